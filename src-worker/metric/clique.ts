@@ -1,0 +1,30 @@
+import { assertPositiveInt } from '../errors';
+import type { Domain } from './domain';
+
+/** Clique (discrete metric) on N labels: d = 1 if different, SPEC §1. */
+export function cliqueDomain(N: number, labels?: string[]): Domain {
+  assertPositiveInt(N, 'clique size');
+  const m = (N * (N - 1)) / 2;
+  const from = new Int32Array(m);
+  const to = new Int32Array(m);
+  let k = 0;
+  for (let i = 0; i < N; i++)
+    for (let j = i + 1; j < N; j++) {
+      from[k] = i;
+      to[k] = j;
+      k++;
+    }
+  return {
+    kind: 'clique',
+    spec: `clique:${N}`,
+    description: `discrete metric on ${N} labels`,
+    n: N,
+    label: (i) => (labels ? labels[i]! : String(i)),
+    distance: (i, j) => (i === j ? 0 : 1),
+    structure: {
+      edges: { from, to, weight: new Float64Array(m).fill(1) },
+      ballSizes: N > 1 ? { radius: Float64Array.from([0, 1]), count: Float64Array.from([1, N - 1]) } : { radius: Float64Array.from([0]), count: Float64Array.from([1]) },
+      singleOrbit: { c: N - 1, diameter: N > 1 ? 1 : 0, evenRing: false },
+    },
+  };
+}

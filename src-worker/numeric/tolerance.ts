@@ -1,0 +1,21 @@
+/**
+ * Numerical tolerances, stated once for the whole engine.
+ */
+
+/** Relative tolerance for privacy checks: ratio <= e^(eps d) * (1 + REL_TOL) passes (SPEC §4). */
+export const REL_TOL = 1e-9;
+
+/** A prior or a channel row must sum to 1 within this absolute tolerance. */
+export const SUM_TOL = 1e-9;
+
+/** Entries in [-NEG_TOL, 0) are treated as rounding zeros; below that they are negative (an error). */
+export const NEG_TOL = 1e-12;
+
+/** Two posteriors are merged into one inner of a hyper-distribution when they agree within this. */
+export const MERGE_TOL = 1e-9;
+
+/** a and b agree to relative tolerance tol (absolute near 0). */
+export function close(a: number, b: number, tol = REL_TOL): boolean {
+  if (a === b) return true;
+  return Math.abs(a - b) <= tol * Math.max(1, Math.abs(a), Math.abs(b));
+}
