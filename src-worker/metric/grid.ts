@@ -1,0 +1,53 @@
+import { assertPositiveInt, invalid } from '../errors';
+import type { Domain, GridMetric } from './domain';
+
+/**
+ * Grid of R x C cells of side `step` (km or any unit), points at the cell
+ * centres, index r*C + c, with Euclidean, Manhattan or Chebyshev distance
+ * times step (SPEC §1). Translation invariant. Manhattan and Chebyshev are
+ * shortest-path metrics of the 4- and 8-neighbour graphs (edges exposed);
+ * Euclidean is not a graph metric (the LP layer uses a spanner instead).
+ */
+export function gridDomain(rows: number, cols: number, step = 1, metric: GridMetric = 'euclidean'): Domain {
+  assertPositiveInt(rows, 'grid rows');
+  assertPositiveInt(cols, 'grid columns');
+  if (!Number.isFinite(step) || step <= 0) invalid(`grid cell size must be a finite number > 0, got ${step}`);
+  if (metric !== 'euclidean' && metric !== 'manhattan' && metric !== 'chebyshev') invalid(`unknown grid metric '${String(metric)}' (euclidean, manhattan or chebyshev)`);
+  const offset = (dr: number, dc: number): number => {
+    const a = Math.abs(dr);
+    const b = Math.abs(dc);
+    if (metric === 'manhattan') return (a + b) * step;
+    if (metric === 'chebyshev') return Math.max(a, b) * step;
+    return Math.hypot(a, b) * step;
+  };
+  let edges: Domain['structure']['edges'];
+  if (metric !== 'euclidean') {
+    const f: number[] = [];
+    const t: number[] = [];
+    for (let r = 0; r < rows; r++)
+      for (let c = 0; c < cols; c++) {
+        const i = r * cols + c;
+        if (c + 1 < cols) (f.push(i), t.push(i + 1));
+        if (r + 1 < rows) (f.push(i), t.push(i + cols));
+        if (metric === 'chebyshev' && r + 1 < rows) {
+          if (c + 1 < cols) (f.push(i), t.push(i + cols + 1));
+          if (c > 0) (f.push(i), t.push(i + cols - 1));
+        }
+      }
+    edges = { from: Int32Array.from(f), to: Int32Array.from(t), weight: new Float64Array(f.length).fill(step) };
+  }
+  const spec = `grid:${rows}x${cols}${step !== 1 ? `:step=${step}` : ''}${metric !== 'euclidean' ? `:metric=${metric}` : ''}`;
+  return {
+    kind: 'grid',
+    spec,
+    description: `${rows} x ${cols} grid of ${step}-unit cells, ${metric} distance`,
+    n: rows * cols,
+    label: (i) => `(${Math.floor(i / cols)},${i % cols})`,
+    distance: (i, j) => offset(Math.floor(i / cols) - Math.floor(j / cols), (i % cols) - (j % cols)),
+    structure: {
+      ...(edges ? { edges } : {}),
+      lattice: { shape: [rows, cols], periodic: false, offsetDistance: (d) => offset(d[0]!, d[1]!) },
+      grid: { rows, cols, step, metric },
+    },
+  };
+}
