@@ -1,0 +1,162 @@
+/**
+ * The ONE typed API between the app's front end and the engine. The Electron
+ * preload (window.mechstudio), the web-mode bridge (WebSocket) and the CLI's
+ * in-process client all implement MechStudioApi; the Svelte renderer only
+ * ever consumes it. Plain TS: no Node, Electron or DOM imports.
+ *
+ * Contract:
+ * - submit() validates the request (jobRequestSchema) and resolves with the
+ *   job id at once; a malformed request rejects with an ApiError
+ *   (code 'invalid-input') and no job is created.
+ * - Every job then emits zero or more 'progress' events and exactly one
+ *   terminal event: 'result' or 'error' (a cancelled job ends with an error of
+ *   code 'cancelled'; a crashed worker with code 'crashed').
+ * - onJobEvent() listeners receive events of every job (filter by jobId) and
+ *   the returned function unsubscribes.
+ */
+import type { JobError } from './common';
+import type { JobEvent } from './messages';
+import type { ProjectInput } from './project';
+import type { JobRequest } from './requests';
+import type { JobResult, ResultFor } from './results';
+
+export interface OpenedProject {
+  /** File path, or null for an example or an unsaved project. */
+  path: string | null;
+  project: ProjectInput;
+}
+
+export interface SavedProject {
+  path: string;
+}
+
+export interface RecentProject {
+  path: string;
+  name: string;
+  /** ISO date of the last open/save. */
+  openedAt: string;
+}
+
+export interface ExampleInfo {
+  /** Name accepted by `mechstudio example NAME` and examples.load(). */
+  name: string;
+  title: string;
+  description: string;
+}
+
+export type ExportRequest =
+  /** Stream a mechanism's full channel to CSV (SPEC §8 format); re-runs it with `out`. */
+  | { kind: 'channel-csv'; request: Extract<JobRequest, { type: 'mechanism' | 'capacity' }>; path?: string }
+  /** Save any JSON-serialisable analysis result (and a CSV of its table when it has one). */
+  | { kind: 'result-json'; result: JobResult; path?: string }
+  /** `mechstudio run` equivalent: every channel as CSV, analyses as JSON + CSV, summary.md. */
+  | { kind: 'project-run'; project: ProjectInput; projectPath?: string | null; dir?: string };
+
+export interface ExportResult {
+  /** Files written (absolute paths), or an empty list when the user cancelled. */
+  files: string[];
+}
+
+export interface ProjectApi {
+  /** Open a project file (path given, or a file dialog when omitted). null = the user cancelled. */
+  open(path?: string): Promise<OpenedProject | null>;
+  /** Save atomically to `path` (or the dialog / last path when omitted). null = cancelled. */
+  save(project: ProjectInput, path?: string): Promise<SavedProject | null>;
+  /** Most recent first. */
+  recent(): Promise<RecentProject[]>;
+  export(request: ExportRequest): Promise<ExportResult>;
+}
+
+export interface ExamplesApi {
+  list(): Promise<ExampleInfo[]>;
+  load(name: string): Promise<OpenedProject>;
+}
+
+export interface AppInfo {
+  mode: 'electron' | 'web' | 'cli';
+  version: string;
+  workers: number;
+}
+
+export interface MechStudioApi {
+  submit(request: JobRequest): Promise<string>;
+  cancel(jobId: string): Promise<boolean>;
+  onJobEvent(listener: (event: JobEvent) => void): () => void;
+  project: ProjectApi;
+  examples: ExamplesApi;
+  info(): Promise<AppInfo>;
+}
+
+/** Error thrown by API calls that fail before a job exists (e.g. a malformed request). */
+export class ApiError extends Error {
+  readonly code: JobError['code'];
+  readonly detail?: Record<string, unknown>;
+  constructor(error: JobError) {
+    super(error.message);
+    this.name = 'ApiError';
+    this.code = error.code;
+    if (error.detail !== undefined) this.detail = error.detail;
+  }
+}
+
+/**
+ * Convenience for consumers: submit a job and await its result, forwarding
+ * progress; aborting the signal cancels the job. Rejects with an ApiError.
+ */
+export function runJob<R extends JobRequest>(
+  api: MechStudioApi,
+  request: R,
+  options: { onProgress?: (fraction: number | null, message: string) => void; signal?: AbortSignal } = {},
+): Promise<ResultFor<R['type']>> {
+  return new Promise((resolve, reject) => {
+    let jobId: string | null = null;
+    const early: JobEvent[] = [];
+    const handle = (e: JobEvent): void => {
+      if (jobId === null) {
+        early.push(e);
+        return;
+      }
+      if (e.jobId !== jobId) return;
+      if (e.kind === 'progress') options.onProgress?.(e.fraction, e.message);
+      else if (e.kind === 'result') {
+        done();
+        resolve(e.result as ResultFor<R['type']>);
+      } else if (e.kind === 'error') {
+        done();
+        reject(new ApiError(e.error));
+      }
+    };
+    const unsubscribe = api.onJobEvent(handle);
+    const onAbort = (): void => {
+      if (jobId !== null) void api.cancel(jobId);
+    };
+    const done = (): void => {
+      unsubscribe();
+      options.signal?.removeEventListener('abort', onAbort);
+    };
+    options.signal?.addEventListener('abort', onAbort);
+    api.submit(request).then(
+      (id) => {
+        jobId = id;
+        for (const e of early.splice(0)) handle(e);
+        if (options.signal?.aborted) onAbort();
+      },
+      (err: unknown) => {
+        done();
+        reject(err instanceof ApiError ? err : new ApiError({ code: 'internal', message: err instanceof Error ? err.message : String(err) }));
+      },
+    );
+  });
+}
+
+/**
+ * Web-mode bridge wire format (one JSON message per WebSocket frame): the
+ * browser sends calls, the server answers each by id and pushes job events.
+ */
+export type BridgeCall = {
+  id: number;
+  method: 'submit' | 'cancel' | 'project.open' | 'project.save' | 'project.recent' | 'project.export' | 'examples.list' | 'examples.load' | 'info';
+  params: unknown[];
+};
+export type BridgeReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: JobError };
+export type BridgePush = { event: JobEvent };

@@ -1,0 +1,114 @@
+/**
+ * Building blocks of the job protocol (plain TS + zod, no Node imports: the
+ * worker, the main process and the Svelte renderer all import this folder).
+ * Every message that crosses a boundary (IPC, CLI, worker thread, web bridge)
+ * is parsed with these schemas; the inferred types are the only types used.
+ */
+import { z } from 'zod';
+
+/** Largest matrix (entries) a result carries inline; bigger ones carry only a summary. */
+export const INLINE_MATRIX_LIMIT = 200 * 200;
+/** Largest channel (entries) a request may carry inline (measure/check). */
+export const MAX_REQUEST_CHANNEL_ENTRIES = 4_000_000;
+/** Largest inline domain (points) a request may describe by a distance matrix. */
+export const MAX_INLINE_DOMAIN_POINTS = 2000;
+
+const finite = z.number().refine(Number.isFinite, { message: 'must be a finite number' });
+export const epsilonSchema = z
+  .number({ error: 'epsilon must be a number' })
+  .refine((v) => Number.isFinite(v) && v > 0, { message: 'epsilon must be a finite number > 0' });
+const probability = z.number().refine((v) => Number.isFinite(v) && v >= 0, { message: 'must be a finite number >= 0' });
+
+/**
+ * A domain: the SPEC §8 text (line:6, grid:20x20:step=1, db:5,4:metric=hamming,
+ * ...) or an inline custom metric (labels + flat n x n distances; Infinity is
+ * sent as null = "fully distinguishable") or an inline graph (labels + edges).
+ */
+export const domainInputSchema = z.union([
+  z.string().min(1, 'domain is empty').max(4096, 'domain text is too long'),
+  z
+    .object({
+      kind: z.literal('custom'),
+      labels: z.array(z.string().max(200)).min(1).max(MAX_INLINE_DOMAIN_POINTS),
+      /** Row-major n x n distances; null means +Infinity. */
+      distances: z.array(z.number().refine((v) => !Number.isNaN(v), 'distance is NaN').nullable()),
+    })
+    .refine((d) => d.distances.length === d.labels.length * d.labels.length, {
+      message: 'custom domain: distances must have labels.length^2 entries',
+    }),
+  z.object({
+    kind: z.literal('graph'),
+    labels: z.array(z.string().max(200)).min(1).max(1_000_000),
+    /** Undirected edges [from, to] or [from, to, weight] (indices into labels). */
+    edges: z.array(z.union([z.tuple([z.int().min(0), z.int().min(0)]), z.tuple([z.int().min(0), z.int().min(0), z.number().positive()])])),
+  }),
+]);
+export type DomainInput = z.infer<typeof domainInputSchema>;
+
+/**
+ * A prior: 'uniform', a full probability vector, or a product prior given by
+ * the per-individual value distribution (db domains). File and comma-list
+ * forms (csv:FILE, "0.2,0.8") are resolved to vectors before a request is sent.
+ */
+export const priorInputSchema = z.union([
+  z.literal('uniform'),
+  z.object({ kind: z.literal('vector'), values: z.array(probability).min(1).max(50_000_000) }),
+  z.object({ kind: z.literal('product'), values: z.array(probability).min(1).max(10_000) }),
+]);
+export type PriorInput = z.infer<typeof priorInputSchema>;
+
+/** A loss l(w, x) (SPEC §3): built-in name or a custom guesses x secrets matrix. */
+export const lossInputSchema = z.union([
+  z.enum(['bin', 'nib', 'dist', 'dist2']),
+  z
+    .object({
+      kind: z.literal('matrix'),
+      rows: z.int().min(1),
+      cols: z.int().min(1),
+      data: z.array(finite),
+      rowLabels: z.array(z.string()).optional(),
+    })
+    .refine((l) => l.data.length === l.rows * l.cols, { message: 'loss matrix: data must have rows*cols entries' }),
+]);
+export type LossInput = z.infer<typeof lossInputSchema>;
+
+/** A dense channel carried inline: row-major data with labels. */
+export const channelPayloadSchema = z
+  .object({
+    rows: z.int().min(1),
+    cols: z.int().min(1),
+    data: z.array(finite),
+    rowLabels: z.array(z.string()),
+    colLabels: z.array(z.string()),
+  })
+  .refine((c) => c.rows * c.cols <= MAX_REQUEST_CHANNEL_ENTRIES, { message: `channel is too large to send inline (limit ${MAX_REQUEST_CHANNEL_ENTRIES} entries)` })
+  .refine((c) => c.data.length === c.rows * c.cols, { message: 'channel: data must have rows*cols entries' })
+  .refine((c) => c.rowLabels.length === c.rows && c.colLabels.length === c.cols, { message: 'channel: label counts must match rows and cols' });
+export type ChannelPayload = z.infer<typeof channelPayloadSchema>;
+
+/** Mechanism constructions of SPEC §2 / §8. */
+export const mechanismKindSchema = z.enum(['tg', 'rr', 'exponential', 'laplace', 'planar-laplace', 'tight', 'symmetric', 'optimal']);
+export type MechanismKindName = z.infer<typeof mechanismKindSchema>;
+
+/** A matrix returned inline (only when rows*cols <= INLINE_MATRIX_LIMIT). */
+export const matrixPayloadSchema = channelPayloadSchema;
+export type MatrixPayload = ChannelPayload;
+
+/** The serialisable form of a MechError (src-worker/errors.ts). */
+export const errorCodeSchema = z.enum(['invalid-input', 'not-a-metric', 'too-large', 'not-applicable', 'infeasible', 'cancelled', 'internal', 'crashed']);
+export const jobErrorSchema = z.object({
+  code: errorCodeSchema,
+  message: z.string(),
+  detail: z.record(z.string(), z.unknown()).optional(),
+});
+export type JobError = z.infer<typeof jobErrorSchema>;
+export type JobErrorCode = z.infer<typeof errorCodeSchema>;
+
+/** Turn a zod failure into one readable line naming the field. */
+export function describeZodError(err: z.ZodError, what = 'request'): string {
+  const first = err.issues[0];
+  if (!first) return `${what} is invalid`;
+  const path = first.path.length ? first.path.map(String).join('.') : '';
+  const extra = err.issues.length > 1 ? ` (and ${err.issues.length - 1} more problem${err.issues.length > 2 ? 's' : ''})` : '';
+  return `${what}${path ? ` field '${path}'` : ''}: ${first.message}${extra}`;
+}

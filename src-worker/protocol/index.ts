@@ -1,0 +1,8 @@
+/** The job protocol: schemas (validate at every boundary) and inferred types. */
+export * from './common';
+export * from './requests';
+export * from './results';
+export * from './messages';
+export * from './project';
+export * from './api';
+export * from './validate';

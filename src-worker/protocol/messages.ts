@@ -1,0 +1,30 @@
+/**
+ * Job events seen by every consumer (CLI, Electron renderer, web bridge) and
+ * the messages a worker thread posts on its progress port.
+ */
+import { z } from 'zod';
+import { jobErrorSchema } from './common';
+import { jobResultSchema } from './results';
+
+export const progressSchema = z.object({
+  /** 0..1 when known, null for indeterminate work. */
+  fraction: z.number().min(0).max(1).nullable(),
+  message: z.string().max(500),
+});
+export type Progress = z.infer<typeof progressSchema>;
+
+export const jobEventSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('queued'), jobId: z.string(), type: z.string() }),
+  z.object({ kind: z.literal('progress'), jobId: z.string(), fraction: z.number().min(0).max(1).nullable(), message: z.string() }),
+  z.object({ kind: z.literal('result'), jobId: z.string(), result: jobResultSchema, elapsedMs: z.number() }),
+  z.object({ kind: z.literal('error'), jobId: z.string(), error: jobErrorSchema, elapsedMs: z.number() }),
+]);
+export type JobEvent = z.infer<typeof jobEventSchema>;
+export type JobEventKind = JobEvent['kind'];
+
+/** What the worker entry returns to the dispatcher (errors are values, never thrown across threads). */
+export const workerReplySchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), result: jobResultSchema }),
+  z.object({ ok: z.literal(false), error: jobErrorSchema }),
+]);
+export type WorkerReply = z.infer<typeof workerReplySchema>;

@@ -1,0 +1,125 @@
+/**
+ * Project files (JSON, versioned): named domains, priors and mechanisms, and
+ * the analyses run on them. Shared by the CLI (`mechstudio run`), the main
+ * process (open/save) and the renderer (editing). Priors and losses may use
+ * the CLI text forms (uniform, product:..., comma list, csv:FILE with FILE
+ * relative to the project file); file forms are resolved on the Node side
+ * before a run-project job is sent.
+ */
+import { z } from 'zod';
+import { domainInputSchema, epsilonSchema, lossInputSchema, mechanismKindSchema, priorInputSchema } from './common';
+
+export const PROJECT_VERSION = 1;
+
+const id = z
+  .string()
+  .min(1, 'id is empty')
+  .max(80)
+  .regex(/^[A-Za-z0-9_.-]+$/, 'ids use letters, digits, _ . - only (they name output files)');
+
+/** A prior as stored in a project: the protocol form or the CLI text form. */
+export const projectPriorSchema = z.union([priorInputSchema, z.string().min(1).max(1_000_000)]);
+/** A loss as stored in a project: the protocol form or csv:FILE. */
+export const projectLossSchema = z.union([lossInputSchema, z.string().regex(/^csv:.+/, 'loss must be bin, nib, dist, dist2 or csv:FILE')]);
+
+export const projectDomainSchema = z.object({
+  id,
+  name: z.string().optional(),
+  /** SPEC §8 domain text (csv:FILE and graph:FILE relative to the project file) or an inline metric. */
+  domain: domainInputSchema,
+  description: z.string().optional(),
+});
+
+export const projectPriorEntrySchema = z.object({
+  id,
+  domain: id,
+  prior: projectPriorSchema,
+  description: z.string().optional(),
+});
+
+export const projectMechanismSchema = z.object({
+  id,
+  domain: id,
+  kind: mechanismKindSchema,
+  epsilon: epsilonSchema,
+  /** Prior id (optimal mechanisms minimise loss under it; utility is reported under it). */
+  prior: id.optional(),
+  loss: projectLossSchema.optional(),
+  description: z.string().optional(),
+});
+
+const base = { id, description: z.string().optional() };
+export const projectAnalysisSchema = z.discriminatedUnion('type', [
+  z.object({ ...base, type: z.literal('measure'), mechanism: id, prior: id.optional(), loss: projectLossSchema.optional() }),
+  z.object({ ...base, type: z.literal('check'), mechanism: id, epsilon: epsilonSchema.optional() }),
+  z.object({ ...base, type: z.literal('capacity'), domain: id, epsilon: epsilonSchema }),
+  z.object({ ...base, type: z.literal('regular'), domain: id, epsilon: epsilonSchema, prior: id }),
+  z.object({
+    ...base,
+    type: z.literal('threshold'),
+    domain: id,
+    from: epsilonSchema.optional(),
+    to: epsilonSchema.optional(),
+    step: epsilonSchema.optional(),
+  }),
+  z.object({ ...base, type: z.literal('vertices'), domain: id, epsilon: epsilonSchema, kernels: z.boolean().optional() }),
+  z.object({
+    ...base,
+    type: z.literal('sweep'),
+    domain: id,
+    kinds: z.array(mechanismKindSchema).min(1).max(8),
+    from: epsilonSchema,
+    to: epsilonSchema,
+    steps: z.int().min(2).max(500),
+    prior: id.optional(),
+    loss: projectLossSchema.optional(),
+  }),
+]);
+
+export const projectSchema = z
+  .object({
+    version: z.literal(PROJECT_VERSION, { error: `project version must be ${PROJECT_VERSION}` }),
+    name: z.string().min(1).max(200),
+    description: z.string().optional(),
+    domains: z.array(projectDomainSchema).max(100),
+    priors: z.array(projectPriorEntrySchema).max(100).default([]),
+    mechanisms: z.array(projectMechanismSchema).max(200).default([]),
+    analyses: z.array(projectAnalysisSchema).max(500).default([]),
+  })
+  .superRefine((p, ctx) => {
+    // Every id unique within its list; every reference resolves.
+    const seen = (list: { id: string }[], what: string): Set<string> => {
+      const s = new Set<string>();
+      list.forEach((x, i) => {
+        if (s.has(x.id)) ctx.addIssue({ code: 'custom', path: [what, i, 'id'], message: `duplicate ${what} id '${x.id}'` });
+        s.add(x.id);
+      });
+      return s;
+    };
+    const doms = seen(p.domains, 'domains');
+    const pris = seen(p.priors, 'priors');
+    const mechs = seen(p.mechanisms, 'mechanisms');
+    seen(p.analyses, 'analyses');
+    const ref = (set: Set<string>, v: string | undefined, path: (string | number)[], what: string): void => {
+      if (v !== undefined && !set.has(v)) ctx.addIssue({ code: 'custom', path, message: `unknown ${what} '${v}'` });
+    };
+    p.priors.forEach((x, i) => ref(doms, x.domain, ['priors', i, 'domain'], 'domain'));
+    p.mechanisms.forEach((x, i) => {
+      ref(doms, x.domain, ['mechanisms', i, 'domain'], 'domain');
+      ref(pris, x.prior, ['mechanisms', i, 'prior'], 'prior');
+    });
+    p.analyses.forEach((a, i) => {
+      if ('mechanism' in a) ref(mechs, a.mechanism, ['analyses', i, 'mechanism'], 'mechanism');
+      if ('domain' in a) ref(doms, a.domain, ['analyses', i, 'domain'], 'domain');
+      if ('prior' in a) ref(pris, a.prior, ['analyses', i, 'prior'], 'prior');
+    });
+  });
+
+export type Project = z.infer<typeof projectSchema>;
+/** The project as written in a file (defaults not yet applied). */
+export type ProjectInput = z.input<typeof projectSchema>;
+export type ProjectDomain = z.infer<typeof projectDomainSchema>;
+export type ProjectMechanism = z.infer<typeof projectMechanismSchema>;
+export type ProjectAnalysis = z.infer<typeof projectAnalysisSchema>;
+export type ProjectPrior = z.infer<typeof projectPriorSchema>;
+export type ProjectLoss = z.infer<typeof projectLossSchema>;

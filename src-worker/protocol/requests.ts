@@ -1,0 +1,128 @@
+/**
+ * Job requests: one discriminated union on `type`. Each maps to a handler in
+ * src-worker/jobs/ and to a CLI command of SPEC §8.
+ */
+import { z } from 'zod';
+import {
+  channelPayloadSchema,
+  domainInputSchema,
+  epsilonSchema,
+  lossInputSchema,
+  mechanismKindSchema,
+  priorInputSchema,
+} from './common';
+import { projectSchema } from './project';
+
+/** Optional "where to stream the dense matrix as CSV" (Node side only; web mode refuses it). */
+const outPath = z.string().min(1).max(4096).optional();
+
+export const mechanismRequestSchema = z.object({
+  type: z.literal('mechanism'),
+  domain: domainInputSchema,
+  epsilon: epsilonSchema,
+  kind: mechanismKindSchema,
+  prior: priorInputSchema.optional(),
+  loss: lossInputSchema.optional(),
+  /** Stream the full channel to this CSV file (SPEC §8 channel CSV). */
+  out: outPath,
+  /** Carry the matrix inline when rows*cols <= this (default INLINE_MATRIX_LIMIT). */
+  inlineLimit: z.int().min(0).max(4_000_000).optional(),
+});
+
+export const measureRequestSchema = z.object({
+  type: z.literal('measure'),
+  channel: channelPayloadSchema,
+  domain: domainInputSchema.optional(),
+  epsilon: epsilonSchema.optional(),
+  prior: priorInputSchema.optional(),
+  loss: lossInputSchema.optional(),
+});
+
+export const checkRequestSchema = z.object({
+  type: z.literal('check'),
+  channel: channelPayloadSchema,
+  domain: domainInputSchema,
+  epsilon: epsilonSchema,
+  /** How many worst violating pairs to list. */
+  maxViolations: z.int().min(0).max(1000).optional(),
+});
+
+export const capacityRequestSchema = z.object({
+  type: z.literal('capacity'),
+  domain: domainInputSchema,
+  epsilon: epsilonSchema,
+  out: outPath,
+  inlineLimit: z.int().min(0).max(4_000_000).optional(),
+});
+
+export const regularRequestSchema = z.object({
+  type: z.literal('regular'),
+  domain: domainInputSchema,
+  epsilon: epsilonSchema,
+  prior: priorInputSchema,
+});
+
+export const thresholdRequestSchema = z
+  .object({
+    type: z.literal('threshold'),
+    domain: domainInputSchema,
+    from: epsilonSchema.optional(),
+    to: epsilonSchema.optional(),
+    step: epsilonSchema.optional(),
+  })
+  .refine((r) => r.from === undefined || r.to === undefined || r.from <= r.to, { message: 'threshold: from must be <= to' });
+
+export const verticesRequestSchema = z.object({
+  type: z.literal('vertices'),
+  domain: domainInputSchema,
+  epsilon: epsilonSchema,
+  kernels: z.boolean().optional(),
+  /** Return the vertex coordinates when there are at most this many (default 1000). */
+  listLimit: z.int().min(0).max(100_000).optional(),
+});
+
+/** A family of mechanisms over an eps range: utility, leakage and bound curves for charts. */
+export const sweepRequestSchema = z
+  .object({
+    type: z.literal('sweep'),
+    domain: domainInputSchema,
+    kinds: z.array(mechanismKindSchema).min(1).max(8),
+    from: epsilonSchema,
+    to: epsilonSchema,
+    steps: z.int().min(2).max(500),
+    prior: priorInputSchema.optional(),
+    loss: lossInputSchema.optional(),
+  })
+  .refine((r) => r.from <= r.to, { message: 'sweep: from must be <= to' });
+
+export const runProjectRequestSchema = z.object({
+  type: z.literal('run-project'),
+  project: projectSchema,
+  /** Carry each channel inline when rows*cols <= this (the caller writes CSVs). */
+  inlineLimit: z.int().min(0).max(4_000_000).optional(),
+});
+
+export const jobRequestSchema = z.discriminatedUnion('type', [
+  mechanismRequestSchema,
+  measureRequestSchema,
+  checkRequestSchema,
+  capacityRequestSchema,
+  regularRequestSchema,
+  thresholdRequestSchema,
+  verticesRequestSchema,
+  sweepRequestSchema,
+  runProjectRequestSchema,
+]);
+
+export type MechanismRequest = z.infer<typeof mechanismRequestSchema>;
+export type MeasureRequest = z.infer<typeof measureRequestSchema>;
+export type CheckRequest = z.infer<typeof checkRequestSchema>;
+export type CapacityRequest = z.infer<typeof capacityRequestSchema>;
+export type RegularRequest = z.infer<typeof regularRequestSchema>;
+export type ThresholdRequest = z.infer<typeof thresholdRequestSchema>;
+export type VerticesRequest = z.infer<typeof verticesRequestSchema>;
+export type SweepRequest = z.infer<typeof sweepRequestSchema>;
+export type RunProjectRequest = z.infer<typeof runProjectRequestSchema>;
+export type JobRequest = z.infer<typeof jobRequestSchema>;
+export type JobType = JobRequest['type'];
+export const JOB_TYPES: readonly JobType[] = ['mechanism', 'measure', 'check', 'capacity', 'regular', 'threshold', 'vertices', 'sweep', 'run-project'];

@@ -1,0 +1,177 @@
+/**
+ * Job results, one per request type (same `type` tag). Numbers that a theorem
+ * cannot provide are null with a `note` saying why, never a made-up value.
+ */
+import { z } from 'zod';
+import { matrixPayloadSchema } from './common';
+
+const num = z.number();
+const nullableNum = z.number().nullable();
+const info = z.record(z.string(), z.union([z.number(), z.string(), z.boolean()]));
+
+export const mechanismResultSchema = z.object({
+  type: z.literal('mechanism'),
+  kind: z.string(),
+  domain: z.string(),
+  epsilon: num,
+  /** false only for a tight-constraints mechanism whose z has a negative entry (SPEC §2). */
+  exists: z.boolean(),
+  rows: z.int(),
+  cols: z.int(),
+  /** Binary-gain utility with an optimal remap under the prior (uniform by default), SPEC §3. */
+  utility: nullableNum,
+  /** Expected loss under an optimal remap, when a loss was given. */
+  expectedLoss: nullableNum.optional(),
+  /** Min-entropy leakage log2(V[pi>C]/V(pi)). */
+  leakage: nullableNum.optional(),
+  /** Largest ln-ratio per unit distance actually achieved (SPEC §4). */
+  effectiveEpsilon: nullableNum,
+  /** The construction's honest guarantee: guaranteedEpsilon * d-private. */
+  guaranteedEpsilon: nullableNum,
+  guarantee: z.string(),
+  /** Tight-constraints mechanism that does not exist: min z and where. */
+  minZ: num.optional(),
+  minZAt: z.string().optional(),
+  info,
+  /** Inline matrix when rows*cols <= the inline limit. */
+  matrix: matrixPayloadSchema.optional(),
+  /** Path the full channel was streamed to, when asked. */
+  csvPath: z.string().optional(),
+  note: z.string().optional(),
+});
+
+export const measureResultSchema = z.object({
+  type: z.literal('measure'),
+  rows: z.int(),
+  cols: z.int(),
+  vulnerability: num,
+  posteriorVulnerability: num,
+  leakage: num,
+  utility: num,
+  multiplicativeCapacity: num,
+  additiveCapacity: num,
+  /** Min-capacity log2(sum_y max_x C[x][y]). */
+  minCapacity: num,
+  expectedLoss: nullableNum.optional(),
+  /** Optimal remap w(y) as labels of guesses, one per output column (small channels). */
+  remap: z.array(z.string()).optional(),
+  /** Expected distance error sum_x pi_x sum_y C[x][y] d(x,y), when a domain was given and outputs are secrets. */
+  qualityLoss: nullableNum.optional(),
+  /** Effective eps*d (SPEC §4) when a domain was given. */
+  effectiveEpsilon: nullableNum.optional(),
+});
+
+export const violationSchema = z.object({ x: z.string(), xp: z.string(), y: z.string(), ratio: num });
+export const checkResultSchema = z.object({
+  type: z.literal('check'),
+  epsilon: num,
+  effectiveEpsilon: num,
+  private: z.boolean(),
+  violations: z.array(violationSchema),
+  pairsChecked: num.optional(),
+});
+
+export const capacityResultSchema = z.object({
+  type: z.literal('capacity'),
+  domain: z.string(),
+  epsilon: num,
+  multiplicative: num,
+  additive: num,
+  /** Closed forms where SPEC §6 has one (line, clique), for comparison. */
+  closedForm: z.object({ multiplicative: nullableNum, additive: nullableNum }).optional(),
+  rows: z.int().optional(),
+  matrix: matrixPayloadSchema.optional(),
+  csvPath: z.string().optional(),
+});
+
+export const regularResultSchema = z.object({
+  type: z.literal('regular'),
+  domain: z.string(),
+  epsilon: num,
+  regular: z.boolean(),
+  /** sum(mu) when regular, else null (SPEC §5: the bound does not apply). */
+  utilityBound: nullableNum,
+  /** log2(sum(mu) / max pi) when regular, else null. */
+  leakageBound: nullableNum,
+  mu: z.array(num).optional(),
+  note: z.string().optional(),
+});
+
+export const thresholdResultSchema = z.object({
+  type: z.literal('threshold'),
+  domain: z.string(),
+  /** Smallest eps on the grid for which a tight-constraints mechanism exists; null if none in range. */
+  epsilon: nullableNum,
+  from: num,
+  to: num,
+  step: num,
+  note: z.string().optional(),
+});
+
+export const verticesResultSchema = z.object({
+  type: z.literal('vertices'),
+  domain: z.string(),
+  epsilon: num,
+  vertices: z.int(),
+  kernels: z.int().nullable(),
+  /** Vertex coordinates (each a distribution over the n secrets), when few. */
+  list: z.array(z.array(num)).optional(),
+});
+
+export const sweepSeriesSchema = z.object({
+  kind: z.string(),
+  utility: z.array(nullableNum),
+  leakage: z.array(nullableNum),
+  expectedLoss: z.array(nullableNum).optional(),
+  /** Per eps, why a point is missing (e.g. tight mechanism does not exist). */
+  notes: z.array(z.string().nullable()).optional(),
+});
+export const sweepResultSchema = z.object({
+  type: z.literal('sweep'),
+  domain: z.string(),
+  epsilons: z.array(num),
+  series: z.array(sweepSeriesSchema),
+  /** SPEC §5 bounds per eps (null where the prior is not regular). */
+  bounds: z.object({ utility: z.array(nullableNum), leakage: z.array(nullableNum) }),
+});
+
+export const projectItemResultSchema = z.object({
+  id: z.string(),
+  /** 'mechanism' items carry a mechanism result; analyses carry their own result type. */
+  ok: z.boolean(),
+  result: z.unknown().optional(),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+});
+export const runProjectResultSchema = z.object({
+  type: z.literal('run-project'),
+  name: z.string(),
+  mechanisms: z.array(projectItemResultSchema),
+  analyses: z.array(projectItemResultSchema),
+});
+
+export const jobResultSchema = z.discriminatedUnion('type', [
+  mechanismResultSchema,
+  measureResultSchema,
+  checkResultSchema,
+  capacityResultSchema,
+  regularResultSchema,
+  thresholdResultSchema,
+  verticesResultSchema,
+  sweepResultSchema,
+  runProjectResultSchema,
+]);
+
+export type MechanismResult = z.infer<typeof mechanismResultSchema>;
+export type MeasureResult = z.infer<typeof measureResultSchema>;
+export type CheckResult = z.infer<typeof checkResultSchema>;
+export type Violation = z.infer<typeof violationSchema>;
+export type CapacityResult = z.infer<typeof capacityResultSchema>;
+export type RegularResult = z.infer<typeof regularResultSchema>;
+export type ThresholdResult = z.infer<typeof thresholdResultSchema>;
+export type VerticesResult = z.infer<typeof verticesResultSchema>;
+export type SweepResult = z.infer<typeof sweepResultSchema>;
+export type RunProjectResult = z.infer<typeof runProjectResultSchema>;
+export type ProjectItemResult = z.infer<typeof projectItemResultSchema>;
+export type JobResult = z.infer<typeof jobResultSchema>;
+/** The result type that answers a given request type. */
+export type ResultFor<T extends JobResult['type']> = Extract<JobResult, { type: T }>;
