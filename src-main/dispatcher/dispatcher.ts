@@ -1,0 +1,260 @@
+/**
+ * Job dispatcher: runs protocol jobs on a piscina pool of worker threads.
+ * No Electron import: the Electron main process, the web-mode server and the
+ * CLI all use it.
+ *
+ * - Every request is validated (jobRequestSchema) before a job exists; every
+ *   reply from a worker is validated again.
+ * - Progress streams over a per-job MessagePort.
+ * - cancel(): flips a shared flag the engine's loops poll (see worker-entry);
+ *   if the job has not ended after `cancelGraceMs`, the piscina task is
+ *   aborted, which terminates that worker thread (piscina replaces it), so a
+ *   cancelled job always ends within about grace + termination time (< 1 s).
+ * - A worker crash (process.exit, uncaught error, out of memory under
+ *   `maxOldGenerationSizeMb`) becomes that job's error (code 'crashed') and the
+ *   pool replaces the thread; other jobs are not affected.
+ * - Idle threads are recycled after `idleTimeoutMs` because the HiGHS
+ *   WebAssembly heap of a worker never shrinks.
+ */
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { MessageChannel } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import { ApiError } from '../../src-worker/protocol/api';
+import type { JobError } from '../../src-worker/protocol/common';
+import { jobEventSchema, progressSchema, workerReplySchema, type JobEvent } from '../../src-worker/protocol/messages';
+import type { JobRequest } from '../../src-worker/protocol/requests';
+import type { JobResult } from '../../src-worker/protocol/results';
+import { parseJobRequest } from '../../src-worker/protocol/validate';
+
+export interface DispatcherOptions {
+  /** Worker threads (default: os.availableParallelism(), at least 1). */
+  threads?: number;
+  /** Worker module (path or file URL). Default: src-worker/worker-entry.ts, loaded through tsx. */
+  workerFile?: string;
+  /** execArgv for workers. Default ['--import', 'tsx'] when workerFile ends in .ts, else []. */
+  execArgv?: string[];
+  /** Recycle threads idle this long (default 30 s). */
+  idleTimeoutMs?: number;
+  /** V8 old-generation limit per worker in MB (an overrun is that job's error). Default 2048. */
+  maxOldGenerationSizeMb?: number;
+  /** After cancel(), how long the engine has to stop by itself before the thread is terminated (default 300 ms). */
+  cancelGraceMs?: number;
+  /** Validate worker replies against the result schemas (default true). */
+  validateReplies?: boolean;
+}
+
+interface JobRecord {
+  id: string;
+  type: string;
+  started: number;
+  flag: Int32Array;
+  abort: AbortController;
+  graceTimer?: NodeJS.Timeout;
+  cancelled: boolean;
+  done: boolean;
+}
+
+const DEFAULT_WORKER = fileURLToPath(new URL('../../src-worker/worker-entry.ts', import.meta.url));
+
+export class Dispatcher {
+  readonly threads: number;
+  private readonly pool: Piscina;
+  private readonly listeners = new Set<(e: JobEvent) => void>();
+  private readonly jobs = new Map<string, JobRecord>();
+  private readonly cancelGraceMs: number;
+  private readonly validateReplies: boolean;
+  private seq = 0;
+  private closed = false;
+
+  constructor(options: DispatcherOptions = {}) {
+    const threads = Math.max(1, Math.floor(options.threads ?? availableParallelism()));
+    this.threads = threads;
+    const workerFile = options.workerFile ?? DEFAULT_WORKER;
+    const isTs = /\.[cm]?ts$/.test(workerFile);
+    this.cancelGraceMs = options.cancelGraceMs ?? 300;
+    this.validateReplies = options.validateReplies ?? true;
+    this.pool = new Piscina({
+      filename: workerFile.startsWith('file:') ? workerFile : new URL(`file://${workerFile}`).href,
+      minThreads: 0,
+      maxThreads: threads,
+      idleTimeout: options.idleTimeoutMs ?? 30_000,
+      execArgv: options.execArgv ?? (isTs ? ['--import', 'tsx'] : []),
+      resourceLimits: { maxOldGenerationSizeMb: options.maxOldGenerationSizeMb ?? 2048 },
+      // Queue without bound: jobs are user actions, not a flood.
+      maxQueue: Infinity,
+    });
+    // A worker 'error' is also reported through the task's rejection; never let it crash the process.
+    this.pool.on('error', () => undefined);
+  }
+
+  /** Subscribe to every job's events; returns an unsubscribe function. */
+  onJobEvent(listener: (e: JobEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Number of jobs submitted and not yet finished. */
+  get activeJobs(): number {
+    return this.jobs.size;
+  }
+
+  /**
+   * Validate and start a job. Resolves with its id; rejects with ApiError
+   * ('invalid-input') when the request is malformed (no job is created).
+   */
+  async submit(request: unknown): Promise<string> {
+    return this.start(request);
+  }
+
+  /** Synchronous form of submit (throws ApiError). */
+  start(request: unknown): string {
+    if (this.closed) throw new ApiError({ code: 'internal', message: 'the job dispatcher is closed' });
+    const parsed = parseJobRequest(request);
+    if (!parsed.ok) throw new ApiError(parsed.error);
+    const req = parsed.value;
+    const id = `job-${++this.seq}`;
+    const flagBuf = new SharedArrayBuffer(4);
+    const rec: JobRecord = {
+      id,
+      type: req.type,
+      started: Date.now(),
+      flag: new Int32Array(flagBuf),
+      abort: new AbortController(),
+      cancelled: false,
+      done: false,
+    };
+    this.jobs.set(id, rec);
+    this.emit({ kind: 'queued', jobId: id, type: req.type });
+    const { port1, port2 } = new MessageChannel();
+    port1.on('message', (m: unknown) => {
+      if (rec.done) return;
+      const p = progressSchema.safeParse(m);
+      if (p.success) this.emit({ kind: 'progress', jobId: id, fraction: p.data.fraction, message: p.data.message });
+    });
+    port1.unref();
+    this.pool
+      .run({ request: req, port: port2, cancelFlag: flagBuf }, { transferList: [port2], signal: rec.abort.signal })
+      .then(
+        (reply: unknown) => {
+          const r = workerReplySchema.safeParse(reply);
+          if (!r.success) {
+            this.finishError(rec, { code: 'internal', message: `worker sent a malformed reply for ${req.type}: ${r.error.issues[0]?.message ?? ''}` });
+          } else if (r.data.ok) {
+            if (rec.cancelled) this.finishError(rec, { code: 'cancelled', message: 'job cancelled' });
+            else this.finishResult(rec, r.data.result);
+          } else {
+            this.finishError(rec, rec.cancelled ? { code: 'cancelled', message: 'job cancelled' } : r.data.error);
+          }
+        },
+        (err: unknown) => {
+          if (rec.cancelled) return this.finishError(rec, { code: 'cancelled', message: 'job cancelled' });
+          this.finishError(rec, crashError(err));
+        },
+      )
+      .finally(() => port1.close());
+    return id;
+  }
+
+  /** Cancel a job; resolves true if it was running or queued. */
+  async cancel(jobId: string): Promise<boolean> {
+    const rec = this.jobs.get(jobId);
+    if (!rec || rec.done) return false;
+    if (rec.cancelled) return true;
+    rec.cancelled = true;
+    Atomics.store(rec.flag, 0, 1);
+    rec.graceTimer = setTimeout(() => {
+      if (!rec.done) rec.abort.abort(new Error('cancelled'));
+    }, this.cancelGraceMs);
+    return true;
+  }
+
+  /** Submit and await the result (rejects with ApiError); aborting `signal` cancels. */
+  run(request: unknown, options: { onProgress?: (fraction: number | null, message: string) => void; signal?: AbortSignal } = {}): Promise<JobResult> {
+    return new Promise<JobResult>((resolve, reject) => {
+      let id: string;
+      const unsubscribe = this.onJobEvent((e) => {
+        if (e.jobId !== id) return;
+        if (e.kind === 'progress') options.onProgress?.(e.fraction, e.message);
+        else if (e.kind === 'result') (cleanup(), resolve(e.result));
+        else if (e.kind === 'error') (cleanup(), reject(new ApiError(e.error)));
+      });
+      const onAbort = (): void => void this.cancel(id);
+      const cleanup = (): void => {
+        unsubscribe();
+        options.signal?.removeEventListener('abort', onAbort);
+      };
+      try {
+        id = this.start(request);
+      } catch (err) {
+        cleanup();
+        reject(err);
+        return;
+      }
+      options.signal?.addEventListener('abort', onAbort);
+      if (options.signal?.aborted) onAbort();
+    });
+  }
+
+  /** Typed convenience for callers that built the request themselves. */
+  runTyped<R extends JobRequest>(request: R, options?: Parameters<Dispatcher['run']>[1]): Promise<Extract<JobResult, { type: R['type'] }>> {
+    return this.run(request, options) as Promise<Extract<JobResult, { type: R['type'] }>>;
+  }
+
+  /** Cancel everything and stop the pool. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const id of [...this.jobs.keys()]) await this.cancel(id);
+    await this.pool.destroy();
+  }
+
+  /** Live worker threads (for tests and diagnostics). */
+  get liveThreads(): number {
+    return this.pool.threads.length;
+  }
+
+  private finishResult(rec: JobRecord, result: JobResult): void {
+    if (rec.done) return;
+    rec.done = true;
+    this.cleanup(rec);
+    this.emit({ kind: 'result', jobId: rec.id, result, elapsedMs: Date.now() - rec.started });
+  }
+
+  private finishError(rec: JobRecord, error: JobError): void {
+    if (rec.done) return;
+    rec.done = true;
+    this.cleanup(rec);
+    this.emit({ kind: 'error', jobId: rec.id, error, elapsedMs: Date.now() - rec.started });
+  }
+
+  private cleanup(rec: JobRecord): void {
+    if (rec.graceTimer) clearTimeout(rec.graceTimer);
+    this.jobs.delete(rec.id);
+  }
+
+  private emit(e: JobEvent): void {
+    if (this.validateReplies && e.kind !== 'result') {
+      // results were validated as worker replies already
+      const ok = jobEventSchema.safeParse(e);
+      if (!ok.success) return;
+    }
+    for (const l of [...this.listeners]) {
+      try {
+        l(e);
+      } catch {
+        // a faulty listener must not break the dispatcher or other listeners
+      }
+    }
+  }
+}
+
+/** A rejected piscina task that was not a cancellation: the worker died. */
+function crashError(err: unknown): JobError {
+  const msg = err instanceof Error ? err.message : String(err);
+  const code = (err as { code?: string } | null)?.code;
+  if (code === 'ERR_WORKER_OUT_OF_MEMORY' || /out of memory|heap limit/i.test(msg)) {
+    return { code: 'crashed', message: `the worker ran out of memory and was replaced (${msg}); try a smaller domain` };
+  }
+  return { code: 'crashed', message: `the worker thread crashed and was replaced: ${msg}` };
+}

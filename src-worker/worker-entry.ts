@@ -1,0 +1,83 @@
+/**
+ * The piscina worker: one job per call. The request is validated again here
+ * (the worker thread is a boundary), the handler runs with a cancellation
+ * signal and a progress reporter, and every outcome, including errors, is
+ * returned as a value (WorkerReply) so nothing is thrown across threads.
+ *
+ * Cancellation is visible to synchronous loops: the dispatcher flips a flag
+ * in a SharedArrayBuffer, and the signal's `aborted` getter reads it with
+ * Atomics, so an engine loop polling `signal.aborted` stops without the event
+ * loop having to run. (If a loop never polls, the dispatcher terminates the
+ * thread after a short grace period.)
+ */
+import type { MessagePort } from 'node:worker_threads';
+import { MechError } from './errors';
+import { parseJobRequest } from './protocol/validate';
+import type { WorkerReply } from './protocol/messages';
+import type { JobError } from './protocol/common';
+import { runJobRequest } from './jobs/run';
+
+export interface WorkerTask {
+  request: unknown;
+  /** Progress port: the worker posts {fraction, message}. */
+  port: MessagePort;
+  /** Int32Array(1) over a SharedArrayBuffer; 1 = cancelled. */
+  cancelFlag: SharedArrayBuffer;
+}
+
+/** A real AbortSignal whose aborted state also follows the shared flag. */
+function sharedFlagSignal(buffer: SharedArrayBuffer): AbortSignal {
+  const flag = new Int32Array(buffer);
+  const controller = new AbortController();
+  const signal = controller.signal;
+  const protoAborted = Object.getOwnPropertyDescriptor(AbortSignal.prototype, 'aborted')!.get!;
+  const sync = (): boolean => {
+    if (Atomics.load(flag, 0) === 1 && !protoAborted.call(signal)) controller.abort(new MechError('cancelled', 'job cancelled'));
+    return protoAborted.call(signal) as boolean;
+  };
+  Object.defineProperty(signal, 'aborted', { get: sync, configurable: true });
+  Object.defineProperty(signal, 'throwIfAborted', {
+    value: () => {
+      if (sync()) throw new MechError('cancelled', 'job cancelled');
+    },
+    configurable: true,
+  });
+  return signal;
+}
+
+export function toJobError(err: unknown): JobError {
+  if (err instanceof MechError) {
+    const e: JobError = { code: err.code, message: err.message };
+    if (err.detail !== undefined) e.detail = JSON.parse(JSON.stringify(err.detail)) as Record<string, unknown>;
+    return e;
+  }
+  if (err instanceof RangeError && /allocation|memory|Array buffer/i.test(err.message)) {
+    return { code: 'too-large', message: `out of memory: ${err.message}` };
+  }
+  const msg = err instanceof Error ? err.message : String(err);
+  return { code: 'internal', message: `internal error: ${msg}` };
+}
+
+export default async function runTask(task: WorkerTask): Promise<WorkerReply> {
+  const { port } = task;
+  try {
+    const parsed = parseJobRequest(task.request);
+    if (!parsed.ok) return { ok: false, error: parsed.error };
+    const signal = sharedFlagSignal(task.cancelFlag);
+    let last = 0;
+    const progress = (fraction: number | null, message: string): void => {
+      const now = Date.now();
+      if (now - last < 50 && fraction !== 1) return; // rate-limit: at most ~20 messages/s
+      last = now;
+      const f = fraction === null || !Number.isFinite(fraction) ? null : Math.min(1, Math.max(0, fraction));
+      port.postMessage({ fraction: f, message: String(message).slice(0, 500) });
+    };
+    if (signal.aborted) return { ok: false, error: { code: 'cancelled', message: 'job cancelled' } };
+    const result = await runJobRequest(parsed.value, { signal, progress });
+    return { ok: true, result };
+  } catch (err) {
+    return { ok: false, error: toJobError(err) };
+  } finally {
+    port.close();
+  }
+}
