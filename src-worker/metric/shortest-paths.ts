@@ -1,0 +1,129 @@
+import { assertDenseFits } from '../linalg/matrix';
+import type { WeightedEdges } from './domain';
+
+/**
+ * All-pairs shortest-path lengths of an unweighted undirected graph on n
+ * nodes by one BFS per node (SPEC §1, graph domain): O(n (n + m)) time,
+ * one dense n x n Float64Array (Infinity between components). Refuses
+ * (MechError 'too-large') a matrix over the dense-memory limit.
+ */
+export function bfsAllPairs(n: number, from: Int32Array, to: Int32Array, what = 'graph distance matrix'): Float64Array {
+  assertDenseFits(n, n, what);
+  const adj = adjacency(n, from, to);
+  const dist = new Float64Array(n * n).fill(Infinity);
+  const queue = new Int32Array(n);
+  for (let s = 0; s < n; s++) {
+    const base = s * n;
+    dist[base + s] = 0;
+    let head = 0;
+    let tail = 0;
+    queue[tail++] = s;
+    while (head < tail) {
+      const x = queue[head++]!;
+      const dx = dist[base + x]! + 1;
+      for (let k = adj.start[x]!; k < adj.start[x + 1]!; k++) {
+        const y = adj.next[k]!;
+        if (dist[base + y] === Infinity) {
+          dist[base + y] = dx;
+          queue[tail++] = y;
+        }
+      }
+    }
+  }
+  return dist;
+}
+
+/**
+ * All-pairs shortest paths of a weighted undirected graph (Dijkstra from
+ * every node with a binary heap). Used to check that a domain's `edges`
+ * reproduce its metric and to compute weighted graph metrics.
+ */
+export function weightedAllPairs(n: number, edges: WeightedEdges, what = 'shortest-path matrix'): Float64Array {
+  assertDenseFits(n, n, what);
+  const adj = adjacency(n, edges.from, edges.to, edges.weight);
+  const dist = new Float64Array(n * n).fill(Infinity);
+  const heapNode = new Int32Array(edges.from.length * 2 + n + 1);
+  const heapKey = new Float64Array(heapNode.length);
+  for (let s = 0; s < n; s++) {
+    const base = s * n;
+    let size = 0;
+    const push = (node: number, key: number) => {
+      let i = size++;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (heapKey[p]! <= key) break;
+        heapNode[i] = heapNode[p]!;
+        heapKey[i] = heapKey[p]!;
+        i = p;
+      }
+      heapNode[i] = node;
+      heapKey[i] = key;
+    };
+    const pop = () => {
+      const top = heapNode[0]!;
+      const node = heapNode[--size]!;
+      const key = heapKey[size]!;
+      let i = 0;
+      for (;;) {
+        let c = 2 * i + 1;
+        if (c >= size) break;
+        if (c + 1 < size && heapKey[c + 1]! < heapKey[c]!) c++;
+        if (heapKey[c]! >= key) break;
+        heapNode[i] = heapNode[c]!;
+        heapKey[i] = heapKey[c]!;
+        i = c;
+      }
+      heapNode[i] = node;
+      heapKey[i] = key;
+      return top;
+    };
+    dist[base + s] = 0;
+    push(s, 0);
+    while (size > 0) {
+      const key0 = heapKey[0]!;
+      const x = pop();
+      if (key0 > dist[base + x]!) continue;
+      for (let k = adj.start[x]!; k < adj.start[x + 1]!; k++) {
+        const y = adj.next[k]!;
+        const d = key0 + adj.weight![k]!;
+        if (d < dist[base + y]!) {
+          dist[base + y] = d;
+          push(y, d);
+        }
+      }
+    }
+  }
+  return dist;
+}
+
+/** Compressed (CSR) adjacency of an undirected edge list. */
+export function adjacency(
+  n: number,
+  from: Int32Array,
+  to: Int32Array,
+  weight?: Float64Array,
+): { start: Int32Array; next: Int32Array; weight?: Float64Array } {
+  const m = from.length;
+  const start = new Int32Array(n + 1);
+  for (let k = 0; k < m; k++) {
+    start[from[k]! + 1]!++;
+    start[to[k]! + 1]!++;
+  }
+  for (let i = 0; i < n; i++) start[i + 1]! += start[i]!;
+  const fill = start.slice(0, n);
+  const next = new Int32Array(2 * m);
+  const w = weight ? new Float64Array(2 * m) : undefined;
+  for (let k = 0; k < m; k++) {
+    const a = from[k]!;
+    const b = to[k]!;
+    const ia = fill[a]!++;
+    const ib = fill[b]!++;
+    next[ia] = b;
+    next[ib] = a;
+    if (w) {
+      w[ia] = weight![k]!;
+      w[ib] = weight![k]!;
+    }
+  }
+  return w ? { start, next, weight: w } : { start, next };
+}
