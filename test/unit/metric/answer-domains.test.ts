@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import {
+  argmaxDomain,
+  averageDomain,
+  countDomain,
+  kCountDomain,
+  maxDomain,
+  minDomain,
+  percentileDomain,
+  percentileRank,
+  ratioLabel,
+  sumDomain,
+} from '../../../src-worker/metric/answer-domains';
+import {
+  argmaxQuery,
+  averageQuery,
+  countQuery,
+  kCountQuery,
+  maxQuery,
+  minQuery,
+  percentileQuery,
+  sumQuery,
+  type QueryInstance,
+} from '../../../src-worker/metric/database-queries';
+import { diameter, domainLabels, type Domain } from '../../../src-worker/metric/domain';
+import { inducedAnswerDomain } from '../../../src-worker/metric/induced-answer-domain';
+import { databaseDomain } from '../../../src-worker/metric/database';
+import { expectEdgesReproduceMetric, expectLattice, expectProduct, mechError } from './helpers';
+
+/** Closed form equals enumeration: same labels, values and all distances. */
+function expectSameAsEnumeration(closed: Domain, inst: QueryInstance): void {
+  const enumerated = inducedAnswerDomain(inst.database, inst.query);
+  expect(domainLabels(enumerated)).toEqual(domainLabels(closed));
+  for (let i = 0; i < closed.n; i++) {
+    if (closed.value) expect(enumerated.value!(i)).toBeCloseTo(closed.value(i), 14);
+    for (let j = 0; j < closed.n; j++) expect(enumerated.distance(i, j)).toBe(closed.distance(i, j));
+  }
+}
+
+describe('query-induced answer domains: closed form == enumeration of V^u', () => {
+  it('count: path 0..u', () => {
+    for (const u of [1, 2, 5]) expectSameAsEnumeration(countDomain(u), countQuery(u));
+    const c = countDomain(4);
+    expect(c.kind).toBe('query');
+    expect(c.spec).toBe('count:4');
+    expect(diameter(c)).toBe(4);
+  });
+
+  it('sum of u values in 0..v: d = ceil(|y-y\'|/v)', () => {
+    for (const [u, v] of [
+      [1, 3],
+      [2, 2],
+      [3, 3],
+      [4, 2],
+    ])
+      expectSameAsEnumeration(sumDomain(u, v), sumQuery(u, v));
+    const s = sumDomain(3, 3);
+    expect(s.n).toBe(10);
+    expect(s.distance(0, 9)).toBe(3);
+    expect(s.distance(2, 6)).toBe(2);
+    expect(s.distance(1, 4)).toBe(1);
+    expectEdgesReproduceMetric(s);
+    expectLattice(s);
+    expect(s.structure.edges!.from.length).toBe(7 * 3 + 2 + 1); // pairs with 0 < |i-j| <= 3 on 0..9
+  });
+
+  it('k simultaneous counts: Chebyshev on {0..u}^k', () => {
+    for (const [k, u] of [
+      [1, 3],
+      [2, 2],
+      [2, 3],
+      [3, 2],
+    ])
+      expectSameAsEnumeration(kCountDomain(k, u), kCountQuery(k, u));
+    const d = kCountDomain(2, 3);
+    expect(d.n).toBe(16);
+    expect(d.label(7)).toBe('(1,3)');
+    expect(d.distance(0, 15)).toBe(3);
+    expect(d.distance(d.n - 1, 4)).toBe(3); // (3,3) vs (1,0)
+    expectEdgesReproduceMetric(d);
+    expectLattice(d);
+    expectProduct(d);
+    expect(d.structure.product!.combine).toBe('max');
+  });
+
+  it('average: same steps as the sum, labels s/u', () => {
+    for (const [u, v] of [
+      [2, 2],
+      [3, 2],
+      [3, 1],
+    ])
+      expectSameAsEnumeration(averageDomain(u, v), averageQuery(u, v));
+    expect(domainLabels(averageDomain(3, 1))).toEqual(['0', '1/3', '2/3', '1']);
+    expect(domainLabels(averageDomain(4, 1))).toEqual(['0', '0.25', '0.5', '0.75', '1']);
+    expect(averageDomain(3, 2).value!(4)).toBeCloseTo(4 / 3, 15);
+    expect(ratioLabel(6, 4)).toBe('1.5');
+  });
+
+  it('percentile, max and min: cliques on 0..v', () => {
+    for (const [u, v, p] of [
+      [1, 3, 50],
+      [3, 2, 50],
+      [4, 2, 25],
+      [4, 3, 75],
+      [3, 3, 100],
+    ])
+      expectSameAsEnumeration(percentileDomain(u, v, p), percentileQuery(u, v, p));
+    for (const [u, v] of [
+      [1, 2],
+      [3, 2],
+      [2, 4],
+    ]) {
+      expectSameAsEnumeration(maxDomain(u, v), maxQuery(u, v));
+      expectSameAsEnumeration(minDomain(u, v), minQuery(u, v));
+    }
+    expect(percentileRank(4, 50)).toBe(2);
+    expect(percentileRank(3, 50)).toBe(2);
+    expect(percentileRank(5, 1)).toBe(1);
+    expect(percentileRank(5, 100)).toBe(5);
+    const p = percentileDomain(3, 4, 50);
+    expect(p.structure.singleOrbit).toEqual({ c: 4, diameter: 1, evenRing: false });
+    expect(p.value!(3)).toBe(3);
+  });
+
+  it('argmax category: clique on k', () => {
+    for (const [k, u] of [
+      [2, 1],
+      [3, 2],
+      [3, 3],
+      [4, 3],
+      [2, 4],
+    ])
+      expectSameAsEnumeration(argmaxDomain(k, u), argmaxQuery(k, u));
+    expect(argmaxDomain(6, 10).structure.singleOrbit).toEqual({ c: 5, diameter: 1, evenRing: false });
+  });
+
+  it('enumeration reports unreachable answers as Infinity and refuses large V^u', () => {
+    // a query that only ever answers 0 or 2 out of 3 answers
+    const db = databaseDomain(2, 2);
+    const d = inducedAnswerDomain(db, { name: 'odd', answers: 3, answerLabel: String, evaluate: (x) => 2 * x[0]! });
+    expect(d.distance(0, 2)).toBe(1);
+    expect(d.distance(0, 1)).toBe(Infinity);
+    expect(mechError(() => inducedAnswerDomain(databaseDomain(3, 4), countQuery(1).query, 'x', 63), 'too-large').message).toMatch(/64 databases; at most 63/);
+    expect(mechError(() => inducedAnswerDomain(db, { name: 'bad', answers: 2, answerLabel: String, evaluate: () => 5 }), 'invalid-input').message).toMatch(/answer index 5/);
+  });
+
+  it('rejects bad parameters', () => {
+    mechError(() => sumDomain(0, 2), 'invalid-input');
+    mechError(() => kCountDomain(2, 0), 'invalid-input');
+    expect(mechError(() => percentileDomain(3, 2, 0), 'invalid-input').message).toMatch(/percentile P must be a number in \(0, 100\]/);
+    mechError(() => percentileDomain(3, 2, 101), 'invalid-input');
+    expect(mechError(() => kCountDomain(20, 9), 'too-large').message).toMatch(/kcount:20,9 has 1.000e\+20 answers; at most 67108864/);
+  });
+});
