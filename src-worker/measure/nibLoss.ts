@@ -1,0 +1,22 @@
+import { assertPositiveInt } from '../errors';
+import { bestIdentity, type LossFunction } from './guessFunction';
+
+/**
+ * "nib" loss, the dual of binary: l(w, x) = 1 if w = x else 0 (SPEC §3) —
+ * an adversary penalised for hitting the secret. Best guess: the least likely
+ * secret; expected loss of a column = min(q).
+ */
+export function nibLoss(n: number, labels?: (i: number) => string): LossFunction {
+  assertPositiveInt(n, 'number of secrets');
+  const f: LossFunction = {
+    sense: 'loss',
+    name: 'nib',
+    secrets: n,
+    guesses: n,
+    guessLabel: (w) => (labels ? labels(w) : String(w)),
+    value: (w, x) => (w === x ? 1 : 0),
+    identityGuess: { pick: 'argmin', affine: [0, 1] },
+    best: (q) => bestIdentity(f, q),
+  };
+  return f;
+}
