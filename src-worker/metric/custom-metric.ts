@@ -1,0 +1,127 @@
+import { MechError, invalid } from '../errors';
+import { Matrix } from '../linalg/matrix';
+import { REL_TOL } from '../numeric/tolerance';
+import type { Domain } from './domain';
+import { readCsvRows } from './read-csv';
+
+/**
+ * Custom metric (SPEC §1): labels and a distance matrix, validated, never
+ * silently fixed: square, no NaN, zero diagonal, non-negative, symmetric,
+ * triangle inequality d(i,k) <= d(i,j) + d(j,k) (relative tolerance REL_TOL;
+ * the FIRST violating triple in (i, j, k) lexicographic order is reported by
+ * labels). +Infinity is allowed ("fully distinguishable"). Each violation is
+ * a MechError 'not-a-metric' naming the row and column (detail carries the
+ * indices and labels).
+ */
+export function validateMetric(m: Matrix, labels: readonly string[]): void {
+  const n = labels.length;
+  if (m.rows !== m.cols) throw new MechError('not-a-metric', `distance matrix is not square: ${m.rows} rows x ${m.cols} columns`);
+  if (m.rows !== n) invalid(`distance matrix is ${m.rows} x ${m.cols} but ${n} labels were given`);
+  const d = m.data;
+  const cell = (i: number, j: number) => `row '${labels[i]}', column '${labels[j]}'`;
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++) {
+      const x = d[i * n + j]!;
+      if (Number.isNaN(x)) throw new MechError('not-a-metric', `distance at ${cell(i, j)} is NaN`, { row: i, col: j });
+      if (x === -Infinity || x < 0) throw new MechError('not-a-metric', `distance at ${cell(i, j)} is negative (${x})`, { row: i, col: j, value: x });
+    }
+  for (let i = 0; i < n; i++) {
+    const x = d[i * n + i]!;
+    if (x !== 0) throw new MechError('not-a-metric', `diagonal distance at ${cell(i, i)} is ${x}, must be 0`, { row: i, col: i, value: x });
+  }
+  for (let i = 0; i < n; i++)
+    for (let j = i + 1; j < n; j++) {
+      const a = d[i * n + j]!;
+      const b = d[j * n + i]!;
+      if (a !== b && !(Math.abs(a - b) <= REL_TOL * Math.max(1, Math.abs(a), Math.abs(b))))
+        throw new MechError('not-a-metric', `not symmetric: ${cell(i, j)} is ${a} but ${cell(j, i)} is ${b}`, { row: i, col: j, value: a, transposed: b });
+    }
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++) {
+      const dij = d[i * n + j]!;
+      if (dij === Infinity) continue;
+      for (let k = 0; k < n; k++) {
+        const dik = d[i * n + k]!;
+        const via = dij + d[j * n + k]!;
+        if (dik > via && dik - via > REL_TOL * Math.max(1, via)) {
+          throw new MechError(
+            'not-a-metric',
+            `triangle inequality fails for ('${labels[i]}', '${labels[j]}', '${labels[k]}'): d('${labels[i]}','${labels[k]}') = ${dik} > d('${labels[i]}','${labels[j]}') + d('${labels[j]}','${labels[k]}') = ${via} (row '${labels[i]}', column '${labels[k]}')`,
+            { triple: [i, j, k], labels: [labels[i], labels[j], labels[k]], direct: dik, via },
+          );
+        }
+      }
+    }
+}
+
+/** Custom domain from a validated matrix and labels (distinct, non-empty). */
+export function customMetricDomain(m: Matrix, labels: readonly string[], spec = `custom metric on ${labels.length} points`): Domain {
+  const n = labels.length;
+  if (n === 0) invalid('a custom metric needs at least one point');
+  const seen = new Map<string, number>();
+  labels.forEach((l, i) => {
+    if (l === '') invalid(`label ${i + 1} is empty`);
+    if (seen.has(l)) invalid(`label '${l}' appears twice (points ${seen.get(l)! + 1} and ${i + 1})`);
+    seen.set(l, i);
+  });
+  validateMetric(m, labels);
+  const data = m.data.slice();
+  return {
+    kind: 'custom',
+    spec,
+    description: `custom metric on ${n} points`,
+    n,
+    label: (i) => labels[i]!,
+    distance: (i, j) => data[i * n + j]!,
+    structure: {},
+  };
+}
+
+/** Parse one distance cell: a finite number >= 0 or inf/Infinity (validation follows). */
+function parseCell(text: string, where: string): number {
+  if (text === '') invalid(`${where}: empty cell`);
+  const t = text.toLowerCase();
+  if (t === 'inf' || t === 'infinity' || t === '+inf' || t === '+infinity') return Infinity;
+  if (t === '-inf' || t === '-infinity') return -Infinity;
+  if (t === 'nan') return NaN;
+  const x = Number(text);
+  if (Number.isNaN(x) || !/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text)) invalid(`${where}: '${text}' is not a number`);
+  return x;
+}
+
+/**
+ * csv:FILE domain. Layout: header row with an empty first cell then the
+ * column labels; then one row per point: label, distances. Rows must come in
+ * the header's order (row k labelled as column k). Malformed CSV (ragged
+ * rows, non-numbers, empty cells, mismatched labels) is 'invalid-input'
+ * with the line; metric violations (NaN, negative, asymmetric, non-zero
+ * diagonal, triangle) are 'not-a-metric'.
+ */
+export function parseCustomMetricCsv(text: string, file = 'distance CSV', spec = `csv:${file}`): Domain {
+  const rows = readCsvRows(text, file);
+  if (rows.length === 0) invalid(`${file}: empty file (expected a header row of labels after an empty first cell)`);
+  const header = rows[0]!;
+  if (header.fields[0] !== '') invalid(`${file}, line ${header.line}: the header's first cell must be empty, got '${header.fields[0]}'`);
+  const labels = header.fields.slice(1);
+  const n = labels.length;
+  if (n === 0) invalid(`${file}, line ${header.line}: header has no labels`);
+  labels.forEach((l, j) => {
+    if (l === '') invalid(`${file}, line ${header.line}: column ${j + 2} has an empty label`);
+  });
+  const body = rows.slice(1);
+  if (body.length !== n) {
+    throw new MechError('not-a-metric', `${file}: distance matrix is not square: ${n} columns but ${body.length} rows`);
+  }
+  const m = new Matrix(n, n);
+  body.forEach((row, i) => {
+    if (row.fields.length !== n + 1) invalid(`${file}, line ${row.line}: expected a label and ${n} distances, got ${row.fields.length} cells`, { line: row.line });
+    if (row.fields[0] !== labels[i]) invalid(`${file}, line ${row.line}: row label '${row.fields[0]}' does not match column label '${labels[i]}'`, { line: row.line });
+    for (let j = 0; j < n; j++) m.data[i * n + j] = parseCell(row.fields[j + 1]!, `${file}, line ${row.line}, column '${labels[j]}'`);
+  });
+  try {
+    return customMetricDomain(m, labels, spec);
+  } catch (e) {
+    if (e instanceof MechError) throw new MechError(e.code, `${file}: ${e.message}`, e.detail);
+    throw e;
+  }
+}
