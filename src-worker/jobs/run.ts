@@ -1,12 +1,56 @@
 /** Route a validated request to its handler. */
 import { MechError } from '../errors';
-import type { JobRequest } from '../protocol/requests';
-import type { JobResult } from '../protocol/results';
-import type { JobContext } from './context';
+import type { JobRequest, RunProjectRequest } from '../protocol/requests';
+import type { JobResult, ProjectItemResult, RunProjectResult } from '../protocol/results';
+import { checkCancelled, type JobContext } from './context';
+import { capacityJob, checkJob, measureJob, mechanismJob, regularJob, sweepJob, thresholdJob, verticesJob } from './handlers';
+import { planProject } from './project-plan';
 
 export async function runJobRequest(req: JobRequest, ctx: JobContext): Promise<JobResult> {
   switch (req.type) {
-    default:
-      throw new MechError('internal', `job type '${req.type}' is not wired to the engine yet`);
+    case 'mechanism':
+      return mechanismJob(req, ctx);
+    case 'measure':
+      return measureJob(req, ctx);
+    case 'check':
+      return checkJob(req, ctx);
+    case 'capacity':
+      return capacityJob(req, ctx);
+    case 'regular':
+      return regularJob(req, ctx);
+    case 'threshold':
+      return thresholdJob(req, ctx);
+    case 'vertices':
+      return verticesJob(req, ctx);
+    case 'sweep':
+      return sweepJob(req, ctx);
+    case 'run-project':
+      return runProjectJob(req, ctx);
   }
+}
+
+/**
+ * Every mechanism and analysis of a project, one after the other in this
+ * worker; one item's failure is recorded and the others still run.
+ */
+async function runProjectJob(req: RunProjectRequest, ctx: JobContext): Promise<RunProjectResult> {
+  const plan = planProject(req.project);
+  const out: RunProjectResult = { type: 'run-project', name: req.project.name, mechanisms: [], analyses: [] };
+  for (let k = 0; k < plan.length; k++) {
+    const item = plan[k]!;
+    checkCancelled(ctx.signal);
+    ctx.progress(k / plan.length, `${item.group.slice(0, -1)} ${item.id}`);
+    const sub: JobContext = { signal: ctx.signal, progress: () => undefined };
+    let r: ProjectItemResult;
+    try {
+      const request = item.request.type === 'mechanism' && req.inlineLimit !== undefined ? { ...item.request, inlineLimit: req.inlineLimit } : item.request;
+      r = { id: item.id, ok: true, result: await runJobRequest(request, sub) };
+    } catch (e) {
+      if (e instanceof MechError && e.code === 'cancelled') throw e;
+      r = { id: item.id, ok: false, error: { code: e instanceof MechError ? e.code : 'internal', message: e instanceof Error ? e.message : String(e) } };
+    }
+    out[item.group].push(r);
+  }
+  ctx.progress(1, 'done');
+  return out;
 }

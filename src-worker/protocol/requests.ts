@@ -29,23 +29,45 @@ export const mechanismRequestSchema = z.object({
   inlineLimit: z.int().min(0).max(4_000_000).optional(),
 });
 
-export const measureRequestSchema = z.object({
-  type: z.literal('measure'),
-  channel: channelPayloadSchema,
-  domain: domainInputSchema.optional(),
-  epsilon: epsilonSchema.optional(),
+/**
+ * A mechanism named by its construction instead of its matrix: measure and
+ * check can then run on channels too large to send (implicit mechanisms).
+ */
+export const mechanismSpecSchema = z.object({
+  domain: domainInputSchema,
+  epsilon: epsilonSchema,
+  kind: mechanismKindSchema,
   prior: priorInputSchema.optional(),
   loss: lossInputSchema.optional(),
 });
+export type MechanismSpec = z.infer<typeof mechanismSpecSchema>;
 
-export const checkRequestSchema = z.object({
-  type: z.literal('check'),
-  channel: channelPayloadSchema,
-  domain: domainInputSchema,
-  epsilon: epsilonSchema,
-  /** How many worst violating pairs to list. */
-  maxViolations: z.int().min(0).max(1000).optional(),
-});
+const oneChannel = <T extends { channel?: unknown; mechanism?: unknown }>(r: T): boolean => (r.channel === undefined) !== (r.mechanism === undefined);
+const oneChannelMessage = { message: 'give exactly one of channel (a matrix) or mechanism (a construction)' };
+
+export const measureRequestSchema = z
+  .object({
+    type: z.literal('measure'),
+    channel: channelPayloadSchema.optional(),
+    mechanism: mechanismSpecSchema.optional(),
+    domain: domainInputSchema.optional(),
+    epsilon: epsilonSchema.optional(),
+    prior: priorInputSchema.optional(),
+    loss: lossInputSchema.optional(),
+  })
+  .refine(oneChannel, oneChannelMessage);
+
+export const checkRequestSchema = z
+  .object({
+    type: z.literal('check'),
+    channel: channelPayloadSchema.optional(),
+    mechanism: mechanismSpecSchema.optional(),
+    domain: domainInputSchema,
+    epsilon: epsilonSchema,
+    /** How many worst violating pairs to list. */
+    maxViolations: z.int().min(0).max(1000).optional(),
+  })
+  .refine(oneChannel, oneChannelMessage);
 
 export const capacityRequestSchema = z.object({
   type: z.literal('capacity'),

@@ -1,0 +1,180 @@
+/**
+ * The ONE place where job handlers meet the engine. Each function here is
+ * a thin call into src-worker/<concept>/; a piece of the engine that has not
+ * landed yet throws a MechError naming the missing piece, so a job fails
+ * clearly instead of computing something home-made.
+ */
+import { MechError } from '../errors';
+import type { Matrix } from '../linalg/matrix';
+import type { Domain } from '../metric/domain';
+import type { Mechanism, RowSource } from '../mechanism/channel';
+import type { MechanismKindName } from '../protocol/common';
+import { privatePosteriorVertices } from '../explorer/posterior-vertices';
+
+export function missing(piece: string): never {
+  throw new MechError('internal', `this job needs ${piece}, which is not part of the engine yet`);
+}
+
+/* ---------- domains ---------- */
+
+/** SPEC §8 domain text -> Domain (metric/parse-domain-spec). */
+export function parseDomain(spec: string): Domain {
+  void spec;
+  return missing('the domain parser (src-worker/metric/parse-domain-spec.ts)');
+}
+
+/** Inline custom metric (validated, SPEC §1). */
+export function customDomain(distances: Matrix, labels: readonly string[]): Domain {
+  void distances;
+  void labels;
+  return missing('custom metrics (src-worker/metric/custom-metric.ts)');
+}
+
+/** Inline graph (shortest-path metric). */
+export function graphDomain(labels: readonly string[], edges: ReadonlyArray<readonly [number, number]>): Domain {
+  void labels;
+  void edges;
+  return missing('graph domains (src-worker/metric/graph.ts)');
+}
+
+/* ---------- mechanisms ---------- */
+
+export interface BuildOptions {
+  prior: Float64Array;
+  loss?: LossSpecInput;
+  signal: AbortSignal;
+  progress(fraction: number | null, message: string): void;
+}
+
+/** A loss as the engine's loss builders take it (measure/lossSpec GuessSpec). */
+export type LossSpecInput = { kind: 'bin' } | { kind: 'nib' } | { kind: 'dist' } | { kind: 'dist2' } | { kind: 'matrix'; matrix: Matrix; guessLabels?: readonly string[] };
+
+export type MechanismOutcome = { exists: true; mechanism: Mechanism } | { exists: false; minZ: number; minZAt: string; note: string };
+
+export async function buildMechanism(kind: MechanismKindName, domain: Domain, eps: number, opts: BuildOptions): Promise<MechanismOutcome> {
+  void domain;
+  void eps;
+  void opts;
+  return missing(`the '${kind}' mechanism construction (src-worker/mechanism/)`);
+}
+
+/* ---------- measures (SPEC §3) ---------- */
+
+export interface Measures {
+  vulnerability: number;
+  posteriorVulnerability: number;
+  leakage: number;
+  utility: number;
+  remap: Int32Array;
+  multiplicativeCapacity: number;
+  additiveCapacity: number;
+  minCapacity: number;
+}
+
+export function measureChannel(prior: Float64Array, channel: RowSource): Measures {
+  void prior;
+  void channel;
+  return missing('the measures (src-worker/measure/)');
+}
+
+/** U_l[pi > C] with its optimal remap (guess labels). `domain` is needed for distance losses. */
+export function expectedLoss(prior: Float64Array, channel: RowSource, loss: LossSpecInput, domain: Domain | null): { value: number; remap: string[] } {
+  void prior;
+  void channel;
+  void loss;
+  void domain;
+  return missing('loss functions (src-worker/measure/lossSpec.ts)');
+}
+
+/** Expected distance error sum_x pi_x sum_y C[x][y] d(x,y) (outputs = secrets). */
+export function qualityLoss(prior: Float64Array, channel: RowSource, domain: Domain): number {
+  void prior;
+  void channel;
+  void domain;
+  return missing('the expected distance error (src-worker/measure/expectedDistanceError.ts)');
+}
+
+/* ---------- privacy check (SPEC §4) ---------- */
+
+export interface CheckOutcome {
+  effectiveEpsilon: number;
+  passes: boolean;
+  pairsChecked: number;
+  worst: { x: string; xp: string; y: string; ratio: number; violates: boolean }[];
+}
+
+export function checkChannel(channel: RowSource, domain: Domain, eps: number, topK: number, maxWork?: number): CheckOutcome {
+  void channel;
+  void domain;
+  void eps;
+  void topK;
+  void maxWork;
+  return missing('the privacy check (src-worker/check/)');
+}
+
+/* ---------- capacities (SPEC §6) ---------- */
+
+export interface CapacityOutcome {
+  multiplicative: number;
+  additive: number;
+  /** The mechanism achieving the multiplicative capacity, when the solver returns it. */
+  mechanism?: RowSource;
+}
+
+export async function privacyCapacities(domain: Domain, eps: number, signal: AbortSignal): Promise<CapacityOutcome> {
+  void domain;
+  void eps;
+  void signal;
+  return missing('privacy-type capacities (src-worker/capacity/)');
+}
+
+/* ---------- regular priors, bounds, threshold (SPEC §5) ---------- */
+
+export interface RegularityOutcome {
+  regular: boolean;
+  mu: Float64Array | null;
+  utilityBound: number | null;
+  leakageBound: number | null;
+  note?: string;
+}
+
+export async function regularity(domain: Domain, eps: number, prior: Float64Array, signal: AbortSignal): Promise<RegularityOutcome> {
+  void domain;
+  void eps;
+  void prior;
+  void signal;
+  return missing('regular-prior bounds (src-worker/bound/)');
+}
+
+export async function tightThreshold(
+  domain: Domain,
+  from: number,
+  to: number,
+  step: number,
+  signal: AbortSignal,
+  progress: (f: number | null, m: string) => void,
+): Promise<number | null> {
+  void domain;
+  void from;
+  void to;
+  void step;
+  void signal;
+  void progress;
+  return missing('the tight-mechanism threshold search (src-worker/bound/)');
+}
+
+/* ---------- explorer (SPEC §6) ---------- */
+
+export interface VerticesOutcome {
+  count: number;
+  /** count x n row-major. */
+  vertices: Float64Array;
+  n: number;
+  kernels: number | null;
+}
+
+export async function posteriorVertices(domain: Domain, eps: number, kernels: boolean, signal: AbortSignal): Promise<VerticesOutcome> {
+  const v = privatePosteriorVertices(domain, eps, { signal });
+  if (kernels) missing('kernel mechanism enumeration (src-worker/explorer/)');
+  return { count: v.count, vertices: v.vertices, n: v.n, kernels: null };
+}

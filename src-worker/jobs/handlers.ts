@@ -1,0 +1,315 @@
+/**
+ * Job handlers: a validated protocol request -> engine calls -> a protocol
+ * result. No maths here: every number comes from src-worker/<concept>/ via
+ * ./engine. Cancellation: handlers check the signal between steps and pass
+ * it to the engine's long loops.
+ */
+import { MechError } from '../errors';
+import type { Domain } from '../metric/domain';
+import type { RowSource } from '../mechanism/channel';
+import { INLINE_MATRIX_LIMIT } from '../protocol/common';
+import type {
+  CapacityRequest,
+  CheckRequest,
+  MeasureRequest,
+  MechanismRequest,
+  MechanismSpec,
+  RegularRequest,
+  SweepRequest,
+  ThresholdRequest,
+  VerticesRequest,
+} from '../protocol/requests';
+import type {
+  CapacityResult,
+  CheckResult,
+  MeasureResult,
+  MechanismResult,
+  RegularResult,
+  SweepResult,
+  ThresholdResult,
+  VerticesResult,
+} from '../protocol/results';
+import { matrixPayload, writeChannelCsv } from './channel-csv';
+import { checkCancelled, type JobContext } from './context';
+import {
+  buildMechanism,
+  checkChannel,
+  expectedLoss,
+  measureChannel,
+  posteriorVertices,
+  privacyCapacities,
+  qualityLoss,
+  regularity,
+  tightThreshold,
+  type MechanismOutcome,
+} from './engine';
+import { assertChannelOnDomain, domainText, resolveChannel, resolveDomain, resolveLoss, resolvePrior } from './resolve';
+
+/** Work budget of the effective-eps check attached to mechanism results (entry comparisons). */
+const MECHANISM_CHECK_WORK = 2e8;
+
+/** Effective eps of a channel on its domain, or null (with why) when too costly. */
+function effectiveEpsilonOf(ch: RowSource, domain: Domain, eps: number): { value: number | null; note?: string } {
+  try {
+    return { value: checkChannel(ch, domain, eps, 1, MECHANISM_CHECK_WORK).effectiveEpsilon };
+  } catch (e) {
+    if (e instanceof MechError && e.code === 'too-large') return { value: null, note: `effective epsilon not computed: ${e.message}` };
+    throw e;
+  }
+}
+
+async function construct(spec: MechanismSpec, ctx: JobContext): Promise<{ domain: Domain; prior: Float64Array; outcome: MechanismOutcome }> {
+  const domain = resolveDomain(spec.domain);
+  checkCancelled(ctx.signal);
+  const prior = resolvePrior(spec.prior, domain.n, domain);
+  ctx.progress(null, `building ${spec.kind} on ${domain.spec}`);
+  const opts = { prior, signal: ctx.signal, progress: ctx.progress, ...(spec.loss !== undefined ? { loss: resolveLoss(spec.loss) } : {}) };
+  const outcome = await buildMechanism(spec.kind, domain, spec.epsilon, opts);
+  checkCancelled(ctx.signal);
+  return { domain, prior, outcome };
+}
+
+export async function mechanismJob(req: MechanismRequest, ctx: JobContext): Promise<MechanismResult> {
+  const { domain, prior, outcome } = await construct(req, ctx);
+  if (!outcome.exists) {
+    return {
+      type: 'mechanism',
+      kind: req.kind,
+      domain: domain.spec,
+      epsilon: req.epsilon,
+      exists: false,
+      rows: domain.n,
+      cols: domain.n,
+      utility: null,
+      effectiveEpsilon: null,
+      guaranteedEpsilon: null,
+      guarantee: 'does not exist',
+      minZ: outcome.minZ,
+      minZAt: outcome.minZAt,
+      info: {},
+      note: outcome.note,
+    };
+  }
+  const mech = outcome.mechanism;
+  const ch = mech.channel;
+  ctx.progress(null, 'measuring');
+  const m = measureChannel(prior, ch);
+  checkCancelled(ctx.signal);
+  const result: MechanismResult = {
+    type: 'mechanism',
+    kind: mech.kind,
+    domain: domain.spec,
+    epsilon: req.epsilon,
+    exists: true,
+    rows: ch.rows,
+    cols: ch.cols,
+    utility: m.utility,
+    leakage: m.leakage,
+    effectiveEpsilon: null,
+    guaranteedEpsilon: mech.guaranteedEpsilon,
+    guarantee: mech.guarantee,
+    info: mech.info,
+  };
+  if (req.loss !== undefined) result.expectedLoss = expectedLoss(prior, ch, resolveLoss(req.loss), domain).value;
+  ctx.progress(null, 'checking privacy');
+  const eff = effectiveEpsilonOf(ch, domain, req.epsilon);
+  result.effectiveEpsilon = eff.value;
+  if (eff.note) result.note = eff.note;
+  checkCancelled(ctx.signal);
+  const limit = req.inlineLimit ?? INLINE_MATRIX_LIMIT;
+  if (ch.rows * ch.cols <= limit) result.matrix = matrixPayload(ch);
+  if (req.out) {
+    writeChannelCsv(ch, req.out, ctx.signal, ctx.progress);
+    result.csvPath = req.out;
+  }
+  return result;
+}
+
+export async function measureJob(req: MeasureRequest, ctx: JobContext): Promise<MeasureResult> {
+  let ch: RowSource;
+  let domain: Domain | null = null;
+  let prior: Float64Array;
+  let epsilon = req.epsilon;
+  if (req.mechanism) {
+    const built = await construct(req.mechanism, ctx);
+    if (!built.outcome.exists) throw new MechError('not-applicable', `the ${req.mechanism.kind} mechanism does not exist here: ${built.outcome.note}`);
+    ch = built.outcome.mechanism.channel;
+    domain = req.domain !== undefined ? resolveDomain(req.domain) : built.domain;
+    epsilon ??= req.mechanism.epsilon;
+  } else {
+    const dense = resolveChannel(req.channel!);
+    if (req.domain !== undefined) {
+      domain = resolveDomain(req.domain);
+      assertChannelOnDomain(dense, domain);
+    }
+    ch = dense;
+  }
+  if (domain && ch.rows !== domain.n) throw new MechError('invalid-input', `the channel has ${ch.rows} rows but the domain ${domain.spec} has ${domain.n} points`);
+  prior = resolvePrior(req.prior, ch.rows, domain);
+  checkCancelled(ctx.signal);
+  ctx.progress(null, 'measuring');
+  const m = measureChannel(prior, ch);
+  const out: MeasureResult = {
+    type: 'measure',
+    rows: ch.rows,
+    cols: ch.cols,
+    vulnerability: m.vulnerability,
+    posteriorVulnerability: m.posteriorVulnerability,
+    leakage: m.leakage,
+    utility: m.utility,
+    multiplicativeCapacity: m.multiplicativeCapacity,
+    additiveCapacity: m.additiveCapacity,
+    minCapacity: m.minCapacity,
+  };
+  if (req.loss !== undefined) {
+    const l = expectedLoss(prior, ch, resolveLoss(req.loss), domain);
+    out.expectedLoss = l.value;
+    if (ch.cols <= 10_000) out.remap = l.remap;
+  }
+  if (domain && ch.cols === domain.n) out.qualityLoss = qualityLoss(prior, ch, domain);
+  if (domain && epsilon !== undefined) out.effectiveEpsilon = effectiveEpsilonOf(ch, domain, epsilon).value;
+  return out;
+}
+
+export async function checkJob(req: CheckRequest, ctx: JobContext): Promise<CheckResult> {
+  const domain = resolveDomain(req.domain);
+  let ch: RowSource;
+  if (req.mechanism) {
+    const built = await construct(req.mechanism, ctx);
+    if (!built.outcome.exists) throw new MechError('not-applicable', `the ${req.mechanism.kind} mechanism does not exist here: ${built.outcome.note}`);
+    ch = built.outcome.mechanism.channel;
+  } else {
+    const dense = resolveChannel(req.channel!);
+    assertChannelOnDomain(dense, domain);
+    ch = dense;
+  }
+  if (ch.rows !== domain.n) throw new MechError('invalid-input', `the channel has ${ch.rows} rows but the domain ${domain.spec} has ${domain.n} points`);
+  ctx.progress(null, 'checking privacy');
+  const r = checkChannel(ch, domain, req.epsilon, req.maxViolations ?? 10);
+  return {
+    type: 'check',
+    epsilon: req.epsilon,
+    effectiveEpsilon: r.effectiveEpsilon,
+    private: r.passes,
+    violations: r.worst.filter((p) => p.violates).map((p) => ({ x: p.x, xp: p.xp, y: p.y, ratio: p.ratio })),
+    pairsChecked: r.pairsChecked,
+  };
+}
+
+export async function capacityJob(req: CapacityRequest, ctx: JobContext): Promise<CapacityResult> {
+  const domain = resolveDomain(req.domain);
+  ctx.progress(null, `capacities of ${domain.spec}`);
+  const c = await privacyCapacities(domain, req.epsilon, ctx.signal);
+  const out: CapacityResult = { type: 'capacity', domain: domain.spec, epsilon: req.epsilon, multiplicative: c.multiplicative, additive: c.additive, rows: domain.n };
+  if (c.mechanism) {
+    if (c.mechanism.rows * c.mechanism.cols <= (req.inlineLimit ?? INLINE_MATRIX_LIMIT)) out.matrix = matrixPayload(c.mechanism);
+    if (req.out) {
+      writeChannelCsv(c.mechanism, req.out, ctx.signal, ctx.progress);
+      out.csvPath = req.out;
+    }
+  } else if (req.out) {
+    throw new MechError('not-applicable', 'the capacity solver did not return a mechanism to export');
+  }
+  return out;
+}
+
+export async function regularJob(req: RegularRequest, ctx: JobContext): Promise<RegularResult> {
+  const domain = resolveDomain(req.domain);
+  const prior = resolvePrior(req.prior, domain.n, domain);
+  const r = await regularity(domain, req.epsilon, prior, ctx.signal);
+  const out: RegularResult = {
+    type: 'regular',
+    domain: domain.spec,
+    epsilon: req.epsilon,
+    regular: r.regular,
+    utilityBound: r.regular ? r.utilityBound : null,
+    leakageBound: r.regular ? r.leakageBound : null,
+  };
+  if (r.mu && r.mu.length <= 10_000) out.mu = Array.from(r.mu);
+  const note = r.note ?? (r.regular ? undefined : 'the prior is not regular: the SPEC §5 bounds do not apply');
+  if (note) out.note = note;
+  return out;
+}
+
+export async function thresholdJob(req: ThresholdRequest, ctx: JobContext): Promise<ThresholdResult> {
+  const domain = resolveDomain(req.domain);
+  const step = req.step ?? 0.01;
+  const from = req.from ?? step;
+  const to = req.to ?? 10;
+  if ((to - from) / step > 1e6) throw new MechError('invalid-input', `threshold: the grid from ${from} to ${to} with step ${step} has over a million points`);
+  const eps = await tightThreshold(domain, from, to, step, ctx.signal, ctx.progress);
+  const out: ThresholdResult = { type: 'threshold', domain: domain.spec, epsilon: eps, from, to, step };
+  if (eps === null) out.note = `no tight-constraints mechanism exists for eps in [${from}, ${to}] on a grid of step ${step}`;
+  return out;
+}
+
+export async function verticesJob(req: VerticesRequest, ctx: JobContext): Promise<VerticesResult> {
+  const domain = resolveDomain(req.domain);
+  ctx.progress(null, 'enumerating vertices');
+  const v = await posteriorVertices(domain, req.epsilon, req.kernels ?? false, ctx.signal);
+  const out: VerticesResult = { type: 'vertices', domain: domain.spec, epsilon: req.epsilon, vertices: v.count, kernels: v.kernels };
+  if (v.count <= (req.listLimit ?? 1000)) {
+    const list: number[][] = [];
+    for (let i = 0; i < v.count; i++) list.push(Array.from(v.vertices.subarray(i * v.n, (i + 1) * v.n)));
+    out.list = list;
+  }
+  return out;
+}
+
+export async function sweepJob(req: SweepRequest, ctx: JobContext): Promise<SweepResult> {
+  const domain = resolveDomain(req.domain);
+  const prior = resolvePrior(req.prior, domain.n, domain);
+  const loss = req.loss !== undefined ? resolveLoss(req.loss) : undefined;
+  const epsilons: number[] = [];
+  for (let k = 0; k < req.steps; k++) epsilons.push(req.from + ((req.to - req.from) * k) / (req.steps - 1));
+  const series: SweepResult['series'] = req.kinds.map((kind) => ({
+    kind,
+    utility: [],
+    leakage: [],
+    notes: [],
+    ...(loss ? { expectedLoss: [] } : {}),
+  }));
+  const bounds: SweepResult['bounds'] = { utility: [], leakage: [] };
+  const total = epsilons.length * (req.kinds.length + 1);
+  let done = 0;
+  for (const eps of epsilons) {
+    for (const s of series) {
+      checkCancelled(ctx.signal);
+      ctx.progress(done++ / total, `${s.kind} at eps ${eps.toFixed(3)}`);
+      try {
+        const o = await buildMechanism(s.kind as MechanismSpec['kind'], domain, eps, { prior, signal: ctx.signal, progress: () => undefined, ...(loss ? { loss } : {}) });
+        if (!o.exists) {
+          s.utility.push(null);
+          s.leakage.push(null);
+          s.expectedLoss?.push(null);
+          s.notes!.push(o.note);
+          continue;
+        }
+        const m = measureChannel(prior, o.mechanism.channel);
+        s.utility.push(m.utility);
+        s.leakage.push(m.leakage);
+        if (loss) s.expectedLoss!.push(expectedLoss(prior, o.mechanism.channel, loss, domain).value);
+        s.notes!.push(null);
+      } catch (e) {
+        if (e instanceof MechError && (e.code === 'cancelled' || e.code === 'internal')) throw e;
+        s.utility.push(null);
+        s.leakage.push(null);
+        s.expectedLoss?.push(null);
+        s.notes!.push(e instanceof Error ? e.message : String(e));
+      }
+    }
+    checkCancelled(ctx.signal);
+    ctx.progress(done++ / total, `bounds at eps ${eps.toFixed(3)}`);
+    try {
+      const r = await regularity(domain, eps, prior, ctx.signal);
+      bounds.utility.push(r.regular ? r.utilityBound : null);
+      bounds.leakage.push(r.regular ? r.leakageBound : null);
+    } catch (e) {
+      if (e instanceof MechError && (e.code === 'cancelled' || e.code === 'internal')) throw e;
+      bounds.utility.push(null);
+      bounds.leakage.push(null);
+    }
+  }
+  ctx.progress(1, 'done');
+  return { type: 'sweep', domain: domainText(req.domain, domain), epsilons, series, bounds };
+}
