@@ -43,8 +43,9 @@ export interface ConstraintOptions {
   /**
    * 'auto' (default): exact rational arithmetic when every e^(eps d) is a
    * recognisable rational (eps = ln 2 with integral d, ...), float otherwise.
-   * 'float': always float. 'exact-rounded': exact arithmetic on the exact
-   * binary values of the float ratios (exact for the rounded constants).
+   * 'float': always float. 'exact-rounded': integral metrics only (distances
+   * k * unit): exact arithmetic on powers of t = e^(eps unit) at its exact
+   * binary value — exact for the rounded base, with the true degeneracies.
    */
   arithmetic?: 'auto' | 'float' | 'exact-rounded';
 }
@@ -100,17 +101,39 @@ export function privatePosteriorConstraints(domain: Domain, eps: number, options
   const mode = options.arithmetic ?? 'auto';
   let intRows: bigint[][] | null = null;
   if (mode !== 'float') {
-    const fracs: [bigint, bigint][] = [];
-    let ok = true;
-    for (let c = n; c < m; c++) {
-      const f = mode === 'exact-rounded' ? doubleToRational(ratio[c]!) : recogniseRational(ratio[c]!);
-      if (!f) {
-        ok = false;
-        break;
+    let fracs: [bigint, bigint][] | null = null;
+    if (mode === 'auto') {
+      fracs = [];
+      for (let c = n; c < m && fracs; c++) {
+        const f = recogniseRational(ratio[c]!);
+        if (f) fracs.push(f);
+        else fracs = null;
       }
-      fracs.push(f);
+    } else {
+      // 'exact-rounded': every distance must be k * unit with integral k; the
+      // ratios are then exact powers t^k of t = e^(eps unit) taken at its exact
+      // binary value (or as a recognised rational). Powers of one base keep every
+      // identity e^(eps d(i,k)) = e^(eps d(i,j)) e^(eps d(j,k)) of the metric,
+      // so the rounded polytope keeps the true one's degeneracies (rounding each
+      // ratio separately would not: it splits degenerate vertices).
+      let unit = Infinity;
+      for (let c = n; c < m; c++) unit = Math.min(unit, pairs[c - n]!.d);
+      if (m > n) {
+        const mult: number[] = [];
+        for (let c = n; c < m; c++) {
+          const k = pairs[c - n]!.d / unit;
+          const kr = Math.round(k);
+          if (Math.abs(k - kr) > 1e-9 * Math.max(1, k)) {
+            invalid(`exact-rounded arithmetic needs distances that are integer multiples of a common unit; d = ${pairs[c - n]!.d} is not a multiple of ${unit}`);
+          }
+          mult.push(kr);
+        }
+        const t = Math.exp(eps * unit);
+        const [tp, tq] = recogniseRational(t) ?? doubleToRational(t);
+        fracs = mult.map((k) => [tp ** BigInt(k), tq ** BigInt(k)] as [bigint, bigint]);
+      } else fracs = [];
     }
-    if (ok) {
+    if (fracs) {
       intRows = [];
       for (let c = 0; c < n; c++) {
         const r = new Array<bigint>(n).fill(0n);
