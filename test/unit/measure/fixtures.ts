@@ -103,12 +103,12 @@ export function productDomain(factor: Domain, u: number, combine: 'sum' | 'max' 
     n,
     label: (i) => digits(i).map((k) => factor.label(k)).join(''),
     distance: (i, j) => {
-      const a = digits(i);
-      const b = digits(j);
       let s = 0;
       for (let k = 0; k < u; k++) {
-        const d = factor.distance(a[k]!, b[k]!);
+        const d = factor.distance(i % v, j % v);
         s = combine === 'sum' ? s + d : Math.max(s, d);
+        i = Math.floor(i / v);
+        j = Math.floor(j / v);
       }
       return s;
     },
