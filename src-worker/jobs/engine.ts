@@ -10,6 +10,20 @@ import type { Domain } from '../metric/domain';
 import type { Mechanism, RowSource } from '../mechanism/channel';
 import type { MechanismKindName } from '../protocol/common';
 import { privatePosteriorVertices } from '../explorer/posterior-vertices';
+import { customMetricDomain } from '../metric/custom-metric';
+import { graphDomain as engineGraphDomain } from '../metric/graph';
+import { additiveCapacity } from '../measure/additiveCapacity';
+import { expectedDistanceError } from '../measure/expectedDistanceError';
+import { posteriorLoss } from '../measure/expectedLoss';
+import { buildLoss } from '../measure/lossSpec';
+import { matrixLoss } from '../measure/matrixLoss';
+import { binaryLoss } from '../measure/binaryLoss';
+import { nibLoss } from '../measure/nibLoss';
+import type { LossFunction } from '../measure/guessFunction';
+import { minEntropyLeakage } from '../measure/minEntropyLeakage';
+import { minCapacity, multiplicativeCapacity } from '../measure/multiplicativeCapacity';
+import { posteriorVulnerability } from '../measure/posteriorVulnerability';
+import { priorVulnerability } from '../measure/priorVulnerability';
 
 export function missing(piece: string): never {
   throw new MechError('internal', `this job needs ${piece}, which is not part of the engine yet`);
@@ -25,16 +39,12 @@ export function parseDomain(spec: string): Domain {
 
 /** Inline custom metric (validated, SPEC §1). */
 export function customDomain(distances: Matrix, labels: readonly string[]): Domain {
-  void distances;
-  void labels;
-  return missing('custom metrics (src-worker/metric/custom-metric.ts)');
+  return customMetricDomain(distances, labels);
 }
 
 /** Inline graph (shortest-path metric). */
 export function graphDomain(labels: readonly string[], edges: ReadonlyArray<readonly [number, number]>): Domain {
-  void labels;
-  void edges;
-  return missing('graph domains (src-worker/metric/graph.ts)');
+  return engineGraphDomain(labels, edges);
 }
 
 /* ---------- mechanisms ---------- */
@@ -72,26 +82,37 @@ export interface Measures {
 }
 
 export function measureChannel(prior: Float64Array, channel: RowSource): Measures {
-  void prior;
-  void channel;
-  return missing('the measures (src-worker/measure/)');
+  const pv = posteriorVulnerability(prior, channel);
+  return {
+    vulnerability: priorVulnerability(prior),
+    posteriorVulnerability: pv.value,
+    leakage: minEntropyLeakage(prior, channel),
+    // SPEC §3: utility with an optimal remap under binary gain = V[pi > C]
+    utility: pv.value,
+    remap: pv.remap,
+    multiplicativeCapacity: multiplicativeCapacity(channel),
+    additiveCapacity: additiveCapacity(channel),
+    minCapacity: minCapacity(channel),
+  };
 }
 
 /** U_l[pi > C] with its optimal remap (guess labels). `domain` is needed for distance losses. */
 export function expectedLoss(prior: Float64Array, channel: RowSource, loss: LossSpecInput, domain: Domain | null): { value: number; remap: string[] } {
-  void prior;
-  void channel;
-  void loss;
-  void domain;
-  return missing('loss functions (src-worker/measure/lossSpec.ts)');
+  let l: LossFunction;
+  if (domain) l = buildLoss(loss, domain);
+  else if (loss.kind === 'matrix') l = matrixLoss(loss.matrix, loss.guessLabels);
+  else if (loss.kind === 'bin') l = binaryLoss(channel.rows, (i) => channel.rowLabel(i));
+  else if (loss.kind === 'nib') l = nibLoss(channel.rows, (i) => channel.rowLabel(i));
+  else throw new MechError('invalid-input', `the '${loss.kind}' loss needs distances: give --domain`);
+  const r = posteriorLoss(prior, channel, l);
+  const remap: string[] = [];
+  for (let y = 0; y < r.remap.length; y++) remap.push(l.guessLabel(r.remap[y]!));
+  return { value: r.value, remap };
 }
 
 /** Expected distance error sum_x pi_x sum_y C[x][y] d(x,y) (outputs = secrets). */
 export function qualityLoss(prior: Float64Array, channel: RowSource, domain: Domain): number {
-  void prior;
-  void channel;
-  void domain;
-  return missing('the expected distance error (src-worker/measure/expectedDistanceError.ts)');
+  return expectedDistanceError(prior, channel, domain);
 }
 
 /* ---------- privacy check (SPEC §4) ---------- */

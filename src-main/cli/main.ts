@@ -1,0 +1,277 @@
+/**
+ * `mechstudio`: the command line of SPEC §8. Every command builds a protocol
+ * request and runs it through the same dispatcher (worker pool) as the app.
+ * Output: a readable summary on stdout, or with --json one object with the
+ * keys listed in the README; progress on stderr (a bar on a TTY). Bad input
+ * exits 2 with one line on stderr; Ctrl-C cancels the job and exits 130.
+ */
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import { MechError } from '../../src-worker/errors';
+import { ApiError } from '../../src-worker/protocol/api';
+import type { JobRequest } from '../../src-worker/protocol/requests';
+import type { JobResult } from '../../src-worker/protocol/results';
+import { Dispatcher } from '../dispatcher/dispatcher';
+import { examplePath, listExamples } from '../project/examples';
+import { runProjectFile, type RunSummary } from '../project/run-project';
+import { parseArgs, Flags, type ParsedArgs } from './args';
+import { parseLossArg, parsePriorArg, readChannelCsv, resolveDomainArg } from './inputs';
+import { jsonFor, printMatrixRule, readable } from './output';
+import { ProgressReporter } from './progress';
+
+export const USAGE = `Usage:
+  mechstudio mechanism --domain D --epsilon E --kind K [--prior P] [--loss L] [--out FILE.csv] [--print] [--json]
+  mechstudio measure   --channel FILE.csv [--domain D --epsilon E] [--prior P] [--loss L] [--json]
+  mechstudio check     --channel FILE.csv --domain D --epsilon E [--json]
+  mechstudio capacity  --domain D --epsilon E [--out FILE.csv] [--json]
+  mechstudio regular   --domain D --epsilon E --prior P [--json]
+  mechstudio threshold --domain D [--from A] [--to B] [--step S] [--json]
+  mechstudio vertices  --domain D --epsilon E [--kernels] [--json]
+  mechstudio run       PROJECT.json [--out DIR] [--json]
+  mechstudio example   NAME [--out DIR] [--json]      (mechstudio example --list)
+Domains: line:N ring:N clique:N grid:RxC[:step=S][:metric=euclidean|manhattan|chebyshev] hamming:B
+         count:U sum:U,V kcount:K,U db:U,V[:metric=hamming|manhattan|max] graph:FILE csv:FILE
+Kinds: tg rr exponential laplace planar-laplace tight symmetric optimal
+Priors: uniform | product:p1,p2,... | csv:FILE | p1,p2,...    Losses: bin nib dist dist2 csv:FILE
+Common: --threads N (worker threads), --quiet (no progress)`;
+
+/** Exit status for an error code: 2 for bad input, 130 for cancel, 1 otherwise. */
+export function exitCodeFor(code: string): number {
+  if (code === 'invalid-input' || code === 'not-a-metric' || code === 'too-large' || code === 'not-applicable') return 2;
+  if (code === 'cancelled') return 130;
+  return 1;
+}
+
+interface Plan {
+  request?: JobRequest;
+  /** Project run (run / example). */
+  project?: { path: string; out: string };
+  json: boolean;
+  print: boolean;
+}
+
+function buildPlan(args: ParsedArgs): Plan {
+  const c = args.command;
+  const noPositional = (): void => {
+    if (args.positional.length) throw new MechError('invalid-input', `unexpected argument '${args.positional[0]}' for '${c}'`);
+  };
+  switch (c) {
+    case 'mechanism': {
+      const f = new Flags(args, ['domain', 'epsilon', 'kind', 'prior', 'loss', 'out', 'json', 'print', 'quiet']);
+      noPositional();
+      const req: JobRequest = {
+        type: 'mechanism',
+        domain: resolveDomainArg(f.need('domain', 'line:6')),
+        epsilon: f.needPositive('epsilon', '0.693'),
+        kind: f.need('kind', 'tg') as 'tg',
+      };
+      const prior = f.str('prior');
+      if (prior !== undefined) req.prior = parsePriorArg(prior);
+      const loss = f.str('loss');
+      if (loss !== undefined) req.loss = parseLossArg(loss);
+      const out = f.str('out');
+      if (out !== undefined) req.out = resolve(out);
+      return { request: req, json: f.bool('json'), print: f.bool('print') };
+    }
+    case 'measure': {
+      const f = new Flags(args, ['channel', 'domain', 'epsilon', 'prior', 'loss', 'json', 'quiet']);
+      noPositional();
+      const req: JobRequest = { type: 'measure', channel: readChannelCsv(f.need('channel', 'mech.csv')) };
+      const d = f.str('domain');
+      if (d !== undefined) req.domain = resolveDomainArg(d);
+      const e = f.positive('epsilon');
+      if (e !== undefined) {
+        if (d === undefined) throw new MechError('invalid-input', '--epsilon needs --domain (the metric the epsilon scales)');
+        req.epsilon = e;
+      }
+      const prior = f.str('prior');
+      if (prior !== undefined) req.prior = parsePriorArg(prior);
+      const loss = f.str('loss');
+      if (loss !== undefined) req.loss = parseLossArg(loss);
+      return { request: req, json: f.bool('json'), print: false };
+    }
+    case 'check': {
+      const f = new Flags(args, ['channel', 'domain', 'epsilon', 'json', 'quiet']);
+      noPositional();
+      const req: JobRequest = {
+        type: 'check',
+        channel: readChannelCsv(f.need('channel', 'mech.csv')),
+        domain: resolveDomainArg(f.need('domain', 'line:6')),
+        epsilon: f.needPositive('epsilon', '0.693'),
+      };
+      return { request: req, json: f.bool('json'), print: false };
+    }
+    case 'capacity': {
+      const f = new Flags(args, ['domain', 'epsilon', 'out', 'json', 'quiet']);
+      noPositional();
+      const req: JobRequest = { type: 'capacity', domain: resolveDomainArg(f.need('domain', 'line:6')), epsilon: f.needPositive('epsilon', '0.693') };
+      const out = f.str('out');
+      if (out !== undefined) req.out = resolve(out);
+      return { request: req, json: f.bool('json'), print: false };
+    }
+    case 'regular': {
+      const f = new Flags(args, ['domain', 'epsilon', 'prior', 'json', 'quiet']);
+      noPositional();
+      const req: JobRequest = {
+        type: 'regular',
+        domain: resolveDomainArg(f.need('domain', 'line:6')),
+        epsilon: f.needPositive('epsilon', '0.693'),
+        prior: parsePriorArg(f.need('prior', 'uniform')),
+      };
+      return { request: req, json: f.bool('json'), print: false };
+    }
+    case 'threshold': {
+      const f = new Flags(args, ['domain', 'from', 'to', 'step', 'json', 'quiet']);
+      noPositional();
+      const req: JobRequest = { type: 'threshold', domain: resolveDomainArg(f.need('domain', 'line:6')) };
+      const from = f.positive('from');
+      const to = f.positive('to');
+      const step = f.positive('step');
+      if (from !== undefined) req.from = from;
+      if (to !== undefined) req.to = to;
+      if (step !== undefined) req.step = step;
+      return { request: req, json: f.bool('json'), print: false };
+    }
+    case 'vertices': {
+      const f = new Flags(args, ['domain', 'epsilon', 'kernels', 'json', 'quiet']);
+      noPositional();
+      const req: JobRequest = {
+        type: 'vertices',
+        domain: resolveDomainArg(f.need('domain', 'line:3')),
+        epsilon: f.needPositive('epsilon', '0.693'),
+        kernels: f.bool('kernels'),
+      };
+      return { request: req, json: f.bool('json'), print: false };
+    }
+    case 'run': {
+      const f = new Flags(args, ['out', 'json', 'quiet']);
+      if (args.positional.length !== 1) throw new MechError('invalid-input', 'run needs exactly one PROJECT.json (e.g. mechstudio run voting.json --out results)');
+      const path = resolve(args.positional[0]!);
+      const out = resolve(f.str('out') ?? 'mechstudio-out');
+      return { project: { path, out }, json: f.bool('json'), print: false };
+    }
+    case 'example': {
+      const f = new Flags(args, ['out', 'json', 'quiet', 'list']);
+      if (args.positional.length !== 1) {
+        const names = listExamples().map((e) => e.name);
+        throw new MechError('invalid-input', `example needs one NAME (available: ${names.join(', ')})`);
+      }
+      const name = args.positional[0]!;
+      const path = examplePath(name);
+      const out = resolve(f.str('out') ?? `mechstudio-example-${name}`);
+      return { project: { path, out }, json: f.bool('json'), print: false };
+    }
+    default:
+      throw new MechError('invalid-input', `unknown command '${c}' (mechanism, measure, check, capacity, regular, threshold, vertices, run, example; see mechstudio help)`);
+  }
+}
+
+function runSummaryJson(s: RunSummary): Record<string, unknown> {
+  return {
+    name: s.name,
+    out: s.out,
+    files: s.files,
+    mechanisms: s.items.filter((i) => i.group === 'mechanisms').length,
+    analyses: s.items.filter((i) => i.group === 'analyses').length,
+    failed: s.items.filter((i) => !i.ok).map((i) => ({ id: i.id, code: i.error!.code, message: i.error!.message })),
+  };
+}
+
+function runSummaryText(s: RunSummary): string {
+  const lines = [`${s.name}: ${s.items.length - s.failed} of ${s.items.length} items done, written to ${s.out}`];
+  for (const i of s.items) {
+    lines.push(`  ${i.ok ? 'ok    ' : 'FAILED'} ${i.group === 'mechanisms' ? 'mechanism' : i.type.padEnd(9)} ${i.id}${i.ok ? '' : `: ${i.error!.message}`}`);
+  }
+  lines.push(`  summary: ${resolve(s.out, 'summary.md')}`);
+  return lines.join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const stderr = process.stderr;
+  const fail = (code: string, message: string): number => {
+    stderr.write(`mechstudio: ${message.split('\n')[0]}\n`);
+    return exitCodeFor(code);
+  };
+  let args: ParsedArgs;
+  let plan: Plan;
+  try {
+    if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h') {
+      process.stdout.write(USAGE + '\n');
+      return argv.length === 0 ? 2 : 0;
+    }
+    args = parseArgs(argv);
+    if (args.flags.get('help') === true) {
+      process.stdout.write(USAGE + '\n');
+      return 0;
+    }
+    if (args.command === 'example' && args.flags.get('list') !== undefined) {
+      for (const e of listExamples()) process.stdout.write(`${e.name.padEnd(14)} ${e.title}\n`);
+      return 0;
+    }
+    plan = buildPlan(args);
+  } catch (e) {
+    if (e instanceof MechError || e instanceof ApiError) return fail(e.code, e.message);
+    return fail('internal', e instanceof Error ? e.message : String(e));
+  }
+  const threadsFlag = args.flags.get('threads');
+  const threads = typeof threadsFlag === 'string' ? Number(threadsFlag) : plan.project ? Math.min(availableParallelism(), 4) : 1;
+  if (!Number.isInteger(threads) || threads < 1 || threads > 256) return fail('invalid-input', `--threads must be an integer from 1 to 256, got '${String(threadsFlag)}'`);
+  const progress = new ProgressReporter(stderr, args.flags.get('quiet') === true);
+  const dispatcher = new Dispatcher({ threads });
+  const controller = new AbortController();
+  let interrupted = 0;
+  const onSigint = (): void => {
+    interrupted++;
+    if (interrupted > 1) process.exit(130);
+    progress.clear();
+    stderr.write('mechstudio: cancelling (Ctrl-C again to quit at once)\n');
+    controller.abort();
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    if (plan.project) {
+      const s = await runProjectFile(dispatcher, plan.project.path, plan.project.out, {
+        signal: controller.signal,
+        onProgress: (f, m) => progress.update(f, m),
+      });
+      progress.clear();
+      process.stdout.write((plan.json ? JSON.stringify(runSummaryJson(s)) : runSummaryText(s)) + '\n');
+      return s.failed > 0 ? 1 : 0;
+    }
+    const req = plan.request!;
+    const result: JobResult = await dispatcher.run(req, { signal: controller.signal, onProgress: (f, m) => progress.update(f, m) });
+    progress.clear();
+    if (plan.json) {
+      process.stdout.write(JSON.stringify(jsonFor(req, result)) + '\n');
+    } else {
+      process.stdout.write(readable(req, result) + '\n');
+      const rule = printMatrixRule(req, result, plan.print);
+      if (rule) process.stdout.write(rule + '\n');
+    }
+    return 0;
+  } catch (e) {
+    progress.clear();
+    if (e instanceof MechError || e instanceof ApiError) return fail(e.code, e.code === 'cancelled' ? 'cancelled' : e.message);
+    return fail('internal', e instanceof Error ? e.message : String(e));
+  } finally {
+    process.off('SIGINT', onSigint);
+    await dispatcher.close().catch(() => undefined);
+  }
+}
+
+const isMain = process.argv[1] !== undefined && /src-main[\\/]cli[\\/]main\.ts$|bin[\\/]mechstudio(\.js)?$/.test(process.argv[1]);
+if (isMain || process.env.MECHSTUDIO_CLI_MAIN === '1') {
+  process.on('uncaughtException', (e) => {
+    process.stderr.write(`mechstudio: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(1);
+  });
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      process.stderr.write(`mechstudio: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,150 @@
+/**
+ * CLI output: the documented --json objects (exactly these keys; the README
+ * lists them) and the readable summaries.
+ */
+import type { JobRequest } from '../../src-worker/protocol/requests';
+import type { JobResult, MatrixPayload } from '../../src-worker/protocol/index';
+import { fmt } from '../project/result-table';
+
+/** Largest matrix (each side) the CLI prints to a terminal. */
+export const MAX_PRINT_SIDE = 200;
+/** Printed without --print when both sides are at most this. */
+const AUTO_PRINT_SIDE = 12;
+
+function pick<T extends object>(obj: T, keys: (keyof T)[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of keys) if (obj[k] !== undefined) out[k as string] = obj[k];
+  return out;
+}
+
+/** The --json object of a command (SPEC §8). */
+export function jsonFor(req: JobRequest, r: JobResult): Record<string, unknown> {
+  switch (r.type) {
+    case 'mechanism': {
+      if (!r.exists) return { exists: false, minZ: r.minZ ?? null, minZAt: r.minZAt ?? null };
+      const o: Record<string, unknown> = {
+        exists: true,
+        rows: r.rows,
+        cols: r.cols,
+        utility: r.utility,
+        effectiveEpsilon: r.effectiveEpsilon,
+        guaranteedEpsilon: r.guaranteedEpsilon,
+      };
+      if (req.type === 'mechanism' && req.loss !== undefined) o.expectedLoss = r.expectedLoss ?? null;
+      return o;
+    }
+    case 'measure': {
+      const o = pick(r, ['vulnerability', 'posteriorVulnerability', 'leakage', 'utility', 'multiplicativeCapacity', 'additiveCapacity']);
+      if (req.type === 'measure' && req.loss !== undefined) o.expectedLoss = r.expectedLoss ?? null;
+      if (req.type === 'measure' && req.epsilon !== undefined) o.effectiveEpsilon = r.effectiveEpsilon ?? null;
+      return o;
+    }
+    case 'check':
+      return { private: r.private, epsilon: r.epsilon, effectiveEpsilon: r.effectiveEpsilon, violations: r.violations };
+    case 'capacity':
+      return { multiplicative: r.multiplicative, additive: r.additive };
+    case 'regular':
+      return { regular: r.regular, utilityBound: r.utilityBound, leakageBound: r.leakageBound };
+    case 'threshold':
+      return { epsilon: r.epsilon };
+    case 'vertices':
+      return { vertices: r.vertices, kernels: r.kernels };
+    default:
+      return r as unknown as Record<string, unknown>;
+  }
+}
+
+function lines(pairs: [string, string | undefined | false][]): string {
+  const w = Math.max(...pairs.map(([k]) => k.length));
+  return pairs
+    .filter((p): p is [string, string] => typeof p[1] === 'string')
+    .map(([k, v]) => `${k.padEnd(w)}  ${v}`)
+    .join('\n');
+}
+
+export function readable(req: JobRequest, r: JobResult): string {
+  switch (r.type) {
+    case 'mechanism':
+      if (!r.exists) {
+        return `The ${r.kind} mechanism does not exist on ${r.domain} at eps = ${fmt(r.epsilon)}: z has a negative entry (min z = ${fmt(r.minZ)} at ${r.minZAt}).${r.note ? `\n${r.note}` : ''}`;
+      }
+      return lines([
+        ['mechanism', `${r.kind} on ${r.domain}, eps = ${fmt(r.epsilon)}`],
+        ['size', `${r.rows} secrets x ${r.cols} outputs`],
+        ['guarantee', `${fmt(r.guaranteedEpsilon)} * d-private (${r.guarantee})`],
+        ['effective eps', r.effectiveEpsilon === null ? 'not computed' : fmt(r.effectiveEpsilon)],
+        ['utility', `${fmt(r.utility)} (binary gain, optimal remap, ${req.type === 'mechanism' && req.prior ? 'given' : 'uniform'} prior)`],
+        ['leakage', r.leakage === undefined || r.leakage === null ? undefined : `${fmt(r.leakage)} bits`],
+        ['expected loss', r.expectedLoss === undefined || r.expectedLoss === null ? undefined : fmt(r.expectedLoss)],
+        ['written', r.csvPath],
+        ['note', r.note],
+      ]);
+    case 'measure':
+      return lines([
+        ['channel', `${r.rows} secrets x ${r.cols} outputs`],
+        ['prior vulnerability', fmt(r.vulnerability)],
+        ['posterior vulnerability', fmt(r.posteriorVulnerability)],
+        ['min-entropy leakage', `${fmt(r.leakage)} bits`],
+        ['utility (binary gain)', fmt(r.utility)],
+        ['multiplicative capacity', `${fmt(r.multiplicativeCapacity)} (min-capacity ${fmt(r.minCapacity)} bits)`],
+        ['additive capacity', fmt(r.additiveCapacity)],
+        ['expected loss', r.expectedLoss === undefined || r.expectedLoss === null ? undefined : fmt(r.expectedLoss)],
+        ['expected distance error', r.qualityLoss === undefined || r.qualityLoss === null ? undefined : fmt(r.qualityLoss)],
+        ['effective eps', r.effectiveEpsilon === undefined ? undefined : fmt(r.effectiveEpsilon)],
+      ]);
+    case 'check': {
+      const head = r.private
+        ? `private: the channel is eps*d-private for eps = ${fmt(r.epsilon)} (effective eps ${fmt(r.effectiveEpsilon)})`
+        : `NOT private: effective eps ${fmt(r.effectiveEpsilon)} exceeds eps = ${fmt(r.epsilon)}`;
+      const v = r.violations.map((p) => `  C[${p.x}][${p.y}] / C[${p.xp}][${p.y}] = ${fmt(p.ratio)}`);
+      return [head, ...(v.length ? ['worst violating pairs:', ...v] : [])].join('\n');
+    }
+    case 'capacity':
+      return lines([
+        ['domain', `${r.domain}, eps = ${fmt(r.epsilon)}`],
+        ['multiplicative capacity', fmt(r.multiplicative)],
+        ['additive capacity', fmt(r.additive)],
+        ['written', r.csvPath],
+      ]);
+    case 'regular':
+      return r.regular
+        ? lines([
+            ['regular', `yes (eps = ${fmt(r.epsilon)} on ${r.domain})`],
+            ['utility bound', `${fmt(r.utilityBound)} (every eps*d-private mechanism, binary gain)`],
+            ['leakage bound', `${fmt(r.leakageBound)} bits`],
+          ])
+        : `not regular: no mu >= 0 solves mu Phi = pi on ${r.domain} at eps = ${fmt(r.epsilon)}, so the SPEC §5 bounds do not apply`;
+    case 'threshold':
+      return r.epsilon === null
+        ? `no tight-constraints mechanism on ${r.domain} for eps in [${fmt(r.from)}, ${fmt(r.to)}] (step ${fmt(r.step)})`
+        : `smallest eps (step ${fmt(r.step)}) with a tight-constraints mechanism on ${r.domain}: ${fmt(r.epsilon)}`;
+    case 'vertices': {
+      const head = `${r.vertices} vertices of the eps*d-private posterior polytope on ${r.domain} (eps = ${fmt(r.epsilon)})${r.kernels === null ? '' : `; ${r.kernels} kernel mechanisms`}`;
+      const list = r.list && r.list.length <= 50 ? r.list.map((v) => `  (${v.map((x) => fmt(x, 4)).join(', ')})`) : [];
+      return [head, ...list].join('\n');
+    }
+    default:
+      return JSON.stringify(r, null, 2);
+  }
+}
+
+function matrixText(m: MatrixPayload): string {
+  const cells = (i: number): string[] => Array.from({ length: m.cols }, (_, j) => fmt(m.data[i * m.cols + j]!, 4));
+  const rows = [['', ...m.colLabels], ...Array.from({ length: m.rows }, (_, i) => [m.rowLabels[i]!, ...cells(i)])];
+  const w = Array.from({ length: m.cols + 1 }, (_, j) => Math.max(...rows.map((r) => r[j]!.length)));
+  return rows.map((r) => r.map((c, j) => (j === 0 ? c.padEnd(w[j]!) : c.padStart(w[j]!))).join('  ')).join('\n');
+}
+
+/** The matrix (small), or the rule saying why it is not printed and how to export it. */
+export function printMatrixRule(req: JobRequest, r: JobResult, print: boolean): string | null {
+  if (r.type !== 'mechanism' || !r.exists) return null;
+  const big = r.rows > MAX_PRINT_SIDE || r.cols > MAX_PRINT_SIDE;
+  if (big) {
+    if (req.type === 'mechanism' && req.out) return null;
+    return `(the ${r.rows} x ${r.cols} matrix is larger than ${MAX_PRINT_SIDE} x ${MAX_PRINT_SIDE} and is not printed; export it with --out FILE.csv)`;
+  }
+  const auto = r.rows <= AUTO_PRINT_SIDE && r.cols <= AUTO_PRINT_SIDE;
+  if ((print || auto) && r.matrix) return '\n' + matrixText(r.matrix);
+  if (!auto && !print && !(req.type === 'mechanism' && req.out)) return `(matrix not shown: add --print to show the ${r.rows} x ${r.cols} matrix, or --out FILE.csv to export it)`;
+  return null;
+}

@@ -1,0 +1,77 @@
+/** Each analysis result as a flat table (for its CSV file and summary.md). */
+import type { JobResult } from '../../src-worker/protocol/results';
+
+export interface Table {
+  header: string[];
+  rows: (string | number | boolean | null)[][];
+}
+
+function keyValue(obj: Record<string, unknown>, keys: string[]): Table {
+  return { header: ['quantity', 'value'], rows: keys.filter((k) => obj[k] !== undefined).map((k) => [k, obj[k] as string | number | boolean | null]) };
+}
+
+export function resultTable(r: JobResult): Table {
+  switch (r.type) {
+    case 'mechanism':
+      return keyValue(r, ['kind', 'domain', 'epsilon', 'exists', 'rows', 'cols', 'utility', 'leakage', 'expectedLoss', 'effectiveEpsilon', 'guaranteedEpsilon', 'minZ', 'minZAt']);
+    case 'measure':
+      return keyValue(r, ['rows', 'cols', 'vulnerability', 'posteriorVulnerability', 'leakage', 'utility', 'multiplicativeCapacity', 'additiveCapacity', 'minCapacity', 'expectedLoss', 'qualityLoss', 'effectiveEpsilon']);
+    case 'check':
+      return {
+        header: ['x', 'xp', 'y', 'ratio'],
+        rows: r.violations.map((v) => [v.x, v.xp, v.y, v.ratio]),
+      };
+    case 'capacity':
+      return keyValue(r, ['domain', 'epsilon', 'multiplicative', 'additive']);
+    case 'regular': {
+      const t = keyValue(r, ['domain', 'epsilon', 'regular', 'utilityBound', 'leakageBound']);
+      r.mu?.forEach((m, i) => t.rows.push([`mu[${i}]`, m]));
+      return t;
+    }
+    case 'threshold':
+      return keyValue(r, ['domain', 'epsilon', 'from', 'to', 'step']);
+    case 'vertices':
+      return {
+        header: ['vertex', ...(r.list?.[0]?.map((_, i) => `p${i}`) ?? [])],
+        rows: (r.list ?? []).map((v, i) => [i, ...v]),
+      };
+    case 'sweep': {
+      const header = ['epsilon'];
+      for (const s of r.series) {
+        header.push(`${s.kind} utility`, `${s.kind} leakage`);
+        if (s.expectedLoss) header.push(`${s.kind} expected loss`);
+      }
+      header.push('utility bound', 'leakage bound');
+      const rows = r.epsilons.map((e, k) => {
+        const row: (number | null)[] = [e];
+        for (const s of r.series) {
+          row.push(s.utility[k] ?? null, s.leakage[k] ?? null);
+          if (s.expectedLoss) row.push(s.expectedLoss[k] ?? null);
+        }
+        row.push(r.bounds.utility[k] ?? null, r.bounds.leakage[k] ?? null);
+        return row;
+      });
+      return { header, rows };
+    }
+    case 'run-project':
+      return { header: ['id', 'ok'], rows: [...r.mechanisms, ...r.analyses].map((i) => [i.id, i.ok]) };
+  }
+}
+
+function cell(v: string | number | boolean | null): string {
+  if (v === null) return '';
+  const s = String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function tableToCsv(t: Table): string {
+  return [t.header.map(cell).join(','), ...t.rows.map((r) => r.map(cell).join(','))].join('\n') + '\n';
+}
+
+/** Short human rendering of a number. */
+export function fmt(v: number | null | undefined, digits = 6): string {
+  if (v === null || v === undefined) return 'n/a';
+  if (!Number.isFinite(v)) return String(v);
+  if (Number.isInteger(v)) return String(v);
+  return Number(v.toPrecision(digits)).toString();
+}
