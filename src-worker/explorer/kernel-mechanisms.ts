@@ -297,7 +297,7 @@ export function enumerateKernelMechanisms(pv: PosteriorVertices, options: Kernel
         if (span !== 'zero-or-negative') record(k + 1, span);
         continue;
       }
-      if (V - (j + 1) >= n - (k + 1)) rec(k + 1, j + 1);
+      if (j + 1 < V) rec(k + 1, j + 1); // smaller kernels may still end at the last vertex
     }
   };
 
