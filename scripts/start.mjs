@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+// `npm start`: build if needed, then open the Electron app. Where the Electron
+// binary was not downloaded (ELECTRON_SKIP_BINARY_DOWNLOAD installs), say so in
+// one line and serve the same app in web mode on 127.0.0.1 instead.
+// `npm run web` (= `node scripts/start.mjs --web`) starts web mode directly.
+import { spawn, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const argv = process.argv.slice(2);
+const wantWeb = argv.includes('--web');
+const passThrough = argv.filter((a) => a !== '--web');
+
+function electronBinary() {
+  try {
+    const p = createRequire(join(root, 'package.json'))('electron');
+    return typeof p === 'string' && existsSync(p) ? p : null;
+  } catch {
+    return null;
+  }
+}
+
+function newestMtime(dir) {
+  let newest = 0;
+  if (!existsSync(dir)) return newest;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    newest = Math.max(newest, e.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+function electronBuildIsStale() {
+  const outputs = ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html'].map((p) => join(root, p));
+  if (!outputs.every(existsSync)) return true;
+  const built = Math.min(...outputs.map((p) => statSync(p).mtimeMs));
+  const sources = Math.max(...['src-main', 'src-worker', 'src-renderer'].map((d) => newestMtime(join(root, d))));
+  return sources > built;
+}
+
+function startWeb() {
+  // Web mode builds the renderer itself when out/renderer is missing or stale.
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src-main/web/main.ts'), ...passThrough], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  const stop = () => child.kill('SIGTERM');
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  child.on('exit', (code) => process.exit(code ?? 0));
+}
+
+if (wantWeb) {
+  startWeb();
+} else {
+  const electron = electronBinary();
+  if (!electron) {
+    console.log('Electron binary is not installed (ELECTRON_SKIP_BINARY_DOWNLOAD?): starting Mechanism Studio in web mode instead.');
+    startWeb();
+  } else {
+    if (electronBuildIsStale()) {
+      const b = spawnSync(process.execPath, [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { cwd: root, stdio: 'inherit' });
+      if (b.status !== 0) process.exit(b.status ?? 1);
+    }
+    const child = spawn(electron, [root, ...passThrough], { cwd: root, stdio: 'inherit' });
+    child.on('exit', (code) => process.exit(code ?? 0));
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * Database-and-query editor logic (SPEC §1): u individuals, values V (with an
+ * optional "absent" value), a query, and the size of the answer graph it
+ * induces (closed forms of SPEC §1). Pure functions: unit-tested.
+ */
+import type { FieldErrors } from './grid-validation';
+
+export type QueryKind = 'none' | 'count' | 'sum' | 'average' | 'kcount' | 'max' | 'min' | 'percentile' | 'most';
+export type DbMetric = 'hamming' | 'manhattan' | 'max';
+
+export interface DatabaseFields {
+  individuals: number;
+  values: number;
+  absent: boolean;
+  metric: DbMetric;
+  query: QueryKind;
+  /** k for kcount. */
+  k: number;
+}
+
+export const QUERY_LABELS: Record<QueryKind, string> = {
+  none: 'the whole database (no query)',
+  count: 'count of records with a property',
+  sum: 'sum of values',
+  average: 'average of values',
+  kcount: 'k simultaneous counts',
+  max: 'maximum value',
+  min: 'minimum value',
+  percentile: 'p-percentile',
+  most: 'which category has the most records',
+};
+
+export function validateDatabase(f: DatabaseFields): FieldErrors {
+  const e: FieldErrors = {};
+  if (!Number.isInteger(f.individuals) || f.individuals < 1) e.individuals = 'individuals must be a whole number ≥ 1';
+  else if (f.individuals > 100_000) e.individuals = 'at most 100000 individuals';
+  if (!Number.isInteger(f.values) || f.values < 2) e.values = 'the universe needs at least 2 values';
+  else if (f.values > 100_000) e.values = 'at most 100000 values';
+  if (f.query === 'kcount' && (!Number.isInteger(f.k) || f.k < 1 || f.k > 8)) e.k = 'k must be a whole number between 1 and 8';
+  if (f.query === 'none' && !e.individuals && !e.values) {
+    const n = (f.values + (f.absent ? 1 : 0)) ** f.individuals;
+    if (n > 5_000_000) e.individuals = `|V|^u = ${n.toExponential(2)} databases is too many to list; pick a query`;
+  }
+  return e;
+}
+
+export interface AnswerGraph {
+  /** SPEC §8 domain text for the answers of the query. */
+  domain: string;
+  nodes: number;
+  edges: number;
+  /** How adjacency is defined, in words. */
+  adjacency: string;
+}
+
+/**
+ * The answer graph of the query (SPEC §1): y ~ y' iff adjacent databases map
+ * to y, y'. `values` counts the universe V = {0..values-1}; the absent value
+ * adds one more value (it behaves as a value at Hamming distance 1).
+ */
+export function answerGraph(f: DatabaseFields): AnswerGraph {
+  const u = f.individuals;
+  const v = f.values + (f.absent ? 1 : 0);
+  const top = f.values - 1; // largest value
+  switch (f.query) {
+    case 'count':
+      return { domain: `count:${u}`, nodes: u + 1, edges: u, adjacency: 'path 0..u: one record changes the count by 1' };
+    case 'sum':
+    case 'average': {
+      const n = u * top + 1;
+      const w = Math.min(top, n - 1);
+      const edges = w * n - (w * (w + 1)) / 2;
+      return {
+        domain: `sum:${u},${top}`,
+        nodes: n,
+        edges,
+        adjacency: `answers 0..${u * top}${f.query === 'average' ? ` (÷${u})` : ''}, adjacent iff they differ by at most ${top}`,
+      };
+    }
+    case 'kcount': {
+      const m = u + 1;
+      return {
+        domain: `kcount:${f.k},${u}`,
+        nodes: m ** f.k,
+        edges: ((3 * m - 2) ** f.k - m ** f.k) / 2,
+        adjacency: 'every coordinate differs by at most 1 (Chebyshev)',
+      };
+    }
+    case 'max':
+    case 'min':
+    case 'percentile':
+      return { domain: `line:${f.values}`, nodes: f.values, edges: f.values - 1, adjacency: 'path on the values: one record moves the answer to a neighbouring value' };
+    case 'most':
+      return { domain: `clique:${f.values}`, nodes: f.values, edges: (f.values * (f.values - 1)) / 2, adjacency: 'clique: any category can overtake any other' };
+    case 'none': {
+      const metric = f.metric === 'hamming' ? '' : `:metric=${f.metric}`;
+      const nodes = v ** u;
+      return {
+        domain: `db:${u},${v}${metric}`,
+        nodes,
+        edges: (nodes * u * (v - 1)) / 2,
+        adjacency: f.metric === 'hamming' ? 'databases differing in one individual' : f.metric === 'manhattan' ? 'one value moved by 1 (Manhattan d1)' : 'max per-individual distance (d∞)',
+      };
+    }
+  }
+}

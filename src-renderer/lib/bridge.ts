@@ -1,0 +1,126 @@
+/**
+ * The renderer's MechStudioApi: the Electron preload's `window.mechstudio`
+ * when present, else a WebSocket bridge to the web-mode server (same origin,
+ * path /api) speaking the BridgeCall / BridgeReply / BridgePush frames of
+ * src-worker/protocol/api.ts.
+ */
+import {
+  ApiError,
+  type BridgeCall,
+  type BridgePush,
+  type BridgeReply,
+  type MechStudioApi,
+} from '../../src-worker/protocol/api';
+import type { JobEvent } from '../../src-worker/protocol/messages';
+
+declare global {
+  interface Window {
+    mechstudio?: MechStudioApi;
+    /** Electron-only shell hooks (menus, close prompt); absent in web mode. */
+    mechstudioShell?: ShellApi;
+  }
+}
+
+export interface ShellApi {
+  /** Native menu commands ('new', 'open', 'open-recent:<path>', 'save', 'save-as', 'export-csv', 'export-png', 'example:<name>', ...). */
+  onMenu(listener: (command: string) => void): () => void;
+  /** Tell the main process whether there are unsaved changes (close prompt, title). */
+  setDirty(dirty: boolean, title: string): void;
+}
+
+type Pending = { resolve: (v: unknown) => void; reject: (e: unknown) => void };
+
+export function createWebSocketApi(url: string): MechStudioApi {
+  const listeners = new Set<(e: JobEvent) => void>();
+  const pending = new Map<number, Pending>();
+  let nextId = 1;
+  let socket: WebSocket | null = null;
+  let opening: Promise<WebSocket> | null = null;
+
+  function connect(): Promise<WebSocket> {
+    if (socket && socket.readyState === WebSocket.OPEN) return Promise.resolve(socket);
+    if (opening) return opening;
+    opening = new Promise<WebSocket>((resolve, reject) => {
+      const ws = new WebSocket(url);
+      ws.onopen = () => {
+        socket = ws;
+        opening = null;
+        resolve(ws);
+      };
+      ws.onerror = () => {
+        opening = null;
+        reject(new ApiError({ code: 'internal', message: `cannot reach the Mechanism Studio server at ${url}` }));
+      };
+      ws.onclose = () => {
+        socket = null;
+        for (const p of pending.values()) p.reject(new ApiError({ code: 'internal', message: 'connection to the server was lost' }));
+        pending.clear();
+      };
+      ws.onmessage = (m) => {
+        let msg: BridgeReply | BridgePush;
+        try {
+          msg = JSON.parse(String(m.data)) as BridgeReply | BridgePush;
+        } catch {
+          return;
+        }
+        if ('event' in msg) {
+          for (const l of listeners) l(msg.event);
+          return;
+        }
+        const p = pending.get(msg.id);
+        if (!p) return;
+        pending.delete(msg.id);
+        if (msg.ok) p.resolve(msg.value);
+        else p.reject(new ApiError(msg.error));
+      };
+    });
+    return opening;
+  }
+
+  async function call<T>(method: BridgeCall['method'], ...params: unknown[]): Promise<T> {
+    const ws = await connect();
+    const id = nextId++;
+    const frame: BridgeCall = { id, method, params: params.map((p) => (p === undefined ? null : p)) };
+    return new Promise<T>((resolve, reject) => {
+      pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      ws.send(JSON.stringify(frame));
+    });
+  }
+
+  return {
+    submit: (request) => call('submit', request),
+    cancel: (jobId) => call('cancel', jobId),
+    onJobEvent: (listener) => {
+      listeners.add(listener);
+      void connect().catch(() => {});
+      return () => listeners.delete(listener);
+    },
+    project: {
+      open: (path) => call('project.open', path),
+      save: (project, path) => call('project.save', project, path),
+      recent: () => call('project.recent'),
+      export: (request) => call('project.export', request),
+    },
+    examples: {
+      list: () => call('examples.list'),
+      load: (name) => call('examples.load', name),
+    },
+    info: () => call('info'),
+  };
+}
+
+let api: MechStudioApi | null = null;
+export function getApi(): MechStudioApi {
+  if (api) return api;
+  if (typeof window !== 'undefined' && window.mechstudio) {
+    api = window.mechstudio;
+  } else {
+    const loc = window.location;
+    api = createWebSocketApi(`${loc.protocol === 'https:' ? 'wss' : 'ws'}://${loc.host}/api`);
+  }
+  return api;
+}
+
+export function getShell(): ShellApi | null {
+  return typeof window !== 'undefined' && window.mechstudioShell ? window.mechstudioShell : null;
+}

@@ -1,0 +1,79 @@
+import { Chart, registerables } from 'chart.js';
+import { MatrixController, MatrixElement } from 'chartjs-chart-matrix';
+
+let registered = false;
+/** Register Chart.js controllers once (line/scatter + the matrix heat map). */
+export function charts(): typeof Chart {
+  if (!registered) {
+    Chart.register(...registerables, MatrixController, MatrixElement);
+    Chart.defaults.font.family = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
+    Chart.defaults.color = '#52606d';
+    Chart.defaults.animation = false;
+    registered = true;
+  }
+  return Chart;
+}
+
+/** Perceptual-ish sequential colour map (white -> blue -> dark navy) for probabilities in [0, 1]. */
+export function heatColor(t: number): string {
+  const x = Math.max(0, Math.min(1, t));
+  const stops: [number, number, number][] = [
+    [247, 251, 255],
+    [198, 219, 239],
+    [107, 174, 214],
+    [33, 113, 181],
+    [8, 48, 107],
+  ];
+  const p = x * (stops.length - 1);
+  const i = Math.min(stops.length - 2, Math.floor(p));
+  const f = p - i;
+  const a = stops[i]!;
+  const b = stops[i + 1]!;
+  const c = (k: 0 | 1 | 2): number => Math.round(a[k] + (b[k] - a[k]) * f);
+  return `rgb(${c(0)},${c(1)},${c(2)})`;
+}
+
+export const SERIES_COLORS = ['#2f6fde', '#e4572e', '#17a398', '#f3a712', '#7e57c2', '#d81b60', '#5d6d7e', '#43a047'];
+
+export interface Series {
+  label: string;
+  data: (number | null)[];
+  dashed?: boolean;
+  stepped?: boolean;
+  color?: string;
+}
+
+/** Save a chart as PNG (white background, as displayed). */
+export function chartPng(chart: { toBase64Image: (type?: string, quality?: number) => string; canvas: HTMLCanvasElement }): string {
+  const src = chart.canvas;
+  const out = document.createElement('canvas');
+  out.width = src.width;
+  out.height = src.height;
+  const ctx = out.getContext('2d')!;
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, out.width, out.height);
+  ctx.drawImage(src, 0, 0);
+  return out.toDataURL('image/png');
+}
+
+/** Trigger a browser download (works in web mode; Electron shows its save dialog for downloads). */
+export function download(filename: string, data: string | Blob, mime = 'text/plain'): void {
+  const blob = typeof data === 'string' && data.startsWith('data:') ? dataUrlToBlob(data) : typeof data === 'string' ? new Blob([data], { type: mime }) : data;
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 5000);
+}
+
+function dataUrlToBlob(url: string): Blob {
+  const [head, b64] = url.split(',', 2) as [string, string];
+  const mime = /data:([^;]+)/.exec(head)?.[1] ?? 'application/octet-stream';
+  const bin = atob(b64);
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  return new Blob([bytes], { type: mime });
+}

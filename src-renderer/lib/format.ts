@@ -1,0 +1,19 @@
+/** Number formatting shared by views (tables, badges, tooltips). */
+export function fmt(v: number | null | undefined, digits = 4): string {
+  if (v === null || v === undefined) return '—';
+  if (Number.isNaN(v)) return 'NaN';
+  if (v === Infinity) return '∞';
+  if (v === -Infinity) return '−∞';
+  if (v === 0) return '0';
+  const a = Math.abs(v);
+  if (a >= 1e5 || a < 1e-4) return v.toExponential(Math.max(1, digits - 1));
+  return Number(v.toPrecision(digits)).toString();
+}
+
+export function fmtMs(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = ms / 1000;
+  if (s < 60) return `${s.toFixed(1)} s`;
+  const m = Math.floor(s / 60);
+  return `${m} min ${Math.round(s - 60 * m)} s`;
+}

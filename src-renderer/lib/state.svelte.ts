@@ -1,0 +1,271 @@
+/**
+ * Application state (Svelte 5 runes): the open project, the selection, job
+ * tracking (one subscription to the API's job events) and computed results
+ * keyed by mechanism/analysis id.
+ */
+import type { MechStudioApi, RecentProject } from '../../src-worker/protocol/api';
+import type { JobEvent } from '../../src-worker/protocol/messages';
+import type { ChannelPayload, JobError } from '../../src-worker/protocol/common';
+import type { JobRequest } from '../../src-worker/protocol/requests';
+import type { CheckResult, JobResult, MechanismResult } from '../../src-worker/protocol/results';
+import type { ProjectInput } from '../../src-worker/protocol/project';
+import { analysisRequest, mechanismRequest, newProject } from './project-model';
+
+export type Selection = { kind: 'domain' | 'prior' | 'mechanism' | 'analysis'; id: string } | null;
+
+export interface JobView {
+  jobId: string | null;
+  label: string;
+  type: string;
+  started: number;
+  elapsedMs: number;
+  fraction: number | null;
+  message: string;
+  status: 'queued' | 'running' | 'done' | 'error' | 'cancelled';
+  error?: string;
+}
+
+export interface ItemResult {
+  status: 'running' | 'done' | 'error';
+  jobId?: string;
+  result?: JobResult;
+  error?: JobError;
+  /** Privacy check of a mechanism's channel (SPEC §4). */
+  check?: CheckResult;
+  checkError?: string;
+}
+
+const AUTOSAVE_KEY = 'mechstudio.autosave.v1';
+
+export class AppState {
+  api: MechStudioApi;
+  project = $state<ProjectInput>(newProject());
+  path = $state<string | null>(null);
+  dirty = $state(false);
+  selection = $state<Selection>(null);
+  results = $state<Record<string, ItemResult>>({});
+  jobs = $state<JobView[]>([]);
+  recent = $state<RecentProject[]>([]);
+  mode = $state<'electron' | 'web' | 'cli'>('web');
+  toast = $state<{ text: string; kind: 'ok' | 'bad' | 'info' } | null>(null);
+  private toastTimer: ReturnType<typeof setTimeout> | undefined;
+  private waiters = new Map<string, (e: JobEvent) => void>();
+  private tick: ReturnType<typeof setInterval> | undefined;
+
+  constructor(api: MechStudioApi) {
+    this.api = api;
+    api.onJobEvent((e) => this.onEvent(e));
+    this.tick = setInterval(() => {
+      const now = Date.now();
+      for (const j of this.jobs) if (j.status === 'running' || j.status === 'queued') j.elapsedMs = now - j.started;
+    }, 200);
+  }
+
+  dispose(): void {
+    clearInterval(this.tick);
+  }
+
+  notify(text: string, kind: 'ok' | 'bad' | 'info' = 'info'): void {
+    this.toast = { text, kind };
+    clearTimeout(this.toastTimer);
+    this.toastTimer = setTimeout(() => (this.toast = null), kind === 'bad' ? 8000 : 3500);
+  }
+
+  private onEvent(e: JobEvent): void {
+    const j = this.jobs.find((x) => x.jobId === e.jobId);
+    if (j) {
+      if (e.kind === 'progress') {
+        j.status = 'running';
+        j.fraction = e.fraction;
+        j.message = e.message;
+      } else if (e.kind === 'result') {
+        j.status = 'done';
+        j.fraction = 1;
+        j.elapsedMs = e.elapsedMs;
+        j.message = 'done';
+      } else if (e.kind === 'error') {
+        j.status = e.error.code === 'cancelled' ? 'cancelled' : 'error';
+        j.elapsedMs = e.elapsedMs;
+        j.message = e.error.code === 'cancelled' ? 'cancelled' : e.error.message;
+        j.error = e.error.message;
+      }
+    }
+    this.waiters.get(e.jobId)?.(e);
+  }
+
+  /** Submit a job, track it in the jobs panel, resolve with its result. */
+  run(request: JobRequest, label: string, onId?: (id: string) => void): Promise<JobResult> {
+    const view: JobView = { jobId: null, label, type: request.type, started: Date.now(), elapsedMs: 0, fraction: null, message: 'queued', status: 'queued' };
+    this.jobs.unshift(view);
+    if (this.jobs.length > 30) this.jobs.splice(30);
+    const tracked = this.jobs[0]!;
+    return new Promise<JobResult>((resolve, reject) => {
+      const early: JobEvent[] = [];
+      let id: string | null = null;
+      const handle = (e: JobEvent): void => {
+        if (e.kind === 'result') {
+          this.waiters.delete(e.jobId);
+          resolve(e.result);
+        } else if (e.kind === 'error') {
+          this.waiters.delete(e.jobId);
+          reject(e.error);
+        }
+      };
+      this.api.submit(request).then(
+        (jobId) => {
+          id = jobId;
+          tracked.jobId = jobId;
+          if (tracked.status === 'queued') tracked.status = 'running';
+          this.waiters.set(jobId, handle);
+          onId?.(jobId);
+          for (const e of early) handle(e);
+        },
+        (err: unknown) => {
+          tracked.status = 'error';
+          const msg = (err as { message?: string }).message ?? String(err);
+          tracked.message = msg;
+          tracked.error = msg;
+          reject({ code: (err as { code?: string }).code ?? 'internal', message: msg } as JobError);
+        },
+      );
+      void id;
+    });
+  }
+
+  async cancel(jobId: string): Promise<void> {
+    await this.api.cancel(jobId);
+  }
+
+  markDirty(): void {
+    this.dirty = true;
+    this.autosave();
+  }
+
+  // ---------- computing ----------
+
+  async computeMechanism(id: string): Promise<void> {
+    const m = (this.project.mechanisms ?? []).find((x) => x.id === id);
+    if (!m) return;
+    let req;
+    try {
+      req = mechanismRequest(this.project, m);
+    } catch (e) {
+      this.results[id] = { status: 'error', error: { code: 'invalid-input', message: (e as Error).message } };
+      return;
+    }
+    this.results[id] = { status: 'running' };
+    try {
+      const res = (await this.run(req, `${m.kind} mechanism '${id}' (ε=${m.epsilon})`, (jobId) => {
+        const r = this.results[id];
+        if (r) r.jobId = jobId;
+      })) as MechanismResult;
+      this.results[id] = { status: 'done', result: res };
+      if (res.matrix) void this.checkMechanism(id, res.matrix, m.domain, m.epsilon);
+    } catch (e) {
+      this.results[id] = { status: 'error', error: e as JobError };
+    }
+  }
+
+  private async checkMechanism(id: string, matrix: ChannelPayload, domainId: string, epsilon: number): Promise<void> {
+    const domain = this.project.domains.find((d) => d.id === domainId)?.domain;
+    if (domain === undefined) return;
+    try {
+      const res = (await this.run({ type: 'check', channel: matrix, domain, epsilon, maxViolations: 10 }, `privacy check of '${id}'`)) as CheckResult;
+      const r = this.results[id];
+      if (r) r.check = res;
+    } catch (e) {
+      const r = this.results[id];
+      if (r) r.checkError = (e as JobError).message;
+    }
+  }
+
+  async computeAnalysis(id: string): Promise<void> {
+    const a = (this.project.analyses ?? []).find((x) => x.id === id);
+    if (!a) return;
+    let req: JobRequest;
+    try {
+      let matrix: ChannelPayload | undefined;
+      if (a.type === 'measure' || a.type === 'check') {
+        const mr = this.results[a.mechanism];
+        if (!mr || mr.status !== 'done') await this.computeMechanism(a.mechanism);
+        const r = this.results[a.mechanism]?.result;
+        if (r?.type === 'mechanism') matrix = r.matrix;
+      }
+      req = analysisRequest(this.project, a, matrix);
+    } catch (e) {
+      this.results[id] = { status: 'error', error: { code: 'invalid-input', message: (e as Error).message } };
+      return;
+    }
+    this.results[id] = { status: 'running' };
+    try {
+      const res = await this.run(req, `${a.type} '${id}'`, (jobId) => {
+        const r = this.results[id];
+        if (r) r.jobId = jobId;
+      });
+      this.results[id] = { status: 'done', result: res };
+    } catch (e) {
+      this.results[id] = { status: 'error', error: e as JobError };
+    }
+  }
+
+  async computeAll(): Promise<void> {
+    await Promise.all([
+      ...(this.project.mechanisms ?? []).map((m) => this.computeMechanism(m.id)),
+      ...(this.project.analyses ?? []).filter((a) => a.type !== 'measure' && a.type !== 'check').map((a) => this.computeAnalysis(a.id)),
+    ]);
+    await Promise.all((this.project.analyses ?? []).filter((a) => a.type === 'measure' || a.type === 'check').map((a) => this.computeAnalysis(a.id)));
+  }
+
+  // ---------- project lifecycle ----------
+
+  setProject(project: ProjectInput, path: string | null): void {
+    this.project = project;
+    this.path = path;
+    this.dirty = false;
+    this.results = {};
+    const first = project.mechanisms?.[0];
+    this.selection = first ? { kind: 'mechanism', id: first.id } : project.domains[0] ? { kind: 'domain', id: project.domains[0].id } : null;
+    this.clearAutosave();
+  }
+
+  async refreshRecent(): Promise<void> {
+    try {
+      this.recent = await this.api.project.recent();
+    } catch {
+      this.recent = [];
+    }
+  }
+
+  snapshot(): ProjectInput {
+    return JSON.parse(JSON.stringify(this.project)) as ProjectInput;
+  }
+
+  // ---------- autosave recovery (localStorage; cleared on save/open) ----------
+
+  autosave(): void {
+    try {
+      localStorage.setItem(AUTOSAVE_KEY, JSON.stringify({ savedAt: new Date().toISOString(), path: this.path, project: this.project }));
+    } catch {
+      // storage full or unavailable: recovery is best effort
+    }
+  }
+
+  clearAutosave(): void {
+    try {
+      localStorage.removeItem(AUTOSAVE_KEY);
+    } catch {
+      /* ignore */
+    }
+  }
+
+  pendingRecovery(): { savedAt: string; path: string | null; project: ProjectInput } | null {
+    try {
+      const raw = localStorage.getItem(AUTOSAVE_KEY);
+      if (!raw) return null;
+      const v = JSON.parse(raw) as { savedAt: string; path: string | null; project: ProjectInput };
+      return v && v.project && Array.isArray(v.project.domains) ? v : null;
+    } catch {
+      return null;
+    }
+  }
+}
