@@ -12,7 +12,8 @@ export class ProgressReporter {
   update(fraction: number | null, message: string): void {
     if (this.quiet) return;
     const now = Date.now();
-    if (now - this.started < 300) return; // quick jobs print nothing
+    // quick jobs print nothing: a bar after 0.5 s on a terminal, plain lines after 2 s otherwise
+    if (now - this.started < (this.out.isTTY ? 500 : 2000)) return;
     if (this.out.isTTY) {
       if (now - this.lastDraw < 100) return;
       this.lastDraw = now;

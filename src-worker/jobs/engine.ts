@@ -10,6 +10,11 @@ import type { Domain } from '../metric/domain';
 import type { Mechanism, RowSource } from '../mechanism/channel';
 import type { MechanismKindName } from '../protocol/common';
 import { privatePosteriorVertices } from '../explorer/posterior-vertices';
+import { enumerateKernelMechanisms } from '../explorer/kernel-mechanisms';
+import { parseDomainSpec } from '../metric/parse-domain-spec';
+import { decideRegularity, type RegularityLP } from '../bound/regularity';
+import { thresholdSearch } from '../bound/thresholdSearch';
+import { tightExists } from '../bound/tightExists';
 import { customMetricDomain } from '../metric/custom-metric';
 import { graphDomain as engineGraphDomain } from '../metric/graph';
 import { additiveCapacity } from '../measure/additiveCapacity';
@@ -33,8 +38,7 @@ export function missing(piece: string): never {
 
 /** SPEC §8 domain text -> Domain (metric/parse-domain-spec). */
 export function parseDomain(spec: string): Domain {
-  void spec;
-  return missing('the domain parser (src-worker/metric/parse-domain-spec.ts)');
+  return parseDomainSpec(spec);
 }
 
 /** Inline custom metric (validated, SPEC §1). */
@@ -159,12 +163,21 @@ export interface RegularityOutcome {
   note?: string;
 }
 
+/** LP decider for singular Phi (src-worker/lp/), when it exists. */
+const regularityLP: RegularityLP | undefined = undefined;
+
 export async function regularity(domain: Domain, eps: number, prior: Float64Array, signal: AbortSignal): Promise<RegularityOutcome> {
-  void domain;
-  void eps;
-  void prior;
   void signal;
-  return missing('regular-prior bounds (src-worker/bound/)');
+  const r = await decideRegularity(domain, eps, prior, regularityLP ? { decideByLP: regularityLP } : {});
+  if (r.status === 'undecided') {
+    throw new MechError('not-applicable', `${r.reason} (no LP decider is available)`);
+  }
+  if (r.status !== 'regular') return { regular: false, mu: r.mu, utilityBound: null, leakageBound: null, note: r.reason };
+  if (!Number.isFinite(r.muSum)) return { regular: true, mu: null, utilityBound: null, leakageBound: null, note: r.reason };
+  let mx = 0;
+  for (let i = 0; i < prior.length; i++) if (prior[i]! > mx) mx = prior[i]!;
+  // SPEC §5: utility <= sum(mu), leakage <= log2(sum(mu) / max pi)
+  return { regular: true, mu: r.mu, utilityBound: r.muSum, leakageBound: Math.log2(r.muSum / mx), note: r.reason };
 }
 
 export async function tightThreshold(
@@ -175,13 +188,19 @@ export async function tightThreshold(
   signal: AbortSignal,
   progress: (f: number | null, m: string) => void,
 ): Promise<number | null> {
-  void domain;
-  void from;
-  void to;
-  void step;
-  void signal;
-  void progress;
-  return missing('the tight-mechanism threshold search (src-worker/bound/)');
+  const total = Math.floor((to - from) / step + 1e-9) + 1;
+  let k = 0;
+  const r = thresholdSearch(domain, {
+    from,
+    to,
+    step,
+    exists: (d, eps) => {
+      if (signal.aborted) throw new MechError('cancelled', 'job cancelled');
+      progress(k++ / total, `eps = ${eps}`);
+      return tightExists(d, eps);
+    },
+  });
+  return r.epsilon;
 }
 
 /* ---------- explorer (SPEC §6) ---------- */
@@ -196,6 +215,6 @@ export interface VerticesOutcome {
 
 export async function posteriorVertices(domain: Domain, eps: number, kernels: boolean, signal: AbortSignal): Promise<VerticesOutcome> {
   const v = privatePosteriorVertices(domain, eps, { signal });
-  if (kernels) missing('kernel mechanism enumeration (src-worker/explorer/)');
-  return { count: v.count, vertices: v.vertices, n: v.n, kernels: null };
+  const k = kernels ? enumerateKernelMechanisms(v, { signal }).count : null;
+  return { count: v.count, vertices: v.vertices, n: v.n, kernels: k };
 }
