@@ -1,12 +1,12 @@
 import { MechError, invalid } from '../errors';
 import type { Domain } from './domain';
 import { readCsvRows } from './read-csv';
-import { bfsAllPairs } from './shortest-paths';
+import { bfsAllPairs, hopDistance } from './shortest-paths';
 
 /**
  * Graph domain (SPEC §1): labelled nodes and an unweighted undirected edge
  * list; d = shortest-path length by BFS, Infinity between components. All
- * pairs are computed once into one dense Float64Array (refused with
+ * pairs are computed once into one dense Int32Array (refused with
  * 'too-large' over the dense-memory limit). Duplicate edges are merged;
  * self-loops are rejected (they say nothing about distances and usually mean
  * a typo).
@@ -44,7 +44,7 @@ export function graphDomain(labels: readonly string[], edges: ReadonlyArray<read
     description: `graph of ${n} nodes and ${from.length} edges, shortest-path distance`,
     n,
     label: (i) => labels[i]!,
-    distance: (i, j) => dist[i * n + j]!,
+    distance: (i, j) => hopDistance(dist[i * n + j]!),
     structure: {
       edges: { from, to, weight: new Float64Array(from.length).fill(1) },
     },

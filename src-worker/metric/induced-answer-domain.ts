@@ -3,7 +3,7 @@ import { assertDenseFits } from '../linalg/matrix';
 import type { DatabaseDomain } from './database';
 import type { DatabaseQuery } from './database-queries';
 import type { Domain } from './domain';
-import { bfsAllPairs } from './shortest-paths';
+import { bfsAllPairs, hopDistance } from './shortest-paths';
 
 /** Largest V^u enumerated to build an induced answer graph. */
 export const MAX_ENUMERATED_DATABASES = 2 ** 20;
@@ -67,7 +67,7 @@ export function inducedAnswerDomain(db: DatabaseDomain, query: DatabaseQuery, sp
     n: m,
     label: (y) => query.answerLabel(y),
     ...(value ? { value: (y: number) => value(y) } : {}),
-    distance: (a, b) => dist[a * m + b]!,
+    distance: (a, b) => hopDistance(dist[a * m + b]!),
     structure: { edges: { from, to, weight: new Float64Array(from.length).fill(1) } },
   };
 }

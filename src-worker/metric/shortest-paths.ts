@@ -1,16 +1,25 @@
 import { assertDenseFits } from '../linalg/matrix';
 import type { WeightedEdges } from './domain';
 
+/** Entry of bfsAllPairs for nodes in different components (distance +Infinity). */
+export const UNREACHABLE = -1;
+
+/** BFS distance entry as a metric value (UNREACHABLE -> Infinity). */
+export function hopDistance(d: number): number {
+  return d === UNREACHABLE ? Infinity : d;
+}
+
 /**
  * All-pairs shortest-path lengths of an unweighted undirected graph on n
  * nodes by one BFS per node (SPEC §1, graph domain): O(n (n + m)) time,
- * one dense n x n Float64Array (Infinity between components). Refuses
- * (MechError 'too-large') a matrix over the dense-memory limit.
+ * one dense n x n Int32Array (half the memory of doubles), UNREACHABLE (-1)
+ * between components. Refuses (MechError 'too-large') a matrix over the
+ * dense-memory limit.
  */
-export function bfsAllPairs(n: number, from: Int32Array, to: Int32Array, what = 'graph distance matrix'): Float64Array {
+export function bfsAllPairs(n: number, from: Int32Array, to: Int32Array, what = 'graph distance matrix'): Int32Array {
   assertDenseFits(n, n, what);
   const adj = adjacency(n, from, to);
-  const dist = new Float64Array(n * n).fill(Infinity);
+  const dist = new Int32Array(n * n).fill(UNREACHABLE);
   const queue = new Int32Array(n);
   for (let s = 0; s < n; s++) {
     const base = s * n;
@@ -23,7 +32,7 @@ export function bfsAllPairs(n: number, from: Int32Array, to: Int32Array, what = 
       const dx = dist[base + x]! + 1;
       for (let k = adj.start[x]!; k < adj.start[x + 1]!; k++) {
         const y = adj.next[k]!;
-        if (dist[base + y] === Infinity) {
+        if (dist[base + y] === UNREACHABLE) {
           dist[base + y] = dx;
           queue[tail++] = y;
         }

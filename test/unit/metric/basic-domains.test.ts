@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { lineDomain } from '../../../src-worker/metric/line';
+import { ringDomain } from '../../../src-worker/metric/ring';
+import { cliqueDomain } from '../../../src-worker/metric/clique';
+import { gridDomain } from '../../../src-worker/metric/grid';
+import { diameter, distanceMatrix, phiMatrix } from '../../../src-worker/metric/domain';
+import { expectBallSizes, expectEdgesReproduceMetric, expectLattice, mechError } from './helpers';
+
+/** Every distance-k border (points at distance k from x) has the same size c for 1 <= k <= m (the antipode of an even ring: 1). */
+function expectSingleOrbit(d: ReturnType<typeof ringDomain>): void {
+  const s = d.structure.singleOrbit!;
+  expect(s).toBeDefined();
+  expect(diameter(d)).toBe(s.diameter);
+  for (let x = 0; x < d.n; x++)
+    for (let k = 1; k <= s.diameter; k++) {
+      let c = 0;
+      for (let y = 0; y < d.n; y++) if (d.distance(x, y) === k) c++;
+      expect(c).toBe(s.evenRing && k === s.diameter ? 1 : s.c);
+    }
+}
+
+describe('line, ring, clique and grid structure flags', () => {
+  it('line: path edges and a non-periodic 1-D lattice', () => {
+    for (const n of [1, 2, 6]) {
+      const l = lineDomain(n);
+      expectEdgesReproduceMetric(l);
+      expectLattice(l);
+      expect(diameter(l)).toBe(n - 1);
+    }
+  });
+
+  it('ring: cycle edges, periodic lattice, ball sizes and single orbit (even ring antipode)', () => {
+    for (const n of [1, 2, 3, 6, 7]) {
+      const r = ringDomain(n);
+      expectEdgesReproduceMetric(r);
+      expectLattice(r);
+      expectBallSizes(r);
+      if (n > 1) expectSingleOrbit(r);
+    }
+    expect(ringDomain(6).structure.singleOrbit).toEqual({ c: 2, diameter: 3, evenRing: true });
+    expect(ringDomain(7).structure.singleOrbit).toEqual({ c: 2, diameter: 3, evenRing: false });
+  });
+
+  it('clique: complete edges, ball sizes 1 and N-1, single orbit c = N-1', () => {
+    for (const n of [1, 2, 5]) {
+      const c = cliqueDomain(n);
+      expectEdgesReproduceMetric(c);
+      expectBallSizes(c);
+      if (n > 1) expectSingleOrbit(c as ReturnType<typeof ringDomain>);
+    }
+    expect(cliqueDomain(3, ['x', 'y', 'z']).label(2)).toBe('z');
+  });
+
+  it('grid: lattice for every metric, 4-/8-neighbour edges for manhattan/chebyshev, none for euclidean', () => {
+    for (const metric of ['euclidean', 'manhattan', 'chebyshev'] as const) {
+      const g = gridDomain(3, 4, 0.5, metric);
+      expectLattice(g);
+      if (metric === 'euclidean') expect(g.structure.edges).toBeUndefined();
+      else expectEdgesReproduceMetric(g);
+    }
+    const e = gridDomain(3, 4, 2);
+    expect(e.distance(0, 11)).toBeCloseTo(2 * Math.hypot(2, 3), 14);
+    expect(gridDomain(3, 4, 1, 'chebyshev').structure.edges!.from.length).toBe(17 + 12);
+    mechError(() => gridDomain(3, 4, 0), 'invalid-input');
+    mechError(() => gridDomain(0, 4), 'invalid-input');
+  });
+
+  it('dense distance and Phi matrices', () => {
+    const d = distanceMatrix(ringDomain(4));
+    expect(Array.from(d.row(0))).toEqual([0, 1, 2, 1]);
+    const p = phiMatrix(lineDomain(3), Math.log(2));
+    expect(p.get(0, 2)).toBeCloseTo(0.25, 15);
+    expect(p.get(1, 1)).toBe(1);
+  });
+});
