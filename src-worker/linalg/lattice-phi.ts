@@ -44,7 +44,11 @@ export interface LatticePhi {
   spectrumMax: number;
 }
 
-export function latticeKernel(domain: Domain, eps: number): { shape: number[]; kernel: (d1: number, d2: number) => number; periodic: boolean } {
+/** The lattice's offset distance and kernel exp(-eps d) as functions of (d1, d2) (1-D: d1 = 0). */
+export function latticeKernel(
+  domain: Domain,
+  eps: number,
+): { shape: number[]; kernel: (d1: number, d2: number) => number; offset: (d1: number, d2: number) => number; periodic: boolean } {
   const lat = domain.structure.lattice;
   if (!lat) throw new MechError('not-applicable', `${domain.spec} is not translation invariant (no lattice structure)`);
   const shape = lat.shape.slice();
@@ -56,18 +60,19 @@ export function latticeKernel(domain: Domain, eps: number): { shape: number[]; k
   if (prod !== domain.n) throw new MechError('internal', `${domain.spec}: lattice shape [${shape.join(', ')}] does not match n = ${domain.n}`);
   const delta = new Array<number>(shape.length).fill(0);
   const f = lat.offsetDistance;
-  const kernel =
+  const offset =
     shape.length === 1
       ? (_d1: number, d2: number) => {
           delta[0] = d2;
-          return Math.exp(-eps * f(delta));
+          return f(delta);
         }
       : (d1: number, d2: number) => {
           delta[0] = d1;
           delta[1] = d2;
-          return Math.exp(-eps * f(delta));
+          return f(delta);
         };
-  return { shape, kernel, periodic: lat.periodic };
+  const kernel = (d1: number, d2: number) => Math.exp(-eps * offset(d1, d2));
+  return { shape, kernel, offset, periodic: lat.periodic };
 }
 
 export function buildLatticePhi(domain: Domain, eps: number): LatticePhi {

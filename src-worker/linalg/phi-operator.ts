@@ -59,8 +59,9 @@ export interface PhiOperatorOptions {
 
 export function structuredPhiMethod(domain: Domain): PhiMethod | null {
   const s = domain.structure;
-  if (s.lattice && (s.lattice.shape.length === 1 || s.lattice.shape.length === 2)) return 'lattice';
+  // A Kronecker factorisation is a direct (exact) solve: preferred when both exist (e.g. Hamming V^u, also a periodic lattice).
   if (s.product && s.product.combine === 'sum') return 'kronecker';
+  if (s.lattice && (s.lattice.shape.length === 1 || s.lattice.shape.length === 2)) return 'lattice';
   return null;
 }
 
@@ -71,6 +72,9 @@ export function createPhiOperator(domain: Domain, eps: number, opts: PhiOperator
   let method: PhiMethod;
   if (want === 'auto') method = structured && domain.n > (opts.denseBelow ?? 400) ? structured : 'dense';
   else method = want;
+  if (method === 'lattice' && domain.structure.lattice && (domain.structure.lattice.shape.length === 1 || domain.structure.lattice.shape.length === 2)) {
+    return latticeOperator(domain, eps);
+  }
   if (method !== 'dense' && method !== structured) {
     throw new MechError('not-applicable', `${domain.spec} has no ${method} structure (available: ${structured ?? 'dense only'})`);
   }

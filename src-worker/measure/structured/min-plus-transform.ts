@@ -1,0 +1,251 @@
+import { MechError } from '../../errors';
+import type { Domain } from '../../metric/domain';
+
+/**
+ * Weighted distance transform (a min-plus convolution with the metric):
+ *   D(y) = min_x f(x) + eps d(x, y),   src(y) = the minimising x,
+ * exactly, without the n x n table. With f = -ln pi it gives
+ * max_x pi_x exp(-eps d(x,y)) = exp(-D(y)), the column maxima of the
+ * tight-constraints mechanism (SPEC §3 posterior vulnerability).
+ *
+ * Methods, each exact:
+ *  - 'uniform': f constant, so x = y is optimal (d >= 0): O(n).
+ *  - 'dijkstra': graph metrics (structure.edges: line, ring, Manhattan and
+ *    Chebyshev grids, Hamming/Manhattan V^u): multi-source Dijkstra started
+ *    from every x with key f(x) on edges of weight eps * w. O(E log n).
+ *  - 'grid-window': grids of any metric (Euclidean has no edge set): for
+ *    each y search Chebyshev rings around y while a ring can still win;
+ *    d >= step * ring radius, so radius (best - min f) / (eps step) bounds
+ *    the search. Cost depends on the spread of f (O(n) for flat priors,
+ *    O(n^2) at worst); progress is reported.
+ *  - 'brute': any domain, O(n^2) distance evaluations with progress.
+ */
+export type MinPlusMethod = 'uniform' | 'dijkstra' | 'grid-window' | 'brute';
+
+export interface MinPlusResult {
+  value: Float64Array;
+  source: Int32Array;
+  method: MinPlusMethod;
+  /** Candidate pairs (x, y) examined (n for uniform). */
+  work: number;
+}
+
+export interface MinPlusOptions {
+  method?: 'auto' | MinPlusMethod;
+  onProgress?: (fraction: number) => void;
+}
+
+export function minPlusTransform(domain: Domain, eps: number, f: Float64Array, opts: MinPlusOptions = {}): MinPlusResult {
+  const n = domain.n;
+  if (f.length !== n) throw new MechError('invalid-input', `weights have ${f.length} entries, the domain has ${n} points`);
+  let method = opts.method ?? 'auto';
+  if (method === 'auto') {
+    let flat = true;
+    for (let i = 1; i < n && flat; i++) if (f[i] !== f[0]) flat = false;
+    if (flat) method = 'uniform';
+    else if (domain.structure.edges) method = 'dijkstra';
+    else if (domain.structure.grid) method = 'grid-window';
+    else method = 'brute';
+  }
+  if (method === 'uniform') {
+    const source = new Int32Array(n);
+    for (let i = 0; i < n; i++) source[i] = i;
+    return { value: f.slice(), source, method, work: n };
+  }
+  if (method === 'dijkstra') return dijkstra(domain, eps, f, opts.onProgress);
+  if (method === 'grid-window') return gridWindow(domain, eps, f, opts.onProgress);
+  return brute(domain, eps, f, opts.onProgress);
+}
+
+function dijkstra(domain: Domain, eps: number, f: Float64Array, onProgress?: (x: number) => void): MinPlusResult {
+  const e = domain.structure.edges;
+  if (!e) throw new MechError('not-applicable', `${domain.spec} has no graph edges for a Dijkstra transform`);
+  const n = domain.n;
+  // CSR adjacency (undirected).
+  const deg = new Int32Array(n + 1);
+  const m = e.from.length;
+  for (let k = 0; k < m; k++) {
+    deg[e.from[k]! + 1]++;
+    deg[e.to[k]! + 1]++;
+  }
+  for (let i = 0; i < n; i++) deg[i + 1] += deg[i]!;
+  const adj = new Int32Array(2 * m);
+  const wt = new Float64Array(2 * m);
+  const fill = deg.slice(0, n);
+  for (let k = 0; k < m; k++) {
+    const a = e.from[k]!;
+    const b = e.to[k]!;
+    const w = eps * e.weight[k]!;
+    adj[fill[a]!] = b;
+    wt[fill[a]!++] = w;
+    adj[fill[b]!] = a;
+    wt[fill[b]!++] = w;
+  }
+  const value = f.slice();
+  const source = new Int32Array(n);
+  const heap = new MinHeap(n);
+  for (let i = 0; i < n; i++) {
+    source[i] = i;
+    if (value[i]! < Infinity) heap.push(value[i]!, i);
+  }
+  const done = new Uint8Array(n);
+  let settled = 0;
+  let work = 0;
+  while (heap.size > 0) {
+    const key = heap.topKey();
+    const u = heap.pop();
+    if (done[u] || key > value[u]!) continue;
+    done[u] = 1;
+    settled++;
+    if (onProgress && (settled & 0xffff) === 0) onProgress(settled / n);
+    for (let k = deg[u]!; k < deg[u + 1]!; k++) {
+      const v = adj[k]!;
+      work++;
+      const cand = key + wt[k]!;
+      if (cand < value[v]!) {
+        value[v] = cand;
+        source[v] = source[u]!;
+        heap.push(cand, v);
+      }
+    }
+  }
+  return { value, source, method: 'dijkstra', work };
+}
+
+function gridWindow(domain: Domain, eps: number, f: Float64Array, onProgress?: (x: number) => void): MinPlusResult {
+  const g = domain.structure.grid;
+  const lat = domain.structure.lattice;
+  if (!g || !lat) throw new MechError('not-applicable', `${domain.spec} is not a grid`);
+  const R = g.rows;
+  const C = g.cols;
+  const n = R * C;
+  const unit = eps * g.step; // eps * d >= unit * Chebyshev radius for all three grid metrics
+  const off = lat.offsetDistance;
+  const delta = [0, 0];
+  const dist = (dr: number, dc: number): number => {
+    delta[0] = dr;
+    delta[1] = dc;
+    return off(delta);
+  };
+  let fmin = Infinity;
+  for (let i = 0; i < n; i++) if (f[i]! < fmin) fmin = f[i]!;
+  const value = new Float64Array(n);
+  const source = new Int32Array(n);
+  let work = 0;
+  for (let r = 0; r < R; r++) {
+    if (onProgress && (r & 15) === 0) onProgress(r / R);
+    for (let c = 0; c < C; c++) {
+      const y = r * C + c;
+      let best = f[y]!;
+      let src = y;
+      let k = 1;
+      const maxK = Math.max(r, R - 1 - r, c, C - 1 - c);
+      while (k <= maxK && unit * k < best - fmin) {
+        // Chebyshev ring of radius k around (r, c), clipped to the grid
+        const r0 = r - k;
+        const r1 = r + k;
+        for (let rr = Math.max(0, r0); rr <= Math.min(R - 1, r1); rr++) {
+          const edgeRow = rr === r0 || rr === r1;
+          const step = edgeRow ? 1 : 2 * k;
+          for (let cc = edgeRow ? Math.max(0, c - k) : c - k; cc <= Math.min(C - 1, c + k); cc += step) {
+            if (cc < 0) continue;
+            const x = rr * C + cc;
+            const fx = f[x]!;
+            work++;
+            if (fx >= best) continue;
+            const cand = fx + eps * dist(rr - r, cc - c);
+            if (cand < best) {
+              best = cand;
+              src = x;
+            }
+          }
+        }
+        k++;
+      }
+      value[y] = best;
+      source[y] = src;
+    }
+  }
+  return { value, source, method: 'grid-window', work };
+}
+
+function brute(domain: Domain, eps: number, f: Float64Array, onProgress?: (x: number) => void): MinPlusResult {
+  const n = domain.n;
+  const value = new Float64Array(n);
+  const source = new Int32Array(n);
+  for (let y = 0; y < n; y++) {
+    if (onProgress && (y & 255) === 0) onProgress(y / n);
+    let best = f[y]!;
+    let src = y;
+    for (let x = 0; x < n; x++) {
+      const fx = f[x]!;
+      if (fx >= best) continue;
+      const cand = fx + eps * domain.distance(x, y);
+      if (cand < best) {
+        best = cand;
+        src = x;
+      }
+    }
+    value[y] = best;
+    source[y] = src;
+  }
+  return { value, source, method: 'brute', work: n * n };
+}
+
+/** Binary min-heap of (key, id) with duplicates allowed (lazy deletion by the caller). */
+class MinHeap {
+  private keys: Float64Array;
+  private ids: Int32Array;
+  size = 0;
+  constructor(cap: number) {
+    this.keys = new Float64Array(Math.max(16, cap));
+    this.ids = new Int32Array(Math.max(16, cap));
+  }
+  topKey(): number {
+    return this.keys[0]!;
+  }
+  push(key: number, id: number): void {
+    if (this.size === this.keys.length) {
+      const k = new Float64Array(this.size * 2);
+      k.set(this.keys);
+      this.keys = k;
+      const d = new Int32Array(this.size * 2);
+      d.set(this.ids);
+      this.ids = d;
+    }
+    let i = this.size++;
+    const keys = this.keys;
+    const ids = this.ids;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (keys[p]! <= key) break;
+      keys[i] = keys[p]!;
+      ids[i] = ids[p]!;
+      i = p;
+    }
+    keys[i] = key;
+    ids[i] = id;
+  }
+  pop(): number {
+    const keys = this.keys;
+    const ids = this.ids;
+    const top = ids[0]!;
+    const n = --this.size;
+    if (n === 0) return top;
+    const key = keys[n]!;
+    const id = ids[n]!;
+    let i = 0;
+    for (;;) {
+      let c = 2 * i + 1;
+      if (c >= n) break;
+      if (c + 1 < n && keys[c + 1]! < keys[c]!) c++;
+      if (keys[c]! >= key) break;
+      keys[i] = keys[c]!;
+      ids[i] = ids[c]!;
+      i = c;
+    }
+    keys[i] = key;
+    ids[i] = id;
+    return top;
+  }
+}

@@ -1,0 +1,207 @@
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { tightConstraintsStructured } from '../../../src-worker/mechanism/implicit/tight-structured';
+import type { ImplicitTightChannel } from '../../../src-worker/mechanism/implicit/implicit-tight-channel';
+import { tightUtility, streamedUtility } from '../../../src-worker/measure/structured/tight-utility';
+import { minPlusTransform } from '../../../src-worker/measure/structured/min-plus-transform';
+import { tightExpectedError } from '../../../src-worker/measure/structured/tight-expected-error';
+import { checkTightPrivacy } from '../../../src-worker/measure/structured/tight-privacy-check';
+import { readRows, topOutputs } from '../../../src-worker/measure/structured/rows-on-demand';
+import { streamChannelCsv } from '../../../src-worker/measure/structured/channel-csv-stream';
+import { toDense } from '../../../src-worker/mechanism/channel';
+import { uniformPrior } from '../../../src-worker/measure/prior';
+import { posteriorVulnerability } from '../../../src-worker/measure/posteriorVulnerability';
+import { expectedDistanceError } from '../../../src-worker/measure/expectedDistanceError';
+import { checkPrivacy } from '../../../src-worker/check/privacyCheck';
+import type { Domain } from '../../../src-worker/metric/domain';
+import { gridDomain } from '../../../src-worker/metric/grid';
+import { lineDomain } from '../../../src-worker/metric/line';
+import { ringDomain } from '../../../src-worker/metric/ring';
+import { cliqueDomain } from '../../../src-worker/metric/clique';
+import { databaseDomain } from '../../../src-worker/metric/database';
+import { lcg, productDomain } from './helpers';
+
+function tight(d: Domain, eps: number): ImplicitTightChannel {
+  const r = tightConstraintsStructured(d, eps, { denseBelow: 0 });
+  if (!r.exists) throw new Error(`no tight mechanism on ${d.spec} at ${eps}`);
+  return r.mechanism.channel;
+}
+
+/** Priors: random, peaked (geometric decay from one point), and one with zeros. */
+function priors(n: number, seed: number): Float64Array[] {
+  const rnd = lcg(seed);
+  const norm = (a: Float64Array) => {
+    let s = 0;
+    for (const v of a) s += v;
+    return a.map((v) => v / s);
+  };
+  const random = norm(Float64Array.from({ length: n }, () => rnd() + 0.01));
+  const peaked = norm(Float64Array.from({ length: n }, (_, i) => Math.exp(-0.15 * Math.abs(i - n / 3))));
+  const zeros = norm(Float64Array.from({ length: n }, (_, i) => (i % 3 === 1 ? 0 : rnd())));
+  return [random, peaked, zeros];
+}
+
+const cases: [Domain, number][] = [
+  [gridDomain(14, 14, 1, 'euclidean'), 1.2],
+  [gridDomain(13, 11, 1, 'manhattan'), 0.4],
+  [gridDomain(11, 13, 1, 'chebyshev'), 2],
+  [gridDomain(10, 10, 2.5, 'euclidean'), 0.6],
+  [lineDomain(60), 0.3],
+  [ringDomain(51), 0.3],
+  [productDomain(cliqueDomain(3), 4), 0.8],
+  [databaseDomain(3, 4, { metric: 'manhattan' }), 0.7],
+];
+
+describe('streamed and structured utility (posterior vulnerability, optimal remap)', () => {
+  for (const [d, eps] of cases) {
+    it(`${d.spec}: uniform and three other priors equal the dense computation`, () => {
+      const ch = tight(d, eps);
+      const dense = toDense(ch);
+      const u = tightUtility(uniformPrior(d.n), ch);
+      expect(u.method).toBe('uniform');
+      let sz = 0;
+      for (const v of ch.z) sz += v;
+      expect(u.value).toBeCloseTo(sz / d.n, 14);
+      expect(u.value).toBeCloseTo(posteriorVulnerability(uniformPrior(d.n), dense).value, 12);
+      for (const pi of priors(d.n, d.n)) {
+        const ref = posteriorVulnerability(pi, dense);
+        const fast = tightUtility(pi, ch);
+        expect(fast.method).not.toBe('uniform');
+        expect(Math.abs(fast.value - ref.value) / ref.value).toBeLessThan(1e-10);
+        // the remap attains the column maxima
+        const row = new Float64Array(d.n);
+        for (const y of [0, Math.floor(d.n / 2), d.n - 1]) {
+          dense.row(fast.remap[y]!, row);
+          expect(pi[fast.remap[y]!]! * row[y]!).toBeCloseTo(ref.columnMax[y]!, 14);
+        }
+        const brute = tightUtility(pi, ch, { method: 'brute' });
+        expect(Math.abs(brute.value - ref.value) / ref.value).toBeLessThan(1e-10);
+        const streamed = streamedUtility(pi, ch);
+        expect(Math.abs(streamed.value - ref.value) / ref.value).toBeLessThan(1e-12);
+      }
+    });
+  }
+
+  it('uses Dijkstra on graph metrics and the ring search on Euclidean grids', () => {
+    const f = Float64Array.from({ length: 100 }, (_, i) => (i * 7919) % 13);
+    expect(minPlusTransform(gridDomain(10, 10, 1, 'manhattan'), 0.5, f).method).toBe('dijkstra');
+    expect(minPlusTransform(gridDomain(10, 10, 1, 'euclidean'), 0.5, f).method).toBe('grid-window');
+    const a = minPlusTransform(gridDomain(10, 10, 1, 'chebyshev'), 0.5, f);
+    const b = minPlusTransform(gridDomain(10, 10, 1, 'chebyshev'), 0.5, f, { method: 'brute' });
+    for (let i = 0; i < 100; i++) expect(a.value[i]).toBeCloseTo(b.value[i]!, 13);
+    const c = minPlusTransform(gridDomain(10, 10, 1, 'euclidean'), 0.5, f);
+    const e = minPlusTransform(gridDomain(10, 10, 1, 'euclidean'), 0.5, f, { method: 'brute' });
+    for (let i = 0; i < 100; i++) expect(c.value[i]).toBeCloseTo(e.value[i]!, 13);
+  });
+
+  it('rejects a prior of the wrong size or not summing to 1', () => {
+    const ch = tight(gridDomain(5, 5), 2);
+    expect(() => tightUtility(new Float64Array(24).fill(1 / 24), ch)).toThrow(/24 entries but the channel has 25/);
+    expect(() => tightUtility(new Float64Array(25).fill(0.5), ch)).toThrow(/sums to/);
+  });
+});
+
+describe('expected distance error by convolution', () => {
+  for (const [d, eps] of cases) {
+    it(`${d.spec}: equals the dense double sum for uniform and other priors`, () => {
+      const ch = tight(d, eps);
+      const dense = toDense(ch);
+      for (const pi of [uniformPrior(d.n), ...priors(d.n, 7)]) {
+        const ref = expectedDistanceError(pi, dense, d);
+        const fast = tightExpectedError(pi, ch);
+        expect(fast.method).toBe(ch.op.method === 'lattice' ? 'fft' : ch.op.method);
+        expect(Math.abs(fast.value - ref) / ref).toBeLessThan(1e-9);
+      }
+    });
+  }
+});
+
+describe('privacy check from the structure', () => {
+  for (const [d, eps] of cases) {
+    it(`${d.spec}: effective eps is eps exactly and agrees with the generic pairwise check`, () => {
+      const ch = tight(d, eps);
+      const s = checkTightPrivacy(ch, eps);
+      expect(s.passes).toBe(true);
+      expect(s.maxRatio).toBeCloseTo(1, 12);
+      expect(s.effectiveEpsilon).toBeCloseTo(eps, 12);
+      expect(s.verified).toBeGreaterThan(0);
+      const generic = checkPrivacy(toDense(ch), d, eps);
+      expect(generic.effectiveEpsilon).toBeCloseTo(s.effectiveEpsilon, 6);
+      // against a smaller eps it fails
+      const strict = checkTightPrivacy(ch, eps * 0.9);
+      expect(strict.passes).toBe(false);
+      expect(strict.effectiveEpsilon).toBeCloseTo(eps, 12);
+    });
+  }
+
+  it('sees a broken triangle inequality (a lattice "metric" that is not one)', () => {
+    const base = lineDomain(12);
+    // d(k) = k^2 violates the triangle inequality: the verification finds ratio > 1
+    const bad: Domain = {
+      ...base,
+      spec: 'bad-line',
+      distance: (i, j) => (i - j) ** 2,
+      structure: { ...base.structure, lattice: { shape: [12], periodic: false, offsetDistance: (dd) => dd[0]! ** 2 } },
+    };
+    const r = tightConstraintsStructured(bad, 1.5, { method: 'lattice' });
+    expect(r.exists).toBe(true);
+    if (!r.exists) return;
+    const s = checkTightPrivacy(r.mechanism.channel, 1.5);
+    expect(s.maxRatio).toBeGreaterThan(1);
+    expect(s.passes).toBe(false);
+  });
+});
+
+describe('rows on demand and streamed CSV export', () => {
+  it('rows and top outputs come from the generator', () => {
+    const d = gridDomain(9, 9, 1, 'manhattan');
+    const ch = tight(d, 0.5);
+    const dense = toDense(ch);
+    const [r0, r40] = readRows(ch, [0, 40]);
+    for (let j = 0; j < d.n; j++) {
+      expect(r0![j]).toBe(dense.matrix.get(0, j));
+      expect(r40![j]).toBe(dense.matrix.get(40, j));
+    }
+    const top = topOutputs(ch, 40, 5);
+    expect(top[0]!.col).toBe(40); // the true cell is the most likely report
+    expect(top[0]!.label).toBe('(4,4)');
+    expect(top).toHaveLength(5);
+    for (let k = 1; k < 5; k++) expect(top[k]!.p).toBeLessThanOrEqual(top[k - 1]!.p);
+    expect(() => readRows(ch, [81])).toThrow(/row 81 does not exist/);
+    expect(() => topOutputs(ch, 0, 0)).toThrow(/integer >= 1/);
+  });
+
+  it('streams a channel to CSV in chunks that parse back to the same numbers and labels', async () => {
+    const d = gridDomain(7, 6, 1, 'euclidean');
+    const ch = tight(d, 1.5);
+    const dense = toDense(ch);
+    const dir = mkdtempSync(join(tmpdir(), 'fast-csv-'));
+    const path = join(dir, 'tight.csv');
+    const progress: number[] = [];
+    const res = await streamChannelCsv(ch, path, { chunkRows: 5, onProgress: (f) => progress.push(f) });
+    expect(res.rows).toBe(42);
+    expect(progress).toHaveLength(9); // ceil(42 / 5) chunks
+    expect(progress.at(-1)).toBe(1);
+    const recs = parse(readFileSync(path, 'utf8')) as string[][];
+    expect(recs).toHaveLength(43);
+    expect(recs[0]![0]).toBe('');
+    expect(recs[0]!.slice(1)).toEqual(dense.colLabels);
+    for (let i = 0; i < 42; i++) {
+      expect(recs[i + 1]![0]).toBe(d.label(i));
+      for (let j = 0; j < 42; j++) expect(Number(recs[i + 1]![j + 1])).toBe(dense.matrix.get(i, j));
+    }
+    expect(res.bytes).toBe(readFileSync(path).length);
+  });
+
+  it('export to an unwritable path is a clear error; a cancelled export stops', async () => {
+    const ch = tight(lineDomain(20), 1);
+    await expect(streamChannelCsv(ch, '/nonexistent-dir/x.csv')).rejects.toThrow(/cannot write \/nonexistent-dir\/x.csv/);
+    const ac = new AbortController();
+    ac.abort();
+    const dir = mkdtempSync(join(tmpdir(), 'fast-csv-'));
+    await expect(streamChannelCsv(ch, join(dir, 'c.csv'), { chunkRows: 4, signal: ac.signal })).rejects.toThrow(/cancelled after 4 rows/);
+  });
+});

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { tightConstraintsStructured } from '../../../src-worker/mechanism/implicit/tight-structured';
+import { solvePhi } from '../../../src-worker/linalg/phi-solve';
+import { phiMatrix, type Domain } from '../../../src-worker/metric/domain';
+import { gridDomain } from '../../../src-worker/metric/grid';
+import { lineDomain } from '../../../src-worker/metric/line';
+import { ringDomain } from '../../../src-worker/metric/ring';
+import { cliqueDomain } from '../../../src-worker/metric/clique';
+import { hammingCubeDomain } from '../../../src-worker/metric/hamming-cube';
+import { databaseDomain } from '../../../src-worker/metric/database';
+import { validateChannel } from '../../../src-worker/mechanism/channel';
+import { maxRelDiff, productDomain } from './helpers';
+
+/** The dense tight mechanism C = Phi diag(z), z from the dense solve. */
+function denseTight(d: Domain, eps: number): { rows: Float64Array[]; z: Float64Array } {
+  const z = solvePhi(d, eps, new Float64Array(d.n).fill(1), { method: 'dense' }).x;
+  const phi = phiMatrix(d, eps);
+  const rows: Float64Array[] = [];
+  for (let i = 0; i < d.n; i++) rows.push(Float64Array.from(phi.row(i), (v, j) => v * z[j]!));
+  return { rows, z };
+}
+
+describe('implicit tight-constraints mechanism', () => {
+  const cases: [Domain, number][] = [
+    [gridDomain(15, 15, 1, 'euclidean'), 1.2],
+    [gridDomain(15, 12, 1, 'manhattan'), 0.4],
+    [gridDomain(12, 15, 1, 'chebyshev'), 2],
+    [lineDomain(40), 0.3],
+    [ringDomain(41), 0.3],
+    [productDomain(cliqueDomain(3), 4), 0.8],
+    [hammingCubeDomain(6), 0.5],
+    [databaseDomain(3, 4, { metric: 'manhattan' }), 0.7],
+  ];
+  for (const [d, eps] of cases) {
+    it(`${d.spec} at eps ${eps}: rows on demand equal the dense mechanism's rows`, () => {
+      const res = tightConstraintsStructured(d, eps, { denseBelow: 0 });
+      expect(res.exists).toBe(true);
+      if (!res.exists) return;
+      const ch = res.mechanism.channel;
+      expect(res.mechanism.kind).toBe('tight');
+      expect(res.mechanism.guaranteedEpsilon).toBe(eps);
+      expect(res.mechanism.info.solver).not.toMatch(/^dense/);
+      const ref = denseTight(d, eps);
+      const row = new Float64Array(d.n);
+      for (let i = 0; i < d.n; i++) {
+        ch.row(i, row);
+        expect(maxRelDiff(row, ref.rows[i]!)).toBeLessThan(1e-8);
+      }
+      expect(res.mechanism.info.maxRowSumError as number).toBeLessThan(1e-10);
+      expect(() => validateChannel(ch)).not.toThrow();
+      expect(ch.entry(0, d.n - 1)).toBeCloseTo(ref.rows[0]![d.n - 1]!, 12);
+      expect(ch.rowLabel(1)).toBe(d.label(1));
+    });
+  }
+
+  it('reports non-existence with min z and where, matching the dense solve', () => {
+    // Euclidean 30 x 30 at eps 0.5: some z < 0 (the mechanism needs a larger eps)
+    const d = gridDomain(30, 30, 1, 'euclidean');
+    const res = tightConstraintsStructured(d, 0.5);
+    expect(res.exists).toBe(false);
+    if (res.exists) return;
+    const zd = solvePhi(d, 0.5, new Float64Array(d.n).fill(1), { method: 'dense' }).x;
+    let mn = Infinity;
+    let arg = -1;
+    for (let i = 0; i < d.n; i++) if (zd[i]! < mn) ((mn = zd[i]!), (arg = i));
+    expect(res.minZ).toBeLessThan(0);
+    expect(res.minZ).toBeCloseTo(mn, 10);
+    // the grid's symmetries make several points share the minimum: it must be one of them
+    expect(zd[res.argMinZ]).toBeCloseTo(mn, 10);
+    expect(arg).toBeGreaterThanOrEqual(0);
+    expect(res.argMinLabel).toBe(d.label(res.argMinZ));
+  });
+
+  it('line: the tight mechanism is the truncated geometric (SPEC §2, §7: TG rows 32,8,4,2,1,1 / 48 at alpha = 1/2)', () => {
+    const res = tightConstraintsStructured(lineDomain(6), Math.LN2, { method: 'lattice' });
+    expect(res.exists).toBe(true);
+    if (!res.exists) return;
+    const row = res.mechanism.channel.row(0, new Float64Array(6));
+    const tg = [32, 8, 4, 2, 1, 1].map((v) => v / 48);
+    for (let j = 0; j < 6; j++) expect(row[j]).toBeCloseTo(tg[j]!, 12);
+  });
+
+  it('rejects a bad eps', () => {
+    expect(() => tightConstraintsStructured(gridDomain(3, 3), -1)).toThrow(/epsilon must be a finite number > 0/);
+  });
+});
