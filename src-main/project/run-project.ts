@@ -4,6 +4,7 @@
  * then DIR/channels/ID.csv for each mechanism (streamed by the worker),
  * DIR/analyses/ID.json and ID.csv for each analysis, and DIR/summary.md.
  */
+import { setMaxListeners } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { JobRequest } from '../../src-worker/protocol/requests';
@@ -51,6 +52,8 @@ export async function runProject(
   outDir: string,
   opts: { signal?: AbortSignal; onProgress?: (fraction: number, message: string) => void } = {},
 ): Promise<RunSummary> {
+  // one abort listener per parallel job
+  if (opts.signal) setMaxListeners(0, opts.signal);
   const resolved = resolveProjectFiles(project, baseDir);
   const plan = planProject(resolved);
   const out = resolve(outDir);
