@@ -27,9 +27,7 @@ export function productMu(domain: Domain, eps: number, marginals: ArrayLike<numb
   const kron = kroneckerStructure(domain);
   if (!kron) throw new MechError('not-applicable', `domain ${domain.spec} is not a product with summed per-coordinate distances; a product prior needs one (e.g. db:U,V with the Hamming metric)`);
   const { factor, power: u } = kron;
-  const list: ArrayLike<number>[] = isList(marginals) ? marginals : Array.from({ length: u }, () => marginals);
-  if (list.length !== u) throw new MechError('invalid-input', `product prior has ${list.length} per-individual distributions but the domain has ${u} individuals`);
-  const ps = list.map((m, k) => validatePrior(m, factor.n, `per-individual prior ${k + 1}`));
+  const ps = expandMarginals(marginals, u, factor.n);
   const f = luFactor(phiMatrix(factor, eps));
   if (f.singular) return { factors: null, sum: NaN, min: NaN, argMin: new Int32Array(u) };
   const factors = ps.map((p) => luSolveTransposed(f, p));
@@ -45,6 +43,13 @@ export function productMu(domain: Domain, eps: number, marginals: ArrayLike<numb
 
 function isList(m: ArrayLike<number> | ArrayLike<number>[]): m is ArrayLike<number>[] {
   return m.length > 0 && typeof (m as ArrayLike<unknown>)[0] === 'object';
+}
+
+/** One validated per-individual distribution per individual (a single one is repeated u times). */
+export function expandMarginals(marginals: ArrayLike<number> | ArrayLike<number>[], u: number, v: number): Float64Array[] {
+  const list: ArrayLike<number>[] = isList(marginals) ? marginals : Array.from({ length: u }, () => marginals);
+  if (list.length !== u) throw new MechError('invalid-input', `product prior has ${list.length} per-individual distributions but the domain has ${u} individuals`);
+  return list.map((m, k) => validatePrior(m, v, `per-individual prior ${k + 1}`));
 }
 
 /**

@@ -187,3 +187,19 @@ describe('bad input to the bounds raises a typed MechError', () => {
     expectMechError(() => productMu(d, 1, [1]), 'not-applicable', /not a product/);
   });
 });
+
+describe('product-prior bounds from the factors only (SPEC §5)', () => {
+  it('equal the dense regular-prior bounds on db:5,4 at eps = 1, and refuse the non-regular eps = 0.5 case', async () => {
+    const { productPriorBounds } = await import('../../../src-worker/bound/productPriorBounds');
+    const db = databaseDomain(5, 4);
+    const marg = [0.3, 0.27, 0.23, 0.2];
+    const p = productOfMarg(marg, 5);
+    const b = productPriorBounds(db, 1, marg);
+    expect(b.utilityBound).toBeCloseTo(utilityBound(db, 1, p), 13);
+    expect(b.leakageBound).toBeCloseTo(leakageBound(db, 1, p), 12);
+    expectMechError(() => productPriorBounds(db, 0.5, marg), 'not-applicable', /not regular.*mu\[\([0-3,]+\)\] = -0\.0000832/);
+    // uniform marginals reproduce the closed-form database leakage bound at any size (u = 12: 4^12 databases, no vector of that size formed)
+    const huge = databaseDomain(12, 4);
+    expect(productPriorBounds(huge, 0.5, [0.25, 0.25, 0.25, 0.25]).leakageBound).toBeCloseTo(databaseLeakageBound(12, 4, 0.5), 12);
+  });
+});
