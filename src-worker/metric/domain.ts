@@ -114,8 +114,24 @@ export function phiMatrix(domain: Domain, eps: number): Matrix {
   return m;
 }
 
-/** Largest finite distance (diameter over finite pairs). */
+/**
+ * Largest finite distance (diameter over finite pairs). Uses the structure
+ * when it determines the answer (ball sizes: the largest radius; products:
+ * the factor's diameter summed power times or maxed), so implicit domains
+ * such as hamming:30 or V^u do not need n^2 distance evaluations.
+ */
 export function diameter(domain: Domain): number {
+  const s = domain.structure;
+  if (s.ballSizes && s.ballSizes.radius.length > 0) {
+    let r = 0;
+    for (const x of s.ballSizes.radius) if (Number.isFinite(x) && x > r) r = x;
+    return r;
+  }
+  if (s.product && s.product.power >= 1) {
+    const f = diameter(s.product.factor);
+    const finite = finitelyConnected(s.product.factor);
+    if (finite) return s.product.combine === 'sum' ? f * s.product.power : f;
+  }
   let m = 0;
   for (let i = 0; i < domain.n; i++)
     for (let j = i + 1; j < domain.n; j++) {
@@ -123,4 +139,10 @@ export function diameter(domain: Domain): number {
       if (Number.isFinite(d) && d > m) m = d;
     }
   return m;
+}
+
+/** Every pair of points of a (small) domain is at finite distance. */
+function finitelyConnected(domain: Domain): boolean {
+  for (let i = 0; i < domain.n; i++) for (let j = i + 1; j < domain.n; j++) if (!Number.isFinite(domain.distance(i, j))) return false;
+  return true;
 }

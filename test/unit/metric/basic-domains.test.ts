@@ -73,3 +73,19 @@ describe('line, ring, clique and grid structure flags', () => {
     expect(p.get(1, 1)).toBe(1);
   });
 });
+
+describe('diameter', () => {
+  it('uses ball sizes and products on huge implicit domains, and equals brute force on small ones', async () => {
+    const { hammingCubeDomain } = await import('../../../src-worker/metric/hamming-cube');
+    const { databaseDomain } = await import('../../../src-worker/metric/database');
+    expect(diameter(hammingCubeDomain(30))).toBe(30);
+    expect(diameter(databaseDomain(12, 4, { metric: 'manhattan' }))).toBe(36);
+    expect(diameter(databaseDomain(10, 4, { metric: 'max', absent: true }))).toBe(3);
+    expect(diameter(databaseDomain(10, 4, { metric: 'normalised', absent: true }))).toBe(10);
+    for (const d of [databaseDomain(3, 3, { metric: 'manhattan', absent: true }), databaseDomain(2, 4, { metric: 'max' }), hammingCubeDomain(3), ringDomain(7)]) {
+      let m = 0;
+      for (let i = 0; i < d.n; i++) for (let j = 0; j < d.n; j++) m = Math.max(m, d.distance(i, j));
+      expect(diameter(d), d.spec).toBe(m);
+    }
+  });
+});
