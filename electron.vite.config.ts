@@ -21,11 +21,14 @@ export default defineConfig({
       outDir: 'out/preload',
       rollupOptions: {
         input: { index: resolve(__dirname, 'src-main/electron/preload.ts') },
+        // A sandboxed preload cannot load ES modules or other files: one CommonJS bundle.
+        output: { format: 'cjs', entryFileNames: '[name].cjs', codeSplitting: false } as Record<string, unknown>,
       },
     },
   },
   renderer: {
     root: 'src-renderer',
+    base: './',
     plugins: [svelte()],
     build: {
       outDir: 'out/renderer',

@@ -4,8 +4,8 @@
  * call arriving from a renderer is validated with the protocol schemas before
  * it reaches the dispatcher or the file system.
  */
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import {
   ApiError,
   parseJobRequest,
@@ -24,7 +24,7 @@ import {
   type RecentProject,
   type SavedProject,
 } from '../../src-worker/protocol';
-import type { ApiHost, HostSession } from './server';
+import type { ApiHost, HostSession } from './api-host';
 
 /** What the host needs from the job dispatcher (src-main/dispatcher). */
 export interface JobService {
@@ -42,6 +42,12 @@ export interface ProjectStore {
   exportRun?(project: ProjectInput, projectPath: string | null, dir: string): Promise<string[]>;
   /** Stream a mechanism/capacity channel to CSV at `path`. */
   exportChannel?(request: Extract<JobRequest, { type: 'mechanism' | 'capacity' }>, path: string): Promise<string[]>;
+  /** Built-in examples (resources/examples), file references resolved. */
+  examples(): ExampleInfo[];
+  loadExample(name: string): ProjectInput;
+  /** Recently opened/saved projects, most recent first. */
+  recent(): RecentProject[];
+  addRecent(path: string, name: string): RecentProject[];
 }
 
 /** Native file dialogs (Electron); absent in web mode, where paths are typed in the app. */
@@ -57,15 +63,10 @@ export interface HostOptions {
   version: string;
   jobs: JobService;
   store: ProjectStore;
-  examplesDir: string;
-  /** Where recent-files.json lives. */
-  configDir: string;
   dialogs?: Dialogs;
   /** Called after a successful open/save (Electron rebuilds its Open Recent menu). */
   onRecentChanged?: (recent: RecentProject[]) => void;
 }
-
-const RECENT_MAX = 10;
 
 function fail(code: JobError['code'], message: string): never {
   throw new ApiError({ code, message });
@@ -194,31 +195,16 @@ export class MechStudioHost implements ApiHost {
     return { path };
   }
 
-  private recentFile(): string {
-    return join(this.opts.configDir, 'recent-projects.json');
-  }
-
   async recent(): Promise<RecentProject[]> {
-    try {
-      const list = JSON.parse(await readFile(this.recentFile(), 'utf8')) as unknown;
-      if (!Array.isArray(list)) return [];
-      return list.filter(
-        (r): r is RecentProject => !!r && typeof r.path === 'string' && typeof r.name === 'string' && typeof r.openedAt === 'string',
-      );
-    } catch {
-      return [];
-    }
+    return this.opts.store.recent();
   }
 
   private async touchRecent(path: string, name: string): Promise<void> {
-    const list = (await this.recent()).filter((r) => r.path !== path);
-    list.unshift({ path, name, openedAt: new Date().toISOString() });
-    const next = list.slice(0, RECENT_MAX);
+    let next: RecentProject[];
     try {
-      await mkdir(this.opts.configDir, { recursive: true });
-      await writeFile(this.recentFile(), JSON.stringify(next, null, 2));
+      next = this.opts.store.addRecent(path, name);
     } catch {
-      // recent files are a convenience; never fail an open/save because of them
+      return; // recent files are a convenience; never fail an open/save because of them
     }
     this.opts.onRecentChanged?.(next);
   }
@@ -269,30 +255,11 @@ export class MechStudioHost implements ApiHost {
   }
 
   private async examplesList(): Promise<ExampleInfo[]> {
-    let files: string[] = [];
-    try {
-      files = (await readdir(this.opts.examplesDir)).filter((f) => f.endsWith('.json')).sort();
-    } catch {
-      return [];
-    }
-    const out: ExampleInfo[] = [];
-    for (const f of files) {
-      try {
-        const p = JSON.parse(await readFile(join(this.opts.examplesDir, f), 'utf8')) as { name?: string; description?: string };
-        out.push({ name: basename(f, '.json').replace(/\.mechstudio$/, ''), title: p.name ?? f, description: p.description ?? '' });
-      } catch {
-        // a broken example file is skipped, not fatal
-      }
-    }
-    return out;
+    return this.opts.store.examples();
   }
 
   private async examplesLoad(name: string): Promise<OpenedProject> {
     if (!/^[A-Za-z0-9_.-]+$/.test(name) || name.includes('..')) fail('invalid-input', `example name '${name}' is not valid`);
-    const files = (await readdir(this.opts.examplesDir).catch(() => [] as string[])).filter((f) => f.endsWith('.json'));
-    const file = files.find((f) => basename(f, '.json').replace(/\.mechstudio$/, '') === name);
-    if (!file) fail('invalid-input', `unknown example '${name}' (have: ${files.map((f) => basename(f, '.json')).join(', ') || 'none'})`);
-    const project = await this.opts.store.read(join(this.opts.examplesDir, file));
-    return { path: null, project };
+    return { path: null, project: this.opts.store.loadExample(name) };
   }
 }

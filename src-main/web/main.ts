@@ -4,12 +4,12 @@
  * 127.0.0.1. Options: --port N (default 5178; 0 = any free port), --no-build.
  */
 import { dirname, join, resolve } from 'node:path';
-import { homedir } from 'node:os';
+import { defaultConfigDir } from '../project/recent';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { Dispatcher } from '../dispatcher/dispatcher';
 import { MechStudioHost } from './host';
-import { fileProjectStore } from './project-store';
+import { createProjectStore } from './project-store';
 import { startWebServer, type RunningWebServer } from './server';
 import { ensureRendererBuilt } from './build-renderer';
 
@@ -35,9 +35,10 @@ export async function startWebApp(opts: { port?: number; threads?: number; confi
     mode: 'web',
     version: appVersion(),
     jobs: { submit: (r) => dispatcher.submit(r), cancel: (id) => dispatcher.cancel(id), onJobEvent: (l) => dispatcher.onJobEvent(l), workers: dispatcher.threads },
-    store: fileProjectStore,
-    examplesDir: join(ROOT, 'resources/examples'),
-    configDir: opts.configDir ?? process.env.MECHSTUDIO_CONFIG_DIR ?? join(homedir(), '.config', 'mechanism-studio'),
+    store: createProjectStore(dispatcher, {
+      examplesDir: process.env.MECHSTUDIO_EXAMPLES_DIR ?? join(ROOT, 'resources/examples'),
+      configDir: opts.configDir ?? defaultConfigDir(),
+    }),
   });
   const server = await startWebServer({ port: opts.port ?? 5178, rendererDir: join(ROOT, 'out/renderer'), api: host });
   return {

@@ -1,55 +1,44 @@
 /**
- * Project storage used by the app host until/unless src-main/project offers
- * the same: read = JSON parse + projectSchema validation (one readable error),
- * write = atomic (temp file in the same folder, fsync, rename), so a crash
- * mid-save never leaves a truncated project.
+ * The app's project storage, on top of src-main/project (validated reads,
+ * atomic writes, recent list, examples, `mechstudio run` export). Opening a
+ * project resolves its file references (csv:FILE priors and losses become
+ * numbers, file domains absolute paths) so the renderer, which cannot read
+ * files, gets a self-contained project; saving writes that resolved form.
  */
-import { open, readFile, rename, unlink, mkdir } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { ApiError, describeZodError, projectSchema, type ProjectInput } from '../../src-worker/protocol';
+import { dirname, resolve } from 'node:path';
+import type { Dispatcher } from '../dispatcher/dispatcher';
+import { listExamples, loadExample } from '../project/examples';
+import { loadProject, saveProject } from '../project/project-file';
+import { addRecent, readRecent } from '../project/recent';
+import { resolveProjectFiles } from '../project/resolve-files';
+import { runProject } from '../project/run-project';
+import { projectSchema, type ExampleInfo, type ProjectInput, type RecentProject } from '../../src-worker/protocol';
 import type { ProjectStore } from './host';
 
-export async function readProjectFile(path: string): Promise<ProjectInput> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    throw new ApiError({ code: 'invalid-input', message: `cannot read project ${path}: ${(e as Error).message}` });
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    throw new ApiError({ code: 'invalid-input', message: `${basename(path)} is not valid JSON: ${(e as Error).message}` });
-  }
-  const r = projectSchema.safeParse(json);
-  if (!r.success) throw new ApiError({ code: 'invalid-input', message: describeZodError(r.error, basename(path)) });
-  return json as ProjectInput;
+export function createProjectStore(dispatcher: Dispatcher, opts: { examplesDir: string; configDir: string }): ProjectStore & {
+  examples(): ExampleInfo[];
+  loadExample(name: string): ProjectInput;
+  recent(): RecentProject[];
+  addRecent(path: string, name: string): RecentProject[];
+} {
+  return {
+    read: async (path) => resolveProjectFiles(loadProject(path), dirname(resolve(path))),
+    write: async (path, project) => void saveProject(path, project),
+    exportRun: async (project, projectPath, dir) => {
+      const p = projectSchema.parse(project);
+      const summary = await runProject(dispatcher, p, projectPath ? dirname(resolve(projectPath)) : process.cwd(), dir);
+      return summary.files;
+    },
+    exportChannel: async (request, path) => {
+      const r = await dispatcher.run({ ...request, out: path, inlineLimit: 0 });
+      return 'csvPath' in r && typeof r.csvPath === 'string' ? [r.csvPath] : [path];
+    },
+    examples: () => listExamples(opts.examplesDir),
+    loadExample: (name) => {
+      const { path, project } = loadExample(name, opts.examplesDir);
+      return resolveProjectFiles(project, dirname(path));
+    },
+    recent: () => readRecent(opts.configDir),
+    addRecent: (path, name) => addRecent(path, name, opts.configDir),
+  };
 }
-
-export async function writeFileAtomic(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
-  const fh = await open(tmp, 'w', 0o644);
-  try {
-    await fh.writeFile(text, 'utf8');
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  try {
-    await rename(tmp, path);
-  } catch (e) {
-    await unlink(tmp).catch(() => undefined);
-    throw e;
-  }
-}
-
-export const fileProjectStore: ProjectStore = {
-  read: readProjectFile,
-  write: async (path, project) => {
-    const r = projectSchema.safeParse(project);
-    if (!r.success) throw new ApiError({ code: 'invalid-input', message: describeZodError(r.error, 'project') });
-    await writeFileAtomic(path, JSON.stringify(project, null, 2) + '\n');
-  },
-};

@@ -143,7 +143,18 @@ export class AppState {
 
   // ---------- computing ----------
 
-  async computeMechanism(id: string): Promise<void> {
+  private inflight = new Map<string, Promise<void>>();
+
+  /** Compute a mechanism (one job at a time per id: concurrent callers share it). */
+  computeMechanism(id: string): Promise<void> {
+    const running = this.inflight.get(id);
+    if (running) return running;
+    const p = this.doComputeMechanism(id).finally(() => this.inflight.delete(id));
+    this.inflight.set(id, p);
+    return p;
+  }
+
+  private async doComputeMechanism(id: string): Promise<void> {
     const m = (this.project.mechanisms ?? []).find((x) => x.id === id);
     if (!m) return;
     let req;
@@ -188,6 +199,7 @@ export class AppState {
       if (a.type === 'measure' || a.type === 'check') {
         const mr = this.results[a.mechanism];
         if (!mr || mr.status !== 'done') await this.computeMechanism(a.mechanism);
+        if (this.results[a.mechanism]?.status === 'error') throw new Error(`mechanism '${a.mechanism}' failed: ${this.results[a.mechanism]?.error?.message ?? ''}`);
         const r = this.results[a.mechanism]?.result;
         if (r?.type === 'mechanism') matrix = r.matrix;
       }
