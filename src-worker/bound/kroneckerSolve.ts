@@ -22,30 +22,45 @@ export function kroneckerPowerSolveLU(f: LU, u: number, b: Float64Array): Float6
   const N = v ** u;
   if (b.length !== N) throw new MechError('invalid-input', `right-hand side has ${b.length} entries, expected ${v}^${u} = ${N}`);
   const x = b.slice();
-  const fibre = new Float64Array(v);
   const { lu, perm } = f;
-  let stride = N / v; // mode 0: stride v^(u-1)
+  // Mode k views x as [outer][v][stride]; the v fibres rows of one outer block
+  // are solved together, each substitution step a contiguous axpy over
+  // `stride` entries (cache friendly even for mode 0, where stride = v^(u-1)).
+  let stride = N / v;
+  let scratch = new Float64Array(Math.min(N, v * stride));
   for (let k = 0; k < u; k++) {
     const block = stride * v;
+    if (scratch.length < block) scratch = new Float64Array(block);
     for (let o = 0; o < N; o += block) {
-      for (let i = 0; i < stride; i++) {
-        const base = o + i;
-        // gather with the row permutation, then L (unit) forward and U back substitution
-        for (let j = 0; j < v; j++) fibre[j] = x[base + perm[j]! * stride]!;
-        for (let r = 0; r < v; r++) {
-          let s = fibre[r]!;
-          const ro = r * v;
-          for (let c = 0; c < r; c++) s -= lu[ro + c]! * fibre[c]!;
-          fibre[r] = s;
-        }
-        for (let r = v - 1; r >= 0; r--) {
-          let s = fibre[r]!;
-          const ro = r * v;
-          for (let c = r + 1; c < v; c++) s -= lu[ro + c]! * fibre[c]!;
-          fibre[r] = s / lu[ro + r]!;
-        }
-        for (let j = 0; j < v; j++) x[base + j * stride] = fibre[j]!;
+      // permuted copy: scratch row r = x row perm[r]
+      for (let r = 0; r < v; r++) {
+        const src = o + perm[r]! * stride;
+        const dst = r * stride;
+        for (let i = 0; i < stride; i++) scratch[dst + i] = x[src + i]!;
       }
+      // forward: row_r -= sum_{c<r} L[r][c] row_c   (L unit lower)
+      for (let r = 1; r < v; r++) {
+        const ro = r * stride;
+        for (let c = 0; c < r; c++) {
+          const l = lu[r * v + c]!;
+          if (l === 0) continue;
+          const co = c * stride;
+          for (let i = 0; i < stride; i++) scratch[ro + i] -= l * scratch[co + i]!;
+        }
+      }
+      // back: row_r = (row_r - sum_{c>r} U[r][c] row_c) / U[r][r]
+      for (let r = v - 1; r >= 0; r--) {
+        const ro = r * stride;
+        for (let c = r + 1; c < v; c++) {
+          const uu = lu[r * v + c]!;
+          if (uu === 0) continue;
+          const co = c * stride;
+          for (let i = 0; i < stride; i++) scratch[ro + i] -= uu * scratch[co + i]!;
+        }
+        const inv = 1 / lu[r * v + r]!;
+        for (let i = 0; i < stride; i++) scratch[ro + i] *= inv;
+      }
+      for (let i = 0; i < block; i++) x[o + i] = scratch[i]!;
     }
     stride /= v;
   }
