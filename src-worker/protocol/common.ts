@@ -27,7 +27,7 @@ const probability = z.number().refine((v) => Number.isFinite(v) && v >= 0, { mes
 export const domainInputSchema = z.union([
   z.string().min(1, 'domain is empty').max(4096, 'domain text is too long'),
   z
-    .object({
+    .strictObject({
       kind: z.literal('custom'),
       labels: z.array(z.string().max(200)).min(1).max(MAX_INLINE_DOMAIN_POINTS),
       /** Row-major n x n distances; null means +Infinity. */
@@ -36,7 +36,7 @@ export const domainInputSchema = z.union([
     .refine((d) => d.distances.length === d.labels.length * d.labels.length, {
       message: 'custom domain: distances must have labels.length^2 entries',
     }),
-  z.object({
+  z.strictObject({
     kind: z.literal('graph'),
     labels: z.array(z.string().max(200)).min(1).max(1_000_000),
     /** Undirected edges [from, to] or [from, to, weight] (indices into labels). */
@@ -52,8 +52,8 @@ export type DomainInput = z.infer<typeof domainInputSchema>;
  */
 export const priorInputSchema = z.union([
   z.literal('uniform'),
-  z.object({ kind: z.literal('vector'), values: z.array(probability).min(1).max(50_000_000) }),
-  z.object({ kind: z.literal('product'), values: z.array(probability).min(1).max(10_000) }),
+  z.strictObject({ kind: z.literal('vector'), values: z.array(probability).min(1).max(50_000_000) }),
+  z.strictObject({ kind: z.literal('product'), values: z.array(probability).min(1).max(10_000) }),
 ]);
 export type PriorInput = z.infer<typeof priorInputSchema>;
 
@@ -61,7 +61,7 @@ export type PriorInput = z.infer<typeof priorInputSchema>;
 export const lossInputSchema = z.union([
   z.enum(['bin', 'nib', 'dist', 'dist2']),
   z
-    .object({
+    .strictObject({
       kind: z.literal('matrix'),
       rows: z.int().min(1),
       cols: z.int().min(1),
@@ -74,7 +74,7 @@ export type LossInput = z.infer<typeof lossInputSchema>;
 
 /** A dense channel carried inline: row-major data with labels. */
 export const channelPayloadSchema = z
-  .object({
+  .strictObject({
     rows: z.int().min(1),
     cols: z.int().min(1),
     data: z.array(finite),

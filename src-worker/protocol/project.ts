@@ -22,7 +22,7 @@ export const projectPriorSchema = z.union([priorInputSchema, z.string().min(1).m
 /** A loss as stored in a project: the protocol form or csv:FILE. */
 export const projectLossSchema = z.union([lossInputSchema, z.string().regex(/^csv:.+/, 'loss must be bin, nib, dist, dist2 or csv:FILE')]);
 
-export const projectDomainSchema = z.object({
+export const projectDomainSchema = z.strictObject({
   id,
   name: z.string().optional(),
   /** SPEC §8 domain text (csv:FILE and graph:FILE relative to the project file) or an inline metric. */
@@ -30,14 +30,14 @@ export const projectDomainSchema = z.object({
   description: z.string().optional(),
 });
 
-export const projectPriorEntrySchema = z.object({
+export const projectPriorEntrySchema = z.strictObject({
   id,
   domain: id,
   prior: projectPriorSchema,
   description: z.string().optional(),
 });
 
-export const projectMechanismSchema = z.object({
+export const projectMechanismSchema = z.strictObject({
   id,
   domain: id,
   kind: mechanismKindSchema,
@@ -50,11 +50,11 @@ export const projectMechanismSchema = z.object({
 
 const base = { id, description: z.string().optional() };
 export const projectAnalysisSchema = z.discriminatedUnion('type', [
-  z.object({ ...base, type: z.literal('measure'), mechanism: id, prior: id.optional(), loss: projectLossSchema.optional() }),
-  z.object({ ...base, type: z.literal('check'), mechanism: id, epsilon: epsilonSchema.optional() }),
-  z.object({ ...base, type: z.literal('capacity'), domain: id, epsilon: epsilonSchema }),
-  z.object({ ...base, type: z.literal('regular'), domain: id, epsilon: epsilonSchema, prior: id }),
-  z.object({
+  z.strictObject({ ...base, type: z.literal('measure'), mechanism: id, prior: id.optional(), loss: projectLossSchema.optional() }),
+  z.strictObject({ ...base, type: z.literal('check'), mechanism: id, epsilon: epsilonSchema.optional() }),
+  z.strictObject({ ...base, type: z.literal('capacity'), domain: id, epsilon: epsilonSchema }),
+  z.strictObject({ ...base, type: z.literal('regular'), domain: id, epsilon: epsilonSchema, prior: id }),
+  z.strictObject({
     ...base,
     type: z.literal('threshold'),
     domain: id,
@@ -62,8 +62,8 @@ export const projectAnalysisSchema = z.discriminatedUnion('type', [
     to: epsilonSchema.optional(),
     step: epsilonSchema.optional(),
   }),
-  z.object({ ...base, type: z.literal('vertices'), domain: id, epsilon: epsilonSchema, kernels: z.boolean().optional() }),
-  z.object({
+  z.strictObject({ ...base, type: z.literal('vertices'), domain: id, epsilon: epsilonSchema, kernels: z.boolean().optional() }),
+  z.strictObject({
     ...base,
     type: z.literal('sweep'),
     domain: id,
@@ -77,7 +77,7 @@ export const projectAnalysisSchema = z.discriminatedUnion('type', [
 ]);
 
 export const projectSchema = z
-  .object({
+  .strictObject({
     version: z.literal(PROJECT_VERSION, { error: `project version must be ${PROJECT_VERSION}` }),
     name: z.string().min(1).max(200),
     description: z.string().optional(),
@@ -85,6 +85,8 @@ export const projectSchema = z
     priors: z.array(projectPriorEntrySchema).max(100).default([]),
     mechanisms: z.array(projectMechanismSchema).max(200).default([]),
     analyses: z.array(projectAnalysisSchema).max(500).default([]),
+    /** Free-form state of the desktop app (open tabs, chart settings); ignored by runs. */
+    ui: z.record(z.string(), z.unknown()).optional(),
   })
   .superRefine((p, ctx) => {
     // Every id unique within its list; every reference resolves.

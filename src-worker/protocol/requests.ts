@@ -16,7 +16,7 @@ import { projectSchema } from './project';
 /** Optional "where to stream the dense matrix as CSV" (Node side only; web mode refuses it). */
 const outPath = z.string().min(1).max(4096).optional();
 
-export const mechanismRequestSchema = z.object({
+export const mechanismRequestSchema = z.strictObject({
   type: z.literal('mechanism'),
   domain: domainInputSchema,
   epsilon: epsilonSchema,
@@ -33,7 +33,7 @@ export const mechanismRequestSchema = z.object({
  * A mechanism named by its construction instead of its matrix: measure and
  * check can then run on channels too large to send (implicit mechanisms).
  */
-export const mechanismSpecSchema = z.object({
+export const mechanismSpecSchema = z.strictObject({
   domain: domainInputSchema,
   epsilon: epsilonSchema,
   kind: mechanismKindSchema,
@@ -46,7 +46,7 @@ const oneChannel = <T extends { channel?: unknown; mechanism?: unknown }>(r: T):
 const oneChannelMessage = { message: 'give exactly one of channel (a matrix) or mechanism (a construction)' };
 
 export const measureRequestSchema = z
-  .object({
+  .strictObject({
     type: z.literal('measure'),
     channel: channelPayloadSchema.optional(),
     mechanism: mechanismSpecSchema.optional(),
@@ -58,7 +58,7 @@ export const measureRequestSchema = z
   .refine(oneChannel, oneChannelMessage);
 
 export const checkRequestSchema = z
-  .object({
+  .strictObject({
     type: z.literal('check'),
     channel: channelPayloadSchema.optional(),
     mechanism: mechanismSpecSchema.optional(),
@@ -69,7 +69,7 @@ export const checkRequestSchema = z
   })
   .refine(oneChannel, oneChannelMessage);
 
-export const capacityRequestSchema = z.object({
+export const capacityRequestSchema = z.strictObject({
   type: z.literal('capacity'),
   domain: domainInputSchema,
   epsilon: epsilonSchema,
@@ -77,7 +77,7 @@ export const capacityRequestSchema = z.object({
   inlineLimit: z.int().min(0).max(4_000_000).optional(),
 });
 
-export const regularRequestSchema = z.object({
+export const regularRequestSchema = z.strictObject({
   type: z.literal('regular'),
   domain: domainInputSchema,
   epsilon: epsilonSchema,
@@ -85,7 +85,7 @@ export const regularRequestSchema = z.object({
 });
 
 export const thresholdRequestSchema = z
-  .object({
+  .strictObject({
     type: z.literal('threshold'),
     domain: domainInputSchema,
     from: epsilonSchema.optional(),
@@ -94,7 +94,7 @@ export const thresholdRequestSchema = z
   })
   .refine((r) => r.from === undefined || r.to === undefined || r.from <= r.to, { message: 'threshold: from must be <= to' });
 
-export const verticesRequestSchema = z.object({
+export const verticesRequestSchema = z.strictObject({
   type: z.literal('vertices'),
   domain: domainInputSchema,
   epsilon: epsilonSchema,
@@ -105,7 +105,7 @@ export const verticesRequestSchema = z.object({
 
 /** A family of mechanisms over an eps range: utility, leakage and bound curves for charts. */
 export const sweepRequestSchema = z
-  .object({
+  .strictObject({
     type: z.literal('sweep'),
     domain: domainInputSchema,
     kinds: z.array(mechanismKindSchema).min(1).max(8),
@@ -117,7 +117,7 @@ export const sweepRequestSchema = z
   })
   .refine((r) => r.from <= r.to, { message: 'sweep: from must be <= to' });
 
-export const runProjectRequestSchema = z.object({
+export const runProjectRequestSchema = z.strictObject({
   type: z.literal('run-project'),
   project: projectSchema,
   /** Carry each channel inline when rows*cols <= this (the caller writes CSVs). */

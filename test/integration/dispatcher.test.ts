@@ -1,0 +1,116 @@
+/**
+ * The REAL piscina pool (worker threads through tsx): crashes, out-of-memory,
+ * cancellation of cooperative and non-cooperative jobs, progress, isolation.
+ * A test worker (fixtures/test-worker.ts) misbehaves on magic domains and
+ * otherwise runs the production worker entry.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { Dispatcher } from '../../src-main/dispatcher/dispatcher';
+import { ApiError } from '../../src-worker/protocol/api';
+import type { JobEvent } from '../../src-worker/protocol/messages';
+
+const testWorker = fileURLToPath(new URL('./fixtures/test-worker.ts', import.meta.url));
+const req = (domain: string) => ({ type: 'vertices', domain, epsilon: Math.LN2 });
+
+async function outcome(d: Dispatcher, r: unknown): Promise<{ ok: boolean; code?: string; message?: string; result?: unknown }> {
+  try {
+    return { ok: true, result: await d.run(r) };
+  } catch (e) {
+    expect(e).toBeInstanceOf(ApiError);
+    return { ok: false, code: (e as ApiError).code, message: (e as ApiError).message };
+  }
+}
+
+function waitFor(d: Dispatcher, id: string, kind: JobEvent['kind']): Promise<JobEvent> {
+  return new Promise((resolve) => {
+    const off = d.onJobEvent((e) => {
+      if (e.jobId === id && e.kind === kind) {
+        off();
+        resolve(e);
+      }
+    });
+  });
+}
+
+describe('dispatcher on the real pool', () => {
+  let d: Dispatcher;
+  beforeAll(() => {
+    d = new Dispatcher({ threads: 2, workerFile: testWorker, maxOldGenerationSizeMb: 48, cancelGraceMs: 300 });
+  });
+  afterAll(async () => {
+    await d.close();
+  });
+
+  it('runs a real engine job: line:3 at eps ln 2 has 4 private-posterior vertices (SPEC §7)', async () => {
+    const r = await outcome(d, req('line:3'));
+    expect(r.ok).toBe(true);
+    expect((r.result as { vertices: number }).vertices).toBe(4);
+  });
+
+  it('a worker that exits becomes that job\'s "crashed" error, and the pool keeps working', async () => {
+    const [crash, fine] = await Promise.all([outcome(d, req('test:exit')), outcome(d, req('line:4'))]);
+    expect(crash).toMatchObject({ ok: false, code: 'crashed' });
+    expect(crash.message).toMatch(/crashed and was replaced/);
+    expect(fine.ok).toBe(true);
+    expect((fine.result as { vertices: number }).vertices).toBe(8);
+    const again = await outcome(d, req('line:2'));
+    expect((again.result as { vertices: number }).vertices).toBe(2);
+  });
+
+  it('out of memory in a worker is that job\'s error; the next job runs', async () => {
+    const oom = await outcome(d, req('test:oom'));
+    expect(oom).toMatchObject({ ok: false, code: 'crashed' });
+    expect(oom.message).toMatch(/out of memory/);
+    expect((await outcome(d, req('line:5'))).ok).toBe(true);
+  });
+
+  it('cancels a synchronous loop that never polls within 1 s (the thread is terminated and replaced)', async () => {
+    const id = d.start(req('test:spin'));
+    await new Promise((r) => setTimeout(r, 400)); // let it start spinning
+    const t0 = Date.now();
+    const ended = waitFor(d, id, 'error');
+    expect(await d.cancel(id)).toBe(true);
+    const e = await ended;
+    const ms = Date.now() - t0;
+    expect(e.kind === 'error' && e.error.code).toBe('cancelled');
+    expect(ms).toBeLessThan(1000);
+    expect((await outcome(d, req('line:3'))).ok).toBe(true);
+  });
+
+  it('cancels a loop that polls the shared flag cooperatively, well before the grace period', async () => {
+    const id = d.start(req('test:poll'));
+    await new Promise((r) => setTimeout(r, 400));
+    const t0 = Date.now();
+    const ended = waitFor(d, id, 'error');
+    await d.cancel(id);
+    const e = await ended;
+    expect(e.kind === 'error' && e.error.code).toBe('cancelled');
+    expect(Date.now() - t0).toBeLessThan(1000);
+  });
+
+  it('streams progress in order, then exactly one result', async () => {
+    const events: JobEvent[] = [];
+    const off = d.onJobEvent((e) => events.push(e));
+    const fractions: number[] = [];
+    const r = await d.run(req('test:slow'), { onProgress: (f) => f !== null && fractions.push(f) });
+    off();
+    expect(r.type).toBe('vertices');
+    expect(fractions.length).toBeGreaterThan(3);
+    for (let i = 1; i < fractions.length; i++) expect(fractions[i]!).toBeGreaterThanOrEqual(fractions[i - 1]!);
+    const mine = events.filter((e) => e.kind === 'result');
+    expect(mine).toHaveLength(1);
+  });
+
+  it('an aborted signal cancels through run()', async () => {
+    const ac = new AbortController();
+    const q = d.run(req('test:poll'), { signal: ac.signal }).catch((e: ApiError) => e.code);
+    setTimeout(() => ac.abort(), 300);
+    expect(await q).toBe('cancelled');
+  });
+
+  it('rejects malformed requests before a job exists', async () => {
+    await expect(d.submit({ type: 'vertices', domain: 'line:3', epsilon: -1 })).rejects.toMatchObject({ code: 'invalid-input' });
+    expect(() => d.start(null)).toThrow(/JSON object/);
+  });
+});
