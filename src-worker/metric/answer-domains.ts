@@ -1,6 +1,6 @@
 import { MechError, assertPositiveInt, invalid } from '../errors';
-import { assertDenseFits } from '../linalg/matrix';
 import { cliqueDomain } from './clique';
+import { assertEdgeListFits } from './shortest-paths';
 import type { Domain, WeightedEdges } from './domain';
 import { lineDomain } from './line';
 
@@ -33,10 +33,11 @@ function stepDomain(u: number, V: number, spec: string, description: string, val
   assertAnswers(n, spec);
   let edges: WeightedEdges | undefined;
   const buildEdges = (): WeightedEdges => {
+    const count = V >= n - 1 ? (n * (n - 1)) / 2 : V * n - (V * (V + 1)) / 2;
+    assertEdgeListFits(count, `edge list of ${spec}`);
     const f: number[] = [];
     const t: number[] = [];
     for (let i = 0; i < n; i++) for (let j = i + 1; j <= Math.min(n - 1, i + V); j++) (f.push(i), t.push(j));
-    assertDenseFits(1, f.length, `edge list of ${spec}`);
     return { from: Int32Array.from(f), to: Int32Array.from(t), weight: new Float64Array(f.length).fill(1) };
   };
   const structure: Domain['structure'] = {
@@ -108,7 +109,7 @@ export function kCountDomain(k: number, u: number): Domain {
       for (let a = k - 1; a >= 0; a--) ((o[a] = (c % 3) - 1), (c = Math.floor(c / 3)));
       if (o.find((x) => x !== 0) === 1) offsets.push(o);
     }
-    assertDenseFits(1, n * offsets.length, `edge list of ${spec}`);
+    assertEdgeListFits(n * offsets.length, `edge list of ${spec}`);
     const f: number[] = [];
     const t: number[] = [];
     for (let i = 0; i < n; i++) {

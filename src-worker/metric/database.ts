@@ -1,6 +1,6 @@
 import { MechError, assertPositiveInt, invalid } from '../errors';
-import { assertDenseFits } from '../linalg/matrix';
 import { cliqueDomain } from './clique';
+import { assertEdgeListFits } from './shortest-paths';
 import type { Domain, DomainStructure, WeightedEdges } from './domain';
 import { binomialRow } from './hamming-cube';
 import { lineDomain } from './line';
@@ -218,7 +218,7 @@ export function databaseDomain(u: number, v: number, options: DatabaseOptions = 
 /** Factor edges applied to each coordinate (Cartesian product graph: shortest paths add up). */
 function liftedEdges(u: number, w: number, n: number, place: Float64Array, fe: WeightedEdges): WeightedEdges {
   const m = u * fe.from.length * (n / w);
-  assertDenseFits(1, m, `edge list of the ${n}-point database domain`);
+  assertEdgeListFits(m, `edge list of the ${n}-point database domain`);
   const from = new Int32Array(m);
   const to = new Int32Array(m);
   const weight = new Float64Array(m);
@@ -258,7 +258,7 @@ function kingEdges(u: number, v: number, n: number, place: Float64Array): Weight
     const first = o.find((x) => x !== 0);
     if (first === 1) offsets.push(o); // each unordered pair once
   }
-  assertDenseFits(1, (n * offsets.length), `edge list of the ${n}-point database domain`);
+  assertEdgeListFits((n * offsets.length), `edge list of the ${n}-point database domain`);
   const digits = new Int32Array(u);
   for (let i = 0; i < n; i++) {
     let x = i;

@@ -1,6 +1,6 @@
 import { MechError, assertPositiveInt } from '../errors';
-import { assertDenseFits } from '../linalg/matrix';
 import { cliqueDomain } from './clique';
+import { assertEdgeListFits } from './shortest-paths';
 import type { Domain, WeightedEdges } from './domain';
 
 /** Largest cube dimension: indices stay within 31-bit integers for bit operations. */
@@ -39,7 +39,7 @@ export function hammingCubeDomain(B: number): Domain {
   let edges: WeightedEdges | undefined;
   const buildEdges = (): WeightedEdges => {
     const m = B * (n / 2);
-    assertDenseFits(1, m, `edge list of the ${B}-bit Hamming cube`);
+    assertEdgeListFits(m, `edge list of the ${B}-bit Hamming cube`);
     const from = new Int32Array(m);
     const to = new Int32Array(m);
     let k = 0;

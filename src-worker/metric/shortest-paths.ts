@@ -1,4 +1,5 @@
-import { assertDenseFits } from '../linalg/matrix';
+import { MechError } from '../errors';
+import { MAX_DENSE_ENTRIES, assertDenseFits } from '../linalg/matrix';
 import type { WeightedEdges } from './domain';
 
 /** Entry of bfsAllPairs for nodes in different components (distance +Infinity). */
@@ -135,4 +136,11 @@ export function adjacency(
     }
   }
   return w ? { start, next, weight: w } : { start, next };
+}
+
+/** Refuse (MechError 'too-large') an edge list of m edges over the dense-memory limit (entries of 8 bytes). */
+export function assertEdgeListFits(m: number, what: string, limit = MAX_DENSE_ENTRIES): void {
+  if (!(m <= limit)) {
+    throw new MechError('too-large', `${what} would have ${m} edges, over the limit of ${limit}; use the metric directly or a smaller domain`, { edges: m, limit });
+  }
 }

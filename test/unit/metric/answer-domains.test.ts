@@ -62,6 +62,9 @@ describe('query-induced answer domains: closed form == enumeration of V^u', () =
     expectEdgesReproduceMetric(s);
     expectLattice(s);
     expect(s.structure.edges!.from.length).toBe(7 * 3 + 2 + 1); // pairs with 0 < |i-j| <= 3 on 0..9
+    expect(sumDomain(2, 5).structure.edges!.from.length).toBe(5 * 11 - 15); // 0..10, gaps 1..5
+    expect(sumDomain(1, 4).structure.edges!.from.length).toBe(10); // one individual: complete graph on 0..4
+
   });
 
   it('k simultaneous counts: Chebyshev on {0..u}^k', () => {

@@ -36,6 +36,9 @@ describe('Hamming cube', () => {
     expect(h.distance(0, 2 ** 30 - 1)).toBe(30);
     expect(h.label(5)).toBe('0'.repeat(27) + '101');
     expect(mechError(() => hammingCubeDomain(31), 'too-large').message).toMatch(/31 bits has 2\^31 points/);
+    expect(mechError(() => hammingCubeDomain(28).structure.edges, 'too-large').message).toBe(
+      'edge list of the 28-bit Hamming cube would have 3758096384 edges, over the limit of 134217728; use the metric directly or a smaller domain',
+    );
     mechError(() => hammingCubeDomain(0), 'invalid-input');
     mechError(() => hammingCubeDomain(2.5), 'invalid-input');
   });
