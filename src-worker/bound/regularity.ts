@@ -23,6 +23,8 @@ export interface Regularity {
   minMuIndex: number;
   minMuLabel: string;
   method: 'dense-lu' | 'kronecker' | 'lp';
+  /** Smallest |pivot| / max|Phi| of the LU (of the factor on product domains): a conditioning hint for the UI. */
+  minPivotRatio: number;
   /** One sentence saying why (shown to users and in 'not-applicable' errors). */
   reason: string;
 }
@@ -53,6 +55,7 @@ export function regularity(domain: Domain, eps: number, prior: ArrayLike<number>
       minMuIndex: -1,
       minMuLabel: '',
       method: sol.method,
+      minPivotRatio: sol.minPivotRatio,
       reason: `Phi = exp(-${eps} d) is singular for ${domain.spec}, so mu Phi = pi has no unique solution; regularity needs an LP feasibility check`,
     };
   }
@@ -78,6 +81,7 @@ export function regularity(domain: Domain, eps: number, prior: ArrayLike<number>
     minMuIndex,
     minMuLabel,
     method: sol.method,
+    minPivotRatio: sol.minPivotRatio,
     reason: regular
       ? `mu Phi = pi has a non-negative solution (smallest component ${fmt(minMu)} at ${minMuLabel}), so the prior is regular`
       : `the prior is not regular for ${domain.spec} at epsilon ${eps}: mu Phi = pi needs mu[${minMuLabel}] = ${fmt(minMu)} < 0 (it lies outside the convex hull of the corner priors)`,
