@@ -52,10 +52,21 @@ describe('tight-constraints existence and the threshold search (SPEC §5)', () =
   it('Euclidean 4x4 grid: the search result vs a direct dense check just below and at it', () => {
     const g = gridDomain(4, 4, 1, 'euclidean');
     const r = thresholdSearch(g, { step: 0.01, to: 5 });
-    expect(r.epsilon).not.toBeNull();
-    const eps = r.epsilon!;
-    expect(directMinZ(g, eps)).toBeGreaterThanOrEqual(0);
-    if (!r.atLowerEnd) expect(directMinZ(g, Number((eps - 0.01).toFixed(2)))).toBeLessThan(0);
+    expect(r.epsilon).toBe(0.69);
+    expect(r.atLowerEnd).toBe(false);
+    expect(directMinZ(g, 0.69)).toBeGreaterThanOrEqual(0);
+    expect(directMinZ(g, 0.68)).toBeLessThan(0);
+    expect(r.below!.minZ).toBeCloseTo(directMinZ(g, 0.68), 14);
+  });
+
+  it('Manhattan grid = product of two lines: z = z_line ⊗ z_line > 0, so it exists at every eps', () => {
+    const g = gridDomain(4, 4, 1, 'manhattan');
+    for (const eps of [0.01, 0.3]) {
+      const a = Math.exp(-eps);
+      // relative check: Phi is ill-conditioned at eps = 0.01 (z ~ 2.5e-5 from entries ~ 1)
+      expect(directMinZ(g, eps) / ((1 - a) / (1 + a)) ** 2).toBeCloseTo(1, 6);
+    }
+    expect(thresholdSearch(g).epsilon).toBe(0.01);
   });
 
   it('line, ring and clique always have it (line: z interior (1-a)/(1+a); ball-size closed form 1/sum_r n_r e^(-eps r))', () => {
