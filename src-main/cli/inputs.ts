@@ -137,7 +137,7 @@ export function parsePriorArg(text: string, baseDir = process.cwd()): PriorInput
     });
     return { kind: 'vector', values };
   }
-  if (/^[-+0-9.eE,\s]+$/.test(t)) return { kind: 'vector', values: parseCommaList(t, 'prior') };
+  if (t.includes(',') || /^[-+0-9.eE\s]+$/.test(t)) return { kind: 'vector', values: parseCommaList(t, 'prior') };
   invalid(`unknown prior '${text}': use uniform, product:p1,p2,..., csv:FILE or a comma list`);
 }
 

@@ -27,7 +27,7 @@ export function parsePriorText(text: string): PriorInput {
     });
   if (t.startsWith('product:')) return { kind: 'product', values: list(t.slice(8), 'product prior') };
   if (t.startsWith('csv:')) invalid(`prior '${t}' reads a file: resolve it before sending the project to a worker`);
-  if (/^[-+0-9.eE,\s]+$/.test(t)) return { kind: 'vector', values: list(t, 'prior') };
+  if (t.includes(',') || /^[-+0-9.eE\s]+$/.test(t)) return { kind: 'vector', values: list(t, 'prior') };
   invalid(`unknown prior '${text}': use uniform, product:p1,p2,..., csv:FILE or a comma list`);
 }
 
