@@ -6,7 +6,7 @@
 import type { FieldErrors } from './grid-validation';
 
 export type QueryKind = 'none' | 'count' | 'sum' | 'average' | 'kcount' | 'max' | 'min' | 'percentile' | 'most';
-export type DbMetric = 'hamming' | 'manhattan' | 'max';
+export type DbMetric = 'hamming' | 'manhattan' | 'max' | 'normalised';
 
 export interface DatabaseFields {
   individuals: number;
@@ -16,6 +16,8 @@ export interface DatabaseFields {
   query: QueryKind;
   /** k for kcount. */
   k: number;
+  /** p for the p-percentile, in (0, 100]. */
+  p?: number;
 }
 
 export const QUERY_LABELS: Record<QueryKind, string> = {
@@ -37,6 +39,7 @@ export function validateDatabase(f: DatabaseFields): FieldErrors {
   if (!Number.isInteger(f.values) || f.values < 2) e.values = 'the universe needs at least 2 values';
   else if (f.values > 100_000) e.values = 'at most 100000 values';
   if (f.query === 'kcount' && (!Number.isInteger(f.k) || f.k < 1 || f.k > 8)) e.k = 'k must be a whole number between 1 and 8';
+  if (f.query === 'percentile' && !(typeof f.p === 'number' && f.p > 0 && f.p <= 100)) e.p = 'p must be a number in (0, 100]';
   if (f.query === 'none' && !e.individuals && !e.values) {
     const n = (f.values + (f.absent ? 1 : 0)) ** f.individuals;
     if (n > 5_000_000) e.individuals = `|V|^u = ${n.toExponential(2)} databases is too many to list; pick a query`;
@@ -55,12 +58,13 @@ export interface AnswerGraph {
 
 /**
  * The answer graph of the query (SPEC §1): y ~ y' iff adjacent databases map
- * to y, y'. `values` counts the universe V = {0..values-1}; the absent value
- * adds one more value (it behaves as a value at Hamming distance 1).
+ * to y, y'. `values` counts the universe V = {0..values-1} (the engine's
+ * sum/avg/max/min/percentile:U,V take the largest value V = values-1; db:U,V
+ * takes the count). The absent value adds one more value. Closed forms are
+ * checked against enumeration of V^u in test/unit/renderer.
  */
 export function answerGraph(f: DatabaseFields): AnswerGraph {
   const u = f.individuals;
-  const v = f.values + (f.absent ? 1 : 0);
   const top = f.values - 1; // largest value
   switch (f.query) {
     case 'count':
@@ -71,10 +75,10 @@ export function answerGraph(f: DatabaseFields): AnswerGraph {
       const w = Math.min(top, n - 1);
       const edges = w * n - (w * (w + 1)) / 2;
       return {
-        domain: `sum:${u},${top}`,
+        domain: f.query === 'sum' ? `sum:${u},${top}` : `avg:${u},${top}`,
         nodes: n,
         edges,
-        adjacency: `answers 0..${u * top}${f.query === 'average' ? ` (÷${u})` : ''}, adjacent iff they differ by at most ${top}`,
+        adjacency: `${f.query === 'average' ? `sums (average × ${u}) ` : 'answers '}0..${u * top}, adjacent iff they differ by at most ${top}`,
       };
     }
     case 'kcount': {
@@ -88,19 +92,21 @@ export function answerGraph(f: DatabaseFields): AnswerGraph {
     }
     case 'max':
     case 'min':
-    case 'percentile':
-      return { domain: `line:${f.values}`, nodes: f.values, edges: f.values - 1, adjacency: 'path on the values: one record moves the answer to a neighbouring value' };
+    case 'percentile': {
+      const domain = f.query === 'percentile' ? `percentile:${u},${top},${f.p ?? 50}` : `${f.query}:${u},${top}`;
+      return { domain, nodes: f.values, edges: (f.values * (f.values - 1)) / 2, adjacency: 'clique: one record can move the answer to any value' };
+    }
     case 'most':
-      return { domain: `clique:${f.values}`, nodes: f.values, edges: (f.values * (f.values - 1)) / 2, adjacency: 'clique: any category can overtake any other' };
+      return { domain: `argmax:${f.values},${u}`, nodes: f.values, edges: (f.values * (f.values - 1)) / 2, adjacency: 'clique: any category can overtake any other' };
     case 'none': {
-      const metric = f.metric === 'hamming' ? '' : `:metric=${f.metric}`;
+      const v = f.values + (f.absent ? 1 : 0);
       const nodes = v ** u;
-      return {
-        domain: `db:${u},${v}${metric}`,
-        nodes,
-        edges: (nodes * u * (v - 1)) / 2,
-        adjacency: f.metric === 'hamming' ? 'databases differing in one individual' : f.metric === 'manhattan' ? 'one value moved by 1 (Manhattan d1)' : 'max per-individual distance (d∞)',
-      };
+      const domain = `db:${u},${f.values}${f.metric === 'hamming' ? '' : `:metric=${f.metric}`}${f.absent ? ':absent' : ''}`;
+      if (f.metric === 'hamming')
+        return { domain, nodes, edges: (nodes * u * (v - 1)) / 2, adjacency: 'databases differing in one individual' };
+      if (f.metric === 'max')
+        return { domain, nodes, edges: ((3 * v - 2) ** u - v ** u) / 2, adjacency: 'every individual moves by at most one value (d∞ graph)' };
+      return { domain, nodes, edges: u * (v - 1) * v ** (u - 1), adjacency: `one individual moves by one value (${f.metric === 'normalised' ? 'Manhattan / diam V' : 'Manhattan d1'})` };
     }
   }
 }

@@ -12,7 +12,10 @@ export type DomainForm =
   | { kind: 'count'; u: number }
   | { kind: 'sum'; u: number; v: number }
   | { kind: 'kcount'; k: number; u: number }
-  | { kind: 'db'; u: number; v: number; metric: 'hamming' | 'manhattan' | 'max' }
+  | { kind: 'db'; u: number; v: number; metric: 'hamming' | 'manhattan' | 'max' | 'normalised'; absent: boolean }
+  | { kind: 'avg' | 'max' | 'min'; u: number; v: number }
+  | { kind: 'percentile'; u: number; v: number; p: number }
+  | { kind: 'argmax'; k: number; u: number }
   | { kind: 'other'; text: string };
 
 const int = (s: string | undefined): number => (s !== undefined && /^\d+$/.test(s) ? Number(s) : NaN);
@@ -55,8 +58,26 @@ export function parseDomainText(text: string): DomainForm {
     }
     case 'db': {
       const [u, v] = rest.split(',');
-      const metric = (opt('metric') ?? 'hamming') as 'hamming' | 'manhattan' | 'max';
-      if (Number.isInteger(int(u)) && Number.isInteger(int(v))) return { kind: 'db', u: int(u), v: int(v), metric };
+      const metric = (opt('metric') ?? 'hamming') as 'hamming' | 'manhattan' | 'max' | 'normalised';
+      const absent = opts.slice(1).includes('absent');
+      if (Number.isInteger(int(u)) && Number.isInteger(int(v))) return { kind: 'db', u: int(u), v: int(v), metric, absent };
+      break;
+    }
+    case 'avg':
+    case 'max':
+    case 'min': {
+      const [u, v] = rest.split(',');
+      if (Number.isInteger(int(u)) && Number.isInteger(int(v))) return { kind: head, u: int(u), v: int(v) };
+      break;
+    }
+    case 'percentile': {
+      const [u, v, p] = rest.split(',');
+      if (Number.isInteger(int(u)) && Number.isInteger(int(v)) && Number.isFinite(Number(p))) return { kind: 'percentile', u: int(u), v: int(v), p: Number(p) };
+      break;
+    }
+    case 'argmax': {
+      const [k, u] = rest.split(',');
+      if (Number.isInteger(int(k)) && Number.isInteger(int(u))) return { kind: 'argmax', k: int(k), u: int(u) };
       break;
     }
   }
@@ -80,7 +101,15 @@ export function domainText(f: DomainForm): string {
     case 'kcount':
       return `kcount:${f.k},${f.u}`;
     case 'db':
-      return `db:${f.u},${f.v}${f.metric !== 'hamming' ? `:metric=${f.metric}` : ''}`;
+      return `db:${f.u},${f.v}${f.metric !== 'hamming' ? `:metric=${f.metric}` : ''}${f.absent ? ':absent' : ''}`;
+    case 'avg':
+    case 'max':
+    case 'min':
+      return `${f.kind}:${f.u},${f.v}`;
+    case 'percentile':
+      return `percentile:${f.u},${f.v},${f.p}`;
+    case 'argmax':
+      return `argmax:${f.k},${f.u}`;
     case 'other':
       return f.text;
   }
@@ -104,7 +133,15 @@ export function domainSize(f: DomainForm): number {
     case 'kcount':
       return (f.u + 1) ** f.k;
     case 'db':
-      return f.v ** f.u;
+      return (f.v + (f.absent ? 1 : 0)) ** f.u;
+    case 'avg':
+      return f.u * f.v + 1;
+    case 'max':
+    case 'min':
+    case 'percentile':
+      return f.v + 1;
+    case 'argmax':
+      return f.k;
     case 'other':
       return NaN;
   }
