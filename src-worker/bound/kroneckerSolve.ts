@@ -18,17 +18,28 @@ export function kroneckerPowerSolve(a: Matrix, u: number, b: Float64Array): Floa
 }
 
 export function kroneckerPowerSolveLU(f: LU, u: number, b: Float64Array): Float64Array {
-  const v = f.n;
-  const N = v ** u;
-  if (b.length !== N) throw new MechError('invalid-input', `right-hand side has ${b.length} entries, expected ${v}^${u} = ${N}`);
+  return kroneckerSolveLU(Array.from({ length: u }, () => f), b);
+}
+
+/**
+ * Solve (A_0 ⊗ A_1 ⊗ ... ⊗ A_{u-1}) x = b from LUs of the factors (sizes may
+ * differ; coordinate 0 most significant). O(N sum_k n_k) time for N = prod n_k.
+ */
+export function kroneckerSolveLU(factors: LU[], b: Float64Array): Float64Array {
+  let N = 1;
+  for (const f of factors) N *= f.n;
+  if (b.length !== N) throw new MechError('invalid-input', `right-hand side has ${b.length} entries, expected ${factors.map((f) => f.n).join(' x ')} = ${N}`);
+  for (const f of factors) if (f.singular) throw new MechError('not-applicable', 'a Kronecker factor is singular to working precision');
   const x = b.slice();
-  const { lu, perm } = f;
-  // Mode k views x as [outer][v][stride]; the v fibres rows of one outer block
-  // are solved together, each substitution step a contiguous axpy over
-  // `stride` entries (cache friendly even for mode 0, where stride = v^(u-1)).
-  let stride = N / v;
-  let scratch = new Float64Array(Math.min(N, v * stride));
-  for (let k = 0; k < u; k++) {
+  // Mode k views x as [outer][n_k][stride]; the n_k fibre rows of one outer
+  // block are solved together, each substitution step a contiguous axpy over
+  // `stride` entries (cache friendly even for mode 0, where stride = N / n_0).
+  let stride = N;
+  let scratch = new Float64Array(0);
+  for (const f of factors) {
+    const v = f.n;
+    const { lu, perm } = f;
+    stride /= v;
     const block = stride * v;
     if (scratch.length < block) scratch = new Float64Array(block);
     for (let o = 0; o < N; o += block) {
@@ -62,7 +73,6 @@ export function kroneckerPowerSolveLU(f: LU, u: number, b: Float64Array): Float6
       }
       for (let i = 0; i < block; i++) x[o + i] = scratch[i]!;
     }
-    stride /= v;
   }
   return x;
 }

@@ -2,33 +2,36 @@ import { assertEpsilon } from '../errors';
 import { luFactor, luSolveTransposed } from '../linalg/lu';
 import { phiMatrix, type Domain } from '../metric/domain';
 import { validatePrior } from '../measure/prior';
-import { kroneckerPowerSolve } from './kroneckerSolve';
-import { kroneckerStructure } from './kroneckerStructure';
+import { kroneckerFactors } from './kroneckerFactors';
+import { kroneckerSolveLU } from './kroneckerSolve';
 
 export interface MuSolution {
   /** mu with mu Phi = pi, or null when Phi is singular (then mu is not unique: decide by LP). */
   mu: Float64Array | null;
-  /** 'kronecker' on product domains with summed distances (no v^u x v^u matrix), else 'dense-lu'. */
+  /** 'kronecker' when Phi is a Kronecker product (no n x n matrix is formed), else 'dense-lu'. */
   method: 'dense-lu' | 'kronecker';
-  /** Smallest |pivot| / max|Phi| of the LU (of the factor for Kronecker): a conditioning hint. */
+  /** Smallest |pivot| / max|Phi| of the LU (smallest over the factors for Kronecker): a conditioning hint. */
   minPivotRatio: number;
 }
 
 /**
  * Solve mu Phi = pi (SPEC §5). Phi = exp(-eps d) is symmetric, so this is
- * Phi mu = pi. Product domains with summed per-coordinate distances (V^u
- * Hamming / Manhattan) are solved mode by mode through the factor's LU in
- * O(u v^(u+1)); other domains by a dense LU (refused when too large).
+ * Phi mu = pi. When Phi is a Kronecker product (V^u with summed distances:
+ * Hamming, Manhattan; Manhattan grids) it is solved mode by mode through the
+ * factors' LUs in O(N sum n_k) — O(u v^(u+1)) on V^u; other domains by a
+ * dense LU (refused when too large).
  */
 export function solveMu(domain: Domain, eps: number, prior: ArrayLike<number>): MuSolution {
   assertEpsilon(eps);
   const p = validatePrior(prior, domain.n);
-  const kron = kroneckerStructure(domain);
-  if (kron) {
-    const phi1 = phiMatrix(kron.factor, eps);
-    const f = luFactor(phi1);
-    const mu = f.singular ? null : kroneckerPowerSolve(phi1, kron.power, p);
-    return { mu, method: 'kronecker', minPivotRatio: f.minPivotRatio };
+  const factors = kroneckerFactors(domain, eps);
+  if (factors) {
+    const lus = factors.map((f, k) => (k > 0 && f === factors[k - 1] ? null : luFactor(f)));
+    for (let k = 1; k < lus.length; k++) if (lus[k] === null) lus[k] = lus[k - 1]!;
+    const all = lus.map((l) => l!);
+    const minPivotRatio = Math.min(...all.map((l) => l.minPivotRatio));
+    const singular = all.some((l) => l.singular);
+    return { mu: singular ? null : kroneckerSolveLU(all, p), method: 'kronecker', minPivotRatio };
   }
   const f = luFactor(phiMatrix(domain, eps));
   return { mu: f.singular ? null : luSolveTransposed(f, p), method: 'dense-lu', minPivotRatio: f.minPivotRatio };

@@ -1,8 +1,8 @@
 import { assertEpsilon } from '../errors';
 import { luFactor, luSolve } from '../linalg/lu';
 import { phiMatrix, type Domain } from '../metric/domain';
-import { extremeProduct, tupleIndex } from './productMu';
-import { kroneckerStructure } from './kroneckerStructure';
+import { extremeProduct } from './productMu';
+import { kroneckerFactors } from './kroneckerFactors';
 
 export interface TightExistence {
   /** true: z = Phi^{-1} 1 >= 0; false: some z < 0; 'undecided': Phi singular (needs LP). */
@@ -21,8 +21,9 @@ export interface TightExistence {
  * of the threshold search, so a faster structured solver can replace it.
  *  - ball-size-symmetric metrics: Phi 1 = S 1 with S = sum_r n_r e^(-eps r),
  *    so z = 1/S > 0: always exists (closed form of SPEC §5);
- *  - product domains with summed distances: z = z1 ⊗ ... ⊗ z1 with
- *    phi1 z1 = 1, min z by a DP over the factors, O(v^3 + u v);
+ *  - Kronecker-product Phi (V^u with summed distances, Manhattan grids):
+ *    z = z_0 ⊗ ... ⊗ z_{u-1} with phi_k z_k = 1, min z by a DP over the
+ *    factors, O(sum n_k^3);
  *  - otherwise a dense LU of Phi.
  * z >= 0 is tested as min z >= -1e-12 * max|z|.
  */
@@ -35,16 +36,23 @@ export function tightExists(domain: Domain, eps: number): TightExistence {
     for (let k = 0; k < balls.radius.length; k++) s += balls.count[k]! * Math.exp(-eps * balls.radius[k]!);
     return { exists: true, minZ: 1 / s, minZIndex: 0, z: new Float64Array(n).fill(1 / s), method: 'ball-sizes' };
   }
-  const kron = kroneckerStructure(domain);
-  if (kron) {
-    const f = luFactor(phiMatrix(kron.factor, eps));
-    if (f.singular) return { exists: 'undecided', minZ: NaN, minZIndex: -1, z: null, method: 'kronecker' };
-    const z1 = luSolve(f, new Float64Array(kron.factor.n).fill(1));
-    const ext = extremeProduct(Array.from({ length: kron.power }, () => z1));
-    let zmax = 0;
-    for (let i = 0; i < z1.length; i++) zmax = Math.max(zmax, Math.abs(z1[i]!));
-    const exists = ext.min >= -1e-12 * zmax ** kron.power;
-    return { exists, minZ: ext.min, minZIndex: tupleIndex(ext.argMin, kron.factor.n), z: null, method: 'kronecker' };
+  const factors = kroneckerFactors(domain, eps);
+  if (factors) {
+    const zs: Float64Array[] = [];
+    let zmaxProd = 1;
+    for (const phiK of factors) {
+      const f = luFactor(phiK);
+      if (f.singular) return { exists: 'undecided', minZ: NaN, minZIndex: -1, z: null, method: 'kronecker' };
+      const zk = luSolve(f, new Float64Array(phiK.rows).fill(1));
+      zs.push(zk);
+      let zmax = 0;
+      for (let i = 0; i < zk.length; i++) zmax = Math.max(zmax, Math.abs(zk[i]!));
+      zmaxProd *= zmax;
+    }
+    const ext = extremeProduct(zs);
+    let idx = 0;
+    for (let k = 0; k < zs.length; k++) idx = idx * zs[k]!.length + ext.argMin[k]!;
+    return { exists: ext.min >= -1e-12 * zmaxProd, minZ: ext.min, minZIndex: idx, z: null, method: 'kronecker' };
   }
   const f = luFactor(phiMatrix(domain, eps));
   if (f.singular) return { exists: 'undecided', minZ: NaN, minZIndex: -1, z: null, method: 'dense-lu' };
