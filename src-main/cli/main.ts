@@ -261,15 +261,23 @@ export async function main(argv: string[]): Promise<number> {
 
 const isMain = process.argv[1] !== undefined && /src-main[\\/]cli[\\/]main\.ts$|bin[\\/]mechstudio(\.js)?$/.test(process.argv[1]);
 if (isMain || process.env.MECHSTUDIO_CLI_MAIN === '1') {
+  // If the event loop ever drains before main() settles, exit non-zero with a reason, never a silent 0.
+  let settled = false;
+  process.exitCode = 1;
+  process.on('exit', () => {
+    if (!settled) process.stderr.write('mechstudio: internal error: the job ended without a result\n');
+  });
   process.on('uncaughtException', (e) => {
     process.stderr.write(`mechstudio: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exit(1);
   });
   main(process.argv.slice(2)).then(
     (code) => {
+      settled = true;
       process.exitCode = code;
     },
     (e: unknown) => {
+      settled = true;
       process.stderr.write(`mechstudio: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
       process.exitCode = 1;
     },

@@ -16,8 +16,9 @@
  * - Idle threads are recycled after `idleTimeoutMs` because the HiGHS
  *   WebAssembly heap of a worker never shrinks.
  */
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { ApiError } from '../../src-worker/protocol/api';
@@ -57,6 +58,19 @@ interface JobRecord {
 
 const DEFAULT_WORKER = fileURLToPath(new URL('../../src-worker/worker-entry.ts', import.meta.url));
 
+/**
+ * tsx's loader as an absolute URL: a bare '--import tsx' would be resolved
+ * from the process's working directory, which fails when the CLI runs
+ * anywhere outside the project.
+ */
+function tsxLoader(): string {
+  try {
+    return pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  } catch {
+    return 'tsx';
+  }
+}
+
 export class Dispatcher {
   readonly threads: number;
   private readonly pool: Piscina;
@@ -79,13 +93,21 @@ export class Dispatcher {
       minThreads: 0,
       maxThreads: threads,
       idleTimeout: options.idleTimeoutMs ?? 30_000,
-      execArgv: options.execArgv ?? (isTs ? ['--import', 'tsx'] : []),
+      execArgv: options.execArgv ?? (isTs ? ['--import', tsxLoader()] : []),
       resourceLimits: { maxOldGenerationSizeMb: options.maxOldGenerationSizeMb ?? 2048 },
       // Queue without bound: jobs are user actions, not a flood.
       maxQueue: Infinity,
     });
-    // A worker 'error' is also reported through the task's rejection; never let it crash the process.
-    this.pool.on('error', () => undefined);
+    // Errors of a worker running a task reject that task. A pool-level error
+    // is one no task owns (typically a worker that cannot even start): queued
+    // jobs would then wait forever, so they fail now with the reason.
+    this.pool.on('error', (err: unknown) => {
+      const msg = err instanceof Error ? err.message : String(err);
+      for (const rec of [...this.jobs.values()]) {
+        this.finishError(rec, { code: 'crashed', message: `a worker thread failed: ${msg.split('\n')[0]}` });
+        rec.abort.abort(new Error('worker failure'));
+      }
+    });
   }
 
   /** Subscribe to every job's events; returns an unsubscribe function. */

@@ -114,3 +114,16 @@ describe('dispatcher on the real pool', () => {
     expect(() => d.start(null)).toThrow(/JSON object/);
   });
 });
+
+describe('dispatcher when workers cannot start', () => {
+  it('fails queued jobs with the reason instead of leaving them pending forever', async () => {
+    const broken = new Dispatcher({ threads: 1, execArgv: ['--import', 'mechstudio-no-such-package'] });
+    try {
+      const r = await outcome(broken, req('line:3'));
+      expect(r).toMatchObject({ ok: false, code: 'crashed' });
+      expect(r.message).toMatch(/mechstudio-no-such-package/);
+    } finally {
+      await broken.close();
+    }
+  });
+});
