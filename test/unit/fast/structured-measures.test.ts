@@ -22,6 +22,7 @@ import { lineDomain } from '../../../src-worker/metric/line';
 import { ringDomain } from '../../../src-worker/metric/ring';
 import { cliqueDomain } from '../../../src-worker/metric/clique';
 import { databaseDomain } from '../../../src-worker/metric/database';
+import { planarLaplace } from '../../../src-worker/mechanism/planarLaplace';
 import { lcg, productDomain } from './helpers';
 
 function tight(d: Domain, eps: number): ImplicitTightChannel {
@@ -95,6 +96,18 @@ describe('streamed and structured utility (posterior vulnerability, optimal rema
     const c = minPlusTransform(gridDomain(10, 10, 1, 'euclidean'), 0.5, f);
     const e = minPlusTransform(gridDomain(10, 10, 1, 'euclidean'), 0.5, f, { method: 'brute' });
     for (let i = 0; i < 100; i++) expect(c.value[i]).toBeCloseTo(e.value[i]!, 13);
+  });
+
+  it('the streamed fallback measures other implicit channels (planar Laplace) exactly, with progress', () => {
+    const d = gridDomain(9, 8, 1, 'euclidean');
+    const mech = planarLaplace(d, 0.8);
+    const [pi] = priors(d.n, 5);
+    const ref = posteriorVulnerability(pi!, toDense(mech.channel));
+    const seen: number[] = [];
+    const s = streamedUtility(pi!, mech.channel, (f) => seen.push(f));
+    expect(Math.abs(s.value - ref.value) / ref.value).toBeLessThan(1e-13);
+    expect(Array.from(s.remap)).toEqual(Array.from(ref.remap));
+    expect(seen).toEqual([0, 64 / 72]);
   });
 
   it('rejects a prior of the wrong size or not summing to 1', () => {

@@ -1,0 +1,131 @@
+/**
+ * Fast structured solvers (npm run bench -- fast): Phi z = 1 by dense
+ * Cholesky versus FFT + preconditioned CG on grids, the preconditioner's
+ * effect, and the fast path alone on 100 x 100 and 1000 x 1000 grids with
+ * time and peak memory (rss / arrayBuffers sampled at every CG iteration).
+ * Goals: 100 x 100 under 1 s, 1000 x 1000 under 60 s.
+ */
+import { solvePhi, type SolvePhiResult } from '../../src-worker/linalg/phi-solve';
+import { tightConstraintsStructured } from '../../src-worker/mechanism/implicit/tight-structured';
+import { tightUtility } from '../../src-worker/measure/structured/tight-utility';
+import { tightExpectedError } from '../../src-worker/measure/structured/tight-expected-error';
+import { checkTightPrivacy } from '../../src-worker/measure/structured/tight-privacy-check';
+import { uniformPrior } from '../../src-worker/measure/prior';
+import { gridDomain } from '../../src-worker/metric/grid';
+import type { GridMetric } from '../../src-worker/metric/domain';
+
+const MB = 1024 * 1024;
+
+function gc(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
+class MemSampler {
+  rss0: number;
+  ab0: number;
+  rss: number;
+  ab: number;
+  constructor() {
+    gc();
+    const m = process.memoryUsage();
+    this.rss0 = this.rss = m.rss;
+    this.ab0 = this.ab = m.arrayBuffers;
+  }
+  sample = (): void => {
+    const m = process.memoryUsage();
+    if (m.rss > this.rss) this.rss = m.rss;
+    if (m.arrayBuffers > this.ab) this.ab = m.arrayBuffers;
+  };
+  text(): string {
+    this.sample();
+    return `peak rss ${(this.rss / MB).toFixed(0)} MB, peak arrayBuffers +${((this.ab - this.ab0) / MB).toFixed(0)} MB`;
+  }
+}
+
+function maxRelDiff(a: Float64Array, b: Float64Array): number {
+  let e = 0;
+  let m = 0;
+  for (let i = 0; i < a.length; i++) {
+    e = Math.max(e, Math.abs(a[i]! - b[i]!));
+    m = Math.max(m, Math.abs(b[i]!));
+  }
+  return e / m;
+}
+
+function timed<T>(f: () => T): [T, number] {
+  const t0 = performance.now();
+  const r = f();
+  return [r, performance.now() - t0];
+}
+
+function line(r: SolvePhiResult, ms: number): string {
+  return `${r.method.padEnd(14)} ${ms.toFixed(0).padStart(7)} ms  it ${String(r.iterations).padStart(3)}  residual ${r.relResidual.toExponential(1)}`;
+}
+
+export default async function fastBench(): Promise<void> {
+  const eps = 1;
+  console.log(`\n-- Phi z = 1, Euclidean grid, eps = ${eps}: dense Cholesky vs FFT + PCG (same run) --`);
+  console.log('grid      n      dense (build + solve)            fast                              ratio   rel. diff');
+  for (const s of [30, 40, 50, 60, 70]) {
+    const d = gridDomain(s, s, 1, 'euclidean');
+    const ones = new Float64Array(d.n).fill(1);
+    gc();
+    const [dense, tDense] = timed(() => solvePhi(d, eps, ones, { method: 'dense' }));
+    const [fast, tFast] = timed(() => solvePhi(d, eps, ones, { method: 'lattice' }));
+    console.log(
+      `${`${s}x${s}`.padEnd(9)} ${String(d.n).padEnd(6)} ${line(dense, tDense)}  ${line(fast, tFast)}  ${(tDense / tFast).toFixed(0).padStart(5)}x  ${maxRelDiff(fast.x, dense.x).toExponential(1)}`,
+    );
+  }
+
+  console.log('\n-- preconditioner: 100 x 100, FFT products, CG iterations with and without the circulant preconditioner --');
+  for (const metric of ['euclidean', 'manhattan', 'chebyshev'] as GridMetric[]) {
+    for (const e of [0.2, 1]) {
+      const d = gridDomain(100, 100, 1, metric);
+      const ones = new Float64Array(d.n).fill(1);
+      const [p, tp] = timed(() => solvePhi(d, e, ones, { method: 'lattice' }));
+      const [c, tc] = timed(() => solvePhi(d, e, ones, { method: 'lattice', precondition: false, maxIter: 5000 }));
+      console.log(
+        `${metric.padEnd(10)} eps ${String(e).padEnd(4)} PCG ${String(p.iterations).padStart(4)} it ${tp.toFixed(0).padStart(5)} ms | CG ${String(c.iterations).padStart(4)} it ${tc.toFixed(0).padStart(5)} ms | speed-up ${(tc / tp).toFixed(1)}x`,
+      );
+    }
+  }
+
+  console.log('\n-- fast path, tight-constraints mechanism + uniform utility + expected error + privacy check --');
+  for (const [size, metric, e] of [
+    [100, 'euclidean', 1],
+    [100, 'manhattan', 0.5],
+    [100, 'chebyshev', 1.5],
+    [1000, 'euclidean', 1],
+    [1000, 'manhattan', 0.5],
+  ] as [number, GridMetric, number][]) {
+    const mem = new MemSampler();
+    const d = gridDomain(size, size, 1, metric);
+    const [res, tSolve] = timed(() => tightConstraintsStructured(d, e, { onIteration: mem.sample }));
+    mem.sample();
+    let extra = '';
+    if (res.exists) {
+      const ch = res.mechanism.channel;
+      const pi = uniformPrior(d.n);
+      const [u, tu] = timed(() => tightUtility(pi, ch));
+      const [ee, te] = timed(() => tightExpectedError(pi, ch));
+      mem.sample();
+      const [pc, tc] = timed(() => checkTightPrivacy(ch, e));
+      extra = `utility ${u.value.toFixed(6)} (${tu.toFixed(0)} ms), E[d] ${ee.value.toFixed(4)} (${te.toFixed(0)} ms), eff. eps ${pc.effectiveEpsilon.toPrecision(12)} (${tc.toFixed(0)} ms)`;
+    } else extra = `does not exist: min z ${res.minZ.toExponential(3)} at ${res.argMinLabel}`;
+    const s = res.solve;
+    console.log(
+      `${`${size}x${size}`.padEnd(9)} ${metric.padEnd(10)} eps ${String(e).padEnd(4)} total ${tSolve.toFixed(0).padStart(6)} ms (setup ${s.setupMs.toFixed(0)}, solve ${s.timeMs.toFixed(0)}), ${s.method} ${s.iterations} it, residual ${s.relResidual.toExponential(1)}; ${mem.text()}`,
+    );
+    console.log(`          ${extra}`);
+    console.log(`          goal ${size === 100 ? '< 1 s' : '< 60 s'}: ${tSolve < (size === 100 ? 1000 : 60000) ? 'met' : 'MISSED'}`);
+  }
+
+  console.log('\n-- 1000 x 1000 Chebyshev, a harder eps (wide kernel): PCG iterations and time --');
+  {
+    const mem = new MemSampler();
+    const d = gridDomain(1000, 1000, 1, 'chebyshev');
+    const ones = new Float64Array(d.n).fill(1);
+    const [r, t] = timed(() => solvePhi(d, 0.3, ones, { onIteration: mem.sample }));
+    console.log(`eps 0.3: ${line(r, t)}; ${mem.text()}`);
+  }
+}
