@@ -1,0 +1,34 @@
+import { MechError } from '../errors';
+
+/**
+ * Options every LP entry point accepts.
+ *
+ * Cancellation: the signal is checked between model-building phases and just
+ * before the solve. A HiGHS solve is one synchronous WebAssembly call, so an
+ * abort that arrives while it runs cannot be observed on this thread (the event
+ * loop is blocked); the job dispatcher cancels a running solve by terminating
+ * the worker thread, which also discards the runtime's memory.
+ */
+export interface LpOptions {
+  signal?: AbortSignal;
+  /** Phase progress: fraction in [0, 1] and a short message (building, solving, extracting). */
+  onProgress?: (fraction: number, message: string) => void;
+  /** Wall-clock limit for the solve, in seconds (HiGHS time_limit). */
+  timeLimitSeconds?: number;
+  /**
+   * HiGHS LP algorithm. Default 'simplex' (dual simplex): measured faster than
+   * 'ipm' on the mechanism LPs and it returns an exact vertex (see
+   * test/bench/lp.bench.ts and the report).
+   */
+  solver?: 'simplex' | 'ipm' | 'choose';
+  /** Extra HiGHS options (snake_case names), for benchmarks and experts; applied last. */
+  highsOptions?: Record<string, string | number | boolean>;
+}
+
+export function checkCancelled(options: LpOptions | undefined, phase: string): void {
+  if (options?.signal?.aborted) throw new MechError('cancelled', `LP cancelled while ${phase}`);
+}
+
+export function progress(options: LpOptions | undefined, fraction: number, message: string): void {
+  options?.onProgress?.(fraction, message);
+}

@@ -1,0 +1,235 @@
+import type { ModelData, ObjectiveSense } from 'highs';
+import { MechError } from '../errors';
+import { highsRuntime, resetHighsRuntime } from './highs-runtime';
+import { assertLpFits } from './memory-estimate';
+import { type LpOptions, checkCancelled, progress } from './lp-options';
+
+/**
+ * A linear program built row by row into growable typed arrays (CSR), handed
+ * to HiGHS' persistent model API as sparse arrays (never LP text), solved,
+ * and always disposed. Columns are fixed at construction: cost 0, bounds
+ * [0, +inf) unless changed.
+ */
+export class SparseLp {
+  readonly numCols: number;
+  readonly colCost: Float64Array;
+  readonly colLower: Float64Array;
+  readonly colUpper: Float64Array;
+  sense: 'minimize' | 'maximize' = 'minimize';
+  private rowLo: Float64Array;
+  private rowHi: Float64Array;
+  private starts: Int32Array;
+  private idx: Int32Array;
+  private val: Float64Array;
+  private rows = 0;
+  private nz = 0;
+
+  constructor(numCols: number, expectedRows = 16, expectedNonzeros = 64) {
+    if (!Number.isInteger(numCols) || numCols < 0 || numCols > 0x7fffffff) throw new MechError('internal', `bad LP column count ${numCols}`);
+    this.numCols = numCols;
+    this.colCost = new Float64Array(numCols);
+    this.colLower = new Float64Array(numCols);
+    this.colUpper = new Float64Array(numCols).fill(Infinity);
+    const r = Math.max(1, expectedRows);
+    const z = Math.max(1, expectedNonzeros);
+    this.rowLo = new Float64Array(r);
+    this.rowHi = new Float64Array(r);
+    this.starts = new Int32Array(r + 1);
+    this.idx = new Int32Array(z);
+    this.val = new Float64Array(z);
+  }
+
+  get numRows(): number {
+    return this.rows;
+  }
+  get nonzeros(): number {
+    return this.nz;
+  }
+
+  private reserve(extraRows: number, extraNz: number): void {
+    if (this.rows + extraRows > this.rowLo.length) {
+      const cap = Math.max(this.rows + extraRows, this.rowLo.length * 2);
+      this.rowLo = grow(this.rowLo, cap);
+      this.rowHi = grow(this.rowHi, cap);
+      const s = new Int32Array(cap + 1);
+      s.set(this.starts.subarray(0, this.rows + 1));
+      this.starts = s;
+    }
+    if (this.nz + extraNz > this.idx.length) {
+      const cap = Math.max(this.nz + extraNz, this.idx.length * 2);
+      const i = new Int32Array(cap);
+      i.set(this.idx.subarray(0, this.nz));
+      this.idx = i;
+      this.val = grow(this.val, cap);
+    }
+  }
+
+  /** lower <= sum_k values[k] x[indices[k]] <= upper; indices must be distinct. Returns the row index. */
+  addRow(lower: number, upper: number, indices: ArrayLike<number>, values: ArrayLike<number>): number {
+    const k = indices.length;
+    this.reserve(1, k);
+    for (let t = 0; t < k; t++) {
+      this.idx[this.nz + t] = indices[t]!;
+      this.val[this.nz + t] = values[t]!;
+    }
+    return this.closeRow(lower, upper, k);
+  }
+
+  /** Two-entry row lower <= a x[i] + b x[j] <= upper (the privacy constraints). */
+  addRow2(lower: number, upper: number, i: number, a: number, j: number, b: number): number {
+    this.reserve(1, 2);
+    this.idx[this.nz] = i;
+    this.val[this.nz] = a;
+    this.idx[this.nz + 1] = j;
+    this.val[this.nz + 1] = b;
+    return this.closeRow(lower, upper, 2);
+  }
+
+  private closeRow(lower: number, upper: number, k: number): number {
+    const r = this.rows;
+    this.rowLo[r] = lower;
+    this.rowHi[r] = upper;
+    this.nz += k;
+    this.rows = r + 1;
+    this.starts[this.rows] = this.nz;
+    return r;
+  }
+
+  /** The model as HiGHS sparse input (views on the builder's arrays; HiGHS copies them). */
+  toModelData(infinity: number, senses: { minimize: ObjectiveSense; maximize: ObjectiveSense }): ModelData {
+    const clampInf = (a: Float64Array): Float64Array => {
+      if (infinity === Infinity) return a;
+      const b = a.slice();
+      for (let i = 0; i < b.length; i++) if (b[i] === Infinity) b[i] = infinity;
+      else if (b[i] === -Infinity) b[i] = -infinity;
+      return b;
+    };
+    return {
+      numCols: this.numCols,
+      numRows: this.rows,
+      sense: senses[this.sense],
+      colCost: this.colCost,
+      colLower: clampInf(this.colLower),
+      colUpper: clampInf(this.colUpper),
+      rowLower: clampInf(this.rowLo.subarray(0, this.rows)),
+      rowUpper: clampInf(this.rowHi.subarray(0, this.rows)),
+      matrix: {
+        format: 'csr',
+        numRows: this.rows,
+        numCols: this.numCols,
+        starts: this.starts.subarray(0, this.rows + 1),
+        indices: this.idx.subarray(0, this.nz),
+        values: this.val.subarray(0, this.nz),
+      },
+    };
+  }
+}
+
+function grow(a: Float64Array, cap: number): Float64Array {
+  const b = new Float64Array(cap);
+  b.set(a.subarray(0, Math.min(a.length, cap)));
+  return b;
+}
+
+export interface LpSolution {
+  objective: number;
+  colValue: Float64Array;
+  /** Wall-clock time of the HiGHS solve (ms), model hand-over excluded. */
+  solveMs: number;
+  /** Wall-clock time to hand the model to HiGHS (ms). */
+  loadMs: number;
+  status: 'optimal';
+  iterations: number;
+}
+
+/** Names of HiGHS model statuses, for messages. */
+const STATUS_NAMES: Record<number, string> = {
+  0: 'not set',
+  1: 'load error',
+  2: 'model error',
+  3: 'presolve error',
+  4: 'solve error',
+  5: 'postsolve error',
+  6: 'empty',
+  7: 'optimal',
+  8: 'infeasible',
+  9: 'unbounded or infeasible',
+  10: 'unbounded',
+  11: 'objective bound',
+  12: 'objective target',
+  13: 'time limit',
+  14: 'iteration limit',
+  15: 'unknown',
+  16: 'solution limit',
+  17: 'interrupted',
+};
+
+/**
+ * Solve a SparseLp with HiGHS. Refuses early (MechError 'too-large') when
+ * the model would not fit the WebAssembly heap; maps solver outcomes to
+ * MechErrors: 'infeasible' (infeasible / unbounded), 'too-large' (time or
+ * iteration limit), 'internal' (solver failure). The model is always disposed.
+ */
+export async function solveSparseLp(lp: SparseLp, what: string, options?: LpOptions): Promise<LpSolution> {
+  assertLpFits(lp.numCols, lp.numRows, lp.nonzeros, what);
+  checkCancelled(options, `loading the solver for ${what}`);
+  const highs = await highsRuntime();
+  checkCancelled(options, `handing ${what} to the solver`);
+  const t0 = performance.now();
+  let model: ReturnType<typeof highs.createModel> | undefined;
+  try {
+    model = highs.createModel(lp.toModelData(highs.infinity, highs.constants.objectiveSense));
+    model.options.set({
+      output_flag: false,
+      solver: options?.solver ?? 'simplex',
+      // Tighter than HiGHS' 1e-7 default: the privacy check (SPEC §4) uses a
+      // 1e-9 relative tolerance, and a simplex vertex is then exact to ~1e-12.
+      primal_feasibility_tolerance: 1e-10,
+      dual_feasibility_tolerance: 1e-10,
+    });
+    if (options?.highsOptions) model.options.set(options.highsOptions);
+    if (options?.timeLimitSeconds !== undefined) {
+      if (!(options.timeLimitSeconds > 0)) throw new MechError('invalid-input', `LP time limit must be > 0 seconds, got ${options.timeLimitSeconds}`);
+      model.options.set('time_limit', options.timeLimitSeconds);
+    }
+    const t1 = performance.now();
+    checkCancelled(options, `solving ${what}`);
+    progress(options, 0.5, `solving ${what} (${lp.numCols} variables, ${lp.numRows} constraints)`);
+    // One synchronous WebAssembly call: not interruptible from this thread (see LpOptions).
+    const run = model.run();
+    const t2 = performance.now();
+    const status = run.modelStatus;
+    if (status === highs.constants.modelStatus.optimal) {
+      const sol = model.getSolution();
+      const iters = Number(model.info.get('simplex_iteration_count')) + Number(model.info.get('ipm_iteration_count'));
+      return { objective: model.getObjectiveValue(), colValue: sol.colValue, solveMs: t2 - t1, loadMs: t1 - t0, status: 'optimal', iterations: iters };
+    }
+    const name = STATUS_NAMES[status] ?? `status ${status}`;
+    if (status === highs.constants.modelStatus.infeasible) {
+      throw new MechError('infeasible', `${what} has no feasible solution (HiGHS: ${name})`, { status: name });
+    }
+    if (status === highs.constants.modelStatus.unbounded || status === highs.constants.modelStatus.unboundedOrInfeasible) {
+      throw new MechError('infeasible', `${what} has no optimal solution (HiGHS: ${name})`, { status: name });
+    }
+    if (status === highs.constants.modelStatus.timeLimit || status === highs.constants.modelStatus.iterationLimit) {
+      throw new MechError('too-large', `${what} was not solved within the ${options?.timeLimitSeconds ?? ''} s limit (HiGHS: ${name}); use a smaller domain, a coarser spanner or a longer limit`, { status: name, reason: 'limit' });
+    }
+    throw new MechError('internal', `HiGHS could not solve ${what} (status: ${name})`, { status: name });
+  } catch (e) {
+    if (e instanceof MechError) throw e;
+    const msg = e instanceof Error ? e.message : String(e);
+    if (/memory|OOM|Aborted/i.test(msg)) {
+      // A WebAssembly abort leaves the runtime unusable: load a fresh one next time.
+      model = undefined;
+      resetHighsRuntime();
+      throw new MechError('too-large', `${what} ran out of solver memory (${msg}); use a smaller domain or a coarser spanner`);
+    }
+    throw new MechError('internal', `HiGHS failed on ${what}: ${msg}`);
+  } finally {
+    try {
+      model?.dispose();
+    } catch {
+      /* already disposed or runtime aborted */
+    }
+  }
+}
