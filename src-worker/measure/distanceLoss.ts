@@ -14,6 +14,8 @@ const DENSE_CACHE_ENTRIES = 1 << 22;
  *  - 1-D non-periodic lattice with d = step |i - j| (line, count, ...): the
  *    weighted median (dist) or the lattice point nearest the weighted mean
  *    (dist2), O(n) per column;
+ *  - ring (periodic 1-D lattice) with dist: all n values f(w) by a sliding
+ *    window over prefix sums, O(n) per column;
  *  - Manhattan grid with dist: separable, the weighted median of each axis
  *    marginal; Euclidean grid with dist2: separable, nearest mean per axis.
  * Otherwise O(n^2) per column through domain.distance, with the distance
@@ -119,6 +121,43 @@ function structuredBest(domain: Domain, power: 1 | 2): ((q: Float64Array) => Bes
         for (let x = 0; x < n; x++) total += q[x]!;
         const w = power === 1 ? weightedMedian(q, n, total) : nearestMean(q, n);
         return { w, value: scale * sumAbs(q, n, w, power) };
+      };
+    }
+  }
+  if (lat && lat.shape.length === 1 && lat.periodic && lat.shape[0] === n && n >= 3 && power === 1) {
+    const h = Math.floor(n / 2);
+    const step = lat.offsetDistance([1]);
+    let ring = Number.isFinite(step) && step > 0;
+    for (let k = 0; ring && k < n; k++) {
+      const dk = lat.offsetDistance([k]);
+      const want = step * Math.min(k, n - k);
+      if (Math.abs(dk - want) > 1e-12 * Math.max(1, want)) ring = false;
+    }
+    if (ring) {
+      const prefix = new Float64Array(2 * n + 1);
+      const ringDist = (w: number, x: number) => {
+        const a = Math.abs(w - x);
+        return Math.min(a, n - a);
+      };
+      return (q) => {
+        // f(w) = sum_x q_x d(w, x); f(w+1) - f(w) = S - 2 sum_{t=1..h} q_{w+t} (- q_{w+h+1} when n is odd)
+        for (let i = 0; i < 2 * n; i++) prefix[i + 1] = prefix[i]! + q[i % n]!;
+        const S = prefix[n]!;
+        let f = 0;
+        for (let x = 0; x < n; x++) f += q[x]! * Math.min(x, n - x);
+        let bestW = 0;
+        let bestF = f;
+        for (let w = 0; w + 1 < n; w++) {
+          const near = prefix[w + h + 1]! - prefix[w + 1]!;
+          f += S - 2 * near - (n % 2 === 1 ? q[(w + h + 1) % n]! : 0);
+          if (f < bestF - 1e-12 * S) {
+            bestF = f;
+            bestW = w + 1;
+          }
+        }
+        let exact = 0;
+        for (let x = 0; x < n; x++) exact += q[x]! * ringDist(bestW, x);
+        return { w: bestW, value: step * exact };
       };
     }
   }

@@ -90,6 +90,9 @@ describe('loss U_l[pi > C] with the minimising remap (SPEC §3)', () => {
     const cases: [Domain, 1 | 2][] = [
       [lineDomain(30), 1],
       [lineDomain(30), 2],
+      [ringDomain(30), 1],
+      [ringDomain(31), 1],
+      [ringDomain(3), 1],
       [gridDomain(5, 6, 2, 'manhattan'), 1],
       [gridDomain(5, 6, 0.5, 'euclidean'), 2],
     ];
