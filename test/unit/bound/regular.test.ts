@@ -13,6 +13,7 @@ import { utilityBound, leakageBound } from '../../../src-worker/bound/optimality
 import { cornerPrior, cornerPriors } from '../../../src-worker/bound/cornerPriors';
 import { solveMu } from '../../../src-worker/bound/mu';
 import { productMu } from '../../../src-worker/bound/productMu';
+import { productPriorBounds } from '../../../src-worker/bound/productPriorBounds';
 import { phi } from '../../../src-worker/bound/phi';
 import { databaseLeakageBound } from '../../../src-worker/bound/databaseLeakageBounds';
 import { rng, rr, tableDomain, tg } from '../measure/fixtures';
@@ -189,8 +190,7 @@ describe('bad input to the bounds raises a typed MechError', () => {
 });
 
 describe('product-prior bounds from the factors only (SPEC §5)', () => {
-  it('equal the dense regular-prior bounds on db:5,4 at eps = 1, and refuse the non-regular eps = 0.5 case', async () => {
-    const { productPriorBounds } = await import('../../../src-worker/bound/productPriorBounds');
+  it('equal the dense regular-prior bounds on db:5,4 at eps = 1, and refuse the non-regular eps = 0.5 case', () => {
     const db = databaseDomain(5, 4);
     const marg = [0.3, 0.27, 0.23, 0.2];
     const p = productOfMarg(marg, 5);
