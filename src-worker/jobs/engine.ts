@@ -15,6 +15,11 @@ import { parseDomainSpec } from '../metric/parse-domain-spec';
 import { decideRegularity, type RegularityLP } from '../bound/regularity';
 import { thresholdSearch } from '../bound/thresholdSearch';
 import { tightExists } from '../bound/tightExists';
+import { privacyTypeCapacities } from '../capacity/privacy-type-capacity';
+import { optimalMechanism } from '../lp/optimal-mechanism';
+import { decideRegularityByLP } from '../lp/regularity-lp';
+import type { LossInput as LpLoss } from '../lp/loss-input';
+import { tightConstraintsStructured } from '../mechanism/implicit/tight-structured';
 import { customMetricDomain } from '../metric/custom-metric';
 import { graphDomain as engineGraphDomain } from '../metric/graph';
 import { additiveCapacity } from '../measure/additiveCapacity';
@@ -31,7 +36,11 @@ import { posteriorVulnerability } from '../measure/posteriorVulnerability';
 import { priorVulnerability } from '../measure/priorVulnerability';
 
 export function missing(piece: string): never {
-  throw new MechError('internal', `this job needs ${piece}, which is not part of the engine yet`);
+  throw new MechError('internal', `this job needs ${piece}, which is not part of the engine yet`, { missingEnginePiece: piece });
+}
+
+export function isMissingPiece(e: unknown): boolean {
+  return e instanceof MechError && e.detail?.missingEnginePiece !== undefined;
 }
 
 /* ---------- domains ---------- */
@@ -65,11 +74,46 @@ export type LossSpecInput = { kind: 'bin' } | { kind: 'nib' } | { kind: 'dist' }
 
 export type MechanismOutcome = { exists: true; mechanism: Mechanism } | { exists: false; minZ: number; minZAt: string; note: string };
 
+/** Our loss spec in the LP's terms (rows = guesses w, columns = secrets x). */
+function lpLoss(loss: LossSpecInput | undefined): LpLoss {
+  if (!loss) return 'bin'; // no loss: maximise binary-gain utility (SPEC §8 utility)
+  switch (loss.kind) {
+    case 'bin':
+    case 'dist':
+    case 'dist2':
+      return loss.kind;
+    case 'nib':
+      return (w: number, x: number) => (w === x ? 1 : 0);
+    case 'matrix':
+      return loss.matrix;
+  }
+}
+
 export async function buildMechanism(kind: MechanismKindName, domain: Domain, eps: number, opts: BuildOptions): Promise<MechanismOutcome> {
-  void domain;
-  void eps;
-  void opts;
-  return missing(`the '${kind}' mechanism construction (src-worker/mechanism/)`);
+  switch (kind) {
+    case 'tight': {
+      // SPEC §2: Phi z = 1; exists iff z >= 0
+      const r = tightConstraintsStructured(domain, eps);
+      if (!r.exists) {
+        return {
+          exists: false,
+          minZ: r.minZ,
+          minZAt: r.argMinLabel,
+          note: `Phi z = 1 has z[${r.argMinLabel}] = ${r.minZ} < 0, so no tight-constraints mechanism exists at eps = ${eps}`,
+        };
+      }
+      return { exists: true, mechanism: r.mechanism };
+    }
+    case 'optimal': {
+      const mechanism = await optimalMechanism(domain, eps, opts.prior, lpLoss(opts.loss), {
+        signal: opts.signal,
+        onProgress: (f, m) => opts.progress(f, m),
+      });
+      return { exists: true, mechanism };
+    }
+    default:
+      return missing(`the '${kind}' mechanism construction (src-worker/mechanism/)`);
+  }
 }
 
 /* ---------- measures (SPEC §3) ---------- */
@@ -146,11 +190,9 @@ export interface CapacityOutcome {
   mechanism?: RowSource;
 }
 
-export async function privacyCapacities(domain: Domain, eps: number, signal: AbortSignal): Promise<CapacityOutcome> {
-  void domain;
-  void eps;
-  void signal;
-  return missing('privacy-type capacities (src-worker/capacity/)');
+export async function privacyCapacities(domain: Domain, eps: number, signal: AbortSignal, progress?: (f: number, m: string) => void): Promise<CapacityOutcome> {
+  const c = await privacyTypeCapacities(domain, eps, { signal, ...(progress ? { onProgress: progress } : {}) });
+  return { multiplicative: c.multiplicative, additive: c.additive, mechanism: c.multiplicativeMechanism.channel };
 }
 
 /* ---------- regular priors, bounds, threshold (SPEC §5) ---------- */
@@ -163,8 +205,8 @@ export interface RegularityOutcome {
   note?: string;
 }
 
-/** LP decider for singular Phi (src-worker/lp/), when it exists. */
-const regularityLP: RegularityLP | undefined = undefined;
+/** LP decider for singular Phi (SPEC §5: decide by LP feasibility). */
+const regularityLP: RegularityLP = async (domain, eps, prior) => (await decideRegularityByLP(domain, eps, prior)).regular;
 
 export async function regularity(domain: Domain, eps: number, prior: Float64Array, signal: AbortSignal): Promise<RegularityOutcome> {
   void signal;

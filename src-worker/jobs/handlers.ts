@@ -35,6 +35,7 @@ import {
   buildMechanism,
   checkChannel,
   expectedLoss,
+  isMissingPiece,
   measureChannel,
   posteriorVertices,
   privacyCapacities,
@@ -53,7 +54,7 @@ function effectiveEpsilonOf(ch: RowSource, domain: Domain, eps: number): { value
   try {
     return { value: checkChannel(ch, domain, eps, 1, MECHANISM_CHECK_WORK).effectiveEpsilon };
   } catch (e) {
-    if (e instanceof MechError && e.code === 'too-large') return { value: null, note: `effective epsilon not computed: ${e.message}` };
+    if (e instanceof MechError && (e.code === 'too-large' || isMissingPiece(e))) return { value: null, note: `effective epsilon not computed: ${e.message}` };
     throw e;
   }
 }
@@ -199,7 +200,7 @@ export async function checkJob(req: CheckRequest, ctx: JobContext): Promise<Chec
 export async function capacityJob(req: CapacityRequest, ctx: JobContext): Promise<CapacityResult> {
   const domain = resolveDomain(req.domain);
   ctx.progress(null, `capacities of ${domain.spec}`);
-  const c = await privacyCapacities(domain, req.epsilon, ctx.signal);
+  const c = await privacyCapacities(domain, req.epsilon, ctx.signal, ctx.progress);
   const out: CapacityResult = { type: 'capacity', domain: domain.spec, epsilon: req.epsilon, multiplicative: c.multiplicative, additive: c.additive, rows: domain.n };
   if (c.mechanism) {
     if (c.mechanism.rows * c.mechanism.cols <= (req.inlineLimit ?? INLINE_MATRIX_LIMIT)) out.matrix = matrixPayload(c.mechanism);
