@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { MechError } from '../../../src-worker/errors';
+import { highsRuntime } from '../../../src-worker/lp/highs-runtime';
+import { assertLpFits, estimateLpBytes } from '../../../src-worker/lp/memory-estimate';
+import { SparseLp, solveSparseLp } from '../../../src-worker/lp/sparse-model';
+
+describe('sparse LP builder and HiGHS solve', () => {
+  it('solves a small LP built row by row (growing past its initial capacity)', async () => {
+    // max x + 2y  s.t.  x + y <= 4, x + 3y <= 6, x <= 3  -> x = 3, y = 1, objective 5.
+    const lp = new SparseLp(2, 1, 1);
+    lp.sense = 'maximize';
+    lp.colCost.set([1, 2]);
+    lp.addRow(-Infinity, 4, [0, 1], [1, 1]);
+    lp.addRow2(-Infinity, 6, 0, 1, 1, 3);
+    lp.addRow(-Infinity, 3, [0], [1]);
+    expect([lp.numRows, lp.nonzeros]).toEqual([3, 5]);
+    const s = await solveSparseLp(lp, 'a test LP');
+    expect(s.objective).toBeCloseTo(5, 12);
+    expect(Array.from(s.colValue)).toEqual([3, 1]);
+  });
+
+  it('an infeasible model gives MechError infeasible, and the runtime stays usable', async () => {
+    const lp = new SparseLp(1);
+    lp.addRow(2, Infinity, [0], [1]);
+    lp.addRow(-Infinity, 1, [0], [1]);
+    const err = await solveSparseLp(lp, 'an impossible LP').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(MechError);
+    expect((err as MechError).code).toBe('infeasible');
+    expect((err as MechError).message).toMatch(/an impossible LP has no feasible solution/);
+    const ok = new SparseLp(1);
+    ok.colCost[0] = 1;
+    ok.addRow(2, Infinity, [0], [1]);
+    expect((await solveSparseLp(ok, 'a fine LP')).objective).toBeCloseTo(2, 12);
+  });
+
+  it('an unbounded model gives a MechError, not a crash', async () => {
+    const lp = new SparseLp(1);
+    lp.sense = 'maximize';
+    lp.colCost[0] = 1;
+    await expect(solveSparseLp(lp, 'an unbounded LP')).rejects.toMatchObject({ code: 'infeasible' });
+  });
+
+  it('the runtime is loaded once and shared', async () => {
+    expect(await highsRuntime()).toBe(await highsRuntime());
+  });
+
+  it('memory estimate grows with the model and refuses oversized models early', () => {
+    expect(estimateLpBytes(1000, 1000, 4000)).toBeLessThan(estimateLpBytes(10000, 1000, 4000));
+    expect(estimateLpBytes(1000, 1000, 4000)).toBeLessThan(estimateLpBytes(1000, 1000, 40000));
+    expect(() => assertLpFits(1000, 1000, 4000, 'small')).not.toThrow();
+    expect(() => assertLpFits(2e6, 5e7, 1e8, 'a huge LP')).toThrow(/a huge LP would need about \d+ MiB/);
+    try {
+      assertLpFits(2e6, 5e7, 1e8, 'x');
+    } catch (e) {
+      expect((e as MechError).code).toBe('too-large');
+      expect((e as MechError).detail?.variables).toBe(2e6);
+    }
+  });
+});
