@@ -61,6 +61,7 @@ export function toJobError(err: unknown): JobError {
 export default async function runTask(task: WorkerTask): Promise<WorkerReply> {
   const { port } = task;
   try {
+    port.postMessage({ started: true });
     const parsed = parseJobRequest(task.request);
     if (!parsed.ok) return { ok: false, error: parsed.error };
     const signal = sharedFlagSignal(task.cancelFlag);

@@ -54,6 +54,8 @@ interface JobRecord {
   graceTimer?: NodeJS.Timeout;
   cancelled: boolean;
   done: boolean;
+  /** The worker has picked the job up (it posts {started: true} first). */
+  running: boolean;
 }
 
 const DEFAULT_WORKER = fileURLToPath(new URL('../../src-worker/worker-entry.ts', import.meta.url));
@@ -99,11 +101,14 @@ export class Dispatcher {
       maxQueue: Infinity,
     });
     // Errors of a worker running a task reject that task. A pool-level error
-    // is one no task owns (typically a worker that cannot even start): queued
-    // jobs would then wait forever, so they fail now with the reason.
+    // is one no task owns (typically a worker that cannot even start, after
+    // which piscina stops spawning): jobs still waiting for a worker would
+    // wait forever, so they fail now with the reason. Running jobs are not
+    // touched.
     this.pool.on('error', (err: unknown) => {
       const msg = err instanceof Error ? err.message : String(err);
       for (const rec of [...this.jobs.values()]) {
+        if (rec.running) continue;
         this.finishError(rec, { code: 'crashed', message: `a worker thread failed: ${msg.split('\n')[0]}` });
         rec.abort.abort(new Error('worker failure'));
       }
@@ -145,12 +150,17 @@ export class Dispatcher {
       abort: new AbortController(),
       cancelled: false,
       done: false,
+      running: false,
     };
     this.jobs.set(id, rec);
     this.emit({ kind: 'queued', jobId: id, type: req.type });
     const { port1, port2 } = new MessageChannel();
     port1.on('message', (m: unknown) => {
       if (rec.done) return;
+      if (m !== null && typeof m === 'object' && (m as { started?: unknown }).started === true) {
+        rec.running = true;
+        return;
+      }
       const p = progressSchema.safeParse(m);
       if (p.success) this.emit({ kind: 'progress', jobId: id, fraction: p.data.fraction, message: p.data.message });
     });
