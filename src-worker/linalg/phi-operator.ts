@@ -12,14 +12,17 @@ import { kroneckerMatVec, kroneckerRow, kroneckerSolve } from './kronecker-solve
  *    products, PCG solves, O(n) memory;
  *  - 'kronecker': products V^u with combine 'sum' (Hamming and other
  *    additive metrics): Phi = (x) Phi_factor, solved factor by factor;
- *  - 'dense': phiMatrix + Cholesky (or LU when not positive definite).
+ *  - 'dense': phiMatrix + Cholesky (or LU when not positive definite);
+ *  - 'metric': nothing stored, entries from domain.distance: rows in O(n),
+ *    products in O(n^2) time and O(n) memory; it solves only the
+ *    ball-size closed form (constant right-hand side, SPEC §5).
  * Every form gives rows on demand (O(n) each), products and solves.
  */
-export type PhiMethod = 'lattice' | 'kronecker' | 'dense';
+export type PhiMethod = 'lattice' | 'kronecker' | 'dense' | 'metric';
 
 export interface PhiSolveInfo {
-  /** 'fft-pcg' / 'fft-cg' (lattice), 'kronecker', 'dense-cholesky', 'dense-lu'. */
-  method: 'fft-pcg' | 'fft-cg' | 'kronecker' | 'dense-cholesky' | 'dense-lu';
+  /** 'fft-pcg' / 'fft-cg' (lattice), 'kronecker', 'dense-cholesky', 'dense-lu', 'ball-sizes' (closed form). */
+  method: 'fft-pcg' | 'fft-cg' | 'kronecker' | 'dense-cholesky' | 'dense-lu' | 'ball-sizes';
   iterations: number;
   relResidual: number;
   timeMs: number;
@@ -75,12 +78,83 @@ export function createPhiOperator(domain: Domain, eps: number, opts: PhiOperator
   if (method === 'lattice' && domain.structure.lattice && (domain.structure.lattice.shape.length === 1 || domain.structure.lattice.shape.length === 2)) {
     return latticeOperator(domain, eps);
   }
-  if (method !== 'dense' && method !== structured) {
+  if (method !== 'dense' && method !== 'metric' && method !== structured) {
     throw new MechError('not-applicable', `${domain.spec} has no ${method} structure (available: ${structured ?? 'dense only'})`);
   }
   if (method === 'lattice') return latticeOperator(domain, eps);
   if (method === 'kronecker') return kroneckerOperator(domain, eps);
+  if (method === 'metric') return metricOperator(domain, eps);
   return denseOperator(domain, eps, opts.maxDenseEntries);
+}
+
+/**
+ * SPEC §5 closed form for ball-size-symmetric metrics: every row of Phi sums
+ * to S = sum_r n_r exp(-eps r), so Phi (c/S) 1 = c 1. Null when the domain
+ * has no ball sizes or rhs is not constant.
+ */
+export function ballSizeSolution(domain: Domain, eps: number, b: Float64Array): Float64Array | null {
+  const balls = domain.structure.ballSizes;
+  if (!balls || b.length === 0) return null;
+  const c = b[0]!;
+  for (let i = 1; i < b.length; i++) if (b[i] !== c) return null;
+  let S = 0;
+  for (let k = 0; k < balls.radius.length; k++) S += balls.count[k]! * Math.exp(-eps * balls.radius[k]!);
+  return new Float64Array(b.length).fill(c / S);
+}
+
+/** Entries from the metric, nothing stored (large domains with no other structure, e.g. clique:20000). */
+function metricOperator(domain: Domain, eps: number): PhiOperator {
+  const n = domain.n;
+  return {
+    method: 'metric',
+    n,
+    eps,
+    heldEntries: 0,
+    apply(x, out) {
+      const row = new Float64Array(n);
+      const res = new Float64Array(n);
+      for (let i = 0; i < n; i++) {
+        this.row(i, row);
+        let s = 0;
+        for (let j = 0; j < n; j++) s += row[j]! * x[j]!;
+        res[i] = s;
+      }
+      out.set(res);
+      return out;
+    },
+    row(i, out) {
+      for (let j = 0; j < n; j++) out[j] = i === j ? 1 : Math.exp(-eps * domain.distance(i, j));
+      return out;
+    },
+    solve(b) {
+      checkRhs(n, b);
+      const t0 = performance.now();
+      const x = ballSizeSolution(domain, eps, b);
+      if (!x) {
+        throw new MechError('not-applicable', `${domain.spec} has no structure for solving Phi x = b with this right-hand side; a dense solve is needed`);
+      }
+      return { x, info: { method: 'ball-sizes', iterations: 0, relResidual: sampledResidual(domain, eps, x, b), timeMs: performance.now() - t0 } };
+    },
+  };
+}
+
+/**
+ * ||Phi x - b||_inf / ||b||_inf over at most 64 evenly spread rows (exact
+ * when n <= 64): a check of a closed form without an O(n^2) pass.
+ */
+function sampledResidual(domain: Domain, eps: number, x: Float64Array, b: Float64Array): number {
+  const n = domain.n;
+  const k = Math.min(n, 64);
+  let bmax = 0;
+  for (let i = 0; i < n; i++) bmax = Math.max(bmax, Math.abs(b[i]!));
+  let worst = 0;
+  for (let t = 0; t < k; t++) {
+    const i = Math.floor((t * n) / k);
+    let s = 0;
+    for (let j = 0; j < n; j++) s += (i === j ? 1 : Math.exp(-eps * domain.distance(i, j))) * x[j]!;
+    worst = Math.max(worst, Math.abs(s - b[i]!));
+  }
+  return bmax === 0 ? worst : worst / bmax;
 }
 
 function norm(v: Float64Array): number {

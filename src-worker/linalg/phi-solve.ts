@@ -2,7 +2,9 @@ import { MechError } from '../errors';
 import type { Domain } from '../metric/domain';
 import { MAX_DENSE_ENTRIES } from './matrix';
 import {
+  ballSizeSolution,
   createPhiOperator,
+  structuredPhiMethod,
   type PhiOperator,
   type PhiOperatorOptions,
   type PhiSolveInfo,
@@ -15,6 +17,9 @@ import {
  * (lattice -> FFT + PCG, product with additive metric -> Kronecker) or the
  * dense one (phiMatrix + Cholesky/LU) and reports which, with iterations,
  * relative residual ||Phi x - rhs|| / ||rhs|| and time.
+ *
+ * Ball-size-symmetric metrics (ring, clique, Hamming cube) with a constant
+ * rhs (Phi z = 1) use the closed form z = 1/S of SPEC §5 ('ball-sizes').
  *
  * When the structured path fails (CG breakdown: Phi not positive definite;
  * or no convergence) and the domain is small enough for a dense matrix, it
@@ -55,6 +60,22 @@ export function solvePhiWith(
   }
   const b = rhs instanceof Float64Array ? rhs : Float64Array.from(rhs);
   const t0 = performance.now();
+  // SPEC §5 closed form (ball-size-symmetric metric, constant rhs, e.g. Phi z = 1 on a clique):
+  // exact, O(n); the operator kept for rows is the structured one, else entries from the metric.
+  const want = opts.method ?? 'auto';
+  if (want === 'auto' && domain.structure.ballSizes) {
+    const x = ballSizeSolution(domain, eps, b);
+    if (x) {
+      const op = createPhiOperator(domain, eps, {
+        ...opts,
+        method: structuredPhiMethod(domain) ?? (domain.n > (opts.denseBelow ?? 400) ? 'metric' : 'dense'),
+      });
+      const setupMs = performance.now() - t0;
+      const t1 = performance.now();
+      const relResidual = op.method === 'metric' ? op.solve(b).info.relResidual : residualWith(op, x, b);
+      return { result: { x, n: domain.n, setupMs, method: 'ball-sizes', iterations: 0, relResidual, timeMs: performance.now() - t1 }, op };
+    }
+  }
   const op = createPhiOperator(domain, eps, opts);
   const setupMs = performance.now() - t0;
   const solveOpts: PhiSolveOptions = {
@@ -77,4 +98,15 @@ export function solvePhiWith(
     const { x, info } = dense.solve(b);
     return { result: { x, n: domain.n, setupMs: setupMs + setup2, ...info, fellBack: (e as MechError).message }, op: dense };
   }
+}
+
+function residualWith(op: PhiOperator, x: Float64Array, b: Float64Array): number {
+  const q = op.apply(x, new Float64Array(b.length));
+  let s = 0;
+  let bn = 0;
+  for (let i = 0; i < b.length; i++) {
+    s += (q[i]! - b[i]!) ** 2;
+    bn += b[i]! * b[i]!;
+  }
+  return bn === 0 ? Math.sqrt(s) : Math.sqrt(s / bn);
 }

@@ -16,7 +16,8 @@ import { priorForChannel } from '../priorForChannel';
  *  - product V^u with d = sum_k d_k: K = sum_k (F (x) .. (x) F∘D_k (x) .. (x) F)
  *    with F = exp(-eps d_factor), F∘D = F times d_factor entrywise: u Kronecker
  *    products, O(n u v);
- *  - dense (small domains): direct double sum.
+ *  - dense or unstructured ('metric'): the double sum streamed over rows,
+ *    O(n^2) time, O(n) memory.
  */
 export function tightExpectedError(pi: ArrayLike<number>, channel: ImplicitTightChannel): { value: number; method: 'fft' | 'kronecker' | 'dense' } {
   const p = priorForChannel(pi, channel);
@@ -52,7 +53,7 @@ export function tightExpectedError(pi: ArrayLike<number>, channel: ImplicitTight
       for (let i = 0; i < n; i++) w[i] += tmp[i]!;
     }
     method = 'kronecker';
-  } else if (op.method === 'dense') {
+  } else if (op.method === 'dense' || op.method === 'metric') {
     w = new Float64Array(n);
     const row = new Float64Array(n);
     for (let x = 0; x < n; x++) {

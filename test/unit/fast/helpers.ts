@@ -51,3 +51,19 @@ export function lcg(seed: number): () => number {
   let s = seed;
   return () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
 }
+
+/**
+ * The discrete metric on N points with only its ball sizes (no edge list:
+ * cliqueDomain lists N(N-1)/2 edges, 3 GiB at N = 20000).
+ */
+export function bareClique(N: number): Domain {
+  return {
+    kind: 'clique',
+    spec: `bare-clique:${N}`,
+    description: 'discrete metric, ball sizes only',
+    n: N,
+    label: (i) => `c${i}`,
+    distance: (i, j) => (i === j ? 0 : 1),
+    structure: { ballSizes: { radius: Float64Array.from([0, 1]), count: Float64Array.from([1, N - 1]) } },
+  };
+}

@@ -9,7 +9,7 @@ import { lineDomain } from '../../../src-worker/metric/line';
 import { ringDomain } from '../../../src-worker/metric/ring';
 import { cliqueDomain } from '../../../src-worker/metric/clique';
 import { MechError } from '../../../src-worker/errors';
-import { lcg, maxRelDiff, productDomain } from './helpers';
+import { bareClique, lcg, maxRelDiff, productDomain } from './helpers';
 
 const ones = (n: number) => new Float64Array(n).fill(1);
 
@@ -59,11 +59,18 @@ describe('solvePhi: FFT + PCG path against the dense solve', () => {
   it('ring: z = 1 / sum_r n_r exp(-eps r) (SPEC §5 closed form for ball-size-symmetric metrics)', () => {
     const N = 1001;
     const eps = 0.05;
-    const res = solvePhi(ringDomain(N), eps, ones(N));
-    expect(res.method).toBe('fft-cg');
     let s = 1;
     for (let r = 1; r <= 500; r++) s += 2 * Math.exp(-eps * r);
-    for (const i of [0, 17, 500, 1000]) expect(res.x[i]! * s).toBeCloseTo(1, 11);
+    // the closed form itself (auto), and CG on the FFT operator agreeing with it
+    const closed = solvePhi(ringDomain(N), eps, ones(N));
+    expect(closed.method).toBe('ball-sizes');
+    expect(closed.relResidual).toBeLessThan(1e-14);
+    const res = solvePhi(ringDomain(N), eps, ones(N), { method: 'lattice' });
+    expect(res.method).toBe('fft-cg');
+    for (const i of [0, 17, 500, 1000]) {
+      expect(res.x[i]! * s).toBeCloseTo(1, 11);
+      expect(closed.x[i]! * s).toBeCloseTo(1, 14);
+    }
   });
 
   it('line: the tight-constraints z has the closed form of the truncated geometric (interior (1-a)/(1+a), ends 1/(1+a))', () => {
@@ -96,6 +103,24 @@ describe('solvePhi: FFT + PCG path against the dense solve', () => {
       for (let i = 0; i < 900; i++) s += mu2.x[i]! * row[i]!;
       expect(s).toBeCloseTo(pi[j]!, 9);
     }
+  });
+
+  it('clique (ball sizes 1, N-1): z = 1/(1+(N-1)e^-eps) with no n x n matrix, even where dense would be refused', () => {
+    const N = 20000; // Phi would be 4 * 10^8 entries (3 GiB)
+    const eps = 0.9;
+    const r = solvePhi(bareClique(N), eps, ones(N));
+    expect(r.method).toBe('ball-sizes');
+    expect(r.x[123]).toBeCloseTo(1 / (1 + (N - 1) * Math.exp(-eps)), 15);
+    expect(r.relResidual).toBeLessThan(1e-12);
+    // a non-constant rhs has no closed form: dense, refused at this size
+    const b = ones(N);
+    b[0] = 2;
+    expect(() => solvePhi(bareClique(N), eps, b)).toThrow(/too-large|over the limit/);
+    // and on a small clique the closed form equals the dense solve
+    const small = solvePhi(cliqueDomain(7), eps, ones(7));
+    const dense = solvePhi(cliqueDomain(7), eps, ones(7), { method: 'dense' });
+    expect(small.method).toBe('ball-sizes');
+    expect(maxRelDiff(small.x, dense.x)).toBeLessThan(1e-14);
   });
 
   it('rejects bad input with typed errors naming the problem', () => {

@@ -168,6 +168,26 @@ describe('privacy check from the structure', () => {
   });
 });
 
+describe('measures on an unstructured implicit channel (clique, metric operator)', () => {
+  it('clique:500 at ln 2 is randomised response: utility 2/(N+1) uniform, expected error, effective eps', () => {
+    const N = 500;
+    const d = cliqueDomain(N);
+    const r = tightConstraintsStructured(d, Math.LN2);
+    if (!r.exists) throw new Error('should exist');
+    const ch = r.mechanism.channel;
+    expect(ch.op.method).toBe('metric');
+    expect(tightUtility(uniformPrior(N), ch).value).toBeCloseTo(2 / (N + 1), 14);
+    // E[d] = P(report != secret) = (N - 1) / (N + 1) for every secret
+    expect(tightExpectedError(uniformPrior(N), ch).value).toBeCloseTo((N - 1) / (N + 1), 12);
+    const [pi] = priors(N, 3);
+    const ref = posteriorVulnerability(pi!, toDense(ch)).value;
+    expect(Math.abs(tightUtility(pi!, ch).value - ref) / ref).toBeLessThan(1e-12);
+    const c = checkTightPrivacy(ch, Math.LN2);
+    expect(c.passes).toBe(true);
+    expect(c.effectiveEpsilon).toBeCloseTo(Math.LN2, 14);
+  });
+});
+
 describe('rows on demand and streamed CSV export', () => {
   it('rows and top outputs come from the generator', () => {
     const d = gridDomain(9, 9, 1, 'manhattan');

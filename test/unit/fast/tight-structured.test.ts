@@ -9,7 +9,7 @@ import { cliqueDomain } from '../../../src-worker/metric/clique';
 import { hammingCubeDomain } from '../../../src-worker/metric/hamming-cube';
 import { databaseDomain } from '../../../src-worker/metric/database';
 import { validateChannel } from '../../../src-worker/mechanism/channel';
-import { maxRelDiff, productDomain } from './helpers';
+import { bareClique, maxRelDiff, productDomain } from './helpers';
 
 /** The dense tight mechanism C = Phi diag(z), z from the dense solve. */
 function denseTight(d: Domain, eps: number): { rows: Float64Array[]; z: Float64Array } {
@@ -78,6 +78,23 @@ describe('implicit tight-constraints mechanism', () => {
     const row = res.mechanism.channel.row(0, new Float64Array(6));
     const tg = [32, 8, 4, 2, 1, 1].map((v) => v / 48);
     for (let j = 0; j < 6; j++) expect(row[j]).toBeCloseTo(tg[j]!, 12);
+  });
+
+  it('clique:20000 (randomised response, SPEC §2): exists, rows on demand, no n x n storage', () => {
+    const N = 20000;
+    const eps = Math.LN2;
+    const res = tightConstraintsStructured(bareClique(N), eps);
+    expect(res.exists).toBe(true);
+    if (!res.exists) return;
+    const ch = res.mechanism.channel;
+    expect(res.mechanism.info.solver).toBe('ball-sizes');
+    expect(ch.op.method).toBe('metric');
+    expect(ch.op.heldEntries).toBe(0);
+    const row = ch.row(5, new Float64Array(N));
+    // randomised response: e^eps / (e^eps + N - 1) on the diagonal, 1 / (e^eps + N - 1) elsewhere
+    expect(row[5]).toBeCloseTo(2 / (2 + N - 1), 15);
+    expect(row[6]).toBeCloseTo(1 / (2 + N - 1), 15);
+    expect(res.mechanism.info.maxRowSumError as number).toBeLessThan(1e-12);
   });
 
   it('rejects a bad eps', () => {
