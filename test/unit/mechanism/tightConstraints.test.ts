@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { checkPrivacy } from '../../../src-worker/check/privacyCheck';
+import { tightConstraints } from '../../../src-worker/mechanism/tightConstraints';
+import { phiMatrix } from '../../../src-worker/metric/domain';
+import { gridDomain } from '../../../src-worker/metric/grid';
+import { lineDomain } from '../../../src-worker/metric/line';
+import { expectClose, maxRowSumError, mechErrorOf, rowsOf } from './helpers';
+
+describe('tight-constraints mechanism, dense path (SPEC §2)', () => {
+  it('exists on a 3x3 Manhattan grid at eps = 0.5: C = Phi diag(z), rows sum to 1, tight', () => {
+    const d = gridDomain(3, 3, 1, 'manhattan');
+    const t = tightConstraints(d, 0.5);
+    expect(t.exists).toBe(true);
+    if (!t.exists) return;
+    const phi = phiMatrix(d, 0.5);
+    const rows = rowsOf(t.mechanism.channel);
+    for (let i = 0; i < 9; i++) for (let j = 0; j < 9; j++) expectClose(rows[i]![j]!, phi.get(i, j) * t.z[j]!, 1e-15);
+    expect(maxRowSumError(t.mechanism.channel)).toBeLessThan(1e-12);
+    expect(checkPrivacy(t.mechanism.channel, d, 0.5).passes).toBe(true);
+    expect(checkPrivacy(t.mechanism.channel, d, 0.495).passes).toBe(false);
+  });
+
+  it('does not exist on a 3x3 Euclidean grid at eps = 0.3: minZ < 0 at the centre, z solves Phi z = 1', () => {
+    const d = gridDomain(3, 3);
+    const t = tightConstraints(d, 0.3);
+    expect(t.exists).toBe(false);
+    if (t.exists) return;
+    expect(t.minZ).toBeLessThan(-0.19);
+    expect(t.argMinZ).toBe('(1,1)');
+    expect(t.argMinIndex).toBe(4);
+    expect(t.reason).toMatch(/z\[\(1,1\)\] = -0\.19/);
+    // independent residual check of the dense solve
+    const phi = phiMatrix(d, 0.3);
+    for (let i = 0; i < 9; i++) {
+      let s = 0;
+      for (let j = 0; j < 9; j++) s += phi.get(i, j) * t.z[j]!;
+      expectClose(s, 1, 1e-12);
+    }
+    // and it exists at eps = 1 on the same grid
+    expect(tightConstraints(d, 1).exists).toBe(true);
+  });
+
+  it('accepts a swapped-in solver and reports its method', () => {
+    const d = lineDomain(4);
+    const alpha = Math.exp(-1);
+    const z = Float64Array.from([1, 1 - alpha, 1 - alpha, 1].map((v) => v / (1 + alpha)));
+    const t = tightConstraints(d, 1, () => ({ z, method: 'closed form (test)' }));
+    expect(t.exists).toBe(true);
+    if (t.exists) {
+      expect(t.mechanism.info.solver).toBe('closed form (test)');
+      expect(maxRowSumError(t.mechanism.channel)).toBeLessThan(1e-15);
+    }
+  });
+
+  it('rejects bad eps', () => {
+    for (const bad of [0, -2, NaN]) expect(mechErrorOf(() => tightConstraints(lineDomain(3), bad)).code).toBe('invalid-input');
+  });
+});
