@@ -1,5 +1,5 @@
 import { MechError, assertPositiveInt } from '../errors';
-import { exactCombination, exactRank } from './exact-arithmetic';
+import { exactCombination, exactRank, ratioToNumber } from './exact-arithmetic';
 import type { PosteriorVertices } from './posterior-vertices';
 
 /**
@@ -25,9 +25,10 @@ import type { PosteriorVertices } from './posterior-vertices';
  *  - last vertex without a solve: with n - 1 vertices chosen, the normal h of
  *    their span gives the last weight w = h.u / h.v in O(n), and the others by
  *    one O(n^2) back substitution — no LP, no n x n factorisation per subset.
- * Decisions are made in floating point; any that falls in a grey band
- * (relative residual or weight within GREY of 0) is re-decided exactly with
- * BigInt arithmetic when the vertices are exact, else by FLOAT_TOL.
+ * Decisions are made in floating point; any that falls in a grey band around
+ * 0 (KERNEL_GREY, widened by an estimate of the float error of the chosen set)
+ * is re-decided exactly with BigInt arithmetic when the vertices are exact,
+ * else by KERNEL_FLOAT_TOL (with a warning when the set is ill-conditioned).
  *
  * Capacities come for free: over all eps*d-private channels, the
  * multiplicative capacity is n max sum_k w_k max(v_k) and the additive one
@@ -37,10 +38,12 @@ import type { PosteriorVertices } from './posterior-vertices';
  * the kernels). Both are exact when the enumeration completes.
  */
 
-/** Decisions closer to 0 than this (relative) are re-checked exactly (exact vertices). */
+/** Decisions closer to 0 than this (relative; wider for ill-conditioned sets) are re-checked exactly (exact vertices). */
 export const KERNEL_GREY = 1e-7;
 /** Float-only vertices: a weight must exceed this to count as positive, a residual to count as independent. */
 export const KERNEL_FLOAT_TOL = 1e-9;
+/** Safety factor on the float error estimate eps_mach * cond that widens the grey band. */
+export const GREY_SAFETY = 1e4;
 /** Default limit on the number of vertex subsets the search may have to examine. */
 export const DEFAULT_MAX_SUBSETS = 50_000_000;
 
@@ -89,6 +92,8 @@ export interface KernelEnumeration {
   /** Best kernel mechanisms for each capacity (indices into vertices, with weights). */
   bestMultiplicative: KernelMechanism | null;
   bestAdditive: KernelMechanism | null;
+  /** Accuracy caveats (float arithmetic on ill-conditioned vertex sets). */
+  warnings: string[];
   ms: number;
 }
 
@@ -143,6 +148,8 @@ export function enumerateKernelMechanisms(pv: PosteriorVertices, options: Kernel
   for (let i = 0; i < n; i++) U[i] = 1 / n;
   const uNorm = 1 / Math.sqrt(n);
   const chosen = new Int32Array(n);
+  /** hp[k]: product of the relative residuals R_ii / |v_i| of the first k chosen (|det| of the normalised vertices). */
+  const hp = new Float64Array(n + 1).fill(1);
   const res = new Float64Array(n);
   const coef = new Float64Array(n);
   const tmp = new Float64Array(n);
@@ -152,6 +159,7 @@ export function enumerateKernelMechanisms(pv: PosteriorVertices, options: Kernel
   const bySize = new Array<number>(n + 1).fill(0);
   let examined = 0;
   let grey = 0;
+  let illFloat = 0;
   const mechanisms: KernelMechanism[] | null = options.collect ? [] : null;
   let truncated = false;
   let bestMax = -Infinity;
@@ -172,7 +180,7 @@ export function enumerateKernelMechanisms(pv: PosteriorVertices, options: Kernel
     for (let s = 0; s < k; s++) {
       const [num, den] = w[s]!;
       if (num <= 0n) return new Float64Array(0); // marker: not strictly positive
-      out[s] = (Number(num) * Number(sums![set[s]!]!)) / (Number(den) * n);
+      out[s] = ratioToNumber(num * sums![set[s]!]!, den * BigInt(n));
     }
     return out;
   };
@@ -218,23 +226,31 @@ export function enumerateKernelMechanisms(pv: PosteriorVertices, options: Kernel
     }
   };
 
+  /**
+   * Width of the grey band around 0 for a decision whose float error is about
+   * eps_mach * cond, with cond <= 2 / (product of the relative residuals of
+   * the chosen vertices) (Guggenheimer-Edelman-Johnson bound for unit
+   * columns), times a safety factor: large eps * d makes the vertices' entries
+   * span many orders of magnitude and the float decisions unreliable.
+   */
+  const band = (hprod: number): number => Math.max(KERNEL_GREY, (GREY_SAFETY * 2 * Number.EPSILON) / hprod);
+
   /** The u-residual after k basis vectors decides whether u is in their span (and with which weights). */
   const uInSpan = (k: number): 'no' | Float64Array | 'zero-or-negative' => {
     let s = 0;
     for (let i = 0; i < n; i++) s += U[k * n + i]! ** 2;
     const rel = Math.sqrt(s) / uNorm;
-    if (rel > KERNEL_GREY) return 'no';
-    let inSpan: boolean;
+    const b = band(hp[k]!);
+    if (rel > b) return 'no';
+    grey++;
     if (exact) {
-      grey++;
       const w = exactWeights(chosen, k);
       if (w === null) return 'no';
       if (w.length === 0) return 'zero-or-negative';
       return w;
     }
-    inSpan = rel <= KERNEL_FLOAT_TOL;
-    if (rel > KERNEL_FLOAT_TOL * 1e-3) grey++;
-    if (!inSpan) return 'no';
+    if (b > KERNEL_GREY && rel > KERNEL_FLOAT_TOL) illFloat++;
+    if (rel > KERNEL_FLOAT_TOL) return 'no';
     for (let i = 0; i < k; i++) {
       let d = 0;
       for (let j = 0; j < n; j++) d += Q[i * n + j]! / n;
@@ -251,6 +267,7 @@ export function enumerateKernelMechanisms(pv: PosteriorVertices, options: Kernel
       lastVertex(start);
       return;
     }
+    const bandDep = band(hp[k]!);
     for (let j = start; j < V; j++) {
       examined++;
       if (examined >= nextProgress) tick();
@@ -268,17 +285,17 @@ export function enumerateKernelMechanisms(pv: PosteriorVertices, options: Kernel
       for (let i = 0; i < n; i++) rn += res[i]! * res[i]!;
       rn = Math.sqrt(rn);
       const rel = rn / norms[j]!;
-      if (rel <= KERNEL_GREY) {
+      if (rel <= bandDep) {
         chosen[k] = j;
         let independent: boolean;
+        grey++;
         if (exact) {
-          grey++;
           const rows: bigint[][] = [];
           for (let s = 0; s <= k; s++) rows.push(exact[chosen[s]!]!);
           independent = exactRank(rows, n) === k + 1;
         } else {
-          if (rel > KERNEL_FLOAT_TOL * 1e-3) grey++;
           independent = rel > KERNEL_FLOAT_TOL;
+          if (bandDep > KERNEL_GREY && independent) illFloat++;
         }
         if (!independent) continue;
       }
@@ -286,6 +303,7 @@ export function enumerateKernelMechanisms(pv: PosteriorVertices, options: Kernel
       for (let i = 0; i < n; i++) Q[k * n + i] = res[i]! / rn;
       for (let b = 0; b < k; b++) R[b * n + k] = coef[b]!;
       R[k * n + k] = rn;
+      hp[k + 1] = hp[k]! * rel;
       // u residual after adding q_k.
       let d = 0;
       for (let i = 0; i < n; i++) d += Q[k * n + i]! * U[k * n + i]!;
@@ -303,73 +321,103 @@ export function enumerateKernelMechanisms(pv: PosteriorVertices, options: Kernel
 
   const cu = new Float64Array(n);
   const tq = new Float64Array(n);
-  const a = new Float64Array(n);
   const weights = new Float64Array(n);
   const h = new Float64Array(n);
+  let hu = 0;
+  let minFirst = 0;
+  /** Float weights of u on chosen[0..n-2] + v_j (last weight hu / hv); returns the smallest, minFirst gets the smallest of the first n-1. */
+  const floatWeights = (j: number, hv: number): number => {
+    const k = n - 1;
+    const w = hu / hv;
+    for (let b = 0; b < k; b++) {
+      let d = 0;
+      for (let i = 0; i < n; i++) d += Q[b * n + i]! * X[j * n + i]!;
+      tq[b] = d;
+    }
+    backSub(tq, k, weights);
+    minFirst = Infinity;
+    for (let b = 0; b < k; b++) {
+      weights[b] = cu[b]! - w * weights[b]!;
+      if (weights[b]! < minFirst) minFirst = weights[b]!;
+    }
+    weights[k] = w;
+    return Math.min(minFirst, w);
+  };
   const lastVertex = (start: number): void => {
     const k = n - 1;
-    // Normal of span(chosen): the u residual, h . u = |U[k]|.
+    // Unit normal h of span(chosen), from the coordinate axis farthest from the
+    // span (not from the u residual, which loses its direction when u is
+    // nearly in the span). Oriented so that h . u >= 0; the last weight is
+    // w = h.u / h.v and must be positive.
+    let axis = 0;
+    let far = -Infinity;
+    for (let i = 0; i < n; i++) {
+      let s = 1;
+      for (let b = 0; b < k; b++) s -= Q[b * n + i]! ** 2;
+      if (s > far) {
+        far = s;
+        axis = i;
+      }
+    }
+    h.fill(0);
+    h[axis] = 1;
+    for (let pass = 0; pass < 2; pass++)
+      for (let b = 0; b < k; b++) {
+        let d = 0;
+        for (let i = 0; i < n; i++) d += Q[b * n + i]! * h[i]!;
+        for (let i = 0; i < n; i++) h[i]! -= d * Q[b * n + i]!;
+      }
     let hn = 0;
-    for (let i = 0; i < n; i++) hn += U[k * n + i]! ** 2;
+    for (let i = 0; i < n; i++) hn += h[i]! ** 2;
     hn = Math.sqrt(hn);
-    for (let i = 0; i < n; i++) h[i] = U[k * n + i]! / hn;
-    const hu = hn;
+    hu = 0;
+    for (let i = 0; i < n; i++) {
+      h[i]! /= hn;
+      hu += h[i]! / n;
+    }
+    if (hu < 0) {
+      for (let i = 0; i < n; i++) h[i] = -h[i]!;
+      hu = -hu;
+    }
     for (let b = 0; b < k; b++) {
       let d = 0;
       for (let i = 0; i < n; i++) d += Q[b * n + i]! / n;
       tq[b] = d;
     }
     backSub(tq, k, cu); // u - hu h = sum cu_b v_b
+    const bandH = band(hp[k]!);
+    // u nearly in span(chosen): the sign of the last weight is not known in float.
+    const huGrey = hu / uNorm <= bandH;
     for (let j = start; j < V; j++) {
       examined++;
       if (examined >= nextProgress) tick();
       let hv = 0;
       for (let i = 0; i < n; i++) hv += h[i]! * X[j * n + i]!;
       const relH = hv / norms[j]!;
-      if (relH < -KERNEL_GREY) continue; // last weight negative
+      if (relH < -bandH && !huGrey) continue; // last weight negative
       chosen[k] = j;
-      let decided = false;
-      let ok = false;
-      if (relH > KERNEL_GREY) {
-        const w = hu / hv;
-        for (let b = 0; b < k; b++) {
-          let d = 0;
-          for (let i = 0; i < n; i++) d += Q[b * n + i]! * X[j * n + i]!;
-          tq[b] = d;
-        }
-        backSub(tq, k, a);
-        let minA = w;
-        for (let b = 0; b < k; b++) {
-          a[b] = cu[b]! - w * a[b]!;
-          if (a[b]! < minA) minA = a[b]!;
-        }
-        if (minA > KERNEL_GREY) {
-          decided = true;
-          ok = true;
-          for (let b = 0; b < k; b++) weights[b] = a[b]!;
-          weights[k] = w;
-        } else if (minA < -KERNEL_GREY) {
-          decided = true;
-        } else if (!exact) {
-          decided = true;
-          grey++;
-          ok = minA > KERNEL_FLOAT_TOL;
-          if (ok) {
-            for (let b = 0; b < k; b++) weights[b] = a[b]!;
-            weights[k] = w;
-          }
-        }
-      } else if (!exact) {
-        decided = true; // nearly dependent: not a kernel within KERNEL_FLOAT_TOL
-        grey++;
+      let verdict: 'yes' | 'no' | 'grey' = 'grey';
+      let bandW = bandH;
+      if (Math.abs(relH) > bandH) {
+        const minA = floatWeights(j, hv);
+        bandW = band(hp[k]! * Math.abs(relH));
+        if (minFirst < -bandW) verdict = 'no';
+        else if (!huGrey) verdict = minA > bandW ? 'yes' : minA < -bandW ? 'no' : 'grey';
       }
-      if (!decided) {
+      if (verdict === 'grey') {
         grey++;
-        const w = exactWeights(chosen, n);
-        ok = w !== null && w.length === n;
-        if (ok) weights.set(w!);
+        if (exact) {
+          const w = exactWeights(chosen, n);
+          if (w !== null && w.length === n) {
+            weights.set(w);
+            verdict = 'yes';
+          } else verdict = 'no';
+        } else {
+          verdict = relH > KERNEL_FLOAT_TOL && floatWeights(j, hv) > KERNEL_FLOAT_TOL ? 'yes' : 'no';
+          if (bandW > KERNEL_GREY || huGrey) illFloat++;
+        }
       }
-      if (ok) record(n, weights);
+      if (verdict === 'yes') record(n, weights);
     }
   };
 
@@ -397,6 +445,10 @@ export function enumerateKernelMechanisms(pv: PosteriorVertices, options: Kernel
     additiveCapacity: 1 - n * bestMin,
     bestMultiplicative: bestMaxMech,
     bestAdditive: bestMinMech,
+    warnings:
+      illFloat > 0
+        ? [`float arithmetic: ${illFloat} decision(s) on ill-conditioned vertex sets were made in floating point; counts may be inaccurate at this eps * d`]
+        : [],
     ms: performance.now() - t0,
   };
 }

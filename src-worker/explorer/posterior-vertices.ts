@@ -9,7 +9,10 @@ import { privatePosteriorConstraints, type ConstraintOptions, type ExplorerArith
  * description method, then verified vertex by vertex.
  *
  * Arithmetic: exact (BigInt integer rays) when every e^(eps d) is a
- * recognisable rational, e.g. eps = ln 2 on integral metrics; otherwise float
+ * recognisable rational, e.g. eps = ln 2 on integral metrics, or when the
+ * distances share a common unit (powers of the rounded base, see
+ * powerRatios in private-posterior-constraints); otherwise (e.g. Euclidean
+ * distances with sqrt 2) float
  * with the tolerances below, followed by a verification that every reported
  * point is feasible and has n - 1 linearly independent tight constraints
  * (within VERIFY_TOL), and that no two coincide.
@@ -17,7 +20,7 @@ import { privatePosteriorConstraints, type ConstraintOptions, type ExplorerArith
 
 /** Float sign test: |a.x| <= DD_FLOAT_TOL * sum_j |a_j x_j| counts as tight. */
 export const DD_FLOAT_TOL = 1e-10;
-/** Float verification tolerance (feasibility, tightness, rank pivots, duplicates). */
+/** Float verification tolerance, relative (feasibility, tightness and duplicates: to the size of the terms; rank pivots: rows scaled to max 1). */
 export const VERIFY_TOL = 1e-9;
 
 export interface PosteriorVertices {
@@ -25,6 +28,8 @@ export interface PosteriorVertices {
   n: number;
   eps: number;
   arithmetic: ExplorerArithmetic;
+  /** Exact mode: 'rational' (true polytope) or 'rounded' (powers of the rounded base e^(eps unit)). */
+  exactBase: 'rational' | 'rounded' | null;
   count: number;
   /** count x n, row-major; each row a distribution (sums to 1). Sorted lexicographically. */
   vertices: Float64Array;
@@ -34,6 +39,8 @@ export interface PosteriorVertices {
   tight: number[][];
   constraints: PrivatePosteriorConstraints;
   stats: { constraints: number; peakRays: number; ms: number; droppedInVerification: number };
+  /** Accuracy caveats for the user (float mode dropping points, ...). */
+  warnings: string[];
 }
 
 export interface VertexOptions extends ConstraintOptions {
@@ -182,16 +189,23 @@ export function privatePosteriorVertices(domain: Domain, eps: number, options: V
     const res = doubleDescription(floatArithmetic(sys), ddOpts);
     peakRays = res.peakRays;
     for (const x of res.rays) {
+      // Relative tests (scale of the terms), so that tiny coordinates at large
+      // eps * d are judged as precisely as large ones.
       const tight: number[] = [];
       let feasible = true;
       for (let c = 0; c < m; c++) {
         let v = 0;
-        for (let j = 0; j < n; j++) v += sys.rows[c * n + j]! * x[j]!;
-        if (v < -VERIFY_TOL) feasible = false;
-        if (Math.abs(v) <= VERIFY_TOL) tight.push(c);
+        let scale = 0;
+        for (let j = 0; j < n; j++) {
+          const t = sys.rows[c * n + j]! * x[j]!;
+          v += t;
+          scale += Math.abs(t);
+        }
+        if (v < -VERIFY_TOL * scale) feasible = false;
+        if (Math.abs(v) <= VERIFY_TOL * scale) tight.push(c);
       }
       const dup = items.some((it) => {
-        for (let j = 0; j < n; j++) if (Math.abs(it.x[j]! - x[j]!) > VERIFY_TOL) return false;
+        for (let j = 0; j < n; j++) if (Math.abs(it.x[j]! - x[j]!) > VERIFY_TOL * Math.max(Math.abs(it.x[j]!), Math.abs(x[j]!))) return false;
         return true;
       });
       if (!feasible || dup || floatRank(sys.rows, tight, n) !== n - 1) {
@@ -212,11 +226,16 @@ export function privatePosteriorVertices(domain: Domain, eps: number, options: V
     n,
     eps,
     arithmetic: sys.arithmetic,
+    exactBase: sys.exactBase,
     count: items.length,
     vertices,
     exactRays: sys.arithmetic === 'exact' ? items.map((it) => it.ray!) : null,
     tight: items.map((it) => it.tight),
     constraints: sys,
     stats: { constraints: m, peakRays, ms: performance.now() - t0, droppedInVerification: dropped },
+    warnings:
+      dropped > 0
+        ? [`float arithmetic: ${dropped} candidate point(s) failed verification and were dropped; at this eps * d the vertex list may be incomplete (tolerance ${VERIFY_TOL})`]
+        : [],
   };
 }

@@ -35,6 +35,12 @@ export interface PrivatePosteriorConstraints {
    */
   arithmetic: ExplorerArithmetic;
   intRows: bigint[][] | null;
+  /**
+   * How exact rows were obtained: 'rational' (every e^(eps d) recognised as a
+   * rational: the true polytope), 'rounded' (powers of the rounded base
+   * t = e^(eps unit), see powerRatios), null in float mode.
+   */
+  exactBase: 'rational' | 'rounded' | null;
   /** Readable form of constraint c, for the UI and error messages. */
   describe(c: number): string;
 }
@@ -42,10 +48,11 @@ export interface PrivatePosteriorConstraints {
 export interface ConstraintOptions {
   /**
    * 'auto' (default): exact rational arithmetic when every e^(eps d) is a
-   * recognisable rational (eps = ln 2 with integral d, ...), float otherwise.
-   * 'float': always float. 'exact-rounded': integral metrics only (distances
-   * k * unit): exact arithmetic on powers of t = e^(eps unit) at its exact
-   * binary value — exact for the rounded base, with the true degeneracies.
+   * recognisable rational (eps = ln 2 with integral d, ...); else, when all
+   * distances are integer multiples of a common unit, exact arithmetic on
+   * powers of the rounded base (powerRatios); else float.
+   * 'float': always float. 'exact-rounded': skip the rational recognition and
+   * use powers of the rounded base (error if the metric has no common unit).
    */
   arithmetic?: 'auto' | 'float' | 'exact-rounded';
 }
@@ -100,6 +107,7 @@ export function privatePosteriorConstraints(domain: Domain, eps: number, options
   });
   const mode = options.arithmetic ?? 'auto';
   let intRows: bigint[][] | null = null;
+  let exactBase: 'rational' | 'rounded' | null = null;
   if (mode !== 'float') {
     let fracs: [bigint, bigint][] | null = null;
     if (mode === 'auto') {
@@ -109,29 +117,15 @@ export function privatePosteriorConstraints(domain: Domain, eps: number, options
         if (f) fracs.push(f);
         else fracs = null;
       }
-    } else {
-      // 'exact-rounded': every distance must be k * unit with integral k; the
-      // ratios are then exact powers t^k of t = e^(eps unit) taken at its exact
-      // binary value (or as a recognised rational). Powers of one base keep every
-      // identity e^(eps d(i,k)) = e^(eps d(i,j)) e^(eps d(j,k)) of the metric,
-      // so the rounded polytope keeps the true one's degeneracies (rounding each
-      // ratio separately would not: it splits degenerate vertices).
-      let unit = Infinity;
-      for (let c = n; c < m; c++) unit = Math.min(unit, pairs[c - n]!.d);
-      if (m > n) {
-        const mult: number[] = [];
-        for (let c = n; c < m; c++) {
-          const k = pairs[c - n]!.d / unit;
-          const kr = Math.round(k);
-          if (Math.abs(k - kr) > 1e-9 * Math.max(1, k)) {
-            invalid(`exact-rounded arithmetic needs distances that are integer multiples of a common unit; d = ${pairs[c - n]!.d} is not a multiple of ${unit}`);
-          }
-          mult.push(kr);
-        }
-        const t = Math.exp(eps * unit);
-        const [tp, tq] = recogniseRational(t) ?? doubleToRational(t);
-        fracs = mult.map((k) => [tp ** BigInt(k), tq ** BigInt(k)] as [bigint, bigint]);
-      } else fracs = [];
+      if (fracs) exactBase = 'rational';
+    }
+    if (!fracs) {
+      fracs = powerRatios(
+        pairs.map((p) => p.d),
+        eps,
+      );
+      if (fracs) exactBase = 'rounded';
+      else if (mode === 'exact-rounded') invalid('exact-rounded arithmetic needs distances that are integer multiples of a common unit');
     }
     if (fracs) {
       intRows = [];
@@ -153,5 +147,45 @@ export function privatePosteriorConstraints(domain: Domain, eps: number, options
     c < n
       ? `delta_${domain.label(c)} >= 0`
       : `delta_${domain.label(lo[c]!)} <= e^(eps*${domain.distance(lo[c]!, hi[c]!)}) delta_${domain.label(hi[c]!)}`;
-  return { n, m, eps, lo, hi, ratio, rows, arithmetic: intRows ? 'exact' : 'float', intRows, describe };
+  return { n, m, eps, lo, hi, ratio, rows, arithmetic: intRows ? 'exact' : 'float', exactBase, intRows, describe };
+}
+
+/** Common unit of positive distances (all d / unit within 1e-9 of integers <= 10^4), or null. */
+export function commonUnit(ds: readonly number[]): number | null {
+  if (ds.length === 0) return null;
+  const min = Math.min(...ds);
+  for (let k = 1; k <= 64; k++) {
+    const unit = min / k;
+    if (ds.every((d) => {
+      const q = d / unit;
+      return q <= 1e4 && Math.abs(q - Math.round(q)) <= 1e-9 * Math.max(1, q);
+    })) return unit;
+  }
+  return null;
+}
+
+/**
+ * Ratios e^(eps d) as exact powers t^k (d = k * unit) of one base
+ * t = e^(eps unit), taken as a recognised rational or at its exact binary
+ * value. Powers of one base keep every identity
+ * e^(eps d(i,k)) = e^(eps d(i,j)) e^(eps d(j,k)) of the metric, so the rounded
+ * polytope keeps the true one's degeneracies (rounding each ratio on its own
+ * would split degenerate vertices into clusters); for a transcendental t
+ * (generic eps) a dyadic approximation with 53-bit numerator cannot satisfy a
+ * further small-integer polynomial identity, so the combinatorics (vertex and
+ * kernel counts) are those of the true polytope. Caveat: a special eps whose
+ * base is irrational but algebraic (e.g. e^(eps unit) = sqrt 2) may have extra
+ * degeneracies that this representation does not see. Null when the
+ * distances have no common unit.
+ */
+export function powerRatios(ds: readonly number[], eps: number): [bigint, bigint][] | null {
+  if (ds.length === 0) return [];
+  const unit = commonUnit(ds);
+  if (unit === null) return null;
+  const t = Math.exp(eps * unit);
+  const [tp, tq] = recogniseRational(t) ?? doubleToRational(t);
+  return ds.map((d) => {
+    const k = BigInt(Math.round(d / unit));
+    return [tp ** k, tq ** k];
+  });
 }

@@ -99,15 +99,31 @@ describe('kernel mechanisms (SPEC §6)', () => {
     });
   }
 
-  it('exact-rounded (powers of one rounded base) and float agree for an irrational eps', () => {
-    const a = enumerateKernelMechanisms(privatePosteriorVertices(lineDomain(5), 0.7, { arithmetic: 'exact-rounded' }));
-    const b = enumerateKernelMechanisms(privatePosteriorVertices(lineDomain(5), 0.7));
+  it('exact on powers of the rounded base and float agree for an irrational eps', () => {
+    const a = enumerateKernelMechanisms(privatePosteriorVertices(lineDomain(5), 0.7));
+    const b = enumerateKernelMechanisms(privatePosteriorVertices(lineDomain(5), 0.7, { arithmetic: 'float' }));
     expect(a.arithmetic).toBe('exact');
     expect(b.arithmetic).toBe('float');
     expect(a.bySize).toEqual(b.bySize);
     expect(a.multiplicativeCapacity).toBeCloseTo(b.multiplicativeCapacity, 10);
     const alpha = Math.exp(-0.7);
     expect(a.multiplicativeCapacity).toBeCloseTo((5 * (1 - alpha) + 2 * alpha) / (1 + alpha), 10);
+  });
+
+  it('stays exact at large eps * d (entries spanning 1e-35..1): line 5 at eps 20 and 40, clique 4 at eps 20, agree with brute force', () => {
+    for (const [dom, eps] of [
+      [lineDomain(5), 20],
+      [lineDomain(5), 40],
+      [cliqueDomain(4), 20],
+    ] as const) {
+      const pv = privatePosteriorVertices(dom, eps);
+      expect(pv.arithmetic).toBe('exact');
+      const r = enumerateKernelMechanisms(pv);
+      expect(r.bySize).toEqual(bruteForceKernelCount(pv));
+      expect(r.warnings).toEqual([]);
+    }
+    // Generic eps: line 5 has 195 kernel mechanisms; eps = ln 2 is special (187).
+    expect(enumerateKernelMechanisms(privatePosteriorVertices(lineDomain(5), 20)).count).toBe(195);
   });
 
   const channelCases: [string, Domain, number][] = [

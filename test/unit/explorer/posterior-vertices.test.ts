@@ -49,7 +49,7 @@ describe('private-posterior vertices (SPEC §6)', () => {
   });
 
   it('every vertex is a private posterior with n - 1 independent tight constraints', () => {
-    const v = privatePosteriorVertices(ringDomain(6), 0.9);
+    const v = privatePosteriorVertices(ringDomain(6), 0.9, { arithmetic: 'float' });
     expect(v.arithmetic).toBe('float');
     expect(v.count).toBe(20);
     for (let i = 0; i < v.count; i++) {
@@ -89,14 +89,31 @@ describe('private-posterior vertices (SPEC §6)', () => {
     });
   }
 
-  it('uses exact arithmetic when e^(eps d) is rational, float otherwise', () => {
-    expect(privatePosteriorVertices(lineDomain(4), Math.log(1.5)).arithmetic).toBe('exact');
-    expect(privatePosteriorVertices(gridDomain(2, 2, 1, 'manhattan'), LN2).arithmetic).toBe('exact');
-    expect(privatePosteriorVertices(lineDomain(4), 0.7).arithmetic).toBe('float');
-    expect(privatePosteriorVertices(gridDomain(2, 2), LN2).arithmetic).toBe('float'); // sqrt 2 distances
-    const forced = privatePosteriorVertices(lineDomain(4), 0.7, { arithmetic: 'exact-rounded' });
-    expect(forced.arithmetic).toBe('exact');
-    expect(forced.count).toBe(8);
+  it('uses exact arithmetic when e^(eps d) is rational or the metric has a common unit, float otherwise', () => {
+    const base = (d: Domain, eps: number) => {
+      const v = privatePosteriorVertices(d, eps);
+      return `${v.arithmetic}/${v.exactBase}`;
+    };
+    expect(base(lineDomain(4), Math.log(1.5))).toBe('exact/rational');
+    expect(base(gridDomain(2, 2, 1, 'manhattan'), LN2)).toBe('exact/rational');
+    expect(base(lineDomain(4), 0.7)).toBe('exact/rounded');
+    expect(base(matrixDomain([[0, 2, 5], [2, 0, 3], [5, 3, 0]]), 0.7)).toBe('exact/rounded'); // unit 1
+    expect(base(matrixDomain([[0, 0.5, 1.25], [0.5, 0, 0.75], [1.25, 0.75, 0]]), 0.7)).toBe('exact/rounded'); // unit 1/4
+    expect(base(gridDomain(2, 2), LN2)).toBe('float/null'); // sqrt 2 distances
+    expect(privatePosteriorVertices(lineDomain(4), 0.7).count).toBe(8);
+    expect(() => privatePosteriorVertices(gridDomain(2, 2), LN2, { arithmetic: 'exact-rounded' })).toThrow(/common unit/);
+  });
+
+  it('stays exact at large eps * d where float verification loses vertices (line 5: 16 vertices at every eps)', () => {
+    for (const eps of [0.05, 0.7, 5, 20, 40]) {
+      const v = privatePosteriorVertices(lineDomain(5), eps);
+      expect(v.arithmetic).toBe('exact');
+      expect(v.count).toBe(16);
+      expect(v.warnings).toEqual([]);
+    }
+    const f = privatePosteriorVertices(lineDomain(5), 40, { arithmetic: 'float' });
+    expect(f.count).toBeLessThan(16);
+    expect(f.warnings[0]).toMatch(/dropped/);
   });
 
   it('a disconnected metric gives the corners of the simplex for the isolated point', () => {
