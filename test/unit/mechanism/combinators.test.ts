@@ -102,3 +102,17 @@ describe('combinators (SPEC §2)', () => {
     expect(mechErrorOf(() => probabilisticChoice(0.5, tg, relabelled)).message).toMatch(/secret 0 is '0'/);
   });
 });
+
+describe('closed-form mechanisms by CLI kind name (SPEC §8)', () => {
+  it('maps each kind to its construction and rejects unknown kinds', async () => {
+    const { closedFormMechanism, CLOSED_FORM_KINDS } = await import('../../../src-worker/mechanism/closedFormByKind');
+    const { gridDomain } = await import('../../../src-worker/metric/grid');
+    const { ringDomain } = await import('../../../src-worker/metric/ring');
+    expect(closedFormMechanism('tg', lineDomain(3), 1).kind).toBe('tg');
+    expect(closedFormMechanism('planar-laplace', gridDomain(2, 2), 1).kind).toBe('planar-laplace');
+    expect(closedFormMechanism('laplace', ringDomain(5), 1).guaranteedEpsilon).toBe(2);
+    expect(CLOSED_FORM_KINDS.length).toBe(6);
+    const e = mechErrorOf(() => closedFormMechanism('bogus' as never, lineDomain(3), 1));
+    expect(e.message).toMatch(/unknown closed-form mechanism kind 'bogus'/);
+  });
+});
