@@ -235,6 +235,16 @@ export function enumerateKernelMechanisms(pv: PosteriorVertices, options: Kernel
    */
   const band = (hprod: number): number => Math.max(KERNEL_GREY, (GREY_SAFETY * 2 * Number.EPSILON) / hprod);
 
+  /**
+   * Float mode: a value that is neither zero at KERNEL_FLOAT_TOL nor larger
+   * than its estimated float error (2 eps_mach / hprod, times 100) makes the
+   * decision unreliable; such decisions are counted and reported.
+   */
+  const uncertain = (v: number, hprod: number): boolean => {
+    const a = Math.abs(v);
+    return a > KERNEL_FLOAT_TOL && a <= (200 * Number.EPSILON) / hprod;
+  };
+
   /** The u-residual after k basis vectors decides whether u is in their span (and with which weights). */
   const uInSpan = (k: number): 'no' | Float64Array | 'zero-or-negative' => {
     let s = 0;
@@ -249,7 +259,7 @@ export function enumerateKernelMechanisms(pv: PosteriorVertices, options: Kernel
       if (w.length === 0) return 'zero-or-negative';
       return w;
     }
-    if (b > KERNEL_GREY && rel > KERNEL_FLOAT_TOL) illFloat++;
+    if (uncertain(rel, hp[k]!)) illFloat++;
     if (rel > KERNEL_FLOAT_TOL) return 'no';
     for (let i = 0; i < k; i++) {
       let d = 0;
@@ -295,7 +305,7 @@ export function enumerateKernelMechanisms(pv: PosteriorVertices, options: Kernel
           independent = exactRank(rows, n) === k + 1;
         } else {
           independent = rel > KERNEL_FLOAT_TOL;
-          if (bandDep > KERNEL_GREY && independent) illFloat++;
+          if (uncertain(rel, hp[k]!)) illFloat++;
         }
         if (!independent) continue;
       }
@@ -413,8 +423,9 @@ export function enumerateKernelMechanisms(pv: PosteriorVertices, options: Kernel
             verdict = 'yes';
           } else verdict = 'no';
         } else {
-          verdict = relH > KERNEL_FLOAT_TOL && floatWeights(j, hv) > KERNEL_FLOAT_TOL ? 'yes' : 'no';
-          if (bandW > KERNEL_GREY || huGrey) illFloat++;
+          const minA = relH > KERNEL_FLOAT_TOL ? floatWeights(j, hv) : -Infinity;
+          verdict = minA > KERNEL_FLOAT_TOL ? 'yes' : 'no';
+          if (uncertain(relH, hp[k]!) || uncertain(hu / uNorm, hp[k]!) || (Number.isFinite(minA) && uncertain(minA, hp[k]! * Math.abs(relH)))) illFloat++;
         }
       }
       if (verdict === 'yes') record(n, weights);

@@ -9,6 +9,7 @@ import { cliqueDomain } from '../../src-worker/metric/clique';
 import type { Domain } from '../../src-worker/metric/domain';
 import { lineDomain } from '../../src-worker/metric/line';
 import { ringDomain } from '../../src-worker/metric/ring';
+import { matrixDomain, randomEuclideanMetric } from '../unit/explorer/metrics-for-tests';
 
 function run(domain: Domain, eps: number, arithmetic: 'auto' | 'float' = 'auto') {
   const t0 = performance.now();
@@ -31,6 +32,8 @@ export default async function (): Promise<void> {
     [lineDomain(6), 'float'],
     [ringDomain(6), 'auto'],
     [cliqueDomain(5), 'auto'],
+    // Generic (non-integral, non-degenerate) metric: float arithmetic, 70 vertices, ~13M subsets.
+    [matrixDomain(randomEuclideanMetric(5, 9), 'euclid5'), 'auto'],
   ];
   for (const [d, a] of rows) {
     const r = run(d, eps, a);

@@ -10,7 +10,7 @@ import type { Domain } from '../../../src-worker/metric/domain';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { lineDomain } from '../../../src-worker/metric/line';
 import { ringDomain } from '../../../src-worker/metric/ring';
-import { effectiveEpsilon, matrixDomain, randomGraphMetric } from './metrics-for-tests';
+import { effectiveEpsilon, matrixDomain, randomEuclideanMetric, randomGraphMetric } from './metrics-for-tests';
 
 const LN2 = Math.LN2;
 
@@ -40,7 +40,68 @@ function bruteForceKernelCount(pv: PosteriorVertices): number[] {
   return bySize;
 }
 
+/** Float reference for non-integral metrics: least squares on every subset of size <= n. */
+function bruteForceKernelCountFloat(pv: PosteriorVertices, tol = 1e-9): number[] {
+  const n = pv.n;
+  const bySize = new Array<number>(n + 1).fill(0);
+  const pick: number[] = [];
+  const test = (): boolean => {
+    const s = pick.length;
+    // Normal equations G w = V^T u with G = V^T V (s x s).
+    const g = Array.from({ length: s }, (_, a) => {
+      const row = Array.from({ length: s }, (_, b) => dot(vertexOf(pv, pick[a]!), vertexOf(pv, pick[b]!)));
+      row.push(vertexOf(pv, pick[a]!).reduce((x, y) => x + y, 0) / n);
+      return row;
+    });
+    for (let c = 0; c < s; c++) {
+      let p = c;
+      for (let i = c + 1; i < s; i++) if (Math.abs(g[i]![c]!) > Math.abs(g[p]![c]!)) p = i;
+      if (Math.abs(g[p]![c]!) < 1e-13) return false; // dependent
+      [g[p], g[c]] = [g[c]!, g[p]!];
+      for (let i = 0; i < s; i++) {
+        if (i === c) continue;
+        const f = g[i]![c]! / g[c]![c]!;
+        for (let j = c; j <= s; j++) g[i]![j]! -= f * g[c]![j]!;
+      }
+    }
+    const w = g.map((row, i) => row[s]! / row[i]!);
+    if (!w.every((x) => x > tol)) return false;
+    for (let x = 0; x < n; x++) {
+      let r = -1 / n;
+      for (let k = 0; k < s; k++) r += w[k]! * vertexOf(pv, pick[k]!)[x]!;
+      if (Math.abs(r) > 1e-10) return false; // u not in the span
+    }
+    return true;
+  };
+  const rec = (start: number): void => {
+    if (pick.length > 0 && test()) bySize[pick.length]!++;
+    if (pick.length === n) return;
+    for (let i = start; i < pv.count; i++) {
+      pick.push(i);
+      rec(i + 1);
+      pick.pop();
+    }
+  };
+  rec(0);
+  return bySize;
+}
+
 describe('kernel mechanisms (SPEC §6)', () => {
+  for (const [name, dom, eps] of [
+    ['grid 2x2 euclidean, eps 1.1', gridDomain(2, 2), 1.1],
+    ['random euclidean n=4, eps 1', matrixDomain(randomEuclideanMetric(4, 5)), 1],
+    ['random euclidean n=4, eps 2.5', matrixDomain(randomEuclideanMetric(4, 9)), 2.5],
+  ] as const) {
+    it(`float arithmetic (non-integral metric) agrees with a least-squares brute force: ${name}`, () => {
+      const pv = privatePosteriorVertices(dom, eps);
+      expect(pv.arithmetic).toBe('float');
+      const r = enumerateKernelMechanisms(pv);
+      expect(r.bySize).toEqual(bruteForceKernelCountFloat(pv));
+      expect(r.count).toBeGreaterThan(0);
+      expect(r.warnings).toEqual([]);
+    });
+  }
+
   it('line, eps = ln 2: 1, 2, 11, 187 kernel mechanisms for N = 2..5 (SPEC §7)', () => {
     const res = [2, 3, 4, 5].map((N) => enumerateKernelMechanisms(privatePosteriorVertices(lineDomain(N), LN2)));
     expect(res.map((r) => r.count)).toEqual([1, 2, 11, 187]);
