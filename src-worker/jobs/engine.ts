@@ -20,6 +20,13 @@ import { optimalMechanism } from '../lp/optimal-mechanism';
 import { decideRegularityByLP } from '../lp/regularity-lp';
 import type { LossInput as LpLoss } from '../lp/loss-input';
 import { tightConstraintsStructured } from '../mechanism/implicit/tight-structured';
+import { planarLaplace } from '../mechanism/planarLaplace';
+import { symmetricGraph } from '../mechanism/symmetricGraph';
+import { checkPrivacy } from '../check/privacyCheck';
+import { laplaceRowNormalised } from '../mechanism/laplaceRowNormalised';
+import { exponentialMechanism } from '../mechanism/exponential';
+import { randomisedResponse } from '../mechanism/randomisedResponse';
+import { truncatedGeometric } from '../mechanism/truncatedGeometric';
 import { customMetricDomain } from '../metric/custom-metric';
 import { graphDomain as engineGraphDomain } from '../metric/graph';
 import { additiveCapacity } from '../measure/additiveCapacity';
@@ -111,6 +118,18 @@ export async function buildMechanism(kind: MechanismKindName, domain: Domain, ep
       });
       return { exists: true, mechanism };
     }
+    case 'tg':
+      return { exists: true, mechanism: truncatedGeometric(domain, eps) };
+    case 'rr':
+      return { exists: true, mechanism: randomisedResponse(domain, eps) };
+    case 'exponential':
+      return { exists: true, mechanism: exponentialMechanism(domain, eps) };
+    case 'laplace':
+      return { exists: true, mechanism: laplaceRowNormalised(domain, eps) };
+    case 'planar-laplace':
+      return { exists: true, mechanism: planarLaplace(domain, eps) };
+    case 'symmetric':
+      return { exists: true, mechanism: symmetricGraph(domain, eps) };
     default:
       return missing(`the '${kind}' mechanism construction (src-worker/mechanism/)`);
   }
@@ -173,12 +192,14 @@ export interface CheckOutcome {
 }
 
 export function checkChannel(channel: RowSource, domain: Domain, eps: number, topK: number, maxWork?: number): CheckOutcome {
-  void channel;
-  void domain;
-  void eps;
-  void topK;
-  void maxWork;
-  return missing('the privacy check (src-worker/check/)');
+  // SPEC §4: largest ln(C[x][y]/C[x'][y]) / d(x,x'); edges suffice on graph metrics
+  const r = checkPrivacy(channel, domain, eps, { topK, ...(maxWork !== undefined ? { maxWork } : {}) });
+  return {
+    effectiveEpsilon: r.effectiveEpsilon,
+    passes: r.passes,
+    pairsChecked: r.pairsChecked,
+    worst: r.worst.map((p) => ({ x: p.x, xp: p.xp, y: p.y, ratio: p.ratio, violates: p.violates })),
+  };
 }
 
 /* ---------- capacities (SPEC §6) ---------- */

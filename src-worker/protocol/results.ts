@@ -7,6 +7,8 @@ import { matrixPayloadSchema } from './common';
 
 const num = z.number();
 const nullableNum = z.number().nullable();
+/** A number that may be +Infinity (e.g. a ratio positive/0, SPEC §4). JSON output writes it as null. */
+const extNum = z.union([z.number(), z.literal(Infinity)]);
 const info = z.record(z.string(), z.union([z.number(), z.string(), z.boolean()]));
 
 export const mechanismResultSchema = z.object({
@@ -24,8 +26,8 @@ export const mechanismResultSchema = z.object({
   expectedLoss: nullableNum.optional(),
   /** Min-entropy leakage log2(V[pi>C]/V(pi)). */
   leakage: nullableNum.optional(),
-  /** Largest ln-ratio per unit distance actually achieved (SPEC §4). */
-  effectiveEpsilon: nullableNum,
+  /** Largest ln-ratio per unit distance actually achieved (SPEC §4); Infinity when some positive entry faces a zero. */
+  effectiveEpsilon: extNum.nullable(),
   /** The construction's honest guarantee: guaranteedEpsilon * d-private. */
   guaranteedEpsilon: nullableNum,
   guarantee: z.string(),
@@ -58,14 +60,14 @@ export const measureResultSchema = z.object({
   /** Expected distance error sum_x pi_x sum_y C[x][y] d(x,y), when a domain was given and outputs are secrets. */
   qualityLoss: nullableNum.optional(),
   /** Effective eps*d (SPEC §4) when a domain was given. */
-  effectiveEpsilon: nullableNum.optional(),
+  effectiveEpsilon: extNum.nullable().optional(),
 });
 
-export const violationSchema = z.object({ x: z.string(), xp: z.string(), y: z.string(), ratio: num });
+export const violationSchema = z.object({ x: z.string(), xp: z.string(), y: z.string(), ratio: extNum });
 export const checkResultSchema = z.object({
   type: z.literal('check'),
   epsilon: num,
-  effectiveEpsilon: num,
+  effectiveEpsilon: extNum,
   private: z.boolean(),
   violations: z.array(violationSchema),
   pairsChecked: num.optional(),
