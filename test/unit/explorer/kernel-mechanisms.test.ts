@@ -240,6 +240,24 @@ describe('kernel mechanisms (SPEC §6)', () => {
     });
   }
 
+  it('edge cases: one point, and a metric with every pair fully distinguishable (identity is the only kernel)', () => {
+    const one = enumerateKernelMechanisms(privatePosteriorVertices(lineDomain(1), 1));
+    expect([one.count, one.multiplicativeCapacity, one.additiveCapacity]).toEqual([1, 1, 0]);
+    const inf = matrixDomain([
+      [0, Infinity, Infinity],
+      [Infinity, 0, Infinity],
+      [Infinity, Infinity, 0],
+    ]);
+    const pv = privatePosteriorVertices(inf, 1);
+    expect(pv.count).toBe(3);
+    const r = enumerateKernelMechanisms(pv, { collect: true });
+    expect(r.bySize).toEqual([0, 0, 0, 1]);
+    expect(r.multiplicativeCapacity).toBe(3);
+    expect(r.additiveCapacity).toBe(1);
+    const ch = kernelChannel(pv, r.mechanisms![0]!);
+    for (let x = 0; x < 3; x++) for (let y = 0; y < 3; y++) expect(ch.matrix.get(x, y)).toBeCloseTo(ch.colLabels[y] === `v${[2, 1, 0][x]}` ? 1 : 0, 14);
+  });
+
   it('maxCollect truncates the list but not the count', () => {
     const r = enumerateKernelMechanisms(privatePosteriorVertices(lineDomain(5), LN2), { collect: true, maxCollect: 10 });
     expect(r.count).toBe(187);
