@@ -117,6 +117,36 @@ function independentRow(metric: GridMetric, e: number, R: number, C: number, i: 
   return out;
 }
 
+/**
+ * Chebyshev regions by a second independent route: the L-inf ball of radius r
+ * is a square, so area(R ∩ B_r) = len([x0,x1] ∩ [-r,r]) * len([y0,y1] ∩ [-r,r])
+ * and, integrating by parts, P(R) = (e^2/8) e int_0^inf e^(-e r) area(r) dr: a
+ * 1-D integral of a piecewise quadratic times an exponential (Gauss–Legendre
+ * on pieces of width <= 1/(2e) between the breakpoints |x0|, |x1|, |y0|, |y1|).
+ */
+function chebyshevByBalls(e: number, x0: number, x1: number, y0: number, y1: number): number {
+  const len = (a: number, b: number, r: number) => Math.max(0, Math.min(b, r) - Math.max(a, -r));
+  const area = (r: number) => len(x0, x1, r) * len(y0, y1, r);
+  const brk = [0, ...[x0, x1, y0, y1].map(Math.abs).filter(Number.isFinite)].sort((a, b) => a - b);
+  const end = brk[brk.length - 1]! + 60 / e;
+  brk.push(end);
+  let s = 0;
+  for (let k = 0; k + 1 < brk.length; k++) {
+    const a = brk[k]!;
+    const b = brk[k + 1]!;
+    const pieces = Math.max(1, Math.ceil((b - a) * 2 * e));
+    const h = (b - a) / pieces;
+    for (let p = 0; p < pieces; p++) {
+      const c = a + (p + 0.5) * h;
+      for (let i = 0; i < GL.x.length; i++) {
+        const r = c + (h / 2) * GL.x[i]!;
+        s += (h / 2) * GL.w[i]! * Math.exp(-e * r) * area(r);
+      }
+    }
+  }
+  return ((e * e) / 8) * e * s;
+}
+
 describe('planar Laplace snapped to a grid (SPEC §2)', () => {
   it('Euclidean cells and border regions agree with an independent Cartesian quadrature to 1e-9 (relative)', () => {
     for (const [R, C, eps, step] of [
@@ -157,6 +187,25 @@ describe('planar Laplace snapped to a grid (SPEC §2)', () => {
     expect(Math.abs(cheb - (1 - (1 + e / 2) * Math.exp(-e / 2)))).toBeLessThan(1e-15);
     // Euclidean: the whole plane has mass 1, the disc-free origin cell is below the inscribed... sanity: mass of a half plane is 1/2
     expect(Math.abs(normLaplaceRegion('euclidean', 0.37, 0, I, -I, I) - 0.5)).toBeLessThan(1e-14);
+  });
+
+  it('Chebyshev rows agree with an independent ball-area integral to 1e-9 (relative)', () => {
+    const R = 4;
+    const C = 5;
+    const e = 1.1;
+    const m = planarLaplace(gridDomain(R, C, 1, 'chebyshev'), e);
+    const rows = rowsOf(m.channel);
+    const I = Infinity;
+    for (const i of [0, 7, 19]) {
+      const r = Math.floor(i / C);
+      const c = i % C;
+      for (let q = 0; q < R; q++)
+        for (let t = 0; t < C; t++) {
+          const v = chebyshevByBalls(e, q === 0 ? -I : q - r - 0.5, q === R - 1 ? I : q - r + 0.5, t === 0 ? -I : t - c - 0.5, t === C - 1 ? I : t - c + 0.5);
+          const got = rows[i]![q * C + t]!;
+          expect(Math.abs(got - v), `row ${i} cell (${q},${t}): ${got} vs ${v}`).toBeLessThanOrEqual(1e-9 * v + 1e-18);
+        }
+    }
   });
 
   it('every row sums to 1 within 1e-12 (all metrics, degenerate grids, huge and tiny eps*step)', () => {
