@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync, copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseChannelCsv, ROOT, SHOTS, startHarness, type Harness } from './helpers';
+
+let h: Harness;
+
+async function shot(name: string): Promise<void> {
+  await h.page.screenshot({ path: join(SHOTS, `${name}.png`) });
+}
+
+/** Fill a number input and fire its change event (the editors commit on change). */
+async function setNumber(testid: string, value: number): Promise<void> {
+  const el = h.page.getByTestId(testid);
+  await el.fill(String(value));
+  await el.dispatchEvent('change');
+}
+
+beforeAll(async () => {
+  h = await startHarness();
+  await h.page.goto(h.url);
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('Mechanism Studio in web mode', () => {
+  it('opens on the built-in example with a computed result', async () => {
+    const page = h.page;
+    await page.getByTestId('sidebar').waitFor();
+    await expect.poll(() => page.getByTestId('doc-title').textContent(), { timeout: 60_000 }).toContain('city');
+    // the first mechanism of the example is selected and computed on start
+    await page.getByTestId('heatmap').waitFor({ timeout: 120_000 });
+    await page.getByTestId('privacy-badge').waitFor({ timeout: 120_000 });
+    await shot('01-start-example');
+    copyFileSync(join(SHOTS, '01-start-example.png'), join(ROOT, 'resources/screenshot.png'));
+  });
+
+  it('creates a grid project and computes planar Laplace and tight constraints', async () => {
+    const page = h.page;
+    await page.getByTestId('cmd-new').click();
+    if (await page.getByTestId('confirm-dialog').isVisible()) await page.getByTestId('confirm-discard').click();
+    await expect.poll(() => page.getByTestId('doc-title').textContent()).toContain('Untitled');
+
+    // the grid: 8 x 8 cells of 0.5 km, Euclidean
+    await page.getByTestId('item-domain-city').click();
+    await setNumber('grid-rows', 8);
+    await setNumber('grid-cols', 8);
+    await expect.poll(() => page.getByTestId('domain-text').textContent()).toBe('grid:8x8:step=0.5');
+    await page.getByTestId('dirty').waitFor();
+    await shot('02-grid-editor');
+
+    // planar Laplace at eps = 2 per km (a privacy level of 1 within 0.5 km)
+    await page.getByTestId('item-mechanism-planar').click();
+    await setNumber('privacy-radius', 0.5);
+    await setNumber('privacy-level', 1);
+    await expect.poll(() => page.getByTestId('mech-epsilon').inputValue()).toBe('2');
+    await page.getByTestId('compute').click();
+    await page.getByTestId('heatmap').waitFor({ timeout: 120_000 });
+    await page.getByTestId('privacy-badge').waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('privacy-badge').textContent()).toContain('✓');
+    await shot('03-planar-laplace-heatmap');
+
+    await page.getByTestId('tab-grid').click();
+    await page.getByTestId('grid-distribution').click({ position: { x: 150, y: 150 } });
+    await shot('04-planar-laplace-on-grid');
+    await page.getByTestId('tab-table').click();
+    await page.getByTestId('matrix-table').waitFor();
+    await shot('05-planar-laplace-table');
+
+    // tight constraints on the same grid
+    await page.getByTestId('add-mechanism').click();
+    await page.getByTestId('mech-kind').selectOption('tight');
+    await setNumber('mech-epsilon', 2);
+    await page.getByTestId('compute').click();
+    await expect
+      .poll(async () => (await page.getByTestId('heatmap').count()) + (await page.getByTestId('not-exists').count()), { timeout: 120_000 })
+      .toBeGreaterThan(0);
+    expect(await page.getByTestId('heatmap').count()).toBe(1);
+    await page.getByTestId('privacy-badge').waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('privacy-badge').textContent()).toContain('✓');
+    await shot('06-tight-heatmap');
+  });
+
+  it('exports the planar Laplace channel as a CSV whose numbers are a 2·d-private channel', async () => {
+    const page = h.page;
+    await page.getByTestId('item-mechanism-planar').click();
+    await page.getByTestId('heatmap').waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
+    const file = join(h.tmp, 'planar.csv');
+    await download.saveAs(file);
+    const csv = parseChannelCsv(readFileSync(file, 'utf8'));
+    expect(csv.rows).toHaveLength(64);
+    expect(csv.colLabels).toHaveLength(64);
+    expect(csv.rowLabels[9]).toBe('(1,1)');
+    // every row is a distribution (SPEC §2: rows sum to 1 within 1e-12)
+    for (const r of csv.rows) {
+      expect(r).toHaveLength(64);
+      for (const v of r) expect(v >= 0 && v <= 1).toBe(true);
+      expect(Math.abs(r.reduce((a, b) => a + b, 0) - 1)).toBeLessThan(1e-9);
+    }
+    // privacy (SPEC §4): ln C[x][y]/C[x'][y] <= eps * d(x, x') for every pair, eps = 2 per km, cells of 0.5 km
+    let worst = 0;
+    for (let x = 0; x < 64; x++)
+      for (let xp = 0; xp < 64; xp++) {
+        if (x === xp) continue;
+        const d = 0.5 * Math.hypot(Math.floor(x / 8) - Math.floor(xp / 8), (x % 8) - (xp % 8));
+        for (let y = 0; y < 64; y++) worst = Math.max(worst, Math.log(csv.rows[x]![y]! / csv.rows[xp]![y]!) / d);
+      }
+    expect(worst).toBeLessThanOrEqual(2 * (1 + 1e-9));
+    expect(worst).toBeGreaterThan(1); // not a trivially flat channel
+    // the mass stays near the true cell: P(report own cell) is the largest entry of each interior row
+    const r = csv.rows[27]!;
+    expect(r.indexOf(Math.max(...r))).toBe(27);
+  });
+
+  it('cancels a long job from the jobs panel', async () => {
+    const page = h.page;
+    // a fine threshold search on a 24 x 24 grid: thousands of 576 x 576 solves
+    await page.getByTestId('add-domain').click();
+    await setNumber('grid-rows', 24);
+    await setNumber('grid-cols', 24);
+    await page.getByTestId('add-analysis').click();
+    await page.getByText('Tight-mechanism threshold').click();
+    await setNumber('sweep-from', 0.001);
+    await setNumber('sweep-to', 20);
+    await page.getByTestId('run-analysis').click();
+    const row = page.getByTestId('job-row').filter({ hasText: 'threshold' }).first();
+    await row.getByTestId('cancel-job').waitFor({ timeout: 30_000 });
+    await page.waitForTimeout(1500);
+    await shot('07-jobs-running');
+    await row.getByTestId('cancel-job').click();
+    await expect.poll(() => row.getAttribute('data-status'), { timeout: 15_000 }).toBe('cancelled');
+    await expect.poll(() => page.getByTestId('result-error').textContent()).toContain('cancelled');
+    await shot('08-job-cancelled');
+  });
+
+  it('saves the project atomically and reopens it', async () => {
+    const page = h.page;
+    const path = join(h.tmp, 'projects', 'grid.mechstudio.json');
+    mkdirSync(join(h.tmp, 'projects'), { recursive: true });
+    await page.getByTestId('cmd-save-as').click();
+    await page.getByTestId('path-input').fill(path);
+    await page.getByTestId('path-ok').click();
+    await expect.poll(() => existsSync(path)).toBe(true);
+    await expect.poll(() => page.getByTestId('dirty').count()).toBe(0);
+    const saved = JSON.parse(readFileSync(path, 'utf8')) as { domains: { domain: string }[]; mechanisms: { id: string; kind: string; epsilon: number }[] };
+    expect(saved.domains[0]!.domain).toBe('grid:8x8:step=0.5');
+    expect(saved.mechanisms.map((m) => [m.id, m.kind, m.epsilon])).toEqual([
+      ['planar', 'planar-laplace', 2],
+      ['mechanism', 'tight', 2],
+    ]);
+
+    // start over, then open the saved file
+    await page.getByTestId('cmd-new').click();
+    await expect.poll(() => page.getByTestId('item-mechanism-mechanism').count()).toBe(0);
+    await page.getByTestId('cmd-open').click();
+    await page.getByTestId('path-input').fill(path);
+    await page.getByTestId('path-ok').click();
+    await page.getByTestId('item-mechanism-mechanism').waitFor();
+    expect(await page.getByTestId('doc-title').textContent()).toContain(path);
+    await page.getByTestId('heatmap').waitFor({ timeout: 120_000 });
+    await page.getByTestId('cmd-recent').click();
+    expect(await page.getByText(path).count()).toBeGreaterThan(0);
+    await shot('09-reopened');
+    expect(h.pageErrors).toEqual([]);
+  });
+});

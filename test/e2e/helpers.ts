@@ -1,0 +1,105 @@
+/**
+ * E2E harness: starts web mode (`node --import tsx src-main/web/main.ts
+ * --port 0`, which builds out/renderer when missing or stale) on a random
+ * free port with a private config dir, and Debian's Chromium through
+ * playwright-core with a fresh profile. No Electron binary is needed.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export const ROOT = resolve(__dirname, '../..');
+export const SHOTS = join(ROOT, 'test-output/screenshots');
+
+export interface Harness {
+  url: string;
+  page: Page;
+  context: BrowserContext;
+  tmp: string;
+  pageErrors: string[];
+  close(): Promise<void>;
+}
+
+function startServer(configDir: string): Promise<{ child: ChildProcess; url: string }> {
+  return new Promise((res, rej) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src-main/web/main.ts'), '--port', '0'], {
+      cwd: ROOT,
+      env: { ...process.env, MECHSTUDIO_CONFIG_DIR: configDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const timer = setTimeout(() => rej(new Error(`web mode did not start in time:\n${out}`)), 240_000);
+    const onData = (b: Buffer): void => {
+      out += b.toString();
+      const m = /running at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        res({ child, url: m[1]! });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (b: Buffer) => (out += b.toString()));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      rej(new Error(`web mode exited with ${code}:\n${out}`));
+    });
+  });
+}
+
+export async function startHarness(): Promise<Harness> {
+  const tmp = mkdtempSync(join(tmpdir(), 'mechstudio-e2e-'));
+  mkdirSync(SHOTS, { recursive: true });
+  const { child, url } = await startServer(join(tmp, 'config'));
+  const context = await chromium.launchPersistentContext(join(tmp, 'profile'), {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    acceptDownloads: true,
+    viewport: { width: 1440, height: 900 },
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  return {
+    url,
+    page,
+    context,
+    tmp,
+    pageErrors,
+    close: async () => {
+      await context.close().catch(() => undefined);
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('exit', r));
+      }
+      rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Parse a SPEC §8 channel CSV (labels may be quoted). */
+export function parseChannelCsv(text: string): { colLabels: string[]; rowLabels: string[]; rows: number[][] } {
+  const split = (line: string): string[] => {
+    const out: string[] = [];
+    let cur = '';
+    let q = false;
+    for (let i = 0; i < line.length; i++) {
+      const ch = line[i]!;
+      if (q) {
+        if (ch === '"' && line[i + 1] === '"') (cur += '"', i++);
+        else if (ch === '"') q = false;
+        else cur += ch;
+      } else if (ch === '"') q = true;
+      else if (ch === ',') (out.push(cur), (cur = ''));
+      else cur += ch;
+    }
+    out.push(cur);
+    return out;
+  };
+  const lines = text.split(/\r?\n/).filter((l) => l.length > 0);
+  const head = split(lines[0]!);
+  const body = lines.slice(1).map(split);
+  return { colLabels: head.slice(1), rowLabels: body.map((r) => r[0]!), rows: body.map((r) => r.slice(1).map(Number)) };
+}
