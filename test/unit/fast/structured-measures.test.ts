@@ -23,6 +23,12 @@ import { ringDomain } from '../../../src-worker/metric/ring';
 import { cliqueDomain } from '../../../src-worker/metric/clique';
 import { databaseDomain } from '../../../src-worker/metric/database';
 import { planarLaplace } from '../../../src-worker/mechanism/planarLaplace';
+import { tightChannelMeasures } from '../../../src-worker/measure/structured/tight-measures';
+import { eccentricities } from '../../../src-worker/measure/structured/eccentricity';
+import { multiplicativeCapacity, minCapacity } from '../../../src-worker/measure/multiplicativeCapacity';
+import { additiveCapacity } from '../../../src-worker/measure/additiveCapacity';
+import { minEntropyLeakage } from '../../../src-worker/measure/minEntropyLeakage';
+import { hammingCubeDomain } from '../../../src-worker/metric/hamming-cube';
 import { lcg, productDomain } from './helpers';
 
 function tight(d: Domain, eps: number): ImplicitTightChannel {
@@ -114,6 +120,34 @@ describe('streamed and structured utility (posterior vulnerability, optimal rema
     const ch = tight(gridDomain(5, 5), 2);
     expect(() => tightUtility(new Float64Array(24).fill(1 / 24), ch)).toThrow(/24 entries but the channel has 25/);
     expect(() => tightUtility(new Float64Array(25).fill(0.5), ch)).toThrow(/sums to/);
+  });
+});
+
+describe('summary measures of the tight mechanism from z and the metric', () => {
+  for (const [d, eps] of [...cases, [hammingCubeDomain(7), 0.6] as [Domain, number], [cliqueDomain(30), 1] as [Domain, number]]) {
+    it(`${d.spec}: capacities, leakage and utility equal the dense measures`, () => {
+      const ch = tight(d, eps);
+      const dense = toDense(ch);
+      for (const pi of [uniformPrior(d.n), priors(d.n, 11)[0]!]) {
+        const m = tightChannelMeasures(pi, ch);
+        expect(m.multiplicativeCapacity).toBeCloseTo(multiplicativeCapacity(dense), 11);
+        expect(m.minCapacity).toBeCloseTo(minCapacity(dense), 11);
+        expect(m.additiveCapacity).toBeCloseTo(additiveCapacity(dense), 11);
+        expect(m.leakage).toBeCloseTo(minEntropyLeakage(pi, dense), 10);
+        expect(m.utility).toBeCloseTo(posteriorVulnerability(pi, dense).value, 12);
+      }
+    });
+  }
+
+  it('eccentricities by structure equal the O(n^2) scan', () => {
+    for (const d of [gridDomain(7, 9, 1, 'euclidean'), gridDomain(6, 5, 2, 'chebyshev'), lineDomain(9), ringDomain(10), ringDomain(11), productDomain(lineDomain(3), 3), cliqueDomain(5)]) {
+      const fast = eccentricities(d);
+      expect(fast.method).not.toBe('scan');
+      const bare: Domain = { ...d, structure: {} };
+      const slow = eccentricities(bare);
+      expect(slow.method).toBe('scan');
+      expect(Array.from(fast.ecc)).toEqual(Array.from(slow.ecc));
+    }
   });
 });
 
