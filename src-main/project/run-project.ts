@@ -121,13 +121,22 @@ function summaryMarkdown(project: Project, items: RunItem[]): string {
       lines.push(`Failed: ${i.error?.message}`, '');
       continue;
     }
-    const t = resultTable(i.result!);
+    const res = i.result!;
+    if (res.type === 'check') {
+      lines.push(
+        res.private
+          ? `Private: the channel is eps*d-private for eps = ${fmt(res.epsilon)} (effective eps ${fmt(res.effectiveEpsilon)}).`
+          : `NOT private at eps = ${fmt(res.epsilon)}: effective eps ${fmt(res.effectiveEpsilon)}. Worst violating pairs (ratio = C[x][y] / C[xp][y]):`,
+        '',
+      );
+    }
+    const t = resultTable(res);
     const shown = t.rows.slice(0, 30);
     if (t.header.length && shown.length) {
       lines.push(`| ${t.header.join(' | ')} |`, `|${t.header.map(() => '---').join('|')}|`);
       for (const r of shown) lines.push(`| ${r.map((v) => (typeof v === 'number' ? fmt(v) : v === null ? 'n/a' : String(v))).join(' | ')} |`);
       if (t.rows.length > shown.length) lines.push('', `(${t.rows.length - shown.length} more rows in analyses/${i.id}.csv)`);
-    } else {
+    } else if (res.type !== 'check') {
       lines.push('(no rows)');
     }
     const note = (i.result as { note?: string }).note;
