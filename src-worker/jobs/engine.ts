@@ -23,6 +23,10 @@ import { tightConstraintsStructured } from '../mechanism/implicit/tight-structur
 import { planarLaplace } from '../mechanism/planarLaplace';
 import { symmetricGraph } from '../mechanism/symmetricGraph';
 import { checkPrivacy } from '../check/privacyCheck';
+import { ImplicitTightChannel } from '../mechanism/implicit/implicit-tight-channel';
+import { tightChannelMeasures } from '../measure/structured/tight-measures';
+import { checkTightPrivacy } from '../measure/structured/tight-privacy-check';
+import { tightExpectedError } from '../measure/structured/tight-expected-error';
 import { laplaceRowNormalised } from '../mechanism/laplaceRowNormalised';
 import { exponentialMechanism } from '../mechanism/exponential';
 import { randomisedResponse } from '../mechanism/randomisedResponse';
@@ -149,6 +153,8 @@ export interface Measures {
 }
 
 export function measureChannel(prior: Float64Array, channel: RowSource): Measures {
+  // tight-constraints mechanisms: the same numbers from z and the metric, without n^2 entries
+  if (channel instanceof ImplicitTightChannel) return tightChannelMeasures(prior, channel);
   const pv = posteriorVulnerability(prior, channel);
   return {
     vulnerability: priorVulnerability(prior),
@@ -179,6 +185,7 @@ export function expectedLoss(prior: Float64Array, channel: RowSource, loss: Loss
 
 /** Expected distance error sum_x pi_x sum_y C[x][y] d(x,y) (outputs = secrets). */
 export function qualityLoss(prior: Float64Array, channel: RowSource, domain: Domain): number {
+  if (channel instanceof ImplicitTightChannel && channel.domain === domain) return tightExpectedError(prior, channel).value;
   return expectedDistanceError(prior, channel, domain);
 }
 
@@ -192,7 +199,12 @@ export interface CheckOutcome {
 }
 
 export function checkChannel(channel: RowSource, domain: Domain, eps: number, topK: number, maxWork?: number): CheckOutcome {
-  // SPEC §4: largest ln(C[x][y]/C[x'][y]) / d(x,x'); edges suffice on graph metrics
+  // SPEC §4: largest ln(C[x][y]/C[x'][y]) / d(x,x'); edges suffice on graph metrics.
+  // Tight-constraints mechanisms: exact by the triangle inequality, verified structurally.
+  if (channel instanceof ImplicitTightChannel && channel.domain === domain) {
+    const t = checkTightPrivacy(channel, eps);
+    if (t.passes) return { effectiveEpsilon: t.effectiveEpsilon, passes: true, pairsChecked: t.verified, worst: [] };
+  }
   const r = checkPrivacy(channel, domain, eps, { topK, ...(maxWork !== undefined ? { maxWork } : {}) });
   return {
     effectiveEpsilon: r.effectiveEpsilon,
