@@ -43,11 +43,11 @@ export async function privacyTypeCapacities(domain: Domain, eps: number, options
     onProgress: options.onProgress ? (f, msg) => options.onProgress!(lo + f / 2, msg) : undefined,
   });
   const mult = await solvePrivateChannelLp(
-    { domain, eps, outputs: n, cost: trace, sense: 'maximize', constraints, what: `the multiplicative-capacity LP on ${domain.spec}` },
+    { domain, eps, outputs: n, cost: trace, sense: 'maximize', constraints, outputsAreSecrets: true, what: `the multiplicative-capacity LP on ${domain.spec}` },
     half(0),
   );
   const add = await solvePrivateChannelLp(
-    { domain, eps, outputs: n, cost: trace, sense: 'minimize', constraints, what: `the additive-capacity LP on ${domain.spec}` },
+    { domain, eps, outputs: n, cost: trace, sense: 'minimize', constraints, outputsAreSecrets: true, what: `the additive-capacity LP on ${domain.spec}` },
     half(0.5),
   );
   const labels = domainLabels(domain);

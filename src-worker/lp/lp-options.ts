@@ -21,6 +21,11 @@ export interface LpOptions {
    * test/bench/lp.bench.ts and the report).
    */
   solver?: 'simplex' | 'ipm' | 'choose';
+  /**
+   * Hand HiGHS the primal LP or its dual (see SparseLp.toDualModelData).
+   * Entry points pick the faster one for their shape; this overrides it.
+   */
+  formulation?: 'primal' | 'dual';
   /** Extra HiGHS options (snake_case names), for benchmarks and experts; applied last. */
   highsOptions?: Record<string, string | number | boolean>;
 }

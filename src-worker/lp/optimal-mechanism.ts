@@ -15,6 +15,12 @@ export interface OptimalMechanismOptions extends LpOptions {
   constraints?: ConstraintMode;
   /** Spanner dilation for Euclidean grids (default 1.1). */
   delta?: number;
+  /**
+   * 'auto' (default): when the prior and loss are invariant under the
+   * domain's isometries (e.g. a uniform prior and a distance loss on a grid),
+   * solve one variable per orbit; the optimum is the same (see orbit-reduction.ts).
+   */
+  symmetry?: 'auto' | 'off';
 }
 
 /**
@@ -43,7 +49,18 @@ export async function optimalMechanism(domain: Domain, eps: number, prior: Array
     }
   }
   const s = await solvePrivateChannelLp(
-    { domain, eps, outputs: m, cost, sense: 'minimize', constraints: options.constraints, delta: options.delta, what: `the optimal-mechanism LP on ${domain.spec}` },
+    {
+      domain,
+      eps,
+      outputs: m,
+      cost,
+      sense: 'minimize',
+      constraints: options.constraints,
+      delta: options.delta,
+      outputsAreSecrets: options.outputs === undefined,
+      symmetry: options.symmetry,
+      what: `the optimal-mechanism LP on ${domain.spec}`,
+    },
     options,
   );
   const rowLabels: string[] = [];
@@ -75,6 +92,9 @@ export async function optimalMechanism(domain: Domain, eps: number, prior: Array
       buildMs: s.buildMs,
       solverMs: s.solveMs,
       iterations: s.iterations,
+      symmetryGroup: s.symmetryGroup,
+      reducedVariables: s.reducedVariables,
+      reducedConstraints: s.reducedConstraints,
       maxConstraintViolation: s.maxConstraintViolation,
       status: 'optimal',
     },

@@ -4,6 +4,8 @@ import { assertLpFits } from './memory-estimate';
 import { type LpOptions, checkCancelled, progress } from './lp-options';
 import { type ConstraintMode, type PrivacyConstraintGraph, DEFAULT_SPANNER_DELTA, privacyConstraintGraph } from './privacy-constraint-graph';
 import { SparseLp, solveSparseLp } from './sparse-model';
+import { domainSymmetries } from './domain-symmetries';
+import { type PairOrbits, pairOrbits } from './orbit-reduction';
 
 /**
  * The LP over d-private channels shared by the optimal mechanism (SPEC §2)
@@ -24,6 +26,10 @@ export interface PrivateChannelProblem {
   constraints?: ConstraintMode;
   delta?: number;
   what: string;
+  /** The outputs are the secrets themselves (enables the symmetry reduction). */
+  outputsAreSecrets?: boolean;
+  /** 'auto' (default): solve one variable per orbit of (x, w) under the domain's isometries when the objective is invariant. */
+  symmetry?: 'auto' | 'off';
 }
 
 export interface PrivateChannelSolution {
@@ -39,6 +45,10 @@ export interface PrivateChannelSolution {
   /** Largest relative excess of C[x][w] / (e^(exponent) C[x'][w]) over 1 on constrained pairs (0 when all hold). */
   maxConstraintViolation: number;
   iterations: number;
+  /** Size of the symmetry group used (1: none) and the LP variables actually solved. */
+  symmetryGroup: number;
+  reducedVariables: number;
+  reducedConstraints: number;
 }
 
 /** Variables, rows and nonzeros of the LP for n secrets, m outputs and `pairs` constrained pairs. */
@@ -52,46 +62,43 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
   if (!Number.isInteger(m) || m < 1) throw new MechError('invalid-input', `${p.what}: the output set must have at least one element, got ${m}`);
   if (cost.length !== n * m) throw new MechError('internal', `${p.what}: cost has ${cost.length} entries, expected ${n * m}`);
   const mode = p.constraints ?? 'auto';
-  // Refuse early: even the constraint-free part, or all pairs, may not fit.
-  assertLpFits(n * m, n, n * m, p.what);
-  if (mode === 'all-pairs') {
-    const s = privateChannelLpSize(n, m, (n * (n - 1)) / 2);
-    assertLpFits(s.variables, s.rows, s.nonzeros, p.what);
-  }
   const t0 = performance.now();
+  // Symmetry first: the early size checks below divide by the group size
+  // (orbits have at most groupSize members, so this bounds the reduced LP from below).
+  assertLpFits(n * m, n, n * m, p.what);
+  let orbits: PairOrbits | null = null;
+  let groupSize = 1;
+  if ((p.symmetry ?? 'auto') === 'auto' && p.outputsAreSecrets && m === n) {
+    const gens = domainSymmetries(domain);
+    if (gens.length > 1) {
+      orbits = pairOrbits(n, gens, cost);
+      if (orbits) groupSize = gens.length;
+    }
+  }
+  const fits = (s: { variables: number; rows: number; nonzeros: number }): void =>
+    assertLpFits(Math.ceil(s.variables / groupSize), Math.ceil(s.rows / groupSize), Math.ceil(s.nonzeros / groupSize), p.what);
+  // Refuse early: all pairs may not fit, before enumerating them.
+  if (mode === 'all-pairs') fits(privateChannelLpSize(n, m, (n * (n - 1)) / 2));
   progress(options, 0, `building the privacy constraint graph of ${domain.spec}`);
   const graph = privacyConstraintGraph(domain, eps, mode, p.delta ?? DEFAULT_SPANNER_DELTA);
   const E = graph.from.length;
   const size = privateChannelLpSize(n, m, E);
-  assertLpFits(size.variables, size.rows, size.nonzeros, p.what);
+  fits(size);
   checkCancelled(options, `building ${p.what}`);
-  progress(options, 0.1, `building ${p.what}: ${size.variables} variables, ${size.rows} constraints`);
-
-  const lp = new SparseLp(n * m, size.rows, size.nonzeros);
-  lp.sense = p.sense;
-  lp.colCost.set(cost);
-  const ones = new Float64Array(m).fill(1);
-  const idx = new Int32Array(m);
-  for (let x = 0; x < n; x++) {
-    for (let w = 0; w < m; w++) idx[w] = x * m + w;
-    lp.addRow(1, 1, idx, ones);
-  }
-  for (let e = 0; e < E; e++) {
-    const a = graph.from[e]!;
-    const b = graph.to[e]!;
-    const f = Math.exp(graph.exponent[e]!);
-    for (let w = 0; w < m; w++) {
-      lp.addRow2(-Infinity, 0, a * m + w, 1, b * m + w, -f);
-      lp.addRow2(-Infinity, 0, b * m + w, 1, a * m + w, -f);
-    }
-    if ((e & 1023) === 1023) checkCancelled(options, `building ${p.what}`);
-  }
+  progress(options, 0.1, `building ${p.what}: ${size.variables} variables, ${size.rows} constraints${groupSize > 1 ? `, reduced by a symmetry group of ${groupSize}` : ''}`);
+  const lp = orbits ? buildOrbitLp(p, graph, orbits, options) : buildFullLp(p, graph, size, options);
+  assertLpFits(lp.numCols, lp.numRows, lp.nonzeros, p.what);
   const buildMs = performance.now() - t0;
   checkCancelled(options, `building ${p.what}`);
 
   const sol = await solveSparseLp(lp, p.what, options);
   progress(options, 0.9, `extracting the channel of ${p.what}`);
-  const C = sol.colValue;
+  let C = sol.colValue;
+  if (orbits) {
+    const full = new Float64Array(n * m);
+    for (let i = 0; i < n * m; i++) full[i] = C[orbits.orbitOf[i]!]!;
+    C = full;
+  }
   // Tidy solver rounding. On a connected constraint graph a private column is
   // either all zero or all positive; a column holding zeros whose largest entry
   // is below the solver tolerance is rounding noise: zero it (else 1e-18 next
@@ -143,5 +150,96 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
     solveMs: sol.solveMs + sol.loadMs,
     maxConstraintViolation: viol,
     iterations: sol.iterations,
+    symmetryGroup: groupSize,
+    reducedVariables: lp.numCols,
+    reducedConstraints: lp.numRows,
   };
+}
+
+function buildFullLp(p: PrivateChannelProblem, graph: PrivacyConstraintGraph, size: { variables: number; rows: number; nonzeros: number }, options?: LpOptions): SparseLp {
+  const n = p.domain.n;
+  const m = p.outputs;
+  const E = graph.from.length;
+  const lp = new SparseLp(n * m, size.rows, size.nonzeros);
+  lp.sense = p.sense;
+  lp.colCost.set(p.cost);
+  const ones = new Float64Array(m).fill(1);
+  const idx = new Int32Array(m);
+  for (let x = 0; x < n; x++) {
+    for (let w = 0; w < m; w++) idx[w] = x * m + w;
+    lp.addRow(1, 1, idx, ones);
+  }
+  for (let e = 0; e < E; e++) {
+    const a = graph.from[e]!;
+    const b = graph.to[e]!;
+    const f = Math.exp(graph.exponent[e]!);
+    for (let w = 0; w < m; w++) {
+      lp.addRow2(-Infinity, 0, a * m + w, 1, b * m + w, -f);
+      lp.addRow2(-Infinity, 0, b * m + w, 1, a * m + w, -f);
+    }
+    if ((e & 1023) === 1023) checkCancelled(options, `building ${p.what}`);
+  }
+  return lp;
+}
+
+/**
+ * The LP restricted to orbit-constant channels (see orbit-reduction.ts): one
+ * variable per orbit, one row sum per point orbit, and each privacy row
+ * C[a][w] <= f C[b][w] mapped to orbits and deduplicated (keeping the
+ * smallest f). The orbit rows are the constraints of the images g(E) of the
+ * constraint graph too, a superset of E, so the guarantee is unchanged.
+ */
+function buildOrbitLp(p: PrivateChannelProblem, graph: PrivacyConstraintGraph, orbits: PairOrbits, options?: LpOptions): SparseLp {
+  const n = p.domain.n;
+  const m = p.outputs;
+  const V = orbits.count;
+  const E = graph.from.length;
+  const { orbitOf, pointOrbit } = orbits;
+  const best = new Map<number, number>();
+  for (let e = 0; e < E; e++) {
+    const a = graph.from[e]!;
+    const b = graph.to[e]!;
+    const f = Math.exp(graph.exponent[e]!);
+    for (let w = 0; w < m; w++) {
+      const oa = orbitOf[a * m + w]!;
+      const ob = orbitOf[b * m + w]!;
+      if (oa === ob) continue; // v <= f v with f >= 1: vacuous
+      const k1 = oa * V + ob;
+      const k2 = ob * V + oa;
+      const f1 = best.get(k1);
+      if (f1 === undefined || f < f1) best.set(k1, f);
+      const f2 = best.get(k2);
+      if (f2 === undefined || f < f2) best.set(k2, f);
+    }
+    if ((e & 1023) === 1023) checkCancelled(options, `building ${p.what}`);
+  }
+  const lp = new SparseLp(V, best.size + n, 2 * best.size + n * m);
+  lp.sense = p.sense;
+  for (let i = 0; i < n * m; i++) lp.colCost[orbitOf[i]!] += p.cost[i]!;
+  const coef = new Float64Array(V);
+  const touched = new Int32Array(m);
+  const seen = new Uint8Array(n);
+  for (let x = 0; x < n; x++) {
+    if (seen[pointOrbit[x]!]) continue;
+    seen[pointOrbit[x]!] = 1;
+    let k = 0;
+    for (let w = 0; w < m; w++) {
+      const o = orbitOf[x * m + w]!;
+      if (coef[o] === 0) touched[k++] = o;
+      coef[o] += 1;
+    }
+    const idx = touched.slice(0, k);
+    const val = new Float64Array(k);
+    for (let t = 0; t < k; t++) {
+      val[t] = coef[idx[t]!]!;
+      coef[idx[t]!] = 0;
+    }
+    lp.addRow(1, 1, idx, val);
+  }
+  for (const [key, f] of best) {
+    const oa = Math.floor(key / V);
+    const ob = key - oa * V;
+    lp.addRow2(-Infinity, 0, oa, 1, ob, -f);
+  }
+  return lp;
 }

@@ -123,6 +123,64 @@ export class SparseLp {
       },
     };
   }
+
+  /**
+   * The LP dual as HiGHS sparse input, for a primal with x >= 0 (no finite
+   * upper bounds) and rows that are equalities, <= or >= (one finite side):
+   *   primal  min c'x  s.t. A x (=, <=, >=) b, x >= 0
+   *   dual    max b'y  s.t. A'y <= c, y free / <= 0 / >= 0 respectively.
+   * (A maximised primal is negated first.) The dual's matrix is the primal's
+   * CSR arrays read as CSC: no copy, no transpose. Its basis has numCols rows
+   * instead of numRows, which is what makes the privacy LPs (many more
+   * two-entry constraint rows than variables) cheaper to solve.
+   */
+  toDualModelData(infinity: number, senses: { minimize: ObjectiveSense; maximize: ObjectiveSense }): ModelData {
+    const m = this.rows;
+    const sign = this.sense === 'maximize' ? -1 : 1;
+    const yCost = new Float64Array(m);
+    const yLo = new Float64Array(m);
+    const yHi = new Float64Array(m);
+    for (let i = 0; i < m; i++) {
+      const lo = this.rowLo[i]!;
+      const hi = this.rowHi[i]!;
+      if (lo === hi) {
+        yCost[i] = lo;
+        yLo[i] = -infinity;
+        yHi[i] = infinity;
+      } else if (lo === -Infinity && hi !== Infinity) {
+        yCost[i] = hi;
+        yLo[i] = -infinity;
+        yHi[i] = 0;
+      } else if (hi === Infinity && lo !== -Infinity) {
+        yCost[i] = lo;
+        yLo[i] = 0;
+        yHi[i] = infinity;
+      } else throw new MechError('internal', `dual form needs rows with one finite side or equalities (row ${i}: [${lo}, ${hi}])`);
+    }
+    const c = new Float64Array(this.numCols);
+    for (let j = 0; j < this.numCols; j++) {
+      if (this.colLower[j] !== 0 || this.colUpper[j] !== Infinity) throw new MechError('internal', `dual form needs variables in [0, inf) (column ${j})`);
+      c[j] = sign * this.colCost[j]!;
+    }
+    return {
+      numCols: m,
+      numRows: this.numCols,
+      sense: senses.maximize,
+      colCost: yCost,
+      colLower: yLo,
+      colUpper: yHi,
+      rowLower: new Float64Array(this.numCols).fill(-infinity),
+      rowUpper: c,
+      matrix: {
+        format: 'csc',
+        numRows: this.numCols,
+        numCols: m,
+        starts: this.starts.subarray(0, m + 1),
+        indices: this.idx.subarray(0, this.nz),
+        values: this.val.subarray(0, this.nz),
+      },
+    };
+  }
 }
 
 function grow(a: Float64Array, cap: number): Float64Array {
@@ -178,7 +236,8 @@ export async function solveSparseLp(lp: SparseLp, what: string, options?: LpOpti
   const t0 = performance.now();
   let model: ReturnType<typeof highs.createModel> | undefined;
   try {
-    model = highs.createModel(lp.toModelData(highs.infinity, highs.constants.objectiveSense));
+    const dual = (options?.formulation ?? 'primal') === 'dual';
+    model = highs.createModel(dual ? lp.toDualModelData(highs.infinity, highs.constants.objectiveSense) : lp.toModelData(highs.infinity, highs.constants.objectiveSense));
     model.options.set({
       output_flag: false,
       solver: options?.solver ?? 'simplex',
@@ -202,7 +261,15 @@ export async function solveSparseLp(lp: SparseLp, what: string, options?: LpOpti
     if (status === highs.constants.modelStatus.optimal) {
       const sol = model.getSolution();
       const iters = Number(model.info.get('simplex_iteration_count')) + Number(model.info.get('ipm_iteration_count'));
-      return { objective: model.getObjectiveValue(), colValue: sol.colValue, solveMs: t2 - t1, loadMs: t1 - t0, status: 'optimal', iterations: iters };
+      let objective = model.getObjectiveValue();
+      let x = sol.colValue;
+      if (dual) {
+        // Primal values are the duals of the dual's rows (A'y <= c); HiGHS
+        // reports them with the sign of a maximisation's <= rows (>= 0).
+        x = sol.rowDual;
+        if (lp.sense === 'maximize') objective = -objective;
+      }
+      return { objective, colValue: x, solveMs: t2 - t1, loadMs: t1 - t0, status: 'optimal', iterations: iters };
     }
     const name = STATUS_NAMES[status] ?? `status ${status}`;
     if (status === highs.constants.modelStatus.infeasible) {
