@@ -7,7 +7,8 @@ import { MechError } from '../errors';
  * (extreme rays e_1..e_n) and adds the remaining constraints one at a time;
  * adjacency of a positive and a negative ray is decided by the
  * combinatorial test (no third ray's zero set contains their common zero set),
- * after the necessary rank condition |Z(p) ∩ Z(q)| >= n - 2. The test is exact
+ * after the necessary rank condition |Z(p) ∩ Z(q)| >= n - 2, or on large ray
+ * sets by the equivalent algebraic test rank(A_{Z(p) ∩ Z(q)}) = n - 2. The test is exact
  * whenever the arithmetic's sign decisions are exact, so with BigInt rays the
  * result is exact even on highly degenerate polytopes (SPEC §6).
  */
@@ -20,6 +21,8 @@ export interface ConeArithmetic<R> {
   sign(c: number, r: R): number;
   /** The ray on the hyperplane of c between rp (sign > 0) and rm (sign < 0). */
   combine(c: number, rp: R, rm: R): R;
+  /** Rank of the given constraint rows (for the algebraic adjacency test). */
+  rank(constraints: number[]): number;
 }
 
 export interface ConeRays<R> {
@@ -33,6 +36,13 @@ export interface ConeRays<R> {
 export interface DoubleDescriptionOptions {
   /** Refuse (MechError 'too-large') when an intermediate cone has more rays. Default 200000. */
   maxRays?: number;
+  /**
+   * Above this many rays the adjacency of a pair is decided by the algebraic
+   * test (rank of the common tight constraints = n - 2, O(|Z| n^2)) instead of
+   * the combinatorial one (O(rays)). Both are exact characterisations; the
+   * switch is only about speed. Default 1500.
+   */
+  algebraicAbove?: number;
   signal?: AbortSignal;
 }
 
@@ -78,7 +88,10 @@ export function doubleDescription<R>(ar: ConeArithmetic<R>, options: DoubleDescr
     // Candidates for the adjacency test: rays whose zero sets could contain an
     // intersection are those of the current cone (all of them).
     const total = rays.length;
+    const algebraic = total > (options.algebraicAbove ?? 1500);
+    const zList: number[] = [];
     for (const p of pos) {
+      if (options.signal?.aborted) throw new MechError('cancelled', 'vertex enumeration cancelled');
       const zp = zs[p]!;
       for (const q of neg) {
         const zq = zs[q]!;
@@ -90,7 +103,19 @@ export function doubleDescription<R>(ar: ConeArithmetic<R>, options: DoubleDescr
         }
         if (cnt < n - 2) continue;
         let adjacent = true;
-        for (let r = 0; r < total && adjacent; r++) {
+        if (algebraic) {
+          zList.length = 0;
+          for (let w = 0; w < W; w++) {
+            let v = inter[w]!;
+            while (v !== 0) {
+              const b = 31 - Math.clz32(v & -v);
+              zList.push(w * 32 + b);
+              v &= v - 1;
+            }
+          }
+          adjacent = ar.rank(zList) === n - 2;
+        }
+        for (let r = 0; r < total && adjacent && !algebraic; r++) {
           if (r === p || r === q) continue;
           const zr = zs[r]!;
           let contains = true;

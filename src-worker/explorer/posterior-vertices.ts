@@ -20,6 +20,8 @@ import { privatePosteriorConstraints, type ConstraintOptions, type ExplorerArith
 
 /** Float sign test: |a.x| <= DD_FLOAT_TOL * sum_j |a_j x_j| counts as tight. */
 export const DD_FLOAT_TOL = 1e-10;
+/** Float pivot tolerance of the algebraic adjacency test (rows scaled to max |entry| = 1). */
+export const DD_RANK_TOL = 1e-9;
 /** Float verification tolerance, relative (feasibility, tightness and duplicates: to the size of the terms; rank pivots: rows scaled to max 1). */
 export const VERIFY_TOL = 1e-9;
 
@@ -46,6 +48,8 @@ export interface PosteriorVertices {
 export interface VertexOptions extends ConstraintOptions {
   signal?: AbortSignal;
   maxRays?: number;
+  /** See DoubleDescriptionOptions.algebraicAbove. */
+  algebraicAbove?: number;
 }
 
 export function vertexOf(v: PosteriorVertices, i: number): Float64Array {
@@ -90,6 +94,7 @@ function floatArithmetic(sys: PrivatePosteriorConstraints): ConeArithmetic<Float
       for (let j = 0; j < n; j++) out[j]! /= sum;
       return out;
     },
+    rank: (cs) => floatRank(rows, cs, n, DD_RANK_TOL),
   };
 }
 
@@ -121,6 +126,10 @@ function exactArithmetic(sys: PrivatePosteriorConstraints): ConeArithmetic<bigin
       for (let j = 0; j < n; j++) out[j] = vp * rm[j]! - vm * rp[j]!;
       return normaliseIntVector(out);
     },
+    rank: (cs) => exactRank(
+      cs.map((c) => rows[c]!),
+      n,
+    ),
   };
 }
 
@@ -155,7 +164,11 @@ export function privatePosteriorVertices(domain: Domain, eps: number, options: V
   const sys = privatePosteriorConstraints(domain, eps, options);
   const { n, m } = sys;
   if (options.signal?.aborted) throw new MechError('cancelled', 'vertex enumeration cancelled');
-  const ddOpts = { ...(options.signal ? { signal: options.signal } : {}), ...(options.maxRays ? { maxRays: options.maxRays } : {}) };
+  const ddOpts = {
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.maxRays ? { maxRays: options.maxRays } : {}),
+    ...(options.algebraicAbove !== undefined ? { algebraicAbove: options.algebraicAbove } : {}),
+  };
   const items: { x: Float64Array; ray: bigint[] | null; tight: number[] }[] = [];
   let dropped = 0;
   let peakRays: number;

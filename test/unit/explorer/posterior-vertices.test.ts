@@ -89,6 +89,20 @@ describe('private-posterior vertices (SPEC §6)', () => {
     });
   }
 
+  it('algebraic and combinatorial adjacency tests give the same vertices (exact and float)', () => {
+    for (const [dom, eps, expected] of [
+      [cliqueDomain(6), LN2, 62],
+      [ringDomain(7), LN2, 140],
+      [matrixDomain(randomGraphMetric(7, 3)), 0.5, null],
+      [matrixDomain(randomEuclideanMetric(6, 3)), 1, 252], // generic: C(2(n-1), n-1)
+    ] as const) {
+      const a = privatePosteriorVertices(dom, eps, { algebraicAbove: 0 });
+      const c = privatePosteriorVertices(dom, eps, { algebraicAbove: Infinity });
+      if (expected !== null) expect(a.count).toBe(expected);
+      expect(Array.from(a.vertices)).toEqual(Array.from(c.vertices));
+    }
+  });
+
   it('uses exact arithmetic when e^(eps d) is rational or the metric has a common unit, float otherwise', () => {
     const base = (d: Domain, eps: number) => {
       const v = privatePosteriorVertices(d, eps);
