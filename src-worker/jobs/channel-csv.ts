@@ -16,7 +16,21 @@ export function csvCell(s: string): string {
   return /[",\n\r]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+/** Largest channel (entries) exported to CSV: about 40 GB of text. */
+export const MAX_CSV_ENTRIES = 2e9;
+
+export function assertCsvFits(rows: number, cols: number): void {
+  const entries = rows * cols;
+  if (entries > MAX_CSV_ENTRIES) {
+    throw new MechError(
+      'too-large',
+      `the ${rows} x ${cols} channel would be about ${((entries * 20) / 1e12).toFixed(1)} TB of CSV (limit ${MAX_CSV_ENTRIES.toExponential(0)} entries); its summary is reported without --out`,
+    );
+  }
+}
+
 export function writeChannelCsv(ch: RowSource, path: string, signal?: AbortSignal, progress?: (f: number, m: string) => void): void {
+  assertCsvFits(ch.rows, ch.cols);
   const tmp = `${path}.partial`;
   let fd: number;
   try {

@@ -29,7 +29,7 @@ import type {
   ThresholdResult,
   VerticesResult,
 } from '../protocol/results';
-import { matrixPayload, writeChannelCsv } from './channel-csv';
+import { assertCsvFits, matrixPayload, writeChannelCsv } from './channel-csv';
 import { checkCancelled, type JobContext } from './context';
 import {
   buildMechanism,
@@ -93,6 +93,7 @@ export async function mechanismJob(req: MechanismRequest, ctx: JobContext): Prom
   }
   const mech = outcome.mechanism;
   const ch = mech.channel;
+  if (req.out) assertCsvFits(ch.rows, ch.cols); // refuse before any long measuring
   ctx.progress(null, 'measuring');
   const m = measureChannel(prior, ch);
   checkCancelled(ctx.signal);
