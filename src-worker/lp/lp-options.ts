@@ -16,9 +16,9 @@ export interface LpOptions {
   /** Wall-clock limit for the solve, in seconds (HiGHS time_limit). */
   timeLimitSeconds?: number;
   /**
-   * HiGHS LP algorithm. Default 'simplex' (dual simplex): measured faster than
-   * 'ipm' on the mechanism LPs and it returns an exact vertex (see
-   * test/bench/lp.bench.ts and the report).
+   * HiGHS LP algorithm. Default: dual simplex for small models, interior
+   * point with crossover above IPM_ROW_THRESHOLD rows (see sparse-model.ts
+   * and test/bench/lp.bench.ts).
    */
   solver?: 'simplex' | 'ipm' | 'choose';
   /**

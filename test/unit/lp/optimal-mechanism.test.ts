@@ -70,6 +70,26 @@ describe('optimal mechanism LP (SPEC §2)', () => {
     }
   });
 
+  it('symmetry reduction: same optimum with one variable per orbit, only when prior and loss are invariant', async () => {
+    for (const [d, group] of [
+      [gridDomain(4, 4), 8],
+      [gridDomain(3, 5), 4],
+      [lineDomain(6), 2],
+    ] as const) {
+      const u = uniformPrior(d.n);
+      const red = await optimalMechanism(d, 0.8, u, 'dist');
+      const full = await optimalMechanism(d, 0.8, u, 'dist', { symmetry: 'off' });
+      expect(red.info.symmetryGroup).toBe(group);
+      expect(full.info.symmetryGroup).toBe(1);
+      expect(red.info.reducedVariables as number).toBeLessThan((full.info.reducedVariables as number) / (group - 0.9));
+      expect(Math.abs((red.info.objective as number) - (full.info.objective as number))).toBeLessThan(1e-9);
+      expect(worstPrivacyRatio(data(red), d, d.n, 0.8)).toBeLessThanOrEqual(1 + 1e-7);
+    }
+    const skew = Array.from({ length: 16 }, (_, i) => (i + 1) / 136);
+    const m = await optimalMechanism(gridDomain(4, 4), 0.8, skew, 'dist');
+    expect(m.info.symmetryGroup).toBe(1);
+  });
+
   it('accepts a loss matrix, a loss function and a separate output grid', async () => {
     const d = lineDomain(4);
     const pi = [0.4, 0.3, 0.2, 0.1];

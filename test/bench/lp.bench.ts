@@ -1,0 +1,116 @@
+/**
+ * LP bench (SPEC §2 optimal mechanism on Euclidean grids, expected-distance
+ * loss): solver choice, all-pairs vs spanner LP (objective and time, ratio),
+ * and the largest grid whose spanner LP solves within 60 s. Bounded: the
+ * all-pairs sweep stops once a solve passes 30 s, the spanner sweep at the
+ * first grid over 60 s (HiGHS time limit), so the whole run takes a few minutes.
+ */
+import { cpus, loadavg } from 'node:os';
+import { highsRuntime } from '../../src-worker/lp/highs-runtime';
+import { optimalMechanism, type OptimalMechanismOptions } from '../../src-worker/lp/optimal-mechanism';
+import { uniformPrior } from '../../src-worker/measure/prior';
+import { gridDomain } from '../../src-worker/metric/grid';
+import { MechError } from '../../src-worker/errors';
+
+interface Run {
+  ok: boolean;
+  objective: number;
+  ms: number;
+  vars: number;
+  rows: number;
+  note: string;
+}
+
+async function run(R: number, eps: number, prior: Float64Array, opts: OptimalMechanismOptions): Promise<Run> {
+  const g = gridDomain(R, R);
+  const t0 = performance.now();
+  try {
+    const m = await optimalMechanism(g, eps, prior, 'dist', opts);
+    return {
+      ok: true,
+      objective: m.info.objective as number,
+      ms: performance.now() - t0,
+      vars: m.info.reducedVariables as number,
+      rows: m.info.reducedConstraints as number,
+      note: `group ${m.info.symmetryGroup}, pairs ${m.info.constrainedPairs}`,
+    };
+  } catch (e) {
+    if (e instanceof MechError) return { ok: false, objective: NaN, ms: performance.now() - t0, vars: 0, rows: 0, note: `${e.code}: ${e.message.slice(0, 90)}` };
+    throw e;
+  }
+}
+
+const f = (x: number, d = 0): string => (Number.isFinite(x) ? x.toFixed(d) : '-');
+/** A fixed non-uniform prior: weight 1 + (r + 2c) mod 5 (no grid symmetry). */
+function skewPrior(R: number): Float64Array {
+  const p = new Float64Array(R * R);
+  let s = 0;
+  for (let i = 0; i < R * R; i++) s += p[i] = 1 + ((Math.floor(i / R) + 2 * (i % R)) % 5);
+  for (let i = 0; i < R * R; i++) p[i] = p[i]! / s;
+  return p;
+}
+
+export default async function lpBench(): Promise<void> {
+  const eps = 1;
+  console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} (timings inflate with load)`);
+  const t0 = performance.now();
+  await highsRuntime();
+  console.log(`HiGHS runtime load: ${f(performance.now() - t0, 1)} ms`);
+
+  console.log('\n-- solver choice (spanner LP, delta 1.1, eps 1, expected distance) --');
+  console.log('grid   prior    vars   rows      simplex ms  dual-simplex ms  ipm ms   ipm/simplex');
+  for (const [R, prior, name] of [
+    [6, uniformPrior(36), 'uniform'],
+    [8, skewPrior(8), 'skewed'],
+    [12, uniformPrior(144), 'uniform'],
+  ] as const) {
+    const s = await run(R, eps, prior, { solver: 'simplex', timeLimitSeconds: 60 });
+    const d = await run(R, eps, prior, { solver: 'simplex', formulation: 'dual', timeLimitSeconds: 60 });
+    const i = await run(R, eps, prior, { solver: 'ipm', timeLimitSeconds: 60 });
+    const agree = Math.max(Math.abs(s.objective - i.objective), Math.abs(d.objective - i.objective));
+    console.log(
+      `${R}x${R}`.padEnd(7) + name.padEnd(9) + f(i.vars).padStart(6) + f(i.rows).padStart(8) + f(s.ms).padStart(13) + f(d.ms).padStart(16) + f(i.ms).padStart(9) + f(i.ms / s.ms, 2).padStart(12) + `   (objectives agree to ${agree.toExponential(1)})`,
+    );
+  }
+
+  console.log('\n-- all-pairs (exact) vs spanner LP, uniform prior (orbit-reduced), default solver --');
+  console.log('grid    all-pairs obj  ms      spanner obj    ms     obj ratio  time ratio  dilation bound (all-pairs at eps/1.1)');
+  let allPairsOn = true;
+  for (const R of [5, 6, 7, 8, 9, 10]) {
+    const u = uniformPrior(R * R);
+    const sp = await run(R, eps, u, { timeLimitSeconds: 60 });
+    let ap: Run | undefined;
+    let dil: Run | undefined;
+    if (allPairsOn) {
+      ap = await run(R, eps, u, { constraints: 'all-pairs', timeLimitSeconds: 60 });
+      if (R <= 7) dil = await run(R, eps / 1.1, u, { constraints: 'all-pairs', timeLimitSeconds: 60 });
+      if (!ap.ok || ap.ms > 30_000) allPairsOn = false;
+    }
+    console.log(
+      `${R}x${R}`.padEnd(8) +
+        (ap ? f(ap.objective, 6).padStart(12) + f(ap.ms).padStart(8) : '   (skipped)        ') +
+        f(sp.objective, 6).padStart(14) + f(sp.ms).padStart(8) +
+        (ap?.ok ? f(sp.objective / ap.objective, 4).padStart(11) + f(sp.ms / ap.ms, 3).padStart(12) : ''.padStart(23)) +
+        (dil?.ok ? f(dil.objective, 6).padStart(14) : '') +
+        (ap && !ap.ok ? `  all-pairs: ${ap.note}` : ''),
+    );
+  }
+
+  console.log('\n-- without symmetry (fixed non-uniform prior), spanner LP --');
+  for (const R of [6, 8, 10]) {
+    const r = await run(R, eps, skewPrior(R), { timeLimitSeconds: 60 });
+    console.log(`${R}x${R}: ${r.ok ? `objective ${f(r.objective, 6)}, ${f(r.ms)} ms, ${r.vars} variables, ${r.rows} rows` : r.note}`);
+  }
+
+  console.log('\n-- largest grid whose spanner LP solves within 60 s (uniform prior, orbit-reduced, default solver) --');
+  let largest = 0;
+  for (const R of [12, 14, 16, 18, 20, 24]) {
+    const r = await run(R, eps, uniformPrior(R * R), { timeLimitSeconds: 60 });
+    console.log(`${R}x${R} (${R * R} locations): ${r.ok ? `objective ${f(r.objective, 6)}, ${f(r.ms)} ms, ${r.vars} variables, ${r.rows} rows, ${r.note}` : `not solved: ${r.note}`}`);
+    if (!r.ok || r.ms > 60_000) break;
+    largest = R;
+  }
+  console.log(`largest spanner grid within 60 s: ${largest}x${largest} (${largest * largest} locations; goal 20x20 = 400)`);
+  const h = await highsRuntime();
+  console.log(`HiGHS heap at the end: ${f(h.memoryBytes / 2 ** 20)} MiB`);
+}
