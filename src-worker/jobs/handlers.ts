@@ -237,7 +237,7 @@ export async function thresholdJob(req: ThresholdRequest, ctx: JobContext): Prom
   const domain = resolveDomain(req.domain);
   const step = req.step ?? 0.01;
   const from = req.from ?? step;
-  const to = req.to ?? 10;
+  const to = req.to ?? Math.max(10, from);
   if ((to - from) / step > 1e6) throw new MechError('invalid-input', `threshold: the grid from ${from} to ${to} with step ${step} has over a million points`);
   const eps = await tightThreshold(domain, from, to, step, ctx.signal, ctx.progress);
   const out: ThresholdResult = { type: 'threshold', domain: domain.spec, epsilon: eps, from, to, step };
