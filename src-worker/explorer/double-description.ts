@@ -44,6 +44,8 @@ export interface DoubleDescriptionOptions {
    */
   algebraicAbove?: number;
   signal?: AbortSignal;
+  /** Called after each constraint is added: constraints done of m, current ray count. */
+  onProgress?: (p: { done: number; of: number; rays: number }) => void;
 }
 
 function popcount32(x: number): number {
@@ -139,6 +141,7 @@ export function doubleDescription<R>(ar: ConeArithmetic<R>, options: DoubleDescr
     rays = nextRays;
     zs = nextZs;
     if (rays.length > peak) peak = rays.length;
+    options.onProgress?.({ done: c + 1, of: m, rays: rays.length });
   }
   return { rays, zeroSets: zs, peakRays: peak };
 }

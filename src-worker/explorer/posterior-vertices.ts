@@ -50,6 +50,8 @@ export interface VertexOptions extends ConstraintOptions {
   maxRays?: number;
   /** See DoubleDescriptionOptions.algebraicAbove. */
   algebraicAbove?: number;
+  /** Per added constraint (those that cut the cone): done of m constraints, current ray count. */
+  onProgress?: (p: { done: number; of: number; rays: number }) => void;
 }
 
 export function vertexOf(v: PosteriorVertices, i: number): Float64Array {
@@ -168,6 +170,7 @@ export function privatePosteriorVertices(domain: Domain, eps: number, options: V
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.maxRays ? { maxRays: options.maxRays } : {}),
     ...(options.algebraicAbove !== undefined ? { algebraicAbove: options.algebraicAbove } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   };
   const items: { x: Float64Array; ray: bigint[] | null; tight: number[] }[] = [];
   let dropped = 0;

@@ -140,6 +140,15 @@ describe('private-posterior vertices (SPEC §6)', () => {
     ]);
   });
 
+  it('reports progress per constraint that cuts the cone', () => {
+    const seen: { done: number; of: number; rays: number }[] = [];
+    const v = privatePosteriorVertices(lineDomain(5), LN2, { onProgress: (p) => seen.push(p) });
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((p) => p.of === 25 && p.done <= 25)).toBe(true);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]!.done).toBeGreaterThan(seen[i - 1]!.done);
+    expect(seen.at(-1)!.rays).toBe(v.count);
+  });
+
   it('bad input raises typed MechErrors naming the problem', () => {
     const err = (f: () => unknown): MechError => {
       try {
