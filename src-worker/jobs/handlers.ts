@@ -46,6 +46,13 @@ import {
 } from './engine';
 import { assertChannelOnDomain, domainText, resolveChannel, resolveDomain, resolveLoss, resolvePrior } from './resolve';
 
+/** Solver facts as plain JSON values: non-finite numbers become their text ('Infinity', 'NaN'). */
+function portableInfo(info: Record<string, number | string | boolean>): Record<string, number | string | boolean> {
+  const out: Record<string, number | string | boolean> = {};
+  for (const [k, v] of Object.entries(info)) out[k] = typeof v === 'number' && !Number.isFinite(v) ? String(v) : v;
+  return out;
+}
+
 /** Work budget of the effective-eps check attached to mechanism results (entry comparisons). */
 const MECHANISM_CHECK_WORK = 2e8;
 
@@ -110,7 +117,7 @@ export async function mechanismJob(req: MechanismRequest, ctx: JobContext): Prom
     effectiveEpsilon: null,
     guaranteedEpsilon: mech.guaranteedEpsilon,
     guarantee: mech.guarantee,
-    info: mech.info,
+    info: portableInfo(mech.info),
   };
   if (req.loss !== undefined) result.expectedLoss = expectedLoss(prior, ch, resolveLoss(req.loss), domain).value;
   ctx.progress(null, 'checking privacy');

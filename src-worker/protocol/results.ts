@@ -9,7 +9,8 @@ const num = z.number();
 const nullableNum = z.number().nullable();
 /** A number that may be +Infinity (e.g. a ratio positive/0, SPEC §4). JSON output writes it as null. */
 const extNum = z.union([z.number(), z.literal(Infinity)]);
-const info = z.record(z.string(), z.union([z.number(), z.string(), z.boolean()]));
+/** Solver/construction facts; numbers may be non-finite (a solver's 'Infinity'), so they are not restricted. */
+const info = z.record(z.string(), z.union([z.number(), z.nan(), z.literal(Infinity), z.literal(-Infinity), z.string(), z.boolean()]));
 
 export const mechanismResultSchema = z.object({
   type: z.literal('mechanism'),

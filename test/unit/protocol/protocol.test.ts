@@ -69,6 +69,9 @@ describe('job requests', () => {
   it('validates results too (what a worker sends back)', () => {
     expect(jobResultSchema.safeParse({ type: 'capacity', domain: 'line:2', epsilon: 1, multiplicative: 4 / 3, additive: 1 / 3 }).success).toBe(true);
     expect(jobResultSchema.safeParse({ type: 'capacity', domain: 'line:2', epsilon: 1, multiplicative: '4/3', additive: 1 / 3 }).success).toBe(false);
+    // a solver fact may be infinite (an LP's max violation): still a valid reply
+    const mech = { type: 'mechanism', kind: 'optimal', domain: 'line:2', epsilon: 1, exists: true, rows: 2, cols: 2, utility: 0.5, effectiveEpsilon: Infinity, guaranteedEpsilon: 1, guarantee: 'g', info: { maxConstraintViolation: Infinity, gap: NaN } };
+    expect(jobResultSchema.safeParse(mech).success).toBe(true);
   });
 });
 
