@@ -220,6 +220,11 @@ export class AppState {
     }
   }
 
+  /** Compute every mechanism (cheap to moderate; analyses such as threshold searches wait for Run). */
+  async computeMechanisms(): Promise<void> {
+    await Promise.all((this.project.mechanisms ?? []).map((m) => this.computeMechanism(m.id)));
+  }
+
   async computeAll(): Promise<void> {
     await Promise.all([
       ...(this.project.mechanisms ?? []).map((m) => this.computeMechanism(m.id)),
@@ -235,6 +240,7 @@ export class AppState {
     this.path = path;
     this.dirty = false;
     this.results = {};
+    this.jobs = this.jobs.filter((j) => j.status === 'running' || j.status === 'queued');
     const first = project.mechanisms?.[0];
     this.selection = first ? { kind: 'mechanism', id: first.id } : project.domains[0] ? { kind: 'domain', id: project.domains[0].id } : null;
     this.clearAutosave();

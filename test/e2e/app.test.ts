@@ -33,6 +33,11 @@ describe('Mechanism Studio in web mode', () => {
     // the first mechanism of the example is selected and computed on start
     await page.getByTestId('heatmap').waitFor({ timeout: 120_000 });
     await page.getByTestId('privacy-badge').waitFor({ timeout: 120_000 });
+    // the rest of the example (measures, checks) finishes in the background
+    await expect
+      .poll(() => page.locator('[data-testid="job-row"][data-status="running"], [data-testid="job-row"][data-status="queued"]').count(), { timeout: 120_000 })
+      .toBe(0);
+    expect(await page.locator('[data-testid="job-row"][data-status="error"]').count()).toBe(0);
     await shot('01-start-example');
     copyFileSync(join(SHOTS, '01-start-example.png'), join(ROOT, 'resources/screenshot.png'));
   });
@@ -164,6 +169,66 @@ describe('Mechanism Studio in web mode', () => {
     await page.getByTestId('cmd-recent').click();
     expect(await page.getByText(path).count()).toBeGreaterThan(0);
     await shot('09-reopened');
+    expect(h.pageErrors).toEqual([]);
+  });
+
+  it('shows the other main views: prior brush, curves against eps, database/query, smart meter, custom metric, explorer', async () => {
+    const page = h.page;
+    // prior painted with the brush on the 8 x 8 grid
+    await page.getByTestId('item-prior-uniform').click();
+    const canvas = page.getByTestId('prior-canvas');
+    const box = (await canvas.boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.3);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.5, { steps: 8 });
+    await page.mouse.up();
+    await expect.poll(() => page.getByTestId('item-prior-uniform').textContent()).toContain('vector');
+    await shot('10-prior-brush');
+
+    // utility / leakage / bound curves against eps, comparing mechanisms (sweep job)
+    await page.getByTestId('item-domain-city').click();
+    await page.getByTestId('add-analysis').click();
+    await page.getByTestId('add-sweep').click();
+    await page.getByTestId('run-analysis').click();
+    await page.getByTestId('sweep-utility').waitFor({ timeout: 120_000 });
+    await page.getByTestId('sweep-leakage').waitFor();
+    await shot('11-sweep-curves');
+
+    // database and query: sum of 3 values in 0..2 -> answers 0..6, adjacent iff |y - y'| <= 2
+    await page.getByTestId('add-domain').click();
+    await page.getByTestId('domain-kind').selectOption('database');
+    await setNumber('db-individuals', 3);
+    await setNumber('db-values', 3);
+    await page.getByTestId('db-query').selectOption('sum');
+    await page.getByTestId('db-query').dispatchEvent('change');
+    await expect.poll(() => page.getByTestId('answer-graph').textContent()).toContain('7 answers, 11 edges');
+    await expect.poll(() => page.getByTestId('domain-text').textContent()).toBe('sum:3,2');
+    await shot('12-database-query');
+
+    // smart-meter trace: the released signature over the true one
+    await page.getByTestId('domain-kind').selectOption('smartmeter');
+    await page.getByTestId('release-trace').click();
+    await expect.poll(() => page.getByTestId('job-row').filter({ hasText: 'smart-meter noise' }).first().getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
+    await shot('13-smart-meter');
+
+    // custom metric: a violation is reported in place, naming the triple
+    await page.getByTestId('domain-kind').selectOption('custom');
+    await page.locator('summary').click();
+    await page.getByTestId('metric-text').fill(',a,b,c\na,0,1,3\nb,1,0,1\nc,3,1,0\n');
+    await page.getByTestId('metric-apply').click();
+    expect(await page.getByTestId('metric-error').textContent()).toContain('triangle inequality fails: d(a, c) = 3 > d(a, b) + d(b, c) = 2');
+    await shot('14-custom-metric-error');
+
+    // privacy-type explorer on a 3-point line
+    await page.getByTestId('domain-kind').selectOption('simple');
+    await page.locator('input[type=number]').first().fill('3');
+    await page.locator('input[type=number]').first().dispatchEvent('change');
+    await expect.poll(() => page.getByTestId('domain-text').textContent()).toBe('line:3');
+    await page.getByTestId('add-analysis').click();
+    await page.getByText('Private posteriors (explorer)').click();
+    await page.getByTestId('run-analysis').click();
+    await expect.poll(() => page.getByTestId('vertices').textContent(), { timeout: 60_000 }).toBe('4');
+    await shot('15-explorer');
     expect(h.pageErrors).toEqual([]);
   });
 });
