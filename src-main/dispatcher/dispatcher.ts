@@ -171,7 +171,9 @@ export class Dispatcher {
         (reply: unknown) => {
           const r = workerReplySchema.safeParse(reply);
           if (!r.success) {
-            this.finishError(rec, { code: 'internal', message: `worker sent a malformed reply for ${req.type}: ${r.error.issues[0]?.message ?? ''}` });
+            const issue = r.error.issues[0];
+            const where = issue && issue.path.length ? ` at ${issue.path.map(String).join('.')}` : '';
+            this.finishError(rec, { code: 'internal', message: `worker sent a malformed reply for ${req.type}${where}: ${issue?.message ?? ''}` });
           } else if (r.data.ok) {
             if (rec.cancelled) this.finishError(rec, { code: 'cancelled', message: 'job cancelled' });
             else this.finishResult(rec, r.data.result);
