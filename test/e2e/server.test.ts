@@ -1,0 +1,99 @@
+/**
+ * The web-mode server on its own (no browser): static files with the CSP,
+ * no path traversal, and a WebSocket API that only the server's own origin
+ * may open, speaking the protocol's BridgeCall/BridgeReply frames.
+ */
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'node:http';
+import { WebSocket } from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWebServer, type RunningWebServer } from '../../src-main/web/server';
+import type { ApiHost } from '../../src-main/web/api-host';
+
+let server: RunningWebServer;
+let dir: string;
+const calls: { method: string; params: unknown[] }[] = [];
+
+const host: ApiHost = {
+  async call(method, params, session) {
+    calls.push({ method, params });
+    if (method === 'boom') throw Object.assign(new Error('bad epsilon'), { code: 'invalid-input' });
+    if (method === 'submit') session.emit('job', { kind: 'progress', jobId: 'job-7', fraction: 0.5, message: 'half' });
+    return { echo: params };
+  },
+};
+
+function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  const u = new URL(server.url);
+  return new Promise((res, rej) => {
+    const req = request({ host: u.hostname, port: u.port, path, headers }, (r) => {
+      let body = '';
+      r.on('data', (c: Buffer) => (body += c.toString()));
+      r.on('end', () => res({ status: r.statusCode ?? 0, headers: r.headers, body }));
+    });
+    req.on('error', rej);
+    req.end();
+  });
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'mechstudio-srv-'));
+  mkdirSync(join(dir, 'renderer'));
+  writeFileSync(join(dir, 'renderer', 'index.html'), '<!doctype html><title>t</title>');
+  writeFileSync(join(dir, 'secret.txt'), 'do not serve');
+  server = await startWebServer({ port: 0, rendererDir: join(dir, 'renderer'), api: host });
+});
+afterAll(async () => {
+  await server?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('web-mode server', () => {
+  it('listens on 127.0.0.1 and serves the renderer with a strict CSP', async () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    const r = await get('/');
+    expect(r.status).toBe(200);
+    expect(r.body).toContain('<title>t</title>');
+    const csp = String(r.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain(`connect-src 'self' ws://127.0.0.1:${server.port}`);
+    expect(r.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('never serves files outside the renderer folder, nor to a foreign Host', async () => {
+    expect((await get('/../secret.txt')).body).not.toContain('do not serve');
+    expect((await get('/%2e%2e/secret.txt')).body).not.toContain('do not serve');
+    expect((await get('/missing.js')).status).toBe(404);
+    expect((await get('/', { host: 'evil.example' })).status).toBe(403);
+  });
+
+  it('refuses WebSocket connections from other origins', async () => {
+    const ws = new WebSocket(`${server.url.replace('http', 'ws')}api`, { origin: 'https://evil.example' });
+    const outcome = await new Promise<string>((res) => {
+      ws.on('open', () => res('open'));
+      ws.on('error', () => res('refused'));
+      ws.on('unexpected-response', (_req, r) => res(`refused ${r.statusCode}`));
+    });
+    expect(outcome).toMatch(/^refused/);
+  });
+
+  it('answers calls by id, turns thrown errors into JobErrors and pushes job events', async () => {
+    const origin = server.url.replace(/\/$/, '');
+    const ws = new WebSocket(`${server.url.replace('http', 'ws')}api`, { origin });
+    await new Promise((r) => ws.on('open', r));
+    const frames: unknown[] = [];
+    ws.on('message', (d) => frames.push(JSON.parse(String(d))));
+    ws.send(JSON.stringify({ id: 1, method: 'submit', params: [{ type: 'mechanism' }] }));
+    ws.send(JSON.stringify({ id: 2, method: 'boom', params: [] }));
+    ws.send('not json');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(frames).toContainEqual({ event: { kind: 'progress', jobId: 'job-7', fraction: 0.5, message: 'half' } });
+    expect(frames).toContainEqual({ id: 1, ok: true, value: { echo: [{ type: 'mechanism' }] } });
+    expect(frames).toContainEqual({ id: 2, ok: false, error: { code: 'invalid-input', message: 'bad epsilon' } });
+    expect(calls.map((c) => c.method)).toEqual(['submit', 'boom']);
+    ws.close();
+  });
+});
