@@ -7,10 +7,20 @@ import { MechError } from '../errors';
  * before the solve. A HiGHS solve is one synchronous WebAssembly call, so an
  * abort that arrives while it runs cannot be observed on this thread (the event
  * loop is blocked); the job dispatcher cancels a running solve by terminating
- * the worker thread, which also discards the runtime's memory.
+ * the worker thread, which also discards the runtime's memory, or, without
+ * losing the worker, by setting a shared cancelFlag that the solver's interrupt
+ * checkpoints read. During the solve, progress messages (iteration counts, at
+ * most one per second) come from the same checkpoints.
  */
 export interface LpOptions {
   signal?: AbortSignal;
+  /**
+   * Cancellation that works during a solve: an Int32Array over a
+   * SharedArrayBuffer whose element 0 the dispatcher sets non-zero (Atomics)
+   * from another thread. Read at HiGHS' simplex/IPM interrupt checkpoints, so
+   * the worker survives the cancellation (unlike terminating it).
+   */
+  cancelFlag?: Int32Array;
   /** Phase progress: fraction in [0, 1] and a short message (building, solving, extracting). */
   onProgress?: (fraction: number, message: string) => void;
   /** Wall-clock limit for the solve, in seconds (HiGHS time_limit). */

@@ -1,4 +1,4 @@
-import type { ModelData, ObjectiveSense } from 'highs';
+import type { HighsCallbackMap, InterruptCallbackEvent, ModelData, ObjectiveSense } from 'highs';
 import { MechError } from '../errors';
 import { highsRuntime, resetHighsRuntime } from './highs-runtime';
 import { assertLpFits } from './memory-estimate';
@@ -267,8 +267,39 @@ export async function solveSparseLp(lp: SparseLp, what: string, options?: LpOpti
     const t1 = performance.now();
     checkCancelled(options, `solving ${what}`);
     progress(options, 0.5, `solving ${what} (${lp.numCols} variables, ${lp.numRows} constraints)`);
-    // One synchronous WebAssembly call: not interruptible from this thread (see LpOptions).
-    const run = model.run();
+    // One synchronous WebAssembly call: an AbortSignal cannot fire during it
+    // (see LpOptions); the interrupt checkpoints read the shared cancelFlag and
+    // report iteration progress at most once per second.
+    const flag = options?.cancelFlag;
+    const onProgress = options?.onProgress;
+    let lastReport = performance.now();
+    const checkpoint = (e: InterruptCallbackEvent, kind: string): void => {
+      if (flag && Atomics.load(flag, 0) !== 0) {
+        e.interrupt();
+        return;
+      }
+      if (onProgress) {
+        const now = performance.now();
+        if (now - lastReport >= 1000) {
+          lastReport = now;
+          const it = kind === 'ipm' ? e.data.ipm_iteration_count : e.data.simplex_iteration_count;
+          const iter = it !== undefined && it >= 0 ? ` iteration ${it}` : '';
+          onProgress(0.5, `solving ${what}: ${kind}${iter}, ${((now - t1) / 1000).toFixed(0)} s`);
+        }
+      }
+    };
+    const callbacks: HighsCallbackMap | undefined =
+      flag || onProgress
+        ? {
+            [highs.constants.callbackType.simplexInterrupt]: (e: InterruptCallbackEvent): undefined => {
+              checkpoint(e, 'simplex');
+            },
+            [highs.constants.callbackType.ipmInterrupt]: (e: InterruptCallbackEvent): undefined => {
+              checkpoint(e, 'ipm');
+            },
+          }
+        : undefined;
+    const run = model.run(callbacks);
     const t2 = performance.now();
     const status = run.modelStatus;
     if (status === highs.constants.modelStatus.optimal) {
@@ -285,6 +316,9 @@ export async function solveSparseLp(lp: SparseLp, what: string, options?: LpOpti
       return { objective, colValue: x, solveMs: t2 - t1, loadMs: t1 - t0, status: 'optimal', iterations: iters };
     }
     const name = STATUS_NAMES[status] ?? `status ${status}`;
+    if (status === highs.constants.modelStatus.interrupted) {
+      throw new MechError('cancelled', `${what} was cancelled during the solve`);
+    }
     if (status === highs.constants.modelStatus.infeasible) {
       throw new MechError('infeasible', `${what} has no feasible solution (HiGHS: ${name})`, { status: name });
     }

@@ -132,6 +132,16 @@ describe('optimal mechanism LP (SPEC §2)', () => {
     await expect(optimalMechanism(lineDomain(5), 1, uniformPrior(5), 'bin', { signal: ac.signal })).rejects.toMatchObject({ code: 'cancelled' });
   });
 
+  it('a shared cancel flag stops a running solve at a solver checkpoint', async () => {
+    const g = gridDomain(5, 5);
+    const skew = Array.from({ length: 25 }, (_, i) => (1 + (i % 4)) / 61);
+    const flag = new Int32Array(new SharedArrayBuffer(4));
+    const ok = await optimalMechanism(g, 1, skew, 'dist', { cancelFlag: flag, solver: 'simplex' });
+    expect(ok.info.status).toBe('optimal');
+    Atomics.store(flag, 0, 1); // as the dispatcher would from another thread
+    await expect(optimalMechanism(g, 1, skew, 'dist', { cancelFlag: flag, solver: 'simplex' })).rejects.toMatchObject({ code: 'cancelled', message: expect.stringMatching(/cancelled during the solve/) });
+  });
+
   it('bad input gives a MechError naming the problem', async () => {
     const d = lineDomain(3);
     const u = uniformPrior(3);
