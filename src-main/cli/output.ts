@@ -117,7 +117,7 @@ export function readable(req: JobRequest, r: JobResult): string {
     case 'threshold':
       return r.epsilon === null
         ? `no tight-constraints mechanism on ${r.domain} for eps in [${fmt(r.from)}, ${fmt(r.to)}] (step ${fmt(r.step)})`
-        : `smallest eps (step ${fmt(r.step)}) with a tight-constraints mechanism on ${r.domain}: ${fmt(r.epsilon)}`;
+        : `smallest eps (step ${fmt(r.step)}) with a tight-constraints mechanism on ${r.domain}: ${fmt(r.epsilon)}${r.note ? `\n${r.note}` : ''}`;
     case 'vertices': {
       const head = `${r.vertices} vertices of the eps*d-private posterior polytope on ${r.domain} (eps = ${fmt(r.epsilon)})${r.kernels === null ? '' : `; ${r.kernels} kernel mechanisms`}`;
       const list = r.list && r.list.length <= 50 ? r.list.map((v) => `  (${v.map((x) => fmt(x, 4)).join(', ')})`) : [];

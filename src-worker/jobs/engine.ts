@@ -262,7 +262,7 @@ export async function tightThreshold(
   step: number,
   signal: AbortSignal,
   progress: (f: number | null, m: string) => void,
-): Promise<number | null> {
+): Promise<{ epsilon: number | null; atLowerEnd: boolean }> {
   const total = Math.floor((to - from) / step + 1e-9) + 1;
   let k = 0;
   const r = thresholdSearch(domain, {
@@ -275,7 +275,7 @@ export async function tightThreshold(
       return tightExists(d, eps);
     },
   });
-  return r.epsilon;
+  return { epsilon: r.epsilon, atLowerEnd: r.atLowerEnd };
 }
 
 /* ---------- explorer (SPEC §6) ---------- */

@@ -246,9 +246,10 @@ export async function thresholdJob(req: ThresholdRequest, ctx: JobContext): Prom
   const from = req.from ?? step;
   const to = req.to ?? Math.max(10, from);
   if ((to - from) / step > 1e6) throw new MechError('invalid-input', `threshold: the grid from ${from} to ${to} with step ${step} has over a million points`);
-  const eps = await tightThreshold(domain, from, to, step, ctx.signal, ctx.progress);
-  const out: ThresholdResult = { type: 'threshold', domain: domain.spec, epsilon: eps, from, to, step };
-  if (eps === null) out.note = `no tight-constraints mechanism exists for eps in [${from}, ${to}] on a grid of step ${step}`;
+  const t = await tightThreshold(domain, from, to, step, ctx.signal, ctx.progress);
+  const out: ThresholdResult = { type: 'threshold', domain: domain.spec, epsilon: t.epsilon, from, to, step };
+  if (t.epsilon === null) out.note = `no tight-constraints mechanism exists for eps in [${from}, ${to}] on a grid of step ${step}`;
+  else if (t.atLowerEnd) out.note = `it already exists at the lower end of the range (eps = ${from}); the true threshold may be lower`;
   return out;
 }
 
