@@ -233,6 +233,26 @@ export class AppState {
     await Promise.all((this.project.analyses ?? []).filter((a) => a.type === 'measure' || a.type === 'check').map((a) => this.computeAnalysis(a.id)));
   }
 
+  /**
+   * Stream a channel too large to carry inline straight to a CSV file (the
+   * engine writes it row by row). Electron asks with a save dialog; web mode
+   * asks for a path on the server's machine.
+   */
+  async exportChannelFile(request: Extract<JobRequest, { type: 'mechanism' | 'capacity' }>, suggested: string): Promise<void> {
+    let path: string | undefined;
+    if (this.mode !== 'electron') {
+      const p = window.prompt('Path of the CSV file to write (on the machine running the server):', suggested);
+      if (!p) return;
+      path = p;
+    }
+    try {
+      const r = await this.api.project.export(path ? { kind: 'channel-csv', request, path } : { kind: 'channel-csv', request });
+      if (r.files.length) this.notify(`wrote ${r.files.join(', ')}`, 'ok');
+    } catch (e) {
+      this.notify((e as Error).message, 'bad');
+    }
+  }
+
   // ---------- project lifecycle ----------
 
   setProject(project: ProjectInput, path: string | null): void {

@@ -231,4 +231,19 @@ describe('Mechanism Studio in web mode', () => {
     await shot('15-explorer');
     expect(h.pageErrors).toEqual([]);
   });
+
+  it('offers the autosaved unsaved project back on the next start', async () => {
+    // the open page has unsaved edits; a fresh page of the app (same profile) finds the autosave
+    await h.page.getByTestId('dirty').waitFor();
+    const domains = await h.page.locator('[data-testid^="item-domain-"]').count();
+    const page2 = await h.context.newPage();
+    await page2.goto(h.url);
+    await page2.getByTestId('recovery').waitFor({ timeout: 30_000 });
+    await page2.getByTestId('recovery').getByText('Recover it').click();
+    await expect.poll(() => page2.locator('[data-testid^="item-domain-"]').count()).toBe(domains);
+    expect(await page2.getByTestId('item-analysis-sweep').count()).toBe(1);
+    await page2.getByTestId('dirty').waitFor();
+    await page2.screenshot({ path: join(SHOTS, '16-recovered.png') });
+    await page2.close();
+  });
 });
