@@ -1,4 +1,5 @@
 import { assertEpsilon } from '../errors';
+import { Z_TOL } from '../mechanism/tightConstraints';
 import { luFactor, luSolve } from '../linalg/lu';
 import { phiMatrix, type Domain } from '../metric/domain';
 import { extremeProduct } from './productMu';
@@ -25,7 +26,9 @@ export interface TightExistence {
  *    z = z_0 ⊗ ... ⊗ z_{u-1} with phi_k z_k = 1, min z by a DP over the
  *    factors, O(sum n_k^3);
  *  - otherwise a dense LU of Phi.
- * z >= 0 is tested as min z >= -1e-12 * max|z|.
+ * z >= 0 is tested as min z >= -Z_TOL * max(1, max|z|), the same rule as
+ * tightConstraints, so the threshold search and the construction never
+ * disagree about existence.
  */
 export function tightExists(domain: Domain, eps: number): TightExistence {
   assertEpsilon(eps);
@@ -52,7 +55,7 @@ export function tightExists(domain: Domain, eps: number): TightExistence {
     const ext = extremeProduct(zs);
     let idx = 0;
     for (let k = 0; k < zs.length; k++) idx = idx * zs[k]!.length + ext.argMin[k]!;
-    return { exists: ext.min >= -1e-12 * zmaxProd, minZ: ext.min, minZIndex: idx, z: null, method: 'kronecker' };
+    return { exists: ext.min >= -Z_TOL * Math.max(1, zmaxProd), minZ: ext.min, minZIndex: idx, z: null, method: 'kronecker' };
   }
   const f = luFactor(phiMatrix(domain, eps));
   if (f.singular) return { exists: 'undecided', minZ: NaN, minZIndex: -1, z: null, method: 'dense-lu' };
@@ -67,5 +70,5 @@ export function tightExists(domain: Domain, eps: number): TightExistence {
       minZIndex = i;
     }
   }
-  return { exists: minZ >= -1e-12 * zmax, minZ, minZIndex, z, method: 'dense-lu' };
+  return { exists: minZ >= -Z_TOL * Math.max(1, zmax), minZ, minZIndex, z, method: 'dense-lu' };
 }

@@ -3,7 +3,8 @@ import type { Domain } from '../metric/domain';
 import { NEG_TOL } from '../numeric/tolerance';
 import type { Mechanism } from './channel';
 import { FunctionRowSource } from './functionRowSource';
-import { solveTightWeightsDense, type TightWeightsSolver } from './tightWeightsDense';
+import type { TightWeightsSolver } from './tightWeightsDense';
+import { solveTightWeights } from './tightWeightsStructured';
 
 /**
  * Tight-constraints mechanism (SPEC §2, §5): solve Phi z = 1; when z >= 0 the
@@ -21,7 +22,7 @@ export type TightResult =
   | { exists: true; mechanism: Mechanism; z: Float64Array; minZ: number; argMinZ: string }
   | { exists: false; minZ: number; argMinZ: string; argMinIndex: number; z: Float64Array; reason: string };
 
-export function tightConstraints(domain: Domain, eps: number, solver: TightWeightsSolver = solveTightWeightsDense): TightResult {
+export function tightConstraints(domain: Domain, eps: number, solver: TightWeightsSolver = solveTightWeights): TightResult {
   assertEpsilon(eps);
   const n = domain.n;
   const t0 = performance.now();

@@ -4,6 +4,11 @@ import { tightConstraints } from '../../../src-worker/mechanism/tightConstraints
 import { phiMatrix } from '../../../src-worker/metric/domain';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { lineDomain } from '../../../src-worker/metric/line';
+import { databaseDomain } from '../../../src-worker/metric/database';
+import { hammingCubeDomain } from '../../../src-worker/metric/hamming-cube';
+import { solveTightWeightsDense } from '../../../src-worker/mechanism/tightWeightsDense';
+import { solveTightWeights } from '../../../src-worker/mechanism/tightWeightsStructured';
+import { tightExists } from '../../../src-worker/bound/tightExists';
 import { expectClose, maxRowSumError, mechErrorOf, rowsOf } from './helpers';
 
 describe('tight-constraints mechanism, dense path (SPEC §2)', () => {
@@ -49,6 +54,45 @@ describe('tight-constraints mechanism, dense path (SPEC §2)', () => {
     if (t.exists) {
       expect(t.mechanism.info.solver).toBe('closed form (test)');
       expect(maxRowSumError(t.mechanism.channel)).toBeLessThan(1e-15);
+    }
+  });
+
+  it('uses ball sizes and Kronecker factors instead of a dense Phi: same z as the dense solve on small domains', () => {
+    for (const [d, method] of [
+      [hammingCubeDomain(4), /ball-size/],
+      [databaseDomain(3, 3, { metric: 'manhattan' }), /Kronecker/],
+      [gridDomain(3, 4, 0.5, 'manhattan'), /Kronecker/],
+    ] as const) {
+      const s = solveTightWeights(d, 0.6);
+      expect(s.method).toMatch(method);
+      const dense = solveTightWeightsDense(d, 0.6).z;
+      for (let i = 0; i < d.n; i++) expectClose(s.z[i]!, dense[i]!, 1e-12);
+    }
+  });
+
+  it('db:8,4 with the Manhattan metric (65536 databases): dense Phi is refused, the Kronecker path builds the mechanism', () => {
+    const d = databaseDomain(8, 4, { metric: 'manhattan' });
+    expect(mechErrorOf(() => solveTightWeightsDense(d, 1)).code).toBe('too-large');
+    const t = tightConstraints(d, 1);
+    expect(t.exists).toBe(true);
+    if (!t.exists) return;
+    expect(t.mechanism.info.solver).toMatch(/Kronecker product of 8 factors/);
+    // z is the 8-fold product of the line-4 weights: z_line = Phi_line^-1 1 (corners 1/(1+a), interior (1-a)/(1+a))
+    const a = Math.exp(-1);
+    const zEnd = 1 / (1 + a);
+    const zMid = (1 - a) / (1 + a);
+    expectClose(t.z[0]!, zEnd ** 8, 1e-12);
+    expectClose(t.z[d.encode([1, 2, 0, 3, 1, 1, 2, 0])]!, zEnd ** 3 * zMid ** 5, 1e-12);
+    expectClose(t.minZ, zMid ** 8, 1e-12);
+    // the threshold-search existence test agrees (same tolerance rule)
+    expect(tightExists(d, 1).exists).toBe(true);
+    // two rows of the implicit channel sum to 1
+    const buf = new Float64Array(d.n);
+    for (const i of [0, 12345]) {
+      t.mechanism.channel.row(i, buf);
+      let s = 0;
+      for (const v of buf) s += v;
+      expectClose(s, 1, 1e-12);
     }
   });
 
