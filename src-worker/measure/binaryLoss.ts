@@ -1,5 +1,5 @@
 import { assertPositiveInt } from '../errors';
-import { bestIdentity, type LossFunction } from './guessFunction';
+import { identityGuessFunction, type LossFunction } from './guessFunction';
 
 /**
  * Binary loss l(w, x) = 0 if w = x else 1 (SPEC §3). Best guess: the most
@@ -8,15 +8,5 @@ import { bestIdentity, type LossFunction } from './guessFunction';
  */
 export function binaryLoss(n: number, labels?: (i: number) => string): LossFunction {
   assertPositiveInt(n, 'number of secrets');
-  const f: LossFunction = {
-    sense: 'loss',
-    name: 'bin',
-    secrets: n,
-    guesses: n,
-    guessLabel: (w) => (labels ? labels(w) : String(w)),
-    value: (w, x) => (w === x ? 0 : 1),
-    identityGuess: { pick: 'argmax', affine: [1, -1] },
-    best: (q) => bestIdentity(f, q),
-  };
-  return f;
+  return identityGuessFunction('loss', 'bin', n, [0, 1], { pick: 'argmax', affine: [1, -1] }, labels);
 }

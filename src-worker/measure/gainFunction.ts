@@ -1,5 +1,5 @@
 import { assertPositiveInt } from '../errors';
-import { bestIdentity, type GainFunction, type LossFunction } from './guessFunction';
+import { identityGuessFunction, type GainFunction, type LossFunction } from './guessFunction';
 
 /**
  * Binary (identity) gain g(w, x) = 1 if w = x else 0: V_g = Bayes
@@ -7,17 +7,7 @@ import { bestIdentity, type GainFunction, type LossFunction } from './guessFunct
  */
 export function binaryGain(n: number, labels?: (i: number) => string): GainFunction {
   assertPositiveInt(n, 'number of secrets');
-  const f: GainFunction = {
-    sense: 'gain',
-    name: 'bin',
-    secrets: n,
-    guesses: n,
-    guessLabel: (w) => (labels ? labels(w) : String(w)),
-    value: (w, x) => (w === x ? 1 : 0),
-    identityGuess: { pick: 'argmax', affine: [0, 1] },
-    best: (q) => bestIdentity(f, q),
-  };
-  return f;
+  return identityGuessFunction('gain', 'bin', n, [1, 0], { pick: 'argmax', affine: [0, 1] }, labels);
 }
 
 /**

@@ -43,6 +43,34 @@ export interface GainFunction extends GuessFunction {
   readonly sense: 'gain';
 }
 
+/**
+ * A function on n secrets with guesses = secrets whose value depends only on
+ * whether the guess hits the secret: value(w, x) = hit if w = x else miss
+ * (binary loss, nib loss, binary gain). The best response is read from
+ * max/min/sum of the column (bestIdentity), declared by `identityGuess`.
+ */
+export function identityGuessFunction<S extends 'loss' | 'gain'>(
+  sense: S,
+  name: string,
+  n: number,
+  hitMiss: readonly [hit: number, miss: number],
+  identityGuess: NonNullable<GuessFunction['identityGuess']>,
+  labels?: (i: number) => string,
+): GuessFunction & { sense: S } {
+  const [hit, miss] = hitMiss;
+  const f: GuessFunction & { sense: S } = {
+    sense,
+    name,
+    secrets: n,
+    guesses: n,
+    guessLabel: (w) => (labels ? labels(w) : String(w)),
+    value: (w, x) => (w === x ? hit : miss),
+    identityGuess,
+    best: (q) => bestIdentity(f, q),
+  };
+  return f;
+}
+
 /** General best response by scanning all guesses: O(guesses * secrets). */
 export function bestByScan(f: Pick<GuessFunction, 'sense' | 'secrets' | 'guesses' | 'value'>, q: Float64Array): BestGuess {
   const n = f.secrets;

@@ -1,6 +1,6 @@
 import { MechError } from '../errors';
 import type { Matrix } from '../linalg/matrix';
-import { bestByScan, type GainFunction, type LossFunction } from './guessFunction';
+import { bestByScan, type GainFunction, type GuessFunction, type LossFunction } from './guessFunction';
 
 function checkTable(m: Matrix, what: string, guessLabels?: readonly string[]): void {
   if (m.rows < 1 || m.cols < 1) throw new MechError('invalid-input', `${what} matrix is empty (${m.rows} x ${m.cols})`);
@@ -14,37 +14,30 @@ function checkTable(m: Matrix, what: string, guessLabels?: readonly string[]): v
     }
 }
 
-/**
- * Custom loss from a matrix: row w = a guess, column x = a secret,
- * entry l(w, x) (SPEC §3, "csv:FILE" losses). Any finite values.
- */
-export function matrixLoss(m: Matrix, guessLabels?: readonly string[]): LossFunction {
-  checkTable(m, 'loss', guessLabels);
-  const value = (w: number, x: number) => m.data[w * m.cols + x]!;
-  const f: LossFunction = {
-    sense: 'loss',
+/** A guess function read from a validated table (rows = guesses, columns = secrets). */
+function matrixGuess<S extends 'loss' | 'gain'>(sense: S, m: Matrix, guessLabels?: readonly string[]): GuessFunction & { sense: S } {
+  checkTable(m, sense, guessLabels);
+  const f: GuessFunction & { sense: S } = {
+    sense,
     name: 'matrix',
     secrets: m.cols,
     guesses: m.rows,
     guessLabel: (w) => (guessLabels ? guessLabels[w]! : String(w)),
-    value,
+    value: (w, x) => m.data[w * m.cols + x]!,
     best: (q) => bestByScan(f, q),
   };
   return f;
 }
 
+/**
+ * Custom loss from a matrix: row w = a guess, column x = a secret,
+ * entry l(w, x) (SPEC §3, "csv:FILE" losses). Any finite values.
+ */
+export function matrixLoss(m: Matrix, guessLabels?: readonly string[]): LossFunction {
+  return matrixGuess('loss', m, guessLabels);
+}
+
 /** Custom gain function g(w, x) from a matrix (rows = guesses, columns = secrets). */
 export function matrixGain(m: Matrix, guessLabels?: readonly string[]): GainFunction {
-  checkTable(m, 'gain', guessLabels);
-  const value = (w: number, x: number) => m.data[w * m.cols + x]!;
-  const f: GainFunction = {
-    sense: 'gain',
-    name: 'matrix',
-    secrets: m.cols,
-    guesses: m.rows,
-    guessLabel: (w) => (guessLabels ? guessLabels[w]! : String(w)),
-    value,
-    best: (q) => bestByScan(f, q),
-  };
-  return f;
+  return matrixGuess('gain', m, guessLabels);
 }

@@ -1,5 +1,5 @@
 import { assertPositiveInt } from '../errors';
-import { bestIdentity, type LossFunction } from './guessFunction';
+import { identityGuessFunction, type LossFunction } from './guessFunction';
 
 /**
  * "nib" loss, the dual of binary: l(w, x) = 1 if w = x else 0 (SPEC §3) —
@@ -8,15 +8,5 @@ import { bestIdentity, type LossFunction } from './guessFunction';
  */
 export function nibLoss(n: number, labels?: (i: number) => string): LossFunction {
   assertPositiveInt(n, 'number of secrets');
-  const f: LossFunction = {
-    sense: 'loss',
-    name: 'nib',
-    secrets: n,
-    guesses: n,
-    guessLabel: (w) => (labels ? labels(w) : String(w)),
-    value: (w, x) => (w === x ? 1 : 0),
-    identityGuess: { pick: 'argmin', affine: [0, 1] },
-    best: (q) => bestIdentity(f, q),
-  };
-  return f;
+  return identityGuessFunction('loss', 'nib', n, [1, 0], { pick: 'argmin', affine: [0, 1] }, labels);
 }

@@ -1,22 +1,7 @@
 import { MechError } from '../../errors';
 import { Matrix } from '../../linalg/matrix';
-import { NEG_TOL, SUM_TOL } from '../../numeric/tolerance';
-import type { Mechanism, RowSource } from '../channel';
+import { DenseChannel, validateChannel, type Mechanism, type RowSource } from '../channel';
 import { FunctionRowSource } from '../functionRowSource';
-
-/** Check that P is row-stochastic (entries >= -NEG_TOL, rows summing to 1 within SUM_TOL). */
-export function assertStochastic(p: Matrix, what: string): void {
-  for (let i = 0; i < p.rows; i++) {
-    let s = 0;
-    for (let j = 0; j < p.cols; j++) {
-      const v = p.get(i, j);
-      if (!Number.isFinite(v)) throw new MechError('invalid-input', `${what}: entry (${i}, ${j}) is ${v}, not a number`);
-      if (v < -NEG_TOL) throw new MechError('invalid-input', `${what}: entry (${i}, ${j}) is negative (${v})`);
-      s += v;
-    }
-    if (Math.abs(s - 1) > SUM_TOL) throw new MechError('invalid-input', `${what}: row ${i} sums to ${s}, not 1`);
-  }
-}
 
 /**
  * Row-wise product of a channel with a dense m x k matrix: row i of C P in
@@ -52,7 +37,8 @@ export function postProcess(m: Mechanism, p: Matrix, outputLabels?: string[]): M
   if (outputLabels && outputLabels.length !== p.cols) {
     throw new MechError('invalid-input', `post-processing: ${outputLabels.length} output labels for ${p.cols} columns`);
   }
-  assertStochastic(p, 'post-processing matrix');
+  // Row-stochastic P: finite, >= -NEG_TOL, rows summing to 1 within SUM_TOL.
+  validateChannel(new DenseChannel(p), 'post-processing matrix');
   return {
     kind: 'combined',
     channel: productRowSource(c, p, (j) => (outputLabels ? outputLabels[j]! : String(j))),
