@@ -96,6 +96,9 @@ export async function optimalMechanism(domain: Domain, eps: number, prior: Array
       reducedVariables: s.reducedVariables,
       reducedConstraints: s.reducedConstraints,
       maxConstraintViolation: s.maxConstraintViolation,
+      lpObjective: s.lpObjective,
+      repairMass: s.repairMass,
+      cappedPairs: s.cappedPairs,
       status: 'optimal',
     },
   };

@@ -6,6 +6,7 @@ import { type ConstraintMode, type PrivacyConstraintGraph, DEFAULT_SPANNER_DELTA
 import { SparseLp, solveSparseLp } from './sparse-model';
 import { domainSymmetries } from './domain-symmetries';
 import { type PairOrbits, pairOrbits } from './orbit-reduction';
+import { repairPrivacy } from './privacy-repair';
 
 /**
  * The LP over d-private channels shared by the optimal mechanism (SPEC §2)
@@ -45,6 +46,12 @@ export interface PrivateChannelSolution {
   /** Largest relative excess of C[x][w] / (e^(exponent) C[x'][w]) over 1 on constrained pairs (0 when all hold). */
   maxConstraintViolation: number;
   iterations: number;
+  /** Objective reported by the solver (objective is that of the returned, repaired channel). */
+  lpObjective: number;
+  /** Largest probability mass the privacy repair added to a row before renormalising (see privacy-repair.ts). */
+  repairMass: number;
+  /** Constrained pairs whose factor e^(eps d) was capped at e^MAX_EXPONENT. */
+  cappedPairs: number;
   /** Size of the symmetry group used (1: none) and the LP variables actually solved. */
   symmetryGroup: number;
   reducedVariables: number;
@@ -124,11 +131,13 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
     if (!(s > 0)) throw new MechError('internal', `${p.what}: the solver returned an empty row for ${domain.label(x)}`);
     for (let w = 0; w < m; w++) C[x * m + w] = C[x * m + w]! / s;
   }
+  const fE = edgeFactors(graph);
+  const repaired = repairPrivacy(C, n, m, graph, fE);
   let viol = 0;
   for (let e = 0; e < E; e++) {
     const a = graph.from[e]!;
     const b = graph.to[e]!;
-    const f = Math.exp(graph.exponent[e]!);
+    const f = fE[e]!;
     for (let w = 0; w < m; w++) {
       const ca = C[a * m + w]!;
       const cb = C[b * m + w]!;
@@ -138,10 +147,18 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
       if (r2 > viol) viol = r2;
     }
   }
+  // The objective of the channel actually returned (the repair moves it by about the solver tolerance).
+  let objective = 0;
+  for (let i = 0; i < n * m; i++) objective += cost[i]! * C[i]!;
+  let capped = 0;
+  for (let e = 0; e < E; e++) if (graph.exponent[e]! > MAX_EXPONENT) capped++;
   progress(options, 1, `${p.what} solved`);
   return {
     channel: C,
-    objective: sol.objective,
+    objective,
+    lpObjective: sol.objective,
+    repairMass: repaired,
+    cappedPairs: capped,
     graph,
     variables: size.variables,
     constraints: size.rows,
@@ -156,7 +173,24 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
   };
 }
 
+/**
+ * Largest exponent eps*d put into a constraint row. e^30 ~ 1e13 keeps the
+ * coefficients inside HiGHS' accepted range (large_matrix_value 1e15) and the
+ * LP well scaled. A capped row C[x][w] <= e^30 C[x'][w] is stronger than the
+ * required e^(eps d), so the mechanism stays eps*d-private; it can only cost
+ * optimality where the optimum would want ratios beyond 1e13, i.e. entries
+ * far below the solver's 1e-10 tolerance.
+ */
+export const MAX_EXPONENT = 30;
+
+function edgeFactors(graph: PrivacyConstraintGraph): Float64Array {
+  const f = new Float64Array(graph.exponent.length);
+  for (let e = 0; e < f.length; e++) f[e] = Math.exp(Math.min(graph.exponent[e]!, MAX_EXPONENT));
+  return f;
+}
+
 function buildFullLp(p: PrivateChannelProblem, graph: PrivacyConstraintGraph, size: { variables: number; rows: number; nonzeros: number }, options?: LpOptions): SparseLp {
+  const fE = edgeFactors(graph);
   const n = p.domain.n;
   const m = p.outputs;
   const E = graph.from.length;
@@ -172,7 +206,7 @@ function buildFullLp(p: PrivateChannelProblem, graph: PrivacyConstraintGraph, si
   for (let e = 0; e < E; e++) {
     const a = graph.from[e]!;
     const b = graph.to[e]!;
-    const f = Math.exp(graph.exponent[e]!);
+    const f = fE[e]!;
     for (let w = 0; w < m; w++) {
       lp.addRow2(-Infinity, 0, a * m + w, 1, b * m + w, -f);
       lp.addRow2(-Infinity, 0, b * m + w, 1, a * m + w, -f);
@@ -195,11 +229,12 @@ function buildOrbitLp(p: PrivateChannelProblem, graph: PrivacyConstraintGraph, o
   const V = orbits.count;
   const E = graph.from.length;
   const { orbitOf, pointOrbit } = orbits;
+  const fE = edgeFactors(graph);
   const best = new Map<number, number>();
   for (let e = 0; e < E; e++) {
     const a = graph.from[e]!;
     const b = graph.to[e]!;
-    const f = Math.exp(graph.exponent[e]!);
+    const f = fE[e]!;
     for (let w = 0; w < m; w++) {
       const oa = orbitOf[a * m + w]!;
       const ob = orbitOf[b * m + w]!;

@@ -1,0 +1,109 @@
+import type { PrivacyConstraintGraph } from './privacy-constraint-graph';
+
+/**
+ * Make an LP solution satisfy its privacy constraints exactly (SPEC §4
+ * checks them to a 1e-9 relative tolerance, tighter than what an LP solver
+ * guarantees for entries near 0: with a 1e-10 feasibility tolerance a vertex
+ * may hold C[x][w] = 0 next to C[x'][w] = 1e-11, an infinite ratio).
+ *
+ * Per column w, every entry is raised to the least value the constraints
+ * force from the others, L[x] = max(C[x][w], max over edges L[y] / f(x, y)),
+ * a max-product shortest-path problem solved Dijkstra-style from the largest
+ * entries down (f >= 1, so values only decrease along the propagation). The
+ * raised channel satisfies every edge constraint exactly; renormalising the
+ * rows then changes each ratio by at most the mass added to a row (about the
+ * solver tolerance), well inside the check's tolerance. Returns the largest
+ * mass added to a row.
+ */
+export function repairPrivacy(C: Float64Array, n: number, m: number, graph: PrivacyConstraintGraph, f: Float64Array): number {
+  // Adjacency (both directions) in CSR form.
+  const E = graph.from.length;
+  const deg = new Int32Array(n + 1);
+  for (let e = 0; e < E; e++) {
+    deg[graph.from[e]! + 1]++;
+    deg[graph.to[e]! + 1]++;
+  }
+  for (let i = 0; i < n; i++) deg[i + 1] += deg[i]!;
+  const nb = new Int32Array(2 * E);
+  const nf = new Float64Array(2 * E);
+  const fill = deg.slice(0, n);
+  for (let e = 0; e < E; e++) {
+    const a = graph.from[e]!;
+    const b = graph.to[e]!;
+    nb[fill[a]!] = b;
+    nf[fill[a]!++] = f[e]!;
+    nb[fill[b]!] = a;
+    nf[fill[b]!++] = f[e]!;
+  }
+  const before = new Float64Array(n);
+  for (let x = 0; x < n; x++) {
+    let s = 0;
+    for (let w = 0; w < m; w++) s += C[x * m + w]!;
+    before[x] = s;
+  }
+  const L = new Float64Array(n);
+  const heapNode = new Int32Array(2 * E + n + 1);
+  const heapKey = new Float64Array(2 * E + n + 1);
+  for (let w = 0; w < m; w++) {
+    let size = 0;
+    const push = (v: number, k: number): void => {
+      let i = size++;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (heapKey[p]! >= k) break;
+        heapNode[i] = heapNode[p]!;
+        heapKey[i] = heapKey[p]!;
+        i = p;
+      }
+      heapNode[i] = v;
+      heapKey[i] = k;
+    };
+    const pop = (): number => {
+      const top = heapNode[0]!;
+      const last = --size;
+      if (last > 0) {
+        const v = heapNode[last]!;
+        const k = heapKey[last]!;
+        let i = 0;
+        for (;;) {
+          let c = 2 * i + 1;
+          if (c >= last) break;
+          if (c + 1 < last && heapKey[c + 1]! > heapKey[c]!) c++;
+          if (heapKey[c]! <= k) break;
+          heapNode[i] = heapNode[c]!;
+          heapKey[i] = heapKey[c]!;
+          i = c;
+        }
+        heapNode[i] = v;
+        heapKey[i] = k;
+      }
+      return top;
+    };
+    for (let x = 0; x < n; x++) {
+      L[x] = C[x * m + w]!;
+      if (L[x]! > 0) push(x, L[x]!);
+    }
+    while (size > 0) {
+      const k = heapKey[0]!;
+      const u = pop();
+      if (k < L[u]!) continue;
+      for (let t = deg[u]!; t < deg[u + 1]!; t++) {
+        const v = nb[t]!;
+        const need = k / nf[t]!;
+        if (need > L[v]!) {
+          L[v] = need;
+          push(v, need);
+        }
+      }
+    }
+    for (let x = 0; x < n; x++) C[x * m + w] = L[x]!;
+  }
+  let added = 0;
+  for (let x = 0; x < n; x++) {
+    let s = 0;
+    for (let w = 0; w < m; w++) s += C[x * m + w]!;
+    added = Math.max(added, s - before[x]!);
+    for (let w = 0; w < m; w++) C[x * m + w] = C[x * m + w]! / s;
+  }
+  return added;
+}
