@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-/** Folders whose files end up in the renderer bundle. */
-const RENDERER_SOURCES = ['src-renderer', 'src-worker/protocol'];
+/** Folders whose files end up in the renderer bundle (the page imports the protocol and a few pure engine modules). */
+const RENDERER_SOURCES = ['src-renderer', 'src-worker'];
 
 function newestMtime(path: string): number {
   if (!existsSync(path)) return 0;
