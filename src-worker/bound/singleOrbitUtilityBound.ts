@@ -21,9 +21,24 @@ export function singleOrbitUtilityBound(eps: number, c: number, m: number): numb
   return 1 / (1 + c * geo);
 }
 
-/** The same bound read from the domain's single-orbit structure (ring, clique); refused otherwise. */
+/**
+ * The same bound read from the domain's single-orbit structure (odd ring,
+ * clique); refused otherwise. An even ring is refused too: its antipodal
+ * border has 1 point, not c = 2, so the hypothesis fails and the formula is
+ * NOT an upper bound there (ring 6 at eps = ln 2: the formula gives 4/11, the
+ * utility of the doubled-antipode construction, but the tight-constraints
+ * mechanism is ln 2-private with uniform utility 8/21 > 4/11). The
+ * regular-prior bound sum(mu) (utilityBound) applies to every ring.
+ */
 export function singleOrbitUtilityBoundFor(domain: Domain, eps: number): number {
   const so = domain.structure.singleOrbit;
   if (!so) throw new MechError('not-applicable', `domain ${domain.spec} has no single-orbit automorphism (the bound needs one, e.g. ring or clique)`);
+  if (so.evenRing) {
+    throw new MechError(
+      'not-applicable',
+      `the single-orbit utility bound does not apply to the even ring ${domain.spec}: its antipodal border has 1 point, not c = ${so.c}; use the regular-prior bound sum(mu) instead`,
+      { domain: domain.spec },
+    );
+  }
   return singleOrbitUtilityBound(eps, so.c, so.diameter);
 }

@@ -77,9 +77,15 @@ describe('database leakage bounds (SPEC §5, §7)', () => {
 });
 
 describe('single-orbit utility bound (SPEC §5, §7)', () => {
-  it('ring of 6 at eps = ln 2: 4/11; clique of 6: 2/7 (= RR)', () => {
-    expect(singleOrbitUtilityBoundFor(ringDomain(6), Math.LN2)).toBeCloseTo(4 / 11, 15);
+  it('clique of 6 at eps = ln 2: 2/7 (= RR); the formula at c = 2, m = 3 is 4/11 (the ring-6 construction)', () => {
     expect(singleOrbitUtilityBoundFor(cliqueDomain(6), Math.LN2)).toBeCloseTo(2 / 7, 15);
+    expect(singleOrbitUtilityBound(Math.LN2, 2, 3)).toBeCloseTo(4 / 11, 15);
+  });
+  it('is refused on even rings, where it is not a bound: a ln 2-private mechanism on ring 6 reaches 8/21 > 4/11', () => {
+    const d = ringDomain(6);
+    expect(() => singleOrbitUtilityBoundFor(d, Math.LN2)).toThrow(/does not apply to the even ring ring:6: its antipodal border has 1 point/);
+    // the regular-prior bound is 1 / sum_r n_r 2^-r = 1 / (1 + 2/2 + 2/4 + 1/8) = 8/21
+    expect(utilityBound(d, Math.LN2, uniformPrior(6))).toBeCloseTo(8 / 21, 14);
   });
   it('agrees with the literal formula and, for odd rings and cliques, with the uniform-prior bound sum(mu)', () => {
     const literal = (eps: number, c: number, m: number) => {
