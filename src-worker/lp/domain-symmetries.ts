@@ -1,11 +1,13 @@
 import type { Domain } from '../metric/domain';
 
 /**
- * Isometries of a domain that the LP layer can exploit (all group elements,
- * identity first, each a permutation of the points): the reflection of a
- * line and the symmetries of a grid's rectangle (4 for R x C, the 8 of the
- * dihedral group D4 for a square). Each candidate is verified to preserve d
- * on every pair before it is returned; none is returned for other domains.
+ * Isometries of a domain that the LP layer can exploit, as permutations of
+ * the points that generate a symmetry group (identity first): the reflection
+ * of a line; the symmetries of a grid's rectangle (all 4 for R x C, all 8 of
+ * the dihedral group D4 for a square); a rotation and a reflection of a ring
+ * (generating its 2N symmetries); a transposition and an n-cycle of a clique
+ * (generating all n! permutations). Each candidate is verified to preserve d
+ * on every pair before it is returned; other domains get the identity only.
  */
 export function domainSymmetries(domain: Domain): Int32Array[] {
   const n = domain.n;
@@ -29,13 +31,29 @@ export function domainSymmetries(domain: Domain): Int32Array[] {
     cands.push(map((r, c) => [R - 1 - r, c]), map((r, c) => [r, C - 1 - c]), map((r, c) => [R - 1 - r, C - 1 - c]));
     if (R === C) cands.push(map((r, c) => [c, r]), map((r, c) => [C - 1 - c, r]), map((r, c) => [c, R - 1 - r]), map((r, c) => [R - 1 - c, C - 1 - r]));
   } else if (domain.kind === 'line' || (lat && lat.shape.length === 1 && !lat.periodic && lat.shape[0] === n)) {
-    const p = new Int32Array(n);
-    for (let i = 0; i < n; i++) p[i] = n - 1 - i;
-    cands.push(p);
+    cands.push(reflection(n));
+  } else if (n >= 3 && (domain.kind === 'ring' || (lat && lat.shape.length === 1 && lat.periodic && lat.shape[0] === n))) {
+    const rot = new Int32Array(n);
+    for (let i = 0; i < n; i++) rot[i] = (i + 1) % n;
+    cands.push(rot, reflection(n));
+  } else if (domain.kind === 'clique' && n >= 2) {
+    const swap = new Int32Array(n);
+    for (let i = 0; i < n; i++) swap[i] = i;
+    swap[0] = 1;
+    swap[1] = 0;
+    const cyc = new Int32Array(n);
+    for (let i = 0; i < n; i++) cyc[i] = (i + 1) % n;
+    cands.push(swap, cyc);
   }
   const out: Int32Array[] = [id];
   for (const p of cands) if (isIsometry(domain, p)) out.push(p);
   return out;
+}
+
+function reflection(n: number): Int32Array {
+  const p = new Int32Array(n);
+  for (let i = 0; i < n; i++) p[i] = n - 1 - i;
+  return p;
 }
 
 function isIsometry(domain: Domain, p: Int32Array): boolean {

@@ -92,7 +92,7 @@ export async function optimalMechanism(domain: Domain, eps: number, prior: Array
       buildMs: s.buildMs,
       solverMs: s.solveMs,
       iterations: s.iterations,
-      symmetryGroup: s.symmetryGroup,
+      symmetries: s.symmetries,
       reducedVariables: s.reducedVariables,
       reducedConstraints: s.reducedConstraints,
       maxConstraintViolation: s.maxConstraintViolation,

@@ -52,8 +52,8 @@ export interface PrivateChannelSolution {
   repairMass: number;
   /** Constrained pairs whose factor e^(eps d) was capped at e^MAX_EXPONENT. */
   cappedPairs: number;
-  /** Size of the symmetry group used (1: none) and the LP variables actually solved. */
-  symmetryGroup: number;
+  /** Number of generating isometries used by the orbit reduction (0: none), and the LP actually solved. */
+  symmetries: number;
   reducedVariables: number;
   reducedConstraints: number;
 }
@@ -74,16 +74,18 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
   // (orbits have at most groupSize members, so this bounds the reduced LP from below).
   assertLpFits(n * m, n, n * m, p.what);
   let orbits: PairOrbits | null = null;
-  let groupSize = 1;
+  let generators = 0;
   if ((p.symmetry ?? 'auto') === 'auto' && p.outputsAreSecrets && m === n) {
     const gens = domainSymmetries(domain);
     if (gens.length > 1) {
       orbits = pairOrbits(n, gens, cost);
-      if (orbits) groupSize = gens.length;
+      if (orbits) generators = gens.length - 1;
     }
   }
+  // Average orbit size: the reduced LP is about this many times smaller.
+  const factor = orbits ? (n * m) / orbits.count : 1;
   const fits = (s: { variables: number; rows: number; nonzeros: number }): void =>
-    assertLpFits(Math.ceil(s.variables / groupSize), Math.ceil(s.rows / groupSize), Math.ceil(s.nonzeros / groupSize), p.what);
+    assertLpFits(Math.ceil(s.variables / factor), Math.ceil(s.rows / factor), Math.ceil(s.nonzeros / factor), p.what);
   // Refuse early: all pairs may not fit, before enumerating them.
   if (mode === 'all-pairs') fits(privateChannelLpSize(n, m, (n * (n - 1)) / 2));
   progress(options, 0, `building the privacy constraint graph of ${domain.spec}`);
@@ -92,7 +94,7 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
   const size = privateChannelLpSize(n, m, E);
   fits(size);
   checkCancelled(options, `building ${p.what}`);
-  progress(options, 0.1, `building ${p.what}: ${size.variables} variables, ${size.rows} constraints${groupSize > 1 ? `, reduced by a symmetry group of ${groupSize}` : ''}`);
+  progress(options, 0.1, `building ${p.what}: ${size.variables} variables, ${size.rows} constraints${orbits ? `, reduced to ${orbits.count} orbit variables by symmetry` : ''}`);
   const lp = orbits ? buildOrbitLp(p, graph, orbits, options) : buildFullLp(p, graph, size, options);
   assertLpFits(lp.numCols, lp.numRows, lp.nonzeros, p.what);
   const buildMs = performance.now() - t0;
@@ -167,7 +169,7 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
     solveMs: sol.solveMs + sol.loadMs,
     maxConstraintViolation: viol,
     iterations: sol.iterations,
-    symmetryGroup: groupSize,
+    symmetries: generators,
     reducedVariables: lp.numCols,
     reducedConstraints: lp.numRows,
   };

@@ -32,7 +32,7 @@ async function run(R: number, eps: number, prior: Float64Array, opts: OptimalMec
       ms: performance.now() - t0,
       vars: m.info.reducedVariables as number,
       rows: m.info.reducedConstraints as number,
-      note: `group ${m.info.symmetryGroup}, pairs ${m.info.constrainedPairs}`,
+      note: `symmetries ${m.info.symmetries}, pairs ${m.info.constrainedPairs}`,
     };
   } catch (e) {
     if (e instanceof MechError) return { ok: false, objective: NaN, ms: performance.now() - t0, vars: 0, rows: 0, note: `${e.code}: ${e.message.slice(0, 90)}` };
