@@ -33,6 +33,8 @@ export interface ItemResult {
   /** Privacy check of a mechanism's channel (SPEC §4). */
   check?: CheckResult;
   checkError?: string;
+  /** The inputs changed since this was computed. */
+  stale?: boolean;
 }
 
 const AUTOSAVE_KEY = 'mechstudio.autosave.v1';
@@ -139,6 +141,24 @@ export class AppState {
   markDirty(): void {
     this.dirty = true;
     this.autosave();
+  }
+
+  /**
+   * An item's inputs changed: mark its result, and the results that depend on
+   * it (mechanisms and analyses on a domain, analyses of a mechanism), stale.
+   */
+  invalidate(kind: 'domain' | 'prior' | 'mechanism' | 'analysis', id: string): void {
+    const p = this.project;
+    const ids = new Set<string>([id]);
+    if (kind === 'domain' || kind === 'prior') {
+      for (const m of p.mechanisms ?? []) if ((kind === 'domain' ? m.domain : m.prior) === id) ids.add(m.id);
+      for (const a of p.analyses ?? []) if ((kind === 'domain' && 'domain' in a && a.domain === id) || (kind === 'prior' && 'prior' in a && a.prior === id)) ids.add(a.id);
+    }
+    for (const a of p.analyses ?? []) if ('mechanism' in a && ids.has(a.mechanism)) ids.add(a.id);
+    for (const x of ids) {
+      const r = this.results[x];
+      if (r && r.status !== 'running') r.stale = true;
+    }
   }
 
   // ---------- computing ----------
