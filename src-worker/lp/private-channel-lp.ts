@@ -70,9 +70,9 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
   if (cost.length !== n * m) throw new MechError('internal', `${p.what}: cost has ${cost.length} entries, expected ${n * m}`);
   const mode = p.constraints ?? 'auto';
   const t0 = performance.now();
-  // Symmetry first: the early size checks below divide by the group size
-  // (orbits have at most groupSize members, so this bounds the reduced LP from below).
-  assertLpFits(n * m, n, n * m, p.what);
+  // Symmetry first: the early size checks below divide by the average orbit
+  // size (the orbit LP has that many times fewer variables, and about as many
+  // times fewer rows).
   let orbits: PairOrbits | null = null;
   let generators = 0;
   if ((p.symmetry ?? 'auto') === 'auto' && p.outputsAreSecrets && m === n) {
@@ -86,7 +86,8 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
   const factor = orbits ? (n * m) / orbits.count : 1;
   const fits = (s: { variables: number; rows: number; nonzeros: number }): void =>
     assertLpFits(Math.ceil(s.variables / factor), Math.ceil(s.rows / factor), Math.ceil(s.nonzeros / factor), p.what);
-  // Refuse early: all pairs may not fit, before enumerating them.
+  // Refuse early: even the constraint-free part, or all pairs (before enumerating them), may not fit.
+  fits({ variables: n * m, rows: n, nonzeros: n * m });
   if (mode === 'all-pairs') fits(privateChannelLpSize(n, m, (n * (n - 1)) / 2));
   progress(options, 0, `building the privacy constraint graph of ${domain.spec}`);
   const graph = privacyConstraintGraph(domain, eps, mode, p.delta ?? DEFAULT_SPANNER_DELTA);
