@@ -32,6 +32,13 @@ export interface LpOptions {
    */
   solver?: 'simplex' | 'ipm' | 'choose';
   /**
+   * Interior-point only: run crossover to an exact vertex (default true).
+   * Without it the IPM solution is returned directly, measured 1.6-1.8x
+   * faster on the grid mechanism LPs, its objective within ~1e-8 relative of
+   * the optimum (IPM tolerance); the privacy repair still makes it exactly private.
+   */
+  crossover?: boolean;
+  /**
    * Hand HiGHS the primal LP or its dual (see SparseLp.toDualModelData).
    * Entry points pick the faster one for their shape; this overrides it.
    */

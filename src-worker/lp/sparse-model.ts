@@ -259,6 +259,7 @@ export async function solveSparseLp(lp: SparseLp, what: string, options?: LpOpti
       primal_feasibility_tolerance: 1e-10,
       dual_feasibility_tolerance: 1e-10,
     });
+    if (options?.crossover === false) model.options.set('run_crossover', 'off');
     if (options?.highsOptions) model.options.set(options.highsOptions);
     if (options?.timeLimitSeconds !== undefined) {
       if (!(options.timeLimitSeconds > 0)) throw new MechError('invalid-input', `LP time limit must be > 0 seconds, got ${options.timeLimitSeconds}`);

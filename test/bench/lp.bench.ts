@@ -111,6 +111,18 @@ export default async function lpBench(): Promise<void> {
     largest = R;
   }
   console.log(`largest spanner grid within 60 s: ${largest}x${largest} (${largest * largest} locations; goal 20x20 = 400)`);
+
+  console.log('\n-- interior point without crossover (crossover: false) vs with, spanner LP --');
+  for (const [R, prior, name] of [
+    [10, skewPrior(10), 'skewed'],
+    [largest || 16, uniformPrior((largest || 16) ** 2), 'uniform'],
+  ] as const) {
+    const a = await run(R, eps, prior, { solver: 'ipm', timeLimitSeconds: 90 });
+    const b = await run(R, eps, prior, { solver: 'ipm', crossover: false, timeLimitSeconds: 90 });
+    console.log(
+      `${R}x${R} ${name}: with crossover ${f(a.ms)} ms (objective ${f(a.objective, 9)}), without ${f(b.ms)} ms (objective ${f(b.objective, 9)}), time ratio ${f(b.ms / a.ms, 2)}, relative gap ${((b.objective - a.objective) / a.objective).toExponential(1)}`,
+    );
+  }
   const h = await highsRuntime();
   console.log(`HiGHS heap at the end: ${f(h.memoryBytes / 2 ** 20)} MiB`);
 }

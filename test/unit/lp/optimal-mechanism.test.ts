@@ -136,6 +136,18 @@ describe('optimal mechanism LP (SPEC §2)', () => {
     await expect(optimalMechanism(lineDomain(5), 1, uniformPrior(5), 'bin', { signal: ac.signal })).rejects.toMatchObject({ code: 'cancelled' });
   });
 
+  it('interior point without crossover: near-optimal and still exactly private after the repair', async () => {
+    const g = gridDomain(4, 4);
+    const pi = Array.from({ length: 16 }, (_, i) => (1 + (i % 3)) / 31);
+    const vertex = await optimalMechanism(g, 1, pi, 'dist', { solver: 'simplex' });
+    const interior = await optimalMechanism(g, 1, pi, 'dist', { solver: 'ipm', crossover: false });
+    const v = vertex.info.objective as number;
+    const i = interior.info.objective as number;
+    expect(i).toBeGreaterThanOrEqual(v - 1e-9);
+    expect((i - v) / v).toBeLessThan(1e-6);
+    expect(worstPrivacyRatio(data(interior), g, 16, 1)).toBeLessThanOrEqual(1 + 1e-9);
+  });
+
   it('a shared cancel flag stops a running solve at a solver checkpoint', async () => {
     const g = gridDomain(5, 5);
     const skew = Array.from({ length: 25 }, (_, i) => (1 + (i % 4)) / 61);
