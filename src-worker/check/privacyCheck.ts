@@ -14,6 +14,19 @@ import { RowCache } from './rowCache';
  * A pair passes when ratio <= e^(eps d) * (1 + REL_TOL), i.e.
  * ln ratio <= eps d + ln(1 + REL_TOL).
  *
+ * Underflow (the issue's "log-space wherever exp underflows"): an entry
+ * below the smallest normal double UNDERFLOW_FLOOR = 2^-1022 is not resolved
+ * relative to its neighbours (exp(-eps d) of a far output rounds to a
+ * subnormal or to 0 while the next row's entry is still positive), so the
+ * ratio is taken against max(C[x'][y], UNDERFLOW_FLOOR), and positive/0 counts
+ * as the infinite violation only when the positive entry exceeds
+ * e^(eps d) (1 + REL_TOL) UNDERFLOW_FLOOR, i.e. when it could not be a
+ * rounding zero's neighbour. Effect: effective eps is never inflated by
+ * underflow (TG at eps = 10 on line:100 passes at 10 instead of reporting an
+ * infinite ratio between e^-740 and a 0 that stands for e^-750); a genuine
+ * violation whose smaller entry is below 2^-1022 (about 2.2e-308) can be
+ * under-reported.
+ *
  * For graph metrics (domain.structure.edges) only the edges are examined:
  * the constraint on edges implies it on all pairs along shortest paths, and
  * the largest ln-ratio per unit distance is reached on an edge, so the
@@ -21,6 +34,9 @@ import { RowCache } from './rowCache';
  * maxWork). Rows are read one at a time from the RowSource (with a bounded
  * cache); no dense matrix is required.
  */
+
+/** Smallest normal double: entries below it are compared as if they were this large (see above). */
+export const UNDERFLOW_FLOOR = 2 ** -1022;
 
 export interface PrivacyPair {
   /** Labels: the secret whose entry is larger, the other secret, the output. */
@@ -105,23 +121,27 @@ export function checkPrivacy(src: RowSource, domain: Domain, eps: number, opts: 
     if (worst.length > topK) worst.pop();
   };
 
-  // One ordered direction: largest C[x][y] / C[xp][y] over y.
-  const examine = (x: number, xp: number, a: Float64Array, b: Float64Array, d: number): void => {
+  // One ordered direction: largest C[x][y] / C[xp][y] over y. `limit` is
+  // the allowed ratio e^(eps d) (1 + REL_TOL); positive/0 is infinite only
+  // beyond limit * UNDERFLOW_FLOOR (a larger entry cannot sit next to a
+  // rounding zero).
+  const examine = (x: number, xp: number, a: Float64Array, b: Float64Array, d: number, limit: number): void => {
     let best = 0;
     let arg = -1;
     for (let y = 0; y < m; y++) {
       const ay = a[y]!;
       if (!(ay > 0)) continue;
       const by = b[y]!;
-      if (!(by > 0)) {
-        best = Infinity;
-        arg = y;
-        break;
+      let r: number;
+      if (by >= UNDERFLOW_FLOOR) r = ay / by;
+      else {
+        r = ay / UNDERFLOW_FLOOR;
+        if (!(by > 0) && r > limit) r = Infinity;
       }
-      const r = ay / by;
       if (r > best) {
         best = r;
         arg = y;
+        if (r === Infinity) break;
       }
     }
     if (arg < 0) return; // row x all zero: nothing to bound
@@ -146,8 +166,9 @@ export function checkPrivacy(src: RowSource, domain: Domain, eps: number, opts: 
     const a = cache.get(i);
     const b = cache.get(j);
     pairsChecked++;
-    examine(i, j, a, b, d);
-    examine(j, i, b, a, d);
+    const limit = Math.exp(eps * d) * (1 + REL_TOL);
+    examine(i, j, a, b, d, limit);
+    examine(j, i, b, a, d, limit);
   };
 
   if (mode === 'edges') {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { checkPrivacy } from '../../../src-worker/check/privacyCheck';
+import { UNDERFLOW_FLOOR, checkPrivacy } from '../../../src-worker/check/privacyCheck';
+import { closedFormMechanism } from '../../../src-worker/mechanism/closedFormByKind';
+import { ringDomain } from '../../../src-worker/metric/ring';
+import { tightConstraints } from '../../../src-worker/mechanism/tightConstraints';
 import { DenseChannel } from '../../../src-worker/mechanism/channel';
 import { exponentialMechanism } from '../../../src-worker/mechanism/exponential';
 import { Matrix } from '../../../src-worker/linalg/matrix';
@@ -62,6 +65,50 @@ describe('privacy check (SPEC §4)', () => {
     expect(b.passes).toBe(false);
     expect(b.effectiveEpsilon).toBe(Infinity);
     expect(b.worst[0]).toMatchObject({ x: '0', xp: '1', y: '2', ratio: Infinity, violates: true });
+  });
+
+  it('underflow: entries below 2^-1022 are not resolved, so exp(-eps d) rounding to 0 is no violation; a resolved positive/0 still is', () => {
+    const lim = Math.exp(5) * (1 + REL_TOL) * UNDERFLOW_FLOOR; // about 3.3e-306
+    const tiny = (a: number) =>
+      dense([
+        [0.5, 0.5 - a, a],
+        [0.5, 0.5, 0],
+      ]);
+    // 1e-310 next to a rounding zero: passes with a finite (small) effective eps
+    const ok = checkPrivacy(tiny(1e-310), cliqueDomain(2), 5);
+    expect(ok.passes).toBe(true);
+    expect(ok.effectiveEpsilon).toBeLessThan(5);
+    // 1e-300 > e^5 * 2^-1022: it cannot be the neighbour of a rounding zero, so it is the infinite violation of SPEC §4
+    expect(1e-300).toBeGreaterThan(lim);
+    const bad = checkPrivacy(tiny(1e-300), cliqueDomain(2), 5);
+    expect(bad.passes).toBe(false);
+    expect(bad.effectiveEpsilon).toBe(Infinity);
+  });
+
+  it('closed-form mechanisms at large eps * d pass at their eps although far entries underflow to 0, and fail at 0.99 eps', () => {
+    for (const [kind, d, eps] of [
+      ['tg', lineDomain(100), 10],
+      ['exponential', lineDomain(100), 20],
+      ['laplace', lineDomain(400), 2],
+      ['symmetric', ringDomain(401), 4],
+      ['planar-laplace', gridDomain(12, 12, 1, 'manhattan'), 40],
+      ['planar-laplace', gridDomain(12, 12), 40],
+    ] as const) {
+      const m = closedFormMechanism(kind, d, eps);
+      const g = m.guaranteedEpsilon;
+      const r = checkPrivacy(m.channel, d, g, { topK: 1 });
+      expect(r.passes, `${kind} on ${d.spec} at ${g}`).toBe(true);
+      expect(Number.isFinite(r.effectiveEpsilon)).toBe(true);
+      if (kind !== 'exponential' && kind !== 'laplace') expect(checkPrivacy(m.channel, d, 0.99 * g, { topK: 1 }).passes).toBe(false);
+    }
+    const line = lineDomain(300);
+    const t = tightConstraints(line, 5);
+    expect(t.exists).toBe(true);
+    if (t.exists) expect(checkPrivacy(t.mechanism.channel, line, 5, { topK: 1 }).passes).toBe(true);
+    // randomised response at eps = 800: the off-diagonal e^-800 is 0; the ratio is unresolved beyond e^708, not a violation
+    const rr = checkPrivacy(closedFormMechanism('rr', cliqueDomain(4), 800).channel, cliqueDomain(4), 800);
+    expect(rr.passes).toBe(true);
+    expect(rr.effectiveEpsilon).toBeGreaterThan(700);
   });
 
   it('relative tolerance REL_TOL on the ratio: (1 + REL_TOL/2) e^eps passes, (1 + 10 REL_TOL) e^eps fails', () => {
