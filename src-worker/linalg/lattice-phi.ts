@@ -1,6 +1,7 @@
 import { MechError, assertEpsilon } from '../errors';
 import type { Domain } from '../metric/domain';
 import { conjugateGradient, type CgResult } from './conjugate-gradient';
+import { minres } from './minres';
 import { ToeplitzOperator } from './toeplitz-operator';
 
 /**
@@ -14,7 +15,8 @@ import { ToeplitzOperator } from './toeplitz-operator';
  * L1 rotated by 45 degrees; Euclidean space embeds in L1), so d is of negative
  * type and exp(-eps d) is positive definite for every eps > 0 (Schoenberg).
  * For any other lattice metric we rely on CG's breakdown test, which proves
- * indefiniteness when it meets p^T Phi p <= 0.
+ * indefiniteness when it meets p^T Phi p <= 0; the solve then switches to
+ * MINRES (minres.ts), which needs symmetry only.
  *
  * Preconditioner: the circulant embedding's inverse restricted to the
  * lattice, R C^-1 R^T, with C's spectrum clamped from below so it stays
@@ -117,6 +119,22 @@ export function solveLatticePhi(lp: LatticePhi, b: Float64Array, opts: LatticeSo
   if (b.length !== op.n) throw new MechError('invalid-input', `right-hand side has ${b.length} entries, the domain has ${op.n}`);
   const usePre = opts.precondition ?? lp.preconditioned;
   return conjugateGradient(
+    (x, out) => op.apply(x, out),
+    b,
+    usePre ? (r, out) => op.applySpectrum(lp.precondSpectrum, r, out) : null,
+    {
+      ...(opts.tol !== undefined ? { tol: opts.tol } : {}),
+      ...(opts.maxIter !== undefined ? { maxIter: opts.maxIter } : {}),
+      ...(opts.onIteration ? { onIteration: opts.onIteration } : {}),
+    },
+  );
+}
+
+/** Solve Phi x = b by preconditioned MINRES (Phi symmetric but indefinite). */
+export function minresLatticePhi(lp: LatticePhi, b: Float64Array, opts: LatticeSolveOptions = {}): CgResult {
+  const { op } = lp;
+  const usePre = opts.precondition ?? lp.preconditioned;
+  return minres(
     (x, out) => op.apply(x, out),
     b,
     usePre ? (r, out) => op.applySpectrum(lp.precondSpectrum, r, out) : null,

@@ -2,7 +2,7 @@ import { MechError, assertEpsilon } from '../errors';
 import { phiMatrix, type Domain } from '../metric/domain';
 import { assertDenseFits, matVec, type Matrix } from './matrix';
 import { cholesky, choleskySolve, luFactor, luSolve } from './lu';
-import { buildLatticePhi, solveLatticePhi, type LatticePhi } from './lattice-phi';
+import { buildLatticePhi, minresLatticePhi, solveLatticePhi, type LatticePhi } from './lattice-phi';
 import { kroneckerMatVec, kroneckerRow, kroneckerSolve } from './kronecker-solve';
 
 /**
@@ -21,8 +21,8 @@ import { kroneckerMatVec, kroneckerRow, kroneckerSolve } from './kronecker-solve
 export type PhiMethod = 'lattice' | 'kronecker' | 'dense' | 'metric';
 
 export interface PhiSolveInfo {
-  /** 'fft-pcg' / 'fft-cg' (lattice), 'kronecker', 'dense-cholesky', 'dense-lu', 'ball-sizes' (closed form). */
-  method: 'fft-pcg' | 'fft-cg' | 'kronecker' | 'dense-cholesky' | 'dense-lu' | 'ball-sizes';
+  /** 'fft-pcg' / 'fft-cg' / 'fft-minres' (lattice, indefinite Phi), 'kronecker', 'dense-cholesky', 'dense-lu', 'ball-sizes' (closed form). */
+  method: 'fft-pcg' | 'fft-cg' | 'fft-minres' | 'kronecker' | 'dense-cholesky' | 'dense-lu' | 'ball-sizes';
   iterations: number;
   relResidual: number;
   timeMs: number;
@@ -202,13 +202,21 @@ function latticeOperator(domain: Domain, eps: number): PhiOperator {
     solve(b, so = {}) {
       checkRhs(n, b);
       const t0 = performance.now();
-      const res = solveLatticePhi(lp, b, so);
+      let res = solveLatticePhi(lp, b, so);
+      let minresUsed = false;
       if (res.breakdown) {
-        throw new MechError(
-          'not-applicable',
-          `Phi = exp(-eps d) on ${domain.spec} (eps = ${eps}) is not positive definite: conjugate gradients broke down after ${res.iterations} iterations; use a dense solve on a smaller domain`,
-          { iterations: res.iterations },
-        );
+        // Phi is not positive definite (a metric not of negative type, e.g. d = ceil(|i-j|/V)):
+        // MINRES handles symmetric indefinite systems with the same SPD preconditioner.
+        const cgIterations = res.iterations;
+        res = minresLatticePhi(lp, b, so);
+        minresUsed = true;
+        if (!res.converged) {
+          throw new MechError(
+            'not-applicable',
+            `Phi = exp(-eps d) on ${domain.spec} (eps = ${eps}) is not positive definite (conjugate gradients broke down after ${cgIterations} iterations) and MINRES stopped after ${res.iterations} iterations at relative residual ${res.relResidual.toExponential(2)}; use a dense solve on a smaller domain`,
+            { iterations: res.iterations, relResidual: res.relResidual },
+          );
+        }
       }
       if (!res.converged) {
         throw new MechError(
@@ -220,7 +228,7 @@ function latticeOperator(domain: Domain, eps: number): PhiOperator {
       const usedPre = so.precondition ?? lp.preconditioned;
       return {
         x: res.x,
-        info: { method: usedPre ? 'fft-pcg' : 'fft-cg', iterations: res.iterations, relResidual: res.relResidual, timeMs: performance.now() - t0 },
+        info: { method: minresUsed ? 'fft-minres' : usedPre ? 'fft-pcg' : 'fft-cg', iterations: res.iterations, relResidual: res.relResidual, timeMs: performance.now() - t0 },
       };
     },
   };

@@ -9,6 +9,7 @@ import { lineDomain } from '../../../src-worker/metric/line';
 import { ringDomain } from '../../../src-worker/metric/ring';
 import { cliqueDomain } from '../../../src-worker/metric/clique';
 import { MechError } from '../../../src-worker/errors';
+import { sumDomain } from '../../../src-worker/metric/answer-domains';
 import { bareClique, lcg, maxRelDiff, productDomain } from './helpers';
 
 const ones = (n: number) => new Float64Array(n).fill(1);
@@ -144,6 +145,27 @@ describe('solvePhi: FFT + PCG path against the dense solve', () => {
     expect(r.method).toBe('dense-cholesky');
     expect(r.fellBack).toMatch(/stopped after 2 iterations/);
     expect(() => solvePhi(d, 0.5, ones(144), { method: 'lattice', maxIter: 2, maxDenseEntries: 100 })).toThrow(/stopped after 2 iterations/);
+  });
+});
+
+describe('indefinite Phi on a lattice (sum query answers, d = ceil(|i-j|/V))', () => {
+  it('CG breaks down, MINRES with the same preconditioner solves it; equal to dense LU', () => {
+    const d = sumDomain(100, 5); // 501 answers
+    const eps = 0.5;
+    const fast = solvePhi(d, eps, ones(d.n), { method: 'lattice', maxDenseEntries: 1000 });
+    expect(fast.method).toBe('fft-minres');
+    expect(fast.relResidual).toBeLessThan(1e-11);
+    const dense = solvePhi(d, eps, ones(d.n), { method: 'dense' });
+    expect(dense.method).toBe('dense-lu'); // Cholesky fails: not positive definite
+    expect(maxRelDiff(fast.x, dense.x)).toBeLessThan(1e-8);
+  });
+
+  it('when MINRES cannot finish, the small domain falls back to dense and the large one gets a clear error', () => {
+    const d = sumDomain(100, 5);
+    const r = solvePhi(d, 0.5, ones(d.n), { method: 'lattice', maxIter: 5 });
+    expect(r.method).toBe('dense-lu');
+    expect(r.fellBack).toMatch(/not positive definite .* MINRES stopped after 5 iterations/);
+    expect(() => solvePhi(d, 0.5, ones(d.n), { method: 'lattice', maxIter: 5, maxDenseEntries: 1000 })).toThrow(/MINRES stopped after 5 iterations/);
   });
 });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ToeplitzOperator } from '../../../src-worker/linalg/toeplitz-operator';
 import { RealFFT2D } from '../../../src-worker/linalg/real-fft-2d';
 import { conjugateGradient } from '../../../src-worker/linalg/conjugate-gradient';
+import { minres } from '../../../src-worker/linalg/minres';
 import { Matrix, matVec } from '../../../src-worker/linalg/matrix';
 import { lcg } from './helpers';
 
@@ -75,5 +76,37 @@ describe('conjugate gradients', () => {
     );
     expect(r.breakdown).toBe(true);
     expect(r.converged).toBe(false);
+  });
+});
+
+describe('MINRES (symmetric indefinite)', () => {
+  it('solves an indefinite diagonal system exactly where CG breaks down', () => {
+    const n = 50;
+    const A = (x: Float64Array, out: Float64Array) => {
+      for (let i = 0; i < n; i++) out[i] = (i % 2 ? -1 : 1) * (1 + i) * x[i]!;
+      return out;
+    };
+    const b = Float64Array.from({ length: n }, (_, i) => 1 + (i % 3));
+    expect(conjugateGradient(A, b, null).breakdown).toBe(true);
+    const r = minres(A, b, null, { tol: 1e-13 });
+    expect(r.converged).toBe(true);
+    expect(r.relResidual).toBeLessThan(1e-12);
+    for (let i = 0; i < n; i++) expect(r.x[i]).toBeCloseTo(b[i]! / ((i % 2 ? -1 : 1) * (1 + i)), 12);
+  });
+
+  it('with an SPD preconditioner solves a dense symmetric indefinite system', () => {
+    const n = 12;
+    const a = new Matrix(n, n);
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) a.set(i, j, Math.cos(i * j + 1) + (i === j ? (i % 3) - 1.2 : 0));
+    for (let i = 0; i < n; i++) for (let j = 0; j < i; j++) a.set(i, j, a.get(j, i));
+    const b = Float64Array.from({ length: n }, (_, i) => i - 4);
+    const pre = (r: Float64Array, out: Float64Array) => {
+      for (let i = 0; i < n; i++) out[i] = r[i]! / (1 + i);
+      return out;
+    };
+    const r = minres((x, out) => matVec(a, x, out as Float64Array<ArrayBuffer>), b, pre, { tol: 1e-12 });
+    expect(r.converged).toBe(true);
+    const back = matVec(a, r.x);
+    for (let i = 0; i < n; i++) expect(back[i]).toBeCloseTo(b[i]!, 9);
   });
 });
