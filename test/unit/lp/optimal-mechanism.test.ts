@@ -171,6 +171,15 @@ describe('optimal mechanism LP (SPEC §2)', () => {
     await expect(optimalMechanism(d, 1, u, 'bin', { timeLimitSeconds: -1 })).rejects.toThrow(/time limit/);
   });
 
+  it('a solve that reaches the time limit gives a MechError naming the limit', async () => {
+    const g = gridDomain(6, 6);
+    const skew = Array.from({ length: 36 }, (_, i) => (1 + (i % 5)) / 106);
+    const err = await optimalMechanism(g, 1, skew, 'dist', { timeLimitSeconds: 1e-3 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(MechError);
+    expect((err as MechError).code).toBe('too-large');
+    expect((err as MechError).message).toMatch(/not solved within the 0.001 s limit/);
+  });
+
   it('an oversized model is refused early with the memory estimate', async () => {
     const g = gridDomain(40, 40);
     const err = await optimalMechanism(g, 1, uniformPrior(1600), 'dist', { constraints: 'all-pairs' }).catch((e: unknown) => e);
