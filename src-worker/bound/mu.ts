@@ -3,7 +3,7 @@ import { luFactor, luSolveTransposed } from '../linalg/lu';
 import { phiMatrix, type Domain } from '../metric/domain';
 import { validatePrior } from '../measure/prior';
 import { kroneckerFactors } from './kroneckerFactors';
-import { kroneckerSolveLU } from './kroneckerSolve';
+import { kroneckerSolve } from '../linalg/kronecker-solve';
 
 export interface MuSolution {
   /** mu with mu Phi = pi, or null when Phi is singular (then mu is not unique: decide by LP). */
@@ -26,12 +26,11 @@ export function solveMu(domain: Domain, eps: number, prior: ArrayLike<number>): 
   const p = validatePrior(prior, domain.n);
   const factors = kroneckerFactors(domain, eps);
   if (factors) {
-    const lus = factors.map((f, k) => (k > 0 && f === factors[k - 1] ? null : luFactor(f)));
-    for (let k = 1; k < lus.length; k++) if (lus[k] === null) lus[k] = lus[k - 1]!;
-    const all = lus.map((l) => l!);
-    const minPivotRatio = Math.min(...all.map((l) => l.minPivotRatio));
-    const singular = all.some((l) => l.singular);
-    return { mu: singular ? null : kroneckerSolveLU(all, p), method: 'kronecker', minPivotRatio };
+    // One LU per distinct factor (a Kronecker power shares one) for the singularity test and the pivot hint.
+    const lus = new Map(factors.map((f) => [f, luFactor(f)] as const));
+    const minPivotRatio = Math.min(...[...lus.values()].map((l) => l.minPivotRatio));
+    const singular = [...lus.values()].some((l) => l.singular);
+    return { mu: singular ? null : kroneckerSolve(factors, p), method: 'kronecker', minPivotRatio };
   }
   const f = luFactor(phiMatrix(domain, eps));
   return { mu: f.singular ? null : luSolveTransposed(f, p), method: 'dense-lu', minPivotRatio: f.minPivotRatio };

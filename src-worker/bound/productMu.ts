@@ -84,10 +84,3 @@ export function extremeProduct(factors: Float64Array[]): { min: number; max: num
   }
   return { min: lo, max: hi, argMin: Int32Array.from(loT) };
 }
-
-/** Index of a tuple (coordinate 0 most significant) in base v. */
-export function tupleIndex(tuple: ArrayLike<number>, v: number): number {
-  let idx = 0;
-  for (let k = 0; k < tuple.length; k++) idx = idx * v + tuple[k]!;
-  return idx;
-}

@@ -13,10 +13,6 @@ export type ClosedFormKind = 'tg' | 'rr' | 'exponential' | 'laplace' | 'planar-l
 
 export const CLOSED_FORM_KINDS: readonly ClosedFormKind[] = ['tg', 'rr', 'exponential', 'laplace', 'planar-laplace', 'symmetric'];
 
-export function isClosedFormKind(kind: string): kind is ClosedFormKind {
-  return (CLOSED_FORM_KINDS as readonly string[]).includes(kind);
-}
-
 /** Build a closed-form mechanism by its CLI kind name (SPEC §8 --kind). */
 export function closedFormMechanism(kind: ClosedFormKind, domain: Domain, eps: number): Mechanism {
   switch (kind) {

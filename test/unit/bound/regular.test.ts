@@ -147,7 +147,8 @@ describe('regular priors and the optimality bounds (SPEC §5, §7)', () => {
     const reg = regularity(db, 0.5, productOfMarg(marg, 5));
     expect(reg.status).toBe('not-regular');
     expect(reg.minMu).toBeCloseTo(half.min, 14);
-    expect(reg.minMuLabel).toBe('(0,0,0,0,3)');
+    // the minimum is tied across the 5 placements of the value 3 (a symmetric product): any of them is right
+    expect(['(3,0,0,0,0)', '(0,3,0,0,0)', '(0,0,3,0,0)', '(0,0,0,3,0)', '(0,0,0,0,3)']).toContain(reg.minMuLabel);
     const pm = productMu(db, 1, marg);
     expect(pm.min).toBeGreaterThan(0);
     expect(regularity(db, 1, productOfMarg(marg, 5)).status).toBe('regular');
