@@ -169,48 +169,65 @@ export class AppState {
   computeMechanism(id: string): Promise<void> {
     const running = this.inflight.get(id);
     if (running) return running;
-    const p = this.doComputeMechanism(id).finally(() => this.inflight.delete(id));
+    const p: Promise<void> = this.doComputeMechanism(id).finally(() => {
+      if (this.inflight.get(id) === p) this.inflight.delete(id);
+    });
     this.inflight.set(id, p);
     return p;
   }
 
+  /** Bumped when another project is loaded: late results of the old one are dropped. */
+  private generation = 0;
+
+  private put(gen: number, id: string, value: ItemResult): void {
+    if (gen === this.generation) this.results[id] = value;
+  }
+
+  private current(gen: number, id: string): ItemResult | undefined {
+    return gen === this.generation ? this.results[id] : undefined;
+  }
+
   private async doComputeMechanism(id: string): Promise<void> {
+    const gen = this.generation;
     const m = (this.project.mechanisms ?? []).find((x) => x.id === id);
     if (!m) return;
     let req;
     try {
       req = mechanismRequest(this.project, m);
     } catch (e) {
-      this.results[id] = { status: 'error', error: { code: 'invalid-input', message: (e as Error).message } };
+      this.put(gen, id, { status: 'error', error: { code: 'invalid-input', message: (e as Error).message } });
       return;
     }
-    this.results[id] = { status: 'running' };
+    const domainId = m.domain;
+    const epsilon = m.epsilon;
+    this.put(gen, id, { status: 'running' });
     try {
       const res = (await this.run(req, `${m.kind} mechanism '${id}' (ε=${m.epsilon})`, (jobId) => {
-        const r = this.results[id];
+        const r = this.current(gen, id);
         if (r) r.jobId = jobId;
       })) as MechanismResult;
-      this.results[id] = { status: 'done', result: res };
-      if (res.matrix) void this.checkMechanism(id, res.matrix, m.domain, m.epsilon);
+      this.put(gen, id, { status: 'done', result: res });
+      if (res.matrix && gen === this.generation) void this.checkMechanism(gen, id, res.matrix, domainId, epsilon);
     } catch (e) {
-      this.results[id] = { status: 'error', error: e as JobError };
+      this.put(gen, id, { status: 'error', error: e as JobError });
     }
   }
 
-  private async checkMechanism(id: string, matrix: ChannelPayload, domainId: string, epsilon: number): Promise<void> {
+  private async checkMechanism(gen: number, id: string, matrix: ChannelPayload, domainId: string, epsilon: number): Promise<void> {
     const domain = this.project.domains.find((d) => d.id === domainId)?.domain;
     if (domain === undefined) return;
     try {
       const res = (await this.run({ type: 'check', channel: matrix, domain, epsilon, maxViolations: 10 }, `privacy check of '${id}'`)) as CheckResult;
-      const r = this.results[id];
+      const r = this.current(gen, id);
       if (r) r.check = res;
     } catch (e) {
-      const r = this.results[id];
+      const r = this.current(gen, id);
       if (r) r.checkError = (e as JobError).message;
     }
   }
 
   async computeAnalysis(id: string): Promise<void> {
+    const gen = this.generation;
     const a = (this.project.analyses ?? []).find((x) => x.id === id);
     if (!a) return;
     let req: JobRequest;
@@ -218,25 +235,27 @@ export class AppState {
       let matrix: ChannelPayload | undefined;
       if (a.type === 'measure' || a.type === 'check') {
         const mr = this.results[a.mechanism];
-        if (!mr || mr.status !== 'done') await this.computeMechanism(a.mechanism);
-        if (this.results[a.mechanism]?.status === 'error') throw new Error(`mechanism '${a.mechanism}' failed: ${this.results[a.mechanism]?.error?.message ?? ''}`);
-        const r = this.results[a.mechanism]?.result;
+        if (!mr || mr.status !== 'done' || mr.stale) await this.computeMechanism(a.mechanism);
+        if (gen !== this.generation) return;
+        const done = this.results[a.mechanism];
+        if (done?.status === 'error') throw new Error(`mechanism '${a.mechanism}' failed: ${done.error?.message ?? ''}`);
+        const r = done?.result;
         if (r?.type === 'mechanism') matrix = r.matrix;
       }
       req = analysisRequest(this.project, a, matrix);
     } catch (e) {
-      this.results[id] = { status: 'error', error: { code: 'invalid-input', message: (e as Error).message } };
+      this.put(gen, id, { status: 'error', error: { code: 'invalid-input', message: (e as Error).message } });
       return;
     }
-    this.results[id] = { status: 'running' };
+    this.put(gen, id, { status: 'running' });
     try {
       const res = await this.run(req, `${a.type} '${id}'`, (jobId) => {
-        const r = this.results[id];
+        const r = this.current(gen, id);
         if (r) r.jobId = jobId;
       });
-      this.results[id] = { status: 'done', result: res };
+      this.put(gen, id, { status: 'done', result: res });
     } catch (e) {
-      this.results[id] = { status: 'error', error: e as JobError };
+      this.put(gen, id, { status: 'error', error: e as JobError });
     }
   }
 
@@ -276,6 +295,11 @@ export class AppState {
   // ---------- project lifecycle ----------
 
   setProject(project: ProjectInput, path: string | null): void {
+    // Results still on their way belong to the old project: drop them. (Their jobs are left to
+    // finish: cancelling a running job while others wait in the queue can stall piscina 5.3.2
+    // pools with minThreads 0; see the report.)
+    this.generation++;
+    this.inflight.clear();
     this.project = project;
     this.path = path;
     this.dirty = false;
