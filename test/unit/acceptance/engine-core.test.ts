@@ -27,6 +27,7 @@ import { probabilisticChoice } from '../../../src-worker/mechanism/combinators/c
 import { postProcess } from '../../../src-worker/mechanism/combinators/postProcess';
 import { restrictSecrets } from '../../../src-worker/mechanism/combinators/restrict';
 import { tightConstraints } from '../../../src-worker/mechanism/tightConstraints';
+import { solveTightWeightsDense } from '../../../src-worker/mechanism/tightWeightsDense';
 import { additiveCapacity } from '../../../src-worker/measure/additiveCapacity';
 import { channelMeasures } from '../../../src-worker/measure/channelMeasures';
 import { matrixLoss } from '../../../src-worker/measure/matrixLoss';
@@ -363,7 +364,7 @@ describe('bad input raises one typed MechError that names what is wrong', () => 
     mechError(() => distanceMatrix(big), 'too-large', size);
     mechError(() => cornerPriors(big, 1), 'too-large', size);
     mechError(() => regularity(big, 1, uniformPrior(big.n)), 'too-large', size);
-    mechError(() => tightConstraints(big, 1), 'too-large', size);
+    mechError(() => solveTightWeightsDense(big, 1), 'too-large', size);
     mechError(() => toDense(closedFormMechanism('planar-laplace', parseDomainSpec('grid:400x400:metric=manhattan'), 1).channel), 'too-large', size);
     mechError(() => checkPrivacy(closedFormMechanism('exponential', big, 1).channel, big, 1), 'too-large', /checking all .* pairs of grid:400x400/);
     mechError(() => parseDomainSpec('db:30,4'), 'too-large', /4\^30 = 1\.153e\+18 databases/);
