@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { defaultConfigDir } from '../project/recent';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { Dispatcher } from '../dispatcher/dispatcher';
 import { MechStudioHost } from './host';
 import { createProjectStore } from './project-store';
@@ -40,7 +41,8 @@ export async function startWebApp(opts: { port?: number; threads?: number; confi
       configDir: opts.configDir ?? defaultConfigDir(),
     }),
   });
-  const server = await startWebServer({ port: opts.port ?? 5178, rendererDir: join(ROOT, 'out/renderer'), api: host });
+  const token = process.env.MECHSTUDIO_WEB_TOKEN ?? randomBytes(18).toString('base64url');
+  const server = await startWebServer({ port: opts.port ?? 5178, rendererDir: join(ROOT, 'out/renderer'), api: host, token });
   return {
     server,
     close: async () => {

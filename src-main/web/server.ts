@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { timingSafeEqual } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { BridgeCall, BridgePush, BridgeReply } from '../../src-worker/protocol';
 import { toJobError, type ApiHost, type HostSession } from './api-host';
@@ -14,6 +15,12 @@ export interface WebServerOptions {
   /** Built renderer folder (index.html + assets). */
   rendererDir: string;
   api: ApiHost;
+  /**
+   * Secret the WebSocket must present (?token=...). The Origin check stops
+   * other web pages; the token also stops other local users and programs,
+   * which can send any Origin header. The printed URL carries it.
+   */
+  token?: string;
 }
 
 export interface RunningWebServer {
@@ -118,9 +125,18 @@ export async function startWebServer(opts: WebServerOptions): Promise<RunningWeb
     maxPayload: 256 * 1024 * 1024,
   });
 
+  const tokenOk = (given: string | null): boolean => {
+    if (opts.token === undefined) return true;
+    if (given === null) return false;
+    const a = Buffer.from(given);
+    const b = Buffer.from(opts.token);
+    return a.length === b.length && timingSafeEqual(a, b);
+  };
+
   server.on('upgrade', (req, socket, head) => {
-    const okPath = (req.url ?? '').split('?')[0] === '/api';
-    if (!okPath || req.headers.origin !== origin || req.headers.host !== hostHeader) {
+    const u = new URL(req.url ?? '/', 'http://x');
+    const okPath = u.pathname === '/api';
+    if (!okPath || req.headers.origin !== origin || req.headers.host !== hostHeader || !tokenOk(u.searchParams.get('token'))) {
       socket.write('HTTP/1.1 403 Forbidden\r\n\r\n');
       socket.destroy();
       return;
@@ -164,7 +180,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<RunningWeb
   hostHeader = `${host}:${port}`;
   origin = `http://${hostHeader}`;
   return {
-    url: `${origin}/`,
+    url: opts.token === undefined ? `${origin}/` : `${origin}/?token=${encodeURIComponent(opts.token)}`,
     port,
     close: async () => {
       for (const ws of sessions) ws.terminate();

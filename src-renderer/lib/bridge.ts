@@ -116,7 +116,16 @@ export function getApi(): MechStudioApi {
     api = window.mechstudio;
   } else {
     const loc = window.location;
-    api = createWebSocketApi(`${loc.protocol === 'https:' ? 'wss' : 'ws'}://${loc.host}/api`);
+    // The server's access token comes in the printed URL; keep it for reloads of this tab.
+    let token = new URLSearchParams(loc.search).get('token');
+    try {
+      if (token) sessionStorage.setItem('mechstudio.token', token);
+      else token = sessionStorage.getItem('mechstudio.token');
+    } catch {
+      /* storage unavailable: the URL must carry the token */
+    }
+    const q = token ? `?token=${encodeURIComponent(token)}` : '';
+    api = createWebSocketApi(`${loc.protocol === 'https:' ? 'wss' : 'ws'}://${loc.host}/api${q}`);
   }
   return api;
 }

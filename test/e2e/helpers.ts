@@ -33,7 +33,7 @@ function startServer(configDir: string): Promise<{ child: ChildProcess; url: str
     const timer = setTimeout(() => rej(new Error(`web mode did not start in time:\n${out}`)), 240_000);
     const onData = (b: Buffer): void => {
       out += b.toString();
-      const m = /running at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
+      const m = /running at (http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(out);
       if (m) {
         clearTimeout(timer);
         res({ child, url: m[1]! });

@@ -43,7 +43,7 @@ beforeAll(async () => {
   mkdirSync(join(dir, 'renderer'));
   writeFileSync(join(dir, 'renderer', 'index.html'), '<!doctype html><title>t</title>');
   writeFileSync(join(dir, 'secret.txt'), 'do not serve');
-  server = await startWebServer({ port: 0, rendererDir: join(dir, 'renderer'), api: host });
+  server = await startWebServer({ port: 0, rendererDir: join(dir, 'renderer'), api: host, token: 's3cret' });
 });
 afterAll(async () => {
   await server?.close();
@@ -52,7 +52,7 @@ afterAll(async () => {
 
 describe('web-mode server', () => {
   it('listens on 127.0.0.1 and serves the renderer with a strict CSP', async () => {
-    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=s3cret$/);
     const r = await get('/');
     expect(r.status).toBe(200);
     expect(r.body).toContain('<title>t</title>');
@@ -71,7 +71,8 @@ describe('web-mode server', () => {
   });
 
   it('refuses WebSocket connections from other origins', async () => {
-    const ws = new WebSocket(`${server.url.replace('http', 'ws')}api`, { origin: 'https://evil.example' });
+    const base = `ws://127.0.0.1:${server.port}/api`;
+    const ws = new WebSocket(`${base}?token=s3cret`, { origin: 'https://evil.example' });
     const outcome = await new Promise<string>((res) => {
       ws.on('open', () => res('open'));
       ws.on('error', () => res('refused'));
@@ -80,9 +81,21 @@ describe('web-mode server', () => {
     expect(outcome).toMatch(/^refused/);
   });
 
+  it('refuses WebSocket connections without the access token, even from the right origin', async () => {
+    for (const q of ['', '?token=wrong', '?token=s3cre']) {
+      const ws = new WebSocket(`ws://127.0.0.1:${server.port}/api${q}`, { origin: `http://127.0.0.1:${server.port}` });
+      const outcome = await new Promise<string>((res) => {
+        ws.on('open', () => res('open'));
+        ws.on('error', () => res('refused'));
+        ws.on('unexpected-response', (_req, r) => res(`refused ${r.statusCode}`));
+      });
+      expect(outcome).toMatch(/^refused/);
+    }
+  });
+
   it('answers calls by id, turns thrown errors into JobErrors and pushes job events', async () => {
-    const origin = server.url.replace(/\/$/, '');
-    const ws = new WebSocket(`${server.url.replace('http', 'ws')}api`, { origin });
+    const origin = `http://127.0.0.1:${server.port}`;
+    const ws = new WebSocket(`ws://127.0.0.1:${server.port}/api?token=s3cret`, { origin });
     await new Promise((r) => ws.on('open', r));
     const frames: unknown[] = [];
     ws.on('message', (d) => frames.push(JSON.parse(String(d))));
