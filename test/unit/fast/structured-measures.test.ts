@@ -29,6 +29,7 @@ import { multiplicativeCapacity, minCapacity } from '../../../src-worker/measure
 import { additiveCapacity } from '../../../src-worker/measure/additiveCapacity';
 import { minEntropyLeakage } from '../../../src-worker/measure/minEntropyLeakage';
 import { hammingCubeDomain } from '../../../src-worker/metric/hamming-cube';
+import { structuredMeasures, structuredExpectedDistanceError, structuredPrivacyCheck } from '../../../src-worker/measure/structured/structured-dispatch';
 import { lcg, productDomain } from './helpers';
 
 function tight(d: Domain, eps: number): ImplicitTightChannel {
@@ -148,6 +149,21 @@ describe('summary measures of the tight mechanism from z and the metric', () => 
       expect(slow.method).toBe('scan');
       expect(Array.from(fast.ecc)).toEqual(Array.from(slow.ecc));
     }
+  });
+});
+
+describe('dispatch for callers holding a plain RowSource', () => {
+  it('structured answers for the implicit tight channel, null for anything else or another domain', () => {
+    const d = gridDomain(8, 8, 1, 'manhattan');
+    const ch = tight(d, 0.6);
+    const dense = toDense(ch);
+    const pi = uniformPrior(d.n);
+    expect(structuredMeasures(pi, ch)!.utility).toBeCloseTo(posteriorVulnerability(pi, dense).value, 13);
+    expect(structuredExpectedDistanceError(pi, ch, d)!).toBeCloseTo(expectedDistanceError(pi, dense, d), 12);
+    expect(structuredPrivacyCheck(ch, d, 0.6)!.effectiveEpsilon).toBeCloseTo(0.6, 13);
+    expect(structuredMeasures(pi, dense)).toBeNull();
+    expect(structuredPrivacyCheck(dense, d, 0.6)).toBeNull();
+    expect(structuredPrivacyCheck(ch, gridDomain(8, 8, 1, 'euclidean'), 0.6)).toBeNull();
   });
 });
 
