@@ -39,6 +39,18 @@ import { parseCustomMetricCsv } from '../../../src-worker/metric/custom-metric';
 import { distanceMatrix, type Domain } from '../../../src-worker/metric/domain';
 import { graphDomain } from '../../../src-worker/metric/graph';
 import { parseDomainSpec } from '../../../src-worker/metric/parse-domain-spec';
+import { inducedAnswerDomain } from '../../../src-worker/metric/induced-answer-domain';
+import {
+  argmaxQuery,
+  averageQuery,
+  countQuery,
+  kCountQuery,
+  maxQuery,
+  minQuery,
+  percentileQuery,
+  sumQuery,
+  type QueryInstance,
+} from '../../../src-worker/metric/database-queries';
 
 const LN2 = Math.LN2; // alpha = e^-eps = 1/2
 
@@ -256,10 +268,48 @@ describe('cross-checks of issue 2', () => {
     expectPrivate('cascade tg then rr', cascade(tg, rr), line, 'loose');
   });
 
-  it('closed-form induced answer metrics are checked against enumeration of V^u in test/unit/metric/answer-domains.test.ts; here: spec forms parse to them', () => {
-    expect(parseDomainSpec('sum:3,3').distance(0, 9)).toBe(3);
-    expect(parseDomainSpec('kcount:2,3').distance(0, 15)).toBe(3);
-    expect(parseDomainSpec('argmax:4,3').distance(0, 3)).toBe(1);
+  it('closed-form query-induced metrics (parsed from their specs) equal the enumeration of V^u', () => {
+    const cases: [string, QueryInstance][] = [
+      ['count:3', countQuery(3)],
+      ['sum:2,3', sumQuery(2, 3)],
+      ['kcount:2,2', kCountQuery(2, 2)],
+      ['avg:3,2', averageQuery(3, 2)],
+      ['percentile:3,2,50', percentileQuery(3, 2, 50)],
+      ['max:2,3', maxQuery(2, 3)],
+      ['min:2,3', minQuery(2, 3)],
+      ['argmax:3,3', argmaxQuery(3, 3)],
+    ];
+    for (const [spec, inst] of cases) {
+      const closed = parseDomainSpec(spec);
+      const enumerated = inducedAnswerDomain(inst.database, inst.query);
+      expect(enumerated.n, spec).toBe(closed.n);
+      for (let i = 0; i < closed.n; i++)
+        for (let j = 0; j < closed.n; j++) expect(enumerated.distance(i, j), `${spec} d(${i}, ${j})`).toBe(closed.distance(i, j));
+    }
+    // sum of 2 values in 0..3: d = ceil(|y - y'| / 3)
+    expect(parseDomainSpec('sum:2,3').distance(0, 6)).toBe(2);
+  });
+
+  it('planar Laplace: the own-cell probability agrees with a fine composite-Simpson polar integral (detailed Cartesian cross-check in mechanism/planarLaplace.test.ts)', () => {
+    // P(own cell) = (1/2pi) int_0^2pi (1 - (1 + u) e^-u) dtheta, u = e R(theta), R = (1/2) / max(|cos|, |sin|):
+    // 8 equal octants, Simpson with 4000 intervals on [0, pi/4] (the integrand is smooth there).
+    const ownCell = (e: number): number => {
+      const N = 4000;
+      const h = Math.PI / 4 / N;
+      let s = 0;
+      for (let k = 0; k <= N; k++) {
+        const u = (e * 0.5) / Math.cos(k * h);
+        const f = 1 - (1 + u) * Math.exp(-u);
+        s += (k === 0 || k === N ? 1 : k % 2 === 1 ? 4 : 2) * f;
+      }
+      return (8 * (s * h)) / 3 / (2 * Math.PI);
+    };
+    for (const eps of [0.5, 2]) {
+      const d = parseDomainSpec('grid:3x3');
+      const row = rows(closedFormMechanism('planar-laplace', d, eps).channel)[4]!;
+      expect(Math.abs(row[4]! - ownCell(eps)) / ownCell(eps)).toBeLessThan(1e-9);
+      expect(Math.abs(row.reduce((a, b) => a + b, 0) - 1)).toBeLessThan(1e-12);
+    }
   });
 
   it('Kronecker structure: on db:8,4 (65536 databases) the dense Phi is refused, yet regularity, bounds and tight existence are decided from the 4 x 4 factor', () => {
