@@ -181,8 +181,9 @@ describe('optimal mechanism LP (SPEC §2)', () => {
   });
 
   it('an oversized model is refused early with the memory estimate', async () => {
-    const g = gridDomain(40, 40);
-    const err = await optimalMechanism(g, 1, uniformPrior(1600), 'dist', { constraints: 'all-pairs' }).catch((e: unknown) => e);
+    const g = gridDomain(30, 30);
+    const skew = Array.from({ length: 900 }, (_, i) => (1 + (i % 2)) / 1350);
+    const err = await optimalMechanism(g, 1, skew, 'dist', { constraints: 'all-pairs' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MechError);
     expect((err as MechError).code).toBe('too-large');
     expect((err as MechError).message).toMatch(/would need about \d+ MiB of solver memory/);
