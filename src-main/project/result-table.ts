@@ -53,6 +53,8 @@ export function resultTable(r: JobResult): Table {
       });
       return { header, rows };
     }
+    case 'case-study':
+      return keyValue(r.numbers, Object.keys(r.numbers));
     case 'run-project':
       return { header: ['id', 'ok'], rows: [...r.mechanisms, ...r.analyses].map((i) => [i.id, i.ok]) };
   }

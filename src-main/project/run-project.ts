@@ -16,10 +16,13 @@ import type { Dispatcher } from '../dispatcher/dispatcher';
 import { loadProject, writeFileAtomic } from './project-file';
 import { resolveProjectFiles } from './resolve-files';
 import { fmt, resultTable, tableToCsv } from './result-table';
+import type { CaseStudyResult } from '../../src-worker/protocol/casestudy';
+import { renderChartPng } from '../charts/render-chart';
+import { writeFileSync } from 'node:fs';
 
 export interface RunItem {
   id: string;
-  group: 'mechanisms' | 'analyses';
+  group: 'mechanisms' | 'analyses' | 'caseStudies';
   type: string;
   ok: boolean;
   result?: JobResult;
@@ -55,7 +58,16 @@ export async function runProject(
   // one abort listener per parallel job
   if (opts.signal) setMaxListeners(0, opts.signal);
   const resolved = resolveProjectFiles(project, baseDir);
-  const plan = planProject(resolved);
+  const plan: { id: string; group: RunItem['group']; request: JobRequest }[] = [
+    // case studies first: they are the long jobs, so the pool starts them early
+    ...(resolved.caseStudies ?? []).map((c) => ({
+      id: c.id,
+      group: 'caseStudies' as const,
+      request: { type: 'case-study' as const, study: c.study, ...(c.params ? { params: c.params } : {}) },
+    })),
+    ...planProject(resolved),
+  ];
+  const single = (resolved.caseStudies ?? []).length === 1;
   const out = resolve(outDir);
   mkdirSync(join(out, 'channels'), { recursive: true });
   mkdirSync(join(out, 'analyses'), { recursive: true });
@@ -74,6 +86,8 @@ export async function runProject(
         item.result = result;
         if (result.type === 'mechanism') {
           if (result.csvPath) item.files.push(result.csvPath);
+        } else if (result.type === 'case-study') {
+          item.files.push(...writeCaseStudy(out, p.id, result, single));
         } else {
           const base = join(out, 'analyses', p.id);
           writeFileAtomic(`${base}.json`, JSON.stringify(result, null, 2) + '\n');
@@ -85,7 +99,7 @@ export async function runProject(
         item.error = { code: e instanceof ApiError ? e.code : 'internal', message: e instanceof Error ? e.message : String(e) };
       }
       finished++;
-      opts.onProgress?.(finished / plan.length, `${p.group.slice(0, -1)} ${p.id} ${item.ok ? 'done' : 'failed'}`);
+      opts.onProgress?.(finished / plan.length, `${p.group === 'caseStudies' ? 'case study' : p.group.slice(0, -1)} ${p.id} ${item.ok ? 'done' : 'failed'}`);
       return item;
     }),
   );
@@ -95,11 +109,62 @@ export async function runProject(
   return { name: project.name, out, files, items, failed: items.filter((i) => !i.ok).length };
 }
 
+/** File stem of a case study's table or chart: the item id is left out when the project has one case study. */
+function caseStem(id: string, part: string, single: boolean): string {
+  return single ? part : `${id}-${part}`;
+}
+
+/** DIR/tables/*.csv, DIR/charts/*.png and DIR/analyses/ID.json of one case study. */
+function writeCaseStudy(out: string, id: string, r: CaseStudyResult, single: boolean): string[] {
+  const files: string[] = [];
+  mkdirSync(join(out, 'tables'), { recursive: true });
+  mkdirSync(join(out, 'charts'), { recursive: true });
+  for (const t of r.tables) {
+    const f = join(out, 'tables', `${caseStem(id, t.id, single)}.csv`);
+    writeFileAtomic(f, tableToCsv({ header: t.header, rows: t.rows }));
+    files.push(f);
+  }
+  for (const c of r.charts) {
+    const f = join(out, 'charts', `${caseStem(id, c.id, single)}.png`);
+    writeFileSync(f, renderChartPng(c));
+    files.push(f);
+  }
+  const j = join(out, 'analyses', `${id}.json`);
+  writeFileAtomic(j, JSON.stringify(r, null, 2) + '\n');
+  files.push(j);
+  return files;
+}
+
+function caseStudyMarkdown(items: RunItem[], single: boolean): string[] {
+  const lines: string[] = [];
+  for (const i of items.filter((x) => x.group === 'caseStudies')) {
+    if (!i.ok) {
+      lines.push(`## Case study ${i.id}`, '', `Failed: ${i.error?.message}`, '');
+      continue;
+    }
+    const r = i.result as CaseStudyResult;
+    lines.push(`## ${r.title}`, '', ...r.findings.map((f) => f), '');
+    for (const c of r.charts) lines.push(`![${c.title}](charts/${caseStem(i.id, c.id, single)}.png)`, '');
+    lines.push('Tables:', '');
+    for (const t of r.tables) lines.push(`- [${t.title}](tables/${caseStem(i.id, t.id, single)}.csv) (${t.rows.length} rows)`);
+    lines.push('');
+    const small = r.tables.filter((t) => t.rows.length <= 25);
+    for (const t of small) {
+      lines.push(`### ${t.title}`, '', `| ${t.header.join(' | ')} |`, `|${t.header.map(() => '---').join('|')}|`);
+      for (const row of t.rows) lines.push(`| ${row.map((v) => (typeof v === 'number' ? fmt(v) : v === null ? 'n/a' : String(v).replace(/\|/g, '/'))).join(' | ')} |`);
+      lines.push('');
+    }
+  }
+  return lines;
+}
+
 function summaryMarkdown(project: Project, items: RunItem[]): string {
   const lines: string[] = [`# ${project.name}`, ''];
   if (project.description) lines.push(project.description, '');
-  lines.push(`Generated by \`mechstudio run\` on ${new Date().toISOString()}.`, '', '## Mechanisms', '');
-  lines.push('| id | kind | domain | eps | size | utility (under its prior) | leakage (bits) | effective eps | guarantee | file |', '|---|---|---|---|---|---|---|---|---|---|');
+  lines.push(`Generated by \`mechstudio run\` on ${new Date().toISOString()}.`, '');
+  lines.push(...caseStudyMarkdown(items, (project.caseStudies ?? []).length === 1));
+  if (items.some((x) => x.group === 'mechanisms')) lines.push('## Mechanisms', '');
+  if (items.some((x) => x.group === 'mechanisms')) lines.push('| id | kind | domain | eps | size | utility (under its prior) | leakage (bits) | effective eps | guarantee | file |', '|---|---|---|---|---|---|---|---|---|---|');
   for (const i of items.filter((x) => x.group === 'mechanisms')) {
     if (!i.ok) {
       lines.push(`| ${i.id} | | | | | | | | failed: ${i.error?.message.replace(/\|/g, '/')} | |`);
@@ -114,7 +179,7 @@ function summaryMarkdown(project: Project, items: RunItem[]): string {
       `| ${i.id} | ${r.kind} | ${r.domain} | ${fmt(r.epsilon)} | ${r.rows} x ${r.cols} | ${fmt(r.utility)} | ${fmt(r.leakage)} | ${fmt(r.effectiveEpsilon)} | ${r.guarantee.replace(/\|/g, '/')} | channels/${i.id}.csv |`,
     );
   }
-  lines.push('', '## Analyses', '');
+  if (items.some((x) => x.group === 'analyses')) lines.push('', '## Analyses', '');
   for (const i of items.filter((x) => x.group === 'analyses')) {
     lines.push(`### ${i.id} (${i.type})`, '');
     if (!i.ok) {

@@ -5,6 +5,7 @@ import type { JobResult, ProjectItemResult, RunProjectResult } from '../protocol
 import { checkCancelled, type JobContext } from './context';
 import { capacityJob, checkJob, measureJob, mechanismJob, regularJob, sweepJob, thresholdJob, verticesJob } from './handlers';
 import { planProject } from './project-plan';
+import { runCaseStudy } from '../casestudy';
 
 export async function runJobRequest(req: JobRequest, ctx: JobContext): Promise<JobResult> {
   switch (req.type) {
@@ -26,6 +27,8 @@ export async function runJobRequest(req: JobRequest, ctx: JobContext): Promise<J
       return sweepJob(req, ctx);
     case 'run-project':
       return runProjectJob(req, ctx);
+    case 'case-study':
+      return runCaseStudy(req, ctx);
   }
 }
 

@@ -4,5 +4,6 @@ export * from './requests';
 export * from './results';
 export * from './messages';
 export * from './project';
+export * from './casestudy';
 export * from './api';
 export * from './validate';

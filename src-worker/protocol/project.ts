@@ -7,6 +7,7 @@
  * before a run-project job is sent.
  */
 import { z } from 'zod';
+import { projectCaseStudySchema } from './casestudy';
 import { domainInputSchema, epsilonSchema, lossInputSchema, mechanismKindSchema, priorInputSchema } from './common';
 
 export const PROJECT_VERSION = 1;
@@ -85,6 +86,8 @@ export const projectSchema = z
     priors: z.array(projectPriorEntrySchema).max(100).default([]),
     mechanisms: z.array(projectMechanismSchema).max(200).default([]),
     analyses: z.array(projectAnalysisSchema).max(500).default([]),
+    /** Case studies (src-worker/casestudy/): computations with their own tables, charts and findings. Optional, additive. */
+    caseStudies: z.array(projectCaseStudySchema).max(50).optional(),
     /** Free-form state of the desktop app (open tabs, chart settings); ignored by runs. */
     ui: z.record(z.string(), z.unknown()).optional(),
   })
@@ -102,6 +105,7 @@ export const projectSchema = z
     const pris = seen(p.priors, 'priors');
     const mechs = seen(p.mechanisms, 'mechanisms');
     seen(p.analyses, 'analyses');
+    if (p.caseStudies) seen(p.caseStudies, 'caseStudies');
     const ref = (set: Set<string>, v: string | undefined, path: (string | number)[], what: string): void => {
       if (v !== undefined && !set.has(v)) ctx.addIssue({ code: 'custom', path, message: `unknown ${what} '${v}'` });
     };

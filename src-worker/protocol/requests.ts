@@ -12,6 +12,7 @@ import {
   priorInputSchema,
 } from './common';
 import { projectSchema } from './project';
+import { caseStudyRequestSchema } from './casestudy';
 
 /** Optional "where to stream the dense matrix as CSV" (Node side only; web mode refuses it). */
 const outPath = z.string().min(1).max(4096).optional();
@@ -134,6 +135,7 @@ export const jobRequestSchema = z.discriminatedUnion('type', [
   verticesRequestSchema,
   sweepRequestSchema,
   runProjectRequestSchema,
+  caseStudyRequestSchema,
 ]);
 
 export type MechanismRequest = z.infer<typeof mechanismRequestSchema>;
@@ -147,4 +149,4 @@ export type SweepRequest = z.infer<typeof sweepRequestSchema>;
 export type RunProjectRequest = z.infer<typeof runProjectRequestSchema>;
 export type JobRequest = z.infer<typeof jobRequestSchema>;
 export type JobType = JobRequest['type'];
-export const JOB_TYPES: readonly JobType[] = ['mechanism', 'measure', 'check', 'capacity', 'regular', 'threshold', 'vertices', 'sweep', 'run-project'];
+export const JOB_TYPES: readonly JobType[] = ['mechanism', 'measure', 'check', 'capacity', 'regular', 'threshold', 'vertices', 'sweep', 'run-project', 'case-study'];

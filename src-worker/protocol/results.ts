@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { matrixPayloadSchema } from './common';
+import { caseStudyResultSchema } from './casestudy';
 
 const num = z.number();
 const nullableNum = z.number().nullable();
@@ -162,6 +163,7 @@ export const jobResultSchema = z.discriminatedUnion('type', [
   verticesResultSchema,
   sweepResultSchema,
   runProjectResultSchema,
+  caseStudyResultSchema,
 ]);
 
 export type MechanismResult = z.infer<typeof mechanismResultSchema>;

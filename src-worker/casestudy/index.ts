@@ -1,0 +1,29 @@
+/** The case studies of issue 8 by name (project `caseStudies[].study`). */
+import { invalid } from '../errors';
+import type { CaseStudyRequest, CaseStudyResult } from '../protocol/casestudy';
+import type { Study, StudyContext } from './study';
+import { votingStudy } from './voting';
+import { leakageBoundsStudy } from './leakage-bounds';
+import { regularPriorStudy } from './regular-prior';
+import { sumAndCountsStudy } from './sum-and-2count';
+import { geoStudy } from './geo';
+import { smartMeterStudy } from './smart-meter';
+import { registrationDateStudy } from './registration-date';
+import { capacitiesStudy } from './capacities';
+
+export const CASE_STUDIES: Readonly<Record<string, Study>> = {
+  voting: votingStudy,
+  'leakage-bounds': leakageBoundsStudy,
+  'regular-prior': regularPriorStudy,
+  'sum-and-2count': sumAndCountsStudy,
+  geo: geoStudy,
+  'smart-meter': smartMeterStudy,
+  'registration-date': registrationDateStudy,
+  capacities: capacitiesStudy,
+};
+
+export async function runCaseStudy(req: Pick<CaseStudyRequest, 'study' | 'params'>, ctx: StudyContext): Promise<CaseStudyResult> {
+  const study = CASE_STUDIES[req.study];
+  if (!study) invalid(`unknown case study '${req.study}' (known: ${Object.keys(CASE_STUDIES).join(', ')})`);
+  return study(req.params ?? {}, ctx);
+}

@@ -1,0 +1,160 @@
+/**
+ * Case study 3, regular priors (issue 8, SPEC §5): five individuals, four
+ * values each (db:5,4, Hamming), the product prior (0.3, 0.27, 0.23, 0.2)
+ * per individual. Over an eps range: is the prior regular (mu Phi = pi with
+ * mu >= 0; Phi is a Kronecker power, so mu is too), the prior-specific
+ * leakage bound log2(sum(mu) / max pi) where it is, and the all-priors bound
+ * u log2(v e^eps / (v - 1 + e^eps)). Where the prior is not regular, the
+ * per-individual optimal mechanism (LP) shows the formal value is exceeded.
+ */
+import { MechError } from '../errors';
+import { parseDomainSpec } from '../metric/parse-domain-spec';
+import { productMu } from '../bound/productMu';
+import { regularity } from '../bound/regularity';
+import { databaseLeakageBound } from '../bound/databaseLeakageBounds';
+import { optimalMechanism } from '../lp/optimal-mechanism';
+import { posteriorVulnerability } from '../measure/posteriorVulnerability';
+import { validatePrior } from '../measure/prior';
+import { epsGrid, f, knownParams, listParam, maxOf, numParam, type Study, type CaseStudyResult } from './study';
+
+export const regularPriorStudy: Study = async (params, ctx): Promise<CaseStudyResult> => {
+  knownParams(params, 'regular-prior', ['u', 'marginal', 'from', 'to', 'step', 'showcase']);
+  const u = numParam(params, 'u', 5, { min: 1, max: 12, int: true });
+  const p = listParam(params, 'marginal', [0.3, 0.27, 0.23, 0.2]);
+  const v = p.length;
+  const pm = validatePrior(p, v, 'per-individual prior');
+  const from = numParam(params, 'from', 0.3, { min: 1e-6 });
+  const to = numParam(params, 'to', 1.2, { min: 1e-6, max: 50 });
+  const step = numParam(params, 'step', 0.05, { min: 1e-6 });
+  const showcase = listParam(params, 'showcase', [0.5, 1]);
+  const db = parseDomainSpec(`db:${u},${v}:metric=hamming`);
+  const factor = parseDomainSpec(`clique:${v}`);
+  const maxPi = Math.pow(maxOf(pm), u);
+  const grid = epsGrid(from, to, step);
+
+  // perIndividual: optimal eps-LDP mechanism for the marginal (binary gain); the
+  // product of u copies is eps*d_h-private on V^u with utility U^u.
+  const perIndividualOptimum = async (eps: number): Promise<number> => {
+    const m = await optimalMechanism(factor, eps, pm, 'bin', { signal: ctx.signal });
+    return posteriorVulnerability(pm, m.channel).value;
+  };
+
+  const rows: (number | boolean | string | null)[][] = [];
+  const regularFlags: boolean[] = [];
+  const priorBound: (number | null)[] = [];
+  const formal: number[] = [];
+  const allBound: number[] = [];
+  for (const eps of grid) {
+    const mu = productMu(db, eps, pm);
+    if (!mu.factors) throw new MechError('not-applicable', `Phi of clique:${v} is singular at eps = ${eps}`);
+    let abs = 1;
+    for (const fac of mu.factors) abs *= fac.reduce((s, x) => s + Math.abs(x), 0);
+    const regular = mu.min >= -1e-9 * abs;
+    const lb = Math.log2(mu.sum / maxPi);
+    regularFlags.push(regular);
+    formal.push(lb);
+    priorBound.push(regular ? lb : null);
+    allBound.push(databaseLeakageBound(u, v, eps));
+    rows.push([eps, regular, mu.min, regular ? mu.sum : null, regular ? lb : null, regular ? null : lb, allBound[allBound.length - 1]!]);
+  }
+  // regularity threshold: where the smallest per-individual mu crosses 0 (bisection on eps)
+  const minMu = (eps: number): number => productMu(db, eps, pm).min;
+  let threshold: number | null = null;
+  const lo0 = grid.findIndex((_, k) => k > 0 && regularFlags[k] !== regularFlags[k - 1]);
+  if (lo0 > 0) {
+    let lo = grid[lo0 - 1]!;
+    let hi = grid[lo0]!;
+    const sLo = Math.sign(minMu(lo));
+    for (let it = 0; it < 60; it++) {
+      const mid = (lo + hi) / 2;
+      if (Math.sign(minMu(mid)) === sLo) lo = mid;
+      else hi = mid;
+    }
+    threshold = (lo + hi) / 2;
+  }
+  // showcase eps values: full-domain regularity (engine, Kronecker path) and the LP counterexample
+  const cases = [] as { eps: number; regular: boolean; minMu: number; minMuLabel: string; formal: number; achieved: number; achievedLeak: number; all: number }[];
+  for (const eps of showcase) {
+    const r = regularity(db, eps, productPrior(pm, u));
+    const mu = productMu(db, eps, pm);
+    const U = await perIndividualOptimum(eps);
+    const achieved = Math.pow(U, u);
+    cases.push({
+      eps,
+      regular: r.status === 'regular',
+      minMu: r.minMu,
+      minMuLabel: r.minMuLabel,
+      formal: Math.log2(mu.sum / maxPi),
+      achieved,
+      achievedLeak: Math.log2(achieved / maxPi),
+      all: databaseLeakageBound(u, v, eps),
+    });
+  }
+  const findings = [
+    `${u} individuals, ${v} values each, Hamming metric; each individual independently (${p.join(', ')}), a product prior on ${Math.pow(v, u)} databases (max pi = ${f(maxPi)}). mu solves mu Phi = pi and is the Kronecker power of the per-individual mu (SPEC §5).`,
+    threshold !== null
+      ? `- The prior is regular exactly for eps >= ${f(threshold, 6)} on this range (per individual: min p = ${f(Math.min(...p))} >= a/(1 + ${v - 1} a) with a = e^-eps${v === 4 && Math.abs(Math.min(...p) - 0.2) < 1e-12 ? ', i.e. a <= 1/2, eps >= ln 2' : ''}). Below it, mu has negative entries and the regular-prior bounds do not apply.`
+      : `- The prior is ${regularFlags[0] ? 'regular' : 'not regular'} over the whole range ${from}..${to}.`,
+    ...cases.map((c) =>
+      c.regular
+        ? `- eps = ${c.eps}: regular. Any eps-DP mechanism leaks at most log2(sum(mu)/max pi) = ${f(c.formal)} bits about this population, sharper than the all-priors bound ${f(c.all)} bits. The best product of per-individual mechanisms leaks ${f(c.achievedLeak)} bits (within the bound).`
+        : `- eps = ${c.eps}: NOT regular (min mu = ${f(c.minMu)} at database ${c.minMuLabel}). The formula log2(sum(mu)/max pi) gives ${f(c.formal)} bits, but it is not a bound here: the product of per-individual LP-optimal mechanisms (each eps-LDP, so eps*d_h-private together) leaks ${f(c.achievedLeak)} bits${c.achievedLeak > c.formal + 1e-9 ? `, MORE than that number. Applying the prior-specific bound to this prior, as is sometimes done in the literature for any prior, would understate the leakage` : ''}. Only the all-priors bound ${f(c.all)} bits holds.`,
+    ),
+  ];
+  return {
+    type: 'case-study',
+    study: 'regular-prior',
+    title: `Regular priors on db:${u},${v}`,
+    findings,
+    numbers: {
+      threshold,
+      ...Object.fromEntries(
+        cases.flatMap((c) => [
+          [`regular_eps${c.eps}`, c.regular],
+          [`formal_eps${c.eps}`, c.formal],
+          [`achieved_eps${c.eps}`, c.achievedLeak],
+          [`allPriors_eps${c.eps}`, c.all],
+        ]),
+      ),
+    },
+    tables: [
+      {
+        id: 'regularity-vs-eps',
+        title: 'Regularity and leakage bounds (bits) against eps',
+        header: ['epsilon', 'regular', 'min mu', 'sum(mu) (utility bound)', 'prior-specific leakage bound', 'formal value where NOT a bound', 'all-priors bound'],
+        rows,
+      },
+      {
+        id: 'showcase',
+        title: 'Showcase eps values',
+        header: ['epsilon', 'regular', 'min mu', 'at', 'log2(sum mu / max pi)', 'leakage of best product mechanism', 'all-priors bound'],
+        rows: cases.map((c) => [c.eps, c.regular, c.minMu, c.minMuLabel, c.formal, c.achievedLeak, c.all]),
+      },
+    ],
+    charts: [
+      {
+        id: 'bounds-vs-eps',
+        title: `Leakage bounds for the product prior (${p.join(', ')})`,
+        type: 'line',
+        xLabel: 'eps',
+        yLabel: 'bits',
+        yMin: 0,
+        series: [
+          { label: 'prior-specific bound (regular prior)', x: grid, y: priorBound, width: 3 },
+          { label: 'formula where the prior is NOT regular (not a bound)', x: grid, y: formal.map((x, k) => (regularFlags[k] ? null : x)), dashed: true },
+          { label: 'all-priors bound', x: grid, y: allBound },
+        ],
+      },
+    ],
+  };
+};
+
+function productPrior(p: Float64Array, u: number): Float64Array {
+  let cur = Float64Array.from([1]);
+  for (let k = 0; k < u; k++) {
+    const next = new Float64Array(cur.length * p.length);
+    for (let i = 0; i < cur.length; i++) for (let j = 0; j < p.length; j++) next[i * p.length + j] = cur[i]! * p[j]!;
+    cur = next;
+  }
+  return cur;
+}

@@ -1,0 +1,221 @@
+/**
+ * Case study 6, smart meters (issue 8). (a) The one-day trace (10 s
+ * readings) with independent Laplace noise per reading: density
+ * (eps/2) e^(-eps |w - w'| / unit) per unit of `unit` watts, so each reading
+ * is eps*d-private for d = |w - w'| / unit and the whole trace eps*d1-private
+ * (d1 = sum of per-reading distances); seeded, reproducible noise.
+ * (b) The day's readings as a database of power levels (0..L) under the
+ * max metric d_inf (SPEC §1): the truncated geometric mechanism (SPEC §2)
+ * on the rounded average level and on a percentile level. Both queries are
+ * 1-sensitive under d_inf, so TG with eps gives eps*d_inf-privacy on the
+ * day. Query sensitivity (SPEC §4) is enumerated on a small V^u to show
+ * which queries are *uniformly* 1-sensitive: the exact average is not.
+ */
+import { lineDomain } from '../metric/line';
+import { databaseDomain, type DatabaseDomain } from '../metric/database';
+import { customMetricDomain } from '../metric/custom-metric';
+import { Matrix } from '../linalg/matrix';
+import { querySensitivity } from '../metric/query-sensitivity';
+import { truncatedGeometric } from '../mechanism/truncatedGeometric';
+import { percentileRank } from '../metric/answer-domains';
+import { f, knownParams, listParam, numParam, type Study, type CaseStudyResult } from './study';
+
+/** mulberry32, the same small seeded PRNG as resources/data/generate.mjs. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Laplace(0, b) by inverse CDF. */
+export function laplaceNoise(rand: () => number, b: number): number {
+  const u = rand() - 0.5;
+  return -b * Math.sign(u) * Math.log(1 - 2 * Math.abs(u));
+}
+
+/** Level of a reading: floor(w / width), capped at top. */
+export function levelOf(w: number, width: number, top: number): number {
+  return Math.min(top, Math.max(0, Math.floor(w / width)));
+}
+
+/** The values index tuple of database i of V^u (first individual most significant). */
+function values(db: DatabaseDomain, i: number, u: number, v: number): Int32Array {
+  const x = new Int32Array(u);
+  for (let k = u - 1; k >= 0; k--) {
+    x[k] = i % v;
+    i = Math.floor(i / v);
+  }
+  void db;
+  return x;
+}
+
+export interface SensitivityRow {
+  query: string;
+  delta: number;
+  uniform: boolean;
+  why: string;
+}
+
+/** Sensitivity of average, rounded average and a percentile under d_inf on {0..V}^u (enumerated). */
+export function maxMetricSensitivities(u: number, V: number, p: number): SensitivityRow[] {
+  const v = V + 1;
+  const db = databaseDomain(u, v, { metric: 'max' });
+  const sum = (x: Int32Array) => x.reduce((s, a) => s + a, 0);
+  // average: answers s/u for s = 0..uV with the real distance |s - s'| / u
+  const na = u * V + 1;
+  const dAvg = new Matrix(na, na);
+  for (let i = 0; i < na; i++) for (let j = 0; j < na; j++) dAvg.data[i * na + j] = Math.abs(i - j) / u;
+  const avgDomain = customMetricDomain(
+    dAvg,
+    Array.from({ length: na }, (_, s) => `${s}/${u}`),
+    `average of ${u} values in 0..${V}`,
+  );
+  const line = lineDomain(v);
+  const r = percentileRank(u, p);
+  const rows: SensitivityRow[] = [];
+  const add = (name: string, Y: typeof line, fx: (x: Int32Array) => number) => {
+    const s = querySensitivity(db, Y, (i) => fx(values(db, i, u, v)));
+    rows.push({ query: name, delta: s.delta, uniform: s.uniform, why: s.uniform ? 'every answer pair is joined by a tight chain of 1-expansive steps' : (s.counterexample ? `answers ${s.counterexample.labels.join(' and ')}: ${s.counterexample.reason}` : '') });
+  };
+  add(`average (answers s/${u}, |y - y'|)`, avgDomain, (x) => sum(x));
+  add(`rounded average (0..${V}, line)`, line, (x) => Math.floor(sum(x) / u + 0.5));
+  add(`${p}-percentile (0..${V}, line)`, line, (x) => Int32Array.from(x).sort()[r - 1]!);
+  return rows;
+}
+
+export const smartMeterStudy: Study = (params): CaseStudyResult => {
+  knownParams(params, 'smart-meter', ['trace', 'unit', 'noiseEpsilons', 'seed', 'levelWidth', 'levels', 'epsilon', 'percentile', 'sensitivityU', 'sensitivityV', 'chartEvery']);
+  const trace = listParam(params, 'trace', null, 'readings in watts');
+  const unit = numParam(params, 'unit', 100, { min: 1e-6 });
+  const noiseEps = listParam(params, 'noiseEpsilons', [0.1, 0.5]);
+  const seed = numParam(params, 'seed', 7, { int: true, min: 0 });
+  const width = numParam(params, 'levelWidth', 250, { min: 1e-6 });
+  const L = numParam(params, 'levels', 11, { int: true, min: 2, max: 1000 });
+  const eps = numParam(params, 'epsilon', 1, { min: 1e-6, max: 50 });
+  const pct = numParam(params, 'percentile', 90, { min: 1e-6, max: 100 });
+  const sU = numParam(params, 'sensitivityU', 3, { int: true, min: 1, max: 6 });
+  const sV = numParam(params, 'sensitivityV', 3, { int: true, min: 1, max: 6 });
+  const every = numParam(params, 'chartEvery', 6, { int: true, min: 1 });
+  const n = trace.length;
+  const stepSeconds = (24 * 3600) / n;
+
+  // (a) per-reading Laplace noise
+  const noisy = noiseEps.map((e, k) => {
+    const rand = seededRandom(seed + 1000 * k);
+    const b = unit / e;
+    const y = trace.map((w) => w + laplaceNoise(rand, b));
+    let mae = 0;
+    let se = 0;
+    for (let i = 0; i < n; i++) {
+      mae += Math.abs(y[i]! - trace[i]!);
+      se += (y[i]! - trace[i]!) ** 2;
+    }
+    return { eps: e, b, y, mae: mae / n, rmse: Math.sqrt(se / n) };
+  });
+  const trueMean = trace.reduce((s, w) => s + w, 0) / n;
+  const peak = Math.max(...trace);
+  const sd = Math.sqrt(trace.reduce((s, w) => s + (w - trueMean) ** 2, 0) / n);
+
+  // (b) TG on the rounded average level and a percentile level, d_inf
+  const top = L - 1;
+  const lv = trace.map((w) => levelOf(w, width, top));
+  const avgLevel = lv.reduce((s, a) => s + a, 0) / n;
+  const roundedAvg = Math.floor(avgLevel + 0.5);
+  const r = percentileRank(n, pct);
+  const pLevel = Int32Array.from(lv).sort()[r - 1]!;
+  const tg = truncatedGeometric(lineDomain(L), eps).channel;
+  const rowAvg = tg.row(roundedAvg, new Float64Array(L));
+  const rowPct = tg.row(pLevel, new Float64Array(L));
+  const expAbs = (row: Float64Array, t: number) => row.reduce((s, q, z) => s + q * Math.abs(z - t), 0);
+  const sens = maxMetricSensitivities(sU, sV, pct);
+  const avgRow = sens[0]!;
+
+  const hhmm = (i: number) => {
+    const s = Math.round(i * stepSeconds);
+    return `${String(Math.floor(s / 3600)).padStart(2, '0')}:${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}`;
+  };
+  const idx: number[] = [];
+  for (let i = 0; i < n; i += every) idx.push(i);
+  const hours = idx.map((i) => (i * stepSeconds) / 3600);
+
+  const findings = [
+    `(a) One day, ${n} readings every ${f(stepSeconds)} s (mean ${f(trueMean)} W, peak ${f(peak)} W). Each reading gets independent Laplace noise of scale ${unit}/eps W: each reading is eps*d-private with d = |w - w'| / ${unit} W, and the trace as a whole eps*d1-private (d1 summing the per-reading distances): two days whose readings differ by ${unit} W in total are e^eps-indistinguishable.`,
+    ...noisy.map((x) => `- eps = ${x.eps} per ${unit} W: noise scale ${f(x.b)} W, measured mean absolute error ${f(x.mae)} W (expected ${f(x.b)}), RMS ${f(x.rmse)} W against a signal spread (standard deviation of the true readings) of ${f(sd)} W: the noise is ${f(x.rmse / sd, 3)} times the signal, so ${x.rmse > sd ? 'single readings no longer show which appliance runs; only long high-power runs (oven, washing machine heating) remain visible as shifts of the noisy band' : 'the large appliances remain visible while the fridge cycles (about 95 W) are hidden'}.`),
+    `(b) The day as a database of ${n} readings in ${L} levels of ${width} W (level ${top} = ${width * top} W and above) under the max metric d_inf. Average level ${f(avgLevel)}, rounded ${roundedAvg}; ${pct}-percentile level ${pLevel} (rank ${r}).`,
+    `- Both the rounded average level and the ${pct}-percentile level change by at most 1 when every reading changes by at most one level, so the truncated geometric mechanism with eps = ${eps} on 0..${top} makes the released value eps*d_inf-private on the day: two days whose readings all differ by at most k levels give output distributions within a factor e^(${eps} k). Released rounded average: P(exact) = ${f(rowAvg[roundedAvg]!)}, expected |error| ${f(expAbs(rowAvg, roundedAvg))} levels; released percentile: P(exact) = ${f(rowPct[pLevel]!)}, expected |error| ${f(expAbs(rowPct, pLevel))} levels.`,
+    `- Uniform sensitivity, enumerated on {0..${sV}}^${sU} with d_inf (SPEC §4): ${sens.map((s) => `${s.query}: Delta = ${f(s.delta)}, ${s.uniform ? 'uniformly 1-sensitive' : 'NOT uniformly sensitive'}`).join('; ')}.`,
+    avgRow.uniform
+      ? `- The exact average is uniformly 1-sensitive here, as SPEC §4 states.`
+      : `- Contrary to SPEC §4 ("average ... under the max metric ... 1-sensitive, uniformly"), the exact average of discrete values is NOT uniformly 1-sensitive under d_inf: adjacent answers s/${sU} and (s+1)/${sU} are ${f(1 / sU)} apart, but any two different databases are at d_inf >= 1, so no step between them is 1-expansive (${avgRow.why}). Hence a mechanism H on the average's answers is not certified by H∘avg being eps*d_inf-private, and TG is not universally optimal for it. The rounded average (and the percentile) are uniformly 1-sensitive, which is why they are released here.`,
+  ];
+  return {
+    type: 'case-study',
+    study: 'smart-meter',
+    title: 'A smart-meter day',
+    findings,
+    numbers: {
+      readings: n,
+      trueMean,
+      ...Object.fromEntries(noisy.flatMap((x) => [[`mae_eps${x.eps}`, x.mae], [`scale_eps${x.eps}`, x.b]])),
+      avgLevel,
+      roundedAvg,
+      percentileLevel: pLevel,
+      tgExactAvg: rowAvg[roundedAvg]!,
+      tgExactPercentile: rowPct[pLevel]!,
+      averageUniform: avgRow.uniform,
+      roundedAverageUniform: sens[1]!.uniform,
+      percentileUniform: sens[2]!.uniform,
+    },
+    tables: [
+      {
+        id: 'noisy-trace',
+        title: 'True and noisy readings (every reading)',
+        header: ['time', 'watts', ...noisy.map((x) => `noisy eps=${x.eps}`)],
+        rows: trace.map((w, i) => [hhmm(i), w, ...noisy.map((x) => Math.round(x.y[i]! * 10) / 10)]),
+      },
+      {
+        id: 'released-levels',
+        title: `Truncated geometric mechanism, eps = ${eps}: P(report level z)`,
+        header: ['level z', `rounded average (true ${roundedAvg})`, `${pct}-percentile (true ${pLevel})`],
+        rows: Array.from({ length: L }, (_, z) => [z, rowAvg[z]!, rowPct[z]!]),
+      },
+      {
+        id: 'sensitivity',
+        title: `Query sensitivity under d_inf on {0..${sV}}^${sU}`,
+        header: ['query', 'Delta', 'uniformly Delta-sensitive', 'why'],
+        rows: sens.map((s) => [s.query, s.delta, s.uniform, s.why]),
+      },
+    ],
+    charts: [
+      ...noisy.map((x) => ({
+        id: `trace-eps${x.eps}`,
+        title: `Smart-meter day: true and noisy readings, eps = ${x.eps} per ${unit} W (every ${f(every * stepSeconds)} s shown)`,
+        type: 'line' as const,
+        xLabel: 'hour of day',
+        yLabel: 'watts',
+        series: [
+          { label: `noisy (Laplace, scale ${f(x.b)} W)`, x: hours, y: idx.map((i) => x.y[i]!), width: 1 },
+          { label: 'true reading', x: hours, y: idx.map((i) => trace[i]!), width: 1.5 },
+        ],
+      })),
+      {
+        id: 'released-levels',
+        title: `TG with eps = ${eps} on the day's rounded average and ${pct}-percentile level`,
+        type: 'bar',
+        xLabel: 'reported level',
+        yLabel: 'probability',
+        categories: Array.from({ length: L }, (_, z) => String(z)),
+        yMin: 0,
+        series: [
+          { label: `rounded average (true ${roundedAvg})`, x: Array.from({ length: L }, (_, z) => z), y: Array.from(rowAvg) },
+          { label: `${pct}-percentile (true ${pLevel})`, x: Array.from({ length: L }, (_, z) => z), y: Array.from(rowPct) },
+        ],
+      },
+    ],
+  };
+};

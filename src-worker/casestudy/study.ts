@@ -1,0 +1,89 @@
+/**
+ * Shared pieces of the case studies (issue 8): parameter reading with clear
+ * errors, eps grids, number formatting for findings, and the result shape of
+ * protocol/casestudy.ts. Each study is plain engine code: it calls the same
+ * constructions and measures as the jobs do.
+ */
+import { invalid } from '../errors';
+import type { CaseStudyParams, CaseStudyResult, ChartSpec, CaseStudyTable } from '../protocol/casestudy';
+
+export interface StudyContext {
+  signal: AbortSignal;
+  progress(fraction: number | null, message: string): void;
+}
+
+export type Study = (params: CaseStudyParams, ctx: StudyContext) => Promise<CaseStudyResult> | CaseStudyResult;
+
+export type { CaseStudyResult, ChartSpec, CaseStudyTable };
+
+/** A number parameter (default when absent), validated against a range. */
+export function numParam(p: CaseStudyParams, name: string, def: number, range: { min?: number; max?: number; int?: boolean } = {}): number {
+  const v = p[name] ?? def;
+  if (typeof v !== 'number' || !Number.isFinite(v)) invalid(`case-study parameter '${name}' must be a number, got ${JSON.stringify(v)}`);
+  if (range.int && !Number.isInteger(v)) invalid(`case-study parameter '${name}' must be an integer, got ${v}`);
+  if (range.min !== undefined && v < range.min) invalid(`case-study parameter '${name}' must be >= ${range.min}, got ${v}`);
+  if (range.max !== undefined && v > range.max) invalid(`case-study parameter '${name}' must be <= ${range.max}, got ${v}`);
+  return v;
+}
+
+/** A list-of-numbers parameter. */
+export function listParam(p: CaseStudyParams, name: string, def: number[] | null, what = 'numbers'): number[] {
+  const v = p[name] ?? def;
+  if (v === null) invalid(`case-study parameter '${name}' is missing (a list of ${what})`);
+  if (!Array.isArray(v) || v.length === 0 || v.some((x) => typeof x !== 'number' || !Number.isFinite(x))) {
+    invalid(`case-study parameter '${name}' must be a non-empty list of ${what}`);
+  }
+  return v;
+}
+
+/** Refuse parameters a study does not know (typos must not be silently ignored). */
+export function knownParams(p: CaseStudyParams, study: string, names: readonly string[]): void {
+  for (const k of Object.keys(p)) if (!names.includes(k)) invalid(`case study '${study}' has no parameter '${k}' (known: ${names.join(', ')})`);
+}
+
+/** from, from+step, ..., <= to (rounded to 1e-9 so labels are clean). */
+export function epsGrid(from: number, to: number, step: number): number[] {
+  if (!(step > 0)) invalid(`eps step must be > 0, got ${step}`);
+  if (!(to >= from)) invalid(`eps range must have from <= to, got ${from}..${to}`);
+  const out: number[] = [];
+  const n = Math.floor((to - from) / step + 1e-9);
+  for (let k = 0; k <= n; k++) out.push(Math.round((from + k * step) * 1e9) / 1e9);
+  return out;
+}
+
+/** Short rendering of a number for findings. */
+export function f(v: number | null | undefined, digits = 4): string {
+  if (v === null || v === undefined) return 'n/a';
+  if (!Number.isFinite(v)) return String(v);
+  if (Number.isInteger(v)) return String(v);
+  return Number(v.toPrecision(digits)).toString();
+}
+
+export function checkAbort(signal: AbortSignal): void {
+  if (signal.aborted) invalidCancelled();
+}
+
+import { MechError } from '../errors';
+function invalidCancelled(): never {
+  throw new MechError('cancelled', 'job cancelled');
+}
+
+/** Max of an array. */
+export function maxOf(a: ArrayLike<number>): number {
+  let m = -Infinity;
+  for (let i = 0; i < a.length; i++) if (a[i]! > m) m = a[i]!;
+  return m;
+}
+
+/** Normalise non-negative weights to a distribution. */
+export function normalise(w: ArrayLike<number>): Float64Array {
+  let s = 0;
+  for (let i = 0; i < w.length; i++) {
+    if (!(w[i]! >= 0)) invalid(`weights must be >= 0, item ${i + 1} is ${w[i]}`);
+    s += w[i]!;
+  }
+  if (!(s > 0)) invalid('weights sum to 0');
+  const out = new Float64Array(w.length);
+  for (let i = 0; i < w.length; i++) out[i] = w[i]! / s;
+  return out;
+}
