@@ -10,8 +10,8 @@ import { minPlusTransform, type MinPlusMethod, type MinPlusOptions } from './min
  *   V = sum_y z[y] max_x pi_x exp(-eps d(x,y)) = sum_y z[y] exp(-D(y)),
  *   D(y) = min_x (-ln pi_x + eps d(x,y))   (a weighted distance transform).
  * Uniform prior: Phi[x][y] <= 1 = Phi[y][y], so V = sum(z) / n in O(n).
- * Other priors: minPlusTransform (Dijkstra on graph metrics, ring search on
- * grids, brute force otherwise). The remap w(y) = argmax_x is returned.
+ * Other priors: minPlusTransform (Dijkstra on graph metrics, a quadtree of
+ * block minima on grids, brute force otherwise). The remap w(y) = argmax_x is returned.
  */
 export interface StructuredUtility {
   value: number;

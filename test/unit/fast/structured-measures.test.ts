@@ -93,10 +93,22 @@ describe('streamed and structured utility (posterior vulnerability, optimal rema
     });
   }
 
-  it('uses Dijkstra on graph metrics and the ring search on Euclidean grids', () => {
+  it('uses Dijkstra on graph metrics and the block-minimum quadtree on Euclidean grids; all methods agree exactly', () => {
     const f = Float64Array.from({ length: 100 }, (_, i) => (i * 7919) % 13);
     expect(minPlusTransform(gridDomain(10, 10, 1, 'manhattan'), 0.5, f).method).toBe('dijkstra');
-    expect(minPlusTransform(gridDomain(10, 10, 1, 'euclidean'), 0.5, f).method).toBe('grid-window');
+    expect(minPlusTransform(gridDomain(10, 10, 1, 'euclidean'), 0.5, f).method).toBe('quadtree');
+    // a non-square grid, a far-away deep minimum (small eps) and zero-prior cells (f = Infinity)
+    for (const metric of ['euclidean', 'manhattan', 'chebyshev'] as const) {
+      const d = gridDomain(23, 17, 1.5, metric);
+      const g = Float64Array.from({ length: d.n }, (_, i) => (i % 11 === 3 ? Infinity : ((i * 2654435761) % 97) / 9));
+      g[d.n - 1] = -3;
+      const ref = minPlusTransform(d, 0.05, g, { method: 'brute' });
+      for (const method of ['quadtree', 'grid-window'] as const) {
+        const r = minPlusTransform(d, 0.05, g, { method });
+        expect(Array.from(r.value)).toEqual(Array.from(ref.value));
+        for (let y = 0; y < d.n; y++) expect(g[r.source[y]!]! + 0.05 * d.distance(r.source[y]!, y)).toBe(r.value[y]);
+      }
+    }
     const a = minPlusTransform(gridDomain(10, 10, 1, 'chebyshev'), 0.5, f);
     const b = minPlusTransform(gridDomain(10, 10, 1, 'chebyshev'), 0.5, f, { method: 'brute' });
     for (let i = 0; i < 100; i++) expect(a.value[i]).toBeCloseTo(b.value[i]!, 13);
