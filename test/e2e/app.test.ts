@@ -118,6 +118,15 @@ describe('Mechanism Studio in web mode', () => {
     // the mass stays near the true cell: P(report own cell) is the largest entry of each interior row
     const r = csv.rows[27]!;
     expect(r.indexOf(Math.max(...r))).toBe(27);
+
+    // and the heat map as a PNG (a real image, not an empty canvas)
+    const [png] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-png').click()]);
+    const pngFile = join(h.tmp, 'planar.png');
+    await png.saveAs(pngFile);
+    const bytes = readFileSync(pngFile);
+    expect(bytes.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+    expect(png.suggestedFilename()).toBe('planar-heatmap.png');
+    expect(bytes.length).toBeGreaterThan(10_000);
   });
 
   it('cancels a long job from the jobs panel', async () => {
