@@ -51,7 +51,8 @@ export function chartConfig(spec: ChartSpec): ChartConfiguration {
           s.x.forEach((xi, i) => {
             if (xi >= 0 && xi < cats.length) y[xi] = s.y[i] ?? null;
           });
-          return { label: s.label, data: y, backgroundColor: withAlpha(PALETTE[k % PALETTE.length]!, 0.8), borderColor: PALETTE[k % PALETTE.length]!, borderWidth: 1 };
+          const c = s.color ?? PALETTE[k % PALETTE.length]!;
+          return { label: s.label, data: y, backgroundColor: c.startsWith('#') ? withAlpha(c, 0.8) : c, borderColor: c, borderWidth: 1 };
         }),
       },
       options: {
@@ -67,8 +68,10 @@ export function chartConfig(spec: ChartSpec): ChartConfiguration {
     type: 'line',
     data: {
       datasets: spec.series.map((s, k) => {
-        const c = PALETTE[k % PALETTE.length]!;
+        const c = s.color ?? PALETTE[k % PALETTE.length]!;
         return {
+          // the first series is drawn on top
+          order: k,
           label: s.label,
           data: s.x.map((x, i) => ({ x, y: s.y[i] ?? null })) as { x: number; y: number }[],
           borderColor: s.points ? c : c,

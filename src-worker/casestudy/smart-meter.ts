@@ -97,7 +97,7 @@ export const smartMeterStudy: Study = (params): CaseStudyResult => {
   const width = numParam(params, 'levelWidth', 250, { min: 1e-6 });
   const L = numParam(params, 'levels', 11, { int: true, min: 2, max: 1000 });
   const eps = numParam(params, 'epsilon', 1, { min: 1e-6, max: 50 });
-  const pct = numParam(params, 'percentile', 90, { min: 1e-6, max: 100 });
+  const pct = numParam(params, 'percentile', 99, { min: 1e-6, max: 100 });
   const sU = numParam(params, 'sensitivityU', 3, { int: true, min: 1, max: 6 });
   const sV = numParam(params, 'sensitivityV', 3, { int: true, min: 1, max: 6 });
   const every = numParam(params, 'chartEvery', 6, { int: true, min: 1 });
@@ -199,8 +199,8 @@ export const smartMeterStudy: Study = (params): CaseStudyResult => {
         xLabel: 'hour of day',
         yLabel: 'watts',
         series: [
-          { label: `noisy (Laplace, scale ${f(x.b)} W)`, x: hours, y: idx.map((i) => x.y[i]!), width: 1 },
-          { label: 'true reading', x: hours, y: idx.map((i) => trace[i]!), width: 1.5 },
+          { label: 'true reading', x: hours, y: idx.map((i) => trace[i]!), width: 1.5, color: '#000000' },
+          { label: `noisy (Laplace, scale ${f(x.b)} W)`, x: hours, y: idx.map((i) => x.y[i]!), width: 1, color: 'rgba(86, 180, 233, 0.75)' },
         ],
       })),
       {

@@ -49,6 +49,8 @@ export const chartSeriesSchema = z.object({
   points: z.boolean().optional(),
   /** Line width in px (default 2). */
   width: z.number().optional(),
+  /** CSS colour (default: the palette in series order). */
+  color: z.string().max(40).optional(),
 });
 export const chartSpecSchema = z.object({
   id,

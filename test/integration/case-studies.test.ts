@@ -1,0 +1,406 @@
+/**
+ * The built-in case studies (issue 8, src-worker/casestudy/) against
+ * computations written here from SPEC formulas or by brute force: dense
+ * Gaussian elimination for Phi z = 1, SPEC §2 matrices built entry by entry,
+ * closed forms of SPEC §5-7, enumeration of small databases, Monte Carlo of
+ * the continuous planar Laplace. Heavy studies run with reduced parameters.
+ */
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { MechError } from '../../src-worker/errors';
+import { CASE_STUDIES, runCaseStudy } from '../../src-worker/casestudy';
+import { coarsen } from '../../src-worker/casestudy/geo';
+import type { CaseStudyResult } from '../../src-worker/protocol/casestudy';
+import { examplesDir, listExamples, loadExample } from '../../src-main/project/examples';
+import { resolveCaseStudyParams } from '../../src-main/project/resolve-files';
+import { renderChartPng } from '../../src-main/charts/render-chart';
+
+const ctx = { signal: new AbortController().signal, progress: () => undefined };
+const run = (study: string, params: Record<string, unknown> = {}) => runCaseStudy({ study, params: params as never }, ctx) as Promise<CaseStudyResult>;
+const num = (r: CaseStudyResult, k: string) => r.numbers[k] as number;
+
+/* ---------- independent helpers ---------- */
+
+/** Solve A x = b by Gaussian elimination with partial pivoting (A row-major n x n). */
+function gaussSolve(A: number[][], b: number[]): number[] {
+  const n = b.length;
+  const M = A.map((r, i) => [...r, b[i]!]);
+  for (let c = 0; c < n; c++) {
+    let p = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs(M[r]![c]!) > Math.abs(M[p]![c]!)) p = r;
+    [M[c], M[p]] = [M[p]!, M[c]!];
+    for (let r = c + 1; r < n; r++) {
+      const f = M[r]![c]! / M[c]![c]!;
+      for (let k = c; k <= n; k++) M[r]![k]! -= f * M[c]![k]!;
+    }
+  }
+  const x = new Array<number>(n).fill(0);
+  for (let r = n - 1; r >= 0; r--) {
+    let s = M[r]![n]!;
+    for (let k = r + 1; k < n; k++) s -= M[r]![k]! * x[k]!;
+    x[r] = s / M[r]![r]!;
+  }
+  return x;
+}
+
+/** z = Phi^-1 1 for Phi = exp(-eps d). */
+function tightZ(d: number[][], eps: number): number[] {
+  return gaussSolve(
+    d.map((r) => r.map((v) => Math.exp(-eps * v))),
+    d.map(() => 1),
+  );
+}
+
+/** V[pi > C] = sum_y max_x pi_x C[x][y]. */
+function postVuln(pi: number[], C: number[][]): number {
+  let s = 0;
+  for (let y = 0; y < C[0]!.length; y++) s += Math.max(...C.map((row, x) => pi[x]! * row[y]!));
+  return s;
+}
+
+/** SPEC §2 truncated geometric on 0..k. */
+function tgMatrix(N: number, eps: number): number[][] {
+  const a = Math.exp(-eps);
+  const k = N - 1;
+  return Array.from({ length: N }, (_, y) =>
+    Array.from({ length: N }, (_, z) => (z === 0 ? a ** y / (1 + a) : z === k ? a ** (k - y) / (1 + a) : ((1 - a) / (1 + a)) * a ** Math.abs(y - z))),
+  );
+}
+
+const uniform = (n: number) => new Array<number>(n).fill(1 / n);
+
+/* ---------- the examples themselves ---------- */
+
+describe('example projects', () => {
+  it('every case study of issue 8 is a built-in example whose case study exists and whose parameters resolve', () => {
+    const names = listExamples().map((e) => e.name);
+    for (const n of ['voting', 'leakage-bounds', 'regular-prior', 'sum-and-2count', 'geo', 'smart-meter', 'registration-date', 'capacities']) {
+      expect(names).toContain(n);
+      const { project } = loadExample(n);
+      expect(project.caseStudies?.length).toBe(1);
+      const cs = project.caseStudies![0]!;
+      expect(Object.keys(CASE_STUDIES)).toContain(cs.study);
+      const params = resolveCaseStudyParams(cs.params, examplesDir());
+      for (const v of Object.values(params ?? {})) expect(typeof v === 'string' && v.startsWith('csv:')).toBe(false);
+    }
+    // the older examples still load
+    for (const n of ['city', 'database', 'queries']) expect(names).toContain(n);
+  });
+
+  it('csv: parameters become the numbers of the file (time column and header skipped)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cs-'));
+    writeFileSync(join(dir, 't.csv'), 'time,watts\n00:00:00,56.2\n00:00:10,1e2\n');
+    expect(resolveCaseStudyParams({ trace: 'csv:t.csv', unit: 100 }, dir)).toEqual({ trace: [56.2, 100], unit: 100 });
+    expect(() => resolveCaseStudyParams({ trace: 'csv:missing.csv' }, dir)).toThrow(/no such file/);
+  });
+
+  it('bad case-study input is a MechError naming the problem', async () => {
+    await expect(run('nope')).rejects.toThrow(/unknown case study 'nope'/);
+    await expect(run('voting', { epsilonn: 1 })).rejects.toThrow(/no parameter 'epsilonn'/);
+    await expect(run('voting', { epsilon: -1 })).rejects.toBeInstanceOf(MechError);
+    await expect(run('smart-meter', {})).rejects.toThrow(/'trace' is missing/);
+    await expect(run('geo', { size: 4, from: 1, to: 1, step: 0.1, population: [1, 2, 3], citySide: 2 })).rejects.toThrow(/population has 3 weights/);
+  });
+});
+
+/* ---------- 1. voting ---------- */
+
+describe('voting', () => {
+  it('RR 2/7, TG 4/9, ring 4/11 and the non-uniform priors, from matrices built here', async () => {
+    const r = await run('voting');
+    const E = 2;
+    const rr = Array.from({ length: 6 }, (_, i) => Array.from({ length: 6 }, (_, j) => (i === j ? E : 1) / (E + 5)));
+    const sizes = [0.3, 0.25, 0.15, 0.12, 0.1, 0.08];
+    const race = [0.02, 0.13, 0.35, 0.35, 0.13, 0.02];
+    expect(num(r, 'rrUniform')).toBeCloseTo(2 / 7, 12);
+    expect(num(r, 'cliqueBound')).toBeCloseTo(2 / 7, 12);
+    expect(num(r, 'rrCitySizes')).toBeCloseTo(postVuln(sizes, rr), 12);
+    const tg = tgMatrix(6, Math.LN2);
+    expect(tg[0]!.map((v) => v * 48)).toEqual([32, 8, 4, 2, 1, 1].map((v) => expect.closeTo(v, 10)));
+    expect(num(r, 'tgUniform')).toBeCloseTo(4 / 9, 12);
+    expect(num(r, 'tgCloseRace')).toBeCloseTo(postVuln(race, tg), 12);
+    // SPEC §7: ring on 6 points, rows 4,2,1,1,1,2 over 11 (circulant)
+    const ring = Array.from({ length: 6 }, (_, y) => Array.from({ length: 6 }, (_, z) => [4, 2, 1, 1, 1, 2][(z - y + 6) % 6]! / 11));
+    expect(num(r, 'ringUniform')).toBeCloseTo(4 / 11, 12);
+    expect(num(r, 'ringCloseRace')).toBeCloseTo(postVuln(race, ring), 12);
+    // the close-race prior is not regular at ln 2: mu Phi = pi has a negative entry
+    const d = Array.from({ length: 6 }, (_, i) => Array.from({ length: 6 }, (_, j) => Math.abs(i - j)));
+    const mu = gaussSolve(
+      d.map((row, i) => row.map((_, j) => Math.exp(-Math.LN2 * d[j]![i]!))),
+      race,
+    );
+    expect(Math.min(...mu)).toBeLessThan(0);
+    expect(r.numbers.closeRaceRegular).toBe(false);
+    expect(r.findings.join('\n')).toMatch(/NOT regular/);
+  });
+});
+
+/* ---------- 2. leakage bounds ---------- */
+
+describe('leakage-bounds', () => {
+  const bound = (u: number, v: number, e: number) => u * Math.log2((v * Math.exp(e)) / (v - 1 + Math.exp(e)));
+  it('u log2(v e^eps / (v-1+e^eps)) for u = 100 and the SPEC §7 value 2.5226 for u = 5, v = 4, eps = 0.5', async () => {
+    const r = await run('leakage-bounds');
+    for (const v of [2, 10, 100]) expect(num(r, `bound_v${v}_eps1`)).toBeCloseTo(bound(100, v, 1), 9);
+    expect(num(r, 'individual_eps1')).toBeCloseTo(Math.log2(Math.E), 12);
+    // with r outputs, in logs: log2(r e^(eps u) / ((v-1+e^eps)^l - e^(eps l) + e^(eps u)))
+    const withR = (u: number, v: number, e: number, rr: number) => {
+      const l = Math.floor(Math.log(rr) / Math.log(v) + 1e-12);
+      const lnDen = e * u + Math.log1p((Math.exp(l * Math.log(v - 1 + Math.exp(e))) - Math.exp(e * l)) / Math.exp(e * u));
+      return (Math.log(rr) + e * u - lnDen) / Math.LN2;
+    };
+    expect(num(r, 'bound_r16_eps1')).toBeCloseTo(withR(100, 2, 1, 16), 9);
+    expect(num(r, 'bound_r1024_eps1')).toBeCloseTo(withR(100, 2, 1, 1024), 9);
+    const t = r.tables.find((x) => x.id === 'bound-with-outputs')!;
+    const row = t.rows.find((x) => Math.abs((x[0] as number) - 0.2) < 1e-12)!;
+    expect(row[2] as number).toBeCloseTo(withR(100, 2, 0.2, 16), 9);
+    const small = await run('leakage-bounds', { u: 5, values: [4], from: 0.5, to: 0.5, step: 0.1 });
+    expect(small.tables[0]!.rows[0]![1] as number).toBeCloseTo(2.5226, 4);
+  });
+});
+
+/* ---------- 3. regular prior ---------- */
+
+describe('regular-prior', () => {
+  it('not regular at eps = 0.5, regular at 1, threshold ln 2; the formal bound at 0.5 is beaten by an explicit private mechanism', async () => {
+    const r = await run('regular-prior');
+    const p = [0.3, 0.27, 0.23, 0.2];
+    // per individual, Phi = (1-a) I + a J: mu_i = (p_i - a/(1+3a)) / (1-a), sum mu = 1/(1+3a)
+    const a = (e: number) => Math.exp(-e);
+    const minMu = (e: number) => (Math.min(...p) - a(e) / (1 + 3 * a(e))) / (1 - a(e));
+    expect(minMu(0.5)).toBeLessThan(0);
+    expect(minMu(1)).toBeGreaterThan(0);
+    expect(num(r, 'threshold')).toBeCloseTo(Math.LN2, 8);
+    expect(r.numbers['regular_eps0.5']).toBe(false);
+    expect(r.numbers.regular_eps1).toBe(true);
+    const formal = (e: number) => 5 * Math.log2(1 / (1 + 3 * a(e)) / 0.3);
+    expect(num(r, 'formal_eps0.5')).toBeCloseTo(formal(0.5), 9);
+    expect(num(r, 'formal_eps1')).toBeCloseTo(formal(1), 9);
+    expect(num(r, 'allPriors_eps0.5')).toBeCloseTo(5 * Math.log2((4 * Math.exp(0.5)) / (3 + Math.exp(0.5))), 9);
+    // explicit eps-LDP mechanism per individual: RR on outputs {0,1,2}, value 3 reported uniformly
+    const E = Math.exp(0.5);
+    const C = [0, 1, 2].map((x) => [0, 1, 2].map((y) => (x === y ? E : 1) / (E + 2)));
+    C.push([1 / 3, 1 / 3, 1 / 3]);
+    for (let y = 0; y < 3; y++) for (const x of C) for (const x2 of C) expect(x[y]! / x2[y]!).toBeLessThanOrEqual(E * (1 + 1e-12));
+    const U = postVuln(p, C);
+    const leak = 5 * Math.log2(U / 0.3); // the product of 5 copies: utility U^5, max pi = 0.3^5
+    expect(leak).toBeGreaterThan(formal(0.5) + 0.1);
+    expect(num(r, 'achieved_eps0.5')).toBeGreaterThanOrEqual(leak - 1e-9);
+    expect(r.findings.join('\n')).toMatch(/NOT regular[\s\S]*not a bound here/);
+  });
+});
+
+/* ---------- 4. sum and two counts ---------- */
+
+describe('sum-and-2count (reduced: sum of 10 values in 0..2, two counts over 4 records)', () => {
+  it('threshold by a full 0.01 scan with dense elimination; utilities from z and the TG closed form', async () => {
+    const r = await run('sum-and-2count', { sumU: 10, sumV: 2, countU: 4, to: 2.5, sweepStep: 0.5 });
+    const sumD = Array.from({ length: 21 }, (_, i) => Array.from({ length: 21 }, (_, j) => Math.ceil(Math.abs(i - j) / 2)));
+    const cnt = Array.from({ length: 25 }, (_, i) => [Math.floor(i / 5), i % 5]);
+    const cntD = cnt.map((x) => cnt.map((y) => Math.max(Math.abs(x[0]! - y[0]!), Math.abs(x[1]! - y[1]!))));
+    const scan = (d: number[][]) => {
+      for (let k = 1; k <= 250; k++) {
+        const e = Math.round(k) / 100;
+        const z = tightZ(d, e);
+        if (Math.min(...z) >= -1e-10 * Math.max(...z.map(Math.abs))) return { e, z };
+      }
+      return null;
+    };
+    const s = scan(sumD)!;
+    const c = scan(cntD)!;
+    expect(num(r, 'sumThreshold')).toBeCloseTo(s.e, 9);
+    expect(num(r, 'countsThreshold')).toBeCloseTo(c.e, 9);
+    // tight utility under the uniform prior = sum(z)/n (the diagonal Phi = 1 is each column's max)
+    expect(num(r, 'sumTightAtThreshold')).toBeCloseTo(s.z.reduce((x, y) => x + y, 0) / 21, 9);
+    expect(num(r, 'countsTightAtThreshold')).toBeCloseTo(c.z.reduce((x, y) => x + y, 0) / 25, 9);
+    // TG on a line of N with eps': (2 + (N-2)(1-alpha)) / (N (1+alpha))
+    const tgU = (N: number, e: number) => {
+      const al = Math.exp(-e);
+      return (2 + (N - 2) * (1 - al)) / (N * (1 + al));
+    };
+    expect(num(r, 'sumGeoAtThreshold')).toBeCloseTo(tgU(21, s.e / 2), 12);
+    expect(num(r, 'countsGeoAtThreshold')).toBeCloseTo(tgU(5, c.e / 2) ** 2, 12);
+    expect(num(r, 'sumGeoEffectiveEps')).toBeLessThanOrEqual(s.e * (1 + 1e-9));
+    expect(num(r, 'countsGeoEffectiveEps')).toBeLessThanOrEqual(c.e * (1 + 1e-9));
+  });
+});
+
+/* ---------- 5. geo ---------- */
+
+describe('geo (reduced: 12 x 12 grid)', () => {
+  it('tight existence, utility and error by dense elimination; planar Laplace error by Monte Carlo of the continuous mechanism', async () => {
+    const G = 12;
+    const r = await run('geo', { size: G, from: 0.4, to: 1.3, step: 0.3, skipCity: true });
+    const pts = Array.from({ length: G * G }, (_, i) => [Math.floor(i / G), i % G]);
+    const d = pts.map((x) => pts.map((y) => Math.hypot(x[0]! - y[0]!, x[1]! - y[1]!)));
+    const n = G * G;
+    const missing: number[] = [];
+    for (const e of [0.4, 0.7, 1.0, 1.3]) {
+      const z = tightZ(d, e);
+      const exists = Math.min(...z) >= -1e-10 * Math.max(...z.map(Math.abs));
+      if (!exists) {
+        missing.push(e);
+        expect(r.numbers[`tightError_${e}`]).toBeNull();
+        continue;
+      }
+      expect(num(r, `tightUtility_${e}`)).toBeCloseTo(z.reduce((a, b) => a + b, 0) / n, 9);
+      let err = 0;
+      for (let x = 0; x < n; x++) for (let y = 0; y < n; y++) err += Math.exp(-e * d[x]![y]!) * z[y]! * d[x]![y]! / n;
+      expect(num(r, `tightError_${e}`)).toBeCloseTo(err, 8);
+      expect(num(r, `tightUtility_${e}`)).toBeGreaterThanOrEqual(num(r, `plUtility_${e}`));
+    }
+    expect(r.numbers.tightMissingAt).toBe(missing.length ? missing.join(' ') : 'none');
+    // planar Laplace: radius ~ Gamma(2, 1/eps), uniform angle, snapped to the nearest cell (clamped at the border)
+    let seed = 12345;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) + 0.5) / 2147483648;
+    for (const e of [0.4, 1.3]) {
+      const S = 60000;
+      let err = 0;
+      for (let k = 0; k < S; k++) {
+        const x = pts[Math.floor(rand() * n)]!;
+        const rad = -(Math.log(rand()) + Math.log(rand())) / e;
+        const th = 2 * Math.PI * rand();
+        const cx = Math.min(G - 1, Math.max(0, Math.round(x[0]! + rad * Math.cos(th))));
+        const cy = Math.min(G - 1, Math.max(0, Math.round(x[1]! + rad * Math.sin(th))));
+        err += Math.hypot(cx - x[0]!, cy - x[1]!);
+      }
+      expect(Math.abs(num(r, `plError_${e}`) - err / S) / (err / S)).toBeLessThan(0.02);
+    }
+  });
+
+  it('the city comparison on a small city: the LP-optimal mechanism is computed on the full and the coarse grid and passes the privacy check', async () => {
+    const pop = Array.from({ length: 36 }, (_, i) => 1 + ((i * 7) % 5) + (i === 14 ? 20 : 0));
+    const r = await run('geo', { size: 2, from: 1, to: 1, step: 0.1, population: pop, citySide: 6, cityEpsilon: 0.8, lpCoarsen: 2 });
+    const t = r.tables.find((x) => x.id === 'city-comparison')!;
+    const lp = t.rows.filter((x) => String(x[1]).startsWith('LP'));
+    expect(lp).toHaveLength(2);
+    for (const row of lp) {
+      expect(row[2]).toBe(true);
+      expect(row[4] as number).toBeLessThanOrEqual(0.8 * (1 + 1e-9));
+    }
+    // coarsening sums blocks
+    expect(Array.from(coarsen([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16], 4, 4, 2))).toEqual([14, 22, 46, 54]);
+  });
+});
+
+/* ---------- 6. smart meter ---------- */
+
+describe('smart-meter', () => {
+  it('Laplace noise of scale unit/eps, TG on the rounded average and a percentile, uniform sensitivity by enumeration', async () => {
+    const trace = Array.from({ length: 4000 }, (_, i) => (i % 400 < 40 ? 2200 : 60 + (i % 7)));
+    const r = await run('smart-meter', { trace, noiseEpsilons: [0.1, 0.5], epsilon: 1, percentile: 95 });
+    for (const e of [0.1, 0.5]) {
+      expect(num(r, `scale_eps${e}`)).toBeCloseTo(100 / e, 12);
+      // E|Laplace(b)| = b; 4000 samples: standard error b / sqrt(4000) ~ 1.6%
+      expect(Math.abs(num(r, `mae_eps${e}`) - 100 / e) / (100 / e)).toBeLessThan(0.06);
+    }
+    const lv = trace.map((w) => Math.min(10, Math.floor(w / 250)));
+    const avg = lv.reduce((a, b) => a + b, 0) / lv.length;
+    expect(num(r, 'avgLevel')).toBeCloseTo(avg, 12);
+    expect(num(r, 'roundedAvg')).toBe(Math.round(avg));
+    const sorted = [...lv].sort((a, b) => a - b);
+    const pl = sorted[Math.ceil(0.95 * lv.length) - 1]!;
+    expect(num(r, 'percentileLevel')).toBe(pl);
+    const tg = tgMatrix(11, 1);
+    expect(num(r, 'tgExactAvg')).toBeCloseTo(tg[Math.round(avg)]![Math.round(avg)]!, 12);
+    expect(num(r, 'tgExactPercentile')).toBeCloseTo(tg[pl]![pl]!, 12);
+
+    // enumerate {0..3}^3 under d_inf
+    const dbs: number[][] = [];
+    for (let i = 0; i < 64; i++) dbs.push([Math.floor(i / 16), Math.floor(i / 4) % 4, i % 4]);
+    const dinf = (x: number[], y: number[]) => Math.max(...x.map((v, k) => Math.abs(v - y[k]!)));
+    const sum = (x: number[]) => x.reduce((a, b) => a + b, 0);
+    // exact average: a step between answers s/3 and (s+1)/3 is never 1-expansive (d_inf >= 1 > 1/3)
+    let expansiveSmallStep = false;
+    for (const x of dbs) for (const y of dbs) if (Math.abs(sum(x) - sum(y)) === 1 && dinf(x, y) * 1 === 1 / 3) expansiveSmallStep = true;
+    expect(expansiveSmallStep).toBe(false);
+    expect(r.numbers.averageUniform).toBe(false);
+    // rounded average: sensitivity 1 and every unit step realised by a d_inf = 1 pair
+    const ra = (x: number[]) => Math.floor(sum(x) / 3 + 0.5);
+    let maxRatio = 0;
+    for (const x of dbs) for (const y of dbs) if (dinf(x, y) > 0) maxRatio = Math.max(maxRatio, Math.abs(ra(x) - ra(y)) / dinf(x, y));
+    expect(maxRatio).toBe(1);
+    for (let s = 0; s < 3; s++) expect(dbs.some((x) => dbs.some((y) => ra(x) === s && ra(y) === s + 1 && dinf(x, y) === 1))).toBe(true);
+    expect(r.numbers.roundedAverageUniform).toBe(true);
+    expect(r.numbers.percentileUniform).toBe(true);
+    expect(r.findings.join('\n')).toMatch(/Contrary to SPEC §4/);
+  });
+});
+
+/* ---------- 7. registration date ---------- */
+
+describe('registration-date (reduced: days 0..200)', () => {
+  it('(a, b)-usefulness of RR and TG with eps/5 from closed forms', async () => {
+    const D = 200;
+    const r = await run('registration-date', { days: D, epsilons: [1], aMax: 20 });
+    const E = Math.E;
+    // RR: the worst true date is at the border, a + 1 dates within a
+    const rrB = (a: number) => 1 - (E + a) / (E + D);
+    // TG with eps/5: worst is an interior date, P(|err| > a) = 2 alpha^(a+1) / (1 + alpha)
+    const al = Math.exp(-1 / 5);
+    const tgB = (a: number) => (2 * al ** (a + 1)) / (1 + al);
+    expect(num(r, 'rr_b0_eps1')).toBeCloseTo(rrB(0), 12);
+    expect(num(r, 'rr_b10_eps1')).toBeCloseTo(rrB(10), 12);
+    expect(num(r, 'tg_b0_eps1')).toBeCloseTo(tgB(0), 12);
+    expect(num(r, 'tg_b10_eps1')).toBeCloseTo(tgB(10), 12);
+    const t = r.tables[0]!;
+    for (const row of t.rows) {
+      expect(row[1] as number).toBeCloseTo(rrB(row[0] as number), 12);
+      expect(row[2] as number).toBeCloseTo(tgB(row[0] as number), 12);
+    }
+  });
+});
+
+/* ---------- 8. capacities ---------- */
+
+describe('capacities', () => {
+  it('LP capacities against SPEC §6-7 closed forms and the symmetric-metric form', async () => {
+    const r = await run('capacities', { maxHamming: 3, maxLine: 6 });
+    const al = 0.5;
+    const add = [1 / 3, 1 / 2, 2 / 3, 3 / 4, 5 / 6];
+    [2, 3, 4, 5, 6].forEach((N, k) => {
+      expect(num(r, `line:${N} multiplicative`)).toBeCloseTo((N * (1 - al) + 2 * al) / (1 + al), 7);
+      expect(num(r, `line:${N} additive`)).toBeCloseTo(add[k]!, 7);
+    });
+    [2, 3, 4, 5, 6].forEach((n) => {
+      expect(num(r, `clique:${n} multiplicative`)).toBeCloseTo(n / (1 + (n - 1) * al), 7);
+      expect(num(r, `clique:${n} additive`)).toBeCloseTo(1 - n / (1 + (n - 1) * 2), 7);
+    });
+    [1, 2, 3].forEach((B) => {
+      expect(num(r, `hamming:${B} multiplicative`)).toBeCloseTo((2 / (1 + al)) ** B, 7);
+      expect(num(r, `hamming:${B} additive`)).toBeCloseTo(1 - (2 / 3) ** B, 7);
+    });
+    // the 2 x 2 Euclidean grid is a square: distances 1, 1, sqrt 2 from every corner
+    expect(num(r, 'grid:2x2 multiplicative')).toBeCloseTo(4 / (1 + 2 * al + al ** Math.SQRT2), 7);
+    // Manhattan 4 x 4 grid = product of two lines of 4
+    expect(num(r, 'grid:4x4:metric=manhattan multiplicative')).toBeCloseTo(((4 * (1 - al) + 2 * al) / (1 + al)) ** 2, 6);
+  });
+});
+
+/* ---------- charts ---------- */
+
+describe('chart rendering', () => {
+  it('a case-study chart becomes a PNG with drawn content (not blank)', async () => {
+    const r = await run('voting');
+    for (const c of r.charts) {
+      const png = renderChartPng(c, 500, 300);
+      expect(png.subarray(1, 4).toString()).toBe('PNG');
+      const img = await loadImage(png);
+      const cv = createCanvas(500, 300);
+      const g = cv.getContext('2d');
+      g.drawImage(img, 0, 0);
+      const data = g.getImageData(0, 0, 500, 300).data;
+      const colours = new Set<number>();
+      let nonWhite = 0;
+      for (let i = 0; i < data.length; i += 4) {
+        if (data[i]! < 250 || data[i + 1]! < 250 || data[i + 2]! < 250) nonWhite++;
+        colours.add((data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!);
+      }
+      expect(nonWhite).toBeGreaterThan(2000);
+      expect(colours.size).toBeGreaterThan(10);
+    }
+  });
+});
