@@ -16,91 +16,11 @@ import {
   LogarithmicScale,
   PointElement,
   Title,
-  type ChartConfiguration,
 } from 'chart.js';
 import type { ChartSpec } from '../../src-worker/protocol/casestudy';
+import { chartConfig } from './chart-config';
 
 Chart.register(LineController, LineElement, PointElement, BarController, BarElement, LinearScale, LogarithmicScale, CategoryScale, Legend, Title);
-
-/** Colour-blind-safe palette (Okabe-Ito), then greys. */
-const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#999999'];
-
-function withAlpha(hex: string, a: number): string {
-  const n = parseInt(hex.slice(1), 16);
-  return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${a})`;
-}
-
-export function chartConfig(spec: ChartSpec): ChartConfiguration {
-  const common = {
-    animation: false as const,
-    responsive: false,
-    devicePixelRatio: 1,
-    plugins: {
-      title: { display: true, text: spec.title, font: { size: 16 } },
-      legend: { display: spec.series.length > 1 || spec.type === 'line', position: 'bottom' as const },
-    },
-  };
-  if (spec.type === 'bar') {
-    const cats = spec.categories ?? spec.series[0]?.x.map(String) ?? [];
-    return {
-      type: 'bar',
-      data: {
-        labels: cats,
-        datasets: spec.series.map((s, k) => {
-          const y: (number | null)[] = cats.map(() => null);
-          s.x.forEach((xi, i) => {
-            if (xi >= 0 && xi < cats.length) y[xi] = s.y[i] ?? null;
-          });
-          const c = s.color ?? PALETTE[k % PALETTE.length]!;
-          return { label: s.label, data: y, backgroundColor: c.startsWith('#') ? withAlpha(c, 0.8) : c, borderColor: c, borderWidth: 1 };
-        }),
-      },
-      options: {
-        ...common,
-        scales: {
-          x: { title: { display: true, text: spec.xLabel }, ticks: { autoSkip: false, maxRotation: 30, minRotation: 0 } },
-          y: { title: { display: true, text: spec.yLabel }, ...(spec.yMin !== undefined ? { min: spec.yMin } : {}), ...(spec.yMax !== undefined ? { max: spec.yMax } : {}) },
-        },
-      },
-    };
-  }
-  return {
-    type: 'line',
-    data: {
-      datasets: spec.series.map((s, k) => {
-        const c = s.color ?? PALETTE[k % PALETTE.length]!;
-        return {
-          // the first series is drawn on top
-          order: k,
-          label: s.label,
-          data: s.x.map((x, i) => ({ x, y: s.y[i] ?? null })) as { x: number; y: number }[],
-          borderColor: s.points ? c : c,
-          backgroundColor: c,
-          borderWidth: s.width ?? 2,
-          borderDash: s.dashed ? [6, 4] : [],
-          pointRadius: s.points ? 3.5 : 0,
-          showLine: true,
-          spanGaps: false,
-          tension: 0,
-        };
-      }),
-    },
-    options: {
-      ...common,
-      parsing: false,
-      normalized: true,
-      scales: {
-        x: { type: spec.xLog ? 'logarithmic' : 'linear', title: { display: true, text: spec.xLabel } },
-        y: {
-          type: spec.yLog ? 'logarithmic' : 'linear',
-          title: { display: true, text: spec.yLabel },
-          ...(spec.yMin !== undefined && !spec.yLog ? { min: spec.yMin } : {}),
-          ...(spec.yMax !== undefined ? { max: spec.yMax } : {}),
-        },
-      },
-    },
-  };
-}
 
 /** Render one chart to PNG bytes (white background). */
 export function renderChartPng(spec: ChartSpec, width = 1000, height = 600): Buffer {

@@ -31,11 +31,17 @@ export const registrationDateStudy: Study = (params, ctx): CaseStudyResult => {
   const line = lineDomain(n);
   const aValues: number[] = [];
   for (let a = 0; a <= aMax; a += aStep) aValues.push(a);
+  // the whole range 0..D, coarser, for the second chart
+  const wide: number[] = [];
+  const wideStep = Math.max(1, Math.round(D / 200));
+  for (let a = 0; a <= D; a += wideStep) wide.push(a);
+  const all = [...new Set([...aValues, ...wide])].sort((x, y) => x - y);
+  const pick = (b: Float64Array, xs: number[]) => xs.map((a) => b[all.indexOf(a)]!);
   const curves = epsList.map((eps) => {
     ctx.progress(null, `usefulness at eps = ${eps}`);
-    const rr = usefulnessCurve(randomisedResponse(clique, eps).channel, clique, aValues);
-    const tg = usefulnessCurve(truncatedGeometric(line, eps / s).channel, line, aValues);
-    return { eps, rr: Array.from(rr.b), tg: Array.from(tg.b) };
+    const rr = usefulnessCurve(randomisedResponse(clique, eps).channel, clique, all);
+    const tg = usefulnessCurve(truncatedGeometric(line, eps / s).channel, line, all);
+    return { eps, rr: pick(rr.b, aValues), tg: pick(tg.b, aValues), rrWide: pick(rr.b, wide), tgWide: pick(tg.b, wide) };
   });
   const at = (c: (typeof curves)[number], a: number, which: 'rr' | 'tg') => c[which][aValues.indexOf(a)] ?? null;
   const a90 = (b: number[]) => {
@@ -48,6 +54,7 @@ export const registrationDateStudy: Study = (params, ctx): CaseStudyResult => {
       (c) =>
         `- eps = ${c.eps}: randomised response reports the exact date with probability ${f(1 - at(c, 0, 'rr')!)} (b(0) = ${f(at(c, 0, 'rr'))}) and is within ${aValues[aValues.length - 1]} days with probability at least ${f(1 - c.rr[c.rr.length - 1]!)}; the d_1 mechanism is within 10 days with probability ${f(1 - (at(c, 10, 'tg') ?? NaN))}, within ${aValues[aValues.length - 1]} days with ${f(1 - c.tg[c.tg.length - 1]!)}. Accuracy at 90% confidence (b <= 0.1): ${a90(c.tg) ?? `> ${aMax}`} days with d_1 against ${a90(c.rr) ?? `more than ${aMax}`} days with d_h.`,
     ),
+    `- Over the whole range (chart usefulness-all-days) randomised response only becomes useful when a approaches the full span: its b(a) falls linearly, ${curves.map((c) => `b(${wide[Math.floor(wide.length / 2)]}) = ${f(c.rrWide[Math.floor(wide.length / 2)]!)} at eps = ${c.eps}`).join(', ')}: a reported date says almost nothing.`,
     `- The price: (eps/${s})*d_1 only guarantees e^eps indistinguishability for dates ${s} days apart (or one user's date shifted by ${s} days); dates years apart are distinguishable, whereas eps*d_h hides any change of one user. For a statistic like the earliest date, where closeness is what users care about, the Manhattan metric gives far better utility for a meaningful guarantee.`,
   ];
   return {
@@ -83,6 +90,19 @@ export const registrationDateStudy: Study = (params, ctx): CaseStudyResult => {
         series: curves.flatMap((c) => [
           { label: `d_h, RR, eps = ${c.eps}`, x: aValues, y: c.rr, dashed: true },
           { label: `d_1, TG eps/${s}, eps = ${c.eps}`, x: aValues, y: c.tg },
+        ]),
+      },
+      {
+        id: 'usefulness-all-days',
+        title: `(a, b)-usefulness over the whole range a = 0..${D} days`,
+        type: 'line',
+        xLabel: 'a (days)',
+        yLabel: 'b = max P(|reported - true| > a)',
+        yMin: 0,
+        yMax: 1,
+        series: curves.flatMap((c) => [
+          { label: `d_h, RR, eps = ${c.eps}`, x: wide, y: c.rrWide, dashed: true },
+          { label: `d_1, TG eps/${s}, eps = ${c.eps}`, x: wide, y: c.tgWide },
         ]),
       },
     ],

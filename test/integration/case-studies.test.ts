@@ -273,13 +273,13 @@ describe('geo (reduced: 12 x 12 grid)', () => {
 
   it('the city comparison on a small city: the LP-optimal mechanism is computed on the full and the coarse grid and passes the privacy check', async () => {
     const pop = Array.from({ length: 36 }, (_, i) => 1 + ((i * 7) % 5) + (i === 14 ? 20 : 0));
-    const r = await run('geo', { size: 2, from: 1, to: 1, step: 0.1, population: pop, citySide: 6, cityEpsilon: 0.8, lpCoarsen: 2 });
+    const r = await run('geo', { size: 2, from: 1, to: 1, step: 0.1, population: pop, citySide: 6, cityEpsilons: [0.8], lpCoarsen: 2 });
     const t = r.tables.find((x) => x.id === 'city-comparison')!;
-    const lp = t.rows.filter((x) => String(x[1]).startsWith('LP'));
+    const lp = t.rows.filter((x) => String(x[2]).startsWith('LP'));
     expect(lp).toHaveLength(2);
     for (const row of lp) {
-      expect(row[2]).toBe(true);
-      expect(row[4] as number).toBeLessThanOrEqual(0.8 * (1 + 1e-9));
+      expect(row[3]).toBe(true);
+      expect(row[5] as number).toBeLessThanOrEqual(0.8 * (1 + 1e-9));
     }
     // coarsening sums blocks
     expect(Array.from(coarsen([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16], 4, 4, 2))).toEqual([14, 22, 46, 54]);
