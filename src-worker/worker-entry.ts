@@ -16,6 +16,7 @@ import { parseJobRequest } from './protocol/validate';
 import type { WorkerReply } from './protocol/messages';
 import type { JobError } from './protocol/common';
 import { runJobRequest } from './jobs/run';
+import { releaseHighsRuntimeIfLarge } from './lp/highs-runtime';
 
 export interface WorkerTask {
   request: unknown;
@@ -80,5 +81,8 @@ export default async function runTask(task: WorkerTask): Promise<WorkerReply> {
     return { ok: false, error: toJobError(err) };
   } finally {
     port.close();
+    // HiGHS' WebAssembly heap only grows: drop a runtime that a large LP
+    // inflated, so this long-lived thread does not keep the memory.
+    await releaseHighsRuntimeIfLarge();
   }
 }

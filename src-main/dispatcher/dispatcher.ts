@@ -92,7 +92,11 @@ export class Dispatcher {
     this.validateReplies = options.validateReplies ?? true;
     this.pool = new Piscina({
       filename: workerFile.startsWith('file:') ? workerFile : new URL(`file://${workerFile}`).href,
-      minThreads: 0,
+      // At least one thread always: with minThreads 0, piscina 5.3.2 stops
+      // starting queued tasks after a worker was terminated by a cancel.
+      // HiGHS memory is released by the worker itself after large LPs
+      // (releaseHighsRuntimeIfLarge); extra threads are recycled when idle.
+      minThreads: 1,
       maxThreads: threads,
       idleTimeout: options.idleTimeoutMs ?? 30_000,
       execArgv: options.execArgv ?? (isTs ? ['--import', tsxLoader()] : []),

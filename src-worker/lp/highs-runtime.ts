@@ -25,3 +25,23 @@ export function highsRuntime(): Promise<Highs> {
 export function resetHighsRuntime(): void {
   runtime = undefined;
 }
+
+/**
+ * The runtime's WebAssembly memory never shrinks. After a job, a worker calls
+ * this: when the heap has grown past `limitBytes` the cached runtime is
+ * dropped, so its memory is garbage once no model refers to it and the next
+ * LP loads a fresh (small) runtime. Idle threads are also recycled by the pool.
+ */
+export async function releaseHighsRuntimeIfLarge(limitBytes = 256 * 2 ** 20): Promise<boolean> {
+  if (!runtime) return false;
+  try {
+    const r = await runtime;
+    if (r.memoryBytes > limitBytes) {
+      runtime = undefined;
+      return true;
+    }
+  } catch {
+    runtime = undefined;
+  }
+  return false;
+}

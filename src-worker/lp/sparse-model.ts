@@ -271,11 +271,14 @@ export async function solveSparseLp(lp: SparseLp, what: string, options?: LpOpti
     // One synchronous WebAssembly call: an AbortSignal cannot fire during it
     // (see LpOptions); the interrupt checkpoints read the shared cancelFlag and
     // report iteration progress at most once per second.
+    // The worker's AbortSignal reads the dispatcher's shared flag with Atomics
+    // in its `aborted` getter, so polling it here stops a running solve too.
     const flag = options?.cancelFlag;
+    const signal = options?.signal;
     const onProgress = options?.onProgress;
     let lastReport = performance.now();
     const checkpoint = (e: InterruptCallbackEvent, kind: string): void => {
-      if (flag && Atomics.load(flag, 0) !== 0) {
+      if ((flag && Atomics.load(flag, 0) !== 0) || signal?.aborted) {
         e.interrupt();
         return;
       }
@@ -290,7 +293,7 @@ export async function solveSparseLp(lp: SparseLp, what: string, options?: LpOpti
       }
     };
     const callbacks: HighsCallbackMap | undefined =
-      flag || onProgress
+      flag || signal || onProgress
         ? {
             [highs.constants.callbackType.simplexInterrupt]: (e: InterruptCallbackEvent): undefined => {
               checkpoint(e, 'simplex');

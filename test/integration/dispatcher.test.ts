@@ -78,6 +78,20 @@ describe('dispatcher on the real pool', () => {
     expect((await outcome(d, req('line:3'))).ok).toBe(true);
   });
 
+  it('jobs queued behind non-polling jobs still run after those are cancelled (thread terminated)', async () => {
+    // Two spinning jobs fill both threads, two more spinners and four real
+    // jobs wait in the queue; all four spinners are cancelled.
+    const spinners = [1, 2, 3, 4].map(() => d.start(req('test:spin')));
+    const queued = ['line:2', 'line:3', 'line:4', 'line:5'].map((dom) => outcome(d, req(dom)));
+    await new Promise((r) => setTimeout(r, 400));
+    for (const id of spinners) expect(await d.cancel(id)).toBe(true);
+    const t0 = Date.now();
+    const results = await Promise.all(queued);
+    expect(results.map((r) => r.message ?? 'ok')).toEqual(['ok', 'ok', 'ok', 'ok']);
+    expect(results.map((r) => (r.result as { vertices: number }).vertices)).toEqual([2, 4, 8, 16]);
+    expect(Date.now() - t0).toBeLessThan(15_000);
+  });
+
   it('cancels a loop that polls the shared flag cooperatively, well before the grace period', async () => {
     const id = d.start(req('test:poll'));
     await new Promise((r) => setTimeout(r, 400));
