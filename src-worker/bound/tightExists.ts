@@ -1,4 +1,5 @@
-import { assertEpsilon } from '../errors';
+import { assertEpsilon, MechError } from '../errors';
+import { solvePhi } from '../linalg/phi-solve';
 import { Z_TOL } from '../mechanism/tightConstraints';
 import { luFactor, luSolve } from '../linalg/lu';
 import { phiMatrix, type Domain } from '../metric/domain';
@@ -13,7 +14,7 @@ export interface TightExistence {
   minZIndex: number;
   /** z itself when it was formed (dense and closed-form paths; null on product domains, where z is a Kronecker power). */
   z: Float64Array | null;
-  method: 'ball-sizes' | 'kronecker' | 'dense-lu';
+  method: 'ball-sizes' | 'kronecker' | 'structured' | 'dense-lu';
 }
 
 /**
@@ -25,6 +26,7 @@ export interface TightExistence {
  *  - Kronecker-product Phi (V^u with summed distances, Manhattan grids):
  *    z = z_0 ⊗ ... ⊗ z_{u-1} with phi_k z_k = 1, min z by a DP over the
  *    factors, O(sum n_k^3);
+ *  - translation-invariant metrics: solvePhi (FFT products + CG/MINRES);
  *  - otherwise a dense LU of Phi.
  * z >= 0 is tested as min z >= -Z_TOL * max(1, max|z|), the same rule as
  * tightConstraints, so the threshold search and the construction never
@@ -57,9 +59,25 @@ export function tightExists(domain: Domain, eps: number): TightExistence {
     for (let k = 0; k < zs.length; k++) idx = idx * zs[k]!.length + ext.argMin[k]!;
     return { exists: ext.min >= -Z_TOL * Math.max(1, zmaxProd), minZ: ext.min, minZIndex: idx, z: null, method: 'kronecker' };
   }
-  const f = luFactor(phiMatrix(domain, eps));
-  if (f.singular) return { exists: 'undecided', minZ: NaN, minZIndex: -1, z: null, method: 'dense-lu' };
-  const z = luSolve(f, new Float64Array(n).fill(1));
+  // Translation-invariant metrics go through FFT + preconditioned CG (issue 5:
+  // the threshold search uses the fast path); others through a dense solve.
+  let z: Float64Array;
+  let method: TightExistence['method'];
+  if (domain.structure.lattice) {
+    try {
+      const r = solvePhi(domain, eps, new Float64Array(n).fill(1));
+      z = r.x;
+      method = r.method.startsWith('dense') ? 'dense-lu' : 'structured';
+    } catch (e) {
+      if (e instanceof MechError && e.detail?.['singular']) return { exists: 'undecided', minZ: NaN, minZIndex: -1, z: null, method: 'structured' };
+      throw e;
+    }
+  } else {
+    const f = luFactor(phiMatrix(domain, eps));
+    if (f.singular) return { exists: 'undecided', minZ: NaN, minZIndex: -1, z: null, method: 'dense-lu' };
+    z = luSolve(f, new Float64Array(n).fill(1));
+    method = 'dense-lu';
+  }
   let minZ = Infinity;
   let minZIndex = 0;
   let zmax = 0;
@@ -70,5 +88,5 @@ export function tightExists(domain: Domain, eps: number): TightExistence {
       minZIndex = i;
     }
   }
-  return { exists: minZ >= -Z_TOL * Math.max(1, zmax), minZ, minZIndex, z, method: 'dense-lu' };
+  return { exists: minZ >= -Z_TOL * Math.max(1, zmax), minZ, minZIndex, z, method };
 }

@@ -104,3 +104,18 @@ describe('tight-constraints existence and the threshold search (SPEC §5)', () =
     expect(() => tightExists(star, 0)).toThrow(/epsilon must be a finite number > 0/);
   });
 });
+
+describe('tightExists on translation-invariant grids uses the structured solver', () => {
+  it('agrees with a dense LU solve of Phi z = 1 on a 25 x 25 Euclidean grid', () => {
+    for (const eps of [0.3, 1.0]) {
+      const g = gridDomain(25, 25, 1, 'euclidean');
+      const r = tightExists(g, eps);
+      expect(r.method).toBe('structured');
+      const z = luSolve(luFactor(phiMatrix(g, eps)), new Float64Array(g.n).fill(1));
+      let minZ = Infinity;
+      for (const v of z) minZ = Math.min(minZ, v);
+      expect(Math.abs(r.minZ - minZ)).toBeLessThan(1e-8 * Math.max(1, Math.abs(minZ)));
+      expect(r.exists).toBe(minZ >= 0);
+    }
+  });
+});
