@@ -1,6 +1,5 @@
 import { assertEpsilon } from '../errors';
 import type { Domain } from '../metric/domain';
-import { NEG_TOL } from '../numeric/tolerance';
 import type { Mechanism } from './channel';
 import { FunctionRowSource } from './functionRowSource';
 import type { TightWeightsSolver } from './tightWeightsDense';
@@ -16,7 +15,8 @@ import { solveTightWeights } from './tightWeightsStructured';
  * Tolerance: z[x'] >= -Z_TOL * max(1, max |z|) counts as non-negative (a
  * rounding zero, clamped to 0); anything below means non-existence.
  */
-export const Z_TOL = 1e3 * NEG_TOL; // 1e-9 relative to the largest weight
+export { Z_TOL } from '../numeric/tolerance';
+import { Z_TOL } from '../numeric/tolerance';
 
 export type TightResult =
   | { exists: true; mechanism: Mechanism; z: Float64Array; minZ: number; argMinZ: string }

@@ -11,6 +11,14 @@ export const SUM_TOL = 1e-9;
 /** Entries in [-NEG_TOL, 0) are treated as rounding zeros; below that they are negative (an error). */
 export const NEG_TOL = 1e-12;
 
+/**
+ * Tight-constraints weights: z >= -Z_TOL * max(1, max|z|) counts as
+ * non-negative (rounding of a zero; clamped to 0). One rule for the dense
+ * construction, the structured construction and the threshold search, so
+ * they never disagree about existence (SPEC §2, §5).
+ */
+export const Z_TOL = 1e-9;
+
 /** Two posteriors are merged into one inner of a hyper-distribution when they agree within this. */
 export const MERGE_TOL = 1e-9;
 

@@ -1,4 +1,5 @@
 import { assertEpsilon } from '../../errors';
+import { Z_TOL } from '../../numeric/tolerance';
 import { solvePhiWith, type SolvePhiOptions, type SolvePhiResult } from '../../linalg/phi-solve';
 import type { Domain } from '../../metric/domain';
 import type { Mechanism } from '../channel';
@@ -12,11 +13,11 @@ import { ImplicitTightChannel } from './implicit-tight-channel';
  * does not exist: min z and where are reported (SPEC §2, CLI
  * {"exists": false, "minZ": ..}).
  *
- * Sign decision: z[y] < -Z_REL_TOL * max|z| is negative. Smaller negative
- * values are rounding of a zero (the solve is accurate to ~1e-12 relative)
- * and are clamped to 0; the clamp is reported (info.clampedZ).
+ * Sign decision: z[y] < -Z_TOL * max(1, max|z|) is negative (numeric/tolerance,
+ * the rule of the dense construction and of the threshold search). Smaller
+ * negative values are rounding of a zero (the solve is accurate to ~1e-12
+ * relative) and are clamped to 0; the clamp is reported (info.clampedZ).
  */
-export const Z_REL_TOL = 1e-10;
 
 export type TightStructuredResult =
   | { exists: true; mechanism: Mechanism & { channel: ImplicitTightChannel }; z: Float64Array; solve: SolvePhiResult; minZ: number; argMinZ: number }
@@ -40,7 +41,7 @@ export function tightConstraintsStructured(domain: Domain, eps: number, opts: So
     const a = Math.abs(v);
     if (a > maxAbs) maxAbs = a;
   }
-  if (minZ < -Z_REL_TOL * maxAbs) {
+  if (minZ < -Z_TOL * Math.max(1, maxAbs)) {
     return { exists: false, minZ, argMinZ, argMinLabel: domain.label(argMinZ), z, solve: result };
   }
   let clamped = 0;
