@@ -173,6 +173,7 @@ function runSummaryJson(s: RunSummary): Record<string, unknown> {
     files: s.files,
     mechanisms: s.items.filter((i) => i.group === 'mechanisms').length,
     analyses: s.items.filter((i) => i.group === 'analyses').length,
+    caseStudies: s.items.filter((i) => i.group === 'caseStudies').length,
     failed: s.items.filter((i) => !i.ok).map((i) => ({ id: i.id, code: i.error!.code, message: i.error!.message })),
   };
 }
@@ -205,7 +206,7 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (args.command === 'example' && args.flags.get('list') !== undefined) {
-      for (const e of listExamples()) process.stdout.write(`${e.name.padEnd(14)} ${e.title}\n`);
+      for (const e of listExamples()) process.stdout.write(`${e.name.padEnd(18)} ${e.title}\n`);
       return 0;
     }
     plan = buildPlan(args);

@@ -271,12 +271,21 @@ describe('geo (reduced: 12 x 12 grid)', () => {
     }
   });
 
-  it('the city comparison on a small city: the LP-optimal mechanism is computed on the full and the coarse grid and passes the privacy check', async () => {
+  it('the city comparison on a small city: spanner and exact LPs are private, and the exact LP is no worse than any other eps*d2-private mechanism', async () => {
     const pop = Array.from({ length: 36 }, (_, i) => 1 + ((i * 7) % 5) + (i === 14 ? 20 : 0));
-    const r = await run('geo', { size: 2, from: 1, to: 1, step: 0.1, population: pop, citySide: 6, cityEpsilons: [0.8], lpCoarsen: 2 });
+    const r = await run('geo', { size: 2, from: 1, to: 1, step: 0.1, population: pop, citySide: 6, cityEpsilons: [0.8], lpCoarsen: 2, exactLp: true });
     const t = r.tables.find((x) => x.id === 'city-comparison')!;
     const lp = t.rows.filter((x) => String(x[2]).startsWith('LP'));
-    expect(lp).toHaveLength(2);
+    expect(lp).toHaveLength(3); // spanner on both grids, exact constraints on the coarse one
+    // on the coarse grid the exact LP is optimal among ALL eps*d2-private channels with these outputs:
+    // no worse than planar Laplace, tight-constraints (when it exists) or the spanner LP
+    const coarse = t.rows.filter((x) => String(x[1]).startsWith('3 x 3'));
+    const err = (m: string) => coarse.find((x) => x[2] === m)?.[4] as number | null | undefined;
+    const exact = err('LP-optimal (exact constraints)')!;
+    for (const m of ['planar Laplace', 'tight-constraints', 'LP-optimal (spanner)']) {
+      const v = err(m);
+      if (typeof v === 'number') expect(exact).toBeLessThanOrEqual(v + 1e-7);
+    }
     for (const row of lp) {
       expect(row[3]).toBe(true);
       expect(row[5] as number).toBeLessThanOrEqual(0.8 * (1 + 1e-9));
