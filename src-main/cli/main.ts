@@ -173,7 +173,6 @@ function runSummaryJson(s: RunSummary): Record<string, unknown> {
     files: s.files,
     mechanisms: s.items.filter((i) => i.group === 'mechanisms').length,
     analyses: s.items.filter((i) => i.group === 'analyses').length,
-    caseStudies: s.items.filter((i) => i.group === 'caseStudies').length,
     failed: s.items.filter((i) => !i.ok).map((i) => ({ id: i.id, code: i.error!.code, message: i.error!.message })),
   };
 }
