@@ -16,7 +16,7 @@ import type { Dispatcher } from '../dispatcher/dispatcher';
 import { loadProject, writeFileAtomic } from './project-file';
 import { resolveProjectFiles } from './resolve-files';
 import { fmt, resultTable, tableToCsv } from './result-table';
-import type { CaseStudyResult } from '../../src-worker/protocol/casestudy';
+import type { CaseStudyResult, ChartSpec } from '../../src-worker/protocol/casestudy';
 import { renderChartPng } from '../charts/render-chart';
 import { writeFileSync } from 'node:fs';
 
@@ -93,6 +93,13 @@ export async function runProject(
           writeFileAtomic(`${base}.json`, JSON.stringify(result, null, 2) + '\n');
           writeFileAtomic(`${base}.csv`, tableToCsv(resultTable(result)));
           item.files.push(`${base}.json`, `${base}.csv`);
+          if (result.type === 'sweep') {
+            // sweeps are curves: also as a chart
+            mkdirSync(join(out, 'charts'), { recursive: true });
+            const png = join(out, 'charts', `${p.id}.png`);
+            writeFileSync(png, renderChartPng(sweepChart(p.id, result)));
+            item.files.push(png);
+          }
         }
       } catch (e) {
         if (e instanceof ApiError && e.code === 'cancelled') throw e;
@@ -107,6 +114,13 @@ export async function runProject(
   writeFileAtomic(summaryPath, summaryMarkdown(project, items));
   const files = [...items.flatMap((i) => i.files), summaryPath];
   return { name: project.name, out, files, items, failed: items.filter((i) => !i.ok).length };
+}
+
+/** A sweep analysis as a chart: utility of each kind against eps, with the regular-prior bound. */
+function sweepChart(id: string, r: Extract<JobResult, { type: 'sweep' }>): ChartSpec {
+  const series: ChartSpec['series'] = r.series.map((s) => ({ label: `${s.kind} utility`, x: r.epsilons, y: s.utility }));
+  if (r.bounds.utility.some((v) => v !== null)) series.push({ label: 'utility bound sum(mu) (regular prior only)', x: r.epsilons, y: r.bounds.utility, dashed: true });
+  return { id, title: `${id}: utility against eps on ${r.domain}`, type: 'line', xLabel: 'eps', yLabel: 'utility (binary gain, optimal remap)', yMin: 0, series };
 }
 
 /** File stem of a case study's table or chart: the item id is left out when the project has one case study. */
@@ -204,6 +218,7 @@ function summaryMarkdown(project: Project, items: RunItem[]): string {
     } else if (res.type !== 'check') {
       lines.push('(no rows)');
     }
+    if (res.type === 'sweep') lines.push('', `![${i.id}](charts/${i.id}.png)`);
     const note = (i.result as { note?: string }).note;
     if (note) lines.push('', `Note: ${note}`);
     lines.push('', `Files: analyses/${i.id}.json, analyses/${i.id}.csv`, '');
