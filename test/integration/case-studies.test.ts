@@ -6,7 +6,7 @@
  * the continuous planar Laplace. Heavy studies run with reduced parameters.
  */
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
@@ -17,6 +17,9 @@ import type { CaseStudyResult } from '../../src-worker/protocol/casestudy';
 import { examplesDir, listExamples, loadExample } from '../../src-main/project/examples';
 import { resolveCaseStudyParams } from '../../src-main/project/resolve-files';
 import { renderChartPng } from '../../src-main/charts/render-chart';
+import { Dispatcher } from '../../src-main/dispatcher/dispatcher';
+import { runProject } from '../../src-main/project/run-project';
+import { projectSchema } from '../../src-worker/protocol/project';
 
 const ctx = { signal: new AbortController().signal, progress: () => undefined };
 const run = (study: string, params: Record<string, unknown> = {}) => runCaseStudy({ study, params: params as never }, ctx) as Promise<CaseStudyResult>;
@@ -389,6 +392,36 @@ describe('capacities', () => {
     expect(num(r, 'grid:2x2 multiplicative')).toBeCloseTo(4 / (1 + 2 * al + al ** Math.SQRT2), 7);
     // Manhattan 4 x 4 grid = product of two lines of 4
     expect(num(r, 'grid:4x4:metric=manhattan multiplicative')).toBeCloseTo(((4 * (1 - al) + 2 * al) / (1 + al)) ** 2, 6);
+  });
+});
+
+/* ---------- through the worker pool ---------- */
+
+describe('a project with a case study, run on the worker pool', () => {
+  it('writes the case study tables (CSV), charts (PNG) and findings into summary.md', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cs-run-'));
+    const project = projectSchema.parse({
+      version: 1,
+      name: 'tiny',
+      domains: [{ id: 'l', domain: 'line:3' }],
+      analyses: [{ id: 'cap', type: 'capacity', domain: 'l', epsilon: Math.LN2 }],
+      caseStudies: [{ id: 'lb', study: 'leakage-bounds', params: { u: 5, values: [4], from: 0.5, to: 1, step: 0.5, outputs: [4], outputsV: 4 } }],
+    });
+    const d = new Dispatcher({ threads: 1 });
+    try {
+      const s = await runProject(d, project, dir, dir);
+      expect(s.failed).toBe(0);
+    } finally {
+      await d.close();
+    }
+    const csv = readFileSync(join(dir, 'tables', 'bound-vs-eps.csv'), 'utf8').trim().split('\n');
+    expect(csv[0]).toBe('epsilon,v = 4,one individual');
+    expect(Number(csv[1]!.split(',')[1])).toBeCloseTo(2.5226, 4); // SPEC §7
+    expect(existsSync(join(dir, 'charts', 'bound-vs-eps.png'))).toBe(true);
+    const md = readFileSync(join(dir, 'summary.md'), 'utf8');
+    expect(md).toMatch(/## Database leakage bounds, u = 5/);
+    expect(md).toMatch(/!\[[^\]]+\]\(charts\/bound-vs-eps\.png\)/);
+    expect(md).toMatch(/### cap \(capacity\)/);
   });
 });
 
