@@ -134,16 +134,19 @@ describe('Mechanism Studio in web mode', () => {
 
   it('cancels a long job from the jobs panel', async () => {
     const page = h.page;
-    // a fine threshold search on a 24 x 24 grid: thousands of 576 x 576 solves
+    // the LP-optimal mechanism on a 24 x 24 grid (576 secrets, a spanner LP
+    // that runs for minutes on this machine)
     await page.getByTestId('add-domain').click();
     await setNumber('grid-rows', 24);
     await setNumber('grid-cols', 24);
-    await page.getByTestId('add-analysis').click();
-    await page.getByText('Tight-mechanism threshold').click();
-    await setNumber('sweep-from', 0.001);
-    await setNumber('sweep-to', 20);
-    await page.getByTestId('run-analysis').click();
-    const row = page.getByTestId('job-row').filter({ hasText: 'threshold' }).first();
+    await page.getByTestId('add-mechanism').click();
+    await page.getByTestId('mech-kind').selectOption('optimal');
+    const domainSelect = page.getByTestId('mech-domain');
+    const last = await domainSelect.locator('option').last().getAttribute('value');
+    await domainSelect.selectOption(last!);
+    await setNumber('mech-epsilon', 1);
+    await page.getByTestId('compute').click();
+    const row = page.getByTestId('job-row').filter({ hasText: 'optimal mechanism' }).first();
     await row.getByTestId('cancel-job').waitFor({ timeout: 30_000 });
     await page.waitForTimeout(1500);
     await shot('07-jobs-running');
@@ -151,6 +154,9 @@ describe('Mechanism Studio in web mode', () => {
     await expect.poll(() => row.getAttribute('data-status'), { timeout: 15_000 }).toBe('cancelled');
     await expect.poll(() => page.getByTestId('result-error').textContent()).toContain('cancelled');
     await shot('08-job-cancelled');
+    // leave a cheap construction in its place, so reopening the project later
+    // does not start the long LP again
+    await page.getByTestId('mech-kind').selectOption('exponential');
   });
 
   it('saves the project atomically and reopens it', async () => {
@@ -164,10 +170,12 @@ describe('Mechanism Studio in web mode', () => {
     await expect.poll(() => page.getByTestId('dirty').count()).toBe(0);
     const saved = JSON.parse(readFileSync(path, 'utf8')) as { domains: { domain: string }[]; mechanisms: { id: string; kind: string; epsilon: number }[] };
     expect(saved.domains[0]!.domain).toBe('grid:8x8:step=0.5');
-    expect(saved.mechanisms.map((m) => [m.id, m.kind, m.epsilon])).toEqual([
-      ['planar', 'planar-laplace', 2],
-      ['mechanism', 'tight', 2],
+    expect(saved.mechanisms.map((m) => [m.kind, m.epsilon])).toEqual([
+      ['planar-laplace', 2],
+      ['tight', 2],
+      ['exponential', 1],
     ]);
+    expect(saved.mechanisms.slice(0, 2).map((m) => m.id)).toEqual(['planar', 'mechanism']);
 
     // start over, then open the saved file
     await page.getByTestId('cmd-new').click();
