@@ -1,6 +1,7 @@
 import { MechError, invalid } from '../errors';
 import { assertDenseFits } from '../linalg/matrix';
 import type { WeightedEdges } from '../metric/domain';
+import { MinHeap } from '../numeric/min-heap';
 
 /**
  * Greedy spanner of dilation delta over a finite metric (SPEC §2): consider
@@ -49,7 +50,7 @@ export function greedySpanner(n: number, distance: (i: number, j: number) => num
   for (let i = 0; i < n; i++) bound[i * n + i] = 0;
   const g = new EdgeGraph(n);
   const dist = new Float64Array(n);
-  const heap = new DistHeap(Math.max(16, 4 * n));
+  const heap = new MinHeap(4 * n);
   const ef: number[] = [];
   const et: number[] = [];
   const ew: number[] = [];
@@ -114,11 +115,11 @@ class EdgeGraph {
     this.head[a] = this.m;
     this.m++;
   }
-  dijkstra(src: number, dist: Float64Array, heap: DistHeap): void {
+  dijkstra(src: number, dist: Float64Array, heap: MinHeap): void {
     dist.fill(Infinity);
     dist[src] = 0;
     heap.clear();
-    heap.push(src, 0);
+    heap.push(0, src);
     while (heap.size > 0) {
       const du = heap.topKey();
       const u = heap.pop();
@@ -128,67 +129,9 @@ class EdgeGraph {
         const nd = du + this.w[e]!;
         if (nd < dist[v]!) {
           dist[v] = nd;
-          heap.push(v, nd);
+          heap.push(nd, v);
         }
       }
     }
-  }
-}
-
-/** Binary min-heap of (node, key) with lazy deletion. */
-class DistHeap {
-  private node: Int32Array;
-  private key: Float64Array;
-  size = 0;
-  constructor(cap: number) {
-    this.node = new Int32Array(cap);
-    this.key = new Float64Array(cap);
-  }
-  clear(): void {
-    this.size = 0;
-  }
-  topKey(): number {
-    return this.key[0]!;
-  }
-  push(v: number, k: number): void {
-    if (this.size === this.node.length) {
-      const nn = new Int32Array(this.size * 2);
-      nn.set(this.node);
-      const nk = new Float64Array(this.size * 2);
-      nk.set(this.key);
-      this.node = nn;
-      this.key = nk;
-    }
-    let i = this.size++;
-    while (i > 0) {
-      const par = (i - 1) >> 1;
-      if (this.key[par]! <= k) break;
-      this.node[i] = this.node[par]!;
-      this.key[i] = this.key[par]!;
-      i = par;
-    }
-    this.node[i] = v;
-    this.key[i] = k;
-  }
-  pop(): number {
-    const top = this.node[0]!;
-    const last = --this.size;
-    if (last > 0) {
-      const v = this.node[last]!;
-      const k = this.key[last]!;
-      let i = 0;
-      for (;;) {
-        let c = 2 * i + 1;
-        if (c >= last) break;
-        if (c + 1 < last && this.key[c + 1]! < this.key[c]!) c++;
-        if (this.key[c]! >= k) break;
-        this.node[i] = this.node[c]!;
-        this.key[i] = this.key[c]!;
-        i = c;
-      }
-      this.node[i] = v;
-      this.key[i] = k;
-    }
-    return top;
   }
 }

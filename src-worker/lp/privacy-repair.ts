@@ -1,3 +1,4 @@
+import { MinHeap } from '../numeric/min-heap';
 import type { PrivacyConstraintGraph } from './privacy-constraint-graph';
 
 /**
@@ -42,57 +43,24 @@ export function repairPrivacy(C: Float64Array, n: number, m: number, graph: Priv
     before[x] = s;
   }
   const L = new Float64Array(n);
-  const heapNode = new Int32Array(2 * E + n + 1);
-  const heapKey = new Float64Array(2 * E + n + 1);
+  // Max-heap on L via negated keys in the shared min-heap.
+  const heap = new MinHeap(2 * E + n + 1);
   for (let w = 0; w < m; w++) {
-    let size = 0;
-    const push = (v: number, k: number): void => {
-      let i = size++;
-      while (i > 0) {
-        const p = (i - 1) >> 1;
-        if (heapKey[p]! >= k) break;
-        heapNode[i] = heapNode[p]!;
-        heapKey[i] = heapKey[p]!;
-        i = p;
-      }
-      heapNode[i] = v;
-      heapKey[i] = k;
-    };
-    const pop = (): number => {
-      const top = heapNode[0]!;
-      const last = --size;
-      if (last > 0) {
-        const v = heapNode[last]!;
-        const k = heapKey[last]!;
-        let i = 0;
-        for (;;) {
-          let c = 2 * i + 1;
-          if (c >= last) break;
-          if (c + 1 < last && heapKey[c + 1]! > heapKey[c]!) c++;
-          if (heapKey[c]! <= k) break;
-          heapNode[i] = heapNode[c]!;
-          heapKey[i] = heapKey[c]!;
-          i = c;
-        }
-        heapNode[i] = v;
-        heapKey[i] = k;
-      }
-      return top;
-    };
+    heap.clear();
     for (let x = 0; x < n; x++) {
       L[x] = C[x * m + w]!;
-      if (L[x]! > 0) push(x, L[x]!);
+      if (L[x]! > 0) heap.push(-L[x]!, x);
     }
-    while (size > 0) {
-      const k = heapKey[0]!;
-      const u = pop();
+    while (heap.size > 0) {
+      const k = -heap.topKey();
+      const u = heap.pop();
       if (k < L[u]!) continue;
       for (let t = deg[u]!; t < deg[u + 1]!; t++) {
         const v = nb[t]!;
         const need = k / nf[t]!;
         if (need > L[v]!) {
           L[v] = need;
-          push(v, need);
+          heap.push(-need, v);
         }
       }
     }

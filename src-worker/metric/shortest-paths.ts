@@ -1,5 +1,6 @@
 import { MechError } from '../errors';
 import { MAX_DENSE_ENTRIES, assertDenseFits } from '../linalg/matrix';
+import { MinHeap } from '../numeric/min-heap';
 import type { WeightedEdges } from './domain';
 
 /** Entry of bfsAllPairs for nodes in different components (distance +Infinity). */
@@ -52,53 +53,22 @@ export function weightedAllPairs(n: number, edges: WeightedEdges, what = 'shorte
   assertDenseFits(n, n, what);
   const adj = adjacency(n, edges.from, edges.to, edges.weight);
   const dist = new Float64Array(n * n).fill(Infinity);
-  const heapNode = new Int32Array(edges.from.length * 2 + n + 1);
-  const heapKey = new Float64Array(heapNode.length);
+  const heap = new MinHeap(edges.from.length * 2 + n + 1);
   for (let s = 0; s < n; s++) {
     const base = s * n;
-    let size = 0;
-    const push = (node: number, key: number) => {
-      let i = size++;
-      while (i > 0) {
-        const p = (i - 1) >> 1;
-        if (heapKey[p]! <= key) break;
-        heapNode[i] = heapNode[p]!;
-        heapKey[i] = heapKey[p]!;
-        i = p;
-      }
-      heapNode[i] = node;
-      heapKey[i] = key;
-    };
-    const pop = () => {
-      const top = heapNode[0]!;
-      const node = heapNode[--size]!;
-      const key = heapKey[size]!;
-      let i = 0;
-      for (;;) {
-        let c = 2 * i + 1;
-        if (c >= size) break;
-        if (c + 1 < size && heapKey[c + 1]! < heapKey[c]!) c++;
-        if (heapKey[c]! >= key) break;
-        heapNode[i] = heapNode[c]!;
-        heapKey[i] = heapKey[c]!;
-        i = c;
-      }
-      heapNode[i] = node;
-      heapKey[i] = key;
-      return top;
-    };
+    heap.clear();
     dist[base + s] = 0;
-    push(s, 0);
-    while (size > 0) {
-      const key0 = heapKey[0]!;
-      const x = pop();
+    heap.push(0, s);
+    while (heap.size > 0) {
+      const key0 = heap.topKey();
+      const x = heap.pop();
       if (key0 > dist[base + x]!) continue;
       for (let k = adj.start[x]!; k < adj.start[x + 1]!; k++) {
         const y = adj.next[k]!;
         const d = key0 + adj.weight![k]!;
         if (d < dist[base + y]!) {
           dist[base + y] = d;
-          push(y, d);
+          heap.push(d, y);
         }
       }
     }

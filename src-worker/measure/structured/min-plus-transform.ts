@@ -1,5 +1,6 @@
 import { MechError } from '../../errors';
 import type { Domain } from '../../metric/domain';
+import { MinHeap } from '../../numeric/min-heap';
 
 /**
  * Weighted distance transform (a min-plus convolution with the metric):
@@ -340,62 +341,4 @@ function brute(domain: Domain, eps: number, f: Float64Array, onProgress?: (x: nu
     source[y] = src;
   }
   return { value, source, method: 'brute', work: n * n };
-}
-
-/** Binary min-heap of (key, id) with duplicates allowed (lazy deletion by the caller). */
-class MinHeap {
-  private keys: Float64Array;
-  private ids: Int32Array;
-  size = 0;
-  constructor(cap: number) {
-    this.keys = new Float64Array(Math.max(16, cap));
-    this.ids = new Int32Array(Math.max(16, cap));
-  }
-  topKey(): number {
-    return this.keys[0]!;
-  }
-  push(key: number, id: number): void {
-    if (this.size === this.keys.length) {
-      const k = new Float64Array(this.size * 2);
-      k.set(this.keys);
-      this.keys = k;
-      const d = new Int32Array(this.size * 2);
-      d.set(this.ids);
-      this.ids = d;
-    }
-    let i = this.size++;
-    const keys = this.keys;
-    const ids = this.ids;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (keys[p]! <= key) break;
-      keys[i] = keys[p]!;
-      ids[i] = ids[p]!;
-      i = p;
-    }
-    keys[i] = key;
-    ids[i] = id;
-  }
-  pop(): number {
-    const keys = this.keys;
-    const ids = this.ids;
-    const top = ids[0]!;
-    const n = --this.size;
-    if (n === 0) return top;
-    const key = keys[n]!;
-    const id = ids[n]!;
-    let i = 0;
-    for (;;) {
-      let c = 2 * i + 1;
-      if (c >= n) break;
-      if (c + 1 < n && keys[c + 1]! < keys[c]!) c++;
-      if (keys[c]! >= key) break;
-      keys[i] = keys[c]!;
-      ids[i] = ids[c]!;
-      i = c;
-    }
-    keys[i] = key;
-    ids[i] = id;
-    return top;
-  }
 }
