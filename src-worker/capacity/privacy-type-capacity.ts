@@ -1,4 +1,5 @@
 import { assertEpsilon } from '../errors';
+import { edgesIfAvailable } from '../metric/shortest-paths';
 import { Matrix, assertDenseFits } from '../linalg/matrix';
 import { DenseChannel, type Mechanism } from '../mechanism/channel';
 import { type Domain, domainLabels } from '../metric/domain';
@@ -35,7 +36,7 @@ export async function privacyTypeCapacities(domain: Domain, eps: number, options
   assertEpsilon(eps);
   const n = domain.n;
   assertDenseFits(n, n, `capacity mechanisms on ${domain.spec}`);
-  const constraints = options.constraints === undefined || options.constraints === 'auto' ? (domain.structure.edges ? 'edges' : 'exact') : options.constraints;
+  const constraints = options.constraints === undefined || options.constraints === 'auto' ? (edgesIfAvailable(domain) ? 'edges' : 'exact') : options.constraints;
   const trace = new Float64Array(n * n);
   for (let i = 0; i < n; i++) trace[i * n + i] = 1;
   const half = (lo: number): LpOptions => ({

@@ -1,4 +1,5 @@
 import { MechError, assertEpsilon, assertPositiveInt } from '../errors';
+import { edgesIfAvailable } from '../metric/shortest-paths';
 import type { RowSource } from '../mechanism/channel';
 import type { Domain } from '../metric/domain';
 import { REL_TOL } from '../numeric/tolerance';
@@ -98,8 +99,9 @@ export function checkPrivacy(src: RowSource, domain: Domain, eps: number, opts: 
   if (src.rows !== domain.n) {
     throw new MechError('invalid-input', `the channel has ${src.rows} rows but the domain ${domain.spec} has ${domain.n} points`);
   }
-  const edges = domain.structure.edges;
   const wanted = opts.pairs ?? 'auto';
+  // Explicitly asked for edges: a too-large edge list is an error; otherwise fall back to all pairs.
+  const edges = wanted === 'edges' ? domain.structure.edges : edgesIfAvailable(domain);
   if (wanted === 'edges' && !edges) throw new MechError('invalid-input', `domain ${domain.spec} has no graph edges to check`);
   const mode: 'edges' | 'all-pairs' = wanted === 'all' || !edges ? 'all-pairs' : 'edges';
   const m = src.cols;

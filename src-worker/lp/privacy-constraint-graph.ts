@@ -1,4 +1,5 @@
 import { invalid } from '../errors';
+import { edgesIfAvailable } from '../metric/shortest-paths';
 import type { Domain } from '../metric/domain';
 import { greedySpanner } from './greedy-spanner';
 
@@ -31,7 +32,7 @@ export interface PrivacyConstraintGraph {
 export function privacyConstraintGraph(domain: Domain, eps: number, mode: ConstraintMode = 'auto', delta = DEFAULT_SPANNER_DELTA): PrivacyConstraintGraph {
   let m: Exclude<ConstraintMode, 'auto'>;
   if (mode === 'auto') {
-    if (domain.structure.edges) m = 'edges';
+    if (edgesIfAvailable(domain)) m = 'edges';
     else if (domain.structure.grid?.metric === 'euclidean') m = 'spanner';
     else m = 'exact';
   } else m = mode;

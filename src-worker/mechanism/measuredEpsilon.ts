@@ -1,4 +1,5 @@
 import { checkPrivacy } from '../check/privacyCheck';
+import { edgesIfAvailable } from '../metric/shortest-paths';
 import type { Domain } from '../metric/domain';
 import type { RowSource } from './channel';
 
@@ -11,7 +12,8 @@ export const SELF_CHECK_MAX_WORK = 5e7;
  */
 export function measuredEpsilonInfo(src: RowSource, domain: Domain, eps: number): Record<string, number | string | boolean> {
   const n = domain.n;
-  const pairs = domain.structure.edges ? domain.structure.edges.from.length : (n * (n - 1)) / 2;
+  const edges = edgesIfAvailable(domain);
+  const pairs = edges ? edges.from.length : (n * (n - 1)) / 2;
   if (pairs * src.cols > SELF_CHECK_MAX_WORK) {
     return { effectiveEpsilonNote: `not measured at construction (${pairs} pairs x ${src.cols} outputs); run the privacy check` };
   }

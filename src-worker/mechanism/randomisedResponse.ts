@@ -1,4 +1,5 @@
 import { MechError, assertEpsilon } from '../errors';
+import { edgesIfAvailable } from '../metric/shortest-paths';
 import type { Domain } from '../metric/domain';
 import type { Mechanism } from './channel';
 import { FunctionRowSource } from './functionRowSource';
@@ -7,18 +8,26 @@ import { FunctionRowSource } from './functionRowSource';
 const MIN_DISTANCE_PAIR_LIMIT = 2e7;
 
 /**
- * Smallest positive distance of the domain: edge weights when the metric is
- * a graph metric (the closest pair is always an edge), the cell size on a
- * grid, otherwise all pairs (refused beyond MIN_DISTANCE_PAIR_LIMIT pairs).
+ * Smallest positive distance of the domain: the cell size on a grid, the
+ * smallest positive ball radius of a ball-size-symmetric domain, edge weights
+ * when the metric is a graph metric (the closest pair is always an edge),
+ * otherwise all pairs (refused beyond MIN_DISTANCE_PAIR_LIMIT pairs).
  */
 export function minPositiveDistance(domain: Domain): number {
-  const e = domain.structure.edges;
+  // Cheap structural answers first (no edge list needs to be built for them).
+  if (domain.structure.grid && domain.n > 1) return domain.structure.grid.step;
+  const balls = domain.structure.ballSizes;
+  if (balls && domain.n > 1) {
+    let m = Infinity;
+    for (let k = 0; k < balls.radius.length; k++) if (balls.count[k]! > 0 && balls.radius[k]! > 0 && balls.radius[k]! < m) m = balls.radius[k]!;
+    if (m < Infinity) return m;
+  }
+  const e = edgesIfAvailable(domain);
   if (e && e.weight.length > 0) {
     let m = Infinity;
     for (let k = 0; k < e.weight.length; k++) if (e.weight[k]! > 0 && e.weight[k]! < m) m = e.weight[k]!;
     return m;
   }
-  if (domain.structure.grid && domain.n > 1) return domain.structure.grid.step;
   const n = domain.n;
   if ((n * (n - 1)) / 2 > MIN_DISTANCE_PAIR_LIMIT) {
     throw new MechError('too-large', `finding the smallest distance of ${domain.spec} needs ${(n * (n - 1)) / 2} pairs (limit ${MIN_DISTANCE_PAIR_LIMIT})`);

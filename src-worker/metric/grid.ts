@@ -1,5 +1,6 @@
 import { assertPositiveInt, invalid } from '../errors';
-import type { Domain, GridMetric } from './domain';
+import type { Domain, DomainStructure, GridMetric, WeightedEdges } from './domain';
+import { assertEdgeListFits } from './shortest-paths';
 
 /**
  * Grid of R x C cells of side `step` (km or any unit), points at the cell
@@ -20,22 +21,47 @@ export function gridDomain(rows: number, cols: number, step = 1, metric: GridMet
     if (metric === 'chebyshev') return Math.max(a, b) * step;
     return Math.hypot(a, b) * step;
   };
-  let edges: Domain['structure']['edges'];
-  if (metric !== 'euclidean') {
-    const f: number[] = [];
-    const t: number[] = [];
+  let edges: WeightedEdges | undefined;
+  // 4-neighbour (Manhattan) or 8-neighbour (Chebyshev) edges, built on first
+  // access straight into typed arrays, per cell in the order right, down,
+  // down-right, down-left.
+  const buildEdges = (): WeightedEdges => {
+    const diagonal = metric === 'chebyshev';
+    const m = rows * (cols - 1) + (rows - 1) * cols + (diagonal ? 2 * (rows - 1) * (cols - 1) : 0);
+    assertEdgeListFits(m, `edge list of the ${rows} x ${cols} grid`);
+    const from = new Int32Array(m);
+    const to = new Int32Array(m);
+    let k = 0;
     for (let r = 0; r < rows; r++)
       for (let c = 0; c < cols; c++) {
         const i = r * cols + c;
-        if (c + 1 < cols) (f.push(i), t.push(i + 1));
-        if (r + 1 < rows) (f.push(i), t.push(i + cols));
-        if (metric === 'chebyshev' && r + 1 < rows) {
-          if (c + 1 < cols) (f.push(i), t.push(i + cols + 1));
-          if (c > 0) (f.push(i), t.push(i + cols - 1));
+        if (c + 1 < cols) {
+          from[k] = i;
+          to[k++] = i + 1;
+        }
+        if (r + 1 < rows) {
+          from[k] = i;
+          to[k++] = i + cols;
+          if (diagonal) {
+            if (c + 1 < cols) {
+              from[k] = i;
+              to[k++] = i + cols + 1;
+            }
+            if (c > 0) {
+              from[k] = i;
+              to[k++] = i + cols - 1;
+            }
+          }
         }
       }
-    edges = { from: Int32Array.from(f), to: Int32Array.from(t), weight: new Float64Array(f.length).fill(step) };
-  }
+    return { from, to, weight: new Float64Array(m).fill(step) };
+  };
+  const structure: DomainStructure = {
+    lattice: { shape: [rows, cols], periodic: false, offsetDistance: (d) => offset(d[0]!, d[1]!) },
+    grid: { rows, cols, step, metric },
+  };
+  // Euclidean distance is not a graph metric: no `edges` key at all.
+  if (metric !== 'euclidean') Object.defineProperty(structure, 'edges', { enumerable: true, get: () => (edges ??= buildEdges()) });
   const spec = `grid:${rows}x${cols}${step !== 1 ? `:step=${step}` : ''}${metric !== 'euclidean' ? `:metric=${metric}` : ''}`;
   return {
     kind: 'grid',
@@ -44,10 +70,6 @@ export function gridDomain(rows: number, cols: number, step = 1, metric: GridMet
     n: rows * cols,
     label: (i) => `(${Math.floor(i / cols)},${i % cols})`,
     distance: (i, j) => offset(Math.floor(i / cols) - Math.floor(j / cols), (i % cols) - (j % cols)),
-    structure: {
-      ...(edges ? { edges } : {}),
-      lattice: { shape: [rows, cols], periodic: false, offsetDistance: (d) => offset(d[0]!, d[1]!) },
-      grid: { rows, cols, step, metric },
-    },
+    structure,
   };
 }

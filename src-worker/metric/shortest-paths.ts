@@ -1,7 +1,7 @@
 import { MechError } from '../errors';
 import { MAX_DENSE_ENTRIES, assertDenseFits } from '../linalg/matrix';
 import { MinHeap } from '../numeric/min-heap';
-import type { WeightedEdges } from './domain';
+import type { Domain, WeightedEdges } from './domain';
 
 /** Entry of bfsAllPairs for nodes in different components (distance +Infinity). */
 export const UNREACHABLE = -1;
@@ -112,5 +112,22 @@ export function adjacency(
 export function assertEdgeListFits(m: number, what: string, limit = MAX_DENSE_ENTRIES): void {
   if (!(m <= limit)) {
     throw new MechError('too-large', `${what} would have ${m} edges, over the limit of ${limit}; use the metric directly or a smaller domain`, { edges: m, limit });
+  }
+}
+
+/**
+ * The domain's graph edges when it has them and they fit the edge-list limit,
+ * otherwise undefined. Edge lists of large domains (clique, grid, Hamming
+ * cube, V^u, answer graphs) are built on first access and refused with
+ * MechError 'too-large' when too big; code that merely *prefers* the edges
+ * (choosing a method, counting pairs) uses this and falls back to the metric.
+ */
+export function edgesIfAvailable(domain: Domain): WeightedEdges | undefined {
+  if (!('edges' in domain.structure)) return undefined;
+  try {
+    return domain.structure.edges;
+  } catch (e) {
+    if (e instanceof MechError && e.code === 'too-large') return undefined;
+    throw e;
   }
 }

@@ -1,4 +1,5 @@
 import { MechError } from '../../errors';
+import { edgesIfAvailable } from '../../metric/shortest-paths';
 import type { Domain } from '../../metric/domain';
 import { MinHeap } from '../../numeric/min-heap';
 
@@ -51,7 +52,7 @@ export function minPlusTransform(domain: Domain, eps: number, f: Float64Array, o
     let flat = true;
     for (let i = 1; i < n && flat; i++) if (f[i] !== f[0]) flat = false;
     if (flat) method = 'uniform';
-    else if (domain.structure.edges) method = 'dijkstra';
+    else if (edgesIfAvailable(domain)) method = 'dijkstra';
     else if (domain.structure.grid) method = 'quadtree';
     else method = 'brute';
   }

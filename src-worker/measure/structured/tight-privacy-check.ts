@@ -1,4 +1,5 @@
 import { assertEpsilon } from '../../errors';
+import { edgesIfAvailable } from '../../metric/shortest-paths';
 import { latticeKernel } from '../../linalg/lattice-phi';
 import type { ImplicitTightChannel } from '../../mechanism/implicit/implicit-tight-channel';
 import { REL_TOL } from '../../numeric/tolerance';
@@ -57,7 +58,7 @@ export function checkTightPrivacy(channel: ImplicitTightChannel, eps: number, op
     const n1 = shape.length === 2 ? shape[0]! : 1;
     const n2 = shape.length === 2 ? shape[1]! : shape[0]!;
     const dirs: [number, number][] = [];
-    const edges = domain.structure.edges;
+    const edges = edgesIfAvailable(domain);
     if (edges) {
       const seen = new Set<string>();
       for (let k = 0; k < edges.from.length; k++) {

@@ -4,6 +4,8 @@ import { ringDomain } from '../../../src-worker/metric/ring';
 import { cliqueDomain } from '../../../src-worker/metric/clique';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { diameter, distanceMatrix, phiMatrix } from '../../../src-worker/metric/domain';
+import { edgesIfAvailable } from '../../../src-worker/metric/shortest-paths';
+import { minPositiveDistance } from '../../../src-worker/mechanism/randomisedResponse';
 import { expectBallSizes, expectEdgesReproduceMetric, expectLattice, mechError } from './helpers';
 
 /** Every distance-k border (points at distance k from x) has the same size c for 1 <= k <= m (the antipode of an even ring: 1). */
@@ -63,6 +65,43 @@ describe('line, ring, clique and grid structure flags', () => {
     expect(gridDomain(3, 4, 1, 'chebyshev').structure.edges!.from.length).toBe(17 + 12);
     mechError(() => gridDomain(3, 4, 0), 'invalid-input');
     mechError(() => gridDomain(0, 4), 'invalid-input');
+  });
+
+  it('clique and grid edge lists are built on first access, in the reference order, and refused when too large', () => {
+    // Reference: the pair list as a plain loop would push it.
+    const refGrid = (rows: number, cols: number, diag: boolean): number[][] => {
+      const out: number[][] = [];
+      for (let r = 0; r < rows; r++)
+        for (let c = 0; c < cols; c++) {
+          const i = r * cols + c;
+          if (c + 1 < cols) out.push([i, i + 1]);
+          if (r + 1 < rows) out.push([i, i + cols]);
+          if (diag && r + 1 < rows && c + 1 < cols) out.push([i, i + cols + 1]);
+          if (diag && r + 1 < rows && c > 0) out.push([i, i + cols - 1]);
+        }
+      return out;
+    };
+    for (const [rows, cols] of [[1, 1], [1, 4], [4, 1], [2, 3], [5, 4]] as const)
+      for (const metric of ['manhattan', 'chebyshev'] as const) {
+        const e = gridDomain(rows, cols, 0.25, metric).structure.edges!;
+        const ref = refGrid(rows, cols, metric === 'chebyshev');
+        expect(Array.from(e.from, (f, k) => [f, e.to[k]!])).toEqual(ref);
+        expect(Array.from(e.weight)).toEqual(ref.map(() => 0.25));
+      }
+    const c = cliqueDomain(4).structure.edges!;
+    expect(Array.from(c.from, (f, k) => [f, c.to[k]!])).toEqual([[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]);
+    // 20000 labels: N(N-1)/2 = 199,990,000 edges (3.2 GB) is over the edge-list limit.
+    const big = cliqueDomain(20000);
+    expect('edges' in big.structure).toBe(true);
+    expect(big.structure.singleOrbit).toEqual({ c: 19999, diameter: 1, evenRing: false });
+    expect(() => big.structure.edges).toThrow(/199990000 edges/);
+    mechError(() => big.structure.edges, 'too-large');
+    expect(edgesIfAvailable(big)).toBeUndefined();
+    expect(edgesIfAvailable(gridDomain(3, 3))).toBeUndefined();
+    expect(edgesIfAvailable(lineDomain(3))!.from.length).toBe(2);
+    expect(minPositiveDistance(big)).toBe(1);
+    const g = gridDomain(2, 2, 1, 'manhattan');
+    expect(g.structure.edges).toBe(g.structure.edges); // built once
   });
 
   it('dense distance and Phi matrices', () => {
