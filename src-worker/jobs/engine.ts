@@ -33,7 +33,7 @@ import { randomisedResponse } from '../mechanism/randomisedResponse';
 import { truncatedGeometric } from '../mechanism/truncatedGeometric';
 import { customMetricDomain } from '../metric/custom-metric';
 import { graphDomain as engineGraphDomain } from '../metric/graph';
-import { additiveCapacity } from '../measure/additiveCapacity';
+import { channelMeasures } from '../measure/channelMeasures';
 import { expectedDistanceError } from '../measure/expectedDistanceError';
 import { posteriorLoss } from '../measure/expectedLoss';
 import { buildLoss } from '../measure/lossSpec';
@@ -41,10 +41,6 @@ import { matrixLoss } from '../measure/matrixLoss';
 import { binaryLoss } from '../measure/binaryLoss';
 import { nibLoss } from '../measure/nibLoss';
 import type { LossFunction } from '../measure/guessFunction';
-import { minEntropyLeakage } from '../measure/minEntropyLeakage';
-import { minCapacity, multiplicativeCapacity } from '../measure/multiplicativeCapacity';
-import { posteriorVulnerability } from '../measure/posteriorVulnerability';
-import { priorVulnerability } from '../measure/priorVulnerability';
 
 export function missing(piece: string): never {
   throw new MechError('internal', `this job needs ${piece}, which is not part of the engine yet`, { missingEnginePiece: piece });
@@ -155,17 +151,18 @@ export interface Measures {
 export function measureChannel(prior: Float64Array, channel: RowSource): Measures {
   // tight-constraints mechanisms: the same numbers from z and the metric, without n^2 entries
   if (channel instanceof ImplicitTightChannel) return tightChannelMeasures(prior, channel);
-  const pv = posteriorVulnerability(prior, channel);
+  // SPEC §3: every Bayes measure in one streaming pass over the rows.
+  const m = channelMeasures(prior, channel);
   return {
-    vulnerability: priorVulnerability(prior),
-    posteriorVulnerability: pv.value,
-    leakage: minEntropyLeakage(prior, channel),
+    vulnerability: m.vulnerability,
+    posteriorVulnerability: m.posteriorVulnerability,
+    leakage: m.leakage,
     // SPEC §3: utility with an optimal remap under binary gain = V[pi > C]
-    utility: pv.value,
-    remap: pv.remap,
-    multiplicativeCapacity: multiplicativeCapacity(channel),
-    additiveCapacity: additiveCapacity(channel),
-    minCapacity: minCapacity(channel),
+    utility: m.posteriorVulnerability,
+    remap: m.remap,
+    multiplicativeCapacity: m.multiplicativeCapacity,
+    additiveCapacity: m.additiveCapacity,
+    minCapacity: m.minCapacity,
   };
 }
 
@@ -238,12 +235,14 @@ export interface RegularityOutcome {
   note?: string;
 }
 
-/** LP decider for singular Phi (SPEC §5: decide by LP feasibility). */
-const regularityLP: RegularityLP = async (domain, eps, prior) => (await decideRegularityByLP(domain, eps, prior)).regular;
+/** LP decider for singular Phi (SPEC §5: decide by LP feasibility), cancellable through the job's signal. */
+const regularityLP =
+  (signal: AbortSignal): RegularityLP =>
+  async (domain, eps, prior) =>
+    (await decideRegularityByLP(domain, eps, prior, { signal })).regular;
 
 export async function regularity(domain: Domain, eps: number, prior: Float64Array, signal: AbortSignal): Promise<RegularityOutcome> {
-  void signal;
-  const r = await decideRegularity(domain, eps, prior, regularityLP ? { decideByLP: regularityLP } : {});
+  const r = await decideRegularity(domain, eps, prior, { decideByLP: regularityLP(signal) });
   if (r.status === 'undecided') {
     throw new MechError('not-applicable', `${r.reason} (no LP decider is available)`);
   }
