@@ -1,20 +1,12 @@
-/**
- * Stream a channel to CSV (SPEC §8 format: a header row of output labels
- * after an empty first cell, then label, probabilities per secret), one row
- * at a time, so channels that never fit in memory as text still export.
- * Written to FILE.partial, fsynced, then renamed: a cancelled or failed
- * export never leaves a truncated FILE.
- */
-import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+/** Channel CSV export for job handlers: size guard, the streamed writer, inline matrix payloads. */
 import { MechError } from '../errors';
 import type { RowSource } from '../mechanism/channel';
-import { checkCancelled } from './context';
 import { toDense } from '../mechanism/channel';
 import type { MatrixPayload } from '../protocol/common';
+import { streamChannelCsv } from '../measure/structured/channel-csv-stream';
 
-export function csvCell(s: string): string {
-  return /[",\n\r]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s;
-}
+/** Text per write chunk (about 20 characters per probability). */
+const CHUNK_CHARS = 1 << 20;
 
 /** Largest channel (entries) exported to CSV: about 40 GB of text. */
 export const MAX_CSV_ENTRIES = 2e9;
@@ -29,53 +21,19 @@ export function assertCsvFits(rows: number, cols: number): void {
   }
 }
 
-export function writeChannelCsv(ch: RowSource, path: string, signal?: AbortSignal, progress?: (f: number, m: string) => void): void {
+/**
+ * Write a channel to FILE as CSV (SPEC §8) through the one streamed writer
+ * (measure/structured/channel-csv-stream.ts: chunked with backpressure,
+ * FILE.partial renamed when complete), in chunks of about 1 MB of text,
+ * reporting progress and stopping with 'cancelled' when the job's signal fires.
+ */
+export async function writeChannelCsv(ch: RowSource, path: string, signal?: AbortSignal, progress?: (f: number, m: string) => void): Promise<void> {
   assertCsvFits(ch.rows, ch.cols);
-  const tmp = `${path}.partial`;
-  let fd: number;
-  try {
-    fd = openSync(tmp, 'w');
-  } catch (e) {
-    throw new MechError('invalid-input', `cannot write ${path}: ${(e as Error).message}`);
-  }
-  try {
-    let buf = '';
-    const flush = (): void => {
-      writeSync(fd, buf);
-      buf = '';
-    };
-    const header: string[] = [''];
-    for (let j = 0; j < ch.cols; j++) header.push(csvCell(ch.colLabel(j)));
-    buf += header.join(',') + '\n';
-    const row = new Float64Array(ch.cols);
-    for (let i = 0; i < ch.rows; i++) {
-      ch.row(i, row);
-      let line = csvCell(ch.rowLabel(i));
-      for (let j = 0; j < ch.cols; j++) line += ',' + String(row[j]);
-      buf += line + '\n';
-      if (buf.length > 1 << 20) {
-        flush();
-        checkCancelled(signal);
-        progress?.(i / ch.rows, `writing ${path}`);
-      }
-    }
-    flush();
-    fsyncSync(fd);
-    closeSync(fd);
-    renameSync(tmp, path);
-  } catch (e) {
-    try {
-      closeSync(fd);
-    } catch {
-      /* already closed */
-    }
-    try {
-      unlinkSync(tmp);
-    } catch {
-      /* nothing to remove */
-    }
-    throw e;
-  }
+  await streamChannelCsv(ch, path, {
+    chunkRows: Math.max(1, Math.ceil(CHUNK_CHARS / (20 * Math.max(1, ch.cols)))),
+    ...(signal ? { signal } : {}),
+    ...(progress ? { onProgress: (f: number) => progress(f, `writing ${path}`) } : {}),
+  });
 }
 
 /** Inline matrix payload (the caller checked the size). */

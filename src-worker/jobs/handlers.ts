@@ -128,7 +128,7 @@ export async function mechanismJob(req: MechanismRequest, ctx: JobContext): Prom
   const limit = req.inlineLimit ?? INLINE_MATRIX_LIMIT;
   if (ch.rows * ch.cols <= limit) result.matrix = matrixPayload(ch);
   if (req.out) {
-    writeChannelCsv(ch, req.out, ctx.signal, ctx.progress);
+    await writeChannelCsv(ch, req.out, ctx.signal, ctx.progress);
     result.csvPath = req.out;
   }
   return result;
@@ -213,7 +213,7 @@ export async function capacityJob(req: CapacityRequest, ctx: JobContext): Promis
   if (c.mechanism) {
     if (c.mechanism.rows * c.mechanism.cols <= (req.inlineLimit ?? INLINE_MATRIX_LIMIT)) out.matrix = matrixPayload(c.mechanism);
     if (req.out) {
-      writeChannelCsv(c.mechanism, req.out, ctx.signal, ctx.progress);
+      await writeChannelCsv(c.mechanism, req.out, ctx.signal, ctx.progress);
       out.csvPath = req.out;
     }
   } else if (req.out) {

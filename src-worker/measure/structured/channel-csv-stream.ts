@@ -1,4 +1,5 @@
 import { createWriteStream } from 'node:fs';
+import { rename, unlink } from 'node:fs/promises';
 import { once } from 'node:events';
 import { MechError } from '../../errors';
 import type { RowSource } from '../../mechanism/channel';
@@ -6,12 +7,16 @@ import type { RowSource } from '../../mechanism/channel';
 /**
  * Stream a channel to CSV through a Node write stream (SPEC §8 format: a
  * header row of output labels after an empty first cell, then one row per
- * secret: label, probabilities). Rows are generated on demand and written
- * in chunks of `chunkRows`, waiting for 'drain' when the stream's buffer is
- * full, so memory stays O(chunk) whatever the channel's size. Numbers are
- * written in JavaScript's shortest round-trip form: parsing gives back the
- * same doubles. Labels with a comma, quote, line break or outer spaces are
- * quoted (RFC 4180), e.g. grid labels "(0,1)".
+ * secret: label, probabilities). This is the one channel-CSV writer (the job
+ * handlers call it through jobs/channel-csv.ts). Rows are generated on
+ * demand and written in chunks of `chunkRows`, waiting for 'drain' when the
+ * stream's buffer is full, so memory stays O(chunk) whatever the channel's
+ * size. Numbers are written in JavaScript's shortest round-trip form: parsing
+ * gives back the same doubles. Labels with a comma, quote, line break or
+ * outer spaces are quoted (RFC 4180), e.g. grid labels "(0,1)".
+ *
+ * The text goes to PATH.partial, flushed to disk and renamed to PATH only
+ * when complete: a cancelled or failed export never leaves a truncated PATH.
  */
 export interface CsvStreamOptions {
   chunkRows?: number;
@@ -19,8 +24,24 @@ export interface CsvStreamOptions {
   signal?: AbortSignal;
 }
 
+/** One CSV field: quoted (RFC 4180) when it holds a comma, quote, line break or outer spaces. */
 export function csvField(s: string): string {
   return /[",\n\r]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** The header line: an empty first cell, then the output (column) labels. */
+export function channelCsvHeader(source: RowSource): string {
+  const header: string[] = [''];
+  for (let j = 0; j < source.cols; j++) header.push(csvField(source.colLabel(j)));
+  return header.join(',') + '\n';
+}
+
+/** Row i as a CSV line (label, probabilities in shortest round-trip form); `buf` holds at least cols entries. */
+export function channelCsvRow(source: RowSource, i: number, buf: Float64Array): string {
+  source.row(i, buf);
+  let line = csvField(source.rowLabel(i));
+  for (let j = 0; j < source.cols; j++) line += ',' + String(buf[j]);
+  return line + '\n';
 }
 
 export async function streamChannelCsv(
@@ -30,7 +51,10 @@ export async function streamChannelCsv(
 ): Promise<{ rows: number; cols: number; bytes: number }> {
   const chunkRows = opts.chunkRows ?? 64;
   if (!Number.isInteger(chunkRows) || chunkRows < 1) throw new MechError('invalid-input', `chunk size must be an integer >= 1, got ${chunkRows}`);
-  const out = createWriteStream(path, { encoding: 'utf8' });
+  const tmp = `${path}.partial`;
+  // flush: fsync before the descriptor closes, so the rename publishes complete data.
+  // A 4 MB buffer lets the disk write of one chunk overlap formatting the next.
+  const out = createWriteStream(tmp, { encoding: 'utf8', flush: true, highWaterMark: 1 << 22 });
   const failed = new Promise<never>((_, reject) => {
     out.once('error', (e) => reject(new MechError('invalid-input', `cannot write ${path}: ${e.message}`)));
   });
@@ -40,17 +64,11 @@ export async function streamChannelCsv(
   };
   try {
     const m = source.cols;
-    const header: string[] = [''];
-    for (let j = 0; j < m; j++) header.push(csvField(source.colLabel(j)));
-    await write(header.join(',') + '\n');
+    await write(channelCsvHeader(source));
     const row = new Float64Array(m);
-    const parts = new Array<string>(m + 1);
     let chunk = '';
     for (let i = 0; i < source.rows; i++) {
-      source.row(i, row);
-      parts[0] = csvField(source.rowLabel(i));
-      for (let j = 0; j < m; j++) parts[j + 1] = String(row[j]);
-      chunk += parts.join(',') + '\n';
+      chunk += channelCsvRow(source, i, row);
       if ((i + 1) % chunkRows === 0 || i === source.rows - 1) {
         await write(chunk);
         chunk = '';
@@ -59,10 +77,22 @@ export async function streamChannelCsv(
       }
     }
     out.end();
-    await Promise.race([once(out, 'finish'), failed]);
-    return { rows: source.rows, cols: m, bytes: out.bytesWritten };
+    await Promise.race([once(out, 'close'), failed]);
+    const bytes = out.bytesWritten;
+    try {
+      await rename(tmp, path);
+    } catch (e) {
+      throw new MechError('invalid-input', `cannot write ${path}: ${(e as Error).message}`);
+    }
+    return { rows: source.rows, cols: m, bytes };
   } catch (e) {
-    out.destroy();
+    // Wait until the descriptor is closed (the open may still be pending), then drop the partial file.
+    if (!out.closed) {
+      const closed = once(out, 'close').catch(() => undefined);
+      out.destroy();
+      await closed;
+    }
+    await unlink(tmp).catch(() => undefined);
     throw e;
   }
 }

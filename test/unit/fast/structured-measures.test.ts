@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -289,6 +289,7 @@ describe('rows on demand and streamed CSV export', () => {
       for (let j = 0; j < 42; j++) expect(Number(recs[i + 1]![j + 1])).toBe(dense.matrix.get(i, j));
     }
     expect(res.bytes).toBe(readFileSync(path).length);
+    expect(existsSync(`${path}.partial`)).toBe(false);
   });
 
   it('export to an unwritable path is a clear error; a cancelled export stops', async () => {
@@ -298,5 +299,8 @@ describe('rows on demand and streamed CSV export', () => {
     ac.abort();
     const dir = mkdtempSync(join(tmpdir(), 'fast-csv-'));
     await expect(streamChannelCsv(ch, join(dir, 'c.csv'), { chunkRows: 4, signal: ac.signal })).rejects.toThrow(/cancelled after 4 rows/);
+    // nothing is left behind: neither a truncated file nor its .partial
+    expect(existsSync(join(dir, 'c.csv'))).toBe(false);
+    expect(existsSync(join(dir, 'c.csv.partial'))).toBe(false);
   });
 });
