@@ -4,7 +4,7 @@
  * draw the same picture. Register the line/bar controllers, linear,
  * logarithmic and category scales, Legend and Title before use.
  */
-import type { ChartConfiguration } from 'chart.js';
+import type { Chart, ChartConfiguration, LegendItem, PointStyle } from 'chart.js';
 import type { ChartSpec } from '../../src-worker/protocol/casestudy';
 
 /** Colour-blind-safe palette (Okabe-Ito), then greys. */
@@ -15,6 +15,29 @@ function withAlpha(hex: string, a: number): string {
   return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${a})`;
 }
 
+/**
+ * Legend entries of a line chart drawn like their series: a line (dashed when
+ * the series is dashed) or the series' marker. Chart.js's default takes the
+ * style of the first point, which loses the dash.
+ */
+export function lineLegend(chart: Chart): LegendItem[] {
+  const color = chart.legend?.options.labels.color;
+  return chart.data.datasets.map((ds, i) => {
+    const d = ds as { label?: string; borderColor?: string; backgroundColor?: string; borderDash?: number[]; borderWidth?: number; pointStyle?: PointStyle };
+    return {
+      text: d.label ?? '',
+      fillStyle: d.backgroundColor,
+      strokeStyle: d.borderColor,
+      lineWidth: d.borderWidth ?? 2,
+      lineDash: d.borderDash ?? [],
+      pointStyle: d.pointStyle ?? 'line',
+      hidden: !chart.isDatasetVisible(i),
+      datasetIndex: i,
+      ...(color !== undefined ? { fontColor: color as string } : {}),
+    };
+  });
+}
+
 export function chartConfig(spec: ChartSpec): ChartConfiguration {
   const common = {
     animation: false as const,
@@ -22,7 +45,12 @@ export function chartConfig(spec: ChartSpec): ChartConfiguration {
     devicePixelRatio: 1,
     plugins: {
       title: { display: true, text: spec.title, font: { size: 16 } },
-      legend: { display: spec.series.length > 1 || spec.type === 'line', position: 'bottom' as const },
+      legend: {
+        display: spec.series.length > 1 || spec.type === 'line',
+        position: 'bottom' as const,
+        // line charts: each entry drawn as its line (dashed series look dashed) or its marker
+        ...(spec.type === 'line' ? { labels: { usePointStyle: true, generateLabels: lineLegend } } : {}),
+      },
     },
   };
   if (spec.type === 'bar') {
@@ -64,6 +92,7 @@ export function chartConfig(spec: ChartSpec): ChartConfiguration {
           borderWidth: s.width ?? 2,
           borderDash: s.dashed ? [6, 4] : [],
           pointRadius: s.points ? 3.5 : 0,
+          pointStyle: s.points ? ('circle' as const) : ('line' as const),
           showLine: true,
           spanGaps: false,
           tension: 0,

@@ -140,22 +140,173 @@ export function analysisRequest(project: ProjectInput, a: ProjectAnalysisIn, mec
   }
 }
 
-/** Human title of an analysis for the sidebar. */
-export function analysisTitle(a: ProjectAnalysisIn): string {
+/** ε for titles and lists: ln 2 by name, else 4 significant digits (0.6931471805599453 -> ln 2, 0.5 -> 0.5). */
+export function epsText(e: number): string {
+  if (Math.abs(e - Math.LN2) < 1e-12) return 'ln 2';
+  return String(Number(e.toPrecision(4)));
+}
+
+/** A domain's display name (its name, else its id). */
+export function domainName(project: ProjectInput | undefined, id: string): string {
+  const d = project?.domains.find((x) => x.id === id);
+  return d ? (d.name ?? d.id) : id;
+}
+
+/**
+ * Human title of an analysis (sidebar, view header). With the project, the
+ * domain is named by its current display name, so the title follows the
+ * analysis' domain selection and renames.
+ */
+export function analysisTitle(a: ProjectAnalysisIn, project?: ProjectInput): string {
+  const dn = (id: string): string => domainName(project, id);
   switch (a.type) {
     case 'sweep':
-      return `Sweep ε ${a.from}–${a.to} (${a.kinds.join(', ')})`;
+      return `Sweep ε ${a.from}–${a.to} on ${dn(a.domain)} (${a.kinds.join(', ')})`;
     case 'measure':
       return `Measures of ${a.mechanism}`;
     case 'check':
       return `Privacy check of ${a.mechanism}`;
     case 'capacity':
-      return `Capacity of ${a.domain}, ε=${a.epsilon}`;
+      return `Capacity of ${dn(a.domain)}, ε = ${epsText(a.epsilon)}`;
     case 'regular':
-      return `Regular prior? ${a.prior} on ${a.domain}`;
+      return `Regular prior? ${a.prior} on ${dn(a.domain)}, ε = ${epsText(a.epsilon)}`;
     case 'threshold':
-      return `Tight threshold on ${a.domain}`;
+      return `Tight threshold on ${dn(a.domain)}`;
     case 'vertices':
-      return `Private posteriors on ${a.domain}`;
+      return `Private posteriors on ${dn(a.domain)}, ε = ${epsText(a.epsilon)}`;
   }
+}
+
+// ---------- case studies (issue 8) ----------
+
+export type ProjectCaseStudyIn = NonNullable<ProjectInput['caseStudies']>[number];
+
+/** The case-study job of a project entry (its csv:FILE parameters were resolved when the project was opened). */
+export function caseStudyRequest(c: ProjectCaseStudyIn): Extract<JobRequest, { type: 'case-study' }> {
+  for (const [k, v] of Object.entries(c.params ?? {})) {
+    if (typeof v === 'string' && v.startsWith('csv:')) throw new Error(`case-study parameter '${k}' (${v}) refers to a file; open the project from disk so the app can read it`);
+  }
+  return c.params ? { type: 'case-study', study: c.study, params: JSON.parse(JSON.stringify(c.params)) as typeof c.params } : { type: 'case-study', study: c.study };
+}
+
+// ---------- deleting items ----------
+
+export type ItemKind = 'domain' | 'prior' | 'mechanism' | 'analysis' | 'caseStudy';
+export interface ItemRef {
+  kind: ItemKind;
+  id: string;
+}
+/** An optional reference that deleting clears (the item falls back to its default, e.g. the uniform prior). */
+export interface DetachRef extends ItemRef {
+  field: 'prior';
+}
+export interface DeletionPlan {
+  target: ItemRef;
+  /** Items deleted with the target because they cannot exist without it (target excluded). */
+  cascade: ItemRef[];
+  /** Items kept, whose optional reference to a deleted prior is cleared. */
+  detach: DetachRef[];
+}
+
+const LIST: Record<ItemKind, 'domains' | 'priors' | 'mechanisms' | 'analyses' | 'caseStudies'> = {
+  domain: 'domains',
+  prior: 'priors',
+  mechanism: 'mechanisms',
+  analysis: 'analyses',
+  caseStudy: 'caseStudies',
+};
+
+export const KIND_NOUN: Record<ItemKind, string> = { domain: 'domain', prior: 'prior', mechanism: 'mechanism', analysis: 'analysis', caseStudy: 'case study' };
+
+function listOf(project: ProjectInput, kind: ItemKind): { id: string }[] {
+  return ((project as Record<string, unknown>)[LIST[kind]] as { id: string }[] | undefined) ?? [];
+}
+
+/**
+ * What deleting an item takes with it (pure; the project is not touched):
+ * a domain takes its priors, mechanisms and analyses; a mechanism takes the
+ * analyses of it (measure, check); a prior takes the analyses that need it
+ * (regular) and is cleared from mechanisms and analyses where it is optional
+ * (they fall back to the uniform prior). Removal is transitive: the analyses
+ * of a removed mechanism go too. Throws when the item does not exist.
+ */
+export function planDeletion(project: ProjectInput, kind: ItemKind, id: string): DeletionPlan {
+  if (!listOf(project, kind).some((x) => x.id === id)) throw new Error(`there is no ${KIND_NOUN[kind]} '${id}' to delete`);
+  const gone = { domain: new Set<string>(), prior: new Set<string>(), mechanism: new Set<string>(), analysis: new Set<string>() };
+  if (kind !== 'caseStudy') gone[kind].add(id);
+  const priors = project.priors ?? [];
+  const mechs = project.mechanisms ?? [];
+  const analyses = project.analyses ?? [];
+  for (const p of priors) if (gone.domain.has(p.domain)) gone.prior.add(p.id);
+  for (const m of mechs) if (gone.domain.has(m.domain)) gone.mechanism.add(m.id);
+  for (const a of analyses) {
+    if ('domain' in a && gone.domain.has(a.domain)) gone.analysis.add(a.id);
+    if ('mechanism' in a && gone.mechanism.has(a.mechanism)) gone.analysis.add(a.id);
+    if (a.type === 'regular' && gone.prior.has(a.prior)) gone.analysis.add(a.id);
+  }
+  const cascade: ItemRef[] = [];
+  const push = (k: ItemKind, list: { id: string }[]): void => {
+    for (const x of list) if ((gone as Record<string, Set<string>>)[k]!.has(x.id) && !(k === kind && x.id === id)) cascade.push({ kind: k, id: x.id });
+  };
+  push('prior', priors);
+  push('mechanism', mechs);
+  push('analysis', analyses);
+  const detach: DetachRef[] = [];
+  for (const m of mechs) if (!gone.mechanism.has(m.id) && m.prior !== undefined && gone.prior.has(m.prior)) detach.push({ kind: 'mechanism', id: m.id, field: 'prior' });
+  for (const a of analyses) {
+    if (gone.analysis.has(a.id) || a.type === 'regular') continue;
+    if ('prior' in a && a.prior !== undefined && gone.prior.has(a.prior)) detach.push({ kind: 'analysis', id: a.id, field: 'prior' });
+  }
+  return { target: { kind, id }, cascade, detach };
+}
+
+/** Carry out a plan of planDeletion on the project, in place (works on Svelte state proxies). Returns the ids removed. */
+export function applyDeletion(project: ProjectInput, plan: DeletionPlan): string[] {
+  const removed: string[] = [];
+  for (const ref of [plan.target, ...plan.cascade]) {
+    const list = listOf(project, ref.kind);
+    const i = list.findIndex((x) => x.id === ref.id);
+    if (i >= 0) {
+      list.splice(i, 1);
+      removed.push(ref.id);
+    }
+  }
+  for (const d of plan.detach) {
+    const item = listOf(project, d.kind).find((x) => x.id === d.id) as Record<string, unknown> | undefined;
+    if (item) delete item[d.field];
+  }
+  return removed;
+}
+
+/** A plan's affected items grouped by kind, for the confirmation dialog's lists. */
+export function deletionGroups(plan: DeletionPlan): { effect: 'deleted' | 'uniform-prior'; kind: ItemKind; label: string; ids: string[] }[] {
+  const out: { effect: 'deleted' | 'uniform-prior'; kind: ItemKind; label: string; ids: string[] }[] = [];
+  const add = (effect: 'deleted' | 'uniform-prior', refs: ItemRef[]): void => {
+    for (const r of refs) {
+      let g = out.find((x) => x.effect === effect && x.kind === r.kind);
+      if (!g) out.push((g = { effect, kind: r.kind, label: '', ids: [] }));
+      g.ids.push(r.id);
+    }
+  };
+  add('deleted', plan.cascade);
+  add('uniform-prior', plan.detach);
+  for (const g of out) g.label = g.ids.length === 1 ? KIND_NOUN[g.kind] : g.kind === 'analysis' ? 'analyses' : g.kind === 'caseStudy' ? 'case studies' : `${KIND_NOUN[g.kind]}s`;
+  return out;
+}
+
+/** The confirmation text of a plan, naming every affected item; null when nothing else is affected. */
+export function describeDeletion(plan: DeletionPlan): string | null {
+  if (!plan.cascade.length && !plan.detach.length) return null;
+  const names = (refs: ItemRef[]): string => {
+    const by = new Map<ItemKind, string[]>();
+    for (const r of refs) by.set(r.kind, [...(by.get(r.kind) ?? []), `‘${r.id}’`]);
+    return [...by].map(([k, ids]) => `${ids.length === 1 ? KIND_NOUN[k] : k === 'analysis' ? 'analyses' : k === 'caseStudy' ? 'case studies' : `${KIND_NOUN[k]}s`} ${ids.join(', ')}`).join('; ');
+  };
+  const parts: string[] = [];
+  if (plan.cascade.length) parts.push(`It also deletes what depends on it: ${names(plan.cascade)}.`);
+  if (plan.detach.length) {
+    const n = names(plan.detach);
+    parts.push(`${n.charAt(0).toUpperCase()}${n.slice(1)} will use the uniform prior instead.`);
+  }
+  return parts.join(' ');
 }

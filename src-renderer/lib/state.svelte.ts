@@ -9,9 +9,12 @@ import type { ChannelPayload, JobError } from '../../src-worker/protocol/common'
 import type { JobRequest } from '../../src-worker/protocol/requests';
 import type { CheckResult, JobResult, MechanismResult } from '../../src-worker/protocol/results';
 import type { ProjectInput } from '../../src-worker/protocol/project';
-import { analysisRequest, mechanismRequest, newProject } from './project-model';
+import { analysisRequest, applyDeletion, caseStudyRequest, epsText, mechanismRequest, newProject, type DeletionPlan, type ItemKind } from './project-model';
 
-export type Selection = { kind: 'domain' | 'prior' | 'mechanism' | 'analysis'; id: string } | null;
+export type Selection = { kind: ItemKind; id: string } | null;
+
+/** Results of case studies are keyed apart from analyses (their ids live in another list and may coincide). */
+export const caseStudyKey = (id: string): string => `case-study:${id}`;
 
 export interface JobView {
   jobId: string | null;
@@ -202,7 +205,7 @@ export class AppState {
     const epsilon = m.epsilon;
     this.put(gen, id, { status: 'running' });
     try {
-      const res = (await this.run(req, `${m.kind} mechanism '${id}' (ε=${m.epsilon})`, (jobId) => {
+      const res = (await this.run(req, `${m.kind} mechanism '${id}' (ε = ${epsText(m.epsilon)})`, (jobId) => {
         const r = this.current(gen, id);
         if (r) r.jobId = jobId;
       })) as MechanismResult;
@@ -259,6 +262,61 @@ export class AppState {
     }
   }
 
+  /** Run a case study (one job; progress and Cancel in the jobs panel and in its view). */
+  async computeCaseStudy(id: string): Promise<void> {
+    const gen = this.generation;
+    const c = (this.project.caseStudies ?? []).find((x) => x.id === id);
+    if (!c) return;
+    const key = caseStudyKey(id);
+    if (this.results[key]?.status === 'running') return;
+    let req;
+    try {
+      req = caseStudyRequest(c);
+    } catch (e) {
+      this.put(gen, key, { status: 'error', error: { code: 'invalid-input', message: (e as Error).message } });
+      return;
+    }
+    this.put(gen, key, { status: 'running' });
+    try {
+      const res = await this.run(req, `case study '${id}'`, (jobId) => {
+        const r = this.current(gen, key);
+        if (r) r.jobId = jobId;
+      });
+      this.put(gen, key, { status: 'done', result: res });
+    } catch (e) {
+      this.put(gen, key, { status: 'error', error: e as JobError });
+    }
+  }
+
+  /**
+   * Delete an item and what its plan takes with it (project-model planDeletion):
+   * their results go, running jobs of removed items are cancelled, items whose
+   * prior was cleared become stale, and the selection moves to a survivor.
+   */
+  deleteItems(plan: DeletionPlan): void {
+    const removedKeys = [plan.target, ...plan.cascade].map((r) => (r.kind === 'caseStudy' ? caseStudyKey(r.id) : r.id));
+    applyDeletion(this.project, plan);
+    for (const key of removedKeys) {
+      const r = this.results[key];
+      if (r?.status === 'running' && r.jobId) void this.cancel(r.jobId).catch(() => undefined);
+      this.inflight.delete(key);
+      delete this.results[key];
+    }
+    for (const d of plan.detach) this.invalidate(d.kind === 'mechanism' ? 'mechanism' : 'analysis', d.id);
+    const s = this.selection;
+    const stillThere = s && (s.kind === 'caseStudy' ? (this.project.caseStudies ?? []) : s.kind === 'domain' ? this.project.domains : s.kind === 'prior' ? (this.project.priors ?? []) : s.kind === 'mechanism' ? (this.project.mechanisms ?? []) : (this.project.analyses ?? [])).some((x) => x.id === s.id);
+    if (!stillThere) this.selection = this.defaultSelection();
+    this.markDirty();
+  }
+
+  private defaultSelection(): Selection {
+    const p = this.project;
+    if (p.caseStudies?.[0]) return { kind: 'caseStudy', id: p.caseStudies[0].id };
+    if (p.mechanisms?.[0]) return { kind: 'mechanism', id: p.mechanisms[0].id };
+    if (p.domains[0]) return { kind: 'domain', id: p.domains[0].id };
+    return null;
+  }
+
   /** Compute every mechanism (cheap to moderate; analyses such as threshold searches wait for Run). */
   async computeMechanisms(): Promise<void> {
     await Promise.all((this.project.mechanisms ?? []).map((m) => this.computeMechanism(m.id)));
@@ -266,6 +324,7 @@ export class AppState {
 
   async computeAll(): Promise<void> {
     await Promise.all([
+      ...(this.project.caseStudies ?? []).map((c) => this.computeCaseStudy(c.id)),
       ...(this.project.mechanisms ?? []).map((m) => this.computeMechanism(m.id)),
       ...(this.project.analyses ?? []).filter((a) => a.type !== 'measure' && a.type !== 'check').map((a) => this.computeAnalysis(a.id)),
     ]);
@@ -305,8 +364,8 @@ export class AppState {
     this.dirty = false;
     this.results = {};
     this.jobs = this.jobs.filter((j) => j.status === 'running' || j.status === 'queued');
-    const first = project.mechanisms?.[0];
-    this.selection = first ? { kind: 'mechanism', id: first.id } : project.domains[0] ? { kind: 'domain', id: project.domains[0].id } : null;
+    // a project with case studies (the built-in examples) opens on its first one
+    this.selection = this.defaultSelection();
     this.clearAutosave();
   }
 

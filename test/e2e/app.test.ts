@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, copyFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseChannelCsv, ROOT, SHOTS, startHarness, type Harness } from './helpers';
 
@@ -248,6 +248,8 @@ describe('Mechanism Studio in web mode', () => {
     await page.getByText('Private posteriors (explorer)').click();
     await page.getByTestId('run-analysis').click();
     await expect.poll(() => page.getByTestId('vertices').textContent(), { timeout: 60_000 }).toBe('4');
+    // the title names the analysis' current domain by its display name, not the id it was created with
+    expect(await page.getByTestId('analysis-title').textContent()).toBe('Private posteriors on Line, ε = ln 2');
     await shot('15-explorer');
     expect(h.pageErrors).toEqual([]);
   });
@@ -265,5 +267,110 @@ describe('Mechanism Studio in web mode', () => {
     await page2.getByTestId('dirty').waitFor();
     await page2.screenshot({ path: join(SHOTS, '16-recovered.png') });
     await page2.close();
+  });
+
+  it('opens the voting case study from the Examples menu: findings, a chart, a table as CSV; saving keeps caseStudies', async () => {
+    const page = h.page;
+    await page.getByTestId('cmd-examples').click();
+    // every project in resources/examples is offered
+    const files = readdirSync(join(ROOT, 'resources/examples')).filter((f) => f.endsWith('.json'));
+    await expect.poll(() => page.locator('[data-testid^="example-"]').count()).toBe(files.length);
+    for (const f of files) expect(await page.getByTestId(`example-${f.slice(0, -5)}`).count()).toBe(1);
+    await shot('17-examples-menu');
+    await page.getByTestId('example-voting').click();
+    if (await page.getByTestId('confirm-dialog').isVisible()) await page.getByTestId('confirm-discard').click();
+    await expect.poll(() => page.getByTestId('doc-title').textContent(), { timeout: 30_000 }).toContain('Voting');
+    // the example opens on its case study, which runs at once
+    await page.getByTestId('item-case-study-voting').waitFor();
+    const findings = page.getByTestId('case-findings');
+    await findings.waitFor({ timeout: 60_000 });
+    // SPEC §7: randomised response on six cities at eps = ln 2 has utility 2/7; TG on the count 4/9
+    expect(await findings.textContent()).toContain('0.2857');
+    expect(await findings.textContent()).toContain('0.4444');
+    expect(await page.getByTestId('case-title').textContent()).toContain('Voting');
+    // the charts are drawn in the page (not blank: many coloured pixels)
+    const chartsN = await page.getByTestId('case-chart').count();
+    expect(chartsN).toBe(2);
+    for (let i = 0; i < chartsN; i++) {
+      const coloured = await page.getByTestId('case-chart').nth(i).evaluate((el) => {
+        const c = el as unknown as { width: number; height: number; getContext(t: string): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } };
+        const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+        let n = 0;
+        for (let k = 0; k < d.length; k += 4) if (d[k + 3]! > 0 && !(d[k]! > 240 && d[k + 1]! > 240 && d[k + 2]! > 240) && Math.max(d[k]!, d[k + 1]!, d[k + 2]!) - Math.min(d[k]!, d[k + 1]!, d[k + 2]!) > 40) n++;
+        return n;
+      });
+      expect(coloured).toBeGreaterThan(2000);
+    }
+    await page.getByTestId('case-table').waitFor();
+    await shot('18-case-study-voting');
+    await page.getByTestId('case-tables').scrollIntoViewIfNeeded();
+    await shot('19-case-study-charts-table');
+    // the table as CSV: header, then rows whose numbers are utilities in [0, 1]
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-table-csv').click()]);
+    const csvFile = join(h.tmp, 'voting-table.csv');
+    await download.saveAs(csvFile);
+    const lines = readFileSync(csvFile, 'utf8').trim().split('\n');
+    const rowsShown = await page.getByTestId('case-table').locator('tbody tr').count();
+    expect(lines.length).toBe(rowsShown + 1);
+    const head = lines[0]!.split(',');
+    expect(head).toEqual(['query', 'mechanism', 'uniform prior', 'non-uniform prior', 'non-uniform prior is']);
+    const nums = lines.slice(1).flatMap((l) => l.split(',').slice(2, 4)).map(Number);
+    expect(nums).toHaveLength(6);
+    for (const v of nums) expect(v > 0 && v <= 1).toBe(true);
+    // full precision in the CSV: RR's 2/7 and TG's 4/9 (SPEC §7)
+    expect(nums.some((v) => Math.abs(v - 4 / 9) < 1e-12)).toBe(true);
+    expect(nums.some((v) => Math.abs(v - 2 / 7) < 1e-12)).toBe(true);
+
+    // Save As keeps the case studies exactly
+    const path = join(h.tmp, 'projects', 'voting.mechstudio.json');
+    await page.getByTestId('cmd-save-as').click();
+    await page.getByTestId('path-input').fill(path);
+    await page.getByTestId('path-ok').click();
+    await expect.poll(() => existsSync(path)).toBe(true);
+    const original = JSON.parse(readFileSync(join(ROOT, 'resources/examples/voting.json'), 'utf8')) as { caseStudies: unknown[] };
+    const saved = JSON.parse(readFileSync(path, 'utf8')) as { caseStudies: unknown[] };
+    expect(saved.caseStudies).toEqual(original.caseStudies);
+    expect(h.pageErrors).toEqual([]);
+  });
+
+  it('deletes items: at once when nothing depends on them, after naming the dependents otherwise', async () => {
+    const page = h.page;
+    const path = join(h.tmp, 'projects', 'voting.mechstudio.json');
+    await expect.poll(() => page.getByTestId('dirty').count()).toBe(0);
+    // an analysis nothing depends on goes at once
+    await page.getByTestId('item-analysis-votes-sweep').hover();
+    await page.getByTestId('delete-analysis-votes-sweep').click();
+    expect(await page.getByTestId('delete-dialog').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('item-analysis-votes-sweep').count()).toBe(0);
+    await page.getByTestId('dirty').waitFor();
+
+    // the yes-votes domain takes its priors, mechanisms and analyses with it: the dialog names them
+    await page.getByTestId('item-domain-yes-votes').click();
+    await page.getByTestId('delete-domain-yes-votes').click();
+    await page.getByTestId('delete-dialog').waitFor();
+    const text = (await page.getByTestId('delete-text').textContent())!;
+    for (const id of ['uniform-votes', 'close-race', 'votes-tg', 'votes-tight', 'votes-optimal-close-race', 'tg-close-race', 'tg-check', 'votes-capacity', 'votes-vertices']) expect(text).toContain(`‘${id}’`);
+    expect(text).not.toContain('cities');
+    await shot('20-delete-confirm');
+    // Cancel keeps everything
+    await page.getByTestId('delete-cancel').click();
+    expect(await page.getByTestId('item-domain-yes-votes').count()).toBe(1);
+    await page.getByTestId('delete-domain-yes-votes').click();
+    await page.getByTestId('delete-confirm').click();
+    await expect.poll(() => page.getByTestId('item-domain-yes-votes').count()).toBe(0);
+    for (const id of ['votes-tg', 'votes-tight']) expect(await page.getByTestId(`item-mechanism-${id}`).count()).toBe(0);
+    expect(await page.getByTestId('item-mechanism-cities-rr').count()).toBe(1);
+    expect(await page.getByTestId('item-analysis-rr-uniform').count()).toBe(1);
+    await shot('21-after-delete');
+
+    // saved: a valid project whose references all resolve, case studies untouched
+    await page.getByTestId('cmd-save').click();
+    await expect.poll(() => page.getByTestId('dirty').count()).toBe(0);
+    const saved = JSON.parse(readFileSync(path, 'utf8')) as { domains: { id: string }[]; mechanisms: { id: string; domain: string }[]; analyses: { id: string }[]; caseStudies: { id: string }[] };
+    expect(saved.domains.map((d) => d.id)).toEqual(['cities']);
+    expect(saved.mechanisms.every((m) => m.domain === 'cities')).toBe(true);
+    expect(saved.analyses.map((a) => a.id)).toEqual(['rr-uniform', 'rr-city-sizes', 'cities-capacity']);
+    expect(saved.caseStudies.map((c) => c.id)).toEqual(['voting']);
+    expect(h.pageErrors).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@
  * the dispatcher and worker bundle. No Electron binary is needed.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +25,7 @@ interface Report {
   loaded: string;
   menu: string[];
   fileMenu: string[];
+  examplesMenu: string[];
   info: { ok: boolean; value: { mode: string; workers: number } };
   examples: { ok: boolean; value: { name: string }[] };
   foreign: { ok: boolean; error: { code: string; message: string } };
@@ -83,6 +84,13 @@ describe('Electron main process (built bundle, mocked electron module)', () => {
   it('has File (New, Open, Open Recent, Save, Save As, Export CSV, Export PNG), Examples and Help menus', () => {
     expect(report.menu).toEqual(expect.arrayContaining(['&File', 'E&xamples', '&Help']));
     expect(report.fileMenu).toEqual(expect.arrayContaining(['New Project', 'Open…', 'Open Recent', 'Save', 'Save As…', 'Export CSV…', 'Export PNG…']));
+  });
+
+  it('lists every project of resources/examples in the native Examples menu, by title', () => {
+    const files = readdirSync(join(ROOT, 'resources/examples')).filter((f) => f.endsWith('.json')).sort();
+    const titles = files.map((f) => (JSON.parse(readFileSync(join(ROOT, 'resources/examples', f), 'utf8')) as { name: string }).name);
+    expect(report.examplesMenu).toEqual(titles);
+    expect(report.examples.value.map((e) => e.name)).toEqual(files.map((f) => f.slice(0, -5)));
   });
 
   it('answers API calls from the app page only and validates every job request', () => {

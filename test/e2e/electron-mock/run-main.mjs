@@ -19,6 +19,7 @@ out.webPreferences = win.webContents && win.options.webPreferences;
 out.loaded = win.loaded;
 out.menu = E.menu.template.map((m) => m.label ?? m.role);
 out.fileMenu = E.menu.template.find((m) => m.label === '&File').submenu.map((i) => i.label ?? i.type ?? i.role);
+out.examplesMenu = E.menu.template.find((m) => m.label === 'E&xamples').submenu.map((i) => i.label);
 out.info = await call('info', []);
 out.examples = await call('examples.list', []);
 out.foreign = await call('info', [], 'https://evil.example/');
