@@ -17,3 +17,13 @@ export function fmtMs(ms: number): string {
   const m = Math.floor(s / 60);
   return `${m} min ${Math.round(s - 60 * m)} s`;
 }
+
+/** A count for people: grouped digits up to a billion, then "≈ 4.72 × 10²¹" (exact digits of 8^24 mean nothing to a reader). */
+export function fmtCount(n: number): string {
+  if (!Number.isFinite(n)) return String(n);
+  if (Math.abs(n) < 1e9) return n.toLocaleString('en-US');
+  const e = Math.floor(Math.log10(Math.abs(n)));
+  const m = n / 10 ** e;
+  const sup = String(e).replace(/[0-9-]/g, (c) => '⁰¹²³⁴⁵⁶⁷⁸⁹'[Number(c)] ?? '⁻');
+  return `≈ ${Number(m.toPrecision(3))} × 10${sup}`;
+}

@@ -160,3 +160,34 @@ describe('deletion dialog groups', () => {
     expect(deletionGroups(planDeletion(voting(), 'domain', 'cities')).map((g) => `${g.ids.length} ${g.label}`)).toEqual(['2 priors', '2 mechanisms', '3 analyses']);
   });
 });
+
+describe('counts for people', () => {
+  it('groups digits below a billion and writes a power of ten above', async () => {
+    const { fmtCount } = await import('../../../src-renderer/lib/format');
+    expect(fmtCount(1024)).toBe('1,024');
+    expect(fmtCount(8 ** 24)).toBe('≈ 4.72 × 10²¹');
+    expect(fmtCount(1e9)).toBe('≈ 1 × 10⁹');
+  });
+});
+
+describe('every built-in example opens in the app with runnable case studies', () => {
+  it('loads each example as the app does (files resolved) and builds valid case-study jobs', async () => {
+    const { createProjectStore } = await import('../../../src-main/web/project-store');
+    const { readdirSync } = await import('node:fs');
+    const store = createProjectStore({} as never, { examplesDir: join(ROOT, 'resources/examples'), configDir: join(ROOT, 'test-output/unused-config') });
+    const files = readdirSync(join(ROOT, 'resources/examples')).filter((f) => f.endsWith('.json'));
+    expect(store.examples().map((e) => `${e.name}.json`).sort()).toEqual(files.sort());
+    let studies = 0;
+    for (const f of files) {
+      const p = store.loadExample(f.slice(0, -5));
+      expect(projectSchema.safeParse(p).success).toBe(true);
+      for (const c of p.caseStudies ?? []) {
+        const req = caseStudyRequest(c);
+        expect(jobRequestSchema.safeParse(req).success).toBe(true);
+        studies++;
+      }
+    }
+    // the eight case studies of issue 8
+    expect(studies).toBe(8);
+  });
+});
