@@ -6,19 +6,16 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { parse } from 'csv-parse/sync';
 import { MechError, invalid } from '../../src-worker/errors';
 import type { ChannelPayload, LossInput, PriorInput } from '../../src-worker/protocol/common';
 import { MAX_REQUEST_CHANNEL_ENTRIES } from '../../src-worker/protocol/common';
+import { type CsvRow, readCsvRows } from '../../src-worker/metric/read-csv';
 
 /** Largest CSV file read into memory (bytes). */
 const MAX_CSV_BYTES = 512 * 1024 * 1024;
 
-export interface CsvRecord {
-  fields: string[];
-  /** 1-based line where the record ends. */
-  line: number;
-}
+/** A CSV record and the 1-based line where it ends. */
+export type CsvRecord = CsvRow;
 
 export function readTextFile(path: string, what: string): string {
   let size: number;
@@ -34,25 +31,8 @@ export function readTextFile(path: string, what: string): string {
   return readFileSync(path, 'utf8');
 }
 
-/** Parse CSV text (comment lines '#', empty lines skipped, cells trimmed) with line numbers. */
-export function parseCsv(text: string, source: string): CsvRecord[] {
-  let records: { record: string[]; info: { lines: number } }[];
-  try {
-    records = parse(text, {
-      info: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      trim: true,
-      comment: '#',
-      comment_no_infix: true,
-      bom: true,
-    }) as unknown as { record: string[]; info: { lines: number } }[];
-  } catch (e) {
-    const err = e as { message?: string; lines?: number };
-    invalid(`${source}: malformed CSV${err.lines ? ` at line ${err.lines}` : ''}: ${(err.message ?? String(e)).replace(/^Invalid Record Length: /, '')}`);
-  }
-  return records.filter((r) => !r.record.every((f) => f === '')).map((r) => ({ fields: r.record, line: r.info.lines }));
-}
+/** Parse CSV text (comment lines '#', empty lines skipped, cells trimmed) with line numbers: the engine's reader. */
+export const parseCsv: (text: string, source: string) => CsvRecord[] = readCsvRows;
 
 /** A CSV cell as a finite number, or an error naming file, line and column. */
 export function csvNumber(cell: string, source: string, line: number, col: number): number {

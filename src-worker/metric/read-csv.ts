@@ -11,7 +11,8 @@ export interface CsvRow {
  * Parse CSV text into trimmed records (empty lines and '#' comment lines
  * skipped, ragged rows allowed: callers check widths and report them by
  * line). Malformed CSV (an unclosed quote, ...) is a MechError
- * 'invalid-input' naming the source and line.
+ * 'invalid-input' naming the source and line. The one CSV reader of the
+ * engine and the CLI (src-main/cli/inputs.ts re-exports it as parseCsv).
  */
 export function readCsvRows(text: string, source: string): CsvRow[] {
   let records: { record: string[]; info: { lines: number } }[];
@@ -27,7 +28,7 @@ export function readCsvRows(text: string, source: string): CsvRow[] {
     }) as unknown as { record: string[]; info: { lines: number } }[];
   } catch (e) {
     const err = e as { message?: string; lines?: number };
-    invalid(`${source}: malformed CSV${err.lines ? ` at line ${err.lines}` : ''}: ${err.message ?? String(e)}`);
+    invalid(`${source}: malformed CSV${err.lines ? ` at line ${err.lines}` : ''}: ${(err.message ?? String(e)).replace(/^Invalid Record Length: /, '')}`);
   }
   const out: CsvRow[] = [];
   for (const r of records) {
