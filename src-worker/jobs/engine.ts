@@ -33,7 +33,7 @@ import { randomisedResponse } from '../mechanism/randomisedResponse';
 import { truncatedGeometric } from '../mechanism/truncatedGeometric';
 import { customMetricDomain } from '../metric/custom-metric';
 import { graphDomain as engineGraphDomain } from '../metric/graph';
-import { channelMeasures } from '../measure/channelMeasures';
+import { channelMeasures, type Measures } from '../measure/channelMeasures';
 import { expectedDistanceError } from '../measure/expectedDistanceError';
 import { posteriorLoss } from '../measure/expectedLoss';
 import { buildLoss } from '../measure/lossSpec';
@@ -137,33 +137,15 @@ export async function buildMechanism(kind: MechanismKindName, domain: Domain, ep
 
 /* ---------- measures (SPEC §3) ---------- */
 
-export interface Measures {
-  vulnerability: number;
-  posteriorVulnerability: number;
-  leakage: number;
-  utility: number;
-  remap: Int32Array;
-  multiplicativeCapacity: number;
-  additiveCapacity: number;
-  minCapacity: number;
-}
+export type { Measures };
 
 export function measureChannel(prior: Float64Array, channel: RowSource): Measures {
   // tight-constraints mechanisms: the same numbers from z and the metric, without n^2 entries
   if (channel instanceof ImplicitTightChannel) return tightChannelMeasures(prior, channel);
   // SPEC §3: every Bayes measure in one streaming pass over the rows.
   const m = channelMeasures(prior, channel);
-  return {
-    vulnerability: m.vulnerability,
-    posteriorVulnerability: m.posteriorVulnerability,
-    leakage: m.leakage,
-    // SPEC §3: utility with an optimal remap under binary gain = V[pi > C]
-    utility: m.posteriorVulnerability,
-    remap: m.remap,
-    multiplicativeCapacity: m.multiplicativeCapacity,
-    additiveCapacity: m.additiveCapacity,
-    minCapacity: m.minCapacity,
-  };
+  // SPEC §3: utility with an optimal remap under binary gain = V[pi > C]
+  return { ...m, utility: m.posteriorVulnerability };
 }
 
 /** U_l[pi > C] with its optimal remap (guess labels). `domain` is needed for distance losses. */

@@ -19,6 +19,17 @@ export interface ChannelMeasures {
 }
 
 /**
+ * The summary measures a mechanism job reports (SPEC §3): the Bayes measures
+ * plus the utility with an optimal remap under binary gain (= V[pi > C]).
+ * jobs/engine.ts measureChannel returns them for any channel, and
+ * measure/structured/tight-measures.ts for tight-constraints mechanisms.
+ */
+export interface Measures extends ChannelMeasures {
+  /** Utility with an optimal remap under binary gain = V[pi > C] (SPEC §3). */
+  utility: number;
+}
+
+/**
  * All the Bayes measures of SPEC §3 in ONE streaming pass over the rows
  * (the CLI's `measure` command on an implicit mechanism reads each row once):
  * running max of pi_x C[x][y], max and min of C[x][y] per column.

@@ -1,4 +1,5 @@
 import type { ImplicitTightChannel } from '../../mechanism/implicit/implicit-tight-channel';
+import type { Measures } from '../channelMeasures';
 import { priorForChannel } from '../priorForChannel';
 import { eccentricities } from './eccentricity';
 import { tightUtility } from './tight-utility';
@@ -15,15 +16,7 @@ import type { MinPlusOptions } from './min-plus-transform';
  *    is the column maximum); min-capacity log2 of it;
  *  - additive capacity 1 - sum_y min_x C[x][y] = 1 - sum_y z[y] exp(-eps ecc(y)).
  */
-export interface TightMeasures {
-  vulnerability: number;
-  posteriorVulnerability: number;
-  leakage: number;
-  utility: number;
-  remap: Int32Array;
-  multiplicativeCapacity: number;
-  additiveCapacity: number;
-  minCapacity: number;
+export interface TightMeasures extends Measures {
   /** How the column maxima and minima were found. */
   methods: { utility: string; eccentricity: string };
 }
