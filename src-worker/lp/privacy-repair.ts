@@ -1,3 +1,4 @@
+import { adjacency } from '../metric/shortest-paths';
 import { MinHeap } from '../numeric/min-heap';
 import type { PrivacyConstraintGraph } from './privacy-constraint-graph';
 
@@ -17,25 +18,9 @@ import type { PrivacyConstraintGraph } from './privacy-constraint-graph';
  * mass added to a row.
  */
 export function repairPrivacy(C: Float64Array, n: number, m: number, graph: PrivacyConstraintGraph, f: Float64Array): number {
-  // Adjacency (both directions) in CSR form.
+  // Adjacency (both directions) in CSR form, with each edge's factor f.
   const E = graph.from.length;
-  const deg = new Int32Array(n + 1);
-  for (let e = 0; e < E; e++) {
-    deg[graph.from[e]! + 1]++;
-    deg[graph.to[e]! + 1]++;
-  }
-  for (let i = 0; i < n; i++) deg[i + 1] += deg[i]!;
-  const nb = new Int32Array(2 * E);
-  const nf = new Float64Array(2 * E);
-  const fill = deg.slice(0, n);
-  for (let e = 0; e < E; e++) {
-    const a = graph.from[e]!;
-    const b = graph.to[e]!;
-    nb[fill[a]!] = b;
-    nf[fill[a]!++] = f[e]!;
-    nb[fill[b]!] = a;
-    nf[fill[b]!++] = f[e]!;
-  }
+  const { start: deg, next: nb, weight: nf } = adjacency(n, graph.from, graph.to, f.subarray(0, E));
   const before = new Float64Array(n);
   for (let x = 0; x < n; x++) {
     let s = 0;
@@ -57,7 +42,7 @@ export function repairPrivacy(C: Float64Array, n: number, m: number, graph: Priv
       if (k < L[u]!) continue;
       for (let t = deg[u]!; t < deg[u + 1]!; t++) {
         const v = nb[t]!;
-        const need = k / nf[t]!;
+        const need = k / nf![t]!;
         if (need > L[v]!) {
           L[v] = need;
           heap.push(-need, v);

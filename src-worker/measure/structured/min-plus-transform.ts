@@ -1,5 +1,5 @@
 import { MechError } from '../../errors';
-import { edgesIfAvailable } from '../../metric/shortest-paths';
+import { adjacency, edgesIfAvailable } from '../../metric/shortest-paths';
 import type { Domain } from '../../metric/domain';
 import { MinHeap } from '../../numeric/min-heap';
 
@@ -71,26 +71,10 @@ function dijkstra(domain: Domain, eps: number, f: Float64Array, onProgress?: (x:
   const e = domain.structure.edges;
   if (!e) throw new MechError('not-applicable', `${domain.spec} has no graph edges for a Dijkstra transform`);
   const n = domain.n;
-  // CSR adjacency (undirected).
-  const deg = new Int32Array(n + 1);
-  const m = e.from.length;
-  for (let k = 0; k < m; k++) {
-    deg[e.from[k]! + 1]++;
-    deg[e.to[k]! + 1]++;
-  }
-  for (let i = 0; i < n; i++) deg[i + 1] += deg[i]!;
-  const adj = new Int32Array(2 * m);
-  const wt = new Float64Array(2 * m);
-  const fill = deg.slice(0, n);
-  for (let k = 0; k < m; k++) {
-    const a = e.from[k]!;
-    const b = e.to[k]!;
-    const w = eps * e.weight[k]!;
-    adj[fill[a]!] = b;
-    wt[fill[a]!++] = w;
-    adj[fill[b]!] = a;
-    wt[fill[b]!++] = w;
-  }
+  // CSR adjacency (undirected); edge costs eps * weight.
+  const { start: deg, next: adj, weight: w } = adjacency(n, e.from, e.to, e.weight);
+  const wt = new Float64Array(w!.length);
+  for (let k = 0; k < wt.length; k++) wt[k] = eps * w![k]!;
   const value = f.slice();
   const source = new Int32Array(n);
   const heap = new MinHeap(n);
@@ -122,14 +106,11 @@ function dijkstra(domain: Domain, eps: number, f: Float64Array, onProgress?: (x:
   return { value, source, method: 'dijkstra', work };
 }
 
-function gridWindow(domain: Domain, eps: number, f: Float64Array, onProgress?: (x: number) => void): MinPlusResult {
+/** Grid shape and the metric as a function of the row and column offsets (the shared set-up of the grid methods). */
+function gridOf(domain: Domain): { R: number; C: number; n: number; step: number; dist: (dr: number, dc: number) => number } {
   const g = domain.structure.grid;
   const lat = domain.structure.lattice;
   if (!g || !lat) throw new MechError('not-applicable', `${domain.spec} is not a grid`);
-  const R = g.rows;
-  const C = g.cols;
-  const n = R * C;
-  const unit = eps * g.step; // eps * d >= unit * Chebyshev radius for all three grid metrics
   const off = lat.offsetDistance;
   const delta = [0, 0];
   const dist = (dr: number, dc: number): number => {
@@ -137,6 +118,12 @@ function gridWindow(domain: Domain, eps: number, f: Float64Array, onProgress?: (
     delta[1] = dc;
     return off(delta);
   };
+  return { R: g.rows, C: g.cols, n: g.rows * g.cols, step: g.step, dist };
+}
+
+function gridWindow(domain: Domain, eps: number, f: Float64Array, onProgress?: (x: number) => void): MinPlusResult {
+  const { R, C, n, step, dist } = gridOf(domain);
+  const unit = eps * step; // eps * d >= unit * Chebyshev radius for all three grid metrics
   let fmin = Infinity;
   for (let i = 0; i < n; i++) if (f[i]! < fmin) fmin = f[i]!;
   const value = new Float64Array(n);
@@ -180,19 +167,7 @@ function gridWindow(domain: Domain, eps: number, f: Float64Array, onProgress?: (
 }
 
 function quadtree(domain: Domain, eps: number, f: Float64Array, onProgress?: (x: number) => void): MinPlusResult {
-  const g = domain.structure.grid;
-  const lat = domain.structure.lattice;
-  if (!g || !lat) throw new MechError('not-applicable', `${domain.spec} is not a grid`);
-  const R = g.rows;
-  const C = g.cols;
-  const n = R * C;
-  const off = lat.offsetDistance;
-  const delta = [0, 0];
-  const dist = (dr: number, dc: number): number => {
-    delta[0] = dr;
-    delta[1] = dc;
-    return off(delta);
-  };
+  const { R, C, n, dist } = gridOf(domain);
   // Pyramid of block minima: level L has blocks of 2^L x 2^L cells.
   const levels: Float64Array[] = [f];
   const lr: number[] = [R];
