@@ -16,7 +16,7 @@ import type { Domain } from '../metric/domain';
 import { randomisedResponse } from '../mechanism/randomisedResponse';
 import { truncatedGeometric } from '../mechanism/truncatedGeometric';
 import { usefulnessCurve } from '../measure/usefulness';
-import { f, knownParams, listParam, numParam, type Study, type CaseStudyResult } from './study';
+import { f, knownParams, listParam, numParam, type ChartSpec, type Study, type CaseStudyResult } from './study';
 
 export const registrationDateStudy: Study = (params, ctx): CaseStudyResult => {
   knownParams(params, 'registration-date', ['days', 'epsilons', 'scale', 'aMax', 'aStep']);
@@ -44,6 +44,23 @@ export const registrationDateStudy: Study = (params, ctx): CaseStudyResult => {
     return { eps, rr: pick(rr.b, aValues), tg: pick(tg.b, aValues), rrWide: pick(rr.b, wide), tgWide: pick(tg.b, wide) };
   });
   const at = (c: (typeof curves)[number], a: number, which: 'rr' | 'tg') => c[which][aValues.indexOf(a)] ?? null;
+  // Both charts: b(a) of randomised response (eps*d_h, dashed) and of TG at eps/s (d_1) per eps.
+  const usefulnessChart = (id: string, title: string, x: number[], ys: (c: (typeof curves)[number]) => [number[], number[]]): ChartSpec => ({
+    id,
+    title,
+    type: 'line',
+    xLabel: 'a (days)',
+    yLabel: 'b = max P(|reported - true| > a)',
+    yMin: 0,
+    yMax: 1,
+    series: curves.flatMap((c) => {
+      const [rr, tg] = ys(c);
+      return [
+        { label: `d_h, RR, eps = ${c.eps}`, x, y: rr, dashed: true },
+        { label: `d_1, TG eps/${s}, eps = ${c.eps}`, x, y: tg },
+      ];
+    }),
+  });
   const a90 = (b: number[]) => {
     const k = b.findIndex((x) => x <= 0.1);
     return k < 0 ? null : aValues[k]!;
@@ -79,32 +96,8 @@ export const registrationDateStudy: Study = (params, ctx): CaseStudyResult => {
       },
     ],
     charts: [
-      {
-        id: 'usefulness',
-        title: `(a, b)-usefulness of the earliest date: eps*d_h vs (eps/${s})*d_1`,
-        type: 'line',
-        xLabel: 'a (days)',
-        yLabel: 'b = max P(|reported - true| > a)',
-        yMin: 0,
-        yMax: 1,
-        series: curves.flatMap((c) => [
-          { label: `d_h, RR, eps = ${c.eps}`, x: aValues, y: c.rr, dashed: true },
-          { label: `d_1, TG eps/${s}, eps = ${c.eps}`, x: aValues, y: c.tg },
-        ]),
-      },
-      {
-        id: 'usefulness-all-days',
-        title: `(a, b)-usefulness over the whole range a = 0..${D} days`,
-        type: 'line',
-        xLabel: 'a (days)',
-        yLabel: 'b = max P(|reported - true| > a)',
-        yMin: 0,
-        yMax: 1,
-        series: curves.flatMap((c) => [
-          { label: `d_h, RR, eps = ${c.eps}`, x: wide, y: c.rrWide, dashed: true },
-          { label: `d_1, TG eps/${s}, eps = ${c.eps}`, x: wide, y: c.tgWide },
-        ]),
-      },
+      usefulnessChart('usefulness', `(a, b)-usefulness of the earliest date: eps*d_h vs (eps/${s})*d_1`, aValues, (c) => [c.rr, c.tg]),
+      usefulnessChart('usefulness-all-days', `(a, b)-usefulness over the whole range a = 0..${D} days`, wide, (c) => [c.rrWide, c.tgWide]),
     ],
   };
 };

@@ -19,18 +19,9 @@ import { querySensitivity } from '../metric/query-sensitivity';
 import { truncatedGeometric } from '../mechanism/truncatedGeometric';
 import { percentileRank } from '../metric/answer-domains';
 import { f, knownParams, listParam, numParam, type Study, type CaseStudyResult } from './study';
+import { seededRandom } from '../numeric/seeded-random';
 
-/** mulberry32, the same small seeded PRNG as resources/data/generate.mjs. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom };
 
 /** Laplace(0, b) by inverse CDF. */
 export function laplaceNoise(rand: () => number, b: number): number {

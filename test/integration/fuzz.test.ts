@@ -9,19 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Dispatcher } from '../../src-main/dispatcher/dispatcher';
 import { ApiError } from '../../src-worker/protocol/api';
 import { parseJobRequest } from '../../src-worker/protocol/validate';
+import { seededRandom } from '../../src-worker/numeric/seeded-random';
 
-// deterministic PRNG so a failure is reproducible
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rand = rng(12345);
+// deterministic PRNG (mulberry32) so a failure is reproducible
+const rand = seededRandom(12345);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
 
 const junk: readonly unknown[] = [

@@ -1,4 +1,5 @@
 import type { Domain } from '../../../src-worker/metric/domain';
+import { seededRandom } from '../../../src-worker/numeric/seeded-random';
 
 /** A custom Domain from a full distance matrix (tests only). */
 export function matrixDomain(d: number[][], spec = 'custom'): Domain {
@@ -15,16 +16,7 @@ export function matrixDomain(d: number[][], spec = 'custom'): Domain {
 }
 
 /** Deterministic PRNG (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const rng = seededRandom;
 
 /** Shortest-path metric of a random connected weighted graph with integer weights 1..maxW. */
 export function randomGraphMetric(n: number, seed: number, maxW = 3): number[][] {
