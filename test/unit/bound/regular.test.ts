@@ -16,7 +16,7 @@ import { productMu } from '../../../src-worker/bound/productMu';
 import { productPriorBounds } from '../../../src-worker/bound/productPriorBounds';
 import { phi } from '../../../src-worker/bound/phi';
 import { databaseLeakageBound } from '../../../src-worker/bound/databaseLeakageBounds';
-import { rng, rr, tableDomain, tg } from '../measure/fixtures';
+import { productPrior, rng, rr, tableDomain, tg } from '../measure/fixtures';
 
 const LN2 = Math.log(2);
 
@@ -144,30 +144,20 @@ describe('regular priors and the optimality bounds (SPEC §5, §7)', () => {
     for (let i = 0; i < 4; i++) expect(half.factors![0]![i]).toBeCloseTo(mu1(0.5)[i]!, 14);
     expect(half.min).toBeCloseTo(mu1(0.5)[3]! * mu1(0.5)[0]! ** 4, 14);
     expect(half.min).toBeLessThan(0);
-    const reg = regularity(db, 0.5, productOfMarg(marg, 5));
+    const reg = regularity(db, 0.5, productPrior(marg, 5));
     expect(reg.status).toBe('not-regular');
     expect(reg.minMu).toBeCloseTo(half.min, 14);
     // the minimum is tied across the 5 placements of the value 3 (a symmetric product): any of them is right
     expect(['(3,0,0,0,0)', '(0,3,0,0,0)', '(0,0,3,0,0)', '(0,0,0,3,0)', '(0,0,0,0,3)']).toContain(reg.minMuLabel);
     const pm = productMu(db, 1, marg);
     expect(pm.min).toBeGreaterThan(0);
-    expect(regularity(db, 1, productOfMarg(marg, 5)).status).toBe('regular');
-    expect(utilityBound(db, 1, productOfMarg(marg, 5))).toBeCloseTo(pm.sum, 13);
+    expect(regularity(db, 1, productPrior(marg, 5)).status).toBe('regular');
+    expect(utilityBound(db, 1, productPrior(marg, 5))).toBeCloseTo(pm.sum, 13);
     const big = databaseDomain(12, 4); // 16.7M databases: the product path never forms a vector of that size
     const pmBig = productMu(big, 1, marg);
     expect(pmBig.sum).toBeCloseTo(pm.sum ** (12 / 5), 12);
   });
 });
-
-function productOfMarg(p: number[], u: number): Float64Array {
-  let out = Float64Array.from([1]);
-  for (let k = 0; k < u; k++) {
-    const next = new Float64Array(out.length * p.length);
-    for (let i = 0; i < out.length; i++) for (let j = 0; j < p.length; j++) next[i * p.length + j] = out[i]! * p[j]!;
-    out = next;
-  }
-  return out;
-}
 
 describe('bad input to the bounds raises a typed MechError', () => {
   const d = lineDomain(4);
@@ -194,7 +184,7 @@ describe('product-prior bounds from the factors only (SPEC §5)', () => {
   it('equal the dense regular-prior bounds on db:5,4 at eps = 1, and refuse the non-regular eps = 0.5 case', () => {
     const db = databaseDomain(5, 4);
     const marg = [0.3, 0.27, 0.23, 0.2];
-    const p = productOfMarg(marg, 5);
+    const p = productPrior(marg, 5);
     const b = productPriorBounds(db, 1, marg);
     expect(b.utilityBound).toBeCloseTo(utilityBound(db, 1, p), 13);
     expect(b.leakageBound).toBeCloseTo(leakageBound(db, 1, p), 12);

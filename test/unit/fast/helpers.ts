@@ -1,41 +1,7 @@
 import type { Domain } from '../../../src-worker/metric/domain';
 
-/**
- * A product domain V^u over a small factor domain with an additive metric
- * (Hamming when the factor is a clique), built here as a stand-in for the
- * database/Hamming domains other engineers own; it exposes the same
- * structure.product contract (coordinate 0 most significant).
- */
-export function productDomain(factor: Domain, u: number, combine: 'sum' | 'max' = 'sum'): Domain {
-  const v = factor.n;
-  const n = v ** u;
-  const digits = (i: number): number[] => {
-    const d = new Array<number>(u);
-    for (let k = u - 1; k >= 0; k--) {
-      d[k] = i % v;
-      i = Math.floor(i / v);
-    }
-    return d;
-  };
-  return {
-    kind: 'database',
-    spec: `test-product:${factor.spec}^${u}`,
-    description: 'test product domain',
-    n,
-    label: (i) => digits(i).map((x) => factor.label(x)).join(''),
-    distance: (i, j) => {
-      const a = digits(i);
-      const b = digits(j);
-      let s = 0;
-      for (let k = 0; k < u; k++) {
-        const d = factor.distance(a[k]!, b[k]!);
-        s = combine === 'sum' ? s + d : Math.max(s, d);
-      }
-      return s;
-    },
-    structure: { product: { factor, power: u, combine } },
-  };
-}
+/** Product domain V^u (coordinate 0 most significant): one definition, in the measure fixtures. */
+export { productDomain } from '../measure/fixtures';
 
 export function maxRelDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let err = 0;

@@ -8,22 +8,8 @@ import { posteriorVulnerability } from '../../../src-worker/measure/posteriorVul
 import { priorVulnerability } from '../../../src-worker/measure/priorVulnerability';
 import { uniformPrior } from '../../../src-worker/measure/prior';
 import { exponentialMechanism } from '../../../src-worker/mechanism/exponential';
-import type { Domain } from '../../../src-worker/metric/domain';
 import { lineDomain } from '../../../src-worker/metric/line';
-
-/** a, a', b, c on a line with a = a' (pseudometric): Phi has two equal rows, so regularity needs the LP. */
-function twinDomain(): Domain {
-  const pos = [0, 0, 1, 2];
-  return {
-    kind: 'custom',
-    spec: 'twins',
-    description: "a, a', b, c on a line with a = a'",
-    n: 4,
-    label: (i) => ['a', "a'", 'b', 'c'][i]!,
-    distance: (i, j) => Math.abs(pos[i]! - pos[j]!),
-    structure: {},
-  };
-}
+import { twinDomain } from '../measure/fixtures';
 
 describe('jobs/engine', () => {
   it('measureChannel (one pass) equals the single-purpose measures of SPEC §3', () => {

@@ -4,20 +4,7 @@ import { decideRegularityByLP } from '../../../src-worker/lp/regularity-lp';
 import { uniformPrior } from '../../../src-worker/measure/prior';
 import { type Domain, phiMatrix } from '../../../src-worker/metric/domain';
 import { lineDomain } from '../../../src-worker/metric/line';
-
-/** Four labels where a and a' are at distance 0 (a pseudometric): Phi has two equal rows, so it is singular. */
-function twinDomain(): Domain {
-  const pos = [0, 0, 1, 2];
-  return {
-    kind: 'custom',
-    spec: 'twins',
-    description: 'a, a\', b, c on a line with a = a\'',
-    n: 4,
-    label: (i) => ['a', "a'", 'b', 'c'][i]!,
-    distance: (i, j) => Math.abs(pos[i]! - pos[j]!),
-    structure: {},
-  };
-}
+import { twinDomain } from '../measure/fixtures';
 
 function muPhi(mu: Float64Array, d: Domain, eps: number): Float64Array {
   const phi = phiMatrix(d, eps);

@@ -116,6 +116,31 @@ export function productDomain(factor: Domain, u: number, combine: 'sum' | 'max' 
   };
 }
 
+/** The product prior p x p x ... x p (u factors) on V^u, coordinate 0 most significant. */
+export function productPrior(p: ArrayLike<number>, u: number): Float64Array {
+  let out = Float64Array.from([1]);
+  for (let k = 0; k < u; k++) {
+    const next = new Float64Array(out.length * p.length);
+    for (let i = 0; i < out.length; i++) for (let j = 0; j < p.length; j++) next[i * p.length + j] = out[i]! * p[j]!;
+    out = next;
+  }
+  return out;
+}
+
+/** a, a', b, c on a line with a = a' (a pseudometric): Phi has two equal rows, so it is singular. */
+export function twinDomain(): Domain {
+  const pos = [0, 0, 1, 2];
+  return {
+    kind: 'custom',
+    spec: 'twins',
+    description: "a, a', b, c on a line with a = a'",
+    n: 4,
+    label: (i) => ['a', "a'", 'b', 'c'][i]!,
+    distance: (i, j) => Math.abs(pos[i]! - pos[j]!),
+    structure: {},
+  };
+}
+
 /** Custom domain from a symmetric distance table (no validation: tests may build degenerate ones). */
 export function tableDomain(d: number[][], labels?: string[]): Domain {
   const n = d.length;
