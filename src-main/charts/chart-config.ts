@@ -16,21 +16,23 @@ function withAlpha(hex: string, a: number): string {
 }
 
 /**
- * Legend entries of a line chart drawn like their series: a line (dashed when
- * the series is dashed) or the series' marker. Chart.js's default takes the
- * style of the first point, which loses the dash.
+ * Legend entries of a line chart drawn like their series: a line in the
+ * series' colour, width and dash (series with markers are lines too).
+ * Chart.js's default takes the style of the first point, which loses the dash.
  */
 export function lineLegend(chart: Chart): LegendItem[] {
   const color = chart.legend?.options.labels.color;
   return chart.data.datasets.map((ds, i) => {
-    const d = ds as { label?: string; borderColor?: string; backgroundColor?: string; borderDash?: number[]; borderWidth?: number; pointStyle?: PointStyle };
+    const d = ds as { label?: string; borderColor?: string; backgroundColor?: string; borderDash?: number[]; borderWidth?: number; pointRadius?: number };
+    // a series drawn with markers gets a thick stroke, so a thin or hidden line still shows its colour
+    const w = d.borderWidth ?? 2;
     return {
       text: d.label ?? '',
       fillStyle: d.backgroundColor,
       strokeStyle: d.borderColor,
-      lineWidth: d.borderWidth ?? 2,
+      lineWidth: typeof d.pointRadius === 'number' && d.pointRadius >= 3 ? Math.max(4, w) : w,
       lineDash: d.borderDash ?? [],
-      pointStyle: d.pointStyle ?? 'line',
+      pointStyle: 'line' as PointStyle,
       hidden: !chart.isDatasetVisible(i),
       datasetIndex: i,
       ...(color !== undefined ? { fontColor: color as string } : {}),
@@ -49,7 +51,7 @@ export function chartConfig(spec: ChartSpec): ChartConfiguration {
         display: spec.series.length > 1 || spec.type === 'line',
         position: 'bottom' as const,
         // line charts: each entry drawn as its line (dashed series look dashed) or its marker
-        ...(spec.type === 'line' ? { labels: { usePointStyle: true, generateLabels: lineLegend } } : {}),
+        ...(spec.type === 'line' ? { labels: { usePointStyle: true, pointStyleWidth: 30, generateLabels: lineLegend } } : {}),
       },
     },
   };
