@@ -2,7 +2,7 @@ import { assertEpsilon } from '../errors';
 import { luFactor, luSolveTransposed } from '../linalg/lu';
 import { phiMatrix, type Domain } from '../metric/domain';
 import { validatePrior } from '../measure/prior';
-import { kroneckerFactors } from './kroneckerFactors';
+import { kroneckerFactors } from './kronecker-factors';
 import { kroneckerSolve } from '../linalg/kronecker-solve';
 
 export interface MuSolution {

@@ -15,12 +15,12 @@ import type { Domain } from '../metric/domain';
 import { tightConstraintsStructured } from '../mechanism/implicit/tight-structured';
 import { tightChannelMeasures } from '../measure/structured/tight-measures';
 import { tightExpectedError } from '../measure/structured/tight-expected-error';
-import { planarLaplace } from '../mechanism/planarLaplace';
-import { posteriorVulnerability } from '../measure/posteriorVulnerability';
-import { expectedDistanceError } from '../measure/expectedDistanceError';
+import { planarLaplace } from '../mechanism/planar-laplace';
+import { posteriorVulnerability } from '../measure/posterior-vulnerability';
+import { expectedDistanceError } from '../measure/expected-distance-error';
 import { uniformPrior } from '../measure/prior';
 import { optimalMechanism } from '../lp/optimal-mechanism';
-import { checkPrivacy } from '../check/privacyCheck';
+import { checkPrivacy } from '../check/privacy-check';
 import { checkAbort, epsGrid, f, knownParams, listParam, normalise, numParam, type Study, type StudyContext, type CaseStudyResult } from './study';
 
 interface GridPoint {

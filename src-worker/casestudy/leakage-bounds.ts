@@ -5,7 +5,7 @@
  * at most r outputs at most log2(r e^(eps u) / ((v-1+e^eps)^l - e^(eps l) + e^(eps u))),
  * l = floor(log_v r); about one individual at most log2(e^eps) bits.
  */
-import { databaseLeakageBound, databaseLeakageBoundWithOutputs, individualLeakageBound } from '../bound/databaseLeakageBounds';
+import { databaseLeakageBound, databaseLeakageBoundWithOutputs, individualLeakageBound } from '../bound/database-leakage-bounds';
 import { epsGrid, f, knownParams, listParam, numParam, type Study, type CaseStudyResult } from './study';
 
 export const leakageBoundsStudy: Study = (params): CaseStudyResult => {

@@ -13,8 +13,8 @@
 import { cliqueDomain } from '../metric/clique';
 import { lineDomain } from '../metric/line';
 import type { Domain } from '../metric/domain';
-import { randomisedResponse } from '../mechanism/randomisedResponse';
-import { truncatedGeometric } from '../mechanism/truncatedGeometric';
+import { randomisedResponse } from '../mechanism/randomised-response';
+import { truncatedGeometric } from '../mechanism/truncated-geometric';
 import { usefulnessCurve } from '../measure/usefulness';
 import { f, knownParams, listParam, numParam, type ChartSpec, type Study, type CaseStudyResult } from './study';
 

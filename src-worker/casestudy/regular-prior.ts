@@ -9,11 +9,11 @@
  */
 import { MechError } from '../errors';
 import { parseDomainSpec } from '../metric/parse-domain-spec';
-import { productMu } from '../bound/productMu';
+import { productMu } from '../bound/product-mu';
 import { regularity } from '../bound/regularity';
-import { databaseLeakageBound } from '../bound/databaseLeakageBounds';
+import { databaseLeakageBound } from '../bound/database-leakage-bounds';
 import { optimalMechanism } from '../lp/optimal-mechanism';
-import { posteriorVulnerability } from '../measure/posteriorVulnerability';
+import { posteriorVulnerability } from '../measure/posterior-vulnerability';
 import { validatePrior } from '../measure/prior';
 import { epsGrid, f, knownParams, listParam, maxOf, numParam, type Study, type CaseStudyResult } from './study';
 

@@ -16,7 +16,7 @@ import { databaseDomain, type DatabaseDomain } from '../metric/database';
 import { customMetricDomain } from '../metric/custom-metric';
 import { Matrix } from '../linalg/matrix';
 import { querySensitivity } from '../metric/query-sensitivity';
-import { truncatedGeometric } from '../mechanism/truncatedGeometric';
+import { truncatedGeometric } from '../mechanism/truncated-geometric';
 import { percentileRank } from '../metric/answer-domains';
 import { f, knownParams, listParam, numParam, type Study, type CaseStudyResult } from './study';
 import { seededRandom } from '../numeric/seeded-random';

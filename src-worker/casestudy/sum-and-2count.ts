@@ -11,15 +11,15 @@
 import { parseDomainSpec } from '../metric/parse-domain-spec';
 import type { Domain } from '../metric/domain';
 import { lineDomain } from '../metric/line';
-import { tightExists } from '../bound/tightExists';
+import { tightExists } from '../bound/tight-exists';
 import { tightConstraintsStructured } from '../mechanism/implicit/tight-structured';
 import { tightChannelMeasures } from '../measure/structured/tight-measures';
-import { truncatedGeometric } from '../mechanism/truncatedGeometric';
-import { FunctionRowSource } from '../mechanism/functionRowSource';
+import { truncatedGeometric } from '../mechanism/truncated-geometric';
+import { FunctionRowSource } from '../mechanism/function-row-source';
 import type { RowSource } from '../mechanism/channel';
-import { posteriorVulnerability } from '../measure/posteriorVulnerability';
+import { posteriorVulnerability } from '../measure/posterior-vulnerability';
 import { uniformPrior } from '../measure/prior';
-import { checkPrivacy } from '../check/privacyCheck';
+import { checkPrivacy } from '../check/privacy-check';
 import { checkAbort, epsGrid, f, knownParams, numParam, type Study, type StudyContext, type CaseStudyResult } from './study';
 
 /**

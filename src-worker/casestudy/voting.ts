@@ -9,11 +9,11 @@
  * (SPEC §5) for the clique.
  */
 import { parseDomainSpec } from '../metric/parse-domain-spec';
-import { truncatedGeometric } from '../mechanism/truncatedGeometric';
-import { symmetricGraph } from '../mechanism/symmetricGraph';
-import { posteriorVulnerability } from '../measure/posteriorVulnerability';
+import { truncatedGeometric } from '../mechanism/truncated-geometric';
+import { symmetricGraph } from '../mechanism/symmetric-graph';
+import { posteriorVulnerability } from '../measure/posterior-vulnerability';
 import { uniformPrior, validatePrior } from '../measure/prior';
-import { singleOrbitUtilityBound } from '../bound/singleOrbitUtilityBound';
+import { singleOrbitUtilityBound } from '../bound/single-orbit-utility-bound';
 import { regularity } from '../bound/regularity';
 import type { RowSource } from '../mechanism/channel';
 import { epsGrid, f, knownParams, listParam, numParam, type Study, type CaseStudyResult } from './study';

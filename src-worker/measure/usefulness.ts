@@ -1,8 +1,8 @@
 import { MechError } from '../errors';
 import type { RowSource } from '../mechanism/channel';
 import type { Domain } from '../metric/domain';
-import { assertChannelShape } from './priorForChannel';
-import { numericValues } from './numericValues';
+import { assertChannelShape } from './prior-for-channel';
+import { numericValues } from './numeric-values';
 
 /** |reported - true| <= a is tested as <= a + A_TOL * max(1, a) (float noise on non-integer values). */
 const A_TOL = 1e-12;

@@ -1,5 +1,5 @@
 import type { RowSource } from '../mechanism/channel';
-import { posteriorVulnerability } from './posteriorVulnerability';
+import { posteriorVulnerability } from './posterior-vulnerability';
 
 /**
  * Utility of a mechanism for a prior with an optimal remap under binary gain

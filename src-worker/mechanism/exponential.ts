@@ -1,8 +1,8 @@
 import { assertEpsilon } from '../errors';
 import type { Domain } from '../metric/domain';
 import type { Mechanism } from './channel';
-import { measuredEpsilonInfo } from './measuredEpsilon';
-import { rowNormalisedKernel } from './rowNormalisedKernel';
+import { measuredEpsilonInfo } from './measured-epsilon';
+import { rowNormalisedKernel } from './row-normalised-kernel';
 
 /**
  * Exponential mechanism on any metric (SPEC §2): C[x][y] proportional to

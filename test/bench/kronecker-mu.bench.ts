@@ -10,8 +10,8 @@ import { databaseDomain } from '../../src-worker/metric/database';
 import { lineDomain } from '../../src-worker/metric/line';
 import { solveMu } from '../../src-worker/bound/mu';
 import { uniformPrior } from '../../src-worker/measure/prior';
-import { distanceLoss } from '../../src-worker/measure/distanceLoss';
-import { bestByScan } from '../../src-worker/measure/guessFunction';
+import { distanceLoss } from '../../src-worker/measure/distance-loss';
+import { bestByScan } from '../../src-worker/measure/guess-function';
 
 function time<T>(f: () => T): { ms: number; v: T } {
   const t0 = performance.now();

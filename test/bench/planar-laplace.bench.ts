@@ -4,10 +4,10 @@
  * translation-invariant tables once over integrating every entry directly
  * (the baseline, measured in the same run on the same grid).
  */
-import { checkPrivacy } from '../../src-worker/check/privacyCheck';
-import { planarLaplace } from '../../src-worker/mechanism/planarLaplace';
-import { normLaplaceRegion } from '../../src-worker/mechanism/planar/normLaplaceRegion';
-import { truncatedGeometric } from '../../src-worker/mechanism/truncatedGeometric';
+import { checkPrivacy } from '../../src-worker/check/privacy-check';
+import { planarLaplace } from '../../src-worker/mechanism/planar-laplace';
+import { normLaplaceRegion } from '../../src-worker/mechanism/planar/norm-laplace-region';
+import { truncatedGeometric } from '../../src-worker/mechanism/truncated-geometric';
 import { gridDomain } from '../../src-worker/metric/grid';
 import { lineDomain } from '../../src-worker/metric/line';
 

@@ -4,7 +4,7 @@ import { Matrix } from '../../linalg/matrix';
 import { latticeKernel } from '../../linalg/lattice-phi';
 import { ToeplitzOperator } from '../../linalg/toeplitz-operator';
 import type { ImplicitTightChannel } from '../../mechanism/implicit/implicit-tight-channel';
-import { priorForChannel } from '../priorForChannel';
+import { priorForChannel } from '../prior-for-channel';
 
 /**
  * Expected distance error sum_x pi_x sum_y C[x][y] d(x,y) (SPEC §3) of the

@@ -1,6 +1,6 @@
 import type { ImplicitTightChannel } from '../../mechanism/implicit/implicit-tight-channel';
-import type { Measures } from '../channelMeasures';
-import { priorForChannel } from '../priorForChannel';
+import type { Measures } from '../channel-measures';
+import { priorForChannel } from '../prior-for-channel';
 import { eccentricities } from './eccentricity';
 import { tightUtility } from './tight-utility';
 import type { MinPlusOptions } from './min-plus-transform';

@@ -1,6 +1,6 @@
 import type { ImplicitTightChannel } from '../../mechanism/implicit/implicit-tight-channel';
 import type { RowSource } from '../../mechanism/channel';
-import { priorForChannel } from '../priorForChannel';
+import { priorForChannel } from '../prior-for-channel';
 import { minPlusTransform, type MinPlusMethod, type MinPlusOptions } from './min-plus-transform';
 
 /**

@@ -1,6 +1,6 @@
 import { MechError } from '../../errors';
 import { toDense, type Mechanism } from '../channel';
-import { productRowSource } from './postProcess';
+import { productRowSource } from './post-process';
 
 /**
  * Cascade M then M' (SPEC §2): M' takes M's report as its secret, so the

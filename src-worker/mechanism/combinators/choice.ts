@@ -1,6 +1,6 @@
 import { MechError, invalid } from '../../errors';
 import type { Mechanism } from '../channel';
-import { FunctionRowSource } from '../functionRowSource';
+import { FunctionRowSource } from '../function-row-source';
 
 /**
  * Probabilistic choice p*M + (1-p)*M' (SPEC §2): with probability p run M,

@@ -1,6 +1,6 @@
 import { MechError } from '../../errors';
 import type { Mechanism } from '../channel';
-import { FunctionRowSource } from '../functionRowSource';
+import { FunctionRowSource } from '../function-row-source';
 
 /**
  * Restriction of a mechanism to a subset of its secrets (SPEC §2): keep the

@@ -4,9 +4,9 @@ import {
   databaseLeakageBound,
   databaseLeakageBoundWithOutputs,
   individualLeakageBound,
-} from '../../../src-worker/bound/databaseLeakageBounds';
-import { singleOrbitUtilityBound, singleOrbitUtilityBoundFor } from '../../../src-worker/bound/singleOrbitUtilityBound';
-import { utilityBound } from '../../../src-worker/bound/optimalityBounds';
+} from '../../../src-worker/bound/database-leakage-bounds';
+import { singleOrbitUtilityBound, singleOrbitUtilityBoundFor } from '../../../src-worker/bound/single-orbit-utility-bound';
+import { utilityBound } from '../../../src-worker/bound/optimality-bounds';
 import { ringDomain } from '../../../src-worker/metric/ring';
 import { cliqueDomain } from '../../../src-worker/metric/clique';
 import { lineDomain } from '../../../src-worker/metric/line';

@@ -6,9 +6,9 @@ import { lineDomain } from '../../../src-worker/metric/line';
 import { databaseDomain } from '../../../src-worker/metric/database';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { solveMu } from '../../../src-worker/bound/mu';
-import { productMu, extremeProduct } from '../../../src-worker/bound/productMu';
+import { productMu, extremeProduct } from '../../../src-worker/bound/product-mu';
 import { kroneckerMatVec, kroneckerSolve } from '../../../src-worker/linalg/kronecker-solve';
-import { tightExists } from '../../../src-worker/bound/tightExists';
+import { tightExists } from '../../../src-worker/bound/tight-exists';
 import { regularity } from '../../../src-worker/bound/regularity';
 import { productDomain, productPrior, randomPrior } from '../measure/fixtures';
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { checkComposedWithQuery } from '../../../src-worker/check/composedQueryCheck';
-import { checkPrivacy } from '../../../src-worker/check/privacyCheck';
+import { checkComposedWithQuery } from '../../../src-worker/check/composed-query-check';
+import { checkPrivacy } from '../../../src-worker/check/privacy-check';
 import { MechError } from '../../../src-worker/errors';
 import { Matrix } from '../../../src-worker/linalg/matrix';
-import { FunctionRowSource } from '../../../src-worker/mechanism/functionRowSource';
-import { randomisedResponse } from '../../../src-worker/mechanism/randomisedResponse';
-import { truncatedGeometric } from '../../../src-worker/mechanism/truncatedGeometric';
+import { FunctionRowSource } from '../../../src-worker/mechanism/function-row-source';
+import { randomisedResponse } from '../../../src-worker/mechanism/randomised-response';
+import { truncatedGeometric } from '../../../src-worker/mechanism/truncated-geometric';
 import { customMetricDomain } from '../../../src-worker/metric/custom-metric';
 import { averageQuery, sumQuery } from '../../../src-worker/metric/database-queries';
 import type { Domain } from '../../../src-worker/metric/domain';

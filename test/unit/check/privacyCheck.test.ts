@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { UNDERFLOW_FLOOR, checkPrivacy } from '../../../src-worker/check/privacyCheck';
-import { closedFormMechanism } from '../../../src-worker/mechanism/closedFormByKind';
+import { UNDERFLOW_FLOOR, checkPrivacy } from '../../../src-worker/check/privacy-check';
+import { closedFormMechanism } from '../../../src-worker/mechanism/closed-form-by-kind';
 import { ringDomain } from '../../../src-worker/metric/ring';
-import { tightConstraints } from '../../../src-worker/mechanism/tightConstraints';
+import { tightConstraints } from '../../../src-worker/mechanism/tight-constraints';
 import { DenseChannel } from '../../../src-worker/mechanism/channel';
 import { exponentialMechanism } from '../../../src-worker/mechanism/exponential';
 import { Matrix } from '../../../src-worker/linalg/matrix';
@@ -10,7 +10,7 @@ import { cliqueDomain } from '../../../src-worker/metric/clique';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { lineDomain } from '../../../src-worker/metric/line';
 import { REL_TOL } from '../../../src-worker/numeric/tolerance';
-import { FunctionRowSource } from '../../../src-worker/mechanism/functionRowSource';
+import { FunctionRowSource } from '../../../src-worker/mechanism/function-row-source';
 
 function dense(rows: number[][]): DenseChannel {
   return new DenseChannel(Matrix.fromRows(rows));

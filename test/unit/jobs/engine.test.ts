@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { MechError } from '../../../src-worker/errors';
 import { measureChannel, regularity } from '../../../src-worker/jobs/engine';
-import { additiveCapacity } from '../../../src-worker/measure/additiveCapacity';
-import { minEntropyLeakage } from '../../../src-worker/measure/minEntropyLeakage';
-import { minCapacity, multiplicativeCapacity } from '../../../src-worker/measure/multiplicativeCapacity';
-import { posteriorVulnerability } from '../../../src-worker/measure/posteriorVulnerability';
-import { priorVulnerability } from '../../../src-worker/measure/priorVulnerability';
+import { additiveCapacity } from '../../../src-worker/measure/additive-capacity';
+import { minEntropyLeakage } from '../../../src-worker/measure/min-entropy-leakage';
+import { minCapacity, multiplicativeCapacity } from '../../../src-worker/measure/multiplicative-capacity';
+import { posteriorVulnerability } from '../../../src-worker/measure/posterior-vulnerability';
+import { priorVulnerability } from '../../../src-worker/measure/prior-vulnerability';
 import { uniformPrior } from '../../../src-worker/measure/prior';
 import { exponentialMechanism } from '../../../src-worker/mechanism/exponential';
 import { lineDomain } from '../../../src-worker/metric/line';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { privacyTypeCapacities } from '../../../src-worker/capacity/privacy-type-capacity';
-import { checkPrivacy } from '../../../src-worker/check/privacyCheck';
+import { checkPrivacy } from '../../../src-worker/check/privacy-check';
 import { optimalMechanism } from '../../../src-worker/lp/optimal-mechanism';
 import { uniformPrior } from '../../../src-worker/measure/prior';
 import { gridDomain } from '../../../src-worker/metric/grid';

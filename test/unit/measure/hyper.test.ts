@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Matrix } from '../../../src-worker/linalg/matrix';
 import { DenseChannel } from '../../../src-worker/mechanism/channel';
-import { hyperDistribution } from '../../../src-worker/measure/hyperDistribution';
-import { posteriorVulnerability } from '../../../src-worker/measure/posteriorVulnerability';
+import { hyperDistribution } from '../../../src-worker/measure/hyper-distribution';
+import { posteriorVulnerability } from '../../../src-worker/measure/posterior-vulnerability';
 import { uniformPrior } from '../../../src-worker/measure/prior';
 import { randomChannel, randomPrior, rr } from './fixtures';
 

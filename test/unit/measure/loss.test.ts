@@ -8,15 +8,15 @@ import { ringDomain } from '../../../src-worker/metric/ring';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { cliqueDomain } from '../../../src-worker/metric/clique';
 import { uniformPrior } from '../../../src-worker/measure/prior';
-import { posteriorLoss, priorLoss } from '../../../src-worker/measure/expectedLoss';
-import { posteriorGVulnerability, priorGVulnerability } from '../../../src-worker/measure/gVulnerability';
-import { posteriorVulnerability } from '../../../src-worker/measure/posteriorVulnerability';
-import { binaryGain, gainFromLoss } from '../../../src-worker/measure/gainFunction';
-import { buildGain, buildLoss, parseGuessName, type GuessSpec } from '../../../src-worker/measure/lossSpec';
-import { distanceLoss } from '../../../src-worker/measure/distanceLoss';
-import { matrixLoss } from '../../../src-worker/measure/matrixLoss';
-import { bestByScan, type GuessFunction } from '../../../src-worker/measure/guessFunction';
-import { forEachWeightedColumn } from '../../../src-worker/measure/weightedColumns';
+import { posteriorLoss, priorLoss } from '../../../src-worker/measure/expected-loss';
+import { posteriorGVulnerability, priorGVulnerability } from '../../../src-worker/measure/g-vulnerability';
+import { posteriorVulnerability } from '../../../src-worker/measure/posterior-vulnerability';
+import { binaryGain, gainFromLoss } from '../../../src-worker/measure/gain-function';
+import { buildGain, buildLoss, parseGuessName, type GuessSpec } from '../../../src-worker/measure/loss-spec';
+import { distanceLoss } from '../../../src-worker/measure/distance-loss';
+import { matrixLoss } from '../../../src-worker/measure/matrix-loss';
+import { bestByScan, type GuessFunction } from '../../../src-worker/measure/guess-function';
+import { forEachWeightedColumn } from '../../../src-worker/measure/weighted-columns';
 import { randomChannel, randomPrior, rr, tg } from './fixtures';
 
 /** Expected loss of one fixed remap w(y): sum_y sum_x pi_x C[x][y] l(w(y), x). */

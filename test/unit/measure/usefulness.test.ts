@@ -5,7 +5,7 @@ import { DenseChannel } from '../../../src-worker/mechanism/channel';
 import { lineDomain } from '../../../src-worker/metric/line';
 import { cliqueDomain } from '../../../src-worker/metric/clique';
 import { isUseful, smallestUsefulB, usefulnessCurve } from '../../../src-worker/measure/usefulness';
-import { expectedDistanceError } from '../../../src-worker/measure/expectedDistanceError';
+import { expectedDistanceError } from '../../../src-worker/measure/expected-distance-error';
 import { uniformPrior } from '../../../src-worker/measure/prior';
 import { randomChannel, randomPrior, rr, tg } from './fixtures';
 

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { checkPrivacy } from '../../../src-worker/check/privacyCheck';
+import { checkPrivacy } from '../../../src-worker/check/privacy-check';
 import { DenseChannel, type Mechanism } from '../../../src-worker/mechanism/channel';
 import { cascade } from '../../../src-worker/mechanism/combinators/cascade';
 import { probabilisticChoice } from '../../../src-worker/mechanism/combinators/choice';
-import { postProcess } from '../../../src-worker/mechanism/combinators/postProcess';
+import { postProcess } from '../../../src-worker/mechanism/combinators/post-process';
 import { restrictSecrets } from '../../../src-worker/mechanism/combinators/restrict';
 import { exponentialMechanism } from '../../../src-worker/mechanism/exponential';
-import { randomisedResponse } from '../../../src-worker/mechanism/randomisedResponse';
-import { truncatedGeometric } from '../../../src-worker/mechanism/truncatedGeometric';
+import { randomisedResponse } from '../../../src-worker/mechanism/randomised-response';
+import { truncatedGeometric } from '../../../src-worker/mechanism/truncated-geometric';
 import { Matrix } from '../../../src-worker/linalg/matrix';
 import { lineDomain } from '../../../src-worker/metric/line';
 import { expectClose, maxRowSumError, mechErrorOf, rowsOf, utility } from './helpers';
@@ -105,7 +105,7 @@ describe('combinators (SPEC §2)', () => {
 
 describe('closed-form mechanisms by CLI kind name (SPEC §8)', () => {
   it('maps each kind to its construction and rejects unknown kinds', async () => {
-    const { closedFormMechanism, CLOSED_FORM_KINDS } = await import('../../../src-worker/mechanism/closedFormByKind');
+    const { closedFormMechanism, CLOSED_FORM_KINDS } = await import('../../../src-worker/mechanism/closed-form-by-kind');
     const { gridDomain } = await import('../../../src-worker/metric/grid');
     const { ringDomain } = await import('../../../src-worker/metric/ring');
     expect(closedFormMechanism('tg', lineDomain(3), 1).kind).toBe('tg');

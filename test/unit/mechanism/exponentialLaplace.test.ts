@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkPrivacy } from '../../../src-worker/check/privacyCheck';
+import { checkPrivacy } from '../../../src-worker/check/privacy-check';
 import { exponentialMechanism } from '../../../src-worker/mechanism/exponential';
-import { laplaceRowNormalised } from '../../../src-worker/mechanism/laplaceRowNormalised';
+import { laplaceRowNormalised } from '../../../src-worker/mechanism/laplace-row-normalised';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { lineDomain } from '../../../src-worker/metric/line';
 import { ringDomain } from '../../../src-worker/metric/ring';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { checkPrivacy } from '../../../src-worker/check/privacyCheck';
-import { planarLaplace } from '../../../src-worker/mechanism/planarLaplace';
-import { laplace1d } from '../../../src-worker/mechanism/planar/offsetTables';
-import { normLaplaceRegion } from '../../../src-worker/mechanism/planar/normLaplaceRegion';
+import { checkPrivacy } from '../../../src-worker/check/privacy-check';
+import { planarLaplace } from '../../../src-worker/mechanism/planar-laplace';
+import { laplace1d } from '../../../src-worker/mechanism/planar/offset-tables';
+import { normLaplaceRegion } from '../../../src-worker/mechanism/planar/norm-laplace-region';
 import type { GridMetric } from '../../../src-worker/metric/domain';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { lineDomain } from '../../../src-worker/metric/line';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkPrivacy } from '../../../src-worker/check/privacyCheck';
-import { randomisedResponse } from '../../../src-worker/mechanism/randomisedResponse';
-import { tightConstraints } from '../../../src-worker/mechanism/tightConstraints';
+import { checkPrivacy } from '../../../src-worker/check/privacy-check';
+import { randomisedResponse } from '../../../src-worker/mechanism/randomised-response';
+import { tightConstraints } from '../../../src-worker/mechanism/tight-constraints';
 import { cliqueDomain } from '../../../src-worker/metric/clique';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { expectClose, maxRowSumError, mechErrorOf, rowsOf, utility } from './helpers';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { checkPrivacy } from '../../../src-worker/check/privacyCheck';
-import { ballSizeSymmetric } from '../../../src-worker/mechanism/ballSizeSymmetric';
-import { randomisedResponse } from '../../../src-worker/mechanism/randomisedResponse';
-import { evenRingDoublingLegal, symmetricA, symmetricGraph } from '../../../src-worker/mechanism/symmetricGraph';
-import { tightConstraints } from '../../../src-worker/mechanism/tightConstraints';
+import { checkPrivacy } from '../../../src-worker/check/privacy-check';
+import { ballSizeSymmetric } from '../../../src-worker/mechanism/ball-size-symmetric';
+import { randomisedResponse } from '../../../src-worker/mechanism/randomised-response';
+import { evenRingDoublingLegal, symmetricA, symmetricGraph } from '../../../src-worker/mechanism/symmetric-graph';
+import { tightConstraints } from '../../../src-worker/mechanism/tight-constraints';
 import { cliqueDomain } from '../../../src-worker/metric/clique';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { lineDomain } from '../../../src-worker/metric/line';

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { checkPrivacy } from '../../../src-worker/check/privacyCheck';
-import { tightConstraints } from '../../../src-worker/mechanism/tightConstraints';
+import { checkPrivacy } from '../../../src-worker/check/privacy-check';
+import { tightConstraints } from '../../../src-worker/mechanism/tight-constraints';
 import { phiMatrix } from '../../../src-worker/metric/domain';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { lineDomain } from '../../../src-worker/metric/line';
 import { databaseDomain } from '../../../src-worker/metric/database';
 import { hammingCubeDomain } from '../../../src-worker/metric/hamming-cube';
-import { solveTightWeightsDense } from '../../../src-worker/mechanism/tightWeightsDense';
-import { solveTightWeights } from '../../../src-worker/mechanism/tightWeightsStructured';
-import { tightExists } from '../../../src-worker/bound/tightExists';
+import { solveTightWeightsDense } from '../../../src-worker/mechanism/tight-weights-dense';
+import { solveTightWeights } from '../../../src-worker/mechanism/tight-weights-structured';
+import { tightExists } from '../../../src-worker/bound/tight-exists';
 import { expectClose, maxRowSumError, mechErrorOf, rowsOf } from './helpers';
 
 describe('tight-constraints mechanism, dense path (SPEC §2)', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkPrivacy } from '../../../src-worker/check/privacyCheck';
-import { truncatedGeometric } from '../../../src-worker/mechanism/truncatedGeometric';
-import { tightConstraints } from '../../../src-worker/mechanism/tightConstraints';
+import { checkPrivacy } from '../../../src-worker/check/privacy-check';
+import { truncatedGeometric } from '../../../src-worker/mechanism/truncated-geometric';
+import { tightConstraints } from '../../../src-worker/mechanism/tight-constraints';
 import { lineDomain } from '../../../src-worker/metric/line';
 import { ringDomain } from '../../../src-worker/metric/ring';
 import { gridDomain } from '../../../src-worker/metric/grid';

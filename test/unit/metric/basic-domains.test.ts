@@ -5,7 +5,7 @@ import { cliqueDomain } from '../../../src-worker/metric/clique';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { diameter, distanceMatrix, phiMatrix } from '../../../src-worker/metric/domain';
 import { edgesIfAvailable } from '../../../src-worker/metric/shortest-paths';
-import { minPositiveDistance } from '../../../src-worker/mechanism/randomisedResponse';
+import { minPositiveDistance } from '../../../src-worker/mechanism/randomised-response';
 import { expectBallSizes, expectEdgesReproduceMetric, expectLattice, mechError } from './helpers';
 
 /** Every distance-k border (points at distance k from x) has the same size c for 1 <= k <= m (the antipode of an even ring: 1). */
