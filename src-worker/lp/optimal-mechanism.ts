@@ -7,6 +7,7 @@ import { type LossInput, type OutputSet, resolveLoss, secretsAsOutputs } from '.
 import type { LpOptions } from './lp-options';
 import type { ConstraintMode } from './privacy-constraint-graph';
 import { solvePrivateChannelLp } from './private-channel-lp';
+import type { GenerationOptions } from './constraint-generation';
 
 export interface OptimalMechanismOptions extends LpOptions {
   /** Output set (default: the secrets). */
@@ -21,6 +22,14 @@ export interface OptimalMechanismOptions extends LpOptions {
    * solve one variable per orbit; the optimum is the same (see orbit-reduction.ts).
    */
   symmetry?: 'auto' | 'off';
+  /**
+   * Constraint generation (see constraint-generation.ts): 'auto' (default)
+   * when there is no symmetry reduction and the full model has more than
+   * GENERATION_ROW_THRESHOLD privacy rows; the optimum is the same.
+   */
+  generation?: 'auto' | 'on' | 'off';
+  /** Tuning of the constraint generation (tolerance, batch, seed reach). */
+  generationOptions?: Omit<GenerationOptions, 'closeness'>;
 }
 
 /**
@@ -59,6 +68,9 @@ export async function optimalMechanism(domain: Domain, eps: number, prior: Array
       delta: options.delta,
       outputsAreSecrets: options.outputs === undefined,
       symmetry: options.symmetry,
+      generation: options.generation,
+      // Seed rows bound the entry farther (by the loss) from each output from below.
+      generationOptions: { closeness: (x, w) => lossAt(w, x), ...options.generationOptions },
       what: `the optimal-mechanism LP on ${domain.spec}`,
     },
     options,
@@ -99,6 +111,14 @@ export async function optimalMechanism(domain: Domain, eps: number, prior: Array
       lpObjective: s.lpObjective,
       repairMass: s.repairMass,
       cappedPairs: s.cappedPairs,
+      ...(s.generation
+        ? {
+            generationRounds: s.generation.rounds.length,
+            generatedPrivacyRows: s.generation.privacyRows,
+            fullPrivacyRows: s.generation.fullPrivacyRows,
+            generationCheckMs: s.generation.checkMs,
+          }
+        : {}),
       status: 'optimal',
     },
   };

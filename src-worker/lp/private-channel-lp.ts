@@ -7,6 +7,7 @@ import { SparseLp, solveSparseLp } from './sparse-model';
 import { domainSymmetries } from './domain-symmetries';
 import { type PairOrbits, pairOrbits } from './orbit-reduction';
 import { repairPrivacy } from './privacy-repair';
+import { type GenerationOptions, type GenerationRound, solveByConstraintGeneration } from './constraint-generation';
 
 /**
  * The LP over d-private channels shared by the optimal mechanism (SPEC §2)
@@ -31,7 +32,22 @@ export interface PrivateChannelProblem {
   outputsAreSecrets?: boolean;
   /** 'auto' (default): solve one variable per orbit of (x, w) under the domain's isometries when the objective is invariant. */
   symmetry?: 'auto' | 'off';
+  /**
+   * Constraint generation (constraint-generation.ts): solve with a few
+   * privacy rows, add the violated ones of the full model, re-solve warm,
+   * until none is violated; same optimum, far fewer rows in the solver.
+   * 'auto' (default), when there is no orbit reduction: on for 'exact' and
+   * 'all-pairs' above GENERATION_ROW_THRESHOLD rows, and for sparse graphs
+   * (spanner, edges) when the full model does not fit the solver memory.
+   * 'on' / 'off' force it.
+   */
+  generation?: 'auto' | 'on' | 'off';
+  /** Tuning of the constraint generation (tolerance, batch, seed, closeness of output w to secret x). */
+  generationOptions?: GenerationOptions;
 }
+
+/** Rows of an 'exact' / 'all-pairs' model above which 'auto' uses constraint generation (measured in test/bench/lp.bench.ts). */
+export const GENERATION_ROW_THRESHOLD = 20000;
 
 export interface PrivateChannelSolution {
   /** Row-major n x m channel (negative rounding clamped to 0, rows renormalised). */
@@ -56,6 +72,8 @@ export interface PrivateChannelSolution {
   symmetries: number;
   reducedVariables: number;
   reducedConstraints: number;
+  /** Constraint generation, when used: rounds, and rows of the full model (constraints) vs of the last model solved (reducedConstraints). */
+  generation?: { rounds: GenerationRound[]; privacyRows: number; fullPrivacyRows: number; checkMs: number };
 }
 
 /** Variables, rows and nonzeros of the LP for n secrets, m outputs and `pairs` constrained pairs. */
@@ -88,20 +106,61 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
     assertLpFits(Math.ceil(s.variables / factor), Math.ceil(s.rows / factor), Math.ceil(s.nonzeros / factor), p.what);
   // Refuse early: even the constraint-free part, or all pairs (before enumerating them), may not fit.
   fits({ variables: n * m, rows: n, nonzeros: n * m });
-  if (mode === 'all-pairs') fits(privateChannelLpSize(n, m, (n * (n - 1)) / 2));
+  const genMode = p.generation ?? 'auto';
+  if (genMode === 'on' && orbits) {
+    orbits = null; // generation works on the full variable set
+    generators = 0;
+  }
+  const allPairsSize = privateChannelLpSize(n, m, (n * (n - 1)) / 2);
+  const wholeGraph = mode === 'all-pairs' || mode === 'exact';
+  // 'exact' and 'all-pairs' decide before enumerating pairs (the delta = 1
+  // spanner alone costs ~20 s at 400 points; with generation, all pairs are
+  // checked instead: equivalent constraints, and checking is cheap).
+  let generate = !orbits && (genMode === 'on' || (genMode === 'auto' && wholeGraph && allPairsSize.rows > GENERATION_ROW_THRESHOLD));
+  if (mode === 'all-pairs' && !generate) fits(allPairsSize);
   progress(options, 0, `building the privacy constraint graph of ${domain.spec}`);
-  const graph = privacyConstraintGraph(domain, eps, mode, p.delta ?? DEFAULT_SPANNER_DELTA);
+  const graph = generate && mode === 'exact' ? { ...privacyConstraintGraph(domain, eps, 'all-pairs'), mode: 'exact' as const } : privacyConstraintGraph(domain, eps, mode, p.delta ?? DEFAULT_SPANNER_DELTA);
   const E = graph.from.length;
   const size = privateChannelLpSize(n, m, E);
-  fits(size);
-  checkCancelled(options, `building ${p.what}`);
-  progress(options, 0.1, `building ${p.what}: ${size.variables} variables, ${size.rows} constraints${orbits ? `, reduced to ${orbits.count} orbit variables by symmetry` : ''}`);
-  const lp = orbits ? buildOrbitLp(p, graph, orbits, options) : buildFullLp(p, graph, size, options);
-  assertLpFits(lp.numCols, lp.numRows, lp.nonzeros, p.what);
-  const buildMs = performance.now() - t0;
-  checkCancelled(options, `building ${p.what}`);
-
-  const sol = await solveSparseLp(lp, p.what, options);
+  // Spanner / edge graphs are already sparse: generation pays (one long first
+  // solve, then cheap warm re-solves) only when the full model does not fit.
+  if (!orbits && genMode === 'auto' && !wholeGraph) {
+    try {
+      fits(size);
+    } catch (e) {
+      if (!(e instanceof MechError && e.code === 'too-large')) throw e;
+      generate = true;
+    }
+  }
+  let generation: PrivateChannelSolution['generation'];
+  let sol: { objective: number; colValue: Float64Array; solveMs: number; loadMs: number; iterations: number };
+  let buildMs: number;
+  let solvedCols: number;
+  let solvedRows: number;
+  if (generate) {
+    checkCancelled(options, `building ${p.what}`);
+    progress(options, 0.1, `building ${p.what} by constraint generation: ${size.variables} variables, up to ${size.rows} constraints`);
+    const lp = buildFullLp(p, null, { variables: n * m, rows: n, nonzeros: n * m }, options);
+    buildMs = performance.now() - t0;
+    // Seed: the 8-neighbours (reach 1.5) when checking all pairs, the 4-neighbours (1.2) on a sparse graph (measured, lp.bench.ts).
+    const genOpts = { seedReach: wholeGraph ? 1.5 : 1.2, ...p.generationOptions };
+    const g = await solveByConstraintGeneration(lp, n, m, { from: graph.from, to: graph.to, exponent: graph.exponent, factor: edgeFactors(graph) }, p.what, options, genOpts);
+    sol = { objective: g.objective, colValue: g.colValue, solveMs: g.solveMs + g.checkMs, loadMs: g.loadMs, iterations: g.iterations };
+    generation = { rounds: g.rounds, privacyRows: g.privacyRows, fullPrivacyRows: g.fullPrivacyRows, checkMs: g.checkMs };
+    solvedCols = n * m;
+    solvedRows = g.rows;
+  } else {
+    fits(size);
+    checkCancelled(options, `building ${p.what}`);
+    progress(options, 0.1, `building ${p.what}: ${size.variables} variables, ${size.rows} constraints${orbits ? `, reduced to ${orbits.count} orbit variables by symmetry` : ''}`);
+    const lp = orbits ? buildOrbitLp(p, graph, orbits, options) : buildFullLp(p, graph, size, options);
+    assertLpFits(lp.numCols, lp.numRows, lp.nonzeros, p.what);
+    buildMs = performance.now() - t0;
+    checkCancelled(options, `building ${p.what}`);
+    sol = await solveSparseLp(lp, p.what, options);
+    solvedCols = lp.numCols;
+    solvedRows = lp.numRows;
+  }
   progress(options, 0.9, `extracting the channel of ${p.what}`);
   let C = sol.colValue;
   if (orbits) {
@@ -171,8 +230,9 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
     maxConstraintViolation: viol,
     iterations: sol.iterations,
     symmetries: generators,
-    reducedVariables: lp.numCols,
-    reducedConstraints: lp.numRows,
+    reducedVariables: solvedCols,
+    reducedConstraints: solvedRows,
+    generation,
   };
 }
 
@@ -192,11 +252,10 @@ function edgeFactors(graph: PrivacyConstraintGraph): Float64Array {
   return f;
 }
 
-function buildFullLp(p: PrivateChannelProblem, graph: PrivacyConstraintGraph, size: { variables: number; rows: number; nonzeros: number }, options?: LpOptions): SparseLp {
-  const fE = edgeFactors(graph);
+/** The full LP; with graph null only the row sums (the base for constraint generation). */
+function buildFullLp(p: PrivateChannelProblem, graph: PrivacyConstraintGraph | null, size: { variables: number; rows: number; nonzeros: number }, options?: LpOptions): SparseLp {
   const n = p.domain.n;
   const m = p.outputs;
-  const E = graph.from.length;
   const lp = new SparseLp(n * m, size.rows, size.nonzeros);
   lp.sense = p.sense;
   lp.colCost.set(p.cost);
@@ -206,6 +265,9 @@ function buildFullLp(p: PrivateChannelProblem, graph: PrivacyConstraintGraph, si
     for (let w = 0; w < m; w++) idx[w] = x * m + w;
     lp.addRow(1, 1, idx, ones);
   }
+  if (!graph) return lp;
+  const fE = edgeFactors(graph);
+  const E = graph.from.length;
   for (let e = 0; e < E; e++) {
     const a = graph.from[e]!;
     const b = graph.to[e]!;

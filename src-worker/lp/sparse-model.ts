@@ -1,4 +1,4 @@
-import type { HighsCallbackMap, InterruptCallbackEvent, ModelData, ObjectiveSense } from 'highs';
+import type { Highs, HighsCallbackMap, InterruptCallbackEvent, ModelData, ObjectiveSense } from 'highs';
 import { MechError } from '../errors';
 import { highsRuntime, resetHighsRuntime } from './highs-runtime';
 import { assertLpFits } from './memory-estimate';
@@ -240,34 +240,121 @@ const STATUS_NAMES: Record<number, string> = {
  * iteration limit), 'internal' (solver failure). The model is always disposed.
  */
 export async function solveSparseLp(lp: SparseLp, what: string, options?: LpOptions): Promise<LpSolution> {
-  const dual = (options?.formulation ?? 'primal') === 'dual';
-  // The dual is handed over transposed: its rows are the primal's columns.
-  if (dual) assertLpFits(lp.numRows, lp.numCols, lp.nonzeros, what);
-  else assertLpFits(lp.numCols, lp.numRows, lp.nonzeros, what);
-  checkCancelled(options, `loading the solver for ${what}`);
-  const highs = await highsRuntime();
-  checkCancelled(options, `handing ${what} to the solver`);
-  const t0 = performance.now();
-  let model: ReturnType<typeof highs.createModel> | undefined;
+  const model = await PersistentLp.open(lp, what, options);
   try {
-    model = highs.createModel(dual ? lp.toDualModelData(highs.infinity, highs.constants.objectiveSense) : lp.toModelData(highs.infinity, highs.constants.objectiveSense));
-    model.options.set({
-      output_flag: false,
-      solver: options?.solver ?? defaultSolver(lp),
-      // Tighter than HiGHS' 1e-7 default: the privacy check (SPEC §4) uses a
-      // 1e-9 relative tolerance, and a simplex vertex is then exact to ~1e-12.
-      primal_feasibility_tolerance: 1e-10,
-      dual_feasibility_tolerance: 1e-10,
-    });
-    if (options?.crossover === false) model.options.set('run_crossover', 'off');
-    if (options?.highsOptions) model.options.set(options.highsOptions);
-    if (options?.timeLimitSeconds !== undefined) {
-      if (!(options.timeLimitSeconds > 0)) throw new MechError('invalid-input', `LP time limit must be > 0 seconds, got ${options.timeLimitSeconds}`);
-      model.options.set('time_limit', options.timeLimitSeconds);
+    return model.run();
+  } finally {
+    model.dispose();
+  }
+}
+
+type HighsModel = ReturnType<Highs['createModel']>;
+
+/**
+ * A SparseLp loaded into one persistent HiGHS model that can be re-solved
+ * after rows are appended (constraint generation): HiGHS keeps the previous
+ * basis, the appended rows' slacks enter it, and dual simplex resumes from
+ * there (a warm start) instead of solving from scratch. Same checks, options,
+ * cancellation and error mapping as solveSparseLp. Call dispose() when done.
+ */
+export class PersistentLp {
+  private rows: number;
+  private nz: number;
+  private firstRun = true;
+
+  private constructor(
+    private readonly highs: Highs,
+    private model: HighsModel | undefined,
+    private readonly lp: SparseLp,
+    private readonly dual: boolean,
+    private readonly what: string,
+    private readonly options: LpOptions | undefined,
+    /** Wall-clock time to hand the model to HiGHS (ms). */
+    readonly loadMs: number,
+  ) {
+    this.rows = lp.numRows;
+    this.nz = lp.nonzeros;
+  }
+
+  static async open(lp: SparseLp, what: string, options?: LpOptions): Promise<PersistentLp> {
+    const dual = (options?.formulation ?? 'primal') === 'dual';
+    // The dual is handed over transposed: its rows are the primal's columns.
+    if (dual) assertLpFits(lp.numRows, lp.numCols, lp.nonzeros, what);
+    else assertLpFits(lp.numCols, lp.numRows, lp.nonzeros, what);
+    checkCancelled(options, `loading the solver for ${what}`);
+    const highs = await highsRuntime();
+    checkCancelled(options, `handing ${what} to the solver`);
+    const t0 = performance.now();
+    let model: HighsModel | undefined;
+    try {
+      model = highs.createModel(dual ? lp.toDualModelData(highs.infinity, highs.constants.objectiveSense) : lp.toModelData(highs.infinity, highs.constants.objectiveSense));
+      model.options.set({
+        output_flag: false,
+        solver: options?.solver ?? defaultSolver(lp),
+        // Tighter than HiGHS' 1e-7 default: the privacy check (SPEC §4) uses a
+        // 1e-9 relative tolerance, and a simplex vertex is then exact to ~1e-12.
+        primal_feasibility_tolerance: 1e-10,
+        dual_feasibility_tolerance: 1e-10,
+      });
+      if (options?.crossover === false) model.options.set('run_crossover', 'off');
+      if (options?.highsOptions) model.options.set(options.highsOptions);
+      if (options?.timeLimitSeconds !== undefined) {
+        if (!(options.timeLimitSeconds > 0)) throw new MechError('invalid-input', `LP time limit must be > 0 seconds, got ${options.timeLimitSeconds}`);
+        model.options.set('time_limit', options.timeLimitSeconds);
+      }
+    } catch (e) {
+      disposeQuietly(model);
+      throw mapHighsError(e, what);
     }
+    return new PersistentLp(highs, model, lp, dual, what, options, performance.now() - t0);
+  }
+
+  get numRows(): number {
+    return this.rows;
+  }
+  get nonzeros(): number {
+    return this.nz;
+  }
+
+  /** Set a HiGHS option on the loaded model (e.g. switch the solver after the first run). */
+  setOption(name: string, value: string | number | boolean): void {
+    this.live().options.set(name, value);
+  }
+
+  /**
+   * Append rows lower[i] <= sum_k values[k] x[indices[k]] <= upper[i] (CSR,
+   * starts of length count + 1), after checking that the grown model still
+   * fits the solver heap. Primal formulation only.
+   */
+  addRows(lower: Float64Array, upper: Float64Array, starts: Int32Array, indices: Int32Array, values: Float64Array): void {
+    if (this.dual) throw new MechError('internal', `${this.what}: rows cannot be appended to the dual formulation`);
+    const count = lower.length;
+    if (count === 0) return;
+    const nz = starts[count]!;
+    assertLpFits(this.lp.numCols, this.rows + count, this.nz + nz, this.what);
+    const inf = this.highs.infinity;
+    const lo = lower.slice();
+    const hi = upper.slice();
+    for (let i = 0; i < count; i++) {
+      if (lo[i] === -Infinity) lo[i] = -inf;
+      if (hi[i] === Infinity) hi[i] = inf;
+    }
+    try {
+      this.live().addRows({ lower: lo, upper: hi, matrix: { format: 'csr', numRows: count, numCols: this.lp.numCols, starts, indices: indices.subarray(0, nz), values: values.subarray(0, nz) } });
+    } catch (e) {
+      throw mapHighsError(e, this.what, () => this.abandon());
+    }
+    this.rows += count;
+    this.nz += nz;
+  }
+
+  /** Solve (or re-solve from the current basis) and map the outcome as solveSparseLp does. */
+  run(): LpSolution {
+    const model = this.live();
+    const { highs, options, what, lp } = this;
     const t1 = performance.now();
     checkCancelled(options, `solving ${what}`);
-    progress(options, 0.5, `solving ${what} (${lp.numCols} variables, ${lp.numRows} constraints)`);
+    progress(options, 0.5, `solving ${what} (${lp.numCols} variables, ${this.rows} constraints)`);
     // One synchronous WebAssembly call: an AbortSignal cannot fire during it
     // (see LpOptions); the interrupt checkpoints read the shared cancelFlag and
     // report iteration progress at most once per second.
@@ -303,51 +390,78 @@ export async function solveSparseLp(lp: SparseLp, what: string, options?: LpOpti
             },
           }
         : undefined;
-    const run = model.run(callbacks);
-    const t2 = performance.now();
-    const status = run.modelStatus;
-    if (status === highs.constants.modelStatus.optimal) {
-      const sol = model.getSolution();
-      const iters = Number(model.info.get('simplex_iteration_count')) + Number(model.info.get('ipm_iteration_count'));
-      let objective = model.getObjectiveValue();
-      let x = sol.colValue;
-      if (dual) {
-        // Primal values are the duals of the dual's rows (A'y <= c); HiGHS
-        // reports them with the sign of a maximisation's <= rows (>= 0).
-        x = sol.rowDual;
-        if (lp.sense === 'maximize') objective = -objective;
-      }
-      return { objective, colValue: x, solveMs: t2 - t1, loadMs: t1 - t0, status: 'optimal', iterations: iters };
-    }
-    const name = STATUS_NAMES[status] ?? `status ${status}`;
-    if (status === highs.constants.modelStatus.interrupted) {
-      throw new MechError('cancelled', `${what} was cancelled during the solve`);
-    }
-    if (status === highs.constants.modelStatus.infeasible) {
-      throw new MechError('infeasible', `${what} has no feasible solution (HiGHS: ${name})`, { status: name });
-    }
-    if (status === highs.constants.modelStatus.unbounded || status === highs.constants.modelStatus.unboundedOrInfeasible) {
-      throw new MechError('infeasible', `${what} has no optimal solution (HiGHS: ${name})`, { status: name });
-    }
-    if (status === highs.constants.modelStatus.timeLimit || status === highs.constants.modelStatus.iterationLimit) {
-      throw new MechError('too-large', `${what} was not solved within the ${options?.timeLimitSeconds ?? ''} s limit (HiGHS: ${name}); use a smaller domain, a coarser spanner or a longer limit`, { status: name, reason: 'limit' });
-    }
-    throw new MechError('internal', `HiGHS could not solve ${what} (status: ${name})`, { status: name });
-  } catch (e) {
-    if (e instanceof MechError) throw e;
-    const msg = e instanceof Error ? e.message : String(e);
-    if (/memory|OOM|Aborted/i.test(msg)) {
-      // A WebAssembly abort leaves the runtime unusable: load a fresh one next time.
-      model = undefined;
-      resetHighsRuntime();
-      throw new MechError('too-large', `${what} ran out of solver memory (${msg}); use a smaller domain or a coarser spanner`);
-    }
-    throw new MechError('internal', `HiGHS failed on ${what}: ${msg}`);
-  } finally {
     try {
-      model?.dispose();
-    } catch {
-      /* already disposed or runtime aborted */
+      const run = model.run(callbacks);
+      const t2 = performance.now();
+      const status = run.modelStatus;
+      if (status === highs.constants.modelStatus.optimal) {
+        const sol = model.getSolution();
+        const iters = Number(model.info.get('simplex_iteration_count')) + Number(model.info.get('ipm_iteration_count'));
+        let objective = model.getObjectiveValue();
+        let x = sol.colValue;
+        if (this.dual) {
+          // Primal values are the duals of the dual's rows (A'y <= c); HiGHS
+          // reports them with the sign of a maximisation's <= rows (>= 0).
+          x = sol.rowDual;
+          if (lp.sense === 'maximize') objective = -objective;
+        }
+        const loadMs = this.firstRun ? this.loadMs : 0;
+        this.firstRun = false;
+        return { objective, colValue: x, solveMs: t2 - t1, loadMs, status: 'optimal', iterations: iters };
+      }
+      const name = STATUS_NAMES[status] ?? `status ${status}`;
+      if (status === highs.constants.modelStatus.interrupted) {
+        throw new MechError('cancelled', `${what} was cancelled during the solve`);
+      }
+      if (status === highs.constants.modelStatus.infeasible) {
+        throw new MechError('infeasible', `${what} has no feasible solution (HiGHS: ${name})`, { status: name });
+      }
+      if (status === highs.constants.modelStatus.unbounded || status === highs.constants.modelStatus.unboundedOrInfeasible) {
+        throw new MechError('infeasible', `${what} has no optimal solution (HiGHS: ${name})`, { status: name });
+      }
+      if (status === highs.constants.modelStatus.timeLimit || status === highs.constants.modelStatus.iterationLimit) {
+        throw new MechError('too-large', `${what} was not solved within the ${options?.timeLimitSeconds ?? ''} s limit (HiGHS: ${name}); use a smaller domain, a coarser spanner or a longer limit`, { status: name, reason: 'limit' });
+      }
+      throw new MechError('internal', `HiGHS could not solve ${what} (status: ${name})`, { status: name });
+    } catch (e) {
+      throw mapHighsError(e, what, () => this.abandon());
     }
   }
+
+  /** Free the native model (idempotent). */
+  dispose(): void {
+    disposeQuietly(this.model);
+    this.model = undefined;
+  }
+
+  private live(): HighsModel {
+    if (!this.model) throw new MechError('internal', `${this.what}: the solver model was already disposed`);
+    return this.model;
+  }
+
+  /** After a WebAssembly abort the runtime is unusable: drop the model without touching it. */
+  private abandon(): void {
+    this.model = undefined;
+  }
+}
+
+function disposeQuietly(model: HighsModel | undefined): void {
+  try {
+    model?.dispose();
+  } catch {
+    /* already disposed or runtime aborted */
+  }
+}
+
+/** MechErrors pass through; a WebAssembly memory abort becomes 'too-large' (and resets the runtime); anything else 'internal'. */
+function mapHighsError(e: unknown, what: string, onAbort?: () => void): MechError {
+  if (e instanceof MechError) return e;
+  const msg = e instanceof Error ? e.message : String(e);
+  if (/memory|OOM|Aborted/i.test(msg)) {
+    // A WebAssembly abort leaves the runtime unusable: load a fresh one next time.
+    onAbort?.();
+    resetHighsRuntime();
+    return new MechError('too-large', `${what} ran out of solver memory (${msg}); use a smaller domain or a coarser spanner`);
+  }
+  return new MechError('internal', `HiGHS failed on ${what}: ${msg}`);
 }

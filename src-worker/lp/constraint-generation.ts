@@ -1,0 +1,271 @@
+import { MechError } from '../errors';
+import { type LpOptions, checkCancelled, progress } from './lp-options';
+import { PersistentLp, type SparseLp } from './sparse-model';
+
+/**
+ * Constraint generation (cutting planes) for the LP over d-private channels
+ * (SPEC §2): the full model has, for every constrained pair {a, b} of the
+ * privacy graph and every output w, the two rows
+ *   C[a][w] - f C[b][w] <= 0  and  C[b][w] - f C[a][w] <= 0   (f = e^(exponent)),
+ * but at the optimum only about one row per variable is tight (each column
+ * decays outwards from where its mass is, along a tree of tight rows). So:
+ *
+ *  1. solve with the row sums and a small seed: for each output w, the rows
+ *     of the short pairs (exponent <= seedReach x the shortest at either end)
+ *     in the direction that bounds the entry farther from w (by `closeness`)
+ *     from below, i.e. C[near][w] <= f C[far][w];
+ *  2. check every row of the full model against the solution (cheap: two
+ *     multiply-compares per pair and output) and append the most violated
+ *     ones, at most `batch` per round, to the same HiGHS model;
+ *  3. re-solve from the previous basis (dual simplex warm start: the old
+ *     basis stays dual feasible when rows are added) until no row of the
+ *     full model is violated by more than `tolerance`.
+ *
+ * The last solution is optimal for a relaxation of the full model and
+ * feasible for the full model up to `tolerance` (absolute, on probabilities),
+ * so its objective is the full model's optimum up to that tolerance; the
+ * caller's privacy repair (privacy-repair.ts, on the full graph) then makes it
+ * satisfy every full-model row exactly.
+ */
+export interface CandidatePairs {
+  from: Int32Array;
+  to: Int32Array;
+  /** Exponent of each pair (for the seed's "short pair" test). */
+  exponent: Float64Array;
+  /** e^(exponent), possibly capped (the coefficient put in the rows). */
+  factor: Float64Array;
+}
+
+export interface GenerationOptions {
+  /** Largest absolute violation C[a][w] - f C[b][w] left unrepaired by the LP (default 1e-9). */
+  tolerance?: number;
+  /** Most rows appended per round (default max(5000, n m / 4)). */
+  batch?: number;
+  /** Give up (MechError 'too-large') after this many rounds (default 200). */
+  maxRounds?: number;
+  /** Seed pairs: exponent <= seedReach x the shortest exponent at either end (default 1.5: the 8-neighbours on a grid). 0: no seed. */
+  seedReach?: number;
+  /** How far output w is from secret x (e.g. the loss); orients the seed rows. Without it both directions are seeded. */
+  closeness?: (x: number, w: number) => number;
+}
+
+export interface GenerationRound {
+  /** Privacy rows in the model during this round's solve. */
+  rows: number;
+  /** Objective of this round's solve. */
+  objective: number;
+  /** Rows of the full model violated by more than the tolerance after it, and the largest violation. */
+  violated: number;
+  maxViolation: number;
+  /** Rows appended after it (0 in the last round). */
+  added: number;
+  solveMs: number;
+  checkMs: number;
+  iterations: number;
+}
+
+export interface GenerationResult {
+  colValue: Float64Array;
+  objective: number;
+  rounds: GenerationRound[];
+  /** Privacy rows in the final model, and in the full model. */
+  privacyRows: number;
+  fullPrivacyRows: number;
+  /** Rows (with the row sums) and nonzeros of the final model. */
+  rows: number;
+  nonzeros: number;
+  loadMs: number;
+  solveMs: number;
+  checkMs: number;
+  iterations: number;
+}
+
+/**
+ * Solve `base` (the channel LP holding only its non-privacy rows, variables
+ * x*m + w) with the privacy rows of `pairs` generated lazily; see above.
+ */
+export async function solveByConstraintGeneration(base: SparseLp, n: number, m: number, pairs: CandidatePairs, what: string, options?: LpOptions, gen: GenerationOptions = {}): Promise<GenerationResult> {
+  const E = pairs.from.length;
+  const total = 2 * E * m;
+  if (total > 2 ** 31 - 1) throw new MechError('too-large', `${what}: ${E} constrained pairs x ${m} outputs is too many privacy rows to track (${total})`, { pairs: E, outputs: m });
+  const tol = gen.tolerance ?? 1e-9;
+  const batch = Math.max(1, Math.floor(gen.batch ?? Math.max(5000, (n * m) / 4)));
+  const maxRounds = gen.maxRounds ?? 200;
+  const reach = gen.seedReach ?? 1.5;
+  const { from, to, factor: fE, exponent } = pairs;
+  // One flag per full-model row: key (e*m + w)*2 + dir, dir 0: C[a][w] <= f C[b][w], dir 1: C[b][w] <= f C[a][w].
+  const inModel = new Uint8Array(total);
+  const rows = new RowBuffer();
+
+  // Seed rows.
+  if (reach > 0) {
+    const minExp = new Float64Array(n).fill(Infinity);
+    for (let e = 0; e < E; e++) {
+      const x = exponent[e]!;
+      if (x < minExp[from[e]!]!) minExp[from[e]!] = x;
+      if (x < minExp[to[e]!]!) minExp[to[e]!] = x;
+    }
+    const close = gen.closeness;
+    for (let e = 0; e < E; e++) {
+      const a = from[e]!;
+      const b = to[e]!;
+      if (!(exponent[e]! <= reach * Math.min(minExp[a]!, minExp[b]!))) continue;
+      for (let w = 0; w < m; w++) {
+        const da = close ? close(a, w) : 0;
+        const db = close ? close(b, w) : 0;
+        const key = (e * m + w) * 2;
+        if (da <= db) {
+          inModel[key] = 1;
+          rows.push(a * m + w, b * m + w, fE[e]!);
+        }
+        if (db <= da) {
+          inModel[key + 1] = 1;
+          rows.push(b * m + w, a * m + w, fE[e]!);
+        }
+      }
+    }
+  }
+  checkCancelled(options, `seeding ${what}`);
+  const seedRows = rows.count;
+  for (let k = 0; k < seedRows; k++) base.addRow2(-Infinity, 0, rows.i[k]!, 1, rows.j[k]!, -rows.f[k]!);
+  rows.clear();
+
+  const lp = await PersistentLp.open(base, what, { ...options, solver: options?.solver ?? 'simplex', formulation: 'primal' });
+  // Devex pricing: steepest-edge weights would be recomputed for every row
+  // after each addRows (measured: ~1 s per re-solve at 50k rows even when
+  // the warm start needs a dozen iterations; Devex re-solves take ~30 ms).
+  if (options?.highsOptions?.simplex_dual_edge_weight_strategy === undefined) lp.setOption('simplex_dual_edge_weight_strategy', 1);
+  const rounds: GenerationRound[] = [];
+  let privacyRows = seedRows;
+  let loadMs = lp.loadMs;
+  let solveMs = 0;
+  let checkMs = 0;
+  let iterations = 0;
+  try {
+    // Violation candidates of one round (key, violation), grown as needed.
+    let keys = new Int32Array(1 << 16);
+    let viol = new Float64Array(1 << 16);
+    for (let round = 1; ; round++) {
+      const sol = lp.run();
+      solveMs += sol.solveMs;
+      iterations += sol.iterations;
+      const C = sol.colValue;
+      const t0 = performance.now();
+      checkCancelled(options, `checking the privacy rows of ${what}`);
+      let count = 0;
+      let maxV = 0;
+      for (let e = 0; e < E; e++) {
+        const a = from[e]!;
+        const b = to[e]!;
+        const f = fE[e]!;
+        const ra = a * m;
+        const rb = b * m;
+        const base0 = e * m * 2;
+        for (let w = 0; w < m; w++) {
+          const ca = C[ra + w]!;
+          const cb = C[rb + w]!;
+          const v1 = ca - f * cb;
+          const v2 = cb - f * ca;
+          const v = v1 > v2 ? v1 : v2;
+          if (v <= tol) continue;
+          const key = base0 + 2 * w + (v1 > v2 ? 0 : 1);
+          if (v > maxV) maxV = v;
+          if (inModel[key]) continue; // in the model: solver tolerance, not a missing row
+          if (count === keys.length) {
+            const k2 = new Int32Array(2 * count);
+            k2.set(keys);
+            keys = k2;
+            const v2a = new Float64Array(2 * count);
+            v2a.set(viol);
+            viol = v2a;
+          }
+          keys[count] = key;
+          viol[count] = v;
+          count++;
+        }
+      }
+      // Keep the `batch` most violated rows.
+      let threshold = 0;
+      if (count > batch) {
+        const sorted = viol.slice(0, count).sort();
+        threshold = sorted[count - batch]!;
+      }
+      let added = 0;
+      for (let k = 0; k < count && added < batch; k++) {
+        if (viol[k]! < threshold) continue;
+        const key = keys[k]!;
+        const dir = key & 1;
+        const ew = key >>> 1;
+        const e = Math.floor(ew / m);
+        const w = ew - e * m;
+        const a = dir === 0 ? from[e]! : to[e]!;
+        const b = dir === 0 ? to[e]! : from[e]!;
+        inModel[key] = 1;
+        rows.push(a * m + w, b * m + w, fE[e]!);
+        added++;
+      }
+      const ms = performance.now() - t0;
+      checkMs += ms;
+      rounds.push({ rows: privacyRows, objective: sol.objective, violated: count, maxViolation: maxV, added, solveMs: sol.solveMs, checkMs: ms, iterations: sol.iterations });
+      if (added === 0) {
+        return { colValue: C, objective: sol.objective, rounds, privacyRows, fullPrivacyRows: total, rows: lp.numRows, nonzeros: lp.nonzeros, loadMs, solveMs, checkMs, iterations };
+      }
+      if (round >= maxRounds) {
+        throw new MechError('too-large', `${what}: constraint generation did not converge in ${maxRounds} rounds (${count} rows still violated, largest violation ${maxV.toExponential(2)})`, { rounds: maxRounds, violated: count });
+      }
+      progress(options, 0.5, `solving ${what}: round ${round}, ${privacyRows} of ${total} privacy rows, ${count} violated, adding ${added}`);
+      const t1 = performance.now();
+      lp.addRows(...rows.csr());
+      loadMs += performance.now() - t1;
+      privacyRows += added;
+      rows.clear();
+    }
+  } finally {
+    lp.dispose();
+  }
+}
+
+/** Growable list of two-entry rows x[i] - f x[j] <= 0, handed over as CSR. */
+class RowBuffer {
+  i = new Int32Array(1024);
+  j = new Int32Array(1024);
+  f = new Float64Array(1024);
+  count = 0;
+  push(i: number, j: number, f: number): void {
+    if (this.count === this.i.length) {
+      const c = 2 * this.count;
+      const i2 = new Int32Array(c);
+      i2.set(this.i);
+      this.i = i2;
+      const j2 = new Int32Array(c);
+      j2.set(this.j);
+      this.j = j2;
+      const f2 = new Float64Array(c);
+      f2.set(this.f);
+      this.f = f2;
+    }
+    this.i[this.count] = i;
+    this.j[this.count] = j;
+    this.f[this.count] = f;
+    this.count++;
+  }
+  clear(): void {
+    this.count = 0;
+  }
+  csr(): [Float64Array, Float64Array, Int32Array, Int32Array, Float64Array] {
+    const k = this.count;
+    const lower = new Float64Array(k).fill(-Infinity);
+    const upper = new Float64Array(k);
+    const starts = new Int32Array(k + 1);
+    const idx = new Int32Array(2 * k);
+    const val = new Float64Array(2 * k);
+    for (let r = 0; r < k; r++) {
+      starts[r + 1] = 2 * r + 2;
+      idx[2 * r] = this.i[r]!;
+      val[2 * r] = 1;
+      idx[2 * r + 1] = this.j[r]!;
+      val[2 * r + 1] = -this.f[r]!;
+    }
+    return [lower, upper, starts, idx, val];
+  }
+}
