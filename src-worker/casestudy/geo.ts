@@ -81,9 +81,12 @@ interface CityRow {
   note: string;
 }
 
-async function cityComparison(pop: Float64Array, side: number, eps: number, coarse: number, exactLp: boolean, ctx: StudyContext): Promise<CityRow[]> {
+async function cityComparison(pop: Float64Array, side: number, eps: number, coarse: number, exactLp: boolean, fullLp: boolean, ctx: StudyContext): Promise<CityRow[]> {
   const rows: CityRow[] = [];
-  const measure = async (d: Domain, pi: Float64Array, label: string, withLp: boolean, withExact = false) => {
+  // generation 'auto' (SPEC §2 LP by constraint generation, lp/constraint-generation.ts) unless
+  // forced off: the full city's spanner LP does not fit the solver heap and only
+  // constraint generation solves it, which takes minutes (parameter fullLp).
+  const measure = async (d: Domain, pi: Float64Array, label: string, withLp: boolean, withExact = false, generation: 'auto' | 'off' = 'auto') => {
     checkAbort(ctx.signal);
     const pl = planarLaplace(d, eps).channel;
     rows.push({ eps, grid: label, mechanism: 'planar Laplace', exists: true, error: expectedDistanceError(pi, pl, d), effectiveEps: null, note: 'exactly eps*d2-private (post-processing of the continuous mechanism)' });
@@ -99,7 +102,8 @@ async function cityComparison(pop: Float64Array, side: number, eps: number, coar
       const name = mode === 'spanner' ? 'LP-optimal (spanner)' : 'LP-optimal (exact constraints)';
       ctx.progress(null, `${name} on ${label}, eps = ${eps}`);
       try {
-        const m = await optimalMechanism(d, eps, pi, 'dist', { signal: ctx.signal, constraints: mode });
+        const m = await optimalMechanism(d, eps, pi, 'dist', { signal: ctx.signal, constraints: mode, generation });
+        const gen = m.info.generationRounds !== undefined ? `constraint generation: ${m.info.generationRounds} rounds, ${m.info.generatedPrivacyRows} of ${m.info.fullPrivacyRows} privacy rows, ` : '';
         const chk = checkPrivacy(m.channel, d, eps, { topK: 1 });
         rows.push({
           eps,
@@ -108,7 +112,7 @@ async function cityComparison(pop: Float64Array, side: number, eps: number, coar
           exists: true,
           error: expectedDistanceError(pi, m.channel, d),
           effectiveEps: chk.effectiveEpsilon,
-          note: `${chk.passes ? 'privacy check passes' : 'privacy check FAILS'}; ${mode === 'spanner' ? `spanner dilation ${m.info.delta ?? '?'}, ` : ''}${m.info.constraints ?? '?'} constraints, solver ${f(Number(m.info.solverMs) / 1000, 3)} s`,
+          note: `${chk.passes ? 'privacy check passes' : 'privacy check FAILS'}; ${mode === 'spanner' ? `spanner dilation ${m.info.delta ?? '?'}, ` : ''}${gen || `${m.info.constraints ?? '?'} constraints, `}solver ${f(Number(m.info.solverMs) / 1000, 3)} s`,
         });
       } catch (e) {
         if (e instanceof MechError && e.code === 'cancelled') throw e;
@@ -117,7 +121,7 @@ async function cityComparison(pop: Float64Array, side: number, eps: number, coar
     }
   };
   const full = gridDomain(side, side, 1, 'euclidean');
-  await measure(full, pop, `${side} x ${side}, 1 km`, true);
+  await measure(full, pop, `${side} x ${side}, 1 km`, true, fullLp && exactLp, fullLp ? 'auto' : 'off');
   if (coarse > 1 && side % coarse === 0) {
     const c = side / coarse;
     await measure(gridDomain(c, c, coarse, 'euclidean'), coarsen(pop, side, side, coarse), `${c} x ${c}, ${coarse} km`, true, exactLp);
@@ -126,14 +130,16 @@ async function cityComparison(pop: Float64Array, side: number, eps: number, coar
 }
 
 export const geoStudy: Study = async (params, ctx): Promise<CaseStudyResult> => {
-  knownParams(params, 'geo', ['size', 'from', 'to', 'step', 'population', 'citySide', 'cityEpsilons', 'lpCoarsen', 'skipCity', 'exactLp']);
+  knownParams(params, 'geo', ['size', 'from', 'to', 'step', 'population', 'citySide', 'cityEpsilons', 'lpCoarsen', 'skipCity', 'exactLp', 'fullLp']);
   const size = numParam(params, 'size', 100, { min: 2, max: 1000, int: true });
   const grid = epsGrid(numParam(params, 'from', 0.4, { min: 1e-3 }), numParam(params, 'to', 1.3, { max: 20 }), numParam(params, 'step', 0.1, { min: 1e-3 }));
   const citySide = numParam(params, 'citySide', 20, { min: 2, max: 60, int: true });
   const cityEpsList = listParam(params, 'cityEpsilons', [0.5, 1]);
   const lpCoarsen = numParam(params, 'lpCoarsen', 2, { min: 1, max: 10, int: true });
   const skipCity = params.skipCity === true;
-  const exactLp = params.exactLp === true;
+  // The exact-constraint LP is solved by constraint generation (seconds to a minute on 10x10): on by default.
+  const exactLp = params.exactLp !== false;
+  const fullLp = params.fullLp === true;
 
   const pts = gridComparison(size, grid, ctx);
   const missing = pts.filter((p) => !p.tightExists);
@@ -142,7 +148,7 @@ export const geoStudy: Study = async (params, ctx): Promise<CaseStudyResult> => 
   if (!skipCity) {
     const pop = normalise(listParam(params, 'population', null, `${citySide * citySide} population weights (row-major)`));
     if (pop.length !== citySide * citySide) throw new MechError('invalid-input', `population has ${pop.length} weights, the ${citySide} x ${citySide} city needs ${citySide * citySide}`);
-    for (const e of cityEpsList) city.push(...(await cityComparison(pop, citySide, e, lpCoarsen, exactLp, ctx)));
+    for (const e of cityEpsList) city.push(...(await cityComparison(pop, citySide, e, lpCoarsen, exactLp, fullLp, ctx)));
   }
   const better = exists.filter((p) => p.tightError! < p.plError);
   const findings = [
@@ -164,7 +170,7 @@ export const geoStudy: Study = async (params, ctx): Promise<CaseStudyResult> => 
     const lpFull = city.find((r) => r.mechanism.startsWith('LP') && r.grid.startsWith(`${citySide} x`));
     if (lpFull && !lpFull.exists) {
       findings.push(
-        `- The LP-optimal mechanism on the full ${citySide} x ${citySide} city was not computed (see its note): with ${citySide * citySide} secrets and ${citySide * citySide} outputs the LP has ${citySide ** 4} variables and, even with the spanner (dilation 1.1) instead of all pairs, over a million constraints, beyond this machine's solver memory budget. The LP comparison is therefore made on the same city at ${lpCoarsen} km resolution (population summed per ${lpCoarsen} x ${lpCoarsen} block), where all three mechanisms are compared on the same grid.`,
+        `- The LP-optimal mechanism on the full ${citySide} x ${citySide} city was not computed (see its note): with ${citySide * citySide} secrets and ${citySide * citySide} outputs the LP has ${citySide ** 4} variables and, even with the spanner (dilation 1.1) instead of all pairs, over a million constraints, beyond this machine's solver memory budget as one model. Constraint generation (parameter fullLp) solves it with a fraction of the rows, but takes many minutes. The LP comparison is therefore made on the same city at ${lpCoarsen} km resolution (population summed per ${lpCoarsen} x ${lpCoarsen} block), where all three mechanisms are compared on the same grid.`,
       );
     }
     for (const e of cityEpsList) {
@@ -180,7 +186,7 @@ export const geoStudy: Study = async (params, ctx): Promise<CaseStudyResult> => 
         );
         if (tc && lp.error! > tc.error!)
           findings.push(
-            `- So the "LP-optimal" mechanism is NOT optimal here: the spanner LP constrains only spanner edges, with eps/1.1, which guarantees eps*d2-privacy but excludes eps*d2-private mechanisms such as tight-constraints (its effective eps ${f(lp.effectiveEps)} < ${e} shows unused budget). It is optimal only among spanner-constrained mechanisms; the true optimum is at most ${f(tc.error)} km.${lpx ? '' : ' The LP with exact constraints (all non-implied pairs, parameter exactLp) gives the true optimum but takes minutes on this grid, so it is off by default.'}`,
+            `- So the "LP-optimal" mechanism is NOT optimal here: the spanner LP constrains only spanner edges, with eps/1.1, which guarantees eps*d2-privacy but excludes eps*d2-private mechanisms such as tight-constraints (its effective eps ${f(lp.effectiveEps)} < ${e} shows unused budget). It is optimal only among spanner-constrained mechanisms; the true optimum is at most ${f(tc.error)} km.${lpx ? '' : ' The LP with exact constraints (parameter exactLp, solved by constraint generation) gives the true optimum.'}`,
           );
         else if (plc.error! > lp.error!) findings.push(`- The LP exploits the prior (it can pull reports towards where people live); planar Laplace ignores it.`);
       }

@@ -5,6 +5,7 @@
  * all-pairs sweep stops once a solve passes 30 s, the spanner sweep at the
  * first grid over 60 s (HiGHS time limit), so the whole run takes a few minutes.
  */
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { highsRuntime } from '../../src-worker/lp/highs-runtime';
 import { optimalMechanism, type OptimalMechanismOptions } from '../../src-worker/lp/optimal-mechanism';
@@ -14,6 +15,9 @@ import { MechError } from '../../src-worker/errors';
 
 interface Run {
   ok: boolean;
+  rounds?: number;
+  generated?: number;
+  full?: number;
   objective: number;
   ms: number;
   vars: number;
@@ -21,8 +25,8 @@ interface Run {
   note: string;
 }
 
-async function run(R: number, eps: number, prior: Float64Array, opts: OptimalMechanismOptions): Promise<Run> {
-  const g = gridDomain(R, R);
+async function run(R: number, eps: number, prior: Float64Array, opts: OptimalMechanismOptions, step = 1): Promise<Run> {
+  const g = gridDomain(R, R, step);
   const t0 = performance.now();
   try {
     const m = await optimalMechanism(g, eps, prior, 'dist', opts);
@@ -33,6 +37,9 @@ async function run(R: number, eps: number, prior: Float64Array, opts: OptimalMec
       vars: m.info.reducedVariables as number,
       rows: m.info.reducedConstraints as number,
       note: `symmetries ${m.info.symmetries}, pairs ${m.info.constrainedPairs}`,
+      rounds: m.info.generationRounds as number | undefined,
+      generated: m.info.generatedPrivacyRows as number | undefined,
+      full: m.info.fullPrivacyRows as number | undefined,
     };
   } catch (e) {
     if (e instanceof MechError) return { ok: false, objective: NaN, ms: performance.now() - t0, vars: 0, rows: 0, note: `${e.code}: ${e.message.slice(0, 90)}` };
@@ -52,6 +59,11 @@ function skewPrior(R: number): Float64Array {
 
 export default async function lpBench(): Promise<void> {
   const eps = 1;
+  // LP_BENCH=generation runs only the constraint-generation section.
+  if (process.env.LP_BENCH === 'generation') {
+    await generationBench(eps);
+    return;
+  }
   console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} (timings inflate with load)`);
   const t0 = performance.now();
   await highsRuntime();
@@ -123,6 +135,71 @@ export default async function lpBench(): Promise<void> {
       `${R}x${R} ${name}: with crossover ${f(a.ms)} ms (objective ${f(a.objective, 9)}), without ${f(b.ms)} ms (objective ${f(b.objective, 9)}), time ratio ${f(b.ms / a.ms, 2)}, relative gap ${((b.objective - a.objective) / a.objective).toExponential(1)}`,
     );
   }
+  await generationBench(eps);
   const h = await highsRuntime();
   console.log(`HiGHS heap at the end: ${f(h.memoryBytes / 2 ** 20)} MiB`);
+}
+
+/** The 20 x 20 city prior of the geo example (resources/data/city-population.csv, 20 rows of 20 weights), or null. */
+function cityPrior(): Float64Array | null {
+  try {
+    const url = new URL('../../resources/data/city-population.csv', import.meta.url);
+    const nums = readFileSync(url, 'utf8')
+      .split(/[\s,]+/)
+      .filter((t) => t !== '')
+      .map(Number)
+      .filter((x) => Number.isFinite(x));
+    const w = Float64Array.from(nums.slice(-400));
+    if (w.length !== 400) return null;
+    let s = 0;
+    for (const v of w) s += v;
+    return w.map((v) => v / s);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Constraint generation (lp/constraint-generation.ts) against the full model,
+ * non-uniform prior (no symmetry to exploit): time, rounds, privacy rows in
+ * the last model vs the full model, objective. Bounded by HiGHS time limits
+ * (cumulative over the warm re-solves of one model).
+ */
+async function generationBench(eps: number): Promise<void> {
+  console.log('\n-- constraint generation vs full model, skewed prior, eps 1, expected distance (time limit 120 s per solve) --');
+  console.log('grid   model      full ms   full obj       gen ms   gen obj        rounds  rows gen/full       time ratio  rel. gap');
+  const line = (R: number, model: string, a: Run | undefined, b: Run): void => {
+    const gap = a?.ok && b.ok ? Math.abs(b.objective - a.objective) / a.objective : NaN;
+    console.log(
+      `${R}x${R}`.padEnd(7) +
+        model.padEnd(10) +
+        (a ? (a.ok ? f(a.ms).padStart(8) + f(a.objective, 9).padStart(13) : `  (${a.note.slice(0, 40)})`.padEnd(21)) : '   (not run)         ') +
+        (b.ok ? f(b.ms).padStart(10) + f(b.objective, 9).padStart(13) + f(b.rounds ?? NaN).padStart(8) + `  ${b.generated}/${b.full}`.padEnd(18) : `  (${b.note.slice(0, 60)})`) +
+        (a?.ok && b.ok ? f(b.ms / a.ms, 2).padStart(9) + `  ${Number.isFinite(gap) ? gap.toExponential(1) : '-'}` : ''),
+    );
+  };
+  let exactOn = true;
+  for (const R of [8, 10, 12]) {
+    const pi = skewPrior(R);
+    const full = await run(R, eps, pi, { constraints: 'spanner', generation: 'off', symmetry: 'off', timeLimitSeconds: 120 });
+    const gen = await run(R, eps, pi, { constraints: 'spanner', generation: 'on', timeLimitSeconds: 120 });
+    line(R, 'spanner', full, gen);
+    if (exactOn) {
+      // The full all-pairs model only up to 8x8 (10x10: ~1M rows, minutes).
+      const fullX = R <= 8 ? await run(R, eps, pi, { constraints: 'all-pairs', generation: 'off', symmetry: 'off', timeLimitSeconds: 120 }) : undefined;
+      const genX = await run(R, eps, pi, { constraints: 'exact', generation: 'on', timeLimitSeconds: 120 });
+      line(R, 'exact', fullX, genX);
+      if (!genX.ok || genX.ms > 60_000) exactOn = false;
+      if (genX.ok && gen.ok) console.log(`       exact optimum ${f(genX.objective, 6)} vs spanner ${f(gen.objective, 6)}: the spanner costs ${f((gen.objective / genX.objective - 1) * 100, 2)}% more`);
+    }
+  }
+  const city = process.env.LP_BENCH_CITY === '0' ? null : cityPrior();
+  if (!city) {
+    console.log('20x20 city: resources/data/city-population.csv not readable, skipped');
+    return;
+  }
+  const full = await run(20, eps, city, { constraints: 'spanner', generation: 'off', symmetry: 'off' });
+  console.log(`20x20 city, full spanner model: ${full.ok ? `${f(full.ms)} ms, objective ${f(full.objective, 6)}` : full.note}`);
+  const gen = await run(20, eps, city, { constraints: 'spanner', generation: 'on', timeLimitSeconds: 600 });
+  line(20, 'spanner', undefined, gen);
 }

@@ -299,6 +299,34 @@ describe('geo (reduced: 12 x 12 grid)', () => {
     // coarsening sums blocks
     expect(Array.from(coarsen([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16], 4, 4, 2))).toEqual([14, 22, 46, 54]);
   });
+
+  it('fullLp: the LP on the full city by constraint generation; its exact-constraint optimum is no worse than any other mechanism there, and generation is reported', async () => {
+    const pop = Array.from({ length: 36 }, (_, i) => 1 + ((i * 5) % 7) + (i === 20 ? 15 : 0));
+    const r = await run('geo', { size: 2, from: 1, to: 1, step: 0.1, population: pop, citySide: 6, cityEpsilons: [1], lpCoarsen: 2, fullLp: true });
+    const t = r.tables.find((x) => x.id === 'city-comparison')!;
+    const fine = t.rows.filter((x) => String(x[1]).startsWith('6 x 6'));
+    const err = (m: string) => fine.find((x) => x[2] === m)?.[4] as number | null | undefined;
+    const exact = fine.find((x) => x[2] === 'LP-optimal (exact constraints)')!;
+    expect(exact[3]).toBe(true);
+    expect(exact[5] as number).toBeLessThanOrEqual(1 + 1e-9); // effective eps
+    expect(String(exact[6])).toMatch(/constraint generation: \d+ rounds, \d+ of 45360 privacy rows/);
+    for (const m of ['planar Laplace', 'tight-constraints', 'LP-optimal (spanner)']) {
+      const v = err(m);
+      if (typeof v === 'number') expect(exact[4] as number).toBeLessThanOrEqual(v + 1e-7);
+    }
+    expect(typeof err('LP-optimal (spanner)')).toBe('number');
+    // independent reference computed here: the exponential mechanism exp(-eps d / 2) is eps*d2-private, so the exact optimum is below its expected distance
+    const n = 36;
+    const S = pop.reduce((a, b) => a + b, 0);
+    const d = (i: number, j: number) => Math.hypot(Math.floor(i / 6) - Math.floor(j / 6), (i % 6) - (j % 6));
+    let expo = 0;
+    for (let x = 0; x < n; x++) {
+      let z = 0;
+      for (let y = 0; y < n; y++) z += Math.exp(-d(x, y) / 2);
+      for (let y = 0; y < n; y++) expo += (pop[x]! / S) * (Math.exp(-d(x, y) / 2) / z) * d(x, y);
+    }
+    expect(exact[4] as number).toBeLessThan(expo);
+  });
 });
 
 /* ---------- 6. smart meter ---------- */
