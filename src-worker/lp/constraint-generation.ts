@@ -45,6 +45,12 @@ export interface GenerationOptions {
   maxRounds?: number;
   /** Seed pairs: exponent <= seedReach x the shortest exponent at either end (default 1.5: the 8-neighbours on a grid). 0: no seed. */
   seedReach?: number;
+  /**
+   * Algorithm of the first solve (default: options.solver, else simplex). 'ipm'
+   * (interior point with crossover, which leaves the basis the warm re-solves
+   * start from) can be faster on a large seed; the re-solves always use dual simplex.
+   */
+  firstSolver?: 'simplex' | 'ipm';
   /** How far output w is from secret x (e.g. the loss); orients the seed rows. Without it both directions are seeded. */
   closeness?: (x: number, w: number) => number;
 }
@@ -130,7 +136,8 @@ export async function solveByConstraintGeneration(base: SparseLp, n: number, m: 
   for (let k = 0; k < seedRows; k++) base.addRow2(-Infinity, 0, rows.i[k]!, 1, rows.j[k]!, -rows.f[k]!);
   rows.clear();
 
-  const lp = await PersistentLp.open(base, what, { ...options, solver: options?.solver ?? 'simplex', formulation: 'primal' });
+  const first = gen.firstSolver ?? options?.solver ?? 'simplex';
+  const lp = await PersistentLp.open(base, what, { ...options, solver: first === 'ipm' ? 'ipm' : 'simplex', crossover: true, formulation: 'primal' });
   // Devex pricing: steepest-edge weights would be recomputed for every row
   // after each addRows (measured: ~1 s per re-solve at 50k rows even when
   // the warm start needs a dozen iterations; Devex re-solves take ~30 ms).
@@ -147,6 +154,7 @@ export async function solveByConstraintGeneration(base: SparseLp, n: number, m: 
     let viol = new Float64Array(1 << 16);
     for (let round = 1; ; round++) {
       const sol = lp.run();
+      if (round === 1 && first === 'ipm') lp.setOption('solver', 'simplex');
       solveMs += sol.solveMs;
       iterations += sol.iterations;
       const C = sol.colValue;

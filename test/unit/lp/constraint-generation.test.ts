@@ -74,6 +74,10 @@ describe('constraint generation for the optimal-mechanism LP (SPEC §2)', () => 
     expect(cg.info.generatedPrivacyRows as number).toBeLessThan((cg.info.fullPrivacyRows as number) / 2);
     expect(Math.abs(obj(cg) - obj(full)) / obj(full)).toBeLessThan(1e-7);
     expect(worstPrivacyRatio(data(cg), g, 9, 1)).toBeLessThanOrEqual(1 + 1e-9);
+    // First solve by interior point + crossover, then warm dual simplex: same optimum.
+    const ipm = await optimalMechanism(g, 1, pi, 'dist', { constraints: 'all-pairs', generation: 'on', generationOptions: { seedReach: 0, batch: 20, firstSolver: 'ipm' } });
+    expect(ipm.info.generationRounds as number).toBeGreaterThan(3);
+    expect(Math.abs(obj(ipm) - obj(full)) / obj(full)).toBeLessThan(1e-7);
   });
 
   it("the exact model ('exact' through generation) is <= the spanner LP and <= the tight-constraints mechanism's expected loss", async () => {
