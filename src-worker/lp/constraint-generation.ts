@@ -84,6 +84,8 @@ export interface GenerationResult {
   solveMs: number;
   checkMs: number;
   iterations: number;
+  /** Warm re-solves that failed numerically and were repeated from scratch. */
+  coldRetries: number;
 }
 
 /**
@@ -137,7 +139,7 @@ export async function solveByConstraintGeneration(base: SparseLp, n: number, m: 
   rows.clear();
 
   const first = gen.firstSolver ?? options?.solver ?? 'simplex';
-  const lp = await PersistentLp.open(base, what, { ...options, solver: first === 'ipm' ? 'ipm' : 'simplex', crossover: true, formulation: 'primal' });
+  let lp = await PersistentLp.open(base, what, { ...options, solver: first === 'ipm' ? 'ipm' : 'simplex', crossover: true, formulation: 'primal' });
   // Devex pricing: steepest-edge weights would be recomputed for every row
   // after each addRows (measured: ~1 s per re-solve at 50k rows even when
   // the warm start needs a dozen iterations; Devex re-solves take ~30 ms).
@@ -148,12 +150,26 @@ export async function solveByConstraintGeneration(base: SparseLp, n: number, m: 
   let solveMs = 0;
   let checkMs = 0;
   let iterations = 0;
+  let coldRetries = 0;
   try {
     // Violation candidates of one round (key, violation), grown as needed.
     let keys = new Int32Array(1 << 16);
     let viol = new Float64Array(1 << 16);
     for (let round = 1; ; round++) {
-      const sol = lp.run();
+      let sol: ReturnType<PersistentLp['run']>;
+      try {
+        sol = lp.run();
+      } catch (e) {
+        // A warm re-solve can end in numerical trouble (HiGHS status 'unknown' or a run
+        // error), e.g. with all pairs, whose far rows carry factors up to e^30: solve the
+        // same rows once more in a fresh model, cold, with steepest-edge pricing.
+        if (!(round > 1 && e instanceof MechError && e.code === 'internal')) throw e;
+        coldRetries++;
+        lp.dispose();
+        lp = await PersistentLp.open(base, what, { ...options, solver: 'simplex', formulation: 'primal' });
+        sol = lp.run();
+        lp.setOption('simplex_dual_edge_weight_strategy', 1);
+      }
       if (round === 1 && first === 'ipm') lp.setOption('solver', 'simplex');
       solveMs += sol.solveMs;
       iterations += sol.iterations;
@@ -216,7 +232,7 @@ export async function solveByConstraintGeneration(base: SparseLp, n: number, m: 
       checkMs += ms;
       rounds.push({ rows: privacyRows, objective: sol.objective, violated: count, maxViolation: maxV, added, solveMs: sol.solveMs, checkMs: ms, iterations: sol.iterations });
       if (added === 0) {
-        return { colValue: C, objective: sol.objective, rounds, privacyRows, fullPrivacyRows: total, rows: lp.numRows, nonzeros: lp.nonzeros, loadMs, solveMs, checkMs, iterations };
+        return { colValue: C, objective: sol.objective, rounds, privacyRows, fullPrivacyRows: total, rows: lp.numRows, nonzeros: lp.nonzeros, loadMs, solveMs, checkMs, iterations, coldRetries };
       }
       if (round >= maxRounds) {
         throw new MechError('too-large', `${what}: constraint generation did not converge in ${maxRounds} rounds (${count} rows still violated, largest violation ${maxV.toExponential(2)})`, { rounds: maxRounds, violated: count });
@@ -224,6 +240,8 @@ export async function solveByConstraintGeneration(base: SparseLp, n: number, m: 
       progress(options, 0.5, `solving ${what}: round ${round}, ${privacyRows} of ${total} privacy rows, ${count} violated, adding ${added}`);
       const t1 = performance.now();
       lp.addRows(...rows.csr());
+      // The same rows in `base`, for a cold rebuild after a numerical failure.
+      for (let k = 0; k < rows.count; k++) base.addRow2(-Infinity, 0, rows.i[k]!, 1, rows.j[k]!, -rows.f[k]!);
       loadMs += performance.now() - t1;
       privacyRows += added;
       rows.clear();

@@ -117,6 +117,7 @@ export async function optimalMechanism(domain: Domain, eps: number, prior: Array
             generatedPrivacyRows: s.generation.privacyRows,
             fullPrivacyRows: s.generation.fullPrivacyRows,
             generationCheckMs: s.generation.checkMs,
+            generationColdRetries: s.generation.coldRetries,
           }
         : {}),
       status: 'optimal',

@@ -73,7 +73,7 @@ export interface PrivateChannelSolution {
   reducedVariables: number;
   reducedConstraints: number;
   /** Constraint generation, when used: rounds, and rows of the full model (constraints) vs of the last model solved (reducedConstraints). */
-  generation?: { rounds: GenerationRound[]; privacyRows: number; fullPrivacyRows: number; checkMs: number };
+  generation?: { rounds: GenerationRound[]; privacyRows: number; fullPrivacyRows: number; checkMs: number; coldRetries: number };
 }
 
 /** Variables, rows and nonzeros of the LP for n secrets, m outputs and `pairs` constrained pairs. */
@@ -146,7 +146,7 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
     const genOpts = { seedReach: wholeGraph ? 1.5 : 1.2, ...p.generationOptions };
     const g = await solveByConstraintGeneration(lp, n, m, { from: graph.from, to: graph.to, exponent: graph.exponent, factor: edgeFactors(graph) }, p.what, options, genOpts);
     sol = { objective: g.objective, colValue: g.colValue, solveMs: g.solveMs + g.checkMs, loadMs: g.loadMs, iterations: g.iterations };
-    generation = { rounds: g.rounds, privacyRows: g.privacyRows, fullPrivacyRows: g.fullPrivacyRows, checkMs: g.checkMs };
+    generation = { rounds: g.rounds, privacyRows: g.privacyRows, fullPrivacyRows: g.fullPrivacyRows, checkMs: g.checkMs, coldRetries: g.coldRetries };
     solvedCols = n * m;
     solvedRows = g.rows;
   } else {

@@ -428,6 +428,11 @@ export class PersistentLp {
     }
   }
 
+  /** Forget the basis and solution (the next run starts cold), keeping the model and options. */
+  clearSolver(): void {
+    this.live().clearSolver();
+  }
+
   /** Free the native model (idempotent). */
   dispose(): void {
     disposeQuietly(this.model);

@@ -193,7 +193,11 @@ async function generationBench(eps: number): Promise<void> {
       if (genX.ok && gen.ok) console.log(`       exact optimum ${f(genX.objective, 6)} vs spanner ${f(gen.objective, 6)}: the spanner costs ${f((gen.objective / genX.objective - 1) * 100, 2)}% more`);
     }
   }
-  const city = process.env.LP_BENCH_CITY === '0' ? null : cityPrior();
+  if (process.env.LP_BENCH_CITY === '0') {
+    console.log('20x20 city: skipped (LP_BENCH_CITY=0)');
+    return;
+  }
+  const city = cityPrior();
   if (!city) {
     console.log('20x20 city: resources/data/city-population.csv not readable, skipped');
     return;
