@@ -190,7 +190,10 @@ export const geoStudy: Study = async (params, ctx): Promise<CaseStudyResult> => 
           );
         else if (plc.error! > lp.error!) findings.push(`- The LP exploits the prior (it can pull reports towards where people live); planar Laplace ignores it.`);
       }
-      if (lpx) findings.push(`- eps = ${e}, coarse city, LP with exact constraints (the true optimum for expected distance): ${f(lpx.error)} km (effective eps ${f(lpx.effectiveEps)}); the spanner cost ${lp ? f(((lp.error! - lpx.error!) / lpx.error!) * 100, 3) : '?'}% extra error.`);
+      if (lpx)
+        findings.push(
+          `- eps = ${e}, coarse city, LP with exact constraints (the true optimum for expected distance, solved by constraint generation): ${f(lpx.error)} km (effective eps ${f(lpx.effectiveEps)}); the spanner cost ${lp ? f(((lp.error! - lpx.error!) / lpx.error!) * 100, 3) : '?'}% extra error.${tc ? ` It is ${rel(lpx.error!, tc.error!)} tight-constraints' ${f(tc.error)} km${lpx.error! <= tc.error! * (1 + 1e-9) ? ', as it must be: tight-constraints is one of the eps*d2-private channels it optimises over' : ', which contradicts its optimality and needs investigating'}.` : ''}`,
+        );
     }
   }
   const xs = pts.map((p) => p.eps);
