@@ -1,5 +1,6 @@
 import { MechError } from '../errors';
 import { type LpOptions, checkCancelled, progress } from './lp-options';
+import { assertLpFits } from './memory-estimate';
 import { PersistentLp, type SparseLp } from './sparse-model';
 
 /**
@@ -102,7 +103,12 @@ export async function solveByConstraintGeneration(base: SparseLp, n: number, m: 
   const reach = gen.seedReach ?? 1.5;
   const { from, to, factor: fE, exponent } = pairs;
   // One flag per full-model row: key (e*m + w)*2 + dir, dir 0: C[a][w] <= f C[b][w], dir 1: C[b][w] <= f C[a][w].
-  const inModel = new Uint8Array(total);
+  // (a bitset: 64M rows for all pairs of a 20x20 grid take 8 MB).
+  const inModel = new Uint32Array(Math.ceil(total / 32));
+  const has = (key: number): boolean => (inModel[key >>> 5]! & (1 << (key & 31))) !== 0;
+  const mark = (key: number): void => {
+    inModel[key >>> 5] = inModel[key >>> 5]! | (1 << (key & 31));
+  };
   const rows = new RowBuffer();
 
   // Seed rows.
@@ -114,6 +120,10 @@ export async function solveByConstraintGeneration(base: SparseLp, n: number, m: 
       if (x < minExp[to[e]!]!) minExp[to[e]!] = x;
     }
     const close = gen.closeness;
+    // Refuse early when even the seed would not fit (at most two rows per short pair and output).
+    let short = 0;
+    for (let e = 0; e < E; e++) if (exponent[e]! <= reach * Math.min(minExp[from[e]!]!, minExp[to[e]!]!)) short++;
+    assertLpFits(base.numCols, base.numRows + short * m, base.nonzeros + 2 * short * m, what);
     for (let e = 0; e < E; e++) {
       const a = from[e]!;
       const b = to[e]!;
@@ -123,11 +133,11 @@ export async function solveByConstraintGeneration(base: SparseLp, n: number, m: 
         const db = close ? close(b, w) : 0;
         const key = (e * m + w) * 2;
         if (da <= db) {
-          inModel[key] = 1;
+          mark(key);
           rows.push(a * m + w, b * m + w, fE[e]!);
         }
         if (db <= da) {
-          inModel[key + 1] = 1;
+          mark(key + 1);
           rows.push(b * m + w, a * m + w, fE[e]!);
         }
       }
@@ -194,7 +204,7 @@ export async function solveByConstraintGeneration(base: SparseLp, n: number, m: 
           if (v <= tol) continue;
           const key = base0 + 2 * w + (v1 > v2 ? 0 : 1);
           if (v > maxV) maxV = v;
-          if (inModel[key]) continue; // in the model: solver tolerance, not a missing row
+          if (has(key)) continue; // in the model: solver tolerance, not a missing row
           if (count === keys.length) {
             const k2 = new Int32Array(2 * count);
             k2.set(keys);
@@ -224,7 +234,7 @@ export async function solveByConstraintGeneration(base: SparseLp, n: number, m: 
         const w = ew - e * m;
         const a = dir === 0 ? from[e]! : to[e]!;
         const b = dir === 0 ? to[e]! : from[e]!;
-        inModel[key] = 1;
+        mark(key);
         rows.push(a * m + w, b * m + w, fE[e]!);
         added++;
       }
