@@ -4,6 +4,7 @@ import { Matrix } from '../../../src-worker/linalg/matrix';
 import { solve } from '../../../src-worker/linalg/lu';
 import { solveByConstraintGeneration } from '../../../src-worker/lp/constraint-generation';
 import { optimalMechanism } from '../../../src-worker/lp/optimal-mechanism';
+import { solvePrivateChannelLp } from '../../../src-worker/lp/private-channel-lp';
 import { PersistentLp, SparseLp, solveSparseLp } from '../../../src-worker/lp/sparse-model';
 import { uniformPrior } from '../../../src-worker/measure/prior';
 import type { DenseChannel } from '../../../src-worker/mechanism/channel';
@@ -110,6 +111,21 @@ describe('constraint generation for the optimal-mechanism LP (SPEC §2)', () => 
     const full = await optimalMechanism(g6, 1, pi6, 'dist', { constraints: 'all-pairs', generation: 'off' });
     expect(Math.abs(obj(auto) - obj(full)) / obj(full)).toBeLessThan(1e-7);
   }, 60_000);
+
+  it('maximisation (the capacity LP: max trace over private channels) gives the same optimum', async () => {
+    const g = gridDomain(3, 4);
+    const n = g.n;
+    const trace = new Float64Array(n * n);
+    for (let i = 0; i < n; i++) trace[i * n + i] = 1;
+    const p = { domain: g, eps: 0.9, outputs: n, cost: trace, sense: 'maximize' as const, constraints: 'exact' as const, outputsAreSecrets: true, symmetry: 'off' as const, what: 'a capacity LP' };
+    const full = await solvePrivateChannelLp({ ...p, generation: 'off' });
+    const cg = await solvePrivateChannelLp({ ...p, generation: 'on' });
+    expect(cg.generation!.rounds.length).toBeGreaterThanOrEqual(1);
+    expect(full.generation).toBeUndefined();
+    expect(Math.abs(cg.objective - full.objective) / full.objective).toBeLessThan(1e-7);
+    expect(cg.objective).toBeGreaterThan(1); // more than a constant channel's trace
+    expect(worstPrivacyRatio(cg.channel, g, n, 0.9)).toBeLessThanOrEqual(1 + 1e-9);
+  });
 
   it('a persistent model re-solved after appending rows equals a fresh solve of the grown model', async () => {
     // max x + y  s.t.  x + 2y <= 4, x <= 3 ; then add  x - y <= 1.
