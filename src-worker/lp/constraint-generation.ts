@@ -52,6 +52,14 @@ export interface GenerationOptions {
    * start from) can be faster on a large seed; the re-solves always use dual simplex.
    */
   firstSolver?: 'simplex' | 'ipm';
+  /**
+   * Hand HiGHS the LP or its dual (default: options.formulation, else 'dual':
+   * rows are appended as the dual's columns, primal simplex resumes, and its
+   * basis has one row per variable instead of one per constraint, see
+   * SparseLp.toDualModelData; measured 1.6-2x faster than 'primal' on 8x8 and
+   * 10x10 grids).
+   */
+  formulation?: 'primal' | 'dual';
   /** How far output w is from secret x (e.g. the loss); orients the seed rows. Without it both directions are seeded. */
   closeness?: (x: number, w: number) => number;
 }
@@ -149,11 +157,15 @@ export async function solveByConstraintGeneration(base: SparseLp, n: number, m: 
   rows.clear();
 
   const first = gen.firstSolver ?? options?.solver ?? 'simplex';
-  let lp = await PersistentLp.open(base, what, { ...options, solver: first === 'ipm' ? 'ipm' : 'simplex', crossover: true, formulation: 'primal' });
+  const formulation = gen.formulation ?? options?.formulation ?? 'dual';
+  let lp = await PersistentLp.open(base, what, { ...options, solver: first === 'ipm' ? 'ipm' : 'simplex', crossover: true, formulation });
   // Devex pricing: steepest-edge weights would be recomputed for every row
   // after each addRows (measured: ~1 s per re-solve at 50k rows even when
   // the warm start needs a dozen iterations; Devex re-solves take ~30 ms).
   if (options?.highsOptions?.simplex_dual_edge_weight_strategy === undefined) lp.setOption('simplex_dual_edge_weight_strategy', 1);
+  // Dual formulation: appended rows are columns of the transposed model, the
+  // old basis stays primal feasible there, so primal simplex resumes.
+  if (formulation === 'dual' && options?.highsOptions?.simplex_strategy === undefined) lp.setOption('simplex_strategy', 4);
   const rounds: GenerationRound[] = [];
   let privacyRows = seedRows;
   let loadMs = lp.loadMs;
@@ -176,9 +188,10 @@ export async function solveByConstraintGeneration(base: SparseLp, n: number, m: 
         if (!(round > 1 && e instanceof MechError && e.code === 'internal')) throw e;
         coldRetries++;
         lp.dispose();
-        lp = await PersistentLp.open(base, what, { ...options, solver: 'simplex', formulation: 'primal' });
+        lp = await PersistentLp.open(base, what, { ...options, solver: 'simplex', formulation });
         sol = lp.run();
         lp.setOption('simplex_dual_edge_weight_strategy', 1);
+        if (formulation === 'dual') lp.setOption('simplex_strategy', 4);
       }
       if (round === 1 && first === 'ipm') lp.setOption('solver', 'simplex');
       solveMs += sol.solveMs;

@@ -327,12 +327,40 @@ export class PersistentLp {
    * fits the solver heap. Primal formulation only.
    */
   addRows(lower: Float64Array, upper: Float64Array, starts: Int32Array, indices: Int32Array, values: Float64Array): void {
-    if (this.dual) throw new MechError('internal', `${this.what}: rows cannot be appended to the dual formulation`);
     const count = lower.length;
     if (count === 0) return;
     const nz = starts[count]!;
-    assertLpFits(this.lp.numCols, this.rows + count, this.nz + nz, this.what);
     const inf = this.highs.infinity;
+    if (this.dual) {
+      // A primal row is a dual column: cost = its finite bound, y <= 0 for a <= row,
+      // y >= 0 for a >= row (see toDualModelData); the CSR row is the CSC column.
+      assertLpFits(this.rows + count, this.lp.numCols, this.nz + nz, this.what);
+      const cost = new Float64Array(count);
+      const lo = new Float64Array(count);
+      const hi = new Float64Array(count);
+      for (let i = 0; i < count; i++) {
+        const l = lower[i]!;
+        const u = upper[i]!;
+        if (l === -Infinity && u !== Infinity) {
+          cost[i] = u;
+          lo[i] = -inf;
+          hi[i] = 0;
+        } else if (u === Infinity && l !== -Infinity) {
+          cost[i] = l;
+          lo[i] = 0;
+          hi[i] = inf;
+        } else throw new MechError('internal', `${this.what}: only one-sided rows can be appended to the dual formulation`);
+      }
+      try {
+        this.live().addCols({ cost, lower: lo, upper: hi, matrix: { format: 'csc', numRows: this.lp.numCols, numCols: count, starts, indices: indices.subarray(0, nz), values: values.subarray(0, nz) } });
+      } catch (e) {
+        throw mapHighsError(e, this.what, () => this.abandon());
+      }
+      this.rows += count;
+      this.nz += nz;
+      return;
+    }
+    assertLpFits(this.lp.numCols, this.rows + count, this.nz + nz, this.what);
     const lo = lower.slice();
     const hi = upper.slice();
     for (let i = 0; i < count; i++) {

@@ -75,6 +75,10 @@ describe('constraint generation for the optimal-mechanism LP (SPEC §2)', () => 
     expect(cg.info.generatedPrivacyRows as number).toBeLessThan((cg.info.fullPrivacyRows as number) / 2);
     expect(Math.abs(obj(cg) - obj(full)) / obj(full)).toBeLessThan(1e-7);
     expect(worstPrivacyRatio(data(cg), g, 9, 1)).toBeLessThanOrEqual(1 + 1e-9);
+    // The primal formulation (rows appended as rows, dual simplex resumes): same optimum.
+    const primal = await optimalMechanism(g, 1, pi, 'dist', { constraints: 'all-pairs', generation: 'on', generationOptions: { seedReach: 0, batch: 20, formulation: 'primal' } });
+    expect(primal.info.generationRounds as number).toBeGreaterThan(3);
+    expect(Math.abs(obj(primal) - obj(full)) / obj(full)).toBeLessThan(1e-7);
     // First solve by interior point + crossover, then warm dual simplex: same optimum.
     const ipm = await optimalMechanism(g, 1, pi, 'dist', { constraints: 'all-pairs', generation: 'on', generationOptions: { seedReach: 0, batch: 20, firstSolver: 'ipm' } });
     expect(ipm.info.generationRounds as number).toBeGreaterThan(3);
@@ -150,10 +154,16 @@ describe('constraint generation for the optimal-mechanism LP (SPEC §2)', () => 
     } finally {
       p.dispose();
     }
-    // Rows cannot be appended to the dual formulation.
+    // The dual formulation: the appended rows become columns of the transposed model.
     const d = await PersistentLp.open(build(false), 'a dual LP', { formulation: 'dual' });
     try {
-      expect(() => d.addRows(Float64Array.of(-Infinity), Float64Array.of(1), Int32Array.of(0, 2), Int32Array.of(0, 1), Float64Array.of(1, -1))).toThrow(/cannot be appended/);
+      expect(d.run().objective).toBeCloseTo(3.5, 12);
+      d.addRows(Float64Array.of(-Infinity), Float64Array.of(1), Int32Array.of(0, 2), Int32Array.of(0, 1), Float64Array.of(1, -1));
+      const warm = d.run();
+      expect(warm.objective).toBeCloseTo(3, 12);
+      expect(warm.colValue[0]).toBeCloseTo(2, 12);
+      expect(warm.colValue[1]).toBeCloseTo(1, 12);
+      expect(() => d.addRows(Float64Array.of(0), Float64Array.of(1), Int32Array.of(0, 1), Int32Array.of(0), Float64Array.of(1))).toThrow(/one-sided rows/);
     } finally {
       d.dispose();
     }
