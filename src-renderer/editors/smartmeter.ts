@@ -1,3 +1,4 @@
+import { seededRandom } from '../../src-worker/numeric/seeded-random';
 /**
  * Smart-meter traces (SPEC §1 databases V^u with d1 or d∞): load a CSV of
  * readings, quantise to `levels` values, and release a noisy trace. Each
@@ -49,17 +50,8 @@ export function perReadingEpsilon(eps: number, readings: number, metric: 'd1' | 
   return metric === 'd1' ? eps : eps / readings;
 }
 
-/** Deterministic PRNG (mulberry32) so a noisy signature is reproducible. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic PRNG (mulberry32, the engine's) so a noisy signature is reproducible. */
+export const rng = seededRandom;
 
 /** Sample a report for each level from the channel rows (row-major levels x levels). */
 export function sampleNoisy(levels: number[], channel: ArrayLike<number>, n: number, seed = 1): number[] {
