@@ -5,39 +5,24 @@
  * Every call is validated again in the main process (never trust the page).
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import type { MechStudioApi } from '../../src-worker/protocol/api';
+import { apiOverCall, type BridgeCall, type MechStudioApi } from '../../src-worker/protocol/api';
 import type { JobEvent } from '../../src-worker/protocol/messages';
 import { IPC } from './ipc-channels';
 
 type Envelope = { ok: true; value: unknown } | { ok: false; error: { code: string; message: string; detail?: Record<string, unknown> } };
 
-async function call<T>(method: string, ...params: unknown[]): Promise<T> {
+async function call<T>(method: BridgeCall['method'], ...params: unknown[]): Promise<T> {
   const r = (await ipcRenderer.invoke(IPC.call, method, params.map((p) => (p === undefined ? null : p)))) as Envelope;
   if (r.ok) return r.value as T;
   // A plain object survives the context bridge with its code (an Error would keep only its message).
   throw { name: 'ApiError', code: r.error.code, message: r.error.message, detail: r.error.detail };
 }
 
-const api: MechStudioApi = {
-  submit: (request) => call('submit', request),
-  cancel: (jobId) => call('cancel', jobId),
-  onJobEvent: (listener) => {
-    const h = (_e: IpcRendererEvent, ev: JobEvent): void => listener(ev);
-    ipcRenderer.on(IPC.job, h);
-    return () => void ipcRenderer.removeListener(IPC.job, h);
-  },
-  project: {
-    open: (path) => call('project.open', path),
-    save: (project, path) => call('project.save', project, path),
-    recent: () => call('project.recent'),
-    export: (request) => call('project.export', request),
-  },
-  examples: {
-    list: () => call('examples.list'),
-    load: (name) => call('examples.load', name),
-  },
-  info: () => call('info'),
-};
+const api: MechStudioApi = apiOverCall(call, (listener) => {
+  const h = (_e: IpcRendererEvent, ev: JobEvent): void => listener(ev);
+  ipcRenderer.on(IPC.job, h);
+  return () => void ipcRenderer.removeListener(IPC.job, h);
+});
 
 contextBridge.exposeInMainWorld('mechstudio', api);
 contextBridge.exposeInMainWorld('mechstudioShell', {

@@ -6,6 +6,7 @@
  */
 import {
   ApiError,
+  apiOverCall,
   type BridgeCall,
   type BridgePush,
   type BridgeReply,
@@ -87,26 +88,11 @@ export function createWebSocketApi(url: string): MechStudioApi {
     });
   }
 
-  return {
-    submit: (request) => call('submit', request),
-    cancel: (jobId) => call('cancel', jobId),
-    onJobEvent: (listener) => {
-      listeners.add(listener);
-      void connect().catch(() => {});
-      return () => listeners.delete(listener);
-    },
-    project: {
-      open: (path) => call('project.open', path),
-      save: (project, path) => call('project.save', project, path),
-      recent: () => call('project.recent'),
-      export: (request) => call('project.export', request),
-    },
-    examples: {
-      list: () => call('examples.list'),
-      load: (name) => call('examples.load', name),
-    },
-    info: () => call('info'),
-  };
+  return apiOverCall(call, (listener) => {
+    listeners.add(listener);
+    void connect().catch(() => {});
+    return () => listeners.delete(listener);
+  });
 }
 
 let api: MechStudioApi | null = null;

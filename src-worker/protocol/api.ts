@@ -87,6 +87,33 @@ export interface MechStudioApi {
   info(): Promise<AppInfo>;
 }
 
+/** A transport's generic call: method name and positional parameters. */
+export type ApiCall = <T>(method: BridgeCall['method'], ...params: unknown[]) => Promise<T>;
+
+/**
+ * The MechStudioApi over a transport (Electron IPC in the preload, WebSocket
+ * in the web bridge): the one place that maps API methods to wire methods,
+ * so a new method is added once for both.
+ */
+export function apiOverCall(call: ApiCall, onJobEvent: MechStudioApi['onJobEvent']): MechStudioApi {
+  return {
+    submit: (request) => call('submit', request),
+    cancel: (jobId) => call('cancel', jobId),
+    onJobEvent,
+    project: {
+      open: (path) => call('project.open', path),
+      save: (project, path) => call('project.save', project, path),
+      recent: () => call('project.recent'),
+      export: (request) => call('project.export', request),
+    },
+    examples: {
+      list: () => call('examples.list'),
+      load: (name) => call('examples.load', name),
+    },
+    info: () => call('info'),
+  };
+}
+
 /** Error thrown by API calls that fail before a job exists (e.g. a malformed request). */
 export class ApiError extends Error {
   readonly code: JobError['code'];
