@@ -8,6 +8,7 @@ import type { LpOptions } from './lp-options';
 import type { ConstraintMode } from './privacy-constraint-graph';
 import { solvePrivateChannelLp } from './private-channel-lp';
 import type { GenerationOptions } from './constraint-generation';
+import type { DecompositionOptions } from './column-decomposition';
 
 export interface OptimalMechanismOptions extends LpOptions {
   /** Output set (default: the secrets). */
@@ -30,6 +31,13 @@ export interface OptimalMechanismOptions extends LpOptions {
   generation?: 'auto' | 'on' | 'off';
   /** Tuning of the constraint generation (tolerance, batch, seed reach). */
   generationOptions?: Omit<GenerationOptions, 'closeness'>;
+  /**
+   * Decomposition by output column (see column-decomposition.ts): 'auto'
+   * (default) when a spanner or edge-graph model does not fit the solver
+   * memory; the optimum is the same, certified by a Lagrangian bound.
+   */
+  decomposition?: 'auto' | 'on' | 'off';
+  decompositionOptions?: DecompositionOptions;
 }
 
 /**
@@ -71,6 +79,8 @@ export async function optimalMechanism(domain: Domain, eps: number, prior: Array
       generation: options.generation,
       // Seed rows bound the entry farther (by the loss) from each output from below.
       generationOptions: { closeness: (x, w) => lossAt(w, x), ...options.generationOptions },
+      decomposition: options.decomposition,
+      decompositionOptions: options.decompositionOptions,
       what: `the optimal-mechanism LP on ${domain.spec}`,
     },
     options,
@@ -118,6 +128,17 @@ export async function optimalMechanism(domain: Domain, eps: number, prior: Array
             fullPrivacyRows: s.generation.fullPrivacyRows,
             generationCheckMs: s.generation.checkMs,
             generationColdRetries: s.generation.coldRetries,
+          }
+        : {}),
+      ...(s.decomposition
+        ? {
+            decompositionRounds: s.decomposition.rounds.length,
+            decompositionColumns: s.decomposition.columns,
+            // Certified: no eps*d-private channel (under these constraints) does better than this bound.
+            lowerBound: s.decomposition.bound,
+            relativeGap: s.decomposition.gap,
+            masterMs: s.decomposition.masterMs,
+            pricingMs: s.decomposition.pricingMs,
           }
         : {}),
       status: 'optimal',

@@ -8,6 +8,7 @@ import { domainSymmetries } from './domain-symmetries';
 import { type PairOrbits, pairOrbits } from './orbit-reduction';
 import { repairPrivacy } from './privacy-repair';
 import { type GenerationOptions, type GenerationRound, solveByConstraintGeneration } from './constraint-generation';
+import { type DecompositionIteration, type DecompositionOptions, solveByColumnDecomposition } from './column-decomposition';
 
 /**
  * The LP over d-private channels shared by the optimal mechanism (SPEC §2)
@@ -44,6 +45,17 @@ export interface PrivateChannelProblem {
   generation?: 'auto' | 'on' | 'off';
   /** Tuning of the constraint generation (tolerance, batch, seed, closeness of output w to secret x). */
   generationOptions?: GenerationOptions;
+  /**
+   * Dantzig-Wolfe decomposition by output column (column-decomposition.ts):
+   * a master over the row sums and one n-variable pricing LP per output.
+   * 'auto' (default), when there is no orbit reduction: on for sparse graphs
+   * (spanner, edges) whose full model does not fit the solver memory (where
+   * it replaces constraint generation: minutes instead of hours on the
+   * 20 x 20 grid). 'on' forces it (any constraint graph; all pairs make the
+   * pricing LPs large), 'off' never.
+   */
+  decomposition?: 'auto' | 'on' | 'off';
+  decompositionOptions?: DecompositionOptions;
 }
 
 /** Rows of an 'exact' / 'all-pairs' model above which 'auto' uses constraint generation (measured in test/bench/lp.bench.ts). */
@@ -74,6 +86,8 @@ export interface PrivateChannelSolution {
   reducedConstraints: number;
   /** Constraint generation, when used: rounds, and rows of the full model (constraints) vs of the last model solved (reducedConstraints). */
   generation?: { rounds: GenerationRound[]; privacyRows: number; fullPrivacyRows: number; checkMs: number; coldRetries: number };
+  /** Column decomposition, when used: rounds, the certified bound on the optimum and the relative gap, columns generated. */
+  decomposition?: { rounds: DecompositionIteration[]; bound: number; gap: number; columns: number; masterMs: number; pricingMs: number };
 }
 
 /** Variables, rows and nonzeros of the LP for n secrets, m outputs and `pairs` constrained pairs. */
@@ -107,7 +121,8 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
   // Refuse early: even the constraint-free part, or all pairs (before enumerating them), may not fit.
   fits({ variables: n * m, rows: n, nonzeros: n * m });
   const genMode = p.generation ?? 'auto';
-  if (genMode === 'on' && orbits) {
+  const decMode = p.decomposition ?? 'auto';
+  if ((genMode === 'on' || decMode === 'on') && orbits) {
     orbits = null; // generation works on the full variable set
     generators = 0;
   }
@@ -116,7 +131,8 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
   // 'exact' and 'all-pairs' decide before enumerating pairs (the delta = 1
   // spanner alone costs ~20 s at 400 points; with generation, all pairs are
   // checked instead: equivalent constraints, and checking is cheap).
-  let generate = !orbits && (genMode === 'on' || (genMode === 'auto' && wholeGraph && allPairsSize.rows > GENERATION_ROW_THRESHOLD));
+  let decompose = decMode === 'on';
+  let generate = !decompose && !orbits && (genMode === 'on' || (genMode === 'auto' && wholeGraph && allPairsSize.rows > GENERATION_ROW_THRESHOLD));
   if (mode === 'all-pairs' && !generate) fits(allPairsSize);
   progress(options, 0, `building the privacy constraint graph of ${domain.spec}`);
   const graph = generate && mode === 'exact' ? { ...privacyConstraintGraph(domain, eps, 'all-pairs'), mode: 'exact' as const } : privacyConstraintGraph(domain, eps, mode, p.delta ?? DEFAULT_SPANNER_DELTA);
@@ -124,20 +140,32 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
   const size = privateChannelLpSize(n, m, E);
   // Spanner / edge graphs are already sparse: generation pays (one long first
   // solve, then cheap warm re-solves) only when the full model does not fit.
-  if (!orbits && genMode === 'auto' && !wholeGraph) {
+  if (!orbits && !decompose && genMode !== 'on' && !wholeGraph) {
     try {
       fits(size);
     } catch (e) {
       if (!(e instanceof MechError && e.code === 'too-large')) throw e;
-      generate = true;
+      // Too large as one model: decomposition by output column (minutes on the 20 x 20 grid), else constraint generation.
+      if (decMode === 'auto') decompose = true;
+      else if (genMode === 'auto') generate = true;
     }
   }
   let generation: PrivateChannelSolution['generation'];
+  let decomposition: PrivateChannelSolution['decomposition'];
   let sol: { objective: number; colValue: Float64Array; solveMs: number; loadMs: number; iterations: number };
   let buildMs: number;
   let solvedCols: number;
   let solvedRows: number;
-  if (generate) {
+  if (decompose) {
+    checkCancelled(options, `building ${p.what}`);
+    progress(options, 0.1, `solving ${p.what} by column decomposition: ${size.variables} variables, ${size.rows} constraints as ${m} pricing LPs of ${n} variables and ${2 * E} rows`);
+    buildMs = performance.now() - t0;
+    const d = await solveByColumnDecomposition(n, m, cost, p.sense, { from: graph.from, to: graph.to, factor: edgeFactors(graph) }, p.what, options, p.decompositionOptions);
+    sol = { objective: d.objective, colValue: d.channel, solveMs: d.masterMs + d.pricingMs, loadMs: 0, iterations: d.simplexIterations };
+    decomposition = { rounds: d.iterations, bound: d.bound, gap: d.gap, columns: d.columns, masterMs: d.masterMs, pricingMs: d.pricingMs };
+    solvedCols = d.columns;
+    solvedRows = n;
+  } else if (generate) {
     checkCancelled(options, `building ${p.what}`);
     progress(options, 0.1, `building ${p.what} by constraint generation: ${size.variables} variables, up to ${size.rows} constraints`);
     const lp = buildFullLp(p, null, { variables: n * m, rows: n, nonzeros: n * m }, options);
@@ -233,6 +261,7 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
     reducedVariables: solvedCols,
     reducedConstraints: solvedRows,
     generation,
+    decomposition,
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Highs, HighsCallbackMap, InterruptCallbackEvent, ModelData, ObjectiveSense } from 'highs';
+import type { Basis, Highs, HighsCallbackMap, InterruptCallbackEvent, ModelData, ObjectiveSense } from 'highs';
 import { MechError } from '../errors';
 import { highsRuntime, resetHighsRuntime } from './highs-runtime';
 import { assertLpFits } from './memory-estimate';
@@ -259,6 +259,7 @@ type HighsModel = ReturnType<Highs['createModel']>;
  */
 export class PersistentLp {
   private rows: number;
+  private cols: number;
   private nz: number;
   private firstRun = true;
 
@@ -273,6 +274,7 @@ export class PersistentLp {
     readonly loadMs: number,
   ) {
     this.rows = lp.numRows;
+    this.cols = lp.numCols;
     this.nz = lp.nonzeros;
   }
 
@@ -311,6 +313,9 @@ export class PersistentLp {
 
   get numRows(): number {
     return this.rows;
+  }
+  get numCols(): number {
+    return this.cols;
   }
   get nonzeros(): number {
     return this.nz;
@@ -360,7 +365,7 @@ export class PersistentLp {
       this.nz += nz;
       return;
     }
-    assertLpFits(this.lp.numCols, this.rows + count, this.nz + nz, this.what);
+    assertLpFits(this.cols, this.rows + count, this.nz + nz, this.what);
     const lo = lower.slice();
     const hi = upper.slice();
     for (let i = 0; i < count; i++) {
@@ -368,7 +373,7 @@ export class PersistentLp {
       if (hi[i] === Infinity) hi[i] = inf;
     }
     try {
-      this.live().addRows({ lower: lo, upper: hi, matrix: { format: 'csr', numRows: count, numCols: this.lp.numCols, starts, indices: indices.subarray(0, nz), values: values.subarray(0, nz) } });
+      this.live().addRows({ lower: lo, upper: hi, matrix: { format: 'csr', numRows: count, numCols: this.cols, starts, indices: indices.subarray(0, nz), values: values.subarray(0, nz) } });
     } catch (e) {
       throw mapHighsError(e, this.what, () => this.abandon());
     }
@@ -376,13 +381,72 @@ export class PersistentLp {
     this.nz += nz;
   }
 
+  /**
+   * Append columns (primal formulation only): cost[j] sum_k values[k] at rows
+   * indices[k] for k in starts[j]..starts[j+1) (CSC), bounds [0, inf), after
+   * checking that the grown model still fits the solver heap.
+   */
+  addColumns(cost: Float64Array, starts: Int32Array, indices: Int32Array, values: Float64Array): void {
+    if (this.dual) throw new MechError('internal', `${this.what}: columns can only be appended to the primal formulation`);
+    const count = cost.length;
+    if (count === 0) return;
+    const nz = starts[count]!;
+    assertLpFits(this.cols + count, this.rows, this.nz + nz, this.what);
+    try {
+      this.live().addCols({ cost, lower: new Float64Array(count), upper: new Float64Array(count).fill(this.highs.infinity), matrix: { format: 'csc', numRows: this.rows, numCols: count, starts, indices: indices.subarray(0, nz), values: values.subarray(0, nz) } });
+    } catch (e) {
+      throw mapHighsError(e, this.what, () => this.abandon());
+    }
+    this.cols += count;
+    this.nz += nz;
+  }
+
+  /** Replace every column's objective coefficient (the basis is kept: a warm start for primal simplex). */
+  setCosts(cost: Float64Array): void {
+    if (cost.length !== this.cols) throw new MechError('internal', `${this.what}: ${cost.length} costs for ${this.cols} columns`);
+    try {
+      this.live().changeColsCost({ kind: 'range', from: 0, to: this.cols - 1 }, cost);
+    } catch (e) {
+      throw mapHighsError(e, this.what, () => this.abandon());
+    }
+  }
+
+  /** Change the objective coefficients of columns from..from+cost.length-1. */
+  setCostRange(from: number, cost: Float64Array): void {
+    if (from < 0 || from + cost.length > this.cols || cost.length === 0) throw new MechError('internal', `${this.what}: bad column range ${from}+${cost.length} of ${this.cols}`);
+    try {
+      this.live().changeColsCost({ kind: 'range', from, to: from + cost.length - 1 }, cost);
+    } catch (e) {
+      throw mapHighsError(e, this.what, () => this.abandon());
+    }
+  }
+
+  /** The current basis (to restore later with setBasis: one warm start per objective in a decomposition). */
+  getBasis(): Basis {
+    return this.live().getBasis();
+  }
+
+  setBasis(basis: Basis): void {
+    try {
+      this.live().setBasis(basis);
+    } catch (e) {
+      throw mapHighsError(e, this.what, () => this.abandon());
+    }
+  }
+
+  /** Row duals of the last optimal solve (primal formulation): reduced cost of column j = cost[j] - sum_i a_ij y_i. */
+  rowDuals(): Float64Array {
+    if (this.dual) throw new MechError('internal', `${this.what}: row duals are only read from the primal formulation`);
+    return this.live().getSolution().rowDual;
+  }
+
   /** Solve (or re-solve from the current basis) and map the outcome as solveSparseLp does. */
-  run(): LpSolution {
+  run(announce = true): LpSolution {
     const model = this.live();
     const { highs, options, what, lp } = this;
     const t1 = performance.now();
     checkCancelled(options, `solving ${what}`);
-    progress(options, 0.5, `solving ${what} (${lp.numCols} variables, ${this.rows} constraints)`);
+    if (announce) progress(options, 0.5, `solving ${what} (${this.cols} variables, ${this.rows} constraints)`);
     // One synchronous WebAssembly call: an AbortSignal cannot fire during it
     // (see LpOptions); the interrupt checkpoints read the shared cancelFlag and
     // report iteration progress at most once per second.
