@@ -81,12 +81,21 @@ interface CityRow {
   note: string;
 }
 
-async function cityComparison(pop: Float64Array, side: number, eps: number, coarse: number, exactLp: boolean, fullLp: boolean, ctx: StudyContext): Promise<CityRow[]> {
+interface CityLpOptions {
+  exactLp: boolean;
+  fullLp: boolean;
+  fullExactLp: boolean;
+  timeLimit: number;
+}
+
+async function cityComparison(pop: Float64Array, side: number, eps: number, coarse: number, o: CityLpOptions, ctx: StudyContext): Promise<CityRow[]> {
   const rows: CityRow[] = [];
-  // generation 'auto' (SPEC §2 LP by constraint generation, lp/constraint-generation.ts) unless
-  // forced off: the full city's spanner LP does not fit the solver heap and only
-  // constraint generation solves it, which takes minutes (parameter fullLp).
-  const measure = async (d: Domain, pi: Float64Array, label: string, withLp: boolean, withExact = false, generation: 'auto' | 'off' = 'auto') => {
+  // The full city's spanner LP (160,000 variables, 1.19M rows) does not fit the
+  // solver heap as one model: 'auto' solves it by decomposition over output
+  // columns (lp/column-decomposition.ts, about a minute at eps 1). The exact
+  // (all-pairs) LP there needs constraint generation with 64M candidate rows:
+  // hours, so only on request (fullExactLp).
+  const measure = async (d: Domain, pi: Float64Array, label: string, withLp: boolean, withExact = false, full = false) => {
     checkAbort(ctx.signal);
     const pl = planarLaplace(d, eps).channel;
     rows.push({ eps, grid: label, mechanism: 'planar Laplace', exists: true, error: expectedDistanceError(pi, pl, d), effectiveEps: null, note: 'exactly eps*d2-private (post-processing of the continuous mechanism)' });
@@ -102,8 +111,19 @@ async function cityComparison(pop: Float64Array, side: number, eps: number, coar
       const name = mode === 'spanner' ? 'LP-optimal (spanner)' : 'LP-optimal (exact constraints)';
       ctx.progress(null, `${name} on ${label}, eps = ${eps}`);
       try {
-        const m = await optimalMechanism(d, eps, pi, 'dist', { signal: ctx.signal, constraints: mode, generation });
-        const gen = m.info.generationRounds !== undefined ? `constraint generation: ${m.info.generationRounds} rounds, ${m.info.generatedPrivacyRows} of ${m.info.fullPrivacyRows} privacy rows, ` : '';
+        const m = await optimalMechanism(d, eps, pi, 'dist', {
+          signal: ctx.signal,
+          constraints: mode,
+          ...(full && !o.fullLp ? { generation: 'off' as const, decomposition: 'off' as const } : {}),
+          ...(full ? { timeLimitSeconds: o.timeLimit } : {}),
+          onProgress: (_f, msg) => ctx.progress(null, `${label}, eps = ${eps}: ${msg}`),
+        });
+        const gen =
+          m.info.generationRounds !== undefined
+            ? `constraint generation: ${m.info.generationRounds} rounds, ${m.info.generatedPrivacyRows} of ${m.info.fullPrivacyRows} privacy rows, `
+            : m.info.decompositionRounds !== undefined
+              ? `decomposition by output column: ${m.info.decompositionRounds} rounds, ${m.info.decompositionColumns} columns, certified lower bound ${f(Number(m.info.lowerBound), 8)} km (gap ${f(Number(m.info.relativeGap), 2)}), `
+              : '';
         const chk = checkPrivacy(m.channel, d, eps, { topK: 1 });
         rows.push({
           eps,
@@ -121,16 +141,16 @@ async function cityComparison(pop: Float64Array, side: number, eps: number, coar
     }
   };
   const full = gridDomain(side, side, 1, 'euclidean');
-  await measure(full, pop, `${side} x ${side}, 1 km`, true, fullLp && exactLp, fullLp ? 'auto' : 'off');
+  await measure(full, pop, `${side} x ${side}, 1 km`, true, o.fullExactLp, true);
   if (coarse > 1 && side % coarse === 0) {
     const c = side / coarse;
-    await measure(gridDomain(c, c, coarse, 'euclidean'), coarsen(pop, side, side, coarse), `${c} x ${c}, ${coarse} km`, true, exactLp);
+    await measure(gridDomain(c, c, coarse, 'euclidean'), coarsen(pop, side, side, coarse), `${c} x ${c}, ${coarse} km`, true, o.exactLp);
   }
   return rows;
 }
 
 export const geoStudy: Study = async (params, ctx): Promise<CaseStudyResult> => {
-  knownParams(params, 'geo', ['size', 'from', 'to', 'step', 'population', 'citySide', 'cityEpsilons', 'lpCoarsen', 'skipCity', 'exactLp', 'fullLp']);
+  knownParams(params, 'geo', ['size', 'from', 'to', 'step', 'population', 'citySide', 'cityEpsilons', 'lpCoarsen', 'skipCity', 'exactLp', 'fullLp', 'fullExactLp', 'fullLpTimeLimit']);
   const size = numParam(params, 'size', 100, { min: 2, max: 1000, int: true });
   const grid = epsGrid(numParam(params, 'from', 0.4, { min: 1e-3 }), numParam(params, 'to', 1.3, { max: 20 }), numParam(params, 'step', 0.1, { min: 1e-3 }));
   const citySide = numParam(params, 'citySide', 20, { min: 2, max: 60, int: true });
@@ -139,7 +159,10 @@ export const geoStudy: Study = async (params, ctx): Promise<CaseStudyResult> => 
   const skipCity = params.skipCity === true;
   // The exact-constraint LP is solved by constraint generation (seconds to a minute on 10x10): on by default.
   const exactLp = params.exactLp !== false;
-  const fullLp = params.fullLp === true;
+  // The spanner LP on the full city (decomposition, about a minute at eps 1): on by default.
+  const fullLp = params.fullLp !== false;
+  const fullExactLp = params.fullExactLp === true;
+  const fullLpTimeLimit = numParam(params, 'fullLpTimeLimit', 900, { min: 1, max: 86400 });
 
   const pts = gridComparison(size, grid, ctx);
   const missing = pts.filter((p) => !p.tightExists);
@@ -148,7 +171,7 @@ export const geoStudy: Study = async (params, ctx): Promise<CaseStudyResult> => 
   if (!skipCity) {
     const pop = normalise(listParam(params, 'population', null, `${citySide * citySide} population weights (row-major)`));
     if (pop.length !== citySide * citySide) throw new MechError('invalid-input', `population has ${pop.length} weights, the ${citySide} x ${citySide} city needs ${citySide * citySide}`);
-    for (const e of cityEpsList) city.push(...(await cityComparison(pop, citySide, e, lpCoarsen, exactLp, fullLp, ctx)));
+    for (const e of cityEpsList) city.push(...(await cityComparison(pop, citySide, e, lpCoarsen, { exactLp, fullLp, fullExactLp, timeLimit: fullLpTimeLimit }, ctx)));
   }
   const better = exists.filter((p) => p.tightError! < p.plError);
   const findings = [
@@ -167,11 +190,21 @@ export const geoStudy: Study = async (params, ctx): Promise<CaseStudyResult> => 
   if (!skipCity) {
     findings.push(`(b) The ${citySide} x ${citySide} km city with its population prior (dense centre, two suburbs, empty river valley), eps = ${cityEpsList.join(' and ')} per km, expected distance error under that prior:`);
     for (const r of city) findings.push(`- eps ${r.eps}, ${r.grid}, ${r.mechanism}: ${r.exists ? `${f(r.error)} km` : 'n/a'}${r.effectiveEps !== null ? ` (effective eps ${f(r.effectiveEps)})` : ''}; ${r.note}.`);
-    const lpFull = city.find((r) => r.mechanism.startsWith('LP') && r.grid.startsWith(`${citySide} x`));
-    if (lpFull && !lpFull.exists) {
-      findings.push(
-        `- The LP-optimal mechanism on the full ${citySide} x ${citySide} city was not computed (see its note): with ${citySide * citySide} secrets and ${citySide * citySide} outputs the LP has ${citySide ** 4} variables and, even with the spanner (dilation 1.1) instead of all pairs, over a million constraints, beyond this machine's solver memory budget as one model. Constraint generation (parameter fullLp) solves it with a fraction of the rows, but takes many minutes. The LP comparison is therefore made on the same city at ${lpCoarsen} km resolution (population summed per ${lpCoarsen} x ${lpCoarsen} block), where all three mechanisms are compared on the same grid.`,
-      );
+    const rel = (a: number, b: number) => (a <= b ? `${f((1 - a / b) * 100, 3)}% below` : `${f((a / b - 1) * 100, 3)}% ABOVE`);
+    for (const e of cityEpsList) {
+      const fullRows = city.filter((r) => r.eps === e && r.grid.startsWith(`${citySide} x`));
+      const lp = fullRows.find((r) => r.mechanism === 'LP-optimal (spanner)');
+      const plf = fullRows.find((r) => r.mechanism === 'planar Laplace');
+      const tcf = fullRows.find((r) => r.mechanism === 'tight-constraints' && r.exists);
+      if (lp && lp.exists && plf) {
+        findings.push(
+          `- eps = ${e}, full ${citySide} x ${citySide} city (${citySide ** 4} LP variables, 1 km cells): the LP-optimal mechanism (spanner, dilation 1.1, solved by decomposition over output columns and certified by a Lagrangian lower bound) has expected error ${f(lp.error)} km, ${rel(lp.error!, plf.error!)} planar Laplace's ${f(plf.error)} km${tcf ? ` and ${rel(lp.error!, tcf.error!)} tight-constraints' ${f(tcf.error)} km` : ' (tight-constraints does not exist here)'}; its channel passes the SPEC §4 check (effective eps ${f(lp.effectiveEps)}).${tcf && lp.error! > tcf.error! ? ' The spanner LP optimises only over channels private on the spanner with eps/1.1, so an eps*d2-private mechanism outside that set (tight-constraints) can beat it; the true optimum is at most the smaller of the two.' : ''}`,
+        );
+      } else if (lp && !lp.exists) {
+        findings.push(
+          `- eps = ${e}: the LP-optimal mechanism on the full ${citySide} x ${citySide} city was not computed (${lp.note}). As one model its spanner LP has ${citySide ** 4} variables and over a million rows, beyond the solver's 2 GiB heap; the decomposition over output columns solves it in minutes (parameters fullLp, fullLpTimeLimit). The coarse city below compares all mechanisms on one grid.`,
+        );
+      }
     }
     for (const e of cityEpsList) {
       const coarseRows = city.filter((r) => r.eps === e && !r.grid.startsWith(`${citySide} x`));
@@ -179,7 +212,6 @@ export const geoStudy: Study = async (params, ctx): Promise<CaseStudyResult> => 
       const lpx = coarseRows.find((r) => r.mechanism === 'LP-optimal (exact constraints)' && r.exists);
       const plc = coarseRows.find((r) => r.mechanism === 'planar Laplace');
       const tc = coarseRows.find((r) => r.mechanism === 'tight-constraints' && r.exists);
-      const rel = (a: number, b: number) => (a <= b ? `${f((1 - a / b) * 100, 3)}% below` : `${f((a / b - 1) * 100, 3)}% ABOVE`);
       if (lp && plc) {
         findings.push(
           `- eps = ${e}, coarse city: the spanner LP's error ${f(lp.error)} km is ${rel(lp.error!, plc.error!)} planar Laplace's ${f(plc.error)} km${tc ? ` and ${rel(lp.error!, tc.error!)} tight-constraints' ${f(tc.error)} km` : ''}. The SPEC §4 check of its channel ${lp.effectiveEps !== null && lp.effectiveEps <= e * (1 + 1e-9) ? 'confirms eps*d2-privacy' : 'FAILS'} (effective eps ${f(lp.effectiveEps)}).`,

@@ -222,7 +222,13 @@ export async function solveByColumnDecomposition(
     const t0 = performance.now();
     for (let it = 0; ; it++) {
       if (it >= maxIterations || performance.now() > deadline) {
-        throw new MechError('too-large', `${what} did not converge within ${it} master solves${performance.now() > deadline ? ` and the ${options!.timeLimitSeconds} s limit` : ''}: gap ${(((upper - lowerBest) / Math.abs(upper)) * 100).toPrecision(3)}%`, { reason: 'limit', gap: (upper - lowerBest) / Math.abs(upper) });
+        const lo = Math.min(sign * upper, sign * lowerBest);
+        const hi = Math.max(sign * upper, sign * lowerBest);
+        throw new MechError(
+          'too-large',
+          `${what} did not converge within ${it} master solves${performance.now() > deadline ? ` and the ${options!.timeLimitSeconds} s limit` : ''}: the optimum lies between ${lo.toPrecision(8)} and ${hi.toPrecision(8)} (gap ${(((upper - lowerBest) / Math.abs(upper)) * 100).toPrecision(3)}%)`,
+          { reason: 'limit', gap: (upper - lowerBest) / Math.abs(upper), objective: sign * upper, bound: sign * lowerBest },
+        );
       }
       checkCancelled(options, `solving ${what}`);
       let t = performance.now();
@@ -287,8 +293,12 @@ export async function solveByColumnDecomposition(
       const gap = (upper - lowerBest) / scale;
       progress(options, Math.min(0.85, 0.2 + 0.65 * Math.min(1, Math.log10(Math.max(gap, tolerance)) / Math.log10(tolerance))), `solving ${what} by column decomposition: round ${it + 1}, objective ${(sign * upper).toPrecision(8)}, gap ${(gap * 100).toPrecision(2)}%, ${colOutput.length} columns, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
       if (boxUsed) {
-        box *= 10;
-        master.setCostRange(boxStart, new Float64Array(2 * n).fill(box));
+        // du Merle: the penalty columns stand in for columns not generated yet;
+        // widen the box only once pricing finds nothing better to offer.
+        if (batch.length === 0) {
+          box *= 10;
+          master.setCostRange(boxStart, new Float64Array(2 * n).fill(box));
+        } else appendColumns(batch);
         continue;
       }
       if (gap <= tolerance || (batch.length === 0 && alpha < 1e-6)) {

@@ -59,7 +59,11 @@ function skewPrior(R: number): Float64Array {
 
 export default async function lpBench(): Promise<void> {
   const eps = 1;
-  // LP_BENCH=generation runs only the constraint-generation section.
+  // LP_BENCH=generation / decomposition runs only that section.
+  if (process.env.LP_BENCH === 'decomposition') {
+    await decompositionBench(eps);
+    return;
+  }
   if (process.env.LP_BENCH === 'generation') {
     await generationBench(eps);
     return;
@@ -136,6 +140,7 @@ export default async function lpBench(): Promise<void> {
     );
   }
   await generationBench(eps);
+  await decompositionBench(eps);
   const h = await highsRuntime();
   console.log(`HiGHS heap at the end: ${f(h.memoryBytes / 2 ** 20)} MiB`);
 }
@@ -202,8 +207,51 @@ async function generationBench(eps: number): Promise<void> {
     console.log('20x20 city: resources/data/city-population.csv not readable, skipped');
     return;
   }
-  const full = await run(20, eps, city, { constraints: 'spanner', generation: 'off', symmetry: 'off' });
+  const full = await run(20, eps, city, { constraints: 'spanner', generation: 'off', decomposition: 'off', symmetry: 'off' });
   console.log(`20x20 city, full spanner model: ${full.ok ? `${f(full.ms)} ms, objective ${f(full.objective, 6)}` : full.note}`);
   const gen = await run(20, eps, city, { constraints: 'spanner', generation: 'on', timeLimitSeconds: 300 });
   line(20, 'spanner', undefined, gen);
+}
+
+/**
+ * Decomposition by output column (lp/column-decomposition.ts) against the
+ * full model on the same LPs (spanner, skewed prior, expected distance), then
+ * the 20 x 20 city, whose full model does not fit the solver heap.
+ */
+async function decompositionBench(eps: number): Promise<void> {
+  console.log(`\n-- decomposition by output column vs full model, skewed prior, eps ${eps}, spanner, expected distance --`);
+  console.log('grid   full ms   full obj       dec ms   dec obj        rounds  time ratio  rel. diff');
+  for (const R of [8, 10, 12]) {
+    const pi = skewPrior(R);
+    const full = await run(R, eps, pi, { constraints: 'spanner', generation: 'off', decomposition: 'off', symmetry: 'off', timeLimitSeconds: 180 });
+    const dec = await run(R, eps, pi, { constraints: 'spanner', decomposition: 'on', timeLimitSeconds: 180 });
+    const diff = full.ok && dec.ok ? Math.abs(dec.objective - full.objective) / full.objective : NaN;
+    console.log(
+      `${R}x${R}`.padEnd(7) +
+        (full.ok ? f(full.ms).padStart(7) + f(full.objective, 9).padStart(13) : `  (${full.note.slice(0, 30)})`) +
+        (dec.ok ? f(dec.ms).padStart(10) + f(dec.objective, 9).padStart(13) + f(dec.rounds ?? NaN).padStart(8) : `  (${dec.note.slice(0, 60)})`) +
+        (full.ok && dec.ok ? f(dec.ms / full.ms, 2).padStart(12) + `  ${diff.toExponential(1)}` : ''),
+    );
+  }
+  if (process.env.LP_BENCH_CITY === '0') {
+    console.log('20x20 city: skipped (LP_BENCH_CITY=0)');
+    return;
+  }
+  const city = cityPrior();
+  if (!city) {
+    console.log('20x20 city: resources/data/city-population.csv not readable, skipped');
+    return;
+  }
+  for (const e of [1, 0.5]) {
+    const t0 = performance.now();
+    try {
+      const m = await optimalMechanism(gridDomain(20, 20), e, city, 'dist', { constraints: 'spanner', timeLimitSeconds: 1200 });
+      console.log(
+        `20x20 city, eps ${e}, spanner, by decomposition: ${f(performance.now() - t0)} ms, objective ${f(m.info.objective as number, 6)} km, certified lower bound ${f(m.info.lowerBound as number, 6)}, ${m.info.decompositionRounds} rounds, ${m.info.decompositionColumns} columns (master ${f(m.info.masterMs as number)} ms, pricing ${f(m.info.pricingMs as number)} ms)`,
+      );
+    } catch (err) {
+      if (!(err instanceof MechError)) throw err;
+      console.log(`20x20 city, eps ${e}: ${err.message}`);
+    }
+  }
 }

@@ -300,9 +300,9 @@ describe('geo (reduced: 12 x 12 grid)', () => {
     expect(Array.from(coarsen([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16], 4, 4, 2))).toEqual([14, 22, 46, 54]);
   });
 
-  it('fullLp: the LP on the full city by constraint generation; its exact-constraint optimum is no worse than any other mechanism there, and generation is reported', async () => {
+  it('fullExactLp: the exact LP on the full city by constraint generation; its optimum is no worse than any other mechanism there, and generation is reported', async () => {
     const pop = Array.from({ length: 36 }, (_, i) => 1 + ((i * 5) % 7) + (i === 20 ? 15 : 0));
-    const r = await run('geo', { size: 2, from: 1, to: 1, step: 0.1, population: pop, citySide: 6, cityEpsilons: [1], lpCoarsen: 2, fullLp: true });
+    const r = await run('geo', { size: 2, from: 1, to: 1, step: 0.1, population: pop, citySide: 6, cityEpsilons: [1], lpCoarsen: 2, fullExactLp: true });
     const t = r.tables.find((x) => x.id === 'city-comparison')!;
     const fine = t.rows.filter((x) => String(x[1]).startsWith('6 x 6'));
     const err = (m: string) => fine.find((x) => x[2] === m)?.[4] as number | null | undefined;
