@@ -33,8 +33,13 @@ import type { Basis } from 'highs';
  *    degenerate duals swing wildly and the bound lags (measured on the
  *    20 x 20 city: test/bench/lp.bench.ts).
  *
- * At the optimum the master has at most n basic columns, i.e. about one
- * extreme point of P per output: the master stays small (n rows, a few
+ * The vertices of P are exactly the plateau columns r_S(x) = e^(-dist(x, S))
+ * for non-empty sets S of secrets (dist: shortest paths of the pair graph
+ * with lengths log f_e; r_S = 1 on S), and 0: on each component of a
+ * vertex's tight rows some entry must sit at its bound 1, and feasibility
+ * forces r >= e^(-dist(., S)) while the tight paths give equality. At the
+ * optimum the master has at most n basic columns, i.e. about one such
+ * plateau per output: the master stays small (n rows, a few
  * thousand columns), pricing is n-variable LPs, and the 160,000-variable
  * 20 x 20 city LP, whose 1.19M-row spanner model does not fit the solver
  * heap, is solved in minutes.
@@ -75,12 +80,17 @@ export interface DecompositionResult {
   gap: number;
   iterations: DecompositionIteration[];
   columns: number;
+  /** Columns dropped from the master along the way (non-basic, largest reduced cost). */
+  pruned: number;
   masterMs: number;
   pricingMs: number;
   /** Largest pricing LP: n variables and 2 x pairs rows. */
   pricingRows: number;
   simplexIterations: number;
 }
+
+/** The master is pruned when it holds more than this many columns per row. */
+const MASTER_PRUNE_FACTOR = 6;
 
 /** Outputs x secrets above which per-output bases are not kept (memory); pricing then warm-starts from the previous output's basis. */
 const MAX_STORED_BASIS_ENTRIES = 60e6;
@@ -182,7 +192,7 @@ export async function solveByColumnDecomposition(
     // du Merle box: penalty columns +-e_x of cost B bound the duals to [-B, B].
     const firstUpper = master.run(false).objective;
     let box = Math.max(Math.abs(firstUpper), 1e-12);
-    const boxStart = colOutput.length;
+    let boxStart = colOutput.length;
     const addBox = (B: number): void => {
       const k = 2 * n;
       const st = new Int32Array(k + 1);
@@ -219,6 +229,7 @@ export async function solveByColumnDecomposition(
     let boxUsed = false;
     let stalled = 0;
     let lastUpper = Infinity;
+    let pruned = 0;
     const t0 = performance.now();
     for (let it = 0; ; it++) {
       if (it >= maxIterations || performance.now() > deadline) {
@@ -318,6 +329,7 @@ export async function solveByColumnDecomposition(
           gap: Math.max(0, gap),
           iterations,
           columns: colOutput.length,
+          pruned,
           masterMs,
           pricingMs,
           pricingRows: 2 * E,
@@ -325,6 +337,39 @@ export async function solveByColumnDecomposition(
         };
       }
       appendColumns(batch);
+      // Keep the master small: past 6n columns, drop the non-basic ones with
+      // the largest reduced costs down to 3n (pricing brings back any needed).
+      if (colOutput.length > MASTER_PRUNE_FACTOR * n) {
+        const cand: { j: number; rc: number }[] = [];
+        for (let j = 0; j < colOutput.length - batch.length; j++) {
+          const w = colOutput[j]!;
+          if (w < 0 || ms.colValue[j]! > 0) continue;
+          const r = colVectors[j]!;
+          let rc = 0;
+          for (let x = 0; x < n; x++) rc += (c[w * n + x]! - lam[x]!) * r[x]!;
+          if (rc > 1e-9 * scale) cand.push({ j, rc });
+        }
+        cand.sort((a, b) => b.rc - a.rc);
+        const drop = cand.slice(0, Math.max(0, colOutput.length - 3 * n)).map((e) => e.j).sort((a, b) => a - b);
+        if (drop.length > 0) {
+          master.deleteColumns(Int32Array.from(drop));
+          let k = 0;
+          let d = 0;
+          for (let j = 0; j < colOutput.length; j++) {
+            if (d < drop.length && drop[d] === j) {
+              d++;
+              continue;
+            }
+            colOutput[k] = colOutput[j]!;
+            colVectors[k] = colVectors[j]!;
+            k++;
+          }
+          colOutput.length = k;
+          colVectors.length = k;
+          boxStart = colOutput.indexOf(-1);
+          pruned += drop.length;
+        }
+      }
     }
   } finally {
     pricing?.dispose();

@@ -411,6 +411,17 @@ export class PersistentLp {
     }
   }
 
+  /** Delete columns (indices strictly increasing); later columns move down. The basis of the others is kept. */
+  deleteColumns(indices: Int32Array): void {
+    if (indices.length === 0) return;
+    try {
+      this.live().deleteCols({ kind: 'set', indices });
+    } catch (e) {
+      throw mapHighsError(e, this.what, () => this.abandon());
+    }
+    this.cols -= indices.length;
+  }
+
   /** Change the objective coefficients of columns from..from+cost.length-1. */
   setCostRange(from: number, cost: Float64Array): void {
     if (from < 0 || from + cost.length > this.cols || cost.length === 0) throw new MechError('internal', `${this.what}: bad column range ${from}+${cost.length} of ${this.cols}`);
