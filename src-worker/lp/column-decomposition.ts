@@ -49,7 +49,7 @@ export interface DecompositionOptions {
   tolerance?: number;
   /** Wentges smoothing weight while the relative gap exceeds 1e-2 (default 0.8; 0 = none). */
   smoothing?: number;
-  /** Give up (MechError 'too-large') after this many master solves (default 400). */
+  /** Give up (MechError 'too-large') after this many master solves (default 2000; the 20x20 city at eps 0.5 needs ~250). */
   maxIterations?: number;
 }
 
@@ -112,7 +112,7 @@ export async function solveByColumnDecomposition(
 ): Promise<DecompositionResult> {
   const tolerance = opts.tolerance ?? 1e-9;
   const alpha0 = opts.smoothing ?? 0.8;
-  const maxIterations = opts.maxIterations ?? 400;
+  const maxIterations = opts.maxIterations ?? 2000;
   if (!(tolerance > 0)) throw new MechError('invalid-input', `${what}: the decomposition tolerance must be > 0`);
   if (!(alpha0 >= 0 && alpha0 < 1)) throw new MechError('invalid-input', `${what}: the smoothing weight must be in [0, 1)`);
   const sign = sense === 'maximize' ? -1 : 1;
