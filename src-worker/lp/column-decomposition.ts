@@ -66,6 +66,7 @@ export interface DecompositionIteration {
   bound: number;
   /** Columns appended after this round. */
   added: number;
+  /** Time in master solves and in pricing so far (cumulative). */
   masterMs: number;
   pricingMs: number;
 }

@@ -145,6 +145,17 @@ export default async function lpBench(): Promise<void> {
   console.log(`HiGHS heap at the end: ${f(h.memoryBytes / 2 ** 20)} MiB`);
 }
 
+/** The city prior when the city runs are wanted (LP_BENCH_CITY != 0) and readable; else null, saying why. */
+function benchCity(): Float64Array | null {
+  if (process.env.LP_BENCH_CITY === '0') {
+    console.log('20x20 city: skipped (LP_BENCH_CITY=0)');
+    return null;
+  }
+  const city = cityPrior();
+  if (!city) console.log('20x20 city: resources/data/city-population.csv not readable, skipped');
+  return city;
+}
+
 /** The 20 x 20 city prior of the geo example (resources/data/city-population.csv, 20 rows of 20 weights), or null. */
 function cityPrior(): Float64Array | null {
   try {
@@ -198,15 +209,8 @@ async function generationBench(eps: number): Promise<void> {
       if (genX.ok && gen.ok) console.log(`       exact optimum ${f(genX.objective, 6)} vs spanner ${f(gen.objective, 6)}: the spanner costs ${f((gen.objective / genX.objective - 1) * 100, 2)}% more`);
     }
   }
-  if (process.env.LP_BENCH_CITY === '0') {
-    console.log('20x20 city: skipped (LP_BENCH_CITY=0)');
-    return;
-  }
-  const city = cityPrior();
-  if (!city) {
-    console.log('20x20 city: resources/data/city-population.csv not readable, skipped');
-    return;
-  }
+  const city = benchCity();
+  if (!city) return;
   const full = await run(20, eps, city, { constraints: 'spanner', generation: 'off', decomposition: 'off', symmetry: 'off' });
   console.log(`20x20 city, full spanner model: ${full.ok ? `${f(full.ms)} ms, objective ${f(full.objective, 6)}` : full.note}`);
   const gen = await run(20, eps, city, { constraints: 'spanner', generation: 'on', timeLimitSeconds: 300 });
@@ -233,15 +237,8 @@ async function decompositionBench(eps: number): Promise<void> {
         (full.ok && dec.ok ? f(dec.ms / full.ms, 2).padStart(12) + `  ${diff.toExponential(1)}` : ''),
     );
   }
-  if (process.env.LP_BENCH_CITY === '0') {
-    console.log('20x20 city: skipped (LP_BENCH_CITY=0)');
-    return;
-  }
-  const city = cityPrior();
-  if (!city) {
-    console.log('20x20 city: resources/data/city-population.csv not readable, skipped');
-    return;
-  }
+  const city = benchCity();
+  if (!city) return;
   // LP_BENCH_CITY_EPS=1,0.5 adds eps 0.5 (converges much more slowly: wider columns).
   for (const e of (process.env.LP_BENCH_CITY_EPS ?? '1').split(',').map(Number)) {
     const t0 = performance.now();
