@@ -108,6 +108,8 @@ describe('example projects', () => {
     await expect(run('voting', { epsilon: -1 })).rejects.toBeInstanceOf(MechError);
     await expect(run('smart-meter', {})).rejects.toThrow(/'trace' is missing/);
     await expect(run('geo', { size: 4, from: 1, to: 1, step: 0.1, population: [1, 2, 3], citySide: 2 })).rejects.toThrow(/population has 3 weights/);
+    await expect(run('geo', { size: 4, from: 1, to: 1, step: 0.1, population: [1, 2, 3, 4], citySide: 2, fullLpTimeLimit: 0 })).rejects.toThrow(/fullLpTimeLimit/);
+    await expect(run('geo', { size: 4, from: 1, to: 1, step: 0.1, population: [1, 2, 3, 4], citySide: 2, fullLpEpsilons: [] })).rejects.toThrow(/fullLpEpsilons/);
   });
 });
 
