@@ -2,7 +2,7 @@ import { MechError, assertEpsilon, assertPositiveInt } from '../errors';
 import { edgesIfAvailable } from '../metric/shortest-paths';
 import type { RowSource } from '../mechanism/channel';
 import type { Domain } from '../metric/domain';
-import { REL_TOL } from '../numeric/tolerance';
+import { NEG_TOL, REL_TOL } from '../numeric/tolerance';
 import { RowCache } from './row-cache';
 
 /**
@@ -15,18 +15,21 @@ import { RowCache } from './row-cache';
  * A pair passes when ratio <= e^(eps d) * (1 + REL_TOL), i.e.
  * ln ratio <= eps d + ln(1 + REL_TOL).
  *
- * Underflow (the issue's "log-space wherever exp underflows"): an entry
- * below the smallest normal double UNDERFLOW_FLOOR = 2^-1022 is not resolved
- * relative to its neighbours (exp(-eps d) of a far output rounds to a
- * subnormal or to 0 while the next row's entry is still positive), so the
- * ratio is taken against max(C[x'][y], UNDERFLOW_FLOOR), and positive/0 counts
- * as the infinite violation only when the positive entry exceeds
- * e^(eps d) (1 + REL_TOL) UNDERFLOW_FLOOR, i.e. when it could not be a
- * rounding zero's neighbour. Effect: effective eps is never inflated by
- * underflow (TG at eps = 10 on line:100 passes at 10 instead of reporting an
- * infinite ratio between e^-740 and a 0 that stands for e^-750); a genuine
- * violation whose smaller entry is below 2^-1022 (about 2.2e-308) can be
- * under-reported.
+ * Exact arithmetic on the stored numbers, no floor. The verdict is about the
+ * channel as it is stored and sampled, so:
+ *  - a positive entry facing an exact 0 (at finite, positive distance) is an
+ *    infinite ratio: never private, whatever eps (an adversary who sees y
+ *    rules x' out). This includes entries that underflowed to 0 while being
+ *    computed: the released channel really has that zero.
+ *  - ratios of tiny numbers are ratios: 1e-310 against 1e-320 is 1e10. A
+ *    quotient of two doubles (normal or subnormal) is correctly rounded, so
+ *    C[x][y] / C[x'][y] is exact to one rounding whenever it is finite; when
+ *    it overflows (> 1.8e308) the ln-ratio is taken as ln a - ln b instead.
+ *  - a NaN, infinite or negative entry is an error (MechError), not a
+ *    verdict; an entry in [-NEG_TOL, 0) is a rounding zero and counts as 0
+ *    (so a positive entry facing it is, again, an infinite ratio).
+ * Every decision is made on ln-ratios, so eps d up to the largest double is
+ * compared without overflow.
  *
  * For graph metrics (domain.structure.edges) only the edges are examined:
  * the constraint on edges implies it on all pairs along shortest paths, and
@@ -36,9 +39,6 @@ import { RowCache } from './row-cache';
  * cache); no dense matrix is required.
  */
 
-/** Smallest normal double: entries below it are compared as if they were this large (see above). */
-export const UNDERFLOW_FLOOR = 2 ** -1022;
-
 export interface PrivacyPair {
   /** Labels: the secret whose entry is larger, the other secret, the output. */
   x: string;
@@ -47,8 +47,10 @@ export interface PrivacyPair {
   xIndex: number;
   xpIndex: number;
   yIndex: number;
-  /** C[x][y] / C[xp][y] (Infinity when C[xp][y] = 0 < C[x][y]). */
+  /** C[x][y] / C[xp][y] (Infinity when C[xp][y] = 0 < C[x][y], or when the quotient exceeds the largest double: see lnRatio). */
   ratio: number;
+  /** ln(C[x][y] / C[xp][y]), finite whenever both entries are positive. */
+  lnRatio: number;
   /** e^(eps d(x, xp)): the largest ratio eps*d allows. */
   allowedRatio: number;
   distance: number;
@@ -76,7 +78,7 @@ export interface PrivacyCheckOptions {
   topK?: number;
   /** 'auto' (edges when the domain has them), or force one mode. */
   pairs?: 'auto' | 'edges' | 'all';
-  /** Refuse all-pairs checks above pairs * cols entry comparisons (default 2e9). */
+  /** Refuse checks above (pairs examined) * cols entry comparisons, all pairs or graph edges alike (default 2e9). */
   maxWork?: number;
   /** Row cache budget in Float64 entries (default 2^23 = 64 MiB). */
   cacheEntries?: number;
@@ -87,6 +89,7 @@ interface Candidate {
   xp: number;
   y: number;
   ratio: number;
+  lnRatio: number;
   distance: number;
   eff: number;
   violates: boolean;
@@ -107,7 +110,22 @@ export function checkPrivacy(src: RowSource, domain: Domain, eps: number, opts: 
   const m = src.cols;
   const n = src.rows;
   const logTol = Math.log1p(REL_TOL);
-  const cache = new RowCache(src, opts.cacheEntries ?? 2 ** 23);
+  // Every entry is validated as its row is generated (and rows no pair
+  // visits are validated at the end): no verdict is given on a channel with
+  // a NaN, infinite or negative entry.
+  const seen = new Uint8Array(n);
+  const validateRow = (i: number, row: Float64Array): void => {
+    seen[i] = 1;
+    for (let y = 0; y < m; y++) {
+      const v = row[y]!;
+      if (!(v >= -NEG_TOL && v <= 1 + REL_TOL)) badEntry(i, y, v);
+    }
+  };
+  const cache = new RowCache(src, opts.cacheEntries ?? 2 ** 23, validateRow);
+
+  const badEntry = (i: number, y: number, v: number): never => {
+    throw new MechError('invalid-input', `channel entry C[${src.rowLabel(i)}][${src.colLabel(y)}] is ${v}, not a probability`);
+  };
 
   let effective = 0;
   let violating = 0;
@@ -123,34 +141,46 @@ export function checkPrivacy(src: RowSource, domain: Domain, eps: number, opts: 
     if (worst.length > topK) worst.pop();
   };
 
-  // One ordered direction: largest C[x][y] / C[xp][y] over y. `limit` is
-  // the allowed ratio e^(eps d) (1 + REL_TOL); positive/0 is infinite only
-  // beyond limit * UNDERFLOW_FLOOR (a larger entry cannot sit next to a
-  // rounding zero).
-  const examine = (x: number, xp: number, a: Float64Array, b: Float64Array, d: number, limit: number): void => {
-    let best = 0;
-    let arg = -1;
+  // One ordered direction: the largest ln(C[x][y] / C[xp][y]) over y
+  // (entries already validated: finite, in [-NEG_TOL, 1 + REL_TOL]).
+  // A quotient is computed directly (exact to one rounding while finite);
+  // only an overflowing quotient takes the slower ln a - ln b.
+  const examine = (x: number, xp: number, a: Float64Array, b: Float64Array, d: number): void => {
+    let bestRatio = 0; // largest finite quotient
+    let argRatio = -1;
+    let bestBigLn = -Infinity; // largest ln-ratio among quotients that overflowed
+    let argBig = -1;
     for (let y = 0; y < m; y++) {
       const ay = a[y]!;
-      if (!(ay > 0)) continue;
+      if (!(ay > 0)) continue; // 0, or a rounding zero in [-NEG_TOL, 0)
       const by = b[y]!;
-      let r: number;
-      if (by >= UNDERFLOW_FLOOR) r = ay / by;
-      else {
-        r = ay / UNDERFLOW_FLOOR;
-        if (!(by > 0) && r > limit) r = Infinity;
+      if (!(by > 0)) {
+        // positive facing an exact (or rounding) zero: infinite privacy loss
+        bestBigLn = Infinity;
+        argBig = y;
+        break;
       }
-      if (r > best) {
-        best = r;
-        arg = y;
-        if (r === Infinity) break;
+      const r = ay / by;
+      if (r === Infinity) {
+        const lr = Math.log(ay) - Math.log(by);
+        if (lr > bestBigLn) {
+          bestBigLn = lr;
+          argBig = y;
+        }
+      } else if (r > bestRatio) {
+        bestRatio = r;
+        argRatio = y;
       }
     }
+    const arg = argBig >= 0 ? argBig : argRatio;
     if (arg < 0) return; // row x all zero: nothing to bound
-    const lr = Math.log(best);
+    const lr = argBig >= 0 ? bestBigLn : Math.log(bestRatio);
     let eff: number;
     let violates: boolean;
-    if (d === 0) {
+    if (lr === Infinity) {
+      violates = true;
+      eff = Infinity;
+    } else if (d === 0) {
       violates = lr > logTol;
       eff = violates ? Infinity : 0;
     } else {
@@ -159,7 +189,7 @@ export function checkPrivacy(src: RowSource, domain: Domain, eps: number, opts: 
     }
     if (eff > effective) effective = eff;
     if (violates) violating++;
-    offer({ x, xp, y: arg, ratio: best, distance: d, eff, violates });
+    offer({ x, xp, y: arg, ratio: argBig >= 0 ? Infinity : bestRatio, lnRatio: lr, distance: d, eff, violates });
   };
 
   const pair = (i: number, j: number, d: number): void => {
@@ -168,17 +198,24 @@ export function checkPrivacy(src: RowSource, domain: Domain, eps: number, opts: 
     const a = cache.get(i);
     const b = cache.get(j);
     pairsChecked++;
-    const limit = Math.exp(eps * d) * (1 + REL_TOL);
-    examine(i, j, a, b, d, limit);
-    examine(j, i, b, a, d, limit);
+    examine(i, j, a, b, d);
+    examine(j, i, b, a, d);
   };
 
+  const maxWork = opts.maxWork ?? 2e9;
   if (mode === 'edges') {
     const { from, to, weight } = edges!;
+    const work = from.length * m;
+    if (work > maxWork) {
+      throw new MechError(
+        'too-large',
+        `checking the ${from.length} graph edges of ${domain.spec} over ${m} outputs is ${work.toExponential(2)} comparisons (limit ${maxWork.toExponential(2)})`,
+        { work, maxWork },
+      );
+    }
     for (let k = 0; k < from.length; k++) pair(from[k]!, to[k]!, weight[k]!);
   } else {
     const work = ((n * (n - 1)) / 2) * m;
-    const maxWork = opts.maxWork ?? 2e9;
     if (work > maxWork) {
       throw new MechError(
         'too-large',
@@ -187,6 +224,11 @@ export function checkPrivacy(src: RowSource, domain: Domain, eps: number, opts: 
       );
     }
     for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) pair(i, j, domain.distance(i, j));
+  }
+
+  if (seen.indexOf(0) >= 0) {
+    const buf = new Float64Array(m);
+    for (let i = 0; i < n; i++) if (!seen[i]) validateRow(i, src.row(i, buf));
   }
 
   return {
@@ -204,6 +246,7 @@ export function checkPrivacy(src: RowSource, domain: Domain, eps: number, opts: 
       xpIndex: c.xp,
       yIndex: c.y,
       ratio: c.ratio,
+      lnRatio: c.lnRatio,
       allowedRatio: Math.exp(eps * c.distance),
       distance: c.distance,
       effectiveEpsilon: c.eff,

@@ -12,8 +12,12 @@ export class RowCache {
   private readonly map = new Map<number, Float64Array>();
   generated = 0;
 
-  constructor(src: RowSource, budgetEntries = 2 ** 23) {
+  /** Called on every row as it is generated (e.g. to validate its entries). */
+  private readonly onLoad: ((i: number, row: Float64Array) => void) | undefined;
+
+  constructor(src: RowSource, budgetEntries = 2 ** 23, onLoad?: (i: number, row: Float64Array) => void) {
     this.src = src;
+    this.onLoad = onLoad;
     this.capacity = Math.max(2, Math.floor(budgetEntries / Math.max(1, src.cols)));
   }
 
@@ -33,6 +37,7 @@ export class RowCache {
       buf = new Float64Array(this.src.cols);
     }
     this.src.row(i, buf);
+    this.onLoad?.(i, buf);
     this.generated++;
     this.map.set(i, buf);
     return buf;

@@ -1,6 +1,7 @@
 import { assertEpsilon } from '../../errors';
 import { edgesIfAvailable } from '../../metric/shortest-paths';
 import { latticeKernel } from '../../linalg/lattice-phi';
+import { diameter, type Domain } from '../../metric/domain';
 import type { ImplicitTightChannel } from '../../mechanism/implicit/implicit-tight-channel';
 import { REL_TOL } from '../../numeric/tolerance';
 
@@ -23,6 +24,15 @@ import { REL_TOL } from '../../numeric/tolerance';
  *    per-coordinate numerators, each bounded by its own distance;
  *  - other domains: all triples (n <= 150), else the triples among the
  *    first 150 points (the domain's metric was validated on entry).
+ *
+ * The argument is about exact values; the rows the channel produces are
+ * doubles. It carries over only while every positive entry
+ * e^(-eps_m d(x,y)) z[y] stays a normal double (>= 2^-1022): an entry that
+ * underflows to 0 next to a positive one is an infinite ratio, and subnormal
+ * entries lose the precision the 1e-9 tolerance needs. So the check also
+ * bounds the smallest entry, ln(min positive z) - eps_m * D with D an upper
+ * bound of the diameter; when that is below ln 2^-1022 it does not vouch
+ * (passes = false, with a note) and the caller checks the rows themselves.
  */
 export interface StructuredPrivacyCheck {
   epsilon: number;
@@ -35,6 +45,28 @@ export interface StructuredPrivacyCheck {
   /** Largest (d(x',y) - d(x,y)) / d(x,x') found (1 expected). */
   maxRatio: number;
   note: string;
+}
+
+/** ln 2^-1022: entries below the smallest normal double are not trusted by the structural argument. */
+const LN_MIN_NORMAL = -1022 * Math.LN2;
+
+/**
+ * An upper bound of the largest finite distance: lattices by the triangle
+ * inequality along the axes (O(n1 + n2)), other domains by metric/diameter
+ * (structure-aware; O(n^2) only for small dense domains).
+ */
+function diameterBound(domain: Domain): number {
+  if (domain.structure.lattice) {
+    const { shape, offset } = latticeKernel(domain, 1);
+    const n1 = shape.length === 2 ? shape[0]! : 1;
+    const n2 = shape.length === 2 ? shape[1]! : shape[0]!;
+    let m1 = 0;
+    let m2 = 0;
+    for (let a = 0; a < n1; a++) m1 = Math.max(m1, offset(a, 0));
+    for (let b = 0; b < n2; b++) m2 = Math.max(m2, offset(0, b));
+    return m1 + m2;
+  }
+  return diameter(domain);
 }
 
 export function checkTightPrivacy(channel: ImplicitTightChannel, eps: number, opts: { window?: number } = {}): StructuredPrivacyCheck {
@@ -100,10 +132,15 @@ export function checkTightPrivacy(channel: ImplicitTightChannel, eps: number, op
     note = m === n ? 'all triples checked' : `triples among the first ${m} points checked; the triangle inequality of the validated metric covers the rest`;
   }
   const effectiveEpsilon = epsM * maxRatio;
+  let zMin = Infinity;
+  for (const v of channel.z) if (v > 0 && v < zMin) zMin = v;
+  const lnMinEntry = Math.log(zMin) - epsM * diameterBound(domain);
+  const representable = lnMinEntry >= LN_MIN_NORMAL;
+  if (!representable) note += `; but entries may fall below 2^-1022 (ln of the smallest entry >= ${lnMinEntry.toFixed(1)}), where doubles cannot carry the argument: not vouched for`;
   return {
     epsilon: eps,
     effectiveEpsilon,
-    passes: effectiveEpsilon <= eps * (1 + REL_TOL),
+    passes: representable && effectiveEpsilon <= eps * (1 + REL_TOL),
     method: 'triangle-inequality',
     verified,
     maxRatio,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UNDERFLOW_FLOOR, checkPrivacy } from '../../../src-worker/check/privacy-check';
+import { checkPrivacy } from '../../../src-worker/check/privacy-check';
 import { closedFormMechanism } from '../../../src-worker/mechanism/closed-form-by-kind';
 import { ringDomain } from '../../../src-worker/metric/ring';
 import { tightConstraints } from '../../../src-worker/mechanism/tight-constraints';
@@ -67,32 +67,75 @@ describe('privacy check (SPEC §4)', () => {
     expect(b.worst[0]).toMatchObject({ x: '0', xp: '1', y: '2', ratio: Infinity, violates: true });
   });
 
-  it('underflow: entries below 2^-1022 are not resolved, so exp(-eps d) rounding to 0 is no violation; a resolved positive/0 still is', () => {
-    const lim = Math.exp(5) * (1 + REL_TOL) * UNDERFLOW_FLOOR; // about 3.3e-306
-    const tiny = (a: number) =>
+  it('tiny entries are compared exactly: a positive entry facing 0 is never private, ratios of tiny numbers are ratios', () => {
+    const two = (a: number, b: number) =>
       dense([
         [0.5, 0.5 - a, a],
-        [0.5, 0.5, 0],
+        [0.5, 0.5 - b, b],
       ]);
-    // 1e-310 next to a rounding zero: passes with a finite (small) effective eps
-    const ok = checkPrivacy(tiny(1e-310), cliqueDomain(2), 5);
-    expect(ok.passes).toBe(true);
-    expect(ok.effectiveEpsilon).toBeLessThan(5);
-    // 1e-300 > e^5 * 2^-1022: it cannot be the neighbour of a rounding zero, so it is the infinite violation of SPEC §4
-    expect(1e-300).toBeGreaterThan(lim);
-    const bad = checkPrivacy(tiny(1e-300), cliqueDomain(2), 5);
-    expect(bad.passes).toBe(false);
-    expect(bad.effectiveEpsilon).toBe(Infinity);
+    for (const [a, b, eps] of [
+      [1e-300, 0, 18],
+      [1e-300, 0, 1e4],
+      [5e-324, 0, 1],
+      [1e-310, 0, 5],
+    ] as const) {
+      const r = checkPrivacy(two(a, b), cliqueDomain(2), eps);
+      expect(r.passes, `${a} facing ${b} at eps ${eps}`).toBe(false);
+      expect(r.effectiveEpsilon).toBe(Infinity);
+      expect(r.worst[0]).toMatchObject({ x: '0', xp: '1', y: '2', ratio: Infinity, lnRatio: Infinity, violates: true });
+    }
+    // 1e-310 against 1e-320 (both subnormal): a ratio of 1e10, effective eps ln(1e10)
+    const sub = checkPrivacy(two(1e-310, 1e-320), cliqueDomain(2), 1);
+    expect(sub.passes).toBe(false);
+    expect(sub.effectiveEpsilon).toBeCloseTo(Math.log(1e-310 / 1e-320), 9);
+    expect(sub.effectiveEpsilon).toBeGreaterThan(23);
+    expect(checkPrivacy(two(1e-310, 1e-320), cliqueDomain(2), 23.1).passes).toBe(true);
+    // a quotient beyond the largest double (0.5 / 1e-310 = 5e309) is resolved in log space
+    const big = dense([
+      [0.5, 0.5],
+      [1e-310, 1 - 1e-310],
+    ]);
+    const lr = Math.log(0.5) - Math.log(1e-310);
+    const rb = checkPrivacy(big, cliqueDomain(2), 700);
+    expect(rb.passes).toBe(false);
+    expect(rb.effectiveEpsilon).toBeCloseTo(lr, 9);
+    expect(rb.worst[0]!.lnRatio).toBeCloseTo(lr, 9);
+    expect(checkPrivacy(big, cliqueDomain(2), lr + 1e-6).passes).toBe(true);
   });
 
-  it('closed-form mechanisms at large eps * d pass at their eps although far entries underflow to 0, and fail at 0.99 eps', () => {
+  it('identity channels (no noise) are never private, at any eps and any distance scale', () => {
+    const identity = (n: number) => dense(Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1 : 0))));
+    for (const eps of [1, 708.4, 1e4]) {
+      const r = checkPrivacy(identity(10), lineDomain(10), eps);
+      expect(r.passes, `line:10 at ${eps}`).toBe(false);
+      expect(r.effectiveEpsilon).toBe(Infinity);
+    }
+    const g = gridDomain(3, 3, 1000);
+    const rg = checkPrivacy(identity(9), g, 1);
+    expect(rg.passes).toBe(false);
+    expect(rg.effectiveEpsilon).toBe(Infinity);
+  });
+
+  it('negative, NaN or infinite entries are an error, not a verdict', () => {
+    for (const v of [NaN, -1e-3, Infinity]) {
+      const c = new FunctionRowSource(2, 3, (i, out) => {
+        out.set(i === 0 ? [0.5, 0.5, 0] : [0.5, 0.5, 0]);
+        out[2] = i === 1 ? v : 0;
+      }, String);
+      const e = mechErr(() => checkPrivacy(c, cliqueDomain(2), 1));
+      expect(e.code).toBe('invalid-input');
+      expect(e.message).toMatch(/not a probability/);
+    }
+  });
+
+  it('closed-form mechanisms pass at their eps while no entry underflows, and fail at 0.99 eps; once an entry underflows to 0 the stored channel is not private', () => {
     for (const [kind, d, eps] of [
-      ['tg', lineDomain(100), 10],
-      ['exponential', lineDomain(100), 20],
-      ['laplace', lineDomain(400), 2],
-      ['symmetric', ringDomain(401), 4],
-      ['planar-laplace', gridDomain(12, 12, 1, 'manhattan'), 40],
-      ['planar-laplace', gridDomain(12, 12), 40],
+      ['tg', lineDomain(100), 7],
+      ['exponential', lineDomain(100), 14],
+      ['laplace', lineDomain(400), 1.7],
+      ['symmetric', ringDomain(401), 3.5],
+      ['planar-laplace', gridDomain(12, 12, 1, 'manhattan'), 30],
+      ['planar-laplace', gridDomain(12, 12), 30],
     ] as const) {
       const m = closedFormMechanism(kind, d, eps);
       const g = m.guaranteedEpsilon;
@@ -102,13 +145,27 @@ describe('privacy check (SPEC §4)', () => {
       if (kind !== 'exponential' && kind !== 'laplace') expect(checkPrivacy(m.channel, d, 0.99 * g, { topK: 1 }).passes).toBe(false);
     }
     const line = lineDomain(300);
-    const t = tightConstraints(line, 5);
+    const t = tightConstraints(line, 2);
     expect(t.exists).toBe(true);
-    if (t.exists) expect(checkPrivacy(t.mechanism.channel, line, 5, { topK: 1 }).passes).toBe(true);
-    // randomised response at eps = 800: the off-diagonal e^-800 is 0; the ratio is unresolved beyond e^708, not a violation
+    if (t.exists) expect(checkPrivacy(t.mechanism.channel, line, 2, { topK: 1 }).passes).toBe(true);
+    // TG at eps 10 on line:100: e^-990 is 0 in double precision, next to a positive e^-980
+    const tg = closedFormMechanism('tg', lineDomain(100), 10);
+    const rt = checkPrivacy(tg.channel, lineDomain(100), 10, { topK: 1 });
+    expect(rt.passes).toBe(false);
+    expect(rt.effectiveEpsilon).toBe(Infinity);
+    // randomised response at eps = 800: the off-diagonal e^-800 is 0 — the released channel is the identity
     const rr = checkPrivacy(closedFormMechanism('rr', cliqueDomain(4), 800).channel, cliqueDomain(4), 800);
-    expect(rr.passes).toBe(true);
-    expect(rr.effectiveEpsilon).toBeGreaterThan(700);
+    expect(rr.passes).toBe(false);
+    expect(rr.effectiveEpsilon).toBe(Infinity);
+  });
+
+  it('the check on graph edges has a work limit too (clique edges are all pairs)', () => {
+    const n = 300;
+    const c = new FunctionRowSource(n, n, (_i, out) => void out.fill(1 / n), String);
+    const e = mechErr(() => checkPrivacy(c, cliqueDomain(n), 1, { maxWork: 1e6 }));
+    expect(e.code).toBe('too-large');
+    expect(e.message).toMatch(/graph edges/);
+    expect(checkPrivacy(c, cliqueDomain(n), 1).passes).toBe(true);
   });
 
   it('relative tolerance REL_TOL on the ratio: (1 + REL_TOL/2) e^eps passes, (1 + 10 REL_TOL) e^eps fails', () => {
