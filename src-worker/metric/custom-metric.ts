@@ -1,5 +1,7 @@
 import { MechError, invalid } from '../errors';
-import { Matrix } from '../linalg/matrix';
+import { Matrix, assertDenseFits } from '../linalg/matrix';
+import { ADMISSION_LIMITS } from '../jobs/admission-limits';
+import { decimalProblem } from '../numeric/decimal';
 import { REL_TOL } from '../numeric/tolerance';
 import type { Domain } from './domain';
 import { readCsvRows } from './read-csv';
@@ -58,6 +60,7 @@ export function validateMetric(m: Matrix, labels: readonly string[]): void {
 export function customMetricDomain(m: Matrix, labels: readonly string[], spec = `custom metric on ${labels.length} points`): Domain {
   const n = labels.length;
   if (n === 0) invalid('a custom metric needs at least one point');
+  assertCustomMetricFits(n, spec);
   const seen = new Map<string, number>();
   labels.forEach((l, i) => {
     if (l === '') invalid(`label ${i + 1} is empty`);
@@ -77,36 +80,84 @@ export function customMetricDomain(m: Matrix, labels: readonly string[], spec = 
   };
 }
 
-/** Parse one distance cell: a finite number >= 0 or inf/Infinity (validation follows). */
+/** Parse one distance cell: a decimal number, or inf/Infinity ("fully distinguishable", SPEC §1); validation follows. Never echoes the cell. */
 function parseCell(text: string, where: string): number {
-  if (text === '') invalid(`${where}: empty cell`);
+  if (text === '') invalid(`${where}: empty cell (expected a distance: a decimal number >= 0 or inf)`);
   const t = text.toLowerCase();
   if (t === 'inf' || t === 'infinity' || t === '+inf' || t === '+infinity') return Infinity;
   if (t === '-inf' || t === '-infinity') return -Infinity;
   if (t === 'nan') return NaN;
-  const x = Number(text);
-  if (Number.isNaN(x) || !/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text)) invalid(`${where}: '${text}' is not a number`);
-  return x;
+  const problem = decimalProblem(text);
+  if (problem !== undefined) invalid(`${where}: the cell ${problem} (expected a distance: a decimal number >= 0 or inf)`);
+  return Number(text);
+}
+
+/** Points of a CSV metric from its header alone (first non-empty, non-comment line), without parsing the body. */
+export function csvMetricHeaderSize(text: string, file: string): number {
+  let at = 0;
+  for (;;) {
+    const end = text.indexOf('\n', at);
+    const line = text.slice(at, end < 0 ? text.length : end);
+    const t = line.trim();
+    if (t !== '' && !t.startsWith('#') && t.replace(/,/g, '').trim() !== '') {
+      const rows = readCsvRows(line, file);
+      return rows.length > 0 ? rows[0]!.fields.length - 1 : 0;
+    }
+    if (end < 0) return 0;
+    at = end + 1;
+  }
+}
+
+/**
+ * Refuse a custom metric on n points whose validation (n^3 triangle check)
+ * or dense matrix would not fit the engine's limits (jobs/admission-limits.ts).
+ */
+export function assertCustomMetricFits(n: number, what: string): void {
+  const work = n * n * n;
+  if (work > ADMISSION_LIMITS.maxMetricValidationWork) {
+    const maxN = Math.floor(Math.cbrt(ADMISSION_LIMITS.maxMetricValidationWork));
+    throw new MechError(
+      'too-large',
+      `${what} has ${n} points: checking the triangle inequality takes n^3 = ${work.toExponential(2)} steps, over the limit of ${ADMISSION_LIMITS.maxMetricValidationWork.toExponential(1)} (at most ${maxN} points); give a graph (graph:FILE, a shortest-path metric needs no triangle check) or fewer points`,
+      { points: n, work, limit: ADMISSION_LIMITS.maxMetricValidationWork },
+    );
+  }
+  assertDenseFits(n, n, `distance matrix of ${what}`);
 }
 
 /**
  * csv:FILE domain. Layout: header row with an empty first cell then the
  * column labels; then one row per point: label, distances. Rows must come in
  * the header's order (row k labelled as column k). Malformed CSV (ragged
- * rows, non-numbers, empty cells, mismatched labels) is 'invalid-input'
- * with the line; metric violations (NaN, negative, asymmetric, non-zero
- * diagonal, triangle) are 'not-a-metric'.
+ * rows, non-numbers, empty cells, mismatched or duplicate labels) is
+ * 'invalid-input' naming the file, line and column; metric violations (NaN,
+ * negative, asymmetric, non-zero diagonal, triangle) are 'not-a-metric'.
+ * Messages about the file's layout never quote its content (a job may name
+ * a system file: its lines must not come back to the client); only the
+ * metric violations of a well-formed distance file name the points' labels.
  */
 export function parseCustomMetricCsv(text: string, file = 'distance CSV', spec = `csv:${file}`): Domain {
+  // Size first, from the header line alone: no body parse, no n x n matrix, before the limits say yes.
+  assertCustomMetricFits(csvMetricHeaderSize(text, file), `distance file '${file}'`);
   const rows = readCsvRows(text, file);
   if (rows.length === 0) invalid(`${file}: empty file (expected a header row of labels after an empty first cell)`);
   const header = rows[0]!;
-  if (header.fields[0] !== '') invalid(`${file}, line ${header.line}: the header's first cell must be empty, got '${header.fields[0]}'`);
+  if (header.fields[0] !== '') invalid(`${file}, line ${header.line}: the header's first cell must be empty (layout: ',label1,label2,...' then one row 'label,d1,d2,...' per point)`, { line: header.line });
   const labels = header.fields.slice(1);
   const n = labels.length;
   if (n === 0) invalid(`${file}, line ${header.line}: header has no labels`);
+  const firstColumn = new Map<string, number>();
   labels.forEach((l, j) => {
     if (l === '') invalid(`${file}, line ${header.line}: column ${j + 2} has an empty label`);
+    const prev = firstColumn.get(l);
+    if (prev !== undefined) {
+      const lineOf = (k: number) => (rows[k + 1] ? `line ${rows[k + 1]!.line}` : `point ${k + 1}`);
+      invalid(`${file}: duplicate label: columns ${prev + 2} and ${j + 2} of the header (line ${header.line}) carry the same label, so the rows of ${lineOf(prev)} and ${lineOf(j)} would be the same point twice`, {
+        line: header.line,
+        columns: [prev + 2, j + 2],
+      });
+    }
+    firstColumn.set(l, j);
   });
   const body = rows.slice(1);
   if (body.length !== n) {
@@ -115,8 +166,8 @@ export function parseCustomMetricCsv(text: string, file = 'distance CSV', spec =
   const m = new Matrix(n, n);
   body.forEach((row, i) => {
     if (row.fields.length !== n + 1) invalid(`${file}, line ${row.line}: expected a label and ${n} distances, got ${row.fields.length} cells`, { line: row.line });
-    if (row.fields[0] !== labels[i]) invalid(`${file}, line ${row.line}: row label '${row.fields[0]}' does not match column label '${labels[i]}'`, { line: row.line });
-    for (let j = 0; j < n; j++) m.data[i * n + j] = parseCell(row.fields[j + 1]!, `${file}, line ${row.line}, column '${labels[j]}'`);
+    if (row.fields[0] !== labels[i]) invalid(`${file}, line ${row.line}: the row's label (column 1) differs from the header's label of column ${i + 2}; rows must come in the header's order`, { line: row.line });
+    for (let j = 0; j < n; j++) m.data[i * n + j] = parseCell(row.fields[j + 1]!, `${file}, line ${row.line}, column ${j + 2}`);
   });
   try {
     return customMetricDomain(m, labels, spec);

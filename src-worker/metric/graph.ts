@@ -92,7 +92,7 @@ export function parseEdgeList(text: string, source = 'edge list'): EdgeList {
       node(f[0]!);
       return;
     }
-    if (f[0] === f[1]) invalid(`${source}, line ${row.line}: self-loop '${f[0]},${f[1]}'`, { line: row.line });
+    if (f[0] === f[1]) invalid(`${source}, line ${row.line}: self-loop (both fields name the same node)`, { line: row.line });
     edges.push([node(f[0]!), node(f[1]!)]);
   });
   if (labels.length === 0) invalid(`${source}: no edges or nodes found`);

@@ -9,6 +9,8 @@ import { gridDomain } from './grid';
 import { hammingCubeDomain } from './hamming-cube';
 import { lineDomain } from './line';
 import { ringDomain } from './ring';
+import { readRegularTextFile } from './read-text-file';
+import { parseDecimal, parseDigits } from '../numeric/decimal';
 
 /**
  * Domain spec grammar (SPEC §8, plus the query-induced answer domains of §1).
@@ -38,14 +40,28 @@ export interface TextReader {
   readText(path: string): string;
 }
 
-/** Default reader: Node's fs when running under Node (looked up at run time, no static import). */
-function defaultReader(): TextReader | undefined {
-  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  const fs = proc?.getBuiltinModule?.('node:fs') as { readFileSync(p: string, enc: 'utf8'): string } | undefined;
-  return fs ? { readText: (p) => fs.readFileSync(p, 'utf8') } : undefined;
-}
+/** Default reader: the engine's guarded reader (regular files only, byte cap, errors without content). */
+const defaultReader = (what: string): TextReader => ({ readText: (p) => readRegularTextFile(p, what) });
 
-export function parseDomainSpec(spec: string, io?: TextReader): Domain {
+/**
+ * A domain spec parsed into its kind and numbers, WITHOUT building the
+ * domain (no allocation proportional to its size): the admission estimate
+ * (jobs/admission.ts) sizes a job from this, and parseDomainSpec builds from
+ * it. Integers are decimal digits only; a value beyond 2^53 comes back as
+ * the nearest float so that size limits, not typed-array constructors,
+ * refuse it.
+ */
+export type ParsedDomainSpec =
+  | { kind: 'line' | 'ring' | 'clique' | 'count'; n: number }
+  | { kind: 'hamming'; bits: number }
+  | { kind: 'sum' | 'avg' | 'max' | 'min'; u: number; v: number }
+  | { kind: 'kcount' | 'argmax'; k: number; u: number }
+  | { kind: 'percentile'; u: number; v: number; p: number }
+  | { kind: 'grid'; rows: number; cols: number; step: number; metric: GridMetric }
+  | { kind: 'db'; u: number; v: number; metric: DatabaseMetric; absent: boolean }
+  | { kind: 'graph' | 'csv'; file: string };
+
+export function parseDomainSpecText(spec: string): { text: string; parsed: ParsedDomainSpec } {
   if (typeof spec !== 'string' || spec.trim() === '') invalid(`empty domain; accepted forms: ${DOMAIN_SPEC_FORMS}`);
   const text = spec.trim();
   const colon = text.indexOf(':');
@@ -55,93 +71,51 @@ export function parseDomainSpec(spec: string, io?: TextReader): Domain {
 
   if (kind === 'graph' || kind === 'csv') {
     if (rest.trim() === '') bad(`${kind}:FILE`);
-    const file = rest.trim();
-    const reader = io ?? defaultReader();
-    if (!reader) invalid(`domain '${text}' needs a file reader to load '${file}'`);
-    let content: string;
-    try {
-      content = reader.readText(file);
-    } catch (e) {
-      if (e instanceof MechError) throw e;
-      invalid(`cannot read ${kind === 'graph' ? 'edge-list' : 'distance'} file '${file}': ${(e as Error)?.message ?? String(e)}`);
-    }
-    return kind === 'graph' ? graphDomainFromEdgeList(content, file) : parseCustomMetricCsv(content, file);
+    return { text, parsed: { kind, file: rest.trim() } };
   }
 
   const parts = rest.split(':');
   const head = parts[0]!;
   const opts = parts.slice(1);
-  const int = (s: string | undefined): number | undefined => (s !== undefined && /^\d+$/.test(s) ? Number(s) : undefined);
   const ints = (count: number, form: string): number[] => {
     const xs = head.split(',');
     if (xs.length !== count || opts.length > 0) bad(form);
-    const out = xs.map((x) => int(x.trim()));
+    const out = xs.map((x) => parseDigits(x.trim()));
     if (out.some((x) => x === undefined)) bad(form);
     return out as number[];
   };
-  const build = (f: () => Domain): Domain => {
-    try {
-      return f();
-    } catch (e) {
-      if (e instanceof MechError) throw new MechError(e.code, `domain '${text}': ${e.message}`, e.detail);
-      throw e;
-    }
-  };
+  const P = (parsed: ParsedDomainSpec) => ({ text, parsed });
 
   switch (kind) {
-    case 'line': {
-      const [n] = ints(1, 'line:N');
-      return build(() => lineDomain(n!));
-    }
-    case 'ring': {
-      const [n] = ints(1, 'ring:N');
-      return build(() => ringDomain(n!));
-    }
-    case 'clique': {
-      const [n] = ints(1, 'clique:N');
-      return build(() => cliqueDomain(n!));
-    }
-    case 'hamming': {
-      const [b] = ints(1, 'hamming:B');
-      return build(() => hammingCubeDomain(b!));
-    }
-    case 'count': {
-      const [u] = ints(1, 'count:U');
-      return build(() => countDomain(u!));
-    }
-    case 'sum': {
-      const [u, v] = ints(2, 'sum:U,V');
-      return build(() => sumDomain(u!, v!));
-    }
-    case 'avg': {
-      const [u, v] = ints(2, 'avg:U,V');
-      return build(() => averageDomain(u!, v!));
-    }
-    case 'max': {
-      const [u, v] = ints(2, 'max:U,V');
-      return build(() => maxDomain(u!, v!));
-    }
+    case 'line':
+    case 'ring':
+    case 'clique':
+      return P({ kind, n: ints(1, `${kind}:N`)[0]! });
+    case 'count':
+      return P({ kind, n: ints(1, 'count:U')[0]! });
+    case 'hamming':
+      return P({ kind, bits: ints(1, 'hamming:B')[0]! });
+    case 'sum':
+    case 'avg':
+    case 'max':
     case 'min': {
-      const [u, v] = ints(2, 'min:U,V');
-      return build(() => minDomain(u!, v!));
+      const [u, v] = ints(2, `${kind}:U,V`);
+      return P({ kind, u: u!, v: v! });
     }
-    case 'kcount': {
-      const [k, u] = ints(2, 'kcount:K,U');
-      return build(() => kCountDomain(k!, u!));
-    }
+    case 'kcount':
     case 'argmax': {
-      const [k, u] = ints(2, 'argmax:K,U');
-      return build(() => argmaxDomain(k!, u!));
+      const [k, u] = ints(2, `${kind}:K,U`);
+      return P({ kind, k: k!, u: u! });
     }
     case 'percentile': {
       const form = 'percentile:U,V,P with P in (0, 100]';
       const xs = head.split(',').map((x) => x.trim());
       if (xs.length !== 3 || opts.length > 0) bad(form);
-      const u = int(xs[0]);
-      const v = int(xs[1]);
-      const p = /^(\d+\.?\d*|\.\d+)$/.test(xs[2]!) ? Number(xs[2]) : NaN;
+      const u = parseDigits(xs[0]);
+      const v = parseDigits(xs[1]);
+      const p = /^(\d+\.?\d*|\.\d+)$/.test(xs[2]!) ? (parseDecimal(xs[2]!) ?? NaN) : NaN;
       if (u === undefined || v === undefined || !(p > 0 && p <= 100)) bad(form);
-      return build(() => percentileDomain(u!, v!, p));
+      return P({ kind, u: u!, v: v!, p });
     }
     case 'grid': {
       const form = 'grid:RxC[:step=S][:metric=euclidean|manhattan|chebyshev]';
@@ -155,18 +129,19 @@ export function parseDomainSpec(spec: string, io?: TextReader): Domain {
         if (extra !== undefined || value === undefined || seen.has(key!)) bad(form);
         seen.add(key!);
         if (key === 'step') {
-          if (!/^(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(value!) || !(Number(value) > 0)) bad(`${form} with S a number > 0`);
-          step = Number(value);
+          const s = /^[+-]/.test(value!) ? undefined : parseDecimal(value!);
+          if (s === undefined || !(s > 0)) bad(`${form} with S a number > 0`);
+          step = s!;
         } else if (key === 'metric') {
           if (value !== 'euclidean' && value !== 'manhattan' && value !== 'chebyshev') bad(form);
           metric = value as GridMetric;
         } else bad(form);
       }
-      return build(() => gridDomain(Number(m![1]), Number(m![2]), step, metric));
+      return P({ kind, rows: parseDigits(m![1])!, cols: parseDigits(m![2])!, step, metric });
     }
     case 'db': {
       const form = 'db:U,V[:metric=hamming|manhattan|max|normalised][:absent]';
-      const xs = head.split(',').map((x) => int(x.trim()));
+      const xs = head.split(',').map((x) => parseDigits(x.trim()));
       if (xs.length !== 2 || xs.some((x) => x === undefined)) bad(form);
       let metric: DatabaseMetric = 'hamming';
       let absent = false;
@@ -183,9 +158,64 @@ export function parseDomainSpec(spec: string, io?: TextReader): Domain {
         seen.add('metric');
         metric = mm![1] === 'normalized' ? 'normalised' : (mm![1] as DatabaseMetric);
       }
-      return build(() => databaseDomain(xs[0]!, xs[1]!, { metric, absent }));
+      return P({ kind, u: xs[0]!, v: xs[1]!, metric, absent });
     }
     default:
       return invalid(`unknown domain '${text}'; accepted forms: ${DOMAIN_SPEC_FORMS}`);
+  }
+}
+
+export function parseDomainSpec(spec: string, io?: TextReader): Domain {
+  const { text, parsed: d } = parseDomainSpecText(spec);
+  if (d.kind === 'graph' || d.kind === 'csv') {
+    const what = d.kind === 'graph' ? 'edge-list file' : 'distance file';
+    const reader = io ?? defaultReader(what);
+    let content: string;
+    try {
+      content = reader.readText(d.file);
+    } catch (e) {
+      if (e instanceof MechError) throw e;
+      invalid(`cannot read ${what} '${d.file}': ${(e as Error)?.message ?? String(e)}`);
+    }
+    return d.kind === 'graph' ? graphDomainFromEdgeList(content, d.file) : parseCustomMetricCsv(content, d.file);
+  }
+  const build = (f: () => Domain): Domain => {
+    try {
+      return f();
+    } catch (e) {
+      if (e instanceof MechError) throw new MechError(e.code, `domain '${text}': ${e.message}`, e.detail);
+      if (e instanceof RangeError) throw new MechError('too-large', `domain '${text}' is too large to build (${e.message})`);
+      throw e;
+    }
+  };
+  switch (d.kind) {
+    case 'line':
+      return build(() => lineDomain(d.n));
+    case 'ring':
+      return build(() => ringDomain(d.n));
+    case 'clique':
+      return build(() => cliqueDomain(d.n));
+    case 'count':
+      return build(() => countDomain(d.n));
+    case 'hamming':
+      return build(() => hammingCubeDomain(d.bits));
+    case 'sum':
+      return build(() => sumDomain(d.u, d.v));
+    case 'avg':
+      return build(() => averageDomain(d.u, d.v));
+    case 'max':
+      return build(() => maxDomain(d.u, d.v));
+    case 'min':
+      return build(() => minDomain(d.u, d.v));
+    case 'kcount':
+      return build(() => kCountDomain(d.k, d.u));
+    case 'argmax':
+      return build(() => argmaxDomain(d.k, d.u));
+    case 'percentile':
+      return build(() => percentileDomain(d.u, d.v, d.p));
+    case 'grid':
+      return build(() => gridDomain(d.rows, d.cols, d.step, d.metric));
+    case 'db':
+      return build(() => databaseDomain(d.u, d.v, { metric: d.metric, absent: d.absent }));
   }
 }

@@ -1,6 +1,16 @@
 import { parse } from 'csv-parse/sync';
 import { invalid } from '../errors';
 
+/** What each csv-parse error code means, in words (the library's messages quote the field). */
+const CSV_PROBLEMS: Record<string, string> = {
+  CSV_QUOTE_NOT_CLOSED: 'a quoted field is not closed before the end of the file',
+  CSV_INVALID_OPENING_QUOTE: 'a quote appears inside an unquoted field',
+  CSV_INVALID_CLOSING_QUOTE: 'a quoted field is followed by other characters before the delimiter',
+  CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE: 'a quoted field is followed by other characters before the delimiter',
+  CSV_RECORD_INCONSISTENT_FIELDS_LENGTH: 'the row has a different number of fields',
+  CSV_MAX_RECORD_SIZE: 'a record is too long',
+};
+
 /** One CSV record with the (1-based) line of the input where it ends. */
 export interface CsvRow {
   fields: string[];
@@ -27,8 +37,10 @@ export function readCsvRows(text: string, source: string): CsvRow[] {
       bom: true,
     }) as unknown as { record: string[]; info: { lines: number } }[];
   } catch (e) {
-    const err = e as { message?: string; lines?: number };
-    invalid(`${source}: malformed CSV${err.lines ? ` at line ${err.lines}` : ''}: ${(err.message ?? String(e)).replace(/^Invalid Record Length: /, '')}`);
+    // csv-parse's own message quotes the offending field: say what is wrong and where, never the content.
+    const err = e as { code?: string; lines?: number; column?: number | string };
+    const where = `${err.lines ? ` at line ${err.lines}` : ''}${typeof err.column === 'number' ? `, field ${err.column + 1}` : ''}`;
+    invalid(`${source}: malformed CSV${where}: ${CSV_PROBLEMS[err.code ?? ''] ?? 'the text is not valid CSV'}`, { ...(err.lines ? { line: err.lines } : {}), ...(err.code ? { csvCode: err.code } : {}) });
   }
   const out: CsvRow[] = [];
   for (const r of records) {

@@ -39,15 +39,35 @@ describe('custom metric from CSV', () => {
     expect(mechError(() => validateMetric(new Matrix(2, 3), ['a', 'b']), 'not-a-metric').message).toMatch(/not square: 2 rows x 3 columns/);
   });
 
-  it('rejects malformed CSV as invalid-input with the line', () => {
-    expect(mechError(() => parseCustomMetricCsv(',a,b\na,0,\nb,1,0\n', 'm.csv'), 'invalid-input').message).toBe("m.csv, line 2, column 'b': empty cell");
-    expect(mechError(() => parseCustomMetricCsv(',a,b\na,0,x1\nb,1,0\n', 'm.csv'), 'invalid-input').message).toBe("m.csv, line 2, column 'b': 'x1' is not a number");
-    expect(mechError(() => parseCustomMetricCsv(',a,b\na,0,1,3\nb,1,0\n', 'm.csv'), 'invalid-input').message).toBe('m.csv, line 2: expected a label and 2 distances, got 4 cells');
-    expect(mechError(() => parseCustomMetricCsv(',a,b\nb,0,1\na,1,0\n', 'm.csv'), 'invalid-input').message).toBe("m.csv, line 2: row label 'b' does not match column label 'a'");
-    expect(mechError(() => parseCustomMetricCsv('x,a,b\na,0,1\nb,1,0\n', 'm.csv'), 'invalid-input').message).toMatch(/header's first cell must be empty, got 'x'/);
-    expect(mechError(() => parseCustomMetricCsv('', 'm.csv'), 'invalid-input').message).toMatch(/m\.csv: empty file/);
-    expect(mechError(() => parseCustomMetricCsv(',a,"b\n', 'm.csv'), 'invalid-input').message).toMatch(/malformed CSV/);
-    expect(mechError(() => parseCustomMetricCsv(',a,a\na,0,1\na,1,0\n', 'm.csv'), 'invalid-input').message).toMatch(/label 'a' appears twice/);
+  it('rejects malformed CSV as invalid-input with the line and column, never quoting the content', () => {
+    const msg = (text: string) => mechError(() => parseCustomMetricCsv(text, 'm.csv'), 'invalid-input').message;
+    expect(msg(',a,b\na,0,\nb,1,0\n')).toBe('m.csv, line 2, column 3: empty cell (expected a distance: a decimal number >= 0 or inf)');
+    expect(msg(',a,b\na,0,x1\nb,1,0\n')).toBe('m.csv, line 2, column 3: the cell is not a decimal number (expected a distance: a decimal number >= 0 or inf)');
+    expect(msg(',a,b\na,0,1,3\nb,1,0\n')).toBe('m.csv, line 2: expected a label and 2 distances, got 4 cells');
+    expect(msg(',a,b\nb,0,1\na,1,0\n')).toBe("m.csv, line 2: the row's label (column 1) differs from the header's label of column 2; rows must come in the header's order");
+    expect(msg('x,a,b\na,0,1\nb,1,0\n')).toMatch(/^m\.csv, line 1: the header's first cell must be empty \(layout/);
+    expect(msg('')).toMatch(/m\.csv: empty file/);
+    expect(msg(',a,"b\n')).toBe('m.csv: malformed CSV at line 1, field 3: a quoted field is not closed before the end of the file');
+    // hex, overflow, underflow, Infinity spelled as a number: refused, by column, without the text
+    expect(msg(',a,b\na,0,0x1A\nb,0x1A,0\n')).toMatch(/^m\.csv, line 2, column 3: the cell is not a decimal number/);
+    expect(msg(',a,b\na,0,1e999\nb,1e999,0\n')).toMatch(/^m\.csv, line 2, column 3: the cell is out of the range of a 64-bit float/);
+    expect(msg(',a,b\na,0,1e-999\nb,1e-999,0\n')).toMatch(/^m\.csv, line 2, column 3: the cell is too small to represent/);
+    // a system file's first line never comes back
+    const passwd = msg('root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1::/usr/sbin:/usr/sbin/nologin\n');
+    expect(passwd).not.toMatch(/root|daemon|bin/);
+    // duplicate labels: an error naming both rows' lines
+    expect(msg(',a,a\na,0,1\na,1,0\n')).toBe(
+      'm.csv: duplicate label: columns 2 and 3 of the header (line 1) carry the same label, so the rows of line 2 and line 3 would be the same point twice',
+    );
+  });
+
+  it('refuses, from the header alone, a metric whose n^3 triangle check is over the limit', () => {
+    const n = 2100; // 2100^3 = 9.3e9 > 8e9
+    const header = ',' + Array.from({ length: n }, (_, i) => `p${i}`).join(',') + '\n';
+    const t = performance.now();
+    const e = mechError(() => parseCustomMetricCsv(header + 'garbage that is never parsed\n', 'big.csv'), 'too-large');
+    expect(performance.now() - t).toBeLessThan(1000);
+    expect(e.message).toMatch(/^distance file 'big\.csv' has 2100 points: checking the triangle inequality takes n\^3 = 9\.26e\+9 steps, over the limit of 8\.0e\+9 \(at most 2000 points\)/);
   });
 
   it('builds from a Matrix and labels (copying the data)', () => {

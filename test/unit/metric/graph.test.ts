@@ -60,7 +60,7 @@ describe('edge-list CSV', () => {
 
   it('reports bad lines by number', () => {
     expect(mechError(() => parseEdgeList('a,b\nb,c,d\n', 'g.csv'), 'invalid-input').message).toBe("g.csv, line 2: expected 'a,b' (two node names), got 3 fields");
-    expect(mechError(() => parseEdgeList('a,b\n\nc,c\n', 'g.csv'), 'invalid-input').message).toBe("g.csv, line 3: self-loop 'c,c'");
+    expect(mechError(() => parseEdgeList('a,b\n\nc,c\n', 'g.csv'), 'invalid-input').message).toBe('g.csv, line 3: self-loop (both fields name the same node)');
     expect(mechError(() => parseEdgeList('a,b\n,c\n', 'g.csv'), 'invalid-input').message).toBe('g.csv, line 2: empty node name');
     expect(mechError(() => parseEdgeList('a,"b\n', 'g.csv'), 'invalid-input').message).toMatch(/g\.csv: malformed CSV at line 1/);
     expect(mechError(() => parseEdgeList('# nothing\n\n', 'g.csv'), 'invalid-input').message).toBe('g.csv: no edges or nodes found');

@@ -1,0 +1,74 @@
+/**
+ * The engine's work and size limits, stated once. The admission estimate
+ * (./admission.ts) compares a job's cost, computed from the request alone
+ * before anything is allocated, with these numbers and refuses the job with
+ * MechError 'too-large' when it could not complete in bounded memory and
+ * time. Each value says why it is what it is; throughput figures were
+ * measured on the 2-core reference machine (Node 22, one worker thread).
+ */
+export const ADMISSION_LIMITS = {
+  /**
+   * Points of any domain. Every job holds at least a prior (8 bytes a
+   * point) and most domains an edge list (16 more), so 2^26 points is already
+   * ~1.5 GiB; it is also the answer-domain limit (MAX_ANSWERS).
+   */
+  maxPoints: 2 ** 26,
+
+  /**
+   * Channel entries generated row by row and measured in one streaming pass
+   * (n x m for every explicit mechanism: tg, rr, exponential, laplace,
+   * planar-laplace, symmetric). Measured 0.5-1.5e8 entries/s for the cheap
+   * rows (rr, tg), so 1e9 entries is ~10-20 s with progress reported; a
+   * line:200000 rr (4e10 entries) would be minutes and is refused.
+   */
+  maxStreamEntries: 1e9,
+
+  /**
+   * Planar Laplace offset tables: one adaptive integration per cell offset,
+   * (2R-1)(2C-1) of them (~4e6 on grid:1000x1000, measured ~1e5 a second on
+   * the Euclidean metric), before the rows are streamed.
+   */
+  maxPlanarIntegrations: 2e6,
+
+  /**
+   * Privacy check work (SPEC §4): constrained pairs x outputs entry
+   * comparisons (pairs = graph edges on graph metrics, else all n(n-1)/2).
+   * Measured ~1e8 comparisons/s with rows generated on demand: 2e9 is
+   * ~20 s with progress; clique:3000 (1.35e10) is refused.
+   */
+  maxCheckWork: 2e9,
+
+  /**
+   * Building an LP's privacy rows: constrained pairs x outputs (each pair
+   * gives one row per output; the orbit reduction still visits every one
+   * to map it to its orbit). Beyond ~2e8 rows the build alone takes
+   * minutes, whatever the solver memory (lp/memory-estimate.ts) says after.
+   */
+  maxLpRowVisits: 2e8,
+
+  /**
+   * Custom (csv:FILE or inline) metric validation: the triangle check is
+   * n^3 additions/comparisons, measured 4-6e8/s in the Float64Array loop
+   * (a max/min-difference pre-pass was only ~1.3x faster, not kept). 8e9 =
+   * 2000^3 admits every inline metric the protocol allows
+   * (MAX_INLINE_DOMAIN_POINTS = 2000; ~15 s, announced with an estimate); a
+   * 3000-point metric (2.7e10, ~60 s) is refused with the advice to give a
+   * graph (a shortest-path metric needs no triangle check).
+   */
+  maxMetricValidationWork: 8e9,
+
+  /**
+   * Bytes of a domain file (graph:FILE, csv:FILE). The largest metric that
+   * passes validation (2000 points) is ~80 MB of CSV with 20-digit
+   * decimals; an edge list of the largest dense graph (11585 nodes) with a
+   * few million edges fits too.
+   */
+  maxFileBytes: 128 * 2 ** 20,
+
+  /**
+   * Largest |loss| entry of a custom loss matrix. Expected losses sum
+   * prior x channel x loss over up to ~1e8 entries: 1e150 keeps every such
+   * sum (and its square) finite; the LP sees the loss rescaled to |l| <= 1.
+   */
+  maxLossMagnitude: 1e150,
+} as const;

@@ -1,0 +1,109 @@
+import { MechError, invalid } from '../errors';
+import { ADMISSION_LIMITS } from '../jobs/admission-limits';
+
+/**
+ * The engine's one way to read a text file a job names (graph:FILE,
+ * csv:FILE domains). A job may come from a web client, so the path is
+ * hostile until proven otherwise:
+ *
+ *  - regular files only: stat() first (it never blocks, even on a FIFO), so
+ *    /dev/zero, /dev/urandom, FIFOs, sockets and directories are refused at
+ *    once with one message naming the file and what it is;
+ *  - opened with O_NONBLOCK and checked again on the descriptor (a path
+ *    swapped for a FIFO between stat and open cannot block the worker);
+ *  - at most `maxBytes` bytes (ADMISSION_LIMITS.maxFileBytes): the read stops
+ *    one byte past the cap, so /proc files that claim size 0 but never end
+ *    cost nothing;
+ *  - an I/O error (EIO on /proc/self/mem, ...) names the file and the error
+ *    code, never the file's content.
+ */
+
+interface FsLike {
+  statSync(p: string): { isFile(): boolean; isDirectory(): boolean; isFIFO(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isSocket(): boolean; size: number };
+  fstatSync(fd: number): { isFile(): boolean; size: number };
+  openSync(p: string, flags: number): number;
+  readSync(fd: number, buf: Uint8Array, off: number, len: number, pos: number | null): number;
+  closeSync(fd: number): void;
+  constants: { O_RDONLY: number; O_NONBLOCK?: number };
+}
+
+function nodeFs(): FsLike | undefined {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  return proc?.getBuiltinModule?.('node:fs') as FsLike | undefined;
+}
+
+function kindOf(st: ReturnType<FsLike['statSync']>): string {
+  if (st.isDirectory()) return 'a directory';
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+function ioMessage(e: unknown): string {
+  const code = (e as { code?: unknown })?.code;
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EIO') return 'I/O error (EIO)';
+  if (code === 'ENOTDIR') return 'a part of the path is not a directory';
+  if (code === 'ELOOP') return 'too many symbolic links';
+  if (code === 'ENAMETOOLONG') return 'the path is too long';
+  return typeof code === 'string' ? `read error (${code})` : 'read error';
+}
+
+/** Read FILE as UTF-8 text under the rules above; `what` names the file's role ('distance file'). */
+export function readRegularTextFile(file: string, what: string, maxBytes = ADMISSION_LIMITS.maxFileBytes, fs: FsLike | undefined = nodeFs()): string {
+  if (!fs) invalid(`${what} '${file}' cannot be read here (no file system)`);
+  if (file.includes('\0')) invalid(`${what} path contains a NUL character`);
+  let st: ReturnType<FsLike['statSync']>;
+  try {
+    st = fs.statSync(file);
+  } catch (e) {
+    invalid(`cannot read ${what} '${file}': ${ioMessage(e)}`);
+  }
+  if (!st.isFile()) invalid(`cannot read ${what} '${file}': it is ${kindOf(st)}, not a regular file`);
+  if (st.size > maxBytes) throw tooBig(file, what, st.size, maxBytes);
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+  } catch (e) {
+    invalid(`cannot read ${what} '${file}': ${ioMessage(e)}`);
+  }
+  try {
+    if (!fs.fstatSync(fd).isFile()) invalid(`cannot read ${what} '${file}': it is not a regular file`);
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    for (;;) {
+      const buf = new Uint8Array(Math.min(1 << 20, maxBytes + 1 - total));
+      let got: number;
+      try {
+        got = fs.readSync(fd, buf, 0, buf.length, null);
+      } catch (e) {
+        invalid(`cannot read ${what} '${file}': ${ioMessage(e)}`);
+      }
+      if (got === 0) break;
+      chunks.push(got === buf.length ? buf : buf.subarray(0, got));
+      total += got;
+      if (total > maxBytes) throw tooBig(file, what, total, maxBytes);
+    }
+    const all = new Uint8Array(total);
+    let at = 0;
+    for (const c of chunks) (all.set(c, at), (at += c.length));
+    return new TextDecoder('utf-8').decode(all);
+  } finally {
+    try {
+      fs.closeSync(fd);
+    } catch {
+      /* closing a read-only descriptor cannot lose data */
+    }
+  }
+}
+
+function tooBig(file: string, what: string, bytes: number, maxBytes: number): MechError {
+  return new MechError(
+    'too-large',
+    `${what} '${file}' is ${bytes > maxBytes * 10 ? `over ${(maxBytes / 2 ** 20).toFixed(0)} MiB` : `${(bytes / 2 ** 20).toFixed(1)} MiB`}; at most ${(maxBytes / 2 ** 20).toFixed(0)} MiB are read (a larger domain could not be validated and used in bounded time anyway)`,
+    { bytes, limit: maxBytes },
+  );
+}
