@@ -4,8 +4,7 @@
  * call arriving from a renderer is validated with the protocol schemas before
  * it reaches the dispatcher or the file system.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import {
   ApiError,
   parseJobRequest,
@@ -24,7 +23,10 @@ import {
   type RecentProject,
   type SavedProject,
 } from '../../src-worker/protocol';
-import type { ApiHost, HostSession } from './api-host';
+import { toJobError, type ApiHost, type HostSession } from './api-host';
+import { FairJobs } from './fair-jobs';
+import { checkOutputDir, checkRegularFile, checkWriteTarget, MAX_DOMAIN_FILE_BYTES, readRegularFile, writeFileAtomic } from './safe-files';
+import { redactJobError } from './redact';
 
 /** What the host needs from the job dispatcher (src-main/dispatcher). */
 export interface JobService {
@@ -84,28 +86,81 @@ function optPath(v: unknown, what: string): string | undefined {
   return resolve(p);
 }
 
+/** A file a job's domain reads (graph:FILE, csv:FILE), found under any `domain` key of a request. */
+export interface DomainFileRef {
+  spec: string;
+  file: string;
+}
+
+export function domainFileRefs(v: unknown, out: DomainFileRef[] = [], depth = 0): DomainFileRef[] {
+  if (v === null || typeof v !== 'object' || depth > 6) return out;
+  if (Array.isArray(v)) {
+    if (v.length > 0 && typeof v[0] === 'object') for (const x of v) domainFileRefs(x, out, depth + 1);
+    return out;
+  }
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    if (k === 'domain' && typeof x === 'string') {
+      const m = /^\s*(graph|csv):(.+)$/is.exec(x);
+      if (m && m[2]!.trim() !== '') out.push({ spec: x.trim(), file: resolve(m[2]!.trim()) });
+    } else if (x !== null && typeof x === 'object') domainFileRefs(x, out, depth + 1);
+  }
+  return out;
+}
+
+/** Check every domain file of a request before any worker opens it (regular file, under the engine's byte cap). */
+async function checkDomainFiles(refs: DomainFileRef[]): Promise<void> {
+  for (const r of refs) {
+    try {
+      await checkRegularFile(r.file, 'domain file', MAX_DOMAIN_FILE_BYTES);
+    } catch (e) {
+      const err = toJobError(e);
+      throw new ApiError({ ...err, message: `domain '${r.spec}': ${err.message}` });
+    }
+  }
+}
+
+/** A job error that may quote a domain file, with the file's text masked out (read again, bounded, only on error). */
+async function redactForFiles(err: JobError, refs: DomainFileRef[]): Promise<JobError> {
+  const contents: string[] = [];
+  for (const r of refs) {
+    const text = await readRegularFile(r.file, 'domain file', MAX_DOMAIN_FILE_BYTES).catch(() => null);
+    if (text !== null) contents.push(text);
+  }
+  return redactJobError(err, refs.flatMap((r) => [r.spec, r.file, r.spec.slice(r.spec.indexOf(':') + 1).trim()]), contents);
+}
+
 export class MechStudioHost implements ApiHost {
   private readonly opts: HostOptions;
+  private readonly fair: FairJobs;
   private readonly sessionJobs = new Map<string, Set<string>>();
   private readonly jobOwner = new Map<string, HostSession>();
+  private readonly jobFiles = new Map<string, DomainFileRef[]>();
   private readonly unsubscribe: () => void;
   private lastSavePath: string | null = null;
 
   constructor(opts: HostOptions) {
     this.opts = opts;
-    this.unsubscribe = opts.jobs.onJobEvent((e) => {
+    this.fair = new FairJobs(opts.jobs);
+    this.unsubscribe = this.fair.onJobEvent((e) => {
       const owner = this.jobOwner.get(e.jobId);
       if (!owner) return;
-      owner.emit('job', e);
       if (e.kind === 'result' || e.kind === 'error') {
         this.jobOwner.delete(e.jobId);
         this.sessionJobs.get(owner.id)?.delete(e.jobId);
+        const refs = this.jobFiles.get(e.jobId);
+        this.jobFiles.delete(e.jobId);
+        if (e.kind === 'error' && refs) {
+          void redactForFiles(e.error, refs).then((error) => owner.emit('job', { ...e, error }));
+          return;
+        }
       }
+      owner.emit('job', e);
     });
   }
 
   dispose(): void {
     this.unsubscribe();
+    this.fair.dispose();
   }
 
   async call(method: string, params: unknown[], session: HostSession): Promise<unknown> {
@@ -139,8 +194,9 @@ export class MechStudioHost implements ApiHost {
     this.sessionJobs.delete(session.id);
     for (const id of jobs ?? []) {
       this.jobOwner.delete(id);
-      void this.opts.jobs.cancel(id);
+      this.jobFiles.delete(id);
     }
+    this.fair.closeSession(session.id);
   }
 
   private async submit(raw: unknown, session: HostSession): Promise<string> {
@@ -149,7 +205,11 @@ export class MechStudioHost implements ApiHost {
     // Renderers never choose where the engine writes: `out` paths go through export().
     const req = parsed.value as JobRequest & { out?: string };
     if (req.out !== undefined) fail('invalid-input', 'submit: "out" is not accepted from the app; use project.export');
-    const id = await this.opts.jobs.submit(req);
+    // graph:/dev/zero, csv:/proc/self/mem, a FIFO: refused here, before a worker opens them
+    const refs = domainFileRefs(req);
+    await checkDomainFiles(refs);
+    const id = await this.fair.submit(session.id, req);
+    if (refs.length > 0) this.jobFiles.set(id, refs);
     this.jobOwner.set(id, session);
     let set = this.sessionJobs.get(session.id);
     if (!set) this.sessionJobs.set(session.id, (set = new Set()));
@@ -159,7 +219,7 @@ export class MechStudioHost implements ApiHost {
 
   private async cancel(jobId: string, session: HostSession): Promise<boolean> {
     if (this.jobOwner.get(jobId) !== session) return false;
-    return this.opts.jobs.cancel(jobId);
+    return this.fair.cancel(jobId);
   }
 
   private async open(path?: string): Promise<OpenedProject | null> {
@@ -224,7 +284,14 @@ export class MechStudioHost implements ApiHost {
         path = chosen;
       }
       if (!this.opts.store.exportChannel) fail('internal', 'channel export is not available');
-      return { files: await this.opts.store.exportChannel(parsed.value, path) };
+      const refs = domainFileRefs(parsed.value);
+      await checkDomainFiles(refs);
+      await checkWriteTarget(path, 'channel CSV');
+      try {
+        return { files: await this.opts.store.exportChannel(parsed.value, path) };
+      } catch (e) {
+        throw new ApiError(await redactForFiles(toJobError(e), refs));
+      }
     }
     if (req.kind === 'result-json') {
       let path = optPath(req.path, 'export path');
@@ -234,9 +301,7 @@ export class MechStudioHost implements ApiHost {
         if (chosen === null) return { files: [] };
         path = chosen;
       }
-      await mkdir(dirname(path), { recursive: true });
-      await writeFile(path, JSON.stringify(req.result, null, 2));
-      return { files: [path] };
+      return { files: [await writeFileAtomic(path, JSON.stringify(req.result, null, 2), 'result JSON')] };
     }
     if (req.kind === 'project-run') {
       const parsed = parseWith(projectSchema, req.project, 'project');
@@ -249,7 +314,9 @@ export class MechStudioHost implements ApiHost {
         dir = chosen;
       }
       if (!this.opts.store.exportRun) fail('internal', 'project export is not available');
-      return { files: await this.opts.store.exportRun(req.project, req.projectPath ?? null, dir) };
+      dir = await checkOutputDir(dir, 'export folder');
+      const projectPath = req.projectPath === undefined || req.projectPath === null ? null : optPath(req.projectPath, 'project path')!;
+      return { files: await this.opts.store.exportRun(req.project, projectPath, dir) };
     }
     fail('invalid-input', `unknown export kind '${String((req as { kind?: unknown }).kind)}'`);
   }

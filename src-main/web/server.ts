@@ -4,7 +4,8 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { BridgeCall, BridgePush, BridgeReply } from '../../src-worker/protocol';
+import { ApiError, type BridgeCall, type BridgePush, type BridgeReply, type JobError } from '../../src-worker/protocol';
+import { MechError } from '../../src-worker/errors';
 import { toJobError, type ApiHost, type HostSession } from './api-host';
 
 export type { ApiHost, HostSession } from './api-host';
@@ -27,6 +28,49 @@ export interface RunningWebServer {
   url: string;
   port: number;
   close(): Promise<void>;
+}
+
+/**
+ * Largest WebSocket message (bytes). A bigger one closes that socket with
+ * 1009 before it is buffered. 16 MiB holds every request the app sends:
+ * inline channels (results carry at most INLINE_MATRIX_LIMIT = 40,000
+ * entries, ~1 MB), a custom metric of the size the engine admits (~1,600
+ * points, 2.5M distances at ~6 bytes), a prior vector of ~1M points at full
+ * precision. The worst message under the cap (8M one-digit entries) costs
+ * ~0.25 s to JSON.parse and ~0.2 s per schema validation at ~0.4 GB, where
+ * the old 256 MiB cap let a 100 MB prior block the server for 18 s at 4.7 GB.
+ */
+export const MAX_MESSAGE_BYTES = 16 * 2 ** 20;
+/** Replies queued for a client that does not read them; beyond this the socket is closed. */
+const MAX_BUFFERED_BYTES = 64 * 2 ** 20;
+
+/** A reply to a frame that is not a call (id null when it had none). */
+type BadFrameReply = { id: number | null; ok: false; error: { code: 'invalid-input'; message: string } };
+
+function parseCall(data: unknown, isBinary: boolean): { call: BridgeCall } | { id: number | null; error: string } {
+  if (isBinary) return { id: null, error: 'binary frames are not accepted: send one JSON call per text frame' };
+  let msg: unknown;
+  try {
+    msg = JSON.parse(String(data));
+  } catch {
+    return { id: null, error: 'frame is not valid JSON' };
+  }
+  if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) return { id: null, error: 'frame must be a JSON object {id, method, params}' };
+  const o = msg as { id?: unknown; method?: unknown; params?: unknown };
+  const id = typeof o.id === 'number' && Number.isSafeInteger(o.id) ? o.id : null;
+  if (id === null) return { id: null, error: 'frame has no integer "id"' };
+  if (typeof o.method !== 'string' || o.method.length > 100) return { id, error: 'frame has no "method" string' };
+  if (!Array.isArray(o.params)) return { id, error: 'frame "params" must be an array' };
+  return { call: { id, method: o.method as BridgeCall['method'], params: o.params } };
+}
+
+/** A handler's error as sent to the client: typed errors keep their message; anything else is generic. */
+function publicError(e: unknown): JobError {
+  const err = toJobError(e);
+  if (err.code === 'internal' && !(e instanceof ApiError) && !(e instanceof MechError)) {
+    return { code: 'internal', message: 'internal error in the server (see its console)' };
+  }
+  return err;
 }
 
 const TYPES: Record<string, string> = {
@@ -74,10 +118,19 @@ export async function startWebServer(opts: WebServerOptions): Promise<RunningWeb
   let sessionCounter = 0;
 
   const server = createServer((req, res) => {
-    void serveStatic(req, res).catch((e: unknown) => {
-      res.writeHead(500, { 'content-type': 'text/plain' });
-      res.end(String(e));
+    void serveStatic(req, res).catch(() => {
+      // Never internals (paths, stack, messages) to the client.
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end('internal server error');
     });
+  });
+  // A broken HTTP request or a reset socket is that client's problem only.
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+  server.on('error', () => {
+    /* listen errors are reported by the listen promise below; later ones must not end the process */
   });
 
   async function serveStatic(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -91,8 +144,19 @@ export async function startWebServer(opts: WebServerOptions): Promise<RunningWeb
       res.end();
       return;
     }
-    const url = new URL(req.url ?? '/', origin);
-    let rel = decodeURIComponent(url.pathname);
+    let rel: string;
+    try {
+      rel = decodeURIComponent(new URL(req.url ?? '/', origin).pathname);
+    } catch {
+      res.writeHead(400, { 'content-type': 'text/plain' });
+      res.end('bad request: malformed URL');
+      return;
+    }
+    if (rel.includes('\0')) {
+      res.writeHead(400, { 'content-type': 'text/plain' });
+      res.end('bad request: malformed URL');
+      return;
+    }
     if (rel === '/' || rel === '') rel = '/index.html';
     const file = normalize(join(root, rel));
     if (file !== root && !file.startsWith(root + sep)) {
@@ -107,7 +171,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<RunningWeb
       body = await readFile(file);
     } catch {
       res.writeHead(404, { 'content-type': 'text/plain' });
-      res.end(`not found: ${rel}`);
+      res.end('not found');
       return;
     }
     res.writeHead(200, {
@@ -122,7 +186,16 @@ export async function startWebServer(opts: WebServerOptions): Promise<RunningWeb
 
   const wss = new WebSocketServer({
     noServer: true,
-    maxPayload: 256 * 1024 * 1024,
+    maxPayload: MAX_MESSAGE_BYTES,
+    // No compression: a small compressed frame could inflate to the cap.
+    perMessageDeflate: false,
+  });
+  wss.on('error', () => {
+    /* errors of single connections are handled per socket */
+  });
+  wss.on('wsClientError', (_err, socket) => {
+    // a malformed upgrade request: ws answers 400 itself; make sure the socket ends
+    socket.destroy();
   });
 
   const tokenOk = (given: string | null): boolean => {
@@ -134,7 +207,14 @@ export async function startWebServer(opts: WebServerOptions): Promise<RunningWeb
   };
 
   server.on('upgrade', (req, socket, head) => {
-    const u = new URL(req.url ?? '/', 'http://x');
+    socket.on('error', () => socket.destroy());
+    let u: URL;
+    try {
+      u = new URL(req.url ?? '/', 'http://x');
+    } catch {
+      socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+      return;
+    }
     const okPath = u.pathname === '/api';
     if (!okPath || req.headers.origin !== origin || req.headers.host !== hostHeader || !tokenOk(u.searchParams.get('token'))) {
       socket.write('HTTP/1.1 403 Forbidden\r\n\r\n');
@@ -146,25 +226,41 @@ export async function startWebServer(opts: WebServerOptions): Promise<RunningWeb
 
   wss.on('connection', (ws: WebSocket) => {
     sessions.add(ws);
-    const send = (m: BridgeReply | BridgePush): void => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
+    // Malformed frames (invalid UTF-8, bad opcode, RSV bits, unmasked, over
+    // maxPayload): ws emits 'error' here and closes this socket with
+    // 1002/1007/1009. Without a listener the error would end the process.
+    ws.on('error', () => {
+      if (ws.readyState !== ws.CLOSED && ws.readyState !== ws.CLOSING) ws.terminate();
+    });
+    const send = (m: BridgeReply | BridgePush | BadFrameReply): void => {
+      if (ws.readyState !== ws.OPEN) return;
+      // A client that never reads its replies must not grow this process without bound.
+      if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+        ws.close(1008, 'replies not read');
+        return;
+      }
+      ws.send(JSON.stringify(m));
     };
     const session: HostSession = {
       id: `web-${++sessionCounter}`,
       emit: (_channel, event) => send({ event }),
     };
-    ws.on('message', (data) => {
-      let msg: BridgeCall;
-      try {
-        msg = JSON.parse(String(data)) as BridgeCall;
-        if (typeof msg.id !== 'number' || typeof msg.method !== 'string' || !Array.isArray(msg.params)) throw new Error('bad frame');
-      } catch {
-        return; // not a call: ignore
+    ws.on('message', (data, isBinary) => {
+      const frame = parseCall(data, isBinary);
+      if ('error' in frame) {
+        send({ id: frame.id, ok: false, error: { code: 'invalid-input', message: frame.error } });
+        return;
       }
-      opts.api
-        .call(msg.method, msg.params, session)
+      const msg = frame.call;
+      let pending: Promise<unknown>;
+      try {
+        pending = opts.api.call(msg.method, msg.params, session);
+      } catch (e) {
+        pending = Promise.reject(e);
+      }
+      pending
         .then((value) => send({ id: msg.id, ok: true, value: value === undefined ? null : value }))
-        .catch((e: unknown) => send({ id: msg.id, ok: false, error: toJobError(e) }));
+        .catch((e: unknown) => send({ id: msg.id, ok: false, error: publicError(e) }));
     });
     ws.on('close', () => {
       sessions.delete(ws);
