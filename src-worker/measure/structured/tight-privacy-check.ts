@@ -51,12 +51,14 @@ export interface StructuredPrivacyCheck {
 const LN_MIN_NORMAL = -1022 * Math.LN2;
 
 /**
- * An upper bound of the largest finite distance: lattices by the triangle
- * inequality along the axes (O(n1 + n2)), other domains by metric/diameter
- * (structure-aware; O(n^2) only for small dense domains).
+ * An upper bound of the largest finite distance: 1-D/2-D lattices by the
+ * triangle inequality along the axes (O(n1 + n2)), other domains by
+ * metric/diameter (from ball sizes or product factors when the domain has
+ * them; O(n^2) only for small dense domains).
  */
 function diameterBound(domain: Domain): number {
-  if (domain.structure.lattice) {
+  const s = domain.structure;
+  if (s.lattice && s.lattice.shape.length <= 2 && !s.product && !s.ballSizes) {
     const { shape, offset } = latticeKernel(domain, 1);
     const n1 = shape.length === 2 ? shape[0]! : 1;
     const n2 = shape.length === 2 ? shape[1]! : shape[0]!;

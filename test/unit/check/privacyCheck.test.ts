@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkPrivacy } from '../../../src-worker/check/privacy-check';
+import { checkTightPrivacy } from '../../../src-worker/measure/structured/tight-privacy-check';
+import { tightConstraintsStructured } from '../../../src-worker/mechanism/implicit/tight-structured';
+import type { ImplicitTightChannel } from '../../../src-worker/mechanism/implicit/implicit-tight-channel';
 import { closedFormMechanism } from '../../../src-worker/mechanism/closed-form-by-kind';
 import { ringDomain } from '../../../src-worker/metric/ring';
 import { tightConstraints } from '../../../src-worker/mechanism/tight-constraints';
@@ -157,6 +160,22 @@ describe('privacy check (SPEC §4)', () => {
     const rr = checkPrivacy(closedFormMechanism('rr', cliqueDomain(4), 800).channel, cliqueDomain(4), 800);
     expect(rr.passes).toBe(false);
     expect(rr.effectiveEpsilon).toBe(Infinity);
+  });
+
+  it('the structural tight-constraints check vouches only while every entry is a normal double', () => {
+    const line = lineDomain(300);
+    const ok = tightConstraintsStructured(line, 2);
+    expect(ok.exists).toBe(true);
+    if (ok.exists) expect(checkTightPrivacy(ok.mechanism.channel as ImplicitTightChannel, 2).passes).toBe(true);
+    // eps 5 across 299 steps: e^-1495 underflows, the rows really hold zeros next to positive entries
+    const far = tightConstraintsStructured(line, 5);
+    expect(far.exists).toBe(true);
+    if (far.exists) {
+      const s = checkTightPrivacy(far.mechanism.channel as ImplicitTightChannel, 5);
+      expect(s.passes).toBe(false);
+      expect(s.note).toMatch(/2\^-1022/);
+      expect(checkPrivacy(far.mechanism.channel, line, 5, { topK: 1 }).effectiveEpsilon).toBe(Infinity);
+    }
   });
 
   it('the check on graph edges has a work limit too (clique edges are all pairs)', () => {
