@@ -1,5 +1,6 @@
 /** Minimal, strict argument parsing for `mechstudio COMMAND [positional] --flag value ...`. */
 import { invalid } from '../../src-worker/errors';
+import { parseDecimal } from './inputs';
 
 export interface ParsedArgs {
   command: string;
@@ -71,8 +72,8 @@ export class Flags {
   num(name: string): number | undefined {
     const v = this.str(name);
     if (v === undefined) return undefined;
-    const x = v.trim() === '' ? NaN : Number(v);
-    if (!Number.isFinite(x)) invalid(`--${name} must be a number, got '${v}'`);
+    const x = parseDecimal(v);
+    if (x === null) invalid(`--${name} must be a decimal number, got '${v.length > 40 ? `${v.slice(0, 40)}...` : v}'`);
     return x;
   }
   /** eps-like: finite and > 0. */

@@ -4,81 +4,314 @@
  * request that reaches a worker is self-contained. Every problem is one
  * MechError 'invalid-input' naming the file and line.
  */
-import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { MechError, invalid } from '../../src-worker/errors';
+import { StringDecoder } from 'node:string_decoder';
+import { invalid } from '../../src-worker/errors';
 import type { ChannelPayload, LossInput, PriorInput } from '../../src-worker/protocol/common';
 import { MAX_REQUEST_CHANNEL_ENTRIES } from '../../src-worker/protocol/common';
 import { type CsvRow, readCsvRows } from '../../src-worker/metric/read-csv';
+import { checkReadableFileSync, readRegularFileChunks, readRegularFileSync } from '../fs/safe-fs';
 
-/** Largest CSV file read into memory (bytes). */
-const MAX_CSV_BYTES = 512 * 1024 * 1024;
+/** Largest prior, loss or case-study parameter CSV read into memory (bytes). */
+export const MAX_CSV_BYTES = 128 * 1024 * 1024;
+/** Largest graph:/csv: domain file (bytes; the worker reads it, the CLI checks it first). */
+export const MAX_DOMAIN_FILE_BYTES = 512 * 1024 * 1024;
+/** Largest channel CSV (bytes): MAX_REQUEST_CHANNEL_ENTRIES entries of up to ~60 characters. */
+export const MAX_CHANNEL_CSV_BYTES = 256 * 1024 * 1024;
+/** Longest single CSV line of a channel (characters): a header of MAX_REQUEST_CHANNEL_ENTRIES labels fits. */
+const MAX_CHANNEL_LINE_CHARS = 64 * 1024 * 1024;
+/** A channel CSV row must sum to 1 within this (text input: hand-written decimals). */
+const CHANNEL_ROW_SUM_TOL = 1e-6;
 
 /** A CSV record and the 1-based line where it ends. */
 export type CsvRecord = CsvRow;
 
-export function readTextFile(path: string, what: string): string {
-  let size: number;
-  try {
-    const st = statSync(path);
-    if (!st.isFile()) invalid(`${what} '${path}' is not a file`);
-    size = st.size;
-  } catch (e) {
-    if (e instanceof MechError) throw e;
-    invalid(`cannot read ${what} '${path}': ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
-  }
-  if (size > MAX_CSV_BYTES) invalid(`${what} '${path}' is ${(size / 2 ** 20).toFixed(0)} MiB, over the ${MAX_CSV_BYTES / 2 ** 20} MiB limit`);
-  return readFileSync(path, 'utf8');
+export function readTextFile(path: string, what: string, maxBytes = MAX_CSV_BYTES): string {
+  return readRegularFileSync(path, what, maxBytes);
 }
 
 /** Parse CSV text (comment lines '#', empty lines skipped, cells trimmed) with line numbers: the engine's reader. */
 export const parseCsv: (text: string, source: string) => CsvRecord[] = readCsvRows;
 
+/**
+ * A plain decimal number: optional sign, digits with an optional point,
+ * optional exponent. No hex ('0x10'), binary, 'Infinity', 'NaN', '1_000' or
+ * empty text, which Number() would accept or turn into 0.
+ */
+export const DECIMAL_NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
+
+/** Strict decimal text to a finite number, or null (not decimal, or out of the double range). */
+export function parseDecimal(text: string): number | null {
+  const t = text.trim();
+  if (!DECIMAL_NUMBER.test(t)) return null;
+  const v = Number(t);
+  return Number.isFinite(v) ? v : null;
+}
+
 /** A CSV cell as a finite number, or an error naming file, line and column. */
 export function csvNumber(cell: string, source: string, line: number, col: number): number {
-  const v = cell === '' ? NaN : Number(cell);
-  if (!Number.isFinite(v)) invalid(`${source} line ${line}, column ${col + 1}: '${cell}' is not a number`);
+  const v = parseDecimal(cell);
+  if (v === null) {
+    const shown = cell.length > 40 ? `${cell.slice(0, 40)}...` : cell;
+    const why = DECIMAL_NUMBER.test(cell.trim()) ? 'is out of the range of a double' : 'is not a number';
+    invalid(`${source} line ${line}, column ${col + 1}: '${shown}' ${why}`);
+  }
   return v;
+}
+
+function shortLabel(s: string): string {
+  return s.length > 40 ? `${s.slice(0, 40)}...` : s;
+}
+
+/**
+ * Incremental CSV tokenizer for channel files: the engine reader's dialect
+ * (comma separated, RFC 4180 quotes, cells trimmed, '#' comment lines and
+ * empty lines skipped, a leading BOM dropped, ragged rows reported by the
+ * caller) fed chunk by chunk, so a file is checked as it streams in and
+ * memory holds one line at a time.
+ */
+export class CsvTokenizer {
+  private pending = '';
+  private line = 0;
+  private first = true;
+  /** Partial quoted record spanning lines: the fields so far and the open cell. */
+  private fields: string[] | null = null;
+  private cell = '';
+  constructor(
+    private readonly source: string,
+    private readonly onRecord: (fields: string[], line: number) => void,
+    private readonly maxLine = MAX_CHANNEL_LINE_CHARS,
+  ) {}
+
+  push(text: string): void {
+    if (this.first && text.length) {
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      this.first = false;
+    }
+    if (text.indexOf('\n') < 0) {
+      // no line end yet: keep collecting (a rope; no copying of the pending text)
+      this.pending += text;
+      if (this.pending.length + this.cell.length > this.maxLine) invalid(`${this.source} line ${this.line + 1}: a line longer than ${this.maxLine} characters; is this a channel CSV?`);
+      return;
+    }
+    let data = this.pending + text;
+    let start = 0;
+    for (;;) {
+      const nl = data.indexOf('\n', start);
+      if (nl < 0) break;
+      const end = nl > start && data.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+      this.line++;
+      this.handleLine(data.slice(start, end));
+      start = nl + 1;
+    }
+    this.pending = data.slice(start);
+    data = '';
+    if (this.pending.length + this.cell.length > this.maxLine) invalid(`${this.source} line ${this.line + 1}: a line longer than ${this.maxLine} characters; is this a channel CSV?`);
+  }
+
+  end(): void {
+    if (this.pending.length || this.fields) {
+      this.line++;
+      const rest = this.pending.endsWith('\r') ? this.pending.slice(0, -1) : this.pending;
+      this.pending = '';
+      this.handleLine(rest);
+    }
+    if (this.fields) invalid(`${this.source}: malformed CSV at line ${this.line}: a quoted cell is not closed`);
+  }
+
+  private malformed(why: string): never {
+    invalid(`${this.source}: malformed CSV at line ${this.line}: ${why}`);
+  }
+
+  private handleLine(text: string): void {
+    if (this.fields === null) {
+      if (text.length === 0 || text.charCodeAt(0) === 35 /* # */) return;
+      if (text.indexOf('"') < 0) {
+        const parts = text.split(',');
+        let empty = true;
+        for (let k = 0; k < parts.length; k++) {
+          const t = parts[k]!.trim();
+          parts[k] = t;
+          if (t !== '') empty = false;
+        }
+        if (!empty) this.onRecord(parts, this.line);
+        return;
+      }
+      this.fields = [];
+      this.cell = '';
+      this.scan(text, 0, false);
+    } else {
+      // continuing a quoted cell across a line break
+      this.cell += '\n';
+      this.scan(text, 0, true);
+    }
+  }
+
+  /** Character scan of a line with quotes; `inQuote` when a quoted cell is open from the line before. */
+  private scan(text: string, from: number, inQuote: boolean): void {
+    const fields = this.fields!;
+    let i = from;
+    const n = text.length;
+    let cell = this.cell;
+    for (;;) {
+      if (inQuote) {
+        const q = text.indexOf('"', i);
+        if (q < 0) {
+          this.cell = cell + text.slice(i);
+          return; // the cell goes on on the next line
+        }
+        cell += text.slice(i, q);
+        if (text.charCodeAt(q + 1) === 34) {
+          cell += '"';
+          i = q + 2;
+          continue;
+        }
+        // closing quote: only blanks may follow before ',' or the end
+        i = q + 1;
+        while (i < n && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
+        if (i < n && text.charCodeAt(i) !== 44) this.malformed(`text after a closing quote`);
+        fields.push(cell);
+        cell = '';
+        inQuote = false;
+        if (i >= n) break;
+        i++; // past ','
+        if (i >= n) {
+          fields.push('');
+          break;
+        }
+        continue;
+      }
+      // start of a cell: skip blanks, then quoted or plain
+      let j = i;
+      while (j < n && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9)) j++;
+      if (j < n && text.charCodeAt(j) === 34) {
+        inQuote = true;
+        i = j + 1;
+        cell = '';
+        continue;
+      }
+      const comma = text.indexOf(',', i);
+      const end = comma < 0 ? n : comma;
+      const plain = text.slice(i, end);
+      if (plain.indexOf('"') >= 0) this.malformed(`a quote inside an unquoted cell`);
+      fields.push(plain.trim());
+      if (comma < 0) break;
+      i = comma + 1;
+      if (i >= n) {
+        fields.push('');
+        break;
+      }
+    }
+    this.fields = null;
+    this.cell = '';
+    if (fields.some((f) => f !== '')) this.onRecord(fields, this.line);
+  }
 }
 
 /**
  * Channel CSV (SPEC §8): a header row of output labels after an empty first
- * cell, then one row per secret: label, probabilities.
+ * cell, then one row per secret: label, probabilities. Built record by
+ * record: the header fixes the width, every row is checked when it arrives
+ * (cell count, labels unique, strict decimal numbers, no negatives, sums to
+ * 1) and the entry cap is enforced as rows come in, so memory is bounded by
+ * MAX_REQUEST_CHANNEL_ENTRIES doubles.
  */
-export function parseChannelCsv(text: string, source: string): ChannelPayload {
-  const recs = parseCsv(text, source);
-  if (recs.length < 2) invalid(`${source}: a channel CSV needs a header row and at least one secret row`);
-  const header = recs[0]!;
-  if (header.fields[0] !== '') {
-    invalid(`${source} line ${header.line}: the header's first cell must be empty (then one label per output), found '${header.fields[0]}'`);
+export class ChannelCsvBuilder {
+  private cols = -1;
+  private rows = 0;
+  private colLabels: string[] = [];
+  private readonly rowLabels: string[] = [];
+  private readonly rowLabelLine = new Map<string, number>();
+  private data = new Float64Array(0);
+  constructor(
+    private readonly source: string,
+    private readonly maxEntries = MAX_REQUEST_CHANNEL_ENTRIES,
+  ) {}
+
+  readonly record = (fields: string[], line: number): void => {
+    if (this.cols < 0) this.header(fields, line);
+    else this.row(fields, line);
+  };
+
+  private header(fields: string[], line: number): void {
+    const src = this.source;
+    if (fields[0] !== '') invalid(`${src} line ${line}: the header's first cell must be empty (then one label per output), found '${shortLabel(fields[0]!)}'`);
+    const cols = fields.length - 1;
+    if (cols === 0) invalid(`${src} line ${line}: the header lists no output labels`);
+    if (cols > this.maxEntries) invalid(`${src} line ${line}: ${cols} outputs is over the ${this.maxEntries}-entry limit for CSV input`);
+    const seen = new Map<string, number>();
+    for (let j = 1; j <= cols; j++) {
+      const l = fields[j]!;
+      const k = seen.get(l);
+      if (k !== undefined) invalid(`${src} line ${line}: output label '${shortLabel(l)}' appears twice (columns ${k + 1} and ${j + 1})`);
+      seen.set(l, j);
+    }
+    this.cols = cols;
+    this.colLabels = fields.slice(1);
+    this.data = new Float64Array(Math.min(cols * 64, this.maxEntries));
   }
-  const colLabels = header.fields.slice(1);
-  const cols = colLabels.length;
-  if (cols === 0) invalid(`${source} line ${header.line}: the header lists no output labels`);
-  const rows = recs.length - 1;
-  if (rows * cols > MAX_REQUEST_CHANNEL_ENTRIES) invalid(`${source}: ${rows} x ${cols} channel is over the ${MAX_REQUEST_CHANNEL_ENTRIES}-entry limit for CSV input`);
-  const data = new Array<number>(rows * cols);
-  const rowLabels: string[] = [];
-  for (let i = 0; i < rows; i++) {
-    const r = recs[i + 1]!;
-    if (r.fields.length !== cols + 1) {
-      invalid(`${source} line ${r.line}: expected ${cols + 1} cells (label + ${cols} probabilities), found ${r.fields.length}`);
+
+  private row(fields: string[], line: number): void {
+    const src = this.source;
+    const cols = this.cols;
+    if (fields.length !== cols + 1) invalid(`${src} line ${line}: expected ${cols + 1} cells (label + ${cols} probabilities), found ${fields.length}`);
+    const label = fields[0]!;
+    const before = this.rowLabelLine.get(label);
+    if (before !== undefined) invalid(`${src} line ${line}: row label '${shortLabel(label)}' appears twice (lines ${before} and ${line})`);
+    const i = this.rows;
+    if ((i + 1) * cols > this.maxEntries) invalid(`${src} line ${line}: more than ${i} rows x ${cols} columns is over the ${this.maxEntries}-entry limit for CSV input`);
+    if ((i + 1) * cols > this.data.length) {
+      const grown = new Float64Array(Math.min(Math.max(this.data.length * 2, (i + 1) * cols), this.maxEntries));
+      grown.set(this.data);
+      this.data = grown;
     }
-    rowLabels.push(r.fields[0]!);
-    for (let j = 0; j < cols; j++) {
-      const v = csvNumber(r.fields[j + 1]!, source, r.line, j + 1);
-      if (v < 0) invalid(`${source} line ${r.line}, column ${j + 2}: probability ${v} is negative`);
-      data[i * cols + j] = v;
-    }
+    const d = this.data;
+    const off = i * cols;
     let s = 0;
-    for (let j = 0; j < cols; j++) s += data[i * cols + j]!;
-    if (Math.abs(s - 1) > 1e-6) invalid(`${source} line ${r.line}: row '${r.fields[0]}' sums to ${s}, not 1`);
+    for (let j = 0; j < cols; j++) {
+      const v = csvNumber(fields[j + 1]!, src, line, j + 1);
+      if (v < 0) invalid(`${src} line ${line}, column ${j + 2}: probability ${v} is negative`);
+      d[off + j] = v;
+      s += v;
+    }
+    if (!(Math.abs(s - 1) <= CHANNEL_ROW_SUM_TOL)) invalid(`${src} line ${line}: row '${shortLabel(label)}' sums to ${s}, not 1`);
+    this.rowLabelLine.set(label, line);
+    this.rowLabels.push(label);
+    this.rows++;
   }
-  return { rows, cols, data, rowLabels, colLabels };
+
+  finish(): ChannelPayload {
+    if (this.cols < 0 || this.rows === 0) invalid(`${this.source}: a channel CSV needs a header row and at least one secret row`);
+    const n = this.rows * this.cols;
+    const data = new Array<number>(n);
+    const d = this.data;
+    for (let k = 0; k < n; k++) data[k] = d[k]!;
+    return { rows: this.rows, cols: this.cols, data, rowLabels: this.rowLabels, colLabels: this.colLabels };
+  }
 }
 
-export function readChannelCsv(path: string): ChannelPayload {
-  return parseChannelCsv(readTextFile(path, 'channel CSV'), path);
+/** Channel CSV text to a payload (the same checks as readChannelCsv). */
+export function parseChannelCsv(text: string, source: string): ChannelPayload {
+  const b = new ChannelCsvBuilder(source);
+  const t = new CsvTokenizer(source, b.record);
+  t.push(text);
+  t.end();
+  return b.finish();
+}
+
+/**
+ * Read a channel CSV file: regular files only (stat before open), at most
+ * MAX_CHANNEL_CSV_BYTES, streamed and checked as it arrives (a bad row is
+ * reported when it is read, not after the whole file is in memory).
+ */
+export async function readChannelCsv(path: string, signal?: AbortSignal): Promise<ChannelPayload> {
+  const b = new ChannelCsvBuilder(path);
+  const t = new CsvTokenizer(path, b.record);
+  const dec = new StringDecoder('utf8');
+  await readRegularFileChunks(path, 'channel CSV', MAX_CHANNEL_CSV_BYTES, (chunk) => t.push(dec.write(chunk)), signal);
+  t.push(dec.end());
+  t.end();
+  return b.finish();
 }
 
 /** A list of numbers from CSV (one per cell, any layout; an optional label column is not allowed). */
@@ -92,8 +325,8 @@ function parseNumberList(text: string, source: string): number[] {
 function parseCommaList(text: string, what: string): number[] {
   const parts = text.split(',').map((s) => s.trim());
   return parts.map((p, i) => {
-    const v = p === '' ? NaN : Number(p);
-    if (!Number.isFinite(v)) invalid(`${what}: item ${i + 1} ('${p}') is not a number`);
+    const v = parseDecimal(p);
+    if (v === null) invalid(`${what}: item ${i + 1} ('${shortLabel(p)}') is not a number`);
     if (v < 0) invalid(`${what}: item ${i + 1} (${v}) is negative`);
     return v;
   });
@@ -131,7 +364,7 @@ export function parseLossArg(text: string, baseDir = process.cwd()): LossInput {
     if (recs.length === 0) invalid(`loss CSV ${file}: no rows`);
     // Optional header row / label column: a first cell that is not a number.
     let body = recs;
-    const firstIsNumber = (f: string | undefined): boolean => f !== undefined && f !== '' && Number.isFinite(Number(f));
+    const firstIsNumber = (f: string | undefined): boolean => f !== undefined && parseDecimal(f) !== null;
     if (!recs[0]!.fields.slice(1).every(firstIsNumber) || recs[0]!.fields[0] === '') body = recs.slice(1);
     if (body.length === 0) invalid(`loss CSV ${file}: no rows of numbers`);
     const labelled = !firstIsNumber(body[0]!.fields[0]);
@@ -156,7 +389,7 @@ export function resolveDomainArg(text: string, baseDir = process.cwd()): string 
   const m = /^(graph|csv):(.+)$/.exec(t);
   if (m) {
     const file = absolute(m[2]!, baseDir);
-    readTextFile(file, `${m[1]} domain file`); // fail early, on this side, with a clear message
+    checkReadableFileSync(file, `${m[1]} domain file`, MAX_DOMAIN_FILE_BYTES); // fail early, on this side, with a clear message
     return `${m[1]}:${file}`;
   }
   return t;

@@ -5,19 +5,21 @@
  * keys listed in the README; progress on stderr (a bar on a TTY). Bad input
  * exits 2 with one line on stderr; Ctrl-C cancels the job and exits 130.
  */
+import { unlinkSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { MechError } from '../../src-worker/errors';
+import { MechError, invalid } from '../../src-worker/errors';
 import { ApiError } from '../../src-worker/protocol/api';
 import type { JobRequest } from '../../src-worker/protocol/requests';
 import type { JobResult } from '../../src-worker/protocol/results';
 import { Dispatcher } from '../dispatcher/dispatcher';
+import { checkDirTarget, checkWriteTarget, prepareWrite, publishTemp } from '../fs/safe-fs';
 import { examplePath, listExamples } from '../project/examples';
 import { runProjectFile, type RunSummary } from '../project/run-project';
 import { parseArgs, Flags, type ParsedArgs } from './args';
-import { parseLossArg, parsePriorArg, readChannelCsv, resolveDomainArg } from './inputs';
+import { parseDecimal, parseLossArg, parsePriorArg, readChannelCsv, resolveDomainArg } from './inputs';
 import { jsonFor, printMatrixRule, readable } from './output';
-import { ProgressReporter } from './progress';
+import { ProgressReporter, type ProgressStream } from './progress';
 
 export const USAGE = `Usage:
   mechstudio mechanism --domain D --epsilon E --kind K [--prior P] [--loss L] [--out FILE.csv] [--print] [--json]
@@ -42,15 +44,32 @@ export function exitCodeFor(code: string): number {
   return 1;
 }
 
+/** Where the CLI writes (stdout: results; stderr: progress and the one error line). */
+export interface CliIo {
+  stdout: ProgressStream;
+  stderr: ProgressStream;
+}
+
+export interface MainOptions {
+  /** Output streams (default process.stdout / process.stderr). */
+  io?: CliIo;
+  /** A dispatcher to run jobs on (not closed by main); default a new pool per call. */
+  dispatcher?: Dispatcher;
+  /** Install the Ctrl-C handler (default true). */
+  handleSigint?: boolean;
+}
+
 interface Plan {
   request?: JobRequest;
+  /** --out FILE.csv of mechanism / capacity: the final path (the worker writes a temp file next to it). */
+  outFile?: string;
   /** Project run (run / example). */
   project?: { path: string; out: string };
   json: boolean;
   print: boolean;
 }
 
-function buildPlan(args: ParsedArgs): Plan {
+async function buildPlan(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
   const c = args.command;
   const noPositional = (): void => {
     if (args.positional.length) throw new MechError('invalid-input', `unexpected argument '${args.positional[0]}' for '${c}'`);
@@ -70,13 +89,12 @@ function buildPlan(args: ParsedArgs): Plan {
       const loss = f.str('loss');
       if (loss !== undefined) req.loss = parseLossArg(loss);
       const out = f.str('out');
-      if (out !== undefined) req.out = resolve(out);
-      return { request: req, json: f.bool('json'), print: f.bool('print') };
+      return { request: req, ...outFile(out), json: f.bool('json'), print: f.bool('print') };
     }
     case 'measure': {
       const f = new Flags(args, ['channel', 'domain', 'epsilon', 'prior', 'loss', 'json', 'quiet']);
       noPositional();
-      const req: JobRequest = { type: 'measure', channel: readChannelCsv(f.need('channel', 'mech.csv')) };
+      const req: JobRequest = { type: 'measure', channel: await readChannelCsv(resolve(f.need('channel', 'mech.csv')), signal) };
       const d = f.str('domain');
       if (d !== undefined) req.domain = resolveDomainArg(d);
       const e = f.positive('epsilon');
@@ -95,7 +113,7 @@ function buildPlan(args: ParsedArgs): Plan {
       noPositional();
       const req: JobRequest = {
         type: 'check',
-        channel: readChannelCsv(f.need('channel', 'mech.csv')),
+        channel: await readChannelCsv(resolve(f.need('channel', 'mech.csv')), signal),
         domain: resolveDomainArg(f.need('domain', 'line:6')),
         epsilon: f.needPositive('epsilon', '0.693'),
       };
@@ -106,8 +124,7 @@ function buildPlan(args: ParsedArgs): Plan {
       noPositional();
       const req: JobRequest = { type: 'capacity', domain: resolveDomainArg(f.need('domain', 'line:6')), epsilon: f.needPositive('epsilon', '0.693') };
       const out = f.str('out');
-      if (out !== undefined) req.out = resolve(out);
-      return { request: req, json: f.bool('json'), print: false };
+      return { request: req, ...outFile(out), json: f.bool('json'), print: false };
     }
     case 'regular': {
       const f = new Flags(args, ['domain', 'epsilon', 'prior', 'json', 'quiet']);
@@ -147,7 +164,7 @@ function buildPlan(args: ParsedArgs): Plan {
       const f = new Flags(args, ['out', 'json', 'quiet']);
       if (args.positional.length !== 1) throw new MechError('invalid-input', 'run needs exactly one PROJECT.json (e.g. mechstudio run voting.json --out results)');
       const path = resolve(args.positional[0]!);
-      const out = resolve(f.str('out') ?? 'mechstudio-out');
+      const out = outDir(f.str('out') ?? 'mechstudio-out');
       return { project: { path, out }, json: f.bool('json'), print: false };
     }
     case 'example': {
@@ -158,12 +175,27 @@ function buildPlan(args: ParsedArgs): Plan {
       }
       const name = args.positional[0]!;
       const path = examplePath(name);
-      const out = resolve(f.str('out') ?? `mechstudio-example-${name}`);
+      const out = outDir(f.str('out') ?? `mechstudio-example-${name}`);
       return { project: { path, out }, json: f.bool('json'), print: false };
     }
     default:
       throw new MechError('invalid-input', `unknown command '${c}' (mechanism, measure, check, capacity, regular, threshold, vertices, run, example; see mechstudio help)`);
   }
+}
+
+/** --out FILE.csv: refused at once unless it is new or a regular file. */
+function outFile(out: string | undefined): { outFile?: string } {
+  if (out === undefined) return {};
+  if (out === '') invalid('--out needs a file name (e.g. --out mech.csv)');
+  const abs = resolve(out);
+  checkWriteTarget(abs, '--out file');
+  return { outFile: abs };
+}
+
+/** --out DIR of run / example: must be (or become) a directory; checked before any job starts. */
+function outDir(out: string): string {
+  if (out === '') invalid('--out needs a directory name (e.g. --out results)');
+  return resolve(out);
 }
 
 function runSummaryJson(s: RunSummary): Record<string, unknown> {
@@ -186,76 +218,110 @@ function runSummaryText(s: RunSummary): string {
   return lines.join('\n');
 }
 
-export async function main(argv: string[]): Promise<number> {
-  const stderr = process.stderr;
+export async function main(argv: string[], opts: MainOptions = {}): Promise<number> {
+  const stdout = opts.io?.stdout ?? process.stdout;
+  const stderr = opts.io?.stderr ?? process.stderr;
+  let progress: ProgressReporter | null = null;
   const fail = (code: string, message: string): number => {
+    progress?.clear();
     stderr.write(`mechstudio: ${message.split('\n')[0]}\n`);
     return exitCodeFor(code);
   };
-  let args: ParsedArgs;
-  let plan: Plan;
-  try {
-    if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h') {
-      process.stdout.write(USAGE + '\n');
-      return argv.length === 0 ? 2 : 0;
-    }
-    args = parseArgs(argv);
-    if (args.flags.get('help') === true) {
-      process.stdout.write(USAGE + '\n');
-      return 0;
-    }
-    if (args.command === 'example' && args.flags.get('list') !== undefined) {
-      for (const e of listExamples()) process.stdout.write(`${e.name.padEnd(18)} ${e.title}\n`);
-      return 0;
-    }
-    plan = buildPlan(args);
-  } catch (e) {
-    if (e instanceof MechError || e instanceof ApiError) return fail(e.code, e.message);
-    return fail('internal', e instanceof Error ? e.message : String(e));
-  }
-  const threadsFlag = args.flags.get('threads');
-  const threads = typeof threadsFlag === 'string' ? Number(threadsFlag) : plan.project ? Math.min(availableParallelism(), 4) : 1;
-  if (!Number.isInteger(threads) || threads < 1 || threads > 256) return fail('invalid-input', `--threads must be an integer from 1 to 256, got '${String(threadsFlag)}'`);
-  const progress = new ProgressReporter(stderr, args.flags.get('quiet') === true);
-  const dispatcher = new Dispatcher({ threads });
+  const failWith = (e: unknown): number => {
+    if (e instanceof MechError || e instanceof ApiError) return fail(e.code, e.code === 'cancelled' ? 'cancelled' : e.message);
+    const m = e instanceof Error ? e.message : String(e);
+    return fail('internal', m.startsWith('internal error') ? m : `internal error: ${m}`);
+  };
   const controller = new AbortController();
   let interrupted = 0;
   const onSigint = (): void => {
     interrupted++;
     if (interrupted > 1) process.exit(130);
-    progress.clear();
+    progress?.clear();
     stderr.write('mechstudio: cancelling (Ctrl-C again to quit at once)\n');
     controller.abort();
   };
-  process.on('SIGINT', onSigint);
+  // installed before any input is read: Ctrl-C works during every wait
+  const sigint = opts.handleSigint ?? true;
+  if (sigint) process.on('SIGINT', onSigint);
+  let dispatcher: Dispatcher | null = null;
+  const tempFiles: string[] = [];
   try {
+    let args: ParsedArgs;
+    let plan: Plan;
+    try {
+      if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h') {
+        stdout.write(USAGE + '\n');
+        return argv.length === 0 ? 2 : 0;
+      }
+      args = parseArgs(argv);
+      if (args.flags.get('help') === true) {
+        stdout.write(USAGE + '\n');
+        return 0;
+      }
+      if (args.command === 'example' && args.flags.get('list') !== undefined) {
+        for (const e of listExamples()) stdout.write(`${e.name.padEnd(18)} ${e.title}\n`);
+        return 0;
+      }
+      plan = await buildPlan(args, controller.signal);
+      if (controller.signal.aborted) return fail('cancelled', 'cancelled');
+      // outputs: refused at once (a device, FIFO, directory or /proc path), before any job
+      if (plan.project) checkDirTarget(plan.project.out, '--out directory');
+      if (plan.outFile && plan.request) {
+        const tmp = prepareWrite(plan.outFile, '--out file');
+        tempFiles.push(tmp, `${tmp}.partial`);
+        (plan.request as { out?: string }).out = tmp;
+      }
+    } catch (e) {
+      return failWith(e);
+    }
+    const threadsFlag = args.flags.get('threads');
+    const threads = typeof threadsFlag === 'string' ? parseDecimal(threadsFlag) : plan.project ? Math.min(availableParallelism(), 4) : 1;
+    if (threads === null || !Number.isInteger(threads) || threads < 1 || threads > 256) return fail('invalid-input', `--threads must be an integer from 1 to 256, got '${String(threadsFlag)}'`);
+    progress = new ProgressReporter(stderr, args.flags.get('quiet') === true);
+    const pr = progress;
+    dispatcher = opts.dispatcher ?? new Dispatcher({ threads });
     if (plan.project) {
       const s = await runProjectFile(dispatcher, plan.project.path, plan.project.out, {
         signal: controller.signal,
-        onProgress: (f, m) => progress.update(f, m),
+        onProgress: (f, m) => pr.update(f, m),
       });
       progress.clear();
-      process.stdout.write((plan.json ? JSON.stringify(runSummaryJson(s)) : runSummaryText(s)) + '\n');
-      return s.failed > 0 ? 1 : 0;
+      stdout.write((plan.json ? JSON.stringify(runSummaryJson(s)) : runSummaryText(s)) + '\n');
+      if (s.failed === 0) return 0;
+      // one line on stderr; exit 2 when every failure is the input's fault
+      const failed = s.items.filter((i) => !i.ok);
+      const first = failed[0]!;
+      const code = failed.every((i) => exitCodeFor(i.error!.code) === 2) ? first.error!.code : 'internal';
+      return fail(code, `${s.failed} of ${s.items.length} items failed (first: ${first.id}: ${first.error!.message})`);
     }
     const req = plan.request!;
-    const result: JobResult = await dispatcher.run(req, { signal: controller.signal, onProgress: (f, m) => progress.update(f, m) });
+    const result: JobResult = await dispatcher.run(req, { signal: controller.signal, onProgress: (f, m) => pr.update(f, m) });
+    if (plan.outFile && (result.type === 'mechanism' || result.type === 'capacity') && result.csvPath) {
+      publishTemp(result.csvPath, plan.outFile, '--out file');
+      result.csvPath = plan.outFile;
+    }
     progress.clear();
     if (plan.json) {
-      process.stdout.write(JSON.stringify(jsonFor(req, result)) + '\n');
+      stdout.write(JSON.stringify(jsonFor(req, result)) + '\n');
     } else {
-      process.stdout.write(readable(req, result) + '\n');
+      stdout.write(readable(req, result) + '\n');
       const rule = printMatrixRule(req, result, plan.print);
-      if (rule) process.stdout.write(rule + '\n');
+      if (rule) stdout.write(rule + '\n');
     }
     return 0;
   } catch (e) {
-    progress.clear();
-    if (e instanceof MechError || e instanceof ApiError) return fail(e.code, e.code === 'cancelled' ? 'cancelled' : e.message);
-    return fail('internal', e instanceof Error ? e.message : String(e));
+    return failWith(e);
   } finally {
-    process.off('SIGINT', onSigint);
-    await dispatcher.close().catch(() => undefined);
+    if (sigint) process.off('SIGINT', onSigint);
+    for (const t of tempFiles) {
+      try {
+        unlinkSync(t);
+      } catch {
+        /* published or never written */
+      }
+    }
+    if (dispatcher && dispatcher !== opts.dispatcher) await dispatcher.close().catch(() => undefined);
   }
 }
 

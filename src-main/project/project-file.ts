@@ -2,11 +2,11 @@
  * Project files on disk: JSON with a version field, validated by the shared
  * zod schema (src-worker/protocol/project.ts), saved atomically (temp file in
  * the same directory, fsync, rename, fsync the directory) so a crash never
- * leaves a half-written project.
+ * leaves a half-written project. Reads and writes go through
+ * src-main/fs/safe-fs.ts (regular files only, byte cap, stale temp sweep).
  */
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync, mkdirSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { invalid, MechError } from '../../src-worker/errors';
+import { invalid } from '../../src-worker/errors';
+import { readRegularFileSync, writeFileAtomic as writeAtomic } from '../fs/safe-fs';
 import { describeZodError } from '../../src-worker/protocol/common';
 import { projectSchema, PROJECT_VERSION, type Project, type ProjectInput } from '../../src-worker/protocol/project';
 
@@ -26,51 +26,22 @@ export function parseProject(text: string, source: string): Project {
   return r.data;
 }
 
+/** Largest project file read (bytes): projects are small JSON; data lives in csv: files. */
+export const MAX_PROJECT_BYTES = 64 * 1024 * 1024;
+
 export function loadProject(path: string): Project {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    invalid(`cannot read project '${path}': ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
-  }
-  return parseProject(text, path);
+  return parseProject(readRegularFileSync(path, 'project', MAX_PROJECT_BYTES), path);
 }
 
-/** Write bytes to `path` atomically. */
-export function writeFileAtomic(path: string, data: string): void {
-  const dir = dirname(path);
-  mkdirSync(dir, { recursive: true });
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
-  let fd: number | null = null;
-  try {
-    fd = openSync(tmp, 'w', 0o644);
-    writeSync(fd, data);
-    fsyncSync(fd);
-    closeSync(fd);
-    fd = null;
-    renameSync(tmp, path);
-  } catch (e) {
-    if (fd !== null) closeSync(fd);
-    try {
-      unlinkSync(tmp);
-    } catch {
-      /* not created */
-    }
-    throw new MechError('invalid-input', `cannot write '${path}': ${(e as Error).message}`);
-  }
-  try {
-    const dfd = openSync(dir, 'r');
-    fsyncSync(dfd);
-    closeSync(dfd);
-  } catch {
-    /* directories cannot be fsynced on some platforms */
-  }
+/** Write bytes to `path` atomically (the one writer: src-main/fs/safe-fs.ts). */
+export function writeFileAtomic(path: string, data: string | Uint8Array, what = 'output'): void {
+  writeAtomic(path, data, what);
 }
 
 /** Validate, then save atomically. Returns the validated project. */
 export function saveProject(path: string, project: ProjectInput): Project {
   const r = projectSchema.safeParse(project);
   if (!r.success) invalid(describeZodError(r.error, 'project'));
-  writeFileAtomic(path, JSON.stringify(project, null, 2) + '\n');
+  writeFileAtomic(path, JSON.stringify(project, null, 2) + '\n', 'project');
   return r.data;
 }

@@ -1,8 +1,8 @@
 /** Recently opened projects, kept in a small JSON file (the app passes its userData dir). */
-import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { RecentProject } from '../../src-worker/protocol/api';
+import { readRegularFileSync } from '../fs/safe-fs';
 import { writeFileAtomic } from './project-file';
 
 const MAX_RECENT = 12;
@@ -13,7 +13,7 @@ export function defaultConfigDir(): string {
 
 export function readRecent(configDir = defaultConfigDir()): RecentProject[] {
   try {
-    const raw = JSON.parse(readFileSync(join(configDir, 'recent.json'), 'utf8')) as unknown;
+    const raw = JSON.parse(readRegularFileSync(join(configDir, 'recent.json'), 'recent projects list', 1024 * 1024)) as unknown;
     if (!Array.isArray(raw)) return [];
     return raw
       .filter((r): r is RecentProject => !!r && typeof r.path === 'string' && typeof r.name === 'string' && typeof r.openedAt === 'string')

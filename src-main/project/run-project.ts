@@ -5,8 +5,10 @@
  * DIR/analyses/ID.json and ID.csv for each analysis, and DIR/summary.md.
  */
 import { setMaxListeners } from 'node:events';
-import { mkdirSync } from 'node:fs';
+import { unlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { MechError } from '../../src-worker/errors';
+import { ensureDir, prepareWrite, publishTemp } from '../fs/safe-fs';
 import type { JobRequest } from '../../src-worker/protocol/requests';
 import type { JobResult, MechanismResult } from '../../src-worker/protocol/results';
 import type { Project } from '../../src-worker/protocol/project';
@@ -18,7 +20,6 @@ import { resolveProjectFiles } from './resolve-files';
 import { fmt, resultTable, tableToCsv } from './result-table';
 import type { CaseStudyResult, ChartSpec } from '../../src-worker/protocol/casestudy';
 import { renderChartPng } from '../charts/render-chart';
-import { writeFileSync } from 'node:fs';
 
 export interface RunItem {
   id: string;
@@ -68,20 +69,27 @@ export async function runProject(
     ...planProject(resolved),
   ];
   const single = (resolved.caseStudies ?? []).length === 1;
-  const out = resolve(outDir);
-  mkdirSync(join(out, 'channels'), { recursive: true });
-  mkdirSync(join(out, 'analyses'), { recursive: true });
+  const out = ensureDir(outDir, 'output directory');
+  ensureDir(join(out, 'channels'), 'output directory');
+  ensureDir(join(out, 'analyses'), 'output directory');
   let finished = 0;
   const items = await Promise.all(
     plan.map(async (p): Promise<RunItem> => {
       const item: RunItem = { id: p.id, group: p.group, type: p.request.type, ok: false, files: [] };
       let request: JobRequest = p.request;
-      if (request.type === 'mechanism') {
-        const csv = join(out, 'channels', `${p.id}.csv`);
-        request = { ...request, out: csv, inlineLimit: 0 };
-      }
+      // a mechanism's channel: the worker streams it to a temp file next to the final one, published when complete
+      let csv: { path: string; tmp: string } | null = null;
       try {
+        if (request.type === 'mechanism') {
+          const path = join(out, 'channels', `${p.id}.csv`);
+          csv = { path, tmp: prepareWrite(path, 'channel CSV') };
+          request = { ...request, out: csv.tmp, inlineLimit: 0 };
+        }
         const result = await dispatcher.run(request, opts.signal ? { signal: opts.signal } : {});
+        if (result.type === 'mechanism' && csv && result.csvPath) {
+          publishTemp(result.csvPath, csv.path, 'channel CSV');
+          result.csvPath = csv.path;
+        }
         item.ok = true;
         item.result = result;
         if (result.type === 'mechanism') {
@@ -95,15 +103,24 @@ export async function runProject(
           item.files.push(`${base}.json`, `${base}.csv`);
           if (result.type === 'sweep') {
             // sweeps are curves: also as a chart
-            mkdirSync(join(out, 'charts'), { recursive: true });
+            ensureDir(join(out, 'charts'), 'output directory');
             const png = join(out, 'charts', `${p.id}.png`);
-            writeFileSync(png, renderChartPng(sweepChart(p.id, result)));
+            writeFileAtomic(png, renderChartPng(sweepChart(p.id, result)), 'chart');
             item.files.push(png);
           }
         }
       } catch (e) {
-        if (e instanceof ApiError && e.code === 'cancelled') throw e;
-        item.error = { code: e instanceof ApiError ? e.code : 'internal', message: e instanceof Error ? e.message : String(e) };
+        if ((e instanceof ApiError || e instanceof MechError) && e.code === 'cancelled') throw e;
+        item.ok = false;
+        item.error = { code: e instanceof ApiError || e instanceof MechError ? e.code : 'internal', message: e instanceof Error ? e.message : String(e) };
+      } finally {
+        if (csv) for (const t of [csv.tmp, `${csv.tmp}.partial`]) {
+          try {
+            unlinkSync(t);
+          } catch {
+            /* published, or never written */
+          }
+        }
       }
       finished++;
       opts.onProgress?.(finished / plan.length, `${p.group === 'caseStudies' ? 'case study' : p.group.slice(0, -1)} ${p.id} ${item.ok ? 'done' : 'failed'}`);
@@ -111,7 +128,7 @@ export async function runProject(
     }),
   );
   const summaryPath = join(out, 'summary.md');
-  writeFileAtomic(summaryPath, summaryMarkdown(project, items));
+  writeFileAtomic(summaryPath, summaryMarkdown(project, items), 'summary');
   const files = [...items.flatMap((i) => i.files), summaryPath];
   return { name: project.name, out, files, items, failed: items.filter((i) => !i.ok).length };
 }
@@ -131,8 +148,8 @@ function caseStem(id: string, part: string, single: boolean): string {
 /** DIR/tables/*.csv, DIR/charts/*.png and DIR/analyses/ID.json of one case study. */
 function writeCaseStudy(out: string, id: string, r: CaseStudyResult, single: boolean): string[] {
   const files: string[] = [];
-  mkdirSync(join(out, 'tables'), { recursive: true });
-  mkdirSync(join(out, 'charts'), { recursive: true });
+  ensureDir(join(out, 'tables'), 'output directory');
+  ensureDir(join(out, 'charts'), 'output directory');
   for (const t of r.tables) {
     const f = join(out, 'tables', `${caseStem(id, t.id, single)}.csv`);
     writeFileAtomic(f, tableToCsv({ header: t.header, rows: t.rows }));
@@ -140,7 +157,7 @@ function writeCaseStudy(out: string, id: string, r: CaseStudyResult, single: boo
   }
   for (const c of r.charts) {
     const f = join(out, 'charts', `${caseStem(id, c.id, single)}.png`);
-    writeFileSync(f, renderChartPng(c));
+    writeFileAtomic(f, renderChartPng(c), 'chart');
     files.push(f);
   }
   const j = join(out, 'analyses', `${id}.json`);
