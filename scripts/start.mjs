@@ -1,20 +1,27 @@
 #!/usr/bin/env node
 // `npm start`: build if needed, then open the Electron app. Where the Electron
-// binary was not downloaded (ELECTRON_SKIP_BINARY_DOWNLOAD installs), say so in
-// one line and serve the same app in web mode on 127.0.0.1 instead.
+// binary was not downloaded (GitHub unreachable at install time, see
+// scripts/install-electron.mjs, or ELECTRON_SKIP_BINARY_DOWNLOAD installs), say
+// so in one line and serve the same app in web mode on 127.0.0.1 instead.
 // `npm run web` (= `node scripts/start.mjs --web`) starts web mode directly.
+// Web mode runs the built host (out/web/main.js, scripts/build-cli.mjs) when it
+// is up to date with the sources, else the sources through tsx.
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { builtIsFresh } from './built-fresh.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
 const wantWeb = argv.includes('--web');
 const passThrough = argv.filter((a) => a !== '--web');
 
-function electronBinary() {
+export const WEB_FALLBACK_MESSAGE = 'Electron binary is not installed (not downloaded at install time): starting Mechanism Studio in web mode instead.';
+
+/** Path of the Electron executable, or null when it was not downloaded. */
+export function electronBinary() {
   try {
     const p = createRequire(join(root, 'package.json'))('electron');
     return typeof p === 'string' && existsSync(p) ? p : null;
@@ -41,9 +48,16 @@ function electronBuildIsStale() {
   return sources > built;
 }
 
+/** How web mode's host is started: the built bundle when fresh, else the sources through tsx. */
+export function webHostArgs() {
+  return builtIsFresh(root, ['out/web/main.js', 'out/worker/worker-entry.js'])
+    ? [join(root, 'out/web/main.js')]
+    : ['--import', 'tsx', join(root, 'src-main/web/main.ts')];
+}
+
 function startWeb() {
   // Web mode builds the renderer itself when out/renderer is missing or stale.
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src-main/web/main.ts'), ...passThrough], {
+  const child = spawn(process.execPath, [...webHostArgs(), ...passThrough], {
     cwd: root,
     stdio: 'inherit',
   });
@@ -53,12 +67,15 @@ function startWeb() {
   child.on('exit', (code) => process.exit(code ?? 0));
 }
 
-if (wantWeb) {
+const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (!isMain) {
+  // Imported (tests): nothing starts.
+} else if (wantWeb) {
   startWeb();
 } else {
   const electron = electronBinary();
   if (!electron) {
-    console.log('Electron binary is not installed (ELECTRON_SKIP_BINARY_DOWNLOAD?): starting Mechanism Studio in web mode instead.');
+    console.log(WEB_FALLBACK_MESSAGE);
     startWeb();
   } else {
     if (electronBuildIsStale()) {

@@ -16,6 +16,7 @@
  * - Idle threads are recycled after `idleTimeoutMs` because the HiGHS
  *   WebAssembly heap of a worker never shrinks.
  */
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -31,7 +32,7 @@ import { parseJobRequest } from '../../src-worker/protocol/validate';
 export interface DispatcherOptions {
   /** Worker threads (default: os.availableParallelism(), at least 1). */
   threads?: number;
-  /** Worker module (path or file URL). Default: src-worker/worker-entry.ts, loaded through tsx. */
+  /** Worker module (path or file URL). Default: out/worker/worker-entry.js when this module was bundled by scripts/build-cli.mjs, else src-worker/worker-entry.ts, loaded through tsx. */
   workerFile?: string;
   /** execArgv for workers. Default ['--import', 'tsx'] when workerFile ends in .ts, else []. */
   execArgv?: string[];
@@ -58,7 +59,24 @@ interface JobRecord {
   running: boolean;
 }
 
-const DEFAULT_WORKER = fileURLToPath(new URL('../../src-worker/worker-entry.ts', import.meta.url));
+/**
+ * Set only by scripts/build-cli.mjs (esbuild `define`): where the bundled
+ * worker lies relative to the bundle this module was built into. Undefined
+ * when this module runs from source (tsx, vitest) or in electron-vite's build.
+ */
+declare const __MECHSTUDIO_WORKER_BUNDLE__: string | undefined;
+
+/**
+ * The built worker next to a built CLI/web host (plain JavaScript, no tsx),
+ * else the TypeScript source loaded through tsx.
+ */
+function defaultWorker(): string {
+  if (typeof __MECHSTUDIO_WORKER_BUNDLE__ === 'string') {
+    const built = fileURLToPath(new URL(__MECHSTUDIO_WORKER_BUNDLE__, import.meta.url));
+    if (existsSync(built)) return built;
+  }
+  return fileURLToPath(new URL('../../src-worker/worker-entry.ts', import.meta.url));
+}
 
 /**
  * tsx's loader as an absolute URL: a bare '--import tsx' would be resolved
@@ -86,7 +104,7 @@ export class Dispatcher {
   constructor(options: DispatcherOptions = {}) {
     const threads = Math.max(1, Math.floor(options.threads ?? availableParallelism()));
     this.threads = threads;
-    const workerFile = options.workerFile ?? DEFAULT_WORKER;
+    const workerFile = options.workerFile ?? defaultWorker();
     const isTs = /\.[cm]?ts$/.test(workerFile);
     this.cancelGraceMs = options.cancelGraceMs ?? 300;
     this.validateReplies = options.validateReplies ?? true;
