@@ -32,17 +32,92 @@ export function projectDataFiles(project: Project, baseDir: string): string[] {
   return files;
 }
 
+/** Offset of the first JSON syntax error in `text` (text.length when it ends too early); -1 when valid. */
+export function jsonErrorOffset(text: string): number {
+  let i = 0;
+  const ws = (): void => {
+    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
+  };
+  const fail = (): never => {
+    throw i;
+  };
+  const str = (): void => {
+    i++; // opening quote
+    for (;;) {
+      if (i >= text.length) fail();
+      const ch = text.charCodeAt(i);
+      if (ch === 34) return void i++;
+      if (ch < 32) fail();
+      if (ch === 92) {
+        i++;
+        const e = text[i];
+        if (e === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) fail();
+          i += 5;
+        } else if (e !== undefined && '"\\/bfnrt'.includes(e)) i++;
+        else fail();
+      } else i++;
+    }
+  };
+  const value = (depth: number): void => {
+    if (depth > 512) fail();
+    ws();
+    const ch = text[i];
+    if (ch === '{') {
+      i++;
+      ws();
+      if (text[i] === '}') return void i++;
+      for (;;) {
+        ws();
+        if (text[i] !== '"') fail();
+        str();
+        ws();
+        if (text[i] !== ':') fail();
+        i++;
+        value(depth + 1);
+        ws();
+        if (text[i] === ',') i++;
+        else if (text[i] === '}') return void i++;
+        else fail();
+      }
+    }
+    if (ch === '[') {
+      i++;
+      ws();
+      if (text[i] === ']') return void i++;
+      for (;;) {
+        value(depth + 1);
+        ws();
+        if (text[i] === ',') i++;
+        else if (text[i] === ']') return void i++;
+        else fail();
+      }
+    }
+    if (ch === '"') return str();
+    const m = /^(-?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?|true|false|null)/.exec(text.slice(i, i + 400));
+    if (!m) fail();
+    i += m![0].length;
+  };
+  try {
+    value(0);
+    ws();
+    return i === text.length ? -1 : i;
+  } catch (at) {
+    if (typeof at === 'number') return at;
+    throw at;
+  }
+}
+
 /** Project JSON text -> validated project; a JSON error gives line and column, never a snippet of the text. */
 function parseProjectText(text: string, path: string): Project {
   try {
     JSON.parse(text);
-  } catch (e) {
-    const pos = /position (\d+)/.exec((e as Error).message);
+  } catch {
+    const at = jsonErrorOffset(text);
     let where = '';
-    if (pos) {
-      const before = text.slice(0, Number(pos[1]));
-      const line = before.split('\n').length;
-      where = ` at line ${line}, column ${Number(pos[1]) - before.lastIndexOf('\n')}`;
+    if (at >= 0) {
+      const before = text.slice(0, at);
+      where = ` at line ${before.split('\n').length}, column ${at - before.lastIndexOf('\n')}`;
     }
     throw new MechError('invalid-input', `${path}: not valid JSON${where}`);
   }

@@ -39,7 +39,8 @@ export function redactFileContent(message: string, keep: readonly string[], cont
     return `field '\u0000${kept.length - 1}\u0000'`;
   });
   // 2. every quoted span that is not exactly a protected string
-  m = m.replace(/'[^'\n]*'|"[^"\n]*"|`[^`\n]*`/g, (span) => {
+  // (an opening quote follows no letter, a closing one is followed by none: "the row's label" is not a span)
+  m = m.replace(/(?<!\w)(?:'(?:[^'\n]|'(?=\w))*'|"(?:[^"\n]|"(?=\w))*"|`[^`\n]*`)(?!\w)/g, (span) => {
     const inner = span.slice(1, -1);
     return /^(\u0000\d+\u0000)+$/.test(inner) ? span : `${span[0]}…${span[0]}`;
   });

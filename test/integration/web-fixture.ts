@@ -1,0 +1,148 @@
+/**
+ * A real web-mode server for the web-*.test.ts suites: the WebSocket server,
+ * MechStudioHost, the project store and a piscina Dispatcher, on a random
+ * port of 127.0.0.1 with a temp renderer folder (no renderer build), and a
+ * small client speaking the BridgeCall/BridgeReply frames.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { WebSocket } from 'ws';
+import { Dispatcher } from '../../src-main/dispatcher/dispatcher';
+import { MechStudioHost } from '../../src-main/web/host';
+import { createProjectStore } from '../../src-main/web/project-store';
+import { startWebServer, type RunningWebServer } from '../../src-main/web/server';
+import type { JobEvent } from '../../src-worker/protocol';
+
+export const ROOT = resolve(__dirname, '../..');
+export const TOKEN = 'test-token-1234';
+
+export interface Reply {
+  id: number | null;
+  ok: boolean;
+  value?: unknown;
+  error?: { code: string; message: string; detail?: Record<string, unknown> };
+}
+
+export interface Client {
+  ws: WebSocket;
+  /** Every frame received, raw text. */
+  raw: string[];
+  events: JobEvent[];
+  closed: Promise<number>;
+  isClosed(): boolean;
+  send(frame: string): void;
+  /** Send a call and wait for its reply (rejects when the socket closes first, or after `ms`). */
+  call(method: string, params: unknown[], ms?: number): Promise<Reply>;
+  /** Wait for a job's final event (result or error). */
+  jobEnd(jobId: string, ms?: number): Promise<JobEvent>;
+}
+
+export interface TestServer {
+  server: RunningWebServer;
+  dispatcher: Dispatcher;
+  dir: string;
+  origin: string;
+  connect(): Promise<Client>;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(opts: { threads?: number } = {}): Promise<TestServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'mechstudio-web-'));
+  mkdirSync(join(dir, 'renderer'));
+  writeFileSync(join(dir, 'renderer', 'index.html'), '<!doctype html><title>t</title>');
+  const dispatcher = new Dispatcher({ threads: opts.threads ?? 1 });
+  const host = new MechStudioHost({
+    mode: 'web',
+    version: 'test',
+    jobs: { submit: (r) => dispatcher.submit(r), cancel: (id) => dispatcher.cancel(id), onJobEvent: (l) => dispatcher.onJobEvent(l), workers: dispatcher.threads },
+    store: createProjectStore(dispatcher, { examplesDir: join(ROOT, 'resources/examples'), configDir: join(dir, 'config') }),
+  });
+  const clients = new Set<WebSocket>();
+  let server: RunningWebServer | undefined;
+  try {
+    server = await startWebServer({ port: 0, rendererDir: join(dir, 'renderer'), api: host, token: TOKEN });
+  } catch (e) {
+    host.dispose();
+    await dispatcher.close();
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
+  const s = server;
+  const origin = `http://127.0.0.1:${s.port}`;
+  let nextId = 1;
+
+  const connect = async (): Promise<Client> => {
+    const ws = new WebSocket(`ws://127.0.0.1:${s.port}/api?token=${TOKEN}`, { origin });
+    clients.add(ws);
+    ws.on('error', () => undefined);
+    await new Promise<void>((res, rej) => {
+      ws.once('open', () => res());
+      ws.once('error', rej);
+    });
+    const raw: string[] = [];
+    const events: JobEvent[] = [];
+    const waiters = new Map<number, (r: Reply) => void>();
+    const jobWaiters = new Map<string, (e: JobEvent) => void>();
+    const ended = new Map<string, JobEvent>();
+    let isClosed = false;
+    const closed = new Promise<number>((res) => ws.once('close', (code) => ((isClosed = true), res(code))));
+    ws.on('message', (d) => {
+      const text = String(d);
+      raw.push(text);
+      const m = JSON.parse(text) as Reply & { event?: JobEvent };
+      if (m.event) {
+        events.push(m.event);
+        if (m.event.kind === 'result' || m.event.kind === 'error') {
+          ended.set(m.event.jobId, m.event);
+          jobWaiters.get(m.event.jobId)?.(m.event);
+        }
+        return;
+      }
+      if (typeof m.id === 'number') waiters.get(m.id)?.(m);
+    });
+    return {
+      ws,
+      raw,
+      events,
+      closed,
+      isClosed: () => isClosed,
+      send: (frame) => ws.send(frame),
+      call: (method, params, ms = 20_000) => {
+        const id = nextId++;
+        return new Promise<Reply>((res, rej) => {
+          const t = setTimeout(() => rej(new Error(`no reply to ${method} in ${ms} ms`)), ms);
+          waiters.set(id, (r) => (clearTimeout(t), waiters.delete(id), res(r)));
+          void closed.then((code) => (clearTimeout(t), rej(new Error(`socket closed (${code}) before the reply to ${method}`))));
+          ws.send(JSON.stringify({ id, method, params }));
+        });
+      },
+      jobEnd: (jobId, ms = 60_000) => {
+        const done = ended.get(jobId);
+        if (done) return Promise.resolve(done);
+        return new Promise<JobEvent>((res, rej) => {
+          const t = setTimeout(() => rej(new Error(`job ${jobId} did not end in ${ms} ms`)), ms);
+          jobWaiters.set(jobId, (e) => (clearTimeout(t), res(e)));
+        });
+      },
+    };
+  };
+
+  return {
+    server: s,
+    dispatcher,
+    dir,
+    origin,
+    connect,
+    close: async () => {
+      for (const ws of clients) ws.terminate();
+      await s.close();
+      host.dispose();
+      await dispatcher.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A small job that always succeeds quickly. */
+export const SMALL_JOB = { type: 'mechanism', domain: 'line:6', epsilon: 1, kind: 'tg' } as const;
