@@ -1,0 +1,144 @@
+/**
+ * Issue 12, web server: one session's flood must not starve another
+ * session's small job (seen: 117 ms -> 4.6 s behind a 2,000-job flood).
+ * Positions, not times: B's job must finish before almost all of A's.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FairJobs, type JobBackend } from '../../src-main/web/fair-jobs';
+import type { JobEvent, JobRequest } from '../../src-worker/protocol';
+import { startTestServer, type Client, type TestServer } from './web-fixture';
+
+/** A pool like piscina's: FIFO, `workers` jobs at a time, each ends one macrotask after it starts. */
+function fifoPool(workers: number): JobBackend & { completed: string[]; tags: Map<string, string> } {
+  const listeners = new Set<(e: JobEvent) => void>();
+  const queue: string[] = [];
+  const completed: string[] = [];
+  const tags = new Map<string, string>();
+  let running = 0;
+  let seq = 0;
+  const emit = (e: JobEvent): void => listeners.forEach((l) => l(e));
+  const pump = (): void => {
+    while (running < workers && queue.length > 0) {
+      const id = queue.shift()!;
+      running++;
+      setImmediate(() => {
+        running--;
+        completed.push(tags.get(id)!);
+        emit({ kind: 'error', jobId: id, error: { code: 'internal', message: 'done' }, elapsedMs: 1 });
+        pump();
+      });
+    }
+  };
+  return {
+    workers,
+    completed,
+    tags,
+    submit: (r: JobRequest) => {
+      const id = `inner-${++seq}`;
+      tags.set(id, (r as { tag?: string }).tag ?? '?');
+      queue.push(id);
+      emit({ kind: 'queued', jobId: id, type: r.type });
+      pump();
+      return id;
+    },
+    cancel: () => false,
+    onJobEvent: (l) => (listeners.add(l), () => listeners.delete(l)),
+  };
+}
+
+async function flood(perSession: number | undefined): Promise<{ positionOfB: number; total: number; events: JobEvent[] }> {
+  const pool = fifoPool(2);
+  const fair = new FairJobs(pool, perSession === undefined ? {} : { perSession });
+  const events: JobEvent[] = [];
+  fair.onJobEvent((e) => events.push(e));
+  const req = (tag: string): JobRequest => ({ type: 'mechanism', domain: 'line:6', epsilon: 1, kind: 'tg', tag }) as unknown as JobRequest;
+  for (let i = 0; i < 200; i++) await fair.submit('A', req('A'));
+  await fair.submit('B', req('B'));
+  while (pool.completed.length < 201) await new Promise((r) => setImmediate(r));
+  fair.dispose();
+  return { positionOfB: pool.completed.indexOf('B') + 1, total: pool.completed.length, events };
+}
+
+describe('per-session fairness (dispatcher stand-in)', () => {
+  it('a session with 200 queued jobs delays another session\'s job by at most a few jobs', async () => {
+    const fair = await flood(undefined); // default: perSession = workers = 2
+    expect(fair.total).toBe(201);
+    expect(fair.positionOfB).toBeLessThanOrEqual(4);
+    // every job got exactly one 'queued' and one final event, under the fair layer's ids
+    const queued = fair.events.filter((e) => e.kind === 'queued').map((e) => e.jobId);
+    const ended = fair.events.filter((e) => e.kind === 'error').map((e) => e.jobId);
+    expect(new Set(queued).size).toBe(201);
+    expect(new Set(ended)).toEqual(new Set(queued));
+    // without the per-session cap (the old first-come order) B is last: the test can tell
+    const unfair = await flood(1e9);
+    expect(unfair.positionOfB).toBe(201);
+  });
+
+  it('cancelling a waiting job ends it at once and it never reaches the pool', async () => {
+    const pool = fifoPool(1);
+    const fair = new FairJobs(pool, { perSession: 1 });
+    const events: JobEvent[] = [];
+    fair.onJobEvent((e) => events.push(e));
+    const r = { type: 'mechanism', domain: 'line:6', epsilon: 1, kind: 'tg' } as JobRequest;
+    await fair.submit('A', r);
+    const waiting = await fair.submit('A', r);
+    expect(fair.waiting('A')).toBe(1);
+    expect(await fair.cancel(waiting)).toBe(true);
+    expect(fair.waiting('A')).toBe(0);
+    expect(events.find((e) => e.jobId === waiting && e.kind === 'error')).toMatchObject({ error: { code: 'cancelled' } });
+    while (pool.completed.length < 1) await new Promise((res) => setImmediate(res));
+    await new Promise((res) => setImmediate(res));
+    expect(pool.tags.size).toBe(1);
+    fair.dispose();
+  });
+
+  it('refuses a flood beyond the per-session queue bound with a typed error', async () => {
+    const pool = fifoPool(1);
+    const fair = new FairJobs(pool, { perSession: 1, maxQueuedPerSession: 5 });
+    const r = { type: 'mechanism', domain: 'line:6', epsilon: 1, kind: 'tg' } as JobRequest;
+    for (let i = 0; i < 6; i++) await fair.submit('A', r);
+    await expect(fair.submit('A', r)).rejects.toMatchObject({ code: 'too-large' });
+    // another session is not affected
+    await expect(fair.submit('B', r)).resolves.toMatch(/^job-/);
+    fair.dispose();
+  });
+});
+
+describe('per-session fairness over the real web server', () => {
+  let t: TestServer | undefined;
+  let a: Client;
+  let b: Client;
+  beforeAll(async () => {
+    t = await startTestServer({ threads: 2 });
+    a = await t.connect();
+    b = await t.connect();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('session B\'s one job finishes before most of session A\'s 200', async () => {
+    const order: string[] = [];
+    const onEnd = (who: string) => (d: unknown) => {
+      const m = JSON.parse(String(d)) as { event?: JobEvent };
+      if (m.event && (m.event.kind === 'result' || m.event.kind === 'error')) order.push(who);
+    };
+    a.ws.on('message', onEnd('A'));
+    b.ws.on('message', onEnd('B'));
+    const job = { type: 'mechanism', domain: 'line:40', epsilon: 1, kind: 'exponential' };
+    const ids = await Promise.all(Array.from({ length: 200 }, () => a.call('submit', [job])));
+    expect(ids.every((r) => r.ok)).toBe(true);
+    const t0 = Date.now();
+    const rb = await b.call('submit', [{ type: 'mechanism', domain: 'line:6', epsilon: 1, kind: 'tg' }]);
+    expect(rb.ok).toBe(true);
+    const endB = await b.jobEnd(rb.value as string);
+    const latencyB = Date.now() - t0;
+    expect(endB.kind).toBe('result');
+    await Promise.all(ids.map((r) => a.jobEnd(r.value as string, 120_000)));
+    const position = order.indexOf('B') + 1;
+    console.log(`fairness: B's job ended ${position}th of 201 (${latencyB} ms after submit, behind A's 200-job flood)`);
+    expect(order).toHaveLength(201);
+    // B waits for at most the jobs A already had inside the pool (2 per session) plus the ones running
+    expect(position).toBeLessThanOrEqual(20);
+  });
+});
