@@ -74,37 +74,51 @@ const builtAt = t0 - 1000;
 // A stale or half-written build must never look fresh: drop the record first.
 rmSync(infoFile, { force: true });
 
+const options = (e) => ({
+  absWorkingDir: root,
+  entryPoints: [join(root, e.src)],
+  outfile: join(root, e.out),
+  write: false,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  plugins: [externalUnlessInline],
+  // CommonJS code bundled into an ES module (fft.js) gets a real require.
+  banner: { js: "import { createRequire as __mechstudioCreateRequire } from 'node:module'; const require = __mechstudioCreateRequire(import.meta.url);" },
+  minify: true,
+  keepNames: true,
+  // For `node --enable-source-maps bin/mechstudio.js ...`; ignored otherwise.
+  sourcemap: 'linked',
+  legalComments: 'none',
+  logLevel: 'warning',
+  metafile: true,
+  define: { __MECHSTUDIO_WORKER_BUNDLE__: JSON.stringify('../worker/worker-entry.js') },
+});
+
+let results;
+try {
+  results = await Promise.all(entries.map((e) => esbuild.build(options(e))));
+} catch (err) {
+  if (!tolerant) throw err;
+  console.log(`build:cli: the sources did not build (${String(err?.message ?? err).split('\n')[0]}); the CLI and workers will run through tsx.`);
+  process.exit(0);
+}
+
+// Each file replaced atomically (write aside, rename over): a CLI started
+// while this runs loads either the previous bundle or the new one, never half
+// of one.
 const inputs = new Set();
 let bytes = 0;
-for (const e of entries) {
-  let result;
-  try {
-    result = await esbuild.build({
-    absWorkingDir: root,
-    entryPoints: [join(root, e.src)],
-    outfile: join(root, e.out),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    plugins: [externalUnlessInline],
-    // CommonJS code bundled into an ES module (fft.js) gets a real require.
-    banner: { js: "import { createRequire as __mechstudioCreateRequire } from 'node:module'; const require = __mechstudioCreateRequire(import.meta.url);" },
-    minify: true,
-    keepNames: true,
-    sourcemap: 'linked',
-    legalComments: 'none',
-    logLevel: 'warning',
-    metafile: true,
-    define: { __MECHSTUDIO_WORKER_BUNDLE__: JSON.stringify('../worker/worker-entry.js') },
-  });
-  } catch (err) {
-    if (!tolerant) throw err;
-    console.log(`build:cli: ${e.src} did not build (${String(err?.message ?? err).split('\n')[0]}); the CLI and workers will run through tsx.`);
-    process.exit(0);
-  }
+for (const result of results) {
   for (const p of Object.keys(result.metafile.inputs)) inputs.add(relative(root, resolve(root, p)));
-  for (const o of Object.values(result.metafile.outputs)) bytes += o.bytes;
+  for (const f of result.outputFiles) {
+    mkdirSync(dirname(f.path), { recursive: true });
+    const tmp = `${f.path}.${process.pid}.tmp`;
+    writeFileSync(tmp, f.contents);
+    renameSync(tmp, f.path);
+    bytes += f.contents.byteLength;
+  }
 }
 
 mkdirSync(dirname(infoFile), { recursive: true });
