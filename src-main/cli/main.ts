@@ -57,6 +57,8 @@ export interface MainOptions {
   dispatcher?: Dispatcher;
   /** Install the Ctrl-C handler (default true). */
   handleSigint?: boolean;
+  /** Cancels the command like Ctrl-C (for callers that run main in-process). */
+  signal?: AbortSignal;
 }
 
 interface Plan {
@@ -244,6 +246,9 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
   // installed before any input is read: Ctrl-C works during every wait
   const sigint = opts.handleSigint ?? true;
   if (sigint) process.on('SIGINT', onSigint);
+  const onAbort = (): void => controller.abort();
+  opts.signal?.addEventListener('abort', onAbort);
+  if (opts.signal?.aborted) controller.abort();
   let dispatcher: Dispatcher | null = null;
   const tempFiles: string[] = [];
   try {
@@ -314,6 +319,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     return failWith(e);
   } finally {
     if (sigint) process.off('SIGINT', onSigint);
+    opts.signal?.removeEventListener('abort', onAbort);
     for (const t of tempFiles) {
       try {
         unlinkSync(t);
