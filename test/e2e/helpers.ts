@@ -22,6 +22,19 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** Chromium to drive (MECHSTUDIO_CHROMIUM overrides, e.g. to check the cleanup when it is missing). */
+export const CHROMIUM = process.env.MECHSTUDIO_CHROMIUM ?? '/usr/bin/chromium';
+
+/** Stop a started web server (SIGTERM, then SIGKILL after 5 s); safe to call twice. */
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  child.kill('SIGTERM');
+  const t = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(t);
+}
+
 function startServer(configDir: string): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((res, rej) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src-main/web/main.ts'), '--port', '0'], {
@@ -30,53 +43,77 @@ function startServer(configDir: string): Promise<{ child: ChildProcess; url: str
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
-    const timer = setTimeout(() => rej(new Error(`web mode did not start in time:\n${out}`)), 240_000);
+    let settled = false;
+    const fail = (e: Error): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      // never leave a half-started server behind
+      void stopServer(child).then(() => rej(e));
+    };
+    const timer = setTimeout(() => fail(new Error(`web mode did not start in time:\n${out}`)), 240_000);
     const onData = (b: Buffer): void => {
       out += b.toString();
       const m = /running at (http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(out);
-      if (m) {
+      if (m && !settled) {
+        settled = true;
         clearTimeout(timer);
         res({ child, url: m[1]! });
       }
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', (b: Buffer) => (out += b.toString()));
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      rej(new Error(`web mode exited with ${code}:\n${out}`));
-    });
+    child.on('error', (e) => fail(e));
+    child.on('exit', (code) => fail(new Error(`web mode exited with ${code}:\n${out}`)));
   });
 }
 
+/**
+ * Browser first, then the server: when Chromium is missing or fails to
+ * start, no server was started. Whatever fails after that stops both
+ * before rethrowing, so a failed beforeAll leaves no process or port behind.
+ */
 export async function startHarness(): Promise<Harness> {
   const tmp = mkdtempSync(join(tmpdir(), 'mechstudio-e2e-'));
-  mkdirSync(SHOTS, { recursive: true });
-  const { child, url } = await startServer(join(tmp, 'config'));
-  const context = await chromium.launchPersistentContext(join(tmp, 'profile'), {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    acceptDownloads: true,
-    viewport: { width: 1440, height: 900 },
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
-  const pageErrors: string[] = [];
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  return {
-    url,
-    page,
-    context,
-    tmp,
-    pageErrors,
-    close: async () => {
-      await context.close().catch(() => undefined);
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await new Promise((r) => child.once('exit', r));
-      }
-      rmSync(tmp, { recursive: true, force: true });
-    },
-  };
+  let context: BrowserContext | undefined;
+  let child: ChildProcess | undefined;
+  try {
+    mkdirSync(SHOTS, { recursive: true });
+    context = await chromium.launchPersistentContext(join(tmp, 'profile'), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      acceptDownloads: true,
+      viewport: { width: 1440, height: 900 },
+    });
+    const started = await startServer(join(tmp, 'config'));
+    child = started.child;
+    const page = context.pages()[0] ?? (await context.newPage());
+    const pageErrors: string[] = [];
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    const ctx = context;
+    const srv = child;
+    return {
+      url: started.url,
+      page,
+      context: ctx,
+      tmp,
+      pageErrors,
+      close: async () => {
+        try {
+          await ctx.close().catch(() => undefined);
+        } finally {
+          await stopServer(srv);
+          rmSync(tmp, { recursive: true, force: true });
+        }
+      },
+    };
+  } catch (e) {
+    await context?.close().catch(() => undefined);
+    if (child) await stopServer(child);
+    rmSync(tmp, { recursive: true, force: true });
+    throw e;
+  }
 }
 
 /** Parse a SPEC §8 channel CSV (labels may be quoted). */
