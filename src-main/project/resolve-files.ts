@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import type { Project } from '../../src-worker/protocol/project';
 import type { CaseStudyParams } from '../../src-worker/protocol/casestudy';
 import { invalid } from '../../src-worker/errors';
-import { parseCsv, parseLossArg, parsePriorArg, readTextFile, resolveDomainArg } from '../cli/inputs';
+import { parseCsv, parseDecimal, parseLossArg, parsePriorArg, readTextFile, resolveDomainArg } from '../cli/inputs';
 
 /**
  * Case-study parameters written as csv:FILE (relative to the project file)
@@ -25,8 +25,8 @@ export function resolveCaseStudyParams(params: CaseStudyParams | undefined, base
       const rows = parseCsv(readTextFile(file, `case-study parameter '${k}'`), file);
       const nums: number[] = [];
       for (const r of rows) for (const c of r.fields) {
-        const t = c.trim();
-        if (t !== '' && /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) nums.push(Number(t));
+        const v = parseDecimal(c);
+        if (v !== null) nums.push(v);
       }
       if (nums.length === 0) invalid(`case-study parameter '${k}': ${file} has no numbers`);
       out[k] = nums;

@@ -15,7 +15,7 @@
  * time bound; the whole run's peak RSS bounded. The counts by outcome are
  * printed.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Dispatcher } from '../../src-main/dispatcher/dispatcher';
 import { main } from '../../src-main/cli/main';
+import { ProgressReporter } from '../../src-main/cli/progress';
 import { TEMP_PREFIX, writeFileAtomic } from '../../src-main/fs/safe-fs';
 
 const bin = fileURLToPath(new URL('../../bin/mechstudio.js', import.meta.url));
@@ -674,6 +675,66 @@ describe('mechstudio CLI under hostile input (>= 1,000 generated invocations)', 
 });
 
 describe('CLI file I/O', () => {
+  it('paths that are not regular files: one line naming the file, exit 2, at once; nothing replaced', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'mechstudio-paths-'));
+    const disp = new Dispatcher({ threads: 1 });
+    try {
+      const fifo = join(d, 'fifo');
+      execFileSync('mkfifo', [fifo]);
+      writeFileSync(join(d, 'hex.csv'), ',a,b\nx,0x1,0\ny,0,1\n');
+      writeFileSync(join(d, 'inf.csv'), ',a,b\nx,Infinity,0\ny,0,1\n');
+      writeFileSync(join(d, 'duprow.csv'), ',a,b\nx,1,0\n\nx,0,1\n');
+      writeFileSync(join(d, 'dupcol.csv'), ',a,b,a\nx,1,0,0\n');
+      writeFileSync(join(d, 'ok.csv'), ',a,b\nx,1,0\ny,0,1\n');
+      const cases: [string[], RegExp][] = [
+        [['run', fifo], /project '.*fifo' is a FIFO \(named pipe\), not a regular file/],
+        [['run', '/dev/zero'], /project '\/dev\/zero' is a character device, not a regular file/],
+        [['run', d], /project '.*' is a directory, not a regular file/],
+        [['check', '--channel', '/proc/self/mem', '--domain', 'line:2', '--epsilon', '1'], /cannot read channel CSV '\/proc\/self\/mem': input\/output error \(EIO\)/],
+        [['mechanism', '--domain', 'csv:/proc/self/mem', '--epsilon', '1', '--kind', 'tg'], /cannot read csv domain file '\/proc\/self\/mem': .*EIO/],
+        [['measure', '--channel', '/dev/urandom'], /channel CSV '\/dev\/urandom' is a character device/],
+        [['measure', '--channel', fifo], /channel CSV '.*fifo' is a FIFO/],
+        [['regular', '--domain', 'line:3', '--epsilon', '1', '--prior', `csv:${fifo}`], /prior CSV '.*fifo' is a FIFO/],
+        [['mechanism', '--domain', 'line:3', '--epsilon', '1', '--kind', 'tg', '--loss', 'csv:/dev/zero'], /loss CSV '\/dev\/zero' is a character device/],
+        [['mechanism', '--domain', `graph:${d}`, '--epsilon', '1', '--kind', 'tg'], /graph domain file '.*' is a directory/],
+        [['example', 'voting', '--out', '/proc/nope'], /cannot create --out directory '\/proc\/nope': \/proc is a system pseudo file system/],
+        [['example', 'voting', '--out', join(d, 'ok.csv')], /'.*ok\.csv' is a regular file, not a directory/],
+        [['mechanism', '--domain', 'line:3', '--epsilon', '1', '--kind', 'tg', '--out', fifo], /cannot write --out file '.*fifo': it is a FIFO \(named pipe\); only a regular file is ever replaced/],
+        [['capacity', '--domain', 'line:3', '--epsilon', '1', '--out', '/dev/null'], /'\/dev\/null': it is a character device/],
+        [['capacity', '--domain', 'line:3', '--epsilon', '1', '--out', d], /it is a directory/],
+        [['check', '--channel', join(d, 'hex.csv'), '--domain', 'line:2', '--epsilon', '1'], /hex\.csv line 2, column 2: '0x1' is not a number/],
+        [['check', '--channel', join(d, 'inf.csv'), '--domain', 'line:2', '--epsilon', '1'], /inf\.csv line 2, column 2: 'Infinity' is not a number/],
+        [['measure', '--channel', join(d, 'duprow.csv')], /duprow\.csv line 4: row label 'x' appears twice \(lines 2 and 4\)/],
+        [['measure', '--channel', join(d, 'dupcol.csv')], /dupcol\.csv line 1: output label 'a' appears twice \(columns 2 and 4\)/],
+        [['mechanism', '--domain', 'line:3', '--epsilon', '0x10', '--kind', 'tg'], /--epsilon must be a decimal number, got '0x10'/],
+        [['mechanism', '--domain', 'line:3', '--epsilon', '1', '--kind', 'tg', '--prior', '0x1,0,0'], /prior: item 1 \('0x1'\) is not a number/],
+      ];
+      for (const [argv, msg] of cases) {
+        const out = new Capture();
+        const err = new Capture();
+        const t0 = Date.now();
+        const code = await main(argv, { io: { stdout: out, stderr: err }, dispatcher: disp, handleSigint: false });
+        const ms = Date.now() - t0;
+        expect({ argv, code, stderr: err.text }).toEqual({ argv, code: 2, stderr: expect.stringMatching(msg) });
+        expect(err.text.trim().split('\n'), argv.join(' ')).toHaveLength(1);
+        expect(out.text).toBe('');
+        expect(ms, argv.join(' ')).toBeLessThan(3000);
+      }
+      expect(lstatSync(fifo).isFIFO()).toBe(true);
+      expect(statSync('/dev/null').isCharacterDevice()).toBe(true);
+      expect(existsSync('/proc/nope')).toBe(false);
+      // a regular file at --out is replaced atomically, and nothing else is left next to it
+      const out = new Capture();
+      const code = await main(['mechanism', '--domain', 'line:3', '--epsilon', '1', '--kind', 'tg', '--out', join(d, 'ok.csv'), '--json'], { io: { stdout: out, stderr: new Capture() }, dispatcher: disp, handleSigint: false });
+      expect(code).toBe(0);
+      expect(readdirSync(d).filter((n) => n.startsWith('.')).length).toBe(0);
+      expect(statSync(join(d, 'ok.csv')).size).toBeGreaterThan(20);
+    } finally {
+      await disp.close();
+      rmSync(d, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('temp files of a killed save are removed by the next write into that directory; live ones are kept', () => {
     const d = mkdtempSync(join(tmpdir(), 'mechstudio-temps-'));
     try {
@@ -731,4 +792,43 @@ describe('CLI file I/O', () => {
       rmSync(d, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('CLI progress never precedes the one error line', () => {
+  it('without a terminal: no line in the first 10 s (refusals come before); on a terminal: a bar after 0.5 s, erased by clear()', () => {
+    vi.useFakeTimers();
+    try {
+      vi.setSystemTime(new Date('2026-01-01T00:00:00Z'));
+      const plain = new Capture();
+      const p = new ProgressReporter(plain, false);
+      for (let t = 0; t < 9_900; t += 300) {
+        vi.setSystemTime(new Date(Date.UTC(2026, 0, 1) + t));
+        p.update(t / 10_000, `step ${t}`);
+      }
+      expect(plain.text).toBe('');
+      vi.setSystemTime(new Date(Date.UTC(2026, 0, 1) + 10_500));
+      p.update(0.5, 'half way');
+      expect(plain.text).toBe('50% half way\n');
+
+      vi.setSystemTime(new Date(Date.UTC(2026, 0, 1)));
+      const tty = Object.assign(new Capture(), { isTTY: true, columns: 40 });
+      const b = new ProgressReporter(tty, false);
+      vi.setSystemTime(new Date(Date.UTC(2026, 0, 1) + 400));
+      b.update(0.1, 'early');
+      expect(tty.text).toBe('');
+      vi.setSystemTime(new Date(Date.UTC(2026, 0, 1) + 600));
+      b.update(0.25, 'working');
+      expect(tty.text).toMatch(/^\r\[======\s+\] 25% working\s*$/);
+      const drawn = tty.text.length;
+      b.clear();
+      expect(tty.text.slice(drawn)).toBe(`\r${' '.repeat(39)}\r`);
+      const quiet = new Capture();
+      const q = new ProgressReporter(quiet, true);
+      vi.setSystemTime(new Date(Date.UTC(2026, 0, 1) + 60_000));
+      q.update(0.9, 'late');
+      expect(quiet.text).toBe('');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
