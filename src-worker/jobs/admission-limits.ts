@@ -18,10 +18,29 @@ export const ADMISSION_LIMITS = {
    * Channel entries generated row by row and measured in one streaming pass
    * (n x m for every explicit mechanism: tg, rr, exponential, laplace,
    * planar-laplace, symmetric). Measured 0.5-1.5e8 entries/s for the cheap
-   * rows (rr, tg), so 1e9 entries is ~10-20 s with progress reported; a
-   * line:200000 rr (4e10 entries) would be minutes and is refused.
+   * rows: measured rr 6e8/s, tg 2.5e8/s, laplace 5.5e7/s, exponential
+   * 4e7/s (line:10^4 = 1e8 entries in 1.8-2.3 s). 1e9 entries is 2-25 s
+   * with progress reported; line:200000 rr (4e10 entries) would be minutes
+   * to an hour and is refused.
    */
   maxStreamEntries: 1e9,
+
+  /**
+   * Points solved by the structured tight-constraints solver (FFT + PCG on
+   * lattices), summed over the job's solves (a threshold search or a sweep
+   * solves once per eps). Measured: line:10^6 3.5 s, line:4*10^6 14.5 s
+   * and 1.1 GB for a whole mechanism job, so 2^22 points (~15 s) at most.
+   */
+  maxTightPoints: 2 ** 22,
+
+  /**
+   * Dense tight-constraints solves (no fast solver: sum/avg with V > 1,
+   * where Phi is not positive definite and MINRES falls back to LU;
+   * kcount with K >= 3; graph/custom): n^3 per solve, measured ~1e9/s
+   * (avg:50,50 = 1.6e10: 17 s), so 4e9 is ~4 s; avg:1000,1000 (10^18) is
+   * refused at once instead of running for hours.
+   */
+  maxTightDenseWork: 4e9,
 
   /**
    * Planar Laplace offset tables: one adaptive integration per cell offset,

@@ -44,13 +44,37 @@ import {
   tightThreshold,
   type MechanismOutcome,
 } from './engine';
-import { assertChannelOnDomain, domainText, resolveChannel, resolveDomain, resolveLoss, resolvePrior } from './resolve';
+import { assertChannelOnDomain, domainText, resolveChannel, resolveDomain as buildDomain, resolveLoss, resolvePrior } from './resolve';
+import { admitBuiltDomain } from './admission';
+import { ADMISSION_LIMITS } from './admission-limits';
+import { withRowProgress } from './row-progress';
+import type { DomainInput } from '../protocol/common';
+import type { JobRequest } from '../protocol/requests';
+
+/** Build a domain input, then price the job again when only the built domain shows its size (files, inline). */
+function domainOf(req: JobRequest, input: DomainInput): Domain {
+  const domain = buildDomain(input);
+  admitBuiltDomain(req, input, domain);
+  return domain;
+}
 
 /** Solver facts as plain JSON values: non-finite numbers become their text ('Infinity', 'NaN'). */
 function portableInfo(info: Record<string, number | string | boolean>): Record<string, number | string | boolean> {
   const out: Record<string, number | string | boolean> = {};
   for (const [k, v] of Object.entries(info)) out[k] = typeof v === 'number' && !Number.isFinite(v) ? String(v) : v;
   return out;
+}
+
+/**
+ * A construction's guarantee as the protocol carries it: a finite number, or
+ * null with the reason in words. eps / dmin overflows to Infinity when the
+ * metric's smallest distance is tiny (rr on a metric with d = 1e-310): the
+ * mechanism is then private for no finite multiple of d worth stating, and
+ * saying Infinity would also break the result schema.
+ */
+function honestGuarantee(g: number, text: string): { guaranteedEpsilon: number | null; guarantee: string } {
+  if (Number.isFinite(g)) return { guaranteedEpsilon: g, guarantee: text };
+  return { guaranteedEpsilon: null, guarantee: `${text} (the factor overflows a 64-bit float: no finite eps*d guarantee can be stated for this metric; its smallest distances are too small)` };
 }
 
 /** Work budget of the effective-eps check attached to mechanism results (entry comparisons). */
@@ -66,8 +90,8 @@ function effectiveEpsilonOf(ch: RowSource, domain: Domain, eps: number): { value
   }
 }
 
-async function construct(spec: MechanismSpec, ctx: JobContext): Promise<{ domain: Domain; prior: Float64Array; outcome: MechanismOutcome }> {
-  const domain = resolveDomain(spec.domain);
+async function construct(req: JobRequest, spec: MechanismSpec, ctx: JobContext): Promise<{ domain: Domain; prior: Float64Array; outcome: MechanismOutcome }> {
+  const domain = domainOf(req, spec.domain);
   checkCancelled(ctx.signal);
   const prior = resolvePrior(spec.prior, domain.n, domain);
   ctx.progress(null, `building ${spec.kind} on ${domain.spec}`);
@@ -78,7 +102,7 @@ async function construct(spec: MechanismSpec, ctx: JobContext): Promise<{ domain
 }
 
 export async function mechanismJob(req: MechanismRequest, ctx: JobContext): Promise<MechanismResult> {
-  const { domain, prior, outcome } = await construct(req, ctx);
+  const { domain, prior, outcome } = await construct(req, req, ctx);
   if (!outcome.exists) {
     return {
       type: 'mechanism',
@@ -99,7 +123,8 @@ export async function mechanismJob(req: MechanismRequest, ctx: JobContext): Prom
     };
   }
   const mech = outcome.mechanism;
-  const ch = mech.channel;
+  let step = 'measuring';
+  const ch = withRowProgress(mech.channel, ctx.progress, () => step);
   if (req.out) assertCsvFits(ch.rows, ch.cols); // refuse before any long measuring
   ctx.progress(null, 'measuring');
   const m = measureChannel(prior, ch);
@@ -115,11 +140,12 @@ export async function mechanismJob(req: MechanismRequest, ctx: JobContext): Prom
     utility: m.utility,
     leakage: m.leakage,
     effectiveEpsilon: null,
-    guaranteedEpsilon: mech.guaranteedEpsilon,
-    guarantee: mech.guarantee,
+    ...honestGuarantee(mech.guaranteedEpsilon, mech.guarantee),
     info: portableInfo(mech.info),
   };
+  step = 'expected loss';
   if (req.loss !== undefined) result.expectedLoss = expectedLoss(prior, ch, resolveLoss(req.loss), domain).value;
+  step = 'checking privacy';
   ctx.progress(null, 'checking privacy');
   const eff = effectiveEpsilonOf(ch, domain, req.epsilon);
   result.effectiveEpsilon = eff.value;
@@ -140,15 +166,15 @@ export async function measureJob(req: MeasureRequest, ctx: JobContext): Promise<
   let prior: Float64Array;
   let epsilon = req.epsilon;
   if (req.mechanism) {
-    const built = await construct(req.mechanism, ctx);
+    const built = await construct(req, req.mechanism, ctx);
     if (!built.outcome.exists) throw new MechError('not-applicable', `the ${req.mechanism.kind} mechanism does not exist here: ${built.outcome.note}`);
-    ch = built.outcome.mechanism.channel;
-    domain = req.domain !== undefined ? resolveDomain(req.domain) : built.domain;
+    ch = withRowProgress(built.outcome.mechanism.channel, ctx.progress, () => 'measuring');
+    domain = req.domain !== undefined ? domainOf(req, req.domain) : built.domain;
     epsilon ??= req.mechanism.epsilon;
   } else {
     const dense = resolveChannel(req.channel!);
     if (req.domain !== undefined) {
-      domain = resolveDomain(req.domain);
+      domain = domainOf(req, req.domain);
       assertChannelOnDomain(dense, domain);
     }
     ch = dense;
@@ -181,12 +207,12 @@ export async function measureJob(req: MeasureRequest, ctx: JobContext): Promise<
 }
 
 export async function checkJob(req: CheckRequest, ctx: JobContext): Promise<CheckResult> {
-  const domain = resolveDomain(req.domain);
+  const domain = domainOf(req, req.domain);
   let ch: RowSource;
   if (req.mechanism) {
-    const built = await construct(req.mechanism, ctx);
+    const built = await construct(req, req.mechanism, ctx);
     if (!built.outcome.exists) throw new MechError('not-applicable', `the ${req.mechanism.kind} mechanism does not exist here: ${built.outcome.note}`);
-    ch = built.outcome.mechanism.channel;
+    ch = withRowProgress(built.outcome.mechanism.channel, ctx.progress, () => 'checking privacy');
   } else {
     const dense = resolveChannel(req.channel!);
     assertChannelOnDomain(dense, domain);
@@ -194,7 +220,8 @@ export async function checkJob(req: CheckRequest, ctx: JobContext): Promise<Chec
   }
   if (ch.rows !== domain.n) throw new MechError('invalid-input', `the channel has ${ch.rows} rows but the domain ${domain.spec} has ${domain.n} points`);
   ctx.progress(null, 'checking privacy');
-  const r = checkChannel(ch, domain, req.epsilon, req.maxViolations ?? 10);
+  // The admission estimate priced this check; the same limit is the check's own work budget (a safety net).
+  const r = checkChannel(ch, domain, req.epsilon, req.maxViolations ?? 10, ADMISSION_LIMITS.maxCheckWork);
   return {
     type: 'check',
     epsilon: req.epsilon,
@@ -206,7 +233,7 @@ export async function checkJob(req: CheckRequest, ctx: JobContext): Promise<Chec
 }
 
 export async function capacityJob(req: CapacityRequest, ctx: JobContext): Promise<CapacityResult> {
-  const domain = resolveDomain(req.domain);
+  const domain = domainOf(req, req.domain);
   ctx.progress(null, `capacities of ${domain.spec}`);
   const c = await privacyCapacities(domain, req.epsilon, ctx.signal, ctx.progress);
   const out: CapacityResult = { type: 'capacity', domain: domain.spec, epsilon: req.epsilon, multiplicative: c.multiplicative, additive: c.additive, rows: domain.n };
@@ -223,7 +250,7 @@ export async function capacityJob(req: CapacityRequest, ctx: JobContext): Promis
 }
 
 export async function regularJob(req: RegularRequest, ctx: JobContext): Promise<RegularResult> {
-  const domain = resolveDomain(req.domain);
+  const domain = domainOf(req, req.domain);
   const prior = resolvePrior(req.prior, domain.n, domain);
   const r = await regularity(domain, req.epsilon, prior, ctx.signal);
   const out: RegularResult = {
@@ -241,7 +268,7 @@ export async function regularJob(req: RegularRequest, ctx: JobContext): Promise<
 }
 
 export async function thresholdJob(req: ThresholdRequest, ctx: JobContext): Promise<ThresholdResult> {
-  const domain = resolveDomain(req.domain);
+  const domain = domainOf(req, req.domain);
   const step = req.step ?? 0.01;
   const from = req.from ?? step;
   const to = req.to ?? Math.max(10, from);
@@ -254,7 +281,7 @@ export async function thresholdJob(req: ThresholdRequest, ctx: JobContext): Prom
 }
 
 export async function verticesJob(req: VerticesRequest, ctx: JobContext): Promise<VerticesResult> {
-  const domain = resolveDomain(req.domain);
+  const domain = domainOf(req, req.domain);
   ctx.progress(null, 'enumerating vertices');
   const v = await posteriorVertices(domain, req.epsilon, req.kernels ?? false, ctx.signal);
   const out: VerticesResult = { type: 'vertices', domain: domain.spec, epsilon: req.epsilon, vertices: v.count, kernels: v.kernels };
@@ -267,7 +294,7 @@ export async function verticesJob(req: VerticesRequest, ctx: JobContext): Promis
 }
 
 export async function sweepJob(req: SweepRequest, ctx: JobContext): Promise<SweepResult> {
-  const domain = resolveDomain(req.domain);
+  const domain = domainOf(req, req.domain);
   const prior = resolvePrior(req.prior, domain.n, domain);
   const loss = req.loss !== undefined ? resolveLoss(req.loss) : undefined;
   const epsilons: number[] = [];

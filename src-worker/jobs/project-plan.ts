@@ -5,6 +5,7 @@
  * parallel). Plain TS: file forms (csv:FILE) must have been resolved first.
  */
 import { invalid } from '../errors';
+import { parseDecimal } from '../numeric/decimal';
 import type { LossInput, PriorInput } from '../protocol/common';
 import type { Project, ProjectLoss, ProjectPrior } from '../protocol/project';
 import type { JobRequest, MechanismSpec } from '../protocol/requests';
@@ -21,8 +22,8 @@ export function parsePriorText(text: string): PriorInput {
   if (t === 'uniform') return 'uniform';
   const list = (s: string, what: string): number[] =>
     s.split(',').map((x, i) => {
-      const v = x.trim() === '' ? NaN : Number(x);
-      if (!Number.isFinite(v) || v < 0) invalid(`${what}: item ${i + 1} ('${x.trim()}') is not a number >= 0`);
+      const v = parseDecimal(x.trim());
+      if (v === undefined || v < 0) invalid(`${what}: item ${i + 1} is not a decimal number >= 0`);
       return v;
     });
   if (t.startsWith('product:')) return { kind: 'product', values: list(t.slice(8), 'product prior') };

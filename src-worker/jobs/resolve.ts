@@ -6,6 +6,7 @@ import { DenseChannel, validateChannel } from '../mechanism/channel';
 import { uniformPrior, validatePrior } from '../measure/prior';
 import type { ChannelPayload, DomainInput, LossInput, PriorInput } from '../protocol/common';
 import { customDomain, graphDomain, parseDomain, type LossSpecInput } from './engine';
+import { ADMISSION_LIMITS } from './admission-limits';
 
 export function resolveDomain(input: DomainInput): Domain {
   if (typeof input === 'string') return parseDomain(input);
@@ -59,6 +60,16 @@ export function resolvePrior(input: PriorInput | undefined, n: number, domain: D
 
 export function resolveLoss(input: LossInput): LossSpecInput {
   if (typeof input === 'string') return { kind: input };
+  const max = ADMISSION_LIMITS.maxLossMagnitude;
+  for (let k = 0; k < input.data.length; k++) {
+    const v = input.data[k]!;
+    if (!Number.isFinite(v) || Math.abs(v) > max) {
+      invalid(
+        `loss matrix entry (row ${Math.floor(k / input.cols) + 1}, column ${(k % input.cols) + 1}) is ${v}; losses must be finite with |loss| <= ${max.toExponential(0)} so that expected losses (sums of prior x channel x loss) stay finite: rescale the loss (only its ratios matter to the optimal mechanism)`,
+        { row: Math.floor(k / input.cols), col: k % input.cols, limit: max },
+      );
+    }
+  }
   const m = new Matrix(input.rows, input.cols, Float64Array.from(input.data));
   return input.rowLabels ? { kind: 'matrix', matrix: m, guessLabels: input.rowLabels } : { kind: 'matrix', matrix: m };
 }

@@ -5,9 +5,12 @@ import type { JobResult, ProjectItemResult, RunProjectResult } from '../protocol
 import { checkCancelled, type JobContext } from './context';
 import { capacityJob, checkJob, measureJob, mechanismJob, regularJob, sweepJob, thresholdJob, verticesJob } from './handlers';
 import { planProject } from './project-plan';
+import { admitRequest } from './admission';
 import { runCaseStudy } from '../casestudy';
 
 export async function runJobRequest(req: JobRequest, ctx: JobContext): Promise<JobResult> {
+  // One size-and-work estimate before anything is built (./admission.ts): refuse at once what cannot finish.
+  admitRequest(req);
   switch (req.type) {
     case 'mechanism':
       return mechanismJob(req, ctx);

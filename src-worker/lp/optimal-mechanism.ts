@@ -65,6 +65,13 @@ export async function optimalMechanism(domain: Domain, eps: number, prior: Array
       cost[x * m + w] = px * l;
     }
   }
+  // The LP sees the cost rescaled to max |cost| = 1: the optimum is the same channel at any positive scale,
+  // and HiGHS treats costs of 1e20 and more as infinite (a 1e308 loss made the solve fail). Reported
+  // objectives are scaled back.
+  let scale = 0;
+  for (let i = 0; i < cost.length; i++) scale = Math.max(scale, Math.abs(cost[i]!));
+  if (!(scale > 0) || !Number.isFinite(scale)) scale = 1;
+  if (scale !== 1) for (let i = 0; i < cost.length; i++) cost[i] = cost[i]! / scale;
   const s = await solvePrivateChannelLp(
     {
       domain,
@@ -110,7 +117,7 @@ export async function optimalMechanism(domain: Domain, eps: number, prior: Array
       constraints: s.constraints,
       variables: s.variables,
       nonzeros: s.nonzeros,
-      objective: s.objective,
+      objective: s.objective * scale,
       buildMs: s.buildMs,
       solverMs: s.solveMs,
       iterations: s.iterations,
@@ -118,7 +125,7 @@ export async function optimalMechanism(domain: Domain, eps: number, prior: Array
       reducedVariables: s.reducedVariables,
       reducedConstraints: s.reducedConstraints,
       maxConstraintViolation: s.maxConstraintViolation,
-      lpObjective: s.lpObjective,
+      lpObjective: s.lpObjective * scale,
       repairMass: s.repairMass,
       cappedPairs: s.cappedPairs,
       ...(s.generation
@@ -135,7 +142,7 @@ export async function optimalMechanism(domain: Domain, eps: number, prior: Array
             decompositionRounds: s.decomposition.rounds.length,
             decompositionColumns: s.decomposition.columns,
             // Certified: no eps*d-private channel (under these constraints) does better than this bound.
-            lowerBound: s.decomposition.bound,
+            lowerBound: s.decomposition.bound * scale,
             relativeGap: s.decomposition.gap,
             masterMs: s.decomposition.masterMs,
             pricingMs: s.decomposition.pricingMs,

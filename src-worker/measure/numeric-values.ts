@@ -1,4 +1,5 @@
 import { MechError } from '../errors';
+import { parseDecimal } from '../numeric/decimal';
 import type { RowSource } from '../mechanism/channel';
 import type { Domain } from '../metric/domain';
 
@@ -20,8 +21,8 @@ export function numericValues(channel: RowSource, domain: Domain): { rowValue: F
   } else {
     for (let j = 0; j < channel.cols; j++) {
       const lab = channel.colLabel(j);
-      const v = Number(lab);
-      if (lab.trim() === '' || !Number.isFinite(v)) throw new MechError('invalid-input', `output label '${lab}' (column ${j}) is not a number; (a, b)-usefulness needs numeric reports`);
+      const v = parseDecimal(lab.trim());
+      if (v === undefined) throw new MechError('invalid-input', `output label '${lab}' (column ${j}) is not a number; (a, b)-usefulness needs numeric reports`);
       colValue[j] = v;
     }
   }

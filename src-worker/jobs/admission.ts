@@ -1,0 +1,374 @@
+/**
+ * One size-and-work estimate at the boundary of every job. From the request
+ * alone (the domain spec's numbers, parsed but NOT built) it sizes the
+ * domain (points n, constrained pairs) and prices each step the job will
+ * take: domain memory, channel entries streamed, privacy-check work, LP rows
+ * and solver memory, tight-constraints solves, planar-Laplace integrations,
+ * vertex enumeration. A job over a limit (./admission-limits.ts) is refused
+ * with MechError 'too-large' naming the size, the limit and what to do
+ * instead, in well under a second and before any allocation; a mismatch the
+ * request already shows (a 6-row channel on a 10^9-point domain) is
+ * 'invalid-input' at once.
+ *
+ * Domains whose size is only known from a file or an inline matrix
+ * (graph:FILE, csv:FILE, inline custom/graph) are sized again once built
+ * (admitBuiltDomain, called by the handlers right after resolveDomain):
+ * their builders are bounded on their own (file byte cap, n^3 validation
+ * limit from the CSV header, dense limit).
+ */
+import { MechError, invalid } from '../errors';
+import { MAX_DENSE_ENTRIES } from '../linalg/matrix';
+import { estimateLpBytes, LP_MEMORY_LIMIT_BYTES } from '../lp/memory-estimate';
+import type { Domain } from '../metric/domain';
+import { parseDomainSpecText, type ParsedDomainSpec } from '../metric/parse-domain-spec';
+import { EXPLORER_MAX_N } from '../explorer/private-posterior-constraints';
+import type { DomainInput, MechanismKindName } from '../protocol/common';
+import type { JobRequest, MechanismSpec } from '../protocol/requests';
+import { ADMISSION_LIMITS as L } from './admission-limits';
+
+/** What the estimate knows about a domain without building it. */
+export interface DomainSize {
+  /** How the domain is named in messages. */
+  name: string;
+  /** Points (a float: may exceed 2^53 for absurd specs, so that limits, not constructors, refuse it). */
+  n: number;
+  /** Constrained pairs of an LP / privacy check: graph edges on graph metrics, else the pairs an all-pairs check visits. */
+  pairs: number;
+  /** Pairs the privacy check visits (edges on graph metrics, all n(n-1)/2 otherwise). */
+  checkPairs: number;
+  /** Upper bound on the isometry group size (the LP orbit reduction divides by at most this); Infinity when unknown. */
+  symmetry: number;
+  /** Cost class of a tight-constraints solve (Phi z = 1). */
+  tight: 'closed-form' | 'structured' | 'dense' | 'unknown';
+  /** Grid shape (planar Laplace). */
+  grid?: { rows: number; cols: number };
+}
+
+const fmt = (x: number): string => (x < 1e6 ? String(Math.round(x)) : x.toExponential(2));
+const pairsOf = (n: number): number => (n * (n - 1)) / 2;
+
+function tooLarge(what: string, size: number, limit: number, advice: string, detail?: Record<string, unknown>): never {
+  throw new MechError('too-large', `${what}: ${fmt(size)}, over the limit of ${fmt(limit)}; ${advice}`, { size, limit, ...detail });
+}
+
+/** Size of a parsed spec, from its numbers alone (the same formulas the builders use, no allocation). */
+export function sizeOfParsedSpec(text: string, d: ParsedDomainSpec): DomainSize | null {
+  const base = (n: number, pairs: number, graphMetric: boolean, symmetry: number, tight: DomainSize['tight']): DomainSize => ({
+    name: text,
+    n,
+    pairs,
+    checkPairs: graphMetric ? pairs : pairsOf(n),
+    symmetry,
+    tight,
+  });
+  switch (d.kind) {
+    case 'line':
+      return base(d.n, Math.max(0, d.n - 1), true, 2, 'structured');
+    case 'count':
+      return base(d.n + 1, d.n, true, 2, 'structured');
+    case 'ring':
+      return base(d.n, d.n, true, 2 * d.n, 'closed-form');
+    case 'clique':
+      return base(d.n, pairsOf(d.n), true, Infinity, 'closed-form');
+    case 'argmax':
+      return base(d.k, pairsOf(d.k), true, Infinity, 'closed-form');
+    case 'max':
+    case 'min':
+    case 'percentile':
+      return base(d.v + 1, pairsOf(d.v + 1), true, Infinity, 'closed-form');
+    case 'hamming': {
+      const n = 2 ** d.bits;
+      return base(n, (d.bits * n) / 2, true, Infinity, 'closed-form');
+    }
+    case 'sum':
+    case 'avg': {
+      // answers 0..UV, adjacent within V steps; Phi = exp(-eps ceil(|i-j|/V)) is not positive definite for V > 1,
+      // so the lattice solver falls back to MINRES and a dense LU (measured: avg:50,50 17 s).
+      const n = d.u * d.v + 1;
+      return base(n, Math.min(pairsOf(n), d.v * n), true, 2, d.v === 1 ? 'structured' : 'dense');
+    }
+    case 'kcount': {
+      const n = (d.u + 1) ** d.k;
+      const king = (n * (3 ** Math.min(d.k, 40) - 1)) / 2;
+      return base(n, Math.min(pairsOf(n), king), true, 2 ** d.k * factorial(d.k), d.k <= 2 ? 'structured' : 'dense');
+    }
+    case 'grid': {
+      const n = d.rows * d.cols;
+      const sym = d.rows === d.cols ? 8 : 4;
+      const g = { rows: d.rows, cols: d.cols };
+      // Manhattan / Chebyshev: 4- / 8-neighbour graph metrics. Euclidean is no graph metric: the LP keeps the
+      // pairs with no lattice point strictly between them (gcd(dr, dc) = 1: a fraction 6/pi^2 of all pairs).
+      if (d.metric === 'manhattan') return { ...base(n, 2 * n, true, sym, 'structured'), grid: g };
+      if (d.metric === 'chebyshev') return { ...base(n, 4 * n, true, sym, 'structured'), grid: g };
+      return { ...base(n, (6 / Math.PI ** 2) * pairsOf(n), false, sym, 'structured'), grid: g };
+    }
+    case 'db': {
+      const w = d.v + (d.absent ? 1 : 0);
+      const n = w ** d.u;
+      const perPoint = d.metric === 'max' ? (3 ** Math.min(d.u, 40) - 1) / 2 : d.metric === 'manhattan' ? d.u : (d.u * (w - 1)) / 2;
+      return base(n, Math.min(pairsOf(n), n * perPoint), true, Infinity, d.metric === 'max' ? 'unknown' : 'closed-form');
+    }
+    case 'graph':
+    case 'csv':
+      return null; // known once the (byte-capped) file is read: admitBuiltDomain
+  }
+}
+
+function factorial(k: number): number {
+  let f = 1;
+  for (let i = 2; i <= k; i++) f *= i;
+  return f;
+}
+
+/** Size of a built domain (files and inline inputs, whose size the request does not show). */
+export function sizeOfBuiltDomain(domain: Domain): DomainSize {
+  const n = domain.n;
+  const edges = domain.kind === 'graph' ? domain.structure.edges?.from.length : undefined;
+  const pairs = edges ?? pairsOf(n);
+  return { name: domain.spec, n, pairs, checkPairs: pairs, symmetry: Infinity, tight: 'unknown' };
+}
+
+/** Size of a domain input from the request alone; null when only the built domain can tell. */
+export function sizeOfDomainInput(input: DomainInput): DomainSize | null {
+  if (typeof input === 'string') {
+    const { text, parsed } = parseDomainSpecText(input);
+    return sizeOfParsedSpec(text, parsed);
+  }
+  return null; // inline: bounded by the protocol schema; sized when built
+}
+
+/* ---------- job costs ---------- */
+
+/** Mechanisms whose channel is streamed row by row (n x n entries) when measured, checked or written. */
+const STREAMED_KINDS = new Set<MechanismKindName>(['tg', 'rr', 'exponential', 'laplace', 'planar-laplace', 'symmetric']);
+
+interface Work {
+  streamEntries: number;
+  tightPoints: number;
+  tightDense: number;
+}
+
+function assertPoints(d: DomainSize): void {
+  if (!(d.n <= L.maxPoints)) {
+    tooLarge(
+      `domain ${d.name} has too many points`,
+      d.n,
+      L.maxPoints,
+      'every job holds at least one number per point (the prior), so use a smaller domain (a coarser grid, fewer individuals or values)',
+      { points: d.n },
+    );
+  }
+}
+
+/** The price of building (and, where the job does, measuring) one mechanism of `kind` on d. */
+function mechanismWork(kind: MechanismKindName, d: DomainSize, w: Work): void {
+  const n = d.n;
+  if (STREAMED_KINDS.has(kind)) w.streamEntries += n * n;
+  if (kind === 'planar-laplace' && d.grid) {
+    const integrations = (2 * d.grid.rows - 1) * (2 * d.grid.cols - 1);
+    if (integrations > L.maxPlanarIntegrations) {
+      tooLarge(
+        `planar Laplace on ${d.name} needs one integration per cell offset, (2R-1)(2C-1)`,
+        integrations,
+        L.maxPlanarIntegrations,
+        `use a coarser grid (at most about ${Math.floor(Math.sqrt(L.maxPlanarIntegrations) / 2)} x ${Math.floor(Math.sqrt(L.maxPlanarIntegrations) / 2)}), or the tight-constraints mechanism (structured, no integrations)`,
+      );
+    }
+  }
+  if (kind === 'tight') {
+    if (d.tight === 'structured') w.tightPoints += n;
+    else if (d.tight === 'dense' || d.tight === 'unknown') w.tightDense += n * n * n;
+  }
+  if (kind === 'optimal') lpWork(`the optimal-mechanism LP on ${d.name}`, d, false);
+}
+
+/** LP jobs: dense variables, privacy rows visited while building, and (capacity) solver memory after the best orbit reduction. */
+function lpWork(what: string, d: DomainSize, withMemory: boolean): void {
+  const n = d.n;
+  const m = n;
+  if (n * m > MAX_DENSE_ENTRIES) {
+    tooLarge(`${what} has n x n channel variables`, n * m, MAX_DENSE_ENTRIES, 'the LP is solved over a dense channel: use a domain of at most about 11000 points (far fewer in practice), or a closed-form mechanism (tg, rr, tight, ...)');
+  }
+  const visits = d.pairs * m;
+  if (visits > L.maxLpRowVisits) {
+    tooLarge(
+      `${what} has one privacy row per constrained pair and output (${fmt(d.pairs)} pairs x ${fmt(m)} outputs)`,
+      visits,
+      L.maxLpRowVisits,
+      'use a smaller domain, or a closed-form mechanism (rr is optimal on a clique; tight, tg, exponential elsewhere)',
+    );
+  }
+  if (withMemory && Number.isFinite(d.symmetry)) {
+    const g = d.symmetry;
+    const rows = (n + 2 * d.pairs * m) / g;
+    const est = estimateLpBytes((n * m) / g, rows, (n * m + 4 * d.pairs * m) / g);
+    if (est > LP_MEMORY_LIMIT_BYTES) {
+      throw new MechError(
+        'too-large',
+        `${what} would need about ${(est / 2 ** 20).toFixed(0)} MiB of solver memory even after the best symmetry reduction (${fmt(n * m)} variables and ${fmt(n + 2 * d.pairs * m)} constraints, divided by at most ${g} isometries), over the ${(LP_MEMORY_LIMIT_BYTES / 2 ** 20).toFixed(0)} MiB limit; use a smaller domain (a grid of at most about 10 x 10 for capacities)`,
+        { estimateBytes: est, limitBytes: LP_MEMORY_LIMIT_BYTES },
+      );
+    }
+  }
+}
+
+function settle(d: DomainSize, w: Work, what: string): void {
+  if (w.streamEntries > L.maxStreamEntries) {
+    tooLarge(
+      `${what} on ${d.name} generates and measures its channel entry by entry (${fmt(d.n)} x ${fmt(d.n)} per mechanism)`,
+      w.streamEntries,
+      L.maxStreamEntries,
+      `use a domain of at most about ${fmt(Math.floor(Math.sqrt(L.maxStreamEntries)))} points, or the tight-constraints mechanism (measured from its structure, no n x n pass)`,
+    );
+  }
+  if (w.tightPoints > L.maxTightPoints) {
+    tooLarge(
+      `${what} on ${d.name} solves Phi z = 1 on ${fmt(d.n)} points${w.tightPoints > d.n ? ` (${fmt(w.tightPoints / d.n)} times)` : ''}`,
+      w.tightPoints,
+      L.maxTightPoints,
+      'use a smaller domain or fewer solves (a coarser eps grid)',
+    );
+  }
+  if (w.tightDense > L.maxTightDenseWork) {
+    tooLarge(
+      `${what} on ${d.name}: Phi = exp(-eps d) has no fast solver here (not positive definite or no lattice structure), so Phi z = 1 costs a dense n^3 solve${w.tightDense > d.n ** 3 ? ' per eps' : ''}`,
+      w.tightDense,
+      L.maxTightDenseWork,
+      `use at most about ${fmt(Math.floor(Math.cbrt(L.maxTightDenseWork)))} points`,
+    );
+  }
+}
+
+function checkWork(d: DomainSize, outputs: number, what: string): void {
+  const work = d.checkPairs * outputs;
+  if (work > L.maxCheckWork) {
+    tooLarge(
+      `${what} on ${d.name} compares every output column over ${fmt(d.checkPairs)} pairs (${fmt(outputs)} outputs)`,
+      work,
+      L.maxCheckWork,
+      'check a smaller domain, or use a mechanism whose guarantee holds by construction (every construction reports its guaranteedEpsilon)',
+    );
+  }
+}
+
+/** The domain's size when the request shows it (memoised per input object/text). */
+function sizer(built?: ReadonlyMap<DomainInput, Domain>): (input: DomainInput) => DomainSize | null {
+  return (input) => {
+    const b = built?.get(input);
+    if (b) return sizeOfBuiltDomain(b);
+    return sizeOfDomainInput(input);
+  };
+}
+
+function mechanismSpecWork(spec: MechanismSpec, size: (i: DomainInput) => DomainSize | null, what: string, measure: boolean): DomainSize | null {
+  const d = size(spec.domain);
+  if (!d) return null;
+  assertPoints(d);
+  const w: Work = { streamEntries: 0, tightPoints: 0, tightDense: 0 };
+  mechanismWork(spec.kind, d, w);
+  if (!measure) w.streamEntries = 0;
+  settle(d, w, what);
+  return d;
+}
+
+/**
+ * Refuse, from the request alone, a job that cannot complete within the
+ * limits. `built` maps domain inputs to domains already built (the
+ * handlers' second pass for file and inline domains). Returns a short
+ */
+export function admitRequest(req: JobRequest, built?: ReadonlyMap<DomainInput, Domain>): void {
+  const size = sizer(built);
+  switch (req.type) {
+    case 'mechanism': {
+      mechanismSpecWork(req, size, `the ${req.kind} mechanism`, true);
+      return;
+    }
+    case 'measure': {
+      const d = req.domain !== undefined ? size(req.domain) : null;
+      // A mismatch the request shows is reported first, before anything is sized or built.
+      if (req.channel && d && req.channel.rows !== d.n) invalid(`the channel has ${req.channel.rows} secret rows but the domain ${d.name} has ${fmt(d.n)} points`);
+      if (d) assertPoints(d);
+      if (req.mechanism) mechanismSpecWork(req.mechanism, size, `measuring the ${req.mechanism.kind} mechanism`, true);
+      return;
+    }
+    case 'check': {
+      const d = size(req.domain);
+      if (req.channel && d && req.channel.rows !== d.n) invalid(`the channel has ${req.channel.rows} secret rows but the domain ${d.name} has ${fmt(d.n)} points`);
+      if (d) assertPoints(d);
+      let outputs = req.channel?.cols;
+      if (req.mechanism) {
+        const md = mechanismSpecWork(req.mechanism, size, `checking the ${req.mechanism.kind} mechanism`, false);
+        if (md && d && md.n !== d.n) invalid(`the mechanism's domain ${md.name} has ${fmt(md.n)} points but the domain ${d.name} has ${fmt(d.n)}`);
+        outputs = md?.n ?? d?.n;
+      }
+      if (d && outputs !== undefined && !(req.mechanism?.kind === 'tight')) checkWork(d, outputs, 'the privacy check');
+      return;
+    }
+    case 'capacity': {
+      const d = size(req.domain);
+      if (!d) return;
+      assertPoints(d);
+      lpWork(`the capacity LPs on ${d.name}`, d, true);
+      return;
+    }
+    case 'regular': {
+      const d = size(req.domain);
+      if (!d) return;
+      assertPoints(d);
+      const w: Work = { streamEntries: 0, tightPoints: 0, tightDense: 0 };
+      mechanismWork('tight', d, w); // the same solve: Phi mu = pi
+      settle(d, w, 'the regularity decision');
+      return;
+    }
+    case 'threshold': {
+      const d = size(req.domain);
+      if (!d) return;
+      assertPoints(d);
+      const step = req.step ?? 0.01;
+      const from = req.from ?? step;
+      const to = req.to ?? Math.max(10, from);
+      const count = Math.floor((to - from) / step + 1e-9) + 1;
+      if (count > 1e6) invalid(`threshold: the grid from ${from} to ${to} with step ${step} has over a million points`);
+      if (d.tight === 'closed-form') return;
+      const w: Work = { streamEntries: 0, tightPoints: 0, tightDense: 0 };
+      mechanismWork('tight', d, w);
+      w.tightPoints *= count;
+      w.tightDense *= count;
+      settle(d, w, `the threshold search (up to ${count} eps values)`);
+      return;
+    }
+    case 'vertices': {
+      const d = size(req.domain);
+      if (!d) return;
+      if (d.n > EXPLORER_MAX_N) {
+        throw new MechError('too-large', `privacy-type explorer: ${d.name} has ${fmt(d.n)} points; vertex and kernel enumeration is limited to n <= ${EXPLORER_MAX_N}`, {
+          n: d.n,
+          limit: EXPLORER_MAX_N,
+        });
+      }
+      return;
+    }
+    case 'sweep': {
+      const d = size(req.domain);
+      if (!d) return;
+      assertPoints(d);
+      const w: Work = { streamEntries: 0, tightPoints: 0, tightDense: 0 };
+      for (const kind of req.kinds) mechanismWork(kind as MechanismKindName, d, w);
+      mechanismWork('tight', d, w); // the regularity bounds at every eps
+      w.streamEntries *= req.steps;
+      w.tightPoints *= req.steps;
+      w.tightDense *= req.steps;
+      settle(d, w, `the sweep (${req.steps} eps values x ${req.kinds.length} mechanisms)`);
+      return;
+    }
+    case 'run-project':
+    case 'case-study':
+      return; // each project item is admitted on its own (runJobRequest); case studies have fixed sizes
+  }
+}
+
+/** Second pass for domains the request could not size (files, inline): call right after building them. */
+export function admitBuiltDomain(req: JobRequest, input: DomainInput, domain: Domain): void {
+  if (typeof input === 'string' && sizeOfDomainInput(input) !== null) return; // already priced from the spec
+  admitRequest(req, new Map([[input, domain]]));
+}
