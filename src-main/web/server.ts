@@ -41,17 +41,44 @@ export interface RunningWebServer {
  * the old 256 MiB cap let a 100 MB prior block the server for 18 s at 4.7 GB.
  */
 export const MAX_MESSAGE_BYTES = 16 * 2 ** 20;
+/**
+ * Array entries (',') and arrays ('[') one message may hold, counted on the
+ * raw bytes before JSON.parse (strings included, so the count errs high).
+ * Parsing and validating cost time per value, most per small array (edges):
+ * under these caps the worst message blocks the event loop well under a
+ * second, where a 16 MiB frame of 2.8M edges took ~2 s. 4.5M covers the
+ * largest inline request the protocol allows (a 2000-point custom metric:
+ * 4M distances, or a 4M-entry channel), with its labels.
+ */
+export const MAX_MESSAGE_VALUES = 4_500_000;
+export const MAX_MESSAGE_ARRAYS = 500_000;
 /** Replies queued for a client that does not read them; beyond this the socket is closed. */
 const MAX_BUFFERED_BYTES = 64 * 2 ** 20;
 
 /** A reply to a frame that is not a call (id null when it had none). */
-type BadFrameReply = { id: number | null; ok: false; error: { code: 'invalid-input'; message: string } };
+type BadFrameReply = { id: number | null; ok: false; error: { code: 'invalid-input' | 'too-large'; message: string } };
 
-function parseCall(data: unknown, isBinary: boolean): { call: BridgeCall } | { id: number | null; error: string } {
+function parseCall(data: unknown, isBinary: boolean): { call: BridgeCall } | { id: number | null; error: string; code?: 'too-large' } {
   if (isBinary) return { id: null, error: 'binary frames are not accepted: send one JSON call per text frame' };
+  const buf = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data as Buffer[]) : Buffer.from(data as ArrayBuffer);
+  let commas = 0;
+  let brackets = 0;
+  for (let i = 0; i < buf.length; i++) {
+    const b = buf[i]!;
+    if (b === 0x2c) commas++;
+    else if (b === 0x5b) brackets++;
+  }
+  if (commas > MAX_MESSAGE_VALUES || brackets > MAX_MESSAGE_ARRAYS) {
+    const m = /^\s*\{\s*"id"\s*:\s*(\d{1,15})\s*,/.exec(buf.subarray(0, 64).toString('latin1'));
+    return {
+      id: m ? Number(m[1]) : null,
+      code: 'too-large',
+      error: `message holds ${commas > MAX_MESSAGE_VALUES ? `over ${MAX_MESSAGE_VALUES} array entries` : `over ${MAX_MESSAGE_ARRAYS} arrays`}, more than one request may carry: give large inputs as files (csv:FILE, graph:FILE)`,
+    };
+  }
   let msg: unknown;
   try {
-    msg = JSON.parse(String(data));
+    msg = JSON.parse(buf.toString('utf8'));
   } catch {
     return { id: null, error: 'frame is not valid JSON' };
   }
@@ -248,7 +275,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<RunningWeb
     ws.on('message', (data, isBinary) => {
       const frame = parseCall(data, isBinary);
       if ('error' in frame) {
-        send({ id: frame.id, ok: false, error: { code: 'invalid-input', message: frame.error } });
+        send({ id: frame.id, ok: false, error: { code: frame.code ?? 'invalid-input', message: frame.error } });
         return;
       }
       const msg = frame.call;

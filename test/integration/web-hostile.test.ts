@@ -15,15 +15,15 @@ import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_MESSAGE_BYTES } from '../../src-main/web/server';
+import { MAX_MESSAGE_ARRAYS, MAX_MESSAGE_BYTES, MAX_MESSAGE_VALUES } from '../../src-main/web/server';
 import { SMALL_JOB, startTestServer, TOKEN, type Client, type Reply, type TestServer } from './web-fixture';
 
 /**
  * Peak RSS growth allowed over the whole harness (server, worker threads and
  * the test's own clients share this process). Measured 1.1-1.3 GiB, most of it
- * the 500k-edge graph job (each request is parsed by the server, validated
- * by the host and the dispatcher, cloned to a worker and validated there)
- * and the 15 MiB near-cap frame; /dev/zero used to grow the server by
+ * the 400k-edge graph job and the 4.5M-entry prior at the value cap (each
+ * request is parsed by the server, validated by the host and the
+ * dispatcher, cloned to a worker and validated there); /dev/zero used to grow the server by
  * ~300 MB/s without end, and one 100 MB request took 4.7 GB.
  */
 const RSS_BOUND = 2 * 2 ** 30;
@@ -259,11 +259,12 @@ describe('hostile WebSocket harness', () => {
       } else count('job: result');
       if (j.valid) expect(e.kind, JSON.stringify(e)).toBe('result');
     }
-    // huge arrays, one at a time: a 2M-entry prior (schema-valid, wrong length), a 2000-point custom metric, 500k edges
+    // huge arrays, one at a time: a 2M-entry prior (schema-valid, wrong length), a 2000-point custom metric, 400k edges, and more arrays than a message may hold
     const huge: unknown[] = [
       { ...SMALL_JOB, prior: { kind: 'vector', values: new Array(2_000_000).fill(0.5) } },
       { ...SMALL_JOB, domain: { kind: 'custom', labels: Array.from({ length: 2000 }, (_, i) => `p${i}`), distances: new Array(2000 * 2000).fill(1) } },
-      { ...SMALL_JOB, domain: { kind: 'graph', labels: ['a', 'b'], edges: new Array(500_000).fill([0, 1]) } },
+      { ...SMALL_JOB, domain: { kind: 'graph', labels: ['a', 'b'], edges: new Array(400_000).fill([0, 1]) } },
+      { ...SMALL_JOB, domain: { kind: 'graph', labels: ['a', 'b'], edges: new Array(MAX_MESSAGE_ARRAYS + 1000).fill([0, 1]) } }, // refused before parsing
     ];
     for (const h of huge) {
       const rep = await c.call('submit', [h], 30_000);
@@ -283,14 +284,26 @@ describe('hostile WebSocket harness', () => {
     for (const m of nullReplies) expect(m.error!.code).toBe('invalid-input');
     for (let i = 0; i < notCalls.length; i++) count('not a call: typed error (id null)');
 
-    // 3. messages at and over the size cap: a near-cap frame is answered, an over-cap one closes that socket with 1009
+    // 3. messages at and over the caps: at the value cap a frame is parsed (the worker refuses a prior
+    // that does not match the domain); a 16 MiB frame of 8M values gets a typed 'too-large' reply
+    // before it is parsed; an over-cap frame closes that socket with 1009
     const big = await t!.connect();
     clients.push(big);
-    const near = await big.call('submit', [{ ...SMALL_JOB, prior: { kind: 'vector', values: new Array(Math.floor((MAX_MESSAGE_BYTES - 1000) / 2)).fill(0) } }], 30_000);
-    // the schema allows it; the worker refuses a prior that does not match the domain
-    const nearEnd = near.ok ? await big.jobEnd(near.value as string) : null;
-    expect(near.ok ? nearEnd!.kind : 'error').toBe('error');
-    count(`near-cap frame: ${near.ok ? `job error ${nearEnd!.kind === 'error' ? nearEnd!.error.code : ''}` : `error ${near.error!.code}`}`);
+    const atCap = await big.call('submit', [{ ...SMALL_JOB, prior: { kind: 'vector', values: new Array(MAX_MESSAGE_VALUES - 1000).fill(0) } }], 30_000);
+    expect(atCap.ok).toBe(true);
+    const atCapEnd = await big.jobEnd(atCap.value as string);
+    expect(atCapEnd.kind).toBe('error');
+    count(`frame at the value cap: job ${atCapEnd.kind === 'error' ? `error ${atCapEnd.error.code}` : 'result'}`);
+    const nearFrame = { ...SMALL_JOB, prior: { kind: 'vector', values: new Array(Math.floor((MAX_MESSAGE_BYTES - 1000) / 2)).fill(0) } };
+    // another session is answered meanwhile (a 100 MB frame used to block everyone for 18 s)
+    const tInfo = Date.now();
+    const [near, info] = await Promise.all([big.call('submit', [nearFrame], 30_000), c.call('info', []).then((x) => ((x as Reply & { ms?: number }).ms = Date.now() - tInfo, x as Reply & { ms?: number }))]);
+    expect(info.ok).toBe(true);
+    expect(info.ms!).toBeLessThan(5000);
+    count(`info beside a 16 MiB frame: answered`);
+    expect(near.ok).toBe(false);
+    expect(near.error!.code).toBe('too-large');
+    count(`near-cap frame: error ${near.error!.code}`);
     const over = await t!.connect();
     over.send(JSON.stringify({ id: 1, method: 'submit', params: [{ ...SMALL_JOB, prior: { kind: 'vector', values: new Array(MAX_MESSAGE_BYTES / 2 + 10).fill(0) } }] }));
     expect(await over.closed).toBe(1009);
@@ -316,7 +329,7 @@ describe('hostile WebSocket harness', () => {
     expect((await last.jobEnd(rep.value as string)).kind).toBe('result');
     count('final valid job: result');
 
-    const total = notCalls.length + all.length + huge.length + 2 + 1;
+    const total = notCalls.length + all.length + huge.length + 4 + 1;
     console.log(
       `hostile calls: ${total} WebSocket messages in ${Date.now() - t0} ms; RSS ${(rss0 / 2 ** 20).toFixed(0)} MiB -> peak ${(rssMax / 2 ** 20).toFixed(0)} MiB\n` +
         [...outcomes.entries()].sort().map(([k, v]) => `  ${k}: ${v}`).join('\n'),
