@@ -20,6 +20,7 @@ const host: ApiHost = {
   async call(method, params, session) {
     calls.push({ method, params });
     if (method === 'boom') throw Object.assign(new Error('bad epsilon'), { code: 'invalid-input' });
+    if (method === 'crash') throw new TypeError("Cannot read properties of undefined (reading 'x') at /work/main/src-main/secret.ts:12");
     if (method === 'submit') session.emit('job', { kind: 'progress', jobId: 'job-7', fraction: 0.5, message: 'half' });
     return { echo: params };
   },
@@ -70,6 +71,31 @@ describe('web-mode server', () => {
     expect((await get('/', { host: 'evil.example' })).status).toBe(403);
   });
 
+  it('answers a malformed URL with 400, not a 500 with the URIError', async () => {
+    for (const p of ['/%E0%A4%A', '/%', '/x%ZZ']) {
+      const r = await get(p);
+      expect(r.status, p).toBe(400);
+      expect(r.body).not.toContain('URIError');
+    }
+  });
+
+  it('a malformed frame closes only that socket; the server goes on', async () => {
+    const origin = `http://127.0.0.1:${server.port}`;
+    const bad = new WebSocket(`ws://127.0.0.1:${server.port}/api?token=s3cret`, { origin });
+    await new Promise((r) => bad.on('open', r));
+    bad.on('error', () => undefined);
+    const closed = new Promise<number>((r) => bad.on('close', (code) => r(code)));
+    // a text frame that is not UTF-8: ws closes with 1007 (and used to end the process: no 'error' listener)
+    (bad as unknown as { _socket: import('node:net').Socket })._socket.write(Buffer.from([0x81, 0x82, 0, 0, 0, 0, 0xc0, 0x80]));
+    expect(await closed).toBe(1007);
+    const ok = new WebSocket(`ws://127.0.0.1:${server.port}/api?token=s3cret`, { origin });
+    await new Promise((r) => ok.on('open', r));
+    const reply = new Promise((r) => ok.once('message', (d) => r(JSON.parse(String(d)))));
+    ok.send(JSON.stringify({ id: 9, method: 'info', params: [] }));
+    expect(await reply).toEqual({ id: 9, ok: true, value: { echo: [] } });
+    ok.close();
+  });
+
   it('refuses WebSocket connections from other origins', async () => {
     const base = `ws://127.0.0.1:${server.port}/api`;
     const ws = new WebSocket(`${base}?token=s3cret`, { origin: 'https://evil.example' });
@@ -102,11 +128,18 @@ describe('web-mode server', () => {
     ws.send(JSON.stringify({ id: 1, method: 'submit', params: [{ type: 'mechanism' }] }));
     ws.send(JSON.stringify({ id: 2, method: 'boom', params: [] }));
     ws.send('not json');
+    ws.send(JSON.stringify({ id: 3, method: 'crash', params: [] }));
+    ws.send(JSON.stringify({ id: 4, method: 'info' }));
     await new Promise((r) => setTimeout(r, 300));
+    // a frame that is not a call gets a typed reply (no id to answer by), a bad call one by its id
+    expect(frames).toContainEqual({ id: null, ok: false, error: { code: 'invalid-input', message: 'frame is not valid JSON' } });
+    expect(frames).toContainEqual({ id: 4, ok: false, error: { code: 'invalid-input', message: 'frame "params" must be an array' } });
+    // an unexpected error is reported without its internals
+    expect(frames).toContainEqual({ id: 3, ok: false, error: { code: 'internal', message: 'internal error in the server (see its console)' } });
     expect(frames).toContainEqual({ event: { kind: 'progress', jobId: 'job-7', fraction: 0.5, message: 'half' } });
     expect(frames).toContainEqual({ id: 1, ok: true, value: { echo: [{ type: 'mechanism' }] } });
     expect(frames).toContainEqual({ id: 2, ok: false, error: { code: 'invalid-input', message: 'bad epsilon' } });
-    expect(calls.map((c) => c.method)).toEqual(['submit', 'boom']);
+    expect(calls.map((c) => c.method).slice(-3)).toEqual(['submit', 'boom', 'crash']);
     ws.close();
   });
 });
