@@ -100,10 +100,13 @@ export function readRegularTextFile(file: string, what: string, maxBytes = ADMIS
   }
 }
 
+const human = (b: number): string => (b >= 2 ** 20 ? `${(b / 2 ** 20).toFixed(b >= 10 * 2 ** 20 ? 0 : 1)} MiB` : `${b} bytes`);
+
+/** `bytes`: the size stat() reported, or how far the read got when it stopped one byte past the cap. */
 function tooBig(file: string, what: string, bytes: number, maxBytes: number): MechError {
   return new MechError(
     'too-large',
-    `${what} '${file}' is ${bytes > maxBytes * 10 ? `over ${(maxBytes / 2 ** 20).toFixed(0)} MiB` : `${(bytes / 2 ** 20).toFixed(1)} MiB`}; at most ${(maxBytes / 2 ** 20).toFixed(0)} MiB are read (a larger domain could not be validated and used in bounded time anyway)`,
+    `${what} '${file}' is ${bytes > maxBytes + 1 ? human(bytes) : `over ${human(maxBytes)}`}; at most ${human(maxBytes)} are read (a larger domain could not be validated and used in bounded time anyway)`,
     { bytes, limit: maxBytes },
   );
 }

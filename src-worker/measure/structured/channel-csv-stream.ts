@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { rename, unlink } from 'node:fs/promises';
+import { lstat, rename, unlink } from 'node:fs/promises';
 import { once } from 'node:events';
 import { MechError } from '../../errors';
 import type { RowSource } from '../../mechanism/channel';
@@ -44,6 +44,23 @@ export function channelCsvRow(source: RowSource, i: number, buf: Float64Array): 
   return line + '\n';
 }
 
+/** What a path is when it exists and is not a regular file (lstat: a symbolic link itself is replaced, not its target); null otherwise. */
+async function nonRegularKind(path: string): Promise<string | null> {
+  let st;
+  try {
+    st = await lstat(path);
+  } catch {
+    return null; // absent (or unreachable: the open reports it)
+  }
+  if (st.isFile() || st.isSymbolicLink()) return null;
+  if (st.isDirectory()) return 'a directory';
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
 export async function streamChannelCsv(
   source: RowSource,
   path: string,
@@ -52,9 +69,17 @@ export async function streamChannelCsv(
   const chunkRows = opts.chunkRows ?? 64;
   if (!Number.isInteger(chunkRows) || chunkRows < 1) throw new MechError('invalid-input', `chunk size must be an integer >= 1, got ${chunkRows}`);
   const tmp = `${path}.partial`;
+  // Never replace anything but a regular file (a device node, FIFO, socket or directory at PATH is
+  // refused, not renamed over), and never open a FIFO planted at PATH.partial: a stale regular
+  // .partial is removed, then the temp file is created exclusively ('wx').
+  const kind = await nonRegularKind(path);
+  if (kind) throw new MechError('invalid-input', `cannot write ${path}: it is ${kind}, not a regular file; refusing to replace it`);
+  const tmpKind = await nonRegularKind(tmp);
+  if (tmpKind) throw new MechError('invalid-input', `cannot write ${path}: its temporary file ${tmp} is ${tmpKind}`);
+  await unlink(tmp).catch(() => undefined);
   // flush: fsync before the descriptor closes, so the rename publishes complete data.
   // A 4 MB buffer lets the disk write of one chunk overlap formatting the next.
-  const out = createWriteStream(tmp, { encoding: 'utf8', flush: true, highWaterMark: 1 << 22 });
+  const out = createWriteStream(tmp, { encoding: 'utf8', flags: 'wx', flush: true, highWaterMark: 1 << 22 });
   const failed = new Promise<never>((_, reject) => {
     out.once('error', (e) => reject(new MechError('invalid-input', `cannot write ${path}: ${e.message}`)));
   });
