@@ -1,6 +1,6 @@
 /** Minimal, strict argument parsing for `mechstudio COMMAND [positional] --flag value ...`. */
 import { invalid } from '../../src-worker/errors';
-import { parseDecimal } from './inputs';
+import { numberProblem, parseDecimal } from './inputs';
 
 export interface ParsedArgs {
   command: string;
@@ -73,7 +73,7 @@ export class Flags {
     const v = this.str(name);
     if (v === undefined) return undefined;
     const x = parseDecimal(v);
-    if (x === null) invalid(`--${name} must be a decimal number, got '${v.length > 40 ? `${v.slice(0, 40)}...` : v}'`);
+    if (x === null) invalid(`--${name} must be a decimal number, got '${v.length > 40 ? `${v.slice(0, 40)}...` : v}' (${numberProblem(v) === 'is not a number' ? 'not a decimal number' : `it ${numberProblem(v)}`})`);
     return x;
   }
   /** eps-like: finite and > 0. */

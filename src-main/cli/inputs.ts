@@ -10,6 +10,7 @@ import { invalid } from '../../src-worker/errors';
 import type { ChannelPayload, LossInput, PriorInput } from '../../src-worker/protocol/common';
 import { MAX_REQUEST_CHANNEL_ENTRIES } from '../../src-worker/protocol/common';
 import { type CsvRow, readCsvRows } from '../../src-worker/metric/read-csv';
+import { decimalProblem, parseDecimal as engineParseDecimal } from '../../src-worker/numeric/decimal';
 import { checkReadableFileSync, readRegularFileChunks, readRegularFileSync } from '../fs/safe-fs';
 
 /** Largest prior, loss or case-study parameter CSV read into memory (bytes). */
@@ -34,28 +35,26 @@ export function readTextFile(path: string, what: string, maxBytes = MAX_CSV_BYTE
 export const parseCsv: (text: string, source: string) => CsvRecord[] = readCsvRows;
 
 /**
- * A plain decimal number: optional sign, digits with an optional point,
- * optional exponent. No hex ('0x10'), binary, 'Infinity', 'NaN', '1_000' or
- * empty text, which Number() would accept or turn into 0.
+ * Numbers typed by a user (flags, comma lists, CSV cells) go through the
+ * engine's one strict parser (src-worker/numeric/decimal.ts): a plain
+ * decimal, optional sign and exponent, finite, not a non-zero literal that
+ * rounds to 0. No hex ('0x10'), 'Infinity', 'NaN', '1_000' or empty text,
+ * which Number() would accept or turn into 0. Surrounding blanks are trimmed.
  */
-export const DECIMAL_NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
-
-/** Strict decimal text to a finite number, or null (not decimal, or out of the double range). */
 export function parseDecimal(text: string): number | null {
-  const t = text.trim();
-  if (!DECIMAL_NUMBER.test(t)) return null;
-  const v = Number(t);
-  return Number.isFinite(v) ? v : null;
+  return engineParseDecimal(text.trim()) ?? null;
+}
+
+/** Why text is not a number ('is not a number', 'is out of the range of a 64-bit float', ...), or undefined. */
+export function numberProblem(text: string): string | undefined {
+  const p = decimalProblem(text.trim());
+  return p === 'is not a decimal number' || p === 'is empty' ? 'is not a number' : p;
 }
 
 /** A CSV cell as a finite number, or an error naming file, line and column. */
 export function csvNumber(cell: string, source: string, line: number, col: number): number {
   const v = parseDecimal(cell);
-  if (v === null) {
-    const shown = cell.length > 40 ? `${cell.slice(0, 40)}...` : cell;
-    const why = DECIMAL_NUMBER.test(cell.trim()) ? 'is out of the range of a double' : 'is not a number';
-    invalid(`${source} line ${line}, column ${col + 1}: '${shown}' ${why}`);
-  }
+  if (v === null) invalid(`${source} line ${line}, column ${col + 1}: '${shortLabel(cell)}' ${numberProblem(cell) ?? 'is not a number'}`);
   return v;
 }
 
@@ -326,7 +325,7 @@ function parseCommaList(text: string, what: string): number[] {
   const parts = text.split(',').map((s) => s.trim());
   return parts.map((p, i) => {
     const v = parseDecimal(p);
-    if (v === null) invalid(`${what}: item ${i + 1} ('${shortLabel(p)}') is not a number`);
+    if (v === null) invalid(`${what}: item ${i + 1} ('${shortLabel(p)}') ${numberProblem(p) ?? 'is not a number'}`);
     if (v < 0) invalid(`${what}: item ${i + 1} (${v}) is negative`);
     return v;
   });

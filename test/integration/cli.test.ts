@@ -114,7 +114,8 @@ describe('mechstudio CLI (subprocess)', () => {
       badDomain: () => cli(['regular', '--domain', 'lines:6', '--epsilon', '1', '--prior', 'uniform']),
       badCsv: () => cli(['check', '--channel', join(dir, 'bad.csv'), '--domain', 'line:2', '--epsilon', '1']),
       badCommand: () => cli(['mechanisms', '--domain', 'line:6']),
-      interrupted: () => cli(['threshold', '--domain', 'grid:24x24', '--from', '0.001', '--to', '9', '--step', '0.0001'], { interruptAfterMs: 1500 }),
+      // ~6 s of work (6,000 eps values on 576 points), under the admission limit
+      interrupted: () => cli(['threshold', '--domain', 'grid:24x24', '--from', '0.001', '--to', '9', '--step', '0.0015'], { interruptAfterMs: 1500 }),
     });
     // second wave: the CSV round trip
     Object.assign(
