@@ -1,0 +1,400 @@
+import { randomBytes } from 'node:crypto';
+import { MechError, invalid } from '../errors';
+import type { RowSource } from '../mechanism/channel';
+import type { Domain } from '../metric/domain';
+import { parse } from 'csv-parse';
+import { type CsvRow } from '../metric/read-csv';
+import { NEG_TOL, SUM_TOL } from '../numeric/tolerance';
+import { seededRandom } from '../numeric/seeded-random';
+import { type CellBinning, checkLatLon, coordinateColumns, type LocalProjection, numberField } from './points';
+
+/**
+ * Noisy data out (issue 14): release one output per secret by sampling the
+ * channel's row, in input order, streaming.
+ *
+ * Randomness. The release generator is node:crypto: a uniform double in
+ * [0, 1) with 53 random bits, u = (a * 2^27 + b) / 2^53 from 26 + 27 bits of
+ * randomBytes (read 64 KiB at a time). A seeded generator (mulberry32, two
+ * draws per double, the same 53-bit construction) exists for reproducible
+ * tests only: every result of a seeded sampler says forRelease = false, and
+ * RELEASE_WARNING is what a written file must carry.
+ *
+ * Sampling. Inverse CDF: output = the first y with cum[y] > u * total, where
+ * cum are the row's prefix sums and total = cum[m - 1] (rows sum to 1 within
+ * SUM_TOL; scaling by the total means no draw can fall off the end, and an
+ * output of probability 0 is never chosen). Binary search: O(log m) per draw.
+ * Rows are cached per distinct secret as prefix sums, least recently used
+ * first out, within a budget of entries (default 2^24 = 128 MiB), so a stream
+ * of 10^6 secrets over a 10^4-cell grid builds each row once and holds at
+ * most the budget. (An alias table would make a draw O(1) but costs two
+ * arrays per row and a slower build; the bench shows the binary search is not
+ * the bottleneck.)
+ */
+
+export const RELEASE_WARNING = 'NOT FOR RELEASE: sampled with a seeded generator (--seed) for reproducible tests; not cryptographically random';
+
+export interface UniformSource {
+  /** A uniform double in [0, 1) with 53 random bits. */
+  next(): number;
+  readonly cryptographic: boolean;
+}
+
+const TWO_POW_27 = 134217728;
+const TWO_POW_53 = 9007199254740992;
+
+/** Uniform doubles from node:crypto randomBytes (53 random bits each). */
+export function cryptoUniform(bufferBytes = 65536): UniformSource {
+  let buf = randomBytes(bufferBytes);
+  let pos = 0;
+  return {
+    cryptographic: true,
+    next() {
+      if (pos + 7 > buf.length) {
+        buf = randomBytes(bufferBytes);
+        pos = 0;
+      }
+      // 26 bits + 27 bits from 7 bytes
+      const a = (buf[pos]! << 18) | (buf[pos + 1]! << 10) | (buf[pos + 2]! << 2) | (buf[pos + 3]! >>> 6);
+      const b = ((buf[pos + 3]! & 0x3f) << 21) | (buf[pos + 4]! << 13) | (buf[pos + 5]! << 5) | (buf[pos + 6]! >>> 3);
+      pos += 7;
+      return (a * TWO_POW_27 + b) / TWO_POW_53;
+    },
+  };
+}
+
+/** Seeded uniform doubles (tests only; not for release). */
+export function seededUniform(seed: number): UniformSource {
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) invalid(`seed must be an integer in 0..4294967295, got ${String(seed)}`);
+  const r = seededRandom(seed);
+  return {
+    cryptographic: false,
+    next() {
+      const a = Math.floor(r() * 67108864); // 26 bits
+      const b = Math.floor(r() * TWO_POW_27); // 27 bits
+      return (a * TWO_POW_27 + b) / TWO_POW_53;
+    },
+  };
+}
+
+export interface SamplerOptions {
+  /** Seed for a reproducible, NOT-for-release stream; omitted = node:crypto. */
+  seed?: number;
+  /** Row cache budget in entries (default 2^24). */
+  cacheEntries?: number;
+  /** A ready-made uniform source (tests); overrides seed. */
+  uniform?: UniformSource;
+}
+
+export interface SamplerStats {
+  draws: number;
+  rowsBuilt: number;
+  cacheHits: number;
+  cachedRows: number;
+  /** False for a seeded stream: its output must say RELEASE_WARNING. */
+  forRelease: boolean;
+}
+
+/**
+ * Samples outputs of a channel for secrets, one at a time (see the module
+ * comment). Validates each row it builds (finite, >= -NEG_TOL, sum within
+ * SUM_TOL of 1): a row that is not a distribution is an error naming it.
+ */
+export class ChannelSampler {
+  readonly channel: RowSource;
+  readonly forRelease: boolean;
+  private readonly uniform: UniformSource;
+  private readonly maxRows: number;
+  private readonly cache = new Map<number, Float64Array>();
+  private readonly rowBuf: Float64Array;
+  private rowsBuilt = 0;
+  private hits = 0;
+  private draws = 0;
+
+  constructor(channel: RowSource, opts: SamplerOptions = {}) {
+    if (!(channel.rows > 0) || !(channel.cols > 0)) invalid(`cannot sample a channel with ${channel.rows} rows and ${channel.cols} columns`);
+    this.channel = channel;
+    this.uniform = opts.uniform ?? (opts.seed !== undefined ? seededUniform(opts.seed) : cryptoUniform());
+    this.forRelease = this.uniform.cryptographic;
+    const budget = opts.cacheEntries ?? 1 << 24;
+    this.maxRows = Math.max(1, Math.floor(budget / channel.cols));
+    this.rowBuf = new Float64Array(channel.cols);
+  }
+
+  private cumulative(x: number): Float64Array {
+    const hit = this.cache.get(x);
+    if (hit) {
+      this.hits++;
+      // refresh recency: Map iteration order is insertion order
+      this.cache.delete(x);
+      this.cache.set(x, hit);
+      return hit;
+    }
+    const m = this.channel.cols;
+    const row = this.channel.row(x, this.rowBuf);
+    const cum = this.cache.size >= this.maxRows ? this.evict() : new Float64Array(m);
+    let s = 0;
+    for (let y = 0; y < m; y++) {
+      let v = row[y]!;
+      if (!Number.isFinite(v) || v < -NEG_TOL) throw new MechError('invalid-input', `channel row ${this.channel.rowLabel(x)}: entry ${this.channel.colLabel(y)} is ${v}, not a probability`);
+      if (v < 0) v = 0;
+      s += v;
+      cum[y] = s;
+    }
+    if (Math.abs(s - 1) > SUM_TOL) throw new MechError('invalid-input', `channel row ${this.channel.rowLabel(x)} sums to ${s}, not 1 (tolerance ${SUM_TOL})`);
+    this.cache.set(x, cum);
+    this.rowsBuilt++;
+    return cum;
+  }
+
+  private evict(): Float64Array {
+    const oldest = this.cache.keys().next().value as number;
+    const arr = this.cache.get(oldest)!;
+    this.cache.delete(oldest);
+    return arr;
+  }
+
+  /** One output index for secret x. */
+  sample(x: number): number {
+    if (!Number.isInteger(x) || x < 0 || x >= this.channel.rows) throw new MechError('internal', `secret index ${x} is outside 0..${this.channel.rows - 1}`);
+    const cum = this.cumulative(x);
+    const m = cum.length;
+    const target = this.uniform.next() * cum[m - 1]!;
+    // first y with cum[y] > target
+    let lo = 0;
+    let hi = m - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (cum[mid]! > target) hi = mid;
+      else lo = mid + 1;
+    }
+    this.draws++;
+    return lo;
+  }
+
+  /** Outputs for a stream of secrets, one per input, in order (lazy: nothing is held but the row cache). */
+  *sampleAll(secrets: Iterable<number>): Generator<number, void, undefined> {
+    for (const x of secrets) yield this.sample(x);
+  }
+
+  stats(): SamplerStats {
+    return { draws: this.draws, rowsBuilt: this.rowsBuilt, cacheHits: this.hits, cachedRows: this.cache.size, forRelease: this.forRelease };
+  }
+}
+
+/**
+ * How secrets are written in a secrets CSV, decided from its header row:
+ *  - `x,y` or `lat,lon` columns: points, mapped to grid cells by the binning
+ *    of the prior (points.ts); a point outside the grid is an error;
+ *  - otherwise the first column (any header, e.g. `secret`, `cell`, `value`)
+ *    holds a cell label exactly as the domain writes it (`(2,3)` on grids —
+ *    quoted, or unquoted when the file has one column —, `17` on lines) or, when it is not a label, a number equal to a numeric
+ *    label (`17.0` for `17`).
+ * Every row maps to exactly one secret index or is a MechError naming its line.
+ */
+export interface SecretsReader {
+  mode: 'points' | 'labels';
+  /** The secret index of a data row. */
+  secretOf(row: CsvRow): number;
+}
+
+export interface PointsMapping {
+  binning: CellBinning;
+  /** Needed when the file has lat,lon: the projection of the grid. */
+  projection?: LocalProjection | null;
+}
+
+export function secretsReader(header: CsvRow, domain: Domain, source: string, points?: PointsMapping): SecretsReader {
+  const names = header.fields.map((f) => f.trim().toLowerCase());
+  const hasPoint = (names.includes('x') && names.includes('y')) || (names.some((s) => s === 'lat' || s === 'latitude') && names.some((s) => s === 'lon' || s === 'lng' || s === 'long' || s === 'longitude'));
+  if (hasPoint) {
+    const { units, ia, ib } = coordinateColumns(header, source);
+    if (!points) invalid(`${source}: the secrets are points (${units === 'km' ? 'x,y' : 'lat,lon'}) but no grid binning was given (import the prior from points first)`);
+    const bin = points.binning;
+    if (bin.rows * bin.cols !== domain.n) throw new MechError('invalid-input', `${source}: the points grid has ${bin.rows * bin.cols} cells but the domain ${domain.spec} has ${domain.n} points`);
+    if (units === 'degrees' && !points.projection) invalid(`${source}: the secrets are lat,lon but the grid was built from x,y in km`);
+    if (units === 'km' && points.projection) invalid(`${source}: the secrets are x,y in km but the grid was built from lat,lon; write them as lat,lon`);
+    const proj = points.projection ?? null;
+    return {
+      mode: 'points',
+      secretOf(row) {
+        const a = numberField(row, ia, units === 'km' ? 'x' : 'lon', source);
+        const b = numberField(row, ib, units === 'km' ? 'y' : 'lat', source);
+        let x = a;
+        let y = b;
+        if (proj) {
+          checkLatLon(b, a, row.line, source);
+          [x, y] = proj.project(b, a);
+        }
+        const cell = bin.cellOfKm(x, y);
+        // The message never quotes the secret itself: error text may end up in logs.
+        if (cell < 0) invalid(`${source}, line ${row.line}: the point is outside the grid (nothing is dropped: fix or remove the row)`, { line: row.line });
+        return cell;
+      },
+    };
+  }
+  if (domain.n > 50_000_000) throw new MechError('too-large', `${source}: cannot index ${domain.n} labels`);
+  const byLabel = new Map<string, number>();
+  const byValue = new Map<number, number>();
+  for (let i = 0; i < domain.n; i++) {
+    const l = domain.label(i);
+    byLabel.set(l, i);
+    if (/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(l)) {
+      const v = Number(l);
+      if (Number.isFinite(v) && !byValue.has(v)) byValue.set(v, i);
+    }
+  }
+  const oneColumn = header.fields.length === 1;
+  return {
+    mode: 'labels',
+    secretOf(row) {
+      // One-column files may hold grid labels unquoted: (2,3) reads as two fields '(2' and '3)'.
+      const t = (oneColumn ? row.fields.join(',') : (row.fields[0] ?? '')).trim();
+      if (t === '') invalid(`${source}, line ${row.line}: empty secret`, { line: row.line });
+      const i = byLabel.get(t);
+      if (i !== undefined) return i;
+      if (/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) {
+        const j = byValue.get(Number(t));
+        if (j !== undefined) return j;
+      }
+      // The message never quotes the secret itself: error text may end up in logs.
+      invalid(`${source}, line ${row.line}: the secret is not a point of ${domain.spec} (nothing is dropped: fix or remove the row)`, { line: row.line });
+    },
+  };
+}
+
+/**
+ * Release: for each data row of a secrets CSV (after the header), in order,
+ * yield { line, secret, output }. Lazy: rows are consumed one at a time, so
+ * a caller reading the file line by line (readline) streams 10^6 rows
+ * without holding them.
+ */
+export function* releaseRows(rows: Iterable<CsvRow>, reader: SecretsReader, sampler: ChannelSampler): Generator<{ line: number; secret: number; output: number }, void, undefined> {
+  for (const row of rows) {
+    const secret = reader.secretOf(row);
+    yield { line: row.line, secret, output: sampler.sample(secret) };
+  }
+}
+
+/**
+ * CSV records from a stream (a file's read stream, or any async iterable of
+ * text/bytes), with the options and line numbers of metric/read-csv.ts:
+ * trimmed fields, empty and '#' comment lines skipped. Streaming: one record
+ * at a time.
+ */
+export async function* readCsvStream(input: AsyncIterable<string | Uint8Array>, source: string): AsyncGenerator<CsvRow, void, undefined> {
+  const parser = parse({ info: true, relax_column_count: true, skip_empty_lines: true, trim: true, comment: '#', comment_no_infix: true, bom: true });
+  const feed = (async () => {
+    try {
+      for await (const chunk of input) {
+        if (!parser.write(chunk)) await new Promise<void>((res) => parser.once('drain', () => res()));
+      }
+      parser.end();
+    } catch (e) {
+      parser.destroy(e as Error);
+    }
+  })();
+  try {
+    for await (const rec of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      if (rec.record.every((f) => f === '')) continue;
+      yield { fields: rec.record, line: rec.info.lines };
+    }
+  } catch (e) {
+    if (e instanceof MechError) throw e;
+    const err = e as { code?: string; lines?: number };
+    invalid(`${source}: malformed CSV${err.lines ? ` at line ${err.lines}` : ''}`, err.lines ? { line: err.lines } : undefined);
+  } finally {
+    await feed;
+  }
+}
+
+export interface ReleaseOptions extends SamplerOptions {
+  /** For point secrets: the grid binning (and projection for lat,lon) of the prior. */
+  points?: PointsMapping;
+  /** Checked every 4096 rows. */
+  signal?: AbortSignal;
+  onProgress?: (rows: number) => void;
+}
+
+export interface ReleaseResult {
+  rows: number;
+  forRelease: boolean;
+  stats: SamplerStats;
+  timeMs: number;
+}
+
+/**
+ * Secrets CSV in, released CSV out, streaming: reads the header, then each
+ * row, maps it to a secret, samples an output and writes one line. The
+ * released file holds only the outputs (never the secrets), one per input
+ * row, in order: a header `released` (the output's label) plus, for point
+ * secrets, the released cell's centre in the input's units (x,y km or
+ * lat,lon). A seeded release starts with the comment line
+ * `# RELEASE_WARNING` (CSV readers here skip '#' lines). An input row
+ * outside the domain stops the release with a MechError naming its line
+ * (rows before it have been written; the caller should delete the partial
+ * file).
+ */
+export async function releaseCsv(
+  input: AsyncIterable<CsvRow>,
+  channel: RowSource,
+  domain: Domain,
+  write: (text: string) => void | Promise<void>,
+  source: string,
+  opts: ReleaseOptions = {},
+): Promise<ReleaseResult> {
+  const t0 = performance.now();
+  if (channel.rows !== domain.n) invalid(`the channel has ${channel.rows} rows but the domain ${domain.spec} has ${domain.n} points`);
+  const sampler = new ChannelSampler(channel, opts);
+  let reader: SecretsReader | null = null;
+  let centre: ((cell: number) => string) | null = null;
+  let rows = 0;
+  let pending: string[] = [];
+  const flush = async (): Promise<void> => {
+    if (pending.length === 0) return;
+    const text = pending.join('');
+    pending = [];
+    await write(text);
+  };
+  for await (const row of input) {
+    if (reader === null) {
+      reader = secretsReader(row, domain, source, opts.points);
+      let head = '';
+      if (!sampler.forRelease) head += `# ${RELEASE_WARNING}\n`;
+      if (reader.mode === 'points' && opts.points && channel.cols === domain.n) {
+        const { binning: b, projection: p } = opts.points;
+        head += p ? 'released,lat,lon\n' : 'released,x,y\n';
+        centre = (cell) => {
+          const r = Math.floor(cell / b.cols);
+          const c = cell - r * b.cols;
+          const x = b.xMin + (c + 0.5) * b.cellKm;
+          const y = b.yMax - (r + 0.5) * b.cellKm;
+          if (p) {
+            const [lat, lon] = p.unproject(x, y);
+            return `${lat},${lon}`;
+          }
+          return `${x},${y}`;
+        };
+      } else head += 'released\n';
+      pending.push(head);
+      continue;
+    }
+    const secret = reader.secretOf(row);
+    const out = sampler.sample(secret);
+    const label = csvField(channel.colLabel(out));
+    pending.push(centre ? `${label},${centre(out)}\n` : `${label}\n`);
+    rows++;
+    if ((rows & 4095) === 0) {
+      if (opts.signal?.aborted) throw new MechError('cancelled', 'release cancelled');
+      await flush();
+      opts.onProgress?.(rows);
+    }
+  }
+  if (reader === null) invalid(`${source}: the file is empty; it needs a header row and one secret per row`);
+  await flush();
+  return { rows, forRelease: sampler.forRelease, stats: sampler.stats(), timeMs: performance.now() - t0 };
+}
+
+/** Quote a CSV field when it holds a comma, quote or line break. */
+export function csvField(s: string): string {
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
