@@ -11,6 +11,7 @@ import type { ChannelPayload, LossInput, PriorInput } from '../../src-worker/pro
 import { MAX_REQUEST_CHANNEL_ENTRIES } from '../../src-worker/protocol/common';
 import { type CsvRow, readCsvRows } from '../../src-worker/metric/read-csv';
 import { decimalProblem, parseDecimal as engineParseDecimal } from '../../src-worker/numeric/decimal';
+import { sizeOfDomainInput } from '../../src-worker/jobs/admission';
 import { checkReadableFileSync, readRegularFileChunks, readRegularFileSync } from '../fs/safe-fs';
 
 /** Largest prior, loss or case-study parameter CSV read into memory (bytes). */
@@ -215,6 +216,12 @@ export class CsvTokenizer {
  * 1) and the entry cap is enforced as rows come in, so memory is bounded by
  * MAX_REQUEST_CHANNEL_ENTRIES doubles.
  */
+/** What the channel's rows must match: the domain's point count, when the domain text tells it. */
+export interface ChannelRowsExpected {
+  rows: number;
+  domain: string;
+}
+
 export class ChannelCsvBuilder {
   private cols = -1;
   private rows = 0;
@@ -225,6 +232,7 @@ export class ChannelCsvBuilder {
   constructor(
     private readonly source: string,
     private readonly maxEntries = MAX_REQUEST_CHANNEL_ENTRIES,
+    private readonly expected?: ChannelRowsExpected,
   ) {}
 
   readonly record = (fields: string[], line: number): void => {
@@ -258,6 +266,8 @@ export class ChannelCsvBuilder {
     const before = this.rowLabelLine.get(label);
     if (before !== undefined) invalid(`${src} line ${line}: row label '${shortLabel(label)}' appears twice (lines ${before} and ${line})`);
     const i = this.rows;
+    const exp = this.expected;
+    if (exp && i + 1 > exp.rows) invalid(`${src} line ${line}: the channel has more than ${exp.rows} secret rows but the domain ${exp.domain} has ${exp.rows} points`);
     if ((i + 1) * cols > this.maxEntries) invalid(`${src} line ${line}: more than ${i} rows x ${cols} columns is over the ${this.maxEntries}-entry limit for CSV input`);
     if ((i + 1) * cols > this.data.length) {
       const grown = new Float64Array(Math.min(Math.max(this.data.length * 2, (i + 1) * cols), this.maxEntries));
@@ -281,6 +291,8 @@ export class ChannelCsvBuilder {
 
   finish(): ChannelPayload {
     if (this.cols < 0 || this.rows === 0) invalid(`${this.source}: a channel CSV needs a header row and at least one secret row`);
+    const exp = this.expected;
+    if (exp && this.rows !== exp.rows) invalid(`${this.source}: the channel has ${this.rows} secret rows but the domain ${exp.domain} has ${exp.rows} points`);
     const n = this.rows * this.cols;
     const data = new Array<number>(n);
     const d = this.data;
@@ -301,10 +313,12 @@ export function parseChannelCsv(text: string, source: string): ChannelPayload {
 /**
  * Read a channel CSV file: regular files only (stat before open), at most
  * MAX_CHANNEL_CSV_BYTES, streamed and checked as it arrives (a bad row is
- * reported when it is read, not after the whole file is in memory).
+ * reported when it is read, not after the whole file is in memory). With
+ * `expected` (the domain's size), a channel with too many rows is refused at
+ * the first row too many.
  */
-export async function readChannelCsv(path: string, signal?: AbortSignal): Promise<ChannelPayload> {
-  const b = new ChannelCsvBuilder(path);
+export async function readChannelCsv(path: string, signal?: AbortSignal, expected?: ChannelRowsExpected): Promise<ChannelPayload> {
+  const b = new ChannelCsvBuilder(path, MAX_REQUEST_CHANNEL_ENTRIES, expected);
   const t = new CsvTokenizer(path, b.record);
   const dec = new StringDecoder('utf8');
   await readRegularFileChunks(path, 'channel CSV', MAX_CHANNEL_CSV_BYTES, (chunk) => t.push(dec.write(chunk)), signal);
@@ -392,4 +406,15 @@ export function resolveDomainArg(text: string, baseDir = process.cwd()): string 
     return `${m[1]}:${file}`;
   }
   return t;
+}
+
+/**
+ * The number of points a domain text names, when it can be told from the
+ * text alone (the engine's admission estimate: no allocation); undefined for
+ * graph:/csv: files. A malformed spec is the engine's MechError.
+ */
+export function domainPointsFromText(domain: string): ChannelRowsExpected | undefined {
+  const size = sizeOfDomainInput(domain);
+  if (!size || !Number.isFinite(size.n)) return undefined;
+  return { rows: size.n, domain: size.name };
 }

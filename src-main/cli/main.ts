@@ -17,7 +17,7 @@ import { checkDirTarget, checkWriteTarget, prepareWrite, publishTemp } from '../
 import { examplePath, listExamples } from '../project/examples';
 import { runProjectFile, type RunSummary } from '../project/run-project';
 import { parseArgs, Flags, type ParsedArgs } from './args';
-import { parseDecimal, parseLossArg, parsePriorArg, readChannelCsv, resolveDomainArg } from './inputs';
+import { domainPointsFromText, parseDecimal, parseLossArg, parsePriorArg, readChannelCsv, resolveDomainArg } from './inputs';
 import { jsonFor, printMatrixRule, readable } from './output';
 import { ProgressReporter, type ProgressStream } from './progress';
 
@@ -96,29 +96,31 @@ async function buildPlan(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
     case 'measure': {
       const f = new Flags(args, ['channel', 'domain', 'epsilon', 'prior', 'loss', 'json', 'quiet']);
       noPositional();
-      const req: JobRequest = { type: 'measure', channel: await readChannelCsv(resolve(f.need('channel', 'mech.csv')), signal) };
+      const channelPath = resolve(f.need('channel', 'mech.csv'));
       const d = f.str('domain');
-      if (d !== undefined) req.domain = resolveDomainArg(d);
+      const domain = d === undefined ? undefined : resolveDomainArg(d);
       const e = f.positive('epsilon');
-      if (e !== undefined) {
-        if (d === undefined) throw new MechError('invalid-input', '--epsilon needs --domain (the metric the epsilon scales)');
-        req.epsilon = e;
-      }
+      if (e !== undefined && domain === undefined) throw new MechError('invalid-input', '--epsilon needs --domain (the metric the epsilon scales)');
       const prior = f.str('prior');
-      if (prior !== undefined) req.prior = parsePriorArg(prior);
       const loss = f.str('loss');
+      const req: JobRequest = {
+        type: 'measure',
+        channel: await readChannelCsv(channelPath, signal, domain === undefined ? undefined : domainPointsFromText(domain)),
+      };
+      if (domain !== undefined) req.domain = domain;
+      if (e !== undefined) req.epsilon = e;
+      if (prior !== undefined) req.prior = parsePriorArg(prior);
       if (loss !== undefined) req.loss = parseLossArg(loss);
       return { request: req, json: f.bool('json'), print: false };
     }
     case 'check': {
       const f = new Flags(args, ['channel', 'domain', 'epsilon', 'json', 'quiet']);
       noPositional();
-      const req: JobRequest = {
-        type: 'check',
-        channel: await readChannelCsv(resolve(f.need('channel', 'mech.csv')), signal),
-        domain: resolveDomainArg(f.need('domain', 'line:6')),
-        epsilon: f.needPositive('epsilon', '0.693'),
-      };
+      const channelPath = resolve(f.need('channel', 'mech.csv'));
+      const domain = resolveDomainArg(f.need('domain', 'line:6'));
+      const epsilon = f.needPositive('epsilon', '0.693');
+      // the domain's size first: a channel with more rows is refused at its first extra row
+      const req: JobRequest = { type: 'check', channel: await readChannelCsv(channelPath, signal, domainPointsFromText(domain)), domain, epsilon };
       return { request: req, json: f.bool('json'), print: false };
     }
     case 'capacity': {

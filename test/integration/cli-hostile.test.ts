@@ -757,7 +757,7 @@ describe('CLI file I/O', () => {
     }
   });
 
-  it('a large channel CSV: a bad early row is reported at once; a bad last row after one streaming pass', async () => {
+  it('a large channel CSV: a bad early row, or a row beyond the domain size, is reported at once; a bad last row after one streaming pass', async () => {
     const d = mkdtempSync(join(tmpdir(), 'mechstudio-bigcsv-'));
     const disp = new Dispatcher({ threads: 1 });
     try {
@@ -772,11 +772,12 @@ describe('CLI file I/O', () => {
       late[n] = `s${n - 1},0x1${row.slice(row.indexOf(','))}`;
       writeFileSync(join(d, 'early.csv'), early.join('\n') + '\n');
       writeFileSync(join(d, 'late.csv'), late.join('\n') + '\n');
-      const run = async (f: string): Promise<Outcome> => {
+      writeFileSync(join(d, 'ok.csv'), lines.join('\n') + '\n');
+      const run = async (f: string, domain = `line:${n}`): Promise<Outcome> => {
         const out = new Capture();
         const err = new Capture();
         const t0 = Date.now();
-        const code = await main(['check', '--channel', join(d, f), '--domain', 'line:6', '--epsilon', '1'], { io: { stdout: out, stderr: err }, dispatcher: disp, handleSigint: false });
+        const code = await main(['check', '--channel', join(d, f), '--domain', domain, '--epsilon', '1'], { io: { stdout: out, stderr: err }, dispatcher: disp, handleSigint: false });
         return { code, stdout: out.text, stderr: err.text, ms: Date.now() - t0, hung: false };
       };
       const e = await run('early.csv');
@@ -787,6 +788,15 @@ describe('CLI file I/O', () => {
       expect(l.code).toBe(2);
       expect(l.stderr).toMatch(/late\.csv line 1001, column 2: '0x1' is not a number/);
       expect(l.ms).toBeLessThan(10_000);
+      // more rows than the domain has points: refused at the first row too many (was: after parsing all)
+      const m = await run('ok.csv', 'line:6');
+      expect(m.code).toBe(2);
+      expect(m.stderr).toMatch(/ok\.csv line 8: the channel has more than 6 secret rows but the domain line:6 has 6 points/);
+      expect(m.ms).toBeLessThan(3000);
+      // fewer rows than points: after the file, with both counts
+      const f = await run('ok.csv', 'line:1001');
+      expect(f.code).toBe(2);
+      expect(f.stderr).toMatch(/the channel has 1000 secret rows but the domain line:1001 has 1001 points/);
     } finally {
       await disp.close();
       rmSync(d, { recursive: true, force: true });
