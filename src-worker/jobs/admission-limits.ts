@@ -28,10 +28,12 @@ export const ADMISSION_LIMITS = {
   /**
    * Points solved by the structured tight-constraints solver (FFT + PCG on
    * lattices), summed over the job's solves (a threshold search or a sweep
-   * solves once per eps). Measured: line:10^6 3.5 s, line:4*10^6 14.5 s
-   * and 1.1 GB for a whole mechanism job, so 2^22 points (~15 s) at most.
+   * solves once per eps). Whole mechanism jobs measured: line:10^6 3.5 s,
+   * line:2^21 7 s, grid:1448x1448 (2^21) 14 s, line:4*10^6 23 s and
+   * 1.1 GB. The FFT setup reports no progress, so the job only announces
+   * its estimate: 2^21 points keeps that silent phase at ~15 s at most.
    */
-  maxTightPoints: 2 ** 22,
+  maxTightPoints: 2 ** 21,
 
   /**
    * Dense tight-constraints solves (no fast solver: sum/avg with V > 1,
@@ -44,8 +46,10 @@ export const ADMISSION_LIMITS = {
 
   /**
    * Planar Laplace offset tables: one adaptive integration per cell offset,
-   * (2R-1)(2C-1) of them (~4e6 on grid:1000x1000, measured ~1e5 a second on
-   * the Euclidean metric), before the rows are streamed.
+   * (2R-1)(2C-1) of them, computed before the first row (no progress).
+   * grid:100x100 (4e4 integrations + 1e8 streamed entries) takes 0.8 s; the
+   * stream limit already keeps grids under ~177 x 177 (1.3e5 integrations),
+   * so this only names the right cause for larger grids.
    */
   maxPlanarIntegrations: 2e6,
 

@@ -44,7 +44,7 @@ export interface DomainSize {
   grid?: { rows: number; cols: number };
 }
 
-const fmt = (x: number): string => (x < 1e6 ? String(Math.round(x)) : x.toExponential(2));
+const fmt = (x: number): string => (x < 1e7 ? String(Math.round(x)) : x.toExponential(2));
 const pairsOf = (n: number): number => (n * (n - 1)) / 2;
 
 function tooLarge(what: string, size: number, limit: number, advice: string, detail?: Record<string, unknown>): never {
@@ -164,7 +164,7 @@ function assertPoints(d: DomainSize): void {
 function mechanismWork(kind: MechanismKindName, d: DomainSize, w: Work): void {
   const n = d.n;
   if (STREAMED_KINDS.has(kind)) w.streamEntries += n * n;
-  if (kind === 'planar-laplace' && d.grid) {
+  if (kind === 'planar-laplace' && d.grid && n * n <= L.maxStreamEntries) {
     const integrations = (2 * d.grid.rows - 1) * (2 * d.grid.cols - 1);
     if (integrations > L.maxPlanarIntegrations) {
       tooLarge(
@@ -218,7 +218,7 @@ function settle(d: DomainSize, w: Work, what: string): void {
       `${what} on ${d.name} generates and measures its channel entry by entry (${fmt(d.n)} x ${fmt(d.n)} per mechanism)`,
       w.streamEntries,
       L.maxStreamEntries,
-      `use a domain of at most about ${fmt(Math.floor(Math.sqrt(L.maxStreamEntries)))} points, or the tight-constraints mechanism (measured from its structure, no n x n pass)`,
+      `use a domain of at most about ${fmt(Math.floor(Math.sqrt(L.maxStreamEntries)))} points${d.grid ? ` (a grid of at most ${Math.floor(L.maxStreamEntries ** 0.25)} x ${Math.floor(L.maxStreamEntries ** 0.25)})` : ''}, or the tight-constraints mechanism (measured from its structure, no n x n pass)`,
     );
   }
   if (w.tightPoints > L.maxTightPoints) {

@@ -82,10 +82,10 @@ describe('admission: hostile job requests end in one typed error, fast', () => {
     ['hamming:60', () => mech('hamming:60', 'tight'), 'too-large', /too many points/],
     ['avg:1000,1000 tight', () => mech('avg:1000,1000', 'tight'), 'too-large', /dense n\^3 solve: 1\.00e\+18, over the limit of 4\.00e\+9/],
     ['db:24,2 exponential', () => mech('db:24,2', 'exponential'), 'too-large', /entry by entry .* 2\.81e\+14, over the limit of 1\.00e\+9/],
-    ['clique:3000 optimal', () => mech('clique:3000', 'optimal'), 'too-large', /4\.50e\+6 pairs x 3000 outputs\): 1\.35e\+10/],
+    ['clique:3000 optimal', () => mech('clique:3000', 'optimal'), 'too-large', /4498500 pairs x 3000 outputs\): 1\.35e\+10/],
     ['clique:3000 rr checked', () => ({ type: 'check', mechanism: spec('clique:3000', 'rr'), domain: 'clique:3000', epsilon: 1 }), 'too-large', /privacy check on clique:3000/],
     ['line:200000 rr', () => mech('line:200000', 'rr'), 'too-large', /4\.00e\+10, over the limit of 1\.00e\+9/],
-    ['planar Laplace on grid:1000x1000', () => mech('grid:1000x1000', 'planar-laplace'), 'too-large', /integration per cell offset/],
+    ['planar Laplace on grid:1000x1000', () => mech('grid:1000x1000', 'planar-laplace'), 'too-large', /1\.00e\+12, over the limit of 1\.00e\+9; .*a grid of at most 177 x 177/],
     ['capacity grid:20x20', () => ({ type: 'capacity', domain: 'grid:20x20', epsilon: 1 }), 'too-large', /MiB of solver memory even after the best symmetry reduction/],
     ['capacity grid:40x40', () => ({ type: 'capacity', domain: 'grid:40x40', epsilon: 1 }), 'too-large', /privacy row per constrained pair/],
     ['threshold on line:10^6', () => ({ type: 'threshold', domain: 'line:1000000' }), 'too-large', /threshold search \(up to 1000 eps values\)/],
@@ -143,6 +143,14 @@ describe('admission: hostile job requests end in one typed error, fast', () => {
     for (const req of [mech('line:99999999999999999999', 'tg'), mech('db:24,2', 'exponential'), { type: 'capacity', domain: 'grid:40x40', epsilon: 1 }]) {
       expect(() => admitRequest(req as JobRequest)).toThrow(MechError);
     }
+    // the limits sit exactly where the constants block says
+    expect(() => admitRequest(mech(`line:${2 ** 21}`, 'tight') as JobRequest)).not.toThrow();
+    expect(() => admitRequest(mech(`line:${2 ** 21 + 1}`, 'tight') as JobRequest)).toThrow(/solves Phi z = 1 on 2097153 points: 2097153, over the limit of 2097152/);
+    expect(() => admitRequest(mech('line:31622', 'laplace') as JobRequest)).not.toThrow();
+    expect(() => admitRequest(mech('line:31623', 'laplace') as JobRequest)).toThrow(/entry by entry/);
+    expect(() => admitRequest(mech(`line:${2 ** 26}`, 'tight') as JobRequest)).toThrow(/solves Phi z = 1/);
+    expect(() => admitRequest(mech(`line:${2 ** 26 + 1}`, 'tight') as JobRequest)).toThrow(/too many points/);
+    expect(() => admitRequest({ type: 'capacity', domain: 'grid:5x5', epsilon: 1 })).not.toThrow();
     expect(performance.now() - t).toBeLessThan(500);
   });
 });
