@@ -53,13 +53,13 @@ export function isMissingPiece(e: unknown): boolean {
 /* ---------- domains ---------- */
 
 /** SPEC §8 domain text -> Domain (metric/parse-domain-spec). */
-export function parseDomain(spec: string): Domain {
-  return parseDomainSpec(spec);
+export function parseDomain(spec: string, onProgress?: (fraction: number, message: string) => void): Domain {
+  return parseDomainSpec(spec, undefined, onProgress);
 }
 
 /** Inline custom metric (validated, SPEC §1). */
-export function customDomain(distances: Matrix, labels: readonly string[]): Domain {
-  return customMetricDomain(distances, labels);
+export function customDomain(distances: Matrix, labels: readonly string[], onProgress?: (fraction: number, message: string) => void): Domain {
+  return customMetricDomain(distances, labels, undefined, onProgress);
 }
 
 /** Inline graph (shortest-path metric). */

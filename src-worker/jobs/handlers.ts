@@ -52,8 +52,8 @@ import type { DomainInput } from '../protocol/common';
 import type { JobRequest } from '../protocol/requests';
 
 /** Build a domain input, then price the job again when only the built domain shows its size (files, inline). */
-function domainOf(req: JobRequest, input: DomainInput): Domain {
-  const domain = buildDomain(input);
+function domainOf(req: JobRequest, input: DomainInput, ctx?: JobContext): Domain {
+  const domain = buildDomain(input, ctx?.progress);
   admitBuiltDomain(req, input, domain);
   return domain;
 }
@@ -102,7 +102,7 @@ function effectiveEpsilonOf(ch: RowSource, domain: Domain, eps: number): { value
 }
 
 async function construct(req: JobRequest, spec: MechanismSpec, ctx: JobContext): Promise<{ domain: Domain; prior: Float64Array; outcome: MechanismOutcome }> {
-  const domain = domainOf(req, spec.domain);
+  const domain = domainOf(req, spec.domain, ctx);
   checkCancelled(ctx.signal);
   const prior = resolvePrior(spec.prior, domain.n, domain);
   ctx.progress(null, `building ${spec.kind} on ${domain.spec}${spec.kind === 'tight' ? tightSolveEstimate(domain) : ''}`);
@@ -180,12 +180,12 @@ export async function measureJob(req: MeasureRequest, ctx: JobContext): Promise<
     const built = await construct(req, req.mechanism, ctx);
     if (!built.outcome.exists) throw new MechError('not-applicable', `the ${req.mechanism.kind} mechanism does not exist here: ${built.outcome.note}`);
     ch = withRowProgress(built.outcome.mechanism.channel, ctx.progress, () => 'measuring');
-    domain = req.domain !== undefined ? domainOf(req, req.domain) : built.domain;
+    domain = req.domain !== undefined ? domainOf(req, req.domain, ctx) : built.domain;
     epsilon ??= req.mechanism.epsilon;
   } else {
     const dense = resolveChannel(req.channel!);
     if (req.domain !== undefined) {
-      domain = domainOf(req, req.domain);
+      domain = domainOf(req, req.domain, ctx);
       assertChannelOnDomain(dense, domain);
     }
     ch = dense;
@@ -218,7 +218,7 @@ export async function measureJob(req: MeasureRequest, ctx: JobContext): Promise<
 }
 
 export async function checkJob(req: CheckRequest, ctx: JobContext): Promise<CheckResult> {
-  const domain = domainOf(req, req.domain);
+  const domain = domainOf(req, req.domain, ctx);
   let ch: RowSource;
   if (req.mechanism) {
     const built = await construct(req, req.mechanism, ctx);
@@ -244,7 +244,7 @@ export async function checkJob(req: CheckRequest, ctx: JobContext): Promise<Chec
 }
 
 export async function capacityJob(req: CapacityRequest, ctx: JobContext): Promise<CapacityResult> {
-  const domain = domainOf(req, req.domain);
+  const domain = domainOf(req, req.domain, ctx);
   ctx.progress(null, `capacities of ${domain.spec}`);
   const c = await privacyCapacities(domain, req.epsilon, ctx.signal, ctx.progress);
   const out: CapacityResult = { type: 'capacity', domain: domain.spec, epsilon: req.epsilon, multiplicative: c.multiplicative, additive: c.additive, rows: domain.n };
@@ -261,7 +261,7 @@ export async function capacityJob(req: CapacityRequest, ctx: JobContext): Promis
 }
 
 export async function regularJob(req: RegularRequest, ctx: JobContext): Promise<RegularResult> {
-  const domain = domainOf(req, req.domain);
+  const domain = domainOf(req, req.domain, ctx);
   const prior = resolvePrior(req.prior, domain.n, domain);
   const r = await regularity(domain, req.epsilon, prior, ctx.signal);
   const out: RegularResult = {
@@ -279,7 +279,7 @@ export async function regularJob(req: RegularRequest, ctx: JobContext): Promise<
 }
 
 export async function thresholdJob(req: ThresholdRequest, ctx: JobContext): Promise<ThresholdResult> {
-  const domain = domainOf(req, req.domain);
+  const domain = domainOf(req, req.domain, ctx);
   const step = req.step ?? 0.01;
   const from = req.from ?? step;
   const to = req.to ?? Math.max(10, from);
@@ -292,7 +292,7 @@ export async function thresholdJob(req: ThresholdRequest, ctx: JobContext): Prom
 }
 
 export async function verticesJob(req: VerticesRequest, ctx: JobContext): Promise<VerticesResult> {
-  const domain = domainOf(req, req.domain);
+  const domain = domainOf(req, req.domain, ctx);
   ctx.progress(null, 'enumerating vertices');
   const v = await posteriorVertices(domain, req.epsilon, req.kernels ?? false, ctx.signal);
   const out: VerticesResult = { type: 'vertices', domain: domain.spec, epsilon: req.epsilon, vertices: v.count, kernels: v.kernels };
@@ -305,7 +305,7 @@ export async function verticesJob(req: VerticesRequest, ctx: JobContext): Promis
 }
 
 export async function sweepJob(req: SweepRequest, ctx: JobContext): Promise<SweepResult> {
-  const domain = domainOf(req, req.domain);
+  const domain = domainOf(req, req.domain, ctx);
   const prior = resolvePrior(req.prior, domain.n, domain);
   const loss = req.loss !== undefined ? resolveLoss(req.loss) : undefined;
   const epsilons: number[] = [];

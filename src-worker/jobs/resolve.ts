@@ -8,13 +8,14 @@ import type { ChannelPayload, DomainInput, LossInput, PriorInput } from '../prot
 import { customDomain, graphDomain, parseDomain, type LossSpecInput } from './engine';
 import { ADMISSION_LIMITS } from './admission-limits';
 
-export function resolveDomain(input: DomainInput): Domain {
-  if (typeof input === 'string') return parseDomain(input);
+/** `onProgress` hears from long validations (a custom metric's n^3 triangle check). */
+export function resolveDomain(input: DomainInput, onProgress?: (fraction: number, message: string) => void): Domain {
+  if (typeof input === 'string') return parseDomain(input, onProgress);
   if (input.kind === 'custom') {
     const n = input.labels.length;
     const m = new Matrix(n, n);
     input.distances.forEach((d, k) => (m.data[k] = d === null ? Infinity : d));
-    return customDomain(m, input.labels);
+    return customDomain(m, input.labels, onProgress);
   }
   const n = input.labels.length;
   for (const e of input.edges) {

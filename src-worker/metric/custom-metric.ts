@@ -15,7 +15,7 @@ import { readCsvRows } from './read-csv';
  * a MechError 'not-a-metric' naming the row and column (detail carries the
  * indices and labels).
  */
-export function validateMetric(m: Matrix, labels: readonly string[]): void {
+export function validateMetric(m: Matrix, labels: readonly string[], onProgress?: MetricProgress): void {
   const n = labels.length;
   if (m.rows !== m.cols) throw new MechError('not-a-metric', `distance matrix is not square: ${m.rows} rows x ${m.cols} columns`);
   if (m.rows !== n) invalid(`distance matrix is ${m.rows} x ${m.cols} but ${n} labels were given`);
@@ -38,7 +38,13 @@ export function validateMetric(m: Matrix, labels: readonly string[]): void {
       if (a !== b && !(Math.abs(a - b) <= REL_TOL * Math.max(1, Math.abs(a), Math.abs(b))))
         throw new MechError('not-a-metric', `not symmetric: ${cell(i, j)} is ${a} but ${cell(j, i)} is ${b}`, { row: i, col: j, value: a, transposed: b });
     }
-  for (let i = 0; i < n; i++)
+  // n^3: up to 8e9 steps (~15 s) within the admission limit, so say how far it is (every ~250 ms).
+  let last = performance.now();
+  for (let i = 0; i < n; i++) {
+    if (onProgress && performance.now() - last >= 250) {
+      last = performance.now();
+      onProgress(i / n, `checking the triangle inequality of ${n} points: row ${i + 1} of ${n}`);
+    }
     for (let j = 0; j < n; j++) {
       const dij = d[i * n + j]!;
       if (dij === Infinity) continue;
@@ -54,10 +60,14 @@ export function validateMetric(m: Matrix, labels: readonly string[]): void {
         }
       }
     }
+  }
 }
 
+/** Progress of a long validation: fraction of the triangle check done, and what it is. */
+export type MetricProgress = (fraction: number, message: string) => void;
+
 /** Custom domain from a validated matrix and labels (distinct, non-empty). */
-export function customMetricDomain(m: Matrix, labels: readonly string[], spec = `custom metric on ${labels.length} points`): Domain {
+export function customMetricDomain(m: Matrix, labels: readonly string[], spec = `custom metric on ${labels.length} points`, onProgress?: MetricProgress): Domain {
   const n = labels.length;
   if (n === 0) invalid('a custom metric needs at least one point');
   assertCustomMetricFits(n, spec);
@@ -67,7 +77,7 @@ export function customMetricDomain(m: Matrix, labels: readonly string[], spec = 
     if (seen.has(l)) invalid(`label '${l}' appears twice (points ${seen.get(l)! + 1} and ${i + 1})`);
     seen.set(l, i);
   });
-  validateMetric(m, labels);
+  validateMetric(m, labels, onProgress);
   const data = m.data.slice();
   return {
     kind: 'custom',
@@ -136,7 +146,7 @@ export function assertCustomMetricFits(n: number, what: string): void {
  * a system file: its lines must not come back to the client); only the
  * metric violations of a well-formed distance file name the points' labels.
  */
-export function parseCustomMetricCsv(text: string, file = 'distance CSV', spec = `csv:${file}`): Domain {
+export function parseCustomMetricCsv(text: string, file = 'distance CSV', spec = `csv:${file}`, onProgress?: MetricProgress): Domain {
   // Size first, from the header line alone: no body parse, no n x n matrix, before the limits say yes.
   assertCustomMetricFits(csvMetricHeaderSize(text, file), `distance file '${file}'`);
   const rows = readCsvRows(text, file);
@@ -170,7 +180,7 @@ export function parseCustomMetricCsv(text: string, file = 'distance CSV', spec =
     for (let j = 0; j < n; j++) m.data[i * n + j] = parseCell(row.fields[j + 1]!, `${file}, line ${row.line}, column ${j + 2}`);
   });
   try {
-    return customMetricDomain(m, labels, spec);
+    return customMetricDomain(m, labels, spec, onProgress);
   } catch (e) {
     if (e instanceof MechError) throw new MechError(e.code, `${file}: ${e.message}`, e.detail);
     throw e;

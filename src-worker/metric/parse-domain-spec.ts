@@ -1,7 +1,7 @@
 import { MechError, invalid } from '../errors';
 import { argmaxDomain, averageDomain, countDomain, kCountDomain, maxDomain, minDomain, percentileDomain, sumDomain } from './answer-domains';
 import { cliqueDomain } from './clique';
-import { parseCustomMetricCsv } from './custom-metric';
+import { parseCustomMetricCsv, type MetricProgress } from './custom-metric';
 import { databaseDomain, type DatabaseMetric } from './database';
 import type { Domain, GridMetric } from './domain';
 import { graphDomainFromEdgeList } from './graph';
@@ -165,7 +165,7 @@ export function parseDomainSpecText(spec: string): { text: string; parsed: Parse
   }
 }
 
-export function parseDomainSpec(spec: string, io?: TextReader): Domain {
+export function parseDomainSpec(spec: string, io?: TextReader, onProgress?: MetricProgress): Domain {
   const { text, parsed: d } = parseDomainSpecText(spec);
   if (d.kind === 'graph' || d.kind === 'csv') {
     const what = d.kind === 'graph' ? 'edge-list file' : 'distance file';
@@ -177,7 +177,7 @@ export function parseDomainSpec(spec: string, io?: TextReader): Domain {
       if (e instanceof MechError) throw e;
       invalid(`cannot read ${what} '${d.file}': ${(e as Error)?.message ?? String(e)}`);
     }
-    return d.kind === 'graph' ? graphDomainFromEdgeList(content, d.file) : parseCustomMetricCsv(content, d.file);
+    return d.kind === 'graph' ? graphDomainFromEdgeList(content, d.file) : parseCustomMetricCsv(content, d.file, undefined, onProgress);
   }
   const build = (f: () => Domain): Domain => {
     try {

@@ -85,3 +85,24 @@ describe('domain file reader', () => {
     expect(() => readRegularTextFile('/dev/zero', 'distance file')).toThrow(/'\/dev\/zero': it is a character device, not a regular file/);
   });
 });
+
+describe('custom metric validation progress', () => {
+  it('reports how far the n^3 triangle check is', async () => {
+    const { customMetricDomain } = await import('../../../src-worker/metric/custom-metric');
+    const n = 900;
+    const m = new Matrix(n, n);
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) m.data[i * n + j] = Math.abs(i - j);
+    const labels = Array.from({ length: n }, (_, i) => `p${i}`);
+    const seen: [number, string][] = [];
+    const d = customMetricDomain(m, labels, 'm900', (f, msg) => seen.push([f, msg]));
+    expect(d.n).toBe(n);
+    expect(seen.length).toBeGreaterThanOrEqual(1);
+    let prev = -1;
+    for (const [f, msg] of seen) {
+      expect(f).toBeGreaterThan(prev);
+      expect(f).toBeLessThan(1);
+      expect(msg).toMatch(/^checking the triangle inequality of 900 points: row \d+ of 900$/);
+      prev = f;
+    }
+  }, 30_000);
+});
