@@ -261,11 +261,22 @@ const validSmallDomain = fc.oneof(
  * out-of-memory or an exit-1 RangeError.
  */
 const ENGINE_BOUNDARY_DOMAINS = ['line:1000000000', 'line:99999999999999999999', 'grid:100000x100000', 'db:24,2', 'avg:1000,1000', 'clique:3000'];
-/** Whether ENGINE_BOUNDARY_DOMAINS are part of the generated runs (see the note at the end of the file). */
-const WITH_ENGINE_BOUNDARY = process.env.MECHSTUDIO_HOSTILE_ENGINE === '1';
+/** Every command on every ENGINE_BOUNDARY_DOMAINS entry (66 invocations). */
+function engineBoundaryCases(): Case[] {
+  const out: Case[] = [];
+  for (const d of ENGINE_BOUNDARY_DOMAINS) {
+    for (const k of ['tg', 'rr', 'exponential', 'laplace', 'planar-laplace', 'symmetric', 'optimal', 'tight']) out.push({ argv: ['mechanism', '--domain', d, '--epsilon', '1', '--kind', k], expect: 'any', why: 'engine boundary' });
+    out.push({ argv: ['capacity', '--domain', d, '--epsilon', '1'], expect: 'any', why: 'engine boundary' });
+    out.push({ argv: ['regular', '--domain', d, '--epsilon', '1', '--prior', 'uniform'], expect: 'any', why: 'engine boundary' });
+    out.push({ argv: ['threshold', '--domain', d], expect: 'any', why: 'engine boundary' });
+    out.push({ argv: ['vertices', '--domain', d, '--epsilon', '1'], expect: 'any', why: 'engine boundary' });
+    out.push({ argv: ['check', '--channel', P.ch2!, '--domain', d, '--epsilon', '1'], expect: 'invalid', why: 'engine boundary: 2 rows' });
+  }
+  return out;
+}
 const hostileDomain = fc.oneof(
   fc.constantFrom(
-    ...(WITH_ENGINE_BOUNDARY ? ENGINE_BOUNDARY_DOMAINS : ['line:7']),
+    'line:7',
     'line:0',
     'line:1',
     'line:-5',
@@ -479,7 +490,7 @@ const invalidCase: fc.Arbitrary<Case> = fc.oneof(
   })),
   fc.constantFrom('/dev/zero', '/dev/urandom', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING', 'PRIORHEX', 'PRIORNEG').map((p) => ({ argv: ['regular', '--domain', 'line:3', '--epsilon', '1', '--prior', `csv:${path(p, 0)}`], expect: 'invalid' as Expect, why: `prior ${p}` })),
   fc.constantFrom('/dev/zero', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING').map((p) => ({ argv: ['mechanism', '--domain', `graph:${path(p, 0)}`, '--epsilon', '1', '--kind', 'tg'], expect: 'invalid' as Expect, why: `graph ${p}` })),
-  fc.constantFrom('line:-5', 'line:0x10', 'line:NaN', 'grid:3x', 'lïne:3', ...(WITH_ENGINE_BOUNDARY ? ENGINE_BOUNDARY_DOMAINS : [])).map((d) => ({ argv: ['mechanism', '--domain', d, '--epsilon', '1', '--kind', 'tg'], expect: 'invalid' as Expect, why: `domain ${d}` })),
+  fc.constantFrom('line:-5', 'line:0x10', 'line:NaN', 'grid:3x', 'lïne:3').map((d) => ({ argv: ['mechanism', '--domain', d, '--epsilon', '1', '--kind', 'tg'], expect: 'invalid' as Expect, why: `domain ${d}` })),
 );
 
 // ---------------------------------------------------------------------------
@@ -590,6 +601,7 @@ describe('mechstudio CLI under hostile input (>= 1,000 generated invocations)', 
   afterAll(async () => {
     await dispatcher?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
+    dir = '';
   });
 
   it('every in-process invocation: exit 0 or 2 (0 for valid input, 2 for malformed), one error line, no trace, no hang', () => {
@@ -671,6 +683,45 @@ describe('mechstudio CLI under hostile input (>= 1,000 generated invocations)', 
     expect(runs.length).toBeGreaterThanOrEqual(30);
     expect(bad).toEqual([]);
     expect(lstatSync(P.fifo!).isFIFO()).toBe(true);
+  }, 110_000);
+});
+
+/**
+ * Run with MECHSTUDIO_HOSTILE_ENGINE=1. Off by default until the engine's
+ * admission estimate bounds these (issue 12): at 03:17 UTC on 2026-11-24 all
+ * 78 gave exit 0 or 2 (no exit 1), but three ran over the 10 s bound:
+ * `mechanism --domain db:24,2 --epsilon 1 --kind tight`, `regular --domain
+ * db:24,2 --epsilon 1 --prior uniform`, `regular --domain clique:3000
+ * --epsilon 1 --prior uniform`.
+ */
+const WITH_ENGINE_BOUNDARY = process.env.MECHSTUDIO_HOSTILE_ENGINE === '1';
+
+describe.skipIf(!WITH_ENGINE_BOUNDARY)('mechstudio CLI on sizes the engine must refuse at its job boundary', () => {
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    dir = '';
+  });
+  it('line:1e9, line:1e20, grid:100000x100000, db:24,2, avg:1000,1000, clique:3000 with every command: exit 0 or 2 within the bound, never exit 1', async () => {
+    if (!dir) setupFixtures();
+    const disp = new Dispatcher({ threads: 2 });
+    const cs = engineBoundaryCases();
+    let peak = 0;
+    const rss = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+    const saved = dispatcher;
+    dispatcher = disp;
+    try {
+      const os = await pool(cs, 2, (c) => inProcess(c.argv));
+      const bad = os.map((o, k) => ({ o, c: cs[k]! })).filter(({ o, c }) => problems(c, o).length).map(({ o, c }) => show(c, o, problems(c, o)));
+      console.log(
+        `cli-hostile engine boundary: ${os.length} invocations; exit 0: ${os.filter((o) => o.code === 0).length}, exit 2: ${os.filter((o) => o.code === 2).length}, ` +
+          `other: ${os.filter((o) => o.code !== 0 && o.code !== 2).length}, over bound: ${os.filter((o) => o.hung).length}; slowest ${Math.max(...os.map((o) => o.ms))} ms; peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB`,
+      );
+      expect(bad).toEqual([]);
+    } finally {
+      clearInterval(rss);
+      dispatcher = saved;
+      await disp.close();
+    }
   }, 110_000);
 });
 
