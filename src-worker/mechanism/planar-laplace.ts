@@ -24,6 +24,11 @@ export function planarLaplace(domain: Domain, eps: number): Mechanism {
   const R = g.rows;
   const C = g.cols;
   const e = eps * g.step;
+  // eps and the cell size are each valid, but their product may leave the doubles: 0 (no noise scale at
+  // all: every table entry 0, rows that sum to 0) or Infinity. Refuse instead of returning a non-channel.
+  if (!(e > 0) || !Number.isFinite(e)) {
+    throw new MechError('invalid-input', `planar Laplace on ${domain.spec}: eps x cell size = ${eps} x ${g.step} ${e === 0 ? 'underflows to 0' : 'overflows'}; choose eps or the grid step (step=S) so that their product is a normal positive number`);
+  }
   const t0 = performance.now();
   const tables = buildPlanarOffsetTables(R, C, g.metric, e);
   const buildMs = performance.now() - t0;

@@ -110,6 +110,8 @@ describe('admission: hostile job requests end in one typed error, fast', () => {
     ['line exponent', () => mech('line:1e3', 'tg'), 'invalid-input', /expected line:N/],
     ['percentile 1e999', () => mech('percentile:3,2,1e999', 'rr'), 'invalid-input', /P in \(0, 100\]/],
     ['empty domain', () => mech(' ', 'tg'), 'invalid-input', /empty domain/],
+    ['planar Laplace, eps x step underflows', () => mech('grid:2x2:step=1e-300', 'planar-laplace', { epsilon: 5e-324 }), 'invalid-input', /eps x cell size = 5e-324 x 1e-300 underflows to 0/],
+    ['planar Laplace, eps x step overflows', () => mech('grid:2x2:step=1e300', 'planar-laplace', { epsilon: 1e300 }), 'invalid-input', /overflows/],
     ['tg on a grid', () => mech('grid:3x3', 'tg'), 'not-applicable', /./],
     ['not a metric inline', () => mech({ kind: 'custom', labels: ['a', 'b', 'c'], distances: [0, 1, 5, 1, 0, 1, 5, 1, 0] } as never, 'rr'), 'not-a-metric', /triangle inequality/],
   ];
