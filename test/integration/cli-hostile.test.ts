@@ -18,7 +18,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -807,6 +807,34 @@ describe('CLI file I/O', () => {
       rmSync(d, { recursive: true, force: true });
     }
   });
+
+  it('a save killed with SIGKILL leaves its temp file; the next write into that directory removes it, and the target was never touched', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'mechstudio-killed-'));
+    try {
+      writeFileSync(join(d, 'x.csv'), 'previous contents\n');
+      // a large export (line:2500, ~125 MB of text) killed as soon as its temp file appears
+      const child = spawn(process.execPath, [bin, 'mechanism', '--domain', 'line:2500', '--epsilon', '1', '--kind', 'tg', '--out', join(d, 'x.csv'), '--quiet'], { stdio: 'ignore' });
+      const closed = new Promise<void>((r) => child.on('close', () => r()));
+      const t0 = Date.now();
+      let seen: string[] = [];
+      while (Date.now() - t0 < 30_000 && child.exitCode === null) {
+        seen = readdirSync(d).filter((n) => n.startsWith(TEMP_PREFIX));
+        if (seen.length) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      child.kill('SIGKILL');
+      await closed;
+      expect(seen.length, 'the export wrote a temp file before it was killed').toBeGreaterThan(0);
+      expect(readdirSync(d).filter((n) => n.startsWith(TEMP_PREFIX)).length).toBeGreaterThan(0);
+      expect(readFileSync(join(d, 'x.csv'), 'utf8')).toBe('previous contents\n');
+      // the next save into the directory (any command that writes there) sweeps the dead process's temp files
+      const code = await main(['mechanism', '--domain', 'line:3', '--epsilon', '1', '--kind', 'tg', '--out', join(d, 'y.csv'), '--json'], { io: { stdout: new Capture(), stderr: new Capture() }, handleSigint: false });
+      expect(code).toBe(0);
+      expect(readdirSync(d).sort()).toEqual(['x.csv', 'y.csv']);
+    } finally {
+      rmSync(d, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('a large channel CSV: a bad early row, or a row beyond the domain size, is reported at once; a bad last row after one streaming pass', async () => {
     const d = mkdtempSync(join(tmpdir(), 'mechstudio-bigcsv-'));
