@@ -216,6 +216,53 @@ export class CsvTokenizer {
  * 1) and the entry cap is enforced as rows come in, so memory is bounded by
  * MAX_REQUEST_CHANNEL_ENTRIES doubles.
  */
+/**
+ * Row labels seen so far, for duplicate detection: open addressing on a
+ * string hash into an Int32Array of row indices. A Map with millions of
+ * fresh (sliced) strings as keys costs ~1 µs an insert; this ~0.1 µs.
+ */
+class LabelIndex {
+  private slots = new Int32Array(1024).fill(-1);
+  private count = 0;
+  constructor(private readonly labels: string[]) {}
+
+  private static hash(s: string): number {
+    let h = 0x811c9dc5;
+    for (let k = 0; k < s.length; k++) h = Math.imul(h ^ s.charCodeAt(k), 0x01000193);
+    return h >>> 0;
+  }
+
+  /** Row index of an earlier equal label, or -1 after recording `index` for it. */
+  addOrFind(label: string, index: number): number {
+    if ((this.count + 1) * 2 > this.slots.length) this.grow();
+    const mask = this.slots.length - 1;
+    let k = LabelIndex.hash(label) & mask;
+    for (;;) {
+      const r = this.slots[k]!;
+      if (r < 0) {
+        this.slots[k] = index;
+        this.count++;
+        return -1;
+      }
+      if (this.labels[r] === label) return r;
+      k = (k + 1) & mask;
+    }
+  }
+
+  private grow(): void {
+    const old = this.slots;
+    this.slots = new Int32Array(old.length * 2).fill(-1);
+    const mask = this.slots.length - 1;
+    for (let i = 0; i < old.length; i++) {
+      const r = old[i]!;
+      if (r < 0) continue;
+      let k = LabelIndex.hash(this.labels[r]!) & mask;
+      while (this.slots[k]! >= 0) k = (k + 1) & mask;
+      this.slots[k] = r;
+    }
+  }
+}
+
 /** What the channel's rows must match: the domain's point count, when the domain text tells it. */
 export interface ChannelRowsExpected {
   rows: number;
@@ -227,7 +274,8 @@ export class ChannelCsvBuilder {
   private rows = 0;
   private colLabels: string[] = [];
   private readonly rowLabels: string[] = [];
-  private readonly rowLabelLine = new Map<string, number>();
+  private readonly rowLines: number[] = [];
+  private readonly rowIndex = new LabelIndex(this.rowLabels);
   private data = new Float64Array(0);
   constructor(
     private readonly source: string,
@@ -263,8 +311,6 @@ export class ChannelCsvBuilder {
     const cols = this.cols;
     if (fields.length !== cols + 1) invalid(`${src} line ${line}: expected ${cols + 1} cells (label + ${cols} probabilities), found ${fields.length}`);
     const label = fields[0]!;
-    const before = this.rowLabelLine.get(label);
-    if (before !== undefined) invalid(`${src} line ${line}: row label '${shortLabel(label)}' appears twice (lines ${before} and ${line})`);
     const i = this.rows;
     const exp = this.expected;
     if (exp && i + 1 > exp.rows) invalid(`${src} line ${line}: the channel has more than ${exp.rows} secret rows but the domain ${exp.domain} has ${exp.rows} points`);
@@ -284,8 +330,10 @@ export class ChannelCsvBuilder {
       s += v;
     }
     if (!(Math.abs(s - 1) <= CHANNEL_ROW_SUM_TOL)) invalid(`${src} line ${line}: row '${shortLabel(label)}' sums to ${s}, not 1`);
-    this.rowLabelLine.set(label, line);
     this.rowLabels.push(label);
+    const before = this.rowIndex.addOrFind(label, i);
+    if (before >= 0) invalid(`${src} line ${line}: row label '${shortLabel(label)}' appears twice (lines ${this.rowLines[before]} and ${line})`);
+    this.rowLines.push(line);
     this.rows++;
   }
 
