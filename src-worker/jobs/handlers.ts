@@ -88,6 +88,17 @@ function tightSolveEstimate(domain: Domain): string {
   return `: solving Phi z = 1 on ${domain.n} points (about ${Math.max(1, Math.round(domain.n * perPoint))} s on the reference machine; no finer progress inside the FFT solver)`;
 }
 
+/**
+ * An expected loss is a sum of prior x channel x loss: with infinite
+ * distances (disconnected points) or distances whose square overflows
+ * (dist2 on d ~ 1e300) it is not a finite double. The protocol then carries
+ * null (never Infinity, which the result schema rejects).
+ */
+function finiteOrNull(x: number): number | null {
+  return Number.isFinite(x) ? x : null;
+}
+const NON_FINITE_LOSS = 'expected loss not reported: it is not a finite number (infinite distances, or loss values whose sums overflow a 64-bit float)';
+
 /** Work budget of the effective-eps check attached to mechanism results (entry comparisons). */
 const MECHANISM_CHECK_WORK = 2e8;
 
@@ -155,12 +166,15 @@ export async function mechanismJob(req: MechanismRequest, ctx: JobContext): Prom
     info: portableInfo(mech.info),
   };
   step = 'expected loss';
-  if (req.loss !== undefined) result.expectedLoss = expectedLoss(prior, ch, resolveLoss(req.loss), domain).value;
+  if (req.loss !== undefined) {
+    result.expectedLoss = finiteOrNull(expectedLoss(prior, ch, resolveLoss(req.loss), domain).value);
+    if (result.expectedLoss === null) result.note = NON_FINITE_LOSS;
+  }
   step = 'checking privacy';
   ctx.progress(null, 'checking privacy');
   const eff = effectiveEpsilonOf(ch, domain, req.epsilon);
   result.effectiveEpsilon = eff.value;
-  if (eff.note) result.note = eff.note;
+  if (eff.note) result.note = result.note ? `${result.note}; ${eff.note}` : eff.note;
   checkCancelled(ctx.signal);
   const limit = req.inlineLimit ?? INLINE_MATRIX_LIMIT;
   if (ch.rows * ch.cols <= limit) result.matrix = matrixPayload(ch);
@@ -209,10 +223,10 @@ export async function measureJob(req: MeasureRequest, ctx: JobContext): Promise<
   };
   if (req.loss !== undefined) {
     const l = expectedLoss(prior, ch, resolveLoss(req.loss), domain);
-    out.expectedLoss = l.value;
+    out.expectedLoss = finiteOrNull(l.value);
     if (ch.cols <= 10_000) out.remap = l.remap;
   }
-  if (domain && ch.cols === domain.n) out.qualityLoss = qualityLoss(prior, ch, domain);
+  if (domain && ch.cols === domain.n) out.qualityLoss = finiteOrNull(qualityLoss(prior, ch, domain));
   if (domain && epsilon !== undefined) out.effectiveEpsilon = effectiveEpsilonOf(ch, domain, epsilon).value;
   return out;
 }
@@ -336,7 +350,7 @@ export async function sweepJob(req: SweepRequest, ctx: JobContext): Promise<Swee
         const m = measureChannel(prior, o.mechanism.channel);
         s.utility.push(m.utility);
         s.leakage.push(m.leakage);
-        if (loss) s.expectedLoss!.push(expectedLoss(prior, o.mechanism.channel, loss, domain).value);
+        if (loss) s.expectedLoss!.push(finiteOrNull(expectedLoss(prior, o.mechanism.channel, loss, domain).value));
         s.notes!.push(null);
       } catch (e) {
         if (e instanceof MechError && (e.code === 'cancelled' || e.code === 'internal')) throw e;

@@ -189,6 +189,18 @@ describe('admission: valid requests at the edge still succeed', () => {
     expect(fine.guaranteedEpsilon).toBe(2);
   });
 
+  it('an expected loss that is not a finite double is reported as null with a note, never Infinity', async () => {
+    const huge = { kind: 'custom', labels: ['a', 'b'], distances: [0, 1.5e300, 1.5e300, 0] };
+    const m = await ok(mech(huge as never, 'rr', { loss: 'dist2', epsilon: 1e-6 }));
+    expect(m.expectedLoss).toBeNull();
+    expect(m.note).toMatch(/expected loss not reported: it is not a finite number/);
+    const ch = { rows: 2, cols: 2, data: [0.9, 0.1, 0.1, 0.9], rowLabels: ['a', 'b'], colLabels: ['a', 'b'] };
+    const r = await ok({ type: 'measure', channel: ch, domain: huge, loss: 'dist2' });
+    expect(r.expectedLoss).toBeNull();
+    const fine = await ok({ type: 'measure', channel: ch, domain: { kind: 'custom', labels: ['a', 'b'], distances: [0, 2, 2, 0] }, loss: 'dist2' });
+    expect(fine.expectedLoss).toBeCloseTo(0.4, 12); // remap keeps the report: 0.1 x 4
+  });
+
   it('the uniform prior passes its own sum check at the largest admitted size (and beyond)', () => {
     for (const n of [ADMISSION_LIMITS.maxPoints, 1e8]) {
       const p = uniformPrior(n);
