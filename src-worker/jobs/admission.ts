@@ -198,6 +198,20 @@ function lpWork(what: string, d: DomainSize, withMemory: boolean): void {
       'use a smaller domain, or a closed-form mechanism (rr is optimal on a clique; tight, tg, exponential elsewhere)',
     );
   }
+  // The LP's own first check (lp/private-channel-lp.ts), made here before the cost array, the orbits and the
+  // n x m channel are allocated: even the constraint-free part (the row sums) must fit the solver memory after
+  // the best orbit reduction. line:11000 optimal took 11 s and 2.5 GB to reach it there.
+  if (Number.isFinite(d.symmetry)) {
+    const g = d.symmetry;
+    const est = estimateLpBytes((n * m) / g, n / g, (n * m) / g);
+    if (est > LP_MEMORY_LIMIT_BYTES) {
+      throw new MechError(
+        'too-large',
+        `${what} would need about ${(est / 2 ** 20).toFixed(0)} MiB of solver memory for its ${fmt(n * m)} channel variables alone, even after the best symmetry reduction (at most ${g} isometries), over the ${(LP_MEMORY_LIMIT_BYTES / 2 ** 20).toFixed(0)} MiB limit; use a smaller domain, or a closed-form mechanism (tight, tg, exponential)`,
+        { estimateBytes: est, limitBytes: LP_MEMORY_LIMIT_BYTES },
+      );
+    }
+  }
   if (withMemory && Number.isFinite(d.symmetry)) {
     const g = d.symmetry;
     const rows = (n + 2 * d.pairs * m) / g;

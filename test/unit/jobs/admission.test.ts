@@ -84,6 +84,7 @@ describe('admission: hostile job requests end in one typed error, fast', () => {
     ['db:24,2 exponential', () => mech('db:24,2', 'exponential'), 'too-large', /entry by entry .* 2\.81e\+14, over the limit of 1\.00e\+9/],
     ['clique:3000 optimal', () => mech('clique:3000', 'optimal'), 'too-large', /4498500 pairs x 3000 outputs\): 1\.35e\+10/],
     ['clique:3000 rr checked', () => ({ type: 'check', mechanism: spec('clique:3000', 'rr'), domain: 'clique:3000', epsilon: 1 }), 'too-large', /privacy check on clique:3000/],
+    ['line:11000 optimal', () => mech('line:11000', 'optimal'), 'too-large', /channel variables alone, even after the best symmetry reduction \(at most 2 isometries\)/],
     ['line:200000 rr', () => mech('line:200000', 'rr'), 'too-large', /4\.00e\+10, over the limit of 1\.00e\+9/],
     ['planar Laplace on grid:1000x1000', () => mech('grid:1000x1000', 'planar-laplace'), 'too-large', /1\.00e\+12, over the limit of 1\.00e\+9; .*a grid of at most 177 x 177/],
     ['capacity grid:20x20', () => ({ type: 'capacity', domain: 'grid:20x20', epsilon: 1 }), 'too-large', /MiB of solver memory even after the best symmetry reduction/],
