@@ -125,7 +125,11 @@ export class CsvTokenizer {
 
   private handleLine(text: string): void {
     if (this.fields === null) {
-      if (text.length === 0 || text.charCodeAt(0) === 35 /* # */) return;
+      if (text.length === 0) return;
+      // a comment line: '#' first, after blanks (the engine's reader trims before it looks)
+      let b = 0;
+      while (b < text.length && (text.charCodeAt(b) === 32 || text.charCodeAt(b) === 9)) b++;
+      if (text.charCodeAt(b) === 35 /* # */) return;
       if (text.indexOf('"') < 0) {
         const parts = text.split(',');
         let empty = true;
