@@ -146,7 +146,7 @@ export function readRegularFileSync(path: string, what: string, maxBytes = DEFAU
       try {
         n = readSync(fd, buf, 0, buf.length, null);
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'EAGAIN') continue;
+        // a regular file never says EAGAIN; anything that does is not a file we wait for
         invalid(`cannot read ${what} '${path}': ${errnoText(e)}`);
       }
       if (n === 0) break;
