@@ -229,7 +229,7 @@ function lpWork(what: string, d: DomainSize, withMemory: boolean): void {
 function settle(d: DomainSize, w: Work, what: string): void {
   if (w.streamEntries > L.maxStreamEntries) {
     tooLarge(
-      `${what} on ${d.name} generates and measures its channel entry by entry (${fmt(d.n)} x ${fmt(d.n)} per mechanism)`,
+      `${what} on ${d.name} generates and measures its channel entry by entry (${fmt(d.n)} x ${fmt(d.n)} per mechanism and pass)`,
       w.streamEntries,
       L.maxStreamEntries,
       `use a domain of at most about ${fmt(Math.floor(Math.sqrt(L.maxStreamEntries)))} points${d.grid ? ` (a grid of at most ${Math.floor(L.maxStreamEntries ** 0.25)} x ${Math.floor(L.maxStreamEntries ** 0.25)})` : ''}, or the tight-constraints mechanism (measured from its structure, no n x n pass)`,
@@ -274,13 +274,14 @@ function sizer(built?: ReadonlyMap<DomainInput, Domain>): (input: DomainInput) =
   };
 }
 
-function mechanismSpecWork(spec: MechanismSpec, size: (i: DomainInput) => DomainSize | null, what: string, measure: boolean): DomainSize | null {
+/** `passes`: streaming passes over the channel the job makes (measure 1, + 1 for an expected loss; 0 when only checked). */
+function mechanismSpecWork(spec: MechanismSpec, size: (i: DomainInput) => DomainSize | null, what: string, passes: number): DomainSize | null {
   const d = size(spec.domain);
   if (!d) return null;
   assertPoints(d);
   const w: Work = { streamEntries: 0, tightPoints: 0, tightDense: 0 };
   mechanismWork(spec.kind, d, w);
-  if (!measure) w.streamEntries = 0;
+  w.streamEntries *= passes;
   settle(d, w, what);
   return d;
 }
@@ -294,7 +295,7 @@ export function admitRequest(req: JobRequest, built?: ReadonlyMap<DomainInput, D
   const size = sizer(built);
   switch (req.type) {
     case 'mechanism': {
-      mechanismSpecWork(req, size, `the ${req.kind} mechanism`, true);
+      mechanismSpecWork(req, size, `the ${req.kind} mechanism`, req.loss !== undefined ? 2 : 1);
       return;
     }
     case 'measure': {
@@ -302,7 +303,7 @@ export function admitRequest(req: JobRequest, built?: ReadonlyMap<DomainInput, D
       // A mismatch the request shows is reported first, before anything is sized or built.
       if (req.channel && d && req.channel.rows !== d.n) invalid(`the channel has ${req.channel.rows} secret rows but the domain ${d.name} has ${fmt(d.n)} points`);
       if (d) assertPoints(d);
-      if (req.mechanism) mechanismSpecWork(req.mechanism, size, `measuring the ${req.mechanism.kind} mechanism`, true);
+      if (req.mechanism) mechanismSpecWork(req.mechanism, size, `measuring the ${req.mechanism.kind} mechanism`, req.loss !== undefined ? 2 : 1);
       return;
     }
     case 'check': {
@@ -311,7 +312,7 @@ export function admitRequest(req: JobRequest, built?: ReadonlyMap<DomainInput, D
       if (d) assertPoints(d);
       let outputs = req.channel?.cols;
       if (req.mechanism) {
-        const md = mechanismSpecWork(req.mechanism, size, `checking the ${req.mechanism.kind} mechanism`, false);
+        const md = mechanismSpecWork(req.mechanism, size, `checking the ${req.mechanism.kind} mechanism`, 0);
         if (md && d && md.n !== d.n) invalid(`the mechanism's domain ${md.name} has ${fmt(md.n)} points but the domain ${d.name} has ${fmt(d.n)}`);
         outputs = md?.n ?? d?.n;
       }
@@ -368,6 +369,7 @@ export function admitRequest(req: JobRequest, built?: ReadonlyMap<DomainInput, D
       assertPoints(d);
       const w: Work = { streamEntries: 0, tightPoints: 0, tightDense: 0 };
       for (const kind of req.kinds) mechanismWork(kind as MechanismKindName, d, w);
+      if (req.loss !== undefined) w.streamEntries *= 2;
       mechanismWork('tight', d, w); // the regularity bounds at every eps
       w.streamEntries *= req.steps;
       w.tightPoints *= req.steps;

@@ -151,6 +151,9 @@ describe('admission: hostile job requests end in one typed error, fast', () => {
     expect(() => admitRequest(mech(`line:${2 ** 21 + 1}`, 'tight') as JobRequest)).toThrow(/solves Phi z = 1 on 2097153 points: 2097153, over the limit of 2097152/);
     expect(() => admitRequest(mech('line:31622', 'laplace') as JobRequest)).not.toThrow();
     expect(() => admitRequest(mech('line:31623', 'laplace') as JobRequest)).toThrow(/entry by entry/);
+    // an expected loss is a second pass over the rows
+    expect(() => admitRequest(mech('line:31622', 'laplace', { loss: 'dist' }) as JobRequest)).toThrow(/per mechanism and pass\): 2\.00e\+9/);
+    expect(() => admitRequest(mech('line:22360', 'laplace', { loss: 'dist' }) as JobRequest)).not.toThrow();
     expect(() => admitRequest(mech(`line:${2 ** 26}`, 'tight') as JobRequest)).toThrow(/solves Phi z = 1/);
     expect(() => admitRequest(mech(`line:${2 ** 26 + 1}`, 'tight') as JobRequest)).toThrow(/too many points/);
     expect(() => admitRequest({ type: 'capacity', domain: 'grid:5x5', epsilon: 1 })).not.toThrow();
