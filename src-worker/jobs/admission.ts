@@ -36,6 +36,12 @@ export interface DomainSize {
   pairs: number;
   /** Pairs the privacy check visits (edges on graph metrics, all n(n-1)/2 otherwise). */
   checkPairs: number;
+  /**
+   * Constrained pairs the optimal-mechanism LP needs at least: the graph edges, or on a Euclidean grid
+   * (no graph metric) a greedy spanner, which has at least the 4n neighbour pairs; a lower bound, so
+   * that only what no LP model can do is refused here.
+   */
+  optimalPairs: number;
   /** Upper bound on the isometry group size (the LP orbit reduction divides by at most this); Infinity when unknown. */
   symmetry: number;
   /** Cost class of a tight-constraints solve (Phi z = 1). */
@@ -58,6 +64,7 @@ export function sizeOfParsedSpec(text: string, d: ParsedDomainSpec): DomainSize 
     n,
     pairs,
     checkPairs: graphMetric ? pairs : pairsOf(n),
+    optimalPairs: graphMetric ? pairs : Math.min(pairs, 4 * n),
     symmetry,
     tight,
   });
@@ -125,7 +132,7 @@ export function sizeOfBuiltDomain(domain: Domain): DomainSize {
   const n = domain.n;
   const edges = domain.kind === 'graph' ? domain.structure.edges?.from.length : undefined;
   const pairs = edges ?? pairsOf(n);
-  return { name: domain.spec, n, pairs, checkPairs: pairs, symmetry: Infinity, tight: 'unknown' };
+  return { name: domain.spec, n, pairs, checkPairs: pairs, optimalPairs: pairs, symmetry: Infinity, tight: 'unknown' };
 }
 
 /** Size of a domain input from the request alone; null when only the built domain can tell. */
@@ -179,20 +186,20 @@ function mechanismWork(kind: MechanismKindName, d: DomainSize, w: Work): void {
     if (d.tight === 'structured') w.tightPoints += n;
     else if (d.tight === 'dense' || d.tight === 'unknown') w.tightDense += n * n * n;
   }
-  if (kind === 'optimal') lpWork(`the optimal-mechanism LP on ${d.name}`, d, false);
+  if (kind === 'optimal') lpWork(`the optimal-mechanism LP on ${d.name}`, d, d.optimalPairs, false);
 }
 
 /** LP jobs: dense variables, privacy rows visited while building, and (capacity) solver memory after the best orbit reduction. */
-function lpWork(what: string, d: DomainSize, withMemory: boolean): void {
+function lpWork(what: string, d: DomainSize, pairs: number, withMemory: boolean): void {
   const n = d.n;
   const m = n;
   if (n * m > MAX_DENSE_ENTRIES) {
     tooLarge(`${what} has n x n channel variables`, n * m, MAX_DENSE_ENTRIES, 'the LP is solved over a dense channel: use a domain of at most about 11000 points (far fewer in practice), or a closed-form mechanism (tg, rr, tight, ...)');
   }
-  const visits = d.pairs * m;
+  const visits = pairs * m;
   if (visits > L.maxLpRowVisits) {
     tooLarge(
-      `${what} has one privacy row per constrained pair and output (${fmt(d.pairs)} pairs x ${fmt(m)} outputs)`,
+      `${what} has one privacy row per constrained pair and output (${fmt(pairs)} pairs x ${fmt(m)} outputs)`,
       visits,
       L.maxLpRowVisits,
       'use a smaller domain, or a closed-form mechanism (rr is optimal on a clique; tight, tg, exponential elsewhere)',
@@ -214,12 +221,12 @@ function lpWork(what: string, d: DomainSize, withMemory: boolean): void {
   }
   if (withMemory && Number.isFinite(d.symmetry)) {
     const g = d.symmetry;
-    const rows = (n + 2 * d.pairs * m) / g;
-    const est = estimateLpBytes((n * m) / g, rows, (n * m + 4 * d.pairs * m) / g);
+    const rows = (n + 2 * pairs * m) / g;
+    const est = estimateLpBytes((n * m) / g, rows, (n * m + 4 * pairs * m) / g);
     if (est > LP_MEMORY_LIMIT_BYTES) {
       throw new MechError(
         'too-large',
-        `${what} would need about ${(est / 2 ** 20).toFixed(0)} MiB of solver memory even after the best symmetry reduction (${fmt(n * m)} variables and ${fmt(n + 2 * d.pairs * m)} constraints, divided by at most ${g} isometries), over the ${(LP_MEMORY_LIMIT_BYTES / 2 ** 20).toFixed(0)} MiB limit; use a smaller domain (a grid of at most about 10 x 10 for capacities)`,
+        `${what} would need about ${(est / 2 ** 20).toFixed(0)} MiB of solver memory even after the best symmetry reduction (${fmt(n * m)} variables and ${fmt(n + 2 * pairs * m)} constraints, divided by at most ${g} isometries), over the ${(LP_MEMORY_LIMIT_BYTES / 2 ** 20).toFixed(0)} MiB limit; use a smaller domain (a grid of at most about 10 x 10 for capacities)`,
         { estimateBytes: est, limitBytes: LP_MEMORY_LIMIT_BYTES },
       );
     }
@@ -323,7 +330,7 @@ export function admitRequest(req: JobRequest, built?: ReadonlyMap<DomainInput, D
       const d = size(req.domain);
       if (!d) return;
       assertPoints(d);
-      lpWork(`the capacity LPs on ${d.name}`, d, true);
+      lpWork(`the capacity LPs on ${d.name}`, d, d.pairs, true);
       return;
     }
     case 'regular': {
