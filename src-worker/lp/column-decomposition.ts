@@ -1,8 +1,8 @@
 import { MechError } from '../errors';
-import { weightedAllPairs } from '../metric/shortest-paths';
 import { type LpOptions, checkCancelled, progress } from './lp-options';
 import { PersistentLp, SparseLp } from './sparse-model';
-import type { Basis } from 'highs';
+import { estimateLpBytes, LP_MEMORY_LIMIT_BYTES } from './memory-estimate';
+import { ColumnLifter, PricingModel, type PricingOutcome, type PricingRows } from './pricing';
 
 /**
  * Dantzig-Wolfe decomposition of the LP over d-private channels (SPEC §2) by
@@ -45,12 +45,33 @@ import type { Basis } from 'highs';
  * heap, is solved in minutes.
  */
 export interface DecompositionOptions {
-  /** Stop when (upper - lower) <= tolerance * max(|upper|, 1e-12) (default 1e-9). */
+  /** Stop when (upper - lower) <= tolerance * max(|upper|, 1e-12): the target relative gap (default 1e-9). */
   tolerance?: number;
   /** Wentges smoothing weight while the relative gap exceeds 1e-2 (default 0.8; 0 = none). */
   smoothing?: number;
-  /** Give up (MechError 'too-large') after this many master solves (default 2000; the 20x20 city at eps 0.5 needs ~250). */
+  /** Stop (returning the best channel so far, stoppedBy 'iteration-limit') after this many master solves (default 2000). */
   maxIterations?: number;
+  /**
+   * Rows of the pricing LPs: 'all' the model's pairs (factor <= e^18), 'lazy'
+   * a seed of short pairs, then the pairs a pricing solution violates, added
+   * round by round (the pricing LP stays a relaxation of P, its bound valid;
+   * at the end no pricing solution violates a pair, so pricing was exact).
+   * 'auto' (default): lazy when there are more than 8 pairs per secret (all pairs).
+   */
+  pricingRows?: 'all' | 'lazy' | 'auto';
+  /**
+   * A relaxation of another model (e.g. the spanner's edges at the full eps
+   * factor, a relaxation of the exact all-pairs model): at the end the
+   * Lagrangian bound over these pairs at the best duals is returned as
+   * relaxedBound, a certified bound on that model's optimum.
+   */
+  relaxedPairs?: DecompositionPairs;
+  /** Called after every round (typed progress for a convergence chart). */
+  onRound?: (round: DecompositionIteration) => void;
+  /** Polled between pricing solves: when it returns true the best channel so far is returned (stoppedBy 'stopped'). */
+  shouldStop?: () => boolean;
+  /** Solver-heap budget for the master in bytes (default 40% of the LP memory limit): the master is pruned to fit it. */
+  masterBudgetBytes?: number;
 }
 
 export interface DecompositionPairs {
@@ -61,45 +82,107 @@ export interface DecompositionPairs {
 }
 
 export interface DecompositionIteration {
+  /** 1-based round. */
+  round: number;
   /** Master objective and best bound so far, in the caller's sense. */
   objective: number;
   bound: number;
+  /** Relative gap |objective - bound| / |objective| (1 while no bound is known). */
+  gap: number;
   /** Columns appended after this round. */
   added: number;
-  /** Time in master solves and in pricing so far (cumulative). */
+  /** Time in master solves and in pricing so far (cumulative), and since the start. */
   masterMs: number;
   pricingMs: number;
+  elapsedMs: number;
+  /** Rows of the pricing LP (grows with lazy rows). */
+  pricingRows: number;
 }
 
+export type DecompositionStop = 'optimal' | 'target-gap' | 'stalled' | 'time-limit' | 'iteration-limit' | 'stopped' | 'solver-memory';
+
 export interface DecompositionResult {
-  /** Row-major n x m channel sum over the master's columns of theta r (before the caller's tidy-up and repair). */
+  /** Row-major n x m channel sum over the master's columns of theta r (before the caller's tidy-up and repair); every column lies in P. */
   channel: Float64Array;
-  /** Master objective, and the best Lagrangian bound on the optimum (below it when minimising, above when maximising). */
+  /** Master objective of that channel, and the best Lagrangian bound on the optimum (below it when minimising, above when maximising). */
   objective: number;
   bound: number;
   /** (upper - lower) / |upper|. */
   gap: number;
+  /**
+   * Why the loop ended: 'optimal' (gap <= 1e-9), 'target-gap' (gap <= tolerance > 1e-9),
+   * 'stalled' (master and bound stopped moving at the solver's accuracy, gap above the target),
+   * or a limit (best channel so far).
+   */
+  stoppedBy: DecompositionStop;
+  /** The error that ended the loop early, for 'solver-memory'. */
+  message?: string;
+  /** Certified bound of the relaxedPairs model at the best duals (when asked). */
+  relaxedBound?: number;
   iterations: DecompositionIteration[];
   columns: number;
   /** Columns dropped from the master along the way (non-basic, largest reduced cost). */
   pruned: number;
   masterMs: number;
   pricingMs: number;
-  /** Largest pricing LP: n variables and 2 x pairs rows. */
+  /** Rows of the pricing LP at the end. */
   pricingRows: number;
   simplexIterations: number;
 }
 
-/** Pair rows with a larger factor are left out of the pricing LP (see there). */
+/**
+ * Pair rows with a larger factor are left out of the pricing LP: such rows
+ * only ask r_b >= r_a / f (<= e^-18), and leaving them out makes the pricing
+ * LP a relaxation of P, so the bound stays a lower bound; the columns are
+ * lifted into P (ColumnLifter) before they enter the master, so the master's
+ * channel is private on every pair (the capped factors included).
+ */
 const MAX_PRICING_FACTOR = Math.exp(18);
 
-/** The master is pruned when it holds more than this many columns per row. */
+/** Rounds without progress of master and bound (at unsmoothed duals) after which the loop ends as 'stalled'. */
+const STALL_ROUNDS = 10;
+
+/** The master is pruned when it holds more than this many columns per row (or the memory budget is reached). */
 const MASTER_PRUNE_FACTOR = 15;
-/** ... down to this many per row. */
+/** ... down to this many per row (or 2/3 of the budget). */
 const MASTER_KEEP_FACTOR = 10;
 
-/** Outputs x secrets above which per-output bases are not kept (memory); pricing then warm-starts from the previous output's basis. */
-const MAX_STORED_BASIS_ENTRIES = 60e6;
+/**
+ * Heap bytes per master nonzero assumed for the budget: HiGHS keeps the
+ * matrix column- and row-wise, scaled and unscaled, and grows its vectors by
+ * doubling (estimateLpBytes' 24 per nonzero is the steady state of a model
+ * loaded once; the master is grown and pruned hundreds of times).
+ */
+const MASTER_BYTES_PER_NONZERO = 64;
+
+export function masterBytes(n: number, cols: number): number {
+  return estimateLpBytes(cols, n, 0) + MASTER_BYTES_PER_NONZERO * cols * n;
+}
+
+function rowsOf(n: number, pairs: DecompositionPairs, keep: (e: number) => boolean): PricingRows {
+  let k = 0;
+  for (let e = 0; e < pairs.from.length; e++) if (keep(e)) k++;
+  const from = new Int32Array(2 * k);
+  const to = new Int32Array(2 * k);
+  const factor = new Float64Array(2 * k);
+  let i = 0;
+  for (let e = 0; e < pairs.from.length; e++) {
+    if (!keep(e)) continue;
+    const a = pairs.from[e]!;
+    const b = pairs.to[e]!;
+    const f = pairs.factor[e]!;
+    from[i] = a;
+    to[i] = b;
+    factor[i] = f;
+    i++;
+    from[i] = b;
+    to[i] = a;
+    factor[i] = f;
+    i++;
+  }
+  void n;
+  return { from, to, factor };
+}
 
 export async function solveByColumnDecomposition(
   n: number,
@@ -117,60 +200,60 @@ export async function solveByColumnDecomposition(
   if (!(tolerance > 0)) throw new MechError('invalid-input', `${what}: the decomposition tolerance must be > 0`);
   if (!(alpha0 >= 0 && alpha0 < 1)) throw new MechError('invalid-input', `${what}: the smoothing weight must be in [0, 1)`);
   const sign = sense === 'maximize' ? -1 : 1;
+  const t0 = performance.now();
+  const deadline = options?.timeLimitSeconds !== undefined ? t0 + options.timeLimitSeconds * 1000 : Infinity;
   // Column-major costs for pricing: c[w*n + x], minimised.
   const c = new Float64Array(n * m);
   for (let x = 0; x < n; x++) for (let w = 0; w < m; w++) c[w * n + x] = sign * cost[x * m + w]!;
-  // Pricing model: r in [0,1]^n, two rows per pair, except pairs whose factor
-  // exceeds MAX_PRICING_FACTOR: such rows only ask r_b >= r_a / f (<= e^-18),
-  // and the caller's privacy repair lifts those entries on the full graph.
-  // Leaving them out makes the pricing LP a relaxation of P, so the bound
-  // stays a lower bound. Why: with all pairs of the 2 km city at eps 1
-  // (factors up to e^25) HiGHS reported pricing optima that were not, and the
-  // master stopped 8e-4 above the true optimum with a bound above it; without
-  // those rows 1.8e-5, still not exact. So 'auto' decomposes only sparse
-  // graphs (spanner, edges: short pairs, moderate factors), where it agrees
-  // with the full model to 1e-14 (tests, test/bench/lp.bench.ts).
   checkCancelled(options, `building ${what}`);
-  let keep = 0;
-  for (let e = 0; e < pairs.from.length; e++) if (pairs.factor[e]! <= MAX_PRICING_FACTOR) keep++;
-  const from = new Int32Array(keep);
-  const to = new Int32Array(keep);
-  const factor = new Float64Array(keep);
-  for (let e = 0, k = 0; e < pairs.from.length; e++) {
-    if (pairs.factor[e]! > MAX_PRICING_FACTOR) continue;
-    from[k] = pairs.from[e]!;
-    to[k] = pairs.to[e]!;
-    factor[k] = pairs.factor[e]!;
-    k++;
+  const P = pairs.from.length;
+  const lazy = opts.pricingRows === 'lazy' || ((opts.pricingRows ?? 'auto') === 'auto' && P > 8 * n);
+  // Seed of a lazy pricing model: for each secret its shortest pairs (log factor within 1.5x of its shortest), e.g. the 8-neighbours on a grid.
+  let seedKeep: (e: number) => boolean = (e) => pairs.factor[e]! <= MAX_PRICING_FACTOR;
+  if (lazy) {
+    const minLog = new Float64Array(n).fill(Infinity);
+    for (let e = 0; e < P; e++) {
+      const l = Math.log(pairs.factor[e]!);
+      const a = pairs.from[e]!;
+      const b = pairs.to[e]!;
+      if (l < minLog[a]!) minLog[a] = l;
+      if (l < minLog[b]!) minLog[b] = l;
+    }
+    seedKeep = (e) => {
+      const f = pairs.factor[e]!;
+      if (f > MAX_PRICING_FACTOR) return false;
+      const l = Math.log(f);
+      return l <= 1.5 * Math.max(minLog[pairs.from[e]!]!, minLog[pairs.to[e]!]!) * (1 + 1e-12);
+    };
   }
-  const E = keep;
-  const pricingLp = new SparseLp(n, 2 * E, 4 * E);
-  pricingLp.colUpper.fill(1);
-  for (let e = 0; e < E; e++) {
-    pricingLp.addRow2(-Infinity, 0, from[e]!, 1, to[e]!, -factor[e]!);
-    pricingLp.addRow2(-Infinity, 0, to[e]!, 1, from[e]!, -factor[e]!);
-  }
-  // Objectives change between solves, the feasible set never: primal simplex keeps feasibility.
-  const pricingOptions: LpOptions = { ...options, solver: 'simplex', highsOptions: { simplex_strategy: 4, ...options?.highsOptions }, timeLimitSeconds: undefined };
-  const masterOptions: LpOptions = { ...options, solver: 'simplex', highsOptions: { simplex_strategy: 4, ...options?.highsOptions }, timeLimitSeconds: undefined };
-  const deadline = options?.timeLimitSeconds !== undefined ? performance.now() + options.timeLimitSeconds * 1000 : Infinity;
+  const seedRows = rowsOf(n, pairs, seedKeep);
+  // Which directed pair rows (2e, 2e+1) the pricing model holds.
+  const inPricing = lazy ? new Uint8Array(2 * P) : null;
+  if (inPricing) for (let e = 0; e < P; e++) if (seedKeep(e)) inPricing[2 * e] = inPricing[2 * e + 1] = 1;
+  const lifter = new ColumnLifter(n, pairs.from, pairs.to, pairs.factor);
 
-  // Starting columns: constant 1 and e^(-dist) along the pair graph (log-factor lengths), both in P.
+  // Memory: the master needs at least its starting columns (and the box); refuse at the start when even that does not fit.
+  const budget = opts.masterBudgetBytes ?? 0.4 * LP_MEMORY_LIMIT_BYTES;
+  const minCols = 2 * m + 3 * n;
+  if (masterBytes(n, minCols) > budget) {
+    throw new MechError(
+      'too-large',
+      `${what}: the decomposition master would need about ${(masterBytes(n, minCols) / 2 ** 20).toFixed(0)} MiB of solver memory for its ${minCols} starting columns of ${n} entries, over its ${(budget / 2 ** 20).toFixed(0)} MiB budget; use a smaller domain`,
+      { estimateBytes: masterBytes(n, minCols), limitBytes: budget },
+    );
+  }
+  const maxCols = Math.max(minCols + n, Math.min(MASTER_PRUNE_FACTOR * n + 2 * n, Math.floor((budget - estimateLpBytes(0, n, 0)) / (900 + MASTER_BYTES_PER_NONZERO * n))));
+  const keepCols = Math.max(minCols, Math.min(MASTER_KEEP_FACTOR * n + 2 * n, Math.floor((2 / 3) * maxCols)));
+
+  // Starting columns: constant 1 and, for outputs that are secrets, the indicator of w lifted into P (e^(-dist(., w)) along the pair graph).
   const start: { w: number; r: Float64Array }[] = [];
   const ones = new Float64Array(n).fill(1);
-  let dist: Float64Array | null = null;
-  if (n <= 2500) {
-    const weight = new Float64Array(E);
-    for (let e = 0; e < E; e++) weight[e] = Math.log(factor[e]!);
-    dist = weightedAllPairs(n, { from, to, weight }, `${what}: starting columns`);
-  }
   for (let w = 0; w < m; w++) {
     start.push({ w, r: ones });
-    // Outputs beyond the secrets (m > n) get the constant column only.
-    if (dist && w < n) {
+    if (w < n) {
       const r = new Float64Array(n);
-      for (let x = 0; x < n; x++) r[x] = Math.exp(-dist[w * n + x]!);
-      start.push({ w, r });
+      r[w] = 1;
+      start.push({ w, r: lifter.lift(r) });
     }
   }
 
@@ -178,10 +261,12 @@ export async function solveByColumnDecomposition(
   const none = new Int32Array(0);
   const noneV = new Float64Array(0);
   for (let x = 0; x < n; x++) masterLp.addRow(1, 1, none, noneV);
-  const master = await PersistentLp.open(masterLp, `${what} (master)`, masterOptions);
-  let pricing: PersistentLp | undefined;
+  const subOptions: LpOptions = { signal: options?.signal, cancelFlag: options?.cancelFlag, solver: 'simplex', formulation: 'primal', highsOptions: { simplex_strategy: 4, ...options?.highsOptions } };
+  const master = await PersistentLp.open(masterLp, `${what} (master)`, subOptions);
+  let pricing: PricingModel | undefined;
+  let relaxed: PricingModel | undefined;
   try {
-    pricing = await PersistentLp.open(pricingLp, `${what} (pricing)`, pricingOptions);
+    pricing = await PricingModel.open(n, m, seedRows, what, subOptions);
     const colOutput: number[] = [];
     const colVectors: Float64Array[] = [];
     const appendColumns = (batch: { w: number; r: Float64Array }[]): void => {
@@ -212,8 +297,22 @@ export async function solveByColumnDecomposition(
       master.addColumns(cc, st, ix, vv);
     };
     appendColumns(start);
+    const first = master.run(false);
+    const firstUpper = first.objective;
+    // The best private channel so far: the last master solution that uses no penalty column (the first one qualifies).
+    const assemble = (theta: Float64Array): Float64Array => {
+      const C = new Float64Array(n * m);
+      for (let j = 0; j < colOutput.length; j++) {
+        const w = colOutput[j]!;
+        const th = theta[j]!;
+        if (w < 0 || !(th > 0)) continue;
+        const r = colVectors[j]!;
+        for (let x = 0; x < n; x++) C[x * m + w] += th * r[x]!;
+      }
+      return C;
+    };
+    let best = { channel: assemble(first.colValue), upper: firstUpper };
     // du Merle box: penalty columns +-e_x of cost B bound the duals to [-B, B].
-    const firstUpper = master.run(false).objective;
     let box = Math.max(Math.abs(firstUpper), 1e-12);
     let boxStart = colOutput.length;
     const addBox = (B: number): void => {
@@ -233,8 +332,6 @@ export async function solveByColumnDecomposition(
     };
     addBox(box);
 
-    const storeBases = m * (n + 2 * E) <= MAX_STORED_BASIS_ENTRIES;
-    const bases: (Basis | undefined)[] = new Array(m);
     const v = new Float64Array(n);
     const lamS = new Float64Array(n);
     // lambda = 0 is a valid starting centre: its bound L(0) = sum_w min_P c_w . r (0 for costs >= 0).
@@ -253,20 +350,54 @@ export async function solveByColumnDecomposition(
     let stalled = 0;
     let lastUpper = Infinity;
     let pruned = 0;
-    const t0 = performance.now();
-    for (let it = 0; ; it++) {
-      if (it >= maxIterations || performance.now() > deadline) {
-        const lo = Math.min(sign * upper, sign * lowerBest);
-        const hi = Math.max(sign * upper, sign * lowerBest);
-        throw new MechError(
-          'too-large',
-          `${what} did not converge within ${it} master solves${performance.now() > deadline ? ` and the ${options!.timeLimitSeconds} s limit` : ''}: the optimum lies between ${lo.toPrecision(8)} and ${hi.toPrecision(8)} (gap ${(((upper - lowerBest) / Math.abs(upper)) * 100).toPrecision(3)}%)`,
-          { reason: 'limit', gap: (upper - lowerBest) / Math.abs(upper), objective: sign * upper, bound: sign * lowerBest },
-        );
+    let boundStalled = 0;
+    let lastFraction = 0.1;
+    const gapOf = (up: number, lo: number): number => (lo === -Infinity ? 1 : Math.max(0, (up - lo) / Math.max(Math.abs(up), 1e-12)));
+    const finish = async (stoppedBy: DecompositionStop, message?: string): Promise<DecompositionResult> => {
+      let relaxedBound: number | undefined;
+      if (opts.relaxedPairs && stoppedBy !== 'solver-memory') {
+        // One pricing round over the relaxation at the best duals: a certified bound on the relaxed model's optimum.
+        const rr = rowsOf(n, opts.relaxedPairs, (e) => opts.relaxedPairs!.factor[e]! <= MAX_PRICING_FACTOR);
+        relaxed = await PricingModel.open(n, m, rr, `${what} (relaxation)`, subOptions);
+        let lo = 0;
+        for (let x = 0; x < n; x++) lo += lamBest[x]!;
+        for (let w = 0; w < m; w++) {
+          if ((w & 15) === 0) checkCancelled(options, `bounding ${what}`);
+          for (let x = 0; x < n; x++) v[x] = c[w * n + x]! - lamBest[x]!;
+          lo += Math.min(0, relaxed.solve(w, v).safeBound);
+        }
+        relaxedBound = lowerBest === -Infinity ? undefined : sign * Math.min(lo, lowerBest);
       }
+      return {
+        channel: best.channel,
+        objective: sign * best.upper,
+        bound: sign * lowerBest,
+        gap: gapOf(best.upper, lowerBest),
+        stoppedBy,
+        message,
+        relaxedBound,
+        iterations,
+        columns: colOutput.length,
+        pruned,
+        masterMs,
+        pricingMs,
+        pricingRows: pricing!.rows,
+        simplexIterations,
+      };
+    };
+    for (let it = 0; ; it++) {
+      if (it >= maxIterations) return await finish('iteration-limit');
+      if (performance.now() > deadline) return await finish('time-limit');
+      if (opts.shouldStop?.()) return await finish('stopped');
       checkCancelled(options, `solving ${what}`);
       let t = performance.now();
-      const ms = master.run(false);
+      let ms;
+      try {
+        ms = master.run(false);
+      } catch (e) {
+        if (e instanceof MechError && e.code === 'too-large') return await finish('solver-memory', e.message);
+        throw e;
+      }
       masterMs += performance.now() - t;
       simplexIterations += ms.iterations;
       upper = ms.objective;
@@ -276,8 +407,9 @@ export async function solveByColumnDecomposition(
       let boxMass = 0;
       for (let j = boxStart; j < colOutput.length; j++) if (colOutput[j] === -1) boxMass += Math.abs(ms.colValue[j]!);
       boxUsed = boxMass > 1e-9;
+      if (!boxUsed && upper <= best.upper) best = { channel: assemble(ms.colValue), upper };
       const scale = Math.max(Math.abs(upper), 1e-12);
-      const gapNow = (upper - lowerBest) / scale;
+      const gapNow = gapOf(upper, lowerBest);
       // Smoothing fades as the gap closes, and halves with every round the
       // master does not improve (degenerate masters: new columns enter at 0
       // and only the bound can move, which smoothing would slow down).
@@ -289,81 +421,119 @@ export async function solveByColumnDecomposition(
       let lower = 0;
       for (let x = 0; x < n; x++) lower += lamS[x]!;
       const batch: { w: number; r: Float64Array }[] = [];
+      // Lazy rows: pairs some pricing solution violates (added after the round, so stored bases stay valid during it).
+      const newFrom: number[] = [];
+      const newTo: number[] = [];
+      const newF: number[] = [];
+      let complete = true;
       t = performance.now();
       for (let w = 0; w < m; w++) {
         if ((w & 15) === 0) checkCancelled(options, `solving ${what}`);
+        if (performance.now() > deadline || opts.shouldStop?.()) {
+          complete = false; // a partial round gives no bound
+          break;
+        }
         const cw = w * n;
         for (let x = 0; x < n; x++) v[x] = c[cw + x]! - lamS[x]!;
-        pricing.setCosts(v);
-        // Without stored bases the previous output's basis is the warm start.
-        const b = storeBases ? bases[w] : undefined;
-        if (b) pricing.setBasis(b);
-        const ps = pricing.run(false);
+        let ps: PricingOutcome;
+        try {
+          ps = pricing.solve(w, v);
+        } catch (e) {
+          if (e instanceof MechError && e.code === 'too-large') return await finish('solver-memory', e.message);
+          throw e;
+        }
         simplexIterations += ps.iterations;
-        if (storeBases) bases[w] = pricing.getBasis();
-        lower += Math.min(0, ps.objective);
-        // Reduced cost against the master's own duals.
-        const r = ps.colValue;
+        lower += Math.min(0, ps.safeBound);
+        const r = ps.r;
+        if (inPricing) {
+          for (let e = 0; e < P; e++) {
+            const a = pairs.from[e]!;
+            const b = pairs.to[e]!;
+            const f = pairs.factor[e]!;
+            if (f > MAX_PRICING_FACTOR) continue;
+            const ra = r[a]!;
+            const rb = r[b]!;
+            if (ra > f * rb * (1 + 1e-9) + 1e-12 && !inPricing[2 * e]) {
+              inPricing[2 * e] = 1;
+              newFrom.push(a);
+              newTo.push(b);
+              newF.push(f);
+            } else if (rb > f * ra * (1 + 1e-9) + 1e-12 && !inPricing[2 * e + 1]) {
+              inPricing[2 * e + 1] = 1;
+              newFrom.push(b);
+              newTo.push(a);
+              newF.push(f);
+            }
+          }
+        }
+        // Reduced cost against the master's own duals, of the column lifted into P.
+        lifter.lift(r);
         let rc = 0;
-        for (let x = 0; x < n; x++) {
-          let rx = r[x]!;
-          if (rx < 0) rx = 0;
-          else if (rx > 1) rx = 1;
-          rc += (c[cw + x]! - lam[x]!) * rx;
-        }
-        if (rc < -1e-12 * scale) {
-          const col = new Float64Array(n);
-          for (let x = 0; x < n; x++) col[x] = Math.min(1, Math.max(0, r[x]!));
-          batch.push({ w, r: col });
-        }
+        for (let x = 0; x < n; x++) rc += (c[cw + x]! - lam[x]!) * r[x]!;
+        if (rc < -1e-12 * scale) batch.push({ w, r });
       }
-      const pt = performance.now() - t;
-      pricingMs += pt;
-      if (lower > lowerBest) {
+      pricingMs += performance.now() - t;
+      if (complete && lower > lowerBest + 1e-12 * scale) boundStalled = 0;
+      else boundStalled++;
+      if (complete && lower > lowerBest) {
         lowerBest = lower;
         lamBest = lamS.slice();
       }
-      iterations.push({ objective: sign * upper, bound: sign * lowerBest, added: batch.length, masterMs: masterMs, pricingMs: pricingMs });
-      const gap = (upper - lowerBest) / scale;
-      progress(options, Math.min(0.85, 0.2 + 0.65 * Math.min(1, Math.log10(Math.max(gap, tolerance)) / Math.log10(tolerance))), `solving ${what} by column decomposition: round ${it + 1}, objective ${(sign * upper).toPrecision(8)}, gap ${(gap * 100).toPrecision(2)}%, ${colOutput.length} columns, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+      const gap = gapOf(upper, lowerBest);
+      const round: DecompositionIteration = {
+        round: it + 1,
+        objective: sign * upper,
+        bound: sign * lowerBest,
+        gap,
+        added: batch.length,
+        masterMs,
+        pricingMs,
+        elapsedMs: performance.now() - t0,
+        pricingRows: pricing.rows + newFrom.length,
+      };
+      iterations.push(round);
+      opts.onRound?.(round);
+      // Monotonic progress: the larger of the gap's way (log scale) from 100% to the target and the time used of the limit.
+      const gapFrac = Math.min(1, Math.log10(Math.max(gap, tolerance)) / Math.log10(tolerance));
+      const timeFrac = deadline < Infinity ? (performance.now() - t0) / (deadline - t0) : 0;
+      lastFraction = Math.max(lastFraction, Math.min(0.88, 0.1 + 0.78 * Math.max(gapFrac, timeFrac, 0)));
+      progress(options, lastFraction, `solving ${what} by column decomposition: round ${it + 1}, objective ${(sign * upper).toPrecision(8)}, bound ${(sign * lowerBest).toPrecision(8)}, gap ${(gap * 100).toPrecision(2)}%, ${colOutput.length} columns, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+      if (!complete) continue; // the loop head returns the best so far
+      if (newFrom.length > 0) {
+        try {
+          pricing.addRows({ from: Int32Array.from(newFrom), to: Int32Array.from(newTo), factor: Float64Array.from(newF) });
+        } catch (e) {
+          if (e instanceof MechError && e.code === 'too-large') return await finish('solver-memory', e.message);
+          throw e;
+        }
+      }
       if (boxUsed) {
         // du Merle: the penalty columns stand in for columns not generated yet;
         // widen the box only once pricing finds nothing better to offer.
-        if (batch.length === 0) {
+        if (batch.length === 0 && newFrom.length === 0) {
           box *= 10;
           master.setCostRange(boxStart, new Float64Array(2 * n).fill(box));
         } else appendColumns(batch);
         continue;
       }
-      if (gap <= tolerance || (batch.length === 0 && alpha < 1e-6)) {
-        // Assemble C = sum_j theta_j r_j.
-        const C = new Float64Array(n * m);
-        for (let j = 0; j < colOutput.length; j++) {
-          const w = colOutput[j]!;
-          const th = ms.colValue[j]!;
-          if (w < 0 || !(th > 0)) continue;
-          const r = colVectors[j]!;
-          for (let x = 0; x < n; x++) C[x * m + w] += th * r[x]!;
-        }
-        return {
-          channel: C,
-          objective: sign * upper,
-          bound: sign * lowerBest,
-          gap: Math.max(0, gap),
-          iterations,
-          columns: colOutput.length,
-          pruned,
-          masterMs,
-          pricingMs,
-          pricingRows: 2 * E,
-          simplexIterations,
-        };
+      if (gap <= tolerance) return await finish(gap <= 1e-9 ? 'optimal' : 'target-gap');
+      if (newFrom.length === 0 && alpha < 1e-6 && stalled >= STALL_ROUNDS && boundStalled >= STALL_ROUNDS) {
+        // Neither the master nor the bound has moved for STALL_ROUNDS rounds at
+        // the master's own duals: the columns priced out have reduced costs
+        // below the solver's tolerance. The certified gap is what it is.
+        return await finish(gap <= 1e-9 ? 'optimal' : 'stalled');
+      }
+      if (batch.length === 0 && newFrom.length === 0 && alpha < 1e-6) {
+        // Nothing to add at the master's own duals: the master is optimal; the
+        // bound there equals it up to the solver's accuracy.
+        return await finish(gap <= 1e-9 ? 'optimal' : 'target-gap');
       }
       appendColumns(batch);
-      // Keep the master bounded: past 15n columns, drop the non-basic ones with
-      // the largest reduced costs down to 10n (pricing brings back any needed;
+      // Keep the master bounded: past maxCols columns (15n, or fewer when the
+      // memory budget says so), drop the non-basic ones with the largest
+      // reduced costs down to keepCols (pricing brings back any needed;
       // pruning harder, to 3n, doubled the rounds on the city at eps 0.5).
-      if (colOutput.length > MASTER_PRUNE_FACTOR * n) {
+      if (colOutput.length > maxCols) {
         const cand: { j: number; rc: number }[] = [];
         for (let j = 0; j < colOutput.length - batch.length; j++) {
           const w = colOutput[j]!;
@@ -374,7 +544,10 @@ export async function solveByColumnDecomposition(
           if (rc > 1e-9 * scale) cand.push({ j, rc });
         }
         cand.sort((a, b) => b.rc - a.rc);
-        const drop = cand.slice(0, Math.max(0, colOutput.length - MASTER_KEEP_FACTOR * n)).map((e) => e.j).sort((a, b) => a - b);
+        const drop = cand
+          .slice(0, Math.max(0, colOutput.length - keepCols))
+          .map((e) => e.j)
+          .sort((a, b) => a - b);
         if (drop.length > 0) {
           master.deleteColumns(Int32Array.from(drop));
           let k = 0;
@@ -396,6 +569,7 @@ export async function solveByColumnDecomposition(
       }
     }
   } finally {
+    relaxed?.dispose();
     pricing?.dispose();
     master.dispose();
   }

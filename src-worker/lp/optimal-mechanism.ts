@@ -8,7 +8,82 @@ import type { LpOptions } from './lp-options';
 import type { ConstraintMode } from './privacy-constraint-graph';
 import { solvePrivateChannelLp } from './private-channel-lp';
 import type { GenerationOptions } from './constraint-generation';
-import type { DecompositionOptions } from './column-decomposition';
+import type { DecompositionOptions, DecompositionStop } from './column-decomposition';
+import { edgesIfAvailable } from '../metric/shortest-paths';
+
+/**
+ * The privacy model of the optimal-mechanism LP (issue 13):
+ *  - 'exact': all pairs, C[x][w] <= e^(eps d(x, x')) C[x'][w]: the true optimum;
+ *  - 'spanner': the pairs of a greedy delta-spanner with eps/delta (a
+ *    restriction of the exact model: private, optimal only up to the dilation);
+ *  - 'edges': the domain's graph edges (graph metrics, Manhattan/Chebyshev
+ *    grids), equivalent to all pairs there.
+ */
+export type LpPrivacyModel = 'exact' | 'spanner' | 'edges';
+export type LpMethod = 'full-model' | 'constraint-generation' | 'decomposition';
+/** Why the solve ended: 'optimal' (certified to 1e-9), 'target-gap', or a limit with the best mechanism so far. */
+export type LpStop = DecompositionStop;
+
+/** One point of the convergence chart (per decomposition round). */
+export interface LpProgress {
+  round: number;
+  /** Expected loss of the best private mechanism of this round (the master), and the best certified lower bound so far. */
+  objective: number;
+  bound: number;
+  /** (objective - bound) / objective. */
+  gap: number;
+  elapsedMs: number;
+  /** Monotonic fraction in [0, 1] (gap on a log scale, or time used of the limit). */
+  fraction: number;
+}
+
+/** What an optimal-mechanism LP solved and how far from the optimum it may be: typed, next to the legacy info bag. */
+export interface OptimalLpResult {
+  model: LpPrivacyModel;
+  /** 'requested' or 'auto' (see chooseLpModel), with the reason of an automatic choice. */
+  modelChoice: 'requested' | 'auto';
+  modelReason: string;
+  /** Spanner dilation (1 for exact and edges). */
+  delta: number;
+  method: LpMethod;
+  /** Expected loss of the returned (repaired, private) mechanism. */
+  objective: number;
+  /** Certified lower bound on the optimum of the model solved, and (objective - lowerBound) / objective. */
+  lowerBound: number;
+  gap: number;
+  /** Certified lower bound on the exact (all-pairs) optimum, or null when none was computed. */
+  exactLowerBound: number | null;
+  /** Decomposition or generation rounds (1 for a full model). */
+  rounds: number;
+  timeMs: number;
+  stoppedBy: LpStop;
+  /** The time limit ended the solve (the mechanism is the best found, within `gap` of the model's optimum). */
+  timeLimitReached: boolean;
+  /** Rounds of the decomposition, for a convergence chart. */
+  history: LpProgress[];
+}
+
+export interface OptimalMechanism extends Mechanism {
+  lp: OptimalLpResult;
+}
+
+/** Certified relative gap at which the typed path stops by default (the bench reports time to 1e-2 and 1e-6). */
+export const DEFAULT_TARGET_GAP = 1e-6;
+
+/** Variables n*m up to which 'auto' solves the exact model (measured: test/bench/lp-scale.bench.ts). */
+export const EXACT_AUTO_MAX_VARIABLES = 144 * 144;
+
+/**
+ * The default privacy model: 'edges' where the domain has graph edges
+ * (equivalent to all pairs), 'exact' where the all-pairs model is small
+ * enough to finish quickly (n*m <= EXACT_AUTO_MAX_VARIABLES), else the spanner.
+ */
+export function chooseLpModel(domain: Domain, outputs: number): { model: LpPrivacyModel; reason: string } {
+  if (edgesIfAvailable(domain)) return { model: 'edges', reason: 'the domain has graph edges: edge constraints are equivalent to all pairs' };
+  const v = domain.n * outputs;
+  if (v <= EXACT_AUTO_MAX_VARIABLES) return { model: 'exact', reason: `${v} variables: the exact all-pairs model solves quickly` };
+  return { model: 'spanner', reason: `${v} variables: over ${EXACT_AUTO_MAX_VARIABLES} the exact model is slow, the spanner is solved instead` };
+}
 
 export interface OptimalMechanismOptions extends LpOptions {
   /** Output set (default: the secrets). */
@@ -38,6 +113,19 @@ export interface OptimalMechanismOptions extends LpOptions {
    */
   decomposition?: 'auto' | 'on' | 'off';
   decompositionOptions?: DecompositionOptions;
+  /**
+   * The privacy model (issue 13). When set (or 'auto'), the LP is solved by
+   * decomposition with a certified gap, `constraints`, `generation` and
+   * `decomposition` are ignored, and the result carries `lp`. Without it the
+   * legacy choice (constraints 'auto') applies.
+   */
+  model?: LpPrivacyModel | 'auto';
+  /** Stop when the certified relative gap is at most this (default DEFAULT_TARGET_GAP = 1e-6; 1e-9 is reported as 'optimal'). */
+  targetGap?: number;
+  /** Typed progress per round (objective, bound, gap, round, elapsed). */
+  onLpProgress?: (p: LpProgress) => void;
+  /** Int32Array (e.g. on a SharedArrayBuffer): element 0 non-zero stops the solve and returns the best mechanism so far. */
+  stopFlag?: Int32Array;
 }
 
 /**
@@ -47,7 +135,8 @@ export interface OptimalMechanismOptions extends LpOptions {
  * eps/delta, or on all pairs). info reports delta, the constraint count,
  * variables, the optimal expected loss, solver time and status.
  */
-export async function optimalMechanism(domain: Domain, eps: number, prior: ArrayLike<number>, loss: LossInput, options: OptimalMechanismOptions = {}): Promise<Mechanism> {
+export async function optimalMechanism(domain: Domain, eps: number, prior: ArrayLike<number>, loss: LossInput, options: OptimalMechanismOptions = {}): Promise<OptimalMechanism> {
+  const tStart = performance.now();
   assertEpsilon(eps);
   const n = domain.n;
   const pi = validatePrior(prior, n);
@@ -72,6 +161,30 @@ export async function optimalMechanism(domain: Domain, eps: number, prior: Array
   for (let i = 0; i < cost.length; i++) scale = Math.max(scale, Math.abs(cost[i]!));
   if (!(scale > 0) || !Number.isFinite(scale)) scale = 1;
   if (scale !== 1) for (let i = 0; i < cost.length; i++) cost[i] = cost[i]! / scale;
+  // The typed path: a privacy model, solved by decomposition (certified gap, time limit, best so far).
+  const chosen = options.model === undefined ? null : options.model === 'auto' ? { ...chooseLpModel(domain, m), choice: 'auto' as const } : { model: options.model, reason: 'requested', choice: 'requested' as const };
+  if (chosen?.model === 'edges' && !edgesIfAvailable(domain)) throw new MechError('not-applicable', `the 'edges' privacy model needs a domain with graph edges; ${domain.spec} has none (use 'exact' or 'spanner')`);
+  if (options.targetGap !== undefined && !(options.targetGap > 0 && options.targetGap < 1)) throw new MechError('invalid-input', `the target gap must be in (0, 1), got ${options.targetGap}`);
+  const history: LpProgress[] = [];
+  const stopFlag = options.stopFlag;
+  const decompositionOptions: DecompositionOptions | undefined = chosen
+    ? {
+        tolerance: options.targetGap ?? DEFAULT_TARGET_GAP,
+        ...(stopFlag ? { shouldStop: () => Atomics.load(stopFlag, 0) !== 0 } : {}),
+        onRound: (r) => {
+          const objective = r.objective * scale;
+          const bound = r.bound * scale;
+          const target = options.targetGap ?? DEFAULT_TARGET_GAP;
+          const gapFrac = Math.min(1, Math.log10(Math.max(r.gap, target)) / Math.log10(target));
+          const timeFrac = options.timeLimitSeconds ? r.elapsedMs / 1000 / options.timeLimitSeconds : 0;
+          const last = history.length > 0 ? history[history.length - 1]!.fraction : 0;
+          const p: LpProgress = { round: r.round, objective, bound, gap: r.gap, elapsedMs: r.elapsedMs, fraction: Math.max(last, Math.min(1, Math.max(0, gapFrac, timeFrac))) };
+          history.push(p);
+          options.onLpProgress?.(p);
+        },
+        ...options.decompositionOptions,
+      }
+    : options.decompositionOptions;
   const s = await solvePrivateChannelLp(
     {
       domain,
@@ -79,15 +192,16 @@ export async function optimalMechanism(domain: Domain, eps: number, prior: Array
       outputs: m,
       cost,
       sense: 'minimize',
-      constraints: options.constraints,
+      constraints: chosen ? chosen.model : options.constraints,
       delta: options.delta,
       outputsAreSecrets: options.outputs === undefined,
-      symmetry: options.symmetry,
-      generation: options.generation,
+      symmetry: chosen ? 'off' : options.symmetry,
+      generation: chosen ? 'off' : options.generation,
       // Seed rows bound the entry farther (by the loss) from each output from below.
       generationOptions: { closeness: (x, w) => lossAt(w, x), ...options.generationOptions },
-      decomposition: options.decomposition,
-      decompositionOptions: options.decompositionOptions,
+      decomposition: chosen ? 'on' : options.decomposition,
+      decompositionOptions,
+      boundExact: chosen !== null,
       what: `the optimal-mechanism LP on ${domain.spec}`,
     },
     options,
@@ -105,12 +219,48 @@ export async function optimalMechanism(domain: Domain, eps: number, prior: Array
         : s.graph.mode === 'exact'
           ? 'constraints on all pairs not implied by an equally long path'
           : 'constraints on all pairs';
+  const objective = s.objective * scale;
+  const model: LpPrivacyModel = s.graph.mode === 'spanner' ? 'spanner' : s.graph.mode === 'edges' ? 'edges' : 'exact';
+  const dec = s.decomposition;
+  // Certified lower bound on the model's optimum: the Lagrangian bound of the
+  // decomposition; for a full model or constraint generation, the solver's
+  // optimum (a vertex optimal to HiGHS' tolerances).
+  const lowerBound = dec ? Math.min(dec.bound * scale, objective) : Math.min(s.lpObjective * scale, objective);
+  const gap = objective > 0 ? Math.max(0, (objective - lowerBound) / objective) : 0;
+  const exactLowerBound = model !== 'spanner' ? lowerBound : dec?.exactBound !== undefined ? Math.min(dec.exactBound * scale, lowerBound) : null;
+  const stoppedBy: LpStop = dec ? dec.stoppedBy : 'optimal';
+  const lp: OptimalLpResult = {
+    model,
+    modelChoice: chosen?.choice ?? 'requested',
+    modelReason: chosen?.reason ?? `legacy constraint mode '${options.constraints ?? 'auto'}'`,
+    delta: s.graph.delta,
+    method: dec ? 'decomposition' : s.generation ? 'constraint-generation' : 'full-model',
+    objective,
+    lowerBound,
+    gap,
+    exactLowerBound,
+    rounds: dec ? dec.rounds.length : s.generation ? s.generation.rounds.length : 1,
+    timeMs: performance.now() - tStart,
+    stoppedBy,
+    timeLimitReached: stoppedBy === 'time-limit',
+    history,
+  };
+  const early = stoppedBy === 'time-limit' || stoppedBy === 'stopped' || stoppedBy === 'iteration-limit' || stoppedBy === 'solver-memory';
   return {
     kind: 'optimal',
     channel,
     guaranteedEpsilon: eps,
-    guarantee: `eps*d-private by construction (${how})${s.graph.mode === 'spanner' ? '; optimal only up to the dilation' : ''}`,
+    lp,
+    guarantee: `eps*d-private by construction (${how})${s.graph.mode === 'spanner' ? '; optimal only up to the dilation' : ''}${early ? `; the solve stopped early (${stoppedBy}): within ${(gap * 100).toPrecision(3)}% of the model's optimum (certified)` : ''}`,
     info: {
+      lpModel: lp.model,
+      lpMethod: lp.method,
+      gap: lp.gap,
+      ...(lp.exactLowerBound !== null ? { exactLowerBound: lp.exactLowerBound } : {}),
+      stoppedBy: lp.stoppedBy,
+      timeLimitReached: lp.timeLimitReached,
+      lpRounds: lp.rounds,
+      lpTimeMs: lp.timeMs,
       delta: s.graph.delta,
       constraintMode: s.graph.mode,
       constrainedPairs: s.graph.from.length,
@@ -142,13 +292,14 @@ export async function optimalMechanism(domain: Domain, eps: number, prior: Array
             decompositionRounds: s.decomposition.rounds.length,
             decompositionColumns: s.decomposition.columns,
             // Certified: no eps*d-private channel (under these constraints) does better than this bound.
-            lowerBound: s.decomposition.bound * scale,
             relativeGap: s.decomposition.gap,
+            pricingRows: s.decomposition.pricingRows,
             masterMs: s.decomposition.masterMs,
             pricingMs: s.decomposition.pricingMs,
           }
         : {}),
-      status: 'optimal',
+      lowerBound,
+      status: early ? stoppedBy : 'optimal',
     },
   };
 }

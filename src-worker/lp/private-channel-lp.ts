@@ -8,7 +8,7 @@ import { domainSymmetries } from './domain-symmetries';
 import { type PairOrbits, pairOrbits } from './orbit-reduction';
 import { repairPrivacy } from './privacy-repair';
 import { type GenerationOptions, type GenerationRound, solveByConstraintGeneration } from './constraint-generation';
-import { type DecompositionIteration, type DecompositionOptions, solveByColumnDecomposition } from './column-decomposition';
+import { type DecompositionIteration, type DecompositionOptions, type DecompositionStop, solveByColumnDecomposition } from './column-decomposition';
 
 /**
  * The LP over d-private channels shared by the optimal mechanism (SPEC §2)
@@ -57,6 +57,14 @@ export interface PrivateChannelProblem {
    */
   decomposition?: 'auto' | 'on' | 'off';
   decompositionOptions?: DecompositionOptions;
+  /**
+   * With a spanner solved by decomposition: also bound the exact (all-pairs)
+   * optimum. The spanner's edges at the full factor e^(eps d) (without the
+   * 1/delta) are a subset of the exact model's rows, so that LP is a
+   * relaxation of the exact model; its Lagrangian bound at the spanner's best
+   * duals is a certified lower bound on the exact optimum (decomposition.relaxedBound).
+   */
+  boundExact?: boolean;
 }
 
 /**
@@ -96,7 +104,20 @@ export interface PrivateChannelSolution {
   /** Constraint generation, when used: rounds, and rows of the full model (constraints) vs of the last model solved (reducedConstraints). */
   generation?: { rounds: GenerationRound[]; privacyRows: number; fullPrivacyRows: number; checkMs: number; coldRetries: number };
   /** Column decomposition, when used: rounds, the certified bound on the optimum and the relative gap, columns generated. */
-  decomposition?: { rounds: DecompositionIteration[]; bound: number; gap: number; columns: number; masterMs: number; pricingMs: number };
+  decomposition?: {
+    rounds: DecompositionIteration[];
+    bound: number;
+    gap: number;
+    columns: number;
+    masterMs: number;
+    pricingMs: number;
+    stoppedBy: DecompositionStop;
+    message?: string;
+    /** Certified bound on the exact optimum from a spanner solve (see boundExact), in the LP's (scaled) units. */
+    exactBound?: number;
+    pricingRows: number;
+    pruned: number;
+  };
 }
 
 /** Variables, rows and nonzeros of the LP for n secrets, m outputs and `pairs` constrained pairs. */
@@ -144,7 +165,7 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
   let generate = !decompose && !orbits && (genMode === 'on' || (genMode === 'auto' && wholeGraph && allPairsSize.rows > GENERATION_ROW_THRESHOLD));
   if (mode === 'all-pairs' && !generate) fits(allPairsSize);
   progress(options, 0, `building the privacy constraint graph of ${domain.spec}`);
-  const graph = generate && mode === 'exact' ? { ...privacyConstraintGraph(domain, eps, 'all-pairs'), mode: 'exact' as const } : privacyConstraintGraph(domain, eps, mode, p.delta ?? DEFAULT_SPANNER_DELTA);
+  const graph = (generate || decompose) && mode === 'exact' ? { ...privacyConstraintGraph(domain, eps, 'all-pairs'), mode: 'exact' as const } : privacyConstraintGraph(domain, eps, mode, p.delta ?? DEFAULT_SPANNER_DELTA);
   const E = graph.from.length;
   const size = privateChannelLpSize(n, m, E);
   // Spanner / edge graphs are already sparse: generation pays (one long first
@@ -173,9 +194,24 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
     checkCancelled(options, `building ${p.what}`);
     progress(options, 0.1, `solving ${p.what} by column decomposition: ${size.variables} variables, ${size.rows} constraints as ${m} pricing LPs of ${n} variables and ${2 * E} rows`);
     buildMs = performance.now() - t0;
-    const d = await solveByColumnDecomposition(n, m, cost, p.sense, { from: graph.from, to: graph.to, factor: edgeFactors(graph) }, p.what, options, p.decompositionOptions);
+    // Uncapped factors for the relaxation (a capped factor would be a stronger row, not a relaxation; rows above e^18 are left out of pricing anyway).
+    const relaxedPairs =
+      p.boundExact && graph.mode === 'spanner' ? { from: graph.from, to: graph.to, factor: Float64Array.from(graph.exponent, (x) => Math.exp(x * graph.delta)) } : undefined;
+    const d = await solveByColumnDecomposition(n, m, cost, p.sense, { from: graph.from, to: graph.to, factor: edgeFactors(graph) }, p.what, options, { relaxedPairs, ...p.decompositionOptions });
     sol = { objective: d.objective, colValue: d.channel, solveMs: d.masterMs + d.pricingMs, loadMs: 0, iterations: d.simplexIterations };
-    decomposition = { rounds: d.iterations, bound: d.bound, gap: d.gap, columns: d.columns, masterMs: d.masterMs, pricingMs: d.pricingMs };
+    decomposition = {
+      rounds: d.iterations,
+      bound: d.bound,
+      gap: d.gap,
+      columns: d.columns,
+      masterMs: d.masterMs,
+      pricingMs: d.pricingMs,
+      stoppedBy: d.stoppedBy,
+      message: d.message,
+      exactBound: d.relaxedBound,
+      pricingRows: d.pricingRows,
+      pruned: d.pruned,
+    };
     solvedCols = d.columns;
     solvedRows = n;
   } else if (generate) {
