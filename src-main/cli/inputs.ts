@@ -12,10 +12,15 @@ import { MAX_REQUEST_CHANNEL_ENTRIES } from '../../src-worker/protocol/common';
 import { type CsvRow, readCsvRows } from '../../src-worker/metric/read-csv';
 import { decimalProblem, parseDecimal as engineParseDecimal } from '../../src-worker/numeric/decimal';
 import { sizeOfDomainInput } from '../../src-worker/jobs/admission';
-import { checkReadableFileSync, readRegularFileChunks, readRegularFileSync } from '../fs/safe-fs';
+import { checkReadableFileSync, readRegularFileChunks, readRegularFileChunksSync, readRegularFileSync } from '../fs/safe-fs';
 
-/** Largest prior, loss or case-study parameter CSV read into memory (bytes). */
+/** Largest case-study parameter CSV read into memory (bytes). */
 export const MAX_CSV_BYTES = 128 * 1024 * 1024;
+/** Largest prior CSV (bytes; streamed) and its most entries (the engine sizes jobs up to ~6.7e7 points). */
+export const MAX_PRIOR_CSV_BYTES = 256 * 1024 * 1024;
+export const MAX_PRIOR_CSV_ENTRIES = 16_000_000;
+/** Largest loss CSV (bytes; streamed); at most MAX_REQUEST_CHANNEL_ENTRIES numbers, like a channel. */
+export const MAX_LOSS_CSV_BYTES = 128 * 1024 * 1024;
 /** Largest graph:/csv: domain file (bytes; the worker reads it, the CLI checks it first). */
 export const MAX_DOMAIN_FILE_BYTES = 512 * 1024 * 1024;
 /** Largest channel CSV (bytes): MAX_REQUEST_CHANNEL_ENTRIES entries of up to ~60 characters. */
@@ -379,12 +384,86 @@ export async function readChannelCsv(path: string, signal?: AbortSignal, expecte
   return b.finish();
 }
 
-/** A list of numbers from CSV (one per cell, any layout; an optional label column is not allowed). */
-function parseNumberList(text: string, source: string): number[] {
-  const out: number[] = [];
-  for (const r of parseCsv(text, source)) r.fields.forEach((f, j) => out.push(csvNumber(f, source, r.line, j)));
-  if (out.length === 0) invalid(`${source}: no numbers found`);
-  return out;
+/** Numbers collected into a growing Float64Array, at most `max`. */
+class NumberSink {
+  private data = new Float64Array(1024);
+  length = 0;
+  constructor(
+    private readonly max: number,
+    private readonly what: string,
+  ) {}
+  push(v: number, line: number): void {
+    if (this.length === this.data.length) {
+      if (this.length >= this.max) invalid(`${this.what} line ${line}: more than ${this.max} numbers, over the limit for CSV input`);
+      const grown = new Float64Array(Math.min(this.data.length * 2, this.max));
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = v;
+  }
+  toArray(): number[] {
+    const out = new Array<number>(this.length);
+    for (let k = 0; k < this.length; k++) out[k] = this.data[k]!;
+    return out;
+  }
+}
+
+/** Tokenize a CSV file as it is read (1 MiB at a time): memory holds one line, not the file. */
+function tokenizeFileSync(file: string, what: string, maxBytes: number, onRecord: (fields: string[], line: number) => void): void {
+  const t = new CsvTokenizer(file, onRecord);
+  const dec = new StringDecoder('utf8');
+  readRegularFileChunksSync(file, what, maxBytes, (c) => t.push(dec.write(c)));
+  t.push(dec.end());
+  t.end();
+}
+
+/** A prior CSV: every cell a probability, any layout (one per line, or rows of them). */
+function readPriorCsv(file: string, expected?: ChannelRowsExpected): number[] {
+  const sink = new NumberSink(MAX_PRIOR_CSV_ENTRIES, `prior CSV ${file}`);
+  tokenizeFileSync(file, 'prior CSV', MAX_PRIOR_CSV_BYTES, (fields, line) => {
+    if (expected && sink.length + fields.length > expected.rows) {
+      invalid(`prior CSV ${file} line ${line}: more than ${expected.rows} entries but the domain ${expected.domain} has ${expected.rows} points`);
+    }
+    for (let j = 0; j < fields.length; j++) {
+      const v = csvNumber(fields[j]!, file, line, j);
+      if (v < 0) invalid(`prior CSV ${file}: entry ${sink.length + 1} (${v}, line ${line}) is negative`);
+      sink.push(v, line);
+    }
+  });
+  if (sink.length === 0) invalid(`${file}: no numbers found`);
+  return sink.toArray();
+}
+
+/** A loss CSV: rows = guesses, optional header row and label column, columns = secrets. */
+function readLossCsv(file: string): LossInput {
+  const isNumber = (f: string | undefined): boolean => f !== undefined && parseDecimal(f) !== null;
+  let first = true;
+  let labelled = false;
+  let cols = -1;
+  let rows = 0;
+  const sink = new NumberSink(MAX_REQUEST_CHANNEL_ENTRIES, `loss CSV ${file}`);
+  const rowLabels: string[] = [];
+  tokenizeFileSync(file, 'loss CSV', MAX_LOSS_CSV_BYTES, (fields, line) => {
+    if (first) {
+      first = false;
+      // a header row: a first cell that is empty, or any later cell that is not a number
+      if (fields[0] === '' || !fields.slice(1).every(isNumber)) return;
+    }
+    if (cols < 0) {
+      labelled = !isNumber(fields[0]);
+      cols = fields.length - (labelled ? 1 : 0);
+      if (cols < 1) invalid(`loss CSV ${file} line ${line}: a row needs at least one number`);
+    }
+    const off = labelled ? 1 : 0;
+    if (fields.length - off !== cols) invalid(`loss CSV ${file} line ${line}: expected ${cols} numbers, found ${fields.length - off}`);
+    if (labelled) rowLabels.push(fields[0]!);
+    for (let j = off; j < fields.length; j++) sink.push(csvNumber(fields[j]!, file, line, j), line);
+    rows++;
+  });
+  if (first) invalid(`loss CSV ${file}: no rows`);
+  if (rows === 0) invalid(`loss CSV ${file}: no rows of numbers`);
+  const data = sink.toArray();
+  return labelled ? { kind: 'matrix', rows, cols, data, rowLabels } : { kind: 'matrix', rows, cols, data };
 }
 
 function parseCommaList(text: string, what: string): number[] {
@@ -401,19 +480,18 @@ function absolute(file: string, baseDir: string): string {
   return isAbsolute(file) ? file : resolve(baseDir, file);
 }
 
-/** Prior text (SPEC §8): uniform, product:p1,p2,..., csv:FILE, or a comma list. */
-export function parsePriorArg(text: string, baseDir = process.cwd()): PriorInput {
+/**
+ * Prior text (SPEC §8): uniform, product:p1,p2,..., csv:FILE, or a comma
+ * list. With `points` (the domain's size), a prior CSV with more entries is
+ * refused at the line where it passes the count, not after reading it all.
+ */
+export function parsePriorArg(text: string, baseDir = process.cwd(), points?: ChannelRowsExpected): PriorInput {
   const t = text.trim();
   if (t === '') invalid('prior is empty: use uniform, product:p1,p2,..., csv:FILE or a comma list');
   if (t === 'uniform') return 'uniform';
   if (t.startsWith('product:')) return { kind: 'product', values: parseCommaList(t.slice(8), 'product prior') };
   if (t.startsWith('csv:')) {
-    const file = absolute(t.slice(4), baseDir);
-    const values = parseNumberList(readTextFile(file, 'prior CSV'), file);
-    values.forEach((v, i) => {
-      if (v < 0) invalid(`prior CSV ${file}: entry ${i + 1} (${v}) is negative`);
-    });
-    return { kind: 'vector', values };
+    return { kind: 'vector', values: readPriorCsv(absolute(t.slice(4), baseDir), points) };
   }
   if (t.includes(',') || /^[-+0-9.eE\s]+$/.test(t)) return { kind: 'vector', values: parseCommaList(t, 'prior') };
   invalid(`unknown prior '${text}': use uniform, product:p1,p2,..., csv:FILE or a comma list`);
@@ -423,27 +501,7 @@ export function parsePriorArg(text: string, baseDir = process.cwd()): PriorInput
 export function parseLossArg(text: string, baseDir = process.cwd()): LossInput {
   const t = text.trim();
   if (t === 'bin' || t === 'nib' || t === 'dist' || t === 'dist2') return t;
-  if (t.startsWith('csv:')) {
-    const file = absolute(t.slice(4), baseDir);
-    const recs = parseCsv(readTextFile(file, 'loss CSV'), file);
-    if (recs.length === 0) invalid(`loss CSV ${file}: no rows`);
-    // Optional header row / label column: a first cell that is not a number.
-    let body = recs;
-    const firstIsNumber = (f: string | undefined): boolean => f !== undefined && parseDecimal(f) !== null;
-    if (!recs[0]!.fields.slice(1).every(firstIsNumber) || recs[0]!.fields[0] === '') body = recs.slice(1);
-    if (body.length === 0) invalid(`loss CSV ${file}: no rows of numbers`);
-    const labelled = !firstIsNumber(body[0]!.fields[0]);
-    const cols = body[0]!.fields.length - (labelled ? 1 : 0);
-    const data: number[] = [];
-    const rowLabels: string[] = [];
-    for (const r of body) {
-      const cells = labelled ? r.fields.slice(1) : r.fields;
-      if (cells.length !== cols) invalid(`loss CSV ${file} line ${r.line}: expected ${cols} numbers, found ${cells.length}`);
-      if (labelled) rowLabels.push(r.fields[0]!);
-      cells.forEach((c, j) => data.push(csvNumber(c, file, r.line, j + (labelled ? 1 : 0))));
-    }
-    return labelled ? { kind: 'matrix', rows: body.length, cols, data, rowLabels } : { kind: 'matrix', rows: body.length, cols, data };
-  }
+  if (t.startsWith('csv:')) return readLossCsv(absolute(t.slice(4), baseDir));
   invalid(`unknown loss '${text}': use bin, nib, dist, dist2 or csv:FILE`);
 }
 

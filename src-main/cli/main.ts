@@ -80,14 +80,15 @@ async function buildPlan(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
     case 'mechanism': {
       const f = new Flags(args, ['domain', 'epsilon', 'kind', 'prior', 'loss', 'out', 'json', 'print', 'quiet']);
       noPositional();
+      const domain = resolveDomainArg(f.need('domain', 'line:6'));
       const req: JobRequest = {
         type: 'mechanism',
-        domain: resolveDomainArg(f.need('domain', 'line:6')),
+        domain,
         epsilon: f.needPositive('epsilon', '0.693'),
         kind: f.need('kind', 'tg') as 'tg',
       };
       const prior = f.str('prior');
-      if (prior !== undefined) req.prior = parsePriorArg(prior);
+      if (prior !== undefined) req.prior = parsePriorArg(prior, undefined, domainPointsFromText(domain));
       const loss = f.str('loss');
       if (loss !== undefined) req.loss = parseLossArg(loss);
       const out = f.str('out');
@@ -133,12 +134,9 @@ async function buildPlan(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
     case 'regular': {
       const f = new Flags(args, ['domain', 'epsilon', 'prior', 'json', 'quiet']);
       noPositional();
-      const req: JobRequest = {
-        type: 'regular',
-        domain: resolveDomainArg(f.need('domain', 'line:6')),
-        epsilon: f.needPositive('epsilon', '0.693'),
-        prior: parsePriorArg(f.need('prior', 'uniform')),
-      };
+      const domain = resolveDomainArg(f.need('domain', 'line:6'));
+      const epsilon = f.needPositive('epsilon', '0.693');
+      const req: JobRequest = { type: 'regular', domain, epsilon, prior: parsePriorArg(f.need('prior', 'uniform'), undefined, domainPointsFromText(domain)) };
       return { request: req, json: f.bool('json'), print: false };
     }
     case 'threshold': {

@@ -128,6 +128,20 @@ function sameFile(a: Stats, b: Stats): boolean {
  * domain files).
  */
 export function readRegularFileSync(path: string, what: string, maxBytes = DEFAULT_MAX_READ_BYTES): string {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  readRegularFileChunksSync(path, what, maxBytes, (c) => {
+    chunks.push(Buffer.from(c));
+    total += c.length;
+  });
+  return Buffer.concat(chunks, total).toString('utf8');
+}
+
+/**
+ * Read a regular file synchronously in 1 MiB chunks (the buffer passed to
+ * onChunk is reused: copy what you keep), stopping at maxBytes with an error.
+ */
+export function readRegularFileChunksSync(path: string, what: string, maxBytes: number, onChunk: (chunk: Buffer) => void): void {
   const st = statForRead(path, what, maxBytes);
   let fd: number;
   try {
@@ -138,7 +152,6 @@ export function readRegularFileSync(path: string, what: string, maxBytes = DEFAU
   try {
     const fst = fstatSync(fd);
     if (!fst.isFile() || !sameFile(st, fst)) invalid(`${what} '${path}' changed while it was opened; try again`);
-    const chunks: Buffer[] = [];
     let total = 0;
     const buf = Buffer.allocUnsafe(1 << 20);
     for (;;) {
@@ -152,9 +165,8 @@ export function readRegularFileSync(path: string, what: string, maxBytes = DEFAU
       if (n === 0) break;
       total += n;
       if (total > maxBytes) invalid(`${what} '${path}' is over the ${mib(maxBytes)} limit`);
-      chunks.push(Buffer.from(buf.subarray(0, n)));
+      onChunk(buf.subarray(0, n));
     }
-    return Buffer.concat(chunks, total).toString('utf8');
   } finally {
     closeSync(fd);
   }

@@ -922,6 +922,26 @@ describe('CLI file I/O', () => {
       expect(l.code).toBe(2);
       expect(l.stderr).toMatch(/late\.csv line 1001, column 2: '0x1' is not a number/);
       expect(l.ms).toBeLessThan(10_000);
+      // a 2M-entry prior CSV (~20 MB) for a 6-point domain: refused at line 7 (it used to be parsed whole,
+      // 9M entries took 162 s and 4.5 GB and then aborted the process)
+      writeFileSync(join(d, 'prior.csv'), '0.0000005\n'.repeat(2_000_000));
+      {
+        const err = new Capture();
+        const t0 = Date.now();
+        const code = await main(['regular', '--domain', 'line:6', '--epsilon', '1', '--prior', `csv:${join(d, 'prior.csv')}`], { io: { stdout: new Capture(), stderr: err }, dispatcher: disp, handleSigint: false });
+        expect(code).toBe(2);
+        expect(err.text).toMatch(/prior\.csv line 7: more than 6 entries but the domain line:6 has 6 points/);
+        expect(Date.now() - t0).toBeLessThan(3000);
+      }
+      // read whole for a domain the text does not size (a graph file), then refused by the engine: still one line, bounded
+      writeFileSync(join(d, 'g.csv'), 'a,b\nb,c\n');
+      {
+        const err = new Capture();
+        const code = await main(['regular', '--domain', `graph:${join(d, 'g.csv')}`, '--epsilon', '1', '--prior', `csv:${join(d, 'prior.csv')}`], { io: { stdout: new Capture(), stderr: err }, dispatcher: disp, handleSigint: false });
+        expect(code).toBe(2);
+        expect(err.text.trim().split('\n')).toHaveLength(1);
+        expect(err.text).toMatch(/^mechstudio: .*prior/);
+      }
       // more rows than the domain has points: refused at the first row too many (was: after parsing all)
       const m = await run('ok.csv', 'line:6');
       expect(m.code).toBe(2);
