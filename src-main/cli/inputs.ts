@@ -434,6 +434,22 @@ function readPriorCsv(file: string, expected?: ChannelRowsExpected): number[] {
   return sink.toArray();
 }
 
+/**
+ * Every numeric cell of a CSV file, row by row, left to right; cells that
+ * are not numbers (a header, a time column) are skipped. Streamed, at most
+ * MAX_PRIOR_CSV_ENTRIES numbers (case-study parameters: traces, weights).
+ */
+export function readNumericCells(file: string, what: string): number[] {
+  const sink = new NumberSink(MAX_PRIOR_CSV_ENTRIES, `${what} ${file}`);
+  tokenizeFileSync(file, what, MAX_CSV_BYTES, (fields, line) => {
+    for (const c of fields) {
+      const v = parseDecimal(c);
+      if (v !== null) sink.push(v, line);
+    }
+  });
+  return sink.toArray();
+}
+
 /** A loss CSV: rows = guesses, optional header row and label column, columns = secrets. */
 function readLossCsv(file: string): LossInput {
   const isNumber = (f: string | undefined): boolean => f !== undefined && parseDecimal(f) !== null;

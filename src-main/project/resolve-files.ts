@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import type { Project } from '../../src-worker/protocol/project';
 import type { CaseStudyParams } from '../../src-worker/protocol/casestudy';
 import { invalid } from '../../src-worker/errors';
-import { parseCsv, parseDecimal, parseLossArg, parsePriorArg, readTextFile, resolveDomainArg } from '../cli/inputs';
+import { parseLossArg, parsePriorArg, readNumericCells, resolveDomainArg } from '../cli/inputs';
 
 /**
  * Case-study parameters written as csv:FILE (relative to the project file)
@@ -22,12 +22,7 @@ export function resolveCaseStudyParams(params: CaseStudyParams | undefined, base
   for (const [k, v] of Object.entries(params)) {
     if (typeof v === 'string' && v.startsWith('csv:')) {
       const file = resolve(baseDir, v.slice(4));
-      const rows = parseCsv(readTextFile(file, `case-study parameter '${k}'`), file);
-      const nums: number[] = [];
-      for (const r of rows) for (const c of r.fields) {
-        const v = parseDecimal(c);
-        if (v !== null) nums.push(v);
-      }
+      const nums = readNumericCells(file, `case-study parameter '${k}'`);
       if (nums.length === 0) invalid(`case-study parameter '${k}': ${file} has no numbers`);
       out[k] = nums;
     } else out[k] = v;
