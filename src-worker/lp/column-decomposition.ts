@@ -184,6 +184,65 @@ function rowsOf(n: number, pairs: DecompositionPairs, keep: (e: number) => boole
   return { from, to, factor };
 }
 
+/**
+ * The rows a pricing model starts from: all pairs (factor <= e^18), or with
+ * lazy rows ('auto': more than 8 pairs per secret) for each secret its
+ * shortest pairs (log factor within 1.5x of its shortest: the 8-neighbours
+ * on a grid), with a flag per directed pair row (2e, 2e + 1) held.
+ */
+function pricingSeed(n: number, pairs: DecompositionPairs, mode: 'all' | 'lazy' | 'auto'): { rows: PricingRows; inPricing: Uint8Array | null } {
+  const P = pairs.from.length;
+  const lazy = mode === 'lazy' || (mode === 'auto' && P > 8 * n);
+  let keep: (e: number) => boolean = (e) => pairs.factor[e]! <= MAX_PRICING_FACTOR;
+  if (lazy) {
+    const minLog = new Float64Array(n).fill(Infinity);
+    for (let e = 0; e < P; e++) {
+      const l = Math.log(pairs.factor[e]!);
+      const a = pairs.from[e]!;
+      const b = pairs.to[e]!;
+      if (l < minLog[a]!) minLog[a] = l;
+      if (l < minLog[b]!) minLog[b] = l;
+    }
+    keep = (e) => {
+      const f = pairs.factor[e]!;
+      if (f > MAX_PRICING_FACTOR) return false;
+      return Math.log(f) <= 1.5 * Math.max(minLog[pairs.from[e]!]!, minLog[pairs.to[e]!]!) * (1 + 1e-12);
+    };
+  }
+  const inPricing = lazy ? new Uint8Array(2 * P) : null;
+  if (inPricing) for (let e = 0; e < P; e++) if (keep(e)) inPricing[2 * e] = inPricing[2 * e + 1] = 1;
+  return { rows: rowsOf(n, pairs, keep), inPricing };
+}
+
+/**
+ * Directed pair rows (factor <= e^18) that r violates and the pricing model
+ * does not hold yet (marked held in inPricing and appended to out).
+ */
+function violatedRows(r: Float64Array, pairs: DecompositionPairs, inPricing: Uint8Array, out: { from: number[]; to: number[]; factor: number[] }): void {
+  const P = pairs.from.length;
+  for (let e = 0; e < P; e++) {
+    const f = pairs.factor[e]!;
+    if (f > MAX_PRICING_FACTOR) continue;
+    const a = pairs.from[e]!;
+    const b = pairs.to[e]!;
+    const ra = r[a]!;
+    const rb = r[b]!;
+    if (ra > f * rb * (1 + 1e-9) + 1e-12 && !inPricing[2 * e]) {
+      inPricing[2 * e] = 1;
+      out.from.push(a);
+      out.to.push(b);
+      out.factor.push(f);
+    } else if (rb > f * ra * (1 + 1e-9) + 1e-12 && !inPricing[2 * e + 1]) {
+      inPricing[2 * e + 1] = 1;
+      out.from.push(b);
+      out.to.push(a);
+      out.factor.push(f);
+    }
+  }
+}
+
+const toRows = (o: { from: number[]; to: number[]; factor: number[] }): PricingRows => ({ from: Int32Array.from(o.from), to: Int32Array.from(o.to), factor: Float64Array.from(o.factor) });
+
 export async function solveByColumnDecomposition(
   n: number,
   m: number,
@@ -206,30 +265,7 @@ export async function solveByColumnDecomposition(
   const c = new Float64Array(n * m);
   for (let x = 0; x < n; x++) for (let w = 0; w < m; w++) c[w * n + x] = sign * cost[x * m + w]!;
   checkCancelled(options, `building ${what}`);
-  const P = pairs.from.length;
-  const lazy = opts.pricingRows === 'lazy' || ((opts.pricingRows ?? 'auto') === 'auto' && P > 8 * n);
-  // Seed of a lazy pricing model: for each secret its shortest pairs (log factor within 1.5x of its shortest), e.g. the 8-neighbours on a grid.
-  let seedKeep: (e: number) => boolean = (e) => pairs.factor[e]! <= MAX_PRICING_FACTOR;
-  if (lazy) {
-    const minLog = new Float64Array(n).fill(Infinity);
-    for (let e = 0; e < P; e++) {
-      const l = Math.log(pairs.factor[e]!);
-      const a = pairs.from[e]!;
-      const b = pairs.to[e]!;
-      if (l < minLog[a]!) minLog[a] = l;
-      if (l < minLog[b]!) minLog[b] = l;
-    }
-    seedKeep = (e) => {
-      const f = pairs.factor[e]!;
-      if (f > MAX_PRICING_FACTOR) return false;
-      const l = Math.log(f);
-      return l <= 1.5 * Math.max(minLog[pairs.from[e]!]!, minLog[pairs.to[e]!]!) * (1 + 1e-12);
-    };
-  }
-  const seedRows = rowsOf(n, pairs, seedKeep);
-  // Which directed pair rows (2e, 2e+1) the pricing model holds.
-  const inPricing = lazy ? new Uint8Array(2 * P) : null;
-  if (inPricing) for (let e = 0; e < P; e++) if (seedKeep(e)) inPricing[2 * e] = inPricing[2 * e + 1] = 1;
+  const { rows: seedRows, inPricing } = pricingSeed(n, pairs, opts.pricingRows ?? 'auto');
   const lifter = new ColumnLifter(n, pairs.from, pairs.to, pairs.factor);
 
   // Memory: the master needs at least its starting columns (and the box); refuse at the start when even that does not fit.
@@ -355,18 +391,30 @@ export async function solveByColumnDecomposition(
     const gapOf = (up: number, lo: number): number => (lo === -Infinity ? 1 : Math.max(0, (up - lo) / Math.max(Math.abs(up), 1e-12)));
     const finish = async (stoppedBy: DecompositionStop, message?: string): Promise<DecompositionResult> => {
       let relaxedBound: number | undefined;
-      if (opts.relaxedPairs && stoppedBy !== 'solver-memory') {
-        // One pricing round over the relaxation at the best duals: a certified bound on the relaxed model's optimum.
-        const rr = rowsOf(n, opts.relaxedPairs, (e) => opts.relaxedPairs!.factor[e]! <= MAX_PRICING_FACTOR);
-        relaxed = await PricingModel.open(n, m, rr, `${what} (relaxation)`, subOptions);
+      if (opts.relaxedPairs && stoppedBy !== 'solver-memory' && lowerBest > -Infinity) {
+        // One pricing round over the other model at the best duals (lazy rows
+        // for all pairs: each output re-solved until its solution violates no
+        // pair, so its minimum is over the other model's polytope; every safe
+        // bound along the way is valid): a certified bound on its optimum.
+        const rp = opts.relaxedPairs;
+        const seed = pricingSeed(n, rp, 'auto');
+        relaxed = await PricingModel.open(n, m, seed.rows, `${what} (bound of the other model)`, subOptions);
         let lo = 0;
         for (let x = 0; x < n; x++) lo += lamBest[x]!;
         for (let w = 0; w < m; w++) {
           if ((w & 15) === 0) checkCancelled(options, `bounding ${what}`);
           for (let x = 0; x < n; x++) v[x] = c[w * n + x]! - lamBest[x]!;
-          lo += Math.min(0, relaxed.solve(w, v).safeBound);
+          let out = relaxed.solve(w, v);
+          for (let k = 0; seed.inPricing && k < 50; k++) {
+            const add = { from: [] as number[], to: [] as number[], factor: [] as number[] };
+            violatedRows(out.r, rp, seed.inPricing, add);
+            if (add.from.length === 0) break;
+            relaxed.addRows(toRows(add));
+            out = relaxed.solve(w, v);
+          }
+          lo += Math.min(0, out.safeBound);
         }
-        relaxedBound = lowerBest === -Infinity ? undefined : sign * Math.min(lo, lowerBest);
+        relaxedBound = sign * Math.min(lo, lowerBest);
       }
       return {
         channel: best.channel,
@@ -422,9 +470,7 @@ export async function solveByColumnDecomposition(
       for (let x = 0; x < n; x++) lower += lamS[x]!;
       const batch: { w: number; r: Float64Array }[] = [];
       // Lazy rows: pairs some pricing solution violates (added after the round, so stored bases stay valid during it).
-      const newFrom: number[] = [];
-      const newTo: number[] = [];
-      const newF: number[] = [];
+      const newRows = { from: [] as number[], to: [] as number[], factor: [] as number[] };
       let complete = true;
       t = performance.now();
       for (let w = 0; w < m; w++) {
@@ -445,27 +491,7 @@ export async function solveByColumnDecomposition(
         simplexIterations += ps.iterations;
         lower += Math.min(0, ps.safeBound);
         const r = ps.r;
-        if (inPricing) {
-          for (let e = 0; e < P; e++) {
-            const a = pairs.from[e]!;
-            const b = pairs.to[e]!;
-            const f = pairs.factor[e]!;
-            if (f > MAX_PRICING_FACTOR) continue;
-            const ra = r[a]!;
-            const rb = r[b]!;
-            if (ra > f * rb * (1 + 1e-9) + 1e-12 && !inPricing[2 * e]) {
-              inPricing[2 * e] = 1;
-              newFrom.push(a);
-              newTo.push(b);
-              newF.push(f);
-            } else if (rb > f * ra * (1 + 1e-9) + 1e-12 && !inPricing[2 * e + 1]) {
-              inPricing[2 * e + 1] = 1;
-              newFrom.push(b);
-              newTo.push(a);
-              newF.push(f);
-            }
-          }
-        }
+        if (inPricing) violatedRows(r, pairs, inPricing, newRows);
         // Reduced cost against the master's own duals, of the column lifted into P.
         lifter.lift(r);
         let rc = 0;
@@ -489,7 +515,7 @@ export async function solveByColumnDecomposition(
         masterMs,
         pricingMs,
         elapsedMs: performance.now() - t0,
-        pricingRows: pricing.rows + newFrom.length,
+        pricingRows: pricing.rows + newRows.from.length,
       };
       iterations.push(round);
       opts.onRound?.(round);
@@ -499,9 +525,9 @@ export async function solveByColumnDecomposition(
       lastFraction = Math.max(lastFraction, Math.min(0.88, 0.1 + 0.78 * Math.max(gapFrac, timeFrac, 0)));
       progress(options, lastFraction, `solving ${what} by column decomposition: round ${it + 1}, objective ${(sign * upper).toPrecision(8)}, bound ${(sign * lowerBest).toPrecision(8)}, gap ${(gap * 100).toPrecision(2)}%, ${colOutput.length} columns, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
       if (!complete) continue; // the loop head returns the best so far
-      if (newFrom.length > 0) {
+      if (newRows.from.length > 0) {
         try {
-          pricing.addRows({ from: Int32Array.from(newFrom), to: Int32Array.from(newTo), factor: Float64Array.from(newF) });
+          pricing.addRows(toRows(newRows));
         } catch (e) {
           if (e instanceof MechError && e.code === 'too-large') return await finish('solver-memory', e.message);
           throw e;
@@ -510,20 +536,20 @@ export async function solveByColumnDecomposition(
       if (boxUsed) {
         // du Merle: the penalty columns stand in for columns not generated yet;
         // widen the box only once pricing finds nothing better to offer.
-        if (batch.length === 0 && newFrom.length === 0) {
+        if (batch.length === 0 && newRows.from.length === 0) {
           box *= 10;
           master.setCostRange(boxStart, new Float64Array(2 * n).fill(box));
         } else appendColumns(batch);
         continue;
       }
       if (gap <= tolerance) return await finish(gap <= 1e-9 ? 'optimal' : 'target-gap');
-      if (newFrom.length === 0 && alpha < 1e-6 && stalled >= STALL_ROUNDS && boundStalled >= STALL_ROUNDS) {
+      if (newRows.from.length === 0 && alpha < 1e-6 && stalled >= STALL_ROUNDS && boundStalled >= STALL_ROUNDS) {
         // Neither the master nor the bound has moved for STALL_ROUNDS rounds at
         // the master's own duals: the columns priced out have reduced costs
         // below the solver's tolerance. The certified gap is what it is.
         return await finish(gap <= 1e-9 ? 'optimal' : 'stalled');
       }
-      if (batch.length === 0 && newFrom.length === 0 && alpha < 1e-6) {
+      if (batch.length === 0 && newRows.from.length === 0 && alpha < 1e-6) {
         // Nothing to add at the master's own duals: the master is optimal; the
         // bound there equals it up to the solver's accuracy.
         return await finish(gap <= 1e-9 ? 'optimal' : 'target-gap');

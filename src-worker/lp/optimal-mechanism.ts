@@ -291,6 +291,7 @@ export async function optimalMechanism(domain: Domain, eps: number, prior: Array
         ? {
             decompositionRounds: s.decomposition.rounds.length,
             decompositionColumns: s.decomposition.columns,
+            decompositionPruned: s.decomposition.pruned,
             // Certified: no eps*d-private channel (under these constraints) does better than this bound.
             relativeGap: s.decomposition.gap,
             pricingRows: s.decomposition.pricingRows,

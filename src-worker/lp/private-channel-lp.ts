@@ -59,10 +59,14 @@ export interface PrivateChannelProblem {
   decompositionOptions?: DecompositionOptions;
   /**
    * With a spanner solved by decomposition: also bound the exact (all-pairs)
-   * optimum. The spanner's edges at the full factor e^(eps d) (without the
-   * 1/delta) are a subset of the exact model's rows, so that LP is a
-   * relaxation of the exact model; its Lagrangian bound at the spanner's best
-   * duals is a certified lower bound on the exact optimum (decomposition.relaxedBound).
+   * optimum. Both models share the row sums and differ only in the column
+   * polytope (P_spanner inside P_exact), so for any duals lambda the
+   * Lagrangian L_exact(lambda) = sum lambda + sum_w min over P_exact of
+   * (c_w - lambda) . r is a lower bound on the exact optimum (weak duality,
+   * computed with safe pricing bounds). At the spanner's best duals it is
+   * one more pricing round, over all pairs with lazy rows
+   * (decomposition.exactBound). (The spanner's own bound is not one: the
+   * spanner is a restriction, its optimum above the exact one.)
    */
   boundExact?: boolean;
 }
@@ -194,9 +198,12 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
     checkCancelled(options, `building ${p.what}`);
     progress(options, 0.1, `solving ${p.what} by column decomposition: ${size.variables} variables, ${size.rows} constraints as ${m} pricing LPs of ${n} variables and ${2 * E} rows`);
     buildMs = performance.now() - t0;
-    // Uncapped factors for the relaxation (a capped factor would be a stronger row, not a relaxation; rows above e^18 are left out of pricing anyway).
-    const relaxedPairs =
-      p.boundExact && graph.mode === 'spanner' ? { from: graph.from, to: graph.to, factor: Float64Array.from(graph.exponent, (x) => Math.exp(x * graph.delta)) } : undefined;
+    // The exact model's pairs, uncapped factors (a capped factor would be a stronger row, not the exact model's; rows above e^18 are left out of pricing anyway).
+    let relaxedPairs: { from: Int32Array; to: Int32Array; factor: Float64Array } | undefined;
+    if (p.boundExact && graph.mode === 'spanner') {
+      const all = privacyConstraintGraph(domain, eps, 'all-pairs');
+      relaxedPairs = { from: all.from, to: all.to, factor: Float64Array.from(all.exponent, (x) => Math.exp(x)) };
+    }
     const d = await solveByColumnDecomposition(n, m, cost, p.sense, { from: graph.from, to: graph.to, factor: edgeFactors(graph) }, p.what, options, { relaxedPairs, ...p.decompositionOptions });
     sol = { objective: d.objective, colValue: d.channel, solveMs: d.masterMs + d.pricingMs, loadMs: 0, iterations: d.simplexIterations };
     decomposition = {
