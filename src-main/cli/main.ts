@@ -7,7 +7,7 @@
  */
 import { unlinkSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { MechError, invalid } from '../../src-worker/errors';
 import { ApiError } from '../../src-worker/protocol/api';
 import type { JobRequest } from '../../src-worker/protocol/requests';
@@ -15,7 +15,10 @@ import type { JobResult } from '../../src-worker/protocol/results';
 import { Dispatcher } from '../dispatcher/dispatcher';
 import { checkDirTarget, checkWriteTarget, prepareWrite, publishTemp } from '../fs/safe-fs';
 import { examplePath, listExamples } from '../project/examples';
-import { runProjectFile, type RunSummary } from '../project/run-project';
+import { loadProject } from '../project/project-file';
+import { resolveProjectFiles } from '../project/resolve-files';
+import { runProject, type RunSummary } from '../project/run-project';
+import type { Project } from '../../src-worker/protocol/project';
 import { parseArgs, Flags, type ParsedArgs } from './args';
 import { domainPointsFromText, parseDecimal, parseLossArg, parsePriorArg, readChannelCsv, resolveDomainArg } from './inputs';
 import { jsonFor, printMatrixRule, readable } from './output';
@@ -66,7 +69,8 @@ interface Plan {
   /** --out FILE.csv of mechanism / capacity: the final path (the worker writes a temp file next to it). */
   outFile?: string;
   /** Project run (run / example). */
-  project?: { path: string; out: string };
+  /** A project (run / example), read, validated and its csv: files resolved before any worker starts. */
+  project?: { project: Project; resolved: Project; baseDir: string; out: string };
   json: boolean;
   print: boolean;
 }
@@ -167,7 +171,7 @@ async function buildPlan(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
       if (args.positional.length !== 1) throw new MechError('invalid-input', 'run needs exactly one PROJECT.json (e.g. mechstudio run voting.json --out results)');
       const path = resolve(args.positional[0]!);
       const out = outDir(f.str('out') ?? 'mechstudio-out');
-      return { project: { path, out }, json: f.bool('json'), print: false };
+      return { project: readProject(path, out), json: f.bool('json'), print: false };
     }
     case 'example': {
       const f = new Flags(args, ['out', 'json', 'quiet', 'list']);
@@ -178,11 +182,18 @@ async function buildPlan(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
       const name = args.positional[0]!;
       const path = examplePath(name);
       const out = outDir(f.str('out') ?? `mechstudio-example-${name}`);
-      return { project: { path, out }, json: f.bool('json'), print: false };
+      return { project: readProject(path, out), json: f.bool('json'), print: false };
     }
     default:
       throw new MechError('invalid-input', `unknown command '${c}' (mechanism, measure, check, capacity, regular, threshold, vertices, run, example; see mechstudio help)`);
   }
+}
+
+/** Read and validate a project and resolve its csv: files (relative to the project file). */
+function readProject(path: string, out: string): NonNullable<Plan['project']> {
+  const project = loadProject(path);
+  const baseDir = dirname(path);
+  return { project, resolved: resolveProjectFiles(project, baseDir), baseDir, out };
 }
 
 /** --out FILE.csv: refused at once unless it is new or a regular file. */
@@ -287,7 +298,8 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     const pr = progress;
     dispatcher = opts.dispatcher ?? new Dispatcher({ threads });
     if (plan.project) {
-      const s = await runProjectFile(dispatcher, plan.project.path, plan.project.out, {
+      const s = await runProject(dispatcher, plan.project.project, plan.project.baseDir, plan.project.out, {
+        resolved: plan.project.resolved,
         signal: controller.signal,
         onProgress: (f, m) => pr.update(f, m),
       });

@@ -54,11 +54,12 @@ export async function runProject(
   project: Project,
   baseDir: string,
   outDir: string,
-  opts: { signal?: AbortSignal; onProgress?: (fraction: number, message: string) => void } = {},
+  opts: { signal?: AbortSignal; onProgress?: (fraction: number, message: string) => void; resolved?: Project } = {},
 ): Promise<RunSummary> {
   // one abort listener per parallel job
   if (opts.signal) setMaxListeners(0, opts.signal);
-  const resolved = resolveProjectFiles(project, baseDir);
+  // `resolved`: the caller already resolved the project's csv: files (the CLI does, before starting workers)
+  const resolved = opts.resolved ?? resolveProjectFiles(project, baseDir);
   const plan: { id: string; group: RunItem['group']; request: JobRequest }[] = [
     // case studies first: they are the long jobs, so the pool starts them early
     ...(resolved.caseStudies ?? []).map((c) => ({

@@ -7,7 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -114,8 +114,8 @@ describe('mechstudio CLI (subprocess)', () => {
       badDomain: () => cli(['regular', '--domain', 'lines:6', '--epsilon', '1', '--prior', 'uniform']),
       badCsv: () => cli(['check', '--channel', join(dir, 'bad.csv'), '--domain', 'line:2', '--epsilon', '1']),
       badCommand: () => cli(['mechanisms', '--domain', 'line:6']),
-      // ~6 s of work (6,000 eps values on 576 points), under the admission limit
-      interrupted: () => cli(['threshold', '--domain', 'grid:24x24', '--from', '0.001', '--to', '9', '--step', '0.0015'], { interruptAfterMs: 1500 }),
+      // ~10 s of work (a 25M-entry channel streamed to a ~310 MB CSV), cancelled after 1.5 s
+      interrupted: () => cli(['mechanism', '--domain', 'line:5000', '--epsilon', '1', '--kind', 'tg', '--out', join(dir, 'cancelled', 'big.csv')], { interruptAfterMs: 1500 }),
     });
     // second wave: the CSV round trip
     Object.assign(
@@ -227,11 +227,13 @@ describe('mechstudio CLI (subprocess)', () => {
     badInput(r.badCommand!, /unknown command 'mechanisms'/);
   });
 
-  it('Ctrl-C cancels the running job cleanly: exit 130 within about a second', () => {
+  it('Ctrl-C cancels the running job cleanly: exit 130 within about a second, no partial file left', () => {
     const x = r.interrupted!;
     expect(x.code).toBe(130);
     expect(x.stderr).toMatch(/cancell/);
     expect(x.stderr).not.toMatch(/\n\s+at /);
     expect(x.ms).toBeLessThan(2000);
+    // the cancelled export leaves neither the file nor its temp file
+    expect(readdirSync(join(dir, 'cancelled'))).toEqual([]);
   });
 });
