@@ -11,18 +11,23 @@ import { forEachWeightedColumn } from '../measure/weighted-columns';
 import { type ColumnAccess, denseColumns, planarLaplaceColumns, tightColumns, verifyColumns } from './columns';
 import { GridBestGuess } from './grid-best-guess';
 import { RemappedChannel } from './remapped-channel';
+import { planarLaplaceWindows, tightWindows, type WindowColumnAccess } from './window-columns';
 
 /**
  * How each output's guess was found:
  *  - 'certified-grid': distance loss on a grid without a closed-form best
  *    guess (Euclidean/Chebyshev dist, Manhattan/Chebyshev dist2): convexity
  *    cuts evaluate a few guesses and prove the rest worse (grid-best-guess.ts);
+ *  - 'certified-window': the same on large grids, reading each posterior
+ *    column only on a window around its output, with a proven bound on the
+ *    weight outside; a choice the bound cannot certify is redone on a
+ *    window twice as wide, up to the whole grid (exact);
  *  - 'loss-best': the loss's own best response per column (binary, nib,
  *    Manhattan dist and Euclidean dist2 by weighted medians/means, matrices);
  *  - 'measure': the existing row-streaming measure (measure/optimal-remap.ts)
  *    when the channel gives no column access and no grid shortcut applies.
  */
-export type RemapMethod = 'certified-grid' | 'loss-best' | 'measure';
+export type RemapMethod = 'certified-grid' | 'certified-window' | 'loss-best' | 'measure';
 
 export interface BayesRemapOptions {
   /** Column access for the channel (see columns.ts); found automatically for dense and implicit tight channels, and via remapMechanism for planar Laplace. */
@@ -33,7 +38,21 @@ export interface BayesRemapOptions {
   signal?: AbortSignal;
   /** Called with (columns done, total) every few hundred columns. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Windowed columns for certified grid guesses: 'auto' (default) on grids
+   * of more than WINDOW_MIN_CELLS cells when the column access offers
+   * windows; 'on' whenever windows are offered; 'off' always reads whole
+   * columns (bit-for-bit the measure);
+   * a number forces that starting radius (tests).
+   */
+  window?: 'auto' | 'on' | 'off' | number;
 }
+
+/** Grids above this many cells use windowed columns by default (a whole column costs O(n) per output). */
+export const WINDOW_MIN_CELLS = 40_000;
+
+/** The starting window leaves out entries at most this fraction of the column's largest possible entry. */
+const WINDOW_REL = 1e-13;
 
 export interface BayesRemapResult {
   /** remap[y] = the guess replacing output y (ties: smallest guess index). */
@@ -55,16 +74,25 @@ export interface BayesRemapResult {
   originalLoss: number | null;
   /** One sentence saying how originalLoss is defined here. */
   originalDefinition: string;
-  /** Per-output contribution min_w sum_x pi_x C[x][y] l(w, x). */
+  /** Per-output contribution min_w sum_x pi_x C[x][y] l(w, x) (windowed: its lower end, see valueSlack). */
   columnValue: Float64Array;
+  /**
+   * 0 when the values are exact sums. With windowed columns the weight
+   * outside the windows is bounded, not summed: the true remappedLoss (and
+   * originalLoss) lie in [value, value + valueSlack]. The remap itself is
+   * certified optimal either way.
+   */
+  valueSlack: number;
   method: RemapMethod;
   stats: {
     columns: number;
     /** Guess evaluations of the certified path (a full scan would do columns x guesses). */
     evaluations: number;
     maxEvaluationsPerColumn: number;
-    columnAccess: 'direct' | 'row-blocks' | 'measure';
+    columnAccess: 'direct' | 'row-blocks' | 'measure' | 'window';
     timeMs: number;
+    /** Windowed path: starting radius, outputs redone on a wider window, largest radius used. */
+    window?: { startRadius: number; widened: number; maxRadius: number; meanCells: number };
   };
 }
 
@@ -74,9 +102,10 @@ const CHECK_EVERY = 256;
 export function columnAccessForMechanism(mech: Mechanism, domain: Domain): ColumnAccess | null {
   const ch = mech.channel;
   if (ch instanceof DenseChannel) return denseColumns(ch);
-  if (ch instanceof ImplicitTightChannel) return tightColumns(ch);
-  if (mech.kind === 'planar-laplace' && domain.structure.grid && ch.rows === domain.n && ch.cols === domain.n) {
-    return planarLaplaceColumns(domain, mech.guaranteedEpsilon);
+  if (ch instanceof ImplicitTightChannel) return tightWindows(ch) ?? tightColumns(ch);
+  const g = domain.structure.grid;
+  if (mech.kind === 'planar-laplace' && g && ch.rows === domain.n && ch.cols === domain.n) {
+    return g.rows >= 2 && g.cols >= 2 ? planarLaplaceWindows(domain, mech.guaranteedEpsilon) : planarLaplaceColumns(domain, mech.guaranteedEpsilon);
   }
   return null;
 }
@@ -115,7 +144,7 @@ export function bayesRemap(channel: RowSource, domain: Domain, prior: ArrayLike<
   const certified = grid && power !== null && !closedForm && grid.rows * grid.cols === n ? new GridBestGuess(domain, power) : null;
   let columns = opts.columns ?? null;
   if (columns === null && channel instanceof DenseChannel) columns = denseColumns(channel);
-  if (columns === null && channel instanceof ImplicitTightChannel) columns = tightColumns(channel);
+  if (columns === null && channel instanceof ImplicitTightChannel) columns = tightWindows(channel) ?? tightColumns(channel);
   if (columns && (opts.verifyColumns ?? true)) verifyColumns(channel, columns);
 
   const remap = new Int32Array(m);
@@ -128,6 +157,13 @@ export function bayesRemap(channel: RowSource, domain: Domain, prior: ArrayLike<
     const r = optimalRemap(p, channel, loss);
     const orig = facesValue ? faceValueLoss(p, channel, loss) : null;
     return finish(r.remap, r.value, r.columnValue, orig, 'measure', 'measure', 0, 0);
+  }
+
+  const win = columns && 'columnWindow' in columns ? (columns as WindowColumnAccess) : null;
+  const winMode = opts.window ?? 'auto';
+  if (certified && win && winMode !== 'off' && (typeof winMode === 'number' || winMode === 'on' || n > WINDOW_MIN_CELLS)) {
+    const w = windowedRemap(p, win, certified, typeof winMode === 'number' ? winMode : null, facesValue, opts, m);
+    return { ...finish(w.remap, w.value, w.columnValue, facesValue ? w.original : null, 'certified-window', 'window', certified.evaluations, certified.maxEvaluations), valueSlack: w.slack, stats: { columns: m, evaluations: certified.evaluations, maxEvaluationsPerColumn: certified.maxEvaluations, columnAccess: 'window', timeMs: performance.now() - t0, window: w.info } };
   }
 
   const bestOf = certified ? (q: Float64Array) => certified.best(q) : (q: Float64Array) => loss.best(q);
@@ -184,6 +220,7 @@ export function bayesRemap(channel: RowSource, domain: Domain, prior: ArrayLike<
       originalLoss: orig,
       originalDefinition,
       columnValue: cv,
+      valueSlack: 0,
       method,
       stats: { columns: m, evaluations, maxEvaluationsPerColumn: maxEval, columnAccess: access, timeMs: performance.now() - t0 },
     };
@@ -250,4 +287,98 @@ function faceValueLoss(p: Float64Array, channel: RowSource, loss: LossFunction):
     s += px * r;
   }
   return s;
+}
+
+/**
+ * The remap on a large grid, one output at a time from a window of its
+ * posterior column: q = pi .* C[., y] on the Chebyshev window of radius rho
+ * around y; the weight outside is at most (pi outside the window) times
+ * outsideMax(y, rho) (prefix sums of pi, plus 1e-9 of the total for their
+ * rounding). bestIn certifies the guess against that slack; otherwise the
+ * radius doubles, until the window is the grid (slack 0: exact).
+ */
+function windowedRemap(
+  p: Float64Array,
+  win: WindowColumnAccess,
+  gb: GridBestGuess,
+  forcedRadius: number | null,
+  faceValue: boolean,
+  opts: BayesRemapOptions,
+  m: number,
+): { remap: Int32Array; value: number; slack: number; original: number; columnValue: Float64Array; info: NonNullable<BayesRemapResult['stats']['window']> } {
+  const R = win.gridRows;
+  const C = win.gridCols;
+  const K = Math.max(R, C);
+  // 2-D prefix sums of the prior, (R + 1) x (C + 1)
+  const P = new Float64Array((R + 1) * (C + 1));
+  for (let r = 0; r < R; r++) {
+    let rowSum = 0;
+    for (let c = 0; c < C; c++) {
+      rowSum += p[r * C + c]!;
+      P[(r + 1) * (C + 1) + c + 1] = P[r * (C + 1) + c + 1]! + rowSum;
+    }
+  }
+  const total = P[R * (C + 1) + C]!;
+  const inBox = (r0: number, r1: number, c0: number, c1: number) => P[(r1 + 1) * (C + 1) + c1 + 1]! - P[r0 * (C + 1) + c1 + 1]! - P[(r1 + 1) * (C + 1) + c0]! + P[r0 * (C + 1) + c0]!;
+  let start = forcedRadius;
+  if (start === null) {
+    let y0 = 0;
+    while (y0 < m - 1 && !(win.outsideMax(y0, -1) > 0)) y0++;
+    const top = win.outsideMax(y0, -1);
+    start = 1;
+    while (start < K - 1 && win.outsideMax(y0, start) > WINDOW_REL * top) start++;
+  }
+  start = Math.max(0, Math.min(K - 1, Math.floor(start)));
+  const maxCells = Math.min(R, 2 * (K - 1) + 1) * Math.min(C, 2 * (K - 1) + 1);
+  const col = new Float64Array(maxCells);
+  const remap = new Int32Array(m);
+  const columnValue = new Float64Array(m);
+  let value = 0;
+  let slack = 0;
+  let original = 0;
+  let originalSlack = 0;
+  let widened = 0;
+  let maxRadius = start;
+  let cells = 0;
+  for (let y = 0; y < m; y++) {
+    const yr = Math.floor(y / C);
+    const yc = y - yr * C;
+    for (let rho = start; ; rho = Math.min(K - 1, 2 * rho + 1)) {
+      const r0 = Math.max(0, yr - rho);
+      const r1 = Math.min(R - 1, yr + rho);
+      const c0 = Math.max(0, yc - rho);
+      const c1 = Math.min(C - 1, yc + rho);
+      const whole = r0 === 0 && c0 === 0 && r1 === R - 1 && c1 === C - 1;
+      win.columnWindow(y, r0, r1, c0, c1, col);
+      const W = c1 - c0 + 1;
+      const size = (r1 - r0 + 1) * W;
+      for (let i = 0, r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++, i++) col[i] = p[r * C + c]! * col[i]!;
+      const outside = whole ? 0 : (Math.max(0, total - inBox(r0, r1, c0, c1)) + 1e-9 * total) * win.outsideMax(y, rho);
+      const b = gb.bestIn(col, r0, r1, c0, c1, outside);
+      cells += size;
+      if (!b.certified && !whole) {
+        widened++;
+        continue;
+      }
+      if (rho > maxRadius) maxRadius = rho;
+      remap[y] = b.w;
+      columnValue[y] = b.value;
+      value += b.value;
+      slack += b.slack;
+      if (faceValue) {
+        // sum over the window of q(x) l(y, x), plus at most outside * maxLoss(y) beyond it
+        let s = 0;
+        for (let i = 0, r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++, i++) if (col[i] !== 0) s += col[i]! * gb.lossAtOffset(yr - r, yc - c);
+        original += s;
+        if (outside > 0) originalSlack += outside * gb.maxLossFrom(y);
+      }
+      break;
+    }
+    if ((y + 1) % 256 === 0) {
+      if (opts.signal?.aborted) throw new MechError('cancelled', 'remap cancelled');
+      opts.onProgress?.(y + 1, m);
+    }
+  }
+  opts.onProgress?.(m, m);
+  return { remap, value, slack: Math.max(slack, originalSlack), original, columnValue, info: { startRadius: start, widened, maxRadius, meanCells: cells / m } };
 }

@@ -106,50 +106,74 @@ export class GridBestGuess {
     this.stamp = new Int32Array(R * C);
   }
 
-  /**
-   * f(w) and a subgradient at w (summed in index order, zero weights skipped).
-   * Returns [f, gr, gc] in `res`.
-   */
-  private evaluate(q: Float64Array, w: number, res: Float64Array): void {
-    evaluateAt(q, w, this.rows, this.cols, this.lossAt, this.gradR, this.gradC, res);
-    this.evaluations++;
+  /** The certified best guess against q (length n, >= 0) and its value f(w) (bit for bit the scan's). */
+  best(q: Float64Array): { w: number; value: number; evaluated: number } {
+    const r = this.bestIn(q, 0, this.rows - 1, 0, this.cols - 1, 0);
+    return { w: r.w, value: r.value, evaluated: r.evaluated };
   }
 
-  /** The certified best guess against q (length n, >= 0) and its value. */
-  best(q: Float64Array): { w: number; value: number; evaluated: number } {
+  /** Largest loss from cell w to any cell of the grid (the far corner). */
+  maxLossFrom(w: number): number {
+    const C = this.cols;
+    const wr = Math.floor(w / C);
+    const wc = w - wr * C;
+    return this.lossAt[Math.max(wr, this.rows - 1 - wr) * C + Math.max(wc, C - 1 - wc)]!;
+  }
+
+  /** Loss at offset (dr, dc) (the scan's value). */
+  lossAtOffset(dr: number, dc: number): number {
+    return this.lossAt[Math.abs(dr) * this.cols + Math.abs(dc)]!;
+  }
+
+  /**
+   * Best guess when q is known only on the window rows r0..r1, columns
+   * c0..c1 (qWin row-major over the window) and the weight outside the
+   * window totals at most `outside` (>= 0). With near(w) = the sum over the
+   * window, f(w) lies in [near(w), near(w) + outside * maxLoss(w)]. Cuts on
+   * the convex near(.) exclude cells whose lower bound exceeds the best
+   * upper bound; the guess is certified when every other candidate's lower
+   * bound exceeds its upper bound. With outside = 0 (the window is the grid)
+   * near = f exactly and ties go to the smallest index, as in a full scan.
+   * `value` is near(w); the true f(w) is within [value, value + slack].
+   */
+  bestIn(qWin: Float64Array, r0: number, r1: number, c0: number, c1: number, outside: number): { w: number; value: number; slack: number; certified: boolean; evaluated: number } {
     const R = this.rows;
     const C = this.cols;
-    const n = this.n;
+    const W = c1 - c0 + 1;
     this.calls++;
     let S = 0;
     let mr = 0;
     let mc = 0;
-    for (let xr = 0, x = 0; xr < R; xr++)
-      for (let xc = 0; xc < C; xc++, x++) {
-        const v = q[x]!;
+    for (let xr = r0, i = 0; xr <= r1; xr++)
+      for (let xc = c0; xc <= c1; xc++, i++) {
+        const v = qWin[i]!;
         S += v;
         mr += v * xr;
         mc += v * xc;
       }
-    if (!(S > 0)) return { w: 0, value: 0, evaluated: 0 }; // every guess scores 0: the scan keeps the first
+    if (!(S > 0)) {
+      // Every guess scores 0 inside the window: exact (the scan keeps the first) only when nothing is outside.
+      return { w: 0, value: 0, slack: outside * this.maxLossFrom(0), certified: outside === 0, evaluated: 0 };
+    }
     if (++this.epoch >= 0x7fffffff) {
       this.stamp.fill(0);
       this.epoch = 1;
     }
     const ep = this.epoch;
     const stamp = this.stamp;
-    // evaluated cells: index, f, subgradient
+    const res = new Float64Array(3);
+    const tolOf = this.tolBuf;
     const idx: number[] = [];
     const fv: number[] = [];
     const gvr: number[] = [];
     const gvc: number[] = [];
-    const res = new Float64Array(3);
-    const tolOf = this.tolBuf;
     let bestW = -1;
     let bestF = Infinity;
+    let upper = Infinity; // min over evaluated v of near(v) + outside * maxLoss(v) >= min f
     const visit = (w: number): void => {
       stamp[w] = ep;
-      this.evaluate(q, w, res);
+      evaluateWindow(qWin, w, r0, r1, c0, c1, C, this.lossAt, this.gradR, this.gradC, res);
+      this.evaluations++;
       idx.push(w);
       fv.push(res[0]!);
       gvr.push(res[1]!);
@@ -158,57 +182,75 @@ export class GridBestGuess {
         bestF = res[0]!;
         bestW = w;
       }
+      const up = outside > 0 ? res[0]! + outside * this.maxLossFrom(w) : res[0]!;
+      if (up < upper) upper = up;
     };
     // Cutting planes: evaluate the unevaluated cell of P nearest the best cell so far,
     // until every cell of P has been evaluated (the first is the cell nearest the posterior mean).
     visit(Math.min(R - 1, Math.max(0, Math.round(mr / S))) * C + Math.min(C - 1, Math.max(0, Math.round(mc / S))));
+    // A slack that is not small against the values cannot certify anything: give up at once (the caller widens the window).
+    if (outside > 0 && !(outside * this.maxLossFrom(bestW) <= 1e-6 * bestF)) {
+      return { w: bestW, value: bestF, slack: outside * this.maxLossFrom(bestW), certified: false, evaluated: idx.length };
+    }
     const diam = Math.hypot(R, C);
     for (;;) {
-      const U = bestF;
+      // With a slack, a long search means the window is too small: give up (the caller widens it).
+      if (outside > 0 && idx.length > 64) {
+        return { w: bestW, value: bestF, slack: outside * this.maxLossFrom(bestW), certified: false, evaluated: idx.length };
+      }
+      const U = upper;
       const k = idx.length;
       const br = Math.floor(bestW / C);
       const bc = bestW - br * C;
       let next = -1;
       let nextD = Infinity;
       for (let t = 0; t < k; t++) tolOf[t] = 1e-9 * (Math.abs(U) + Math.abs(fv[t]!) + S * this.gradScale * diam) + 1e-300;
-      for (let r = 0; r < R; r++) {
-        let lo = 0;
-        let hi = C - 1;
-        for (let t = 0; t < k && lo <= hi; t++) {
-          const vr = Math.floor(idx[t]! / C);
-          const vc = idx[t]! - vr * C;
-          const gr = gvr[t]!;
-          const gc = gvc[t]!;
-          // f_v + gr (r - vr) + gc (c - vc) <= U + tol  <=>  gc * c <= rhs
-          const rhs = U + tolOf[t]! - fv[t]! - gr * (r - vr) + gc * vc;
-          if (gc > 0) {
-            const b = Math.floor(rhs / gc + 1e-7);
-            if (b < hi) hi = b;
-          } else if (gc < 0) {
-            const b = Math.ceil(rhs / gc - 1e-7);
-            if (b > lo) lo = b;
-          } else if (rhs < 0) hi = lo - 1;
-        }
-        if (lo > hi) continue;
-        const dr2 = (r - br) * (r - br);
-        if (dr2 >= nextD) continue;
-        // nearest unevaluated cell of [lo, hi] in this row to column bc
-        const c0 = Math.min(hi, Math.max(lo, bc));
-        for (let s = 0; c0 - s >= lo || c0 + s <= hi; s++) {
-          const dd = dr2 + (Math.abs(c0 - bc) + s) * (Math.abs(c0 - bc) + s);
-          if (dd >= nextD) break;
-          if (c0 - s >= lo && stamp[r * C + c0 - s] !== ep) {
-            const d2 = dr2 + (c0 - s - bc) * (c0 - s - bc);
-            if (d2 < nextD) {
-              nextD = d2;
-              next = r * C + c0 - s;
-            }
+      // Rows of P: P's real slices are convex in r and the best cell's row is in P, so
+      // scan outward from it in both directions and stop at the first empty slice
+      // (or once rows are farther than the nearest candidate found).
+      for (let dir = 1; dir >= -1; dir -= 2) {
+        for (let r = dir === 1 ? br : br - 1; r >= 0 && r < R; r += dir) {
+          const dr2 = (r - br) * (r - br);
+          if (dr2 >= nextD) break;
+          let lo = 0;
+          let hi = C - 1;
+          for (let t = 0; t < k && lo <= hi; t++) {
+            const vr = Math.floor(idx[t]! / C);
+            const vc = idx[t]! - vr * C;
+            const gr = gvr[t]!;
+            const gc = gvc[t]!;
+            // near_v + gr (r - vr) + gc (c - vc) <= U + tol  <=>  gc * c <= rhs
+            const rhs = U + tolOf[t]! - fv[t]! - gr * (r - vr) + gc * vc;
+            if (gc > 0) {
+              const bnd = rhs / gc + 1e-7;
+              if (bnd < hi) hi = bnd;
+            } else if (gc < 0) {
+              const bnd = rhs / gc - 1e-7;
+              if (bnd > lo) lo = bnd;
+            } else if (rhs < 0) hi = lo - 1;
           }
-          if (c0 + s <= hi && stamp[r * C + c0 + s] !== ep) {
-            const d2 = dr2 + (c0 + s - bc) * (c0 + s - bc);
-            if (d2 < nextD) {
-              nextD = d2;
-              next = r * C + c0 + s;
+          if (lo > hi) break; // the real slice is empty: so are all rows beyond
+          const ilo = Math.ceil(lo);
+          const ihi = Math.floor(hi);
+          if (ilo > ihi) continue;
+          // nearest unevaluated cell of [ilo, ihi] in this row to column bc
+          const c0r = Math.min(ihi, Math.max(ilo, bc));
+          const off = Math.abs(c0r - bc);
+          for (let s = 0; c0r - s >= ilo || c0r + s <= ihi; s++) {
+            if (dr2 + (off + s) * (off + s) >= nextD) break;
+            if (c0r - s >= ilo && stamp[r * C + c0r - s] !== ep) {
+              const d2 = dr2 + (c0r - s - bc) * (c0r - s - bc);
+              if (d2 < nextD) {
+                nextD = d2;
+                next = r * C + c0r - s;
+              }
+            }
+            if (c0r + s <= ihi && stamp[r * C + c0r + s] !== ep) {
+              const d2 = dr2 + (c0r + s - bc) * (c0r + s - bc);
+              if (d2 < nextD) {
+                nextD = d2;
+                next = r * C + c0r + s;
+              }
             }
           }
         }
@@ -217,37 +259,51 @@ export class GridBestGuess {
       visit(next);
     }
     if (idx.length > this.maxEvaluations) this.maxEvaluations = idx.length;
-    void n;
-    return { w: bestW, value: bestF, evaluated: idx.length };
+    let certified = true;
+    const slack = outside > 0 ? outside * this.maxLossFrom(bestW) : 0;
+    if (outside > 0) {
+      const bar = bestF + slack;
+      for (let t = 0; t < idx.length; t++) {
+        if (idx[t] === bestW) continue;
+        if (!(fv[t]! > bar * (1 + 1e-12) + 1e-300)) {
+          certified = false;
+          break;
+        }
+      }
+    }
+    void W;
+    return { w: bestW, value: bestF, slack, certified, evaluated: idx.length };
   }
 }
 
-/** f(w) = sum_x q(x) l(w, x) in index order and a subgradient at w, into res = [f, g_row, g_col]. */
-function evaluateAt(q: Float64Array, w: number, R: number, C: number, L: Float64Array, GR: Float64Array, GC: Float64Array, res: Float64Array): void {
+/**
+ * near(w) = sum over the window of q(x) l(w, x) in index order (zero weights
+ * skipped) and a subgradient of near at w, into res = [near, g_row, g_col].
+ */
+function evaluateWindow(q: Float64Array, w: number, r0: number, r1: number, c0: number, c1: number, C: number, L: Float64Array, GR: Float64Array, GC: Float64Array, res: Float64Array): void {
   const wr = Math.floor(w / C);
   const wc = w - wr * C;
   let f = 0;
   let gr = 0;
   let gc = 0;
-  const split = Math.min(wc, C - 1); // columns xc <= wc have b = wc - xc >= 0
-  for (let xr = 0; xr < R; xr++) {
+  const split = Math.min(wc, c1); // columns xc <= wc have b = wc - xc >= 0
+  for (let xr = r0, base = 0; xr <= r1; xr++, base += c1 - c0 + 1) {
     const a = wr - xr;
     const o = (a < 0 ? -a : a) * C;
-    const base = xr * C;
     let rowR = 0;
     let colPos = 0;
     let colNeg = 0;
     // f is summed in index order (bit-for-bit the full scan); the subgradient's order does not matter.
-    for (let xc = 0; xc <= split; xc++) {
-      const qx = q[base + xc]!;
+    for (let xc = c0; xc <= split; xc++) {
+      const qx = q[base + xc - c0]!;
       if (qx === 0) continue;
       const k = o + wc - xc;
       f += qx * L[k]!;
       rowR += qx * GR[k]!;
       colPos += qx * GC[k]!;
     }
-    for (let xc = split + 1; xc < C; xc++) {
-      const qx = q[base + xc]!;
+    for (let xc = Math.max(c0, split + 1); xc <= c1; xc++) {
+      const qx = q[base + xc - c0]!;
       if (qx === 0) continue;
       const k = o + xc - wc;
       f += qx * L[k]!;
