@@ -494,3 +494,30 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, what = 
   }
   publishTemp(tmp, abs, what);
 }
+
+/**
+ * writeFileAtomic for a server that must not block its event loop on disk
+ * writes: the same checks (lstat-only, never an open of the target) and temp
+ * naming, with the data written, synced and renamed asynchronously.
+ */
+export async function writeFileAtomicAsync(path: string, data: string | Uint8Array, what = 'output'): Promise<void> {
+  const abs = resolve(path);
+  const tmp = prepareWrite(abs, what);
+  let fh: FileHandle | null = null;
+  try {
+    fh = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o644);
+    await fh.writeFile(data);
+    await fh.sync();
+    await fh.close();
+    fh = null;
+  } catch (e) {
+    if (fh !== null) await fh.close().catch(() => undefined);
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* not created */
+    }
+    invalid(`cannot write ${what} '${abs}': ${errnoText(e)}`);
+  }
+  publishTemp(tmp, abs, what);
+}

@@ -27,7 +27,7 @@ import { main } from '../../src-main/cli/main';
 import { ProgressReporter } from '../../src-main/cli/progress';
 import { CsvTokenizer } from '../../src-main/cli/inputs';
 import { readCsvRows } from '../../src-worker/metric/read-csv';
-import { TEMP_PREFIX, writeFileAtomic } from '../../src-main/fs/safe-fs';
+import { TEMP_PREFIX, writeFileAtomic, writeFileAtomicAsync } from '../../src-main/fs/safe-fs';
 
 const bin = fileURLToPath(new URL('../../bin/mechstudio.js', import.meta.url));
 const SEED = 20261124;
@@ -792,7 +792,7 @@ describe('CLI file I/O', () => {
     }
   }, 60_000);
 
-  it('temp files of a killed save are removed by the next write into that directory; live ones are kept', () => {
+  it('temp files of a killed save are removed by the next write into that directory; live ones are kept', async () => {
     const d = mkdtempSync(join(tmpdir(), 'mechstudio-temps-'));
     try {
       // a pid that cannot be alive (above pid_max), an old file of a live pid, a fresh one of a live pid
@@ -809,6 +809,15 @@ describe('CLI file I/O', () => {
       expect(existsSync(fresh)).toBe(true);
       expect(existsSync(other)).toBe(true);
       expect(readdirSync(d).sort()).toEqual([`${TEMP_PREFIX}${process.ppid}-abc-3-y.csv`, 'keep.tmp', 'out.csv'].sort());
+      // the asynchronous writer: same checks, same naming, nothing but a regular file replaced
+      await writeFileAtomicAsync(join(d, 'out.csv'), 'c,d\n');
+      expect(readFileSync(join(d, 'out.csv'), 'utf8')).toBe('c,d\n');
+      const fifo = join(d, 'fifo');
+      execFileSync('mkfifo', [fifo]);
+      await expect(writeFileAtomicAsync(fifo, 'x')).rejects.toThrow(/it is a FIFO \(named pipe\); only a regular file is ever replaced/);
+      await expect(writeFileAtomicAsync('/proc/nope/p.json', 'x')).rejects.toThrow(/\/proc is a system pseudo file system/);
+      expect(lstatSync(fifo).isFIFO()).toBe(true);
+      expect(readdirSync(d).filter((n) => n.startsWith(TEMP_PREFIX) && !n.includes(`${process.ppid}-abc-3`))).toEqual([]);
     } finally {
       rmSync(d, { recursive: true, force: true });
     }
