@@ -574,6 +574,17 @@ function problems(c: Case, o: Outcome): string[] {
     if (o.stdout !== '' && c.argv[0] !== 'run' && c.argv[0] !== 'example') p.push('stdout on exit 2');
   }
   if (o.code === 0 && lines.some((l) => l.startsWith('mechstudio: '))) p.push('error line on exit 0');
+  if (o.code === 0 && c.argv.includes('--json') && !c.argv.includes('--help')) {
+    const out = o.stdout.trim().split('\n');
+    if (out.length !== 1) p.push(`${out.length} stdout lines with --json`);
+    else {
+      try {
+        JSON.parse(out[0]!);
+      } catch {
+        p.push('--json output is not JSON');
+      }
+    }
+  }
   return p;
 }
 
