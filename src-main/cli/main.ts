@@ -351,6 +351,18 @@ if (isMain || process.env.MECHSTUDIO_CLI_MAIN === '1') {
   process.on('exit', () => {
     if (!settled) process.stderr.write('mechstudio: internal error: the job ended without a result\n');
   });
+  // A reader that stops early (`mechstudio ... | head`) closes our stdout: that ends the output, not in an error.
+  const onPipeError = (e: NodeJS.ErrnoException): void => {
+    if (e.code === 'EPIPE') {
+      settled = true;
+      process.exit(0);
+    }
+    throw e;
+  };
+  process.stdout.on('error', onPipeError);
+  process.stderr.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+  });
   process.on('uncaughtException', (e) => {
     process.stderr.write(`mechstudio: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exit(1);

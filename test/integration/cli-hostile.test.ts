@@ -883,6 +883,16 @@ describe('CLI file I/O', () => {
     );
   });
 
+  it('a reader that closes stdout early (mechstudio ... | head) ends the output quietly: exit 0, no error line', async () => {
+    const child = spawn(process.execPath, [bin, 'mechanism', '--domain', 'line:200', '--epsilon', '1', '--kind', 'tg', '--print'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+    expect(stderr).not.toMatch(/mechstudio: /);
+    expect(code).toBe(0);
+  }, 30_000);
+
   it('a save killed with SIGKILL leaves its temp file; the next write into that directory removes it, and the target was never touched', async () => {
     const d = mkdtempSync(join(tmpdir(), 'mechstudio-killed-'));
     try {
