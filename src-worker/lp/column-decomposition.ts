@@ -3,6 +3,7 @@ import { type LpOptions, checkCancelled, progress } from './lp-options';
 import { PersistentLp, SparseLp } from './sparse-model';
 import { estimateLpBytes, LP_MEMORY_LIMIT_BYTES } from './memory-estimate';
 import { ColumnLifter, PricingModel, type PricingOutcome, type PricingRows } from './pricing';
+import { type PricingEngine, openPricing } from './pricing-pool';
 
 /**
  * Dantzig-Wolfe decomposition of the LP over d-private channels (SPEC §2) by
@@ -70,6 +71,13 @@ export interface DecompositionOptions {
   onRound?: (round: DecompositionIteration) => void;
   /** Polled between pricing solves: when it returns true the best channel so far is returned (stoppedBy 'stopped'). */
   shouldStop?: () => boolean;
+  /**
+   * Threads for the pricing LPs (default 1: this thread). Above 1, each
+   * thread holds its own HiGHS instance and copy of the pricing model and
+   * prices every threads-th output (pricing-pool.ts); the answer is the same
+   * optimum (tests), the path may differ where pricing LPs have ties.
+   */
+  threads?: number;
   /** Solver-heap budget for the master in bytes (default 40% of the LP memory limit): the master is pruned to fit it. */
   masterBudgetBytes?: number;
 }
@@ -127,6 +135,9 @@ export interface DecompositionResult {
   pricingMs: number;
   /** Rows of the pricing LP at the end. */
   pricingRows: number;
+  /** Pricing solves repeated cold (the warm one was not certified by its safe bound, or failed), and solves that failed twice (box bound used). */
+  pricingColdRetries: number;
+  pricingFailures: number;
   simplexIterations: number;
 }
 
@@ -299,10 +310,10 @@ export async function solveByColumnDecomposition(
   for (let x = 0; x < n; x++) masterLp.addRow(1, 1, none, noneV);
   const subOptions: LpOptions = { signal: options?.signal, cancelFlag: options?.cancelFlag, solver: 'simplex', formulation: 'primal', highsOptions: { simplex_strategy: 4, ...options?.highsOptions } };
   const master = await PersistentLp.open(masterLp, `${what} (master)`, subOptions);
-  let pricing: PricingModel | undefined;
+  let pricing: PricingEngine | undefined;
   let relaxed: PricingModel | undefined;
   try {
-    pricing = await PricingModel.open(n, m, seedRows, what, subOptions);
+    pricing = await openPricing(opts.threads ?? 1, n, m, seedRows, what, subOptions);
     const colOutput: number[] = [];
     const colVectors: Float64Array[] = [];
     const appendColumns = (batch: { w: number; r: Float64Array }[]): void => {
@@ -430,6 +441,8 @@ export async function solveByColumnDecomposition(
         masterMs,
         pricingMs,
         pricingRows: pricing!.rows,
+        pricingColdRetries: pricing!.coldRetries,
+        pricingFailures: pricing!.failures,
         simplexIterations,
       };
     };
@@ -473,21 +486,19 @@ export async function solveByColumnDecomposition(
       const newRows = { from: [] as number[], to: [] as number[], factor: [] as number[] };
       let complete = true;
       t = performance.now();
+      let priced: { complete: boolean; outcomes: (PricingOutcome | undefined)[] };
+      try {
+        priced = await pricing.price(c, lamS, deadline, opts.shouldStop);
+      } catch (e) {
+        if (e instanceof MechError && e.code === 'too-large') return await finish('solver-memory', e.message);
+        throw e;
+      }
+      // A partial round (deadline, stop) gives no bound.
+      complete = priced.complete;
       for (let w = 0; w < m; w++) {
-        if ((w & 15) === 0) checkCancelled(options, `solving ${what}`);
-        if (performance.now() > deadline || opts.shouldStop?.()) {
-          complete = false; // a partial round gives no bound
-          break;
-        }
+        const ps = priced.outcomes[w];
+        if (!ps) continue;
         const cw = w * n;
-        for (let x = 0; x < n; x++) v[x] = c[cw + x]! - lamS[x]!;
-        let ps: PricingOutcome;
-        try {
-          ps = pricing.solve(w, v);
-        } catch (e) {
-          if (e instanceof MechError && e.code === 'too-large') return await finish('solver-memory', e.message);
-          throw e;
-        }
         simplexIterations += ps.iterations;
         lower += Math.min(0, ps.safeBound);
         const r = ps.r;
@@ -527,7 +538,7 @@ export async function solveByColumnDecomposition(
       if (!complete) continue; // the loop head returns the best so far
       if (newRows.from.length > 0) {
         try {
-          pricing.addRows(toRows(newRows));
+          await pricing.addRows(toRows(newRows));
         } catch (e) {
           if (e instanceof MechError && e.code === 'too-large') return await finish('solver-memory', e.message);
           throw e;
@@ -596,7 +607,7 @@ export async function solveByColumnDecomposition(
     }
   } finally {
     relaxed?.dispose();
-    pricing?.dispose();
+    await pricing?.dispose();
     master.dispose();
   }
 }

@@ -126,6 +126,8 @@ export interface OptimalMechanismOptions extends LpOptions {
   onLpProgress?: (p: LpProgress) => void;
   /** Int32Array (e.g. on a SharedArrayBuffer): element 0 non-zero stops the solve and returns the best mechanism so far. */
   stopFlag?: Int32Array;
+  /** Worker threads for the pricing LPs of the decomposition (default 1; e.g. the app's pool size). Same optimum. */
+  threads?: number;
 }
 
 /**
@@ -170,6 +172,7 @@ export async function optimalMechanism(domain: Domain, eps: number, prior: Array
   const decompositionOptions: DecompositionOptions | undefined = chosen
     ? {
         tolerance: options.targetGap ?? DEFAULT_TARGET_GAP,
+        threads: options.threads ?? 1,
         ...(stopFlag ? { shouldStop: () => Atomics.load(stopFlag, 0) !== 0 } : {}),
         onRound: (r) => {
           const objective = r.objective * scale;
@@ -292,6 +295,8 @@ export async function optimalMechanism(domain: Domain, eps: number, prior: Array
             decompositionRounds: s.decomposition.rounds.length,
             decompositionColumns: s.decomposition.columns,
             decompositionPruned: s.decomposition.pruned,
+            pricingColdRetries: s.decomposition.pricingColdRetries,
+            pricingFailures: s.decomposition.pricingFailures,
             // Certified: no eps*d-private channel (under these constraints) does better than this bound.
             relativeGap: s.decomposition.gap,
             pricingRows: s.decomposition.pricingRows,

@@ -1,7 +1,8 @@
 import { adjacency } from '../metric/shortest-paths';
 import { MinHeap } from '../numeric/min-heap';
 import { type LpOptions, checkCancelled } from './lp-options';
-import { PersistentLp, SparseLp } from './sparse-model';
+import { MechError } from '../errors';
+import { type LpSolution, PersistentLp, SparseLp } from './sparse-model';
 import type { Basis } from 'highs';
 
 /**
@@ -97,16 +98,28 @@ export class PricingModel {
     this.lp.setCosts(v);
     const b = this.storeBases ? this.bases[w] : undefined;
     if (b) this.lp.setBasis(b);
-    let s = this.lp.run(false);
-    let safe = this.safeBound(v);
-    let iterations = s.iterations;
-    const tol = 1e-9 * (1 + Math.abs(s.objective));
-    if (safe < s.objective - tol) {
+    let s: LpSolution | null = this.tryRun();
+    let safe = s ? this.safeBound(v) : -Infinity;
+    let iterations = s ? s.iterations : 0;
+    if (!s || safe < s.objective - 1e-9 * (1 + Math.abs(s.objective))) {
       this.lp.clearSolver();
-      s = this.lp.run(false);
-      iterations += s.iterations;
-      safe = this.safeBound(v);
+      s = this.tryRun();
+      if (s) {
+        iterations += s.iterations;
+        safe = this.safeBound(v);
+      }
       this.coldRetries++;
+    }
+    if (!s) {
+      // The solver failed twice (HiGHS once called this box-bounded LP
+      // unbounded after rows were appended): no column, and the box bound
+      // sum_x min(0, v_x) (mu = 0), still valid. The next solve starts cold.
+      this.failures++;
+      this.lp.clearSolver();
+      if (this.storeBases) this.bases[w] = undefined;
+      let box = 0;
+      for (let x = 0; x < n; x++) if (v[x]! < 0) box += v[x]!;
+      return { objective: box, safeBound: box, r: new Float64Array(n), iterations };
     }
     if (this.storeBases) this.bases[w] = this.lp.getBasis();
     const r = new Float64Array(n);
@@ -117,8 +130,19 @@ export class PricingModel {
     return { objective: s.objective, safeBound: Math.min(safe, s.objective), r, iterations };
   }
 
-  /** Pricing solves repeated cold because the warm one was not certified. */
+  /** Pricing solves repeated cold because the warm one was not certified or failed, and solves that failed twice. */
   coldRetries = 0;
+  failures = 0;
+
+  /** run(), with a numerical failure of HiGHS (status unbounded/unknown on a bounded LP) as null; cancellation and memory errors pass. */
+  private tryRun(): LpSolution | null {
+    try {
+      return this.lp.run(false);
+    } catch (e) {
+      if (e instanceof MechError && (e.code === 'infeasible' || e.code === 'internal')) return null;
+      throw e;
+    }
+  }
 
   /** sum_x min(0, (v + A' mu)_x) with mu = max(0, -y), y the row duals of the last solve. */
   private safeBound(v: Float64Array): number {

@@ -121,6 +121,8 @@ export interface PrivateChannelSolution {
     exactBound?: number;
     pricingRows: number;
     pruned: number;
+    pricingColdRetries: number;
+    pricingFailures: number;
   };
 }
 
@@ -218,6 +220,8 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
       exactBound: d.relaxedBound,
       pricingRows: d.pricingRows,
       pruned: d.pruned,
+      pricingColdRetries: d.pricingColdRetries,
+      pricingFailures: d.pricingFailures,
     };
     solvedCols = d.columns;
     solvedRows = n;

@@ -1,0 +1,245 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { MechError } from '../errors';
+import { type LpOptions, checkCancelled } from './lp-options';
+import { PricingModel, type PricingOutcome, type PricingRows } from './pricing';
+
+/**
+ * The pricing LPs of one decomposition round, min (c_w - lambda) . r over
+ * P_R for every output w, are independent: a PricingEngine solves them on
+ * this thread (LocalPricing) or on several worker threads (ThreadedPricing:
+ * one HiGHS instance and one copy of the pricing model per thread, outputs
+ * dealt round-robin, each output always on the same thread so it keeps its
+ * warm-start basis). Both return the same kind of outcome per output; the
+ * round is incomplete (no bound) when the deadline or a stop came first.
+ */
+export interface PricingEngine {
+  readonly threads: number;
+  /** c column-major (c[w*n + x]), lam the pricing duals; outcomes[w] undefined for outputs not priced. */
+  price(c: Float64Array, lam: Float64Array, deadline: number, shouldStop?: () => boolean): Promise<{ complete: boolean; outcomes: (PricingOutcome | undefined)[] }>;
+  addRows(rows: PricingRows): Promise<void>;
+  readonly rows: number;
+  readonly coldRetries: number;
+  readonly failures: number;
+  dispose(): Promise<void>;
+}
+
+export class LocalPricing implements PricingEngine {
+  readonly threads = 1;
+  private readonly v: Float64Array;
+  private constructor(
+    private readonly model: PricingModel,
+    private readonly n: number,
+    private readonly m: number,
+    private readonly options: LpOptions | undefined,
+    private readonly what: string,
+  ) {
+    this.v = new Float64Array(n);
+  }
+
+  static async open(n: number, m: number, rows: PricingRows, what: string, options?: LpOptions): Promise<LocalPricing> {
+    return new LocalPricing(await PricingModel.open(n, m, rows, what, options), n, m, options, what);
+  }
+
+  async price(c: Float64Array, lam: Float64Array, deadline: number, shouldStop?: () => boolean): Promise<{ complete: boolean; outcomes: (PricingOutcome | undefined)[] }> {
+    const { n, m, v } = this;
+    const outcomes: (PricingOutcome | undefined)[] = new Array(m);
+    for (let w = 0; w < m; w++) {
+      if ((w & 15) === 0) checkCancelled(this.options, `solving ${this.what}`);
+      if (performance.now() > deadline || shouldStop?.()) return { complete: false, outcomes };
+      for (let x = 0; x < n; x++) v[x] = c[w * n + x]! - lam[x]!;
+      outcomes[w] = this.model.solve(w, v);
+    }
+    return { complete: true, outcomes };
+  }
+
+  async addRows(rows: PricingRows): Promise<void> {
+    this.model.addRows(rows);
+  }
+  get rows(): number {
+    return this.model.rows;
+  }
+  get coldRetries(): number {
+    return this.model.coldRetries;
+  }
+  get failures(): number {
+    return this.model.failures;
+  }
+  async dispose(): Promise<void> {
+    this.model.dispose();
+  }
+}
+
+/** The worker module next to this one: the TypeScript source through tsx, or a bundled pricing-worker.js; null when neither exists. */
+function workerModule(): { url: URL; tsImport?: string } | null {
+  const here = import.meta.url;
+  if (/\.ts$/.test(here)) {
+    const url = new URL('./pricing-worker.ts', here);
+    if (!existsSync(fileURLToPath(url))) return null;
+    try {
+      // tsx's tsImport (registers its hooks for that import only): '--import tsx' in a worker's execArgv did not make Node 20 load a .ts entry.
+      const api = join(dirname(createRequire(here).resolve('tsx')), 'esm', 'api', 'index.mjs');
+      if (!existsSync(api)) return null;
+      return { url, tsImport: pathToFileURL(api).href };
+    } catch {
+      return null;
+    }
+  }
+  const url = new URL('./pricing-worker.js', here);
+  return existsSync(fileURLToPath(url)) ? { url } : null;
+}
+
+/** Whether threaded pricing can start here (the worker module is found). */
+export function threadedPricingAvailable(): boolean {
+  return workerModule() !== null;
+}
+
+interface Reply {
+  type: string;
+  code?: string;
+  message?: string;
+  done?: number;
+  objective?: Float64Array;
+  safeBound?: Float64Array;
+  r?: Float64Array;
+  iterations?: number;
+  coldRetries?: number;
+  failures?: number;
+}
+
+class PricingThread {
+  private pending: { resolve: (r: Reply) => void; reject: (e: unknown) => void } | null = null;
+  constructor(readonly worker: Worker) {
+    worker.on('message', (r: Reply) => {
+      const p = this.pending;
+      this.pending = null;
+      if (!p) return;
+      if (r.type === 'error') p.reject(new MechError((r.code ?? 'internal') as 'internal', r.message ?? 'pricing thread failed'));
+      else p.resolve(r);
+    });
+    worker.on('error', (e) => {
+      const p = this.pending;
+      this.pending = null;
+      p?.reject(new MechError('internal', `a pricing thread failed: ${e instanceof Error ? e.message : String(e)}`));
+    });
+  }
+  call(msg: unknown, transfer: ArrayBuffer[] = []): Promise<Reply> {
+    return new Promise((resolve, reject) => {
+      this.pending = { resolve, reject };
+      this.worker.postMessage(msg, transfer);
+    });
+  }
+}
+
+export class ThreadedPricing implements PricingEngine {
+  private rowCount: number;
+  private cold: number[];
+  private fails: number[];
+  private constructor(
+    private readonly pool: PricingThread[],
+    private readonly n: number,
+    private readonly m: number,
+    rows: number,
+    private readonly options: LpOptions | undefined,
+    private readonly what: string,
+  ) {
+    this.rowCount = rows;
+    this.cold = new Array(pool.length).fill(0);
+    this.fails = new Array(pool.length).fill(0);
+  }
+
+  get threads(): number {
+    return this.pool.length;
+  }
+
+  static async open(threads: number, n: number, m: number, rows: PricingRows, what: string, options?: LpOptions): Promise<ThreadedPricing> {
+    const mod = workerModule();
+    if (!mod) throw new MechError('internal', `${what}: the pricing worker module is not available`);
+    const pool: PricingThread[] = [];
+    try {
+      const boot = mod.tsImport ? `import(${JSON.stringify(mod.tsImport)}).then((a) => a.tsImport(${JSON.stringify(mod.url.href)}, ${JSON.stringify(import.meta.url)}))` : null;
+      for (let t = 0; t < threads; t++) pool.push(new PricingThread(boot ? new Worker(boot, { eval: true }) : new Worker(mod.url)));
+      await Promise.all(pool.map((p) => p.call({ type: 'open', n, m, rows, what, highsOptions: options?.highsOptions, cancelFlag: options?.cancelFlag })));
+    } catch (e) {
+      await Promise.all(pool.map((p) => p.worker.terminate()));
+      throw e;
+    }
+    return new ThreadedPricing(pool, n, m, rows.from.length, options, what);
+  }
+
+  async price(c: Float64Array, lam: Float64Array, deadline: number, shouldStop?: () => boolean): Promise<{ complete: boolean; outcomes: (PricingOutcome | undefined)[] }> {
+    checkCancelled(this.options, `solving ${this.what}`);
+    const { n, m } = this;
+    const T = this.pool.length;
+    const stopFlag = new Int32Array(new SharedArrayBuffer(4));
+    // The deadline, a stop, or a cancellation ends the round in every thread at its next output.
+    const poll = (): void => {
+      if (performance.now() > deadline || shouldStop?.() || this.options?.signal?.aborted) Atomics.store(stopFlag, 0, 1);
+    };
+    const timer = setInterval(poll, 50);
+    try {
+      const jobs = this.pool.map((p, t) => {
+        const outs: number[] = [];
+        for (let w = t; w < m; w += T) outs.push(w);
+        const v = new Float64Array(outs.length * n);
+        for (let i = 0; i < outs.length; i++) {
+          const w = outs[i]!;
+          for (let x = 0; x < n; x++) v[i * n + x] = c[w * n + x]! - lam[x]!;
+        }
+        return p.call({ type: 'price', outputs: Int32Array.from(outs), v, stopFlag }, [v.buffer]).then((r) => ({ outs, r, t }));
+      });
+      const replies = await Promise.all(jobs);
+      const outcomes: (PricingOutcome | undefined)[] = new Array(m);
+      let complete = true;
+      for (const { outs, r, t } of replies) {
+        const done = r.done!;
+        if (done < outs.length) complete = false;
+        for (let i = 0; i < done; i++) {
+          outcomes[outs[i]!] = { objective: r.objective![i]!, safeBound: r.safeBound![i]!, r: r.r!.slice(i * n, (i + 1) * n), iterations: i === 0 ? r.iterations! : 0 };
+        }
+        this.cold[t] = r.coldRetries!;
+        this.fails[t] = r.failures!;
+      }
+      checkCancelled(this.options, `solving ${this.what}`);
+      return { complete, outcomes };
+    } finally {
+      clearInterval(timer);
+    }
+  }
+
+  async addRows(rows: PricingRows): Promise<void> {
+    if (rows.from.length === 0) return;
+    await Promise.all(this.pool.map((p) => p.call({ type: 'addRows', rows })));
+    this.rowCount += rows.from.length;
+  }
+  get rows(): number {
+    return this.rowCount;
+  }
+  get coldRetries(): number {
+    return this.cold.reduce((a, b) => a + b, 0);
+  }
+  get failures(): number {
+    return this.fails.reduce((a, b) => a + b, 0);
+  }
+  async dispose(): Promise<void> {
+    await Promise.all(
+      this.pool.map(async (p) => {
+        try {
+          await Promise.race([p.call({ type: 'close' }), new Promise((r) => setTimeout(r, 1000))]);
+        } catch {
+          /* the thread is going anyway */
+        }
+        await p.worker.terminate();
+      }),
+    );
+  }
+}
+
+/** Threaded pricing when threads > 1 and the worker module is available, else this thread. */
+export async function openPricing(threads: number, n: number, m: number, rows: PricingRows, what: string, options?: LpOptions): Promise<PricingEngine> {
+  if (threads > 1 && m > 1 && workerModule()) return ThreadedPricing.open(Math.min(threads, m), n, m, rows, what, options);
+  return LocalPricing.open(n, m, rows, what, options);
+}

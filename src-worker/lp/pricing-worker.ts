@@ -1,0 +1,81 @@
+/**
+ * Worker thread of the threaded pricing (pricing-pool.ts): one HiGHS
+ * runtime and one PricingModel for the outputs this thread owns, so the
+ * pricing LPs of a decomposition round run on several cores. Messages:
+ *   { type: 'open', n, m, rows, highsOptions, cancelFlag }   -> { type: 'opened' } | { type: 'error', ... }
+ *   { type: 'price', outputs, lam (n), costs (|outputs| x n), stopFlag } -> { type: 'priced', results } | { type: 'error', ... }
+ *   { type: 'addRows', rows }                                  -> { type: 'added' } | { type: 'error', ... }
+ * Results carry each output's objective, safe bound, iterations and the
+ * solution (transferred). A non-zero stopFlag[0] ends a 'price' early
+ * (results for the outputs done so far, complete: false).
+ */
+import { parentPort } from 'node:worker_threads';
+import { MechError } from '../errors';
+import { PricingModel, type PricingRows } from './pricing';
+
+interface OpenMsg {
+  type: 'open';
+  n: number;
+  m: number;
+  rows: PricingRows;
+  highsOptions?: Record<string, string | number | boolean>;
+  cancelFlag?: Int32Array;
+  what: string;
+}
+interface PriceMsg {
+  type: 'price';
+  outputs: Int32Array;
+  /** Pricing objectives v = c_w - lambda, |outputs| x n, row by row. */
+  v: Float64Array;
+  stopFlag: Int32Array;
+}
+interface AddMsg {
+  type: 'addRows';
+  rows: PricingRows;
+}
+
+let model: PricingModel | undefined;
+
+function fail(e: unknown): void {
+  const code = e instanceof MechError ? e.code : 'internal';
+  parentPort!.postMessage({ type: 'error', code, message: e instanceof Error ? e.message : String(e) });
+}
+
+parentPort?.on('message', async (msg: OpenMsg | PriceMsg | AddMsg | { type: 'close' }) => {
+  try {
+    if (msg.type === 'open') {
+      model = await PricingModel.open(msg.n, msg.m, msg.rows, msg.what, { cancelFlag: msg.cancelFlag, highsOptions: msg.highsOptions });
+      parentPort!.postMessage({ type: 'opened' });
+    } else if (msg.type === 'price') {
+      const n = model!.n;
+      const k = msg.outputs.length;
+      const objective = new Float64Array(k);
+      const safeBound = new Float64Array(k);
+      const r = new Float64Array(k * n);
+      let iterations = 0;
+      let done = 0;
+      for (let i = 0; i < k; i++) {
+        if (Atomics.load(msg.stopFlag, 0) !== 0) break;
+        const out = model!.solve(msg.outputs[i]!, msg.v.subarray(i * n, (i + 1) * n));
+        objective[i] = out.objective;
+        safeBound[i] = out.safeBound;
+        r.set(out.r, i * n);
+        iterations += out.iterations;
+        done++;
+      }
+      parentPort!.postMessage(
+        { type: 'priced', done, objective, safeBound, r, iterations, coldRetries: model!.coldRetries, failures: model!.failures },
+        [objective.buffer, safeBound.buffer, r.buffer],
+      );
+    } else if (msg.type === 'addRows') {
+      model!.addRows(msg.rows);
+      parentPort!.postMessage({ type: 'added' });
+    } else if (msg.type === 'close') {
+      model?.dispose();
+      model = undefined;
+      parentPort!.postMessage({ type: 'closed' });
+    }
+  } catch (e) {
+    fail(e);
+  }
+});
