@@ -271,6 +271,11 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
         return argv.length === 0 ? 2 : 0;
       }
       args = parseArgs(argv);
+      try {
+        process.cwd(); // relative paths are resolved against it
+      } catch {
+        throw new MechError('invalid-input', 'the current directory no longer exists; cd to an existing directory and run again');
+      }
       if (args.flags.get('help') === true) {
         stdout.write(USAGE + '\n');
         return 0;
