@@ -231,3 +231,21 @@ describe('optimal mechanism LP, typed: stopped early', () => {
     await expect(optimalMechanism(g, eps, pi, 'dist', { model: 'exact', decompositionOptions: { masterBudgetBytes: 1e6 } })).rejects.toThrow(/budget/);
   }, 120_000);
 });
+
+describe('optimal mechanism LP, typed: pricing on worker threads', () => {
+  it('threads do not change the answer (exact and spanner, two priors)', async () => {
+    const g = gridDomain(5, 5);
+    for (const [name, pi] of priors(g.n).slice(1))
+      for (const model of ['exact', 'spanner'] as const) {
+        const what = `${name} ${model}`;
+        const one = await optimalMechanism(g, 1.2, pi, 'dist', { model, targetGap: 1e-9, threads: 1 });
+        const two = await optimalMechanism(g, 1.2, pi, 'dist', { model, targetGap: 1e-9, threads: 2 });
+        expect(Math.abs(one.lp.objective - two.lp.objective) / one.lp.objective, what).toBeLessThan(1e-8);
+        // Each run's certified bound is below the other's mechanism.
+        expect(one.lp.lowerBound, what).toBeLessThanOrEqual(two.lp.objective * (1 + 1e-12));
+        expect(two.lp.lowerBound, what).toBeLessThanOrEqual(one.lp.objective * (1 + 1e-12));
+        expect(two.lp.gap, what).toBeLessThanOrEqual(1e-8);
+        expect(checkPrivacy(two.channel, g, 1.2).passes, what).toBe(true);
+      }
+  }, 120_000);
+});
