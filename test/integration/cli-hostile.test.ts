@@ -192,6 +192,12 @@ function setupFixtures(): void {
   writeFileSync(P.loss3, ',a,b,c\ng0,0,1,1\ng1,1,0,1\ng2,1,1,0\n');
   P.lossBad = join(dir, 'loss-bad.csv');
   writeFileSync(P.lossBad, '0,1,1\n1,0\n');
+  P.lossHuge = join(dir, 'loss-huge.csv');
+  writeFileSync(P.lossHuge, '0,1e308,1e308\n1e308,0,1e308\n1e308,1e308,0\n');
+  P.lossTiny = join(dir, 'loss-tiny.csv');
+  writeFileSync(P.lossTiny, '0,1e-300,5e-324\n1e-300,0,1e-300\n5e-324,1e-300,0\n');
+  P.priorDenormal = join(dir, 'prior-denormal.csv');
+  writeFileSync(P.priorDenormal, '1\n5e-324\n0\n');
   // domain files
   P.graph = join(dir, 'graph.csv');
   writeFileSync(P.graph, 'a,b\nb,c\n');
@@ -318,12 +324,12 @@ const kinds = ['tg', 'rr', 'exponential', 'laplace', 'planar-laplace', 'tight', 
 const hostileKind = fc.oneof(fc.constantFrom(...kinds), fc.constantFrom('foo', '', 'TG', 'tg ', 'optimal\n'));
 const hostilePrior = fc.oneof(
   fc.constantFrom('uniform', 'product:0.5,0.5', '0.5,0.5', '1,-1', 'abc', '0x1,0', ',,', '1e308,1e308', 'NaN', '', 'product:', 'product:abc', '0.2,0.3,0.5', 'zipf'),
-  fc.constantFrom('/dev/zero', '/dev/urandom', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING', 'EMPTY', 'BINARY', 'PRIOR3', 'PRIORHEX', 'PRIORNEG').map((p) => `csv:${p}`),
+  fc.constantFrom('/dev/zero', '/dev/urandom', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING', 'EMPTY', 'BINARY', 'PRIOR3', 'PRIORHEX', 'PRIORNEG', 'PRIORDENORMAL').map((p) => `csv:${p}`),
   fc.array(fc.double({ noNaN: false }), { maxLength: 5 }).map((a) => a.join(',')),
 );
 const hostileLoss = fc.oneof(
   fc.constantFrom('bin', 'nib', 'dist', 'dist2', 'foo', '', 'csv:'),
-  fc.constantFrom('/dev/zero', '/dev/urandom', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING', 'EMPTY', 'BINARY', 'LOSS3', 'LOSSBAD').map((p) => `csv:${p}`),
+  fc.constantFrom('/dev/zero', '/dev/urandom', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING', 'EMPTY', 'BINARY', 'LOSS3', 'LOSSBAD', 'LOSSHUGE', 'LOSSTINY').map((p) => `csv:${p}`),
 );
 const hostileChannel = fc.constantFrom('/dev/zero', '/dev/urandom', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING', 'EMPTY', 'BINARY', 'CH2', 'CH3', 'CHDENORMAL', 'CHQUOTED', 'MALFORMED');
 const hostileOutFile = fc.constantFrom('FIFO', '/dev/null', '/dev/zero', '/proc/nope/x.csv', '/proc/self/status', 'DIR', 'NEWFILE', 'NEWDIRFILE', '', '/sys/x.csv');
@@ -372,6 +378,12 @@ function path(p: string, pick: number): string {
       return P.loss3!;
     case 'LOSSBAD':
       return P.lossBad!;
+    case 'LOSSHUGE':
+      return P.lossHuge!;
+    case 'LOSSTINY':
+      return P.lossTiny!;
+    case 'PRIORDENORMAL':
+      return P.priorDenormal!;
     case 'GRAPH':
       return P.graph!;
     case 'METRICBAD':
@@ -474,8 +486,8 @@ const validCase: fc.Arbitrary<Case> = fc.oneof(
   fc.tuple(fc.constantFrom('CH2', 'CHDENORMAL', 'CHQUOTED'), validEps).map(([c, e]) => ({ argv: ['check', '--channel', path(c, 0), '--domain', 'line:2', '--epsilon', e, '--json'], expect: 'valid' as Expect, why: 'valid check' })),
   validEps.map((e) => ({ argv: ['check', '--channel', P.ch3!, '--domain', 'line:3', '--epsilon', e], expect: 'valid' as Expect, why: 'valid check 3' })),
   fc.integer({ min: 2, max: 4 }).map((n) => ({ argv: ['vertices', '--domain', `line:${n}`, '--epsilon', LN2, '--json'], expect: 'valid' as Expect, why: 'valid vertices' })),
-  fc.tuple(validEps, fc.constantFrom('PRIOR3', 'LOSS3')).map(([e, f]) => ({
-    argv: ['mechanism', '--domain', 'line:3', '--epsilon', e, '--kind', 'tg', ...(f === 'PRIOR3' ? ['--prior', `csv:${P.prior3}`] : ['--loss', `csv:${P.loss3}`]), '--out', path('NEWFILE', 0)],
+  fc.tuple(validEps, fc.constantFrom('PRIOR3', 'LOSS3', 'PRIORDENORMAL', 'LOSSTINY')).map(([e, f]) => ({
+    argv: ['mechanism', '--domain', 'line:3', '--epsilon', e, '--kind', 'tg', ...(f.startsWith('PRIOR') ? ['--prior', `csv:${path(f, 0)}`] : ['--loss', `csv:${path(f, 0)}`]), '--out', path('NEWFILE', 0)],
     expect: 'valid' as Expect,
     why: 'valid mechanism with files',
   })),
@@ -495,6 +507,7 @@ const invalidCase: fc.Arbitrary<Case> = fc.oneof(
     why: `eps '${e}'`,
   })),
   fc.constantFrom('/dev/zero', '/dev/urandom', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING', 'PRIORHEX', 'PRIORNEG').map((p) => ({ argv: ['regular', '--domain', 'line:3', '--epsilon', '1', '--prior', `csv:${path(p, 0)}`], expect: 'invalid' as Expect, why: `prior ${p}` })),
+  fc.constantFrom('optimal', 'tg', 'rr').map((k) => ({ argv: ['mechanism', '--domain', 'line:3', '--epsilon', '1', '--kind', k, '--loss', `csv:${P.lossHuge}`], expect: 'invalid' as Expect, why: 'loss 1e308' })),
   fc.constantFrom('/dev/zero', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING').map((p) => ({ argv: ['mechanism', '--domain', `graph:${path(p, 0)}`, '--epsilon', '1', '--kind', 'tg'], expect: 'invalid' as Expect, why: `graph ${p}` })),
   fc.constantFrom('line:-5', 'line:0x10', 'line:NaN', 'grid:3x', 'lïne:3', 'line:99999999999999999999', 'grid:100000x100000', 'line:1000000000').map((d) => ({ argv: ['mechanism', '--domain', d, '--epsilon', '1', '--kind', 'tg'], expect: 'invalid' as Expect, why: `domain ${d}` })),
 );
