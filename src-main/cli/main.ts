@@ -265,6 +265,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
   try {
     let args: ParsedArgs;
     let plan: Plan;
+    let threads = 1;
     try {
       if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h') {
         stdout.write(USAGE + '\n');
@@ -286,6 +287,10 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
       }
       plan = await buildPlan(args, controller.signal);
       if (controller.signal.aborted) return fail('cancelled', 'cancelled');
+      const threadsFlag = args.flags.get('threads');
+      const t = typeof threadsFlag === 'string' ? parseDecimal(threadsFlag) : plan.project ? Math.min(availableParallelism(), 4) : 1;
+      if (t === null || !Number.isInteger(t) || t < 1 || t > 256) return fail('invalid-input', `--threads must be an integer from 1 to 256, got '${String(threadsFlag)}'`);
+      threads = t;
       // outputs: refused at once (a device, FIFO, directory or /proc path), before any job
       if (plan.project) checkDirTarget(plan.project.out, '--out directory');
       if (plan.outFile && plan.request) {
@@ -296,9 +301,6 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     } catch (e) {
       return failWith(e);
     }
-    const threadsFlag = args.flags.get('threads');
-    const threads = typeof threadsFlag === 'string' ? parseDecimal(threadsFlag) : plan.project ? Math.min(availableParallelism(), 4) : 1;
-    if (threads === null || !Number.isInteger(threads) || threads < 1 || threads > 256) return fail('invalid-input', `--threads must be an integer from 1 to 256, got '${String(threadsFlag)}'`);
     progress = new ProgressReporter(stderr, args.flags.get('quiet') === true);
     const pr = progress;
     dispatcher = opts.dispatcher ?? new Dispatcher({ threads });
