@@ -343,7 +343,23 @@ function windowedRemap(
   for (let y = 0; y < m; y++) {
     const yr = Math.floor(y / C);
     const yc = y - yr * C;
-    for (let rho = start; ; rho = Math.min(K - 1, 2 * rho + 1)) {
+    // Outputs of low prior weight have little posterior weight near them: start wider, where
+    // the outside bound is small against that weight (a speed choice only: certification decides).
+    let rho0 = start;
+    if (forcedRadius === null && p[y]! > 0) {
+      const want = (1e-8 * p[y]! * win.outsideMax(y, -1)) / K;
+      if (win.outsideMax(y, rho0) > want) {
+        let lo = rho0;
+        let hi = K - 1;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (win.outsideMax(y, mid) <= want) hi = mid;
+          else lo = mid + 1;
+        }
+        rho0 = lo;
+      }
+    }
+    for (let rho = rho0; ; rho = Math.min(K - 1, 2 * rho + 1)) {
       const r0 = Math.max(0, yr - rho);
       const r1 = Math.min(R - 1, yr + rho);
       const c0 = Math.max(0, yc - rho);

@@ -148,17 +148,25 @@ export function verifyColumns(channel: RowSource, cols: ColumnAccess, samples = 
   const rowIdx: number[] = [];
   for (let t = 0; t < k; t++) rowIdx.push(Math.min(n - 1, Math.floor(((t + 0.5) * n) / k)));
   rowIdx[0] = 0;
-  const rowsBuf = rowIdx.map((x) => channel.row(x, new Float64Array(m)));
-  const colBuf = new Float64Array(n);
+  // The sampled columns' entries at the sampled rows (k x <= 64 numbers), then one row at a time.
   const colStep = Math.max(1, Math.floor(m / 64));
-  for (let y = 0; y < m; y += colStep) {
+  const ys: number[] = [];
+  for (let y = 0; y < m; y += colStep) ys.push(y);
+  const fromCols = new Float64Array(k * ys.length);
+  const colBuf = new Float64Array(n);
+  ys.forEach((y, j) => {
     cols.column(y, colBuf);
-    for (let t = 0; t < k; t++) {
-      const a = rowsBuf[t]![y]!;
-      const b = colBuf[rowIdx[t]!]!;
+    for (let t = 0; t < k; t++) fromCols[t * ys.length + j] = colBuf[rowIdx[t]!]!;
+  });
+  const rowBuf = new Float64Array(m);
+  for (let t = 0; t < k; t++) {
+    channel.row(rowIdx[t]!, rowBuf);
+    ys.forEach((y, j) => {
+      const a = rowBuf[y]!;
+      const b = fromCols[t * ys.length + j]!;
       if (!Object.is(a, b) && a !== b) {
         throw new MechError('internal', `column access disagrees with the channel at (${channel.rowLabel(rowIdx[t]!)}, ${channel.colLabel(y)}): ${b} vs ${a}`);
       }
-    }
+    });
   }
 }
