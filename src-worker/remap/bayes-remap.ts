@@ -141,10 +141,16 @@ export function bayesRemap(channel: RowSource, domain: Domain, prior: ArrayLike<
   const grid = domain.structure.grid;
   const power: 1 | 2 | null = lossSpec.kind === 'dist' ? 1 : lossSpec.kind === 'dist2' ? 2 : null;
   const closedForm = grid && power !== null && ((grid.metric === 'manhattan' && power === 1) || (grid.metric === 'euclidean' && power === 2));
-  const certified = grid && power !== null && !closedForm && grid.rows * grid.cols === n ? new GridBestGuess(domain, power) : null;
   let columns = opts.columns ?? null;
   if (columns === null && channel instanceof DenseChannel) columns = denseColumns(channel);
   if (columns === null && channel instanceof ImplicitTightChannel) columns = tightWindows(channel) ?? tightColumns(channel);
+  const win = columns && 'columnWindow' in columns ? (columns as WindowColumnAccess) : null;
+  const winMode = opts.window ?? 'auto';
+  const windowed = win !== null && winMode !== 'off' && (typeof winMode === 'number' || winMode === 'on' || n > WINDOW_MIN_CELLS);
+  // Closed-form best guesses (weighted medians / means) are O(n) per output; on windowed large grids
+  // the certified search is used for them too (any exact optimum; on exact ties it may pick another
+  // optimal guess than the median formula).
+  const certified = grid && power !== null && (!closedForm || windowed) && grid.rows * grid.cols === n ? new GridBestGuess(domain, power) : null;
   if (columns && (opts.verifyColumns ?? true)) verifyColumns(channel, columns);
 
   const remap = new Int32Array(m);
@@ -159,9 +165,7 @@ export function bayesRemap(channel: RowSource, domain: Domain, prior: ArrayLike<
     return finish(r.remap, r.value, r.columnValue, orig, 'measure', 'measure', 0, 0);
   }
 
-  const win = columns && 'columnWindow' in columns ? (columns as WindowColumnAccess) : null;
-  const winMode = opts.window ?? 'auto';
-  if (certified && win && winMode !== 'off' && (typeof winMode === 'number' || winMode === 'on' || n > WINDOW_MIN_CELLS)) {
+  if (certified && win && windowed) {
     const w = windowedRemap(p, win, certified, typeof winMode === 'number' ? winMode : null, facesValue, opts, m);
     return { ...finish(w.remap, w.value, w.columnValue, facesValue ? w.original : null, 'certified-window', 'window', certified.evaluations, certified.maxEvaluations), valueSlack: w.slack, stats: { columns: m, evaluations: certified.evaluations, maxEvaluationsPerColumn: certified.maxEvaluations, columnAccess: 'window', timeMs: performance.now() - t0, window: w.info } };
   }

@@ -91,7 +91,17 @@ export default async function bench(): Promise<void> {
     const setupMs = performance.now() - t0;
     for (const mode of modes) {
       const mem = new MemSampler();
-      const res = remapMechanism(mech, d, pi, { kind: 'dist' }, { window: mode, onProgress: () => mem.sample() });
+      let tenth = 0;
+      const res = remapMechanism(mech, d, pi, { kind: 'dist' }, {
+        window: mode,
+        onProgress: (done, total) => {
+          mem.sample();
+          if (R >= 1000 && done * 10 >= (tenth + 1) * total) {
+            tenth = Math.floor((done * 10) / total);
+            process.stderr.write(`  ${R}x${R} eps ${eps}: ${tenth * 10}% after ${((performance.now() - t0 - setupMs) / 1000).toFixed(0)} s\n`);
+          }
+        },
+      });
       mem.sample();
       report(`planar Laplace ${R}x${R} eps ${eps}, window ${mode}`, res, mem, setupMs);
     }

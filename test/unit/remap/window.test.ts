@@ -111,6 +111,30 @@ describe('windowed remap (large grids): certified, the same remap as whole colum
     expect(Math.abs(win.remappedLoss - ref.value)).toBeLessThanOrEqual(win.valueSlack + 1e-12 * ref.value);
   });
 
+  for (const [metric, kind] of [
+    ['manhattan', 'dist'],
+    ['euclidean', 'dist2'],
+  ] as const) {
+    it(`${metric} ${kind} (closed form in the measure) windowed: every chosen guess is optimal`, () => {
+      const d = gridDomain(13, 12, 1, metric);
+      const pi = lumpyPrior(d.n, 6);
+      const mech = planarLaplace(d, 0.8);
+      const win = remapMechanism(mech, d, pi, { kind }, { window: 3 });
+      expect(win.method).toBe('certified-window');
+      const loss = buildLoss({ kind }, d);
+      const ref = optimalRemap(pi, mech.channel, loss);
+      // f_y(w) = sum_x pi_x C[x][y] l(w, x) at the chosen w equals the optimum of column y
+      const rows: Float64Array[] = [];
+      for (let x = 0; x < d.n; x++) rows.push(mech.channel.row(x, new Float64Array(d.n)).slice());
+      for (let y = 0; y < d.n; y++) {
+        let f = 0;
+        for (let x = 0; x < d.n; x++) f += pi[x]! * rows[x]![y]! * loss.value(win.remap[y]!, x);
+        expect(Math.abs(f - ref.columnValue[y]!)).toBeLessThanOrEqual(1e-12 * Math.max(1e-300, ref.columnValue[y]!));
+      }
+      expect(Math.abs(win.remappedLoss - ref.value)).toBeLessThanOrEqual(win.valueSlack + 1e-12 * ref.value);
+    });
+  }
+
   it('Chebyshev dist2 windowed equals the measure', () => {
     const d = gridDomain(14, 13, 1, 'chebyshev');
     const pi = lumpyPrior(d.n, 2);
