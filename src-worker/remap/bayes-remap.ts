@@ -121,8 +121,11 @@ export function remapMechanism(mech: Mechanism, domain: Domain, prior: ArrayLike
  * the remapped channel C . R, and its expected loss next to the original's.
  *
  * Agrees exactly with measure/optimal-remap.ts (the same remap, the same
- * value bit for bit): every posterior column is formed as pi_x * C[x][y] like
- * the measure forms it, and every guess value is summed in the measure's order.
+ * value bit for bit) on whole columns: every posterior column is formed as
+ * pi_x * C[x][y] like the measure forms it, and every guess value is summed
+ * in the measure's order. On windowed large grids the remap is still a
+ * certified optimum and the values are bracketed by valueSlack (on exact ties
+ * of a closed-form loss another optimal guess may be chosen).
  * Memory: O(n + m) plus the column access's tables — never n x m.
  */
 export function bayesRemap(channel: RowSource, domain: Domain, prior: ArrayLike<number>, lossSpec: GuessSpec, opts: BayesRemapOptions = {}): BayesRemapResult {
@@ -166,6 +169,9 @@ export function bayesRemap(channel: RowSource, domain: Domain, prior: ArrayLike<
   }
 
   if (certified && win && windowed) {
+    if (win.gridRows !== grid!.rows || win.gridCols !== grid!.cols || m !== n) {
+      throw new MechError('internal', `windowed columns are for a ${win.gridRows} x ${win.gridCols} grid with ${m} outputs, the domain is ${domain.spec}`);
+    }
     const w = windowedRemap(p, win, certified, typeof winMode === 'number' ? winMode : null, facesValue, opts, m);
     return { ...finish(w.remap, w.value, w.columnValue, facesValue ? w.original : null, 'certified-window', 'window', certified.evaluations, certified.maxEvaluations), valueSlack: w.slack, stats: { columns: m, evaluations: certified.evaluations, maxEvaluationsPerColumn: certified.maxEvaluations, columnAccess: 'window', timeMs: performance.now() - t0, window: w.info } };
   }
