@@ -67,6 +67,12 @@ export interface DecompositionOptions {
    * relaxedBound, a certified bound on that model's optimum.
    */
   relaxedPairs?: DecompositionPairs;
+  /**
+   * Extra pairs (a subset of `pairs`, e.g. a greedy spanner's edges) that a
+   * lazy pricing model starts with, besides each secret's shortest pairs: any
+   * subset of the rows keeps pricing a relaxation, a good one saves rounds.
+   */
+  seedPairs?: { from: Int32Array; to: Int32Array };
   /** Called after every round (typed progress for a convergence chart). */
   onRound?: (round: DecompositionIteration) => void;
   /** Polled between pricing solves: when it returns true the best channel so far is returned (stoppedBy 'stopped'). */
@@ -78,6 +84,20 @@ export interface DecompositionOptions {
    * optimum (tests), the path may differ where pricing LPs have ties.
    */
   threads?: number;
+  /**
+   * Plateau columns (default off: on the 20 x 20 city, spanner, eps 1, 140 s
+   * with them against 65 s without: one dense column per output and round
+   * made the master 4x slower, and the bound moved every 4th round only):
+   * before the pricing LPs, for each output w grow a set S of secrets around
+   * w greedily (nearest first, a secret joins when it lowers the reduced
+   * cost) and offer the plateau r_S = max over s in S of e^(-dist(., s)), a
+   * point of P (its vertices are such plateaus). While these improve the
+   * master, the pricing LPs (which give the bound) run only every
+   * PLATEAU_MAX_SKIP + 1 rounds.
+   */
+  plateau?: boolean;
+  /** Candidates per output for the plateau search (default 48 nearest secrets). */
+  plateauCandidates?: number;
   /** Solver-heap budget for the master in bytes (default 40% of the LP memory limit): the master is pruned to fit it. */
   masterBudgetBytes?: number;
 }
@@ -105,6 +125,10 @@ export interface DecompositionIteration {
   elapsedMs: number;
   /** Rows of the pricing LP (grows with lazy rows). */
   pricingRows: number;
+  /** Pricing solves repeated cold so far (see PricingModel.solve). */
+  pricingColdRetries: number;
+  /** Whether this round solved the pricing LPs (and so may have moved the bound), or only offered plateau columns. */
+  exactPricing: boolean;
 }
 
 export type DecompositionStop = 'optimal' | 'target-gap' | 'stalled' | 'time-limit' | 'iteration-limit' | 'stopped' | 'solver-memory';
@@ -127,6 +151,8 @@ export interface DecompositionResult {
   message?: string;
   /** Certified bound of the relaxedPairs model at the best duals (when asked). */
   relaxedBound?: number;
+  /** Time spent on relaxedBound. */
+  relaxedBoundMs: number;
   iterations: DecompositionIteration[];
   columns: number;
   /** Columns dropped from the master along the way (non-basic, largest reduced cost). */
@@ -138,6 +164,8 @@ export interface DecompositionResult {
   /** Pricing solves repeated cold (the warm one was not certified by its safe bound, or failed), and solves that failed twice (box bound used). */
   pricingColdRetries: number;
   pricingFailures: number;
+  /** Columns found by the plateau search (no LP). */
+  plateauColumns: number;
   simplexIterations: number;
 }
 
@@ -201,11 +229,25 @@ function rowsOf(n: number, pairs: DecompositionPairs, keep: (e: number) => boole
  * shortest pairs (log factor within 1.5x of its shortest: the 8-neighbours
  * on a grid), with a flag per directed pair row (2e, 2e + 1) held.
  */
-function pricingSeed(n: number, pairs: DecompositionPairs, mode: 'all' | 'lazy' | 'auto'): { rows: PricingRows; inPricing: Uint8Array | null } {
+function pricingSeed(n: number, pairs: DecompositionPairs, mode: 'all' | 'lazy' | 'auto', extra?: { from: Int32Array; to: Int32Array }): { rows: PricingRows; inPricing: Uint8Array | null } {
   const P = pairs.from.length;
   const lazy = mode === 'lazy' || (mode === 'auto' && P > 8 * n);
   let keep: (e: number) => boolean = (e) => pairs.factor[e]! <= MAX_PRICING_FACTOR;
   if (lazy) {
+    let chosen: Uint8Array | null = null;
+    if (extra && n * n <= 1 << 26) {
+      // Mark the extra pairs: index of each pair of `pairs` by (a, b).
+      const index = new Int32Array(n * n).fill(-1);
+      for (let e = 0; e < P; e++) {
+        index[pairs.from[e]! * n + pairs.to[e]!] = e;
+        index[pairs.to[e]! * n + pairs.from[e]!] = e;
+      }
+      chosen = new Uint8Array(P);
+      for (let k = 0; k < extra.from.length; k++) {
+        const e = index[extra.from[k]! * n + extra.to[k]!]!;
+        if (e >= 0) chosen[e] = 1;
+      }
+    }
     const minLog = new Float64Array(n).fill(Infinity);
     for (let e = 0; e < P; e++) {
       const l = Math.log(pairs.factor[e]!);
@@ -217,6 +259,7 @@ function pricingSeed(n: number, pairs: DecompositionPairs, mode: 'all' | 'lazy' 
     keep = (e) => {
       const f = pairs.factor[e]!;
       if (f > MAX_PRICING_FACTOR) return false;
+      if (chosen?.[e]) return true;
       return Math.log(f) <= 1.5 * Math.max(minLog[pairs.from[e]!]!, minLog[pairs.to[e]!]!) * (1 + 1e-12);
     };
   }
@@ -229,28 +272,102 @@ function pricingSeed(n: number, pairs: DecompositionPairs, mode: 'all' | 'lazy' 
  * Directed pair rows (factor <= e^18) that r violates and the pricing model
  * does not hold yet (marked held in inPricing and appended to out).
  */
-function violatedRows(r: Float64Array, pairs: DecompositionPairs, inPricing: Uint8Array, out: { from: number[]; to: number[]; factor: number[] }): void {
+function violatedRows(r: Float64Array, pairs: DecompositionPairs, inPricing: Uint8Array, out: { from: number[]; to: number[]; factor: number[] }, limit = Infinity): void {
   const P = pairs.from.length;
+  // Candidates: directed row index 2e or 2e + 1 and its violation (log of the ratio's excess).
+  const cand: { k: number; v: number }[] = [];
   for (let e = 0; e < P; e++) {
     const f = pairs.factor[e]!;
     if (f > MAX_PRICING_FACTOR) continue;
-    const a = pairs.from[e]!;
-    const b = pairs.to[e]!;
-    const ra = r[a]!;
-    const rb = r[b]!;
-    if (ra > f * rb * (1 + 1e-9) + 1e-12 && !inPricing[2 * e]) {
-      inPricing[2 * e] = 1;
-      out.from.push(a);
-      out.to.push(b);
-      out.factor.push(f);
-    } else if (rb > f * ra * (1 + 1e-9) + 1e-12 && !inPricing[2 * e + 1]) {
-      inPricing[2 * e + 1] = 1;
-      out.from.push(b);
-      out.to.push(a);
-      out.factor.push(f);
-    }
+    const ra = r[pairs.from[e]!]!;
+    const rb = r[pairs.to[e]!]!;
+    if (ra > f * rb * (1 + 1e-9) + 1e-12 && !inPricing[2 * e]) cand.push({ k: 2 * e, v: (ra - f * rb) / ra });
+    else if (rb > f * ra * (1 + 1e-9) + 1e-12 && !inPricing[2 * e + 1]) cand.push({ k: 2 * e + 1, v: (rb - f * ra) / rb });
+  }
+  // The most violated first, at most `limit` (the others are usually implied by them).
+  if (cand.length > limit) cand.sort((x, y) => y.v - x.v);
+  for (let i = 0; i < cand.length && i < limit; i++) {
+    const k = cand[i]!.k;
+    const e = k >> 1;
+    inPricing[k] = 1;
+    const a = k & 1 ? pairs.to[e]! : pairs.from[e]!;
+    const b = k & 1 ? pairs.from[e]! : pairs.to[e]!;
+    out.from.push(a);
+    out.to.push(b);
+    out.factor.push(pairs.factor[e]!);
   }
 }
+
+/** Rounds with plateau columns only (no bound) between two rounds of exact pricing. */
+const PLATEAU_MAX_SKIP = 3;
+
+/**
+ * Plateau columns (see DecompositionOptions.plateau). G row s is
+ * e^(-dist(., s)) along the pair graph (the lifted indicator of s, a point of
+ * P); a plateau r_S = max over s in S of G[s] is in P too (P is closed under
+ * pointwise max: r_a <= f r_b for each term).
+ */
+class PlateauSearch {
+  private readonly G: Float64Array;
+  private readonly order: Int32Array;
+  private readonly K: number;
+  private readonly v: Float64Array;
+
+  constructor(
+    private readonly n: number,
+    private readonly m: number,
+    lifter: ColumnLifter,
+    candidates: number,
+  ) {
+    this.G = new Float64Array(n * n);
+    for (let s = 0; s < n; s++) {
+      const r = this.G.subarray(s * n, (s + 1) * n);
+      r[s] = 1;
+      lifter.lift(r);
+    }
+    this.K = Math.max(0, Math.min(candidates, n - 1));
+    this.order = new Int32Array(m * this.K);
+    const idx = Array.from({ length: n }, (_, i) => i);
+    for (let w = 0; w < m; w++) {
+      const row = this.G.subarray(w * n, (w + 1) * n);
+      const near = idx.filter((s) => s !== w).sort((a, b) => row[b]! - row[a]!);
+      for (let k = 0; k < this.K; k++) this.order[w * this.K + k] = near[k]!;
+    }
+    this.v = new Float64Array(n);
+  }
+
+  /** Plateau columns with reduced cost below `threshold` (< 0) at duals lam, costs c column-major. */
+  columns(c: Float64Array, lam: Float64Array, threshold: number): { w: number; r: Float64Array }[] {
+    const { n, m, G, K, order, v } = this;
+    const out: { w: number; r: Float64Array }[] = [];
+    for (let w = 0; w < m; w++) {
+      for (let x = 0; x < n; x++) v[x] = c[w * n + x]! - lam[x]!;
+      if (v[w]! >= 0) continue; // r_S = 1 at w: only worth it where w's own entry pays
+      const r = G.slice(w * n, (w + 1) * n);
+      let val = 0;
+      for (let x = 0; x < n; x++) val += v[x]! * r[x]!;
+      for (let k = 0; k < K; k++) {
+        const s = order[w * K + k]!;
+        if (v[s]! >= 0) continue;
+        const gs = s * n;
+        let delta = 0;
+        for (let x = 0; x < n; x++) {
+          const d = G[gs + x]! - r[x]!;
+          if (d > 0) delta += v[x]! * d;
+        }
+        if (delta < 0) {
+          for (let x = 0; x < n; x++) if (G[gs + x]! > r[x]!) r[x] = G[gs + x]!;
+          val += delta;
+        }
+      }
+      if (val < threshold) out.push({ w, r });
+    }
+    return out;
+  }
+}
+
+/** Lazy rows added per output and round: the most violated ones. */
+const LAZY_ROWS_PER_OUTPUT = 16;
 
 const toRows = (o: { from: number[]; to: number[]; factor: number[] }): PricingRows => ({ from: Int32Array.from(o.from), to: Int32Array.from(o.to), factor: Float64Array.from(o.factor) });
 
@@ -276,7 +393,7 @@ export async function solveByColumnDecomposition(
   const c = new Float64Array(n * m);
   for (let x = 0; x < n; x++) for (let w = 0; w < m; w++) c[w * n + x] = sign * cost[x * m + w]!;
   checkCancelled(options, `building ${what}`);
-  const { rows: seedRows, inPricing } = pricingSeed(n, pairs, opts.pricingRows ?? 'auto');
+  const { rows: seedRows, inPricing } = pricingSeed(n, pairs, opts.pricingRows ?? 'auto', opts.seedPairs);
   const lifter = new ColumnLifter(n, pairs.from, pairs.to, pairs.factor);
 
   // Memory: the master needs at least its starting columns (and the box); refuse at the start when even that does not fit.
@@ -398,34 +515,44 @@ export async function solveByColumnDecomposition(
     let lastUpper = Infinity;
     let pruned = 0;
     let boundStalled = 0;
+    let lastExact = -1;
+    let plateauColumns = 0;
+    const plateau = opts.plateau !== true || m > n || n > 2500 ? null : new PlateauSearch(n, m, lifter, opts.plateauCandidates ?? 48);
     let lastFraction = 0.1;
     const gapOf = (up: number, lo: number): number => (lo === -Infinity ? 1 : Math.max(0, (up - lo) / Math.max(Math.abs(up), 1e-12)));
     const finish = async (stoppedBy: DecompositionStop, message?: string): Promise<DecompositionResult> => {
       let relaxedBound: number | undefined;
+      let relaxedBoundMs = 0;
       if (opts.relaxedPairs && stoppedBy !== 'solver-memory' && lowerBest > -Infinity) {
         // One pricing round over the other model at the best duals (lazy rows
         // for all pairs: each output re-solved until its solution violates no
         // pair, so its minimum is over the other model's polytope; every safe
         // bound along the way is valid): a certified bound on its optimum.
         const rp = opts.relaxedPairs;
-        const seed = pricingSeed(n, rp, 'auto');
+        const seed = pricingSeed(n, rp, 'auto', { from: pairs.from, to: pairs.to });
         relaxed = await PricingModel.open(n, m, seed.rows, `${what} (bound of the other model)`, subOptions);
+        const tb = performance.now();
         let lo = 0;
         for (let x = 0; x < n; x++) lo += lamBest[x]!;
+        // Certify each pricing to 1e-4 of the bound's share (cold re-solves otherwise dominate), at most 4 rounds of rows per output.
+        const retry = (1e-4 * Math.abs(lowerBest)) / m;
         for (let w = 0; w < m; w++) {
           if ((w & 15) === 0) checkCancelled(options, `bounding ${what}`);
           for (let x = 0; x < n; x++) v[x] = c[w * n + x]! - lamBest[x]!;
-          let out = relaxed.solve(w, v);
-          for (let k = 0; seed.inPricing && k < 50; k++) {
+          let out = relaxed.solve(w, v, retry);
+          // Rows are added only within a time budget (a quarter of the solve so far, at least 5 s); past it each output is priced once on the rows held (still a relaxation, still valid).
+          const budgetLeft = performance.now() - tb < Math.max(5000, 0.25 * (tb - t0));
+          for (let k = 0; seed.inPricing && budgetLeft && k < 4; k++) {
             const add = { from: [] as number[], to: [] as number[], factor: [] as number[] };
-            violatedRows(out.r, rp, seed.inPricing, add);
+            violatedRows(out.r, rp, seed.inPricing, add, LAZY_ROWS_PER_OUTPUT);
             if (add.from.length === 0) break;
             relaxed.addRows(toRows(add));
-            out = relaxed.solve(w, v);
+            out = relaxed.solve(w, v, retry);
           }
           lo += Math.min(0, out.safeBound);
         }
         relaxedBound = sign * Math.min(lo, lowerBest);
+        relaxedBoundMs = performance.now() - tb;
       }
       return {
         channel: best.channel,
@@ -435,6 +562,7 @@ export async function solveByColumnDecomposition(
         stoppedBy,
         message,
         relaxedBound,
+        relaxedBoundMs,
         iterations,
         columns: colOutput.length,
         pruned,
@@ -443,9 +571,50 @@ export async function solveByColumnDecomposition(
         pricingRows: pricing!.rows,
         pricingColdRetries: pricing!.coldRetries,
         pricingFailures: pricing!.failures,
+        plateauColumns,
         simplexIterations,
       };
     };
+    // Keep the master bounded: past maxCols columns (15n, or fewer when the
+    // memory budget says so), drop the non-basic ones with the largest
+    // reduced costs down to keepCols (pricing brings back any needed;
+    // pruning harder, to 3n, doubled the rounds on the city at eps 0.5).
+    const pruneMaster = (theta: Float64Array, lam: Float64Array, scale: number, added: number): void => {
+      if (colOutput.length > maxCols) {
+        const cand: { j: number; rc: number }[] = [];
+        for (let j = 0; j < colOutput.length - added; j++) {
+          const w = colOutput[j]!;
+          if (w < 0 || theta[j]! > 0) continue;
+          const r = colVectors[j]!;
+          let rc = 0;
+          for (let x = 0; x < n; x++) rc += (c[w * n + x]! - lam[x]!) * r[x]!;
+          if (rc > 1e-9 * scale) cand.push({ j, rc });
+        }
+        cand.sort((a, b) => b.rc - a.rc);
+        const drop = cand
+          .slice(0, Math.max(0, colOutput.length - keepCols))
+          .map((e) => e.j)
+          .sort((a, b) => a - b);
+        if (drop.length > 0) {
+          master.deleteColumns(Int32Array.from(drop));
+          let k = 0;
+          let d = 0;
+          for (let j = 0; j < colOutput.length; j++) {
+            if (d < drop.length && drop[d] === j) {
+              d++;
+              continue;
+            }
+            colOutput[k] = colOutput[j]!;
+            colVectors[k] = colVectors[j]!;
+            k++;
+          }
+          colOutput.length = k;
+          colVectors.length = k;
+          boxStart = colOutput.indexOf(-1);
+          pruned += drop.length;
+        }
+      }
+        };
     for (let it = 0; ; it++) {
       if (it >= maxIterations) return await finish('iteration-limit');
       if (performance.now() > deadline) return await finish('time-limit');
@@ -486,15 +655,29 @@ export async function solveByColumnDecomposition(
       const newRows = { from: [] as number[], to: [] as number[], factor: [] as number[] };
       let complete = true;
       t = performance.now();
-      let priced: { complete: boolean; outcomes: (PricingOutcome | undefined)[] };
-      try {
-        priced = await pricing.price(c, lamS, deadline, opts.shouldStop);
+      // Plateau columns first (cheap, no LP): while they improve the master, exact pricing (the bound) runs only every PLATEAU_MAX_SKIP + 1 rounds.
+      let heuristic = false;
+      if (plateau && !boxUsed && it - lastExact <= PLATEAU_MAX_SKIP) {
+        const cols = plateau.columns(c, lam, -1e-9 * scale);
+        if (cols.length >= Math.max(1, Math.ceil(m / 50))) {
+          heuristic = true;
+          batch.push(...cols);
+          plateauColumns += cols.length;
+        }
+      }
+      if (!heuristic) lastExact = it;
+      let priced: { complete: boolean; outcomes: (PricingOutcome | undefined)[] } = { complete: false, outcomes: [] };
+      if (!heuristic) try {
+        // A pricing bound within 1% of the gap's share per output is good enough: a cold re-solve
+        // (to certify the warm one) only where it matters (measured: 200 cold solves per round on all pairs otherwise).
+        const retryTolerance = lowerBest === -Infinity ? 0 : (0.01 * Math.max(0, upper - lowerBest)) / m;
+        priced = await pricing.price(c, lamS, deadline, opts.shouldStop, retryTolerance);
       } catch (e) {
         if (e instanceof MechError && e.code === 'too-large') return await finish('solver-memory', e.message);
         throw e;
       }
-      // A partial round (deadline, stop) gives no bound.
-      complete = priced.complete;
+      // A partial round (deadline, stop) gives no bound; a plateau round none either.
+      complete = !heuristic && priced.complete;
       for (let w = 0; w < m; w++) {
         const ps = priced.outcomes[w];
         if (!ps) continue;
@@ -502,7 +685,7 @@ export async function solveByColumnDecomposition(
         simplexIterations += ps.iterations;
         lower += Math.min(0, ps.safeBound);
         const r = ps.r;
-        if (inPricing) violatedRows(r, pairs, inPricing, newRows);
+        if (inPricing) violatedRows(r, pairs, inPricing, newRows, LAZY_ROWS_PER_OUTPUT);
         // Reduced cost against the master's own duals, of the column lifted into P.
         lifter.lift(r);
         let rc = 0;
@@ -511,7 +694,7 @@ export async function solveByColumnDecomposition(
       }
       pricingMs += performance.now() - t;
       if (complete && lower > lowerBest + 1e-12 * scale) boundStalled = 0;
-      else boundStalled++;
+      else if (!heuristic) boundStalled++;
       if (complete && lower > lowerBest) {
         lowerBest = lower;
         lamBest = lamS.slice();
@@ -527,6 +710,8 @@ export async function solveByColumnDecomposition(
         pricingMs,
         elapsedMs: performance.now() - t0,
         pricingRows: pricing.rows + newRows.from.length,
+        pricingColdRetries: pricing.coldRetries,
+        exactPricing: !heuristic,
       };
       iterations.push(round);
       opts.onRound?.(round);
@@ -535,6 +720,11 @@ export async function solveByColumnDecomposition(
       const timeFrac = deadline < Infinity ? (performance.now() - t0) / (deadline - t0) : 0;
       lastFraction = Math.max(lastFraction, Math.min(0.88, 0.1 + 0.78 * Math.max(gapFrac, timeFrac, 0)));
       progress(options, lastFraction, `solving ${what} by column decomposition: round ${it + 1}, objective ${(sign * upper).toPrecision(8)}, bound ${(sign * lowerBest).toPrecision(8)}, gap ${(gap * 100).toPrecision(2)}%, ${colOutput.length} columns, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+      if (heuristic) {
+        appendColumns(batch);
+        pruneMaster(ms.colValue, lam, scale, batch.length);
+        continue;
+      }
       if (!complete) continue; // the loop head returns the best so far
       if (newRows.from.length > 0) {
         try {
@@ -566,44 +756,7 @@ export async function solveByColumnDecomposition(
         return await finish(gap <= 1e-9 ? 'optimal' : 'target-gap');
       }
       appendColumns(batch);
-      // Keep the master bounded: past maxCols columns (15n, or fewer when the
-      // memory budget says so), drop the non-basic ones with the largest
-      // reduced costs down to keepCols (pricing brings back any needed;
-      // pruning harder, to 3n, doubled the rounds on the city at eps 0.5).
-      if (colOutput.length > maxCols) {
-        const cand: { j: number; rc: number }[] = [];
-        for (let j = 0; j < colOutput.length - batch.length; j++) {
-          const w = colOutput[j]!;
-          if (w < 0 || ms.colValue[j]! > 0) continue;
-          const r = colVectors[j]!;
-          let rc = 0;
-          for (let x = 0; x < n; x++) rc += (c[w * n + x]! - lam[x]!) * r[x]!;
-          if (rc > 1e-9 * scale) cand.push({ j, rc });
-        }
-        cand.sort((a, b) => b.rc - a.rc);
-        const drop = cand
-          .slice(0, Math.max(0, colOutput.length - keepCols))
-          .map((e) => e.j)
-          .sort((a, b) => a - b);
-        if (drop.length > 0) {
-          master.deleteColumns(Int32Array.from(drop));
-          let k = 0;
-          let d = 0;
-          for (let j = 0; j < colOutput.length; j++) {
-            if (d < drop.length && drop[d] === j) {
-              d++;
-              continue;
-            }
-            colOutput[k] = colOutput[j]!;
-            colVectors[k] = colVectors[j]!;
-            k++;
-          }
-          colOutput.length = k;
-          colVectors.length = k;
-          boxStart = colOutput.indexOf(-1);
-          pruned += drop.length;
-        }
-      }
+      pruneMaster(ms.colValue, lam, scale, batch.length);
     }
   } finally {
     relaxed?.dispose();

@@ -67,6 +67,14 @@ export interface OptimalMechanism extends Mechanism {
   lp: OptimalLpResult;
 }
 
+/**
+ * Secrets up to which a spanner solve also bounds the exact optimum (one more
+ * pricing round over all pairs). Above, exactLowerBound is null: on the
+ * 20 x 20 city the round took 33 s and, cut by its time budget, gave a
+ * useless (negative) bound; solve model 'exact' for the exact figure.
+ */
+export const EXACT_BOUND_MAX_SECRETS = 256;
+
 /** Certified relative gap at which the typed path stops by default (the bench reports time to 1e-2 and 1e-6). */
 export const DEFAULT_TARGET_GAP = 1e-6;
 
@@ -174,7 +182,9 @@ export async function optimalMechanism(domain: Domain, eps: number, prior: Array
         tolerance: options.targetGap ?? DEFAULT_TARGET_GAP,
         threads: options.threads ?? 1,
         ...(stopFlag ? { shouldStop: () => Atomics.load(stopFlag, 0) !== 0 } : {}),
+        ...options.decompositionOptions,
         onRound: (r) => {
+          options.decompositionOptions?.onRound?.(r);
           const objective = r.objective * scale;
           const bound = r.bound * scale;
           const target = options.targetGap ?? DEFAULT_TARGET_GAP;
@@ -185,7 +195,6 @@ export async function optimalMechanism(domain: Domain, eps: number, prior: Array
           history.push(p);
           options.onLpProgress?.(p);
         },
-        ...options.decompositionOptions,
       }
     : options.decompositionOptions;
   const s = await solvePrivateChannelLp(
@@ -204,7 +213,8 @@ export async function optimalMechanism(domain: Domain, eps: number, prior: Array
       generationOptions: { closeness: (x, w) => lossAt(w, x), ...options.generationOptions },
       decomposition: chosen ? 'on' : options.decomposition,
       decompositionOptions,
-      boundExact: chosen !== null,
+      // The exact bound of a spanner solve costs one more pricing round over all pairs: up to EXACT_BOUND_MAX_SECRETS secrets.
+      boundExact: chosen !== null && n <= EXACT_BOUND_MAX_SECRETS,
       what: `the optimal-mechanism LP on ${domain.spec}`,
     },
     options,
@@ -230,7 +240,11 @@ export async function optimalMechanism(domain: Domain, eps: number, prior: Array
   // optimum (a vertex optimal to HiGHS' tolerances).
   const lowerBound = dec ? Math.min(dec.bound * scale, objective) : Math.min(s.lpObjective * scale, objective);
   const gap = objective > 0 ? Math.max(0, (objective - lowerBound) / objective) : 0;
-  const exactLowerBound = model !== 'spanner' ? lowerBound : dec?.exactBound !== undefined ? Math.min(dec.exactBound * scale, lowerBound) : null;
+  // Costs are >= 0 when every loss is: 0 is then a valid bound too.
+  let costsNonNegative = true;
+  for (let i = 0; i < cost.length; i++) if (cost[i]! < 0) costsNonNegative = false;
+  const exactLowerBound =
+    model !== 'spanner' ? lowerBound : dec?.exactBound !== undefined ? Math.min(costsNonNegative ? Math.max(0, dec.exactBound * scale) : dec.exactBound * scale, lowerBound) : null;
   const stoppedBy: LpStop = dec ? dec.stoppedBy : 'optimal';
   const lp: OptimalLpResult = {
     model,
@@ -297,6 +311,8 @@ export async function optimalMechanism(domain: Domain, eps: number, prior: Array
             decompositionPruned: s.decomposition.pruned,
             pricingColdRetries: s.decomposition.pricingColdRetries,
             pricingFailures: s.decomposition.pricingFailures,
+            plateauColumns: s.decomposition.plateauColumns,
+            exactBoundMs: s.decomposition.exactBoundMs,
             // Certified: no eps*d-private channel (under these constraints) does better than this bound.
             relativeGap: s.decomposition.gap,
             pricingRows: s.decomposition.pricingRows,

@@ -19,7 +19,7 @@ import { PricingModel, type PricingOutcome, type PricingRows } from './pricing';
 export interface PricingEngine {
   readonly threads: number;
   /** c column-major (c[w*n + x]), lam the pricing duals; outcomes[w] undefined for outputs not priced. */
-  price(c: Float64Array, lam: Float64Array, deadline: number, shouldStop?: () => boolean): Promise<{ complete: boolean; outcomes: (PricingOutcome | undefined)[] }>;
+  price(c: Float64Array, lam: Float64Array, deadline: number, shouldStop?: () => boolean, retryTolerance?: number): Promise<{ complete: boolean; outcomes: (PricingOutcome | undefined)[] }>;
   addRows(rows: PricingRows): Promise<void>;
   readonly rows: number;
   readonly coldRetries: number;
@@ -44,14 +44,14 @@ export class LocalPricing implements PricingEngine {
     return new LocalPricing(await PricingModel.open(n, m, rows, what, options), n, m, options, what);
   }
 
-  async price(c: Float64Array, lam: Float64Array, deadline: number, shouldStop?: () => boolean): Promise<{ complete: boolean; outcomes: (PricingOutcome | undefined)[] }> {
+  async price(c: Float64Array, lam: Float64Array, deadline: number, shouldStop?: () => boolean, retryTolerance = 0): Promise<{ complete: boolean; outcomes: (PricingOutcome | undefined)[] }> {
     const { n, m, v } = this;
     const outcomes: (PricingOutcome | undefined)[] = new Array(m);
     for (let w = 0; w < m; w++) {
       if ((w & 15) === 0) checkCancelled(this.options, `solving ${this.what}`);
       if (performance.now() > deadline || shouldStop?.()) return { complete: false, outcomes };
       for (let x = 0; x < n; x++) v[x] = c[w * n + x]! - lam[x]!;
-      outcomes[w] = this.model.solve(w, v);
+      outcomes[w] = this.model.solve(w, v, retryTolerance);
     }
     return { complete: true, outcomes };
   }
@@ -170,7 +170,7 @@ export class ThreadedPricing implements PricingEngine {
     return new ThreadedPricing(pool, n, m, rows.from.length, options, what);
   }
 
-  async price(c: Float64Array, lam: Float64Array, deadline: number, shouldStop?: () => boolean): Promise<{ complete: boolean; outcomes: (PricingOutcome | undefined)[] }> {
+  async price(c: Float64Array, lam: Float64Array, deadline: number, shouldStop?: () => boolean, retryTolerance = 0): Promise<{ complete: boolean; outcomes: (PricingOutcome | undefined)[] }> {
     checkCancelled(this.options, `solving ${this.what}`);
     const { n, m } = this;
     const T = this.pool.length;
@@ -189,7 +189,7 @@ export class ThreadedPricing implements PricingEngine {
           const w = outs[i]!;
           for (let x = 0; x < n; x++) v[i * n + x] = c[w * n + x]! - lam[x]!;
         }
-        return p.call({ type: 'price', outputs: Int32Array.from(outs), v, stopFlag }, [v.buffer]).then((r) => ({ outs, r, t }));
+        return p.call({ type: 'price', outputs: Int32Array.from(outs), v, stopFlag, retryTolerance }, [v.buffer]).then((r) => ({ outs, r, t }));
       });
       const replies = await Promise.all(jobs);
       const outcomes: (PricingOutcome | undefined)[] = new Array(m);

@@ -28,6 +28,7 @@ interface PriceMsg {
   /** Pricing objectives v = c_w - lambda, |outputs| x n, row by row. */
   v: Float64Array;
   stopFlag: Int32Array;
+  retryTolerance: number;
 }
 interface AddMsg {
   type: 'addRows';
@@ -56,7 +57,7 @@ parentPort?.on('message', async (msg: OpenMsg | PriceMsg | AddMsg | { type: 'clo
       let done = 0;
       for (let i = 0; i < k; i++) {
         if (Atomics.load(msg.stopFlag, 0) !== 0) break;
-        const out = model!.solve(msg.outputs[i]!, msg.v.subarray(i * n, (i + 1) * n));
+        const out = model!.solve(msg.outputs[i]!, msg.v.subarray(i * n, (i + 1) * n), msg.retryTolerance);
         objective[i] = out.objective;
         safeBound[i] = out.safeBound;
         r.set(out.r, i * n);

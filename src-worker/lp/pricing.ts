@@ -88,12 +88,13 @@ export class PricingModel {
 
   /**
    * Solve the pricing LP of output w with objective v (length n). When the
-   * safe bound does not certify the solver's optimum (to 1e-9 relative), the
+   * safe bound does not certify the solver's optimum (to 1e-9 relative, or
+   * retryTolerance absolute when larger: the caller's share of its gap), the
    * solve is repeated cold: HiGHS occasionally reports a warm-started,
    * degenerate vertex (e.g. r = 0 after zero iterations) as optimal with
    * reduced costs of -1e-3 left (seen on all pairs at eps 2.5).
    */
-  solve(w: number, v: Float64Array): PricingOutcome {
+  solve(w: number, v: Float64Array, retryTolerance = 0): PricingOutcome {
     const n = this.n;
     this.lp.setCosts(v);
     const b = this.storeBases ? this.bases[w] : undefined;
@@ -101,7 +102,7 @@ export class PricingModel {
     let s: LpSolution | null = this.tryRun();
     let safe = s ? this.safeBound(v) : -Infinity;
     let iterations = s ? s.iterations : 0;
-    if (!s || safe < s.objective - 1e-9 * (1 + Math.abs(s.objective))) {
+    if (!s || safe < s.objective - Math.max(retryTolerance, 1e-9 * (1 + Math.abs(s.objective)))) {
       this.lp.clearSolver();
       s = this.tryRun();
       if (s) {

@@ -123,6 +123,8 @@ export interface PrivateChannelSolution {
     pruned: number;
     pricingColdRetries: number;
     pricingFailures: number;
+    plateauColumns: number;
+    exactBoundMs: number;
   };
 }
 
@@ -206,7 +208,13 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
       const all = privacyConstraintGraph(domain, eps, 'all-pairs');
       relaxedPairs = { from: all.from, to: all.to, factor: Float64Array.from(all.exponent, (x) => Math.exp(x)) };
     }
-    const d = await solveByColumnDecomposition(n, m, cost, p.sense, { from: graph.from, to: graph.to, factor: edgeFactors(graph) }, p.what, options, { relaxedPairs, ...p.decompositionOptions });
+    // Exact model: its lazy pricing starts from a greedy 1.1-spanner's edges (at the full factor, a subset of the exact rows), whose paths are within 10% of every pair's distance.
+    let seedPairs: { from: Int32Array; to: Int32Array } | undefined;
+    if ((mode === 'exact' || mode === 'all-pairs') && graph.from.length > 8 * n) {
+      const sp = privacyConstraintGraph(domain, eps, 'spanner', DEFAULT_SPANNER_DELTA);
+      seedPairs = { from: sp.from, to: sp.to };
+    }
+    const d = await solveByColumnDecomposition(n, m, cost, p.sense, { from: graph.from, to: graph.to, factor: edgeFactors(graph) }, p.what, options, { relaxedPairs, seedPairs, ...p.decompositionOptions });
     sol = { objective: d.objective, colValue: d.channel, solveMs: d.masterMs + d.pricingMs, loadMs: 0, iterations: d.simplexIterations };
     decomposition = {
       rounds: d.iterations,
@@ -222,6 +230,8 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
       pruned: d.pruned,
       pricingColdRetries: d.pricingColdRetries,
       pricingFailures: d.pricingFailures,
+      plateauColumns: d.plateauColumns,
+      exactBoundMs: d.relaxedBoundMs,
     };
     solvedCols = d.columns;
     solvedRows = n;

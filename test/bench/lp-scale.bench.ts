@@ -1,0 +1,113 @@
+/**
+ * `npm run bench -- lp-scale`: the optimal-mechanism LP at city scale (issue 13),
+ * through the typed API (optimalMechanism with `model`): time to a certified
+ * 1% gap and to the target gap (1e-6), with 1 and 2 pricing threads.
+ *
+ *  - the 20 x 20 city of the geo example (population prior from
+ *    resources/data/city-population.csv, 1 km cells, expected distance) at
+ *    eps 1 and 0.5, spanner (delta 1.1) and exact (all pairs);
+ *  - a 30 x 30 grid of 0.5 km cells at level ln 4 within 1 km (eps = ln 4 per km),
+ *    the city prior resampled to 30 x 30;
+ *  - 50 x 50 (0.5 km cells, same level), the city prior resampled.
+ *
+ * Environment: LP_SCALE = comma list of cases to run (default 'city-spanner-1,city-exact-1';
+ * all: city-spanner-1, city-spanner-0.5, city-exact-1, city-exact-0.5, grid30, grid50),
+ * LP_SCALE_THREADS = '1,2' (default), LP_SCALE_LIMIT = seconds per solve (default 600),
+ * LP_SCALE_GAP = target gap (default 1e-6).
+ * Each line: model, threads, time to 1%, time to the target or the limit, rounds,
+ * objective, certified bound, gap, exact lower bound, and the 2-thread / 1-thread time ratio.
+ */
+import { readFileSync } from 'node:fs';
+import { checkPrivacy } from '../../src-worker/check/privacy-check';
+import { type LpPrivacyModel, optimalMechanism } from '../../src-worker/lp/optimal-mechanism';
+import { gridDomain } from '../../src-worker/metric/grid';
+
+function cityPrior(): Float64Array | null {
+  try {
+    const nums = readFileSync(new URL('../../resources/data/city-population.csv', import.meta.url), 'utf8')
+      .split(/[\s,]+/)
+      .filter((t) => t !== '')
+      .map(Number)
+      .filter((x) => Number.isFinite(x));
+    const w = Float64Array.from(nums.slice(-400));
+    return w.length === 400 ? normalise(w) : null;
+  } catch {
+    return null;
+  }
+}
+
+function normalise(w: Float64Array): Float64Array {
+  let s = 0;
+  for (const v of w) s += v;
+  return w.map((v) => v / s);
+}
+
+/** Nearest-neighbour resampling of the 20 x 20 prior to k x k (with a floor so no cell is empty). */
+function resample(p: Float64Array, k: number): Float64Array {
+  const out = new Float64Array(k * k);
+  for (let i = 0; i < k; i++)
+    for (let j = 0; j < k; j++) {
+      const si = Math.min(19, Math.floor(((i + 0.5) * 20) / k));
+      const sj = Math.min(19, Math.floor(((j + 0.5) * 20) / k));
+      out[i * k + j] = p[si * 20 + sj]! + 1e-4;
+    }
+  return normalise(out);
+}
+
+interface Case {
+  name: string;
+  side: number;
+  cell: number;
+  eps: number;
+  model: LpPrivacyModel;
+  prior: (city: Float64Array) => Float64Array;
+}
+
+const CASES: Case[] = [
+  { name: 'city-spanner-1', side: 20, cell: 1, eps: 1, model: 'spanner', prior: (c) => c },
+  { name: 'city-spanner-0.5', side: 20, cell: 1, eps: 0.5, model: 'spanner', prior: (c) => c },
+  { name: 'city-exact-1', side: 20, cell: 1, eps: 1, model: 'exact', prior: (c) => c },
+  { name: 'city-exact-0.5', side: 20, cell: 1, eps: 0.5, model: 'exact', prior: (c) => c },
+  { name: 'grid30', side: 30, cell: 0.5, eps: Math.log(4), model: 'spanner', prior: (c) => resample(c, 30) },
+  { name: 'grid50', side: 50, cell: 0.5, eps: Math.log(4), model: 'spanner', prior: (c) => resample(c, 50) },
+];
+
+export default async function (): Promise<void> {
+  const city = cityPrior();
+  if (!city) {
+    console.log('lp-scale: resources/data/city-population.csv not readable, skipped');
+    return;
+  }
+  const wanted = (process.env.LP_SCALE ?? 'city-spanner-1,city-exact-1').split(',').map((s) => s.trim());
+  const threadList = (process.env.LP_SCALE_THREADS ?? '1,2').split(',').map(Number);
+  const limit = Number(process.env.LP_SCALE_LIMIT ?? 600);
+  const target = Number(process.env.LP_SCALE_GAP ?? 1e-6);
+  console.log(`-- optimal mechanism LP at scale: time limit ${limit} s per solve, target gap ${target} (2 shared cores: timings inflate under load) --`);
+  for (const c of CASES) {
+    if (!wanted.includes(c.name) && !wanted.includes('all')) continue;
+    const g = gridDomain(c.side, c.side, c.cell);
+    const pi = c.prior(city);
+    const times: number[] = [];
+    for (const threads of threadList) {
+      let to1 = NaN;
+      const t0 = performance.now();
+      const m = await optimalMechanism(g, c.eps, pi, 'dist', {
+        model: c.model,
+        threads,
+        timeLimitSeconds: limit,
+        targetGap: target,
+        onLpProgress: (p) => {
+          if (Number.isNaN(to1) && p.gap <= 0.01) to1 = p.elapsedMs;
+        },
+      });
+      const ms = performance.now() - t0;
+      times.push(ms);
+      const lp = m.lp;
+      const priv = c.side <= 30 ? checkPrivacy(m.channel, g, c.eps).passes : 'not checked';
+      console.log(
+        `${c.name} (${c.side}x${c.side}, ${c.cell} km cells, eps ${c.eps.toFixed(4)}/km), ${lp.model}, ${threads} thread(s): 1% gap at ${(to1 / 1000).toFixed(1)} s, stopped (${lp.stoppedBy}) at ${(ms / 1000).toFixed(1)} s after ${lp.rounds} rounds; objective ${lp.objective.toFixed(6)} km, bound ${lp.lowerBound.toFixed(6)}, gap ${lp.gap.toExponential(2)}, exact lower bound ${lp.exactLowerBound === null ? '-' : lp.exactLowerBound.toFixed(6)}; pricing rows ${m.info.pricingRows}, columns ${m.info.decompositionColumns}; private ${priv}`,
+      );
+    }
+    if (times.length === 2) console.log(`${c.name}: ${threadList[1]} threads / ${threadList[0]} thread time ratio ${(times[1]! / times[0]!).toFixed(2)}`);
+  }
+}
