@@ -22,7 +22,7 @@ export interface Regularity {
   minMu: number;
   minMuIndex: number;
   minMuLabel: string;
-  method: 'dense-lu' | 'kronecker' | 'lp';
+  method: 'dense-lu' | 'kronecker' | 'closed-form' | 'lp';
   /** Smallest |pivot| / max|Phi| of the LU (of the factor on product domains): a conditioning hint for the UI. */
   minPivotRatio: number;
   /** One sentence saying why (shown to users and in 'not-applicable' errors). */

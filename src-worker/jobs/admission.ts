@@ -48,6 +48,8 @@ export interface DomainSize {
   tight: 'closed-form' | 'structured' | 'dense' | 'unknown';
   /** Grid shape (planar Laplace). */
   grid?: { rows: number; cols: number };
+  /** Cost class of the regularity solve mu Phi = pi (bound/mu.ts): closed form or Kronecker ('cheap'), else a dense n^3 LU. */
+  mu?: 'cheap';
 }
 
 const fmt = (x: number): string => (x < 1e7 ? String(Math.round(x)) : x.toExponential(2));
@@ -76,7 +78,7 @@ export function sizeOfParsedSpec(text: string, d: ParsedDomainSpec): DomainSize 
     case 'ring':
       return base(d.n, d.n, true, 2 * d.n, 'closed-form');
     case 'clique':
-      return base(d.n, pairsOf(d.n), true, Infinity, 'closed-form');
+      return { ...base(d.n, pairsOf(d.n), true, Infinity, 'closed-form'), mu: 'cheap' };
     case 'argmax':
       return base(d.k, pairsOf(d.k), true, Infinity, 'closed-form');
     case 'max':
@@ -85,7 +87,7 @@ export function sizeOfParsedSpec(text: string, d: ParsedDomainSpec): DomainSize 
       return base(d.v + 1, pairsOf(d.v + 1), true, Infinity, 'closed-form');
     case 'hamming': {
       const n = 2 ** d.bits;
-      return base(n, (d.bits * n) / 2, true, Infinity, 'closed-form');
+      return { ...base(n, (d.bits * n) / 2, true, Infinity, 'closed-form'), mu: 'cheap' };
     }
     case 'sum':
     case 'avg': {
@@ -105,7 +107,7 @@ export function sizeOfParsedSpec(text: string, d: ParsedDomainSpec): DomainSize 
       const g = { rows: d.rows, cols: d.cols };
       // Manhattan / Chebyshev: 4- / 8-neighbour graph metrics. Euclidean is no graph metric: the LP keeps the
       // pairs with no lattice point strictly between them (gcd(dr, dc) = 1: a fraction 6/pi^2 of all pairs).
-      if (d.metric === 'manhattan') return { ...base(n, 2 * n, true, sym, 'structured'), grid: g };
+      if (d.metric === 'manhattan') return { ...base(n, 2 * n, true, sym, 'structured'), grid: g, mu: 'cheap' };
       if (d.metric === 'chebyshev') return { ...base(n, 4 * n, true, sym, 'structured'), grid: g };
       return { ...base(n, (6 / Math.PI ** 2) * pairsOf(n), false, sym, 'structured'), grid: g };
     }
@@ -113,7 +115,8 @@ export function sizeOfParsedSpec(text: string, d: ParsedDomainSpec): DomainSize 
       const w = d.v + (d.absent ? 1 : 0);
       const n = w ** d.u;
       const perPoint = d.metric === 'max' ? (3 ** Math.min(d.u, 40) - 1) / 2 : d.metric === 'manhattan' ? d.u : (d.u * (w - 1)) / 2;
-      return base(n, Math.min(pairsOf(n), n * perPoint), true, Infinity, d.metric === 'max' ? 'unknown' : 'closed-form');
+      const db = base(n, Math.min(pairsOf(n), n * perPoint), true, Infinity, d.metric === 'max' ? 'unknown' : 'closed-form');
+      return d.metric === 'max' ? db : { ...db, mu: 'cheap' };
     }
     case 'graph':
     case 'csv':
@@ -153,6 +156,8 @@ interface Work {
   streamEntries: number;
   tightPoints: number;
   tightDense: number;
+  /** Dense LU work of regularity solves mu Phi = pi. */
+  muDense?: number;
 }
 
 function assertPoints(d: DomainSize): void {
@@ -187,6 +192,11 @@ function mechanismWork(kind: MechanismKindName, d: DomainSize, w: Work): void {
     else if (d.tight === 'dense' || d.tight === 'unknown') w.tightDense += n * n * n;
   }
   if (kind === 'optimal') lpWork(`the optimal-mechanism LP on ${d.name}`, d, d.optimalPairs, false);
+}
+
+/** The regularity decision mu Phi = pi: closed form / Kronecker where bound/mu.ts has one, else a dense LU. */
+function muWork(d: DomainSize, w: Work): void {
+  if (d.mu !== 'cheap') w.muDense = (w.muDense ?? 0) + d.n * d.n * d.n;
 }
 
 /** LP jobs: dense variables, privacy rows visited while building, and (capacity) solver memory after the best orbit reduction. */
@@ -256,6 +266,18 @@ function settle(d: DomainSize, w: Work, what: string): void {
       w.tightDense,
       L.maxTightDenseWork,
       `use at most about ${fmt(Math.floor(Math.cbrt(L.maxTightDenseWork)))} points`,
+    );
+  }
+}
+
+function settleMu(d: DomainSize, w: Work, what: string, times = 1): void {
+  const work = (w.muDense ?? 0) * times;
+  if (work > L.maxTightDenseWork) {
+    tooLarge(
+      `${what} on ${d.name} solves mu Phi = pi by a dense n^3 LU${times > 1 ? ` ${times} times` : ''} (closed forms exist only on cliques and on Kronecker products: Hamming cubes, databases with summed metrics, Manhattan grids)`,
+      work,
+      L.maxTightDenseWork,
+      `use at most about ${fmt(Math.floor(Math.cbrt(L.maxTightDenseWork / times)))} points`,
     );
   }
 }
@@ -338,8 +360,8 @@ export function admitRequest(req: JobRequest, built?: ReadonlyMap<DomainInput, D
       if (!d) return;
       assertPoints(d);
       const w: Work = { streamEntries: 0, tightPoints: 0, tightDense: 0 };
-      mechanismWork('tight', d, w); // the same solve: Phi mu = pi
-      settle(d, w, 'the regularity decision');
+      muWork(d, w);
+      settleMu(d, w, 'the regularity decision');
       return;
     }
     case 'threshold': {
@@ -377,11 +399,12 @@ export function admitRequest(req: JobRequest, built?: ReadonlyMap<DomainInput, D
       const w: Work = { streamEntries: 0, tightPoints: 0, tightDense: 0 };
       for (const kind of req.kinds) mechanismWork(kind as MechanismKindName, d, w);
       if (req.loss !== undefined) w.streamEntries *= 2;
-      mechanismWork('tight', d, w); // the regularity bounds at every eps
+      muWork(d, w); // the regularity bounds at every eps
       w.streamEntries *= req.steps;
       w.tightPoints *= req.steps;
       w.tightDense *= req.steps;
       settle(d, w, `the sweep (${req.steps} eps values x ${req.kinds.length} mechanisms)`);
+      settleMu(d, w, `the sweep's regularity bounds (${req.steps} eps values)`, req.steps);
       return;
     }
     case 'run-project':

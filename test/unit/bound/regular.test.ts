@@ -33,6 +33,31 @@ function expectMechError(f: () => unknown, code: string, msg: RegExp): void {
 }
 
 describe('regular priors and the optimality bounds (SPEC §5, §7)', () => {
+  it('cliques: the closed form mu = (pi - a/(1-a+na)) / (1-a) equals the dense LU solve, and clique:3000 needs no n x n matrix', () => {
+    const r = rng(5);
+    for (const [n, eps] of [
+      [2, 0.3],
+      [5, 1],
+      [9, 2.5],
+    ] as const) {
+      const w = Array.from({ length: n }, () => 0.2 + r());
+      const s = w.reduce((a, b) => a + b, 0);
+      const pi = w.map((v) => v / s);
+      const closed = solveMu(cliqueDomain(n), eps, pi);
+      expect(closed.method).toBe('closed-form');
+      // the same domain without its kind: the generic dense LU
+      const dense = solveMu({ ...cliqueDomain(n), kind: 'graph' as const }, eps, pi);
+      expect(dense.method).toBe('dense-lu');
+      for (let i = 0; i < n; i++) expect(closed.mu![i]!).toBeCloseTo(dense.mu![i]!, 12);
+    }
+    const big = regularity(cliqueDomain(3000), 1, uniformPrior(3000));
+    expect(big.status).toBe('regular');
+    expect(big.method).toBe('closed-form');
+    // uniform prior: mu_i = (1/n)(1 - a n/(1-a+na)) / (1-a) = 1/(n(1-a+na)); sum = 1/(1-a+na)
+    const a = Math.exp(-1);
+    expect(Math.abs(big.muSum * (1 - a + 3000 * a) - 1)).toBeLessThan(1e-12);
+  });
+
   it('RR on six labels (eps = ln 2, uniform) has utility 2/7 = sum(mu), and leakage = the leakage bound', () => {
     const d = cliqueDomain(6);
     const p = uniformPrior(6);

@@ -92,6 +92,7 @@ describe('admission: hostile job requests end in one typed error, fast', () => {
     ['threshold on line:10^6', () => ({ type: 'threshold', domain: 'line:1000000' }), 'too-large', /threshold search \(up to 1000 eps values\)/],
     ['sweep of rr on line:20000', () => ({ type: 'sweep', domain: 'line:20000', kinds: ['rr'], from: 0.5, to: 2, steps: 10 }), 'too-large', /entry by entry/],
     ['regular on avg:1000,1000', () => ({ type: 'regular', domain: 'avg:1000,1000', epsilon: 1, prior: 'uniform' }), 'too-large', /dense n\^3/],
+    ['regular on line:3000 (dense LU)', () => ({ type: 'regular', domain: 'line:3000', epsilon: 1, prior: 'uniform' }), 'too-large', /mu Phi = pi by a dense n\^3 LU \(closed forms exist only on cliques.*\): 2\.70e\+10/],
     ['vertices on line:1e9', () => ({ type: 'vertices', domain: 'line:1000000000', epsilon: 1 }), 'too-large', /limited to n <= 10/],
     ['loss 1e308', () => mech('line:3', 'optimal', { loss: { kind: 'matrix', rows: 3, cols: 3, data: [0, 1e308, 1e308, 1e308, 0, 1e308, 1e308, 1e308, 0] } }), 'invalid-input', /\|loss\| <= 1e\+150/],
     ['csv 3000 points', () => mech(`csv:${join(dir, 'm3000.csv')}`, 'rr'), 'too-large', /has 3000 points: checking the triangle inequality takes n\^3 = 2\.70e\+10 steps/],
