@@ -4,6 +4,7 @@
  * ./engine. Cancellation: handlers check the signal between steps and pass
  * it to the engine's long loops.
  */
+import { REL_TOL } from '../numeric/tolerance';
 import { MechError } from '../errors';
 import type { Domain } from '../metric/domain';
 import type { RowSource } from '../mechanism/channel';
@@ -112,6 +113,19 @@ function effectiveEpsilonOf(ch: RowSource, domain: Domain, eps: number): { value
   }
 }
 
+/**
+ * The guarantee is about exact values; the channel is stored (and exported,
+ * and sampled) as doubles. When the check of the stored channel finds more
+ * than the guarantee, say so first: the released channel is what counts.
+ */
+function storedChannelWarning(effective: number | null, guaranteed: number): string | undefined {
+  if (effective === null || !Number.isFinite(guaranteed) || effective <= guaranteed * (1 + REL_TOL)) return undefined;
+  if (effective === Infinity) {
+    return `NOT private as stored: some entries are too small for 64-bit floats (below about 1e-308, e.g. exp(-eps d) at large eps d) and are 0 next to positive entries, an infinite privacy loss; the ${guaranteed}*d guarantee holds only for the exact values (use a smaller eps or a smaller domain)`;
+  }
+  return `NOT private as stored: the stored entries reach effective eps ${effective}, above the guaranteed ${guaranteed} (precision lost in entries below 1e-308)`;
+}
+
 async function construct(req: JobRequest, spec: MechanismSpec, ctx: JobContext): Promise<{ domain: Domain; prior: Float64Array; outcome: MechanismOutcome }> {
   const domain = domainOf(req, spec.domain, ctx);
   checkCancelled(ctx.signal);
@@ -175,6 +189,8 @@ export async function mechanismJob(req: MechanismRequest, ctx: JobContext): Prom
   const eff = effectiveEpsilonOf(ch, domain, req.epsilon);
   result.effectiveEpsilon = eff.value;
   if (eff.note) result.note = result.note ? `${result.note}; ${eff.note}` : eff.note;
+  const stored = storedChannelWarning(eff.value, mech.guaranteedEpsilon);
+  if (stored) result.note = result.note ? `${stored}; ${result.note}` : stored;
   checkCancelled(ctx.signal);
   const limit = req.inlineLimit ?? INLINE_MATRIX_LIMIT;
   if (ch.rows * ch.cols <= limit) result.matrix = matrixPayload(ch);
