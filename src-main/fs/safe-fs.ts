@@ -1,21 +1,30 @@
 /**
- * The one place where the CLI and the project runner touch user paths.
+ * The one place where the CLI, the project runner and the web host touch
+ * user paths.
  *
  * Reading: regular files only, checked with stat BEFORE any open (a FIFO is
  * never opened, so nothing blocks on a writer that never comes; /dev/zero,
  * /dev/urandom and directories are refused), opened non-blocking and checked
  * again on the descriptor (a file swapped for a FIFO between the two is
  * caught), read with a byte cap that also holds for files whose stat size is
- * 0 (/proc). Every failure is one MechError 'invalid-input' naming the file
- * (EIO on /proc/self/mem, EACCES, ...).
+ * 0 (/proc): never more than cap + 1 bytes. A file over its cap is one
+ * MechError 'too-large'; every other failure is one MechError 'invalid-input'
+ * naming the file (EIO on /proc/self/mem, EACCES, ...). The web host also
+ * refuses to read anything that resolves under /proc or /sys
+ * (`refuseSystemFs`).
  *
- * Writing: never replace anything but a regular file (a device node, FIFO,
- * socket or directory at the path is refused); directories are created one
- * level at a time (Node's recursive mkdir loops forever under /proc);
- * writes are atomic (a temp file in the same directory, fsync, rename); temp
- * files are named `.mechstudio-tmp-PID-...` so that the next write into the
- * same directory removes those of dead processes (or older than an hour) that
- * a killed save left behind.
+ * Writing: never under /proc or /sys (also through a symbolic link or a
+ * linked parent); never replace anything but a regular file (a device node,
+ * FIFO, socket, directory or dangling link at the path is refused);
+ * directories are created one level at a time (Node's recursive mkdir loops
+ * forever under /proc); writes are atomic (a temp file in the same
+ * directory, fsync, rename); temp files are named `.mechstudio-tmp-PID-...`
+ * so that the next write into the same directory removes those of dead
+ * processes (or older than an hour) that a killed save left behind.
+ *
+ * Every check is written once, as a generator of file-system steps, and run
+ * either synchronously (CLI) or on the promise API (the web server, which
+ * must never block its event loop): runSync / runAsync.
  */
 import {
   accessSync,
@@ -28,13 +37,14 @@ import {
   openSync,
   readdirSync,
   readSync,
+  realpathSync,
   renameSync,
   statSync,
   unlinkSync,
   writeSync,
   type Stats,
 } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import * as fsp from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { MechError, invalid } from '../../src-worker/errors';
@@ -47,8 +57,8 @@ export const STALE_TEMP_AGE_MS = 60 * 60 * 1000;
 /** Default cap for text files read whole (bytes). */
 export const DEFAULT_MAX_READ_BYTES = 512 * 1024 * 1024;
 
-/** Pseudo file systems no output may be written under. */
-const FORBIDDEN_WRITE_ROOTS = ['/proc', '/sys'];
+/** Pseudo file systems nothing may be written under (nor read from, with refuseSystemFs). */
+const FORBIDDEN_ROOTS = ['/proc', '/sys'];
 
 function kindOf(st: Stats): string {
   if (st.isDirectory()) return 'a directory';
@@ -87,7 +97,7 @@ export function errnoText(e: unknown): string {
     default: {
       const m = err instanceof Error ? err.message : String(e);
       // Node's messages repeat the syscall and path ("EIO: i/o error, read"); keep the reason only
-      return m.replace(/,\s*(open|read|stat|lstat|mkdir|rename|write|scandir)\b.*$/, '');
+      return m.replace(/,\s*(open|read|stat|lstat|mkdir|rename|write|scandir|realpath|access|unlink)\b.*$/, '');
     }
   }
 }
@@ -102,24 +112,171 @@ function checkPathText(path: string, what: string): void {
   if (path === '') invalid(`${what} path is empty`);
 }
 
-/** stat (following links) and require a regular file of at most maxBytes. */
-function statForRead(path: string, what: string, maxBytes: number): Stats {
-  checkPathText(path, what);
-  let st: Stats;
-  try {
-    st = statSync(path);
-  } catch (e) {
-    invalid(`cannot read ${what} '${path}': ${errnoText(e)}`);
+function tooLarge(message: string): never {
+  throw new MechError('too-large', message);
+}
+
+function underForbiddenRoot(abs: string): string | null {
+  for (const root of FORBIDDEN_ROOTS) if (abs === root || abs.startsWith(root + sep)) return root;
+  return null;
+}
+
+// ---------------------------------------------------------------------------
+// File-system steps: each check is one generator, run sync or async
+
+/** One file-system call a check needs; its answer is the value or the error. */
+type Step =
+  | { op: 'stat' | 'lstat' | 'realpath' | 'readdir' | 'mkdir' | 'unlink' | 'access' | 'fsyncDir'; path: string }
+  | { op: 'rename'; path: string; to: string }
+  | { op: 'writeNew'; path: string; data: string | Uint8Array };
+type Answer = { ok: true; value: unknown } | { ok: false; err: NodeJS.ErrnoException };
+type Steps<T> = Generator<Step, T, Answer>;
+
+const NEW_FILE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+
+function syncCall(s: Step): unknown {
+  switch (s.op) {
+    case 'stat': return statSync(s.path);
+    case 'lstat': return lstatSync(s.path);
+    case 'realpath': return realpathSync(s.path);
+    case 'readdir': return readdirSync(s.path);
+    case 'mkdir': return mkdirSync(s.path);
+    case 'unlink': return unlinkSync(s.path);
+    case 'access': return accessSync(s.path, constants.W_OK | constants.X_OK);
+    case 'rename': return renameSync(s.path, s.to);
+    case 'fsyncDir':
+    case 'writeNew': {
+      const fd = s.op === 'fsyncDir' ? openSync(s.path, 'r') : openSync(s.path, NEW_FILE_FLAGS, 0o644);
+      try {
+        if (s.op === 'writeNew') {
+          const bytes = typeof s.data === 'string' ? Buffer.from(s.data, 'utf8') : s.data;
+          for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
+        }
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      return undefined;
+    }
   }
+}
+
+async function asyncCall(s: Step): Promise<unknown> {
+  switch (s.op) {
+    case 'stat': return fsp.stat(s.path);
+    case 'lstat': return fsp.lstat(s.path);
+    case 'realpath': return fsp.realpath(s.path);
+    case 'readdir': return fsp.readdir(s.path);
+    case 'mkdir': return fsp.mkdir(s.path);
+    case 'unlink': return fsp.unlink(s.path);
+    case 'access': return fsp.access(s.path, constants.W_OK | constants.X_OK);
+    case 'rename': return fsp.rename(s.path, s.to);
+    case 'fsyncDir':
+    case 'writeNew': {
+      const fh = s.op === 'fsyncDir' ? await fsp.open(s.path, 'r') : await fsp.open(s.path, NEW_FILE_FLAGS, 0o644);
+      try {
+        if (s.op === 'writeNew') await fh.writeFile(s.data);
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      return undefined;
+    }
+  }
+}
+
+function runSync<T>(g: Steps<T>): T {
+  let r = g.next(undefined as unknown as Answer);
+  while (!r.done) {
+    let a: Answer;
+    try {
+      a = { ok: true, value: syncCall(r.value) };
+    } catch (e) {
+      a = { ok: false, err: e as NodeJS.ErrnoException };
+    }
+    r = g.next(a);
+  }
+  return r.value;
+}
+
+async function runAsync<T>(g: Steps<T>): Promise<T> {
+  let r = g.next(undefined as unknown as Answer);
+  while (!r.done) {
+    let a: Answer;
+    try {
+      a = { ok: true, value: await asyncCall(r.value) };
+    } catch (e) {
+      a = { ok: false, err: e as NodeJS.ErrnoException };
+    }
+    r = g.next(a);
+  }
+  return r.value;
+}
+
+/** One step whose value is a T, or the error (an Error, never a T). */
+function* call<T>(s: Step): Generator<Step, T | NodeJS.ErrnoException, Answer> {
+  const a = yield s;
+  return a.ok ? (a.value as T) : a.err;
+}
+const isErr = (v: unknown): v is NodeJS.ErrnoException => v instanceof Error;
+
+// ---------------------------------------------------------------------------
+// Reading
+
+export interface ReadOptions {
+  /** Refuse anything that resolves under /proc or /sys (the web host: size-0 files that read forever or fail). */
+  refuseSystemFs?: boolean;
+}
+
+/** The web host's reads: a client's paths never read from /proc or /sys. */
+export const REFUSE_SYSTEM_FS: ReadOptions = { refuseSystemFs: true };
+
+/** stat (following links) and require a regular file of at most maxBytes. Returns the path to open and its stat. */
+function* readTarget(path: string, what: string, maxBytes: number, opts: ReadOptions): Steps<{ target: string; st: Stats }> {
+  checkPathText(path, what);
+  let target = path;
+  if (opts.refuseSystemFs) {
+    const real = yield* call<string>({ op: 'realpath', path: resolve(path) });
+    if (isErr(real)) invalid(`cannot read ${what} '${path}': ${errnoText(real)}`);
+    if (underForbiddenRoot(real)) invalid(`${what} '${path}' is not a regular file (files under /proc and /sys are refused)`);
+    target = real;
+  }
+  const st = yield* call<Stats>({ op: 'stat', path: target });
+  if (isErr(st)) invalid(`cannot read ${what} '${path}': ${errnoText(st)}`);
   if (!st.isFile()) invalid(`${what} '${path}' is ${kindOf(st)}, not a regular file`);
-  if (st.size > maxBytes) invalid(`${what} '${path}' is ${mib(st.size)}, over the ${mib(maxBytes)} limit`);
-  return st;
+  if (st.size > maxBytes) tooLarge(`${what} '${path}' is ${mib(st.size)}, over the ${mib(maxBytes)} limit`);
+  return { target, st };
 }
 
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
 
-function sameFile(a: Stats, b: Stats): boolean {
-  return a.dev === b.dev && a.ino === b.ino;
+/** The descriptor opened is still the regular file that was checked. */
+function checkOpened(st: Stats, fst: Stats, path: string, what: string): void {
+  if (!fst.isFile() || st.dev !== fst.dev || st.ino !== fst.ino) invalid(`${what} '${path}' changed while it was opened; try again`);
+}
+
+/** How many bytes the next read may ask for: a chunk, never past cap + 1 in all. */
+function nextReadLength(buf: Buffer, total: number, maxBytes: number): number {
+  return Math.max(1, Math.min(buf.length, maxBytes + 1 - total));
+}
+
+/** Count a chunk against the cap. */
+function countRead(total: number, n: number, path: string, what: string, maxBytes: number): number {
+  if (total + n > maxBytes) tooLarge(`${what} '${path}' is over the ${mib(maxBytes)} limit`);
+  return total + n;
+}
+
+/** Chunks of a file read whole, as one UTF-8 string. */
+function textCollector(): { push: (c: Buffer) => void; text: () => string } {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  return {
+    push: (c) => {
+      chunks.push(Buffer.from(c));
+      total += c.length;
+    },
+    text: () => Buffer.concat(chunks, total).toString('utf8'),
+  };
 }
 
 /**
@@ -127,44 +284,56 @@ function sameFile(a: Stats, b: Stats): boolean {
  * file of at most maxBytes). For small inputs (projects, priors, losses,
  * domain files).
  */
-export function readRegularFileSync(path: string, what: string, maxBytes = DEFAULT_MAX_READ_BYTES): string {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  readRegularFileChunksSync(path, what, maxBytes, (c) => {
-    chunks.push(Buffer.from(c));
-    total += c.length;
-  });
-  return Buffer.concat(chunks, total).toString('utf8');
+export function readRegularFileSync(path: string, what: string, maxBytes = DEFAULT_MAX_READ_BYTES, opts: ReadOptions = {}): string {
+  const out = textCollector();
+  readRegularFileChunksSync(path, what, maxBytes, out.push, opts);
+  return out.text();
+}
+
+/** readRegularFileSync on the promise API: the web server's reads. */
+export async function readRegularFile(path: string, what: string, maxBytes = DEFAULT_MAX_READ_BYTES, opts: ReadOptions = {}): Promise<string> {
+  const out = textCollector();
+  await readRegularFileChunks(path, what, maxBytes, out.push, undefined, opts);
+  return out.text();
+}
+
+/** Open a checked regular file non-blocking and check the descriptor (sync). */
+function openCheckedSync(path: string, what: string, maxBytes: number, opts: ReadOptions): number {
+  const { target, st } = runSync(readTarget(path, what, maxBytes, opts));
+  let fd: number;
+  try {
+    fd = openSync(target, READ_FLAGS);
+  } catch (e) {
+    invalid(`cannot read ${what} '${path}': ${errnoText(e)}`);
+  }
+  try {
+    checkOpened(st, fstatSync(fd), path, what);
+  } catch (e) {
+    closeSync(fd);
+    throw e;
+  }
+  return fd;
 }
 
 /**
  * Read a regular file synchronously in 1 MiB chunks (the buffer passed to
  * onChunk is reused: copy what you keep), stopping at maxBytes with an error.
  */
-export function readRegularFileChunksSync(path: string, what: string, maxBytes: number, onChunk: (chunk: Buffer) => void): void {
-  const st = statForRead(path, what, maxBytes);
-  let fd: number;
+export function readRegularFileChunksSync(path: string, what: string, maxBytes: number, onChunk: (chunk: Buffer) => void, opts: ReadOptions = {}): void {
+  const fd = openCheckedSync(path, what, maxBytes, opts);
   try {
-    fd = openSync(path, READ_FLAGS);
-  } catch (e) {
-    invalid(`cannot read ${what} '${path}': ${errnoText(e)}`);
-  }
-  try {
-    const fst = fstatSync(fd);
-    if (!fst.isFile() || !sameFile(st, fst)) invalid(`${what} '${path}' changed while it was opened; try again`);
     let total = 0;
     const buf = Buffer.allocUnsafe(1 << 20);
     for (;;) {
       let n: number;
       try {
-        n = readSync(fd, buf, 0, buf.length, null);
+        n = readSync(fd, buf, 0, nextReadLength(buf, total, maxBytes), null);
       } catch (e) {
         // a regular file never says EAGAIN; anything that does is not a file we wait for
         invalid(`cannot read ${what} '${path}': ${errnoText(e)}`);
       }
       if (n === 0) break;
-      total += n;
-      if (total > maxBytes) invalid(`${what} '${path}' is over the ${mib(maxBytes)} limit`);
+      total = countRead(total, n, path, what, maxBytes);
       onChunk(buf.subarray(0, n));
     }
   } finally {
@@ -178,49 +347,40 @@ export function readRegularFileChunksSync(path: string, what: string, maxBytes: 
  * /proc/self/mem fails here, naming the file, and not later in a worker).
  */
 export function checkReadableFileSync(path: string, what: string, maxBytes = DEFAULT_MAX_READ_BYTES): void {
-  const st = statForRead(path, what, maxBytes);
-  let fd: number;
+  const fd = openCheckedSync(path, what, maxBytes, {});
   try {
-    fd = openSync(path, READ_FLAGS);
+    readSync(fd, Buffer.allocUnsafe(4096), 0, 4096, 0);
   } catch (e) {
-    invalid(`cannot read ${what} '${path}': ${errnoText(e)}`);
-  }
-  try {
-    const fst = fstatSync(fd);
-    if (!fst.isFile() || !sameFile(st, fst)) invalid(`${what} '${path}' changed while it was opened; try again`);
-    try {
-      readSync(fd, Buffer.allocUnsafe(4096), 0, 4096, 0);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') invalid(`cannot read ${what} '${path}': ${errnoText(e)}`);
-    }
+    if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') invalid(`cannot read ${what} '${path}': ${errnoText(e)}`);
   } finally {
     closeSync(fd);
   }
 }
 
 /**
+ * Check, without opening it, that `path` is a regular file of at most
+ * maxBytes (async: the web host checks files a job or project names before
+ * any worker opens them).
+ */
+export async function checkRegularFile(path: string, what: string, maxBytes = DEFAULT_MAX_READ_BYTES, opts: ReadOptions = {}): Promise<{ target: string; size: number }> {
+  const { target, st } = await runAsync(readTarget(path, what, maxBytes, opts));
+  return { target, size: st.size };
+}
+
+/**
  * Open a regular file for reading without ever blocking on open: stat first,
  * open non-blocking, check the descriptor. Returns the handle and the size.
  */
-export async function openRegularFile(path: string, what: string, maxBytes = DEFAULT_MAX_READ_BYTES): Promise<{ handle: FileHandle; size: number }> {
-  checkPathText(path, what);
-  let st: Stats;
-  try {
-    st = await stat(path);
-  } catch (e) {
-    invalid(`cannot read ${what} '${path}': ${errnoText(e)}`);
-  }
-  if (!st.isFile()) invalid(`${what} '${path}' is ${kindOf(st)}, not a regular file`);
-  if (st.size > maxBytes) invalid(`${what} '${path}' is ${mib(st.size)}, over the ${mib(maxBytes)} limit`);
+export async function openRegularFile(path: string, what: string, maxBytes = DEFAULT_MAX_READ_BYTES, opts: ReadOptions = {}): Promise<{ handle: FileHandle; size: number }> {
+  const { target, st } = await runAsync(readTarget(path, what, maxBytes, opts));
   let handle: FileHandle;
   try {
-    handle = await open(path, READ_FLAGS);
+    handle = await fsp.open(target, READ_FLAGS);
   } catch (e) {
     invalid(`cannot read ${what} '${path}': ${errnoText(e)}`);
   }
   try {
-    const fst = await handle.stat();
-    if (!fst.isFile() || !sameFile(st, fst)) invalid(`${what} '${path}' changed while it was opened; try again`);
+    checkOpened(st, await handle.stat(), path, what);
   } catch (e) {
     await handle.close().catch(() => undefined);
     if (e instanceof MechError) throw e;
@@ -239,8 +399,9 @@ export async function readRegularFileChunks(
   maxBytes: number,
   onChunk: (chunk: Buffer) => void,
   signal?: AbortSignal,
+  opts: ReadOptions = {},
 ): Promise<void> {
-  const { handle } = await openRegularFile(path, what, maxBytes);
+  const { handle } = await openRegularFile(path, what, maxBytes, opts);
   try {
     const buf = Buffer.allocUnsafe(1 << 20);
     let total = 0;
@@ -248,13 +409,12 @@ export async function readRegularFileChunks(
       if (signal?.aborted) throw new MechError('cancelled', `reading ${what} '${path}' was cancelled`);
       let n: number;
       try {
-        ({ bytesRead: n } = await handle.read(buf, 0, buf.length, null));
+        ({ bytesRead: n } = await handle.read(buf, 0, nextReadLength(buf, total, maxBytes), null));
       } catch (e) {
         invalid(`cannot read ${what} '${path}': ${errnoText(e)}`);
       }
       if (n === 0) return;
-      total += n;
-      if (total > maxBytes) invalid(`${what} '${path}' is over the ${mib(maxBytes)} limit`);
+      total = countRead(total, n, path, what, maxBytes);
       onChunk(buf.subarray(0, n));
     }
   } finally {
@@ -265,80 +425,41 @@ export async function readRegularFileChunks(
 // ---------------------------------------------------------------------------
 // Writing
 
-function underForbiddenRoot(abs: string): string | null {
-  for (const root of FORBIDDEN_WRITE_ROOTS) if (abs === root || abs.startsWith(root + sep)) return root;
-  return null;
-}
-
-function lstatOrNull(path: string, what: string): Stats | null {
-  try {
-    return lstatSync(path);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return null;
-    if (code === 'ENOTDIR') invalid(`cannot write ${what} '${path}': a parent is not a directory`);
-    invalid(`cannot write ${what} '${path}': ${errnoText(e)}`);
-  }
+/** lstat, with a missing path as null (and a refusal for any other error). */
+function* lstatOrNull(path: string, what: string): Steps<Stats | null> {
+  const st = yield* call<Stats>({ op: 'lstat', path });
+  if (!isErr(st)) return st;
+  if (st.code === 'ENOENT') return null;
+  invalid(`cannot write ${what} '${path}': ${errnoText(st)}`);
 }
 
 /**
- * The path may be (re)written: nothing there, or a regular file (or a link to
- * one). A directory, device node, FIFO or socket is refused.
+ * The path may be (re)written: outside /proc and /sys, and nothing there or
+ * a regular file (or a link to one that is not under /proc or /sys). A
+ * directory, device node, FIFO, socket or dangling link is refused.
  */
-export function checkWriteTarget(path: string, what = 'output'): void {
+function* writeTarget(path: string, what: string): Steps<string> {
   checkPathText(path, what);
   const abs = resolve(path);
   const root = underForbiddenRoot(abs);
   if (root) invalid(`cannot write ${what} '${abs}': ${root} is a system pseudo file system`);
-  const st = lstatOrNull(abs, what);
-  if (st === null) return;
+  const st = yield* lstatOrNull(abs, what);
+  if (st === null) return abs;
   let target = st;
   if (st.isSymbolicLink()) {
-    try {
-      target = statSync(abs);
-    } catch {
-      invalid(`cannot write ${what} '${abs}': it is a dangling symbolic link`);
-    }
+    const t = yield* call<Stats>({ op: 'stat', path: abs });
+    if (isErr(t)) invalid(`cannot write ${what} '${abs}': it is a dangling symbolic link`);
+    const real = yield* call<string>({ op: 'realpath', path: abs });
+    const linkedRoot = isErr(real) ? null : underForbiddenRoot(real);
+    if (linkedRoot) invalid(`cannot write ${what} '${abs}': it links under ${linkedRoot}, a system pseudo file system`);
+    target = t;
   }
   if (!target.isFile()) invalid(`cannot write ${what} '${abs}': it is ${kindOf(target)}; only a regular file is ever replaced`);
-}
-
-/**
- * Create a directory and its missing parents, one level at a time (never
- * Node's recursive mkdir, which loops forever under /proc). An existing path
- * that is not a directory is refused.
- */
-export function ensureDir(dir: string, what = 'output directory'): string {
-  const { abs, missing } = planDir(dir, what);
-  for (const m of missing) {
-    try {
-      mkdirSync(m);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EEXIST' && lstatOrNull(m, what)?.isDirectory()) continue;
-      invalid(`cannot create ${what} '${abs}': ${m === abs ? '' : `'${m}': `}${errnoText(e)}`);
-    }
-  }
   return abs;
 }
 
-/**
- * Check, without creating anything, that `dir` is a directory or could be
- * created: its nearest existing ancestor is a directory we may write into,
- * and it is not under /proc or /sys.
- */
-export function checkDirTarget(dir: string, what = 'output directory'): string {
-  const { abs, missing } = planDir(dir, what);
-  const existing = missing.length ? dirname(missing[0]!) : abs;
-  try {
-    accessSync(existing, constants.W_OK | constants.X_OK);
-  } catch (e) {
-    invalid(`cannot ${missing.length ? 'create' : 'write into'} ${what} '${abs}': ${errnoText(e)} on '${existing}'`);
-  }
-  return abs;
-}
-
-/** The absolute path and its missing components (outermost first); refuses non-directories on the way. */
-function planDir(dir: string, what: string): { abs: string; missing: string[] } {
+/** The absolute path and its missing components (outermost first); refuses non-directories and /proc, /sys on the way. */
+function* planDir(dir: string, what: string): Steps<{ abs: string; missing: string[] }> {
   checkPathText(dir, what);
   const abs = resolve(dir);
   const root = underForbiddenRoot(abs);
@@ -346,17 +467,19 @@ function planDir(dir: string, what: string): { abs: string; missing: string[] } 
   const missing: string[] = [];
   let p = abs;
   for (;;) {
-    const st = lstatOrNull(p, what);
+    const st = yield* lstatOrNull(p, what);
     if (st !== null) {
       let s = st;
       if (st.isSymbolicLink()) {
-        try {
-          s = statSync(p);
-        } catch {
-          invalid(`cannot create ${what} '${abs}': '${p}' is a dangling symbolic link`);
-        }
+        const t = yield* call<Stats>({ op: 'stat', path: p });
+        if (isErr(t)) invalid(`cannot create ${what} '${abs}': '${p}' is a dangling symbolic link`);
+        s = t;
       }
       if (!s.isDirectory()) invalid(`cannot create ${what} '${abs}': '${p}' is ${kindOf(s)}, not a directory`);
+      // a linked folder may lead into /proc or /sys
+      const real = yield* call<string>({ op: 'realpath', path: p });
+      const linkedRoot = isErr(real) ? null : underForbiddenRoot(real);
+      if (linkedRoot) invalid(`cannot create ${what} '${abs}': '${p}' leads under ${linkedRoot}, a system pseudo file system`);
       break;
     }
     missing.push(p);
@@ -365,6 +488,62 @@ function planDir(dir: string, what: string): { abs: string; missing: string[] } 
     p = parent;
   }
   return { abs, missing: missing.reverse() };
+}
+
+function* ensureDirSteps(dir: string, what: string): Steps<string> {
+  const { abs, missing } = yield* planDir(dir, what);
+  for (const m of missing) {
+    const r = yield* call<void>({ op: 'mkdir', path: m });
+    if (!isErr(r)) continue;
+    if (r.code === 'EEXIST' && (yield* lstatOrNull(m, what))?.isDirectory()) continue;
+    invalid(`cannot create ${what} '${abs}': ${m === abs ? '' : `'${m}': `}${errnoText(r)}`);
+  }
+  return abs;
+}
+
+function* dirTarget(dir: string, what: string): Steps<string> {
+  const { abs, missing } = yield* planDir(dir, what);
+  const existing = missing.length ? dirname(missing[0]!) : abs;
+  const r = yield* call<void>({ op: 'access', path: existing });
+  if (isErr(r)) invalid(`cannot ${missing.length ? 'create' : 'write into'} ${what} '${abs}': ${errnoText(r)} on '${existing}'`);
+  return abs;
+}
+
+/**
+ * The path may be (re)written: see writeTarget. Returns the absolute path.
+ */
+export function checkWriteTarget(path: string, what = 'output'): string {
+  return runSync(writeTarget(path, what));
+}
+
+/** checkWriteTarget on the promise API, and its directory is (or can be created as) one outside /proc and /sys. */
+export async function checkWriteTargetAsync(path: string, what = 'output'): Promise<string> {
+  const abs = await runAsync(writeTarget(path, what));
+  await runAsync(planDir(dirname(abs), `directory of ${what}`));
+  return abs;
+}
+
+/**
+ * Create a directory and its missing parents, one level at a time (never
+ * Node's recursive mkdir, which loops forever under /proc). An existing path
+ * that is not a directory is refused.
+ */
+export function ensureDir(dir: string, what = 'output directory'): string {
+  return runSync(ensureDirSteps(dir, what));
+}
+
+/**
+ * Check, without creating anything, that `dir` is a directory or could be
+ * created: its nearest existing ancestor is a directory we may write into,
+ * and it is not under /proc or /sys.
+ */
+export function checkDirTarget(dir: string, what = 'output directory'): string {
+  return runSync(dirTarget(dir, what));
+}
+
+/** checkDirTarget on the promise API. */
+export function checkDirTargetAsync(dir: string, what = 'output directory'): Promise<string> {
+  return runAsync(dirTarget(dir, what));
 }
 
 function pidAlive(pid: number): boolean {
@@ -381,6 +560,28 @@ function pidAlive(pid: number): boolean {
 const swept = new Map<string, number>();
 const SWEEP_AGAIN_MS = 10 * 60 * 1000;
 
+function* sweepSteps(dir: string, force: boolean): Steps<number> {
+  const abs = resolve(dir);
+  const last = swept.get(abs);
+  if (!force && last !== undefined && Date.now() - last < SWEEP_AGAIN_MS) return 0;
+  swept.set(abs, Date.now());
+  const names = yield* call<string[]>({ op: 'readdir', path: abs });
+  if (isErr(names)) return 0;
+  const now = Date.now();
+  let removed = 0;
+  for (const name of names) {
+    if (!name.startsWith(TEMP_PREFIX)) continue;
+    const m = /^(\d+)-/.exec(name.slice(TEMP_PREFIX.length));
+    const file = join(abs, name);
+    const st = yield* call<Stats>({ op: 'lstat', path: file });
+    if (isErr(st) || !st.isFile()) continue;
+    const dead = m ? !pidAlive(Number(m[1])) : true;
+    // gone already, or not ours to remove: skip
+    if ((dead || now - st.mtimeMs > STALE_TEMP_AGE_MS) && !isErr(yield* call<void>({ op: 'unlink', path: file }))) removed++;
+  }
+  return removed;
+}
+
 /**
  * Remove temp files that a killed save left in `dir`: names starting with
  * TEMP_PREFIX whose process is gone, or older than STALE_TEMP_AGE_MS.
@@ -388,35 +589,7 @@ const SWEEP_AGAIN_MS = 10 * 60 * 1000;
  * listed at most once per SWEEP_AGAIN_MS (unless forced).
  */
 export function sweepStaleTemps(dir: string, force = false): number {
-  const abs = resolve(dir);
-  const last = swept.get(abs);
-  if (!force && last !== undefined && Date.now() - last < SWEEP_AGAIN_MS) return 0;
-  swept.set(abs, Date.now());
-  let names: string[];
-  try {
-    names = readdirSync(abs);
-  } catch {
-    return 0;
-  }
-  const now = Date.now();
-  let removed = 0;
-  for (const name of names) {
-    if (!name.startsWith(TEMP_PREFIX)) continue;
-    const m = /^(\d+)-/.exec(name.slice(TEMP_PREFIX.length));
-    const file = join(abs, name);
-    try {
-      const st = lstatSync(file);
-      if (!st.isFile()) continue;
-      const dead = m ? !pidAlive(Number(m[1])) : true;
-      if (dead || now - st.mtimeMs > STALE_TEMP_AGE_MS) {
-        unlinkSync(file);
-        removed++;
-      }
-    } catch {
-      /* gone already, or not ours to remove */
-    }
-  }
-  return removed;
+  return runSync(sweepSteps(dir, force));
 }
 
 let tempSeq = 0;
@@ -428,33 +601,37 @@ export function tempPathFor(path: string): string {
   return join(dirname(abs), `${TEMP_PREFIX}${process.pid}-${Date.now().toString(36)}-${++tempSeq}-${base}`);
 }
 
+function* publishSteps(tmp: string, path: string, what: string): Steps<void> {
+  let failure: unknown = null;
+  try {
+    yield* writeTarget(path, what);
+    const r = yield* call<void>({ op: 'rename', path: tmp, to: path });
+    if (isErr(r)) failure = r;
+  } catch (e) {
+    failure = e;
+  }
+  if (failure !== null) {
+    yield* call<void>({ op: 'unlink', path: tmp }); // not there: fine
+    if (failure instanceof MechError) throw failure;
+    invalid(`cannot write ${what} '${path}': ${errnoText(failure)}`);
+  }
+  // directories cannot be fsynced on some platforms: a failure here is not one
+  yield* call<void>({ op: 'fsyncDir', path: dirname(resolve(path)) });
+}
+
 /**
  * Move a finished temp file onto `path`, refusing (and removing the temp
  * file) when something other than a regular file has appeared there.
  */
 export function publishTemp(tmp: string, path: string, what = 'output'): void {
-  try {
-    checkWriteTarget(path, what);
-    renameSync(tmp, path);
-  } catch (e) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      /* not there */
-    }
-    if (e instanceof MechError) throw e;
-    invalid(`cannot write ${what} '${path}': ${errnoText(e)}`);
-  }
-  try {
-    const dfd = openSync(dirname(resolve(path)), 'r');
-    try {
-      fsyncSync(dfd);
-    } finally {
-      closeSync(dfd);
-    }
-  } catch {
-    /* directories cannot be fsynced on some platforms */
-  }
+  runSync(publishSteps(tmp, path, what));
+}
+
+function* prepareSteps(path: string, what: string): Steps<string> {
+  const abs = yield* writeTarget(path, what);
+  yield* ensureDirSteps(dirname(abs), `directory of ${what}`);
+  yield* sweepSteps(dirname(abs), false);
+  return tempPathFor(abs);
 }
 
 /**
@@ -463,61 +640,34 @@ export function publishTemp(tmp: string, path: string, what = 'output'): void {
  * Returns the temp path to write.
  */
 export function prepareWrite(path: string, what = 'output'): string {
-  checkWriteTarget(path, what);
-  const abs = resolve(path);
-  ensureDir(dirname(abs), `directory of ${what}`);
-  sweepStaleTemps(dirname(abs));
-  return tempPathFor(abs);
+  return runSync(prepareSteps(path, what));
 }
 
-/** Write text or bytes to `path` atomically (temp file in the same directory, fsync, rename, fsync the directory). */
-export function writeFileAtomic(path: string, data: string | Uint8Array, what = 'output'): void {
+function* writeAtomicSteps(path: string, data: string | Uint8Array, what: string): Steps<string> {
   const abs = resolve(path);
-  const tmp = prepareWrite(abs, what);
-  let fd: number | null = null;
-  try {
-    fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o644);
-    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    let off = 0;
-    while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
-    fsyncSync(fd);
-    closeSync(fd);
-    fd = null;
-  } catch (e) {
-    if (fd !== null) closeSync(fd);
-    try {
-      unlinkSync(tmp);
-    } catch {
-      /* not created */
-    }
-    invalid(`cannot write ${what} '${abs}': ${errnoText(e)}`);
+  const tmp = yield* prepareSteps(abs, what);
+  const w = yield* call<void>({ op: 'writeNew', path: tmp, data });
+  if (isErr(w)) {
+    yield* call<void>({ op: 'unlink', path: tmp }); // not created: fine
+    invalid(`cannot write ${what} '${abs}': ${errnoText(w)}`);
   }
-  publishTemp(tmp, abs, what);
+  yield* publishSteps(tmp, abs, what);
+  return abs;
 }
 
 /**
- * writeFileAtomic for a server that must not block its event loop on disk
- * writes: the same checks (lstat-only, never an open of the target) and temp
- * naming, with the data written, synced and renamed asynchronously.
+ * Write text or bytes to `path` atomically (temp file in the same directory,
+ * fsync, rename, fsync the directory). Returns the absolute path.
  */
-export async function writeFileAtomicAsync(path: string, data: string | Uint8Array, what = 'output'): Promise<void> {
-  const abs = resolve(path);
-  const tmp = prepareWrite(abs, what);
-  let fh: FileHandle | null = null;
-  try {
-    fh = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o644);
-    await fh.writeFile(data);
-    await fh.sync();
-    await fh.close();
-    fh = null;
-  } catch (e) {
-    if (fh !== null) await fh.close().catch(() => undefined);
-    try {
-      unlinkSync(tmp);
-    } catch {
-      /* not created */
-    }
-    invalid(`cannot write ${what} '${abs}': ${errnoText(e)}`);
-  }
-  publishTemp(tmp, abs, what);
+export function writeFileAtomic(path: string, data: string | Uint8Array, what = 'output'): string {
+  return runSync(writeAtomicSteps(path, data, what));
+}
+
+/**
+ * writeFileAtomic for a server that must not block its event loop on disk:
+ * the same checks (lstat-only, never an open of the target), temp naming and
+ * stale sweep, every call on the promise API.
+ */
+export function writeFileAtomicAsync(path: string, data: string | Uint8Array, what = 'output'): Promise<string> {
+  return runAsync(writeAtomicSteps(path, data, what));
 }

@@ -25,7 +25,7 @@ import {
 } from '../../src-worker/protocol';
 import { toJobError, type ApiHost, type HostSession } from './api-host';
 import { FairJobs } from './fair-jobs';
-import { checkOutputDir, checkRegularFile, checkWriteTarget, MAX_DOMAIN_FILE_BYTES, readRegularFile, writeFileAtomic } from './safe-files';
+import { checkDirTargetAsync, checkRegularFile, checkWriteTargetAsync, readRegularFile, REFUSE_SYSTEM_FS, writeFileAtomicAsync } from '../fs/safe-fs';
 import { redactJobError } from './redact';
 
 /** What the host needs from the job dispatcher (src-main/dispatcher). */
@@ -107,11 +107,14 @@ export function domainFileRefs(v: unknown, out: DomainFileRef[] = [], depth = 0)
   return out;
 }
 
+/** Domain files (graph:FILE, csv:FILE) the engine reads: the engine's own cap (ADMISSION_LIMITS.maxFileBytes). */
+export const MAX_DOMAIN_FILE_BYTES = 128 * 2 ** 20;
+
 /** Check every domain file of a request before any worker opens it (regular file, under the engine's byte cap). */
 async function checkDomainFiles(refs: DomainFileRef[]): Promise<void> {
   for (const r of refs) {
     try {
-      await checkRegularFile(r.file, 'domain file', MAX_DOMAIN_FILE_BYTES);
+      await checkRegularFile(r.file, 'domain file', MAX_DOMAIN_FILE_BYTES, REFUSE_SYSTEM_FS);
     } catch (e) {
       const err = toJobError(e);
       throw new ApiError({ ...err, message: `domain '${r.spec}': ${err.message}` });
@@ -123,7 +126,7 @@ async function checkDomainFiles(refs: DomainFileRef[]): Promise<void> {
 async function redactForFiles(err: JobError, refs: DomainFileRef[]): Promise<JobError> {
   const contents: string[] = [];
   for (const r of refs) {
-    const text = await readRegularFile(r.file, 'domain file', MAX_DOMAIN_FILE_BYTES).catch(() => null);
+    const text = await readRegularFile(r.file, 'domain file', MAX_DOMAIN_FILE_BYTES, REFUSE_SYSTEM_FS).catch(() => null);
     if (text !== null) contents.push(text);
   }
   return redactJobError(err, refs.flatMap((r) => [r.spec, r.file, r.spec.slice(r.spec.indexOf(':') + 1).trim()]), contents);
@@ -286,7 +289,7 @@ export class MechStudioHost implements ApiHost {
       if (!this.opts.store.exportChannel) fail('internal', 'channel export is not available');
       const refs = domainFileRefs(parsed.value);
       await checkDomainFiles(refs);
-      await checkWriteTarget(path, 'channel CSV');
+      await checkWriteTargetAsync(path, 'channel CSV');
       try {
         return { files: await this.opts.store.exportChannel(parsed.value, path) };
       } catch (e) {
@@ -301,7 +304,7 @@ export class MechStudioHost implements ApiHost {
         if (chosen === null) return { files: [] };
         path = chosen;
       }
-      return { files: [await writeFileAtomic(path, JSON.stringify(req.result, null, 2), 'result JSON')] };
+      return { files: [await writeFileAtomicAsync(path, JSON.stringify(req.result, null, 2), 'result JSON')] };
     }
     if (req.kind === 'project-run') {
       const parsed = parseWith(projectSchema, req.project, 'project');
@@ -314,7 +317,7 @@ export class MechStudioHost implements ApiHost {
         dir = chosen;
       }
       if (!this.opts.store.exportRun) fail('internal', 'project export is not available');
-      dir = await checkOutputDir(dir, 'export folder');
+      dir = await checkDirTargetAsync(dir, 'export folder');
       const projectPath = req.projectPath === undefined || req.projectPath === null ? null : optPath(req.projectPath, 'project path')!;
       return { files: await this.opts.store.exportRun(req.project, projectPath, dir) };
     }

@@ -17,7 +17,12 @@ import { MechError } from '../../src-worker/errors';
 import { toJobError } from './api-host';
 import type { ProjectStore } from './host';
 import { redactJobError } from './redact';
-import { checkRegularFile, MAX_DATA_FILE_BYTES, MAX_PROJECT_BYTES, readRegularFile, writeFileAtomic } from './safe-files';
+import { checkRegularFile, readRegularFile, REFUSE_SYSTEM_FS, writeFileAtomicAsync } from '../fs/safe-fs';
+
+/** Project files (a resolved project embeds its priors as numbers). */
+export const MAX_PROJECT_BYTES = 64 * 2 ** 20;
+/** CSV priors, losses and case-study parameters the host reads for a project. */
+export const MAX_DATA_FILE_BYTES = 64 * 2 ** 20;
 
 /** The csv:FILE references of a project the host itself reads (priors, losses, case-study parameters), absolute. */
 export function projectDataFiles(project: Project, baseDir: string): string[] {
@@ -135,17 +140,17 @@ export async function readProjectSafely(path: string): Promise<ProjectInput> {
   const contents: string[] = [];
   const keep = [path, abs];
   try {
-    const text = await readRegularFile(abs, 'project', MAX_PROJECT_BYTES);
+    const text = await readRegularFile(abs, 'project', MAX_PROJECT_BYTES, REFUSE_SYSTEM_FS);
     contents.push(text);
     const project = parseProjectText(text, path);
     const files = projectDataFiles(project, baseDir);
     keep.push(...files, baseDir);
-    for (const f of files) await checkRegularFile(f, 'data file', MAX_DATA_FILE_BYTES);
+    for (const f of files) await checkRegularFile(f, 'data file', MAX_DATA_FILE_BYTES, REFUSE_SYSTEM_FS);
     try {
       return resolveProjectFiles(project, baseDir);
     } catch (e) {
       for (const f of files) {
-        const t = await readRegularFile(f, 'data file', MAX_DATA_FILE_BYTES).catch(() => null);
+        const t = await readRegularFile(f, 'data file', MAX_DATA_FILE_BYTES, REFUSE_SYSTEM_FS).catch(() => null);
         if (t !== null) contents.push(t);
       }
       throw e;
@@ -159,7 +164,7 @@ export async function readProjectSafely(path: string): Promise<ProjectInput> {
 export async function writeProjectSafely(path: string, project: ProjectInput): Promise<void> {
   const r = projectSchema.safeParse(project);
   if (!r.success) throw new MechError('invalid-input', describeZodError(r.error, 'project'));
-  await writeFileAtomic(path, JSON.stringify(project, null, 2) + '\n', 'project');
+  await writeFileAtomicAsync(path, JSON.stringify(project, null, 2) + '\n', 'project');
 }
 
 export function createProjectStore(dispatcher: Dispatcher, opts: { examplesDir: string; configDir: string }): ProjectStore & {
@@ -175,7 +180,7 @@ export function createProjectStore(dispatcher: Dispatcher, opts: { examplesDir: 
       const p = projectSchema.parse(project);
       const baseDir = projectPath ? dirname(resolve(projectPath)) : process.cwd();
       const files = projectDataFiles(p, baseDir);
-      for (const f of files) await checkRegularFile(f, 'data file', MAX_DATA_FILE_BYTES);
+      for (const f of files) await checkRegularFile(f, 'data file', MAX_DATA_FILE_BYTES, REFUSE_SYSTEM_FS);
       try {
         const summary = await runProject(dispatcher, p, baseDir, dir);
         return summary.files;
