@@ -48,6 +48,7 @@ import * as fsp from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { MechError, invalid } from '../../src-worker/errors';
+import { fileKind as kindOf, ioReason as errnoText } from '../../src-worker/file-kind';
 
 /** Prefix of every temp file this program writes (the stale-file sweep matches it). */
 export const TEMP_PREFIX = '.mechstudio-tmp-';
@@ -59,48 +60,6 @@ export const DEFAULT_MAX_READ_BYTES = 512 * 1024 * 1024;
 
 /** Pseudo file systems nothing may be written under (nor read from, with refuseSystemFs). */
 const FORBIDDEN_ROOTS = ['/proc', '/sys'];
-
-function kindOf(st: Stats): string {
-  if (st.isDirectory()) return 'a directory';
-  if (st.isFIFO()) return 'a FIFO (named pipe)';
-  if (st.isSocket()) return 'a socket';
-  if (st.isCharacterDevice()) return 'a character device';
-  if (st.isBlockDevice()) return 'a block device';
-  if (st.isSymbolicLink()) return 'a symbolic link';
-  if (st.isFile()) return 'a regular file';
-  return 'not a regular file';
-}
-
-/** A short reason for a failed system call ('no such file', 'permission denied', 'EIO: i/o error'). */
-export function errnoText(e: unknown): string {
-  const err = e as NodeJS.ErrnoException;
-  switch (err?.code) {
-    case 'ENOENT':
-      return 'no such file';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'EISDIR':
-      return 'is a directory';
-    case 'ENOTDIR':
-      return 'a parent is not a directory';
-    case 'ENAMETOOLONG':
-      return 'name too long';
-    case 'ELOOP':
-      return 'too many symbolic links';
-    case 'EROFS':
-      return 'read-only file system';
-    case 'ENOSPC':
-      return 'no space left on device';
-    case 'EIO':
-      return 'input/output error (EIO)';
-    default: {
-      const m = err instanceof Error ? err.message : String(e);
-      // Node's messages repeat the syscall and path ("EIO: i/o error, read"); keep the reason only
-      return m.replace(/,\s*(open|read|stat|lstat|mkdir|rename|write|scandir|realpath|access|unlink)\b.*$/, '');
-    }
-  }
-}
 
 function mib(n: number): string {
   return `${(n / 2 ** 20).toFixed(n < 2 ** 20 ? 2 : 0)} MiB`;

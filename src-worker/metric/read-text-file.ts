@@ -1,5 +1,6 @@
 import { MechError, invalid } from '../errors';
 import { ADMISSION_LIMITS } from '../jobs/admission-limits';
+import { fileKind, ioReason } from '../file-kind';
 
 /**
  * The engine's one way to read a text file a job names (graph:FILE,
@@ -32,26 +33,6 @@ function nodeFs(): FsLike | undefined {
   return proc?.getBuiltinModule?.('node:fs') as FsLike | undefined;
 }
 
-function kindOf(st: ReturnType<FsLike['statSync']>): string {
-  if (st.isDirectory()) return 'a directory';
-  if (st.isFIFO()) return 'a FIFO (named pipe)';
-  if (st.isCharacterDevice()) return 'a character device';
-  if (st.isBlockDevice()) return 'a block device';
-  if (st.isSocket()) return 'a socket';
-  return 'not a regular file';
-}
-
-function ioMessage(e: unknown): string {
-  const code = (e as { code?: unknown })?.code;
-  if (code === 'ENOENT') return 'no such file';
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'EIO') return 'I/O error (EIO)';
-  if (code === 'ENOTDIR') return 'a part of the path is not a directory';
-  if (code === 'ELOOP') return 'too many symbolic links';
-  if (code === 'ENAMETOOLONG') return 'the path is too long';
-  return typeof code === 'string' ? `read error (${code})` : 'read error';
-}
-
 /** Read FILE as UTF-8 text under the rules above; `what` names the file's role ('distance file'). */
 export function readRegularTextFile(file: string, what: string, maxBytes = ADMISSION_LIMITS.maxFileBytes, fs: FsLike | undefined = nodeFs()): string {
   if (!fs) invalid(`${what} '${file}' cannot be read here (no file system)`);
@@ -60,15 +41,15 @@ export function readRegularTextFile(file: string, what: string, maxBytes = ADMIS
   try {
     st = fs.statSync(file);
   } catch (e) {
-    invalid(`cannot read ${what} '${file}': ${ioMessage(e)}`);
+    invalid(`cannot read ${what} '${file}': ${ioReason(e)}`);
   }
-  if (!st.isFile()) invalid(`cannot read ${what} '${file}': it is ${kindOf(st)}, not a regular file`);
+  if (!st.isFile()) invalid(`cannot read ${what} '${file}': it is ${fileKind(st)}, not a regular file`);
   if (st.size > maxBytes) throw tooBig(file, what, st.size, maxBytes);
   let fd: number;
   try {
     fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
   } catch (e) {
-    invalid(`cannot read ${what} '${file}': ${ioMessage(e)}`);
+    invalid(`cannot read ${what} '${file}': ${ioReason(e)}`);
   }
   try {
     if (!fs.fstatSync(fd).isFile()) invalid(`cannot read ${what} '${file}': it is not a regular file`);
@@ -80,7 +61,7 @@ export function readRegularTextFile(file: string, what: string, maxBytes = ADMIS
       try {
         got = fs.readSync(fd, buf, 0, buf.length, null);
       } catch (e) {
-        invalid(`cannot read ${what} '${file}': ${ioMessage(e)}`);
+        invalid(`cannot read ${what} '${file}': ${ioReason(e)}`);
       }
       if (got === 0) break;
       chunks.push(got === buf.length ? buf : buf.subarray(0, got));

@@ -2,6 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { lstat, rename, unlink } from 'node:fs/promises';
 import { once } from 'node:events';
 import { MechError } from '../../errors';
+import { fileKind } from '../../file-kind';
 import type { RowSource } from '../../mechanism/channel';
 
 /**
@@ -53,12 +54,7 @@ async function nonRegularKind(path: string): Promise<string | null> {
     return null; // absent (or unreachable: the open reports it)
   }
   if (st.isFile() || st.isSymbolicLink()) return null;
-  if (st.isDirectory()) return 'a directory';
-  if (st.isFIFO()) return 'a FIFO (named pipe)';
-  if (st.isCharacterDevice()) return 'a character device';
-  if (st.isBlockDevice()) return 'a block device';
-  if (st.isSocket()) return 'a socket';
-  return 'not a regular file';
+  return fileKind(st);
 }
 
 export async function streamChannelCsv(
