@@ -16,7 +16,7 @@
 import { ApiError, type JobEvent, type JobRequest } from '../../src-worker/protocol';
 import { toJobError } from './api-host';
 
-/** The dispatcher as seen from here. */
+/** The dispatcher as seen from here (the host's JobService). */
 export interface JobBackend {
   submit(request: JobRequest): Promise<string> | string;
   cancel(jobId: string): Promise<boolean> | boolean;

@@ -16,7 +16,6 @@ import {
   type ExportRequest,
   type ExportResult,
   type JobError,
-  type JobEvent,
   type JobRequest,
   type OpenedProject,
   type ProjectInput,
@@ -24,17 +23,12 @@ import {
   type SavedProject,
 } from '../../src-worker/protocol';
 import { toJobError, type ApiHost, type HostSession } from './api-host';
-import { FairJobs } from './fair-jobs';
+import { FairJobs, type JobBackend } from './fair-jobs';
 import { checkDirTargetAsync, checkRegularFile, checkWriteTargetAsync, readRegularFile, REFUSE_SYSTEM_FS, writeFileAtomicAsync } from '../fs/safe-fs';
 import { redactJobError } from './redact';
 
-/** What the host needs from the job dispatcher (src-main/dispatcher). */
-export interface JobService {
-  submit(request: JobRequest): Promise<string> | string;
-  cancel(jobId: string): Promise<boolean> | boolean;
-  onJobEvent(listener: (event: JobEvent) => void): () => void;
-  readonly workers: number;
-}
+/** What the host needs from the job dispatcher (src-main/dispatcher): what FairJobs schedules onto. */
+export type JobService = JobBackend;
 
 /** What the host needs from project storage (src-main/project): parse + atomic write. */
 export interface ProjectStore {
