@@ -171,12 +171,22 @@ export interface DecompositionResult {
 
 /**
  * Pair rows with a larger factor are left out of the pricing LP: such rows
- * only ask r_b >= r_a / f (<= e^-18), and leaving them out makes the pricing
+ * only ask r_b >= r_a / f (<= e^-12), and leaving them out makes the pricing
  * LP a relaxation of P, so the bound stays a lower bound; the columns are
  * lifted into P (ColumnLifter) before they enter the master, so the master's
  * channel is private on every pair (the capped factors included).
  */
 const MAX_PRICING_FACTOR = Math.exp(18);
+/**
+ * Lazy (all-pairs) pricing starts with rows up to this factor, and admits
+ * rows up to MAX_PRICING_FACTOR only once the loop stalls above its target
+ * (e^18 from the start: on the 20 x 20 city, all pairs, the far rows' duals were so
+// inexact that ~190 pricing solves per round failed their safe-bound check and
+// the bound stalled at a 30% gap for 17 rounds; at e^6 no cold re-solve was
+// needed and the gap fell to 17.5% in 7 rounds; a looser relaxation near the
+// optimum, hence the second stage: 7x7 at eps 2.5 stalls at 3.8e-6 with e^12 alone).
+ */
+const LAZY_START_FACTOR = Math.exp(12);
 
 /** Rounds without progress of master and bound (at unsmoothed duals) after which the loop ends as 'stalled'. */
 const STALL_ROUNDS = 10;
@@ -229,7 +239,7 @@ function rowsOf(n: number, pairs: DecompositionPairs, keep: (e: number) => boole
  * shortest pairs (log factor within 1.5x of its shortest: the 8-neighbours
  * on a grid), with a flag per directed pair row (2e, 2e + 1) held.
  */
-function pricingSeed(n: number, pairs: DecompositionPairs, mode: 'all' | 'lazy' | 'auto', extra?: { from: Int32Array; to: Int32Array }): { rows: PricingRows; inPricing: Uint8Array | null } {
+function pricingSeed(n: number, pairs: DecompositionPairs, mode: 'all' | 'lazy' | 'auto', extra?: { from: Int32Array; to: Int32Array }, lazyMaxFactor = MAX_PRICING_FACTOR): { rows: PricingRows; inPricing: Uint8Array | null } {
   const P = pairs.from.length;
   const lazy = mode === 'lazy' || (mode === 'auto' && P > 8 * n);
   let keep: (e: number) => boolean = (e) => pairs.factor[e]! <= MAX_PRICING_FACTOR;
@@ -258,7 +268,7 @@ function pricingSeed(n: number, pairs: DecompositionPairs, mode: 'all' | 'lazy' 
     }
     keep = (e) => {
       const f = pairs.factor[e]!;
-      if (f > MAX_PRICING_FACTOR) return false;
+      if (f > lazyMaxFactor) return false;
       if (chosen?.[e]) return true;
       return Math.log(f) <= 1.5 * Math.max(minLog[pairs.from[e]!]!, minLog[pairs.to[e]!]!) * (1 + 1e-12);
     };
@@ -272,13 +282,13 @@ function pricingSeed(n: number, pairs: DecompositionPairs, mode: 'all' | 'lazy' 
  * Directed pair rows (factor <= e^18) that r violates and the pricing model
  * does not hold yet (marked held in inPricing and appended to out).
  */
-function violatedRows(r: Float64Array, pairs: DecompositionPairs, inPricing: Uint8Array, out: { from: number[]; to: number[]; factor: number[] }, limit = Infinity): void {
+function violatedRows(r: Float64Array, pairs: DecompositionPairs, inPricing: Uint8Array, out: { from: number[]; to: number[]; factor: number[] }, limit = Infinity, maxFactor = MAX_PRICING_FACTOR): void {
   const P = pairs.from.length;
   // Candidates: directed row index 2e or 2e + 1 and its violation (log of the ratio's excess).
   const cand: { k: number; v: number }[] = [];
   for (let e = 0; e < P; e++) {
     const f = pairs.factor[e]!;
-    if (f > MAX_PRICING_FACTOR) continue;
+    if (f > maxFactor) continue;
     const ra = r[pairs.from[e]!]!;
     const rb = r[pairs.to[e]!]!;
     if (ra > f * rb * (1 + 1e-9) + 1e-12 && !inPricing[2 * e]) cand.push({ k: 2 * e, v: (ra - f * rb) / ra });
@@ -393,7 +403,9 @@ export async function solveByColumnDecomposition(
   const c = new Float64Array(n * m);
   for (let x = 0; x < n; x++) for (let w = 0; w < m; w++) c[w * n + x] = sign * cost[x * m + w]!;
   checkCancelled(options, `building ${what}`);
-  const { rows: seedRows, inPricing } = pricingSeed(n, pairs, opts.pricingRows ?? 'auto', opts.seedPairs);
+  const { rows: seedRows, inPricing } = pricingSeed(n, pairs, opts.pricingRows ?? 'auto', opts.seedPairs, LAZY_START_FACTOR);
+  // Largest factor of the rows a lazy pricing model admits (raised to MAX_PRICING_FACTOR when the loop stalls).
+  let lazyMaxFactor = LAZY_START_FACTOR;
   const lifter = new ColumnLifter(n, pairs.from, pairs.to, pairs.factor);
 
   // Memory: the master needs at least its starting columns (and the box); refuse at the start when even that does not fit.
@@ -614,7 +626,7 @@ export async function solveByColumnDecomposition(
           pruned += drop.length;
         }
       }
-        };
+    };
     for (let it = 0; ; it++) {
       if (it >= maxIterations) return await finish('iteration-limit');
       if (performance.now() > deadline) return await finish('time-limit');
@@ -685,7 +697,7 @@ export async function solveByColumnDecomposition(
         simplexIterations += ps.iterations;
         lower += Math.min(0, ps.safeBound);
         const r = ps.r;
-        if (inPricing) violatedRows(r, pairs, inPricing, newRows, LAZY_ROWS_PER_OUTPUT);
+        if (inPricing) violatedRows(r, pairs, inPricing, newRows, LAZY_ROWS_PER_OUTPUT, lazyMaxFactor);
         // Reduced cost against the master's own duals, of the column lifted into P.
         lifter.lift(r);
         let rc = 0;
@@ -744,6 +756,16 @@ export async function solveByColumnDecomposition(
         continue;
       }
       if (gap <= tolerance) return await finish(gap <= 1e-9 ? 'optimal' : 'target-gap');
+      const stalledOut = newRows.from.length === 0 && alpha < 1e-6 && ((stalled >= STALL_ROUNDS && boundStalled >= STALL_ROUNDS) || batch.length === 0);
+      if (stalledOut && inPricing && lazyMaxFactor < MAX_PRICING_FACTOR) {
+        // Second stage of lazy pricing: admit the far rows (up to e^18) and go on.
+        lazyMaxFactor = MAX_PRICING_FACTOR;
+        stalled = 0;
+        boundStalled = 0;
+        appendColumns(batch);
+        pruneMaster(ms.colValue, lam, scale, batch.length);
+        continue;
+      }
       if (newRows.from.length === 0 && alpha < 1e-6 && stalled >= STALL_ROUNDS && boundStalled >= STALL_ROUNDS) {
         // Neither the master nor the bound has moved for STALL_ROUNDS rounds at
         // the master's own duals: the columns priced out have reduced costs
