@@ -1,4 +1,5 @@
 import type { RowSource } from '../../../src-worker/mechanism/channel';
+import { compensatedSum } from '../../../src-worker/numeric/compensated-sum';
 
 /** All rows of a source as plain arrays (small test channels only). */
 export function rowsOf(src: RowSource): number[][] {
@@ -47,14 +48,4 @@ export function mechErrorOf(fn: () => unknown): { code: string; message: string 
 }
 
 /** Compensated (Neumaier) sum, so a row sum check measures the row, not the test's own rounding. */
-export function neumaierSum(v: ArrayLike<number>): number {
-  let s = 0;
-  let c = 0;
-  for (let i = 0; i < v.length; i++) {
-    const x = v[i]!;
-    const t = s + x;
-    c += Math.abs(s) >= Math.abs(x) ? s - t + x : x - t + s;
-    s = t;
-  }
-  return s + c;
-}
+export const neumaierSum = compensatedSum;
