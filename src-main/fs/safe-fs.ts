@@ -87,10 +87,16 @@ function underForbiddenRoot(abs: string): string | null {
 type Step =
   | { op: 'stat' | 'lstat' | 'realpath' | 'readdir' | 'mkdir' | 'unlink' | 'access' | 'fsyncDir'; path: string }
   | { op: 'rename'; path: string; to: string }
-  | { op: 'writeNew'; path: string; data: string | Uint8Array };
+  | { op: 'writeNew'; path: string; data: string | Uint8Array }
+  | { op: 'openRead'; path: string }
+  | { op: 'fstat' | 'close'; fd: Fd }
+  | { op: 'read'; fd: Fd; buf: Buffer; len: number; pos: number | null };
+/** A descriptor: a number when run sync, a FileHandle when run async. */
+type Fd = number | FileHandle;
 type Answer = { ok: true; value: unknown } | { ok: false; err: NodeJS.ErrnoException };
 type Steps<T> = Generator<Step, T, Answer>;
 
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
 const NEW_FILE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
 
 function syncCall(s: Step): unknown {
@@ -103,6 +109,10 @@ function syncCall(s: Step): unknown {
     case 'unlink': return unlinkSync(s.path);
     case 'access': return accessSync(s.path, constants.W_OK | constants.X_OK);
     case 'rename': return renameSync(s.path, s.to);
+    case 'openRead': return openSync(s.path, READ_FLAGS);
+    case 'fstat': return fstatSync(s.fd as number);
+    case 'read': return readSync(s.fd as number, s.buf, 0, s.len, s.pos);
+    case 'close': return closeSync(s.fd as number);
     case 'fsyncDir':
     case 'writeNew': {
       const fd = s.op === 'fsyncDir' ? openSync(s.path, 'r') : openSync(s.path, NEW_FILE_FLAGS, 0o644);
@@ -130,6 +140,10 @@ async function asyncCall(s: Step): Promise<unknown> {
     case 'unlink': return fsp.unlink(s.path);
     case 'access': return fsp.access(s.path, constants.W_OK | constants.X_OK);
     case 'rename': return fsp.rename(s.path, s.to);
+    case 'openRead': return fsp.open(s.path, READ_FLAGS);
+    case 'fstat': return (s.fd as FileHandle).stat();
+    case 'read': return (await (s.fd as FileHandle).read(s.buf, 0, s.len, s.pos)).bytesRead;
+    case 'close': return (s.fd as FileHandle).close();
     case 'fsyncDir':
     case 'writeNew': {
       const fh = s.op === 'fsyncDir' ? await fsp.open(s.path, 'r') : await fsp.open(s.path, NEW_FILE_FLAGS, 0o644);
@@ -207,22 +221,42 @@ function* readTarget(path: string, what: string, maxBytes: number, opts: ReadOpt
   return { target, st };
 }
 
-const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
-
-/** The descriptor opened is still the regular file that was checked. */
-function checkOpened(st: Stats, fst: Stats, path: string, what: string): void {
-  if (!fst.isFile() || st.dev !== fst.dev || st.ino !== fst.ino) invalid(`${what} '${path}' changed while it was opened; try again`);
+/**
+ * Open a checked regular file non-blocking (a FIFO swapped in after the stat
+ * cannot block the open) and check that the descriptor is still that file.
+ */
+function* openChecked(path: string, what: string, maxBytes: number, opts: ReadOptions): Steps<Fd> {
+  const { target, st } = yield* readTarget(path, what, maxBytes, opts);
+  const fd = yield* call<Fd>({ op: 'openRead', path: target });
+  if (isErr(fd)) invalid(`cannot read ${what} '${path}': ${errnoText(fd)}`);
+  const fst = yield* call<Stats>({ op: 'fstat', fd });
+  if (isErr(fst) || !fst.isFile() || st.dev !== fst.dev || st.ino !== fst.ino) {
+    yield* call<void>({ op: 'close', fd });
+    if (isErr(fst)) invalid(`cannot read ${what} '${path}': ${errnoText(fst)}`);
+    invalid(`${what} '${path}' changed while it was opened; try again`);
+  }
+  return fd;
 }
 
-/** How many bytes the next read may ask for: a chunk, never past cap + 1 in all. */
-function nextReadLength(buf: Buffer, total: number, maxBytes: number): number {
-  return Math.max(1, Math.min(buf.length, maxBytes + 1 - total));
-}
-
-/** Count a chunk against the cap. */
-function countRead(total: number, n: number, path: string, what: string, maxBytes: number): number {
-  if (total + n > maxBytes) tooLarge(`${what} '${path}' is over the ${mib(maxBytes)} limit`);
-  return total + n;
+/** Read in chunks of at most 1 MiB (the buffer is reused), never past cap + 1 bytes in all. */
+function* readChunks(path: string, what: string, maxBytes: number, onChunk: (chunk: Buffer) => void, opts: ReadOptions, signal?: AbortSignal): Steps<void> {
+  const fd = yield* openChecked(path, what, maxBytes, opts);
+  try {
+    const buf = Buffer.allocUnsafe(1 << 20);
+    let total = 0;
+    for (;;) {
+      if (signal?.aborted) throw new MechError('cancelled', `reading ${what} '${path}' was cancelled`);
+      // a regular file never says EAGAIN; anything that does is not a file we wait for
+      const n = yield* call<number>({ op: 'read', fd, buf, len: Math.max(1, Math.min(buf.length, maxBytes + 1 - total)), pos: null });
+      if (isErr(n)) invalid(`cannot read ${what} '${path}': ${errnoText(n)}`);
+      if (n === 0) return;
+      total += n;
+      if (total > maxBytes) tooLarge(`${what} '${path}' is over the ${mib(maxBytes)} limit`);
+      onChunk(buf.subarray(0, n));
+    }
+  } finally {
+    yield* call<void>({ op: 'close', fd });
+  }
 }
 
 /** Chunks of a file read whole, as one UTF-8 string. */
@@ -245,33 +279,15 @@ function textCollector(): { push: (c: Buffer) => void; text: () => string } {
  */
 export function readRegularFileSync(path: string, what: string, maxBytes = DEFAULT_MAX_READ_BYTES, opts: ReadOptions = {}): string {
   const out = textCollector();
-  readRegularFileChunksSync(path, what, maxBytes, out.push, opts);
+  runSync(readChunks(path, what, maxBytes, out.push, opts));
   return out.text();
 }
 
 /** readRegularFileSync on the promise API: the web server's reads. */
 export async function readRegularFile(path: string, what: string, maxBytes = DEFAULT_MAX_READ_BYTES, opts: ReadOptions = {}): Promise<string> {
   const out = textCollector();
-  await readRegularFileChunks(path, what, maxBytes, out.push, undefined, opts);
+  await runAsync(readChunks(path, what, maxBytes, out.push, opts));
   return out.text();
-}
-
-/** Open a checked regular file non-blocking and check the descriptor (sync). */
-function openCheckedSync(path: string, what: string, maxBytes: number, opts: ReadOptions): number {
-  const { target, st } = runSync(readTarget(path, what, maxBytes, opts));
-  let fd: number;
-  try {
-    fd = openSync(target, READ_FLAGS);
-  } catch (e) {
-    invalid(`cannot read ${what} '${path}': ${errnoText(e)}`);
-  }
-  try {
-    checkOpened(st, fstatSync(fd), path, what);
-  } catch (e) {
-    closeSync(fd);
-    throw e;
-  }
-  return fd;
 }
 
 /**
@@ -279,25 +295,29 @@ function openCheckedSync(path: string, what: string, maxBytes: number, opts: Rea
  * onChunk is reused: copy what you keep), stopping at maxBytes with an error.
  */
 export function readRegularFileChunksSync(path: string, what: string, maxBytes: number, onChunk: (chunk: Buffer) => void, opts: ReadOptions = {}): void {
-  const fd = openCheckedSync(path, what, maxBytes, opts);
-  try {
-    let total = 0;
-    const buf = Buffer.allocUnsafe(1 << 20);
-    for (;;) {
-      let n: number;
-      try {
-        n = readSync(fd, buf, 0, nextReadLength(buf, total, maxBytes), null);
-      } catch (e) {
-        // a regular file never says EAGAIN; anything that does is not a file we wait for
-        invalid(`cannot read ${what} '${path}': ${errnoText(e)}`);
-      }
-      if (n === 0) break;
-      total = countRead(total, n, path, what, maxBytes);
-      onChunk(buf.subarray(0, n));
-    }
-  } finally {
-    closeSync(fd);
-  }
+  runSync(readChunks(path, what, maxBytes, onChunk, opts));
+}
+
+/**
+ * Read a regular file in chunks (async: the event loop, and so Ctrl-C, stays
+ * responsive), calling onChunk for each; stops at maxBytes with an error.
+ */
+export function readRegularFileChunks(
+  path: string,
+  what: string,
+  maxBytes: number,
+  onChunk: (chunk: Buffer) => void,
+  signal?: AbortSignal,
+  opts: ReadOptions = {},
+): Promise<void> {
+  return runAsync(readChunks(path, what, maxBytes, onChunk, opts, signal));
+}
+
+function* readableSteps(path: string, what: string, maxBytes: number): Steps<void> {
+  const fd = yield* openChecked(path, what, maxBytes, {});
+  const n = yield* call<number>({ op: 'read', fd, buf: Buffer.allocUnsafe(4096), len: 4096, pos: 0 });
+  yield* call<void>({ op: 'close', fd });
+  if (isErr(n) && n.code !== 'EAGAIN') invalid(`cannot read ${what} '${path}': ${errnoText(n)}`);
 }
 
 /**
@@ -306,14 +326,7 @@ export function readRegularFileChunksSync(path: string, what: string, maxBytes: 
  * /proc/self/mem fails here, naming the file, and not later in a worker).
  */
 export function checkReadableFileSync(path: string, what: string, maxBytes = DEFAULT_MAX_READ_BYTES): void {
-  const fd = openCheckedSync(path, what, maxBytes, {});
-  try {
-    readSync(fd, Buffer.allocUnsafe(4096), 0, 4096, 0);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') invalid(`cannot read ${what} '${path}': ${errnoText(e)}`);
-  } finally {
-    closeSync(fd);
-  }
+  runSync(readableSteps(path, what, maxBytes));
 }
 
 /**
@@ -324,61 +337,6 @@ export function checkReadableFileSync(path: string, what: string, maxBytes = DEF
 export async function checkRegularFile(path: string, what: string, maxBytes = DEFAULT_MAX_READ_BYTES, opts: ReadOptions = {}): Promise<{ target: string; size: number }> {
   const { target, st } = await runAsync(readTarget(path, what, maxBytes, opts));
   return { target, size: st.size };
-}
-
-/**
- * Open a regular file for reading without ever blocking on open: stat first,
- * open non-blocking, check the descriptor. Returns the handle and the size.
- */
-export async function openRegularFile(path: string, what: string, maxBytes = DEFAULT_MAX_READ_BYTES, opts: ReadOptions = {}): Promise<{ handle: FileHandle; size: number }> {
-  const { target, st } = await runAsync(readTarget(path, what, maxBytes, opts));
-  let handle: FileHandle;
-  try {
-    handle = await fsp.open(target, READ_FLAGS);
-  } catch (e) {
-    invalid(`cannot read ${what} '${path}': ${errnoText(e)}`);
-  }
-  try {
-    checkOpened(st, await handle.stat(), path, what);
-  } catch (e) {
-    await handle.close().catch(() => undefined);
-    if (e instanceof MechError) throw e;
-    invalid(`cannot read ${what} '${path}': ${errnoText(e)}`);
-  }
-  return { handle, size: st.size };
-}
-
-/**
- * Read a regular file in chunks (async: the event loop, and so Ctrl-C, stays
- * responsive), calling onChunk for each; stops at maxBytes with an error.
- */
-export async function readRegularFileChunks(
-  path: string,
-  what: string,
-  maxBytes: number,
-  onChunk: (chunk: Buffer) => void,
-  signal?: AbortSignal,
-  opts: ReadOptions = {},
-): Promise<void> {
-  const { handle } = await openRegularFile(path, what, maxBytes, opts);
-  try {
-    const buf = Buffer.allocUnsafe(1 << 20);
-    let total = 0;
-    for (;;) {
-      if (signal?.aborted) throw new MechError('cancelled', `reading ${what} '${path}' was cancelled`);
-      let n: number;
-      try {
-        ({ bytesRead: n } = await handle.read(buf, 0, nextReadLength(buf, total, maxBytes), null));
-      } catch (e) {
-        invalid(`cannot read ${what} '${path}': ${errnoText(e)}`);
-      }
-      if (n === 0) return;
-      total = countRead(total, n, path, what, maxBytes);
-      onChunk(buf.subarray(0, n));
-    }
-  } finally {
-    await handle.close().catch(() => undefined);
-  }
 }
 
 // ---------------------------------------------------------------------------
