@@ -15,34 +15,7 @@ import { checkTightPrivacy } from '../../src-worker/measure/structured/tight-pri
 import { uniformPrior } from '../../src-worker/measure/prior';
 import { gridDomain } from '../../src-worker/metric/grid';
 import type { GridMetric } from '../../src-worker/metric/domain';
-
-const MB = 1024 * 1024;
-
-function gc(): void {
-  (globalThis as { gc?: () => void }).gc?.();
-}
-
-class MemSampler {
-  rss0: number;
-  ab0: number;
-  rss: number;
-  ab: number;
-  constructor() {
-    gc();
-    const m = process.memoryUsage();
-    this.rss0 = this.rss = m.rss;
-    this.ab0 = this.ab = m.arrayBuffers;
-  }
-  sample = (): void => {
-    const m = process.memoryUsage();
-    if (m.rss > this.rss) this.rss = m.rss;
-    if (m.arrayBuffers > this.ab) this.ab = m.arrayBuffers;
-  };
-  text(): string {
-    this.sample();
-    return `peak rss ${(this.rss / MB).toFixed(0)} MB, peak arrayBuffers +${((this.ab - this.ab0) / MB).toFixed(0)} MB`;
-  }
-}
+import { gc, MemSampler } from './mem-sampler';
 
 function maxRelDiff(a: Float64Array, b: Float64Array): number {
   let e = 0;

@@ -21,33 +21,7 @@ import { buildLoss } from '../../src-worker/measure/loss-spec';
 import { gridDomain } from '../../src-worker/metric/grid';
 import { seededRandom } from '../../src-worker/numeric/seeded-random';
 import { type BayesRemapResult, columnAccessForMechanism, remapMechanism } from '../../src-worker/remap/bayes-remap';
-
-const MB = 1024 * 1024;
-
-function gc(): void {
-  (globalThis as { gc?: () => void }).gc?.();
-}
-
-class MemSampler {
-  readonly rss0: number;
-  readonly ab0: number;
-  rss: number;
-  ab: number;
-  constructor() {
-    gc();
-    const m = process.memoryUsage();
-    this.rss0 = this.rss = m.rss;
-    this.ab0 = this.ab = m.arrayBuffers;
-  }
-  sample(): void {
-    const m = process.memoryUsage();
-    if (m.rss > this.rss) this.rss = m.rss;
-    if (m.arrayBuffers > this.ab) this.ab = m.arrayBuffers;
-  }
-  toString(): string {
-    return `peak rss ${(this.rss / MB).toFixed(0)} MB (+${((this.rss - this.rss0) / MB).toFixed(0)}), array buffers +${((this.ab - this.ab0) / MB).toFixed(0)} MB`;
-  }
-}
+import { MB, MemSampler } from './mem-sampler';
 
 /** City-like prior: a few Gaussian hot spots on a floor (smoothing), normalised. */
 function cityPrior(R: number, C: number, seed: number): Float64Array {
