@@ -101,6 +101,22 @@ export interface SamplerStats {
  * comment). Validates each row it builds (finite, >= -NEG_TOL, sum within
  * SUM_TOL of 1): a row that is not a distribution is an error naming it.
  */
+/**
+ * The first y with cum[y] > target (binary search over a non-decreasing
+ * cumulative row; target < cum[m-1]). An output of probability 0 has
+ * cum[y] = cum[y-1] and is never returned.
+ */
+function firstAbove(cum: Float64Array, target: number): number {
+  let lo = 0;
+  let hi = cum.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (cum[mid]! > target) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
 export class ChannelSampler {
   readonly channel: RowSource;
   readonly forRelease: boolean;
@@ -162,17 +178,9 @@ export class ChannelSampler {
     if (!Number.isInteger(x) || x < 0 || x >= this.channel.rows) throw new MechError('internal', `secret index ${x} is outside 0..${this.channel.rows - 1}`);
     const cum = this.cumulative(x);
     const m = cum.length;
-    const target = this.uniform.next() * cum[m - 1]!;
-    // first y with cum[y] > target
-    let lo = 0;
-    let hi = m - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (cum[mid]! > target) hi = mid;
-      else lo = mid + 1;
-    }
+    const out = firstAbove(cum, this.uniform.next() * cum[m - 1]!);
     this.draws++;
-    return lo;
+    return out;
   }
 
   /**
@@ -206,15 +214,7 @@ export class ChannelSampler {
       const m = cum.length;
       const total = cum[m - 1]!;
       for (let i = head[x]!; i !== -1; i = next[i]!) {
-        const target = this.uniform.next() * total;
-        let lo = 0;
-        let hi = m - 1;
-        while (lo < hi) {
-          const mid = (lo + hi) >>> 1;
-          if (cum[mid]! > target) hi = mid;
-          else lo = mid + 1;
-        }
-        out[i] = lo;
+        out[i] = firstAbove(cum, this.uniform.next() * total);
         this.draws++;
       }
       head[x] = -1;
