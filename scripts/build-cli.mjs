@@ -6,6 +6,7 @@
 //
 //   out/cli/main.js          <- src-main/cli/main.ts
 //   out/worker/worker-entry.js <- src-worker/worker-entry.ts
+//   out/worker/pricing-worker.js <- src-worker/lp/pricing-worker.ts (LP pricing threads)
 //   out/web/main.js          <- src-main/web/main.ts
 //   out/cli/build-info.json  <- build start time and every bundled source file
 //
@@ -48,6 +49,8 @@ try {
 const entries = [
   { src: 'src-main/cli/main.ts', out: 'out/cli/main.js' },
   { src: 'src-worker/worker-entry.ts', out: 'out/worker/worker-entry.js' },
+  // The decomposition's pricing threads (src-worker/lp/pricing-pool.ts loads ./pricing-worker.js next to the worker bundle).
+  { src: 'src-worker/lp/pricing-worker.ts', out: 'out/worker/pricing-worker.js' },
   { src: 'src-main/web/main.ts', out: 'out/web/main.js' },
 ];
 const infoFile = join(root, 'out/cli/build-info.json');

@@ -10,6 +10,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { MechError, invalid } from '../../src-worker/errors';
 import { ApiError } from '../../src-worker/protocol/api';
+import { MAX_LP_TIME_LIMIT_SECONDS } from '../../src-worker/protocol/common';
 import type { JobRequest } from '../../src-worker/protocol/requests';
 import type { JobResult } from '../../src-worker/protocol/results';
 import { Dispatcher } from '../dispatcher/dispatcher';
@@ -26,6 +27,7 @@ import { ProgressReporter, type ProgressStream } from './progress';
 
 export const USAGE = `Usage:
   mechstudio mechanism --domain D --epsilon E --kind K [--prior P] [--loss L] [--out FILE.csv] [--print] [--json]
+                       kind optimal: [--lp-model exact|spanner|edges|auto] [--delta D] [--time-limit SECONDS] [--target-gap G]
   mechstudio measure   --channel FILE.csv [--domain D --epsilon E] [--prior P] [--loss L] [--json]
   mechstudio check     --channel FILE.csv --domain D --epsilon E [--json]
   mechstudio capacity  --domain D --epsilon E [--out FILE.csv] [--json]
@@ -75,6 +77,40 @@ interface Plan {
   print: boolean;
 }
 
+/** Options of the optimal LP (kind optimal): --gap is the issue's name for --target-gap. */
+const LP_FLAGS = ['lp-model', 'delta', 'time-limit', 'target-gap', 'gap'] as const;
+const LP_MODEL_NAMES = ['exact', 'spanner', 'edges', 'auto'] as const;
+
+function lpFlags(f: Flags, kind: string): { lpModel?: (typeof LP_MODEL_NAMES)[number]; delta?: number; timeLimitSeconds?: number; targetGap?: number } {
+  const given = LP_FLAGS.filter((k) => f.has(k));
+  if (given.length === 0) return {};
+  if (kind !== 'optimal') invalid(`--${given[0]} applies only to --kind optimal`);
+  if (f.has('gap') && f.has('target-gap')) invalid('give one of --target-gap and --gap (the same option)');
+  const out: ReturnType<typeof lpFlags> = {};
+  const model = f.str('lp-model');
+  if (model !== undefined) {
+    if (!(LP_MODEL_NAMES as readonly string[]).includes(model)) invalid(`--lp-model must be one of ${LP_MODEL_NAMES.join(', ')}, got '${model.length > 40 ? `${model.slice(0, 40)}...` : model}'`);
+    out.lpModel = model as (typeof LP_MODEL_NAMES)[number];
+  }
+  const delta = f.num('delta');
+  if (delta !== undefined) {
+    if (!(delta >= 1 && delta <= 10)) invalid(`--delta (spanner dilation) must be a number from 1 to 10, got ${delta}`);
+    out.delta = delta;
+  }
+  const t = f.num('time-limit');
+  if (t !== undefined) {
+    if (!(t > 0 && t <= MAX_LP_TIME_LIMIT_SECONDS)) invalid(`--time-limit must be a number of seconds > 0 and at most ${MAX_LP_TIME_LIMIT_SECONDS} (a week), got ${t}`);
+    out.timeLimitSeconds = t;
+  }
+  const gapName = f.has('gap') ? 'gap' : 'target-gap';
+  const g = f.num(gapName);
+  if (g !== undefined) {
+    if (!(g > 0 && g < 1)) invalid(`--${gapName} must be a relative gap > 0 and < 1 (e.g. 0.01 for 1%), got ${g}`);
+    out.targetGap = g;
+  }
+  return out;
+}
+
 async function buildPlan(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
   const c = args.command;
   const noPositional = (): void => {
@@ -82,7 +118,7 @@ async function buildPlan(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
   };
   switch (c) {
     case 'mechanism': {
-      const f = new Flags(args, ['domain', 'epsilon', 'kind', 'prior', 'loss', 'out', 'json', 'print', 'quiet']);
+      const f = new Flags(args, ['domain', 'epsilon', 'kind', 'prior', 'loss', 'out', 'json', 'print', 'quiet', ...LP_FLAGS]);
       noPositional();
       const domain = resolveDomainArg(f.need('domain', 'line:6'));
       const req: JobRequest = {
@@ -91,6 +127,7 @@ async function buildPlan(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
         epsilon: f.needPositive('epsilon', '0.693'),
         kind: f.need('kind', 'tg') as 'tg',
       };
+      Object.assign(req, lpFlags(f, req.kind));
       const prior = f.str('prior');
       if (prior !== undefined) req.prior = parsePriorArg(prior, undefined, domainPointsFromText(domain));
       const loss = f.str('loss');

@@ -3,7 +3,7 @@
  * lists them) and the readable summaries.
  */
 import type { JobRequest } from '../../src-worker/protocol/requests';
-import type { JobResult, MatrixPayload } from '../../src-worker/protocol/index';
+import type { JobResult, LpResult, MatrixPayload } from '../../src-worker/protocol/index';
 import { fmt } from '../project/result-table';
 
 /** Largest matrix (each side) the CLI prints to a terminal. */
@@ -31,6 +31,15 @@ export function jsonFor(req: JobRequest, r: JobResult): Record<string, unknown> 
         guaranteedEpsilon: r.guaranteedEpsilon,
       };
       if (req.type === 'mechanism' && req.loss !== undefined) o.expectedLoss = r.expectedLoss ?? null;
+      if (r.lp) {
+        // Issue 13's flat keys (scripts rely on these names) and the whole typed record.
+        o.lpModel = r.lp.model;
+        o.lpMethod = r.lp.method;
+        o.lowerBound = r.lp.lowerBound;
+        o.gap = r.lp.gap;
+        o.exactLowerBound = r.lp.exactLowerBound;
+        o.lp = lpJson(r.lp);
+      }
       return o;
     }
     case 'measure': {
@@ -52,6 +61,47 @@ export function jsonFor(req: JobRequest, r: JobResult): Record<string, unknown> 
     default:
       return r as unknown as Record<string, unknown>;
   }
+}
+
+/** The --json `lp` object (README: "--json keys"): the typed LP record without its convergence history. */
+function lpJson(lp: LpResult): Record<string, unknown> {
+  return {
+    model: lp.model,
+    modelChoice: lp.modelChoice,
+    modelReason: lp.modelReason,
+    delta: lp.delta,
+    method: lp.method,
+    objective: lp.objective,
+    lowerBound: lp.lowerBound,
+    gap: lp.gap,
+    exactLowerBound: lp.exactLowerBound,
+    rounds: lp.rounds,
+    timeMs: lp.timeMs,
+    stoppedBy: lp.stoppedBy,
+    timeLimitReached: lp.timeLimitReached,
+  };
+}
+
+const METHOD_TEXT: Record<LpResult['method'], string> = {
+  decomposition: 'decomposition by output column (certified Lagrangian bound)',
+  'constraint-generation': 'constraint generation',
+  'full-model': 'full model',
+};
+
+/** The readable lines of an optimal LP. */
+function lpLines(lp: LpResult): [string, string | undefined][] {
+  const model = lp.model === 'spanner' ? `spanner (delta ${fmt(lp.delta)})` : lp.model === 'exact' ? 'exact (all pairs)' : 'edges (graph edges, equivalent to all pairs)';
+  const pct = (g: number): string => `${fmt(g * 100, 3)}%`;
+  return [
+    ['LP model', `${model}; ${lp.modelChoice === 'auto' ? `chosen automatically: ${lp.modelReason}` : lp.modelReason === 'requested' ? 'as requested' : lp.modelReason}`],
+    ['LP method', METHOD_TEXT[lp.method]],
+    ['LP objective', fmt(lp.objective)],
+    ['lower bound', `${fmt(lp.lowerBound)} (certified, ${lp.model} model)`],
+    ['gap', `${pct(lp.gap)} (objective - lower bound) / objective`],
+    ['exact lower bound', lp.exactLowerBound === null ? undefined : `${fmt(lp.exactLowerBound)} (certified, all pairs)`],
+    ['LP rounds', `${lp.rounds} in ${fmt(lp.timeMs / 1000, 3)} s (stopped: ${lp.stoppedBy})`],
+    ['time limit', lp.timeLimitReached ? `stopped by the time limit: best private mechanism so far, within ${pct(lp.gap)} of the model's optimum` : undefined],
+  ];
 }
 
 function lines(pairs: [string, string | undefined | false][]): string {
@@ -76,6 +126,7 @@ export function readable(req: JobRequest, r: JobResult): string {
         ['utility', `${fmt(r.utility)} (binary gain, optimal remap, ${req.type === 'mechanism' && req.prior ? 'given' : 'uniform'} prior)`],
         ['leakage', r.leakage === undefined || r.leakage === null ? undefined : `${fmt(r.leakage)} bits`],
         ['expected loss', r.expectedLoss === undefined || r.expectedLoss === null ? undefined : fmt(r.expectedLoss)],
+        ...(r.lp ? lpLines(r.lp) : []),
         ['written', r.csvPath],
         ['note', r.note],
       ]);

@@ -71,6 +71,15 @@ export const ADMISSION_LIMITS = {
   maxLpRowVisits: 2e8,
 
   /**
+   * The exact (all-pairs) optimal LP by decomposition (lpModel 'exact'):
+   * its pricing rows are grown lazily, but every round lifts each output's
+   * column over all n(n-1)/2 pairs (and the privacy repair visits them
+   * once more): pairs x outputs per round, a multiply-compare each (~1e9/s).
+   * 20 x 20 (3.2e7) and 30 x 30 (3.6e8) are admitted; 50 x 50 (7.8e9) is not.
+   */
+  maxLpLiftVisits: 2e9,
+
+  /**
    * Custom (csv:FILE or inline) metric validation: the triangle check is
    * n^3 additions/comparisons, measured 4-6e8/s in the Float64Array loop
    * (a max/min-difference pre-pass was only ~1.3x faster, not kept). 8e9 =

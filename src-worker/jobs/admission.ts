@@ -18,7 +18,7 @@
  */
 import { MechError, invalid } from '../errors';
 import { MAX_DENSE_ENTRIES } from '../linalg/matrix';
-import { estimateLpBytes, LP_MEMORY_LIMIT_BYTES } from '../lp/memory-estimate';
+import { estimateLpBytes, LP_MEMORY_LIMIT_BYTES, MASTER_BUDGET_FRACTION, masterBytes } from '../lp/memory-estimate';
 import type { Domain } from '../metric/domain';
 import { parseDomainSpecText, type ParsedDomainSpec } from '../metric/parse-domain-spec';
 import { EXPLORER_MAX_N } from '../explorer/private-posterior-constraints';
@@ -173,7 +173,7 @@ function assertPoints(d: DomainSize): void {
 }
 
 /** The price of building (and, where the job does, measuring) one mechanism of `kind` on d. */
-function mechanismWork(kind: MechanismKindName, d: DomainSize, w: Work): void {
+function mechanismWork(kind: MechanismKindName, d: DomainSize, w: Work, lp?: LpSpec): void {
   const n = d.n;
   if (STREAMED_KINDS.has(kind)) w.streamEntries += n * n;
   if (kind === 'planar-laplace' && d.grid && n * n <= L.maxStreamEntries) {
@@ -191,7 +191,64 @@ function mechanismWork(kind: MechanismKindName, d: DomainSize, w: Work): void {
     if (d.tight === 'structured') w.tightPoints += n;
     else if (d.tight === 'dense' || d.tight === 'unknown') w.tightDense += n * n * n;
   }
-  if (kind === 'optimal') lpWork(`the optimal-mechanism LP on ${d.name}`, d, d.optimalPairs, false);
+  if (kind === 'optimal') {
+    if (lp && isTypedLp(lp)) decompositionWork(`the optimal-mechanism LP (${lp.lpModel ?? 'auto'} model) on ${d.name}`, d, lp);
+    else lpWork(`the optimal-mechanism LP on ${d.name}`, d, d.optimalPairs, false);
+  }
+}
+
+/** The LP options of a mechanism spec (protocol lpOptionsShape). */
+type LpSpec = Pick<MechanismSpec, 'lpModel' | 'delta' | 'timeLimitSeconds' | 'targetGap'>;
+
+/** Whether the typed path runs (engine.ts: any of lpModel, timeLimitSeconds, targetGap). */
+function isTypedLp(lp: LpSpec): boolean {
+  return lp.lpModel !== undefined || lp.timeLimitSeconds !== undefined || lp.targetGap !== undefined;
+}
+
+/**
+ * The typed optimal LP (issue 13) is solved by decomposition, without the
+ * orbit reduction: the dense n x m channel, the pricing rows (spanner or
+ * edge pairs, or for 'exact' a lifting pass over all pairs per output and
+ * round), and the master's starting columns in its memory budget (the same
+ * test column-decomposition.ts makes before its first solve).
+ */
+function decompositionWork(what: string, d: DomainSize, lp: LpSpec): void {
+  const n = d.n;
+  const m = n;
+  if (n * m > MAX_DENSE_ENTRIES) {
+    tooLarge(`${what} has n x n channel variables`, n * m, MAX_DENSE_ENTRIES, 'the LP is solved over a dense channel: use a smaller domain, or a closed-form mechanism (tg, rr, tight, ...)');
+  }
+  if (lp.lpModel === 'exact') {
+    const visits = pairsOf(n) * m;
+    if (visits > L.maxLpLiftVisits) {
+      tooLarge(
+        `${what} checks every one of its ${fmt(pairsOf(n))} pairs for each of ${fmt(m)} outputs in every round`,
+        visits,
+        L.maxLpLiftVisits,
+        "use the spanner model (lpModel 'spanner', --lp-model spanner), or a smaller domain",
+      );
+    }
+  } else {
+    const visits = d.optimalPairs * m;
+    if (visits > L.maxLpRowVisits) {
+      tooLarge(
+        `${what} has one privacy row per constrained pair and output (${fmt(d.optimalPairs)} pairs x ${fmt(m)} outputs)`,
+        visits,
+        L.maxLpRowVisits,
+        'use a smaller domain, or a closed-form mechanism (rr is optimal on a clique; tight, tg, exponential elsewhere)',
+      );
+    }
+  }
+  const budget = MASTER_BUDGET_FRACTION * LP_MEMORY_LIMIT_BYTES;
+  const minCols = 2 * m + 3 * n;
+  const est = masterBytes(n, minCols);
+  if (est > budget) {
+    throw new MechError(
+      'too-large',
+      `${what}: the decomposition master would need about ${(est / 2 ** 20).toFixed(0)} MiB of solver memory for its ${fmt(minCols)} starting columns of ${fmt(n)} entries, over its ${(budget / 2 ** 20).toFixed(0)} MiB budget; use a smaller domain, or a closed-form mechanism (tight, tg, exponential)`,
+      { estimateBytes: est, limitBytes: budget },
+    );
+  }
 }
 
 /** The regularity decision mu Phi = pi: closed form / Kronecker where bound/mu.ts has one, else a dense LU. */
@@ -309,7 +366,7 @@ function mechanismSpecWork(spec: MechanismSpec, size: (i: DomainInput) => Domain
   if (!d) return null;
   assertPoints(d);
   const w: Work = { streamEntries: 0, tightPoints: 0, tightDense: 0 };
-  mechanismWork(spec.kind, d, w);
+  mechanismWork(spec.kind, d, w, spec);
   w.streamEntries *= passes;
   settle(d, w, what);
   return d;

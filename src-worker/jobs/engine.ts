@@ -16,7 +16,7 @@ import { decideRegularity, type RegularityLP } from '../bound/regularity';
 import { thresholdSearch } from '../bound/threshold-search';
 import { tightExists } from '../bound/tight-exists';
 import { privacyTypeCapacities } from '../capacity/privacy-type-capacity';
-import { optimalMechanism } from '../lp/optimal-mechanism';
+import { optimalMechanism, type LpPrivacyModel, type OptimalLpResult } from '../lp/optimal-mechanism';
 import { decideRegularityByLP } from '../lp/regularity-lp';
 import type { LossInput as LpLoss } from '../lp/loss-input';
 import { tightConstraintsStructured } from '../mechanism/implicit/tight-structured';
@@ -69,9 +69,19 @@ export function graphDomain(labels: readonly string[], edges: ReadonlyArray<read
 
 /* ---------- mechanisms ---------- */
 
+/** Options of the optimal-mechanism LP (protocol lpOptionsShape). */
+export interface LpBuildOptions {
+  lpModel?: LpPrivacyModel | 'auto';
+  delta?: number;
+  timeLimitSeconds?: number;
+  targetGap?: number;
+}
+
 export interface BuildOptions {
   prior: Float64Array;
   loss?: LossSpecInput;
+  /** kind 'optimal' only. */
+  lp?: LpBuildOptions;
   signal: AbortSignal;
   progress(fraction: number | null, message: string): void;
 }
@@ -79,7 +89,7 @@ export interface BuildOptions {
 /** A loss as the engine's loss builders take it (measure/lossSpec GuessSpec). */
 export type LossSpecInput = { kind: 'bin' } | { kind: 'nib' } | { kind: 'dist' } | { kind: 'dist2' } | { kind: 'matrix'; matrix: Matrix; guessLabels?: readonly string[] };
 
-export type MechanismOutcome = { exists: true; mechanism: Mechanism } | { exists: false; minZ: number; minZAt: string; note: string };
+export type MechanismOutcome = { exists: true; mechanism: Mechanism; lp?: OptimalLpResult } | { exists: false; minZ: number; minZAt: string; note: string };
 
 /** Our loss spec in the LP's terms (rows = guesses w, columns = secrets x). */
 function lpLoss(loss: LossSpecInput | undefined): LpLoss {
@@ -94,6 +104,12 @@ function lpLoss(loss: LossSpecInput | undefined): LpLoss {
     case 'matrix':
       return loss.matrix;
   }
+}
+
+/** The progress line of an LP round: objective, certified bound, gap. */
+export function lpProgressMessage(p: { round: number; objective: number; bound: number; gap: number; elapsedMs: number }): string {
+  const g = (x: number): string => (Number.isFinite(x) ? x.toPrecision(6) : String(x));
+  return `LP round ${p.round}: objective ${g(p.objective)}, bound ${g(p.bound)}, gap ${Number.isFinite(p.gap) ? `${(p.gap * 100).toPrecision(3)}%` : String(p.gap)} (${(p.elapsedMs / 1000).toFixed(1)} s)`;
 }
 
 export async function buildMechanism(kind: MechanismKindName, domain: Domain, eps: number, opts: BuildOptions): Promise<MechanismOutcome> {
@@ -112,11 +128,31 @@ export async function buildMechanism(kind: MechanismKindName, domain: Domain, ep
       return { exists: true, mechanism: r.mechanism };
     }
     case 'optimal': {
+      // The typed path (issue 13: a privacy model solved by decomposition, certified gap, time limit, best so far)
+      // whenever an LP option is given; lpModel defaults to 'auto' there. Without options the legacy model
+      // choice stays (symmetry reduction, full model or constraint generation): the case studies and the
+      // golden figures rely on it, and its result also says which model was solved (lp.model, lp.method).
+      const lp = opts.lp ?? {};
+      const typed = lp.lpModel !== undefined || lp.timeLimitSeconds !== undefined || lp.targetGap !== undefined;
+      let fraction = 0;
       const mechanism = await optimalMechanism(domain, eps, opts.prior, lpLoss(opts.loss), {
         signal: opts.signal,
-        onProgress: (f, m) => opts.progress(f, m),
+        ...(lp.delta !== undefined ? { delta: lp.delta } : {}),
+        ...(typed
+          ? {
+              model: lp.lpModel ?? 'auto',
+              ...(lp.timeLimitSeconds !== undefined ? { timeLimitSeconds: lp.timeLimitSeconds } : {}),
+              ...(lp.targetGap !== undefined ? { targetGap: lp.targetGap } : {}),
+              // Rounds carry the monotonic fraction; phase messages keep the last one (the bar never jumps back).
+              onLpProgress: (p) => {
+                fraction = Math.max(fraction, p.fraction);
+                opts.progress(fraction, lpProgressMessage(p));
+              },
+              onProgress: (_f: number, m: string) => opts.progress(fraction, m),
+            }
+          : { onProgress: (f: number, m: string) => opts.progress(f, m) }),
       });
-      return { exists: true, mechanism };
+      return { exists: true, mechanism, lp: mechanism.lp };
     }
     case 'tg':
       return { exists: true, mechanism: truncatedGeometric(domain, eps) };

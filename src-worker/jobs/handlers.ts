@@ -30,6 +30,8 @@ import type {
   ThresholdResult,
   VerticesResult,
 } from '../protocol/results';
+import { thinHistory, type LpResult } from '../protocol/results';
+import type { OptimalLpResult } from '../lp/optimal-mechanism';
 import { assertCsvFits, matrixPayload, writeChannelCsv } from './channel-csv';
 import { checkCancelled, type JobContext } from './context';
 import {
@@ -64,6 +66,29 @@ function portableInfo(info: Record<string, number | string | boolean>): Record<s
   const out: Record<string, number | string | boolean> = {};
   for (const [k, v] of Object.entries(info)) out[k] = typeof v === 'number' && !Number.isFinite(v) ? String(v) : v;
   return out;
+}
+
+/** The LP record as the protocol carries it: history thinned to MAX_LP_HISTORY_POINTS, only finite points. */
+function portableLp(lp: OptimalLpResult): LpResult {
+  const finitePoint = (p: OptimalLpResult['history'][number]): boolean =>
+    [p.objective, p.bound, p.gap, p.elapsedMs, p.fraction].every(Number.isFinite);
+  const fin = (x: number, fallback: number): number => (Number.isFinite(x) ? x : fallback);
+  return {
+    model: lp.model,
+    modelChoice: lp.modelChoice,
+    modelReason: lp.modelReason,
+    delta: lp.delta,
+    method: lp.method,
+    objective: lp.objective,
+    lowerBound: fin(lp.lowerBound, -Number.MAX_VALUE),
+    gap: fin(lp.gap, 1),
+    exactLowerBound: lp.exactLowerBound !== null && Number.isFinite(lp.exactLowerBound) ? lp.exactLowerBound : null,
+    rounds: lp.rounds,
+    timeMs: lp.timeMs,
+    stoppedBy: lp.stoppedBy,
+    timeLimitReached: lp.timeLimitReached,
+    history: thinHistory(lp.history.filter(finitePoint)).map((p) => ({ round: p.round, objective: p.objective, bound: p.bound, gap: p.gap, elapsedMs: p.elapsedMs, fraction: p.fraction })),
+  };
 }
 
 /**
@@ -131,7 +156,13 @@ async function construct(req: JobRequest, spec: MechanismSpec, ctx: JobContext):
   checkCancelled(ctx.signal);
   const prior = resolvePrior(spec.prior, domain.n, domain);
   ctx.progress(null, `building ${spec.kind} on ${domain.spec}${spec.kind === 'tight' ? tightSolveEstimate(domain) : ''}`);
-  const opts = { prior, signal: ctx.signal, progress: ctx.progress, ...(spec.loss !== undefined ? { loss: resolveLoss(spec.loss) } : {}) };
+  const lp = {
+    ...(spec.lpModel !== undefined ? { lpModel: spec.lpModel } : {}),
+    ...(spec.delta !== undefined ? { delta: spec.delta } : {}),
+    ...(spec.timeLimitSeconds !== undefined ? { timeLimitSeconds: spec.timeLimitSeconds } : {}),
+    ...(spec.targetGap !== undefined ? { targetGap: spec.targetGap } : {}),
+  };
+  const opts = { prior, signal: ctx.signal, progress: ctx.progress, lp, ...(spec.loss !== undefined ? { loss: resolveLoss(spec.loss) } : {}) };
   const outcome = await buildMechanism(spec.kind, domain, spec.epsilon, opts);
   checkCancelled(ctx.signal);
   return { domain, prior, outcome };
@@ -178,6 +209,7 @@ export async function mechanismJob(req: MechanismRequest, ctx: JobContext): Prom
     effectiveEpsilon: null,
     ...honestGuarantee(mech.guaranteedEpsilon, mech.guarantee),
     info: portableInfo(mech.info),
+    ...(outcome.lp ? { lp: portableLp(outcome.lp) } : {}),
   };
   step = 'expected loss';
   if (req.loss !== undefined) {

@@ -64,6 +64,10 @@ export function planProject(project: Project): PlannedJob[] {
     const p = prior(m.prior, m.domain);
     if (p !== undefined) s.prior = p;
     if (m.loss !== undefined) s.loss = lossInput(m.loss);
+    if (m.lpModel !== undefined) s.lpModel = m.lpModel;
+    if (m.delta !== undefined) s.delta = m.delta;
+    if (m.timeLimitSeconds !== undefined) s.timeLimitSeconds = m.timeLimitSeconds;
+    if (m.targetGap !== undefined) s.targetGap = m.targetGap;
     return s;
   };
   const out: PlannedJob[] = [];

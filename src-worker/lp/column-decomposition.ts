@@ -1,7 +1,7 @@
 import { MechError } from '../errors';
 import { type LpOptions, checkCancelled, progress } from './lp-options';
 import { PersistentLp, SparseLp } from './sparse-model';
-import { estimateLpBytes, LP_MEMORY_LIMIT_BYTES } from './memory-estimate';
+import { estimateLpBytes, LP_MEMORY_LIMIT_BYTES, MASTER_BYTES_PER_NONZERO, MASTER_BUDGET_FRACTION, masterBytes } from './memory-estimate';
 import { ColumnLifter, PricingModel, type PricingOutcome, type PricingRows } from './pricing';
 import { type PricingEngine, openPricing } from './pricing-pool';
 
@@ -196,17 +196,8 @@ const MASTER_PRUNE_FACTOR = 15;
 /** ... down to this many per row (or 2/3 of the budget). */
 const MASTER_KEEP_FACTOR = 10;
 
-/**
- * Heap bytes per master nonzero assumed for the budget: HiGHS keeps the
- * matrix column- and row-wise, scaled and unscaled, and grows its vectors by
- * doubling (estimateLpBytes' 24 per nonzero is the steady state of a model
- * loaded once; the master is grown and pruned hundreds of times).
- */
-const MASTER_BYTES_PER_NONZERO = 64;
-
-export function masterBytes(n: number, cols: number): number {
-  return estimateLpBytes(cols, n, 0) + MASTER_BYTES_PER_NONZERO * cols * n;
-}
+// Master memory (masterBytes, MASTER_BYTES_PER_NONZERO) lives in memory-estimate.ts, where admission reads it too.
+export { masterBytes };
 
 function rowsOf(n: number, pairs: DecompositionPairs, keep: (e: number) => boolean): PricingRows {
   let k = 0;
@@ -409,7 +400,7 @@ export async function solveByColumnDecomposition(
   const lifter = new ColumnLifter(n, pairs.from, pairs.to, pairs.factor);
 
   // Memory: the master needs at least its starting columns (and the box); refuse at the start when even that does not fit.
-  const budget = opts.masterBudgetBytes ?? 0.4 * LP_MEMORY_LIMIT_BYTES;
+  const budget = opts.masterBudgetBytes ?? MASTER_BUDGET_FRACTION * LP_MEMORY_LIMIT_BYTES;
   const minCols = 2 * m + 3 * n;
   if (masterBytes(n, minCols) > budget) {
     throw new MechError(

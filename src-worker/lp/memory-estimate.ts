@@ -38,3 +38,18 @@ export function assertLpFits(numCols: number, numRows: number, nonzeros: number,
     );
   }
 }
+
+/**
+ * Heap bytes per master nonzero assumed for the budget: HiGHS keeps the
+ * matrix column- and row-wise, scaled and unscaled, and grows its vectors by
+ * doubling (estimateLpBytes' 24 per nonzero is the steady state of a model
+ * loaded once; the master is grown and pruned hundreds of times).
+ */
+export const MASTER_BYTES_PER_NONZERO = 64;
+
+export function masterBytes(n: number, cols: number): number {
+  return estimateLpBytes(cols, n, 0) + MASTER_BYTES_PER_NONZERO * cols * n;
+}
+
+/** Share of the solver heap the decomposition master may use by default (column-decomposition.ts masterBudgetBytes). */
+export const MASTER_BUDGET_FRACTION = 0.4;

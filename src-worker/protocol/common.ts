@@ -90,6 +90,41 @@ export type ChannelPayload = z.infer<typeof channelPayloadSchema>;
 export const mechanismKindSchema = z.enum(['tg', 'rr', 'exponential', 'laplace', 'planar-laplace', 'tight', 'symmetric', 'optimal']);
 export type MechanismKindName = z.infer<typeof mechanismKindSchema>;
 
+/**
+ * Options of the optimal-mechanism LP (kind 'optimal', issue 13), shared by
+ * mechanism requests, mechanism specs and project mechanisms. Any of them
+ * selects the typed path (decomposition with a certified gap); without them
+ * the legacy model choice applies.
+ */
+export const LP_MODELS = ['exact', 'spanner', 'edges', 'auto'] as const;
+export const lpModelSchema = z.enum(LP_MODELS, { error: `lpModel must be one of ${LP_MODELS.join(', ')}` });
+/** Largest time limit a request may set (a week): beyond it, "no limit" is meant. */
+export const MAX_LP_TIME_LIMIT_SECONDS = 7 * 24 * 3600;
+export const lpOptionsShape = {
+  /** exact (all pairs), spanner (with delta), edges (graph metrics) or auto (exact where quick, else the spanner). */
+  lpModel: lpModelSchema.optional(),
+  /** Spanner dilation, in [1, 10] (default 1.1). */
+  delta: z
+    .number({ error: 'delta must be a number' })
+    .refine((v) => Number.isFinite(v) && v >= 1 && v <= 10, { message: 'delta (spanner dilation) must be a number from 1 to 10' })
+    .optional(),
+  /** Stop after this many seconds with the best private mechanism so far (and its certified gap). */
+  timeLimitSeconds: z
+    .number({ error: 'timeLimitSeconds must be a number' })
+    .refine((v) => Number.isFinite(v) && v > 0 && v <= MAX_LP_TIME_LIMIT_SECONDS, { message: `timeLimitSeconds must be a number > 0 and at most ${MAX_LP_TIME_LIMIT_SECONDS} (a week)` })
+    .optional(),
+  /** Stop when the certified relative gap (objective - lowerBound) / objective is at most this; in (0, 1). */
+  targetGap: z
+    .number({ error: 'targetGap must be a number' })
+    .refine((v) => Number.isFinite(v) && v > 0 && v < 1, { message: 'targetGap must be a number > 0 and < 1 (a relative gap, e.g. 0.01)' })
+    .optional(),
+};
+/** The LP options are only for kind 'optimal'. */
+export function lpOptionsOnlyForOptimal(r: { kind: string; lpModel?: unknown; delta?: unknown; timeLimitSeconds?: unknown; targetGap?: unknown }): boolean {
+  return r.kind === 'optimal' || (r.lpModel === undefined && r.delta === undefined && r.timeLimitSeconds === undefined && r.targetGap === undefined);
+}
+export const lpOptionsOnlyForOptimalMessage = { message: 'lpModel, delta, timeLimitSeconds and targetGap apply only to kind optimal' };
+
 /** A matrix returned inline (only when rows*cols <= INLINE_MATRIX_LIMIT). */
 export const matrixPayloadSchema = channelPayloadSchema;
 export type MatrixPayload = ChannelPayload;

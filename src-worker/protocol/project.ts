@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { projectCaseStudySchema } from './casestudy';
-import { domainInputSchema, epsilonSchema, lossInputSchema, mechanismKindSchema, priorInputSchema } from './common';
+import { domainInputSchema, epsilonSchema, lossInputSchema, lpOptionsOnlyForOptimal, lpOptionsOnlyForOptimalMessage, lpOptionsShape, mechanismKindSchema, priorInputSchema } from './common';
 
 export const PROJECT_VERSION = 1;
 
@@ -38,16 +38,20 @@ export const projectPriorEntrySchema = z.strictObject({
   description: z.string().optional(),
 });
 
-export const projectMechanismSchema = z.strictObject({
-  id,
-  domain: id,
-  kind: mechanismKindSchema,
-  epsilon: epsilonSchema,
-  /** Prior id (optimal mechanisms minimise loss under it; utility is reported under it). */
-  prior: id.optional(),
-  loss: projectLossSchema.optional(),
-  description: z.string().optional(),
-});
+export const projectMechanismSchema = z
+  .strictObject({
+    id,
+    domain: id,
+    kind: mechanismKindSchema,
+    epsilon: epsilonSchema,
+    /** Prior id (optimal mechanisms minimise loss under it; utility is reported under it). */
+    prior: id.optional(),
+    loss: projectLossSchema.optional(),
+    /** Optimal LP: lpModel, delta, timeLimitSeconds, targetGap (kind 'optimal' only; as in mechanism requests). */
+    ...lpOptionsShape,
+    description: z.string().optional(),
+  })
+  .refine(lpOptionsOnlyForOptimal, lpOptionsOnlyForOptimalMessage);
 
 const base = { id, description: z.string().optional() };
 export const projectAnalysisSchema = z.discriminatedUnion('type', [

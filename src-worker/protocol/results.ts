@@ -13,6 +13,53 @@ const extNum = z.union([z.number(), z.literal(Infinity)]);
 /** Solver/construction facts; numbers may be non-finite (a solver's 'Infinity'), so they are not restricted. */
 const info = z.record(z.string(), z.union([z.number(), z.nan(), z.literal(Infinity), z.literal(-Infinity), z.string(), z.boolean()]));
 
+/** Largest number of convergence points a result carries (evenly thinned, first and last kept). */
+export const MAX_LP_HISTORY_POINTS = 200;
+
+/** One round of the optimal LP: objective of the best private mechanism, certified bound, relative gap, monotonic fraction. */
+export const lpProgressSchema = z.object({
+  round: z.int(),
+  objective: num,
+  bound: num,
+  gap: num,
+  elapsedMs: num,
+  fraction: num,
+});
+
+/** What the optimal-mechanism LP solved and how far from the optimum it may be (lp/optimal-mechanism.ts OptimalLpResult). */
+export const lpResultSchema = z.object({
+  /** The privacy model solved: exact (all pairs), spanner (with delta) or edges (graph metrics). */
+  model: z.enum(['exact', 'spanner', 'edges']),
+  /** 'requested', or 'auto' with the reason of the choice. */
+  modelChoice: z.enum(['requested', 'auto']),
+  modelReason: z.string(),
+  delta: num,
+  method: z.enum(['full-model', 'constraint-generation', 'decomposition']),
+  /** Expected loss of the returned (private) mechanism under the LP's loss. */
+  objective: num,
+  /** Certified lower bound on the optimum of the model solved, and (objective - lowerBound) / objective. */
+  lowerBound: num,
+  gap: num,
+  /** Certified lower bound on the exact all-pairs optimum, or null when none was computed. */
+  exactLowerBound: nullableNum,
+  rounds: z.int(),
+  timeMs: num,
+  stoppedBy: z.enum(['optimal', 'target-gap', 'stalled', 'time-limit', 'stopped', 'iteration-limit', 'solver-memory']),
+  timeLimitReached: z.boolean(),
+  /** Convergence, at most MAX_LP_HISTORY_POINTS points. */
+  history: z.array(lpProgressSchema).max(MAX_LP_HISTORY_POINTS),
+});
+export type LpResult = z.infer<typeof lpResultSchema>;
+export type LpProgressPoint = z.infer<typeof lpProgressSchema>;
+
+/** At most `max` points of a history, evenly spaced, the first and the last kept. */
+export function thinHistory<T>(h: readonly T[], max = MAX_LP_HISTORY_POINTS): T[] {
+  if (h.length <= max) return h.slice();
+  const out: T[] = [];
+  for (let i = 0; i < max; i++) out.push(h[Math.round((i * (h.length - 1)) / (max - 1))]!);
+  return out;
+}
+
 export const mechanismResultSchema = z.object({
   type: z.literal('mechanism'),
   kind: z.string(),
@@ -37,6 +84,8 @@ export const mechanismResultSchema = z.object({
   minZ: num.optional(),
   minZAt: z.string().optional(),
   info,
+  /** Optimal mechanisms: the LP's model, method, certified bound and gap (typed). */
+  lp: lpResultSchema.optional(),
   /** Inline matrix when rows*cols <= the inline limit. */
   matrix: matrixPayloadSchema.optional(),
   /** Path the full channel was streamed to, when asked. */
