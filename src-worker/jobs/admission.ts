@@ -191,19 +191,12 @@ function mechanismWork(kind: MechanismKindName, d: DomainSize, w: Work, lp?: LpS
     if (d.tight === 'structured') w.tightPoints += n;
     else if (d.tight === 'dense' || d.tight === 'unknown') w.tightDense += n * n * n;
   }
-  if (kind === 'optimal') {
-    if (lp && isTypedLp(lp)) decompositionWork(`the optimal-mechanism LP (${lp.lpModel ?? 'auto'} model) on ${d.name}`, d, lp);
-    else lpWork(`the optimal-mechanism LP on ${d.name}`, d, d.optimalPairs, false);
-  }
+  // Jobs solve the optimal LP by decomposition (engine.ts), lpModel 'auto' unless asked.
+  if (kind === 'optimal') decompositionWork(`the optimal-mechanism LP (${lp?.lpModel ?? 'auto'} model) on ${d.name}`, d, lp ?? {});
 }
 
 /** The LP options of a mechanism spec (protocol lpOptionsShape). */
 type LpSpec = Pick<MechanismSpec, 'lpModel' | 'delta' | 'timeLimitSeconds' | 'targetGap'>;
-
-/** Whether the typed path runs (engine.ts: any of lpModel, timeLimitSeconds, targetGap). */
-function isTypedLp(lp: LpSpec): boolean {
-  return lp.lpModel !== undefined || lp.timeLimitSeconds !== undefined || lp.targetGap !== undefined;
-}
 
 /**
  * The typed optimal LP (issue 13) is solved by decomposition, without the

@@ -128,29 +128,24 @@ export async function buildMechanism(kind: MechanismKindName, domain: Domain, ep
       return { exists: true, mechanism: r.mechanism };
     }
     case 'optimal': {
-      // The typed path (issue 13: a privacy model solved by decomposition, certified gap, time limit, best so far)
-      // whenever an LP option is given; lpModel defaults to 'auto' there. Without options the legacy model
-      // choice stays (symmetry reduction, full model or constraint generation): the case studies and the
-      // golden figures rely on it, and its result also says which model was solved (lp.model, lp.method).
+      // The typed path (issue 13): a privacy model ('auto' unless asked: edges where the domain has them, exact
+      // where it finishes quickly, else the spanner) solved by decomposition with a certified gap, a time limit
+      // and the best mechanism so far. The legacy model choice (orbit reduction, full model or constraint
+      // generation; optimalMechanism without `model`) is no longer used by jobs; the case studies call it directly.
       const lp = opts.lp ?? {};
-      const typed = lp.lpModel !== undefined || lp.timeLimitSeconds !== undefined || lp.targetGap !== undefined;
       let fraction = 0;
       const mechanism = await optimalMechanism(domain, eps, opts.prior, lpLoss(opts.loss), {
         signal: opts.signal,
         ...(lp.delta !== undefined ? { delta: lp.delta } : {}),
-        ...(typed
-          ? {
-              model: lp.lpModel ?? 'auto',
-              ...(lp.timeLimitSeconds !== undefined ? { timeLimitSeconds: lp.timeLimitSeconds } : {}),
-              ...(lp.targetGap !== undefined ? { targetGap: lp.targetGap } : {}),
-              // Rounds carry the monotonic fraction; phase messages keep the last one (the bar never jumps back).
-              onLpProgress: (p) => {
-                fraction = Math.max(fraction, p.fraction);
-                opts.progress(fraction, lpProgressMessage(p));
-              },
-              onProgress: (_f: number, m: string) => opts.progress(fraction, m),
-            }
-          : { onProgress: (f: number, m: string) => opts.progress(f, m) }),
+        model: lp.lpModel ?? 'auto',
+        ...(lp.timeLimitSeconds !== undefined ? { timeLimitSeconds: lp.timeLimitSeconds } : {}),
+        ...(lp.targetGap !== undefined ? { targetGap: lp.targetGap } : {}),
+        // Rounds carry the monotonic fraction; phase messages keep the last one (the bar never jumps back).
+        onLpProgress: (p) => {
+          fraction = Math.max(fraction, p.fraction);
+          opts.progress(fraction, lpProgressMessage(p));
+        },
+        onProgress: (_f: number, m: string) => opts.progress(fraction, m),
       });
       return { exists: true, mechanism, lp: mechanism.lp };
     }

@@ -102,7 +102,7 @@ describe('admission of the typed optimal LP', () => {
     expect(tooLarge(req('line:11000', { lpModel: 'exact' }))).toMatch(/line:11000/);
     expect(tooLarge(req('line:11000', { lpModel: 'spanner' }))).toMatch(/decomposition master would need about \d+ MiB/);
     expect(tooLarge(req('line:11000', { timeLimitSeconds: 10 }))).toMatch(/decomposition master/);
-    expect(tooLarge(req('line:11000', {}))).toMatch(/even after the best symmetry reduction/);
+    expect(tooLarge(req('line:11000', {}))).toMatch(/LP \(auto model\) on line:11000: the decomposition master/);
     expect(tooLarge(req('grid:50x50', { lpModel: 'exact' }))).toMatch(/every one of its 3123750 pairs for each of 2500 outputs.*--lp-model spanner/);
     // the decomposition's own start test (column-decomposition.ts) refuses 50x50 too: 12500 starting columns of 2500 entries
     expect(tooLarge(req('grid:50x50', { lpModel: 'spanner' }))).toMatch(/12500 starting columns of 2500 entries/);
@@ -141,14 +141,23 @@ describe('the mechanism job carries the typed LP record', () => {
     for (let i = 1; i < fractions.length; i++) expect(fractions[i]!).toBeGreaterThanOrEqual(fractions[i - 1]!);
   }, 60_000);
 
-  it('without LP options the legacy path still runs and says which model it solved', async () => {
-    const p = parseJobRequest(mech('line:6', { loss: 'dist' }));
-    if (!p.ok) throw new Error(p.error.message);
-    const r = (await runJobRequest(p.value, silentContext())) as MechanismResult;
-    expect(jobResultSchema.safeParse(r).success).toBe(true);
-    expect(r.lp!.model).toBe('edges');
-    expect(r.lp!.method).not.toBe('decomposition');
-    expect(r.lp!.lowerBound).toBeLessThanOrEqual(r.lp!.objective + 1e-12);
+  it('without LP options the model is chosen automatically and the result says which and why', async () => {
+    const run = async (domain: string): Promise<MechanismResult> => {
+      const p = parseJobRequest(mech(domain, { loss: 'dist' }));
+      if (!p.ok) throw new Error(p.error.message);
+      const r = (await runJobRequest(p.value, silentContext())) as MechanismResult;
+      expect(jobResultSchema.safeParse(r).success).toBe(true);
+      expect(r.lp!.modelChoice).toBe('auto');
+      expect(r.lp!.method).toBe('decomposition');
+      expect(r.lp!.lowerBound).toBeLessThanOrEqual(r.lp!.objective + 1e-12);
+      return r;
+    };
+    const line = await run('line:6');
+    expect(line.lp!.model).toBe('edges');
+    expect(line.lp!.modelReason).toMatch(/graph edges/);
+    const grid = await run('grid:3x3');
+    expect(grid.lp!.model).toBe('exact');
+    expect(grid.lp!.modelReason).toMatch(/81 variables/);
   }, 60_000);
 
   it('a cancelled job ends with MechError cancelled', async () => {
