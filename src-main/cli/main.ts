@@ -10,7 +10,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { MechError, invalid } from '../../src-worker/errors';
 import { ApiError } from '../../src-worker/protocol/api';
-import { MAX_LP_TIME_LIMIT_SECONDS } from '../../src-worker/protocol/common';
+import { MAX_LP_THREADS, MAX_LP_TIME_LIMIT_SECONDS } from '../../src-worker/protocol/common';
 import type { JobRequest } from '../../src-worker/protocol/requests';
 import type { JobResult } from '../../src-worker/protocol/results';
 import { Dispatcher } from '../dispatcher/dispatcher';
@@ -128,6 +128,10 @@ async function buildPlan(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
         kind: f.need('kind', 'tg') as 'tg',
       };
       Object.assign(req, lpFlags(f, req.kind));
+      // --threads N also prices the optimal LP on N threads (one HiGHS instance each; the same optimum).
+      const threadsFlag = args.flags.get('threads');
+      const lpThreads = typeof threadsFlag === 'string' ? parseDecimal(threadsFlag) : null;
+      if (req.kind === 'optimal' && lpThreads !== null && Number.isInteger(lpThreads) && lpThreads > 1) req.lpThreads = Math.min(lpThreads, MAX_LP_THREADS);
       const prior = f.str('prior');
       if (prior !== undefined) req.prior = parsePriorArg(prior, undefined, domainPointsFromText(domain));
       const loss = f.str('loss');

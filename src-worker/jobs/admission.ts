@@ -196,7 +196,7 @@ function mechanismWork(kind: MechanismKindName, d: DomainSize, w: Work, lp?: LpS
 }
 
 /** The LP options of a mechanism spec (protocol lpOptionsShape). */
-type LpSpec = Pick<MechanismSpec, 'lpModel' | 'delta' | 'timeLimitSeconds' | 'targetGap'>;
+type LpSpec = Pick<MechanismSpec, 'lpModel' | 'delta' | 'timeLimitSeconds' | 'targetGap' | 'lpThreads'>;
 
 /**
  * The typed optimal LP (issue 13) is solved by decomposition, without the

@@ -75,6 +75,7 @@ export interface LpBuildOptions {
   delta?: number;
   timeLimitSeconds?: number;
   targetGap?: number;
+  lpThreads?: number;
 }
 
 export interface BuildOptions {
@@ -140,6 +141,7 @@ export async function buildMechanism(kind: MechanismKindName, domain: Domain, ep
         model: lp.lpModel ?? 'auto',
         ...(lp.timeLimitSeconds !== undefined ? { timeLimitSeconds: lp.timeLimitSeconds } : {}),
         ...(lp.targetGap !== undefined ? { targetGap: lp.targetGap } : {}),
+        ...(lp.lpThreads !== undefined ? { threads: lp.lpThreads } : {}),
         // Rounds carry the monotonic fraction; phase messages keep the last one (the bar never jumps back).
         onLpProgress: (p) => {
           fraction = Math.max(fraction, p.fraction);

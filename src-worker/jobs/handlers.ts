@@ -161,6 +161,7 @@ async function construct(req: JobRequest, spec: MechanismSpec, ctx: JobContext):
     ...(spec.delta !== undefined ? { delta: spec.delta } : {}),
     ...(spec.timeLimitSeconds !== undefined ? { timeLimitSeconds: spec.timeLimitSeconds } : {}),
     ...(spec.targetGap !== undefined ? { targetGap: spec.targetGap } : {}),
+    ...(spec.lpThreads !== undefined ? { lpThreads: spec.lpThreads } : {}),
   };
   const opts = { prior, signal: ctx.signal, progress: ctx.progress, lp, ...(spec.loss !== undefined ? { loss: resolveLoss(spec.loss) } : {}) };
   const outcome = await buildMechanism(spec.kind, domain, spec.epsilon, opts);

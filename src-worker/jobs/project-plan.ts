@@ -68,6 +68,7 @@ export function planProject(project: Project): PlannedJob[] {
     if (m.delta !== undefined) s.delta = m.delta;
     if (m.timeLimitSeconds !== undefined) s.timeLimitSeconds = m.timeLimitSeconds;
     if (m.targetGap !== undefined) s.targetGap = m.targetGap;
+    if (m.lpThreads !== undefined) s.lpThreads = m.lpThreads;
     return s;
   };
   const out: PlannedJob[] = [];

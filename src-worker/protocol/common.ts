@@ -100,6 +100,8 @@ export const LP_MODELS = ['exact', 'spanner', 'edges', 'auto'] as const;
 export const lpModelSchema = z.enum(LP_MODELS, { error: `lpModel must be one of ${LP_MODELS.join(', ')}` });
 /** Largest time limit a request may set (a week): beyond it, "no limit" is meant. */
 export const MAX_LP_TIME_LIMIT_SECONDS = 7 * 24 * 3600;
+/** Most pricing threads a request may ask for. */
+export const MAX_LP_THREADS = 64;
 export const lpOptionsShape = {
   /** exact (all pairs), spanner (with delta), edges (graph metrics) or auto (exact where quick, else the spanner). */
   lpModel: lpModelSchema.optional(),
@@ -118,12 +120,14 @@ export const lpOptionsShape = {
     .number({ error: 'targetGap must be a number' })
     .refine((v) => Number.isFinite(v) && v > 0 && v < 1, { message: 'targetGap must be a number > 0 and < 1 (a relative gap, e.g. 0.01)' })
     .optional(),
+  /** Worker threads for the LP's pricing problems (one HiGHS instance each; default 1). Same optimum. */
+  lpThreads: z.int({ error: 'lpThreads must be an integer' }).min(1, 'lpThreads must be at least 1').max(MAX_LP_THREADS, `lpThreads must be at most ${MAX_LP_THREADS}`).optional(),
 };
 /** The LP options are only for kind 'optimal'. */
-export function lpOptionsOnlyForOptimal(r: { kind: string; lpModel?: unknown; delta?: unknown; timeLimitSeconds?: unknown; targetGap?: unknown }): boolean {
-  return r.kind === 'optimal' || (r.lpModel === undefined && r.delta === undefined && r.timeLimitSeconds === undefined && r.targetGap === undefined);
+export function lpOptionsOnlyForOptimal(r: { kind: string; lpModel?: unknown; delta?: unknown; timeLimitSeconds?: unknown; targetGap?: unknown; lpThreads?: unknown }): boolean {
+  return r.kind === 'optimal' || (r.lpModel === undefined && r.delta === undefined && r.timeLimitSeconds === undefined && r.targetGap === undefined && r.lpThreads === undefined);
 }
-export const lpOptionsOnlyForOptimalMessage = { message: 'lpModel, delta, timeLimitSeconds and targetGap apply only to kind optimal' };
+export const lpOptionsOnlyForOptimalMessage = { message: 'lpModel, delta, timeLimitSeconds, targetGap and lpThreads apply only to kind optimal' };
 
 /** A matrix returned inline (only when rows*cols <= INLINE_MATRIX_LIMIT). */
 export const matrixPayloadSchema = channelPayloadSchema;

@@ -73,6 +73,8 @@ describe('built CLI = TypeScript CLI', () => {
       ['mechanism', '--domain', 'line:5', '--epsilon', '1', '--kind', 'optimal', '--json'],
       // the typed LP path (decomposition, issue 13)
       ['mechanism', '--domain', 'grid:3x3', '--epsilon', '1', '--kind', 'optimal', '--loss', 'dist', '--lp-model', 'exact', '--json'],
+      // its pricing on 2 threads: the bundled out/worker/pricing-worker.js (built) against the source through tsx
+      ['mechanism', '--domain', 'grid:4x4', '--epsilon', '1', '--kind', 'optimal', '--loss', 'dist', '--lp-model', 'exact', '--threads', '2', '--json'],
       // resources/examples, located from import.meta.url
       ['example', '--list'],
       ['mechanism', '--domain', 'line:0', '--epsilon', '1', '--kind', 'tg'],
@@ -88,7 +90,7 @@ describe('built CLI = TypeScript CLI', () => {
     const tg = JSON.parse((await cli(cases[0]!, 'built')).stdout) as { rows: number; effectiveEpsilon: number };
     expect(tg.rows).toBe(6);
     expect(tg.effectiveEpsilon).toBeCloseTo(1, 9);
-    const bad = await cli(cases[7]!, 'built');
+    const bad = await cli(cases[8]!, 'built');
     expect(bad.code).toBe(2);
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
   }, 120_000);

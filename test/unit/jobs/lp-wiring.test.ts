@@ -45,7 +45,7 @@ function tooLarge(req: JobRequest): string {
 
 describe('protocol: LP options', () => {
   it('accepts the four options on kind optimal, in requests, specs and project files', () => {
-    const p = parseJobRequest(mech('grid:3x3', { lpModel: 'spanner', delta: 1.2, timeLimitSeconds: 5, targetGap: 0.01 }));
+    const p = parseJobRequest(mech('grid:3x3', { lpModel: 'spanner', delta: 1.2, timeLimitSeconds: 5, targetGap: 0.01, lpThreads: 2 }));
     expect(p.ok).toBe(true);
     const m = parseJobRequest({ type: 'measure', mechanism: { domain: 'grid:3x3', epsilon: 1, kind: 'optimal', lpModel: 'exact' } });
     expect(m.ok).toBe(true);
@@ -69,6 +69,9 @@ describe('protocol: LP options', () => {
     expect(refusedBy(mech('grid:3x3', { delta: 0.9 }))).toMatch(/delta .* from 1 to 10/);
     expect(refusedBy(mech('grid:3x3', { delta: 'x' }))).toMatch(/delta must be a number/);
     expect(refusedBy(mech('grid:3x3', { lpModel: 'exact' }, 'tg'))).toMatch(/apply only to kind optimal/);
+    expect(refusedBy(mech('grid:3x3', { lpThreads: 0 }))).toMatch(/lpThreads must be at least 1/);
+    expect(refusedBy(mech('grid:3x3', { lpThreads: 1.5 }))).toMatch(/lpThreads/);
+    expect(refusedBy(mech('grid:3x3', { lpThreads: 2 }, 'rr'))).toMatch(/apply only to kind optimal/);
     expect(() =>
       projectSchema.parse({ version: 1, name: 'p', domains: [{ id: 'g', domain: 'line:3' }], mechanisms: [{ id: 'o', domain: 'g', kind: 'tg', epsilon: 1, targetGap: 0.1 }] }),
     ).toThrow(/apply only to kind optimal/);
