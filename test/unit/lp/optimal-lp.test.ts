@@ -142,6 +142,8 @@ describe('optimal mechanism LP, typed: spanner and the bound on the exact optimu
     expect(chooseLpModel(gridDomain(5, 5, 1, 'manhattan'), 25).model).toBe('edges');
     expect(chooseLpModel(gridDomain(6, 6), 36).model).toBe('exact');
     expect(chooseLpModel(gridDomain(20, 20), 400).model).toBe('spanner');
+    expect(chooseLpModel(gridDomain(9, 9), 81).model).toBe('exact');
+    expect(chooseLpModel(gridDomain(10, 10), 100).model).toBe('spanner');
     const m = await optimalMechanism(gridDomain(3, 3), 1, uniformPrior(9), 'dist', { model: 'auto' });
     expect(m.lp.model).toBe('exact');
     expect(m.lp.modelChoice).toBe('auto');
