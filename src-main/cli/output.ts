@@ -64,22 +64,9 @@ export function jsonFor(req: JobRequest, r: JobResult): Record<string, unknown> 
 }
 
 /** The --json `lp` object (README: "--json keys"): the typed LP record without its convergence history. */
-function lpJson(lp: LpResult): Record<string, unknown> {
-  return {
-    model: lp.model,
-    modelChoice: lp.modelChoice,
-    modelReason: lp.modelReason,
-    delta: lp.delta,
-    method: lp.method,
-    objective: lp.objective,
-    lowerBound: lp.lowerBound,
-    gap: lp.gap,
-    exactLowerBound: lp.exactLowerBound,
-    rounds: lp.rounds,
-    timeMs: lp.timeMs,
-    stoppedBy: lp.stoppedBy,
-    timeLimitReached: lp.timeLimitReached,
-  };
+function lpJson(lp: LpResult): Omit<LpResult, 'history'> {
+  const { history: _history, ...rest } = lp;
+  return rest;
 }
 
 const METHOD_TEXT: Record<LpResult['method'], string> = {

@@ -20,16 +20,20 @@ import { caseStudyRequestSchema } from './casestudy';
 /** Optional "where to stream the dense matrix as CSV" (Node side only; web mode refuses it). */
 const outPath = z.string().min(1).max(4096).optional();
 
+/** What names a mechanism by its construction; the optimal LP's options (model, delta, time limit, target gap) apply to kind 'optimal' only. */
+const mechanismSpecShape = {
+  domain: domainInputSchema,
+  epsilon: epsilonSchema,
+  kind: mechanismKindSchema,
+  prior: priorInputSchema.optional(),
+  loss: lossInputSchema.optional(),
+  ...lpOptionsShape,
+};
+
 export const mechanismRequestSchema = z
   .strictObject({
     type: z.literal('mechanism'),
-    domain: domainInputSchema,
-    epsilon: epsilonSchema,
-    kind: mechanismKindSchema,
-    prior: priorInputSchema.optional(),
-    loss: lossInputSchema.optional(),
-    /** Optimal LP: privacy model, spanner delta, time limit, target gap (kind 'optimal' only). */
-    ...lpOptionsShape,
+    ...mechanismSpecShape,
     /** Stream the full channel to this CSV file (SPEC §8 channel CSV). */
     out: outPath,
     /** Carry the matrix inline when rows*cols <= this (default INLINE_MATRIX_LIMIT). */
@@ -41,16 +45,7 @@ export const mechanismRequestSchema = z
  * A mechanism named by its construction instead of its matrix: measure and
  * check can then run on channels too large to send (implicit mechanisms).
  */
-export const mechanismSpecSchema = z
-  .strictObject({
-    domain: domainInputSchema,
-    epsilon: epsilonSchema,
-    kind: mechanismKindSchema,
-    prior: priorInputSchema.optional(),
-    loss: lossInputSchema.optional(),
-    ...lpOptionsShape,
-  })
-  .refine(lpOptionsOnlyForOptimal, lpOptionsOnlyForOptimalMessage);
+export const mechanismSpecSchema = z.strictObject(mechanismSpecShape).refine(lpOptionsOnlyForOptimal, lpOptionsOnlyForOptimalMessage);
 export type MechanismSpec = z.infer<typeof mechanismSpecSchema>;
 
 const oneChannel = <T extends { channel?: unknown; mechanism?: unknown }>(r: T): boolean => (r.channel === undefined) !== (r.mechanism === undefined);
