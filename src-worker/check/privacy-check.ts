@@ -63,7 +63,8 @@ export interface PrivacyCheckResult {
   epsilon: number;
   effectiveEpsilon: number;
   passes: boolean;
-  mode: 'edges' | 'all-pairs';
+  /** 'grid-offsets': the structured check of grid-offset-check.ts (planar Laplace). */
+  mode: 'edges' | 'all-pairs' | 'grid-offsets';
   /** Unordered pairs of secrets examined. */
   pairsChecked: number;
   /** Number of ordered pairs that violate eps*d. */

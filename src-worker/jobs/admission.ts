@@ -24,6 +24,7 @@ import { parseDomainSpecText, type ParsedDomainSpec } from '../metric/parse-doma
 import { EXPLORER_MAX_N } from '../explorer/private-posterior-constraints';
 import type { DomainInput, MechanismKindName } from '../protocol/common';
 import type { JobRequest, MechanismSpec } from '../protocol/requests';
+import { gridOffsetCheckWork } from '../check/grid-offset-check';
 import { ADMISSION_LIMITS as L } from './admission-limits';
 
 /** What the estimate knows about a domain without building it. */
@@ -395,7 +396,16 @@ export function admitRequest(req: JobRequest, built?: ReadonlyMap<DomainInput, D
         if (md && d && md.n !== d.n) invalid(`the mechanism's domain ${md.name} has ${fmt(md.n)} points but the domain ${d.name} has ${fmt(d.n)}`);
         outputs = md?.n ?? d?.n;
       }
-      if (d && outputs !== undefined && !(req.mechanism?.kind === 'tight')) checkWork(d, outputs, 'the privacy check');
+      if (d && outputs !== undefined && !(req.mechanism?.kind === 'tight')) {
+        // Planar Laplace is checked by its grid offsets (check/grid-offset-check.ts) when that is cheaper.
+        const g = req.mechanism?.kind === 'planar-laplace' ? d.grid : undefined;
+        const offsets = g ? gridOffsetCheckWork(g.rows, g.cols) : Infinity;
+        if (offsets < d.checkPairs * outputs) {
+          if (offsets > L.maxCheckWork) {
+            tooLarge(`the privacy check of planar Laplace on ${d.name} by its grid offsets`, offsets, L.maxCheckWork, 'check a smaller grid; planar Laplace is eps*d-private by construction (snapping to cells is post-processing)');
+          }
+        } else checkWork(d, outputs, 'the privacy check');
+      }
       return;
     }
     case 'capacity': {

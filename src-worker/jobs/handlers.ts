@@ -295,7 +295,7 @@ export async function checkJob(req: CheckRequest, ctx: JobContext): Promise<Chec
   if (ch.rows !== domain.n) throw new MechError('invalid-input', `the channel has ${ch.rows} rows but the domain ${domain.spec} has ${domain.n} points`);
   ctx.progress(null, 'checking privacy');
   // The admission estimate priced this check; the same limit is the check's own work budget (a safety net).
-  const r = checkChannel(ch, domain, req.epsilon, req.maxViolations ?? 10, ADMISSION_LIMITS.maxCheckWork);
+  const r = checkChannel(ch, domain, req.epsilon, req.maxViolations ?? 10, ADMISSION_LIMITS.maxCheckWork, ctx);
   return {
     type: 'check',
     epsilon: req.epsilon,

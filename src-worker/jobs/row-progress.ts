@@ -1,5 +1,5 @@
 import type { RowSource } from '../mechanism/channel';
-import { FunctionRowSource } from '../mechanism/function-row-source';
+import { FunctionRowSource, GridOffsetChannel } from '../mechanism/function-row-source';
 
 /** Least time between two progress reports of a streamed pass. */
 const REPORT_EVERY_MS = 250;
@@ -19,10 +19,7 @@ export function withRowProgress(ch: RowSource, progress: (fraction: number | nul
   const n = ch.rows;
   let last = performance.now();
   let seen = 0;
-  const wrapped = new FunctionRowSource(
-    n,
-    ch.cols,
-    (i, out) => {
+  const fill = (i: number, out: Float64Array): void => {
       ch.row(i, out);
       if ((++seen & 63) === 0) {
         const now = performance.now();
@@ -31,9 +28,8 @@ export function withRowProgress(ch: RowSource, progress: (fraction: number | nul
           progress(Math.min(1, (i + 1) / n), `${step()}: row ${i + 1} of ${n}`);
         }
       }
-    },
-    (i) => ch.rowLabel(i),
-    (j) => ch.colLabel(j),
-  );
-  return wrapped;
+  };
+  // Keep the offset structure visible to the privacy check (planar Laplace).
+  if (ch instanceof GridOffsetChannel) return new GridOffsetChannel(n, fill, (i) => ch.rowLabel(i), ch.gridSpec);
+  return new FunctionRowSource(n, ch.cols, fill, (i) => ch.rowLabel(i), (j) => ch.colLabel(j));
 }

@@ -42,3 +42,17 @@ export class FunctionRowSource implements RowSource {
     return this.colName(j);
   }
 }
+
+/**
+ * A channel on a grid whose entries are a function of grid offsets (planar
+ * Laplace, SPEC §2): the privacy check may use the structured check of
+ * check/grid-offset-check.ts, which is sound for any channel and exact for
+ * this one, in O(n^2) instead of O(n^3).
+ */
+export class GridOffsetChannel extends FunctionRowSource {
+  readonly gridSpec: string;
+  constructor(rows: number, fill: (i: number, out: Float64Array) => void, label: (i: number) => string, gridSpec: string) {
+    super(rows, rows, fill, label);
+    this.gridSpec = gridSpec;
+  }
+}

@@ -1,7 +1,7 @@
 import { MechError, assertEpsilon } from '../errors';
 import type { Domain } from '../metric/domain';
 import type { Mechanism } from './channel';
-import { FunctionRowSource } from './function-row-source';
+import { GridOffsetChannel } from './function-row-source';
 import { buildPlanarOffsetTables, type PlanarOffsetTables } from './planar/offset-tables';
 
 /**
@@ -32,7 +32,7 @@ export function planarLaplace(domain: Domain, eps: number): Mechanism {
   const t0 = performance.now();
   const tables = buildPlanarOffsetTables(R, C, g.metric, e);
   const buildMs = performance.now() - t0;
-  const channel = new FunctionRowSource(R * C, R * C, planarRowFiller(tables), (i) => domain.label(i));
+  const channel = new GridOffsetChannel(R * C, planarRowFiller(tables), (i) => domain.label(i), domain.spec);
   const density =
     g.metric === 'euclidean' ? 'eps^2/(2 pi) exp(-eps r)' : g.metric === 'manhattan' ? '(eps^2/4) exp(-eps d1)' : '(eps^2/8) exp(-eps d_inf)';
   return {

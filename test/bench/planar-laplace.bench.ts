@@ -4,6 +4,7 @@
  * translation-invariant tables once over integrating every entry directly
  * (the baseline, measured in the same run on the same grid).
  */
+import { checkGridOffsetPrivacy } from '../../src-worker/check/grid-offset-check';
 import { checkPrivacy } from '../../src-worker/check/privacy-check';
 import { planarLaplace } from '../../src-worker/mechanism/planar-laplace';
 import { normLaplaceRegion } from '../../src-worker/mechanism/planar/norm-laplace-region';
@@ -60,4 +61,22 @@ export default async function bench(): Promise<void> {
   console.log(
     `check TG line:${N}: edges ${edgeMs.toFixed(0)} ms (eff ${re.effectiveEpsilon.toFixed(12)}), all pairs ${allMs.toFixed(0)} ms (eff ${ra.effectiveEpsilon.toFixed(12)}); ratio ${(allMs / edgeMs).toFixed(0)}x`,
   );
+
+  // 4. Planar Laplace check by grid offsets vs all pairs (baseline, same channel, same run).
+  for (const n of [20, 30]) {
+    const g = gridDomain(n, n, 0.5);
+    const pl = planarLaplace(g, Math.log(4));
+    const [so, offMs] = time(() => checkGridOffsetPrivacy(pl.channel, g, Math.log(4)));
+    const [sa, allPairsMs] = time(() => checkPrivacy(pl.channel, g, Math.log(4), { pairs: 'all' }));
+    console.log(
+      `check planar Laplace ${n}x${n}: grid offsets ${offMs.toFixed(0)} ms (eff ${so.effectiveEpsilon.toFixed(12)}), all pairs ${allPairsMs.toFixed(0)} ms (eff ${sa.effectiveEpsilon.toFixed(12)}); ratio ${(allPairsMs / offMs).toFixed(0)}x`,
+    );
+  }
+  for (const n of [60, 100]) {
+    const g = gridDomain(n, n, 0.5);
+    const pl = planarLaplace(g, Math.log(4));
+    const [so, offMs] = time(() => checkGridOffsetPrivacy(pl.channel, g, Math.log(4)));
+    const allPairs = ((g.n * (g.n - 1)) / 2) * g.n;
+    console.log(`check planar Laplace ${n}x${n}: grid offsets ${(offMs / 1000).toFixed(1)} s, ${so.pairsChecked.toExponential(2)} point pairs (all pairs would compare ${allPairs.toExponential(2)} entries), private ${so.passes}, exact ${so.exact}`);
+  }
 }
