@@ -197,6 +197,26 @@ describe('docs: relative links point to existing files and anchors', () => {
     expect(bad).toEqual([]);
   });
 
+  it('every source path named in docs/ exists (root-relative, or relative to a src-* folder)', () => {
+    const roots = readdirSync(ROOT).filter((d) => d.startsWith('src-') && statSync(join(ROOT, d)).isDirectory());
+    const bad: string[] = [];
+    let checked = 0;
+    for (const f of docFiles()) {
+      withoutFences(readFileSync(f, 'utf8')).forEach((line, i) => {
+        for (const m of line.matchAll(/`([\w.-]+(?:\/[\w.-]+)+\/?)`/g)) {
+          const p = m[1]!;
+          if (!/\.(ts|svelte|mjs|js|json|md)$/.test(p) && !p.endsWith('/')) continue; // a path, not e.g. a/b in prose
+          if (p.startsWith('out/')) continue; // build output, absent until built
+          checked++;
+          if (existsSync(join(ROOT, p)) || roots.some((r) => existsSync(join(ROOT, r, p)))) continue;
+          bad.push(`${relative(ROOT, f)}:${i + 1}: ${p}`);
+        }
+      });
+    }
+    expect(checked, 'source paths found').toBeGreaterThan(50);
+    expect(bad, 'paths named in docs/ that do not exist').toEqual([]);
+  });
+
   it('the link checker catches a missing file and a missing anchor', () => {
     // the README's own headings, as the checker sees them
     expect(anchorsOf(README).has('command-line')).toBe(true);
