@@ -167,6 +167,8 @@ export class MechStudioHost implements ApiHost {
         return this.submit(params[0], session);
       case 'cancel':
         return this.cancel(str(params[0], 'job id'), session);
+      case 'stop':
+        return this.stop(str(params[0], 'job id'), session);
       case 'project.open':
         return this.open(optPath(params[0], 'project path'));
       case 'project.save':
@@ -217,6 +219,11 @@ export class MechStudioHost implements ApiHost {
   private async cancel(jobId: string, session: HostSession): Promise<boolean> {
     if (this.jobOwner.get(jobId) !== session) return false;
     return this.fair.cancel(jobId);
+  }
+
+  private async stop(jobId: string, session: HostSession): Promise<boolean> {
+    if (this.jobOwner.get(jobId) !== session) return false;
+    return this.fair.stop(jobId);
   }
 
   private async open(path?: string): Promise<OpenedProject | null> {
