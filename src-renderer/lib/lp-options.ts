@@ -158,21 +158,25 @@ export function convergencePoints(h: ReadonlyArray<Pick<LpSample, 'elapsedMs' | 
 }
 
 /**
- * A y range that shows the last stretch of the convergence: early bounds
- * can be far below (or under 0) and would flatten everything else. From
- * the smallest objective seen, down to the last bound minus a margin, but
- * never below a bound that is the first one and far off (it stays visible as
- * clipped). null: let the chart choose.
+ * A y range that shows the whole convergence without letting far-off early
+ * bounds (0, or negative, before the first useful pricing round) flatten it:
+ * from the highest objective down to the last bound, and three times that
+ * height below it (never below 0 when the losses are >= 0); bounds further
+ * down are clipped at the bottom edge. null: let the chart choose.
  */
 export function convergenceRange(pts: readonly ConvergencePoint[]): { min: number; max: number } | null {
   if (pts.length === 0) return null;
   const last = pts[pts.length - 1]!;
   let maxObj = -Infinity;
-  for (const p of pts) maxObj = Math.max(maxObj, p.objective);
-  const lo = last.bound ?? last.objective;
-  const span = Math.max(last.objective - lo, Math.abs(last.objective) * 1e-3, 1e-12);
-  const min = lo - 0.15 * span;
-  // objectives fall fast at first: show up to 4 spans above the last objective, or all when they fit
-  const max = Math.min(maxObj, last.objective + 4 * span) + 0.05 * span;
+  let minY = Infinity;
+  for (const p of pts) {
+    maxObj = Math.max(maxObj, p.objective);
+    minY = Math.min(minY, p.objective, p.bound ?? Infinity);
+  }
+  const lastLow = Math.min(last.bound ?? last.objective, last.objective);
+  const height = Math.max(maxObj - lastLow, Math.abs(last.objective) * 1e-3, 1e-12);
+  const floor = last.objective >= 0 && minY < 0 ? 0 : -Infinity;
+  const min = Math.max(minY, lastLow - 3 * height, floor) - 0.03 * height;
+  const max = maxObj + 0.03 * height;
   return max > min ? { min, max } : null;
 }

@@ -106,19 +106,24 @@ describe('typed LP progress', () => {
     expect(progressSchema.safeParse({ fraction: 0.3, message: 'x', lp: { ...lp, gap: -0.1 } }).success).toBe(false);
   });
 
-  it('chart points are in seconds, in time order; the y range shows the last stretch', () => {
+  it('chart points are in seconds, in time order; the y range keeps the convergence and clips far-off early bounds', () => {
     const pts = convergencePoints([
-      { elapsedMs: 2000, objective: 1.5, bound: 1.2, gap: 0.2 },
+      { elapsedMs: 2000, objective: 1.5, bound: -40, gap: null },
       { elapsedMs: 1000, objective: 3, bound: null, gap: null },
       { elapsedMs: 3000, objective: 1.4, bound: 1.3, gap: 0.1 / 1.4 },
     ]);
     expect(pts.map((p) => p.t)).toEqual([1, 2, 3]);
     expect(pts[0]!.gap).toBeNull();
     const r = convergenceRange(pts)!;
-    // last bound 1.3 and last objective 1.4 inside; the first objective (3) clipped above
+    // every objective (3 down to 1.4) and the last bound inside; the early bound -40 clipped (at 0: the losses are >= 0)
+    expect(r.max).toBeGreaterThan(3);
     expect(r.min).toBeLessThan(1.3);
-    expect(r.max).toBeGreaterThan(1.4);
-    expect(r.max).toBeLessThan(3);
+    expect(r.min).toBeGreaterThan(-0.2);
+    // bounds within three heights of the last one are all shown (with a small margin)
+    const near = convergenceRange(convergencePoints([{ elapsedMs: 1, objective: 2, bound: 1.5, gap: 0.25 }, { elapsedMs: 2, objective: 1.9, bound: 1.8, gap: 0.05 }]))!;
+    expect(near.min).toBeLessThan(1.5);
+    expect(near.min).toBeGreaterThan(1.4);
+    expect(near.max).toBeGreaterThan(2);
     expect(convergenceRange([])).toBeNull();
   });
 });
