@@ -175,8 +175,9 @@ export function convergenceRange(pts: readonly ConvergencePoint[]): { min: numbe
   }
   const lastLow = Math.min(last.bound ?? last.objective, last.objective);
   const height = Math.max(maxObj - lastLow, Math.abs(last.objective) * 1e-3, 1e-12);
-  const floor = last.objective >= 0 && minY < 0 ? 0 : -Infinity;
-  const min = Math.max(minY, lastLow - 3 * height, floor) - 0.03 * height;
+  // losses >= 0: the axis never goes below 0 (a negative early bound is clipped, no "-0.0" tick)
+  const floor = last.objective >= 0 && minY <= 0 ? 0 : -Infinity;
+  const min = Math.max(Math.max(minY, lastLow - 3 * height) - 0.03 * height, floor);
   const max = maxObj + 0.03 * height;
   return max > min ? { min, max } : null;
 }

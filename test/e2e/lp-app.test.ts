@@ -70,6 +70,8 @@ beforeAll(async () => {
   await h.page.getByTestId('path-input').fill(join(dir, 'population.mechstudio.json'));
   await h.page.getByTestId('path-ok').click();
   await h.page.getByTestId('item-mechanism-town-lp').waitFor();
+  // the start-up example's jobs and the placeholders' finish first
+  await h.page.waitForFunction(() => document.querySelectorAll('[data-testid="job-row"][data-status="running"], [data-testid="job-row"][data-status="queued"]').length === 0, null, { timeout: 120_000 });
 }, 240_000);
 
 afterAll(async () => {
