@@ -71,7 +71,7 @@ beforeAll(async () => {
   await h.page.getByTestId('path-ok').click();
   await h.page.getByTestId('item-mechanism-town-lp').waitFor();
   // the start-up example's jobs and the placeholders' finish first
-  await h.page.waitForFunction(() => document.querySelectorAll('[data-testid="job-row"][data-status="running"], [data-testid="job-row"][data-status="queued"]').length === 0, null, { timeout: 120_000 });
+  await h.page.waitForFunction(`document.querySelectorAll('[data-testid="job-row"][data-status="running"], [data-testid="job-row"][data-status="queued"]').length === 0`, null, { timeout: 120_000 });
 }, 240_000);
 
 afterAll(async () => {
@@ -124,7 +124,7 @@ describe('the optimal LP in the app', () => {
           first = pct(await page.getByTestId('lp-live-gap').textContent().catch(() => null));
           return first !== null && first < 100;
         },
-        { timeout: 60_000, intervals: [100] },
+        { timeout: 60_000, interval: 100 },
       )
       .toBe(true);
     await page.getByTestId('lp-chart-job').first().waitFor();
