@@ -71,7 +71,9 @@ beforeAll(async () => {
   await h.page.getByTestId('path-ok').click();
   await h.page.getByTestId('item-mechanism-town-lp').waitFor();
   // the start-up example's jobs and the placeholders' finish first
-  await h.page.waitForFunction(`document.querySelectorAll('[data-testid="job-row"][data-status="running"], [data-testid="job-row"][data-status="queued"]').length === 0`, null, { timeout: 120_000 });
+  // (a function, not text: the app's CSP forbids eval; typed without the DOM library)
+  const busy = '[data-testid="job-row"][data-status="running"], [data-testid="job-row"][data-status="queued"]';
+  await h.page.waitForFunction((sel) => (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document.querySelectorAll(sel).length === 0, busy, { timeout: 120_000 });
 }, 240_000);
 
 afterAll(async () => {
