@@ -18,6 +18,7 @@ import { Dispatcher } from '../../src-main/dispatcher/dispatcher';
 import { ApiError } from '../../src-worker/protocol/api';
 import { lpSampleSchema, type JobEvent, type LpSample } from '../../src-worker/protocol/messages';
 import type { CheckResult, MechanismResult } from '../../src-worker/protocol/results';
+import { startTestServer } from './web-fixture';
 
 const N = 10; // grid:10x10, step 1, Euclidean
 const EPS = 1;
@@ -234,6 +235,37 @@ describe('stop on a job that is not an LP', () => {
       await d.close();
     }
   }, 60_000);
+});
+
+describe('stop over the web bridge (host, fair queue, dispatcher)', () => {
+  it("only the job's own session can stop it; the stop keeps the LP's best mechanism; progress carries typed samples over the wire", async () => {
+    const t = await startTestServer({ threads: 1 });
+    try {
+      const a = await t.connect();
+      const b = await t.connect();
+      const sub = await a.call('submit', [lpRequest({ lpThreads: undefined })]);
+      expect(sub.ok).toBe(true);
+      const id = sub.value as string;
+      // wait for the first typed LP sample pushed to session a
+      for (let k = 0; k < 600 && !a.events.some((e) => e.jobId === id && e.kind === 'progress' && e.lp); k++) await new Promise((r) => setTimeout(r, 100));
+      const sample = a.events.find((e) => e.jobId === id && e.kind === 'progress' && e.lp);
+      expect(sample).toBeDefined();
+      expect(lpSampleSchema.safeParse(sample!.kind === 'progress' ? sample!.lp : null).success).toBe(true);
+      expect((await b.call('stop', [id])).value).toBe(false); // not b's job
+      expect((await a.call('stop', [id])).value).toBe(true);
+      const end = await a.jobEnd(id, 60_000);
+      expect(end.kind).toBe('result');
+      if (end.kind !== 'result' || end.result.type !== 'mechanism') return;
+      expect(end.result.lp!.stoppedBy).toBe('stopped');
+      expect(worstRatio(end.result.matrix!.data, EPS)).toBeLessThanOrEqual(1 + 1e-9);
+      // no job of b was touched, and nothing is left running
+      expect(b.events.filter((e) => e.jobId === id)).toEqual([]);
+      expect(t.dispatcher.activeJobs).toBe(0);
+      expect((await a.call('stop', [id])).value).toBe(false); // finished
+    } finally {
+      await t.close();
+    }
+  }, 120_000);
 });
 
 interface Run {
