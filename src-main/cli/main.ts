@@ -332,6 +332,8 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
         return argv.length === 0 ? 2 : 0;
       }
       args = parseArgs(argv);
+      // an LP from the start: a Ctrl-C while its inputs are read already means "stop with the best" (the job then stops at once)
+      lpJob = args.command === 'mechanism' && args.flags.get('kind') === 'optimal';
       try {
         process.cwd(); // relative paths are resolved against it
       } catch {
