@@ -109,7 +109,7 @@ describe('the optimal LP in the app', () => {
     await shot('lp-01-field-errors');
     await page.getByTestId('lp-delta').fill('1.1');
     await page.getByTestId('lp-time-limit').fill('60');
-    await page.getByTestId('lp-target-gap').fill('1');
+    await page.getByTestId('lp-target-gap').fill('2');
     await expect.poll(() => page.getByTestId('lp-field-error').count()).toBe(0);
     await expect.poll(() => page.getByTestId('compute').isDisabled()).toBe(false);
   });
@@ -131,20 +131,20 @@ describe('the optimal LP in the app', () => {
       .toBe(true);
     await page.getByTestId('lp-chart-job').first().waitFor();
     await shot('lp-02-town-running');
-    // done (target gap 1%): the typed result
+    // done (target gap 2%): the typed result
     const result = page.getByTestId('lp-result');
     await result.waitFor({ timeout: 90_000 });
     expect(await result.getAttribute('data-stopped-by')).toMatch(/target-gap|optimal/);
     expect(await page.getByTestId('lp-model-solved').textContent()).toContain('spanner, δ = 1.1');
     const gap = pct(await page.getByTestId('lp-gap').textContent());
     expect(gap).not.toBeNull();
-    expect(gap!).toBeLessThanOrEqual(1);
+    expect(gap!).toBeLessThanOrEqual(2);
     expect(gap!).toBeLessThan(first!); // it shrank from the first certified gap seen
     const objective = Number((await page.getByTestId('lp-objective').textContent())!.replace(' km', ''));
     const bound = Number((await page.getByTestId('lp-bound').textContent())!.replace(' km', ''));
     expect(await page.getByTestId('lp-objective').textContent()).toContain('km');
     expect(bound).toBeLessThanOrEqual(objective);
-    expect((objective - bound) / objective).toBeLessThanOrEqual(0.01 * (1 + 1e-3) + 1e-6);
+    expect((objective - bound) / objective).toBeLessThanOrEqual(0.02 * (1 + 1e-3) + 1e-6);
     // the final convergence chart has the history's points, and the channel was re-checked as private
     expect(Number(await page.locator('.lpchart:has([data-testid="lp-chart-result"])').getAttribute('data-points'))).toBeGreaterThan(2);
     await expect.poll(() => page.getByTestId('privacy-badge').textContent(), { timeout: 60_000 }).toMatch(/private/i);
@@ -159,7 +159,8 @@ describe('the optimal LP in the app', () => {
     await page.getByTestId('lp-time-limit').fill('600');
     await page.getByTestId('compute').click();
     await page.getByTestId('stop-lp').waitFor({ timeout: 30_000 });
-    // the first round of the 900-point spanner LP
+    // the first round of the 900-point spanner LP (the second may take minutes on a loaded machine; a stop
+    // before the master is free of its penalty columns returns the starting channel: private, gap 100%)
     await page.getByTestId('lp-live').waitFor({ timeout: 90_000 });
     await shot('lp-04-city-running');
     const row = page.getByTestId('job-row').filter({ hasText: "optimal mechanism 'city-lp'" }).first();
