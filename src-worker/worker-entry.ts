@@ -17,12 +17,14 @@ import type { WorkerReply } from './protocol/messages';
 import type { JobError } from './protocol/common';
 import { runJobRequest } from './jobs/run';
 import { releaseHighsRuntimeIfLarge } from './lp/highs-runtime';
+import { FLAG_CANCEL } from './jobs/context';
+import type { LpSample } from './protocol/messages';
 
 export interface WorkerTask {
   request: unknown;
   /** Progress port: the worker posts {fraction, message}. */
   port: MessagePort;
-  /** Int32Array(1) over a SharedArrayBuffer; 1 = cancelled. */
+  /** Int32Array(1) over a SharedArrayBuffer; 1 = cancelled, 2 = stop with the best answer so far (optimal LPs). */
   cancelFlag: SharedArrayBuffer;
 }
 
@@ -33,7 +35,7 @@ function sharedFlagSignal(buffer: SharedArrayBuffer): AbortSignal {
   const signal = controller.signal;
   const protoAborted = Object.getOwnPropertyDescriptor(AbortSignal.prototype, 'aborted')!.get!;
   const sync = (): boolean => {
-    if (Atomics.load(flag, 0) === 1 && !protoAborted.call(signal)) controller.abort(new MechError('cancelled', 'job cancelled'));
+    if (Atomics.load(flag, 0) === FLAG_CANCEL && !protoAborted.call(signal)) controller.abort(new MechError('cancelled', 'job cancelled'));
     return protoAborted.call(signal) as boolean;
   };
   Object.defineProperty(signal, 'aborted', { get: sync, configurable: true });
@@ -67,15 +69,20 @@ export default async function runTask(task: WorkerTask): Promise<WorkerReply> {
     if (!parsed.ok) return { ok: false, error: parsed.error };
     const signal = sharedFlagSignal(task.cancelFlag);
     let last = 0;
-    const progress = (fraction: number | null, message: string): void => {
+    let lastLp = 0;
+    const progress = (fraction: number | null, message: string, lp?: LpSample): void => {
       const now = Date.now();
-      if (now - last < 50 && fraction !== 1) return; // rate-limit: at most ~20 messages/s
+      // rate-limit: at most ~20 messages/s; LP rounds on their own clock, so the live chart keeps its points
+      if (lp) {
+        if (now - lastLp < 50) return;
+        lastLp = now;
+      } else if (now - last < 50 && fraction !== 1) return;
       last = now;
       const f = fraction === null || !Number.isFinite(fraction) ? null : Math.min(1, Math.max(0, fraction));
-      port.postMessage({ fraction: f, message: String(message).slice(0, 500) });
+      port.postMessage({ fraction: f, message: String(message).slice(0, 500), ...(lp ? { lp } : {}) });
     };
     if (signal.aborted) return { ok: false, error: { code: 'cancelled', message: 'job cancelled' } };
-    const result = await runJobRequest(parsed.value, { signal, progress });
+    const result = await runJobRequest(parsed.value, { signal, progress, stopFlag: new Int32Array(task.cancelFlag) });
     return { ok: true, result };
   } catch (err) {
     return { ok: false, error: toJobError(err) };

@@ -3,7 +3,10 @@
  * request and runs it through the same dispatcher (worker pool) as the app.
  * Output: a readable summary on stdout, or with --json one object with the
  * keys listed in the README; progress on stderr (a bar on a TTY). Bad input
- * exits 2 with one line on stderr; Ctrl-C cancels the job and exits 130.
+ * exits 2 with one line on stderr; Ctrl-C cancels the job and exits 130,
+ * except for an optimal LP (kind optimal), where the first Ctrl-C stops the
+ * solve and writes the best mechanism found so far with its certified gap
+ * (exit 0), and a second one cancels.
  */
 import { unlinkSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -13,7 +16,7 @@ import { ApiError } from '../../src-worker/protocol/api';
 import { MAX_LP_THREADS, MAX_LP_TIME_LIMIT_SECONDS } from '../../src-worker/protocol/common';
 import type { JobRequest } from '../../src-worker/protocol/requests';
 import type { JobResult } from '../../src-worker/protocol/results';
-import { Dispatcher } from '../dispatcher/dispatcher';
+import { Dispatcher, isLpJob } from '../dispatcher/dispatcher';
 import { checkDirTarget, checkWriteTarget, prepareWrite, publishTemp } from '../fs/safe-fs';
 import { examplePath, listExamples } from '../project/examples';
 import { loadProject } from '../project/project-file';
@@ -272,6 +275,14 @@ function runSummaryText(s: RunSummary): string {
   return lines.join('\n');
 }
 
+/** The stderr line after a Ctrl-C stop: what was written and how far from the optimum it may be. */
+function stoppedNote(result: JobResult): string {
+  const lp = result.type === 'mechanism' ? result.lp : undefined;
+  if (!lp) return 'stopped by Ctrl-C: the result below is complete';
+  if (lp.stoppedBy !== 'stopped') return `the LP ended (${lp.stoppedBy}) before the stop took effect: the result below is complete`;
+  return `stopped by Ctrl-C after ${lp.rounds} rounds: the mechanism written is private, its expected loss ${lp.objective.toPrecision(6)} is within ${(lp.gap * 100).toPrecision(3)}% of the ${lp.model} model's optimum (certified lower bound ${lp.lowerBound.toPrecision(6)})`;
+}
+
 export async function main(argv: string[], opts: MainOptions = {}): Promise<number> {
   const stdout = opts.io?.stdout ?? process.stdout;
   const stderr = opts.io?.stderr ?? process.stderr;
@@ -287,11 +298,19 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     return fail('internal', m.startsWith('internal error') ? m : `internal error: ${m}`);
   };
   const controller = new AbortController();
+  // An optimal LP: the first Ctrl-C stops it with the best mechanism so far (stopper), the next cancels.
+  const stopper = new AbortController();
+  let lpJob = false;
   let interrupted = 0;
   const onSigint = (): void => {
     interrupted++;
-    if (interrupted > 1) process.exit(130);
     progress?.clear();
+    if (lpJob && interrupted === 1) {
+      stderr.write('mechstudio: stopping the LP: the best mechanism found so far will be written with its certified gap (Ctrl-C again to cancel)\n');
+      stopper.abort();
+      return;
+    }
+    if (interrupted > (lpJob ? 2 : 1)) process.exit(130);
     stderr.write('mechstudio: cancelling (Ctrl-C again to quit at once)\n');
     controller.abort();
   };
@@ -313,6 +332,8 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
         return argv.length === 0 ? 2 : 0;
       }
       args = parseArgs(argv);
+      // an LP from the start: a Ctrl-C while its inputs are read already means "stop with the best" (the job then stops at once)
+      lpJob = args.command === 'mechanism' && args.flags.get('kind') === 'optimal';
       try {
         process.cwd(); // relative paths are resolved against it
       } catch {
@@ -361,12 +382,14 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
       return fail(code, `${s.failed} of ${s.items.length} items failed (first: ${first.id}: ${first.error!.message})`);
     }
     const req = plan.request!;
-    const result: JobResult = await dispatcher.run(req, { signal: controller.signal, onProgress: (f, m) => pr.update(f, m) });
+    lpJob = isLpJob(req);
+    const result: JobResult = await dispatcher.run(req, { signal: controller.signal, stopSignal: stopper.signal, onProgress: (f, m) => pr.update(f, m) });
     if (plan.outFile && (result.type === 'mechanism' || result.type === 'capacity') && result.csvPath) {
       publishTemp(result.csvPath, plan.outFile, '--out file');
       result.csvPath = plan.outFile;
     }
     progress.clear();
+    if (stopper.signal.aborted) stderr.write(`mechstudio: ${stoppedNote(result)}\n`);
     if (plan.json) {
       stdout.write(JSON.stringify(jsonFor(req, result)) + '\n');
     } else {

@@ -10,6 +10,10 @@
  *   if the job has not ended after `cancelGraceMs`, the piscina task is
  *   aborted, which terminates that worker thread (piscina replaces it), so a
  *   cancelled job always ends within about grace + termination time (< 1 s).
+ * - stop(): for an optimal-mechanism LP (kind 'optimal' in a mechanism,
+ *   measure or check request) stores 2 in the same flag: the LP returns the
+ *   best private mechanism so far with its certified gap and the job ends
+ *   with that result (lp.stoppedBy 'stopped'). Other jobs: stop = cancel.
  * - A worker crash (process.exit, uncaught error, out of memory under
  *   `maxOldGenerationSizeMb`) becomes that job's error (code 'crashed') and the
  *   pool replaces the thread; other jobs are not affected.
@@ -24,8 +28,9 @@ import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { ApiError } from '../../src-worker/protocol/api';
 import type { JobError } from '../../src-worker/protocol/common';
-import { jobEventSchema, progressSchema, workerReplySchema, type JobEvent } from '../../src-worker/protocol/messages';
+import { jobEventSchema, progressSchema, workerReplySchema, type JobEvent, type LpSample } from '../../src-worker/protocol/messages';
 import type { JobRequest } from '../../src-worker/protocol/requests';
+import { FLAG_CANCEL, FLAG_STOP } from '../../src-worker/jobs/context';
 import type { JobResult } from '../../src-worker/protocol/results';
 import { parseJobRequest } from '../../src-worker/protocol/validate';
 
@@ -54,6 +59,9 @@ interface JobRecord {
   abort: AbortController;
   graceTimer?: NodeJS.Timeout;
   cancelled: boolean;
+  /** An optimal LP: stop() keeps its best mechanism (else stop = cancel). */
+  stoppable: boolean;
+  stopped: boolean;
   done: boolean;
   /** The worker has picked the job up (it posts {started: true} first). */
   running: boolean;
@@ -171,6 +179,8 @@ export class Dispatcher {
       flag: new Int32Array(flagBuf),
       abort: new AbortController(),
       cancelled: false,
+      stoppable: isLpJob(req),
+      stopped: false,
       done: false,
       running: false,
     };
@@ -184,7 +194,7 @@ export class Dispatcher {
         return;
       }
       const p = progressSchema.safeParse(m);
-      if (p.success) this.emit({ kind: 'progress', jobId: id, fraction: p.data.fraction, message: p.data.message });
+      if (p.success) this.emit({ kind: 'progress', jobId: id, fraction: p.data.fraction, message: p.data.message, ...(p.data.lp ? { lp: p.data.lp } : {}) });
     });
     port1.unref();
     this.pool
@@ -218,27 +228,54 @@ export class Dispatcher {
     if (!rec || rec.done) return false;
     if (rec.cancelled) return true;
     rec.cancelled = true;
-    Atomics.store(rec.flag, 0, 1);
+    Atomics.store(rec.flag, 0, FLAG_CANCEL);
     rec.graceTimer = setTimeout(() => {
       if (!rec.done) rec.abort.abort(new Error('cancelled'));
     }, this.cancelGraceMs);
     return true;
   }
 
-  /** Submit and await the result (rejects with ApiError); aborting `signal` cancels. */
-  run(request: unknown, options: { onProgress?: (fraction: number | null, message: string) => void; signal?: AbortSignal } = {}): Promise<JobResult> {
+  /**
+   * Stop a job early, keeping its answer: an optimal LP returns the best
+   * private mechanism so far with its certified gap; any other job is
+   * cancelled. Resolves true if the job was running or queued.
+   */
+  async stop(jobId: string): Promise<boolean> {
+    const rec = this.jobs.get(jobId);
+    if (!rec || rec.done) return false;
+    if (!rec.stoppable) return this.cancel(jobId);
+    if (rec.cancelled || rec.stopped) return true;
+    rec.stopped = true;
+    // Only from 0: a cancel that came first stays a cancel.
+    Atomics.compareExchange(rec.flag, 0, 0, FLAG_STOP);
+    return true;
+  }
+
+  /** Whether stop(jobId) keeps a result (an optimal LP) rather than cancelling; false for unknown or finished jobs. */
+  isStoppable(jobId: string): boolean {
+    const rec = this.jobs.get(jobId);
+    return rec !== undefined && !rec.done && rec.stoppable;
+  }
+
+  /** Submit and await the result (rejects with ApiError); aborting `signal` cancels, aborting `stopSignal` stops (see stop()). */
+  run(
+    request: unknown,
+    options: { onProgress?: (fraction: number | null, message: string, lp?: LpSample) => void; signal?: AbortSignal; stopSignal?: AbortSignal } = {},
+  ): Promise<JobResult> {
     return new Promise<JobResult>((resolve, reject) => {
       let id: string;
       const unsubscribe = this.onJobEvent((e) => {
         if (e.jobId !== id) return;
-        if (e.kind === 'progress') options.onProgress?.(e.fraction, e.message);
+        if (e.kind === 'progress') options.onProgress?.(e.fraction, e.message, e.lp);
         else if (e.kind === 'result') (cleanup(), resolve(e.result));
         else if (e.kind === 'error') (cleanup(), reject(new ApiError(e.error)));
       });
       const onAbort = (): void => void this.cancel(id);
+      const onStop = (): void => void this.stop(id);
       const cleanup = (): void => {
         unsubscribe();
         options.signal?.removeEventListener('abort', onAbort);
+        options.stopSignal?.removeEventListener('abort', onStop);
       };
       try {
         id = this.start(request);
@@ -248,6 +285,8 @@ export class Dispatcher {
         return;
       }
       options.signal?.addEventListener('abort', onAbort);
+      options.stopSignal?.addEventListener('abort', onStop);
+      if (options.stopSignal?.aborted) onStop();
       if (options.signal?.aborted) onAbort();
     });
   }
@@ -303,6 +342,13 @@ export class Dispatcher {
       }
     }
   }
+}
+
+/** Jobs whose stop() keeps a result: an optimal-mechanism LP (kind 'optimal', built by a mechanism, measure or check job). */
+export function isLpJob(req: JobRequest): boolean {
+  if (req.type === 'mechanism') return req.kind === 'optimal';
+  if (req.type === 'measure' || req.type === 'check') return req.mechanism?.kind === 'optimal';
+  return false;
 }
 
 /** A rejected piscina task that was not a cancellation: the worker died. */

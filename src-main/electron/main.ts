@@ -115,7 +115,7 @@ async function main(): Promise<void> {
   const host = new MechStudioHost({
     mode: 'electron',
     version: version(),
-    jobs: { submit: (r) => dispatcher.submit(r), cancel: (id) => dispatcher.cancel(id), onJobEvent: (l) => dispatcher.onJobEvent(l), workers: dispatcher.threads },
+    jobs: { submit: (r) => dispatcher.submit(r), cancel: (id) => dispatcher.cancel(id), stop: (id) => dispatcher.stop(id), onJobEvent: (l) => dispatcher.onJobEvent(l), workers: dispatcher.threads },
     store: createProjectStore(dispatcher, { examplesDir: join(root, 'resources/examples'), configDir: app.getPath('userData') }),
     dialogs,
     onRecentChanged: (recent) => {

@@ -20,6 +20,8 @@ import { toJobError } from './api-host';
 export interface JobBackend {
   submit(request: JobRequest): Promise<string> | string;
   cancel(jobId: string): Promise<boolean> | boolean;
+  /** Stop with the best answer so far (optimal LPs; else cancel). Absent: stop = cancel. */
+  stop?(jobId: string): Promise<boolean> | boolean;
   onJobEvent(listener: (event: JobEvent) => void): () => void;
   readonly workers: number;
 }
@@ -141,6 +143,14 @@ export class FairJobs {
     this.jobs.delete(job.id);
     this.emit({ kind: 'error', jobId: job.id, error: { code: 'cancelled', message: 'job cancelled' }, elapsedMs: 0 });
     return true;
+  }
+
+  /** Stop a job keeping its best answer (Dispatcher.stop); a job still waiting here has none: it is cancelled. */
+  async stop(jobId: string): Promise<boolean> {
+    const job = this.jobs.get(jobId);
+    if (!job || job.cancelled) return job?.cancelled ?? false;
+    if (job.inner !== undefined) return this.backend.stop ? this.backend.stop(job.inner) : this.backend.cancel(job.inner);
+    return this.cancel(jobId);
   }
 
   /** Forget a session: its waiting jobs are dropped, its running jobs cancelled. */

@@ -7,6 +7,7 @@
 import { resolve } from 'node:path';
 import {
   ApiError,
+  MAX_LP_THREADS,
   parseJobRequest,
   parseWith,
   projectSchema,
@@ -126,6 +127,18 @@ async function redactForFiles(err: JobError, refs: DomainFileRef[]): Promise<Job
   return redactJobError(err, refs.flatMap((r) => [r.spec, r.file, r.spec.slice(r.spec.indexOf(':') + 1).trim()]), contents);
 }
 
+/**
+ * The app's default for the optimal LP's pricing threads: the pool size
+ * (AppInfo.workers), when the request leaves lpThreads out (the engine's own
+ * default, for the CLI, is 1).
+ */
+export function withDefaultLpThreads(req: JobRequest, workers: number): JobRequest {
+  const threads = Math.max(1, Math.min(MAX_LP_THREADS, Math.floor(workers) || 1));
+  const spec = req.type === 'mechanism' ? req : req.type === 'measure' || req.type === 'check' ? req.mechanism : undefined;
+  if (spec && spec.kind === 'optimal' && spec.lpThreads === undefined) spec.lpThreads = threads;
+  return req;
+}
+
 export class MechStudioHost implements ApiHost {
   private readonly opts: HostOptions;
   private readonly fair: FairJobs;
@@ -167,6 +180,8 @@ export class MechStudioHost implements ApiHost {
         return this.submit(params[0], session);
       case 'cancel':
         return this.cancel(str(params[0], 'job id'), session);
+      case 'stop':
+        return this.stop(str(params[0], 'job id'), session);
       case 'project.open':
         return this.open(optPath(params[0], 'project path'));
       case 'project.save':
@@ -205,6 +220,7 @@ export class MechStudioHost implements ApiHost {
     // graph:/dev/zero, csv:/proc/self/mem, a FIFO: refused here, before a worker opens them
     const refs = domainFileRefs(req);
     await checkDomainFiles(refs);
+    withDefaultLpThreads(req, this.opts.jobs.workers);
     const id = await this.fair.submit(session.id, req);
     if (refs.length > 0) this.jobFiles.set(id, refs);
     this.jobOwner.set(id, session);
@@ -217,6 +233,11 @@ export class MechStudioHost implements ApiHost {
   private async cancel(jobId: string, session: HostSession): Promise<boolean> {
     if (this.jobOwner.get(jobId) !== session) return false;
     return this.fair.cancel(jobId);
+  }
+
+  private async stop(jobId: string, session: HostSession): Promise<boolean> {
+    if (this.jobOwner.get(jobId) !== session) return false;
+    return this.fair.stop(jobId);
   }
 
   private async open(path?: string): Promise<OpenedProject | null> {

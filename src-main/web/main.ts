@@ -35,7 +35,7 @@ export async function startWebApp(opts: { port?: number; threads?: number; confi
   const host = new MechStudioHost({
     mode: 'web',
     version: appVersion(),
-    jobs: { submit: (r) => dispatcher.submit(r), cancel: (id) => dispatcher.cancel(id), onJobEvent: (l) => dispatcher.onJobEvent(l), workers: dispatcher.threads },
+    jobs: { submit: (r) => dispatcher.submit(r), cancel: (id) => dispatcher.cancel(id), stop: (id) => dispatcher.stop(id), onJobEvent: (l) => dispatcher.onJobEvent(l), workers: dispatcher.threads },
     store: createProjectStore(dispatcher, {
       examplesDir: process.env.MECHSTUDIO_EXAMPLES_DIR ?? join(ROOT, 'resources/examples'),
       configDir: opts.configDir ?? defaultConfigDir(),

@@ -5,6 +5,7 @@
 import type { DomainInput, LossInput, PriorInput } from '../../src-worker/protocol/common';
 import type { JobRequest } from '../../src-worker/protocol/requests';
 import type { ProjectInput, ProjectLoss, ProjectPrior } from '../../src-worker/protocol/project';
+import { lpRequestOptions } from './lp-options';
 
 export type ProjectDomainIn = ProjectInput['domains'][number];
 export type ProjectPriorIn = NonNullable<ProjectInput['priors']>[number];
@@ -98,6 +99,7 @@ export function mechanismRequest(project: ProjectInput, m: ProjectMechanismIn): 
   if (prior !== undefined) req.prior = prior;
   const loss = lossToInput(m.loss);
   if (loss !== undefined) req.loss = loss;
+  Object.assign(req, lpRequestOptions(m)); // optimal LP: model, delta, time limit, target gap, threads (lp-options.ts)
   return req;
 }
 

@@ -4,7 +4,7 @@
  * keyed by mechanism/analysis id.
  */
 import type { MechStudioApi, RecentProject } from '../../src-worker/protocol/api';
-import type { JobEvent } from '../../src-worker/protocol/messages';
+import type { JobEvent, LpSample } from '../../src-worker/protocol/messages';
 import type { ChannelPayload, JobError } from '../../src-worker/protocol/common';
 import type { JobRequest } from '../../src-worker/protocol/requests';
 import type { CheckResult, JobResult, MechanismResult } from '../../src-worker/protocol/results';
@@ -26,7 +26,16 @@ export interface JobView {
   message: string;
   status: 'queued' | 'running' | 'done' | 'error' | 'cancelled';
   error?: string;
+  /** An optimal LP: Stop keeps its best mechanism so far (other jobs only cancel). */
+  stoppable?: boolean;
+  /** The user pressed Stop (the job is finishing with its best answer). */
+  stopping?: boolean;
+  /** Typed LP rounds received so far (for the live convergence chart). */
+  lp?: LpSample[];
 }
+
+/** Most live LP samples kept per job (older ones are thinned, the first kept). */
+const MAX_LIVE_LP_SAMPLES = 1000;
 
 export interface ItemResult {
   status: 'running' | 'done' | 'error';
@@ -52,6 +61,8 @@ export class AppState {
   jobs = $state<JobView[]>([]);
   recent = $state<RecentProject[]>([]);
   mode = $state<'electron' | 'web' | 'cli'>('web');
+  /** Worker threads of the host's pool (AppInfo.workers): the default lpThreads of an optimal LP. */
+  workers = $state<number | null>(null);
   toast = $state<{ text: string; kind: 'ok' | 'bad' | 'info' } | null>(null);
   private toastTimer: ReturnType<typeof setTimeout> | undefined;
   private waiters = new Map<string, (e: JobEvent) => void>();
@@ -81,7 +92,13 @@ export class AppState {
     if (j) {
       if (e.kind === 'progress') {
         j.status = 'running';
-        j.fraction = e.fraction;
+        if (e.lp) {
+          const lp = (j.lp ??= []);
+          if (lp.length >= MAX_LIVE_LP_SAMPLES) j.lp = lp.filter((_, i) => i === 0 || i % 2 === 1);
+          j.lp!.push(e.lp);
+        }
+        // An LP's bar never moves back: phase messages without a fraction keep the last one.
+        j.fraction = j.lp?.length ? Math.max(j.fraction ?? 0, e.fraction ?? 0) : e.fraction;
         j.message = e.message;
       } else if (e.kind === 'result') {
         j.status = 'done';
@@ -101,6 +118,7 @@ export class AppState {
   /** Submit a job, track it in the jobs panel, resolve with its result. */
   run(request: JobRequest, label: string, onId?: (id: string) => void): Promise<JobResult> {
     const view: JobView = { jobId: null, label, type: request.type, started: Date.now(), elapsedMs: 0, fraction: null, message: 'queued', status: 'queued' };
+    if (request.type === 'mechanism' && request.kind === 'optimal') view.stoppable = true;
     this.jobs.unshift(view);
     if (this.jobs.length > 30) this.jobs.splice(30);
     const tracked = this.jobs[0]!;
@@ -139,6 +157,16 @@ export class AppState {
 
   async cancel(jobId: string): Promise<void> {
     await this.api.cancel(jobId);
+  }
+
+  /** Stop a job keeping its best answer so far (an optimal LP: its best private mechanism and certified gap); other jobs are cancelled. */
+  async stop(jobId: string): Promise<void> {
+    const j = this.jobs.find((x) => x.jobId === jobId);
+    if (j) {
+      j.stopping = true;
+      j.message = j.stoppable ? 'stopping: keeping the best mechanism so far…' : j.message;
+    }
+    await this.api.stop(jobId);
   }
 
   markDirty(): void {

@@ -3,12 +3,24 @@
  * the engine's long loops poll, and a progress reporter.
  */
 import { MechError } from '../errors';
+import type { LpSample } from '../protocol/messages';
+
+/** Values of a job's shared flag (Int32Array(1) on a SharedArrayBuffer, set by the dispatcher). */
+export const FLAG_CANCEL = 1;
+/** Stop with the best answer so far: an optimal LP returns its best private mechanism and certified gap. */
+export const FLAG_STOP = 2;
 
 export interface JobContext {
   /** Aborted when the job is cancelled; long loops call checkCancelled(signal). */
   signal: AbortSignal;
-  /** Report progress (fraction 0..1 or null when unknown). Cheap; rate-limited by the caller. */
-  progress(fraction: number | null, message: string): void;
+  /** Report progress (fraction 0..1 or null when unknown), with a typed LP sample on LP rounds. Cheap; rate-limited by the caller. */
+  progress(fraction: number | null, message: string, lp?: LpSample): void;
+  /**
+   * The job's shared flag: non-zero asks an optimal LP to stop and return its
+   * best mechanism so far (FLAG_STOP; FLAG_CANCEL also aborts `signal`).
+   * Absent: the job cannot be stopped with a result.
+   */
+  stopFlag?: Int32Array;
 }
 
 /** Throw MechError('cancelled') when the signal is aborted. */

@@ -10,6 +10,7 @@ import type { Matrix } from '../linalg/matrix';
 import type { Domain } from '../metric/domain';
 import type { Mechanism, RowSource } from '../mechanism/channel';
 import type { MechanismKindName } from '../protocol/common';
+import type { LpSample } from '../protocol/messages';
 import { privatePosteriorVertices } from '../explorer/posterior-vertices';
 import { enumerateKernelMechanisms } from '../explorer/kernel-mechanisms';
 import { parseDomainSpec } from '../metric/parse-domain-spec';
@@ -87,7 +88,9 @@ export interface BuildOptions {
   /** kind 'optimal' only. */
   lp?: LpBuildOptions;
   signal: AbortSignal;
-  progress(fraction: number | null, message: string): void;
+  progress(fraction: number | null, message: string, lp?: LpSample): void;
+  /** Non-zero element 0 stops an optimal LP with its best mechanism so far (the job's shared flag). */
+  stopFlag?: Int32Array;
 }
 
 /** A loss as the engine's loss builders take it (measure/lossSpec GuessSpec). */
@@ -114,6 +117,14 @@ function lpLoss(loss: LossSpecInput | undefined): LpLoss {
 export function lpProgressMessage(p: { round: number; objective: number; bound: number; gap: number; elapsedMs: number }): string {
   const g = (x: number): string => (Number.isFinite(x) ? x.toPrecision(6) : String(x));
   return `LP round ${p.round}: objective ${g(p.objective)}, bound ${g(p.bound)}, gap ${Number.isFinite(p.gap) ? `${(p.gap * 100).toPrecision(3)}%` : String(p.gap)} (${(p.elapsedMs / 1000).toFixed(1)} s)`;
+}
+
+/** The typed progress sample of an LP round (non-finite bound and gap, before the first certified bound, are null; none without a finite objective). */
+export function lpSample(p: { round: number; objective: number; bound: number; gap: number; elapsedMs: number }, fraction: number): LpSample | undefined {
+  if (!Number.isFinite(p.objective) || !Number.isInteger(p.round) || p.round < 0) return undefined;
+  const bound = Number.isFinite(p.bound) ? p.bound : null;
+  const gap = bound !== null && Number.isFinite(p.gap) && p.gap >= 0 ? p.gap : null;
+  return { round: p.round, objective: p.objective, bound, gap, elapsedMs: Math.max(0, p.elapsedMs), fraction: Math.min(1, Math.max(0, fraction)) };
 }
 
 export async function buildMechanism(kind: MechanismKindName, domain: Domain, eps: number, opts: BuildOptions): Promise<MechanismOutcome> {
@@ -145,10 +156,11 @@ export async function buildMechanism(kind: MechanismKindName, domain: Domain, ep
         ...(lp.timeLimitSeconds !== undefined ? { timeLimitSeconds: lp.timeLimitSeconds } : {}),
         ...(lp.targetGap !== undefined ? { targetGap: lp.targetGap } : {}),
         ...(lp.lpThreads !== undefined ? { threads: lp.lpThreads } : {}),
+        ...(opts.stopFlag ? { stopFlag: opts.stopFlag } : {}),
         // Rounds carry the monotonic fraction; phase messages keep the last one (the bar never jumps back).
         onLpProgress: (p) => {
           fraction = Math.max(fraction, p.fraction);
-          opts.progress(fraction, lpProgressMessage(p));
+          opts.progress(fraction, lpProgressMessage(p), lpSample(p, fraction));
         },
         onProgress: (_f: number, m: string) => opts.progress(fraction, m),
       });

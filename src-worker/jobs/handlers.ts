@@ -163,7 +163,7 @@ async function construct(req: JobRequest, spec: MechanismSpec, ctx: JobContext):
     ...(spec.targetGap !== undefined ? { targetGap: spec.targetGap } : {}),
     ...(spec.lpThreads !== undefined ? { lpThreads: spec.lpThreads } : {}),
   };
-  const opts = { prior, signal: ctx.signal, progress: ctx.progress, lp, ...(spec.loss !== undefined ? { loss: resolveLoss(spec.loss) } : {}) };
+  const opts = { prior, signal: ctx.signal, progress: ctx.progress, lp, ...(ctx.stopFlag ? { stopFlag: ctx.stopFlag } : {}), ...(spec.loss !== undefined ? { loss: resolveLoss(spec.loss) } : {}) };
   const outcome = await buildMechanism(spec.kind, domain, spec.epsilon, opts);
   checkCancelled(ctx.signal);
   return { domain, prior, outcome };

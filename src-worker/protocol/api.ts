@@ -13,9 +13,13 @@
  *   code 'cancelled'; a crashed worker with code 'crashed').
  * - onJobEvent() listeners receive events of every job (filter by jobId) and
  *   the returned function unsubscribes.
+ * - stop() ends a job early but keeps its answer: an optimal-mechanism LP
+ *   (kind 'optimal' in a mechanism, measure or check request) finishes with
+ *   the best private mechanism found so far and its certified gap
+ *   (lp.stoppedBy 'stopped'); any other job is cancelled.
  */
 import type { JobError } from './common';
-import type { JobEvent } from './messages';
+import type { JobEvent, LpSample } from './messages';
 import type { ProjectInput } from './project';
 import type { JobRequest } from './requests';
 import type { JobResult, ResultFor } from './results';
@@ -75,12 +79,15 @@ export interface ExamplesApi {
 export interface AppInfo {
   mode: 'electron' | 'web' | 'cli';
   version: string;
+  /** Worker threads of the host's job pool: also the default lpThreads of an optimal LP that leaves it out. */
   workers: number;
 }
 
 export interface MechStudioApi {
   submit(request: JobRequest): Promise<string>;
   cancel(jobId: string): Promise<boolean>;
+  /** Stop with the best answer so far (optimal LPs), else cancel; resolves true if the job was running or queued. */
+  stop(jobId: string): Promise<boolean>;
   onJobEvent(listener: (event: JobEvent) => void): () => void;
   project: ProjectApi;
   examples: ExamplesApi;
@@ -99,6 +106,7 @@ export function apiOverCall(call: ApiCall, onJobEvent: MechStudioApi['onJobEvent
   return {
     submit: (request) => call('submit', request),
     cancel: (jobId) => call('cancel', jobId),
+    stop: (jobId) => call('stop', jobId),
     onJobEvent,
     project: {
       open: (path) => call('project.open', path),
@@ -133,7 +141,7 @@ export class ApiError extends Error {
 export function runJob<R extends JobRequest>(
   api: MechStudioApi,
   request: R,
-  options: { onProgress?: (fraction: number | null, message: string) => void; signal?: AbortSignal } = {},
+  options: { onProgress?: (fraction: number | null, message: string, lp?: LpSample) => void; signal?: AbortSignal } = {},
 ): Promise<ResultFor<R['type']>> {
   return new Promise((resolve, reject) => {
     let jobId: string | null = null;
@@ -144,7 +152,7 @@ export function runJob<R extends JobRequest>(
         return;
       }
       if (e.jobId !== jobId) return;
-      if (e.kind === 'progress') options.onProgress?.(e.fraction, e.message);
+      if (e.kind === 'progress') options.onProgress?.(e.fraction, e.message, e.lp);
       else if (e.kind === 'result') {
         done();
         resolve(e.result as ResultFor<R['type']>);
@@ -182,7 +190,7 @@ export function runJob<R extends JobRequest>(
  */
 export type BridgeCall = {
   id: number;
-  method: 'submit' | 'cancel' | 'project.open' | 'project.save' | 'project.recent' | 'project.export' | 'examples.list' | 'examples.load' | 'info';
+  method: 'submit' | 'cancel' | 'stop' | 'project.open' | 'project.save' | 'project.recent' | 'project.export' | 'examples.list' | 'examples.load' | 'info';
   params: unknown[];
 };
 export type BridgeReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: JobError };

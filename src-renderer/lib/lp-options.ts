@@ -1,0 +1,183 @@
+/**
+ * The optimal LP in the app (issue 13): editor fields of an optimal mechanism
+ * (privacy model, delta, time limit, target gap, pricing threads), validated
+ * in plain words before Compute; the request options they give; and how the
+ * typed LP record and progress samples read (labels, units, chart series).
+ * Pure functions: unit-tested.
+ */
+import type { LpSample } from '../../src-worker/protocol/messages';
+import type { LpResult } from '../../src-worker/protocol/results';
+import { MAX_LP_THREADS, MAX_LP_TIME_LIMIT_SECONDS } from '../../src-worker/protocol/common';
+
+export type LpModelChoice = 'auto' | 'exact' | 'spanner' | 'edges';
+
+export const LP_MODEL_LABELS: Record<LpModelChoice, string> = {
+  auto: 'auto (exact where quick, else spanner)',
+  exact: 'exact (all pairs: the true optimum)',
+  spanner: 'spanner (faster, within δ)',
+  edges: 'edges (graph metrics)',
+};
+
+/** The LP fields of a project mechanism (protocol lpOptionsShape). */
+export interface LpFields {
+  lpModel?: LpModelChoice;
+  delta?: number;
+  timeLimitSeconds?: number;
+  targetGap?: number;
+  lpThreads?: number;
+}
+
+/** What the user typed (strings; empty = the default). */
+export interface LpText {
+  lpModel: LpModelChoice;
+  delta: string;
+  timeLimit: string;
+  gapPercent: string;
+  threads: string;
+}
+
+export type LpFieldErrors = Partial<Record<'delta' | 'timeLimit' | 'gapPercent' | 'threads', string>>;
+
+/** Stored fields -> editor text. */
+export function lpText(f: LpFields): LpText {
+  return {
+    lpModel: f.lpModel ?? 'auto',
+    delta: f.delta === undefined ? '' : String(f.delta),
+    timeLimit: f.timeLimitSeconds === undefined ? '' : String(f.timeLimitSeconds),
+    gapPercent: f.targetGap === undefined ? '' : String(Number((f.targetGap * 100).toPrecision(12))),
+    threads: f.lpThreads === undefined ? '' : String(f.lpThreads),
+  };
+}
+
+const num = (s: string): number | null => {
+  const t = s.trim();
+  if (t === '') return null;
+  const v = Number(t);
+  return Number.isFinite(v) ? v : NaN;
+};
+
+/**
+ * Editor text -> the fields to store, or the errors in plain words (one per
+ * field). Empty fields mean the default and are left out; δ is kept only for
+ * the spanner.
+ */
+export function parseLpText(t: LpText): { ok: true; fields: LpFields } | { ok: false; errors: LpFieldErrors } {
+  const errors: LpFieldErrors = {};
+  const fields: LpFields = {};
+  if (t.lpModel !== 'auto') fields.lpModel = t.lpModel;
+  if (t.lpModel === 'spanner') {
+    const d = num(t.delta);
+    if (d !== null) {
+      if (!(d >= 1 && d <= 10)) errors.delta = 'δ (the spanner’s dilation) must be a number from 1 to 10, e.g. 1.1';
+      else fields.delta = d;
+    }
+  }
+  const s = num(t.timeLimit);
+  if (s !== null) {
+    if (!(s > 0)) errors.timeLimit = 'the time limit must be a number of seconds above 0 (leave it empty for no limit)';
+    else if (s > MAX_LP_TIME_LIMIT_SECONDS) errors.timeLimit = `the time limit can be at most ${MAX_LP_TIME_LIMIT_SECONDS} s (a week); leave it empty for no limit`;
+    else fields.timeLimitSeconds = s;
+  }
+  const g = num(t.gapPercent);
+  if (g !== null) {
+    if (!(g > 0 && g < 100)) errors.gapPercent = 'the target gap is a percentage above 0 and below 100, e.g. 1 for 1%';
+    else fields.targetGap = Number((g / 100).toPrecision(12)); // 99.9% -> 0.999, not 0.9990000000000001
+  }
+  const n = num(t.threads);
+  if (n !== null) {
+    if (!Number.isInteger(n) || n < 1 || n > MAX_LP_THREADS) errors.threads = `threads must be a whole number from 1 to ${MAX_LP_THREADS}`;
+    else fields.lpThreads = n;
+  }
+  return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, fields };
+}
+
+/** The LP options of a request for a stored mechanism; lpThreads defaults to the app's pool size. */
+export function lpRequestOptions(m: { kind: string } & LpFields, defaultThreads?: number): LpFields {
+  if (m.kind !== 'optimal') return {};
+  const o: LpFields = {};
+  if (m.lpModel !== undefined) o.lpModel = m.lpModel;
+  if (m.delta !== undefined && (m.lpModel === 'spanner' || m.lpModel === undefined || m.lpModel === 'auto')) o.delta = m.delta;
+  if (m.timeLimitSeconds !== undefined) o.timeLimitSeconds = m.timeLimitSeconds;
+  if (m.targetGap !== undefined) o.targetGap = m.targetGap;
+  const threads = m.lpThreads ?? defaultThreads;
+  if (threads !== undefined && Number.isInteger(threads) && threads >= 1) o.lpThreads = Math.min(MAX_LP_THREADS, threads);
+  return o;
+}
+
+/** The unit of an expected loss: km on grids (distance losses), else distance units; a probability for bin/nib. */
+export function lossUnit(loss: unknown, isGrid: boolean): string {
+  if (loss === 'dist') return isGrid ? 'km' : 'distance units';
+  if (loss === 'dist2') return isGrid ? 'km²' : 'squared distance units';
+  return '';
+}
+
+export const STOPPED_BY_TEXT: Record<LpResult['stoppedBy'], string> = {
+  optimal: 'optimal (certified to 1e-9)',
+  'target-gap': 'reached the target gap',
+  stalled: 'stalled (no further progress)',
+  'time-limit': 'time limit',
+  stopped: 'stopped by you',
+  'iteration-limit': 'round limit',
+  'solver-memory': 'solver memory (best so far kept)',
+};
+
+export const METHOD_TEXT: Record<LpResult['method'], string> = {
+  'full-model': 'full model',
+  'constraint-generation': 'constraint generation',
+  decomposition: 'decomposition (column generation, Lagrangian bound)',
+};
+
+/** A relative gap as a percentage people read (0.0123 -> "1.23%", 3e-7 -> "0.00003%"). */
+export function gapText(gap: number | null | undefined): string {
+  if (gap === null || gap === undefined || !Number.isFinite(gap)) return '—';
+  if (gap <= 0) return '0%';
+  const p = gap * 100;
+  return `${p >= 1 ? p.toPrecision(3) : Number(p.toPrecision(2)).toString()}%`;
+}
+
+export interface ConvergencePoint {
+  /** seconds since the solve started */
+  t: number;
+  objective: number;
+  bound: number | null;
+  /** relative gap, null before the first certified bound */
+  gap: number | null;
+}
+
+/** Chart points from a result's history or live samples (in time order; a negative bound is still a bound). */
+export function convergencePoints(h: ReadonlyArray<Pick<LpSample, 'elapsedMs' | 'objective' | 'bound' | 'gap'>>): ConvergencePoint[] {
+  const out: ConvergencePoint[] = [];
+  for (const p of h) {
+    if (!Number.isFinite(p.objective) || !Number.isFinite(p.elapsedMs)) continue;
+    const bound = p.bound !== null && Number.isFinite(p.bound) ? p.bound : null;
+    const gap = bound !== null && p.gap !== null && Number.isFinite(p.gap) ? Math.max(0, p.gap) : null;
+    out.push({ t: p.elapsedMs / 1000, objective: p.objective, bound, gap });
+  }
+  out.sort((a, b) => a.t - b.t);
+  return out;
+}
+
+/**
+ * A y range that shows the whole convergence without letting far-off early
+ * bounds (0, or negative, before the first useful pricing round) flatten it:
+ * from the highest objective down to the last bound, and three times that
+ * height below it (never below 0 when the losses are >= 0); bounds further
+ * down are clipped at the bottom edge. null: let the chart choose.
+ */
+export function convergenceRange(pts: readonly ConvergencePoint[]): { min: number; max: number } | null {
+  if (pts.length === 0) return null;
+  const last = pts[pts.length - 1]!;
+  let maxObj = -Infinity;
+  let minY = Infinity;
+  for (const p of pts) {
+    maxObj = Math.max(maxObj, p.objective);
+    minY = Math.min(minY, p.objective, p.bound ?? Infinity);
+  }
+  const lastLow = Math.min(last.bound ?? last.objective, last.objective);
+  const height = Math.max(maxObj - lastLow, Math.abs(last.objective) * 1e-3, 1e-12);
+  // losses >= 0: the axis never goes below 0 (a negative early bound is clipped, no "-0.0" tick)
+  const floor = last.objective >= 0 && minY <= 0 ? 0 : -Infinity;
+  const min = Math.max(Math.max(minY, lastLow - 3 * height) - 0.03 * height, floor);
+  const max = maxObj + 0.03 * height;
+  return max > min ? { min, max } : null;
+}
