@@ -28,6 +28,7 @@ import { jobEventSchema, progressSchema, workerReplySchema, type JobEvent } from
 import type { JobRequest } from '../../src-worker/protocol/requests';
 import type { JobResult } from '../../src-worker/protocol/results';
 import { parseJobRequest } from '../../src-worker/protocol/validate';
+import type { JobRunner } from './job-runner';
 
 export interface DispatcherOptions {
   /** Worker threads (default: os.availableParallelism(), at least 1). */
@@ -91,7 +92,7 @@ function tsxLoader(): string {
   }
 }
 
-export class Dispatcher {
+export class Dispatcher implements JobRunner {
   readonly threads: number;
   private readonly pool: Piscina;
   private readonly listeners = new Set<(e: JobEvent) => void>();
