@@ -89,7 +89,7 @@ export function parseQueueUrl(raw: string): QueueTarget {
   if (u.username) options.username = decodeURIComponent(u.username);
   if (u.password) options.password = decodeURIComponent(u.password);
   if (u.protocol === 'rediss:') options.tls = { servername: host };
-  return { redacted: `${redactedHead}/${db}`, options, secrets };
+  return { redacted: `${u.protocol}//${u.username || u.password ? '***@' : ''}${u.hostname}:${port}/${db}`, options, secrets };
 }
 
 /** `message` with every secret of the target masked. */
