@@ -20,6 +20,9 @@ import { join, relative } from 'node:path';
 import { Queue } from 'bullmq';
 import { cli, freePort, redisInstalled, ROOT, startRedis, startWorker, type RedisServer, type WorkerProc } from './queue-fixture';
 import { encodeValue } from '../../src-main/queue/codec';
+import { QueueClient } from '../../src-main/queue/client';
+import { parseQueueUrl } from '../../src-main/queue/connection';
+import { ApiError } from '../../src-worker/protocol/api';
 
 /** Every file under dir, relative path -> bytes (summary.md without its date line). */
 function snapshot(dir: string): Map<string, Buffer> {
@@ -149,6 +152,45 @@ describe.sequential('project runs on a Redis queue', () => {
     const bad = await cli(['worker', '--queue', 'http://bob:s3cret-pw@host:1']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).not.toMatch(/s3cret|bob/);
+  });
+
+  it('cancellation: a waiting job leaves the queue, a running one is stopped on its worker; bad requests never reach the queue', async () => {
+    const client = await QueueClient.connect(parseQueueUrl(redis.url));
+    const queue = new Queue('jobs', { connection: { host: '127.0.0.1', port: redis.port }, prefix: 'mechstudio' });
+    try {
+      await expect(client.submit({ type: 'mechanism', domain: 'line:3', epsilon: 0, kind: 'tg' })).rejects.toMatchObject({ code: 'invalid-input' });
+      // no worker yet: the job waits in the queue; cancelling removes it
+      const ctl = new AbortController();
+      const waiting = client.run({ type: 'mechanism', domain: 'line:4', epsilon: 0.5, kind: 'tg' }, { signal: ctl.signal });
+      for (let i = 0; i < 50 && (await queue.getWaitingCount()) === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(await queue.getWaitingCount()).toBe(1);
+      ctl.abort();
+      await expect(waiting).rejects.toMatchObject({ code: 'cancelled' });
+      for (let i = 0; i < 50 && (await queue.getWaitingCount()) > 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(await queue.getWaitingCount()).toBe(0);
+      // a long LP (several seconds) cancelled while it runs
+      const w = await startWorker(redis.url, { env: FAST_STALL });
+      workers.push(w);
+      const ctl2 = new AbortController();
+      const progress: string[] = [];
+      const running = client.run({ type: 'mechanism', domain: 'grid:6x6', epsilon: 0.5, kind: 'optimal' }, { signal: ctl2.signal, onProgress: (_f, m) => progress.push(m) });
+      await w.waitFor(/job \d+ mechanism started/);
+      const t0 = Date.now();
+      ctl2.abort();
+      const err = await running.catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ApiError);
+      expect((err as ApiError).code).toBe('cancelled');
+      expect(Date.now() - t0).toBeLessThan(5000); // does not hang
+      await w.waitFor(/job \d+ cancelled/, 15_000);
+      expect(w.log()).not.toMatch(/mechanism done/);
+      // the worker is free again: the next job runs and answers
+      const r = await client.run({ type: 'capacity', domain: 'line:5', epsilon: 0.5 });
+      expect(r.type).toBe('capacity');
+      await w.kill('SIGTERM');
+    } finally {
+      await client.close();
+      await queue.close();
+    }
   });
 
   it('bad input taken off the queue fails once (never retried); a smuggled out path is never written', async () => {
