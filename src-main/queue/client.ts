@@ -69,6 +69,8 @@ export class QueueClient implements JobRunner {
     private readonly events: QueueEvents,
     private readonly commands: Redis,
     private readonly opts: Required<QueueClientOptions>,
+    /** Every Redis connection underneath (the queue's, the event stream's, ours): cut on close. */
+    private readonly raw: { disconnect(): void }[],
   ) {
     events.on('progress', ({ jobId, data }: { jobId: string; data: unknown }) => {
       const p = this.byBull.get(jobId);
@@ -108,11 +110,15 @@ export class QueueClient implements JobRunner {
     queue.on('error', () => undefined);
     events.on('error', () => undefined);
     await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
-    return new QueueClient(target, queue, events, commands, {
-      lostAfterMs: options.lostAfterMs ?? 15_000,
-      pollMs: options.pollMs ?? 3000,
-      attempts: options.attempts ?? 3,
-    });
+    const raw = [await queue.client, await events.client, commands];
+    return new QueueClient(
+      target,
+      queue,
+      events,
+      commands,
+      { lostAfterMs: options.lostAfterMs ?? 15_000, pollMs: options.pollMs ?? 3000, attempts: options.attempts ?? 3 },
+      raw,
+    );
   }
 
   /** Workers connected to the queue now (null when the server does not say: CLIENT LIST disabled). */
@@ -212,8 +218,17 @@ export class QueueClient implements JobRunner {
     this.closed = true;
     clearInterval(this.timer);
     for (const id of [...this.byLocal.keys()]) await this.cancel(id).catch(() => undefined);
-    await Promise.allSettled([this.events.close(), this.queue.close()]);
-    this.commands.disconnect();
+    // BullMQ's close waits for Redis; without Redis it would wait forever: bounded, then cut
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([this.events.close(), this.queue.close()]),
+      new Promise((r) => {
+        timer = setTimeout(r, this.lostSince === null ? 3000 : 200);
+      }),
+    ]);
+    clearTimeout(timer);
+    // ioredis' disconnect() also stops reconnecting (BullMQ's own disconnect waits for Redis too)
+    for (const c of this.raw) c.disconnect();
   }
 
   private async cancelRemote(p: Pending): Promise<void> {
