@@ -142,7 +142,6 @@ export class QueueClient implements JobRunner {
     const req = { ...parsed.value } as typeof parsed.value & { out?: string };
     const out = (req.type === 'mechanism' || req.type === 'capacity') && req.out ? req.out : null;
     delete req.out;
-    if (out && req.type === 'mechanism') req.inlineLimit = 0;
     const p: Pending = { localId: `queue-${++this.seq}`, bullId: null, type: req.type, started: Date.now(), out, done: false, cancelled: false, finishing: false };
     this.byLocal.set(p.localId, p);
     this.emit({ kind: 'queued', jobId: p.localId, type: req.type });

@@ -97,8 +97,7 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<Runnin
     let csvPath: string | null = null;
     if (data.data!.csv && (request.type === 'mechanism' || request.type === 'capacity')) {
       csvPath = join(csvDir, `${process.pid}-${++csvSeq}.csv`);
-      request.out = csvPath;
-      request.inlineLimit = 0;
+      request.out = csvPath; // inlineLimit stays the client's: the reply is the one a local run gives
     }
     const t0 = Date.now();
     log(`job ${id} ${request.type} started${job.attemptsStarted > 1 || job.stalledCounter > 0 ? ` (again: attempt ${job.attemptsStarted}, stalled ${job.stalledCounter}x)` : ''}`);

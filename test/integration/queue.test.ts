@@ -23,6 +23,8 @@ import { encodeValue } from '../../src-main/queue/codec';
 import { QueueClient } from '../../src-main/queue/client';
 import { parseQueueUrl } from '../../src-main/queue/connection';
 import { ApiError } from '../../src-worker/protocol/api';
+import { Dispatcher } from '../../src-main/dispatcher/dispatcher';
+import { jobRunner } from '../../src-main/web/main';
 
 /** Every file under dir, relative path -> bytes (summary.md without its date line). */
 function snapshot(dir: string): Map<string, Buffer> {
@@ -188,6 +190,22 @@ describe.sequential('project runs on a Redis queue', () => {
       // the worker is free again: the next job runs and answers
       const r = await client.run({ type: 'capacity', domain: 'line:5', epsilon: 0.5 });
       expect(r.type).toBe('capacity');
+      // the web host's runner with a queue URL; a channel export (`out`) lands here, the same bytes as the pool writes
+      const web = await jobRunner({ queue: redis.url });
+      const pool = new Dispatcher({ threads: 1 });
+      try {
+        expect(web).toBeInstanceOf(QueueClient);
+        const [qOut, lOut] = [join(tmp, 'cap-queue.csv'), join(tmp, 'cap-local.csv')];
+        const viaQueue = await web.run({ type: 'capacity', domain: 'grid:3x3', epsilon: 0.7, out: qOut });
+        const local = await pool.run({ type: 'capacity', domain: 'grid:3x3', epsilon: 0.7, out: lOut });
+        expect(viaQueue.type === 'capacity' && viaQueue.csvPath).toBe(qOut);
+        expect(readFileSync(qOut).equals(readFileSync(lOut))).toBe(true);
+        expect(readFileSync(qOut, 'utf8').split('\n').length).toBeGreaterThan(9);
+        expect({ ...viaQueue, csvPath: null }).toEqual({ ...local, csvPath: null });
+      } finally {
+        await web.close();
+        await pool.close();
+      }
       await w.kill('SIGTERM');
     } finally {
       await client.close();
