@@ -213,6 +213,25 @@ describe.sequential('project runs on a Redis queue', () => {
     }
   });
 
+  it('Redis dying under a waiting run: its items fail with one message and the client closes, nothing waits forever', async () => {
+    const doomed = await startRedis();
+    const client = await QueueClient.connect(parseQueueUrl(doomed.url), { lostAfterMs: 1500 });
+    try {
+      const pending = client.run({ type: 'mechanism', domain: 'line:3', epsilon: 0.5, kind: 'tg' }).catch((e: unknown) => e);
+      await new Promise((r) => setTimeout(r, 300));
+      await doomed.stop();
+      const t0 = Date.now();
+      const err = await pending;
+      expect(err).toBeInstanceOf(ApiError);
+      expect((err as ApiError).message).toBe(`lost the connection to Redis at redis://127.0.0.1:${doomed.port}/0 for more than 2 s`);
+      expect(Date.now() - t0).toBeLessThan(15_000); // does not hang
+    } finally {
+      const t1 = Date.now();
+      await client.close();
+      expect(Date.now() - t1).toBeLessThan(10_000);
+    }
+  });
+
   it('bad input taken off the queue fails once (never retried); a smuggled out path is never written', async () => {
     const w = await startWorker(redis.url, { env: FAST_STALL });
     workers.push(w);
