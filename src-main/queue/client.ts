@@ -29,7 +29,7 @@ import type { JobResult } from '../../src-worker/protocol/results';
 import { parseJobRequest } from '../../src-worker/protocol/validate';
 import type { JobRunner, RunOptions } from '../dispatcher/job-runner';
 import { writeFileAtomicAsync } from '../fs/safe-fs';
-import { decodeReturn, encodeValue, parseFailure, type JobData } from './codec';
+import { decodeReturn, encodeValue, fileDomainError, fileDomains, parseFailure, type JobData } from './codec';
 import { CANCEL_CHANNEL, QUEUE_NAME, QUEUE_PREFIX, cancelledKey, probeRedis, redact, type QueueTarget } from './connection';
 
 interface Pending {
@@ -139,6 +139,8 @@ export class QueueClient implements JobRunner {
     if (this.closed) throw new ApiError({ code: 'internal', message: 'the queue client is closed' });
     const parsed = parseJobRequest(request);
     if (!parsed.ok) throw new ApiError(parsed.error);
+    const files = fileDomains(parsed.value);
+    if (files.length) throw new ApiError(fileDomainError(files[0]!));
     const req = { ...parsed.value } as typeof parsed.value & { out?: string };
     const out = (req.type === 'mechanism' || req.type === 'capacity') && req.out ? req.out : null;
     delete req.out;

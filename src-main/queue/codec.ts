@@ -17,6 +17,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { jobErrorSchema, type JobError } from '../../src-worker/protocol/common';
 import { workerReplySchema, type WorkerReply } from '../../src-worker/protocol/messages';
+import { parseDomainSpecText } from '../../src-worker/metric/parse-domain-spec';
 
 const TAG = '\u0000num:';
 const SPECIAL: Record<string, number> = { NaN: NaN, Infinity: Infinity, '-Infinity': -Infinity, '-0': -0 };
@@ -101,4 +102,42 @@ export function parseFailure(reason: string | undefined): JobError {
   }
   if (/stalled/i.test(text)) return { code: 'crashed', message: `the job's worker stopped (killed or cut off from Redis) too many times: ${text}` };
   return { code: 'internal', message: `a queue worker failed: ${text}` };
+}
+
+/**
+ * graph:FILE / csv:FILE domain texts anywhere in a request (a `domain` field
+ * at any depth: requests, mechanism specs, a run-project's domains). The
+ * engine reads such files where the job runs, so a queued job must not name
+ * one: on a worker it would read that machine's files (whatever a Redis
+ * writer asks for), and a project's file on the client's machine is not there.
+ */
+export function fileDomains(request: unknown): string[] {
+  const found: string[] = [];
+  const walk = (v: unknown, depth: number): void => {
+    if (depth > 8 || v === null || typeof v !== 'object') return;
+    if (Array.isArray(v)) {
+      for (const x of v) walk(x, depth + 1);
+      return;
+    }
+    for (const [k, x] of Object.entries(v)) {
+      if (k === 'domain' && typeof x === 'string') {
+        try {
+          const kind = parseDomainSpecText(x).parsed.kind;
+          if (kind === 'graph' || kind === 'csv') found.push(x.trim());
+        } catch {
+          // malformed: the engine's own validation reports it
+        }
+      } else if (typeof x === 'object') walk(x, depth + 1);
+    }
+  };
+  walk(request, 0);
+  return found;
+}
+
+/** The one error for a queued request that names a file domain. */
+export function fileDomainError(spec: string): JobError {
+  return {
+    code: 'invalid-input',
+    message: `domain '${spec.length > 200 ? `${spec.slice(0, 200)}...` : spec}' names a file, which is read where a job runs: jobs on the queue must carry their data (run without --queue, or give the domain inline)`,
+  };
 }

@@ -28,7 +28,7 @@ import type { JobError } from '../../src-worker/protocol/common';
 import type { WorkerReply } from '../../src-worker/protocol/messages';
 import { parseJobRequest } from '../../src-worker/protocol/validate';
 import { Dispatcher, type DispatcherOptions } from '../dispatcher/dispatcher';
-import { MAX_CSV_GZ_BYTES, decodeValue, encodeReturn, failureText, jobDataSchema } from './codec';
+import { MAX_CSV_GZ_BYTES, decodeValue, encodeReturn, failureText, fileDomainError, fileDomains, jobDataSchema } from './codec';
 import { CANCEL_CHANNEL, QUEUE_NAME, QUEUE_PREFIX, cancelledKey, probeRedis, redact, stallSettings, type QueueTarget } from './connection';
 
 export interface QueueWorkerOptions {
@@ -93,6 +93,8 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<Runnin
     const parsed = parseJobRequest(raw);
     if (!parsed.ok) return fail(parsed.error);
     const request = parsed.value;
+    const files = fileDomains(request);
+    if (files.length) fail(fileDomainError(files[0]!));
     if ((await commands.exists(cancelledKey(id))) === 1) fail({ code: 'cancelled', message: 'job cancelled' });
     let csvPath: string | null = null;
     if (data.data!.csv && (request.type === 'mechanism' || request.type === 'capacity')) {

@@ -163,6 +163,7 @@ describe.sequential('project runs on a Redis queue', () => {
     const queue = new Queue('jobs', { connection: { host: '127.0.0.1', port: redis.port }, prefix: 'mechstudio' });
     try {
       await expect(client.submit({ type: 'mechanism', domain: 'line:3', epsilon: 0, kind: 'tg' })).rejects.toMatchObject({ code: 'invalid-input' });
+      await expect(client.submit({ type: 'mechanism', domain: 'graph:edges.txt', epsilon: 1, kind: 'tg' })).rejects.toMatchObject({ code: 'invalid-input', message: expect.stringMatching(/names a file/) });
       // no worker yet: the job waits in the queue; cancelling removes it
       const ctl = new AbortController();
       const waiting = client.run({ type: 'mechanism', domain: 'line:4', epsilon: 0.5, kind: 'tg' }, { signal: ctl.signal });
@@ -245,6 +246,8 @@ describe.sequential('project runs on a Redis queue', () => {
         queue.add('x', { hello: 'world' }, { attempts: 5 }),
         // not JSON
         queue.add('x', { v: 1, request: '{"type":' }, { attempts: 5 }),
+        // a domain that names a file on the worker: refused, the file is never read
+        queue.add('x', { v: 1, request: encodeValue({ type: 'measure', mechanism: { domain: 'csv:/etc/passwd', epsilon: 1, kind: 'tg' } }) }, { attempts: 5 }),
         // a valid job with an out path of its own: runs, writes nothing there
         queue.add('x', { v: 1, request: encodeValue({ type: 'mechanism', domain: 'line:3', epsilon: 0.5, kind: 'tg', out: evil }) }, { attempts: 5 }),
       ]);
@@ -257,13 +260,15 @@ describe.sequential('project runs on a Redis queue', () => {
         return 'unsettled';
       };
       const states = await Promise.all(jobs.map((j) => settle(j.id!)));
-      expect(states).toEqual(['failed', 'failed', 'failed', 'completed']);
-      for (const j of jobs.slice(0, 3)) {
+      expect(states).toEqual(['failed', 'failed', 'failed', 'failed', 'completed']);
+      for (const j of jobs.slice(0, 4)) {
         const job = (await queue.getJob(j.id!))!;
         expect(job.attemptsMade).toBe(1);
         expect(job.failedReason).toMatch(/^\[invalid-input\] /);
       }
       expect((await queue.getJob(jobs[0]!.id!))!.failedReason).toMatch(/epsilon/);
+      expect((await queue.getJob(jobs[3]!.id!))!.failedReason).toMatch(/domain 'csv:\/etc\/passwd' names a file/);
+      expect((await queue.getJob(jobs[3]!.id!))!.failedReason).not.toMatch(/root/);
       expect(existsSync(evil)).toBe(false);
       // still failed a second later: no retry scheduled
       await new Promise((r) => setTimeout(r, 1500));

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
-import { decodeReturn, decodeValue, encodeReturn, encodeValue, failureText, parseFailure } from '../../src-main/queue/codec';
+import { decodeReturn, decodeValue, encodeReturn, encodeValue, failureText, fileDomains, parseFailure } from '../../src-main/queue/codec';
 import { parseQueueUrl, queueUrlFrom, redact, stallSettings } from '../../src-main/queue/connection';
 import { MechError } from '../../src-worker/errors';
 import type { WorkerReply } from '../../src-worker/protocol/messages';
@@ -74,6 +74,17 @@ describe('queue codec', () => {
     expect(parseFailure('job stalled more than allowable limit').code).toBe('crashed');
     expect(parseFailure('[made-up] x').code).toBe('internal');
     expect(parseFailure(undefined).code).toBe('internal');
+  });
+});
+
+describe('queued requests carry their data', () => {
+  it('finds graph:FILE / csv:FILE domains at any depth, and nothing else', () => {
+    expect(fileDomains({ type: 'mechanism', domain: 'graph:/etc/edges.txt', epsilon: 1, kind: 'tg' })).toEqual(['graph:/etc/edges.txt']);
+    expect(fileDomains({ type: 'check', domain: 'line:3', epsilon: 1, mechanism: { domain: ' CSV:/x/d.csv ', epsilon: 1, kind: 'tg' } })).toEqual(['CSV:/x/d.csv']);
+    expect(fileDomains({ type: 'run-project', project: { domains: [{ id: 'a', domain: 'line:3' }, { id: 'b', domain: 'csv:rel.csv' }] } })).toEqual(['csv:rel.csv']);
+    expect(fileDomains({ type: 'mechanism', domain: 'grid:3x3:metric=manhattan', epsilon: 1, kind: 'tg', prior: 'uniform' })).toEqual([]);
+    expect(fileDomains({ type: 'mechanism', domain: { kind: 'graph', labels: ['a'], edges: [] } })).toEqual([]);
+    expect(fileDomains({ type: 'case-study', study: 'x', params: { trace: 'csv:/etc/passwd' } })).toEqual([]); // params are numbers by then; the engine reads no file for them
   });
 });
 
