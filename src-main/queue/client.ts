@@ -287,6 +287,9 @@ export class QueueClient implements JobRunner {
     for (const p of waiting) {
       let job: Job | undefined;
       try {
+        // the state first (cheap); the whole hash (request, reply) only for a finished job
+        const state = await this.queue.getJobState(p.bullId!);
+        if (state !== 'completed' && state !== 'failed' && state !== 'unknown') continue;
         job = await Job.fromId(this.queue, p.bullId!);
       } catch {
         return; // Redis trouble: the lost-connection rule above decides

@@ -207,6 +207,16 @@ describe.sequential('project runs on a Redis queue', () => {
         await web.close();
         await pool.close();
       }
+      // an outcome the event stream never delivers is found by the client's poll of the job hashes
+      const deaf = await QueueClient.connect(parseQueueUrl(redis.url), { pollMs: 500 });
+      try {
+        (deaf as unknown as { events: { removeAllListeners(e: string): void } }).events.removeAllListeners('completed');
+        const viaPoll = await deaf.run({ type: 'regular', domain: 'line:4', epsilon: 0.5, prior: 'uniform' });
+        const direct = await client.run({ type: 'regular', domain: 'line:4', epsilon: 0.5, prior: 'uniform' });
+        expect(viaPoll).toEqual(direct);
+      } finally {
+        await deaf.close();
+      }
       await w.kill('SIGTERM');
     } finally {
       await client.close();
