@@ -12,7 +12,7 @@ export default defineConfig({
           index: resolve(__dirname, 'src-main/electron/main.ts'),
           worker: resolve(__dirname, 'src-worker/worker-entry.ts'),
         },
-        external: ['highs', 'piscina'],
+        external: ['highs', 'piscina', 'bullmq', 'ioredis'],
       },
     },
   },

@@ -17,6 +17,8 @@ import { MAX_LP_THREADS, MAX_LP_TIME_LIMIT_SECONDS } from '../../src-worker/prot
 import type { JobRequest } from '../../src-worker/protocol/requests';
 import type { JobResult } from '../../src-worker/protocol/results';
 import { Dispatcher, isLpJob } from '../dispatcher/dispatcher';
+import type { JobRunner } from '../dispatcher/job-runner';
+import { parseQueueUrl, queueUrlFrom, type QueueTarget } from '../queue/connection';
 import { checkDirTarget, checkWriteTarget, prepareWrite, publishTemp } from '../fs/safe-fs';
 import { examplePath, listExamples } from '../project/examples';
 import { loadProject } from '../project/project-file';
@@ -37,13 +39,16 @@ export const USAGE = `Usage:
   mechstudio regular   --domain D --epsilon E --prior P [--json]
   mechstudio threshold --domain D [--from A] [--to B] [--step S] [--json]
   mechstudio vertices  --domain D --epsilon E [--kernels] [--json]
-  mechstudio run       PROJECT.json [--out DIR] [--json]
-  mechstudio example   NAME [--out DIR] [--json]      (mechstudio example --list)
+  mechstudio run       PROJECT.json [--out DIR] [--queue URL] [--json]
+  mechstudio example   NAME [--out DIR] [--queue URL] [--json]      (mechstudio example --list)
+  mechstudio worker    --queue redis://HOST:PORT[/DB] [--concurrency N]
+                       runs queued jobs (run --queue URL sends a project's items to the queue; see README "Scaling out")
 Domains: line:N ring:N clique:N grid:RxC[:step=S][:metric=euclidean|manhattan|chebyshev] hamming:B
          count:U sum:U,V kcount:K,U db:U,V[:metric=hamming|manhattan|max] graph:FILE csv:FILE
 Kinds: tg rr exponential laplace planar-laplace tight symmetric optimal
 Priors: uniform | product:p1,p2,... | csv:FILE | p1,p2,...    Losses: bin nib dist dist2 csv:FILE
-Common: --threads N (worker threads), --quiet (no progress)`;
+Common: --threads N (worker threads), --quiet (no progress)
+Queue URL: --queue, else the environment's MECHSTUDIO_QUEUE (worker: also REDIS_URL); credentials in it are never printed`;
 
 /** Exit status for an error code: 2 for bad input, 130 for cancel, 1 otherwise. */
 export function exitCodeFor(code: string): number {
@@ -76,6 +81,10 @@ interface Plan {
   /** Project run (run / example). */
   /** A project (run / example), read, validated and its csv: files resolved before any worker starts. */
   project?: { project: Project; resolved: Project; baseDir: string; out: string };
+  /** run / example --queue URL: the project's items go to this queue instead of the local pool. */
+  queue?: QueueTarget;
+  /** `mechstudio worker`: serve the queue. */
+  worker?: { target: QueueTarget; concurrency: number };
   json: boolean;
   print: boolean;
 }
@@ -211,14 +220,23 @@ async function buildPlan(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
       return { request: req, json: f.bool('json'), print: false };
     }
     case 'run': {
-      const f = new Flags(args, ['out', 'json', 'quiet']);
+      const f = new Flags(args, ['out', 'json', 'quiet', 'queue']);
       if (args.positional.length !== 1) throw new MechError('invalid-input', 'run needs exactly one PROJECT.json (e.g. mechstudio run voting.json --out results)');
       const path = resolve(args.positional[0]!);
       const out = outDir(f.str('out') ?? 'mechstudio-out');
-      return { project: readProject(path, out), json: f.bool('json'), print: false };
+      return { project: readProject(path, out), ...queueFlag(f), json: f.bool('json'), print: false };
+    }
+    case 'worker': {
+      const f = new Flags(args, ['queue', 'concurrency', 'quiet']);
+      noPositional();
+      const url = queueUrlFrom(f.str('queue'), process.env, true);
+      if (url === null) invalid('worker needs --queue redis://HOST:PORT[/DB] (or MECHSTUDIO_QUEUE / REDIS_URL in the environment)');
+      const c = f.num('concurrency');
+      if (c !== undefined && !(Number.isInteger(c) && c >= 1 && c <= 256)) invalid(`--concurrency must be an integer from 1 to 256, got ${c}`);
+      return { worker: { target: parseQueueUrl(url), concurrency: c ?? availableParallelism() }, json: false, print: false };
     }
     case 'example': {
-      const f = new Flags(args, ['out', 'json', 'quiet', 'list']);
+      const f = new Flags(args, ['out', 'json', 'quiet', 'list', 'queue']);
       if (args.positional.length !== 1) {
         const names = listExamples().map((e) => e.name);
         throw new MechError('invalid-input', `example needs one NAME (available: ${names.join(', ')})`);
@@ -226,11 +244,17 @@ async function buildPlan(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
       const name = args.positional[0]!;
       const path = examplePath(name);
       const out = outDir(f.str('out') ?? `mechstudio-example-${name}`);
-      return { project: readProject(path, out), json: f.bool('json'), print: false };
+      return { project: readProject(path, out), ...queueFlag(f), json: f.bool('json'), print: false };
     }
     default:
-      throw new MechError('invalid-input', `unknown command '${c}' (mechanism, measure, check, capacity, regular, threshold, vertices, run, example; see mechstudio help)`);
+      throw new MechError('invalid-input', `unknown command '${c}' (mechanism, measure, check, capacity, regular, threshold, vertices, run, example, worker; see mechstudio help)`);
   }
+}
+
+/** --queue URL (or MECHSTUDIO_QUEUE) of run / example; absent: the local pool. */
+function queueFlag(f: Flags): { queue?: QueueTarget } {
+  const url = queueUrlFrom(f.str('queue'), process.env, false);
+  return url === null ? {} : { queue: parseQueueUrl(url) };
 }
 
 /** Read and validate a project and resolve its csv: files (relative to the project file). */
@@ -320,7 +344,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
   const onAbort = (): void => controller.abort();
   opts.signal?.addEventListener('abort', onAbort);
   if (opts.signal?.aborted) controller.abort();
-  let dispatcher: Dispatcher | null = null;
+  let dispatcher: JobRunner | null = null;
   const tempFiles: string[] = [];
   try {
     let args: ParsedArgs;
@@ -363,9 +387,18 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     } catch (e) {
       return failWith(e);
     }
+    if (plan.worker) return await serveQueue(plan.worker, args.flags.get('quiet') === true, stderr, controller.signal);
     progress = new ProgressReporter(stderr, args.flags.get('quiet') === true);
     const pr = progress;
-    dispatcher = opts.dispatcher ?? new Dispatcher({ threads });
+    if (plan.queue && !opts.dispatcher) {
+      const { QueueClient } = await import('../queue/client');
+      const client = await QueueClient.connect(plan.queue);
+      dispatcher = client;
+      if ((await client.workerCount()) === 0) {
+        stderr.write(`mechstudio: no worker is connected to the queue at ${plan.queue.redacted} yet; the jobs wait until one starts (mechstudio worker --queue URL)\n`);
+      }
+    }
+    dispatcher ??= opts.dispatcher ?? new Dispatcher({ threads });
     if (plan.project) {
       const s = await runProject(dispatcher, plan.project.project, plan.project.baseDir, plan.project.out, {
         resolved: plan.project.resolved,
@@ -412,6 +445,26 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     }
     if (dispatcher && dispatcher !== opts.dispatcher) await dispatcher.close().catch(() => undefined);
   }
+}
+
+/** `mechstudio worker`: take jobs until Ctrl-C / SIGTERM (then finish the running ones; a second Ctrl-C quits at once). */
+async function serveQueue(w: NonNullable<Plan['worker']>, quiet: boolean, stderr: ProgressStream, signal: AbortSignal): Promise<number> {
+  const { startQueueWorker } = await import('../queue/worker');
+  const say = (line: string): void => void stderr.write(`mechstudio worker: ${line}\n`);
+  const worker = await startQueueWorker({ target: w.target, concurrency: w.concurrency, ...(quiet ? {} : { log: say }) });
+  say(`taking jobs from ${w.target.redacted} (Redis ${worker.redisVersion}), ${w.concurrency} at a time; Ctrl-C stops after the running jobs`);
+  const stop = (): void => void worker.stop();
+  process.on('SIGTERM', stop);
+  signal.addEventListener('abort', stop);
+  if (signal.aborted) stop();
+  try {
+    await worker.closed;
+  } finally {
+    process.off('SIGTERM', stop);
+    signal.removeEventListener('abort', stop);
+  }
+  say('stopped');
+  return 0;
 }
 
 const isMain = process.argv[1] !== undefined && /src-main[\\/]cli[\\/]main\.ts$|bin[\\/]mechstudio(\.js)?$/.test(process.argv[1]);

@@ -33,6 +33,7 @@ import type { JobRequest } from '../../src-worker/protocol/requests';
 import { FLAG_CANCEL, FLAG_STOP } from '../../src-worker/jobs/context';
 import type { JobResult } from '../../src-worker/protocol/results';
 import { parseJobRequest } from '../../src-worker/protocol/validate';
+import type { JobRunner } from './job-runner';
 
 export interface DispatcherOptions {
   /** Worker threads (default: os.availableParallelism(), at least 1). */
@@ -99,7 +100,7 @@ function tsxLoader(): string {
   }
 }
 
-export class Dispatcher {
+export class Dispatcher implements JobRunner {
   readonly threads: number;
   private readonly pool: Piscina;
   private readonly listeners = new Set<(e: JobEvent) => void>();

@@ -10,6 +10,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { existsSync, readFileSync } from 'node:fs';
 import { Dispatcher } from '../dispatcher/dispatcher';
+import type { JobRunner } from '../dispatcher/job-runner';
+import { parseQueueUrl } from '../queue/connection';
 import { MechStudioHost, type Dialogs } from '../web/host';
 import { createProjectStore } from '../web/project-store';
 import { toJobError, type HostSession } from '../web/api-host';
@@ -99,7 +101,19 @@ async function main(): Promise<void> {
     cb({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP] } });
   });
 
-  const dispatcher = new Dispatcher(existsSync(workerFile) ? { workerFile } : {});
+  // MECHSTUDIO_QUEUE=redis://HOST:PORT[/DB]: the app's jobs run on `mechstudio worker` processes through that queue
+  // (README "Scaling out"); without it, or when Redis cannot be reached, the local pool.
+  let dispatcher: JobRunner | null = null;
+  const queueUrl = process.env.MECHSTUDIO_QUEUE;
+  if (queueUrl) {
+    try {
+      const { QueueClient } = await import('../queue/client');
+      dispatcher = await QueueClient.connect(parseQueueUrl(queueUrl));
+    } catch (e) {
+      dialog.showErrorBox('Job queue unavailable', `${e instanceof Error ? e.message : String(e)}\n\nJobs run on this computer instead.`);
+    }
+  }
+  dispatcher ??= new Dispatcher(existsSync(workerFile) ? { workerFile } : {});
   let menuModel = { recent: [] as Awaited<ReturnType<MechStudioHost['recent']>>, examples: [] as { name: string; title: string; description: string }[] };
   const send = (cmd: string): void => win?.webContents.send(IPC.menu, cmd);
   const showAbout = (): void =>

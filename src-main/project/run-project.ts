@@ -14,7 +14,7 @@ import type { JobResult, MechanismResult } from '../../src-worker/protocol/resul
 import type { Project } from '../../src-worker/protocol/project';
 import { ApiError } from '../../src-worker/protocol/api';
 import { planProject } from '../../src-worker/jobs/project-plan';
-import type { Dispatcher } from '../dispatcher/dispatcher';
+import type { JobRunner } from '../dispatcher/job-runner';
 import { loadProject, writeFileAtomic } from './project-file';
 import { resolveProjectFiles } from './resolve-files';
 import { fmt, resultTable, tableToCsv } from './result-table';
@@ -40,7 +40,7 @@ export interface RunSummary {
 }
 
 export async function runProjectFile(
-  dispatcher: Dispatcher,
+  dispatcher: JobRunner,
   projectPath: string,
   outDir: string,
   opts: { signal?: AbortSignal; onProgress?: (fraction: number, message: string) => void } = {},
@@ -50,7 +50,7 @@ export async function runProjectFile(
 }
 
 export async function runProject(
-  dispatcher: Dispatcher,
+  dispatcher: JobRunner,
   project: Project,
   baseDir: string,
   outDir: string,

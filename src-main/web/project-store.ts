@@ -6,7 +6,7 @@
  * files, gets a self-contained project; saving writes that resolved form.
  */
 import { dirname, resolve } from 'node:path';
-import type { Dispatcher } from '../dispatcher/dispatcher';
+import type { JobRunner } from '../dispatcher/job-runner';
 import { listExamples, loadExample } from '../project/examples';
 import { parseProject } from '../project/project-file';
 import { addRecent, readRecent } from '../project/recent';
@@ -167,7 +167,7 @@ export async function writeProjectSafely(path: string, project: ProjectInput): P
   await writeFileAtomicAsync(path, JSON.stringify(project, null, 2) + '\n', 'project');
 }
 
-export function createProjectStore(dispatcher: Dispatcher, opts: { examplesDir: string; configDir: string }): ProjectStore & {
+export function createProjectStore(dispatcher: JobRunner, opts: { examplesDir: string; configDir: string }): ProjectStore & {
   examples(): ExampleInfo[];
   loadExample(name: string): ProjectInput;
   recent(): RecentProject[];

@@ -1,0 +1,38 @@
+/**
+ * What runs protocol jobs for the CLI, the web host and the Electron main
+ * process: the local piscina pool (Dispatcher, the default) or a Redis/BullMQ
+ * queue served by `mechstudio worker` processes (src-main/queue/client.ts).
+ * Project runs, exports and the app's jobs only see this interface, so a
+ * project run writes the same files whichever runner computed its items.
+ */
+import type { JobEvent } from '../../src-worker/protocol/messages';
+import type { JobResult } from '../../src-worker/protocol/results';
+
+export interface RunOptions {
+  onProgress?: (fraction: number | null, message: string) => void;
+  /** Aborting cancels the job. */
+  signal?: AbortSignal;
+  /** Aborting stops the job: an optimal LP resolves with its best mechanism so far (see stop()). */
+  stopSignal?: AbortSignal;
+}
+
+export interface JobRunner {
+  /** How many jobs run at once (threads of the pool; connected queue workers' capacity is not known up front). */
+  readonly threads: number;
+  /** Validate and start a job; resolves with its id, rejects with ApiError('invalid-input') for a malformed request. */
+  submit(request: unknown): Promise<string>;
+  /** Cancel a job; resolves true if it was running or queued. */
+  cancel(jobId: string): Promise<boolean>;
+  /** Stop a job: a running optimal LP ends with its best private mechanism and certified gap; other jobs are cancelled. */
+  stop(jobId: string): Promise<boolean>;
+  /** Every job's events; returns an unsubscribe function. */
+  onJobEvent(listener: (e: JobEvent) => void): () => void;
+  /**
+   * Submit and await the result (rejects with ApiError); aborting `signal`
+   * cancels. A mechanism or capacity request with `out` gets its channel CSV
+   * written at `out` (result.csvPath = out), as the local worker writes it.
+   */
+  run(request: unknown, options?: RunOptions): Promise<JobResult>;
+  /** Cancel what is still running and release the pool or connections. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,188 @@
+/**
+ * `mechstudio worker --queue redis://HOST:PORT[/DB] [--concurrency N]`: takes
+ * jobs from the BullMQ queue and runs them on this machine's worker pool (the
+ * same Dispatcher as a local run), N at a time.
+ *
+ * - Nothing from the queue is trusted: the job data is checked against its
+ *   envelope and the request against the protocol schemas (the pool checks
+ *   it again); bad input fails the job with an UnrecoverableError, so BullMQ
+ *   never retries it. An `out` path in a request is ignored: a channel CSV is
+ *   written to this worker's own temp directory and returned in the reply.
+ * - Engine errors (infeasible, too-large, ...) are results like any other:
+ *   the job completes with the error as its reply, exactly as the local pool
+ *   reports it. Anything else that throws is retried (3 attempts).
+ * - Progress goes to BullMQ's job progress (at most ~4 updates a second).
+ * - Cancellation: the client publishes the job id on CANCEL_CHANNEL; the
+ *   running job is aborted (the pool's cancel) and fails unrecoverably.
+ * - A SIGKILLed worker's jobs are put back in the queue by the stalled check
+ *   of the workers still alive (see stallSettings) and run again elsewhere.
+ * - stop(): stops taking jobs and waits for the running ones; the CLI's
+ *   second Ctrl-C exits at once, and those jobs are then recovered as stalled.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Job } from 'bullmq';
+import { ApiError } from '../../src-worker/protocol/api';
+import type { JobError } from '../../src-worker/protocol/common';
+import type { WorkerReply } from '../../src-worker/protocol/messages';
+import { parseJobRequest } from '../../src-worker/protocol/validate';
+import { Dispatcher, type DispatcherOptions } from '../dispatcher/dispatcher';
+import { MAX_CSV_GZ_BYTES, decodeValue, encodeReturn, failureText, fileDomainError, fileDomains, jobDataSchema } from './codec';
+import { CANCEL_CHANNEL, STOP_CHANNEL, QUEUE_NAME, QUEUE_PREFIX, cancelledKey, probeRedis, redact, stallSettings, type QueueTarget } from './connection';
+
+export interface QueueWorkerOptions {
+  target: QueueTarget;
+  /** Jobs at once (and pool threads). */
+  concurrency: number;
+  /** One line per event (job started / done / failed, connection trouble); default none. */
+  log?: (line: string) => void;
+  dispatcher?: DispatcherOptions;
+}
+
+export interface RunningQueueWorker {
+  /** Redis server version. */
+  redisVersion: string;
+  /** Stop taking jobs, wait for the running ones, disconnect. */
+  stop(): Promise<void>;
+  /** Resolves when the worker has stopped (stop() or a fatal error). */
+  closed: Promise<void>;
+}
+
+const PROGRESS_EVERY_MS = 250;
+
+export async function startQueueWorker(opts: QueueWorkerOptions): Promise<RunningQueueWorker> {
+  const { target } = opts;
+  const log = opts.log ?? (() => undefined);
+  const redisVersion = await probeRedis(target);
+  const { Worker, UnrecoverableError } = await import('bullmq');
+  const { Redis } = await import('ioredis');
+  const stall = stallSettings();
+  const dispatcher = new Dispatcher({ threads: opts.concurrency, ...opts.dispatcher });
+  const csvDir = mkdtempSync(join(tmpdir(), 'mechstudio-queue-'));
+  let csvSeq = 0;
+  const fail = (error: JobError): never => {
+    throw new UnrecoverableError(failureText(error));
+  };
+
+  const connection = { ...target.options, maxRetriesPerRequest: null };
+  const commands = new Redis({ ...target.options, maxRetriesPerRequest: 3 });
+  const subscriber = new Redis({ ...target.options, maxRetriesPerRequest: null });
+  let lastTrouble = 0;
+  const trouble = (e: unknown): void => {
+    const now = Date.now();
+    if (now - lastTrouble < 10_000) return;
+    lastTrouble = now;
+    log(`Redis at ${target.redacted}: ${redact(target, e instanceof Error ? e.message : String(e))} (retrying)`);
+  };
+  commands.on('error', trouble);
+  subscriber.on('error', trouble);
+
+  /** Running jobs by queue id: a message on STOP_CHANNEL stops that job on the pool (an LP keeps its best). */
+  const stoppers = new Map<string, AbortController>();
+  const processor = async (job: Job, _token?: string, signal?: AbortSignal): Promise<string> => {
+    const id = job.id ?? '?';
+    const data = jobDataSchema.safeParse(job.data);
+    if (!data.success) fail({ code: 'invalid-input', message: 'queue job data is not a mechstudio job ({v: 1, request: TEXT})' });
+    let raw: unknown;
+    try {
+      raw = decodeValue(data.data!.request);
+    } catch {
+      fail({ code: 'invalid-input', message: 'queue job request is not JSON' });
+    }
+    // an `out` from the queue is never used: this worker chooses where it writes
+    if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) delete (raw as { out?: unknown }).out;
+    const parsed = parseJobRequest(raw);
+    if (!parsed.ok) return fail(parsed.error);
+    const request = parsed.value;
+    const files = fileDomains(request);
+    if (files.length) fail(fileDomainError(files[0]!));
+    if ((await commands.exists(cancelledKey(id))) === 1) fail({ code: 'cancelled', message: 'job cancelled' });
+    let csvPath: string | null = null;
+    if (data.data!.csv && (request.type === 'mechanism' || request.type === 'capacity')) {
+      csvPath = join(csvDir, `${process.pid}-${++csvSeq}.csv`);
+      request.out = csvPath; // inlineLimit stays the client's: the reply is the one a local run gives
+    }
+    const t0 = Date.now();
+    log(`job ${id} ${request.type} started${job.attemptsStarted > 1 || job.stalledCounter > 0 ? ` (again: attempt ${job.attemptsStarted}, stalled ${job.stalledCounter}x)` : ''}`);
+    let lastProgress = 0;
+    let reply: WorkerReply;
+    const stopper = new AbortController();
+    stoppers.set(id, stopper);
+    try {
+      const result = await dispatcher.run(request, {
+        ...(signal ? { signal } : {}),
+        stopSignal: stopper.signal,
+        onProgress: (fraction, message) => {
+          const now = Date.now();
+          if (now - lastProgress < PROGRESS_EVERY_MS && fraction !== 1) return;
+          lastProgress = now;
+          job.updateProgress({ fraction, message }).catch(() => undefined);
+        },
+      });
+      reply = { ok: true, result };
+    } catch (e) {
+      const error: JobError = e instanceof ApiError ? { code: e.code, message: e.message, ...(e.detail ? { detail: e.detail } : {}) } : { code: 'internal', message: e instanceof Error ? e.message : String(e) };
+      if (error.code === 'cancelled' || signal?.aborted) {
+        log(`job ${id} cancelled`);
+        fail({ code: 'cancelled', message: 'job cancelled' });
+      }
+      reply = { ok: false, error };
+    } finally {
+      stoppers.delete(id);
+    }
+    try {
+      let csv: Buffer | undefined;
+      if (reply.ok && csvPath && 'csvPath' in reply.result && reply.result.csvPath === csvPath) {
+        csv = readFileSync(csvPath);
+        reply.result.csvPath = undefined;
+        delete reply.result.csvPath;
+      }
+      const text = encodeReturn(reply, csv);
+      if (text.length > MAX_CSV_GZ_BYTES * 1.4) {
+        fail({ code: 'too-large', message: `the result is ${(text.length / 1e6).toFixed(0)} MB even compressed, too large to return through the queue (limit ${MAX_CSV_GZ_BYTES / 1e6} MB); run this item without --queue` });
+      }
+      log(`job ${id} ${request.type} ${reply.ok ? 'done' : `failed (${reply.error.code})`} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      return text;
+    } finally {
+      if (csvPath) rmSync(csvPath, { force: true });
+    }
+  };
+
+  const worker = new Worker(QUEUE_NAME, processor, {
+    connection,
+    prefix: QUEUE_PREFIX,
+    concurrency: opts.concurrency,
+    lockDuration: stall.lockMs,
+    stalledInterval: stall.stalledMs,
+    maxStalledCount: stall.maxStalled,
+    autorun: false,
+  });
+  worker.on('error', trouble);
+
+  await subscriber.subscribe(CANCEL_CHANNEL, STOP_CHANNEL);
+  subscriber.on('message', (channel: string, jobId: string) => {
+    if (typeof jobId !== 'string') return;
+    if (channel === CANCEL_CHANNEL) worker.cancelJob(jobId, 'cancelled');
+    else if (channel === STOP_CHANNEL) stoppers.get(jobId)?.abort();
+  });
+
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((r) => (resolveClosed = r));
+  const running = worker.run().catch((e: unknown) => trouble(e));
+  let stopping: Promise<void> | null = null;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      await worker.close();
+      await running;
+      await dispatcher.close();
+      subscriber.disconnect();
+      commands.disconnect();
+      rmSync(csvDir, { recursive: true, force: true });
+      resolveClosed();
+    })();
+    return stopping;
+  };
+  await worker.waitUntilReady();
+  return { redisVersion, stop, closed };
+}

@@ -1,0 +1,152 @@
+/**
+ * A real redis-server on a free loopback port (no persistence) and
+ * `mechstudio worker` processes for the queue suites. redis-server is the
+ * Debian package (.ci/run installs it); it refuses --port 0, so a free port
+ * is found by binding 127.0.0.1:0 and closing it first.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+export const bin = fileURLToPath(new URL('../../bin/mechstudio.js', import.meta.url));
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => (a && typeof a === 'object' ? resolve(a.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export function redisInstalled(): boolean {
+  return spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+export interface RedisServer {
+  port: number;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Start redis-server; resolves once it accepts connections. */
+export async function startRedis(): Promise<RedisServer> {
+  for (let attempt = 0; ; attempt++) {
+    const port = await freePort();
+    const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let log = '';
+    const ready = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), 10_000);
+      const onData = (d: Buffer): void => {
+        log += d.toString();
+        if (/Ready to accept connections/.test(log)) {
+          clearTimeout(timer);
+          resolve(true);
+        }
+      };
+      child.stdout!.on('data', onData);
+      child.stderr!.on('data', onData);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        resolve(false);
+      });
+    });
+    if (ready) {
+      return {
+        port,
+        url: `redis://127.0.0.1:${port}/0`,
+        stop: () =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null) return resolve();
+            child.once('exit', () => resolve());
+            child.kill('SIGKILL');
+          }),
+      };
+    }
+    child.kill('SIGKILL');
+    if (attempt >= 2) throw new Error(`redis-server did not start: ${log.slice(0, 500)}`);
+  }
+}
+
+export interface WorkerProc {
+  child: ChildProcess;
+  log(): string;
+  /** Resolves when the worker's log matches `re` (rejects after `ms`). */
+  waitFor(re: RegExp, ms?: number): Promise<string>;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export async function startWorker(url: string, opts: { concurrency?: number; env?: NodeJS.ProcessEnv } = {}): Promise<WorkerProc> {
+  const child = spawn(process.execPath, [bin, 'worker', '--queue', url, '--concurrency', String(opts.concurrency ?? 1)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...opts.env },
+  });
+  let text = '';
+  const waiters = new Set<() => void>();
+  const onData = (d: Buffer): void => {
+    text += d.toString();
+    for (const w of [...waiters]) w();
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const w: WorkerProc = {
+    child,
+    log: () => text,
+    waitFor: (re, ms = 20_000) =>
+      new Promise((resolve, reject) => {
+        const check = (): void => {
+          const m = re.exec(text);
+          if (m) {
+            waiters.delete(check);
+            clearTimeout(timer);
+            resolve(m[0]);
+          }
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`worker log never matched ${re}: ${text.slice(-800)}`));
+        }, ms);
+        waiters.add(check);
+        child.once('exit', () => {
+          if (waiters.has(check)) {
+            waiters.delete(check);
+            clearTimeout(timer);
+            reject(new Error(`worker exited before ${re}: ${text.slice(-800)}`));
+          }
+        });
+        check();
+      }),
+    kill: (signal = 'SIGKILL') =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill(signal);
+      }),
+  };
+  await w.waitFor(/taking jobs from/);
+  return w;
+}
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+export function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  return new Promise((resolve) => {
+    const t0 = Date.now();
+    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr, ms: Date.now() - t0 }));
+  });
+}
