@@ -47,6 +47,8 @@ export function chartConfig(spec: ChartSpec): ChartConfiguration {
     devicePixelRatio: 1,
     plugins: {
       title: { display: true, text: spec.title, font: { size: 16 } },
+      // notes under the title: why a curve has no point somewhere (never only in a tooltip)
+      ...(spec.notes?.length ? { subtitle: { display: true, text: spec.notes, color: '#8a4b08', font: { size: 12 }, padding: { bottom: 8 } } } : {}),
       legend: {
         display: spec.series.length > 1 || spec.type === 'line',
         position: 'bottom' as const,
@@ -85,8 +87,8 @@ export function chartConfig(spec: ChartSpec): ChartConfiguration {
       datasets: spec.series.map((s, k) => {
         const c = s.color ?? PALETTE[k % PALETTE.length]!;
         return {
-          // the first series is drawn on top
-          order: k,
+          // the first series is drawn on top; onTop series (bounds) above all of them
+          order: s.onTop ? -1 : k,
           label: s.label,
           data: s.x.map((x, i) => ({ x, y: s.y[i] ?? null })) as { x: number; y: number }[],
           borderColor: s.points ? c : c,

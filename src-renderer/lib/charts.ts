@@ -56,6 +56,25 @@ export function chartPng(chart: { toBase64Image: (type?: string, quality?: numbe
   return out.toDataURL('image/png');
 }
 
+/** Several charts as one PNG, stacked top to bottom on white (Export PNG of a view with several charts). */
+export function chartsPng(list: { canvas: HTMLCanvasElement }[]): string {
+  const gap = 16;
+  const width = Math.max(...list.map((c) => c.canvas.width));
+  const height = list.reduce((h, c) => h + c.canvas.height, 0) + gap * (list.length - 1);
+  const out = document.createElement('canvas');
+  out.width = width;
+  out.height = height;
+  const ctx = out.getContext('2d')!;
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, width, height);
+  let y = 0;
+  for (const c of list) {
+    ctx.drawImage(c.canvas, 0, y);
+    y += c.canvas.height + gap;
+  }
+  return out.toDataURL('image/png');
+}
+
 /** Trigger a browser download (works in web mode; Electron shows its save dialog for downloads). */
 export function download(filename: string, data: string | Blob, mime = 'text/plain'): void {
   const blob = typeof data === 'string' && data.startsWith('data:') ? dataUrlToBlob(data) : typeof data === 'string' ? new Blob([data], { type: mime }) : data;

@@ -380,7 +380,7 @@ export async function sweepJob(req: SweepRequest, ctx: JobContext): Promise<Swee
     notes: [],
     ...(loss ? { expectedLoss: [] } : {}),
   }));
-  const bounds: SweepResult['bounds'] = { utility: [], leakage: [] };
+  const bounds: SweepResult['bounds'] = { utility: [], leakage: [], notes: [] };
   const total = epsilons.length * (req.kinds.length + 1);
   let done = 0;
   for (const eps of epsilons) {
@@ -415,10 +415,12 @@ export async function sweepJob(req: SweepRequest, ctx: JobContext): Promise<Swee
       const r = await regularity(domain, eps, prior, ctx.signal);
       bounds.utility.push(r.regular ? r.utilityBound : null);
       bounds.leakage.push(r.regular ? r.leakageBound : null);
+      bounds.notes!.push(r.regular && r.utilityBound !== null ? null : (r.note ?? 'the prior is not regular at this eps'));
     } catch (e) {
       if (e instanceof MechError && (e.code === 'cancelled' || e.code === 'internal')) throw e;
       bounds.utility.push(null);
       bounds.leakage.push(null);
+      bounds.notes!.push(e instanceof Error ? e.message : String(e));
     }
   }
   ctx.progress(1, 'done');
