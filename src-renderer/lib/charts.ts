@@ -36,11 +36,19 @@ export function heatColor(t: number): string {
 export const SERIES_COLORS = ['#2f6fde', '#e4572e', '#17a398', '#f3a712', '#7e57c2', '#d81b60', '#5d6d7e', '#43a047'];
 
 export interface Series {
+  /** Legend text; an empty label keeps the series out of the legend (e.g. the lower edge of a band). */
   label: string;
-  data: (number | null)[];
+  data: ArrayLike<number | null>;
+  /** This series' own x values (default: the chart's x). */
+  x?: ArrayLike<number>;
   dashed?: boolean;
   stepped?: boolean;
   color?: string;
+  /** Fill to another dataset ('-1': the previous one, a band) with this colour. */
+  fill?: string | false;
+  fillColor?: string;
+  /** Line width in px (default 2; 0 draws no line, e.g. the edges of a band). */
+  width?: number;
 }
 
 /** Save a chart as PNG (white background, as displayed). */
