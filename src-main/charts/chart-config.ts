@@ -40,6 +40,22 @@ export function lineLegend(chart: Chart): LegendItem[] {
   });
 }
 
+/** Lines broken at spaces to at most `width` characters (Chart.js squeezes a long title line instead of wrapping it). */
+export function wrapLines(lines: readonly string[], width: number): string[] {
+  const out: string[] = [];
+  for (const line of lines) {
+    let cur = '';
+    for (const w of line.split(' ')) {
+      if (cur && cur.length + 1 + w.length > width) {
+        out.push(cur);
+        cur = '  ' + w;
+      } else cur = cur ? `${cur} ${w}` : w;
+    }
+    out.push(cur);
+  }
+  return out;
+}
+
 export function chartConfig(spec: ChartSpec): ChartConfiguration {
   const common = {
     animation: false as const,
@@ -48,7 +64,7 @@ export function chartConfig(spec: ChartSpec): ChartConfiguration {
     plugins: {
       title: { display: true, text: spec.title, font: { size: 16 } },
       // notes under the title: why a curve has no point somewhere (never only in a tooltip)
-      ...(spec.notes?.length ? { subtitle: { display: true, text: spec.notes, color: '#8a4b08', font: { size: 12 }, padding: { bottom: 8 } } } : {}),
+      ...(spec.notes?.length ? { subtitle: { display: true, text: wrapLines(spec.notes, 110), color: '#8a4b08', font: { size: 12 }, padding: { bottom: 8 } } } : {}),
       legend: {
         display: spec.series.length > 1 || spec.type === 'line',
         position: 'bottom' as const,

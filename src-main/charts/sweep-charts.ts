@@ -95,20 +95,32 @@ function seriesLabel(kind: string, opts: SweepChartOptions): string {
 
 type Metric = 'utility' | 'leakage' | 'expectedLoss';
 
-/** The lines under a chart's title: why points are missing, where the bound attains. */
-export function sweepNotes(r: SweepResult, metric: Metric, opts: SweepChartOptions = {}): string[] {
+/** The first clause of a note, without the domain and eps it repeats (for the line under a chart's title). */
+export function shortNote(note: string): string {
+  const c = cleanNote(note).replace(/ for \S+ at epsilon [-+0-9.e]+/, ' there');
+  const i = c.search(/:\s/);
+  return i > 0 ? c.slice(0, i) : c;
+}
+
+/**
+ * Why points are missing and where the bound is not given: one line per run
+ * of missing points, with the engine's note (in full, or its first clause
+ * for the chart itself).
+ */
+export function sweepNotes(r: SweepResult, metric: Metric, opts: SweepChartOptions = {}, full = true): string[] {
   const x = opts.xLabel ?? 'ε';
+  const say = (n: string): string => (full ? cleanNote(n) : shortNote(n));
   const notes: string[] = [];
   for (const s of r.series) {
     const values = s[metric];
     if (!values) continue;
     for (const run of missingRuns(r.epsilons, values, s.notes)) {
-      notes.push(`${seriesLabel(s.kind, opts)}: no point for ${rangeText(run, r.epsilons, x)}${run.note ? ` (${cleanNote(run.note)})` : ''}`);
+      notes.push(`${seriesLabel(s.kind, opts)}: no point for ${rangeText(run, r.epsilons, x)}${run.note ? ` (${say(run.note)})` : ''}`);
     }
   }
   if (metric !== 'expectedLoss') {
     for (const run of missingRuns(r.epsilons, r.bounds[metric], r.bounds.notes)) {
-      notes.push(`bound: none for ${rangeText(run, r.epsilons, x)}: ${run.note ? cleanNote(run.note) : 'the prior is not regular there, so the theorem does not apply'}`);
+      notes.push(`bound: none for ${rangeText(run, r.epsilons, x)} (${run.note ? say(run.note) : 'the prior is not regular there, so the theorem does not apply'})`);
     }
   }
   return notes;
@@ -118,16 +130,17 @@ export function sweepNotes(r: SweepResult, metric: Metric, opts: SweepChartOptio
 function curveLabel(r: SweepResult, s: SweepResult['series'][number], metric: Metric, opts: SweepChartOptions): string {
   const x = opts.xLabel ?? 'ε';
   const values = s[metric] ?? [];
-  let label = seriesLabel(s.kind, opts);
+  const parts: string[] = [];
   if (metric !== 'expectedLoss') {
     const at = attainedAt(values, r.bounds[metric]);
     const runs = runsOf(r.epsilons, (k) => at[k]!);
-    if (runs.length) label += ` — attains the bound (${runs.map((u) => rangeText(u, r.epsilons, x)).join(', ')})`;
+    if (runs.length) parts.push(`attains the bound for ${runs.map((u) => rangeText(u, r.epsilons, x)).join(', ')}`);
   }
   const miss = missingRuns(r.epsilons, values);
-  if (miss.length && miss.reduce((n, u) => n + u.count, 0) < r.epsilons.length) label += ` — no point for ${miss.map((u) => rangeText(u, r.epsilons, x)).join(', ')}`;
-  else if (miss.length) label += ' — no point (see note)';
-  return label;
+  if (miss.length && miss.reduce((n, u) => n + u.count, 0) < r.epsilons.length) parts.push(`no point for ${miss.map((u) => rangeText(u, r.epsilons, x)).join(', ')}`);
+  else if (miss.length) parts.push('no point, see the note');
+  const name = seriesLabel(s.kind, opts);
+  return parts.length ? `${name} (${parts.join('; ')})` : name;
 }
 
 function chart(r: SweepResult, metric: Metric, opts: SweepChartOptions, title: string, yLabel: string, boundLabel: string | null): ChartSpec {
@@ -144,7 +157,7 @@ function chart(r: SweepResult, metric: Metric, opts: SweepChartOptions, title: s
       series.push({ label: by.length ? `${boundLabel}, attained by ${by.join(', ')}` : boundLabel, x: r.epsilons, y: b, dashed: true, color: BOUND_COLOR, width: 2.5, onTop: true });
     }
   }
-  const notes = sweepNotes(r, metric, opts);
+  const notes = sweepNotes(r, metric, opts, false);
   const id = `${opts.id ?? 'sweep'}-${metric === 'expectedLoss' ? 'expected-loss' : metric}`;
   return { id, title, type: 'line', xLabel: opts.xLabel ?? 'ε', yLabel, series, ...(notes.length ? { notes } : {}), ...(metric === 'leakage' ? {} : { yMin: 0 }) };
 }
@@ -161,10 +174,10 @@ export function sweepCharts(r: SweepResult, opts: SweepChartOptions = {}): Chart
   if (hasExpectedLoss(r)) {
     const what = opts.lossLabel ?? 'the chosen loss';
     const unit = opts.lossUnit ? ` (${opts.lossUnit})` : '';
-    out.push(chart(r, 'expectedLoss', opts, `Expected loss, ${what} under the optimal remap, against ${x}`, `expected loss${unit}`, null));
+    out.push(chart(r, 'expectedLoss', opts, `Expected loss: ${what}, optimal remap`, `expected loss${unit}`, null));
   }
-  out.push(chart(r, 'utility', opts, `Utility (probability of guessing right, optimal remap) against ${x}`, 'utility', 'utility bound Σμ (regular prior)'));
-  out.push(chart(r, 'leakage', opts, `Min-entropy leakage against ${x}`, 'leakage (bits)', 'leakage bound (regular prior)'));
+  out.push(chart(r, 'utility', opts, `Utility (probability of a right guess, optimal remap)`, 'utility', 'utility bound Σμ (regular prior)'));
+  out.push(chart(r, 'leakage', opts, `Min-entropy leakage`, 'leakage (bits)', 'leakage bound (regular prior)'));
   return out;
 }
 

@@ -136,6 +136,7 @@ export function formatTime(t: number, kind: TimeKind | undefined, withSeconds = 
     const h = Math.floor(s / 3600);
     const m = Math.floor((s % 3600) / 60);
     const sec = Math.round(s % 60);
+    if (day > 0 && s === 0 && !withSeconds) return `24:00${day > 1 ? ` (+${day - 1}d)` : ''}`; // the end of a day on an axis
     return `${p2(h)}:${p2(m)}${withSeconds ? `:${p2(sec)}` : ''}${day ? ` (+${day}d)` : ''}`;
   }
   if (kind === 'date') {

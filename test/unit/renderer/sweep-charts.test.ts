@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attainedAt, cleanNote, missingRuns, rangeText, sweepCharts, sweepTable, BOUND_COLOR } from '../../../src-main/charts/sweep-charts';
+import { attainedAt, cleanNote, missingRuns, rangeText, shortNote, sweepCharts, sweepNotes, sweepTable, BOUND_COLOR } from '../../../src-main/charts/sweep-charts';
 import { chartConfig } from '../../../src-main/charts/chart-config';
 import { sweepJob } from '../../../src-worker/jobs/handlers';
 import { silentContext } from '../../../src-worker/jobs/context';
@@ -36,6 +36,7 @@ describe('sweep charts: what was asked, why points are missing, bounds on top', 
     expect(rangeText({ from: 2, to: 2.5, count: 2, note: null }, EPS)).toBe('ε ≥ 2');
     expect(rangeText({ from: 0.5, to: 2.5, count: 5, note: null }, EPS)).toBe('all ε');
     expect(missingRuns([1, 2, 3], [1, null, 3])).toEqual([{ from: 2, to: 2, count: 1, note: null }]);
+    expect(shortNote('the prior is not regular for grid:6x6:step=0.5 at epsilon 1.25: mu Phi = pi needs mu[(1,1)] = -0.000104006 < 0')).toBe('the prior is not regular there');
     expect(cleanNote('Phi z = 1 has z[(8,1)] = -0.010400608345545286 < 0, so no tight-constraints mechanism exists at eps = 1.25')).toBe(
       'no tight-constraints mechanism exists: its weight at (8,1) would be -0.0104 < 0',
     );
@@ -49,17 +50,19 @@ describe('sweep charts: what was asked, why points are missing, bounds on top', 
     expect(loss.title).toContain('distance d(w,x)');
     expect(loss.series.map((s) => s.y)).toEqual([fake().series[0]!.expectedLoss, fake().series[1]!.expectedLoss]);
     expect(loss.series.some((s) => s.dashed)).toBe(false); // no bound for a loss
-    expect(loss.notes).toEqual(['tight constraints: no point for ε ≤ 1 (no tight-constraints mechanism exists: its weight at 2 would be -0.01 < 0)']);
-    expect(loss.series[0]!.label).toBe('tight constraints — no point for ε ≤ 1');
+    // on the chart: the first clause of the engine's note; in full for the page and the table
+    expect(loss.notes).toEqual(['tight constraints: no point for ε ≤ 1 (no tight-constraints mechanism exists)']);
+    expect(sweepNotes(fake(), 'expectedLoss', { kindLabel: () => 'tight constraints' })[0]).toBe('tight constraints: no point for ε ≤ 1 (no tight-constraints mechanism exists: its weight at 2 would be -0.01 < 0)');
+    expect(loss.series[0]!.label).toBe('tight constraints (no point for ε ≤ 1)');
 
     const bound = util.series.at(-1)!;
     expect(bound).toMatchObject({ dashed: true, onTop: true, color: BOUND_COLOR, y: [null, null, 0.5, 0.6, 0.7] });
     expect(bound.label).toBe('utility bound Σμ (regular prior), attained by tight constraints, truncated geometric');
-    expect(util.series[0]!.label).toBe('tight constraints — attains the bound (ε ≥ 1.5) — no point for ε ≤ 1');
+    expect(util.series[0]!.label).toBe('tight constraints (attains the bound for ε ≥ 1.5; no point for ε ≤ 1)');
     // tg equals the bound only at 2.5 (1e-3 below at 2)
-    expect(util.series[1]!.label).toBe('truncated geometric — attains the bound (ε = 2.5)');
-    expect(util.notes).toContain('bound: none for ε ≤ 1: not regular at 1');
-    expect(leak.series[1]!.label).toBe('truncated geometric — attains the bound (ε = 2.5)');
+    expect(util.series[1]!.label).toBe('truncated geometric (attains the bound for ε = 2.5)');
+    expect(util.notes).toContain('bound: none for ε ≤ 1 (not regular at 1)');
+    expect(leak.series[1]!.label).toBe('truncated geometric (attains the bound for ε = 2.5)');
     // mechanism colours are never the bound's
     for (const c of charts) for (const s of c.series.slice(0, 2)) expect(s.color).not.toBe(BOUND_COLOR);
 
@@ -96,7 +99,8 @@ describe('sweep charts: what was asked, why points are missing, bounds on top', 
     // expected distance decreases with ε for planar Laplace
     const pl = r.series[0]!.expectedLoss!;
     for (let k = 1; k < pl.length; k++) expect(pl[k]!).toBeLessThan(pl[k - 1]!);
-    expect(util!.series[1]!.label).toMatch(/^tight — attains the bound \(ε ≥ [\d.]+\) — no point for ε ≤ [\d.]+$/);
-    expect(util!.notes!.join('\n')).toMatch(/tight: no point for ε ≤ [\d.]+ \(no tight-constraints mechanism exists/);
+    expect(util!.series[1]!.label).toMatch(/^tight \(attains the bound for ε ≥ [\d.]+; no point for ε ≤ [\d.]+\)$/);
+    expect(util!.notes!.join('\n')).toMatch(/tight: no point for ε ≤ [\d.]+ \(no tight-constraints mechanism exists\)/);
+    expect(util!.notes!.join('\n')).toMatch(/bound: none for ε ≤ [\d.]+ \(the prior is not regular there\)/);
   });
 });
