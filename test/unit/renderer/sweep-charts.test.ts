@@ -3,6 +3,8 @@ import { attainedAt, cleanNote, missingRuns, rangeText, shortNote, sweepCharts, 
 import { chartConfig } from '../../../src-main/charts/chart-config';
 import { sweepJob } from '../../../src-worker/jobs/handlers';
 import { silentContext } from '../../../src-worker/jobs/context';
+import { buildMechanism, expectedLoss, parseDomain } from '../../../src-worker/jobs/engine';
+import { admitRequest, sweepBoundsRefusal } from '../../../src-worker/jobs/admission';
 import type { SweepResult } from '../../../src-worker/protocol/results';
 import { sweepResultSchema } from '../../../src-worker/protocol/results';
 
@@ -102,5 +104,38 @@ describe('sweep charts: what was asked, why points are missing, bounds on top', 
     expect(util!.series[1]!.label).toMatch(/^tight \(attains the bound for ε ≥ [\d.]+; no point for ε ≤ [\d.]+\)$/);
     expect(util!.notes!.join('\n')).toMatch(/tight: no point for ε ≤ [\d.]+ \(no tight-constraints mechanism exists\)/);
     expect(util!.notes!.join('\n')).toMatch(/bound: none for ε ≤ [\d.]+ \(the prior is not regular there\)/);
+  });
+
+  it('the expected distance of a grid sweep (certified remap) equals the optimal-remap measure of each mechanism', async () => {
+    for (const loss of ['dist', 'dist2'] as const) {
+      const r = await sweepJob({ type: 'sweep', domain: 'grid:5x6:step=0.5', kinds: ['planar-laplace', 'tight', 'exponential'], from: 1, to: 3, steps: 3, loss }, silentContext());
+      const domain = parseDomain('grid:5x6:step=0.5');
+      const prior = new Float64Array(domain.n).fill(1 / domain.n);
+      for (const s of r.series) {
+        for (let k = 0; k < r.epsilons.length; k++) {
+          const o = await buildMechanism(s.kind as 'tight', domain, r.epsilons[k]!, { prior, signal: new AbortController().signal, progress: () => undefined });
+          if (!o.exists) {
+            expect(s.expectedLoss![k]).toBeNull();
+            continue;
+          }
+          const want = expectedLoss(prior, o.mechanism.channel, { kind: loss }, domain).value;
+          expect(Math.abs(s.expectedLoss![k]! - want)).toBeLessThanOrEqual(1e-12 * Math.max(1, want));
+        }
+      }
+    }
+  });
+
+  it('bounds too costly for the domain: the curves are still drawn, the bounds left out with the reason (not a refused sweep)', async () => {
+    const big = { type: 'sweep' as const, domain: 'grid:30x30:step=0.5', kinds: ['planar-laplace' as const, 'tight' as const], from: 0.5, to: 4, steps: 15 };
+    expect(() => admitRequest(big)).not.toThrow();
+    expect(sweepBoundsRefusal(big)).toMatch(/regularity bounds at 15 eps values on grid:30x30:step=0.5 solves mu Phi = pi by a dense n\^3 LU 15 times/);
+    expect(sweepBoundsRefusal({ ...big, steps: 4 })).toBeNull();
+    // the same path, cheaply: randomised response on a 20 x 20 grid at 70 eps values (70 dense 400^3 solves are over the limit)
+    const r = await sweepJob({ type: 'sweep', domain: 'grid:20x20', kinds: ['rr'], from: 0.5, to: 4, steps: 70 }, silentContext());
+    expect(r.series[0]!.utility.every((v) => v !== null && v > 0)).toBe(true);
+    expect(r.bounds.utility.every((v) => v === null)).toBe(true);
+    expect(r.bounds.notes!.every((n) => n?.startsWith('not computed, too costly on this domain: '))).toBe(true);
+    const util = sweepCharts(r)[0]!;
+    expect(util.notes).toEqual(['bound: none for all ε (not computed, too costly on this domain)']);
   });
 });
