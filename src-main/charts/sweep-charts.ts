@@ -32,6 +32,21 @@ export interface SweepChartOptions {
   xLabel?: string;
 }
 
+const LOSS_WORDS: Record<string, string> = { bin: 'binary loss', nib: 'nib loss', dist: 'distance d(w,x)', dist2: 'squared distance' };
+
+/**
+ * The chosen loss in words and its unit: distances on a grid are in km (the
+ * grid's cell size is in km), squared distances in km². `loss` is the
+ * analysis' loss (a name, a matrix, or none); `domain` the result's domain text.
+ */
+export function lossWords(loss: unknown, domain: string): Pick<SweepChartOptions, 'lossLabel' | 'lossUnit'> {
+  if (loss === undefined || loss === null || loss === '') return {};
+  const name = typeof loss === 'string' ? loss : 'matrix';
+  const grid = domain.startsWith('grid:');
+  const unit = grid && name === 'dist' ? 'km' : grid && name === 'dist2' ? 'km²' : undefined;
+  return { lossLabel: LOSS_WORDS[name] ?? 'the custom loss matrix', ...(unit ? { lossUnit: unit } : {}) };
+}
+
 /** Per point: does the curve equal the bound there (both defined, within BOUND_ATTAINED_TOL relative)? */
 export function attainedAt(curve: readonly (number | null)[], bound: readonly (number | null)[], tol = BOUND_ATTAINED_TOL): boolean[] {
   return curve.map((c, k) => {

@@ -20,7 +20,7 @@ import { resolveProjectFiles } from './resolve-files';
 import { fmt, resultTable, tableToCsv } from './result-table';
 import type { CaseStudyResult, ChartSpec } from '../../src-worker/protocol/casestudy';
 import { renderChartPng } from '../charts/render-chart';
-import { sweepCharts } from '../charts/sweep-charts';
+import { lossWords, sweepCharts } from '../charts/sweep-charts';
 
 export interface RunItem {
   id: string;
@@ -141,9 +141,7 @@ export async function runProject(
 /** A sweep analysis as charts (sweep-charts.ts, the app's): the chosen loss, utility and leakage against eps with the bounds on top. */
 function sweepChartsOf(id: string, r: Extract<JobResult, { type: 'sweep' }>, a: unknown): ChartSpec[] {
   const loss = (a as { loss?: unknown } | undefined)?.loss;
-  const words: Record<string, string> = { bin: 'binary loss', nib: 'nib loss', dist: 'distance d(w,x)', dist2: 'squared distance' };
-  const lossLabel = typeof loss === 'string' ? (words[loss] ?? loss) : loss ? 'the custom loss matrix' : undefined;
-  return sweepCharts(r, { id, xLabel: 'eps', ...(lossLabel ? { lossLabel } : {}) }).map((c) => ({ ...c, title: `${id}: ${c.title}` }));
+  return sweepCharts(r, { id, xLabel: 'eps', ...lossWords(loss, r.domain) }).map((c) => ({ ...c, title: `${id}: ${c.title}` }));
 }
 
 /** File stem of a case study's table or chart: the item id is left out when the project has one case study. */

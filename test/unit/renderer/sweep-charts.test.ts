@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attainedAt, cleanNote, missingRuns, rangeText, shortNote, sweepCharts, sweepNotes, sweepTable, BOUND_COLOR } from '../../../src-main/charts/sweep-charts';
+import { attainedAt, cleanNote, lossWords, missingRuns, rangeText, shortNote, sweepCharts, sweepNotes, sweepTable, BOUND_COLOR } from '../../../src-main/charts/sweep-charts';
 import { chartConfig } from '../../../src-main/charts/chart-config';
 import { sweepJob } from '../../../src-worker/jobs/handlers';
 import { silentContext } from '../../../src-worker/jobs/context';
@@ -27,6 +27,14 @@ describe('sweep charts: what was asked, why points are missing, bounds on top', 
   it('attainedAt: equal within the relative tolerance, never where either side is missing', () => {
     expect(attainedAt([null, 1, 2, 3, 4], [1, 1 + 1e-9, 2.1, null, 4 * (1 - 2e-6)])).toEqual([false, true, false, false, false]);
     expect(attainedAt([0.5, Number.NaN], [0.5, Number.NaN])).toEqual([true, false]);
+  });
+
+  it('the loss in words, in km on grids (km cells), km² squared, no unit elsewhere', () => {
+    expect(lossWords('dist', 'grid:30x30:step=0.5')).toEqual({ lossLabel: 'distance d(w,x)', lossUnit: 'km' });
+    expect(lossWords('dist2', 'grid:3x3')).toEqual({ lossLabel: 'squared distance', lossUnit: 'km²' });
+    expect(lossWords('dist', 'line:6')).toEqual({ lossLabel: 'distance d(w,x)' });
+    expect(lossWords({ matrix: 1 }, 'grid:3x3')).toEqual({ lossLabel: 'the custom loss matrix' });
+    expect(lossWords(undefined, 'grid:3x3')).toEqual({});
   });
 
   it('missing runs and their ranges carry the engine note of the last missing point', () => {
