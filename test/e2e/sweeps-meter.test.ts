@@ -234,4 +234,19 @@ describe('sweeps and the smart meter (issue 15)', () => {
     expect(await page.getByTestId('levels-error').count()).toBe(0);
     expect(h.pageErrors).toEqual([]);
   });
+
+  it('Export PNG of a view with several charts takes all of them (the voting case study)', async () => {
+    const page = h.page;
+    await page.getByTestId('cmd-examples').click();
+    await page.getByTestId('example-voting').click();
+    if (await page.getByTestId('confirm-dialog').isVisible()) await page.getByTestId('confirm-discard').click();
+    await page.getByTestId('item-case-study-voting').waitFor();
+    await expect.poll(() => page.getByTestId('case-chart').count(), { timeout: 60_000 }).toBe(2);
+    const heights = await page.getByTestId('case-chart').evaluateAll((els) => els.map((e) => (e as unknown as { height: number }).height));
+    const { file, suggested } = await download(page.getByTestId('cmd-export-png'), 'case.png');
+    expect(suggested).toBe('voting-charts.png');
+    expect(pngSize(readFileSync(file)).h).toBe(heights[0]! + heights[1]! + 16);
+    expect(h.pageErrors).toEqual([]);
+  });
 });
+
