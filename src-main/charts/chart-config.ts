@@ -40,6 +40,22 @@ export function lineLegend(chart: Chart): LegendItem[] {
   });
 }
 
+/** Lines broken at spaces to at most `width` characters (Chart.js squeezes a long title line instead of wrapping it). */
+export function wrapLines(lines: readonly string[], width: number): string[] {
+  const out: string[] = [];
+  for (const line of lines) {
+    let cur = '';
+    for (const w of line.split(' ')) {
+      if (cur && cur.length + 1 + w.length > width) {
+        out.push(cur);
+        cur = '  ' + w;
+      } else cur = cur ? `${cur} ${w}` : w;
+    }
+    out.push(cur);
+  }
+  return out;
+}
+
 export function chartConfig(spec: ChartSpec): ChartConfiguration {
   const common = {
     animation: false as const,
@@ -47,6 +63,8 @@ export function chartConfig(spec: ChartSpec): ChartConfiguration {
     devicePixelRatio: 1,
     plugins: {
       title: { display: true, text: spec.title, font: { size: 16 } },
+      // notes under the title: why a curve has no point somewhere (never only in a tooltip)
+      ...(spec.notes?.length ? { subtitle: { display: true, text: wrapLines(spec.notes, 110), color: '#8a4b08', font: { size: 12 }, padding: { bottom: 8 } } } : {}),
       legend: {
         display: spec.series.length > 1 || spec.type === 'line',
         position: 'bottom' as const,
@@ -85,8 +103,8 @@ export function chartConfig(spec: ChartSpec): ChartConfiguration {
       datasets: spec.series.map((s, k) => {
         const c = s.color ?? PALETTE[k % PALETTE.length]!;
         return {
-          // the first series is drawn on top
-          order: k,
+          // the first series is drawn on top; onTop series (bounds) above all of them
+          order: s.onTop ? -1 : k,
           label: s.label,
           data: s.x.map((x, i) => ({ x, y: s.y[i] ?? null })) as { x: number; y: number }[],
           borderColor: s.points ? c : c,

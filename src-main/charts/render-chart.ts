@@ -15,12 +15,13 @@ import {
   LineElement,
   LogarithmicScale,
   PointElement,
+  SubTitle,
   Title,
 } from 'chart.js';
 import type { ChartSpec } from '../../src-worker/protocol/casestudy';
 import { chartConfig } from './chart-config';
 
-Chart.register(LineController, LineElement, PointElement, BarController, BarElement, LinearScale, LogarithmicScale, CategoryScale, Legend, Title);
+Chart.register(LineController, LineElement, PointElement, BarController, BarElement, LinearScale, LogarithmicScale, CategoryScale, Legend, Title, SubTitle);
 
 /** Render one chart to PNG bytes (white background). */
 export function renderChartPng(spec: ChartSpec, width = 1000, height = 600): Buffer {

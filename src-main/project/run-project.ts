@@ -20,6 +20,7 @@ import { resolveProjectFiles } from './resolve-files';
 import { fmt, resultTable, tableToCsv } from './result-table';
 import type { CaseStudyResult, ChartSpec } from '../../src-worker/protocol/casestudy';
 import { renderChartPng } from '../charts/render-chart';
+import { lossWords, sweepCharts } from '../charts/sweep-charts';
 
 export interface RunItem {
   id: string;
@@ -105,9 +106,12 @@ export async function runProject(
           if (result.type === 'sweep') {
             // sweeps are curves: also as a chart
             ensureDir(join(out, 'charts'), 'output directory');
-            const png = join(out, 'charts', `${p.id}.png`);
-            writeFileAtomic(png, renderChartPng(sweepChart(p.id, result)), 'chart');
-            item.files.push(png);
+            // the first chart (the chosen loss when one was given, else utility) is ID.png, the others ID-<what>.png
+            sweepChartsOf(p.id, result, project.analyses?.find((x) => x.id === p.id)).forEach((spec, k) => {
+              const png = join(out, 'charts', k === 0 ? `${p.id}.png` : `${spec.id}.png`);
+              writeFileAtomic(png, renderChartPng(spec), 'chart');
+              item.files.push(png);
+            });
           }
         }
       } catch (e) {
@@ -134,11 +138,10 @@ export async function runProject(
   return { name: project.name, out, files, items, failed: items.filter((i) => !i.ok).length };
 }
 
-/** A sweep analysis as a chart: utility of each kind against eps, with the regular-prior bound. */
-function sweepChart(id: string, r: Extract<JobResult, { type: 'sweep' }>): ChartSpec {
-  const series: ChartSpec['series'] = r.series.map((s) => ({ label: `${s.kind} utility`, x: r.epsilons, y: s.utility }));
-  if (r.bounds.utility.some((v) => v !== null)) series.push({ label: 'utility bound sum(mu) (regular prior only)', x: r.epsilons, y: r.bounds.utility, dashed: true });
-  return { id, title: `${id}: utility against eps on ${r.domain}`, type: 'line', xLabel: 'eps', yLabel: 'utility (binary gain, optimal remap)', yMin: 0, series };
+/** A sweep analysis as charts (sweep-charts.ts, the app's): the chosen loss, utility and leakage against eps with the bounds on top. */
+function sweepChartsOf(id: string, r: Extract<JobResult, { type: 'sweep' }>, a: unknown): ChartSpec[] {
+  const loss = (a as { loss?: unknown } | undefined)?.loss;
+  return sweepCharts(r, { id, xLabel: 'eps', ...lossWords(loss, r.domain) }).map((c) => ({ ...c, title: `${id}: ${c.title}` }));
 }
 
 /** File stem of a case study's table or chart: the item id is left out when the project has one case study. */

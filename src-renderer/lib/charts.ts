@@ -36,11 +36,19 @@ export function heatColor(t: number): string {
 export const SERIES_COLORS = ['#2f6fde', '#e4572e', '#17a398', '#f3a712', '#7e57c2', '#d81b60', '#5d6d7e', '#43a047'];
 
 export interface Series {
+  /** Legend text; an empty label keeps the series out of the legend (e.g. the lower edge of a band). */
   label: string;
-  data: (number | null)[];
+  data: ArrayLike<number | null>;
+  /** This series' own x values (default: the chart's x). */
+  x?: ArrayLike<number>;
   dashed?: boolean;
   stepped?: boolean;
   color?: string;
+  /** Fill to another dataset ('-1': the previous one, a band) with this colour. */
+  fill?: string | false;
+  fillColor?: string;
+  /** Line width in px (default 2; 0 draws no line, e.g. the edges of a band). */
+  width?: number;
 }
 
 /** Save a chart as PNG (white background, as displayed). */
@@ -53,6 +61,25 @@ export function chartPng(chart: { toBase64Image: (type?: string, quality?: numbe
   ctx.fillStyle = '#ffffff';
   ctx.fillRect(0, 0, out.width, out.height);
   ctx.drawImage(src, 0, 0);
+  return out.toDataURL('image/png');
+}
+
+/** Several charts as one PNG, stacked top to bottom on white (Export PNG of a view with several charts). */
+export function chartsPng(list: { canvas: HTMLCanvasElement }[]): string {
+  const gap = 16;
+  const width = Math.max(...list.map((c) => c.canvas.width));
+  const height = list.reduce((h, c) => h + c.canvas.height, 0) + gap * (list.length - 1);
+  const out = document.createElement('canvas');
+  out.width = width;
+  out.height = height;
+  const ctx = out.getContext('2d')!;
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, width, height);
+  let y = 0;
+  for (const c of list) {
+    ctx.drawImage(c.canvas, 0, y);
+    y += c.canvas.height + gap;
+  }
   return out.toDataURL('image/png');
 }
 

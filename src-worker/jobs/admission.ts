@@ -459,17 +459,36 @@ export function admitRequest(req: JobRequest, built?: ReadonlyMap<DomainInput, D
       const w: Work = { streamEntries: 0, tightPoints: 0, tightDense: 0 };
       for (const kind of req.kinds) mechanismWork(kind as MechanismKindName, d, w);
       if (req.loss !== undefined) w.streamEntries *= 2;
-      muWork(d, w); // the regularity bounds at every eps
       w.streamEntries *= req.steps;
       w.tightPoints *= req.steps;
       w.tightDense *= req.steps;
       settle(d, w, `the sweep (${req.steps} eps values x ${req.kinds.length} mechanisms)`);
-      settleMu(d, w, `the sweep's regularity bounds (${req.steps} eps values)`, req.steps);
+      // the regularity bounds are not refused here: when they are too costly the job
+      // draws the curves without them and says why (sweepBoundsRefusal)
       return;
     }
     case 'run-project':
     case 'case-study':
       return; // each project item is admitted on its own (runJobRequest); case studies have fixed sizes
+  }
+}
+
+/**
+ * Why a sweep's regularity bounds (SPEC §5: mu Phi = pi at every eps) would
+ * be too costly on its domain, or null. The sweep job then leaves the bounds
+ * out with this as its note, instead of refusing the curves with them.
+ */
+export function sweepBoundsRefusal(req: Extract<JobRequest, { type: 'sweep' }>, built?: Domain): string | null {
+  const d = built ? sizeOfBuiltDomain(built) : sizeOfDomainInput(req.domain);
+  if (!d) return null;
+  const w: Work = { streamEntries: 0, tightPoints: 0, tightDense: 0 };
+  muWork(d, w);
+  try {
+    settleMu(d, w, `the regularity bounds at ${req.steps} eps values`, req.steps);
+    return null;
+  } catch (e) {
+    if (e instanceof MechError && e.code === 'too-large') return e.message;
+    throw e;
   }
 }
 

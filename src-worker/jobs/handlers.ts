@@ -45,13 +45,16 @@ import {
   qualityLoss,
   regularity,
   tightThreshold,
+  type LossSpecInput,
   type MechanismOutcome,
 } from './engine';
 import { assertChannelOnDomain, domainText, resolveChannel, resolveDomain as buildDomain, resolveLoss, resolvePrior } from './resolve';
-import { admitBuiltDomain } from './admission';
+import { admitBuiltDomain, sweepBoundsRefusal } from './admission';
 import { ADMISSION_LIMITS } from './admission-limits';
 import { withRowProgress } from './row-progress';
 import type { DomainInput } from '../protocol/common';
+import type { Mechanism } from '../mechanism/channel';
+import { remapMechanism } from '../remap/bayes-remap';
 import type { JobRequest } from '../protocol/requests';
 
 /** Build a domain input, then price the job again when only the built domain shows its size (files, inline). */
@@ -369,6 +372,21 @@ export async function verticesJob(req: VerticesRequest, ctx: JobContext): Promis
   return out;
 }
 
+/**
+ * Expected loss under the optimal remap for one sweep point. Distance losses
+ * on grids take the certified Bayesian remap (remap/bayes-remap.ts: a few
+ * guesses per output, proven optimal; whole columns up to WINDOW_MIN_CELLS
+ * cells, where it equals the measure bit for bit) instead of the n^3 scan:
+ * a 30 x 30 grid point in ~0.2 s instead of ~3 s.
+ */
+function sweepLoss(mech: Mechanism, domain: Domain, prior: Float64Array, loss: LossSpecInput, signal: AbortSignal): number {
+  if (domain.structure.grid && (loss.kind === 'dist' || loss.kind === 'dist2')) {
+    const r = remapMechanism(mech, domain, prior, loss, { signal });
+    if (r.valueSlack === 0) return r.remappedLoss;
+  }
+  return expectedLoss(prior, mech.channel, loss, domain).value;
+}
+
 export async function sweepJob(req: SweepRequest, ctx: JobContext): Promise<SweepResult> {
   const domain = domainOf(req, req.domain, ctx);
   const prior = resolvePrior(req.prior, domain.n, domain);
@@ -382,7 +400,8 @@ export async function sweepJob(req: SweepRequest, ctx: JobContext): Promise<Swee
     notes: [],
     ...(loss ? { expectedLoss: [] } : {}),
   }));
-  const bounds: SweepResult['bounds'] = { utility: [], leakage: [] };
+  const bounds: SweepResult['bounds'] = { utility: [], leakage: [], notes: [] };
+  const boundsRefused = sweepBoundsRefusal(req, domain);
   const total = epsilons.length * (req.kinds.length + 1);
   let done = 0;
   for (const eps of epsilons) {
@@ -401,7 +420,7 @@ export async function sweepJob(req: SweepRequest, ctx: JobContext): Promise<Swee
         const m = measureChannel(prior, o.mechanism.channel);
         s.utility.push(m.utility);
         s.leakage.push(m.leakage);
-        if (loss) s.expectedLoss!.push(finiteOrNull(expectedLoss(prior, o.mechanism.channel, loss, domain).value));
+        if (loss) s.expectedLoss!.push(finiteOrNull(sweepLoss(o.mechanism, domain, prior, loss, ctx.signal)));
         s.notes!.push(null);
       } catch (e) {
         if (e instanceof MechError && (e.code === 'cancelled' || e.code === 'internal')) throw e;
@@ -413,14 +432,22 @@ export async function sweepJob(req: SweepRequest, ctx: JobContext): Promise<Swee
     }
     checkCancelled(ctx.signal);
     ctx.progress(done++ / total, `bounds at eps ${eps.toFixed(3)}`);
+    if (boundsRefused) {
+      bounds.utility.push(null);
+      bounds.leakage.push(null);
+      bounds.notes!.push(`not computed, too costly on this domain: ${boundsRefused}`);
+      continue;
+    }
     try {
       const r = await regularity(domain, eps, prior, ctx.signal);
       bounds.utility.push(r.regular ? r.utilityBound : null);
       bounds.leakage.push(r.regular ? r.leakageBound : null);
+      bounds.notes!.push(r.regular && r.utilityBound !== null ? null : (r.note ?? 'the prior is not regular at this eps'));
     } catch (e) {
       if (e instanceof MechError && (e.code === 'cancelled' || e.code === 'internal')) throw e;
       bounds.utility.push(null);
       bounds.leakage.push(null);
+      bounds.notes!.push(e instanceof Error ? e.message : String(e));
     }
   }
   ctx.progress(1, 'done');

@@ -27,3 +27,11 @@ export function close(a: number, b: number, tol = REL_TOL): boolean {
   if (a === b) return true;
   return Math.abs(a - b) <= tol * Math.max(1, Math.abs(a), Math.abs(b));
 }
+
+/**
+ * A curve "attains" a bound (sweep charts) where it is within this relative
+ * tolerance of it: the bound (sum of mu from a Phi solve, structured solves
+ * reach ~1e-10) and the curve (measured on the built channel) come from
+ * different computations, and LP mechanisms stop at a certified gap of 1e-6.
+ */
+export const BOUND_ATTAINED_TOL = 1e-6;

@@ -51,6 +51,8 @@ export const chartSeriesSchema = z.object({
   width: z.number().optional(),
   /** CSS colour (default: the palette in series order). */
   color: z.string().max(40).optional(),
+  /** Draw this series over all others (bounds: a curve that attains a bound must not hide it). */
+  onTop: z.boolean().optional(),
 });
 export const chartSpecSchema = z.object({
   id,
@@ -65,6 +67,8 @@ export const chartSpecSchema = z.object({
   yMin: z.number().optional(),
   yMax: z.number().optional(),
   series: z.array(chartSeriesSchema),
+  /** Lines shown under the title (e.g. why a curve has no point at some x). */
+  notes: z.array(z.string()).optional(),
 });
 export const caseStudyResultSchema = z.object({
   type: z.literal('case-study'),

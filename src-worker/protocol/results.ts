@@ -185,7 +185,12 @@ export const sweepResultSchema = z.object({
   epsilons: z.array(num),
   series: z.array(sweepSeriesSchema),
   /** SPEC §5 bounds per eps (null where the prior is not regular). */
-  bounds: z.object({ utility: z.array(nullableNum), leakage: z.array(nullableNum) }),
+  bounds: z.object({
+    utility: z.array(nullableNum),
+    leakage: z.array(nullableNum),
+    /** Per eps, why no bound is given (the prior is not regular there), null where it is. */
+    notes: z.array(z.string().nullable()).optional(),
+  }),
 });
 
 export const projectItemResultSchema = z.object({

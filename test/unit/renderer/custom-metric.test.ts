@@ -37,7 +37,7 @@ describe('custom metric import', () => {
 
 describe('smart-meter traces', () => {
   it('parses a trace with a header and time column', () => {
-    expect(parseTraceCsv('time,watts\n0,10\n10,30\n20,20\n')).toEqual({ ok: true, values: [10, 30, 20] });
+    expect(parseTraceCsv('time,watts\n0,10\n10,30\n20,20\n')).toEqual({ ok: true, values: [10, 30, 20], times: [0, 10, 20], timeKind: 'number', timeLabel: 'time', valueLabel: 'watts', unit: 'W' });
     expect(parseTraceCsv('1\n2\nabc')).toEqual({ ok: false, error: "line 3: 'abc' is not a number" });
     expect(parseTraceCsv('5')).toEqual({ ok: false, error: 'a trace needs at least 2 readings' });
   });
