@@ -349,12 +349,23 @@ export function* releaseRows(rows: Iterable<CsvRow>, reader: SecretsReader, samp
  */
 export async function* readCsvStream(input: AsyncIterable<string | Uint8Array>, source: string): AsyncGenerator<CsvRow, void, undefined> {
   const parser = parse({ info: true, relax_column_count: true, skip_empty_lines: true, trim: true, comment: '#', comment_no_infix: true, bom: true });
+  let stopped = false;
   const feed = (async () => {
     try {
       for await (const chunk of input) {
-        if (!parser.write(chunk)) await new Promise<void>((res) => parser.once('drain', () => res()));
+        if (stopped) break;
+        // Wait for the parser to drain, or to be closed by a consumer that stopped early (else this would wait forever).
+        if (!parser.write(chunk)) await new Promise<void>((res) => {
+          const done = (): void => {
+            parser.off('drain', done);
+            parser.off('close', done);
+            res();
+          };
+          parser.once('drain', done);
+          parser.once('close', done);
+        });
       }
-      parser.end();
+      if (!stopped) parser.end();
     } catch (e) {
       parser.destroy(e as Error);
     }
@@ -369,6 +380,9 @@ export async function* readCsvStream(input: AsyncIterable<string | Uint8Array>, 
     const err = e as { code?: string; lines?: number };
     invalid(`${source}: malformed CSV${err.lines ? ` at line ${err.lines}` : ''}`, err.lines ? { line: err.lines } : undefined);
   } finally {
+    // A consumer that stops early (an error on a row, a cancel) must not leave the feed waiting on a full parser.
+    stopped = true;
+    if (!parser.destroyed) parser.destroy();
     await feed;
   }
 }
@@ -379,6 +393,8 @@ export interface ReleaseOptions extends SamplerOptions {
   /** Checked every 4096 rows. */
   signal?: AbortSignal;
   onProgress?: (rows: number) => void;
+  /** Told once, after the header: how the secrets are written. */
+  onMode?: (mode: SecretsReader['mode']) => void;
 }
 
 export interface ReleaseResult {
@@ -445,6 +461,7 @@ export async function releaseCsv(
   for await (const row of input) {
     if (reader === null) {
       reader = secretsReader(row, domain, source, opts.points);
+      opts.onMode?.(reader.mode);
       let head = '';
       if (!sampler.forRelease) head += `# ${RELEASE_WARNING}\n`;
       if (reader.mode === 'points' && opts.points && channel.cols === domain.n) {
