@@ -366,6 +366,8 @@ function pointsPriorJson(pp: PointsPrior): Record<string, unknown> {
     outside: g.outside,
     outsideLines: g.outsideLines,
     projection: g.projection ? { kind: g.projection.kind, lat0: g.projection.lat0, lon0: g.projection.lon0, maxRelativeError: g.projection.maxRelativeError } : null,
+    /** Point counts and the prior per cell (row-major, row 0 = north) when the grid has at most 10^4 cells. */
+    ...(g.rows * g.cols <= 10_000 ? { counts: Array.from(g.counts), prior: Array.from(g.prior) } : {}),
   };
 }
 
