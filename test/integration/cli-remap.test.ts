@@ -320,3 +320,34 @@ describe('--prior points:FILE', () => {
     expect(r.stderr).toMatch(/does not match the points grid grid:1x2/);
   });
 });
+
+describe('project files take remap', () => {
+  it('a remapped mechanism in a project (points prior, relative path) reports the same losses as the CLI; remap without a loss is refused', async () => {
+    const pdir = mkdtempSync(join(dir, 'proj-'));
+    writeFileSync(join(pdir, 'homes.csv'), 'x,y\n0.5,0.5\n0.6,0.4\n2.5,1.5\n1.2,0.3\n0.1,1.9\n');
+    const project = {
+      version: 1,
+      name: 'remap project',
+      domains: [{ id: 'g', domain: 'grid:2x3' }],
+      priors: [{ id: 'homes', domain: 'g', prior: 'points:homes.csv:box=0,0,3,2:smooth=0.1' }],
+      mechanisms: [{ id: 'pl', domain: 'g', kind: 'planar-laplace', epsilon: 1, prior: 'homes', loss: 'dist', remap: true }],
+      analyses: [],
+    };
+    writeFileSync(join(pdir, 'p.json'), JSON.stringify(project));
+    const r = await cli(['run', join(pdir, 'p.json'), '--out', join(pdir, 'out'), '--quiet']);
+    expect(r.code, r.stderr).toBe(0);
+    const summary = readFileSync(join(pdir, 'out', 'summary.md'), 'utf8');
+    const c = await cli(['mechanism', '--prior', `points:${join(pdir, 'homes.csv')}:box=0,0,3,2:smooth=0.1`, '--epsilon', '1', '--kind', 'planar-laplace', '--loss', 'dist', '--remap', '--json', '--quiet']);
+    const j = JSON.parse(c.stdout);
+    const row = summary.split('\n').find((l) => l.startsWith('| pl |') && l.includes('none (no LP'));
+    expect(row).toBeDefined();
+    const cells = row!.split('|').map((s) => s.trim());
+    expect(Number(cells[2])).toBeCloseTo(j.originalLoss, 5);
+    expect(Number(cells[3])).toBeCloseTo(j.remappedLoss, 5);
+    project.mechanisms[0] = { ...project.mechanisms[0]!, loss: undefined as unknown as string };
+    writeFileSync(join(pdir, 'bad.json'), JSON.stringify(project));
+    const bad = await cli(['run', join(pdir, 'bad.json'), '--out', join(pdir, 'out2'), '--quiet']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/remap needs a prior and a loss/);
+  }, 60_000);
+});
