@@ -98,6 +98,8 @@ export function mechanismRequest(project: ProjectInput, m: ProjectMechanismIn): 
   if (prior !== undefined) req.prior = prior;
   const loss = lossToInput(m.loss);
   if (loss !== undefined) req.loss = loss;
+  // Issue 14: remap the outputs for the prior and loss (the editor sets a loss when the box is ticked).
+  if (m.remap === true) req.remap = true;
   return req;
 }
 

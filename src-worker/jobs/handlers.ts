@@ -178,7 +178,7 @@ async function construct(
   const outcome = await buildMechanism(spec.kind, domain, spec.epsilon, opts);
   checkCancelled(ctx.signal);
   if (spec.remap !== true || !outcome.exists) return { domain, prior, outcome, ...(outcome.exists ? { channel: outcome.mechanism.channel } : {}) };
-  if (spec.loss === undefined || spec.prior === undefined) throw new MechError('invalid-input', 'remap needs a prior and a loss (the remap minimises the expected loss under the prior)');
+  if (spec.loss === undefined) throw new MechError('invalid-input', 'remap needs a loss (the remap minimises the expected loss under the prior)');
   const r = remapConstructed(outcome.mechanism, domain, prior, resolveLoss(spec.loss), outcome.lp, ctx);
   checkCancelled(ctx.signal);
   return { domain, prior, outcome, channel: r.channel, remap: r.record };

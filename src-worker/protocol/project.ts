@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { projectCaseStudySchema } from './casestudy';
-import { remapFieldShape, remapNeedsPriorAndLoss } from './remap';
+import { remapFieldShape, remapNeedsLoss } from './remap';
 import { domainInputSchema, epsilonSchema, lossInputSchema, lpOptionsOnlyForOptimal, lpOptionsOnlyForOptimalMessage, lpOptionsShape, mechanismKindSchema, priorInputSchema } from './common';
 
 export const PROJECT_VERSION = 1;
@@ -55,7 +55,7 @@ export const projectMechanismSchema = z
     description: z.string().optional(),
   })
   .refine(lpOptionsOnlyForOptimal, lpOptionsOnlyForOptimalMessage)
-  .refine(remapNeedsPriorAndLoss, { message: 'remap needs a prior and a loss on the mechanism (the remap minimises the expected loss under the prior)' });
+  .refine(remapNeedsLoss, { message: 'remap needs a loss on the mechanism (the remap minimises the expected loss under its prior, uniform when none is given)' });
 
 const base = { id, description: z.string().optional() };
 export const projectAnalysisSchema = z.discriminatedUnion('type', [

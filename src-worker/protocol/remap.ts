@@ -10,11 +10,15 @@ export const remapFieldShape = {
   remap: z.boolean().optional(),
 };
 
-/** A remap is for a prior and a loss: both must be given. */
-export function remapNeedsPriorAndLoss(r: { remap?: boolean | undefined; prior?: unknown; loss?: unknown }): boolean {
-  return r.remap !== true || (r.prior !== undefined && r.loss !== undefined);
+/**
+ * A remap minimises an expected loss: the loss must be given. The prior is
+ * the mechanism's (uniform when none is given, as everywhere in requests and
+ * projects; the CLI asks for --prior explicitly).
+ */
+export function remapNeedsLoss(r: { remap?: boolean | undefined; loss?: unknown }): boolean {
+  return r.remap !== true || r.loss !== undefined;
 }
-export const remapNeedsPriorAndLossMessage = { message: 'remap needs a prior and a loss (the remap minimises the expected loss under the prior)' };
+export const remapNeedsLossMessage = { message: 'remap needs a loss (the remap minimises the expected loss under the prior, uniform when none is given)' };
 
 /**
  * What the remap did (SPEC §3, issue 14): the remapped channel C . R is what

@@ -16,7 +16,7 @@ import {
 } from './common';
 import { projectSchema } from './project';
 import { caseStudyRequestSchema } from './casestudy';
-import { pointsBinningSchema, remapFieldShape, remapNeedsPriorAndLoss, remapNeedsPriorAndLossMessage } from './remap';
+import { pointsBinningSchema, remapFieldShape, remapNeedsLoss, remapNeedsLossMessage } from './remap';
 
 /** Optional "where to stream the dense matrix as CSV" (Node side only; web mode refuses it). */
 const outPath = z.string().min(1).max(4096).optional();
@@ -43,7 +43,7 @@ export const mechanismRequestSchema = z
     inlineLimit: z.int().min(0).max(4_000_000).optional(),
   })
   .refine(lpOptionsOnlyForOptimal, lpOptionsOnlyForOptimalMessage)
-  .refine(remapNeedsPriorAndLoss, remapNeedsPriorAndLossMessage);
+  .refine(remapNeedsLoss, remapNeedsLossMessage);
 
 /**
  * A mechanism named by its construction instead of its matrix: measure and
@@ -52,7 +52,7 @@ export const mechanismRequestSchema = z
 export const mechanismSpecSchema = z
   .strictObject(mechanismSpecShape)
   .refine(lpOptionsOnlyForOptimal, lpOptionsOnlyForOptimalMessage)
-  .refine(remapNeedsPriorAndLoss, remapNeedsPriorAndLossMessage);
+  .refine(remapNeedsLoss, remapNeedsLossMessage);
 export type MechanismSpec = z.infer<typeof mechanismSpecSchema>;
 
 const oneChannel = <T extends { channel?: unknown; mechanism?: unknown }>(r: T): boolean => (r.channel === undefined) !== (r.mechanism === undefined);

@@ -1,5 +1,5 @@
 /**
- * Issue 14 in the protocol and jobs: `remap` needs a prior and a loss; a
+ * Issue 14 in the protocol and jobs: `remap` needs a loss; a
  * remap job is priced (one more pass than the plain mechanism); a remapped
  * mechanism job returns C . R and a record whose numbers are the engine's;
  * measure and check of a remapped spec see C . R.
@@ -22,10 +22,10 @@ const prior = (n: number): number[] => {
 };
 
 describe('remap in requests', () => {
-  it('needs a prior and a loss', () => {
+  it('needs a loss (the prior defaults to uniform, as everywhere in requests)', () => {
     const base = { type: 'mechanism', domain: 'line:4', epsilon: 1, kind: 'tg', remap: true };
     expect(parseJobRequest(base).ok).toBe(false);
-    expect(parseJobRequest({ ...base, loss: 'dist' }).ok).toBe(false);
+    expect(parseJobRequest({ ...base, loss: 'dist' }).ok).toBe(true);
     expect(parseJobRequest({ ...base, prior: 'uniform' }).ok).toBe(false);
     expect(parseJobRequest({ ...base, prior: 'uniform', loss: 'dist' }).ok).toBe(true);
     expect(parseJobRequest({ type: 'measure', mechanism: { domain: 'line:4', epsilon: 1, kind: 'tg', remap: true } }).ok).toBe(false);
