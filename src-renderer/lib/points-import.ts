@@ -6,7 +6,7 @@
  * the Node CSV parser.
  */
 import type { CsvRow } from '../../src-worker/metric/read-csv';
-import { type BoundingBox, checkLatLon, coordinateColumns, numberField, type PointGrid, type PointSet, pointsToGrid } from '../../src-worker/data/points';
+import { type BoundingBox, checkLatLon, coordinateColumns, numberField, type PointGrid, type PointSet, pointsToGrid } from '../../src-worker/data/points-grid';
 
 export interface PointsImportOptions {
   cellKm: number;

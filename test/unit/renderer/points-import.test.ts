@@ -31,3 +31,13 @@ describe('points import in the page', () => {
     expect(() => importPoints('lat,lon\n48.85,2.35\n48.86,abc\n', 'bad.csv', { cellKm: 1, box: null, smoothing: 0 })).toThrow(/line 3/);
   });
 });
+
+describe('the page can load the binning', () => {
+  it('points-grid.ts (imported by the page) does not load the Node CSV parser, whose module code needs Buffer', async () => {
+    const { readFileSync } = await import('node:fs');
+    const src = readFileSync(new URL('../../../src-worker/data/points-grid.ts', import.meta.url), 'utf8');
+    const imports = src.split('\n').filter((l) => /^import /.test(l));
+    expect(imports.some((l) => l.includes('read-csv') && !l.startsWith('import type'))).toBe(false);
+    expect(imports.some((l) => l.includes('csv-parse'))).toBe(false);
+  });
+});
