@@ -274,7 +274,7 @@ export function secretsReader(header: CsvRow, domain: Domain, source: string, po
   const hasPoint = (names.includes('x') && names.includes('y')) || (names.some((s) => s === 'lat' || s === 'latitude') && names.some((s) => s === 'lon' || s === 'lng' || s === 'long' || s === 'longitude'));
   if (hasPoint) {
     const { units, ia, ib } = coordinateColumns(header, source);
-    if (!points) invalid(`${source}: the secrets are points (${units === 'km' ? 'x,y' : 'lat,lon'}) but no grid binning was given (import the prior from points first)`);
+    if (!points) invalid(`${source}: the secrets are points (${units === 'km' ? 'x,y' : 'lat,lon'}) but no grid binning was given (import the prior from points first: --prior points:FILE.csv in mechstudio apply)`);
     const bin = points.binning;
     if (bin.rows * bin.cols !== domain.n) throw new MechError('invalid-input', `${source}: the points grid has ${bin.rows * bin.cols} cells but the domain ${domain.spec} has ${domain.n} points`);
     if (units === 'degrees' && !points.projection) invalid(`${source}: the secrets are lat,lon but the grid was built from x,y in km`);
