@@ -9,7 +9,7 @@ export interface ParsedArgs {
 }
 
 /** Flags that take no value. */
-const BOOLEAN_FLAGS = new Set(['json', 'kernels', 'print', 'help', 'quiet', 'list']);
+const BOOLEAN_FLAGS = new Set(['json', 'kernels', 'print', 'help', 'quiet', 'list', 'remap']);
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const [command, ...rest] = argv;

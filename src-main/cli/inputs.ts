@@ -13,6 +13,8 @@ import { type CsvRow, readCsvRows } from '../../src-worker/metric/read-csv';
 import { decimalProblem, parseDecimal as engineParseDecimal } from '../../src-worker/numeric/decimal';
 import { sizeOfDomainInput } from '../../src-worker/jobs/admission';
 import { checkReadableFileSync, readRegularFileChunks, readRegularFileChunksSync, readRegularFileSync } from '../fs/safe-fs';
+import { type BoundingBox, parsePointsCsv, type PointGrid, pointsToGrid } from '../../src-worker/data/points';
+import type { PointsBinning } from '../../src-worker/protocol/remap';
 
 /** Largest case-study parameter CSV read into memory (bytes). */
 export const MAX_CSV_BYTES = 128 * 1024 * 1024;
@@ -509,8 +511,13 @@ export function parsePriorArg(text: string, baseDir = process.cwd(), points?: Ch
   if (t.startsWith('csv:')) {
     return { kind: 'vector', values: readPriorCsv(absolute(t.slice(4), baseDir), points) };
   }
+  if (t.startsWith('points:')) {
+    const pp = parsePointsPriorArg(t, baseDir);
+    if (points && points.rows !== pp.grid.rows * pp.grid.cols) invalid(`the points prior's grid ${pp.domain} has ${pp.grid.rows * pp.grid.cols} cells but the domain ${points.domain} has ${points.rows} points`);
+    return pp.prior;
+  }
   if (t.includes(',') || /^[-+0-9.eE\s]+$/.test(t)) return { kind: 'vector', values: parseCommaList(t, 'prior') };
-  invalid(`unknown prior '${text}': use uniform, product:p1,p2,..., csv:FILE or a comma list`);
+  invalid(`unknown prior '${text}': use uniform, product:p1,p2,..., csv:FILE, points:FILE.csv or a comma list`);
 }
 
 /** Loss text (SPEC §8): bin, nib, dist, dist2, csv:FILE (rows = guesses, optional label column, columns = secrets). */
@@ -543,4 +550,93 @@ export function domainPointsFromText(domain: string): ChannelRowsExpected | unde
   const size = sizeOfDomainInput(domain);
   if (!size || !Number.isFinite(size.n)) return undefined;
   return { rows: size.n, domain: size.name };
+}
+
+/** Largest points CSV (bytes). */
+export const MAX_POINTS_CSV_BYTES = 512 * 1024 * 1024;
+
+/** A prior made from a points CSV (issue 14), with the grid it lives on and what to tell the user. */
+export interface PointsPrior {
+  prior: PriorInput;
+  /** Domain text of the grid (grid:RxC[:step=S]). */
+  domain: string;
+  /** The binning, so that point secrets (apply) map to the same cells. */
+  binning: PointsBinning;
+  grid: PointGrid;
+  file: string;
+  /** One line saying what was made (grid, cell, smoothing, projection). */
+  summary: string;
+  /** The warning line about points outside the box, or null when there are none. */
+  outsideWarning: string | null;
+}
+
+/**
+ * `points:FILE.csv[:cell=KM][:box=x0,y0,x1,y1][:smooth=A]`: the CSV's points
+ * (header x,y in km, or lat,lon in degrees) binned onto a grid of cell KM
+ * (default 1) over the box (default: the data's extent); the prior is
+ * (count + A) / (inside + A * cells), A = 0 by default. The box is
+ * west,south,east,north: x0,y0,x1,y1 in km for x,y data, lon0,lat0,lon1,lat1
+ * in degrees for lat,lon data. Options are read from the end, so FILE may
+ * itself contain ':'.
+ */
+export function parsePointsPriorArg(text: string, baseDir = process.cwd()): PointsPrior {
+  const t = text.trim();
+  if (!t.startsWith('points:')) invalid(`not a points prior: '${shortLabel(t)}'`);
+  const parts = t.slice(7).split(':');
+  let cell = 1;
+  let smooth = 0;
+  let box: number[] | null = null;
+  const seen = new Set<string>();
+  while (parts.length > 1 && /^(cell|box|smooth)=/.test(parts[parts.length - 1]!)) {
+    const opt = parts.pop()!;
+    const eq = opt.indexOf('=');
+    const name = opt.slice(0, eq);
+    const value = opt.slice(eq + 1);
+    if (seen.has(name)) invalid(`points prior: option ${name}= given twice`);
+    seen.add(name);
+    if (name === 'box') {
+      const v = value.split(',').map((s) => parseDecimal(s));
+      if (v.length !== 4 || v.some((x) => x === null)) invalid(`points prior: box= needs four numbers x0,y0,x1,y1 (west,south,east,north), got '${shortLabel(value)}'`);
+      box = v as number[];
+    } else {
+      const v = parseDecimal(value);
+      if (v === null) invalid(`points prior: ${name}= must be a decimal number, got '${shortLabel(value)}'`);
+      if (name === 'cell') {
+        if (!(v > 0)) invalid(`points prior: cell= (cell side in km) must be > 0, got ${v}`);
+        cell = v;
+      } else {
+        if (!(v >= 0)) invalid(`points prior: smooth= (pseudo-points per cell) must be >= 0, got ${v}`);
+        smooth = v;
+      }
+    }
+  }
+  const fileText = parts.join(':');
+  if (fileText === '') invalid('points prior needs a file: points:FILE.csv[:cell=KM][:box=x0,y0,x1,y1][:smooth=A]');
+  const file = absolute(fileText, baseDir);
+  const points = parsePointsCsv(readRegularFileSync(file, 'points CSV', MAX_POINTS_CSV_BYTES), `points CSV ${file}`);
+  let bbox: BoundingBox | undefined;
+  if (box) {
+    const [x0, y0, x1, y1] = box as [number, number, number, number];
+    bbox = points.units === 'km' ? { units: 'km', xMin: x0, yMin: y0, xMax: x1, yMax: y1 } : { units: 'degrees', west: x0, south: y0, east: x1, north: y1 };
+  }
+  const grid = pointsToGrid(points, { cellKm: cell, smoothing: smooth, ...(bbox ? { box: bbox } : {}) });
+  const p = grid.projection;
+  const binning: PointsBinning = {
+    rows: grid.rows,
+    cols: grid.cols,
+    cellKm: grid.cellKm,
+    xMin: grid.xMin,
+    yMax: grid.yMax,
+    projection: p ? { lat0: p.lat0, lon0: p.lon0, latMin: p.latMin, latMax: p.latMax } : null,
+  };
+  const total = grid.inside + grid.outside;
+  const summary =
+    `prior from ${total} points in ${file}: grid ${grid.rows} x ${grid.cols} of ${grid.cellKm} km cells (${grid.domainSpec}), ${grid.inside} points inside, ` +
+    (smooth > 0 ? `smoothing ${smooth} pseudo-point${smooth === 1 ? '' : 's'} per cell (no cell has probability 0)` : 'no smoothing (cells without points have probability 0; add :smooth=A)') +
+    (p ? `; projection: ${p.description}` : '; coordinates x,y in km');
+  const outsideWarning =
+    grid.outside > 0
+      ? `${grid.outside} of ${total} points lie outside the box and are not in the prior (first at line${grid.outsideLines.length > 1 ? 's' : ''} ${grid.outsideLines.join(', ')})`
+      : null;
+  return { prior: { kind: 'vector', values: Array.from(grid.prior) }, domain: grid.domainSpec, binning, grid, file, summary, outsideWarning };
 }

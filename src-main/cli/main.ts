@@ -14,25 +14,29 @@ import { dirname, resolve } from 'node:path';
 import { MechError, invalid } from '../../src-worker/errors';
 import { ApiError } from '../../src-worker/protocol/api';
 import { MAX_LP_THREADS, MAX_LP_TIME_LIMIT_SECONDS } from '../../src-worker/protocol/common';
-import type { JobRequest } from '../../src-worker/protocol/requests';
+import type { JobRequest, MechanismSpec } from '../../src-worker/protocol/requests';
+import type { PriorInput } from '../../src-worker/protocol/common';
 import type { JobResult } from '../../src-worker/protocol/results';
 import { Dispatcher, isLpJob } from '../dispatcher/dispatcher';
 import type { JobRunner } from '../dispatcher/job-runner';
 import { parseQueueUrl, queueUrlFrom, type QueueTarget } from '../queue/connection';
-import { checkDirTarget, checkWriteTarget, prepareWrite, publishTemp } from '../fs/safe-fs';
+import { checkDirTarget, checkReadableFileSync, checkWriteTarget, prepareWrite, publishTemp } from '../fs/safe-fs';
 import { examplePath, listExamples } from '../project/examples';
 import { loadProject } from '../project/project-file';
 import { resolveProjectFiles } from '../project/resolve-files';
 import { runProject, type RunSummary } from '../project/run-project';
 import type { Project } from '../../src-worker/protocol/project';
 import { parseArgs, Flags, type ParsedArgs } from './args';
-import { domainPointsFromText, parseDecimal, parseLossArg, parsePriorArg, readChannelCsv, resolveDomainArg } from './inputs';
+import { domainPointsFromText, parseDecimal, parseLossArg, parsePointsPriorArg, parsePriorArg, type PointsPrior, readChannelCsv, resolveDomainArg } from './inputs';
 import { jsonFor, printMatrixRule, readable } from './output';
 import { ProgressReporter, type ProgressStream } from './progress';
 
 export const USAGE = `Usage:
   mechstudio mechanism --domain D --epsilon E --kind K [--prior P] [--loss L] [--out FILE.csv] [--print] [--json]
                        kind optimal: [--lp-model exact|spanner|edges|auto] [--delta D] [--time-limit SECONDS] [--target-gap G]
+                       [--remap] (needs --prior and --loss: the outputs remapped to the best guesses; original vs remapped expected loss)
+  mechstudio apply     (--channel C.csv --domain D | --domain D --epsilon E --kind K [--remap --prior P --loss L])
+                       --input SECRETS.csv --out RELEASED.csv [--seed N (reproducible, NOT for release)] [--json]
   mechstudio measure   --channel FILE.csv [--domain D --epsilon E] [--prior P] [--loss L] [--json]
   mechstudio check     --channel FILE.csv --domain D --epsilon E [--json]
   mechstudio capacity  --domain D --epsilon E [--out FILE.csv] [--json]
@@ -46,7 +50,9 @@ export const USAGE = `Usage:
 Domains: line:N ring:N clique:N grid:RxC[:step=S][:metric=euclidean|manhattan|chebyshev] hamming:B
          count:U sum:U,V kcount:K,U db:U,V[:metric=hamming|manhattan|max] graph:FILE csv:FILE
 Kinds: tg rr exponential laplace planar-laplace tight symmetric optimal
-Priors: uniform | product:p1,p2,... | csv:FILE | p1,p2,...    Losses: bin nib dist dist2 csv:FILE
+Priors: uniform | product:p1,p2,... | csv:FILE | p1,p2,... | points:FILE.csv[:cell=KM][:box=x0,y0,x1,y1][:smooth=A]
+        (points: header x,y in km or lat,lon; the grid is the domain unless --domain is given)
+Losses: bin nib dist dist2 csv:FILE
 Common: --threads N (worker threads), --quiet (no progress)
 Queue URL: --queue, else the environment's MECHSTUDIO_QUEUE (worker: also REDIS_URL); credentials in it are never printed`;
 
@@ -87,7 +93,58 @@ interface Plan {
   worker?: { target: QueueTarget; concurrency: number };
   json: boolean;
   print: boolean;
+  /** Warning lines for stderr before the job runs (printed even with --quiet). */
+  warnings?: string[];
+  /** A prior made from points (issue 14): reported in --json. */
+  pointsPrior?: PointsPrior;
 }
+
+/**
+ * --domain and --prior of a construction, with points:FILE priors (issue 14):
+ * the points grid is the domain when --domain is not given; when it is, it
+ * must have the grid's rows and columns.
+ */
+function domainAndPrior(f: Flags, required: boolean): { domain: string | undefined; prior?: PriorInput; points?: PointsPrior } {
+  const priorText = f.str('prior');
+  const d = f.str('domain');
+  if (priorText !== undefined && priorText.trim().startsWith('points:')) {
+    const pp = parsePointsPriorArg(priorText);
+    let domain = pp.domain;
+    if (d !== undefined) {
+      domain = resolveDomainArg(d);
+      const m = /^grid:(\d+)x(\d+)(?::|$)/.exec(domain);
+      if (!m || Number(m[1]) !== pp.grid.rows || Number(m[2]) !== pp.grid.cols) {
+        invalid(`--domain ${shortText(domain)} does not match the points grid ${pp.domain} (${pp.grid.rows} x ${pp.grid.cols} cells of ${pp.grid.cellKm} km); omit --domain to use the grid`);
+      }
+    }
+    return { domain, prior: pp.prior, points: pp };
+  }
+  if (d === undefined && required) f.need('domain', 'line:6');
+  const domain = d === undefined ? undefined : resolveDomainArg(d);
+  if (priorText === undefined) return { domain };
+  return { domain, prior: parsePriorArg(priorText, undefined, domain === undefined ? undefined : domainPointsFromText(domain)) };
+}
+
+function shortText(s: string): string {
+  return s.length > 60 ? `${s.slice(0, 60)}...` : s;
+}
+
+/** Lines to print about a points prior. */
+function pointsLines(pp: PointsPrior | undefined): { warnings?: string[] } {
+  if (!pp) return {};
+  return pp.outsideWarning ? { warnings: [`warning: ${pp.outsideWarning}`] } : {};
+}
+
+/** --remap needs --prior and --loss (it minimises the expected loss under the prior). */
+function remapFlag(f: Flags): boolean {
+  if (!f.bool('remap')) return false;
+  const missing = ['prior', 'loss'].filter((k) => !f.has(k));
+  if (missing.length) invalid(`--remap needs --prior and --loss (the remap replaces each output by the guess of least expected loss under the prior); missing ${missing.map((k) => `--${k}`).join(' and ')}`);
+  return true;
+}
+
+/** Largest secrets CSV for apply (bytes; streamed, never held). */
+const MAX_SECRETS_CSV_BYTES = 64 * 1024 ** 3;
 
 /** Options of the optimal LP (kind optimal): --gap is the issue's name for --target-gap. */
 const LP_FLAGS = ['lp-model', 'delta', 'time-limit', 'target-gap', 'gap'] as const;
@@ -130,12 +187,13 @@ async function buildPlan(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
   };
   switch (c) {
     case 'mechanism': {
-      const f = new Flags(args, ['domain', 'epsilon', 'kind', 'prior', 'loss', 'out', 'json', 'print', 'quiet', ...LP_FLAGS]);
+      const f = new Flags(args, ['domain', 'epsilon', 'kind', 'prior', 'loss', 'remap', 'out', 'json', 'print', 'quiet', ...LP_FLAGS]);
       noPositional();
-      const domain = resolveDomainArg(f.need('domain', 'line:6'));
+      const remap = remapFlag(f);
+      const dp = domainAndPrior(f, true);
       const req: JobRequest = {
         type: 'mechanism',
-        domain,
+        domain: dp.domain!,
         epsilon: f.needPositive('epsilon', '0.693'),
         kind: f.need('kind', 'tg') as 'tg',
       };
@@ -144,12 +202,49 @@ async function buildPlan(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
       const threadsFlag = args.flags.get('threads');
       const lpThreads = typeof threadsFlag === 'string' ? parseDecimal(threadsFlag) : null;
       if (req.kind === 'optimal' && lpThreads !== null && Number.isInteger(lpThreads) && lpThreads > 1) req.lpThreads = Math.min(lpThreads, MAX_LP_THREADS);
-      const prior = f.str('prior');
-      if (prior !== undefined) req.prior = parsePriorArg(prior, undefined, domainPointsFromText(domain));
+      if (dp.prior !== undefined) req.prior = dp.prior;
       const loss = f.str('loss');
       if (loss !== undefined) req.loss = parseLossArg(loss);
+      if (remap) req.remap = true;
       const out = f.str('out');
-      return { request: req, ...outFile(out), json: f.bool('json'), print: f.bool('print') };
+      return { request: req, ...outFile(out), json: f.bool('json'), print: f.bool('print'), ...pointsLines(dp.points), ...(dp.points ? { pointsPrior: dp.points } : {}) };
+    }
+    case 'apply': {
+      const f = new Flags(args, ['channel', 'domain', 'epsilon', 'kind', 'prior', 'loss', 'remap', 'input', 'out', 'seed', 'json', 'quiet', ...LP_FLAGS]);
+      noPositional();
+      const input = resolve(f.need('input', 'secrets.csv'));
+      checkReadableFileSync(input, 'secrets CSV', MAX_SECRETS_CSV_BYTES);
+      const outText = f.need('out', 'released.csv');
+      let seed: number | undefined;
+      if (f.has('seed')) {
+        const v = f.num('seed');
+        if (v === undefined || !Number.isInteger(v) || v < 0 || v > 0xffffffff) invalid(`--seed must be an integer from 0 to 4294967295, got '${String(args.flags.get('seed'))}'`);
+        seed = v;
+      }
+      let req: JobRequest;
+      let dp: ReturnType<typeof domainAndPrior>;
+      if (f.has('channel')) {
+        const construction = ['epsilon', 'kind', 'loss', 'remap', ...LP_FLAGS].filter((k) => f.has(k));
+        if (construction.length) invalid(`apply takes --channel or the construction flags, not both (got --channel and --${construction[0]})`);
+        dp = domainAndPrior(f, true);
+        const channelPath = resolve(f.need('channel', 'mech.csv'));
+        req = { type: 'apply', channel: await readChannelCsv(channelPath, signal, domainPointsFromText(dp.domain!)), domain: dp.domain!, input, out: outText };
+      } else {
+        const remap = remapFlag(f);
+        dp = domainAndPrior(f, true);
+        const spec: MechanismSpec = { domain: dp.domain!, epsilon: f.needPositive('epsilon', '0.693'), kind: f.need('kind', 'planar-laplace') as 'tg' };
+        Object.assign(spec, lpFlags(f, spec.kind));
+        if (dp.prior !== undefined) spec.prior = dp.prior;
+        const loss = f.str('loss');
+        if (loss !== undefined) spec.loss = parseLossArg(loss);
+        if (remap) spec.remap = true;
+        req = { type: 'apply', mechanism: spec, input, out: outText };
+      }
+      if (seed !== undefined) req.seed = seed;
+      if (dp.points) req.points = dp.points.binning;
+      const lines = pointsLines(dp.points);
+      if (seed !== undefined) lines.warnings = [...(lines.warnings ?? []), `warning: --seed ${seed}: a reproducible stream for tests, NOT for release (the output's first line says so)`];
+      return { request: req, ...outFile(outText), json: f.bool('json'), print: false, ...lines, ...(dp.points ? { pointsPrior: dp.points } : {}) };
     }
     case 'measure': {
       const f = new Flags(args, ['channel', 'domain', 'epsilon', 'prior', 'loss', 'json', 'quiet']);
@@ -167,9 +262,14 @@ async function buildPlan(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
       };
       if (domain !== undefined) req.domain = domain;
       if (e !== undefined) req.epsilon = e;
-      if (prior !== undefined) req.prior = parsePriorArg(prior);
+      let pp: PointsPrior | undefined;
+      if (prior !== undefined && prior.trim().startsWith('points:')) {
+        pp = parsePointsPriorArg(prior);
+        if (req.channel!.rows !== pp.grid.rows * pp.grid.cols) invalid(`the channel has ${req.channel!.rows} rows but the points grid ${pp.domain} has ${pp.grid.rows * pp.grid.cols} cells`);
+        req.prior = pp.prior;
+      } else if (prior !== undefined) req.prior = parsePriorArg(prior);
       if (loss !== undefined) req.loss = parseLossArg(loss);
-      return { request: req, json: f.bool('json'), print: false };
+      return { request: req, json: f.bool('json'), print: false, ...pointsLines(pp), ...(pp ? { pointsPrior: pp } : {}) };
     }
     case 'check': {
       const f = new Flags(args, ['channel', 'domain', 'epsilon', 'json', 'quiet']);
@@ -247,7 +347,7 @@ async function buildPlan(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
       return { project: readProject(path, out), ...queueFlag(f), json: f.bool('json'), print: false };
     }
     default:
-      throw new MechError('invalid-input', `unknown command '${c}' (mechanism, measure, check, capacity, regular, threshold, vertices, run, example, worker; see mechstudio help)`);
+      throw new MechError('invalid-input', `unknown command '${c}' (mechanism, apply, measure, check, capacity, regular, threshold, vertices, run, example, worker; see mechstudio help)`);
   }
 }
 
@@ -277,6 +377,25 @@ function outFile(out: string | undefined): { outFile?: string } {
 function outDir(out: string): string {
   if (out === '') invalid('--out needs a directory name (e.g. --out results)');
   return resolve(out);
+}
+
+/** The --json `pointsPrior` object: how the prior was made from points. */
+function pointsPriorJson(pp: PointsPrior): Record<string, unknown> {
+  const g = pp.grid;
+  return {
+    file: pp.file,
+    domain: pp.domain,
+    rows: g.rows,
+    cols: g.cols,
+    cellKm: g.cellKm,
+    smoothing: g.smoothing,
+    inside: g.inside,
+    outside: g.outside,
+    outsideLines: g.outsideLines,
+    projection: g.projection ? { kind: g.projection.kind, lat0: g.projection.lat0, lon0: g.projection.lon0, maxRelativeError: g.projection.maxRelativeError } : null,
+    /** Point counts and the prior per cell (row-major, row 0 = north) when the grid has at most 10^4 cells. */
+    ...(g.rows * g.cols <= 10_000 ? { counts: Array.from(g.counts), prior: Array.from(g.prior) } : {}),
+  };
 }
 
 function runSummaryJson(s: RunSummary): Record<string, unknown> {
@@ -388,7 +507,9 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
       return failWith(e);
     }
     if (plan.worker) return await serveQueue(plan.worker, args.flags.get('quiet') === true, stderr, controller.signal);
-    progress = new ProgressReporter(stderr, args.flags.get('quiet') === true);
+    const quiet = args.flags.get('quiet') === true;
+    for (const l of plan.warnings ?? []) stderr.write(`mechstudio: ${l}\n`);
+    progress = new ProgressReporter(stderr, quiet);
     const pr = progress;
     if (plan.queue && !opts.dispatcher) {
       const { QueueClient } = await import('../queue/client');
@@ -417,16 +538,19 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     const req = plan.request!;
     lpJob = isLpJob(req);
     const result: JobResult = await dispatcher.run(req, { signal: controller.signal, stopSignal: stopper.signal, onProgress: (f, m) => pr.update(f, m) });
-    if (plan.outFile && (result.type === 'mechanism' || result.type === 'capacity') && result.csvPath) {
+    if (plan.outFile && (result.type === 'mechanism' || result.type === 'capacity' || result.type === 'apply') && result.csvPath) {
       publishTemp(result.csvPath, plan.outFile, '--out file');
       result.csvPath = plan.outFile;
     }
     progress.clear();
     if (stopper.signal.aborted) stderr.write(`mechstudio: ${stoppedNote(result)}\n`);
     if (plan.json) {
-      stdout.write(JSON.stringify(jsonFor(req, result)) + '\n');
+      const o = jsonFor(req, result);
+      if (plan.pointsPrior) o.pointsPrior = pointsPriorJson(plan.pointsPrior);
+      stdout.write(JSON.stringify(o) + '\n');
     } else {
       stdout.write(readable(req, result) + '\n');
+      if (plan.pointsPrior) stdout.write(`${plan.pointsPrior.summary}\n`);
       const rule = printMatrixRule(req, result, plan.print);
       if (rule) stdout.write(rule + '\n');
     }

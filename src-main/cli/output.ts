@@ -3,7 +3,7 @@
  * lists them) and the readable summaries.
  */
 import type { JobRequest } from '../../src-worker/protocol/requests';
-import type { JobResult, LpResult, MatrixPayload } from '../../src-worker/protocol/index';
+import type { JobResult, LpResult, MatrixPayload, RemapResult } from '../../src-worker/protocol/index';
 import { fmt } from '../project/result-table';
 
 /** Largest matrix (each side) the CLI prints to a terminal. */
@@ -40,8 +40,26 @@ export function jsonFor(req: JobRequest, r: JobResult): Record<string, unknown> 
         o.exactLowerBound = r.lp.exactLowerBound;
         o.lp = lpJson(r.lp);
       }
+      if (r.remap) {
+        // Issue 14: the remapped channel's losses (flat keys for scripts, and the typed record).
+        o.originalLoss = r.remap.originalLoss;
+        o.remappedLoss = r.remap.remappedLoss;
+        o.improvement = r.remap.improvement;
+        o.remap = r.remap;
+      }
       return o;
     }
+    case 'apply':
+      return {
+        rows: r.rows,
+        forRelease: r.forRelease,
+        mode: r.mode,
+        domain: r.domain,
+        outputs: r.outputs,
+        out: r.csvPath,
+        timeMs: r.timeMs,
+        ...(r.remap ? { remap: r.remap } : {}),
+      };
     case 'measure': {
       const o = pick(r, ['vulnerability', 'posteriorVulnerability', 'leakage', 'utility', 'multiplicativeCapacity', 'additiveCapacity']);
       if (req.type === 'measure' && req.loss !== undefined) o.expectedLoss = r.expectedLoss ?? null;
@@ -91,6 +109,17 @@ function lpLines(lp: LpResult): [string, string | undefined][] {
   ];
 }
 
+/** The readable lines of a remap (issue 14): original vs remapped expected loss, and the LP bound when this job has one. */
+function remapLines(m: RemapResult): [string, string | undefined][] {
+  const pct = m.originalLoss !== null && m.originalLoss > 0 && m.improvement !== null ? ` (${fmt((m.improvement / m.originalLoss) * 100, 3)}% less)` : '';
+  return [
+    ['remap', `outputs replaced by the guess of least expected loss under the prior (${m.method}); ${m.guessesUsed} distinct guesses used`],
+    ['original loss', m.originalLoss === null ? `n/a: ${m.originalDefinition}` : `${fmt(m.originalLoss)} (face value: output = guess)`],
+    ['remapped loss', `${fmt(m.remappedLoss)}${pct}${m.valueSlack > 0 ? ` (true value within +${fmt(m.valueSlack)})` : ''}`],
+    ['LP bound', m.lpExactLowerBound !== null ? `${fmt(m.lpExactLowerBound)} (certified, exact optimum); remapped loss is within ${fmt(m.remappedLoss - m.lpExactLowerBound)} of it` : m.lpLowerBound !== null ? `${fmt(m.lpLowerBound)}: ${m.lpNote}` : m.lpNote],
+  ];
+}
+
 function lines(pairs: [string, string | undefined | false][]): string {
   const w = Math.max(...pairs.map(([k]) => k.length));
   return pairs
@@ -114,8 +143,17 @@ export function readable(req: JobRequest, r: JobResult): string {
         ['leakage', r.leakage === undefined || r.leakage === null ? undefined : `${fmt(r.leakage)} bits`],
         ['expected loss', r.expectedLoss === undefined || r.expectedLoss === null ? undefined : fmt(r.expectedLoss)],
         ...(r.lp ? lpLines(r.lp) : []),
+        ...(r.remap ? remapLines(r.remap) : []),
         ['written', r.csvPath],
         ['note', r.note],
+      ]);
+    case 'apply':
+      return lines([
+        ['released', `${r.rows} rows (one output per input row, in order) to ${r.csvPath}`],
+        ['secrets', `${r.mode === 'points' ? 'points mapped to cells of' : 'labels of'} ${r.domain}; ${r.outputs} possible outputs`],
+        ['generator', r.forRelease ? 'node:crypto (cryptographically secure)' : 'SEEDED: NOT FOR RELEASE (the file starts with a comment saying so)'],
+        ...(r.remap ? remapLines(r.remap) : []),
+        ['time', `${fmt(r.timeMs / 1000, 3)} s (${fmt(r.rows / Math.max(r.timeMs / 1000, 1e-9), 3)} rows/s)`],
       ]);
     case 'measure':
       return lines([

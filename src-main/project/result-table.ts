@@ -12,8 +12,12 @@ function keyValue(obj: Record<string, unknown>, keys: string[]): Table {
 
 export function resultTable(r: JobResult): Table {
   switch (r.type) {
-    case 'mechanism':
-      return keyValue(r, ['kind', 'domain', 'epsilon', 'exists', 'rows', 'cols', 'utility', 'leakage', 'expectedLoss', 'effectiveEpsilon', 'guaranteedEpsilon', 'minZ', 'minZAt']);
+    case 'mechanism': {
+      const t = keyValue(r, ['kind', 'domain', 'epsilon', 'exists', 'rows', 'cols', 'utility', 'leakage', 'expectedLoss', 'effectiveEpsilon', 'guaranteedEpsilon', 'minZ', 'minZAt']);
+      // Issue 14: a remapped mechanism's losses before and after.
+      if (r.remap) t.rows.push(['originalLoss', r.remap.originalLoss], ['remappedLoss', r.remap.remappedLoss], ['improvement', r.remap.improvement], ['lpLowerBound', r.remap.lpLowerBound]);
+      return t;
+    }
     case 'measure':
       return keyValue(r, ['rows', 'cols', 'vulnerability', 'posteriorVulnerability', 'leakage', 'utility', 'multiplicativeCapacity', 'additiveCapacity', 'minCapacity', 'expectedLoss', 'qualityLoss', 'effectiveEpsilon']);
     case 'check':
@@ -57,6 +61,8 @@ export function resultTable(r: JobResult): Table {
       return keyValue(r.numbers, Object.keys(r.numbers));
     case 'run-project':
       return { header: ['id', 'ok'], rows: [...r.mechanisms, ...r.analyses].map((i) => [i.id, i.ok]) };
+    case 'apply':
+      return keyValue(r, ['domain', 'rows', 'forRelease', 'mode', 'outputs', 'csvPath']);
   }
 }
 

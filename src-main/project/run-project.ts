@@ -211,8 +211,18 @@ function summaryMarkdown(project: Project, items: RunItem[]): string {
       continue;
     }
     lines.push(
-      `| ${i.id} | ${r.kind} | ${r.domain} | ${fmt(r.epsilon)} | ${r.rows} x ${r.cols} | ${fmt(r.utility)} | ${fmt(r.leakage)} | ${fmt(r.effectiveEpsilon)} | ${r.guarantee.replace(/\|/g, '/')} | channels/${i.id}.csv |`,
+      `| ${i.id} | ${r.kind}${r.remap ? ', remapped' : ''} | ${r.domain} | ${fmt(r.epsilon)} | ${r.rows} x ${r.cols} | ${fmt(r.utility)} | ${fmt(r.leakage)} | ${fmt(r.effectiveEpsilon)} | ${r.guarantee.replace(/\|/g, '/')} | channels/${i.id}.csv |`,
     );
+  }
+  // Issue 14: remapped mechanisms, expected loss before and after the remap.
+  const remapped = items.filter((x) => x.group === 'mechanisms' && x.ok && (x.result as MechanismResult).remap);
+  if (remapped.length) {
+    lines.push('', '| remapped mechanism | original expected loss | remapped expected loss | improvement | LP bound |', '|---|---|---|---|---|');
+    for (const i of remapped) {
+      const m = (i.result as MechanismResult).remap!;
+      const bound = m.lpExactLowerBound ?? m.lpLowerBound;
+      lines.push(`| ${i.id} | ${m.originalLoss === null ? 'n/a' : fmt(m.originalLoss)} | ${fmt(m.remappedLoss)} | ${m.improvement === null ? 'n/a' : fmt(m.improvement)} | ${bound === null ? 'none (no LP in this job)' : fmt(bound)} |`);
+    }
   }
   if (items.some((x) => x.group === 'analyses')) lines.push('', '## Analyses', '');
   for (const i of items.filter((x) => x.group === 'analyses')) {

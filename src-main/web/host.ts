@@ -4,10 +4,15 @@
  * call arriving from a renderer is validated with the protocol schemas before
  * it reaches the dispatcher or the file system.
  */
-import { resolve } from 'node:path';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import {
   ApiError,
   MAX_LP_THREADS,
+  MAX_APP_RELEASED_ROWS,
+  MAX_APP_SECRETS_CHARS,
+  type ApplyResult,
   parseJobRequest,
   parseWith,
   projectSchema,
@@ -39,6 +44,8 @@ export interface ProjectStore {
   exportRun?(project: ProjectInput, projectPath: string | null, dir: string): Promise<string[]>;
   /** Stream a mechanism/capacity channel to CSV at `path`. */
   exportChannel?(request: Extract<JobRequest, { type: 'mechanism' | 'capacity' }>, path: string): Promise<string[]>;
+  /** Issue 14: run an apply job (input and out are host-chosen paths). */
+  runApply?(request: Extract<JobRequest, { type: 'apply' }>): Promise<ApplyResult>;
   /** Built-in examples (resources/examples), file references resolved. */
   examples(): ExampleInfo[];
   loadExample(name: string): ProjectInput;
@@ -336,7 +343,62 @@ export class MechStudioHost implements ApiHost {
       const projectPath = req.projectPath === undefined || req.projectPath === null ? null : optPath(req.projectPath, 'project path')!;
       return { files: await this.opts.store.exportRun(req.project, projectPath, dir) };
     }
+    if (req.kind === 'apply') return this.exportApply(req);
     fail('invalid-input', `unknown export kind '${String((req as { kind?: unknown }).kind)}'`);
+  }
+
+  /**
+   * Issue 14: release a loaded secrets CSV (text) into a CSV file. The text
+   * goes to a private temp file the worker streams; the released labels come
+   * back (at most MAX_APP_RELEASED_ROWS) for the page's chart.
+   */
+  private async exportApply(req: Extract<ExportRequest, { kind: 'apply' }>): Promise<ExportResult> {
+    if (typeof req.secrets !== 'string') fail('invalid-input', 'apply: secrets must be the CSV text');
+    if (req.secrets.length > MAX_APP_SECRETS_CHARS) fail('too-large', `apply: the secrets CSV has ${req.secrets.length} characters, over the app's limit of ${MAX_APP_SECRETS_CHARS}; use mechstudio apply for larger files (it streams)`);
+    if (!req.request || typeof req.request !== 'object') fail('invalid-input', 'apply: request must be an object');
+    let path = optPath(req.path, 'export path');
+    if (path === undefined) {
+      const d = this.opts.dialogs;
+      if (!d) fail('invalid-input', 'export: give the CSV path (web mode has no file dialog)');
+      const chosen = await d.saveFile('released.csv', [{ name: 'CSV', extensions: ['csv'] }]);
+      if (chosen === null) return { files: [] };
+      path = chosen;
+    }
+    if (!this.opts.store.runApply) fail('internal', 'apply is not available');
+    const tmpDir = await mkdtemp(join(tmpdir(), 'mechstudio-apply-'));
+    const input = join(tmpDir, 'secrets.csv');
+    try {
+      await writeFile(input, req.secrets, { encoding: 'utf8', mode: 0o600 });
+      const parsed = parseJobRequest({ ...req.request, type: 'apply', input, out: path });
+      if (!parsed.ok) throw new ApiError(parsed.error);
+      if (parsed.value.type !== 'apply') fail('invalid-input', 'apply: not an apply request');
+      const refs = domainFileRefs(parsed.value);
+      await checkDomainFiles(refs);
+      await checkWriteTargetAsync(path, 'released CSV');
+      let result: ApplyResult;
+      try {
+        result = await this.opts.store.runApply(parsed.value);
+      } catch (e) {
+        throw new ApiError(await redactForFiles(toJobError(e), refs));
+      }
+      const released: string[] = [];
+      const text = await readFile(result.csvPath, 'utf8');
+      let header = false;
+      for (const line of text.split('\n')) {
+        if (line === '' || line.startsWith('#')) continue;
+        if (!header) {
+          header = true;
+          continue;
+        }
+        if (released.length >= MAX_APP_RELEASED_ROWS) break;
+        // the label is the first field (quoted when it holds a comma: "(2,3)")
+        const m = /^"((?:[^"]|"")*)"/.exec(line);
+        released.push(m ? m[1]!.replace(/""/g, '"') : line.split(',')[0]!);
+      }
+      return { files: [result.csvPath], apply: { result, released } };
+    } finally {
+      await rm(tmpDir, { recursive: true, force: true });
+    }
   }
 
   private async examplesList(): Promise<ExampleInfo[]> {

@@ -193,6 +193,11 @@ export function createProjectStore(dispatcher: JobRunner, opts: { examplesDir: s
       const r = await dispatcher.run({ ...request, out: path, inlineLimit: 0 });
       return 'csvPath' in r && typeof r.csvPath === 'string' ? [r.csvPath] : [path];
     },
+    runApply: async (request) => {
+      const r = await dispatcher.run(request);
+      if (r.type !== 'apply') throw new ApiError({ code: 'internal', message: 'apply returned another result type' });
+      return r;
+    },
     examples: () => listExamples(opts.examplesDir),
     loadExample: (name) => {
       const { path, project } = loadExample(name, opts.examplesDir);

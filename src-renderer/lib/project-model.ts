@@ -100,6 +100,8 @@ export function mechanismRequest(project: ProjectInput, m: ProjectMechanismIn): 
   const loss = lossToInput(m.loss);
   if (loss !== undefined) req.loss = loss;
   Object.assign(req, lpRequestOptions(m)); // optimal LP: model, delta, time limit, target gap, threads (lp-options.ts)
+  // Issue 14: remap the outputs for the prior and loss (the editor sets a loss when the box is ticked).
+  if (m.remap === true) req.remap = true;
   return req;
 }
 

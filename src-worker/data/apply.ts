@@ -274,7 +274,7 @@ export function secretsReader(header: CsvRow, domain: Domain, source: string, po
   const hasPoint = (names.includes('x') && names.includes('y')) || (names.some((s) => s === 'lat' || s === 'latitude') && names.some((s) => s === 'lon' || s === 'lng' || s === 'long' || s === 'longitude'));
   if (hasPoint) {
     const { units, ia, ib } = coordinateColumns(header, source);
-    if (!points) invalid(`${source}: the secrets are points (${units === 'km' ? 'x,y' : 'lat,lon'}) but no grid binning was given (import the prior from points first)`);
+    if (!points) invalid(`${source}: the secrets are points (${units === 'km' ? 'x,y' : 'lat,lon'}) but no grid binning was given (import the prior from points first: --prior points:FILE.csv in mechstudio apply)`);
     const bin = points.binning;
     if (bin.rows * bin.cols !== domain.n) throw new MechError('invalid-input', `${source}: the points grid has ${bin.rows * bin.cols} cells but the domain ${domain.spec} has ${domain.n} points`);
     if (units === 'degrees' && !points.projection) invalid(`${source}: the secrets are lat,lon but the grid was built from x,y in km`);
@@ -349,12 +349,23 @@ export function* releaseRows(rows: Iterable<CsvRow>, reader: SecretsReader, samp
  */
 export async function* readCsvStream(input: AsyncIterable<string | Uint8Array>, source: string): AsyncGenerator<CsvRow, void, undefined> {
   const parser = parse({ info: true, relax_column_count: true, skip_empty_lines: true, trim: true, comment: '#', comment_no_infix: true, bom: true });
+  let stopped = false;
   const feed = (async () => {
     try {
       for await (const chunk of input) {
-        if (!parser.write(chunk)) await new Promise<void>((res) => parser.once('drain', () => res()));
+        if (stopped) break;
+        // Wait for the parser to drain, or to be closed by a consumer that stopped early (else this would wait forever).
+        if (!parser.write(chunk)) await new Promise<void>((res) => {
+          const done = (): void => {
+            parser.off('drain', done);
+            parser.off('close', done);
+            res();
+          };
+          parser.once('drain', done);
+          parser.once('close', done);
+        });
       }
-      parser.end();
+      if (!stopped) parser.end();
     } catch (e) {
       parser.destroy(e as Error);
     }
@@ -369,6 +380,9 @@ export async function* readCsvStream(input: AsyncIterable<string | Uint8Array>, 
     const err = e as { code?: string; lines?: number };
     invalid(`${source}: malformed CSV${err.lines ? ` at line ${err.lines}` : ''}`, err.lines ? { line: err.lines } : undefined);
   } finally {
+    // A consumer that stops early (an error on a row, a cancel) must not leave the feed waiting on a full parser.
+    stopped = true;
+    if (!parser.destroyed) parser.destroy();
     await feed;
   }
 }
@@ -379,6 +393,8 @@ export interface ReleaseOptions extends SamplerOptions {
   /** Checked every 4096 rows. */
   signal?: AbortSignal;
   onProgress?: (rows: number) => void;
+  /** Told once, after the header: how the secrets are written. */
+  onMode?: (mode: SecretsReader['mode']) => void;
 }
 
 export interface ReleaseResult {
@@ -445,6 +461,7 @@ export async function releaseCsv(
   for await (const row of input) {
     if (reader === null) {
       reader = secretsReader(row, domain, source, opts.points);
+      opts.onMode?.(reader.mode);
       let head = '';
       if (!sampler.forRelease) head += `# ${RELEASE_WARNING}\n`;
       if (reader.mode === 'points' && opts.points && channel.cols === domain.n) {

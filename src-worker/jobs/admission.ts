@@ -375,7 +375,19 @@ export function admitRequest(req: JobRequest, built?: ReadonlyMap<DomainInput, D
   const size = sizer(built);
   switch (req.type) {
     case 'mechanism': {
-      mechanismSpecWork(req, size, `the ${req.kind} mechanism`, req.loss !== undefined ? 2 : 1);
+      // A remap (issue 14) is one pass over the columns, then C . R is measured; its expected loss is the remap's value (no extra pass).
+      mechanismSpecWork(req, size, `the ${req.remap ? 'remapped ' : ''}${req.kind} mechanism`, req.remap ? 2 : req.loss !== undefined ? 2 : 1);
+      return;
+    }
+    case 'apply': {
+      // Sampling builds at most one row per distinct secret (<= n x outputs entries), plus the remap's pass when asked.
+      const d = req.domain !== undefined ? size(req.domain) : null;
+      if (req.channel && d && req.channel.rows !== d.n) invalid(`the channel has ${req.channel.rows} secret rows but the domain ${d.name} has ${fmt(d.n)} points`);
+      if (d) assertPoints(d);
+      if (req.mechanism) {
+        const md = mechanismSpecWork(req.mechanism, size, `releasing with the ${req.mechanism.remap ? 'remapped ' : ''}${req.mechanism.kind} mechanism`, req.mechanism.remap ? 2 : 1);
+        if (md && d && md.n !== d.n) invalid(`the mechanism's domain ${md.name} has ${fmt(md.n)} points but the domain ${d.name} has ${fmt(d.n)}`);
+      }
       return;
     }
     case 'measure': {
@@ -383,7 +395,7 @@ export function admitRequest(req: JobRequest, built?: ReadonlyMap<DomainInput, D
       // A mismatch the request shows is reported first, before anything is sized or built.
       if (req.channel && d && req.channel.rows !== d.n) invalid(`the channel has ${req.channel.rows} secret rows but the domain ${d.name} has ${fmt(d.n)} points`);
       if (d) assertPoints(d);
-      if (req.mechanism) mechanismSpecWork(req.mechanism, size, `measuring the ${req.mechanism.kind} mechanism`, req.loss !== undefined ? 2 : 1);
+      if (req.mechanism) mechanismSpecWork(req.mechanism, size, `measuring the ${req.mechanism.kind} mechanism`, (req.loss !== undefined ? 2 : 1) + (req.mechanism.remap ? 1 : 0));
       return;
     }
     case 'check': {

@@ -55,7 +55,9 @@ import { withRowProgress } from './row-progress';
 import type { DomainInput } from '../protocol/common';
 import type { Mechanism } from '../mechanism/channel';
 import { remapMechanism } from '../remap/bayes-remap';
-import type { JobRequest } from '../protocol/requests';
+import type { ApplyRequest, JobRequest } from '../protocol/requests';
+import type { ApplyResult } from '../protocol/remap';
+import { releaseFile, remapConstructed, type RemapOutcome } from './remap-jobs';
 
 /** Build a domain input, then price the job again when only the built domain shows its size (files, inline). */
 function domainOf(req: JobRequest, input: DomainInput, ctx?: JobContext): Domain {
@@ -154,7 +156,16 @@ function storedChannelWarning(effective: number | null, guaranteed: number): str
   return `NOT private as stored: the stored entries reach effective eps ${effective}, above the guaranteed ${guaranteed} (precision lost in entries below 1e-308)`;
 }
 
-async function construct(req: JobRequest, spec: MechanismSpec, ctx: JobContext): Promise<{ domain: Domain; prior: Float64Array; outcome: MechanismOutcome }> {
+/**
+ * A construction, and with `remap` its Bayesian remap for the prior and loss
+ * (issue 14): `channel` is then C . R (what is measured, checked, exported
+ * and sampled), `remap` the record comparing the losses.
+ */
+async function construct(
+  req: JobRequest,
+  spec: MechanismSpec,
+  ctx: JobContext,
+): Promise<{ domain: Domain; prior: Float64Array; outcome: MechanismOutcome; channel?: RowSource; remap?: RemapOutcome['record'] }> {
   const domain = domainOf(req, spec.domain, ctx);
   checkCancelled(ctx.signal);
   const prior = resolvePrior(spec.prior, domain.n, domain);
@@ -169,11 +180,15 @@ async function construct(req: JobRequest, spec: MechanismSpec, ctx: JobContext):
   const opts = { prior, signal: ctx.signal, progress: ctx.progress, lp, ...(ctx.stopFlag ? { stopFlag: ctx.stopFlag } : {}), ...(spec.loss !== undefined ? { loss: resolveLoss(spec.loss) } : {}) };
   const outcome = await buildMechanism(spec.kind, domain, spec.epsilon, opts);
   checkCancelled(ctx.signal);
-  return { domain, prior, outcome };
+  if (spec.remap !== true || !outcome.exists) return { domain, prior, outcome, ...(outcome.exists ? { channel: outcome.mechanism.channel } : {}) };
+  if (spec.loss === undefined) throw new MechError('invalid-input', 'remap needs a loss (the remap minimises the expected loss under the prior)');
+  const r = remapConstructed(outcome.mechanism, domain, prior, resolveLoss(spec.loss), outcome.lp, ctx);
+  checkCancelled(ctx.signal);
+  return { domain, prior, outcome, channel: r.channel, remap: r.record };
 }
 
 export async function mechanismJob(req: MechanismRequest, ctx: JobContext): Promise<MechanismResult> {
-  const { domain, prior, outcome } = await construct(req, req, ctx);
+  const { domain, prior, outcome, channel: built, remap } = await construct(req, req, ctx);
   if (!outcome.exists) {
     return {
       type: 'mechanism',
@@ -195,7 +210,7 @@ export async function mechanismJob(req: MechanismRequest, ctx: JobContext): Prom
   }
   const mech = outcome.mechanism;
   let step = 'measuring';
-  const ch = withRowProgress(mech.channel, ctx.progress, () => step);
+  const ch = withRowProgress(built ?? mech.channel, ctx.progress, () => step);
   if (req.out) assertCsvFits(ch.rows, ch.cols); // refuse before any long measuring
   ctx.progress(null, 'measuring');
   const m = measureChannel(prior, ch);
@@ -214,9 +229,13 @@ export async function mechanismJob(req: MechanismRequest, ctx: JobContext): Prom
     ...honestGuarantee(mech.guaranteedEpsilon, mech.guarantee),
     info: portableInfo(mech.info),
     ...(outcome.lp ? { lp: portableLp(outcome.lp) } : {}),
+    ...(remap ? { remap } : {}),
   };
   step = 'expected loss';
-  if (req.loss !== undefined) {
+  if (remap) {
+    // C . R is Bayes-optimal already: its expected loss under an optimal remap is the remapped loss (no second pass).
+    result.expectedLoss = remap.remappedLoss;
+  } else if (req.loss !== undefined) {
     result.expectedLoss = finiteOrNull(expectedLoss(prior, ch, resolveLoss(req.loss), domain).value);
     if (result.expectedLoss === null) result.note = NON_FINITE_LOSS;
   }
@@ -247,7 +266,7 @@ export async function measureJob(req: MeasureRequest, ctx: JobContext): Promise<
   if (req.mechanism) {
     const built = await construct(req, req.mechanism, ctx);
     if (!built.outcome.exists) throw new MechError('not-applicable', `the ${req.mechanism.kind} mechanism does not exist here: ${built.outcome.note}`);
-    ch = withRowProgress(built.outcome.mechanism.channel, ctx.progress, () => 'measuring');
+    ch = withRowProgress(built.channel ?? built.outcome.mechanism.channel, ctx.progress, () => 'measuring');
     domain = req.domain !== undefined ? domainOf(req, req.domain, ctx) : built.domain;
     epsilon ??= req.mechanism.epsilon;
   } else {
@@ -291,7 +310,7 @@ export async function checkJob(req: CheckRequest, ctx: JobContext): Promise<Chec
   if (req.mechanism) {
     const built = await construct(req, req.mechanism, ctx);
     if (!built.outcome.exists) throw new MechError('not-applicable', `the ${req.mechanism.kind} mechanism does not exist here: ${built.outcome.note}`);
-    ch = withRowProgress(built.outcome.mechanism.channel, ctx.progress, () => 'checking privacy');
+    ch = withRowProgress(built.channel ?? built.outcome.mechanism.channel, ctx.progress, () => 'checking privacy');
   } else {
     const dense = resolveChannel(req.channel!);
     assertChannelOnDomain(dense, domain);
@@ -452,4 +471,44 @@ export async function sweepJob(req: SweepRequest, ctx: JobContext): Promise<Swee
   }
   ctx.progress(1, 'done');
   return { type: 'sweep', domain: domainText(req.domain, domain), epsilons, series, bounds };
+}
+
+/**
+ * Issue 14: release one output per secret of a CSV file (streaming), from a
+ * channel matrix or a construction (remapped if asked).
+ */
+export async function applyJob(req: ApplyRequest, ctx: JobContext): Promise<ApplyResult> {
+  let ch: RowSource;
+  let domain: Domain;
+  let remap: RemapOutcome['record'] | undefined;
+  if (req.mechanism) {
+    const built = await construct(req, req.mechanism, ctx);
+    if (!built.outcome.exists) throw new MechError('not-applicable', `the ${req.mechanism.kind} mechanism does not exist here: ${built.outcome.note}`);
+    ch = built.channel ?? built.outcome.mechanism.channel;
+    domain = req.domain !== undefined ? domainOf(req, req.domain, ctx) : built.domain;
+    remap = built.remap;
+  } else {
+    domain = domainOf(req, req.domain!, ctx);
+    const dense = resolveChannel(req.channel!);
+    assertChannelOnDomain(dense, domain);
+    ch = dense;
+  }
+  if (ch.rows !== domain.n) throw new MechError('invalid-input', `the channel has ${ch.rows} rows but the domain ${domain.spec} has ${domain.n} points`);
+  checkCancelled(ctx.signal);
+  ctx.progress(0, `releasing ${req.input}`);
+  const r = await releaseFile(ch, domain, req.input, req.out, { ...(req.seed !== undefined ? { seed: req.seed } : {}), ...(req.points ? { points: req.points } : {}), ctx });
+  const out: ApplyResult = {
+    type: 'apply',
+    rows: r.rows,
+    forRelease: r.forRelease,
+    mode: r.mode,
+    domain: domain.spec,
+    outputs: ch.cols,
+    csvPath: req.out,
+    timeMs: r.timeMs,
+    rowsBuilt: r.rowsBuilt,
+    ...(remap ? { remap } : {}),
+  };
+  if (!r.forRelease) out.note = 'seeded stream (--seed): NOT FOR RELEASE; the file starts with a comment line saying so';
+  return out;
 }

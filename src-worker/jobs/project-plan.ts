@@ -69,6 +69,7 @@ export function planProject(project: Project): PlannedJob[] {
     if (m.timeLimitSeconds !== undefined) s.timeLimitSeconds = m.timeLimitSeconds;
     if (m.targetGap !== undefined) s.targetGap = m.targetGap;
     if (m.lpThreads !== undefined) s.lpThreads = m.lpThreads;
+    if (m.remap !== undefined) s.remap = m.remap;
     return s;
   };
   const out: PlannedJob[] = [];

@@ -3,7 +3,7 @@ import { MechError } from '../errors';
 import type { JobRequest, RunProjectRequest } from '../protocol/requests';
 import type { JobResult, ProjectItemResult, RunProjectResult } from '../protocol/results';
 import { checkCancelled, type JobContext } from './context';
-import { capacityJob, checkJob, measureJob, mechanismJob, regularJob, sweepJob, thresholdJob, verticesJob } from './handlers';
+import { applyJob, capacityJob, checkJob, measureJob, mechanismJob, regularJob, sweepJob, thresholdJob, verticesJob } from './handlers';
 import { planProject } from './project-plan';
 import { admitRequest } from './admission';
 import { runCaseStudy } from '../casestudy';
@@ -32,6 +32,8 @@ export async function runJobRequest(req: JobRequest, ctx: JobContext): Promise<J
       return runProjectJob(req, ctx);
     case 'case-study':
       return runCaseStudy(req, ctx);
+    case 'apply':
+      return applyJob(req, ctx);
   }
 }
 

@@ -21,7 +21,8 @@
 import type { JobError } from './common';
 import type { JobEvent, LpSample } from './messages';
 import type { ProjectInput } from './project';
-import type { JobRequest } from './requests';
+import type { ApplyRequest, JobRequest } from './requests';
+import type { ApplyResult } from './remap';
 import type { JobResult, ResultFor } from './results';
 
 export interface OpenedProject {
@@ -54,11 +55,27 @@ export type ExportRequest =
   /** Save any JSON-serialisable analysis result (and a CSV of its table when it has one). */
   | { kind: 'result-json'; result: JobResult; path?: string }
   /** `mechstudio run` equivalent: every channel as CSV, analyses as JSON + CSV, summary.md. */
-  | { kind: 'project-run'; project: ProjectInput; projectPath?: string | null; dir?: string };
+  | { kind: 'project-run'; project: ProjectInput; projectPath?: string | null; dir?: string }
+  /**
+   * Issue 14, `mechstudio apply` from the app: release one output per row of
+   * the secrets CSV text (a loaded file) into a CSV file; the host writes the
+   * text to a private temp file for the worker and removes it after.
+   */
+  | { kind: 'apply'; request: ApplyExportRequest; secrets: string; path?: string };
+
+/** An apply request without its file paths (the host supplies them). */
+export type ApplyExportRequest = Omit<ApplyRequest, 'type' | 'input' | 'out'>;
+
+/** Largest secrets CSV text the app sends (characters). */
+export const MAX_APP_SECRETS_CHARS = 64 * 1024 * 1024;
+/** At most this many released labels come back to the page (for the true-vs-released chart). */
+export const MAX_APP_RELEASED_ROWS = 100_000;
 
 export interface ExportResult {
   /** Files written (absolute paths), or an empty list when the user cancelled. */
   files: string[];
+  /** kind 'apply': the job's result and the first MAX_APP_RELEASED_ROWS released labels, in order. */
+  apply?: { result: ApplyResult; released: string[] };
 }
 
 export interface ProjectApi {

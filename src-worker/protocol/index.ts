@@ -7,3 +7,4 @@ export * from './project';
 export * from './casestudy';
 export * from './api';
 export * from './validate';
+export * from './remap';

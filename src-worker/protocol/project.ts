@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { projectCaseStudySchema } from './casestudy';
+import { remapFieldShape, remapNeedsLoss } from './remap';
 import { domainInputSchema, epsilonSchema, lossInputSchema, lpOptionsOnlyForOptimal, lpOptionsOnlyForOptimalMessage, lpOptionsShape, mechanismKindSchema, priorInputSchema } from './common';
 
 export const PROJECT_VERSION = 1;
@@ -49,9 +50,12 @@ export const projectMechanismSchema = z
     loss: projectLossSchema.optional(),
     /** Optimal LP: lpModel, delta, timeLimitSeconds, targetGap (kind 'optimal' only; as in mechanism requests). */
     ...lpOptionsShape,
+    /** Issue 14: follow the mechanism by the Bayesian remap of its outputs for its prior and loss (both required). */
+    ...remapFieldShape,
     description: z.string().optional(),
   })
-  .refine(lpOptionsOnlyForOptimal, lpOptionsOnlyForOptimalMessage);
+  .refine(lpOptionsOnlyForOptimal, lpOptionsOnlyForOptimalMessage)
+  .refine(remapNeedsLoss, { message: 'remap needs a loss on the mechanism (the remap minimises the expected loss under its prior, uniform when none is given)' });
 
 const base = { id, description: z.string().optional() };
 export const projectAnalysisSchema = z.discriminatedUnion('type', [

@@ -16,6 +16,7 @@ import {
 } from './common';
 import { projectSchema } from './project';
 import { caseStudyRequestSchema } from './casestudy';
+import { pointsBinningSchema, remapFieldShape, remapNeedsLoss, remapNeedsLossMessage } from './remap';
 
 /** Optional "where to stream the dense matrix as CSV" (Node side only; web mode refuses it). */
 const outPath = z.string().min(1).max(4096).optional();
@@ -28,6 +29,8 @@ const mechanismSpecShape = {
   prior: priorInputSchema.optional(),
   loss: lossInputSchema.optional(),
   ...lpOptionsShape,
+  /** Issue 14: follow the construction by the Bayesian remap of its outputs (needs prior and loss). */
+  ...remapFieldShape,
 };
 
 export const mechanismRequestSchema = z
@@ -39,13 +42,17 @@ export const mechanismRequestSchema = z
     /** Carry the matrix inline when rows*cols <= this (default INLINE_MATRIX_LIMIT). */
     inlineLimit: z.int().min(0).max(4_000_000).optional(),
   })
-  .refine(lpOptionsOnlyForOptimal, lpOptionsOnlyForOptimalMessage);
+  .refine(lpOptionsOnlyForOptimal, lpOptionsOnlyForOptimalMessage)
+  .refine(remapNeedsLoss, remapNeedsLossMessage);
 
 /**
  * A mechanism named by its construction instead of its matrix: measure and
  * check can then run on channels too large to send (implicit mechanisms).
  */
-export const mechanismSpecSchema = z.strictObject(mechanismSpecShape).refine(lpOptionsOnlyForOptimal, lpOptionsOnlyForOptimalMessage);
+export const mechanismSpecSchema = z
+  .strictObject(mechanismSpecShape)
+  .refine(lpOptionsOnlyForOptimal, lpOptionsOnlyForOptimalMessage)
+  .refine(remapNeedsLoss, remapNeedsLossMessage);
 export type MechanismSpec = z.infer<typeof mechanismSpecSchema>;
 
 const oneChannel = <T extends { channel?: unknown; mechanism?: unknown }>(r: T): boolean => (r.channel === undefined) !== (r.mechanism === undefined);
@@ -130,6 +137,30 @@ export const runProjectRequestSchema = z.strictObject({
   inlineLimit: z.int().min(0).max(4_000_000).optional(),
 });
 
+/**
+ * Issue 14: release one output per secret of a CSV file, streaming (Node
+ * side: the worker reads `input` and writes `out`, a temp file the caller
+ * publishes). The channel is a matrix or a construction (with `remap` if
+ * asked).
+ */
+export const applyRequestSchema = z
+  .strictObject({
+    type: z.literal('apply'),
+    channel: channelPayloadSchema.optional(),
+    mechanism: mechanismSpecSchema.optional(),
+    /** The secrets' domain (required with a channel; defaults to the mechanism's). */
+    domain: domainInputSchema.optional(),
+    /** Secrets CSV: cell labels, values, or x,y / lat,lon points (with `points`). */
+    input: z.string().min(1).max(4096),
+    /** Released CSV. */
+    out: z.string().min(1).max(4096),
+    /** Reproducible, NOT-for-release stream (tests only). */
+    seed: z.int().min(0).max(0xffffffff).optional(),
+    points: pointsBinningSchema.optional(),
+  })
+  .refine(oneChannel, oneChannelMessage)
+  .refine((r) => r.mechanism !== undefined || r.domain !== undefined, { message: 'apply with a channel needs the domain of its secrets' });
+
 export const jobRequestSchema = z.discriminatedUnion('type', [
   mechanismRequestSchema,
   measureRequestSchema,
@@ -141,6 +172,7 @@ export const jobRequestSchema = z.discriminatedUnion('type', [
   sweepRequestSchema,
   runProjectRequestSchema,
   caseStudyRequestSchema,
+  applyRequestSchema,
 ]);
 
 export type MechanismRequest = z.infer<typeof mechanismRequestSchema>;
@@ -152,6 +184,7 @@ export type ThresholdRequest = z.infer<typeof thresholdRequestSchema>;
 export type VerticesRequest = z.infer<typeof verticesRequestSchema>;
 export type SweepRequest = z.infer<typeof sweepRequestSchema>;
 export type RunProjectRequest = z.infer<typeof runProjectRequestSchema>;
+export type ApplyRequest = z.infer<typeof applyRequestSchema>;
 export type JobRequest = z.infer<typeof jobRequestSchema>;
 export type JobType = JobRequest['type'];
-export const JOB_TYPES: readonly JobType[] = ['mechanism', 'measure', 'check', 'capacity', 'regular', 'threshold', 'vertices', 'sweep', 'run-project', 'case-study'];
+export const JOB_TYPES: readonly JobType[] = ['mechanism', 'measure', 'check', 'capacity', 'regular', 'threshold', 'vertices', 'sweep', 'run-project', 'case-study', 'apply'];

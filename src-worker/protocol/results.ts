@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { matrixPayloadSchema } from './common';
 import { caseStudyResultSchema } from './casestudy';
+import { applyResultSchema, remapResultSchema } from './remap';
 
 const num = z.number();
 const nullableNum = z.number().nullable();
@@ -91,6 +92,8 @@ export const mechanismResultSchema = z.object({
   /** Path the full channel was streamed to, when asked. */
   csvPath: z.string().optional(),
   note: z.string().optional(),
+  /** Issue 14: the mechanism was remapped (rows/cols/matrix/csv are then C . R); losses before and after. */
+  remap: remapResultSchema.optional(),
 });
 
 export const measureResultSchema = z.object({
@@ -218,6 +221,7 @@ export const jobResultSchema = z.discriminatedUnion('type', [
   sweepResultSchema,
   runProjectResultSchema,
   caseStudyResultSchema,
+  applyResultSchema,
 ]);
 
 export type MechanismResult = z.infer<typeof mechanismResultSchema>;

@@ -270,3 +270,34 @@ describe('release: secrets CSV in, released CSV out (streaming)', () => {
     expect(res.stats.rowsBuilt).toBe(100);
   }, 60_000);
 });
+
+describe('readCsvStream when its consumer stops early', () => {
+  it('returns (no hang) after a break on the first row of a large stream, and the source is not read to the end', async () => {
+    let chunks = 0;
+    async function* source(): AsyncGenerator<string> {
+      yield 'x,y\n';
+      for (let i = 0; i < 2000; i++) {
+        chunks++;
+        yield '1,2\n'.repeat(1000);
+      }
+    }
+    let rows = 0;
+    for await (const _row of readCsvStream(source(), 'big.csv')) {
+      rows++;
+      break;
+    }
+    expect(rows).toBe(1);
+    expect(chunks).toBeLessThan(2000);
+  }, 20_000);
+
+  it('an error thrown by the consumer propagates (no hang)', async () => {
+    async function* source(): AsyncGenerator<string> {
+      yield 'cell\n';
+      for (let i = 0; i < 2000; i++) yield '3\n'.repeat(1000);
+    }
+    const consume = async (): Promise<void> => {
+      for await (const row of readCsvStream(source(), 'big.csv')) if (row.line > 1) throw new Error('stop at line 2');
+    };
+    await expect(consume()).rejects.toThrow('stop at line 2');
+  }, 20_000);
+});

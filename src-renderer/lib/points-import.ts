@@ -1,0 +1,61 @@
+/**
+ * Points CSV -> prior on the domain's grid, in the page (issue 14): the
+ * engine's binning (src-worker/data/points.ts pointsToGrid: cells, box,
+ * smoothing, lat/lon projection with its error bound), fed by a small CSV
+ * splitter (numbers only: no quoted fields needed), so the page never runs
+ * the Node CSV parser.
+ */
+import type { CsvRow } from '../../src-worker/metric/read-csv';
+import { type BoundingBox, checkLatLon, coordinateColumns, numberField, type PointGrid, type PointSet, pointsToGrid } from '../../src-worker/data/points-grid';
+
+export interface PointsImportOptions {
+  cellKm: number;
+  /** west,south,east,north: x0,y0,x1,y1 in km for x,y data, lon,lat in degrees for lat,lon data; null = the data's extent. */
+  box: [number, number, number, number] | null;
+  smoothing: number;
+}
+
+export interface PointsImport {
+  grid: PointGrid;
+  /** What was made, in words (cells, inside/outside, smoothing, projection). */
+  report: string;
+}
+
+/** Rows of a CSV text with 1-based line numbers; '#' comment and empty lines skipped, cells trimmed and unquoted. */
+export function splitCsv(text: string): CsvRow[] {
+  const out: CsvRow[] = [];
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!.trim();
+    if (l === '' || l.startsWith('#')) continue;
+    out.push({ fields: l.split(',').map((f) => f.trim().replace(/^"(.*)"$/, '$1')), line: i + 1 });
+  }
+  return out;
+}
+
+export function importPoints(text: string, name: string, opts: PointsImportOptions): PointsImport {
+  const rows = splitCsv(text);
+  if (rows.length === 0) throw new Error(`${name}: the file is empty; it needs a header (x,y or lat,lon) and at least one point`);
+  const { units, ia, ib } = coordinateColumns(rows[0]!, name);
+  const k = rows.length - 1;
+  if (k === 0) throw new Error(`${name}: no points after the header`);
+  const pts: PointSet = { units, a: new Float64Array(k), b: new Float64Array(k), line: new Int32Array(k), source: name };
+  for (let i = 0; i < k; i++) {
+    const r = rows[i + 1]!;
+    pts.a[i] = numberField(r, ia, units === 'km' ? 'x' : 'lon', name);
+    pts.b[i] = numberField(r, ib, units === 'km' ? 'y' : 'lat', name);
+    pts.line[i] = r.line;
+    if (units === 'degrees') checkLatLon(pts.b[i]!, pts.a[i]!, r.line, name);
+  }
+  let box: BoundingBox | undefined;
+  if (opts.box) {
+    const [x0, y0, x1, y1] = opts.box;
+    box = units === 'km' ? { units: 'km', xMin: x0, yMin: y0, xMax: x1, yMax: y1 } : { units: 'degrees', west: x0, south: y0, east: x1, north: y1 };
+  }
+  const grid = pointsToGrid(pts, { cellKm: opts.cellKm, smoothing: opts.smoothing, ...(box ? { box } : {}) });
+  const outside =
+    grid.outside > 0 ? `; ${grid.outside} outside the box, not counted (first at line${grid.outsideLines.length > 1 ? 's' : ''} ${grid.outsideLines.join(', ')})` : '; none outside the box';
+  const smooth = grid.smoothing > 0 ? `smoothing ${grid.smoothing} pseudo-points per cell: no cell has probability 0` : 'no smoothing: cells without points have probability 0';
+  const proj = grid.projection ? `; ${grid.projection.description}` : '; coordinates x,y in km';
+  return { grid, report: `${k} points onto ${grid.rows} × ${grid.cols} cells of ${grid.cellKm} km: ${grid.inside} inside${outside}; ${smooth}${proj}.` };
+}
