@@ -21,6 +21,7 @@ import { fmt, resultTable, tableToCsv } from './result-table';
 import type { CaseStudyResult, ChartSpec } from '../../src-worker/protocol/casestudy';
 import { renderChartPng } from '../charts/render-chart';
 import { lossWords, sweepCharts } from '../charts/sweep-charts';
+import { runFannedOut } from '../dispatcher/fan-out';
 
 export interface RunItem {
   id: string;
@@ -55,7 +56,13 @@ export async function runProject(
   project: Project,
   baseDir: string,
   outDir: string,
-  opts: { signal?: AbortSignal; onProgress?: (fraction: number, message: string) => void; resolved?: Project } = {},
+  opts: {
+    signal?: AbortSignal;
+    onProgress?: (fraction: number, message: string) => void;
+    resolved?: Project;
+    /** Split each sweep into this many eps slices run at once (fan-out.ts; default: the runner's threads). */
+    sweepParts?: number;
+  } = {},
 ): Promise<RunSummary> {
   // one abort listener per parallel job
   if (opts.signal) setMaxListeners(0, opts.signal);
@@ -87,7 +94,7 @@ export async function runProject(
           csv = { path, tmp: prepareWrite(path, 'channel CSV') };
           request = { ...request, out: csv.tmp, inlineLimit: 0 };
         }
-        const result = await dispatcher.run(request, opts.signal ? { signal: opts.signal } : {});
+        const result = await runFannedOut(dispatcher, request, opts.sweepParts ?? dispatcher.threads, opts.signal ? { signal: opts.signal } : {});
         if (result.type === 'mechanism' && csv && result.csvPath) {
           publishTemp(result.csvPath, csv.path, 'channel CSV');
           result.csvPath = csv.path;

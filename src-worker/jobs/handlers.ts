@@ -410,8 +410,11 @@ export async function sweepJob(req: SweepRequest, ctx: JobContext): Promise<Swee
   const domain = domainOf(req, req.domain, ctx);
   const prior = resolvePrior(req.prior, domain.n, domain);
   const loss = req.loss !== undefined ? resolveLoss(req.loss) : undefined;
+  // The whole grid's formula, then the slice asked for: a fanned-out part computes the same floats.
   const epsilons: number[] = [];
-  for (let k = 0; k < req.steps; k++) epsilons.push(req.from + ((req.to - req.from) * k) / (req.steps - 1));
+  const first = req.slice?.start ?? 0;
+  const end = req.slice ? first + req.slice.count : req.steps;
+  for (let k = first; k < end; k++) epsilons.push(req.from + ((req.to - req.from) * k) / (req.steps - 1));
   const series: SweepResult['series'] = req.kinds.map((kind) => ({
     kind,
     utility: [],

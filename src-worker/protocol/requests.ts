@@ -127,8 +127,14 @@ export const sweepRequestSchema = z
     steps: z.int().min(2).max(500),
     prior: priorInputSchema.optional(),
     loss: lossInputSchema.optional(),
+    /**
+     * Compute only the eps values start .. start+count-1 of the grid (the same floats as the whole sweep),
+     * so that a sweep can be fanned out over workers and its parts concatenated (src-main/dispatcher/fan-out.ts).
+     */
+    slice: z.strictObject({ start: z.int().min(0), count: z.int().min(1) }).optional(),
   })
-  .refine((r) => r.from <= r.to, { message: 'sweep: from must be <= to' });
+  .refine((r) => r.from <= r.to, { message: 'sweep: from must be <= to' })
+  .refine((r) => !r.slice || r.slice.start + r.slice.count <= r.steps, { message: 'sweep: slice must lie within the steps' });
 
 export const runProjectRequestSchema = z.strictObject({
   type: z.literal('run-project'),
