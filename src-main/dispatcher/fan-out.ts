@@ -7,6 +7,7 @@
  * concatenated in order. The merged result equals the single job's, value
  * for value (test/unit/jobs/fan-out.test.ts). Other jobs run as they are.
  */
+import { setMaxListeners } from 'node:events';
 import type { JobRequest, SweepRequest } from '../../src-worker/protocol/requests';
 import type { JobResult, SweepResult } from '../../src-worker/protocol/results';
 import { parseJobRequest } from '../../src-worker/protocol/validate';
@@ -64,6 +65,7 @@ export async function runFannedOut(runner: JobRunner, request: JobRequest, parts
   if (slices.length === 1) return runner.run(request, options);
   const fractions = new Array<number>(slices.length).fill(0);
   const inner = new AbortController();
+  setMaxListeners(0, inner.signal); // one listener per part (a runner's run() listens for the abort)
   const onAbort = (): void => inner.abort();
   options.signal?.addEventListener('abort', onAbort);
   if (options.signal?.aborted) inner.abort();

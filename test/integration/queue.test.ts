@@ -86,9 +86,15 @@ describe.sequential('project runs on a Redis queue', () => {
     const l = await cli(['run', project, '--out', local, '--quiet', '--threads', '2']);
     expect(l.code).toBe(0);
     expectSameFiles(viaQueue, local);
-    // the 16 items were all run by the workers, and each worker took some
+    // every item was run by the workers, each sweep fanned out in min(steps, 16) eps slices, and each worker took some
+    const v = JSON.parse(readFileSync(project, 'utf8')) as { mechanisms?: unknown[]; analyses?: { type: string; steps?: number }[]; caseStudies?: unknown[] };
+    const analyses = v.analyses ?? [];
+    const sweeps = analyses.filter((x) => x.type === 'sweep');
+    expect(sweeps.length).toBeGreaterThan(0);
+    const jobs = (v.mechanisms?.length ?? 0) + (v.caseStudies?.length ?? 0) + analyses.length - sweeps.length + sweeps.reduce((t, x) => t + Math.min(x.steps!, 16), 0);
     const done = (w: WorkerProc): number => (w.log().match(/ done in /g) ?? []).length;
-    expect(done(a) + done(b)).toBe(16);
+    expect(done(a) + done(b)).toBe(jobs);
+    expect(jobs).toBeGreaterThan(16);
     expect(done(a)).toBeGreaterThan(0);
     expect(done(b)).toBeGreaterThan(0);
     await Promise.all([a.kill('SIGTERM'), b.kill('SIGTERM')]);
