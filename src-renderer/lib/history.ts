@@ -1,0 +1,52 @@
+/**
+ * Undo/redo of project edits: a bounded list of project snapshots (JSON
+ * text), one per edit (AppState.markDirty). Recording the same project twice
+ * in a row is a no-op, so repeated change events of one edit make one step.
+ * Pure: unit-tested in test/unit/renderer/history.test.ts.
+ */
+import type { ProjectInput } from '../../src-worker/protocol/project';
+
+export const MAX_UNDO_STEPS = 100;
+
+export class History {
+  private states: string[] = [];
+  private at = -1;
+
+  constructor(private readonly max = MAX_UNDO_STEPS) {}
+
+  /** Start over from a freshly opened project (nothing to undo). */
+  reset(p: ProjectInput): void {
+    this.states = [JSON.stringify(p)];
+    this.at = 0;
+  }
+
+  /** Note the project after an edit; any redo steps are dropped. */
+  record(p: ProjectInput): void {
+    const text = JSON.stringify(p);
+    if (this.at >= 0 && this.states[this.at] === text) return;
+    this.states.splice(this.at + 1);
+    this.states.push(text);
+    if (this.states.length > this.max + 1) this.states.splice(0, this.states.length - this.max - 1);
+    this.at = this.states.length - 1;
+  }
+
+  canUndo(): boolean {
+    return this.at > 0;
+  }
+
+  canRedo(): boolean {
+    return this.at >= 0 && this.at < this.states.length - 1;
+  }
+
+  undo(): ProjectInput | null {
+    if (!this.canUndo()) return null;
+    this.at--;
+    return JSON.parse(this.states[this.at]!) as ProjectInput;
+  }
+
+  redo(): ProjectInput | null {
+    if (!this.canRedo()) return null;
+    this.at++;
+    return JSON.parse(this.states[this.at]!) as ProjectInput;
+  }
+}
