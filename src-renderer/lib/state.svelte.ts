@@ -9,7 +9,7 @@ import type { ChannelPayload, JobError } from '../../src-worker/protocol/common'
 import type { JobRequest } from '../../src-worker/protocol/requests';
 import type { CheckResult, JobResult, MechanismResult } from '../../src-worker/protocol/results';
 import type { ProjectInput } from '../../src-worker/protocol/project';
-import { analysisRequest, applyDeletion, caseStudyRequest, epsText, mechanismRequest, newProject, type DeletionPlan, type ItemKind } from './project-model';
+import { analysisRequest, applyDeletion, caseStudyRequest, duplicateItem, epsText, mechanismRequest, newProject, renameItem, type DeletionPlan, type ItemKind } from './project-model';
 import { isExpensive, itemHash, projectWithResults, restoreResults } from './kept-results';
 import { History } from './history';
 
@@ -179,6 +179,22 @@ export class AppState {
     await this.api.stop(jobId);
   }
 
+  /** Domains whose editor holds an edit that cannot be applied (plain problem): nothing on them is computed meanwhile. */
+  draftProblems = $state<Record<string, string>>({});
+
+  setDraftProblem(domainId: string, problem: string | null): void {
+    if (problem) this.draftProblems[domainId] = problem;
+    else if (domainId in this.draftProblems) delete this.draftProblems[domainId];
+  }
+
+  /** Refuse to compute on a domain with an unapplied invalid edit (the result would be for the old domain). */
+  private draftBlocks(domainId: string | undefined): boolean {
+    const p = domainId === undefined ? undefined : this.draftProblems[domainId];
+    if (!p) return false;
+    this.notify(`The domain '${domainId}' has an edit that is not applied (${p}). Fix it, or leave its page to discard it, before computing.`, 'bad');
+    return true;
+  }
+
   /** Undo/redo of project edits (snapshots taken on every markDirty). */
   history = new History();
   canUndo = $state(false);
@@ -293,6 +309,7 @@ export class AppState {
     const gen = this.generation;
     const m = (this.project.mechanisms ?? []).find((x) => x.id === id);
     if (!m) return;
+    if (this.draftBlocks(m.domain)) return;
     let req;
     try {
       req = mechanismRequest(this.project, m);
@@ -351,6 +368,7 @@ export class AppState {
     const gen = this.generation;
     const a = (this.project.analyses ?? []).find((x) => x.id === id);
     if (!a) return;
+    if (this.draftBlocks('domain' in a ? a.domain : (this.project.mechanisms ?? []).find((m) => m.id === a.mechanism)?.domain)) return;
     let req: JobRequest;
     try {
       let matrix: ChannelPayload | undefined;
@@ -439,6 +457,39 @@ export class AppState {
     if (p.mechanisms?.[0]) return { kind: 'mechanism', id: p.mechanisms[0].id };
     if (p.domains[0]) return { kind: 'domain', id: p.domains[0].id };
     return null;
+  }
+
+  /** Rename an item (project-model renameItem); its result follows it. Returns a problem in plain words, or null. */
+  renameItem(kind: ItemKind, from: string, to: string): string | null {
+    let id: string;
+    try {
+      id = renameItem(this.project, kind, from, to);
+    } catch (e) {
+      return (e as Error).message;
+    }
+    if (id !== from) {
+      const key = (x: string): string => (kind === 'caseStudy' ? caseStudyKey(x) : x);
+      const r = this.results[key(from)];
+      if (r) {
+        this.results[key(id)] = r;
+        delete this.results[key(from)];
+      }
+      const running = this.inflight.get(key(from));
+      if (running) (this.inflight.set(key(id), running), this.inflight.delete(key(from)));
+      if (this.selection?.kind === kind && this.selection.id === from) this.selection = { kind, id };
+    }
+    this.markDirty();
+    return null;
+  }
+
+  /** Duplicate an item; a finished result is shared (same inputs, same hash). */
+  duplicateItem(kind: ItemKind, id: string): void {
+    const copy = duplicateItem(this.project, kind, id);
+    const key = (x: string): string => (kind === 'caseStudy' ? caseStudyKey(x) : x);
+    const r = this.results[key(id)];
+    if (r?.status === 'done') this.results[key(copy)] = JSON.parse(JSON.stringify(r)) as ItemResult;
+    this.selection = { kind, id: copy };
+    this.markDirty();
   }
 
   /** Compute every mechanism (cheap to moderate; analyses such as threshold searches wait for Run). */
