@@ -251,7 +251,11 @@ export class AppState {
         if (r.hash !== undefined && now !== r.hash) delete this.results[key];
         continue;
       }
-      if (r.hash !== undefined) r.stale = now !== r.hash;
+      if (r.hash !== undefined) {
+        r.stale = now !== r.hash;
+        // a failure was for other inputs: once the inputs are this result's again, it is simply current
+        if (!r.stale) r.failed = undefined;
+      }
     }
   }
 

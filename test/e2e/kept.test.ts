@@ -195,11 +195,48 @@ describe('results kept, inputs validated', () => {
     expect(await page.getByTestId('metric-error').textContent()).toContain('no rows of distances');
     expect(await page.getByTestId('domain-text').textContent()).toContain('custom (3 points)');
 
+    // a failed Compute keeps the good result on screen, marked stale, and says it failed
+    await page.getByTestId('item-mechanism-planar').click();
+    await page.getByTestId('heatmap').waitFor();
+    await page.getByTestId('mech-domain').selectOption('grid');
+    // its prior belongs to the town: said before Compute, which waits
+    expect(await page.getByTestId('prior-problem').textContent()).toContain("the prior 'pop' belongs to another domain");
+    expect(await page.getByTestId('compute').isDisabled()).toBe(true);
+    await page.locator('label.field:has(> span:text-is("Prior")) select').selectOption('');
+    await page.getByTestId('compute').click();
+    await page.getByTestId('compute-failed').waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('compute-failed').textContent()).toContain('planar Laplace needs a grid domain');
+    expect(await page.getByTestId('heatmap').count()).toBe(1);
+    expect(await page.getByTestId('stale').count()).toBe(1);
+    await shot('06-failed-keeps-result');
+    await page.getByTestId('cmd-undo').click();
+    await page.getByTestId('cmd-undo').click();
+    await expect.poll(() => page.getByTestId('compute-failed').count()).toBe(0);
+    expect(await page.getByTestId('stale').count()).toBe(0);
+
+    // an analysis is checked before Run, in plain words; its ε fields take expressions
+    await page.getByTestId('item-domain-town').click();
+    await page.getByTestId('add-analysis').click();
+    await page.getByTestId('add-sweep').click();
+    for (const [f, v] of [['sweep-from', '2'], ['sweep-to', '1']] as const) {
+      await page.getByTestId(f).fill(v);
+      await page.getByTestId(f).dispatchEvent('change');
+    }
+    expect(await page.getByTestId('analysis-problems').textContent()).toBe('ε from (2) must be smaller than ε to (1)');
+    expect(await page.getByTestId('run-analysis').isDisabled()).toBe(true);
+    await page.getByTestId('sweep-from').fill('ln(2)/2');
+    await page.getByTestId('sweep-from').dispatchEvent('change');
+    await expect.poll(() => page.getByTestId('analysis-problems').count()).toBe(0);
+    expect(await page.getByTestId('analysis-title').textContent()).toContain(`Sweep ε ${Math.LN2 / 2}–1`);
+    await page.getByTestId('sweep-steps').fill('1');
+    expect(await page.getByTestId('sweep-steps-error').textContent()).toBe('steps must be at least 2 (you entered 1)');
+    expect(await page.getByTestId('run-analysis').isDisabled()).toBe(true);
+
     await page.getByTestId('cmd-glossary').click();
     await page.getByTestId('glossary-regular').waitFor();
     const text = await page.getByTestId('main').textContent();
     expect(text).not.toMatch(/SPEC|§|mu Phi/);
-    await shot('06-glossary');
+    await shot('07-glossary');
     expect(h.pageErrors).toEqual([]);
   });
 });
