@@ -14,6 +14,7 @@ import { GLOSSARY, plainText } from '../../../src-renderer/lib/plain';
 import { findingBlocks } from '../../../src-renderer/lib/case-study';
 import { projectSchema, type ProjectInput } from '../../../src-worker/protocol/project';
 
+type AnalysisIn = NonNullable<ProjectInput['analyses']>[number];
 const level = { what: 'privacy level l', min: 0, above: true };
 const radius = { what: 'radius r', min: 0, above: true, unit: 'km' };
 
@@ -63,11 +64,11 @@ describe('analyses are checked before Run', () => {
   it('a valid analysis has no problem; reversed or empty ranges and no kinds are named plainly', () => {
     const p = proj();
     for (const a of p.analyses!) expect(analysisProblems(a, p)).toEqual([]);
-    const sw = { ...p.analyses![0]!, from: 2, to: 1, kinds: [] } as (typeof p.analyses)[number];
+    const sw = { ...p.analyses![0]!, from: 2, to: 1, kinds: [] } as AnalysisIn;
     expect(analysisProblems(sw, p)).toEqual(['ε from (2) must be smaller than ε to (1)', 'pick at least one mechanism to plot']);
-    const st = { ...p.analyses![0]!, steps: 1 } as (typeof p.analyses)[number];
+    const st = { ...p.analyses![0]!, steps: 1 } as AnalysisIn;
     expect(analysisProblems(st, p)).toEqual(['steps must be a whole number from 2 to 500 (it is 1)']);
-    const reg = { ...p.analyses![2]!, epsilon: 0, prior: 'gone' } as (typeof p.analyses)[number];
+    const reg = { ...p.analyses![2]!, epsilon: 0, prior: 'gone' } as AnalysisIn;
     expect(analysisProblems(reg, p)).toEqual(['ε must be more than 0 (it is 0)', "the prior 'gone' no longer exists: pick another"]);
   });
 });
