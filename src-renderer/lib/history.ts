@@ -7,12 +7,17 @@
 import type { ProjectInput } from '../../src-worker/protocol/project';
 
 export const MAX_UNDO_STEPS = 100;
+/** Most characters of snapshots kept (a project with a large inline metric keeps fewer steps). */
+export const MAX_HISTORY_CHARS = 64 * 2 ** 20;
 
 export class History {
   private states: string[] = [];
   private at = -1;
 
-  constructor(private readonly max = MAX_UNDO_STEPS) {}
+  constructor(
+    private readonly max = MAX_UNDO_STEPS,
+    private readonly maxChars = MAX_HISTORY_CHARS,
+  ) {}
 
   /** Start over from a freshly opened project (nothing to undo). */
   reset(p: ProjectInput): void {
@@ -27,6 +32,8 @@ export class History {
     this.states.splice(this.at + 1);
     this.states.push(text);
     if (this.states.length > this.max + 1) this.states.splice(0, this.states.length - this.max - 1);
+    let chars = this.states.reduce((n, t) => n + t.length, 0);
+    while (this.states.length > 1 && chars > this.maxChars) chars -= this.states.shift()!.length;
     this.at = this.states.length - 1;
   }
 

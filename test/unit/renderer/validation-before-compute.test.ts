@@ -143,6 +143,12 @@ describe('undo/redo history', () => {
     let n = 0;
     while (h.undo()) n++;
     expect(n).toBe(3);
+    // bounded by size too: snapshots larger than the budget keep only the latest
+    const small = new History(100, 2.5 * JSON.stringify(p).length);
+    small.reset(p);
+    for (const e of [2, 3, 4]) (p.mechanisms![0]!.epsilon = e, small.record(p));
+    expect(small.undo()!.mechanisms![0]!.epsilon).toBe(3);
+    expect(small.undo()).toBeNull();
   });
 });
 
