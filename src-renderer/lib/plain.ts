@@ -27,13 +27,16 @@ const SECTION_TOPIC: Record<string, string> = {
 
 /** Rewrite specification references and notation in a user-facing text. */
 export function plainText(s: string): string {
+  const topic = (n: string): string => SECTION_TOPIC[n] ?? 'terms';
+  const SEC = 'SPEC §(\\d)(?:\\.\\d+)?';
   return s
-    .replace(/\s*\(\s*SPEC §(\d)(?:\.\d+)?\s*\)/g, (_, n: string) => ` (see the glossary: ${SECTION_TOPIC[n] ?? 'terms'})`)
-    .replace(/,?\s*SPEC §(\d)(?:\.\d+)?(?=[).,;:]|$)/g, (_, n: string) => ` (see the glossary: ${SECTION_TOPIC[n] ?? 'terms'})`)
-    .replace(/(?:the\s+)?SPEC §(\d)(?:\.\d+)?\s+check/g, 'the privacy check')
-    .replace(/as SPEC §(\d)(?:\.\d+)? states/g, 'as expected')
-    .replace(/Contrary to SPEC §(\d)(?:\.\d+)?/g, 'Contrary to the usual rule')
-    .replace(/SPEC §(\d)(?:\.\d+)?/g, (_, n: string) => `the glossary (${SECTION_TOPIC[n] ?? 'terms'})`)
+    .replace(new RegExp(`(?:the\\s+)?${SEC}\\s+check`, 'g'), 'the privacy check')
+    .replace(new RegExp(`as ${SEC} states`, 'g'), 'as expected')
+    .replace(new RegExp(`Contrary to ${SEC}`, 'g'), 'Contrary to the usual rule')
+    .replace(new RegExp(`\\s*\\(\\s*${SEC}\\s*\\)`, 'g'), (_, n: string) => ` (see the glossary: ${topic(n)})`)
+    .replace(new RegExp(`,\\s*${SEC}(?=\\))`, 'g'), (_, n: string) => `; see the glossary: ${topic(n)}`)
+    .replace(new RegExp(`the ${SEC} (\\w+)`, 'g'), (_, n: string, w: string) => `the ${w} (see the glossary: ${topic(n)})`)
+    .replace(new RegExp(`,?\\s*${SEC}`, 'g'), (_, n: string) => ` (see the glossary: ${topic(n)})`)
     .replace(/\bmu Phi = pi\b|μ\s*Φ\s*=\s*π/g, 'the weights that mix the corner priors into this prior')
     .replace(/\bcorner priors\b/g, 'corner priors (see the glossary)');
 }
