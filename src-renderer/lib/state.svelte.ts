@@ -279,7 +279,8 @@ export class AppState {
         if (r.status === 'error') {
           if (now !== r.hash) delete this.results[x];
         } else r.stale = now !== r.hash;
-      } else r.stale = true;
+      } else if (r.status === 'error') delete this.results[x]; // an error about inputs that changed is not shown for the new ones
+      else r.stale = true;
     }
   }
 
