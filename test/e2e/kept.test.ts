@@ -214,6 +214,17 @@ describe('results kept, inputs validated', () => {
     await expect.poll(() => page.getByTestId('compute-failed').count()).toBe(0);
     expect(await page.getByTestId('stale').count()).toBe(0);
 
+    // an error is about the inputs it was computed for: changing them takes it off the screen
+    await page.getByTestId('item-domain-grid').click();
+    await page.getByTestId('add-mechanism').click();
+    await page.getByTestId('mech-kind').selectOption('planar-laplace');
+    await page.getByTestId('compute').click();
+    await page.getByTestId('result-error').waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('result-error').textContent()).toContain('planar Laplace needs a grid domain');
+    await page.getByTestId('mech-kind').selectOption('exponential');
+    await expect.poll(() => page.getByTestId('result-error').count()).toBe(0);
+    expect(await page.getByTestId('mechanism-result').textContent()).toContain('Not computed yet');
+
     // an analysis is checked before Run, in plain words; its ε fields take expressions
     await page.getByTestId('item-domain-town').click();
     await page.getByTestId('add-analysis').click();
