@@ -101,7 +101,7 @@ export interface HeldResult {
   computedAt?: string;
 }
 
-/** Most bytes of results written into one project file (the web host's messages are capped at 16 MiB). */
+/** Most bytes of a project file with its results (the web host's messages are capped at 16 MiB). */
 export const MAX_KEPT_BYTES = 12 * 2 ** 20;
 
 /**
@@ -140,9 +140,11 @@ export function keptResults(project: ProjectInput, held: Record<string, HeldResu
 
 /** The project as saved: its items plus the kept results (none when there are none). */
 export function projectWithResults(project: ProjectInput, held: Record<string, HeldResult | undefined>, maxBytes = MAX_KEPT_BYTES): { project: ProjectInput; skipped: string[] } {
-  const copy = JSON.parse(JSON.stringify(project)) as ProjectInput;
+  const text = JSON.stringify(project);
+  const copy = JSON.parse(text) as ProjectInput;
   delete copy.results;
-  const { results, skipped } = keptResults(project, held, maxBytes);
+  // the items themselves count against the budget (the whole file crosses the web host's message cap)
+  const { results, skipped } = keptResults(project, held, Math.max(0, maxBytes - text.length));
   if (Object.keys(results).length) copy.results = results;
   return { project: copy, skipped };
 }
