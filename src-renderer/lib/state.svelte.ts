@@ -510,6 +510,11 @@ export class AppState {
   async computeMissing(): Promise<void> {
     const p = this.project;
     const want = (key: string): boolean => !this.results[key] && !isExpensive(p, key);
+    // a kept channel saved before its privacy check finished gets its check now (the badge would wait forever)
+    for (const m of p.mechanisms ?? []) {
+      const r = this.results[m.id];
+      if (r?.status === 'done' && !r.stale && !r.check && r.result?.type === 'mechanism' && r.result.matrix) void this.checkMechanism(this.generation, m.id, r.result.matrix, m.domain, m.epsilon);
+    }
     await Promise.all([
       ...(p.caseStudies ?? []).filter((c) => want(caseStudyKey(c.id))).map((c) => this.computeCaseStudy(c.id)),
       ...(p.mechanisms ?? []).filter((m) => want(m.id)).map((m) => this.computeMechanism(m.id)),
