@@ -48,6 +48,7 @@ export function buildMenu(win: () => BrowserWindow | null, model: MenuModel, sen
     {
       label: '&Help',
       submenu: [
+        { label: 'Glossary', click: () => send('glossary') },
         { label: 'About Mechanism Studio', click: showAbout },
         { label: 'Project on the web (opens your browser)', click: () => void shell.openExternal('https://github.com/') },
         { type: 'separator' },

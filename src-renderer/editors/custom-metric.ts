@@ -43,6 +43,7 @@ export function parseMetricCsv(text: string): MetricParse {
     rows = rows.slice(1);
   }
   const n = rows.length;
+  if (n === 0) return { ok: false, error: 'no rows of distances found: paste a header of labels (after an empty first cell) and one row per point, e.g. “,a,b” then “a,0,1” and “b,1,0”' };
   const hasRowLabels = labels !== null || rows.some((r) => r.length === n + 1);
   if (labels === null) labels = hasRowLabels ? rows.map((r) => r[0]!) : rows.map((_, i) => String(i));
   if (labels.length !== n) return { ok: false, error: `the header has ${labels.length} labels but there are ${n} rows: the matrix must be square` };

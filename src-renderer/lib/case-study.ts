@@ -4,6 +4,7 @@
  * and inline segments the view renders as elements (never as raw HTML), and
  * a case-study table as CSV.
  */
+import { plainText } from './plain';
 import type { CaseStudyTable } from '../../src-worker/protocol/casestudy';
 
 export interface Segment {
@@ -38,7 +39,7 @@ export function findingBlocks(findings: readonly string[]): FindingBlock[] {
       const line = raw.trim();
       if (!line) continue;
       const bullet = /^[-*]\s+/.exec(line);
-      out.push({ kind: bullet ? 'li' : 'p', segments: inlineSegments(bullet ? line.slice(bullet[0].length) : line) });
+      out.push({ kind: bullet ? 'li' : 'p', segments: inlineSegments(plainText(bullet ? line.slice(bullet[0].length) : line)) });
     }
   }
   return out;

@@ -314,3 +314,59 @@ export function describeDeletion(plan: DeletionPlan): string | null {
   }
   return parts.join(' ');
 }
+
+// ---------- rename and duplicate (issue 15) ----------
+
+const ID_RE = /^[A-Za-z0-9_.-]+$/;
+
+/** Why a new id cannot be used for an item of this kind (plain words), or null. */
+export function idProblem(project: ProjectInput, kind: ItemKind, id: string, except?: string): string | null {
+  if (!id) return 'the name is empty';
+  if (id.length > 80) return 'the name is longer than 80 characters';
+  if (!ID_RE.test(id)) return 'use letters, digits, _ . - only (no spaces): the name also names output files';
+  if (listOf(project, kind).some((x) => x.id === id && x.id !== except)) return `another ${KIND_NOUN[kind]} is already called '${id}'`;
+  return null;
+}
+
+/**
+ * Rename an item. A domain's display name changes (its id stays: other
+ * files may name it); any other item's id changes and every reference to it
+ * follows (priors and mechanisms of a domain, mechanisms and analyses using
+ * a prior, analyses of a mechanism). Throws with a plain message when the
+ * new name cannot be used. Returns the new key.
+ */
+export function renameItem(project: ProjectInput, kind: ItemKind, from: string, to: string): string {
+  const item = listOf(project, kind).find((x) => x.id === from);
+  if (!item) throw new Error(`there is no ${KIND_NOUN[kind]} '${from}'`);
+  if (kind === 'domain') {
+    const name = to.trim();
+    if (!name) throw new Error('the name is empty');
+    if (name.length > 200) throw new Error('the name is longer than 200 characters');
+    (item as { name?: string }).name = name;
+    return from;
+  }
+  const id = to.trim();
+  if (id === from) return from;
+  const problem = idProblem(project, kind, id, from);
+  if (problem) throw new Error(problem);
+  item.id = id;
+  if (kind === 'prior') {
+    for (const m of project.mechanisms ?? []) if (m.prior === from) m.prior = id;
+    for (const a of project.analyses ?? []) if ('prior' in a && a.prior === from) (a as { prior?: string }).prior = id;
+  } else if (kind === 'mechanism') {
+    for (const a of project.analyses ?? []) if ('mechanism' in a && a.mechanism === from) a.mechanism = id;
+  }
+  return id;
+}
+
+/** Duplicate an item next to it under a free id ('x-copy', 'x-copy-2', ...); a domain's copy is named '… (copy)'. Returns the new id. */
+export function duplicateItem(project: ProjectInput, kind: ItemKind, id: string): string {
+  const list = listOf(project, kind);
+  const i = list.findIndex((x) => x.id === id);
+  if (i < 0) throw new Error(`there is no ${KIND_NOUN[kind]} '${id}'`);
+  const copy = JSON.parse(JSON.stringify(list[i])) as { id: string; name?: string };
+  copy.id = uniqueId(`${id}-copy`, list.map((x) => x.id));
+  if (kind === 'domain') copy.name = `${copy.name ?? id} (copy)`;
+  list.splice(i + 1, 0, copy);
+  return copy.id;
+}

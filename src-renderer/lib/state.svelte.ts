@@ -9,7 +9,9 @@ import type { ChannelPayload, JobError } from '../../src-worker/protocol/common'
 import type { JobRequest } from '../../src-worker/protocol/requests';
 import type { CheckResult, JobResult, MechanismResult } from '../../src-worker/protocol/results';
 import type { ProjectInput } from '../../src-worker/protocol/project';
-import { analysisRequest, applyDeletion, caseStudyRequest, epsText, mechanismRequest, newProject, type DeletionPlan, type ItemKind } from './project-model';
+import { analysisRequest, applyDeletion, caseStudyRequest, duplicateItem, epsText, mechanismRequest, newProject, renameItem, type DeletionPlan, type ItemKind } from './project-model';
+import { isExpensive, itemHash, projectWithResults, restoreResults } from './kept-results';
+import { History } from './history';
 
 export type Selection = { kind: ItemKind; id: string } | null;
 
@@ -45,11 +47,19 @@ export interface ItemResult {
   /** Privacy check of a mechanism's channel (SPEC §4). */
   check?: CheckResult;
   checkError?: string;
-  /** The inputs changed since this was computed. */
+  /** The inputs changed since this was computed (its hash differs from the item's inputs now). */
   stale?: boolean;
+  /** Hash of the inputs this result was computed from (lib/kept-results.ts). */
+  hash?: string;
+  /** When it was computed (ISO time; kept in the project file). */
+  computedAt?: string;
+  /** The last Compute failed; this (older) result was kept. */
+  failed?: string;
 }
 
 const AUTOSAVE_KEY = 'mechstudio.autosave.v1';
+/** Which project a reload returns to: {path} of the last opened/saved file, or {example} (the file itself is the host's). */
+const LAST_KEY = 'mechstudio.last.v1';
 
 export class AppState {
   api: MechStudioApi;
@@ -169,9 +179,84 @@ export class AppState {
     await this.api.stop(jobId);
   }
 
+  /** Domains whose editor holds an edit that cannot be applied (plain problem): nothing on them is computed meanwhile. */
+  draftProblems = $state<Record<string, string>>({});
+
+  setDraftProblem(domainId: string, problem: string | null): void {
+    if (problem) this.draftProblems[domainId] = problem;
+    else if (domainId in this.draftProblems) delete this.draftProblems[domainId];
+  }
+
+  /** Refuse to compute on a domain with an unapplied invalid edit (the result would be for the old domain). */
+  private draftBlocks(domainId: string | undefined): boolean {
+    const p = domainId === undefined ? undefined : this.draftProblems[domainId];
+    if (!p) return false;
+    this.notify(`The domain '${domainId}' has an edit that is not applied (${p}). Fix it, or leave its page to discard it, before computing.`, 'bad');
+    return true;
+  }
+
+  /** Undo/redo of project edits (snapshots taken on every markDirty). */
+  history = new History();
+  canUndo = $state(false);
+  canRedo = $state(false);
+  /** Bumped by undo/redo (and renames) so editors holding drafts are rebuilt from the project. */
+  editVersion = $state(0);
+
   markDirty(): void {
     this.dirty = true;
+    this.refreshStale();
+    this.history.record(this.project);
+    this.syncHistory();
     this.autosave();
+  }
+
+  private syncHistory(): void {
+    this.canUndo = this.history.canUndo();
+    this.canRedo = this.history.canRedo();
+  }
+
+  /** Undo the last edit (results follow by hash: a result computed for the restored inputs is current again). */
+  undo(): void {
+    const p = this.history.undo();
+    if (p) this.restoreEdit(p);
+  }
+
+  redo(): void {
+    const p = this.history.redo();
+    if (p) this.restoreEdit(p);
+  }
+
+  private restoreEdit(p: ProjectInput): void {
+    this.project = p;
+    this.dirty = true;
+    this.editVersion++;
+    this.refreshStale();
+    this.syncHistory();
+    const s = this.selection;
+    const items = s ? (s.kind === 'caseStudy' ? (p.caseStudies ?? []) : s.kind === 'domain' ? p.domains : s.kind === 'prior' ? (p.priors ?? []) : s.kind === 'mechanism' ? (p.mechanisms ?? []) : (p.analyses ?? [])) : [];
+    if (!s || !items.some((x) => x.id === s.id)) this.selection = this.defaultSelection();
+    this.autosave();
+  }
+
+  /**
+   * Mark every result whose inputs no longer hash the same as stale (and
+   * current again when an edit is undone). An error is about inputs that
+   * are gone once they change: it is dropped rather than left on screen.
+   */
+  refreshStale(): void {
+    for (const [key, r] of Object.entries(this.results)) {
+      if (r.status === 'running') continue;
+      const now = itemHash(this.project, key);
+      if (r.status === 'error') {
+        if (r.hash !== undefined && now !== r.hash) delete this.results[key];
+        continue;
+      }
+      if (r.hash !== undefined) {
+        r.stale = now !== r.hash;
+        // a failure was for other inputs: once the inputs are this result's again, it is simply current
+        if (!r.stale) r.failed = undefined;
+      }
+    }
   }
 
   /**
@@ -188,7 +273,14 @@ export class AppState {
     for (const a of p.analyses ?? []) if ('mechanism' in a && ids.has(a.mechanism)) ids.add(a.id);
     for (const x of ids) {
       const r = this.results[x];
-      if (r && r.status !== 'running') r.stale = true;
+      if (!r || r.status === 'running') continue;
+      if (r.hash !== undefined) {
+        const now = itemHash(p, x);
+        if (r.status === 'error') {
+          if (now !== r.hash) delete this.results[x];
+        } else r.stale = now !== r.hash;
+      } else if (r.status === 'error') delete this.results[x]; // an error about inputs that changed is not shown for the new ones
+      else r.stale = true;
     }
   }
 
@@ -222,6 +314,7 @@ export class AppState {
     const gen = this.generation;
     const m = (this.project.mechanisms ?? []).find((x) => x.id === id);
     if (!m) return;
+    if (this.draftBlocks(m.domain)) return;
     let req;
     try {
       req = mechanismRequest(this.project, m);
@@ -231,17 +324,36 @@ export class AppState {
     }
     const domainId = m.domain;
     const epsilon = m.epsilon;
+    const hash = itemHash(this.project, id) ?? undefined;
+    const previous = this.goodResult(id);
     this.put(gen, id, { status: 'running' });
     try {
       const res = (await this.run(req, `${m.kind} mechanism '${id}' (ε = ${epsText(m.epsilon)})`, (jobId) => {
         const r = this.current(gen, id);
         if (r) r.jobId = jobId;
       })) as MechanismResult;
-      this.put(gen, id, { status: 'done', result: res });
+      this.put(gen, id, { status: 'done', result: res, hash, computedAt: new Date().toISOString() });
+      this.refreshOne(id);
       if (res.matrix && gen === this.generation) void this.checkMechanism(gen, id, res.matrix, domainId, epsilon);
     } catch (e) {
-      this.put(gen, id, { status: 'error', error: e as JobError });
+      this.failed(gen, id, e as JobError, previous, hash);
     }
+  }
+
+  /** A finished result of an item (to keep when a new Compute fails). */
+  private goodResult(key: string): ItemResult | undefined {
+    const r = this.results[key];
+    return r?.status === 'done' && r.result ? { ...r, failed: undefined } : undefined;
+  }
+
+  /** A Compute failed: a good earlier result stays on screen (marked stale, with the failure), else the error shows. */
+  private failed(gen: number, key: string, error: JobError, previous: ItemResult | undefined, hash: string | undefined): void {
+    if (previous && error.code !== 'cancelled') {
+      const now = itemHash(this.project, key);
+      this.put(gen, key, { ...previous, stale: previous.hash === undefined || now !== previous.hash, failed: error.message });
+      if (gen === this.generation) this.notify(`Compute failed: ${error.message}. The previous result is kept.`, 'bad');
+    } else if (previous) this.put(gen, key, previous);
+    else this.put(gen, key, { status: 'error', error, hash });
   }
 
   private async checkMechanism(gen: number, id: string, matrix: ChannelPayload, domainId: string, epsilon: number): Promise<void> {
@@ -261,6 +373,7 @@ export class AppState {
     const gen = this.generation;
     const a = (this.project.analyses ?? []).find((x) => x.id === id);
     if (!a) return;
+    if (this.draftBlocks('domain' in a ? a.domain : (this.project.mechanisms ?? []).find((m) => m.id === a.mechanism)?.domain)) return;
     let req: JobRequest;
     try {
       let matrix: ChannelPayload | undefined;
@@ -278,15 +391,18 @@ export class AppState {
       this.put(gen, id, { status: 'error', error: { code: 'invalid-input', message: (e as Error).message } });
       return;
     }
+    const hash = itemHash(this.project, id) ?? undefined;
+    const previous = this.goodResult(id);
     this.put(gen, id, { status: 'running' });
     try {
       const res = await this.run(req, `${a.type} '${id}'`, (jobId) => {
         const r = this.current(gen, id);
         if (r) r.jobId = jobId;
       });
-      this.put(gen, id, { status: 'done', result: res });
+      this.put(gen, id, { status: 'done', result: res, hash, computedAt: new Date().toISOString() });
+      this.refreshOne(id);
     } catch (e) {
-      this.put(gen, id, { status: 'error', error: e as JobError });
+      this.failed(gen, id, e as JobError, previous, hash);
     }
   }
 
@@ -304,15 +420,18 @@ export class AppState {
       this.put(gen, key, { status: 'error', error: { code: 'invalid-input', message: (e as Error).message } });
       return;
     }
+    const hash = itemHash(this.project, key) ?? undefined;
+    const previous = this.goodResult(key);
     this.put(gen, key, { status: 'running' });
     try {
       const res = await this.run(req, `case study '${id}'`, (jobId) => {
         const r = this.current(gen, key);
         if (r) r.jobId = jobId;
       });
-      this.put(gen, key, { status: 'done', result: res });
+      this.put(gen, key, { status: 'done', result: res, hash, computedAt: new Date().toISOString() });
+      this.refreshOne(key);
     } catch (e) {
-      this.put(gen, key, { status: 'error', error: e as JobError });
+      this.failed(gen, key, e as JobError, previous, hash);
     }
   }
 
@@ -345,9 +464,69 @@ export class AppState {
     return null;
   }
 
+  /** Rename an item (project-model renameItem); its result follows it. Returns a problem in plain words, or null. */
+  renameItem(kind: ItemKind, from: string, to: string): string | null {
+    let id: string;
+    try {
+      id = renameItem(this.project, kind, from, to);
+    } catch (e) {
+      return (e as Error).message;
+    }
+    if (id !== from) {
+      const key = (x: string): string => (kind === 'caseStudy' ? caseStudyKey(x) : x);
+      const r = this.results[key(from)];
+      if (r) {
+        this.results[key(id)] = r;
+        delete this.results[key(from)];
+      }
+      const running = this.inflight.get(key(from));
+      if (running) (this.inflight.set(key(id), running), this.inflight.delete(key(from)));
+      if (this.selection?.kind === kind && this.selection.id === from) this.selection = { kind, id };
+    }
+    this.markDirty();
+    return null;
+  }
+
+  /** Duplicate an item; a finished result is shared (same inputs, same hash). */
+  duplicateItem(kind: ItemKind, id: string): void {
+    const copy = duplicateItem(this.project, kind, id);
+    const key = (x: string): string => (kind === 'caseStudy' ? caseStudyKey(x) : x);
+    const r = this.results[key(id)];
+    if (r?.status === 'done') this.results[key(copy)] = JSON.parse(JSON.stringify(r)) as ItemResult;
+    this.selection = { kind, id: copy };
+    this.markDirty();
+  }
+
   /** Compute every mechanism (cheap to moderate; analyses such as threshold searches wait for Run). */
   async computeMechanisms(): Promise<void> {
     await Promise.all((this.project.mechanisms ?? []).map((m) => this.computeMechanism(m.id)));
+  }
+
+  /**
+   * What opening a project computes: items without a result (kept results
+   * are shown as they are), never an expensive one (an optimal LP, or an
+   * analysis that needs one): those wait for their Compute or Recompute all.
+   */
+  async computeMissing(): Promise<void> {
+    const p = this.project;
+    const want = (key: string): boolean => !this.results[key] && !isExpensive(p, key);
+    // a kept channel saved before its privacy check finished gets its check now (the badge would wait forever)
+    for (const m of p.mechanisms ?? []) {
+      const r = this.results[m.id];
+      if (r?.status === 'done' && !r.stale && !r.check && r.result?.type === 'mechanism' && r.result.matrix) void this.checkMechanism(this.generation, m.id, r.result.matrix, m.domain, m.epsilon);
+    }
+    await Promise.all([
+      ...(p.caseStudies ?? []).filter((c) => want(caseStudyKey(c.id))).map((c) => this.computeCaseStudy(c.id)),
+      ...(p.mechanisms ?? []).filter((m) => want(m.id)).map((m) => this.computeMechanism(m.id)),
+      ...(p.analyses ?? []).filter((a) => a.type !== 'measure' && a.type !== 'check' && want(a.id)).map((a) => this.computeAnalysis(a.id)),
+    ]);
+    await Promise.all((p.analyses ?? []).filter((a) => (a.type === 'measure' || a.type === 'check') && want(a.id)).map((a) => this.computeAnalysis(a.id)));
+  }
+
+  /** Mark one result stale when its inputs changed while it was computed. */
+  private refreshOne(key: string): void {
+    const r = this.results[key];
+    if (r?.status === 'done' && r.hash !== undefined) r.stale = itemHash(this.project, key) !== r.hash;
   }
 
   async computeAll(): Promise<void> {
@@ -387,10 +566,15 @@ export class AppState {
     // pools with minThreads 0; see the report.)
     this.generation++;
     this.inflight.clear();
-    this.project = project;
+    // results kept in the file come back as they were saved (stale when their inputs no longer hash the same)
+    const { project: items, held } = restoreResults(project);
+    this.project = items;
     this.path = path;
     this.dirty = false;
-    this.results = {};
+    this.results = held;
+    this.history.reset(items);
+    this.syncHistory();
+    this.rememberLast(path);
     this.jobs = this.jobs.filter((j) => j.status === 'running' || j.status === 'queued');
     // a project with case studies (the built-in examples) opens on its first one
     this.selection = this.defaultSelection();
@@ -407,6 +591,45 @@ export class AppState {
 
   snapshot(): ProjectInput {
     return JSON.parse(JSON.stringify(this.project)) as ProjectInput;
+  }
+
+  /** The project as saved: with its computed results and their input hashes (lib/kept-results.ts). */
+  snapshotWithResults(): ProjectInput {
+    const { project, skipped } = projectWithResults(this.project, this.results);
+    if (skipped.length) this.notify(`saved without the results of ${skipped.join(', ')} (too large to keep in the file; Compute makes them again)`, 'info');
+    return project;
+  }
+
+  // ---------- the last project (a reload returns to it) ----------
+
+  /** Example name to note as the last project (set by the caller before setProject of an example). */
+  lastExample: string | null = null;
+
+  private rememberLast(path: string | null): void {
+    try {
+      if (path) localStorage.setItem(LAST_KEY, JSON.stringify({ path }));
+      else if (this.lastExample) localStorage.setItem(LAST_KEY, JSON.stringify({ example: this.lastExample }));
+      else localStorage.removeItem(LAST_KEY);
+    } catch {
+      /* storage unavailable: a reload opens the default example */
+    }
+    this.lastExample = null;
+  }
+
+  /** Note a save under a path as the last project. */
+  savedAs(path: string): void {
+    this.rememberLast(path);
+  }
+
+  lastProject(): { path: string } | { example: string } | null {
+    try {
+      const v = JSON.parse(localStorage.getItem(LAST_KEY) ?? 'null') as { path?: unknown; example?: unknown } | null;
+      if (v && typeof v.path === 'string' && v.path) return { path: v.path };
+      if (v && typeof v.example === 'string' && v.example) return { example: v.example };
+    } catch {
+      /* ignore */
+    }
+    return null;
   }
 
   // ---------- autosave recovery (localStorage; cleared on save/open) ----------

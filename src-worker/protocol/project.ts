@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { projectCaseStudySchema } from './casestudy';
 import { remapFieldShape, remapNeedsLoss } from './remap';
+import { checkResultSchema, jobResultSchema } from './results';
 import { domainInputSchema, epsilonSchema, lossInputSchema, lpOptionsOnlyForOptimal, lpOptionsOnlyForOptimalMessage, lpOptionsShape, mechanismKindSchema, priorInputSchema } from './common';
 
 export const PROJECT_VERSION = 1;
@@ -85,6 +86,20 @@ export const projectAnalysisSchema = z.discriminatedUnion('type', [
   }),
 ]);
 
+/**
+ * A result kept in the project file (issue 15): the job result of one item,
+ * with the hash of the inputs it was computed from (src-renderer/lib/kept-results.ts).
+ * Reopening shows it without recomputing while the item's inputs still hash
+ * the same; otherwise it is shown as stale. Mechanisms may carry their privacy check.
+ */
+export const keptResultSchema = z.strictObject({
+  hash: z.string().regex(/^[0-9a-f]{16}$/, 'a kept result hash is 16 hex digits'),
+  computedAt: z.string().max(40).optional(),
+  result: jobResultSchema,
+  check: checkResultSchema.optional(),
+});
+export type KeptResult = z.infer<typeof keptResultSchema>;
+
 export const projectSchema = z
   .strictObject({
     version: z.literal(PROJECT_VERSION, { error: `project version must be ${PROJECT_VERSION}` }),
@@ -96,6 +111,8 @@ export const projectSchema = z
     analyses: z.array(projectAnalysisSchema).max(500).default([]),
     /** Case studies (src-worker/casestudy/): computations with their own tables, charts and findings. Optional, additive. */
     caseStudies: z.array(projectCaseStudySchema).max(50).optional(),
+    /** Computed results keyed by item id (case studies as 'case-study:ID'); optional, ignored by runs. */
+    results: z.record(z.string(), keptResultSchema).optional(),
     /** Free-form state of the desktop app (open tabs, chart settings); ignored by runs. */
     ui: z.record(z.string(), z.unknown()).optional(),
   })
@@ -122,6 +139,10 @@ export const projectSchema = z
       ref(doms, x.domain, ['mechanisms', i, 'domain'], 'domain');
       ref(pris, x.prior, ['mechanisms', i, 'prior'], 'prior');
     });
+    const cases = new Set((p.caseStudies ?? []).map((c) => `case-study:${c.id}`));
+    for (const key of Object.keys(p.results ?? {})) {
+      if (!mechs.has(key) && !p.analyses.some((a) => a.id === key) && !cases.has(key)) ctx.addIssue({ code: 'custom', path: ['results', key], message: `a kept result names no mechanism, analysis or case study '${key}'` });
+    }
     p.analyses.forEach((a, i) => {
       if ('mechanism' in a) ref(mechs, a.mechanism, ['analyses', i, 'mechanism'], 'mechanism');
       if ('domain' in a) ref(doms, a.domain, ['analyses', i, 'domain'], 'domain');
