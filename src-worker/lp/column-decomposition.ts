@@ -102,7 +102,7 @@ export interface DecompositionOptions {
    * PLATEAU_MAX_SKIP + 1 rounds.
    */
   plateau?: boolean;
-  /** Start the master from a private channel using every output (default true; see the start columns). */
+  /** Replace the constant start columns by a private channel using every output when the master sits at its first solution (default true; see START_STUCK_ROUNDS). */
   startChannel?: boolean;
   /** Candidates per output for the plateau search (default 48 nearest secrets). */
   plateauCandidates?: number;
@@ -198,6 +198,14 @@ const LAZY_START_FACTOR = Math.exp(12);
 
 /** Rounds without progress of master and bound (at unsmoothed duals) after which the loop ends as 'stalled'. */
 const STALL_ROUNDS = 10;
+/**
+ * Rounds the master may sit at its first solution (the constant channel: a degenerate vertex) before the
+ * constant columns are replaced by a private start channel using every output. On a concentrated prior at
+ * small eps the master never left it otherwise (10 x 10 at eps 0.5: 58 rounds, and the loop had given up as
+ * 'stalled' at an 86% gap after 21); starting from that channel right away made the 20 x 20 city at eps 0.5
+ * much slower (its master moves from the third round on without it).
+ */
+const START_STUCK_ROUNDS = 5;
 /** ... when the gap is at most STALL_GAP; above it STALL_ROUNDS_FAR (a degenerate master can sit still for dozens of rounds and then move: 58 on 10 x 10 at eps 0.5 when it started from the constant channel). */
 const STALL_GAP = 1e-4;
 const STALL_ROUNDS_FAR = 60;
@@ -460,21 +468,10 @@ export async function solveByColumnDecomposition(
       start.push({ w, r: lifter.lift(r) });
     }
   }
-  // A private starting channel with every output in use (the master's first
-  // solution is otherwise the constant channel, a degenerate vertex whose
-  // duals price columns the master cannot use: on 10 x 10, eps 0.5, it never
-  // left it). With G_w = e^(-dist(., w)) the lifted indicators, column w is
-  // sqrt(G_w) / Z, Z_x = sum_w sqrt(G_w(x)) >= 1: on a pair row with factor f,
-  // sqrt(G_w) changes by at most sqrt(f) and so does Z, so it lies in P; its
-  // rows sum to 1.
-  if (m >= n && opts.startChannel !== false && masterBytes(n, minCols + n) <= budget) {
-    const cols = privateStartChannel(Array.from({ length: n }, (_, w) => start[2 * w + 1]!.r));
-    for (let w = 0; w < n; w++) start.push({ w, r: cols[w]! });
-    // The constant columns are not needed for feasibility any more, and left in they make the constant
-    // channel the first master's (degenerate) optimum: on 10 x 10 at eps 0.5 the master stayed there for
-    // 58 rounds (the loop gave up as 'stalled' at an 86% gap after 21); without them 174 rounds to 2.7e-7.
-    for (let j = start.length - 1; j >= 0; j--) if (start[j]!.r === ones) start.splice(j, 1);
-  }
+  // The restart when the master sits at its first solution (see START_STUCK_ROUNDS): a private channel with
+  // every output in use (privateStartChannel) replaces the constant columns.
+  const canRestart = m >= n && opts.startChannel !== false && masterBytes(n, minCols + n) <= budget;
+  const indicators = canRestart ? Array.from({ length: n }, (_, w) => start[2 * w + 1]!.r) : [];
 
   const masterLp = new SparseLp(0, n, 0);
   const none = new Int32Array(0);
@@ -572,6 +569,8 @@ export async function solveByColumnDecomposition(
     let boundStalled = 0;
     let lastExact = -1;
     let plateauColumns = 0;
+    let restarted = false;
+    let stuckAtStart = 0;
     const plateau = opts.plateau !== true || m > n || n > 2500 ? null : new PlateauSearch(n, m, lifter, opts.plateauCandidates ?? 48);
     // Self-adjusting smoothing (Pessoa, Sadykov, Uchoa, Vanderbeck 2018): the weight alphaA on the centre moves by the
     // supergradient at the priced point: towards the master's duals while L still rises that way, towards the centre otherwise.
@@ -698,6 +697,30 @@ export async function solveByColumnDecomposition(
       for (let j = boxStart; j < colOutput.length; j++) if (colOutput[j] === -1) boxMass += Math.abs(ms.colValue[j]!);
       boxUsed = boxMass > 1e-9;
       if (!boxUsed && upper <= best.upper) best = { channel: assemble(ms.colValue), upper };
+      if (canRestart && !restarted) {
+        stuckAtStart = upper >= firstUpper * (1 - 1e-12) ? stuckAtStart + 1 : -Infinity;
+        if (stuckAtStart >= START_STUCK_ROUNDS) {
+          // Degenerate start: drop the constant columns (the constant channel is the first master's optimum and
+          // its duals price columns the master cannot use) and offer the start channel instead.
+          restarted = true;
+          const drop: number[] = [];
+          for (let j = 0; j < colOutput.length; j++) if (colOutput[j]! >= 0 && colVectors[j] === ones) drop.push(j);
+          master.deleteColumns(Int32Array.from(drop));
+          let k = 0;
+          for (let j = 0; j < colOutput.length; j++) {
+            if (colOutput[j]! >= 0 && colVectors[j] === ones) continue;
+            colOutput[k] = colOutput[j]!;
+            colVectors[k] = colVectors[j]!;
+            k++;
+          }
+          colOutput.length = k;
+          colVectors.length = k;
+          boxStart = colOutput.indexOf(-1);
+          appendColumns(privateStartChannel(indicators).map((r, w) => ({ w, r })));
+          stalled = 0;
+          continue;
+        }
+      }
       const scale = Math.max(Math.abs(upper), 1e-12);
       const gapNow = gapOf(upper, lowerBest);
       // Smoothing fades as the gap closes, and halves with every round the
