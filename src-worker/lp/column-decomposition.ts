@@ -1,7 +1,7 @@
 import { MechError } from '../errors';
 import { type LpOptions, checkCancelled, progress } from './lp-options';
 import { PersistentLp, SparseLp } from './sparse-model';
-import { estimateLpBytes, LP_MEMORY_LIMIT_BYTES, MASTER_BYTES_PER_NONZERO, MASTER_BUDGET_FRACTION, masterBytes } from './memory-estimate';
+import { estimateLpBytes, LP_MEMORY_LIMIT_BYTES, MASTER_BYTES_PER_NONZERO, MASTER_BUDGET_FRACTION, masterBytes, masterStartBytes } from './memory-estimate';
 import { ColumnLifter, PricingModel, type PricingOutcome, type PricingRows } from './pricing';
 import { type PricingEngine, openPricing } from './pricing-pool';
 
@@ -446,32 +446,48 @@ export async function solveByColumnDecomposition(
 
   // Memory: the master needs at least its starting columns (and the box); refuse at the start when even that does not fit.
   const budget = opts.masterBudgetBytes ?? MASTER_BUDGET_FRACTION * LP_MEMORY_LIMIT_BYTES;
-  const minCols = 2 * m + 3 * n;
-  if (masterBytes(n, minCols) > budget) {
+  // Starting columns: the constant column of the cheapest output, the lifted indicator of each output that is a
+  // secret, and the 2n box columns (one entry each); the memory test asks room for a quarter of n more dense columns.
+  const startDense = 1 + Math.min(m, n);
+  const minCols = startDense + 2 * n;
+  const startBytes = masterStartBytes(n, m);
+  if (startBytes > budget) {
     throw new MechError(
       'too-large',
-      `${what}: the decomposition master would need about ${(masterBytes(n, minCols) / 2 ** 20).toFixed(0)} MiB of solver memory for its ${minCols} starting columns of ${n} entries, over its ${(budget / 2 ** 20).toFixed(0)} MiB budget; use a smaller domain`,
-      { estimateBytes: masterBytes(n, minCols), limitBytes: budget },
+      `${what}: the decomposition master would need about ${(startBytes / 2 ** 20).toFixed(0)} MiB of solver memory for its ${startDense} starting columns of ${n} entries, over its ${(budget / 2 ** 20).toFixed(0)} MiB budget; use a smaller domain`,
+      { estimateBytes: startBytes, limitBytes: budget },
     );
   }
-  const maxCols = Math.max(minCols + n, Math.min(MASTER_PRUNE_FACTOR * n + 2 * n, Math.floor((budget - estimateLpBytes(0, n, 0)) / (900 + MASTER_BYTES_PER_NONZERO * n))));
+  const maxCols = Math.max(minCols + Math.ceil(n / 4), Math.min(MASTER_PRUNE_FACTOR * n + 2 * n, Math.floor((budget - estimateLpBytes(0, n, 0)) / (900 + MASTER_BYTES_PER_NONZERO * n))));
   const keepCols = Math.max(minCols, Math.min(MASTER_KEEP_FACTOR * n + 2 * n, Math.floor((2 / 3) * maxCols)));
 
   // Starting columns: constant 1 and, for outputs that are secrets, the indicator of w lifted into P (e^(-dist(., w)) along the pair graph).
   const start: { w: number; r: Float64Array }[] = [];
   const ones = new Float64Array(n).fill(1);
+  // One constant column, for the output whose constant channel costs least (the others are never better: pricing finds them if needed).
+  let cheapest = 0;
+  let cheapestCost = Infinity;
   for (let w = 0; w < m; w++) {
-    start.push({ w, r: ones });
+    let s = 0;
+    for (let x = 0; x < n; x++) s += c[w * n + x]!;
+    if (s < cheapestCost) {
+      cheapestCost = s;
+      cheapest = w;
+    }
+  }
+  start.push({ w: cheapest, r: ones });
+  const indicators: Float64Array[] = [];
+  for (let w = 0; w < m; w++) {
     if (w < n) {
       const r = new Float64Array(n);
       r[w] = 1;
       start.push({ w, r: lifter.lift(r) });
+      indicators.push(r);
     }
   }
   // The restart when the master sits at its first solution (see START_STUCK_ROUNDS): a private channel with
   // every output in use (privateStartChannel) replaces the constant columns.
-  const canRestart = m >= n && opts.startChannel !== false && masterBytes(n, minCols + n) <= budget;
-  const indicators = canRestart ? Array.from({ length: n }, (_, w) => start[2 * w + 1]!.r) : [];
+  const canRestart = m >= n && opts.startChannel !== false && masterBytes(n, startDense + n) <= budget;
 
   const masterLp = new SparseLp(0, n, 0);
   const none = new Int32Array(0);
