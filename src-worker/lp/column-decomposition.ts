@@ -714,7 +714,7 @@ export async function solveByColumnDecomposition(
       boxUsed = boxMass > 1e-9;
       if (!boxUsed && upper <= best.upper) best = { channel: assemble(ms.colValue), upper };
       if (canRestart && !restarted) {
-        stuckAtStart = upper >= firstUpper * (1 - 1e-12) ? stuckAtStart + 1 : -Infinity;
+        stuckAtStart = upper >= firstUpper - 1e-12 * Math.max(Math.abs(firstUpper), 1e-12) ? stuckAtStart + 1 : -Infinity;
         if (stuckAtStart >= START_STUCK_ROUNDS) {
           // Degenerate start: drop the constant columns (the constant channel is the first master's optimum and
           // its duals price columns the master cannot use) and offer the start channel instead.
