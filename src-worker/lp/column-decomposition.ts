@@ -1,7 +1,7 @@
 import { MechError } from '../errors';
 import { type LpOptions, checkCancelled, progress } from './lp-options';
 import { PersistentLp, SparseLp } from './sparse-model';
-import { estimateLpBytes, LP_MEMORY_LIMIT_BYTES, MASTER_BYTES_PER_NONZERO, MASTER_BUDGET_FRACTION, masterBytes } from './memory-estimate';
+import { estimateLpBytes, LP_MEMORY_LIMIT_BYTES, MASTER_BYTES_PER_NONZERO, MASTER_BUDGET_FRACTION, masterBytes, masterStartBytes } from './memory-estimate';
 import { ColumnLifter, PricingModel, type PricingOutcome, type PricingRows } from './pricing';
 import { type PricingEngine, openPricing } from './pricing-pool';
 
@@ -50,6 +50,12 @@ export interface DecompositionOptions {
   tolerance?: number;
   /** Wentges smoothing weight while the relative gap exceeds 1e-2 (default 0.8; 0 = none). */
   smoothing?: number;
+  /**
+   * 'fade' (default): the smoothing weight is `smoothing` while the gap exceeds 1e-2, then 0.6x, 0.3x, 0 below 1e-5;
+   * 'adaptive': it starts at `smoothing` and follows the supergradient at the priced duals each round (Pessoa et al. 2018), 0 below 1e-5.
+   * Either way it halves with every round the master does not improve.
+   */
+  smoothingMode?: 'fade' | 'adaptive';
   /** Stop (returning the best channel so far, stoppedBy 'iteration-limit') after this many master solves (default 2000). */
   maxIterations?: number;
   /**
@@ -96,6 +102,8 @@ export interface DecompositionOptions {
    * PLATEAU_MAX_SKIP + 1 rounds.
    */
   plateau?: boolean;
+  /** Replace the constant start columns by a private channel using every output when the master sits at its first solution (default true; see START_STUCK_ROUNDS). */
+  startChannel?: boolean;
   /** Candidates per output for the plateau search (default 48 nearest secrets). */
   plateauCandidates?: number;
   /** Solver-heap budget for the master in bytes (default 40% of the LP memory limit): the master is pruned to fit it. */
@@ -190,6 +198,17 @@ const LAZY_START_FACTOR = Math.exp(12);
 
 /** Rounds without progress of master and bound (at unsmoothed duals) after which the loop ends as 'stalled'. */
 const STALL_ROUNDS = 10;
+/**
+ * Rounds the master may sit at its first solution (the constant channel: a degenerate vertex) before the
+ * constant columns are replaced by a private start channel using every output. On a concentrated prior at
+ * small eps the master never left it otherwise (10 x 10 at eps 0.5: 58 rounds, and the loop had given up as
+ * 'stalled' at an 86% gap after 21); starting from that channel right away made the 20 x 20 city at eps 0.5
+ * much slower (its master moves from the third round on without it).
+ */
+const START_STUCK_ROUNDS = 5;
+/** ... when the gap is at most STALL_GAP; above it STALL_ROUNDS_FAR (a degenerate master can sit still for dozens of rounds and then move: 58 on 10 x 10 at eps 0.5 when it started from the constant channel). */
+const STALL_GAP = 1e-4;
+const STALL_ROUNDS_FAR = 60;
 
 /** The master is pruned when it holds more than this many columns per row (or the memory budget is reached). */
 const MASTER_PRUNE_FACTOR = 15;
@@ -339,31 +358,37 @@ class PlateauSearch {
 
   /** Plateau columns with reduced cost below `threshold` (< 0) at duals lam, costs c column-major. */
   columns(c: Float64Array, lam: Float64Array, threshold: number): { w: number; r: Float64Array }[] {
-    const { n, m, G, K, order, v } = this;
     const out: { w: number; r: Float64Array }[] = [];
-    for (let w = 0; w < m; w++) {
-      for (let x = 0; x < n; x++) v[x] = c[w * n + x]! - lam[x]!;
-      if (v[w]! >= 0) continue; // r_S = 1 at w: only worth it where w's own entry pays
-      const r = G.slice(w * n, (w + 1) * n);
-      let val = 0;
-      for (let x = 0; x < n; x++) val += v[x]! * r[x]!;
-      for (let k = 0; k < K; k++) {
-        const s = order[w * K + k]!;
-        if (v[s]! >= 0) continue;
-        const gs = s * n;
-        let delta = 0;
-        for (let x = 0; x < n; x++) {
-          const d = G[gs + x]! - r[x]!;
-          if (d > 0) delta += v[x]! * d;
-        }
-        if (delta < 0) {
-          for (let x = 0; x < n; x++) if (G[gs + x]! > r[x]!) r[x] = G[gs + x]!;
-          val += delta;
-        }
-      }
-      if (val < threshold) out.push({ w, r });
+    for (let w = 0; w < this.m; w++) {
+      const r = this.column(w, c, lam, threshold);
+      if (r) out.push({ w, r });
     }
     return out;
+  }
+
+  /** The plateau grown around output w at duals lam, when its reduced cost is below `threshold` (< 0); else null. */
+  column(w: number, c: Float64Array, lam: Float64Array, threshold: number): Float64Array | null {
+    const { n, G, K, order, v } = this;
+    for (let x = 0; x < n; x++) v[x] = c[w * n + x]! - lam[x]!;
+    if (v[w]! >= 0) return null; // r_S = 1 at w: only worth it where w's own entry pays
+    const r = G.slice(w * n, (w + 1) * n);
+    let val = 0;
+    for (let x = 0; x < n; x++) val += v[x]! * r[x]!;
+    for (let k = 0; k < K; k++) {
+      const s = order[w * K + k]!;
+      if (v[s]! >= 0) continue;
+      const gs = s * n;
+      let delta = 0;
+      for (let x = 0; x < n; x++) {
+        const d = G[gs + x]! - r[x]!;
+        if (d > 0) delta += v[x]! * d;
+      }
+      if (delta < 0) {
+        for (let x = 0; x < n; x++) if (G[gs + x]! > r[x]!) r[x] = G[gs + x]!;
+        val += delta;
+      }
+    }
+    return val < threshold ? r : null;
   }
 }
 
@@ -371,6 +396,26 @@ class PlateauSearch {
 const LAZY_ROWS_PER_OUTPUT = 16;
 
 const toRows = (o: { from: number[]; to: number[]; factor: number[] }): PricingRows => ({ from: Int32Array.from(o.from), to: Int32Array.from(o.to), factor: Float64Array.from(o.factor) });
+
+/**
+ * The columns of a private channel with every output in use, from the lifted
+ * indicators G_w = e^(-dist(., w)) (points of P, G_w(w) = 1, one per secret w):
+ * column w is sqrt(G_w) / Z with Z_x = sum_w sqrt(G_w(x)) >= 1. On a pair row
+ * r_a <= f r_b of P, sqrt(G_w) changes by at most sqrt(f) (dist is a shortest
+ * path over the rows' log f) and so does Z, so each column lies in P, and the
+ * rows sum to 1: the exponential mechanism at half the model's eps.
+ */
+export function privateStartChannel(lifted: Float64Array[]): Float64Array[] {
+  const n = lifted.length;
+  const Z = new Float64Array(n);
+  const cols = lifted.map((g) => {
+    const q = new Float64Array(n);
+    for (let x = 0; x < n; x++) Z[x] += q[x] = Math.sqrt(g[x]!);
+    return q;
+  });
+  for (const q of cols) for (let x = 0; x < n; x++) q[x] = q[x]! / Z[x]!;
+  return cols;
+}
 
 export async function solveByColumnDecomposition(
   n: number,
@@ -401,28 +446,48 @@ export async function solveByColumnDecomposition(
 
   // Memory: the master needs at least its starting columns (and the box); refuse at the start when even that does not fit.
   const budget = opts.masterBudgetBytes ?? MASTER_BUDGET_FRACTION * LP_MEMORY_LIMIT_BYTES;
-  const minCols = 2 * m + 3 * n;
-  if (masterBytes(n, minCols) > budget) {
+  // Starting columns: the constant column of the cheapest output, the lifted indicator of each output that is a
+  // secret, and the 2n box columns (one entry each); the memory test asks room for a quarter of n more dense columns.
+  const startDense = 1 + Math.min(m, n);
+  const minCols = startDense + 2 * n;
+  const startBytes = masterStartBytes(n, m);
+  if (startBytes > budget) {
     throw new MechError(
       'too-large',
-      `${what}: the decomposition master would need about ${(masterBytes(n, minCols) / 2 ** 20).toFixed(0)} MiB of solver memory for its ${minCols} starting columns of ${n} entries, over its ${(budget / 2 ** 20).toFixed(0)} MiB budget; use a smaller domain`,
-      { estimateBytes: masterBytes(n, minCols), limitBytes: budget },
+      `${what}: the decomposition master would need about ${(startBytes / 2 ** 20).toFixed(0)} MiB of solver memory for its ${startDense} starting columns of ${n} entries, over its ${(budget / 2 ** 20).toFixed(0)} MiB budget; use a smaller domain`,
+      { estimateBytes: startBytes, limitBytes: budget },
     );
   }
-  const maxCols = Math.max(minCols + n, Math.min(MASTER_PRUNE_FACTOR * n + 2 * n, Math.floor((budget - estimateLpBytes(0, n, 0)) / (900 + MASTER_BYTES_PER_NONZERO * n))));
+  const maxCols = Math.max(minCols + Math.ceil(n / 4), Math.min(MASTER_PRUNE_FACTOR * n + 2 * n, Math.floor((budget - estimateLpBytes(0, n, 0)) / (900 + MASTER_BYTES_PER_NONZERO * n))));
   const keepCols = Math.max(minCols, Math.min(MASTER_KEEP_FACTOR * n + 2 * n, Math.floor((2 / 3) * maxCols)));
 
   // Starting columns: constant 1 and, for outputs that are secrets, the indicator of w lifted into P (e^(-dist(., w)) along the pair graph).
   const start: { w: number; r: Float64Array }[] = [];
   const ones = new Float64Array(n).fill(1);
+  // One constant column, for the output whose constant channel costs least (the others are never better: pricing finds them if needed).
+  let cheapest = 0;
+  let cheapestCost = Infinity;
   for (let w = 0; w < m; w++) {
-    start.push({ w, r: ones });
+    let s = 0;
+    for (let x = 0; x < n; x++) s += c[w * n + x]!;
+    if (s < cheapestCost) {
+      cheapestCost = s;
+      cheapest = w;
+    }
+  }
+  start.push({ w: cheapest, r: ones });
+  const indicators: Float64Array[] = [];
+  for (let w = 0; w < m; w++) {
     if (w < n) {
       const r = new Float64Array(n);
       r[w] = 1;
       start.push({ w, r: lifter.lift(r) });
+      indicators.push(r);
     }
   }
+  // The restart when the master sits at its first solution (see START_STUCK_ROUNDS): a private channel with
+  // every output in use (privateStartChannel) replaces the constant columns.
+  const canRestart = m >= n && opts.startChannel !== false && masterBytes(n, startDense + n) <= budget;
 
   const masterLp = new SparseLp(0, n, 0);
   const none = new Int32Array(0);
@@ -520,7 +585,14 @@ export async function solveByColumnDecomposition(
     let boundStalled = 0;
     let lastExact = -1;
     let plateauColumns = 0;
+    let restarted = false;
+    let stuckAtStart = 0;
     const plateau = opts.plateau !== true || m > n || n > 2500 ? null : new PlateauSearch(n, m, lifter, opts.plateauCandidates ?? 48);
+    // Self-adjusting smoothing (Pessoa, Sadykov, Uchoa, Vanderbeck 2018): the weight alphaA on the centre moves by the
+    // supergradient at the priced point: towards the master's duals while L still rises that way, towards the centre otherwise.
+    const adaptive = opts.smoothingMode === 'adaptive';
+    let alphaA = alpha0;
+    const rsum = new Float64Array(n);
     let lastFraction = 0.1;
     const gapOf = (up: number, lo: number): number => (lo === -Infinity ? 1 : Math.max(0, (up - lo) / Math.max(Math.abs(up), 1e-12)));
     const finish = async (stoppedBy: DecompositionStop, message?: string): Promise<DecompositionResult> => {
@@ -641,6 +713,30 @@ export async function solveByColumnDecomposition(
       for (let j = boxStart; j < colOutput.length; j++) if (colOutput[j] === -1) boxMass += Math.abs(ms.colValue[j]!);
       boxUsed = boxMass > 1e-9;
       if (!boxUsed && upper <= best.upper) best = { channel: assemble(ms.colValue), upper };
+      if (canRestart && !restarted) {
+        stuckAtStart = upper >= firstUpper - 1e-12 * Math.max(Math.abs(firstUpper), 1e-12) ? stuckAtStart + 1 : -Infinity;
+        if (stuckAtStart >= START_STUCK_ROUNDS) {
+          // Degenerate start: drop the constant columns (the constant channel is the first master's optimum and
+          // its duals price columns the master cannot use) and offer the start channel instead.
+          restarted = true;
+          const drop: number[] = [];
+          for (let j = 0; j < colOutput.length; j++) if (colOutput[j]! >= 0 && colVectors[j] === ones) drop.push(j);
+          master.deleteColumns(Int32Array.from(drop));
+          let k = 0;
+          for (let j = 0; j < colOutput.length; j++) {
+            if (colOutput[j]! >= 0 && colVectors[j] === ones) continue;
+            colOutput[k] = colOutput[j]!;
+            colVectors[k] = colVectors[j]!;
+            k++;
+          }
+          colOutput.length = k;
+          colVectors.length = k;
+          boxStart = colOutput.indexOf(-1);
+          appendColumns(privateStartChannel(indicators).map((r, w) => ({ w, r })));
+          stalled = 0;
+          continue;
+        }
+      }
       const scale = Math.max(Math.abs(upper), 1e-12);
       const gapNow = gapOf(upper, lowerBest);
       // Smoothing fades as the gap closes, and halves with every round the
@@ -649,7 +745,7 @@ export async function solveByColumnDecomposition(
       if (upper < lastUpper - 1e-9 * scale) stalled = 0;
       else if (it > 0) stalled++;
       lastUpper = upper;
-      const alpha = (gapNow > 1e-2 ? alpha0 : gapNow > 1e-3 ? 0.6 * alpha0 : gapNow > 1e-5 ? 0.3 * alpha0 : 0) * 0.5 ** stalled;
+      const alpha = (adaptive ? (gapNow > 1e-5 ? alphaA : 0) : gapNow > 1e-2 ? alpha0 : gapNow > 1e-3 ? 0.6 * alpha0 : gapNow > 1e-5 ? 0.3 * alpha0 : 0) * 0.5 ** stalled;
       for (let x = 0; x < n; x++) lamS[x] = alpha * lamBest[x]! + (1 - alpha) * lam[x]!;
       let lower = 0;
       for (let x = 0; x < n; x++) lower += lamS[x]!;
@@ -681,9 +777,11 @@ export async function solveByColumnDecomposition(
       }
       // A partial round (deadline, stop) gives no bound; a plateau round none either.
       complete = !heuristic && priced.complete;
+      rsum.fill(0);
       for (let w = 0; w < m; w++) {
         const ps = priced.outcomes[w];
         if (!ps) continue;
+        if (adaptive) for (let x = 0; x < n; x++) rsum[x] += ps.r[x]!;
         const cw = w * n;
         simplexIterations += ps.iterations;
         lower += Math.min(0, ps.safeBound);
@@ -696,6 +794,12 @@ export async function solveByColumnDecomposition(
         if (rc < -1e-12 * scale) batch.push({ w, r });
       }
       pricingMs += performance.now() - t;
+      if (adaptive && complete && alpha > 0) {
+        // Supergradient of L at lamS: g_x = 1 - sum_w r_w[x] (the pricing minimisers); g . (lam - lamBest) > 0: L rises towards the master's duals.
+        let dot = 0;
+        for (let x = 0; x < n; x++) dot += (1 - rsum[x]!) * (lam[x]! - lamBest[x]!);
+        alphaA = dot > 0 ? Math.max(0, alphaA - 0.1) : Math.min(0.99, alphaA + 0.1 * (1 - alphaA));
+      }
       if (complete && lower > lowerBest + 1e-12 * scale) boundStalled = 0;
       else if (!heuristic) boundStalled++;
       if (complete && lower > lowerBest) {
@@ -747,7 +851,9 @@ export async function solveByColumnDecomposition(
         continue;
       }
       if (gap <= tolerance) return await finish(gap <= 1e-9 ? 'optimal' : 'target-gap');
-      const stalledOut = newRows.from.length === 0 && alpha < 1e-6 && ((stalled >= STALL_ROUNDS && boundStalled >= STALL_ROUNDS) || batch.length === 0);
+      // Far from the target a stall is more likely degeneracy than solver accuracy: more patience there.
+      const stallLimit = gap <= STALL_GAP ? STALL_ROUNDS : STALL_ROUNDS_FAR;
+      const stalledOut = newRows.from.length === 0 && alpha < 1e-6 && ((stalled >= stallLimit && boundStalled >= stallLimit) || batch.length === 0);
       if (stalledOut && inPricing && lazyMaxFactor < MAX_PRICING_FACTOR) {
         // Second stage of lazy pricing: admit the far rows (up to e^18) and go on.
         lazyMaxFactor = MAX_PRICING_FACTOR;
@@ -757,7 +863,7 @@ export async function solveByColumnDecomposition(
         pruneMaster(ms.colValue, lam, scale, batch.length);
         continue;
       }
-      if (newRows.from.length === 0 && alpha < 1e-6 && stalled >= STALL_ROUNDS && boundStalled >= STALL_ROUNDS) {
+      if (newRows.from.length === 0 && alpha < 1e-6 && stalled >= stallLimit && boundStalled >= stallLimit) {
         // Neither the master nor the bound has moved for STALL_ROUNDS rounds at
         // the master's own duals: the columns priced out have reduced costs
         // below the solver's tolerance. The certified gap is what it is.

@@ -51,5 +51,14 @@ export function masterBytes(n: number, cols: number): number {
   return estimateLpBytes(cols, n, 0) + MASTER_BYTES_PER_NONZERO * cols * n;
 }
 
+/**
+ * The decomposition master's start (column-decomposition.ts): one constant column, the lifted indicator of
+ * each output that is a secret, room for n/4 more dense columns, and 2n box columns of one entry each.
+ * (Before: a constant column per output and the box counted dense, 2m + 3n dense columns: the 50 x 50 grid
+ * needed 1,945 MiB against a 717 MiB budget; now about 500 MiB.)
+ */
+export function masterStartBytes(n: number, m: number): number {
+  return masterBytes(n, 1 + Math.min(m, n) + Math.ceil(n / 4)) + 2 * n * (900 + MASTER_BYTES_PER_NONZERO);
+}
 /** Share of the solver heap the decomposition master may use by default (column-decomposition.ts masterBudgetBytes). */
 export const MASTER_BUDGET_FRACTION = 0.4;

@@ -156,10 +156,11 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
   const factor = orbits ? (n * m) / orbits.count : 1;
   const fits = (s: { variables: number; rows: number; nonzeros: number }): void =>
     assertLpFits(Math.ceil(s.variables / factor), Math.ceil(s.rows / factor), Math.ceil(s.nonzeros / factor), p.what);
-  // Refuse early: even the constraint-free part, or all pairs (before enumerating them), may not fit.
-  fits({ variables: n * m, rows: n, nonzeros: n * m });
   const genMode = p.generation ?? 'auto';
   const decMode = p.decomposition ?? 'auto';
+  // Refuse early: even the constraint-free part, or all pairs (before enumerating them), may not fit.
+  // (Not for a decomposition: it never builds that model; its master makes its own start test.)
+  if (decMode !== 'on') fits({ variables: n * m, rows: n, nonzeros: n * m });
   if ((genMode === 'on' || decMode === 'on') && orbits) {
     orbits = null; // generation works on the full variable set
     generators = 0;

@@ -10,14 +10,23 @@
  *    the city prior resampled to 30 x 30;
  *  - 50 x 50 (0.5 km cells, same level), the city prior resampled.
  *
+ *  - grid10-0.5: a 10 x 10 grid of 1 km cells, the city prior resampled, eps 0.5
+ *    (small and quick; before the start channel it stalled at an 86% gap).
+ *
  * Environment: LP_SCALE = comma list of cases to run (default 'city-spanner-1,city-exact-1';
- * all: city-spanner-1, city-spanner-0.5, city-exact-1, city-exact-0.5, grid30, grid50),
+ * all: grid10-0.5, city-spanner-1, city-spanner-0.5, city-exact-1, city-exact-0.5, grid30, grid50),
  * LP_SCALE_THREADS = '1,2' (default), LP_SCALE_LIMIT = seconds per solve (default 600),
- * LP_SCALE_GAP = target gap (default 1e-6).
+ * LP_SCALE_GAP = target gap (default 1e-6), LP_SCALE_BASELINE = cases also solved
+ * with the baseline settings (default: the first case run; 'none' for none).
+ * LP_SCALE_QUICK=1: every case, 1 thread, 45 s per solve (a few minutes in all).
  * Each line: model, threads, time to 1%, time to the target or the limit, rounds,
- * objective, certified bound, gap, exact lower bound, and the 2-thread / 1-thread time ratio.
+ * objective, certified bound, gap, exact lower bound, and the 2-thread / 1-thread time ratio;
+ * for baseline cases the same with BASELINE_OPTIONS and the ratio of times and rounds.
  */
 import { readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { MechError } from '../../src-worker/errors';
+import type { DecompositionOptions } from '../../src-worker/lp/column-decomposition';
 import { checkPrivacy } from '../../src-worker/check/privacy-check';
 import { type LpPrivacyModel, optimalMechanism } from '../../src-worker/lp/optimal-mechanism';
 import { gridDomain } from '../../src-worker/metric/grid';
@@ -64,6 +73,7 @@ interface Case {
 }
 
 const CASES: Case[] = [
+  { name: 'grid10-0.5', side: 10, cell: 1, eps: 0.5, model: 'spanner', prior: (c) => resample(c, 10) },
   { name: 'city-spanner-1', side: 20, cell: 1, eps: 1, model: 'spanner', prior: (c) => c },
   { name: 'city-spanner-0.5', side: 20, cell: 1, eps: 0.5, model: 'spanner', prior: (c) => c },
   { name: 'city-exact-1', side: 20, cell: 1, eps: 1, model: 'exact', prior: (c) => c },
@@ -72,42 +82,64 @@ const CASES: Case[] = [
   { name: 'grid50', side: 50, cell: 0.5, eps: Math.log(4), model: 'spanner', prior: (c) => resample(c, 50) },
 ];
 
+/** The baseline: the settings before the current ones (the master started from the constant columns). */
+const BASELINE_OPTIONS: DecompositionOptions = { startChannel: false };
+const BASELINE_NAME = 'constant start columns (before the start channel)';
+
 export default async function (): Promise<void> {
   const city = cityPrior();
   if (!city) {
     console.log('lp-scale: resources/data/city-population.csv not readable, skipped');
     return;
   }
-  const wanted = (process.env.LP_SCALE ?? 'city-spanner-1,city-exact-1').split(',').map((s) => s.trim());
-  const threadList = (process.env.LP_SCALE_THREADS ?? '1,2').split(',').map(Number);
-  const limit = Number(process.env.LP_SCALE_LIMIT ?? 600);
+  const quick = process.env.LP_SCALE_QUICK === '1';
+  const wanted = (process.env.LP_SCALE ?? (quick ? 'all' : 'city-spanner-1,city-exact-1')).split(',').map((s) => s.trim());
+  const threadList = (process.env.LP_SCALE_THREADS ?? (quick ? '1' : '1,2')).split(',').map(Number);
+  const limit = Number(process.env.LP_SCALE_LIMIT ?? (quick ? 45 : 600));
+  const firstCase = CASES.find((c) => wanted.includes(c.name) || wanted.includes('all'))?.name;
+  const baselineCases = (process.env.LP_SCALE_BASELINE ?? firstCase ?? '').split(',').map((s) => s.trim());
   const target = Number(process.env.LP_SCALE_GAP ?? 1e-6);
-  console.log(`-- optimal mechanism LP at scale: time limit ${limit} s per solve, target gap ${target} (2 shared cores: timings inflate under load) --`);
+  console.log(`-- optimal mechanism LP at scale: time limit ${limit} s per solve, target gap ${target}; ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)} (timings inflate under load); baseline: ${BASELINE_NAME} --`);
   for (const c of CASES) {
     if (!wanted.includes(c.name) && !wanted.includes('all')) continue;
     const g = gridDomain(c.side, c.side, c.cell);
     const pi = c.prior(city);
     const times: number[] = [];
-    for (const threads of threadList) {
+    const solve = async (threads: number, variant: string, extra?: DecompositionOptions): Promise<{ ms: number; rounds: number }> => {
       let to1 = NaN;
       const t0 = performance.now();
-      const m = await optimalMechanism(g, c.eps, pi, 'dist', {
-        model: c.model,
-        threads,
-        timeLimitSeconds: limit,
-        targetGap: target,
-        onLpProgress: (p) => {
-          if (Number.isNaN(to1) && p.gap <= 0.01) to1 = p.elapsedMs;
-        },
-      });
-      const ms = performance.now() - t0;
-      times.push(ms);
-      const lp = m.lp;
-      const priv = c.side <= 30 ? checkPrivacy(m.channel, g, c.eps).passes : 'not checked';
-      console.log(
-        `${c.name} (${c.side}x${c.side}, ${c.cell} km cells, eps ${c.eps.toFixed(4)}/km), ${lp.model}, ${threads} thread(s): 1% gap at ${(to1 / 1000).toFixed(1)} s, stopped (${lp.stoppedBy}) at ${(ms / 1000).toFixed(1)} s after ${lp.rounds} rounds; objective ${lp.objective.toFixed(6)} km, bound ${lp.lowerBound.toFixed(6)}, gap ${lp.gap.toExponential(2)}, exact lower bound ${lp.exactLowerBound === null ? '-' : lp.exactLowerBound.toFixed(6)}; pricing rows ${m.info.pricingRows}, columns ${m.info.decompositionColumns}; private ${priv}`,
-      );
-    }
+      try {
+        const m = await optimalMechanism(g, c.eps, pi, 'dist', {
+          model: c.model,
+          threads,
+          timeLimitSeconds: limit,
+          targetGap: target,
+          decompositionOptions: extra,
+          onLpProgress: (p) => {
+            if (Number.isNaN(to1) && p.gap <= 0.01) to1 = p.elapsedMs;
+          },
+        });
+        const ms = performance.now() - t0;
+        const lp = m.lp;
+        const priv = c.side <= 30 ? checkPrivacy(m.channel, g, c.eps).passes : 'not checked';
+        const reached = lp.gap <= target ? `${target} gap at ${(ms / 1000).toFixed(1)} s` : `${target} gap not reached`;
+        console.log(
+          `${c.name} (${c.side}x${c.side}, ${c.cell} km cells, eps ${c.eps.toFixed(4)}/km), ${lp.model}, ${threads} thread(s)${variant}: 1% gap ${Number.isNaN(to1) ? 'not reached' : `at ${(to1 / 1000).toFixed(1)} s`}, ${reached}; stopped (${lp.stoppedBy}) at ${(ms / 1000).toFixed(1)} s after ${lp.rounds} rounds; objective ${lp.objective.toFixed(6)} km, bound ${lp.lowerBound.toFixed(6)}, gap ${lp.gap.toExponential(2)}, exact lower bound ${lp.exactLowerBound === null ? '-' : lp.exactLowerBound.toFixed(6)}; master ${(Number(m.info.masterMs) / 1000).toFixed(1)} s, pricing ${(Number(m.info.pricingMs) / 1000).toFixed(1)} s, pricing rows ${m.info.pricingRows}, columns ${m.info.decompositionColumns}; private ${priv}`,
+        );
+        return { ms, rounds: lp.rounds };
+      } catch (e) {
+        if (!(e instanceof MechError)) throw e;
+        const ms = performance.now() - t0;
+        console.log(`${c.name} (${c.side}x${c.side}), ${threads} thread(s)${variant}: refused after ${(ms / 1000).toFixed(1)} s: ${e.code}: ${e.message.slice(0, 160)}`);
+        return { ms: NaN, rounds: NaN };
+      }
+    };
+    for (const threads of threadList) times.push((await solve(threads, '')).ms);
     if (times.length === 2) console.log(`${c.name}: ${threadList[1]} threads / ${threadList[0]} thread time ratio ${(times[1]! / times[0]!).toFixed(2)}`);
+    if (baselineCases.includes(c.name) || baselineCases.includes('all')) {
+      const now = { ms: times[0]! };
+      const base = await solve(threadList[0]!, ` [baseline: ${BASELINE_NAME}]`, BASELINE_OPTIONS);
+      console.log(`${c.name}: current / baseline time ratio ${(now.ms / base.ms).toFixed(2)} (both ${threadList[0]} thread(s), same run; a baseline stopped early by a stall is not faster, see its gap)`);
+    }
   }
 }
