@@ -45,3 +45,40 @@ export function legendTicks(vmax: number): number[] {
   if (!(vmax > 0)) return [0];
   return [0, 0.25, 0.5, 0.75, 1].map((t) => vmax * t * t);
 }
+
+/** Levels of the prior's contour lines, as fractions of its peak. */
+export const PRIOR_CONTOUR_LEVELS = [0.2, 0.5, 0.8];
+
+/**
+ * Contour segments of a rows x cols field at `level` by marching squares
+ * over cell centres: each segment as [x1, y1, x2, y2] in cell coordinates
+ * (x = column, y = row, centres at integers). Saddles draw both segments.
+ */
+export function contourSegments(rows: number, cols: number, values: ArrayLike<number>, level: number): number[][] {
+  const TABLE: number[][][] = [[], [[3, 2]], [[2, 1]], [[3, 1]], [[0, 1]], [[3, 0], [2, 1]], [[0, 2]], [[3, 0]], [[3, 0]], [[0, 2]], [[0, 1], [3, 2]], [[0, 1]], [[3, 1]], [[2, 1]], [[3, 2]], []];
+  const out: number[][] = [];
+  const v = (r: number, c: number): number => values[r * cols + c] ?? 0;
+  const t = (a: number, b: number): number => (b === a ? 0.5 : Math.min(1, Math.max(0, (level - a) / (b - a))));
+  for (let r = 0; r + 1 < rows; r++)
+    for (let c = 0; c + 1 < cols; c++) {
+      const a = v(r, c);
+      const b = v(r, c + 1);
+      const cc = v(r + 1, c + 1);
+      const d = v(r + 1, c);
+      const idx = (a > level ? 8 : 0) | (b > level ? 4 : 0) | (cc > level ? 2 : 0) | (d > level ? 1 : 0);
+      const point = (e: number): [number, number] => {
+        switch (e) {
+          case 0:
+            return [c + t(a, b), r];
+          case 1:
+            return [c + 1, r + t(b, cc)];
+          case 2:
+            return [c + t(d, cc), r + 1];
+          default:
+            return [c, r + t(a, d)];
+        }
+      };
+      for (const [e1, e2] of TABLE[idx]!) out.push([...point(e1!), ...point(e2!)]);
+    }
+  return out;
+}

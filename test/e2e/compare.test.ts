@@ -69,8 +69,11 @@ describe('compare mechanisms and map views (issue 15 items 2, 3)', () => {
 
     const head = await table.locator('th').allTextContents();
     expect(head).toEqual(['mechanism', 'expected distance (km)', 'with remap (km)', 'P(true cell reported)', 'leakage (bits)', 'effective ε per km', 'vs planar Laplace']);
-    const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent ?? '')));
-    expect(rows.map((r) => r[0])).toEqual(['Planar Laplace + remap'.replace(' + remap', ''), 'Planar Laplace + remap', 'Tight constraints', 'Tight constraints + remap']);
+    const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from((tr as unknown as { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> }).querySelectorAll('td')).map((td) => td.textContent ?? '')));
+    expect(rows.map((r) => r[0])).toEqual(['Planar Laplace', 'Planar Laplace + remap', 'Tight constraints', 'Exponential', 'Exponential + remap']);
+    // tight constraints does not exist on this grid at eps 1 per km: its row says so, the note says why
+    expect(rows[2]![1]).toBe('does not exist');
+    await expect.poll(() => page.getByTestId('compare-notes').textContent()).toContain('no tight-constraints mechanism exists');
     const pl = rows[0]!;
     const plr = rows[1]!;
     expect(pl[1]).toMatch(/^\d+(\.\d+)? km$/);
@@ -101,14 +104,13 @@ describe('compare mechanisms and map views (issue 15 items 2, 3)', () => {
     expect(legend[0]).toBe(0);
     expect(legend[4]).toBeGreaterThan(0);
     expect(legend[4]).toBeLessThan(1);
-    await expect.poll(() => left.getByTestId('compare-map-0-circle-note').textContent()).toContain('e0.5 = 1.65');
+    await expect.poll(() => left.getByTestId('compare-map-0-circle-note').textContent()).toContain('e1 = 2.72');
     expect(await left.getByTestId('compare-map-0-prior-note').isVisible()).toBe(true);
     // hover: cell, position in km, probability and prior
     const canvas = page.getByTestId('compare-map-0-canvas');
-    const box = (await canvas.boundingBox())!;
-    // cell (8, 9): 46 px left margin, 22 px top margin, 340/30 px a cell
-    const cell = 340 / 30;
-    await page.mouse.move(box.x + 46 + 9.5 * cell, box.y + 22 + 8.5 * cell);
+    // cell (8, 9): 46 px left margin, 22 px top margin, 300/30 px a cell
+    const cell = 300 / 30;
+    await canvas.hover({ position: { x: 46 + 9.5 * cell, y: 22 + 8.5 * cell } });
     const tip = page.getByTestId('compare-map-0-tooltip');
     await tip.waitFor();
     const tipText = (await tip.textContent())!;
@@ -117,6 +119,11 @@ describe('compare mechanisms and map views (issue 15 items 2, 3)', () => {
     expect(tipText).toMatch(/P\(report\) = [0-9.e-]+/);
     const prior = twoCentre();
     expect(tipText).toContain(`prior = ${Number(prior[8 * 30 + 9]!.toPrecision(4))}`);
+    // side by side, not stacked
+    const rb = (await right.boundingBox())!;
+    const lb = (await left.boundingBox())!;
+    expect(rb.x).toBeGreaterThan(lb.x + lb.width - 1);
+    expect(Math.abs(rb.y - lb.y)).toBeLessThan(5);
     await page.getByTestId('compare-view').locator('.maps').screenshot({ path: join(SHOTS, 'compare-maps.png') });
 
     // CSV: one line per mechanism, numbers with units in the header, the same figures as the table
@@ -127,7 +134,7 @@ describe('compare mechanisms and map views (issue 15 items 2, 3)', () => {
     const lines = readFileSync(csvFile, 'utf8').trim().split('\n');
     expect(lines[0]).toMatch(/^# compare: grid:30x30:step=0.5, eps 1 per km, loss dist/);
     expect(lines[1]).toBe('mechanism,kind,remap,exists,expected_distance_km,expected_distance_remapped_km,p_true_cell,leakage_bits,effective_eps_per_km,guaranteed_eps_per_km,better_than_planar_laplace_pct,note');
-    expect(lines).toHaveLength(2 + 4);
+    expect(lines).toHaveLength(2 + 5);
     const plCsv = lines[2]!.split(',');
     expect(plCsv[0]).toBe('Planar Laplace');
     expect(Number(Number(plCsv[4]).toPrecision(3))).toBe(Number(pl[1]!.split(' ')[0]));
@@ -140,7 +147,8 @@ describe('compare mechanisms and map views (issue 15 items 2, 3)', () => {
     await p.saveAs(pngFile);
     const png = readFileSync(pngFile);
     expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
-    expect(png.readUInt32BE(20)).toBeGreaterThan(300 + 2 * 340);
+    expect(png.readUInt32BE(20)).toBeGreaterThan(300 + 300); // table + chart + the maps' row
+    expect(png.readUInt32BE(16)).toBeGreaterThan(2 * 300); // the two maps side by side
     writeFileSync(join(SHOTS, 'compare-export.png'), png);
     expect(h.pageErrors).toEqual([]);
   }, 180_000);

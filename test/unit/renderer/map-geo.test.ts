@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { legendTicks, mapGeometry, niceStep } from '../../../src-renderer/lib/map-geo';
+import { contourSegments, legendTicks, mapGeometry, niceStep } from '../../../src-renderer/lib/map-geo';
 
 describe('map geometry (issue 15 item 3)', () => {
   it('nice tick steps are 1, 2 or 5 x 10^k and give at most the asked number of ticks', () => {
@@ -24,5 +24,24 @@ describe('map geometry (issue 15 item 3)', () => {
     expect(g.cellPx).toBe(12);
     expect(g.width).toBe(g.left + 360 + 78);
     expect(mapGeometry(1000, 1000, 360).cellPx).toBe(1);
+  });
+});
+
+describe('prior contours (marching squares)', () => {
+  it('a cone 1 - d/3 around the centre of a 7 x 7 field: every segment end lies on the level set, and the contour surrounds the centre', () => {
+    const n = 7;
+    const f = (r: number, c: number): number => 1 - Math.hypot(r - 3, c - 3) / 3;
+    const vals = Array.from({ length: n * n }, (_, i) => f(Math.floor(i / n), i % n));
+    const segs = contourSegments(n, n, vals, 0.5);
+    expect(segs.length).toBeGreaterThan(4);
+    for (const [x1, y1, x2, y2] of segs) {
+      // ends on cell edges, linearly interpolated: within the interpolation error of the cone
+      for (const [x, y] of [[x1!, y1!], [x2!, y2!]]) expect(Math.abs(Math.hypot(y - 3, x - 3) - 1.5)).toBeLessThan(0.2);
+    }
+    // crossings on both sides of the centre along row 3
+    const xs = segs.flatMap(([x1, y1, x2, y2]) => [[x1!, y1!], [x2!, y2!]]).filter(([, y]) => y === 3).map(([x]) => x!);
+    expect(Math.min(...xs)).toBeCloseTo(1.5, 9);
+    expect(Math.max(...xs)).toBeCloseTo(4.5, 9);
+    expect(contourSegments(n, n, vals, 2)).toEqual([]);
   });
 });
