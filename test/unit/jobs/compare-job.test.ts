@@ -209,3 +209,29 @@ describe('compare job', () => {
     expect(r.rows[1]!.exists).toBe(true);
   });
 });
+
+describe('compare: admission and the Node-side PNG', () => {
+  it('refuses before building what cannot finish, naming the job', async () => {
+    const { admitRequest } = await import('../../../src-worker/jobs/admission');
+    const req = parseJobRequest({ type: 'compare', domain: 'grid:2000x2000', epsilon: 1, mechanisms: [{ kind: 'exponential' }, { kind: 'planar-laplace', remap: true }] });
+    if (!req.ok) throw new Error(req.error.message);
+    let err: unknown;
+    try {
+      admitRequest(req.value);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(MechError);
+    expect((err as MechError).code).toBe('too-large');
+    expect((err as MechError).message).toMatch(/comparing 2 mechanisms/);
+  });
+
+  it('the chart of a comparison renders to PNG on the Node side (the same spec the app draws)', async () => {
+    const { renderChartPng } = await import('../../../src-main/charts/render-chart');
+    const r = await compare();
+    const png = renderChartPng(compareChart(r), 800, 400);
+    expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+    expect(png.readUInt32BE(16)).toBe(800);
+    expect(png.readUInt32BE(20)).toBe(400);
+  }, 60_000);
+});
