@@ -11,6 +11,7 @@
 import { MechError } from '../errors';
 import type { Domain } from '../metric/domain';
 import type { Mechanism, RowSource } from '../mechanism/channel';
+import type { OptimalLpResult } from '../lp/optimal-mechanism';
 import { bayesRemap, remapMechanism } from '../remap/bayes-remap';
 import { COMPARE_MAP_MAX_CELLS, type CompareMechanism, type CompareRequest, type CompareResult, type CompareRow } from '../protocol/compare';
 import { checkCancelled, type JobContext } from './context';
@@ -46,6 +47,7 @@ function mostLikely(prior: Float64Array): number {
 interface Built {
   mech: Mechanism;
   channel: RowSource;
+  lp?: OptimalLpResult;
 }
 
 async function build(m: CompareMechanism, domain: Domain, eps: number, prior: Float64Array, loss: LossSpecInput, ctx: JobContext): Promise<Built | { note: string }> {
@@ -58,9 +60,10 @@ async function build(m: CompareMechanism, domain: Domain, eps: number, prior: Fl
   };
   const o = await buildMechanism(m.kind, domain, eps, { prior, loss, lp, signal: ctx.signal, progress: () => undefined, ...(ctx.stopFlag ? { stopFlag: ctx.stopFlag } : {}) });
   if (!o.exists) return { note: o.note };
-  if (!m.remap) return { mech: o.mechanism, channel: o.mechanism.channel };
+  const lpRecord = o.lp ? { lp: o.lp } : {};
+  if (!m.remap) return { mech: o.mechanism, channel: o.mechanism.channel, ...lpRecord };
   const r = remapConstructed(o.mechanism, domain, prior, loss, o.lp, { signal: ctx.signal, progress: () => undefined });
-  return { mech: o.mechanism, channel: r.channel };
+  return { mech: o.mechanism, channel: r.channel, ...lpRecord };
 }
 
 /** The figures of one row (mechanism built and, if asked, remapped). */
@@ -125,6 +128,13 @@ export async function compareJob(req: CompareRequest, ctx: JobContext): Promise<
       }
       const f = figures(b, m, domain, req.epsilon, prior, ctx);
       const row: CompareRow = { ...base, exists: true, ...f, timeMs: 0 };
+      if (b.lp) {
+        // the LP's own record: its objective is the expected loss for the job's loss, certified within the gap
+        const fin = (x: number): number | null => (Number.isFinite(x) ? x : null);
+        row.lp = { model: b.lp.model, objective: b.lp.objective, lowerBound: fin(b.lp.lowerBound), gap: fin(b.lp.gap), stoppedBy: b.lp.stoppedBy };
+        const lpNote = `LP (${b.lp.model} model): expected ${typeof req.loss === 'string' ? req.loss : req.loss === undefined ? 'dist' : 'custom'} loss ${b.lp.objective.toPrecision(6)}, certified lower bound ${row.lp.lowerBound === null ? 'none' : row.lp.lowerBound.toPrecision(6)}${row.lp.gap === null ? '' : ` (gap ${(row.lp.gap * 100).toPrecision(3)}%)`}`;
+        row.note = row.note ? `${lpNote}; ${row.note}` : lpNote;
+      }
       if (focus !== null) row.focusRow = Array.from(b.channel.row(focus, new Float64Array(b.channel.cols)));
       row.timeMs = performance.now() - t0;
       rows.push(row);

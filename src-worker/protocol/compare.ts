@@ -58,6 +58,16 @@ export const compareRowSchema = z.object({
   guaranteedEpsilon: fig,
   /** 100 (E_PL - E) / E_PL with E_PL planar Laplace's expected distance at face value (same eps, prior): > 0 is better. */
   betterThanPlanarLaplacePct: fig,
+  /** Optimal rows: the LP's record for the job's loss (objective, certified lower bound on the model's optimum, relative gap). */
+  lp: z
+    .object({
+      model: z.string(),
+      objective: z.number(),
+      lowerBound: z.number().nullable(),
+      gap: z.number().nullable(),
+      stoppedBy: z.string(),
+    })
+    .optional(),
   /** Why a figure is missing or qualified. */
   note: z.string().optional(),
   /** The output distribution of the focus secret (row of the channel), for the map. */

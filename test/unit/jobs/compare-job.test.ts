@@ -106,6 +106,8 @@ const SPECS = [
   { kind: 'optimal', remap: false },
 ] as const;
 
+const want3 = (b: Brute[]): number => b[3]!.ed;
+
 async function compare(extra: Record<string, unknown> = {}): Promise<CompareResult> {
   const req = parseJobRequest({
     type: 'compare',
@@ -145,6 +147,13 @@ describe('compare job', () => {
       expect(row.focusRow).toHaveLength(N);
     }
     expect(r.baseline!).toBeCloseTo(base, 9);
+    // the optimal row carries its LP record: for the distance loss its objective is the row's expected distance
+    const opt = r.rows[3]!;
+    expect(opt.lp).toBeDefined();
+    expect(opt.lp!.objective).toBeCloseTo(want3(b), 6);
+    expect(opt.lp!.lowerBound!).toBeLessThanOrEqual(opt.lp!.objective * (1 + 1e-9));
+    expect(opt.note).toMatch(/^LP \(\w+ model\): expected dist loss/);
+    expect(r.rows[0]!.lp).toBeUndefined();
     expect(r.rows[0]!.betterThanPlanarLaplacePct).toBe(0);
     // the remap can only help, and the optimal mechanism beats planar Laplace for this prior and loss
     expect(r.rows[1]!.expectedDistance!).toBeLessThan(r.rows[0]!.expectedDistance! + 1e-12);
