@@ -126,6 +126,16 @@ describe('compare mechanisms and map views (issue 15 items 2, 3)', () => {
     expect(Math.abs(rb.y - lb.y)).toBeLessThan(5);
     await page.getByTestId('compare-view').locator('.maps').screenshot({ path: join(SHOTS, 'compare-maps.png') });
 
+    // click a cell: the user moves there (the maps are recomputed for it)
+    await canvas.click({ position: { x: 46 + 20.5 * cell, y: 22 + 22.5 * cell } });
+    await expect.poll(() => page.getByTestId('compare-view').locator('.maps').locator('..').textContent(), { timeout: 60_000 }).toContain('a user at cell (22,20)');
+    // changed inputs label the table as stale until Compare runs again
+    expect(await page.getByTestId('compare-stale').count()).toBe(0);
+    await page.getByTestId('compare-eps').fill('2');
+    await expect.poll(() => page.getByTestId('compare-stale').textContent()).toContain('it is for ε = 1 per km');
+    await page.getByTestId('compare-eps').fill('1');
+    await expect.poll(() => page.getByTestId('compare-stale').count()).toBe(0);
+
     // CSV: one line per mechanism, numbers with units in the header, the same figures as the table
     const [d] = await Promise.all([page.waitForEvent('download'), page.getByTestId('compare-csv').click()]);
     const csvFile = join(h.tmp, 'compare.csv');
