@@ -244,3 +244,31 @@ describe('compare: admission and the Node-side PNG', () => {
     expect(png.readUInt32BE(20)).toBe(400);
   }, 60_000);
 });
+
+describe('compare: Stop on an optimal row', () => {
+  it('is an LP job when a row is optimal (Stop keeps a result), not otherwise', async () => {
+    const { isLpJob } = await import('../../../src-main/dispatcher/dispatcher');
+    const p = (kinds: string[]) => {
+      const r = parseJobRequest({ type: 'compare', domain: DOMAIN, epsilon: EPS, mechanisms: kinds.map((kind) => ({ kind })) });
+      if (!r.ok) throw new Error(r.error.message);
+      return r.value;
+    };
+    expect(isLpJob(p(['planar-laplace', 'optimal']))).toBe(true);
+    expect(isLpJob(p(['planar-laplace', 'tight']))).toBe(false);
+  });
+
+  it('a raised stop flag ends the LP with its best mechanism and the comparison still completes', async () => {
+    const req = parseJobRequest({ type: 'compare', domain: DOMAIN, epsilon: EPS, prior: { kind: 'vector', values: PRIOR }, mechanisms: [{ kind: 'optimal' }, { kind: 'planar-laplace' }] });
+    if (!req.ok) throw new Error(req.error.message);
+    const stopFlag = new Int32Array(new SharedArrayBuffer(4));
+    stopFlag[0] = 1;
+    const r = (await runJobRequest(req.value, { ...silentContext(), stopFlag })) as CompareResult;
+    expect(r.rows).toHaveLength(2);
+    expect(r.rows[1]!.exists).toBe(true);
+    // stopped at once: its best mechanism so far, honestly labelled, whose stored channel passes the check
+    expect(r.rows[0]!.exists).toBe(true);
+    expect(r.rows[0]!.lp!.stoppedBy).toBe('stopped');
+    expect(r.rows[0]!.lp!.lowerBound!).toBeLessThanOrEqual(r.rows[0]!.lp!.objective);
+    expect(r.rows[0]!.effectiveEpsilon!).toBeLessThanOrEqual(EPS * (1 + 1e-9));
+  }, 60_000);
+});
