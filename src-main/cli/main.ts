@@ -13,14 +13,15 @@ import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { MechError, invalid } from '../../src-worker/errors';
 import { ApiError } from '../../src-worker/protocol/api';
-import { MAX_LP_THREADS, MAX_LP_TIME_LIMIT_SECONDS } from '../../src-worker/protocol/common';
+import { MAX_LP_THREADS, MAX_LP_TIME_LIMIT_SECONDS, mechanismKindSchema } from '../../src-worker/protocol/common';
+import type { CompareMechanism } from '../../src-worker/protocol/compare';
 import type { JobRequest, MechanismSpec } from '../../src-worker/protocol/requests';
 import type { PriorInput } from '../../src-worker/protocol/common';
 import type { JobResult } from '../../src-worker/protocol/results';
 import { Dispatcher, isLpJob } from '../dispatcher/dispatcher';
 import type { JobRunner } from '../dispatcher/job-runner';
 import { parseQueueUrl, queueUrlFrom, type QueueTarget } from '../queue/connection';
-import { checkDirTarget, checkReadableFileSync, checkWriteTarget, prepareWrite, publishTemp } from '../fs/safe-fs';
+import { checkDirTarget, checkReadableFileSync, checkWriteTarget, prepareWrite, publishTemp, writeFileAtomic } from '../fs/safe-fs';
 import { examplePath, listExamples } from '../project/examples';
 import { loadProject } from '../project/project-file';
 import { resolveProjectFiles } from '../project/resolve-files';
@@ -37,6 +38,9 @@ export const USAGE = `Usage:
                        [--remap] (needs --prior and --loss: the outputs remapped to the best guesses; original vs remapped expected loss)
   mechstudio apply     (--channel C.csv --domain D | --domain D --epsilon E --kind K [--remap --prior P --loss L])
                        --input SECRETS.csv --out RELEASED.csv [--seed N (reproducible, NOT for release)] [--json]
+  mechstudio compare   --domain D --epsilon E --kinds K1,K2+remap,... [--prior P] [--loss L] [--focus CELL]
+                       [--out TABLE.csv] [--png CHART.png] [--json]   (one row per mechanism: expected km with and
+                       without remap, P(true cell), leakage bits, effective eps per km, % vs planar Laplace)
   mechstudio measure   --channel FILE.csv [--domain D --epsilon E] [--prior P] [--loss L] [--json]
   mechstudio check     --channel FILE.csv --domain D --epsilon E [--json]
   mechstudio capacity  --domain D --epsilon E [--out FILE.csv] [--json]
@@ -95,6 +99,8 @@ interface Plan {
   print: boolean;
   /** Warning lines for stderr before the job runs (printed even with --quiet). */
   warnings?: string[];
+  /** compare: where to write the table (CSV) and the chart (PNG). */
+  compareOut?: { csv?: string; png?: string };
   /** A prior made from points (issue 14): reported in --json. */
   pointsPrior?: PointsPrior;
 }
@@ -147,6 +153,18 @@ function remapFlag(f: Flags): boolean {
 const MAX_SECRETS_CSV_BYTES = 64 * 1024 ** 3;
 
 /** Options of the optimal LP (kind optimal): --gap is the issue's name for --target-gap. */
+/** --kinds of compare: a comma list of kinds, each optionally followed by +remap. */
+function parseCompareKinds(text: string): CompareMechanism[] {
+  const items = text.split(',').map((x) => x.trim());
+  if (items.length > 8) invalid(`--kinds takes at most 8 mechanisms, got ${items.length}`);
+  return items.map((item) => {
+    const m = /^([a-z-]+)(\+remap)?$/.exec(item);
+    const kind = m ? mechanismKindSchema.safeParse(m[1]) : null;
+    if (!m || !kind?.success) invalid(`--kinds: '${item.length > 40 ? `${item.slice(0, 40)}...` : item}' is not a mechanism kind (${mechanismKindSchema.options.join(', ')}), optionally followed by +remap`);
+    return { kind: kind.data, ...(m[2] ? { remap: true } : {}) };
+  });
+}
+
 const LP_FLAGS = ['lp-model', 'delta', 'time-limit', 'target-gap', 'gap'] as const;
 const LP_MODEL_NAMES = ['exact', 'spanner', 'edges', 'auto'] as const;
 
@@ -245,6 +263,32 @@ async function buildPlan(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
       const lines = pointsLines(dp.points);
       if (seed !== undefined) lines.warnings = [...(lines.warnings ?? []), `warning: --seed ${seed}: a reproducible stream for tests, NOT for release (the output's first line says so)`];
       return { request: req, ...outFile(outText), json: f.bool('json'), print: false, ...lines, ...(dp.points ? { pointsPrior: dp.points } : {}) };
+    }
+    case 'compare': {
+      const f = new Flags(args, ['domain', 'epsilon', 'kinds', 'prior', 'loss', 'focus', 'out', 'png', 'json', 'quiet']);
+      noPositional();
+      const dp = domainAndPrior(f, true);
+      const mechanisms = parseCompareKinds(f.need('kinds', 'planar-laplace,planar-laplace+remap,tight'));
+      const req: JobRequest = { type: 'compare', domain: dp.domain!, epsilon: f.needPositive('epsilon', '1'), mechanisms };
+      if (dp.prior !== undefined) req.prior = dp.prior;
+      const loss = f.str('loss');
+      if (loss !== undefined) req.loss = parseLossArg(loss);
+      if (f.has('focus')) {
+        const v = f.num('focus');
+        if (v === undefined || !Number.isInteger(v) || v < 0) invalid(`--focus must be a cell index (an integer >= 0), got '${String(args.flags.get('focus'))}'`);
+        req.focus = v;
+      }
+      const target = (name: 'out' | 'png', example: string): string | undefined => {
+        const v = f.str(name);
+        if (v === undefined) return undefined;
+        if (v === '') invalid(`--${name} needs a file name (e.g. --${name} ${example})`);
+        const abs = resolve(v);
+        checkWriteTarget(abs, `--${name} file`);
+        return abs;
+      };
+      const csv = target('out', 'compare.csv');
+      const png = target('png', 'compare.png');
+      return { request: req, json: f.bool('json'), print: false, compareOut: { ...(csv ? { csv } : {}), ...(png ? { png } : {}) }, ...pointsLines(dp.points), ...(dp.points ? { pointsPrior: dp.points } : {}) };
     }
     case 'measure': {
       const f = new Flags(args, ['channel', 'domain', 'epsilon', 'prior', 'loss', 'json', 'quiet']);
@@ -544,6 +588,14 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     if (plan.outFile && (result.type === 'mechanism' || result.type === 'capacity' || result.type === 'apply') && result.csvPath) {
       publishTemp(result.csvPath, plan.outFile, '--out file');
       result.csvPath = plan.outFile;
+    }
+    if (plan.compareOut && result.type === 'compare') {
+      const { compareCsv, compareChart } = await import('../charts/compare-report');
+      if (plan.compareOut.csv) writeFileAtomic(plan.compareOut.csv, compareCsv(result), '--out file');
+      if (plan.compareOut.png) {
+        const { renderChartPng } = await import('../charts/render-chart');
+        writeFileAtomic(plan.compareOut.png, renderChartPng(compareChart(result)), '--png file');
+      }
     }
     progress.clear();
     if (stopper.signal.aborted) stderr.write(`mechstudio: ${stoppedNote(result)}\n`);

@@ -5,6 +5,7 @@
 import type { JobRequest } from '../../src-worker/protocol/requests';
 import type { JobResult, LpResult, MatrixPayload, RemapResult } from '../../src-worker/protocol/index';
 import { fmt } from '../project/result-table';
+import { compareTableText } from '../charts/compare-report';
 
 /** Largest matrix (each side) the CLI prints to a terminal. */
 export const MAX_PRINT_SIDE = 200;
@@ -76,6 +77,11 @@ export function jsonFor(req: JobRequest, r: JobResult): Record<string, unknown> 
       return { epsilon: r.epsilon };
     case 'vertices':
       return { vertices: r.vertices, kernels: r.kernels };
+    case 'compare': {
+      // the figures, without the map data (prior, focus rows)
+      const { prior: _p, ...rest } = r;
+      return { ...rest, rows: r.rows.map(({ focusRow: _f, ...row }) => row) };
+    }
     default:
       return r as unknown as Record<string, unknown>;
   }
@@ -198,6 +204,17 @@ export function readable(req: JobRequest, r: JobResult): string {
       const head = `${r.vertices} vertices of the eps*d-private posterior polytope on ${r.domain} (eps = ${fmt(r.epsilon)})${r.kernels === null ? '' : `; ${r.kernels} kernel mechanisms`}`;
       const list = r.list && r.list.length <= 50 ? r.list.map((v) => `  (${v.map((x) => fmt(x, 4)).join(', ')})`) : [];
       return [head, ...list].join('\n');
+    }
+    case 'compare': {
+      const t = compareTableText(r);
+      const w = t.header.map((h, j) => Math.max(h.length, ...t.rows.map((x) => x[j]!.length)));
+      const line = (cells: string[]): string => cells.map((c, j) => (j === 0 ? c.padEnd(w[j]!) : c.padStart(w[j]!))).join('  ');
+      return [
+        `compare on ${r.domain}, eps = ${fmt(r.epsilon)} per ${r.unit === 'd' ? 'unit of distance' : r.unit}${r.baseline !== null ? `; planar Laplace baseline ${fmt(r.baseline, 4)} ${r.unit}` : ''}`,
+        line(t.header),
+        ...t.rows.map(line),
+        ...t.notes.map((n) => `note: ${n}`),
+      ].join('\n');
     }
     default:
       return JSON.stringify(r, null, 2);

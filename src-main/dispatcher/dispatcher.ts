@@ -345,10 +345,12 @@ export class Dispatcher implements JobRunner {
   }
 }
 
-/** Jobs whose stop() keeps a result: an optimal-mechanism LP (kind 'optimal', built by a mechanism, measure or check job). */
+/** Jobs whose stop() keeps a result: an optimal-mechanism LP (kind 'optimal', built by a mechanism, measure, check or compare job). */
 export function isLpJob(req: JobRequest): boolean {
   if (req.type === 'mechanism') return req.kind === 'optimal';
   if (req.type === 'measure' || req.type === 'check') return req.mechanism?.kind === 'optimal';
+  // a comparison with an optimal row: Stop ends that LP with its best mechanism, the other rows are still computed
+  if (req.type === 'compare') return req.mechanisms.some((m) => m.kind === 'optimal');
   return false;
 }
 

@@ -1,5 +1,6 @@
 /** Each analysis result as a flat table (for its CSV file and summary.md). */
 import type { JobResult } from '../../src-worker/protocol/results';
+import { compareColumns } from '../charts/compare-report';
 
 export interface Table {
   header: string[];
@@ -63,6 +64,10 @@ export function resultTable(r: JobResult): Table {
       return { header: ['id', 'ok'], rows: [...r.mechanisms, ...r.analyses].map((i) => [i.id, i.ok]) };
     case 'apply':
       return keyValue(r, ['domain', 'rows', 'forRelease', 'mode', 'outputs', 'csvPath']);
+    case 'compare': {
+      const cols = compareColumns(r.unit);
+      return { header: cols.map((c) => c.title), rows: r.rows.map((x) => cols.map((c) => (c.key === 'label' ? x.label : ((x[c.key] as number | null | undefined) ?? null)))) };
+    }
   }
 }
 

@@ -479,6 +479,18 @@ export function admitRequest(req: JobRequest, built?: ReadonlyMap<DomainInput, D
       // draws the curves without them and says why (sweepBoundsRefusal)
       return;
     }
+    case 'compare': {
+      // Issue 15: each row is a construction (remapped if asked), measured, remapped for the distance loss and
+      // checked: about four streaming passes each, priced together.
+      const d = size(req.domain);
+      if (!d) return;
+      assertPoints(d);
+      const w: Work = { streamEntries: 0, tightPoints: 0, tightDense: 0 };
+      for (const m of req.mechanisms) mechanismWork(m.kind, d, w, m);
+      w.streamEntries *= 4;
+      settle(d, w, `comparing ${req.mechanisms.length} mechanism${req.mechanisms.length > 1 ? 's' : ''}`);
+      return;
+    }
     case 'run-project':
     case 'case-study':
       return; // each project item is admitted on its own (runJobRequest); case studies have fixed sizes

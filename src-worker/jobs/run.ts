@@ -7,6 +7,7 @@ import { applyJob, capacityJob, checkJob, measureJob, mechanismJob, regularJob, 
 import { planProject } from './project-plan';
 import { admitRequest } from './admission';
 import { runCaseStudy } from '../casestudy';
+import { compareJob } from './compare-job';
 
 export async function runJobRequest(req: JobRequest, ctx: JobContext): Promise<JobResult> {
   // One size-and-work estimate before anything is built (./admission.ts): refuse at once what cannot finish.
@@ -34,6 +35,8 @@ export async function runJobRequest(req: JobRequest, ctx: JobContext): Promise<J
       return runCaseStudy(req, ctx);
     case 'apply':
       return applyJob(req, ctx);
+    case 'compare':
+      return compareJob(req, ctx);
   }
 }
 

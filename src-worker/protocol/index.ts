@@ -8,3 +8,4 @@ export * from './casestudy';
 export * from './api';
 export * from './validate';
 export * from './remap';
+export * from './compare';

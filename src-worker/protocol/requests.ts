@@ -17,6 +17,7 @@ import {
 import { projectSchema } from './project';
 import { caseStudyRequestSchema } from './casestudy';
 import { pointsBinningSchema, remapFieldShape, remapNeedsLoss, remapNeedsLossMessage } from './remap';
+import { compareRequestSchema } from './compare';
 
 /** Optional "where to stream the dense matrix as CSV" (Node side only; web mode refuses it). */
 const outPath = z.string().min(1).max(4096).optional();
@@ -179,6 +180,7 @@ export const jobRequestSchema = z.discriminatedUnion('type', [
   runProjectRequestSchema,
   caseStudyRequestSchema,
   applyRequestSchema,
+  compareRequestSchema,
 ]);
 
 export type MechanismRequest = z.infer<typeof mechanismRequestSchema>;
@@ -193,4 +195,4 @@ export type RunProjectRequest = z.infer<typeof runProjectRequestSchema>;
 export type ApplyRequest = z.infer<typeof applyRequestSchema>;
 export type JobRequest = z.infer<typeof jobRequestSchema>;
 export type JobType = JobRequest['type'];
-export const JOB_TYPES: readonly JobType[] = ['mechanism', 'measure', 'check', 'capacity', 'regular', 'threshold', 'vertices', 'sweep', 'run-project', 'case-study', 'apply'];
+export const JOB_TYPES: readonly JobType[] = ['mechanism', 'measure', 'check', 'capacity', 'regular', 'threshold', 'vertices', 'sweep', 'run-project', 'case-study', 'apply', 'compare'];

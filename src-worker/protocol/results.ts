@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { matrixPayloadSchema } from './common';
 import { caseStudyResultSchema } from './casestudy';
 import { applyResultSchema, remapResultSchema } from './remap';
+import { compareResultSchema } from './compare';
 
 const num = z.number();
 const nullableNum = z.number().nullable();
@@ -222,6 +223,7 @@ export const jobResultSchema = z.discriminatedUnion('type', [
   runProjectResultSchema,
   caseStudyResultSchema,
   applyResultSchema,
+  compareResultSchema,
 ]);
 
 export type MechanismResult = z.infer<typeof mechanismResultSchema>;

@@ -1,0 +1,184 @@
+/**
+ * Issue 15 item 2: compare mechanisms on one domain, prior and eps. Each row
+ * is a construction (remapped for the job's loss when asked) and its figures
+ * with units: expected distance at face value and after the optimal remap
+ * for the distance loss, probability of reporting the true cell, min-entropy
+ * leakage in bits, effective eps of the stored channel per unit of distance,
+ * and how much better than planar Laplace (same eps and prior, face value).
+ * No maths here: every number comes from measure/, remap/ and check/ via
+ * ./engine and ./remap-jobs.
+ */
+import { MechError } from '../errors';
+import type { Domain } from '../metric/domain';
+import type { Mechanism, RowSource } from '../mechanism/channel';
+import type { OptimalLpResult } from '../lp/optimal-mechanism';
+import { bayesRemap, remapMechanism } from '../remap/bayes-remap';
+import { COMPARE_MAP_MAX_CELLS, type CompareMechanism, type CompareRequest, type CompareResult, type CompareRow } from '../protocol/compare';
+import { checkCancelled, type JobContext } from './context';
+import { buildMechanism, checkChannel, isMissingPiece, measureChannel, qualityLoss, type LossSpecInput } from './engine';
+import { remapConstructed } from './remap-jobs';
+import { resolveDomain, resolveLoss, resolvePrior } from './resolve';
+import { admitBuiltDomain } from './admission';
+import { ADMISSION_LIMITS } from './admission-limits';
+
+const DIST: LossSpecInput = { kind: 'dist' };
+
+function kindLabel(m: CompareMechanism): string {
+  return m.label ?? `${m.kind}${m.remap ? ' + remap' : ''}`;
+}
+
+/** sum_x pi_x C[x][x] (outputs are the secrets). */
+function probabilityOfTruth(prior: Float64Array, ch: RowSource): number {
+  const buf = new Float64Array(ch.cols);
+  let s = 0;
+  for (let x = 0; x < ch.rows; x++) {
+    if (prior[x] === 0) continue;
+    s += prior[x]! * ch.row(x, buf)[x]!;
+  }
+  return s;
+}
+
+function mostLikely(prior: Float64Array): number {
+  let best = 0;
+  for (let i = 1; i < prior.length; i++) if (prior[i]! > prior[best]!) best = i;
+  return best;
+}
+
+interface Built {
+  mech: Mechanism;
+  channel: RowSource;
+  lp?: OptimalLpResult;
+}
+
+async function build(m: CompareMechanism, domain: Domain, eps: number, prior: Float64Array, loss: LossSpecInput, ctx: JobContext): Promise<Built | { note: string }> {
+  const lp = {
+    ...(m.lpModel !== undefined ? { lpModel: m.lpModel } : {}),
+    ...(m.delta !== undefined ? { delta: m.delta } : {}),
+    ...(m.timeLimitSeconds !== undefined ? { timeLimitSeconds: m.timeLimitSeconds } : {}),
+    ...(m.targetGap !== undefined ? { targetGap: m.targetGap } : {}),
+    ...(m.lpThreads !== undefined ? { lpThreads: m.lpThreads } : {}),
+  };
+  const o = await buildMechanism(m.kind, domain, eps, { prior, loss, lp, signal: ctx.signal, progress: () => undefined, ...(ctx.stopFlag ? { stopFlag: ctx.stopFlag } : {}) });
+  if (!o.exists) return { note: o.note };
+  const lpRecord = o.lp ? { lp: o.lp } : {};
+  if (!m.remap) return { mech: o.mechanism, channel: o.mechanism.channel, ...lpRecord };
+  const r = remapConstructed(o.mechanism, domain, prior, loss, o.lp, { signal: ctx.signal, progress: () => undefined });
+  return { mech: o.mechanism, channel: r.channel, ...lpRecord };
+}
+
+/** The figures of one row (mechanism built and, if asked, remapped). */
+function figures(b: Built, m: CompareMechanism, domain: Domain, eps: number, prior: Float64Array, ctx: JobContext): Omit<CompareRow, 'label' | 'kind' | 'remap' | 'exists' | 'betterThanPlanarLaplacePct' | 'timeMs'> {
+  const notes: string[] = [];
+  const ch = b.channel;
+  const n = domain.n;
+  const square = ch.cols === n;
+  const meas = measureChannel(prior, ch);
+  checkCancelled(ctx.signal);
+  const fin = (x: number): number | null => (Number.isFinite(x) ? x : null);
+  const expectedDistance = square ? fin(qualityLoss(prior, ch, domain)) : null;
+  if (!square) notes.push(`the outputs are not the secrets (${ch.cols} outputs): no face-value distance or probability of the true cell`);
+  // E[d] with the best use of the outputs: the Bayesian remap for the distance loss (certified on grids)
+  const r = m.remap ? bayesRemap(ch, domain, prior, DIST, { signal: ctx.signal }) : remapMechanism(b.mech, domain, prior, DIST, { signal: ctx.signal });
+  if (r.valueSlack > 0) notes.push(`remapped distance within +${r.valueSlack.toPrecision(2)} (windowed remap)`);
+  checkCancelled(ctx.signal);
+  let effectiveEpsilon: number | null = null;
+  try {
+    effectiveEpsilon = checkChannel(ch, domain, eps, 1, ADMISSION_LIMITS.maxCheckWork, { signal: ctx.signal }).effectiveEpsilon;
+  } catch (e) {
+    if (!(e instanceof MechError && (e.code === 'too-large' || isMissingPiece(e)))) throw e;
+    notes.push(`effective eps not computed: ${e.message}`);
+  }
+  const g = b.mech.guaranteedEpsilon;
+  const row: ReturnType<typeof figures> = {
+    expectedDistance,
+    expectedDistanceRemapped: fin(r.remappedLoss),
+    pTrue: square ? probabilityOfTruth(prior, ch) : null,
+    leakageBits: fin(meas.leakage),
+    effectiveEpsilon: effectiveEpsilon === null ? null : Number.isFinite(effectiveEpsilon) ? effectiveEpsilon : null,
+    guaranteedEpsilon: fin(g),
+  };
+  if (effectiveEpsilon === Infinity) notes.push('NOT private as stored: a positive entry faces a 0 (infinite privacy loss)');
+  else if (effectiveEpsilon !== null && Number.isFinite(g) && effectiveEpsilon > g * (1 + 1e-9)) notes.push(`NOT private as stored: effective eps ${effectiveEpsilon} above the guaranteed ${g}`);
+  if (notes.length) row.note = notes.join('; ');
+  return row;
+}
+
+export async function compareJob(req: CompareRequest, ctx: JobContext): Promise<CompareResult> {
+  const domain = resolveDomain(req.domain, ctx.progress);
+  admitBuiltDomain(req, req.domain, domain);
+  const n = domain.n;
+  const prior = resolvePrior(req.prior, n, domain);
+  const loss = req.loss !== undefined ? resolveLoss(req.loss) : DIST;
+  if (req.focus !== undefined && req.focus >= n) throw new MechError('invalid-input', `focus cell ${req.focus} is outside the domain ${domain.spec} (cells 0..${n - 1})`);
+  const focus = n <= COMPARE_MAP_MAX_CELLS ? (req.focus ?? mostLikely(prior)) : null;
+  const grid = domain.structure.grid ?? null;
+  const rows: CompareRow[] = [];
+  const total = req.mechanisms.length + 1;
+  for (let k = 0; k < req.mechanisms.length; k++) {
+    const m = req.mechanisms[k]!;
+    checkCancelled(ctx.signal);
+    ctx.progress(k / total, `${kindLabel(m)} on ${domain.spec}`);
+    const t0 = performance.now();
+    const base = { label: kindLabel(m), kind: m.kind, remap: m.remap === true, betterThanPlanarLaplacePct: null };
+    try {
+      const b = await build(m, domain, req.epsilon, prior, loss, ctx);
+      if (!('mech' in b)) {
+        rows.push({ ...base, exists: false, expectedDistance: null, expectedDistanceRemapped: null, pTrue: null, leakageBits: null, effectiveEpsilon: null, guaranteedEpsilon: null, note: b.note, timeMs: performance.now() - t0 });
+        continue;
+      }
+      const f = figures(b, m, domain, req.epsilon, prior, ctx);
+      const row: CompareRow = { ...base, exists: true, ...f, timeMs: 0 };
+      if (b.lp) {
+        // the LP's own record: its objective is the expected loss for the job's loss, certified within the gap
+        const fin = (x: number): number | null => (Number.isFinite(x) ? x : null);
+        row.lp = { model: b.lp.model, objective: b.lp.objective, lowerBound: fin(b.lp.lowerBound), gap: fin(b.lp.gap), stoppedBy: b.lp.stoppedBy };
+        const lpNote = `LP (${b.lp.model} model): expected ${typeof req.loss === 'string' ? req.loss : req.loss === undefined ? 'dist' : 'custom'} loss ${b.lp.objective.toPrecision(6)}, certified lower bound ${row.lp.lowerBound === null ? 'none' : row.lp.lowerBound.toPrecision(6)}${row.lp.gap === null ? '' : ` (gap ${(row.lp.gap * 100).toPrecision(3)}%)`}`;
+        row.note = row.note ? `${lpNote}; ${row.note}` : lpNote;
+      }
+      if (focus !== null) row.focusRow = Array.from(b.channel.row(focus, new Float64Array(b.channel.cols)));
+      row.timeMs = performance.now() - t0;
+      rows.push(row);
+    } catch (e) {
+      if (e instanceof MechError && (e.code === 'cancelled' || e.code === 'internal')) throw e;
+      const message = e instanceof Error ? e.message : String(e);
+      rows.push({ ...base, exists: false, expectedDistance: null, expectedDistanceRemapped: null, pTrue: null, leakageBits: null, effectiveEpsilon: null, guaranteedEpsilon: null, note: message, timeMs: performance.now() - t0 });
+    }
+  }
+  // The baseline: planar Laplace at face value, same eps and prior (the listed row when there is one)
+  ctx.progress(req.mechanisms.length / total, 'planar Laplace baseline');
+  let baseline: number | null = null;
+  let baselineNote: string | undefined;
+  const listed = rows.find((r) => r.kind === 'planar-laplace' && !r.remap && r.exists && r.label === kindLabel({ kind: 'planar-laplace' }));
+  if (listed) baseline = listed.expectedDistance;
+  else if (!grid) baselineNote = 'no planar Laplace baseline: the domain is not a grid';
+  else {
+    try {
+      const o = await buildMechanism('planar-laplace', domain, req.epsilon, { prior, signal: ctx.signal, progress: () => undefined });
+      if (o.exists) baseline = qualityLoss(prior, o.mechanism.channel, domain);
+    } catch (e) {
+      if (e instanceof MechError && e.code === 'cancelled') throw e;
+      baselineNote = `no planar Laplace baseline: ${e instanceof Error ? e.message : String(e)}`;
+    }
+  }
+  if (baseline !== null && !(Number.isFinite(baseline) && baseline > 0)) {
+    baselineNote = `no planar Laplace baseline: its expected distance is ${baseline}`;
+    baseline = null;
+  }
+  if (baseline !== null) for (const r of rows) if (r.expectedDistance !== null) r.betterThanPlanarLaplacePct = (100 * (baseline - r.expectedDistance)) / baseline;
+  ctx.progress(1, 'done');
+  const out: CompareResult = {
+    type: 'compare',
+    domain: domain.spec,
+    epsilon: req.epsilon,
+    unit: grid ? 'km' : 'd',
+    grid: grid ? { rows: grid.rows, cols: grid.cols, step: grid.step } : null,
+    loss: typeof req.loss === 'string' ? req.loss : req.loss === undefined ? 'dist' : 'matrix',
+    baseline,
+    rows,
+    focus,
+    focusLabel: focus === null ? null : domain.label(focus),
+  };
+  if (baselineNote) out.baselineNote = baselineNote;
+  if (n <= COMPARE_MAP_MAX_CELLS) out.prior = Array.from(prior);
+  return out;
+}

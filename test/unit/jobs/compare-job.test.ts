@@ -1,0 +1,274 @@
+/**
+ * Issue 15 item 2: the compare job. Every figure of every row is recomputed
+ * here by brute force from the channel matrix (taken from a mechanism job
+ * with the same spec) and the grid's Euclidean distances in km: expected
+ * distance, the optimal remap for the distance loss by scanning all guesses,
+ * P(true cell), min-entropy leakage, the effective eps over all pairs, and
+ * the percentage against planar Laplace. Also: validation, the CSV and the
+ * table text carry units.
+ */
+import { describe, expect, it } from 'vitest';
+import { MechError } from '../../../src-worker/errors';
+import { silentContext } from '../../../src-worker/jobs/context';
+import { runJobRequest } from '../../../src-worker/jobs/run';
+import { parseJobRequest } from '../../../src-worker/protocol/validate';
+import type { CompareResult } from '../../../src-worker/protocol/compare';
+import type { MechanismResult } from '../../../src-worker/protocol/results';
+import { compareCsv, compareTableText, compareChart } from '../../../src-main/charts/compare-report';
+
+const R = 4;
+const C = 5;
+const STEP = 0.5;
+const N = R * C;
+const DOMAIN = `grid:${R}x${C}:step=${STEP}`;
+const EPS = 1.2;
+
+/** Two-centre prior: mass around cells (0,0) and (3,4), a floor elsewhere. */
+function twoCentre(): number[] {
+  const w: number[] = [];
+  for (let r = 0; r < R; r++)
+    for (let c = 0; c < C; c++) {
+      const d1 = Math.hypot(r, c);
+      const d2 = Math.hypot(r - 3, c - 4);
+      w.push(Math.exp(-d1) + 0.7 * Math.exp(-d2) + 0.01);
+    }
+  const s = w.reduce((a, b) => a + b, 0);
+  return w.map((x) => x / s);
+}
+const PRIOR = twoCentre();
+
+function dist(a: number, b: number): number {
+  return STEP * Math.hypot(Math.floor(a / C) - Math.floor(b / C), (a % C) - (b % C));
+}
+
+async function channelOf(kind: string, remap: boolean): Promise<number[][]> {
+  const req = parseJobRequest({ type: 'mechanism', domain: DOMAIN, epsilon: EPS, kind, prior: { kind: 'vector', values: PRIOR }, loss: 'dist', ...(remap ? { remap: true } : {}) });
+  if (!req.ok) throw new Error(req.error.message);
+  const r = (await runJobRequest(req.value, silentContext())) as MechanismResult;
+  const m = r.matrix!;
+  const out: number[][] = [];
+  for (let x = 0; x < m.rows; x++) out.push(m.data.slice(x * m.cols, (x + 1) * m.cols));
+  return out;
+}
+
+interface Brute {
+  ed: number;
+  edRemapped: number;
+  pTrue: number;
+  leakage: number;
+  effEps: number;
+}
+
+function brute(ch: number[][]): Brute {
+  let ed = 0;
+  let pTrue = 0;
+  for (let x = 0; x < N; x++)
+    for (let y = 0; y < N; y++) {
+      ed += PRIOR[x]! * ch[x]![y]! * dist(x, y);
+      if (x === y) pTrue += PRIOR[x]! * ch[x]![y]!;
+    }
+  // optimal remap: for each output, the guess minimising the posterior expected distance
+  let edRemapped = 0;
+  for (let y = 0; y < N; y++) {
+    let best = Infinity;
+    for (let w = 0; w < N; w++) {
+      let s = 0;
+      for (let x = 0; x < N; x++) s += PRIOR[x]! * ch[x]![y]! * dist(w, x);
+      best = Math.min(best, s);
+    }
+    edRemapped += best;
+  }
+  let post = 0;
+  for (let y = 0; y < N; y++) {
+    let mx = 0;
+    for (let x = 0; x < N; x++) mx = Math.max(mx, PRIOR[x]! * ch[x]![y]!);
+    post += mx;
+  }
+  const leakage = Math.log2(post / Math.max(...PRIOR));
+  let effEps = 0;
+  for (let x = 0; x < N; x++)
+    for (let xp = 0; xp < N; xp++) {
+      if (x === xp) continue;
+      for (let y = 0; y < N; y++) {
+        const a = ch[x]![y]!;
+        const b = ch[xp]![y]!;
+        if (a === 0 && b === 0) continue;
+        effEps = Math.max(effEps, b === 0 ? Infinity : Math.log(a / b) / dist(x, xp));
+      }
+    }
+  return { ed, edRemapped, pTrue, leakage, effEps };
+}
+
+const SPECS = [
+  { kind: 'planar-laplace', remap: false },
+  { kind: 'planar-laplace', remap: true },
+  { kind: 'exponential', remap: false },
+  { kind: 'optimal', remap: false },
+] as const;
+
+const want3 = (b: Brute[]): number => b[3]!.ed;
+
+async function compare(extra: Record<string, unknown> = {}): Promise<CompareResult> {
+  const req = parseJobRequest({
+    type: 'compare',
+    domain: DOMAIN,
+    epsilon: EPS,
+    prior: { kind: 'vector', values: PRIOR },
+    loss: 'dist',
+    mechanisms: SPECS.map((s) => ({ kind: s.kind, ...(s.remap ? { remap: true } : {}) })),
+    ...extra,
+  });
+  if (!req.ok) throw new Error(req.error.message);
+  return (await runJobRequest(req.value, silentContext())) as CompareResult;
+}
+
+describe('compare job', () => {
+  it('every figure of every row equals its brute-force recomputation from the channel', async () => {
+    const r = await compare();
+    expect(r.type).toBe('compare');
+    expect(r.unit).toBe('km');
+    expect(r.grid).toEqual({ rows: R, cols: C, step: STEP });
+    expect(r.rows).toHaveLength(SPECS.length);
+    const b: Brute[] = [];
+    for (const s of SPECS) b.push(brute(await channelOf(s.kind, s.remap)));
+    const base = b[0]!.ed; // planar Laplace at face value
+    for (let k = 0; k < SPECS.length; k++) {
+      const row = r.rows[k]!;
+      const want = b[k]!;
+      expect(row.exists).toBe(true);
+      expect(row.remap).toBe(SPECS[k]!.remap);
+      expect(row.expectedDistance!).toBeCloseTo(want.ed, 9);
+      expect(row.expectedDistanceRemapped!).toBeCloseTo(want.edRemapped, 9);
+      expect(row.pTrue!).toBeCloseTo(want.pTrue, 12);
+      expect(row.leakageBits!).toBeCloseTo(want.leakage, 9);
+      expect(row.effectiveEpsilon!).toBeCloseTo(want.effEps, 6);
+      expect(row.effectiveEpsilon!).toBeLessThanOrEqual(EPS * (1 + 1e-9));
+      expect(row.betterThanPlanarLaplacePct!).toBeCloseTo((100 * (base - want.ed)) / base, 9);
+      expect(row.focusRow).toHaveLength(N);
+    }
+    expect(r.baseline!).toBeCloseTo(base, 9);
+    // the optimal row carries its LP record: for the distance loss its objective is the row's expected distance
+    const opt = r.rows[3]!;
+    expect(opt.lp).toBeDefined();
+    expect(opt.lp!.objective).toBeCloseTo(want3(b), 6);
+    expect(opt.lp!.lowerBound!).toBeLessThanOrEqual(opt.lp!.objective * (1 + 1e-9));
+    expect(opt.note).toMatch(/^LP \(\w+ model\): expected dist loss/);
+    expect(r.rows[0]!.lp).toBeUndefined();
+    expect(r.rows[0]!.betterThanPlanarLaplacePct).toBe(0);
+    // the remap can only help, and the optimal mechanism beats planar Laplace for this prior and loss
+    expect(r.rows[1]!.expectedDistance!).toBeLessThan(r.rows[0]!.expectedDistance! + 1e-12);
+    expect(r.rows[1]!.betterThanPlanarLaplacePct!).toBeGreaterThan(0);
+    expect(r.rows[3]!.betterThanPlanarLaplacePct!).toBeGreaterThan(r.rows[1]!.betterThanPlanarLaplacePct! - 1e-6);
+    // the prior and the focus (most likely cell by default) for the map
+    expect(r.prior).toHaveLength(N);
+    expect(r.focus).toBe(0);
+    const row0 = await channelOf('planar-laplace', false);
+    r.rows[0]!.focusRow!.forEach((v, j) => expect(v).toBeCloseTo(row0[0]![j]!, 15));
+  }, 60_000);
+
+  it('computes the planar Laplace baseline itself when no plain planar Laplace row is listed', async () => {
+    const req = parseJobRequest({ type: 'compare', domain: DOMAIN, epsilon: EPS, prior: { kind: 'vector', values: PRIOR }, mechanisms: [{ kind: 'exponential' }], focus: 7 });
+    if (!req.ok) throw new Error(req.error.message);
+    const r = (await runJobRequest(req.value, silentContext())) as CompareResult;
+    const pl = brute(await channelOf('planar-laplace', false)).ed;
+    const ex = brute(await channelOf('exponential', false)).ed;
+    expect(r.baseline!).toBeCloseTo(pl, 9);
+    expect(r.rows[0]!.betterThanPlanarLaplacePct!).toBeCloseTo((100 * (pl - ex)) / pl, 9);
+    expect(r.focus).toBe(7);
+    expect(r.focusLabel).toBeTruthy();
+  });
+
+  it('renders units in the table, the CSV and the chart', async () => {
+    const r = await compare();
+    const t = compareTableText(r);
+    expect(t.header).toContain('expected distance (km)');
+    expect(t.header).toContain('effective ε per km');
+    expect(t.rows[0]![1]).toMatch(/^\d+(\.\d+)? km$/);
+    expect(t.rows[0]![6]).toBe('same as planar Laplace');
+    expect(t.rows[1]![6]).toMatch(/^\d+\.\d% better$/);
+    const csv = compareCsv(r).trim().split('\n');
+    expect(csv[1]).toBe('mechanism,kind,remap,exists,expected_distance_km,expected_distance_remapped_km,p_true_cell,leakage_bits,effective_eps_per_km,guaranteed_eps_per_km,better_than_planar_laplace_pct,note');
+    expect(csv).toHaveLength(2 + SPECS.length);
+    expect(Number(csv[2]!.split(',')[4])).toBe(r.rows[0]!.expectedDistance);
+    const ch = compareChart(r);
+    expect(ch.categories).toHaveLength(SPECS.length);
+    expect(ch.series[0]!.y[1]).toBe(r.rows[1]!.expectedDistance);
+  });
+
+  it('refuses bad input at the boundary with one clear message', async () => {
+    const bad = (x: Record<string, unknown>) => parseJobRequest({ type: 'compare', domain: DOMAIN, epsilon: EPS, mechanisms: [{ kind: 'planar-laplace' }], ...x });
+    expect(bad({ mechanisms: [] }).ok).toBe(false);
+    expect(bad({ mechanisms: Array(9).fill({ kind: 'rr' }) }).ok).toBe(false);
+    expect(bad({ mechanisms: [{ kind: 'rr', delta: 1.1 }] }).ok).toBe(false);
+    expect(bad({ epsilon: 0 }).ok).toBe(false);
+    const req = bad({ focus: N });
+    if (!req.ok) throw new Error(req.error.message);
+    await expect(runJobRequest(req.value, silentContext())).rejects.toThrow(MechError);
+    await expect(runJobRequest(req.value, silentContext())).rejects.toThrow(/focus cell 20 is outside/);
+  });
+
+  it('a construction that does not exist is a row that says so, the others are computed', async () => {
+    // tight constraints on a grid needs a large eps: at 0.05 per km it does not exist
+    const req = parseJobRequest({ type: 'compare', domain: DOMAIN, epsilon: 0.05, mechanisms: [{ kind: 'tight' }, { kind: 'planar-laplace' }] });
+    if (!req.ok) throw new Error(req.error.message);
+    const r = (await runJobRequest(req.value, silentContext())) as CompareResult;
+    expect(r.rows[0]!.exists).toBe(false);
+    expect(r.rows[0]!.note).toMatch(/no tight-constraints mechanism exists/);
+    expect(compareTableText(r).rows[0]![1]).toBe('does not exist');
+    expect(r.rows[1]!.exists).toBe(true);
+  });
+});
+
+describe('compare: admission and the Node-side PNG', () => {
+  it('refuses before building what cannot finish, naming the job', async () => {
+    const { admitRequest } = await import('../../../src-worker/jobs/admission');
+    const req = parseJobRequest({ type: 'compare', domain: 'grid:2000x2000', epsilon: 1, mechanisms: [{ kind: 'exponential' }, { kind: 'planar-laplace', remap: true }] });
+    if (!req.ok) throw new Error(req.error.message);
+    let err: unknown;
+    try {
+      admitRequest(req.value);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(MechError);
+    expect((err as MechError).code).toBe('too-large');
+    expect((err as MechError).message).toMatch(/comparing 2 mechanisms/);
+  });
+
+  it('the chart of a comparison renders to PNG on the Node side (the same spec the app draws)', async () => {
+    const { renderChartPng } = await import('../../../src-main/charts/render-chart');
+    const r = await compare();
+    const png = renderChartPng(compareChart(r), 800, 400);
+    expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+    expect(png.readUInt32BE(16)).toBe(800);
+    expect(png.readUInt32BE(20)).toBe(400);
+  }, 60_000);
+});
+
+describe('compare: Stop on an optimal row', () => {
+  it('is an LP job when a row is optimal (Stop keeps a result), not otherwise', async () => {
+    const { isLpJob } = await import('../../../src-main/dispatcher/dispatcher');
+    const p = (kinds: string[]) => {
+      const r = parseJobRequest({ type: 'compare', domain: DOMAIN, epsilon: EPS, mechanisms: kinds.map((kind) => ({ kind })) });
+      if (!r.ok) throw new Error(r.error.message);
+      return r.value;
+    };
+    expect(isLpJob(p(['planar-laplace', 'optimal']))).toBe(true);
+    expect(isLpJob(p(['planar-laplace', 'tight']))).toBe(false);
+  });
+
+  it('a raised stop flag ends the LP with its best mechanism and the comparison still completes', async () => {
+    const req = parseJobRequest({ type: 'compare', domain: DOMAIN, epsilon: EPS, prior: { kind: 'vector', values: PRIOR }, mechanisms: [{ kind: 'optimal' }, { kind: 'planar-laplace' }] });
+    if (!req.ok) throw new Error(req.error.message);
+    const stopFlag = new Int32Array(new SharedArrayBuffer(4));
+    stopFlag[0] = 1;
+    const r = (await runJobRequest(req.value, { ...silentContext(), stopFlag })) as CompareResult;
+    expect(r.rows).toHaveLength(2);
+    expect(r.rows[1]!.exists).toBe(true);
+    // stopped at once: its best mechanism so far, honestly labelled, whose stored channel passes the check
+    expect(r.rows[0]!.exists).toBe(true);
+    expect(r.rows[0]!.lp!.stoppedBy).toBe('stopped');
+    expect(r.rows[0]!.lp!.lowerBound!).toBeLessThanOrEqual(r.rows[0]!.lp!.objective);
+    expect(r.rows[0]!.effectiveEpsilon!).toBeLessThanOrEqual(EPS * (1 + 1e-9));
+  }, 60_000);
+});
