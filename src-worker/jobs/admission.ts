@@ -467,6 +467,10 @@ export function admitRequest(req: JobRequest, built?: ReadonlyMap<DomainInput, D
       settleMu(d, w, `the sweep's regularity bounds (${req.steps} eps values)`, req.steps);
       return;
     }
+    case 'rows':
+      // block means stream the whole channel once; listed rows only build the mechanism
+      mechanismSpecWork(req.mechanism, size, `the ${req.mechanism.kind} mechanism's ${req.blocks !== undefined ? 'block means' : 'rows'}`, req.blocks !== undefined ? 1 : 0);
+      return;
     case 'run-project':
     case 'case-study':
       return; // each project item is admitted on its own (runJobRequest); case studies have fixed sizes

@@ -151,7 +151,7 @@ function storedChannelWarning(effective: number | null, guaranteed: number): str
   return `NOT private as stored: the stored entries reach effective eps ${effective}, above the guaranteed ${guaranteed} (precision lost in entries below 1e-308)`;
 }
 
-async function construct(req: JobRequest, spec: MechanismSpec, ctx: JobContext): Promise<{ domain: Domain; prior: Float64Array; outcome: MechanismOutcome }> {
+export async function construct(req: JobRequest, spec: MechanismSpec, ctx: JobContext): Promise<{ domain: Domain; prior: Float64Array; outcome: MechanismOutcome }> {
   const domain = domainOf(req, spec.domain, ctx);
   checkCancelled(ctx.signal);
   const prior = resolvePrior(spec.prior, domain.n, domain);

@@ -7,6 +7,7 @@ import { capacityJob, checkJob, measureJob, mechanismJob, regularJob, sweepJob, 
 import { planProject } from './project-plan';
 import { admitRequest } from './admission';
 import { runCaseStudy } from '../casestudy';
+import { rowsJob } from './rows';
 
 export async function runJobRequest(req: JobRequest, ctx: JobContext): Promise<JobResult> {
   // One size-and-work estimate before anything is built (./admission.ts): refuse at once what cannot finish.
@@ -32,6 +33,8 @@ export async function runJobRequest(req: JobRequest, ctx: JobContext): Promise<J
       return runProjectJob(req, ctx);
     case 'case-study':
       return runCaseStudy(req, ctx);
+    case 'rows':
+      return rowsJob(req, ctx);
   }
 }
 

@@ -123,6 +123,31 @@ export const sweepRequestSchema = z
   })
   .refine((r) => r.from <= r.to, { message: 'sweep: from must be <= to' });
 
+/** Most rows a `rows` job returns, and most entries (rows x columns) in one answer. */
+export const ROWS_MAX_INDICES = 1000;
+export const ROWS_MAX_ENTRIES = 2_000_000;
+/** Most blocks per side of a block-mean heat map. */
+export const ROWS_MAX_BLOCKS = 400;
+
+/**
+ * Part of a mechanism's channel for a view, computed in the engine from its
+ * construction (the page never holds the n x n matrix): the given secret
+ * rows (optionally a column range [colFrom, colTo)), or the block means of
+ * the whole channel on at most `blocks` x `blocks` blocks (a heat map).
+ */
+export const rowsRequestSchema = z
+  .strictObject({
+    type: z.literal('rows'),
+    mechanism: mechanismSpecSchema,
+    rows: z.array(z.int().min(0, 'row indices must be >= 0')).min(1).max(ROWS_MAX_INDICES, `at most ${ROWS_MAX_INDICES} rows per request`).optional(),
+    colFrom: z.int().min(0).optional(),
+    colTo: z.int().min(1).optional(),
+    blocks: z.int().min(1).max(ROWS_MAX_BLOCKS, `at most ${ROWS_MAX_BLOCKS} blocks per side`).optional(),
+  })
+  .refine((r) => (r.rows === undefined) !== (r.blocks === undefined), { message: 'give exactly one of rows (row indices) or blocks (block means)' })
+  .refine((r) => r.colFrom === undefined || r.colTo === undefined || r.colFrom < r.colTo, { message: 'colFrom must be < colTo' })
+  .refine((r) => r.blocks === undefined || (r.colFrom === undefined && r.colTo === undefined), { message: 'colFrom/colTo apply to rows only' });
+
 export const runProjectRequestSchema = z.strictObject({
   type: z.literal('run-project'),
   project: projectSchema,
@@ -141,6 +166,7 @@ export const jobRequestSchema = z.discriminatedUnion('type', [
   sweepRequestSchema,
   runProjectRequestSchema,
   caseStudyRequestSchema,
+  rowsRequestSchema,
 ]);
 
 export type MechanismRequest = z.infer<typeof mechanismRequestSchema>;
@@ -152,6 +178,7 @@ export type ThresholdRequest = z.infer<typeof thresholdRequestSchema>;
 export type VerticesRequest = z.infer<typeof verticesRequestSchema>;
 export type SweepRequest = z.infer<typeof sweepRequestSchema>;
 export type RunProjectRequest = z.infer<typeof runProjectRequestSchema>;
+export type RowsRequest = z.infer<typeof rowsRequestSchema>;
 export type JobRequest = z.infer<typeof jobRequestSchema>;
 export type JobType = JobRequest['type'];
-export const JOB_TYPES: readonly JobType[] = ['mechanism', 'measure', 'check', 'capacity', 'regular', 'threshold', 'vertices', 'sweep', 'run-project', 'case-study'];
+export const JOB_TYPES: readonly JobType[] = ['mechanism', 'measure', 'check', 'capacity', 'regular', 'threshold', 'vertices', 'sweep', 'run-project', 'case-study', 'rows'];
