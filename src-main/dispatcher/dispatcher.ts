@@ -33,6 +33,8 @@ import type { JobRequest } from '../../src-worker/protocol/requests';
 import { FLAG_CANCEL, FLAG_STOP } from '../../src-worker/jobs/context';
 import type { JobResult } from '../../src-worker/protocol/results';
 import { parseJobRequest } from '../../src-worker/protocol/validate';
+import { INLINE_MATRIX_LIMIT, MAX_REQUEST_CHANNEL_ENTRIES } from '../../src-worker/protocol/common';
+import { ChannelStore } from './channel-store';
 
 export interface DispatcherOptions {
   /** Worker threads (default: os.availableParallelism(), at least 1). */
@@ -108,6 +110,8 @@ export class Dispatcher {
   private readonly validateReplies: boolean;
   private seq = 0;
   private closed = false;
+  /** Channels kept for keepChannel mechanism jobs, named by channelRef in later requests. */
+  readonly channels = new ChannelStore();
 
   constructor(options: DispatcherOptions = {}) {
     const threads = Math.max(1, Math.floor(options.threads ?? availableParallelism()));
@@ -169,7 +173,11 @@ export class Dispatcher {
     if (this.closed) throw new ApiError({ code: 'internal', message: 'the job dispatcher is closed' });
     const parsed = parseJobRequest(request);
     if (!parsed.ok) throw new ApiError(parsed.error);
-    const req = parsed.value;
+    const req = this.resolveChannelRef(parsed.value);
+    // keepChannel: the worker returns the whole channel (up to what a request may carry back), the host keeps it
+    // and passes on the matrix only within the caller's inline limit.
+    const keep = req.type === 'mechanism' && req.keepChannel === true ? { inlineLimit: req.inlineLimit ?? INLINE_MATRIX_LIMIT } : null;
+    const workerReq: JobRequest = keep && req.type === 'mechanism' ? { ...req, inlineLimit: MAX_REQUEST_CHANNEL_ENTRIES } : req;
     const id = `job-${++this.seq}`;
     const flagBuf = new SharedArrayBuffer(4);
     const rec: JobRecord = {
@@ -198,7 +206,7 @@ export class Dispatcher {
     });
     port1.unref();
     this.pool
-      .run({ request: req, port: port2, cancelFlag: flagBuf }, { transferList: [port2], signal: rec.abort.signal })
+      .run({ request: workerReq, port: port2, cancelFlag: flagBuf }, { transferList: [port2], signal: rec.abort.signal })
       .then(
         (reply: unknown) => {
           const r = workerReplySchema.safeParse(reply);
@@ -208,7 +216,7 @@ export class Dispatcher {
             this.finishError(rec, { code: 'internal', message: `worker sent a malformed reply for ${req.type}${where}: ${issue?.message ?? ''}` });
           } else if (r.data.ok) {
             if (rec.cancelled) this.finishError(rec, { code: 'cancelled', message: 'job cancelled' });
-            else this.finishResult(rec, r.data.result);
+            else this.finishResult(rec, keep ? this.keepChannel(r.data.result, keep.inlineLimit) : r.data.result);
           } else {
             this.finishError(rec, rec.cancelled ? { code: 'cancelled', message: 'job cancelled' } : r.data.error);
           }
@@ -307,6 +315,26 @@ export class Dispatcher {
   /** Live worker threads (for tests and diagnostics). */
   get liveThreads(): number {
     return this.pool.threads.length;
+  }
+
+  /** A request naming a kept channel carries it from here on (workers never see a channelRef). */
+  private resolveChannelRef(req: JobRequest): JobRequest {
+    if ((req.type !== 'measure' && req.type !== 'check' && req.type !== 'rows') || req.channelRef === undefined) return req;
+    const channel = this.channels.get(req.channelRef);
+    if (!channel) {
+      throw new ApiError({ code: 'invalid-input', message: `the channel ${req.channelRef} is no longer kept by the app (it was computed in an earlier session or dropped for memory): compute its mechanism again` });
+    }
+    const { channelRef: _ref, ...rest } = req;
+    void _ref;
+    return { ...rest, channel } as JobRequest;
+  }
+
+  /** Keep a mechanism result's channel; its matrix stays in the result only within the caller's inline limit. */
+  private keepChannel(result: JobResult, inlineLimit: number): JobResult {
+    if (result.type !== 'mechanism' || !result.matrix) return result;
+    const channelRef = this.channels.put(result.matrix);
+    const { matrix, ...rest } = result;
+    return matrix.rows * matrix.cols <= inlineLimit ? { ...rest, matrix, channelRef } : { ...rest, channelRef };
   }
 
   private finishResult(rec: JobRecord, result: JobResult): void {

@@ -469,7 +469,7 @@ export function admitRequest(req: JobRequest, built?: ReadonlyMap<DomainInput, D
     }
     case 'rows':
       // block means stream the whole channel once; listed rows only build the mechanism
-      mechanismSpecWork(req.mechanism, size, `the ${req.mechanism.kind} mechanism's ${req.blocks !== undefined ? 'block means' : 'rows'}`, req.blocks !== undefined ? 1 : 0);
+      if (req.mechanism) mechanismSpecWork(req.mechanism, size, `the ${req.mechanism.kind} mechanism's ${req.blocks !== undefined ? 'block means' : 'rows'}`, req.blocks !== undefined ? 1 : 0);
       return;
     case 'run-project':
     case 'case-study':

@@ -12,7 +12,8 @@ import type { MechanismSpec, RowsRequest } from '../protocol/requests';
 import { ROWS_MAX_ENTRIES } from '../protocol/requests';
 import type { RowsResult } from '../protocol/results';
 import { checkCancelled, type JobContext } from './context';
-import { construct } from './handlers';
+import { construct, unresolvedRef } from './handlers';
+import { resolveChannel } from './resolve';
 
 /** Constructions kept per worker thread (most recent last). */
 const CACHE_SIZE = 2;
@@ -43,7 +44,8 @@ export function clearRowsCache(): void {
 }
 
 export async function rowsJob(req: RowsRequest, ctx: JobContext): Promise<RowsResult> {
-  const ch = await channelOf(req, req.mechanism, ctx);
+  if (req.channelRef !== undefined) unresolvedRef(req.channelRef);
+  const ch = req.mechanism ? await channelOf(req, req.mechanism, ctx) : resolveChannel(req.channel!);
   checkCancelled(ctx.signal);
   const buf = new Float64Array(ch.cols);
   if (req.rows) {

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import {
   channelPayloadSchema,
+  channelRefSchema,
   domainInputSchema,
   epsilonSchema,
   lossInputSchema,
@@ -38,6 +39,8 @@ export const mechanismRequestSchema = z
     out: outPath,
     /** Carry the matrix inline when rows*cols <= this (default INLINE_MATRIX_LIMIT). */
     inlineLimit: z.int().min(0).max(4_000_000).optional(),
+    /** Ask the app host to keep the channel and return its `channelRef` (measure, check and rows name it then). */
+    keepChannel: z.boolean().optional(),
   })
   .refine(lpOptionsOnlyForOptimal, lpOptionsOnlyForOptimalMessage);
 
@@ -48,14 +51,16 @@ export const mechanismRequestSchema = z
 export const mechanismSpecSchema = z.strictObject(mechanismSpecShape).refine(lpOptionsOnlyForOptimal, lpOptionsOnlyForOptimalMessage);
 export type MechanismSpec = z.infer<typeof mechanismSpecSchema>;
 
-const oneChannel = <T extends { channel?: unknown; mechanism?: unknown }>(r: T): boolean => (r.channel === undefined) !== (r.mechanism === undefined);
-const oneChannelMessage = { message: 'give exactly one of channel (a matrix) or mechanism (a construction)' };
+const oneChannel = <T extends { channel?: unknown; mechanism?: unknown; channelRef?: unknown }>(r: T): boolean =>
+  [r.channel, r.mechanism, r.channelRef].filter((x) => x !== undefined).length === 1;
+const oneChannelMessage = { message: 'give exactly one of channel (a matrix), mechanism (a construction) or channelRef (a channel the host keeps)' };
 
 export const measureRequestSchema = z
   .strictObject({
     type: z.literal('measure'),
     channel: channelPayloadSchema.optional(),
     mechanism: mechanismSpecSchema.optional(),
+    channelRef: channelRefSchema.optional(),
     domain: domainInputSchema.optional(),
     epsilon: epsilonSchema.optional(),
     prior: priorInputSchema.optional(),
@@ -68,6 +73,7 @@ export const checkRequestSchema = z
     type: z.literal('check'),
     channel: channelPayloadSchema.optional(),
     mechanism: mechanismSpecSchema.optional(),
+    channelRef: channelRefSchema.optional(),
     domain: domainInputSchema,
     epsilon: epsilonSchema,
     /** How many worst violating pairs to list. */
@@ -138,12 +144,15 @@ export const ROWS_MAX_BLOCKS = 400;
 export const rowsRequestSchema = z
   .strictObject({
     type: z.literal('rows'),
-    mechanism: mechanismSpecSchema,
+    mechanism: mechanismSpecSchema.optional(),
+    channel: channelPayloadSchema.optional(),
+    channelRef: channelRefSchema.optional(),
     rows: z.array(z.int().min(0, 'row indices must be >= 0')).min(1).max(ROWS_MAX_INDICES, `at most ${ROWS_MAX_INDICES} rows per request`).optional(),
     colFrom: z.int().min(0).optional(),
     colTo: z.int().min(1).optional(),
     blocks: z.int().min(1).max(ROWS_MAX_BLOCKS, `at most ${ROWS_MAX_BLOCKS} blocks per side`).optional(),
   })
+  .refine(oneChannel, oneChannelMessage)
   .refine((r) => (r.rows === undefined) !== (r.blocks === undefined), { message: 'give exactly one of rows (row indices) or blocks (block means)' })
   .refine((r) => r.colFrom === undefined || r.colTo === undefined || r.colFrom < r.colTo, { message: 'colFrom must be < colTo' })
   .refine((r) => r.blocks === undefined || (r.colFrom === undefined && r.colTo === undefined), { message: 'colFrom/colTo apply to rows only' });

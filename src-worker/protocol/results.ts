@@ -90,6 +90,8 @@ export const mechanismResultSchema = z.object({
   matrix: matrixPayloadSchema.optional(),
   /** Path the full channel was streamed to, when asked. */
   csvPath: z.string().optional(),
+  /** The host keeps the channel under this id (keepChannel): measure, check and rows requests name it. */
+  channelRef: z.string().optional(),
   note: z.string().optional(),
 });
 
