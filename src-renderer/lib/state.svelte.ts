@@ -5,11 +5,11 @@
  */
 import type { MechStudioApi, RecentProject } from '../../src-worker/protocol/api';
 import type { JobEvent, LpSample } from '../../src-worker/protocol/messages';
-import type { ChannelPayload, JobError } from '../../src-worker/protocol/common';
+import type { JobError } from '../../src-worker/protocol/common';
 import type { JobRequest } from '../../src-worker/protocol/requests';
-import type { CheckResult, JobResult, MechanismResult } from '../../src-worker/protocol/results';
+import type { CheckResult, JobResult, MechanismResult, RowsResult } from '../../src-worker/protocol/results';
 import type { ProjectInput } from '../../src-worker/protocol/project';
-import { analysisRequest, applyDeletion, caseStudyRequest, epsText, mechanismRequest, newProject, type DeletionPlan, type ItemKind } from './project-model';
+import { analysisRequest, applyDeletion, caseStudyRequest, channelSource, epsText, mechanismRequest, newProject, type ChannelSource, type DeletionPlan, type ItemKind } from './project-model';
 
 export type Selection = { kind: ItemKind; id: string } | null;
 
@@ -47,6 +47,8 @@ export interface ItemResult {
   checkError?: string;
   /** The inputs changed since this was computed. */
   stale?: boolean;
+  /** Where the engine finds a computed mechanism's channel (its construction at compute time, or the host's channelRef): views fetch rows from it. */
+  source?: ChannelSource;
 }
 
 const AUTOSAVE_KEY = 'mechstudio.autosave.v1';
@@ -116,12 +118,13 @@ export class AppState {
   }
 
   /** Submit a job, track it in the jobs panel, resolve with its result. */
-  run(request: JobRequest, label: string, onId?: (id: string) => void): Promise<JobResult> {
+  run(request: JobRequest, label: string, onId?: (id: string) => void, quiet = false): Promise<JobResult> {
     const view: JobView = { jobId: null, label, type: request.type, started: Date.now(), elapsedMs: 0, fraction: null, message: 'queued', status: 'queued' };
     if (request.type === 'mechanism' && request.kind === 'optimal') view.stoppable = true;
-    this.jobs.unshift(view);
+    // quiet jobs (rows fetched for a view while scrolling) stay out of the jobs panel
+    if (!quiet) this.jobs.unshift(view);
     if (this.jobs.length > 30) this.jobs.splice(30);
-    const tracked = this.jobs[0]!;
+    const tracked = quiet ? view : this.jobs[0]!;
     return new Promise<JobResult>((resolve, reject) => {
       const early: JobEvent[] = [];
       let id: string | null = null;
@@ -153,6 +156,11 @@ export class AppState {
       );
       void id;
     });
+  }
+
+  /** Rows or block means of a channel for a view (a `rows` job, kept out of the jobs panel). */
+  async fetchRows(request: Extract<JobRequest, { type: 'rows' }>): Promise<RowsResult> {
+    return (await this.run($state.snapshot(request) as typeof request, 'rows for a view', undefined, true)) as RowsResult;
   }
 
   async cancel(jobId: string): Promise<void> {
@@ -223,8 +231,10 @@ export class AppState {
     const m = (this.project.mechanisms ?? []).find((x) => x.id === id);
     if (!m) return;
     let req;
+    let sentSpec: ChannelSource | undefined;
     try {
       req = mechanismRequest(this.project, m);
+      if (m.kind !== 'optimal') sentSpec = channelSource(this.project, m, undefined);
     } catch (e) {
       this.put(gen, id, { status: 'error', error: { code: 'invalid-input', message: (e as Error).message } });
       return;
@@ -237,18 +247,22 @@ export class AppState {
         const r = this.current(gen, id);
         if (r) r.jobId = jobId;
       })) as MechanismResult;
-      this.put(gen, id, { status: 'done', result: res });
-      if (res.matrix && gen === this.generation) void this.checkMechanism(gen, id, res.matrix, domainId, epsilon);
+      // the construction as it was sent (later edits make the result stale, not its views different)
+      const source: ChannelSource | undefined = !res.exists ? undefined : (sentSpec ?? (res.channelRef !== undefined ? { channelRef: res.channelRef } : undefined));
+      this.put(gen, id, source ? { status: 'done', result: res, source } : { status: 'done', result: res });
+      // The privacy check runs in the engine on the mechanism's construction (planar Laplace by its grid offsets)
+      // or on the channel the host kept (an LP), at any size the engine admits (issue 15).
+      if (source && gen === this.generation) void this.checkMechanism(gen, id, source, domainId, epsilon);
     } catch (e) {
       this.put(gen, id, { status: 'error', error: e as JobError });
     }
   }
 
-  private async checkMechanism(gen: number, id: string, matrix: ChannelPayload, domainId: string, epsilon: number): Promise<void> {
+  private async checkMechanism(gen: number, id: string, source: ChannelSource, domainId: string, epsilon: number): Promise<void> {
     const domain = this.project.domains.find((d) => d.id === domainId)?.domain;
     if (domain === undefined) return;
     try {
-      const res = (await this.run({ type: 'check', channel: matrix, domain, epsilon, maxViolations: 10 }, `privacy check of '${id}'`)) as CheckResult;
+      const res = (await this.run({ type: 'check', ...source, domain, epsilon, maxViolations: 10 }, `privacy check of '${id}'`)) as CheckResult;
       const r = this.current(gen, id);
       if (r) r.check = res;
     } catch (e) {
@@ -263,7 +277,7 @@ export class AppState {
     if (!a) return;
     let req: JobRequest;
     try {
-      let matrix: ChannelPayload | undefined;
+      let source: ChannelSource | undefined;
       if (a.type === 'measure' || a.type === 'check') {
         const mr = this.results[a.mechanism];
         if (!mr || mr.status !== 'done' || mr.stale) await this.computeMechanism(a.mechanism);
@@ -271,9 +285,10 @@ export class AppState {
         const done = this.results[a.mechanism];
         if (done?.status === 'error') throw new Error(`mechanism '${a.mechanism}' failed: ${done.error?.message ?? ''}`);
         const r = done?.result;
-        if (r?.type === 'mechanism') matrix = r.matrix;
+        const m = (this.project.mechanisms ?? []).find((x) => x.id === a.mechanism);
+        if (m) source = channelSource(this.project, m, r?.type === 'mechanism' ? r.channelRef : undefined);
       }
-      req = analysisRequest(this.project, a, matrix);
+      req = analysisRequest(this.project, a, source);
     } catch (e) {
       this.put(gen, id, { status: 'error', error: { code: 'invalid-input', message: (e as Error).message } });
       return;
