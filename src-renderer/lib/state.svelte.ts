@@ -47,6 +47,8 @@ export interface ItemResult {
   checkError?: string;
   /** The inputs changed since this was computed. */
   stale?: boolean;
+  /** The separate privacy check was over the engine's work limit (why); the mechanism job's own effective eps is shown. */
+  checkSkipped?: string;
   /** Where the engine finds a computed mechanism's channel (its construction at compute time, or the host's channelRef): views fetch rows from it. */
   source?: ChannelSource;
 }
@@ -267,7 +269,9 @@ export class AppState {
       if (r) r.check = res;
     } catch (e) {
       const r = this.current(gen, id);
-      if (r) r.checkError = (e as JobError).message;
+      // a check over the engine's work limit is no verdict: the view shows the mechanism job's own measurement and why
+      if (r && (e as JobError).code === 'too-large') r.checkSkipped = (e as JobError).message;
+      else if (r) r.checkError = (e as JobError).message;
     }
   }
 

@@ -32,7 +32,7 @@ async function setNumber(testid: string, value: number): Promise<void> {
 /** Coloured (not white, not grey) pixels of a canvas: a drawn heat map has many. */
 function coloured(testid: string): Promise<number> {
   return h.page.getByTestId(testid).evaluate((el) => {
-    const c = el as HTMLCanvasElement;
+    const c = el as unknown as { width: number; height: number; getContext(t: string): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null };
     const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
     let n = 0;
     for (let k = 0; k < d.length; k += 4) if (d[k + 3]! > 0 && Math.max(d[k]!, d[k + 1]!, d[k + 2]!) - Math.min(d[k]!, d[k + 1]!, d[k + 2]!) > 40) n++;
@@ -119,6 +119,18 @@ describe('large domains first-class (issue 15 item 1)', () => {
     }
     expect(await page.getByTestId('check-verdict').textContent()).toContain('✓ private');
     await shot('large-04-check-30x30');
+
+    // another construction on the 900 cells: its privacy check runs in the engine on the construction too
+    await page.getByTestId('add-mechanism').click();
+    await page.getByTestId('mech-kind').selectOption('exponential');
+    await page.getByTestId('compute').click();
+    await page.getByTestId('heatmap').waitFor({ timeout: 120_000 });
+    await expect.poll(() => page.getByTestId('privacy-badge').textContent(), { timeout: 120_000 }).toContain('effective ε');
+    expect(await page.getByTestId('privacy-badge').textContent()).toContain('✓');
+    await expect.poll(() => coloured('heatmap'), { timeout: 30_000 }).toBeGreaterThan(1000);
+    // the mechanism job left effective eps to the separate check (over its own budget): the check's figure is shown
+    expect(await page.getByTestId('mech-effective').textContent()).toMatch(/^0\.876\d* \(privacy check\)$/);
+    await shot('large-06-exponential-30x30');
   }, 300_000);
 
   it('the database example opens with all 7 analyses computed', async () => {
