@@ -35,6 +35,8 @@ import type { JobResult } from '../../src-worker/protocol/results';
 import { parseJobRequest } from '../../src-worker/protocol/validate';
 import { INLINE_MATRIX_LIMIT, MAX_REQUEST_CHANNEL_ENTRIES } from '../../src-worker/protocol/common';
 import { ChannelStore } from './channel-store';
+import { payloadRows, rowsOf } from '../../src-worker/jobs/rows-view';
+import { MechError } from '../../src-worker/errors';
 
 export interface DispatcherOptions {
   /** Worker threads (default: os.availableParallelism(), at least 1). */
@@ -173,6 +175,8 @@ export class Dispatcher {
     if (this.closed) throw new ApiError({ code: 'internal', message: 'the job dispatcher is closed' });
     const parsed = parseJobRequest(request);
     if (!parsed.ok) throw new ApiError(parsed.error);
+    // Rows of a kept channel are cut from it here: no worker, no second copy of the channel (issue 15).
+    if (parsed.value.type === 'rows' && parsed.value.channelRef !== undefined) return this.serveKeptRows(parsed.value, parsed.value.channelRef);
     const req = this.resolveChannelRef(parsed.value);
     // keepChannel: the worker returns the whole channel (up to what a request may carry back), the host keeps it
     // and passes on the matrix only within the caller's inline limit.
@@ -315,6 +319,25 @@ export class Dispatcher {
   /** Live worker threads (for tests and diagnostics). */
   get liveThreads(): number {
     return this.pool.threads.length;
+  }
+
+  private serveKeptRows(req: Extract<JobRequest, { type: 'rows' }>, ref: string): string {
+    const channel = this.channels.get(ref);
+    if (!channel) throw new ApiError({ code: 'invalid-input', message: `the channel ${ref} is no longer kept by the app (it was computed in an earlier session or dropped for memory): compute its mechanism again` });
+    const id = `job-${++this.seq}`;
+    const rec: JobRecord = { id, type: req.type, started: Date.now(), flag: new Int32Array(1), abort: new AbortController(), cancelled: false, stoppable: false, stopped: false, done: false, running: true };
+    this.jobs.set(id, rec);
+    this.emit({ kind: 'queued', jobId: id, type: req.type });
+    setImmediate(() => {
+      if (rec.done) return;
+      if (rec.cancelled) return this.finishError(rec, { code: 'cancelled', message: 'job cancelled' });
+      try {
+        this.finishResult(rec, rowsOf(payloadRows(channel), req));
+      } catch (e) {
+        this.finishError(rec, { code: e instanceof MechError ? e.code : 'internal', message: e instanceof Error ? e.message : String(e) });
+      }
+    });
+    return id;
   }
 
   /** A request naming a kept channel carries it from here on (workers never see a channelRef). */

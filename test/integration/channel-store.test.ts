@@ -56,9 +56,18 @@ describe('dispatcher keeps channels by reference', () => {
     expect(check.private).toBe(true);
     expect(check.effectiveEpsilon).toBeLessThanOrEqual(1 + 1e-9);
 
-    const rows = (await d.run({ type: 'rows', channelRef: kept.channelRef, rows: [5, 0] })) as RowsResult;
-    expect(rows.data![0]).toEqual(matrix.data.slice(5 * 16, 6 * 16));
-    expect(rows.data![1]).toEqual(matrix.data.slice(0, 16));
+    // rows of a kept channel are cut by the host itself: the numbers of the inline matrix
+    const rows = (await d.run({ type: 'rows', channelRef: kept.channelRef, rows: [5, 0], colFrom: 2 })) as RowsResult;
+    expect(rows.data![0]).toEqual(matrix.data.slice(5 * 16 + 2, 6 * 16));
+    expect(rows.data![1]).toEqual(matrix.data.slice(2, 16));
+    expect(rows.rowLabels).toEqual([matrix.rowLabels[5], matrix.rowLabels[0]]);
+    expect(rows.colLabels).toEqual(matrix.colLabels.slice(2));
+    const blocks = (await d.run({ type: 'rows', channelRef: kept.channelRef, blocks: 3 })) as RowsResult;
+    // brute force: block (2, 1) covers rows 10..15 and columns 5..9
+    let s = 0;
+    for (let r = 10; r < 16; r++) for (let c = 5; c < 10; c++) s += matrix.data[r * 16 + c]!;
+    expect(blocks.blocks!.means[2 * 3 + 1]).toBeCloseTo(s / 30, 15);
+    await expect(d.run({ type: 'rows', channelRef: kept.channelRef, rows: [16] })).rejects.toSatisfy((e: unknown) => e instanceof ApiError && e.code === 'invalid-input' && /row 16 does not exist/.test(e.message));
   }, 60_000);
 
   it('within the inline limit the matrix comes back too; an unknown channelRef is one clear error', async () => {
