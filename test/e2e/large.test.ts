@@ -133,6 +133,36 @@ describe('large domains first-class (issue 15 item 1)', () => {
     await shot('large-06-exponential-30x30');
   }, 300_000);
 
+  it('an optimal LP: its privacy check, Measures and Check use the channel the host kept (no matrix from the page, no second solve)', async () => {
+    const page = h.page;
+    await page.getByTestId('cmd-new').click();
+    if (await page.getByTestId('confirm-dialog').isVisible()) await page.getByTestId('confirm-discard').click();
+    await expect.poll(() => page.getByTestId('doc-title').textContent()).toContain('Untitled');
+    await page.getByTestId('item-domain-city').click();
+    await setNumber('grid-rows', 3);
+    await setNumber('grid-cols', 3);
+    await expect.poll(() => page.getByTestId('domain-text').textContent()).toBe('grid:3x3:step=0.5');
+    await page.getByTestId('item-mechanism-planar').click();
+    await page.getByTestId('mech-kind').selectOption('optimal');
+    await page.getByTestId('compute').click();
+    const badge = page.getByTestId('privacy-badge');
+    await expect.poll(() => badge.textContent(), { timeout: 120_000 }).toContain('effective ε');
+    expect(await badge.textContent()).toContain('✓');
+    const mechJobs = (): Promise<number> => page.locator('[data-testid="job-row"]', { hasText: 'optimal mechanism' }).count();
+    const solves = await mechJobs();
+    expect(solves).toBe(1);
+    for (const [label, kind] of [['Measures of a mechanism', 'measure'], ['Privacy check', 'check']] as const) {
+      await page.getByTestId('add-analysis').click();
+      await page.getByRole('button', { name: label }).click();
+      await page.getByTestId('run-analysis').click();
+      await page.getByTestId(kind === 'measure' ? 'measure-leakage' : 'check-verdict').waitFor({ timeout: 120_000 });
+      expect(await page.getByTestId('result-error').count()).toBe(0);
+    }
+    expect(await page.getByTestId('check-verdict').textContent()).toContain('✓ private');
+    expect(await mechJobs()).toBe(solves); // the LP was not solved again
+    await shot('large-07-lp-kept-channel');
+  }, 300_000);
+
   it('the database example opens with all 7 analyses computed', async () => {
     const page = h.page;
     await page.getByTestId('cmd-examples').click();
