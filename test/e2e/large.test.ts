@@ -55,11 +55,11 @@ describe('large domains first-class (issue 15 item 1)', () => {
     const page = h.page;
     await page.getByTestId('cmd-new').click();
     if (await page.getByTestId('confirm-dialog').isVisible()) await page.getByTestId('confirm-discard').click();
-    await expect.poll(() => page.getByTestId('doc-title').textContent()).toContain('Untitled');
+    await expect.poll(() => page.getByTestId('doc-title').textContent(), { timeout: 30_000 }).toContain('Untitled');
     await page.getByTestId('item-domain-city').click();
     await setNumber('grid-rows', 30);
     await setNumber('grid-cols', 30);
-    await expect.poll(() => page.getByTestId('domain-text').textContent()).toBe('grid:30x30:step=0.5');
+    await expect.poll(() => page.getByTestId('domain-text').textContent(), { timeout: 30_000 }).toBe('grid:30x30:step=0.5');
 
     await page.getByTestId('item-mechanism-planar').click();
     await page.getByTestId('compute').click();
@@ -137,11 +137,11 @@ describe('large domains first-class (issue 15 item 1)', () => {
     const page = h.page;
     await page.getByTestId('cmd-new').click();
     if (await page.getByTestId('confirm-dialog').isVisible()) await page.getByTestId('confirm-discard').click();
-    await expect.poll(() => page.getByTestId('doc-title').textContent()).toContain('Untitled');
+    await expect.poll(() => page.getByTestId('doc-title').textContent(), { timeout: 30_000 }).toContain('Untitled');
     await page.getByTestId('item-domain-city').click();
     await setNumber('grid-rows', 3);
     await setNumber('grid-cols', 3);
-    await expect.poll(() => page.getByTestId('domain-text').textContent()).toBe('grid:3x3:step=0.5');
+    await expect.poll(() => page.getByTestId('domain-text').textContent(), { timeout: 30_000 }).toBe('grid:3x3:step=0.5');
     await page.getByTestId('item-mechanism-planar').click();
     await page.getByTestId('mech-kind').selectOption('optimal');
     await page.getByTestId('compute').click();
