@@ -19,6 +19,12 @@
  *   pool replaces the thread; other jobs are not affected.
  * - Idle threads are recycled after `idleTimeoutMs` because the HiGHS
  *   WebAssembly heap of a worker never shrinks.
+ * - Kept channels (issue 15, ./channel-store.ts): a mechanism request with
+ *   keepChannel has its whole channel kept here under a content-addressed
+ *   channelRef (the result carries the matrix only within the caller's
+ *   inlineLimit); measure and check requests naming a channelRef get the
+ *   channel before they reach a worker, and rows of a kept channel are cut
+ *   here without a worker.
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
