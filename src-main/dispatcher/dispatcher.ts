@@ -19,6 +19,12 @@
  *   pool replaces the thread; other jobs are not affected.
  * - Idle threads are recycled after `idleTimeoutMs` because the HiGHS
  *   WebAssembly heap of a worker never shrinks.
+ * - Kept channels (issue 15, ./channel-store.ts): a mechanism request with
+ *   keepChannel has its whole channel kept here under a content-addressed
+ *   channelRef (the result carries the matrix only within the caller's
+ *   inlineLimit); measure and check requests naming a channelRef get the
+ *   channel before they reach a worker, and rows of a kept channel are cut
+ *   here without a worker.
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -34,6 +40,10 @@ import { FLAG_CANCEL, FLAG_STOP } from '../../src-worker/jobs/context';
 import type { JobResult } from '../../src-worker/protocol/results';
 import { parseJobRequest } from '../../src-worker/protocol/validate';
 import type { JobRunner } from './job-runner';
+import { INLINE_MATRIX_LIMIT, MAX_REQUEST_CHANNEL_ENTRIES } from '../../src-worker/protocol/common';
+import { ChannelStore } from './channel-store';
+import { payloadRows, rowsOf } from '../../src-worker/jobs/rows-view';
+import { MechError } from '../../src-worker/errors';
 
 export interface DispatcherOptions {
   /** Worker threads (default: os.availableParallelism(), at least 1). */
@@ -109,6 +119,8 @@ export class Dispatcher implements JobRunner {
   private readonly validateReplies: boolean;
   private seq = 0;
   private closed = false;
+  /** Channels kept for keepChannel mechanism jobs, named by channelRef in later requests. */
+  readonly channels = new ChannelStore();
 
   constructor(options: DispatcherOptions = {}) {
     const threads = Math.max(1, Math.floor(options.threads ?? availableParallelism()));
@@ -170,7 +182,13 @@ export class Dispatcher implements JobRunner {
     if (this.closed) throw new ApiError({ code: 'internal', message: 'the job dispatcher is closed' });
     const parsed = parseJobRequest(request);
     if (!parsed.ok) throw new ApiError(parsed.error);
-    const req = parsed.value;
+    // Rows of a kept channel are cut from it here: no worker, no second copy of the channel (issue 15).
+    if (parsed.value.type === 'rows' && parsed.value.channelRef !== undefined) return this.serveKeptRows(parsed.value, parsed.value.channelRef);
+    const req = this.resolveChannelRef(parsed.value);
+    // keepChannel: the worker returns the whole channel (up to what a request may carry back), the host keeps it
+    // and passes on the matrix only within the caller's inline limit.
+    const keep = req.type === 'mechanism' && req.keepChannel === true ? { inlineLimit: req.inlineLimit ?? INLINE_MATRIX_LIMIT } : null;
+    const workerReq: JobRequest = keep && req.type === 'mechanism' ? { ...req, inlineLimit: MAX_REQUEST_CHANNEL_ENTRIES } : req;
     const id = `job-${++this.seq}`;
     const flagBuf = new SharedArrayBuffer(4);
     const rec: JobRecord = {
@@ -199,7 +217,7 @@ export class Dispatcher implements JobRunner {
     });
     port1.unref();
     this.pool
-      .run({ request: req, port: port2, cancelFlag: flagBuf }, { transferList: [port2], signal: rec.abort.signal })
+      .run({ request: workerReq, port: port2, cancelFlag: flagBuf }, { transferList: [port2], signal: rec.abort.signal })
       .then(
         (reply: unknown) => {
           const r = workerReplySchema.safeParse(reply);
@@ -209,7 +227,7 @@ export class Dispatcher implements JobRunner {
             this.finishError(rec, { code: 'internal', message: `worker sent a malformed reply for ${req.type}${where}: ${issue?.message ?? ''}` });
           } else if (r.data.ok) {
             if (rec.cancelled) this.finishError(rec, { code: 'cancelled', message: 'job cancelled' });
-            else this.finishResult(rec, r.data.result);
+            else this.finishResult(rec, keep ? this.keepChannel(r.data.result, keep.inlineLimit) : r.data.result);
           } else {
             this.finishError(rec, rec.cancelled ? { code: 'cancelled', message: 'job cancelled' } : r.data.error);
           }
@@ -308,6 +326,45 @@ export class Dispatcher implements JobRunner {
   /** Live worker threads (for tests and diagnostics). */
   get liveThreads(): number {
     return this.pool.threads.length;
+  }
+
+  private serveKeptRows(req: Extract<JobRequest, { type: 'rows' }>, ref: string): string {
+    const channel = this.channels.get(ref);
+    if (!channel) throw new ApiError({ code: 'invalid-input', message: `the channel ${ref} is no longer kept by the app (it was computed in an earlier session or dropped for memory): compute its mechanism again` });
+    const id = `job-${++this.seq}`;
+    const rec: JobRecord = { id, type: req.type, started: Date.now(), flag: new Int32Array(1), abort: new AbortController(), cancelled: false, stoppable: false, stopped: false, done: false, running: true };
+    this.jobs.set(id, rec);
+    this.emit({ kind: 'queued', jobId: id, type: req.type });
+    setImmediate(() => {
+      if (rec.done) return;
+      if (rec.cancelled) return this.finishError(rec, { code: 'cancelled', message: 'job cancelled' });
+      try {
+        this.finishResult(rec, rowsOf(payloadRows(channel), req));
+      } catch (e) {
+        this.finishError(rec, { code: e instanceof MechError ? e.code : 'internal', message: e instanceof Error ? e.message : String(e) });
+      }
+    });
+    return id;
+  }
+
+  /** A request naming a kept channel carries it from here on (workers never see a channelRef). */
+  private resolveChannelRef(req: JobRequest): JobRequest {
+    if ((req.type !== 'measure' && req.type !== 'check' && req.type !== 'rows') || req.channelRef === undefined) return req;
+    const channel = this.channels.get(req.channelRef);
+    if (!channel) {
+      throw new ApiError({ code: 'invalid-input', message: `the channel ${req.channelRef} is no longer kept by the app (it was computed in an earlier session or dropped for memory): compute its mechanism again` });
+    }
+    const { channelRef: _ref, ...rest } = req;
+    void _ref;
+    return { ...rest, channel } as JobRequest;
+  }
+
+  /** Keep a mechanism result's channel; its matrix stays in the result only within the caller's inline limit. */
+  private keepChannel(result: JobResult, inlineLimit: number): JobResult {
+    if (result.type !== 'mechanism' || !result.matrix) return result;
+    const channelRef = this.channels.put(result.matrix);
+    const { matrix, ...rest } = result;
+    return matrix.rows * matrix.cols <= inlineLimit ? { ...rest, matrix, channelRef } : { ...rest, channelRef };
   }
 
   private finishResult(rec: JobRecord, result: JobResult): void {

@@ -60,6 +60,10 @@ export function resultTable(r: JobResult): Table {
     }
     case 'case-study':
       return keyValue(r.numbers, Object.keys(r.numbers));
+    case 'rows':
+      return r.data
+        ? { header: ['secret', ...(r.colLabels ?? [])], rows: r.data.map((row, k) => [r.rowLabels?.[k] ?? String(r.indices?.[k] ?? k), ...row]) }
+        : keyValue(r, ['rows', 'cols']);
     case 'run-project':
       return { header: ['id', 'ok'], rows: [...r.mechanisms, ...r.analyses].map((i) => [i.id, i.ok]) };
     case 'apply':

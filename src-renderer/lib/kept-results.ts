@@ -81,9 +81,10 @@ export function itemHash(project: ProjectInput, key: string): string | null {
       const mh = mechanismHash(project, a.mechanism);
       if (mh === null) return null;
       // the channel is the mechanism's (its hash); the rest as the request would use it
-      const placeholder = { rows: 1, cols: 1, data: [1], rowLabels: ['x'], colLabels: ['y'] };
-      const req = analysisRequest(project, a, placeholder) as unknown as Record<string, unknown>;
+      const req = analysisRequest(project, a, { channelRef: 'placeholder' }) as unknown as Record<string, unknown>;
       delete req.channel;
+      delete req.channelRef;
+      delete req.mechanism;
       return hashText(`${requestText(req)}|mechanism:${mh}`);
     }
     return hashText(requestText(analysisRequest(project, a)));

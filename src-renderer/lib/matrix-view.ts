@@ -58,3 +58,120 @@ export function matrixToCsv(m: MatrixLike): string {
   }
   return lines.join('\n') + '\n';
 }
+
+/**
+ * What the heat map draws: block means of a channel, from an inline matrix
+ * (downsample) or from the engine's `rows` job (any size). Block (y, x)
+ * covers rows rowEdges[y]..rowEdges[y+1]-1 and columns colEdges[x]..colEdges[x+1]-1.
+ */
+export interface BlockGrid {
+  rows: number;
+  cols: number;
+  blocksX: number;
+  blocksY: number;
+  /** Row-major blocksY x blocksX means. */
+  means: ArrayLike<number>;
+  vmax: number;
+  rowEdges: number[];
+  colEdges: number[];
+  /** Label of a block's rows / columns ("a" or "a…b"). */
+  rowLabel(y: number): string;
+  colLabel(x: number): string;
+}
+
+const span = (first: string, last: string, n: number): string => (n <= 1 ? first : `${first}…${last}`);
+
+export function blockGridFromMatrix(m: MatrixLike, max = 120): BlockGrid {
+  const ds = downsample(m, max);
+  const rowEdges = [0, ...Array.from({ length: ds.blocksY }, (_, y) => ds.blocks[y * ds.blocksX]!.r1)];
+  const colEdges = [0, ...Array.from({ length: ds.blocksX }, (_, x) => ds.blocks[x]!.c1)];
+  return {
+    rows: m.rows,
+    cols: m.cols,
+    blocksX: ds.blocksX,
+    blocksY: ds.blocksY,
+    means: ds.blocks.map((b) => b.v),
+    vmax: ds.vmax,
+    rowEdges,
+    colEdges,
+    rowLabel: (y) => span(m.rowLabels[rowEdges[y]!] ?? '', m.rowLabels[rowEdges[y + 1]! - 1] ?? '', rowEdges[y + 1]! - rowEdges[y]!),
+    colLabel: (x) => span(m.colLabels[colEdges[x]!] ?? '', m.colLabels[colEdges[x + 1]! - 1] ?? '', colEdges[x + 1]! - colEdges[x]!),
+  };
+}
+
+/** The block means a `rows` job returned (RowsResult.blocks). */
+export interface RowsBlocks {
+  blocksY: number;
+  blocksX: number;
+  rowEdges: number[];
+  colEdges: number[];
+  means: number[];
+  vmax: number;
+  rowFirst: string[];
+  rowLast: string[];
+  colFirst: string[];
+  colLast: string[];
+}
+
+export function blockGridFromRows(rows: number, cols: number, b: RowsBlocks): BlockGrid {
+  return {
+    rows,
+    cols,
+    blocksX: b.blocksX,
+    blocksY: b.blocksY,
+    means: b.means,
+    vmax: b.vmax,
+    rowEdges: b.rowEdges,
+    colEdges: b.colEdges,
+    rowLabel: (y) => span(b.rowFirst[y] ?? '', b.rowLast[y] ?? '', b.rowEdges[y + 1]! - b.rowEdges[y]!),
+    colLabel: (x) => span(b.colFirst[x] ?? '', b.colLast[x] ?? '', b.colEdges[x + 1]! - b.colEdges[x]!),
+  };
+}
+
+/**
+ * What the virtual table shows: a value per cell (undefined while its rows
+ * are still being fetched) and labels. `ensure` asks for the visible rows.
+ */
+export interface TableSource {
+  rows: number;
+  cols: number;
+  value(r: number, c: number): number | undefined;
+  rowLabel(r: number): string;
+  colLabel(c: number): string;
+  ensure?(r0: number, r1: number): void;
+  /** Changes when fetched rows arrive (read it to re-render). */
+  readonly version?: number;
+}
+
+export function tableFromMatrix(m: MatrixLike): TableSource {
+  return {
+    rows: m.rows,
+    cols: m.cols,
+    value: (r, c) => m.data[r * m.cols + c],
+    rowLabel: (r) => m.rowLabels[r] ?? String(r),
+    colLabel: (c) => m.colLabels[c] ?? String(c),
+  };
+}
+
+/**
+ * A channel the host keeps (an optimal LP, channelRef) as SPEC §8 CSV parts,
+ * fetched row block by row block (`fetch` runs a `rows` job): exporting it
+ * never solves the LP again. Each part is one block of lines.
+ */
+export async function keptChannelCsvParts(
+  rows: number,
+  cols: number,
+  fetch: (indices: number[]) => Promise<{ data?: number[][]; rowLabels?: string[]; colLabels?: string[] }>,
+): Promise<string[]> {
+  const block = Math.max(1, Math.floor(1_000_000 / Math.max(1, cols)));
+  const parts: string[] = [];
+  for (let r0 = 0; r0 < rows; r0 += block) {
+    const idx = Array.from({ length: Math.min(block, rows - r0) }, (_, k) => r0 + k);
+    const res = await fetch(idx);
+    if (r0 === 0) parts.push(['', ...(res.colLabels ?? [])].map(csvCell).join(',') + '\n');
+    const lines: string[] = [];
+    (res.data ?? []).forEach((row, k) => lines.push([csvCell(res.rowLabels?.[k] ?? String(r0 + k)), ...row.map(String)].join(',')));
+    parts.push(lines.join('\n') + '\n');
+  }
+  return parts;
+}

@@ -102,10 +102,32 @@ export function mechanismRequest(project: ProjectInput, m: ProjectMechanismIn): 
   Object.assign(req, lpRequestOptions(m)); // optimal LP: model, delta, time limit, target gap, threads (lp-options.ts)
   // Issue 14: remap the outputs for the prior and loss (the editor sets a loss when the box is ticked).
   if (m.remap === true) req.remap = true;
+  // An LP has no cheap construction to rebuild from: the host keeps its channel for measures, checks and views (issue 15).
+  if (m.kind === 'optimal') req.keepChannel = true;
   return req;
 }
 
-export function analysisRequest(project: ProjectInput, a: ProjectAnalysisIn, mechanismMatrix?: Extract<JobRequest, { type: 'measure' }>['channel']): JobRequest {
+/** A mechanism named by its construction (measure, check and rows requests rebuild it in the engine). */
+export type MechanismSpecIn = NonNullable<Extract<JobRequest, { type: 'measure' }>['mechanism']>;
+export function mechanismSpec(project: ProjectInput, m: ProjectMechanismIn): MechanismSpecIn {
+  const { type: _t, inlineLimit: _l, keepChannel: _k, out: _o, ...spec } = mechanismRequest(project, m);
+  void _t, void _l, void _k, void _o;
+  return spec;
+}
+
+/**
+ * Where the engine finds a mechanism's channel, never a matrix held in the
+ * page (issue 15): its construction, or for an optimal LP (which would be
+ * solved again) the channel the host kept from its computation (channelRef).
+ */
+export type ChannelSource = { mechanism: MechanismSpecIn } | { channelRef: string };
+export function channelSource(project: ProjectInput, m: ProjectMechanismIn, channelRef: string | undefined): ChannelSource {
+  if (m.kind !== 'optimal') return { mechanism: mechanismSpec(project, m) };
+  if (channelRef === undefined) throw new Error(`compute mechanism '${m.id}' first (its optimal channel is kept by the app once computed)`);
+  return { channelRef };
+}
+
+export function analysisRequest(project: ProjectInput, a: ProjectAnalysisIn, source?: ChannelSource): JobRequest {
   switch (a.type) {
     case 'sweep': {
       const r: JobRequest = { type: 'sweep', domain: domainOf(project, a.domain), kinds: a.kinds, from: a.from, to: a.to, steps: a.steps };
@@ -132,9 +154,9 @@ export function analysisRequest(project: ProjectInput, a: ProjectAnalysisIn, mec
     case 'check': {
       const m = (project.mechanisms ?? []).find((x) => x.id === a.mechanism);
       if (!m) throw new Error(`unknown mechanism '${a.mechanism}'`);
-      if (!mechanismMatrix) throw new Error(`compute mechanism '${a.mechanism}' first (its channel is needed)`);
-      if (a.type === 'check') return { type: 'check', channel: mechanismMatrix, domain: domainOf(project, m.domain), epsilon: a.epsilon ?? m.epsilon, maxViolations: 10 };
-      const r: JobRequest = { type: 'measure', channel: mechanismMatrix, domain: domainOf(project, m.domain), epsilon: m.epsilon };
+      const src = source ?? channelSource(project, m, undefined);
+      if (a.type === 'check') return { type: 'check', ...src, domain: domainOf(project, m.domain), epsilon: a.epsilon ?? m.epsilon, maxViolations: 10 };
+      const r: JobRequest = { type: 'measure', ...src, domain: domainOf(project, m.domain), epsilon: m.epsilon };
       const prior = priorOf(project, a.prior ?? m.prior);
       if (prior !== undefined) r.prior = prior;
       const loss = lossToInput(a.loss ?? m.loss);

@@ -5,11 +5,11 @@
  */
 import type { MechStudioApi, RecentProject } from '../../src-worker/protocol/api';
 import type { JobEvent, LpSample } from '../../src-worker/protocol/messages';
-import type { ChannelPayload, JobError } from '../../src-worker/protocol/common';
+import type { JobError } from '../../src-worker/protocol/common';
 import type { JobRequest } from '../../src-worker/protocol/requests';
-import type { CheckResult, JobResult, MechanismResult } from '../../src-worker/protocol/results';
+import type { CheckResult, JobResult, MechanismResult, RowsResult } from '../../src-worker/protocol/results';
 import type { ProjectInput } from '../../src-worker/protocol/project';
-import { analysisRequest, applyDeletion, caseStudyRequest, duplicateItem, epsText, mechanismRequest, newProject, renameItem, type DeletionPlan, type ItemKind } from './project-model';
+import { analysisRequest, applyDeletion, caseStudyRequest, channelSource, duplicateItem, epsText, mechanismRequest, newProject, renameItem, type ChannelSource, type DeletionPlan, type ItemKind } from './project-model';
 import { isExpensive, itemHash, projectWithResults, restoreResults } from './kept-results';
 import { History } from './history';
 
@@ -55,6 +55,10 @@ export interface ItemResult {
   computedAt?: string;
   /** The last Compute failed; this (older) result was kept. */
   failed?: string;
+  /** The separate privacy check was over the engine's work limit (why); the mechanism job's own effective eps is shown. */
+  checkSkipped?: string;
+  /** Where the engine finds a computed mechanism's channel (its construction at compute time, or the host's channelRef): views fetch rows from it. */
+  source?: ChannelSource;
 }
 
 const AUTOSAVE_KEY = 'mechstudio.autosave.v1';
@@ -126,12 +130,13 @@ export class AppState {
   }
 
   /** Submit a job, track it in the jobs panel, resolve with its result. */
-  run(request: JobRequest, label: string, onId?: (id: string) => void): Promise<JobResult> {
+  run(request: JobRequest, label: string, onId?: (id: string) => void, quiet = false): Promise<JobResult> {
     const view: JobView = { jobId: null, label, type: request.type, started: Date.now(), elapsedMs: 0, fraction: null, message: 'queued', status: 'queued' };
     if (request.type === 'mechanism' && request.kind === 'optimal') view.stoppable = true;
-    this.jobs.unshift(view);
+    // quiet jobs (rows fetched for a view while scrolling) stay out of the jobs panel
+    if (!quiet) this.jobs.unshift(view);
     if (this.jobs.length > 30) this.jobs.splice(30);
-    const tracked = this.jobs[0]!;
+    const tracked = quiet ? view : this.jobs[0]!;
     return new Promise<JobResult>((resolve, reject) => {
       const early: JobEvent[] = [];
       let id: string | null = null;
@@ -163,6 +168,11 @@ export class AppState {
       );
       void id;
     });
+  }
+
+  /** Rows or block means of a channel for a view (a `rows` job, kept out of the jobs panel). */
+  async fetchRows(request: Extract<JobRequest, { type: 'rows' }>): Promise<RowsResult> {
+    return (await this.run($state.snapshot(request) as typeof request, 'rows for a view', undefined, true)) as RowsResult;
   }
 
   async cancel(jobId: string): Promise<void> {
@@ -316,8 +326,10 @@ export class AppState {
     if (!m) return;
     if (this.draftBlocks(m.domain)) return;
     let req;
+    let sentSpec: ChannelSource | undefined;
     try {
       req = mechanismRequest(this.project, m);
+      if (m.kind !== 'optimal') sentSpec = channelSource(this.project, m, undefined);
     } catch (e) {
       this.put(gen, id, { status: 'error', error: { code: 'invalid-input', message: (e as Error).message } });
       return;
@@ -332,9 +344,13 @@ export class AppState {
         const r = this.current(gen, id);
         if (r) r.jobId = jobId;
       })) as MechanismResult;
-      this.put(gen, id, { status: 'done', result: res, hash, computedAt: new Date().toISOString() });
+      // the construction as it was sent (later edits make the result stale, not its views different)
+      const source: ChannelSource | undefined = !res.exists ? undefined : (sentSpec ?? (res.channelRef !== undefined ? { channelRef: res.channelRef } : undefined));
+      this.put(gen, id, { status: 'done', result: res, hash, computedAt: new Date().toISOString(), ...(source ? { source } : {}) });
       this.refreshOne(id);
-      if (res.matrix && gen === this.generation) void this.checkMechanism(gen, id, res.matrix, domainId, epsilon);
+      // The privacy check runs in the engine on the mechanism's construction (planar Laplace by its grid offsets)
+      // or on the channel the host kept (an LP), at any size the engine admits (issue 15).
+      if (source && gen === this.generation) void this.checkMechanism(gen, id, source, domainId, epsilon);
     } catch (e) {
       this.failed(gen, id, e as JobError, previous, hash);
     }
@@ -356,16 +372,18 @@ export class AppState {
     else this.put(gen, key, { status: 'error', error, hash });
   }
 
-  private async checkMechanism(gen: number, id: string, matrix: ChannelPayload, domainId: string, epsilon: number): Promise<void> {
+  private async checkMechanism(gen: number, id: string, source: ChannelSource, domainId: string, epsilon: number): Promise<void> {
     const domain = this.project.domains.find((d) => d.id === domainId)?.domain;
     if (domain === undefined) return;
     try {
-      const res = (await this.run({ type: 'check', channel: matrix, domain, epsilon, maxViolations: 10 }, `privacy check of '${id}'`)) as CheckResult;
+      const res = (await this.run({ type: 'check', ...source, domain, epsilon, maxViolations: 10 }, `privacy check of '${id}'`)) as CheckResult;
       const r = this.current(gen, id);
       if (r) r.check = res;
     } catch (e) {
       const r = this.current(gen, id);
-      if (r) r.checkError = (e as JobError).message;
+      // a check over the engine's work limit is no verdict: the view shows the mechanism job's own measurement and why
+      if (r && (e as JobError).code === 'too-large') r.checkSkipped = (e as JobError).message;
+      else if (r) r.checkError = (e as JobError).message;
     }
   }
 
@@ -376,7 +394,7 @@ export class AppState {
     if (this.draftBlocks('domain' in a ? a.domain : (this.project.mechanisms ?? []).find((m) => m.id === a.mechanism)?.domain)) return;
     let req: JobRequest;
     try {
-      let matrix: ChannelPayload | undefined;
+      let source: ChannelSource | undefined;
       if (a.type === 'measure' || a.type === 'check') {
         const mr = this.results[a.mechanism];
         if (!mr || mr.status !== 'done' || mr.stale) await this.computeMechanism(a.mechanism);
@@ -384,9 +402,10 @@ export class AppState {
         const done = this.results[a.mechanism];
         if (done?.status === 'error') throw new Error(`mechanism '${a.mechanism}' failed: ${done.error?.message ?? ''}`);
         const r = done?.result;
-        if (r?.type === 'mechanism') matrix = r.matrix;
+        const m = (this.project.mechanisms ?? []).find((x) => x.id === a.mechanism);
+        if (m) source = channelSource(this.project, m, r?.type === 'mechanism' ? r.channelRef : undefined);
       }
-      req = analysisRequest(this.project, a, matrix);
+      req = analysisRequest(this.project, a, source);
     } catch (e) {
       this.put(gen, id, { status: 'error', error: { code: 'invalid-input', message: (e as Error).message } });
       return;
@@ -513,7 +532,10 @@ export class AppState {
     // a kept channel saved before its privacy check finished gets its check now (the badge would wait forever)
     for (const m of p.mechanisms ?? []) {
       const r = this.results[m.id];
-      if (r?.status === 'done' && !r.stale && !r.check && r.result?.type === 'mechanism' && r.result.matrix) void this.checkMechanism(this.generation, m.id, r.result.matrix, m.domain, m.epsilon);
+      if (r?.status !== 'done' || r.stale || r.check || r.result?.type !== 'mechanism' || !r.result.exists) continue;
+      // restored from a file: rebuilt from its construction; an LP's channel is not held by this session's host
+      const source = r.source ?? (m.kind !== 'optimal' ? channelSource(p, m, undefined) : undefined);
+      if (source) void this.checkMechanism(this.generation, m.id, source, m.domain, m.epsilon);
     }
     await Promise.all([
       ...(p.caseStudies ?? []).filter((c) => want(caseStudyKey(c.id))).map((c) => this.computeCaseStudy(c.id)),

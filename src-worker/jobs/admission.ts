@@ -491,6 +491,10 @@ export function admitRequest(req: JobRequest, built?: ReadonlyMap<DomainInput, D
       settle(d, w, `comparing ${req.mechanisms.length} mechanism${req.mechanisms.length > 1 ? 's' : ''}`);
       return;
     }
+    case 'rows':
+      // block means stream the whole channel once; listed rows only build the mechanism
+      if (req.mechanism) mechanismSpecWork(req.mechanism, size, `the ${req.mechanism.kind} mechanism's ${req.blocks !== undefined ? 'block means' : 'rows'}`, req.blocks !== undefined ? 1 : 0);
+      return;
     case 'run-project':
     case 'case-study':
       return; // each project item is admitted on its own (runJobRequest); case studies have fixed sizes

@@ -161,7 +161,7 @@ function storedChannelWarning(effective: number | null, guaranteed: number): str
  * (issue 14): `channel` is then C . R (what is measured, checked, exported
  * and sampled), `remap` the record comparing the losses.
  */
-async function construct(
+export async function construct(
   req: JobRequest,
   spec: MechanismSpec,
   ctx: JobContext,
@@ -258,7 +258,13 @@ export async function mechanismJob(req: MechanismRequest, ctx: JobContext): Prom
   return result;
 }
 
+/** A channelRef reached a worker: only the app host (the job dispatcher) resolves them. */
+export function unresolvedRef(ref: string): never {
+  throw new MechError('invalid-input', `channelRef ${ref} names a channel kept by the app host; it cannot be used here (send the channel or the mechanism's construction)`);
+}
+
 export async function measureJob(req: MeasureRequest, ctx: JobContext): Promise<MeasureResult> {
+  if (req.channelRef !== undefined) unresolvedRef(req.channelRef);
   let ch: RowSource;
   let domain: Domain | null = null;
   let prior: Float64Array;
@@ -305,6 +311,7 @@ export async function measureJob(req: MeasureRequest, ctx: JobContext): Promise<
 }
 
 export async function checkJob(req: CheckRequest, ctx: JobContext): Promise<CheckResult> {
+  if (req.channelRef !== undefined) unresolvedRef(req.channelRef);
   const domain = domainOf(req, req.domain, ctx);
   let ch: RowSource;
   if (req.mechanism) {

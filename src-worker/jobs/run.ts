@@ -8,6 +8,7 @@ import { planProject } from './project-plan';
 import { admitRequest } from './admission';
 import { runCaseStudy } from '../casestudy';
 import { compareJob } from './compare-job';
+import { rowsJob } from './rows';
 
 export async function runJobRequest(req: JobRequest, ctx: JobContext): Promise<JobResult> {
   // One size-and-work estimate before anything is built (./admission.ts): refuse at once what cannot finish.
@@ -37,6 +38,8 @@ export async function runJobRequest(req: JobRequest, ctx: JobContext): Promise<J
       return applyJob(req, ctx);
     case 'compare':
       return compareJob(req, ctx);
+    case 'rows':
+      return rowsJob(req, ctx);
   }
 }
 

@@ -86,6 +86,14 @@ export const channelPayloadSchema = z
   .refine((c) => c.rowLabels.length === c.rows && c.colLabels.length === c.cols, { message: 'channel: label counts must match rows and cols' });
 export type ChannelPayload = z.infer<typeof channelPayloadSchema>;
 
+/**
+ * A channel the app host keeps (issue 15): a mechanism job with keepChannel
+ * returns `channelRef`, and measure, check and rows requests may name the
+ * channel by it instead of carrying the matrix. Only the host (the job
+ * dispatcher) resolves it; workers never see one.
+ */
+export const channelRefSchema = z.string().regex(/^ch-[0-9a-f]{16,64}$/, 'channelRef must be an id the host returned with a mechanism result (ch-...)');
+
 /** Mechanism constructions of SPEC §2 / §8. */
 export const mechanismKindSchema = z.enum(['tg', 'rr', 'exponential', 'laplace', 'planar-laplace', 'tight', 'symmetric', 'optimal']);
 export type MechanismKindName = z.infer<typeof mechanismKindSchema>;

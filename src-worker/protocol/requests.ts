@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import {
   channelPayloadSchema,
+  channelRefSchema,
   domainInputSchema,
   epsilonSchema,
   lossInputSchema,
@@ -42,6 +43,8 @@ export const mechanismRequestSchema = z
     out: outPath,
     /** Carry the matrix inline when rows*cols <= this (default INLINE_MATRIX_LIMIT). */
     inlineLimit: z.int().min(0).max(4_000_000).optional(),
+    /** Ask the app host to keep the channel and return its `channelRef` (measure, check and rows name it then). */
+    keepChannel: z.boolean().optional(),
   })
   .refine(lpOptionsOnlyForOptimal, lpOptionsOnlyForOptimalMessage)
   .refine(remapNeedsLoss, remapNeedsLossMessage);
@@ -56,14 +59,16 @@ export const mechanismSpecSchema = z
   .refine(remapNeedsLoss, remapNeedsLossMessage);
 export type MechanismSpec = z.infer<typeof mechanismSpecSchema>;
 
-const oneChannel = <T extends { channel?: unknown; mechanism?: unknown }>(r: T): boolean => (r.channel === undefined) !== (r.mechanism === undefined);
-const oneChannelMessage = { message: 'give exactly one of channel (a matrix) or mechanism (a construction)' };
+const oneChannel = <T extends { channel?: unknown; mechanism?: unknown; channelRef?: unknown }>(r: T): boolean =>
+  [r.channel, r.mechanism, r.channelRef].filter((x) => x !== undefined).length === 1;
+const oneChannelMessage = { message: 'give exactly one of channel (a matrix), mechanism (a construction) or channelRef (a channel the host keeps)' };
 
 export const measureRequestSchema = z
   .strictObject({
     type: z.literal('measure'),
     channel: channelPayloadSchema.optional(),
     mechanism: mechanismSpecSchema.optional(),
+    channelRef: channelRefSchema.optional(),
     domain: domainInputSchema.optional(),
     epsilon: epsilonSchema.optional(),
     prior: priorInputSchema.optional(),
@@ -76,6 +81,7 @@ export const checkRequestSchema = z
     type: z.literal('check'),
     channel: channelPayloadSchema.optional(),
     mechanism: mechanismSpecSchema.optional(),
+    channelRef: channelRefSchema.optional(),
     domain: domainInputSchema,
     epsilon: epsilonSchema,
     /** How many worst violating pairs to list. */
@@ -137,6 +143,34 @@ export const sweepRequestSchema = z
   .refine((r) => r.from <= r.to, { message: 'sweep: from must be <= to' })
   .refine((r) => !r.slice || r.slice.start + r.slice.count <= r.steps, { message: 'sweep: slice must lie within the steps' });
 
+/** Most rows a `rows` job returns, and most entries (rows x columns) in one answer. */
+export const ROWS_MAX_INDICES = 1000;
+export const ROWS_MAX_ENTRIES = 2_000_000;
+/** Most blocks per side of a block-mean heat map. */
+export const ROWS_MAX_BLOCKS = 400;
+
+/**
+ * Part of a mechanism's channel for a view, computed in the engine from its
+ * construction (the page never holds the n x n matrix): the given secret
+ * rows (optionally a column range [colFrom, colTo)), or the block means of
+ * the whole channel on at most `blocks` x `blocks` blocks (a heat map).
+ */
+export const rowsRequestSchema = z
+  .strictObject({
+    type: z.literal('rows'),
+    mechanism: mechanismSpecSchema.optional(),
+    channel: channelPayloadSchema.optional(),
+    channelRef: channelRefSchema.optional(),
+    rows: z.array(z.int().min(0, 'row indices must be >= 0')).min(1).max(ROWS_MAX_INDICES, `at most ${ROWS_MAX_INDICES} rows per request`).optional(),
+    colFrom: z.int().min(0).optional(),
+    colTo: z.int().min(1).optional(),
+    blocks: z.int().min(1).max(ROWS_MAX_BLOCKS, `at most ${ROWS_MAX_BLOCKS} blocks per side`).optional(),
+  })
+  .refine(oneChannel, oneChannelMessage)
+  .refine((r) => (r.rows === undefined) !== (r.blocks === undefined), { message: 'give exactly one of rows (row indices) or blocks (block means)' })
+  .refine((r) => r.colFrom === undefined || r.colTo === undefined || r.colFrom < r.colTo, { message: 'colFrom must be < colTo' })
+  .refine((r) => r.blocks === undefined || (r.colFrom === undefined && r.colTo === undefined), { message: 'colFrom/colTo apply to rows only' });
+
 export const runProjectRequestSchema = z.strictObject({
   type: z.literal('run-project'),
   project: projectSchema,
@@ -181,6 +215,7 @@ export const jobRequestSchema = z.discriminatedUnion('type', [
   caseStudyRequestSchema,
   applyRequestSchema,
   compareRequestSchema,
+  rowsRequestSchema,
 ]);
 
 export type MechanismRequest = z.infer<typeof mechanismRequestSchema>;
@@ -193,6 +228,7 @@ export type VerticesRequest = z.infer<typeof verticesRequestSchema>;
 export type SweepRequest = z.infer<typeof sweepRequestSchema>;
 export type RunProjectRequest = z.infer<typeof runProjectRequestSchema>;
 export type ApplyRequest = z.infer<typeof applyRequestSchema>;
+export type RowsRequest = z.infer<typeof rowsRequestSchema>;
 export type JobRequest = z.infer<typeof jobRequestSchema>;
 export type JobType = JobRequest['type'];
-export const JOB_TYPES: readonly JobType[] = ['mechanism', 'measure', 'check', 'capacity', 'regular', 'threshold', 'vertices', 'sweep', 'run-project', 'case-study', 'apply', 'compare'];
+export const JOB_TYPES: readonly JobType[] = ['mechanism', 'measure', 'check', 'capacity', 'regular', 'threshold', 'vertices', 'sweep', 'run-project', 'case-study', 'apply', 'compare', 'rows'];

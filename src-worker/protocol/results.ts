@@ -92,6 +92,8 @@ export const mechanismResultSchema = z.object({
   matrix: matrixPayloadSchema.optional(),
   /** Path the full channel was streamed to, when asked. */
   csvPath: z.string().optional(),
+  /** The host keeps the channel under this id (keepChannel): measure, check and rows requests name it. */
+  channelRef: z.string().optional(),
   note: z.string().optional(),
   /** Issue 14: the mechanism was remapped (rows/cols/matrix/csv are then C . R); losses before and after. */
   remap: remapResultSchema.optional(),
@@ -197,6 +199,39 @@ export const sweepResultSchema = z.object({
   }),
 });
 
+/**
+ * Part of a channel (a `rows` job): the requested rows over columns
+ * [colFrom, colTo), or block means: `means` is blocksY x blocksX row-major,
+ * block (by, bx) covering rows rowEdges[by]..rowEdges[by+1]-1 and columns
+ * colEdges[bx]..colEdges[bx+1]-1.
+ */
+export const rowsResultSchema = z.object({
+  type: z.literal('rows'),
+  rows: z.int(),
+  cols: z.int(),
+  indices: z.array(z.int()).optional(),
+  colFrom: z.int().optional(),
+  colTo: z.int().optional(),
+  data: z.array(z.array(num)).optional(),
+  rowLabels: z.array(z.string()).optional(),
+  colLabels: z.array(z.string()).optional(),
+  blocks: z
+    .object({
+      blocksY: z.int(),
+      blocksX: z.int(),
+      rowEdges: z.array(z.int()),
+      colEdges: z.array(z.int()),
+      means: z.array(num),
+      vmax: num,
+      /** Labels of each block's first and last row / column. */
+      rowFirst: z.array(z.string()),
+      rowLast: z.array(z.string()),
+      colFirst: z.array(z.string()),
+      colLast: z.array(z.string()),
+    })
+    .optional(),
+});
+
 export const projectItemResultSchema = z.object({
   id: z.string(),
   /** 'mechanism' items carry a mechanism result; analyses carry their own result type. */
@@ -224,6 +259,7 @@ export const jobResultSchema = z.discriminatedUnion('type', [
   caseStudyResultSchema,
   applyResultSchema,
   compareResultSchema,
+  rowsResultSchema,
 ]);
 
 export type MechanismResult = z.infer<typeof mechanismResultSchema>;
@@ -236,6 +272,7 @@ export type ThresholdResult = z.infer<typeof thresholdResultSchema>;
 export type VerticesResult = z.infer<typeof verticesResultSchema>;
 export type SweepResult = z.infer<typeof sweepResultSchema>;
 export type RunProjectResult = z.infer<typeof runProjectResultSchema>;
+export type RowsResult = z.infer<typeof rowsResultSchema>;
 export type ProjectItemResult = z.infer<typeof projectItemResultSchema>;
 export type JobResult = z.infer<typeof jobResultSchema>;
 /** The result type that answers a given request type. */

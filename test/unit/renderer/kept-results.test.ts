@@ -15,7 +15,7 @@ import type { JobResult, MechanismResult } from '../../../src-worker/protocol/re
 import { projectSchema, type ProjectInput } from '../../../src-worker/protocol/project';
 import { parseProject } from '../../../src-main/project/project-file';
 import { readProjectSafely, writeProjectSafely } from '../../../src-main/web/project-store';
-import { mechanismRequest, analysisRequest } from '../../../src-renderer/lib/project-model';
+import { analysisRequest, channelSource, mechanismRequest } from '../../../src-renderer/lib/project-model';
 import { hashText, isExpensive, itemHash, keptResults, projectWithResults, restoreResults, stableStringify, type HeldResult } from '../../../src-renderer/lib/kept-results';
 
 async function run(req: unknown): Promise<JobResult> {
@@ -49,8 +49,9 @@ async function computeAll(p: ProjectInput): Promise<Record<string, HeldResult>> 
     held[m.id] = { status: 'done', hash, result: await run(mechanismRequest(p, m)), computedAt: '2026-11-24T00:00:00.000Z' };
   }
   for (const a of p.analyses ?? []) {
-    const mech = 'mechanism' in a ? (held[a.mechanism]!.result as MechanismResult).matrix : undefined;
-    held[a.id] = { status: 'done', hash: itemHash(p, a.id)!, result: await run(analysisRequest(p, a, mech)) };
+    const m = 'mechanism' in a ? (p.mechanisms ?? []).find((x) => x.id === a.mechanism) : undefined;
+    const source = m ? channelSource(p, m, (held[m.id]!.result as MechanismResult).channelRef) : undefined;
+    held[a.id] = { status: 'done', hash: itemHash(p, a.id)!, result: await run(analysisRequest(p, a, source)) };
   }
   return held;
 }
