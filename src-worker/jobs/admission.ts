@@ -18,7 +18,7 @@
  */
 import { MechError, invalid } from '../errors';
 import { MAX_DENSE_ENTRIES } from '../linalg/matrix';
-import { estimateLpBytes, LP_MEMORY_LIMIT_BYTES, MASTER_BUDGET_FRACTION, masterBytes } from '../lp/memory-estimate';
+import { estimateLpBytes, LP_MEMORY_LIMIT_BYTES, MASTER_BUDGET_FRACTION, masterBytes, masterStartBytes } from '../lp/memory-estimate';
 import type { Domain } from '../metric/domain';
 import { parseDomainSpecText, type ParsedDomainSpec } from '../metric/parse-domain-spec';
 import { EXPLORER_MAX_N } from '../explorer/private-posterior-constraints';
@@ -234,12 +234,13 @@ function decompositionWork(what: string, d: DomainSize, lp: LpSpec): void {
     }
   }
   const budget = MASTER_BUDGET_FRACTION * LP_MEMORY_LIMIT_BYTES;
-  const minCols = 2 * m + 3 * n;
-  const est = masterBytes(n, minCols);
+  // The decomposition's own start estimate (lp/memory-estimate.ts masterStartBytes), so that the job boundary
+  // and the solver refuse the same domains (50 x 50: about 500 MiB of a 717 MiB budget, admitted).
+  const est = masterStartBytes(n, m);
   if (est > budget) {
     throw new MechError(
       'too-large',
-      `${what}: the decomposition master would need about ${(est / 2 ** 20).toFixed(0)} MiB of solver memory for its ${fmt(minCols)} starting columns of ${fmt(n)} entries, over its ${(budget / 2 ** 20).toFixed(0)} MiB budget; use a smaller domain, or a closed-form mechanism (tight, tg, exponential)`,
+      `${what}: the decomposition master would need about ${(est / 2 ** 20).toFixed(0)} MiB of solver memory for its starting columns of ${fmt(n)} entries, over its ${(budget / 2 ** 20).toFixed(0)} MiB budget; use a smaller domain, or a closed-form mechanism (tight, tg, exponential)`,
       { estimateBytes: est, limitBytes: budget },
     );
   }

@@ -120,7 +120,7 @@ export interface DecompositionPairs {
 export interface DecompositionIteration {
   /** 1-based round. */
   round: number;
-  /** Master objective and best bound so far, in the caller's sense. */
+  /** Objective of the best private channel so far (what a stop or time limit returns; not the master's while its penalty columns are in use) and the best bound, in the caller's sense. */
   objective: number;
   bound: number;
   /** Relative gap |objective - bound| / |objective| (1 while no bound is known). */
@@ -807,11 +807,14 @@ export async function solveByColumnDecomposition(
         lamBest = lamS.slice();
       }
       const gap = gapOf(upper, lowerBest);
+      // What a stop or a time limit would return now: the best private channel so far (the master's objective
+      // is not one while its penalty columns are in use), and its certified gap.
+      const bestGap = gapOf(best.upper, lowerBest);
       const round: DecompositionIteration = {
         round: it + 1,
-        objective: sign * upper,
+        objective: sign * best.upper,
         bound: sign * lowerBest,
-        gap,
+        gap: bestGap,
         added: batch.length,
         masterMs,
         pricingMs,
@@ -823,10 +826,10 @@ export async function solveByColumnDecomposition(
       iterations.push(round);
       opts.onRound?.(round);
       // Monotonic progress: the larger of the gap's way (log scale) from 100% to the target and the time used of the limit.
-      const gapFrac = Math.min(1, Math.log10(Math.max(gap, tolerance)) / Math.log10(tolerance));
+      const gapFrac = Math.min(1, Math.log10(Math.max(bestGap, tolerance)) / Math.log10(tolerance));
       const timeFrac = deadline < Infinity ? (performance.now() - t0) / (deadline - t0) : 0;
       lastFraction = Math.max(lastFraction, Math.min(0.88, 0.1 + 0.78 * Math.max(gapFrac, timeFrac, 0)));
-      progress(options, lastFraction, `solving ${what} by column decomposition: round ${it + 1}, objective ${(sign * upper).toPrecision(8)}, bound ${(sign * lowerBest).toPrecision(8)}, gap ${(gap * 100).toPrecision(2)}%, ${colOutput.length} columns, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+      progress(options, lastFraction, `solving ${what} by column decomposition: round ${it + 1}, objective ${(sign * best.upper).toPrecision(8)}, bound ${(sign * lowerBest).toPrecision(8)}, gap ${(bestGap * 100).toPrecision(2)}%, ${colOutput.length} columns, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
       if (heuristic) {
         appendColumns(batch);
         pruneMaster(ms.colValue, lam, scale, batch.length);

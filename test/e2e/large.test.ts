@@ -16,6 +16,7 @@ import { runJobRequest } from '../../src-worker/jobs/run';
 import { silentContext } from '../../src-worker/jobs/context';
 import { parseJobRequest } from '../../src-worker/protocol/validate';
 import type { MechanismResult } from '../../src-worker/protocol/results';
+import { MAP_MARGIN } from '../../src-renderer/lib/map-geo';
 
 let h: Harness;
 
@@ -82,16 +83,18 @@ describe('large domains first-class (issue 15 item 1)', () => {
 
     // the grid view of a clicked cell: one row fetched from the engine
     await page.getByTestId('tab-grid').click();
-    const canvas = page.getByTestId('grid-distribution');
+    // the grid view is a map (MapView): cells inside margins for the axes, scale bar and legend
+    const canvas = page.getByTestId('grid-distribution-canvas');
     await canvas.waitFor({ timeout: 60_000 });
     const box = (await canvas.boundingBox())!;
+    const cellPx = (box.width - MAP_MARGIN.left - MAP_MARGIN.right) / 30;
     // click the centre of cell (row 10, col 20)
-    await canvas.click({ position: { x: ((20 + 0.5) / 30) * box.width, y: ((10 + 0.5) / 30) * box.height } });
+    await canvas.click({ position: { x: MAP_MARGIN.left + (20 + 0.5) * cellPx, y: MAP_MARGIN.top + (10 + 0.5) * cellPx } });
     const cell = 10 * 30 + 20;
     await expect.poll(() => page.getByTestId('grid-cell').textContent(), { timeout: 30_000 }).toBe(dense.rowLabels[cell]);
     const own = Number(await page.getByTestId('grid-own').textContent());
     expect(own).toBeCloseTo(dense.data[cell * 900 + cell]!, 4);
-    expect(await coloured('grid-distribution')).toBeGreaterThan(500);
+    expect(await coloured('grid-distribution-canvas')).toBeGreaterThan(500);
     await shot('large-02-grid-30x30');
 
     // the virtual table: visible rows fetched as needed, the numbers of the dense channel

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { MechError } from '../../../src-worker/errors';
 import { admitRequest } from '../../../src-worker/jobs/admission';
 import { silentContext } from '../../../src-worker/jobs/context';
+import { LP_MEMORY_LIMIT_BYTES, MASTER_BUDGET_FRACTION, masterStartBytes } from '../../../src-worker/lp/memory-estimate';
 import { planProject } from '../../../src-worker/jobs/project-plan';
 import { runJobRequest } from '../../../src-worker/jobs/run';
 import { projectSchema } from '../../../src-worker/protocol/project';
@@ -101,14 +102,17 @@ describe('admission of the typed optimal LP', () => {
     expect(() => admitRequest(req('grid:30x30', { lpModel: 'spanner', targetGap: 0.01 }))).not.toThrow();
   });
 
-  it('refuses line:11000 on every path, and the exact model on grid:50x50', () => {
+  it('refuses line:11000 on every path and the exact model on grid:50x50; admits the spanner on 50x50', () => {
     expect(tooLarge(req('line:11000', { lpModel: 'exact' }))).toMatch(/line:11000/);
     expect(tooLarge(req('line:11000', { lpModel: 'spanner' }))).toMatch(/decomposition master would need about \d+ MiB/);
     expect(tooLarge(req('line:11000', { timeLimitSeconds: 10 }))).toMatch(/decomposition master/);
     expect(tooLarge(req('line:11000', {}))).toMatch(/LP \(auto model\) on line:11000: the decomposition master/);
     expect(tooLarge(req('grid:50x50', { lpModel: 'exact' }))).toMatch(/every one of its 3123750 pairs for each of 2500 outputs.*--lp-model spanner/);
-    // the decomposition's own start test (column-decomposition.ts) refuses 50x50 too: 12500 starting columns of 2500 entries
-    expect(tooLarge(req('grid:50x50', { lpModel: 'spanner' }))).toMatch(/12500 starting columns of 2500 entries/);
+    // the boundary uses the decomposition's own start estimate (masterStartBytes): the 50x50 spanner start
+    // fits the master's budget, as it does in column-decomposition.ts (before: 12500 dense starting columns, refused)
+    expect(() => admitRequest(req('grid:50x50', { lpModel: 'spanner' }))).not.toThrow();
+    expect(masterStartBytes(2500, 2500)).toBeLessThan(MASTER_BUDGET_FRACTION * LP_MEMORY_LIMIT_BYTES);
+    expect(masterStartBytes(11000, 11000)).toBeGreaterThan(MASTER_BUDGET_FRACTION * LP_MEMORY_LIMIT_BYTES);
   });
 });
 
