@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, readdirSync, copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseChannelCsv, ROOT, SHOTS, startHarness, type Harness } from './helpers';
+import { parseChannelCsv, ROOT, SHOTS, startHarness, type Harness, newProject } from './helpers';
 
 let h: Harness;
 
@@ -47,9 +47,7 @@ describe('Mechanism Studio in web mode', () => {
 
   it('creates a grid project and computes planar Laplace and tight constraints', async () => {
     const page = h.page;
-    await page.getByTestId('cmd-new').click();
-    if (await page.getByTestId('confirm-dialog').isVisible()) await page.getByTestId('confirm-discard').click();
-    await expect.poll(() => page.getByTestId('doc-title').textContent()).toContain('Untitled');
+    await newProject(page);
 
     // the grid: 8 x 8 cells of 0.5 km, Euclidean
     await page.getByTestId('item-domain-city').click();

@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 export const ROOT = resolve(__dirname, '../..');
 export const SHOTS = join(ROOT, 'test-output/screenshots');
@@ -139,4 +140,11 @@ export function parseChannelCsv(text: string): { colLabels: string[]; rowLabels:
   const head = split(lines[0]!);
   const body = lines.slice(1).map(split);
   return { colLabels: head.slice(1), rowLabels: body.map((r) => r[0]!), rows: body.map((r) => r.slice(1).map(Number)) };
+}
+
+/** A new, untitled project (discarding the current one if the app asks). */
+export async function newProject(page: Page): Promise<void> {
+  await page.getByTestId('cmd-new').click();
+  if (await page.getByTestId('confirm-dialog').isVisible()) await page.getByTestId('confirm-discard').click();
+  await expect.poll(() => page.getByTestId('doc-title').textContent(), { timeout: 30_000 }).toContain('Untitled');
 }

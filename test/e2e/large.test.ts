@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { SHOTS, startHarness, type Harness } from './helpers';
+import { SHOTS, startHarness, type Harness, newProject } from './helpers';
 import { runJobRequest } from '../../src-worker/jobs/run';
 import { silentContext } from '../../src-worker/jobs/context';
 import { parseJobRequest } from '../../src-worker/protocol/validate';
@@ -54,9 +54,7 @@ afterAll(async () => {
 describe('large domains first-class (issue 15 item 1)', () => {
   it('30 x 30 grid: heat map, table and grid view of the 900 x 900 planar Laplace channel, its privacy check, measures and check', async () => {
     const page = h.page;
-    await page.getByTestId('cmd-new').click();
-    if (await page.getByTestId('confirm-dialog').isVisible()) await page.getByTestId('confirm-discard').click();
-    await expect.poll(() => page.getByTestId('doc-title').textContent(), { timeout: 30_000 }).toContain('Untitled');
+    await newProject(page);
     await page.getByTestId('item-domain-city').click();
     await setNumber('grid-rows', 30);
     await setNumber('grid-cols', 30);
@@ -138,9 +136,7 @@ describe('large domains first-class (issue 15 item 1)', () => {
 
   it('an optimal LP: its privacy check, Measures and Check use the channel the host kept (no matrix from the page, no second solve)', async () => {
     const page = h.page;
-    await page.getByTestId('cmd-new').click();
-    if (await page.getByTestId('confirm-dialog').isVisible()) await page.getByTestId('confirm-discard').click();
-    await expect.poll(() => page.getByTestId('doc-title').textContent(), { timeout: 30_000 }).toContain('Untitled');
+    await newProject(page);
     await page.getByTestId('item-domain-city').click();
     await setNumber('grid-rows', 3);
     await setNumber('grid-cols', 3);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
-import { ROOT, SHOTS, startHarness, type Harness } from './helpers';
+import { ROOT, SHOTS, startHarness, type Harness, newProject } from './helpers';
 
 let h: Harness;
 
@@ -64,9 +64,7 @@ afterAll(async () => {
 describe('sweeps and the smart meter (issue 15)', () => {
   it('a sweep of expected km against ε: loss plotted and exported, missing points explained, bound on top and attained, every chart exported', async () => {
     const page = h.page;
-    await page.getByTestId('cmd-new').click();
-    if (await page.getByTestId('confirm-dialog').isVisible()) await page.getByTestId('confirm-discard').click();
-    await expect.poll(() => page.getByTestId('doc-title').textContent()).toContain('Untitled');
+    await newProject(page);
     await page.getByTestId('item-domain-city').click();
     await setNumber('grid-rows', 30);
     await setNumber('grid-cols', 30);
@@ -93,6 +91,8 @@ describe('sweeps and the smart meter (issue 15)', () => {
     // why tight constraints are missing: the engine's note, in the page (and under each chart's title)
     const notes = (await page.getByTestId('sweep-notes').textContent())!;
     expect(notes).toMatch(/Tight constraints: no point for ε [≤=] [\d.]+ \(no tight-constraints mechanism exists: its weight at \(\d+,\d+\) would be -[\d.e-]+ < 0\)/);
+    // in plain words (issue 15 item 6): no specification notation in the notes
+    expect(notes).not.toMatch(/mu Phi|SPEC|§/);
     // the utility bound: dashed black on top, attained by tight constraints
     const util = (await charts.nth(1).getAttribute('data-labels'))!.split('\n');
     expect(util[1]).toMatch(/^Tight constraints \(attains the bound for ε ≥ [\d.]+; no point for ε [≤=] [\d.]+\)$/);
