@@ -13,19 +13,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { rng } from './mulberry32.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pop = readFileSync(join(here, 'city-population.csv'), 'utf8').trim().split('\n').map((l) => l.split(',').map(Number));
 const R = pop.length;

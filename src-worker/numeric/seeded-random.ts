@@ -1,6 +1,6 @@
 /**
  * mulberry32: a small seeded PRNG giving uniform numbers in [0, 1), the same
- * as resources/data/generate.mjs, so synthetic data and tests reproduce.
+ * as resources/data/mulberry32.mjs (the example data generators), so synthetic data and tests reproduce.
  */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
