@@ -5,26 +5,15 @@
  * exits 2 naming the item.
  */
 import { describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { runCli } from './cli-run';
 import { gridDomain } from '../../src-worker/metric/grid';
 import { planarLaplace } from '../../src-worker/mechanism/planar-laplace';
 
-const bin = fileURLToPath(new URL('../../bin/mechstudio.js', import.meta.url));
 
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[]) => runCli(args);
 
 describe('mechstudio compare', () => {
   it('prints the table with units, writes the CSV and the PNG; the figures match a direct computation', async () => {

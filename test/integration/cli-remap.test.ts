@@ -10,11 +10,10 @@
  * equals a brute-force binning written here.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { runCli } from './cli-run';
 import { gridDomain } from '../../src-worker/metric/grid';
 import { planarLaplace } from '../../src-worker/mechanism/planar-laplace';
 import { remapMechanism } from '../../src-worker/remap/bayes-remap';
@@ -22,24 +21,8 @@ import { posteriorLoss } from '../../src-worker/measure/expected-loss';
 import { buildLoss } from '../../src-worker/measure/loss-spec';
 import { seededRandom } from '../../src-worker/numeric/seeded-random';
 
-const bin = fileURLToPath(new URL('../../bin/mechstudio.js', import.meta.url));
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], cwd?: string): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[], cwd?: string) => runCli(args, cwd ? { cwd } : {});
 
 /** A lumpy prior on n points (no symmetry). */
 function lumpy(n: number): number[] {

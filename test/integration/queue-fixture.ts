@@ -7,6 +7,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { runCli, type CliRun } from './cli-run';
 
 export const bin = fileURLToPath(new URL('../../bin/mechstudio.js', import.meta.url));
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -132,21 +133,8 @@ export async function startWorker(url: string, opts: { concurrency?: number; env
   return w;
 }
 
-export interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
+export type { CliRun };
 
 export function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
-  return new Promise((resolve) => {
-    const t0 = Date.now();
-    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr, ms: Date.now() - t0 }));
-  });
+  return runCli(args, { env });
 }

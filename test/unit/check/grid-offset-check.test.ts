@@ -8,15 +8,13 @@ import { describe, expect, it } from 'vitest';
 import { checkGridOffsetPrivacy, gridOffsetCheckWork } from '../../../src-worker/check/grid-offset-check';
 import { checkPrivacy } from '../../../src-worker/check/privacy-check';
 import { admitRequest } from '../../../src-worker/jobs/admission';
-import { silentContext } from '../../../src-worker/jobs/context';
 import { checkChannel } from '../../../src-worker/jobs/engine';
-import { runJobRequest } from '../../../src-worker/jobs/run';
-import { jobResultSchema } from '../../../src-worker/protocol/results';
 import { parseJobRequest } from '../../../src-worker/protocol/validate';
 import type { RowSource } from '../../../src-worker/mechanism/channel';
 import { FunctionRowSource } from '../../../src-worker/mechanism/function-row-source';
 import { planarLaplace } from '../../../src-worker/mechanism/planar-laplace';
 import { parseDomainSpec } from '../../../src-worker/metric/parse-domain-spec';
+import { runJob } from '../run-job';
 
 /** A copy of a channel's rows with some entries changed (no offset structure any more). */
 function edited(src: RowSource, edit: (x: number, row: Float64Array) => void): RowSource {
@@ -235,14 +233,7 @@ describe('grid offset check: work estimate', () => {
 });
 
 describe('check jobs of planar Laplace', () => {
-  async function run(raw: unknown): Promise<Record<string, unknown>> {
-    const parsed = parseJobRequest(raw);
-    if (!parsed.ok) throw new Error(parsed.error.message);
-    const r = await runJobRequest(parsed.value, silentContext());
-    const checked = jobResultSchema.safeParse(r);
-    if (!checked.success) throw new Error(`reply fails the result schema: ${checked.error.message}`);
-    return r as unknown as Record<string, unknown>;
-  }
+  const run = async (raw: unknown): Promise<Record<string, unknown>> => (await runJob(raw)) as unknown as Record<string, unknown>;
   const mech = (domain: string, epsilon: number) => ({ kind: 'planar-laplace', domain, epsilon });
 
   it('30 x 30 (3.6e8 all-pairs comparisons, once refused): private at ln 4, not at ln 4 / 2', async () => {

@@ -16,10 +16,10 @@ import { admitRequest, sizeOfDomainInput } from '../../../src-worker/jobs/admiss
 import { ADMISSION_LIMITS } from '../../../src-worker/jobs/admission-limits';
 import { withRowProgress } from '../../../src-worker/jobs/row-progress';
 import { FunctionRowSource } from '../../../src-worker/mechanism/function-row-source';
-import { jobResultSchema } from '../../../src-worker/protocol/results';
 import { parseJobRequest } from '../../../src-worker/protocol/validate';
 import type { JobRequest } from '../../../src-worker/protocol/requests';
 import { uniformPrior, validatePrior } from '../../../src-worker/measure/prior';
+import { runJob } from '../run-job';
 
 const USER_CODES = new Set(['invalid-input', 'too-large', 'not-a-metric', 'not-applicable']);
 
@@ -56,15 +56,7 @@ async function refusal(raw: unknown, ctx: JobContext = silentContext()): Promise
   throw new Error(`${JSON.stringify(raw)} was accepted`);
 }
 
-async function ok(raw: unknown): Promise<Record<string, unknown>> {
-  const parsed = parseJobRequest(raw);
-  if (!parsed.ok) throw new Error(parsed.error.message);
-  const r = await runJobRequest(parsed.value, silentContext());
-  // the reply must be what the main side accepts
-  const checked = jobResultSchema.safeParse(r);
-  if (!checked.success) throw new Error(`reply fails the result schema: ${checked.error.message}`);
-  return r as unknown as Record<string, unknown>;
-}
+const ok = async (raw: unknown): Promise<Record<string, unknown>> => (await runJob(raw)) as unknown as Record<string, unknown>;
 
 const mech = (domain: string, kind: string, extra: Record<string, unknown> = {}) => ({ type: 'mechanism', domain, epsilon: 1, kind, ...extra });
 /** A mechanism named by its construction (inside measure/check requests). */

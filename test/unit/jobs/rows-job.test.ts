@@ -5,20 +5,13 @@
  * job's inline matrix) in the test.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { silentContext } from '../../../src-worker/jobs/context';
-import { runJobRequest } from '../../../src-worker/jobs/run';
 import { clearRowsCache } from '../../../src-worker/jobs/rows';
-import { jobResultSchema, type MechanismResult, type RowsResult } from '../../../src-worker/protocol/results';
+import { type MechanismResult, type RowsResult } from '../../../src-worker/protocol/results';
 import { parseJobRequest } from '../../../src-worker/protocol/validate';
 import { MechError } from '../../../src-worker/errors';
+import { runJob } from '../run-job';
 
-async function run(req: unknown): Promise<unknown> {
-  const parsed = parseJobRequest(req);
-  if (!parsed.ok) throw new Error(parsed.error.message);
-  const r = await runJobRequest(parsed.value, silentContext());
-  expect(jobResultSchema.safeParse(r).success).toBe(true);
-  return r;
-}
+const run = (req: unknown): Promise<unknown> => runJob(req);
 
 async function dense(spec: Record<string, unknown>): Promise<NonNullable<MechanismResult['matrix']>> {
   const m = (await run({ type: 'mechanism', ...spec, inlineLimit: 4_000_000 })) as MechanismResult;

@@ -4,18 +4,10 @@
  * of the stored channel is Infinity and the result says so first.
  */
 import { describe, expect, it } from 'vitest';
-import { silentContext } from '../../../src-worker/jobs/context';
-import { runJobRequest } from '../../../src-worker/jobs/run';
-import { jobResultSchema, type MechanismResult } from '../../../src-worker/protocol/results';
-import { parseJobRequest } from '../../../src-worker/protocol/validate';
+import { type MechanismResult } from '../../../src-worker/protocol/results';
+import { runJob } from '../run-job';
 
-async function mechanism(domain: string, epsilon: number, kind: string): Promise<MechanismResult> {
-  const parsed = parseJobRequest({ type: 'mechanism', domain, epsilon, kind });
-  if (!parsed.ok) throw new Error(parsed.error.message);
-  const r = await runJobRequest(parsed.value, silentContext());
-  expect(jobResultSchema.safeParse(r).success).toBe(true);
-  return r as MechanismResult;
-}
+const mechanism = (domain: string, epsilon: number, kind: string): Promise<MechanismResult> => runJob<'mechanism'>({ type: 'mechanism', domain, epsilon, kind });
 
 describe('mechanism results: the stored channel decides', () => {
   it('TG on line:100 at eps 10 (e^-990 is 0 in doubles): effective eps Infinity and a NOT-private note; at eps 5 no note', async () => {

@@ -9,19 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runJobRequest } from '../../../src-worker/jobs/run';
 import { silentContext } from '../../../src-worker/jobs/context';
-import { jobResultSchema, type JobResult } from '../../../src-worker/protocol/results';
-import { parseJobRequest } from '../../../src-worker/protocol/validate';
+import { type JobResult } from '../../../src-worker/protocol/results';
 import { parseChannelCsv } from '../../../src-main/cli/inputs';
 import { MechError } from '../../../src-worker/errors';
+import { runJob } from '../run-job';
 
-async function run<T extends JobResult['type']>(request: unknown, ctx = silentContext()): Promise<Extract<JobResult, { type: T }>> {
-  const parsed = parseJobRequest(request);
-  if (!parsed.ok) throw new Error(parsed.error.message);
-  const r = await runJobRequest(parsed.value, ctx);
-  const v = jobResultSchema.safeParse(r);
-  expect(v.success, v.success ? '' : JSON.stringify(v.error.issues[0])).toBe(true);
-  return r as Extract<JobResult, { type: T }>;
-}
+const run = <T extends JobResult['type']>(request: unknown, ctx = silentContext()): Promise<Extract<JobResult, { type: T }>> => runJob<T>(request, ctx);
 
 const LN2 = Math.LN2;
 
