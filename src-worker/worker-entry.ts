@@ -12,13 +12,13 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import { MechError } from './errors';
-import { parseJobRequest } from './protocol/validate';
-import type { WorkerReply } from './protocol/messages';
-import type { JobError } from './protocol/common';
+import { parseJobRequest } from '../src-shared/protocol/validate';
+import type { WorkerReply } from '../src-shared/protocol/messages';
+import type { JobError } from '../src-shared/protocol/common';
 import { runJobRequest } from './jobs/run';
 import { releaseHighsRuntimeIfLarge } from './lp/highs-runtime';
 import { FLAG_CANCEL } from './jobs/context';
-import type { LpSample } from './protocol/messages';
+import type { LpSample } from '../src-shared/protocol/messages';
 
 export interface WorkerTask {
   request: unknown;

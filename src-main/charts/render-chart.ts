@@ -18,7 +18,7 @@ import {
   SubTitle,
   Title,
 } from 'chart.js';
-import type { ChartSpec } from '../../src-worker/protocol/casestudy';
+import type { ChartSpec } from '../../src-shared/protocol/casestudy';
 import { chartConfig } from './chart-config';
 
 Chart.register(LineController, LineElement, PointElement, BarController, BarElement, LinearScale, LogarithmicScale, CategoryScale, Legend, Title, SubTitle);

@@ -11,8 +11,8 @@
  * - bounds are dashed, black and drawn over the curves, and the curve that
  *   attains a bound says so in its legend entry.
  */
-import type { ChartSeries, ChartSpec } from '../../src-worker/protocol/casestudy';
-import type { SweepResult } from '../../src-worker/protocol/results';
+import type { ChartSeries, ChartSpec } from '../../src-shared/protocol/casestudy';
+import type { SweepResult } from '../../src-shared/protocol/results';
 import { BOUND_ATTAINED_TOL } from '../../src-worker/numeric/tolerance';
 
 /** Mechanism colours (Okabe-Ito without black, which is the bounds' colour). */

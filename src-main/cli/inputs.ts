@@ -7,14 +7,14 @@
 import { isAbsolute, resolve } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { invalid } from '../../src-worker/errors';
-import type { ChannelPayload, LossInput, PriorInput } from '../../src-worker/protocol/common';
-import { MAX_REQUEST_CHANNEL_ENTRIES } from '../../src-worker/protocol/common';
+import type { ChannelPayload, LossInput, PriorInput } from '../../src-shared/protocol/common';
+import { MAX_REQUEST_CHANNEL_ENTRIES } from '../../src-shared/protocol/common';
 import { type CsvRow, readCsvRows } from '../../src-worker/metric/read-csv';
 import { decimalProblem, parseDecimal as engineParseDecimal } from '../../src-worker/numeric/decimal';
 import { sizeOfDomainInput } from '../../src-worker/jobs/admission';
 import { checkReadableFileSync, readRegularFileChunks, readRegularFileChunksSync, readRegularFileSync } from '../fs/safe-fs';
 import { type BoundingBox, parsePointsCsv, type PointGrid, pointsToGrid } from '../../src-worker/data/points';
-import type { PointsBinning } from '../../src-worker/protocol/remap';
+import type { PointsBinning } from '../../src-shared/protocol/remap';
 
 /** Largest case-study parameter CSV read into memory (bytes). */
 export const MAX_CSV_BYTES = 128 * 1024 * 1024;

@@ -2,8 +2,8 @@
  * CLI output: the documented --json objects (exactly these keys; the README
  * lists them) and the readable summaries.
  */
-import type { JobRequest } from '../../src-worker/protocol/requests';
-import type { JobResult, LpResult, MatrixPayload, RemapResult } from '../../src-worker/protocol/index';
+import type { JobRequest } from '../../src-shared/protocol/requests';
+import type { JobResult, LpResult, MatrixPayload, RemapResult } from '../../src-shared/protocol/index';
 import { fmt } from '../project/result-table';
 import { compareTableText } from '../charts/compare-report';
 

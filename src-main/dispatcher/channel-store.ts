@@ -7,7 +7,7 @@
  * first (a request naming a dropped one gets a clear error).
  */
 import { createHash } from 'node:crypto';
-import type { ChannelPayload } from '../../src-worker/protocol/common';
+import type { ChannelPayload } from '../../src-shared/protocol/common';
 
 /** Total entries kept (about 8 bytes each as doubles; 3e7 = 240 MB). */
 export const CHANNEL_STORE_MAX_ENTRIES = 30_000_000;

@@ -8,10 +8,10 @@
  * for value (test/unit/jobs/fan-out.test.ts). Other jobs run as they are.
  */
 import { setMaxListeners } from 'node:events';
-import type { JobRequest, SweepRequest } from '../../src-worker/protocol/requests';
-import type { JobResult, SweepResult } from '../../src-worker/protocol/results';
-import { parseJobRequest } from '../../src-worker/protocol/validate';
-import { ApiError } from '../../src-worker/protocol/api';
+import type { JobRequest, SweepRequest } from '../../src-shared/protocol/requests';
+import type { JobResult, SweepResult } from '../../src-shared/protocol/results';
+import { parseJobRequest } from '../../src-shared/protocol/validate';
+import { ApiError } from '../../src-shared/protocol/api';
 import type { JobRunner, RunOptions } from './job-runner';
 
 /** Split the steps 0..steps-1 into at most `parts` contiguous slices of near-equal size. */

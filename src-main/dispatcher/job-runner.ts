@@ -5,8 +5,8 @@
  * Project runs, exports and the app's jobs only see this interface, so a
  * project run writes the same files whichever runner computed its items.
  */
-import type { JobEvent } from '../../src-worker/protocol/messages';
-import type { JobResult } from '../../src-worker/protocol/results';
+import type { JobEvent } from '../../src-shared/protocol/messages';
+import type { JobResult } from '../../src-shared/protocol/results';
 
 export interface RunOptions {
   onProgress?: (fraction: number | null, message: string) => void;

@@ -4,7 +4,7 @@
  * command string to the renderer, which owns the document state.
  */
 import { Menu, shell, type BrowserWindow, type MenuItemConstructorOptions } from 'electron';
-import type { ExampleInfo, RecentProject } from '../../src-worker/protocol/api';
+import type { ExampleInfo, RecentProject } from '../../src-shared/protocol/api';
 
 export interface MenuModel {
   recent: RecentProject[];

@@ -3,8 +3,8 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { invalid } from '../../src-worker/errors';
-import type { ExampleInfo } from '../../src-worker/protocol/api';
-import type { Project } from '../../src-worker/protocol/project';
+import type { ExampleInfo } from '../../src-shared/protocol/api';
+import type { Project } from '../../src-shared/protocol/project';
 import { loadProject } from './project-file';
 
 export function examplesDir(): string {

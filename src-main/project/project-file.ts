@@ -1,14 +1,14 @@
 /**
  * Project files on disk: JSON with a version field, validated by the shared
- * zod schema (src-worker/protocol/project.ts), saved atomically (temp file in
+ * zod schema (src-shared/protocol/project.ts), saved atomically (temp file in
  * the same directory, fsync, rename, fsync the directory) so a crash never
  * leaves a half-written project. Reads and writes go through
  * src-main/fs/safe-fs.ts (regular files only, byte cap, stale temp sweep).
  */
 import { invalid } from '../../src-worker/errors';
 import { readRegularFileSync, writeFileAtomic as writeAtomic } from '../fs/safe-fs';
-import { describeZodError } from '../../src-worker/protocol/common';
-import { projectSchema, PROJECT_VERSION, type Project, type ProjectInput } from '../../src-worker/protocol/project';
+import { describeZodError } from '../../src-shared/protocol/common';
+import { projectSchema, PROJECT_VERSION, type Project, type ProjectInput } from '../../src-shared/protocol/project';
 
 /** Parse and validate project JSON text; errors name the file and the field. */
 export function parseProject(text: string, source: string): Project {

@@ -5,8 +5,8 @@
  * to a worker as a run-project job or planned into single jobs.
  */
 import { resolve } from 'node:path';
-import type { Project } from '../../src-worker/protocol/project';
-import type { CaseStudyParams } from '../../src-worker/protocol/casestudy';
+import type { Project } from '../../src-shared/protocol/project';
+import type { CaseStudyParams } from '../../src-shared/protocol/casestudy';
 import { invalid } from '../../src-worker/errors';
 import { parseLossArg, parsePriorArg, readNumericCells, resolveDomainArg } from '../cli/inputs';
 

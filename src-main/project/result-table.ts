@@ -1,5 +1,5 @@
 /** Each analysis result as a flat table (for its CSV file and summary.md). */
-import type { JobResult } from '../../src-worker/protocol/results';
+import type { JobResult } from '../../src-shared/protocol/results';
 import { compareColumns } from '../charts/compare-report';
 
 export interface Table {

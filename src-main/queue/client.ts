@@ -24,12 +24,12 @@
  */
 import type { Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { ApiError } from '../../src-worker/protocol/api';
-import type { JobError } from '../../src-worker/protocol/common';
-import type { JobEvent } from '../../src-worker/protocol/messages';
-import { progressSchema } from '../../src-worker/protocol/messages';
-import type { JobResult } from '../../src-worker/protocol/results';
-import { parseJobRequest } from '../../src-worker/protocol/validate';
+import { ApiError } from '../../src-shared/protocol/api';
+import type { JobError } from '../../src-shared/protocol/common';
+import type { JobEvent } from '../../src-shared/protocol/messages';
+import { progressSchema } from '../../src-shared/protocol/messages';
+import type { JobResult } from '../../src-shared/protocol/results';
+import { parseJobRequest } from '../../src-shared/protocol/validate';
 import type { JobRunner, RunOptions } from '../dispatcher/job-runner';
 import { writeFileAtomicAsync } from '../fs/safe-fs';
 import { decodeReturn, encodeValue, fileDomainError, fileDomains, parseFailure, type JobData } from './codec';

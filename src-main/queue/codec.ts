@@ -15,8 +15,8 @@
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { z } from 'zod';
-import { jobErrorSchema, type JobError } from '../../src-worker/protocol/common';
-import { workerReplySchema, type WorkerReply } from '../../src-worker/protocol/messages';
+import { jobErrorSchema, type JobError } from '../../src-shared/protocol/common';
+import { workerReplySchema, type WorkerReply } from '../../src-shared/protocol/messages';
 import { parseDomainSpecText } from '../../src-worker/metric/parse-domain-spec';
 
 const TAG = '\u0000num:';

@@ -1,4 +1,4 @@
-import type { JobError, JobEvent } from '../../src-worker/protocol';
+import type { JobError, JobEvent } from '../../src-shared/protocol';
 
 /**
  * Something that answers API calls by method name and pushes events

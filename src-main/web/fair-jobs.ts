@@ -13,7 +13,7 @@
  * Queued jobs are bounded per session (count and array entries) so a flood
  * cannot hold unbounded memory: beyond that, submit fails with 'too-large'.
  */
-import { ApiError, type JobEvent, type JobRequest } from '../../src-worker/protocol';
+import { ApiError, type JobEvent, type JobRequest } from '../../src-shared/protocol';
 import { toJobError } from './api-host';
 
 /** The dispatcher as seen from here (the host's JobService). */

@@ -27,7 +27,7 @@ import {
   type ProjectInput,
   type RecentProject,
   type SavedProject,
-} from '../../src-worker/protocol';
+} from '../../src-shared/protocol';
 import { toJobError, type ApiHost, type HostSession } from './api-host';
 import { FairJobs, type JobBackend } from './fair-jobs';
 import { checkDirTargetAsync, checkRegularFile, checkWriteTargetAsync, readRegularFile, REFUSE_SYSTEM_FS, writeFileAtomicAsync } from '../fs/safe-fs';

@@ -12,7 +12,7 @@ import { parseProject } from '../project/project-file';
 import { addRecent, readRecent } from '../project/recent';
 import { resolveProjectFiles } from '../project/resolve-files';
 import { runProject } from '../project/run-project';
-import { ApiError, describeZodError, projectSchema, type ExampleInfo, type Project, type ProjectInput, type RecentProject } from '../../src-worker/protocol';
+import { ApiError, describeZodError, projectSchema, type ExampleInfo, type Project, type ProjectInput, type RecentProject } from '../../src-shared/protocol';
 import { MechError } from '../../src-worker/errors';
 import { toJobError } from './api-host';
 import type { ProjectStore } from './host';

@@ -8,7 +8,7 @@
  * the file's text is at hand, any remaining word that occurs in it (a quote
  * inside a cell can break the quoting) is masked too.
  */
-import type { JobError } from '../../src-worker/protocol';
+import type { JobError } from '../../src-shared/protocol';
 
 /** Words of the engine's message templates: never masked even when a file contains them. */
 const TEMPLATE_WORDS = new Set(

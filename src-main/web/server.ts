@@ -4,7 +4,7 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { ApiError, type BridgeCall, type BridgePush, type BridgeReply, type JobError } from '../../src-worker/protocol';
+import { ApiError, type BridgeCall, type BridgePush, type BridgeReply, type JobError } from '../../src-shared/protocol';
 import { MechError } from '../../src-worker/errors';
 import { toJobError, type ApiHost, type HostSession } from './api-host';
 

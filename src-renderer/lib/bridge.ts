@@ -2,7 +2,7 @@
  * The renderer's MechStudioApi: the Electron preload's `window.mechstudio`
  * when present, else a WebSocket bridge to the web-mode server (same origin,
  * path /api) speaking the BridgeCall / BridgeReply / BridgePush frames of
- * src-worker/protocol/api.ts.
+ * src-shared/protocol/api.ts.
  */
 import {
   ApiError,
@@ -11,8 +11,8 @@ import {
   type BridgePush,
   type BridgeReply,
   type MechStudioApi,
-} from '../../src-worker/protocol/api';
-import type { JobEvent } from '../../src-worker/protocol/messages';
+} from '../../src-shared/protocol/api';
+import type { JobEvent } from '../../src-shared/protocol/messages';
 
 declare global {
   interface Window {

@@ -14,8 +14,8 @@
  *
  * Pure functions: unit-tested in test/unit/renderer/kept-results.test.ts.
  */
-import type { ProjectInput, KeptResult } from '../../src-worker/protocol/project';
-import type { CheckResult, JobResult } from '../../src-worker/protocol/results';
+import type { ProjectInput, KeptResult } from '../../src-shared/protocol/project';
+import type { CheckResult, JobResult } from '../../src-shared/protocol/results';
 import { analysisRequest, caseStudyRequest, mechanismRequest } from './project-model';
 
 /** JSON with object keys sorted (so equal inputs give equal text whatever the key order). */

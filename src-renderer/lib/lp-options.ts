@@ -5,9 +5,9 @@
  * typed LP record and progress samples read (labels, units, chart series).
  * Pure functions: unit-tested.
  */
-import type { LpSample } from '../../src-worker/protocol/messages';
-import type { LpResult } from '../../src-worker/protocol/results';
-import { MAX_LP_THREADS, MAX_LP_TIME_LIMIT_SECONDS } from '../../src-worker/protocol/common';
+import type { LpSample } from '../../src-shared/protocol/messages';
+import type { LpResult } from '../../src-shared/protocol/results';
+import { MAX_LP_THREADS, MAX_LP_TIME_LIMIT_SECONDS } from '../../src-shared/protocol/common';
 
 export type LpModelChoice = 'auto' | 'exact' | 'spanner' | 'edges';
 

@@ -2,9 +2,9 @@
  * Pure project helpers for the renderer: default/new projects, id
  * generation, and turning project entries into job requests (SPEC §8 forms).
  */
-import type { DomainInput, LossInput, PriorInput } from '../../src-worker/protocol/common';
-import type { JobRequest } from '../../src-worker/protocol/requests';
-import type { ProjectInput, ProjectLoss, ProjectPrior } from '../../src-worker/protocol/project';
+import type { DomainInput, LossInput, PriorInput } from '../../src-shared/protocol/common';
+import type { JobRequest } from '../../src-shared/protocol/requests';
+import type { ProjectInput, ProjectLoss, ProjectPrior } from '../../src-shared/protocol/project';
 import { lpRequestOptions } from './lp-options';
 
 export type ProjectDomainIn = ProjectInput['domains'][number];

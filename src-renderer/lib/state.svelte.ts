@@ -3,12 +3,12 @@
  * tracking (one subscription to the API's job events) and computed results
  * keyed by mechanism/analysis id.
  */
-import type { MechStudioApi, RecentProject } from '../../src-worker/protocol/api';
-import type { JobEvent, LpSample } from '../../src-worker/protocol/messages';
-import type { JobError } from '../../src-worker/protocol/common';
-import type { JobRequest } from '../../src-worker/protocol/requests';
-import type { CheckResult, JobResult, MechanismResult, RowsResult } from '../../src-worker/protocol/results';
-import type { ProjectInput } from '../../src-worker/protocol/project';
+import type { MechStudioApi, RecentProject } from '../../src-shared/protocol/api';
+import type { JobEvent, LpSample } from '../../src-shared/protocol/messages';
+import type { JobError } from '../../src-shared/protocol/common';
+import type { JobRequest } from '../../src-shared/protocol/requests';
+import type { CheckResult, JobResult, MechanismResult, RowsResult } from '../../src-shared/protocol/results';
+import type { ProjectInput } from '../../src-shared/protocol/project';
 import { analysisRequest, applyDeletion, caseStudyRequest, channelSource, duplicateItem, epsText, mechanismRequest, newProject, renameItem, type ChannelSource, type DeletionPlan, type ItemKind } from './project-model';
 import { isExpensive, itemHash, projectWithResults, restoreResults } from './kept-results';
 import { History } from './history';

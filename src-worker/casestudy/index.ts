@@ -1,6 +1,6 @@
 /** The case studies of issue 8 by name (project `caseStudies[].study`). */
 import { invalid } from '../errors';
-import type { CaseStudyRequest, CaseStudyResult } from '../protocol/casestudy';
+import type { CaseStudyRequest, CaseStudyResult } from '../../src-shared/protocol/casestudy';
 import type { Study, StudyContext } from './study';
 import { votingStudy } from './voting';
 import { leakageBoundsStudy } from './leakage-bounds';

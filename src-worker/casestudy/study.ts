@@ -5,7 +5,7 @@
  * constructions and measures as the jobs do.
  */
 import { invalid } from '../errors';
-import type { CaseStudyParams, CaseStudyResult, ChartSpec, CaseStudyTable } from '../protocol/casestudy';
+import type { CaseStudyParams, CaseStudyResult, ChartSpec, CaseStudyTable } from '../../src-shared/protocol/casestudy';
 
 export interface StudyContext {
   signal: AbortSignal;

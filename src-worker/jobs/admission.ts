@@ -22,8 +22,8 @@ import { estimateLpBytes, LP_MEMORY_LIMIT_BYTES, MASTER_BUDGET_FRACTION, masterB
 import type { Domain } from '../metric/domain';
 import { parseDomainSpecText, type ParsedDomainSpec } from '../metric/parse-domain-spec';
 import { EXPLORER_MAX_N } from '../explorer/private-posterior-constraints';
-import type { DomainInput, MechanismKindName } from '../protocol/common';
-import type { JobRequest, MechanismSpec } from '../protocol/requests';
+import type { DomainInput, MechanismKindName } from '../../src-shared/protocol/common';
+import type { JobRequest, MechanismSpec } from '../../src-shared/protocol/requests';
 import { gridOffsetCheckWork } from '../check/grid-offset-check';
 import { ADMISSION_LIMITS as L } from './admission-limits';
 

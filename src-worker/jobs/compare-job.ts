@@ -13,7 +13,7 @@ import type { Domain } from '../metric/domain';
 import type { Mechanism, RowSource } from '../mechanism/channel';
 import type { OptimalLpResult } from '../lp/optimal-mechanism';
 import { bayesRemap, remapMechanism } from '../remap/bayes-remap';
-import { COMPARE_MAP_MAX_CELLS, type CompareMechanism, type CompareRequest, type CompareResult, type CompareRow } from '../protocol/compare';
+import { COMPARE_MAP_MAX_CELLS, type CompareMechanism, type CompareRequest, type CompareResult, type CompareRow } from '../../src-shared/protocol/compare';
 import { checkCancelled, type JobContext } from './context';
 import { buildMechanism, checkChannel, isMissingPiece, measureChannel, qualityLoss, type LossSpecInput } from './engine';
 import { remapConstructed } from './remap-jobs';

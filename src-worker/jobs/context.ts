@@ -3,7 +3,7 @@
  * the engine's long loops poll, and a progress reporter.
  */
 import { MechError } from '../errors';
-import type { LpSample } from '../protocol/messages';
+import type { LpSample } from '../../src-shared/protocol/messages';
 
 /** Values of a job's shared flag (Int32Array(1) on a SharedArrayBuffer, set by the dispatcher). */
 export const FLAG_CANCEL = 1;

@@ -8,7 +8,7 @@ import { REL_TOL } from '../numeric/tolerance';
 import { MechError } from '../errors';
 import type { Domain } from '../metric/domain';
 import type { RowSource } from '../mechanism/channel';
-import { INLINE_MATRIX_LIMIT } from '../protocol/common';
+import { INLINE_MATRIX_LIMIT } from '../../src-shared/protocol/common';
 import type {
   CapacityRequest,
   CheckRequest,
@@ -19,7 +19,7 @@ import type {
   SweepRequest,
   ThresholdRequest,
   VerticesRequest,
-} from '../protocol/requests';
+} from '../../src-shared/protocol/requests';
 import type {
   CapacityResult,
   CheckResult,
@@ -29,8 +29,8 @@ import type {
   SweepResult,
   ThresholdResult,
   VerticesResult,
-} from '../protocol/results';
-import { thinHistory, type LpResult } from '../protocol/results';
+} from '../../src-shared/protocol/results';
+import { thinHistory, type LpResult } from '../../src-shared/protocol/results';
 import type { OptimalLpResult } from '../lp/optimal-mechanism';
 import { assertCsvFits, matrixPayload, writeChannelCsv } from './channel-csv';
 import { checkCancelled, type JobContext } from './context';
@@ -52,11 +52,11 @@ import { assertChannelOnDomain, domainText, resolveChannel, resolveDomain as bui
 import { admitBuiltDomain, sweepBoundsRefusal } from './admission';
 import { ADMISSION_LIMITS } from './admission-limits';
 import { withRowProgress } from './row-progress';
-import type { DomainInput } from '../protocol/common';
+import type { DomainInput } from '../../src-shared/protocol/common';
 import type { Mechanism } from '../mechanism/channel';
 import { remapMechanism } from '../remap/bayes-remap';
-import type { ApplyRequest, JobRequest } from '../protocol/requests';
-import type { ApplyResult } from '../protocol/remap';
+import type { ApplyRequest, JobRequest } from '../../src-shared/protocol/requests';
+import type { ApplyResult } from '../../src-shared/protocol/remap';
 import { releaseFile, remapConstructed, type RemapOutcome } from './remap-jobs';
 
 /** Build a domain input, then price the job again when only the built domain shows its size (files, inline). */

@@ -6,9 +6,9 @@
  */
 import { invalid } from '../errors';
 import { parseDecimal } from '../numeric/decimal';
-import type { LossInput, PriorInput } from '../protocol/common';
-import type { Project, ProjectLoss, ProjectPrior } from '../protocol/project';
-import type { JobRequest, MechanismSpec } from '../protocol/requests';
+import type { LossInput, PriorInput } from '../../src-shared/protocol/common';
+import type { Project, ProjectLoss, ProjectPrior } from '../../src-shared/protocol/project';
+import type { JobRequest, MechanismSpec } from '../../src-shared/protocol/requests';
 
 export interface PlannedJob {
   id: string;

@@ -14,7 +14,7 @@ import type { OptimalLpResult } from '../lp/optimal-mechanism';
 import { remapMechanism } from '../remap/bayes-remap';
 import { releaseCsv, readCsvStream } from '../data/apply';
 import { cellBinning, localProjection } from '../data/points';
-import type { PointsBinning, RemapResult } from '../protocol/remap';
+import type { PointsBinning, RemapResult } from '../../src-shared/protocol/remap';
 import type { LossSpecInput } from './engine';
 import type { JobContext } from './context';
 

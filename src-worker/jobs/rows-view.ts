@@ -5,10 +5,10 @@
  */
 import { MechError } from '../errors';
 import type { RowSource } from '../mechanism/channel';
-import type { RowsRequest } from '../protocol/requests';
-import { ROWS_MAX_ENTRIES } from '../protocol/requests';
-import type { ChannelPayload } from '../protocol/common';
-import type { RowsResult } from '../protocol/results';
+import type { RowsRequest } from '../../src-shared/protocol/requests';
+import { ROWS_MAX_ENTRIES } from '../../src-shared/protocol/requests';
+import type { ChannelPayload } from '../../src-shared/protocol/common';
+import type { RowsResult } from '../../src-shared/protocol/results';
 import { checkCancelled, type JobContext } from './context';
 
 /**

@@ -8,8 +8,8 @@
  */
 import { MechError } from '../errors';
 import type { RowSource } from '../mechanism/channel';
-import type { MechanismSpec, RowsRequest } from '../protocol/requests';
-import type { RowsResult } from '../protocol/results';
+import type { MechanismSpec, RowsRequest } from '../../src-shared/protocol/requests';
+import type { RowsResult } from '../../src-shared/protocol/results';
 import { checkCancelled, type JobContext } from './context';
 import { rowsOf } from './rows-view';
 import { construct, unresolvedRef } from './handlers';

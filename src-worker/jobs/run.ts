@@ -1,7 +1,7 @@
 /** Route a validated request to its handler. */
 import { MechError } from '../errors';
-import type { JobRequest, RunProjectRequest } from '../protocol/requests';
-import type { JobResult, ProjectItemResult, RunProjectResult } from '../protocol/results';
+import type { JobRequest, RunProjectRequest } from '../../src-shared/protocol/requests';
+import type { JobResult, ProjectItemResult, RunProjectResult } from '../../src-shared/protocol/results';
 import { checkCancelled, type JobContext } from './context';
 import { applyJob, capacityJob, checkJob, measureJob, mechanismJob, regularJob, sweepJob, thresholdJob, verticesJob } from './handlers';
 import { planProject } from './project-plan';

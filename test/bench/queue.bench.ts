@@ -18,8 +18,8 @@ import { Dispatcher } from '../../src-main/dispatcher/dispatcher';
 import type { JobRunner } from '../../src-main/dispatcher/job-runner';
 import { QueueClient } from '../../src-main/queue/client';
 import { parseQueueUrl } from '../../src-main/queue/connection';
-import type { JobRequest } from '../../src-worker/protocol/requests';
-import type { JobResult } from '../../src-worker/protocol/results';
+import type { JobRequest } from '../../src-shared/protocol/requests';
+import type { JobResult } from '../../src-shared/protocol/results';
 import { startRedis, startWorker, type WorkerProc } from '../integration/queue-fixture';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

@@ -8,7 +8,7 @@
 import { silentContext } from '../../src-worker/jobs/context';
 import { clearRowsCache } from '../../src-worker/jobs/rows';
 import { runJobRequest } from '../../src-worker/jobs/run';
-import { parseJobRequest } from '../../src-worker/protocol/validate';
+import { parseJobRequest } from '../../src-shared/protocol/validate';
 
 async function ms(req: unknown): Promise<number> {
   const p = parseJobRequest(req);

@@ -14,8 +14,8 @@ import { join } from 'node:path';
 import { SHOTS, startHarness, type Harness, newProject } from './helpers';
 import { runJobRequest } from '../../src-worker/jobs/run';
 import { silentContext } from '../../src-worker/jobs/context';
-import { parseJobRequest } from '../../src-worker/protocol/validate';
-import type { MechanismResult } from '../../src-worker/protocol/results';
+import { parseJobRequest } from '../../src-shared/protocol/validate';
+import type { MechanismResult } from '../../src-shared/protocol/results';
 import { MAP_MARGIN } from '../../src-renderer/lib/map-geo';
 
 let h: Harness;

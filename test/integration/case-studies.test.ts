@@ -15,13 +15,13 @@ import { CASE_STUDIES, runCaseStudy } from '../../src-worker/casestudy';
 import { coarsen } from '../../src-worker/casestudy/geo';
 import { optimalMechanism } from '../../src-worker/lp/optimal-mechanism';
 import { gridDomain } from '../../src-worker/metric/grid';
-import type { CaseStudyResult } from '../../src-worker/protocol/casestudy';
+import type { CaseStudyResult } from '../../src-shared/protocol/casestudy';
 import { examplesDir, listExamples, loadExample } from '../../src-main/project/examples';
 import { resolveCaseStudyParams } from '../../src-main/project/resolve-files';
 import { renderChartPng } from '../../src-main/charts/render-chart';
 import { Dispatcher } from '../../src-main/dispatcher/dispatcher';
 import { runProject } from '../../src-main/project/run-project';
-import { projectSchema } from '../../src-worker/protocol/project';
+import { projectSchema } from '../../src-shared/protocol/project';
 
 const ctx = { signal: new AbortController().signal, progress: () => undefined };
 const run = (study: string, params: Record<string, unknown> = {}) => runCaseStudy({ study, params: params as never }, ctx) as Promise<CaseStudyResult>;

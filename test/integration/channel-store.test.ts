@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Dispatcher } from '../../src-main/dispatcher/dispatcher';
 import { ChannelStore } from '../../src-main/dispatcher/channel-store';
-import { ApiError } from '../../src-worker/protocol/api';
-import type { CheckResult, MeasureResult, MechanismResult, RowsResult } from '../../src-worker/protocol/results';
+import { ApiError } from '../../src-shared/protocol/api';
+import type { CheckResult, MeasureResult, MechanismResult, RowsResult } from '../../src-shared/protocol/results';
 
 describe('channel store', () => {
   it('content-addressed ids, least recently used dropped beyond the entry budget', () => {

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { Dispatcher } from '../../src-main/dispatcher/dispatcher';
-import { ApiError } from '../../src-worker/protocol/api';
-import type { JobEvent } from '../../src-worker/protocol/messages';
+import { ApiError } from '../../src-shared/protocol/api';
+import type { JobEvent } from '../../src-shared/protocol/messages';
 
 const testWorker = fileURLToPath(new URL('./fixtures/test-worker.ts', import.meta.url));
 const req = (domain: string) => ({ type: 'vertices', domain, epsilon: Math.LN2 });

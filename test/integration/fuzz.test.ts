@@ -7,8 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Dispatcher } from '../../src-main/dispatcher/dispatcher';
-import { ApiError } from '../../src-worker/protocol/api';
-import { parseJobRequest } from '../../src-worker/protocol/validate';
+import { ApiError } from '../../src-shared/protocol/api';
+import { parseJobRequest } from '../../src-shared/protocol/validate';
 import { seededRandom } from '../../src-worker/numeric/seeded-random';
 
 // deterministic PRNG (mulberry32) so a failure is reproducible

@@ -15,9 +15,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Dispatcher } from '../../src-main/dispatcher/dispatcher';
-import { ApiError } from '../../src-worker/protocol/api';
-import { lpSampleSchema, type JobEvent, type LpSample } from '../../src-worker/protocol/messages';
-import type { CheckResult, MechanismResult } from '../../src-worker/protocol/results';
+import { ApiError } from '../../src-shared/protocol/api';
+import { lpSampleSchema, type JobEvent, type LpSample } from '../../src-shared/protocol/messages';
+import type { CheckResult, MechanismResult } from '../../src-shared/protocol/results';
 import { startTestServer } from './web-fixture';
 
 const N = 10; // grid:10x10, step 1, Euclidean

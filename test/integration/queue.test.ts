@@ -22,7 +22,7 @@ import { cli, freePort, redisInstalled, ROOT, startRedis, startWorker, type Redi
 import { encodeValue } from '../../src-main/queue/codec';
 import { QueueClient } from '../../src-main/queue/client';
 import { parseQueueUrl } from '../../src-main/queue/connection';
-import { ApiError } from '../../src-worker/protocol/api';
+import { ApiError } from '../../src-shared/protocol/api';
 import { Dispatcher } from '../../src-main/dispatcher/dispatcher';
 import { jobRunner } from '../../src-main/web/main';
 

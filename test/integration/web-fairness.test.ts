@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FairJobs, type JobBackend } from '../../src-main/web/fair-jobs';
-import type { JobEvent, JobRequest } from '../../src-worker/protocol';
+import type { JobEvent, JobRequest } from '../../src-shared/protocol';
 import { startTestServer, type Client, type TestServer } from './web-fixture';
 
 /** A pool like piscina's: FIFO, `workers` jobs at a time, each ends one macrotask after it starts. */

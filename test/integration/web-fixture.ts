@@ -12,7 +12,7 @@ import { Dispatcher } from '../../src-main/dispatcher/dispatcher';
 import { MechStudioHost } from '../../src-main/web/host';
 import { createProjectStore } from '../../src-main/web/project-store';
 import { startWebServer, type RunningWebServer } from '../../src-main/web/server';
-import type { JobEvent } from '../../src-worker/protocol';
+import type { JobEvent } from '../../src-shared/protocol';
 
 export const ROOT = resolve(__dirname, '../..');
 export const TOKEN = 'test-token-1234';

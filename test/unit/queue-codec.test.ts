@@ -9,7 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { decodeReturn, decodeValue, encodeReturn, encodeValue, failureText, fileDomains, parseFailure } from '../../src-main/queue/codec';
 import { parseQueueUrl, queueUrlFrom, redact, stallSettings } from '../../src-main/queue/connection';
 import { MechError } from '../../src-worker/errors';
-import type { WorkerReply } from '../../src-worker/protocol/messages';
+import type { WorkerReply } from '../../src-shared/protocol/messages';
 
 describe('queue codec', () => {
   it('keeps Infinity, -Infinity, NaN and -0 that plain JSON loses', () => {

@@ -5,8 +5,8 @@
  */
 import { silentContext, type JobContext } from '../../src-worker/jobs/context';
 import { runJobRequest } from '../../src-worker/jobs/run';
-import { jobResultSchema, type JobResult } from '../../src-worker/protocol/results';
-import { parseJobRequest } from '../../src-worker/protocol/validate';
+import { jobResultSchema, type JobResult } from '../../src-shared/protocol/results';
+import { parseJobRequest } from '../../src-shared/protocol/validate';
 
 export async function runJob<T extends JobResult['type'] = JobResult['type']>(request: unknown, ctx: JobContext = silentContext()): Promise<Extract<JobResult, { type: T }>> {
   const parsed = parseJobRequest(request);

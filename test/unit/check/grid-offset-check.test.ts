@@ -9,7 +9,7 @@ import { checkGridOffsetPrivacy, gridOffsetCheckWork } from '../../../src-worker
 import { checkPrivacy } from '../../../src-worker/check/privacy-check';
 import { admitRequest } from '../../../src-worker/jobs/admission';
 import { checkChannel } from '../../../src-worker/jobs/engine';
-import { parseJobRequest } from '../../../src-worker/protocol/validate';
+import { parseJobRequest } from '../../../src-shared/protocol/validate';
 import type { RowSource } from '../../../src-worker/mechanism/channel';
 import { FunctionRowSource } from '../../../src-worker/mechanism/function-row-source';
 import { planarLaplace } from '../../../src-worker/mechanism/planar-laplace';

@@ -16,8 +16,8 @@ import { admitRequest, sizeOfDomainInput } from '../../../src-worker/jobs/admiss
 import { ADMISSION_LIMITS } from '../../../src-worker/jobs/admission-limits';
 import { withRowProgress } from '../../../src-worker/jobs/row-progress';
 import { FunctionRowSource } from '../../../src-worker/mechanism/function-row-source';
-import { parseJobRequest } from '../../../src-worker/protocol/validate';
-import type { JobRequest } from '../../../src-worker/protocol/requests';
+import { parseJobRequest } from '../../../src-shared/protocol/validate';
+import type { JobRequest } from '../../../src-shared/protocol/requests';
 import { uniformPrior, validatePrior } from '../../../src-worker/measure/prior';
 import { runJob } from '../run-job';
 

@@ -11,9 +11,9 @@ import { describe, expect, it } from 'vitest';
 import { MechError } from '../../../src-worker/errors';
 import { silentContext } from '../../../src-worker/jobs/context';
 import { runJobRequest } from '../../../src-worker/jobs/run';
-import { parseJobRequest } from '../../../src-worker/protocol/validate';
-import type { CompareResult } from '../../../src-worker/protocol/compare';
-import type { MechanismResult } from '../../../src-worker/protocol/results';
+import { parseJobRequest } from '../../../src-shared/protocol/validate';
+import type { CompareResult } from '../../../src-shared/protocol/compare';
+import type { MechanismResult } from '../../../src-shared/protocol/results';
 import { compareCsv, compareTableText, compareChart } from '../../../src-main/charts/compare-report';
 
 const R = 4;

@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { Dispatcher } from '../../../src-main/dispatcher/dispatcher';
 import { mergeSweeps, runFannedOut, sweepSlices } from '../../../src-main/dispatcher/fan-out';
-import type { SweepRequest } from '../../../src-worker/protocol/requests';
+import type { SweepRequest } from '../../../src-shared/protocol/requests';
 
 const pool = new Dispatcher({ threads: 2 });
 afterAll(() => pool.close());

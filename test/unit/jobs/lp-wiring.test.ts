@@ -13,10 +13,10 @@ import { silentContext } from '../../../src-worker/jobs/context';
 import { LP_MEMORY_LIMIT_BYTES, MASTER_BUDGET_FRACTION, masterStartBytes } from '../../../src-worker/lp/memory-estimate';
 import { planProject } from '../../../src-worker/jobs/project-plan';
 import { runJobRequest } from '../../../src-worker/jobs/run';
-import { projectSchema } from '../../../src-worker/protocol/project';
-import type { JobRequest } from '../../../src-worker/protocol/requests';
-import { jobResultSchema, MAX_LP_HISTORY_POINTS, thinHistory, type MechanismResult } from '../../../src-worker/protocol/results';
-import { parseJobRequest } from '../../../src-worker/protocol/validate';
+import { projectSchema } from '../../../src-shared/protocol/project';
+import type { JobRequest } from '../../../src-shared/protocol/requests';
+import { jobResultSchema, MAX_LP_HISTORY_POINTS, thinHistory, type MechanismResult } from '../../../src-shared/protocol/results';
+import { parseJobRequest } from '../../../src-shared/protocol/validate';
 
 const mech = (domain: string, extra: Record<string, unknown> = {}, kind = 'optimal') => ({ type: 'mechanism', domain, epsilon: 1, kind, ...extra });
 

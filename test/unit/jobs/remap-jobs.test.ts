@@ -11,8 +11,8 @@ import { silentContext } from '../../../src-worker/jobs/context';
 import { runJobRequest } from '../../../src-worker/jobs/run';
 import { planarLaplace } from '../../../src-worker/mechanism/planar-laplace';
 import { gridDomain } from '../../../src-worker/metric/grid';
-import { parseJobRequest } from '../../../src-worker/protocol/validate';
-import { projectSchema } from '../../../src-worker/protocol/project';
+import { parseJobRequest } from '../../../src-shared/protocol/validate';
+import { projectSchema } from '../../../src-shared/protocol/project';
 import { remapMechanism } from '../../../src-worker/remap/bayes-remap';
 
 const prior = (n: number): number[] => {

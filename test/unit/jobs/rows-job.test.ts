@@ -6,8 +6,8 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { clearRowsCache } from '../../../src-worker/jobs/rows';
-import { type MechanismResult, type RowsResult } from '../../../src-worker/protocol/results';
-import { parseJobRequest } from '../../../src-worker/protocol/validate';
+import { type MechanismResult, type RowsResult } from '../../../src-shared/protocol/results';
+import { parseJobRequest } from '../../../src-shared/protocol/validate';
 import { MechError } from '../../../src-worker/errors';
 import { runJob } from '../run-job';
 

@@ -4,7 +4,7 @@
  * of the stored channel is Infinity and the result says so first.
  */
 import { describe, expect, it } from 'vitest';
-import { type MechanismResult } from '../../../src-worker/protocol/results';
+import { type MechanismResult } from '../../../src-shared/protocol/results';
 import { runJob } from '../run-job';
 
 const mechanism = (domain: string, epsilon: number, kind: string): Promise<MechanismResult> => runJob<'mechanism'>({ type: 'mechanism', domain, epsilon, kind });

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runJobRequest } from '../../../src-worker/jobs/run';
 import { silentContext } from '../../../src-worker/jobs/context';
-import { type JobResult } from '../../../src-worker/protocol/results';
+import { type JobResult } from '../../../src-shared/protocol/results';
 import { parseChannelCsv } from '../../../src-main/cli/inputs';
 import { MechError } from '../../../src-worker/errors';
 import { runJob } from '../run-job';

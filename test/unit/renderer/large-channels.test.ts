@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { analysisRequest, channelSource, mechanismRequest, mechanismSpec } from '../../../src-renderer/lib/project-model';
 import { blockGridFromMatrix, blockGridFromRows, downsample, keptChannelCsvParts, matrixToCsv, tableFromMatrix } from '../../../src-renderer/lib/matrix-view';
-import { parseJobRequest } from '../../../src-worker/protocol/validate';
-import type { ProjectInput } from '../../../src-worker/protocol/project';
+import { parseJobRequest } from '../../../src-shared/protocol/validate';
+import type { ProjectInput } from '../../../src-shared/protocol/project';
 
 const project: ProjectInput = {
   version: 1,

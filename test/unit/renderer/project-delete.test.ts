@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analysisTitle, applyDeletion, caseStudyRequest, describeDeletion, planDeletion } from '../../../src-renderer/lib/project-model';
 import { cellText, findingBlocks, inlineSegments, tableToCsv } from '../../../src-renderer/lib/case-study';
-import { projectSchema, type ProjectInput } from '../../../src-worker/protocol/project';
-import { jobRequestSchema } from '../../../src-worker/protocol/requests';
+import { projectSchema, type ProjectInput } from '../../../src-shared/protocol/project';
+import { jobRequestSchema } from '../../../src-shared/protocol/requests';
 
 const ROOT = join(__dirname, '../../..');
 function voting(): ProjectInput {

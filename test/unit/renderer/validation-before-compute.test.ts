@@ -12,7 +12,7 @@ import { duplicateItem, idProblem, renameItem } from '../../../src-renderer/lib/
 import { History } from '../../../src-renderer/lib/history';
 import { GLOSSARY, plainText } from '../../../src-renderer/lib/plain';
 import { findingBlocks } from '../../../src-renderer/lib/case-study';
-import { projectSchema, type ProjectInput } from '../../../src-worker/protocol/project';
+import { projectSchema, type ProjectInput } from '../../../src-shared/protocol/project';
 
 type AnalysisIn = NonNullable<ProjectInput['analyses']>[number];
 const level = { what: 'privacy level l', min: 0, above: true };
