@@ -1,3 +1,4 @@
+import { onDestroy } from 'svelte';
 import { Chart, registerables } from 'chart.js';
 import { MatrixController, MatrixElement } from 'chartjs-chart-matrix';
 
@@ -12,6 +13,32 @@ export function charts(): typeof Chart {
     registered = true;
   }
   return Chart;
+}
+
+/**
+ * The one Chart.js instance a component owns: `replace` destroys the previous
+ * chart and reports the new one through the component's `onchart` prop (the
+ * parent exports it as PNG); the chart is destroyed, and null reported, when
+ * the component goes. Call during component initialisation.
+ */
+export function ownedChart(onchart: () => ((c: Chart | null) => void) | undefined): { readonly current: Chart | null; replace(c: Chart): Chart } {
+  let chart: Chart | null = null;
+  onDestroy(() => {
+    chart?.destroy();
+    chart = null;
+    onchart()?.(null);
+  });
+  return {
+    get current() {
+      return chart;
+    },
+    replace(c: Chart): Chart {
+      if (chart !== c) chart?.destroy();
+      chart = c;
+      onchart()?.(c);
+      return c;
+    },
+  };
 }
 
 /** Perceptual-ish sequential colour map (white -> blue -> dark navy) for probabilities in [0, 1]. */

@@ -168,42 +168,6 @@ function setupFixtures(): void {
   P.dir = join(dir, 'a-directory');
   mkdirSync(P.dir);
   P.missing = join(dir, 'missing.csv');
-  P.empty = join(dir, 'empty.csv');
-  writeFileSync(P.empty, '');
-  P.binary = join(dir, 'binary.csv');
-  writeFileSync(P.binary, Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)));
-  // valid channels: 2 x 2 identity-free, 6 x 6 TG-like, denormal entries
-  P.ch2 = join(dir, 'ch2.csv');
-  writeFileSync(P.ch2, channelText([[0.75, 0.25], [0.25, 0.75]]));
-  P.ch3 = join(dir, 'ch3.csv');
-  writeFileSync(P.ch3, channelText(stochastic([[4, 2, 1], [2, 3, 2], [1, 2, 4]])));
-  P.chDenormal = join(dir, 'ch-denormal.csv');
-  writeFileSync(P.chDenormal, channelText([[1 - 5e-324, 5e-324], [5e-324, 1]]).replace('0.9999999999999999', '1'));
-  P.chQuoted = join(dir, 'ch-quoted.csv');
-  writeFileSync(P.chQuoted, '\ufeff,"(0,0)","(0,1)"\r\n# a comment\r\n"(0,0)",0.5,0.5\r\n\r\n"(0,1)", 0.25 , 0.75\r\n');
-  // priors and losses
-  P.prior3 = join(dir, 'prior3.csv');
-  writeFileSync(P.prior3, '0.5\n0.25\n0.25\n');
-  P.priorHex = join(dir, 'prior-hex.csv');
-  writeFileSync(P.priorHex, '0x1\n0\n0\n');
-  P.priorNeg = join(dir, 'prior-neg.csv');
-  writeFileSync(P.priorNeg, '1.5\n-0.5\n0\n');
-  P.loss3 = join(dir, 'loss3.csv');
-  writeFileSync(P.loss3, ',a,b,c\ng0,0,1,1\ng1,1,0,1\ng2,1,1,0\n');
-  P.lossBad = join(dir, 'loss-bad.csv');
-  writeFileSync(P.lossBad, '0,1,1\n1,0\n');
-  P.lossHuge = join(dir, 'loss-huge.csv');
-  writeFileSync(P.lossHuge, '0,1e308,1e308\n1e308,0,1e308\n1e308,1e308,0\n');
-  P.lossTiny = join(dir, 'loss-tiny.csv');
-  writeFileSync(P.lossTiny, '0,1e-300,5e-324\n1e-300,0,1e-300\n5e-324,1e-300,0\n');
-  P.priorDenormal = join(dir, 'prior-denormal.csv');
-  writeFileSync(P.priorDenormal, '1\n5e-324\n0\n');
-  // domain files
-  P.graph = join(dir, 'graph.csv');
-  writeFileSync(P.graph, 'a,b\nb,c\n');
-  P.metricBad = join(dir, 'metric-bad.csv');
-  writeFileSync(P.metricBad, ',a,b\na,0,-1\nb,1,0\n');
-  // projects
   const project = {
     version: 1,
     name: 'hostile harness',
@@ -212,18 +176,39 @@ function setupFixtures(): void {
     mechanisms: [{ id: 'tg', domain: 'three', kind: 'tg', epsilon: Math.LN2, prior: 'p' }],
     analyses: [{ id: 'm', type: 'measure', mechanism: 'tg', prior: 'p' }],
   };
-  P.project = join(dir, 'project.json');
-  writeFileSync(P.project, JSON.stringify(project));
-  P.projectBadJson = join(dir, 'bad.json');
-  writeFileSync(P.projectBadJson, '{"version": 1, "name": ');
-  P.projectBadDomain = join(dir, 'bad-domain.json');
-  writeFileSync(P.projectBadDomain, JSON.stringify({ ...project, domains: [{ id: 'three', domain: 'line:-3' }] }));
-  P.projectFifoPrior = join(dir, 'fifo-prior.json');
-  writeFileSync(P.projectFifoPrior, JSON.stringify({ ...project, priors: [{ id: 'p', domain: 'three', prior: 'csv:fifo' }] }));
-  P.projectZeroPrior = join(dir, 'zero-prior.json');
-  writeFileSync(P.projectZeroPrior, JSON.stringify({ ...project, priors: [{ id: 'p', domain: 'three', prior: 'csv:/dev/zero' }] }));
-  P.projectVersion = join(dir, 'version.json');
-  writeFileSync(P.projectVersion, JSON.stringify({ ...project, version: 99 }));
+  // Fixture files written as they are: [key in P, file name, content].
+  const fixtures: [string, string, string | Buffer][] = [
+    ['empty', 'empty.csv', ''],
+    ['binary', 'binary.csv', Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256))],
+    // valid channels: 2 x 2 identity-free, 3 x 3, denormal entries, quoted labels
+    ['ch2', 'ch2.csv', channelText([[0.75, 0.25], [0.25, 0.75]])],
+    ['ch3', 'ch3.csv', channelText(stochastic([[4, 2, 1], [2, 3, 2], [1, 2, 4]]))],
+    ['chDenormal', 'ch-denormal.csv', channelText([[1 - 5e-324, 5e-324], [5e-324, 1]]).replace('0.9999999999999999', '1')],
+    ['chQuoted', 'ch-quoted.csv', '\ufeff,"(0,0)","(0,1)"\r\n# a comment\r\n"(0,0)",0.5,0.5\r\n\r\n"(0,1)", 0.25 , 0.75\r\n'],
+    // priors and losses
+    ['prior3', 'prior3.csv', '0.5\n0.25\n0.25\n'],
+    ['priorHex', 'prior-hex.csv', '0x1\n0\n0\n'],
+    ['priorNeg', 'prior-neg.csv', '1.5\n-0.5\n0\n'],
+    ['loss3', 'loss3.csv', ',a,b,c\ng0,0,1,1\ng1,1,0,1\ng2,1,1,0\n'],
+    ['lossBad', 'loss-bad.csv', '0,1,1\n1,0\n'],
+    ['lossHuge', 'loss-huge.csv', '0,1e308,1e308\n1e308,0,1e308\n1e308,1e308,0\n'],
+    ['lossTiny', 'loss-tiny.csv', '0,1e-300,5e-324\n1e-300,0,1e-300\n5e-324,1e-300,0\n'],
+    ['priorDenormal', 'prior-denormal.csv', '1\n5e-324\n0\n'],
+    // domain files
+    ['graph', 'graph.csv', 'a,b\nb,c\n'],
+    ['metricBad', 'metric-bad.csv', ',a,b\na,0,-1\nb,1,0\n'],
+    // projects
+    ['project', 'project.json', JSON.stringify(project)],
+    ['projectBadJson', 'bad.json', '{"version": 1, "name": '],
+    ['projectBadDomain', 'bad-domain.json', JSON.stringify({ ...project, domains: [{ id: 'three', domain: 'line:-3' }] })],
+    ['projectFifoPrior', 'fifo-prior.json', JSON.stringify({ ...project, priors: [{ id: 'p', domain: 'three', prior: 'csv:fifo' }] })],
+    ['projectZeroPrior', 'zero-prior.json', JSON.stringify({ ...project, priors: [{ id: 'p', domain: 'three', prior: 'csv:/dev/zero' }] })],
+    ['projectVersion', 'version.json', JSON.stringify({ ...project, version: 99 })],
+  ];
+  for (const [key, name, content] of fixtures) {
+    P[key] = join(dir, name);
+    writeFileSync(P[key]!, content);
+  }
   mkdirSync(join(dir, 'out'));
   mkdirSync(join(dir, 'malformed'));
 }
