@@ -16,12 +16,13 @@ export function charts(): typeof Chart {
 }
 
 /**
- * The one Chart.js instance a component owns: `replace` destroys the previous
- * chart and reports the new one through the component's `onchart` prop (the
+ * The one Chart.js instance a component owns: `draw` destroys the previous
+ * chart (Chart.js refuses a canvas still in use), makes the new one and
+ * reports it through the component's `onchart` prop (the
  * parent exports it as PNG); the chart is destroyed, and null reported, when
  * the component goes. Call during component initialisation.
  */
-export function ownedChart(onchart: () => ((c: Chart | null) => void) | undefined): { readonly current: Chart | null; replace(c: Chart): Chart } {
+export function ownedChart(onchart: () => ((c: Chart | null) => void) | undefined): { readonly current: Chart | null; draw(canvas: HTMLCanvasElement, make: (canvas: HTMLCanvasElement) => Chart): Chart } {
   let chart: Chart | null = null;
   onDestroy(() => {
     chart?.destroy();
@@ -32,8 +33,10 @@ export function ownedChart(onchart: () => ((c: Chart | null) => void) | undefine
     get current() {
       return chart;
     },
-    replace(c: Chart): Chart {
-      if (chart !== c) chart?.destroy();
+    draw(canvas: HTMLCanvasElement, make: (canvas: HTMLCanvasElement) => Chart): Chart {
+      chart?.destroy();
+      chart = null;
+      const c = make(canvas);
       chart = c;
       onchart()?.(c);
       return c;

@@ -187,7 +187,7 @@ describe('Mechanism Studio in web mode', () => {
     await page.getByTestId('cmd-recent').click();
     expect(await page.getByText(path).count()).toBeGreaterThan(0);
     await shot('09-reopened');
-    expect(h.pageErrors).toEqual([]);
+    expect(h.pageErrors, h.pageErrors.join("\n")).toEqual([]);
   });
 
   it('shows the other main views: prior brush, curves against eps, database/query, smart meter, custom metric, explorer', async () => {
@@ -249,7 +249,7 @@ describe('Mechanism Studio in web mode', () => {
     // the title names the analysis' current domain by its display name, not the id it was created with
     expect(await page.getByTestId('analysis-title').textContent()).toBe('Private posteriors on Line, ε = ln 2');
     await shot('15-explorer');
-    expect(h.pageErrors).toEqual([]);
+    expect(h.pageErrors, h.pageErrors.join("\n")).toEqual([]);
   });
 
   it('offers the autosaved unsaved project back on the next start', async () => {
@@ -328,7 +328,7 @@ describe('Mechanism Studio in web mode', () => {
     const original = JSON.parse(readFileSync(join(ROOT, 'resources/examples/voting.json'), 'utf8')) as { caseStudies: unknown[] };
     const saved = JSON.parse(readFileSync(path, 'utf8')) as { caseStudies: unknown[] };
     expect(saved.caseStudies).toEqual(original.caseStudies);
-    expect(h.pageErrors).toEqual([]);
+    expect(h.pageErrors, h.pageErrors.join("\n")).toEqual([]);
   });
 
   it('deletes items: at once when nothing depends on them, after naming the dependents otherwise', async () => {
@@ -369,6 +369,6 @@ describe('Mechanism Studio in web mode', () => {
     expect(saved.mechanisms.every((m) => m.domain === 'cities')).toBe(true);
     expect(saved.analyses.map((a) => a.id)).toEqual(['rr-uniform', 'rr-city-sizes', 'cities-capacity']);
     expect(saved.caseStudies.map((c) => c.id)).toEqual(['voting']);
-    expect(h.pageErrors).toEqual([]);
+    expect(h.pageErrors, h.pageErrors.join("\n")).toEqual([]);
   });
 });
