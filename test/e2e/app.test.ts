@@ -1,20 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, readdirSync, copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseChannelCsv, ROOT, SHOTS, startHarness, type Harness, newProject } from './helpers';
+import { parseChannelCsv, ROOT, SHOTS, startHarness, type Harness, newProject, setNumberField, screenshot } from './helpers';
 
 let h: Harness;
 
-async function shot(name: string): Promise<void> {
-  await h.page.screenshot({ path: join(SHOTS, `${name}.png`) });
-}
+const shot = (name: string): Promise<void> => screenshot(h.page, name);
 
-/** Fill a number input and fire its change event (the editors commit on change). */
-async function setNumber(testid: string, value: number): Promise<void> {
-  const el = h.page.getByTestId(testid);
-  await el.fill(String(value));
-  await el.dispatchEvent('change');
-}
+const setNumber = (testid: string, value: number): Promise<void> => setNumberField(h.page, testid, value);
 
 beforeAll(async () => {
   h = await startHarness();

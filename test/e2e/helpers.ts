@@ -145,6 +145,54 @@ export function parseChannelCsv(text: string): { colLabels: string[]; rowLabels:
 /** A new, untitled project (discarding the current one if the app asks). */
 export async function newProject(page: Page): Promise<void> {
   await page.getByTestId('cmd-new').click();
-  if (await page.getByTestId('confirm-dialog').isVisible()) await page.getByTestId('confirm-discard').click();
-  await expect.poll(() => page.getByTestId('doc-title').textContent(), { timeout: 30_000 }).toContain('Untitled');
+  // The app either asks first (unsaved changes) or opens the new project at once; the dialog may
+  // appear a moment after the click, so wait for one of the two rather than looking once.
+  const dialog = page.getByTestId('confirm-dialog');
+  const title = page.getByTestId('doc-title');
+  await expect
+    .poll(async () => (await dialog.isVisible()) || ((await title.textContent()) ?? '').includes('Untitled'), { timeout: 30_000 })
+    .toBe(true);
+  if (await dialog.isVisible()) await page.getByTestId('confirm-discard').click();
+  await expect.poll(() => title.textContent(), { timeout: 30_000 }).toContain('Untitled');
+}
+
+/** A screenshot of the page as test-output/screenshots/NAME.png (looked at by the developers). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+}
+
+/** Fill a number input and fire its change event (the editors commit on change). */
+export async function setNumberField(page: Page, testid: string, value: number): Promise<void> {
+  const el = page.getByTestId(testid);
+  await el.fill(String(value));
+  await el.dispatchEvent('change');
+}
+
+/** A new project whose city domain is a rows x cols grid of 0.5 km cells (waits until the domain text says so). */
+export async function newCityGrid(page: Page, rows: number, cols: number): Promise<void> {
+  await newProject(page);
+  // Click the new project's city domain until its editor shows (a click landing while the sidebar
+  // is being replaced selects nothing).
+  const rowsField = page.getByTestId('grid-rows');
+  await expect
+    .poll(
+      async () => {
+        if (!(await rowsField.isVisible())) await page.getByTestId('item-domain-city').click();
+        return rowsField.isVisible();
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(true);
+  await setNumberField(page, 'grid-rows', rows);
+  await setNumberField(page, 'grid-cols', cols);
+  await expect.poll(() => page.getByTestId('domain-text').textContent(), { timeout: 30_000 }).toBe(`grid:${rows}x${cols}:step=0.5`);
+}
+
+/** Add an analysis from the "add analysis" menu (by its label), run it and wait for `resultTestId`; no error shown. */
+export async function runNewAnalysis(page: Page, label: string, resultTestId: string): Promise<void> {
+  await page.getByTestId('add-analysis').click();
+  await page.getByRole('button', { name: label }).click();
+  await page.getByTestId('run-analysis').click();
+  await page.getByTestId(resultTestId).waitFor({ timeout: 120_000 });
+  expect(await page.getByTestId('result-error').count()).toBe(0);
 }

@@ -10,15 +10,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SHOTS, startHarness, type Harness } from './helpers';
+import { startHarness, type Harness, screenshot } from './helpers';
 
 let h: Harness;
 let file: string;
 const LN4 = Math.log(4);
 
-async function shot(name: string): Promise<void> {
-  await h.page.screenshot({ path: join(SHOTS, `kept-${name}.png`) });
-}
+const shot = (name: string): Promise<void> => screenshot(h.page, `kept-${name}`);
 /** Job rows in the jobs panel whose label contains `text`. */
 const jobs = (text: string): Promise<number> => h.page.getByTestId('job-row').filter({ hasText: text }).count();
 

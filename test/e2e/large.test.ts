@@ -10,8 +10,7 @@
  *   analyses computed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
-import { SHOTS, startHarness, type Harness, newProject } from './helpers';
+import { startHarness, type Harness, newCityGrid, runNewAnalysis, screenshot } from './helpers';
 import { runJobRequest } from '../../src-worker/jobs/run';
 import { silentContext } from '../../src-worker/jobs/context';
 import { parseJobRequest } from '../../src-shared/protocol/validate';
@@ -20,15 +19,8 @@ import { MAP_MARGIN } from '../../src-renderer/lib/map-geo';
 
 let h: Harness;
 
-async function shot(name: string): Promise<void> {
-  await h.page.screenshot({ path: join(SHOTS, `${name}.png`) });
-}
+const shot = (name: string): Promise<void> => screenshot(h.page, name);
 
-async function setNumber(testid: string, value: number): Promise<void> {
-  const el = h.page.getByTestId(testid);
-  await el.fill(String(value));
-  await el.dispatchEvent('change');
-}
 
 /** Coloured (not white, not grey) pixels of a canvas: a drawn heat map has many. */
 function coloured(testid: string): Promise<number> {
@@ -54,11 +46,7 @@ afterAll(async () => {
 describe('large domains first-class (issue 15 item 1)', () => {
   it('30 x 30 grid: heat map, table and grid view of the 900 x 900 planar Laplace channel, its privacy check, measures and check', async () => {
     const page = h.page;
-    await newProject(page);
-    await page.getByTestId('item-domain-city').click();
-    await setNumber('grid-rows', 30);
-    await setNumber('grid-cols', 30);
-    await expect.poll(() => page.getByTestId('domain-text').textContent(), { timeout: 30_000 }).toBe('grid:30x30:step=0.5');
+    await newCityGrid(page, 30, 30);
 
     await page.getByTestId('item-mechanism-planar').click();
     await page.getByTestId('compute').click();
@@ -111,13 +99,8 @@ describe('large domains first-class (issue 15 item 1)', () => {
     await shot('large-03-table-30x30');
 
     // Measures and Check of the 900-cell mechanism: computed, not "compute mechanism first"
-    for (const [label, kind] of [['Measures of a mechanism', 'measure'], ['Privacy check', 'check']] as const) {
-      await page.getByTestId('add-analysis').click();
-      await page.getByRole('button', { name: label }).click();
-      await page.getByTestId('run-analysis').click();
-      await page.getByTestId(kind === 'measure' ? 'measure-leakage' : 'check-verdict').waitFor({ timeout: 120_000 });
-      expect(await page.getByTestId('result-error').count()).toBe(0);
-    }
+    await runNewAnalysis(page, 'Measures of a mechanism', 'measure-leakage');
+    await runNewAnalysis(page, 'Privacy check', 'check-verdict');
     expect(await page.getByTestId('check-verdict').textContent()).toContain('✓ private');
     await shot('large-04-check-30x30');
 
@@ -136,11 +119,7 @@ describe('large domains first-class (issue 15 item 1)', () => {
 
   it('an optimal LP: its privacy check, Measures and Check use the channel the host kept (no matrix from the page, no second solve)', async () => {
     const page = h.page;
-    await newProject(page);
-    await page.getByTestId('item-domain-city').click();
-    await setNumber('grid-rows', 3);
-    await setNumber('grid-cols', 3);
-    await expect.poll(() => page.getByTestId('domain-text').textContent(), { timeout: 30_000 }).toBe('grid:3x3:step=0.5');
+    await newCityGrid(page, 3, 3);
     await page.getByTestId('item-mechanism-planar').click();
     await page.getByTestId('mech-kind').selectOption('optimal');
     await page.getByTestId('compute').click();
@@ -150,13 +129,8 @@ describe('large domains first-class (issue 15 item 1)', () => {
     const mechJobs = (): Promise<number> => page.locator('[data-testid="job-row"]', { hasText: 'optimal mechanism' }).count();
     const solves = await mechJobs();
     expect(solves).toBe(1);
-    for (const [label, kind] of [['Measures of a mechanism', 'measure'], ['Privacy check', 'check']] as const) {
-      await page.getByTestId('add-analysis').click();
-      await page.getByRole('button', { name: label }).click();
-      await page.getByTestId('run-analysis').click();
-      await page.getByTestId(kind === 'measure' ? 'measure-leakage' : 'check-verdict').waitFor({ timeout: 120_000 });
-      expect(await page.getByTestId('result-error').count()).toBe(0);
-    }
+    await runNewAnalysis(page, 'Measures of a mechanism', 'measure-leakage');
+    await runNewAnalysis(page, 'Privacy check', 'check-verdict');
     expect(await page.getByTestId('check-verdict').textContent()).toContain('✓ private');
     expect(await mechJobs()).toBe(solves); // the LP was not solved again
     await shot('large-07-lp-kept-channel');

@@ -10,14 +10,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SHOTS, startHarness, type Harness } from './helpers';
+import { startHarness, type Harness, screenshot } from './helpers';
 
 let h: Harness;
 const LN4 = Math.log(4);
 
-async function shot(name: string): Promise<void> {
-  await h.page.screenshot({ path: join(SHOTS, `${name}.png`) });
-}
+const shot = (name: string): Promise<void> => screenshot(h.page, name);
 
 /** A population-like prior on an n x n grid of 0.5 km cells: two centres (a big one and a smaller one) over a thin background. */
 function twoCentrePrior(n: number): number[] {

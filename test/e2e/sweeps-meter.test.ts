@@ -9,15 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
-import { ROOT, SHOTS, startHarness, type Harness, newProject } from './helpers';
+import { ROOT, SHOTS, startHarness, type Harness, setNumberField, newCityGrid } from './helpers';
 
 let h: Harness;
 
-async function setNumber(testid: string, value: number): Promise<void> {
-  const el = h.page.getByTestId(testid);
-  await el.fill(String(value));
-  await el.dispatchEvent('change');
-}
+const setNumber = (testid: string, value: number): Promise<void> => setNumberField(h.page, testid, value);
 
 /** Width and height of a PNG (IHDR). */
 function pngSize(bytes: Buffer): { w: number; h: number } {
@@ -64,11 +60,7 @@ afterAll(async () => {
 describe('sweeps and the smart meter (issue 15)', () => {
   it('a sweep of expected km against ε: loss plotted and exported, missing points explained, bound on top and attained, every chart exported', async () => {
     const page = h.page;
-    await newProject(page);
-    await page.getByTestId('item-domain-city').click();
-    await setNumber('grid-rows', 30);
-    await setNumber('grid-cols', 30);
-    await expect.poll(() => page.getByTestId('domain-text').textContent()).toBe('grid:30x30:step=0.5');
+    await newCityGrid(page, 30, 30);
 
     await page.getByTestId('add-analysis').click();
     await page.getByTestId('add-sweep').click();

@@ -110,7 +110,8 @@ describe('mechanism --kind optimal with an LP model', () => {
 
   it('--time-limit 0.5 on grid:10x10 exact: exit 0, a consistent record, a channel that passes check', async () => {
     const csv = join(dir, 'limited.csv');
-    const r = await cli(['mechanism', '--domain', 'grid:10x10', '--epsilon', '1', '--kind', 'optimal', '--prior', prior(100), '--loss', 'dist', '--lp-model', 'exact', '--time-limit', '0.5', '--out', csv, '--json']);
+    const limited = ['mechanism', '--domain', 'grid:10x10', '--epsilon', '1', '--kind', 'optimal', '--prior', prior(100), '--loss', 'dist', '--lp-model', 'exact', '--time-limit', '0.5'];
+    const r = await cli([...limited, '--out', csv, '--json']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const o = JSON.parse(r.stdout) as { lp: LpJson };
@@ -123,7 +124,7 @@ describe('mechanism --kind optimal with an LP model', () => {
     expect((JSON.parse(c.stdout) as { private: boolean }).private).toBe(true);
     // the readable form says it was stopped (same run, text output)
     if (o.lp.stoppedBy === 'time-limit') {
-      const t = await cli(['mechanism', '--domain', 'grid:10x10', '--epsilon', '1', '--kind', 'optimal', '--prior', prior(100), '--loss', 'dist', '--lp-model', 'exact', '--time-limit', '0.5', '--quiet']);
+      const t = await cli([...limited, '--quiet']);
       expect(t.code).toBe(0);
       expect(t.stdout).toMatch(/stopped by the time limit: best private mechanism so far/);
     }

@@ -14,6 +14,7 @@ import type { RowSource } from '../../../src-worker/mechanism/channel';
 import { FunctionRowSource } from '../../../src-worker/mechanism/function-row-source';
 import { planarLaplace } from '../../../src-worker/mechanism/planar-laplace';
 import { parseDomainSpec } from '../../../src-worker/metric/parse-domain-spec';
+import type { Domain } from '../../../src-worker/metric/domain';
 import { runJob } from '../run-job';
 
 /** A copy of a channel's rows with some entries changed (no offset structure any more). */
@@ -25,6 +26,13 @@ function edited(src: RowSource, edit: (x: number, row: Float64Array) => void): R
     rows.push(r);
   }
   return new FunctionRowSource(src.rows, src.cols, (i, out) => out.set(rows[i]!), (i) => src.rowLabel(i));
+}
+
+/** The channel with entry(x, y) in row x, column y, on domain d. */
+function entryChannel(d: Domain, entry: (x: number, y: number) => number): FunctionRowSource {
+  return new FunctionRowSource(d.n, d.n, (i, out) => {
+    for (let j = 0; j < d.n; j++) out[j] = entry(i, j);
+  }, (i) => d.label(i));
 }
 
 function rel(a: number, b: number): number {
@@ -170,7 +178,7 @@ describe('grid offset check: exact on any offset-structured table', () => {
             }
             return v;
           };
-          const ch = new FunctionRowSource(d.n, d.n, (i, out) => { for (let j = 0; j < d.n; j++) out[j] = entry(i, j); }, (i) => d.label(i));
+          const ch = entryChannel(d, entry);
           const s = checkGridOffsetPrivacy(ch, d, 1);
           const a = checkPrivacy(ch, d, 1, { pairs: 'all' });
           expect(s.exact).toBe(true);
@@ -197,7 +205,7 @@ describe('grid offset check: pairs R - 1 rows apart', () => {
       const b = qc - (x % C);
       return Math.exp(c * (a * v[0]! + b * v[1]!) - 10);
     };
-    const ch = new FunctionRowSource(d.n, d.n, (i, out) => { for (let j = 0; j < d.n; j++) out[j] = entry(i, j); }, (i) => d.label(i));
+    const ch = entryChannel(d, entry);
     const a = checkPrivacy(ch, d, 1, { pairs: 'all' });
     const s = checkGridOffsetPrivacy(ch, d, 1);
     expect(rel(a.effectiveEpsilon, c)).toBeLessThan(1e-12);

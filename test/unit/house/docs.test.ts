@@ -342,10 +342,10 @@ describe('docs: SPEC §7 reference values agree with the engine', () => {
       ['b', 2.5226177],
       ['c', [1, 2]],
     ]);
-    expect(referenceMismatches(new Map([['a', '5/6'], ['b', '2.5226'], ['c', '1, 2']]), computed)).toEqual([]);
-    expect(referenceMismatches(new Map([['a', '4/5'], ['b', '2.5226'], ['c', '1, 2']]), computed)).toHaveLength(1);
-    expect(referenceMismatches(new Map([['a', '5/6'], ['b', '2.5227'], ['c', '1, 2']]), computed)).toHaveLength(1);
-    expect(referenceMismatches(new Map([['a', '5/6'], ['c', '1, 2']]), computed)).toHaveLength(1);
-    expect(referenceMismatches(new Map([['a', '5/6'], ['b', '2.5226'], ['c', '1, 2, 3']]), computed)).toHaveLength(1);
+    expect(referenceMismatches(new Map(Object.entries({ a: '5/6', b: '2.5226', c: '1, 2' })), computed)).toEqual([]);
+    expect(referenceMismatches(new Map(Object.entries({ a: '4/5', b: '2.5226', c: '1, 2' })), computed)).toHaveLength(1);
+    expect(referenceMismatches(new Map(Object.entries({ a: '5/6', b: '2.5227', c: '1, 2' })), computed)).toHaveLength(1);
+    expect(referenceMismatches(new Map(Object.entries({ a: '5/6', c: '1, 2' })), computed)).toHaveLength(1);
+    expect(referenceMismatches(new Map(Object.entries({ a: '5/6', b: '2.5226', c: '1, 2, 3' })), computed)).toHaveLength(1);
   });
 });

@@ -19,23 +19,29 @@ async function dense(spec: Record<string, unknown>): Promise<NonNullable<Mechani
   return m.matrix!;
 }
 
-/** Brute-force block means with the same split (floor(k n / parts)). */
+/**
+ * Brute-force block means, cell by cell: block y holds the rows r with
+ * floor(k n / parts) <= r < floor((k+1) n / parts), found by scanning the
+ * block edges (not by the engine's loop over blocks).
+ */
 function bruteBlocks(m: { rows: number; cols: number; data: number[] }, maxB: number): { by: number; bx: number; means: number[] } {
   const by = Math.min(m.rows, maxB);
   const bx = Math.min(m.cols, maxB);
-  const means: number[] = [];
-  for (let y = 0; y < by; y++) {
-    const r0 = Math.floor((y * m.rows) / by);
-    const r1 = Math.floor(((y + 1) * m.rows) / by);
-    for (let x = 0; x < bx; x++) {
-      const c0 = Math.floor((x * m.cols) / bx);
-      const c1 = Math.floor(((x + 1) * m.cols) / bx);
-      let s = 0;
-      for (let r = r0; r < r1; r++) for (let c = c0; c < c1; c++) s += m.data[r * m.cols + c]!;
-      means.push(s / ((r1 - r0) * (c1 - c0)));
+  const blockOf = (i: number, n: number, parts: number): number => {
+    let k = 0;
+    while (Math.floor(((k + 1) * n) / parts) <= i) k++;
+    return k;
+  };
+  const sums = new Array<number>(by * bx).fill(0);
+  const counts = new Array<number>(by * bx).fill(0);
+  for (let r = 0; r < m.rows; r++) {
+    for (let c = 0; c < m.cols; c++) {
+      const b = blockOf(r, m.rows, by) * bx + blockOf(c, m.cols, bx);
+      sums[b]! += m.data[r * m.cols + c]!;
+      counts[b]!++;
     }
   }
-  return { by, bx, means };
+  return { by, bx, means: sums.map((s, b) => s / counts[b]!) };
 }
 
 beforeEach(() => clearRowsCache());

@@ -2,36 +2,24 @@
  * Server-side render of the editors (compiled by the Svelte plugin through a
  * throw-away Vite server): what the user sees for valid and invalid input.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type ViteDevServer } from 'vite';
-import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { describe, expect, it } from 'vitest';
+import { useSsrComponents, type Render } from './ssr';
 
-type Render = (c: unknown, o: { props: Record<string, unknown> }) => { body: string };
-let server: ViteDevServer;
-let render: Render;
-let GridEditor: unknown;
-let DatabaseEditor: unknown;
-
-beforeAll(async () => {
-  server = await createServer({ configFile: false, root: process.cwd(), plugins: [svelte()], server: { middlewareMode: true, hmr: false, ws: false }, appType: 'custom', logLevel: 'error' });
-  render = ((await server.ssrLoadModule('svelte/server')) as { render: Render }).render;
-  GridEditor = ((await server.ssrLoadModule('/src-renderer/editors/GridEditor.svelte')) as { default: unknown }).default;
-  DatabaseEditor = ((await server.ssrLoadModule('/src-renderer/editors/DatabaseEditor.svelte')) as { default: unknown }).default;
-}, 60_000);
-afterAll(async () => {
-  await server?.close();
-});
+const ssr = useSsrComponents(['/src-renderer/editors/GridEditor.svelte', '/src-renderer/editors/DatabaseEditor.svelte']);
+const render: Render = (c, o) => ssr.render(c, o);
+const GridEditor = (): unknown => ssr.component('/src-renderer/editors/GridEditor.svelte');
+const DatabaseEditor = (): unknown => ssr.component('/src-renderer/editors/DatabaseEditor.svelte');
 
 describe('editors (server-side render)', () => {
   it('grid editor shows its fields and the number of locations', () => {
-    const html = render(GridEditor, { props: { form: { kind: 'grid', rows: 20, cols: 30, step: 0.5, metric: 'manhattan' }, onchange: () => {} } }).body;
+    const html = render(GridEditor(), { props: { form: { kind: 'grid', rows: 20, cols: 30, step: 0.5, metric: 'manhattan' }, onchange: () => {} } }).body;
     expect(html).toContain('600 locations');
     expect(html).toContain('manhattan distance × 0.5 km');
     expect(html).not.toContain('field-error');
   });
 
   it('grid editor shows each validation message in place', () => {
-    const html = render(GridEditor, { props: { form: { kind: 'grid', rows: 0, cols: 2000, step: -1, metric: 'euclidean' }, onchange: () => {} } }).body;
+    const html = render(GridEditor(), { props: { form: { kind: 'grid', rows: 0, cols: 2000, step: -1, metric: 'euclidean' }, onchange: () => {} } }).body;
     expect(html).toContain('rows must be a whole number ≥ 1');
     expect(html).toContain('at most 1000 columns');
     expect(html).toContain('cell size must be a number > 0');
@@ -40,14 +28,14 @@ describe('editors (server-side render)', () => {
 
   it('database editor shows the answer graph of the query', () => {
     const initial = { individuals: 3, values: 3, absent: false, metric: 'hamming', query: 'sum', k: 2 };
-    const html = render(DatabaseEditor, { props: { initial, onchange: () => {} } }).body;
+    const html = render(DatabaseEditor(), { props: { initial, onchange: () => {} } }).body;
     expect(html).toContain('7 answers, 11 edges');
     expect(html).toContain('sum:3,2');
   });
 
   it('database editor refuses an unlistable V^u and shows no graph', () => {
     const initial = { individuals: 40, values: 10, absent: false, metric: 'hamming', query: 'none', k: 2 };
-    const html = render(DatabaseEditor, { props: { initial, onchange: () => {} } }).body;
+    const html = render(DatabaseEditor(), { props: { initial, onchange: () => {} } }).body;
     expect(html).toContain('too many to list; pick a query');
     expect(html).not.toContain('answer-graph');
   });

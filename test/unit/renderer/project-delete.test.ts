@@ -25,20 +25,9 @@ describe('deleting project items (pure project model)', () => {
     const plan = planDeletion(p, 'domain', 'yes-votes');
     // planning does not touch the project
     expect(ids(p)).toEqual(before);
-    expect(plan.cascade).toEqual([
-      { kind: 'prior', id: 'uniform-votes' },
-      { kind: 'prior', id: 'close-race' },
-      { kind: 'mechanism', id: 'votes-tg' },
-      { kind: 'mechanism', id: 'votes-tight' },
-      { kind: 'mechanism', id: 'votes-optimal-close-race' },
-      { kind: 'analysis', id: 'tg-close-race' },
-      { kind: 'analysis', id: 'tg-check' },
-      { kind: 'analysis', id: 'votes-capacity' },
-      { kind: 'analysis', id: 'votes-regular-uniform' },
-      { kind: 'analysis', id: 'votes-regular-close-race' },
-      { kind: 'analysis', id: 'votes-vertices' },
-      { kind: 'analysis', id: 'votes-sweep' },
-    ]);
+    // in this order: the priors, the mechanisms, then the analyses
+    const cascade = { prior: ['uniform-votes', 'close-race'], mechanism: ['votes-tg', 'votes-tight', 'votes-optimal-close-race'], analysis: ['tg-close-race', 'tg-check', 'votes-capacity', 'votes-regular-uniform', 'votes-regular-close-race', 'votes-vertices', 'votes-sweep'] };
+    expect(plan.cascade).toEqual(Object.entries(cascade).flatMap(([kind, list]) => list.map((id) => ({ kind, id }))));
     expect(plan.detach).toEqual([]);
     const caseStudies = JSON.stringify(p.caseStudies);
     const removed = applyDeletion(p, plan);
