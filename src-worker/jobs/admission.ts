@@ -209,9 +209,7 @@ type LpSpec = Pick<MechanismSpec, 'lpModel' | 'delta' | 'timeLimitSeconds' | 'ta
 function decompositionWork(what: string, d: DomainSize, lp: LpSpec): void {
   const n = d.n;
   const m = n;
-  if (n * m > MAX_DENSE_ENTRIES) {
-    tooLarge(`${what} has n x n channel variables`, n * m, MAX_DENSE_ENTRIES, 'the LP is solved over a dense channel: use a smaller domain, or a closed-form mechanism (tg, rr, tight, ...)');
-  }
+  denseLpVariables(what, n, m);
   if (lp.lpModel === 'exact') {
     const visits = pairsOf(n) * m;
     if (visits > L.maxLpLiftVisits) {
@@ -223,15 +221,7 @@ function decompositionWork(what: string, d: DomainSize, lp: LpSpec): void {
       );
     }
   } else {
-    const visits = d.optimalPairs * m;
-    if (visits > L.maxLpRowVisits) {
-      tooLarge(
-        `${what} has one privacy row per constrained pair and output (${fmt(d.optimalPairs)} pairs x ${fmt(m)} outputs)`,
-        visits,
-        L.maxLpRowVisits,
-        'use a smaller domain, or a closed-form mechanism (rr is optimal on a clique; tight, tg, exponential elsewhere)',
-      );
-    }
+    privacyRowVisits(what, d.optimalPairs, m, 'use a smaller domain, or a closed-form mechanism (rr is optimal on a clique; tight, tg, exponential elsewhere)');
   }
   const budget = MASTER_BUDGET_FRACTION * LP_MEMORY_LIMIT_BYTES;
   // The decomposition's own start estimate (lp/memory-estimate.ts masterStartBytes), so that the job boundary
@@ -246,6 +236,21 @@ function decompositionWork(what: string, d: DomainSize, lp: LpSpec): void {
   }
 }
 
+/** The LP's dense n x m channel variables, refused above MAX_DENSE_ENTRIES. */
+function denseLpVariables(what: string, n: number, m: number): void {
+  if (n * m > MAX_DENSE_ENTRIES) {
+    tooLarge(`${what} has n x n channel variables`, n * m, MAX_DENSE_ENTRIES, 'the LP is solved over a dense channel: use a domain of at most about 11000 points (far fewer in practice), or a closed-form mechanism (tg, rr, tight, ...)');
+  }
+}
+
+/** One privacy row per constrained pair and output, visited while the model is built; refused above maxLpRowVisits. */
+function privacyRowVisits(what: string, pairs: number, m: number, hint: string): void {
+  const visits = pairs * m;
+  if (visits > L.maxLpRowVisits) {
+    tooLarge(`${what} has one privacy row per constrained pair and output (${fmt(pairs)} pairs x ${fmt(m)} outputs)`, visits, L.maxLpRowVisits, hint);
+  }
+}
+
 /** The regularity decision mu Phi = pi: closed form / Kronecker where bound/mu.ts has one, else a dense LU. */
 function muWork(d: DomainSize, w: Work): void {
   if (d.mu !== 'cheap') w.muDense = (w.muDense ?? 0) + d.n * d.n * d.n;
@@ -255,18 +260,8 @@ function muWork(d: DomainSize, w: Work): void {
 function lpWork(what: string, d: DomainSize, pairs: number, withMemory: boolean): void {
   const n = d.n;
   const m = n;
-  if (n * m > MAX_DENSE_ENTRIES) {
-    tooLarge(`${what} has n x n channel variables`, n * m, MAX_DENSE_ENTRIES, 'the LP is solved over a dense channel: use a domain of at most about 11000 points (far fewer in practice), or a closed-form mechanism (tg, rr, tight, ...)');
-  }
-  const visits = pairs * m;
-  if (visits > L.maxLpRowVisits) {
-    tooLarge(
-      `${what} has one privacy row per constrained pair and output (${fmt(pairs)} pairs x ${fmt(m)} outputs)`,
-      visits,
-      L.maxLpRowVisits,
-      'use a smaller domain, or a closed-form mechanism (rr is optimal on a clique; tight, tg, exponential elsewhere)',
-    );
-  }
+  denseLpVariables(what, n, m);
+  privacyRowVisits(what, pairs, m, 'use a smaller domain, or a closed-form mechanism (rr is optimal on a clique; tight, tg, exponential elsewhere)');
   // The LP's own first check (lp/private-channel-lp.ts), made here before the cost array, the orbits and the
   // n x m channel are allocated: even the constraint-free part (the row sums) must fit the solver memory after
   // the best orbit reduction. line:11000 optimal took 11 s and 2.5 GB to reach it there.

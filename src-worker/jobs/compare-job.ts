@@ -44,6 +44,12 @@ function mostLikely(prior: Float64Array): number {
   return best;
 }
 
+/** The row of a construction that does not exist here (or failed): why, in `note`, and no figures. */
+function missingRow(base: Pick<CompareRow, 'label' | 'kind' | 'remap' | 'betterThanPlanarLaplacePct'>, note: string, t0: number): CompareRow {
+  const none = { expectedDistance: null, expectedDistanceRemapped: null, pTrue: null, leakageBits: null, effectiveEpsilon: null, guaranteedEpsilon: null };
+  return { ...base, exists: false, ...none, note, timeMs: performance.now() - t0 };
+}
+
 interface Built {
   mech: Mechanism;
   channel: RowSource;
@@ -123,7 +129,7 @@ export async function compareJob(req: CompareRequest, ctx: JobContext): Promise<
     try {
       const b = await build(m, domain, req.epsilon, prior, loss, ctx);
       if (!('mech' in b)) {
-        rows.push({ ...base, exists: false, expectedDistance: null, expectedDistanceRemapped: null, pTrue: null, leakageBits: null, effectiveEpsilon: null, guaranteedEpsilon: null, note: b.note, timeMs: performance.now() - t0 });
+        rows.push(missingRow(base, b.note, t0));
         continue;
       }
       const f = figures(b, m, domain, req.epsilon, prior, ctx);
@@ -141,7 +147,7 @@ export async function compareJob(req: CompareRequest, ctx: JobContext): Promise<
     } catch (e) {
       if (e instanceof MechError && (e.code === 'cancelled' || e.code === 'internal')) throw e;
       const message = e instanceof Error ? e.message : String(e);
-      rows.push({ ...base, exists: false, expectedDistance: null, expectedDistanceRemapped: null, pTrue: null, leakageBits: null, effectiveEpsilon: null, guaranteedEpsilon: null, note: message, timeMs: performance.now() - t0 });
+      rows.push(missingRow(base, message, t0));
     }
   }
   // The baseline: planar Laplace at face value, same eps and prior (the listed row when there is one)
