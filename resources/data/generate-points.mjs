@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Deterministic example location data (run: node resources/data/generate-points.mjs).
+ * Deterministic example location data (run: node --import tsx resources/data/generate-points.mjs).
  * Same bytes on every run; the output is committed.
  *
  * city-points.csv   2000 home locations (x,y in km, x east, y north, origin at the
@@ -13,7 +13,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { rng } from './mulberry32.mjs';
+// The engine's seeded generator (mulberry32): run with tsx, which loads the TypeScript module.
+import { seededRandom as rng } from '../../src-worker/numeric/seeded-random.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 

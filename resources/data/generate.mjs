@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Deterministic generator of the example data (run: node resources/data/generate.mjs).
+ * Deterministic generator of the example data (run: node --import tsx resources/data/generate.mjs).
  * Same bytes on every run (seeded PRNG, fixed formatting); the outputs are committed.
  *
  * smart-meter-day.csv   one synthetic household day at 10 s resolution (8640 readings,
@@ -19,7 +19,8 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { rng } from './mulberry32.mjs';
+// The engine's seeded generator (mulberry32): run with tsx, which loads the TypeScript module.
+import { seededRandom as rng } from '../../src-worker/numeric/seeded-random.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 

@@ -1,6 +1,7 @@
 /**
- * mulberry32: a small seeded PRNG giving uniform numbers in [0, 1), the same
- * as resources/data/mulberry32.mjs (the example data generators), so synthetic data and tests reproduce.
+ * mulberry32: a small seeded PRNG giving uniform numbers in [0, 1), shared by
+ * the engine, the tests and the example data generators (resources/data/*.mjs,
+ * run with tsx), so synthetic data and tests reproduce.
  */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
