@@ -184,7 +184,6 @@ export function hasExpectedLoss(r: SweepResult): boolean {
 
 /** The charts of a sweep: utility, leakage, and the chosen loss when one was given. */
 export function sweepCharts(r: SweepResult, opts: SweepChartOptions = {}): ChartSpec[] {
-  const x = opts.xLabel ?? 'ε';
   const out: ChartSpec[] = [];
   if (hasExpectedLoss(r)) {
     const what = opts.lossLabel ?? 'the chosen loss';

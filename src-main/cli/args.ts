@@ -47,7 +47,7 @@ export class Flags {
   private readonly used = new Set<string>();
   constructor(
     private readonly args: ParsedArgs,
-    private readonly allowed: readonly string[],
+    allowed: readonly string[],
   ) {
     for (const k of args.flags.keys()) {
       if (!allowed.includes(k) && k !== 'help' && k !== 'threads') {

@@ -69,7 +69,7 @@ export function coarsen(w: ArrayLike<number>, rows: number, cols: number, b: num
   const R = rows / b;
   const C = cols / b;
   const out = new Float64Array(R * C);
-  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out[Math.floor(r / b) * C + Math.floor(c / b)] += w[r * cols + c]!;
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out[Math.floor(r / b) * C + Math.floor(c / b)]! += w[r * cols + c]!;
   return out;
 }
 

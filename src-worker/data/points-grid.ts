@@ -307,7 +307,7 @@ export function pointsToGrid(points: PointSet, opts: PointGridOptions): PointGri
       if (outsideLines.length < listMax) outsideLines.push(points.line[i]!);
       continue;
     }
-    counts[cell]++;
+    counts[cell]!++;
     inside++;
   }
   const outside = k - inside;

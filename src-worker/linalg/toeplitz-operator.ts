@@ -105,8 +105,8 @@ export class ToeplitzOperator {
     const len = s.length;
     for (let i = 0; i < len; i++) {
       const v = s[i]!;
-      work[2 * i] *= v;
-      work[2 * i + 1] *= v;
+      work[2 * i]! *= v;
+      work[2 * i + 1]! *= v;
     }
     fft.inverse(work, n1, n2, n2, out);
     this.applications++;

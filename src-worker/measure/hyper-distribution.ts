@@ -68,8 +68,8 @@ export function hyperDistribution(pi: ArrayLike<number>, channel: RowSource, tol
       members.push([]);
     }
     const acc = pooled[found]!;
-    for (let x = 0; x < n; x++) acc[x] += q[x]!;
-    outer[found] += py;
+    for (let x = 0; x < n; x++) acc[x]! += q[x]!;
+    outer[found]! += py;
     members[found]!.push(y);
     innerOf[y] = found;
   });

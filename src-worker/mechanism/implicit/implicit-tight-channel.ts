@@ -36,7 +36,7 @@ export class ImplicitTightChannel implements RowSource {
     if (out.length < this.cols) throw new MechError('internal', `row buffer has ${out.length} entries, needs ${this.cols}`);
     this.op.row(i, out);
     const z = this.z;
-    for (let j = 0; j < this.cols; j++) out[j] *= z[j]!;
+    for (let j = 0; j < this.cols; j++) out[j]! *= z[j]!;
     return out;
   }
 

@@ -215,7 +215,7 @@ describe('row progress of streamed channels', () => {
     const src = new FunctionRowSource(
       640,
       2,
-      (i, out) => {
+      (_i, out) => {
         busy(2);
         out[0] = 1;
         out[1] = 0;
