@@ -590,7 +590,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
       result.csvPath = plan.outFile;
     }
     if (plan.compareOut && result.type === 'compare') {
-      const { compareCsv, compareChart } = await import('../charts/compare-report');
+      const { compareCsv, compareChart } = await import('../../src-shared/charts/compare-report');
       if (plan.compareOut.csv) writeFileAtomic(plan.compareOut.csv, compareCsv(result), '--out file');
       if (plan.compareOut.png) {
         const { renderChartPng } = await import('../charts/render-chart');

@@ -4,7 +4,7 @@
  * ./engine. Cancellation: handlers check the signal between steps and pass
  * it to the engine's long loops.
  */
-import { REL_TOL } from '../numeric/tolerance';
+import { REL_TOL } from '../../src-shared/numeric/tolerance';
 import { MechError } from '../errors';
 import type { Domain } from '../metric/domain';
 import type { RowSource } from '../mechanism/channel';

@@ -1,6 +1,6 @@
 import { Matrix, assertDenseFits } from '../linalg/matrix';
 import type { RowSource } from '../mechanism/channel';
-import { MERGE_TOL } from '../numeric/tolerance';
+import { MERGE_TOL } from '../../src-shared/numeric/tolerance';
 import { priorForChannel } from './prior-for-channel';
 import { forEachWeightedColumn } from './weighted-columns';
 

@@ -19,7 +19,7 @@ import { planarLaplace } from '../../src-worker/mechanism/planar-laplace';
 import { remapMechanism } from '../../src-worker/remap/bayes-remap';
 import { posteriorLoss } from '../../src-worker/measure/expected-loss';
 import { buildLoss } from '../../src-worker/measure/loss-spec';
-import { seededRandom } from '../../src-worker/numeric/seeded-random';
+import { seededRandom } from '../../src-shared/numeric/seeded-random';
 
 
 const cli = (args: string[], cwd?: string) => runCli(args, cwd ? { cwd } : {});

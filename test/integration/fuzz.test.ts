@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Dispatcher } from '../../src-main/dispatcher/dispatcher';
 import { ApiError } from '../../src-shared/protocol/api';
 import { parseJobRequest } from '../../src-shared/protocol/validate';
-import { seededRandom } from '../../src-worker/numeric/seeded-random';
+import { seededRandom } from '../../src-shared/numeric/seeded-random';
 
 // deterministic PRNG (mulberry32) so a failure is reproducible
 const rand = seededRandom(12345);

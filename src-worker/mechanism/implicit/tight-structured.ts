@@ -1,5 +1,5 @@
 import { assertEpsilon } from '../../errors';
-import { Z_TOL } from '../../numeric/tolerance';
+import { Z_TOL } from '../../../src-shared/numeric/tolerance';
 import { solvePhiWith, type SolvePhiOptions, type SolvePhiResult } from '../../linalg/phi-solve';
 import type { Domain } from '../../metric/domain';
 import type { Mechanism } from '../channel';

@@ -10,7 +10,7 @@ import { planProject, parsePriorText } from '../../../src-worker/jobs/project-pl
 import { parseChannelCsv, parseLossArg, parsePriorArg } from '../../../src-main/cli/inputs';
 import { parseArgs } from '../../../src-main/cli/args';
 import { MechError } from '../../../src-worker/errors';
-import { resultTable, tableToCsv } from '../../../src-main/project/result-table';
+import { resultTable, tableToCsv } from '../../../src-shared/charts/result-table';
 import { jsonFor } from '../../../src-main/cli/output';
 import { exitCodeFor } from '../../../src-main/cli/main';
 
