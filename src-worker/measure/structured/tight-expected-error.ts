@@ -1,7 +1,7 @@
 import { MechError } from '../../errors';
 import { kroneckerMatVec } from '../../linalg/kronecker-solve';
 import { Matrix } from '../../linalg/matrix';
-import { latticeKernel } from '../../linalg/lattice-phi';
+import { latticeKernel } from '../../phi/lattice-phi';
 import { ToeplitzOperator } from '../../linalg/toeplitz-operator';
 import type { ImplicitTightChannel } from '../../mechanism/implicit/implicit-tight-channel';
 import { priorForChannel } from '../prior-for-channel';

@@ -1,5 +1,5 @@
 import { MechError } from '../../errors';
-import type { PhiOperator } from '../../linalg/phi-operator';
+import type { PhiOperator } from '../../phi/phi-operator';
 import type { Domain } from '../../metric/domain';
 import type { RowSource } from '../channel';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { solvePhi, solvePhiTransposed } from '../../../src-worker/linalg/phi-solve';
-import { createPhiOperator } from '../../../src-worker/linalg/phi-operator';
+import { solvePhi, solvePhiTransposed } from '../../../src-worker/phi/phi-solve';
+import { createPhiOperator } from '../../../src-worker/phi/phi-operator';
 import { kroneckerMatVec, kroneckerRow, kroneckerSolve } from '../../../src-worker/linalg/kronecker-solve';
 import { Matrix } from '../../../src-worker/linalg/matrix';
 import { phiMatrix } from '../../../src-worker/metric/domain';
