@@ -1,6 +1,6 @@
 /** Minimal, strict argument parsing for `mechstudio COMMAND [positional] --flag value ...`. */
 import { invalid } from '../../src-worker/errors';
-import { numberProblem, parseDecimal } from './inputs';
+import { numberProblem, parseDecimal } from '../fs/inputs';
 
 export interface ParsedArgs {
   command: string;

@@ -28,7 +28,7 @@ import { resolveProjectFiles } from '../project/resolve-files';
 import { runProject, type RunSummary } from '../project/run-project';
 import type { Project } from '../../src-shared/protocol/project';
 import { parseArgs, Flags, type ParsedArgs } from './args';
-import { domainPointsFromText, parseDecimal, parseLossArg, parsePointsPriorArg, parsePriorArg, type PointsPrior, readChannelCsv, resolveDomainArg } from './inputs';
+import { domainPointsFromText, parseDecimal, parseLossArg, parsePointsPriorArg, parsePriorArg, type PointsPrior, readChannelCsv, resolveDomainArg } from '../fs/inputs';
 import { jsonFor, printMatrixRule, readable } from './output';
 import { ProgressReporter, type ProgressStream } from './progress';
 

@@ -12,7 +12,7 @@ import { MAX_REQUEST_CHANNEL_ENTRIES } from '../../src-shared/protocol/common';
 import { type CsvRow, readCsvRows } from '../../src-worker/metric/read-csv';
 import { decimalProblem, parseDecimal as engineParseDecimal } from '../../src-shared/numeric/decimal';
 import { sizeOfDomainInput } from '../../src-worker/jobs/admission';
-import { checkReadableFileSync, readRegularFileChunks, readRegularFileChunksSync, readRegularFileSync } from '../fs/safe-fs';
+import { checkReadableFileSync, readRegularFileChunks, readRegularFileChunksSync, readRegularFileSync } from './safe-fs';
 import { type BoundingBox, parsePointsCsv, type PointGrid, pointsToGrid } from '../../src-worker/data/points';
 import type { PointsBinning } from '../../src-shared/protocol/remap';
 
