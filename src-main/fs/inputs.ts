@@ -101,7 +101,7 @@ export class CsvTokenizer {
       if (this.pending.length + this.cell.length > this.maxLine) invalid(`${this.source} line ${this.line + 1}: a line longer than ${this.maxLine} characters; is this a channel CSV?`);
       return;
     }
-    let data = this.pending + text;
+    const data = this.pending + text;
     let start = 0;
     for (;;) {
       const nl = data.indexOf('\n', start);
@@ -112,7 +112,6 @@ export class CsvTokenizer {
       start = nl + 1;
     }
     this.pending = data.slice(start);
-    data = '';
     if (this.pending.length + this.cell.length > this.maxLine) invalid(`${this.source} line ${this.line + 1}: a line longer than ${this.maxLine} characters; is this a channel CSV?`);
   }
 

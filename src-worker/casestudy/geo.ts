@@ -182,7 +182,7 @@ export const geoStudy: Study = async (params, ctx): Promise<CaseStudyResult> => 
   const pts = gridComparison(size, grid, ctx);
   const missing = pts.filter((p) => !p.tightExists);
   const exists = pts.filter((p) => p.tightExists);
-  let city: CityRow[] = [];
+  const city: CityRow[] = [];
   if (!skipCity) {
     const pop = normalise(listParam(params, 'population', null, `${citySide * citySide} population weights (row-major)`));
     if (pop.length !== citySide * citySide) throw new MechError('invalid-input', `population has ${pop.length} weights, the ${citySide} x ${citySide} city needs ${citySide * citySide}`);

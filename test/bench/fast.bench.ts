@@ -77,7 +77,7 @@ export default async function fastBench(): Promise<void> {
     const d = gridDomain(size, size, 1, metric);
     const [res, tSolve] = timed(() => tightConstraintsStructured(d, e, { onIteration: mem.sample }));
     mem.sample();
-    let extra = '';
+    let extra: string;
     if (res.exists) {
       const ch = res.mechanism.channel;
       const pi = uniformPrior(d.n);

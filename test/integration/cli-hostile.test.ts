@@ -877,7 +877,7 @@ describe('CLI file I/O', () => {
         } catch {
           expected = 'error';
         }
-        let got: { fields: string[]; line: number }[] | string = [];
+        let got: { fields: string[]; line: number }[] | string;
         try {
           const recs: { fields: string[]; line: number }[] = [];
           const tk = new CsvTokenizer('s', (fields, line) => recs.push({ fields, line }));
