@@ -19,7 +19,7 @@ import {
   Title,
 } from 'chart.js';
 import type { ChartSpec } from '../../src-shared/protocol/casestudy';
-import { chartConfig } from './chart-config';
+import { chartConfig } from '../../src-shared/charts/chart-config';
 
 Chart.register(LineController, LineElement, PointElement, BarController, BarElement, LinearScale, LogarithmicScale, CategoryScale, Legend, Title, SubTitle);
 

@@ -1,6 +1,6 @@
 /** Minimal, strict argument parsing for `mechstudio COMMAND [positional] --flag value ...`. */
 import { invalid } from '../../src-worker/errors';
-import { numberProblem, parseDecimal } from './inputs';
+import { numberProblem, parseDecimal } from '../fs/inputs';
 
 export interface ParsedArgs {
   command: string;
@@ -47,7 +47,7 @@ export class Flags {
   private readonly used = new Set<string>();
   constructor(
     private readonly args: ParsedArgs,
-    private readonly allowed: readonly string[],
+    allowed: readonly string[],
   ) {
     for (const k of args.flags.keys()) {
       if (!allowed.includes(k) && k !== 'help' && k !== 'threads') {

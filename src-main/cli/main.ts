@@ -28,7 +28,7 @@ import { resolveProjectFiles } from '../project/resolve-files';
 import { runProject, type RunSummary } from '../project/run-project';
 import type { Project } from '../../src-shared/protocol/project';
 import { parseArgs, Flags, type ParsedArgs } from './args';
-import { domainPointsFromText, parseDecimal, parseLossArg, parsePointsPriorArg, parsePriorArg, type PointsPrior, readChannelCsv, resolveDomainArg } from './inputs';
+import { domainPointsFromText, parseDecimal, parseLossArg, parsePointsPriorArg, parsePriorArg, type PointsPrior, readChannelCsv, resolveDomainArg } from '../fs/inputs';
 import { jsonFor, printMatrixRule, readable } from './output';
 import { ProgressReporter, type ProgressStream } from './progress';
 
@@ -590,7 +590,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
       result.csvPath = plan.outFile;
     }
     if (plan.compareOut && result.type === 'compare') {
-      const { compareCsv, compareChart } = await import('../charts/compare-report');
+      const { compareCsv, compareChart } = await import('../../src-shared/charts/compare-report');
       if (plan.compareOut.csv) writeFileAtomic(plan.compareOut.csv, compareCsv(result), '--out file');
       if (plan.compareOut.png) {
         const { renderChartPng } = await import('../charts/render-chart');

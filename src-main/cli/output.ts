@@ -4,8 +4,8 @@
  */
 import type { JobRequest } from '../../src-shared/protocol/requests';
 import type { JobResult, LpResult, MatrixPayload, RemapResult } from '../../src-shared/protocol/index';
-import { fmt } from '../project/result-table';
-import { compareTableText } from '../charts/compare-report';
+import { fmt } from '../../src-shared/charts/result-table';
+import { compareTableText } from '../../src-shared/charts/compare-report';
 
 /** Largest matrix (each side) the CLI prints to a terminal. */
 export const MAX_PRINT_SIDE = 200;

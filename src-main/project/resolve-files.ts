@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import type { Project } from '../../src-shared/protocol/project';
 import type { CaseStudyParams } from '../../src-shared/protocol/casestudy';
 import { invalid } from '../../src-worker/errors';
-import { parseLossArg, parsePriorArg, readNumericCells, resolveDomainArg } from '../cli/inputs';
+import { parseLossArg, parsePriorArg, readNumericCells, resolveDomainArg } from '../fs/inputs';
 
 /**
  * Case-study parameters written as csv:FILE (relative to the project file)

@@ -17,10 +17,10 @@ import { planProject } from '../../src-worker/jobs/project-plan';
 import type { JobRunner } from '../dispatcher/job-runner';
 import { loadProject, writeFileAtomic } from './project-file';
 import { resolveProjectFiles } from './resolve-files';
-import { fmt, resultTable, tableToCsv } from './result-table';
+import { fmt, resultTable, tableToCsv } from '../../src-shared/charts/result-table';
 import type { CaseStudyResult, ChartSpec } from '../../src-shared/protocol/casestudy';
 import { renderChartPng } from '../charts/render-chart';
-import { lossWords, sweepCharts } from '../charts/sweep-charts';
+import { lossWords, sweepCharts } from '../../src-shared/charts/sweep-charts';
 import { runFannedOut } from '../dispatcher/fan-out';
 
 export interface RunItem {

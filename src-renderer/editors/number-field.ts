@@ -1,11 +1,11 @@
 /**
  * One rule for every number field of the editors (issue 15, item 6): the
  * text may be a number or a small expression ("ln 4", "ln(2)/2", "2*ln 3",
- * evaluated by src-worker/numeric/number-expression.ts), and is checked
+ * evaluated by src-shared/numeric/number-expression.ts), and is checked
  * against the field's range BEFORE anything is stored or computed. Problems
  * are plain sentences naming the field and what was typed. Pure: unit-tested.
  */
-import { evaluateNumberExpression } from '../../src-worker/numeric/number-expression';
+import { evaluateNumberExpression } from '../../src-shared/numeric/number-expression';
 
 export interface NumberRule {
   /** What the field is, as a user reads it: 'ε', 'privacy level l', 'radius r'. */

@@ -1,4 +1,4 @@
-import { seededRandom } from '../../src-worker/numeric/seeded-random';
+import { seededRandom } from '../../src-shared/numeric/seeded-random';
 /**
  * Smart-meter traces (SPEC §1 databases V^u with d1 or d∞): load a CSV of
  * readings, quantise to `levels` values, and release a noisy trace. Each

@@ -2,7 +2,7 @@
  * Issue 15 item 2 in the protocol: the `compare` job (several mechanisms on
  * one domain, prior and eps, one row of figures each, with units) and its
  * typed result, rendered to the table, the CSV and the PNG in one place
- * (src-main/charts/compare-report.ts).
+ * (src-shared/charts/compare-report.ts).
  */
 import { z } from 'zod';
 import { domainInputSchema, epsilonSchema, lossInputSchema, lpOptionsOnlyForOptimal, lpOptionsOnlyForOptimalMessage, lpOptionsShape, mechanismKindSchema, priorInputSchema } from './common';

@@ -1,5 +1,5 @@
 import { assertEpsilon, MechError } from '../errors';
-import { solvePhi } from '../linalg/phi-solve';
+import { solvePhi } from '../phi/phi-solve';
 import { Z_TOL } from '../mechanism/tight-constraints';
 import { luFactor, luSolve } from '../linalg/lu';
 import { phiMatrix, type Domain } from '../metric/domain';

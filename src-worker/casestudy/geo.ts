@@ -69,7 +69,7 @@ export function coarsen(w: ArrayLike<number>, rows: number, cols: number, b: num
   const R = rows / b;
   const C = cols / b;
   const out = new Float64Array(R * C);
-  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out[Math.floor(r / b) * C + Math.floor(c / b)] += w[r * cols + c]!;
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out[Math.floor(r / b) * C + Math.floor(c / b)]! += w[r * cols + c]!;
   return out;
 }
 
@@ -182,7 +182,7 @@ export const geoStudy: Study = async (params, ctx): Promise<CaseStudyResult> => 
   const pts = gridComparison(size, grid, ctx);
   const missing = pts.filter((p) => !p.tightExists);
   const exists = pts.filter((p) => p.tightExists);
-  let city: CityRow[] = [];
+  const city: CityRow[] = [];
   if (!skipCity) {
     const pop = normalise(listParam(params, 'population', null, `${citySide * citySide} population weights (row-major)`));
     if (pop.length !== citySide * citySide) throw new MechError('invalid-input', `population has ${pop.length} weights, the ${citySide} x ${citySide} city needs ${citySide * citySide}`);

@@ -19,7 +19,7 @@ import { querySensitivity } from '../metric/query-sensitivity';
 import { truncatedGeometric } from '../mechanism/truncated-geometric';
 import { percentileRank } from '../metric/answer-domains';
 import { f, knownParams, listParam, numParam, type Study, type CaseStudyResult } from './study';
-import { seededRandom } from '../numeric/seeded-random';
+import { seededRandom } from '../../src-shared/numeric/seeded-random';
 
 export { seededRandom };
 

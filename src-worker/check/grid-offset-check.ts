@@ -1,7 +1,7 @@
 import { MechError, assertEpsilon } from '../errors';
 import type { RowSource } from '../mechanism/channel';
 import type { Domain, GridMetric } from '../metric/domain';
-import { NEG_TOL, REL_TOL } from '../numeric/tolerance';
+import { NEG_TOL, REL_TOL } from '../../src-shared/numeric/tolerance';
 import type { PrivacyCheckResult, PrivacyPair } from './privacy-check';
 
 /**

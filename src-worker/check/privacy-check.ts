@@ -2,7 +2,7 @@ import { MechError, assertEpsilon, assertPositiveInt } from '../errors';
 import { edgesIfAvailable } from '../metric/shortest-paths';
 import type { RowSource } from '../mechanism/channel';
 import type { Domain } from '../metric/domain';
-import { NEG_TOL, REL_TOL } from '../numeric/tolerance';
+import { NEG_TOL, REL_TOL } from '../../src-shared/numeric/tolerance';
 import { RowCache } from './row-cache';
 
 /**

@@ -4,8 +4,8 @@ import type { RowSource } from '../mechanism/channel';
 import type { Domain } from '../metric/domain';
 import { parse } from 'csv-parse';
 import { type CsvRow } from '../metric/read-csv';
-import { NEG_TOL, SUM_TOL } from '../numeric/tolerance';
-import { seededRandom } from '../numeric/seeded-random';
+import { NEG_TOL, SUM_TOL } from '../../src-shared/numeric/tolerance';
+import { seededRandom } from '../../src-shared/numeric/seeded-random';
 import { type CellBinning, checkLatLon, coordinateColumns, type LocalProjection, numberField } from './points';
 
 /**

@@ -1,7 +1,7 @@
 import { MechError, invalid } from '../errors';
 // Type only: this module must not load the Node CSV parser (the app's page imports it).
 import type { CsvRow } from '../metric/read-csv';
-import { decimalProblem } from '../numeric/decimal';
+import { decimalProblem } from '../../src-shared/numeric/decimal';
 
 /**
  * Real location data in (issue 14): a CSV of points onto a grid, and a prior
@@ -307,7 +307,7 @@ export function pointsToGrid(points: PointSet, opts: PointGridOptions): PointGri
       if (outsideLines.length < listMax) outsideLines.push(points.line[i]!);
       continue;
     }
-    counts[cell]++;
+    counts[cell]!++;
     inside++;
   }
   const outside = k - inside;

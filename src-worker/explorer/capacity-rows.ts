@@ -1,6 +1,6 @@
 import { MechError } from '../errors';
 import type { Domain } from '../metric/domain';
-import type { CapacityRow } from './capacity-table';
+import type { CapacityRow } from '../../src-shared/explorer/capacity-table';
 import { enumerateKernelMechanisms, type KernelOptions } from './kernel-mechanisms';
 import { privatePosteriorVertices } from './posterior-vertices';
 import { EXPLORER_MAX_N } from './private-posterior-constraints';

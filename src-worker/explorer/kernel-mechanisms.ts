@@ -407,10 +407,9 @@ export function enumerateKernelMechanisms(pv: PosteriorVertices, options: Kernel
       if (relH < -bandH && !huGrey) continue; // last weight negative
       chosen[k] = j;
       let verdict: 'yes' | 'no' | 'grey' = 'grey';
-      let bandW = bandH;
       if (Math.abs(relH) > bandH) {
         const minA = floatWeights(j, hv);
-        bandW = band(hp[k]! * Math.abs(relH));
+        const bandW = band(hp[k]! * Math.abs(relH));
         if (minFirst < -bandW) verdict = 'no';
         else if (!huGrey) verdict = minA > bandW ? 'yes' : minA < -bandW ? 'no' : 'grey';
       }

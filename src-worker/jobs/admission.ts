@@ -18,7 +18,7 @@
  */
 import { MechError, invalid } from '../errors';
 import { MAX_DENSE_ENTRIES } from '../linalg/matrix';
-import { estimateLpBytes, LP_MEMORY_LIMIT_BYTES, MASTER_BUDGET_FRACTION, masterBytes, masterStartBytes } from '../lp/memory-estimate';
+import { estimateLpBytes, LP_MEMORY_LIMIT_BYTES, MASTER_BUDGET_FRACTION, masterStartBytes } from '../lp/memory-estimate';
 import type { Domain } from '../metric/domain';
 import { parseDomainSpecText, type ParsedDomainSpec } from '../metric/parse-domain-spec';
 import { EXPLORER_MAX_N } from '../explorer/private-posterior-constraints';

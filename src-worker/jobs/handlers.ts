@@ -4,7 +4,7 @@
  * ./engine. Cancellation: handlers check the signal between steps and pass
  * it to the engine's long loops.
  */
-import { REL_TOL } from '../numeric/tolerance';
+import { REL_TOL } from '../../src-shared/numeric/tolerance';
 import { MechError } from '../errors';
 import type { Domain } from '../metric/domain';
 import type { RowSource } from '../mechanism/channel';
@@ -267,7 +267,6 @@ export async function measureJob(req: MeasureRequest, ctx: JobContext): Promise<
   if (req.channelRef !== undefined) unresolvedRef(req.channelRef);
   let ch: RowSource;
   let domain: Domain | null = null;
-  let prior: Float64Array;
   let epsilon = req.epsilon;
   if (req.mechanism) {
     const built = await construct(req, req.mechanism, ctx);
@@ -284,7 +283,7 @@ export async function measureJob(req: MeasureRequest, ctx: JobContext): Promise<
     ch = dense;
   }
   if (domain && ch.rows !== domain.n) throw new MechError('invalid-input', `the channel has ${ch.rows} rows but the domain ${domain.spec} has ${domain.n} points`);
-  prior = resolvePrior(req.prior, ch.rows, domain);
+  const prior = resolvePrior(req.prior, ch.rows, domain);
   checkCancelled(ctx.signal);
   ctx.progress(null, 'measuring');
   const m = measureChannel(prior, ch);

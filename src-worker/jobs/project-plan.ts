@@ -5,7 +5,7 @@
  * parallel). Plain TS: file forms (csv:FILE) must have been resolved first.
  */
 import { invalid } from '../errors';
-import { parseDecimal } from '../numeric/decimal';
+import { parseDecimal } from '../../src-shared/numeric/decimal';
 import type { LossInput, PriorInput } from '../../src-shared/protocol/common';
 import type { Project, ProjectLoss, ProjectPrior } from '../../src-shared/protocol/project';
 import type { JobRequest, MechanismSpec } from '../../src-shared/protocol/requests';

@@ -62,8 +62,8 @@ export function conjugateGradient(apply: LinearOp, b: Float64Array, precond: Lin
     }
     const alpha = rz / pq;
     for (let i = 0; i < n; i++) {
-      x[i] += alpha * p[i]!;
-      r[i] -= alpha * q[i]!;
+      x[i]! += alpha * p[i]!;
+      r[i]! -= alpha * q[i]!;
     }
     it++;
     rel = Math.sqrt(dot(r, r, n)) / bNorm;

@@ -61,7 +61,7 @@ export function luFactor(a: Matrix): LU {
       lu[i * n + k] = f;
       const io = i * n;
       const ko = k * n;
-      for (let j = k + 1; j < n; j++) lu[io + j] -= f * lu[ko + j]!;
+      for (let j = k + 1; j < n; j++) lu[io + j]! -= f * lu[ko + j]!;
     }
   }
   return { n, lu, perm, singular, minPivotRatio: n === 0 ? 1 : minPivotRatio };

@@ -109,7 +109,7 @@ export function vecMat(x: Float64Array, a: Matrix, out = new Float64Array(a.cols
     const xi = x[i]!;
     if (xi === 0) continue;
     const o = i * cols;
-    for (let j = 0; j < cols; j++) out[j] += xi * data[o + j]!;
+    for (let j = 0; j < cols; j++) out[j]! += xi * data[o + j]!;
   }
   return out;
 }
@@ -125,7 +125,7 @@ export function matMul(a: Matrix, b: Matrix): Matrix {
       const aik = a.data[i * a.cols + k]!;
       if (aik === 0) continue;
       const bo = k * n;
-      for (let j = 0; j < n; j++) c.data[co + j] += aik * b.data[bo + j]!;
+      for (let j = 0; j < n; j++) c.data[co + j]! += aik * b.data[bo + j]!;
     }
   }
   return c;

@@ -47,11 +47,11 @@ export function minres(apply: LinearOp, b: Float64Array, precond: LinearOp | nul
     apply(v, y);
     if (it >= 2) {
       const f = beta / oldb;
-      for (let i = 0; i < n; i++) y[i] -= f * r1[i]!;
+      for (let i = 0; i < n; i++) y[i]! -= f * r1[i]!;
     }
     const alfa = dot(v, y);
     const g = alfa / beta;
-    for (let i = 0; i < n; i++) y[i] -= g * r2[i]!;
+    for (let i = 0; i < n; i++) y[i]! -= g * r2[i]!;
     const t = r1;
     r1 = r2;
     r2 = y;
@@ -80,7 +80,7 @@ export function minres(apply: LinearOp, b: Float64Array, precond: LinearOp | nul
     w = tmp;
     for (let i = 0; i < n; i++) {
       w[i] = (v[i]! - oldeps * w1[i]! - delta * w2[i]!) * denom;
-      x[i] += phi * w[i]!;
+      x[i]! += phi * w[i]!;
     }
     opts.onIteration?.(it, phibar / beta1);
     if (phibar <= target || beta === 0) break;

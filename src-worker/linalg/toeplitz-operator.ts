@@ -14,7 +14,7 @@ import { RealFFT2D, nextPow2 } from './real-fft-2d';
  * minimum-image kernel is the periodisation of k truncated to the torus, its
  * spectrum samples the symbol of the infinite Toeplitz operator, which makes
  * C^-1 restricted to the lattice a good preconditioner (see
- * conjugate-gradient.ts and lattice-phi.ts).
+ * conjugate-gradient.ts and phi/lattice-phi.ts).
  *
  * The kernel must be even: k(-d) = k(d) (true for exp(-eps d) with a metric).
  */
@@ -105,8 +105,8 @@ export class ToeplitzOperator {
     const len = s.length;
     for (let i = 0; i < len; i++) {
       const v = s[i]!;
-      work[2 * i] *= v;
-      work[2 * i + 1] *= v;
+      work[2 * i]! *= v;
+      work[2 * i + 1]! *= v;
     }
     fft.inverse(work, n1, n2, n2, out);
     this.applications++;

@@ -410,7 +410,7 @@ export function privateStartChannel(lifted: Float64Array[]): Float64Array[] {
   const Z = new Float64Array(n);
   const cols = lifted.map((g) => {
     const q = new Float64Array(n);
-    for (let x = 0; x < n; x++) Z[x] += q[x] = Math.sqrt(g[x]!);
+    for (let x = 0; x < n; x++) Z[x]! += q[x] = Math.sqrt(g[x]!);
     return q;
   });
   for (const q of cols) for (let x = 0; x < n; x++) q[x] = q[x]! / Z[x]!;
@@ -539,7 +539,7 @@ export async function solveByColumnDecomposition(
         const th = theta[j]!;
         if (w < 0 || !(th > 0)) continue;
         const r = colVectors[j]!;
-        for (let x = 0; x < n; x++) C[x * m + w] += th * r[x]!;
+        for (let x = 0; x < n; x++) C[x * m + w]! += th * r[x]!;
       }
       return C;
     };
@@ -781,7 +781,7 @@ export async function solveByColumnDecomposition(
       for (let w = 0; w < m; w++) {
         const ps = priced.outcomes[w];
         if (!ps) continue;
-        if (adaptive) for (let x = 0; x < n; x++) rsum[x] += ps.r[x]!;
+        if (adaptive) for (let x = 0; x < n; x++) rsum[x]! += ps.r[x]!;
         const cw = w * n;
         simplexIterations += ps.iterations;
         lower += Math.min(0, ps.safeBound);

@@ -155,8 +155,8 @@ export class PricingModel {
       for (let k = 0; k < this.rowCount; k++) {
         const mu = -y[k]!;
         if (!(mu > 0)) continue;
-        d[this.rowFrom[k]!] += mu;
-        d[this.rowTo[k]!] -= this.rowF[k]! * mu;
+        d[this.rowFrom[k]!]! += mu;
+        d[this.rowTo[k]!]! -= this.rowF[k]! * mu;
       }
     }
     let safe = 0;

@@ -415,7 +415,7 @@ function buildOrbitLp(p: PrivateChannelProblem, graph: PrivacyConstraintGraph, o
   }
   const lp = new SparseLp(V, best.size + n, 2 * best.size + n * m);
   lp.sense = p.sense;
-  for (let i = 0; i < n * m; i++) lp.colCost[orbitOf[i]!] += p.cost[i]!;
+  for (let i = 0; i < n * m; i++) lp.colCost[orbitOf[i]!]! += p.cost[i]!;
   const coef = new Float64Array(V);
   const touched = new Int32Array(m);
   const seen = new Uint8Array(n);
@@ -426,7 +426,7 @@ function buildOrbitLp(p: PrivateChannelProblem, graph: PrivacyConstraintGraph, o
     for (let w = 0; w < m; w++) {
       const o = orbitOf[x * m + w]!;
       if (coef[o] === 0) touched[k++] = o;
-      coef[o] += 1;
+      coef[o]! += 1;
     }
     const idx = touched.slice(0, k);
     const val = new Float64Array(k);

@@ -174,8 +174,8 @@ function structuredBest(domain: Domain, power: 1 | 2): ((q: Float64Array) => Bes
       for (let r = 0; r < rows; r++)
         for (let c = 0; c < cols; c++) {
           const v = q[r * cols + c]!;
-          rowMarg[r] += v;
-          colMarg[c] += v;
+          rowMarg[r]! += v;
+          colMarg[c]! += v;
           total += v;
         }
       const wr = power === 1 ? weightedMedian(rowMarg, rows, total) : nearestMean(rowMarg, rows);

@@ -1,6 +1,6 @@
 import { Matrix, assertDenseFits } from '../linalg/matrix';
 import type { RowSource } from '../mechanism/channel';
-import { MERGE_TOL } from '../numeric/tolerance';
+import { MERGE_TOL } from '../../src-shared/numeric/tolerance';
 import { priorForChannel } from './prior-for-channel';
 import { forEachWeightedColumn } from './weighted-columns';
 
@@ -68,8 +68,8 @@ export function hyperDistribution(pi: ArrayLike<number>, channel: RowSource, tol
       members.push([]);
     }
     const acc = pooled[found]!;
-    for (let x = 0; x < n; x++) acc[x] += q[x]!;
-    outer[found] += py;
+    for (let x = 0; x < n; x++) acc[x]! += q[x]!;
+    outer[found]! += py;
     members[found]!.push(y);
     innerOf[y] = found;
   });

@@ -1,5 +1,5 @@
 import { MechError } from '../errors';
-import { parseDecimal } from '../numeric/decimal';
+import { parseDecimal } from '../../src-shared/numeric/decimal';
 import type { RowSource } from '../mechanism/channel';
 import type { Domain } from '../metric/domain';
 

@@ -37,7 +37,7 @@ export function optimalRemap(pi: ArrayLike<number>, channel: RowSource, f: Guess
       channel.row(x, buf);
       for (let y = 0; y < m; y++) {
         const v = px * buf[y]!;
-        sum[y] += v;
+        sum[y]! += v;
         if (pick === 'argmax' ? v > ext[y]! : v < ext[y]!) {
           ext[y] = v;
           remap[y] = x;

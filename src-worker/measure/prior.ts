@@ -1,5 +1,5 @@
 import { MechError } from '../errors';
-import { SUM_TOL } from '../numeric/tolerance';
+import { SUM_TOL } from '../../src-shared/numeric/tolerance';
 import { compensatedSum } from '../numeric/compensated-sum';
 
 /** Validate a prior on n secrets: finite, non-negative, summing to 1 within SUM_TOL (1e-9). */

@@ -1,6 +1,6 @@
 import { MechError } from '../errors';
 import { Matrix } from '../linalg/matrix';
-import { NEG_TOL, SUM_TOL } from '../numeric/tolerance';
+import { NEG_TOL, SUM_TOL } from '../../src-shared/numeric/tolerance';
 
 /**
  * A channel C[x][y] = P(report y | secret x) seen row by row. Dense channels

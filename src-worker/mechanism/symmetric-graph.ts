@@ -1,7 +1,7 @@
 import { MechError, assertEpsilon } from '../errors';
 import type { Domain } from '../metric/domain';
 import { ringDomain } from '../metric/ring';
-import { REL_TOL } from '../numeric/tolerance';
+import { REL_TOL } from '../../src-shared/numeric/tolerance';
 import type { Mechanism } from './channel';
 import { FunctionRowSource } from './function-row-source';
 import { isLineMetric } from './line-domain-check';

@@ -15,8 +15,8 @@ import { solveTightWeights } from './tight-weights-structured';
  * Tolerance: z[x'] >= -Z_TOL * max(1, max |z|) counts as non-negative (a
  * rounding zero, clamped to 0); anything below means non-existence.
  */
-export { Z_TOL } from '../numeric/tolerance';
-import { Z_TOL } from '../numeric/tolerance';
+export { Z_TOL } from '../../src-shared/numeric/tolerance';
+import { Z_TOL } from '../../src-shared/numeric/tolerance';
 
 export type TightResult =
   | { exists: true; mechanism: Mechanism; z: Float64Array; minZ: number; argMinZ: string }

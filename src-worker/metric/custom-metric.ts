@@ -1,8 +1,8 @@
 import { MechError, invalid } from '../errors';
 import { Matrix, assertDenseFits } from '../linalg/matrix';
 import { ADMISSION_LIMITS } from '../jobs/admission-limits';
-import { decimalProblem } from '../numeric/decimal';
-import { REL_TOL } from '../numeric/tolerance';
+import { decimalProblem } from '../../src-shared/numeric/decimal';
+import { REL_TOL } from '../../src-shared/numeric/tolerance';
 import type { Domain } from './domain';
 import { readCsvRows } from './read-csv';
 

@@ -10,7 +10,7 @@ import { hammingCubeDomain } from './hamming-cube';
 import { lineDomain } from './line';
 import { ringDomain } from './ring';
 import { readRegularTextFile } from './read-text-file';
-import { parseDecimal, parseDigits } from '../numeric/decimal';
+import { parseDecimal, parseDigits } from '../../src-shared/numeric/decimal';
 
 /**
  * Domain spec grammar (SPEC §8, plus the query-induced answer domains of §1).

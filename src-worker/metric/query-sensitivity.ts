@@ -1,5 +1,5 @@
 import { MechError, invalid } from '../errors';
-import { REL_TOL } from '../numeric/tolerance';
+import { REL_TOL } from '../../src-shared/numeric/tolerance';
 import type { DatabaseDomain } from './database';
 import type { DatabaseQuery } from './database-queries';
 import type { Domain } from './domain';

@@ -22,7 +22,7 @@ export interface CsvRow {
  * skipped, ragged rows allowed: callers check widths and report them by
  * line). Malformed CSV (an unclosed quote, ...) is a MechError
  * 'invalid-input' naming the source and line. The one CSV reader of the
- * engine and the CLI (src-main/cli/inputs.ts re-exports it as parseCsv).
+ * engine and the CLI (src-main/fs/inputs.ts re-exports it as parseCsv).
  */
 export function readCsvRows(text: string, source: string): CsvRow[] {
   let records: { record: string[]; info: { lines: number } }[];

@@ -41,7 +41,7 @@ export class RemappedChannel implements RowSource {
     const b = this.source.row(i, this.buf);
     out.fill(0, 0, this.cols);
     const r = this.remap;
-    for (let y = 0; y < r.length; y++) out[r[y]!] += b[y]!;
+    for (let y = 0; y < r.length; y++) out[r[y]!]! += b[y]!;
     return out;
   }
 

@@ -5,7 +5,7 @@
  * time and peak memory (rss / arrayBuffers sampled at every CG iteration).
  * Goals: 100 x 100 under 1 s, 1000 x 1000 under 60 s.
  */
-import { solvePhi, type SolvePhiResult } from '../../src-worker/linalg/phi-solve';
+import { solvePhi, type SolvePhiResult } from '../../src-worker/phi/phi-solve';
 import { tightConstraintsStructured } from '../../src-worker/mechanism/implicit/tight-structured';
 import { tightUtility } from '../../src-worker/measure/structured/tight-utility';
 import { tightChannelMeasures } from '../../src-worker/measure/structured/tight-measures';
@@ -77,7 +77,7 @@ export default async function fastBench(): Promise<void> {
     const d = gridDomain(size, size, 1, metric);
     const [res, tSolve] = timed(() => tightConstraintsStructured(d, e, { onIteration: mem.sample }));
     mem.sample();
-    let extra = '';
+    let extra: string;
     if (res.exists) {
       const ch = res.mechanism.channel;
       const pi = uniformPrior(d.n);

@@ -19,7 +19,7 @@ import { planarLaplace } from '../../src-worker/mechanism/planar-laplace';
 import { bestByScan } from '../../src-worker/measure/guess-function';
 import { buildLoss } from '../../src-worker/measure/loss-spec';
 import { gridDomain } from '../../src-worker/metric/grid';
-import { seededRandom } from '../../src-worker/numeric/seeded-random';
+import { seededRandom } from '../../src-shared/numeric/seeded-random';
 import { type BayesRemapResult, columnAccessForMechanism, remapMechanism } from '../../src-worker/remap/bayes-remap';
 import { MB, MemSampler } from './mem-sampler';
 

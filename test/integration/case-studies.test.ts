@@ -75,7 +75,6 @@ function tgMatrix(N: number, eps: number): number[][] {
   );
 }
 
-const uniform = (n: number) => new Array<number>(n).fill(1 / n);
 
 /* ---------- the examples themselves ---------- */
 

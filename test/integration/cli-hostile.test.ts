@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { Dispatcher } from '../../src-main/dispatcher/dispatcher';
 import { main } from '../../src-main/cli/main';
 import { ProgressReporter } from '../../src-main/cli/progress';
-import { CsvTokenizer } from '../../src-main/cli/inputs';
+import { CsvTokenizer } from '../../src-main/fs/inputs';
 import { readCsvRows } from '../../src-worker/metric/read-csv';
 import { TEMP_PREFIX, writeFileAtomic, writeFileAtomicAsync } from '../../src-main/fs/safe-fs';
 
@@ -862,7 +862,7 @@ describe('CLI file I/O', () => {
         } catch {
           expected = 'error';
         }
-        let got: { fields: string[]; line: number }[] | string = [];
+        let got: { fields: string[]; line: number }[] | string;
         try {
           const recs: { fields: string[]; line: number }[] = [];
           const tk = new CsvTokenizer('s', (fields, line) => recs.push({ fields, line }));

@@ -19,7 +19,7 @@ import { planarLaplace } from '../../src-worker/mechanism/planar-laplace';
 import { remapMechanism } from '../../src-worker/remap/bayes-remap';
 import { posteriorLoss } from '../../src-worker/measure/expected-loss';
 import { buildLoss } from '../../src-worker/measure/loss-spec';
-import { seededRandom } from '../../src-worker/numeric/seeded-random';
+import { seededRandom } from '../../src-shared/numeric/seeded-random';
 
 
 const cli = (args: string[], cwd?: string) => runCli(args, cwd ? { cwd } : {});
@@ -93,7 +93,7 @@ describe('mechanism --remap', () => {
     for (let x = 0; x < side * side; x++) {
       mech.channel.row(x, buf);
       const want = new Float64Array(side * side);
-      for (let y = 0; y < side * side; y++) want[engine.remap[y]!] += buf[y]!;
+      for (let y = 0; y < side * side; y++) want[engine.remap[y]!]! += buf[y]!;
       for (let w = 0; w < side * side; w++) {
         maxDiff = Math.max(maxDiff, Math.abs(c.rows[x]![w]! - want[w]!));
         exportedLoss += pi[x]! * c.rows[x]![w]! * domain.distance(w, x);

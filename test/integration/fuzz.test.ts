@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Dispatcher } from '../../src-main/dispatcher/dispatcher';
 import { ApiError } from '../../src-shared/protocol/api';
 import { parseJobRequest } from '../../src-shared/protocol/validate';
-import { seededRandom } from '../../src-worker/numeric/seeded-random';
+import { seededRandom } from '../../src-shared/numeric/seeded-random';
 
 // deterministic PRNG (mulberry32) so a failure is reproducible
 const rand = seededRandom(12345);
@@ -18,6 +18,7 @@ const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
 const junk: readonly unknown[] = [
   null, undefined, 0, -1, NaN, Infinity, -Infinity, '', 'x'.repeat(10_000), true, [], {}, [1, 2, 3], { a: { b: { c: [] } } }, '{"type":"mechanism"}', 1e308, -0, [NaN], ['line:3'],
 ];
+// eslint-disable-next-line no-loss-of-precision -- 1e-400 underflows to 0 on purpose: a positive-looking epsilon that is 0
 const badEps: readonly unknown[] = [0, -1, -0.5, NaN, Infinity, -Infinity, '1', null, [], {}, 1e-400, true];
 const badDomains: readonly unknown[] = [
   '', ' ', 'line', 'line:', 'line:0', 'line:-3', 'line:2.5', 'line:abc', 'line:1e12', 'ring:0', 'clique:-1', 'grid:0x3', 'grid:3', 'grid:1000000x1000000',
@@ -108,7 +109,7 @@ describe('fuzzing the dispatcher with malformed requests', () => {
           resolved++;
           return { request: r, ok: true as const, res };
         } catch (e) {
-          if (!(e instanceof ApiError)) throw new Error(`not an ApiError for ${JSON.stringify(r)?.slice(0, 200)}: ${String(e)}`);
+          if (!(e instanceof ApiError)) throw new Error(`not an ApiError for ${JSON.stringify(r)?.slice(0, 200)}: ${String(e)}`, { cause: e });
           if (e.message.startsWith('malformed') === false && e.code === 'invalid-input') rejectedAtSubmit++;
           codes.set(e.code, (codes.get(e.code) ?? 0) + 1);
           return { request: r, ok: false as const, code: e.code, message: e.message };

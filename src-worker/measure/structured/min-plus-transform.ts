@@ -219,7 +219,7 @@ function quadtree(domain: Domain, eps: number, f: Float64Array, onProgress?: (x:
       const y = r * C + c;
       let best = f[y]!;
       let src = y;
-      let sp = 0;
+      let sp: number;
       sl[0] = top;
       sr[0] = 0;
       sc[0] = 0;

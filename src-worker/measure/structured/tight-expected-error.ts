@@ -1,7 +1,7 @@
 import { MechError } from '../../errors';
 import { kroneckerMatVec } from '../../linalg/kronecker-solve';
 import { Matrix } from '../../linalg/matrix';
-import { latticeKernel } from '../../linalg/lattice-phi';
+import { latticeKernel } from '../../phi/lattice-phi';
 import { ToeplitzOperator } from '../../linalg/toeplitz-operator';
 import type { ImplicitTightChannel } from '../../mechanism/implicit/implicit-tight-channel';
 import { priorForChannel } from '../prior-for-channel';
@@ -50,7 +50,7 @@ export function tightExpectedError(pi: ArrayLike<number>, channel: ImplicitTight
     for (let k = 0; k < factors.length; k++) {
       const fs = factors.map((m, j) => (j === k ? FD : m));
       kroneckerMatVec(fs, p, tmp);
-      for (let i = 0; i < n; i++) w[i] += tmp[i]!;
+      for (let i = 0; i < n; i++) w[i]! += tmp[i]!;
     }
     method = 'kronecker';
   } else if (op.method === 'dense' || op.method === 'metric') {
@@ -60,7 +60,7 @@ export function tightExpectedError(pi: ArrayLike<number>, channel: ImplicitTight
       const px = p[x]!;
       if (px === 0) continue;
       op.row(x, row);
-      for (let y = 0; y < n; y++) if (row[y] !== 0) w[y] += px * row[y]! * domain.distance(x, y);
+      for (let y = 0; y < n; y++) if (row[y] !== 0) w[y]! += px * row[y]! * domain.distance(x, y);
     }
     method = 'dense';
   } else throw new MechError('internal', `unknown Phi form ${String(op.method)}`);

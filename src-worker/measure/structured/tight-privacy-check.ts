@@ -1,9 +1,9 @@
 import { assertEpsilon } from '../../errors';
 import { edgesIfAvailable } from '../../metric/shortest-paths';
-import { latticeKernel } from '../../linalg/lattice-phi';
+import { latticeKernel } from '../../phi/lattice-phi';
 import { diameter, type Domain } from '../../metric/domain';
 import type { ImplicitTightChannel } from '../../mechanism/implicit/implicit-tight-channel';
-import { REL_TOL } from '../../numeric/tolerance';
+import { REL_TOL } from '../../../src-shared/numeric/tolerance';
 
 /**
  * Privacy check (SPEC §4) of the tight-constraints mechanism using its

@@ -18,7 +18,7 @@ export function productRowSource(c: RowSource, p: Matrix, colLabel: (j: number) 
       const v = buf[y]!;
       if (v === 0) continue;
       const o = y * k;
-      for (let z = 0; z < k; z++) out[z] += v * d[o + z]!;
+      for (let z = 0; z < k; z++) out[z]! += v * d[o + z]!;
     }
   };
   return new FunctionRowSource(c.rows, k, fill, (i) => c.rowLabel(i), colLabel);

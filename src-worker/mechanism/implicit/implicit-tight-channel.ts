@@ -1,5 +1,5 @@
 import { MechError } from '../../errors';
-import type { PhiOperator } from '../../linalg/phi-operator';
+import type { PhiOperator } from '../../phi/phi-operator';
 import type { Domain } from '../../metric/domain';
 import type { RowSource } from '../channel';
 
@@ -36,7 +36,7 @@ export class ImplicitTightChannel implements RowSource {
     if (out.length < this.cols) throw new MechError('internal', `row buffer has ${out.length} entries, needs ${this.cols}`);
     this.op.row(i, out);
     const z = this.z;
-    for (let j = 0; j < this.cols; j++) out[j] *= z[j]!;
+    for (let j = 0; j < this.cols; j++) out[j]! *= z[j]!;
     return out;
   }
 

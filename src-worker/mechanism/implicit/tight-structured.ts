@@ -1,6 +1,6 @@
 import { assertEpsilon } from '../../errors';
-import { Z_TOL } from '../../numeric/tolerance';
-import { solvePhiWith, type SolvePhiOptions, type SolvePhiResult } from '../../linalg/phi-solve';
+import { Z_TOL } from '../../../src-shared/numeric/tolerance';
+import { solvePhiWith, type SolvePhiOptions, type SolvePhiResult } from '../../phi/phi-solve';
 import type { Domain } from '../../metric/domain';
 import type { Mechanism } from '../channel';
 import { ImplicitTightChannel } from './implicit-tight-channel';

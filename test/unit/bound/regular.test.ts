@@ -96,7 +96,7 @@ describe('regular priors and the optimality bounds (SPEC §5, §7)', () => {
         w[0] = w[0]! + 0.1;
         const s = w.reduce((a, b) => a + b, 0);
         const mix = new Float64Array(d.n);
-        for (let y = 0; y < d.n; y++) for (let x = 0; x < d.n; x++) mix[x] += (w[y]! / s) * corners.get(y, x);
+        for (let y = 0; y < d.n; y++) for (let x = 0; x < d.n; x++) mix[x]! += (w[y]! / s) * corners.get(y, x);
         const reg = regularity(d, eps, mix);
         expect(reg.status).toBe('regular');
         // mu = sum_y (w_y / s) e_y / rowsum_y: sum(mu) = sum_y w_y / (s rowsum_y)

@@ -17,7 +17,7 @@ import { DenseChannel } from '../../../src-worker/mechanism/channel';
 import { channelMeasures } from '../../../src-worker/measure/channel-measures';
 import { customMetricDomain } from '../../../src-worker/metric/custom-metric';
 import type { Domain } from '../../../src-worker/metric/domain';
-import { REL_TOL } from '../../../src-worker/numeric/tolerance';
+import { REL_TOL } from '../../../src-shared/numeric/tolerance';
 
 /** ln v for v > 0 by exact doublings/halvings into [1, 2): independent of how the engine divides. */
 function refLn(v: number): number {

@@ -12,7 +12,7 @@ import { Matrix } from '../../../src-worker/linalg/matrix';
 import { cliqueDomain } from '../../../src-worker/metric/clique';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { lineDomain } from '../../../src-worker/metric/line';
-import { REL_TOL } from '../../../src-worker/numeric/tolerance';
+import { REL_TOL } from '../../../src-shared/numeric/tolerance';
 import { FunctionRowSource } from '../../../src-worker/mechanism/function-row-source';
 
 function dense(rows: number[][]): DenseChannel {

@@ -8,7 +8,7 @@ import { planarLaplace } from '../../../src-worker/mechanism/planar-laplace';
 import { truncatedGeometric } from '../../../src-worker/mechanism/truncated-geometric';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { lineDomain } from '../../../src-worker/metric/line';
-import { seededRandom } from '../../../src-worker/numeric/seeded-random';
+import { seededRandom } from '../../../src-shared/numeric/seeded-random';
 import { readCsvRows } from '../../../src-worker/metric/read-csv';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { capacityTableRows } from '../../../src-worker/explorer/capacity-rows';
-import { capacityTableCsv } from '../../../src-worker/explorer/capacity-table';
+import { capacityTableCsv } from '../../../src-shared/explorer/capacity-table';
 import { cliqueDomain } from '../../../src-worker/metric/clique';
 import { lineDomain } from '../../../src-worker/metric/line';
 

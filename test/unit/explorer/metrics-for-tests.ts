@@ -1,5 +1,5 @@
 import type { Domain } from '../../../src-worker/metric/domain';
-import { seededRandom } from '../../../src-worker/numeric/seeded-random';
+import { seededRandom } from '../../../src-shared/numeric/seeded-random';
 
 /** A custom Domain from a full distance matrix (tests only). */
 export function matrixDomain(d: number[][], spec = 'custom'): Domain {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { tightConstraintsStructured } from '../../../src-worker/mechanism/implicit/tight-structured';
-import { createPhiOperator } from '../../../src-worker/linalg/phi-operator';
+import { createPhiOperator } from '../../../src-worker/phi/phi-operator';
 import { tightUtility } from '../../../src-worker/measure/structured/tight-utility';
 import { uniformPrior } from '../../../src-worker/measure/prior';
 import { gridDomain } from '../../../src-worker/metric/grid';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { solvePhi } from '../../../src-worker/linalg/phi-solve';
+import { solvePhi } from '../../../src-worker/phi/phi-solve';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { maxRelDiff } from './helpers';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { solvePhi, solvePhiTransposed } from '../../../src-worker/linalg/phi-solve';
-import { createPhiOperator } from '../../../src-worker/linalg/phi-operator';
+import { solvePhi, solvePhiTransposed } from '../../../src-worker/phi/phi-solve';
+import { createPhiOperator } from '../../../src-worker/phi/phi-operator';
 import { kroneckerMatVec, kroneckerRow, kroneckerSolve } from '../../../src-worker/linalg/kronecker-solve';
 import { Matrix } from '../../../src-worker/linalg/matrix';
 import { phiMatrix } from '../../../src-worker/metric/domain';
@@ -222,7 +222,7 @@ describe('Kronecker path for V^u with an additive metric', () => {
     for (let i = 0; i < 6; i++) expect(x[i]).toBeCloseTo(xTrue[i]!, 12);
     // row-vector solve: c = xTrue K, solve y K = c
     const c = new Float64Array(6);
-    for (let j = 0; j < 6; j++) for (let i = 0; i < 6; i++) c[j] += xTrue[i]! * K.get(i, j);
+    for (let j = 0; j < 6; j++) for (let i = 0; i < 6; i++) c[j]! += xTrue[i]! * K.get(i, j);
     const y = kroneckerSolve([A, B], c, { transpose: true });
     for (let i = 0; i < 6; i++) expect(y[i]).toBeCloseTo(xTrue[i]!, 12);
     const row = kroneckerRow([A, B], 4, new Float64Array(6));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { tightConstraintsStructured } from '../../../src-worker/mechanism/implicit/tight-structured';
-import { solvePhi } from '../../../src-worker/linalg/phi-solve';
+import { solvePhi } from '../../../src-worker/phi/phi-solve';
 import { phiMatrix, type Domain } from '../../../src-worker/metric/domain';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { lineDomain } from '../../../src-worker/metric/line';

@@ -50,7 +50,7 @@ async function refusal(raw: unknown, ctx: JobContext = silentContext()): Promise
     await runJobRequest(parsed.value, ctx);
   } catch (e) {
     const ms = performance.now() - t;
-    if (!(e instanceof MechError)) throw new Error(`${JSON.stringify(raw)} threw a ${(e as Error)?.name}: ${(e as Error)?.message}`);
+    if (!(e instanceof MechError)) throw new Error(`${JSON.stringify(raw)} threw a ${(e as Error)?.name}: ${(e as Error)?.message}`, { cause: e });
     return { code: e.code, message: e.message, ms };
   }
   throw new Error(`${JSON.stringify(raw)} was accepted`);
@@ -215,7 +215,7 @@ describe('row progress of streamed channels', () => {
     const src = new FunctionRowSource(
       640,
       2,
-      (i, out) => {
+      (_i, out) => {
         busy(2);
         out[0] = 1;
         out[1] = 0;

@@ -14,7 +14,7 @@ import { runJobRequest } from '../../../src-worker/jobs/run';
 import { parseJobRequest } from '../../../src-shared/protocol/validate';
 import type { CompareResult } from '../../../src-shared/protocol/compare';
 import type { MechanismResult } from '../../../src-shared/protocol/results';
-import { compareCsv, compareTableText, compareChart } from '../../../src-main/charts/compare-report';
+import { compareCsv, compareTableText, compareChart } from '../../../src-shared/charts/compare-report';
 
 const R = 4;
 const C = 5;

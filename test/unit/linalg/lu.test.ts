@@ -23,7 +23,7 @@ describe('dense LU with partial pivoting', () => {
       for (let i = 0; i < n; i++) expect(x[i]).toBeCloseTo(xTrue[i]!, 8);
       // transposed: x A = c with c = xTrue A
       const c = new Float64Array(n);
-      for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) c[j] += xTrue[i]! * a.get(i, j);
+      for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) c[j]! += xTrue[i]! * a.get(i, j);
       const y = luSolveTransposed(f, c);
       for (let i = 0; i < n; i++) expect(y[i]).toBeCloseTo(xTrue[i]!, 8);
     }

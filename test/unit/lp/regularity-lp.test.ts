@@ -9,7 +9,7 @@ import { twinDomain } from '../measure/fixtures';
 function muPhi(mu: Float64Array, d: Domain, eps: number): Float64Array {
   const phi = phiMatrix(d, eps);
   const out = new Float64Array(d.n);
-  for (let x = 0; x < d.n; x++) for (let y = 0; y < d.n; y++) out[y] += mu[x]! * phi.get(x, y);
+  for (let x = 0; x < d.n; x++) for (let y = 0; y < d.n; y++) out[y]! += mu[x]! * phi.get(x, y);
   return out;
 }
 

@@ -54,7 +54,7 @@ describe('hyper-distribution [pi > C] (SPEC §3)', () => {
     const back = new Float64Array(5);
     for (let k = 0; k < h.inners.rows; k++) {
       v += h.outer[k]! * Math.max(...h.inners.row(k));
-      for (let x = 0; x < 5; x++) back[x] += h.outer[k]! * h.inners.get(k, x);
+      for (let x = 0; x < 5; x++) back[x]! += h.outer[k]! * h.inners.get(k, x);
     }
     expect(v).toBeCloseTo(posteriorVulnerability(p, c).value, 14);
     for (let x = 0; x < 5; x++) expect(back[x]).toBeCloseTo(p[x]!, 14);

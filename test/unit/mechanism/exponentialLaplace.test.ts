@@ -20,7 +20,6 @@ describe('exponential mechanism and row-normalised Laplace variant (SPEC §2)', 
     const r = checkPrivacy(m.channel, d, eps);
     expect(r.passes).toBe(true);
     expect(r.effectiveEpsilon).toBeLessThan(eps);
-    expectClose(m.info.effectiveEpsilon as number, r.effectiveEpsilon, 1e-15);
   });
 
   it('laplace variant: guaranteed only 2 eps, effective eps measured in (eps, 2 eps] on a bounded line', () => {
@@ -37,7 +36,6 @@ describe('exponential mechanism and row-normalised Laplace variant (SPEC §2)', 
       expect(r.passes).toBe(true);
       expect(r.effectiveEpsilon).toBeGreaterThan(eps * (1 + 1e-6));
       expect(r.effectiveEpsilon).toBeLessThanOrEqual(2 * eps);
-      expectClose(m.info.effectiveEpsilon as number, r.effectiveEpsilon, 1e-15);
       // it is NOT eps*d-private on the bounded line
       expect(checkPrivacy(m.channel, d, eps).passes).toBe(false);
     }
@@ -58,7 +56,6 @@ describe('exponential mechanism and row-normalised Laplace variant (SPEC §2)', 
     const d = gridDomain(3, 4, 0.5);
     const m = exponentialMechanism(d, 2);
     expect(checkPrivacy(m.channel, d, 2).passes).toBe(true);
-    expect(typeof m.info.effectiveEpsilon).toBe('number');
     for (const bad of [0, NaN, -3]) {
       expect(mechErrorOf(() => exponentialMechanism(d, bad)).code).toBe('invalid-input');
       expect(mechErrorOf(() => laplaceRowNormalised(d, bad)).code).toBe('invalid-input');

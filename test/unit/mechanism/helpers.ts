@@ -41,7 +41,7 @@ export function mechErrorOf(fn: () => unknown): { code: string; message: string 
     fn();
   } catch (e) {
     const err = e as { name?: string; code?: string; message: string };
-    if (err.name !== 'MechError') throw new Error(`expected a MechError, got ${String(e)}`);
+    if (err.name !== 'MechError') throw new Error(`expected a MechError, got ${String(e)}`, { cause: e });
     return { code: err.code!, message: err.message };
   }
   throw new Error('expected a MechError, nothing was thrown');

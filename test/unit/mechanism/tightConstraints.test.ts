@@ -57,7 +57,7 @@ describe('tight-constraints mechanism, dense path (SPEC §2)', () => {
     }
   });
 
-  it('the default solver (linalg/phi-solve) agrees with the dense reference: ball-size closed form, Kronecker and dense cases', () => {
+  it('the default solver (phi/phi-solve) agrees with the dense reference: ball-size closed form, Kronecker and dense cases', () => {
     for (const [d, method] of [
       [hammingCubeDomain(4), /^ball-sizes$/],
       [databaseDomain(3, 3, { metric: 'manhattan' }), /^dense/],

@@ -52,7 +52,7 @@ describe('query-induced answer domains: closed form == enumeration of V^u', () =
       [2, 2],
       [3, 3],
       [4, 2],
-    ])
+    ] as const)
       expectSameAsEnumeration(sumDomain(u, v), sumQuery(u, v));
     const s = sumDomain(3, 3);
     expect(s.n).toBe(10);
@@ -73,7 +73,7 @@ describe('query-induced answer domains: closed form == enumeration of V^u', () =
       [2, 2],
       [2, 3],
       [3, 2],
-    ])
+    ] as const)
       expectSameAsEnumeration(kCountDomain(k, u), kCountQuery(k, u));
     const d = kCountDomain(2, 3);
     expect(d.n).toBe(16);
@@ -91,7 +91,7 @@ describe('query-induced answer domains: closed form == enumeration of V^u', () =
       [2, 2],
       [3, 2],
       [3, 1],
-    ])
+    ] as const)
       expectSameAsEnumeration(averageDomain(u, v), averageQuery(u, v));
     expect(domainLabels(averageDomain(3, 1))).toEqual(['0', '1/3', '2/3', '1']);
     expect(domainLabels(averageDomain(4, 1))).toEqual(['0', '0.25', '0.5', '0.75', '1']);
@@ -106,13 +106,13 @@ describe('query-induced answer domains: closed form == enumeration of V^u', () =
       [4, 2, 25],
       [4, 3, 75],
       [3, 3, 100],
-    ])
+    ] as const)
       expectSameAsEnumeration(percentileDomain(u, v, p), percentileQuery(u, v, p));
     for (const [u, v] of [
       [1, 2],
       [3, 2],
       [2, 4],
-    ]) {
+    ] as const) {
       expectSameAsEnumeration(maxDomain(u, v), maxQuery(u, v));
       expectSameAsEnumeration(minDomain(u, v), minQuery(u, v));
     }
@@ -132,7 +132,7 @@ describe('query-induced answer domains: closed form == enumeration of V^u', () =
       [3, 3],
       [4, 3],
       [2, 4],
-    ])
+    ] as const)
       expectSameAsEnumeration(argmaxDomain(k, u), argmaxQuery(k, u));
     expect(argmaxDomain(6, 10).structure.singleOrbit).toEqual({ c: 5, diameter: 1, evenRing: false });
   });

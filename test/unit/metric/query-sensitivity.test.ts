@@ -63,7 +63,7 @@ describe('query sensitivity and uniform sensitivity (SPEC §4)', () => {
     for (const [q, k, u] of [
       [0.5, 2, 3],
       [2, 3, 2],
-    ]) {
+    ] as const) {
       // normalised d1 = sum |i - i'| / k on value indices; the answers carry q
       const cases: [string, ReturnType<typeof sumQuery>, number][] = [
         ['sum', sumQuery(u, k, 'normalised'), q],

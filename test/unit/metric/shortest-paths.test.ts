@@ -38,7 +38,7 @@ describe('all-pairs shortest paths', () => {
       [30, 25, 1],
       [40, 80, 2],
       [12, 5, 3],
-    ]) {
+    ] as const) {
       const g = randomGraph(n, m, seed);
       const bfs = bfsAllPairs(n, g.from, g.to);
       const refUnit = floyd(n, g, true);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { runJobRequest } from '../../../src-worker/jobs/run';
 import { silentContext } from '../../../src-worker/jobs/context';
 import { type JobResult } from '../../../src-shared/protocol/results';
-import { parseChannelCsv } from '../../../src-main/cli/inputs';
+import { parseChannelCsv } from '../../../src-main/fs/inputs';
 import { MechError } from '../../../src-worker/errors';
 import { runJob } from '../run-job';
 

@@ -7,10 +7,10 @@ import { parseJobRequest } from '../../../src-shared/protocol/validate';
 import { projectSchema, type ProjectInput } from '../../../src-shared/protocol/project';
 import { jobResultSchema } from '../../../src-shared/protocol/results';
 import { planProject, parsePriorText } from '../../../src-worker/jobs/project-plan';
-import { parseChannelCsv, parseLossArg, parsePriorArg } from '../../../src-main/cli/inputs';
+import { parseChannelCsv, parseLossArg, parsePriorArg } from '../../../src-main/fs/inputs';
 import { parseArgs } from '../../../src-main/cli/args';
 import { MechError } from '../../../src-worker/errors';
-import { resultTable, tableToCsv } from '../../../src-main/project/result-table';
+import { resultTable, tableToCsv } from '../../../src-shared/charts/result-table';
 import { jsonFor } from '../../../src-main/cli/output';
 import { exitCodeFor } from '../../../src-main/cli/main';
 

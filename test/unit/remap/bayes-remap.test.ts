@@ -12,7 +12,7 @@ import { buildLoss, type GuessSpec } from '../../../src-worker/measure/loss-spec
 import { optimalRemap } from '../../../src-worker/measure/optimal-remap';
 import type { GridMetric } from '../../../src-worker/metric/domain';
 import { gridDomain } from '../../../src-worker/metric/grid';
-import { seededRandom } from '../../../src-worker/numeric/seeded-random';
+import { seededRandom } from '../../../src-shared/numeric/seeded-random';
 import { bayesRemap, remapMechanism } from '../../../src-worker/remap/bayes-remap';
 import { planarLaplaceColumns, verifyColumns } from '../../../src-worker/remap/columns';
 import { GridBestGuess } from '../../../src-worker/remap/grid-best-guess';

@@ -5,7 +5,7 @@ import { buildLoss } from '../../../src-worker/measure/loss-spec';
 import { optimalRemap } from '../../../src-worker/measure/optimal-remap';
 import type { GridMetric } from '../../../src-worker/metric/domain';
 import { gridDomain } from '../../../src-worker/metric/grid';
-import { seededRandom } from '../../../src-worker/numeric/seeded-random';
+import { seededRandom } from '../../../src-shared/numeric/seeded-random';
 import { remapMechanism } from '../../../src-worker/remap/bayes-remap';
 import { planarLaplaceWindows, tightWindows, type WindowColumnAccess } from '../../../src-worker/remap/window-columns';
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parsePointsCsv, pointsToGrid } from '../../../src-worker/data/points';
 import { importPoints } from '../../../src-renderer/lib/points-import';
-import { seededRandom } from '../../../src-worker/numeric/seeded-random';
+import { seededRandom } from '../../../src-shared/numeric/seeded-random';
 
 describe('points import in the page', () => {
   it('x,y km: the same counts and prior as the engine, outside points reported by count and line', () => {

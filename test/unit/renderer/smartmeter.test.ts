@@ -14,7 +14,7 @@ import {
   quantise,
   unitOfHeader,
 } from '../../../src-renderer/editors/smartmeter';
-import { seededRandom } from '../../../src-worker/numeric/seeded-random';
+import { seededRandom } from '../../../src-shared/numeric/seeded-random';
 
 const DAY = readFileSync(join(__dirname, '../../../resources/data/smart-meter-day.csv'), 'utf8');
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { attainedAt, cleanNote, lossWords, missingRuns, rangeText, shortNote, sweepCharts, sweepNotes, sweepTable, BOUND_COLOR } from '../../../src-main/charts/sweep-charts';
-import { chartConfig } from '../../../src-main/charts/chart-config';
+import { attainedAt, cleanNote, lossWords, missingRuns, rangeText, shortNote, sweepCharts, sweepNotes, sweepTable, BOUND_COLOR } from '../../../src-shared/charts/sweep-charts';
+import { chartConfig } from '../../../src-shared/charts/chart-config';
 import { sweepJob } from '../../../src-worker/jobs/handlers';
 import { silentContext } from '../../../src-worker/jobs/context';
 import { buildMechanism, expectedLoss, parseDomain } from '../../../src-worker/jobs/engine';

@@ -5,7 +5,7 @@
  * logarithmic and category scales, Legend and Title before use.
  */
 import type { Chart, ChartConfiguration, LegendItem, PointStyle } from 'chart.js';
-import type { ChartSpec } from '../../src-shared/protocol/casestudy';
+import type { ChartSpec } from '../protocol/casestudy';
 
 /** Colour-blind-safe palette (Okabe-Ito), then greys. */
 const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#999999'];

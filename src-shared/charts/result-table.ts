@@ -1,6 +1,6 @@
 /** Each analysis result as a flat table (for its CSV file and summary.md). */
-import type { JobResult } from '../../src-shared/protocol/results';
-import { compareColumns } from '../charts/compare-report';
+import type { JobResult } from '../protocol/results';
+import { compareColumns } from './compare-report';
 
 export interface Table {
   header: string[];

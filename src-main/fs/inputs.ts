@@ -10,9 +10,9 @@ import { invalid } from '../../src-worker/errors';
 import type { ChannelPayload, LossInput, PriorInput } from '../../src-shared/protocol/common';
 import { MAX_REQUEST_CHANNEL_ENTRIES } from '../../src-shared/protocol/common';
 import { type CsvRow, readCsvRows } from '../../src-worker/metric/read-csv';
-import { decimalProblem, parseDecimal as engineParseDecimal } from '../../src-worker/numeric/decimal';
+import { decimalProblem, parseDecimal as engineParseDecimal } from '../../src-shared/numeric/decimal';
 import { sizeOfDomainInput } from '../../src-worker/jobs/admission';
-import { checkReadableFileSync, readRegularFileChunks, readRegularFileChunksSync, readRegularFileSync } from '../fs/safe-fs';
+import { checkReadableFileSync, readRegularFileChunks, readRegularFileChunksSync, readRegularFileSync } from './safe-fs';
 import { type BoundingBox, parsePointsCsv, type PointGrid, pointsToGrid } from '../../src-worker/data/points';
 import type { PointsBinning } from '../../src-shared/protocol/remap';
 
@@ -44,7 +44,7 @@ export const parseCsv: (text: string, source: string) => CsvRecord[] = readCsvRo
 
 /**
  * Numbers typed by a user (flags, comma lists, CSV cells) go through the
- * engine's one strict parser (src-worker/numeric/decimal.ts): a plain
+ * engine's one strict parser (src-shared/numeric/decimal.ts): a plain
  * decimal, optional sign and exponent, finite, not a non-zero literal that
  * rounds to 0. No hex ('0x10'), 'Infinity', 'NaN', '1_000' or empty text,
  * which Number() would accept or turn into 0. Surrounding blanks are trimmed.
@@ -101,7 +101,7 @@ export class CsvTokenizer {
       if (this.pending.length + this.cell.length > this.maxLine) invalid(`${this.source} line ${this.line + 1}: a line longer than ${this.maxLine} characters; is this a channel CSV?`);
       return;
     }
-    let data = this.pending + text;
+    const data = this.pending + text;
     let start = 0;
     for (;;) {
       const nl = data.indexOf('\n', start);
@@ -112,7 +112,6 @@ export class CsvTokenizer {
       start = nl + 1;
     }
     this.pending = data.slice(start);
-    data = '';
     if (this.pending.length + this.cell.length > this.maxLine) invalid(`${this.source} line ${this.line + 1}: a line longer than ${this.maxLine} characters; is this a channel CSV?`);
   }
 

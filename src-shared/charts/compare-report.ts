@@ -4,8 +4,8 @@
  * the chart drawn in the app and to PNG (chart-config.ts). Pure data: the
  * renderer and the Node side both import it.
  */
-import type { ChartSpec } from '../../src-shared/protocol/casestudy';
-import type { CompareResult, CompareRow } from '../../src-shared/protocol/compare';
+import type { ChartSpec } from '../protocol/casestudy';
+import type { CompareResult, CompareRow } from '../protocol/compare';
 import { SWEEP_COLORS } from './sweep-charts';
 
 export interface CompareColumn {

@@ -11,9 +11,9 @@
  * - bounds are dashed, black and drawn over the curves, and the curve that
  *   attains a bound says so in its legend entry.
  */
-import type { ChartSeries, ChartSpec } from '../../src-shared/protocol/casestudy';
-import type { SweepResult } from '../../src-shared/protocol/results';
-import { BOUND_ATTAINED_TOL } from '../../src-worker/numeric/tolerance';
+import type { ChartSeries, ChartSpec } from '../protocol/casestudy';
+import type { SweepResult } from '../protocol/results';
+import { BOUND_ATTAINED_TOL } from '../numeric/tolerance';
 
 /** Mechanism colours (Okabe-Ito without black, which is the bounds' colour). */
 export const SWEEP_COLORS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#999999', '#8C564B'];
@@ -184,7 +184,6 @@ export function hasExpectedLoss(r: SweepResult): boolean {
 
 /** The charts of a sweep: utility, leakage, and the chosen loss when one was given. */
 export function sweepCharts(r: SweepResult, opts: SweepChartOptions = {}): ChartSpec[] {
-  const x = opts.xLabel ?? 'ε';
   const out: ChartSpec[] = [];
   if (hasExpectedLoss(r)) {
     const what = opts.lossLabel ?? 'the chosen loss';

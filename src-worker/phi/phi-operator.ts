@@ -1,9 +1,9 @@
 import { MechError, assertEpsilon } from '../errors';
 import { phiMatrix, type Domain } from '../metric/domain';
-import { assertDenseFits, matVec, type Matrix } from './matrix';
-import { cholesky, choleskySolve, luFactor, luSolve } from './lu';
+import { assertDenseFits, matVec, type Matrix } from '../linalg/matrix';
+import { cholesky, choleskySolve, luFactor, luSolve } from '../linalg/lu';
 import { buildLatticePhi, minresLatticePhi, solveLatticePhi, type LatticePhi } from './lattice-phi';
-import { kroneckerMatVec, kroneckerRow, kroneckerSolve } from './kronecker-solve';
+import { kroneckerMatVec, kroneckerRow, kroneckerSolve } from '../linalg/kronecker-solve';
 
 /**
  * Phi = exp(-eps d) (SPEC §2) on a domain, held in the cheapest exact form

@@ -1,6 +1,6 @@
 import { MechError } from '../errors';
 import type { Domain } from '../metric/domain';
-import { MAX_DENSE_ENTRIES } from './matrix';
+import { MAX_DENSE_ENTRIES } from '../linalg/matrix';
 import {
   ballSizeSolution,
   createPhiOperator,

@@ -1,8 +1,8 @@
 import { MechError, assertEpsilon } from '../errors';
 import type { Domain } from '../metric/domain';
-import { conjugateGradient, type CgResult } from './conjugate-gradient';
-import { minres } from './minres';
-import { ToeplitzOperator } from './toeplitz-operator';
+import { conjugateGradient, type CgResult } from '../linalg/conjugate-gradient';
+import { minres } from '../linalg/minres';
+import { ToeplitzOperator } from '../linalg/toeplitz-operator';
 
 /**
  * Phi[x][x'] = exp(-eps d(x, x')) (SPEC §2) on a translation-invariant

@@ -1,0 +1,85 @@
+/**
+ * The layering is enforced by lint (issue 16, item 4; README, "How the
+ * engine is organised"): eslint.config.js forbids the imports that cross it.
+ * Deliberate violations, linted as if they were files at the given paths,
+ * must fail with no-restricted-imports; the allowed imports beside them must
+ * not; and the real tree must lint clean.
+ */
+import { join } from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(__dirname, '../../..');
+const eslint = new ESLint({ cwd: ROOT });
+
+/** Messages of the layering rule for `code` linted as the file `path` (relative to the root). */
+async function layeringErrors(path: string, code: string): Promise<string[]> {
+  const [res] = await eslint.lintText(code, { filePath: join(ROOT, path) });
+  expect(res, path).toBeDefined();
+  const fatal = res!.messages.filter((m) => m.fatal);
+  expect(fatal, `${path} must parse`).toEqual([]);
+  return res!.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+}
+
+/** [file path, import specifier, what the message must say] for each boundary. */
+const VIOLATIONS: [string, string, RegExp][] = [
+  ['src-renderer/lib/bad.ts', '../../src-worker/metric/line', /renderer talks to the engine only through/],
+  ['src-renderer/views/explorer/Bad.ts', '../../../src-main/charts/render-chart', /renderer talks to the engine only through/],
+  ['src-worker/linalg/bad.ts', '../metric/domain', /linalg\/ holds generic kernels/],
+  ['src-worker/mechanism/bad.ts', '../check/privacy-check', /mechanism\/ sits below check\//],
+  ['src-worker/mechanism/implicit/bad.ts', '../../check/privacy-check', /mechanism\/ sits below check\//],
+  ['src-main/project/bad.ts', '../cli/args', /src-main\/project serves the app and the CLI/],
+  ['src-shared/charts/bad.ts', '../../src-worker/errors', /src-shared is imported by all three processes/],
+  ['src-shared/protocol/bad.ts', '../../src-main/fs/safe-fs', /src-shared is imported by all three processes/],
+  ['src-worker/jobs/bad.ts', '../../src-main/fs/inputs', /the engine \(src-worker\) imports only/],
+  ['src-worker/linalg/bad-too.ts', '../../src-renderer/lib/format', /the engine \(src-worker\) imports only/],
+  ['src-main/cli/bad.ts', '../../src-renderer/lib/format', /main process does not import the renderer/],
+  // an exempt file is exempt only for its listed modules
+  ['src-renderer/lib/points-import.ts', '../../src-worker/metric/line', /renderer talks to the engine only through/],
+];
+
+describe('lint: the layering rules (eslint.config.js)', () => {
+  it.each(VIOLATIONS)('%s importing %s fails', async (path, spec, message) => {
+    for (const form of [`import { x } from '${spec}';\nexport const y = x;\n`, `import type { X } from '${spec}';\nexport type Y = X;\n`, `export { x } from '${spec}';\n`]) {
+      const errors = await layeringErrors(path, form);
+      expect(errors, form).toHaveLength(1);
+      expect(errors[0], form).toMatch(message);
+    }
+  });
+
+  it('a Svelte component in the renderer importing the engine fails', async () => {
+    const code = `<script lang="ts">\n  import { lineDomain } from '../../src-worker/metric/line';\n  const d = lineDomain(3);\n</script>\n<p>{d.n}</p>\n`;
+    const errors = await layeringErrors('src-renderer/views/Bad.svelte', code);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/renderer talks to the engine only through/);
+  });
+
+  it('the imports each layer may make pass', async () => {
+    const ok: [string, string][] = [
+      ['src-renderer/lib/ok.ts', '../../src-shared/protocol/results'],
+      ['src-renderer/lib/ok.ts', '../../src-shared/charts/sweep-charts'],
+      ['src-renderer/lib/ok.ts', './format'],
+      ['src-renderer/lib/points-import.ts', '../../src-worker/metric/read-csv'],
+      ['src-worker/linalg/ok.ts', './matrix'],
+      ['src-worker/phi/ok.ts', '../metric/domain'],
+      ['src-worker/mechanism/ok.ts', '../metric/domain'],
+      ['src-worker/check/ok.ts', '../mechanism/channel'],
+      ['src-worker/jobs/ok.ts', '../../src-shared/protocol/requests'],
+      ['src-main/project/ok.ts', '../fs/inputs'],
+      ['src-main/cli/ok.ts', '../../src-worker/errors'],
+      ['src-shared/charts/ok.ts', '../protocol/results'],
+      ['src-shared/charts/ok.ts', 'chart.js'],
+    ];
+    for (const [path, spec] of ok) expect(await layeringErrors(path, `import { x } from '${spec}';\nexport const y = x;\n`), `${path} -> ${spec}`).toEqual([]);
+  });
+
+  it('the real tree lints clean (npm run lint)', async () => {
+    const results = await new ESLint({ cwd: ROOT }).lintFiles(['.']);
+    const problems = results.flatMap((r) => r.messages.map((m) => `${r.filePath.slice(ROOT.length + 1)}:${m.line} ${m.ruleId ?? 'fatal'}: ${m.message}`));
+    expect(problems).toEqual([]);
+    // the lint covered the sources, Svelte components included
+    const linted = results.map((r) => r.filePath.slice(ROOT.length + 1));
+    expect(linted.some((f) => f.startsWith('src-renderer/') && f.endsWith('.svelte'))).toBe(true);
+    expect(linted.filter((f) => f.startsWith('src-worker/')).length).toBeGreaterThan(100);
+  }, 180_000);
+});
