@@ -14,7 +14,7 @@ import type { MessagePort } from 'node:worker_threads';
 import { MechError } from './errors';
 import { parseJobRequest } from '../src-shared/protocol/validate';
 import type { WorkerReply } from '../src-shared/protocol/messages';
-import type { JobError } from '../src-shared/protocol/common';
+import { toJobError } from '../src-shared/protocol/errors';
 import { runJobRequest } from './jobs/run';
 import { releaseHighsRuntimeIfLarge } from './lp/highs-runtime';
 import { FLAG_CANCEL } from './jobs/context';
@@ -46,19 +46,6 @@ function sharedFlagSignal(buffer: SharedArrayBuffer): AbortSignal {
     configurable: true,
   });
   return signal;
-}
-
-export function toJobError(err: unknown): JobError {
-  if (err instanceof MechError) {
-    const e: JobError = { code: err.code, message: err.message };
-    if (err.detail !== undefined) e.detail = JSON.parse(JSON.stringify(err.detail)) as Record<string, unknown>;
-    return e;
-  }
-  if (err instanceof RangeError && /allocation|memory|Array buffer/i.test(err.message)) {
-    return { code: 'too-large', message: `out of memory: ${err.message}` };
-  }
-  const msg = err instanceof Error ? err.message : String(err);
-  return { code: 'internal', message: `internal error: ${msg}` };
 }
 
 export default async function runTask(task: WorkerTask): Promise<WorkerReply> {

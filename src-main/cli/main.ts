@@ -13,6 +13,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { MechError, invalid } from '../../src-worker/errors';
 import { ApiError } from '../../src-shared/protocol/api';
+import { isInputErrorCode } from '../../src-shared/protocol/errors';
 import { MAX_LP_THREADS, MAX_LP_TIME_LIMIT_SECONDS, mechanismKindSchema } from '../../src-shared/protocol/common';
 import type { CompareMechanism } from '../../src-shared/protocol/compare';
 import type { JobRequest, MechanismSpec } from '../../src-shared/protocol/requests';
@@ -62,7 +63,7 @@ Queue URL: --queue, else the environment's MECHSTUDIO_QUEUE (worker: also REDIS_
 
 /** Exit status for an error code: 2 for bad input, 130 for cancel, 1 otherwise. */
 export function exitCodeFor(code: string): number {
-  if (code === 'invalid-input' || code === 'not-a-metric' || code === 'too-large' || code === 'not-applicable') return 2;
+  if (isInputErrorCode(code)) return 2;
   if (code === 'cancelled') return 130;
   return 1;
 }
