@@ -11,7 +11,7 @@
  * thread after a short grace period.)
  */
 import type { MessagePort } from 'node:worker_threads';
-import { MechError } from './errors';
+import { cancelledError } from './numeric/cancel';
 import { parseJobRequest } from '../src-shared/protocol/validate';
 import type { WorkerReply } from '../src-shared/protocol/messages';
 import { toJobError } from '../src-shared/protocol/errors';
@@ -35,13 +35,13 @@ function sharedFlagSignal(buffer: SharedArrayBuffer): AbortSignal {
   const signal = controller.signal;
   const protoAborted = Object.getOwnPropertyDescriptor(AbortSignal.prototype, 'aborted')!.get!;
   const sync = (): boolean => {
-    if (Atomics.load(flag, 0) === FLAG_CANCEL && !protoAborted.call(signal)) controller.abort(new MechError('cancelled', 'job cancelled'));
+    if (Atomics.load(flag, 0) === FLAG_CANCEL && !protoAborted.call(signal)) controller.abort(cancelledError());
     return protoAborted.call(signal) as boolean;
   };
   Object.defineProperty(signal, 'aborted', { get: sync, configurable: true });
   Object.defineProperty(signal, 'throwIfAborted', {
     value: () => {
-      if (sync()) throw new MechError('cancelled', 'job cancelled');
+      if (sync()) throw cancelledError();
     },
     configurable: true,
   });

@@ -7,6 +7,7 @@ import { type CsvRow } from '../metric/read-csv';
 import { NEG_TOL, SUM_TOL } from '../numeric/tolerance';
 import { seededRandom } from '../numeric/seeded-random';
 import { type CellBinning, checkLatLon, coordinateColumns, type LocalProjection, numberField } from './points';
+import { checkCancelled } from '../numeric/cancel';
 
 /**
  * Noisy data out (issue 14): release one output per secret by sampling the
@@ -445,7 +446,7 @@ export async function releaseCsv(
       pending.push(centre ? `${label},${centre(o)}\n` : `${label}\n`);
       rows++;
       if ((rows & 4095) === 0) {
-        if (opts.signal?.aborted) throw new MechError('cancelled', 'release cancelled');
+        checkCancelled(opts.signal, 'release cancelled');
         await flush();
         opts.onProgress?.(rows);
       }
