@@ -3,7 +3,7 @@ import { MechError, invalid } from '../errors';
 import type { RowSource } from '../mechanism/channel';
 import type { Domain } from '../metric/domain';
 import { parse } from 'csv-parse';
-import { type CsvRow } from '../metric/read-csv';
+import { type CsvRow } from '../../src-shared/csv/csv-reader';
 import { NEG_TOL, SUM_TOL } from '../numeric/tolerance';
 import { seededRandom } from '../numeric/seeded-random';
 import { type CellBinning, checkLatLon, coordinateColumns, type LocalProjection, numberField } from './points';

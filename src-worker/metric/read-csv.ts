@@ -1,30 +1,37 @@
 import { parse } from 'csv-parse/sync';
 import { invalid } from '../errors';
+import { CSV_PROBLEM_WORDS, type CsvProblemCode, type CsvRow } from '../../src-shared/csv/csv-reader';
 
-/** What each csv-parse error code means, in words (the library's messages quote the field). */
-const CSV_PROBLEMS: Record<string, string> = {
-  CSV_QUOTE_NOT_CLOSED: 'a quoted field is not closed before the end of the file',
-  CSV_INVALID_OPENING_QUOTE: 'a quote appears inside an unquoted field',
-  CSV_INVALID_CLOSING_QUOTE: 'a quoted field is followed by other characters before the delimiter',
-  CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE: 'a quoted field is followed by other characters before the delimiter',
+/** csv-parse's error codes as the shared reader's problems (the library's messages quote the field; these words do not). */
+const CSV_PROBLEMS: Record<string, CsvProblemCode> = {
+  CSV_QUOTE_NOT_CLOSED: 'quote-not-closed',
+  CSV_INVALID_OPENING_QUOTE: 'opening-quote',
+  INVALID_OPENING_QUOTE: 'opening-quote',
+  CSV_INVALID_CLOSING_QUOTE: 'closing-quote',
+  CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE: 'closing-quote',
+};
+const OTHER_PROBLEMS: Record<string, string> = {
   CSV_RECORD_INCONSISTENT_FIELDS_LENGTH: 'the row has a different number of fields',
   CSV_MAX_RECORD_SIZE: 'a record is too long',
 };
 
-/** One CSV record with the (1-based) line of the input where it ends. */
-export interface CsvRow {
-  fields: string[];
-  line: number;
+export type { CsvRow };
+
+function problemWords(code: string | undefined): string {
+  const shared = CSV_PROBLEMS[code ?? ''];
+  return shared ? CSV_PROBLEM_WORDS[shared] : (OTHER_PROBLEMS[code ?? ''] ?? 'the text is not valid CSV');
 }
 
 /**
  * Parse CSV text into trimmed records (empty lines and '#' comment lines
  * skipped, ragged rows allowed: callers check widths and report them by
- * line). Malformed CSV (an unclosed quote, ...) is a MechError
+ * line; `delimiters` as the shared reader's). Malformed CSV (an unclosed quote, ...) is a MechError
  * 'invalid-input' naming the source and line. The one CSV reader of the
- * engine and the CLI (src-main/cli/inputs.ts re-exports it as parseCsv).
+ * engine and the CLI (src-main/cli/inputs.ts re-exports it as parseCsv);
+ * the browser side reads the same dialect with src-shared/csv/csv-reader.ts
+ * (same records on the same text: test/unit/csv/csv-agreement.test.ts).
  */
-export function readCsvRows(text: string, source: string): CsvRow[] {
+export function readCsvRows(text: string, source: string, delimiters: readonly string[] = [',']): CsvRow[] {
   let records: { record: string[]; info: { lines: number } }[];
   try {
     records = parse(text, {
@@ -35,12 +42,13 @@ export function readCsvRows(text: string, source: string): CsvRow[] {
       comment: '#',
       comment_no_infix: true,
       bom: true,
+      delimiter: [...delimiters],
     }) as unknown as { record: string[]; info: { lines: number } }[];
   } catch (e) {
     // csv-parse's own message quotes the offending field: say what is wrong and where, never the content.
     const err = e as { code?: string; lines?: number; column?: number | string };
     const where = `${err.lines ? ` at line ${err.lines}` : ''}${typeof err.column === 'number' ? `, field ${err.column + 1}` : ''}`;
-    invalid(`${source}: malformed CSV${where}: ${CSV_PROBLEMS[err.code ?? ''] ?? 'the text is not valid CSV'}`, { ...(err.lines ? { line: err.lines } : {}), ...(err.code ? { csvCode: err.code } : {}) });
+    invalid(`${source}: malformed CSV${where}: ${problemWords(err.code)}`, { ...(err.lines ? { line: err.lines } : {}), ...(err.code ? { csvCode: err.code } : {}) });
   }
   const out: CsvRow[] = [];
   for (const r of records) {

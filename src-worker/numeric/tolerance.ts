@@ -2,8 +2,9 @@
  * Numerical tolerances, stated once for the whole engine.
  */
 
-/** Relative tolerance for privacy checks: ratio <= e^(eps d) * (1 + REL_TOL) passes (SPEC §4). */
-export const REL_TOL = 1e-9;
+/** Relative tolerance for privacy checks (SPEC §4) and the metric axioms: stated in src-shared, where the renderer reads it too. */
+import { REL_TOL } from '../../src-shared/numeric/tolerance';
+export { REL_TOL };
 
 /** A prior or a channel row must sum to 1 within this absolute tolerance. */
 export const SUM_TOL = 1e-9;
