@@ -14,7 +14,7 @@ import { dirname, resolve } from 'node:path';
 import { MechError, invalid } from '../../src-worker/errors';
 import { ApiError } from '../../src-shared/protocol/api';
 import { isInputErrorCode } from '../../src-shared/protocol/errors';
-import { DOMAIN_FORMS } from '../../src-shared/grammar/domain-spec';
+import { DOMAIN_FORMS, parseDomainSpecText } from '../../src-shared/grammar/domain-spec';
 import { MAX_LP_THREADS, MAX_LP_TIME_LIMIT_SECONDS, mechanismKindSchema } from '../../src-shared/protocol/common';
 import type { CompareMechanism } from '../../src-shared/protocol/compare';
 import type { JobRequest, MechanismSpec } from '../../src-shared/protocol/requests';
@@ -130,8 +130,9 @@ function domainAndPrior(f: Flags, required: boolean): { domain: string | undefin
     let domain = pp.domain;
     if (d !== undefined) {
       domain = resolveDomainArg(d);
-      const m = /^grid:(\d+)x(\d+)(?::|$)/.exec(domain);
-      if (!m || Number(m[1]) !== pp.grid.rows || Number(m[2]) !== pp.grid.cols) {
+      const g = parseDomainSpecText(domain);
+      if (!g.ok) invalid(g.error);
+      if (g.spec.kind !== 'grid' || g.spec.rows !== pp.grid.rows || g.spec.cols !== pp.grid.cols) {
         invalid(`--domain ${shortText(domain)} does not match the points grid ${pp.domain} (${pp.grid.rows} x ${pp.grid.cols} cells of ${pp.grid.cellKm} km); omit --domain to use the grid`);
       }
     }

@@ -22,11 +22,21 @@ function problemWords(code: string | undefined): string {
   return shared ? CSV_PROBLEM_WORDS[shared] : (OTHER_PROBLEMS[code ?? ''] ?? 'the text is not valid CSV');
 }
 
+/** csv-parse's options for the one dialect (docs/cli-and-formats.md, "The CSV dialect"); the streaming reader (data/apply.ts) uses them too. */
+export const CSV_PARSE_OPTIONS = { info: true, relax_column_count: true, skip_empty_lines: true, trim: true, comment: '#', comment_no_infix: true, bom: true } as const;
+
+/** A csv-parse failure as one 'invalid-input': what is wrong and where, never the content (csv-parse's own message quotes the field). */
+export function malformedCsv(source: string, e: unknown): never {
+  const err = e as { code?: string; lines?: number; column?: number | string };
+  const where = `${err.lines ? ` at line ${err.lines}` : ''}${typeof err.column === 'number' ? `, field ${err.column + 1}` : ''}`;
+  return invalid(`${source}: malformed CSV${where}: ${problemWords(err.code)}`, { ...(err.lines ? { line: err.lines } : {}), ...(err.code ? { csvCode: err.code } : {}) });
+}
+
 /**
  * Parse CSV text into trimmed records (empty lines and '#' comment lines
  * skipped, ragged rows allowed: callers check widths and report them by
- * line; `delimiters` as the shared reader's). Malformed CSV (an unclosed quote, ...) is a MechError
- * 'invalid-input' naming the source and line. The one CSV reader of the
+ * line; `delimiters` as the shared reader's). Malformed CSV (an unclosed
+ * quote, ...) is a MechError 'invalid-input' naming the source and line. The one CSV reader of the
  * engine and the CLI (src-main/cli/inputs.ts re-exports it as parseCsv);
  * the browser side reads the same dialect with src-shared/csv/csv-reader.ts
  * (same records on the same text: test/unit/csv/csv-agreement.test.ts).
@@ -34,21 +44,9 @@ function problemWords(code: string | undefined): string {
 export function readCsvRows(text: string, source: string, delimiters: readonly string[] = [',']): CsvRow[] {
   let records: { record: string[]; info: { lines: number } }[];
   try {
-    records = parse(text, {
-      info: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      trim: true,
-      comment: '#',
-      comment_no_infix: true,
-      bom: true,
-      delimiter: [...delimiters],
-    }) as unknown as { record: string[]; info: { lines: number } }[];
+    records = parse(text, { ...CSV_PARSE_OPTIONS, delimiter: [...delimiters] }) as unknown as { record: string[]; info: { lines: number } }[];
   } catch (e) {
-    // csv-parse's own message quotes the offending field: say what is wrong and where, never the content.
-    const err = e as { code?: string; lines?: number; column?: number | string };
-    const where = `${err.lines ? ` at line ${err.lines}` : ''}${typeof err.column === 'number' ? `, field ${err.column + 1}` : ''}`;
-    invalid(`${source}: malformed CSV${where}: ${problemWords(err.code)}`, { ...(err.lines ? { line: err.lines } : {}), ...(err.code ? { csvCode: err.code } : {}) });
+    malformedCsv(source, e);
   }
   const out: CsvRow[] = [];
   for (const r of records) {
