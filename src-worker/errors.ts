@@ -3,14 +3,10 @@
  * enters with one MechError whose message names what is wrong. The code lets
  * the CLI (exit 2), the dispatcher and the UI tell input errors from failures.
  */
-export type MechErrorCode =
-  | 'invalid-input' // malformed or out-of-range argument (eps <= 0, NaN, bad CSV, prior not summing to 1, ...)
-  | 'not-a-metric' // a distance matrix that is not a metric (SPEC §1 validation)
-  | 'too-large' // a dense object or LP model would exceed a memory limit
-  | 'not-applicable' // a theorem's hypothesis fails (non-regular prior, no single orbit, ...)
-  | 'infeasible' // an LP has no solution
-  | 'cancelled' // the job was cancelled
-  | 'internal'; // a bug or a solver failure
+import type { JobErrorCode } from '../src-shared/protocol/errors';
+
+/** What the engine throws: every protocol error code but 'crashed' (the dispatcher's, when a worker dies). The codes and their meaning are listed once, in src-shared/protocol/errors.ts. */
+export type MechErrorCode = Exclude<JobErrorCode, 'crashed'>;
 
 export class MechError extends Error {
   readonly code: MechErrorCode;

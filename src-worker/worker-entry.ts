@@ -11,10 +11,10 @@
  * thread after a short grace period.)
  */
 import type { MessagePort } from 'node:worker_threads';
-import { MechError } from './errors';
+import { cancelledError } from './numeric/cancel';
 import { parseJobRequest } from '../src-shared/protocol/validate';
 import type { WorkerReply } from '../src-shared/protocol/messages';
-import type { JobError } from '../src-shared/protocol/common';
+import { toJobError } from '../src-shared/protocol/errors';
 import { runJobRequest } from './jobs/run';
 import { releaseHighsRuntimeIfLarge } from './lp/highs-runtime';
 import { FLAG_CANCEL } from './jobs/context';
@@ -35,30 +35,17 @@ function sharedFlagSignal(buffer: SharedArrayBuffer): AbortSignal {
   const signal = controller.signal;
   const protoAborted = Object.getOwnPropertyDescriptor(AbortSignal.prototype, 'aborted')!.get!;
   const sync = (): boolean => {
-    if (Atomics.load(flag, 0) === FLAG_CANCEL && !protoAborted.call(signal)) controller.abort(new MechError('cancelled', 'job cancelled'));
+    if (Atomics.load(flag, 0) === FLAG_CANCEL && !protoAborted.call(signal)) controller.abort(cancelledError());
     return protoAborted.call(signal) as boolean;
   };
   Object.defineProperty(signal, 'aborted', { get: sync, configurable: true });
   Object.defineProperty(signal, 'throwIfAborted', {
     value: () => {
-      if (sync()) throw new MechError('cancelled', 'job cancelled');
+      if (sync()) throw cancelledError();
     },
     configurable: true,
   });
   return signal;
-}
-
-export function toJobError(err: unknown): JobError {
-  if (err instanceof MechError) {
-    const e: JobError = { code: err.code, message: err.message };
-    if (err.detail !== undefined) e.detail = JSON.parse(JSON.stringify(err.detail)) as Record<string, unknown>;
-    return e;
-  }
-  if (err instanceof RangeError && /allocation|memory|Array buffer/i.test(err.message)) {
-    return { code: 'too-large', message: `out of memory: ${err.message}` };
-  }
-  const msg = err instanceof Error ? err.message : String(err);
-  return { code: 'internal', message: `internal error: ${msg}` };
 }
 
 export default async function runTask(task: WorkerTask): Promise<WorkerReply> {

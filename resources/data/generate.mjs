@@ -20,7 +20,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 // The engine's seeded generator (mulberry32): run with tsx, which loads the TypeScript module.
-import { seededRandom as rng } from '../../src-worker/numeric/seeded-random.ts';
+import { seededRandom as rng } from '../../src-shared/numeric/seeded-random.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 

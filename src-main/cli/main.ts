@@ -13,6 +13,8 @@ import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { MechError, invalid } from '../../src-worker/errors';
 import { ApiError } from '../../src-shared/protocol/api';
+import { isInputErrorCode } from '../../src-shared/protocol/errors';
+import { DOMAIN_FORMS, parseDomainSpecText } from '../../src-shared/grammar/domain-spec';
 import { MAX_LP_THREADS, MAX_LP_TIME_LIMIT_SECONDS, mechanismKindSchema } from '../../src-shared/protocol/common';
 import type { CompareMechanism } from '../../src-shared/protocol/compare';
 import type { JobRequest, MechanismSpec } from '../../src-shared/protocol/requests';
@@ -31,6 +33,17 @@ import { parseArgs, Flags, type ParsedArgs } from './args';
 import { domainPointsFromText, parseDecimal, parseLossArg, parsePointsPriorArg, parsePriorArg, type PointsPrior, readChannelCsv, resolveDomainArg } from '../fs/inputs';
 import { jsonFor, printMatrixRule, readable } from './output';
 import { ProgressReporter, type ProgressStream } from './progress';
+
+/** The "Domains:" lines of the help, from the grammar's own list of forms (src-shared/grammar/domain-spec.ts). */
+function domainFormsHelp(width = 110): string {
+  const lines: string[] = [];
+  let line = 'Domains:';
+  for (const f of DOMAIN_FORMS) {
+    if (line.length + 1 + f.form.length > width) (lines.push(line), (line = '        '));
+    line += ` ${f.form}`;
+  }
+  return [...lines, line].join('\n');
+}
 
 export const USAGE = `Usage:
   mechstudio mechanism --domain D --epsilon E --kind K [--prior P] [--loss L] [--out FILE.csv] [--print] [--json]
@@ -51,8 +64,7 @@ export const USAGE = `Usage:
   mechstudio example   NAME [--out DIR] [--queue URL] [--json]      (mechstudio example --list)
   mechstudio worker    --queue redis://HOST:PORT[/DB] [--concurrency N]
                        runs queued jobs (run --queue URL sends a project's items to the queue; see README "Scaling out")
-Domains: line:N ring:N clique:N grid:RxC[:step=S][:metric=euclidean|manhattan|chebyshev] hamming:B
-         count:U sum:U,V kcount:K,U db:U,V[:metric=hamming|manhattan|max] graph:FILE csv:FILE
+${domainFormsHelp()}
 Kinds: tg rr exponential laplace planar-laplace tight symmetric optimal
 Priors: uniform | product:p1,p2,... | csv:FILE | p1,p2,... | points:FILE.csv[:cell=KM][:box=x0,y0,x1,y1][:smooth=A]
         (points: header x,y in km or lat,lon; the grid is the domain unless --domain is given)
@@ -62,7 +74,7 @@ Queue URL: --queue, else the environment's MECHSTUDIO_QUEUE (worker: also REDIS_
 
 /** Exit status for an error code: 2 for bad input, 130 for cancel, 1 otherwise. */
 export function exitCodeFor(code: string): number {
-  if (code === 'invalid-input' || code === 'not-a-metric' || code === 'too-large' || code === 'not-applicable') return 2;
+  if (isInputErrorCode(code)) return 2;
   if (code === 'cancelled') return 130;
   return 1;
 }
@@ -118,8 +130,9 @@ function domainAndPrior(f: Flags, required: boolean): { domain: string | undefin
     let domain = pp.domain;
     if (d !== undefined) {
       domain = resolveDomainArg(d);
-      const m = /^grid:(\d+)x(\d+)(?::|$)/.exec(domain);
-      if (!m || Number(m[1]) !== pp.grid.rows || Number(m[2]) !== pp.grid.cols) {
+      const g = parseDomainSpecText(domain);
+      if (!g.ok) invalid(g.error);
+      if (g.spec.kind !== 'grid' || g.spec.rows !== pp.grid.rows || g.spec.cols !== pp.grid.cols) {
         invalid(`--domain ${shortText(domain)} does not match the points grid ${pp.domain} (${pp.grid.rows} x ${pp.grid.cols} cells of ${pp.grid.cellKm} km); omit --domain to use the grid`);
       }
     }

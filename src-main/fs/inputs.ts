@@ -15,6 +15,7 @@ import { sizeOfDomainInput } from '../../src-worker/jobs/admission';
 import { checkReadableFileSync, readRegularFileChunks, readRegularFileChunksSync, readRegularFileSync } from './safe-fs';
 import { type BoundingBox, parsePointsCsv, type PointGrid, pointsToGrid } from '../../src-worker/data/points';
 import type { PointsBinning } from '../../src-shared/protocol/remap';
+import { parseDomainSpecText } from '../../src-shared/grammar/domain-spec';
 
 /** Largest case-study parameter CSV read into memory (bytes). */
 export const MAX_CSV_BYTES = 128 * 1024 * 1024;
@@ -531,11 +532,11 @@ export function parseLossArg(text: string, baseDir = process.cwd()): LossInput {
 export function resolveDomainArg(text: string, baseDir = process.cwd()): string {
   const t = text.trim();
   if (t === '') invalid('domain is empty (e.g. line:6, clique:5, grid:20x20:step=1)');
-  const m = /^(graph|csv):(.+)$/.exec(t);
-  if (m) {
-    const file = absolute(m[2]!, baseDir);
-    checkReadableFileSync(file, `${m[1]} domain file`, MAX_DOMAIN_FILE_BYTES); // fail early, on this side, with a clear message
-    return `${m[1]}:${file}`;
+  const g = parseDomainSpecText(t);
+  if (g.ok && (g.spec.kind === 'graph' || g.spec.kind === 'csv')) {
+    const file = absolute(g.spec.file, baseDir);
+    checkReadableFileSync(file, `${g.spec.kind} domain file`, MAX_DOMAIN_FILE_BYTES); // fail early, on this side, with a clear message
+    return `${g.spec.kind}:${file}`;
   }
   return t;
 }

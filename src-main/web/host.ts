@@ -32,6 +32,7 @@ import { toJobError, type ApiHost, type HostSession } from './api-host';
 import { FairJobs, type JobBackend } from './fair-jobs';
 import { checkDirTargetAsync, checkRegularFile, checkWriteTargetAsync, readRegularFile, REFUSE_SYSTEM_FS, writeFileAtomicAsync } from '../fs/safe-fs';
 import { redactJobError } from './redact';
+import { readCsv } from '../../src-shared/csv/csv-reader';
 
 /** What the host needs from the job dispatcher (src-main/dispatcher): what FairJobs schedules onto. */
 export type JobService = JobBackend;
@@ -381,20 +382,9 @@ export class MechStudioHost implements ApiHost {
       } catch (e) {
         throw new ApiError(await redactForFiles(toJobError(e), refs));
       }
-      const released: string[] = [];
-      const text = await readFile(result.csvPath, 'utf8');
-      let header = false;
-      for (const line of text.split('\n')) {
-        if (line === '' || line.startsWith('#')) continue;
-        if (!header) {
-          header = true;
-          continue;
-        }
-        if (released.length >= MAX_APP_RELEASED_ROWS) break;
-        // the label is the first field (quoted when it holds a comma: "(2,3)")
-        const m = /^"((?:[^"]|"")*)"/.exec(line);
-        released.push(m ? m[1]!.replace(/""/g, '"') : line.split(',')[0]!);
-      }
+      // the released labels: the first field of each row after the header (quoted when it holds a comma: "(2,3)")
+      const read = readCsv(await readFile(result.csvPath, 'utf8'), { maxRows: MAX_APP_RELEASED_ROWS + 1 });
+      const released = read.ok ? read.rows.slice(1).map((r) => r.fields[0] ?? '') : [];
       return { files: [result.csvPath], apply: { result, released } };
     } finally {
       await rm(tmpDir, { recursive: true, force: true });

@@ -4,6 +4,7 @@
  * within r km are (l)-indistinguishable: e^(eps d) <= e^l for d <= r), and
  * prior painting / CSV loading. Pure functions: unit-tested.
  */
+import { readCsv, TABLE_DELIMITERS } from '../../src-shared/csv/csv-reader';
 export interface GridFields {
   rows: number;
   cols: number;
@@ -78,15 +79,15 @@ export function normalise(weights: ArrayLike<number>): number[] | null {
  * Returns normalised values or the first problem, naming line and column.
  */
 export function parseGridPriorCsv(text: string, rows: number, cols: number): { ok: true; values: number[] } | { ok: false; error: string } {
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0 && !l.startsWith('#'));
+  const read = readCsv(text, { delimiters: TABLE_DELIMITERS });
+  if (!read.ok) return { ok: false, error: read.problem.message };
   const cells: number[] = [];
-  for (let li = 0; li < lines.length; li++) {
-    const parts = lines[li]!.split(/[,;\t]/).map((p) => p.trim());
+  for (const { fields: parts, line } of read.rows) {
     for (let ci = 0; ci < parts.length; ci++) {
       const p = parts[ci]!;
       const v = Number(p);
-      if (p === '' || !Number.isFinite(v)) return { ok: false, error: `line ${li + 1}, column ${ci + 1}: '${p}' is not a number` };
-      if (v < 0) return { ok: false, error: `line ${li + 1}, column ${ci + 1}: ${v} is negative` };
+      if (p === '' || !Number.isFinite(v)) return { ok: false, error: `line ${line}, column ${ci + 1}: '${p}' is not a number` };
+      if (v < 0) return { ok: false, error: `line ${line}, column ${ci + 1}: ${v} is negative` };
       cells.push(v);
     }
   }

@@ -1,4 +1,5 @@
 import { seededRandom } from '../../src-shared/numeric/seeded-random';
+import { readCsv, TABLE_DELIMITERS } from '../../src-shared/csv/csv-reader';
 /**
  * Smart-meter traces (SPEC §1 databases V^u with d1 or d∞): load a CSV of
  * readings, quantise to `levels` values, and release a noisy trace. Each
@@ -78,14 +79,16 @@ export function parseTimeCell(cell: string): { kind: TimeKind; t: number } | nul
  * next day, so times always increase.
  */
 export function parseTraceCsv(text: string): ({ ok: true } & TraceData) | { ok: false; error: string } {
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0 && !l.startsWith('#'));
+  const read = readCsv(text, { delimiters: TABLE_DELIMITERS });
+  if (!read.ok) return { ok: false, error: read.problem.message };
+  const rows = read.rows;
   const values: number[] = [];
   const times: number[] = [];
   let timeKind: TimeKind | undefined;
   let header: string[] | undefined;
   let withTime: boolean | undefined;
-  for (let i = 0; i < lines.length; i++) {
-    const parts = lines[i]!.split(/[,;\t]/).map((p) => p.trim().replace(/^"(.*)"$/, '$1'));
+  for (let i = 0; i < rows.length; i++) {
+    const { fields: parts, line } = rows[i]!;
     const cell = parts[parts.length - 1]!;
     const v = Number(cell);
     if (cell === '' || !Number.isFinite(v)) {
@@ -93,21 +96,21 @@ export function parseTraceCsv(text: string): ({ ok: true } & TraceData) | { ok: 
         header = parts;
         continue;
       }
-      return { ok: false, error: `line ${i + 1}: '${cell}' is not a number` };
+      return { ok: false, error: `line ${line}: '${cell}' is not a number` };
     }
     if (values.length >= MAX_READINGS) return { ok: false, error: `more than ${MAX_READINGS} readings; at most ${MAX_READINGS} (aggregate the trace, e.g. to minutes)` };
     values.push(v);
     if (withTime === undefined) withTime = parts.length >= 2;
     if (withTime) {
-      if (parts.length < 2) return { ok: false, error: `line ${i + 1}: no time before the reading (the other lines have one)` };
+      if (parts.length < 2) return { ok: false, error: `line ${line}: no time before the reading (the other lines have one)` };
       const t = parseTimeCell(parts[0]!);
-      if (!t) return { ok: false, error: `line ${i + 1}: '${parts[0]}' is not a time (HH:MM:SS, a date such as 2024-01-31T08:00 or a number)` };
+      if (!t) return { ok: false, error: `line ${line}: '${parts[0]}' is not a time (HH:MM:SS, a date such as 2024-01-31T08:00 or a number)` };
       if (timeKind === undefined) timeKind = t.kind;
-      else if (t.kind !== timeKind) return { ok: false, error: `line ${i + 1}: '${parts[0]}' is a ${t.kind} time but the first line's is a ${timeKind} time` };
+      else if (t.kind !== timeKind) return { ok: false, error: `line ${line}: '${parts[0]}' is a ${t.kind} time but the first line's is a ${timeKind} time` };
       let tt = t.t;
       const prev = times[times.length - 1];
       if (prev !== undefined && timeKind === 'clock') while (tt < prev) tt += 86_400; // past midnight: the next day
-      if (prev !== undefined && !(tt > prev)) return { ok: false, error: `line ${i + 1}: time '${parts[0]}' does not come after the previous reading's` };
+      if (prev !== undefined && !(tt > prev)) return { ok: false, error: `line ${line}: time '${parts[0]}' does not come after the previous reading's` };
       times.push(tt);
     }
   }

@@ -1,11 +1,11 @@
 /**
  * Points CSV -> prior on the domain's grid, in the page (issue 14): the
  * engine's binning (src-worker/data/points.ts pointsToGrid: cells, box,
- * smoothing, lat/lon projection with its error bound), fed by a small CSV
- * splitter (numbers only: no quoted fields needed), so the page never runs
- * the Node CSV parser.
+ * smoothing, lat/lon projection with its error bound), fed by the shared
+ * CSV reader (src-shared/csv: the same records as the engine's csv-parse
+ * reader), so the page never runs the Node CSV parser.
  */
-import type { CsvRow } from '../../src-worker/metric/read-csv';
+import { readCsv } from '../../src-shared/csv/csv-reader';
 import { type BoundingBox, checkLatLon, coordinateColumns, numberField, type PointGrid, type PointSet, pointsToGrid } from '../../src-worker/data/points-grid';
 
 export interface PointsImportOptions {
@@ -21,20 +21,10 @@ export interface PointsImport {
   report: string;
 }
 
-/** Rows of a CSV text with 1-based line numbers; '#' comment and empty lines skipped, cells trimmed and unquoted. */
-export function splitCsv(text: string): CsvRow[] {
-  const out: CsvRow[] = [];
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  for (let i = 0; i < lines.length; i++) {
-    const l = lines[i]!.trim();
-    if (l === '' || l.startsWith('#')) continue;
-    out.push({ fields: l.split(',').map((f) => f.trim().replace(/^"(.*)"$/, '$1')), line: i + 1 });
-  }
-  return out;
-}
-
 export function importPoints(text: string, name: string, opts: PointsImportOptions): PointsImport {
-  const rows = splitCsv(text);
+  const read = readCsv(text);
+  if (!read.ok) throw new Error(`${name}: ${read.problem.message}`);
+  const rows = read.rows;
   if (rows.length === 0) throw new Error(`${name}: the file is empty; it needs a header (x,y or lat,lon) and at least one point`);
   const { units, ia, ib } = coordinateColumns(rows[0]!, name);
   const k = rows.length - 1;

@@ -1,5 +1,5 @@
 /**
- * The one strict parser of numbers written as text in the engine (domain
+ * The one strict parser of numbers written as text (domain
  * specs, CSV metrics, prior lists, numeric output labels). JavaScript's
  * Number() accepts far more than a decimal number: '' and '  ' (0), '0x1A'
  * (26), '0b11', 'Infinity', '1e999' (Infinity). None of those is a number a

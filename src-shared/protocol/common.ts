@@ -5,6 +5,7 @@
  * is parsed with these schemas; the inferred types are the only types used.
  */
 import { z } from 'zod';
+import { ERROR_CODES, type JobErrorCode } from './errors';
 
 /** Largest matrix (entries) a result carries inline; bigger ones carry only a summary. */
 export const INLINE_MATRIX_LIMIT = 200 * 200;
@@ -141,15 +142,15 @@ export const lpOptionsOnlyForOptimalMessage = { message: 'lpModel, delta, timeLi
 export const matrixPayloadSchema = channelPayloadSchema;
 export type MatrixPayload = ChannelPayload;
 
-/** The serialisable form of a MechError (src-worker/errors.ts). */
-export const errorCodeSchema = z.enum(['invalid-input', 'not-a-metric', 'too-large', 'not-applicable', 'infeasible', 'cancelled', 'internal', 'crashed']);
+/** The serialisable form of a MechError (src-worker/errors.ts); the codes are listed once, in errors.ts. */
+export const errorCodeSchema = z.enum(ERROR_CODES);
 export const jobErrorSchema = z.object({
   code: errorCodeSchema,
   message: z.string(),
   detail: z.record(z.string(), z.unknown()).optional(),
 });
 export type JobError = z.infer<typeof jobErrorSchema>;
-export type JobErrorCode = z.infer<typeof errorCodeSchema>;
+export type { JobErrorCode };
 
 /** Turn a zod failure into one readable line naming the field. */
 export function describeZodError(err: z.ZodError, what = 'request'): string {

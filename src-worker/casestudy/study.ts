@@ -59,14 +59,8 @@ export function f(v: number | null | undefined, digits = 4): string {
   return Number(v.toPrecision(digits)).toString();
 }
 
-export function checkAbort(signal: AbortSignal): void {
-  if (signal.aborted) invalidCancelled();
-}
-
-import { MechError } from '../errors';
-function invalidCancelled(): never {
-  throw new MechError('cancelled', 'job cancelled');
-}
+/** The engine's one cancellation check (numeric/cancel.ts) under the name the studies use. */
+export { checkCancelled as checkAbort } from '../numeric/cancel';
 
 /** Max of an array. */
 export function maxOf(a: ArrayLike<number>): number {

@@ -3,10 +3,12 @@ import { MechError, invalid } from '../errors';
 import type { RowSource } from '../mechanism/channel';
 import type { Domain } from '../metric/domain';
 import { parse } from 'csv-parse';
-import { type CsvRow } from '../metric/read-csv';
+import { type CsvRow } from '../../src-shared/csv/csv-reader';
+import { CSV_PARSE_OPTIONS, malformedCsv } from '../metric/read-csv';
 import { NEG_TOL, SUM_TOL } from '../../src-shared/numeric/tolerance';
 import { seededRandom } from '../../src-shared/numeric/seeded-random';
 import { type CellBinning, checkLatLon, coordinateColumns, type LocalProjection, numberField } from './points';
+import { checkCancelled } from '../numeric/cancel';
 
 /**
  * Noisy data out (issue 14): release one output per secret by sampling the
@@ -348,7 +350,7 @@ export function* releaseRows(rows: Iterable<CsvRow>, reader: SecretsReader, samp
  * at a time.
  */
 export async function* readCsvStream(input: AsyncIterable<string | Uint8Array>, source: string): AsyncGenerator<CsvRow, void, undefined> {
-  const parser = parse({ info: true, relax_column_count: true, skip_empty_lines: true, trim: true, comment: '#', comment_no_infix: true, bom: true });
+  const parser = parse({ ...CSV_PARSE_OPTIONS });
   let stopped = false;
   const feed = (async () => {
     try {
@@ -377,8 +379,7 @@ export async function* readCsvStream(input: AsyncIterable<string | Uint8Array>, 
     }
   } catch (e) {
     if (e instanceof MechError) throw e;
-    const err = e as { code?: string; lines?: number };
-    invalid(`${source}: malformed CSV${err.lines ? ` at line ${err.lines}` : ''}`, err.lines ? { line: err.lines } : undefined);
+    malformedCsv(source, e);
   } finally {
     // A consumer that stops early (an error on a row, a cancel) must not leave the feed waiting on a full parser.
     stopped = true;
@@ -445,7 +446,7 @@ export async function releaseCsv(
       pending.push(centre ? `${label},${centre(o)}\n` : `${label}\n`);
       rows++;
       if ((rows & 4095) === 0) {
-        if (opts.signal?.aborted) throw new MechError('cancelled', 'release cancelled');
+        checkCancelled(opts.signal, 'release cancelled');
         await flush();
         opts.onProgress?.(rows);
       }

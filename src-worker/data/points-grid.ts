@@ -1,6 +1,6 @@
 import { MechError, invalid } from '../errors';
 // Type only: this module must not load the Node CSV parser (the app's page imports it).
-import type { CsvRow } from '../metric/read-csv';
+import type { CsvRow } from '../../src-shared/csv/csv-reader';
 import { decimalProblem } from '../../src-shared/numeric/decimal';
 
 /**

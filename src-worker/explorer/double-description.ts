@@ -1,4 +1,5 @@
 import { MechError } from '../errors';
+import { checkCancelled } from '../numeric/cancel';
 
 /**
  * Incremental double description method (Motzkin; Fukuda & Prodon) for a
@@ -69,7 +70,7 @@ export function doubleDescription<R>(ar: ConeArithmetic<R>, options: DoubleDescr
   let peak = rays.length;
   const inter = new Uint32Array(W);
   for (let c = n; c < m; c++) {
-    if (options.signal?.aborted) throw new MechError('cancelled', 'vertex enumeration cancelled');
+    checkCancelled(options.signal, 'vertex enumeration cancelled');
     const pos: number[] = [];
     const neg: number[] = [];
     const zero: number[] = [];
@@ -93,7 +94,7 @@ export function doubleDescription<R>(ar: ConeArithmetic<R>, options: DoubleDescr
     const algebraic = total > (options.algebraicAbove ?? 1500);
     const zList: number[] = [];
     for (const p of pos) {
-      if (options.signal?.aborted) throw new MechError('cancelled', 'vertex enumeration cancelled');
+      checkCancelled(options.signal, 'vertex enumeration cancelled');
       const zp = zs[p]!;
       for (const q of neg) {
         const zq = zs[q]!;

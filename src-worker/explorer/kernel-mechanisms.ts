@@ -1,6 +1,7 @@
 import { MechError, assertPositiveInt } from '../errors';
 import { exactCombination, exactRank, ratioToNumber } from './exact-arithmetic';
 import type { PosteriorVertices } from './posterior-vertices';
+import { checkCancelled } from '../numeric/cancel';
 
 /**
  * Kernel mechanisms (SPEC §6): sets of linearly independent private-posterior
@@ -122,7 +123,7 @@ export function enumerateKernelMechanisms(pv: PosteriorVertices, options: Kernel
       { upperBound, maxSubsets, vertices: V, n },
     );
   }
-  if (options.signal?.aborted) throw new MechError('cancelled', 'kernel enumeration cancelled');
+  checkCancelled(options.signal, 'kernel enumeration cancelled');
 
   const norms = new Float64Array(V);
   const vmax = new Float64Array(V);
@@ -221,7 +222,7 @@ export function enumerateKernelMechanisms(pv: PosteriorVertices, options: Kernel
   const tick = (): void => {
     if (examined >= nextProgress) {
       nextProgress = examined + progressEvery;
-      if (options.signal?.aborted) throw new MechError('cancelled', 'kernel enumeration cancelled');
+      checkCancelled(options.signal, 'kernel enumeration cancelled');
       options.onProgress?.({ examined, upperBound, found: count });
     }
   };

@@ -3,6 +3,7 @@ import type { Domain } from '../metric/domain';
 import { doubleDescription, type ConeArithmetic } from './double-description';
 import { exactRank, normaliseIntVector, ratioToNumber } from './exact-arithmetic';
 import { privatePosteriorConstraints, type ConstraintOptions, type ExplorerArithmetic, type PrivatePosteriorConstraints } from './private-posterior-constraints';
+import { checkCancelled } from '../numeric/cancel';
 
 /**
  * Vertices of the polytope of eps*d-private posteriors (SPEC §6) by the double
@@ -165,7 +166,7 @@ export function privatePosteriorVertices(domain: Domain, eps: number, options: V
   const t0 = performance.now();
   const sys = privatePosteriorConstraints(domain, eps, options);
   const { n, m } = sys;
-  if (options.signal?.aborted) throw new MechError('cancelled', 'vertex enumeration cancelled');
+  checkCancelled(options.signal, 'vertex enumeration cancelled');
   const ddOpts = {
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.maxRays ? { maxRays: options.maxRays } : {}),

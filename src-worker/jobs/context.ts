@@ -2,7 +2,6 @@
  * What a job handler gets besides its request: a cancellation signal that
  * the engine's long loops poll, and a progress reporter.
  */
-import { MechError } from '../errors';
 import type { LpSample } from '../../src-shared/protocol/messages';
 
 /** Values of a job's shared flag (Int32Array(1) on a SharedArrayBuffer, set by the dispatcher). */
@@ -23,10 +22,8 @@ export interface JobContext {
   stopFlag?: Int32Array;
 }
 
-/** Throw MechError('cancelled') when the signal is aborted. */
-export function checkCancelled(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new MechError('cancelled', 'job cancelled');
-}
+/** The engine's one cancellation check (numeric/cancel.ts), re-exported for the handlers that hold a JobContext. */
+export { checkCancelled } from '../numeric/cancel';
 
 /** A context that never cancels and ignores progress (for direct calls and tests). */
 export function silentContext(): JobContext {

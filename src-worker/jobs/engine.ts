@@ -45,6 +45,7 @@ import { matrixLoss } from '../measure/matrix-loss';
 import { binaryLoss } from '../measure/binary-loss';
 import { nibLoss } from '../measure/nib-loss';
 import type { LossFunction } from '../measure/guess-function';
+import { checkCancelled } from '../numeric/cancel';
 
 export function missing(piece: string): never {
   throw new MechError('internal', `this job needs ${piece}, which is not part of the engine yet`, { missingEnginePiece: piece });
@@ -346,7 +347,7 @@ export async function tightThreshold(
     to,
     step,
     exists: (d, eps) => {
-      if (signal.aborted) throw new MechError('cancelled', 'job cancelled');
+      checkCancelled(signal);
       progress(k++ / total, `eps = ${eps}`);
       return tightExists(d, eps);
     },

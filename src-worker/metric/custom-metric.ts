@@ -1,70 +1,43 @@
 import { MechError, invalid } from '../errors';
 import { Matrix, assertDenseFits } from '../linalg/matrix';
 import { ADMISSION_LIMITS } from '../jobs/admission-limits';
-import { decimalProblem } from '../../src-shared/numeric/decimal';
-import { REL_TOL } from '../../src-shared/numeric/tolerance';
+import { describeMetricViolation, firstMetricViolation, parseDistance, type MetricProgress, type MetricViolation } from '../../src-shared/metric/metric-axioms';
 import type { Domain } from './domain';
 import { readCsvRows } from './read-csv';
 
+/** The structured detail of a violation for the UI (indices, and for a triangle the labels). */
+function violationDetail(v: MetricViolation, labels: readonly string[]): Record<string, unknown> {
+  switch (v.kind) {
+    case 'nan':
+      return { row: v.row, col: v.col };
+    case 'negative':
+    case 'diagonal':
+      return { row: v.row, col: v.col, value: v.value };
+    case 'asymmetric':
+      return { row: v.row, col: v.col, value: v.value, transposed: v.transposed };
+    case 'triangle':
+      return { triple: v.triple, labels: v.triple.map((i) => labels[i]), direct: v.direct, via: v.via };
+  }
+}
+
 /**
- * Custom metric (SPEC §1): labels and a distance matrix, validated, never
- * silently fixed: square, no NaN, zero diagonal, non-negative, symmetric,
- * triangle inequality d(i,k) <= d(i,j) + d(j,k) (relative tolerance REL_TOL;
- * the FIRST violating triple in (i, j, k) lexicographic order is reported by
- * labels). +Infinity is allowed ("fully distinguishable"). Each violation is
- * a MechError 'not-a-metric' naming the row and column (detail carries the
+ * Custom metric (SPEC §1): labels and a distance matrix, validated by the
+ * shared metric axioms check (src-shared/metric/metric-axioms.ts: square,
+ * no NaN, non-negative, zero diagonal, symmetric, triangle inequality, all
+ * within REL_TOL; the first violation is reported), never silently fixed.
+ * +Infinity is allowed ("fully distinguishable"). A violation is a
+ * MechError 'not-a-metric' naming the row and column (detail carries the
  * indices and labels).
  */
 export function validateMetric(m: Matrix, labels: readonly string[], onProgress?: MetricProgress): void {
   const n = labels.length;
   if (m.rows !== m.cols) throw new MechError('not-a-metric', `distance matrix is not square: ${m.rows} rows x ${m.cols} columns`);
   if (m.rows !== n) invalid(`distance matrix is ${m.rows} x ${m.cols} but ${n} labels were given`);
-  const d = m.data;
-  const cell = (i: number, j: number) => `row '${labels[i]}', column '${labels[j]}'`;
-  for (let i = 0; i < n; i++)
-    for (let j = 0; j < n; j++) {
-      const x = d[i * n + j]!;
-      if (Number.isNaN(x)) throw new MechError('not-a-metric', `distance at ${cell(i, j)} is NaN`, { row: i, col: j });
-      if (x === -Infinity || x < 0) throw new MechError('not-a-metric', `distance at ${cell(i, j)} is negative (${x})`, { row: i, col: j, value: x });
-    }
-  for (let i = 0; i < n; i++) {
-    const x = d[i * n + i]!;
-    if (x !== 0) throw new MechError('not-a-metric', `diagonal distance at ${cell(i, i)} is ${x}, must be 0`, { row: i, col: i, value: x });
-  }
-  for (let i = 0; i < n; i++)
-    for (let j = i + 1; j < n; j++) {
-      const a = d[i * n + j]!;
-      const b = d[j * n + i]!;
-      if (a !== b && !(Math.abs(a - b) <= REL_TOL * Math.max(1, Math.abs(a), Math.abs(b))))
-        throw new MechError('not-a-metric', `not symmetric: ${cell(i, j)} is ${a} but ${cell(j, i)} is ${b}`, { row: i, col: j, value: a, transposed: b });
-    }
-  // n^3: up to 8e9 steps (~15 s) within the admission limit, so say how far it is (every ~250 ms).
-  let last = performance.now();
-  for (let i = 0; i < n; i++) {
-    if (onProgress && performance.now() - last >= 250) {
-      last = performance.now();
-      onProgress(i / n, `checking the triangle inequality of ${n} points: row ${i + 1} of ${n}`);
-    }
-    for (let j = 0; j < n; j++) {
-      const dij = d[i * n + j]!;
-      if (dij === Infinity) continue;
-      for (let k = 0; k < n; k++) {
-        const dik = d[i * n + k]!;
-        const via = dij + d[j * n + k]!;
-        if (dik > via && dik - via > REL_TOL * Math.max(1, via)) {
-          throw new MechError(
-            'not-a-metric',
-            `triangle inequality fails for ('${labels[i]}', '${labels[j]}', '${labels[k]}'): d('${labels[i]}','${labels[k]}') = ${dik} > d('${labels[i]}','${labels[j]}') + d('${labels[j]}','${labels[k]}') = ${via} (row '${labels[i]}', column '${labels[k]}')`,
-            { triple: [i, j, k], labels: [labels[i], labels[j], labels[k]], direct: dik, via },
-          );
-        }
-      }
-    }
-  }
+  const v = firstMetricViolation(m.data, n, onProgress);
+  if (v) throw new MechError('not-a-metric', describeMetricViolation(v, labels), violationDetail(v, labels));
 }
 
-/** Progress of a long validation: fraction of the triangle check done, and what it is. */
-export type MetricProgress = (fraction: number, message: string) => void;
+export type { MetricProgress };
 
 /** Custom domain from a validated matrix and labels (distinct, non-empty). */
 export function customMetricDomain(m: Matrix, labels: readonly string[], spec = `custom metric on ${labels.length} points`, onProgress?: MetricProgress): Domain {
@@ -90,16 +63,12 @@ export function customMetricDomain(m: Matrix, labels: readonly string[], spec = 
   };
 }
 
-/** Parse one distance cell: a decimal number, or inf/Infinity ("fully distinguishable", SPEC §1); validation follows. Never echoes the cell. */
+/** Parse one distance cell (the shared parseDistance: a decimal number, or inf/Infinity, SPEC §1); validation follows. Never echoes the cell. */
 function parseCell(text: string, where: string): number {
+  const d = parseDistance(text);
+  if (d.ok) return d.value;
   if (text === '') invalid(`${where}: empty cell (expected a distance: a decimal number >= 0 or inf)`);
-  const t = text.toLowerCase();
-  if (t === 'inf' || t === 'infinity' || t === '+inf' || t === '+infinity') return Infinity;
-  if (t === '-inf' || t === '-infinity') return -Infinity;
-  if (t === 'nan') return NaN;
-  const problem = decimalProblem(text);
-  if (problem !== undefined) invalid(`${where}: the cell ${problem} (expected a distance: a decimal number >= 0 or inf)`);
-  return Number(text);
+  return invalid(`${where}: the cell ${d.problem} (expected a distance: a decimal number >= 0 or inf)`);
 }
 
 /** Points of a CSV metric from its header alone (first non-empty, non-comment line), without parsing the body. */

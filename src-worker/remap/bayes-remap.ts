@@ -12,6 +12,7 @@ import { type ColumnAccess, denseColumns, planarLaplaceColumns, tightColumns, ve
 import { GridBestGuess } from './grid-best-guess';
 import { RemappedChannel } from './remapped-channel';
 import { planarLaplaceWindows, tightWindows, type WindowColumnAccess } from './window-columns';
+import { checkCancelled } from '../numeric/cancel';
 
 /**
  * How each output's guess was found:
@@ -186,7 +187,7 @@ export function bayesRemap(channel: RowSource, domain: Domain, prior: ArrayLike<
     value += b.value;
     if (lossOfOutput) original += lossOfOutput(y, q);
     if (++done % CHECK_EVERY === 0) {
-      if (opts.signal?.aborted) throw new MechError('cancelled', 'remap cancelled');
+      checkCancelled(opts.signal, 'remap cancelled');
       opts.onProgress?.(done, m);
     }
   };
@@ -401,7 +402,7 @@ function windowedRemap(
       break;
     }
     if ((y + 1) % 256 === 0) {
-      if (opts.signal?.aborted) throw new MechError('cancelled', 'remap cancelled');
+      checkCancelled(opts.signal, 'remap cancelled');
       opts.onProgress?.(y + 1, m);
     }
   }

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { readCsv } from '../../src-shared/csv/csv-reader';
 
 export const ROOT = resolve(__dirname, '../..');
 export const SHOTS = join(ROOT, 'test-output/screenshots');
@@ -119,27 +120,10 @@ export async function startHarness(): Promise<Harness> {
 
 /** Parse a SPEC §8 channel CSV (labels may be quoted). */
 export function parseChannelCsv(text: string): { colLabels: string[]; rowLabels: string[]; rows: number[][] } {
-  const split = (line: string): string[] => {
-    const out: string[] = [];
-    let cur = '';
-    let q = false;
-    for (let i = 0; i < line.length; i++) {
-      const ch = line[i]!;
-      if (q) {
-        if (ch === '"' && line[i + 1] === '"') (cur += '"', i++);
-        else if (ch === '"') q = false;
-        else cur += ch;
-      } else if (ch === '"') q = true;
-      else if (ch === ',') (out.push(cur), (cur = ''));
-      else cur += ch;
-    }
-    out.push(cur);
-    return out;
-  };
-  const lines = text.split(/\r?\n/).filter((l) => l.length > 0);
-  const head = split(lines[0]!);
-  const body = lines.slice(1).map(split);
-  return { colLabels: head.slice(1), rowLabels: body.map((r) => r[0]!), rows: body.map((r) => r.slice(1).map(Number)) };
+  const read = readCsv(text);
+  if (!read.ok) throw new Error(read.problem.message);
+  const [head, ...body] = read.rows.map((r) => r.fields);
+  return { colLabels: head!.slice(1), rowLabels: body.map((r) => r[0]!), rows: body.map((r) => r.slice(1).map(Number)) };
 }
 
 /** A new, untitled project (discarding the current one if the app asks). */

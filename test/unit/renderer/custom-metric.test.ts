@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseMetricCsv, toDomainInput, validateMetric } from '../../../src-renderer/editors/custom-metric';
+import { parseCustomMetricCsv } from '../../../src-worker/metric/custom-metric';
 import { parseTraceCsv, perReadingEpsilon, quantise, sampleNoisy } from '../../../src-renderer/editors/smartmeter';
 
 describe('custom metric import', () => {
@@ -20,18 +21,45 @@ describe('custom metric import', () => {
   it('names the row and column of every kind of violation', () => {
     expect(parseMetricCsv(',a,b\na,0,1\nb,1,0,3')).toMatchObject({ ok: false, error: 'row 2 (b) has 3 distances, expected 2: the matrix must be square' });
     expect(parseMetricCsv(',a,b\na,0,x\nb,1,0')).toMatchObject({ ok: false, error: "row a, column b: 'x' is not a number", row: 0, col: 1 });
-    expect(parseMetricCsv(',a,b\na,1,1\nb,1,0')).toMatchObject({ ok: false, error: 'diagonal entry (a, a) is 1, must be 0' });
-    expect(parseMetricCsv(',a,b\na,0,-1\nb,-1,0')).toMatchObject({ ok: false, error: 'entry (a, b) is negative (-1)' });
-    expect(parseMetricCsv(',a,b\na,0,1\nb,2,0')).toMatchObject({ ok: false, error: 'not symmetric: d(a, b) = 1 but d(b, a) = 2' });
+    expect(parseMetricCsv(',a,b\na,1,1\nb,1,0')).toMatchObject({ ok: false, error: "diagonal distance at row 'a', column 'a' is 1, must be 0", row: 0, col: 0 });
+    expect(parseMetricCsv(',a,b\na,0,-1\nb,-1,0')).toMatchObject({ ok: false, error: "distance at row 'a', column 'b' is negative (-1)", row: 0, col: 1 });
+    expect(parseMetricCsv(',a,b\na,0,1\nb,2,0')).toMatchObject({ ok: false, error: "not symmetric: row 'a', column 'b' is 1 but row 'b', column 'a' is 2", row: 0, col: 1 });
     expect(parseMetricCsv(',a,b,c\na,0,1,3\nb,1,0,1\nc,3,1,0')).toMatchObject({
       ok: false,
-      error: 'triangle inequality fails: d(a, c) = 3 > d(a, b) + d(b, c) = 2',
+      error: "triangle inequality fails for ('a', 'b', 'c'): d('a','c') = 3 > d('a','b') + d('b','c') = 2 (row 'a', column 'c')",
       row: 0,
       col: 2,
     });
     expect(parseMetricCsv(',a,b\na,0,1')).toMatchObject({ ok: false, error: 'the header has 2 labels but there are 1 rows: the matrix must be square' });
     expect(parseMetricCsv('')).toMatchObject({ ok: false, error: 'the file is empty' });
     expect(validateMetric(['a'], [0])).toBeNull();
+    expect(parseMetricCsv(',a,b\na,0,1e999\nb,1e999,0')).toMatchObject({ ok: false, error: "row a, column b: '1e999' is not a number", row: 0, col: 1 });
+    expect(parseMetricCsv('0,"1\n1,0')).toMatchObject({ ok: false, error: 'malformed CSV at line 1, field 2: a quoted field is not closed before the end of the file' });
+  });
+
+  it('accepts and refuses exactly what the engine does, in the engine\'s words', () => {
+    const texts = [
+      ',a,b,c\na,0,1,2\nb,1,0,1\nc,2,1,0\n',
+      ',a,b,c\na,0,1,inf\nb,1,0,inf\nc,inf,inf,0\n',
+      ',a,b,c\na,0,1,3\nb,1,0,1\nc,3,1,0\n',
+      ',a,b,c\na,0,1,2.000000001\nb,1,0,1\nc,2.000000001,1,0\n', // within REL_TOL
+      ',a,b,c\na,0,1,2.00001\nb,1,0,1\nc,2.00001,1,0\n',
+      ',a,b\na,0,1\nb,1.0000000001,0\n', // symmetric within REL_TOL
+      ',a,b\na,0,NaN\nb,1,0\n',
+      ',a,b\na,0,-inf\nb,1,0\n',
+      ',a,b\na,0.5,1\nb,1,0\n',
+      ',"x,1",y\n"x,1",0,1\ny,1,0\n',
+    ];
+    for (const t of texts) {
+      const page = parseMetricCsv(t);
+      let engine: string | null = null;
+      try {
+        parseCustomMetricCsv(t, 'm.csv');
+      } catch (e) {
+        engine = (e as Error).message.replace(/^m\.csv: /, '');
+      }
+      expect(page.ok ? null : page.error, t).toBe(engine);
+    }
   });
 });
 

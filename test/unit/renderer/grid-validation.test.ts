@@ -55,6 +55,12 @@ describe('grid editor validation', () => {
     expect(domainSize(parseDomainText('kcount:2,3'))).toBe(16);
     expect(domainSize(parseDomainText('db:2,3:absent'))).toBe(16);
     expect(domainSize(parseDomainText('max:2,5'))).toBe(6);
-    expect(parseDomainText('csv:metric.csv')).toEqual({ kind: 'other', text: 'csv:metric.csv' });
+    expect(parseDomainText('csv:metric.csv')).toEqual({ kind: 'csv', file: 'metric.csv' });
+    expect(domainSize(parseDomainText('csv:metric.csv'))).toBeNaN();
+    // a text the engine refuses is 'other', with the engine's message (the shared grammar)
+    const bad = parseDomainText('grid:4x4:step=0');
+    expect(bad.kind).toBe('other');
+    expect(bad.kind === 'other' && bad.error).toMatch(/^malformed domain 'grid:4x4:step=0': expected grid:RxC.* with S a number > 0; accepted forms: /);
+    expect(domainSize(bad)).toBeNaN();
   });
 });
