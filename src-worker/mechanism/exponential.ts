@@ -1,7 +1,7 @@
 import { assertEpsilon } from '../errors';
 import type { Domain } from '../metric/domain';
 import type { Mechanism } from './channel';
-import { measuredEpsilonInfo } from './measured-epsilon';
+import { measuredEpsilon } from './measured-epsilon';
 import { rowNormalisedKernel } from './row-normalised-kernel';
 
 /**
@@ -18,6 +18,6 @@ export function exponentialMechanism(domain: Domain, eps: number): Mechanism {
     channel,
     guaranteedEpsilon: eps,
     guarantee: `eps*d-private with eps = ${eps}: kernel exp(-eps d/2), row normalisation costs the other half`,
-    info: { kernelRate: eps / 2, ...measuredEpsilonInfo(channel, domain, eps) },
+    facts: { kind: 'exponential', kernelRate: eps / 2, measured: measuredEpsilon(channel, domain, eps) },
   };
 }

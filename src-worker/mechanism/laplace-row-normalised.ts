@@ -1,7 +1,7 @@
 import { assertEpsilon } from '../errors';
 import type { Domain } from '../metric/domain';
 import type { Mechanism } from './channel';
-import { measuredEpsilonInfo } from './measured-epsilon';
+import { measuredEpsilon } from './measured-epsilon';
 import { rowNormalisedKernel } from './row-normalised-kernel';
 
 /**
@@ -9,7 +9,7 @@ import { rowNormalisedKernel } from './row-normalised-kernel';
  * exp(-eps d(x,y)). On a bounded (finite) domain the truncation's row
  * normalisers differ, so the guarantee is only 2 eps * d (kernel ratio
  * e^(eps d) times normaliser ratio e^(eps d)); the true effective eps lies in
- * [eps, 2 eps] and is measured by the privacy check (info.effectiveEpsilon)
+ * [eps, 2 eps] and is measured by the privacy check (facts.measured)
  * when that is cheap.
  */
 export function laplaceRowNormalised(domain: Domain, eps: number): Mechanism {
@@ -20,6 +20,6 @@ export function laplaceRowNormalised(domain: Domain, eps: number): Mechanism {
     channel,
     guaranteedEpsilon: 2 * eps,
     guarantee: `only 2 eps*d-private (= ${2 * eps}*d), not eps*d: normalising the truncated exp(-eps d) rows can double eps on a bounded domain; the effective eps measured by the check is in info`,
-    info: { kernelRate: eps, ...measuredEpsilonInfo(channel, domain, 2 * eps) },
+    facts: { kind: 'laplace', kernelRate: eps, measured: measuredEpsilon(channel, domain, 2 * eps) },
   };
 }

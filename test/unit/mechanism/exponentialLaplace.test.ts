@@ -1,4 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { factsOf } from '../../../src-worker/mechanism/facts';
+import type { Mechanism } from '../../../src-worker/mechanism/channel';
+/** The effective eps a constructor measured (fails the test when it did not). */
+const measuredEps = (m: Mechanism): number => {
+  const f = m.facts.kind === 'exponential' || m.facts.kind === 'laplace' ? m.facts.measured : null;
+  if (!f?.checked) throw new Error(`no measured eps: ${JSON.stringify(m.facts)}`);
+  return f.effectiveEpsilon;
+};
 import { checkPrivacy } from '../../../src-worker/check/privacy-check';
 import { exponentialMechanism } from '../../../src-worker/mechanism/exponential';
 import { laplaceRowNormalised } from '../../../src-worker/mechanism/laplace-row-normalised';
@@ -20,7 +28,7 @@ describe('exponential mechanism and row-normalised Laplace variant (SPEC §2)', 
     const r = checkPrivacy(m.channel, d, eps);
     expect(r.passes).toBe(true);
     expect(r.effectiveEpsilon).toBeLessThan(eps);
-    expectClose(m.info.effectiveEpsilon as number, r.effectiveEpsilon, 1e-15);
+    expectClose(measuredEps(m), r.effectiveEpsilon, 1e-15);
   });
 
   it('laplace variant: guaranteed only 2 eps, effective eps measured in (eps, 2 eps] on a bounded line', () => {
@@ -37,7 +45,7 @@ describe('exponential mechanism and row-normalised Laplace variant (SPEC §2)', 
       expect(r.passes).toBe(true);
       expect(r.effectiveEpsilon).toBeGreaterThan(eps * (1 + 1e-6));
       expect(r.effectiveEpsilon).toBeLessThanOrEqual(2 * eps);
-      expectClose(m.info.effectiveEpsilon as number, r.effectiveEpsilon, 1e-15);
+      expectClose(measuredEps(m), r.effectiveEpsilon, 1e-15);
       // it is NOT eps*d-private on the bounded line
       expect(checkPrivacy(m.channel, d, eps).passes).toBe(false);
     }
@@ -58,7 +66,7 @@ describe('exponential mechanism and row-normalised Laplace variant (SPEC §2)', 
     const d = gridDomain(3, 4, 0.5);
     const m = exponentialMechanism(d, 2);
     expect(checkPrivacy(m.channel, d, 2).passes).toBe(true);
-    expect(typeof m.info.effectiveEpsilon).toBe('number');
+    expect(m.facts.kind === 'exponential' && m.facts.measured.checked).toBe(true);
     for (const bad of [0, NaN, -3]) {
       expect(mechErrorOf(() => exponentialMechanism(d, bad)).code).toBe('invalid-input');
       expect(mechErrorOf(() => laplaceRowNormalised(d, bad)).code).toBe('invalid-input');
