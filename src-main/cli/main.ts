@@ -211,123 +211,142 @@ function lpFlags(f: Flags, kind: string): { lpModel?: (typeof LP_MODEL_NAMES)[nu
   return out;
 }
 
+/** Commands take flags only (run and example: one positional). */
+function noPositionalArgs(args: ParsedArgs): void {
+  if (args.positional.length) throw new MechError('invalid-input', `unexpected argument '${args.positional[0]}' for '${args.command}'`);
+}
+
+/** `mechanism`: a construction request (optimal: LP flags and --threads), with --out/--print and a points prior. */
+function mechanismPlan(args: ParsedArgs): Plan {
+  const f = new Flags(args, ['domain', 'epsilon', 'kind', 'prior', 'loss', 'remap', 'out', 'json', 'print', 'quiet', ...LP_FLAGS]);
+  noPositionalArgs(args);
+  const remap = remapFlag(f);
+  const dp = domainAndPrior(f, true);
+  const req: JobRequest = {
+    type: 'mechanism',
+    domain: dp.domain!,
+    epsilon: f.needPositive('epsilon', '0.693'),
+    kind: f.need('kind', 'tg') as 'tg',
+  };
+  Object.assign(req, lpFlags(f, req.kind));
+  // --threads N also prices the optimal LP on N threads (one HiGHS instance each; the same optimum).
+  const threadsFlag = args.flags.get('threads');
+  const lpThreads = typeof threadsFlag === 'string' ? parseDecimal(threadsFlag) : null;
+  if (req.kind === 'optimal' && lpThreads !== null && Number.isInteger(lpThreads) && lpThreads > 1) req.lpThreads = Math.min(lpThreads, MAX_LP_THREADS);
+  if (dp.prior !== undefined) req.prior = dp.prior;
+  const loss = f.str('loss');
+  if (loss !== undefined) req.loss = parseLossArg(loss);
+  if (remap) req.remap = true;
+  const out = f.str('out');
+  return { request: req, ...outFile(out), json: f.bool('json'), print: f.bool('print'), ...pointsLines(dp.points), ...(dp.points ? { pointsPrior: dp.points } : {}) };
+}
+
+/** `apply`: a release of secrets through a channel CSV or a construction, with an optional test seed. */
+async function applyPlan(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
+  const f = new Flags(args, ['channel', 'domain', 'epsilon', 'kind', 'prior', 'loss', 'remap', 'input', 'out', 'seed', 'json', 'quiet', ...LP_FLAGS]);
+  noPositionalArgs(args);
+  const input = resolve(f.need('input', 'secrets.csv'));
+  checkReadableFileSync(input, 'secrets CSV', MAX_SECRETS_CSV_BYTES);
+  const outText = f.need('out', 'released.csv');
+  let seed: number | undefined;
+  if (f.has('seed')) {
+    const v = f.num('seed');
+    if (v === undefined || !Number.isInteger(v) || v < 0 || v > 0xffffffff) invalid(`--seed must be an integer from 0 to 4294967295, got '${String(args.flags.get('seed'))}'`);
+    seed = v;
+  }
+  let req: JobRequest;
+  let dp: ReturnType<typeof domainAndPrior>;
+  if (f.has('channel')) {
+    const construction = ['epsilon', 'kind', 'loss', 'remap', ...LP_FLAGS].filter((k) => f.has(k));
+    if (construction.length) invalid(`apply takes --channel or the construction flags, not both (got --channel and --${construction[0]})`);
+    dp = domainAndPrior(f, true);
+    const channelPath = resolve(f.need('channel', 'mech.csv'));
+    req = { type: 'apply', channel: await readChannelCsv(channelPath, signal, domainPointsFromText(dp.domain!)), domain: dp.domain!, input, out: outText };
+  } else {
+    const remap = remapFlag(f);
+    dp = domainAndPrior(f, true);
+    const spec: MechanismSpec = { domain: dp.domain!, epsilon: f.needPositive('epsilon', '0.693'), kind: f.need('kind', 'planar-laplace') as 'tg' };
+    Object.assign(spec, lpFlags(f, spec.kind));
+    if (dp.prior !== undefined) spec.prior = dp.prior;
+    const loss = f.str('loss');
+    if (loss !== undefined) spec.loss = parseLossArg(loss);
+    if (remap) spec.remap = true;
+    req = { type: 'apply', mechanism: spec, input, out: outText };
+  }
+  if (seed !== undefined) req.seed = seed;
+  if (dp.points) req.points = dp.points.binning;
+  const lines = pointsLines(dp.points);
+  if (seed !== undefined) lines.warnings = [...(lines.warnings ?? []), `warning: --seed ${seed}: a reproducible stream for tests, NOT for release (the output's first line says so)`];
+  return { request: req, ...outFile(outText), json: f.bool('json'), print: false, ...lines, ...(dp.points ? { pointsPrior: dp.points } : {}) };
+}
+
+/** `compare`: several constructions on one domain, with their CSV and PNG targets. */
+function comparePlan(args: ParsedArgs): Plan {
+  const f = new Flags(args, ['domain', 'epsilon', 'kinds', 'prior', 'loss', 'focus', 'out', 'png', 'json', 'quiet']);
+  noPositionalArgs(args);
+  const dp = domainAndPrior(f, true);
+  const mechanisms = parseCompareKinds(f.need('kinds', 'planar-laplace,planar-laplace+remap,tight'));
+  const req: JobRequest = { type: 'compare', domain: dp.domain!, epsilon: f.needPositive('epsilon', '1'), mechanisms };
+  if (dp.prior !== undefined) req.prior = dp.prior;
+  const loss = f.str('loss');
+  if (loss !== undefined) req.loss = parseLossArg(loss);
+  if (f.has('focus')) {
+    const v = f.num('focus');
+    if (v === undefined || !Number.isInteger(v) || v < 0) invalid(`--focus must be a cell index (an integer >= 0), got '${String(args.flags.get('focus'))}'`);
+    req.focus = v;
+  }
+  const target = (name: 'out' | 'png', example: string): string | undefined => {
+    const v = f.str(name);
+    if (v === undefined) return undefined;
+    if (v === '') invalid(`--${name} needs a file name (e.g. --${name} ${example})`);
+    const abs = resolve(v);
+    checkWriteTarget(abs, `--${name} file`);
+    return abs;
+  };
+  const csv = target('out', 'compare.csv');
+  const png = target('png', 'compare.png');
+  return { request: req, json: f.bool('json'), print: false, compareOut: { ...(csv ? { csv } : {}), ...(png ? { png } : {}) }, ...pointsLines(dp.points), ...(dp.points ? { pointsPrior: dp.points } : {}) };
+}
+
+/** `measure`: the measures of a channel CSV (optionally on a domain, with a prior or a points prior). */
+async function measurePlan(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
+  const f = new Flags(args, ['channel', 'domain', 'epsilon', 'prior', 'loss', 'json', 'quiet']);
+  noPositionalArgs(args);
+  const channelPath = resolve(f.need('channel', 'mech.csv'));
+  const d = f.str('domain');
+  const domain = d === undefined ? undefined : resolveDomainArg(d);
+  const e = f.positive('epsilon');
+  if (e !== undefined && domain === undefined) throw new MechError('invalid-input', '--epsilon needs --domain (the metric the epsilon scales)');
+  const prior = f.str('prior');
+  const loss = f.str('loss');
+  const req: JobRequest = {
+    type: 'measure',
+    channel: await readChannelCsv(channelPath, signal, domain === undefined ? undefined : domainPointsFromText(domain)),
+  };
+  if (domain !== undefined) req.domain = domain;
+  if (e !== undefined) req.epsilon = e;
+  let pp: PointsPrior | undefined;
+  if (prior !== undefined && prior.trim().startsWith('points:')) {
+    pp = parsePointsPriorArg(prior);
+    if (req.channel!.rows !== pp.grid.rows * pp.grid.cols) invalid(`the channel has ${req.channel!.rows} rows but the points grid ${pp.domain} has ${pp.grid.rows * pp.grid.cols} cells`);
+    req.prior = pp.prior;
+  } else if (prior !== undefined) req.prior = parsePriorArg(prior);
+  if (loss !== undefined) req.loss = parseLossArg(loss);
+  return { request: req, json: f.bool('json'), print: false, ...pointsLines(pp), ...(pp ? { pointsPrior: pp } : {}) };
+}
+
 async function buildPlan(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
   const c = args.command;
-  const noPositional = (): void => {
-    if (args.positional.length) throw new MechError('invalid-input', `unexpected argument '${args.positional[0]}' for '${c}'`);
-  };
+  const noPositional = (): void => noPositionalArgs(args);
   switch (c) {
-    case 'mechanism': {
-      const f = new Flags(args, ['domain', 'epsilon', 'kind', 'prior', 'loss', 'remap', 'out', 'json', 'print', 'quiet', ...LP_FLAGS]);
-      noPositional();
-      const remap = remapFlag(f);
-      const dp = domainAndPrior(f, true);
-      const req: JobRequest = {
-        type: 'mechanism',
-        domain: dp.domain!,
-        epsilon: f.needPositive('epsilon', '0.693'),
-        kind: f.need('kind', 'tg') as 'tg',
-      };
-      Object.assign(req, lpFlags(f, req.kind));
-      // --threads N also prices the optimal LP on N threads (one HiGHS instance each; the same optimum).
-      const threadsFlag = args.flags.get('threads');
-      const lpThreads = typeof threadsFlag === 'string' ? parseDecimal(threadsFlag) : null;
-      if (req.kind === 'optimal' && lpThreads !== null && Number.isInteger(lpThreads) && lpThreads > 1) req.lpThreads = Math.min(lpThreads, MAX_LP_THREADS);
-      if (dp.prior !== undefined) req.prior = dp.prior;
-      const loss = f.str('loss');
-      if (loss !== undefined) req.loss = parseLossArg(loss);
-      if (remap) req.remap = true;
-      const out = f.str('out');
-      return { request: req, ...outFile(out), json: f.bool('json'), print: f.bool('print'), ...pointsLines(dp.points), ...(dp.points ? { pointsPrior: dp.points } : {}) };
-    }
-    case 'apply': {
-      const f = new Flags(args, ['channel', 'domain', 'epsilon', 'kind', 'prior', 'loss', 'remap', 'input', 'out', 'seed', 'json', 'quiet', ...LP_FLAGS]);
-      noPositional();
-      const input = resolve(f.need('input', 'secrets.csv'));
-      checkReadableFileSync(input, 'secrets CSV', MAX_SECRETS_CSV_BYTES);
-      const outText = f.need('out', 'released.csv');
-      let seed: number | undefined;
-      if (f.has('seed')) {
-        const v = f.num('seed');
-        if (v === undefined || !Number.isInteger(v) || v < 0 || v > 0xffffffff) invalid(`--seed must be an integer from 0 to 4294967295, got '${String(args.flags.get('seed'))}'`);
-        seed = v;
-      }
-      let req: JobRequest;
-      let dp: ReturnType<typeof domainAndPrior>;
-      if (f.has('channel')) {
-        const construction = ['epsilon', 'kind', 'loss', 'remap', ...LP_FLAGS].filter((k) => f.has(k));
-        if (construction.length) invalid(`apply takes --channel or the construction flags, not both (got --channel and --${construction[0]})`);
-        dp = domainAndPrior(f, true);
-        const channelPath = resolve(f.need('channel', 'mech.csv'));
-        req = { type: 'apply', channel: await readChannelCsv(channelPath, signal, domainPointsFromText(dp.domain!)), domain: dp.domain!, input, out: outText };
-      } else {
-        const remap = remapFlag(f);
-        dp = domainAndPrior(f, true);
-        const spec: MechanismSpec = { domain: dp.domain!, epsilon: f.needPositive('epsilon', '0.693'), kind: f.need('kind', 'planar-laplace') as 'tg' };
-        Object.assign(spec, lpFlags(f, spec.kind));
-        if (dp.prior !== undefined) spec.prior = dp.prior;
-        const loss = f.str('loss');
-        if (loss !== undefined) spec.loss = parseLossArg(loss);
-        if (remap) spec.remap = true;
-        req = { type: 'apply', mechanism: spec, input, out: outText };
-      }
-      if (seed !== undefined) req.seed = seed;
-      if (dp.points) req.points = dp.points.binning;
-      const lines = pointsLines(dp.points);
-      if (seed !== undefined) lines.warnings = [...(lines.warnings ?? []), `warning: --seed ${seed}: a reproducible stream for tests, NOT for release (the output's first line says so)`];
-      return { request: req, ...outFile(outText), json: f.bool('json'), print: false, ...lines, ...(dp.points ? { pointsPrior: dp.points } : {}) };
-    }
-    case 'compare': {
-      const f = new Flags(args, ['domain', 'epsilon', 'kinds', 'prior', 'loss', 'focus', 'out', 'png', 'json', 'quiet']);
-      noPositional();
-      const dp = domainAndPrior(f, true);
-      const mechanisms = parseCompareKinds(f.need('kinds', 'planar-laplace,planar-laplace+remap,tight'));
-      const req: JobRequest = { type: 'compare', domain: dp.domain!, epsilon: f.needPositive('epsilon', '1'), mechanisms };
-      if (dp.prior !== undefined) req.prior = dp.prior;
-      const loss = f.str('loss');
-      if (loss !== undefined) req.loss = parseLossArg(loss);
-      if (f.has('focus')) {
-        const v = f.num('focus');
-        if (v === undefined || !Number.isInteger(v) || v < 0) invalid(`--focus must be a cell index (an integer >= 0), got '${String(args.flags.get('focus'))}'`);
-        req.focus = v;
-      }
-      const target = (name: 'out' | 'png', example: string): string | undefined => {
-        const v = f.str(name);
-        if (v === undefined) return undefined;
-        if (v === '') invalid(`--${name} needs a file name (e.g. --${name} ${example})`);
-        const abs = resolve(v);
-        checkWriteTarget(abs, `--${name} file`);
-        return abs;
-      };
-      const csv = target('out', 'compare.csv');
-      const png = target('png', 'compare.png');
-      return { request: req, json: f.bool('json'), print: false, compareOut: { ...(csv ? { csv } : {}), ...(png ? { png } : {}) }, ...pointsLines(dp.points), ...(dp.points ? { pointsPrior: dp.points } : {}) };
-    }
-    case 'measure': {
-      const f = new Flags(args, ['channel', 'domain', 'epsilon', 'prior', 'loss', 'json', 'quiet']);
-      noPositional();
-      const channelPath = resolve(f.need('channel', 'mech.csv'));
-      const d = f.str('domain');
-      const domain = d === undefined ? undefined : resolveDomainArg(d);
-      const e = f.positive('epsilon');
-      if (e !== undefined && domain === undefined) throw new MechError('invalid-input', '--epsilon needs --domain (the metric the epsilon scales)');
-      const prior = f.str('prior');
-      const loss = f.str('loss');
-      const req: JobRequest = {
-        type: 'measure',
-        channel: await readChannelCsv(channelPath, signal, domain === undefined ? undefined : domainPointsFromText(domain)),
-      };
-      if (domain !== undefined) req.domain = domain;
-      if (e !== undefined) req.epsilon = e;
-      let pp: PointsPrior | undefined;
-      if (prior !== undefined && prior.trim().startsWith('points:')) {
-        pp = parsePointsPriorArg(prior);
-        if (req.channel!.rows !== pp.grid.rows * pp.grid.cols) invalid(`the channel has ${req.channel!.rows} rows but the points grid ${pp.domain} has ${pp.grid.rows * pp.grid.cols} cells`);
-        req.prior = pp.prior;
-      } else if (prior !== undefined) req.prior = parsePriorArg(prior);
-      if (loss !== undefined) req.loss = parseLossArg(loss);
-      return { request: req, json: f.bool('json'), print: false, ...pointsLines(pp), ...(pp ? { pointsPrior: pp } : {}) };
-    }
+    case 'mechanism':
+      return mechanismPlan(args);
+    case 'apply':
+      return await applyPlan(args, signal);
+    case 'compare':
+      return comparePlan(args);
+    case 'measure':
+      return await measurePlan(args, signal);
     case 'check': {
       const f = new Flags(args, ['channel', 'domain', 'epsilon', 'json', 'quiet']);
       noPositional();
@@ -577,51 +596,14 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
       }
     }
     dispatcher ??= opts.dispatcher ?? new Dispatcher({ threads });
-    if (plan.project) {
-      const s = await runProject(dispatcher, plan.project.project, plan.project.baseDir, plan.project.out, {
-        resolved: plan.project.resolved,
-        signal: controller.signal,
-        onProgress: (f, m) => pr.update(f, m),
-        // Through the queue each sweep goes out as up to 16 eps slices (a queue job costs ~3 ms: 16 parts
-        // reach 16 worker slots for ~50 ms); locally as many slices as pool threads.
-        ...(plan.queue ? { sweepParts: 16 } : {}),
-      });
-      progress.clear();
-      stdout.write((plan.json ? JSON.stringify(runSummaryJson(s)) : runSummaryText(s)) + '\n');
-      if (s.failed === 0) return 0;
-      // one line on stderr; exit 2 when every failure is the input's fault
-      const failed = s.items.filter((i) => !i.ok);
-      const first = failed[0]!;
-      const code = failed.every((i) => exitCodeFor(i.error!.code) === 2) ? first.error!.code : 'internal';
-      return fail(code, `${s.failed} of ${s.items.length} items failed (first: ${first.id}: ${first.error!.message})`);
-    }
+    if (plan.project) return await runProjectPlan(dispatcher, plan, plan.project, controller.signal, pr, stdout, fail);
     const req = plan.request!;
     lpJob = isLpJob(req);
     const result: JobResult = await dispatcher.run(req, { signal: controller.signal, stopSignal: stopper.signal, onProgress: (f, m) => pr.update(f, m) });
-    if (plan.outFile && (result.type === 'mechanism' || result.type === 'capacity' || result.type === 'apply') && result.csvPath) {
-      publishTemp(result.csvPath, plan.outFile, '--out file');
-      result.csvPath = plan.outFile;
-    }
-    if (plan.compareOut && result.type === 'compare') {
-      const { compareCsv, compareChart } = await import('../../src-shared/charts/compare-report');
-      if (plan.compareOut.csv) writeFileAtomic(plan.compareOut.csv, compareCsv(result), '--out file');
-      if (plan.compareOut.png) {
-        const { renderChartPng } = await import('../charts/render-chart');
-        writeFileAtomic(plan.compareOut.png, renderChartPng(compareChart(result)), '--png file');
-      }
-    }
+    await writeResultFiles(plan, result);
     progress.clear();
     if (stopper.signal.aborted) stderr.write(`mechstudio: ${stoppedNote(result)}\n`);
-    if (plan.json) {
-      const o = jsonFor(req, result);
-      if (plan.pointsPrior) o.pointsPrior = pointsPriorJson(plan.pointsPrior);
-      stdout.write(JSON.stringify(o) + '\n');
-    } else {
-      stdout.write(readable(req, result) + '\n');
-      if (plan.pointsPrior) stdout.write(`${plan.pointsPrior.summary}\n`);
-      const rule = printMatrixRule(req, result, plan.print);
-      if (rule) stdout.write(rule + '\n');
-    }
+    printResult(plan, req, result, stdout);
     return 0;
   } catch (e) {
     return failWith(e);
@@ -636,6 +618,64 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
       }
     }
     if (dispatcher && dispatcher !== opts.dispatcher) await dispatcher.close().catch(() => undefined);
+  }
+}
+
+/** `run` / `example`: the project's items, the run summary on stdout, and the exit code (2 when every failure is the input's fault). */
+async function runProjectPlan(
+  dispatcher: JobRunner,
+  plan: Plan,
+  project: NonNullable<Plan['project']>,
+  signal: AbortSignal,
+  pr: ProgressReporter,
+  stdout: { write(s: string): unknown },
+  fail: (code: string, message: string) => number,
+): Promise<number> {
+  const s = await runProject(dispatcher, project.project, project.baseDir, project.out, {
+    resolved: project.resolved,
+    signal,
+    onProgress: (f, m) => pr.update(f, m),
+    // Through the queue each sweep goes out as up to 16 eps slices (a queue job costs ~3 ms: 16 parts
+    // reach 16 worker slots for ~50 ms); locally as many slices as pool threads.
+    ...(plan.queue ? { sweepParts: 16 } : {}),
+  });
+  pr.clear();
+  stdout.write((plan.json ? JSON.stringify(runSummaryJson(s)) : runSummaryText(s)) + '\n');
+  if (s.failed === 0) return 0;
+  // one line on stderr; exit 2 when every failure is the input's fault
+  const failed = s.items.filter((i) => !i.ok);
+  const first = failed[0]!;
+  const code = failed.every((i) => exitCodeFor(i.error!.code) === 2) ? first.error!.code : 'internal';
+  return fail(code, `${s.failed} of ${s.items.length} items failed (first: ${first.id}: ${first.error!.message})`);
+}
+
+/** The job's files: the --out CSV published from its temporary name; compare's CSV table and PNG chart. */
+async function writeResultFiles(plan: Plan, result: JobResult): Promise<void> {
+  if (plan.outFile && (result.type === 'mechanism' || result.type === 'capacity' || result.type === 'apply') && result.csvPath) {
+    publishTemp(result.csvPath, plan.outFile, '--out file');
+    result.csvPath = plan.outFile;
+  }
+  if (plan.compareOut && result.type === 'compare') {
+    const { compareCsv, compareChart } = await import('../../src-shared/charts/compare-report');
+    if (plan.compareOut.csv) writeFileAtomic(plan.compareOut.csv, compareCsv(result), '--out file');
+    if (plan.compareOut.png) {
+      const { renderChartPng } = await import('../charts/render-chart');
+      writeFileAtomic(plan.compareOut.png, renderChartPng(compareChart(result)), '--png file');
+    }
+  }
+}
+
+/** The result on stdout: the --json object, or the readable summary (with the points prior and the matrix when asked). */
+function printResult(plan: Plan, req: JobRequest, result: JobResult, stdout: { write(s: string): unknown }): void {
+  if (plan.json) {
+    const o = jsonFor(req, result);
+    if (plan.pointsPrior) o.pointsPrior = pointsPriorJson(plan.pointsPrior);
+    stdout.write(JSON.stringify(o) + '\n');
+  } else {
+    stdout.write(readable(req, result) + '\n');
+    if (plan.pointsPrior) stdout.write(`${plan.pointsPrior.summary}\n`);
+    const rule = printMatrixRule(req, result, plan.print);
+    if (rule) stdout.write(rule + '\n');
   }
 }
 

@@ -52,12 +52,13 @@ export async function privacyTypeCapacities(domain: Domain, eps: number, options
     half(0.5),
   );
   const labels = domainLabels(domain);
-  const mech = (s: PrivateChannelSolution, which: string, value: number): Mechanism => ({
+  const mech = (s: PrivateChannelSolution, which: 'multiplicative' | 'additive', value: number): Mechanism => ({
     kind: 'capacity',
     channel: new DenseChannel(new Matrix(n, n, s.channel), labels, labels.slice()),
     guaranteedEpsilon: eps,
     guarantee: `eps*d-private by construction (${s.graph.mode === 'edges' ? 'constraints on the graph edges of d' : 'constraints on all pairs not implied by an equally long path'}); achieves the ${which} capacity`,
-    info: {
+    facts: {
+      kind: 'capacity',
       capacity: which,
       value,
       trace: s.objective,
@@ -66,7 +67,6 @@ export async function privacyTypeCapacities(domain: Domain, eps: number, options
       variables: s.variables,
       solverMs: s.solveMs,
       maxConstraintViolation: s.maxConstraintViolation,
-      status: 'optimal',
     },
   });
   const multiplicative = mult.objective;

@@ -21,9 +21,10 @@ import { remapMechanism } from '../remap/bayes-remap';
 import { posteriorVulnerability } from '../measure/posterior-vulnerability';
 import { expectedDistanceError } from '../measure/expected-distance-error';
 import { uniformPrior } from '../measure/prior';
-import { optimalMechanism } from '../lp/optimal-mechanism';
+import { optimalMechanism, type OptimalMechanism } from '../lp/optimal-mechanism';
 import { checkPrivacy } from '../check/privacy-check';
-import { checkAbort, epsGrid, f, knownParams, listParam, normalise, numParam, type Study, type StudyContext, type CaseStudyResult } from './study';
+import { checkAbort, epsGrid, f, knownParams, listParam, normalise, numParam, type Study, type StudyContext, type CaseStudyResult, type CaseStudyTable, type ChartSpec } from './study';
+import type { CaseStudyParams } from '../../src-shared/protocol/casestudy';
 
 interface GridPoint {
   eps: number;
@@ -73,17 +74,101 @@ export function coarsen(w: ArrayLike<number>, rows: number, cols: number, b: num
   return out;
 }
 
-interface CityRow {
-  eps: number;
-  grid: string;
-  mechanism: string;
-  exists: boolean;
-  error: number | null;
-  effectiveEps: number | null;
-  note: string;
+/** The mechanisms the city comparison measures (ids; display names in CITY_MECHANISM_NAMES). */
+export type CityMechanism = 'planar-laplace' | 'tight' | 'lp-spanner' | 'lp-exact';
+const CITY_MECHANISM_NAMES: Record<CityMechanism, string> = {
+  'planar-laplace': 'planar Laplace',
+  tight: 'tight-constraints',
+  'lp-spanner': 'LP-optimal (spanner)',
+  'lp-exact': 'LP-optimal (exact constraints)',
+};
+
+/** The city grid a row was measured on: the full city (1 km cells) or its coarsening. */
+export interface CityGrid {
+  side: number;
+  cellKm: number;
+  full: boolean;
 }
 
-interface CityLpOptions {
+/** What an LP row's solve did (from the optimal mechanism's typed facts). */
+export interface CityLpFacts {
+  /** The SPEC §4 check of the LP's channel passed. */
+  passes: boolean;
+  /** Spanner dilation (spanner rows only). */
+  delta: number | null;
+  constraints: number;
+  solverMs: number;
+  method: 'full-model' | 'constraint-generation' | 'decomposition';
+  generation?: { rounds: number; privacyRows: number; fullPrivacyRows: number };
+  /** Decomposition by output column: rounds, columns, the certified lower bound (km) and its relative gap. */
+  decomposition?: { rounds: number; columns: number; lowerBound: number; relativeGap: number };
+}
+
+/**
+ * One row of the city comparison, typed: what was measured (grid, mechanism,
+ * remapped or not), whether it was computed, and the facts its note is
+ * rendered from (cityRowNote, the one place that words them).
+ */
+export interface CityRow {
+  eps: number;
+  grid: CityGrid;
+  mechanism: CityMechanism;
+  /** Followed by the Bayesian remap of its outputs (issue 14), with the remap method. */
+  remap: { method: string } | null;
+  /** 'computed'; 'absent' (tight-constraints does not exist here); 'skipped' (parameter fullLpEpsilons); 'failed' (the LP threw). */
+  status: 'computed' | 'absent' | 'skipped' | 'failed';
+  error: number | null;
+  effectiveEps: number | null;
+  /** Tight-constraints that does not exist: min z and where. */
+  minZ?: { value: number; at: string };
+  lp?: CityLpFacts;
+  /** Why a row was skipped or failed. */
+  reason?: string;
+}
+
+export const cityGridLabel = (g: CityGrid): string => `${g.side} x ${g.side}, ${g.cellKm} km`;
+export const cityMechanismLabel = (r: Pick<CityRow, 'mechanism' | 'remap'>): string => `${CITY_MECHANISM_NAMES[r.mechanism]}${r.remap ? ', remapped' : ''}`;
+const exists = (r: CityRow): boolean => r.status === 'computed';
+
+function lpNote(lp: CityLpFacts, mechanism: CityMechanism): string {
+  const dec = lp.decomposition;
+  const gen = lp.generation
+    ? `constraint generation: ${lp.generation.rounds} rounds, ${lp.generation.privacyRows} of ${lp.generation.fullPrivacyRows} privacy rows, `
+    : dec
+      ? `decomposition by output column: ${dec.rounds} rounds, ${dec.columns} columns, certified lower bound ${f(dec.lowerBound, 8)} km (gap ${f(dec.relativeGap, 2)}), `
+      : '';
+  return `${lp.passes ? 'privacy check passes' : 'privacy check FAILS'}; ${mechanism === 'lp-spanner' ? `spanner dilation ${lp.delta ?? '?'}, ` : ''}${gen || `${lp.constraints} constraints, `}solver ${f(lp.solverMs / 1000, 3)} s`;
+}
+
+/** The note column of a city row, in words (rendered from its typed fields only). */
+export function cityRowNote(r: CityRow): string {
+  if (r.remap) return `Bayesian remap of its outputs (${r.remap.method}): post-processing, still eps*d2-private`;
+  if (r.status === 'skipped' || r.status === 'failed') return r.reason ?? '';
+  switch (r.mechanism) {
+    case 'planar-laplace':
+      return 'exactly eps*d2-private (post-processing of the continuous mechanism)';
+    case 'tight':
+      return r.minZ ? `does not exist: min z = ${f(r.minZ.value)} at ${r.minZ.at}` : 'optimal for binary gain under regular priors, not for distance error';
+    default:
+      return r.lp ? lpNote(r.lp, r.mechanism) : '';
+  }
+}
+
+/** The typed facts of an LP row from the optimal mechanism and its privacy check. */
+function cityLpFacts(m: OptimalMechanism, passes: boolean, mode: 'spanner' | 'exact'): CityLpFacts {
+  const s = m.facts.solve;
+  return {
+    passes,
+    delta: mode === 'spanner' ? s.delta : null,
+    constraints: s.constraints,
+    solverMs: s.solverMs,
+    method: m.lp.method,
+    ...(s.generation ? { generation: { rounds: s.generation.rounds, privacyRows: s.generation.privacyRows, fullPrivacyRows: s.generation.fullPrivacyRows } } : {}),
+    ...(s.decomposition ? { decomposition: { rounds: s.decomposition.rounds, columns: s.decomposition.columns, lowerBound: m.lp.lowerBound, relativeGap: s.decomposition.relativeGap } } : {}),
+  };
+}
+
+export interface CityLpOptions {
   exactLp: boolean;
   fullLp: boolean;
   fullExactLp: boolean;
@@ -91,79 +176,92 @@ interface CityLpOptions {
   timeLimit: number;
 }
 
-async function cityComparison(pop: Float64Array, side: number, eps: number, coarse: number, o: CityLpOptions, ctx: StudyContext): Promise<CityRow[]> {
+/** Planar Laplace and tight-constraints on one grid, each followed by its Bayesian remap (issue 14). */
+function cityClosedFormRows(d: Domain, pi: Float64Array, grid: CityGrid, eps: number, ctx: StudyContext): CityRow[] {
+  const rows: CityRow[] = [];
+  const base = { eps, grid, remap: null, effectiveEps: null };
+  const plMech = planarLaplace(d, eps);
+  rows.push({ ...base, mechanism: 'planar-laplace', status: 'computed', error: expectedDistanceError(pi, plMech.channel, d) });
+  // Issue 14: each followed by the Bayesian remap of its outputs for the prior and distance loss (still eps*d2-private).
+  const remapped = (mech: Mechanism, mechanism: CityMechanism): CityRow => {
+    const r = remapMechanism(mech, d, pi, { kind: 'dist' }, { signal: ctx.signal });
+    return { ...base, mechanism, remap: { method: r.method }, status: 'computed', error: r.remappedLoss };
+  };
+  rows.push(remapped(plMech, 'planar-laplace'));
+  const t = tightConstraintsStructured(d, eps);
+  rows.push(
+    t.exists
+      ? { ...base, mechanism: 'tight', status: 'computed', error: tightExpectedError(pi, t.mechanism.channel).value }
+      : { ...base, mechanism: 'tight', status: 'absent', error: null, minZ: { value: t.minZ, at: t.argMinLabel } },
+  );
+  if (t.exists) rows.push(remapped(t.mechanism, 'tight'));
+  return rows;
+}
+
+/** The LP-optimal mechanism for expected distance on one grid (spanner or exact constraints), checked for privacy. */
+async function cityLpRow(d: Domain, pi: Float64Array, grid: CityGrid, eps: number, mode: 'spanner' | 'exact', full: boolean, o: CityLpOptions, ctx: StudyContext): Promise<CityRow> {
+  const mechanism: CityMechanism = mode === 'spanner' ? 'lp-spanner' : 'lp-exact';
+  const base = { eps, grid, mechanism, remap: null };
+  ctx.progress(null, `${CITY_MECHANISM_NAMES[mechanism]} on ${cityGridLabel(grid)}, eps = ${eps}`);
+  try {
+    const m = await optimalMechanism(d, eps, pi, 'dist', {
+      signal: ctx.signal,
+      constraints: mode,
+      ...(full && !o.fullLp ? { generation: 'off' as const, decomposition: 'off' as const } : {}),
+      ...(full ? { timeLimitSeconds: o.timeLimit } : {}),
+      onProgress: (_f, msg) => ctx.progress(null, `${cityGridLabel(grid)}, eps = ${eps}: ${msg}`),
+    });
+    const chk = checkPrivacy(m.channel, d, eps, { topK: 1 });
+    return { ...base, status: 'computed', error: expectedDistanceError(pi, m.channel, d), effectiveEps: chk.effectiveEpsilon, lp: cityLpFacts(m, chk.passes, mode) };
+  } catch (e) {
+    if (e instanceof MechError && e.code === 'cancelled') throw e;
+    return { ...base, status: 'failed', error: null, effectiveEps: null, reason: `not computed: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}
+
+/**
+ * The city comparison at one eps: planar Laplace, tight-constraints, their
+ * remaps and the LP-optimal mechanisms, on the full city and on its
+ * coarsening by `coarse` (typed rows; cityRowNote words them).
+ */
+export async function cityComparison(pop: Float64Array, side: number, eps: number, coarse: number, o: CityLpOptions, ctx: StudyContext): Promise<CityRow[]> {
   const rows: CityRow[] = [];
   // The full city's spanner LP (160,000 variables, 1.19M rows) does not fit the
   // solver heap as one model: 'auto' solves it by decomposition over output
   // columns (lp/column-decomposition.ts, about a minute at eps 1). The exact
   // (all-pairs) LP there needs constraint generation with 64M candidate rows:
   // hours, so only on request (fullExactLp).
-  const measure = async (d: Domain, pi: Float64Array, label: string, withLp: boolean, withExact = false, full = false) => {
+  const measure = async (d: Domain, pi: Float64Array, grid: CityGrid, withLp: boolean, withExact = false, full = false) => {
     checkAbort(ctx.signal);
-    const plMech = planarLaplace(d, eps);
-    const pl = plMech.channel;
-    rows.push({ eps, grid: label, mechanism: 'planar Laplace', exists: true, error: expectedDistanceError(pi, pl, d), effectiveEps: null, note: 'exactly eps*d2-private (post-processing of the continuous mechanism)' });
-    // Issue 14: each followed by the Bayesian remap of its outputs for the prior and distance loss (still eps*d2-private).
-    const remapped = (mech: Mechanism, name: string): CityRow => {
-      const r = remapMechanism(mech, d, pi, { kind: 'dist' }, { signal: ctx.signal });
-      return { eps, grid: label, mechanism: `${name}, remapped`, exists: true, error: r.remappedLoss, effectiveEps: null, note: `Bayesian remap of its outputs (${r.method}): post-processing, still eps*d2-private` };
-    };
-    rows.push(remapped(plMech, 'planar Laplace'));
-    const t = tightConstraintsStructured(d, eps);
-    rows.push(
-      t.exists
-        ? { eps, grid: label, mechanism: 'tight-constraints', exists: true, error: tightExpectedError(pi, t.mechanism.channel).value, effectiveEps: null, note: 'optimal for binary gain under regular priors, not for distance error' }
-        : { eps, grid: label, mechanism: 'tight-constraints', exists: false, error: null, effectiveEps: null, note: `does not exist: min z = ${f(t.minZ)} at ${t.argMinLabel}` },
-    );
-    if (t.exists) rows.push(remapped(t.mechanism, 'tight-constraints'));
+    rows.push(...cityClosedFormRows(d, pi, grid, eps, ctx));
     if (!withLp) return;
-    const modes: ('spanner' | 'exact')[] = withExact ? ['spanner', 'exact'] : ['spanner'];
-    for (const mode of modes) {
-      const name = mode === 'spanner' ? 'LP-optimal (spanner)' : 'LP-optimal (exact constraints)';
-      ctx.progress(null, `${name} on ${label}, eps = ${eps}`);
-      try {
-        const m = await optimalMechanism(d, eps, pi, 'dist', {
-          signal: ctx.signal,
-          constraints: mode,
-          ...(full && !o.fullLp ? { generation: 'off' as const, decomposition: 'off' as const } : {}),
-          ...(full ? { timeLimitSeconds: o.timeLimit } : {}),
-          onProgress: (_f, msg) => ctx.progress(null, `${label}, eps = ${eps}: ${msg}`),
-        });
-        const gen =
-          m.info.generationRounds !== undefined
-            ? `constraint generation: ${m.info.generationRounds} rounds, ${m.info.generatedPrivacyRows} of ${m.info.fullPrivacyRows} privacy rows, `
-            : m.info.decompositionRounds !== undefined
-              ? `decomposition by output column: ${m.info.decompositionRounds} rounds, ${m.info.decompositionColumns} columns, certified lower bound ${f(Number(m.info.lowerBound), 8)} km (gap ${f(Number(m.info.relativeGap), 2)}), `
-              : '';
-        const chk = checkPrivacy(m.channel, d, eps, { topK: 1 });
-        rows.push({
-          eps,
-          grid: label,
-          mechanism: name,
-          exists: true,
-          error: expectedDistanceError(pi, m.channel, d),
-          effectiveEps: chk.effectiveEpsilon,
-          note: `${chk.passes ? 'privacy check passes' : 'privacy check FAILS'}; ${mode === 'spanner' ? `spanner dilation ${m.info.delta ?? '?'}, ` : ''}${gen || `${m.info.constraints ?? '?'} constraints, `}solver ${f(Number(m.info.solverMs) / 1000, 3)} s`,
-        });
-      } catch (e) {
-        if (e instanceof MechError && e.code === 'cancelled') throw e;
-        rows.push({ eps, grid: label, mechanism: name, exists: false, error: null, effectiveEps: null, note: `not computed: ${e instanceof Error ? e.message : String(e)}` });
-      }
-    }
+    for (const mode of withExact ? (['spanner', 'exact'] as const) : (['spanner'] as const)) rows.push(await cityLpRow(d, pi, grid, eps, mode, full, o, ctx));
   };
+  const fullGrid: CityGrid = { side, cellKm: 1, full: true };
   const full = gridDomain(side, side, 1, 'euclidean');
   if (o.fullLp && !o.fullLpEpsilons.includes(eps)) {
-    await measure(full, pop, `${side} x ${side}, 1 km`, false);
-    rows.push({ eps, grid: `${side} x ${side}, 1 km`, mechanism: 'LP-optimal (spanner)', exists: false, error: null, effectiveEps: null, note: `not computed at this eps (parameter fullLpEpsilons = ${o.fullLpEpsilons.join(', ')})` });
-  } else await measure(full, pop, `${side} x ${side}, 1 km`, true, o.fullExactLp, true);
+    await measure(full, pop, fullGrid, false);
+    rows.push({ eps, grid: fullGrid, mechanism: 'lp-spanner', remap: null, status: 'skipped', error: null, effectiveEps: null, reason: `not computed at this eps (parameter fullLpEpsilons = ${o.fullLpEpsilons.join(', ')})` });
+  } else await measure(full, pop, fullGrid, true, o.fullExactLp, true);
   if (coarse > 1 && side % coarse === 0) {
     const c = side / coarse;
-    await measure(gridDomain(c, c, coarse, 'euclidean'), coarsen(pop, side, side, coarse), `${c} x ${c}, ${coarse} km`, true, o.exactLp);
+    await measure(gridDomain(c, c, coarse, 'euclidean'), coarsen(pop, side, side, coarse), { side: c, cellKm: coarse, full: false }, true, o.exactLp);
   }
   return rows;
 }
 
-export const geoStudy: Study = async (params, ctx): Promise<CaseStudyResult> => {
+/** The geo study's parameters, validated (defaults filled). */
+interface GeoParams {
+  size: number;
+  grid: number[];
+  citySide: number;
+  cityEpsList: number[];
+  lpCoarsen: number;
+  skipCity: boolean;
+  lp: CityLpOptions;
+}
+
+function geoParams(params: CaseStudyParams): GeoParams {
   knownParams(params, 'geo', ['size', 'from', 'to', 'step', 'population', 'citySide', 'cityEpsilons', 'lpCoarsen', 'skipCity', 'exactLp', 'fullLp', 'fullExactLp', 'fullLpTimeLimit', 'fullLpEpsilons']);
   const size = numParam(params, 'size', 100, { min: 2, max: 1000, int: true });
   const grid = epsGrid(numParam(params, 'from', 0.4, { min: 1e-3 }), numParam(params, 'to', 1.3, { max: 20 }), numParam(params, 'step', 0.1, { min: 1e-3 }));
@@ -176,20 +274,17 @@ export const geoStudy: Study = async (params, ctx): Promise<CaseStudyResult> => 
   // The spanner LP on the full city (decomposition, about a minute at eps 1): on by default.
   const fullLp = params.fullLp !== false;
   const fullExactLp = params.fullExactLp === true;
-  const fullLpTimeLimit = numParam(params, 'fullLpTimeLimit', 900, { min: 1, max: 86400 });
+  const timeLimit = numParam(params, 'fullLpTimeLimit', 900, { min: 1, max: 86400 });
   const fullLpEpsilons = Array.from(listParam(params, 'fullLpEpsilons', cityEpsList));
+  return { size, grid, citySide, cityEpsList, lpCoarsen, skipCity, lp: { exactLp, fullLp, fullExactLp, fullLpEpsilons, timeLimit } };
+}
 
-  const pts = gridComparison(size, grid, ctx);
+/** Findings of part (a): the G x G grid under the uniform prior. */
+function gridFindings(size: number, grid: number[], pts: GridPoint[]): string[] {
   const missing = pts.filter((p) => !p.tightExists);
   const exists = pts.filter((p) => p.tightExists);
-  const city: CityRow[] = [];
-  if (!skipCity) {
-    const pop = normalise(listParam(params, 'population', null, `${citySide * citySide} population weights (row-major)`));
-    if (pop.length !== citySide * citySide) throw new MechError('invalid-input', `population has ${pop.length} weights, the ${citySide} x ${citySide} city needs ${citySide * citySide}`);
-    for (const e of cityEpsList) city.push(...(await cityComparison(pop, citySide, e, lpCoarsen, { exactLp, fullLp, fullExactLp, fullLpEpsilons, timeLimit: fullLpTimeLimit }, ctx)));
-  }
   const better = exists.filter((p) => p.tightError! < p.plError);
-  const findings = [
+  return [
     `(a) ${size} x ${size} grid of 1 km cells (${size * size} points), Euclidean metric, uniform prior. The tight-constraints mechanism is never formed as a matrix: z solves Phi z = 1 by the structured solver, its utility and expected error come from z and FFTs; planar Laplace rows are generated from translation-invariant cell tables.`,
     missing.length === 0
       ? `- The tight-constraints mechanism exists at every eps in ${grid[0]}..${grid[grid.length - 1]}.`
@@ -202,65 +297,90 @@ export const geoStudy: Study = async (params, ctx): Promise<CaseStudyResult> => 
       : []),
     `- Planar Laplace exists at every eps: expected error ${pts.map((p) => `${f(p.plError)} km at ${p.eps}`).join(', ')} (about 2/eps for a continuous plane, less near borders where the tail is snapped).`,
   ];
-  if (!skipCity) {
-    findings.push(`(b) The ${citySide} x ${citySide} km city with its population prior (dense centre, two suburbs, empty river valley), eps = ${cityEpsList.join(' and ')} per km, expected distance error under that prior:`);
-    for (const r of city) findings.push(`- eps ${r.eps}, ${r.grid}, ${r.mechanism}: ${r.exists ? `${f(r.error)} km` : 'n/a'}${r.effectiveEps !== null ? ` (effective eps ${f(r.effectiveEps)})` : ''}; ${r.note}.`);
-    const rel = (a: number, b: number) => (a <= b ? `${f((1 - a / b) * 100, 3)}% below` : `${f((a / b - 1) * 100, 3)}% ABOVE`);
-    for (const e of cityEpsList) {
-      const fullRows = city.filter((r) => r.eps === e && r.grid.startsWith(`${citySide} x`));
-      const lp = fullRows.find((r) => r.mechanism === 'LP-optimal (spanner)');
-      const plf = fullRows.find((r) => r.mechanism === 'planar Laplace');
-      const tcf = fullRows.find((r) => r.mechanism === 'tight-constraints' && r.exists);
-      // Issue 14: what the Bayesian remap of the outputs buys, and how much of the gap to the LP it recovers.
-      const plr = fullRows.find((r) => r.mechanism === 'planar Laplace, remapped');
-      const tcr = fullRows.find((r) => r.mechanism === 'tight-constraints, remapped');
-      if (plf && plr) {
-        const gap = lp && lp.exists && lp.error! < plf.error! ? `, ${f(((plf.error! - plr.error!) / (plf.error! - lp.error!)) * 100, 3)}% of its gap to the spanner LP's ${f(lp.error)} km` : '';
-        findings.push(
-          `- eps = ${e}, full city, remapped outputs (the Bayesian remap for the prior and distance, post-processing): planar Laplace ${f(plf.error)} -> ${f(plr.error)} km${gap}${tcf && tcr ? `; tight-constraints ${f(tcf.error)} -> ${f(tcr.error)} km` : ''}.`,
-        );
-      }
-      if (lp && lp.exists && plf) {
-        findings.push(
-          `- eps = ${e}, full ${citySide} x ${citySide} city (${citySide ** 4} LP variables, 1 km cells): the LP-optimal mechanism (spanner, dilation 1.1${lp.note.includes('decomposition by output column') ? ', solved by decomposition over output columns and certified by a Lagrangian lower bound' : ''}) has expected error ${f(lp.error)} km, ${rel(lp.error!, plf.error!)} planar Laplace's ${f(plf.error)} km${tcf ? ` and ${rel(lp.error!, tcf.error!)} tight-constraints' ${f(tcf.error)} km` : ' (tight-constraints does not exist here)'}; its channel passes the SPEC §4 check (effective eps ${f(lp.effectiveEps)}).${tcf && lp.error! > tcf.error! ? ' The spanner LP optimises only over channels private on the spanner with eps/1.1, so an eps*d2-private mechanism outside that set (tight-constraints) can beat it; the true optimum is at most the smaller of the two.' : ''}`,
-        );
-      } else if (lp && !lp.exists && lp.note.startsWith('not computed at this eps')) {
-        findings.push(
-          `- eps = ${e}: the LP-optimal mechanism on the full ${citySide} x ${citySide} city is skipped (parameter fullLpEpsilons): at small eps the decomposition needs many more rounds (wider columns, slower pricing; measured in the LP README). The coarse city below compares all mechanisms on one grid at this eps.`,
-        );
-      } else if (lp && !lp.exists) {
-        findings.push(
-          `- eps = ${e}: the LP-optimal mechanism on the full ${citySide} x ${citySide} city was not computed (${lp.note}). As one model its spanner LP has ${citySide ** 4} variables and over a million rows, beyond the solver's 2 GiB heap; the decomposition over output columns solves it in minutes (parameters fullLp, fullLpTimeLimit). The coarse city below compares all mechanisms on one grid.`,
-        );
-      }
+}
+
+/** Findings of part (b): the city under its population prior (full grid, then the coarse one). */
+function cityFindings(p: GeoParams, city: CityRow[]): string[] {
+  const { citySide, cityEpsList } = p;
+  const findings: string[] = [];
+  findings.push(`(b) The ${citySide} x ${citySide} km city with its population prior (dense centre, two suburbs, empty river valley), eps = ${cityEpsList.join(' and ')} per km, expected distance error under that prior:`);
+  for (const r of city) findings.push(`- eps ${r.eps}, ${cityGridLabel(r.grid)}, ${cityMechanismLabel(r)}: ${exists(r) ? `${f(r.error)} km` : 'n/a'}${r.effectiveEps !== null ? ` (effective eps ${f(r.effectiveEps)})` : ''}; ${cityRowNote(r)}.`);
+  const rel = (a: number, b: number) => (a <= b ? `${f((1 - a / b) * 100, 3)}% below` : `${f((a / b - 1) * 100, 3)}% ABOVE`);
+  for (const e of cityEpsList) {
+    const fullRows = city.filter((r) => r.eps === e && r.grid.full);
+    const lp = fullRows.find((r) => r.mechanism === 'lp-spanner');
+    const plf = fullRows.find((r) => r.mechanism === 'planar-laplace' && !r.remap);
+    const tcf = fullRows.find((r) => r.mechanism === 'tight' && !r.remap && exists(r));
+    // Issue 14: what the Bayesian remap of the outputs buys, and how much of the gap to the LP it recovers.
+    const plr = fullRows.find((r) => r.mechanism === 'planar-laplace' && r.remap);
+    const tcr = fullRows.find((r) => r.mechanism === 'tight' && r.remap);
+    if (plf && plr) {
+      const gap = lp && exists(lp) && lp.error! < plf.error! ? `, ${f(((plf.error! - plr.error!) / (plf.error! - lp.error!)) * 100, 3)}% of its gap to the spanner LP's ${f(lp.error)} km` : '';
+      findings.push(
+        `- eps = ${e}, full city, remapped outputs (the Bayesian remap for the prior and distance, post-processing): planar Laplace ${f(plf.error)} -> ${f(plr.error)} km${gap}${tcf && tcr ? `; tight-constraints ${f(tcf.error)} -> ${f(tcr.error)} km` : ''}.`,
+      );
     }
-    for (const e of cityEpsList) {
-      const coarseRows = city.filter((r) => r.eps === e && !r.grid.startsWith(`${citySide} x`));
-      const lp = coarseRows.find((r) => r.mechanism === 'LP-optimal (spanner)' && r.exists);
-      const lpx = coarseRows.find((r) => r.mechanism === 'LP-optimal (exact constraints)' && r.exists);
-      const plc = coarseRows.find((r) => r.mechanism === 'planar Laplace');
-      const tc = coarseRows.find((r) => r.mechanism === 'tight-constraints' && r.exists);
-      if (lp && plc) {
-        findings.push(
-          `- eps = ${e}, coarse city: the spanner LP's error ${f(lp.error)} km is ${rel(lp.error!, plc.error!)} planar Laplace's ${f(plc.error)} km${tc ? ` and ${rel(lp.error!, tc.error!)} tight-constraints' ${f(tc.error)} km` : ''}. The SPEC §4 check of its channel ${lp.effectiveEps !== null && lp.effectiveEps <= e * (1 + 1e-9) ? 'confirms eps*d2-privacy' : 'FAILS'} (effective eps ${f(lp.effectiveEps)}).`,
-        );
-        if (tc && lp.error! > tc.error!)
-          findings.push(
-            `- So the "LP-optimal" mechanism is NOT optimal here: the spanner LP constrains only spanner edges, with eps/1.1, which guarantees eps*d2-privacy but excludes eps*d2-private mechanisms such as tight-constraints (its effective eps ${f(lp.effectiveEps)} < ${e} shows unused budget). It is optimal only among spanner-constrained mechanisms; the true optimum is at most ${f(tc.error)} km.${lpx ? '' : ' The LP with exact constraints (parameter exactLp, solved by constraint generation) gives the true optimum.'}`,
-          );
-        else if (plc.error! > lp.error!) findings.push(`- The LP exploits the prior (it can pull reports towards where people live); planar Laplace ignores it.`);
-      }
-      if (lpx)
-        findings.push(
-          `- eps = ${e}, coarse city, LP with exact constraints (the true optimum for expected distance, solved by constraint generation): ${f(lpx.error)} km (effective eps ${f(lpx.effectiveEps)}); the spanner cost ${lp ? f(((lp.error! - lpx.error!) / lpx.error!) * 100, 3) : '?'}% extra error.${tc ? ` It is ${rel(lpx.error!, tc.error!)} tight-constraints' ${f(tc.error)} km${lpx.error! <= tc.error! * (1 + 1e-9) ? ', as it must be: tight-constraints is one of the eps*d2-private channels it optimises over' : ', which contradicts its optimality and needs investigating'}.` : ''}`,
-        );
+    if (lp && exists(lp) && plf) {
+      findings.push(
+        `- eps = ${e}, full ${citySide} x ${citySide} city (${citySide ** 4} LP variables, 1 km cells): the LP-optimal mechanism (spanner, dilation 1.1${lp.lp?.method === 'decomposition' ? ', solved by decomposition over output columns and certified by a Lagrangian lower bound' : ''}) has expected error ${f(lp.error)} km, ${rel(lp.error!, plf.error!)} planar Laplace's ${f(plf.error)} km${tcf ? ` and ${rel(lp.error!, tcf.error!)} tight-constraints' ${f(tcf.error)} km` : ' (tight-constraints does not exist here)'}; its channel passes the SPEC §4 check (effective eps ${f(lp.effectiveEps)}).${tcf && lp.error! > tcf.error! ? ' The spanner LP optimises only over channels private on the spanner with eps/1.1, so an eps*d2-private mechanism outside that set (tight-constraints) can beat it; the true optimum is at most the smaller of the two.' : ''}`,
+      );
+    } else if (lp && lp.status === 'skipped') {
+      findings.push(
+        `- eps = ${e}: the LP-optimal mechanism on the full ${citySide} x ${citySide} city is skipped (parameter fullLpEpsilons): at small eps the decomposition needs many more rounds (wider columns, slower pricing; measured in the LP README). The coarse city below compares all mechanisms on one grid at this eps.`,
+      );
+    } else if (lp && !exists(lp)) {
+      findings.push(
+        `- eps = ${e}: the LP-optimal mechanism on the full ${citySide} x ${citySide} city was not computed (${cityRowNote(lp)}). As one model its spanner LP has ${citySide ** 4} variables and over a million rows, beyond the solver's 2 GiB heap; the decomposition over output columns solves it in minutes (parameters fullLp, fullLpTimeLimit). The coarse city below compares all mechanisms on one grid.`,
+      );
     }
   }
-  const xs = pts.map((p) => p.eps);
-  const cityKeys = [...new Set(city.map((r) => `${r.grid}: ${r.mechanism}`))];
-  const cityCats = cityKeys.map((c) =>
-    city.some((r) => `${r.grid}: ${r.mechanism}` === c && !r.exists) ? `${c} (${city.filter((r) => `${r.grid}: ${r.mechanism}` === c && !r.exists).map((r) => `n/a at ${r.eps}`).join(', ')})` : c,
-  );
+  for (const e of cityEpsList) {
+    const coarseRows = city.filter((r) => r.eps === e && !r.grid.full);
+    const lp = coarseRows.find((r) => r.mechanism === 'lp-spanner' && exists(r));
+    const lpx = coarseRows.find((r) => r.mechanism === 'lp-exact' && exists(r));
+    const plc = coarseRows.find((r) => r.mechanism === 'planar-laplace' && !r.remap);
+    const tc = coarseRows.find((r) => r.mechanism === 'tight' && !r.remap && exists(r));
+    if (lp && plc) {
+      findings.push(
+        `- eps = ${e}, coarse city: the spanner LP's error ${f(lp.error)} km is ${rel(lp.error!, plc.error!)} planar Laplace's ${f(plc.error)} km${tc ? ` and ${rel(lp.error!, tc.error!)} tight-constraints' ${f(tc.error)} km` : ''}. The SPEC §4 check of its channel ${lp.effectiveEps !== null && lp.effectiveEps <= e * (1 + 1e-9) ? 'confirms eps*d2-privacy' : 'FAILS'} (effective eps ${f(lp.effectiveEps)}).`,
+      );
+      if (tc && lp.error! > tc.error!)
+        findings.push(
+          `- So the "LP-optimal" mechanism is NOT optimal here: the spanner LP constrains only spanner edges, with eps/1.1, which guarantees eps*d2-privacy but excludes eps*d2-private mechanisms such as tight-constraints (its effective eps ${f(lp.effectiveEps)} < ${e} shows unused budget). It is optimal only among spanner-constrained mechanisms; the true optimum is at most ${f(tc.error)} km.${lpx ? '' : ' The LP with exact constraints (parameter exactLp, solved by constraint generation) gives the true optimum.'}`,
+        );
+      else if (plc.error! > lp.error!) findings.push(`- The LP exploits the prior (it can pull reports towards where people live); planar Laplace ignores it.`);
+    }
+    if (lpx)
+      findings.push(
+        `- eps = ${e}, coarse city, LP with exact constraints (the true optimum for expected distance, solved by constraint generation): ${f(lpx.error)} km (effective eps ${f(lpx.effectiveEps)}); the spanner cost ${lp ? f(((lp.error! - lpx.error!) / lpx.error!) * 100, 3) : '?'}% extra error.${tc ? ` It is ${rel(lpx.error!, tc.error!)} tight-constraints' ${f(tc.error)} km${lpx.error! <= tc.error! * (1 + 1e-9) ? ', as it must be: tight-constraints is one of the eps*d2-private channels it optimises over' : ', which contradicts its optimality and needs investigating'}.` : ''}`,
+      );
+  }
+  return findings;
+}
+
+/** The city's categories (grid: mechanism), each marked where it is n/a, keyed by its label. */
+function cityCategories(city: CityRow[]): { keys: string[]; labels: string[] } {
+  const key = (r: CityRow): string => `${cityGridLabel(r.grid)}: ${cityMechanismLabel(r)}`;
+  const keys = [...new Set(city.map(key))];
+  const labels = keys.map((c) => {
+    const na = city.filter((r) => key(r) === c && !exists(r));
+    return na.length ? `${c} (${na.map((r) => `n/a at ${r.eps}`).join(', ')})` : c;
+  });
+  return { keys, labels };
+}
+
+/** The case study: (a) the grid comparison, (b) the city comparison; findings, numbers, tables and charts. */
+export const geoStudy: Study = async (params, ctx): Promise<CaseStudyResult> => {
+  const p = geoParams(params);
+  const { size, grid, citySide, cityEpsList, skipCity } = p;
+  const pts = gridComparison(size, grid, ctx);
+  const city: CityRow[] = [];
+  if (!skipCity) {
+    const pop = normalise(listParam(params, 'population', null, `${citySide * citySide} population weights (row-major)`));
+    if (pop.length !== citySide * citySide) throw new MechError('invalid-input', `population has ${pop.length} weights, the ${citySide} x ${citySide} city needs ${citySide * citySide}`);
+    for (const e of cityEpsList) city.push(...(await cityComparison(pop, citySide, e, p.lpCoarsen, p.lp, ctx)));
+  }
+  const findings = [...gridFindings(size, grid, pts), ...(skipCity ? [] : cityFindings(p, city))];
   return {
     type: 'case-study',
     study: 'geo',
@@ -268,71 +388,85 @@ export const geoStudy: Study = async (params, ctx): Promise<CaseStudyResult> => 
     findings,
     numbers: {
       size,
-      tightMissingAt: missing.map((p) => p.eps).join(' ') || 'none',
-      ...Object.fromEntries(pts.flatMap((p) => [[`plError_${p.eps}`, p.plError], [`tightError_${p.eps}`, p.tightError], [`tightUtility_${p.eps}`, p.tightUtility], [`plUtility_${p.eps}`, p.plUtility]])),
-      ...Object.fromEntries(city.map((r) => [`city eps ${r.eps} ${r.grid} ${r.mechanism}`, r.error])),
+      tightMissingAt: pts.filter((q) => !q.tightExists).map((q) => q.eps).join(' ') || 'none',
+      ...Object.fromEntries(pts.flatMap((q) => [[`plError_${q.eps}`, q.plError], [`tightError_${q.eps}`, q.tightError], [`tightUtility_${q.eps}`, q.tightUtility], [`plUtility_${q.eps}`, q.plUtility]])),
+      ...Object.fromEntries(city.map((r) => [`city eps ${r.eps} ${cityGridLabel(r.grid)} ${cityMechanismLabel(r)}`, r.error])),
     },
-    tables: [
-      {
-        id: 'grid-comparison',
-        title: `${size} x ${size} grid, uniform prior`,
-        header: ['epsilon', 'tight exists', 'min z', 'min z at', 'tight utility', 'planar Laplace utility', 'tight expected error (km)', 'planar Laplace expected error (km)'],
-        rows: pts.map((p) => [p.eps, p.tightExists, p.minZ, p.minZAt, p.tightUtility, p.plUtility, p.tightError, p.plError]),
-      },
-      ...(skipCity
-        ? []
-        : [
-            {
-              id: 'city-comparison',
-              title: `City, population prior, eps = ${cityEpsList.join(', ')}`,
-              header: ['epsilon', 'grid', 'mechanism', 'exists', 'expected distance error (km)', 'effective eps', 'note'],
-              rows: city.map((r) => [r.eps, r.grid, r.mechanism, r.exists, r.error, r.effectiveEps, r.note]),
-            },
-          ]),
-    ],
-    charts: [
-      {
-        id: 'grid-error',
-        title: `${size} x ${size} km grid: expected distance error (uniform prior)`,
-        type: 'line',
-        xLabel: 'eps (per km)',
-        yLabel: 'expected error (km)',
-        yMin: 0,
-        series: [
-          { label: 'planar Laplace', x: xs, y: pts.map((p) => p.plError) },
-          { label: 'tight-constraints (gap = does not exist)', x: xs, y: pts.map((p) => p.tightError), points: true },
-        ],
-      },
-      {
-        id: 'grid-utility',
-        title: `${size} x ${size} km grid: utility (uniform prior, binary gain)`,
-        type: 'line',
-        xLabel: 'eps (per km)',
-        yLabel: 'P(guess the true cell)',
-        yMin: 0,
-        series: [
-          { label: 'planar Laplace', x: xs, y: pts.map((p) => p.plUtility) },
-          { label: 'tight-constraints (gap = does not exist)', x: xs, y: pts.map((p) => p.tightUtility), points: true },
-        ],
-      },
-      ...(skipCity
-        ? []
-        : [
-            {
-              id: 'city-error',
-              title: `City, population prior: expected distance error (n/a = does not exist / not computed)`,
-              type: 'bar' as const,
-              xLabel: 'grid and mechanism',
-              yLabel: 'km',
-              yMin: 0,
-              categories: cityCats,
-              series: cityEpsList.map((e) => ({
-                label: `eps = ${e} per km`,
-                x: cityCats.map((_, i) => i),
-                y: cityKeys.map((c) => city.find((r) => r.eps === e && `${r.grid}: ${r.mechanism}` === c)?.error ?? null),
-              })),
-            },
-          ]),
-    ],
+    tables: geoTables(p, pts, city),
+    charts: geoCharts(p, pts, city),
   };
 };
+
+/** The grid and city tables. */
+function geoTables(p: GeoParams, pts: GridPoint[], city: CityRow[]): CaseStudyTable[] {
+  const { size, skipCity, cityEpsList } = p;
+  return [
+    {
+      id: 'grid-comparison',
+      title: `${size} x ${size} grid, uniform prior`,
+      header: ['epsilon', 'tight exists', 'min z', 'min z at', 'tight utility', 'planar Laplace utility', 'tight expected error (km)', 'planar Laplace expected error (km)'],
+      rows: pts.map((p) => [p.eps, p.tightExists, p.minZ, p.minZAt, p.tightUtility, p.plUtility, p.tightError, p.plError]),
+    },
+    ...(skipCity
+      ? []
+      : [
+          {
+            id: 'city-comparison',
+            title: `City, population prior, eps = ${cityEpsList.join(', ')}`,
+            header: ['epsilon', 'grid', 'mechanism', 'exists', 'expected distance error (km)', 'effective eps', 'note'],
+            rows: city.map((r) => [r.eps, cityGridLabel(r.grid), cityMechanismLabel(r), exists(r), r.error, r.effectiveEps, cityRowNote(r)]),
+          },
+        ]),
+  ];
+}
+
+/** The grid's error and utility charts, and the city's bar chart. */
+function geoCharts(p: GeoParams, pts: GridPoint[], city: CityRow[]): ChartSpec[] {
+  const { size, skipCity, cityEpsList } = p;
+  const xs = pts.map((q) => q.eps);
+  const cats = cityCategories(city);
+  return [
+    {
+      id: 'grid-error',
+      title: `${size} x ${size} km grid: expected distance error (uniform prior)`,
+      type: 'line',
+      xLabel: 'eps (per km)',
+      yLabel: 'expected error (km)',
+      yMin: 0,
+      series: [
+        { label: 'planar Laplace', x: xs, y: pts.map((p) => p.plError) },
+        { label: 'tight-constraints (gap = does not exist)', x: xs, y: pts.map((p) => p.tightError), points: true },
+      ],
+    },
+    {
+      id: 'grid-utility',
+      title: `${size} x ${size} km grid: utility (uniform prior, binary gain)`,
+      type: 'line',
+      xLabel: 'eps (per km)',
+      yLabel: 'P(guess the true cell)',
+      yMin: 0,
+      series: [
+        { label: 'planar Laplace', x: xs, y: pts.map((p) => p.plUtility) },
+        { label: 'tight-constraints (gap = does not exist)', x: xs, y: pts.map((p) => p.tightUtility), points: true },
+      ],
+    },
+    ...(skipCity
+      ? []
+      : [
+          {
+            id: 'city-error',
+            title: `City, population prior: expected distance error (n/a = does not exist / not computed)`,
+            type: 'bar' as const,
+            xLabel: 'grid and mechanism',
+            yLabel: 'km',
+            yMin: 0,
+            categories: cats.labels,
+            series: cityEpsList.map((e) => ({
+              label: `eps = ${e} per km`,
+              x: cats.labels.map((_, i) => i),
+              y: cats.keys.map((c) => city.find((r) => r.eps === e && `${cityGridLabel(r.grid)}: ${cityMechanismLabel(r)}` === c)?.error ?? null),
+            })),
+          },
+        ]),
+  ];
+}

@@ -58,20 +58,7 @@ export const regularPriorStudy: Study = async (params, ctx): Promise<CaseStudyRe
     rows.push([eps, regular, mu.min, regular ? mu.sum : null, regular ? lb : null, regular ? null : lb, allBound[allBound.length - 1]!]);
   }
   // regularity threshold: where the smallest per-individual mu crosses 0 (bisection on eps)
-  const minMu = (eps: number): number => productMu(db, eps, pm).min;
-  let threshold: number | null = null;
-  const lo0 = grid.findIndex((_, k) => k > 0 && regularFlags[k] !== regularFlags[k - 1]);
-  if (lo0 > 0) {
-    let lo = grid[lo0 - 1]!;
-    let hi = grid[lo0]!;
-    const sLo = Math.sign(minMu(lo));
-    for (let it = 0; it < 60; it++) {
-      const mid = (lo + hi) / 2;
-      if (Math.sign(minMu(mid)) === sLo) lo = mid;
-      else hi = mid;
-    }
-    threshold = (lo + hi) / 2;
-  }
+  const threshold = signChange(grid, regularFlags, (eps) => productMu(db, eps, pm).min);
   // showcase eps values: full-domain regularity (engine, Kronecker path) and the LP counterexample
   const cases = [] as { eps: number; regular: boolean; minMu: number; minMuLabel: string; formal: number; achieved: number; achievedLeak: number; all: number }[];
   for (const eps of showcase) {
@@ -148,6 +135,24 @@ export const regularPriorStudy: Study = async (params, ctx): Promise<CaseStudyRe
     ],
   };
 };
+
+/**
+ * Where `f` changes sign between the first pair of neighbouring grid points
+ * whose flags differ, by 60 bisection steps (null when the flags never change).
+ */
+export function signChange(grid: readonly number[], flags: readonly boolean[], f: (x: number) => number): number | null {
+  const k = grid.findIndex((_, i) => i > 0 && flags[i] !== flags[i - 1]);
+  if (k <= 0) return null;
+  let lo = grid[k - 1]!;
+  let hi = grid[k]!;
+  const sLo = Math.sign(f(lo));
+  for (let it = 0; it < 60; it++) {
+    const mid = (lo + hi) / 2;
+    if (Math.sign(f(mid)) === sLo) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
 
 function productPrior(p: Float64Array, u: number): Float64Array {
   let cur = Float64Array.from([1]);

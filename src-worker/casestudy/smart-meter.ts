@@ -79,6 +79,21 @@ export function maxMetricSensitivities(u: number, V: number, p: number): Sensiti
   return rows;
 }
 
+/** Independent Laplace noise of scale unit/eps on every reading (seeded), with its measured mean absolute and RMS error. */
+export function noisyTrace(trace: readonly number[], unit: number, eps: number, seed: number): { eps: number; b: number; y: number[]; mae: number; rmse: number } {
+  const n = trace.length;
+  const rand = seededRandom(seed);
+  const b = unit / eps;
+  const y = trace.map((w) => w + laplaceNoise(rand, b));
+  let mae = 0;
+  let se = 0;
+  for (let i = 0; i < n; i++) {
+    mae += Math.abs(y[i]! - trace[i]!);
+    se += (y[i]! - trace[i]!) ** 2;
+  }
+  return { eps, b, y, mae: mae / n, rmse: Math.sqrt(se / n) };
+}
+
 export const smartMeterStudy: Study = (params): CaseStudyResult => {
   knownParams(params, 'smart-meter', ['trace', 'unit', 'noiseEpsilons', 'seed', 'levelWidth', 'levels', 'epsilon', 'percentile', 'sensitivityU', 'sensitivityV', 'chartEvery']);
   const trace = listParam(params, 'trace', null, 'readings in watts');
@@ -96,18 +111,7 @@ export const smartMeterStudy: Study = (params): CaseStudyResult => {
   const stepSeconds = (24 * 3600) / n;
 
   // (a) per-reading Laplace noise
-  const noisy = noiseEps.map((e, k) => {
-    const rand = seededRandom(seed + 1000 * k);
-    const b = unit / e;
-    const y = trace.map((w) => w + laplaceNoise(rand, b));
-    let mae = 0;
-    let se = 0;
-    for (let i = 0; i < n; i++) {
-      mae += Math.abs(y[i]! - trace[i]!);
-      se += (y[i]! - trace[i]!) ** 2;
-    }
-    return { eps: e, b, y, mae: mae / n, rmse: Math.sqrt(se / n) };
-  });
+  const noisy = noiseEps.map((e, k) => noisyTrace(trace, unit, e, seed + 1000 * k));
   const trueMean = trace.reduce((s, w) => s + w, 0) / n;
   const peak = Math.max(...trace);
   const sd = Math.sqrt(trace.reduce((s, w) => s + (w - trueMean) ** 2, 0) / n);

@@ -31,13 +31,13 @@ export function kernelChannel(pv: PosteriorVertices, kernel: KernelMechanism, do
   return new DenseChannel(m, rowLabels, colLabels);
 }
 
-/** The kernel mechanism as a Mechanism record (kind 'custom'; info.construction = 'kernel'). */
+/** The kernel mechanism as a Mechanism record (kind 'custom'; facts.kind 'kernel'). */
 export function kernelMechanism(pv: PosteriorVertices, kernel: KernelMechanism, domain?: Domain): Mechanism {
   return {
     kind: 'custom',
     channel: kernelChannel(pv, kernel, domain),
     guaranteedEpsilon: pv.eps,
     guarantee: 'eps d-private: every column is proportional to a private posterior (kernel mechanism, SPEC §6)',
-    info: { construction: 'kernel', vertices: Array.from(kernel.vertices).join(' '), size: kernel.vertices.length },
+    facts: { kind: 'kernel', vertices: Array.from(kernel.vertices) },
   };
 }

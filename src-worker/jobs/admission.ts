@@ -362,6 +362,47 @@ function mechanismSpecWork(spec: MechanismSpec, size: (i: DomainInput) => Domain
   return d;
 }
 
+/** A privacy check: the channel or mechanism must fit the domain; the pairs x outputs (or planar Laplace's grid offsets) are priced. */
+function admitCheck(req: Extract<JobRequest, { type: 'check' }>, size: ReturnType<typeof sizer>): void {
+  const d = size(req.domain);
+  if (req.channel && d && req.channel.rows !== d.n) invalid(`the channel has ${req.channel.rows} secret rows but the domain ${d.name} has ${fmt(d.n)} points`);
+  if (d) assertPoints(d);
+  let outputs = req.channel?.cols;
+  if (req.mechanism) {
+    const md = mechanismSpecWork(req.mechanism, size, `checking the ${req.mechanism.kind} mechanism`, 0);
+    if (md && d && md.n !== d.n) invalid(`the mechanism's domain ${md.name} has ${fmt(md.n)} points but the domain ${d.name} has ${fmt(d.n)}`);
+    outputs = md?.n ?? d?.n;
+  }
+  if (d && outputs !== undefined && !(req.mechanism?.kind === 'tight')) {
+    // Planar Laplace is checked by its grid offsets (check/grid-offset-check.ts) when that is cheaper.
+    const g = req.mechanism?.kind === 'planar-laplace' ? d.grid : undefined;
+    const offsets = g ? gridOffsetCheckWork(g.rows, g.cols) : Infinity;
+    if (offsets < d.checkPairs * outputs) {
+      if (offsets > L.maxCheckWork) {
+        tooLarge(`the privacy check of planar Laplace on ${d.name} by its grid offsets`, offsets, L.maxCheckWork, 'check a smaller grid; planar Laplace is eps*d-private by construction (snapping to cells is post-processing)');
+      }
+    } else checkWork(d, outputs, 'the privacy check');
+  }
+}
+
+/** A threshold search: at most a million eps values, each a tight-constraints solve (free where the closed form applies). */
+function admitThreshold(req: Extract<JobRequest, { type: 'threshold' }>, size: ReturnType<typeof sizer>): void {
+  const d = size(req.domain);
+  if (!d) return;
+  assertPoints(d);
+  const step = req.step ?? 0.01;
+  const from = req.from ?? step;
+  const to = req.to ?? Math.max(10, from);
+  const count = Math.floor((to - from) / step + 1e-9) + 1;
+  if (count > 1e6) invalid(`threshold: the grid from ${from} to ${to} with step ${step} has over a million points`);
+  if (d.tight === 'closed-form') return;
+  const w: Work = { streamEntries: 0, tightPoints: 0, tightDense: 0 };
+  mechanismWork('tight', d, w);
+  w.tightPoints *= count;
+  w.tightDense *= count;
+  settle(d, w, `the threshold search (up to ${count} eps values)`);
+}
+
 /**
  * Refuse, from the request alone, a job that cannot complete within the
  * limits. `built` maps domain inputs to domains already built (the
@@ -394,28 +435,9 @@ export function admitRequest(req: JobRequest, built?: ReadonlyMap<DomainInput, D
       if (req.mechanism) mechanismSpecWork(req.mechanism, size, `measuring the ${req.mechanism.kind} mechanism`, (req.loss !== undefined ? 2 : 1) + (req.mechanism.remap ? 1 : 0));
       return;
     }
-    case 'check': {
-      const d = size(req.domain);
-      if (req.channel && d && req.channel.rows !== d.n) invalid(`the channel has ${req.channel.rows} secret rows but the domain ${d.name} has ${fmt(d.n)} points`);
-      if (d) assertPoints(d);
-      let outputs = req.channel?.cols;
-      if (req.mechanism) {
-        const md = mechanismSpecWork(req.mechanism, size, `checking the ${req.mechanism.kind} mechanism`, 0);
-        if (md && d && md.n !== d.n) invalid(`the mechanism's domain ${md.name} has ${fmt(md.n)} points but the domain ${d.name} has ${fmt(d.n)}`);
-        outputs = md?.n ?? d?.n;
-      }
-      if (d && outputs !== undefined && !(req.mechanism?.kind === 'tight')) {
-        // Planar Laplace is checked by its grid offsets (check/grid-offset-check.ts) when that is cheaper.
-        const g = req.mechanism?.kind === 'planar-laplace' ? d.grid : undefined;
-        const offsets = g ? gridOffsetCheckWork(g.rows, g.cols) : Infinity;
-        if (offsets < d.checkPairs * outputs) {
-          if (offsets > L.maxCheckWork) {
-            tooLarge(`the privacy check of planar Laplace on ${d.name} by its grid offsets`, offsets, L.maxCheckWork, 'check a smaller grid; planar Laplace is eps*d-private by construction (snapping to cells is post-processing)');
-          }
-        } else checkWork(d, outputs, 'the privacy check');
-      }
+    case 'check':
+      admitCheck(req, size);
       return;
-    }
     case 'capacity': {
       const d = size(req.domain);
       if (!d) return;
@@ -432,23 +454,9 @@ export function admitRequest(req: JobRequest, built?: ReadonlyMap<DomainInput, D
       settleMu(d, w, 'the regularity decision');
       return;
     }
-    case 'threshold': {
-      const d = size(req.domain);
-      if (!d) return;
-      assertPoints(d);
-      const step = req.step ?? 0.01;
-      const from = req.from ?? step;
-      const to = req.to ?? Math.max(10, from);
-      const count = Math.floor((to - from) / step + 1e-9) + 1;
-      if (count > 1e6) invalid(`threshold: the grid from ${from} to ${to} with step ${step} has over a million points`);
-      if (d.tight === 'closed-form') return;
-      const w: Work = { streamEntries: 0, tightPoints: 0, tightDense: 0 };
-      mechanismWork('tight', d, w);
-      w.tightPoints *= count;
-      w.tightDense *= count;
-      settle(d, w, `the threshold search (up to ${count} eps values)`);
+    case 'threshold':
+      admitThreshold(req, size);
       return;
-    }
     case 'vertices': {
       const d = size(req.domain);
       if (!d) return;

@@ -54,6 +54,7 @@ import { ADMISSION_LIMITS } from './admission-limits';
 import { withRowProgress } from './row-progress';
 import type { DomainInput } from '../../src-shared/protocol/common';
 import type { Mechanism } from '../mechanism/channel';
+import { mechanismInfo } from '../mechanism/facts';
 import { remapMechanism } from '../remap/bayes-remap';
 import type { ApplyRequest, JobRequest } from '../../src-shared/protocol/requests';
 import type { ApplyResult } from '../../src-shared/protocol/remap';
@@ -64,13 +65,6 @@ function domainOf(req: JobRequest, input: DomainInput, ctx?: JobContext): Domain
   const domain = buildDomain(input, ctx?.progress);
   admitBuiltDomain(req, input, domain);
   return domain;
-}
-
-/** Solver facts as plain JSON values: non-finite numbers become their text ('Infinity', 'NaN'). */
-function portableInfo(info: Record<string, number | string | boolean>): Record<string, number | string | boolean> {
-  const out: Record<string, number | string | boolean> = {};
-  for (const [k, v] of Object.entries(info)) out[k] = typeof v === 'number' && !Number.isFinite(v) ? String(v) : v;
-  return out;
 }
 
 /** The LP record as the protocol carries it: history thinned to MAX_LP_HISTORY_POINTS, only finite points. */
@@ -227,7 +221,7 @@ export async function mechanismJob(req: MechanismRequest, ctx: JobContext): Prom
     leakage: m.leakage,
     effectiveEpsilon: null,
     ...honestGuarantee(mech.guaranteedEpsilon, mech.guarantee),
-    info: portableInfo(mech.info),
+    info: mechanismInfo(mech.facts),
     ...(outcome.lp ? { lp: portableLp(outcome.lp) } : {}),
     ...(remap ? { remap } : {}),
   };

@@ -2,6 +2,7 @@ import { MechError, assertEpsilon } from '../errors';
 import { Matrix, assertDenseFits } from '../linalg/matrix';
 import { validatePrior } from '../measure/prior';
 import { DenseChannel, type Mechanism } from '../mechanism/channel';
+import type { MechanismFacts } from '../mechanism/facts';
 import type { Domain } from '../metric/domain';
 import { type LossInput, type OutputSet, resolveLoss, secretsAsOutputs } from './loss-input';
 import type { LpOptions } from './lp-options';
@@ -37,7 +38,7 @@ export interface LpProgress {
   fraction: number;
 }
 
-/** What an optimal-mechanism LP solved and how far from the optimum it may be: typed, next to the legacy info bag. */
+/** What an optimal-mechanism LP solved and how far from the optimum it may be (also `facts.lp`; the solver's figures are `facts.solve`). */
 export interface OptimalLpResult {
   model: LpPrivacyModel;
   /** 'requested' or 'auto' (see chooseLpModel), with the reason of an automatic choice. */
@@ -65,6 +66,7 @@ export interface OptimalLpResult {
 
 export interface OptimalMechanism extends Mechanism {
   lp: OptimalLpResult;
+  facts: Extract<MechanismFacts, { kind: 'optimal' }>;
 }
 
 /**
@@ -149,8 +151,9 @@ export interface OptimalMechanismOptions extends LpOptions {
  * Optimal eps*d-private mechanism for a prior and a loss (SPEC §2):
  * minimise sum_x pi_x sum_w C[x][w] loss(w, x) over row-stochastic C >= 0
  * with the d-privacy constraints (on graph edges, on a spanner's edges with
- * eps/delta, or on all pairs). info reports delta, the constraint count,
- * variables, the optimal expected loss, solver time and status.
+ * eps/delta, or on all pairs). `lp` is the typed LP record (model, method,
+ * certified bound, gap); `facts.solve` the solver's figures (delta,
+ * constraints, variables, expected loss, times, status).
  */
 export async function optimalMechanism(domain: Domain, eps: number, prior: ArrayLike<number>, loss: LossInput, options: OptimalMechanismOptions = {}): Promise<OptimalMechanism> {
   const tStart = performance.now();
@@ -276,59 +279,58 @@ export async function optimalMechanism(domain: Domain, eps: number, prior: Array
     guaranteedEpsilon: eps,
     lp,
     guarantee: `eps*d-private by construction (${how})${s.graph.mode === 'spanner' ? '; optimal only up to the dilation' : ''}${early ? `; the solve stopped early (${stoppedBy}): within ${(gap * 100).toPrecision(3)}% of the model's optimum (certified)` : ''}`,
-    info: {
-      lpModel: lp.model,
-      lpMethod: lp.method,
-      gap: lp.gap,
-      ...(lp.exactLowerBound !== null ? { exactLowerBound: lp.exactLowerBound } : {}),
-      stoppedBy: lp.stoppedBy,
-      timeLimitReached: lp.timeLimitReached,
-      lpRounds: lp.rounds,
-      lpTimeMs: lp.timeMs,
-      delta: s.graph.delta,
-      constraintMode: s.graph.mode,
-      constrainedPairs: s.graph.from.length,
-      constraints: s.constraints,
-      variables: s.variables,
-      nonzeros: s.nonzeros,
-      objective: s.objective * scale,
-      buildMs: s.buildMs,
-      solverMs: s.solveMs,
-      iterations: s.iterations,
-      symmetries: s.symmetries,
-      reducedVariables: s.reducedVariables,
-      reducedConstraints: s.reducedConstraints,
-      maxConstraintViolation: s.maxConstraintViolation,
-      lpObjective: s.lpObjective * scale,
-      repairMass: s.repairMass,
-      cappedPairs: s.cappedPairs,
-      ...(s.generation
-        ? {
-            generationRounds: s.generation.rounds.length,
-            generatedPrivacyRows: s.generation.privacyRows,
-            fullPrivacyRows: s.generation.fullPrivacyRows,
-            generationCheckMs: s.generation.checkMs,
-            generationColdRetries: s.generation.coldRetries,
-          }
-        : {}),
-      ...(s.decomposition
-        ? {
-            decompositionRounds: s.decomposition.rounds.length,
-            decompositionColumns: s.decomposition.columns,
-            decompositionPruned: s.decomposition.pruned,
-            pricingColdRetries: s.decomposition.pricingColdRetries,
-            pricingFailures: s.decomposition.pricingFailures,
-            plateauColumns: s.decomposition.plateauColumns,
-            exactBoundMs: s.decomposition.exactBoundMs,
-            // Certified: no eps*d-private channel (under these constraints) does better than this bound.
-            relativeGap: s.decomposition.gap,
-            pricingRows: s.decomposition.pricingRows,
-            masterMs: s.decomposition.masterMs,
-            pricingMs: s.decomposition.pricingMs,
-          }
-        : {}),
-      lowerBound,
-      status: early ? stoppedBy : 'optimal',
+    facts: {
+      kind: 'optimal',
+      lp,
+      solve: {
+        delta: s.graph.delta,
+        constraintMode: s.graph.mode,
+        constrainedPairs: s.graph.from.length,
+        constraints: s.constraints,
+        variables: s.variables,
+        nonzeros: s.nonzeros,
+        objective: s.objective * scale,
+        buildMs: s.buildMs,
+        solverMs: s.solveMs,
+        iterations: s.iterations,
+        symmetries: s.symmetries,
+        reducedVariables: s.reducedVariables,
+        reducedConstraints: s.reducedConstraints,
+        maxConstraintViolation: s.maxConstraintViolation,
+        lpObjective: s.lpObjective * scale,
+        repairMass: s.repairMass,
+        cappedPairs: s.cappedPairs,
+        ...(s.generation
+          ? {
+              generation: {
+                rounds: s.generation.rounds.length,
+                privacyRows: s.generation.privacyRows,
+                fullPrivacyRows: s.generation.fullPrivacyRows,
+                checkMs: s.generation.checkMs,
+                coldRetries: s.generation.coldRetries,
+              },
+            }
+          : {}),
+        ...(s.decomposition
+          ? {
+              decomposition: {
+                rounds: s.decomposition.rounds.length,
+                columns: s.decomposition.columns,
+                pruned: s.decomposition.pruned,
+                pricingColdRetries: s.decomposition.pricingColdRetries,
+                pricingFailures: s.decomposition.pricingFailures,
+                plateauColumns: s.decomposition.plateauColumns,
+                exactBoundMs: s.decomposition.exactBoundMs,
+                // Certified: no eps*d-private channel (under these constraints) does better than this bound.
+                relativeGap: s.decomposition.gap,
+                pricingRows: s.decomposition.pricingRows,
+                masterMs: s.decomposition.masterMs,
+                pricingMs: s.decomposition.pricingMs,
+              },
+            }
+          : {}),
+        status: early ? stoppedBy : 'optimal',
+      },
     },
   };
 }

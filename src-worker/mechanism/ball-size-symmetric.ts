@@ -35,6 +35,6 @@ export function ballSizeSymmetric(domain: Domain, eps: number): Mechanism {
     channel: new FunctionRowSource(n, n, fill, (i) => domain.label(i)),
     guaranteedEpsilon: eps,
     guarantee: `eps*d-private with eps = ${eps}: ball-size-symmetric closed form, the tight-constraints mechanism with z = ${z} everywhere (optimal for every regular prior)`,
-    info: { z, normaliser: norm, construction: 'ball-size closed form, SPEC §5' },
+    facts: { kind: 'ball-size', z, normaliser: norm },
   };
 }

@@ -1,6 +1,7 @@
 import { MechError } from '../errors';
 import { Matrix } from '../linalg/matrix';
 import { NEG_TOL, SUM_TOL } from '../../src-shared/numeric/tolerance';
+import type { MechanismFacts } from './facts';
 
 /**
  * A channel C[x][y] = P(report y | secret x) seen row by row. Dense channels
@@ -104,6 +105,6 @@ export interface Mechanism {
   guaranteedEpsilon: number;
   /** One sentence on the guarantee, shown to users (e.g. "2 eps d-private: row normalisation doubles eps"). */
   guarantee: string;
-  /** Solver or construction facts (delta, iterations, times, ...). */
-  info: Record<string, number | string | boolean>;
+  /** What the constructor knows (solver figures, closed-form constants), typed per construction (facts.ts). */
+  facts: MechanismFacts;
 }

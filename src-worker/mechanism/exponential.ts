@@ -17,6 +17,6 @@ export function exponentialMechanism(domain: Domain, eps: number): Mechanism {
     channel,
     guaranteedEpsilon: eps,
     guarantee: `eps*d-private with eps = ${eps}: kernel exp(-eps d/2), row normalisation costs the other half`,
-    info: { kernelRate: eps / 2 },
+    facts: { kind: 'exponential', kernelRate: eps / 2 },
   };
 }

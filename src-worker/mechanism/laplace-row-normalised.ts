@@ -19,6 +19,6 @@ export function laplaceRowNormalised(domain: Domain, eps: number): Mechanism {
     channel,
     guaranteedEpsilon: 2 * eps,
     guarantee: `only 2 eps*d-private (= ${2 * eps}*d), not eps*d: normalising the truncated exp(-eps d) rows can double eps on a bounded domain; the mechanism job reports the effective eps measured by the check`,
-    info: { kernelRate: eps },
+    facts: { kind: 'laplace', kernelRate: eps },
   };
 }

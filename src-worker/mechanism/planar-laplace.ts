@@ -40,7 +40,8 @@ export function planarLaplace(domain: Domain, eps: number): Mechanism {
     channel,
     guaranteedEpsilon: eps,
     guarantee: `exactly eps*d-private with eps = ${eps} (${g.metric} d): snapping continuous planar Laplace to cells is post-processing`,
-    info: {
+    facts: {
+      kind: 'planar-laplace',
       metric: g.metric,
       density,
       epsPerCell: e,

@@ -70,6 +70,6 @@ export function randomisedResponse(domain: Domain, eps: number): Mechanism {
     channel: new FunctionRowSource(n, n, fill, (i) => domain.label(i)),
     guaranteedEpsilon: g,
     guarantee,
-    info: { diagonal: diag, offDiagonal: off, minDistance: dmin },
+    facts: { kind: 'randomised-response', diagonal: diag, offDiagonal: off, minDistance: dmin },
   };
 }

@@ -69,7 +69,7 @@ function singleOrbitMechanism(domain: Domain, eps: number, c: number, m: number,
     channel: new FunctionRowSource(n, n, fill, (i) => domain.label(i)),
     guaranteedEpsilon: eps,
     guarantee: `eps*d-private with eps = ${eps}: ${what}, a = ${a}${evenRing ? ', antipode doubled (legal as e^(2 eps) >= 2)' : ''}`,
-    info: { a, c, diameter: m, evenRing },
+    facts: { kind: 'symmetric', a, c, diameter: m, evenRing },
   };
 }
 
@@ -93,6 +93,6 @@ function lineClosedIntoRing(domain: Domain, eps: number): Mechanism {
     guarantee:
       `eps*d-private with eps = ${eps} but not optimal: the line was closed into a ring of ${ringSize} points ` +
       `(ring distance <= line distance) and the ring's symmetric mechanism used${ringSize > N ? `, restricted to 0..${N - 1} (a ring of ${N} would need e^(2 eps) >= 2)` : ''}`,
-    info: { ...inner.info, closedIntoRing: ringSize, optimal: false },
+    facts: inner.facts.kind === 'symmetric' ? { ...inner.facts, closedIntoRing: ringSize } : inner.facts,
   };
 }

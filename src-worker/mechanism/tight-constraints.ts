@@ -1,6 +1,7 @@
 import { assertEpsilon } from '../errors';
 import type { Domain } from '../metric/domain';
 import type { Mechanism } from './channel';
+import type { MechanismFacts } from './facts';
 import { FunctionRowSource } from './function-row-source';
 import type { TightWeightsSolver } from './tight-weights-dense';
 import { solveTightWeights } from './tight-weights-structured';
@@ -50,7 +51,7 @@ export function tightConstraints(domain: Domain, eps: number, solver: TightWeigh
     };
   }
   const w = Float64Array.from(z, (v) => (v < 0 ? 0 : v));
-  return { exists: true, mechanism: tightFromWeights(domain, eps, w, { solver: method, solveMs: Math.round(ms * 10) / 10, minZ }), z, minZ, argMinZ: domain.label(arg) };
+  return { exists: true, mechanism: tightFromWeights(domain, eps, w, { kind: 'tight', solver: method, solveMs: Math.round(ms * 10) / 10, minZ }), z, minZ, argMinZ: domain.label(arg) };
 }
 
 /**
@@ -58,7 +59,7 @@ export function tightConstraints(domain: Domain, eps: number, solver: TightWeigh
  * for weights from any solver. Rows sum to (Phi z)[x] = 1 up to the solve's
  * residual.
  */
-export function tightFromWeights(domain: Domain, eps: number, z: Float64Array, info: Record<string, number | string | boolean> = {}): Mechanism {
+export function tightFromWeights(domain: Domain, eps: number, z: Float64Array, facts: MechanismFacts = { kind: 'none' }): Mechanism {
   const n = domain.n;
   const fill = (x: number, out: Float64Array): void => {
     for (let y = 0; y < n; y++) {
@@ -71,6 +72,6 @@ export function tightFromWeights(domain: Domain, eps: number, z: Float64Array, i
     channel: new FunctionRowSource(n, n, fill, (i) => domain.label(i)),
     guaranteedEpsilon: eps,
     guarantee: `eps*d-private with eps = ${eps}: column ratios are exactly exp(-eps (d(x,y) - d(x',y))) <= exp(eps d(x,x')); optimal for every regular prior (SPEC §5)`,
-    info,
+    facts,
   };
 }

@@ -38,6 +38,6 @@ export function truncatedGeometric(domain: Domain, eps: number): Mechanism {
     channel: new FunctionRowSource(n, n, fill, (i) => domain.label(i)),
     guaranteedEpsilon: eps,
     guarantee: `eps*d-private with eps = ${eps} (truncated geometric, exact: every neighbour constraint is tight)`,
-    info: { alpha, k, construction: 'closed form, SPEC §2' },
+    facts: { kind: 'truncated-geometric', alpha, k },
   };
 }

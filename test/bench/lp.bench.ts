@@ -32,14 +32,14 @@ async function run(R: number, eps: number, prior: Float64Array, opts: OptimalMec
     const m = await optimalMechanism(g, eps, prior, 'dist', opts);
     return {
       ok: true,
-      objective: m.info.objective as number,
+      objective: m.facts.solve.objective,
       ms: performance.now() - t0,
-      vars: m.info.reducedVariables as number,
-      rows: m.info.reducedConstraints as number,
-      note: `symmetries ${m.info.symmetries}, pairs ${m.info.constrainedPairs}`,
-      rounds: (m.info.generationRounds ?? m.info.decompositionRounds) as number | undefined,
-      generated: m.info.generatedPrivacyRows as number | undefined,
-      full: m.info.fullPrivacyRows as number | undefined,
+      vars: m.facts.solve.reducedVariables,
+      rows: m.facts.solve.reducedConstraints,
+      note: `symmetries ${m.facts.solve.symmetries}, pairs ${m.facts.solve.constrainedPairs}`,
+      rounds: (m.facts.solve.generation?.rounds ?? m.facts.solve.decomposition?.rounds) as number | undefined,
+      generated: m.facts.solve.generation?.privacyRows,
+      full: m.facts.solve.generation?.fullPrivacyRows,
     };
   } catch (e) {
     if (e instanceof MechError) return { ok: false, objective: NaN, ms: performance.now() - t0, vars: 0, rows: 0, note: `${e.code}: ${e.message.slice(0, 90)}` };
@@ -245,7 +245,7 @@ async function decompositionBench(eps: number): Promise<void> {
     try {
       const m = await optimalMechanism(gridDomain(20, 20), e, city, 'dist', { constraints: 'spanner', timeLimitSeconds: 1200 });
       console.log(
-        `20x20 city, eps ${e}, spanner, by decomposition: ${f(performance.now() - t0)} ms, objective ${f(m.info.objective as number, 6)} km, certified lower bound ${f(m.info.lowerBound as number, 6)}, ${m.info.decompositionRounds} rounds, ${m.info.decompositionColumns} columns (master ${f(m.info.masterMs as number)} ms, pricing ${f(m.info.pricingMs as number)} ms)`,
+        `20x20 city, eps ${e}, spanner, by decomposition: ${f(performance.now() - t0)} ms, objective ${f(m.facts.solve.objective, 6)} km, certified lower bound ${f(m.lp.lowerBound, 6)}, ${m.facts.solve.decomposition?.rounds} rounds, ${m.facts.solve.decomposition?.columns} columns (master ${f(m.facts.solve.decomposition!.masterMs)} ms, pricing ${f(m.facts.solve.decomposition!.pricingMs)} ms)`,
       );
     } catch (err) {
       if (!(err instanceof MechError)) throw err;

@@ -4,6 +4,7 @@
  * translation-invariant tables once over integrating every entry directly
  * (the baseline, measured in the same run on the same grid).
  */
+import { factsOf } from '../../src-worker/mechanism/facts';
 import { checkGridOffsetPrivacy } from '../../src-worker/check/grid-offset-check';
 import { checkPrivacy } from '../../src-worker/check/privacy-check';
 import { planarLaplace } from '../../src-worker/mechanism/planar-laplace';
@@ -37,13 +38,13 @@ export default async function bench(): Promise<void> {
         normLaplaceRegion('euclidean', eps, q === 0 ? -I : q - r0 - 0.5, q === R - 1 ? I : q - r0 + 0.5, s === 0 ? -I : s - c0 - 0.5, s === R - 1 ? I : s - c0 + 0.5);
   });
   const directAll = directRowMs * R * R;
-  console.log(`euclidean ${R}x${R}, eps*step ${eps}: tables ${buildMs.toFixed(0)} ms (${m.info.integrations} integrations, ${((buildMs * 1000) / (m.info.integrations as number)).toFixed(1)} us each), all ${R * R} rows ${allRowsMs.toFixed(0)} ms`);
+  console.log(`euclidean ${R}x${R}, eps*step ${eps}: tables ${buildMs.toFixed(0)} ms (${factsOf(m, 'planar-laplace').integrations} integrations, ${((buildMs * 1000) / factsOf(m, 'planar-laplace').integrations).toFixed(1)} us each), all ${R * R} rows ${allRowsMs.toFixed(0)} ms`);
   console.log(`  baseline: direct quadrature of one row ${directRowMs.toFixed(0)} ms -> all rows ~${(directAll / 1000).toFixed(0)} s; ratio baseline / tables+rows = ${(directAll / (buildMs + allRowsMs)).toFixed(0)}x`);
 
   // 2. Table build scaling (Euclidean) and closed-form Manhattan on a 1000 x 1000 grid.
   for (const n of [150, 300, 1000]) {
     const [mm, ms] = time(() => planarLaplace(gridDomain(n, n), 0.2));
-    console.log(`euclidean ${n}x${n}: tables ${ms.toFixed(0)} ms for ${mm.info.integrations} integrations`);
+    console.log(`euclidean ${n}x${n}: tables ${ms.toFixed(0)} ms for ${factsOf(mm, 'planar-laplace').integrations} integrations`);
   }
   const big = gridDomain(1000, 1000, 1, 'manhattan');
   const [mb, mbMs] = time(() => planarLaplace(big, 0.05));

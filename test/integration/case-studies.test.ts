@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { MechError } from '../../src-worker/errors';
 import { CASE_STUDIES, runCaseStudy } from '../../src-worker/casestudy';
-import { coarsen } from '../../src-worker/casestudy/geo';
+import { cityComparison, cityGridLabel, cityMechanismLabel, cityRowNote, coarsen, type CityLpOptions, type CityMechanism, type CityRow } from '../../src-worker/casestudy/geo';
+import { normalise } from '../../src-worker/casestudy/study';
 import { optimalMechanism } from '../../src-worker/lp/optimal-mechanism';
 import { gridDomain } from '../../src-worker/metric/grid';
 import type { CaseStudyResult } from '../../src-shared/protocol/casestudy';
@@ -280,28 +281,32 @@ describe('geo (reduced: 12 x 12 grid)', () => {
     }
   });
 
+  /** The city comparison's typed rows at one eps (the study's defaults: exact LP on the coarse grid, spanner LP by decomposition on the full one). */
+  const city = (pop: number[], side: number, eps: number, o: Partial<CityLpOptions> = {}): Promise<CityRow[]> =>
+    cityComparison(normalise(pop), side, eps, 2, { exactLp: true, fullLp: true, fullExactLp: false, fullLpEpsilons: [eps], timeLimit: 900, ...o }, ctx);
+  const pick = (rows: CityRow[], full: boolean, mechanism: CityMechanism, remapped = false): CityRow | undefined =>
+    rows.find((r) => r.grid.full === full && r.mechanism === mechanism && (r.remap !== null) === remapped);
+
   it('the city comparison on a small city: spanner and exact LPs are private, and the exact LP is no worse than any other eps*d2-private mechanism', async () => {
     const pop = Array.from({ length: 36 }, (_, i) => 1 + ((i * 7) % 5) + (i === 14 ? 20 : 0));
-    const r = await run('geo', { size: 2, from: 1, to: 1, step: 0.1, population: pop, citySide: 6, cityEpsilons: [0.8], lpCoarsen: 2, exactLp: true });
-    const t = r.tables.find((x) => x.id === 'city-comparison')!;
-    const lp = t.rows.filter((x) => String(x[2]).startsWith('LP'));
-    expect(lp).toHaveLength(3); // spanner on both grids, exact constraints on the coarse one
+    const rows = await city(pop, 6, 0.8);
+    const lp = rows.filter((r) => r.lp);
+    expect(lp.map((r) => `${r.grid.side}:${r.mechanism}`)).toEqual(['6:lp-spanner', '3:lp-spanner', '3:lp-exact']); // spanner on both grids, exact constraints on the coarse one
     // on the coarse grid the exact LP is optimal among ALL eps*d2-private channels with these outputs:
     // no worse than planar Laplace, tight-constraints (when it exists) or the spanner LP
-    const coarse = t.rows.filter((x) => String(x[1]).startsWith('3 x 3'));
-    const err = (m: string) => coarse.find((x) => x[2] === m)?.[4] as number | null | undefined;
-    const exact = err('LP-optimal (exact constraints)')!;
-    for (const m of ['planar Laplace', 'tight-constraints', 'LP-optimal (spanner)', 'planar Laplace, remapped', 'tight-constraints, remapped']) {
-      const v = err(m);
-      if (typeof v === 'number') expect(exact).toBeLessThanOrEqual(v + 1e-7);
-    }
-    // issue 14: the remap never makes a mechanism worse, and is in the table
-    expect(err('planar Laplace, remapped')!).toBeLessThanOrEqual(err('planar Laplace')! + 1e-12);
-    const tc = err('tight-constraints');
-    if (typeof tc === 'number') expect(err('tight-constraints, remapped')!).toBeLessThanOrEqual(tc + 1e-12);
-    for (const row of lp) {
-      expect(row[3]).toBe(true);
-      expect(row[5] as number).toBeLessThanOrEqual(0.8 * (1 + 1e-9));
+    const exact = pick(rows, false, 'lp-exact')!.error!;
+    const others = rows.filter((r) => !r.grid.full && r.mechanism !== 'lp-exact' && r.status === 'computed');
+    expect(others.length).toBeGreaterThanOrEqual(3);
+    for (const r of others) expect(exact).toBeLessThanOrEqual(r.error! + 1e-7);
+    // issue 14: the remap never makes a mechanism worse
+    expect(pick(rows, false, 'planar-laplace', true)!.error!).toBeLessThanOrEqual(pick(rows, false, 'planar-laplace')!.error! + 1e-12);
+    const tc = pick(rows, false, 'tight');
+    if (tc?.status === 'computed') expect(pick(rows, false, 'tight', true)!.error!).toBeLessThanOrEqual(tc.error! + 1e-12);
+    else expect(tc?.minZ?.value).toBeLessThan(0);
+    for (const r of lp) {
+      expect(r.status).toBe('computed');
+      expect(r.lp!.passes).toBe(true);
+      expect(r.effectiveEps!).toBeLessThanOrEqual(0.8 * (1 + 1e-9));
     }
     // coarsening sums blocks
     expect(Array.from(coarsen([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16], 4, 4, 2))).toEqual([14, 22, 46, 54]);
@@ -309,38 +314,37 @@ describe('geo (reduced: 12 x 12 grid)', () => {
 
   it('the full-city LP by decomposition over output columns (8 x 8 city, 4096 variables) equals the whole model solved here, with its certified bound', async () => {
     const pop = Array.from({ length: 64 }, (_, i) => 1 + ((i * 3) % 5) + (i === 27 ? 12 : 0));
-    const r = await run('geo', { size: 2, from: 1, to: 1, step: 0.1, population: pop, citySide: 8, cityEpsilons: [0.7], lpCoarsen: 2, exactLp: false });
-    const t = r.tables.find((x) => x.id === 'city-comparison')!;
-    const lp = t.rows.find((x) => String(x[1]).startsWith('8 x 8') && x[2] === 'LP-optimal (spanner)')!;
-    expect(lp[3]).toBe(true);
-    const note = String(lp[6]);
-    expect(note).toMatch(/decomposition by output column: \d+ rounds/);
-    const bound = Number(/certified lower bound ([0-9.]+) km/.exec(note)![1]);
+    const rows = await city(pop, 8, 0.7, { exactLp: false });
+    const lp = pick(rows, true, 'lp-spanner')!;
+    expect(lp.status).toBe('computed');
+    expect(lp.lp!.method).toBe('decomposition');
+    const dec = lp.lp!.decomposition!;
+    expect(dec.rounds).toBeGreaterThanOrEqual(1);
     // independent: the same LP handed to HiGHS whole
     const S = pop.reduce((a, b) => a + b, 0);
     const whole = await optimalMechanism(gridDomain(8, 8, 1, 'euclidean'), 0.7, pop.map((v) => v / S), 'dist', { constraints: 'spanner', decomposition: 'off', generation: 'off', symmetry: 'off' });
-    const opt = whole.info.objective as number;
-    expect(Math.abs((lp[4] as number) - opt) / opt).toBeLessThan(1e-7);
-    expect(bound).toBeLessThanOrEqual(opt * (1 + 1e-7));
-    expect(bound).toBeGreaterThan(opt * (1 - 1e-6));
-    expect(r.findings.some((x) => /eps = 0.7, full 8 x 8 city .* certified by a Lagrangian lower bound/.test(x))).toBe(true);
+    const opt = whole.facts.solve.objective;
+    expect(Math.abs(lp.error! - opt) / opt).toBeLessThan(1e-7);
+    expect(dec.lowerBound).toBeLessThanOrEqual(opt * (1 + 1e-7));
+    expect(dec.lowerBound).toBeGreaterThan(opt * (1 - 1e-6));
   });
 
   it('fullExactLp: the exact LP on the full city by constraint generation; its optimum is no worse than any other mechanism there, and generation is reported', async () => {
     const pop = Array.from({ length: 36 }, (_, i) => 1 + ((i * 5) % 7) + (i === 20 ? 15 : 0));
-    const r = await run('geo', { size: 2, from: 1, to: 1, step: 0.1, population: pop, citySide: 6, cityEpsilons: [1], lpCoarsen: 2, fullExactLp: true });
-    const t = r.tables.find((x) => x.id === 'city-comparison')!;
-    const fine = t.rows.filter((x) => String(x[1]).startsWith('6 x 6'));
-    const err = (m: string) => fine.find((x) => x[2] === m)?.[4] as number | null | undefined;
-    const exact = fine.find((x) => x[2] === 'LP-optimal (exact constraints)')!;
-    expect(exact[3]).toBe(true);
-    expect(exact[5] as number).toBeLessThanOrEqual(1 + 1e-9); // effective eps
-    expect(String(exact[6])).toMatch(/constraint generation: \d+ rounds, \d+ of 45360 privacy rows/);
-    for (const m of ['planar Laplace', 'tight-constraints', 'LP-optimal (spanner)']) {
-      const v = err(m);
-      if (typeof v === 'number') expect(exact[4] as number).toBeLessThanOrEqual(v + 1e-7);
+    const rows = await city(pop, 6, 1, { fullExactLp: true });
+    const exact = pick(rows, true, 'lp-exact')!;
+    expect(exact.status).toBe('computed');
+    expect(exact.effectiveEps!).toBeLessThanOrEqual(1 + 1e-9);
+    expect(exact.lp!.method).toBe('constraint-generation');
+    // 36 secrets x 36 outputs: the full model has 36 * 35 ordered pairs x 36 outputs privacy rows
+    expect(exact.lp!.generation!.fullPrivacyRows).toBe(36 * 35 * 36);
+    expect(exact.lp!.generation!.privacyRows).toBeLessThanOrEqual(36 * 35 * 36);
+    expect(exact.lp!.generation!.rounds).toBeGreaterThanOrEqual(1);
+    for (const m of ['planar-laplace', 'tight', 'lp-spanner'] as const) {
+      const r = pick(rows, true, m);
+      if (r?.status === 'computed') expect(exact.error!).toBeLessThanOrEqual(r.error! + 1e-7);
     }
-    expect(typeof err('LP-optimal (spanner)')).toBe('number');
+    expect(pick(rows, true, 'lp-spanner')!.status).toBe('computed');
     // independent reference computed here: the exponential mechanism exp(-eps d / 2) is eps*d2-private, so the exact optimum is below its expected distance
     const n = 36;
     const S = pop.reduce((a, b) => a + b, 0);
@@ -351,7 +355,21 @@ describe('geo (reduced: 12 x 12 grid)', () => {
       for (let y = 0; y < n; y++) z += Math.exp(-d(x, y) / 2);
       for (let y = 0; y < n; y++) expo += (pop[x]! / S) * (Math.exp(-d(x, y) / 2) / z) * d(x, y);
     }
-    expect(exact[4] as number).toBeLessThan(expo);
+    expect(exact.error!).toBeLessThan(expo);
+  });
+
+  it('city rows are worded from their fields in one place (labels, notes, skipped and failed rows)', () => {
+    const grid = { side: 8, cellKm: 1, full: true };
+    const base = { eps: 0.7, grid, remap: null, effectiveEps: 0.69 };
+    const lp: CityRow = { ...base, mechanism: 'lp-spanner', status: 'computed', error: 2.5, lp: { passes: true, delta: 1.1, constraints: 999, solverMs: 1500, method: 'decomposition', decomposition: { rounds: 7, columns: 300, lowerBound: 2.49999, relativeGap: 4e-6 } } };
+    expect(cityGridLabel(grid)).toBe('8 x 8, 1 km');
+    expect(cityMechanismLabel(lp)).toBe('LP-optimal (spanner)');
+    expect(cityMechanismLabel({ mechanism: 'planar-laplace', remap: { method: 'dense' } })).toBe('planar Laplace, remapped');
+    expect(cityRowNote(lp)).toBe('privacy check passes; spanner dilation 1.1, decomposition by output column: 7 rounds, 300 columns, certified lower bound 2.49999 km (gap 0.000004), solver 1.5 s');
+    const { decomposition: _dec, ...whole } = lp.lp!;
+    expect(cityRowNote({ ...lp, mechanism: 'lp-exact', lp: { ...whole, passes: false, method: 'full-model' } })).toBe('privacy check FAILS; 999 constraints, solver 1.5 s');
+    expect(cityRowNote({ ...base, mechanism: 'tight', status: 'absent', error: null, minZ: { value: -0.0123456, at: '3,4' } })).toBe('does not exist: min z = -0.01235 at 3,4');
+    expect(cityRowNote({ ...base, mechanism: 'lp-spanner', status: 'skipped', error: null, reason: 'not computed at this eps (parameter fullLpEpsilons = 1)' })).toBe('not computed at this eps (parameter fullLpEpsilons = 1)');
   });
 });
 

@@ -20,6 +20,6 @@ export function cascade(first: Mechanism, second: Mechanism): Mechanism {
     channel: productRowSource(a, bd.matrix, (j) => bd.colLabel(j)),
     guaranteedEpsilon: first.guaranteedEpsilon,
     guarantee: `${first.guaranteedEpsilon}*d-private: ${second.kind} after ${first.kind} is post-processing of the first stage`,
-    info: { combinator: 'cascade', first: first.kind, second: second.kind },
+    facts: { kind: 'combinator', combinator: 'cascade', first: first.kind, second: second.kind },
   };
 }

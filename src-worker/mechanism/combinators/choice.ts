@@ -35,6 +35,6 @@ export function probabilisticChoice(p: number, m1: Mechanism, m2: Mechanism): Me
     channel: new FunctionRowSource(a.rows, ma + b.cols, fill, (i) => a.rowLabel(i), (j) => (j < ma ? `1:${a.colLabel(j)}` : `2:${b.colLabel(j - ma)}`)),
     guaranteedEpsilon: eps,
     guarantee: `${eps}*d-private: choice of ${m1.kind} (p = ${p}) and ${m2.kind}; each output column keeps its mechanism's ratios`,
-    info: { combinator: 'choice', p, first: m1.kind, second: m2.kind },
+    facts: { kind: 'combinator', combinator: 'choice', p, first: m1.kind, second: m2.kind },
   };
 }

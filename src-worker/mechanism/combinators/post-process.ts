@@ -44,6 +44,6 @@ export function postProcess(m: Mechanism, p: Matrix, outputLabels?: string[]): M
     channel: productRowSource(c, p, (j) => (outputLabels ? outputLabels[j]! : String(j))),
     guaranteedEpsilon: m.guaranteedEpsilon,
     guarantee: `${m.guaranteedEpsilon}*d-private: post-processing of ${m.kind} cannot weaken privacy`,
-    info: { combinator: 'post-process', outputs: p.cols },
+    facts: { kind: 'combinator', combinator: 'post-process', outputs: p.cols },
   };
 }

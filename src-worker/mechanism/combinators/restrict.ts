@@ -25,6 +25,6 @@ export function restrictSecrets(m: Mechanism, secrets: ArrayLike<number>): Mecha
     channel: new FunctionRowSource(idx.length, src.cols, (i, out) => void src.row(idx[i]!, out), (i) => src.rowLabel(idx[i]!), (j) => src.colLabel(j)),
     guaranteedEpsilon: m.guaranteedEpsilon,
     guarantee: `${m.guaranteedEpsilon}*d-private on the ${idx.length} kept secrets (induced metric): restriction of ${m.kind}`,
-    info: { combinator: 'restrict', kept: idx.length, of: src.rows },
+    facts: { kind: 'combinator', combinator: 'restrict', kept: idx.length, of: src.rows },
   };
 }

@@ -16,7 +16,7 @@ import { ImplicitTightChannel } from './implicit-tight-channel';
  * Sign decision: z[y] < -Z_TOL * max(1, max|z|) is negative (numeric/tolerance,
  * the rule of the dense construction and of the threshold search). Smaller
  * negative values are rounding of a zero (the solve is accurate to ~1e-12
- * relative) and are clamped to 0; the clamp is reported (info.clampedZ).
+ * relative) and are clamped to 0; the clamp is reported (facts.clampedZ).
  */
 
 export type TightStructuredResult =
@@ -73,7 +73,8 @@ export function tightConstraintsStructured(domain: Domain, eps: number, opts: So
     channel,
     guaranteedEpsilon: eps,
     guarantee: `exactly eps*d-private with eps = ${eps}: C[x][y] / C[x'][y] = exp(-eps (d(x,y) - d(x',y))) <= exp(eps d(x,x')) by the triangle inequality`,
-    info: {
+    facts: {
+      kind: 'tight-implicit',
       solver: result.method,
       iterations: result.iterations,
       relResidual: result.relResidual,
@@ -83,7 +84,6 @@ export function tightConstraintsStructured(domain: Domain, eps: number, opts: So
       argMinZ: domain.label(argMinZ),
       clampedZ: clamped,
       maxRowSumError: rowSumError,
-      implicit: true,
       ...(result.fellBack ? { fellBack: result.fellBack } : {}),
     },
   };

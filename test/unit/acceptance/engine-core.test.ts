@@ -7,6 +7,7 @@
  * kind of bad input. Detailed tests live next to each area
  * (test/unit/metric|mechanism|measure|bound|check).
  */
+import { factsOf } from '../../../src-worker/mechanism/facts';
 import { describe, expect, it } from 'vitest';
 import { leakageBound, utilityBound } from '../../../src-worker/bound/optimality-bounds';
 import { cornerPriors } from '../../../src-worker/bound/corner-priors';
@@ -110,7 +111,7 @@ describe('SPEC §7 reference values (no LP)', () => {
     const base = [4, 2, 1, 1, 1, 2];
     const want = Array.from({ length: 6 }, (_, x) => Array.from({ length: 6 }, (_, y) => base[(y - x + 6) % 6]! / 11));
     expectRowsEqual(rows(m.channel), want, 1e-15);
-    expect(m.info.a).toBeCloseTo(4 / 11, 15);
+    expect(factsOf(m, 'symmetric').a).toBeCloseTo(4 / 11, 15);
     // a from the SPEC §2 formula with E = 2, m = 3, c = 2
     expect((8 * (1 - 2)) / (8 * (1 - 2) + 2 * (1 - 8))).toBeCloseTo(4 / 11, 15);
     expect(utilityOf(want)).toBeCloseTo(4 / 11, 15);

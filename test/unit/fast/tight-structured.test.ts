@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { factsOf } from '../../../src-worker/mechanism/facts';
 import { tightConstraintsStructured } from '../../../src-worker/mechanism/implicit/tight-structured';
 import { solvePhi } from '../../../src-worker/phi/phi-solve';
 import { phiMatrix, type Domain } from '../../../src-worker/metric/domain';
@@ -39,14 +40,14 @@ describe('implicit tight-constraints mechanism', () => {
       const ch = res.mechanism.channel;
       expect(res.mechanism.kind).toBe('tight');
       expect(res.mechanism.guaranteedEpsilon).toBe(eps);
-      expect(res.mechanism.info.solver).not.toMatch(/^dense/);
+      expect(factsOf(res.mechanism, 'tight-implicit').solver).not.toMatch(/^dense/);
       const ref = denseTight(d, eps);
       const row = new Float64Array(d.n);
       for (let i = 0; i < d.n; i++) {
         ch.row(i, row);
         expect(maxRelDiff(row, ref.rows[i]!)).toBeLessThan(1e-8);
       }
-      expect(res.mechanism.info.maxRowSumError as number).toBeLessThan(1e-10);
+      expect(factsOf(res.mechanism, 'tight-implicit').maxRowSumError).toBeLessThan(1e-10);
       expect(() => validateChannel(ch)).not.toThrow();
       expect(ch.entry(0, d.n - 1)).toBeCloseTo(ref.rows[0]![d.n - 1]!, 12);
       expect(ch.rowLabel(1)).toBe(d.label(1));
@@ -87,14 +88,14 @@ describe('implicit tight-constraints mechanism', () => {
     expect(res.exists).toBe(true);
     if (!res.exists) return;
     const ch = res.mechanism.channel;
-    expect(res.mechanism.info.solver).toBe('ball-sizes');
+    expect(factsOf(res.mechanism, 'tight-implicit').solver).toBe('ball-sizes');
     expect(ch.op.method).toBe('metric');
     expect(ch.op.heldEntries).toBe(0);
     const row = ch.row(5, new Float64Array(N));
     // randomised response: e^eps / (e^eps + N - 1) on the diagonal, 1 / (e^eps + N - 1) elsewhere
     expect(row[5]).toBeCloseTo(2 / (2 + N - 1), 15);
     expect(row[6]).toBeCloseTo(1 / (2 + N - 1), 15);
-    expect(res.mechanism.info.maxRowSumError as number).toBeLessThan(1e-12);
+    expect(factsOf(res.mechanism, 'tight-implicit').maxRowSumError).toBeLessThan(1e-12);
   });
 
   it('rejects a bad eps', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MechError } from '../../../src-worker/errors';
 import { privateStartChannel, solveByColumnDecomposition } from '../../../src-worker/lp/column-decomposition';
 import { ColumnLifter } from '../../../src-worker/lp/pricing';
-import { optimalMechanism } from '../../../src-worker/lp/optimal-mechanism';
+import { optimalMechanism, type OptimalMechanism } from '../../../src-worker/lp/optimal-mechanism';
 import { privacyConstraintGraph } from '../../../src-worker/lp/privacy-constraint-graph';
 import { uniformPrior } from '../../../src-worker/measure/prior';
 import type { DenseChannel } from '../../../src-worker/mechanism/channel';
@@ -11,7 +11,7 @@ import { lineDomain } from '../../../src-worker/metric/line';
 import { directLoss, worstPrivacyRatio } from './helpers';
 
 const data = (m: { channel: unknown }): Float64Array => (m.channel as DenseChannel).matrix.data;
-const obj = (m: { info: Record<string, unknown> }): number => m.info.objective as number;
+const obj = (m: OptimalMechanism): number => m.facts.solve.objective;
 const norm = (w: number[]): Float64Array => {
   const s = w.reduce((a, b) => a + b, 0);
   return Float64Array.from(w, (v) => v / s);
@@ -33,13 +33,13 @@ describe('decomposition by output column of the channel LP (SPEC §2)', () => {
             const what = `${name} eps ${eps} ${loss} ${constraints}`;
             const full = await optimalMechanism(g, eps, pi, loss, { constraints, generation: 'off', decomposition: 'off', symmetry: 'off' });
             const dw = await optimalMechanism(g, eps, pi, loss, { constraints, decomposition: 'on' });
-            expect(full.info.decompositionRounds, what).toBeUndefined();
-            expect(dw.info.decompositionRounds as number, what).toBeGreaterThanOrEqual(1);
+            expect(full.facts.solve.decomposition?.rounds, what).toBeUndefined();
+            expect(dw.facts.solve.decomposition!.rounds, what).toBeGreaterThanOrEqual(1);
             expect(Math.abs(obj(dw) - obj(full)) / obj(full), what).toBeLessThan(1e-7);
             // The Lagrangian bound is below the optimum and within the 1e-9 stopping gap of the master's objective.
-            const lb = dw.info.lowerBound as number;
+            const lb = dw.lp.lowerBound;
             expect(lb, what).toBeLessThanOrEqual(obj(full) * (1 + 1e-9));
-            expect(dw.info.relativeGap as number, what).toBeLessThanOrEqual(1e-9);
+            expect(dw.facts.solve.decomposition!.relativeGap, what).toBeLessThanOrEqual(1e-9);
             const lossFn = loss === 'dist' ? (w: number, x: number) => g.distance(w, x) : (w: number, x: number) => (w === x ? 0 : 1);
             expect(Math.abs(directLoss(data(dw), n, n, pi, lossFn) - obj(dw)), what).toBeLessThan(1e-12);
             expect(worstPrivacyRatio(data(dw), g, n, eps), what).toBeLessThanOrEqual(1 + 1e-9);
@@ -62,7 +62,7 @@ describe('decomposition by output column of the channel LP (SPEC §2)', () => {
     const g = gridDomain(4, 4);
     const pi = norm(Array.from({ length: 16 }, (_, i) => 1 + (i % 3)));
     const full = await optimalMechanism(g, 1, pi, 'dist', { constraints: 'spanner', symmetry: 'off' });
-    expect(full.info.decompositionRounds).toBeUndefined();
+    expect(full.facts.solve.decomposition?.rounds).toBeUndefined();
     const graph = privacyConstraintGraph(g, 1, 'spanner');
     const cost = new Float64Array(256);
     for (let x = 0; x < 16; x++) for (let w = 0; w < 16; w++) cost[x * 16 + w] = pi[x]! * g.distance(x, w);

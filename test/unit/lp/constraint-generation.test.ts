@@ -3,7 +3,7 @@ import { MechError } from '../../../src-worker/errors';
 import { Matrix } from '../../../src-worker/linalg/matrix';
 import { solve } from '../../../src-worker/linalg/lu';
 import { solveByConstraintGeneration } from '../../../src-worker/lp/constraint-generation';
-import { optimalMechanism } from '../../../src-worker/lp/optimal-mechanism';
+import { optimalMechanism, type OptimalMechanism } from '../../../src-worker/lp/optimal-mechanism';
 import { solvePrivateChannelLp } from '../../../src-worker/lp/private-channel-lp';
 import { PersistentLp, SparseLp, solveSparseLp } from '../../../src-worker/lp/sparse-model';
 import { uniformPrior } from '../../../src-worker/measure/prior';
@@ -13,7 +13,7 @@ import { gridDomain } from '../../../src-worker/metric/grid';
 import { directLoss, worstPrivacyRatio } from './helpers';
 
 const data = (m: { channel: unknown }): Float64Array => (m.channel as DenseChannel).matrix.data;
-const obj = (m: { info: Record<string, unknown> }): number => m.info.objective as number;
+const obj = (m: OptimalMechanism): number => m.facts.solve.objective;
 
 /** Priors without grid symmetry (so the full model is solved without orbit reduction). */
 function priors(n: number): [string, Float64Array][] {
@@ -52,10 +52,10 @@ describe('constraint generation for the optimal-mechanism LP (SPEC §2)', () => 
             const full = await optimalMechanism(g, eps, pi, loss, { constraints, generation: 'off', symmetry: 'off' });
             const cg = await optimalMechanism(g, eps, pi, loss, { constraints, generation: 'on' });
             const what = `${name} eps ${eps} ${loss} ${constraints}`;
-            expect(full.info.generationRounds, what).toBeUndefined();
-            expect(cg.info.generationRounds as number, what).toBeGreaterThanOrEqual(1);
-            expect(cg.info.generatedPrivacyRows as number, what).toBeLessThanOrEqual(cg.info.fullPrivacyRows as number);
-            expect(cg.info.fullPrivacyRows as number, what).toBe((full.info.constraints as number) - n);
+            expect(full.facts.solve.generation?.rounds, what).toBeUndefined();
+            expect(cg.facts.solve.generation!.rounds, what).toBeGreaterThanOrEqual(1);
+            expect(cg.facts.solve.generation!.privacyRows, what).toBeLessThanOrEqual(cg.facts.solve.generation!.fullPrivacyRows);
+            expect(cg.facts.solve.generation!.fullPrivacyRows, what).toBe((full.facts.solve.constraints) - n);
             expect(Math.abs(obj(cg) - obj(full)) / obj(full), what).toBeLessThan(1e-7);
             const lossFn = loss === 'dist' ? (w: number, x: number) => g.distance(w, x) : (w: number, x: number) => (w === x ? 0 : 1);
             expect(Math.abs(directLoss(data(cg), n, n, pi, lossFn) - obj(cg)), what).toBeLessThan(1e-12);
@@ -71,17 +71,17 @@ describe('constraint generation for the optimal-mechanism LP (SPEC §2)', () => 
     const pi = priors(9)[2]![1];
     const full = await optimalMechanism(g, 1, pi, 'dist', { constraints: 'all-pairs', generation: 'off', symmetry: 'off' });
     const cg = await optimalMechanism(g, 1, pi, 'dist', { constraints: 'all-pairs', generation: 'on', generationOptions: { seedReach: 0, batch: 20 } });
-    expect(cg.info.generationRounds as number).toBeGreaterThan(3);
-    expect(cg.info.generatedPrivacyRows as number).toBeLessThan((cg.info.fullPrivacyRows as number) / 2);
+    expect(cg.facts.solve.generation!.rounds).toBeGreaterThan(3);
+    expect(cg.facts.solve.generation!.privacyRows).toBeLessThan((cg.facts.solve.generation!.fullPrivacyRows) / 2);
     expect(Math.abs(obj(cg) - obj(full)) / obj(full)).toBeLessThan(1e-7);
     expect(worstPrivacyRatio(data(cg), g, 9, 1)).toBeLessThanOrEqual(1 + 1e-9);
     // The primal formulation (rows appended as rows, dual simplex resumes): same optimum.
     const primal = await optimalMechanism(g, 1, pi, 'dist', { constraints: 'all-pairs', generation: 'on', generationOptions: { seedReach: 0, batch: 20, formulation: 'primal' } });
-    expect(primal.info.generationRounds as number).toBeGreaterThan(3);
+    expect(primal.facts.solve.generation!.rounds).toBeGreaterThan(3);
     expect(Math.abs(obj(primal) - obj(full)) / obj(full)).toBeLessThan(1e-7);
     // First solve by interior point + crossover, then warm dual simplex: same optimum.
     const ipm = await optimalMechanism(g, 1, pi, 'dist', { constraints: 'all-pairs', generation: 'on', generationOptions: { seedReach: 0, batch: 20, firstSolver: 'ipm' } });
-    expect(ipm.info.generationRounds as number).toBeGreaterThan(3);
+    expect(ipm.facts.solve.generation!.rounds).toBeGreaterThan(3);
     expect(Math.abs(obj(ipm) - obj(full)) / obj(full)).toBeLessThan(1e-7);
   });
 
@@ -95,7 +95,7 @@ describe('constraint generation for the optimal-mechanism LP (SPEC §2)', () => 
     for (const [name, pi] of priors(n)) {
       const exact = await optimalMechanism(g, eps, pi, 'dist', { constraints: 'exact', generation: 'on' });
       const spanner = await optimalMechanism(g, eps, pi, 'dist', { constraints: 'spanner' });
-      expect(exact.info.constraintMode, name).toBe('exact');
+      expect(exact.facts.solve.constraintMode, name).toBe('exact');
       expect(obj(exact), name).toBeLessThanOrEqual(obj(spanner) + 1e-9);
       expect(obj(exact), name).toBeLessThanOrEqual(directLoss(T!, n, n, pi, dist) + 1e-9);
       expect(worstPrivacyRatio(T!, g, n, eps)).toBeLessThanOrEqual(1 + 1e-9);
@@ -107,11 +107,11 @@ describe('constraint generation for the optimal-mechanism LP (SPEC §2)', () => 
     const g = gridDomain(5, 5); // 300 pairs x 25 outputs x 2 = 15000 rows: below the threshold
     const pi = priors(25)[1]![1];
     const small = await optimalMechanism(g, 1, pi, 'dist', { constraints: 'all-pairs' });
-    expect(small.info.generationRounds).toBeUndefined();
+    expect(small.facts.solve.generation?.rounds).toBeUndefined();
     const g6 = gridDomain(6, 6); // 630 x 36 x 2 = 45360 rows: above
     const pi6 = priors(36)[1]![1];
     const auto = await optimalMechanism(g6, 1, pi6, 'dist', { constraints: 'all-pairs' });
-    expect(auto.info.generationRounds as number).toBeGreaterThanOrEqual(1);
+    expect(auto.facts.solve.generation!.rounds).toBeGreaterThanOrEqual(1);
     const full = await optimalMechanism(g6, 1, pi6, 'dist', { constraints: 'all-pairs', generation: 'off' });
     expect(Math.abs(obj(auto) - obj(full)) / obj(full)).toBeLessThan(1e-7);
   }, 60_000);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkPrivacy } from '../../../src-worker/check/privacy-check';
 import { MechError } from '../../../src-worker/errors';
-import { chooseLpModel, optimalMechanism } from '../../../src-worker/lp/optimal-mechanism';
+import { chooseLpModel, optimalMechanism, type OptimalMechanism } from '../../../src-worker/lp/optimal-mechanism';
 import { PricingModel } from '../../../src-worker/lp/pricing';
 import { uniformPrior } from '../../../src-worker/measure/prior';
 import type { DenseChannel } from '../../../src-worker/mechanism/channel';
@@ -10,7 +10,7 @@ import { lineDomain } from '../../../src-worker/metric/line';
 import { directLoss, worstPrivacyRatio } from './helpers';
 
 const data = (m: { channel: unknown }): Float64Array => (m.channel as DenseChannel).matrix.data;
-const obj = (m: { info: Record<string, unknown> }): number => m.info.objective as number;
+const obj = (m: OptimalMechanism): number => m.facts.solve.objective;
 const norm = (w: number[]): Float64Array => {
   const s = w.reduce((a, b) => a + b, 0);
   return Float64Array.from(w, (v) => v / s);
@@ -49,8 +49,8 @@ describe('optimal mechanism LP, typed (issue 13): exact all-pairs model by decom
           expect(Math.abs(directLoss(data(dw), g.n, g.n, pi, (w, x) => g.distance(w, x)) - dw.lp.objective), what).toBeLessThan(1e-12);
           expect(checkPrivacy(dw.channel, g, eps).passes, what).toBe(true);
           // The legacy bag carries the same figures.
-          expect(dw.info.lpModel).toBe('exact');
-          expect(dw.info.gap).toBe(dw.lp.gap);
+          expect(dw.lp.model).toBe('exact');
+          expect(dw.lp.gap).toBe(dw.lp.gap);
           checked++;
         }
     }
@@ -70,7 +70,7 @@ describe('optimal mechanism LP, typed (issue 13): exact all-pairs model by decom
     expect(Math.abs(dw.lp.objective - opt) / opt).toBeLessThan(1e-7);
     expect(checkPrivacy(dw.channel, g, eps).passes).toBe(true);
     // The pricing model held only a part of the 2 x 1176 directed pair rows.
-    expect(dw.info.pricingRows as number).toBeLessThan(2 * 1176);
+    expect(dw.facts.solve.decomposition!.pricingRows).toBeLessThan(2 * 1176);
   }, 120_000);
 
   it('pricing: the safe bound never exceeds the true minimum (random objectives, all pairs with factors up to e^18)', async () => {
@@ -189,7 +189,7 @@ describe('optimal mechanism LP, typed: stopped early', () => {
     const m = await optimalMechanism(g, eps, pi, 'dist', { model: 'exact', timeLimitSeconds: 1e-6 });
     expect(m.lp.stoppedBy).toBe('time-limit');
     expect(m.lp.timeLimitReached).toBe(true);
-    expect(m.info.status).toBe('time-limit');
+    expect(m.facts.solve.status).toBe('time-limit');
     expect(m.guarantee).toMatch(/stopped early/);
     await assertUsable(m, 'time limit');
     expect(m.lp.gap).toBeGreaterThan(0.01);
@@ -228,8 +228,8 @@ describe('optimal mechanism LP, typed: stopped early', () => {
     const budget = 24e6 + 1700 * 36 + 300 * (900 + 64 * 36);
     const m = await optimalMechanism(g, eps, pi, 'dist', { model: 'exact', targetGap: 1e-8, decompositionOptions: { masterBudgetBytes: budget } });
     expect(Math.abs(m.lp.objective - o) / o).toBeLessThan(1e-7);
-    expect(m.info.decompositionColumns as number).toBeLessThanOrEqual(300 + 36);
-    expect(m.info.decompositionPruned as number).toBeGreaterThan(0);
+    expect(m.facts.solve.decomposition!.columns).toBeLessThanOrEqual(300 + 36);
+    expect(m.facts.solve.decomposition!.pruned).toBeGreaterThan(0);
     await expect(optimalMechanism(g, eps, pi, 'dist', { model: 'exact', decompositionOptions: { masterBudgetBytes: 1e6 } })).rejects.toThrow(/budget/);
   }, 120_000);
 });

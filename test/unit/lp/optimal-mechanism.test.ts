@@ -24,10 +24,10 @@ describe('optimal mechanism LP (SPEC §2)', () => {
     const mech = await optimalMechanism(d, eps, pi, 'dist');
     const C = data(mech);
     expect(mech.kind).toBe('optimal');
-    expect(mech.info.constraintMode).toBe('edges');
+    expect(mech.facts.solve.constraintMode).toBe('edges');
     expect(worstPrivacyRatio(C, d, N, eps)).toBeLessThanOrEqual(1 + 1e-7);
     const opt = directLoss(C, N, N, pi, loss);
-    expect(Math.abs(opt - (mech.info.objective as number))).toBeLessThan(1e-9);
+    expect(Math.abs(opt - (mech.facts.solve.objective))).toBeLessThan(1e-9);
     for (const other of [tgChannel(N, eps), rrChannel(N, eps), exponentialChannel(d, eps)]) {
       expect(worstPrivacyRatio(other, d, N, eps)).toBeLessThanOrEqual(1 + 1e-9);
       expect(opt).toBeLessThanOrEqual(remappedLoss(other, N, N, pi, loss) + 1e-9);
@@ -38,11 +38,11 @@ describe('optimal mechanism LP (SPEC §2)', () => {
 
   it('clique, binary loss, uniform prior: optimum = 1 - RR utility (6 categories: 1 - 2/7)', async () => {
     const mech = await optimalMechanism(cliqueDomain(6), LN2, uniformPrior(6), 'bin');
-    expect(Math.abs((mech.info.objective as number) - 5 / 7)).toBeLessThan(1e-9);
+    expect(Math.abs((mech.facts.solve.objective) - 5 / 7)).toBeLessThan(1e-9);
     for (const n of [3, 4]) {
       const m = await optimalMechanism(cliqueDomain(n), 1.2, uniformPrior(n), 'bin');
       const rrUtility = Math.exp(1.2) / (Math.exp(1.2) + n - 1);
-      expect(Math.abs((m.info.objective as number) - (1 - rrUtility))).toBeLessThan(1e-9);
+      expect(Math.abs((m.facts.solve.objective) - (1 - rrUtility))).toBeLessThan(1e-9);
     }
   });
 
@@ -59,14 +59,14 @@ describe('optimal mechanism LP (SPEC §2)', () => {
       const exact = await optimalMechanism(g, eps, pi, 'dist', { constraints: 'all-pairs' });
       const reduced = await optimalMechanism(g, eps, pi, 'dist', { constraints: 'exact' });
       const dilated = await optimalMechanism(g, eps / delta, pi, 'dist', { constraints: 'all-pairs' });
-      expect(spanner.info.constraintMode).toBe('spanner');
-      expect(spanner.info.delta).toBe(delta);
-      const s = spanner.info.objective as number;
-      const e = exact.info.objective as number;
-      expect(Math.abs((reduced.info.objective as number) - e)).toBeLessThan(1e-9);
-      expect(reduced.info.constrainedPairs as number).toBeLessThan(exact.info.constrainedPairs as number);
+      expect(spanner.facts.solve.constraintMode).toBe('spanner');
+      expect(spanner.facts.solve.delta).toBe(delta);
+      const s = spanner.facts.solve.objective;
+      const e = exact.facts.solve.objective;
+      expect(Math.abs((reduced.facts.solve.objective) - e)).toBeLessThan(1e-9);
+      expect(reduced.facts.solve.constrainedPairs).toBeLessThan(exact.facts.solve.constrainedPairs);
       expect(s).toBeGreaterThanOrEqual(e - 1e-9);
-      expect(s).toBeLessThanOrEqual((dilated.info.objective as number) + 1e-9);
+      expect(s).toBeLessThanOrEqual((dilated.facts.solve.objective) + 1e-9);
       expect(worstPrivacyRatio(data(spanner), g, n, eps)).toBeLessThanOrEqual(1 + 1e-7);
     }
   });
@@ -83,15 +83,15 @@ describe('optimal mechanism LP (SPEC §2)', () => {
       const loss = d.kind === 'clique' ? 'bin' : 'dist';
       const red = await optimalMechanism(d, 0.8, u, loss);
       const full = await optimalMechanism(d, 0.8, u, loss, { symmetry: 'off' });
-      expect(red.info.symmetries).toBe(gens);
-      expect(full.info.symmetries).toBe(0);
-      expect(red.info.reducedVariables as number).toBeLessThan((full.info.reducedVariables as number) / factor);
-      expect(Math.abs((red.info.objective as number) - (full.info.objective as number))).toBeLessThan(1e-9);
+      expect(red.facts.solve.symmetries).toBe(gens);
+      expect(full.facts.solve.symmetries).toBe(0);
+      expect(red.facts.solve.reducedVariables).toBeLessThan((full.facts.solve.reducedVariables) / factor);
+      expect(Math.abs((red.facts.solve.objective) - (full.facts.solve.objective))).toBeLessThan(1e-9);
       expect(worstPrivacyRatio(data(red), d, d.n, 0.8)).toBeLessThanOrEqual(1 + 1e-7);
     }
     const skew = Array.from({ length: 16 }, (_, i) => (i + 1) / 136);
     const m = await optimalMechanism(gridDomain(4, 4), 0.8, skew, 'dist');
-    expect(m.info.symmetries).toBe(0);
+    expect(m.facts.solve.symmetries).toBe(0);
   });
 
   it('accepts a loss matrix, a loss function and a separate output grid', async () => {
@@ -102,8 +102,8 @@ describe('optimal mechanism LP (SPEC §2)', () => {
     const a = await optimalMechanism(d, 1, pi, lm);
     const b = await optimalMechanism(d, 1, pi, (w, x) => (w - x) ** 2);
     const c = await optimalMechanism(d, 1, pi, 'dist2');
-    expect(Math.abs((a.info.objective as number) - (b.info.objective as number))).toBeLessThan(1e-12);
-    expect(Math.abs((a.info.objective as number) - (c.info.objective as number))).toBeLessThan(1e-12);
+    expect(Math.abs((a.facts.solve.objective) - (b.facts.solve.objective))).toBeLessThan(1e-12);
+    expect(Math.abs((a.facts.solve.objective) - (c.facts.solve.objective))).toBeLessThan(1e-12);
 
     // 4x4 secrets, outputs on a 2x2 grid of double cells centred between them.
     const g = gridDomain(4, 4);
@@ -120,8 +120,8 @@ describe('optimal mechanism LP (SPEC §2)', () => {
       for (let x = 0; x < 16; x++) s += out.distanceToSecret!(w, x) / 16;
       constant = Math.min(constant, s);
     }
-    expect(m.info.objective as number).toBeLessThanOrEqual(constant + 1e-12);
-    expect(m.info.objective as number).toBeGreaterThan(0);
+    expect(m.facts.solve.objective).toBeLessThanOrEqual(constant + 1e-12);
+    expect(m.facts.solve.objective).toBeGreaterThan(0);
   });
 
   it('reports phases and honours cancellation', async () => {
@@ -141,8 +141,8 @@ describe('optimal mechanism LP (SPEC §2)', () => {
     const pi = Array.from({ length: 16 }, (_, i) => (1 + (i % 3)) / 31);
     const vertex = await optimalMechanism(g, 1, pi, 'dist', { solver: 'simplex' });
     const interior = await optimalMechanism(g, 1, pi, 'dist', { solver: 'ipm', crossover: false });
-    const v = vertex.info.objective as number;
-    const i = interior.info.objective as number;
+    const v = vertex.facts.solve.objective;
+    const i = interior.facts.solve.objective;
     expect(i).toBeGreaterThanOrEqual(v - 1e-9);
     expect((i - v) / v).toBeLessThan(1e-6);
     expect(worstPrivacyRatio(data(interior), g, 16, 1)).toBeLessThanOrEqual(1 + 1e-9);
@@ -153,7 +153,7 @@ describe('optimal mechanism LP (SPEC §2)', () => {
     const skew = Array.from({ length: 25 }, (_, i) => (1 + (i % 4)) / 61);
     const flag = new Int32Array(new SharedArrayBuffer(4));
     const ok = await optimalMechanism(g, 1, skew, 'dist', { cancelFlag: flag, solver: 'simplex' });
-    expect(ok.info.status).toBe('optimal');
+    expect(ok.facts.solve.status).toBe('optimal');
     Atomics.store(flag, 0, 1); // as the dispatcher would from another thread
     await expect(optimalMechanism(g, 1, skew, 'dist', { cancelFlag: flag, solver: 'simplex' })).rejects.toMatchObject({ code: 'cancelled', message: expect.stringMatching(/cancelled during the solve/) });
   });

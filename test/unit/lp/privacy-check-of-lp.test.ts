@@ -12,7 +12,7 @@ describe('LP mechanisms pass the SPEC §4 privacy check', () => {
     const g = gridDomain(6, 6);
     const pi = Array.from({ length: 36 }, (_, i) => (1 + ((i * 7) % 5)) / 106);
     const m = await optimalMechanism(g, 0.9, pi, 'dist');
-    expect(m.info.symmetries).toBe(0);
+    expect(m.facts.solve.symmetries).toBe(0);
     const r = checkPrivacy(m.channel, g, 0.9);
     expect(r.mode).toBe('all-pairs');
     expect(r.passes).toBe(true);
@@ -26,7 +26,7 @@ describe('LP mechanisms pass the SPEC §4 privacy check', () => {
     expect(checkPrivacy(c.additiveMechanism.channel, ring, 0.6).passes).toBe(true);
     const g = gridDomain(5, 5);
     const m = await optimalMechanism(g, 1.3, uniformPrior(25), 'dist2');
-    expect(m.info.symmetries).toBe(7);
+    expect(m.facts.solve.symmetries).toBe(7);
     expect(checkPrivacy(m.channel, g, 1.3).passes).toBe(true);
   });
 });

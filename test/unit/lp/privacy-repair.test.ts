@@ -39,10 +39,10 @@ describe('privacy repair of LP solutions', () => {
   it('huge eps*d (factors beyond 1e13) are capped, never a solver error, and the result is private', async () => {
     const g = gridDomain(3, 3, 100, 'manhattan');
     const m = await optimalMechanism(g, 1, uniformPrior(9), 'bin');
-    expect(m.info.cappedPairs).toBe(12);
+    expect(m.facts.solve.cappedPairs).toBe(12);
     const C = (m.channel as DenseChannel).matrix.data;
     expect(worstPrivacyRatio(C, g, 9, 1)).toBeLessThanOrEqual(1 + 1e-9);
     // Nearly the identity: the binary loss is essentially 0.
-    expect(m.info.objective as number).toBeLessThan(1e-9);
+    expect(m.facts.solve.objective).toBeLessThan(1e-9);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { factsOf } from '../../../src-worker/mechanism/facts';
 import { checkPrivacy } from '../../../src-worker/check/privacy-check';
 import { planarLaplace } from '../../../src-worker/mechanism/planar-laplace';
 import { laplace1d } from '../../../src-worker/mechanism/planar/offset-tables';
@@ -234,7 +235,7 @@ describe('planar Laplace snapped to a grid (SPEC §2)', () => {
       const d = gridDomain(R, C, step, metric);
       const m = planarLaplace(d, eps);
       expect(m.guaranteedEpsilon).toBe(eps);
-      expect(m.info.epsPerCell).toBe(eps * step);
+      expect(factsOf(m, 'planar-laplace').epsPerCell).toBe(eps * step);
       const r = checkPrivacy(m.channel, d, eps, { pairs: 'all' });
       expect(r.passes, `${metric}`).toBe(true);
       expect(r.effectiveEpsilon).toBeGreaterThan(0.99 * eps);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { factsOf } from '../../../src-worker/mechanism/facts';
 import { checkPrivacy } from '../../../src-worker/check/privacy-check';
 import { ballSizeSymmetric } from '../../../src-worker/mechanism/ball-size-symmetric';
 import { randomisedResponse } from '../../../src-worker/mechanism/randomised-response';
@@ -13,7 +14,7 @@ import { expectClose, maxRowSumError, mechErrorOf, rowsOf, utility } from './hel
 describe('symmetric-graph mechanism (SPEC §2, §7)', () => {
   it('ring of 6 at eps = ln 2: a = 4/11, rows 4,2,1,1,1,2 over 11, utility 4/11', () => {
     const m = symmetricGraph(ringDomain(6), Math.log(2));
-    expectClose(m.info.a as number, 4 / 11, 1e-15);
+    expectClose(factsOf(m, 'symmetric').a, 4 / 11, 1e-15);
     const rows = rowsOf(m.channel);
     [4, 2, 1, 1, 1, 2].forEach((v, j) => expectClose(rows[0]![j]!, v / 11, 1e-15));
     // rotation: row 2 is row 0 shifted by 2
@@ -91,7 +92,7 @@ describe('symmetric-graph mechanism (SPEC §2, §7)', () => {
     // even line at small eps: closed into a ring of 7 and restricted
     const small = symmetricGraph(d, 0.2);
     expect(small.channel.cols).toBe(7);
-    expect(small.info.closedIntoRing).toBe(7);
+    expect(factsOf(small, 'symmetric').closedIntoRing).toBe(7);
     expect(maxRowSumError(small.channel)).toBeLessThan(1e-14);
     expect(checkPrivacy(small.channel, d, 0.2).passes).toBe(true);
   });

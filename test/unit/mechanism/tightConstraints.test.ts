@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { factsOf } from '../../../src-worker/mechanism/facts';
 import { checkPrivacy } from '../../../src-worker/check/privacy-check';
 import { tightConstraints } from '../../../src-worker/mechanism/tight-constraints';
 import { phiMatrix } from '../../../src-worker/metric/domain';
@@ -52,7 +53,7 @@ describe('tight-constraints mechanism, dense path (SPEC §2)', () => {
     const t = tightConstraints(d, 1, () => ({ z, method: 'closed form (test)' }));
     expect(t.exists).toBe(true);
     if (t.exists) {
-      expect(t.mechanism.info.solver).toBe('closed form (test)');
+      expect(factsOf(t.mechanism, 'tight').solver).toBe('closed form (test)');
       expect(maxRowSumError(t.mechanism.channel)).toBeLessThan(1e-15);
     }
   });
@@ -77,7 +78,7 @@ describe('tight-constraints mechanism, dense path (SPEC §2)', () => {
     const t = tightConstraints(d, 1);
     expect(t.exists).toBe(true);
     if (!t.exists) return;
-    expect(t.mechanism.info.solver).toBe('kronecker');
+    expect(factsOf(t.mechanism, 'tight').solver).toBe('kronecker');
     // z is the 8-fold product of the line-4 weights: z_line = Phi_line^-1 1 (corners 1/(1+a), interior (1-a)/(1+a))
     const a = Math.exp(-1);
     const zEnd = 1 / (1 + a);

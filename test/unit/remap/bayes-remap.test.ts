@@ -78,7 +78,7 @@ describe('Bayesian remap of grid mechanisms (issue 14)', () => {
       const pi = lumpyPrior(domain.n, R * 31 + C);
       const spec: GuessSpec = { kind: 'dist' };
       const lp = await optimalMechanism(domain, eps, pi, 'dist', { constraints: 'exact' });
-      const lpLoss = lp.info.objective as number;
+      const lpLoss = lp.facts.solve.objective;
       const mechs = mechanisms(domain, eps);
       expect(mechs.length).toBeGreaterThanOrEqual(1);
       for (const mech of mechs) {
