@@ -24,7 +24,7 @@
  */
 import type { Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { ApiError } from '../../src-shared/protocol/api';
+import { ApiError, runJob } from '../../src-shared/protocol/api';
 import type { JobError } from '../../src-shared/protocol/common';
 import type { JobEvent } from '../../src-shared/protocol/messages';
 import { progressSchema } from '../../src-shared/protocol/messages';
@@ -59,12 +59,16 @@ export interface QueueClientOptions {
   attempts?: number;
 }
 
+/** Job ids are unique in the process, across clients (the app may reconnect while an older client's jobs still run). */
+let clientSeq = 0;
+
 export class QueueClient implements JobRunner {
   readonly threads = 1;
   private readonly listeners = new Set<(e: JobEvent) => void>();
   private readonly byLocal = new Map<string, Pending>();
   private readonly byBull = new Map<string, Pending>();
   private seq = 0;
+  private readonly idPrefix = `queue-${++clientSeq}`;
   private closed = false;
   private lostSince: number | null = null;
   private readonly timer: NodeJS.Timeout;
@@ -150,7 +154,7 @@ export class QueueClient implements JobRunner {
     const req = { ...parsed.value } as typeof parsed.value & { out?: string };
     const out = (req.type === 'mechanism' || req.type === 'capacity') && req.out ? req.out : null;
     delete req.out;
-    const p: Pending = { localId: `queue-${++this.seq}`, bullId: null, type: req.type, started: Date.now(), out, lp: isLpJob(parsed.value), done: false, cancelled: false, finishing: false };
+    const p: Pending = { localId: `${this.idPrefix}-${++this.seq}`, bullId: null, type: req.type, started: Date.now(), out, lp: isLpJob(parsed.value), done: false, cancelled: false, finishing: false };
     this.byLocal.set(p.localId, p);
     this.emit({ kind: 'queued', jobId: p.localId, type: req.type });
     const data: JobData = { v: 1, request: encodeValue(req), ...(out ? { csv: true as const } : {}) };
@@ -198,46 +202,7 @@ export class QueueClient implements JobRunner {
   }
 
   run(request: unknown, options: RunOptions = {}): Promise<JobResult> {
-    return new Promise<JobResult>((resolve, reject) => {
-      let id: string | null = null;
-      const early: JobEvent[] = [];
-      const handle = (e: JobEvent): void => {
-        if (id === null) {
-          early.push(e);
-          return;
-        }
-        if (e.jobId !== id) return;
-        if (e.kind === 'progress') options.onProgress?.(e.fraction, e.message);
-        else if (e.kind === 'result') (cleanup(), resolve(e.result));
-        else if (e.kind === 'error') (cleanup(), reject(new ApiError(e.error)));
-      };
-      const unsubscribe = this.onJobEvent(handle);
-      const onAbort = (): void => {
-        if (id !== null) void this.cancel(id);
-      };
-      const onStop = (): void => {
-        if (id !== null) void this.stop(id);
-      };
-      const cleanup = (): void => {
-        unsubscribe();
-        options.signal?.removeEventListener('abort', onAbort);
-        options.stopSignal?.removeEventListener('abort', onStop);
-      };
-      options.signal?.addEventListener('abort', onAbort);
-      options.stopSignal?.addEventListener('abort', onStop);
-      this.submit(request).then(
-        (jobId) => {
-          id = jobId;
-          for (const e of early.splice(0)) handle(e);
-          if (options.signal?.aborted) onAbort();
-          else if (options.stopSignal?.aborted) onStop();
-        },
-        (e: unknown) => {
-          cleanup();
-          reject(e);
-        },
-      );
-    });
+    return runJob(this, request, options);
   }
 
   async close(): Promise<void> {
