@@ -13,7 +13,7 @@
 import { z } from 'zod';
 import { JOB_TYPES, jobRequestSchema, type JobType } from './requests';
 import { projectSchema } from './project';
-import type { JobError } from './common';
+import { describeZodError, type JobError } from './common';
 import type { Parsed } from './validate';
 
 const jobIdSchema = z.string().min(1, 'job id is empty').max(200, 'job id is too long');
@@ -113,10 +113,7 @@ export function parseApiCall(method: unknown, params: unknown): Parsed<ParsedApi
   while (trimmed.length > 0 && trimmed[trimmed.length - 1] === null) trimmed = trimmed.slice(0, -1);
   const m = method as ApiMethod;
   const r = apiParamSchemas[m].safeParse(trimmed);
-  if (!r.success) {
-    const issue = r.error.issues[0];
-    const where = issue && issue.path.length ? ` (parameter ${issue.path.map(String).join('.')})` : '';
-    return bad(`${m}: ${issue?.message ?? 'malformed parameters'}${where}`);
-  }
+  // field paths start at the parameter's position: "project.export field '0.request.prior': ..."
+  if (!r.success) return bad(describeZodError(r.error, m));
   return { ok: true, value: { method: m, params: r.data } as ParsedApiCall };
 }
