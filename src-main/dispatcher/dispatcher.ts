@@ -32,7 +32,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { ApiError, runJob } from '../../src-shared/protocol/api';
+import { ApiError, runJob, type JobSubmitter } from '../../src-shared/protocol/api';
 import type { JobError } from '../../src-shared/protocol/common';
 import { jobEventSchema, progressSchema, workerReplySchema, type JobEvent } from '../../src-shared/protocol/messages';
 import type { JobRequest } from '../../src-shared/protocol/requests';
@@ -177,8 +177,16 @@ export class Dispatcher implements JobRunner {
     return this.start(request);
   }
 
-  /** Synchronous form of submit (throws ApiError). */
-  start(request: unknown): string {
+  /**
+   * The pool as a submitter of jobs that carry their domain files (a job from the Redis queue): while such a job
+   * runs, its worker reads graph:FILE / csv:FILE only from `files` and refuses any other file.
+   */
+  carrying(files: Readonly<Record<string, string>>): JobSubmitter {
+    return { submit: async (r) => this.start(r, files), cancel: (id) => this.cancel(id), stop: (id) => this.stop(id), onJobEvent: (l) => this.onJobEvent(l) };
+  }
+
+  /** Synchronous form of submit (throws ApiError); `files`: see carrying(). */
+  start(request: unknown, files?: Readonly<Record<string, string>>): string {
     if (this.closed) throw new ApiError({ code: 'internal', message: 'the job dispatcher is closed' });
     const parsed = parseJobRequest(request);
     if (!parsed.ok) throw new ApiError(parsed.error);
@@ -217,7 +225,7 @@ export class Dispatcher implements JobRunner {
     });
     port1.unref();
     this.pool
-      .run({ request: workerReq, port: port2, cancelFlag: flagBuf }, { transferList: [port2], signal: rec.abort.signal })
+      .run({ request: workerReq, port: port2, cancelFlag: flagBuf, ...(files ? { files } : {}) }, { transferList: [port2], signal: rec.abort.signal })
       .then(
         (reply: unknown) => {
           const r = workerReplySchema.safeParse(reply);

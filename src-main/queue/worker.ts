@@ -8,6 +8,9 @@
  *   it again); bad input fails the job with an UnrecoverableError, so BullMQ
  *   never retries it. An `out` path in a request is ignored: a channel CSV is
  *   written to this worker's own temp directory and returned in the reply.
+ *   graph:FILE / csv:FILE domains are served from the files the job carries
+ *   (exactly the files its domains name, codec.ts carriedFilesError): the
+ *   worker's engine reads nothing from this machine's disk.
  * - Engine errors (infeasible, too-large, ...) are results like any other:
  *   the job completes with the error as its reply, exactly as the local pool
  *   reports it. Anything else that throws is retried (3 attempts).
@@ -23,12 +26,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Job } from 'bullmq';
-import { ApiError } from '../../src-shared/protocol/api';
+import { ApiError, runJob } from '../../src-shared/protocol/api';
 import type { JobError } from '../../src-shared/protocol/common';
 import type { WorkerReply } from '../../src-shared/protocol/messages';
 import { parseJobRequest } from '../../src-shared/protocol/validate';
 import { Dispatcher, type DispatcherOptions } from '../dispatcher/dispatcher';
-import { MAX_CSV_GZ_BYTES, decodeValue, encodeReturn, failureText, fileDomainError, fileDomains, jobDataSchema } from './codec';
+import { MAX_CSV_GZ_BYTES, carriedFilesError, decodeValue, encodeReturn, failureText, jobDataSchema } from './codec';
 import { CANCEL_CHANNEL, STOP_CHANNEL, QUEUE_NAME, QUEUE_PREFIX, cancelledKey, probeRedis, redact, stallSettings, type QueueTarget } from './connection';
 
 export interface QueueWorkerOptions {
@@ -95,8 +98,10 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<Runnin
     const parsed = parseJobRequest(raw);
     if (!parsed.ok) return fail(parsed.error);
     const request = parsed.value;
-    const files = fileDomains(request);
-    if (files.length) fail(fileDomainError(files[0]!));
+    // the files the job carries are the only files its engine reads (none: it reads none at all)
+    const files = data.data!.files ?? {};
+    const filesError = carriedFilesError(request, files);
+    if (filesError) fail(filesError);
     if ((await commands.exists(cancelledKey(id))) === 1) fail({ code: 'cancelled', message: 'job cancelled' });
     let csvPath: string | null = null;
     if (data.data!.csv && (request.type === 'mechanism' || request.type === 'capacity')) {
@@ -110,7 +115,7 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<Runnin
     const stopper = new AbortController();
     stoppers.set(id, stopper);
     try {
-      const result = await dispatcher.run(request, {
+      const result = await runJob(dispatcher.carrying(files), request, {
         ...(signal ? { signal } : {}),
         stopSignal: stopper.signal,
         onProgress: (fraction, message) => {

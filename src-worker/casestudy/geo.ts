@@ -23,7 +23,10 @@ import { expectedDistanceError } from '../measure/expected-distance-error';
 import { uniformPrior } from '../measure/prior';
 import { optimalMechanism } from '../lp/optimal-mechanism';
 import { checkPrivacy } from '../check/privacy-check';
+import { z } from 'zod';
+import type { CaseStudyParams } from '../../src-shared/protocol/casestudy';
 import { checkAbort, epsGrid, f, knownParams, listParam, normalise, numParam, type Study, type StudyContext, type CaseStudyResult } from './study';
+import type { SplitStudy } from './parts';
 
 interface GridPoint {
   eps: number;
@@ -163,7 +166,19 @@ async function cityComparison(pop: Float64Array, side: number, eps: number, coar
   return rows;
 }
 
-export const geoStudy: Study = async (params, ctx): Promise<CaseStudyResult> => {
+interface GeoParams {
+  size: number;
+  grid: number[];
+  citySide: number;
+  cityEpsList: number[];
+  lpCoarsen: number;
+  skipCity: boolean;
+  lp: CityLpOptions;
+  /** The city's population prior (null with skipCity). */
+  pop: Float64Array | null;
+}
+
+function geoParams(params: CaseStudyParams): GeoParams {
   knownParams(params, 'geo', ['size', 'from', 'to', 'step', 'population', 'citySide', 'cityEpsilons', 'lpCoarsen', 'skipCity', 'exactLp', 'fullLp', 'fullExactLp', 'fullLpTimeLimit', 'fullLpEpsilons']);
   const size = numParam(params, 'size', 100, { min: 2, max: 1000, int: true });
   const grid = epsGrid(numParam(params, 'from', 0.4, { min: 1e-3 }), numParam(params, 'to', 1.3, { max: 20 }), numParam(params, 'step', 0.1, { min: 1e-3 }));
@@ -178,16 +193,61 @@ export const geoStudy: Study = async (params, ctx): Promise<CaseStudyResult> => 
   const fullExactLp = params.fullExactLp === true;
   const fullLpTimeLimit = numParam(params, 'fullLpTimeLimit', 900, { min: 1, max: 86400 });
   const fullLpEpsilons = Array.from(listParam(params, 'fullLpEpsilons', cityEpsList));
+  let pop: Float64Array | null = null;
+  if (!skipCity) {
+    pop = normalise(listParam(params, 'population', null, `${citySide * citySide} population weights (row-major)`));
+    if (pop.length !== citySide * citySide) throw new MechError('invalid-input', `population has ${pop.length} weights, the ${citySide} x ${citySide} city needs ${citySide * citySide}`);
+  }
+  return { size, grid, citySide, cityEpsList, lpCoarsen, skipCity, lp: { exactLp, fullLp, fullExactLp, fullLpEpsilons, timeLimit: fullLpTimeLimit }, pop };
+}
 
-  const pts = gridComparison(size, grid, ctx);
+/** An item of a split geo run: one grid eps, or one city eps (all its rows, LPs included). */
+export type GeoItem = { kind: 'grid'; point: GridPoint } | { kind: 'city'; rows: CityRow[] };
+
+const num = z.union([z.number(), z.nan(), z.literal(Infinity), z.literal(-Infinity)]);
+const geoItemSchema: z.ZodType<GeoItem> = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('grid'),
+    point: z.strictObject({ eps: z.number(), tightExists: z.boolean(), minZ: num, minZAt: z.string(), tightUtility: num.nullable(), tightError: num.nullable(), plUtility: num, plError: num }),
+  }),
+  z.strictObject({
+    kind: z.literal('city'),
+    rows: z.array(z.strictObject({ eps: z.number(), grid: z.string(), mechanism: z.string(), exists: z.boolean(), error: num.nullable(), effectiveEps: num.nullable(), note: z.string() })),
+  }),
+]);
+
+/** Items start..start+count-1 of the list [grid eps..., city eps... (none with skipCity)]. */
+async function geoItems(p: GeoParams, start: number, count: number, ctx: StudyContext): Promise<GeoItem[]> {
+  const end = start + count;
+  const gridEps = p.grid.slice(start, Math.min(end, p.grid.length));
+  const items: GeoItem[] = gridComparison(p.size, gridEps, ctx).map((point) => ({ kind: 'grid', point }));
+  const cityEps = p.skipCity ? [] : p.cityEpsList.slice(Math.max(0, start - p.grid.length), Math.max(0, end - p.grid.length));
+  for (const e of cityEps) items.push({ kind: 'city', rows: await cityComparison(p.pop!, p.citySide, e, p.lpCoarsen, p.lp, ctx) });
+  return items;
+}
+
+const geoItemCount = (p: GeoParams): number => p.grid.length + (p.skipCity ? 0 : p.cityEpsList.length);
+
+/** Items of the geo study for a split run (src-worker/casestudy/parts.ts). */
+export const geoParts: SplitStudy<GeoItem> = {
+  itemCount: (params) => geoItemCount(geoParams(params)),
+  computeItems: (params, start, count, ctx) => geoItems(geoParams(params), start, count, ctx),
+  itemSchema: geoItemSchema,
+  assemble: (params, items) => geoReport(geoParams(params), items),
+};
+
+export const geoStudy: Study = async (params, ctx): Promise<CaseStudyResult> => {
+  const p = geoParams(params);
+  return geoReport(p, await geoItems(p, 0, geoItemCount(p), ctx));
+};
+
+/** Findings, numbers, tables and charts from every item, in order. */
+function geoReport(p: GeoParams, items: GeoItem[]): CaseStudyResult {
+  const { size, grid, citySide, cityEpsList, skipCity } = p;
+  const pts = items.flatMap((it) => (it.kind === 'grid' ? [it.point] : []));
+  const city = items.flatMap((it) => (it.kind === 'city' ? it.rows : []));
   const missing = pts.filter((p) => !p.tightExists);
   const exists = pts.filter((p) => p.tightExists);
-  let city: CityRow[] = [];
-  if (!skipCity) {
-    const pop = normalise(listParam(params, 'population', null, `${citySide * citySide} population weights (row-major)`));
-    if (pop.length !== citySide * citySide) throw new MechError('invalid-input', `population has ${pop.length} weights, the ${citySide} x ${citySide} city needs ${citySide * citySide}`);
-    for (const e of cityEpsList) city.push(...(await cityComparison(pop, citySide, e, lpCoarsen, { exactLp, fullLp, fullExactLp, fullLpEpsilons, timeLimit: fullLpTimeLimit }, ctx)));
-  }
   const better = exists.filter((p) => p.tightError! < p.plError);
   const findings = [
     `(a) ${size} x ${size} grid of 1 km cells (${size * size} points), Euclidean metric, uniform prior. The tight-constraints mechanism is never formed as a matrix: z solves Phi z = 1 by the structured solver, its utility and expected error come from z and FFTs; planar Laplace rows are generated from translation-invariant cell tables.`,
@@ -335,4 +395,4 @@ export const geoStudy: Study = async (params, ctx): Promise<CaseStudyResult> => 
           ]),
     ],
   };
-};
+}
