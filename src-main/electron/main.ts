@@ -17,6 +17,7 @@ import { createProjectStore } from '../web/project-store';
 import { toJobError, type HostSession } from '../web/api-host';
 import { buildMenu } from './menu';
 import { IPC } from './ipc-channels';
+import type { MenuCommand } from '../../src-shared/protocol/api-calls';
 
 const here = dirname(fileURLToPath(import.meta.url)); // out/main
 const root = resolve(here, '../..');
@@ -113,7 +114,7 @@ async function main(): Promise<void> {
     dialog.showErrorBox('Job queue unavailable', `${e instanceof Error ? e.message : String(e)}\n\nJobs run on this computer instead.`);
   }
   let menuModel = { recent: [] as Awaited<ReturnType<MechStudioHost['recent']>>, examples: [] as { name: string; title: string; description: string }[] };
-  const send = (cmd: string): void => win?.webContents.send(IPC.menu, cmd);
+  const send = (cmd: MenuCommand): void => win?.webContents.send(IPC.menu, cmd);
   const showAbout = (): void =>
     void dialog.showMessageBox(win ?? undefined!, {
       type: 'info',

@@ -117,3 +117,15 @@ export function parseApiCall(method: unknown, params: unknown): Parsed<ParsedApi
   if (!r.success) return bad(describeZodError(r.error, m));
   return { ok: true, value: { method: m, params: r.data } as ParsedApiCall };
 }
+
+/**
+ * The shell's commands (Electron menu items, the web top bar's buttons and
+ * shortcuts), parsed by the page before it acts on one: a menu item names
+ * one of these, never free text.
+ */
+export const menuCommandSchema = z.union([
+  z.enum(['new', 'open', 'save', 'save-as', 'export-csv', 'export-png', 'compute-all', 'undo', 'redo', 'glossary', 'settings']),
+  z.templateLiteral(['open-recent:', z.string().min(1).max(4096)]),
+  z.templateLiteral(['example:', z.string().min(1).max(200)]),
+]);
+export type MenuCommand = z.infer<typeof menuCommandSchema>;
