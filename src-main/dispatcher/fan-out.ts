@@ -16,8 +16,10 @@ import type { JobResult, SweepResult } from '../../src-shared/protocol/results';
 import type { CaseStudyRequest, CaseStudyResult } from '../../src-shared/protocol/casestudy';
 import { MechError } from '../../src-worker/errors';
 import { parseJobRequest } from '../../src-shared/protocol/validate';
-import { ApiError } from '../../src-shared/protocol/api';
+import { ApiError, runJob, toApiError } from '../../src-shared/protocol/api';
+import type { JobEvent } from '../../src-shared/protocol/messages';
 import type { JobRunner, RunOptions } from './job-runner';
+import type { SwitchableRunner } from './switchable-runner';
 
 /** Split the steps 0..steps-1 into at most `parts` contiguous slices of near-equal size. */
 export function sweepSlices(steps: number, parts: number): { start: number; count: number }[] {
@@ -131,4 +133,102 @@ async function runParts(runner: JobRunner, requests: JobRequest[], what: string,
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/** Parts of a fanned-out job when the runner is a Redis queue: a queue job costs ~3 ms, so 16 parts reach 16 worker slots for ~50 ms. */
+export const QUEUE_PARTS = 16;
+
+/** Whether runFannedOut splits this request (a sweep, or a splittable case study, not already a part). */
+export async function fansOut(request: JobRequest): Promise<boolean> {
+  if (request.type === 'sweep') return !request.slice && request.steps > 1;
+  if (request.type !== 'case-study' || request.part) return false;
+  const { splitStudy } = await import('../../src-worker/casestudy/parts');
+  return splitStudy(request.study) !== null;
+}
+
+/**
+ * A JobRunner that fans out what runFannedOut splits (sweeps, splittable case studies) into `parts()` jobs on the
+ * inner runner, as ONE job to its caller: one id, progress as the mean of the parts', exactly one result or
+ * error (the merged result equals the single job's); cancel cancels every part; stop of a fanned job cancels
+ * it (a split job has no LP to keep). Everything else goes to the inner runner unchanged. The app's host uses
+ * it, so a case study started in the app runs on several pool threads or queue workers at once.
+ */
+export class FanningRunner implements JobRunner {
+  private readonly listeners = new Set<(e: JobEvent) => void>();
+  private readonly fanned = new Map<string, AbortController>();
+  private readonly unsubscribe: () => void;
+  private seq = 0;
+
+  constructor(
+    readonly inner: JobRunner,
+    private readonly parts: () => number,
+  ) {
+    this.unsubscribe = inner.onJobEvent((e) => this.emit(e));
+  }
+
+  get threads(): number {
+    return this.inner.threads;
+  }
+
+  async submit(request: unknown): Promise<string> {
+    const req = parsed(request as JobRequest);
+    const n = Math.floor(this.parts());
+    if (n <= 1 || !(await fansOut(req))) return this.inner.submit(req);
+    const id = `fan-${++this.seq}`;
+    const ctl = new AbortController();
+    this.fanned.set(id, ctl);
+    const started = Date.now();
+    this.emit({ kind: 'queued', jobId: id, type: req.type });
+    void runFannedOut(this.inner, req, n, { signal: ctl.signal, onProgress: (fraction, message) => this.emit({ kind: 'progress', jobId: id, fraction, message }) })
+      .then(
+        (result) => this.emit({ kind: 'result', jobId: id, result, elapsedMs: Date.now() - started }),
+        (e: unknown) => {
+          const error = ctl.signal.aborted ? { code: 'cancelled' as const, message: 'job cancelled' } : toApiError(e);
+          this.emit({ kind: 'error', jobId: id, error: { code: error.code, message: error.message }, elapsedMs: Date.now() - started });
+        },
+      )
+      .finally(() => this.fanned.delete(id));
+    return id;
+  }
+
+  async cancel(jobId: string): Promise<boolean> {
+    const ctl = this.fanned.get(jobId);
+    if (!ctl) return this.inner.cancel(jobId);
+    ctl.abort();
+    return true;
+  }
+
+  async stop(jobId: string): Promise<boolean> {
+    return this.fanned.has(jobId) ? this.cancel(jobId) : this.inner.stop(jobId);
+  }
+
+  onJobEvent(listener: (e: JobEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  run(request: unknown, options: RunOptions = {}): Promise<JobResult> {
+    return runJob(this, request, options);
+  }
+
+  async close(): Promise<void> {
+    for (const ctl of this.fanned.values()) ctl.abort();
+    this.unsubscribe();
+    await this.inner.close();
+  }
+
+  private emit(e: JobEvent): void {
+    for (const l of [...this.listeners]) {
+      try {
+        l(e);
+      } catch {
+        // a faulty listener must not break the runner or other listeners
+      }
+    }
+  }
+}
+
+/** The app's jobs (web mode, Electron): fanned out over as many parts as the pool has threads, or QUEUE_PARTS on a queue. */
+export function appJobs(runner: SwitchableRunner): FanningRunner {
+  return new FanningRunner(runner, () => (runner.active === runner.local ? runner.threads : QUEUE_PARTS));
 }

@@ -13,6 +13,7 @@ import { Dispatcher } from '../dispatcher/dispatcher';
 import { SwitchableRunner } from '../dispatcher/switchable-runner';
 import { MechStudioHost, jobService, type Dialogs } from '../web/host';
 import { QueueSettings } from '../web/queue-settings';
+import { appJobs } from '../dispatcher/fan-out';
 import { createProjectStore } from '../web/project-store';
 import { toJobError, type HostSession } from '../web/api-host';
 import { buildMenu } from './menu';
@@ -128,7 +129,7 @@ async function main(): Promise<void> {
   const host = new MechStudioHost({
     mode: 'electron',
     version: version(),
-    jobs: jobService(dispatcher),
+    jobs: jobService(appJobs(dispatcher)),
     store: createProjectStore(dispatcher, { examplesDir: join(root, 'resources/examples'), configDir }),
     dialogs,
     queue: queueSettings,

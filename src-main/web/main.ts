@@ -17,6 +17,7 @@ import { parseQueueUrl } from '../queue/connection';
 import { MechStudioHost, jobService } from './host';
 import { QueueSettings } from './queue-settings';
 import { SwitchableRunner } from '../dispatcher/switchable-runner';
+import { appJobs } from '../dispatcher/fan-out';
 import { createProjectStore } from './project-store';
 import { startWebServer, type RunningWebServer } from './server';
 import { ensureRendererBuilt } from './build-renderer';
@@ -68,7 +69,8 @@ export async function startWebApp(opts: { port?: number; threads?: number; confi
   const host = new MechStudioHost({
     mode: 'web',
     version: appVersion(),
-    jobs: jobService(runner),
+    // sweeps and splittable case studies run as parts on the pool's threads or the queue's workers
+    jobs: jobService(appJobs(runner)),
     store: createProjectStore(runner, {
       examplesDir: process.env.MECHSTUDIO_EXAMPLES_DIR ?? join(ROOT, 'resources/examples'),
       configDir,

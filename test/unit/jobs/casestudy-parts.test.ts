@@ -8,7 +8,8 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { Dispatcher } from '../../../src-main/dispatcher/dispatcher';
-import { runFannedOut, sweepSlices } from '../../../src-main/dispatcher/fan-out';
+import { FanningRunner, runFannedOut, sweepSlices } from '../../../src-main/dispatcher/fan-out';
+import type { JobEvent } from '../../../src-shared/protocol/messages';
 import { mergeStudyParts, splitStudy } from '../../../src-worker/casestudy/parts';
 import type { CaseStudyResult } from '../../../src-shared/protocol/casestudy';
 import type { JobRequest } from '../../../src-shared/protocol/requests';
@@ -56,5 +57,38 @@ describe('case studies in parts', () => {
     await expect(runFannedOut(pool, { ...capacities, params: { maxLine: 99 } } as JobRequest, 4)).rejects.toMatchObject({ code: 'invalid-input', message: expect.stringMatching(/maxLine/) });
     await expect(pool.run({ ...capacities, part: { start: 10, count: 7 } } as JobRequest)).rejects.toMatchObject({ code: 'invalid-input', message: expect.stringMatching(/has 16 items/) });
     await expect(pool.run({ type: 'case-study', study: 'voting', part: { start: 0, count: 1 } })).rejects.toMatchObject({ code: 'invalid-input', message: expect.stringMatching(/cannot be split/) });
+  });
+
+  it("the app's runner (FanningRunner): a case study is one job to the caller, in parts on the pool, equal to the single job; cancel ends every part", async () => {
+    const fan = new FanningRunner(pool, () => 3);
+    const events: JobEvent[] = [];
+    fan.onJobEvent((e) => events.push(e));
+    const id = await fan.submit(capacities);
+    expect(id).toMatch(/^fan-\d+$/);
+    const merged = await new Promise<unknown>((resolve, reject) => {
+      fan.onJobEvent((e) => {
+        if (e.jobId !== id) return;
+        if (e.kind === 'result') resolve(e.result);
+        if (e.kind === 'error') reject(new Error(e.error.message));
+      });
+    });
+    expect(JSON.stringify(merged)).toBe(JSON.stringify(await pool.run(capacities)));
+    const mine = events.filter((e) => e.jobId === id);
+    expect(mine[0]!.kind).toBe('queued');
+    expect(mine.filter((e) => e.kind === 'result')).toHaveLength(1);
+    expect(mine.some((e) => e.kind === 'progress' && /part \d of 3/.test(e.message))).toBe(true);
+    // three part jobs ran on the pool under their own ids
+    expect(new Set(events.filter((e) => e.kind === 'result' && e.jobId.startsWith('job-')).map((e) => e.jobId)).size).toBeGreaterThanOrEqual(3);
+    // a request that does not split goes to the pool as it is
+    expect(await fan.submit({ type: 'capacity', domain: 'line:3', epsilon: 1 })).toMatch(/^job-/);
+    // cancel: the whole job ends with one 'cancelled' error, promptly ("does not hang": generous bound)
+    const bigGeo = { ...geo, params: { ...(geo.type === 'case-study' ? geo.params : {}), size: 30, from: 0.2, to: 2, step: 0.05 } } as JobRequest;
+    const t0 = Date.now();
+    const running = fan.run(bigGeo);
+    await new Promise((r) => setTimeout(r, 300));
+    const cancelId = [...events].reverse().find((e) => e.kind === 'queued' && e.jobId.startsWith('fan-'))!.jobId;
+    expect(await fan.cancel(cancelId)).toBe(true);
+    await expect(running).rejects.toMatchObject({ code: 'cancelled' });
+    expect(Date.now() - t0).toBeLessThan(30_000);
   });
 });
