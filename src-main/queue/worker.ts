@@ -26,6 +26,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Job } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { ApiError, runJob } from '../../src-shared/protocol/api';
 import type { JobError } from '../../src-shared/protocol/common';
 import type { WorkerReply } from '../../src-shared/protocol/messages';
@@ -63,7 +64,6 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<Runnin
   const stall = stallSettings();
   const dispatcher = new Dispatcher({ threads: opts.concurrency, ...opts.dispatcher });
   const csvDir = mkdtempSync(join(tmpdir(), 'mechstudio-queue-'));
-  let csvSeq = 0;
   const fail = (error: JobError): never => {
     throw new UnrecoverableError(failureText(error));
   };
@@ -83,7 +83,61 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<Runnin
 
   /** Running jobs by queue id: a message on STOP_CHANNEL stops that job on the pool (an LP keeps its best). */
   const stoppers = new Map<string, AbortController>();
-  const processor = async (job: Job, _token?: string, signal?: AbortSignal): Promise<string> => {
+  const processor = jobProcessor({ dispatcher, commands, csvDir, log, stoppers, fail });
+
+  const worker = new Worker(QUEUE_NAME, processor, {
+    connection,
+    prefix: QUEUE_PREFIX,
+    concurrency: opts.concurrency,
+    lockDuration: stall.lockMs,
+    stalledInterval: stall.stalledMs,
+    maxStalledCount: stall.maxStalled,
+    autorun: false,
+  });
+  worker.on('error', trouble);
+
+  await subscriber.subscribe(CANCEL_CHANNEL, STOP_CHANNEL);
+  subscriber.on('message', (channel: string, jobId: string) => {
+    if (typeof jobId !== 'string') return;
+    if (channel === CANCEL_CHANNEL) worker.cancelJob(jobId, 'cancelled');
+    else if (channel === STOP_CHANNEL) stoppers.get(jobId)?.abort();
+  });
+
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((r) => (resolveClosed = r));
+  const running = worker.run().catch((e: unknown) => trouble(e));
+  let stopping: Promise<void> | null = null;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      await worker.close();
+      await running;
+      await dispatcher.close();
+      subscriber.disconnect();
+      commands.disconnect();
+      rmSync(csvDir, { recursive: true, force: true });
+      resolveClosed();
+    })();
+    return stopping;
+  };
+  await worker.waitUntilReady();
+  return { redisVersion, stop, closed };
+}
+
+interface ProcessorDeps {
+  dispatcher: Dispatcher;
+  commands: Redis;
+  /** This worker's own temp directory: channel CSVs are written here, never to a path from the queue. */
+  csvDir: string;
+  log: (line: string) => void;
+  stoppers: Map<string, AbortController>;
+  /** Fail the job for good (UnrecoverableError: never retried). */
+  fail: (error: JobError) => never;
+}
+
+/** The BullMQ processor: validate what came off the queue, run it on the pool with its carried files, return the encoded reply. */
+function jobProcessor({ dispatcher, commands, csvDir, log, stoppers, fail }: ProcessorDeps): (job: Job, token?: string, signal?: AbortSignal) => Promise<string> {
+  let csvSeq = 0;
+  return async (job: Job, _token?: string, signal?: AbortSignal): Promise<string> => {
     const id = job.id ?? '?';
     const data = jobDataSchema.safeParse(job.data);
     if (!data.success) fail({ code: 'invalid-input', message: 'queue job data is not a mechstudio job ({v: 1, request: TEXT})' });
@@ -153,41 +207,4 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<Runnin
       if (csvPath) rmSync(csvPath, { force: true });
     }
   };
-
-  const worker = new Worker(QUEUE_NAME, processor, {
-    connection,
-    prefix: QUEUE_PREFIX,
-    concurrency: opts.concurrency,
-    lockDuration: stall.lockMs,
-    stalledInterval: stall.stalledMs,
-    maxStalledCount: stall.maxStalled,
-    autorun: false,
-  });
-  worker.on('error', trouble);
-
-  await subscriber.subscribe(CANCEL_CHANNEL, STOP_CHANNEL);
-  subscriber.on('message', (channel: string, jobId: string) => {
-    if (typeof jobId !== 'string') return;
-    if (channel === CANCEL_CHANNEL) worker.cancelJob(jobId, 'cancelled');
-    else if (channel === STOP_CHANNEL) stoppers.get(jobId)?.abort();
-  });
-
-  let resolveClosed!: () => void;
-  const closed = new Promise<void>((r) => (resolveClosed = r));
-  const running = worker.run().catch((e: unknown) => trouble(e));
-  let stopping: Promise<void> | null = null;
-  const stop = (): Promise<void> => {
-    stopping ??= (async () => {
-      await worker.close();
-      await running;
-      await dispatcher.close();
-      subscriber.disconnect();
-      commands.disconnect();
-      rmSync(csvDir, { recursive: true, force: true });
-      resolveClosed();
-    })();
-    return stopping;
-  };
-  await worker.waitUntilReady();
-  return { redisVersion, stop, closed };
 }

@@ -262,60 +262,7 @@ function geoReport(p: GeoParams, items: GeoItem[]): CaseStudyResult {
       : []),
     `- Planar Laplace exists at every eps: expected error ${pts.map((p) => `${f(p.plError)} km at ${p.eps}`).join(', ')} (about 2/eps for a continuous plane, less near borders where the tail is snapped).`,
   ];
-  if (!skipCity) {
-    findings.push(`(b) The ${citySide} x ${citySide} km city with its population prior (dense centre, two suburbs, empty river valley), eps = ${cityEpsList.join(' and ')} per km, expected distance error under that prior:`);
-    for (const r of city) findings.push(`- eps ${r.eps}, ${r.grid}, ${r.mechanism}: ${r.exists ? `${f(r.error)} km` : 'n/a'}${r.effectiveEps !== null ? ` (effective eps ${f(r.effectiveEps)})` : ''}; ${r.note}.`);
-    const rel = (a: number, b: number) => (a <= b ? `${f((1 - a / b) * 100, 3)}% below` : `${f((a / b - 1) * 100, 3)}% ABOVE`);
-    for (const e of cityEpsList) {
-      const fullRows = city.filter((r) => r.eps === e && r.grid.startsWith(`${citySide} x`));
-      const lp = fullRows.find((r) => r.mechanism === 'LP-optimal (spanner)');
-      const plf = fullRows.find((r) => r.mechanism === 'planar Laplace');
-      const tcf = fullRows.find((r) => r.mechanism === 'tight-constraints' && r.exists);
-      // Issue 14: what the Bayesian remap of the outputs buys, and how much of the gap to the LP it recovers.
-      const plr = fullRows.find((r) => r.mechanism === 'planar Laplace, remapped');
-      const tcr = fullRows.find((r) => r.mechanism === 'tight-constraints, remapped');
-      if (plf && plr) {
-        const gap = lp && lp.exists && lp.error! < plf.error! ? `, ${f(((plf.error! - plr.error!) / (plf.error! - lp.error!)) * 100, 3)}% of its gap to the spanner LP's ${f(lp.error)} km` : '';
-        findings.push(
-          `- eps = ${e}, full city, remapped outputs (the Bayesian remap for the prior and distance, post-processing): planar Laplace ${f(plf.error)} -> ${f(plr.error)} km${gap}${tcf && tcr ? `; tight-constraints ${f(tcf.error)} -> ${f(tcr.error)} km` : ''}.`,
-        );
-      }
-      if (lp && lp.exists && plf) {
-        findings.push(
-          `- eps = ${e}, full ${citySide} x ${citySide} city (${citySide ** 4} LP variables, 1 km cells): the LP-optimal mechanism (spanner, dilation 1.1${lp.note.includes('decomposition by output column') ? ', solved by decomposition over output columns and certified by a Lagrangian lower bound' : ''}) has expected error ${f(lp.error)} km, ${rel(lp.error!, plf.error!)} planar Laplace's ${f(plf.error)} km${tcf ? ` and ${rel(lp.error!, tcf.error!)} tight-constraints' ${f(tcf.error)} km` : ' (tight-constraints does not exist here)'}; its channel passes the SPEC §4 check (effective eps ${f(lp.effectiveEps)}).${tcf && lp.error! > tcf.error! ? ' The spanner LP optimises only over channels private on the spanner with eps/1.1, so an eps*d2-private mechanism outside that set (tight-constraints) can beat it; the true optimum is at most the smaller of the two.' : ''}`,
-        );
-      } else if (lp && !lp.exists && lp.note.startsWith('not computed at this eps')) {
-        findings.push(
-          `- eps = ${e}: the LP-optimal mechanism on the full ${citySide} x ${citySide} city is skipped (parameter fullLpEpsilons): at small eps the decomposition needs many more rounds (wider columns, slower pricing; measured in the LP README). The coarse city below compares all mechanisms on one grid at this eps.`,
-        );
-      } else if (lp && !lp.exists) {
-        findings.push(
-          `- eps = ${e}: the LP-optimal mechanism on the full ${citySide} x ${citySide} city was not computed (${lp.note}). As one model its spanner LP has ${citySide ** 4} variables and over a million rows, beyond the solver's 2 GiB heap; the decomposition over output columns solves it in minutes (parameters fullLp, fullLpTimeLimit). The coarse city below compares all mechanisms on one grid.`,
-        );
-      }
-    }
-    for (const e of cityEpsList) {
-      const coarseRows = city.filter((r) => r.eps === e && !r.grid.startsWith(`${citySide} x`));
-      const lp = coarseRows.find((r) => r.mechanism === 'LP-optimal (spanner)' && r.exists);
-      const lpx = coarseRows.find((r) => r.mechanism === 'LP-optimal (exact constraints)' && r.exists);
-      const plc = coarseRows.find((r) => r.mechanism === 'planar Laplace');
-      const tc = coarseRows.find((r) => r.mechanism === 'tight-constraints' && r.exists);
-      if (lp && plc) {
-        findings.push(
-          `- eps = ${e}, coarse city: the spanner LP's error ${f(lp.error)} km is ${rel(lp.error!, plc.error!)} planar Laplace's ${f(plc.error)} km${tc ? ` and ${rel(lp.error!, tc.error!)} tight-constraints' ${f(tc.error)} km` : ''}. The SPEC §4 check of its channel ${lp.effectiveEps !== null && lp.effectiveEps <= e * (1 + 1e-9) ? 'confirms eps*d2-privacy' : 'FAILS'} (effective eps ${f(lp.effectiveEps)}).`,
-        );
-        if (tc && lp.error! > tc.error!)
-          findings.push(
-            `- So the "LP-optimal" mechanism is NOT optimal here: the spanner LP constrains only spanner edges, with eps/1.1, which guarantees eps*d2-privacy but excludes eps*d2-private mechanisms such as tight-constraints (its effective eps ${f(lp.effectiveEps)} < ${e} shows unused budget). It is optimal only among spanner-constrained mechanisms; the true optimum is at most ${f(tc.error)} km.${lpx ? '' : ' The LP with exact constraints (parameter exactLp, solved by constraint generation) gives the true optimum.'}`,
-          );
-        else if (plc.error! > lp.error!) findings.push(`- The LP exploits the prior (it can pull reports towards where people live); planar Laplace ignores it.`);
-      }
-      if (lpx)
-        findings.push(
-          `- eps = ${e}, coarse city, LP with exact constraints (the true optimum for expected distance, solved by constraint generation): ${f(lpx.error)} km (effective eps ${f(lpx.effectiveEps)}); the spanner cost ${lp ? f(((lp.error! - lpx.error!) / lpx.error!) * 100, 3) : '?'}% extra error.${tc ? ` It is ${rel(lpx.error!, tc.error!)} tight-constraints' ${f(tc.error)} km${lpx.error! <= tc.error! * (1 + 1e-9) ? ', as it must be: tight-constraints is one of the eps*d2-private channels it optimises over' : ', which contradicts its optimality and needs investigating'}.` : ''}`,
-        );
-    }
-  }
+  if (!skipCity) findings.push(...cityFindings(citySide, cityEpsList, city));
   const xs = pts.map((p) => p.eps);
   const cityKeys = [...new Set(city.map((r) => `${r.grid}: ${r.mechanism}`))];
   const cityCats = cityKeys.map((c) =>
@@ -395,4 +342,62 @@ function geoReport(p: GeoParams, items: GeoItem[]): CaseStudyResult {
           ]),
     ],
   };
+}
+
+/** (b) The city findings: every row, then per eps what the remap and the LPs give against the constructions. */
+function cityFindings(citySide: number, cityEpsList: number[], city: CityRow[]): string[] {
+  const findings: string[] = [];
+  findings.push(`(b) The ${citySide} x ${citySide} km city with its population prior (dense centre, two suburbs, empty river valley), eps = ${cityEpsList.join(' and ')} per km, expected distance error under that prior:`);
+  for (const r of city) findings.push(`- eps ${r.eps}, ${r.grid}, ${r.mechanism}: ${r.exists ? `${f(r.error)} km` : 'n/a'}${r.effectiveEps !== null ? ` (effective eps ${f(r.effectiveEps)})` : ''}; ${r.note}.`);
+  const rel = (a: number, b: number) => (a <= b ? `${f((1 - a / b) * 100, 3)}% below` : `${f((a / b - 1) * 100, 3)}% ABOVE`);
+  for (const e of cityEpsList) {
+    const fullRows = city.filter((r) => r.eps === e && r.grid.startsWith(`${citySide} x`));
+    const lp = fullRows.find((r) => r.mechanism === 'LP-optimal (spanner)');
+    const plf = fullRows.find((r) => r.mechanism === 'planar Laplace');
+    const tcf = fullRows.find((r) => r.mechanism === 'tight-constraints' && r.exists);
+    // Issue 14: what the Bayesian remap of the outputs buys, and how much of the gap to the LP it recovers.
+    const plr = fullRows.find((r) => r.mechanism === 'planar Laplace, remapped');
+    const tcr = fullRows.find((r) => r.mechanism === 'tight-constraints, remapped');
+    if (plf && plr) {
+      const gap = lp && lp.exists && lp.error! < plf.error! ? `, ${f(((plf.error! - plr.error!) / (plf.error! - lp.error!)) * 100, 3)}% of its gap to the spanner LP's ${f(lp.error)} km` : '';
+      findings.push(
+        `- eps = ${e}, full city, remapped outputs (the Bayesian remap for the prior and distance, post-processing): planar Laplace ${f(plf.error)} -> ${f(plr.error)} km${gap}${tcf && tcr ? `; tight-constraints ${f(tcf.error)} -> ${f(tcr.error)} km` : ''}.`,
+      );
+    }
+    if (lp && lp.exists && plf) {
+      findings.push(
+        `- eps = ${e}, full ${citySide} x ${citySide} city (${citySide ** 4} LP variables, 1 km cells): the LP-optimal mechanism (spanner, dilation 1.1${lp.note.includes('decomposition by output column') ? ', solved by decomposition over output columns and certified by a Lagrangian lower bound' : ''}) has expected error ${f(lp.error)} km, ${rel(lp.error!, plf.error!)} planar Laplace's ${f(plf.error)} km${tcf ? ` and ${rel(lp.error!, tcf.error!)} tight-constraints' ${f(tcf.error)} km` : ' (tight-constraints does not exist here)'}; its channel passes the SPEC §4 check (effective eps ${f(lp.effectiveEps)}).${tcf && lp.error! > tcf.error! ? ' The spanner LP optimises only over channels private on the spanner with eps/1.1, so an eps*d2-private mechanism outside that set (tight-constraints) can beat it; the true optimum is at most the smaller of the two.' : ''}`,
+      );
+    } else if (lp && !lp.exists && lp.note.startsWith('not computed at this eps')) {
+      findings.push(
+        `- eps = ${e}: the LP-optimal mechanism on the full ${citySide} x ${citySide} city is skipped (parameter fullLpEpsilons): at small eps the decomposition needs many more rounds (wider columns, slower pricing; measured in the LP README). The coarse city below compares all mechanisms on one grid at this eps.`,
+      );
+    } else if (lp && !lp.exists) {
+      findings.push(
+        `- eps = ${e}: the LP-optimal mechanism on the full ${citySide} x ${citySide} city was not computed (${lp.note}). As one model its spanner LP has ${citySide ** 4} variables and over a million rows, beyond the solver's 2 GiB heap; the decomposition over output columns solves it in minutes (parameters fullLp, fullLpTimeLimit). The coarse city below compares all mechanisms on one grid.`,
+      );
+    }
+  }
+  for (const e of cityEpsList) {
+    const coarseRows = city.filter((r) => r.eps === e && !r.grid.startsWith(`${citySide} x`));
+    const lp = coarseRows.find((r) => r.mechanism === 'LP-optimal (spanner)' && r.exists);
+    const lpx = coarseRows.find((r) => r.mechanism === 'LP-optimal (exact constraints)' && r.exists);
+    const plc = coarseRows.find((r) => r.mechanism === 'planar Laplace');
+    const tc = coarseRows.find((r) => r.mechanism === 'tight-constraints' && r.exists);
+    if (lp && plc) {
+      findings.push(
+        `- eps = ${e}, coarse city: the spanner LP's error ${f(lp.error)} km is ${rel(lp.error!, plc.error!)} planar Laplace's ${f(plc.error)} km${tc ? ` and ${rel(lp.error!, tc.error!)} tight-constraints' ${f(tc.error)} km` : ''}. The SPEC §4 check of its channel ${lp.effectiveEps !== null && lp.effectiveEps <= e * (1 + 1e-9) ? 'confirms eps*d2-privacy' : 'FAILS'} (effective eps ${f(lp.effectiveEps)}).`,
+      );
+      if (tc && lp.error! > tc.error!)
+        findings.push(
+          `- So the "LP-optimal" mechanism is NOT optimal here: the spanner LP constrains only spanner edges, with eps/1.1, which guarantees eps*d2-privacy but excludes eps*d2-private mechanisms such as tight-constraints (its effective eps ${f(lp.effectiveEps)} < ${e} shows unused budget). It is optimal only among spanner-constrained mechanisms; the true optimum is at most ${f(tc.error)} km.${lpx ? '' : ' The LP with exact constraints (parameter exactLp, solved by constraint generation) gives the true optimum.'}`,
+        );
+      else if (plc.error! > lp.error!) findings.push(`- The LP exploits the prior (it can pull reports towards where people live); planar Laplace ignores it.`);
+    }
+    if (lpx)
+      findings.push(
+        `- eps = ${e}, coarse city, LP with exact constraints (the true optimum for expected distance, solved by constraint generation): ${f(lpx.error)} km (effective eps ${f(lpx.effectiveEps)}); the spanner cost ${lp ? f(((lp.error! - lpx.error!) / lpx.error!) * 100, 3) : '?'}% extra error.${tc ? ` It is ${rel(lpx.error!, tc.error!)} tight-constraints' ${f(tc.error)} km${lpx.error! <= tc.error! * (1 + 1e-9) ? ', as it must be: tight-constraints is one of the eps*d2-private channels it optimises over' : ', which contradicts its optimality and needs investigating'}.` : ''}`,
+      );
+  }
+  return findings;
 }
