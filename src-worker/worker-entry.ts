@@ -18,6 +18,7 @@ import { toJobError } from '../src-shared/protocol/errors';
 import { runJobRequest } from './jobs/run';
 import { releaseHighsRuntimeIfLarge } from './lp/highs-runtime';
 import { FLAG_CANCEL } from './jobs/context';
+import { withCarriedFiles } from './metric/read-text-file';
 import type { LpSample } from '../src-shared/protocol/messages';
 
 export interface WorkerTask {
@@ -26,6 +27,8 @@ export interface WorkerTask {
   port: MessagePort;
   /** Int32Array(1) over a SharedArrayBuffer; 1 = cancelled, 2 = stop with the best answer so far (optimal LPs). */
   cancelFlag: SharedArrayBuffer;
+  /** Domain files the job carries (a queued job: path as named -> text); when present, no file is read from disk. */
+  files?: Record<string, string>;
 }
 
 /** A real AbortSignal whose aborted state also follows the shared flag. */
@@ -69,7 +72,7 @@ export default async function runTask(task: WorkerTask): Promise<WorkerReply> {
       port.postMessage({ fraction: f, message: String(message).slice(0, 500), ...(lp ? { lp } : {}) });
     };
     if (signal.aborted) return { ok: false, error: { code: 'cancelled', message: 'job cancelled' } };
-    const result = await runJobRequest(parsed.value, { signal, progress, stopFlag: new Int32Array(task.cancelFlag) });
+    const result = await withCarriedFiles(task.files, () => runJobRequest(parsed.value, { signal, progress, stopFlag: new Int32Array(task.cancelFlag) }));
     return { ok: true, result };
   } catch (err) {
     return { ok: false, error: toJobError(err) };

@@ -32,14 +32,14 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { ApiError } from '../../src-shared/protocol/api';
+import { ApiError, runJob, type JobSubmitter } from '../../src-shared/protocol/api';
 import type { JobError } from '../../src-shared/protocol/common';
-import { jobEventSchema, progressSchema, workerReplySchema, type JobEvent, type LpSample } from '../../src-shared/protocol/messages';
+import { jobEventSchema, progressSchema, workerReplySchema, type JobEvent } from '../../src-shared/protocol/messages';
 import type { JobRequest } from '../../src-shared/protocol/requests';
 import { FLAG_CANCEL, FLAG_STOP } from '../../src-worker/jobs/context';
 import type { JobResult } from '../../src-shared/protocol/results';
 import { parseJobRequest } from '../../src-shared/protocol/validate';
-import type { JobRunner } from './job-runner';
+import type { JobRunner, RunOptions } from './job-runner';
 import { INLINE_MATRIX_LIMIT, MAX_REQUEST_CHANNEL_ENTRIES } from '../../src-shared/protocol/common';
 import { ChannelStore } from './channel-store';
 import { payloadRows, rowsOf } from '../../src-worker/jobs/rows-view';
@@ -177,8 +177,16 @@ export class Dispatcher implements JobRunner {
     return this.start(request);
   }
 
-  /** Synchronous form of submit (throws ApiError). */
-  start(request: unknown): string {
+  /**
+   * The pool as a submitter of jobs that carry their domain files (a job from the Redis queue): while such a job
+   * runs, its worker reads graph:FILE / csv:FILE only from `files` and refuses any other file.
+   */
+  carrying(files: Readonly<Record<string, string>>): JobSubmitter {
+    return { submit: async (r) => this.start(r, files), cancel: (id) => this.cancel(id), stop: (id) => this.stop(id), onJobEvent: (l) => this.onJobEvent(l) };
+  }
+
+  /** Synchronous form of submit (throws ApiError); `files`: see carrying(). */
+  start(request: unknown, files?: Readonly<Record<string, string>>): string {
     if (this.closed) throw new ApiError({ code: 'internal', message: 'the job dispatcher is closed' });
     const parsed = parseJobRequest(request);
     if (!parsed.ok) throw new ApiError(parsed.error);
@@ -217,7 +225,7 @@ export class Dispatcher implements JobRunner {
     });
     port1.unref();
     this.pool
-      .run({ request: workerReq, port: port2, cancelFlag: flagBuf }, { transferList: [port2], signal: rec.abort.signal })
+      .run({ request: workerReq, port: port2, cancelFlag: flagBuf, ...(files ? { files } : {}) }, { transferList: [port2], signal: rec.abort.signal })
       .then(
         (reply: unknown) => {
           const r = workerReplySchema.safeParse(reply);
@@ -276,38 +284,9 @@ export class Dispatcher implements JobRunner {
     return rec !== undefined && !rec.done && rec.stoppable;
   }
 
-  /** Submit and await the result (rejects with ApiError); aborting `signal` cancels, aborting `stopSignal` stops (see stop()). */
-  run(
-    request: unknown,
-    options: { onProgress?: (fraction: number | null, message: string, lp?: LpSample) => void; signal?: AbortSignal; stopSignal?: AbortSignal } = {},
-  ): Promise<JobResult> {
-    return new Promise<JobResult>((resolve, reject) => {
-      let id: string;
-      const unsubscribe = this.onJobEvent((e) => {
-        if (e.jobId !== id) return;
-        if (e.kind === 'progress') options.onProgress?.(e.fraction, e.message, e.lp);
-        else if (e.kind === 'result') (cleanup(), resolve(e.result));
-        else if (e.kind === 'error') (cleanup(), reject(new ApiError(e.error)));
-      });
-      const onAbort = (): void => void this.cancel(id);
-      const onStop = (): void => void this.stop(id);
-      const cleanup = (): void => {
-        unsubscribe();
-        options.signal?.removeEventListener('abort', onAbort);
-        options.stopSignal?.removeEventListener('abort', onStop);
-      };
-      try {
-        id = this.start(request);
-      } catch (err) {
-        cleanup();
-        reject(err);
-        return;
-      }
-      options.signal?.addEventListener('abort', onAbort);
-      options.stopSignal?.addEventListener('abort', onStop);
-      if (options.stopSignal?.aborted) onStop();
-      if (options.signal?.aborted) onAbort();
-    });
+  /** Submit and await the result (the one submit-and-await, runJob): aborting `signal` cancels, aborting `stopSignal` stops (see stop()). */
+  run(request: unknown, options: RunOptions = {}): Promise<JobResult> {
+    return runJob(this, request, options);
   }
 
   /** Typed convenience for callers that built the request themselves. */

@@ -5,16 +5,12 @@
  * Project runs, exports and the app's jobs only see this interface, so a
  * project run writes the same files whichever runner computed its items.
  */
+import type { RunJobOptions } from '../../src-shared/protocol/api';
 import type { JobEvent } from '../../src-shared/protocol/messages';
 import type { JobResult } from '../../src-shared/protocol/results';
 
-export interface RunOptions {
-  onProgress?: (fraction: number | null, message: string) => void;
-  /** Aborting cancels the job. */
-  signal?: AbortSignal;
-  /** Aborting stops the job: an optimal LP resolves with its best mechanism so far (see stop()). */
-  stopSignal?: AbortSignal;
-}
+/** onProgress, onSubmitted, signal (cancel) and stopSignal (stop: an optimal LP resolves with its best mechanism so far). */
+export type RunOptions = RunJobOptions;
 
 export interface JobRunner {
   /** How many jobs run at once (threads of the pool; connected queue workers' capacity is not known up front). */
@@ -29,7 +25,7 @@ export interface JobRunner {
   onJobEvent(listener: (e: JobEvent) => void): () => void;
   /**
    * Submit and await the result (rejects with ApiError); aborting `signal`
-   * cancels. A mechanism or capacity request with `out` gets its channel CSV
+   * cancels. Every runner implements it as runJob(this, ...) (src-shared/protocol/api.ts). A mechanism or capacity request with `out` gets its channel CSV
    * written at `out` (result.csvPath = out), as the local worker writes it.
    */
   run(request: unknown, options?: RunOptions): Promise<JobResult>;

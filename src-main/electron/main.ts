@@ -10,13 +10,15 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { existsSync, readFileSync } from 'node:fs';
 import { Dispatcher } from '../dispatcher/dispatcher';
-import type { JobRunner } from '../dispatcher/job-runner';
-import { parseQueueUrl } from '../queue/connection';
-import { MechStudioHost, type Dialogs } from '../web/host';
+import { SwitchableRunner } from '../dispatcher/switchable-runner';
+import { MechStudioHost, jobService, type Dialogs } from '../web/host';
+import { QueueSettings } from '../web/queue-settings';
+import { appJobs } from '../dispatcher/fan-out';
 import { createProjectStore } from '../web/project-store';
 import { toJobError, type HostSession } from '../web/api-host';
 import { buildMenu } from './menu';
 import { IPC } from './ipc-channels';
+import type { MenuCommand } from '../../src-shared/protocol/api-calls';
 
 const here = dirname(fileURLToPath(import.meta.url)); // out/main
 const root = resolve(here, '../..');
@@ -101,21 +103,19 @@ async function main(): Promise<void> {
     cb({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP] } });
   });
 
-  // MECHSTUDIO_QUEUE=redis://HOST:PORT[/DB]: the app's jobs run on `mechstudio worker` processes through that queue
-  // (README "Scaling out"); without it, or when Redis cannot be reached, the local pool.
-  let dispatcher: JobRunner | null = null;
-  const queueUrl = process.env.MECHSTUDIO_QUEUE;
-  if (queueUrl) {
-    try {
-      const { QueueClient } = await import('../queue/client');
-      dispatcher = await QueueClient.connect(parseQueueUrl(queueUrl));
-    } catch (e) {
-      dialog.showErrorBox('Job queue unavailable', `${e instanceof Error ? e.message : String(e)}\n\nJobs run on this computer instead.`);
-    }
+  // Where jobs run: the local pool, or a Redis queue (README "Scaling out") chosen in the app's settings (kept in
+  // userData/settings.json) or by MECHSTUDIO_QUEUE=redis://HOST:PORT[/DB]; an unreachable queue falls back to the pool.
+  const configDir = app.getPath('userData');
+  const local = new Dispatcher(existsSync(workerFile) ? { workerFile } : {});
+  const dispatcher = new SwitchableRunner(local);
+  const queueSettings = new QueueSettings({ runner: dispatcher, configDir });
+  try {
+    await queueSettings.start(process.env.MECHSTUDIO_QUEUE || undefined);
+  } catch (e) {
+    dialog.showErrorBox('Job queue unavailable', `${e instanceof Error ? e.message : String(e)}\n\nJobs run on this computer instead.`);
   }
-  dispatcher ??= new Dispatcher(existsSync(workerFile) ? { workerFile } : {});
   let menuModel = { recent: [] as Awaited<ReturnType<MechStudioHost['recent']>>, examples: [] as { name: string; title: string; description: string }[] };
-  const send = (cmd: string): void => win?.webContents.send(IPC.menu, cmd);
+  const send = (cmd: MenuCommand): void => win?.webContents.send(IPC.menu, cmd);
   const showAbout = (): void =>
     void dialog.showMessageBox(win ?? undefined!, {
       type: 'info',
@@ -129,9 +129,10 @@ async function main(): Promise<void> {
   const host = new MechStudioHost({
     mode: 'electron',
     version: version(),
-    jobs: { submit: (r) => dispatcher.submit(r), cancel: (id) => dispatcher.cancel(id), stop: (id) => dispatcher.stop(id), onJobEvent: (l) => dispatcher.onJobEvent(l), workers: dispatcher.threads },
-    store: createProjectStore(dispatcher, { examplesDir: join(root, 'resources/examples'), configDir: app.getPath('userData') }),
+    jobs: jobService(appJobs(dispatcher)),
+    store: createProjectStore(dispatcher, { examplesDir: join(root, 'resources/examples'), configDir }),
     dialogs,
+    queue: queueSettings,
     onRecentChanged: (recent) => {
       menuModel = { ...menuModel, recent };
       rebuildMenu();

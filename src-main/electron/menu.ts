@@ -1,17 +1,19 @@
 /**
  * Native application menu: File (New, Open, Open Recent, Save, Save As,
- * Export CSV, Export PNG, Quit), Examples, Help. Menu items only send a
- * command string to the renderer, which owns the document state.
+ * Export CSV, Export PNG, Quit), Examples, View, Help. Menu items only send a
+ * MenuCommand (src-shared/protocol/api-calls.ts) to the renderer, which owns
+ * the document state and parses it before acting.
  */
 import { Menu, shell, type BrowserWindow, type MenuItemConstructorOptions } from 'electron';
 import type { ExampleInfo, RecentProject } from '../../src-shared/protocol/api';
+import type { MenuCommand } from '../../src-shared/protocol/api-calls';
 
 export interface MenuModel {
   recent: RecentProject[];
   examples: ExampleInfo[];
 }
 
-export function buildMenu(win: () => BrowserWindow | null, model: MenuModel, send: (cmd: string) => void, showAbout: () => void): Menu {
+export function buildMenu(win: () => BrowserWindow | null, model: MenuModel, send: (cmd: MenuCommand) => void, showAbout: () => void): Menu {
   const isMac = process.platform === 'darwin';
   const recentItems: MenuItemConstructorOptions[] = model.recent.length
     ? model.recent.map((r) => ({ label: `${r.name} — ${r.path}`, click: () => send(`open-recent:${r.path}`) }))
@@ -43,7 +45,7 @@ export function buildMenu(win: () => BrowserWindow | null, model: MenuModel, sen
     },
     {
       label: '&View',
-      submenu: [{ label: 'Compute Everything', accelerator: 'F5', click: () => send('compute-all') }, { type: 'separator' }, { role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }, { role: 'togglefullscreen' }],
+      submenu: [{ label: 'Compute Everything', accelerator: 'F5', click: () => send('compute-all') }, { label: 'Settings…', accelerator: 'CmdOrCtrl+,', click: () => send('settings') }, { type: 'separator' }, { role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }, { role: 'togglefullscreen' }],
     },
     {
       label: '&Help',

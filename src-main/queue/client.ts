@@ -24,15 +24,16 @@
  */
 import type { Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { ApiError } from '../../src-shared/protocol/api';
+import { ApiError, runJob } from '../../src-shared/protocol/api';
 import type { JobError } from '../../src-shared/protocol/common';
 import type { JobEvent } from '../../src-shared/protocol/messages';
 import { progressSchema } from '../../src-shared/protocol/messages';
 import type { JobResult } from '../../src-shared/protocol/results';
 import { parseJobRequest } from '../../src-shared/protocol/validate';
 import type { JobRunner, RunOptions } from '../dispatcher/job-runner';
-import { writeFileAtomicAsync } from '../fs/safe-fs';
-import { decodeReturn, encodeValue, fileDomainError, fileDomains, parseFailure, type JobData } from './codec';
+import { REFUSE_SYSTEM_FS, readRegularFile, writeFileAtomicAsync } from '../fs/safe-fs';
+import { MechError } from '../../src-worker/errors';
+import { MAX_CARRIED_FILE_BYTES, decodeReturn, encodeValue, fileDomainRefs, parseFailure, type JobData } from './codec';
 import { isLpJob } from '../dispatcher/dispatcher';
 import { CANCEL_CHANNEL, STOP_CHANNEL, QUEUE_NAME, QUEUE_PREFIX, cancelledKey, probeRedis, redact, type QueueTarget } from './connection';
 
@@ -59,12 +60,42 @@ export interface QueueClientOptions {
   attempts?: number;
 }
 
+/**
+ * The graph:FILE / csv:FILE files a request names, read here (the client's machine, where a local run would read
+ * them) so that the job carries them to whichever worker runs it; undefined when it names none. Refuses, before
+ * anything is queued, a file that is not a regular readable file or files over MAX_CARRIED_FILE_BYTES together.
+ */
+async function readCarriedFiles(request: unknown): Promise<Record<string, string> | undefined> {
+  const refs = fileDomainRefs(request);
+  if (refs.length === 0) return undefined;
+  const files: Record<string, string> = {};
+  let total = 0;
+  for (const { spec, file } of refs) {
+    if (Object.hasOwn(files, file)) continue;
+    try {
+      files[file] = await readRegularFile(file, 'domain file', MAX_CARRIED_FILE_BYTES, REFUSE_SYSTEM_FS);
+    } catch (e) {
+      const code = e instanceof MechError || e instanceof ApiError ? e.code : 'invalid-input';
+      throw new ApiError({ code, message: `domain '${spec.slice(0, 200)}': ${e instanceof Error ? e.message : String(e)}` });
+    }
+    total += Buffer.byteLength(files[file]!, 'utf8');
+    if (total > MAX_CARRIED_FILE_BYTES) {
+      throw new ApiError({ code: 'too-large', message: `the domain files of this job are over ${MAX_CARRIED_FILE_BYTES / 2 ** 20} MiB together, more than a job on the queue carries: run it without the queue` });
+    }
+  }
+  return files;
+}
+
+/** Job ids are unique in the process, across clients (the app may reconnect while an older client's jobs still run). */
+let clientSeq = 0;
+
 export class QueueClient implements JobRunner {
   readonly threads = 1;
   private readonly listeners = new Set<(e: JobEvent) => void>();
   private readonly byLocal = new Map<string, Pending>();
   private readonly byBull = new Map<string, Pending>();
   private seq = 0;
+  private readonly idPrefix = `queue-${++clientSeq}`;
   private closed = false;
   private lostSince: number | null = null;
   private readonly timer: NodeJS.Timeout;
@@ -145,15 +176,14 @@ export class QueueClient implements JobRunner {
     if (this.closed) throw new ApiError({ code: 'internal', message: 'the queue client is closed' });
     const parsed = parseJobRequest(request);
     if (!parsed.ok) throw new ApiError(parsed.error);
-    const files = fileDomains(parsed.value);
-    if (files.length) throw new ApiError(fileDomainError(files[0]!));
+    const files = await readCarriedFiles(parsed.value);
     const req = { ...parsed.value } as typeof parsed.value & { out?: string };
     const out = (req.type === 'mechanism' || req.type === 'capacity') && req.out ? req.out : null;
     delete req.out;
-    const p: Pending = { localId: `queue-${++this.seq}`, bullId: null, type: req.type, started: Date.now(), out, lp: isLpJob(parsed.value), done: false, cancelled: false, finishing: false };
+    const p: Pending = { localId: `${this.idPrefix}-${++this.seq}`, bullId: null, type: req.type, started: Date.now(), out, lp: isLpJob(parsed.value), done: false, cancelled: false, finishing: false };
     this.byLocal.set(p.localId, p);
     this.emit({ kind: 'queued', jobId: p.localId, type: req.type });
-    const data: JobData = { v: 1, request: encodeValue(req), ...(out ? { csv: true as const } : {}) };
+    const data: JobData = { v: 1, request: encodeValue(req), ...(out ? { csv: true as const } : {}), ...(files ? { files } : {}) };
     // added in the background: submit() answers at once, like the pool's
     void this.queue
       .add(req.type, data, {
@@ -198,46 +228,7 @@ export class QueueClient implements JobRunner {
   }
 
   run(request: unknown, options: RunOptions = {}): Promise<JobResult> {
-    return new Promise<JobResult>((resolve, reject) => {
-      let id: string | null = null;
-      const early: JobEvent[] = [];
-      const handle = (e: JobEvent): void => {
-        if (id === null) {
-          early.push(e);
-          return;
-        }
-        if (e.jobId !== id) return;
-        if (e.kind === 'progress') options.onProgress?.(e.fraction, e.message);
-        else if (e.kind === 'result') (cleanup(), resolve(e.result));
-        else if (e.kind === 'error') (cleanup(), reject(new ApiError(e.error)));
-      };
-      const unsubscribe = this.onJobEvent(handle);
-      const onAbort = (): void => {
-        if (id !== null) void this.cancel(id);
-      };
-      const onStop = (): void => {
-        if (id !== null) void this.stop(id);
-      };
-      const cleanup = (): void => {
-        unsubscribe();
-        options.signal?.removeEventListener('abort', onAbort);
-        options.stopSignal?.removeEventListener('abort', onStop);
-      };
-      options.signal?.addEventListener('abort', onAbort);
-      options.stopSignal?.addEventListener('abort', onStop);
-      this.submit(request).then(
-        (jobId) => {
-          id = jobId;
-          for (const e of early.splice(0)) handle(e);
-          if (options.signal?.aborted) onAbort();
-          else if (options.stopSignal?.aborted) onStop();
-        },
-        (e: unknown) => {
-          cleanup();
-          reject(e);
-        },
-      );
-    });
+    return runJob(this, request, options);
   }
 
   async close(): Promise<void> {

@@ -5,7 +5,10 @@
  * passes them through structured clone. So requests and replies travel as
  * one JSON string in which those numbers are tagged, and come back exactly.
  *
- * Job data:     { v: 1, request: TEXT, csv?: true }
+ * Job data:     { v: 1, request: TEXT, csv?: true, files?: { PATH: TEXT } }
+ *   files: the graph:FILE / csv:FILE domain files the request names, read
+ *   by the client (at most MAX_CARRIED_FILE_BYTES together); the worker
+ *   serves the engine's reads from them and reads nothing from its disk.
  *   csv: the client wants the channel CSV of a mechanism / capacity job; the
  *   worker writes it to its own temp file (never to a path from the queue)
  *   and returns its bytes, gzipped.
@@ -45,11 +48,24 @@ export function decodeValue(text: string): unknown {
   });
 }
 
+/**
+ * Domain files one queued job may carry, in UTF-8 bytes, all files together:
+ * the job data lives in Redis and is copied to the worker, so it stays well
+ * under what a worker reads comfortably (the engine's own cap per file is
+ * 128 MiB, for local runs).
+ */
+export const MAX_CARRIED_FILE_BYTES = 64 * 2 ** 20;
+
 /** Job data as BullMQ stores it. */
 export const jobDataSchema = z.strictObject({
   v: z.literal(1),
   request: z.string().max(512 * 1024 * 1024),
   csv: z.literal(true).optional(),
+  /** The domain files the request names (path as written -> UTF-8 text), read by the client; at most MAX_CARRIED_FILE_BYTES together. */
+  files: z
+    .record(z.string().min(1).max(4096), z.string())
+    .refine((f) => Object.values(f).reduce((n, t) => n + Buffer.byteLength(t, 'utf8'), 0) <= MAX_CARRIED_FILE_BYTES, `the domain files of a queued job must be at most ${MAX_CARRIED_FILE_BYTES / 2 ** 20} MiB together`)
+    .optional(),
 });
 export type JobData = z.infer<typeof jobDataSchema>;
 
@@ -104,15 +120,20 @@ export function parseFailure(reason: string | undefined): JobError {
   return { code: 'internal', message: `a queue worker failed: ${text}` };
 }
 
+/** A graph:FILE / csv:FILE domain of a request: its text and the file as the engine would open it. */
+export interface FileDomain {
+  spec: string;
+  file: string;
+}
+
 /**
- * graph:FILE / csv:FILE domain texts anywhere in a request (a `domain` field
- * at any depth: requests, mechanism specs, a run-project's domains). The
- * engine reads such files where the job runs, so a queued job must not name
- * one: on a worker it would read that machine's files (whatever a Redis
- * writer asks for), and a project's file on the client's machine is not there.
+ * graph:FILE / csv:FILE domains anywhere in a request (a `domain` field at
+ * any depth: requests, mechanism specs, a run-project's domains). The engine
+ * reads such files where the job runs; a queued job carries them instead
+ * (JobData.files), so a worker never reads its own machine's files.
  */
-export function fileDomains(request: unknown): string[] {
-  const found: string[] = [];
+export function fileDomainRefs(request: unknown): FileDomain[] {
+  const found: FileDomain[] = [];
   const walk = (v: unknown, depth: number): void => {
     if (depth > 8 || v === null || typeof v !== 'object') return;
     if (Array.isArray(v)) {
@@ -122,8 +143,8 @@ export function fileDomains(request: unknown): string[] {
     for (const [k, x] of Object.entries(v)) {
       if (k === 'domain' && typeof x === 'string') {
         try {
-          const kind = parseDomainSpecText(x).parsed.kind;
-          if (kind === 'graph' || kind === 'csv') found.push(x.trim());
+          const parsed = parseDomainSpecText(x).parsed;
+          if (parsed.kind === 'graph' || parsed.kind === 'csv') found.push({ spec: x.trim(), file: parsed.file });
         } catch {
           // malformed: the engine's own validation reports it
         }
@@ -134,10 +155,23 @@ export function fileDomains(request: unknown): string[] {
   return found;
 }
 
-/** The one error for a queued request that names a file domain. */
-export function fileDomainError(spec: string): JobError {
-  return {
-    code: 'invalid-input',
-    message: `domain '${spec.length > 200 ? `${spec.slice(0, 200)}...` : spec}' names a file, which is read where a job runs: jobs on the queue must carry their data (run without --queue, or give the domain inline)`,
-  };
+/** The domain texts of fileDomainRefs. */
+export function fileDomains(request: unknown): string[] {
+  return fileDomainRefs(request).map((r) => r.spec);
+}
+
+
+/**
+ * The files a job must carry, checked against what it carries: every file its
+ * domains name, and nothing else. Returns the JobError to fail with, or null.
+ */
+export function carriedFilesError(request: unknown, files: Readonly<Record<string, string>>): JobError | null {
+  const needed = new Set(fileDomainRefs(request).map((r) => r.file));
+  for (const f of needed) {
+    if (!Object.hasOwn(files, f)) return { code: 'invalid-input', message: `the domain file '${f.slice(0, 200)}' was not sent with the job: a job on the queue carries the files its domains name` };
+  }
+  for (const f of Object.keys(files)) {
+    if (!needed.has(f)) return { code: 'invalid-input', message: `the job carries a file its domains do not name ('${f.slice(0, 200)}')` };
+  }
+  return null;
 }

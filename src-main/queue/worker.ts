@@ -8,6 +8,9 @@
  *   it again); bad input fails the job with an UnrecoverableError, so BullMQ
  *   never retries it. An `out` path in a request is ignored: a channel CSV is
  *   written to this worker's own temp directory and returned in the reply.
+ *   graph:FILE / csv:FILE domains are served from the files the job carries
+ *   (exactly the files its domains name, codec.ts carriedFilesError): the
+ *   worker's engine reads nothing from this machine's disk.
  * - Engine errors (infeasible, too-large, ...) are results like any other:
  *   the job completes with the error as its reply, exactly as the local pool
  *   reports it. Anything else that throws is retried (3 attempts).
@@ -23,12 +26,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Job } from 'bullmq';
-import { ApiError } from '../../src-shared/protocol/api';
+import type { Redis } from 'ioredis';
+import { ApiError, runJob } from '../../src-shared/protocol/api';
 import type { JobError } from '../../src-shared/protocol/common';
 import type { WorkerReply } from '../../src-shared/protocol/messages';
 import { parseJobRequest } from '../../src-shared/protocol/validate';
 import { Dispatcher, type DispatcherOptions } from '../dispatcher/dispatcher';
-import { MAX_CSV_GZ_BYTES, decodeValue, encodeReturn, failureText, fileDomainError, fileDomains, jobDataSchema } from './codec';
+import { MAX_CSV_GZ_BYTES, carriedFilesError, decodeValue, encodeReturn, failureText, jobDataSchema } from './codec';
 import { CANCEL_CHANNEL, STOP_CHANNEL, QUEUE_NAME, QUEUE_PREFIX, cancelledKey, probeRedis, redact, stallSettings, type QueueTarget } from './connection';
 
 export interface QueueWorkerOptions {
@@ -60,7 +64,6 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<Runnin
   const stall = stallSettings();
   const dispatcher = new Dispatcher({ threads: opts.concurrency, ...opts.dispatcher });
   const csvDir = mkdtempSync(join(tmpdir(), 'mechstudio-queue-'));
-  let csvSeq = 0;
   const fail = (error: JobError): never => {
     throw new UnrecoverableError(failureText(error));
   };
@@ -80,74 +83,7 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<Runnin
 
   /** Running jobs by queue id: a message on STOP_CHANNEL stops that job on the pool (an LP keeps its best). */
   const stoppers = new Map<string, AbortController>();
-  const processor = async (job: Job, _token?: string, signal?: AbortSignal): Promise<string> => {
-    const id = job.id ?? '?';
-    const data = jobDataSchema.safeParse(job.data);
-    if (!data.success) fail({ code: 'invalid-input', message: 'queue job data is not a mechstudio job ({v: 1, request: TEXT})' });
-    let raw: unknown;
-    try {
-      raw = decodeValue(data.data!.request);
-    } catch {
-      fail({ code: 'invalid-input', message: 'queue job request is not JSON' });
-    }
-    // an `out` from the queue is never used: this worker chooses where it writes
-    if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) delete (raw as { out?: unknown }).out;
-    const parsed = parseJobRequest(raw);
-    if (!parsed.ok) return fail(parsed.error);
-    const request = parsed.value;
-    const files = fileDomains(request);
-    if (files.length) fail(fileDomainError(files[0]!));
-    if ((await commands.exists(cancelledKey(id))) === 1) fail({ code: 'cancelled', message: 'job cancelled' });
-    let csvPath: string | null = null;
-    if (data.data!.csv && (request.type === 'mechanism' || request.type === 'capacity')) {
-      csvPath = join(csvDir, `${process.pid}-${++csvSeq}.csv`);
-      request.out = csvPath; // inlineLimit stays the client's: the reply is the one a local run gives
-    }
-    const t0 = Date.now();
-    log(`job ${id} ${request.type} started${job.attemptsStarted > 1 || job.stalledCounter > 0 ? ` (again: attempt ${job.attemptsStarted}, stalled ${job.stalledCounter}x)` : ''}`);
-    let lastProgress = 0;
-    let reply: WorkerReply;
-    const stopper = new AbortController();
-    stoppers.set(id, stopper);
-    try {
-      const result = await dispatcher.run(request, {
-        ...(signal ? { signal } : {}),
-        stopSignal: stopper.signal,
-        onProgress: (fraction, message) => {
-          const now = Date.now();
-          if (now - lastProgress < PROGRESS_EVERY_MS && fraction !== 1) return;
-          lastProgress = now;
-          job.updateProgress({ fraction, message }).catch(() => undefined);
-        },
-      });
-      reply = { ok: true, result };
-    } catch (e) {
-      const error: JobError = e instanceof ApiError ? { code: e.code, message: e.message, ...(e.detail ? { detail: e.detail } : {}) } : { code: 'internal', message: e instanceof Error ? e.message : String(e) };
-      if (error.code === 'cancelled' || signal?.aborted) {
-        log(`job ${id} cancelled`);
-        fail({ code: 'cancelled', message: 'job cancelled' });
-      }
-      reply = { ok: false, error };
-    } finally {
-      stoppers.delete(id);
-    }
-    try {
-      let csv: Buffer | undefined;
-      if (reply.ok && csvPath && 'csvPath' in reply.result && reply.result.csvPath === csvPath) {
-        csv = readFileSync(csvPath);
-        reply.result.csvPath = undefined;
-        delete reply.result.csvPath;
-      }
-      const text = encodeReturn(reply, csv);
-      if (text.length > MAX_CSV_GZ_BYTES * 1.4) {
-        fail({ code: 'too-large', message: `the result is ${(text.length / 1e6).toFixed(0)} MB even compressed, too large to return through the queue (limit ${MAX_CSV_GZ_BYTES / 1e6} MB); run this item without --queue` });
-      }
-      log(`job ${id} ${request.type} ${reply.ok ? 'done' : `failed (${reply.error.code})`} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-      return text;
-    } finally {
-      if (csvPath) rmSync(csvPath, { force: true });
-    }
-  };
+  const processor = jobProcessor({ dispatcher, commands, csvDir, log, stoppers, fail });
 
   const worker = new Worker(QUEUE_NAME, processor, {
     connection,
@@ -185,4 +121,90 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<Runnin
   };
   await worker.waitUntilReady();
   return { redisVersion, stop, closed };
+}
+
+interface ProcessorDeps {
+  dispatcher: Dispatcher;
+  commands: Redis;
+  /** This worker's own temp directory: channel CSVs are written here, never to a path from the queue. */
+  csvDir: string;
+  log: (line: string) => void;
+  stoppers: Map<string, AbortController>;
+  /** Fail the job for good (UnrecoverableError: never retried). */
+  fail: (error: JobError) => never;
+}
+
+/** The BullMQ processor: validate what came off the queue, run it on the pool with its carried files, return the encoded reply. */
+function jobProcessor({ dispatcher, commands, csvDir, log, stoppers, fail }: ProcessorDeps): (job: Job, token?: string, signal?: AbortSignal) => Promise<string> {
+  let csvSeq = 0;
+  return async (job: Job, _token?: string, signal?: AbortSignal): Promise<string> => {
+    const id = job.id ?? '?';
+    const data = jobDataSchema.safeParse(job.data);
+    if (!data.success) fail({ code: 'invalid-input', message: 'queue job data is not a mechstudio job ({v: 1, request: TEXT})' });
+    let raw: unknown;
+    try {
+      raw = decodeValue(data.data!.request);
+    } catch {
+      fail({ code: 'invalid-input', message: 'queue job request is not JSON' });
+    }
+    // an `out` from the queue is never used: this worker chooses where it writes
+    if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) delete (raw as { out?: unknown }).out;
+    const parsed = parseJobRequest(raw);
+    if (!parsed.ok) return fail(parsed.error);
+    const request = parsed.value;
+    // the files the job carries are the only files its engine reads (none: it reads none at all)
+    const files = data.data!.files ?? {};
+    const filesError = carriedFilesError(request, files);
+    if (filesError) fail(filesError);
+    if ((await commands.exists(cancelledKey(id))) === 1) fail({ code: 'cancelled', message: 'job cancelled' });
+    let csvPath: string | null = null;
+    if (data.data!.csv && (request.type === 'mechanism' || request.type === 'capacity')) {
+      csvPath = join(csvDir, `${process.pid}-${++csvSeq}.csv`);
+      request.out = csvPath; // inlineLimit stays the client's: the reply is the one a local run gives
+    }
+    const t0 = Date.now();
+    log(`job ${id} ${request.type} started${job.attemptsStarted > 1 || job.stalledCounter > 0 ? ` (again: attempt ${job.attemptsStarted}, stalled ${job.stalledCounter}x)` : ''}`);
+    let lastProgress = 0;
+    let reply: WorkerReply;
+    const stopper = new AbortController();
+    stoppers.set(id, stopper);
+    try {
+      const result = await runJob(dispatcher.carrying(files), request, {
+        ...(signal ? { signal } : {}),
+        stopSignal: stopper.signal,
+        onProgress: (fraction, message) => {
+          const now = Date.now();
+          if (now - lastProgress < PROGRESS_EVERY_MS && fraction !== 1) return;
+          lastProgress = now;
+          job.updateProgress({ fraction, message }).catch(() => undefined);
+        },
+      });
+      reply = { ok: true, result };
+    } catch (e) {
+      const error: JobError = e instanceof ApiError ? { code: e.code, message: e.message, ...(e.detail ? { detail: e.detail } : {}) } : { code: 'internal', message: e instanceof Error ? e.message : String(e) };
+      if (error.code === 'cancelled' || signal?.aborted) {
+        log(`job ${id} cancelled`);
+        fail({ code: 'cancelled', message: 'job cancelled' });
+      }
+      reply = { ok: false, error };
+    } finally {
+      stoppers.delete(id);
+    }
+    try {
+      let csv: Buffer | undefined;
+      if (reply.ok && csvPath && 'csvPath' in reply.result && reply.result.csvPath === csvPath) {
+        csv = readFileSync(csvPath);
+        reply.result.csvPath = undefined;
+        delete reply.result.csvPath;
+      }
+      const text = encodeReturn(reply, csv);
+      if (text.length > MAX_CSV_GZ_BYTES * 1.4) {
+        fail({ code: 'too-large', message: `the result is ${(text.length / 1e6).toFixed(0)} MB even compressed, too large to return through the queue (limit ${MAX_CSV_GZ_BYTES / 1e6} MB); run this item without --queue` });
+      }
+      log(`job ${id} ${request.type} ${reply.ok ? 'done' : `failed (${reply.error.code})`} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      return text;
+    } finally {
+      if (csvPath) rmSync(csvPath, { force: true });
+    }
+  };
 }

@@ -17,9 +17,10 @@ import {
   parseWith,
   projectSchema,
   type AppInfo,
-  type BridgeCall,
+  parseApiCall,
+  type ParsedApiCall,
   type ExampleInfo,
-  type ExportRequest,
+  type ApiParams,
   type ExportResult,
   type JobError,
   type JobRequest,
@@ -33,9 +34,24 @@ import { FairJobs, type JobBackend } from './fair-jobs';
 import { checkDirTargetAsync, checkRegularFile, checkWriteTargetAsync, readRegularFile, REFUSE_SYSTEM_FS, writeFileAtomicAsync } from '../fs/safe-fs';
 import { redactJobError } from './redact';
 import { readCsv } from '../../src-shared/csv/csv-reader';
+import type { QueueSettings } from './queue-settings';
+import type { JobRunner } from '../dispatcher/job-runner';
 
 /** What the host needs from the job dispatcher (src-main/dispatcher): what FairJobs schedules onto. */
 export type JobService = JobBackend;
+
+/** A JobRunner (the pool, the queue, or the app's switchable runner) as the host's JobService. */
+export function jobService(runner: JobRunner): JobService {
+  return {
+    submit: (r) => runner.submit(r),
+    cancel: (id) => runner.cancel(id),
+    stop: (id) => runner.stop(id),
+    onJobEvent: (l) => runner.onJobEvent(l),
+    get workers() {
+      return runner.threads;
+    },
+  };
+}
 
 /** What the host needs from project storage (src-main/project): parse + atomic write. */
 export interface ProjectStore {
@@ -71,22 +87,20 @@ export interface HostOptions {
   dialogs?: Dialogs;
   /** Called after a successful open/save (Electron rebuilds its Open Recent menu). */
   onRecentChanged?: (recent: RecentProject[]) => void;
+  /** Where jobs run (queue.* methods); absent: the local pool only. */
+  queue?: QueueSettings;
 }
 
 function fail(code: JobError['code'], message: string): never {
   throw new ApiError({ code, message });
 }
 
-function str(v: unknown, what: string): string {
-  if (typeof v !== 'string' || v.length === 0 || v.length > 4096) fail('invalid-input', `${what} must be a non-empty string`);
-  return v;
-}
+/** An export request after validation (exportRequestSchema). */
+type ParsedExportRequest = ApiParams<'project.export'>[0];
 
-function optPath(v: unknown, what: string): string | undefined {
-  if (v === undefined || v === null) return undefined;
-  const p = str(v, what);
-  if (p.includes('\0')) fail('invalid-input', `${what} contains a NUL byte`);
-  return resolve(p);
+/** A validated path made absolute; undefined when the caller left it out. */
+function absolute(p: string | null | undefined): string | undefined {
+  return p === undefined || p === null ? undefined : resolve(p);
 }
 
 /** A file a job's domain reads (graph:FILE, csv:FILE), found under any `domain` key of a request. */
@@ -181,32 +195,47 @@ export class MechStudioHost implements ApiHost {
     this.fair.dispose();
   }
 
+  /** The wire edge: the call is parsed into a typed call (parseApiCall: method known, parameters valid) before it is dispatched. */
   async call(method: string, params: unknown[], session: HostSession): Promise<unknown> {
-    if (!Array.isArray(params)) fail('invalid-input', 'params must be an array');
-    switch (method as BridgeCall['method']) {
+    const parsed = parseApiCall(method, params);
+    if (!parsed.ok) throw new ApiError(parsed.error);
+    return this.dispatch(parsed.value, session);
+  }
+
+  private async dispatch(c: ParsedApiCall, session: HostSession): Promise<unknown> {
+    switch (c.method) {
       case 'submit':
-        return this.submit(params[0], session);
+        return this.submit(c.params[0], session);
       case 'cancel':
-        return this.cancel(str(params[0], 'job id'), session);
+        return this.cancel(c.params[0], session);
       case 'stop':
-        return this.stop(str(params[0], 'job id'), session);
+        return this.stop(c.params[0], session);
       case 'project.open':
-        return this.open(optPath(params[0], 'project path'));
+        return this.open(absolute(c.params[0]));
       case 'project.save':
-        return this.save(params[0], optPath(params[1], 'project path'));
+        return this.save(c.params[0], absolute(c.params[1]));
       case 'project.recent':
         return this.recent();
       case 'project.export':
-        return this.export(params[0] as ExportRequest);
+        return this.export(c.params[0]);
       case 'examples.list':
         return this.examplesList();
       case 'examples.load':
-        return this.examplesLoad(str(params[0], 'example name'));
+        return this.examplesLoad(c.params[0]);
       case 'info':
         return { mode: this.opts.mode, version: this.opts.version, workers: this.opts.jobs.workers } satisfies AppInfo;
-      default:
-        fail('invalid-input', `unknown API method '${String(method)}'`);
+      case 'queue.status':
+        return this.queueSettings().status();
+      case 'queue.connect':
+        return this.queueSettings().connect(c.params[0]);
+      case 'queue.useLocal':
+        return this.queueSettings().useLocal();
     }
+  }
+
+  private queueSettings(): QueueSettings {
+    if (!this.opts.queue) fail('not-applicable', 'this host runs jobs on its local pool only (no job-queue settings)');
+    return this.opts.queue;
   }
 
   closeSession(session: HostSession): void {
@@ -295,57 +324,45 @@ export class MechStudioHost implements ApiHost {
     this.opts.onRecentChanged?.(next);
   }
 
-  private async export(req: ExportRequest): Promise<ExportResult> {
-    if (!req || typeof req !== 'object') fail('invalid-input', 'export request must be an object');
-    const d = this.opts.dialogs;
-    if (req.kind === 'channel-csv') {
-      const parsed = parseJobRequest(req.request);
-      if (!parsed.ok) throw new ApiError(parsed.error);
-      if (parsed.value.type !== 'mechanism' && parsed.value.type !== 'capacity') fail('invalid-input', 'channel-csv export needs a mechanism or capacity request');
-      let path = optPath(req.path, 'export path');
-      if (path === undefined) {
-        if (!d) fail('invalid-input', 'export: give the CSV path (web mode has no file dialog)');
-        const chosen = await d.saveFile('channel.csv', [{ name: 'CSV', extensions: ['csv'] }]);
-        if (chosen === null) return { files: [] };
-        path = chosen;
-      }
-      if (!this.opts.store.exportChannel) fail('internal', 'channel export is not available');
-      const refs = domainFileRefs(parsed.value);
-      await checkDomainFiles(refs);
-      await checkWriteTargetAsync(path, 'channel CSV');
-      try {
-        return { files: await this.opts.store.exportChannel(parsed.value, path) };
-      } catch (e) {
-        throw new ApiError(await redactForFiles(toJobError(e), refs));
-      }
-    }
+  /** Ask for a path with the native dialog when the caller gave none; null = the user cancelled. */
+  private async pathOrDialog(given: string | null | undefined, what: string, ask: (d: Dialogs) => Promise<string | null>): Promise<string | null> {
+    const path = absolute(given);
+    if (path !== undefined) return path;
+    if (!this.opts.dialogs) fail('invalid-input', `export: give the ${what} (web mode has no file dialog)`);
+    return ask(this.opts.dialogs);
+  }
+
+  private async export(req: ParsedExportRequest): Promise<ExportResult> {
+    if (req.kind === 'channel-csv') return this.exportChannel(req);
     if (req.kind === 'result-json') {
-      let path = optPath(req.path, 'export path');
-      if (path === undefined) {
-        if (!d) fail('invalid-input', 'export: give the JSON path (web mode has no file dialog)');
-        const chosen = await d.saveFile('result.json', [{ name: 'JSON', extensions: ['json'] }]);
-        if (chosen === null) return { files: [] };
-        path = chosen;
-      }
+      const path = await this.pathOrDialog(req.path, 'JSON path', (d) => d.saveFile('result.json', [{ name: 'JSON', extensions: ['json'] }]));
+      if (path === null) return { files: [] };
       return { files: [await writeFileAtomicAsync(path, JSON.stringify(req.result, null, 2), 'result JSON')] };
     }
     if (req.kind === 'project-run') {
-      const parsed = parseWith(projectSchema, req.project, 'project');
-      if (!parsed.ok) throw new ApiError(parsed.error);
-      let dir = optPath(req.dir, 'export folder');
-      if (dir === undefined) {
-        if (!d) fail('invalid-input', 'export: give the output folder (web mode has no file dialog)');
-        const chosen = await d.chooseDir();
-        if (chosen === null) return { files: [] };
-        dir = chosen;
-      }
+      let dir = await this.pathOrDialog(req.dir, 'output folder', (d) => d.chooseDir());
+      if (dir === null) return { files: [] };
       if (!this.opts.store.exportRun) fail('internal', 'project export is not available');
       dir = await checkDirTargetAsync(dir, 'export folder');
-      const projectPath = req.projectPath === undefined || req.projectPath === null ? null : optPath(req.projectPath, 'project path')!;
-      return { files: await this.opts.store.exportRun(req.project, projectPath, dir) };
+      return { files: await this.opts.store.exportRun(req.project, absolute(req.projectPath) ?? null, dir) };
     }
-    if (req.kind === 'apply') return this.exportApply(req);
-    fail('invalid-input', `unknown export kind '${String((req as { kind?: unknown }).kind)}'`);
+    return this.exportApply(req);
+  }
+
+  private async exportChannel(req: Extract<ParsedExportRequest, { kind: 'channel-csv' }>): Promise<ExportResult> {
+    const request = req.request;
+    if (request.type !== 'mechanism' && request.type !== 'capacity') fail('invalid-input', 'channel-csv export needs a mechanism or capacity request');
+    const path = await this.pathOrDialog(req.path, 'CSV path', (d) => d.saveFile('channel.csv', [{ name: 'CSV', extensions: ['csv'] }]));
+    if (path === null) return { files: [] };
+    if (!this.opts.store.exportChannel) fail('internal', 'channel export is not available');
+    const refs = domainFileRefs(request);
+    await checkDomainFiles(refs);
+    await checkWriteTargetAsync(path, 'channel CSV');
+    try {
+      return { files: await this.opts.store.exportChannel(request, path) };
+    } catch (e) {
+      throw new ApiError(await redactForFiles(toJobError(e), refs));
+    }
   }
 
   /**
@@ -353,18 +370,10 @@ export class MechStudioHost implements ApiHost {
    * goes to a private temp file the worker streams; the released labels come
    * back (at most MAX_APP_RELEASED_ROWS) for the page's chart.
    */
-  private async exportApply(req: Extract<ExportRequest, { kind: 'apply' }>): Promise<ExportResult> {
-    if (typeof req.secrets !== 'string') fail('invalid-input', 'apply: secrets must be the CSV text');
+  private async exportApply(req: Extract<ParsedExportRequest, { kind: 'apply' }>): Promise<ExportResult> {
     if (req.secrets.length > MAX_APP_SECRETS_CHARS) fail('too-large', `apply: the secrets CSV has ${req.secrets.length} characters, over the app's limit of ${MAX_APP_SECRETS_CHARS}; use mechstudio apply for larger files (it streams)`);
-    if (!req.request || typeof req.request !== 'object') fail('invalid-input', 'apply: request must be an object');
-    let path = optPath(req.path, 'export path');
-    if (path === undefined) {
-      const d = this.opts.dialogs;
-      if (!d) fail('invalid-input', 'export: give the CSV path (web mode has no file dialog)');
-      const chosen = await d.saveFile('released.csv', [{ name: 'CSV', extensions: ['csv'] }]);
-      if (chosen === null) return { files: [] };
-      path = chosen;
-    }
+    const path = await this.pathOrDialog(req.path, 'CSV path', (d) => d.saveFile('released.csv', [{ name: 'CSV', extensions: ['csv'] }]));
+    if (path === null) return { files: [] };
     if (!this.opts.store.runApply) fail('internal', 'apply is not available');
     const tmpDir = await mkdtemp(join(tmpdir(), 'mechstudio-apply-'));
     const input = join(tmpDir, 'secrets.csv');

@@ -14,7 +14,10 @@ import { randomBytes } from 'node:crypto';
 import { Dispatcher } from '../dispatcher/dispatcher';
 import type { JobRunner } from '../dispatcher/job-runner';
 import { parseQueueUrl } from '../queue/connection';
-import { MechStudioHost } from './host';
+import { MechStudioHost, jobService } from './host';
+import { QueueSettings } from './queue-settings';
+import { SwitchableRunner } from '../dispatcher/switchable-runner';
+import { appJobs } from '../dispatcher/fan-out';
 import { createProjectStore } from './project-store';
 import { startWebServer, type RunningWebServer } from './server';
 import { ensureRendererBuilt } from './build-renderer';
@@ -23,6 +26,7 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 export interface WebApp {
   server: RunningWebServer;
+  settings: QueueSettings;
   close(): Promise<void>;
 }
 
@@ -41,26 +45,54 @@ export async function jobRunner(opts: { threads?: number; queue?: string }): Pro
   return QueueClient.connect(parseQueueUrl(opts.queue));
 }
 
+/**
+ * The app's job runner: the local pool, switchable at run time to a queue by the settings (queue.* API);
+ * `queue` (--queue / MECHSTUDIO_QUEUE) connects at start, and an unreachable one fails the start with one line.
+ */
+export async function appRunner(opts: { threads?: number; queue?: string; configDir: string; workerFile?: string }): Promise<{ runner: SwitchableRunner; settings: QueueSettings }> {
+  const local = new Dispatcher({ ...(opts.threads !== undefined ? { threads: opts.threads } : {}), ...(opts.workerFile !== undefined ? { workerFile: opts.workerFile } : {}) });
+  const runner = new SwitchableRunner(local);
+  const settings = new QueueSettings({ runner, configDir: opts.configDir });
+  try {
+    await settings.start(opts.queue);
+  } catch (e) {
+    await runner.close();
+    throw e;
+  }
+  return { runner, settings };
+}
+
 export async function startWebApp(opts: { port?: number; threads?: number; configDir?: string; build?: boolean; log?: (s: string) => void; queue?: string } = {}): Promise<WebApp> {
   if (opts.build !== false) await ensureRendererBuilt(ROOT, opts.log);
-  const dispatcher = await jobRunner(opts);
+  const configDir = opts.configDir ?? defaultConfigDir();
+  const { runner, settings } = await appRunner({ ...opts, configDir });
   const host = new MechStudioHost({
     mode: 'web',
     version: appVersion(),
-    jobs: { submit: (r) => dispatcher.submit(r), cancel: (id) => dispatcher.cancel(id), stop: (id) => dispatcher.stop(id), onJobEvent: (l) => dispatcher.onJobEvent(l), workers: dispatcher.threads },
-    store: createProjectStore(dispatcher, {
+    // sweeps and splittable case studies run as parts on the pool's threads or the queue's workers
+    jobs: jobService(appJobs(runner)),
+    store: createProjectStore(runner, {
       examplesDir: process.env.MECHSTUDIO_EXAMPLES_DIR ?? join(ROOT, 'resources/examples'),
-      configDir: opts.configDir ?? defaultConfigDir(),
+      configDir,
     }),
+    queue: settings,
   });
   const token = process.env.MECHSTUDIO_WEB_TOKEN ?? randomBytes(18).toString('base64url');
-  const server = await startWebServer({ port: opts.port ?? 5178, rendererDir: join(ROOT, 'out/renderer'), api: host, token });
+  let server: RunningWebServer;
+  try {
+    server = await startWebServer({ port: opts.port ?? 5178, rendererDir: join(ROOT, 'out/renderer'), api: host, token });
+  } catch (e) {
+    host.dispose();
+    await runner.close();
+    throw e;
+  }
   return {
     server,
+    settings,
     close: async () => {
       await server.close();
       host.dispose();
-      await dispatcher.close();
+      await runner.close();
     },
   };
 }
@@ -75,7 +107,10 @@ if (isMain) {
   startWebApp({ port, build: !args.includes('--no-build'), log: (s) => console.log(s), ...(queue !== undefined ? { queue } : {}) })
     .then((app) => {
       console.log(`Mechanism Studio (web mode) is running at ${app.server.url}  (Ctrl+C to stop)`);
-      if (queue !== undefined) console.log(`jobs run on the queue at ${parseQueueUrl(queue).redacted} (start workers with: mechstudio worker --queue URL)`);
+      void app.settings.status().then((st) => {
+        if (st.runner === 'queue') console.log(`jobs run on the queue at ${st.url} (start workers with: mechstudio worker --queue URL; switch in the app's Settings)`);
+        if (st.problem) console.log(st.problem);
+      });
       const stop = (): void => void app.close().then(() => process.exit(0));
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -130,109 +130,82 @@ export function contentSecurityPolicy(wsOrigin: string): string {
   ].join('; ');
 }
 
-/**
- * Web mode: serve the built renderer on 127.0.0.1 and carry the API over a
- * WebSocket at /api. Only same-origin pages may open the socket (Origin and
- * Host are checked, which also defeats DNS rebinding), because the API can
- * read and write files on this machine.
- */
-export async function startWebServer(opts: WebServerOptions): Promise<RunningWebServer> {
-  const host = opts.host ?? '127.0.0.1';
-  const root = resolve(opts.rendererDir);
-  let origin = '';
-  let hostHeader = '';
-  const sessions = new Set<WebSocket>();
-  let sessionCounter = 0;
+/** Where the server is reachable: known once it listens; every request and upgrade is checked against it. */
+interface Site {
+  root: string;
+  origin: string;
+  hostHeader: string;
+}
 
+function plain(res: ServerResponse, status: number, text?: string): void {
+  res.writeHead(status, text === undefined ? {} : { 'content-type': 'text/plain' });
+  res.end(text);
+}
+
+/** The built renderer's files, GET/HEAD only, inside `root` only, for this server's Host only. */
+async function serveStatic(site: Site, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.headers.host !== site.hostHeader) return plain(res, 403, 'forbidden host');
+  if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405);
+  let rel: string;
+  try {
+    rel = decodeURIComponent(new URL(req.url ?? '/', site.origin).pathname);
+  } catch {
+    return plain(res, 400, 'bad request: malformed URL');
+  }
+  if (rel.includes('\0')) return plain(res, 400, 'bad request: malformed URL');
+  if (rel === '/' || rel === '') rel = '/index.html';
+  const file = normalize(join(site.root, rel));
+  if (file !== site.root && !file.startsWith(site.root + sep)) return plain(res, 403);
+  let body: Buffer;
+  try {
+    const st = await stat(file);
+    if (!st.isFile()) throw new Error('not a file');
+    body = await readFile(file);
+  } catch {
+    return plain(res, 404, 'not found');
+  }
+  res.writeHead(200, {
+    'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+    'content-security-policy': contentSecurityPolicy(site.origin.replace(/^http/, 'ws')),
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'cache-control': 'no-store',
+  });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/** The HTTP server: static files; a broken request or a reset socket is that client's problem only. */
+function createHttpServer(site: Site): Server {
   const server = createServer((req, res) => {
-    void serveStatic(req, res).catch(() => {
+    void serveStatic(site, req, res).catch(() => {
       // Never internals (paths, stack, messages) to the client.
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
       res.end('internal server error');
     });
   });
-  // A broken HTTP request or a reset socket is that client's problem only.
   server.on('clientError', (_err, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
     else socket.destroy();
   });
   server.on('error', () => {
-    /* listen errors are reported by the listen promise below; later ones must not end the process */
+    /* listen errors are reported by listen(); later ones must not end the process */
   });
+  return server;
+}
 
-  async function serveStatic(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.headers.host !== hostHeader) {
-      res.writeHead(403, { 'content-type': 'text/plain' });
-      res.end('forbidden host');
-      return;
-    }
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405);
-      res.end();
-      return;
-    }
-    let rel: string;
-    try {
-      rel = decodeURIComponent(new URL(req.url ?? '/', origin).pathname);
-    } catch {
-      res.writeHead(400, { 'content-type': 'text/plain' });
-      res.end('bad request: malformed URL');
-      return;
-    }
-    if (rel.includes('\0')) {
-      res.writeHead(400, { 'content-type': 'text/plain' });
-      res.end('bad request: malformed URL');
-      return;
-    }
-    if (rel === '/' || rel === '') rel = '/index.html';
-    const file = normalize(join(root, rel));
-    if (file !== root && !file.startsWith(root + sep)) {
-      res.writeHead(403);
-      res.end();
-      return;
-    }
-    let body: Buffer;
-    try {
-      const st = await stat(file);
-      if (!st.isFile()) throw new Error('not a file');
-      body = await readFile(file);
-    } catch {
-      res.writeHead(404, { 'content-type': 'text/plain' });
-      res.end('not found');
-      return;
-    }
-    res.writeHead(200, {
-      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
-      'content-security-policy': contentSecurityPolicy(origin.replace(/^http/, 'ws')),
-      'x-content-type-options': 'nosniff',
-      'referrer-policy': 'no-referrer',
-      'cache-control': 'no-store',
-    });
-    res.end(req.method === 'HEAD' ? undefined : body);
-  }
-
-  const wss = new WebSocketServer({
-    noServer: true,
-    maxPayload: MAX_MESSAGE_BYTES,
-    // No compression: a small compressed frame could inflate to the cap.
-    perMessageDeflate: false,
-  });
-  wss.on('error', () => {
-    /* errors of single connections are handled per socket */
-  });
-  wss.on('wsClientError', (_err, socket) => {
-    // a malformed upgrade request: ws answers 400 itself; make sure the socket ends
-    socket.destroy();
-  });
-
-  const tokenOk = (given: string | null): boolean => {
-    if (opts.token === undefined) return true;
+/** Constant-time check of the ?token= the WebSocket presents (no token configured: any). */
+function tokenChecker(token: string | undefined): (given: string | null) => boolean {
+  return (given) => {
+    if (token === undefined) return true;
     if (given === null) return false;
     const a = Buffer.from(given);
-    const b = Buffer.from(opts.token);
+    const b = Buffer.from(token);
     return a.length === b.length && timingSafeEqual(a, b);
   };
+}
 
+/** WebSocket upgrades at /api, from this server's own page (Origin, Host) with the token; anything else 403. */
+function acceptUpgrades(server: Server, wss: WebSocketServer, site: Site, tokenOk: (given: string | null) => boolean): void {
   server.on('upgrade', (req, socket, head) => {
     socket.on('error', () => socket.destroy());
     let u: URL;
@@ -242,68 +215,99 @@ export async function startWebServer(opts: WebServerOptions): Promise<RunningWeb
       socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
       return;
     }
-    const okPath = u.pathname === '/api';
-    if (!okPath || req.headers.origin !== origin || req.headers.host !== hostHeader || !tokenOk(u.searchParams.get('token'))) {
+    if (u.pathname !== '/api' || req.headers.origin !== site.origin || req.headers.host !== site.hostHeader || !tokenOk(u.searchParams.get('token'))) {
       socket.write('HTTP/1.1 403 Forbidden\r\n\r\n');
       socket.destroy();
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   });
+}
 
+/** One client: its frames become API calls of one session, answered by id; its job events are pushed. */
+function serveConnection(ws: WebSocket, api: ApiHost, sessionId: string, onClose: () => void): void {
+  // Malformed frames (invalid UTF-8, bad opcode, RSV bits, unmasked, over
+  // maxPayload): ws emits 'error' here and closes this socket with
+  // 1002/1007/1009. Without a listener the error would end the process.
+  ws.on('error', () => {
+    if (ws.readyState !== ws.CLOSED && ws.readyState !== ws.CLOSING) ws.terminate();
+  });
+  const send = (m: BridgeReply | BridgePush | BadFrameReply): void => {
+    if (ws.readyState !== ws.OPEN) return;
+    // A client that never reads its replies must not grow this process without bound.
+    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+      ws.close(1008, 'replies not read');
+      return;
+    }
+    ws.send(JSON.stringify(m));
+  };
+  const session: HostSession = { id: sessionId, emit: (_channel, event) => send({ event }) };
+  ws.on('message', (data, isBinary) => {
+    const frame = parseCall(data, isBinary);
+    if ('error' in frame) {
+      send({ id: frame.id, ok: false, error: { code: frame.code ?? 'invalid-input', message: frame.error } });
+      return;
+    }
+    const msg = frame.call;
+    let pending: Promise<unknown>;
+    try {
+      pending = api.call(msg.method, msg.params, session);
+    } catch (e) {
+      pending = Promise.reject(e);
+    }
+    pending
+      .then((value) => send({ id: msg.id, ok: true, value: value === undefined ? null : value }))
+      .catch((e: unknown) => send({ id: msg.id, ok: false, error: publicError(e) }));
+  });
+  ws.on('close', () => {
+    onClose();
+    api.closeSession?.(session);
+  });
+}
+
+/** The WebSocket side: no compression (a small compressed frame could inflate to the cap), frames up to MAX_MESSAGE_BYTES. */
+function createSocketServer(api: ApiHost, sessions: Set<WebSocket>): WebSocketServer {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false });
+  wss.on('error', () => {
+    /* errors of single connections are handled per socket */
+  });
+  wss.on('wsClientError', (_err, socket) => {
+    // a malformed upgrade request: ws answers 400 itself; make sure the socket ends
+    socket.destroy();
+  });
+  let counter = 0;
   wss.on('connection', (ws: WebSocket) => {
     sessions.add(ws);
-    // Malformed frames (invalid UTF-8, bad opcode, RSV bits, unmasked, over
-    // maxPayload): ws emits 'error' here and closes this socket with
-    // 1002/1007/1009. Without a listener the error would end the process.
-    ws.on('error', () => {
-      if (ws.readyState !== ws.CLOSED && ws.readyState !== ws.CLOSING) ws.terminate();
-    });
-    const send = (m: BridgeReply | BridgePush | BadFrameReply): void => {
-      if (ws.readyState !== ws.OPEN) return;
-      // A client that never reads its replies must not grow this process without bound.
-      if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
-        ws.close(1008, 'replies not read');
-        return;
-      }
-      ws.send(JSON.stringify(m));
-    };
-    const session: HostSession = {
-      id: `web-${++sessionCounter}`,
-      emit: (_channel, event) => send({ event }),
-    };
-    ws.on('message', (data, isBinary) => {
-      const frame = parseCall(data, isBinary);
-      if ('error' in frame) {
-        send({ id: frame.id, ok: false, error: { code: frame.code ?? 'invalid-input', message: frame.error } });
-        return;
-      }
-      const msg = frame.call;
-      let pending: Promise<unknown>;
-      try {
-        pending = opts.api.call(msg.method, msg.params, session);
-      } catch (e) {
-        pending = Promise.reject(e);
-      }
-      pending
-        .then((value) => send({ id: msg.id, ok: true, value: value === undefined ? null : value }))
-        .catch((e: unknown) => send({ id: msg.id, ok: false, error: publicError(e) }));
-    });
-    ws.on('close', () => {
-      sessions.delete(ws);
-      opts.api.closeSession?.(session);
-    });
+    serveConnection(ws, api, `web-${++counter}`, () => sessions.delete(ws));
   });
+  return wss;
+}
 
-  await new Promise<void>((res, rej) => {
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise<number>((res, rej) => {
     server.once('error', rej);
-    server.listen(opts.port ?? 0, host, () => res());
+    server.listen(port, host, () => res((server.address() as AddressInfo).port));
   });
-  const port = (server.address() as AddressInfo).port;
-  hostHeader = `${host}:${port}`;
-  origin = `http://${hostHeader}`;
+}
+
+/**
+ * Web mode: serve the built renderer on 127.0.0.1 and carry the API over a
+ * WebSocket at /api. Only same-origin pages may open the socket (Origin and
+ * Host are checked, which also defeats DNS rebinding), because the API can
+ * read and write files on this machine.
+ */
+export async function startWebServer(opts: WebServerOptions): Promise<RunningWebServer> {
+  const host = opts.host ?? '127.0.0.1';
+  const site: Site = { root: resolve(opts.rendererDir), origin: '', hostHeader: '' };
+  const sessions = new Set<WebSocket>();
+  const server = createHttpServer(site);
+  const wss = createSocketServer(opts.api, sessions);
+  acceptUpgrades(server, wss, site, tokenChecker(opts.token));
+  const port = await listen(server, opts.port ?? 0, host);
+  site.hostHeader = `${host}:${port}`;
+  site.origin = `http://${site.hostHeader}`;
   return {
-    url: opts.token === undefined ? `${origin}/` : `${origin}/?token=${encodeURIComponent(opts.token)}`,
+    url: opts.token === undefined ? `${site.origin}/` : `${site.origin}/?token=${encodeURIComponent(opts.token)}`,
     port,
     close: async () => {
       for (const ws of sessions) ws.terminate();

@@ -23,8 +23,8 @@ declare global {
 }
 
 export interface ShellApi {
-  /** Native menu commands ('new', 'open', 'open-recent:<path>', 'save', 'save-as', 'export-csv', 'export-png', 'example:<name>', ...). */
-  onMenu(listener: (command: string) => void): () => void;
+  /** Native menu commands, as sent: the page parses each with menuCommandSchema (src-shared/protocol/api-calls.ts) before acting. */
+  onMenu(listener: (command: unknown) => void): () => void;
   /** Tell the main process whether there are unsaved changes (close prompt, title). */
   setDirty(dirty: boolean, title: string): void;
 }

@@ -3,7 +3,7 @@
  * tracking (one subscription to the API's job events) and computed results
  * keyed by mechanism/analysis id.
  */
-import type { MechStudioApi, RecentProject } from '../../src-shared/protocol/api';
+import { runJob, type ApiError, type MechStudioApi, type RecentProject } from '../../src-shared/protocol/api';
 import type { JobEvent, LpSample } from '../../src-shared/protocol/messages';
 import type { JobError } from '../../src-shared/protocol/common';
 import type { JobRequest } from '../../src-shared/protocol/requests';
@@ -79,7 +79,6 @@ export class AppState {
   workers = $state<number | null>(null);
   toast = $state<{ text: string; kind: 'ok' | 'bad' | 'info' } | null>(null);
   private toastTimer: ReturnType<typeof setTimeout> | undefined;
-  private waiters = new Map<string, (e: JobEvent) => void>();
   private tick: ReturnType<typeof setInterval> | undefined;
 
   constructor(api: MechStudioApi) {
@@ -126,7 +125,6 @@ export class AppState {
         j.error = e.error.message;
       }
     }
-    this.waiters.get(e.jobId)?.(e);
   }
 
   /** Submit a job, track it in the jobs panel, resolve with its result. */
@@ -137,37 +135,28 @@ export class AppState {
     if (!quiet) this.jobs.unshift(view);
     if (this.jobs.length > 30) this.jobs.splice(30);
     const tracked = quiet ? view : this.jobs[0]!;
-    return new Promise<JobResult>((resolve, reject) => {
-      const early: JobEvent[] = [];
-      let id: string | null = null;
-      const handle = (e: JobEvent): void => {
-        if (e.kind === 'result') {
-          this.waiters.delete(e.jobId);
-          resolve(e.result);
-        } else if (e.kind === 'error') {
-          this.waiters.delete(e.jobId);
-          reject(e.error);
+    // the one submit-and-await (runJob): events that come before the id are replayed to it; the panel row is
+    // settled here too, as the panel's own event handler may have seen them before it knew the id
+    return runJob(this.api, request, {
+      onSubmitted: (jobId) => {
+        tracked.jobId = jobId;
+        if (tracked.status === 'queued') tracked.status = 'running';
+        onId?.(jobId);
+      },
+    }).then(
+      (result) => {
+        if (tracked.status !== 'done') Object.assign(tracked, { status: 'done', fraction: 1, message: 'done' });
+        return result;
+      },
+      (err: ApiError) => {
+        const error: JobError = { code: err.code, message: err.message, ...(err.detail ? { detail: err.detail } : {}) };
+        if (tracked.status === 'queued' || tracked.status === 'running') {
+          const cancelled = error.code === 'cancelled';
+          Object.assign(tracked, { status: cancelled ? 'cancelled' : 'error', message: cancelled ? 'cancelled' : error.message, error: error.message });
         }
-      };
-      this.api.submit(request).then(
-        (jobId) => {
-          id = jobId;
-          tracked.jobId = jobId;
-          if (tracked.status === 'queued') tracked.status = 'running';
-          this.waiters.set(jobId, handle);
-          onId?.(jobId);
-          for (const e of early) handle(e);
-        },
-        (err: unknown) => {
-          tracked.status = 'error';
-          const msg = (err as { message?: string }).message ?? String(err);
-          tracked.message = msg;
-          tracked.error = msg;
-          reject({ code: (err as { code?: string }).code ?? 'internal', message: msg } as JobError);
-        },
-      );
-      void id;
-    });
+        throw error;
+      },
+    );
   }
 
   /** Rows or block means of a channel for a view (a `rows` job, kept out of the jobs panel). */

@@ -18,6 +18,8 @@
  *   the best private mechanism found so far and its certified gap
  *   (lp.stoppedBy 'stopped'); any other job is cancelled.
  */
+import type { z } from 'zod';
+import type { ApiMethod, ApiParamsIn, exportRequestSchema, QueueStatus } from './api-calls';
 import type { JobError } from './common';
 import type { JobEvent, LpSample } from './messages';
 import type { ProjectInput } from './project';
@@ -49,19 +51,8 @@ export interface ExampleInfo {
   description: string;
 }
 
-export type ExportRequest =
-  /** Stream a mechanism's full channel to CSV (SPEC §8 format); re-runs it with `out`. */
-  | { kind: 'channel-csv'; request: Extract<JobRequest, { type: 'mechanism' | 'capacity' }>; path?: string }
-  /** Save any JSON-serialisable analysis result (and a CSV of its table when it has one). */
-  | { kind: 'result-json'; result: JobResult; path?: string }
-  /** `mechstudio run` equivalent: every channel as CSV, analyses as JSON + CSV, summary.md. */
-  | { kind: 'project-run'; project: ProjectInput; projectPath?: string | null; dir?: string }
-  /**
-   * Issue 14, `mechstudio apply` from the app: release one output per row of
-   * the secrets CSV text (a loaded file) into a CSV file; the host writes the
-   * text to a private temp file for the worker and removes it after.
-   */
-  | { kind: 'apply'; request: ApplyExportRequest; secrets: string; path?: string };
+/** What the app may export (schema and kinds: exportRequestSchema in ./api-calls). */
+export type ExportRequest = z.input<typeof exportRequestSchema>;
 
 /** An apply request without its file paths (the host supplies them). */
 export type ApplyExportRequest = Omit<ApplyRequest, 'type' | 'input' | 'out'>;
@@ -100,6 +91,19 @@ export interface AppInfo {
   workers: number;
 }
 
+/**
+ * Where the app's jobs run (its settings): the local pool, or a Redis queue
+ * served by `mechstudio worker` processes. Switching affects jobs submitted
+ * afterwards; running jobs finish where they started.
+ */
+export interface QueueApi {
+  status(): Promise<QueueStatus>;
+  /** Connect to redis://[USER:PASSWORD@]HOST:PORT[/DB] and run new jobs there; rejects with one clear line when Redis is unreachable (within seconds). */
+  connect(url: string): Promise<QueueStatus>;
+  /** Run new jobs on the local pool again. */
+  useLocal(): Promise<QueueStatus>;
+}
+
 export interface MechStudioApi {
   submit(request: JobRequest): Promise<string>;
   cancel(jobId: string): Promise<boolean>;
@@ -109,33 +113,41 @@ export interface MechStudioApi {
   project: ProjectApi;
   examples: ExamplesApi;
   info(): Promise<AppInfo>;
+  queue: QueueApi;
 }
 
-/** A transport's generic call: method name and positional parameters. */
-export type ApiCall = <T>(method: BridgeCall['method'], ...params: unknown[]) => Promise<T>;
+/** A transport's call: a method of the API table (./api-calls) with its positional parameters, typed by method. */
+export type ApiCall = <M extends ApiMethod>(method: M, ...params: ApiParamsIn<M>) => Promise<unknown>;
 
 /**
  * The MechStudioApi over a transport (Electron IPC in the preload, WebSocket
  * in the web bridge): the one place that maps API methods to wire methods,
- * so a new method is added once for both.
+ * so a new method is added once for both. The host validates every call
+ * (parseApiCall) and answers with the types declared in MechStudioApi.
  */
 export function apiOverCall(call: ApiCall, onJobEvent: MechStudioApi['onJobEvent']): MechStudioApi {
+  const typed = <T>(p: Promise<unknown>): Promise<T> => p as Promise<T>;
   return {
-    submit: (request) => call('submit', request),
-    cancel: (jobId) => call('cancel', jobId),
-    stop: (jobId) => call('stop', jobId),
+    submit: (request) => typed(call('submit', request)),
+    cancel: (jobId) => typed(call('cancel', jobId)),
+    stop: (jobId) => typed(call('stop', jobId)),
     onJobEvent,
     project: {
-      open: (path) => call('project.open', path),
-      save: (project, path) => call('project.save', project, path),
-      recent: () => call('project.recent'),
-      export: (request) => call('project.export', request),
+      open: (path) => typed(call('project.open', path)),
+      save: (project, path) => typed(call('project.save', project, path)),
+      recent: () => typed(call('project.recent')),
+      export: (request) => typed(call('project.export', request)),
     },
     examples: {
-      list: () => call('examples.list'),
-      load: (name) => call('examples.load', name),
+      list: () => typed(call('examples.list')),
+      load: (name) => typed(call('examples.load', name)),
     },
-    info: () => call('info'),
+    info: () => typed(call('info')),
+    queue: {
+      status: () => typed(call('queue.status')),
+      connect: (url) => typed(call('queue.connect', url)),
+      useLocal: () => typed(call('queue.useLocal')),
+    },
   };
 }
 
@@ -151,15 +163,33 @@ export class ApiError extends Error {
   }
 }
 
+/** What runJob needs of an API or a job runner. */
+export interface JobSubmitter {
+  submit(request: JobRequest | unknown): Promise<string>;
+  cancel(jobId: string): Promise<boolean>;
+  stop?(jobId: string): Promise<boolean>;
+  onJobEvent(listener: (event: JobEvent) => void): () => void;
+}
+
+export interface RunJobOptions {
+  onProgress?: (fraction: number | null, message: string, lp?: LpSample) => void;
+  /** Called with the job's id as soon as it has one (a jobs panel, a Stop button). */
+  onSubmitted?: (jobId: string) => void;
+  /** Aborting cancels the job. */
+  signal?: AbortSignal;
+  /** Aborting stops the job: an optimal LP ends with its best mechanism so far (stop()); without stop(), cancels. */
+  stopSignal?: AbortSignal;
+}
+
 /**
- * Convenience for consumers: submit a job and await its result, forwarding
- * progress; aborting the signal cancels the job. Rejects with an ApiError.
+ * The one submit-and-await: submit a job and await its result, forwarding
+ * progress; events that arrive before submit() has answered are kept and
+ * replayed. Aborting `signal` cancels, aborting `stopSignal` stops. Rejects
+ * with an ApiError (the job's error, or the submit's).
  */
-export function runJob<R extends JobRequest>(
-  api: MechStudioApi,
-  request: R,
-  options: { onProgress?: (fraction: number | null, message: string, lp?: LpSample) => void; signal?: AbortSignal } = {},
-): Promise<ResultFor<R['type']>> {
+export function runJob<R extends JobRequest>(api: JobSubmitter, request: R, options?: RunJobOptions): Promise<ResultFor<R['type']>>;
+export function runJob(api: JobSubmitter, request: unknown, options?: RunJobOptions): Promise<JobResult>;
+export function runJob(api: JobSubmitter, request: unknown, options: RunJobOptions = {}): Promise<JobResult> {
   return new Promise((resolve, reject) => {
     let jobId: string | null = null;
     const early: JobEvent[] = [];
@@ -172,7 +202,7 @@ export function runJob<R extends JobRequest>(
       if (e.kind === 'progress') options.onProgress?.(e.fraction, e.message, e.lp);
       else if (e.kind === 'result') {
         done();
-        resolve(e.result as ResultFor<R['type']>);
+        resolve(e.result);
       } else if (e.kind === 'error') {
         done();
         reject(new ApiError(e.error));
@@ -182,23 +212,39 @@ export function runJob<R extends JobRequest>(
     const onAbort = (): void => {
       if (jobId !== null) void api.cancel(jobId);
     };
+    const onStop = (): void => {
+      if (jobId !== null) void (api.stop ? api.stop(jobId) : api.cancel(jobId));
+    };
     const done = (): void => {
       unsubscribe();
       options.signal?.removeEventListener('abort', onAbort);
+      options.stopSignal?.removeEventListener('abort', onStop);
     };
     options.signal?.addEventListener('abort', onAbort);
+    options.stopSignal?.addEventListener('abort', onStop);
     api.submit(request).then(
       (id) => {
         jobId = id;
+        options.onSubmitted?.(id);
         for (const e of early.splice(0)) handle(e);
         if (options.signal?.aborted) onAbort();
+        else if (options.stopSignal?.aborted) onStop();
       },
       (err: unknown) => {
         done();
-        reject(err instanceof ApiError ? err : new ApiError({ code: 'internal', message: err instanceof Error ? err.message : String(err) }));
+        reject(toApiError(err));
       },
     );
   });
+}
+
+/** Anything a submit rejected with, as an ApiError (an ApiError-shaped object from the context bridge keeps its code). */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  const o = (err ?? {}) as { code?: unknown; message?: unknown; detail?: unknown };
+  const code = typeof o.code === 'string' ? (o.code as JobError['code']) : 'internal';
+  const message = typeof o.message === 'string' ? o.message : String(err);
+  return new ApiError({ code, message, ...(o.detail && typeof o.detail === 'object' ? { detail: o.detail as Record<string, unknown> } : {}) });
 }
 
 /**
@@ -207,7 +253,7 @@ export function runJob<R extends JobRequest>(
  */
 export type BridgeCall = {
   id: number;
-  method: 'submit' | 'cancel' | 'stop' | 'project.open' | 'project.save' | 'project.recent' | 'project.export' | 'examples.list' | 'examples.load' | 'info';
+  method: ApiMethod;
   params: unknown[];
 };
 export type BridgeReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: JobError };

@@ -25,11 +25,21 @@ export const projectCaseStudySchema = z.strictObject({
   description: z.string().optional(),
 });
 
+/**
+ * One part of a case study whose items are independent (capacities: its
+ * domains; geo: its grid eps values and city eps values): the part computes
+ * the items start..start+count-1 of the study's ordered item list and
+ * answers with those items only; the caller merges the parts into exactly
+ * the single job's result (src-main/dispatcher/fan-out.ts).
+ */
+export const caseStudyPartSchema = z.strictObject({ start: z.int().min(0), count: z.int().min(1).max(100_000) });
+
 export const caseStudyRequestSchema = z.strictObject({
   type: z.literal('case-study'),
   study: z.string().min(1).max(80),
   /** csv:FILE parameters must have been resolved to number lists on the Node side. */
   params: caseStudyParamsSchema.optional(),
+  part: caseStudyPartSchema.optional(),
 });
 
 const cellSchema = z.union([z.number(), z.string(), z.boolean(), z.null()]);
@@ -80,6 +90,13 @@ export const caseStudyResultSchema = z.object({
   numbers: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()])),
   tables: z.array(caseStudyTableSchema),
   charts: z.array(chartSpecSchema),
+  /**
+   * A part's answer (request.part): the computed items of its slice, in
+   * order, each in the study's own item record (validated by that study's
+   * schema when the parts are merged: src-worker/casestudy/parts.ts). A part
+   * has no findings, tables or charts of its own.
+   */
+  part: z.strictObject({ start: z.int().min(0), count: z.int().min(1), items: z.array(z.unknown()) }).optional(),
 });
 
 export type CaseStudyParams = z.infer<typeof caseStudyParamsSchema>;

@@ -7,6 +7,7 @@ export * from './messages';
 export * from './project';
 export * from './casestudy';
 export * from './api';
+export * from './api-calls';
 export * from './validate';
 export * from './remap';
 export * from './compare';

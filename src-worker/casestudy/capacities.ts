@@ -11,7 +11,10 @@ import { parseDomainSpec } from '../metric/parse-domain-spec';
 import type { Domain } from '../metric/domain';
 import { privacyTypeCapacities } from '../capacity/privacy-type-capacity';
 import { lineMultiplicativeCapacity, discreteMultiplicativeCapacity, discreteAdditiveCapacity } from '../capacity/capacity-closed-forms';
-import { checkAbort, f, knownParams, numParam, type Study, type CaseStudyResult } from './study';
+import { z } from 'zod';
+import type { CaseStudyParams } from '../../src-shared/protocol/casestudy';
+import { checkAbort, f, knownParams, numParam, type Study, type StudyContext, type CaseStudyResult } from './study';
+import type { SplitStudy } from './parts';
 
 const DEFAULT_DOMAINS: Record<string, string[]> = {
   lines: ['line:2', 'line:3', 'line:4', 'line:5', 'line:6', 'line:8', 'line:10'],
@@ -28,7 +31,20 @@ function sameDistanceProfile(d: Domain): boolean {
   return true;
 }
 
-export const capacitiesStudy: Study = async (params, ctx): Promise<CaseStudyResult> => {
+type Cell = string | number | null;
+
+/** One domain's row: family, domain, n, multiplicative, additive, log2 multiplicative, closed forms and their source. */
+export type CapacityRow = [string, string, number, number, number, number, number | null, number | null, string];
+
+const num = z.union([z.number(), z.nan(), z.literal(Infinity), z.literal(-Infinity)]);
+const rowSchema = z.tuple([z.string(), z.string(), z.number(), num, num, num, num.nullable(), num.nullable(), z.string()]);
+
+interface CapacityParams {
+  eps: number;
+  families: [string, string[]][];
+}
+
+function capacityParams(params: CaseStudyParams): CapacityParams {
   knownParams(params, 'capacities', ['epsilon', 'maxHamming', 'maxLine']);
   const eps = numParam(params, 'epsilon', Math.LN2, { min: 1e-6, max: 30 });
   const maxHamming = numParam(params, 'maxHamming', 5, { int: true, min: 1, max: 7 });
@@ -37,41 +53,74 @@ export const capacitiesStudy: Study = async (params, ctx): Promise<CaseStudyResu
     fam,
     specs.filter((s) => (s.startsWith('hamming:') ? Number(s.slice(8)) <= maxHamming : s.startsWith('line:') || s.startsWith('clique:') ? Number(s.split(':')[1]) <= maxLine : true)),
   ]) as [string, string[]][];
-  const rows: (string | number | null)[][] = [];
-  const numbers: Record<string, number> = {};
-  const total = families.reduce((s, [, l]) => s + l.length, 0);
-  let done = 0;
-  for (const [fam, specs] of families) {
-    for (const spec of specs) {
-      checkAbort(ctx.signal);
-      ctx.progress(done++ / total, `capacity of ${spec}`);
-      const d = parseDomainSpec(spec);
-      const c = await privacyTypeCapacities(d, eps, { signal: ctx.signal });
-      let closedM: number | null = null;
-      let closedA: number | null = null;
-      let source = '';
-      if (spec.startsWith('line:')) {
-        closedM = lineMultiplicativeCapacity(d.n, eps);
-        source = 'SPEC §6 line';
-      } else if (spec.startsWith('clique:')) {
-        closedM = discreteMultiplicativeCapacity(d.n, eps);
-        closedA = discreteAdditiveCapacity(d.n, eps);
-        source = 'SPEC §6 discrete';
-      } else if (sameDistanceProfile(d)) {
-        let s1 = 0;
-        let s2 = 0;
-        for (let j = 0; j < d.n; j++) {
-          s1 += Math.exp(-eps * d.distance(0, j));
-          s2 += Math.exp(eps * d.distance(0, j));
-        }
-        closedM = d.n / s1;
-        closedA = 1 - d.n / s2;
-        source = 'symmetric metric';
-      }
-      numbers[`${spec} multiplicative`] = c.multiplicative;
-      numbers[`${spec} additive`] = c.additive;
-      rows.push([fam, spec, d.n, c.multiplicative, c.additive, Math.log2(c.multiplicative), closedM, closedA, source]);
+  return { eps, families };
+}
+
+/** The study's independent items, in order: (family, domain) pairs. */
+function capacityItems(p: CapacityParams): [string, string][] {
+  return p.families.flatMap(([fam, specs]) => specs.map((spec) => [fam, spec] as [string, string]));
+}
+
+/** The LP capacities of one domain and its closed forms. */
+async function capacityRow(fam: string, spec: string, eps: number, ctx: StudyContext): Promise<CapacityRow> {
+  checkAbort(ctx.signal);
+  const d = parseDomainSpec(spec);
+  const c = await privacyTypeCapacities(d, eps, { signal: ctx.signal });
+  let closedM: number | null = null;
+  let closedA: number | null = null;
+  let source = '';
+  if (spec.startsWith('line:')) {
+    closedM = lineMultiplicativeCapacity(d.n, eps);
+    source = 'SPEC §6 line';
+  } else if (spec.startsWith('clique:')) {
+    closedM = discreteMultiplicativeCapacity(d.n, eps);
+    closedA = discreteAdditiveCapacity(d.n, eps);
+    source = 'SPEC §6 discrete';
+  } else if (sameDistanceProfile(d)) {
+    let s1 = 0;
+    let s2 = 0;
+    for (let j = 0; j < d.n; j++) {
+      s1 += Math.exp(-eps * d.distance(0, j));
+      s2 += Math.exp(eps * d.distance(0, j));
     }
+    closedM = d.n / s1;
+    closedA = 1 - d.n / s2;
+    source = 'symmetric metric';
+  }
+  return [fam, spec, d.n, c.multiplicative, c.additive, Math.log2(c.multiplicative), closedM, closedA, source];
+}
+
+/** Rows of the items start..start+count-1 (the whole study, or one part of it). */
+async function capacityRows(p: CapacityParams, start: number, count: number, ctx: StudyContext): Promise<CapacityRow[]> {
+  const items = capacityItems(p).slice(start, start + count);
+  const rows: CapacityRow[] = [];
+  for (const [k, [fam, spec]] of items.entries()) {
+    ctx.progress(k / items.length, `capacity of ${spec}`);
+    rows.push(await capacityRow(fam, spec, p.eps, ctx));
+  }
+  return rows;
+}
+
+/** Items of the capacities study for a split run (src-worker/casestudy/parts.ts). */
+export const capacitiesParts: SplitStudy<CapacityRow> = {
+  itemCount: (params) => capacityItems(capacityParams(params)).length,
+  computeItems: (params, start, count, ctx) => capacityRows(capacityParams(params), start, count, ctx),
+  itemSchema: rowSchema,
+  assemble: (params, rows) => capacitiesReport(capacityParams(params), rows),
+};
+
+export const capacitiesStudy: Study = async (params, ctx): Promise<CaseStudyResult> => {
+  const p = capacityParams(params);
+  return capacitiesReport(p, await capacityRows(p, 0, capacityItems(p).length, ctx));
+};
+
+/** Findings, numbers, table and chart from the rows of every domain (in item order). */
+function capacitiesReport({ eps, families }: CapacityParams, typedRows: CapacityRow[]): CaseStudyResult {
+  const rows: Cell[][] = typedRows;
+  const numbers: Record<string, number> = {};
+  for (const r of typedRows) {
+    numbers[`${r[1]} multiplicative`] = r[3];
+    numbers[`${r[1]} additive`] = r[4];
   }
   const diff = rows.filter((r) => r[6] !== null).map((r) => Math.abs((r[3] as number) - (r[6] as number)));
   const diffA = rows.filter((r) => r[7] !== null).map((r) => Math.abs((r[4] as number) - (r[7] as number)));
@@ -118,4 +167,4 @@ export const capacitiesStudy: Study = async (params, ctx): Promise<CaseStudyResu
       },
     ],
   };
-};
+}

@@ -24,7 +24,9 @@ import { uniformPrior } from '../measure/prior';
 import { optimalMechanism, type OptimalMechanism } from '../lp/optimal-mechanism';
 import { checkPrivacy } from '../check/privacy-check';
 import { checkAbort, epsGrid, f, knownParams, listParam, normalise, numParam, type Study, type StudyContext, type CaseStudyResult, type CaseStudyTable, type ChartSpec } from './study';
+import { z } from 'zod';
 import type { CaseStudyParams } from '../../src-shared/protocol/casestudy';
+import type { SplitStudy } from './parts';
 
 interface GridPoint {
   eps: number;
@@ -259,6 +261,8 @@ interface GeoParams {
   lpCoarsen: number;
   skipCity: boolean;
   lp: CityLpOptions;
+  /** The city's population prior (null with skipCity). */
+  pop: Float64Array | null;
 }
 
 function geoParams(params: CaseStudyParams): GeoParams {
@@ -276,8 +280,66 @@ function geoParams(params: CaseStudyParams): GeoParams {
   const fullExactLp = params.fullExactLp === true;
   const timeLimit = numParam(params, 'fullLpTimeLimit', 900, { min: 1, max: 86400 });
   const fullLpEpsilons = Array.from(listParam(params, 'fullLpEpsilons', cityEpsList));
-  return { size, grid, citySide, cityEpsList, lpCoarsen, skipCity, lp: { exactLp, fullLp, fullExactLp, fullLpEpsilons, timeLimit } };
+  let pop: Float64Array | null = null;
+  if (!skipCity) {
+    pop = normalise(listParam(params, 'population', null, `${citySide * citySide} population weights (row-major)`));
+    if (pop.length !== citySide * citySide) throw new MechError('invalid-input', `population has ${pop.length} weights, the ${citySide} x ${citySide} city needs ${citySide * citySide}`);
+  }
+  return { size, grid, citySide, cityEpsList, lpCoarsen, skipCity, lp: { exactLp, fullLp, fullExactLp, fullLpEpsilons, timeLimit }, pop };
 }
+
+/** An item of a split geo run: one grid eps, or one city eps (all its rows, LPs included). */
+export type GeoItem = { kind: 'grid'; point: GridPoint } | { kind: 'city'; rows: CityRow[] };
+
+const num = z.union([z.number(), z.nan(), z.literal(Infinity), z.literal(-Infinity)]);
+const cityLpFactsSchema = z.strictObject({
+  passes: z.boolean(),
+  delta: num.nullable(),
+  constraints: z.number(),
+  solverMs: num,
+  method: z.enum(['full-model', 'constraint-generation', 'decomposition']),
+  generation: z.strictObject({ rounds: z.number(), privacyRows: z.number(), fullPrivacyRows: z.number() }).optional(),
+  decomposition: z.strictObject({ rounds: z.number(), columns: z.number(), lowerBound: num, relativeGap: num }).optional(),
+});
+const cityRowSchema = z.strictObject({
+  eps: z.number(),
+  grid: z.strictObject({ side: z.number(), cellKm: z.number(), full: z.boolean() }),
+  mechanism: z.enum(['planar-laplace', 'tight', 'lp-spanner', 'lp-exact']),
+  remap: z.strictObject({ method: z.string() }).nullable(),
+  status: z.enum(['computed', 'absent', 'skipped', 'failed']),
+  error: num.nullable(),
+  effectiveEps: num.nullable(),
+  minZ: z.strictObject({ value: num, at: z.string() }).optional(),
+  lp: cityLpFactsSchema.optional(),
+  reason: z.string().optional(),
+});
+const geoItemSchema: z.ZodType<GeoItem> = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('grid'),
+    point: z.strictObject({ eps: z.number(), tightExists: z.boolean(), minZ: num, minZAt: z.string(), tightUtility: num.nullable(), tightError: num.nullable(), plUtility: num, plError: num }),
+  }),
+  z.strictObject({ kind: z.literal('city'), rows: z.array(cityRowSchema) }),
+]);
+
+/** Items start..start+count-1 of the list [grid eps..., city eps... (none with skipCity)]. */
+async function geoItems(p: GeoParams, start: number, count: number, ctx: StudyContext): Promise<GeoItem[]> {
+  const end = start + count;
+  const gridEps = p.grid.slice(start, Math.min(end, p.grid.length));
+  const items: GeoItem[] = gridComparison(p.size, gridEps, ctx).map((point) => ({ kind: 'grid', point }));
+  const cityEps = p.skipCity || !p.pop ? [] : p.cityEpsList.slice(Math.max(0, start - p.grid.length), Math.max(0, end - p.grid.length));
+  for (const e of cityEps) items.push({ kind: 'city', rows: await cityComparison(p.pop!, p.citySide, e, p.lpCoarsen, p.lp, ctx) });
+  return items;
+}
+
+const geoItemCount = (p: GeoParams): number => p.grid.length + (p.skipCity ? 0 : p.cityEpsList.length);
+
+/** Items of the geo study for a split run (src-worker/casestudy/parts.ts). */
+export const geoParts: SplitStudy<GeoItem> = {
+  itemCount: (params) => geoItemCount(geoParams(params)),
+  computeItems: (params, start, count, ctx) => geoItems(geoParams(params), start, count, ctx),
+  itemSchema: geoItemSchema,
+  assemble: (params, items) => geoReport(geoParams(params), items),
+};
 
 /** Findings of part (a): the G x G grid under the uniform prior. */
 function gridFindings(size: number, grid: number[], pts: GridPoint[]): string[] {
@@ -372,14 +434,14 @@ function cityCategories(city: CityRow[]): { keys: string[]; labels: string[] } {
 /** The case study: (a) the grid comparison, (b) the city comparison; findings, numbers, tables and charts. */
 export const geoStudy: Study = async (params, ctx): Promise<CaseStudyResult> => {
   const p = geoParams(params);
-  const { size, grid, citySide, cityEpsList, skipCity } = p;
-  const pts = gridComparison(size, grid, ctx);
-  const city: CityRow[] = [];
-  if (!skipCity) {
-    const pop = normalise(listParam(params, 'population', null, `${citySide * citySide} population weights (row-major)`));
-    if (pop.length !== citySide * citySide) throw new MechError('invalid-input', `population has ${pop.length} weights, the ${citySide} x ${citySide} city needs ${citySide * citySide}`);
-    for (const e of cityEpsList) city.push(...(await cityComparison(pop, citySide, e, p.lpCoarsen, p.lp, ctx)));
-  }
+  return geoReport(p, await geoItems(p, 0, geoItemCount(p), ctx));
+};
+
+/** Findings, numbers, tables and charts from every item, in order (the single job and a merged split run alike). */
+function geoReport(p: GeoParams, items: GeoItem[]): CaseStudyResult {
+  const { size, grid, skipCity } = p;
+  const pts = items.flatMap((it) => (it.kind === 'grid' ? [it.point] : []));
+  const city = items.flatMap((it) => (it.kind === 'city' ? it.rows : []));
   const findings = [...gridFindings(size, grid, pts), ...(skipCity ? [] : cityFindings(p, city))];
   return {
     type: 'case-study',
@@ -395,7 +457,7 @@ export const geoStudy: Study = async (params, ctx): Promise<CaseStudyResult> => 
     tables: geoTables(p, pts, city),
     charts: geoCharts(p, pts, city),
   };
-};
+}
 
 /** The grid and city tables. */
 function geoTables(p: GeoParams, pts: GridPoint[], city: CityRow[]): CaseStudyTable[] {

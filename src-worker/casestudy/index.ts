@@ -10,6 +10,7 @@ import { geoStudy } from './geo';
 import { smartMeterStudy } from './smart-meter';
 import { registrationDateStudy } from './registration-date';
 import { capacitiesStudy } from './capacities';
+import { runStudyPart } from './parts';
 
 export const CASE_STUDIES: Readonly<Record<string, Study>> = {
   voting: votingStudy,
@@ -22,7 +23,9 @@ export const CASE_STUDIES: Readonly<Record<string, Study>> = {
   capacities: capacitiesStudy,
 };
 
-export async function runCaseStudy(req: Pick<CaseStudyRequest, 'study' | 'params'>, ctx: StudyContext): Promise<CaseStudyResult> {
+export async function runCaseStudy(req: Pick<CaseStudyRequest, 'study' | 'params' | 'part'>, ctx: StudyContext): Promise<CaseStudyResult> {
+  // one part of a split study (src-worker/casestudy/parts.ts): its items only
+  if (req.part) return runStudyPart(req.study, req.params ?? {}, req.part, ctx);
   const study = CASE_STUDIES[req.study];
   if (!study) invalid(`unknown case study '${req.study}' (known: ${Object.keys(CASE_STUDIES).join(', ')})`);
   return study(req.params ?? {}, ctx);

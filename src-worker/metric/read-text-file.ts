@@ -33,8 +33,37 @@ function nodeFs(): FsLike | undefined {
   return proc?.getBuiltinModule?.('node:fs') as FsLike | undefined;
 }
 
+/**
+ * Files a job carries with it (a job from the Redis queue: its client read
+ * them, src-main/queue/codec.ts). While a job with carried files runs, every
+ * read is served from them and a file not among them is refused: that job
+ * never reads this machine's files. One job runs per worker thread at a time
+ * (piscina's default), so the set belongs to the running job.
+ */
+let carried: ReadonlyMap<string, string> | null = null;
+
+/** Run `f` with reads served from `files` (path as the domain names it -> text) instead of the file system. */
+export async function withCarriedFiles<T>(files: Readonly<Record<string, string>> | undefined, f: () => Promise<T>): Promise<T> {
+  if (files === undefined) return f();
+  carried = new Map(Object.entries(files));
+  try {
+    return await f();
+  } finally {
+    carried = null;
+  }
+}
+
+function readCarried(files: ReadonlyMap<string, string>, file: string, what: string, maxBytes: number): string {
+  const text = files.get(file);
+  if (text === undefined) invalid(`${what} '${file}' was not sent with this job: a job from the queue reads only the files its client sent`);
+  const bytes = new TextEncoder().encode(text).length;
+  if (bytes > maxBytes) throw tooBig(file, what, bytes, maxBytes);
+  return text;
+}
+
 /** Read FILE as UTF-8 text under the rules above; `what` names the file's role ('distance file'). */
 export function readRegularTextFile(file: string, what: string, maxBytes = ADMISSION_LIMITS.maxFileBytes, fs: FsLike | undefined = nodeFs()): string {
+  if (carried !== null) return readCarried(carried, file, what, maxBytes);
   if (!fs) invalid(`${what} '${file}' cannot be read here (no file system)`);
   if (file.includes('\0')) invalid(`${what} path contains a NUL character`);
   let st: ReturnType<FsLike['statSync']>;

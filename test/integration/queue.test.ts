@@ -10,8 +10,12 @@
  *   other worker (stalled check, shortened through the environment) and the
  *   run still equals the local run;
  * - Redis unreachable: one line, exit 1, in seconds, no password printed;
+ * - graph:FILE / csv:FILE domains travel with the job (the client reads
+ *   them) and give the local pool's results; the worker reads only what was
+ *   sent;
  * - bad input taken off the queue fails once, never retried; an `out` path
- *   smuggled into a queued request is never written.
+ *   smuggled into a queued request is never written, a file not sent is
+ *   never read.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -19,12 +23,13 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { Queue } from 'bullmq';
 import { cli, freePort, redisInstalled, ROOT, startRedis, startWorker, type RedisServer, type WorkerProc } from './queue-fixture';
-import { encodeValue } from '../../src-main/queue/codec';
+import { decodeReturn, encodeValue } from '../../src-main/queue/codec';
 import { QueueClient } from '../../src-main/queue/client';
 import { parseQueueUrl } from '../../src-main/queue/connection';
 import { ApiError } from '../../src-shared/protocol/api';
 import { Dispatcher } from '../../src-main/dispatcher/dispatcher';
 import { jobRunner } from '../../src-main/web/main';
+import { runFannedOut } from '../../src-main/dispatcher/fan-out';
 
 /** Every file under dir, relative path -> bytes (summary.md without its date line). */
 function snapshot(dir: string): Map<string, Buffer> {
@@ -169,7 +174,11 @@ describe.sequential('project runs on a Redis queue', () => {
     const queue = new Queue('jobs', { connection: { host: '127.0.0.1', port: redis.port }, prefix: 'mechstudio' });
     try {
       await expect(client.submit({ type: 'mechanism', domain: 'line:3', epsilon: 0, kind: 'tg' })).rejects.toMatchObject({ code: 'invalid-input' });
-      await expect(client.submit({ type: 'mechanism', domain: 'graph:edges.txt', epsilon: 1, kind: 'tg' })).rejects.toMatchObject({ code: 'invalid-input', message: expect.stringMatching(/names a file/) });
+      // a file domain whose file the client cannot read: refused here, nothing is queued
+      await expect(client.submit({ type: 'mechanism', domain: `graph:${join(tmp, 'no-such-edges.txt')}`, epsilon: 1, kind: 'tg' })).rejects.toMatchObject({
+        code: 'invalid-input',
+        message: expect.stringMatching(/^domain 'graph:.*no-such-edges\.txt': /),
+      });
       // no worker yet: the job waits in the queue; cancelling removes it
       const ctl = new AbortController();
       const waiting = client.run({ type: 'mechanism', domain: 'line:4', epsilon: 0.5, kind: 'tg' }, { signal: ctl.signal });
@@ -266,6 +275,47 @@ describe.sequential('project runs on a Redis queue', () => {
     }
   });
 
+  it('file domains travel with the job (graph:FILE and csv:FILE) and a case study fans out in parts: both equal the local pool; the worker reads only what was sent', async () => {
+    const w = await startWorker(redis.url, { env: FAST_STALL });
+    workers.push(w);
+    const client = await QueueClient.connect(parseQueueUrl(redis.url));
+    const pool = new Dispatcher({ threads: 1 });
+    const queue = new Queue('jobs', { connection: { host: '127.0.0.1', port: redis.port }, prefix: 'mechstudio' });
+    try {
+      const edges = join(tmp, 'towns.csv');
+      writeFileSync(edges, 'source,target\nparis,lyon\nlyon,nice\nnice,marseille\nparis,lille\nlille,brest\n');
+      const metric = join(tmp, 'metric.csv');
+      writeFileSync(metric, ',a,b,c,d\na,0,1,2,3\nb,1,0,1,2\nc,2,1,0,1\nd,3,2,1,0\n');
+      const requests = [
+        { type: 'mechanism', domain: `graph:${edges}`, epsilon: 0.8, kind: 'exponential', prior: 'uniform' },
+        { type: 'check', domain: `csv:${metric}`, epsilon: 0.5, mechanism: { domain: `csv:${metric}`, epsilon: 0.5, kind: 'tg' } },
+        { type: 'capacity', domain: `graph:${edges}`, epsilon: 0.3 },
+      ];
+      for (const r of requests) {
+        const [viaQueue, local] = await Promise.all([client.run(r), pool.run(r)]);
+        expect(viaQueue.type).toBe(r.type);
+        expect(viaQueue).toEqual(local);
+      }
+      expect(w.log()).toMatch(/job \d+ capacity done/);
+      // a case study split into parts on the queue workers merges into the local single job, byte for byte
+      const study = { type: 'case-study' as const, study: 'capacities', params: { maxHamming: 2, maxLine: 3, epsilon: 0.6 } };
+      const [fanned, single] = await Promise.all([runFannedOut(client, study, 4), pool.run(study)]);
+      expect(JSON.stringify(fanned)).toBe(JSON.stringify(single));
+      expect(w.log().match(/job \d+ case-study done/g)?.length).toBeGreaterThanOrEqual(4);
+      // carried content is what the worker's engine reads, never its own disk: /etc/hostname named, other text sent
+      const job = await queue.add('x', { v: 1, request: encodeValue({ type: 'capacity', domain: 'graph:/etc/hostname', epsilon: 0.3 }), files: { '/etc/hostname': 'source,target\nu,v\nv,w\n' } });
+      for (let i = 0; i < 300 && !['completed', 'failed'].includes(await queue.getJobState(job.id!)); i++) await new Promise((r) => setTimeout(r, 100));
+      const done = (await queue.getJob(job.id!))!;
+      const reply = decodeReturn(done.returnvalue);
+      expect('reply' in reply && reply.reply.ok && reply.reply.result.type === 'capacity' ? reply.reply.result.rows : null).toBe(3);
+    } finally {
+      await queue.close();
+      await client.close();
+      await pool.close();
+      await w.kill('SIGTERM');
+    }
+  });
+
   it('bad input taken off the queue fails once (never retried); a smuggled out path is never written', async () => {
     const w = await startWorker(redis.url, { env: FAST_STALL });
     workers.push(w);
@@ -279,8 +329,10 @@ describe.sequential('project runs on a Redis queue', () => {
         queue.add('x', { hello: 'world' }, { attempts: 5 }),
         // not JSON
         queue.add('x', { v: 1, request: '{"type":' }, { attempts: 5 }),
-        // a domain that names a file on the worker: refused, the file is never read
+        // a domain that names a file on the worker, the file not carried: refused, the file is never read
         queue.add('x', { v: 1, request: encodeValue({ type: 'measure', mechanism: { domain: 'csv:/etc/passwd', epsilon: 1, kind: 'tg' } }) }, { attempts: 5 }),
+        // a job that carries a file its domains do not name
+        queue.add('x', { v: 1, request: encodeValue({ type: 'mechanism', domain: 'line:3', epsilon: 0.5, kind: 'tg' }), files: { '/etc/passwd': 'x' } }, { attempts: 5 }),
         // a valid job with an out path of its own: runs, writes nothing there
         queue.add('x', { v: 1, request: encodeValue({ type: 'mechanism', domain: 'line:3', epsilon: 0.5, kind: 'tg', out: evil }) }, { attempts: 5 }),
       ]);
@@ -293,14 +345,15 @@ describe.sequential('project runs on a Redis queue', () => {
         return 'unsettled';
       };
       const states = await Promise.all(jobs.map((j) => settle(j.id!)));
-      expect(states).toEqual(['failed', 'failed', 'failed', 'failed', 'completed']);
-      for (const j of jobs.slice(0, 4)) {
+      expect(states).toEqual(['failed', 'failed', 'failed', 'failed', 'failed', 'completed']);
+      for (const j of jobs.slice(0, 5)) {
         const job = (await queue.getJob(j.id!))!;
         expect(job.attemptsMade).toBe(1);
         expect(job.failedReason).toMatch(/^\[invalid-input\] /);
       }
       expect((await queue.getJob(jobs[0]!.id!))!.failedReason).toMatch(/epsilon/);
-      expect((await queue.getJob(jobs[3]!.id!))!.failedReason).toMatch(/domain 'csv:\/etc\/passwd' names a file/);
+      expect((await queue.getJob(jobs[3]!.id!))!.failedReason).toMatch(/the domain file '\/etc\/passwd' was not sent with the job/);
+      expect((await queue.getJob(jobs[4]!.id!))!.failedReason).toMatch(/carries a file its domains do not name/);
       expect((await queue.getJob(jobs[3]!.id!))!.failedReason).not.toMatch(/root/);
       expect(existsSync(evil)).toBe(false);
       // still failed a second later: no retry scheduled

@@ -1,0 +1,140 @@
+/**
+ * The app's JobRunner when its settings may switch it at run time (web mode
+ * and the Electron main process): the local pool always exists; a queue
+ * runner (src-main/queue/client.ts) may be put in front of it and taken away.
+ *
+ * Guarantees:
+ * - A job runs, and is cancelled or stopped, on the runner it was submitted
+ *   to: switching affects only jobs submitted afterwards.
+ * - A runner switched away from is closed once its last job has ended (the
+ *   local pool is closed only by close()).
+ * - Events of every runner reach the listeners unchanged: the runners' job
+ *   ids do not collide (the pool's are `job-N`, a queue client's
+ *   `queue-C-N`, unique in the process).
+ */
+import { runJob } from '../../src-shared/protocol/api';
+import type { JobEvent } from '../../src-shared/protocol/messages';
+import type { JobResult } from '../../src-shared/protocol/results';
+import type { JobRunner, RunOptions } from './job-runner';
+
+interface Attached {
+  runner: JobRunner;
+  unsubscribe: () => void;
+  jobs: Set<string>;
+  retired: boolean;
+}
+
+export class SwitchableRunner implements JobRunner {
+  private readonly listeners = new Set<(e: JobEvent) => void>();
+  private readonly attached = new Map<JobRunner, Attached>();
+  private readonly owner = new Map<string, Attached>();
+  private current: Attached;
+  private readonly localAttached: Attached;
+  private closed = false;
+
+  constructor(readonly local: JobRunner) {
+    this.localAttached = this.attach(local);
+    this.current = this.localAttached;
+  }
+
+  /** Threads of the local pool (the app's default lpThreads and per-session fairness). */
+  get threads(): number {
+    return this.local.threads;
+  }
+
+  /** The runner new jobs go to. */
+  get active(): JobRunner {
+    return this.current.runner;
+  }
+
+  /** Jobs still running on runners switched away from. */
+  get draining(): number {
+    let n = 0;
+    for (const a of this.attached.values()) if (a.retired) n += a.jobs.size;
+    return n;
+  }
+
+  /** Send new jobs to `runner` (the local pool when null); the previous non-local runner closes after its last job. */
+  use(runner: JobRunner | null): void {
+    const next = runner === null || runner === this.local ? this.localAttached : (this.attached.get(runner) ?? this.attach(runner));
+    if (next === this.current) return;
+    const prev = this.current;
+    this.current = next;
+    next.retired = false;
+    if (prev !== this.localAttached) {
+      prev.retired = true;
+      this.closeIfIdle(prev);
+    }
+  }
+
+  async submit(request: unknown): Promise<string> {
+    const a = this.current;
+    const id = await a.runner.submit(request);
+    // an event of this job may already have ended it (a kept channel's rows): then it is not tracked
+    if (!this.ended.delete(id)) {
+      a.jobs.add(id);
+      this.owner.set(id, a);
+    }
+    return id;
+  }
+
+  async cancel(jobId: string): Promise<boolean> {
+    const a = this.owner.get(jobId);
+    return a ? a.runner.cancel(jobId) : false;
+  }
+
+  async stop(jobId: string): Promise<boolean> {
+    const a = this.owner.get(jobId);
+    return a ? a.runner.stop(jobId) : false;
+  }
+
+  onJobEvent(listener: (e: JobEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  run(request: unknown, options: RunOptions = {}): Promise<JobResult> {
+    return runJob(this, request, options);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const all = [...this.attached.values()];
+    for (const a of all) a.unsubscribe();
+    this.attached.clear();
+    await Promise.allSettled(all.map((a) => a.runner.close()));
+  }
+
+  /** Ids of jobs that ended before submit() returned (bounded: cleared as submit() sees them). */
+  private readonly ended = new Set<string>();
+
+  private attach(runner: JobRunner): Attached {
+    const a: Attached = { runner, jobs: new Set(), retired: false, unsubscribe: () => undefined };
+    a.unsubscribe = runner.onJobEvent((e) => this.onEvent(a, e));
+    this.attached.set(runner, a);
+    return a;
+  }
+
+  private onEvent(a: Attached, e: JobEvent): void {
+    if (e.kind === 'result' || e.kind === 'error') {
+      if (a.jobs.delete(e.jobId)) this.owner.delete(e.jobId);
+      else if (this.ended.size < 10_000) this.ended.add(e.jobId);
+    }
+    for (const l of [...this.listeners]) {
+      try {
+        l(e);
+      } catch {
+        // a faulty listener must not break the runner or other listeners
+      }
+    }
+    if (a.retired) this.closeIfIdle(a);
+  }
+
+  private closeIfIdle(a: Attached): void {
+    if (!a.retired || a.jobs.size > 0 || !this.attached.has(a.runner)) return;
+    a.unsubscribe();
+    this.attached.delete(a.runner);
+    void a.runner.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * The API's wire edge, typed: every method a renderer may call (Electron IPC
+ * or the web bridge) with the zod schema of its positional parameters and
+ * the type of its answer. The host parses each call with parseApiCall before
+ * it dispatches, so a handler only ever sees validated, typed parameters;
+ * the preload and the web bridge build their calls from the same table, so
+ * a method is declared once for both transports.
+ *
+ * Also here: the export request (ExportRequest) and the job-runner settings
+ * of the app (queue.* methods: local pool or a Redis queue, see README
+ * "Scaling out").
+ */
+import { z } from 'zod';
+import { JOB_TYPES, jobRequestSchema, type JobType } from './requests';
+import { projectSchema } from './project';
+import { describeZodError, type JobError } from './common';
+import type { Parsed } from './validate';
+
+const jobIdSchema = z.string().min(1, 'job id is empty').max(200, 'job id is too long');
+const pathSchema = z
+  .string()
+  .min(1, 'path is empty')
+  .max(4096, 'path is too long')
+  .refine((p) => !p.includes('\0'), 'path contains a NUL byte');
+/** A path the caller may leave out (null over the wire): the host asks with a dialog or uses its last one. */
+const optionalPathSchema = pathSchema.nullish();
+
+/** Largest queue URL the app accepts (it is a host, a port, a database and perhaps credentials). */
+export const MAX_QUEUE_URL_CHARS = 2048;
+
+/**
+ * What the app may export. channel-csv: stream a mechanism's full channel to
+ * CSV (re-runs it with `out`); result-json: any result (and a CSV of its
+ * table when it has one); project-run: `mechstudio run` equivalent; apply:
+ * release one output per row of the secrets CSV text (issue 14; the host
+ * writes the text to a private temp file and supplies the paths, then checks
+ * the whole apply request).
+ */
+export const exportRequestSchema = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('channel-csv'),
+    request: jobRequestSchema.refine((r) => r.type === 'mechanism' || r.type === 'capacity', 'channel-csv export needs a mechanism or capacity request'),
+    path: optionalPathSchema,
+  }),
+  // A result as the page holds it: through JSON an Infinity became null, so only its record shape is checked; it is written as is.
+  z.strictObject({ kind: z.literal('result-json'), result: z.looseObject({ type: z.enum(JOB_TYPES as [JobType, ...JobType[]]) }), path: optionalPathSchema }),
+  z.strictObject({ kind: z.literal('project-run'), project: projectSchema, projectPath: optionalPathSchema, dir: optionalPathSchema }),
+  z.strictObject({
+    kind: z.literal('apply'),
+    /** An apply request without type, input and out (the host supplies them and validates the whole). */
+    request: z.record(z.string(), z.unknown()),
+    /** The secrets CSV text (the host refuses more than MAX_APP_SECRETS_CHARS with 'too-large'). */
+    secrets: z.string(),
+    path: optionalPathSchema,
+  }),
+]);
+
+/** The app's job runner: the local pool (default) or a Redis queue served by `mechstudio worker` processes. */
+export const queueStatusSchema = z.strictObject({
+  runner: z.enum(['local', 'queue']),
+  /** The queue's URL with credentials masked (redis://***@HOST:PORT/DB), or null on the local pool. */
+  url: z.string().nullable(),
+  /** The URL to prefill the settings field with: the redacted URL when it has no credentials, else null. */
+  prefill: z.string().nullable(),
+  /** Where the choice came from: none (default), the saved settings, or --queue / MECHSTUDIO_QUEUE. */
+  source: z.enum(['default', 'settings', 'command-line']),
+  /** Threads of the local pool. */
+  localThreads: z.int().min(1),
+  /** Workers connected to the queue now (null on the local pool or when Redis does not say). */
+  workersSeen: z.int().min(0).nullable(),
+  /** Jobs still running on a queue the app switched away from (they finish there). */
+  draining: z.int().min(0),
+  /** Why the saved queue could not be used at start (the app fell back to the local pool), else null. */
+  problem: z.string().nullable(),
+  /** Whether the choice is kept for the next start (false when the settings file cannot be written). */
+  persisted: z.boolean(),
+});
+export type QueueStatus = z.infer<typeof queueStatusSchema>;
+
+/** Every API method with its parameter tuple (trailing optional parameters may be left out or sent as null). */
+export const apiParamSchemas = {
+  submit: z.tuple([z.unknown()]),
+  cancel: z.tuple([jobIdSchema]),
+  stop: z.tuple([jobIdSchema]),
+  'project.open': z.tuple([optionalPathSchema.optional()]),
+  'project.save': z.tuple([z.unknown(), optionalPathSchema.optional()]),
+  'project.recent': z.tuple([]),
+  'project.export': z.tuple([exportRequestSchema]),
+  'examples.list': z.tuple([]),
+  'examples.load': z.tuple([z.string().min(1).max(200)]),
+  info: z.tuple([]),
+  'queue.status': z.tuple([]),
+  'queue.connect': z.tuple([z.string().min(1, 'give the queue URL: redis://HOST:PORT[/DB]').max(MAX_QUEUE_URL_CHARS, 'the queue URL is too long')]),
+  'queue.useLocal': z.tuple([]),
+} as const;
+
+export type ApiMethod = keyof typeof apiParamSchemas;
+export const API_METHODS = Object.keys(apiParamSchemas) as ApiMethod[];
+/** The parameters of a method as a caller writes them. */
+export type ApiParamsIn<M extends ApiMethod> = z.input<(typeof apiParamSchemas)[M]>;
+/** The parameters of a method after validation. */
+export type ApiParams<M extends ApiMethod> = z.output<(typeof apiParamSchemas)[M]>;
+/** A validated call: method and typed parameters, discriminated by method. */
+export type ParsedApiCall = { [M in ApiMethod]: { method: M; params: ApiParams<M> } }[ApiMethod];
+
+/** Parse a call arriving from a renderer into a typed call, or one 'invalid-input' error naming the method. */
+export function parseApiCall(method: unknown, params: unknown): Parsed<ParsedApiCall> {
+  const bad = (message: string): { ok: false; error: JobError } => ({ ok: false, error: { code: 'invalid-input', message } });
+  if (typeof method !== 'string' || !Object.hasOwn(apiParamSchemas, method)) return bad(`unknown API method '${String(method).slice(0, 100)}'`);
+  if (!Array.isArray(params)) return bad(`${method}: params must be an array`);
+  // null stands for a parameter left out (undefined does not survive JSON or IPC)
+  let trimmed = params;
+  while (trimmed.length > 0 && trimmed[trimmed.length - 1] === null) trimmed = trimmed.slice(0, -1);
+  const m = method as ApiMethod;
+  const r = apiParamSchemas[m].safeParse(trimmed);
+  // field paths start at the parameter's position: "project.export field '0.request.prior': ..."
+  if (!r.success) return bad(describeZodError(r.error, m));
+  return { ok: true, value: { method: m, params: r.data } as ParsedApiCall };
+}
+
+/**
+ * The shell's commands (Electron menu items, the web top bar's buttons and
+ * shortcuts), parsed by the page before it acts on one: a menu item names
+ * one of these, never free text.
+ */
+export const menuCommandSchema = z.union([
+  z.enum(['new', 'open', 'save', 'save-as', 'export-csv', 'export-png', 'compute-all', 'undo', 'redo', 'glossary', 'settings']),
+  z.templateLiteral(['open-recent:', z.string().min(1).max(4096)]),
+  z.templateLiteral(['example:', z.string().min(1).max(200)]),
+]);
+export type MenuCommand = z.infer<typeof menuCommandSchema>;
