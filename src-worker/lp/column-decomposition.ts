@@ -1,6 +1,7 @@
 import { MechError } from '../errors';
 import { type LpOptions, checkCancelled, progress } from './lp-options';
-import { PersistentLp, SparseLp } from './sparse-model';
+import { PersistentLp } from './persistent-lp';
+import { SparseLp } from './sparse-model';
 import { estimateLpBytes, LP_MEMORY_LIMIT_BYTES, MASTER_BYTES_PER_NONZERO, MASTER_BUDGET_FRACTION, masterBytes, masterStartBytes } from './memory-estimate';
 import { ColumnLifter, PricingModel, type PricingOutcome, type PricingRows } from './pricing';
 import { type PricingEngine, openPricing } from './pricing-pool';

@@ -1,7 +1,8 @@
 import { MechError } from '../errors';
 import { type LpOptions, checkCancelled, progress } from './lp-options';
 import { assertLpFits } from './memory-estimate';
-import { PersistentLp, type SparseLp } from './sparse-model';
+import { PersistentLp } from './persistent-lp';
+import type { SparseLp } from './sparse-model';
 
 /**
  * Constraint generation (cutting planes) for the LP over d-private channels

@@ -2,7 +2,8 @@ import { MechError } from '../errors';
 import { Matrix } from '../linalg/matrix';
 import { type RowSource, toDense } from '../mechanism/channel';
 import type { LpOptions } from './lp-options';
-import { SparseLp, solveSparseLp } from './sparse-model';
+import { solveSparseLp } from './persistent-lp';
+import { SparseLp } from './sparse-model';
 
 export interface RefinementResult {
   /** A = B P for some row-stochastic P (SPEC §3: B is refined by A). */

@@ -2,7 +2,8 @@ import { MechError, assertEpsilon } from '../errors';
 import { validatePrior } from '../measure/prior';
 import { type Domain, phiMatrix } from '../metric/domain';
 import type { LpOptions } from './lp-options';
-import { SparseLp, solveSparseLp } from './sparse-model';
+import { solveSparseLp } from './persistent-lp';
+import { SparseLp } from './sparse-model';
 
 /**
  * Regularity of a prior by LP feasibility (SPEC §5), for a singular Phi

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { MechError } from '../../../src-worker/errors';
 import { highsRuntime } from '../../../src-worker/lp/highs-runtime';
 import { assertLpFits, estimateLpBytes } from '../../../src-worker/lp/memory-estimate';
-import { SparseLp, solveSparseLp } from '../../../src-worker/lp/sparse-model';
+import { solveSparseLp } from '../../../src-worker/lp/persistent-lp';
+import { SparseLp } from '../../../src-worker/lp/sparse-model';
 
 describe('sparse LP builder and HiGHS solve', () => {
   it('solves a small LP built row by row (growing past its initial capacity)', async () => {
