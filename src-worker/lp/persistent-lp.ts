@@ -76,6 +76,19 @@ export async function solveSparseLp(lp: SparseLp, what: string, options?: LpOpti
 
 type HighsModel = ReturnType<Highs['createModel']>;
 
+/** What may end one PersistentLp run early besides cancellation: a deadline (performance.now() ms) or a stop test. */
+export interface RunStop {
+  deadline?: number;
+  shouldStop?: () => boolean;
+}
+
+/** The reason a run ended by its RunStop, or null for any other error. */
+export function runStopReason(e: unknown): 'time-limit' | 'stopped' | null {
+  if (!(e instanceof MechError) || e.code !== 'cancelled') return null;
+  const r = e.detail?.['reason'];
+  return r === 'time-limit' || r === 'stopped' ? r : null;
+}
+
 /**
  * A SparseLp loaded into one persistent HiGHS model that can be re-solved
  * after rows are appended (constraint generation): HiGHS keeps the previous
@@ -277,8 +290,14 @@ export class PersistentLp {
     return this.live().getSolution().rowDual;
   }
 
-  /** Solve (or re-solve from the current basis) and map the outcome as solveSparseLp does. */
-  run(announce = true): LpSolution {
+  /**
+   * Solve (or re-solve from the current basis) and map the outcome as
+   * solveSparseLp does. `stop` (a deadline on performance.now(), a stop test)
+   * is read at the solver's checkpoints as the cancel flag is: when it fires
+   * the solve ends with MechError 'cancelled' whose detail.reason is
+   * 'time-limit' or 'stopped' (the model stays usable).
+   */
+  run(announce = true, stop?: RunStop): LpSolution {
     const model = this.live();
     const { highs, options, what, lp } = this;
     const t1 = performance.now();
@@ -293,10 +312,18 @@ export class PersistentLp {
     const signal = options?.signal;
     const onProgress = options?.onProgress;
     let lastReport = performance.now();
+    let stoppedBy: 'time-limit' | 'stopped' | undefined;
     const checkpoint = (e: InterruptCallbackEvent, kind: string): void => {
       if ((flag && Atomics.load(flag, 0) !== 0) || signal?.aborted) {
         e.interrupt();
         return;
+      }
+      if (stop) {
+        stoppedBy = stop.deadline !== undefined && performance.now() > stop.deadline ? 'time-limit' : stop.shouldStop?.() ? 'stopped' : undefined;
+        if (stoppedBy) {
+          e.interrupt();
+          return;
+        }
       }
       if (onProgress) {
         const now = performance.now();
@@ -309,7 +336,7 @@ export class PersistentLp {
       }
     };
     const callbacks: HighsCallbackMap | undefined =
-      flag || signal || onProgress
+      flag || signal || onProgress || stop
         ? {
             [highs.constants.callbackType.simplexInterrupt]: (e: InterruptCallbackEvent): undefined => {
               checkpoint(e, 'simplex');
@@ -340,6 +367,7 @@ export class PersistentLp {
       }
       const name = STATUS_NAMES[status] ?? `status ${status}`;
       if (status === highs.constants.modelStatus.interrupted) {
+        if (stoppedBy && !(flag && Atomics.load(flag, 0) !== 0) && !signal?.aborted) throw new MechError('cancelled', `${what} was stopped during the solve (${stoppedBy})`, { reason: stoppedBy });
         throw new MechError('cancelled', `${what} was cancelled during the solve`);
       }
       if (status === highs.constants.modelStatus.infeasible) {
