@@ -9,7 +9,7 @@ import { ColumnLifter, PricingModel, type PricingRows } from './pricing';
 import { type PricingEngine, openPricing } from './pricing-pool';
 
 /**
- * Dantzig-Wolfe decomposition of the LP over d-private channels (SPEC §2) by
+ * Dantzig-Wolfe decomposition of the LP over d-private channels (docs/lp.md, "Solution methods") by
  * output column. The channel LP
  *   min sum_w c_w . p_w   s.t.  sum_w p_w = 1 (row sums),  p_w in P,
  * where p_w is column w of C, c_w[x] = cost[x*m + w], and

@@ -132,7 +132,7 @@ export class PersistentLp {
       model.options.set({
         output_flag: false,
         solver: options?.solver ?? defaultSolver(lp),
-        // Tighter than HiGHS' 1e-7 default: the privacy check (SPEC §4) uses a
+        // Tighter than HiGHS' 1e-7 default: the privacy check (docs/privacy-check.md, "The tolerance") uses a
         // 1e-9 relative tolerance, and a simplex vertex is then exact to ~1e-12.
         primal_feasibility_tolerance: 1e-10,
         dual_feasibility_tolerance: 1e-10,

@@ -12,8 +12,8 @@ import { type GenerationOptions, type GenerationRound, solveByConstraintGenerati
 import { type DecompositionIteration, type DecompositionOptions, type DecompositionStop, solveByColumnDecomposition } from './column-decomposition';
 
 /**
- * The LP over d-private channels shared by the optimal mechanism (SPEC §2)
- * and the capacities (SPEC §6): variables C[x][w] (index x*m + w) for n
+ * The LP over d-private channels shared by the optimal mechanism (docs/lp.md,
+ * "The private-channel LP") and the capacities (docs/capacities.md, "Capacities by linear programming"): variables C[x][w] (index x*m + w) for n
  * secrets and m outputs, C >= 0, each row summing to 1, and for every
  * constrained pair {x, x'} and output w both
  *   C[x][w] - e^(exponent) C[x'][w] <= 0  and  C[x'][w] - e^(exponent) C[x][w] <= 0,
