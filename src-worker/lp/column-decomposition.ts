@@ -1,6 +1,6 @@
 import { MechError } from '../errors';
 import { type LpOptions, checkCancelled, progress } from './lp-options';
-import type { LpSolution } from './persistent-lp';
+import { type LpSolution, type RunStop, runStopReason } from './persistent-lp';
 import { DecompositionMaster, type MasterColumn } from './decomposition-master';
 import { PlateauSearch, PLATEAU_MAX_SKIP } from './plateau-search';
 import { type DecompositionPairs, LAZY_ROWS_PER_OUTPUT, LAZY_START_FACTOR, MAX_PRICING_FACTOR, pricingSeed, toRows, violatedRows } from './pricing-rows';
@@ -111,6 +111,12 @@ export interface DecompositionOptions {
   plateauCandidates?: number;
   /** Solver-heap budget for the master in bytes (default 40% of the LP memory limit): the master is pruned to fit it. */
   masterBudgetBytes?: number;
+  /**
+   * performance.now() when the caller's solve began (default: when the
+   * decomposition starts): the time limit (LpOptions.timeLimitSeconds) and
+   * the reported elapsed times count from there, the caller's set-up included.
+   */
+  startedAt?: number;
 }
 
 
@@ -241,6 +247,8 @@ interface DecompositionSetup {
   indicators: Float64Array[];
   canRestart: boolean;
   cNonNeg: boolean;
+  /** A private channel known before any solve (what a stop during the set-up or the first master returns). */
+  fallback: { channel: Float64Array; upper: number };
 }
 
 /**
@@ -295,6 +303,29 @@ function startColumns(c: Float64Array, n: number, m: number, lifter: ColumnLifte
   return { start, indicators };
 }
 
+/**
+ * The cheaper of two private channels known without a solve: the constant
+ * channel (every secret reports output `constant`: private for any model)
+ * and, when every secret is an output, the private start channel
+ * (privateStartChannel, each column in P). Row-major n x m.
+ */
+function fallbackChannel(c: Float64Array, n: number, m: number, constant: number, indicators: Float64Array[] | null): { channel: Float64Array; upper: number } {
+  let upper = 0;
+  for (let x = 0; x < n; x++) upper += c[constant * n + x]!;
+  const channel = new Float64Array(n * m);
+  if (indicators && indicators.length === n) {
+    const cols = privateStartChannel(indicators);
+    let cost = 0;
+    for (let w = 0; w < n; w++) for (let x = 0; x < n; x++) cost += c[w * n + x]! * cols[w]![x]!;
+    if (cost < upper) {
+      for (let w = 0; w < n; w++) for (let x = 0; x < n; x++) channel[x * m + w] = cols[w]![x]!;
+      return { channel, upper: cost };
+    }
+  }
+  for (let x = 0; x < n; x++) channel[x * m + constant] = 1;
+  return { channel, upper };
+}
+
 /** Validate the options, orient the costs, build the pricing seed, the lifter, the master limits and its start. */
 function prepareDecomposition(n: number, m: number, cost: Float64Array, sense: 'minimize' | 'maximize', pairs: DecompositionPairs, what: string, options: LpOptions | undefined, opts: DecompositionOptions, ones: Float64Array): DecompositionSetup {
   const tolerance = opts.tolerance ?? 1e-9;
@@ -303,7 +334,7 @@ function prepareDecomposition(n: number, m: number, cost: Float64Array, sense: '
   if (!(tolerance > 0)) throw new MechError('invalid-input', `${what}: the decomposition tolerance must be > 0`);
   if (!(alpha0 >= 0 && alpha0 < 1)) throw new MechError('invalid-input', `${what}: the smoothing weight must be in [0, 1)`);
   const sign = sense === 'maximize' ? -1 : 1;
-  const t0 = performance.now();
+  const t0 = opts.startedAt ?? performance.now();
   const deadline = options?.timeLimitSeconds !== undefined ? t0 + options.timeLimitSeconds * 1000 : Infinity;
   const c = new Float64Array(n * m);
   for (let x = 0; x < n; x++) for (let w = 0; w < m; w++) c[w * n + x] = sign * cost[x * m + w]!;
@@ -318,7 +349,8 @@ function prepareDecomposition(n: number, m: number, cost: Float64Array, sense: '
   // The restart when the master sits at its first solution (see START_STUCK_ROUNDS): a private channel with
   // every output in use (privateStartChannel) replaces the constant columns.
   const canRestart = m >= n && opts.startChannel !== false && masterBytes(n, startDense + n) <= budget;
-  return { n, m, what, sign, tolerance, alpha0, maxIterations, t0, deadline, c, pairs, seedRows, inPricing, lifter, maxCols, keepCols, start, indicators, canRestart, cNonNeg };
+  const fallback = fallbackChannel(c, n, m, start[0]!.w, m >= n ? indicators : null);
+  return { n, m, what, sign, tolerance, alpha0, maxIterations, t0, deadline, c, pairs, seedRows, inPricing, lifter, maxCols, keepCols, start, indicators, canRestart, cNonNeg, fallback };
 }
 
 /**
@@ -390,7 +422,7 @@ class DecompositionRun {
   private lamBest: Float64Array;
   /** lambda = 0 is a valid starting centre: its bound L(0) = sum_w min_P c_w . r (0 for costs >= 0). */
   private lowerBest: number;
-  private best: { channel: Float64Array; upper: number } = { channel: new Float64Array(0), upper: Infinity };
+  private best: { channel: Float64Array; upper: number };
   private boxUsed = false;
   private stalled = 0;
   private lastUpper = Infinity;
@@ -422,6 +454,7 @@ class DecompositionRun {
     this.lamBest = new Float64Array(n);
     this.rsum = new Float64Array(n);
     this.lowerBest = s.cNonNeg ? 0 : -Infinity;
+    this.best = s.fallback;
     this.plateau = opts.plateau !== true || m > n || n > 2500 ? null : new PlateauSearch(n, m, s.lifter, opts.plateauCandidates ?? 48);
     // Self-adjusting smoothing (Pessoa, Sadykov, Uchoa, Vanderbeck 2018): the weight alphaA on the centre moves by the
     // supergradient at the priced point: towards the master's duals while L still rises that way, towards the centre otherwise.
@@ -429,14 +462,42 @@ class DecompositionRun {
     this.alphaA = s.alpha0;
   }
 
-  /** The start columns, the first master solve (its channel is the first best), then the du Merle box. */
-  start(): void {
+  /** The time limit and the stop test, for the solver's checkpoints during a master solve. */
+  private get runStop(): RunStop {
+    return { deadline: this.s.deadline, shouldStop: this.opts.shouldStop };
+  }
+
+  /** Why the loop must stop now (time limit, stop test), or null. */
+  private stopNow(): DecompositionStop | null {
+    if (performance.now() > this.s.deadline) return 'time-limit';
+    if (this.opts.shouldStop?.()) return 'stopped';
+    return null;
+  }
+
+  /**
+   * The start columns, the first master solve (its channel is the best so far
+   * unless the fallback is cheaper), then the du Merle box. The time limit and
+   * the stop test are honoured before and during that solve (on a 50 x 50
+   * grid it took minutes): the reason is returned, and the best channel is
+   * then the fallback.
+   */
+  start(): DecompositionStop | null {
     const { master } = this;
+    const before = this.stopNow();
+    if (before) return before;
     master.append(this.s.start);
-    const first = master.run();
+    let first: LpSolution;
+    try {
+      first = master.run(this.runStop);
+    } catch (e) {
+      const reason = runStopReason(e);
+      if (reason) return reason;
+      throw e;
+    }
     this.firstUpper = this.upper = first.objective;
-    this.best = { channel: master.assemble(first.colValue), upper: first.objective };
+    if (first.objective <= this.best.upper) this.best = { channel: master.assemble(first.colValue), upper: first.objective };
     master.addBox(Math.max(Math.abs(first.objective), 1e-12));
+    return null;
   }
 
   async solve(): Promise<DecompositionResult> {
@@ -449,11 +510,11 @@ class DecompositionRun {
   private async round(it: number): Promise<DecompositionResult | null> {
     const { s, opts } = this;
     if (it >= s.maxIterations) return this.finish('iteration-limit');
-    if (performance.now() > s.deadline) return this.finish('time-limit');
-    if (opts.shouldStop?.()) return this.finish('stopped');
+    const stop = this.stopNow();
+    if (stop) return this.finish(stop);
     checkCancelled(this.options, `solving ${s.what}`);
     const ms = this.solveMaster();
-    if (typeof ms === 'string') return this.finish('solver-memory', ms);
+    if ('stop' in ms) return this.finish(ms.stop, ms.message);
     if (this.restartIfStuck()) return null;
     const scale = Math.max(Math.abs(this.upper), 1e-12);
     const alpha = this.smoothDuals(it, scale);
@@ -470,14 +531,20 @@ class DecompositionRun {
     return this.decide(priced, alpha, ms.colValue, scale);
   }
 
-  /** Solve the master; the solution, or the message of a solver-memory failure. Updates the duals and the best private channel. */
-  private solveMaster(): LpSolution | string {
+  /**
+   * Solve the master (stopped by the time limit or the stop test like the
+   * first one); the solution, or why the loop ends (a limit, or a solver
+   * memory failure with its message). Updates the duals and the best private channel.
+   */
+  private solveMaster(): LpSolution | { stop: DecompositionStop; message?: string } {
     const t = performance.now();
     let ms: LpSolution;
     try {
-      ms = this.master.run();
+      ms = this.master.run(this.runStop);
     } catch (e) {
-      if (e instanceof MechError && e.code === 'too-large') return e.message;
+      if (e instanceof MechError && e.code === 'too-large') return { stop: 'solver-memory', message: e.message };
+      const reason = runStopReason(e);
+      if (reason) return { stop: reason };
       throw e;
     }
     this.masterMs += performance.now() - t;
@@ -728,10 +795,12 @@ export async function solveByColumnDecomposition(
   try {
     pricing = await openPricing(opts.threads ?? 1, n, m, setup.seedRows, what, subOptions);
     const run = new DecompositionRun(setup, master, pricing, options, subOptions, opts);
-    run.start();
+    const stop = run.start();
+    if (stop) return await run.finish(stop);
     return await run.solve();
   } finally {
     await pricing?.dispose();
     master.dispose();
   }
 }
+

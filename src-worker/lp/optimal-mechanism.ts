@@ -172,11 +172,12 @@ function scaledCost(domain: Domain, outputs: OutputSet, pi: ArrayLike<number>, l
 }
 
 /** Decomposition options of the typed path: target gap, threads, stop flag, and typed progress (monotonic fraction) into `history`. */
-function typedDecompositionOptions(options: OptimalMechanismOptions, scale: number, history: LpProgress[]): DecompositionOptions {
+function typedDecompositionOptions(options: OptimalMechanismOptions, scale: number, history: LpProgress[], startedAt: number): DecompositionOptions {
   const stopFlag = options.stopFlag;
   return {
     tolerance: options.targetGap ?? DEFAULT_TARGET_GAP,
     threads: options.threads ?? 1,
+    startedAt,
     ...(stopFlag ? { shouldStop: () => Atomics.load(stopFlag, 0) !== 0 } : {}),
     ...options.decompositionOptions,
     onRound: (r) => {
@@ -275,7 +276,7 @@ export async function optimalMechanism(domain: Domain, eps: number, prior: Array
   if (chosen?.model === 'edges' && !edgesIfAvailable(domain)) throw new MechError('not-applicable', `the 'edges' privacy model needs a domain with graph edges; ${domain.spec} has none (use 'exact' or 'spanner')`);
   if (options.targetGap !== undefined && !(options.targetGap > 0 && options.targetGap < 1)) throw new MechError('invalid-input', `the target gap must be in (0, 1), got ${options.targetGap}`);
   const history: LpProgress[] = [];
-  const decompositionOptions = chosen ? typedDecompositionOptions(options, scale, history) : options.decompositionOptions;
+  const decompositionOptions = chosen ? typedDecompositionOptions(options, scale, history, tStart) : options.decompositionOptions;
   const s = await solvePrivateChannelLp(
     {
       domain,
