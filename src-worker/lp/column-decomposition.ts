@@ -1,12 +1,15 @@
 import { MechError } from '../errors';
 import { type LpOptions, checkCancelled, progress } from './lp-options';
-import { PersistentLp, SparseLp } from './sparse-model';
+import { type LpSolution, type RunStop, runStopReason } from './persistent-lp';
+import { DecompositionMaster, type MasterColumn } from './decomposition-master';
+import { PlateauSearch, PLATEAU_MAX_SKIP } from './plateau-search';
+import { type DecompositionPairs, LAZY_ROWS_PER_OUTPUT, LAZY_START_FACTOR, MAX_PRICING_FACTOR, pricingSeed, toRows, violatedRows } from './pricing-rows';
 import { estimateLpBytes, LP_MEMORY_LIMIT_BYTES, MASTER_BYTES_PER_NONZERO, MASTER_BUDGET_FRACTION, masterBytes, masterStartBytes } from './memory-estimate';
-import { ColumnLifter, PricingModel, type PricingOutcome, type PricingRows } from './pricing';
+import { ColumnLifter, PricingModel, type PricingRows } from './pricing';
 import { type PricingEngine, openPricing } from './pricing-pool';
 
 /**
- * Dantzig-Wolfe decomposition of the LP over d-private channels (SPEC §2) by
+ * Dantzig-Wolfe decomposition of the LP over d-private channels (docs/lp.md, "Solution methods") by
  * output column. The channel LP
  *   min sum_w c_w . p_w   s.t.  sum_w p_w = 1 (row sums),  p_w in P,
  * where p_w is column w of C, c_w[x] = cost[x*m + w], and
@@ -108,14 +111,14 @@ export interface DecompositionOptions {
   plateauCandidates?: number;
   /** Solver-heap budget for the master in bytes (default 40% of the LP memory limit): the master is pruned to fit it. */
   masterBudgetBytes?: number;
+  /**
+   * performance.now() when the caller's solve began (default: when the
+   * decomposition starts): the time limit (LpOptions.timeLimitSeconds) and
+   * the reported elapsed times count from there, the caller's set-up included.
+   */
+  startedAt?: number;
 }
 
-export interface DecompositionPairs {
-  from: Int32Array;
-  to: Int32Array;
-  /** e^(exponent), possibly capped: the coefficient in the pair rows. */
-  factor: Float64Array;
-}
 
 export interface DecompositionIteration {
   /** 1-based round. */
@@ -177,25 +180,6 @@ export interface DecompositionResult {
   simplexIterations: number;
 }
 
-/**
- * Pair rows with a larger factor are left out of the pricing LP: such rows
- * only ask r_b >= r_a / f (<= e^-12), and leaving them out makes the pricing
- * LP a relaxation of P, so the bound stays a lower bound; the columns are
- * lifted into P (ColumnLifter) before they enter the master, so the master's
- * channel is private on every pair (the capped factors included).
- */
-const MAX_PRICING_FACTOR = Math.exp(18);
-/**
- * Lazy (all-pairs) pricing starts with rows up to this factor, and admits
- * rows up to MAX_PRICING_FACTOR only once the loop stalls above its target
- * (e^18 from the start: on the 20 x 20 city, all pairs, the far rows' duals were so
-// inexact that ~190 pricing solves per round failed their safe-bound check and
-// the bound stalled at a 30% gap for 17 rounds; at e^6 no cold re-solve was
-// needed and the gap fell to 17.5% in 7 rounds; a looser relaxation near the
-// optimum, hence the second stage: 7x7 at eps 2.5 stalls at 3.8e-6 with e^12 alone).
- */
-const LAZY_START_FACTOR = Math.exp(12);
-
 /** Rounds without progress of master and bound (at unsmoothed duals) after which the loop ends as 'stalled'. */
 const STALL_ROUNDS = 10;
 /**
@@ -217,185 +201,7 @@ const MASTER_KEEP_FACTOR = 10;
 
 // Master memory (masterBytes, MASTER_BYTES_PER_NONZERO) lives in memory-estimate.ts, where admission reads it too.
 export { masterBytes };
-
-function rowsOf(n: number, pairs: DecompositionPairs, keep: (e: number) => boolean): PricingRows {
-  let k = 0;
-  for (let e = 0; e < pairs.from.length; e++) if (keep(e)) k++;
-  const from = new Int32Array(2 * k);
-  const to = new Int32Array(2 * k);
-  const factor = new Float64Array(2 * k);
-  let i = 0;
-  for (let e = 0; e < pairs.from.length; e++) {
-    if (!keep(e)) continue;
-    const a = pairs.from[e]!;
-    const b = pairs.to[e]!;
-    const f = pairs.factor[e]!;
-    from[i] = a;
-    to[i] = b;
-    factor[i] = f;
-    i++;
-    from[i] = b;
-    to[i] = a;
-    factor[i] = f;
-    i++;
-  }
-  void n;
-  return { from, to, factor };
-}
-
-/**
- * The rows a pricing model starts from: all pairs (factor <= e^18), or with
- * lazy rows ('auto': more than 8 pairs per secret) for each secret its
- * shortest pairs (log factor within 1.5x of its shortest: the 8-neighbours
- * on a grid), with a flag per directed pair row (2e, 2e + 1) held.
- */
-function pricingSeed(n: number, pairs: DecompositionPairs, mode: 'all' | 'lazy' | 'auto', extra?: { from: Int32Array; to: Int32Array }, lazyMaxFactor = MAX_PRICING_FACTOR): { rows: PricingRows; inPricing: Uint8Array | null } {
-  const P = pairs.from.length;
-  const lazy = mode === 'lazy' || (mode === 'auto' && P > 8 * n);
-  let keep: (e: number) => boolean = (e) => pairs.factor[e]! <= MAX_PRICING_FACTOR;
-  if (lazy) {
-    let chosen: Uint8Array | null = null;
-    if (extra && n * n <= 1 << 26) {
-      // Mark the extra pairs: index of each pair of `pairs` by (a, b).
-      const index = new Int32Array(n * n).fill(-1);
-      for (let e = 0; e < P; e++) {
-        index[pairs.from[e]! * n + pairs.to[e]!] = e;
-        index[pairs.to[e]! * n + pairs.from[e]!] = e;
-      }
-      chosen = new Uint8Array(P);
-      for (let k = 0; k < extra.from.length; k++) {
-        const e = index[extra.from[k]! * n + extra.to[k]!]!;
-        if (e >= 0) chosen[e] = 1;
-      }
-    }
-    const minLog = new Float64Array(n).fill(Infinity);
-    for (let e = 0; e < P; e++) {
-      const l = Math.log(pairs.factor[e]!);
-      const a = pairs.from[e]!;
-      const b = pairs.to[e]!;
-      if (l < minLog[a]!) minLog[a] = l;
-      if (l < minLog[b]!) minLog[b] = l;
-    }
-    keep = (e) => {
-      const f = pairs.factor[e]!;
-      if (f > lazyMaxFactor) return false;
-      if (chosen?.[e]) return true;
-      return Math.log(f) <= 1.5 * Math.max(minLog[pairs.from[e]!]!, minLog[pairs.to[e]!]!) * (1 + 1e-12);
-    };
-  }
-  const inPricing = lazy ? new Uint8Array(2 * P) : null;
-  if (inPricing) for (let e = 0; e < P; e++) if (keep(e)) inPricing[2 * e] = inPricing[2 * e + 1] = 1;
-  return { rows: rowsOf(n, pairs, keep), inPricing };
-}
-
-/**
- * Directed pair rows (factor <= e^18) that r violates and the pricing model
- * does not hold yet (marked held in inPricing and appended to out).
- */
-function violatedRows(r: Float64Array, pairs: DecompositionPairs, inPricing: Uint8Array, out: { from: number[]; to: number[]; factor: number[] }, limit = Infinity, maxFactor = MAX_PRICING_FACTOR): void {
-  const P = pairs.from.length;
-  // Candidates: directed row index 2e or 2e + 1 and its violation (log of the ratio's excess).
-  const cand: { k: number; v: number }[] = [];
-  for (let e = 0; e < P; e++) {
-    const f = pairs.factor[e]!;
-    if (f > maxFactor) continue;
-    const ra = r[pairs.from[e]!]!;
-    const rb = r[pairs.to[e]!]!;
-    if (ra > f * rb * (1 + 1e-9) + 1e-12 && !inPricing[2 * e]) cand.push({ k: 2 * e, v: (ra - f * rb) / ra });
-    else if (rb > f * ra * (1 + 1e-9) + 1e-12 && !inPricing[2 * e + 1]) cand.push({ k: 2 * e + 1, v: (rb - f * ra) / rb });
-  }
-  // The most violated first, at most `limit` (the others are usually implied by them).
-  if (cand.length > limit) cand.sort((x, y) => y.v - x.v);
-  for (let i = 0; i < cand.length && i < limit; i++) {
-    const k = cand[i]!.k;
-    const e = k >> 1;
-    inPricing[k] = 1;
-    const a = k & 1 ? pairs.to[e]! : pairs.from[e]!;
-    const b = k & 1 ? pairs.from[e]! : pairs.to[e]!;
-    out.from.push(a);
-    out.to.push(b);
-    out.factor.push(pairs.factor[e]!);
-  }
-}
-
-/** Rounds with plateau columns only (no bound) between two rounds of exact pricing. */
-const PLATEAU_MAX_SKIP = 3;
-
-/**
- * Plateau columns (see DecompositionOptions.plateau). G row s is
- * e^(-dist(., s)) along the pair graph (the lifted indicator of s, a point of
- * P); a plateau r_S = max over s in S of G[s] is in P too (P is closed under
- * pointwise max: r_a <= f r_b for each term).
- */
-class PlateauSearch {
-  private readonly G: Float64Array;
-  private readonly order: Int32Array;
-  private readonly K: number;
-  private readonly v: Float64Array;
-
-  constructor(
-    private readonly n: number,
-    private readonly m: number,
-    lifter: ColumnLifter,
-    candidates: number,
-  ) {
-    this.G = new Float64Array(n * n);
-    for (let s = 0; s < n; s++) {
-      const r = this.G.subarray(s * n, (s + 1) * n);
-      r[s] = 1;
-      lifter.lift(r);
-    }
-    this.K = Math.max(0, Math.min(candidates, n - 1));
-    this.order = new Int32Array(m * this.K);
-    const idx = Array.from({ length: n }, (_, i) => i);
-    for (let w = 0; w < m; w++) {
-      const row = this.G.subarray(w * n, (w + 1) * n);
-      const near = idx.filter((s) => s !== w).sort((a, b) => row[b]! - row[a]!);
-      for (let k = 0; k < this.K; k++) this.order[w * this.K + k] = near[k]!;
-    }
-    this.v = new Float64Array(n);
-  }
-
-  /** Plateau columns with reduced cost below `threshold` (< 0) at duals lam, costs c column-major. */
-  columns(c: Float64Array, lam: Float64Array, threshold: number): { w: number; r: Float64Array }[] {
-    const out: { w: number; r: Float64Array }[] = [];
-    for (let w = 0; w < this.m; w++) {
-      const r = this.column(w, c, lam, threshold);
-      if (r) out.push({ w, r });
-    }
-    return out;
-  }
-
-  /** The plateau grown around output w at duals lam, when its reduced cost is below `threshold` (< 0); else null. */
-  column(w: number, c: Float64Array, lam: Float64Array, threshold: number): Float64Array | null {
-    const { n, G, K, order, v } = this;
-    for (let x = 0; x < n; x++) v[x] = c[w * n + x]! - lam[x]!;
-    if (v[w]! >= 0) return null; // r_S = 1 at w: only worth it where w's own entry pays
-    const r = G.slice(w * n, (w + 1) * n);
-    let val = 0;
-    for (let x = 0; x < n; x++) val += v[x]! * r[x]!;
-    for (let k = 0; k < K; k++) {
-      const s = order[w * K + k]!;
-      if (v[s]! >= 0) continue;
-      const gs = s * n;
-      let delta = 0;
-      for (let x = 0; x < n; x++) {
-        const d = G[gs + x]! - r[x]!;
-        if (d > 0) delta += v[x]! * d;
-      }
-      if (delta < 0) {
-        for (let x = 0; x < n; x++) if (G[gs + x]! > r[x]!) r[x] = G[gs + x]!;
-        val += delta;
-      }
-    }
-    return val < threshold ? r : null;
-  }
-}
-
-/** Lazy rows added per output and round: the most violated ones. */
-const LAZY_ROWS_PER_OUTPUT = 16;
-
-const toRows = (o: { from: number[]; to: number[]; factor: number[] }): PricingRows => ({ from: Int32Array.from(o.from), to: Int32Array.from(o.to), factor: Float64Array.from(o.factor) });
+export type { DecompositionPairs };
 
 /**
  * The columns of a private channel with every output in use, from the lifted
@@ -417,37 +223,42 @@ export function privateStartChannel(lifted: Float64Array[]): Float64Array[] {
   return cols;
 }
 
-export async function solveByColumnDecomposition(
-  n: number,
-  m: number,
-  cost: Float64Array,
-  sense: 'minimize' | 'maximize',
-  pairs: DecompositionPairs,
-  what: string,
-  options?: LpOptions,
-  opts: DecompositionOptions = {},
-): Promise<DecompositionResult> {
-  const tolerance = opts.tolerance ?? 1e-9;
-  const alpha0 = opts.smoothing ?? 0.8;
-  const maxIterations = opts.maxIterations ?? 2000;
-  if (!(tolerance > 0)) throw new MechError('invalid-input', `${what}: the decomposition tolerance must be > 0`);
-  if (!(alpha0 >= 0 && alpha0 < 1)) throw new MechError('invalid-input', `${what}: the smoothing weight must be in [0, 1)`);
-  const sign = sense === 'maximize' ? -1 : 1;
-  const t0 = performance.now();
-  const deadline = options?.timeLimitSeconds !== undefined ? t0 + options.timeLimitSeconds * 1000 : Infinity;
-  // Column-major costs for pricing: c[w*n + x], minimised.
-  const c = new Float64Array(n * m);
-  for (let x = 0; x < n; x++) for (let w = 0; w < m; w++) c[w * n + x] = sign * cost[x * m + w]!;
-  checkCancelled(options, `building ${what}`);
-  const { rows: seedRows, inPricing } = pricingSeed(n, pairs, opts.pricingRows ?? 'auto', opts.seedPairs, LAZY_START_FACTOR);
-  // Largest factor of the rows a lazy pricing model admits (raised to MAX_PRICING_FACTOR when the loop stalls).
-  let lazyMaxFactor = LAZY_START_FACTOR;
-  const lifter = new ColumnLifter(n, pairs.from, pairs.to, pairs.factor);
+/** Everything fixed before the rounds start. */
+interface DecompositionSetup {
+  n: number;
+  m: number;
+  what: string;
+  sign: 1 | -1;
+  tolerance: number;
+  alpha0: number;
+  maxIterations: number;
+  t0: number;
+  deadline: number;
+  /** Column-major costs c[w*n + x], minimised. */
+  c: Float64Array;
+  pairs: DecompositionPairs;
+  seedRows: PricingRows;
+  /** One flag per directed pair row held by the pricing model (lazy rows), or null when it holds them all. */
+  inPricing: Uint8Array | null;
+  lifter: ColumnLifter;
+  maxCols: number;
+  keepCols: number;
+  start: MasterColumn[];
+  indicators: Float64Array[];
+  canRestart: boolean;
+  cNonNeg: boolean;
+  /** A private channel known before any solve (what a stop during the set-up or the first master returns). */
+  fallback: { channel: Float64Array; upper: number };
+}
 
-  // Memory: the master needs at least its starting columns (and the box); refuse at the start when even that does not fit.
-  const budget = opts.masterBudgetBytes ?? MASTER_BUDGET_FRACTION * LP_MEMORY_LIMIT_BYTES;
-  // Starting columns: the constant column of the cheapest output, the lifted indicator of each output that is a
-  // secret, and the 2n box columns (one entry each); the memory test asks room for a quarter of n more dense columns.
+/**
+ * Master size limits from its memory budget; refuses (MechError too-large)
+ * when even the starting columns do not fit: the constant column of the
+ * cheapest output, the lifted indicator of each output that is a secret, and
+ * the 2n box columns (one entry each), with room for a quarter of n more
+ * dense columns.
+ */
+function masterLimits(n: number, m: number, budget: number, what: string): { maxCols: number; keepCols: number; startDense: number } {
   const startDense = 1 + Math.min(m, n);
   const minCols = startDense + 2 * n;
   const startBytes = masterStartBytes(n, m);
@@ -460,11 +271,17 @@ export async function solveByColumnDecomposition(
   }
   const maxCols = Math.max(minCols + Math.ceil(n / 4), Math.min(MASTER_PRUNE_FACTOR * n + 2 * n, Math.floor((budget - estimateLpBytes(0, n, 0)) / (900 + MASTER_BYTES_PER_NONZERO * n))));
   const keepCols = Math.max(minCols, Math.min(MASTER_KEEP_FACTOR * n + 2 * n, Math.floor((2 / 3) * maxCols)));
+  return { maxCols, keepCols, startDense };
+}
 
-  // Starting columns: constant 1 and, for outputs that are secrets, the indicator of w lifted into P (e^(-dist(., w)) along the pair graph).
-  const start: { w: number; r: Float64Array }[] = [];
-  const ones = new Float64Array(n).fill(1);
-  // One constant column, for the output whose constant channel costs least (the others are never better: pricing finds them if needed).
+/**
+ * The master's starting columns: one constant column, for the output whose
+ * constant channel costs least (the others are never better: pricing finds
+ * them if needed), and, for outputs that are secrets, the indicator of w
+ * lifted into P (e^(-dist(., w)) along the pair graph). Returns the
+ * indicators too (the restart's private start channel is built from them).
+ */
+function startColumns(c: Float64Array, n: number, m: number, lifter: ColumnLifter, ones: Float64Array): { start: MasterColumn[]; indicators: Float64Array[] } {
   let cheapest = 0;
   let cheapestCost = Infinity;
   for (let w = 0; w < m; w++) {
@@ -475,414 +292,515 @@ export async function solveByColumnDecomposition(
       cheapest = w;
     }
   }
-  start.push({ w: cheapest, r: ones });
+  const start: MasterColumn[] = [{ w: cheapest, r: ones }];
   const indicators: Float64Array[] = [];
-  for (let w = 0; w < m; w++) {
-    if (w < n) {
-      const r = new Float64Array(n);
-      r[w] = 1;
-      start.push({ w, r: lifter.lift(r) });
-      indicators.push(r);
+  for (let w = 0; w < Math.min(m, n); w++) {
+    const r = new Float64Array(n);
+    r[w] = 1;
+    start.push({ w, r: lifter.lift(r) });
+    indicators.push(r);
+  }
+  return { start, indicators };
+}
+
+/**
+ * The cheaper of two private channels known without a solve: the constant
+ * channel (every secret reports output `constant`: private for any model)
+ * and, when every secret is an output, the private start channel
+ * (privateStartChannel, each column in P). Row-major n x m.
+ */
+function fallbackChannel(c: Float64Array, n: number, m: number, constant: number, indicators: Float64Array[] | null): { channel: Float64Array; upper: number } {
+  let upper = 0;
+  for (let x = 0; x < n; x++) upper += c[constant * n + x]!;
+  const channel = new Float64Array(n * m);
+  if (indicators && indicators.length === n) {
+    const cols = privateStartChannel(indicators);
+    let cost = 0;
+    for (let w = 0; w < n; w++) for (let x = 0; x < n; x++) cost += c[w * n + x]! * cols[w]![x]!;
+    if (cost < upper) {
+      for (let w = 0; w < n; w++) for (let x = 0; x < n; x++) channel[x * m + w] = cols[w]![x]!;
+      return { channel, upper: cost };
     }
   }
+  for (let x = 0; x < n; x++) channel[x * m + constant] = 1;
+  return { channel, upper };
+}
+
+/** Validate the options, orient the costs, build the pricing seed, the lifter, the master limits and its start. */
+function prepareDecomposition(n: number, m: number, cost: Float64Array, sense: 'minimize' | 'maximize', pairs: DecompositionPairs, what: string, options: LpOptions | undefined, opts: DecompositionOptions, ones: Float64Array): DecompositionSetup {
+  const tolerance = opts.tolerance ?? 1e-9;
+  const alpha0 = opts.smoothing ?? 0.8;
+  const maxIterations = opts.maxIterations ?? 2000;
+  if (!(tolerance > 0)) throw new MechError('invalid-input', `${what}: the decomposition tolerance must be > 0`);
+  if (!(alpha0 >= 0 && alpha0 < 1)) throw new MechError('invalid-input', `${what}: the smoothing weight must be in [0, 1)`);
+  const sign = sense === 'maximize' ? -1 : 1;
+  const t0 = opts.startedAt ?? performance.now();
+  const deadline = options?.timeLimitSeconds !== undefined ? t0 + options.timeLimitSeconds * 1000 : Infinity;
+  const c = new Float64Array(n * m);
+  for (let x = 0; x < n; x++) for (let w = 0; w < m; w++) c[w * n + x] = sign * cost[x * m + w]!;
+  let cNonNeg = true;
+  for (let i = 0; i < c.length; i++) if (c[i]! < 0) cNonNeg = false;
+  checkCancelled(options, `building ${what}`);
+  const { rows: seedRows, inPricing } = pricingSeed(n, pairs, opts.pricingRows ?? 'auto', opts.seedPairs, LAZY_START_FACTOR);
+  const lifter = new ColumnLifter(n, pairs.from, pairs.to, pairs.factor);
+  const budget = opts.masterBudgetBytes ?? MASTER_BUDGET_FRACTION * LP_MEMORY_LIMIT_BYTES;
+  const { maxCols, keepCols, startDense } = masterLimits(n, m, budget, what);
+  const { start, indicators } = startColumns(c, n, m, lifter, ones);
   // The restart when the master sits at its first solution (see START_STUCK_ROUNDS): a private channel with
   // every output in use (privateStartChannel) replaces the constant columns.
   const canRestart = m >= n && opts.startChannel !== false && masterBytes(n, startDense + n) <= budget;
+  const fallback = fallbackChannel(c, n, m, start[0]!.w, m >= n ? indicators : null);
+  return { n, m, what, sign, tolerance, alpha0, maxIterations, t0, deadline, c, pairs, seedRows, inPricing, lifter, maxCols, keepCols, start, indicators, canRestart, cNonNeg, fallback };
+}
 
-  const masterLp = new SparseLp(0, n, 0);
-  const none = new Int32Array(0);
-  const noneV = new Float64Array(0);
-  for (let x = 0; x < n; x++) masterLp.addRow(1, 1, none, noneV);
-  const subOptions: LpOptions = { signal: options?.signal, cancelFlag: options?.cancelFlag, solver: 'simplex', formulation: 'primal', highsOptions: { simplex_strategy: 4, ...options?.highsOptions } };
-  const master = await PersistentLp.open(masterLp, `${what} (master)`, subOptions);
-  let pricing: PricingEngine | undefined;
-  let relaxed: PricingModel | undefined;
+/**
+ * One pricing round over another model's pairs (e.g. all pairs, for a
+ * spanner solve) at the duals lam with Lagrangian bound `lower`: with lazy
+ * rows each output is re-solved until its solution violates no pair (at most
+ * 4 row rounds, within a time budget of a quarter of the solve so far, at
+ * least 5 s; past it each output is priced once on the rows held, still a
+ * relaxation); every safe bound along the way is valid, so the result is a
+ * certified bound on that model's optimum (in the minimised sense).
+ */
+async function relaxedModelBound(s: DecompositionSetup, rp: DecompositionPairs, lam: Float64Array, lower: number, options: LpOptions | undefined, subOptions: LpOptions): Promise<{ bound: number; ms: number }> {
+  const { n, m, c, what } = s;
+  const seed = pricingSeed(n, rp, 'auto', { from: s.pairs.from, to: s.pairs.to });
+  const relaxed = await PricingModel.open(n, m, seed.rows, `${what} (bound of the other model)`, subOptions);
   try {
-    pricing = await openPricing(opts.threads ?? 1, n, m, seedRows, what, subOptions);
-    const colOutput: number[] = [];
-    const colVectors: Float64Array[] = [];
-    const appendColumns = (batch: { w: number; r: Float64Array }[]): void => {
-      const k = batch.length;
-      const cc = new Float64Array(k);
-      const st = new Int32Array(k + 1);
-      const ix = new Int32Array(k * n);
-      const vv = new Float64Array(k * n);
-      let p = 0;
-      for (let j = 0; j < k; j++) {
-        const { w, r } = batch[j]!;
-        st[j] = p;
-        let s = 0;
-        for (let x = 0; x < n; x++) {
-          const v = r[x]!;
-          if (v > 0) {
-            ix[p] = x;
-            vv[p] = v;
-            p++;
-            s += c[w * n + x]! * v;
-          }
-        }
-        cc[j] = s;
-        colOutput.push(w);
-        colVectors.push(r);
-      }
-      st[k] = p;
-      master.addColumns(cc, st, ix, vv);
-    };
-    appendColumns(start);
-    const first = master.run(false);
-    const firstUpper = first.objective;
-    // The best private channel so far: the last master solution that uses no penalty column (the first one qualifies).
-    const assemble = (theta: Float64Array): Float64Array => {
-      const C = new Float64Array(n * m);
-      for (let j = 0; j < colOutput.length; j++) {
-        const w = colOutput[j]!;
-        const th = theta[j]!;
-        if (w < 0 || !(th > 0)) continue;
-        const r = colVectors[j]!;
-        for (let x = 0; x < n; x++) C[x * m + w]! += th * r[x]!;
-      }
-      return C;
-    };
-    let best = { channel: assemble(first.colValue), upper: firstUpper };
-    // du Merle box: penalty columns +-e_x of cost B bound the duals to [-B, B].
-    let box = Math.max(Math.abs(firstUpper), 1e-12);
-    let boxStart = colOutput.length;
-    const addBox = (B: number): void => {
-      const k = 2 * n;
-      const st = new Int32Array(k + 1);
-      const ix = new Int32Array(k);
-      const vv = new Float64Array(k);
-      for (let j = 0; j < k; j++) {
-        st[j] = j;
-        ix[j] = j % n;
-        vv[j] = j < n ? 1 : -1;
-        colOutput.push(-1);
-        colVectors.push(ones);
-      }
-      st[k] = k;
-      master.addColumns(new Float64Array(k).fill(B), st, ix, vv);
-    };
-    addBox(box);
-
+    const tb = performance.now();
     const v = new Float64Array(n);
-    const lamS = new Float64Array(n);
-    // lambda = 0 is a valid starting centre: its bound L(0) = sum_w min_P c_w . r (0 for costs >= 0).
-    let lamBest = new Float64Array(n);
-    let lowerBest = -Infinity;
-    let cNonNeg = true;
-    for (let i = 0; i < c.length; i++) if (c[i]! < 0) cNonNeg = false;
-    if (cNonNeg) lowerBest = 0;
-    const iterations: DecompositionIteration[] = [];
-    let masterMs = 0;
-    let pricingMs = 0;
-    let simplexIterations = 0;
-    let upper = firstUpper;
-    let lam = new Float64Array(n);
-    let boxUsed = false;
-    let stalled = 0;
-    let lastUpper = Infinity;
-    let pruned = 0;
-    let boundStalled = 0;
-    let lastExact = -1;
-    let plateauColumns = 0;
-    let restarted = false;
-    let stuckAtStart = 0;
-    const plateau = opts.plateau !== true || m > n || n > 2500 ? null : new PlateauSearch(n, m, lifter, opts.plateauCandidates ?? 48);
+    let lo = 0;
+    for (let x = 0; x < n; x++) lo += lam[x]!;
+    // Certify each pricing to 1e-4 of the bound's share (cold re-solves otherwise dominate).
+    const retry = (1e-4 * Math.abs(lower)) / m;
+    for (let w = 0; w < m; w++) {
+      if ((w & 15) === 0) checkCancelled(options, `bounding ${what}`);
+      for (let x = 0; x < n; x++) v[x] = c[w * n + x]! - lam[x]!;
+      let out = relaxed.solve(w, v, retry);
+      const budgetLeft = performance.now() - tb < Math.max(5000, 0.25 * (tb - s.t0));
+      for (let k = 0; seed.inPricing && budgetLeft && k < 4; k++) {
+        const add = { from: [] as number[], to: [] as number[], factor: [] as number[] };
+        violatedRows(out.r, rp, seed.inPricing, add, LAZY_ROWS_PER_OUTPUT);
+        if (add.from.length === 0) break;
+        relaxed.addRows(toRows(add));
+        out = relaxed.solve(w, v, retry);
+      }
+      lo += Math.min(0, out.safeBound);
+    }
+    return { bound: Math.min(lo, lower), ms: performance.now() - tb };
+  } finally {
+    relaxed.dispose();
+  }
+}
+
+/** Relative gap of an upper and a lower bound (1 while no bound is known). */
+const gapOf = (up: number, lo: number): number => (lo === -Infinity ? 1 : Math.max(0, (up - lo) / Math.max(Math.abs(up), 1e-12)));
+
+/** What one round's pricing produced. */
+interface PricedRound {
+  /** Columns with negative reduced cost at the master's duals, lifted into P. */
+  batch: MasterColumn[];
+  /** Lazy rows the pricing solutions violate. */
+  newRows: { from: number[]; to: number[]; factor: number[] };
+  /** Whether every output was priced exactly (only then is `lower` a bound). */
+  complete: boolean;
+  /** Only plateau columns were offered (no pricing LP, no bound). */
+  heuristic: boolean;
+  lower: number;
+}
+
+/** The rounds of one decomposition: master solve, smoothed duals, pricing, bound, stopping rule. */
+class DecompositionRun {
+  private readonly iterations: DecompositionIteration[] = [];
+  private masterMs = 0;
+  private pricingMs = 0;
+  private simplexIterations = 0;
+  private firstUpper = Infinity;
+  private upper = Infinity;
+  private lam: Float64Array;
+  private readonly lamS: Float64Array;
+  private lamBest: Float64Array;
+  /** lambda = 0 is a valid starting centre: its bound L(0) = sum_w min_P c_w . r (0 for costs >= 0). */
+  private lowerBest: number;
+  private best: { channel: Float64Array; upper: number };
+  private boxUsed = false;
+  private stalled = 0;
+  private lastUpper = Infinity;
+  private pruned = 0;
+  private boundStalled = 0;
+  private lastExact = -1;
+  private plateauColumns = 0;
+  private restarted = false;
+  private stuckAtStart = 0;
+  private alphaA: number;
+  private readonly rsum: Float64Array;
+  private lastFraction = 0.1;
+  /** Largest factor of the rows a lazy pricing model admits (raised to MAX_PRICING_FACTOR when the loop stalls). */
+  private lazyMaxFactor = LAZY_START_FACTOR;
+  private readonly plateau: PlateauSearch | null;
+  private readonly adaptive: boolean;
+
+  constructor(
+    private readonly s: DecompositionSetup,
+    private readonly master: DecompositionMaster,
+    private readonly pricing: PricingEngine,
+    private readonly options: LpOptions | undefined,
+    private readonly subOptions: LpOptions,
+    private readonly opts: DecompositionOptions,
+  ) {
+    const { n, m } = s;
+    this.lam = new Float64Array(n);
+    this.lamS = new Float64Array(n);
+    this.lamBest = new Float64Array(n);
+    this.rsum = new Float64Array(n);
+    this.lowerBest = s.cNonNeg ? 0 : -Infinity;
+    this.best = s.fallback;
+    this.plateau = opts.plateau !== true || m > n || n > 2500 ? null : new PlateauSearch(n, m, s.lifter, opts.plateauCandidates ?? 48);
     // Self-adjusting smoothing (Pessoa, Sadykov, Uchoa, Vanderbeck 2018): the weight alphaA on the centre moves by the
     // supergradient at the priced point: towards the master's duals while L still rises that way, towards the centre otherwise.
-    const adaptive = opts.smoothingMode === 'adaptive';
-    let alphaA = alpha0;
-    const rsum = new Float64Array(n);
-    let lastFraction = 0.1;
-    const gapOf = (up: number, lo: number): number => (lo === -Infinity ? 1 : Math.max(0, (up - lo) / Math.max(Math.abs(up), 1e-12)));
-    const finish = async (stoppedBy: DecompositionStop, message?: string): Promise<DecompositionResult> => {
-      let relaxedBound: number | undefined;
-      let relaxedBoundMs = 0;
-      if (opts.relaxedPairs && stoppedBy !== 'solver-memory' && lowerBest > -Infinity) {
-        // One pricing round over the other model at the best duals (lazy rows
-        // for all pairs: each output re-solved until its solution violates no
-        // pair, so its minimum is over the other model's polytope; every safe
-        // bound along the way is valid): a certified bound on its optimum.
-        const rp = opts.relaxedPairs;
-        const seed = pricingSeed(n, rp, 'auto', { from: pairs.from, to: pairs.to });
-        relaxed = await PricingModel.open(n, m, seed.rows, `${what} (bound of the other model)`, subOptions);
-        const tb = performance.now();
-        let lo = 0;
-        for (let x = 0; x < n; x++) lo += lamBest[x]!;
-        // Certify each pricing to 1e-4 of the bound's share (cold re-solves otherwise dominate), at most 4 rounds of rows per output.
-        const retry = (1e-4 * Math.abs(lowerBest)) / m;
-        for (let w = 0; w < m; w++) {
-          if ((w & 15) === 0) checkCancelled(options, `bounding ${what}`);
-          for (let x = 0; x < n; x++) v[x] = c[w * n + x]! - lamBest[x]!;
-          let out = relaxed.solve(w, v, retry);
-          // Rows are added only within a time budget (a quarter of the solve so far, at least 5 s); past it each output is priced once on the rows held (still a relaxation, still valid).
-          const budgetLeft = performance.now() - tb < Math.max(5000, 0.25 * (tb - t0));
-          for (let k = 0; seed.inPricing && budgetLeft && k < 4; k++) {
-            const add = { from: [] as number[], to: [] as number[], factor: [] as number[] };
-            violatedRows(out.r, rp, seed.inPricing, add, LAZY_ROWS_PER_OUTPUT);
-            if (add.from.length === 0) break;
-            relaxed.addRows(toRows(add));
-            out = relaxed.solve(w, v, retry);
-          }
-          lo += Math.min(0, out.safeBound);
-        }
-        relaxedBound = sign * Math.min(lo, lowerBest);
-        relaxedBoundMs = performance.now() - tb;
-      }
-      return {
-        channel: best.channel,
-        objective: sign * best.upper,
-        bound: sign * lowerBest,
-        gap: gapOf(best.upper, lowerBest),
-        stoppedBy,
-        message,
-        relaxedBound,
-        relaxedBoundMs,
-        iterations,
-        columns: colOutput.length,
-        pruned,
-        masterMs,
-        pricingMs,
-        pricingRows: pricing!.rows,
-        pricingColdRetries: pricing!.coldRetries,
-        pricingFailures: pricing!.failures,
-        plateauColumns,
-        simplexIterations,
-      };
-    };
-    // Keep the master bounded: past maxCols columns (15n, or fewer when the
-    // memory budget says so), drop the non-basic ones with the largest
-    // reduced costs down to keepCols (pricing brings back any needed;
-    // pruning harder, to 3n, doubled the rounds on the city at eps 0.5).
-    const pruneMaster = (theta: Float64Array, lam: Float64Array, scale: number, added: number): void => {
-      if (colOutput.length > maxCols) {
-        const cand: { j: number; rc: number }[] = [];
-        for (let j = 0; j < colOutput.length - added; j++) {
-          const w = colOutput[j]!;
-          if (w < 0 || theta[j]! > 0) continue;
-          const r = colVectors[j]!;
-          let rc = 0;
-          for (let x = 0; x < n; x++) rc += (c[w * n + x]! - lam[x]!) * r[x]!;
-          if (rc > 1e-9 * scale) cand.push({ j, rc });
-        }
-        cand.sort((a, b) => b.rc - a.rc);
-        const drop = cand
-          .slice(0, Math.max(0, colOutput.length - keepCols))
-          .map((e) => e.j)
-          .sort((a, b) => a - b);
-        if (drop.length > 0) {
-          master.deleteColumns(Int32Array.from(drop));
-          let k = 0;
-          let d = 0;
-          for (let j = 0; j < colOutput.length; j++) {
-            if (d < drop.length && drop[d] === j) {
-              d++;
-              continue;
-            }
-            colOutput[k] = colOutput[j]!;
-            colVectors[k] = colVectors[j]!;
-            k++;
-          }
-          colOutput.length = k;
-          colVectors.length = k;
-          boxStart = colOutput.indexOf(-1);
-          pruned += drop.length;
-        }
-      }
-    };
-    for (let it = 0; ; it++) {
-      if (it >= maxIterations) return await finish('iteration-limit');
-      if (performance.now() > deadline) return await finish('time-limit');
-      if (opts.shouldStop?.()) return await finish('stopped');
-      checkCancelled(options, `solving ${what}`);
-      let t = performance.now();
-      let ms;
-      try {
-        ms = master.run(false);
-      } catch (e) {
-        if (e instanceof MechError && e.code === 'too-large') return await finish('solver-memory', e.message);
-        throw e;
-      }
-      masterMs += performance.now() - t;
-      simplexIterations += ms.iterations;
-      upper = ms.objective;
-      lam = master.rowDuals().slice(0, n);
-      // Penalty columns in use: the box is too tight for this master, widen it (the duals it clips are not the optimum's).
-      // (Basic at a rounding level on a degenerate vertex does not count.)
-      let boxMass = 0;
-      for (let j = boxStart; j < colOutput.length; j++) if (colOutput[j] === -1) boxMass += Math.abs(ms.colValue[j]!);
-      boxUsed = boxMass > 1e-9;
-      if (!boxUsed && upper <= best.upper) best = { channel: assemble(ms.colValue), upper };
-      if (canRestart && !restarted) {
-        stuckAtStart = upper >= firstUpper - 1e-12 * Math.max(Math.abs(firstUpper), 1e-12) ? stuckAtStart + 1 : -Infinity;
-        if (stuckAtStart >= START_STUCK_ROUNDS) {
-          // Degenerate start: drop the constant columns (the constant channel is the first master's optimum and
-          // its duals price columns the master cannot use) and offer the start channel instead.
-          restarted = true;
-          const drop: number[] = [];
-          for (let j = 0; j < colOutput.length; j++) if (colOutput[j]! >= 0 && colVectors[j] === ones) drop.push(j);
-          master.deleteColumns(Int32Array.from(drop));
-          let k = 0;
-          for (let j = 0; j < colOutput.length; j++) {
-            if (colOutput[j]! >= 0 && colVectors[j] === ones) continue;
-            colOutput[k] = colOutput[j]!;
-            colVectors[k] = colVectors[j]!;
-            k++;
-          }
-          colOutput.length = k;
-          colVectors.length = k;
-          boxStart = colOutput.indexOf(-1);
-          appendColumns(privateStartChannel(indicators).map((r, w) => ({ w, r })));
-          stalled = 0;
-          continue;
-        }
-      }
-      const scale = Math.max(Math.abs(upper), 1e-12);
-      const gapNow = gapOf(upper, lowerBest);
-      // Smoothing fades as the gap closes, and halves with every round the
-      // master does not improve (degenerate masters: new columns enter at 0
-      // and only the bound can move, which smoothing would slow down).
-      if (upper < lastUpper - 1e-9 * scale) stalled = 0;
-      else if (it > 0) stalled++;
-      lastUpper = upper;
-      const alpha = (adaptive ? (gapNow > 1e-5 ? alphaA : 0) : gapNow > 1e-2 ? alpha0 : gapNow > 1e-3 ? 0.6 * alpha0 : gapNow > 1e-5 ? 0.3 * alpha0 : 0) * 0.5 ** stalled;
-      for (let x = 0; x < n; x++) lamS[x] = alpha * lamBest[x]! + (1 - alpha) * lam[x]!;
-      let lower = 0;
-      for (let x = 0; x < n; x++) lower += lamS[x]!;
-      const batch: { w: number; r: Float64Array }[] = [];
-      // Lazy rows: pairs some pricing solution violates (added after the round, so stored bases stay valid during it).
-      const newRows = { from: [] as number[], to: [] as number[], factor: [] as number[] };
-      let complete = true;
-      t = performance.now();
-      // Plateau columns first (cheap, no LP): while they improve the master, exact pricing (the bound) runs only every PLATEAU_MAX_SKIP + 1 rounds.
-      let heuristic = false;
-      if (plateau && !boxUsed && it - lastExact <= PLATEAU_MAX_SKIP) {
-        const cols = plateau.columns(c, lam, -1e-9 * scale);
-        if (cols.length >= Math.max(1, Math.ceil(m / 50))) {
-          heuristic = true;
-          batch.push(...cols);
-          plateauColumns += cols.length;
-        }
-      }
-      if (!heuristic) lastExact = it;
-      let priced: { complete: boolean; outcomes: (PricingOutcome | undefined)[] } = { complete: false, outcomes: [] };
-      if (!heuristic) try {
-        // A pricing bound within 1% of the gap's share per output is good enough: a cold re-solve
-        // (to certify the warm one) only where it matters (measured: 200 cold solves per round on all pairs otherwise).
-        const retryTolerance = lowerBest === -Infinity ? 0 : (0.01 * Math.max(0, upper - lowerBest)) / m;
-        priced = await pricing.price(c, lamS, deadline, opts.shouldStop, retryTolerance);
-      } catch (e) {
-        if (e instanceof MechError && e.code === 'too-large') return await finish('solver-memory', e.message);
-        throw e;
-      }
-      // A partial round (deadline, stop) gives no bound; a plateau round none either.
-      complete = !heuristic && priced.complete;
-      rsum.fill(0);
-      for (let w = 0; w < m; w++) {
-        const ps = priced.outcomes[w];
-        if (!ps) continue;
-        if (adaptive) for (let x = 0; x < n; x++) rsum[x]! += ps.r[x]!;
-        const cw = w * n;
-        simplexIterations += ps.iterations;
-        lower += Math.min(0, ps.safeBound);
-        const r = ps.r;
-        if (inPricing) violatedRows(r, pairs, inPricing, newRows, LAZY_ROWS_PER_OUTPUT, lazyMaxFactor);
-        // Reduced cost against the master's own duals, of the column lifted into P.
-        lifter.lift(r);
-        let rc = 0;
-        for (let x = 0; x < n; x++) rc += (c[cw + x]! - lam[x]!) * r[x]!;
-        if (rc < -1e-12 * scale) batch.push({ w, r });
-      }
-      pricingMs += performance.now() - t;
-      if (adaptive && complete && alpha > 0) {
-        // Supergradient of L at lamS: g_x = 1 - sum_w r_w[x] (the pricing minimisers); g . (lam - lamBest) > 0: L rises towards the master's duals.
-        let dot = 0;
-        for (let x = 0; x < n; x++) dot += (1 - rsum[x]!) * (lam[x]! - lamBest[x]!);
-        alphaA = dot > 0 ? Math.max(0, alphaA - 0.1) : Math.min(0.99, alphaA + 0.1 * (1 - alphaA));
-      }
-      if (complete && lower > lowerBest + 1e-12 * scale) boundStalled = 0;
-      else if (!heuristic) boundStalled++;
-      if (complete && lower > lowerBest) {
-        lowerBest = lower;
-        lamBest = lamS.slice();
-      }
-      const gap = gapOf(upper, lowerBest);
-      // What a stop or a time limit would return now: the best private channel so far (the master's objective
-      // is not one while its penalty columns are in use), and its certified gap.
-      const bestGap = gapOf(best.upper, lowerBest);
-      const round: DecompositionIteration = {
-        round: it + 1,
-        objective: sign * best.upper,
-        bound: sign * lowerBest,
-        gap: bestGap,
-        added: batch.length,
-        masterMs,
-        pricingMs,
-        elapsedMs: performance.now() - t0,
-        pricingRows: pricing.rows + newRows.from.length,
-        pricingColdRetries: pricing.coldRetries,
-        exactPricing: !heuristic,
-      };
-      iterations.push(round);
-      opts.onRound?.(round);
-      // Monotonic progress: the larger of the gap's way (log scale) from 100% to the target and the time used of the limit.
-      const gapFrac = Math.min(1, Math.log10(Math.max(bestGap, tolerance)) / Math.log10(tolerance));
-      const timeFrac = deadline < Infinity ? (performance.now() - t0) / (deadline - t0) : 0;
-      lastFraction = Math.max(lastFraction, Math.min(0.88, 0.1 + 0.78 * Math.max(gapFrac, timeFrac, 0)));
-      progress(options, lastFraction, `solving ${what} by column decomposition: round ${it + 1}, objective ${(sign * best.upper).toPrecision(8)}, bound ${(sign * lowerBest).toPrecision(8)}, gap ${(bestGap * 100).toPrecision(2)}%, ${colOutput.length} columns, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
-      if (heuristic) {
-        appendColumns(batch);
-        pruneMaster(ms.colValue, lam, scale, batch.length);
-        continue;
-      }
-      if (!complete) continue; // the loop head returns the best so far
-      if (newRows.from.length > 0) {
-        try {
-          await pricing.addRows(toRows(newRows));
-        } catch (e) {
-          if (e instanceof MechError && e.code === 'too-large') return await finish('solver-memory', e.message);
-          throw e;
-        }
-      }
-      if (boxUsed) {
-        // du Merle: the penalty columns stand in for columns not generated yet;
-        // widen the box only once pricing finds nothing better to offer.
-        if (batch.length === 0 && newRows.from.length === 0) {
-          box *= 10;
-          master.setCostRange(boxStart, new Float64Array(2 * n).fill(box));
-        } else appendColumns(batch);
-        continue;
-      }
-      if (gap <= tolerance) return await finish(gap <= 1e-9 ? 'optimal' : 'target-gap');
-      // Far from the target a stall is more likely degeneracy than solver accuracy: more patience there.
-      const stallLimit = gap <= STALL_GAP ? STALL_ROUNDS : STALL_ROUNDS_FAR;
-      const stalledOut = newRows.from.length === 0 && alpha < 1e-6 && ((stalled >= stallLimit && boundStalled >= stallLimit) || batch.length === 0);
-      if (stalledOut && inPricing && lazyMaxFactor < MAX_PRICING_FACTOR) {
-        // Second stage of lazy pricing: admit the far rows (up to e^18) and go on.
-        lazyMaxFactor = MAX_PRICING_FACTOR;
-        stalled = 0;
-        boundStalled = 0;
-        appendColumns(batch);
-        pruneMaster(ms.colValue, lam, scale, batch.length);
-        continue;
-      }
-      if (newRows.from.length === 0 && alpha < 1e-6 && stalled >= stallLimit && boundStalled >= stallLimit) {
-        // Neither the master nor the bound has moved for STALL_ROUNDS rounds at
-        // the master's own duals: the columns priced out have reduced costs
-        // below the solver's tolerance. The certified gap is what it is.
-        return await finish(gap <= 1e-9 ? 'optimal' : 'stalled');
-      }
-      if (batch.length === 0 && newRows.from.length === 0 && alpha < 1e-6) {
-        // Nothing to add at the master's own duals: the master is optimal; the
-        // bound there equals it up to the solver's accuracy.
-        return await finish(gap <= 1e-9 ? 'optimal' : 'target-gap');
-      }
-      appendColumns(batch);
-      pruneMaster(ms.colValue, lam, scale, batch.length);
+    this.adaptive = opts.smoothingMode === 'adaptive';
+    this.alphaA = s.alpha0;
+  }
+
+  /** The time limit and the stop test, for the solver's checkpoints during a master solve. */
+  private get runStop(): RunStop {
+    return { deadline: this.s.deadline, shouldStop: this.opts.shouldStop };
+  }
+
+  /** Why the loop must stop now (time limit, stop test), or null. */
+  private stopNow(): DecompositionStop | null {
+    if (performance.now() > this.s.deadline) return 'time-limit';
+    if (this.opts.shouldStop?.()) return 'stopped';
+    return null;
+  }
+
+  /**
+   * The start columns, the first master solve (its channel is the best so far
+   * unless the fallback is cheaper), then the du Merle box. The time limit and
+   * the stop test are honoured before and during that solve (on a 50 x 50
+   * grid it took minutes): the reason is returned, and the best channel is
+   * then the fallback.
+   */
+  start(): DecompositionStop | null {
+    const { master } = this;
+    const before = this.stopNow();
+    if (before) return before;
+    master.append(this.s.start);
+    let first: LpSolution;
+    try {
+      first = master.run(this.runStop);
+    } catch (e) {
+      const reason = runStopReason(e);
+      if (reason) return reason;
+      throw e;
     }
+    this.firstUpper = this.upper = first.objective;
+    if (first.objective <= this.best.upper) this.best = { channel: master.assemble(first.colValue), upper: first.objective };
+    master.addBox(Math.max(Math.abs(first.objective), 1e-12));
+    return null;
+  }
+
+  async solve(): Promise<DecompositionResult> {
+    for (let it = 0; ; it++) {
+      const done = await this.round(it);
+      if (done) return done;
+    }
+  }
+
+  private async round(it: number): Promise<DecompositionResult | null> {
+    const { s } = this;
+    if (it >= s.maxIterations) return this.finish('iteration-limit');
+    const stop = this.stopNow();
+    if (stop) return this.finish(stop);
+    checkCancelled(this.options, `solving ${s.what}`);
+    const ms = this.solveMaster();
+    if ('stop' in ms) return this.finish(ms.stop, ms.message);
+    if (this.restartIfStuck()) return null;
+    const scale = Math.max(Math.abs(this.upper), 1e-12);
+    const alpha = this.smoothDuals(it, scale);
+    let priced: PricedRound;
+    try {
+      priced = await this.priceRound(it, scale);
+    } catch (e) {
+      if (e instanceof MechError && e.code === 'too-large') return this.finish('solver-memory', e.message);
+      throw e;
+    }
+    if (this.adaptive && priced.complete && alpha > 0) this.adaptSmoothing();
+    this.updateBound(priced, scale);
+    this.report(it, priced);
+    return this.decide(priced, alpha, ms.colValue, scale);
+  }
+
+  /**
+   * Solve the master (stopped by the time limit or the stop test like the
+   * first one); the solution, or why the loop ends (a limit, or a solver
+   * memory failure with its message). Updates the duals and the best private channel.
+   */
+  private solveMaster(): LpSolution | { stop: DecompositionStop; message?: string } {
+    const t = performance.now();
+    let ms: LpSolution;
+    try {
+      ms = this.master.run(this.runStop);
+    } catch (e) {
+      if (e instanceof MechError && e.code === 'too-large') return { stop: 'solver-memory', message: e.message };
+      const reason = runStopReason(e);
+      if (reason) return { stop: reason };
+      throw e;
+    }
+    this.masterMs += performance.now() - t;
+    this.simplexIterations += ms.iterations;
+    this.upper = ms.objective;
+    this.lam = this.master.duals();
+    // Penalty columns in use: the box is too tight for this master, widen it (the duals it clips are not the optimum's).
+    // (Basic at a rounding level on a degenerate vertex does not count.)
+    this.boxUsed = this.master.boxMass(ms.colValue) > 1e-9;
+    if (!this.boxUsed && this.upper <= this.best.upper) this.best = { channel: this.master.assemble(ms.colValue), upper: this.upper };
+    return ms;
+  }
+
+  /**
+   * Degenerate start: when the master has sat at its first objective for
+   * START_STUCK_ROUNDS rounds, drop the constant columns (the constant
+   * channel is the first master's optimum and its duals price columns the
+   * master cannot use) and offer the private start channel instead.
+   */
+  private restartIfStuck(): boolean {
+    if (!this.s.canRestart || this.restarted) return false;
+    const f = this.firstUpper;
+    this.stuckAtStart = this.upper >= f - 1e-12 * Math.max(Math.abs(f), 1e-12) ? this.stuckAtStart + 1 : -Infinity;
+    if (this.stuckAtStart < START_STUCK_ROUNDS) return false;
+    this.restarted = true;
+    this.master.dropConstantColumns();
+    this.master.append(privateStartChannel(this.s.indicators).map((r, w) => ({ w, r })));
+    this.stalled = 0;
+    return true;
+  }
+
+  /**
+   * Wentges smoothing: lamS = alpha lamBest + (1 - alpha) lam. The weight
+   * fades as the gap closes, and halves with every round the master does not
+   * improve (degenerate masters: new columns enter at 0 and only the bound
+   * can move, which smoothing would slow down). Returns alpha.
+   */
+  private smoothDuals(it: number, scale: number): number {
+    const { alpha0 } = this.s;
+    const gapNow = gapOf(this.upper, this.lowerBest);
+    if (this.upper < this.lastUpper - 1e-9 * scale) this.stalled = 0;
+    else if (it > 0) this.stalled++;
+    this.lastUpper = this.upper;
+    const base = this.adaptive ? (gapNow > 1e-5 ? this.alphaA : 0) : gapNow > 1e-2 ? alpha0 : gapNow > 1e-3 ? 0.6 * alpha0 : gapNow > 1e-5 ? 0.3 * alpha0 : 0;
+    const alpha = base * 0.5 ** this.stalled;
+    const { lam, lamS, lamBest } = this;
+    for (let x = 0; x < lamS.length; x++) lamS[x] = alpha * lamBest[x]! + (1 - alpha) * lam[x]!;
+    return alpha;
+  }
+
+  /**
+   * Plateau columns first (cheap, no LP: while they improve the master, exact
+   * pricing runs only every PLATEAU_MAX_SKIP + 1 rounds), else the pricing LPs
+   * at the smoothed duals, their columns lifted into P and kept when their
+   * reduced cost at the master's own duals is negative.
+   */
+  private async priceRound(it: number, scale: number): Promise<PricedRound> {
+    const { s, lam, lamS } = this;
+    const { n, m, c } = s;
+    let lower = 0;
+    for (let x = 0; x < n; x++) lower += lamS[x]!;
+    const out: PricedRound = { batch: [], newRows: { from: [], to: [], factor: [] }, complete: false, heuristic: false, lower };
+    const t = performance.now();
+    if (this.plateau && !this.boxUsed && it - this.lastExact <= PLATEAU_MAX_SKIP) {
+      const cols = this.plateau.columns(c, lam, -1e-9 * scale);
+      if (cols.length >= Math.max(1, Math.ceil(m / 50))) {
+        out.heuristic = true;
+        out.batch.push(...cols);
+        this.plateauColumns += cols.length;
+        this.pricingMs += performance.now() - t;
+        return out;
+      }
+    }
+    this.lastExact = it;
+    // A pricing bound within 1% of the gap's share per output is good enough: a cold re-solve
+    // (to certify the warm one) only where it matters (measured: 200 cold solves per round on all pairs otherwise).
+    const retryTolerance = this.lowerBest === -Infinity ? 0 : (0.01 * Math.max(0, this.upper - this.lowerBest)) / m;
+    const priced = await this.pricing.price(c, lamS, s.deadline, this.opts.shouldStop, retryTolerance);
+    // A partial round (deadline, stop) gives no bound.
+    out.complete = priced.complete;
+    if (this.adaptive) this.rsum.fill(0);
+    for (let w = 0; w < m; w++) {
+      const ps = priced.outcomes[w];
+      if (!ps) continue;
+      if (this.adaptive) for (let x = 0; x < n; x++) this.rsum[x]! += ps.r[x]!;
+      this.simplexIterations += ps.iterations;
+      out.lower += Math.min(0, ps.safeBound);
+      const r = ps.r;
+      if (s.inPricing) violatedRows(r, s.pairs, s.inPricing, out.newRows, LAZY_ROWS_PER_OUTPUT, this.lazyMaxFactor);
+      // Reduced cost against the master's own duals, of the column lifted into P.
+      s.lifter.lift(r);
+      let rc = 0;
+      for (let x = 0; x < n; x++) rc += (c[w * n + x]! - lam[x]!) * r[x]!;
+      if (rc < -1e-12 * scale) out.batch.push({ w, r });
+    }
+    this.pricingMs += performance.now() - t;
+    return out;
+  }
+
+  /** Supergradient of L at lamS: g_x = 1 - sum_w r_w[x] (the pricing minimisers); g . (lam - lamBest) > 0: L rises towards the master's duals. */
+  private adaptSmoothing(): void {
+    const { lam, lamBest, rsum } = this;
+    let dot = 0;
+    for (let x = 0; x < lam.length; x++) dot += (1 - rsum[x]!) * (lam[x]! - lamBest[x]!);
+    this.alphaA = dot > 0 ? Math.max(0, this.alphaA - 0.1) : Math.min(0.99, this.alphaA + 0.1 * (1 - this.alphaA));
+  }
+
+  private updateBound(p: PricedRound, scale: number): void {
+    if (p.complete && p.lower > this.lowerBest + 1e-12 * scale) this.boundStalled = 0;
+    else if (!p.heuristic) this.boundStalled++;
+    if (p.complete && p.lower > this.lowerBest) {
+      this.lowerBest = p.lower;
+      this.lamBest = this.lamS.slice();
+    }
+  }
+
+  /**
+   * Record the round (what a stop or a time limit would return now: the best
+   * private channel so far, not the master's objective while its penalty
+   * columns are in use, and its certified gap) and report progress: the
+   * larger of the gap's way (log scale) from 100% to the target and the time
+   * used of the limit, never decreasing.
+   */
+  private report(it: number, p: PricedRound): void {
+    const { s, best, lowerBest, pricing } = this;
+    const now = performance.now();
+    const bestGap = gapOf(best.upper, lowerBest);
+    const round: DecompositionIteration = {
+      round: it + 1,
+      objective: s.sign * best.upper,
+      bound: s.sign * lowerBest,
+      gap: bestGap,
+      added: p.batch.length,
+      masterMs: this.masterMs,
+      pricingMs: this.pricingMs,
+      elapsedMs: now - s.t0,
+      pricingRows: pricing.rows + p.newRows.from.length,
+      pricingColdRetries: pricing.coldRetries,
+      exactPricing: !p.heuristic,
+    };
+    this.iterations.push(round);
+    this.opts.onRound?.(round);
+    const gapFrac = Math.min(1, Math.log10(Math.max(bestGap, s.tolerance)) / Math.log10(s.tolerance));
+    const timeFrac = s.deadline < Infinity ? (now - s.t0) / (s.deadline - s.t0) : 0;
+    this.lastFraction = Math.max(this.lastFraction, Math.min(0.88, 0.1 + 0.78 * Math.max(gapFrac, timeFrac, 0)));
+    progress(this.options, this.lastFraction, `solving ${s.what} by column decomposition: round ${it + 1}, objective ${(s.sign * best.upper).toPrecision(8)}, bound ${(s.sign * lowerBest).toPrecision(8)}, gap ${(bestGap * 100).toPrecision(2)}%, ${this.master.columns} columns, ${((now - s.t0) / 1000).toFixed(0)} s`);
+  }
+
+  private appendAndPrune(batch: MasterColumn[], theta: Float64Array, scale: number): void {
+    this.master.append(batch);
+    this.pruned += this.master.prune(theta, this.lam, scale, batch.length, this.s.maxCols, this.s.keepCols);
+  }
+
+  /** After a round: add what pricing found, widen the box, or stop (target gap, stall, nothing left to add). */
+  private async decide(p: PricedRound, alpha: number, theta: Float64Array, scale: number): Promise<DecompositionResult | null> {
+    const { s } = this;
+    if (p.heuristic) {
+      this.appendAndPrune(p.batch, theta, scale);
+      return null;
+    }
+    if (!p.complete) return null; // the loop head returns the best so far
+    const rowsAdded = p.newRows.from.length;
+    if (rowsAdded > 0) {
+      try {
+        await this.pricing.addRows(toRows(p.newRows));
+      } catch (e) {
+        if (e instanceof MechError && e.code === 'too-large') return this.finish('solver-memory', e.message);
+        throw e;
+      }
+    }
+    if (this.boxUsed) {
+      // du Merle: the penalty columns stand in for columns not generated yet;
+      // widen the box only once pricing finds nothing better to offer.
+      if (p.batch.length === 0 && rowsAdded === 0) this.master.widenBox(10);
+      else this.master.append(p.batch);
+      return null;
+    }
+    const gap = gapOf(this.upper, this.lowerBest);
+    if (gap <= s.tolerance) return this.finish(gap <= 1e-9 ? 'optimal' : 'target-gap');
+    // Far from the target a stall is more likely degeneracy than solver accuracy: more patience there.
+    const stallLimit = gap <= STALL_GAP ? STALL_ROUNDS : STALL_ROUNDS_FAR;
+    const stuck = this.stalled >= stallLimit && this.boundStalled >= stallLimit;
+    const quiet = rowsAdded === 0 && alpha < 1e-6;
+    if (quiet && (stuck || p.batch.length === 0) && s.inPricing && this.lazyMaxFactor < MAX_PRICING_FACTOR) {
+      // Second stage of lazy pricing: admit the far rows (up to e^18) and go on.
+      this.lazyMaxFactor = MAX_PRICING_FACTOR;
+      this.stalled = 0;
+      this.boundStalled = 0;
+      this.appendAndPrune(p.batch, theta, scale);
+      return null;
+    }
+    // Neither the master nor the bound has moved for stallLimit rounds at the master's own duals: the columns
+    // priced out have reduced costs below the solver's tolerance. The certified gap is what it is.
+    if (quiet && stuck) return this.finish(gap <= 1e-9 ? 'optimal' : 'stalled');
+    // Nothing to add at the master's own duals: the master is optimal; the bound there equals it up to the solver's accuracy.
+    if (quiet && p.batch.length === 0) return this.finish(gap <= 1e-9 ? 'optimal' : 'target-gap');
+    this.appendAndPrune(p.batch, theta, scale);
+    return null;
+  }
+
+  async finish(stoppedBy: DecompositionStop, message?: string): Promise<DecompositionResult> {
+    const { s, opts, best, lowerBest, pricing } = this;
+    let relaxedBound: number | undefined;
+    let relaxedBoundMs = 0;
+    if (opts.relaxedPairs && stoppedBy !== 'solver-memory' && lowerBest > -Infinity) {
+      const r = await relaxedModelBound(s, opts.relaxedPairs, this.lamBest, lowerBest, this.options, this.subOptions);
+      relaxedBound = s.sign * r.bound;
+      relaxedBoundMs = r.ms;
+    }
+    return {
+      channel: best.channel,
+      objective: s.sign * best.upper,
+      bound: s.sign * lowerBest,
+      gap: gapOf(best.upper, lowerBest),
+      stoppedBy,
+      message,
+      relaxedBound,
+      relaxedBoundMs,
+      iterations: this.iterations,
+      columns: this.master.columns,
+      pruned: this.pruned,
+      masterMs: this.masterMs,
+      pricingMs: this.pricingMs,
+      pricingRows: pricing.rows,
+      pricingColdRetries: pricing.coldRetries,
+      pricingFailures: pricing.failures,
+      plateauColumns: this.plateauColumns,
+      simplexIterations: this.simplexIterations,
+    };
+  }
+}
+
+export async function solveByColumnDecomposition(
+  n: number,
+  m: number,
+  cost: Float64Array,
+  sense: 'minimize' | 'maximize',
+  pairs: DecompositionPairs,
+  what: string,
+  options?: LpOptions,
+  opts: DecompositionOptions = {},
+): Promise<DecompositionResult> {
+  const ones = new Float64Array(n).fill(1);
+  const setup = prepareDecomposition(n, m, cost, sense, pairs, what, options, opts, ones);
+  const subOptions: LpOptions = { signal: options?.signal, cancelFlag: options?.cancelFlag, solver: 'simplex', formulation: 'primal', highsOptions: { simplex_strategy: 4, ...options?.highsOptions } };
+  const master = await DecompositionMaster.open(n, m, setup.c, what, subOptions);
+  let pricing: PricingEngine | undefined;
+  try {
+    pricing = await openPricing(opts.threads ?? 1, n, m, setup.seedRows, what, subOptions);
+    const run = new DecompositionRun(setup, master, pricing, options, subOptions, opts);
+    const stop = run.start();
+    if (stop) return await run.finish(stop);
+    return await run.solve();
   } finally {
-    relaxed?.dispose();
     await pricing?.dispose();
     master.dispose();
   }
 }
+

@@ -1,11 +1,12 @@
 import { MechError } from '../errors';
 import { type LpOptions, checkCancelled, progress } from './lp-options';
 import { assertLpFits } from './memory-estimate';
-import { PersistentLp, type SparseLp } from './sparse-model';
+import { PersistentLp } from './persistent-lp';
+import type { SparseLp } from './sparse-model';
 
 /**
  * Constraint generation (cutting planes) for the LP over d-private channels
- * (SPEC §2): the full model has, for every constrained pair {a, b} of the
+ * (docs/lp.md, "Solution methods"): the full model has, for every constrained pair {a, b} of the
  * privacy graph and every output w, the two rows
  *   C[a][w] - f C[b][w] <= 0  and  C[b][w] - f C[a][w] <= 0   (f = e^(exponent)),
  * but at the optimum only about one row per variable is tight (each column
@@ -98,6 +99,145 @@ export interface GenerationResult {
 }
 
 /**
+ * One flag per full-model row, key (e*m + w)*2 + dir (dir 0: C[a][w] <= f
+ * C[b][w], dir 1: C[b][w] <= f C[a][w]): whether the row is in the model. A
+ * bitset: 64M rows for all pairs of a 20x20 grid take 8 MB.
+ */
+class RowFlags {
+  private readonly bits: Uint32Array;
+  constructor(total: number) {
+    this.bits = new Uint32Array(Math.ceil(total / 32));
+  }
+  has(key: number): boolean {
+    return (this.bits[key >>> 5]! & (1 << (key & 31))) !== 0;
+  }
+  mark(key: number): void {
+    this.bits[key >>> 5] = this.bits[key >>> 5]! | (1 << (key & 31));
+  }
+}
+
+/**
+ * The seed rows (see the header, step 1) into `rows`, marked in `flags`;
+ * refuses early (MechError too-large) when even the seed would not fit
+ * (at most two rows per short pair and output).
+ */
+function seedRows(base: SparseLp, n: number, m: number, pairs: CandidatePairs, reach: number, close: GenerationOptions['closeness'], flags: RowFlags, rows: RowBuffer, what: string): void {
+  const { from, to, factor: fE, exponent } = pairs;
+  const E = from.length;
+  const minExp = new Float64Array(n).fill(Infinity);
+  for (let e = 0; e < E; e++) {
+    const x = exponent[e]!;
+    if (x < minExp[from[e]!]!) minExp[from[e]!] = x;
+    if (x < minExp[to[e]!]!) minExp[to[e]!] = x;
+  }
+  const isShort = (e: number): boolean => exponent[e]! <= reach * Math.min(minExp[from[e]!]!, minExp[to[e]!]!);
+  let short = 0;
+  for (let e = 0; e < E; e++) if (isShort(e)) short++;
+  assertLpFits(base.numCols, base.numRows + short * m, base.nonzeros + 2 * short * m, what);
+  for (let e = 0; e < E; e++) {
+    if (!isShort(e)) continue;
+    const a = from[e]!;
+    const b = to[e]!;
+    for (let w = 0; w < m; w++) {
+      const da = close ? close(a, w) : 0;
+      const db = close ? close(b, w) : 0;
+      const key = (e * m + w) * 2;
+      if (da <= db) {
+        flags.mark(key);
+        rows.push(a * m + w, b * m + w, fE[e]!);
+      }
+      if (db <= da) {
+        flags.mark(key + 1);
+        rows.push(b * m + w, a * m + w, fE[e]!);
+      }
+    }
+  }
+}
+
+/** Rows of the full model violated by a solution, by more than the tolerance and not yet in the model (key, violation), grown as needed. */
+class Violations {
+  keys = new Int32Array(1 << 16);
+  viol = new Float64Array(1 << 16);
+  count = 0;
+  /** Largest violation, rows in the model included (solver tolerance). */
+  max = 0;
+
+  /** Check every row of the full model against C (two multiply-compares per pair and output). */
+  collect(C: Float64Array, m: number, pairs: CandidatePairs, tol: number, flags: RowFlags): void {
+    const { from, to, factor: fE } = pairs;
+    this.count = 0;
+    this.max = 0;
+    for (let e = 0; e < from.length; e++) {
+      const f = fE[e]!;
+      const ra = from[e]! * m;
+      const rb = to[e]! * m;
+      const base0 = e * m * 2;
+      for (let w = 0; w < m; w++) {
+        const ca = C[ra + w]!;
+        const cb = C[rb + w]!;
+        const v1 = ca - f * cb;
+        const v2 = cb - f * ca;
+        const v = v1 > v2 ? v1 : v2;
+        if (v <= tol) continue;
+        if (v > this.max) this.max = v;
+        const key = base0 + 2 * w + (v1 > v2 ? 0 : 1);
+        if (flags.has(key)) continue; // in the model: solver tolerance, not a missing row
+        this.push(key, v);
+      }
+    }
+  }
+
+  private push(key: number, v: number): void {
+    if (this.count === this.keys.length) {
+      const k2 = new Int32Array(2 * this.count);
+      k2.set(this.keys);
+      this.keys = k2;
+      const v2 = new Float64Array(2 * this.count);
+      v2.set(this.viol);
+      this.viol = v2;
+    }
+    this.keys[this.count] = key;
+    this.viol[this.count] = v;
+    this.count++;
+  }
+
+  /** Move the `batch` most violated rows into `rows` (marked in `flags`); returns how many. */
+  takeMostViolated(batch: number, m: number, pairs: CandidatePairs, flags: RowFlags, rows: RowBuffer): number {
+    const { count, keys, viol } = this;
+    let threshold = 0;
+    if (count > batch) threshold = viol.slice(0, count).sort()[count - batch]!;
+    let added = 0;
+    for (let k = 0; k < count && added < batch; k++) {
+      if (viol[k]! < threshold) continue;
+      const key = keys[k]!;
+      const dir = key & 1;
+      const ew = key >>> 1;
+      const e = Math.floor(ew / m);
+      const w = ew - e * m;
+      const a = dir === 0 ? pairs.from[e]! : pairs.to[e]!;
+      const b = dir === 0 ? pairs.to[e]! : pairs.from[e]!;
+      flags.mark(key);
+      rows.push(a * m + w, b * m + w, pairs.factor[e]!);
+      added++;
+    }
+    return added;
+  }
+}
+
+/** A solver model of `base` set up for warm re-solves after rows are appended (Devex pricing; primal simplex on the dual form). */
+async function openGenerationLp(base: SparseLp, what: string, options: LpOptions | undefined, solver: 'simplex' | 'ipm', formulation: 'primal' | 'dual'): Promise<PersistentLp> {
+  const lp = await PersistentLp.open(base, what, { ...options, solver, crossover: true, formulation });
+  // Devex pricing: steepest-edge weights would be recomputed for every row
+  // after each addRows (measured: ~1 s per re-solve at 50k rows even when
+  // the warm start needs a dozen iterations; Devex re-solves take ~30 ms).
+  if (options?.highsOptions?.simplex_dual_edge_weight_strategy === undefined) lp.setOption('simplex_dual_edge_weight_strategy', 1);
+  // Dual formulation: appended rows are columns of the transposed model, the
+  // old basis stays primal feasible there, so primal simplex resumes.
+  if (formulation === 'dual' && options?.highsOptions?.simplex_strategy === undefined) lp.setOption('simplex_strategy', 4);
+  return lp;
+}
+
+/**
  * Solve `base` (the channel LP holding only its non-privacy rows, variables
  * x*m + w) with the privacy rows of `pairs` generated lazily; see above.
  */
@@ -109,74 +249,26 @@ export async function solveByConstraintGeneration(base: SparseLp, n: number, m: 
   const batch = Math.max(1, Math.floor(gen.batch ?? Math.max(5000, (n * m) / 4)));
   const maxRounds = gen.maxRounds ?? 200;
   const reach = gen.seedReach ?? 1.5;
-  const { from, to, factor: fE, exponent } = pairs;
-  // One flag per full-model row: key (e*m + w)*2 + dir, dir 0: C[a][w] <= f C[b][w], dir 1: C[b][w] <= f C[a][w].
-  // (a bitset: 64M rows for all pairs of a 20x20 grid take 8 MB).
-  const inModel = new Uint32Array(Math.ceil(total / 32));
-  const has = (key: number): boolean => (inModel[key >>> 5]! & (1 << (key & 31))) !== 0;
-  const mark = (key: number): void => {
-    inModel[key >>> 5] = inModel[key >>> 5]! | (1 << (key & 31));
-  };
+  const flags = new RowFlags(total);
   const rows = new RowBuffer();
-
-  // Seed rows.
-  if (reach > 0) {
-    const minExp = new Float64Array(n).fill(Infinity);
-    for (let e = 0; e < E; e++) {
-      const x = exponent[e]!;
-      if (x < minExp[from[e]!]!) minExp[from[e]!] = x;
-      if (x < minExp[to[e]!]!) minExp[to[e]!] = x;
-    }
-    const close = gen.closeness;
-    // Refuse early when even the seed would not fit (at most two rows per short pair and output).
-    let short = 0;
-    for (let e = 0; e < E; e++) if (exponent[e]! <= reach * Math.min(minExp[from[e]!]!, minExp[to[e]!]!)) short++;
-    assertLpFits(base.numCols, base.numRows + short * m, base.nonzeros + 2 * short * m, what);
-    for (let e = 0; e < E; e++) {
-      const a = from[e]!;
-      const b = to[e]!;
-      if (!(exponent[e]! <= reach * Math.min(minExp[a]!, minExp[b]!))) continue;
-      for (let w = 0; w < m; w++) {
-        const da = close ? close(a, w) : 0;
-        const db = close ? close(b, w) : 0;
-        const key = (e * m + w) * 2;
-        if (da <= db) {
-          mark(key);
-          rows.push(a * m + w, b * m + w, fE[e]!);
-        }
-        if (db <= da) {
-          mark(key + 1);
-          rows.push(b * m + w, a * m + w, fE[e]!);
-        }
-      }
-    }
-  }
+  if (reach > 0) seedRows(base, n, m, pairs, reach, gen.closeness, flags, rows, what);
   checkCancelled(options, `seeding ${what}`);
-  const seedRows = rows.count;
-  for (let k = 0; k < seedRows; k++) base.addRow2(-Infinity, 0, rows.i[k]!, 1, rows.j[k]!, -rows.f[k]!);
+  const seedCount = rows.count;
+  rows.appendTo(base);
   rows.clear();
 
   const first = gen.firstSolver ?? options?.solver ?? 'simplex';
   const formulation = gen.formulation ?? options?.formulation ?? 'dual';
-  let lp = await PersistentLp.open(base, what, { ...options, solver: first === 'ipm' ? 'ipm' : 'simplex', crossover: true, formulation });
-  // Devex pricing: steepest-edge weights would be recomputed for every row
-  // after each addRows (measured: ~1 s per re-solve at 50k rows even when
-  // the warm start needs a dozen iterations; Devex re-solves take ~30 ms).
-  if (options?.highsOptions?.simplex_dual_edge_weight_strategy === undefined) lp.setOption('simplex_dual_edge_weight_strategy', 1);
-  // Dual formulation: appended rows are columns of the transposed model, the
-  // old basis stays primal feasible there, so primal simplex resumes.
-  if (formulation === 'dual' && options?.highsOptions?.simplex_strategy === undefined) lp.setOption('simplex_strategy', 4);
+  let lp = await openGenerationLp(base, what, options, first === 'ipm' ? 'ipm' : 'simplex', formulation);
   const rounds: GenerationRound[] = [];
-  let privacyRows = seedRows;
+  let privacyRows = seedCount;
   let loadMs = lp.loadMs;
   let solveMs = 0;
   let checkMs = 0;
   let iterations = 0;
   let coldRetries = 0;
+  const violations = new Violations();
   try {
-    // Violation candidates of one round (key, violation), grown as needed.
-    let keys = new Int32Array(1 << 16);
-    let viol = new Float64Array(1 << 16);
     for (let round = 1; ; round++) {
       let sol: ReturnType<PersistentLp['run']>;
       try {
@@ -196,66 +288,16 @@ export async function solveByConstraintGeneration(base: SparseLp, n: number, m: 
       if (round === 1 && first === 'ipm') lp.setOption('solver', 'simplex');
       solveMs += sol.solveMs;
       iterations += sol.iterations;
-      const C = sol.colValue;
       const t0 = performance.now();
       checkCancelled(options, `checking the privacy rows of ${what}`);
-      let count = 0;
-      let maxV = 0;
-      for (let e = 0; e < E; e++) {
-        const a = from[e]!;
-        const b = to[e]!;
-        const f = fE[e]!;
-        const ra = a * m;
-        const rb = b * m;
-        const base0 = e * m * 2;
-        for (let w = 0; w < m; w++) {
-          const ca = C[ra + w]!;
-          const cb = C[rb + w]!;
-          const v1 = ca - f * cb;
-          const v2 = cb - f * ca;
-          const v = v1 > v2 ? v1 : v2;
-          if (v <= tol) continue;
-          const key = base0 + 2 * w + (v1 > v2 ? 0 : 1);
-          if (v > maxV) maxV = v;
-          if (has(key)) continue; // in the model: solver tolerance, not a missing row
-          if (count === keys.length) {
-            const k2 = new Int32Array(2 * count);
-            k2.set(keys);
-            keys = k2;
-            const v2a = new Float64Array(2 * count);
-            v2a.set(viol);
-            viol = v2a;
-          }
-          keys[count] = key;
-          viol[count] = v;
-          count++;
-        }
-      }
-      // Keep the `batch` most violated rows.
-      let threshold = 0;
-      if (count > batch) {
-        const sorted = viol.slice(0, count).sort();
-        threshold = sorted[count - batch]!;
-      }
-      let added = 0;
-      for (let k = 0; k < count && added < batch; k++) {
-        if (viol[k]! < threshold) continue;
-        const key = keys[k]!;
-        const dir = key & 1;
-        const ew = key >>> 1;
-        const e = Math.floor(ew / m);
-        const w = ew - e * m;
-        const a = dir === 0 ? from[e]! : to[e]!;
-        const b = dir === 0 ? to[e]! : from[e]!;
-        mark(key);
-        rows.push(a * m + w, b * m + w, fE[e]!);
-        added++;
-      }
+      violations.collect(sol.colValue, m, pairs, tol, flags);
+      const added = violations.takeMostViolated(batch, m, pairs, flags, rows);
       const ms = performance.now() - t0;
       checkMs += ms;
+      const { count, max: maxV } = violations;
       rounds.push({ rows: privacyRows, objective: sol.objective, violated: count, maxViolation: maxV, added, solveMs: sol.solveMs, checkMs: ms, iterations: sol.iterations });
       if (added === 0) {
-        return { colValue: C, objective: sol.objective, rounds, privacyRows, fullPrivacyRows: total, rows: lp.numRows, nonzeros: lp.nonzeros, loadMs, solveMs, checkMs, iterations, coldRetries };
+        return { colValue: sol.colValue, objective: sol.objective, rounds, privacyRows, fullPrivacyRows: total, rows: lp.numRows, nonzeros: lp.nonzeros, loadMs, solveMs, checkMs, iterations, coldRetries };
       }
       if (round >= maxRounds) {
         throw new MechError('too-large', `${what}: constraint generation did not converge in ${maxRounds} rounds (${count} rows still violated, largest violation ${maxV.toExponential(2)})`, { rounds: maxRounds, violated: count });
@@ -264,7 +306,7 @@ export async function solveByConstraintGeneration(base: SparseLp, n: number, m: 
       const t1 = performance.now();
       lp.addRows(...rows.csr());
       // The same rows in `base`, for a cold rebuild after a numerical failure.
-      for (let k = 0; k < rows.count; k++) base.addRow2(-Infinity, 0, rows.i[k]!, 1, rows.j[k]!, -rows.f[k]!);
+      rows.appendTo(base);
       loadMs += performance.now() - t1;
       privacyRows += added;
       rows.clear();
@@ -300,6 +342,10 @@ class RowBuffer {
   }
   clear(): void {
     this.count = 0;
+  }
+  /** Append the rows to a model being built. */
+  appendTo(lp: SparseLp): void {
+    for (let k = 0; k < this.count; k++) lp.addRow2(-Infinity, 0, this.i[k]!, 1, this.j[k]!, -this.f[k]!);
   }
   csr(): [Float64Array, Float64Array, Int32Array, Int32Array, Float64Array] {
     const k = this.count;

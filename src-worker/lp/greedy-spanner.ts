@@ -4,7 +4,7 @@ import type { WeightedEdges } from '../metric/domain';
 import { MinHeap } from '../numeric/min-heap';
 
 /**
- * Greedy spanner of dilation delta over a finite metric (SPEC §2): consider
+ * Greedy spanner of dilation delta over a finite metric (docs/lp.md, "Privacy models"): consider
  * the pairs by increasing distance (ties by index) and add the edge {i, j}
  * when the current graph distance between i and j exceeds delta * d(i, j).
  * Every pair is then joined by a path of length <= delta * d(i, j).

@@ -3,7 +3,7 @@ import type { Matrix } from '../linalg/matrix';
 import type { Domain } from '../metric/domain';
 
 /**
- * Local adapter for losses (SPEC §3) until the measure module's loss types
+ * Local adapter for losses (docs/measures.md, "Gain and loss functions") until the measure module's loss types
  * exist: a dense Matrix loss[w][x] (rows = outputs/guesses w, columns =
  * secrets x), a function loss(w, x), or a built-in name. Built-in names need
  * a distance between an output and a secret: the domain's own distance when

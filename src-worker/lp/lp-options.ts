@@ -27,7 +27,7 @@ export interface LpOptions {
   timeLimitSeconds?: number;
   /**
    * HiGHS LP algorithm. Default: dual simplex for small models, interior
-   * point with crossover above IPM_ROW_THRESHOLD rows (see sparse-model.ts
+   * point with crossover above IPM_ROW_THRESHOLD rows (see persistent-lp.ts
    * and test/bench/lp.bench.ts).
    */
   solver?: 'simplex' | 'ipm' | 'choose';

@@ -6,14 +6,14 @@ import type { MechanismFacts } from '../mechanism/facts';
 import type { Domain } from '../metric/domain';
 import { type LossInput, type OutputSet, resolveLoss, secretsAsOutputs } from './loss-input';
 import type { LpOptions } from './lp-options';
-import type { ConstraintMode } from './privacy-constraint-graph';
-import { solvePrivateChannelLp } from './private-channel-lp';
+import type { ConstraintMode, PrivacyConstraintGraph } from './privacy-constraint-graph';
+import { type PrivateChannelSolution, solvePrivateChannelLp } from './private-channel-lp';
 import type { GenerationOptions } from './constraint-generation';
 import type { DecompositionOptions, DecompositionStop } from './column-decomposition';
 import { edgesIfAvailable } from '../metric/shortest-paths';
 
 /**
- * The privacy model of the optimal-mechanism LP (issue 13):
+ * The privacy model of the optimal-mechanism LP (docs/lp.md, "Privacy models"):
  *  - 'exact': all pairs, C[x][w] <= e^(eps d(x, x')) C[x'][w]: the true optimum;
  *  - 'spanner': the pairs of a greedy delta-spanner with eps/delta (a
  *    restriction of the exact model: private, optimal only up to the dilation);
@@ -21,7 +21,8 @@ import { edgesIfAvailable } from '../metric/shortest-paths';
  *    grids), equivalent to all pairs there.
  */
 export type LpPrivacyModel = 'exact' | 'spanner' | 'edges';
-export type LpMethod = 'full-model' | 'constraint-generation' | 'decomposition';
+export type { LpMethod } from './private-channel-lp';
+import type { LpMethod } from './private-channel-lp';
 /** Why the solve ended: 'optimal' (certified to 1e-9), 'target-gap', or a limit with the best mechanism so far. */
 export type LpStop = DecompositionStop;
 
@@ -131,7 +132,7 @@ export interface OptimalMechanismOptions extends LpOptions {
   decomposition?: 'auto' | 'on' | 'off';
   decompositionOptions?: DecompositionOptions;
   /**
-   * The privacy model (issue 13). When set (or 'auto'), the LP is solved by
+   * The privacy model (docs/lp.md, "Privacy models"). When set (or 'auto'), the LP is solved by
    * decomposition with a certified gap, `constraints`, `generation` and
    * `decomposition` are ignored, and the result carries `lp`. Without it the
    * legacy choice (constraints 'auto') applies.
@@ -148,7 +149,114 @@ export interface OptimalMechanismOptions extends LpOptions {
 }
 
 /**
- * Optimal eps*d-private mechanism for a prior and a loss (SPEC §2):
+ * The LP's cost pi_x loss(w, x) at x*m + w, rescaled to max |cost| = 1: the
+ * optimum is the same channel at any positive scale, and HiGHS treats costs
+ * of 1e20 and more as infinite (a 1e308 loss made the solve fail). Reported
+ * objectives are scaled back by `scale`.
+ */
+function scaledCost(domain: Domain, outputs: OutputSet, pi: ArrayLike<number>, lossAt: (w: number, x: number) => number): { cost: Float64Array; scale: number } {
+  const n = domain.n;
+  const m = outputs.n;
+  const cost = new Float64Array(n * m);
+  for (let x = 0; x < n; x++) {
+    const px = pi[x]!;
+    for (let w = 0; w < m; w++) {
+      const l = lossAt(w, x);
+      if (!Number.isFinite(l)) throw new MechError('invalid-input', `loss(${outputs.label(w)}, ${domain.label(x)}) is ${l}, not a finite number`);
+      cost[x * m + w] = px * l;
+    }
+  }
+  let scale = 0;
+  for (let i = 0; i < cost.length; i++) scale = Math.max(scale, Math.abs(cost[i]!));
+  if (!(scale > 0) || !Number.isFinite(scale)) scale = 1;
+  if (scale !== 1) for (let i = 0; i < cost.length; i++) cost[i] = cost[i]! / scale;
+  return { cost, scale };
+}
+
+/** Decomposition options of the typed path: target gap, threads, stop flag, and typed progress (monotonic fraction) into `history`. */
+function typedDecompositionOptions(options: OptimalMechanismOptions, scale: number, history: LpProgress[], startedAt: number): DecompositionOptions {
+  const stopFlag = options.stopFlag;
+  return {
+    tolerance: options.targetGap ?? DEFAULT_TARGET_GAP,
+    threads: options.threads ?? 1,
+    startedAt,
+    ...(stopFlag ? { shouldStop: () => Atomics.load(stopFlag, 0) !== 0 } : {}),
+    ...options.decompositionOptions,
+    onRound: (r) => {
+      options.decompositionOptions?.onRound?.(r);
+      const objective = r.objective * scale;
+      const bound = r.bound * scale;
+      const target = options.targetGap ?? DEFAULT_TARGET_GAP;
+      const gapFrac = Math.min(1, Math.log10(Math.max(r.gap, target)) / Math.log10(target));
+      const timeFrac = options.timeLimitSeconds ? r.elapsedMs / 1000 / options.timeLimitSeconds : 0;
+      const last = history.length > 0 ? history[history.length - 1]!.fraction : 0;
+      const p: LpProgress = { round: r.round, objective, bound, gap: r.gap, elapsedMs: r.elapsedMs, fraction: Math.max(last, Math.min(1, Math.max(0, gapFrac, timeFrac))) };
+      history.push(p);
+      options.onLpProgress?.(p);
+    },
+  };
+}
+
+function labelledChannel(domain: Domain, outputs: OutputSet, C: Float64Array): DenseChannel {
+  const rowLabels: string[] = [];
+  const colLabels: string[] = [];
+  for (let x = 0; x < domain.n; x++) rowLabels.push(domain.label(x));
+  for (let w = 0; w < outputs.n; w++) colLabels.push(outputs.label(w));
+  return new DenseChannel(new Matrix(domain.n, outputs.n, C), rowLabels, colLabels);
+}
+
+/** Which pairs carry constraints, in words (for the guarantee). */
+function constraintsInWords(graph: PrivacyConstraintGraph): string {
+  if (graph.mode === 'edges') return 'constraints on the graph edges of d';
+  if (graph.mode === 'spanner') return `constraints with eps/${graph.delta} on a greedy spanner of dilation ${graph.delta}`;
+  if (graph.mode === 'exact') return 'constraints on all pairs not implied by an equally long path';
+  return 'constraints on all pairs';
+}
+
+/** The typed LP record of a solve (objective and bounds scaled back; see docs/lp.md, "The certified lower bound and the gap"). */
+function typedLpResult(
+  s: PrivateChannelSolution,
+  chosen: { model: LpPrivacyModel; reason: string; choice: 'auto' | 'requested' } | null,
+  options: OptimalMechanismOptions,
+  objective: number,
+  scale: number,
+  cost: Float64Array,
+  tStart: number,
+  history: LpProgress[],
+): OptimalLpResult {
+  const model: LpPrivacyModel = s.graph.mode === 'spanner' ? 'spanner' : s.graph.mode === 'edges' ? 'edges' : 'exact';
+  const dec = s.decomposition;
+  // Certified lower bound on the model's optimum: the Lagrangian bound of the
+  // decomposition; for a full model or constraint generation, the solver's
+  // optimum (a vertex optimal to HiGHS' tolerances).
+  const lowerBound = dec ? Math.min(dec.bound * scale, objective) : Math.min(s.lpObjective * scale, objective);
+  const gap = objective > 0 ? Math.max(0, (objective - lowerBound) / objective) : 0;
+  // Costs are >= 0 when every loss is: 0 is then a valid bound too.
+  let costsNonNegative = true;
+  for (let i = 0; i < cost.length; i++) if (cost[i]! < 0) costsNonNegative = false;
+  const exactLowerBound =
+    model !== 'spanner' ? lowerBound : dec?.exactBound !== undefined ? Math.min(costsNonNegative ? Math.max(0, dec.exactBound * scale) : dec.exactBound * scale, lowerBound) : null;
+  const stoppedBy: LpStop = dec ? dec.stoppedBy : 'optimal';
+  return {
+    model,
+    modelChoice: chosen?.choice ?? 'requested',
+    modelReason: chosen?.reason ?? `legacy constraint mode '${options.constraints ?? 'auto'}'`,
+    delta: s.graph.delta,
+    method: dec ? 'decomposition' : s.generation ? 'constraint-generation' : 'full-model',
+    objective,
+    lowerBound,
+    gap,
+    exactLowerBound,
+    rounds: dec ? dec.rounds.length : s.generation ? s.generation.rounds.length : 1,
+    timeMs: performance.now() - tStart,
+    stoppedBy,
+    timeLimitReached: stoppedBy === 'time-limit',
+    history,
+  };
+}
+
+/**
+ * Optimal eps*d-private mechanism for a prior and a loss (docs/mechanisms.md, "Optimal mechanism"):
  * minimise sum_x pi_x sum_w C[x][w] loss(w, x) over row-stochastic C >= 0
  * with the d-privacy constraints (on graph edges, on a spanner's edges with
  * eps/delta, or on all pairs). `lp` is the typed LP record (model, method,
@@ -165,48 +273,13 @@ export async function optimalMechanism(domain: Domain, eps: number, prior: Array
   if (!Number.isInteger(m) || m < 1) throw new MechError('invalid-input', `the output set must have at least one element, got ${m}`);
   assertDenseFits(n, m, `optimal mechanism on ${domain.spec}`);
   const lossAt = resolveLoss(loss, outputs, n);
-  const cost = new Float64Array(n * m);
-  for (let x = 0; x < n; x++) {
-    const px = pi[x]!;
-    for (let w = 0; w < m; w++) {
-      const l = lossAt(w, x);
-      if (!Number.isFinite(l)) throw new MechError('invalid-input', `loss(${outputs.label(w)}, ${domain.label(x)}) is ${l}, not a finite number`);
-      cost[x * m + w] = px * l;
-    }
-  }
-  // The LP sees the cost rescaled to max |cost| = 1: the optimum is the same channel at any positive scale,
-  // and HiGHS treats costs of 1e20 and more as infinite (a 1e308 loss made the solve fail). Reported
-  // objectives are scaled back.
-  let scale = 0;
-  for (let i = 0; i < cost.length; i++) scale = Math.max(scale, Math.abs(cost[i]!));
-  if (!(scale > 0) || !Number.isFinite(scale)) scale = 1;
-  if (scale !== 1) for (let i = 0; i < cost.length; i++) cost[i] = cost[i]! / scale;
+  const { cost, scale } = scaledCost(domain, outputs, pi, lossAt);
   // The typed path: a privacy model, solved by decomposition (certified gap, time limit, best so far).
   const chosen = options.model === undefined ? null : options.model === 'auto' ? { ...chooseLpModel(domain, m), choice: 'auto' as const } : { model: options.model, reason: 'requested', choice: 'requested' as const };
   if (chosen?.model === 'edges' && !edgesIfAvailable(domain)) throw new MechError('not-applicable', `the 'edges' privacy model needs a domain with graph edges; ${domain.spec} has none (use 'exact' or 'spanner')`);
   if (options.targetGap !== undefined && !(options.targetGap > 0 && options.targetGap < 1)) throw new MechError('invalid-input', `the target gap must be in (0, 1), got ${options.targetGap}`);
   const history: LpProgress[] = [];
-  const stopFlag = options.stopFlag;
-  const decompositionOptions: DecompositionOptions | undefined = chosen
-    ? {
-        tolerance: options.targetGap ?? DEFAULT_TARGET_GAP,
-        threads: options.threads ?? 1,
-        ...(stopFlag ? { shouldStop: () => Atomics.load(stopFlag, 0) !== 0 } : {}),
-        ...options.decompositionOptions,
-        onRound: (r) => {
-          options.decompositionOptions?.onRound?.(r);
-          const objective = r.objective * scale;
-          const bound = r.bound * scale;
-          const target = options.targetGap ?? DEFAULT_TARGET_GAP;
-          const gapFrac = Math.min(1, Math.log10(Math.max(r.gap, target)) / Math.log10(target));
-          const timeFrac = options.timeLimitSeconds ? r.elapsedMs / 1000 / options.timeLimitSeconds : 0;
-          const last = history.length > 0 ? history[history.length - 1]!.fraction : 0;
-          const p: LpProgress = { round: r.round, objective, bound, gap: r.gap, elapsedMs: r.elapsedMs, fraction: Math.max(last, Math.min(1, Math.max(0, gapFrac, timeFrac))) };
-          history.push(p);
-          options.onLpProgress?.(p);
-        },
-      }
-    : options.decompositionOptions;
+  const decompositionOptions = chosen ? typedDecompositionOptions(options, scale, history, tStart) : options.decompositionOptions;
   const s = await solvePrivateChannelLp(
     {
       domain,
@@ -229,49 +302,11 @@ export async function optimalMechanism(domain: Domain, eps: number, prior: Array
     },
     options,
   );
-  const rowLabels: string[] = [];
-  const colLabels: string[] = [];
-  for (let x = 0; x < n; x++) rowLabels.push(domain.label(x));
-  for (let w = 0; w < m; w++) colLabels.push(outputs.label(w));
-  const channel = new DenseChannel(new Matrix(n, m, s.channel), rowLabels, colLabels);
-  const how =
-    s.graph.mode === 'edges'
-      ? 'constraints on the graph edges of d'
-      : s.graph.mode === 'spanner'
-        ? `constraints with eps/${s.graph.delta} on a greedy spanner of dilation ${s.graph.delta}`
-        : s.graph.mode === 'exact'
-          ? 'constraints on all pairs not implied by an equally long path'
-          : 'constraints on all pairs';
+  const channel = labelledChannel(domain, outputs, s.channel);
+  const how = constraintsInWords(s.graph);
   const objective = s.objective * scale;
-  const model: LpPrivacyModel = s.graph.mode === 'spanner' ? 'spanner' : s.graph.mode === 'edges' ? 'edges' : 'exact';
-  const dec = s.decomposition;
-  // Certified lower bound on the model's optimum: the Lagrangian bound of the
-  // decomposition; for a full model or constraint generation, the solver's
-  // optimum (a vertex optimal to HiGHS' tolerances).
-  const lowerBound = dec ? Math.min(dec.bound * scale, objective) : Math.min(s.lpObjective * scale, objective);
-  const gap = objective > 0 ? Math.max(0, (objective - lowerBound) / objective) : 0;
-  // Costs are >= 0 when every loss is: 0 is then a valid bound too.
-  let costsNonNegative = true;
-  for (let i = 0; i < cost.length; i++) if (cost[i]! < 0) costsNonNegative = false;
-  const exactLowerBound =
-    model !== 'spanner' ? lowerBound : dec?.exactBound !== undefined ? Math.min(costsNonNegative ? Math.max(0, dec.exactBound * scale) : dec.exactBound * scale, lowerBound) : null;
-  const stoppedBy: LpStop = dec ? dec.stoppedBy : 'optimal';
-  const lp: OptimalLpResult = {
-    model,
-    modelChoice: chosen?.choice ?? 'requested',
-    modelReason: chosen?.reason ?? `legacy constraint mode '${options.constraints ?? 'auto'}'`,
-    delta: s.graph.delta,
-    method: dec ? 'decomposition' : s.generation ? 'constraint-generation' : 'full-model',
-    objective,
-    lowerBound,
-    gap,
-    exactLowerBound,
-    rounds: dec ? dec.rounds.length : s.generation ? s.generation.rounds.length : 1,
-    timeMs: performance.now() - tStart,
-    stoppedBy,
-    timeLimitReached: stoppedBy === 'time-limit',
-    history,
-  };
+  const lp = typedLpResult(s, chosen, options, objective, scale, cost, tStart, history);
+  const { gap, stoppedBy } = lp;
   const early = stoppedBy === 'time-limit' || stoppedBy === 'stopped' || stoppedBy === 'iteration-limit' || stoppedBy === 'solver-memory';
   return {
     kind: 'optimal',

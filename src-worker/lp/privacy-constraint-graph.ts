@@ -4,7 +4,7 @@ import type { Domain } from '../metric/domain';
 import { greedySpanner } from './greedy-spanner';
 
 /**
- * Which pairs of secrets carry d-privacy constraints in an LP (SPEC §2):
+ * Which pairs of secrets carry d-privacy constraints in an LP (docs/lp.md, "Privacy models"):
  *  - 'edges': the domain's own graph (line, ring, graphs, Manhattan/Chebyshev
  *    grids), whose shortest-path metric is d, so edge constraints imply all pairs;
  *  - 'spanner': a greedy spanner of dilation delta with eps/delta on its edges

@@ -3,7 +3,7 @@ import { MinHeap } from '../numeric/min-heap';
 import type { PrivacyConstraintGraph } from './privacy-constraint-graph';
 
 /**
- * Make an LP solution satisfy its privacy constraints exactly (SPEC §4
+ * Make an LP solution satisfy its privacy constraints exactly (docs/lp.md, "Privacy repair"; docs/privacy-check.md
  * checks them to a 1e-9 relative tolerance, tighter than what an LP solver
  * guarantees for entries near 0: with a 1e-10 feasibility tolerance a vertex
  * may hold C[x][w] = 0 next to C[x'][w] = 1e-11, an infinite ratio).

@@ -1,9 +1,10 @@
 import { MechError } from '../errors';
 import type { Domain } from '../metric/domain';
-import { assertLpFits } from './memory-estimate';
+import { assertLpFits, estimateLpBytes, LP_MEMORY_LIMIT_BYTES } from './memory-estimate';
 import { type LpOptions, checkCancelled, progress } from './lp-options';
 import { type ConstraintMode, type PrivacyConstraintGraph, DEFAULT_SPANNER_DELTA, privacyConstraintGraph } from './privacy-constraint-graph';
-import { SparseLp, solveSparseLp } from './sparse-model';
+import { solveSparseLp } from './persistent-lp';
+import { SparseLp } from './sparse-model';
 import { domainSymmetries } from './domain-symmetries';
 import { type PairOrbits, pairOrbits } from './orbit-reduction';
 import { repairPrivacy } from './privacy-repair';
@@ -11,8 +12,8 @@ import { type GenerationOptions, type GenerationRound, solveByConstraintGenerati
 import { type DecompositionIteration, type DecompositionOptions, type DecompositionStop, solveByColumnDecomposition } from './column-decomposition';
 
 /**
- * The LP over d-private channels shared by the optimal mechanism (SPEC §2)
- * and the capacities (SPEC §6): variables C[x][w] (index x*m + w) for n
+ * The LP over d-private channels shared by the optimal mechanism (docs/lp.md,
+ * "The private-channel LP") and the capacities (docs/capacities.md, "Capacities by linear programming"): variables C[x][w] (index x*m + w) for n
  * secrets and m outputs, C >= 0, each row summing to 1, and for every
  * constrained pair {x, x'} and output w both
  *   C[x][w] - e^(exponent) C[x'][w] <= 0  and  C[x'][w] - e^(exponent) C[x][w] <= 0,
@@ -133,91 +134,100 @@ export function privateChannelLpSize(n: number, m: number, pairs: number): { var
   return { variables: n * m, rows: n + 2 * pairs * m, nonzeros: n * m + 4 * pairs * m };
 }
 
-export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: LpOptions): Promise<PrivateChannelSolution> {
-  const { domain, eps, outputs: m, cost } = p;
+/** How the private-channel LP is solved. */
+export type LpMethod = 'full-model' | 'constraint-generation' | 'decomposition';
+
+export interface LpStrategyInput {
+  n: number;
+  m: number;
+  mode: ConstraintMode;
+  generation: 'auto' | 'on' | 'off';
+  decomposition: 'auto' | 'on' | 'off';
+  sense: 'minimize' | 'maximize';
+  /** Whether the symmetry reduction applies (orbits found). */
+  orbits: boolean;
+  /** Constrained pairs of the graph (read only for sparse graphs: spanner, edges, auto). */
+  pairs: number;
+  /** Solver heap limit (default LP_MEMORY_LIMIT_BYTES). */
+  memoryLimit?: number;
+}
+
+export interface LpStrategy {
+  method: LpMethod;
+  /** Solve one variable per orbit (the full model only). */
+  orbits: boolean;
+}
+
+/**
+ * The solution method for a private-channel LP, from sizes and the caller's
+ * switches alone (pure; measured thresholds in src-worker/lp/README.md):
+ * 'on' forces decomposition (first) or constraint generation (both drop the
+ * orbit reduction); on a whole graph ('exact', 'all-pairs') without orbits,
+ * constraint generation above GENERATION_ROW_THRESHOLD rows; on a sparse
+ * graph (spanner, edges) without orbits, decomposition when minimising over
+ * at least DECOMPOSITION_MIN_VARIABLES variables, else the full model when it
+ * fits the solver heap, else decomposition (or generation when decomposition
+ * is off).
+ */
+export function chooseLpStrategy(s: LpStrategyInput): LpStrategy {
+  const whole = s.mode === 'all-pairs' || s.mode === 'exact';
+  const orbits = s.orbits && s.generation !== 'on' && s.decomposition !== 'on';
+  if (s.decomposition === 'on') return { method: 'decomposition', orbits };
+  const allPairsRows = privateChannelLpSize(s.n, s.m, (s.n * (s.n - 1)) / 2).rows;
+  if (!orbits && (s.generation === 'on' || (s.generation === 'auto' && whole && allPairsRows > GENERATION_ROW_THRESHOLD))) return { method: 'constraint-generation', orbits };
+  if (orbits || whole || s.generation === 'on') return { method: 'full-model', orbits };
+  // Measured 2.6x (8x8) to 17x (12x12) faster than the full model (test/bench/lp.bench.ts).
+  if (s.decomposition === 'auto' && s.sense === 'minimize' && s.n * s.m >= DECOMPOSITION_MIN_VARIABLES) return { method: 'decomposition', orbits };
+  const size = privateChannelLpSize(s.n, s.m, s.pairs);
+  // Too large as one model: decomposition by output column (minutes on the 20 x 20 grid), else constraint generation.
+  if (estimateLpBytes(size.variables, size.rows, size.nonzeros) > (s.memoryLimit ?? LP_MEMORY_LIMIT_BYTES)) {
+    if (s.decomposition === 'auto') return { method: 'decomposition', orbits };
+    if (s.generation === 'auto') return { method: 'constraint-generation', orbits };
+  }
+  return { method: 'full-model', orbits };
+}
+
+/** The orbit reduction of the problem, when it applies (outputs are the secrets, cost invariant under the domain's isometries). */
+function symmetryOrbits(p: PrivateChannelProblem): { orbits: PairOrbits | null; generators: number } {
+  const n = p.domain.n;
+  if ((p.symmetry ?? 'auto') !== 'auto' || !p.outputsAreSecrets || p.outputs !== n) return { orbits: null, generators: 0 };
+  const gens = domainSymmetries(p.domain);
+  if (gens.length <= 1) return { orbits: null, generators: 0 };
+  const orbits = pairOrbits(n, gens, p.cost);
+  return { orbits, generators: orbits ? gens.length - 1 : 0 };
+}
+
+/** What a method hands back to solvePrivateChannelLp. */
+interface MethodSolution {
+  sol: { objective: number; colValue: Float64Array; solveMs: number; iterations: number };
+  solvedCols: number;
+  solvedRows: number;
+  generation?: PrivateChannelSolution['generation'];
+  decomposition?: PrivateChannelSolution['decomposition'];
+}
+
+async function solveDecomposed(p: PrivateChannelProblem, graph: PrivacyConstraintGraph, options: LpOptions | undefined): Promise<MethodSolution> {
+  const { domain, eps } = p;
   const n = domain.n;
-  if (!Number.isInteger(m) || m < 1) throw new MechError('invalid-input', `${p.what}: the output set must have at least one element, got ${m}`);
-  if (cost.length !== n * m) throw new MechError('internal', `${p.what}: cost has ${cost.length} entries, expected ${n * m}`);
   const mode = p.constraints ?? 'auto';
-  const t0 = performance.now();
-  // Symmetry first: the early size checks below divide by the average orbit
-  // size (the orbit LP has that many times fewer variables, and about as many
-  // times fewer rows).
-  let orbits: PairOrbits | null = null;
-  let generators = 0;
-  if ((p.symmetry ?? 'auto') === 'auto' && p.outputsAreSecrets && m === n) {
-    const gens = domainSymmetries(domain);
-    if (gens.length > 1) {
-      orbits = pairOrbits(n, gens, cost);
-      if (orbits) generators = gens.length - 1;
-    }
+  // The exact model's pairs, uncapped factors (a capped factor would be a stronger row, not the exact model's; rows above e^18 are left out of pricing anyway).
+  let relaxedPairs: { from: Int32Array; to: Int32Array; factor: Float64Array } | undefined;
+  if (p.boundExact && graph.mode === 'spanner') {
+    const all = privacyConstraintGraph(domain, eps, 'all-pairs');
+    relaxedPairs = { from: all.from, to: all.to, factor: Float64Array.from(all.exponent, (x) => Math.exp(x)) };
   }
-  // Average orbit size: the reduced LP is about this many times smaller.
-  const factor = orbits ? (n * m) / orbits.count : 1;
-  const fits = (s: { variables: number; rows: number; nonzeros: number }): void =>
-    assertLpFits(Math.ceil(s.variables / factor), Math.ceil(s.rows / factor), Math.ceil(s.nonzeros / factor), p.what);
-  const genMode = p.generation ?? 'auto';
-  const decMode = p.decomposition ?? 'auto';
-  // Refuse early: even the constraint-free part, or all pairs (before enumerating them), may not fit.
-  // (Not for a decomposition: it never builds that model; its master makes its own start test.)
-  if (decMode !== 'on') fits({ variables: n * m, rows: n, nonzeros: n * m });
-  if ((genMode === 'on' || decMode === 'on') && orbits) {
-    orbits = null; // generation works on the full variable set
-    generators = 0;
+  // Exact model: its lazy pricing starts from a greedy 1.1-spanner's edges (at the full factor, a subset of the exact rows), whose paths are within 10% of every pair's distance.
+  let seedPairs: { from: Int32Array; to: Int32Array } | undefined;
+  if ((mode === 'exact' || mode === 'all-pairs') && graph.from.length > 8 * n) {
+    const sp = privacyConstraintGraph(domain, eps, 'spanner', DEFAULT_SPANNER_DELTA);
+    seedPairs = { from: sp.from, to: sp.to };
   }
-  const allPairsSize = privateChannelLpSize(n, m, (n * (n - 1)) / 2);
-  const wholeGraph = mode === 'all-pairs' || mode === 'exact';
-  // 'exact' and 'all-pairs' decide before enumerating pairs (the delta = 1
-  // spanner alone costs ~20 s at 400 points; with generation, all pairs are
-  // checked instead: equivalent constraints, and checking is cheap).
-  let decompose = decMode === 'on';
-  let generate = !decompose && !orbits && (genMode === 'on' || (genMode === 'auto' && wholeGraph && allPairsSize.rows > GENERATION_ROW_THRESHOLD));
-  if (mode === 'all-pairs' && !generate) fits(allPairsSize);
-  progress(options, 0, `building the privacy constraint graph of ${domain.spec}`);
-  const graph = (generate || decompose) && mode === 'exact' ? { ...privacyConstraintGraph(domain, eps, 'all-pairs'), mode: 'exact' as const } : privacyConstraintGraph(domain, eps, mode, p.delta ?? DEFAULT_SPANNER_DELTA);
-  const E = graph.from.length;
-  const size = privateChannelLpSize(n, m, E);
-  // Spanner / edge graphs are already sparse: generation pays (one long first
-  // solve, then cheap warm re-solves) only when the full model does not fit.
-  if (!orbits && !decompose && genMode !== 'on' && !wholeGraph && decMode === 'auto' && p.sense === 'minimize' && n * m >= DECOMPOSITION_MIN_VARIABLES) {
-    // Measured 2.6x (8x8) to 17x (12x12) faster than the full model (test/bench/lp.bench.ts).
-    decompose = true;
-  }
-  if (!orbits && !decompose && genMode !== 'on' && !wholeGraph) {
-    try {
-      fits(size);
-    } catch (e) {
-      if (!(e instanceof MechError && e.code === 'too-large')) throw e;
-      // Too large as one model: decomposition by output column (minutes on the 20 x 20 grid), else constraint generation.
-      if (decMode === 'auto') decompose = true;
-      else if (genMode === 'auto') generate = true;
-    }
-  }
-  let generation: PrivateChannelSolution['generation'];
-  let decomposition: PrivateChannelSolution['decomposition'];
-  let sol: { objective: number; colValue: Float64Array; solveMs: number; loadMs: number; iterations: number };
-  let buildMs: number;
-  let solvedCols: number;
-  let solvedRows: number;
-  if (decompose) {
-    checkCancelled(options, `building ${p.what}`);
-    progress(options, 0.1, `solving ${p.what} by column decomposition: ${size.variables} variables, ${size.rows} constraints as ${m} pricing LPs of ${n} variables and ${2 * E} rows`);
-    buildMs = performance.now() - t0;
-    // The exact model's pairs, uncapped factors (a capped factor would be a stronger row, not the exact model's; rows above e^18 are left out of pricing anyway).
-    let relaxedPairs: { from: Int32Array; to: Int32Array; factor: Float64Array } | undefined;
-    if (p.boundExact && graph.mode === 'spanner') {
-      const all = privacyConstraintGraph(domain, eps, 'all-pairs');
-      relaxedPairs = { from: all.from, to: all.to, factor: Float64Array.from(all.exponent, (x) => Math.exp(x)) };
-    }
-    // Exact model: its lazy pricing starts from a greedy 1.1-spanner's edges (at the full factor, a subset of the exact rows), whose paths are within 10% of every pair's distance.
-    let seedPairs: { from: Int32Array; to: Int32Array } | undefined;
-    if ((mode === 'exact' || mode === 'all-pairs') && graph.from.length > 8 * n) {
-      const sp = privacyConstraintGraph(domain, eps, 'spanner', DEFAULT_SPANNER_DELTA);
-      seedPairs = { from: sp.from, to: sp.to };
-    }
-    const d = await solveByColumnDecomposition(n, m, cost, p.sense, { from: graph.from, to: graph.to, factor: edgeFactors(graph) }, p.what, options, { relaxedPairs, seedPairs, ...p.decompositionOptions });
-    sol = { objective: d.objective, colValue: d.channel, solveMs: d.masterMs + d.pricingMs, loadMs: 0, iterations: d.simplexIterations };
-    decomposition = {
+  const d = await solveByColumnDecomposition(n, p.outputs, p.cost, p.sense, { from: graph.from, to: graph.to, factor: edgeFactors(graph) }, p.what, options, { relaxedPairs, seedPairs, ...p.decompositionOptions });
+  return {
+    sol: { objective: d.objective, colValue: d.channel, solveMs: d.masterMs + d.pricingMs, iterations: d.simplexIterations },
+    solvedCols: d.columns,
+    solvedRows: n,
+    decomposition: {
       rounds: d.iterations,
       bound: d.bound,
       gap: d.gap,
@@ -233,44 +243,40 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
       pricingFailures: d.pricingFailures,
       plateauColumns: d.plateauColumns,
       exactBoundMs: d.relaxedBoundMs,
-    };
-    solvedCols = d.columns;
-    solvedRows = n;
-  } else if (generate) {
-    checkCancelled(options, `building ${p.what}`);
-    progress(options, 0.1, `building ${p.what} by constraint generation: ${size.variables} variables, up to ${size.rows} constraints`);
-    const lp = buildFullLp(p, null, { variables: n * m, rows: n, nonzeros: n * m }, options);
-    buildMs = performance.now() - t0;
-    // Seed: the 8-neighbours (reach 1.5) when checking all pairs, the 4-neighbours (1.2) on a sparse graph (measured, lp.bench.ts).
-    const genOpts = { seedReach: wholeGraph ? 1.5 : 1.2, ...p.generationOptions };
-    const g = await solveByConstraintGeneration(lp, n, m, { from: graph.from, to: graph.to, exponent: graph.exponent, factor: edgeFactors(graph) }, p.what, options, genOpts);
-    sol = { objective: g.objective, colValue: g.colValue, solveMs: g.solveMs + g.checkMs, loadMs: g.loadMs, iterations: g.iterations };
-    generation = { rounds: g.rounds, privacyRows: g.privacyRows, fullPrivacyRows: g.fullPrivacyRows, checkMs: g.checkMs, coldRetries: g.coldRetries };
-    solvedCols = n * m;
-    solvedRows = g.rows;
-  } else {
-    fits(size);
-    checkCancelled(options, `building ${p.what}`);
-    progress(options, 0.1, `building ${p.what}: ${size.variables} variables, ${size.rows} constraints${orbits ? `, reduced to ${orbits.count} orbit variables by symmetry` : ''}`);
-    const lp = orbits ? buildOrbitLp(p, graph, orbits, options) : buildFullLp(p, graph, size, options);
-    assertLpFits(lp.numCols, lp.numRows, lp.nonzeros, p.what);
-    buildMs = performance.now() - t0;
-    checkCancelled(options, `building ${p.what}`);
-    sol = await solveSparseLp(lp, p.what, options);
-    solvedCols = lp.numCols;
-    solvedRows = lp.numRows;
-  }
-  progress(options, 0.9, `extracting the channel of ${p.what}`);
-  let C = sol.colValue;
+    },
+  };
+}
+
+async function solveGenerated(p: PrivateChannelProblem, graph: PrivacyConstraintGraph, whole: boolean, options: LpOptions | undefined): Promise<MethodSolution> {
+  const n = p.domain.n;
+  const m = p.outputs;
+  const lp = buildFullLp(p, null, { variables: n * m, rows: n, nonzeros: n * m }, options);
+  // Seed: the 8-neighbours (reach 1.5) when checking all pairs, the 4-neighbours (1.2) on a sparse graph (measured, lp.bench.ts).
+  const genOpts = { seedReach: whole ? 1.5 : 1.2, ...p.generationOptions };
+  const g = await solveByConstraintGeneration(lp, n, m, { from: graph.from, to: graph.to, exponent: graph.exponent, factor: edgeFactors(graph) }, p.what, options, genOpts);
+  return {
+    sol: { objective: g.objective, colValue: g.colValue, solveMs: g.solveMs + g.checkMs + g.loadMs, iterations: g.iterations },
+    solvedCols: n * m,
+    solvedRows: g.rows,
+    generation: { rounds: g.rounds, privacyRows: g.privacyRows, fullPrivacyRows: g.fullPrivacyRows, checkMs: g.checkMs, coldRetries: g.coldRetries },
+  };
+}
+
+/**
+ * The solver's channel made a channel: orbit values spread back to (x, w),
+ * rounding noise in all-but-zero columns zeroed (on a connected constraint
+ * graph a private column is either all zero or all positive, and 1e-18 next
+ * to an exact 0 would read as an infinite privacy ratio), negatives clamped,
+ * rows renormalised.
+ */
+function tidyChannel(colValue: Float64Array, orbits: PairOrbits | null, p: PrivateChannelProblem): Float64Array {
+  const n = p.domain.n;
+  const m = p.outputs;
+  let C = colValue;
   if (orbits) {
-    const full = new Float64Array(n * m);
-    for (let i = 0; i < n * m; i++) full[i] = C[orbits.orbitOf[i]!]!;
-    C = full;
+    C = new Float64Array(n * m);
+    for (let i = 0; i < n * m; i++) C[i] = colValue[orbits.orbitOf[i]!]!;
   }
-  // Tidy solver rounding. On a connected constraint graph a private column is
-  // either all zero or all positive; a column holding zeros whose largest entry
-  // is below the solver tolerance is rounding noise: zero it (else 1e-18 next
-  // to an exact 0 would read as an infinite privacy ratio).
   const NOISE = 1e-9;
   for (let w = 0; w < m; w++) {
     let mx = 0;
@@ -289,13 +295,16 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
       if (v < 0) C[x * m + w] = 0;
       else s += v;
     }
-    if (!(s > 0)) throw new MechError('internal', `${p.what}: the solver returned an empty row for ${domain.label(x)}`);
+    if (!(s > 0)) throw new MechError('internal', `${p.what}: the solver returned an empty row for ${p.domain.label(x)}`);
     for (let w = 0; w < m; w++) C[x * m + w] = C[x * m + w]! / s;
   }
-  const fE = edgeFactors(graph);
-  const repaired = repairPrivacy(C, n, m, graph, fE);
+  return C;
+}
+
+/** Largest relative excess of C[a][w] / (f C[b][w]) over 1 on the graph's pairs (0 when all hold). */
+function maxRelativeViolation(C: Float64Array, m: number, graph: PrivacyConstraintGraph, fE: Float64Array): number {
   let viol = 0;
-  for (let e = 0; e < E; e++) {
+  for (let e = 0; e < graph.from.length; e++) {
     const a = graph.from[e]!;
     const b = graph.to[e]!;
     const f = fE[e]!;
@@ -308,6 +317,65 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
       if (r2 > viol) viol = r2;
     }
   }
+  return viol;
+}
+
+export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: LpOptions): Promise<PrivateChannelSolution> {
+  const { domain, eps, outputs: m, cost } = p;
+  const n = domain.n;
+  if (!Number.isInteger(m) || m < 1) throw new MechError('invalid-input', `${p.what}: the output set must have at least one element, got ${m}`);
+  if (cost.length !== n * m) throw new MechError('internal', `${p.what}: cost has ${cost.length} entries, expected ${n * m}`);
+  const mode = p.constraints ?? 'auto';
+  const t0 = performance.now();
+  // Symmetry first: the early size checks below divide by the average orbit
+  // size (the orbit LP has that many times fewer variables, and about as many
+  // times fewer rows).
+  const sym = symmetryOrbits(p);
+  const factor = sym.orbits ? (n * m) / sym.orbits.count : 1;
+  const fits = (s: { variables: number; rows: number; nonzeros: number }): void =>
+    assertLpFits(Math.ceil(s.variables / factor), Math.ceil(s.rows / factor), Math.ceil(s.nonzeros / factor), p.what);
+  const genMode = p.generation ?? 'auto';
+  const decMode = p.decomposition ?? 'auto';
+  // Refuse early: even the constraint-free part may not fit (not for a decomposition: it never builds that model; its master makes its own start test).
+  if (decMode !== 'on') fits({ variables: n * m, rows: n, nonzeros: n * m });
+  const whole = mode === 'all-pairs' || mode === 'exact';
+  // 'exact' and 'all-pairs' decide before enumerating pairs (the delta = 1
+  // spanner alone costs ~20 s at 400 points; with generation or decomposition,
+  // all pairs are checked instead: equivalent constraints, and checking is cheap).
+  progress(options, 0, `building the privacy constraint graph of ${domain.spec}`);
+  const sparseGraph = whole ? null : privacyConstraintGraph(domain, eps, mode, p.delta ?? DEFAULT_SPANNER_DELTA);
+  const strategy = chooseLpStrategy({ n, m, mode, generation: genMode, decomposition: decMode, sense: p.sense, orbits: sym.orbits !== null, pairs: sparseGraph?.from.length ?? (n * (n - 1)) / 2 });
+  if (mode === 'all-pairs' && strategy.method !== 'constraint-generation') fits(privateChannelLpSize(n, m, (n * (n - 1)) / 2));
+  const graph = sparseGraph ?? (strategy.method !== 'full-model' && mode === 'exact' ? { ...privacyConstraintGraph(domain, eps, 'all-pairs'), mode: 'exact' as const } : privacyConstraintGraph(domain, eps, mode, p.delta ?? DEFAULT_SPANNER_DELTA));
+  const orbits = strategy.orbits ? sym.orbits : null;
+  const E = graph.from.length;
+  const size = privateChannelLpSize(n, m, E);
+  let out: MethodSolution;
+  let buildMs: number;
+  checkCancelled(options, `building ${p.what}`);
+  if (strategy.method === 'decomposition') {
+    progress(options, 0.1, `solving ${p.what} by column decomposition: ${size.variables} variables, ${size.rows} constraints as ${m} pricing LPs of ${n} variables and ${2 * E} rows`);
+    buildMs = performance.now() - t0;
+    out = await solveDecomposed(p, graph, options);
+  } else if (strategy.method === 'constraint-generation') {
+    progress(options, 0.1, `building ${p.what} by constraint generation: ${size.variables} variables, up to ${size.rows} constraints`);
+    buildMs = performance.now() - t0;
+    out = await solveGenerated(p, graph, whole, options);
+  } else {
+    fits(size);
+    progress(options, 0.1, `building ${p.what}: ${size.variables} variables, ${size.rows} constraints${orbits ? `, reduced to ${orbits.count} orbit variables by symmetry` : ''}`);
+    const lp = orbits ? buildOrbitLp(p, graph, orbits, options) : buildFullLp(p, graph, size, options);
+    assertLpFits(lp.numCols, lp.numRows, lp.nonzeros, p.what);
+    buildMs = performance.now() - t0;
+    checkCancelled(options, `building ${p.what}`);
+    const sol = await solveSparseLp(lp, p.what, options);
+    out = { sol: { objective: sol.objective, colValue: sol.colValue, solveMs: sol.solveMs + sol.loadMs, iterations: sol.iterations }, solvedCols: lp.numCols, solvedRows: lp.numRows };
+  }
+  progress(options, 0.9, `extracting the channel of ${p.what}`);
+  const C = tidyChannel(out.sol.colValue, orbits, p);
+  const fE = edgeFactors(graph);
+  const repaired = repairPrivacy(C, n, m, graph, fE);
+  const viol = maxRelativeViolation(C, m, graph, fE);
   // The objective of the channel actually returned (the repair moves it by about the solver tolerance).
   let objective = 0;
   for (let i = 0; i < n * m; i++) objective += cost[i]! * C[i]!;
@@ -317,7 +385,7 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
   return {
     channel: C,
     objective,
-    lpObjective: sol.objective,
+    lpObjective: out.sol.objective,
     repairMass: repaired,
     cappedPairs: capped,
     graph,
@@ -325,14 +393,14 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
     constraints: size.rows,
     nonzeros: size.nonzeros,
     buildMs,
-    solveMs: sol.solveMs + sol.loadMs,
+    solveMs: out.sol.solveMs,
     maxConstraintViolation: viol,
-    iterations: sol.iterations,
-    symmetries: generators,
-    reducedVariables: solvedCols,
-    reducedConstraints: solvedRows,
-    generation,
-    decomposition,
+    iterations: out.sol.iterations,
+    symmetries: orbits ? sym.generators : 0,
+    reducedVariables: out.solvedCols,
+    reducedConstraints: out.solvedRows,
+    generation: out.generation,
+    decomposition: out.decomposition,
   };
 }
 

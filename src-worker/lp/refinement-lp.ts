@@ -2,10 +2,11 @@ import { MechError } from '../errors';
 import { Matrix } from '../linalg/matrix';
 import { type RowSource, toDense } from '../mechanism/channel';
 import type { LpOptions } from './lp-options';
-import { SparseLp, solveSparseLp } from './sparse-model';
+import { solveSparseLp } from './persistent-lp';
+import { SparseLp } from './sparse-model';
 
 export interface RefinementResult {
-  /** A = B P for some row-stochastic P (SPEC §3: B is refined by A). */
+  /** A = B P for some row-stochastic P (docs/measures.md, "Refinement": B is refined by A). */
   refines: boolean;
   /** The witness P (cols(B) x cols(A)) when it exists. */
   P?: Matrix;
@@ -17,7 +18,7 @@ export interface RefinementResult {
 export const REFINEMENT_TOL = 1e-9;
 
 /**
- * Is A = B P for a row-stochastic P? (SPEC §3 refinement: A is a
+ * Is A = B P for a row-stochastic P? (docs/measures.md, "Refinement": A is a
  * post-processing of B.) Decided by the LP
  *   min sum (s+ + s-)  s.t.  B P - A = s+ - s-,  P 1 = 1,  P, s+, s- >= 0,
  * which is always feasible, so "no refinement" is a positive residual rather

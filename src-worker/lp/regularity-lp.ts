@@ -2,17 +2,18 @@ import { MechError, assertEpsilon } from '../errors';
 import { validatePrior } from '../measure/prior';
 import { type Domain, phiMatrix } from '../metric/domain';
 import type { LpOptions } from './lp-options';
-import { SparseLp, solveSparseLp } from './sparse-model';
+import { solveSparseLp } from './persistent-lp';
+import { SparseLp } from './sparse-model';
 
 /**
- * Regularity of a prior by LP feasibility (SPEC §5), for a singular Phi
+ * Regularity of a prior by LP feasibility (docs/bounds.md, "Regular priors"), for a singular Phi
  * where mu Phi = pi has no unique solution: pi is regular iff some mu >= 0
  * satisfies sum_x mu_x Phi[x][x'] = pi_x' for every x'. Returns one such mu
  * (a vertex of the feasible set) when it exists. Phi[x][x'] = e^(-eps d).
  *
  * The variables are unbounded above and the objective is sum(mu) minimised,
  * so the returned mu is the one with the smallest utility bound sum(mu) of
- * SPEC §5 (for a singular Phi, every feasible mu gives a valid bound).
+ * docs/bounds.md, "Regular priors" (for a singular Phi, every feasible mu gives a valid bound).
  */
 export async function decideRegularityByLP(domain: Domain, eps: number, prior: ArrayLike<number>, options?: LpOptions): Promise<{ regular: boolean; mu?: Float64Array }> {
   assertEpsilon(eps);

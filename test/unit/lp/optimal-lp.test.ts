@@ -184,6 +184,50 @@ describe('optimal mechanism LP, typed: stopped early', () => {
     expect(Math.abs(directLoss(C, g.n, g.n, pi, (w, x) => g.distance(w, x)) - m.lp.objective), what).toBeLessThan(1e-12);
   };
 
+  it('a stop flag already set, or a time limit that passes during the set-up: the private fallback, no round, a gap that holds', async () => {
+    // The cheapest constant channel (every secret reports one output), by brute force: the fallback is at most that.
+    let constant = Infinity;
+    for (let w = 0; w < g.n; w++) {
+      let s = 0;
+      for (let x = 0; x < g.n; x++) s += pi[x]! * g.distance(w, x);
+      constant = Math.min(constant, s);
+    }
+    const flag = new Int32Array(new SharedArrayBuffer(4));
+    Atomics.store(flag, 0, 1);
+    const stopped = await optimalMechanism(g, eps, pi, 'dist', { model: 'spanner', stopFlag: flag });
+    expect(stopped.lp.stoppedBy).toBe('stopped');
+    expect(stopped.lp.rounds).toBe(0);
+    expect(stopped.lp.objective).toBeLessThanOrEqual(constant * (1 + 1e-12));
+    expect(checkPrivacy(stopped.channel, g, eps).passes).toBe(true);
+    // The bound is the trivial one (0: the loss is >= 0): gap 100%, which holds.
+    expect(stopped.lp.lowerBound).toBe(0);
+    expect(stopped.lp.gap).toBe(1);
+    const limited = await optimalMechanism(g, eps, pi, 'dist', { model: 'exact', timeLimitSeconds: 1e-6 });
+    expect(limited.lp.stoppedBy).toBe('time-limit');
+    expect(limited.lp.rounds).toBe(0);
+    await assertUsable(limited, 'time limit before the first master');
+  }, 120_000);
+
+  it('honours the time limit during a long set-up and first master solve (30 x 30 grid, 0.5 km cells, ln 4 per km: 900 dense start columns)', async () => {
+    const big = gridDomain(30, 30, 0.5);
+    const eps30 = Math.log(4);
+    const prior = norm(Array.from({ length: big.n }, (_, i) => 1 + (i % 7) + (i % 11 === 0 ? 30 : 0)));
+    const t0 = performance.now();
+    const m = await optimalMechanism(big, eps30, prior, 'dist', { model: 'spanner', timeLimitSeconds: 0.5 });
+    // "Does not hang": the first master alone took 6-14 s here, unlimited minutes on 50 x 50 before it could be stopped.
+    expect(performance.now() - t0).toBeLessThan(120_000);
+    expect(m.lp.stoppedBy).toBe('time-limit');
+    expect(m.lp.gap).toBeGreaterThan(0);
+    expect(m.lp.lowerBound).toBeLessThanOrEqual(m.lp.objective);
+    const C = data(m);
+    for (let x = 0; x < big.n; x += 37) {
+      let s = 0;
+      for (let w = 0; w < big.n; w++) s += C[x * big.n + w]!;
+      expect(Math.abs(s - 1)).toBeLessThan(1e-12);
+    }
+    expect(checkPrivacy(m.channel, big, eps30).passes).toBe(true);
+  }, 300_000);
+
   it('by the time limit: the best private mechanism so far, with a certified gap at least the true gap', async () => {
     // A limit so short it passes before the first round: the starting master (plateau columns around each output).
     const m = await optimalMechanism(g, eps, pi, 'dist', { model: 'exact', timeLimitSeconds: 1e-6 });

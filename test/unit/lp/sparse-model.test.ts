@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { MechError } from '../../../src-worker/errors';
 import { highsRuntime } from '../../../src-worker/lp/highs-runtime';
 import { assertLpFits, estimateLpBytes } from '../../../src-worker/lp/memory-estimate';
-import { SparseLp, solveSparseLp } from '../../../src-worker/lp/sparse-model';
+import { PersistentLp, runStopReason, solveSparseLp } from '../../../src-worker/lp/persistent-lp';
+import { SparseLp } from '../../../src-worker/lp/sparse-model';
 
 describe('sparse LP builder and HiGHS solve', () => {
   it('solves a small LP built row by row (growing past its initial capacity)', async () => {
@@ -54,6 +55,49 @@ describe('sparse LP builder and HiGHS solve', () => {
     } catch (e) {
       expect((e as MechError).code).toBe('too-large');
       expect((e as MechError).detail?.variables).toBe(2e6);
+    }
+  });
+
+  it('a run stops at the solver checkpoints on its deadline or stop test (MechError cancelled with the reason), and the model stays usable', async () => {
+    // A 40 x 40 transport problem (1600 variables, 80 equality rows): hundreds of simplex iterations.
+    const k = 40;
+    const build = (): SparseLp => {
+      const lp = new SparseLp(k * k, 2 * k, 2 * k * k);
+      for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) lp.colCost[i * k + j] = ((i * 7919 + j * 104729) % 1000) / 1000;
+      for (let i = 0; i < k; i++)
+        lp.addRow(
+          1,
+          1,
+          Array.from({ length: k }, (_, j) => i * k + j),
+          Array.from({ length: k }, () => 1),
+        );
+      for (let j = 0; j < k; j++)
+        lp.addRow(
+          1,
+          1,
+          Array.from({ length: k }, (_, i) => i * k + j),
+          Array.from({ length: k }, () => 1),
+        );
+      return lp;
+    };
+    const reference = await solveSparseLp(build(), 'the transport LP');
+    const model = await PersistentLp.open(build(), 'the transport LP', { highsOptions: { presolve: 'off' } });
+    try {
+      const late = await Promise.resolve().then(() => model.run(false, { deadline: performance.now() - 1 })).catch((e: unknown) => e);
+      expect(late).toBeInstanceOf(MechError);
+      expect((late as MechError).code).toBe('cancelled');
+      expect(runStopReason(late)).toBe('time-limit');
+      model.clearSolver();
+      const stopped = await Promise.resolve().then(() => model.run(false, { shouldStop: () => true })).catch((e: unknown) => e);
+      expect(runStopReason(stopped)).toBe('stopped');
+      // Other errors are not stops.
+      expect(runStopReason(new MechError('cancelled', 'x'))).toBeNull();
+      expect(runStopReason(new MechError('too-large', 'x', { reason: 'time-limit' }))).toBeNull();
+      model.clearSolver();
+      const done = model.run(false, { deadline: performance.now() + 600_000, shouldStop: () => false });
+      expect(done.objective).toBeCloseTo(reference.objective, 9);
+    } finally {
+      model.dispose();
     }
   });
 });
