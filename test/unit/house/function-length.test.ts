@@ -33,14 +33,7 @@ const NUMERIC_KERNELS: Record<string, string> = {
  * (issue 16 session): a temporary allow-list, emptied by the lead as their
  * branches merge. Each names its owner.
  */
-const OWNED_BY_OTHERS: Record<string, string> = {
-  'src-worker/lp/column-decomposition.ts#solveByColumnDecomposition': 'lpspeed',
-  'src-worker/lp/private-channel-lp.ts#solvePrivateChannelLp': 'lpspeed (chooseLpStrategy)',
-  'src-worker/lp/constraint-generation.ts#solveByConstraintGeneration': 'lpspeed',
-  'src-worker/lp/optimal-mechanism.ts#optimalMechanism': 'lpspeed',
-  'src-main/web/server.ts#startWebServer': 'queueapp',
-  'src-main/queue/worker.ts#startQueueWorker': 'queueapp',
-};
+const OWNED_BY_OTHERS: Record<string, string> = {};
 
 function sources(dir: string, out: string[] = []): string[] {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
