@@ -9,3 +9,4 @@ export * from './api';
 export * from './validate';
 export * from './remap';
 export * from './compare';
+export * from './explorer';

@@ -454,7 +454,8 @@ export function admitRequest(req: JobRequest, built?: ReadonlyMap<DomainInput, D
       settle(d, w, `the threshold search (up to ${count} eps values)`);
       return;
     }
-    case 'vertices': {
+    case 'vertices':
+    case 'explorer': {
       const d = size(req.domain);
       if (!d) return;
       if (d.n > EXPLORER_MAX_N) {
