@@ -59,7 +59,8 @@ function rendererRule(exempt) {
 
 export default defineConfig(
   {
-    ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-output/**', 'resources/**', '.ci/**', '**/*.d.ts'],
+    // build output, dependencies, test artefacts and CI machinery (resources/ holds data and its generator scripts, linted)
+    ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-output/**', '.ci/**', '**/*.d.ts'],
   },
   js.configs.recommended,
   tseslint.configs.recommended,
