@@ -98,11 +98,6 @@ export default defineConfig(
     rules: { 'no-control-regex': 'off' },
   },
   {
-    // chartjs-chart-matrix's scriptable options and Chart.js's callback contexts are typed loosely for a 'matrix' chart
-    files: ['src-renderer/components/Heatmap.svelte'],
-    rules: { '@typescript-eslint/no-explicit-any': 'off' },
-  },
-  {
     files: ['**/*.svelte', '**/*.svelte.ts'],
     languageOptions: {
       globals: { ...globals.browser },
