@@ -1,6 +1,7 @@
 /** Each analysis result as a flat table (for its CSV file and summary.md). */
 import type { JobResult } from '../protocol/results';
 import { compareColumns } from './compare-report';
+import { CAPACITY_CSV_HEADER } from '../explorer/capacity-table';
 
 export interface Table {
   header: string[];
@@ -72,6 +73,8 @@ export function resultTable(r: JobResult): Table {
       const cols = compareColumns(r.unit);
       return { header: cols.map((c) => c.title), rows: r.rows.map((x) => cols.map((c) => (c.key === 'label' ? x.label : ((x[c.key] as number | null | undefined) ?? null)))) };
     }
+    case 'explorer':
+      return { header: [...CAPACITY_CSV_HEADER], rows: (r.capacityRows ?? []).map((x) => [x.domain, x.size, x.vertices, x.kernels, x.multiplicative, x.additive, x.source, x.note ?? null]) };
   }
 }
 

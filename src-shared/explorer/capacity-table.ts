@@ -2,24 +2,9 @@
  * Rows of the explorer's capacity table (SPEC §6) and their CSV form. Plain
  * data and string formatting only: the renderer imports it directly.
  */
-export interface CapacityRow {
-  /** Domain spec, e.g. "line:4". */
-  domain: string;
-  /** Number of secrets n. */
-  size: number;
-  /** Vertices of the private-posterior polytope (null when not computed). */
-  vertices: number | null;
-  /** Kernel mechanisms of every size (null when the enumeration was refused or skipped). */
-  kernels: number | null;
-  /** Multiplicative capacity max sum_y max_x C[x][y] over eps*d-private C. */
-  multiplicative: number | null;
-  /** Additive capacity 1 - min sum_y min_x C[x][y]. */
-  additive: number | null;
-  /** Where the capacities come from: the kernel enumeration, an LP, or nowhere. */
-  source: 'kernels' | 'lp' | null;
-  /** Why a cell is empty (e.g. the size limit), if it is. */
-  note?: string;
-}
+import type { CapacityRow } from '../protocol/explorer';
+
+export type { CapacityRow };
 
 export const CAPACITY_CSV_HEADER = ['domain', 'size', 'vertices', 'kernels', 'multiplicative', 'additive', 'source', 'note'] as const;
 

@@ -11,3 +11,4 @@ export * from './api-calls';
 export * from './validate';
 export * from './remap';
 export * from './compare';
+export * from './explorer';

@@ -19,6 +19,7 @@ import { projectSchema } from './project';
 import { caseStudyRequestSchema } from './casestudy';
 import { pointsBinningSchema, remapFieldShape, remapNeedsLoss, remapNeedsLossMessage } from './remap';
 import { compareRequestSchema } from './compare';
+import { explorerRequestSchema } from './explorer';
 
 /** Optional "where to stream the dense matrix as CSV" (Node side only; web mode refuses it). */
 const outPath = z.string().min(1).max(4096).optional();
@@ -216,6 +217,7 @@ export const jobRequestSchema = z.discriminatedUnion('type', [
   applyRequestSchema,
   compareRequestSchema,
   rowsRequestSchema,
+  explorerRequestSchema,
 ]);
 
 export type MechanismRequest = z.infer<typeof mechanismRequestSchema>;
@@ -231,4 +233,4 @@ export type ApplyRequest = z.infer<typeof applyRequestSchema>;
 export type RowsRequest = z.infer<typeof rowsRequestSchema>;
 export type JobRequest = z.infer<typeof jobRequestSchema>;
 export type JobType = JobRequest['type'];
-export const JOB_TYPES: readonly JobType[] = ['mechanism', 'measure', 'check', 'capacity', 'regular', 'threshold', 'vertices', 'sweep', 'run-project', 'case-study', 'apply', 'compare', 'rows'];
+export const JOB_TYPES: readonly JobType[] = ['mechanism', 'measure', 'check', 'capacity', 'regular', 'threshold', 'vertices', 'sweep', 'run-project', 'case-study', 'apply', 'compare', 'rows', 'explorer'];

@@ -7,6 +7,7 @@ import { matrixPayloadSchema } from './common';
 import { caseStudyResultSchema } from './casestudy';
 import { applyResultSchema, remapResultSchema } from './remap';
 import { compareResultSchema } from './compare';
+import { explorerResultSchema } from './explorer';
 
 const num = z.number();
 const nullableNum = z.number().nullable();
@@ -362,6 +363,7 @@ export const jobResultSchema = z.discriminatedUnion('type', [
   applyResultSchema,
   compareResultSchema,
   rowsResultSchema,
+  explorerResultSchema,
 ]);
 
 export type MechanismResult = z.infer<typeof mechanismResultSchema>;

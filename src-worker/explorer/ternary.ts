@@ -1,23 +1,18 @@
 /**
  * Ternary-plot geometry for the privacy-type explorer's simplex view (SPEC §6,
- * n = 3). Plain TypeScript on plain arrays; its only import is the
- * dependency-free error type, so the renderer imports it directly. Coordinates: secret 0 at (0, 0), secret 1 at (1, 0),
- * secret 2 at (1/2, sqrt(3)/2) (y up; SVG callers flip y).
+ * n = 3), built in the engine by the explorer job; the view's types are
+ * the protocol's (src-shared/protocol/explorer.ts) and its drawing helpers are
+ * in src-shared/explorer/ternary-svg.ts. Coordinates: secret 0 at (0, 0),
+ * secret 1 at (1, 0), secret 2 at (1/2, sqrt(3)/2) (y up; SVG callers flip y).
  */
 
 import { MechError } from '../errors';
+import type { Bary, Point2, TernaryPoint, TernaryPosterior, TernaryView } from '../../src-shared/protocol/explorer';
+import { TERNARY_HEIGHT } from '../../src-shared/explorer/ternary-svg';
 
-export type Bary = [number, number, number];
-export interface Point2 {
-  x: number;
-  y: number;
-}
-export interface TernaryPoint {
-  bary: Bary;
-  xy: Point2;
-}
+export type { Bary, Point2, TernaryMechanismView, TernaryPoint, TernaryPosterior, TernaryView } from '../../src-shared/protocol/explorer';
 
-const H = Math.sqrt(3) / 2;
+const H = TERNARY_HEIGHT;
 export const TERNARY_CORNERS: readonly Point2[] = [
   { x: 0, y: 0 },
   { x: 1, y: 0 },
@@ -115,13 +110,6 @@ export function cornerPriors(phi: readonly (readonly number[])[]): Bary[] {
   });
 }
 
-export interface TernaryPosterior extends TernaryPoint {
-  /** Outer probability p(y) of the output. */
-  outer: number;
-  /** Output label (column). */
-  label: string;
-}
-
 /**
  * Posteriors of a channel (3 x m rows) under a prior (SPEC §3 hyper-distribution,
  * unmerged): p(y) = sum_x pi_x C[x][y], posterior pi_x C[x][y] / p(y); outputs
@@ -145,29 +133,6 @@ export function posteriorsUnderPrior(channel: readonly (readonly number[])[], pr
 export function convexPolygon(points: readonly TernaryPoint[]): TernaryPoint[] {
   const hull = convexHull(points.map((p) => p.xy));
   return hull.map((h) => points.find((p) => p.xy === h)!);
-}
-
-export interface TernaryMechanismView {
-  name: string;
-  posteriors: TernaryPosterior[];
-}
-
-/** Everything the simplex view draws, as plain serialisable data. */
-export interface TernaryView {
-  labels: [string, string, string];
-  eps: number;
-  corners: Point2[];
-  /** The eps*d-private posteriors: polygon vertices in counter-clockwise order. */
-  privateRegion: TernaryPoint[];
-  /** Area of the private region as a fraction of the simplex. */
-  privateArea: number;
-  cornerPriors: TernaryPoint[];
-  /** Convex hull of the corner priors (SPEC §5), counter-clockwise. */
-  regularRegion: Point2[];
-  regularArea: number;
-  uniform: TernaryPoint & { regular: boolean };
-  /** Mechanisms whose posteriors can be shown (e.g. the kernel mechanisms). */
-  mechanisms: TernaryMechanismView[];
 }
 
 export interface TernaryViewInput {
@@ -201,27 +166,4 @@ export function buildTernaryView(input: TernaryViewInput): TernaryView {
     uniform: { ...u, regular: insideConvexPolygon(u.xy, regularRegion, 1e-12) },
     mechanisms: (input.mechanisms ?? []).map((m) => ({ name: m.name, posteriors: posteriorsUnderPrior(m.channel, prior, m.colLabels) })),
   };
-}
-
-/** SVG path "M x y L ... Z" for a polygon in plot coordinates, scaled and y-flipped into a box. */
-export function svgPath(poly: readonly Point2[], scale: number, pad: number): string {
-  if (poly.length === 0) return '';
-  return (
-    poly
-      .map((p, i) => {
-        const s = toSvg(p, scale, pad);
-        return `${i === 0 ? 'M' : 'L'}${s.x.toFixed(2)} ${s.y.toFixed(2)}`;
-      })
-      .join(' ') + ' Z'
-  );
-}
-
-/** Plot coordinates to SVG coordinates (y down) in a box of width scale + 2 pad. */
-export function toSvg(p: Point2, scale: number, pad: number): Point2 {
-  return { x: pad + p.x * scale, y: pad + (H - p.y) * scale };
-}
-
-/** SVG box height for a given scale and padding. */
-export function svgHeight(scale: number, pad: number): number {
-  return H * scale + 2 * pad;
 }

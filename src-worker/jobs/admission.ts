@@ -457,7 +457,8 @@ export function admitRequest(req: JobRequest, built?: ReadonlyMap<DomainInput, D
     case 'threshold':
       admitThreshold(req, size);
       return;
-    case 'vertices': {
+    case 'vertices':
+    case 'explorer': {
       const d = size(req.domain);
       if (!d) return;
       if (d.n > EXPLORER_MAX_N) {

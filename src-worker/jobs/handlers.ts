@@ -61,7 +61,7 @@ import type { ApplyResult } from '../../src-shared/protocol/remap';
 import { releaseFile, remapConstructed, type RemapOutcome } from './remap-jobs';
 
 /** Build a domain input, then price the job again when only the built domain shows its size (files, inline). */
-function domainOf(req: JobRequest, input: DomainInput, ctx?: JobContext): Domain {
+export function domainOf(req: JobRequest, input: DomainInput, ctx?: JobContext): Domain {
   const domain = buildDomain(input, ctx?.progress);
   admitBuiltDomain(req, input, domain);
   return domain;

@@ -9,6 +9,7 @@ import { admitRequest } from './admission';
 import { runCaseStudy } from '../casestudy';
 import { compareJob } from './compare-job';
 import { rowsJob } from './rows';
+import { explorerJob } from './explorer-job';
 
 export async function runJobRequest(req: JobRequest, ctx: JobContext): Promise<JobResult> {
   // One size-and-work estimate before anything is built (./admission.ts): refuse at once what cannot finish.
@@ -40,6 +41,8 @@ export async function runJobRequest(req: JobRequest, ctx: JobContext): Promise<J
       return compareJob(req, ctx);
     case 'rows':
       return rowsJob(req, ctx);
+    case 'explorer':
+      return explorerJob(req, ctx);
   }
 }
 

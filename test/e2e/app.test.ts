@@ -239,6 +239,9 @@ describe('Mechanism Studio in web mode', () => {
     await page.getByText('Private posteriors (explorer)').click();
     await page.getByTestId('run-analysis').click();
     await expect.poll(() => page.getByTestId('vertices').textContent(), { timeout: 60_000 }).toBe('4');
+    // the explorer's views come from the engine's explorer job: the simplex view names the 4 private-posterior vertices
+    await expect.poll(() => page.locator('svg[aria-label^="ternary plot"]').count(), { timeout: 60_000 }).toBe(1);
+    await expect.poll(() => page.getByText('private posteriors (4 vertices').count(), { timeout: 60_000 }).toBe(1);
     // the title names the analysis' current domain by its display name, not the id it was created with
     expect(await page.getByTestId('analysis-title').textContent()).toBe('Private posteriors on Line, ε = ln 2');
     await shot('15-explorer');

@@ -220,7 +220,8 @@ describe('npm install where the Electron binary cannot be downloaded', () => {
     expect(pkg.allowScripts.electron).toBe(false);
     expect(pkg.scripts.postinstall).toBe('node scripts/install-electron.mjs');
     expect(pkg.scripts.prepare).toMatch(/scripts\/build-cli\.mjs/);
-    expect(pkg.scripts.test).toMatch(/^npm run build:cli && /);
+    // npm test lints and checks formatting, then rebuilds the bundles before any suite runs them
+    expect(pkg.scripts.test).toMatch(/^npm run lint && npm run format:check && npm run build:cli && .*vitest run$/);
 
     // A stand-in project whose electron/install.js fails the way a download does.
     const r = join(tmp, 'install');

@@ -9,9 +9,9 @@ import {
   insideConvexPolygon,
   polygonArea,
   posteriorsUnderPrior,
-  svgPath,
   toTernaryXY,
 } from '../../../src-worker/explorer/ternary';
+import { svgPath } from '../../../src-shared/explorer/ternary-svg';
 import { ternaryViewForDomain } from '../../../src-worker/explorer/ternary-data';
 import { cliqueDomain } from '../../../src-worker/metric/clique';
 import { lineDomain } from '../../../src-worker/metric/line';
