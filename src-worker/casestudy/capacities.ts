@@ -11,7 +11,7 @@ import { parseDomainSpec } from '../metric/parse-domain-spec';
 import type { Domain } from '../metric/domain';
 import { privacyTypeCapacities } from '../capacity/privacy-type-capacity';
 import { lineMultiplicativeCapacity, discreteMultiplicativeCapacity, discreteAdditiveCapacity } from '../capacity/capacity-closed-forms';
-import { checkAbort, f, knownParams, numParam, type Study, type CaseStudyResult } from './study';
+import { studyParams, checkAbort, f, type Study, type CaseStudyResult } from './study';
 
 const DEFAULT_DOMAINS: Record<string, string[]> = {
   lines: ['line:2', 'line:3', 'line:4', 'line:5', 'line:6', 'line:8', 'line:10'],
@@ -29,10 +29,7 @@ function sameDistanceProfile(d: Domain): boolean {
 }
 
 export const capacitiesStudy: Study = async (params, ctx): Promise<CaseStudyResult> => {
-  knownParams(params, 'capacities', ['epsilon', 'maxHamming', 'maxLine']);
-  const eps = numParam(params, 'epsilon', Math.LN2, { min: 1e-6, max: 30 });
-  const maxHamming = numParam(params, 'maxHamming', 5, { int: true, min: 1, max: 7 });
-  const maxLine = numParam(params, 'maxLine', 10, { int: true, min: 2, max: 60 });
+  const { epsilon: eps, maxHamming, maxLine } = studyParams('capacities', params);
   const families = Object.entries(DEFAULT_DOMAINS).map(([fam, specs]) => [
     fam,
     specs.filter((s) => (s.startsWith('hamming:') ? Number(s.slice(8)) <= maxHamming : s.startsWith('line:') || s.startsWith('clique:') ? Number(s.split(':')[1]) <= maxLine : true)),

@@ -9,7 +9,7 @@
  * expected distance error of planar Laplace, tight-constraints and the
  * LP-optimal mechanism (spanner LP, SPEC §2).
  */
-import { MechError } from '../errors';
+import { MechError, invalid } from '../errors';
 import { gridDomain } from '../metric/grid';
 import type { Domain } from '../metric/domain';
 import { tightConstraintsStructured } from '../mechanism/implicit/tight-structured';
@@ -23,7 +23,7 @@ import { expectedDistanceError } from '../measure/expected-distance-error';
 import { uniformPrior } from '../measure/prior';
 import { optimalMechanism, type OptimalMechanism } from '../lp/optimal-mechanism';
 import { checkPrivacy } from '../check/privacy-check';
-import { checkAbort, epsGrid, f, knownParams, listParam, normalise, numParam, type Study, type StudyContext, type CaseStudyResult, type CaseStudyTable, type ChartSpec } from './study';
+import { studyParams, checkAbort, epsGrid, f, normalise, type Study, type StudyContext, type CaseStudyResult, type CaseStudyTable, type ChartSpec } from './study';
 import type { CaseStudyParams } from '../../src-shared/protocol/casestudy';
 
 interface GridPoint {
@@ -258,25 +258,18 @@ interface GeoParams {
   cityEpsList: number[];
   lpCoarsen: number;
   skipCity: boolean;
+  /** The city's population prior (null with skipCity). */
+  population: Float64Array | null;
   lp: CityLpOptions;
 }
 
 function geoParams(params: CaseStudyParams): GeoParams {
-  knownParams(params, 'geo', ['size', 'from', 'to', 'step', 'population', 'citySide', 'cityEpsilons', 'lpCoarsen', 'skipCity', 'exactLp', 'fullLp', 'fullExactLp', 'fullLpTimeLimit', 'fullLpEpsilons']);
-  const size = numParam(params, 'size', 100, { min: 2, max: 1000, int: true });
-  const grid = epsGrid(numParam(params, 'from', 0.4, { min: 1e-3 }), numParam(params, 'to', 1.3, { max: 20 }), numParam(params, 'step', 0.1, { min: 1e-3 }));
-  const citySide = numParam(params, 'citySide', 20, { min: 2, max: 60, int: true });
-  const cityEpsList = listParam(params, 'cityEpsilons', [0.5, 1]);
-  const lpCoarsen = numParam(params, 'lpCoarsen', 2, { min: 1, max: 10, int: true });
-  const skipCity = params.skipCity === true;
-  // The exact-constraint LP is solved by constraint generation (seconds to a minute on 10x10): on by default.
-  const exactLp = params.exactLp !== false;
-  // The spanner LP on the full city (decomposition, about a minute at eps 1): on by default.
-  const fullLp = params.fullLp !== false;
-  const fullExactLp = params.fullExactLp === true;
-  const timeLimit = numParam(params, 'fullLpTimeLimit', 900, { min: 1, max: 86400 });
-  const fullLpEpsilons = Array.from(listParam(params, 'fullLpEpsilons', cityEpsList));
-  return { size, grid, citySide, cityEpsList, lpCoarsen, skipCity, lp: { exactLp, fullLp, fullExactLp, fullLpEpsilons, timeLimit } };
+  const p = studyParams('geo', params);
+  const grid = epsGrid(p.from, p.to, p.step);
+  const lp = { exactLp: p.exactLp, fullLp: p.fullLp, fullExactLp: p.fullExactLp, fullLpEpsilons: Array.from(p.fullLpEpsilons ?? p.cityEpsilons), timeLimit: p.fullLpTimeLimit };
+  const population = p.skipCity ? null : normalise(p.population ?? invalid(`case-study parameter 'population' is missing (a list of ${p.citySide * p.citySide} population weights (row-major))`));
+  if (population && population.length !== p.citySide * p.citySide) invalid(`population has ${population.length} weights, the ${p.citySide} x ${p.citySide} city needs ${p.citySide * p.citySide}`);
+  return { size: p.size, grid, citySide: p.citySide, cityEpsList: p.cityEpsilons, lpCoarsen: p.lpCoarsen, skipCity: p.skipCity, population, lp };
 }
 
 /** Findings of part (a): the G x G grid under the uniform prior. */
@@ -375,11 +368,7 @@ export const geoStudy: Study = async (params, ctx): Promise<CaseStudyResult> => 
   const { size, grid, citySide, cityEpsList, skipCity } = p;
   const pts = gridComparison(size, grid, ctx);
   const city: CityRow[] = [];
-  if (!skipCity) {
-    const pop = normalise(listParam(params, 'population', null, `${citySide * citySide} population weights (row-major)`));
-    if (pop.length !== citySide * citySide) throw new MechError('invalid-input', `population has ${pop.length} weights, the ${citySide} x ${citySide} city needs ${citySide * citySide}`);
-    for (const e of cityEpsList) city.push(...(await cityComparison(pop, citySide, e, p.lpCoarsen, p.lp, ctx)));
-  }
+  if (p.population) for (const e of cityEpsList) city.push(...(await cityComparison(p.population, citySide, e, p.lpCoarsen, p.lp, ctx)));
   const findings = [...gridFindings(size, grid, pts), ...(skipCity ? [] : cityFindings(p, city))];
   return {
     type: 'case-study',

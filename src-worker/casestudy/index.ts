@@ -1,6 +1,6 @@
 /** The case studies of issue 8 by name (project `caseStudies[].study`). */
 import { invalid } from '../errors';
-import type { CaseStudyRequest, CaseStudyResult } from '../../src-shared/protocol/casestudy';
+import type { CaseStudyName, CaseStudyRequest, CaseStudyResult } from '../../src-shared/protocol/casestudy';
 import type { Study, StudyContext } from './study';
 import { votingStudy } from './voting';
 import { leakageBoundsStudy } from './leakage-bounds';
@@ -11,7 +11,8 @@ import { smartMeterStudy } from './smart-meter';
 import { registrationDateStudy } from './registration-date';
 import { capacitiesStudy } from './capacities';
 
-export const CASE_STUDIES: Readonly<Record<string, Study>> = {
+/** One study per parameter schema (CASE_STUDY_PARAMS): the same names. */
+export const CASE_STUDIES: Readonly<Record<CaseStudyName, Study>> = {
   voting: votingStudy,
   'leakage-bounds': leakageBoundsStudy,
   'regular-prior': regularPriorStudy,
@@ -23,7 +24,7 @@ export const CASE_STUDIES: Readonly<Record<string, Study>> = {
 };
 
 export async function runCaseStudy(req: Pick<CaseStudyRequest, 'study' | 'params'>, ctx: StudyContext): Promise<CaseStudyResult> {
-  const study = CASE_STUDIES[req.study];
+  const study = (CASE_STUDIES as Readonly<Record<string, Study | undefined>>)[req.study];
   if (!study) invalid(`unknown case study '${req.study}' (known: ${Object.keys(CASE_STUDIES).join(', ')})`);
   return study(req.params ?? {}, ctx);
 }
