@@ -8,6 +8,11 @@
  * exist (some z < 0, SPEC §2). (b) The 20 x 20 city with its population prior:
  * expected distance error of planar Laplace, tight-constraints and the
  * LP-optimal mechanism (spanner LP, SPEC §2).
+ *
+ * The city rows are typed (CityRow: grid, mechanism id, status, LP facts
+ * from the optimal mechanism's typed facts); labels, notes, findings, tables
+ * and charts are worded from those fields (cityGridLabel,
+ * cityMechanismLabel, cityRowNote), never parsed back from text.
  */
 import { MechError, invalid } from '../errors';
 import { gridDomain } from '../metric/grid';
