@@ -13,7 +13,7 @@ import { privacyTypeCapacities } from '../capacity/privacy-type-capacity';
 import { lineMultiplicativeCapacity, discreteMultiplicativeCapacity, discreteAdditiveCapacity } from '../capacity/capacity-closed-forms';
 import { z } from 'zod';
 import type { CaseStudyParams } from '../../src-shared/protocol/casestudy';
-import { checkAbort, f, knownParams, numParam, type Study, type StudyContext, type CaseStudyResult } from './study';
+import { studyParams, checkAbort, f, type Study, type StudyContext, type CaseStudyResult } from './study';
 import type { SplitStudy } from './parts';
 
 const DEFAULT_DOMAINS: Record<string, string[]> = {
@@ -45,10 +45,7 @@ interface CapacityParams {
 }
 
 function capacityParams(params: CaseStudyParams): CapacityParams {
-  knownParams(params, 'capacities', ['epsilon', 'maxHamming', 'maxLine']);
-  const eps = numParam(params, 'epsilon', Math.LN2, { min: 1e-6, max: 30 });
-  const maxHamming = numParam(params, 'maxHamming', 5, { int: true, min: 1, max: 7 });
-  const maxLine = numParam(params, 'maxLine', 10, { int: true, min: 2, max: 60 });
+  const { epsilon: eps, maxHamming, maxLine } = studyParams('capacities', params);
   const families = Object.entries(DEFAULT_DOMAINS).map(([fam, specs]) => [
     fam,
     specs.filter((s) => (s.startsWith('hamming:') ? Number(s.slice(8)) <= maxHamming : s.startsWith('line:') || s.startsWith('clique:') ? Number(s.split(':')[1]) <= maxLine : true)),

@@ -8,8 +8,13 @@
  * exist (some z < 0, SPEC §2). (b) The 20 x 20 city with its population prior:
  * expected distance error of planar Laplace, tight-constraints and the
  * LP-optimal mechanism (spanner LP, SPEC §2).
+ *
+ * The city rows are typed (CityRow: grid, mechanism id, status, LP facts
+ * from the optimal mechanism's typed facts); labels, notes, findings, tables
+ * and charts are worded from those fields (cityGridLabel,
+ * cityMechanismLabel, cityRowNote), never parsed back from text.
  */
-import { MechError } from '../errors';
+import { MechError, invalid } from '../errors';
 import { gridDomain } from '../metric/grid';
 import type { Domain } from '../metric/domain';
 import { tightConstraintsStructured } from '../mechanism/implicit/tight-structured';
@@ -23,7 +28,7 @@ import { expectedDistanceError } from '../measure/expected-distance-error';
 import { uniformPrior } from '../measure/prior';
 import { optimalMechanism, type OptimalMechanism } from '../lp/optimal-mechanism';
 import { checkPrivacy } from '../check/privacy-check';
-import { checkAbort, epsGrid, f, knownParams, listParam, normalise, numParam, type Study, type StudyContext, type CaseStudyResult, type CaseStudyTable, type ChartSpec } from './study';
+import { studyParams, checkAbort, epsGrid, f, normalise, type Study, type StudyContext, type CaseStudyResult, type CaseStudyTable, type ChartSpec } from './study';
 import { z } from 'zod';
 import type { CaseStudyParams } from '../../src-shared/protocol/casestudy';
 import type { SplitStudy } from './parts';
@@ -260,32 +265,18 @@ interface GeoParams {
   cityEpsList: number[];
   lpCoarsen: number;
   skipCity: boolean;
-  lp: CityLpOptions;
   /** The city's population prior (null with skipCity). */
-  pop: Float64Array | null;
+  population: Float64Array | null;
+  lp: CityLpOptions;
 }
 
 function geoParams(params: CaseStudyParams): GeoParams {
-  knownParams(params, 'geo', ['size', 'from', 'to', 'step', 'population', 'citySide', 'cityEpsilons', 'lpCoarsen', 'skipCity', 'exactLp', 'fullLp', 'fullExactLp', 'fullLpTimeLimit', 'fullLpEpsilons']);
-  const size = numParam(params, 'size', 100, { min: 2, max: 1000, int: true });
-  const grid = epsGrid(numParam(params, 'from', 0.4, { min: 1e-3 }), numParam(params, 'to', 1.3, { max: 20 }), numParam(params, 'step', 0.1, { min: 1e-3 }));
-  const citySide = numParam(params, 'citySide', 20, { min: 2, max: 60, int: true });
-  const cityEpsList = listParam(params, 'cityEpsilons', [0.5, 1]);
-  const lpCoarsen = numParam(params, 'lpCoarsen', 2, { min: 1, max: 10, int: true });
-  const skipCity = params.skipCity === true;
-  // The exact-constraint LP is solved by constraint generation (seconds to a minute on 10x10): on by default.
-  const exactLp = params.exactLp !== false;
-  // The spanner LP on the full city (decomposition, about a minute at eps 1): on by default.
-  const fullLp = params.fullLp !== false;
-  const fullExactLp = params.fullExactLp === true;
-  const timeLimit = numParam(params, 'fullLpTimeLimit', 900, { min: 1, max: 86400 });
-  const fullLpEpsilons = Array.from(listParam(params, 'fullLpEpsilons', cityEpsList));
-  let pop: Float64Array | null = null;
-  if (!skipCity) {
-    pop = normalise(listParam(params, 'population', null, `${citySide * citySide} population weights (row-major)`));
-    if (pop.length !== citySide * citySide) throw new MechError('invalid-input', `population has ${pop.length} weights, the ${citySide} x ${citySide} city needs ${citySide * citySide}`);
-  }
-  return { size, grid, citySide, cityEpsList, lpCoarsen, skipCity, lp: { exactLp, fullLp, fullExactLp, fullLpEpsilons, timeLimit }, pop };
+  const p = studyParams('geo', params);
+  const grid = epsGrid(p.from, p.to, p.step);
+  const lp = { exactLp: p.exactLp, fullLp: p.fullLp, fullExactLp: p.fullExactLp, fullLpEpsilons: Array.from(p.fullLpEpsilons ?? p.cityEpsilons), timeLimit: p.fullLpTimeLimit };
+  const population = p.skipCity ? null : normalise(p.population ?? invalid(`case-study parameter 'population' is missing (a list of ${p.citySide * p.citySide} population weights (row-major))`));
+  if (population && population.length !== p.citySide * p.citySide) invalid(`population has ${population.length} weights, the ${p.citySide} x ${p.citySide} city needs ${p.citySide * p.citySide}`);
+  return { size: p.size, grid, citySide: p.citySide, cityEpsList: p.cityEpsilons, lpCoarsen: p.lpCoarsen, skipCity: p.skipCity, population, lp };
 }
 
 /** An item of a split geo run: one grid eps, or one city eps (all its rows, LPs included). */
@@ -326,8 +317,8 @@ async function geoItems(p: GeoParams, start: number, count: number, ctx: StudyCo
   const end = start + count;
   const gridEps = p.grid.slice(start, Math.min(end, p.grid.length));
   const items: GeoItem[] = gridComparison(p.size, gridEps, ctx).map((point) => ({ kind: 'grid', point }));
-  const cityEps = p.skipCity || !p.pop ? [] : p.cityEpsList.slice(Math.max(0, start - p.grid.length), Math.max(0, end - p.grid.length));
-  for (const e of cityEps) items.push({ kind: 'city', rows: await cityComparison(p.pop!, p.citySide, e, p.lpCoarsen, p.lp, ctx) });
+  const cityEps = p.skipCity || !p.population ? [] : p.cityEpsList.slice(Math.max(0, start - p.grid.length), Math.max(0, end - p.grid.length));
+  for (const e of cityEps) items.push({ kind: 'city', rows: await cityComparison(p.population!, p.citySide, e, p.lpCoarsen, p.lp, ctx) });
   return items;
 }
 

@@ -1,6 +1,6 @@
 /** The case studies of issue 8 by name (project `caseStudies[].study`). */
 import { invalid } from '../errors';
-import type { CaseStudyRequest, CaseStudyResult } from '../../src-shared/protocol/casestudy';
+import type { CaseStudyName, CaseStudyRequest, CaseStudyResult } from '../../src-shared/protocol/casestudy';
 import type { Study, StudyContext } from './study';
 import { votingStudy } from './voting';
 import { leakageBoundsStudy } from './leakage-bounds';
@@ -12,7 +12,8 @@ import { registrationDateStudy } from './registration-date';
 import { capacitiesStudy } from './capacities';
 import { runStudyPart } from './parts';
 
-export const CASE_STUDIES: Readonly<Record<string, Study>> = {
+/** One study per parameter schema (CASE_STUDY_PARAMS): the same names. */
+export const CASE_STUDIES: Readonly<Record<CaseStudyName, Study>> = {
   voting: votingStudy,
   'leakage-bounds': leakageBoundsStudy,
   'regular-prior': regularPriorStudy,
@@ -26,7 +27,7 @@ export const CASE_STUDIES: Readonly<Record<string, Study>> = {
 export async function runCaseStudy(req: Pick<CaseStudyRequest, 'study' | 'params' | 'part'>, ctx: StudyContext): Promise<CaseStudyResult> {
   // one part of a split study (src-worker/casestudy/parts.ts): its items only
   if (req.part) return runStudyPart(req.study, req.params ?? {}, req.part, ctx);
-  const study = CASE_STUDIES[req.study];
+  const study = (CASE_STUDIES as Readonly<Record<string, Study | undefined>>)[req.study];
   if (!study) invalid(`unknown case study '${req.study}' (known: ${Object.keys(CASE_STUDIES).join(', ')})`);
   return study(req.params ?? {}, ctx);
 }

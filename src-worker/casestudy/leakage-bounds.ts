@@ -6,17 +6,10 @@
  * l = floor(log_v r); about one individual at most log2(e^eps) bits.
  */
 import { databaseLeakageBound, databaseLeakageBoundWithOutputs, individualLeakageBound } from '../bound/database-leakage-bounds';
-import { epsGrid, f, knownParams, listParam, numParam, type Study, type CaseStudyResult } from './study';
+import { studyParams, epsGrid, f, type Study, type CaseStudyResult } from './study';
 
 export const leakageBoundsStudy: Study = (params): CaseStudyResult => {
-  knownParams(params, 'leakage-bounds', ['u', 'values', 'from', 'to', 'step', 'outputs', 'outputsV']);
-  const u = numParam(params, 'u', 100, { min: 1, max: 100000, int: true });
-  const vs = listParam(params, 'values', [2, 10, 100], 'universe sizes v >= 2');
-  const from = numParam(params, 'from', 0.05, { min: 1e-6 });
-  const to = numParam(params, 'to', 5, { min: 1e-6, max: 700 });
-  const step = numParam(params, 'step', 0.05, { min: 1e-6 });
-  const rs = listParam(params, 'outputs', [2, 16, 1024, 1048576], 'output counts r');
-  const vR = numParam(params, 'outputsV', 2, { min: 2, int: true });
+  const { u, values: vs, from, to, step, outputs: rs, outputsV: vR } = studyParams('leakage-bounds', params);
   const grid = epsGrid(from, to, step);
   const byV = vs.map((v) => grid.map((e) => databaseLeakageBound(u, v, e)));
   const byR = rs.map((r) => grid.map((e) => databaseLeakageBoundWithOutputs(u, vR, e, r)));

@@ -16,15 +16,10 @@ import type { Domain } from '../metric/domain';
 import { randomisedResponse } from '../mechanism/randomised-response';
 import { truncatedGeometric } from '../mechanism/truncated-geometric';
 import { usefulnessCurve } from '../measure/usefulness';
-import { f, knownParams, listParam, numParam, type ChartSpec, type Study, type CaseStudyResult } from './study';
+import { studyParams, f, type ChartSpec, type Study, type CaseStudyResult } from './study';
 
 export const registrationDateStudy: Study = (params, ctx): CaseStudyResult => {
-  knownParams(params, 'registration-date', ['days', 'epsilons', 'scale', 'aMax', 'aStep']);
-  const D = numParam(params, 'days', 5000, { int: true, min: 2, max: 20000 });
-  const epsList = listParam(params, 'epsilons', [0.5, 1, 2]);
-  const s = numParam(params, 'scale', 5, { min: 1e-6 });
-  const aMax = numParam(params, 'aMax', 200, { int: true, min: 1 });
-  const aStep = numParam(params, 'aStep', 1, { int: true, min: 1 });
+  const { days: D, epsilons: epsList, scale: s, aMax, aStep } = studyParams('registration-date', params);
   const n = D + 1;
   // numeric date values: a clique whose points are the days 0..D
   const clique: Domain = { ...cliqueDomain(n), value: (i: number) => i };

@@ -15,18 +15,12 @@ import { databaseLeakageBound } from '../bound/database-leakage-bounds';
 import { optimalMechanism } from '../lp/optimal-mechanism';
 import { posteriorVulnerability } from '../measure/posterior-vulnerability';
 import { validatePrior } from '../measure/prior';
-import { epsGrid, f, knownParams, listParam, maxOf, numParam, type Study, type CaseStudyResult } from './study';
+import { studyParams, epsGrid, f, maxOf, type Study, type CaseStudyResult } from './study';
 
 export const regularPriorStudy: Study = async (params, ctx): Promise<CaseStudyResult> => {
-  knownParams(params, 'regular-prior', ['u', 'marginal', 'from', 'to', 'step', 'showcase']);
-  const u = numParam(params, 'u', 5, { min: 1, max: 12, int: true });
-  const p = listParam(params, 'marginal', [0.3, 0.27, 0.23, 0.2]);
+  const { u, marginal: p, from, to, step, showcase } = studyParams('regular-prior', params);
   const v = p.length;
   const pm = validatePrior(p, v, 'per-individual prior');
-  const from = numParam(params, 'from', 0.3, { min: 1e-6 });
-  const to = numParam(params, 'to', 1.2, { min: 1e-6, max: 50 });
-  const step = numParam(params, 'step', 0.05, { min: 1e-6 });
-  const showcase = listParam(params, 'showcase', [0.5, 1]);
   const db = parseDomainSpec(`db:${u},${v}:metric=hamming`);
   const factor = parseDomainSpec(`clique:${v}`);
   const maxPi = Math.pow(maxOf(pm), u);

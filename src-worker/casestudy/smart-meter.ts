@@ -18,7 +18,7 @@ import { Matrix } from '../linalg/matrix';
 import { querySensitivity } from '../metric/query-sensitivity';
 import { truncatedGeometric } from '../mechanism/truncated-geometric';
 import { percentileRank } from '../metric/answer-domains';
-import { f, knownParams, listParam, numParam, type Study, type CaseStudyResult } from './study';
+import { studyParams, f, type Study, type CaseStudyResult } from './study';
 import { seededRandom } from '../../src-shared/numeric/seeded-random';
 
 export { seededRandom };
@@ -95,18 +95,9 @@ export function noisyTrace(trace: readonly number[], unit: number, eps: number, 
 }
 
 export const smartMeterStudy: Study = (params): CaseStudyResult => {
-  knownParams(params, 'smart-meter', ['trace', 'unit', 'noiseEpsilons', 'seed', 'levelWidth', 'levels', 'epsilon', 'percentile', 'sensitivityU', 'sensitivityV', 'chartEvery']);
-  const trace = listParam(params, 'trace', null, 'readings in watts');
-  const unit = numParam(params, 'unit', 100, { min: 1e-6 });
-  const noiseEps = listParam(params, 'noiseEpsilons', [0.1, 0.5]);
-  const seed = numParam(params, 'seed', 7, { int: true, min: 0 });
-  const width = numParam(params, 'levelWidth', 250, { min: 1e-6 });
-  const L = numParam(params, 'levels', 11, { int: true, min: 2, max: 1000 });
-  const eps = numParam(params, 'epsilon', 1, { min: 1e-6, max: 50 });
-  const pct = numParam(params, 'percentile', 99, { min: 1e-6, max: 100 });
-  const sU = numParam(params, 'sensitivityU', 3, { int: true, min: 1, max: 6 });
-  const sV = numParam(params, 'sensitivityV', 3, { int: true, min: 1, max: 6 });
-  const every = numParam(params, 'chartEvery', 6, { int: true, min: 1 });
+  const p = studyParams('smart-meter', params);
+  const { trace, unit, seed, epsilon: eps, chartEvery: every } = p;
+  const [noiseEps, width, L, pct, sU, sV] = [p.noiseEpsilons, p.levelWidth, p.levels, p.percentile, p.sensitivityU, p.sensitivityV];
   const n = trace.length;
   const stepSeconds = (24 * 3600) / n;
 

@@ -1,11 +1,11 @@
 /**
- * Shared pieces of the case studies (issue 8): parameter reading with clear
- * errors, eps grids, number formatting for findings, and the result shape of
+ * Shared pieces of the case studies (issue 8): parameters through their
+ * protocol schemas, eps grids, number formatting for findings, and the result shape of
  * protocol/casestudy.ts. Each study is plain engine code: it calls the same
  * constructions and measures as the jobs do.
  */
 import { invalid } from '../errors';
-import type { CaseStudyParams, CaseStudyResult, ChartSpec, CaseStudyTable } from '../../src-shared/protocol/casestudy';
+import { parseStudyParams, type CaseStudyName, type CaseStudyParams, type CaseStudyResult, type ChartSpec, type CaseStudyTable, type StudyParams } from '../../src-shared/protocol/casestudy';
 
 export interface StudyContext {
   signal: AbortSignal;
@@ -16,29 +16,15 @@ export type Study = (params: CaseStudyParams, ctx: StudyContext) => Promise<Case
 
 export type { CaseStudyResult, ChartSpec, CaseStudyTable };
 
-/** A number parameter (default when absent), validated against a range. */
-export function numParam(p: CaseStudyParams, name: string, def: number, range: { min?: number; max?: number; int?: boolean } = {}): number {
-  const v = p[name] ?? def;
-  if (typeof v !== 'number' || !Number.isFinite(v)) invalid(`case-study parameter '${name}' must be a number, got ${JSON.stringify(v)}`);
-  if (range.int && !Number.isInteger(v)) invalid(`case-study parameter '${name}' must be an integer, got ${v}`);
-  if (range.min !== undefined && v < range.min) invalid(`case-study parameter '${name}' must be >= ${range.min}, got ${v}`);
-  if (range.max !== undefined && v > range.max) invalid(`case-study parameter '${name}' must be <= ${range.max}, got ${v}`);
-  return v;
-}
-
-/** A list-of-numbers parameter. */
-export function listParam(p: CaseStudyParams, name: string, def: number[] | null, what = 'numbers'): number[] {
-  const v = p[name] ?? def;
-  if (v === null) invalid(`case-study parameter '${name}' is missing (a list of ${what})`);
-  if (!Array.isArray(v) || v.length === 0 || v.some((x) => typeof x !== 'number' || !Number.isFinite(x))) {
-    invalid(`case-study parameter '${name}' must be a non-empty list of ${what}`);
-  }
-  return v;
-}
-
-/** Refuse parameters a study does not know (typos must not be silently ignored). */
-export function knownParams(p: CaseStudyParams, study: string, names: readonly string[]): void {
-  for (const k of Object.keys(p)) if (!names.includes(k)) invalid(`case study '${study}' has no parameter '${k}' (known: ${names.join(', ')})`);
+/**
+ * A study's parameters, validated by its schema in the protocol
+ * (src-shared/protocol/casestudy.ts CASE_STUDY_PARAMS) with defaults filled;
+ * bad input is one invalid-input MechError naming the parameter.
+ */
+export function studyParams<S extends CaseStudyName>(study: S, params: CaseStudyParams): StudyParams<S> {
+  const r = parseStudyParams(study, params);
+  if (!r.ok) invalid(r.message);
+  return r.value;
 }
 
 /** from, from+step, ..., <= to (rounded to 1e-9 so labels are clean). */

@@ -20,7 +20,7 @@ import type { RowSource } from '../mechanism/channel';
 import { posteriorVulnerability } from '../measure/posterior-vulnerability';
 import { uniformPrior } from '../measure/prior';
 import { checkPrivacy } from '../check/privacy-check';
-import { checkAbort, epsGrid, f, knownParams, numParam, type Study, type StudyContext, type CaseStudyResult } from './study';
+import { studyParams, checkAbort, epsGrid, f, type Study, type StudyContext, type CaseStudyResult } from './study';
 
 /**
  * Smallest eps on the grid step, 2 step, ... (up to `to`) where the
@@ -69,13 +69,7 @@ function productTG(u: number, epsEach: number, d: Domain): RowSource {
 }
 
 export const sumAndCountsStudy: Study = (params, ctx): CaseStudyResult => {
-  knownParams(params, 'sum-and-2count', ['sumU', 'sumV', 'countU', 'step', 'to', 'sweepStep']);
-  const sumU = numParam(params, 'sumU', 150, { min: 1, max: 1000, int: true });
-  const sumV = numParam(params, 'sumV', 5, { min: 1, max: 100, int: true });
-  const countU = numParam(params, 'countU', 30, { min: 1, max: 60, int: true });
-  const step = numParam(params, 'step', 0.01, { min: 1e-4 });
-  const to = numParam(params, 'to', 3, { min: 0.1, max: 20 });
-  const sweepStep = numParam(params, 'sweepStep', 0.1, { min: 0.01 });
+  const { sumU, sumV, countU, step, to, sweepStep } = studyParams('sum-and-2count', params);
   const sum = parseDomainSpec(`sum:${sumU},${sumV}`);
   const counts = parseDomainSpec(`kcount:2,${countU}`);
   const sumLine = lineDomain(sum.n);

@@ -16,7 +16,7 @@ import { uniformPrior, validatePrior } from '../measure/prior';
 import { singleOrbitUtilityBound } from '../bound/single-orbit-utility-bound';
 import { regularity } from '../bound/regularity';
 import type { RowSource } from '../mechanism/channel';
-import { epsGrid, f, knownParams, listParam, numParam, type Study, type CaseStudyResult } from './study';
+import { studyParams, epsGrid, f, type Study, type CaseStudyResult } from './study';
 
 function firstRow(ch: RowSource): number[] {
   const out = new Float64Array(ch.cols);
@@ -25,10 +25,10 @@ function firstRow(ch: RowSource): number[] {
 }
 
 export const votingStudy: Study = (params): CaseStudyResult => {
-  knownParams(params, 'voting', ['epsilon', 'cityPrior', 'votePrior']);
-  const eps = numParam(params, 'epsilon', Math.LN2, { min: 1e-6, max: 50 });
-  const cityPrior = validatePrior(listParam(params, 'cityPrior', [0.3, 0.25, 0.15, 0.12, 0.1, 0.08]), 6);
-  const votePrior = validatePrior(listParam(params, 'votePrior', [0.02, 0.13, 0.35, 0.35, 0.13, 0.02]), 6);
+  const p = studyParams('voting', params);
+  const eps = p.epsilon;
+  const cityPrior = validatePrior(p.cityPrior, 6);
+  const votePrior = validatePrior(p.votePrior, 6);
   const cities = parseDomainSpec('clique:6');
   const votes = parseDomainSpec('count:5');
   const u6 = uniformPrior(6);

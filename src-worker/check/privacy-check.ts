@@ -37,6 +37,17 @@ import { RowCache } from './row-cache';
  * effective eps is the same. Otherwise all pairs are examined (guarded by
  * maxWork). Rows are read one at a time from the RowSource (with a bounded
  * cache); no dense matrix is required.
+ *
+ * Guarantee: `passes` is true only if every examined ratio is at most
+ * e^(eps d)(1 + REL_TOL); the tolerance only ever admits rounding of a
+ * channel that is private in exact arithmetic, and an underflowed zero
+ * facing a positive entry always fails (never wrong in the unsafe direction
+ * beyond REL_TOL). Preconditions: d is a metric or pseudo-metric (edges are
+ * examined alone only when the domain declares graph edges whose shortest
+ * paths are d); every entry finite and >= -NEG_TOL (else a MechError, no
+ * verdict). Tolerance: REL_TOL = 1e-9 relative (numeric/tolerance.ts).
+ * docs/privacy-check.md: "The tolerance", "The verdict is about the stored
+ * channel", "Which pairs are examined".
  */
 
 export interface PrivacyPair {

@@ -22,19 +22,11 @@ import { optimalMechanism, type LpPrivacyModel, type OptimalLpResult } from '../
 import { decideRegularityByLP } from '../lp/regularity-lp';
 import type { LossInput as LpLoss } from '../lp/loss-input';
 import { tightConstraintsStructured } from '../mechanism/implicit/tight-structured';
-import { planarLaplace } from '../mechanism/planar-laplace';
-import { symmetricGraph } from '../mechanism/symmetric-graph';
 import { checkGridOffsetPrivacy, gridOffsetCheckWork } from '../check/grid-offset-check';
 import { checkPrivacy, type PrivacyCheckResult } from '../check/privacy-check';
 import { GridOffsetChannel } from '../mechanism/function-row-source';
-import { ImplicitTightChannel } from '../mechanism/implicit/implicit-tight-channel';
-import { tightChannelMeasures } from '../measure/structured/tight-measures';
-import { checkTightPrivacy } from '../measure/structured/tight-privacy-check';
-import { tightExpectedError } from '../measure/structured/tight-expected-error';
-import { laplaceRowNormalised } from '../mechanism/laplace-row-normalised';
-import { exponentialMechanism } from '../mechanism/exponential';
-import { randomisedResponse } from '../mechanism/randomised-response';
-import { truncatedGeometric } from '../mechanism/truncated-geometric';
+import { structuredExpectedDistanceError, structuredMeasures, structuredPrivacyCheck } from '../measure/structured/structured-dispatch';
+import { closedFormMechanism } from '../mechanism/closed-form-by-kind';
 import { customMetricDomain } from '../metric/custom-metric';
 import { graphDomain as engineGraphDomain } from '../metric/graph';
 import { channelMeasures, type Measures } from '../measure/channel-measures';
@@ -168,17 +160,12 @@ export async function buildMechanism(kind: MechanismKindName, domain: Domain, ep
       return { exists: true, mechanism, lp: mechanism.lp };
     }
     case 'tg':
-      return { exists: true, mechanism: truncatedGeometric(domain, eps) };
     case 'rr':
-      return { exists: true, mechanism: randomisedResponse(domain, eps) };
     case 'exponential':
-      return { exists: true, mechanism: exponentialMechanism(domain, eps) };
     case 'laplace':
-      return { exists: true, mechanism: laplaceRowNormalised(domain, eps) };
     case 'planar-laplace':
-      return { exists: true, mechanism: planarLaplace(domain, eps) };
     case 'symmetric':
-      return { exists: true, mechanism: symmetricGraph(domain, eps) };
+      return { exists: true, mechanism: closedFormMechanism(kind, domain, eps) };
     default:
       return missing(`the '${kind}' mechanism construction (src-worker/mechanism/)`);
   }
@@ -190,7 +177,8 @@ export type { Measures };
 
 export function measureChannel(prior: Float64Array, channel: RowSource): Measures {
   // tight-constraints mechanisms: the same numbers from z and the metric, without n^2 entries
-  if (channel instanceof ImplicitTightChannel) return tightChannelMeasures(prior, channel);
+  const structured = structuredMeasures(prior, channel);
+  if (structured) return structured;
   // SPEC §3: every Bayes measure in one streaming pass over the rows.
   const m = channelMeasures(prior, channel);
   // SPEC §3: utility with an optimal remap under binary gain = V[pi > C]
@@ -213,8 +201,7 @@ export function expectedLoss(prior: Float64Array, channel: RowSource, loss: Loss
 
 /** Expected distance error sum_x pi_x sum_y C[x][y] d(x,y) (outputs = secrets). */
 export function qualityLoss(prior: Float64Array, channel: RowSource, domain: Domain): number {
-  if (channel instanceof ImplicitTightChannel && channel.domain === domain) return tightExpectedError(prior, channel).value;
-  return expectedDistanceError(prior, channel, domain);
+  return structuredExpectedDistanceError(prior, channel, domain) ?? expectedDistanceError(prior, channel, domain);
 }
 
 /* ---------- privacy check (SPEC §4) ---------- */
@@ -236,10 +223,8 @@ export function checkChannel(
 ): CheckOutcome {
   // SPEC §4: largest ln(C[x][y]/C[x'][y]) / d(x,x'); edges suffice on graph metrics.
   // Tight-constraints mechanisms: exact by the triangle inequality, verified structurally.
-  if (channel instanceof ImplicitTightChannel && channel.domain === domain) {
-    const t = checkTightPrivacy(channel, eps);
-    if (t.passes) return { effectiveEpsilon: t.effectiveEpsilon, passes: true, pairsChecked: t.verified, worst: [] };
-  }
+  const t = structuredPrivacyCheck(channel, domain, eps);
+  if (t?.passes) return { effectiveEpsilon: t.effectiveEpsilon, passes: true, pairsChecked: t.verified, worst: [] };
   const r = useGridOffsetCheck(channel, domain)
     ? gridOffsetCheck(channel, domain, eps, topK, maxWork, ctx)
     : checkPrivacy(channel, domain, eps, { topK, ...(maxWork !== undefined ? { maxWork } : {}) });

@@ -16,6 +16,13 @@ import type { PrivacyConstraintGraph } from './privacy-constraint-graph';
  * rows then changes each ratio by at most the mass added to a row (about the
  * solver tolerance), well inside the check's tolerance. Returns the largest
  * mass added to a row.
+ *
+ * Guarantee: after the raise every constrained pair holds exactly; after
+ * renormalisation each ratio moves by at most (1 + returned mass).
+ * Precondition: f >= 1 on every edge (factors e^(eps d)), C >= 0 with
+ * positive row sums. Tolerance: the result passes the 1e-9 check when the
+ * returned mass is <= 1e-9 (up to rounding); callers report it (repairMass).
+ * docs/lp.md "Privacy repair".
  */
 export function repairPrivacy(C: Float64Array, n: number, m: number, graph: PrivacyConstraintGraph, f: Float64Array): number {
   // Adjacency (both directions) in CSR form, with each edge's factor f.

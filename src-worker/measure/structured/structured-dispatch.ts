@@ -12,12 +12,15 @@ import { checkTightPrivacy, type StructuredPrivacyCheck } from './tight-privacy-
  *
  *   const m = structuredMeasures(prior, ch) ?? measureChannel(prior, ch);
  *
- * A channel on a different domain than the one given is not treated
- * structurally (null), so a mismatch can never pass silently.
+ * A channel built on another domain object than the one given is not
+ * treated structurally (null), so a mismatch can never pass silently (the
+ * same spec text may name different data, e.g. an edited csv: file). The
+ * job engine (jobs/engine.ts measureChannel, qualityLoss, checkChannel) goes
+ * through these.
  */
 export function asImplicitTight(channel: RowSource, domain?: Domain): ImplicitTightChannel | null {
   if (!(channel instanceof ImplicitTightChannel)) return null;
-  if (domain && (domain !== channel.domain && domain.spec !== channel.domain.spec)) return null;
+  if (domain && domain !== channel.domain) return null;
   return channel;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MechError } from '../../../src-worker/errors';
-import { bruteForceVertices } from '../../../src-worker/explorer/brute-force-vertices';
+import { bruteForceVertices } from './brute-force-vertices';
 import { privatePosteriorVertices, vertexOf } from '../../../src-worker/explorer/posterior-vertices';
 import { cliqueDomain } from '../../../src-worker/metric/clique';
 import type { Domain } from '../../../src-worker/metric/domain';

@@ -9,7 +9,6 @@ import { tightUtility, streamedUtility } from '../../../src-worker/measure/struc
 import { minPlusTransform } from '../../../src-worker/measure/structured/min-plus-transform';
 import { tightExpectedError } from '../../../src-worker/measure/structured/tight-expected-error';
 import { checkTightPrivacy } from '../../../src-worker/measure/structured/tight-privacy-check';
-import { readRows, topOutputs } from '../../../src-worker/measure/structured/rows-on-demand';
 import { streamChannelCsv } from '../../../src-worker/measure/structured/channel-csv-stream';
 import { toDense } from '../../../src-worker/mechanism/channel';
 import { uniformPrior } from '../../../src-worker/measure/prior';
@@ -250,25 +249,7 @@ describe('measures on an unstructured implicit channel (clique, metric operator)
   });
 });
 
-describe('rows on demand and streamed CSV export', () => {
-  it('rows and top outputs come from the generator', () => {
-    const d = gridDomain(9, 9, 1, 'manhattan');
-    const ch = tight(d, 0.5);
-    const dense = toDense(ch);
-    const [r0, r40] = readRows(ch, [0, 40]);
-    for (let j = 0; j < d.n; j++) {
-      expect(r0![j]).toBe(dense.matrix.get(0, j));
-      expect(r40![j]).toBe(dense.matrix.get(40, j));
-    }
-    const top = topOutputs(ch, 40, 5);
-    expect(top[0]!.col).toBe(40); // the true cell is the most likely report
-    expect(top[0]!.label).toBe('(4,4)');
-    expect(top).toHaveLength(5);
-    for (let k = 1; k < 5; k++) expect(top[k]!.p).toBeLessThanOrEqual(top[k - 1]!.p);
-    expect(() => readRows(ch, [81])).toThrow(/row 81 does not exist/);
-    expect(() => topOutputs(ch, 0, 0)).toThrow(/integer >= 1/);
-  });
-
+describe('streamed CSV export', () => {
   it('streams a channel to CSV in chunks that parse back to the same numbers and labels', async () => {
     const d = gridDomain(7, 6, 1, 'euclidean');
     const ch = tight(d, 1.5);

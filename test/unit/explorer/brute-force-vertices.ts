@@ -1,5 +1,5 @@
-import type { Domain } from '../metric/domain';
-import { privatePosteriorConstraints } from './private-posterior-constraints';
+import type { Domain } from '../../../src-worker/metric/domain';
+import { privatePosteriorConstraints } from '../../../src-worker/explorer/private-posterior-constraints';
 
 /**
  * Reference vertex enumeration for small n (SPEC §6), independent of the
