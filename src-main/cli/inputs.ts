@@ -17,6 +17,7 @@ import { type BoundingBox, parsePointsCsv, type PointGrid, pointsToGrid } from '
 import type { PointsBinning } from '../../src-shared/protocol/remap';
 import { parseDomainSpecText } from '../../src-shared/grammar/domain-spec';
 import { CsvFailure, CsvLineReader } from '../../src-shared/csv/csv-reader';
+import { parsePriorSpecText } from '../../src-shared/grammar/prior-spec';
 
 /** Largest case-study parameter CSV read into memory (bytes). */
 export const MAX_CSV_BYTES = 128 * 1024 * 1024;
@@ -373,16 +374,6 @@ function readLossCsv(file: string): LossInput {
   return labelled ? { kind: 'matrix', rows, cols, data, rowLabels } : { kind: 'matrix', rows, cols, data };
 }
 
-function parseCommaList(text: string, what: string): number[] {
-  const parts = text.split(',').map((s) => s.trim());
-  return parts.map((p, i) => {
-    const v = parseDecimal(p);
-    if (v === null) invalid(`${what}: item ${i + 1} ('${shortLabel(p)}') ${numberProblem(p) ?? 'is not a number'}`);
-    if (v < 0) invalid(`${what}: item ${i + 1} (${v}) is negative`);
-    return v;
-  });
-}
-
 function absolute(file: string, baseDir: string): string {
   return isAbsolute(file) ? file : resolve(baseDir, file);
 }
@@ -393,20 +384,16 @@ function absolute(file: string, baseDir: string): string {
  * refused at the line where it passes the count, not after reading it all.
  */
 export function parsePriorArg(text: string, baseDir = process.cwd(), points?: ChannelRowsExpected): PriorInput {
-  const t = text.trim();
-  if (t === '') invalid('prior is empty: use uniform, product:p1,p2,..., csv:FILE or a comma list');
-  if (t === 'uniform') return 'uniform';
-  if (t.startsWith('product:')) return { kind: 'product', values: parseCommaList(t.slice(8), 'product prior') };
-  if (t.startsWith('csv:')) {
-    return { kind: 'vector', values: readPriorCsv(absolute(t.slice(4), baseDir), points) };
-  }
-  if (t.startsWith('points:')) {
-    const pp = parsePointsPriorArg(t, baseDir);
+  const r = parsePriorSpecText(text);
+  if (!r.ok) invalid(r.error);
+  const p = r.prior;
+  if (p.kind === 'csv') return { kind: 'vector', values: readPriorCsv(absolute(p.file, baseDir), points) };
+  if (p.kind === 'points') {
+    const pp = parsePointsPriorArg(p.text, baseDir);
     if (points && points.rows !== pp.grid.rows * pp.grid.cols) invalid(`the points prior's grid ${pp.domain} has ${pp.grid.rows * pp.grid.cols} cells but the domain ${points.domain} has ${points.rows} points`);
     return pp.prior;
   }
-  if (t.includes(',') || /^[-+0-9.eE\s]+$/.test(t)) return { kind: 'vector', values: parseCommaList(t, 'prior') };
-  invalid(`unknown prior '${text}': use uniform, product:p1,p2,..., csv:FILE, points:FILE.csv or a comma list`);
+  return p.kind === 'uniform' ? 'uniform' : p;
 }
 
 /** Loss text (SPEC §8): bin, nib, dist, dist2, csv:FILE (rows = guesses, optional label column, columns = secrets). */
