@@ -47,7 +47,7 @@ export const parseCsv: (text: string, source: string) => CsvRecord[] = readCsvRo
 
 /**
  * Numbers typed by a user (flags, comma lists, CSV cells) go through the
- * engine's one strict parser (src-worker/numeric/decimal.ts): a plain
+ * engine's one strict parser (src-shared/numeric/decimal.ts): a plain
  * decimal, optional sign and exponent, finite, not a non-zero literal that
  * rounds to 0. No hex ('0x10'), 'Infinity', 'NaN', '1_000' or empty text,
  * which Number() would accept or turn into 0. Surrounding blanks are trimmed.

@@ -3,7 +3,7 @@ import { decimalProblem, parseDecimal, parseDigits } from '../../../src-worker/n
 import { parsePriorText } from '../../../src-worker/jobs/project-plan';
 import { MechError } from '../../../src-worker/errors';
 
-describe('strict decimal parser (src-worker/numeric/decimal.ts)', () => {
+describe('strict decimal parser (src-shared/numeric/decimal.ts)', () => {
   it('accepts plain decimals, with sign, point and exponent, including subnormals', () => {
     for (const [t, v] of [
       ['0', 0],
