@@ -8,7 +8,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { invalid } from '../../src-worker/errors';
 import type { ChannelPayload, LossInput, PriorInput } from '../../src-shared/protocol/common';
-import { MAX_REQUEST_CHANNEL_ENTRIES } from '../../src-shared/protocol/common';
+import { builtinLossSchema, MAX_REQUEST_CHANNEL_ENTRIES } from '../../src-shared/protocol/common';
 import { type CsvRow, readCsvRows } from '../../src-worker/metric/read-csv';
 import { decimalProblem, parseDecimal as engineParseDecimal } from '../../src-worker/numeric/decimal';
 import { sizeOfDomainInput } from '../../src-worker/jobs/admission';
@@ -399,7 +399,8 @@ export function parsePriorArg(text: string, baseDir = process.cwd(), points?: Ch
 /** Loss text (SPEC §8): bin, nib, dist, dist2, csv:FILE (rows = guesses, optional label column, columns = secrets). */
 export function parseLossArg(text: string, baseDir = process.cwd()): LossInput {
   const t = text.trim();
-  if (t === 'bin' || t === 'nib' || t === 'dist' || t === 'dist2') return t;
+  const builtin = builtinLossSchema.safeParse(t);
+  if (builtin.success) return builtin.data;
   if (t.startsWith('csv:')) return readLossCsv(absolute(t.slice(4), baseDir));
   invalid(`unknown loss '${text}': use bin, nib, dist, dist2 or csv:FILE`);
 }

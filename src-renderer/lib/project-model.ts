@@ -2,7 +2,7 @@
  * Pure project helpers for the renderer: default/new projects, id
  * generation, and turning project entries into job requests (SPEC §8 forms).
  */
-import type { DomainInput, LossInput, PriorInput } from '../../src-shared/protocol/common';
+import { builtinLossSchema, type DomainInput, type LossInput, type PriorInput } from '../../src-shared/protocol/common';
 import type { JobRequest } from '../../src-shared/protocol/requests';
 import type { ProjectInput, ProjectLoss, ProjectPrior } from '../../src-shared/protocol/project';
 import { lpRequestOptions } from './lp-options';
@@ -61,7 +61,8 @@ export function priorToInput(p: ProjectPrior): PriorInput {
 export function lossToInput(l: ProjectLoss | undefined): LossInput | undefined {
   if (l === undefined) return undefined;
   if (typeof l === 'string') {
-    if (['bin', 'nib', 'dist', 'dist2'].includes(l)) return l as LossInput;
+    const builtin = builtinLossSchema.safeParse(l);
+    if (builtin.success) return builtin.data;
     throw new Error(`loss ${l} refers to a file; the app supports bin, nib, dist and dist2`);
   }
   return l;
