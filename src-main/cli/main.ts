@@ -211,201 +211,241 @@ function lpFlags(f: Flags, kind: string): { lpModel?: (typeof LP_MODEL_NAMES)[nu
   return out;
 }
 
+function noPositional(args: ParsedArgs): void {
+  if (args.positional.length) throw new MechError('invalid-input', `unexpected argument '${args.positional[0]}' for '${args.command}'`);
+}
+
+/** `mechstudio mechanism`: its flags checked, its job or project planned. */
+function planMechanism(args: ParsedArgs): Plan {
+  const f = new Flags(args, ['domain', 'epsilon', 'kind', 'prior', 'loss', 'remap', 'out', 'json', 'print', 'quiet', ...LP_FLAGS]);
+  noPositional(args);
+  const remap = remapFlag(f);
+  const dp = domainAndPrior(f, true);
+  const req: JobRequest = {
+    type: 'mechanism',
+    domain: dp.domain!,
+    epsilon: f.needPositive('epsilon', '0.693'),
+    kind: f.need('kind', 'tg') as 'tg',
+  };
+  Object.assign(req, lpFlags(f, req.kind));
+  // --threads N also prices the optimal LP on N threads (one HiGHS instance each; the same optimum).
+  const threadsFlag = args.flags.get('threads');
+  const lpThreads = typeof threadsFlag === 'string' ? parseDecimal(threadsFlag) : null;
+  if (req.kind === 'optimal' && lpThreads !== null && Number.isInteger(lpThreads) && lpThreads > 1) req.lpThreads = Math.min(lpThreads, MAX_LP_THREADS);
+  if (dp.prior !== undefined) req.prior = dp.prior;
+  const loss = f.str('loss');
+  if (loss !== undefined) req.loss = parseLossArg(loss);
+  if (remap) req.remap = true;
+  const out = f.str('out');
+  return { request: req, ...outFile(out), json: f.bool('json'), print: f.bool('print'), ...pointsLines(dp.points), ...(dp.points ? { pointsPrior: dp.points } : {}) };
+}
+
+/** `mechstudio apply`: its flags checked, its job or project planned. */
+async function planApply(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
+  const f = new Flags(args, ['channel', 'domain', 'epsilon', 'kind', 'prior', 'loss', 'remap', 'input', 'out', 'seed', 'json', 'quiet', ...LP_FLAGS]);
+  noPositional(args);
+  const input = resolve(f.need('input', 'secrets.csv'));
+  checkReadableFileSync(input, 'secrets CSV', MAX_SECRETS_CSV_BYTES);
+  const outText = f.need('out', 'released.csv');
+  let seed: number | undefined;
+  if (f.has('seed')) {
+    const v = f.num('seed');
+    if (v === undefined || !Number.isInteger(v) || v < 0 || v > 0xffffffff) invalid(`--seed must be an integer from 0 to 4294967295, got '${String(args.flags.get('seed'))}'`);
+    seed = v;
+  }
+  let req: JobRequest;
+  let dp: ReturnType<typeof domainAndPrior>;
+  if (f.has('channel')) {
+    const construction = ['epsilon', 'kind', 'loss', 'remap', ...LP_FLAGS].filter((k) => f.has(k));
+    if (construction.length) invalid(`apply takes --channel or the construction flags, not both (got --channel and --${construction[0]})`);
+    dp = domainAndPrior(f, true);
+    const channelPath = resolve(f.need('channel', 'mech.csv'));
+    req = { type: 'apply', channel: await readChannelCsv(channelPath, signal, domainPointsFromText(dp.domain!)), domain: dp.domain!, input, out: outText };
+  } else {
+    const remap = remapFlag(f);
+    dp = domainAndPrior(f, true);
+    const spec: MechanismSpec = { domain: dp.domain!, epsilon: f.needPositive('epsilon', '0.693'), kind: f.need('kind', 'planar-laplace') as 'tg' };
+    Object.assign(spec, lpFlags(f, spec.kind));
+    if (dp.prior !== undefined) spec.prior = dp.prior;
+    const loss = f.str('loss');
+    if (loss !== undefined) spec.loss = parseLossArg(loss);
+    if (remap) spec.remap = true;
+    req = { type: 'apply', mechanism: spec, input, out: outText };
+  }
+  if (seed !== undefined) req.seed = seed;
+  if (dp.points) req.points = dp.points.binning;
+  const lines = pointsLines(dp.points);
+  if (seed !== undefined) lines.warnings = [...(lines.warnings ?? []), `warning: --seed ${seed}: a reproducible stream for tests, NOT for release (the output's first line says so)`];
+  return { request: req, ...outFile(outText), json: f.bool('json'), print: false, ...lines, ...(dp.points ? { pointsPrior: dp.points } : {}) };
+}
+
+/** `mechstudio compare`: its flags checked, its job or project planned. */
+function planCompare(args: ParsedArgs): Plan {
+  const f = new Flags(args, ['domain', 'epsilon', 'kinds', 'prior', 'loss', 'focus', 'out', 'png', 'json', 'quiet']);
+  noPositional(args);
+  const dp = domainAndPrior(f, true);
+  const mechanisms = parseCompareKinds(f.need('kinds', 'planar-laplace,planar-laplace+remap,tight'));
+  const req: JobRequest = { type: 'compare', domain: dp.domain!, epsilon: f.needPositive('epsilon', '1'), mechanisms };
+  if (dp.prior !== undefined) req.prior = dp.prior;
+  const loss = f.str('loss');
+  if (loss !== undefined) req.loss = parseLossArg(loss);
+  if (f.has('focus')) {
+    const v = f.num('focus');
+    if (v === undefined || !Number.isInteger(v) || v < 0) invalid(`--focus must be a cell index (an integer >= 0), got '${String(args.flags.get('focus'))}'`);
+    req.focus = v;
+  }
+  const target = (name: 'out' | 'png', example: string): string | undefined => {
+    const v = f.str(name);
+    if (v === undefined) return undefined;
+    if (v === '') invalid(`--${name} needs a file name (e.g. --${name} ${example})`);
+    const abs = resolve(v);
+    checkWriteTarget(abs, `--${name} file`);
+    return abs;
+  };
+  const csv = target('out', 'compare.csv');
+  const png = target('png', 'compare.png');
+  return { request: req, json: f.bool('json'), print: false, compareOut: { ...(csv ? { csv } : {}), ...(png ? { png } : {}) }, ...pointsLines(dp.points), ...(dp.points ? { pointsPrior: dp.points } : {}) };
+}
+
+/** `mechstudio measure`: its flags checked, its job or project planned. */
+async function planMeasure(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
+  const f = new Flags(args, ['channel', 'domain', 'epsilon', 'prior', 'loss', 'json', 'quiet']);
+  noPositional(args);
+  const channelPath = resolve(f.need('channel', 'mech.csv'));
+  const d = f.str('domain');
+  const domain = d === undefined ? undefined : resolveDomainArg(d);
+  const e = f.positive('epsilon');
+  if (e !== undefined && domain === undefined) throw new MechError('invalid-input', '--epsilon needs --domain (the metric the epsilon scales)');
+  const prior = f.str('prior');
+  const loss = f.str('loss');
+  const req: JobRequest = {
+    type: 'measure',
+    channel: await readChannelCsv(channelPath, signal, domain === undefined ? undefined : domainPointsFromText(domain)),
+  };
+  if (domain !== undefined) req.domain = domain;
+  if (e !== undefined) req.epsilon = e;
+  let pp: PointsPrior | undefined;
+  if (prior !== undefined && prior.trim().startsWith('points:')) {
+    pp = parsePointsPriorArg(prior);
+    if (req.channel!.rows !== pp.grid.rows * pp.grid.cols) invalid(`the channel has ${req.channel!.rows} rows but the points grid ${pp.domain} has ${pp.grid.rows * pp.grid.cols} cells`);
+    req.prior = pp.prior;
+  } else if (prior !== undefined) req.prior = parsePriorArg(prior);
+  if (loss !== undefined) req.loss = parseLossArg(loss);
+  return { request: req, json: f.bool('json'), print: false, ...pointsLines(pp), ...(pp ? { pointsPrior: pp } : {}) };
+}
+
+/** `mechstudio check`: its flags checked, its job or project planned. */
+async function planCheck(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
+  const f = new Flags(args, ['channel', 'domain', 'epsilon', 'json', 'quiet']);
+  noPositional(args);
+  const channelPath = resolve(f.need('channel', 'mech.csv'));
+  const domain = resolveDomainArg(f.need('domain', 'line:6'));
+  const epsilon = f.needPositive('epsilon', '0.693');
+  // the domain's size first: a channel with more rows is refused at its first extra row
+  const req: JobRequest = { type: 'check', channel: await readChannelCsv(channelPath, signal, domainPointsFromText(domain)), domain, epsilon };
+  return { request: req, json: f.bool('json'), print: false };
+}
+
+/** `mechstudio capacity`: its flags checked, its job or project planned. */
+function planCapacity(args: ParsedArgs): Plan {
+  const f = new Flags(args, ['domain', 'epsilon', 'out', 'json', 'quiet']);
+  noPositional(args);
+  const req: JobRequest = { type: 'capacity', domain: resolveDomainArg(f.need('domain', 'line:6')), epsilon: f.needPositive('epsilon', '0.693') };
+  const out = f.str('out');
+  return { request: req, ...outFile(out), json: f.bool('json'), print: false };
+}
+
+/** `mechstudio regular`: its flags checked, its job or project planned. */
+function planRegular(args: ParsedArgs): Plan {
+  const f = new Flags(args, ['domain', 'epsilon', 'prior', 'json', 'quiet']);
+  noPositional(args);
+  const domain = resolveDomainArg(f.need('domain', 'line:6'));
+  const epsilon = f.needPositive('epsilon', '0.693');
+  const req: JobRequest = { type: 'regular', domain, epsilon, prior: parsePriorArg(f.need('prior', 'uniform'), undefined, domainPointsFromText(domain)) };
+  return { request: req, json: f.bool('json'), print: false };
+}
+
+/** `mechstudio threshold`: its flags checked, its job or project planned. */
+function planThreshold(args: ParsedArgs): Plan {
+  const f = new Flags(args, ['domain', 'from', 'to', 'step', 'json', 'quiet']);
+  noPositional(args);
+  const req: JobRequest = { type: 'threshold', domain: resolveDomainArg(f.need('domain', 'line:6')) };
+  const from = f.positive('from');
+  const to = f.positive('to');
+  const step = f.positive('step');
+  if (from !== undefined) req.from = from;
+  if (to !== undefined) req.to = to;
+  if (step !== undefined) req.step = step;
+  return { request: req, json: f.bool('json'), print: false };
+}
+
+/** `mechstudio vertices`: its flags checked, its job or project planned. */
+function planVertices(args: ParsedArgs): Plan {
+  const f = new Flags(args, ['domain', 'epsilon', 'kernels', 'json', 'quiet']);
+  noPositional(args);
+  const req: JobRequest = {
+    type: 'vertices',
+    domain: resolveDomainArg(f.need('domain', 'line:3')),
+    epsilon: f.needPositive('epsilon', '0.693'),
+    kernels: f.bool('kernels'),
+  };
+  return { request: req, json: f.bool('json'), print: false };
+}
+
+/** `mechstudio run`: its flags checked, its job or project planned. */
+function planRun(args: ParsedArgs): Plan {
+  const f = new Flags(args, ['out', 'json', 'quiet', 'queue']);
+  if (args.positional.length !== 1) throw new MechError('invalid-input', 'run needs exactly one PROJECT.json (e.g. mechstudio run voting.json --out results)');
+  const path = resolve(args.positional[0]!);
+  const out = outDir(f.str('out') ?? 'mechstudio-out');
+  return { project: readProject(path, out), ...queueFlag(f), json: f.bool('json'), print: false };
+}
+
+/** `mechstudio worker`: its flags checked, its job or project planned. */
+function planWorker(args: ParsedArgs): Plan {
+  const f = new Flags(args, ['queue', 'concurrency', 'quiet']);
+  noPositional(args);
+  const url = queueUrlFrom(f.str('queue'), process.env, true);
+  if (url === null) invalid('worker needs --queue redis://HOST:PORT[/DB] (or MECHSTUDIO_QUEUE / REDIS_URL in the environment)');
+  const c = f.num('concurrency');
+  if (c !== undefined && !(Number.isInteger(c) && c >= 1 && c <= 256)) invalid(`--concurrency must be an integer from 1 to 256, got ${c}`);
+  return { worker: { target: parseQueueUrl(url), concurrency: c ?? availableParallelism() }, json: false, print: false };
+}
+
+/** `mechstudio example`: its flags checked, its job or project planned. */
+function planExample(args: ParsedArgs): Plan {
+  const f = new Flags(args, ['out', 'json', 'quiet', 'list', 'queue']);
+  if (args.positional.length !== 1) {
+    const names = listExamples().map((e) => e.name);
+    throw new MechError('invalid-input', `example needs one NAME (available: ${names.join(', ')})`);
+  }
+  const name = args.positional[0]!;
+  const path = examplePath(name);
+  const out = outDir(f.str('out') ?? `mechstudio-example-${name}`);
+  return { project: readProject(path, out), ...queueFlag(f), json: f.bool('json'), print: false };
+}
+
+/** Each command's planner. */
+const PLANNERS: Record<string, (args: ParsedArgs, signal: AbortSignal) => Plan | Promise<Plan>> = {
+  mechanism: planMechanism,
+  apply: planApply,
+  compare: planCompare,
+  measure: planMeasure,
+  check: planCheck,
+  capacity: planCapacity,
+  regular: planRegular,
+  threshold: planThreshold,
+  vertices: planVertices,
+  run: planRun,
+  worker: planWorker,
+  example: planExample,
+};
+
 async function buildPlan(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
   const c = args.command;
-  const noPositional = (): void => {
-    if (args.positional.length) throw new MechError('invalid-input', `unexpected argument '${args.positional[0]}' for '${c}'`);
-  };
-  switch (c) {
-    case 'mechanism': {
-      const f = new Flags(args, ['domain', 'epsilon', 'kind', 'prior', 'loss', 'remap', 'out', 'json', 'print', 'quiet', ...LP_FLAGS]);
-      noPositional();
-      const remap = remapFlag(f);
-      const dp = domainAndPrior(f, true);
-      const req: JobRequest = {
-        type: 'mechanism',
-        domain: dp.domain!,
-        epsilon: f.needPositive('epsilon', '0.693'),
-        kind: f.need('kind', 'tg') as 'tg',
-      };
-      Object.assign(req, lpFlags(f, req.kind));
-      // --threads N also prices the optimal LP on N threads (one HiGHS instance each; the same optimum).
-      const threadsFlag = args.flags.get('threads');
-      const lpThreads = typeof threadsFlag === 'string' ? parseDecimal(threadsFlag) : null;
-      if (req.kind === 'optimal' && lpThreads !== null && Number.isInteger(lpThreads) && lpThreads > 1) req.lpThreads = Math.min(lpThreads, MAX_LP_THREADS);
-      if (dp.prior !== undefined) req.prior = dp.prior;
-      const loss = f.str('loss');
-      if (loss !== undefined) req.loss = parseLossArg(loss);
-      if (remap) req.remap = true;
-      const out = f.str('out');
-      return { request: req, ...outFile(out), json: f.bool('json'), print: f.bool('print'), ...pointsLines(dp.points), ...(dp.points ? { pointsPrior: dp.points } : {}) };
-    }
-    case 'apply': {
-      const f = new Flags(args, ['channel', 'domain', 'epsilon', 'kind', 'prior', 'loss', 'remap', 'input', 'out', 'seed', 'json', 'quiet', ...LP_FLAGS]);
-      noPositional();
-      const input = resolve(f.need('input', 'secrets.csv'));
-      checkReadableFileSync(input, 'secrets CSV', MAX_SECRETS_CSV_BYTES);
-      const outText = f.need('out', 'released.csv');
-      let seed: number | undefined;
-      if (f.has('seed')) {
-        const v = f.num('seed');
-        if (v === undefined || !Number.isInteger(v) || v < 0 || v > 0xffffffff) invalid(`--seed must be an integer from 0 to 4294967295, got '${String(args.flags.get('seed'))}'`);
-        seed = v;
-      }
-      let req: JobRequest;
-      let dp: ReturnType<typeof domainAndPrior>;
-      if (f.has('channel')) {
-        const construction = ['epsilon', 'kind', 'loss', 'remap', ...LP_FLAGS].filter((k) => f.has(k));
-        if (construction.length) invalid(`apply takes --channel or the construction flags, not both (got --channel and --${construction[0]})`);
-        dp = domainAndPrior(f, true);
-        const channelPath = resolve(f.need('channel', 'mech.csv'));
-        req = { type: 'apply', channel: await readChannelCsv(channelPath, signal, domainPointsFromText(dp.domain!)), domain: dp.domain!, input, out: outText };
-      } else {
-        const remap = remapFlag(f);
-        dp = domainAndPrior(f, true);
-        const spec: MechanismSpec = { domain: dp.domain!, epsilon: f.needPositive('epsilon', '0.693'), kind: f.need('kind', 'planar-laplace') as 'tg' };
-        Object.assign(spec, lpFlags(f, spec.kind));
-        if (dp.prior !== undefined) spec.prior = dp.prior;
-        const loss = f.str('loss');
-        if (loss !== undefined) spec.loss = parseLossArg(loss);
-        if (remap) spec.remap = true;
-        req = { type: 'apply', mechanism: spec, input, out: outText };
-      }
-      if (seed !== undefined) req.seed = seed;
-      if (dp.points) req.points = dp.points.binning;
-      const lines = pointsLines(dp.points);
-      if (seed !== undefined) lines.warnings = [...(lines.warnings ?? []), `warning: --seed ${seed}: a reproducible stream for tests, NOT for release (the output's first line says so)`];
-      return { request: req, ...outFile(outText), json: f.bool('json'), print: false, ...lines, ...(dp.points ? { pointsPrior: dp.points } : {}) };
-    }
-    case 'compare': {
-      const f = new Flags(args, ['domain', 'epsilon', 'kinds', 'prior', 'loss', 'focus', 'out', 'png', 'json', 'quiet']);
-      noPositional();
-      const dp = domainAndPrior(f, true);
-      const mechanisms = parseCompareKinds(f.need('kinds', 'planar-laplace,planar-laplace+remap,tight'));
-      const req: JobRequest = { type: 'compare', domain: dp.domain!, epsilon: f.needPositive('epsilon', '1'), mechanisms };
-      if (dp.prior !== undefined) req.prior = dp.prior;
-      const loss = f.str('loss');
-      if (loss !== undefined) req.loss = parseLossArg(loss);
-      if (f.has('focus')) {
-        const v = f.num('focus');
-        if (v === undefined || !Number.isInteger(v) || v < 0) invalid(`--focus must be a cell index (an integer >= 0), got '${String(args.flags.get('focus'))}'`);
-        req.focus = v;
-      }
-      const target = (name: 'out' | 'png', example: string): string | undefined => {
-        const v = f.str(name);
-        if (v === undefined) return undefined;
-        if (v === '') invalid(`--${name} needs a file name (e.g. --${name} ${example})`);
-        const abs = resolve(v);
-        checkWriteTarget(abs, `--${name} file`);
-        return abs;
-      };
-      const csv = target('out', 'compare.csv');
-      const png = target('png', 'compare.png');
-      return { request: req, json: f.bool('json'), print: false, compareOut: { ...(csv ? { csv } : {}), ...(png ? { png } : {}) }, ...pointsLines(dp.points), ...(dp.points ? { pointsPrior: dp.points } : {}) };
-    }
-    case 'measure': {
-      const f = new Flags(args, ['channel', 'domain', 'epsilon', 'prior', 'loss', 'json', 'quiet']);
-      noPositional();
-      const channelPath = resolve(f.need('channel', 'mech.csv'));
-      const d = f.str('domain');
-      const domain = d === undefined ? undefined : resolveDomainArg(d);
-      const e = f.positive('epsilon');
-      if (e !== undefined && domain === undefined) throw new MechError('invalid-input', '--epsilon needs --domain (the metric the epsilon scales)');
-      const prior = f.str('prior');
-      const loss = f.str('loss');
-      const req: JobRequest = {
-        type: 'measure',
-        channel: await readChannelCsv(channelPath, signal, domain === undefined ? undefined : domainPointsFromText(domain)),
-      };
-      if (domain !== undefined) req.domain = domain;
-      if (e !== undefined) req.epsilon = e;
-      let pp: PointsPrior | undefined;
-      if (prior !== undefined && prior.trim().startsWith('points:')) {
-        pp = parsePointsPriorArg(prior);
-        if (req.channel!.rows !== pp.grid.rows * pp.grid.cols) invalid(`the channel has ${req.channel!.rows} rows but the points grid ${pp.domain} has ${pp.grid.rows * pp.grid.cols} cells`);
-        req.prior = pp.prior;
-      } else if (prior !== undefined) req.prior = parsePriorArg(prior);
-      if (loss !== undefined) req.loss = parseLossArg(loss);
-      return { request: req, json: f.bool('json'), print: false, ...pointsLines(pp), ...(pp ? { pointsPrior: pp } : {}) };
-    }
-    case 'check': {
-      const f = new Flags(args, ['channel', 'domain', 'epsilon', 'json', 'quiet']);
-      noPositional();
-      const channelPath = resolve(f.need('channel', 'mech.csv'));
-      const domain = resolveDomainArg(f.need('domain', 'line:6'));
-      const epsilon = f.needPositive('epsilon', '0.693');
-      // the domain's size first: a channel with more rows is refused at its first extra row
-      const req: JobRequest = { type: 'check', channel: await readChannelCsv(channelPath, signal, domainPointsFromText(domain)), domain, epsilon };
-      return { request: req, json: f.bool('json'), print: false };
-    }
-    case 'capacity': {
-      const f = new Flags(args, ['domain', 'epsilon', 'out', 'json', 'quiet']);
-      noPositional();
-      const req: JobRequest = { type: 'capacity', domain: resolveDomainArg(f.need('domain', 'line:6')), epsilon: f.needPositive('epsilon', '0.693') };
-      const out = f.str('out');
-      return { request: req, ...outFile(out), json: f.bool('json'), print: false };
-    }
-    case 'regular': {
-      const f = new Flags(args, ['domain', 'epsilon', 'prior', 'json', 'quiet']);
-      noPositional();
-      const domain = resolveDomainArg(f.need('domain', 'line:6'));
-      const epsilon = f.needPositive('epsilon', '0.693');
-      const req: JobRequest = { type: 'regular', domain, epsilon, prior: parsePriorArg(f.need('prior', 'uniform'), undefined, domainPointsFromText(domain)) };
-      return { request: req, json: f.bool('json'), print: false };
-    }
-    case 'threshold': {
-      const f = new Flags(args, ['domain', 'from', 'to', 'step', 'json', 'quiet']);
-      noPositional();
-      const req: JobRequest = { type: 'threshold', domain: resolveDomainArg(f.need('domain', 'line:6')) };
-      const from = f.positive('from');
-      const to = f.positive('to');
-      const step = f.positive('step');
-      if (from !== undefined) req.from = from;
-      if (to !== undefined) req.to = to;
-      if (step !== undefined) req.step = step;
-      return { request: req, json: f.bool('json'), print: false };
-    }
-    case 'vertices': {
-      const f = new Flags(args, ['domain', 'epsilon', 'kernels', 'json', 'quiet']);
-      noPositional();
-      const req: JobRequest = {
-        type: 'vertices',
-        domain: resolveDomainArg(f.need('domain', 'line:3')),
-        epsilon: f.needPositive('epsilon', '0.693'),
-        kernels: f.bool('kernels'),
-      };
-      return { request: req, json: f.bool('json'), print: false };
-    }
-    case 'run': {
-      const f = new Flags(args, ['out', 'json', 'quiet', 'queue']);
-      if (args.positional.length !== 1) throw new MechError('invalid-input', 'run needs exactly one PROJECT.json (e.g. mechstudio run voting.json --out results)');
-      const path = resolve(args.positional[0]!);
-      const out = outDir(f.str('out') ?? 'mechstudio-out');
-      return { project: readProject(path, out), ...queueFlag(f), json: f.bool('json'), print: false };
-    }
-    case 'worker': {
-      const f = new Flags(args, ['queue', 'concurrency', 'quiet']);
-      noPositional();
-      const url = queueUrlFrom(f.str('queue'), process.env, true);
-      if (url === null) invalid('worker needs --queue redis://HOST:PORT[/DB] (or MECHSTUDIO_QUEUE / REDIS_URL in the environment)');
-      const c = f.num('concurrency');
-      if (c !== undefined && !(Number.isInteger(c) && c >= 1 && c <= 256)) invalid(`--concurrency must be an integer from 1 to 256, got ${c}`);
-      return { worker: { target: parseQueueUrl(url), concurrency: c ?? availableParallelism() }, json: false, print: false };
-    }
-    case 'example': {
-      const f = new Flags(args, ['out', 'json', 'quiet', 'list', 'queue']);
-      if (args.positional.length !== 1) {
-        const names = listExamples().map((e) => e.name);
-        throw new MechError('invalid-input', `example needs one NAME (available: ${names.join(', ')})`);
-      }
-      const name = args.positional[0]!;
-      const path = examplePath(name);
-      const out = outDir(f.str('out') ?? `mechstudio-example-${name}`);
-      return { project: readProject(path, out), ...queueFlag(f), json: f.bool('json'), print: false };
-    }
-    default:
-      throw new MechError('invalid-input', `unknown command '${c}' (mechanism, apply, measure, check, capacity, regular, threshold, vertices, run, example, worker; see mechstudio help)`);
-  }
+  const planner = Object.prototype.hasOwnProperty.call(PLANNERS, c) ? PLANNERS[c] : undefined;
+  if (!planner) throw new MechError('invalid-input', `unknown command '${c}' (mechanism, apply, measure, check, capacity, regular, threshold, vertices, run, example, worker; see mechstudio help)`);
+  return planner(args, signal);
 }
 
 /** --queue URL (or MECHSTUDIO_QUEUE) of run / example; absent: the local pool. */
