@@ -523,6 +523,79 @@ function stoppedNote(result: JobResult): string {
   return `stopped by Ctrl-C after ${lp.rounds} rounds: the mechanism written is private, its expected loss ${lp.objective.toPrecision(6)} is within ${(lp.gap * 100).toPrecision(3)}% of the ${lp.model} model's optimum (certified lower bound ${lp.lowerBound.toPrecision(6)})`;
 }
 
+/** --threads N (default 1 for a job, up to 4 for a project). */
+function threadsFor(args: ParsedArgs, plan: Plan): number {
+  const threadsFlag = args.flags.get('threads');
+  const t = typeof threadsFlag === 'string' ? parseDecimal(threadsFlag) : plan.project ? Math.min(availableParallelism(), 4) : 1;
+  if (t === null || !Number.isInteger(t) || t < 1 || t > 256) invalid(`--threads must be an integer from 1 to 256, got '${String(threadsFlag)}'`);
+  return t;
+}
+
+/** Outputs refused at once (a device, FIFO, directory or /proc path), before any job; --out is written to a temp file next to it (listed in tempFiles). */
+function prepareOutputs(plan: Plan, tempFiles: string[]): void {
+  if (plan.project) checkDirTarget(plan.project.out, '--out directory');
+  if (plan.outFile && plan.request) {
+    const tmp = prepareWrite(plan.outFile, '--out file');
+    tempFiles.push(tmp, `${tmp}.partial`);
+    (plan.request as { out?: string }).out = tmp;
+  }
+}
+
+/** run / example --queue URL: the queue's client, with a line when no worker is there yet. */
+async function connectQueue(target: QueueTarget, stderr: ProgressStream): Promise<JobRunner> {
+  const { QueueClient } = await import('../queue/client');
+  const client = await QueueClient.connect(target);
+  try {
+    if ((await client.workerCount()) === 0) {
+      stderr.write(`mechstudio: no worker is connected to the queue at ${target.redacted} yet; the jobs wait until one starts (mechstudio worker --queue URL)\n`);
+    }
+  } catch (e) {
+    await client.close().catch(() => undefined); // not handed to main's cleanup yet
+    throw e;
+  }
+  return client;
+}
+
+/** A project run's summary on stdout; the exit status: 0, or one line on stderr and 2 when every failure is the input's fault. */
+function projectOutcome(s: RunSummary, json: boolean, stdout: ProgressStream, fail: (code: string, message: string) => number): number {
+  stdout.write((json ? JSON.stringify(runSummaryJson(s)) : runSummaryText(s)) + '\n');
+  if (s.failed === 0) return 0;
+  const failed = s.items.filter((i) => !i.ok);
+  const first = failed[0]!;
+  const code = failed.every((i) => exitCodeFor(i.error!.code) === 2) ? first.error!.code : 'internal';
+  return fail(code, `${s.failed} of ${s.items.length} items failed (first: ${first.id}: ${first.error!.message})`);
+}
+
+/** The files a job's result goes to: the worker's temp CSV published under --out, compare's table and chart. */
+async function writeOutputs(plan: Plan, result: JobResult): Promise<void> {
+  if (plan.outFile && (result.type === 'mechanism' || result.type === 'capacity' || result.type === 'apply') && result.csvPath) {
+    publishTemp(result.csvPath, plan.outFile, '--out file');
+    result.csvPath = plan.outFile;
+  }
+  if (plan.compareOut && result.type === 'compare') {
+    const { compareCsv, compareChart } = await import('../charts/compare-report');
+    if (plan.compareOut.csv) writeFileAtomic(plan.compareOut.csv, compareCsv(result), '--out file');
+    if (plan.compareOut.png) {
+      const { renderChartPng } = await import('../charts/render-chart');
+      writeFileAtomic(plan.compareOut.png, renderChartPng(compareChart(result)), '--png file');
+    }
+  }
+}
+
+/** The result on stdout: one JSON object, or the readable summary (with the points prior and the matrix rule). */
+function printResult(plan: Plan, req: JobRequest, result: JobResult, stdout: ProgressStream): void {
+  if (plan.json) {
+    const o = jsonFor(req, result);
+    if (plan.pointsPrior) o.pointsPrior = pointsPriorJson(plan.pointsPrior);
+    stdout.write(JSON.stringify(o) + '\n');
+    return;
+  }
+  stdout.write(readable(req, result) + '\n');
+  if (plan.pointsPrior) stdout.write(`${plan.pointsPrior.summary}\n`);
+  const rule = printMatrixRule(req, result, plan.print);
+  if (rule) stdout.write(rule + '\n');
+}
+
 export async function main(argv: string[], opts: MainOptions = {}): Promise<number> {
   const stdout = opts.io?.stdout ?? process.stdout;
   const stderr = opts.io?.stderr ?? process.stderr;
@@ -589,17 +662,8 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
       }
       plan = await buildPlan(args, controller.signal);
       if (controller.signal.aborted) return fail('cancelled', 'cancelled');
-      const threadsFlag = args.flags.get('threads');
-      const t = typeof threadsFlag === 'string' ? parseDecimal(threadsFlag) : plan.project ? Math.min(availableParallelism(), 4) : 1;
-      if (t === null || !Number.isInteger(t) || t < 1 || t > 256) return fail('invalid-input', `--threads must be an integer from 1 to 256, got '${String(threadsFlag)}'`);
-      threads = t;
-      // outputs: refused at once (a device, FIFO, directory or /proc path), before any job
-      if (plan.project) checkDirTarget(plan.project.out, '--out directory');
-      if (plan.outFile && plan.request) {
-        const tmp = prepareWrite(plan.outFile, '--out file');
-        tempFiles.push(tmp, `${tmp}.partial`);
-        (plan.request as { out?: string }).out = tmp;
-      }
+      threads = threadsFor(args, plan);
+      prepareOutputs(plan, tempFiles);
     } catch (e) {
       return failWith(e);
     }
@@ -608,14 +672,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     for (const l of plan.warnings ?? []) stderr.write(`mechstudio: ${l}\n`);
     progress = new ProgressReporter(stderr, quiet);
     const pr = progress;
-    if (plan.queue && !opts.dispatcher) {
-      const { QueueClient } = await import('../queue/client');
-      const client = await QueueClient.connect(plan.queue);
-      dispatcher = client;
-      if ((await client.workerCount()) === 0) {
-        stderr.write(`mechstudio: no worker is connected to the queue at ${plan.queue.redacted} yet; the jobs wait until one starts (mechstudio worker --queue URL)\n`);
-      }
-    }
+    if (plan.queue && !opts.dispatcher) dispatcher = await connectQueue(plan.queue, stderr);
     dispatcher ??= opts.dispatcher ?? new Dispatcher({ threads });
     if (plan.project) {
       const s = await runProject(dispatcher, plan.project.project, plan.project.baseDir, plan.project.out, {
@@ -627,41 +684,15 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
         ...(plan.queue ? { sweepParts: 16 } : {}),
       });
       progress.clear();
-      stdout.write((plan.json ? JSON.stringify(runSummaryJson(s)) : runSummaryText(s)) + '\n');
-      if (s.failed === 0) return 0;
-      // one line on stderr; exit 2 when every failure is the input's fault
-      const failed = s.items.filter((i) => !i.ok);
-      const first = failed[0]!;
-      const code = failed.every((i) => exitCodeFor(i.error!.code) === 2) ? first.error!.code : 'internal';
-      return fail(code, `${s.failed} of ${s.items.length} items failed (first: ${first.id}: ${first.error!.message})`);
+      return projectOutcome(s, plan.json, stdout, fail);
     }
     const req = plan.request!;
     lpJob = isLpJob(req);
     const result: JobResult = await dispatcher.run(req, { signal: controller.signal, stopSignal: stopper.signal, onProgress: (f, m) => pr.update(f, m) });
-    if (plan.outFile && (result.type === 'mechanism' || result.type === 'capacity' || result.type === 'apply') && result.csvPath) {
-      publishTemp(result.csvPath, plan.outFile, '--out file');
-      result.csvPath = plan.outFile;
-    }
-    if (plan.compareOut && result.type === 'compare') {
-      const { compareCsv, compareChart } = await import('../charts/compare-report');
-      if (plan.compareOut.csv) writeFileAtomic(plan.compareOut.csv, compareCsv(result), '--out file');
-      if (plan.compareOut.png) {
-        const { renderChartPng } = await import('../charts/render-chart');
-        writeFileAtomic(plan.compareOut.png, renderChartPng(compareChart(result)), '--png file');
-      }
-    }
+    await writeOutputs(plan, result);
     progress.clear();
     if (stopper.signal.aborted) stderr.write(`mechstudio: ${stoppedNote(result)}\n`);
-    if (plan.json) {
-      const o = jsonFor(req, result);
-      if (plan.pointsPrior) o.pointsPrior = pointsPriorJson(plan.pointsPrior);
-      stdout.write(JSON.stringify(o) + '\n');
-    } else {
-      stdout.write(readable(req, result) + '\n');
-      if (plan.pointsPrior) stdout.write(`${plan.pointsPrior.summary}\n`);
-      const rule = printMatrixRule(req, result, plan.print);
-      if (rule) stdout.write(rule + '\n');
-    }
+    printResult(plan, req, result, stdout);
     return 0;
   } catch (e) {
     return failWith(e);
