@@ -211,15 +211,14 @@ function lpFlags(f: Flags, kind: string): { lpModel?: (typeof LP_MODEL_NAMES)[nu
   return out;
 }
 
-/** Commands take flags only (run and example: one positional). */
-function noPositionalArgs(args: ParsedArgs): void {
+function noPositional(args: ParsedArgs): void {
   if (args.positional.length) throw new MechError('invalid-input', `unexpected argument '${args.positional[0]}' for '${args.command}'`);
 }
 
-/** `mechanism`: a construction request (optimal: LP flags and --threads), with --out/--print and a points prior. */
-function mechanismPlan(args: ParsedArgs): Plan {
+/** `mechstudio mechanism`: its flags checked, its job or project planned. */
+function planMechanism(args: ParsedArgs): Plan {
   const f = new Flags(args, ['domain', 'epsilon', 'kind', 'prior', 'loss', 'remap', 'out', 'json', 'print', 'quiet', ...LP_FLAGS]);
-  noPositionalArgs(args);
+  noPositional(args);
   const remap = remapFlag(f);
   const dp = domainAndPrior(f, true);
   const req: JobRequest = {
@@ -241,10 +240,10 @@ function mechanismPlan(args: ParsedArgs): Plan {
   return { request: req, ...outFile(out), json: f.bool('json'), print: f.bool('print'), ...pointsLines(dp.points), ...(dp.points ? { pointsPrior: dp.points } : {}) };
 }
 
-/** `apply`: a release of secrets through a channel CSV or a construction, with an optional test seed. */
-async function applyPlan(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
+/** `mechstudio apply`: its flags checked, its job or project planned. */
+async function planApply(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
   const f = new Flags(args, ['channel', 'domain', 'epsilon', 'kind', 'prior', 'loss', 'remap', 'input', 'out', 'seed', 'json', 'quiet', ...LP_FLAGS]);
-  noPositionalArgs(args);
+  noPositional(args);
   const input = resolve(f.need('input', 'secrets.csv'));
   checkReadableFileSync(input, 'secrets CSV', MAX_SECRETS_CSV_BYTES);
   const outText = f.need('out', 'released.csv');
@@ -280,10 +279,10 @@ async function applyPlan(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
   return { request: req, ...outFile(outText), json: f.bool('json'), print: false, ...lines, ...(dp.points ? { pointsPrior: dp.points } : {}) };
 }
 
-/** `compare`: several constructions on one domain, with their CSV and PNG targets. */
-function comparePlan(args: ParsedArgs): Plan {
+/** `mechstudio compare`: its flags checked, its job or project planned. */
+function planCompare(args: ParsedArgs): Plan {
   const f = new Flags(args, ['domain', 'epsilon', 'kinds', 'prior', 'loss', 'focus', 'out', 'png', 'json', 'quiet']);
-  noPositionalArgs(args);
+  noPositional(args);
   const dp = domainAndPrior(f, true);
   const mechanisms = parseCompareKinds(f.need('kinds', 'planar-laplace,planar-laplace+remap,tight'));
   const req: JobRequest = { type: 'compare', domain: dp.domain!, epsilon: f.needPositive('epsilon', '1'), mechanisms };
@@ -308,10 +307,10 @@ function comparePlan(args: ParsedArgs): Plan {
   return { request: req, json: f.bool('json'), print: false, compareOut: { ...(csv ? { csv } : {}), ...(png ? { png } : {}) }, ...pointsLines(dp.points), ...(dp.points ? { pointsPrior: dp.points } : {}) };
 }
 
-/** `measure`: the measures of a channel CSV (optionally on a domain, with a prior or a points prior). */
-async function measurePlan(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
+/** `mechstudio measure`: its flags checked, its job or project planned. */
+async function planMeasure(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
   const f = new Flags(args, ['channel', 'domain', 'epsilon', 'prior', 'loss', 'json', 'quiet']);
-  noPositionalArgs(args);
+  noPositional(args);
   const channelPath = resolve(f.need('channel', 'mech.csv'));
   const d = f.str('domain');
   const domain = d === undefined ? undefined : resolveDomainArg(d);
@@ -335,96 +334,118 @@ async function measurePlan(args: ParsedArgs, signal: AbortSignal): Promise<Plan>
   return { request: req, json: f.bool('json'), print: false, ...pointsLines(pp), ...(pp ? { pointsPrior: pp } : {}) };
 }
 
+/** `mechstudio check`: its flags checked, its job or project planned. */
+async function planCheck(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
+  const f = new Flags(args, ['channel', 'domain', 'epsilon', 'json', 'quiet']);
+  noPositional(args);
+  const channelPath = resolve(f.need('channel', 'mech.csv'));
+  const domain = resolveDomainArg(f.need('domain', 'line:6'));
+  const epsilon = f.needPositive('epsilon', '0.693');
+  // the domain's size first: a channel with more rows is refused at its first extra row
+  const req: JobRequest = { type: 'check', channel: await readChannelCsv(channelPath, signal, domainPointsFromText(domain)), domain, epsilon };
+  return { request: req, json: f.bool('json'), print: false };
+}
+
+/** `mechstudio capacity`: its flags checked, its job or project planned. */
+function planCapacity(args: ParsedArgs): Plan {
+  const f = new Flags(args, ['domain', 'epsilon', 'out', 'json', 'quiet']);
+  noPositional(args);
+  const req: JobRequest = { type: 'capacity', domain: resolveDomainArg(f.need('domain', 'line:6')), epsilon: f.needPositive('epsilon', '0.693') };
+  const out = f.str('out');
+  return { request: req, ...outFile(out), json: f.bool('json'), print: false };
+}
+
+/** `mechstudio regular`: its flags checked, its job or project planned. */
+function planRegular(args: ParsedArgs): Plan {
+  const f = new Flags(args, ['domain', 'epsilon', 'prior', 'json', 'quiet']);
+  noPositional(args);
+  const domain = resolveDomainArg(f.need('domain', 'line:6'));
+  const epsilon = f.needPositive('epsilon', '0.693');
+  const req: JobRequest = { type: 'regular', domain, epsilon, prior: parsePriorArg(f.need('prior', 'uniform'), undefined, domainPointsFromText(domain)) };
+  return { request: req, json: f.bool('json'), print: false };
+}
+
+/** `mechstudio threshold`: its flags checked, its job or project planned. */
+function planThreshold(args: ParsedArgs): Plan {
+  const f = new Flags(args, ['domain', 'from', 'to', 'step', 'json', 'quiet']);
+  noPositional(args);
+  const req: JobRequest = { type: 'threshold', domain: resolveDomainArg(f.need('domain', 'line:6')) };
+  const from = f.positive('from');
+  const to = f.positive('to');
+  const step = f.positive('step');
+  if (from !== undefined) req.from = from;
+  if (to !== undefined) req.to = to;
+  if (step !== undefined) req.step = step;
+  return { request: req, json: f.bool('json'), print: false };
+}
+
+/** `mechstudio vertices`: its flags checked, its job or project planned. */
+function planVertices(args: ParsedArgs): Plan {
+  const f = new Flags(args, ['domain', 'epsilon', 'kernels', 'json', 'quiet']);
+  noPositional(args);
+  const req: JobRequest = {
+    type: 'vertices',
+    domain: resolveDomainArg(f.need('domain', 'line:3')),
+    epsilon: f.needPositive('epsilon', '0.693'),
+    kernels: f.bool('kernels'),
+  };
+  return { request: req, json: f.bool('json'), print: false };
+}
+
+/** `mechstudio run`: its flags checked, its job or project planned. */
+function planRun(args: ParsedArgs): Plan {
+  const f = new Flags(args, ['out', 'json', 'quiet', 'queue']);
+  if (args.positional.length !== 1) throw new MechError('invalid-input', 'run needs exactly one PROJECT.json (e.g. mechstudio run voting.json --out results)');
+  const path = resolve(args.positional[0]!);
+  const out = outDir(f.str('out') ?? 'mechstudio-out');
+  return { project: readProject(path, out), ...queueFlag(f), json: f.bool('json'), print: false };
+}
+
+/** `mechstudio worker`: its flags checked, its job or project planned. */
+function planWorker(args: ParsedArgs): Plan {
+  const f = new Flags(args, ['queue', 'concurrency', 'quiet']);
+  noPositional(args);
+  const url = queueUrlFrom(f.str('queue'), process.env, true);
+  if (url === null) invalid('worker needs --queue redis://HOST:PORT[/DB] (or MECHSTUDIO_QUEUE / REDIS_URL in the environment)');
+  const c = f.num('concurrency');
+  if (c !== undefined && !(Number.isInteger(c) && c >= 1 && c <= 256)) invalid(`--concurrency must be an integer from 1 to 256, got ${c}`);
+  return { worker: { target: parseQueueUrl(url), concurrency: c ?? availableParallelism() }, json: false, print: false };
+}
+
+/** `mechstudio example`: its flags checked, its job or project planned. */
+function planExample(args: ParsedArgs): Plan {
+  const f = new Flags(args, ['out', 'json', 'quiet', 'list', 'queue']);
+  if (args.positional.length !== 1) {
+    const names = listExamples().map((e) => e.name);
+    throw new MechError('invalid-input', `example needs one NAME (available: ${names.join(', ')})`);
+  }
+  const name = args.positional[0]!;
+  const path = examplePath(name);
+  const out = outDir(f.str('out') ?? `mechstudio-example-${name}`);
+  return { project: readProject(path, out), ...queueFlag(f), json: f.bool('json'), print: false };
+}
+
+/** Each command's planner. */
+const PLANNERS: Record<string, (args: ParsedArgs, signal: AbortSignal) => Plan | Promise<Plan>> = {
+  mechanism: planMechanism,
+  apply: planApply,
+  compare: planCompare,
+  measure: planMeasure,
+  check: planCheck,
+  capacity: planCapacity,
+  regular: planRegular,
+  threshold: planThreshold,
+  vertices: planVertices,
+  run: planRun,
+  worker: planWorker,
+  example: planExample,
+};
+
 async function buildPlan(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
   const c = args.command;
-  const noPositional = (): void => noPositionalArgs(args);
-  switch (c) {
-    case 'mechanism':
-      return mechanismPlan(args);
-    case 'apply':
-      return await applyPlan(args, signal);
-    case 'compare':
-      return comparePlan(args);
-    case 'measure':
-      return await measurePlan(args, signal);
-    case 'check': {
-      const f = new Flags(args, ['channel', 'domain', 'epsilon', 'json', 'quiet']);
-      noPositional();
-      const channelPath = resolve(f.need('channel', 'mech.csv'));
-      const domain = resolveDomainArg(f.need('domain', 'line:6'));
-      const epsilon = f.needPositive('epsilon', '0.693');
-      // the domain's size first: a channel with more rows is refused at its first extra row
-      const req: JobRequest = { type: 'check', channel: await readChannelCsv(channelPath, signal, domainPointsFromText(domain)), domain, epsilon };
-      return { request: req, json: f.bool('json'), print: false };
-    }
-    case 'capacity': {
-      const f = new Flags(args, ['domain', 'epsilon', 'out', 'json', 'quiet']);
-      noPositional();
-      const req: JobRequest = { type: 'capacity', domain: resolveDomainArg(f.need('domain', 'line:6')), epsilon: f.needPositive('epsilon', '0.693') };
-      const out = f.str('out');
-      return { request: req, ...outFile(out), json: f.bool('json'), print: false };
-    }
-    case 'regular': {
-      const f = new Flags(args, ['domain', 'epsilon', 'prior', 'json', 'quiet']);
-      noPositional();
-      const domain = resolveDomainArg(f.need('domain', 'line:6'));
-      const epsilon = f.needPositive('epsilon', '0.693');
-      const req: JobRequest = { type: 'regular', domain, epsilon, prior: parsePriorArg(f.need('prior', 'uniform'), undefined, domainPointsFromText(domain)) };
-      return { request: req, json: f.bool('json'), print: false };
-    }
-    case 'threshold': {
-      const f = new Flags(args, ['domain', 'from', 'to', 'step', 'json', 'quiet']);
-      noPositional();
-      const req: JobRequest = { type: 'threshold', domain: resolveDomainArg(f.need('domain', 'line:6')) };
-      const from = f.positive('from');
-      const to = f.positive('to');
-      const step = f.positive('step');
-      if (from !== undefined) req.from = from;
-      if (to !== undefined) req.to = to;
-      if (step !== undefined) req.step = step;
-      return { request: req, json: f.bool('json'), print: false };
-    }
-    case 'vertices': {
-      const f = new Flags(args, ['domain', 'epsilon', 'kernels', 'json', 'quiet']);
-      noPositional();
-      const req: JobRequest = {
-        type: 'vertices',
-        domain: resolveDomainArg(f.need('domain', 'line:3')),
-        epsilon: f.needPositive('epsilon', '0.693'),
-        kernels: f.bool('kernels'),
-      };
-      return { request: req, json: f.bool('json'), print: false };
-    }
-    case 'run': {
-      const f = new Flags(args, ['out', 'json', 'quiet', 'queue']);
-      if (args.positional.length !== 1) throw new MechError('invalid-input', 'run needs exactly one PROJECT.json (e.g. mechstudio run voting.json --out results)');
-      const path = resolve(args.positional[0]!);
-      const out = outDir(f.str('out') ?? 'mechstudio-out');
-      return { project: readProject(path, out), ...queueFlag(f), json: f.bool('json'), print: false };
-    }
-    case 'worker': {
-      const f = new Flags(args, ['queue', 'concurrency', 'quiet']);
-      noPositional();
-      const url = queueUrlFrom(f.str('queue'), process.env, true);
-      if (url === null) invalid('worker needs --queue redis://HOST:PORT[/DB] (or MECHSTUDIO_QUEUE / REDIS_URL in the environment)');
-      const c = f.num('concurrency');
-      if (c !== undefined && !(Number.isInteger(c) && c >= 1 && c <= 256)) invalid(`--concurrency must be an integer from 1 to 256, got ${c}`);
-      return { worker: { target: parseQueueUrl(url), concurrency: c ?? availableParallelism() }, json: false, print: false };
-    }
-    case 'example': {
-      const f = new Flags(args, ['out', 'json', 'quiet', 'list', 'queue']);
-      if (args.positional.length !== 1) {
-        const names = listExamples().map((e) => e.name);
-        throw new MechError('invalid-input', `example needs one NAME (available: ${names.join(', ')})`);
-      }
-      const name = args.positional[0]!;
-      const path = examplePath(name);
-      const out = outDir(f.str('out') ?? `mechstudio-example-${name}`);
-      return { project: readProject(path, out), ...queueFlag(f), json: f.bool('json'), print: false };
-    }
-    default:
-      throw new MechError('invalid-input', `unknown command '${c}' (mechanism, apply, measure, check, capacity, regular, threshold, vertices, run, example, worker; see mechstudio help)`);
-  }
+  const planner = Object.prototype.hasOwnProperty.call(PLANNERS, c) ? PLANNERS[c] : undefined;
+  if (!planner) throw new MechError('invalid-input', `unknown command '${c}' (mechanism, apply, measure, check, capacity, regular, threshold, vertices, run, example, worker; see mechstudio help)`);
+  return planner(args, signal);
 }
 
 /** --queue URL (or MECHSTUDIO_QUEUE) of run / example; absent: the local pool. */
@@ -502,6 +523,79 @@ function stoppedNote(result: JobResult): string {
   return `stopped by Ctrl-C after ${lp.rounds} rounds: the mechanism written is private, its expected loss ${lp.objective.toPrecision(6)} is within ${(lp.gap * 100).toPrecision(3)}% of the ${lp.model} model's optimum (certified lower bound ${lp.lowerBound.toPrecision(6)})`;
 }
 
+/** --threads N (default 1 for a job, up to 4 for a project). */
+function threadsFor(args: ParsedArgs, plan: Plan): number {
+  const threadsFlag = args.flags.get('threads');
+  const t = typeof threadsFlag === 'string' ? parseDecimal(threadsFlag) : plan.project ? Math.min(availableParallelism(), 4) : 1;
+  if (t === null || !Number.isInteger(t) || t < 1 || t > 256) invalid(`--threads must be an integer from 1 to 256, got '${String(threadsFlag)}'`);
+  return t;
+}
+
+/** Outputs refused at once (a device, FIFO, directory or /proc path), before any job; --out is written to a temp file next to it (listed in tempFiles). */
+function prepareOutputs(plan: Plan, tempFiles: string[]): void {
+  if (plan.project) checkDirTarget(plan.project.out, '--out directory');
+  if (plan.outFile && plan.request) {
+    const tmp = prepareWrite(plan.outFile, '--out file');
+    tempFiles.push(tmp, `${tmp}.partial`);
+    (plan.request as { out?: string }).out = tmp;
+  }
+}
+
+/** run / example --queue URL: the queue's client, with a line when no worker is there yet. */
+async function connectQueue(target: QueueTarget, stderr: ProgressStream): Promise<JobRunner> {
+  const { QueueClient } = await import('../queue/client');
+  const client = await QueueClient.connect(target);
+  try {
+    if ((await client.workerCount()) === 0) {
+      stderr.write(`mechstudio: no worker is connected to the queue at ${target.redacted} yet; the jobs wait until one starts (mechstudio worker --queue URL)\n`);
+    }
+  } catch (e) {
+    await client.close().catch(() => undefined); // not handed to main's cleanup yet
+    throw e;
+  }
+  return client;
+}
+
+/** A project run's summary on stdout; the exit status: 0, or one line on stderr and 2 when every failure is the input's fault. */
+function projectOutcome(s: RunSummary, json: boolean, stdout: ProgressStream, fail: (code: string, message: string) => number): number {
+  stdout.write((json ? JSON.stringify(runSummaryJson(s)) : runSummaryText(s)) + '\n');
+  if (s.failed === 0) return 0;
+  const failed = s.items.filter((i) => !i.ok);
+  const first = failed[0]!;
+  const code = failed.every((i) => exitCodeFor(i.error!.code) === 2) ? first.error!.code : 'internal';
+  return fail(code, `${s.failed} of ${s.items.length} items failed (first: ${first.id}: ${first.error!.message})`);
+}
+
+/** The files a job's result goes to: the worker's temp CSV published under --out, compare's table and chart. */
+async function writeOutputs(plan: Plan, result: JobResult): Promise<void> {
+  if (plan.outFile && (result.type === 'mechanism' || result.type === 'capacity' || result.type === 'apply') && result.csvPath) {
+    publishTemp(result.csvPath, plan.outFile, '--out file');
+    result.csvPath = plan.outFile;
+  }
+  if (plan.compareOut && result.type === 'compare') {
+    const { compareCsv, compareChart } = await import('../../src-shared/charts/compare-report');
+    if (plan.compareOut.csv) writeFileAtomic(plan.compareOut.csv, compareCsv(result), '--out file');
+    if (plan.compareOut.png) {
+      const { renderChartPng } = await import('../charts/render-chart');
+      writeFileAtomic(plan.compareOut.png, renderChartPng(compareChart(result)), '--png file');
+    }
+  }
+}
+
+/** The result on stdout: one JSON object, or the readable summary (with the points prior and the matrix rule). */
+function printResult(plan: Plan, req: JobRequest, result: JobResult, stdout: ProgressStream): void {
+  if (plan.json) {
+    const o = jsonFor(req, result);
+    if (plan.pointsPrior) o.pointsPrior = pointsPriorJson(plan.pointsPrior);
+    stdout.write(JSON.stringify(o) + '\n');
+    return;
+  }
+  stdout.write(readable(req, result) + '\n');
+  if (plan.pointsPrior) stdout.write(`${plan.pointsPrior.summary}\n`);
+  const rule = printMatrixRule(req, result, plan.print);
+  if (rule) stdout.write(rule + '\n');
+}
+
 export async function main(argv: string[], opts: MainOptions = {}): Promise<number> {
   const stdout = opts.io?.stdout ?? process.stdout;
   const stderr = opts.io?.stderr ?? process.stderr;
@@ -568,17 +662,8 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
       }
       plan = await buildPlan(args, controller.signal);
       if (controller.signal.aborted) return fail('cancelled', 'cancelled');
-      const threadsFlag = args.flags.get('threads');
-      const t = typeof threadsFlag === 'string' ? parseDecimal(threadsFlag) : plan.project ? Math.min(availableParallelism(), 4) : 1;
-      if (t === null || !Number.isInteger(t) || t < 1 || t > 256) return fail('invalid-input', `--threads must be an integer from 1 to 256, got '${String(threadsFlag)}'`);
-      threads = t;
-      // outputs: refused at once (a device, FIFO, directory or /proc path), before any job
-      if (plan.project) checkDirTarget(plan.project.out, '--out directory');
-      if (plan.outFile && plan.request) {
-        const tmp = prepareWrite(plan.outFile, '--out file');
-        tempFiles.push(tmp, `${tmp}.partial`);
-        (plan.request as { out?: string }).out = tmp;
-      }
+      threads = threadsFor(args, plan);
+      prepareOutputs(plan, tempFiles);
     } catch (e) {
       return failWith(e);
     }
@@ -587,20 +672,24 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     for (const l of plan.warnings ?? []) stderr.write(`mechstudio: ${l}\n`);
     progress = new ProgressReporter(stderr, quiet);
     const pr = progress;
-    if (plan.queue && !opts.dispatcher) {
-      const { QueueClient } = await import('../queue/client');
-      const client = await QueueClient.connect(plan.queue);
-      dispatcher = client;
-      if ((await client.workerCount()) === 0) {
-        stderr.write(`mechstudio: no worker is connected to the queue at ${plan.queue.redacted} yet; the jobs wait until one starts (mechstudio worker --queue URL)\n`);
-      }
-    }
+    if (plan.queue && !opts.dispatcher) dispatcher = await connectQueue(plan.queue, stderr);
     dispatcher ??= opts.dispatcher ?? new Dispatcher({ threads });
-    if (plan.project) return await runProjectPlan(dispatcher, plan, plan.project, controller.signal, pr, stdout, fail);
+    if (plan.project) {
+      const s = await runProject(dispatcher, plan.project.project, plan.project.baseDir, plan.project.out, {
+        resolved: plan.project.resolved,
+        signal: controller.signal,
+        onProgress: (f, m) => pr.update(f, m),
+        // Through the queue each sweep goes out as up to 16 eps slices (a queue job costs ~3 ms: 16 parts
+        // reach 16 worker slots for ~50 ms); locally as many slices as pool threads.
+        ...(plan.queue ? { sweepParts: 16 } : {}),
+      });
+      progress.clear();
+      return projectOutcome(s, plan.json, stdout, fail);
+    }
     const req = plan.request!;
     lpJob = isLpJob(req);
     const result: JobResult = await dispatcher.run(req, { signal: controller.signal, stopSignal: stopper.signal, onProgress: (f, m) => pr.update(f, m) });
-    await writeResultFiles(plan, result);
+    await writeOutputs(plan, result);
     progress.clear();
     if (stopper.signal.aborted) stderr.write(`mechstudio: ${stoppedNote(result)}\n`);
     printResult(plan, req, result, stdout);
@@ -618,64 +707,6 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
       }
     }
     if (dispatcher && dispatcher !== opts.dispatcher) await dispatcher.close().catch(() => undefined);
-  }
-}
-
-/** `run` / `example`: the project's items, the run summary on stdout, and the exit code (2 when every failure is the input's fault). */
-async function runProjectPlan(
-  dispatcher: JobRunner,
-  plan: Plan,
-  project: NonNullable<Plan['project']>,
-  signal: AbortSignal,
-  pr: ProgressReporter,
-  stdout: { write(s: string): unknown },
-  fail: (code: string, message: string) => number,
-): Promise<number> {
-  const s = await runProject(dispatcher, project.project, project.baseDir, project.out, {
-    resolved: project.resolved,
-    signal,
-    onProgress: (f, m) => pr.update(f, m),
-    // Through the queue each sweep goes out as up to 16 eps slices (a queue job costs ~3 ms: 16 parts
-    // reach 16 worker slots for ~50 ms); locally as many slices as pool threads.
-    ...(plan.queue ? { sweepParts: 16 } : {}),
-  });
-  pr.clear();
-  stdout.write((plan.json ? JSON.stringify(runSummaryJson(s)) : runSummaryText(s)) + '\n');
-  if (s.failed === 0) return 0;
-  // one line on stderr; exit 2 when every failure is the input's fault
-  const failed = s.items.filter((i) => !i.ok);
-  const first = failed[0]!;
-  const code = failed.every((i) => exitCodeFor(i.error!.code) === 2) ? first.error!.code : 'internal';
-  return fail(code, `${s.failed} of ${s.items.length} items failed (first: ${first.id}: ${first.error!.message})`);
-}
-
-/** The job's files: the --out CSV published from its temporary name; compare's CSV table and PNG chart. */
-async function writeResultFiles(plan: Plan, result: JobResult): Promise<void> {
-  if (plan.outFile && (result.type === 'mechanism' || result.type === 'capacity' || result.type === 'apply') && result.csvPath) {
-    publishTemp(result.csvPath, plan.outFile, '--out file');
-    result.csvPath = plan.outFile;
-  }
-  if (plan.compareOut && result.type === 'compare') {
-    const { compareCsv, compareChart } = await import('../../src-shared/charts/compare-report');
-    if (plan.compareOut.csv) writeFileAtomic(plan.compareOut.csv, compareCsv(result), '--out file');
-    if (plan.compareOut.png) {
-      const { renderChartPng } = await import('../charts/render-chart');
-      writeFileAtomic(plan.compareOut.png, renderChartPng(compareChart(result)), '--png file');
-    }
-  }
-}
-
-/** The result on stdout: the --json object, or the readable summary (with the points prior and the matrix when asked). */
-function printResult(plan: Plan, req: JobRequest, result: JobResult, stdout: { write(s: string): unknown }): void {
-  if (plan.json) {
-    const o = jsonFor(req, result);
-    if (plan.pointsPrior) o.pointsPrior = pointsPriorJson(plan.pointsPrior);
-    stdout.write(JSON.stringify(o) + '\n');
-  } else {
-    stdout.write(readable(req, result) + '\n');
-    if (plan.pointsPrior) stdout.write(`${plan.pointsPrior.summary}\n`);
-    const rule = printMatrixRule(req, result, plan.print);
-    if (rule) stdout.write(rule + '\n');
   }
 }
 

@@ -8,7 +8,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { invalid } from '../../src-worker/errors';
 import type { ChannelPayload, LossInput, PriorInput } from '../../src-shared/protocol/common';
-import { MAX_REQUEST_CHANNEL_ENTRIES } from '../../src-shared/protocol/common';
+import { builtinLossSchema, MAX_REQUEST_CHANNEL_ENTRIES } from '../../src-shared/protocol/common';
 import { type CsvRow, readCsvRows } from '../../src-worker/metric/read-csv';
 import { decimalProblem, parseDecimal as engineParseDecimal } from '../../src-shared/numeric/decimal';
 import { sizeOfDomainInput } from '../../src-worker/jobs/admission';
@@ -16,6 +16,8 @@ import { checkReadableFileSync, readRegularFileChunks, readRegularFileChunksSync
 import { type BoundingBox, parsePointsCsv, type PointGrid, pointsToGrid } from '../../src-worker/data/points';
 import type { PointsBinning } from '../../src-shared/protocol/remap';
 import { parseDomainSpecText } from '../../src-shared/grammar/domain-spec';
+import { CsvFailure, CsvLineReader } from '../../src-shared/csv/csv-reader';
+import { parsePriorSpecText } from '../../src-shared/grammar/prior-spec';
 
 /** Largest case-study parameter CSV read into memory (bytes). */
 export const MAX_CSV_BYTES = 128 * 1024 * 1024;
@@ -72,150 +74,38 @@ function shortLabel(s: string): string {
 }
 
 /**
- * Incremental CSV tokenizer for channel files: the engine reader's dialect
- * (comma separated, RFC 4180 quotes, cells trimmed, '#' comment lines and
- * empty lines skipped, a leading BOM dropped, ragged rows reported by the
- * caller) fed chunk by chunk, so a file is checked as it streams in and
- * memory holds one line at a time.
+ * Incremental CSV tokenizer for channel files: the shared reader
+ * (src-shared/csv/csv-reader.ts, CsvLineReader: the engine reader's dialect)
+ * fed chunk by chunk, so a file is checked as it streams in and memory holds
+ * one line at a time; its problems become one MechError naming the file.
  */
 export class CsvTokenizer {
-  private pending = '';
-  private line = 0;
-  private first = true;
-  /** Partial quoted record spanning lines: the fields so far and the open cell. */
-  private fields: string[] | null = null;
-  private cell = '';
+  private readonly reader: CsvLineReader;
   constructor(
     private readonly source: string,
-    private readonly onRecord: (fields: string[], line: number) => void,
+    onRecord: (fields: string[], line: number) => void,
     private readonly maxLine = MAX_CHANNEL_LINE_CHARS,
-  ) {}
+  ) {
+    this.reader = new CsvLineReader(onRecord, { maxLineChars: maxLine });
+  }
 
   push(text: string): void {
-    if (this.first && text.length) {
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      this.first = false;
-    }
-    if (text.indexOf('\n') < 0) {
-      // no line end yet: keep collecting (a rope; no copying of the pending text)
-      this.pending += text;
-      if (this.pending.length + this.cell.length > this.maxLine) invalid(`${this.source} line ${this.line + 1}: a line longer than ${this.maxLine} characters; is this a channel CSV?`);
-      return;
-    }
-    const data = this.pending + text;
-    let start = 0;
-    for (;;) {
-      const nl = data.indexOf('\n', start);
-      if (nl < 0) break;
-      const end = nl > start && data.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-      this.line++;
-      this.handleLine(data.slice(start, end));
-      start = nl + 1;
-    }
-    this.pending = data.slice(start);
-    if (this.pending.length + this.cell.length > this.maxLine) invalid(`${this.source} line ${this.line + 1}: a line longer than ${this.maxLine} characters; is this a channel CSV?`);
+    this.guard(() => this.reader.push(text));
   }
 
   end(): void {
-    if (this.pending.length || this.fields) {
-      this.line++;
-      const rest = this.pending.endsWith('\r') ? this.pending.slice(0, -1) : this.pending;
-      this.pending = '';
-      this.handleLine(rest);
-    }
-    if (this.fields) invalid(`${this.source}: malformed CSV at line ${this.line}: a quoted cell is not closed`);
+    this.guard(() => this.reader.end());
   }
 
-  private malformed(why: string): never {
-    invalid(`${this.source}: malformed CSV at line ${this.line}: ${why}`);
-  }
-
-  private handleLine(text: string): void {
-    if (this.fields === null) {
-      if (text.length === 0) return;
-      // a comment line: '#' first, after blanks (the engine's reader trims before it looks)
-      let b = 0;
-      while (b < text.length && (text.charCodeAt(b) === 32 || text.charCodeAt(b) === 9)) b++;
-      if (text.charCodeAt(b) === 35 /* # */) return;
-      if (text.indexOf('"') < 0) {
-        const parts = text.split(',');
-        let empty = true;
-        for (let k = 0; k < parts.length; k++) {
-          const t = parts[k]!.trim();
-          parts[k] = t;
-          if (t !== '') empty = false;
-        }
-        if (!empty) this.onRecord(parts, this.line);
-        return;
-      }
-      this.fields = [];
-      this.cell = '';
-      this.scan(text, 0, false);
-    } else {
-      // continuing a quoted cell across a line break
-      this.cell += '\n';
-      this.scan(text, 0, true);
+  private guard(step: () => void): void {
+    try {
+      step();
+    } catch (e) {
+      if (!(e instanceof CsvFailure)) throw e;
+      const p = e.problem;
+      if (p.code === 'line-too-long') invalid(`${this.source} line ${p.line}: a line longer than ${this.maxLine} characters; is this a channel CSV?`);
+      invalid(`${this.source}: ${p.message}`, { line: p.line });
     }
-  }
-
-  /** Character scan of a line with quotes; `inQuote` when a quoted cell is open from the line before. */
-  private scan(text: string, from: number, inQuote: boolean): void {
-    const fields = this.fields!;
-    let i = from;
-    const n = text.length;
-    let cell = this.cell;
-    for (;;) {
-      if (inQuote) {
-        const q = text.indexOf('"', i);
-        if (q < 0) {
-          this.cell = cell + text.slice(i);
-          return; // the cell goes on on the next line
-        }
-        cell += text.slice(i, q);
-        if (text.charCodeAt(q + 1) === 34) {
-          cell += '"';
-          i = q + 2;
-          continue;
-        }
-        // closing quote: only blanks may follow before ',' or the end
-        i = q + 1;
-        while (i < n && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
-        if (i < n && text.charCodeAt(i) !== 44) this.malformed(`text after a closing quote`);
-        fields.push(cell);
-        cell = '';
-        inQuote = false;
-        if (i >= n) break;
-        i++; // past ','
-        if (i >= n) {
-          fields.push('');
-          break;
-        }
-        continue;
-      }
-      // start of a cell: skip blanks, then quoted or plain
-      let j = i;
-      while (j < n && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9)) j++;
-      if (j < n && text.charCodeAt(j) === 34) {
-        inQuote = true;
-        i = j + 1;
-        cell = '';
-        continue;
-      }
-      const comma = text.indexOf(',', i);
-      const end = comma < 0 ? n : comma;
-      const plain = text.slice(i, end);
-      if (plain.indexOf('"') >= 0) this.malformed(`a quote inside an unquoted cell`);
-      fields.push(plain.trim());
-      if (comma < 0) break;
-      i = comma + 1;
-      if (i >= n) {
-        fields.push('');
-        break;
-      }
-    }
-    this.fields = null;
-    this.cell = '';
-    if (fields.some((f) => f !== '')) this.onRecord(fields, this.line);
   }
 }
 
@@ -484,16 +374,6 @@ function readLossCsv(file: string): LossInput {
   return labelled ? { kind: 'matrix', rows, cols, data, rowLabels } : { kind: 'matrix', rows, cols, data };
 }
 
-function parseCommaList(text: string, what: string): number[] {
-  const parts = text.split(',').map((s) => s.trim());
-  return parts.map((p, i) => {
-    const v = parseDecimal(p);
-    if (v === null) invalid(`${what}: item ${i + 1} ('${shortLabel(p)}') ${numberProblem(p) ?? 'is not a number'}`);
-    if (v < 0) invalid(`${what}: item ${i + 1} (${v}) is negative`);
-    return v;
-  });
-}
-
 function absolute(file: string, baseDir: string): string {
   return isAbsolute(file) ? file : resolve(baseDir, file);
 }
@@ -504,26 +384,23 @@ function absolute(file: string, baseDir: string): string {
  * refused at the line where it passes the count, not after reading it all.
  */
 export function parsePriorArg(text: string, baseDir = process.cwd(), points?: ChannelRowsExpected): PriorInput {
-  const t = text.trim();
-  if (t === '') invalid('prior is empty: use uniform, product:p1,p2,..., csv:FILE or a comma list');
-  if (t === 'uniform') return 'uniform';
-  if (t.startsWith('product:')) return { kind: 'product', values: parseCommaList(t.slice(8), 'product prior') };
-  if (t.startsWith('csv:')) {
-    return { kind: 'vector', values: readPriorCsv(absolute(t.slice(4), baseDir), points) };
-  }
-  if (t.startsWith('points:')) {
-    const pp = parsePointsPriorArg(t, baseDir);
+  const r = parsePriorSpecText(text);
+  if (!r.ok) invalid(r.error);
+  const p = r.prior;
+  if (p.kind === 'csv') return { kind: 'vector', values: readPriorCsv(absolute(p.file, baseDir), points) };
+  if (p.kind === 'points') {
+    const pp = parsePointsPriorArg(p.text, baseDir);
     if (points && points.rows !== pp.grid.rows * pp.grid.cols) invalid(`the points prior's grid ${pp.domain} has ${pp.grid.rows * pp.grid.cols} cells but the domain ${points.domain} has ${points.rows} points`);
     return pp.prior;
   }
-  if (t.includes(',') || /^[-+0-9.eE\s]+$/.test(t)) return { kind: 'vector', values: parseCommaList(t, 'prior') };
-  invalid(`unknown prior '${text}': use uniform, product:p1,p2,..., csv:FILE, points:FILE.csv or a comma list`);
+  return p.kind === 'uniform' ? 'uniform' : p;
 }
 
 /** Loss text (SPEC §8): bin, nib, dist, dist2, csv:FILE (rows = guesses, optional label column, columns = secrets). */
 export function parseLossArg(text: string, baseDir = process.cwd()): LossInput {
   const t = text.trim();
-  if (t === 'bin' || t === 'nib' || t === 'dist' || t === 'dist2') return t;
+  const builtin = builtinLossSchema.safeParse(t);
+  if (builtin.success) return builtin.data;
   if (t.startsWith('csv:')) return readLossCsv(absolute(t.slice(4), baseDir));
   invalid(`unknown loss '${text}': use bin, nib, dist, dist2 or csv:FILE`);
 }

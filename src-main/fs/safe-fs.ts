@@ -49,6 +49,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { MechError, invalid } from '../../src-worker/errors';
 import { fileKind as kindOf, ioReason as errnoText } from '../../src-worker/file-kind';
+import { checkCancelled } from '../../src-worker/numeric/cancel';
 
 /** Prefix of every temp file this program writes (the stale-file sweep matches it). */
 export const TEMP_PREFIX = '.mechstudio-tmp-';
@@ -245,7 +246,7 @@ function* readChunks(path: string, what: string, maxBytes: number, onChunk: (chu
     const buf = Buffer.allocUnsafe(1 << 20);
     let total = 0;
     for (;;) {
-      if (signal?.aborted) throw new MechError('cancelled', `reading ${what} '${path}' was cancelled`);
+      checkCancelled(signal, `reading ${what} '${path}' was cancelled`);
       // a regular file never says EAGAIN; anything that does is not a file we wait for
       const n = yield* call<number>({ op: 'read', fd, buf, len: Math.max(1, Math.min(buf.length, maxBytes + 1 - total)), pos: null });
       if (isErr(n)) invalid(`cannot read ${what} '${path}': ${errnoText(n)}`);

@@ -2,10 +2,11 @@
  * Pure project helpers for the renderer: default/new projects, id
  * generation, and turning project entries into job requests (SPEC §8 forms).
  */
-import type { DomainInput, LossInput, PriorInput } from '../../src-shared/protocol/common';
+import { builtinLossSchema, type DomainInput, type LossInput, type PriorInput } from '../../src-shared/protocol/common';
 import type { JobRequest } from '../../src-shared/protocol/requests';
 import type { ProjectInput, ProjectLoss, ProjectPrior } from '../../src-shared/protocol/project';
 import { lpRequestOptions } from './lp-options';
+import { parsePriorSpecText } from '../../src-shared/grammar/prior-spec';
 
 export type ProjectDomainIn = ProjectInput['domains'][number];
 export type ProjectPriorIn = NonNullable<ProjectInput['priors']>[number];
@@ -47,28 +48,21 @@ export function uniqueId(base: string, taken: Iterable<string>): string {
   for (let i = 2; ; i++) if (!set.has(`${clean}-${i}`)) return `${clean}-${i}`;
 }
 
-/** Resolve a stored prior (protocol form or CLI text form) to a PriorInput. Throws with a readable message. */
+/** Resolve a stored prior (protocol form or CLI text form, the shared prior grammar) to a PriorInput. Throws with a readable message. */
 export function priorToInput(p: ProjectPrior): PriorInput {
   if (typeof p !== 'string') return p;
-  const t = p.trim();
-  if (t === 'uniform') return 'uniform';
-  if (t.startsWith('product:')) return { kind: 'product', values: parseList(t.slice(8), 'product prior') };
-  if (t.startsWith('csv:')) throw new Error(`prior ${t} refers to a file; load it into the prior editor to use it in the app`);
-  return { kind: 'vector', values: parseList(t, 'prior') };
-}
-
-function parseList(s: string, what: string): number[] {
-  const parts = s.split(',').map((x) => x.trim());
-  const v = parts.map(Number);
-  const bad = v.findIndex((x, i) => parts[i] === '' || !Number.isFinite(x) || x < 0);
-  if (bad >= 0) throw new Error(`${what}: entry ${bad + 1} ('${parts[bad]}') is not a number >= 0`);
-  return v;
+  const r = parsePriorSpecText(p);
+  if (!r.ok) throw new Error(r.error);
+  const q = r.prior;
+  if (q.kind === 'csv' || q.kind === 'points') throw new Error(`prior ${p.trim()} refers to a file; load it into the prior editor to use it in the app`);
+  return q.kind === 'uniform' ? 'uniform' : q;
 }
 
 export function lossToInput(l: ProjectLoss | undefined): LossInput | undefined {
   if (l === undefined) return undefined;
   if (typeof l === 'string') {
-    if (['bin', 'nib', 'dist', 'dist2'].includes(l)) return l as LossInput;
+    const builtin = builtinLossSchema.safeParse(l);
+    if (builtin.success) return builtin.data;
     throw new Error(`loss ${l} refers to a file; the app supports bin, nib, dist and dist2`);
   }
   return l;

@@ -58,9 +58,12 @@ export const priorInputSchema = z.union([
 ]);
 export type PriorInput = z.infer<typeof priorInputSchema>;
 
+/** The built-in losses by name (the one list: the CLI and the app check names against it). */
+export const builtinLossSchema = z.enum(['bin', 'nib', 'dist', 'dist2']);
+
 /** A loss l(w, x) (SPEC §3): built-in name or a custom guesses x secrets matrix. */
 export const lossInputSchema = z.union([
-  z.enum(['bin', 'nib', 'dist', 'dist2']),
+  builtinLossSchema,
   z
     .strictObject({
       kind: z.literal('matrix'),

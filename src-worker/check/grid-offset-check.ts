@@ -3,6 +3,7 @@ import type { RowSource } from '../mechanism/channel';
 import type { Domain, GridMetric } from '../metric/domain';
 import { NEG_TOL, REL_TOL } from '../../src-shared/numeric/tolerance';
 import type { PrivacyCheckResult, PrivacyPair } from './privacy-check';
+import { checkCancelled } from '../numeric/cancel';
 
 /**
  * Privacy check of a channel on an R x C grid whose entries depend only on
@@ -124,7 +125,7 @@ export function checkGridOffsetPrivacy(src: RowSource, domain: Domain, eps: numb
   const buf = new Float64Array(n);
   let exact = true;
   for (let x = 0; x < n; x++) {
-    if (opts.signal?.aborted) throw new MechError('cancelled', 'job cancelled');
+    checkCancelled(opts.signal);
     const row = src.row(x, buf);
     const pr = Math.floor(x / C);
     const pc = x - pr * C;
@@ -232,7 +233,7 @@ export function checkGridOffsetPrivacy(src: RowSource, domain: Domain, eps: numb
       floor = worst.length < topK ? -Infinity : Math.min(effective, worst[worst.length - 1]!.eff);
     };
     for (let ur = 0; ur < k.h; ur++) {
-      if (opts.signal?.aborted) throw new MechError('cancelled', 'job cancelled');
+      checkCancelled(opts.signal);
       for (let uc = 0; uc < k.w; uc++) {
         const u = ur * k.w + uc;
         if (Number.isNaN(lnHi[u]!)) continue;

@@ -5,10 +5,10 @@
  * parallel). Plain TS: file forms (csv:FILE) must have been resolved first.
  */
 import { invalid } from '../errors';
-import { parseDecimal } from '../../src-shared/numeric/decimal';
 import type { LossInput, PriorInput } from '../../src-shared/protocol/common';
 import type { Project, ProjectLoss, ProjectPrior } from '../../src-shared/protocol/project';
 import type { JobRequest, MechanismSpec } from '../../src-shared/protocol/requests';
+import { parsePriorSpecText } from '../../src-shared/grammar/prior-spec';
 
 export interface PlannedJob {
   id: string;
@@ -16,20 +16,13 @@ export interface PlannedJob {
   request: JobRequest;
 }
 
-/** Prior text without files: uniform, product:p1,..., or a comma list. */
+/** Prior text without files (the shared prior grammar): uniform, product:p1,..., or a comma list. */
 export function parsePriorText(text: string): PriorInput {
-  const t = text.trim();
-  if (t === 'uniform') return 'uniform';
-  const list = (s: string, what: string): number[] =>
-    s.split(',').map((x, i) => {
-      const v = parseDecimal(x.trim());
-      if (v === undefined || v < 0) invalid(`${what}: item ${i + 1} is not a decimal number >= 0`);
-      return v;
-    });
-  if (t.startsWith('product:')) return { kind: 'product', values: list(t.slice(8), 'product prior') };
-  if (t.startsWith('csv:')) invalid(`prior '${t}' reads a file: resolve it before sending the project to a worker`);
-  if (t.includes(',') || /^[-+0-9.eE\s]+$/.test(t)) return { kind: 'vector', values: list(t, 'prior') };
-  invalid(`unknown prior '${text}': use uniform, product:p1,p2,..., csv:FILE or a comma list`);
+  const r = parsePriorSpecText(text);
+  if (!r.ok) invalid(r.error);
+  const p = r.prior;
+  if (p.kind === 'csv' || p.kind === 'points') invalid(`prior '${text.trim()}' reads a file: resolve it before sending the project to a worker`);
+  return p.kind === 'uniform' ? 'uniform' : p;
 }
 
 export function priorInput(p: ProjectPrior): PriorInput {

@@ -64,39 +64,27 @@ function buildFromFile(d: FileSpec, io: TextReader | undefined, onProgress: Metr
   return d.kind === 'graph' ? graphDomainFromEdgeList(content, d.file) : parseCustomMetricCsv(content, d.file, undefined, onProgress);
 }
 
+type Builders = { [K in BuiltSpec['kind']]: (d: BuiltSpec & { kind: K }) => Domain };
+
 /** The builder of each closed-form kind. */
-function buildSpec(d: BuiltSpec): Domain {
-  switch (d.kind) {
-    case 'line':
-      return lineDomain(d.n);
-    case 'ring':
-      return ringDomain(d.n);
-    case 'clique':
-      return cliqueDomain(d.n);
-    case 'count':
-      return countDomain(d.n);
-    case 'hamming':
-      return hammingCubeDomain(d.bits);
-    case 'sum':
-      return sumDomain(d.u, d.v);
-    case 'avg':
-      return averageDomain(d.u, d.v);
-    case 'max':
-      return maxDomain(d.u, d.v);
-    case 'min':
-      return minDomain(d.u, d.v);
-    case 'kcount':
-      return kCountDomain(d.k, d.u);
-    case 'argmax':
-      return argmaxDomain(d.k, d.u);
-    case 'percentile':
-      return percentileDomain(d.u, d.v, d.p);
-    case 'grid':
-      return gridDomain(d.rows, d.cols, d.step, d.metric);
-    case 'db':
-      return databaseDomain(d.u, d.v, { metric: d.metric, absent: d.absent });
-  }
-}
+const BUILDERS: Builders = {
+  line: (d) => lineDomain(d.n),
+  ring: (d) => ringDomain(d.n),
+  clique: (d) => cliqueDomain(d.n),
+  count: (d) => countDomain(d.n),
+  hamming: (d) => hammingCubeDomain(d.bits),
+  sum: (d) => sumDomain(d.u, d.v),
+  avg: (d) => averageDomain(d.u, d.v),
+  max: (d) => maxDomain(d.u, d.v),
+  min: (d) => minDomain(d.u, d.v),
+  kcount: (d) => kCountDomain(d.k, d.u),
+  argmax: (d) => argmaxDomain(d.k, d.u),
+  percentile: (d) => percentileDomain(d.u, d.v, d.p),
+  grid: (d) => gridDomain(d.rows, d.cols, d.step, d.metric),
+  db: (d) => databaseDomain(d.u, d.v, { metric: d.metric, absent: d.absent }),
+};
+
+const buildSpec = (d: BuiltSpec): Domain => (BUILDERS[d.kind] as (d: BuiltSpec) => Domain)(d);
 
 /** Build a closed-form domain; a builder's refusal names the domain text, an allocation failure is 'too-large'. */
 function buildNamed(text: string, d: BuiltSpec): Domain {

@@ -227,7 +227,7 @@ describe('Mechanism Studio in web mode', () => {
     await page.locator('summary').click();
     await page.getByTestId('metric-text').fill(',a,b,c\na,0,1,3\nb,1,0,1\nc,3,1,0\n');
     await page.getByTestId('metric-apply').click();
-    expect(await page.getByTestId('metric-error').textContent()).toContain('triangle inequality fails: d(a, c) = 3 > d(a, b) + d(b, c) = 2');
+    expect(await page.getByTestId('metric-error').textContent()).toContain("triangle inequality fails for ('a', 'b', 'c'): d('a','c') = 3 > d('a','b') + d('b','c') = 2");
     await shot('14-custom-metric-error');
 
     // privacy-type explorer on a 3-point line

@@ -778,7 +778,7 @@ describe('CLI file I/O', () => {
         [['measure', '--channel', join(d, 'duprow.csv')], /duprow\.csv line 4: row label 'x' appears twice \(lines 2 and 4\)/],
         [['measure', '--channel', join(d, 'dupcol.csv')], /dupcol\.csv line 1: output label 'a' appears twice \(columns 2 and 4\)/],
         [['mechanism', '--domain', 'line:3', '--epsilon', '0x10', '--kind', 'tg'], /--epsilon must be a decimal number, got '0x10'/],
-        [['mechanism', '--domain', 'line:3', '--epsilon', '1', '--kind', 'tg', '--prior', '0x1,0,0'], /prior: item 1 \('0x1'\) is not a number/],
+        [['mechanism', '--domain', 'line:3', '--epsilon', '1', '--kind', 'tg', '--prior', '0x1,0,0'], /prior: item 1 is not a decimal number >= 0/],
       ];
       for (const [argv, msg] of cases) {
         const out = new Capture();

@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { MechError } from '../../errors';
 import { fileKind } from '../../file-kind';
 import type { RowSource } from '../../mechanism/channel';
+import { checkCancelled } from '../../numeric/cancel';
 
 /**
  * Stream a channel to CSV through a Node write stream (SPEC §8 format: a
@@ -94,7 +95,7 @@ export async function streamChannelCsv(
         await write(chunk);
         chunk = '';
         opts.onProgress?.((i + 1) / source.rows);
-        if (opts.signal?.aborted) throw new MechError('cancelled', `export to ${path} was cancelled after ${i + 1} rows`);
+        checkCancelled(opts.signal, `export to ${path} was cancelled after ${i + 1} rows`);
       }
     }
     out.end();

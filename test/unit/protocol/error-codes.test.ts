@@ -1,4 +1,6 @@
 /** One list of error codes (src-shared/protocol/errors.ts): the schema, the engine's MechError, the CLI's exit status and toJobError all follow it. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, errorCodeSchema, isInputErrorCode, toJobError } from '../../../src-shared/protocol';
 import { MechError } from '../../../src-worker/errors';
@@ -33,6 +35,15 @@ describe('error codes', () => {
     const circular: Record<string, unknown> = {};
     circular.self = circular;
     expect(toJobError(new MechError('invalid-input', 'x', circular))).toEqual({ code: 'invalid-input', message: 'x' });
+  });
+
+  it('docs/protocol.md lists every code with its CLI exit status', () => {
+    const doc = readFileSync(join(__dirname, '../../../docs/protocol.md'), 'utf8');
+    for (const code of ERROR_CODES) {
+      const row = doc.split('\n').find((l) => l.startsWith(`| \`${code}\` |`));
+      expect(row, code).toBeDefined();
+      expect(row!.trim().endsWith(`| ${exitCodeFor(code)} |`), row).toBe(true);
+    }
   });
 
   it('the web host uses the same conversion', () => {

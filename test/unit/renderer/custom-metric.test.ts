@@ -34,7 +34,7 @@ describe('custom metric import', () => {
     expect(parseMetricCsv('')).toMatchObject({ ok: false, error: 'the file is empty' });
     expect(validateMetric(['a'], [0])).toBeNull();
     expect(parseMetricCsv(',a,b\na,0,1e999\nb,1e999,0')).toMatchObject({ ok: false, error: "row a, column b: '1e999' is not a number", row: 0, col: 1 });
-    expect(parseMetricCsv('0,"1\n1,0')).toMatchObject({ ok: false, error: 'malformed CSV at line 1, field 2: a quoted field is not closed before the end of the file' });
+    expect(parseMetricCsv('0,"1\n1,0')).toMatchObject({ ok: false, error: 'malformed CSV at line 2, field 2: a quoted field is not closed before the end of the file' });
   });
 
   it('accepts and refuses exactly what the engine does, in the engine\'s words', () => {

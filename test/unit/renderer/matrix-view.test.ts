@@ -33,7 +33,7 @@ describe('project model', () => {
     expect(priorToInput('uniform')).toBe('uniform');
     expect(priorToInput('0.2, 0.8')).toEqual({ kind: 'vector', values: [0.2, 0.8] });
     expect(priorToInput('product:0.5,0.5')).toEqual({ kind: 'product', values: [0.5, 0.5] });
-    expect(() => priorToInput('0.2,,0.8')).toThrow(/entry 2/);
+    expect(() => priorToInput('0.2,,0.8')).toThrow(/item 2/);
     expect(() => priorToInput('csv:p.csv')).toThrow(/refers to a file/);
     expect(lossToInput('dist')).toBe('dist');
     expect(() => lossToInput('csv:l.csv')).toThrow(/file/);
