@@ -36,27 +36,6 @@ const LINALG = ['(^|/)metric(/|$)', 'linalg/ holds generic kernels on arrays and
 const MECHANISM = ['(^|/)check(/|$)', 'mechanism/ sits below check/: a constructor does not run the privacy check (the mechanism job measures the effective eps).'];
 const PROJECT = ['(^|/)cli(/|$)', 'src-main/project serves the app and the CLI alike: shared input readers live in src-main/fs, not in cli/.'];
 
-/**
- * Renderer imports of the engine that are still allowed, each with why, per
- * file and only for the listed modules. The CSV reading and points binning
- * are being unified into one shared parser (issue 16 item 2, the `dedup`
- * branch), which lands them in src-shared; remove the exemption then.
- */
-const RENDERER_EXEMPT = {
-  // CSV row type and the engine's points binning (pointsToGrid): until the shared CSV/points parser lands (dedup).
-  'src-renderer/lib/points-import.ts': ['metric/read-csv', 'data/points-grid'],
-};
-
-/** The renderer rule for one file: src-main always forbidden, src-worker except the listed modules. */
-function rendererRule(exempt) {
-  if (!exempt.length) return forbid([RENDERER]);
-  const allowed = exempt.join('|'); // module paths: letters, '/' and '-', nothing to escape
-  return forbid([
-    [into('src-main'), RENDERER[1]],
-    [`(^|/)src-worker/(?!(${allowed})$)`, RENDERER[1]],
-  ]);
-}
-
 export default defineConfig(
   {
     // build output, dependencies, test artefacts and CI machinery (resources/ holds data and its generator scripts, linted)
@@ -112,6 +91,5 @@ export default defineConfig(
   { files: ['src-worker/mechanism/**'], rules: forbid([WORKER, MECHANISM]) },
   { files: ['src-main/**'], rules: forbid([MAIN]) },
   { files: ['src-main/project/**'], rules: forbid([MAIN, PROJECT]) },
-  { files: ['src-renderer/**'], rules: rendererRule([]) },
-  ...Object.entries(RENDERER_EXEMPT).map(([file, modules]) => ({ files: [file], rules: rendererRule(modules) })),
+  { files: ['src-renderer/**'], rules: forbid([RENDERER]) },
 );

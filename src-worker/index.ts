@@ -21,7 +21,7 @@ export { planProject, type PlannedJob } from './jobs/project-plan';
 export { payloadRows, rowsOf } from './jobs/rows-view';
 export * as jobEngine from './jobs/engine';
 export { CASE_STUDIES, runCaseStudy } from './casestudy/index';
-export { MechError, invalid, assertEpsilon, assertPositiveInt, type MechErrorCode } from './errors';
+export { MechError, invalid, assertEpsilon, assertPositiveInt, type MechErrorCode } from '../src-shared/errors';
 
 /* ---------- domains and metrics (docs/domains-and-metrics.md) ---------- */
 export { parseDomainSpec, parseDomainSpecText, type ParsedDomainSpec } from './metric/parse-domain-spec';

@@ -1,5 +1,5 @@
 /** Minimal, strict argument parsing for `mechstudio COMMAND [positional] --flag value ...`. */
-import { invalid } from '../../src-worker/errors';
+import { invalid } from '../../src-shared/errors';
 import { numberProblem, parseDecimal } from '../fs/inputs';
 
 export interface ParsedArgs {

@@ -11,7 +11,7 @@
 import { unlinkSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
-import { MechError, invalid } from '../../src-worker/errors';
+import { MechError, invalid } from '../../src-shared/errors';
 import { ApiError } from '../../src-shared/protocol/api';
 import { isInputErrorCode } from '../../src-shared/protocol/errors';
 import { DOMAIN_FORMS, parseDomainSpecText } from '../../src-shared/grammar/domain-spec';

@@ -43,7 +43,7 @@ import type { JobRunner, RunOptions } from './job-runner';
 import { INLINE_MATRIX_LIMIT, MAX_REQUEST_CHANNEL_ENTRIES } from '../../src-shared/protocol/common';
 import { ChannelStore } from './channel-store';
 import { payloadRows, rowsOf } from '../../src-worker/jobs/rows-view';
-import { MechError } from '../../src-worker/errors';
+import { MechError } from '../../src-shared/errors';
 
 export interface DispatcherOptions {
   /** Worker threads (default: os.availableParallelism(), at least 1). */

@@ -14,7 +14,7 @@ import { setMaxListeners } from 'node:events';
 import type { JobRequest, SweepRequest } from '../../src-shared/protocol/requests';
 import type { JobResult, SweepResult } from '../../src-shared/protocol/results';
 import type { CaseStudyRequest, CaseStudyResult } from '../../src-shared/protocol/casestudy';
-import { MechError } from '../../src-worker/errors';
+import { MechError } from '../../src-shared/errors';
 import { parseJobRequest } from '../../src-shared/protocol/validate';
 import { ApiError, runJob, toApiError } from '../../src-shared/protocol/api';
 import type { JobEvent } from '../../src-shared/protocol/messages';

@@ -6,7 +6,7 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { invalid } from '../../src-worker/errors';
+import { invalid } from '../../src-shared/errors';
 import type { ChannelPayload, LossInput, PriorInput } from '../../src-shared/protocol/common';
 import { builtinLossSchema, MAX_REQUEST_CHANNEL_ENTRIES } from '../../src-shared/protocol/common';
 import { type CsvRow, readCsvRows } from '../../src-worker/metric/read-csv';

@@ -47,7 +47,7 @@ import {
 import * as fsp from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { MechError, invalid } from '../../src-worker/errors';
+import { MechError, invalid } from '../../src-shared/errors';
 import { fileKind as kindOf, ioReason as errnoText } from '../../src-worker/file-kind';
 import { checkCancelled } from '../../src-worker/numeric/cancel';
 

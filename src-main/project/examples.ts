@@ -2,7 +2,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { invalid } from '../../src-worker/errors';
+import { invalid } from '../../src-shared/errors';
 import type { ExampleInfo } from '../../src-shared/protocol/api';
 import type { Project } from '../../src-shared/protocol/project';
 import { loadProject } from './project-file';

@@ -5,7 +5,7 @@
  * leaves a half-written project. Reads and writes go through
  * src-main/fs/safe-fs.ts (regular files only, byte cap, stale temp sweep).
  */
-import { invalid } from '../../src-worker/errors';
+import { invalid } from '../../src-shared/errors';
 import { readRegularFileSync, writeFileAtomic as writeAtomic } from '../fs/safe-fs';
 import { describeZodError } from '../../src-shared/protocol/common';
 import { projectSchema, PROJECT_VERSION, type Project, type ProjectInput } from '../../src-shared/protocol/project';

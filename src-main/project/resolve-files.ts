@@ -7,7 +7,7 @@
 import { resolve } from 'node:path';
 import type { Project } from '../../src-shared/protocol/project';
 import type { CaseStudyParams } from '../../src-shared/protocol/casestudy';
-import { invalid } from '../../src-worker/errors';
+import { invalid } from '../../src-shared/errors';
 import { parseLossArg, parsePriorArg, readNumericCells, resolveDomainArg } from '../fs/inputs';
 
 /**

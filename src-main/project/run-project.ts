@@ -7,7 +7,7 @@
 import { setMaxListeners } from 'node:events';
 import { unlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { MechError } from '../../src-worker/errors';
+import { MechError } from '../../src-shared/errors';
 import { ensureDir, prepareWrite, publishTemp } from '../fs/safe-fs';
 import type { JobRequest } from '../../src-shared/protocol/requests';
 import type { JobResult, MechanismResult } from '../../src-shared/protocol/results';

@@ -32,7 +32,7 @@ import type { JobResult } from '../../src-shared/protocol/results';
 import { parseJobRequest } from '../../src-shared/protocol/validate';
 import type { JobRunner, RunOptions } from '../dispatcher/job-runner';
 import { REFUSE_SYSTEM_FS, readRegularFile, writeFileAtomicAsync } from '../fs/safe-fs';
-import { MechError } from '../../src-worker/errors';
+import { MechError } from '../../src-shared/errors';
 import { MAX_CARRIED_FILE_BYTES, decodeReturn, encodeValue, fileDomainRefs, parseFailure, type JobData } from './codec';
 import { isLpJob } from '../dispatcher/dispatcher';
 import { CANCEL_CHANNEL, STOP_CHANNEL, QUEUE_NAME, QUEUE_PREFIX, cancelledKey, probeRedis, redact, type QueueTarget } from './connection';

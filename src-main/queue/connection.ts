@@ -10,7 +10,7 @@
  * after its client cancelled it is dropped).
  */
 import type { RedisOptions } from 'ioredis';
-import { MechError } from '../../src-worker/errors';
+import { MechError } from '../../src-shared/errors';
 
 export const QUEUE_PREFIX = 'mechstudio';
 export const QUEUE_NAME = 'jobs';

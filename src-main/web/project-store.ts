@@ -13,7 +13,7 @@ import { addRecent, readRecent } from '../project/recent';
 import { resolveProjectFiles } from '../project/resolve-files';
 import { runProject } from '../project/run-project';
 import { ApiError, describeZodError, projectSchema, type ExampleInfo, type Project, type ProjectInput, type RecentProject } from '../../src-shared/protocol';
-import { MechError } from '../../src-worker/errors';
+import { MechError } from '../../src-shared/errors';
 import { toJobError } from './api-host';
 import type { ProjectStore } from './host';
 import { redactJobError } from './redact';

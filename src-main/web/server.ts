@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { ApiError, type BridgeCall, type BridgePush, type BridgeReply, type JobError } from '../../src-shared/protocol';
-import { MechError } from '../../src-worker/errors';
+import { MechError } from '../../src-shared/errors';
 import { toJobError, type ApiHost, type HostSession } from './api-host';
 
 export type { ApiHost, HostSession } from './api-host';

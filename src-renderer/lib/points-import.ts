@@ -6,7 +6,7 @@
  * reader), so the page never runs the Node CSV parser.
  */
 import { readCsv } from '../../src-shared/csv/csv-reader';
-import { type BoundingBox, checkLatLon, coordinateColumns, numberField, type PointGrid, type PointSet, pointsToGrid } from '../../src-worker/data/points-grid';
+import { type BoundingBox, checkLatLon, coordinateColumns, numberField, type PointGrid, type PointSet, pointsToGrid } from '../../src-shared/data/points-grid';
 
 export interface PointsImportOptions {
   cellKm: number;

@@ -145,7 +145,7 @@ export const lpOptionsOnlyForOptimalMessage = { message: 'lpModel, delta, timeLi
 export const matrixPayloadSchema = channelPayloadSchema;
 export type MatrixPayload = ChannelPayload;
 
-/** The serialisable form of a MechError (src-worker/errors.ts); the codes are listed once, in errors.ts. */
+/** The serialisable form of a MechError (src-shared/errors.ts); the codes are listed once, in errors.ts. */
 export const errorCodeSchema = z.enum(ERROR_CODES);
 export const jobErrorSchema = z.object({
   code: errorCodeSchema,

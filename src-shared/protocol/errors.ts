@@ -1,7 +1,7 @@
 /**
  * The one list of error codes a job can end with, what each means to a
  * caller, and the one conversion of anything thrown into a serialisable
- * JobError. The engine's MechError (src-worker/errors.ts), the protocol's
+ * JobError. The engine's MechError (src-shared/errors.ts), the protocol's
  * jobErrorSchema (common.ts) and the CLI's exit statuses (src-main/cli) all
  * derive from the table below (docs/protocol.md, error codes).
  */

@@ -1,4 +1,4 @@
-import { MechError, assertEpsilon } from '../errors';
+import { MechError, assertEpsilon } from '../../src-shared/errors';
 import { Matrix, assertDenseFits } from '../linalg/matrix';
 import type { Domain } from '../metric/domain';
 

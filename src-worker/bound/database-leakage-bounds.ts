@@ -1,4 +1,4 @@
-import { MechError, assertEpsilon, assertPositiveInt } from '../errors';
+import { MechError, assertEpsilon, assertPositiveInt } from '../../src-shared/errors';
 
 function checkDb(u: number, v: number, eps: number): void {
   assertPositiveInt(u, 'number of individuals u');

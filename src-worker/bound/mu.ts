@@ -1,4 +1,4 @@
-import { assertEpsilon } from '../errors';
+import { assertEpsilon } from '../../src-shared/errors';
 import { luFactor, luSolveTransposed } from '../linalg/lu';
 import { phiMatrix, type Domain } from '../metric/domain';
 import { validatePrior } from '../measure/prior';

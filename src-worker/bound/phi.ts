@@ -1,4 +1,4 @@
-import { assertEpsilon } from '../errors';
+import { assertEpsilon } from '../../src-shared/errors';
 import type { Matrix } from '../linalg/matrix';
 import { phiMatrix, type Domain } from '../metric/domain';
 

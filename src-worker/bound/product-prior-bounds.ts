@@ -1,4 +1,4 @@
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import type { Domain } from '../metric/domain';
 import { MU_TOL } from './regularity';
 import { expandMarginals, productMu } from './product-mu';

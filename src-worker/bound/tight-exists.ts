@@ -1,4 +1,4 @@
-import { assertEpsilon, MechError } from '../errors';
+import { assertEpsilon, MechError } from '../../src-shared/errors';
 import { solvePhi } from '../phi/phi-solve';
 import { Z_TOL } from '../mechanism/tight-constraints';
 import { luFactor, luSolve } from '../linalg/lu';

@@ -1,4 +1,4 @@
-import { assertEpsilon, assertPositiveInt } from '../errors';
+import { assertEpsilon, assertPositiveInt } from '../../src-shared/errors';
 
 /**
  * Closed forms of the privacy-type capacities (SPEC §6), alpha = e^-eps,

@@ -1,4 +1,4 @@
-import { assertEpsilon } from '../errors';
+import { assertEpsilon } from '../../src-shared/errors';
 import { edgesIfAvailable } from '../metric/shortest-paths';
 import { Matrix, assertDenseFits } from '../linalg/matrix';
 import { DenseChannel, type Mechanism } from '../mechanism/channel';

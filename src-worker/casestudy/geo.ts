@@ -14,7 +14,7 @@
  * and charts are worded from those fields (cityGridLabel,
  * cityMechanismLabel, cityRowNote), never parsed back from text.
  */
-import { MechError, invalid } from '../errors';
+import { MechError, invalid } from '../../src-shared/errors';
 import { gridDomain } from '../metric/grid';
 import type { Domain } from '../metric/domain';
 import { tightConstraintsStructured } from '../mechanism/implicit/tight-structured';

@@ -1,5 +1,5 @@
 /** The case studies of issue 8 by name (project `caseStudies[].study`). */
-import { invalid } from '../errors';
+import { invalid } from '../../src-shared/errors';
 import type { CaseStudyName, CaseStudyRequest, CaseStudyResult } from '../../src-shared/protocol/casestudy';
 import type { Study, StudyContext } from './study';
 import { votingStudy } from './voting';

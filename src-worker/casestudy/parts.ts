@@ -14,7 +14,7 @@
  * validated with the study's item schema before they are assembled.
  */
 import type { z } from 'zod';
-import { invalid } from '../errors';
+import { invalid } from '../../src-shared/errors';
 import { caseStudyResultSchema, type CaseStudyParams, type CaseStudyResult } from '../../src-shared/protocol/casestudy';
 import type { StudyContext } from './study';
 import { capacitiesParts } from './capacities';

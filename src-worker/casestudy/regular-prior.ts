@@ -7,7 +7,7 @@
  * u log2(v e^eps / (v - 1 + e^eps)). Where the prior is not regular, the
  * per-individual optimal mechanism (LP) shows the formal value is exceeded.
  */
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import { parseDomainSpec } from '../metric/parse-domain-spec';
 import { productMu } from '../bound/product-mu';
 import { regularity } from '../bound/regularity';

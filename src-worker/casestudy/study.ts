@@ -4,7 +4,7 @@
  * protocol/casestudy.ts. Each study is plain engine code: it calls the same
  * constructions and measures as the jobs do.
  */
-import { invalid } from '../errors';
+import { invalid } from '../../src-shared/errors';
 import { parseStudyParams, type CaseStudyName, type CaseStudyParams, type CaseStudyResult, type ChartSpec, type CaseStudyTable, type StudyParams } from '../../src-shared/protocol/casestudy';
 
 export interface StudyContext {

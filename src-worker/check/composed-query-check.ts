@@ -1,4 +1,4 @@
-import { MechError, assertEpsilon } from '../errors';
+import { MechError, assertEpsilon } from '../../src-shared/errors';
 import type { RowSource } from '../mechanism/channel';
 import { FunctionRowSource } from '../mechanism/function-row-source';
 import type { Domain } from '../metric/domain';

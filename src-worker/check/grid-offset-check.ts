@@ -1,4 +1,4 @@
-import { MechError, assertEpsilon } from '../errors';
+import { MechError, assertEpsilon } from '../../src-shared/errors';
 import type { RowSource } from '../mechanism/channel';
 import type { Domain, GridMetric } from '../metric/domain';
 import { NEG_TOL, REL_TOL } from '../../src-shared/numeric/tolerance';

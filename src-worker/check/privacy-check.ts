@@ -1,4 +1,4 @@
-import { MechError, assertEpsilon, assertPositiveInt } from '../errors';
+import { MechError, assertEpsilon, assertPositiveInt } from '../../src-shared/errors';
 import { edgesIfAvailable } from '../metric/shortest-paths';
 import type { RowSource } from '../mechanism/channel';
 import type { Domain } from '../metric/domain';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { MechError, invalid } from '../errors';
+import { MechError, invalid } from '../../src-shared/errors';
 import type { RowSource } from '../mechanism/channel';
 import type { Domain } from '../metric/domain';
 import { parse } from 'csv-parse';

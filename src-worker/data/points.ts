@@ -5,11 +5,11 @@
  * everything else without loading the parser, so the app's page can bin
  * points too (src-renderer/lib/points-import.ts).
  */
-import { invalid } from '../errors';
+import { invalid } from '../../src-shared/errors';
 import { readCsvRows } from '../metric/read-csv';
-import { checkLatLon, coordinateColumns, numberField, type PointSet } from './points-grid';
+import { checkLatLon, coordinateColumns, numberField, type PointSet } from '../../src-shared/data/points-grid';
 
-export * from './points-grid';
+export * from '../../src-shared/data/points-grid';
 
 /** Parse a points CSV (see the module comment). At least one point. */
 export function parsePointsCsv(text: string, source = 'points CSV'): PointSet {

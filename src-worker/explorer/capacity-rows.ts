@@ -1,4 +1,4 @@
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import type { Domain } from '../metric/domain';
 import type { CapacityRow } from '../../src-shared/explorer/capacity-table';
 import { enumerateKernelMechanisms, type KernelOptions } from './kernel-mechanisms';

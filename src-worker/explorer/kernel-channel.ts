@@ -1,4 +1,4 @@
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import { Matrix } from '../linalg/matrix';
 import { DenseChannel, type Mechanism } from '../mechanism/channel';
 import type { Domain } from '../metric/domain';

@@ -1,4 +1,4 @@
-import { MechError, assertPositiveInt } from '../errors';
+import { MechError, assertPositiveInt } from '../../src-shared/errors';
 import { exactCombination, exactRank, ratioToNumber } from './exact-arithmetic';
 import type { PosteriorVertices } from './posterior-vertices';
 import { checkCancelled } from '../numeric/cancel';

@@ -1,4 +1,4 @@
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import type { Domain } from '../metric/domain';
 import { doubleDescription, type ConeArithmetic } from './double-description';
 import { exactRank, normaliseIntVector, ratioToNumber } from './exact-arithmetic';

@@ -1,4 +1,4 @@
-import { MechError, assertEpsilon, invalid } from '../errors';
+import { MechError, assertEpsilon, invalid } from '../../src-shared/errors';
 import type { Domain } from '../metric/domain';
 import { doubleToRational, recogniseRational } from './exact-arithmetic';
 

@@ -1,4 +1,4 @@
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import type { RowSource } from '../mechanism/channel';
 import { phiMatrix, type Domain } from '../metric/domain';
 import { kernelChannel } from './kernel-channel';

@@ -6,7 +6,7 @@
  * secret 1 at (1, 0), secret 2 at (1/2, sqrt(3)/2) (y up; SVG callers flip y).
  */
 
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import type { Bary, Point2, TernaryPoint, TernaryPosterior, TernaryView } from '../../src-shared/protocol/explorer';
 import { TERNARY_HEIGHT } from '../../src-shared/explorer/ternary-svg';
 

@@ -16,7 +16,7 @@
  * their builders are bounded on their own (file byte cap, n^3 validation
  * limit from the CSV header, dense limit).
  */
-import { MechError, invalid } from '../errors';
+import { MechError, invalid } from '../../src-shared/errors';
 import { MAX_DENSE_ENTRIES } from '../linalg/matrix';
 import { estimateLpBytes, LP_MEMORY_LIMIT_BYTES, MASTER_BUDGET_FRACTION, masterStartBytes } from '../lp/memory-estimate';
 import type { Domain } from '../metric/domain';

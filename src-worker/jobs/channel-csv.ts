@@ -1,5 +1,5 @@
 /** Channel CSV export for job handlers: size guard, the streamed writer, inline matrix payloads. */
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import type { RowSource } from '../mechanism/channel';
 import { toDense } from '../mechanism/channel';
 import type { MatrixPayload } from '../../src-shared/protocol/common';

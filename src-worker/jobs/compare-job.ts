@@ -8,7 +8,7 @@
  * No maths here: every number comes from measure/, remap/ and check/ via
  * ./engine and ./remap-jobs.
  */
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import type { Domain } from '../metric/domain';
 import type { Mechanism, RowSource } from '../mechanism/channel';
 import type { OptimalLpResult } from '../lp/optimal-mechanism';

@@ -4,7 +4,7 @@
  * landed yet throws a MechError naming the missing piece, so a job fails
  * clearly instead of computing something home-made.
  */
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import { edgesIfAvailable } from '../metric/shortest-paths';
 import type { Matrix } from '../linalg/matrix';
 import type { Domain } from '../metric/domain';

@@ -6,7 +6,7 @@
  * or clique every size from 2 up to the domain's, so the table shows how the
  * capacities grow.
  */
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import type { Domain } from '../metric/domain';
 import { parseDomainSpec } from '../metric/parse-domain-spec';
 import { EXPLORER_TABLE_MAX_N, type ExplorerRequest, type ExplorerResult } from '../../src-shared/protocol/explorer';

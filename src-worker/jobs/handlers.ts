@@ -5,7 +5,7 @@
  * it to the engine's long loops.
  */
 import { REL_TOL } from '../../src-shared/numeric/tolerance';
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import type { Domain } from '../metric/domain';
 import type { RowSource } from '../mechanism/channel';
 import { INLINE_MATRIX_LIMIT } from '../../src-shared/protocol/common';

@@ -4,7 +4,7 @@
  * by the main process's `mechstudio run` (which sends them to the pool in
  * parallel). Plain TS: file forms (csv:FILE) must have been resolved first.
  */
-import { invalid } from '../errors';
+import { invalid } from '../../src-shared/errors';
 import type { LossInput, PriorInput } from '../../src-shared/protocol/common';
 import type { Project, ProjectLoss, ProjectPrior } from '../../src-shared/protocol/project';
 import type { JobRequest, MechanismSpec } from '../../src-shared/protocol/requests';

@@ -7,7 +7,7 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { rename, stat, unlink } from 'node:fs/promises';
 import { once } from 'node:events';
-import { MechError, invalid } from '../errors';
+import { MechError, invalid } from '../../src-shared/errors';
 import type { Mechanism, RowSource } from '../mechanism/channel';
 import type { Domain } from '../metric/domain';
 import type { OptimalLpResult } from '../lp/optimal-mechanism';

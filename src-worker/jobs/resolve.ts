@@ -1,5 +1,5 @@
 /** Protocol inputs (domain, prior, loss, channel) -> engine values. */
-import { MechError, invalid } from '../errors';
+import { MechError, invalid } from '../../src-shared/errors';
 import { Matrix } from '../linalg/matrix';
 import type { Domain } from '../metric/domain';
 import { DenseChannel, validateChannel } from '../mechanism/channel';

@@ -3,7 +3,7 @@
  * listed rows over a column range, or block means (issue 15). No engine
  * imports, so the app host can serve channels it keeps without a worker.
  */
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import type { RowSource } from '../mechanism/channel';
 import type { RowsRequest } from '../../src-shared/protocol/requests';
 import { ROWS_MAX_ENTRIES } from '../../src-shared/protocol/requests';

@@ -6,7 +6,7 @@
  * The last constructions are kept per worker thread, so scrolling a table
  * does not rebuild the mechanism for every window.
  */
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import type { RowSource } from '../mechanism/channel';
 import type { MechanismSpec, RowsRequest } from '../../src-shared/protocol/requests';
 import type { RowsResult } from '../../src-shared/protocol/results';

@@ -1,5 +1,5 @@
 /** Route a validated request to its handler. */
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import type { JobRequest, RunProjectRequest } from '../../src-shared/protocol/requests';
 import type { JobResult, ProjectItemResult, RunProjectResult } from '../../src-shared/protocol/results';
 import { checkCancelled, type JobContext } from './context';

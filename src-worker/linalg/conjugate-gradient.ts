@@ -1,4 +1,4 @@
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 
 /**
  * Preconditioned conjugate gradients for A x = b with A symmetric positive

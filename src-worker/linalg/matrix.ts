@@ -1,4 +1,4 @@
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 
 /**
  * Dense row-major matrix on a Float64Array. The only dense matrix type in the

@@ -1,5 +1,5 @@
 import FFT from 'fft.js';
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 
 /**
  * Planned 2-D FFT of real data on an M1 x M2 torus (powers of two; M1 = 1

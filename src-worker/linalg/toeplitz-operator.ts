@@ -1,4 +1,4 @@
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import { RealFFT2D, nextPow2 } from './real-fft-2d';
 
 /**

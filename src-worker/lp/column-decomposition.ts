@@ -1,4 +1,4 @@
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import { type LpOptions, checkCancelled, progress } from './lp-options';
 import { type LpSolution, type RunStop, runStopReason } from './persistent-lp';
 import { DecompositionMaster, type MasterColumn } from './decomposition-master';

@@ -1,4 +1,4 @@
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import { type LpOptions, checkCancelled, progress } from './lp-options';
 import { assertLpFits } from './memory-estimate';
 import { PersistentLp } from './persistent-lp';

@@ -1,4 +1,4 @@
-import { MechError, invalid } from '../errors';
+import { MechError, invalid } from '../../src-shared/errors';
 import { assertDenseFits } from '../linalg/matrix';
 import type { WeightedEdges } from '../metric/domain';
 import { MinHeap } from '../numeric/min-heap';

@@ -1,6 +1,6 @@
 import loadHighs from 'highs';
 import type { Highs } from 'highs';
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 
 /**
  * The HiGHS WebAssembly runtime, loaded once per thread (worker) and reused:

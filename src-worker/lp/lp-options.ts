@@ -1,4 +1,4 @@
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 
 /**
  * Options every LP entry point accepts.

@@ -1,4 +1,4 @@
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 
 /**
  * Estimated peak WebAssembly heap (bytes) HiGHS needs to load and solve a

@@ -1,4 +1,4 @@
-import { MechError, assertEpsilon } from '../errors';
+import { MechError, assertEpsilon } from '../../src-shared/errors';
 import { Matrix, assertDenseFits } from '../linalg/matrix';
 import { validatePrior } from '../measure/prior';
 import { DenseChannel, type Mechanism } from '../mechanism/channel';

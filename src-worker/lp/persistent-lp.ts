@@ -1,5 +1,5 @@
 import type { Basis, Highs, HighsCallbackMap, InterruptCallbackEvent } from 'highs';
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import { highsRuntime, resetHighsRuntime } from './highs-runtime';
 import { assertLpFits } from './memory-estimate';
 import { type LpOptions, checkCancelled, progress } from './lp-options';

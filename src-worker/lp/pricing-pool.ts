@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import { type LpOptions, checkCancelled } from './lp-options';
 import { PricingModel, type PricingOutcome, type PricingRows } from './pricing';
 

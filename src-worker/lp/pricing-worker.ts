@@ -10,7 +10,7 @@
  * (results for the outputs done so far, complete: false).
  */
 import { parentPort } from 'node:worker_threads';
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import { PricingModel, type PricingRows } from './pricing';
 
 interface OpenMsg {

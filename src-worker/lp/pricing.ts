@@ -1,7 +1,7 @@
 import { adjacency } from '../metric/shortest-paths';
 import { MinHeap } from '../numeric/min-heap';
 import { type LpOptions, checkCancelled } from './lp-options';
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import { type LpSolution, PersistentLp } from './persistent-lp';
 import { SparseLp } from './sparse-model';
 import type { Basis } from 'highs';

@@ -1,4 +1,4 @@
-import { invalid } from '../errors';
+import { invalid } from '../../src-shared/errors';
 import { edgesIfAvailable } from '../metric/shortest-paths';
 import type { Domain } from '../metric/domain';
 import { greedySpanner } from './greedy-spanner';

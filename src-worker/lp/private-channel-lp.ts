@@ -1,4 +1,4 @@
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import type { Domain } from '../metric/domain';
 import { assertLpFits, estimateLpBytes, LP_MEMORY_LIMIT_BYTES } from './memory-estimate';
 import { type LpOptions, checkCancelled, progress } from './lp-options';

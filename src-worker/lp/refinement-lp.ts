@@ -1,4 +1,4 @@
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import { Matrix } from '../linalg/matrix';
 import { type RowSource, toDense } from '../mechanism/channel';
 import type { LpOptions } from './lp-options';

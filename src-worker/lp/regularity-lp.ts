@@ -1,4 +1,4 @@
-import { MechError, assertEpsilon } from '../errors';
+import { MechError, assertEpsilon } from '../../src-shared/errors';
 import { validatePrior } from '../measure/prior';
 import { type Domain, phiMatrix } from '../metric/domain';
 import type { LpOptions } from './lp-options';

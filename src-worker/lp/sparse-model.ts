@@ -1,5 +1,5 @@
 import type { ModelData, ObjectiveSense } from 'highs';
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 
 /**
  * A linear program built row by row into growable typed arrays (CSR), handed

@@ -1,4 +1,4 @@
-import { invalid } from '../errors';
+import { invalid } from '../../src-shared/errors';
 import type { Domain } from '../metric/domain';
 import { bestByScan, type BestGuess, type LossFunction } from './guess-function';
 

@@ -1,4 +1,4 @@
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import type { RowSource } from '../mechanism/channel';
 import type { LossFunction } from './guess-function';
 import { optimalRemap, priorBestGuess, type RemapResult } from './optimal-remap';

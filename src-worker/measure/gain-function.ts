@@ -1,4 +1,4 @@
-import { assertPositiveInt } from '../errors';
+import { assertPositiveInt } from '../../src-shared/errors';
 import { identityGuessFunction, type GainFunction, type LossFunction } from './guess-function';
 
 /**

@@ -1,4 +1,4 @@
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import type { Matrix } from '../linalg/matrix';
 import type { Domain } from '../metric/domain';
 import { binaryLoss } from './binary-loss';

@@ -1,4 +1,4 @@
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import type { Matrix } from '../linalg/matrix';
 import { bestByScan, type GainFunction, type GuessFunction, type LossFunction } from './guess-function';
 

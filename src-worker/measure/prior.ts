@@ -1,4 +1,4 @@
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import { SUM_TOL } from '../../src-shared/numeric/tolerance';
 import { compensatedSum } from '../numeric/compensated-sum';
 

@@ -1,4 +1,4 @@
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import { Matrix } from '../linalg/matrix';
 import { NEG_TOL, SUM_TOL } from '../../src-shared/numeric/tolerance';
 import type { MechanismFacts } from './facts';

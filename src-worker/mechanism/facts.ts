@@ -10,7 +10,7 @@
  * the results have always had (non-finite numbers become their text).
  */
 import type { MechanismInfo } from '../../src-shared/protocol/results';
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import type { OptimalLpResult, LpStop } from '../lp/optimal-mechanism';
 
 /** What the solver of a private-channel LP did (sizes, times, repair), next to the typed `OptimalLpResult`. */

@@ -1,4 +1,4 @@
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import type { Domain } from '../metric/domain';
 
 /**

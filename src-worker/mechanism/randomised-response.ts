@@ -1,4 +1,4 @@
-import { MechError, assertEpsilon } from '../errors';
+import { MechError, assertEpsilon } from '../../src-shared/errors';
 import { edgesIfAvailable } from '../metric/shortest-paths';
 import type { Domain } from '../metric/domain';
 import type { Mechanism } from './channel';

@@ -1,4 +1,4 @@
-import { MechError, assertEpsilon } from '../errors';
+import { MechError, assertEpsilon } from '../../src-shared/errors';
 import type { Domain } from '../metric/domain';
 import { ringDomain } from '../metric/ring';
 import { REL_TOL } from '../../src-shared/numeric/tolerance';

@@ -1,4 +1,4 @@
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import { solveSymmetric } from '../linalg/lu';
 import { phiMatrix, type Domain } from '../metric/domain';
 

@@ -1,4 +1,4 @@
-import { assertEpsilon } from '../errors';
+import { assertEpsilon } from '../../src-shared/errors';
 import type { Domain } from '../metric/domain';
 import type { Mechanism } from './channel';
 import { FunctionRowSource } from './function-row-source';

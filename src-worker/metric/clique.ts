@@ -1,4 +1,4 @@
-import { assertPositiveInt } from '../errors';
+import { assertPositiveInt } from '../../src-shared/errors';
 import type { Domain, DomainStructure, WeightedEdges } from './domain';
 import { assertEdgeListFits } from './shortest-paths';
 

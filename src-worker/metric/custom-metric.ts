@@ -1,4 +1,4 @@
-import { MechError, invalid } from '../errors';
+import { MechError, invalid } from '../../src-shared/errors';
 import { Matrix, assertDenseFits } from '../linalg/matrix';
 import { ADMISSION_LIMITS } from '../jobs/admission-limits';
 import { describeMetricViolation, firstMetricViolation, parseDistance, type MetricProgress, type MetricViolation } from '../../src-shared/metric/metric-axioms';

@@ -1,4 +1,4 @@
-import { assertPositiveInt, invalid } from '../errors';
+import { assertPositiveInt, invalid } from '../../src-shared/errors';
 import { ratioLabel, percentileRank } from './answer-domains';
 import { databaseDomain, type DatabaseDomain, type DatabaseMetric } from './database';
 

@@ -1,4 +1,4 @@
-import { MechError, assertPositiveInt, invalid } from '../errors';
+import { MechError, assertPositiveInt, invalid } from '../../src-shared/errors';
 import { cliqueDomain } from './clique';
 import { assertEdgeListFits } from './shortest-paths';
 import type { Domain, DomainStructure, WeightedEdges } from './domain';

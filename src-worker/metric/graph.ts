@@ -1,4 +1,4 @@
-import { MechError, invalid } from '../errors';
+import { MechError, invalid } from '../../src-shared/errors';
 import type { Domain } from './domain';
 import { readCsvRows } from './read-csv';
 import { bfsAllPairs, hopDistance } from './shortest-paths';

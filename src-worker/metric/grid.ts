@@ -1,4 +1,4 @@
-import { assertPositiveInt, invalid } from '../errors';
+import { assertPositiveInt, invalid } from '../../src-shared/errors';
 import type { Domain, DomainStructure, GridMetric, WeightedEdges } from './domain';
 import { assertEdgeListFits } from './shortest-paths';
 

@@ -1,4 +1,4 @@
-import { MechError, assertPositiveInt } from '../errors';
+import { MechError, assertPositiveInt } from '../../src-shared/errors';
 import { cliqueDomain } from './clique';
 import { assertEdgeListFits } from './shortest-paths';
 import type { Domain, WeightedEdges } from './domain';

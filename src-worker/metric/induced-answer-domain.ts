@@ -1,4 +1,4 @@
-import { MechError, invalid } from '../errors';
+import { MechError, invalid } from '../../src-shared/errors';
 import { assertDenseFits } from '../linalg/matrix';
 import type { DatabaseDomain } from './database';
 import type { DatabaseQuery } from './database-queries';

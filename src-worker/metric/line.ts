@@ -1,4 +1,4 @@
-import { assertPositiveInt } from '../errors';
+import { assertPositiveInt } from '../../src-shared/errors';
 import type { Domain } from './domain';
 
 /** Line 0..N-1 with d = |i-j| (counting-query answers), SPEC §1. */

@@ -1,4 +1,4 @@
-import { MechError, invalid } from '../errors';
+import { MechError, invalid } from '../../src-shared/errors';
 import { argmaxDomain, averageDomain, countDomain, kCountDomain, maxDomain, minDomain, percentileDomain, sumDomain } from './answer-domains';
 import { cliqueDomain } from './clique';
 import { parseCustomMetricCsv, type MetricProgress } from './custom-metric';

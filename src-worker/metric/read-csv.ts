@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { invalid } from '../errors';
+import { invalid } from '../../src-shared/errors';
 import { CSV_PROBLEM_WORDS, type CsvProblemCode, type CsvRow } from '../../src-shared/csv/csv-reader';
 
 /** csv-parse's error codes as the shared reader's problems (the library's messages quote the field; these words do not). */

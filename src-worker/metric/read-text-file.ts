@@ -1,4 +1,4 @@
-import { MechError, invalid } from '../errors';
+import { MechError, invalid } from '../../src-shared/errors';
 import { ADMISSION_LIMITS } from '../jobs/admission-limits';
 import { fileKind, ioReason } from '../file-kind';
 

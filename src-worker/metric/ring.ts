@@ -1,4 +1,4 @@
-import { assertPositiveInt } from '../errors';
+import { assertPositiveInt } from '../../src-shared/errors';
 import type { Domain } from './domain';
 
 /** Ring 0..N-1 with d = min(|i-j|, N-|i-j|), SPEC §1. */

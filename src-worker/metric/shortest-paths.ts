@@ -1,4 +1,4 @@
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import { MAX_DENSE_ENTRIES, assertDenseFits } from '../linalg/matrix';
 import { MinHeap } from '../numeric/min-heap';
 import type { Domain, WeightedEdges } from './domain';

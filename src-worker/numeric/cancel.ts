@@ -5,7 +5,7 @@
  * running) and stop with MechError 'cancelled'. Guarantee: after the signal
  * is aborted, the next poll throws; nothing is returned as if complete.
  */
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 
 /** The error a cancelled computation ends with; `message` says what stopped ('remap cancelled'). */
 export function cancelledError(message = 'job cancelled'): MechError {

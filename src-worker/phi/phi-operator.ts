@@ -1,4 +1,4 @@
-import { MechError, assertEpsilon } from '../errors';
+import { MechError, assertEpsilon } from '../../src-shared/errors';
 import { phiMatrix, type Domain } from '../metric/domain';
 import { assertDenseFits, matVec, type Matrix } from '../linalg/matrix';
 import { cholesky, choleskySolve, luFactor, luSolve } from '../linalg/lu';

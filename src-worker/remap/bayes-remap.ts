@@ -1,4 +1,4 @@
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import type { Mechanism, RowSource } from '../mechanism/channel';
 import { DenseChannel } from '../mechanism/channel';
 import { ImplicitTightChannel } from '../mechanism/implicit/implicit-tight-channel';

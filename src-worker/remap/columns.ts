@@ -1,4 +1,4 @@
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import { DenseChannel, type RowSource } from '../mechanism/channel';
 import { ImplicitTightChannel } from '../mechanism/implicit/implicit-tight-channel';
 import { buildPlanarOffsetTables } from '../mechanism/planar/offset-tables';

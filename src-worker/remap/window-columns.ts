@@ -1,4 +1,4 @@
-import { MechError } from '../errors';
+import { MechError } from '../../src-shared/errors';
 import type { ImplicitTightChannel } from '../mechanism/implicit/implicit-tight-channel';
 import { buildPlanarOffsetTables } from '../mechanism/planar/offset-tables';
 import type { Domain } from '../metric/domain';

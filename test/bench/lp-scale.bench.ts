@@ -25,7 +25,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { MechError } from '../../src-worker/errors';
+import { MechError } from '../../src-shared/errors';
 import type { DecompositionOptions } from '../../src-worker/lp/column-decomposition';
 import { checkPrivacy } from '../../src-worker/check/privacy-check';
 import { type LpPrivacyModel, optimalMechanism } from '../../src-worker/lp/optimal-mechanism';

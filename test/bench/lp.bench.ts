@@ -11,7 +11,7 @@ import { highsRuntime } from '../../src-worker/lp/highs-runtime';
 import { optimalMechanism, type OptimalMechanismOptions } from '../../src-worker/lp/optimal-mechanism';
 import { uniformPrior } from '../../src-worker/measure/prior';
 import { gridDomain } from '../../src-worker/metric/grid';
-import { MechError } from '../../src-worker/errors';
+import { MechError } from '../../src-shared/errors';
 
 interface Run {
   ok: boolean;

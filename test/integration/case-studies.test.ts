@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import { MechError } from '../../src-worker/errors';
+import { MechError } from '../../src-shared/errors';
 import { CASE_STUDIES, runCaseStudy } from '../../src-worker/casestudy';
 import { cityComparison, cityGridLabel, cityMechanismLabel, cityRowNote, coarsen, type CityLpOptions, type CityMechanism, type CityRow } from '../../src-worker/casestudy/geo';
 import { normalise } from '../../src-worker/casestudy/study';

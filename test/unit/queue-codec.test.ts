@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
 import { decodeReturn, decodeValue, encodeReturn, encodeValue, failureText, fileDomains, parseFailure } from '../../src-main/queue/codec';
 import { parseQueueUrl, queueUrlFrom, redact, stallSettings } from '../../src-main/queue/connection';
-import { MechError } from '../../src-worker/errors';
+import { MechError } from '../../src-shared/errors';
 import type { WorkerReply } from '../../src-shared/protocol/messages';
 
 describe('queue codec', () => {

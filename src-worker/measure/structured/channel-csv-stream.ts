@@ -1,7 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { lstat, rename, unlink } from 'node:fs/promises';
 import { once } from 'node:events';
-import { MechError } from '../../errors';
+import { MechError } from '../../../src-shared/errors';
 import { fileKind } from '../../file-kind';
 import type { RowSource } from '../../mechanism/channel';
 import { checkCancelled } from '../../numeric/cancel';

@@ -1,4 +1,4 @@
-import { MechError } from '../../errors';
+import { MechError } from '../../../src-shared/errors';
 import { adjacency, edgesIfAvailable } from '../../metric/shortest-paths';
 import type { Domain } from '../../metric/domain';
 import { MinHeap } from '../../numeric/min-heap';

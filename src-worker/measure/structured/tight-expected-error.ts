@@ -1,4 +1,4 @@
-import { MechError } from '../../errors';
+import { MechError } from '../../../src-shared/errors';
 import { kroneckerMatVec } from '../../linalg/kronecker-solve';
 import { Matrix } from '../../linalg/matrix';
 import { latticeKernel } from '../../phi/lattice-phi';

@@ -1,4 +1,4 @@
-import { assertEpsilon } from '../../errors';
+import { assertEpsilon } from '../../../src-shared/errors';
 import { edgesIfAvailable } from '../../metric/shortest-paths';
 import { latticeKernel } from '../../phi/lattice-phi';
 import { diameter, type Domain } from '../../metric/domain';

@@ -1,4 +1,4 @@
-import { MechError } from '../../errors';
+import { MechError } from '../../../src-shared/errors';
 import { toDense, type Mechanism } from '../channel';
 import { productRowSource } from './post-process';
 

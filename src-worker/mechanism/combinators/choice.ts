@@ -1,4 +1,4 @@
-import { MechError, invalid } from '../../errors';
+import { MechError, invalid } from '../../../src-shared/errors';
 import type { Mechanism } from '../channel';
 import { FunctionRowSource } from '../function-row-source';
 

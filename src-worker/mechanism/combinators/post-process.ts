@@ -1,4 +1,4 @@
-import { MechError } from '../../errors';
+import { MechError } from '../../../src-shared/errors';
 import { Matrix } from '../../linalg/matrix';
 import { DenseChannel, validateChannel, type Mechanism, type RowSource } from '../channel';
 import { FunctionRowSource } from '../function-row-source';

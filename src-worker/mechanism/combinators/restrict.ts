@@ -1,4 +1,4 @@
-import { MechError } from '../../errors';
+import { MechError } from '../../../src-shared/errors';
 import type { Mechanism } from '../channel';
 import { FunctionRowSource } from '../function-row-source';
 

@@ -1,4 +1,4 @@
-import { MechError } from '../../errors';
+import { MechError } from '../../../src-shared/errors';
 import type { PhiOperator } from '../../phi/phi-operator';
 import type { Domain } from '../../metric/domain';
 import type { RowSource } from '../channel';

@@ -1,4 +1,4 @@
-import { assertEpsilon } from '../../errors';
+import { assertEpsilon } from '../../../src-shared/errors';
 import { Z_TOL } from '../../../src-shared/numeric/tolerance';
 import { solvePhiWith, type SolvePhiOptions, type SolvePhiResult } from '../../phi/phi-solve';
 import type { Domain } from '../../metric/domain';

@@ -18,7 +18,7 @@ import { singleOrbitUtilityBoundFor } from '../../../src-worker/bound/single-orb
 import { thresholdSearch } from '../../../src-worker/bound/threshold-search';
 import { tightExists } from '../../../src-worker/bound/tight-exists';
 import { checkPrivacy } from '../../../src-worker/check/privacy-check';
-import { MechError, type MechErrorCode } from '../../../src-worker/errors';
+import { MechError, type MechErrorCode } from '../../../src-shared/errors';
 import { Matrix } from '../../../src-worker/linalg/matrix';
 import { ballSizeSymmetric } from '../../../src-worker/mechanism/ball-size-symmetric';
 import { DenseChannel, toDense, validateChannel, type Mechanism, type RowSource } from '../../../src-worker/mechanism/channel';

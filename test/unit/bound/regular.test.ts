@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MechError } from '../../../src-worker/errors';
+import { MechError } from '../../../src-shared/errors';
 import { cliqueDomain } from '../../../src-worker/metric/clique';
 import { lineDomain } from '../../../src-worker/metric/line';
 import { ringDomain } from '../../../src-worker/metric/ring';

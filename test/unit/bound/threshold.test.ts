@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MechError } from '../../../src-worker/errors';
+import { MechError } from '../../../src-shared/errors';
 import { luFactor, luSolve } from '../../../src-worker/linalg/lu';
 import { phiMatrix } from '../../../src-worker/metric/domain';
 import { gridDomain } from '../../../src-worker/metric/grid';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkComposedWithQuery } from '../../../src-worker/check/composed-query-check';
 import { checkPrivacy } from '../../../src-worker/check/privacy-check';
-import { MechError } from '../../../src-worker/errors';
+import { MechError } from '../../../src-shared/errors';
 import { Matrix } from '../../../src-worker/linalg/matrix';
 import { FunctionRowSource } from '../../../src-worker/mechanism/function-row-source';
 import { randomisedResponse } from '../../../src-worker/mechanism/randomised-response';

@@ -11,7 +11,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkPrivacy } from '../../../src-worker/check/privacy-check';
-import { MechError } from '../../../src-worker/errors';
+import { MechError } from '../../../src-shared/errors';
 import { Matrix } from '../../../src-worker/linalg/matrix';
 import { DenseChannel } from '../../../src-worker/mechanism/channel';
 import { channelMeasures } from '../../../src-worker/measure/channel-measures';

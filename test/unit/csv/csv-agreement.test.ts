@@ -16,7 +16,7 @@
 import { describe, expect, it } from 'vitest';
 import { CSV_PROBLEM_WORDS, CsvFailure, CsvLineReader, readCsv, type CsvRead, type CsvRow } from '../../../src-shared/csv/csv-reader';
 import { readCsvRows } from '../../../src-worker/metric/read-csv';
-import { MechError } from '../../../src-worker/errors';
+import { MechError } from '../../../src-shared/errors';
 import { seededRandom } from '../../../src-shared/numeric/seeded-random';
 
 type EngineRead = CsvRead | { ok: false; message: string };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ChannelSampler, RELEASE_WARNING, cryptoUniform, readCsvStream, releaseCsv, secretsReader, seededUniform } from '../../../src-worker/data/apply';
 import { cellBinning, parsePointsCsv, pointsToGrid } from '../../../src-worker/data/points';
-import { MechError } from '../../../src-worker/errors';
+import { MechError } from '../../../src-shared/errors';
 import { Matrix } from '../../../src-worker/linalg/matrix';
 import { DenseChannel } from '../../../src-worker/mechanism/channel';
 import { planarLaplace } from '../../../src-worker/mechanism/planar-laplace';

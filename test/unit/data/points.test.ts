@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EARTH_RADIUS_KM, haversineKm, localProjection, parsePointsCsv, pointsToGrid } from '../../../src-worker/data/points';
-import { MechError } from '../../../src-worker/errors';
+import { MechError } from '../../../src-shared/errors';
 import { seededRandom } from '../../../src-shared/numeric/seeded-random';
 
 function projectedDistance(lat1: number, lon1: number, lat2: number, lon2: number, latMin = Math.min(lat1, lat2), latMax = Math.max(lat1, lat2)) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MechError } from '../../../src-worker/errors';
+import { MechError } from '../../../src-shared/errors';
 import { exactCombination } from '../../../src-worker/explorer/exact-arithmetic';
 import { kernelChannel, kernelMechanism } from '../../../src-worker/explorer/kernel-channel';
 import { enumerateKernelMechanisms, type KernelProgress } from '../../../src-worker/explorer/kernel-mechanisms';

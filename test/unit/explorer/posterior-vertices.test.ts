@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MechError } from '../../../src-worker/errors';
+import { MechError } from '../../../src-shared/errors';
 import { bruteForceVertices } from './brute-force-vertices';
 import { privatePosteriorVertices, vertexOf } from '../../../src-worker/explorer/posterior-vertices';
 import { cliqueDomain } from '../../../src-worker/metric/clique';

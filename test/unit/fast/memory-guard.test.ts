@@ -5,7 +5,7 @@ import { createPhiOperator } from '../../../src-worker/phi/phi-operator';
 import { tightUtility } from '../../../src-worker/measure/structured/tight-utility';
 import { uniformPrior } from '../../../src-worker/measure/prior';
 import { gridDomain } from '../../../src-worker/metric/grid';
-import { MechError } from '../../../src-worker/errors';
+import { MechError } from '../../../src-shared/errors';
 
 // The 1000 x 1000 grid (n = 10^6): Phi would be 10^12 entries (8 TB). The
 // structured path must hold O(n) numbers. eps = 3 keeps PCG to a few

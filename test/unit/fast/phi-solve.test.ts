@@ -8,7 +8,7 @@ import { gridDomain } from '../../../src-worker/metric/grid';
 import { lineDomain } from '../../../src-worker/metric/line';
 import { ringDomain } from '../../../src-worker/metric/ring';
 import { cliqueDomain } from '../../../src-worker/metric/clique';
-import { MechError } from '../../../src-worker/errors';
+import { MechError } from '../../../src-shared/errors';
 import { sumDomain } from '../../../src-worker/metric/answer-domains';
 import { bareClique, lcg, maxRelDiff, productDomain } from './helpers';
 

@@ -13,7 +13,7 @@ import { DOMAIN_FORMS, DOMAIN_SPEC_FORMS, domainSpecSize, domainSpecText, parseD
 import { parseDomainSpec, type TextReader } from '../../../src-worker/metric/parse-domain-spec';
 import { sizeOfParsedSpec } from '../../../src-worker/jobs/admission';
 import { domainSize, parseDomainText } from '../../../src-renderer/editors/domain-spec';
-import { MechError } from '../../../src-worker/errors';
+import { MechError } from '../../../src-shared/errors';
 import { USAGE } from '../../../src-main/cli/main';
 
 const ROOT = join(__dirname, '../../..');

@@ -8,7 +8,7 @@ import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MechError } from '../../../src-worker/errors';
+import { MechError } from '../../../src-shared/errors';
 import { streamChannelCsv } from '../../../src-worker/measure/structured/channel-csv-stream';
 import { DenseChannel } from '../../../src-worker/mechanism/channel';
 import { Matrix } from '../../../src-worker/linalg/matrix';

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MechError } from '../../../src-worker/errors';
+import { MechError } from '../../../src-shared/errors';
 import { silentContext, type JobContext } from '../../../src-worker/jobs/context';
 import { runJobRequest } from '../../../src-worker/jobs/run';
 import { admitRequest, sizeOfDomainInput } from '../../../src-worker/jobs/admission';

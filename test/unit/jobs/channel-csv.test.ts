@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MechError } from '../../../src-worker/errors';
+import { MechError } from '../../../src-shared/errors';
 import { assertCsvFits, writeChannelCsv } from '../../../src-worker/jobs/channel-csv';
 import { Matrix } from '../../../src-worker/linalg/matrix';
 import { DenseChannel } from '../../../src-worker/mechanism/channel';

@@ -8,7 +8,7 @@
  * table text carry units.
  */
 import { describe, expect, it } from 'vitest';
-import { MechError } from '../../../src-worker/errors';
+import { MechError } from '../../../src-shared/errors';
 import { silentContext } from '../../../src-worker/jobs/context';
 import { runJobRequest } from '../../../src-worker/jobs/run';
 import { parseJobRequest } from '../../../src-shared/protocol/validate';

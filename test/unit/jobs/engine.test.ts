@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MechError } from '../../../src-worker/errors';
+import { MechError } from '../../../src-shared/errors';
 import { measureChannel, regularity } from '../../../src-worker/jobs/engine';
 import { additiveCapacity } from '../../../src-worker/measure/additive-capacity';
 import { minEntropyLeakage } from '../../../src-worker/measure/min-entropy-leakage';

@@ -7,7 +7,7 @@
  * carries the typed `lp` record with a monotonic progress.
  */
 import { describe, expect, it } from 'vitest';
-import { MechError } from '../../../src-worker/errors';
+import { MechError } from '../../../src-shared/errors';
 import { admitRequest } from '../../../src-worker/jobs/admission';
 import { silentContext } from '../../../src-worker/jobs/context';
 import { LP_MEMORY_LIMIT_BYTES, MASTER_BUDGET_FRACTION, masterStartBytes } from '../../../src-worker/lp/memory-estimate';

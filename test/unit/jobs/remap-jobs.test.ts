@@ -5,7 +5,7 @@
  * measure and check of a remapped spec see C . R.
  */
 import { describe, expect, it } from 'vitest';
-import { MechError } from '../../../src-worker/errors';
+import { MechError } from '../../../src-shared/errors';
 import { admitRequest } from '../../../src-worker/jobs/admission';
 import { silentContext } from '../../../src-worker/jobs/context';
 import { runJobRequest } from '../../../src-worker/jobs/run';

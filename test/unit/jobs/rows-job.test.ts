@@ -8,7 +8,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { clearRowsCache } from '../../../src-worker/jobs/rows';
 import { type MechanismResult, type RowsResult } from '../../../src-shared/protocol/results';
 import { parseJobRequest } from '../../../src-shared/protocol/validate';
-import { MechError } from '../../../src-worker/errors';
+import { MechError } from '../../../src-shared/errors';
 import { runJob } from '../run-job';
 
 const run = (req: unknown): Promise<unknown> => runJob(req);

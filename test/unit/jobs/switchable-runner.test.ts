@@ -15,7 +15,7 @@ import { runJob } from '../../../src-shared/protocol/api';
 import type { JobRunner } from '../../../src-main/dispatcher/job-runner';
 import { SwitchableRunner } from '../../../src-main/dispatcher/switchable-runner';
 import { QueueSettings, readSavedQueue } from '../../../src-main/web/queue-settings';
-import { MechError } from '../../../src-worker/errors';
+import { MechError } from '../../../src-shared/errors';
 
 /** A runner whose jobs end when the test says so. */
 class FakeRunner implements JobRunner {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Matrix, matVec, assertDenseFits } from '../../../src-worker/linalg/matrix';
 import { luFactor, luSolve, luSolveTransposed, solveSymmetric, cholesky } from '../../../src-worker/linalg/lu';
-import { MechError } from '../../../src-worker/errors';
+import { MechError } from '../../../src-shared/errors';
 
 function randomMatrix(n: number, seed: number): Matrix {
   let s = seed;

@@ -4,7 +4,7 @@ import { privacyTypeCapacities } from '../../../src-worker/capacity/privacy-type
 import { cliqueDomain } from '../../../src-worker/metric/clique';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { lineDomain } from '../../../src-worker/metric/line';
-import { MechError } from '../../../src-worker/errors';
+import { MechError } from '../../../src-shared/errors';
 import { worstPrivacyRatio } from './helpers';
 
 const LN2 = Math.log(2);

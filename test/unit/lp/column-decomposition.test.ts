@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MechError } from '../../../src-worker/errors';
+import { MechError } from '../../../src-shared/errors';
 import { privateStartChannel, solveByColumnDecomposition } from '../../../src-worker/lp/column-decomposition';
 import { ColumnLifter } from '../../../src-worker/lp/pricing';
 import { optimalMechanism, type OptimalMechanism } from '../../../src-worker/lp/optimal-mechanism';

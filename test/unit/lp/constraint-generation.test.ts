@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MechError } from '../../../src-worker/errors';
+import { MechError } from '../../../src-shared/errors';
 import { Matrix } from '../../../src-worker/linalg/matrix';
 import { solve } from '../../../src-worker/linalg/lu';
 import { solveByConstraintGeneration } from '../../../src-worker/lp/constraint-generation';

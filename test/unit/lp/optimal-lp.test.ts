@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkPrivacy } from '../../../src-worker/check/privacy-check';
-import { MechError } from '../../../src-worker/errors';
+import { MechError } from '../../../src-shared/errors';
 import { chooseLpModel, optimalMechanism, type OptimalMechanism } from '../../../src-worker/lp/optimal-mechanism';
 import { PricingModel } from '../../../src-worker/lp/pricing';
 import { uniformPrior } from '../../../src-worker/measure/prior';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MechError } from '../../../src-worker/errors';
+import { MechError } from '../../../src-shared/errors';
 import { highsRuntime } from '../../../src-worker/lp/highs-runtime';
 import { assertLpFits, estimateLpBytes } from '../../../src-worker/lp/memory-estimate';
 import { PersistentLp, runStopReason, solveSparseLp } from '../../../src-worker/lp/persistent-lp';

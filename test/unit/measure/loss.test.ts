@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MechError } from '../../../src-worker/errors';
+import { MechError } from '../../../src-shared/errors';
 import { Matrix } from '../../../src-worker/linalg/matrix';
 import type { RowSource } from '../../../src-worker/mechanism/channel';
 import type { Domain } from '../../../src-worker/metric/domain';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MechError } from '../../../src-worker/errors';
+import { MechError } from '../../../src-shared/errors';
 import { Matrix } from '../../../src-worker/linalg/matrix';
 import { DenseChannel } from '../../../src-worker/mechanism/channel';
 import { lineDomain } from '../../../src-worker/metric/line';

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { MechError, type MechErrorCode } from '../../../src-worker/errors';
+import { MechError, type MechErrorCode } from '../../../src-shared/errors';
 import type { Domain } from '../../../src-worker/metric/domain';
 import { weightedAllPairs } from '../../../src-worker/metric/shortest-paths';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { cancelledError, checkCancelled } from '../../../src-worker/numeric/cancel';
 import { checkCancelled as jobCheck } from '../../../src-worker/jobs/context';
 import { checkAbort } from '../../../src-worker/casestudy/study';
-import { MechError } from '../../../src-worker/errors';
+import { MechError } from '../../../src-shared/errors';
 
 describe('checkCancelled', () => {
   it('passes while the signal is live or absent, throws MechError cancelled once aborted', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decimalProblem, parseDecimal, parseDigits } from '../../../src-shared/numeric/decimal';
 import { parsePriorText } from '../../../src-worker/jobs/project-plan';
-import { MechError } from '../../../src-worker/errors';
+import { MechError } from '../../../src-shared/errors';
 
 describe('strict decimal parser (src-shared/numeric/decimal.ts)', () => {
   it('accepts plain decimals, with sign, point and exponent, including subnormals', () => {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, errorCodeSchema, isInputErrorCode, toJobError } from '../../../src-shared/protocol';
-import { MechError } from '../../../src-worker/errors';
+import { MechError } from '../../../src-shared/errors';
 import { exitCodeFor } from '../../../src-main/cli/main';
 import { toJobError as hostToJobError } from '../../../src-main/web/api-host';
 

@@ -11,7 +11,7 @@ import { runJobRequest } from '../../../src-worker/jobs/run';
 import { silentContext } from '../../../src-worker/jobs/context';
 import { type JobResult } from '../../../src-shared/protocol/results';
 import { parseChannelCsv } from '../../../src-main/fs/inputs';
-import { MechError } from '../../../src-worker/errors';
+import { MechError } from '../../../src-shared/errors';
 import { runJob } from '../run-job';
 
 const run = <T extends JobResult['type']>(request: unknown, ctx = silentContext()): Promise<Extract<JobResult, { type: T }>> => runJob<T>(request, ctx);

@@ -9,7 +9,7 @@ import { jobResultSchema } from '../../../src-shared/protocol/results';
 import { planProject, parsePriorText } from '../../../src-worker/jobs/project-plan';
 import { parseChannelCsv, parseLossArg, parsePriorArg } from '../../../src-main/fs/inputs';
 import { parseArgs } from '../../../src-main/cli/args';
-import { MechError } from '../../../src-worker/errors';
+import { MechError } from '../../../src-shared/errors';
 import { resultTable, tableToCsv } from '../../../src-shared/charts/result-table';
 import { jsonFor } from '../../../src-main/cli/output';
 import { exitCodeFor } from '../../../src-main/cli/main';

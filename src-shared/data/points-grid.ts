@@ -1,7 +1,7 @@
 import { MechError, invalid } from '../errors';
 // Type only: this module must not load the Node CSV parser (the app's page imports it).
-import type { CsvRow } from '../../src-shared/csv/csv-reader';
-import { decimalProblem } from '../../src-shared/numeric/decimal';
+import type { CsvRow } from '../csv/csv-reader';
+import { decimalProblem } from '../numeric/decimal';
 
 /**
  * Real location data in (issue 14): a CSV of points onto a grid, and a prior
