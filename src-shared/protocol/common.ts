@@ -135,11 +135,13 @@ export const lpOptionsShape = {
   /** Worker threads for the LP's pricing problems (one HiGHS instance each; default 1). Same optimum. */
   lpThreads: z.int({ error: 'lpThreads must be an integer' }).min(1, 'lpThreads must be at least 1').max(MAX_LP_THREADS, `lpThreads must be at most ${MAX_LP_THREADS}`).optional(),
 };
-/** The LP options are only for kind 'optimal'. */
-export function lpOptionsOnlyForOptimal(r: { kind: string; lpModel?: unknown; delta?: unknown; timeLimitSeconds?: unknown; targetGap?: unknown; lpThreads?: unknown }): boolean {
-  return r.kind === 'optimal' || (r.lpModel === undefined && r.delta === undefined && r.timeLimitSeconds === undefined && r.targetGap === undefined && r.lpThreads === undefined);
-}
-export const lpOptionsOnlyForOptimalMessage = { message: 'lpModel, delta, timeLimitSeconds, targetGap and lpThreads apply only to kind optimal' };
+type WithLpOptions = { kind: string; lpModel?: unknown; delta?: unknown; timeLimitSeconds?: unknown; targetGap?: unknown; lpThreads?: unknown };
+/** The LP options are only for kind 'optimal': a refinement (check and message) for `.refine(...lpOptionsOnlyForOptimal)`. */
+export const lpOptionsOnlyForOptimal = [
+  (r: WithLpOptions): boolean =>
+    r.kind === 'optimal' || (r.lpModel === undefined && r.delta === undefined && r.timeLimitSeconds === undefined && r.targetGap === undefined && r.lpThreads === undefined),
+  { message: 'lpModel, delta, timeLimitSeconds, targetGap and lpThreads apply only to kind optimal' },
+] as const;
 
 /** A matrix returned inline (only when rows*cols <= INLINE_MATRIX_LIMIT). */
 export const matrixPayloadSchema = channelPayloadSchema;

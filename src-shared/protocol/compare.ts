@@ -5,7 +5,7 @@
  * (src-shared/charts/compare-report.ts).
  */
 import { z } from 'zod';
-import { domainInputSchema, epsilonSchema, lossInputSchema, lpOptionsOnlyForOptimal, lpOptionsOnlyForOptimalMessage, lpOptionsShape, mechanismKindSchema, priorInputSchema } from './common';
+import { domainInputSchema, epsilonSchema, lossInputSchema, lpOptionsOnlyForOptimal, lpOptionsShape, mechanismKindSchema, priorInputSchema } from './common';
 import { remapFieldShape } from './remap';
 
 /** Largest domain whose prior and focus rows the result carries for the map (cells). */
@@ -20,7 +20,7 @@ export const compareMechanismSchema = z
     label: z.string().min(1).max(80).optional(),
     ...lpOptionsShape,
   })
-  .refine(lpOptionsOnlyForOptimal, lpOptionsOnlyForOptimalMessage);
+  .refine(...lpOptionsOnlyForOptimal);
 export type CompareMechanism = z.infer<typeof compareMechanismSchema>;
 
 export const compareRequestSchema = z

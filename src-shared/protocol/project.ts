@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { projectCaseStudySchema } from './casestudy';
 import { remapFieldShape, remapNeedsLoss } from './remap';
 import { checkResultSchema, jobResultSchema } from './results';
-import { domainInputSchema, epsilonSchema, lossInputSchema, lpOptionsOnlyForOptimal, lpOptionsOnlyForOptimalMessage, lpOptionsShape, mechanismKindSchema, priorInputSchema } from './common';
+import { domainInputSchema, epsilonSchema, lossInputSchema, lpOptionsOnlyForOptimal, lpOptionsShape, mechanismKindSchema, priorInputSchema } from './common';
 
 export const PROJECT_VERSION = 1;
 
@@ -55,7 +55,7 @@ export const projectMechanismSchema = z
     ...remapFieldShape,
     description: z.string().optional(),
   })
-  .refine(lpOptionsOnlyForOptimal, lpOptionsOnlyForOptimalMessage)
+  .refine(...lpOptionsOnlyForOptimal)
   .refine(remapNeedsLoss, { message: 'remap needs a loss on the mechanism (the remap minimises the expected loss under its prior, uniform when none is given)' });
 
 const base = { id, description: z.string().optional() };

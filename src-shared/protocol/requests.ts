@@ -10,7 +10,6 @@ import {
   epsilonSchema,
   lossInputSchema,
   lpOptionsOnlyForOptimal,
-  lpOptionsOnlyForOptimalMessage,
   lpOptionsShape,
   mechanismKindSchema,
   priorInputSchema,
@@ -47,7 +46,7 @@ export const mechanismRequestSchema = z
     /** Ask the app host to keep the channel and return its `channelRef` (measure, check and rows name it then). */
     keepChannel: z.boolean().optional(),
   })
-  .refine(lpOptionsOnlyForOptimal, lpOptionsOnlyForOptimalMessage)
+  .refine(...lpOptionsOnlyForOptimal)
   .refine(remapNeedsLoss, remapNeedsLossMessage);
 
 /**
@@ -56,7 +55,7 @@ export const mechanismRequestSchema = z
  */
 export const mechanismSpecSchema = z
   .strictObject(mechanismSpecShape)
-  .refine(lpOptionsOnlyForOptimal, lpOptionsOnlyForOptimalMessage)
+  .refine(...lpOptionsOnlyForOptimal)
   .refine(remapNeedsLoss, remapNeedsLossMessage);
 export type MechanismSpec = z.infer<typeof mechanismSpecSchema>;
 
