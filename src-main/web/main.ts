@@ -12,8 +12,6 @@ import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { Dispatcher } from '../dispatcher/dispatcher';
-import type { JobRunner } from '../dispatcher/job-runner';
-import { parseQueueUrl } from '../queue/connection';
 import { MechStudioHost, jobService } from './host';
 import { QueueSettings } from './queue-settings';
 import { SwitchableRunner } from '../dispatcher/switchable-runner';
@@ -36,13 +34,6 @@ export function appVersion(): string {
   } catch {
     return '0.0.0';
   }
-}
-
-/** The local pool, or the queue client when a queue URL is given (connects first: an unreachable Redis fails the start with one line). */
-export async function jobRunner(opts: { threads?: number; queue?: string }): Promise<JobRunner> {
-  if (opts.queue === undefined) return new Dispatcher(opts.threads !== undefined ? { threads: opts.threads } : {});
-  const { QueueClient } = await import('../queue/client');
-  return QueueClient.connect(parseQueueUrl(opts.queue));
 }
 
 /**

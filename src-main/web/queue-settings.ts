@@ -65,6 +65,19 @@ export function saveQueue(configDir: string, url: string | null): boolean {
   }
 }
 
+/** How long status() waits for Redis to say how many workers are connected (then: unknown). */
+const WORKER_COUNT_MS = 2000;
+
+/** The queue's worker count, or null when Redis does not say within `ms` (a status never waits on a dead connection). */
+async function workersWithin(client: QueueRunner, ms: number): Promise<number | null> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([client.workerCount().catch(() => null), new Promise<null>((r) => (timer = setTimeout(() => r(null), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 async function defaultConnect(target: QueueTarget): Promise<QueueRunner> {
   const { QueueClient } = await import('../queue/client');
   return QueueClient.connect(target);
@@ -105,7 +118,7 @@ export class QueueSettings {
 
   async status(): Promise<QueueStatus> {
     const t = this.target;
-    const workersSeen = this.client ? await this.client.workerCount().catch(() => null) : null;
+    const workersSeen = this.client ? await workersWithin(this.client, WORKER_COUNT_MS) : null;
     return {
       runner: this.client ? 'queue' : 'local',
       url: t ? t.redacted : null,

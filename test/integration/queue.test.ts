@@ -28,7 +28,7 @@ import { QueueClient } from '../../src-main/queue/client';
 import { parseQueueUrl } from '../../src-main/queue/connection';
 import { ApiError } from '../../src-shared/protocol/api';
 import { Dispatcher } from '../../src-main/dispatcher/dispatcher';
-import { jobRunner } from '../../src-main/web/main';
+import { appRunner } from '../../src-main/web/main';
 import { runFannedOut } from '../../src-main/dispatcher/fan-out';
 
 /** Every file under dir, relative path -> bytes (summary.md without its date line). */
@@ -223,11 +223,12 @@ describe.sequential('project runs on a Redis queue', () => {
       // the worker is free again: the next job runs and answers
       const r = await client.run({ type: 'capacity', domain: 'line:5', epsilon: 0.5 });
       expect(r.type).toBe('capacity');
-      // the web host's runner with a queue URL; a channel export (`out`) lands here, the same bytes as the pool writes
-      const web = await jobRunner({ queue: redis.url });
+      // the app's runner started with a queue URL (--queue); a channel export (`out`) lands here, the same bytes as the pool writes
+      const { runner: web, settings } = await appRunner({ queue: redis.url, configDir: tmp, threads: 1 });
       const pool = new Dispatcher({ threads: 1 });
       try {
-        expect(web).toBeInstanceOf(QueueClient);
+        expect(web.active).toBeInstanceOf(QueueClient);
+        expect(await settings.status()).toMatchObject({ runner: 'queue', source: 'command-line', url: redis.url });
         const [qOut, lOut] = [join(tmp, 'cap-queue.csv'), join(tmp, 'cap-local.csv')];
         const viaQueue = await web.run({ type: 'capacity', domain: 'grid:3x3', epsilon: 0.7, out: qOut });
         const local = await pool.run({ type: 'capacity', domain: 'grid:3x3', epsilon: 0.7, out: lOut });

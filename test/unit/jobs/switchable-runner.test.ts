@@ -132,6 +132,10 @@ describe('QueueSettings', () => {
       expect((await settings.useLocal()).runner).toBe('local');
       expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8'))).toEqual({ queue: null });
       expect(made[0]!.closed).toBe(true);
+      // a queue whose Redis stops answering: the status says "unknown" within seconds instead of waiting
+      const stuck = new QueueSettings({ runner: new SwitchableRunner(new FakeRunner('job')), configDir: null, connect: async () => Object.assign(new FakeRunner('queue-8'), { workerCount: () => new Promise<number>(() => undefined) }) });
+      await stuck.connect('redis://127.0.0.1:7001/0');
+      expect(await stuck.status()).toMatchObject({ runner: 'queue', workersSeen: null, persisted: false });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
