@@ -22,6 +22,7 @@ import type { PriorInput } from '../../src-shared/protocol/common';
 import type { JobResult } from '../../src-shared/protocol/results';
 import { Dispatcher, isLpJob } from '../dispatcher/dispatcher';
 import type { JobRunner } from '../dispatcher/job-runner';
+import { QUEUE_PARTS } from '../dispatcher/fan-out';
 import { parseQueueUrl, queueUrlFrom, type QueueTarget } from '../queue/connection';
 import { checkDirTarget, checkReadableFileSync, checkWriteTarget, prepareWrite, publishTemp, writeFileAtomic } from '../fs/safe-fs';
 import { examplePath, listExamples } from '../project/examples';
@@ -679,9 +680,9 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
         resolved: plan.project.resolved,
         signal: controller.signal,
         onProgress: (f, m) => pr.update(f, m),
-        // Through the queue each sweep goes out as up to 16 eps slices (a queue job costs ~3 ms: 16 parts
+        // Through the queue each sweep goes out as up to QUEUE_PARTS (16) eps slices (a queue job costs ~3 ms: 16 parts
         // reach 16 worker slots for ~50 ms); locally as many slices as pool threads.
-        ...(plan.queue ? { sweepParts: 16 } : {}),
+        ...(plan.queue ? { sweepParts: QUEUE_PARTS } : {}),
       });
       progress.clear();
       return projectOutcome(s, plan.json, stdout, fail);
