@@ -32,14 +32,14 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { ApiError, runJob, type JobSubmitter } from '../../src-shared/protocol/api';
+import { ApiError, type JobSubmitter } from '../../src-shared/protocol/api';
 import type { JobError } from '../../src-shared/protocol/common';
 import { jobEventSchema, progressSchema, workerReplySchema, type JobEvent } from '../../src-shared/protocol/messages';
 import type { JobRequest } from '../../src-shared/protocol/requests';
 import { FLAG_CANCEL, FLAG_STOP } from '../../src-worker/jobs/context';
 import type { JobResult } from '../../src-shared/protocol/results';
 import { parseJobRequest } from '../../src-shared/protocol/validate';
-import type { JobRunner, RunOptions } from './job-runner';
+import { JobRunnerBase, type JobRunner } from './job-runner';
 import { INLINE_MATRIX_LIMIT, MAX_REQUEST_CHANNEL_ENTRIES } from '../../src-shared/protocol/common';
 import { ChannelStore } from './channel-store';
 import { payloadRows, rowsOf } from '../../src-worker/jobs/rows-view';
@@ -110,10 +110,9 @@ function tsxLoader(): string {
   }
 }
 
-export class Dispatcher implements JobRunner {
+export class Dispatcher extends JobRunnerBase implements JobRunner {
   readonly threads: number;
   private readonly pool: Piscina;
-  private readonly listeners = new Set<(e: JobEvent) => void>();
   private readonly jobs = new Map<string, JobRecord>();
   private readonly cancelGraceMs: number;
   private readonly validateReplies: boolean;
@@ -123,6 +122,7 @@ export class Dispatcher implements JobRunner {
   readonly channels = new ChannelStore();
 
   constructor(options: DispatcherOptions = {}) {
+    super();
     const threads = Math.max(1, Math.floor(options.threads ?? availableParallelism()));
     this.threads = threads;
     const workerFile = options.workerFile ?? defaultWorker();
@@ -158,11 +158,6 @@ export class Dispatcher implements JobRunner {
     });
   }
 
-  /** Subscribe to every job's events; returns an unsubscribe function. */
-  onJobEvent(listener: (e: JobEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
 
   /** Number of jobs submitted and not yet finished. */
   get activeJobs(): number {
@@ -284,10 +279,6 @@ export class Dispatcher implements JobRunner {
     return rec !== undefined && !rec.done && rec.stoppable;
   }
 
-  /** Submit and await the result (the one submit-and-await, runJob): aborting `signal` cancels, aborting `stopSignal` stops (see stop()). */
-  run(request: unknown, options: RunOptions = {}): Promise<JobResult> {
-    return runJob(this, request, options);
-  }
 
   /** Typed convenience for callers that built the request themselves. */
   runTyped<R extends JobRequest>(request: R, options?: Parameters<Dispatcher['run']>[1]): Promise<Extract<JobResult, { type: R['type'] }>> {
@@ -371,13 +362,7 @@ export class Dispatcher implements JobRunner {
       const ok = jobEventSchema.safeParse(e);
       if (!ok.success) return;
     }
-    for (const l of [...this.listeners]) {
-      try {
-        l(e);
-      } catch {
-        // a faulty listener must not break the dispatcher or other listeners
-      }
-    }
+    this.deliver(e);
   }
 }
 

@@ -16,9 +16,9 @@ import type { JobResult, SweepResult } from '../../src-shared/protocol/results';
 import type { CaseStudyRequest, CaseStudyResult } from '../../src-shared/protocol/casestudy';
 import { MechError } from '../../src-shared/errors';
 import { parseJobRequest } from '../../src-shared/protocol/validate';
-import { ApiError, runJob, toApiError } from '../../src-shared/protocol/api';
+import { ApiError, toApiError } from '../../src-shared/protocol/api';
 import type { JobEvent } from '../../src-shared/protocol/messages';
-import type { JobRunner, RunOptions } from './job-runner';
+import { JobRunnerBase, type JobRunner, type RunOptions } from './job-runner';
 import type { SwitchableRunner } from './switchable-runner';
 
 /** Split the steps 0..steps-1 into at most `parts` contiguous slices of near-equal size. */
@@ -153,8 +153,7 @@ export async function fansOut(request: JobRequest): Promise<boolean> {
  * it (a split job has no LP to keep). Everything else goes to the inner runner unchanged. The app's host uses
  * it, so a case study started in the app runs on several pool threads or queue workers at once.
  */
-export class FanningRunner implements JobRunner {
-  private readonly listeners = new Set<(e: JobEvent) => void>();
+export class FanningRunner extends JobRunnerBase implements JobRunner {
   private readonly fanned = new Map<string, AbortController>();
   private readonly unsubscribe: () => void;
   private seq = 0;
@@ -163,6 +162,7 @@ export class FanningRunner implements JobRunner {
     readonly inner: JobRunner,
     private readonly parts: () => number,
   ) {
+    super();
     this.unsubscribe = inner.onJobEvent((e) => this.emit(e));
   }
 
@@ -202,14 +202,7 @@ export class FanningRunner implements JobRunner {
     return this.fanned.has(jobId) ? this.cancel(jobId) : this.inner.stop(jobId);
   }
 
-  onJobEvent(listener: (e: JobEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
 
-  run(request: unknown, options: RunOptions = {}): Promise<JobResult> {
-    return runJob(this, request, options);
-  }
 
   async close(): Promise<void> {
     for (const ctl of this.fanned.values()) ctl.abort();
@@ -218,13 +211,7 @@ export class FanningRunner implements JobRunner {
   }
 
   private emit(e: JobEvent): void {
-    for (const l of [...this.listeners]) {
-      try {
-        l(e);
-      } catch {
-        // a faulty listener must not break the runner or other listeners
-      }
-    }
+    this.deliver(e);
   }
 }
 

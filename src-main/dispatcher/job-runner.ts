@@ -5,7 +5,7 @@
  * Project runs, exports and the app's jobs only see this interface, so a
  * project run writes the same files whichever runner computed its items.
  */
-import type { RunJobOptions } from '../../src-shared/protocol/api';
+import { runJob, type RunJobOptions } from '../../src-shared/protocol/api';
 import type { JobEvent } from '../../src-shared/protocol/messages';
 import type { JobResult } from '../../src-shared/protocol/results';
 
@@ -31,4 +31,38 @@ export interface JobRunner {
   run(request: unknown, options?: RunOptions): Promise<JobResult>;
   /** Cancel what is still running and release the pool or connections. */
   close(): Promise<void>;
+}
+
+/**
+ * What every runner shares: the listeners of its job events (a faulty
+ * listener never breaks the runner or the others) and run() as the one
+ * submit-and-await (runJob).
+ */
+export abstract class JobRunnerBase implements JobRunner {
+  abstract readonly threads: number;
+  abstract submit(request: unknown): Promise<string>;
+  abstract cancel(jobId: string): Promise<boolean>;
+  abstract stop(jobId: string): Promise<boolean>;
+  abstract close(): Promise<void>;
+  private readonly listeners = new Set<(e: JobEvent) => void>();
+
+  onJobEvent(listener: (e: JobEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  run(request: unknown, options: RunOptions = {}): Promise<JobResult> {
+    return runJob(this, request, options);
+  }
+
+  /** Deliver an event to every listener. */
+  protected deliver(e: JobEvent): void {
+    for (const l of [...this.listeners]) {
+      try {
+        l(e);
+      } catch {
+        // a faulty listener must not break the runner or other listeners
+      }
+    }
+  }
 }

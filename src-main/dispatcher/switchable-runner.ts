@@ -12,10 +12,8 @@
  *   ids do not collide (the pool's are `job-N`, a queue client's
  *   `queue-C-N`, unique in the process).
  */
-import { runJob } from '../../src-shared/protocol/api';
 import type { JobEvent } from '../../src-shared/protocol/messages';
-import type { JobResult } from '../../src-shared/protocol/results';
-import type { JobRunner, RunOptions } from './job-runner';
+import { JobRunnerBase, type JobRunner } from './job-runner';
 
 interface Attached {
   runner: JobRunner;
@@ -24,8 +22,7 @@ interface Attached {
   retired: boolean;
 }
 
-export class SwitchableRunner implements JobRunner {
-  private readonly listeners = new Set<(e: JobEvent) => void>();
+export class SwitchableRunner extends JobRunnerBase implements JobRunner {
   private readonly attached = new Map<JobRunner, Attached>();
   private readonly owner = new Map<string, Attached>();
   private current: Attached;
@@ -33,6 +30,7 @@ export class SwitchableRunner implements JobRunner {
   private closed = false;
 
   constructor(readonly local: JobRunner) {
+    super();
     this.localAttached = this.attach(local);
     this.current = this.localAttached;
   }
@@ -88,14 +86,7 @@ export class SwitchableRunner implements JobRunner {
     return a ? a.runner.stop(jobId) : false;
   }
 
-  onJobEvent(listener: (e: JobEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
 
-  run(request: unknown, options: RunOptions = {}): Promise<JobResult> {
-    return runJob(this, request, options);
-  }
 
   async close(): Promise<void> {
     if (this.closed) return;
@@ -121,13 +112,7 @@ export class SwitchableRunner implements JobRunner {
       if (a.jobs.delete(e.jobId)) this.owner.delete(e.jobId);
       else if (this.ended.size < 10_000) this.ended.add(e.jobId);
     }
-    for (const l of [...this.listeners]) {
-      try {
-        l(e);
-      } catch {
-        // a faulty listener must not break the runner or other listeners
-      }
-    }
+    this.deliver(e);
     if (a.retired) this.closeIfIdle(a);
   }
 

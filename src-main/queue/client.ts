@@ -24,13 +24,13 @@
  */
 import type { Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { ApiError, runJob } from '../../src-shared/protocol/api';
+import { ApiError } from '../../src-shared/protocol/api';
 import type { JobError } from '../../src-shared/protocol/common';
 import type { JobEvent } from '../../src-shared/protocol/messages';
 import { progressSchema } from '../../src-shared/protocol/messages';
 import type { JobResult } from '../../src-shared/protocol/results';
 import { parseJobRequest } from '../../src-shared/protocol/validate';
-import type { JobRunner, RunOptions } from '../dispatcher/job-runner';
+import { JobRunnerBase, type JobRunner } from '../dispatcher/job-runner';
 import { REFUSE_SYSTEM_FS, readRegularFile, writeFileAtomicAsync } from '../fs/safe-fs';
 import { MechError } from '../../src-shared/errors';
 import { MAX_CARRIED_FILE_BYTES, decodeReturn, encodeValue, fileDomainRefs, parseFailure, type JobData } from './codec';
@@ -89,9 +89,8 @@ async function readCarriedFiles(request: unknown): Promise<Record<string, string
 /** Job ids are unique in the process, across clients (the app may reconnect while an older client's jobs still run). */
 let clientSeq = 0;
 
-export class QueueClient implements JobRunner {
+export class QueueClient extends JobRunnerBase implements JobRunner {
   readonly threads = 1;
-  private readonly listeners = new Set<(e: JobEvent) => void>();
   private readonly byLocal = new Map<string, Pending>();
   private readonly byBull = new Map<string, Pending>();
   private seq = 0;
@@ -109,6 +108,7 @@ export class QueueClient implements JobRunner {
     /** Every Redis connection underneath (the queue's, the event stream's, ours): cut on close. */
     private readonly raw: { disconnect(): void }[],
   ) {
+    super();
     events.on('progress', ({ jobId, data }: { jobId: string; data: unknown }) => {
       const p = this.byBull.get(jobId);
       const d = progressSchema.safeParse(data);
@@ -167,10 +167,6 @@ export class QueueClient implements JobRunner {
     }
   }
 
-  onJobEvent(listener: (e: JobEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
 
   async submit(request: unknown): Promise<string> {
     if (this.closed) throw new ApiError({ code: 'internal', message: 'the queue client is closed' });
@@ -227,9 +223,6 @@ export class QueueClient implements JobRunner {
     return true;
   }
 
-  run(request: unknown, options: RunOptions = {}): Promise<JobResult> {
-    return runJob(this, request, options);
-  }
 
   async close(): Promise<void> {
     if (this.closed) return;
@@ -337,12 +330,6 @@ export class QueueClient implements JobRunner {
   }
 
   private emit(e: JobEvent): void {
-    for (const l of [...this.listeners]) {
-      try {
-        l(e);
-      } catch {
-        // a faulty listener must not break the client or other listeners
-      }
-    }
+    this.deliver(e);
   }
 }

@@ -1,6 +1,6 @@
 import { MechError, invalid } from '../../src-shared/errors';
 import { ADMISSION_LIMITS } from '../jobs/admission-limits';
-import { fileKind, ioReason } from '../file-kind';
+import { fileKind, ioReason, type StatKind } from '../file-kind';
 
 /**
  * The engine's one way to read a text file a job names (graph:FILE,
@@ -20,7 +20,7 @@ import { fileKind, ioReason } from '../file-kind';
  */
 
 interface FsLike {
-  statSync(p: string): { isFile(): boolean; isDirectory(): boolean; isFIFO(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isSocket(): boolean; size: number };
+  statSync(p: string): StatKind & { size: number };
   fstatSync(fd: number): { isFile(): boolean; size: number };
   openSync(p: string, flags: number): number;
   readSync(fd: number, buf: Uint8Array, off: number, len: number, pos: number | null): number;
