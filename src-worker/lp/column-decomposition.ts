@@ -105,6 +105,14 @@ export interface DecompositionOptions {
    * PLATEAU_MAX_SKIP + 1 rounds.
    */
   plateau?: boolean;
+  /**
+   * Smoothing while the best bound is still the trivial start (lambda = 0,
+   * bound 0): 'smooth' (default) prices at alpha x 0 + (1 - alpha) lambda_master
+   * like any round; 'master' prices at the master's own duals until a first
+   * bound above the start is found (an experiment for the large grids, where
+   * the bound stayed 0 for several full rounds).
+   */
+  trivialCentre?: 'smooth' | 'master';
   /** Replace the constant start columns by a private channel using every output when the master sits at its first solution (default true; see START_STUCK_ROUNDS). */
   startChannel?: boolean;
   /**
@@ -447,6 +455,8 @@ class DecompositionRun {
   private alphaA: number;
   private readonly rsum: Float64Array;
   private lastFraction = 0.1;
+  /** Whether lowerBest is still the start value (no pricing round has raised it). */
+  private trivialBound = true;
   /** Largest factor of the rows a lazy pricing model admits (raised to MAX_PRICING_FACTOR when the loop stalls). */
   private lazyMaxFactor = LAZY_START_FACTOR;
   private readonly plateau: PlateauSearch | null;
@@ -601,7 +611,7 @@ class DecompositionRun {
     else if (it > 0) this.stalled++;
     this.lastUpper = this.upper;
     const base = this.adaptive ? (gapNow > 1e-5 ? this.alphaA : 0) : gapNow > 1e-2 ? alpha0 : gapNow > 1e-3 ? 0.6 * alpha0 : gapNow > 1e-5 ? 0.3 * alpha0 : 0;
-    const alpha = base * 0.5 ** this.stalled;
+    const alpha = this.trivialBound && this.opts.trivialCentre === 'master' ? 0 : base * 0.5 ** this.stalled;
     const { lam, lamS, lamBest } = this;
     for (let x = 0; x < lamS.length; x++) lamS[x] = alpha * lamBest[x]! + (1 - alpha) * lam[x]!;
     return alpha;
@@ -689,6 +699,7 @@ class DecompositionRun {
     if (p.complete && p.lower > this.lowerBest + 1e-12 * scale) this.boundStalled = 0;
     else if (!p.heuristic) this.boundStalled++;
     if (p.complete && p.lower > this.lowerBest) {
+      this.trivialBound = false;
       this.lowerBest = p.lower;
       this.lamBest = this.lamS.slice();
     }
