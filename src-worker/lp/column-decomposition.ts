@@ -105,8 +105,24 @@ export interface DecompositionOptions {
    * PLATEAU_MAX_SKIP + 1 rounds.
    */
   plateau?: boolean;
+  /**
+   * Smoothing while the best bound is still the trivial start (lambda = 0,
+   * bound 0): 'smooth' (default) prices at alpha x 0 + (1 - alpha) lambda_master
+   * like any round; 'master' prices at the master's own duals until a first
+   * bound above the start is found (an experiment for the large grids, where
+   * the bound stayed 0 for several full rounds).
+   */
+  trivialCentre?: 'smooth' | 'master';
   /** Replace the constant start columns by a private channel using every output when the master sits at its first solution (default true; see START_STUCK_ROUNDS). */
   startChannel?: boolean;
+  /**
+   * Partial pricing (default 1: off): with k > 1, between two full pricing
+   * rounds (which give the bound) up to k - 1 rounds price only every k-th
+   * output (a rotating block), adding their columns to the master; a partial
+   * round that finds no column, or k rounds since the last full one, brings a
+   * full round. The bound is computed from full rounds only, so it stays valid.
+   */
+  partialPricing?: number;
   /** Candidates per output for the plateau search (default 48 nearest secrets). */
   plateauCandidates?: number;
   /** Solver-heap budget for the master in bytes (default 40% of the LP memory limit): the master is pruned to fit it. */
@@ -404,7 +420,7 @@ interface PricedRound {
   newRows: { from: number[]; to: number[]; factor: number[] };
   /** Whether every output was priced exactly (only then is `lower` a bound). */
   complete: boolean;
-  /** Only plateau columns were offered (no pricing LP, no bound). */
+  /** Only plateau columns, or the pricing LPs of a block of outputs, were offered (no bound). */
   heuristic: boolean;
   lower: number;
 }
@@ -429,12 +445,18 @@ class DecompositionRun {
   private pruned = 0;
   private boundStalled = 0;
   private lastExact = -1;
+  /** Partial pricing: the last full round, the partial rounds so far, and whether the last one found nothing. */
+  private lastFull = -Infinity;
+  private partialRounds = 0;
+  private partialEmpty = false;
   private plateauColumns = 0;
   private restarted = false;
   private stuckAtStart = 0;
   private alphaA: number;
   private readonly rsum: Float64Array;
   private lastFraction = 0.1;
+  /** Whether lowerBest is still the start value (no pricing round has raised it). */
+  private trivialBound = true;
   /** Largest factor of the rows a lazy pricing model admits (raised to MAX_PRICING_FACTOR when the loop stalls). */
   private lazyMaxFactor = LAZY_START_FACTOR;
   private readonly plateau: PlateauSearch | null;
@@ -589,7 +611,7 @@ class DecompositionRun {
     else if (it > 0) this.stalled++;
     this.lastUpper = this.upper;
     const base = this.adaptive ? (gapNow > 1e-5 ? this.alphaA : 0) : gapNow > 1e-2 ? alpha0 : gapNow > 1e-3 ? 0.6 * alpha0 : gapNow > 1e-5 ? 0.3 * alpha0 : 0;
-    const alpha = base * 0.5 ** this.stalled;
+    const alpha = this.trivialBound && this.opts.trivialCentre === 'master' ? 0 : base * 0.5 ** this.stalled;
     const { lam, lamS, lamBest } = this;
     for (let x = 0; x < lamS.length; x++) lamS[x] = alpha * lamBest[x]! + (1 - alpha) * lam[x]!;
     return alpha;
@@ -619,12 +641,14 @@ class DecompositionRun {
       }
     }
     this.lastExact = it;
+    const only = this.partialBlock(it);
+    out.heuristic = only !== undefined;
     // A pricing bound within 1% of the gap's share per output is good enough: a cold re-solve
     // (to certify the warm one) only where it matters (measured: 200 cold solves per round on all pairs otherwise).
     const retryTolerance = this.lowerBest === -Infinity ? 0 : (0.01 * Math.max(0, this.upper - this.lowerBest)) / m;
-    const priced = await this.pricing.price(c, lamS, s.deadline, this.opts.shouldStop, retryTolerance);
-    // A partial round (deadline, stop) gives no bound.
-    out.complete = priced.complete;
+    const priced = await this.pricing.price(c, lamS, s.deadline, this.opts.shouldStop, retryTolerance, only);
+    // A partial round (deadline, stop, or partial pricing) gives no bound.
+    out.complete = priced.complete && !only;
     if (this.adaptive) this.rsum.fill(0);
     for (let w = 0; w < m; w++) {
       const ps = priced.outcomes[w];
@@ -641,7 +665,26 @@ class DecompositionRun {
       if (rc < -1e-12 * scale) out.batch.push({ w, r });
     }
     this.pricingMs += performance.now() - t;
+    if (only) this.partialEmpty = out.batch.length === 0;
     return out;
+  }
+
+  /**
+   * The outputs a partial pricing round prices (see DecompositionOptions.partialPricing), or undefined for a
+   * full round: the first, k rounds after the last full one, after an empty partial round, and while the
+   * penalty columns are in use (their box is only widened after a full round).
+   */
+  private partialBlock(it: number): Uint8Array | undefined {
+    const k = Math.floor(this.opts.partialPricing ?? 1);
+    if (k <= 1 || this.boxUsed || this.partialEmpty || it - this.lastFull >= k) {
+      this.lastFull = it;
+      this.partialEmpty = false;
+      return undefined;
+    }
+    const block = this.partialRounds++ % k;
+    const only = new Uint8Array(this.s.m);
+    for (let w = block; w < this.s.m; w += k) only[w] = 1;
+    return only;
   }
 
   /** Supergradient of L at lamS: g_x = 1 - sum_w r_w[x] (the pricing minimisers); g . (lam - lamBest) > 0: L rises towards the master's duals. */
@@ -656,6 +699,7 @@ class DecompositionRun {
     if (p.complete && p.lower > this.lowerBest + 1e-12 * scale) this.boundStalled = 0;
     else if (!p.heuristic) this.boundStalled++;
     if (p.complete && p.lower > this.lowerBest) {
+      this.trivialBound = false;
       this.lowerBest = p.lower;
       this.lamBest = this.lamS.slice();
     }
@@ -701,20 +745,21 @@ class DecompositionRun {
   /** After a round: add what pricing found, widen the box, or stop (target gap, stall, nothing left to add). */
   private async decide(p: PricedRound, alpha: number, theta: Float64Array, scale: number): Promise<DecompositionResult | null> {
     const { s } = this;
+    if (p.heuristic || p.complete) {
+      // Lazy rows found by any pricing solve (those of a partial round too: they are marked held).
+      try {
+        if (p.newRows.from.length > 0) await this.pricing.addRows(toRows(p.newRows));
+      } catch (e) {
+        if (e instanceof MechError && e.code === 'too-large') return this.finish('solver-memory', e.message);
+        throw e;
+      }
+    }
     if (p.heuristic) {
       this.appendAndPrune(p.batch, theta, scale);
       return null;
     }
     if (!p.complete) return null; // the loop head returns the best so far
     const rowsAdded = p.newRows.from.length;
-    if (rowsAdded > 0) {
-      try {
-        await this.pricing.addRows(toRows(p.newRows));
-      } catch (e) {
-        if (e instanceof MechError && e.code === 'too-large') return this.finish('solver-memory', e.message);
-        throw e;
-      }
-    }
     if (this.boxUsed) {
       // du Merle: the penalty columns stand in for columns not generated yet;
       // widen the box only once pricing finds nothing better to offer.
@@ -790,7 +835,7 @@ export async function solveByColumnDecomposition(
   const ones = new Float64Array(n).fill(1);
   const setup = prepareDecomposition(n, m, cost, sense, pairs, what, options, opts, ones);
   const subOptions: LpOptions = { signal: options?.signal, cancelFlag: options?.cancelFlag, solver: 'simplex', formulation: 'primal', highsOptions: { simplex_strategy: 4, ...options?.highsOptions } };
-  const master = await DecompositionMaster.open(n, m, setup.c, what, subOptions);
+  const master = await DecompositionMaster.open(n, m, setup.c, ones, what, subOptions);
   let pricing: PricingEngine | undefined;
   try {
     pricing = await openPricing(opts.threads ?? 1, n, m, setup.seedRows, what, subOptions);

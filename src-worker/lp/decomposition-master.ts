@@ -25,8 +25,6 @@ export class DecompositionMaster {
   private boxStart = 0;
   /** Cost of the penalty columns. */
   box = 0;
-  /** The all-ones vector (the constant columns' and the penalty columns' stand-in). */
-  readonly ones: Float64Array;
 
   private constructor(
     private readonly lp: PersistentLp,
@@ -34,11 +32,11 @@ export class DecompositionMaster {
     private readonly m: number,
     /** Column-major costs c[w*n + x], minimised. */
     private readonly c: Float64Array,
-  ) {
-    this.ones = new Float64Array(n).fill(1);
-  }
+    /** The all-ones vector: the constant columns are appended with this very array (dropConstantColumns finds them by identity), and it stands in for the penalty columns. */
+    readonly ones: Float64Array,
+  ) {}
 
-  static async open(n: number, m: number, c: Float64Array, what: string, options: LpOptions): Promise<DecompositionMaster> {
+  static async open(n: number, m: number, c: Float64Array, ones: Float64Array, what: string, options: LpOptions): Promise<DecompositionMaster> {
     const masterLp = new SparseLp(0, n, 0);
     const none = new Int32Array(0);
     const noneV = new Float64Array(0);
@@ -46,7 +44,7 @@ export class DecompositionMaster {
     // No presolve: it runs on the first (cold) solve only, is not interrupted by the time limit or the stop test,
     // and took more than half of that solve on 30 x 30 (14.4 s with it, 6.4 s without; on 50 x 50 the stop came 40 s late).
     const masterOptions: LpOptions = { ...options, highsOptions: { presolve: 'off', ...options.highsOptions } };
-    return new DecompositionMaster(await PersistentLp.open(masterLp, `${what} (master)`, masterOptions), n, m, c);
+    return new DecompositionMaster(await PersistentLp.open(masterLp, `${what} (master)`, masterOptions), n, m, c, ones);
   }
 
   get columns(): number {

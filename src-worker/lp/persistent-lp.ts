@@ -3,7 +3,7 @@ import { MechError } from '../../src-shared/errors';
 import { highsRuntime, resetHighsRuntime } from './highs-runtime';
 import { assertLpFits } from './memory-estimate';
 import { type LpOptions, checkCancelled, progress } from './lp-options';
-import type { SparseLp } from './sparse-model';
+import { type SparseLp, dualColumnOfRow } from './sparse-model';
 
 /**
  * Solving a SparseLp with HiGHS: `solveSparseLp` (one solve) and
@@ -176,24 +176,13 @@ export class PersistentLp {
     const nz = starts[count]!;
     const inf = this.highs.infinity;
     if (this.dual) {
-      // A primal row is a dual column: cost = its finite bound, y <= 0 for a <= row,
-      // y >= 0 for a >= row (see toDualModelData); the CSR row is the CSC column.
+      // A primal row is a dual column (dualColumnOfRow, as in toDualModelData); the CSR row is the CSC column.
       assertLpFits(this.rows + count, this.lp.numCols, this.nz + nz, this.what);
       const cost = new Float64Array(count);
       const lo = new Float64Array(count);
       const hi = new Float64Array(count);
       for (let i = 0; i < count; i++) {
-        const l = lower[i]!;
-        const u = upper[i]!;
-        if (l === -Infinity && u !== Infinity) {
-          cost[i] = u;
-          lo[i] = -inf;
-          hi[i] = 0;
-        } else if (u === Infinity && l !== -Infinity) {
-          cost[i] = l;
-          lo[i] = 0;
-          hi[i] = inf;
-        } else throw new MechError('internal', `${this.what}: only one-sided rows can be appended to the dual formulation`);
+        if (!dualColumnOfRow(lower[i]!, upper[i]!, inf, i, cost, lo, hi)) throw new MechError('internal', `${this.what}: only one-sided rows (or equalities) can be appended to the dual formulation`);
       }
       try {
         this.live().addCols({ cost, lower: lo, upper: hi, matrix: { format: 'csc', numRows: this.lp.numCols, numCols: count, starts, indices: indices.subarray(0, nz), values: values.subarray(0, nz) } });

@@ -18,8 +18,12 @@ import { PricingModel, type PricingOutcome, type PricingRows } from './pricing';
  */
 export interface PricingEngine {
   readonly threads: number;
-  /** c column-major (c[w*n + x]), lam the pricing duals; outcomes[w] undefined for outputs not priced. */
-  price(c: Float64Array, lam: Float64Array, deadline: number, shouldStop?: () => boolean, retryTolerance?: number): Promise<{ complete: boolean; outcomes: (PricingOutcome | undefined)[] }>;
+  /**
+   * c column-major (c[w*n + x]), lam the pricing duals; outcomes[w] undefined for outputs not priced. With
+   * `only`, just the outputs w with only[w] non-zero are priced (partial pricing); complete then says that
+   * all of those were (no deadline or stop came first).
+   */
+  price(c: Float64Array, lam: Float64Array, deadline: number, shouldStop?: () => boolean, retryTolerance?: number, only?: Uint8Array): Promise<{ complete: boolean; outcomes: (PricingOutcome | undefined)[] }>;
   addRows(rows: PricingRows): Promise<void>;
   readonly rows: number;
   readonly coldRetries: number;
@@ -44,10 +48,11 @@ export class LocalPricing implements PricingEngine {
     return new LocalPricing(await PricingModel.open(n, m, rows, what, options), n, m, options, what);
   }
 
-  async price(c: Float64Array, lam: Float64Array, deadline: number, shouldStop?: () => boolean, retryTolerance = 0): Promise<{ complete: boolean; outcomes: (PricingOutcome | undefined)[] }> {
+  async price(c: Float64Array, lam: Float64Array, deadline: number, shouldStop?: () => boolean, retryTolerance = 0, only?: Uint8Array): Promise<{ complete: boolean; outcomes: (PricingOutcome | undefined)[] }> {
     const { n, m, v } = this;
     const outcomes: (PricingOutcome | undefined)[] = new Array(m);
     for (let w = 0; w < m; w++) {
+      if (only && !only[w]) continue;
       if ((w & 15) === 0) checkCancelled(this.options, `solving ${this.what}`);
       if (performance.now() > deadline || shouldStop?.()) return { complete: false, outcomes };
       for (let x = 0; x < n; x++) v[x] = c[w * n + x]! - lam[x]!;
@@ -170,7 +175,7 @@ export class ThreadedPricing implements PricingEngine {
     return new ThreadedPricing(pool, n, m, rows.from.length, options, what);
   }
 
-  async price(c: Float64Array, lam: Float64Array, deadline: number, shouldStop?: () => boolean, retryTolerance = 0): Promise<{ complete: boolean; outcomes: (PricingOutcome | undefined)[] }> {
+  async price(c: Float64Array, lam: Float64Array, deadline: number, shouldStop?: () => boolean, retryTolerance = 0, only?: Uint8Array): Promise<{ complete: boolean; outcomes: (PricingOutcome | undefined)[] }> {
     checkCancelled(this.options, `solving ${this.what}`);
     const { n, m } = this;
     const T = this.pool.length;
@@ -183,7 +188,7 @@ export class ThreadedPricing implements PricingEngine {
     try {
       const jobs = this.pool.map((p, t) => {
         const outs: number[] = [];
-        for (let w = t; w < m; w += T) outs.push(w);
+        for (let w = t; w < m; w += T) if (!only || only[w]) outs.push(w);
         const v = new Float64Array(outs.length * n);
         for (let i = 0; i < outs.length; i++) {
           const w = outs[i]!;

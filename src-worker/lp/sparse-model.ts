@@ -140,19 +140,7 @@ export class SparseLp {
     for (let i = 0; i < m; i++) {
       const lo = this.rowLo[i]!;
       const hi = this.rowHi[i]!;
-      if (lo === hi) {
-        yCost[i] = lo;
-        yLo[i] = -infinity;
-        yHi[i] = infinity;
-      } else if (lo === -Infinity && hi !== Infinity) {
-        yCost[i] = hi;
-        yLo[i] = -infinity;
-        yHi[i] = 0;
-      } else if (hi === Infinity && lo !== -Infinity) {
-        yCost[i] = lo;
-        yLo[i] = 0;
-        yHi[i] = infinity;
-      } else throw new MechError('internal', `dual form needs rows with one finite side or equalities (row ${i}: [${lo}, ${hi}])`);
+      if (!dualColumnOfRow(lo, hi, infinity, i, yCost, yLo, yHi)) throw new MechError('internal', `dual form needs rows with one finite side or equalities (row ${i}: [${lo}, ${hi}])`);
     }
     const c = new Float64Array(this.numCols);
     for (let j = 0; j < this.numCols; j++) {
@@ -184,4 +172,27 @@ function grow(a: Float64Array, cap: number): Float64Array {
   const b = new Float64Array(cap);
   b.set(a.subarray(0, Math.min(a.length, cap)));
   return b;
+}
+
+/**
+ * The dual column of a primal row lo <= a.x <= hi (x >= 0, minimised), written
+ * at index i: cost = the row's finite side; the dual variable is free for an
+ * equality, <= 0 for a <= row, >= 0 for a >= row. False (nothing written) for
+ * a row with two different finite sides or none.
+ */
+export function dualColumnOfRow(lo: number, hi: number, infinity: number, i: number, cost: Float64Array, yLo: Float64Array, yHi: Float64Array): boolean {
+  if (lo === hi) {
+    cost[i] = lo;
+    yLo[i] = -infinity;
+    yHi[i] = infinity;
+  } else if (lo === -Infinity && hi !== Infinity) {
+    cost[i] = hi;
+    yLo[i] = -infinity;
+    yHi[i] = 0;
+  } else if (hi === Infinity && lo !== -Infinity) {
+    cost[i] = lo;
+    yLo[i] = 0;
+    yHi[i] = infinity;
+  } else return false;
+  return true;
 }

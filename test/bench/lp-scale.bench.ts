@@ -21,7 +21,8 @@
  * LP_SCALE_QUICK=1: every case, 1 thread, 45 s per solve (a few minutes in all).
  * Each line: model, threads, time to 1%, time to the target or the limit, rounds,
  * objective, certified bound, gap, exact lower bound, and the 2-thread / 1-thread time ratio;
- * for baseline cases the same with BASELINE_OPTIONS and the ratio of times and rounds.
+ * for baseline cases the same with BASELINE_OPTIONS and the ratio of times and rounds;
+ * at the end a Markdown table of every run (for src-worker/lp/README.md).
  */
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -86,6 +87,18 @@ const CASES: Case[] = [
 const BASELINE_OPTIONS: DecompositionOptions = { startChannel: false };
 const BASELINE_NAME = 'constant start columns (before the start channel)';
 
+/** One row of the summary table printed at the end (Markdown, for src-worker/lp/README.md). */
+interface SummaryRow {
+  run: string;
+  to1: string;
+  toTarget: string;
+  stop: string;
+  rounds: number;
+  objective: string;
+  bound: string;
+  gap: string;
+}
+
 export default async function (): Promise<void> {
   const city = cityPrior();
   if (!city) {
@@ -99,6 +112,7 @@ export default async function (): Promise<void> {
   const firstCase = CASES.find((c) => wanted.includes(c.name) || wanted.includes('all'))?.name;
   const baselineCases = (process.env.LP_SCALE_BASELINE ?? firstCase ?? '').split(',').map((s) => s.trim());
   const target = Number(process.env.LP_SCALE_GAP ?? 1e-6);
+  const summary: SummaryRow[] = [];
   console.log(`-- optimal mechanism LP at scale: time limit ${limit} s per solve, target gap ${target}; ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)} (timings inflate under load); baseline: ${BASELINE_NAME} --`);
   for (const c of CASES) {
     if (!wanted.includes(c.name) && !wanted.includes('all')) continue;
@@ -126,11 +140,22 @@ export default async function (): Promise<void> {
         console.log(
           `${c.name} (${c.side}x${c.side}, ${c.cell} km cells, eps ${c.eps.toFixed(4)}/km), ${lp.model}, ${threads} thread(s)${variant}: 1% gap ${Number.isNaN(to1) ? 'not reached' : `at ${(to1 / 1000).toFixed(1)} s`}, ${reached}; stopped (${lp.stoppedBy}) at ${(ms / 1000).toFixed(1)} s after ${lp.rounds} rounds; objective ${lp.objective.toFixed(6)} km, bound ${lp.lowerBound.toFixed(6)}, gap ${lp.gap.toExponential(2)}, exact lower bound ${lp.exactLowerBound === null ? '-' : lp.exactLowerBound.toFixed(6)}; master ${(Number(m.facts.solve.decomposition?.masterMs) / 1000).toFixed(1)} s, pricing ${(Number(m.facts.solve.decomposition?.pricingMs) / 1000).toFixed(1)} s, pricing rows ${m.facts.solve.decomposition?.pricingRows}, columns ${m.facts.solve.decomposition?.columns}; private ${priv}`,
         );
+        summary.push({
+          run: `${c.name} ${lp.model}, ${threads} thread(s)${variant ? ' (baseline)' : ''}`,
+          to1: Number.isNaN(to1) ? '-' : `${(to1 / 1000).toFixed(1)} s`,
+          toTarget: lp.gap <= target ? `${(ms / 1000).toFixed(1)} s` : '-',
+          stop: `${lp.stoppedBy} at ${(ms / 1000).toFixed(1)} s`,
+          rounds: lp.rounds,
+          objective: lp.objective.toFixed(6),
+          bound: lp.lowerBound.toFixed(6),
+          gap: lp.gap.toExponential(2),
+        });
         return { ms, rounds: lp.rounds };
       } catch (e) {
         if (!(e instanceof MechError)) throw e;
         const ms = performance.now() - t0;
         console.log(`${c.name} (${c.side}x${c.side}), ${threads} thread(s)${variant}: refused after ${(ms / 1000).toFixed(1)} s: ${e.code}: ${e.message.slice(0, 160)}`);
+        summary.push({ run: `${c.name}, ${threads} thread(s)${variant ? ' (baseline)' : ''}`, to1: '-', toTarget: '-', stop: `refused (${e.code}) at ${(ms / 1000).toFixed(1)} s`, rounds: 0, objective: '-', bound: '-', gap: '-' });
         return { ms: NaN, rounds: NaN };
       }
     };
@@ -142,4 +167,6 @@ export default async function (): Promise<void> {
       console.log(`${c.name}: current / baseline time ratio ${(now.ms / base.ms).toFixed(2)} (both ${threadList[0]} thread(s), same run; a baseline stopped early by a stall is not faster, see its gap)`);
     }
   }
+  console.log(`\n| run | 1% gap at | ${target} at | stopped | rounds | objective (km) | bound | gap |\n|---|---|---|---|---|---|---|---|`);
+  for (const r of summary) console.log(`| ${r.run} | ${r.to1} | ${r.toTarget} | ${r.stop} | ${r.rounds} | ${r.objective} | ${r.bound} | ${r.gap} |`);
 }
