@@ -1,4 +1,4 @@
-import { MechError } from '../../src-shared/errors';
+import { checkCancelled as checkSignal } from '../numeric/cancel';
 
 /**
  * Options every LP entry point accepts.
@@ -47,8 +47,9 @@ export interface LpOptions {
   highsOptions?: Record<string, string | number | boolean>;
 }
 
+/** The engine's one cancellation check (numeric/cancel.ts) on the LP's signal, naming the phase. */
 export function checkCancelled(options: LpOptions | undefined, phase: string): void {
-  if (options?.signal?.aborted) throw new MechError('cancelled', `LP cancelled while ${phase}`);
+  checkSignal(options?.signal, `LP cancelled while ${phase}`);
 }
 
 export function progress(options: LpOptions | undefined, fraction: number, message: string): void {

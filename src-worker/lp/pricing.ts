@@ -1,6 +1,6 @@
 import { adjacency } from '../metric/shortest-paths';
 import { MinHeap } from '../numeric/min-heap';
-import { type LpOptions, checkCancelled } from './lp-options';
+import type { LpOptions } from './lp-options';
 import { MechError } from '../../src-shared/errors';
 import { type LpSolution, PersistentLp } from './persistent-lp';
 import { SparseLp } from './sparse-model';
@@ -263,7 +263,3 @@ export class ColumnLifter {
   }
 }
 
-/** Throw 'cancelled' between pricing solves when asked. */
-export function checkPricingCancelled(options: LpOptions | undefined, w: number, what: string): void {
-  if ((w & 15) === 0) checkCancelled(options, `solving ${what}`);
-}
