@@ -35,7 +35,7 @@ describe('points import in the page', () => {
 describe('the page can load the binning', () => {
   it('points-grid.ts (imported by the page) does not load the Node CSV parser, whose module code needs Buffer', async () => {
     const { readFileSync } = await import('node:fs');
-    const src = readFileSync(new URL('../../../src-worker/data/points-grid.ts', import.meta.url), 'utf8');
+    const src = readFileSync(new URL('../../../src-shared/data/points-grid.ts', import.meta.url), 'utf8');
     const imports = src.split('\n').filter((l) => /^import /.test(l));
     expect(imports.some((l) => l.includes('read-csv') && !l.startsWith('import type'))).toBe(false);
     expect(imports.some((l) => l.includes('csv-parse'))).toBe(false);
