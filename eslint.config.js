@@ -28,12 +28,21 @@ function forbid(patterns) {
   return { 'no-restricted-imports': ['error', options] };
 }
 
-const SHARED = [into('src-main', 'src-worker', 'src-renderer'), 'src-shared is imported by all three processes: it imports only packages and src-shared (README, layering).'];
+const SHARED = [
+  into('src-main', 'src-worker', 'src-renderer'),
+  'src-shared is imported by all three processes: it imports only packages and src-shared (README, layering).',
+];
 const WORKER = [into('src-main', 'src-renderer'), 'the engine (src-worker) imports only src-worker, src-shared and packages (README, layering).'];
 const MAIN = [into('src-renderer'), 'the main process does not import the renderer: the two talk through the protocol (src-shared/protocol).'];
-const RENDERER = [into('src-main', 'src-worker'), 'the renderer talks to the engine only through the protocol and API in src-shared (README, layering); run the computation as a job.'];
+const RENDERER = [
+  into('src-main', 'src-worker'),
+  'the renderer talks to the engine only through the protocol and API in src-shared (README, layering); run the computation as a job.',
+];
 const LINALG = ['(^|/)metric(/|$)', 'linalg/ holds generic kernels on arrays and knows nothing of domains: code that takes a Domain belongs in phi/ or above.'];
-const MECHANISM = ['(^|/)check(/|$)', 'mechanism/ sits below check/: a constructor does not run the privacy check (the mechanism job measures the effective eps).'];
+const MECHANISM = [
+  '(^|/)check(/|$)',
+  'mechanism/ sits below check/: a constructor does not run the privacy check (the mechanism job measures the effective eps).',
+];
 const PROJECT = ['(^|/)cli(/|$)', 'src-main/project serves the app and the CLI alike: shared input readers live in src-main/fs, not in cli/.'];
 
 export default defineConfig(

@@ -58,7 +58,11 @@ const infoFile = join(root, 'out/cli/build-info.json');
 // Packages bundled into the outputs. chart.js and its plugin go together (one
 // copy of chart.js, where the plugin registers itself).
 const INLINE = new Set(['zod', 'csv-parse', 'fft.js', 'chart.js', 'chartjs-chart-matrix', '@kurkle/color']);
-const packageName = (spec) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+const packageName = (spec) =>
+  spec
+    .split('/')
+    .slice(0, spec.startsWith('@') ? 2 : 1)
+    .join('/');
 const externalUnlessInline = {
   name: 'external-unless-inline',
   setup(b) {
@@ -133,5 +137,7 @@ const info = {
 writeFileSync(`${infoFile}.tmp`, JSON.stringify(info, null, 1) + '\n');
 renameSync(`${infoFile}.tmp`, infoFile);
 if (!quiet) {
-  console.log(`build:cli: ${entries.map((e) => e.out).join(', ')} from ${info.inputs.length} sources (${(bytes / 1e6).toFixed(1)} MB with source maps) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `build:cli: ${entries.map((e) => e.out).join(', ')} from ${info.inputs.length} sources (${(bytes / 1e6).toFixed(1)} MB with source maps) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+  );
 }

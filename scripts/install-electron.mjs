@@ -35,7 +35,14 @@ const output = `${r.stderr ?? ''}\n${r.stdout ?? ''}`;
 const reason =
   r.error?.code === 'ETIMEDOUT'
     ? 'the download took more than 20 minutes'
-    : (output.split('\n').map((l) => l.trim()).find((l) => /error/i.test(l)) ?? output.trim().split('\n')[0] ?? `exit ${r.status}`).slice(0, 200);
+    : (
+        output
+          .split('\n')
+          .map((l) => l.trim())
+          .find((l) => /error/i.test(l)) ??
+        output.trim().split('\n')[0] ??
+        `exit ${r.status}`
+      ).slice(0, 200);
 console.log(
   `Electron's binary could not be downloaded (${reason}); the install goes on: \`npm start\` will serve Mechanism Studio in web mode. Retry the download with \`node node_modules/electron/install.js\`.`,
 );

@@ -18,8 +18,10 @@ import { seededRandom as rng } from '../../src-shared/numeric/seeded-random.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-
-const pop = readFileSync(join(here, 'city-population.csv'), 'utf8').trim().split('\n').map((l) => l.split(',').map(Number));
+const pop = readFileSync(join(here, 'city-population.csv'), 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => l.split(',').map(Number));
 const R = pop.length;
 const C = pop[0].length;
 const cum = [];

@@ -43,7 +43,7 @@ for (let i = 0; i < N; i++) watts[i] = 55 + 8 * Math.sin((2 * Math.PI * i) / N) 
 
 // fridge: compressor ~ 95 W for 12-20 min, off 25-40 min (more often when the kitchen is warm),
 // with a ~400 W surge for the first 10 s
-for (let t = at(0, 7); t < N; ) {
+for (let t = at(0, 7); t < N;) {
   const on = Math.round((12 + 8 * rand()) * 6);
   add(t, t + on, (k) => (k === 0 ? 420 : 95 + 4 * gauss()));
   const hour = (t * STEP) / 3600;
@@ -52,13 +52,20 @@ for (let t = at(0, 7); t < N; ) {
 }
 
 // kettle: 2200 W for about 3 minutes
-for (const [h, m] of [[6, 52], [10, 15], [13, 5], [16, 30], [21, 40]]) add(at(h, m), at(h, m) + Math.round((150 + 60 * rand()) / STEP), 2150 + 40 * gauss());
+for (const [h, m] of [
+  [6, 52],
+  [10, 15],
+  [13, 5],
+  [16, 30],
+  [21, 40],
+])
+  add(at(h, m), at(h, m) + Math.round((150 + 60 * rand()) / STEP), 2150 + 40 * gauss());
 
 // oven 18:05-18:55: preheat 10 min at 2400 W, then the thermostat cycles (on 60-90 s, off 2-3 min)
 {
   const s = at(18, 5);
   add(s, s + 60, 2400);
-  for (let t = s + 60; t < at(18, 55); ) {
+  for (let t = s + 60; t < at(18, 55);) {
     const on = Math.round(6 + 3 * rand());
     add(t, t + on, 2400 + 30 * gauss());
     t += on + Math.round(12 + 6 * rand());
@@ -124,6 +131,12 @@ for (let r = 0; r < R; r++)
   }
 const city = distribution(weight);
 const cityLines = [];
-for (let r = 0; r < R; r++) cityLines.push(city.slice(r * C, (r + 1) * C).map(String).join(','));
+for (let r = 0; r < R; r++)
+  cityLines.push(
+    city
+      .slice(r * C, (r + 1) * C)
+      .map(String)
+      .join(','),
+  );
 writeFileSync(join(here, 'city-population.csv'), cityLines.join('\n') + '\n');
 console.log(`wrote ${N} readings, levels ${levels.join(' ')}, coarse ${coarse.join(' ')}, city prior of ${city.length} cells`);

@@ -73,7 +73,10 @@ export class Flags {
     const v = this.str(name);
     if (v === undefined) return undefined;
     const x = parseDecimal(v);
-    if (x === null) invalid(`--${name} must be a decimal number, got '${v.length > 40 ? `${v.slice(0, 40)}...` : v}' (${numberProblem(v) === 'is not a number' ? 'not a decimal number' : `it ${numberProblem(v)}`})`);
+    if (x === null)
+      invalid(
+        `--${name} must be a decimal number, got '${v.length > 40 ? `${v.slice(0, 40)}...` : v}' (${numberProblem(v) === 'is not a number' ? 'not a decimal number' : `it ${numberProblem(v)}`})`,
+      );
     return x;
   }
   /** eps-like: finite and > 0. */

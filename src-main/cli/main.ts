@@ -31,7 +31,16 @@ import { resolveProjectFiles } from '../project/resolve-files';
 import { runProject, type RunSummary } from '../project/run-project';
 import type { Project } from '../../src-shared/protocol/project';
 import { parseArgs, Flags, type ParsedArgs } from './args';
-import { domainPointsFromText, parseDecimal, parseLossArg, parsePointsPriorArg, parsePriorArg, type PointsPrior, readChannelCsv, resolveDomainArg } from '../fs/inputs';
+import {
+  domainPointsFromText,
+  parseDecimal,
+  parseLossArg,
+  parsePointsPriorArg,
+  parsePriorArg,
+  type PointsPrior,
+  readChannelCsv,
+  resolveDomainArg,
+} from '../fs/inputs';
 import { jsonFor, printMatrixRule, readable } from './output';
 import { ProgressReporter, type ProgressStream } from './progress';
 
@@ -134,7 +143,9 @@ function domainAndPrior(f: Flags, required: boolean): { domain: string | undefin
       const g = parseDomainSpecText(domain);
       if (!g.ok) invalid(g.error);
       if (g.spec.kind !== 'grid' || g.spec.rows !== pp.grid.rows || g.spec.cols !== pp.grid.cols) {
-        invalid(`--domain ${shortText(domain)} does not match the points grid ${pp.domain} (${pp.grid.rows} x ${pp.grid.cols} cells of ${pp.grid.cellKm} km); omit --domain to use the grid`);
+        invalid(
+          `--domain ${shortText(domain)} does not match the points grid ${pp.domain} (${pp.grid.rows} x ${pp.grid.cols} cells of ${pp.grid.cellKm} km); omit --domain to use the grid`,
+        );
       }
     }
     return { domain, prior: pp.prior, points: pp };
@@ -159,7 +170,10 @@ function pointsLines(pp: PointsPrior | undefined): { warnings?: string[] } {
 function remapFlag(f: Flags): boolean {
   if (!f.bool('remap')) return false;
   const missing = ['prior', 'loss'].filter((k) => !f.has(k));
-  if (missing.length) invalid(`--remap needs --prior and --loss (the remap replaces each output by the guess of least expected loss under the prior); missing ${missing.map((k) => `--${k}`).join(' and ')}`);
+  if (missing.length)
+    invalid(
+      `--remap needs --prior and --loss (the remap replaces each output by the guess of least expected loss under the prior); missing ${missing.map((k) => `--${k}`).join(' and ')}`,
+    );
   return true;
 }
 
@@ -174,7 +188,10 @@ function parseCompareKinds(text: string): CompareMechanism[] {
   return items.map((item) => {
     const m = /^([a-z-]+)(\+remap)?$/.exec(item);
     const kind = m ? mechanismKindSchema.safeParse(m[1]) : null;
-    if (!m || !kind?.success) invalid(`--kinds: '${item.length > 40 ? `${item.slice(0, 40)}...` : item}' is not a mechanism kind (${mechanismKindSchema.options.join(', ')}), optionally followed by +remap`);
+    if (!m || !kind?.success)
+      invalid(
+        `--kinds: '${item.length > 40 ? `${item.slice(0, 40)}...` : item}' is not a mechanism kind (${mechanismKindSchema.options.join(', ')}), optionally followed by +remap`,
+      );
     return { kind: kind.data, ...(m[2] ? { remap: true } : {}) };
   });
 }
@@ -190,7 +207,8 @@ function lpFlags(f: Flags, kind: string): { lpModel?: (typeof LP_MODEL_NAMES)[nu
   const out: ReturnType<typeof lpFlags> = {};
   const model = f.str('lp-model');
   if (model !== undefined) {
-    if (!(LP_MODEL_NAMES as readonly string[]).includes(model)) invalid(`--lp-model must be one of ${LP_MODEL_NAMES.join(', ')}, got '${model.length > 40 ? `${model.slice(0, 40)}...` : model}'`);
+    if (!(LP_MODEL_NAMES as readonly string[]).includes(model))
+      invalid(`--lp-model must be one of ${LP_MODEL_NAMES.join(', ')}, got '${model.length > 40 ? `${model.slice(0, 40)}...` : model}'`);
     out.lpModel = model as (typeof LP_MODEL_NAMES)[number];
   }
   const delta = f.num('delta');
@@ -200,7 +218,8 @@ function lpFlags(f: Flags, kind: string): { lpModel?: (typeof LP_MODEL_NAMES)[nu
   }
   const t = f.num('time-limit');
   if (t !== undefined) {
-    if (!(t > 0 && t <= MAX_LP_TIME_LIMIT_SECONDS)) invalid(`--time-limit must be a number of seconds > 0 and at most ${MAX_LP_TIME_LIMIT_SECONDS} (a week), got ${t}`);
+    if (!(t > 0 && t <= MAX_LP_TIME_LIMIT_SECONDS))
+      invalid(`--time-limit must be a number of seconds > 0 and at most ${MAX_LP_TIME_LIMIT_SECONDS} (a week), got ${t}`);
     out.timeLimitSeconds = t;
   }
   const gapName = f.has('gap') ? 'gap' : 'target-gap';
@@ -238,7 +257,14 @@ function planMechanism(args: ParsedArgs): Plan {
   if (loss !== undefined) req.loss = parseLossArg(loss);
   if (remap) req.remap = true;
   const out = f.str('out');
-  return { request: req, ...outFile(out), json: f.bool('json'), print: f.bool('print'), ...pointsLines(dp.points), ...(dp.points ? { pointsPrior: dp.points } : {}) };
+  return {
+    request: req,
+    ...outFile(out),
+    json: f.bool('json'),
+    print: f.bool('print'),
+    ...pointsLines(dp.points),
+    ...(dp.points ? { pointsPrior: dp.points } : {}),
+  };
 }
 
 /** `mechstudio apply`: its flags checked, its job or project planned. */
@@ -251,7 +277,8 @@ async function planApply(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
   let seed: number | undefined;
   if (f.has('seed')) {
     const v = f.num('seed');
-    if (v === undefined || !Number.isInteger(v) || v < 0 || v > 0xffffffff) invalid(`--seed must be an integer from 0 to 4294967295, got '${String(args.flags.get('seed'))}'`);
+    if (v === undefined || !Number.isInteger(v) || v < 0 || v > 0xffffffff)
+      invalid(`--seed must be an integer from 0 to 4294967295, got '${String(args.flags.get('seed'))}'`);
     seed = v;
   }
   let req: JobRequest;
@@ -276,7 +303,8 @@ async function planApply(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
   if (seed !== undefined) req.seed = seed;
   if (dp.points) req.points = dp.points.binning;
   const lines = pointsLines(dp.points);
-  if (seed !== undefined) lines.warnings = [...(lines.warnings ?? []), `warning: --seed ${seed}: a reproducible stream for tests, NOT for release (the output's first line says so)`];
+  if (seed !== undefined)
+    lines.warnings = [...(lines.warnings ?? []), `warning: --seed ${seed}: a reproducible stream for tests, NOT for release (the output's first line says so)`];
   return { request: req, ...outFile(outText), json: f.bool('json'), print: false, ...lines, ...(dp.points ? { pointsPrior: dp.points } : {}) };
 }
 
@@ -305,7 +333,14 @@ function planCompare(args: ParsedArgs): Plan {
   };
   const csv = target('out', 'compare.csv');
   const png = target('png', 'compare.png');
-  return { request: req, json: f.bool('json'), print: false, compareOut: { ...(csv ? { csv } : {}), ...(png ? { png } : {}) }, ...pointsLines(dp.points), ...(dp.points ? { pointsPrior: dp.points } : {}) };
+  return {
+    request: req,
+    json: f.bool('json'),
+    print: false,
+    compareOut: { ...(csv ? { csv } : {}), ...(png ? { png } : {}) },
+    ...pointsLines(dp.points),
+    ...(dp.points ? { pointsPrior: dp.points } : {}),
+  };
 }
 
 /** `mechstudio measure`: its flags checked, its job or project planned. */
@@ -328,7 +363,8 @@ async function planMeasure(args: ParsedArgs, signal: AbortSignal): Promise<Plan>
   let pp: PointsPrior | undefined;
   if (prior !== undefined && prior.trim().startsWith('points:')) {
     pp = parsePointsPriorArg(prior);
-    if (req.channel!.rows !== pp.grid.rows * pp.grid.cols) invalid(`the channel has ${req.channel!.rows} rows but the points grid ${pp.domain} has ${pp.grid.rows * pp.grid.cols} cells`);
+    if (req.channel!.rows !== pp.grid.rows * pp.grid.cols)
+      invalid(`the channel has ${req.channel!.rows} rows but the points grid ${pp.domain} has ${pp.grid.rows * pp.grid.cols} cells`);
     req.prior = pp.prior;
   } else if (prior !== undefined) req.prior = parsePriorArg(prior);
   if (loss !== undefined) req.loss = parseLossArg(loss);
@@ -445,7 +481,11 @@ const PLANNERS: Record<string, (args: ParsedArgs, signal: AbortSignal) => Plan |
 async function buildPlan(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
   const c = args.command;
   const planner = Object.prototype.hasOwnProperty.call(PLANNERS, c) ? PLANNERS[c] : undefined;
-  if (!planner) throw new MechError('invalid-input', `unknown command '${c}' (mechanism, apply, measure, check, capacity, regular, threshold, vertices, run, example, worker; see mechstudio help)`);
+  if (!planner)
+    throw new MechError(
+      'invalid-input',
+      `unknown command '${c}' (mechanism, apply, measure, check, capacity, regular, threshold, vertices, run, example, worker; see mechstudio help)`,
+    );
   return planner(args, signal);
 }
 
@@ -490,7 +530,9 @@ function pointsPriorJson(pp: PointsPrior): Record<string, unknown> {
     inside: g.inside,
     outside: g.outside,
     outsideLines: g.outsideLines,
-    projection: g.projection ? { kind: g.projection.kind, lat0: g.projection.lat0, lon0: g.projection.lon0, maxRelativeError: g.projection.maxRelativeError } : null,
+    projection: g.projection
+      ? { kind: g.projection.kind, lat0: g.projection.lat0, lon0: g.projection.lon0, maxRelativeError: g.projection.maxRelativeError }
+      : null,
     /** Point counts and the prior per cell (row-major, row 0 = north) when the grid has at most 10^4 cells. */
     ...(g.rows * g.cols <= 10_000 ? { counts: Array.from(g.counts), prior: Array.from(g.prior) } : {}),
   };
@@ -548,7 +590,9 @@ async function connectQueue(target: QueueTarget, stderr: ProgressStream): Promis
   const client = await QueueClient.connect(target);
   try {
     if ((await client.workerCount()) === 0) {
-      stderr.write(`mechstudio: no worker is connected to the queue at ${target.redacted} yet; the jobs wait until one starts (mechstudio worker --queue URL)\n`);
+      stderr.write(
+        `mechstudio: no worker is connected to the queue at ${target.redacted} yet; the jobs wait until one starts (mechstudio worker --queue URL)\n`,
+      );
     }
   } catch (e) {
     await client.close().catch(() => undefined); // not handed to main's cleanup yet

@@ -101,10 +101,14 @@ const METHOD_TEXT: Record<LpResult['method'], string> = {
 
 /** The readable lines of an optimal LP. */
 function lpLines(lp: LpResult): [string, string | undefined][] {
-  const model = lp.model === 'spanner' ? `spanner (delta ${fmt(lp.delta)})` : lp.model === 'exact' ? 'exact (all pairs)' : 'edges (graph edges, equivalent to all pairs)';
+  const model =
+    lp.model === 'spanner' ? `spanner (delta ${fmt(lp.delta)})` : lp.model === 'exact' ? 'exact (all pairs)' : 'edges (graph edges, equivalent to all pairs)';
   const pct = (g: number): string => `${fmt(g * 100, 3)}%`;
   return [
-    ['LP model', `${model}; ${lp.modelChoice === 'auto' ? `chosen automatically: ${lp.modelReason}` : lp.modelReason === 'requested' ? 'as requested' : lp.modelReason}`],
+    [
+      'LP model',
+      `${model}; ${lp.modelChoice === 'auto' ? `chosen automatically: ${lp.modelReason}` : lp.modelReason === 'requested' ? 'as requested' : lp.modelReason}`,
+    ],
     ['LP method', METHOD_TEXT[lp.method]],
     ['LP objective', fmt(lp.objective)],
     ['lower bound', `${fmt(lp.lowerBound)} (certified, ${lp.model} model)`],
@@ -122,7 +126,14 @@ function remapLines(m: RemapResult): [string, string | undefined][] {
     ['remap', `outputs replaced by the guess of least expected loss under the prior (${m.method}); ${m.guessesUsed} distinct guesses used`],
     ['original loss', m.originalLoss === null ? `n/a: ${m.originalDefinition}` : `${fmt(m.originalLoss)} (face value: output = guess)`],
     ['remapped loss', `${fmt(m.remappedLoss)}${pct}${m.valueSlack > 0 ? ` (true value within +${fmt(m.valueSlack)})` : ''}`],
-    ['LP bound', m.lpExactLowerBound !== null ? `${fmt(m.lpExactLowerBound)} (certified, exact optimum); remapped loss is within ${fmt(m.remappedLoss - m.lpExactLowerBound)} of it` : m.lpLowerBound !== null ? `${fmt(m.lpLowerBound)}: ${m.lpNote}` : m.lpNote],
+    [
+      'LP bound',
+      m.lpExactLowerBound !== null
+        ? `${fmt(m.lpExactLowerBound)} (certified, exact optimum); remapped loss is within ${fmt(m.remappedLoss - m.lpExactLowerBound)} of it`
+        : m.lpLowerBound !== null
+          ? `${fmt(m.lpLowerBound)}: ${m.lpNote}`
+          : m.lpNote,
+    ],
   ];
 }
 
@@ -238,6 +249,7 @@ export function printMatrixRule(req: JobRequest, r: JobResult, print: boolean): 
   }
   const auto = r.rows <= AUTO_PRINT_SIDE && r.cols <= AUTO_PRINT_SIDE;
   if ((print || auto) && r.matrix) return '\n' + matrixText(r.matrix);
-  if (!auto && !print && !(req.type === 'mechanism' && req.out)) return `(matrix not shown: add --print to show the ${r.rows} x ${r.cols} matrix, or --out FILE.csv to export it)`;
+  if (!auto && !print && !(req.type === 'mechanism' && req.out))
+    return `(matrix not shown: add --print to show the ${r.rows} x ${r.cols} matrix, or --out FILE.csv to export it)`;
   return null;
 }

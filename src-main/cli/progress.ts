@@ -39,7 +39,13 @@ export class ProgressReporter {
       const width = 24;
       const bar =
         fraction === null
-          ? '[' + ' '.repeat(width).split('').map((_, i) => (i === Math.floor(now / 100) % width ? '=' : ' ')).join('') + ']'
+          ? '[' +
+            ' '
+              .repeat(width)
+              .split('')
+              .map((_, i) => (i === Math.floor(now / 100) % width ? '=' : ' '))
+              .join('') +
+            ']'
           : '[' + '='.repeat(Math.round(fraction * width)).padEnd(width) + `] ${Math.round(fraction * 100)}%`;
       const cols = this.out.columns ?? 80;
       this.out.write(`\r${`${bar} ${message}`.slice(0, cols - 1).padEnd(cols - 1)}`);

@@ -158,7 +158,6 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
     });
   }
 
-
   /** Number of jobs submitted and not yet finished. */
   get activeJobs(): number {
     return this.jobs.size;
@@ -279,7 +278,6 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
     return rec !== undefined && !rec.done && rec.stoppable;
   }
 
-
   /** Typed convenience for callers that built the request themselves. */
   runTyped<R extends JobRequest>(request: R, options?: Parameters<Dispatcher['run']>[1]): Promise<Extract<JobResult, { type: R['type'] }>> {
     return this.run(request, options) as Promise<Extract<JobResult, { type: R['type'] }>>;
@@ -300,9 +298,24 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
 
   private serveKeptRows(req: Extract<JobRequest, { type: 'rows' }>, ref: string): string {
     const channel = this.channels.get(ref);
-    if (!channel) throw new ApiError({ code: 'invalid-input', message: `the channel ${ref} is no longer kept by the app (it was computed in an earlier session or dropped for memory): compute its mechanism again` });
+    if (!channel)
+      throw new ApiError({
+        code: 'invalid-input',
+        message: `the channel ${ref} is no longer kept by the app (it was computed in an earlier session or dropped for memory): compute its mechanism again`,
+      });
     const id = `job-${++this.seq}`;
-    const rec: JobRecord = { id, type: req.type, started: Date.now(), flag: new Int32Array(1), abort: new AbortController(), cancelled: false, stoppable: false, stopped: false, done: false, running: true };
+    const rec: JobRecord = {
+      id,
+      type: req.type,
+      started: Date.now(),
+      flag: new Int32Array(1),
+      abort: new AbortController(),
+      cancelled: false,
+      stoppable: false,
+      stopped: false,
+      done: false,
+      running: true,
+    };
     this.jobs.set(id, rec);
     this.emit({ kind: 'queued', jobId: id, type: req.type });
     setImmediate(() => {
@@ -322,7 +335,10 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
     if ((req.type !== 'measure' && req.type !== 'check' && req.type !== 'rows') || req.channelRef === undefined) return req;
     const channel = this.channels.get(req.channelRef);
     if (!channel) {
-      throw new ApiError({ code: 'invalid-input', message: `the channel ${req.channelRef} is no longer kept by the app (it was computed in an earlier session or dropped for memory): compute its mechanism again` });
+      throw new ApiError({
+        code: 'invalid-input',
+        message: `the channel ${req.channelRef} is no longer kept by the app (it was computed in an earlier session or dropped for memory): compute its mechanism again`,
+      });
     }
     const { channelRef: _ref, ...rest } = req;
     void _ref;

@@ -70,7 +70,12 @@ export async function runFannedOut(runner: JobRunner, request: JobRequest, parts
     const sweep = parsed(request) as SweepRequest;
     const slices = sweepSlices(sweep.steps, parts);
     if (slices.length === 1) return runner.run(request, options);
-    const results = await runParts(runner, slices.map((slice) => ({ ...sweep, slice })), 'sweep', options);
+    const results = await runParts(
+      runner,
+      slices.map((slice) => ({ ...sweep, slice })),
+      'sweep',
+      options,
+    );
     return mergeSweeps(results as SweepResult[]);
   }
   if (request.type === 'case-study' && !request.part) {
@@ -89,7 +94,12 @@ export async function runFannedOut(runner: JobRunner, request: JobRequest, parts
     }
     const slices = sweepSlices(items, parts);
     if (slices.length <= 1) return runner.run(request, options);
-    const results = await runParts(runner, slices.map((part) => ({ ...study, part })), `case study ${study.study}`, options);
+    const results = await runParts(
+      runner,
+      slices.map((part) => ({ ...study, part })),
+      `case study ${study.study}`,
+      options,
+    );
     try {
       return mergeStudyParts(study.study, params, results as CaseStudyResult[]);
     } catch (e) {
@@ -179,7 +189,10 @@ export class FanningRunner extends JobRunnerBase implements JobRunner {
     this.fanned.set(id, ctl);
     const started = Date.now();
     this.emit({ kind: 'queued', jobId: id, type: req.type });
-    void runFannedOut(this.inner, req, n, { signal: ctl.signal, onProgress: (fraction, message) => this.emit({ kind: 'progress', jobId: id, fraction, message }) })
+    void runFannedOut(this.inner, req, n, {
+      signal: ctl.signal,
+      onProgress: (fraction, message) => this.emit({ kind: 'progress', jobId: id, fraction, message }),
+    })
       .then(
         (result) => this.emit({ kind: 'result', jobId: id, result, elapsedMs: Date.now() - started }),
         (e: unknown) => {
@@ -201,8 +214,6 @@ export class FanningRunner extends JobRunnerBase implements JobRunner {
   async stop(jobId: string): Promise<boolean> {
     return this.fanned.has(jobId) ? this.cancel(jobId) : this.inner.stop(jobId);
   }
-
-
 
   async close(): Promise<void> {
     for (const ctl of this.fanned.values()) ctl.abort();

@@ -86,8 +86,6 @@ export class SwitchableRunner extends JobRunnerBase implements JobRunner {
     return a ? a.runner.stop(jobId) : false;
   }
 
-
-
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

@@ -61,7 +61,11 @@ const dialogs: Dialogs = {
     return r.canceled || !r.filePaths[0] ? null : r.filePaths[0];
   },
   async saveProject(suggested) {
-    const r = await dialog.showSaveDialog(win ?? undefined!, { title: 'Save project', defaultPath: suggested, filters: [{ name: 'Mechanism Studio project', extensions: ['json'] }] });
+    const r = await dialog.showSaveDialog(win ?? undefined!, {
+      title: 'Save project',
+      defaultPath: suggested,
+      filters: [{ name: 'Mechanism Studio project', extensions: ['json'] }],
+    });
     return r.canceled || !r.filePath ? null : r.filePath;
   },
   async saveFile(suggested, filters) {
@@ -236,6 +240,6 @@ function createWindow(): void {
 }
 
 main().catch((e: unknown) => {
-  dialog.showErrorBox('Mechanism Studio failed to start', e instanceof Error ? e.stack ?? e.message : String(e));
+  dialog.showErrorBox('Mechanism Studio failed to start', e instanceof Error ? (e.stack ?? e.message) : String(e));
   app.exit(1);
 });

@@ -45,7 +45,15 @@ export function buildMenu(win: () => BrowserWindow | null, model: MenuModel, sen
     },
     {
       label: '&View',
-      submenu: [{ label: 'Compute Everything', accelerator: 'F5', click: () => send('compute-all') }, { label: 'Settings…', accelerator: 'CmdOrCtrl+,', click: () => send('settings') }, { type: 'separator' }, { role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }, { role: 'togglefullscreen' }],
+      submenu: [
+        { label: 'Compute Everything', accelerator: 'F5', click: () => send('compute-all') },
+        { label: 'Settings…', accelerator: 'CmdOrCtrl+,', click: () => send('settings') },
+        { type: 'separator' },
+        { role: 'resetZoom' },
+        { role: 'zoomIn' },
+        { role: 'zoomOut' },
+        { role: 'togglefullscreen' },
+      ],
     },
     {
       label: '&Help',

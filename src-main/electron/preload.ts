@@ -12,7 +12,11 @@ import { IPC } from './ipc-channels';
 type Envelope = { ok: true; value: unknown } | { ok: false; error: { code: string; message: string; detail?: Record<string, unknown> } };
 
 async function call<T>(method: BridgeCall['method'], ...params: unknown[]): Promise<T> {
-  const r = (await ipcRenderer.invoke(IPC.call, method, params.map((p) => (p === undefined ? null : p)))) as Envelope;
+  const r = (await ipcRenderer.invoke(
+    IPC.call,
+    method,
+    params.map((p) => (p === undefined ? null : p)),
+  )) as Envelope;
   if (r.ok) return r.value as T;
   // A plain object survives the context bridge with its code (an Error would keep only its message).
   throw { name: 'ApiError', code: r.error.code, message: r.error.message, detail: r.error.detail };

@@ -214,8 +214,10 @@ export class ChannelCsvBuilder {
     const label = fields[0]!;
     const i = this.rows;
     const exp = this.expected;
-    if (exp && i + 1 > exp.rows) invalid(`${src} line ${line}: the channel has more than ${exp.rows} secret rows but the domain ${exp.domain} has ${exp.rows} points`);
-    if ((i + 1) * cols > this.maxEntries) invalid(`${src} line ${line}: more than ${i} rows x ${cols} columns is over the ${this.maxEntries}-entry limit for CSV input`);
+    if (exp && i + 1 > exp.rows)
+      invalid(`${src} line ${line}: the channel has more than ${exp.rows} secret rows but the domain ${exp.domain} has ${exp.rows} points`);
+    if ((i + 1) * cols > this.maxEntries)
+      invalid(`${src} line ${line}: more than ${i} rows x ${cols} columns is over the ${this.maxEntries}-entry limit for CSV input`);
     if ((i + 1) * cols > this.data.length) {
       const grown = new Float64Array(Math.min(Math.max(this.data.length * 2, (i + 1) * cols), this.maxEntries));
       grown.set(this.data);
@@ -390,7 +392,8 @@ export function parsePriorArg(text: string, baseDir = process.cwd(), points?: Ch
   if (p.kind === 'csv') return { kind: 'vector', values: readPriorCsv(absolute(p.file, baseDir), points) };
   if (p.kind === 'points') {
     const pp = parsePointsPriorArg(p.text, baseDir);
-    if (points && points.rows !== pp.grid.rows * pp.grid.cols) invalid(`the points prior's grid ${pp.domain} has ${pp.grid.rows * pp.grid.cols} cells but the domain ${points.domain} has ${points.rows} points`);
+    if (points && points.rows !== pp.grid.rows * pp.grid.cols)
+      invalid(`the points prior's grid ${pp.domain} has ${pp.grid.rows * pp.grid.cols} cells but the domain ${points.domain} has ${points.rows} points`);
     return pp.prior;
   }
   return p.kind === 'uniform' ? 'uniform' : p;
@@ -473,7 +476,8 @@ export function parsePointsPriorArg(text: string, baseDir = process.cwd()): Poin
     seen.add(name);
     if (name === 'box') {
       const v = value.split(',').map((s) => parseDecimal(s));
-      if (v.length !== 4 || v.some((x) => x === null)) invalid(`points prior: box= needs four numbers x0,y0,x1,y1 (west,south,east,north), got '${shortLabel(value)}'`);
+      if (v.length !== 4 || v.some((x) => x === null))
+        invalid(`points prior: box= needs four numbers x0,y0,x1,y1 (west,south,east,north), got '${shortLabel(value)}'`);
       box = v as number[];
     } else {
       const v = parseDecimal(value);
@@ -509,7 +513,9 @@ export function parsePointsPriorArg(text: string, baseDir = process.cwd()): Poin
   const total = grid.inside + grid.outside;
   const summary =
     `prior from ${total} points in ${file}: grid ${grid.rows} x ${grid.cols} of ${grid.cellKm} km cells (${grid.domainSpec}), ${grid.inside} points inside, ` +
-    (smooth > 0 ? `smoothing ${smooth} pseudo-point${smooth === 1 ? '' : 's'} per cell (no cell has probability 0)` : 'no smoothing (cells without points have probability 0; add :smooth=A)') +
+    (smooth > 0
+      ? `smoothing ${smooth} pseudo-point${smooth === 1 ? '' : 's'} per cell (no cell has probability 0)`
+      : 'no smoothing (cells without points have probability 0; add :smooth=A)') +
     (p ? `; projection: ${p.description}` : '; coordinates x,y in km');
   const outsideWarning =
     grid.outside > 0

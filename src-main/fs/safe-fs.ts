@@ -102,25 +102,37 @@ const NEW_FILE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL
 
 function syncCall(s: Step): unknown {
   switch (s.op) {
-    case 'stat': return statSync(s.path);
-    case 'lstat': return lstatSync(s.path);
-    case 'realpath': return realpathSync(s.path);
-    case 'readdir': return readdirSync(s.path);
-    case 'mkdir': return mkdirSync(s.path);
-    case 'unlink': return unlinkSync(s.path);
-    case 'access': return accessSync(s.path, constants.W_OK | constants.X_OK);
-    case 'rename': return renameSync(s.path, s.to);
-    case 'openRead': return openSync(s.path, READ_FLAGS);
-    case 'fstat': return fstatSync(s.fd as number);
-    case 'read': return readSync(s.fd as number, s.buf, 0, s.len, s.pos);
-    case 'close': return closeSync(s.fd as number);
+    case 'stat':
+      return statSync(s.path);
+    case 'lstat':
+      return lstatSync(s.path);
+    case 'realpath':
+      return realpathSync(s.path);
+    case 'readdir':
+      return readdirSync(s.path);
+    case 'mkdir':
+      return mkdirSync(s.path);
+    case 'unlink':
+      return unlinkSync(s.path);
+    case 'access':
+      return accessSync(s.path, constants.W_OK | constants.X_OK);
+    case 'rename':
+      return renameSync(s.path, s.to);
+    case 'openRead':
+      return openSync(s.path, READ_FLAGS);
+    case 'fstat':
+      return fstatSync(s.fd as number);
+    case 'read':
+      return readSync(s.fd as number, s.buf, 0, s.len, s.pos);
+    case 'close':
+      return closeSync(s.fd as number);
     case 'fsyncDir':
     case 'writeNew': {
       const fd = s.op === 'fsyncDir' ? openSync(s.path, 'r') : openSync(s.path, NEW_FILE_FLAGS, 0o644);
       try {
         if (s.op === 'writeNew') {
           const bytes = typeof s.data === 'string' ? Buffer.from(s.data, 'utf8') : s.data;
-          for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
+          for (let off = 0; off < bytes.length;) off += writeSync(fd, bytes, off, bytes.length - off);
         }
         fsyncSync(fd);
       } finally {
@@ -133,18 +145,30 @@ function syncCall(s: Step): unknown {
 
 async function asyncCall(s: Step): Promise<unknown> {
   switch (s.op) {
-    case 'stat': return fsp.stat(s.path);
-    case 'lstat': return fsp.lstat(s.path);
-    case 'realpath': return fsp.realpath(s.path);
-    case 'readdir': return fsp.readdir(s.path);
-    case 'mkdir': return fsp.mkdir(s.path);
-    case 'unlink': return fsp.unlink(s.path);
-    case 'access': return fsp.access(s.path, constants.W_OK | constants.X_OK);
-    case 'rename': return fsp.rename(s.path, s.to);
-    case 'openRead': return fsp.open(s.path, READ_FLAGS);
-    case 'fstat': return (s.fd as FileHandle).stat();
-    case 'read': return (await (s.fd as FileHandle).read(s.buf, 0, s.len, s.pos)).bytesRead;
-    case 'close': return (s.fd as FileHandle).close();
+    case 'stat':
+      return fsp.stat(s.path);
+    case 'lstat':
+      return fsp.lstat(s.path);
+    case 'realpath':
+      return fsp.realpath(s.path);
+    case 'readdir':
+      return fsp.readdir(s.path);
+    case 'mkdir':
+      return fsp.mkdir(s.path);
+    case 'unlink':
+      return fsp.unlink(s.path);
+    case 'access':
+      return fsp.access(s.path, constants.W_OK | constants.X_OK);
+    case 'rename':
+      return fsp.rename(s.path, s.to);
+    case 'openRead':
+      return fsp.open(s.path, READ_FLAGS);
+    case 'fstat':
+      return (s.fd as FileHandle).stat();
+    case 'read':
+      return (await (s.fd as FileHandle).read(s.buf, 0, s.len, s.pos)).bytesRead;
+    case 'close':
+      return (s.fd as FileHandle).close();
     case 'fsyncDir':
     case 'writeNew': {
       const fh = s.op === 'fsyncDir' ? await fsp.open(s.path, 'r') : await fsp.open(s.path, NEW_FILE_FLAGS, 0o644);
@@ -335,7 +359,12 @@ export function checkReadableFileSync(path: string, what: string, maxBytes = DEF
  * maxBytes (async: the web host checks files a job or project names before
  * any worker opens them).
  */
-export async function checkRegularFile(path: string, what: string, maxBytes = DEFAULT_MAX_READ_BYTES, opts: ReadOptions = {}): Promise<{ target: string; size: number }> {
+export async function checkRegularFile(
+  path: string,
+  what: string,
+  maxBytes = DEFAULT_MAX_READ_BYTES,
+  opts: ReadOptions = {},
+): Promise<{ target: string; size: number }> {
   const { target, st } = await runAsync(readTarget(path, what, maxBytes, opts));
   return { target, size: st.size };
 }

@@ -14,7 +14,9 @@ export function examplesDir(): string {
 export function listExamples(dir = examplesDir()): ExampleInfo[] {
   let files: string[];
   try {
-    files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+    files = readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort();
   } catch {
     return [];
   }

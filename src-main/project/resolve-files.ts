@@ -38,7 +38,12 @@ export function resolveProjectFiles(project: Project, baseDir: string): Project 
     mechanisms: project.mechanisms.map((m) => (typeof m.loss === 'string' ? { ...m, loss: parseLossArg(m.loss, baseDir) } : m)),
     analyses: project.analyses.map((a) => ('loss' in a && typeof a.loss === 'string' ? { ...a, loss: parseLossArg(a.loss, baseDir) } : a)),
     ...(project.caseStudies
-      ? { caseStudies: project.caseStudies.map((c) => { const params = resolveCaseStudyParams(c.params, baseDir); return params ? { ...c, params } : c; }) }
+      ? {
+          caseStudies: project.caseStudies.map((c) => {
+            const params = resolveCaseStudyParams(c.params, baseDir);
+            return params ? { ...c, params } : c;
+          }),
+        }
       : {}),
   };
 }

@@ -80,7 +80,10 @@ async function readCarriedFiles(request: unknown): Promise<Record<string, string
     }
     total += Buffer.byteLength(files[file]!, 'utf8');
     if (total > MAX_CARRIED_FILE_BYTES) {
-      throw new ApiError({ code: 'too-large', message: `the domain files of this job are over ${MAX_CARRIED_FILE_BYTES / 2 ** 20} MiB together, more than a job on the queue carries: run it without the queue` });
+      throw new ApiError({
+        code: 'too-large',
+        message: `the domain files of this job are over ${MAX_CARRIED_FILE_BYTES / 2 ** 20} MiB together, more than a job on the queue carries: run it without the queue`,
+      });
     }
   }
   return files;
@@ -167,7 +170,6 @@ export class QueueClient extends JobRunnerBase implements JobRunner {
     }
   }
 
-
   async submit(request: unknown): Promise<string> {
     if (this.closed) throw new ApiError({ code: 'internal', message: 'the queue client is closed' });
     const parsed = parseJobRequest(request);
@@ -176,7 +178,17 @@ export class QueueClient extends JobRunnerBase implements JobRunner {
     const req = { ...parsed.value } as typeof parsed.value & { out?: string };
     const out = (req.type === 'mechanism' || req.type === 'capacity') && req.out ? req.out : null;
     delete req.out;
-    const p: Pending = { localId: `${this.idPrefix}-${++this.seq}`, bullId: null, type: req.type, started: Date.now(), out, lp: isLpJob(parsed.value), done: false, cancelled: false, finishing: false };
+    const p: Pending = {
+      localId: `${this.idPrefix}-${++this.seq}`,
+      bullId: null,
+      type: req.type,
+      started: Date.now(),
+      out,
+      lp: isLpJob(parsed.value),
+      done: false,
+      cancelled: false,
+      finishing: false,
+    };
     this.byLocal.set(p.localId, p);
     this.emit({ kind: 'queued', jobId: p.localId, type: req.type });
     const data: JobData = { v: 1, request: encodeValue(req), ...(out ? { csv: true as const } : {}), ...(files ? { files } : {}) };
@@ -222,7 +234,6 @@ export class QueueClient extends JobRunnerBase implements JobRunner {
     }
     return true;
   }
-
 
   async close(): Promise<void> {
     if (this.closed) return;
@@ -285,7 +296,10 @@ export class QueueClient extends JobRunnerBase implements JobRunner {
   private async tick(): Promise<void> {
     if (this.lostSince !== null && Date.now() - this.lostSince > this.opts.lostAfterMs) {
       for (const p of [...this.byLocal.values()]) {
-        this.finish(p, { code: 'internal', message: `lost the connection to Redis at ${this.target.redacted} for more than ${Math.round(this.opts.lostAfterMs / 1000)} s` });
+        this.finish(p, {
+          code: 'internal',
+          message: `lost the connection to Redis at ${this.target.redacted} for more than ${Math.round(this.opts.lostAfterMs / 1000)} s`,
+        });
       }
       return;
     }

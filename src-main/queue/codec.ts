@@ -64,7 +64,10 @@ export const jobDataSchema = z.strictObject({
   /** The domain files the request names (path as written -> UTF-8 text), read by the client; at most MAX_CARRIED_FILE_BYTES together. */
   files: z
     .record(z.string().min(1).max(4096), z.string())
-    .refine((f) => Object.values(f).reduce((n, t) => n + Buffer.byteLength(t, 'utf8'), 0) <= MAX_CARRIED_FILE_BYTES, `the domain files of a queued job must be at most ${MAX_CARRIED_FILE_BYTES / 2 ** 20} MiB together`)
+    .refine(
+      (f) => Object.values(f).reduce((n, t) => n + Buffer.byteLength(t, 'utf8'), 0) <= MAX_CARRIED_FILE_BYTES,
+      `the domain files of a queued job must be at most ${MAX_CARRIED_FILE_BYTES / 2 ** 20} MiB together`,
+    )
     .optional(),
 });
 export type JobData = z.infer<typeof jobDataSchema>;
@@ -160,7 +163,6 @@ export function fileDomains(request: unknown): string[] {
   return fileDomainRefs(request).map((r) => r.spec);
 }
 
-
 /**
  * The files a job must carry, checked against what it carries: every file its
  * domains name, and nothing else. Returns the JobError to fail with, or null.
@@ -168,7 +170,11 @@ export function fileDomains(request: unknown): string[] {
 export function carriedFilesError(request: unknown, files: Readonly<Record<string, string>>): JobError | null {
   const needed = new Set(fileDomainRefs(request).map((r) => r.file));
   for (const f of needed) {
-    if (!Object.hasOwn(files, f)) return { code: 'invalid-input', message: `the domain file '${f.slice(0, 200)}' was not sent with the job: a job on the queue carries the files its domains name` };
+    if (!Object.hasOwn(files, f))
+      return {
+        code: 'invalid-input',
+        message: `the domain file '${f.slice(0, 200)}' was not sent with the job: a job on the queue carries the files its domains name`,
+      };
   }
   for (const f of Object.keys(files)) {
     if (!needed.has(f)) return { code: 'invalid-input', message: `the job carries a file its domains do not name ('${f.slice(0, 200)}')` };

@@ -43,7 +43,8 @@ export function stallSettings(env: NodeJS.ProcessEnv = process.env): { lockMs: n
     const raw = env[name];
     if (raw === undefined || raw === '') return dflt;
     const v = Number(raw);
-    if (!Number.isInteger(v) || v < min || v > max) throw new MechError('invalid-input', `${name} must be an integer from ${min} to ${max}, got '${raw.slice(0, 40)}'`);
+    if (!Number.isInteger(v) || v < min || v > max)
+      throw new MechError('invalid-input', `${name} must be an integer from ${min} to ${max}, got '${raw.slice(0, 40)}'`);
     return v;
   };
   const lockMs = int('MECHSTUDIO_QUEUE_LOCK_MS', 30_000, 1000, 3_600_000);
@@ -75,14 +76,16 @@ export function parseQueueUrl(raw: string): QueueTarget {
   }
   const secrets = [raw, decodeURIComponent(u.password), decodeURIComponent(u.username)].filter((s) => s.length >= 3);
   const redactedHead = `${u.protocol}//${u.username || u.password ? '***@' : ''}${u.host}`;
-  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw new MechError('invalid-input', `the queue URL must start with redis:// or rediss://, got ${u.protocol}//...; expected ${example}`);
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:')
+    throw new MechError('invalid-input', `the queue URL must start with redis:// or rediss://, got ${u.protocol}//...; expected ${example}`);
   if (!u.hostname) throw new MechError('invalid-input', `the queue URL has no host; expected ${example}`);
   const port = u.port === '' ? 6379 : Number(u.port);
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new MechError('invalid-input', `the queue URL's port must be 1..65535 (${redactedHead})`);
   const path = u.pathname.replace(/^\/+/, '');
   let db = 0;
   if (path !== '') {
-    if (!/^\d{1,5}$/.test(path)) throw new MechError('invalid-input', `the queue URL's database must be a number (redis://HOST:PORT/DB), got '/${path.slice(0, 20)}' (${redactedHead})`);
+    if (!/^\d{1,5}$/.test(path))
+      throw new MechError('invalid-input', `the queue URL's database must be a number (redis://HOST:PORT/DB), got '/${path.slice(0, 20)}' (${redactedHead})`);
     db = Number(path);
   }
   if (u.search || u.hash) throw new MechError('invalid-input', `the queue URL takes no ?query or #fragment (${redactedHead})`);

@@ -135,7 +135,14 @@ interface ProcessorDeps {
 }
 
 /** The BullMQ processor: validate what came off the queue, run it on the pool with its carried files, return the encoded reply. */
-function jobProcessor({ dispatcher, commands, csvDir, log, stoppers, fail }: ProcessorDeps): (job: Job, token?: string, signal?: AbortSignal) => Promise<string> {
+function jobProcessor({
+  dispatcher,
+  commands,
+  csvDir,
+  log,
+  stoppers,
+  fail,
+}: ProcessorDeps): (job: Job, token?: string, signal?: AbortSignal) => Promise<string> {
   let csvSeq = 0;
   return async (job: Job, _token?: string, signal?: AbortSignal): Promise<string> => {
     const id = job.id ?? '?';
@@ -163,7 +170,9 @@ function jobProcessor({ dispatcher, commands, csvDir, log, stoppers, fail }: Pro
       request.out = csvPath; // inlineLimit stays the client's: the reply is the one a local run gives
     }
     const t0 = Date.now();
-    log(`job ${id} ${request.type} started${job.attemptsStarted > 1 || job.stalledCounter > 0 ? ` (again: attempt ${job.attemptsStarted}, stalled ${job.stalledCounter}x)` : ''}`);
+    log(
+      `job ${id} ${request.type} started${job.attemptsStarted > 1 || job.stalledCounter > 0 ? ` (again: attempt ${job.attemptsStarted}, stalled ${job.stalledCounter}x)` : ''}`,
+    );
     let lastProgress = 0;
     let reply: WorkerReply;
     const stopper = new AbortController();
@@ -181,7 +190,10 @@ function jobProcessor({ dispatcher, commands, csvDir, log, stoppers, fail }: Pro
       });
       reply = { ok: true, result };
     } catch (e) {
-      const error: JobError = e instanceof ApiError ? { code: e.code, message: e.message, ...(e.detail ? { detail: e.detail } : {}) } : { code: 'internal', message: e instanceof Error ? e.message : String(e) };
+      const error: JobError =
+        e instanceof ApiError
+          ? { code: e.code, message: e.message, ...(e.detail ? { detail: e.detail } : {}) }
+          : { code: 'internal', message: e instanceof Error ? e.message : String(e) };
       if (error.code === 'cancelled' || signal?.aborted) {
         log(`job ${id} cancelled`);
         fail({ code: 'cancelled', message: 'job cancelled' });
@@ -199,7 +211,10 @@ function jobProcessor({ dispatcher, commands, csvDir, log, stoppers, fail }: Pro
       }
       const text = encodeReturn(reply, csv);
       if (text.length > MAX_CSV_GZ_BYTES * 1.4) {
-        fail({ code: 'too-large', message: `the result is ${(text.length / 1e6).toFixed(0)} MB even compressed, too large to return through the queue (limit ${MAX_CSV_GZ_BYTES / 1e6} MB); run this item without --queue` });
+        fail({
+          code: 'too-large',
+          message: `the result is ${(text.length / 1e6).toFixed(0)} MB even compressed, too large to return through the queue (limit ${MAX_CSV_GZ_BYTES / 1e6} MB); run this item without --queue`,
+        });
       }
       log(`job ${id} ${request.type} ${reply.ok ? 'done' : `failed (${reply.error.code})`} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
       return text;

@@ -18,4 +18,3 @@ export interface HostSession {
 
 /** Anything thrown by a handler as a serialisable JobError: the protocol's one conversion. */
 export { toJobError } from '../../src-shared/protocol/errors';
-

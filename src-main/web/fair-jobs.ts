@@ -109,10 +109,16 @@ export class FairJobs {
     const entries = requestEntries(request);
     if (q.inFlight >= this.perSession) {
       if (q.waiting.length >= this.maxQueued) {
-        throw new ApiError({ code: 'too-large', message: `this session already has ${q.waiting.length} jobs waiting (limit ${this.maxQueued}): wait for some to finish or cancel them` });
+        throw new ApiError({
+          code: 'too-large',
+          message: `this session already has ${q.waiting.length} jobs waiting (limit ${this.maxQueued}): wait for some to finish or cancel them`,
+        });
       }
       if (q.queuedEntries + entries > this.maxEntries) {
-        throw new ApiError({ code: 'too-large', message: `the jobs waiting in this session already hold ${q.queuedEntries} array entries (limit ${this.maxEntries}): wait for some to finish or cancel them` });
+        throw new ApiError({
+          code: 'too-large',
+          message: `the jobs waiting in this session already hold ${q.queuedEntries} array entries (limit ${this.maxEntries}): wait for some to finish or cancel them`,
+        });
       }
     }
     const job: FairJob = { id: `job-${++this.seq}`, session, request, entries, cancelled: false };

@@ -146,7 +146,11 @@ async function redactForFiles(err: JobError, refs: DomainFileRef[]): Promise<Job
     const text = await readRegularFile(r.file, 'domain file', MAX_DOMAIN_FILE_BYTES, REFUSE_SYSTEM_FS).catch(() => null);
     if (text !== null) contents.push(text);
   }
-  return redactJobError(err, refs.flatMap((r) => [r.spec, r.file, r.spec.slice(r.spec.indexOf(':') + 1).trim()]), contents);
+  return redactJobError(
+    err,
+    refs.flatMap((r) => [r.spec, r.file, r.spec.slice(r.spec.indexOf(':') + 1).trim()]),
+    contents,
+  );
 }
 
 /**
@@ -371,7 +375,11 @@ export class MechStudioHost implements ApiHost {
    * back (at most MAX_APP_RELEASED_ROWS) for the page's chart.
    */
   private async exportApply(req: Extract<ParsedExportRequest, { kind: 'apply' }>): Promise<ExportResult> {
-    if (req.secrets.length > MAX_APP_SECRETS_CHARS) fail('too-large', `apply: the secrets CSV has ${req.secrets.length} characters, over the app's limit of ${MAX_APP_SECRETS_CHARS}; use mechstudio apply for larger files (it streams)`);
+    if (req.secrets.length > MAX_APP_SECRETS_CHARS)
+      fail(
+        'too-large',
+        `apply: the secrets CSV has ${req.secrets.length} characters, over the app's limit of ${MAX_APP_SECRETS_CHARS}; use mechstudio apply for larger files (it streams)`,
+      );
     const path = await this.pathOrDialog(req.path, 'CSV path', (d) => d.saveFile('released.csv', [{ name: 'CSV', extensions: ['csv'] }]));
     if (path === null) return { files: [] };
     if (!this.opts.store.runApply) fail('internal', 'apply is not available');

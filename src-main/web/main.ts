@@ -40,8 +40,16 @@ export function appVersion(): string {
  * The app's job runner: the local pool, switchable at run time to a queue by the settings (queue.* API);
  * `queue` (--queue / MECHSTUDIO_QUEUE) connects at start, and an unreachable one fails the start with one line.
  */
-export async function appRunner(opts: { threads?: number; queue?: string; configDir: string; workerFile?: string }): Promise<{ runner: SwitchableRunner; settings: QueueSettings }> {
-  const local = new Dispatcher({ ...(opts.threads !== undefined ? { threads: opts.threads } : {}), ...(opts.workerFile !== undefined ? { workerFile: opts.workerFile } : {}) });
+export async function appRunner(opts: {
+  threads?: number;
+  queue?: string;
+  configDir: string;
+  workerFile?: string;
+}): Promise<{ runner: SwitchableRunner; settings: QueueSettings }> {
+  const local = new Dispatcher({
+    ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
+    ...(opts.workerFile !== undefined ? { workerFile: opts.workerFile } : {}),
+  });
   const runner = new SwitchableRunner(local);
   const settings = new QueueSettings({ runner, configDir: opts.configDir });
   try {
@@ -53,7 +61,9 @@ export async function appRunner(opts: { threads?: number; queue?: string; config
   return { runner, settings };
 }
 
-export async function startWebApp(opts: { port?: number; threads?: number; configDir?: string; build?: boolean; log?: (s: string) => void; queue?: string } = {}): Promise<WebApp> {
+export async function startWebApp(
+  opts: { port?: number; threads?: number; configDir?: string; build?: boolean; log?: (s: string) => void; queue?: string } = {},
+): Promise<WebApp> {
   if (opts.build !== false) await ensureRendererBuilt(ROOT, opts.log);
   const configDir = opts.configDir ?? defaultConfigDir();
   const { runner, settings } = await appRunner({ ...opts, configDir });
@@ -99,7 +109,8 @@ if (isMain) {
     .then((app) => {
       console.log(`Mechanism Studio (web mode) is running at ${app.server.url}  (Ctrl+C to stop)`);
       void app.settings.status().then((st) => {
-        if (st.runner === 'queue') console.log(`jobs run on the queue at ${st.url} (start workers with: mechstudio worker --queue URL; switch in the app's Settings)`);
+        if (st.runner === 'queue')
+          console.log(`jobs run on the queue at ${st.url} (start workers with: mechstudio worker --queue URL; switch in the app's Settings)`);
         if (st.problem) console.log(st.problem);
       });
       const stop = (): void => void app.close().then(() => process.exit(0));

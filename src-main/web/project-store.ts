@@ -167,7 +167,10 @@ export async function writeProjectSafely(path: string, project: ProjectInput): P
   await writeFileAtomicAsync(path, JSON.stringify(project, null, 2) + '\n', 'project');
 }
 
-export function createProjectStore(dispatcher: JobRunner, opts: { examplesDir: string; configDir: string }): ProjectStore & {
+export function createProjectStore(
+  dispatcher: JobRunner,
+  opts: { examplesDir: string; configDir: string },
+): ProjectStore & {
   examples(): ExampleInfo[];
   loadExample(name: string): ProjectInput;
   recent(): RecentProject[];

@@ -15,7 +15,8 @@ export function analysisProblems(a: Analysis, project: ProjectInput): string[] {
     } else if (!Number.isFinite(v) || v <= 0) out.push(`${what} must be more than 0 (it is ${v})`);
   };
   if ('domain' in a && !project.domains.some((d) => d.id === a.domain)) out.push(`the domain '${a.domain}' no longer exists: pick another`);
-  if ('mechanism' in a && !(project.mechanisms ?? []).some((m) => m.id === a.mechanism)) out.push(`the mechanism '${a.mechanism}' no longer exists: pick another`);
+  if ('mechanism' in a && !(project.mechanisms ?? []).some((m) => m.id === a.mechanism))
+    out.push(`the mechanism '${a.mechanism}' no longer exists: pick another`);
   switch (a.type) {
     case 'sweep':
       eps(a.from, 'ε from');
@@ -28,7 +29,8 @@ export function analysisProblems(a: Analysis, project: ProjectInput): string[] {
       eps(a.from, 'ε from', true);
       eps(a.to, 'ε to', true);
       eps(a.step, 'step', true);
-      if (a.from !== undefined && a.to !== undefined && a.from > 0 && a.to > 0 && !(a.from < a.to)) out.push(`ε from (${a.from}) must be smaller than ε to (${a.to})`);
+      if (a.from !== undefined && a.to !== undefined && a.from > 0 && a.to > 0 && !(a.from < a.to))
+        out.push(`ε from (${a.from}) must be smaller than ε to (${a.to})`);
       break;
     case 'capacity':
     case 'vertices':

@@ -28,7 +28,11 @@ function layout(rows: string[][]): { labels: string[]; cells: string[][] } | Met
     rows = rows.slice(1);
   }
   const n = rows.length;
-  if (n === 0) return { ok: false, error: 'no rows of distances found: paste a header of labels (after an empty first cell) and one row per point, e.g. “,a,b” then “a,0,1” and “b,1,0”' };
+  if (n === 0)
+    return {
+      ok: false,
+      error: 'no rows of distances found: paste a header of labels (after an empty first cell) and one row per point, e.g. “,a,b” then “a,0,1” and “b,1,0”',
+    };
   const hasRowLabels = labels !== null || rows.some((r) => r.length === n + 1);
   if (labels === null) labels = hasRowLabels ? rows.map((r) => r[0]!) : rows.map((_, i) => String(i));
   if (labels.length !== n) return { ok: false, error: `the header has ${labels.length} labels but there are ${n} rows: the matrix must be square` };
@@ -46,7 +50,8 @@ export function parseMetricCsv(text: string): MetricParse {
   const d: number[] = new Array(n * n);
   for (let i = 0; i < n; i++) {
     const row = cells[i]!;
-    if (row.length !== n) return { ok: false, error: `row ${i + 1} (${labels[i]}) has ${row.length} distances, expected ${n}: the matrix must be square`, row: i };
+    if (row.length !== n)
+      return { ok: false, error: `row ${i + 1} (${labels[i]}) has ${row.length} distances, expected ${n}: the matrix must be square`, row: i };
     for (let j = 0; j < n; j++) {
       const v = parseDistance(row[j]!);
       if (!v.ok) return { ok: false, error: `row ${labels[i]}, column ${labels[j]}: '${row[j]}' is not a number`, row: i, col: j };

@@ -97,16 +97,25 @@ export function answerGraph(f: DatabaseFields): AnswerGraph {
       return { domain, nodes: f.values, edges: (f.values * (f.values - 1)) / 2, adjacency: 'clique: one record can move the answer to any value' };
     }
     case 'most':
-      return { domain: `argmax:${f.values},${u}`, nodes: f.values, edges: (f.values * (f.values - 1)) / 2, adjacency: 'clique: any category can overtake any other' };
+      return {
+        domain: `argmax:${f.values},${u}`,
+        nodes: f.values,
+        edges: (f.values * (f.values - 1)) / 2,
+        adjacency: 'clique: any category can overtake any other',
+      };
     case 'none': {
       const v = f.values + (f.absent ? 1 : 0);
       const nodes = v ** u;
       const domain = `db:${u},${f.values}${f.metric === 'hamming' ? '' : `:metric=${f.metric}`}${f.absent ? ':absent' : ''}`;
-      if (f.metric === 'hamming')
-        return { domain, nodes, edges: (nodes * u * (v - 1)) / 2, adjacency: 'databases differing in one individual' };
+      if (f.metric === 'hamming') return { domain, nodes, edges: (nodes * u * (v - 1)) / 2, adjacency: 'databases differing in one individual' };
       if (f.metric === 'max')
         return { domain, nodes, edges: ((3 * v - 2) ** u - v ** u) / 2, adjacency: 'every individual moves by at most one value (d∞ graph)' };
-      return { domain, nodes, edges: u * (v - 1) * v ** (u - 1), adjacency: `one individual moves by one value (${f.metric === 'normalised' ? 'Manhattan / diam V' : 'Manhattan d1'})` };
+      return {
+        domain,
+        nodes,
+        edges: u * (v - 1) * v ** (u - 1),
+        adjacency: `one individual moves by one value (${f.metric === 'normalised' ? 'Manhattan / diam V' : 'Manhattan d1'})`,
+      };
     }
   }
 }

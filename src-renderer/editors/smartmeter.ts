@@ -36,9 +36,27 @@ export interface TraceData {
 export const MAX_READINGS = 10_000;
 
 const UNIT_WORDS: Record<string, string> = {
-  w: 'W', watt: 'W', watts: 'W', kw: 'kW', kilowatt: 'kW', kilowatts: 'kW', mw: 'MW',
-  wh: 'Wh', kwh: 'kWh', mwh: 'MWh', a: 'A', amps: 'A', amperes: 'A', v: 'V', volts: 'V', va: 'VA', kva: 'kVA',
-  l: 'L', litres: 'L', liters: 'L', m3: 'm³',
+  w: 'W',
+  watt: 'W',
+  watts: 'W',
+  kw: 'kW',
+  kilowatt: 'kW',
+  kilowatts: 'kW',
+  mw: 'MW',
+  wh: 'Wh',
+  kwh: 'kWh',
+  mwh: 'MWh',
+  a: 'A',
+  amps: 'A',
+  amperes: 'A',
+  v: 'V',
+  volts: 'V',
+  va: 'VA',
+  kva: 'kVA',
+  l: 'L',
+  litres: 'L',
+  liters: 'L',
+  m3: 'm³',
 };
 
 /** The unit named by a value column's header: "power (W)", "energy [kWh]", "consumption_kWh", "watts". */
@@ -98,7 +116,8 @@ export function parseTraceCsv(text: string): ({ ok: true } & TraceData) | { ok: 
       }
       return { ok: false, error: `line ${line}: '${cell}' is not a number` };
     }
-    if (values.length >= MAX_READINGS) return { ok: false, error: `more than ${MAX_READINGS} readings; at most ${MAX_READINGS} (aggregate the trace, e.g. to minutes)` };
+    if (values.length >= MAX_READINGS)
+      return { ok: false, error: `more than ${MAX_READINGS} readings; at most ${MAX_READINGS} (aggregate the trace, e.g. to minutes)` };
     values.push(v);
     if (withTime === undefined) withTime = parts.length >= 2;
     if (withTime) {
@@ -233,7 +252,8 @@ export function sampleNoisy(levels: number[], channel: ArrayLike<number>, n: num
 export const MAX_LEVELS = 64;
 export function levelsProblem(levels: number): string | null {
   if (!Number.isFinite(levels) || !Number.isInteger(levels)) return `Quantisation levels must be a whole number from 2 to ${MAX_LEVELS}.`;
-  if (levels < 2) return `${levels} level${levels === 1 ? '' : 's'}: a trace needs at least 2 quantisation levels (with ${levels === 1 ? 'one level every reading is the same value' : 'no level there is nothing to release'}). Enter a number from 2 to ${MAX_LEVELS}.`;
+  if (levels < 2)
+    return `${levels} level${levels === 1 ? '' : 's'}: a trace needs at least 2 quantisation levels (with ${levels === 1 ? 'one level every reading is the same value' : 'no level there is nothing to release'}). Enter a number from 2 to ${MAX_LEVELS}.`;
   if (levels > MAX_LEVELS) return `${levels} levels: at most ${MAX_LEVELS} quantisation levels.`;
   return null;
 }
@@ -270,7 +290,12 @@ export function blindMae(truth: ArrayLike<number>, t: { min: number; step: numbe
  * released reading says almost nothing about the true one. `needed` is the
  * eps (as entered, before splitting over the readings) that reaches e^1.
  */
-export function noiseWarning(eps: number, readings: number, levels: number, metric: 'd1' | 'dinf'): { perReading: number; spread: number; needed: number } | null {
+export function noiseWarning(
+  eps: number,
+  readings: number,
+  levels: number,
+  metric: 'd1' | 'dinf',
+): { perReading: number; spread: number; needed: number } | null {
   const perReading = perReadingEpsilon(eps, readings, metric);
   const spread = perReading * (levels - 1);
   if (spread >= 1) return null;
@@ -285,7 +310,13 @@ export function noiseWarning(eps: number, readings: number, levels: number, metr
  * line instead of a solid block of overdrawn steps; zoomed in far enough
  * (at most `buckets` readings), every reading is its own bucket.
  */
-export function envelope(x: ArrayLike<number>, y: ArrayLike<number>, lo: number, hi: number, buckets: number): { x: Float64Array; min: Float64Array; max: Float64Array; mean: Float64Array } {
+export function envelope(
+  x: ArrayLike<number>,
+  y: ArrayLike<number>,
+  lo: number,
+  hi: number,
+  buckets: number,
+): { x: Float64Array; min: Float64Array; max: Float64Array; mean: Float64Array } {
   lo = Math.max(0, Math.floor(lo));
   hi = Math.min(y.length, Math.ceil(hi));
   const n = Math.max(0, hi - lo);

@@ -4,14 +4,7 @@
  * path /api) speaking the BridgeCall / BridgeReply / BridgePush frames of
  * src-shared/protocol/api.ts.
  */
-import {
-  ApiError,
-  apiOverCall,
-  type BridgeCall,
-  type BridgePush,
-  type BridgeReply,
-  type MechStudioApi,
-} from '../../src-shared/protocol/api';
+import { ApiError, apiOverCall, type BridgeCall, type BridgePush, type BridgeReply, type MechStudioApi } from '../../src-shared/protocol/api';
 import type { JobEvent } from '../../src-shared/protocol/messages';
 
 declare global {

@@ -22,7 +22,10 @@ export function charts(): typeof Chart {
  * parent exports it as PNG); the chart is destroyed, and null reported, when
  * the component goes. Call during component initialisation.
  */
-export function ownedChart(onchart: () => ((c: Chart | null) => void) | undefined): { readonly current: Chart | null; draw(canvas: HTMLCanvasElement, make: (canvas: HTMLCanvasElement) => Chart): Chart } {
+export function ownedChart(onchart: () => ((c: Chart | null) => void) | undefined): {
+  readonly current: Chart | null;
+  draw(canvas: HTMLCanvasElement, make: (canvas: HTMLCanvasElement) => Chart): Chart;
+} {
   let chart: Chart | null = null;
   onDestroy(() => {
     chart?.destroy();

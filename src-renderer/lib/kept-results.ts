@@ -111,7 +111,11 @@ export const MAX_KEPT_BYTES = 12 * 2 ** 20;
  * (LPs, then other mechanisms, then the rest) while they fit MAX_KEPT_BYTES;
  * `skipped` names those left out.
  */
-export function keptResults(project: ProjectInput, held: Record<string, HeldResult | undefined>, maxBytes = MAX_KEPT_BYTES): { results: Record<string, KeptResult>; skipped: string[] } {
+export function keptResults(
+  project: ProjectInput,
+  held: Record<string, HeldResult | undefined>,
+  maxBytes = MAX_KEPT_BYTES,
+): { results: Record<string, KeptResult>; skipped: string[] } {
   const rank = (key: string): number => {
     const m = (project.mechanisms ?? []).find((x) => x.id === key);
     if (m) return m.kind === 'optimal' ? 0 : 1;
@@ -140,7 +144,11 @@ export function keptResults(project: ProjectInput, held: Record<string, HeldResu
 }
 
 /** The project as saved: its items plus the kept results (none when there are none). */
-export function projectWithResults(project: ProjectInput, held: Record<string, HeldResult | undefined>, maxBytes = MAX_KEPT_BYTES): { project: ProjectInput; skipped: string[] } {
+export function projectWithResults(
+  project: ProjectInput,
+  held: Record<string, HeldResult | undefined>,
+  maxBytes = MAX_KEPT_BYTES,
+): { project: ProjectInput; skipped: string[] } {
   const text = JSON.stringify(project);
   const copy = JSON.parse(text) as ProjectInput;
   delete copy.results;

@@ -75,7 +75,8 @@ export function parseLpText(t: LpText): { ok: true; fields: LpFields } | { ok: f
   const s = num(t.timeLimit);
   if (s !== null) {
     if (!(s > 0)) errors.timeLimit = 'the time limit must be a number of seconds above 0 (leave it empty for no limit)';
-    else if (s > MAX_LP_TIME_LIMIT_SECONDS) errors.timeLimit = `the time limit can be at most ${MAX_LP_TIME_LIMIT_SECONDS} s (a week); leave it empty for no limit`;
+    else if (s > MAX_LP_TIME_LIMIT_SECONDS)
+      errors.timeLimit = `the time limit can be at most ${MAX_LP_TIME_LIMIT_SECONDS} s (a week); leave it empty for no limit`;
     else fields.timeLimitSeconds = s;
   }
   const g = num(t.gapPercent);

@@ -55,7 +55,30 @@ export const PRIOR_CONTOUR_LEVELS = [0.2, 0.5, 0.8];
  * (x = column, y = row, centres at integers). Saddles draw both segments.
  */
 export function contourSegments(rows: number, cols: number, values: ArrayLike<number>, level: number): number[][] {
-  const TABLE: number[][][] = [[], [[3, 2]], [[2, 1]], [[3, 1]], [[0, 1]], [[3, 0], [2, 1]], [[0, 2]], [[3, 0]], [[3, 0]], [[0, 2]], [[0, 1], [3, 2]], [[0, 1]], [[3, 1]], [[2, 1]], [[3, 2]], []];
+  const TABLE: number[][][] = [
+    [],
+    [[3, 2]],
+    [[2, 1]],
+    [[3, 1]],
+    [[0, 1]],
+    [
+      [3, 0],
+      [2, 1],
+    ],
+    [[0, 2]],
+    [[3, 0]],
+    [[3, 0]],
+    [[0, 2]],
+    [
+      [0, 1],
+      [3, 2],
+    ],
+    [[0, 1]],
+    [[3, 1]],
+    [[2, 1]],
+    [[3, 2]],
+    [],
+  ];
   const out: number[][] = [];
   const v = (r: number, c: number): number => values[r * cols + c] ?? 0;
   const t = (a: number, b: number): number => (b === a ? 0.5 : Math.min(1, Math.max(0, (level - a) / (b - a))));

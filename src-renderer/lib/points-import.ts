@@ -44,8 +44,13 @@ export function importPoints(text: string, name: string, opts: PointsImportOptio
   }
   const grid = pointsToGrid(pts, { cellKm: opts.cellKm, smoothing: opts.smoothing, ...(box ? { box } : {}) });
   const outside =
-    grid.outside > 0 ? `; ${grid.outside} outside the box, not counted (first at line${grid.outsideLines.length > 1 ? 's' : ''} ${grid.outsideLines.join(', ')})` : '; none outside the box';
-  const smooth = grid.smoothing > 0 ? `smoothing ${grid.smoothing} pseudo-points per cell: no cell has probability 0` : 'no smoothing: cells without points have probability 0';
+    grid.outside > 0
+      ? `; ${grid.outside} outside the box, not counted (first at line${grid.outsideLines.length > 1 ? 's' : ''} ${grid.outsideLines.join(', ')})`
+      : '; none outside the box';
+  const smooth =
+    grid.smoothing > 0
+      ? `smoothing ${grid.smoothing} pseudo-points per cell: no cell has probability 0`
+      : 'no smoothing: cells without points have probability 0';
   const proj = grid.projection ? `; ${grid.projection.description}` : '; coordinates x,y in km';
   return { grid, report: `${k} points onto ${grid.rows} × ${grid.cols} cells of ${grid.cellKm} km: ${grid.inside} inside${outside}; ${smooth}${proj}.` };
 }

@@ -105,7 +105,7 @@ export function mechanismRequest(project: ProjectInput, m: ProjectMechanismIn): 
 export type MechanismSpecIn = NonNullable<Extract<JobRequest, { type: 'measure' }>['mechanism']>;
 export function mechanismSpec(project: ProjectInput, m: ProjectMechanismIn): MechanismSpecIn {
   const { type: _t, inlineLimit: _l, keepChannel: _k, out: _o, ...spec } = mechanismRequest(project, m);
-  void _t, void _l, void _k, void _o;
+  (void _t, void _l, void _k, void _o);
   return spec;
 }
 
@@ -204,9 +204,12 @@ export type ProjectCaseStudyIn = NonNullable<ProjectInput['caseStudies']>[number
 /** The case-study job of a project entry (its csv:FILE parameters were resolved when the project was opened). */
 export function caseStudyRequest(c: ProjectCaseStudyIn): Extract<JobRequest, { type: 'case-study' }> {
   for (const [k, v] of Object.entries(c.params ?? {})) {
-    if (typeof v === 'string' && v.startsWith('csv:')) throw new Error(`case-study parameter '${k}' (${v}) refers to a file; open the project from disk so the app can read it`);
+    if (typeof v === 'string' && v.startsWith('csv:'))
+      throw new Error(`case-study parameter '${k}' (${v}) refers to a file; open the project from disk so the app can read it`);
   }
-  return c.params ? { type: 'case-study', study: c.study, params: JSON.parse(JSON.stringify(c.params)) as typeof c.params } : { type: 'case-study', study: c.study };
+  return c.params
+    ? { type: 'case-study', study: c.study, params: JSON.parse(JSON.stringify(c.params)) as typeof c.params }
+    : { type: 'case-study', study: c.study };
 }
 
 // ---------- deleting items ----------
@@ -272,7 +275,8 @@ export function planDeletion(project: ProjectInput, kind: ItemKind, id: string):
   push('mechanism', mechs);
   push('analysis', analyses);
   const detach: DetachRef[] = [];
-  for (const m of mechs) if (!gone.mechanism.has(m.id) && m.prior !== undefined && gone.prior.has(m.prior)) detach.push({ kind: 'mechanism', id: m.id, field: 'prior' });
+  for (const m of mechs)
+    if (!gone.mechanism.has(m.id) && m.prior !== undefined && gone.prior.has(m.prior)) detach.push({ kind: 'mechanism', id: m.id, field: 'prior' });
   for (const a of analyses) {
     if (gone.analysis.has(a.id) || a.type === 'regular') continue;
     if ('prior' in a && a.prior !== undefined && gone.prior.has(a.prior)) detach.push({ kind: 'analysis', id: a.id, field: 'prior' });
@@ -310,7 +314,8 @@ export function deletionGroups(plan: DeletionPlan): { effect: 'deleted' | 'unifo
   };
   add('deleted', plan.cascade);
   add('uniform-prior', plan.detach);
-  for (const g of out) g.label = g.ids.length === 1 ? KIND_NOUN[g.kind] : g.kind === 'analysis' ? 'analyses' : g.kind === 'caseStudy' ? 'case studies' : `${KIND_NOUN[g.kind]}s`;
+  for (const g of out)
+    g.label = g.ids.length === 1 ? KIND_NOUN[g.kind] : g.kind === 'analysis' ? 'analyses' : g.kind === 'caseStudy' ? 'case studies' : `${KIND_NOUN[g.kind]}s`;
   return out;
 }
 
@@ -320,7 +325,12 @@ export function describeDeletion(plan: DeletionPlan): string | null {
   const names = (refs: ItemRef[]): string => {
     const by = new Map<ItemKind, string[]>();
     for (const r of refs) by.set(r.kind, [...(by.get(r.kind) ?? []), `‘${r.id}’`]);
-    return [...by].map(([k, ids]) => `${ids.length === 1 ? KIND_NOUN[k] : k === 'analysis' ? 'analyses' : k === 'caseStudy' ? 'case studies' : `${KIND_NOUN[k]}s`} ${ids.join(', ')}`).join('; ');
+    return [...by]
+      .map(
+        ([k, ids]) =>
+          `${ids.length === 1 ? KIND_NOUN[k] : k === 'analysis' ? 'analyses' : k === 'caseStudy' ? 'case studies' : `${KIND_NOUN[k]}s`} ${ids.join(', ')}`,
+      )
+      .join('; ');
   };
   const parts: string[] = [];
   if (plan.cascade.length) parts.push(`It also deletes what depends on it: ${names(plan.cascade)}.`);
@@ -381,7 +391,10 @@ export function duplicateItem(project: ProjectInput, kind: ItemKind, id: string)
   const i = list.findIndex((x) => x.id === id);
   if (i < 0) throw new Error(`there is no ${KIND_NOUN[kind]} '${id}'`);
   const copy = JSON.parse(JSON.stringify(list[i])) as { id: string; name?: string };
-  copy.id = uniqueId(`${id}-copy`, list.map((x) => x.id));
+  copy.id = uniqueId(
+    `${id}-copy`,
+    list.map((x) => x.id),
+  );
   if (kind === 'domain') copy.name = `${copy.name ?? id} (copy)`;
   list.splice(i + 1, 0, copy);
   return copy.id;

@@ -9,7 +9,20 @@ import type { JobError } from '../../src-shared/protocol/common';
 import type { JobRequest } from '../../src-shared/protocol/requests';
 import type { CheckResult, JobResult, MechanismResult, RowsResult } from '../../src-shared/protocol/results';
 import type { ProjectInput } from '../../src-shared/protocol/project';
-import { analysisRequest, applyDeletion, caseStudyRequest, channelSource, duplicateItem, epsText, mechanismRequest, newProject, renameItem, type ChannelSource, type DeletionPlan, type ItemKind } from './project-model';
+import {
+  analysisRequest,
+  applyDeletion,
+  caseStudyRequest,
+  channelSource,
+  duplicateItem,
+  epsText,
+  mechanismRequest,
+  newProject,
+  renameItem,
+  type ChannelSource,
+  type DeletionPlan,
+  type ItemKind,
+} from './project-model';
 import { isExpensive, itemHash, projectWithResults, restoreResults } from './kept-results';
 import { History } from './history';
 
@@ -232,7 +245,17 @@ export class AppState {
     this.refreshStale();
     this.syncHistory();
     const s = this.selection;
-    const items = s ? (s.kind === 'caseStudy' ? (p.caseStudies ?? []) : s.kind === 'domain' ? p.domains : s.kind === 'prior' ? (p.priors ?? []) : s.kind === 'mechanism' ? (p.mechanisms ?? []) : (p.analyses ?? [])) : [];
+    const items = s
+      ? s.kind === 'caseStudy'
+        ? (p.caseStudies ?? [])
+        : s.kind === 'domain'
+          ? p.domains
+          : s.kind === 'prior'
+            ? (p.priors ?? [])
+            : s.kind === 'mechanism'
+              ? (p.mechanisms ?? [])
+              : (p.analyses ?? [])
+      : [];
     if (!s || !items.some((x) => x.id === s.id)) this.selection = this.defaultSelection();
     this.autosave();
   }
@@ -267,7 +290,8 @@ export class AppState {
     const ids = new Set<string>([id]);
     if (kind === 'domain' || kind === 'prior') {
       for (const m of p.mechanisms ?? []) if ((kind === 'domain' ? m.domain : m.prior) === id) ids.add(m.id);
-      for (const a of p.analyses ?? []) if ((kind === 'domain' && 'domain' in a && a.domain === id) || (kind === 'prior' && 'prior' in a && a.prior === id)) ids.add(a.id);
+      for (const a of p.analyses ?? [])
+        if ((kind === 'domain' && 'domain' in a && a.domain === id) || (kind === 'prior' && 'prior' in a && a.prior === id)) ids.add(a.id);
     }
     for (const a of p.analyses ?? []) if ('mechanism' in a && ids.has(a.mechanism)) ids.add(a.id);
     for (const x of ids) {
@@ -278,7 +302,8 @@ export class AppState {
         if (r.status === 'error') {
           if (now !== r.hash) delete this.results[x];
         } else r.stale = now !== r.hash;
-      } else if (r.status === 'error') delete this.results[x]; // an error about inputs that changed is not shown for the new ones
+      } else if (r.status === 'error')
+        delete this.results[x]; // an error about inputs that changed is not shown for the new ones
       else r.stale = true;
     }
   }
@@ -334,7 +359,9 @@ export class AppState {
         if (r) r.jobId = jobId;
       })) as MechanismResult;
       // the construction as it was sent (later edits make the result stale, not its views different)
-      const source: ChannelSource | undefined = !res.exists ? undefined : (sentSpec ?? (res.channelRef !== undefined ? { channelRef: res.channelRef } : undefined));
+      const source: ChannelSource | undefined = !res.exists
+        ? undefined
+        : (sentSpec ?? (res.channelRef !== undefined ? { channelRef: res.channelRef } : undefined));
       this.put(gen, id, { status: 'done', result: res, hash, computedAt: new Date().toISOString(), ...(source ? { source } : {}) });
       this.refreshOne(id);
       // The privacy check runs in the engine on the mechanism's construction (planar Laplace by its grid offsets)
@@ -459,7 +486,18 @@ export class AppState {
     }
     for (const d of plan.detach) this.invalidate(d.kind === 'mechanism' ? 'mechanism' : 'analysis', d.id);
     const s = this.selection;
-    const stillThere = s && (s.kind === 'caseStudy' ? (this.project.caseStudies ?? []) : s.kind === 'domain' ? this.project.domains : s.kind === 'prior' ? (this.project.priors ?? []) : s.kind === 'mechanism' ? (this.project.mechanisms ?? []) : (this.project.analyses ?? [])).some((x) => x.id === s.id);
+    const stillThere =
+      s &&
+      (s.kind === 'caseStudy'
+        ? (this.project.caseStudies ?? [])
+        : s.kind === 'domain'
+          ? this.project.domains
+          : s.kind === 'prior'
+            ? (this.project.priors ?? [])
+            : s.kind === 'mechanism'
+              ? (this.project.mechanisms ?? [])
+              : (this.project.analyses ?? [])
+      ).some((x) => x.id === s.id);
     if (!stillThere) this.selection = this.defaultSelection();
     this.markDirty();
   }

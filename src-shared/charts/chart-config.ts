@@ -64,7 +64,9 @@ export function chartConfig(spec: ChartSpec): ChartConfiguration {
     plugins: {
       title: { display: true, text: spec.title, font: { size: 16 } },
       // notes under the title: why a curve has no point somewhere (never only in a tooltip)
-      ...(spec.notes?.length ? { subtitle: { display: true, text: wrapLines(spec.notes, 110), color: '#8a4b08', font: { size: 12 }, padding: { bottom: 8 } } } : {}),
+      ...(spec.notes?.length
+        ? { subtitle: { display: true, text: wrapLines(spec.notes, 110), color: '#8a4b08', font: { size: 12 }, padding: { bottom: 8 } } }
+        : {}),
       legend: {
         display: spec.series.length > 1 || spec.type === 'line',
         position: 'bottom' as const,
@@ -92,7 +94,11 @@ export function chartConfig(spec: ChartSpec): ChartConfiguration {
         ...common,
         scales: {
           x: { title: { display: true, text: spec.xLabel }, ticks: { autoSkip: false, maxRotation: 30, minRotation: 0 } },
-          y: { title: { display: true, text: spec.yLabel }, ...(spec.yMin !== undefined ? { min: spec.yMin } : {}), ...(spec.yMax !== undefined ? { max: spec.yMax } : {}) },
+          y: {
+            title: { display: true, text: spec.yLabel },
+            ...(spec.yMin !== undefined ? { min: spec.yMin } : {}),
+            ...(spec.yMax !== undefined ? { max: spec.yMax } : {}),
+          },
         },
       },
     };
@@ -135,4 +141,3 @@ export function chartConfig(spec: ChartSpec): ChartConfiguration {
     },
   };
 }
-

@@ -22,11 +22,27 @@ export function compareColumns(unit: string): CompareColumn[] {
   return [
     { key: 'label', title: 'mechanism', help: 'the construction (and whether its outputs are remapped for the chosen loss)' },
     { key: 'expectedDistance', title: `expected distance (${u})`, help: 'mean distance between the true and the reported location, under the prior' },
-    { key: 'expectedDistanceRemapped', title: `with remap (${u})`, help: 'mean distance after the best remap of the reports for the distance loss (post-processing: privacy unchanged)' },
+    {
+      key: 'expectedDistanceRemapped',
+      title: `with remap (${u})`,
+      help: 'mean distance after the best remap of the reports for the distance loss (post-processing: privacy unchanged)',
+    },
     { key: 'pTrue', title: 'P(true cell reported)', help: 'probability that the reported cell is the true one, under the prior' },
-    { key: 'leakageBits', title: 'leakage (bits)', help: 'min-entropy leakage: how much a one-guess attacker gains, log2 of the posterior over the prior vulnerability' },
-    { key: 'effectiveEpsilon', title: `effective ε per ${unit === 'd' ? 'unit' : unit}`, help: 'largest ln(C[x][y] / C[x′][y]) / d(x, x′) of the channel as stored' },
-    { key: 'betterThanPlanarLaplacePct', title: 'vs planar Laplace', help: 'how much smaller the expected distance is than planar Laplace’s at the same ε and prior' },
+    {
+      key: 'leakageBits',
+      title: 'leakage (bits)',
+      help: 'min-entropy leakage: how much a one-guess attacker gains, log2 of the posterior over the prior vulnerability',
+    },
+    {
+      key: 'effectiveEpsilon',
+      title: `effective ε per ${unit === 'd' ? 'unit' : unit}`,
+      help: 'largest ln(C[x][y] / C[x′][y]) / d(x, x′) of the channel as stored',
+    },
+    {
+      key: 'betterThanPlanarLaplacePct',
+      title: 'vs planar Laplace',
+      help: 'how much smaller the expected distance is than planar Laplace’s at the same ε and prior',
+    },
   ];
 }
 
@@ -104,7 +120,20 @@ export function compareCsv(r: CompareResult): string {
     `# compare: ${r.domain}, eps ${r.epsilon} per ${d}, loss ${r.loss}; planar Laplace baseline ${r.baseline ?? 'none'} ${d}`,
     header.join(','),
     ...r.rows.map((x) =>
-      [x.label, x.kind, x.remap, x.exists, x.expectedDistance, x.expectedDistanceRemapped, x.pTrue, x.leakageBits, x.effectiveEpsilon, x.guaranteedEpsilon, x.betterThanPlanarLaplacePct, x.note ?? null]
+      [
+        x.label,
+        x.kind,
+        x.remap,
+        x.exists,
+        x.expectedDistance,
+        x.expectedDistanceRemapped,
+        x.pTrue,
+        x.leakageBits,
+        x.effectiveEpsilon,
+        x.guaranteedEpsilon,
+        x.betterThanPlanarLaplacePct,
+        x.note ?? null,
+      ]
         .map(csvCell)
         .join(','),
     ),

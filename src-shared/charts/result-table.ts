@@ -15,13 +15,46 @@ function keyValue(obj: Record<string, unknown>, keys: string[]): Table {
 export function resultTable(r: JobResult): Table {
   switch (r.type) {
     case 'mechanism': {
-      const t = keyValue(r, ['kind', 'domain', 'epsilon', 'exists', 'rows', 'cols', 'utility', 'leakage', 'expectedLoss', 'effectiveEpsilon', 'guaranteedEpsilon', 'minZ', 'minZAt']);
+      const t = keyValue(r, [
+        'kind',
+        'domain',
+        'epsilon',
+        'exists',
+        'rows',
+        'cols',
+        'utility',
+        'leakage',
+        'expectedLoss',
+        'effectiveEpsilon',
+        'guaranteedEpsilon',
+        'minZ',
+        'minZAt',
+      ]);
       // Issue 14: a remapped mechanism's losses before and after.
-      if (r.remap) t.rows.push(['originalLoss', r.remap.originalLoss], ['remappedLoss', r.remap.remappedLoss], ['improvement', r.remap.improvement], ['lpLowerBound', r.remap.lpLowerBound]);
+      if (r.remap)
+        t.rows.push(
+          ['originalLoss', r.remap.originalLoss],
+          ['remappedLoss', r.remap.remappedLoss],
+          ['improvement', r.remap.improvement],
+          ['lpLowerBound', r.remap.lpLowerBound],
+        );
       return t;
     }
     case 'measure':
-      return keyValue(r, ['rows', 'cols', 'vulnerability', 'posteriorVulnerability', 'leakage', 'utility', 'multiplicativeCapacity', 'additiveCapacity', 'minCapacity', 'expectedLoss', 'qualityLoss', 'effectiveEpsilon']);
+      return keyValue(r, [
+        'rows',
+        'cols',
+        'vulnerability',
+        'posteriorVulnerability',
+        'leakage',
+        'utility',
+        'multiplicativeCapacity',
+        'additiveCapacity',
+        'minCapacity',
+        'expectedLoss',
+        'qualityLoss',
+        'effectiveEpsilon',
+      ]);
     case 'check':
       return {
         header: ['x', 'xp', 'y', 'ratio'],
@@ -71,10 +104,16 @@ export function resultTable(r: JobResult): Table {
       return keyValue(r, ['domain', 'rows', 'forRelease', 'mode', 'outputs', 'csvPath']);
     case 'compare': {
       const cols = compareColumns(r.unit);
-      return { header: cols.map((c) => c.title), rows: r.rows.map((x) => cols.map((c) => (c.key === 'label' ? x.label : ((x[c.key] as number | null | undefined) ?? null)))) };
+      return {
+        header: cols.map((c) => c.title),
+        rows: r.rows.map((x) => cols.map((c) => (c.key === 'label' ? x.label : ((x[c.key] as number | null | undefined) ?? null)))),
+      };
     }
     case 'explorer':
-      return { header: [...CAPACITY_CSV_HEADER], rows: (r.capacityRows ?? []).map((x) => [x.domain, x.size, x.vertices, x.kernels, x.multiplicative, x.additive, x.source, x.note ?? null]) };
+      return {
+        header: [...CAPACITY_CSV_HEADER],
+        rows: (r.capacityRows ?? []).map((x) => [x.domain, x.size, x.vertices, x.kernels, x.multiplicative, x.additive, x.source, x.note ?? null]),
+      };
   }
 }
 

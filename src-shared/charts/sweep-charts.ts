@@ -100,7 +100,10 @@ export function rangeText(r: Run, all: readonly number[], x = 'ε'): string {
 export function cleanNote(note: string): string {
   return note
     .replace(/\s*at eps = [-+0-9.e]+$/, '')
-    .replace(/^Phi z = 1 has z\[(.+?)\] = (\S+) < 0, so no tight-constraints mechanism exists$/, 'no tight-constraints mechanism exists: its weight at $1 would be $2 < 0')
+    .replace(
+      /^Phi z = 1 has z\[(.+?)\] = (\S+) < 0, so no tight-constraints mechanism exists$/,
+      'no tight-constraints mechanism exists: its weight at $1 would be $2 < 0',
+    )
     .replace(/-?\d+\.\d{4,}(?:e-?\d+)?/g, (m) => String(Number(Number(m).toPrecision(3))));
 }
 
@@ -135,7 +138,9 @@ export function sweepNotes(r: SweepResult, metric: Metric, opts: SweepChartOptio
   }
   if (metric !== 'expectedLoss') {
     for (const run of missingRuns(r.epsilons, r.bounds[metric], r.bounds.notes)) {
-      notes.push(`bound: none for ${rangeText(run, r.epsilons, x)} (${run.note ? say(run.note) : 'the prior is not regular there, so the theorem does not apply'})`);
+      notes.push(
+        `bound: none for ${rangeText(run, r.epsilons, x)} (${run.note ? say(run.note) : 'the prior is not regular there, so the theorem does not apply'})`,
+      );
     }
   }
   return notes;
@@ -152,7 +157,8 @@ function curveLabel(r: SweepResult, s: SweepResult['series'][number], metric: Me
     if (runs.length) parts.push(`attains the bound for ${runs.map((u) => rangeText(u, r.epsilons, x)).join(', ')}`);
   }
   const miss = missingRuns(r.epsilons, values);
-  if (miss.length && miss.reduce((n, u) => n + u.count, 0) < r.epsilons.length) parts.push(`no point for ${miss.map((u) => rangeText(u, r.epsilons, x)).join(', ')}`);
+  if (miss.length && miss.reduce((n, u) => n + u.count, 0) < r.epsilons.length)
+    parts.push(`no point for ${miss.map((u) => rangeText(u, r.epsilons, x)).join(', ')}`);
   else if (miss.length) parts.push('no point, see the note');
   const name = seriesLabel(s.kind, opts);
   return parts.length ? `${name} (${parts.join('; ')})` : name;
@@ -163,18 +169,41 @@ function chart(r: SweepResult, metric: Metric, opts: SweepChartOptions, title: s
   r.series.forEach((s, k) => {
     const y = s[metric];
     if (!y) return;
-    series.push({ label: curveLabel(r, s, metric, opts), x: r.epsilons, y, color: SWEEP_COLORS[k % SWEEP_COLORS.length]!, ...(r.epsilons.length <= 40 ? { points: true, width: 2 } : {}) });
+    series.push({
+      label: curveLabel(r, s, metric, opts),
+      x: r.epsilons,
+      y,
+      color: SWEEP_COLORS[k % SWEEP_COLORS.length]!,
+      ...(r.epsilons.length <= 40 ? { points: true, width: 2 } : {}),
+    });
   });
   if (metric !== 'expectedLoss' && boundLabel) {
     const b = r.bounds[metric];
     if (b.some((v) => v !== null)) {
       const by = r.series.filter((s) => attainedAt(s[metric] ?? [], b).some(Boolean)).map((s) => seriesLabel(s.kind, opts));
-      series.push({ label: by.length ? `${boundLabel}, attained by ${by.join(', ')}` : boundLabel, x: r.epsilons, y: b, dashed: true, color: BOUND_COLOR, width: 2.5, onTop: true });
+      series.push({
+        label: by.length ? `${boundLabel}, attained by ${by.join(', ')}` : boundLabel,
+        x: r.epsilons,
+        y: b,
+        dashed: true,
+        color: BOUND_COLOR,
+        width: 2.5,
+        onTop: true,
+      });
     }
   }
   const notes = sweepNotes(r, metric, opts, false);
   const id = `${opts.id ?? 'sweep'}-${metric === 'expectedLoss' ? 'expected-loss' : metric}`;
-  return { id, title, type: 'line', xLabel: opts.xLabel ?? 'ε', yLabel, series, ...(notes.length ? { notes } : {}), ...(metric === 'leakage' ? {} : { yMin: 0 }) };
+  return {
+    id,
+    title,
+    type: 'line',
+    xLabel: opts.xLabel ?? 'ε',
+    yLabel,
+    series,
+    ...(notes.length ? { notes } : {}),
+    ...(metric === 'leakage' ? {} : { yMin: 0 }),
+  };
 }
 
 /** Does the sweep carry the chosen loss (a loss was given)? */

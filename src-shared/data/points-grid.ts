@@ -126,7 +126,8 @@ export interface LocalProjection {
  */
 export function localProjection(lat0: number, lon0: number, latMin: number, latMax: number): LocalProjection {
   if (!(latMin <= lat0 && lat0 <= latMax)) throw new MechError('internal', `projection centre latitude ${lat0} outside [${latMin}, ${latMax}]`);
-  if (Math.max(Math.abs(latMin), Math.abs(latMax)) >= 89.9) invalid(`latitudes reach ${Math.max(Math.abs(latMin), Math.abs(latMax))} degrees: a local projection cannot be used this close to a pole`);
+  if (Math.max(Math.abs(latMin), Math.abs(latMax)) >= 89.9)
+    invalid(`latitudes reach ${Math.max(Math.abs(latMin), Math.abs(latMax))} degrees: a local projection cannot be used this close to a pole`);
   const r = Math.PI / 180;
   const c0 = Math.cos(lat0 * r);
   // cos(phi) is monotone on each side of 0: its extremes over [latMin, latMax] are at the ends or at 0.
@@ -149,7 +150,8 @@ export function localProjection(lat0: number, lon0: number, latMin: number, latM
 }
 
 /** A bounding box in km (x east, y north), or in degrees for lat/lon data. */
-export type BoundingBox = { units: 'km'; xMin: number; xMax: number; yMin: number; yMax: number } | { units: 'degrees'; south: number; north: number; west: number; east: number };
+export type BoundingBox =
+  { units: 'km'; xMin: number; xMax: number; yMin: number; yMax: number } | { units: 'degrees'; south: number; north: number; west: number; east: number };
 
 export interface PointGridOptions {
   /** Cell side in km (> 0). */
@@ -242,7 +244,13 @@ export function pointsToGrid(points: PointSet, opts: PointGridOptions): PointGri
     let south: number, north: number, west: number, east: number;
     if (opts.box && opts.box.units === 'degrees') {
       ({ south, north, west, east } = opts.box);
-      for (const [v, w] of [[south, 'south'], [north, 'north'], [west, 'west'], [east, 'east']] as const) if (!Number.isFinite(v)) invalid(`bounding box ${w} is ${String(v)}, not a finite number`);
+      for (const [v, w] of [
+        [south, 'south'],
+        [north, 'north'],
+        [west, 'west'],
+        [east, 'east'],
+      ] as const)
+        if (!Number.isFinite(v)) invalid(`bounding box ${w} is ${String(v)}, not a finite number`);
       checkLatLon(south, west, 0, 'bounding box');
       checkLatLon(north, east, 0, 'bounding box');
       if (!(south < north)) invalid(`bounding box: south (${south}) must be below north (${north})`);
@@ -259,7 +267,10 @@ export function pointsToGrid(points: PointSet, opts: PointGridOptions): PointGri
         east = Math.max(east, points.a[i]!);
       }
     }
-    if (east - west > 180) invalid(`${points.source}: longitudes span ${east - west} degrees; a local projection needs less than 180 (data across the antimeridian is not supported)`);
+    if (east - west > 180)
+      invalid(
+        `${points.source}: longitudes span ${east - west} degrees; a local projection needs less than 180 (data across the antimeridian is not supported)`,
+      );
     const lat0 = (south + north) / 2;
     const lon0 = (west + east) / 2;
     // The error bound must cover every point used: the box, widened to the data when no box was given (it is the data's extent then).
@@ -274,7 +285,13 @@ export function pointsToGrid(points: PointSet, opts: PointGridOptions): PointGri
     ys.set(points.b);
     if (opts.box && opts.box.units === 'km') {
       const { xMin, xMax, yMin, yMax } = opts.box;
-      for (const [v, w] of [[xMin, 'xMin'], [xMax, 'xMax'], [yMin, 'yMin'], [yMax, 'yMax']] as const) if (!Number.isFinite(v)) invalid(`bounding box ${w} is ${String(v)}, not a finite number`);
+      for (const [v, w] of [
+        [xMin, 'xMin'],
+        [xMax, 'xMax'],
+        [yMin, 'yMin'],
+        [yMax, 'yMax'],
+      ] as const)
+        if (!Number.isFinite(v)) invalid(`bounding box ${w} is ${String(v)}, not a finite number`);
       if (!(xMin < xMax) || !(yMin < yMax)) invalid(`bounding box must have xMin < xMax and yMin < yMax, got x [${xMin}, ${xMax}], y [${yMin}, ${yMax}]`);
       box = { xMin, xMax, yMin, yMax };
     } else {
@@ -291,7 +308,10 @@ export function pointsToGrid(points: PointSet, opts: PointGridOptions): PointGri
   const cols = Math.max(1, Math.ceil((box.xMax - box.xMin) / s));
   const rows = Math.max(1, Math.ceil((box.yMax - box.yMin) / s));
   if (!Number.isFinite(rows * cols) || rows * cols > MAX_POINT_GRID_CELLS) {
-    throw new MechError('too-large', `a ${rows} x ${cols} grid (cell ${s} km) has more than ${MAX_POINT_GRID_CELLS} cells; use a larger cell size or a smaller box`);
+    throw new MechError(
+      'too-large',
+      `a ${rows} x ${cols} grid (cell ${s} km) has more than ${MAX_POINT_GRID_CELLS} cells; use a larger cell size or a smaller box`,
+    );
   }
   const bin = cellBinning(box.xMin, box.yMax, rows, cols, s);
   const n = rows * cols;
@@ -312,7 +332,10 @@ export function pointsToGrid(points: PointSet, opts: PointGridOptions): PointGri
   }
   const outside = k - inside;
   const total = inside + alpha * n;
-  if (!(total > 0)) invalid(`${points.source}: none of the ${k} points lies inside the box and there is no smoothing, so there is no prior (first outside: line ${outsideLines[0]})`);
+  if (!(total > 0))
+    invalid(
+      `${points.source}: none of the ${k} points lies inside the box and there is no smoothing, so there is no prior (first outside: line ${outsideLines[0]})`,
+    );
   const prior = new Float64Array(n);
   for (let c = 0; c < n; c++) prior[c] = (counts[c]! + alpha) / total;
   return {

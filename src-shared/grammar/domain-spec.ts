@@ -49,7 +49,12 @@ export const DOMAIN_FORMS: readonly DomainGrammarForm[] = [
   { kind: 'line', form: 'line:N', meaning: 'points 0..N-1, distance |i-j|', example: 'line:6' },
   { kind: 'ring', form: 'ring:N', meaning: 'N points on a cycle', example: 'ring:8' },
   { kind: 'clique', form: 'clique:N', meaning: 'N labels, the discrete metric', example: 'clique:5' },
-  { kind: 'grid', form: 'grid:RxC[:step=S][:metric=euclidean|manhattan|chebyshev]', meaning: 'R x C cell centres, cell size S', example: 'grid:4x5:step=0.5:metric=manhattan' },
+  {
+    kind: 'grid',
+    form: 'grid:RxC[:step=S][:metric=euclidean|manhattan|chebyshev]',
+    meaning: 'R x C cell centres, cell size S',
+    example: 'grid:4x5:step=0.5:metric=manhattan',
+  },
   { kind: 'hamming', form: 'hamming:B', meaning: 'bit strings of length B', example: 'hamming:3' },
   { kind: 'count', form: 'count:U', meaning: 'a count over U records', example: 'count:5' },
   { kind: 'sum', form: 'sum:U,V', meaning: 'the sum of U values in 0..V', example: 'sum:3,2' },
@@ -59,7 +64,12 @@ export const DOMAIN_FORMS: readonly DomainGrammarForm[] = [
   { kind: 'max', form: 'max:U,V', meaning: 'the largest of U values in 0..V', example: 'max:3,4' },
   { kind: 'min', form: 'min:U,V', meaning: 'the smallest of U values in 0..V', example: 'min:3,4' },
   { kind: 'argmax', form: 'argmax:K,U', meaning: 'which of K categories has most of U records', example: 'argmax:3,4' },
-  { kind: 'db', form: 'db:U,V[:metric=hamming|manhattan|max|normalised][:absent]', meaning: 'databases of U individuals, V values each', example: 'db:2,3:metric=manhattan:absent' },
+  {
+    kind: 'db',
+    form: 'db:U,V[:metric=hamming|manhattan|max|normalised][:absent]',
+    meaning: 'databases of U individuals, V values each',
+    example: 'db:2,3:metric=manhattan:absent',
+  },
   { kind: 'graph', form: 'graph:FILE', meaning: 'an edge list, shortest-path distance', example: 'graph:edges.csv' },
   { kind: 'csv', form: 'csv:FILE', meaning: 'a labelled distance matrix, validated', example: 'csv:distances.csv' },
 ];
@@ -190,7 +200,8 @@ function parseParts(p: SpecParts): DomainSpec {
 
 /** Parse a domain text (trimmed first); a failure names what was expected and lists the accepted forms. */
 export function parseDomainSpecText(input: unknown): DomainSpecParse {
-  if (typeof input !== 'string' || input.trim() === '') return { ok: false, text: typeof input === 'string' ? input : '', error: `empty domain; accepted forms: ${DOMAIN_SPEC_FORMS}` };
+  if (typeof input !== 'string' || input.trim() === '')
+    return { ok: false, text: typeof input === 'string' ? input : '', error: `empty domain; accepted forms: ${DOMAIN_SPEC_FORMS}` };
   const text = input.trim();
   try {
     return { ok: true, text, spec: parseParts(splitSpec(text)) };

@@ -11,10 +11,7 @@
 import { parseDecimal } from '../numeric/decimal';
 
 export type PriorSpec =
-  | { kind: 'uniform' }
-  | { kind: 'product' | 'vector'; values: number[] }
-  | { kind: 'csv'; file: string }
-  | { kind: 'points'; text: string };
+  { kind: 'uniform' } | { kind: 'product' | 'vector'; values: number[] } | { kind: 'csv'; file: string } | { kind: 'points'; text: string };
 
 export type PriorSpecParse = { ok: true; prior: PriorSpec } | { ok: false; error: string };
 

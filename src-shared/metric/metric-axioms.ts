@@ -40,7 +40,8 @@ function firstCellViolation(d: ArrayLike<number>, n: number): MetricViolation | 
     for (let j = i + 1; j < n; j++) {
       const a = d[i * n + j]!;
       const b = d[j * n + i]!;
-      if (a !== b && !(Math.abs(a - b) <= REL_TOL * Math.max(1, Math.abs(a), Math.abs(b)))) return { kind: 'asymmetric', row: i, col: j, value: a, transposed: b };
+      if (a !== b && !(Math.abs(a - b) <= REL_TOL * Math.max(1, Math.abs(a), Math.abs(b))))
+        return { kind: 'asymmetric', row: i, col: j, value: a, transposed: b };
     }
   return null;
 }

@@ -124,7 +124,9 @@ function numberParam(name: string, def: number, r: Range = {}) {
 /** A non-empty list of finite numbers (`what` says what they are). */
 function listParam(name: string, what = 'numbers') {
   const msg = (input: unknown): string =>
-    input === undefined ? `case-study parameter '${name}' is missing (a list of ${what})` : `case-study parameter '${name}' must be a non-empty list of ${what}`;
+    input === undefined
+      ? `case-study parameter '${name}' is missing (a list of ${what})`
+      : `case-study parameter '${name}' must be a non-empty list of ${what}`;
   return z.array(z.number({ error: () => msg(null) }), { error: (iss) => msg(iss.input) }).min(1, { error: () => msg(null) });
 }
 
@@ -219,7 +221,10 @@ export type CaseStudyName = keyof typeof CASE_STUDY_PARAMS;
 export type StudyParams<S extends CaseStudyName> = z.output<(typeof CASE_STUDY_PARAMS)[S]>;
 
 /** A study's parameters, validated with defaults filled, or the one message saying what is wrong (an unknown name first). */
-export function parseStudyParams<S extends CaseStudyName>(study: S, params: CaseStudyParams): { ok: true; value: StudyParams<S> } | { ok: false; message: string } {
+export function parseStudyParams<S extends CaseStudyName>(
+  study: S,
+  params: CaseStudyParams,
+): { ok: true; value: StudyParams<S> } | { ok: false; message: string } {
   const r = CASE_STUDY_PARAMS[study].safeParse(params);
   if (r.success) return { ok: true, value: r.data as StudyParams<S> };
   const first = r.error.issues.find((i) => i.code === 'unrecognized_keys') ?? r.error.issues[0]!;

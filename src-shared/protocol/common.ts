@@ -32,7 +32,12 @@ export const domainInputSchema = z.union([
       kind: z.literal('custom'),
       labels: z.array(z.string().max(200)).min(1).max(MAX_INLINE_DOMAIN_POINTS),
       /** Row-major n x n distances; null means +Infinity. */
-      distances: z.array(z.number().refine((v) => !Number.isNaN(v), 'distance is NaN').nullable()),
+      distances: z.array(
+        z
+          .number()
+          .refine((v) => !Number.isNaN(v), 'distance is NaN')
+          .nullable(),
+      ),
     })
     .refine((d) => d.distances.length === d.labels.length * d.labels.length, {
       message: 'custom domain: distances must have labels.length^2 entries',
@@ -85,7 +90,9 @@ export const channelPayloadSchema = z
     rowLabels: z.array(z.string()),
     colLabels: z.array(z.string()),
   })
-  .refine((c) => c.rows * c.cols <= MAX_REQUEST_CHANNEL_ENTRIES, { message: `channel is too large to send inline (limit ${MAX_REQUEST_CHANNEL_ENTRIES} entries)` })
+  .refine((c) => c.rows * c.cols <= MAX_REQUEST_CHANNEL_ENTRIES, {
+    message: `channel is too large to send inline (limit ${MAX_REQUEST_CHANNEL_ENTRIES} entries)`,
+  })
   .refine((c) => c.data.length === c.rows * c.cols, { message: 'channel: data must have rows*cols entries' })
   .refine((c) => c.rowLabels.length === c.rows && c.colLabels.length === c.cols, { message: 'channel: label counts must match rows and cols' });
 export type ChannelPayload = z.infer<typeof channelPayloadSchema>;
@@ -125,7 +132,9 @@ export const lpOptionsShape = {
   /** Stop after this many seconds with the best private mechanism so far (and its certified gap). */
   timeLimitSeconds: z
     .number({ error: 'timeLimitSeconds must be a number' })
-    .refine((v) => Number.isFinite(v) && v > 0 && v <= MAX_LP_TIME_LIMIT_SECONDS, { message: `timeLimitSeconds must be a number > 0 and at most ${MAX_LP_TIME_LIMIT_SECONDS} (a week)` })
+    .refine((v) => Number.isFinite(v) && v > 0 && v <= MAX_LP_TIME_LIMIT_SECONDS, {
+      message: `timeLimitSeconds must be a number > 0 and at most ${MAX_LP_TIME_LIMIT_SECONDS} (a week)`,
+    })
     .optional(),
   /** Stop when the certified relative gap (objective - lowerBound) / objective is at most this; in (0, 1). */
   targetGap: z
@@ -133,13 +142,18 @@ export const lpOptionsShape = {
     .refine((v) => Number.isFinite(v) && v > 0 && v < 1, { message: 'targetGap must be a number > 0 and < 1 (a relative gap, e.g. 0.01)' })
     .optional(),
   /** Worker threads for the LP's pricing problems (one HiGHS instance each; default 1). Same optimum. */
-  lpThreads: z.int({ error: 'lpThreads must be an integer' }).min(1, 'lpThreads must be at least 1').max(MAX_LP_THREADS, `lpThreads must be at most ${MAX_LP_THREADS}`).optional(),
+  lpThreads: z
+    .int({ error: 'lpThreads must be an integer' })
+    .min(1, 'lpThreads must be at least 1')
+    .max(MAX_LP_THREADS, `lpThreads must be at most ${MAX_LP_THREADS}`)
+    .optional(),
 };
 type WithLpOptions = { kind: string; lpModel?: unknown; delta?: unknown; timeLimitSeconds?: unknown; targetGap?: unknown; lpThreads?: unknown };
 /** The LP options are only for kind 'optimal': a refinement (check and message) for `.refine(...lpOptionsOnlyForOptimal)`. */
 export const lpOptionsOnlyForOptimal = [
   (r: WithLpOptions): boolean =>
-    r.kind === 'optimal' || (r.lpModel === undefined && r.delta === undefined && r.timeLimitSeconds === undefined && r.targetGap === undefined && r.lpThreads === undefined),
+    r.kind === 'optimal' ||
+    (r.lpModel === undefined && r.delta === undefined && r.timeLimitSeconds === undefined && r.targetGap === undefined && r.lpThreads === undefined),
   { message: 'lpModel, delta, timeLimitSeconds, targetGap and lpThreads apply only to kind optimal' },
 ] as const;
 

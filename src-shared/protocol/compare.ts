@@ -23,18 +23,17 @@ export const compareMechanismSchema = z
   .refine(...lpOptionsOnlyForOptimal);
 export type CompareMechanism = z.infer<typeof compareMechanismSchema>;
 
-export const compareRequestSchema = z
-  .strictObject({
-    type: z.literal('compare'),
-    domain: domainInputSchema,
-    epsilon: epsilonSchema,
-    prior: priorInputSchema.optional(),
-    /** The loss the optimal LP minimises and the remap of a `remap: true` row follows (default dist). */
-    loss: lossInputSchema.optional(),
-    mechanisms: z.array(compareMechanismSchema).min(1, 'compare needs at least one mechanism').max(8, 'compare takes at most 8 mechanisms'),
-    /** The secret (cell index) whose output distributions the result carries for the map (default: the most likely cell). */
-    focus: z.int().min(0).optional(),
-  });
+export const compareRequestSchema = z.strictObject({
+  type: z.literal('compare'),
+  domain: domainInputSchema,
+  epsilon: epsilonSchema,
+  prior: priorInputSchema.optional(),
+  /** The loss the optimal LP minimises and the remap of a `remap: true` row follows (default dist). */
+  loss: lossInputSchema.optional(),
+  mechanisms: z.array(compareMechanismSchema).min(1, 'compare needs at least one mechanism').max(8, 'compare takes at most 8 mechanisms'),
+  /** The secret (cell index) whose output distributions the result carries for the map (default: the most likely cell). */
+  focus: z.int().min(0).optional(),
+});
 export type CompareRequest = z.infer<typeof compareRequestSchema>;
 
 const fig = z.number().nullable();

@@ -34,7 +34,13 @@ export type Progress = z.infer<typeof progressSchema>;
 
 export const jobEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('queued'), jobId: z.string(), type: z.string() }),
-  z.object({ kind: z.literal('progress'), jobId: z.string(), fraction: z.number().min(0).max(1).nullable(), message: z.string(), lp: lpSampleSchema.optional() }),
+  z.object({
+    kind: z.literal('progress'),
+    jobId: z.string(),
+    fraction: z.number().min(0).max(1).nullable(),
+    message: z.string(),
+    lp: lpSampleSchema.optional(),
+  }),
   z.object({ kind: z.literal('result'), jobId: z.string(), result: jobResultSchema, elapsedMs: z.number() }),
   z.object({ kind: z.literal('error'), jobId: z.string(), error: jobErrorSchema, elapsedMs: z.number() }),
 ]);

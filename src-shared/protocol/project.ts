@@ -56,7 +56,9 @@ export const projectMechanismSchema = z
     description: z.string().optional(),
   })
   .refine(...lpOptionsOnlyForOptimal)
-  .refine(remapNeedsLoss, { message: 'remap needs a loss on the mechanism (the remap minimises the expected loss under its prior, uniform when none is given)' });
+  .refine(remapNeedsLoss, {
+    message: 'remap needs a loss on the mechanism (the remap minimises the expected loss under its prior, uniform when none is given)',
+  });
 
 const base = { id, description: z.string().optional() };
 export const projectAnalysisSchema = z.discriminatedUnion('type', [
@@ -141,7 +143,8 @@ export const projectSchema = z
     });
     const cases = new Set((p.caseStudies ?? []).map((c) => `case-study:${c.id}`));
     for (const key of Object.keys(p.results ?? {})) {
-      if (!mechs.has(key) && !p.analyses.some((a) => a.id === key) && !cases.has(key)) ctx.addIssue({ code: 'custom', path: ['results', key], message: `a kept result names no mechanism, analysis or case study '${key}'` });
+      if (!mechs.has(key) && !p.analyses.some((a) => a.id === key) && !cases.has(key))
+        ctx.addIssue({ code: 'custom', path: ['results', key], message: `a kept result names no mechanism, analysis or case study '${key}'` });
     }
     p.analyses.forEach((a, i) => {
       if ('mechanism' in a) ref(mechs, a.mechanism, ['analyses', i, 'mechanism'], 'mechanism');

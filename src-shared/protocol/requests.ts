@@ -232,4 +232,19 @@ export type ApplyRequest = z.infer<typeof applyRequestSchema>;
 export type RowsRequest = z.infer<typeof rowsRequestSchema>;
 export type JobRequest = z.infer<typeof jobRequestSchema>;
 export type JobType = JobRequest['type'];
-export const JOB_TYPES: readonly JobType[] = ['mechanism', 'measure', 'check', 'capacity', 'regular', 'threshold', 'vertices', 'sweep', 'run-project', 'case-study', 'apply', 'compare', 'rows', 'explorer'];
+export const JOB_TYPES: readonly JobType[] = [
+  'mechanism',
+  'measure',
+  'check',
+  'capacity',
+  'regular',
+  'threshold',
+  'vertices',
+  'sweep',
+  'run-project',
+  'case-study',
+  'apply',
+  'compare',
+  'rows',
+  'explorer',
+];

@@ -90,7 +90,14 @@ export const mechanismInfoSchema = z.union([
     fellBack: z.string().optional(),
   }),
   z.strictObject({ z: portableNum, normaliser: portableNum, construction: z.literal('ball-size closed form, SPEC §5') }),
-  z.strictObject({ a: portableNum, c: portableNum, diameter: portableNum, evenRing: z.boolean(), closedIntoRing: int.optional(), optimal: z.literal(false).optional() }),
+  z.strictObject({
+    a: portableNum,
+    c: portableNum,
+    diameter: portableNum,
+    evenRing: z.boolean(),
+    closedIntoRing: int.optional(),
+    optimal: z.literal(false).optional(),
+  }),
   optimalInfo,
   z.strictObject({
     capacity: z.enum(['multiplicative', 'additive']),

@@ -25,7 +25,11 @@ export interface ProductMu {
 export function productMu(domain: Domain, eps: number, marginals: ArrayLike<number> | ArrayLike<number>[]): ProductMu {
   assertEpsilon(eps);
   const kron = kroneckerStructure(domain);
-  if (!kron) throw new MechError('not-applicable', `domain ${domain.spec} is not a product with summed per-coordinate distances; a product prior needs one (e.g. db:U,V with the Hamming metric)`);
+  if (!kron)
+    throw new MechError(
+      'not-applicable',
+      `domain ${domain.spec} is not a product with summed per-coordinate distances; a product prior needs one (e.g. db:U,V with the Hamming metric)`,
+    );
   const { factor, power: u } = kron;
   const ps = expandMarginals(marginals, u, factor.n);
   const f = luFactor(phiMatrix(factor, eps));
@@ -48,7 +52,8 @@ function isList(m: ArrayLike<number> | ArrayLike<number>[]): m is ArrayLike<numb
 /** One validated per-individual distribution per individual (a single one is repeated u times). */
 export function expandMarginals(marginals: ArrayLike<number> | ArrayLike<number>[], u: number, v: number): Float64Array[] {
   const list: ArrayLike<number>[] = isList(marginals) ? marginals : Array.from({ length: u }, () => marginals);
-  if (list.length !== u) throw new MechError('invalid-input', `product prior has ${list.length} per-individual distributions but the domain has ${u} individuals`);
+  if (list.length !== u)
+    throw new MechError('invalid-input', `product prior has ${list.length} per-individual distributions but the domain has ${u} individuals`);
   return list.map((m, k) => validatePrior(m, v, `per-individual prior ${k + 1}`));
 }
 

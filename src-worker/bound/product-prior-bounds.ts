@@ -25,7 +25,8 @@ export interface ProductPriorBounds {
 export function productPriorBounds(domain: Domain, eps: number, marginals: ArrayLike<number> | ArrayLike<number>[]): ProductPriorBounds {
   const pm = productMu(domain, eps, marginals);
   const kron = kroneckerStructure(domain)!;
-  if (!pm.factors) throw new MechError('not-applicable', `Phi of the per-individual domain ${kron.factor.spec} is singular at epsilon ${eps}; regularity needs an LP`);
+  if (!pm.factors)
+    throw new MechError('not-applicable', `Phi of the per-individual domain ${kron.factor.spec} is singular at epsilon ${eps}; regularity needs an LP`);
   let abs = 1;
   for (const f of pm.factors) {
     let s = 0;

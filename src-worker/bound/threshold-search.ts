@@ -26,7 +26,8 @@ export interface ThresholdResult {
 
 function num(v: number | undefined, dflt: number, name: string): number {
   const x = v ?? dflt;
-  if (typeof x !== 'number' || !Number.isFinite(x) || x <= 0) throw new MechError('invalid-input', `threshold ${name} must be a finite number > 0, got ${String(x)}`);
+  if (typeof x !== 'number' || !Number.isFinite(x) || x <= 0)
+    throw new MechError('invalid-input', `threshold ${name} must be a finite number > 0, got ${String(x)}`);
   return x;
 }
 

@@ -36,7 +36,8 @@ export async function privacyTypeCapacities(domain: Domain, eps: number, options
   assertEpsilon(eps);
   const n = domain.n;
   assertDenseFits(n, n, `capacity mechanisms on ${domain.spec}`);
-  const constraints = options.constraints === undefined || options.constraints === 'auto' ? (edgesIfAvailable(domain) ? 'edges' : 'exact') : options.constraints;
+  const constraints =
+    options.constraints === undefined || options.constraints === 'auto' ? (edgesIfAvailable(domain) ? 'edges' : 'exact') : options.constraints;
   const trace = new Float64Array(n * n);
   for (let i = 0; i < n; i++) trace[i * n + i] = 1;
   const half = (lo: number): LpOptions => ({

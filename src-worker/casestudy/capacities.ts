@@ -25,7 +25,10 @@ const DEFAULT_DOMAINS: Record<string, string[]> = {
 
 /** Vertex-transitive test by distance multisets (necessary condition; enough for the families here). */
 function sameDistanceProfile(d: Domain): boolean {
-  const prof = (i: number) => Array.from({ length: d.n }, (_, j) => d.distance(i, j)).sort((a, b) => a - b).join(',');
+  const prof = (i: number) =>
+    Array.from({ length: d.n }, (_, j) => d.distance(i, j))
+      .sort((a, b) => a - b)
+      .join(',');
   const p0 = prof(0);
   for (let i = 1; i < d.n; i++) if (prof(i) !== p0) return false;
   return true;
@@ -48,7 +51,13 @@ function capacityParams(params: CaseStudyParams): CapacityParams {
   const { epsilon: eps, maxHamming, maxLine } = studyParams('capacities', params);
   const families = Object.entries(DEFAULT_DOMAINS).map(([fam, specs]) => [
     fam,
-    specs.filter((s) => (s.startsWith('hamming:') ? Number(s.slice(8)) <= maxHamming : s.startsWith('line:') || s.startsWith('clique:') ? Number(s.split(':')[1]) <= maxLine : true)),
+    specs.filter((s) =>
+      s.startsWith('hamming:')
+        ? Number(s.slice(8)) <= maxHamming
+        : s.startsWith('line:') || s.startsWith('clique:')
+          ? Number(s.split(':')[1]) <= maxLine
+          : true,
+    ),
   ]) as [string, string[]][];
   return { eps, families };
 }
@@ -124,10 +133,24 @@ function capacitiesReport({ eps, families }: CapacityParams, typedRows: Capacity
   const get = (s: string) => rows.find((r) => r[1] === s);
   const findings = [
     `Capacities at eps = ${f(eps)} (alpha = ${f(Math.exp(-eps))}) by LP over all eps*d-private n x n channels. The multiplicative capacity bounds the min-entropy leakage of every eps*d-private mechanism under every prior: log2 of it (bits) is the worst case; the additive capacity bounds the additive Bayes leakage.`,
-    `- Lines: ${rows.filter((r) => r[0] === 'lines').map((r) => `N = ${r[2]}: ${f(r[3] as number)}`).join(', ')} (closed form (N(1-alpha) + 2 alpha)/(1+alpha): ${f(Math.max(...rows.filter((r) => r[0] === 'lines').map((r) => Math.abs((r[3] as number) - (r[6] as number)))), 2)} largest difference). Growing linearly in N: a line leaks at most log2 of that, ${f(Math.log2(get('line:10')?.[3] as number ?? NaN))} bits for N = 10.`,
-    `- Discrete (clique): ${rows.filter((r) => r[0] === 'discrete').map((r) => `n = ${r[2]}: ${f(r[3] as number)}`).join(', ')}, bounded by e^eps = ${f(Math.exp(eps))} however large n is: plain eps-LDP never leaks more than eps log2 e = ${f(eps / Math.LN2)} bits.`,
-    `- Grids: ${rows.filter((r) => r[0] === 'grids').map((r) => `${r[1]}: ${f(r[3] as number)} / ${f(r[4] as number)}`).join(', ')} (multiplicative / additive). The Manhattan grid has larger distances than the Euclidean one, hence more capacity.`,
-    `- Hamming cubes: ${rows.filter((r) => r[0] === 'hamming').map((r) => `B = ${r[2] === 2 ? 1 : Math.log2(r[2] as number)}: ${f(r[3] as number)}`).join(', ')}; the symmetric closed form n / (1 + alpha)^B = (2/(1+alpha))^B makes it a product of B one-bit capacities.`,
+    `- Lines: ${rows
+      .filter((r) => r[0] === 'lines')
+      .map((r) => `N = ${r[2]}: ${f(r[3] as number)}`)
+      .join(
+        ', ',
+      )} (closed form (N(1-alpha) + 2 alpha)/(1+alpha): ${f(Math.max(...rows.filter((r) => r[0] === 'lines').map((r) => Math.abs((r[3] as number) - (r[6] as number)))), 2)} largest difference). Growing linearly in N: a line leaks at most log2 of that, ${f(Math.log2((get('line:10')?.[3] as number) ?? NaN))} bits for N = 10.`,
+    `- Discrete (clique): ${rows
+      .filter((r) => r[0] === 'discrete')
+      .map((r) => `n = ${r[2]}: ${f(r[3] as number)}`)
+      .join(', ')}, bounded by e^eps = ${f(Math.exp(eps))} however large n is: plain eps-LDP never leaks more than eps log2 e = ${f(eps / Math.LN2)} bits.`,
+    `- Grids: ${rows
+      .filter((r) => r[0] === 'grids')
+      .map((r) => `${r[1]}: ${f(r[3] as number)} / ${f(r[4] as number)}`)
+      .join(', ')} (multiplicative / additive). The Manhattan grid has larger distances than the Euclidean one, hence more capacity.`,
+    `- Hamming cubes: ${rows
+      .filter((r) => r[0] === 'hamming')
+      .map((r) => `B = ${r[2] === 2 ? 1 : Math.log2(r[2] as number)}: ${f(r[3] as number)}`)
+      .join(', ')}; the symmetric closed form n / (1 + alpha)^B = (2/(1+alpha))^B makes it a product of B one-bit capacities.`,
     `- The LP agrees with every closed form to ${f(Math.max(0, ...diff), 2)} (multiplicative) and ${f(Math.max(0, ...diffA), 2)} (additive).`,
   ];
   return {
@@ -140,7 +163,17 @@ function capacitiesReport({ eps, families }: CapacityParams, typedRows: Capacity
       {
         id: 'capacities',
         title: `Capacities at eps = ${f(eps)}`,
-        header: ['family', 'domain', 'n', 'multiplicative', 'additive', 'max leakage (bits)', 'closed form multiplicative', 'closed form additive', 'closed form'],
+        header: [
+          'family',
+          'domain',
+          'n',
+          'multiplicative',
+          'additive',
+          'max leakage (bits)',
+          'closed form multiplicative',
+          'closed form additive',
+          'closed form',
+        ],
         rows,
       },
     ],
@@ -152,15 +185,17 @@ function capacitiesReport({ eps, families }: CapacityParams, typedRows: Capacity
         xLabel: 'number of points n',
         yLabel: 'multiplicative capacity',
         yMin: 0,
-        series: families.map(([fam]) => {
-          const rs = rows.filter((r) => r[0] === fam && !(fam === 'grids' && String(r[1]).includes('manhattan')));
-          return { label: fam === 'grids' ? 'grids (Euclidean)' : fam, x: rs.map((r) => r[2] as number), y: rs.map((r) => r[3] as number), points: true };
-        }).concat([
-          (() => {
-            const rs = rows.filter((r) => r[0] === 'grids' && String(r[1]).includes('manhattan'));
-            return { label: 'grids (Manhattan)', x: rs.map((r) => r[2] as number), y: rs.map((r) => r[3] as number), points: true };
-          })(),
-        ]),
+        series: families
+          .map(([fam]) => {
+            const rs = rows.filter((r) => r[0] === fam && !(fam === 'grids' && String(r[1]).includes('manhattan')));
+            return { label: fam === 'grids' ? 'grids (Euclidean)' : fam, x: rs.map((r) => r[2] as number), y: rs.map((r) => r[3] as number), points: true };
+          })
+          .concat([
+            (() => {
+              const rs = rows.filter((r) => r[0] === 'grids' && String(r[1]).includes('manhattan'));
+              return { label: 'grids (Manhattan)', x: rs.map((r) => r[2] as number), y: rs.map((r) => r[3] as number), points: true };
+            })(),
+          ]),
       },
     ],
   };

@@ -28,7 +28,18 @@ import { expectedDistanceError } from '../measure/expected-distance-error';
 import { uniformPrior } from '../measure/prior';
 import { optimalMechanism, type OptimalMechanism } from '../lp/optimal-mechanism';
 import { checkPrivacy } from '../check/privacy-check';
-import { studyParams, checkAbort, epsGrid, f, normalise, type Study, type StudyContext, type CaseStudyResult, type CaseStudyTable, type ChartSpec } from './study';
+import {
+  studyParams,
+  checkAbort,
+  epsGrid,
+  f,
+  normalise,
+  type Study,
+  type StudyContext,
+  type CaseStudyResult,
+  type CaseStudyTable,
+  type ChartSpec,
+} from './study';
 import { z } from 'zod';
 import type { CaseStudyParams } from '../../src-shared/protocol/casestudy';
 import type { SplitStudy } from './parts';
@@ -170,8 +181,19 @@ function cityLpFacts(m: OptimalMechanism, passes: boolean, mode: 'spanner' | 'ex
     constraints: s.constraints,
     solverMs: s.solverMs,
     method: m.lp.method,
-    ...(s.generation ? { generation: { rounds: s.generation.rounds, privacyRows: s.generation.privacyRows, fullPrivacyRows: s.generation.fullPrivacyRows } } : {}),
-    ...(s.decomposition ? { decomposition: { rounds: s.decomposition.rounds, columns: s.decomposition.columns, lowerBound: m.lp.lowerBound, relativeGap: s.decomposition.relativeGap } } : {}),
+    ...(s.generation
+      ? { generation: { rounds: s.generation.rounds, privacyRows: s.generation.privacyRows, fullPrivacyRows: s.generation.fullPrivacyRows } }
+      : {}),
+    ...(s.decomposition
+      ? {
+          decomposition: {
+            rounds: s.decomposition.rounds,
+            columns: s.decomposition.columns,
+            lowerBound: m.lp.lowerBound,
+            relativeGap: s.decomposition.relativeGap,
+          },
+        }
+      : {}),
   };
 }
 
@@ -206,7 +228,16 @@ function cityClosedFormRows(d: Domain, pi: Float64Array, grid: CityGrid, eps: nu
 }
 
 /** The LP-optimal mechanism for expected distance on one grid (spanner or exact constraints), checked for privacy. */
-async function cityLpRow(d: Domain, pi: Float64Array, grid: CityGrid, eps: number, mode: 'spanner' | 'exact', full: boolean, o: CityLpOptions, ctx: StudyContext): Promise<CityRow> {
+async function cityLpRow(
+  d: Domain,
+  pi: Float64Array,
+  grid: CityGrid,
+  eps: number,
+  mode: 'spanner' | 'exact',
+  full: boolean,
+  o: CityLpOptions,
+  ctx: StudyContext,
+): Promise<CityRow> {
   const mechanism: CityMechanism = mode === 'spanner' ? 'lp-spanner' : 'lp-exact';
   const base = { eps, grid, mechanism, remap: null };
   ctx.progress(null, `${CITY_MECHANISM_NAMES[mechanism]} on ${cityGridLabel(grid)}, eps = ${eps}`);
@@ -219,7 +250,13 @@ async function cityLpRow(d: Domain, pi: Float64Array, grid: CityGrid, eps: numbe
       onProgress: (_f, msg) => ctx.progress(null, `${cityGridLabel(grid)}, eps = ${eps}: ${msg}`),
     });
     const chk = checkPrivacy(m.channel, d, eps, { topK: 1 });
-    return { ...base, status: 'computed', error: expectedDistanceError(pi, m.channel, d), effectiveEps: chk.effectiveEpsilon, lp: cityLpFacts(m, chk.passes, mode) };
+    return {
+      ...base,
+      status: 'computed',
+      error: expectedDistanceError(pi, m.channel, d),
+      effectiveEps: chk.effectiveEpsilon,
+      lp: cityLpFacts(m, chk.passes, mode),
+    };
   } catch (e) {
     if (e instanceof MechError && e.code === 'cancelled') throw e;
     return { ...base, status: 'failed', error: null, effectiveEps: null, reason: `not computed: ${e instanceof Error ? e.message : String(e)}` };
@@ -248,7 +285,16 @@ export async function cityComparison(pop: Float64Array, side: number, eps: numbe
   const full = gridDomain(side, side, 1, 'euclidean');
   if (o.fullLp && !o.fullLpEpsilons.includes(eps)) {
     await measure(full, pop, fullGrid, false);
-    rows.push({ eps, grid: fullGrid, mechanism: 'lp-spanner', remap: null, status: 'skipped', error: null, effectiveEps: null, reason: `not computed at this eps (parameter fullLpEpsilons = ${o.fullLpEpsilons.join(', ')})` });
+    rows.push({
+      eps,
+      grid: fullGrid,
+      mechanism: 'lp-spanner',
+      remap: null,
+      status: 'skipped',
+      error: null,
+      effectiveEps: null,
+      reason: `not computed at this eps (parameter fullLpEpsilons = ${o.fullLpEpsilons.join(', ')})`,
+    });
   } else await measure(full, pop, fullGrid, true, o.fullExactLp, true);
   if (coarse > 1 && side % coarse === 0) {
     const c = side / coarse;
@@ -273,9 +319,18 @@ interface GeoParams {
 function geoParams(params: CaseStudyParams): GeoParams {
   const p = studyParams('geo', params);
   const grid = epsGrid(p.from, p.to, p.step);
-  const lp = { exactLp: p.exactLp, fullLp: p.fullLp, fullExactLp: p.fullExactLp, fullLpEpsilons: Array.from(p.fullLpEpsilons ?? p.cityEpsilons), timeLimit: p.fullLpTimeLimit };
-  const population = p.skipCity ? null : normalise(p.population ?? invalid(`case-study parameter 'population' is missing (a list of ${p.citySide * p.citySide} population weights (row-major))`));
-  if (population && population.length !== p.citySide * p.citySide) invalid(`population has ${population.length} weights, the ${p.citySide} x ${p.citySide} city needs ${p.citySide * p.citySide}`);
+  const lp = {
+    exactLp: p.exactLp,
+    fullLp: p.fullLp,
+    fullExactLp: p.fullExactLp,
+    fullLpEpsilons: Array.from(p.fullLpEpsilons ?? p.cityEpsilons),
+    timeLimit: p.fullLpTimeLimit,
+  };
+  const population = p.skipCity
+    ? null
+    : normalise(p.population ?? invalid(`case-study parameter 'population' is missing (a list of ${p.citySide * p.citySide} population weights (row-major))`));
+  if (population && population.length !== p.citySide * p.citySide)
+    invalid(`population has ${population.length} weights, the ${p.citySide} x ${p.citySide} city needs ${p.citySide * p.citySide}`);
   return { size: p.size, grid, citySide: p.citySide, cityEpsList: p.cityEpsilons, lpCoarsen: p.lpCoarsen, skipCity: p.skipCity, population, lp };
 }
 
@@ -307,7 +362,16 @@ const cityRowSchema = z.strictObject({
 const geoItemSchema: z.ZodType<GeoItem> = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('grid'),
-    point: z.strictObject({ eps: z.number(), tightExists: z.boolean(), minZ: num, minZAt: z.string(), tightUtility: num.nullable(), tightError: num.nullable(), plUtility: num, plError: num }),
+    point: z.strictObject({
+      eps: z.number(),
+      tightExists: z.boolean(),
+      minZ: num,
+      minZAt: z.string(),
+      tightUtility: num.nullable(),
+      tightError: num.nullable(),
+      plUtility: num,
+      plError: num,
+    }),
   }),
   z.strictObject({ kind: z.literal('city'), rows: z.array(cityRowSchema) }),
 ]);
@@ -356,8 +420,13 @@ function gridFindings(size: number, grid: number[], pts: GridPoint[]): string[] 
 function cityFindings(p: GeoParams, city: CityRow[]): string[] {
   const { citySide, cityEpsList } = p;
   const findings: string[] = [];
-  findings.push(`(b) The ${citySide} x ${citySide} km city with its population prior (dense centre, two suburbs, empty river valley), eps = ${cityEpsList.join(' and ')} per km, expected distance error under that prior:`);
-  for (const r of city) findings.push(`- eps ${r.eps}, ${cityGridLabel(r.grid)}, ${cityMechanismLabel(r)}: ${exists(r) ? `${f(r.error)} km` : 'n/a'}${r.effectiveEps !== null ? ` (effective eps ${f(r.effectiveEps)})` : ''}; ${cityRowNote(r)}.`);
+  findings.push(
+    `(b) The ${citySide} x ${citySide} km city with its population prior (dense centre, two suburbs, empty river valley), eps = ${cityEpsList.join(' and ')} per km, expected distance error under that prior:`,
+  );
+  for (const r of city)
+    findings.push(
+      `- eps ${r.eps}, ${cityGridLabel(r.grid)}, ${cityMechanismLabel(r)}: ${exists(r) ? `${f(r.error)} km` : 'n/a'}${r.effectiveEps !== null ? ` (effective eps ${f(r.effectiveEps)})` : ''}; ${cityRowNote(r)}.`,
+    );
   const rel = (a: number, b: number) => (a <= b ? `${f((1 - a / b) * 100, 3)}% below` : `${f((a / b - 1) * 100, 3)}% ABOVE`);
   for (const e of cityEpsList) {
     const fullRows = city.filter((r) => r.eps === e && r.grid.full);
@@ -368,7 +437,10 @@ function cityFindings(p: GeoParams, city: CityRow[]): string[] {
     const plr = fullRows.find((r) => r.mechanism === 'planar-laplace' && r.remap);
     const tcr = fullRows.find((r) => r.mechanism === 'tight' && r.remap);
     if (plf && plr) {
-      const gap = lp && exists(lp) && lp.error! < plf.error! ? `, ${f(((plf.error! - plr.error!) / (plf.error! - lp.error!)) * 100, 3)}% of its gap to the spanner LP's ${f(lp.error)} km` : '';
+      const gap =
+        lp && exists(lp) && lp.error! < plf.error!
+          ? `, ${f(((plf.error! - plr.error!) / (plf.error! - lp.error!)) * 100, 3)}% of its gap to the spanner LP's ${f(lp.error)} km`
+          : '';
       findings.push(
         `- eps = ${e}, full city, remapped outputs (the Bayesian remap for the prior and distance, post-processing): planar Laplace ${f(plf.error)} -> ${f(plr.error)} km${gap}${tcf && tcr ? `; tight-constraints ${f(tcf.error)} -> ${f(tcr.error)} km` : ''}.`,
       );
@@ -441,8 +513,19 @@ function geoReport(p: GeoParams, items: GeoItem[]): CaseStudyResult {
     findings,
     numbers: {
       size,
-      tightMissingAt: pts.filter((q) => !q.tightExists).map((q) => q.eps).join(' ') || 'none',
-      ...Object.fromEntries(pts.flatMap((q) => [[`plError_${q.eps}`, q.plError], [`tightError_${q.eps}`, q.tightError], [`tightUtility_${q.eps}`, q.tightUtility], [`plUtility_${q.eps}`, q.plUtility]])),
+      tightMissingAt:
+        pts
+          .filter((q) => !q.tightExists)
+          .map((q) => q.eps)
+          .join(' ') || 'none',
+      ...Object.fromEntries(
+        pts.flatMap((q) => [
+          [`plError_${q.eps}`, q.plError],
+          [`tightError_${q.eps}`, q.tightError],
+          [`tightUtility_${q.eps}`, q.tightUtility],
+          [`plUtility_${q.eps}`, q.plUtility],
+        ]),
+      ),
       ...Object.fromEntries(city.map((r) => [`city eps ${r.eps} ${cityGridLabel(r.grid)} ${cityMechanismLabel(r)}`, r.error])),
     },
     tables: geoTables(p, pts, city),
@@ -457,7 +540,16 @@ function geoTables(p: GeoParams, pts: GridPoint[], city: CityRow[]): CaseStudyTa
     {
       id: 'grid-comparison',
       title: `${size} x ${size} grid, uniform prior`,
-      header: ['epsilon', 'tight exists', 'min z', 'min z at', 'tight utility', 'planar Laplace utility', 'tight expected error (km)', 'planar Laplace expected error (km)'],
+      header: [
+        'epsilon',
+        'tight exists',
+        'min z',
+        'min z at',
+        'tight utility',
+        'planar Laplace utility',
+        'tight expected error (km)',
+        'planar Laplace expected error (km)',
+      ],
       rows: pts.map((p) => [p.eps, p.tightExists, p.minZ, p.minZAt, p.tightUtility, p.plUtility, p.tightError, p.plError]),
     },
     ...(skipCity

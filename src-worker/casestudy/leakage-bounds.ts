@@ -40,7 +40,9 @@ export const leakageBoundsStudy: Study = (params): CaseStudyResult => {
         if (worse.length) {
           const e0 = worse[0]!;
           const j0 = grid.indexOf(e0);
-          looser.push(`r = ${r} at ${worse.length === 1 ? `eps = ${e0}` : `${worse.length} eps values from ${e0} to ${worse[worse.length - 1]}`} (at eps = ${e0}: ${f(byR[k]![j0]!)} against ${f(databaseLeakageBound(u, vR, e0))} bits)`);
+          looser.push(
+            `r = ${r} at ${worse.length === 1 ? `eps = ${e0}` : `${worse.length} eps values from ${e0} to ${worse[worse.length - 1]}`} (at eps = ${e0}: ${f(byR[k]![j0]!)} against ${f(databaseLeakageBound(u, vR, e0))} bits)`,
+          );
         }
       });
       return [

@@ -43,7 +43,12 @@ export function splitStudy(name: string): SplitStudy<unknown> | null {
 }
 
 /** A part job: its items, carried in a result without findings, tables or charts. */
-export async function runStudyPart(study: string, params: CaseStudyParams, part: { start: number; count: number }, ctx: StudyContext): Promise<CaseStudyResult> {
+export async function runStudyPart(
+  study: string,
+  params: CaseStudyParams,
+  part: { start: number; count: number },
+  ctx: StudyContext,
+): Promise<CaseStudyResult> {
   const s = splitStudy(study);
   if (!s) invalid(`case study '${study}' cannot be split into parts (splittable: ${Object.keys(SPLIT_STUDIES).join(', ')})`);
   const n = s.itemCount(params);
@@ -58,7 +63,8 @@ export function mergeStudyParts(study: string, params: CaseStudyParams, parts: C
   if (!s) invalid(`case study '${study}' cannot be split into parts`);
   const items: unknown[] = [];
   for (const r of parts) {
-    if (!r.part || r.part.start !== items.length || r.part.items.length !== r.part.count) invalid(`case study '${study}': a part's items do not continue the previous part's`);
+    if (!r.part || r.part.start !== items.length || r.part.items.length !== r.part.count)
+      invalid(`case study '${study}': a part's items do not continue the previous part's`);
     for (const item of r.part.items) {
       const v = s.itemSchema.safeParse(item);
       if (!v.success) invalid(`case study '${study}': a part returned a malformed item (${v.error.issues[0]?.message ?? ''})`);

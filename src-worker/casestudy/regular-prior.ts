@@ -54,7 +54,16 @@ export const regularPriorStudy: Study = async (params, ctx): Promise<CaseStudyRe
   // regularity threshold: where the smallest per-individual mu crosses 0 (bisection on eps)
   const threshold = signChange(grid, regularFlags, (eps) => productMu(db, eps, pm).min);
   // showcase eps values: full-domain regularity (engine, Kronecker path) and the LP counterexample
-  const cases = [] as { eps: number; regular: boolean; minMu: number; minMuLabel: string; formal: number; achieved: number; achievedLeak: number; all: number }[];
+  const cases = [] as {
+    eps: number;
+    regular: boolean;
+    minMu: number;
+    minMuLabel: string;
+    formal: number;
+    achieved: number;
+    achievedLeak: number;
+    all: number;
+  }[];
   for (const eps of showcase) {
     const r = regularity(db, eps, productPrior(pm, u));
     const mu = productMu(db, eps, pm);
@@ -102,7 +111,15 @@ export const regularPriorStudy: Study = async (params, ctx): Promise<CaseStudyRe
       {
         id: 'regularity-vs-eps',
         title: 'Regularity and leakage bounds (bits) against eps',
-        header: ['epsilon', 'regular', 'min mu', 'sum(mu) (utility bound)', 'prior-specific leakage bound', 'formal value where NOT a bound', 'all-priors bound'],
+        header: [
+          'epsilon',
+          'regular',
+          'min mu',
+          'sum(mu) (utility bound)',
+          'prior-specific leakage bound',
+          'formal value where NOT a bound',
+          'all-priors bound',
+        ],
         rows,
       },
       {

@@ -71,7 +71,16 @@ export function maxMetricSensitivities(u: number, V: number, p: number): Sensiti
   const rows: SensitivityRow[] = [];
   const add = (name: string, Y: typeof line, fx: (x: Int32Array) => number) => {
     const s = querySensitivity(db, Y, (i) => fx(values(db, i, u, v)));
-    rows.push({ query: name, delta: s.delta, uniform: s.uniform, why: s.uniform ? 'every answer pair is joined by a tight chain of 1-expansive steps' : (s.counterexample ? `answers ${s.counterexample.labels.join(' and ')}: ${s.counterexample.reason}` : '') });
+    rows.push({
+      query: name,
+      delta: s.delta,
+      uniform: s.uniform,
+      why: s.uniform
+        ? 'every answer pair is joined by a tight chain of 1-expansive steps'
+        : s.counterexample
+          ? `answers ${s.counterexample.labels.join(' and ')}: ${s.counterexample.reason}`
+          : '',
+    });
   };
   add(`average (answers s/${u}, |y - y'|)`, avgDomain, (x) => sum(x));
   add(`rounded average (0..${V}, line)`, line, (x) => Math.floor(sum(x) / u + 0.5));
@@ -80,7 +89,12 @@ export function maxMetricSensitivities(u: number, V: number, p: number): Sensiti
 }
 
 /** Independent Laplace noise of scale unit/eps on every reading (seeded), with its measured mean absolute and RMS error. */
-export function noisyTrace(trace: readonly number[], unit: number, eps: number, seed: number): { eps: number; b: number; y: number[]; mae: number; rmse: number } {
+export function noisyTrace(
+  trace: readonly number[],
+  unit: number,
+  eps: number,
+  seed: number,
+): { eps: number; b: number; y: number[]; mae: number; rmse: number } {
   const n = trace.length;
   const rand = seededRandom(seed);
   const b = unit / eps;
@@ -131,7 +145,10 @@ export const smartMeterStudy: Study = (params): CaseStudyResult => {
 
   const findings = [
     `(a) One day, ${n} readings every ${f(stepSeconds)} s (mean ${f(trueMean)} W, peak ${f(peak)} W). Each reading gets independent Laplace noise of scale ${unit}/eps W: each reading is eps*d-private with d = |w - w'| / ${unit} W, and the trace as a whole eps*d1-private (d1 summing the per-reading distances): two days whose readings differ by ${unit} W in total are e^eps-indistinguishable.`,
-    ...noisy.map((x) => `- eps = ${x.eps} per ${unit} W: noise scale ${f(x.b)} W, measured mean absolute error ${f(x.mae)} W (expected ${f(x.b)}), RMS ${f(x.rmse)} W against a signal spread (standard deviation of the true readings) of ${f(sd)} W: the noise is ${f(x.rmse / sd, 3)} times the signal, so ${x.rmse > sd ? 'single readings no longer show which appliance runs; only long high-power runs (oven, washing machine heating) remain visible as shifts of the noisy band' : 'the large appliances remain visible while the fridge cycles (about 95 W) are hidden'}.`),
+    ...noisy.map(
+      (x) =>
+        `- eps = ${x.eps} per ${unit} W: noise scale ${f(x.b)} W, measured mean absolute error ${f(x.mae)} W (expected ${f(x.b)}), RMS ${f(x.rmse)} W against a signal spread (standard deviation of the true readings) of ${f(sd)} W: the noise is ${f(x.rmse / sd, 3)} times the signal, so ${x.rmse > sd ? 'single readings no longer show which appliance runs; only long high-power runs (oven, washing machine heating) remain visible as shifts of the noisy band' : 'the large appliances remain visible while the fridge cycles (about 95 W) are hidden'}.`,
+    ),
     `(b) The day as a database of ${n} readings in ${L} levels of ${width} W (level ${top} = ${width * top} W and above) under the max metric d_inf. Average level ${f(avgLevel)}, rounded ${roundedAvg}; ${pct}-percentile level ${pLevel} (rank ${r}).`,
     `- Both the rounded average level and the ${pct}-percentile level change by at most 1 when every reading changes by at most one level, so the truncated geometric mechanism with eps = ${eps} on 0..${top} makes the released value eps*d_inf-private on the day: two days whose readings all differ by at most k levels give output distributions within a factor e^(${eps} k). Released rounded average: P(exact) = ${f(rowAvg[roundedAvg]!)}, expected |error| ${f(expAbs(rowAvg, roundedAvg))} levels; released percentile: P(exact) = ${f(rowPct[pLevel]!)}, expected |error| ${f(expAbs(rowPct, pLevel))} levels.`,
     `- Uniform sensitivity, enumerated on {0..${sV}}^${sU} with d_inf (SPEC §4): ${sens.map((s) => `${s.query}: Delta = ${f(s.delta)}, ${s.uniform ? 'uniformly 1-sensitive' : 'NOT uniformly sensitive'}`).join('; ')}.`,
@@ -147,7 +164,12 @@ export const smartMeterStudy: Study = (params): CaseStudyResult => {
     numbers: {
       readings: n,
       trueMean,
-      ...Object.fromEntries(noisy.flatMap((x) => [[`mae_eps${x.eps}`, x.mae], [`scale_eps${x.eps}`, x.b]])),
+      ...Object.fromEntries(
+        noisy.flatMap((x) => [
+          [`mae_eps${x.eps}`, x.mae],
+          [`scale_eps${x.eps}`, x.b],
+        ]),
+      ),
       avgLevel,
       roundedAvg,
       percentileLevel: pLevel,

@@ -5,7 +5,15 @@
  * constructions and measures as the jobs do.
  */
 import { invalid } from '../../src-shared/errors';
-import { parseStudyParams, type CaseStudyName, type CaseStudyParams, type CaseStudyResult, type ChartSpec, type CaseStudyTable, type StudyParams } from '../../src-shared/protocol/casestudy';
+import {
+  parseStudyParams,
+  type CaseStudyName,
+  type CaseStudyParams,
+  type CaseStudyResult,
+  type ChartSpec,
+  type CaseStudyTable,
+  type StudyParams,
+} from '../../src-shared/protocol/casestudy';
 
 export interface StudyContext {
   signal: AbortSignal;

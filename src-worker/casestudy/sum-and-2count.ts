@@ -27,7 +27,13 @@ import { studyParams, checkAbort, epsGrid, f, type Study, type StudyContext, typ
  * tight-constraints mechanism exists: a scan at `coarse` first, then every
  * `step` point inside the first bracket that contains an existing point.
  */
-export function thresholdScan(d: Domain, step: number, coarse: number, to: number, ctx: StudyContext): { epsilon: number | null; lastMissing: number | null; minZBelow: number | null } {
+export function thresholdScan(
+  d: Domain,
+  step: number,
+  coarse: number,
+  to: number,
+  ctx: StudyContext,
+): { epsilon: number | null; lastMissing: number | null; minZBelow: number | null } {
   let prev = 0;
   for (let e = coarse; e <= to + 1e-9; e = Math.round((e + coarse) * 1e9) / 1e9) {
     checkAbort(ctx.signal);
@@ -130,8 +136,18 @@ export const sumAndCountsStudy: Study = (params, ctx): CaseStudyResult => {
       countsGeoEffectiveEps: cntGeoCheck.effectiveEpsilon,
     },
     tables: [
-      { id: 'sum-utility', title: `Sum of ${sumU} values in 0..${sumV}: utility against eps`, header: ['epsilon', 'tight-constraints', `TG with eps/${sumV}`], rows: table(sumPts) },
-      { id: 'counts-utility', title: `Two counts over ${countU} records: utility against eps`, header: ['epsilon', 'tight-constraints', 'two TGs with eps/2'], rows: table(cntPts) },
+      {
+        id: 'sum-utility',
+        title: `Sum of ${sumU} values in 0..${sumV}: utility against eps`,
+        header: ['epsilon', 'tight-constraints', `TG with eps/${sumV}`],
+        rows: table(sumPts),
+      },
+      {
+        id: 'counts-utility',
+        title: `Two counts over ${countU} records: utility against eps`,
+        header: ['epsilon', 'tight-constraints', 'two TGs with eps/2'],
+        rows: table(cntPts),
+      },
     ],
     charts: [
       {

@@ -43,7 +43,9 @@ export function checkComposedWithQuery(
   const sensitivity = querySensitivity(X, Y, f);
   const delta = sensitivity.delta;
   if (!Number.isFinite(delta)) {
-    throw new MechError('not-applicable', `the query from ${X.spec} to ${Y.spec} has infinite sensitivity: no finite eps * dX guarantee can follow from H`, { delta });
+    throw new MechError('not-applicable', `the query from ${X.spec} to ${Y.spec} has infinite sensitivity: no finite eps * dX guarantee can follow from H`, {
+      delta,
+    });
   }
   const answerCheck = checkPrivacy(h, Y, eps, opts);
   const composedEpsilon = eps * delta;
@@ -72,7 +74,13 @@ export function checkComposedWithQuery(
   }
   const fx = new Int32Array(X.n);
   for (let x = 0; x < X.n; x++) fx[x] = f(x);
-  const composed = new FunctionRowSource(X.n, h.cols, (x, out) => void h.row(fx[x]!, out), (x) => X.label(x), (j) => h.colLabel(j));
+  const composed = new FunctionRowSource(
+    X.n,
+    h.cols,
+    (x, out) => void h.row(fx[x]!, out),
+    (x) => X.label(x),
+    (j) => h.colLabel(j),
+  );
   const directCheck = checkPrivacy(composed, X, composedEpsilon, opts);
   return {
     sensitivity,

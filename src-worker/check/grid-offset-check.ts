@@ -89,7 +89,8 @@ export function checkGridOffsetPrivacy(src: RowSource, domain: Domain, eps: numb
   const axisClass = (q: number, L: number): number => (q === 0 ? 0 : q === L - 1 ? 2 : 1);
   // Extent of the points of an axis class: border classes use x's coordinate 0..L-1; inner ones the offset
   // q - p for inner q (1..L-2) and p in 0..L-1, i.e. 2-L..L-2.
-  const extent = (cls: number, L: number): { size: number; origin: number } => (cls === 1 ? { size: Math.max(0, 2 * L - 3), origin: 2 - L } : { size: L, origin: 0 });
+  const extent = (cls: number, L: number): { size: number; origin: number } =>
+    cls === 1 ? { size: Math.max(0, 2 * L - 3), origin: 2 - L } : { size: L, origin: 0 };
   const classes: PointClass[] = [];
   const classAt = new Int32Array(9).fill(-1);
   for (let rc = 0; rc < 3; rc++) {

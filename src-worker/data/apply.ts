@@ -157,7 +157,8 @@ export class ChannelSampler {
     let s = 0;
     for (let y = 0; y < m; y++) {
       let v = row[y]!;
-      if (!Number.isFinite(v) || v < -NEG_TOL) throw new MechError('invalid-input', `channel row ${this.channel.rowLabel(x)}: entry ${this.channel.colLabel(y)} is ${v}, not a probability`);
+      if (!Number.isFinite(v) || v < -NEG_TOL)
+        throw new MechError('invalid-input', `channel row ${this.channel.rowLabel(x)}: entry ${this.channel.colLabel(y)} is ${v}, not a probability`);
       if (v < 0) v = 0;
       s += v;
       cum[y] = s;
@@ -273,12 +274,18 @@ export interface PointsMapping {
 
 export function secretsReader(header: CsvRow, domain: Domain, source: string, points?: PointsMapping): SecretsReader {
   const names = header.fields.map((f) => f.trim().toLowerCase());
-  const hasPoint = (names.includes('x') && names.includes('y')) || (names.some((s) => s === 'lat' || s === 'latitude') && names.some((s) => s === 'lon' || s === 'lng' || s === 'long' || s === 'longitude'));
+  const hasPoint =
+    (names.includes('x') && names.includes('y')) ||
+    (names.some((s) => s === 'lat' || s === 'latitude') && names.some((s) => s === 'lon' || s === 'lng' || s === 'long' || s === 'longitude'));
   if (hasPoint) {
     const { units, ia, ib } = coordinateColumns(header, source);
-    if (!points) invalid(`${source}: the secrets are points (${units === 'km' ? 'x,y' : 'lat,lon'}) but no grid binning was given (import the prior from points first: --prior points:FILE.csv in mechstudio apply)`);
+    if (!points)
+      invalid(
+        `${source}: the secrets are points (${units === 'km' ? 'x,y' : 'lat,lon'}) but no grid binning was given (import the prior from points first: --prior points:FILE.csv in mechstudio apply)`,
+      );
     const bin = points.binning;
-    if (bin.rows * bin.cols !== domain.n) throw new MechError('invalid-input', `${source}: the points grid has ${bin.rows * bin.cols} cells but the domain ${domain.spec} has ${domain.n} points`);
+    if (bin.rows * bin.cols !== domain.n)
+      throw new MechError('invalid-input', `${source}: the points grid has ${bin.rows * bin.cols} cells but the domain ${domain.spec} has ${domain.n} points`);
     if (units === 'degrees' && !points.projection) invalid(`${source}: the secrets are lat,lon but the grid was built from x,y in km`);
     if (units === 'km' && points.projection) invalid(`${source}: the secrets are x,y in km but the grid was built from lat,lon; write them as lat,lon`);
     const proj = points.projection ?? null;
@@ -336,7 +343,11 @@ export function secretsReader(header: CsvRow, domain: Domain, source: string, po
  * a caller reading the file line by line (readline) streams 10^6 rows
  * without holding them.
  */
-export function* releaseRows(rows: Iterable<CsvRow>, reader: SecretsReader, sampler: ChannelSampler): Generator<{ line: number; secret: number; output: number }, void, undefined> {
+export function* releaseRows(
+  rows: Iterable<CsvRow>,
+  reader: SecretsReader,
+  sampler: ChannelSampler,
+): Generator<{ line: number; secret: number; output: number }, void, undefined> {
   for (const row of rows) {
     const secret = reader.secretOf(row);
     yield { line: row.line, secret, output: sampler.sample(secret) };
@@ -357,15 +368,16 @@ export async function* readCsvStream(input: AsyncIterable<string | Uint8Array>, 
       for await (const chunk of input) {
         if (stopped) break;
         // Wait for the parser to drain, or to be closed by a consumer that stopped early (else this would wait forever).
-        if (!parser.write(chunk)) await new Promise<void>((res) => {
-          const done = (): void => {
-            parser.off('drain', done);
-            parser.off('close', done);
-            res();
-          };
-          parser.once('drain', done);
-          parser.once('close', done);
-        });
+        if (!parser.write(chunk))
+          await new Promise<void>((res) => {
+            const done = (): void => {
+              parser.off('drain', done);
+              parser.off('close', done);
+              res();
+            };
+            parser.once('drain', done);
+            parser.once('close', done);
+          });
       }
       if (!stopped) parser.end();
     } catch (e) {

@@ -31,4 +31,3 @@ export function parsePointsCsv(text: string, source = 'points CSV'): PointSet {
   }
   return { units, a, b, line, source };
 }
-

@@ -16,12 +16,16 @@ export function kernelChannel(pv: PosteriorVertices, kernel: KernelMechanism, do
   const n = pv.n;
   const s = kernel.vertices.length;
   if (s === 0 || s > n || kernel.weights.length !== s) {
-    throw new MechError('invalid-input', `kernel mechanism must list between 1 and ${n} vertices with one weight each, got ${s} vertices and ${kernel.weights.length} weights`);
+    throw new MechError(
+      'invalid-input',
+      `kernel mechanism must list between 1 and ${n} vertices with one weight each, got ${s} vertices and ${kernel.weights.length} weights`,
+    );
   }
   const m = new Matrix(n, s);
   for (let k = 0; k < s; k++) {
     const idx = kernel.vertices[k]!;
-    if (!Number.isInteger(idx) || idx < 0 || idx >= pv.count) throw new MechError('invalid-input', `kernel mechanism: vertex index ${idx} is not in 0..${pv.count - 1}`);
+    if (!Number.isInteger(idx) || idx < 0 || idx >= pv.count)
+      throw new MechError('invalid-input', `kernel mechanism: vertex index ${idx} is not in 0..${pv.count - 1}`);
     const w = kernel.weights[k]!;
     if (!(w > 0)) throw new MechError('invalid-input', `kernel mechanism: weight ${k} is ${w}, not positive`);
     for (let x = 0; x < n; x++) m.data[x * s + k] = n * w * pv.vertices[idx * n + x]!;

@@ -488,7 +488,8 @@ class KernelSearch {
       return false;
     }
     const minA = relH > KERNEL_FLOAT_TOL ? this.floatWeights(j, hv) : -Infinity;
-    if (uncertain(relH, hp[k]!) || uncertain(this.hu / this.uNorm, hp[k]!) || (Number.isFinite(minA) && uncertain(minA, hp[k]! * Math.abs(relH)))) this.illFloat++;
+    if (uncertain(relH, hp[k]!) || uncertain(this.hu / this.uNorm, hp[k]!) || (Number.isFinite(minA) && uncertain(minA, hp[k]! * Math.abs(relH))))
+      this.illFloat++;
     return minA > KERNEL_FLOAT_TOL;
   }
 

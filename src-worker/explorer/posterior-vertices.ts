@@ -2,7 +2,12 @@ import { MechError } from '../../src-shared/errors';
 import type { Domain } from '../metric/domain';
 import { doubleDescription, type ConeArithmetic } from './double-description';
 import { exactRank, normaliseIntVector, ratioToNumber } from './exact-arithmetic';
-import { privatePosteriorConstraints, type ConstraintOptions, type ExplorerArithmetic, type PrivatePosteriorConstraints } from './private-posterior-constraints';
+import {
+  privatePosteriorConstraints,
+  type ConstraintOptions,
+  type ExplorerArithmetic,
+  type PrivatePosteriorConstraints,
+} from './private-posterior-constraints';
 import { checkCancelled } from '../numeric/cancel';
 
 /**
@@ -129,10 +134,11 @@ function exactArithmetic(sys: PrivatePosteriorConstraints): ConeArithmetic<bigin
       for (let j = 0; j < n; j++) out[j] = vp * rm[j]! - vm * rp[j]!;
       return normaliseIntVector(out);
     },
-    rank: (cs) => exactRank(
-      cs.map((c) => rows[c]!),
-      n,
-    ),
+    rank: (cs) =>
+      exactRank(
+        cs.map((c) => rows[c]!),
+        n,
+      ),
   };
 }
 
@@ -193,7 +199,13 @@ export function privatePosteriorVertices(domain: Domain, eps: number, options: V
         if (v < 0n) throw new MechError('internal', `vertex enumeration produced an infeasible point (violates ${sys.describe(c)})`);
         if (v === 0n) tight.push(c);
       }
-      if (exactRank(tight.map((c) => sys.intRows![c]!), n) !== n - 1) {
+      if (
+        exactRank(
+          tight.map((c) => sys.intRows![c]!),
+          n,
+        ) !==
+        n - 1
+      ) {
         throw new MechError('internal', 'vertex enumeration produced a point that is not a vertex (exact mode)');
       }
       let sum = 0n;
@@ -252,7 +264,9 @@ export function privatePosteriorVertices(domain: Domain, eps: number, options: V
     stats: { constraints: m, peakRays, ms: performance.now() - t0, droppedInVerification: dropped },
     warnings:
       dropped > 0
-        ? [`float arithmetic: ${dropped} candidate point(s) failed verification and were dropped; at this eps * d the vertex list may be incomplete (tolerance ${VERIFY_TOL})`]
+        ? [
+            `float arithmetic: ${dropped} candidate point(s) failed verification and were dropped; at this eps * d the vertex list may be incomplete (tolerance ${VERIFY_TOL})`,
+          ]
         : [],
   };
 }

@@ -144,9 +144,7 @@ export function privatePosteriorConstraints(domain: Domain, eps: number, options
     }
   }
   const describe = (c: number): string =>
-    c < n
-      ? `delta_${domain.label(c)} >= 0`
-      : `delta_${domain.label(lo[c]!)} <= e^(eps*${domain.distance(lo[c]!, hi[c]!)}) delta_${domain.label(hi[c]!)}`;
+    c < n ? `delta_${domain.label(c)} >= 0` : `delta_${domain.label(lo[c]!)} <= e^(eps*${domain.distance(lo[c]!, hi[c]!)}) delta_${domain.label(hi[c]!)}`;
   return { n, m, eps, lo, hi, ratio, rows, arithmetic: intRows ? 'exact' : 'float', exactBase, intRows, describe };
 }
 
@@ -156,10 +154,13 @@ export function commonUnit(ds: readonly number[]): number | null {
   const min = Math.min(...ds);
   for (let k = 1; k <= 64; k++) {
     const unit = min / k;
-    if (ds.every((d) => {
-      const q = d / unit;
-      return q <= 1e4 && Math.abs(q - Math.round(q)) <= 1e-9 * Math.max(1, q);
-    })) return unit;
+    if (
+      ds.every((d) => {
+        const q = d / unit;
+        return q <= 1e4 && Math.abs(q - Math.round(q)) <= 1e-9 * Math.max(1, q);
+      })
+    )
+      return unit;
   }
   return null;
 }

@@ -12,7 +12,11 @@ import { buildTernaryView, type TernaryView } from './ternary';
  * the kernel mechanisms (the one attaining the multiplicative capacity first)
  * or of a given channel. Serialisable: the worker sends it to the renderer.
  */
-export function ternaryViewForDomain(domain: Domain, eps: number, options: { channel?: RowSource; channelName?: string; prior?: readonly number[] } = {}): TernaryView {
+export function ternaryViewForDomain(
+  domain: Domain,
+  eps: number,
+  options: { channel?: RowSource; channelName?: string; prior?: readonly number[] } = {},
+): TernaryView {
   if (domain.n !== 3) throw new MechError('invalid-input', `the simplex view needs a domain of exactly 3 points; ${domain.spec} has ${domain.n}`);
   const pv = privatePosteriorVertices(domain, eps);
   const phi = phiMatrix(domain, eps);

@@ -116,7 +116,8 @@ export function cornerPriors(phi: readonly (readonly number[])[]): Bary[] {
  * with p(y) = 0 are skipped.
  */
 export function posteriorsUnderPrior(channel: readonly (readonly number[])[], prior: readonly number[], colLabels?: readonly string[]): TernaryPosterior[] {
-  if (channel.length !== 3) throw new MechError('invalid-input', `posteriorsUnderPrior: the simplex view needs 3 secrets, the channel has ${channel.length} rows`);
+  if (channel.length !== 3)
+    throw new MechError('invalid-input', `posteriorsUnderPrior: the simplex view needs 3 secrets, the channel has ${channel.length} rows`);
   assertBary(prior, 'prior');
   const m = channel[0]!.length;
   const out: TernaryPosterior[] = [];

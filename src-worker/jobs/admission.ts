@@ -239,7 +239,12 @@ function decompositionWork(what: string, d: DomainSize, lp: LpSpec): void {
 /** The LP's dense n x m channel variables, refused above MAX_DENSE_ENTRIES. */
 function denseLpVariables(what: string, n: number, m: number): void {
   if (n * m > MAX_DENSE_ENTRIES) {
-    tooLarge(`${what} has n x n channel variables`, n * m, MAX_DENSE_ENTRIES, 'the LP is solved over a dense channel: use a domain of at most about 11000 points (far fewer in practice), or a closed-form mechanism (tg, rr, tight, ...)');
+    tooLarge(
+      `${what} has n x n channel variables`,
+      n * m,
+      MAX_DENSE_ENTRIES,
+      'the LP is solved over a dense channel: use a domain of at most about 11000 points (far fewer in practice), or a closed-form mechanism (tg, rr, tight, ...)',
+    );
   }
 }
 
@@ -379,7 +384,12 @@ function admitCheck(req: Extract<JobRequest, { type: 'check' }>, size: ReturnTyp
     const offsets = g ? gridOffsetCheckWork(g.rows, g.cols) : Infinity;
     if (offsets < d.checkPairs * outputs) {
       if (offsets > L.maxCheckWork) {
-        tooLarge(`the privacy check of planar Laplace on ${d.name} by its grid offsets`, offsets, L.maxCheckWork, 'check a smaller grid; planar Laplace is eps*d-private by construction (snapping to cells is post-processing)');
+        tooLarge(
+          `the privacy check of planar Laplace on ${d.name} by its grid offsets`,
+          offsets,
+          L.maxCheckWork,
+          'check a smaller grid; planar Laplace is eps*d-private by construction (snapping to cells is post-processing)',
+        );
       }
     } else checkWork(d, outputs, 'the privacy check');
   }
@@ -419,10 +429,16 @@ export function admitRequest(req: JobRequest, built?: ReadonlyMap<DomainInput, D
     case 'apply': {
       // Sampling builds at most one row per distinct secret (<= n x outputs entries), plus the remap's pass when asked.
       const d = req.domain !== undefined ? size(req.domain) : null;
-      if (req.channel && d && req.channel.rows !== d.n) invalid(`the channel has ${req.channel.rows} secret rows but the domain ${d.name} has ${fmt(d.n)} points`);
+      if (req.channel && d && req.channel.rows !== d.n)
+        invalid(`the channel has ${req.channel.rows} secret rows but the domain ${d.name} has ${fmt(d.n)} points`);
       if (d) assertPoints(d);
       if (req.mechanism) {
-        const md = mechanismSpecWork(req.mechanism, size, `releasing with the ${req.mechanism.remap ? 'remapped ' : ''}${req.mechanism.kind} mechanism`, req.mechanism.remap ? 2 : 1);
+        const md = mechanismSpecWork(
+          req.mechanism,
+          size,
+          `releasing with the ${req.mechanism.remap ? 'remapped ' : ''}${req.mechanism.kind} mechanism`,
+          req.mechanism.remap ? 2 : 1,
+        );
         if (md && d && md.n !== d.n) invalid(`the mechanism's domain ${md.name} has ${fmt(md.n)} points but the domain ${d.name} has ${fmt(d.n)}`);
       }
       return;
@@ -430,9 +446,16 @@ export function admitRequest(req: JobRequest, built?: ReadonlyMap<DomainInput, D
     case 'measure': {
       const d = req.domain !== undefined ? size(req.domain) : null;
       // A mismatch the request shows is reported first, before anything is sized or built.
-      if (req.channel && d && req.channel.rows !== d.n) invalid(`the channel has ${req.channel.rows} secret rows but the domain ${d.name} has ${fmt(d.n)} points`);
+      if (req.channel && d && req.channel.rows !== d.n)
+        invalid(`the channel has ${req.channel.rows} secret rows but the domain ${d.name} has ${fmt(d.n)} points`);
       if (d) assertPoints(d);
-      if (req.mechanism) mechanismSpecWork(req.mechanism, size, `measuring the ${req.mechanism.kind} mechanism`, (req.loss !== undefined ? 2 : 1) + (req.mechanism.remap ? 1 : 0));
+      if (req.mechanism)
+        mechanismSpecWork(
+          req.mechanism,
+          size,
+          `measuring the ${req.mechanism.kind} mechanism`,
+          (req.loss !== undefined ? 2 : 1) + (req.mechanism.remap ? 1 : 0),
+        );
       return;
     }
     case 'check':
@@ -462,10 +485,14 @@ export function admitRequest(req: JobRequest, built?: ReadonlyMap<DomainInput, D
       const d = size(req.domain);
       if (!d) return;
       if (d.n > EXPLORER_MAX_N) {
-        throw new MechError('too-large', `privacy-type explorer: ${d.name} has ${fmt(d.n)} points; vertex and kernel enumeration is limited to n <= ${EXPLORER_MAX_N}`, {
-          n: d.n,
-          limit: EXPLORER_MAX_N,
-        });
+        throw new MechError(
+          'too-large',
+          `privacy-type explorer: ${d.name} has ${fmt(d.n)} points; vertex and kernel enumeration is limited to n <= ${EXPLORER_MAX_N}`,
+          {
+            n: d.n,
+            limit: EXPLORER_MAX_N,
+          },
+        );
       }
       return;
     }
@@ -498,7 +525,13 @@ export function admitRequest(req: JobRequest, built?: ReadonlyMap<DomainInput, D
     }
     case 'rows':
       // block means stream the whole channel once; listed rows only build the mechanism
-      if (req.mechanism) mechanismSpecWork(req.mechanism, size, `the ${req.mechanism.kind} mechanism's ${req.blocks !== undefined ? 'block means' : 'rows'}`, req.blocks !== undefined ? 1 : 0);
+      if (req.mechanism)
+        mechanismSpecWork(
+          req.mechanism,
+          size,
+          `the ${req.mechanism.kind} mechanism's ${req.blocks !== undefined ? 'block means' : 'rows'}`,
+          req.blocks !== undefined ? 1 : 0,
+        );
       return;
     case 'run-project':
     case 'case-study':

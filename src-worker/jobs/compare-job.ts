@@ -56,7 +56,14 @@ interface Built {
   lp?: OptimalLpResult;
 }
 
-async function build(m: CompareMechanism, domain: Domain, eps: number, prior: Float64Array, loss: LossSpecInput, ctx: JobContext): Promise<Built | { note: string }> {
+async function build(
+  m: CompareMechanism,
+  domain: Domain,
+  eps: number,
+  prior: Float64Array,
+  loss: LossSpecInput,
+  ctx: JobContext,
+): Promise<Built | { note: string }> {
   const lp = {
     ...(m.lpModel !== undefined ? { lpModel: m.lpModel } : {}),
     ...(m.delta !== undefined ? { delta: m.delta } : {}),
@@ -64,7 +71,14 @@ async function build(m: CompareMechanism, domain: Domain, eps: number, prior: Fl
     ...(m.targetGap !== undefined ? { targetGap: m.targetGap } : {}),
     ...(m.lpThreads !== undefined ? { lpThreads: m.lpThreads } : {}),
   };
-  const o = await buildMechanism(m.kind, domain, eps, { prior, loss, lp, signal: ctx.signal, progress: () => undefined, ...(ctx.stopFlag ? { stopFlag: ctx.stopFlag } : {}) });
+  const o = await buildMechanism(m.kind, domain, eps, {
+    prior,
+    loss,
+    lp,
+    signal: ctx.signal,
+    progress: () => undefined,
+    ...(ctx.stopFlag ? { stopFlag: ctx.stopFlag } : {}),
+  });
   if (!o.exists) return { note: o.note };
   const lpRecord = o.lp ? { lp: o.lp } : {};
   if (!m.remap) return { mech: o.mechanism, channel: o.mechanism.channel, ...lpRecord };
@@ -73,7 +87,14 @@ async function build(m: CompareMechanism, domain: Domain, eps: number, prior: Fl
 }
 
 /** The figures of one row (mechanism built and, if asked, remapped). */
-function figures(b: Built, m: CompareMechanism, domain: Domain, eps: number, prior: Float64Array, ctx: JobContext): Omit<CompareRow, 'label' | 'kind' | 'remap' | 'exists' | 'betterThanPlanarLaplacePct' | 'timeMs'> {
+function figures(
+  b: Built,
+  m: CompareMechanism,
+  domain: Domain,
+  eps: number,
+  prior: Float64Array,
+  ctx: JobContext,
+): Omit<CompareRow, 'label' | 'kind' | 'remap' | 'exists' | 'betterThanPlanarLaplacePct' | 'timeMs'> {
   const notes: string[] = [];
   const ch = b.channel;
   const n = domain.n;
@@ -104,7 +125,8 @@ function figures(b: Built, m: CompareMechanism, domain: Domain, eps: number, pri
     guaranteedEpsilon: fin(g),
   };
   if (effectiveEpsilon === Infinity) notes.push('NOT private as stored: a positive entry faces a 0 (infinite privacy loss)');
-  else if (effectiveEpsilon !== null && Number.isFinite(g) && effectiveEpsilon > g * (1 + 1e-9)) notes.push(`NOT private as stored: effective eps ${effectiveEpsilon} above the guaranteed ${g}`);
+  else if (effectiveEpsilon !== null && Number.isFinite(g) && effectiveEpsilon > g * (1 + 1e-9))
+    notes.push(`NOT private as stored: effective eps ${effectiveEpsilon} above the guaranteed ${g}`);
   if (notes.length) row.note = notes.join('; ');
   return row;
 }
@@ -115,7 +137,8 @@ export async function compareJob(req: CompareRequest, ctx: JobContext): Promise<
   const n = domain.n;
   const prior = resolvePrior(req.prior, n, domain);
   const loss = req.loss !== undefined ? resolveLoss(req.loss) : DIST;
-  if (req.focus !== undefined && req.focus >= n) throw new MechError('invalid-input', `focus cell ${req.focus} is outside the domain ${domain.spec} (cells 0..${n - 1})`);
+  if (req.focus !== undefined && req.focus >= n)
+    throw new MechError('invalid-input', `focus cell ${req.focus} is outside the domain ${domain.spec} (cells 0..${n - 1})`);
   const focus = n <= COMPARE_MAP_MAX_CELLS ? (req.focus ?? mostLikely(prior)) : null;
   const grid = domain.structure.grid ?? null;
   const rows: CompareRow[] = [];
@@ -170,7 +193,8 @@ export async function compareJob(req: CompareRequest, ctx: JobContext): Promise<
     baselineNote = `no planar Laplace baseline: its expected distance is ${baseline}`;
     baseline = null;
   }
-  if (baseline !== null) for (const r of rows) if (r.expectedDistance !== null) r.betterThanPlanarLaplacePct = (100 * (baseline - r.expectedDistance)) / baseline;
+  if (baseline !== null)
+    for (const r of rows) if (r.expectedDistance !== null) r.betterThanPlanarLaplacePct = (100 * (baseline - r.expectedDistance)) / baseline;
   ctx.progress(1, 'done');
   const out: CompareResult = {
     type: 'compare',

@@ -87,7 +87,8 @@ export interface BuildOptions {
 }
 
 /** A loss as the engine's loss builders take it (measure/lossSpec GuessSpec). */
-export type LossSpecInput = { kind: 'bin' } | { kind: 'nib' } | { kind: 'dist' } | { kind: 'dist2' } | { kind: 'matrix'; matrix: Matrix; guessLabels?: readonly string[] };
+export type LossSpecInput =
+  { kind: 'bin' } | { kind: 'nib' } | { kind: 'dist' } | { kind: 'dist2' } | { kind: 'matrix'; matrix: Matrix; guessLabels?: readonly string[] };
 
 export type MechanismOutcome = { exists: true; mechanism: Mechanism; lp?: OptimalLpResult } | { exists: false; minZ: number; minZAt: string; note: string };
 

@@ -69,8 +69,7 @@ export function domainOf(req: JobRequest, input: DomainInput, ctx?: JobContext):
 
 /** The LP record as the protocol carries it: history thinned to MAX_LP_HISTORY_POINTS, only finite points. */
 function portableLp(lp: OptimalLpResult): LpResult {
-  const finitePoint = (p: OptimalLpResult['history'][number]): boolean =>
-    [p.objective, p.bound, p.gap, p.elapsedMs, p.fraction].every(Number.isFinite);
+  const finitePoint = (p: OptimalLpResult['history'][number]): boolean => [p.objective, p.bound, p.gap, p.elapsedMs, p.fraction].every(Number.isFinite);
   const fin = (x: number, fallback: number): number => (Number.isFinite(x) ? x : fallback);
   return {
     model: lp.model,
@@ -86,7 +85,14 @@ function portableLp(lp: OptimalLpResult): LpResult {
     timeMs: lp.timeMs,
     stoppedBy: lp.stoppedBy,
     timeLimitReached: lp.timeLimitReached,
-    history: thinHistory(lp.history.filter(finitePoint)).map((p) => ({ round: p.round, objective: p.objective, bound: p.bound, gap: p.gap, elapsedMs: p.elapsedMs, fraction: p.fraction })),
+    history: thinHistory(lp.history.filter(finitePoint)).map((p) => ({
+      round: p.round,
+      objective: p.objective,
+      bound: p.bound,
+      gap: p.gap,
+      elapsedMs: p.elapsedMs,
+      fraction: p.fraction,
+    })),
   };
 }
 
@@ -99,7 +105,10 @@ function portableLp(lp: OptimalLpResult): LpResult {
  */
 function honestGuarantee(g: number, text: string): { guaranteedEpsilon: number | null; guarantee: string } {
   if (Number.isFinite(g)) return { guaranteedEpsilon: g, guarantee: text };
-  return { guaranteedEpsilon: null, guarantee: `${text} (the factor overflows a 64-bit float: no finite eps*d guarantee can be stated for this metric; its smallest distances are too small)` };
+  return {
+    guaranteedEpsilon: null,
+    guarantee: `${text} (the factor overflows a 64-bit float: no finite eps*d guarantee can be stated for this metric; its smallest distances are too small)`,
+  };
 }
 
 /**
@@ -171,7 +180,14 @@ export async function construct(
     ...(spec.targetGap !== undefined ? { targetGap: spec.targetGap } : {}),
     ...(spec.lpThreads !== undefined ? { lpThreads: spec.lpThreads } : {}),
   };
-  const opts = { prior, signal: ctx.signal, progress: ctx.progress, lp, ...(ctx.stopFlag ? { stopFlag: ctx.stopFlag } : {}), ...(spec.loss !== undefined ? { loss: resolveLoss(spec.loss) } : {}) };
+  const opts = {
+    prior,
+    signal: ctx.signal,
+    progress: ctx.progress,
+    lp,
+    ...(ctx.stopFlag ? { stopFlag: ctx.stopFlag } : {}),
+    ...(spec.loss !== undefined ? { loss: resolveLoss(spec.loss) } : {}),
+  };
   const outcome = await buildMechanism(spec.kind, domain, spec.epsilon, opts);
   checkCancelled(ctx.signal);
   if (spec.remap !== true || !outcome.exists) return { domain, prior, outcome, ...(outcome.exists ? { channel: outcome.mechanism.channel } : {}) };
@@ -254,7 +270,10 @@ export async function mechanismJob(req: MechanismRequest, ctx: JobContext): Prom
 
 /** A channelRef reached a worker: only the app host (the job dispatcher) resolves them. */
 export function unresolvedRef(ref: string): never {
-  throw new MechError('invalid-input', `channelRef ${ref} names a channel kept by the app host; it cannot be used here (send the channel or the mechanism's construction)`);
+  throw new MechError(
+    'invalid-input',
+    `channelRef ${ref} names a channel kept by the app host; it cannot be used here (send the channel or the mechanism's construction)`,
+  );
 }
 
 export async function measureJob(req: MeasureRequest, ctx: JobContext): Promise<MeasureResult> {
@@ -276,7 +295,8 @@ export async function measureJob(req: MeasureRequest, ctx: JobContext): Promise<
     }
     ch = dense;
   }
-  if (domain && ch.rows !== domain.n) throw new MechError('invalid-input', `the channel has ${ch.rows} rows but the domain ${domain.spec} has ${domain.n} points`);
+  if (domain && ch.rows !== domain.n)
+    throw new MechError('invalid-input', `the channel has ${ch.rows} rows but the domain ${domain.spec} has ${domain.n} points`);
   const prior = resolvePrior(req.prior, ch.rows, domain);
   checkCancelled(ctx.signal);
   ctx.progress(null, 'measuring');
@@ -334,7 +354,14 @@ export async function capacityJob(req: CapacityRequest, ctx: JobContext): Promis
   const domain = domainOf(req, req.domain, ctx);
   ctx.progress(null, `capacities of ${domain.spec}`);
   const c = await privacyCapacities(domain, req.epsilon, ctx.signal, ctx.progress);
-  const out: CapacityResult = { type: 'capacity', domain: domain.spec, epsilon: req.epsilon, multiplicative: c.multiplicative, additive: c.additive, rows: domain.n };
+  const out: CapacityResult = {
+    type: 'capacity',
+    domain: domain.spec,
+    epsilon: req.epsilon,
+    multiplicative: c.multiplicative,
+    additive: c.additive,
+    rows: domain.n,
+  };
   if (c.mechanism) {
     if (c.mechanism.rows * c.mechanism.cols <= (req.inlineLimit ?? INLINE_MATRIX_LIMIT)) out.matrix = matrixPayload(c.mechanism);
     if (req.out) {
@@ -431,7 +458,12 @@ export async function sweepJob(req: SweepRequest, ctx: JobContext): Promise<Swee
       checkCancelled(ctx.signal);
       ctx.progress(done++ / total, `${s.kind} at eps ${eps.toFixed(3)}`);
       try {
-        const o = await buildMechanism(s.kind as MechanismSpec['kind'], domain, eps, { prior, signal: ctx.signal, progress: () => undefined, ...(loss ? { loss } : {}) });
+        const o = await buildMechanism(s.kind as MechanismSpec['kind'], domain, eps, {
+          prior,
+          signal: ctx.signal,
+          progress: () => undefined,
+          ...(loss ? { loss } : {}),
+        });
         if (!o.exists) {
           s.utility.push(null);
           s.leakage.push(null);
@@ -499,7 +531,11 @@ export async function applyJob(req: ApplyRequest, ctx: JobContext): Promise<Appl
   if (ch.rows !== domain.n) throw new MechError('invalid-input', `the channel has ${ch.rows} rows but the domain ${domain.spec} has ${domain.n} points`);
   checkCancelled(ctx.signal);
   ctx.progress(0, `releasing ${req.input}`);
-  const r = await releaseFile(ch, domain, req.input, req.out, { ...(req.seed !== undefined ? { seed: req.seed } : {}), ...(req.points ? { points: req.points } : {}), ctx });
+  const r = await releaseFile(ch, domain, req.input, req.out, {
+    ...(req.seed !== undefined ? { seed: req.seed } : {}),
+    ...(req.points ? { points: req.points } : {}),
+    ctx,
+  });
   const out: ApplyResult = {
     type: 'apply',
     rows: r.rows,

@@ -24,14 +24,22 @@ export interface RemapOutcome {
   record: RemapResult;
 }
 
-const NO_LP = 'no LP bound: this job solved no LP (the optimal mechanism, --kind optimal with the same domain, eps, prior and loss, gives a certified lower bound; it is not run implicitly)';
+const NO_LP =
+  'no LP bound: this job solved no LP (the optimal mechanism, --kind optimal with the same domain, eps, prior and loss, gives a certified lower bound; it is not run implicitly)';
 
 /**
  * Follow a constructed mechanism by its Bayesian remap for the prior and the
  * loss (SPEC §3, issue 14). The LP bound is reported only when this job
  * solved the optimal LP (kind optimal): it is never run implicitly.
  */
-export function remapConstructed(mech: Mechanism, domain: Domain, prior: Float64Array, loss: LossSpecInput, lp: OptimalLpResult | undefined, ctx: JobContext): RemapOutcome {
+export function remapConstructed(
+  mech: Mechanism,
+  domain: Domain,
+  prior: Float64Array,
+  loss: LossSpecInput,
+  lp: OptimalLpResult | undefined,
+  ctx: JobContext,
+): RemapOutcome {
   ctx.progress(0, `remapping the outputs of ${mech.kind} for the prior and loss`);
   const r = remapMechanism(mech, domain, prior, loss, {
     signal: ctx.signal,
@@ -49,7 +57,11 @@ export function remapConstructed(mech: Mechanism, domain: Domain, prior: Float64
   const fin = (x: number | null): number | null => (x !== null && Number.isFinite(x) ? x : null);
   const original = fin(r.originalLoss);
   const remapped = r.remappedLoss;
-  if (!Number.isFinite(remapped)) throw new MechError('not-applicable', 'the remapped expected loss is not a finite number (infinite distances, or loss values whose sums overflow a 64-bit float)');
+  if (!Number.isFinite(remapped))
+    throw new MechError(
+      'not-applicable',
+      'the remapped expected loss is not a finite number (infinite distances, or loss values whose sums overflow a 64-bit float)',
+    );
   let lpLowerBound: number | null = null;
   let lpExactLowerBound: number | null = null;
   let lpNote = NO_LP;

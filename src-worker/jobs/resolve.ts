@@ -22,7 +22,10 @@ export function resolveDomain(input: DomainInput, onProgress?: (fraction: number
     if (e[0] >= n || e[1] >= n) invalid(`graph edge (${e[0]}, ${e[1]}) refers to a point beyond the ${n} labels`);
     if (e.length === 3 && e[2] !== 1) invalid('weighted graph edges are not supported yet: use a custom distance matrix');
   }
-  return graphDomain(input.labels, input.edges.map((e) => [e[0], e[1]] as const));
+  return graphDomain(
+    input.labels,
+    input.edges.map((e) => [e[0], e[1]] as const),
+  );
 }
 
 /** Short text for a domain input, used in results. */

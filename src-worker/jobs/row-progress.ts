@@ -20,16 +20,22 @@ export function withRowProgress(ch: RowSource, progress: (fraction: number | nul
   let last = performance.now();
   let seen = 0;
   const fill = (i: number, out: Float64Array): void => {
-      ch.row(i, out);
-      if ((++seen & 63) === 0) {
-        const now = performance.now();
-        if (now - last >= REPORT_EVERY_MS) {
-          last = now;
-          progress(Math.min(1, (i + 1) / n), `${step()}: row ${i + 1} of ${n}`);
-        }
+    ch.row(i, out);
+    if ((++seen & 63) === 0) {
+      const now = performance.now();
+      if (now - last >= REPORT_EVERY_MS) {
+        last = now;
+        progress(Math.min(1, (i + 1) / n), `${step()}: row ${i + 1} of ${n}`);
       }
+    }
   };
   // Keep the offset structure visible to the privacy check (planar Laplace).
   if (ch instanceof GridOffsetChannel) return new GridOffsetChannel(n, fill, (i) => ch.rowLabel(i), ch.gridSpec);
-  return new FunctionRowSource(n, ch.cols, fill, (i) => ch.rowLabel(i), (j) => ch.colLabel(j));
+  return new FunctionRowSource(
+    n,
+    ch.cols,
+    fill,
+    (i) => ch.rowLabel(i),
+    (j) => ch.colLabel(j),
+  );
 }

@@ -25,7 +25,10 @@ export function rowsOf(ch: RowSource, req: Pick<RowsRequest, 'rows' | 'colFrom' 
     if (colFrom >= ch.cols) throw new MechError('invalid-input', `colFrom ${colFrom} does not exist: the channel has ${ch.cols} columns`);
     const entries = req.rows.length * (colTo - colFrom);
     if (entries > ROWS_MAX_ENTRIES) {
-      throw new MechError('too-large', `${req.rows.length} rows x ${colTo - colFrom} columns is ${entries} entries, over the ${ROWS_MAX_ENTRIES} one answer carries; ask for fewer rows or a column range`);
+      throw new MechError(
+        'too-large',
+        `${req.rows.length} rows x ${colTo - colFrom} columns is ${entries} entries, over the ${ROWS_MAX_ENTRIES} one answer carries; ask for fewer rows or a column range`,
+      );
     }
     const data: number[][] = [];
     for (const i of req.rows) {
@@ -34,7 +37,17 @@ export function rowsOf(ch: RowSource, req: Pick<RowsRequest, 'rows' | 'colFrom' 
     }
     const colLabels: string[] = [];
     for (let j = colFrom; j < colTo; j++) colLabels.push(ch.colLabel(j));
-    return { type: 'rows', rows: ch.rows, cols: ch.cols, indices: req.rows.slice(), colFrom, colTo, data, rowLabels: req.rows.map((i) => ch.rowLabel(i)), colLabels };
+    return {
+      type: 'rows',
+      rows: ch.rows,
+      cols: ch.cols,
+      indices: req.rows.slice(),
+      colFrom,
+      colTo,
+      data,
+      rowLabels: req.rows.map((i) => ch.rowLabel(i)),
+      colLabels,
+    };
   }
   const blocks = blockMeans(ch, req.blocks!, ctx);
   return { type: 'rows', rows: ch.rows, cols: ch.cols, blocks };

@@ -21,7 +21,10 @@ const cache: { key: string; channel: RowSource }[] = [];
 
 async function channelOf(req: RowsRequest, spec: MechanismSpec, ctx: JobContext): Promise<RowSource> {
   if (spec.kind === 'optimal') {
-    throw new MechError('not-applicable', 'rows of an optimal (LP) mechanism are not rebuilt from its construction (that would solve the LP again); use the channel its mechanism job returned');
+    throw new MechError(
+      'not-applicable',
+      'rows of an optimal (LP) mechanism are not rebuilt from its construction (that would solve the LP again); use the channel its mechanism job returned',
+    );
   }
   const key = JSON.stringify(spec);
   const hit = cache.findIndex((c) => c.key === key);
@@ -49,4 +52,3 @@ export async function rowsJob(req: RowsRequest, ctx: JobContext): Promise<RowsRe
   checkCancelled(ctx.signal);
   return rowsOf(ch, req, ctx);
 }
-

@@ -135,7 +135,6 @@ export interface DecompositionOptions {
   startedAt?: number;
 }
 
-
 export interface DecompositionIteration {
   /** 1-based round. */
   round: number;
@@ -285,7 +284,10 @@ function masterLimits(n: number, m: number, budget: number, what: string): { max
       { estimateBytes: startBytes, limitBytes: budget },
     );
   }
-  const maxCols = Math.max(minCols + Math.ceil(n / 4), Math.min(MASTER_PRUNE_FACTOR * n + 2 * n, Math.floor((budget - estimateLpBytes(0, n, 0)) / (900 + MASTER_BYTES_PER_NONZERO * n))));
+  const maxCols = Math.max(
+    minCols + Math.ceil(n / 4),
+    Math.min(MASTER_PRUNE_FACTOR * n + 2 * n, Math.floor((budget - estimateLpBytes(0, n, 0)) / (900 + MASTER_BYTES_PER_NONZERO * n))),
+  );
   const keepCols = Math.max(minCols, Math.min(MASTER_KEEP_FACTOR * n + 2 * n, Math.floor((2 / 3) * maxCols)));
   return { maxCols, keepCols, startDense };
 }
@@ -343,7 +345,17 @@ function fallbackChannel(c: Float64Array, n: number, m: number, constant: number
 }
 
 /** Validate the options, orient the costs, build the pricing seed, the lifter, the master limits and its start. */
-function prepareDecomposition(n: number, m: number, cost: Float64Array, sense: 'minimize' | 'maximize', pairs: DecompositionPairs, what: string, options: LpOptions | undefined, opts: DecompositionOptions, ones: Float64Array): DecompositionSetup {
+function prepareDecomposition(
+  n: number,
+  m: number,
+  cost: Float64Array,
+  sense: 'minimize' | 'maximize',
+  pairs: DecompositionPairs,
+  what: string,
+  options: LpOptions | undefined,
+  opts: DecompositionOptions,
+  ones: Float64Array,
+): DecompositionSetup {
   const tolerance = opts.tolerance ?? 1e-9;
   const alpha0 = opts.smoothing ?? 0.8;
   const maxIterations = opts.maxIterations ?? 2000;
@@ -366,7 +378,29 @@ function prepareDecomposition(n: number, m: number, cost: Float64Array, sense: '
   // every output in use (privateStartChannel) replaces the constant columns.
   const canRestart = m >= n && opts.startChannel !== false && masterBytes(n, startDense + n) <= budget;
   const fallback = fallbackChannel(c, n, m, start[0]!.w, m >= n ? indicators : null);
-  return { n, m, what, sign, tolerance, alpha0, maxIterations, t0, deadline, c, pairs, seedRows, inPricing, lifter, maxCols, keepCols, start, indicators, canRestart, cNonNeg, fallback };
+  return {
+    n,
+    m,
+    what,
+    sign,
+    tolerance,
+    alpha0,
+    maxIterations,
+    t0,
+    deadline,
+    c,
+    pairs,
+    seedRows,
+    inPricing,
+    lifter,
+    maxCols,
+    keepCols,
+    start,
+    indicators,
+    canRestart,
+    cNonNeg,
+    fallback,
+  };
 }
 
 /**
@@ -378,7 +412,14 @@ function prepareDecomposition(n: number, m: number, cost: Float64Array, sense: '
  * relaxation); every safe bound along the way is valid, so the result is a
  * certified bound on that model's optimum (in the minimised sense).
  */
-async function relaxedModelBound(s: DecompositionSetup, rp: DecompositionPairs, lam: Float64Array, lower: number, options: LpOptions | undefined, subOptions: LpOptions): Promise<{ bound: number; ms: number }> {
+async function relaxedModelBound(
+  s: DecompositionSetup,
+  rp: DecompositionPairs,
+  lam: Float64Array,
+  lower: number,
+  options: LpOptions | undefined,
+  subOptions: LpOptions,
+): Promise<{ bound: number; ms: number }> {
   const { n, m, c, what } = s;
   const seed = pricingSeed(n, rp, 'auto', { from: s.pairs.from, to: s.pairs.to });
   const relaxed = await PricingModel.open(n, m, seed.rows, `${what} (bound of the other model)`, subOptions);
@@ -734,7 +775,11 @@ class DecompositionRun {
     const gapFrac = Math.min(1, Math.log10(Math.max(bestGap, s.tolerance)) / Math.log10(s.tolerance));
     const timeFrac = s.deadline < Infinity ? (now - s.t0) / (s.deadline - s.t0) : 0;
     this.lastFraction = Math.max(this.lastFraction, Math.min(0.88, 0.1 + 0.78 * Math.max(gapFrac, timeFrac, 0)));
-    progress(this.options, this.lastFraction, `solving ${s.what} by column decomposition: round ${it + 1}, objective ${(s.sign * best.upper).toPrecision(8)}, bound ${(s.sign * lowerBest).toPrecision(8)}, gap ${(bestGap * 100).toPrecision(2)}%, ${this.master.columns} columns, ${((now - s.t0) / 1000).toFixed(0)} s`);
+    progress(
+      this.options,
+      this.lastFraction,
+      `solving ${s.what} by column decomposition: round ${it + 1}, objective ${(s.sign * best.upper).toPrecision(8)}, bound ${(s.sign * lowerBest).toPrecision(8)}, gap ${(bestGap * 100).toPrecision(2)}%, ${this.master.columns} columns, ${((now - s.t0) / 1000).toFixed(0)} s`,
+    );
   }
 
   private appendAndPrune(batch: MasterColumn[], theta: Float64Array, scale: number): void {
@@ -834,7 +879,13 @@ export async function solveByColumnDecomposition(
 ): Promise<DecompositionResult> {
   const ones = new Float64Array(n).fill(1);
   const setup = prepareDecomposition(n, m, cost, sense, pairs, what, options, opts, ones);
-  const subOptions: LpOptions = { signal: options?.signal, cancelFlag: options?.cancelFlag, solver: 'simplex', formulation: 'primal', highsOptions: { simplex_strategy: 4, ...options?.highsOptions } };
+  const subOptions: LpOptions = {
+    signal: options?.signal,
+    cancelFlag: options?.cancelFlag,
+    solver: 'simplex',
+    formulation: 'primal',
+    highsOptions: { simplex_strategy: 4, ...options?.highsOptions },
+  };
   const master = await DecompositionMaster.open(n, m, setup.c, ones, what, subOptions);
   let pricing: PricingEngine | undefined;
   try {
@@ -848,4 +899,3 @@ export async function solveByColumnDecomposition(
     master.dispose();
   }
 }
-

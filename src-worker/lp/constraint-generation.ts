@@ -121,7 +121,17 @@ class RowFlags {
  * refuses early (MechError too-large) when even the seed would not fit
  * (at most two rows per short pair and output).
  */
-function seedRows(base: SparseLp, n: number, m: number, pairs: CandidatePairs, reach: number, close: GenerationOptions['closeness'], flags: RowFlags, rows: RowBuffer, what: string): void {
+function seedRows(
+  base: SparseLp,
+  n: number,
+  m: number,
+  pairs: CandidatePairs,
+  reach: number,
+  close: GenerationOptions['closeness'],
+  flags: RowFlags,
+  rows: RowBuffer,
+  what: string,
+): void {
   const { from, to, factor: fE, exponent } = pairs;
   const E = from.length;
   const minExp = new Float64Array(n).fill(Infinity);
@@ -225,7 +235,13 @@ class Violations {
 }
 
 /** A solver model of `base` set up for warm re-solves after rows are appended (Devex pricing; primal simplex on the dual form). */
-async function openGenerationLp(base: SparseLp, what: string, options: LpOptions | undefined, solver: 'simplex' | 'ipm', formulation: 'primal' | 'dual'): Promise<PersistentLp> {
+async function openGenerationLp(
+  base: SparseLp,
+  what: string,
+  options: LpOptions | undefined,
+  solver: 'simplex' | 'ipm',
+  formulation: 'primal' | 'dual',
+): Promise<PersistentLp> {
   const lp = await PersistentLp.open(base, what, { ...options, solver, crossover: true, formulation });
   // Devex pricing: steepest-edge weights would be recomputed for every row
   // after each addRows (measured: ~1 s per re-solve at 50k rows even when
@@ -241,10 +257,19 @@ async function openGenerationLp(base: SparseLp, what: string, options: LpOptions
  * Solve `base` (the channel LP holding only its non-privacy rows, variables
  * x*m + w) with the privacy rows of `pairs` generated lazily; see above.
  */
-export async function solveByConstraintGeneration(base: SparseLp, n: number, m: number, pairs: CandidatePairs, what: string, options?: LpOptions, gen: GenerationOptions = {}): Promise<GenerationResult> {
+export async function solveByConstraintGeneration(
+  base: SparseLp,
+  n: number,
+  m: number,
+  pairs: CandidatePairs,
+  what: string,
+  options?: LpOptions,
+  gen: GenerationOptions = {},
+): Promise<GenerationResult> {
   const E = pairs.from.length;
   const total = 2 * E * m;
-  if (total > 2 ** 31 - 1) throw new MechError('too-large', `${what}: ${E} constrained pairs x ${m} outputs is too many privacy rows to track (${total})`, { pairs: E, outputs: m });
+  if (total > 2 ** 31 - 1)
+    throw new MechError('too-large', `${what}: ${E} constrained pairs x ${m} outputs is too many privacy rows to track (${total})`, { pairs: E, outputs: m });
   const tol = gen.tolerance ?? 1e-9;
   const batch = Math.max(1, Math.floor(gen.batch ?? Math.max(5000, (n * m) / 4)));
   const maxRounds = gen.maxRounds ?? 200;
@@ -295,12 +320,38 @@ export async function solveByConstraintGeneration(base: SparseLp, n: number, m: 
       const ms = performance.now() - t0;
       checkMs += ms;
       const { count, max: maxV } = violations;
-      rounds.push({ rows: privacyRows, objective: sol.objective, violated: count, maxViolation: maxV, added, solveMs: sol.solveMs, checkMs: ms, iterations: sol.iterations });
+      rounds.push({
+        rows: privacyRows,
+        objective: sol.objective,
+        violated: count,
+        maxViolation: maxV,
+        added,
+        solveMs: sol.solveMs,
+        checkMs: ms,
+        iterations: sol.iterations,
+      });
       if (added === 0) {
-        return { colValue: sol.colValue, objective: sol.objective, rounds, privacyRows, fullPrivacyRows: total, rows: lp.numRows, nonzeros: lp.nonzeros, loadMs, solveMs, checkMs, iterations, coldRetries };
+        return {
+          colValue: sol.colValue,
+          objective: sol.objective,
+          rounds,
+          privacyRows,
+          fullPrivacyRows: total,
+          rows: lp.numRows,
+          nonzeros: lp.nonzeros,
+          loadMs,
+          solveMs,
+          checkMs,
+          iterations,
+          coldRetries,
+        };
       }
       if (round >= maxRounds) {
-        throw new MechError('too-large', `${what}: constraint generation did not converge in ${maxRounds} rounds (${count} rows still violated, largest violation ${maxV.toExponential(2)})`, { rounds: maxRounds, violated: count });
+        throw new MechError(
+          'too-large',
+          `${what}: constraint generation did not converge in ${maxRounds} rounds (${count} rows still violated, largest violation ${maxV.toExponential(2)})`,
+          { rounds: maxRounds, violated: count },
+        );
       }
       progress(options, 0.5, `solving ${what}: round ${round}, ${privacyRows} of ${total} privacy rows, ${count} violated, adding ${added}`);
       const t1 = performance.now();

@@ -28,8 +28,18 @@ export function domainSymmetries(domain: Domain): Int32Array[] {
         }
       return p;
     };
-    cands.push(map((r, c) => [R - 1 - r, c]), map((r, c) => [r, C - 1 - c]), map((r, c) => [R - 1 - r, C - 1 - c]));
-    if (R === C) cands.push(map((r, c) => [c, r]), map((r, c) => [C - 1 - c, r]), map((r, c) => [c, R - 1 - r]), map((r, c) => [R - 1 - c, C - 1 - r]));
+    cands.push(
+      map((r, c) => [R - 1 - r, c]),
+      map((r, c) => [r, C - 1 - c]),
+      map((r, c) => [R - 1 - r, C - 1 - c]),
+    );
+    if (R === C)
+      cands.push(
+        map((r, c) => [c, r]),
+        map((r, c) => [C - 1 - c, r]),
+        map((r, c) => [c, R - 1 - r]),
+        map((r, c) => [R - 1 - c, C - 1 - r]),
+      );
   } else if (domain.kind === 'line' || (lat && lat.shape.length === 1 && !lat.periodic && lat.shape[0] === n)) {
     cands.push(reflection(n));
   } else if (n >= 3 && (domain.kind === 'ring' || (lat && lat.shape.length === 1 && lat.periodic && lat.shape[0] === n))) {

@@ -32,7 +32,8 @@ export function secretsAsOutputs(domain: Domain): OutputSet {
 export function gridOutputSet(secrets: Domain, rows: number, cols: number, outStep: number, origin: readonly [number, number] = [0, 0]): OutputSet {
   const g = secrets.structure.grid;
   if (!g) throw new MechError('invalid-input', `grid outputs need a grid domain of secrets, got ${secrets.spec}`);
-  if (!Number.isInteger(rows) || rows < 1 || !Number.isInteger(cols) || cols < 1) throw new MechError('invalid-input', `output grid must be at least 1 x 1, got ${rows} x ${cols}`);
+  if (!Number.isInteger(rows) || rows < 1 || !Number.isInteger(cols) || cols < 1)
+    throw new MechError('invalid-input', `output grid must be at least 1 x 1, got ${rows} x ${cols}`);
   if (!(outStep > 0) || !Number.isFinite(outStep)) throw new MechError('invalid-input', `output grid cell size must be > 0, got ${outStep}`);
   const metric = g.metric;
   return {

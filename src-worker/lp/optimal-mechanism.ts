@@ -154,7 +154,12 @@ export interface OptimalMechanismOptions extends LpOptions {
  * of 1e20 and more as infinite (a 1e308 loss made the solve fail). Reported
  * objectives are scaled back by `scale`.
  */
-function scaledCost(domain: Domain, outputs: OutputSet, pi: ArrayLike<number>, lossAt: (w: number, x: number) => number): { cost: Float64Array; scale: number } {
+function scaledCost(
+  domain: Domain,
+  outputs: OutputSet,
+  pi: ArrayLike<number>,
+  lossAt: (w: number, x: number) => number,
+): { cost: Float64Array; scale: number } {
   const n = domain.n;
   const m = outputs.n;
   const cost = new Float64Array(n * m);
@@ -190,7 +195,14 @@ function typedDecompositionOptions(options: OptimalMechanismOptions, scale: numb
       const gapFrac = Math.min(1, Math.log10(Math.max(r.gap, target)) / Math.log10(target));
       const timeFrac = options.timeLimitSeconds ? r.elapsedMs / 1000 / options.timeLimitSeconds : 0;
       const last = history.length > 0 ? history[history.length - 1]!.fraction : 0;
-      const p: LpProgress = { round: r.round, objective, bound, gap: r.gap, elapsedMs: r.elapsedMs, fraction: Math.max(last, Math.min(1, Math.max(0, gapFrac, timeFrac))) };
+      const p: LpProgress = {
+        round: r.round,
+        objective,
+        bound,
+        gap: r.gap,
+        elapsedMs: r.elapsedMs,
+        fraction: Math.max(last, Math.min(1, Math.max(0, gapFrac, timeFrac))),
+      };
       history.push(p);
       options.onLpProgress?.(p);
     },
@@ -235,7 +247,11 @@ function typedLpResult(
   let costsNonNegative = true;
   for (let i = 0; i < cost.length; i++) if (cost[i]! < 0) costsNonNegative = false;
   const exactLowerBound =
-    model !== 'spanner' ? lowerBound : dec?.exactBound !== undefined ? Math.min(costsNonNegative ? Math.max(0, dec.exactBound * scale) : dec.exactBound * scale, lowerBound) : null;
+    model !== 'spanner'
+      ? lowerBound
+      : dec?.exactBound !== undefined
+        ? Math.min(costsNonNegative ? Math.max(0, dec.exactBound * scale) : dec.exactBound * scale, lowerBound)
+        : null;
   const stoppedBy: LpStop = dec ? dec.stoppedBy : 'optimal';
   return {
     model,
@@ -263,7 +279,13 @@ function typedLpResult(
  * certified bound, gap); `facts.solve` the solver's figures (delta,
  * constraints, variables, expected loss, times, status).
  */
-export async function optimalMechanism(domain: Domain, eps: number, prior: ArrayLike<number>, loss: LossInput, options: OptimalMechanismOptions = {}): Promise<OptimalMechanism> {
+export async function optimalMechanism(
+  domain: Domain,
+  eps: number,
+  prior: ArrayLike<number>,
+  loss: LossInput,
+  options: OptimalMechanismOptions = {},
+): Promise<OptimalMechanism> {
   const tStart = performance.now();
   assertEpsilon(eps);
   const n = domain.n;
@@ -275,9 +297,16 @@ export async function optimalMechanism(domain: Domain, eps: number, prior: Array
   const lossAt = resolveLoss(loss, outputs, n);
   const { cost, scale } = scaledCost(domain, outputs, pi, lossAt);
   // The typed path: a privacy model, solved by decomposition (certified gap, time limit, best so far).
-  const chosen = options.model === undefined ? null : options.model === 'auto' ? { ...chooseLpModel(domain, m), choice: 'auto' as const } : { model: options.model, reason: 'requested', choice: 'requested' as const };
-  if (chosen?.model === 'edges' && !edgesIfAvailable(domain)) throw new MechError('not-applicable', `the 'edges' privacy model needs a domain with graph edges; ${domain.spec} has none (use 'exact' or 'spanner')`);
-  if (options.targetGap !== undefined && !(options.targetGap > 0 && options.targetGap < 1)) throw new MechError('invalid-input', `the target gap must be in (0, 1), got ${options.targetGap}`);
+  const chosen =
+    options.model === undefined
+      ? null
+      : options.model === 'auto'
+        ? { ...chooseLpModel(domain, m), choice: 'auto' as const }
+        : { model: options.model, reason: 'requested', choice: 'requested' as const };
+  if (chosen?.model === 'edges' && !edgesIfAvailable(domain))
+    throw new MechError('not-applicable', `the 'edges' privacy model needs a domain with graph edges; ${domain.spec} has none (use 'exact' or 'spanner')`);
+  if (options.targetGap !== undefined && !(options.targetGap > 0 && options.targetGap < 1))
+    throw new MechError('invalid-input', `the target gap must be in (0, 1), got ${options.targetGap}`);
   const history: LpProgress[] = [];
   const decompositionOptions = chosen ? typedDecompositionOptions(options, scale, history, tStart) : options.decompositionOptions;
   const s = await solvePrivateChannelLp(

@@ -128,7 +128,9 @@ export class PersistentLp {
     const t0 = performance.now();
     let model: HighsModel | undefined;
     try {
-      model = highs.createModel(dual ? lp.toDualModelData(highs.infinity, highs.constants.objectiveSense) : lp.toModelData(highs.infinity, highs.constants.objectiveSense));
+      model = highs.createModel(
+        dual ? lp.toDualModelData(highs.infinity, highs.constants.objectiveSense) : lp.toModelData(highs.infinity, highs.constants.objectiveSense),
+      );
       model.options.set({
         output_flag: false,
         solver: options?.solver ?? defaultSolver(lp),
@@ -182,10 +184,16 @@ export class PersistentLp {
       const lo = new Float64Array(count);
       const hi = new Float64Array(count);
       for (let i = 0; i < count; i++) {
-        if (!dualColumnOfRow(lower[i]!, upper[i]!, inf, i, cost, lo, hi)) throw new MechError('internal', `${this.what}: only one-sided rows (or equalities) can be appended to the dual formulation`);
+        if (!dualColumnOfRow(lower[i]!, upper[i]!, inf, i, cost, lo, hi))
+          throw new MechError('internal', `${this.what}: only one-sided rows (or equalities) can be appended to the dual formulation`);
       }
       try {
-        this.live().addCols({ cost, lower: lo, upper: hi, matrix: { format: 'csc', numRows: this.lp.numCols, numCols: count, starts, indices: indices.subarray(0, nz), values: values.subarray(0, nz) } });
+        this.live().addCols({
+          cost,
+          lower: lo,
+          upper: hi,
+          matrix: { format: 'csc', numRows: this.lp.numCols, numCols: count, starts, indices: indices.subarray(0, nz), values: values.subarray(0, nz) },
+        });
       } catch (e) {
         throw mapHighsError(e, this.what, () => this.abandon());
       }
@@ -201,7 +209,11 @@ export class PersistentLp {
       if (hi[i] === Infinity) hi[i] = inf;
     }
     try {
-      this.live().addRows({ lower: lo, upper: hi, matrix: { format: 'csr', numRows: count, numCols: this.cols, starts, indices: indices.subarray(0, nz), values: values.subarray(0, nz) } });
+      this.live().addRows({
+        lower: lo,
+        upper: hi,
+        matrix: { format: 'csr', numRows: count, numCols: this.cols, starts, indices: indices.subarray(0, nz), values: values.subarray(0, nz) },
+      });
     } catch (e) {
       throw mapHighsError(e, this.what, () => this.abandon());
     }
@@ -221,7 +233,12 @@ export class PersistentLp {
     const nz = starts[count]!;
     assertLpFits(this.cols + count, this.rows, this.nz + nz, this.what);
     try {
-      this.live().addCols({ cost, lower: new Float64Array(count), upper: new Float64Array(count).fill(this.highs.infinity), matrix: { format: 'csc', numRows: this.rows, numCols: count, starts, indices: indices.subarray(0, nz), values: values.subarray(0, nz) } });
+      this.live().addCols({
+        cost,
+        lower: new Float64Array(count),
+        upper: new Float64Array(count).fill(this.highs.infinity),
+        matrix: { format: 'csc', numRows: this.rows, numCols: count, starts, indices: indices.subarray(0, nz), values: values.subarray(0, nz) },
+      });
     } catch (e) {
       throw mapHighsError(e, this.what, () => this.abandon());
     }
@@ -252,7 +269,8 @@ export class PersistentLp {
 
   /** Change the objective coefficients of columns from..from+cost.length-1. */
   setCostRange(from: number, cost: Float64Array): void {
-    if (from < 0 || from + cost.length > this.cols || cost.length === 0) throw new MechError('internal', `${this.what}: bad column range ${from}+${cost.length} of ${this.cols}`);
+    if (from < 0 || from + cost.length > this.cols || cost.length === 0)
+      throw new MechError('internal', `${this.what}: bad column range ${from}+${cost.length} of ${this.cols}`);
     try {
       this.live().changeColsCost({ kind: 'range', from, to: from + cost.length - 1 }, cost);
     } catch (e) {
@@ -356,7 +374,8 @@ export class PersistentLp {
       }
       const name = STATUS_NAMES[status] ?? `status ${status}`;
       if (status === highs.constants.modelStatus.interrupted) {
-        if (stoppedBy && !(flag && Atomics.load(flag, 0) !== 0) && !signal?.aborted) throw new MechError('cancelled', `${what} was stopped during the solve (${stoppedBy})`, { reason: stoppedBy });
+        if (stoppedBy && !(flag && Atomics.load(flag, 0) !== 0) && !signal?.aborted)
+          throw new MechError('cancelled', `${what} was stopped during the solve (${stoppedBy})`, { reason: stoppedBy });
         throw new MechError('cancelled', `${what} was cancelled during the solve`);
       }
       if (status === highs.constants.modelStatus.infeasible) {
@@ -366,7 +385,11 @@ export class PersistentLp {
         throw new MechError('infeasible', `${what} has no optimal solution (HiGHS: ${name})`, { status: name });
       }
       if (status === highs.constants.modelStatus.timeLimit || status === highs.constants.modelStatus.iterationLimit) {
-        throw new MechError('too-large', `${what} was not solved within the ${options?.timeLimitSeconds ?? ''} s limit (HiGHS: ${name}); use a smaller domain, a coarser spanner or a longer limit`, { status: name, reason: 'limit' });
+        throw new MechError(
+          'too-large',
+          `${what} was not solved within the ${options?.timeLimitSeconds ?? ''} s limit (HiGHS: ${name}); use a smaller domain, a coarser spanner or a longer limit`,
+          { status: name, reason: 'limit' },
+        );
       }
       throw new MechError('internal', `HiGHS could not solve ${what} (status: ${name})`, { status: name });
     } catch (e) {

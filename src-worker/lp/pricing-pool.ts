@@ -23,7 +23,14 @@ export interface PricingEngine {
    * `only`, just the outputs w with only[w] non-zero are priced (partial pricing); complete then says that
    * all of those were (no deadline or stop came first).
    */
-  price(c: Float64Array, lam: Float64Array, deadline: number, shouldStop?: () => boolean, retryTolerance?: number, only?: Uint8Array): Promise<{ complete: boolean; outcomes: (PricingOutcome | undefined)[] }>;
+  price(
+    c: Float64Array,
+    lam: Float64Array,
+    deadline: number,
+    shouldStop?: () => boolean,
+    retryTolerance?: number,
+    only?: Uint8Array,
+  ): Promise<{ complete: boolean; outcomes: (PricingOutcome | undefined)[] }>;
   addRows(rows: PricingRows): Promise<void>;
   readonly rows: number;
   readonly coldRetries: number;
@@ -48,7 +55,14 @@ export class LocalPricing implements PricingEngine {
     return new LocalPricing(await PricingModel.open(n, m, rows, what, options), n, m, options, what);
   }
 
-  async price(c: Float64Array, lam: Float64Array, deadline: number, shouldStop?: () => boolean, retryTolerance = 0, only?: Uint8Array): Promise<{ complete: boolean; outcomes: (PricingOutcome | undefined)[] }> {
+  async price(
+    c: Float64Array,
+    lam: Float64Array,
+    deadline: number,
+    shouldStop?: () => boolean,
+    retryTolerance = 0,
+    only?: Uint8Array,
+  ): Promise<{ complete: boolean; outcomes: (PricingOutcome | undefined)[] }> {
     const { n, m, v } = this;
     const outcomes: (PricingOutcome | undefined)[] = new Array(m);
     for (let w = 0; w < m; w++) {
@@ -165,7 +179,9 @@ export class ThreadedPricing implements PricingEngine {
     if (!mod) throw new MechError('internal', `${what}: the pricing worker module is not available`);
     const pool: PricingThread[] = [];
     try {
-      const boot = mod.tsImport ? `import(${JSON.stringify(mod.tsImport)}).then((a) => a.tsImport(${JSON.stringify(mod.url.href)}, ${JSON.stringify(import.meta.url)}))` : null;
+      const boot = mod.tsImport
+        ? `import(${JSON.stringify(mod.tsImport)}).then((a) => a.tsImport(${JSON.stringify(mod.url.href)}, ${JSON.stringify(import.meta.url)}))`
+        : null;
       for (let t = 0; t < threads; t++) pool.push(new PricingThread(boot ? new Worker(boot, { eval: true }) : new Worker(mod.url)));
       await Promise.all(pool.map((p) => p.call({ type: 'open', n, m, rows, what, highsOptions: options?.highsOptions, cancelFlag: options?.cancelFlag })));
     } catch (e) {
@@ -175,7 +191,14 @@ export class ThreadedPricing implements PricingEngine {
     return new ThreadedPricing(pool, n, m, rows.from.length, options, what);
   }
 
-  async price(c: Float64Array, lam: Float64Array, deadline: number, shouldStop?: () => boolean, retryTolerance = 0, only?: Uint8Array): Promise<{ complete: boolean; outcomes: (PricingOutcome | undefined)[] }> {
+  async price(
+    c: Float64Array,
+    lam: Float64Array,
+    deadline: number,
+    shouldStop?: () => boolean,
+    retryTolerance = 0,
+    only?: Uint8Array,
+  ): Promise<{ complete: boolean; outcomes: (PricingOutcome | undefined)[] }> {
     checkCancelled(this.options, `solving ${this.what}`);
     const { n, m } = this;
     const T = this.pool.length;
@@ -203,7 +226,12 @@ export class ThreadedPricing implements PricingEngine {
         const done = r.done!;
         if (done < outs.length) complete = false;
         for (let i = 0; i < done; i++) {
-          outcomes[outs[i]!] = { objective: r.objective![i]!, safeBound: r.safeBound![i]!, r: r.r!.slice(i * n, (i + 1) * n), iterations: i === 0 ? r.iterations! : 0 };
+          outcomes[outs[i]!] = {
+            objective: r.objective![i]!,
+            safeBound: r.safeBound![i]!,
+            r: r.r!.slice(i * n, (i + 1) * n),
+            iterations: i === 0 ? r.iterations! : 0,
+          };
         }
         this.cold[t] = r.coldRetries!;
         this.fails[t] = r.failures!;

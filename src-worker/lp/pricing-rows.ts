@@ -39,7 +39,11 @@ export const LAZY_START_FACTOR = Math.exp(12);
 /** Lazy rows added per output and round: the most violated ones. */
 export const LAZY_ROWS_PER_OUTPUT = 16;
 
-export const toRows = (o: { from: number[]; to: number[]; factor: number[] }): PricingRows => ({ from: Int32Array.from(o.from), to: Int32Array.from(o.to), factor: Float64Array.from(o.factor) });
+export const toRows = (o: { from: number[]; to: number[]; factor: number[] }): PricingRows => ({
+  from: Int32Array.from(o.from),
+  to: Int32Array.from(o.to),
+  factor: Float64Array.from(o.factor),
+});
 
 function rowsOf(pairs: DecompositionPairs, keep: (e: number) => boolean): PricingRows {
   let k = 0;
@@ -71,7 +75,13 @@ function rowsOf(pairs: DecompositionPairs, keep: (e: number) => boolean): Pricin
  * shortest pairs (log factor within 1.5x of its shortest: the 8-neighbours
  * on a grid), with a flag per directed pair row (2e, 2e + 1) held.
  */
-export function pricingSeed(n: number, pairs: DecompositionPairs, mode: 'all' | 'lazy' | 'auto', extra?: { from: Int32Array; to: Int32Array }, lazyMaxFactor = MAX_PRICING_FACTOR): { rows: PricingRows; inPricing: Uint8Array | null } {
+export function pricingSeed(
+  n: number,
+  pairs: DecompositionPairs,
+  mode: 'all' | 'lazy' | 'auto',
+  extra?: { from: Int32Array; to: Int32Array },
+  lazyMaxFactor = MAX_PRICING_FACTOR,
+): { rows: PricingRows; inPricing: Uint8Array | null } {
   const P = pairs.from.length;
   const lazy = mode === 'lazy' || (mode === 'auto' && P > 8 * n);
   let keep: (e: number) => boolean = (e) => pairs.factor[e]! <= MAX_PRICING_FACTOR;
@@ -114,7 +124,14 @@ export function pricingSeed(n: number, pairs: DecompositionPairs, mode: 'all' | 
  * Directed pair rows (factor <= e^18) that r violates and the pricing model
  * does not hold yet (marked held in inPricing and appended to out).
  */
-export function violatedRows(r: Float64Array, pairs: DecompositionPairs, inPricing: Uint8Array, out: { from: number[]; to: number[]; factor: number[] }, limit = Infinity, maxFactor = MAX_PRICING_FACTOR): void {
+export function violatedRows(
+  r: Float64Array,
+  pairs: DecompositionPairs,
+  inPricing: Uint8Array,
+  out: { from: number[]; to: number[]; factor: number[] },
+  limit = Infinity,
+  maxFactor = MAX_PRICING_FACTOR,
+): void {
   const P = pairs.from.length;
   // Candidates: directed row index 2e or 2e + 1 and its violation (log of the ratio's excess).
   const cand: { k: number; v: number }[] = [];

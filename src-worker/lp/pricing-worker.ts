@@ -64,10 +64,11 @@ parentPort?.on('message', async (msg: OpenMsg | PriceMsg | AddMsg | { type: 'clo
         iterations += out.iterations;
         done++;
       }
-      parentPort!.postMessage(
-        { type: 'priced', done, objective, safeBound, r, iterations, coldRetries: model!.coldRetries, failures: model!.failures },
-        [objective.buffer, safeBound.buffer, r.buffer],
-      );
+      parentPort!.postMessage({ type: 'priced', done, objective, safeBound, r, iterations, coldRetries: model!.coldRetries, failures: model!.failures }, [
+        objective.buffer,
+        safeBound.buffer,
+        r.buffer,
+      ]);
     } else if (msg.type === 'addRows') {
       model!.addRows(msg.rows);
       parentPort!.postMessage({ type: 'added' });

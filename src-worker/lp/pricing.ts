@@ -262,4 +262,3 @@ export class ColumnLifter {
     return r;
   }
 }
-

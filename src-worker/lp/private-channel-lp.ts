@@ -174,7 +174,8 @@ export function chooseLpStrategy(s: LpStrategyInput): LpStrategy {
   const orbits = s.orbits && s.generation !== 'on' && s.decomposition !== 'on';
   if (s.decomposition === 'on') return { method: 'decomposition', orbits };
   const allPairsRows = privateChannelLpSize(s.n, s.m, (s.n * (s.n - 1)) / 2).rows;
-  if (!orbits && (s.generation === 'on' || (s.generation === 'auto' && whole && allPairsRows > GENERATION_ROW_THRESHOLD))) return { method: 'constraint-generation', orbits };
+  if (!orbits && (s.generation === 'on' || (s.generation === 'auto' && whole && allPairsRows > GENERATION_ROW_THRESHOLD)))
+    return { method: 'constraint-generation', orbits };
   if (orbits || whole || s.generation === 'on') return { method: 'full-model', orbits };
   // Measured 2.6x (8x8) to 17x (12x12) faster than the full model (test/bench/lp.bench.ts).
   if (s.decomposition === 'auto' && s.sense === 'minimize' && s.n * s.m >= DECOMPOSITION_MIN_VARIABLES) return { method: 'decomposition', orbits };
@@ -222,7 +223,11 @@ async function solveDecomposed(p: PrivateChannelProblem, graph: PrivacyConstrain
     const sp = privacyConstraintGraph(domain, eps, 'spanner', DEFAULT_SPANNER_DELTA);
     seedPairs = { from: sp.from, to: sp.to };
   }
-  const d = await solveByColumnDecomposition(n, p.outputs, p.cost, p.sense, { from: graph.from, to: graph.to, factor: edgeFactors(graph) }, p.what, options, { relaxedPairs, seedPairs, ...p.decompositionOptions });
+  const d = await solveByColumnDecomposition(n, p.outputs, p.cost, p.sense, { from: graph.from, to: graph.to, factor: edgeFactors(graph) }, p.what, options, {
+    relaxedPairs,
+    seedPairs,
+    ...p.decompositionOptions,
+  });
   return {
     sol: { objective: d.objective, colValue: d.channel, solveMs: d.masterMs + d.pricingMs, iterations: d.simplexIterations },
     solvedCols: d.columns,
@@ -247,13 +252,26 @@ async function solveDecomposed(p: PrivateChannelProblem, graph: PrivacyConstrain
   };
 }
 
-async function solveGenerated(p: PrivateChannelProblem, graph: PrivacyConstraintGraph, whole: boolean, options: LpOptions | undefined): Promise<MethodSolution> {
+async function solveGenerated(
+  p: PrivateChannelProblem,
+  graph: PrivacyConstraintGraph,
+  whole: boolean,
+  options: LpOptions | undefined,
+): Promise<MethodSolution> {
   const n = p.domain.n;
   const m = p.outputs;
   const lp = buildFullLp(p, null, { variables: n * m, rows: n, nonzeros: n * m }, options);
   // Seed: the 8-neighbours (reach 1.5) when checking all pairs, the 4-neighbours (1.2) on a sparse graph (measured, lp.bench.ts).
   const genOpts = { seedReach: whole ? 1.5 : 1.2, ...p.generationOptions };
-  const g = await solveByConstraintGeneration(lp, n, m, { from: graph.from, to: graph.to, exponent: graph.exponent, factor: edgeFactors(graph) }, p.what, options, genOpts);
+  const g = await solveByConstraintGeneration(
+    lp,
+    n,
+    m,
+    { from: graph.from, to: graph.to, exponent: graph.exponent, factor: edgeFactors(graph) },
+    p.what,
+    options,
+    genOpts,
+  );
   return {
     sol: { objective: g.objective, colValue: g.colValue, solveMs: g.solveMs + g.checkMs + g.loadMs, iterations: g.iterations },
     solvedCols: n * m,
@@ -344,9 +362,22 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
   // all pairs are checked instead: equivalent constraints, and checking is cheap).
   progress(options, 0, `building the privacy constraint graph of ${domain.spec}`);
   const sparseGraph = whole ? null : privacyConstraintGraph(domain, eps, mode, p.delta ?? DEFAULT_SPANNER_DELTA);
-  const strategy = chooseLpStrategy({ n, m, mode, generation: genMode, decomposition: decMode, sense: p.sense, orbits: sym.orbits !== null, pairs: sparseGraph?.from.length ?? (n * (n - 1)) / 2 });
+  const strategy = chooseLpStrategy({
+    n,
+    m,
+    mode,
+    generation: genMode,
+    decomposition: decMode,
+    sense: p.sense,
+    orbits: sym.orbits !== null,
+    pairs: sparseGraph?.from.length ?? (n * (n - 1)) / 2,
+  });
   if (mode === 'all-pairs' && strategy.method !== 'constraint-generation') fits(privateChannelLpSize(n, m, (n * (n - 1)) / 2));
-  const graph = sparseGraph ?? (strategy.method !== 'full-model' && mode === 'exact' ? { ...privacyConstraintGraph(domain, eps, 'all-pairs'), mode: 'exact' as const } : privacyConstraintGraph(domain, eps, mode, p.delta ?? DEFAULT_SPANNER_DELTA));
+  const graph =
+    sparseGraph ??
+    (strategy.method !== 'full-model' && mode === 'exact'
+      ? { ...privacyConstraintGraph(domain, eps, 'all-pairs'), mode: 'exact' as const }
+      : privacyConstraintGraph(domain, eps, mode, p.delta ?? DEFAULT_SPANNER_DELTA));
   const orbits = strategy.orbits ? sym.orbits : null;
   const E = graph.from.length;
   const size = privateChannelLpSize(n, m, E);
@@ -354,7 +385,11 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
   let buildMs: number;
   checkCancelled(options, `building ${p.what}`);
   if (strategy.method === 'decomposition') {
-    progress(options, 0.1, `solving ${p.what} by column decomposition: ${size.variables} variables, ${size.rows} constraints as ${m} pricing LPs of ${n} variables and ${2 * E} rows`);
+    progress(
+      options,
+      0.1,
+      `solving ${p.what} by column decomposition: ${size.variables} variables, ${size.rows} constraints as ${m} pricing LPs of ${n} variables and ${2 * E} rows`,
+    );
     buildMs = performance.now() - t0;
     out = await solveDecomposed(p, graph, options);
   } else if (strategy.method === 'constraint-generation') {
@@ -363,13 +398,21 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
     out = await solveGenerated(p, graph, whole, options);
   } else {
     fits(size);
-    progress(options, 0.1, `building ${p.what}: ${size.variables} variables, ${size.rows} constraints${orbits ? `, reduced to ${orbits.count} orbit variables by symmetry` : ''}`);
+    progress(
+      options,
+      0.1,
+      `building ${p.what}: ${size.variables} variables, ${size.rows} constraints${orbits ? `, reduced to ${orbits.count} orbit variables by symmetry` : ''}`,
+    );
     const lp = orbits ? buildOrbitLp(p, graph, orbits, options) : buildFullLp(p, graph, size, options);
     assertLpFits(lp.numCols, lp.numRows, lp.nonzeros, p.what);
     buildMs = performance.now() - t0;
     checkCancelled(options, `building ${p.what}`);
     const sol = await solveSparseLp(lp, p.what, options);
-    out = { sol: { objective: sol.objective, colValue: sol.colValue, solveMs: sol.solveMs + sol.loadMs, iterations: sol.iterations }, solvedCols: lp.numCols, solvedRows: lp.numRows };
+    out = {
+      sol: { objective: sol.objective, colValue: sol.colValue, solveMs: sol.solveMs + sol.loadMs, iterations: sol.iterations },
+      solvedCols: lp.numCols,
+      solvedRows: lp.numRows,
+    };
   }
   progress(options, 0.9, `extracting the channel of ${p.what}`);
   const C = tidyChannel(out.sol.colValue, orbits, p);
@@ -421,7 +464,12 @@ function edgeFactors(graph: PrivacyConstraintGraph): Float64Array {
 }
 
 /** The full LP; with graph null only the row sums (the base for constraint generation). */
-function buildFullLp(p: PrivateChannelProblem, graph: PrivacyConstraintGraph | null, size: { variables: number; rows: number; nonzeros: number }, options?: LpOptions): SparseLp {
+function buildFullLp(
+  p: PrivateChannelProblem,
+  graph: PrivacyConstraintGraph | null,
+  size: { variables: number; rows: number; nonzeros: number },
+  options?: LpOptions,
+): SparseLp {
   const n = p.domain.n;
   const m = p.outputs;
   const lp = new SparseLp(n * m, size.rows, size.nonzeros);

@@ -63,7 +63,10 @@ export async function findRefinement(A: RowSource | Matrix, B: RowSource | Matri
     for (let j = 0; j < ma; j++) pidx[j] = t * ma + j;
     lp.addRow(1, 1, pidx, ones);
   }
-  const sol = await solveSparseLp(lp, `the refinement LP (${n} x ${ma} by ${n} x ${mb})`, { ...options, highsOptions: { small_matrix_value: 1e-12, ...options?.highsOptions } });
+  const sol = await solveSparseLp(lp, `the refinement LP (${n} x ${ma} by ${n} x ${mb})`, {
+    ...options,
+    highsOptions: { small_matrix_value: 1e-12, ...options?.highsOptions },
+  });
   const residual = Math.max(0, sol.objective);
   if (residual > REFINEMENT_TOL * Math.max(1, nS)) return { refines: false, residual };
   const P = new Matrix(mb, ma);

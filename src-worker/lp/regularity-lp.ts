@@ -15,7 +15,12 @@ import { SparseLp } from './sparse-model';
  * so the returned mu is the one with the smallest utility bound sum(mu) of
  * docs/bounds.md, "Regular priors" (for a singular Phi, every feasible mu gives a valid bound).
  */
-export async function decideRegularityByLP(domain: Domain, eps: number, prior: ArrayLike<number>, options?: LpOptions): Promise<{ regular: boolean; mu?: Float64Array }> {
+export async function decideRegularityByLP(
+  domain: Domain,
+  eps: number,
+  prior: ArrayLike<number>,
+  options?: LpOptions,
+): Promise<{ regular: boolean; mu?: Float64Array }> {
   assertEpsilon(eps);
   const n = domain.n;
   const pi = validatePrior(prior, n);
@@ -37,7 +42,10 @@ export async function decideRegularityByLP(domain: Domain, eps: number, prior: A
     lp.addRow(pi[xp]!, pi[xp]!, idx.subarray(0, k), val.subarray(0, k));
   }
   try {
-    const sol = await solveSparseLp(lp, `the regularity LP on ${domain.spec}`, { ...options, highsOptions: { small_matrix_value: 1e-12, ...options?.highsOptions } });
+    const sol = await solveSparseLp(lp, `the regularity LP on ${domain.spec}`, {
+      ...options,
+      highsOptions: { small_matrix_value: 1e-12, ...options?.highsOptions },
+    });
     const mu = sol.colValue;
     for (let i = 0; i < n; i++) if (mu[i]! < 0) mu[i] = 0;
     return { regular: true, mu };

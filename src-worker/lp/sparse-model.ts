@@ -97,8 +97,9 @@ export class SparseLp {
     const clampInf = (a: Float64Array): Float64Array => {
       if (infinity === Infinity) return a;
       const b = a.slice();
-      for (let i = 0; i < b.length; i++) if (b[i] === Infinity) b[i] = infinity;
-      else if (b[i] === -Infinity) b[i] = -infinity;
+      for (let i = 0; i < b.length; i++)
+        if (b[i] === Infinity) b[i] = infinity;
+        else if (b[i] === -Infinity) b[i] = -infinity;
       return b;
     };
     return {
@@ -140,7 +141,8 @@ export class SparseLp {
     for (let i = 0; i < m; i++) {
       const lo = this.rowLo[i]!;
       const hi = this.rowHi[i]!;
-      if (!dualColumnOfRow(lo, hi, infinity, i, yCost, yLo, yHi)) throw new MechError('internal', `dual form needs rows with one finite side or equalities (row ${i}: [${lo}, ${hi}])`);
+      if (!dualColumnOfRow(lo, hi, infinity, i, yCost, yLo, yHi))
+        throw new MechError('internal', `dual form needs rows with one finite side or equalities (row ${i}: [${lo}, ${hi}])`);
     }
     const c = new Float64Array(this.numCols);
     for (let j = 0; j < this.numCols; j++) {

@@ -10,16 +10,14 @@ import { priorForChannel } from './prior-for-channel';
  * `reportPoint` maps an output column to a domain point when the outputs are
  * not the domain's points in order.
  */
-export function expectedDistanceError(
-  pi: ArrayLike<number>,
-  channel: RowSource,
-  domain: Domain,
-  reportPoint?: (y: number) => number,
-): number {
+export function expectedDistanceError(pi: ArrayLike<number>, channel: RowSource, domain: Domain, reportPoint?: (y: number) => number): number {
   const p = priorForChannel(pi, channel);
   if (channel.rows !== domain.n) throw new MechError('invalid-input', `channel has ${channel.rows} rows but the domain ${domain.spec} has ${domain.n} points`);
   if (!reportPoint && channel.cols !== domain.n) {
-    throw new MechError('invalid-input', `channel has ${channel.cols} outputs but the domain ${domain.spec} has ${domain.n} points; say which point each output reports`);
+    throw new MechError(
+      'invalid-input',
+      `channel has ${channel.cols} outputs but the domain ${domain.spec} has ${domain.n} points; say which point each output reports`,
+    );
   }
   const m = channel.cols;
   const pt = new Int32Array(m);

@@ -14,11 +14,7 @@ import { nibLoss } from './nib-loss';
  * passes its numbers as a matrix (rows = guesses, columns = secrets).
  */
 export type GuessSpec =
-  | { kind: 'bin' }
-  | { kind: 'nib' }
-  | { kind: 'dist' }
-  | { kind: 'dist2' }
-  | { kind: 'matrix'; matrix: Matrix; guessLabels?: readonly string[] };
+  { kind: 'bin' } | { kind: 'nib' } | { kind: 'dist' } | { kind: 'dist2' } | { kind: 'matrix'; matrix: Matrix; guessLabels?: readonly string[] };
 
 export const BUILTIN_GUESS_NAMES = ['bin', 'nib', 'dist', 'dist2'] as const;
 

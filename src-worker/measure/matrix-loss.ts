@@ -10,7 +10,8 @@ function checkTable(m: Matrix, what: string, guessLabels?: readonly string[]): v
   for (let w = 0; w < m.rows; w++)
     for (let x = 0; x < m.cols; x++) {
       const v = m.data[w * m.cols + x]!;
-      if (!Number.isFinite(v)) throw new MechError('invalid-input', `${what} matrix entry (guess ${guessLabels ? guessLabels[w] : w}, secret ${x}) is ${v}, not a finite number`);
+      if (!Number.isFinite(v))
+        throw new MechError('invalid-input', `${what} matrix entry (guess ${guessLabels ? guessLabels[w] : w}, secret ${x}) is ${v}, not a finite number`);
     }
 }
 

@@ -11,7 +11,8 @@ import type { Domain } from '../metric/domain';
  */
 export function numericValues(channel: RowSource, domain: Domain): { rowValue: Float64Array; colValue: Float64Array } {
   const value = domain.value;
-  if (!value) throw new MechError('invalid-input', `domain ${domain.spec} has no numeric answers; (a, b)-usefulness needs numeric values (line, count, sum, ...)`);
+  if (!value)
+    throw new MechError('invalid-input', `domain ${domain.spec} has no numeric answers; (a, b)-usefulness needs numeric values (line, count, sum, ...)`);
   if (channel.rows !== domain.n) throw new MechError('invalid-input', `channel has ${channel.rows} rows but the domain ${domain.spec} has ${domain.n} points`);
   const rowValue = new Float64Array(channel.rows);
   for (let i = 0; i < channel.rows; i++) rowValue[i] = value.call(domain, i);

@@ -14,9 +14,13 @@ export function ballSizeSymmetric(domain: Domain, eps: number): Mechanism {
   assertEpsilon(eps);
   const b = domain.structure.ballSizes;
   if (!b) {
-    throw new MechError('not-applicable', `${domain.spec} is not known to be ball-size symmetric (every point seeing the same number of points at each distance)`, {
-      domain: domain.spec,
-    });
+    throw new MechError(
+      'not-applicable',
+      `${domain.spec} is not known to be ball-size symmetric (every point seeing the same number of points at each distance)`,
+      {
+        domain: domain.spec,
+      },
+    );
   }
   let total = 0;
   let norm = 0;

@@ -181,7 +181,14 @@ export function mechanismInfo(f: MechanismFacts): MechanismInfo {
     case 'laplace':
       return { kernelRate: p(f.kernelRate) };
     case 'planar-laplace':
-      return { metric: f.metric, density: f.density, epsPerCell: p(f.epsPerCell), integrations: f.integrations, tableBuildMs: p(f.tableBuildMs), method: f.method };
+      return {
+        metric: f.metric,
+        density: f.density,
+        epsPerCell: p(f.epsPerCell),
+        integrations: f.integrations,
+        tableBuildMs: p(f.tableBuildMs),
+        method: f.method,
+      };
     case 'tight':
       return { solver: f.solver, solveMs: p(f.solveMs), minZ: p(f.minZ) };
     case 'tight-implicit':

@@ -27,14 +27,16 @@ export function planarLaplace(domain: Domain, eps: number): Mechanism {
   // eps and the cell size are each valid, but their product may leave the doubles: 0 (no noise scale at
   // all: every table entry 0, rows that sum to 0) or Infinity. Refuse instead of returning a non-channel.
   if (!(e > 0) || !Number.isFinite(e)) {
-    throw new MechError('invalid-input', `planar Laplace on ${domain.spec}: eps x cell size = ${eps} x ${g.step} ${e === 0 ? 'underflows to 0' : 'overflows'}; choose eps or the grid step (step=S) so that their product is a normal positive number`);
+    throw new MechError(
+      'invalid-input',
+      `planar Laplace on ${domain.spec}: eps x cell size = ${eps} x ${g.step} ${e === 0 ? 'underflows to 0' : 'overflows'}; choose eps or the grid step (step=S) so that their product is a normal positive number`,
+    );
   }
   const t0 = performance.now();
   const tables = buildPlanarOffsetTables(R, C, g.metric, e);
   const buildMs = performance.now() - t0;
   const channel = new GridOffsetChannel(R * C, planarRowFiller(tables), (i) => domain.label(i), domain.spec);
-  const density =
-    g.metric === 'euclidean' ? 'eps^2/(2 pi) exp(-eps r)' : g.metric === 'manhattan' ? '(eps^2/4) exp(-eps d1)' : '(eps^2/8) exp(-eps d_inf)';
+  const density = g.metric === 'euclidean' ? 'eps^2/(2 pi) exp(-eps r)' : g.metric === 'manhattan' ? '(eps^2/4) exp(-eps d1)' : '(eps^2/8) exp(-eps d_inf)';
   return {
     kind: 'planar-laplace',
     channel,
@@ -47,7 +49,10 @@ export function planarLaplace(domain: Domain, eps: number): Mechanism {
       epsPerCell: e,
       integrations: tables.integrations,
       tableBuildMs: Math.round(buildMs * 10) / 10,
-      method: tables.kind === 'factorised' ? 'closed form (product of 1-D Laplace intervals)' : 'polar rays with closed-form radial integral, adaptive Gauss-Kronrod in angle',
+      method:
+        tables.kind === 'factorised'
+          ? 'closed form (product of 1-D Laplace intervals)'
+          : 'polar rays with closed-form radial integral, adaptive Gauss-Kronrod in angle',
     },
   };
 }
@@ -62,7 +67,8 @@ export function planarRowFiller(t: PlanarOffsetTables): (i: number, out: Float64
   const describe = (dst: Int32Array, L: number, p: number): void => {
     for (let q = 0; q < L; q++) {
       if (L === 1) dst[q] = 0;
-      else if (q === 0) dst[q] = -(p + 1); // (-inf, -p+1/2] reflected: tail t = p
+      else if (q === 0)
+        dst[q] = -(p + 1); // (-inf, -p+1/2] reflected: tail t = p
       else if (q === L - 1) dst[q] = -(L - 1 - p + 1);
       else dst[q] = Math.abs(q - p);
     }

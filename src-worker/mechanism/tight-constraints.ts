@@ -51,7 +51,13 @@ export function tightConstraints(domain: Domain, eps: number, solver: TightWeigh
     };
   }
   const w = Float64Array.from(z, (v) => (v < 0 ? 0 : v));
-  return { exists: true, mechanism: tightFromWeights(domain, eps, w, { kind: 'tight', solver: method, solveMs: Math.round(ms * 10) / 10, minZ }), z, minZ, argMinZ: domain.label(arg) };
+  return {
+    exists: true,
+    mechanism: tightFromWeights(domain, eps, w, { kind: 'tight', solver: method, solveMs: Math.round(ms * 10) / 10, minZ }),
+    z,
+    minZ,
+    argMinZ: domain.label(arg),
+  };
 }
 
 /**

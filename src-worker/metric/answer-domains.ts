@@ -17,7 +17,11 @@ import { lineDomain } from './line';
 export const MAX_ANSWERS = 2 ** 26;
 
 function assertAnswers(n: number, spec: string): void {
-  if (!(n <= MAX_ANSWERS)) throw new MechError('too-large', `${spec} has ${n < 1e15 ? String(n) : n.toExponential(3)} answers; at most ${MAX_ANSWERS} are supported`, { size: n, limit: MAX_ANSWERS });
+  if (!(n <= MAX_ANSWERS))
+    throw new MechError('too-large', `${spec} has ${n < 1e15 ? String(n) : n.toExponential(3)} answers; at most ${MAX_ANSWERS} are supported`, {
+      size: n,
+      limit: MAX_ANSWERS,
+    });
 }
 
 /** count:U — number of records with a property: path 0..U, d = |y - y'|. */
@@ -60,7 +64,14 @@ function stepDomain(u: number, V: number, spec: string, description: string, val
 export function sumDomain(u: number, V: number): Domain {
   assertPositiveInt(u, 'sum: number of individuals U');
   assertPositiveInt(V, 'sum: largest value V');
-  return stepDomain(u, V, `sum:${u},${V}`, `answers 0..${u * V} of a sum of ${u} values in 0..${V}, d = ceil(|y - y'| / ${V})`, (i) => i, (i) => String(i));
+  return stepDomain(
+    u,
+    V,
+    `sum:${u},${V}`,
+    `answers 0..${u * V} of a sum of ${u} values in 0..${V}, d = ceil(|y - y'| / ${V})`,
+    (i) => i,
+    (i) => String(i),
+  );
 }
 
 function gcd(a: number, b: number): number {
@@ -79,7 +90,14 @@ export function ratioLabel(s: number, u: number): string {
 export function averageDomain(u: number, V: number): Domain {
   assertPositiveInt(u, 'avg: number of individuals U');
   assertPositiveInt(V, 'avg: largest value V');
-  return stepDomain(u, V, `avg:${u},${V}`, `answers 0..${V} in steps of 1/${u} of an average of ${u} values in 0..${V}, d = ceil(${u}|y - y'| / ${V})`, (i) => i / u, (i) => ratioLabel(i, u));
+  return stepDomain(
+    u,
+    V,
+    `avg:${u},${V}`,
+    `answers 0..${V} in steps of 1/${u} of an average of ${u} values in 0..${V}, d = ceil(${u}|y - y'| / ${V})`,
+    (i) => i / u,
+    (i) => ratioLabel(i, u),
+  );
 }
 
 /** kcount:K,U — K simultaneous counts on U individuals: {0..U}^K, Chebyshev distance. */
@@ -176,7 +194,11 @@ export function percentileDomain(u: number, V: number, p: number): Domain {
   assertPositiveInt(u, 'percentile: number of individuals U');
   assertPositiveInt(V, 'percentile: largest value V');
   assertPercent(p);
-  return valueClique(V, `percentile:${u},${V},${p}`, `${p}-percentile (rank ${percentileRank(u, p)} of ${u}) of values in 0..${V}: every change is one step (clique)`);
+  return valueClique(
+    V,
+    `percentile:${u},${V},${p}`,
+    `${p}-percentile (rank ${percentileRank(u, p)} of ${u}) of values in 0..${V}: every change is one step (clique)`,
+  );
 }
 
 /** max:U,V — clique on 0..V (one individual can raise or lower the maximum to any value). */

@@ -26,7 +26,8 @@ export function cliqueDomain(N: number, labels?: string[]): Domain {
     return { from, to, weight: new Float64Array(m).fill(1) };
   };
   const structure: DomainStructure = {
-    ballSizes: N > 1 ? { radius: Float64Array.from([0, 1]), count: Float64Array.from([1, N - 1]) } : { radius: Float64Array.from([0]), count: Float64Array.from([1]) },
+    ballSizes:
+      N > 1 ? { radius: Float64Array.from([0, 1]), count: Float64Array.from([1, N - 1]) } : { radius: Float64Array.from([0]), count: Float64Array.from([1]) },
     singleOrbit: { c: N - 1, diameter: N > 1 ? 1 : 0, evenRing: false },
   };
   Object.defineProperty(structure, 'edges', { enumerable: true, get: () => (edges ??= buildEdges()) });

@@ -40,7 +40,12 @@ export function validateMetric(m: Matrix, labels: readonly string[], onProgress?
 export type { MetricProgress };
 
 /** Custom domain from a validated matrix and labels (distinct, non-empty). */
-export function customMetricDomain(m: Matrix, labels: readonly string[], spec = `custom metric on ${labels.length} points`, onProgress?: MetricProgress): Domain {
+export function customMetricDomain(
+  m: Matrix,
+  labels: readonly string[],
+  spec = `custom metric on ${labels.length} points`,
+  onProgress?: MetricProgress,
+): Domain {
   const n = labels.length;
   if (n === 0) invalid('a custom metric needs at least one point');
   assertCustomMetricFits(n, spec);
@@ -121,7 +126,10 @@ export function parseCustomMetricCsv(text: string, file = 'distance CSV', spec =
   const rows = readCsvRows(text, file);
   if (rows.length === 0) invalid(`${file}: empty file (expected a header row of labels after an empty first cell)`);
   const header = rows[0]!;
-  if (header.fields[0] !== '') invalid(`${file}, line ${header.line}: the header's first cell must be empty (layout: ',label1,label2,...' then one row 'label,d1,d2,...' per point)`, { line: header.line });
+  if (header.fields[0] !== '')
+    invalid(`${file}, line ${header.line}: the header's first cell must be empty (layout: ',label1,label2,...' then one row 'label,d1,d2,...' per point)`, {
+      line: header.line,
+    });
   const labels = header.fields.slice(1);
   const n = labels.length;
   if (n === 0) invalid(`${file}, line ${header.line}: header has no labels`);
@@ -131,10 +139,13 @@ export function parseCustomMetricCsv(text: string, file = 'distance CSV', spec =
     const prev = firstColumn.get(l);
     if (prev !== undefined) {
       const lineOf = (k: number) => (rows[k + 1] ? `line ${rows[k + 1]!.line}` : `point ${k + 1}`);
-      invalid(`${file}: duplicate label: columns ${prev + 2} and ${j + 2} of the header (line ${header.line}) carry the same label, so the rows of ${lineOf(prev)} and ${lineOf(j)} would be the same point twice`, {
-        line: header.line,
-        columns: [prev + 2, j + 2],
-      });
+      invalid(
+        `${file}: duplicate label: columns ${prev + 2} and ${j + 2} of the header (line ${header.line}) carry the same label, so the rows of ${lineOf(prev)} and ${lineOf(j)} would be the same point twice`,
+        {
+          line: header.line,
+          columns: [prev + 2, j + 2],
+        },
+      );
     }
     firstColumn.set(l, j);
   });
@@ -144,8 +155,13 @@ export function parseCustomMetricCsv(text: string, file = 'distance CSV', spec =
   }
   const m = new Matrix(n, n);
   body.forEach((row, i) => {
-    if (row.fields.length !== n + 1) invalid(`${file}, line ${row.line}: expected a label and ${n} distances, got ${row.fields.length} cells`, { line: row.line });
-    if (row.fields[0] !== labels[i]) invalid(`${file}, line ${row.line}: the row's label (column 1) differs from the header's label of column ${i + 2}; rows must come in the header's order`, { line: row.line });
+    if (row.fields.length !== n + 1)
+      invalid(`${file}, line ${row.line}: expected a label and ${n} distances, got ${row.fields.length} cells`, { line: row.line });
+    if (row.fields[0] !== labels[i])
+      invalid(
+        `${file}, line ${row.line}: the row's label (column 1) differs from the header's label of column ${i + 2}; rows must come in the header's order`,
+        { line: row.line },
+      );
     for (let j = 0; j < n; j++) m.data[i * n + j] = parseCell(row.fields[j + 1]!, `${file}, line ${row.line}, column ${j + 2}`);
   });
   try {

@@ -180,7 +180,7 @@ export function databaseDomain(u: number, v: number, options: DatabaseOptions = 
     structure.lattice = {
       shape: new Array<number>(u).fill(w),
       periodic: true,
-      offsetDistance: (d) => d.reduce((s, x) => s + ((((x % w) + w) % w) !== 0 ? 1 : 0), 0),
+      offsetDistance: (d) => d.reduce((s, x) => s + (((x % w) + w) % w !== 0 ? 1 : 0), 0),
     };
     const binom = binomialRow(u);
     structure.ballSizes = {
@@ -258,7 +258,7 @@ function kingEdges(u: number, v: number, n: number, place: Float64Array): Weight
     const first = o.find((x) => x !== 0);
     if (first === 1) offsets.push(o); // each unordered pair once
   }
-  assertEdgeListFits((n * offsets.length), `edge list of the ${n}-point database domain`);
+  assertEdgeListFits(n * offsets.length, `edge list of the ${n}-point database domain`);
   const digits = new Int32Array(u);
   for (let i = 0; i < n; i++) {
     let x = i;

@@ -23,8 +23,7 @@ export function graphDomain(labels: readonly string[], edges: ReadonlyArray<read
   const f: number[] = [];
   const t: number[] = [];
   edges.forEach(([a, b], k) => {
-    for (const x of [a, b])
-      if (!Number.isInteger(x) || x < 0 || x >= n) invalid(`graph edge ${k}: node index ${String(x)} is not in 0..${n - 1}`);
+    for (const x of [a, b]) if (!Number.isInteger(x) || x < 0 || x >= n) invalid(`graph edge ${k}: node index ${String(x)} is not in 0..${n - 1}`);
     if (a === b) invalid(`graph edge ${k}: self-loop on '${labels[a]}'`);
     const lo = Math.min(a, b);
     const hi = Math.max(a, b);

@@ -13,7 +13,8 @@ export function gridDomain(rows: number, cols: number, step = 1, metric: GridMet
   assertPositiveInt(rows, 'grid rows');
   assertPositiveInt(cols, 'grid columns');
   if (!Number.isFinite(step) || step <= 0) invalid(`grid cell size must be a finite number > 0, got ${step}`);
-  if (metric !== 'euclidean' && metric !== 'manhattan' && metric !== 'chebyshev') invalid(`unknown grid metric '${String(metric)}' (euclidean, manhattan or chebyshev)`);
+  if (metric !== 'euclidean' && metric !== 'manhattan' && metric !== 'chebyshev')
+    invalid(`unknown grid metric '${String(metric)}' (euclidean, manhattan or chebyshev)`);
   const offset = (dr: number, dc: number): number => {
     const a = Math.abs(dr);
     const b = Math.abs(dc);

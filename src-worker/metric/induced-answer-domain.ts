@@ -17,9 +17,15 @@ export const MAX_ENUMERATED_DATABASES = 2 ** 20;
  * The database's own metric plays no role here. Refuses (too-large) V^u
  * above `maxDatabases`.
  */
-export function inducedAnswerDomain(db: DatabaseDomain, query: DatabaseQuery, spec = `${query.name} (enumerated)`, maxDatabases = MAX_ENUMERATED_DATABASES): Domain {
+export function inducedAnswerDomain(
+  db: DatabaseDomain,
+  query: DatabaseQuery,
+  spec = `${query.name} (enumerated)`,
+  maxDatabases = MAX_ENUMERATED_DATABASES,
+): Domain {
   const n = db.n;
-  if (n > maxDatabases) throw new MechError('too-large', `enumerating ${db.spec} means ${n} databases; at most ${maxDatabases} are enumerated`, { size: n, limit: maxDatabases });
+  if (n > maxDatabases)
+    throw new MechError('too-large', `enumerating ${db.spec} means ${n} databases; at most ${maxDatabases} are enumerated`, { size: n, limit: maxDatabases });
   const m = query.answers;
   assertDenseFits(m, m, `answer graph of ${query.name}`);
   const { u, w } = db.database;

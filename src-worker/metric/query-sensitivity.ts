@@ -43,7 +43,8 @@ export function databaseQueryMap(db: DatabaseDomain, query: DatabaseQuery): (x: 
 export function querySensitivity(X: Domain, Y: Domain, f: (x: number) => number, maxPoints = MAX_SENSITIVITY_POINTS): QuerySensitivity {
   const n = X.n;
   const m = Y.n;
-  if (n > maxPoints) throw new MechError('too-large', `query sensitivity enumerates all pairs of ${X.spec}: ${n} points, at most ${maxPoints}`, { size: n, limit: maxPoints });
+  if (n > maxPoints)
+    throw new MechError('too-large', `query sensitivity enumerates all pairs of ${X.spec}: ${n} points, at most ${maxPoints}`, { size: n, limit: maxPoints });
   const fx = new Int32Array(n);
   for (let i = 0; i < n; i++) {
     const y = f(i);
@@ -104,9 +105,7 @@ export function querySensitivity(X: Domain, Y: Domain, f: (x: number) => number,
       const c = chains[a * m + b]!;
       if (!(c <= d + REL_TOL * Math.max(1, d))) {
         const reason =
-          c === Infinity
-            ? `no chain of ${delta}-expansive steps joins them`
-            : `the shortest chain of ${delta}-expansive steps has length ${c} > d = ${d}`;
+          c === Infinity ? `no chain of ${delta}-expansive steps joins them` : `the shortest chain of ${delta}-expansive steps has length ${c} > d = ${d}`;
         return result(false, from.length, { y: a, yPrime: b, labels: labels(a, b), reason });
       }
     }

@@ -23,13 +23,24 @@ function problemWords(code: string | undefined): string {
 }
 
 /** csv-parse's options for the one dialect (docs/cli-and-formats.md, "The CSV dialect"); the streaming reader (data/apply.ts) uses them too. */
-export const CSV_PARSE_OPTIONS = { info: true, relax_column_count: true, skip_empty_lines: true, trim: true, comment: '#', comment_no_infix: true, bom: true } as const;
+export const CSV_PARSE_OPTIONS = {
+  info: true,
+  relax_column_count: true,
+  skip_empty_lines: true,
+  trim: true,
+  comment: '#',
+  comment_no_infix: true,
+  bom: true,
+} as const;
 
 /** A csv-parse failure as one 'invalid-input': what is wrong and where, never the content (csv-parse's own message quotes the field). */
 export function malformedCsv(source: string, e: unknown): never {
   const err = e as { code?: string; lines?: number; column?: number | string };
   const where = `${err.lines ? ` at line ${err.lines}` : ''}${typeof err.column === 'number' ? `, field ${err.column + 1}` : ''}`;
-  return invalid(`${source}: malformed CSV${where}: ${problemWords(err.code)}`, { ...(err.lines ? { line: err.lines } : {}), ...(err.code ? { csvCode: err.code } : {}) });
+  return invalid(`${source}: malformed CSV${where}: ${problemWords(err.code)}`, {
+    ...(err.lines ? { line: err.lines } : {}),
+    ...(err.code ? { csvCode: err.code } : {}),
+  });
 }
 
 /**

@@ -118,30 +118,20 @@ export function solveLatticePhi(lp: LatticePhi, b: Float64Array, opts: LatticeSo
   const { op } = lp;
   if (b.length !== op.n) throw new MechError('invalid-input', `right-hand side has ${b.length} entries, the domain has ${op.n}`);
   const usePre = opts.precondition ?? lp.preconditioned;
-  return conjugateGradient(
-    (x, out) => op.apply(x, out),
-    b,
-    usePre ? (r, out) => op.applySpectrum(lp.precondSpectrum, r, out) : null,
-    {
-      ...(opts.tol !== undefined ? { tol: opts.tol } : {}),
-      ...(opts.maxIter !== undefined ? { maxIter: opts.maxIter } : {}),
-      ...(opts.onIteration ? { onIteration: opts.onIteration } : {}),
-    },
-  );
+  return conjugateGradient((x, out) => op.apply(x, out), b, usePre ? (r, out) => op.applySpectrum(lp.precondSpectrum, r, out) : null, {
+    ...(opts.tol !== undefined ? { tol: opts.tol } : {}),
+    ...(opts.maxIter !== undefined ? { maxIter: opts.maxIter } : {}),
+    ...(opts.onIteration ? { onIteration: opts.onIteration } : {}),
+  });
 }
 
 /** Solve Phi x = b by preconditioned MINRES (Phi symmetric but indefinite). */
 export function minresLatticePhi(lp: LatticePhi, b: Float64Array, opts: LatticeSolveOptions = {}): CgResult {
   const { op } = lp;
   const usePre = opts.precondition ?? lp.preconditioned;
-  return minres(
-    (x, out) => op.apply(x, out),
-    b,
-    usePre ? (r, out) => op.applySpectrum(lp.precondSpectrum, r, out) : null,
-    {
-      ...(opts.tol !== undefined ? { tol: opts.tol } : {}),
-      ...(opts.maxIter !== undefined ? { maxIter: opts.maxIter } : {}),
-      ...(opts.onIteration ? { onIteration: opts.onIteration } : {}),
-    },
-  );
+  return minres((x, out) => op.apply(x, out), b, usePre ? (r, out) => op.applySpectrum(lp.precondSpectrum, r, out) : null, {
+    ...(opts.tol !== undefined ? { tol: opts.tol } : {}),
+    ...(opts.maxIter !== undefined ? { maxIter: opts.maxIter } : {}),
+    ...(opts.onIteration ? { onIteration: opts.onIteration } : {}),
+  });
 }

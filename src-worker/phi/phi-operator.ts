@@ -228,7 +228,12 @@ function latticeOperator(domain: Domain, eps: number): PhiOperator {
       const usedPre = so.precondition ?? lp.preconditioned;
       return {
         x: res.x,
-        info: { method: minresUsed ? 'fft-minres' : usedPre ? 'fft-pcg' : 'fft-cg', iterations: res.iterations, relResidual: res.relResidual, timeMs: performance.now() - t0 },
+        info: {
+          method: minresUsed ? 'fft-minres' : usedPre ? 'fft-pcg' : 'fft-cg',
+          iterations: res.iterations,
+          relResidual: res.relResidual,
+          timeMs: performance.now() - t0,
+        },
       };
     },
   };

@@ -49,12 +49,7 @@ export function solvePhiTransposed(domain: Domain, eps: number, rhs: ArrayLike<n
 }
 
 /** Like solvePhi, also returning the operator (kept by implicit mechanisms for rows on demand). */
-export function solvePhiWith(
-  domain: Domain,
-  eps: number,
-  rhs: ArrayLike<number>,
-  opts: SolvePhiOptions = {},
-): { result: SolvePhiResult; op: PhiOperator } {
+export function solvePhiWith(domain: Domain, eps: number, rhs: ArrayLike<number>, opts: SolvePhiOptions = {}): { result: SolvePhiResult; op: PhiOperator } {
   if (rhs.length !== domain.n) {
     throw new MechError('invalid-input', `right-hand side has ${rhs.length} entries but ${domain.spec} has ${domain.n} points`);
   }
@@ -89,8 +84,7 @@ export function solvePhiWith(
     return { result: { x, n: domain.n, setupMs, ...info }, op };
   } catch (e) {
     const limit = opts.maxDenseEntries ?? MAX_DENSE_ENTRIES;
-    const retry =
-      e instanceof MechError && op.method === 'lattice' && (e.code === 'not-applicable' || e.code === 'internal') && domain.n * domain.n <= limit;
+    const retry = e instanceof MechError && op.method === 'lattice' && (e.code === 'not-applicable' || e.code === 'internal') && domain.n * domain.n <= limit;
     if (!retry) throw e;
     const t1 = performance.now();
     const dense = createPhiOperator(domain, eps, { method: 'dense', ...(opts.maxDenseEntries !== undefined ? { maxDenseEntries: opts.maxDenseEntries } : {}) });

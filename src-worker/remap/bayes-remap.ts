@@ -132,7 +132,8 @@ export function remapMechanism(mech: Mechanism, domain: Domain, prior: ArrayLike
 export function bayesRemap(channel: RowSource, domain: Domain, prior: ArrayLike<number>, lossSpec: GuessSpec, opts: BayesRemapOptions = {}): BayesRemapResult {
   const t0 = performance.now();
   const p = priorForChannel(prior, channel);
-  if (channel.rows !== domain.n) throw new MechError('invalid-input', `the channel has ${channel.rows} rows but the domain ${domain.spec} has ${domain.n} points`);
+  if (channel.rows !== domain.n)
+    throw new MechError('invalid-input', `the channel has ${channel.rows} rows but the domain ${domain.spec} has ${domain.n} points`);
   const loss = buildLoss(lossSpec, domain);
   const n = channel.rows;
   const m = channel.cols;
@@ -174,7 +175,18 @@ export function bayesRemap(channel: RowSource, domain: Domain, prior: ArrayLike<
       throw new MechError('internal', `windowed columns are for a ${win.gridRows} x ${win.gridCols} grid with ${m} outputs, the domain is ${domain.spec}`);
     }
     const w = windowedRemap(p, win, certified, typeof winMode === 'number' ? winMode : null, facesValue, opts, m);
-    return { ...finish(w.remap, w.value, w.columnValue, facesValue ? w.original : null, 'certified-window', 'window', certified.evaluations, certified.maxEvaluations), valueSlack: w.slack, stats: { columns: m, evaluations: certified.evaluations, maxEvaluationsPerColumn: certified.maxEvaluations, columnAccess: 'window', timeMs: performance.now() - t0, window: w.info } };
+    return {
+      ...finish(w.remap, w.value, w.columnValue, facesValue ? w.original : null, 'certified-window', 'window', certified.evaluations, certified.maxEvaluations),
+      valueSlack: w.slack,
+      stats: {
+        columns: m,
+        evaluations: certified.evaluations,
+        maxEvaluationsPerColumn: certified.maxEvaluations,
+        columnAccess: 'window',
+        timeMs: performance.now() - t0,
+        window: w.info,
+      },
+    };
   }
 
   const bestOf = certified ? (q: Float64Array) => certified.best(q) : (q: Float64Array) => loss.best(q);
@@ -330,7 +342,8 @@ function windowedRemap(
     }
   }
   const total = P[R * (C + 1) + C]!;
-  const inBox = (r0: number, r1: number, c0: number, c1: number) => P[(r1 + 1) * (C + 1) + c1 + 1]! - P[r0 * (C + 1) + c1 + 1]! - P[(r1 + 1) * (C + 1) + c0]! + P[r0 * (C + 1) + c0]!;
+  const inBox = (r0: number, r1: number, c0: number, c1: number) =>
+    P[(r1 + 1) * (C + 1) + c1 + 1]! - P[r0 * (C + 1) + c1 + 1]! - P[(r1 + 1) * (C + 1) + c0]! + P[r0 * (C + 1) + c0]!;
   let start = forcedRadius;
   if (start === null) {
     let y0 = 0;

@@ -136,7 +136,14 @@ export class GridBestGuess {
    * near = f exactly and ties go to the smallest index, as in a full scan.
    * `value` is near(w); the true f(w) is within [value, value + slack].
    */
-  bestIn(qWin: Float64Array, r0: number, r1: number, c0: number, c1: number, outside: number): { w: number; value: number; slack: number; certified: boolean; evaluated: number } {
+  bestIn(
+    qWin: Float64Array,
+    r0: number,
+    r1: number,
+    c0: number,
+    c1: number,
+    outside: number,
+  ): { w: number; value: number; slack: number; certified: boolean; evaluated: number } {
     const R = this.rows;
     const C = this.cols;
     const W = c1 - c0 + 1;
@@ -280,7 +287,19 @@ export class GridBestGuess {
  * near(w) = sum over the window of q(x) l(w, x) in index order (zero weights
  * skipped) and a subgradient of near at w, into res = [near, g_row, g_col].
  */
-function evaluateWindow(q: Float64Array, w: number, r0: number, r1: number, c0: number, c1: number, C: number, L: Float64Array, GR: Float64Array, GC: Float64Array, res: Float64Array): void {
+function evaluateWindow(
+  q: Float64Array,
+  w: number,
+  r0: number,
+  r1: number,
+  c0: number,
+  c1: number,
+  C: number,
+  L: Float64Array,
+  GR: Float64Array,
+  GC: Float64Array,
+  res: Float64Array,
+): void {
   const wr = Math.floor(w / C);
   const wc = w - wr * C;
   let f = 0;

@@ -39,7 +39,8 @@ function suffixMax(at: Float64Array): Float64Array {
 /** Planar Laplace on a grid (mechanism/planar-laplace.ts) with windowed columns; the same look-ups as its row filler. */
 export function planarLaplaceWindows(domain: Domain, eps: number): WindowColumnAccess {
   const g = domain.structure.grid;
-  if (!g || g.rows < 2 || g.cols < 2) throw new MechError('not-applicable', `windowed planar Laplace columns need a grid with at least 2 rows and 2 columns, got ${domain.spec}`);
+  if (!g || g.rows < 2 || g.cols < 2)
+    throw new MechError('not-applicable', `windowed planar Laplace columns need a grid with at least 2 rows and 2 columns, got ${domain.spec}`);
   const R = g.rows;
   const C = g.cols;
   const t = buildPlanarOffsetTables(R, C, g.metric, eps * g.step);

@@ -43,7 +43,9 @@ export default async function (): Promise<void> {
       `${d.spec.padEnd(11)} ${r.pv.arithmetic.padEnd(6)} ${String(r.pv.count).padStart(8)}  ${String(r.k.count).padStart(7)} (${String(r.k.bySize[d.n]).padStart(6)})  ${String(r.k.examined).padStart(8)} / ${String(r.k.upperBound).padEnd(9)} ${String(r.k.greyDecisions).padStart(7)}  ${r.k.multiplicativeCapacity.toFixed(4)}  ${r.k.additiveCapacity.toFixed(4)}  ${r.vertMs.toFixed(1).padStart(7)}  ${r.kernMs.toFixed(0).padStart(9)}  ${ratio}`,
     );
     if (d.spec === 'line:6' && a === 'auto') {
-      console.log(`  line 6 goal: kernel enumeration under 5000 ms -> ${r.kernMs < 5000 ? 'met' : 'MISSED'} (${r.kernMs.toFixed(0)} ms); ratio column is against line 5 (exact)`);
+      console.log(
+        `  line 6 goal: kernel enumeration under 5000 ms -> ${r.kernMs < 5000 ? 'met' : 'MISSED'} (${r.kernMs.toFixed(0)} ms); ratio column is against line 5 (exact)`,
+      );
     }
   }
 }

@@ -31,7 +31,9 @@ export default async function (): Promise<void> {
     const kron = time(() => solveMu(db, eps, p).mu!);
     let err = 0;
     for (let i = 0; i < db.n; i++) err = Math.max(err, Math.abs(dense.v[i]! - kron.v[i]!));
-    console.log(`db:${u},${v} (n=${db.n}): dense LU ${dense.ms.toFixed(1)} ms, Kronecker ${kron.ms.toFixed(2)} ms, ratio ${(dense.ms / kron.ms).toFixed(0)}x, max |diff| ${err.toExponential(1)}`);
+    console.log(
+      `db:${u},${v} (n=${db.n}): dense LU ${dense.ms.toFixed(1)} ms, Kronecker ${kron.ms.toFixed(2)} ms, ratio ${(dense.ms / kron.ms).toFixed(0)}x, max |diff| ${err.toExponential(1)}`,
+    );
   }
   for (const [u, v] of [
     [10, 4],
@@ -51,5 +53,7 @@ export default async function (): Promise<void> {
     return s;
   });
   const scan = time(() => bestByScan(l, q).value * 200);
-  console.log(`dist loss best guess on line:${n}: weighted median ${(fast.ms / 200).toFixed(3)} ms/column, scan ${scan.ms.toFixed(0)} ms/column, ratio ${(scan.ms / (fast.ms / 200)).toFixed(0)}x, same value: ${Math.abs(fast.v - scan.v) < 1e-9 * scan.v}`);
+  console.log(
+    `dist loss best guess on line:${n}: weighted median ${(fast.ms / 200).toFixed(3)} ms/column, scan ${scan.ms.toFixed(0)} ms/column, ratio ${(scan.ms / (fast.ms / 200)).toFixed(0)}x, same value: ${Math.abs(fast.v - scan.v) < 1e-9 * scan.v}`,
+  );
 }

@@ -113,7 +113,9 @@ export default async function (): Promise<void> {
   const baselineCases = (process.env.LP_SCALE_BASELINE ?? firstCase ?? '').split(',').map((s) => s.trim());
   const target = Number(process.env.LP_SCALE_GAP ?? 1e-6);
   const summary: SummaryRow[] = [];
-  console.log(`-- optimal mechanism LP at scale: time limit ${limit} s per solve, target gap ${target}; ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)} (timings inflate under load); baseline: ${BASELINE_NAME} --`);
+  console.log(
+    `-- optimal mechanism LP at scale: time limit ${limit} s per solve, target gap ${target}; ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)} (timings inflate under load); baseline: ${BASELINE_NAME} --`,
+  );
   for (const c of CASES) {
     if (!wanted.includes(c.name) && !wanted.includes('all')) continue;
     const g = gridDomain(c.side, c.side, c.cell);
@@ -154,8 +156,19 @@ export default async function (): Promise<void> {
       } catch (e) {
         if (!(e instanceof MechError)) throw e;
         const ms = performance.now() - t0;
-        console.log(`${c.name} (${c.side}x${c.side}), ${threads} thread(s)${variant}: refused after ${(ms / 1000).toFixed(1)} s: ${e.code}: ${e.message.slice(0, 160)}`);
-        summary.push({ run: `${c.name}, ${threads} thread(s)${variant ? ' (baseline)' : ''}`, to1: '-', toTarget: '-', stop: `refused (${e.code}) at ${(ms / 1000).toFixed(1)} s`, rounds: 0, objective: '-', bound: '-', gap: '-' });
+        console.log(
+          `${c.name} (${c.side}x${c.side}), ${threads} thread(s)${variant}: refused after ${(ms / 1000).toFixed(1)} s: ${e.code}: ${e.message.slice(0, 160)}`,
+        );
+        summary.push({
+          run: `${c.name}, ${threads} thread(s)${variant ? ' (baseline)' : ''}`,
+          to1: '-',
+          toTarget: '-',
+          stop: `refused (${e.code}) at ${(ms / 1000).toFixed(1)} s`,
+          rounds: 0,
+          objective: '-',
+          bound: '-',
+          gap: '-',
+        });
         return { ms: NaN, rounds: NaN };
       }
     };
@@ -164,7 +177,9 @@ export default async function (): Promise<void> {
     if (baselineCases.includes(c.name) || baselineCases.includes('all')) {
       const now = { ms: times[0]! };
       const base = await solve(threadList[0]!, ` [baseline: ${BASELINE_NAME}]`, BASELINE_OPTIONS);
-      console.log(`${c.name}: current / baseline time ratio ${(now.ms / base.ms).toFixed(2)} (both ${threadList[0]} thread(s), same run; a baseline stopped early by a stall is not faster, see its gap)`);
+      console.log(
+        `${c.name}: current / baseline time ratio ${(now.ms / base.ms).toFixed(2)} (both ${threadList[0]} thread(s), same run; a baseline stopped early by a stall is not faster, see its gap)`,
+      );
     }
   }
   console.log(`\n| run | 1% gap at | ${target} at | stopped | rounds | objective (km) | bound | gap |\n|---|---|---|---|---|---|---|---|`);

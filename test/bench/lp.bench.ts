@@ -42,7 +42,8 @@ async function run(R: number, eps: number, prior: Float64Array, opts: OptimalMec
       full: m.facts.solve.generation?.fullPrivacyRows,
     };
   } catch (e) {
-    if (e instanceof MechError) return { ok: false, objective: NaN, ms: performance.now() - t0, vars: 0, rows: 0, note: `${e.code}: ${e.message.slice(0, 90)}` };
+    if (e instanceof MechError)
+      return { ok: false, objective: NaN, ms: performance.now() - t0, vars: 0, rows: 0, note: `${e.code}: ${e.message.slice(0, 90)}` };
     throw e;
   }
 }
@@ -68,7 +69,11 @@ export default async function lpBench(): Promise<void> {
     await generationBench(eps);
     return;
   }
-  console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} (timings inflate with load)`);
+  console.log(
+    `machine: ${cpus().length} cores, load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')} (timings inflate with load)`,
+  );
   const t0 = performance.now();
   await highsRuntime();
   console.log(`HiGHS runtime load: ${f(performance.now() - t0, 1)} ms`);
@@ -85,7 +90,15 @@ export default async function lpBench(): Promise<void> {
     const i = await run(R, eps, prior, { solver: 'ipm', timeLimitSeconds: 60 });
     const agree = Math.max(Math.abs(s.objective - i.objective), Math.abs(d.objective - i.objective));
     console.log(
-      `${R}x${R}`.padEnd(7) + name.padEnd(9) + f(i.vars).padStart(6) + f(i.rows).padStart(8) + f(s.ms).padStart(13) + f(d.ms).padStart(16) + f(i.ms).padStart(9) + f(i.ms / s.ms, 2).padStart(12) + `   (objectives agree to ${agree.toExponential(1)})`,
+      `${R}x${R}`.padEnd(7) +
+        name.padEnd(9) +
+        f(i.vars).padStart(6) +
+        f(i.rows).padStart(8) +
+        f(s.ms).padStart(13) +
+        f(d.ms).padStart(16) +
+        f(i.ms).padStart(9) +
+        f(i.ms / s.ms, 2).padStart(12) +
+        `   (objectives agree to ${agree.toExponential(1)})`,
     );
   }
 
@@ -105,7 +118,8 @@ export default async function lpBench(): Promise<void> {
     console.log(
       `${R}x${R}`.padEnd(8) +
         (ap ? f(ap.objective, 6).padStart(12) + f(ap.ms).padStart(8) : '   (skipped)        ') +
-        f(sp.objective, 6).padStart(14) + f(sp.ms).padStart(8) +
+        f(sp.objective, 6).padStart(14) +
+        f(sp.ms).padStart(8) +
         (ap?.ok ? f(sp.objective / ap.objective, 4).padStart(11) + f(sp.ms / ap.ms, 3).padStart(12) : ''.padStart(23)) +
         (dil?.ok ? f(dil.objective, 6).padStart(14) : '') +
         (ap && !ap.ok ? `  all-pairs: ${ap.note}` : ''),
@@ -122,7 +136,9 @@ export default async function lpBench(): Promise<void> {
   let largest = 0;
   for (const R of [12, 14, 16, 18, 20, 24]) {
     const r = await run(R, eps, uniformPrior(R * R), { timeLimitSeconds: 60 });
-    console.log(`${R}x${R} (${R * R} locations): ${r.ok ? `objective ${f(r.objective, 6)}, ${f(r.ms)} ms, ${r.vars} variables, ${r.rows} rows, ${r.note}` : `not solved: ${r.note}`}`);
+    console.log(
+      `${R}x${R} (${R * R} locations): ${r.ok ? `objective ${f(r.objective, 6)}, ${f(r.ms)} ms, ${r.vars} variables, ${r.rows} rows, ${r.note}` : `not solved: ${r.note}`}`,
+    );
     if (!r.ok || r.ms > 60_000) break;
     largest = R;
   }
@@ -190,7 +206,9 @@ async function generationBench(eps: number): Promise<void> {
       `${R}x${R}`.padEnd(7) +
         model.padEnd(10) +
         (a ? (a.ok ? f(a.ms).padStart(8) + f(a.objective, 9).padStart(13) : `  (${a.note.slice(0, 40)})`.padEnd(21)) : '   (not run)         ') +
-        (b.ok ? f(b.ms).padStart(10) + f(b.objective, 9).padStart(13) + f(b.rounds ?? NaN).padStart(8) + `  ${b.generated}/${b.full}`.padEnd(18) : `  (${b.note.slice(0, 60)})`) +
+        (b.ok
+          ? f(b.ms).padStart(10) + f(b.objective, 9).padStart(13) + f(b.rounds ?? NaN).padStart(8) + `  ${b.generated}/${b.full}`.padEnd(18)
+          : `  (${b.note.slice(0, 60)})`) +
         (a?.ok && b.ok ? f(b.ms / a.ms, 2).padStart(9) + `  ${Number.isFinite(gap) ? gap.toExponential(1) : '-'}` : ''),
     );
   };
@@ -206,7 +224,10 @@ async function generationBench(eps: number): Promise<void> {
       const genX = await run(R, eps, pi, { constraints: 'exact', generation: 'on', timeLimitSeconds: 120 });
       line(R, 'exact', fullX, genX);
       if (!genX.ok || genX.ms > 60_000) exactOn = false;
-      if (genX.ok && gen.ok) console.log(`       exact optimum ${f(genX.objective, 6)} vs spanner ${f(gen.objective, 6)}: the spanner costs ${f((gen.objective / genX.objective - 1) * 100, 2)}% more`);
+      if (genX.ok && gen.ok)
+        console.log(
+          `       exact optimum ${f(genX.objective, 6)} vs spanner ${f(gen.objective, 6)}: the spanner costs ${f((gen.objective / genX.objective - 1) * 100, 2)}% more`,
+        );
     }
   }
   const city = benchCity();

@@ -35,11 +35,22 @@ export default async function bench(): Promise<void> {
   const [, directRowMs] = time(() => {
     for (let q = 0; q < R; q++)
       for (let s = 0; s < R; s++)
-        normLaplaceRegion('euclidean', eps, q === 0 ? -I : q - r0 - 0.5, q === R - 1 ? I : q - r0 + 0.5, s === 0 ? -I : s - c0 - 0.5, s === R - 1 ? I : s - c0 + 0.5);
+        normLaplaceRegion(
+          'euclidean',
+          eps,
+          q === 0 ? -I : q - r0 - 0.5,
+          q === R - 1 ? I : q - r0 + 0.5,
+          s === 0 ? -I : s - c0 - 0.5,
+          s === R - 1 ? I : s - c0 + 0.5,
+        );
   });
   const directAll = directRowMs * R * R;
-  console.log(`euclidean ${R}x${R}, eps*step ${eps}: tables ${buildMs.toFixed(0)} ms (${factsOf(m, 'planar-laplace').integrations} integrations, ${((buildMs * 1000) / factsOf(m, 'planar-laplace').integrations).toFixed(1)} us each), all ${R * R} rows ${allRowsMs.toFixed(0)} ms`);
-  console.log(`  baseline: direct quadrature of one row ${directRowMs.toFixed(0)} ms -> all rows ~${(directAll / 1000).toFixed(0)} s; ratio baseline / tables+rows = ${(directAll / (buildMs + allRowsMs)).toFixed(0)}x`);
+  console.log(
+    `euclidean ${R}x${R}, eps*step ${eps}: tables ${buildMs.toFixed(0)} ms (${factsOf(m, 'planar-laplace').integrations} integrations, ${((buildMs * 1000) / factsOf(m, 'planar-laplace').integrations).toFixed(1)} us each), all ${R * R} rows ${allRowsMs.toFixed(0)} ms`,
+  );
+  console.log(
+    `  baseline: direct quadrature of one row ${directRowMs.toFixed(0)} ms -> all rows ~${(directAll / 1000).toFixed(0)} s; ratio baseline / tables+rows = ${(directAll / (buildMs + allRowsMs)).toFixed(0)}x`,
+  );
 
   // 2. Table build scaling (Euclidean) and closed-form Manhattan on a 1000 x 1000 grid.
   for (const n of [150, 300, 1000]) {
@@ -78,6 +89,8 @@ export default async function bench(): Promise<void> {
     const pl = planarLaplace(g, Math.log(4));
     const [so, offMs] = time(() => checkGridOffsetPrivacy(pl.channel, g, Math.log(4)));
     const allPairs = ((g.n * (g.n - 1)) / 2) * g.n;
-    console.log(`check planar Laplace ${n}x${n}: grid offsets ${(offMs / 1000).toFixed(1)} s, ${so.pairsChecked.toExponential(2)} point pairs (all pairs would compare ${allPairs.toExponential(2)} entries), private ${so.passes}, exact ${so.exact}`);
+    console.log(
+      `check planar Laplace ${n}x${n}: grid offsets ${(offMs / 1000).toFixed(1)} s, ${so.pairsChecked.toExponential(2)} point pairs (all pairs would compare ${allPairs.toExponential(2)} entries), private ${so.passes}, exact ${so.exact}`,
+    );
   }
 }

@@ -25,7 +25,13 @@ import { startRedis, startWorker, type WorkerProc } from '../integration/queue-f
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const POINTS = Math.max(10, Number(process.env.BENCH_QUEUE_POINTS ?? 200));
 
-const point = (i: number): JobRequest => ({ type: 'mechanism', domain: 'line:7', kind: 'optimal', epsilon: Math.round((0.2 + 0.01 * i) * 100) / 100, inlineLimit: 0 });
+const point = (i: number): JobRequest => ({
+  type: 'mechanism',
+  domain: 'line:7',
+  kind: 'optimal',
+  epsilon: Math.round((0.2 + 0.01 * i) * 100) / 100,
+  inlineLimit: 0,
+});
 
 async function sweep(runner: JobRunner, n: number): Promise<{ ms: number; results: JobResult[] }> {
   const t0 = performance.now();
@@ -94,5 +100,5 @@ export default async function queueBench(): Promise<void> {
       `${r.name.padEnd(30)} ${(r.ms / 1000).toFixed(2).padStart(7)} ${((POINTS * 1000) / r.ms).toFixed(1).padStart(8)} ${(r.ms / POINTS).toFixed(1).padStart(8)}   ${over.padStart(21)}   ${r.rt.toFixed(1).padStart(8)} ms`,
     );
   }
-  console.log('(every queue result equals the local pool\'s)');
+  console.log("(every queue result equals the local pool's)");
 }

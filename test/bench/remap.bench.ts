@@ -66,16 +66,22 @@ export default async function bench(): Promise<void> {
     for (const mode of modes) {
       const mem = new MemSampler();
       let tenth = 0;
-      const res = remapMechanism(mech, d, pi, { kind: 'dist' }, {
-        window: mode,
-        onProgress: (done, total) => {
-          mem.sample();
-          if (R >= 1000 && done * 10 >= (tenth + 1) * total) {
-            tenth = Math.floor((done * 10) / total);
-            process.stderr.write(`  ${R}x${R} eps ${eps}: ${tenth * 10}% after ${((performance.now() - t0 - setupMs) / 1000).toFixed(0)} s\n`);
-          }
+      const res = remapMechanism(
+        mech,
+        d,
+        pi,
+        { kind: 'dist' },
+        {
+          window: mode,
+          onProgress: (done, total) => {
+            mem.sample();
+            if (R >= 1000 && done * 10 >= (tenth + 1) * total) {
+              tenth = Math.floor((done * 10) / total);
+              process.stderr.write(`  ${R}x${R} eps ${eps}: ${tenth * 10}% after ${((performance.now() - t0 - setupMs) / 1000).toFixed(0)} s\n`);
+            }
+          },
         },
-      });
+      );
       mem.sample();
       report(`planar Laplace ${R}x${R} eps ${eps}, window ${mode}`, res, mem, setupMs);
     }
@@ -130,7 +136,9 @@ export default async function bench(): Promise<void> {
     }
     const ms = performance.now() - t;
     const st = s.stats();
-    console.log(`apply 10^6 secrets on 100x100 (${seeded ? 'seeded' : 'crypto'}): ${((N / ms) * 1000).toFixed(0)} rows/s, ${st.rowsBuilt} rows built, ${st.cachedRows} cached; ${mem} (checksum ${chk % 997})`);
+    console.log(
+      `apply 10^6 secrets on 100x100 (${seeded ? 'seeded' : 'crypto'}): ${((N / ms) * 1000).toFixed(0)} rows/s, ${st.rowsBuilt} rows built, ${st.cachedRows} cached; ${mem} (checksum ${chk % 997})`,
+    );
   }
   // CDF + binary search vs alias tables on the same cached rows (draws only).
   {
@@ -197,11 +205,19 @@ export default async function bench(): Promise<void> {
     }
     const mem = new MemSampler();
     let bytes = 0;
-    const res = await releaseCsv(readCsvStream(lines(), 'secrets.csv'), mech.channel, d, (txt) => {
-      bytes += txt.length;
-      mem.sample();
-    }, 'secrets.csv');
-    console.log(`release CSV 10^6 rows end to end (crypto): ${((res.rows / res.timeMs) * 1000).toFixed(0)} rows/s, ${(bytes / MB).toFixed(1)} MB written, ${res.stats.rowsBuilt} rows built; ${mem}`);
+    const res = await releaseCsv(
+      readCsvStream(lines(), 'secrets.csv'),
+      mech.channel,
+      d,
+      (txt) => {
+        bytes += txt.length;
+        mem.sample();
+      },
+      'secrets.csv',
+    );
+    console.log(
+      `release CSV 10^6 rows end to end (crypto): ${((res.rows / res.timeMs) * 1000).toFixed(0)} rows/s, ${(bytes / MB).toFixed(1)} MB written, ${res.stats.rowsBuilt} rows built; ${mem}`,
+    );
   }
 }
 

@@ -25,7 +25,9 @@ export default async function bench(): Promise<void> {
     const blocks = await ms({ type: 'rows', mechanism, blocks: 120 });
     const row = await ms({ type: 'rows', mechanism, rows: [Math.floor((side * side) / 2)] });
     const window = await ms({ type: 'rows', mechanism, rows: Array.from({ length: 50 }, (_, i) => i) });
-    console.log(`planar Laplace ${side}x${side} (${(side ** 4).toExponential(1)} entries): block means 120x120 ${blocks.toFixed(0)} ms (construction included), one row ${row.toFixed(1)} ms, 50 rows ${window.toFixed(1)} ms (construction kept)`);
+    console.log(
+      `planar Laplace ${side}x${side} (${(side ** 4).toExponential(1)} entries): block means 120x120 ${blocks.toFixed(0)} ms (construction included), one row ${row.toFixed(1)} ms, 50 rows ${window.toFixed(1)} ms (construction kept)`,
+    );
     if (side === 30) {
       const dense = await ms({ type: 'mechanism', ...mechanism, inlineLimit: 1_000_000 });
       console.log(`  baseline: the dense 900 x 900 channel as a mechanism result ${dense.toFixed(0)} ms (x${(dense / row).toFixed(0)} one row)`);

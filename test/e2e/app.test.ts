@@ -180,7 +180,7 @@ describe('Mechanism Studio in web mode', () => {
     await page.getByTestId('cmd-recent').click();
     expect(await page.getByText(path).count()).toBeGreaterThan(0);
     await shot('09-reopened');
-    expect(h.pageErrors, h.pageErrors.join("\n")).toEqual([]);
+    expect(h.pageErrors, h.pageErrors.join('\n')).toEqual([]);
   });
 
   it('shows the other main views: prior brush, curves against eps, database/query, smart meter, custom metric, explorer', async () => {
@@ -219,7 +219,9 @@ describe('Mechanism Studio in web mode', () => {
     // smart-meter trace: the released signature over the true one
     await page.getByTestId('domain-kind').selectOption('smartmeter');
     await page.getByTestId('release-trace').click();
-    await expect.poll(() => page.getByTestId('job-row').filter({ hasText: 'smart-meter noise' }).first().getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
+    await expect
+      .poll(() => page.getByTestId('job-row').filter({ hasText: 'smart-meter noise' }).first().getAttribute('data-status'), { timeout: 60_000 })
+      .toBe('done');
     await shot('13-smart-meter');
 
     // custom metric: a violation is reported in place, naming the triple
@@ -227,7 +229,9 @@ describe('Mechanism Studio in web mode', () => {
     await page.locator('summary').click();
     await page.getByTestId('metric-text').fill(',a,b,c\na,0,1,3\nb,1,0,1\nc,3,1,0\n');
     await page.getByTestId('metric-apply').click();
-    expect(await page.getByTestId('metric-error').textContent()).toContain("triangle inequality fails for ('a', 'b', 'c'): d('a','c') = 3 > d('a','b') + d('b','c') = 2");
+    expect(await page.getByTestId('metric-error').textContent()).toContain(
+      "triangle inequality fails for ('a', 'b', 'c'): d('a','c') = 3 > d('a','b') + d('b','c') = 2",
+    );
     await shot('14-custom-metric-error');
 
     // privacy-type explorer on a 3-point line
@@ -245,7 +249,7 @@ describe('Mechanism Studio in web mode', () => {
     // the title names the analysis' current domain by its display name, not the id it was created with
     expect(await page.getByTestId('analysis-title').textContent()).toBe('Private posteriors on Line, ε = ln 2');
     await shot('15-explorer');
-    expect(h.pageErrors, h.pageErrors.join("\n")).toEqual([]);
+    expect(h.pageErrors, h.pageErrors.join('\n')).toEqual([]);
   });
 
   it('offers the autosaved unsaved project back on the next start', async () => {
@@ -286,13 +290,26 @@ describe('Mechanism Studio in web mode', () => {
     const chartsN = await page.getByTestId('case-chart').count();
     expect(chartsN).toBe(2);
     for (let i = 0; i < chartsN; i++) {
-      const coloured = await page.getByTestId('case-chart').nth(i).evaluate((el) => {
-        const c = el as unknown as { width: number; height: number; getContext(t: string): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } };
-        const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
-        let n = 0;
-        for (let k = 0; k < d.length; k += 4) if (d[k + 3]! > 0 && !(d[k]! > 240 && d[k + 1]! > 240 && d[k + 2]! > 240) && Math.max(d[k]!, d[k + 1]!, d[k + 2]!) - Math.min(d[k]!, d[k + 1]!, d[k + 2]!) > 40) n++;
-        return n;
-      });
+      const coloured = await page
+        .getByTestId('case-chart')
+        .nth(i)
+        .evaluate((el) => {
+          const c = el as unknown as {
+            width: number;
+            height: number;
+            getContext(t: string): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
+          };
+          const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+          let n = 0;
+          for (let k = 0; k < d.length; k += 4)
+            if (
+              d[k + 3]! > 0 &&
+              !(d[k]! > 240 && d[k + 1]! > 240 && d[k + 2]! > 240) &&
+              Math.max(d[k]!, d[k + 1]!, d[k + 2]!) - Math.min(d[k]!, d[k + 1]!, d[k + 2]!) > 40
+            )
+              n++;
+          return n;
+        });
       expect(coloured).toBeGreaterThan(2000);
     }
     await page.getByTestId('case-table').waitFor();
@@ -308,7 +325,10 @@ describe('Mechanism Studio in web mode', () => {
     expect(lines.length).toBe(rowsShown + 1);
     const head = lines[0]!.split(',');
     expect(head).toEqual(['query', 'mechanism', 'uniform prior', 'non-uniform prior', 'non-uniform prior is']);
-    const nums = lines.slice(1).flatMap((l) => l.split(',').slice(2, 4)).map(Number);
+    const nums = lines
+      .slice(1)
+      .flatMap((l) => l.split(',').slice(2, 4))
+      .map(Number);
     expect(nums).toHaveLength(6);
     for (const v of nums) expect(v > 0 && v <= 1).toBe(true);
     // full precision in the CSV: RR's 2/7 and TG's 4/9 (SPEC §7)
@@ -324,7 +344,7 @@ describe('Mechanism Studio in web mode', () => {
     const original = JSON.parse(readFileSync(join(ROOT, 'resources/examples/voting.json'), 'utf8')) as { caseStudies: unknown[] };
     const saved = JSON.parse(readFileSync(path, 'utf8')) as { caseStudies: unknown[] };
     expect(saved.caseStudies).toEqual(original.caseStudies);
-    expect(h.pageErrors, h.pageErrors.join("\n")).toEqual([]);
+    expect(h.pageErrors, h.pageErrors.join('\n')).toEqual([]);
   });
 
   it('deletes items: at once when nothing depends on them, after naming the dependents otherwise', async () => {
@@ -343,7 +363,18 @@ describe('Mechanism Studio in web mode', () => {
     await page.getByTestId('delete-domain-yes-votes').click();
     await page.getByTestId('delete-dialog').waitFor();
     const text = (await page.getByTestId('delete-text').textContent())!;
-    for (const id of ['uniform-votes', 'close-race', 'votes-tg', 'votes-tight', 'votes-optimal-close-race', 'tg-close-race', 'tg-check', 'votes-capacity', 'votes-vertices']) expect(text).toContain(`‘${id}’`);
+    for (const id of [
+      'uniform-votes',
+      'close-race',
+      'votes-tg',
+      'votes-tight',
+      'votes-optimal-close-race',
+      'tg-close-race',
+      'tg-check',
+      'votes-capacity',
+      'votes-vertices',
+    ])
+      expect(text).toContain(`‘${id}’`);
     expect(text).not.toContain('cities');
     await shot('20-delete-confirm');
     // Cancel keeps everything
@@ -360,11 +391,16 @@ describe('Mechanism Studio in web mode', () => {
     // saved: a valid project whose references all resolve, case studies untouched
     await page.getByTestId('cmd-save').click();
     await expect.poll(() => page.getByTestId('dirty').count()).toBe(0);
-    const saved = JSON.parse(readFileSync(path, 'utf8')) as { domains: { id: string }[]; mechanisms: { id: string; domain: string }[]; analyses: { id: string }[]; caseStudies: { id: string }[] };
+    const saved = JSON.parse(readFileSync(path, 'utf8')) as {
+      domains: { id: string }[];
+      mechanisms: { id: string; domain: string }[];
+      analyses: { id: string }[];
+      caseStudies: { id: string }[];
+    };
     expect(saved.domains.map((d) => d.id)).toEqual(['cities']);
     expect(saved.mechanisms.every((m) => m.domain === 'cities')).toBe(true);
     expect(saved.analyses.map((a) => a.id)).toEqual(['rr-uniform', 'rr-city-sizes', 'cities-capacity']);
     expect(saved.caseStudies.map((c) => c.id)).toEqual(['voting']);
-    expect(h.pageErrors, h.pageErrors.join("\n")).toEqual([]);
+    expect(h.pageErrors, h.pageErrors.join('\n')).toEqual([]);
   });
 });

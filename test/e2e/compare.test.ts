@@ -68,8 +68,24 @@ describe('compare mechanisms and map views (issue 15 items 2, 3)', () => {
     await table.waitFor({ timeout: 120_000 });
 
     const head = await table.locator('th').allTextContents();
-    expect(head).toEqual(['mechanism', 'expected distance (km)', 'with remap (km)', 'P(true cell reported)', 'leakage (bits)', 'effective ε per km', 'vs planar Laplace']);
-    const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from((tr as unknown as { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> }).querySelectorAll('td')).map((td) => td.textContent ?? '')));
+    expect(head).toEqual([
+      'mechanism',
+      'expected distance (km)',
+      'with remap (km)',
+      'P(true cell reported)',
+      'leakage (bits)',
+      'effective ε per km',
+      'vs planar Laplace',
+    ]);
+    const rows = await table
+      .locator('tbody tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) =>
+          Array.from((tr as unknown as { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> }).querySelectorAll('td')).map(
+            (td) => td.textContent ?? '',
+          ),
+        ),
+      );
     expect(rows.map((r) => r[0])).toEqual(['Planar Laplace', 'Planar Laplace + remap', 'Tight constraints', 'Exponential', 'Exponential + remap']);
     // tight constraints does not exist on this grid at eps 1 per km: its row says so, the note says why
     expect(rows[2]![1]).toBe('does not exist');
@@ -90,7 +106,10 @@ describe('compare mechanisms and map views (issue 15 items 2, 3)', () => {
     await expect.poll(() => page.getByTestId('compare-baseline').textContent()).toContain(`${pl[1]}`);
 
     mkdirSync(SHOTS, { recursive: true });
-    await page.getByTestId('compare-view').locator('table').screenshot({ path: join(SHOTS, 'compare-table.png') });
+    await page
+      .getByTestId('compare-view')
+      .locator('table')
+      .screenshot({ path: join(SHOTS, 'compare-table.png') });
 
     // the two mechanisms side by side on the map
     const left = page.getByTestId('compare-map-0');
@@ -124,11 +143,16 @@ describe('compare mechanisms and map views (issue 15 items 2, 3)', () => {
     const lb = (await left.boundingBox())!;
     expect(rb.x).toBeGreaterThan(lb.x + lb.width - 1);
     expect(Math.abs(rb.y - lb.y)).toBeLessThan(5);
-    await page.getByTestId('compare-view').locator('.maps').screenshot({ path: join(SHOTS, 'compare-maps.png') });
+    await page
+      .getByTestId('compare-view')
+      .locator('.maps')
+      .screenshot({ path: join(SHOTS, 'compare-maps.png') });
 
     // click a cell: the user moves there (the maps are recomputed for it)
     await canvas.click({ position: { x: 46 + 20.5 * cell, y: 22 + 22.5 * cell } });
-    await expect.poll(() => page.getByTestId('compare-view').locator('.maps').locator('..').textContent(), { timeout: 60_000 }).toContain('a user at cell (22,20)');
+    await expect
+      .poll(() => page.getByTestId('compare-view').locator('.maps').locator('..').textContent(), { timeout: 60_000 })
+      .toContain('a user at cell (22,20)');
     // changed inputs label the table as stale until Compare runs again
     expect(await page.getByTestId('compare-stale').count()).toBe(0);
     await page.getByTestId('compare-eps').fill('2');
@@ -143,7 +167,9 @@ describe('compare mechanisms and map views (issue 15 items 2, 3)', () => {
     expect(d.suggestedFilename()).toBe('compare.csv');
     const lines = readFileSync(csvFile, 'utf8').trim().split('\n');
     expect(lines[0]).toMatch(/^# compare: grid:30x30:step=0.5, eps 1 per km, loss dist/);
-    expect(lines[1]).toBe('mechanism,kind,remap,exists,expected_distance_km,expected_distance_remapped_km,p_true_cell,leakage_bits,effective_eps_per_km,guaranteed_eps_per_km,better_than_planar_laplace_pct,note');
+    expect(lines[1]).toBe(
+      'mechanism,kind,remap,exists,expected_distance_km,expected_distance_remapped_km,p_true_cell,leakage_bits,effective_eps_per_km,guaranteed_eps_per_km,better_than_planar_laplace_pct,note',
+    );
     expect(lines).toHaveLength(2 + 5);
     const plCsv = lines[2]!.split(',');
     expect(plCsv[0]).toBe('Planar Laplace');

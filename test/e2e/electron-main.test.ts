@@ -45,7 +45,10 @@ let tmp: string;
 
 beforeAll(() => {
   const main = join(ROOT, 'out/main/index.js');
-  const stale = !existsSync(main) || !existsSync(join(ROOT, 'out/preload/index.cjs')) || Math.max(newest(join(ROOT, 'src-main')), newest(join(ROOT, 'src-worker'))) > statSync(main).mtimeMs;
+  const stale =
+    !existsSync(main) ||
+    !existsSync(join(ROOT, 'out/preload/index.cjs')) ||
+    Math.max(newest(join(ROOT, 'src-main')), newest(join(ROOT, 'src-worker'))) > statSync(main).mtimeMs;
   if (stale) {
     const b = spawnSync(process.execPath, [join(ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { cwd: ROOT, encoding: 'utf8' });
     if (b.status !== 0) throw new Error(`electron-vite build failed:\n${b.stdout}\n${b.stderr}`);
@@ -87,7 +90,9 @@ describe('Electron main process (built bundle, mocked electron module)', () => {
   });
 
   it('lists every project of resources/examples in the native Examples menu, by title', () => {
-    const files = readdirSync(join(ROOT, 'resources/examples')).filter((f) => f.endsWith('.json')).sort();
+    const files = readdirSync(join(ROOT, 'resources/examples'))
+      .filter((f) => f.endsWith('.json'))
+      .sort();
     const titles = files.map((f) => (JSON.parse(readFileSync(join(ROOT, 'resources/examples', f), 'utf8')) as { name: string }).name);
     expect(report.examplesMenu).toEqual(titles);
     expect(report.examples.value.map((e) => e.name)).toEqual(files.map((f) => f.slice(0, -5)));

@@ -84,7 +84,16 @@ export async function startHarness(): Promise<Harness> {
     context = await chromium.launchPersistentContext(join(tmp, 'profile'), {
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
       acceptDownloads: true,
       viewport: { width: 1440, height: 900 },
     });
@@ -133,9 +142,7 @@ export async function newProject(page: Page): Promise<void> {
   // appear a moment after the click, so wait for one of the two rather than looking once.
   const dialog = page.getByTestId('confirm-dialog');
   const title = page.getByTestId('doc-title');
-  await expect
-    .poll(async () => (await dialog.isVisible()) || ((await title.textContent()) ?? '').includes('Untitled'), { timeout: 30_000 })
-    .toBe(true);
+  await expect.poll(async () => (await dialog.isVisible()) || ((await title.textContent()) ?? '').includes('Untitled'), { timeout: 30_000 }).toBe(true);
   if (await dialog.isVisible()) await page.getByTestId('confirm-discard').click();
   await expect.poll(() => title.textContent(), { timeout: 30_000 }).toContain('Untitled');
 }

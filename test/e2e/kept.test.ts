@@ -43,7 +43,10 @@ beforeAll(async () => {
   await h.page.goto(h.url);
   await h.page.getByTestId('sidebar').waitFor();
   // the start-up example first settles (its jobs are not this test's)
-  await h.page.getByTestId('doc-title').filter({ hasText: /city|City/ }).waitFor({ timeout: 60_000 });
+  await h.page
+    .getByTestId('doc-title')
+    .filter({ hasText: /city|City/ })
+    .waitFor({ timeout: 60_000 });
 }, 240_000);
 
 afterAll(async () => {
@@ -227,7 +230,10 @@ describe('results kept, inputs validated', () => {
     await page.getByTestId('item-domain-town').click();
     await page.getByTestId('add-analysis').click();
     await page.getByTestId('add-sweep').click();
-    for (const [f, v] of [['sweep-from', '2'], ['sweep-to', '1']] as const) {
+    for (const [f, v] of [
+      ['sweep-from', '2'],
+      ['sweep-to', '1'],
+    ] as const) {
       await page.getByTestId(f).fill(v);
       await page.getByTestId(f).dispatchEvent('change');
     }

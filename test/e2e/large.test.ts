@@ -21,11 +21,14 @@ let h: Harness;
 
 const shot = (name: string): Promise<void> => screenshot(h.page, name);
 
-
 /** Coloured (not white, not grey) pixels of a canvas: a drawn heat map has many. */
 function coloured(testid: string): Promise<number> {
   return h.page.getByTestId(testid).evaluate((el) => {
-    const c = el as unknown as { width: number; height: number; getContext(t: string): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null };
+    const c = el as unknown as {
+      width: number;
+      height: number;
+      getContext(t: string): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null;
+    };
     const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
     let n = 0;
     for (let k = 0; k < d.length; k += 4) if (d[k + 3]! > 0 && Math.max(d[k]!, d[k + 1]!, d[k + 2]!) - Math.min(d[k]!, d[k + 1]!, d[k + 2]!) > 40) n++;
@@ -62,7 +65,14 @@ describe('large domains first-class (issue 15 item 1)', () => {
     await shot('large-01-heatmap-30x30');
 
     // the dense channel, computed here for the reference numbers
-    const parsed = parseJobRequest({ type: 'mechanism', domain: 'grid:30x30:step=0.5', epsilon: 1, kind: 'planar-laplace', prior: 'uniform', inlineLimit: 1_000_000 });
+    const parsed = parseJobRequest({
+      type: 'mechanism',
+      domain: 'grid:30x30:step=0.5',
+      epsilon: 1,
+      kind: 'planar-laplace',
+      prior: 'uniform',
+      inlineLimit: 1_000_000,
+    });
     if (!parsed.ok) throw new Error(parsed.error.message);
     const dense = ((await runJobRequest(parsed.value, silentContext())) as MechanismResult).matrix!;
     expect(dense.rows).toBe(900);
@@ -94,8 +104,14 @@ describe('large domains first-class (issue 15 item 1)', () => {
     for (let c = 0; c < 3; c++) expect(Number(texts[c])).toBeCloseTo(dense.data[c]!, 4);
     // scroll to the last rows: they are fetched too
     await table.evaluate((el) => (el.scrollTop = el.scrollHeight));
-    await expect.poll(async () => (await page.locator('[data-testid="matrix-table"] .line .rowhead').allTextContents()).includes(dense.rowLabels[899]!), { timeout: 30_000 }).toBe(true);
-    await expect.poll(async () => (await page.locator('[data-testid="matrix-table"] .line .cell').allTextContents()).some((t) => t === '…'), { timeout: 30_000 }).toBe(false);
+    await expect
+      .poll(async () => (await page.locator('[data-testid="matrix-table"] .line .rowhead').allTextContents()).includes(dense.rowLabels[899]!), {
+        timeout: 30_000,
+      })
+      .toBe(true);
+    await expect
+      .poll(async () => (await page.locator('[data-testid="matrix-table"] .line .cell').allTextContents()).some((t) => t === '…'), { timeout: 30_000 })
+      .toBe(false);
     await shot('large-03-table-30x30');
 
     // Measures and Check of the 900-cell mechanism: computed, not "compute mechanism first"
@@ -144,9 +160,7 @@ describe('large domains first-class (issue 15 item 1)', () => {
     await expect.poll(() => page.getByTestId('doc-title').textContent(), { timeout: 30_000 }).toContain('database');
     const ids = ['tight-population', 'tight-uniform', 'exponential-population', 'exponential-check', 'regular-population', 'regular-uniform', 'threshold'];
     for (const id of ids) {
-      await expect
-        .poll(() => page.getByTestId(`item-analysis-${id}`).locator('.dot').getAttribute('class'), { timeout: 180_000 })
-        .toMatch(/\bdone\b/);
+      await expect.poll(() => page.getByTestId(`item-analysis-${id}`).locator('.dot').getAttribute('class'), { timeout: 180_000 }).toMatch(/\bdone\b/);
     }
     await page.getByTestId('item-analysis-tight-population').click();
     // SPEC §5/§7: no 0.5-DP mechanism leaks more than 2.5226 bits on this product prior; tight attains it

@@ -71,7 +71,11 @@ beforeAll(async () => {
   // the start-up example's jobs and the placeholders' finish first
   // (a function, not text: the app's CSP forbids eval; typed without the DOM library)
   const busy = '[data-testid="job-row"][data-status="running"], [data-testid="job-row"][data-status="queued"]';
-  await h.page.waitForFunction((sel) => (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document.querySelectorAll(sel).length === 0, busy, { timeout: 120_000 });
+  await h.page.waitForFunction(
+    (sel) => (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document.querySelectorAll(sel).length === 0,
+    busy,
+    { timeout: 120_000 },
+  );
 }, 240_000);
 
 afterAll(async () => {
@@ -121,7 +125,12 @@ describe('the optimal LP in the app', () => {
     await expect
       .poll(
         async () => {
-          first = pct(await page.getByTestId('lp-live-gap').textContent().catch(() => null));
+          first = pct(
+            await page
+              .getByTestId('lp-live-gap')
+              .textContent()
+              .catch(() => null),
+          );
           return first !== null && first < 100;
         },
         { timeout: 60_000, interval: 100 },
@@ -167,7 +176,9 @@ describe('the optimal LP in the app', () => {
     const result = page.getByTestId('lp-result');
     await result.waitFor({ timeout: 90_000 });
     expect(await result.getAttribute('data-stopped-by')).toBe('stopped');
-    expect(await page.getByTestId('lp-early').textContent()).toMatch(/stopped by you: this is the best private mechanism found(, within .*% of the spanner model's optimum|; no certified bound above 0 yet, so how far it is from the spanner model's optimum is not known \(gap 100%\))/);
+    expect(await page.getByTestId('lp-early').textContent()).toMatch(
+      /stopped by you: this is the best private mechanism found(, within .*% of the spanner model's optimum|; no certified bound above 0 yet, so how far it is from the spanner model's optimum is not known \(gap 100%\))/,
+    );
     const gap = pct(await page.getByTestId('lp-gap').textContent());
     expect(gap).not.toBeNull();
     expect(gap!).toBeGreaterThan(0.1); // stopped early, far from the target

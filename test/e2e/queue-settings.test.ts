@@ -47,7 +47,10 @@ beforeAll(async () => {
   );
   await h.page.goto(h.url);
   await h.page.getByTestId('sidebar').waitFor();
-  await h.page.getByTestId('doc-title').filter({ hasText: /city|City/ }).waitFor({ timeout: 60_000 });
+  await h.page
+    .getByTestId('doc-title')
+    .filter({ hasText: /city|City/ })
+    .waitFor({ timeout: 60_000 });
 }, 240_000);
 
 afterAll(async () => {
@@ -68,7 +71,9 @@ describe.skipIf(!haveRedis)('the app on a job queue (settings)', () => {
     const t0 = Date.now();
     await page.getByTestId('queue-url').fill(`redis://user:s3cret-pw@127.0.0.1:${dead}/0`);
     await page.getByTestId('queue-connect').click();
-    await expect.poll(() => page.getByTestId('queue-error').textContent(), { timeout: 20_000 }).toMatch(/cannot reach Redis at redis:\/\/\*\*\*@127\.0\.0\.1:\d+\/0/);
+    await expect
+      .poll(() => page.getByTestId('queue-error').textContent(), { timeout: 20_000 })
+      .toMatch(/cannot reach Redis at redis:\/\/\*\*\*@127\.0\.0\.1:\d+\/0/);
     // generous bound: the probe gives up after 4 s; "does not hang"
     expect(Date.now() - t0).toBeLessThan(20_000);
     const text = (await page.getByTestId('settings').textContent()) ?? '';
@@ -116,7 +121,9 @@ describe.skipIf(!haveRedis)('the app on a job queue (settings)', () => {
     const before = started();
     await page.getByTestId('settings-close').click();
     await page.getByTestId('cmd-compute-all').click();
-    await expect.poll(async () => page.getByTestId('job-row').filter({ hasText: "mechanism 'tg'" }).first().getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
+    await expect
+      .poll(async () => page.getByTestId('job-row').filter({ hasText: "mechanism 'tg'" }).first().getAttribute('data-status'), { timeout: 60_000 })
+      .toBe('done');
     await page.getByTestId('item-mechanism-tg').click();
     await page.getByTestId('heatmap').waitFor({ timeout: 60_000 });
     expect(started()).toBe(before);

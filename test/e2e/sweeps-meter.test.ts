@@ -31,7 +31,11 @@ async function download(locator: Locator, name: string): Promise<{ file: string;
 /** Pixels of a canvas matching a colour test, and the canvas' pixel count. */
 async function countPixels(canvas: Locator, test: 'black' | 'dark'): Promise<{ n: number; total: number }> {
   return canvas.evaluate((el, t) => {
-    const c = el as unknown as { width: number; height: number; getContext(t: string): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null };
+    const c = el as unknown as {
+      width: number;
+      height: number;
+      getContext(t: string): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null;
+    };
     const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
     let n = 0;
     for (let k = 0; k < d.length; k += 4) {
@@ -44,7 +48,15 @@ async function countPixels(canvas: Locator, test: 'black' | 'dark'): Promise<{ n
 }
 
 function csvRows(text: string): string[][] {
-  return text.trim().split('\n').map((l) => l.match(/("([^"]|"")*"|[^,]*)(,|$)/g)!.slice(0, -1).map((c) => c.replace(/,$/, '').replace(/^"(.*)"$/, '$1')));
+  return text
+    .trim()
+    .split('\n')
+    .map((l) =>
+      l
+        .match(/("([^"]|"")*"|[^,]*)(,|$)/g)!
+        .slice(0, -1)
+        .map((c) => c.replace(/,$/, '').replace(/^"(.*)"$/, '$1')),
+    );
 }
 
 beforeAll(async () => {
@@ -82,7 +94,9 @@ describe('sweeps and the smart meter (issue 15)', () => {
     expect(lossLabels[2]).toBe('Planar Laplace (grids)');
     // why tight constraints are missing: the engine's note, in the page (and under each chart's title)
     const notes = (await page.getByTestId('sweep-notes').textContent())!;
-    expect(notes).toMatch(/Tight constraints: no point for ε [≤=] [\d.]+ \(no tight-constraints mechanism exists: its weight at \(\d+,\d+\) would be -[\d.e-]+ < 0\)/);
+    expect(notes).toMatch(
+      /Tight constraints: no point for ε [≤=] [\d.]+ \(no tight-constraints mechanism exists: its weight at \(\d+,\d+\) would be -[\d.e-]+ < 0\)/,
+    );
     // in plain words (issue 15 item 6): no specification notation in the notes
     expect(notes).not.toMatch(/mu Phi|SPEC|§/);
     // the utility bound: dashed black on top, attained by tight constraints
@@ -214,7 +228,9 @@ describe('sweeps and the smart meter (issue 15)', () => {
     // 0 or 1 levels: a plain message, the trace stays on screen, the domain keeps its valid levels
     for (const lv of [1, 0]) {
       await setNumber('trace-levels', lv);
-      await expect.poll(() => page.getByTestId('levels-error').textContent()).toContain(`${lv} level${lv === 1 ? '' : 's'}: a trace needs at least 2 quantisation levels`);
+      await expect
+        .poll(() => page.getByTestId('levels-error').textContent())
+        .toContain(`${lv} level${lv === 1 ? '' : 's'}: a trace needs at least 2 quantisation levels`);
       expect(await page.getByText('Load a trace').count()).toBe(0);
       expect(await page.getByTestId('signature-chart').count()).toBe(1);
       expect(await page.getByTestId('release-trace').isDisabled()).toBe(true);
@@ -241,4 +257,3 @@ describe('sweeps and the smart meter (issue 15)', () => {
     expect(h.pageErrors).toEqual([]);
   });
 });
-

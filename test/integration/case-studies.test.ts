@@ -12,7 +12,16 @@ import { join } from 'node:path';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { MechError } from '../../src-shared/errors';
 import { CASE_STUDIES, runCaseStudy } from '../../src-worker/casestudy';
-import { cityComparison, cityGridLabel, cityMechanismLabel, cityRowNote, coarsen, type CityLpOptions, type CityMechanism, type CityRow } from '../../src-worker/casestudy/geo';
+import {
+  cityComparison,
+  cityGridLabel,
+  cityMechanismLabel,
+  cityRowNote,
+  coarsen,
+  type CityLpOptions,
+  type CityMechanism,
+  type CityRow,
+} from '../../src-worker/casestudy/geo';
 import { normalise } from '../../src-worker/casestudy/study';
 import { optimalMechanism } from '../../src-worker/lp/optimal-mechanism';
 import { gridDomain } from '../../src-worker/metric/grid';
@@ -76,7 +85,6 @@ function tgMatrix(N: number, eps: number): number[][] {
   );
 }
 
-
 /* ---------- the examples themselves ---------- */
 
 describe('example projects', () => {
@@ -108,8 +116,12 @@ describe('example projects', () => {
     await expect(run('voting', { epsilon: -1 })).rejects.toBeInstanceOf(MechError);
     await expect(run('smart-meter', {})).rejects.toThrow(/'trace' is missing/);
     await expect(run('geo', { size: 4, from: 1, to: 1, step: 0.1, population: [1, 2, 3], citySide: 2 })).rejects.toThrow(/population has 3 weights/);
-    await expect(run('geo', { size: 4, from: 1, to: 1, step: 0.1, population: [1, 2, 3, 4], citySide: 2, fullLpTimeLimit: 0 })).rejects.toThrow(/fullLpTimeLimit/);
-    await expect(run('geo', { size: 4, from: 1, to: 1, step: 0.1, population: [1, 2, 3, 4], citySide: 2, fullLpEpsilons: [] })).rejects.toThrow(/fullLpEpsilons/);
+    await expect(run('geo', { size: 4, from: 1, to: 1, step: 0.1, population: [1, 2, 3, 4], citySide: 2, fullLpTimeLimit: 0 })).rejects.toThrow(
+      /fullLpTimeLimit/,
+    );
+    await expect(run('geo', { size: 4, from: 1, to: 1, step: 0.1, population: [1, 2, 3, 4], citySide: 2, fullLpEpsilons: [] })).rejects.toThrow(
+      /fullLpEpsilons/,
+    );
   });
 });
 
@@ -258,7 +270,7 @@ describe('geo (reduced: 12 x 12 grid)', () => {
       }
       expect(num(r, `tightUtility_${e}`)).toBeCloseTo(z.reduce((a, b) => a + b, 0) / n, 9);
       let err = 0;
-      for (let x = 0; x < n; x++) for (let y = 0; y < n; y++) err += Math.exp(-e * d[x]![y]!) * z[y]! * d[x]![y]! / n;
+      for (let x = 0; x < n; x++) for (let y = 0; y < n; y++) err += (Math.exp(-e * d[x]![y]!) * z[y]! * d[x]![y]!) / n;
       expect(num(r, `tightError_${e}`)).toBeCloseTo(err, 8);
       expect(num(r, `tightUtility_${e}`)).toBeGreaterThanOrEqual(num(r, `plUtility_${e}`));
     }
@@ -322,7 +334,13 @@ describe('geo (reduced: 12 x 12 grid)', () => {
     expect(dec.rounds).toBeGreaterThanOrEqual(1);
     // independent: the same LP handed to HiGHS whole
     const S = pop.reduce((a, b) => a + b, 0);
-    const whole = await optimalMechanism(gridDomain(8, 8, 1, 'euclidean'), 0.7, pop.map((v) => v / S), 'dist', { constraints: 'spanner', decomposition: 'off', generation: 'off', symmetry: 'off' });
+    const whole = await optimalMechanism(
+      gridDomain(8, 8, 1, 'euclidean'),
+      0.7,
+      pop.map((v) => v / S),
+      'dist',
+      { constraints: 'spanner', decomposition: 'off', generation: 'off', symmetry: 'off' },
+    );
     const opt = whole.facts.solve.objective;
     expect(Math.abs(lp.error! - opt) / opt).toBeLessThan(1e-7);
     expect(dec.lowerBound).toBeLessThanOrEqual(opt * (1 + 1e-7));
@@ -361,15 +379,36 @@ describe('geo (reduced: 12 x 12 grid)', () => {
   it('city rows are worded from their fields in one place (labels, notes, skipped and failed rows)', () => {
     const grid = { side: 8, cellKm: 1, full: true };
     const base = { eps: 0.7, grid, remap: null, effectiveEps: 0.69 };
-    const lp: CityRow = { ...base, mechanism: 'lp-spanner', status: 'computed', error: 2.5, lp: { passes: true, delta: 1.1, constraints: 999, solverMs: 1500, method: 'decomposition', decomposition: { rounds: 7, columns: 300, lowerBound: 2.49999, relativeGap: 4e-6 } } };
+    const lp: CityRow = {
+      ...base,
+      mechanism: 'lp-spanner',
+      status: 'computed',
+      error: 2.5,
+      lp: {
+        passes: true,
+        delta: 1.1,
+        constraints: 999,
+        solverMs: 1500,
+        method: 'decomposition',
+        decomposition: { rounds: 7, columns: 300, lowerBound: 2.49999, relativeGap: 4e-6 },
+      },
+    };
     expect(cityGridLabel(grid)).toBe('8 x 8, 1 km');
     expect(cityMechanismLabel(lp)).toBe('LP-optimal (spanner)');
     expect(cityMechanismLabel({ mechanism: 'planar-laplace', remap: { method: 'dense' } })).toBe('planar Laplace, remapped');
-    expect(cityRowNote(lp)).toBe('privacy check passes; spanner dilation 1.1, decomposition by output column: 7 rounds, 300 columns, certified lower bound 2.49999 km (gap 0.000004), solver 1.5 s');
+    expect(cityRowNote(lp)).toBe(
+      'privacy check passes; spanner dilation 1.1, decomposition by output column: 7 rounds, 300 columns, certified lower bound 2.49999 km (gap 0.000004), solver 1.5 s',
+    );
     const { decomposition: _dec, ...whole } = lp.lp!;
-    expect(cityRowNote({ ...lp, mechanism: 'lp-exact', lp: { ...whole, passes: false, method: 'full-model' } })).toBe('privacy check FAILS; 999 constraints, solver 1.5 s');
-    expect(cityRowNote({ ...base, mechanism: 'tight', status: 'absent', error: null, minZ: { value: -0.0123456, at: '3,4' } })).toBe('does not exist: min z = -0.01235 at 3,4');
-    expect(cityRowNote({ ...base, mechanism: 'lp-spanner', status: 'skipped', error: null, reason: 'not computed at this eps (parameter fullLpEpsilons = 1)' })).toBe('not computed at this eps (parameter fullLpEpsilons = 1)');
+    expect(cityRowNote({ ...lp, mechanism: 'lp-exact', lp: { ...whole, passes: false, method: 'full-model' } })).toBe(
+      'privacy check FAILS; 999 constraints, solver 1.5 s',
+    );
+    expect(cityRowNote({ ...base, mechanism: 'tight', status: 'absent', error: null, minZ: { value: -0.0123456, at: '3,4' } })).toBe(
+      'does not exist: min z = -0.01235 at 3,4',
+    );
+    expect(
+      cityRowNote({ ...base, mechanism: 'lp-spanner', status: 'skipped', error: null, reason: 'not computed at this eps (parameter fullLpEpsilons = 1)' }),
+    ).toBe('not computed at this eps (parameter fullLpEpsilons = 1)');
   });
 });
 
@@ -486,7 +525,9 @@ describe('a project with a case study, run on the worker pool', () => {
     } finally {
       await d.close();
     }
-    const csv = readFileSync(join(dir, 'tables', 'bound-vs-eps.csv'), 'utf8').trim().split('\n');
+    const csv = readFileSync(join(dir, 'tables', 'bound-vs-eps.csv'), 'utf8')
+      .trim()
+      .split('\n');
     expect(csv[0]).toBe('epsilon,v = 4,one individual');
     expect(Number(csv[1]!.split(',')[1])).toBeCloseTo(2.5226, 4); // SPEC §7
     expect(existsSync(join(dir, 'charts', 'bound-vs-eps.png'))).toBe(true);

@@ -67,7 +67,9 @@ describe('dispatcher keeps channels by reference', () => {
     let s = 0;
     for (let r = 10; r < 16; r++) for (let c = 5; c < 10; c++) s += matrix.data[r * 16 + c]!;
     expect(blocks.blocks!.means[2 * 3 + 1]).toBeCloseTo(s / 30, 15);
-    await expect(d.run({ type: 'rows', channelRef: kept.channelRef, rows: [16] })).rejects.toSatisfy((e: unknown) => e instanceof ApiError && e.code === 'invalid-input' && /row 16 does not exist/.test(e.message));
+    await expect(d.run({ type: 'rows', channelRef: kept.channelRef, rows: [16] })).rejects.toSatisfy(
+      (e: unknown) => e instanceof ApiError && e.code === 'invalid-input' && /row 16 does not exist/.test(e.message),
+    );
   }, 60_000);
 
   it('within the inline limit the matrix comes back too; an unknown channelRef is one clear error', async () => {

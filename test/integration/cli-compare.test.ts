@@ -12,7 +12,6 @@ import { runCli } from './cli-run';
 import { gridDomain } from '../../src-worker/metric/grid';
 import { planarLaplace } from '../../src-worker/mechanism/planar-laplace';
 
-
 const cli = (args: string[]) => runCli(args);
 
 describe('mechstudio compare', () => {

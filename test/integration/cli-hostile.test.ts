@@ -181,9 +181,33 @@ function setupFixtures(): void {
     ['empty', 'empty.csv', ''],
     ['binary', 'binary.csv', Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256))],
     // valid channels: 2 x 2 identity-free, 3 x 3, denormal entries, quoted labels
-    ['ch2', 'ch2.csv', channelText([[0.75, 0.25], [0.25, 0.75]])],
-    ['ch3', 'ch3.csv', channelText(stochastic([[4, 2, 1], [2, 3, 2], [1, 2, 4]]))],
-    ['chDenormal', 'ch-denormal.csv', channelText([[1 - 5e-324, 5e-324], [5e-324, 1]]).replace('0.9999999999999999', '1')],
+    [
+      'ch2',
+      'ch2.csv',
+      channelText([
+        [0.75, 0.25],
+        [0.25, 0.75],
+      ]),
+    ],
+    [
+      'ch3',
+      'ch3.csv',
+      channelText(
+        stochastic([
+          [4, 2, 1],
+          [2, 3, 2],
+          [1, 2, 4],
+        ]),
+      ),
+    ],
+    [
+      'chDenormal',
+      'ch-denormal.csv',
+      channelText([
+        [1 - 5e-324, 5e-324],
+        [5e-324, 1],
+      ]).replace('0.9999999999999999', '1'),
+    ],
     ['chQuoted', 'ch-quoted.csv', '\ufeff,"(0,0)","(0,1)"\r\n# a comment\r\n"(0,0)",0.5,0.5\r\n\r\n"(0,1)", 0.25 , 0.75\r\n'],
     // priors and losses
     ['prior3', 'prior3.csv', '0.5\n0.25\n0.25\n'],
@@ -216,9 +240,13 @@ function setupFixtures(): void {
 /** Generated malformed channel CSVs (file, mutation). */
 function malformedChannels(): string[] {
   const matrices = fc.sample(
-    fc.integer({ min: 1, max: 5 }).chain((n) =>
-      fc.integer({ min: 1, max: 5 }).chain((m) => fc.array(fc.array(fc.integer({ min: 1, max: 9 }), { minLength: m, maxLength: m }), { minLength: n, maxLength: n })),
-    ),
+    fc
+      .integer({ min: 1, max: 5 })
+      .chain((n) =>
+        fc
+          .integer({ min: 1, max: 5 })
+          .chain((m) => fc.array(fc.array(fc.integer({ min: 1, max: 9 }), { minLength: m, maxLength: m }), { minLength: n, maxLength: n })),
+      ),
     { seed: SEED, numRuns: 90 },
   );
   return matrices.map((w, k) => {
@@ -235,7 +263,30 @@ function malformedChannels(): string[] {
 const LN2 = String(Math.LN2);
 const validEps = fc.constantFrom('0.1', '0.5', LN2, '1', '2', '3.5', '1e-3', '10');
 const hostileEps = fc.oneof(
-  fc.constantFrom('0', '-1', '1e-300', '1e308', 'ln 4', 'abc', 'NaN', 'Infinity', '-Infinity', '0x10', '', ' ', '1e999', '-0', '5e-324', '１', '1,5', '1.5.5', '1_0', '+', 'e5', '.'),
+  fc.constantFrom(
+    '0',
+    '-1',
+    '1e-300',
+    '1e308',
+    'ln 4',
+    'abc',
+    'NaN',
+    'Infinity',
+    '-Infinity',
+    '0x10',
+    '',
+    ' ',
+    '1e999',
+    '-0',
+    '5e-324',
+    '１',
+    '1,5',
+    '1.5.5',
+    '1_0',
+    '+',
+    'e5',
+    '.',
+  ),
   fc.double().map(String),
   fc.integer().map(String),
   fc.string({ maxLength: 12 }),
@@ -258,7 +309,8 @@ const ENGINE_BOUNDARY_DOMAINS = ['line:1000000000', 'line:99999999999999999999',
 function engineBoundaryCases(): Case[] {
   const out: Case[] = [];
   for (const d of ENGINE_BOUNDARY_DOMAINS) {
-    for (const k of ['tg', 'rr', 'exponential', 'laplace', 'planar-laplace', 'symmetric', 'optimal', 'tight']) out.push({ argv: ['mechanism', '--domain', d, '--epsilon', '1', '--kind', k], expect: 'any', why: 'engine boundary' });
+    for (const k of ['tg', 'rr', 'exponential', 'laplace', 'planar-laplace', 'symmetric', 'optimal', 'tight'])
+      out.push({ argv: ['mechanism', '--domain', d, '--epsilon', '1', '--kind', k], expect: 'any', why: 'engine boundary' });
     out.push({ argv: ['capacity', '--domain', d, '--epsilon', '1'], expect: 'any', why: 'engine boundary' });
     out.push({ argv: ['regular', '--domain', d, '--epsilon', '1', '--prior', 'uniform'], expect: 'any', why: 'engine boundary' });
     out.push({ argv: ['threshold', '--domain', d], expect: 'any', why: 'engine boundary' });
@@ -299,29 +351,91 @@ const hostileDomain = fc.oneof(
     '',
     ' ',
   ),
-  fc.constantFrom('graph:', 'csv:').chain((k) =>
-    fc.constantFrom('/dev/zero', '/dev/urandom', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING', 'EMPTY', 'BINARY', 'GRAPH', 'METRICBAD').map((p) => `${k}${p}`),
-  ),
+  fc
+    .constantFrom('graph:', 'csv:')
+    .chain((k) =>
+      fc.constantFrom('/dev/zero', '/dev/urandom', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING', 'EMPTY', 'BINARY', 'GRAPH', 'METRICBAD').map((p) => `${k}${p}`),
+    ),
   fc.string({ maxLength: 20 }),
   validSmallDomain,
 );
 const kinds = ['tg', 'rr', 'exponential', 'laplace', 'planar-laplace', 'tight', 'symmetric', 'optimal'];
 const hostileKind = fc.oneof(fc.constantFrom(...kinds), fc.constantFrom('foo', '', 'TG', 'tg ', 'optimal\n'));
 const hostilePrior = fc.oneof(
-  fc.constantFrom('uniform', 'product:0.5,0.5', '0.5,0.5', '1,-1', 'abc', '0x1,0', ',,', '1e308,1e308', 'NaN', '', 'product:', 'product:abc', '0.2,0.3,0.5', 'zipf'),
-  fc.constantFrom('/dev/zero', '/dev/urandom', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING', 'EMPTY', 'BINARY', 'PRIOR3', 'PRIORHEX', 'PRIORNEG', 'PRIORDENORMAL').map((p) => `csv:${p}`),
+  fc.constantFrom(
+    'uniform',
+    'product:0.5,0.5',
+    '0.5,0.5',
+    '1,-1',
+    'abc',
+    '0x1,0',
+    ',,',
+    '1e308,1e308',
+    'NaN',
+    '',
+    'product:',
+    'product:abc',
+    '0.2,0.3,0.5',
+    'zipf',
+  ),
+  fc
+    .constantFrom('/dev/zero', '/dev/urandom', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING', 'EMPTY', 'BINARY', 'PRIOR3', 'PRIORHEX', 'PRIORNEG', 'PRIORDENORMAL')
+    .map((p) => `csv:${p}`),
   fc.array(fc.double({ noNaN: false }), { maxLength: 5 }).map((a) => a.join(',')),
 );
 const hostileLoss = fc.oneof(
   fc.constantFrom('bin', 'nib', 'dist', 'dist2', 'foo', '', 'csv:'),
-  fc.constantFrom('/dev/zero', '/dev/urandom', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING', 'EMPTY', 'BINARY', 'LOSS3', 'LOSSBAD', 'LOSSHUGE', 'LOSSTINY').map((p) => `csv:${p}`),
+  fc
+    .constantFrom('/dev/zero', '/dev/urandom', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING', 'EMPTY', 'BINARY', 'LOSS3', 'LOSSBAD', 'LOSSHUGE', 'LOSSTINY')
+    .map((p) => `csv:${p}`),
 );
-const hostileChannel = fc.constantFrom('/dev/zero', '/dev/urandom', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING', 'EMPTY', 'BINARY', 'CH2', 'CH3', 'CHDENORMAL', 'CHQUOTED', 'MALFORMED');
-const hostileOutFile = fc.constantFrom('FIFO', '/dev/null', '/dev/zero', '/proc/nope/x.csv', '/proc/self/status', 'DIR', 'NEWFILE', 'NEWDIRFILE', '', '/sys/x.csv');
+const hostileChannel = fc.constantFrom(
+  '/dev/zero',
+  '/dev/urandom',
+  '/proc/self/mem',
+  'FIFO',
+  'DIR',
+  'MISSING',
+  'EMPTY',
+  'BINARY',
+  'CH2',
+  'CH3',
+  'CHDENORMAL',
+  'CHQUOTED',
+  'MALFORMED',
+);
+const hostileOutFile = fc.constantFrom(
+  'FIFO',
+  '/dev/null',
+  '/dev/zero',
+  '/proc/nope/x.csv',
+  '/proc/self/status',
+  'DIR',
+  'NEWFILE',
+  'NEWDIRFILE',
+  '',
+  '/sys/x.csv',
+);
 const hostileOutDir = fc.constantFrom('FIFO', '/dev/null', '/proc/nope', '/sys/nope', 'DIR', 'NEWDIR', 'FILE', '');
 const extraFlags = fc.array(
   fc.oneof(
-    fc.constantFrom(['--foo'], ['--json=1'], ['--threads', '0'], ['--threads', '0x2'], ['--threads', '300'], ['--threads', 'abc'], ['--'], ['-x'], ['stray'], ['--epsilon'], ['--quiet'], ['--json'], ['--print'], ['--kernels'], ['--help']),
+    fc.constantFrom(
+      ['--foo'],
+      ['--json=1'],
+      ['--threads', '0'],
+      ['--threads', '0x2'],
+      ['--threads', '300'],
+      ['--threads', 'abc'],
+      ['--'],
+      ['-x'],
+      ['stray'],
+      ['--epsilon'],
+      ['--quiet'],
+      ['--json'],
+      ['--print'],
+      ['--kernels'],
+      ['--help'],
+    ),
     fc.string({ maxLength: 8 }).map((s) => [s]),
   ),
   { maxLength: 2 },
@@ -406,7 +520,21 @@ const hostileCase: fc.Arbitrary<Case> = fc
     hostileOutDir,
     extraFlags,
     fc.nat(),
-    fc.constantFrom('PROJECT', 'BADJSON', 'BADDOMAIN', 'FIFOPRIOR', 'ZEROPRIOR', 'VERSION', 'FIFO', '/dev/zero', '/dev/urandom', '/proc/self/mem', 'DIR', 'MISSING', 'BINARY'),
+    fc.constantFrom(
+      'PROJECT',
+      'BADJSON',
+      'BADDOMAIN',
+      'FIFOPRIOR',
+      'ZEROPRIOR',
+      'VERSION',
+      'FIFO',
+      '/dev/zero',
+      '/dev/urandom',
+      '/proc/self/mem',
+      'DIR',
+      'MISSING',
+      'BINARY',
+    ),
     fc.constantFrom('voting', 'nope', '', '../voting', '/etc/passwd'),
   )
   .map(([cmd, domain, eps, kind, prior, loss, channel, outFile, outDir, extra, pick, project, example]) => {
@@ -444,7 +572,14 @@ const hostileCase: fc.Arbitrary<Case> = fc
         a.push('--domain', d, '--epsilon', eps);
         break;
       case 'run': {
-        const projects: Record<string, string> = { PROJECT: P.project!, BADJSON: P.projectBadJson!, BADDOMAIN: P.projectBadDomain!, FIFOPRIOR: P.projectFifoPrior!, ZEROPRIOR: P.projectZeroPrior!, VERSION: P.projectVersion! };
+        const projects: Record<string, string> = {
+          PROJECT: P.project!,
+          BADJSON: P.projectBadJson!,
+          BADDOMAIN: P.projectBadDomain!,
+          FIFOPRIOR: P.projectFifoPrior!,
+          ZEROPRIOR: P.projectZeroPrior!,
+          VERSION: P.projectVersion!,
+        };
         const proj = projects[project] ?? path(project, pick);
         a.push(proj, '--out', path(outDir, pick));
         break;
@@ -463,16 +598,45 @@ const hostileCase: fc.Arbitrary<Case> = fc
 
 /** Valid invocations (must exit 0). */
 const validCase: fc.Arbitrary<Case> = fc.oneof(
-  fc.tuple(validSmallDomain, validEps, fc.constantFrom('rr', 'exponential', 'optimal')).map(([d, e, k]) => ({ argv: ['mechanism', '--domain', d, '--epsilon', e, '--kind', k, '--json'], expect: 'valid' as Expect, why: 'valid mechanism' })),
-  fc.tuple(fc.integer({ min: 2, max: 9 }), validEps, fc.constantFrom('tg', 'laplace', 'symmetric')).map(([n, e, k]) => ({ argv: ['mechanism', '--domain', `line:${n}`, '--epsilon', e, '--kind', k, '--json'], expect: 'valid' as Expect, why: 'valid mechanism on a line' })),
-  fc.tuple(fc.integer({ min: 2, max: 6 }), validEps).map(([n, e]) => ({ argv: ['capacity', '--domain', `line:${n}`, '--epsilon', e, '--json'], expect: 'valid' as Expect, why: 'valid capacity' })),
-  fc.tuple(validSmallDomain, validEps).map(([d, e]) => ({ argv: ['regular', '--domain', d, '--epsilon', e, '--prior', 'uniform', '--json'], expect: 'valid' as Expect, why: 'valid regular' })),
-  fc.tuple(fc.constantFrom('CH2', 'CH3', 'CHDENORMAL', 'CHQUOTED'), fc.boolean()).map(([c, j]) => ({ argv: ['measure', '--channel', path(c, 0), ...(j ? ['--json'] : [])], expect: 'valid' as Expect, why: 'valid measure' })),
-  fc.tuple(fc.constantFrom('CH2', 'CHDENORMAL', 'CHQUOTED'), validEps).map(([c, e]) => ({ argv: ['check', '--channel', path(c, 0), '--domain', 'line:2', '--epsilon', e, '--json'], expect: 'valid' as Expect, why: 'valid check' })),
+  fc
+    .tuple(validSmallDomain, validEps, fc.constantFrom('rr', 'exponential', 'optimal'))
+    .map(([d, e, k]) => ({ argv: ['mechanism', '--domain', d, '--epsilon', e, '--kind', k, '--json'], expect: 'valid' as Expect, why: 'valid mechanism' })),
+  fc.tuple(fc.integer({ min: 2, max: 9 }), validEps, fc.constantFrom('tg', 'laplace', 'symmetric')).map(([n, e, k]) => ({
+    argv: ['mechanism', '--domain', `line:${n}`, '--epsilon', e, '--kind', k, '--json'],
+    expect: 'valid' as Expect,
+    why: 'valid mechanism on a line',
+  })),
+  fc
+    .tuple(fc.integer({ min: 2, max: 6 }), validEps)
+    .map(([n, e]) => ({ argv: ['capacity', '--domain', `line:${n}`, '--epsilon', e, '--json'], expect: 'valid' as Expect, why: 'valid capacity' })),
+  fc
+    .tuple(validSmallDomain, validEps)
+    .map(([d, e]) => ({ argv: ['regular', '--domain', d, '--epsilon', e, '--prior', 'uniform', '--json'], expect: 'valid' as Expect, why: 'valid regular' })),
+  fc
+    .tuple(fc.constantFrom('CH2', 'CH3', 'CHDENORMAL', 'CHQUOTED'), fc.boolean())
+    .map(([c, j]) => ({ argv: ['measure', '--channel', path(c, 0), ...(j ? ['--json'] : [])], expect: 'valid' as Expect, why: 'valid measure' })),
+  fc.tuple(fc.constantFrom('CH2', 'CHDENORMAL', 'CHQUOTED'), validEps).map(([c, e]) => ({
+    argv: ['check', '--channel', path(c, 0), '--domain', 'line:2', '--epsilon', e, '--json'],
+    expect: 'valid' as Expect,
+    why: 'valid check',
+  })),
   validEps.map((e) => ({ argv: ['check', '--channel', P.ch3!, '--domain', 'line:3', '--epsilon', e], expect: 'valid' as Expect, why: 'valid check 3' })),
-  fc.integer({ min: 2, max: 4 }).map((n) => ({ argv: ['vertices', '--domain', `line:${n}`, '--epsilon', LN2, '--json'], expect: 'valid' as Expect, why: 'valid vertices' })),
+  fc
+    .integer({ min: 2, max: 4 })
+    .map((n) => ({ argv: ['vertices', '--domain', `line:${n}`, '--epsilon', LN2, '--json'], expect: 'valid' as Expect, why: 'valid vertices' })),
   fc.tuple(validEps, fc.constantFrom('PRIOR3', 'LOSS3', 'PRIORDENORMAL', 'LOSSTINY')).map(([e, f]) => ({
-    argv: ['mechanism', '--domain', 'line:3', '--epsilon', e, '--kind', 'tg', ...(f.startsWith('PRIOR') ? ['--prior', `csv:${path(f, 0)}`] : ['--loss', `csv:${path(f, 0)}`]), '--out', path('NEWFILE', 0)],
+    argv: [
+      'mechanism',
+      '--domain',
+      'line:3',
+      '--epsilon',
+      e,
+      '--kind',
+      'tg',
+      ...(f.startsWith('PRIOR') ? ['--prior', `csv:${path(f, 0)}`] : ['--loss', `csv:${path(f, 0)}`]),
+      '--out',
+      path('NEWFILE', 0),
+    ],
     expect: 'valid' as Expect,
     why: 'valid mechanism with files',
   })),
@@ -480,21 +644,49 @@ const validCase: fc.Arbitrary<Case> = fc.oneof(
 
 /** Inputs that are certainly malformed (must exit 2). */
 const invalidCase: fc.Arbitrary<Case> = fc.oneof(
-  fc.nat().map((k) => ({ argv: ['check', '--channel', malformed[k % malformed.length]!, '--domain', 'line:2', '--epsilon', '1'], expect: 'invalid' as Expect, why: 'malformed channel' })),
-  fc.nat().map((k) => ({ argv: ['measure', '--channel', malformed[k % malformed.length]!], expect: 'invalid' as Expect, why: 'malformed channel' })),
-  fc.constantFrom('/dev/zero', '/dev/urandom', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING', 'EMPTY', 'BINARY').map((c) => ({ argv: ['measure', '--channel', path(c, 0)], expect: 'invalid' as Expect, why: `channel ${c}` })),
-  fc.constantFrom('/dev/zero', '/dev/urandom', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING').map((c) => ({ argv: ['run', path(c, 0), '--out', path('NEWDIR', 0)], expect: 'invalid' as Expect, why: `run ${c}` })),
-  fc.constantFrom('FIFO', '/dev/null', '/dev/zero', '/proc/nope/x.csv', 'DIR', '/sys/x.csv').map((o) => ({ argv: ['mechanism', '--domain', 'line:3', '--epsilon', '1', '--kind', 'tg', '--out', path(o, 0)], expect: 'invalid' as Expect, why: `--out ${o}` })),
-  fc.constantFrom('FIFO', '/dev/null', '/proc/nope', '/sys/nope', 'FILE').map((o) => ({ argv: ['example', 'voting', '--out', path(o, 0)], expect: 'invalid' as Expect, why: `example --out ${o}` })),
-  fc.tuple(fc.constantFrom('0', '-1', 'ln 4', 'abc', 'NaN', 'Infinity', '0x10', '1e999', ''), fc.constantFrom('mechanism', 'capacity', 'vertices')).map(([e, c]) => ({
-    argv: [c, '--domain', 'line:3', '--epsilon', e, ...(c === 'mechanism' ? ['--kind', 'tg'] : [])],
+  fc.nat().map((k) => ({
+    argv: ['check', '--channel', malformed[k % malformed.length]!, '--domain', 'line:2', '--epsilon', '1'],
     expect: 'invalid' as Expect,
-    why: `eps '${e}'`,
+    why: 'malformed channel',
   })),
-  fc.constantFrom('/dev/zero', '/dev/urandom', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING', 'PRIORHEX', 'PRIORNEG').map((p) => ({ argv: ['regular', '--domain', 'line:3', '--epsilon', '1', '--prior', `csv:${path(p, 0)}`], expect: 'invalid' as Expect, why: `prior ${p}` })),
-  fc.constantFrom('optimal', 'tg', 'rr').map((k) => ({ argv: ['mechanism', '--domain', 'line:3', '--epsilon', '1', '--kind', k, '--loss', `csv:${P.lossHuge}`], expect: 'invalid' as Expect, why: 'loss 1e308' })),
-  fc.constantFrom('/dev/zero', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING').map((p) => ({ argv: ['mechanism', '--domain', `graph:${path(p, 0)}`, '--epsilon', '1', '--kind', 'tg'], expect: 'invalid' as Expect, why: `graph ${p}` })),
-  fc.constantFrom('line:-5', 'line:0x10', 'line:NaN', 'grid:3x', 'lïne:3', 'line:99999999999999999999', 'grid:100000x100000', 'line:1000000000').map((d) => ({ argv: ['mechanism', '--domain', d, '--epsilon', '1', '--kind', 'tg'], expect: 'invalid' as Expect, why: `domain ${d}` })),
+  fc.nat().map((k) => ({ argv: ['measure', '--channel', malformed[k % malformed.length]!], expect: 'invalid' as Expect, why: 'malformed channel' })),
+  fc
+    .constantFrom('/dev/zero', '/dev/urandom', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING', 'EMPTY', 'BINARY')
+    .map((c) => ({ argv: ['measure', '--channel', path(c, 0)], expect: 'invalid' as Expect, why: `channel ${c}` })),
+  fc
+    .constantFrom('/dev/zero', '/dev/urandom', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING')
+    .map((c) => ({ argv: ['run', path(c, 0), '--out', path('NEWDIR', 0)], expect: 'invalid' as Expect, why: `run ${c}` })),
+  fc.constantFrom('FIFO', '/dev/null', '/dev/zero', '/proc/nope/x.csv', 'DIR', '/sys/x.csv').map((o) => ({
+    argv: ['mechanism', '--domain', 'line:3', '--epsilon', '1', '--kind', 'tg', '--out', path(o, 0)],
+    expect: 'invalid' as Expect,
+    why: `--out ${o}`,
+  })),
+  fc
+    .constantFrom('FIFO', '/dev/null', '/proc/nope', '/sys/nope', 'FILE')
+    .map((o) => ({ argv: ['example', 'voting', '--out', path(o, 0)], expect: 'invalid' as Expect, why: `example --out ${o}` })),
+  fc
+    .tuple(fc.constantFrom('0', '-1', 'ln 4', 'abc', 'NaN', 'Infinity', '0x10', '1e999', ''), fc.constantFrom('mechanism', 'capacity', 'vertices'))
+    .map(([e, c]) => ({
+      argv: [c, '--domain', 'line:3', '--epsilon', e, ...(c === 'mechanism' ? ['--kind', 'tg'] : [])],
+      expect: 'invalid' as Expect,
+      why: `eps '${e}'`,
+    })),
+  fc.constantFrom('/dev/zero', '/dev/urandom', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING', 'PRIORHEX', 'PRIORNEG').map((p) => ({
+    argv: ['regular', '--domain', 'line:3', '--epsilon', '1', '--prior', `csv:${path(p, 0)}`],
+    expect: 'invalid' as Expect,
+    why: `prior ${p}`,
+  })),
+  fc.constantFrom('optimal', 'tg', 'rr').map((k) => ({
+    argv: ['mechanism', '--domain', 'line:3', '--epsilon', '1', '--kind', k, '--loss', `csv:${P.lossHuge}`],
+    expect: 'invalid' as Expect,
+    why: 'loss 1e308',
+  })),
+  fc
+    .constantFrom('/dev/zero', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING')
+    .map((p) => ({ argv: ['mechanism', '--domain', `graph:${path(p, 0)}`, '--epsilon', '1', '--kind', 'tg'], expect: 'invalid' as Expect, why: `graph ${p}` })),
+  fc
+    .constantFrom('line:-5', 'line:0x10', 'line:NaN', 'grid:3x', 'lïne:3', 'line:99999999999999999999', 'grid:100000x100000', 'line:1000000000')
+    .map((d) => ({ argv: ['mechanism', '--domain', d, '--epsilon', '1', '--kind', 'tg'], expect: 'invalid' as Expect, why: `domain ${d}` })),
 );
 
 // ---------------------------------------------------------------------------
@@ -694,7 +886,9 @@ describe('mechstudio CLI under hostile input (>= 1,000 generated invocations)', 
       if (i >= 0 && outcomes[i] && outcomes[i]!.code !== o.code) p.push(`in-process exit ${outcomes[i]!.code}`);
       if (p.length) bad.push(show(c, o, p));
     });
-    console.log(`cli-hostile subprocesses: ${runs.length}; exit 0: ${runs.filter((o) => o.code === 0).length}, exit 2: ${runs.filter((o) => o.code === 2).length}, hangs: ${runs.filter((o) => o.hung).length}, slowest ${Math.max(...runs.map((o) => o.ms))} ms`);
+    console.log(
+      `cli-hostile subprocesses: ${runs.length}; exit 0: ${runs.filter((o) => o.code === 0).length}, exit 2: ${runs.filter((o) => o.code === 2).length}, hangs: ${runs.filter((o) => o.hung).length}, slowest ${Math.max(...runs.map((o) => o.ms))} ms`,
+    );
     expect(runs.length).toBeGreaterThanOrEqual(30);
     expect(bad).toEqual([]);
     expect(lstatSync(P.fifo!).isFIFO()).toBe(true);
@@ -761,7 +955,10 @@ describe('CLI file I/O', () => {
         [['run', fifo], /project '.*fifo' is a FIFO \(named pipe\), not a regular file/],
         [['run', '/dev/zero'], /project '\/dev\/zero' is a character device, not a regular file/],
         [['run', d], /project '.*' is a directory, not a regular file/],
-        [['check', '--channel', '/proc/self/mem', '--domain', 'line:2', '--epsilon', '1'], /cannot read channel CSV '\/proc\/self\/mem': input\/output error \(EIO\)/],
+        [
+          ['check', '--channel', '/proc/self/mem', '--domain', 'line:2', '--epsilon', '1'],
+          /cannot read channel CSV '\/proc\/self\/mem': input\/output error \(EIO\)/,
+        ],
         [['mechanism', '--domain', 'csv:/proc/self/mem', '--epsilon', '1', '--kind', 'tg'], /cannot read csv domain file '\/proc\/self\/mem': .*EIO/],
         [['measure', '--channel', '/dev/urandom'], /channel CSV '\/dev\/urandom' is a character device/],
         [['measure', '--channel', fifo], /channel CSV '.*fifo' is a FIFO/],
@@ -770,7 +967,10 @@ describe('CLI file I/O', () => {
         [['mechanism', '--domain', `graph:${d}`, '--epsilon', '1', '--kind', 'tg'], /graph domain file '.*' is a directory/],
         [['example', 'voting', '--out', '/proc/nope'], /cannot create --out directory '\/proc\/nope': \/proc is a system pseudo file system/],
         [['example', 'voting', '--out', join(d, 'ok.csv')], /'.*ok\.csv' is a regular file, not a directory/],
-        [['mechanism', '--domain', 'line:3', '--epsilon', '1', '--kind', 'tg', '--out', fifo], /cannot write --out file '.*fifo': it is a FIFO \(named pipe\); only a regular file is ever replaced/],
+        [
+          ['mechanism', '--domain', 'line:3', '--epsilon', '1', '--kind', 'tg', '--out', fifo],
+          /cannot write --out file '.*fifo': it is a FIFO \(named pipe\); only a regular file is ever replaced/,
+        ],
         [['capacity', '--domain', 'line:3', '--epsilon', '1', '--out', '/dev/null'], /'\/dev\/null': it is a character device/],
         [['capacity', '--domain', 'line:3', '--epsilon', '1', '--out', d], /it is a directory/],
         [['check', '--channel', join(d, 'hex.csv'), '--domain', 'line:2', '--epsilon', '1'], /hex\.csv line 2, column 2: '0x1' is not a number/],
@@ -796,7 +996,11 @@ describe('CLI file I/O', () => {
       expect(existsSync('/proc/nope')).toBe(false);
       // a regular file at --out is replaced atomically, and nothing else is left next to it
       const out = new Capture();
-      const code = await main(['mechanism', '--domain', 'line:3', '--epsilon', '1', '--kind', 'tg', '--out', join(d, 'ok.csv'), '--json'], { io: { stdout: out, stderr: new Capture() }, dispatcher: disp, handleSigint: false });
+      const code = await main(['mechanism', '--domain', 'line:3', '--epsilon', '1', '--kind', 'tg', '--out', join(d, 'ok.csv'), '--json'], {
+        io: { stdout: out, stderr: new Capture() },
+        dispatcher: disp,
+        handleSigint: false,
+      });
       expect(code).toBe(0);
       expect(readdirSync(d).filter((n) => n.startsWith('.')).length).toBe(0);
       expect(statSync(join(d, 'ok.csv')).size).toBeGreaterThan(20);
@@ -837,16 +1041,19 @@ describe('CLI file I/O', () => {
     }
   });
 
-  it('the streaming channel tokenizer reads what the engine\'s CSV reader reads, in any chunking (fast-check, 1000 texts)', () => {
-    const cell = fc.oneof(
-      fc.constantFrom('', ' ', '0.5', ' 1 ', 'a', '(0,1)', 'x y', '#', '"q"', 'é', '\ufeff'),
-      fc.stringMatching(/^[a-z0-9 .,"#\n]{0,6}$/),
-    );
+  it("the streaming channel tokenizer reads what the engine's CSV reader reads, in any chunking (fast-check, 1000 texts)", () => {
+    const cell = fc.oneof(fc.constantFrom('', ' ', '0.5', ' 1 ', 'a', '(0,1)', 'x y', '#', '"q"', 'é', '\ufeff'), fc.stringMatching(/^[a-z0-9 .,"#\n]{0,6}$/));
     // cells with a quote, comma, line break or leading '#' are quoted; blanks around a cell are left to the readers' trimming
     const quote = (c: string): string => (/[",\n]|^#/.test(c) ? `"${c.replace(/"/g, '""')}"` : c);
     const text = fc
       .tuple(
-        fc.array(fc.array(fc.oneof({ weight: 12, arbitrary: cell.map(quote) }, { weight: 1, arbitrary: fc.constantFrom('a"b', '"open', '"x" y', ' "s" ') }), { minLength: 1, maxLength: 4 }), { maxLength: 6 }),
+        fc.array(
+          fc.array(fc.oneof({ weight: 12, arbitrary: cell.map(quote) }, { weight: 1, arbitrary: fc.constantFrom('a"b', '"open', '"x" y', ' "s" ') }), {
+            minLength: 1,
+            maxLength: 4,
+          }),
+          { maxLength: 6 },
+        ),
         // one line end throughout: csv-parse takes the first one it sees as the only record delimiter, so
         // with CRLF a bare LF inside a record is text to it (a file mixing both is out of scope here)
         fc.constantFrom('\n'),
@@ -887,7 +1094,9 @@ describe('CLI file I/O', () => {
   });
 
   it('a reader that closes stdout early (mechstudio ... | head) ends the output quietly: exit 0, no error line', async () => {
-    const child = spawn(process.execPath, [bin, 'mechanism', '--domain', 'line:200', '--epsilon', '1', '--kind', 'tg', '--print'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, 'mechanism', '--domain', 'line:200', '--epsilon', '1', '--kind', 'tg', '--print'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     child.stdout.once('data', () => child.stdout.destroy());
@@ -901,7 +1110,11 @@ describe('CLI file I/O', () => {
     try {
       writeFileSync(join(d, 'x.csv'), 'previous contents\n');
       // a large export (line:2500, ~125 MB of text) killed as soon as its temp file appears
-      const child = spawn(process.execPath, [bin, 'mechanism', '--domain', 'line:2500', '--epsilon', '1', '--kind', 'tg', '--out', join(d, 'x.csv'), '--quiet'], { stdio: 'ignore' });
+      const child = spawn(
+        process.execPath,
+        [bin, 'mechanism', '--domain', 'line:2500', '--epsilon', '1', '--kind', 'tg', '--out', join(d, 'x.csv'), '--quiet'],
+        { stdio: 'ignore' },
+      );
       const closed = new Promise<void>((r) => child.on('close', () => r()));
       const t0 = Date.now();
       let seen: string[] = [];
@@ -916,7 +1129,10 @@ describe('CLI file I/O', () => {
       expect(readdirSync(d).filter((n) => n.startsWith(TEMP_PREFIX)).length).toBeGreaterThan(0);
       expect(readFileSync(join(d, 'x.csv'), 'utf8')).toBe('previous contents\n');
       // the next save into the directory (any command that writes there) sweeps the dead process's temp files
-      const code = await main(['mechanism', '--domain', 'line:3', '--epsilon', '1', '--kind', 'tg', '--out', join(d, 'y.csv'), '--json'], { io: { stdout: new Capture(), stderr: new Capture() }, handleSigint: false });
+      const code = await main(['mechanism', '--domain', 'line:3', '--epsilon', '1', '--kind', 'tg', '--out', join(d, 'y.csv'), '--json'], {
+        io: { stdout: new Capture(), stderr: new Capture() },
+        handleSigint: false,
+      });
       expect(code).toBe(0);
       expect(readdirSync(d).sort()).toEqual(['x.csv', 'y.csv']);
     } finally {
@@ -944,7 +1160,11 @@ describe('CLI file I/O', () => {
         const out = new Capture();
         const err = new Capture();
         const t0 = Date.now();
-        const code = await main(['check', '--channel', join(d, f), '--domain', domain, '--epsilon', '1'], { io: { stdout: out, stderr: err }, dispatcher: disp, handleSigint: false });
+        const code = await main(['check', '--channel', join(d, f), '--domain', domain, '--epsilon', '1'], {
+          io: { stdout: out, stderr: err },
+          dispatcher: disp,
+          handleSigint: false,
+        });
         return { code, stdout: out.text, stderr: err.text, ms: Date.now() - t0, hung: false };
       };
       const e = await run('early.csv');
@@ -961,7 +1181,11 @@ describe('CLI file I/O', () => {
       {
         const err = new Capture();
         const t0 = Date.now();
-        const code = await main(['regular', '--domain', 'line:6', '--epsilon', '1', '--prior', `csv:${join(d, 'prior.csv')}`], { io: { stdout: new Capture(), stderr: err }, dispatcher: disp, handleSigint: false });
+        const code = await main(['regular', '--domain', 'line:6', '--epsilon', '1', '--prior', `csv:${join(d, 'prior.csv')}`], {
+          io: { stdout: new Capture(), stderr: err },
+          dispatcher: disp,
+          handleSigint: false,
+        });
         expect(code).toBe(2);
         expect(err.text).toMatch(/prior\.csv line 7: more than 6 entries but the domain line:6 has 6 points/);
         expect(Date.now() - t0).toBeLessThan(3000);
@@ -970,7 +1194,11 @@ describe('CLI file I/O', () => {
       writeFileSync(join(d, 'g.csv'), 'a,b\nb,c\n');
       {
         const err = new Capture();
-        const code = await main(['regular', '--domain', `graph:${join(d, 'g.csv')}`, '--epsilon', '1', '--prior', `csv:${join(d, 'prior.csv')}`], { io: { stdout: new Capture(), stderr: err }, dispatcher: disp, handleSigint: false });
+        const code = await main(['regular', '--domain', `graph:${join(d, 'g.csv')}`, '--epsilon', '1', '--prior', `csv:${join(d, 'prior.csv')}`], {
+          io: { stdout: new Capture(), stderr: err },
+          dispatcher: disp,
+          handleSigint: false,
+        });
         expect(code).toBe(2);
         expect(err.text.trim().split('\n')).toHaveLength(1);
         expect(err.text).toMatch(/^mechstudio: .*prior/);

@@ -13,7 +13,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './cli-run';
 
-
 const cli = (args: string[]) => runCli(args);
 
 /** A lumpy prior on n points (no symmetry). */
@@ -39,7 +38,21 @@ interface LpJson {
   timeLimitReached: boolean;
 }
 
-const LP_KEYS = ['model', 'modelChoice', 'modelReason', 'delta', 'method', 'objective', 'lowerBound', 'gap', 'exactLowerBound', 'rounds', 'timeMs', 'stoppedBy', 'timeLimitReached'];
+const LP_KEYS = [
+  'model',
+  'modelChoice',
+  'modelReason',
+  'delta',
+  'method',
+  'objective',
+  'lowerBound',
+  'gap',
+  'exactLowerBound',
+  'rounds',
+  'timeMs',
+  'stoppedBy',
+  'timeLimitReached',
+];
 
 let dir = '';
 beforeAll(() => {
@@ -65,7 +78,10 @@ describe('mechanism --kind optimal with an LP model', () => {
     const base = ['mechanism', '--domain', 'grid:4x4', '--epsilon', '1', '--kind', 'optimal', '--prior', prior(16), '--loss', 'dist', '--json'];
     const exactCsv = join(dir, 'exact.csv');
     const spannerCsv = join(dir, 'spanner.csv');
-    const [ex, sp] = await Promise.all([cli([...base, '--lp-model', 'exact', '--out', exactCsv]), cli([...base, '--lp-model', 'spanner', '--delta', '1.1', '--out', spannerCsv])]);
+    const [ex, sp] = await Promise.all([
+      cli([...base, '--lp-model', 'exact', '--out', exactCsv]),
+      cli([...base, '--lp-model', 'spanner', '--delta', '1.1', '--out', spannerCsv]),
+    ]);
     expect(ex.stderr).toBe('');
     expect(ex.code).toBe(0);
     expect(sp.code).toBe(0);
@@ -77,7 +93,13 @@ describe('mechanism --kind optimal with an LP model', () => {
       expect(o.lp.gap).toBeLessThan(1e-5);
       expect(['optimal', 'target-gap']).toContain(o.lp.stoppedBy);
       // the flat keys of the issue mirror the record
-      expect([o.lpModel, o.lpMethod, o.lowerBound, o.gap, o.exactLowerBound]).toEqual([o.lp.model, o.lp.method, o.lp.lowerBound, o.lp.gap, o.lp.exactLowerBound]);
+      expect([o.lpModel, o.lpMethod, o.lowerBound, o.gap, o.exactLowerBound]).toEqual([
+        o.lp.model,
+        o.lp.method,
+        o.lp.lowerBound,
+        o.lp.gap,
+        o.lp.exactLowerBound,
+      ]);
       // the expected loss with the optimal remap is at most the LP's (identity remap) objective
       expect(o.expectedLoss).toBeLessThanOrEqual(o.lp.objective + 1e-9);
     }
@@ -99,7 +121,22 @@ describe('mechanism --kind optimal with an LP model', () => {
   }, 60_000);
 
   it('readable output names the model, method, bound and gap', async () => {
-    const r = await cli(['mechanism', '--domain', 'grid:3x3', '--epsilon', '1', '--kind', 'optimal', '--prior', prior(9), '--loss', 'dist', '--lp-model', 'auto', '--quiet']);
+    const r = await cli([
+      'mechanism',
+      '--domain',
+      'grid:3x3',
+      '--epsilon',
+      '1',
+      '--kind',
+      'optimal',
+      '--prior',
+      prior(9),
+      '--loss',
+      'dist',
+      '--lp-model',
+      'auto',
+      '--quiet',
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/LP model +exact \(all pairs\); chosen automatically: 81 variables/);
     expect(r.stdout).toMatch(/LP method +decomposition/);
@@ -110,7 +147,23 @@ describe('mechanism --kind optimal with an LP model', () => {
 
   it('--time-limit 0.5 on grid:10x10 exact: exit 0, a consistent record, a channel that passes check', async () => {
     const csv = join(dir, 'limited.csv');
-    const limited = ['mechanism', '--domain', 'grid:10x10', '--epsilon', '1', '--kind', 'optimal', '--prior', prior(100), '--loss', 'dist', '--lp-model', 'exact', '--time-limit', '0.5'];
+    const limited = [
+      'mechanism',
+      '--domain',
+      'grid:10x10',
+      '--epsilon',
+      '1',
+      '--kind',
+      'optimal',
+      '--prior',
+      prior(100),
+      '--loss',
+      'dist',
+      '--lp-model',
+      'exact',
+      '--time-limit',
+      '0.5',
+    ];
     const r = await cli([...limited, '--out', csv, '--json']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);

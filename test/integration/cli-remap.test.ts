@@ -21,7 +21,6 @@ import { posteriorLoss } from '../../src-worker/measure/expected-loss';
 import { buildLoss } from '../../src-worker/measure/loss-spec';
 import { seededRandom } from '../../src-shared/numeric/seeded-random';
 
-
 const cli = (args: string[], cwd?: string) => runCli(args, cwd ? { cwd } : {});
 
 /** A lumpy prior on n points (no symmetry). */
@@ -34,7 +33,8 @@ function lumpy(n: number): number[] {
 /** Channel CSV (SPEC §8) -> rows of numbers and the labels. */
 function readChannel(path: string): { colLabels: string[]; rowLabels: string[]; rows: number[][] } {
   const lines = readFileSync(path, 'utf8').trim().split('\n');
-  const split = (l: string): string[] => (l.match(/("([^"]|"")*"|[^,]*)(,|$)/g) ?? []).map((c) => c.replace(/,$/, '').replace(/^"|"$/g, '').replace(/""/g, '"')).slice(0, -1);
+  const split = (l: string): string[] =>
+    (l.match(/("([^"]|"")*"|[^,]*)(,|$)/g) ?? []).map((c) => c.replace(/,$/, '').replace(/^"|"$/g, '').replace(/""/g, '"')).slice(0, -1);
   const head = split(lines[0]!);
   const rows = lines.slice(1).map(split);
   return { colLabels: head.slice(1), rowLabels: rows.map((r) => r[0]!), rows: rows.map((r) => r.slice(1).map(Number)) };
@@ -59,7 +59,24 @@ describe('mechanism --remap', () => {
 
   it('reports the engine remap measure, exports exactly C . R, and the channel passes the privacy check', async () => {
     const out = join(dir, 'pl-remap.csv');
-    const r = await cli(['mechanism', '--domain', `grid:${side}x${side}`, '--epsilon', String(eps), '--kind', 'planar-laplace', '--prior', pi.join(','), '--loss', 'dist', '--remap', '--out', out, '--json', '--quiet']);
+    const r = await cli([
+      'mechanism',
+      '--domain',
+      `grid:${side}x${side}`,
+      '--epsilon',
+      String(eps),
+      '--kind',
+      'planar-laplace',
+      '--prior',
+      pi.join(','),
+      '--loss',
+      'dist',
+      '--remap',
+      '--out',
+      out,
+      '--json',
+      '--quiet',
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout);
@@ -217,7 +234,19 @@ describe('apply', () => {
   }, 60_000);
 
   it('--channel with construction flags is refused', async () => {
-    const r = await cli(['apply', '--channel', join(dir, 'tg.csv'), '--domain', 'line:8', '--kind', 'tg', '--input', join(dir, 'secrets-one.csv'), '--out', join(dir, 'x.csv')]);
+    const r = await cli([
+      'apply',
+      '--channel',
+      join(dir, 'tg.csv'),
+      '--domain',
+      'line:8',
+      '--kind',
+      'tg',
+      '--input',
+      join(dir, 'secrets-one.csv'),
+      '--out',
+      join(dir, 'x.csv'),
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--channel or the construction flags/);
   });
@@ -233,7 +262,20 @@ describe('--prior points:FILE', () => {
     writeFileSync(file, 'id,x,y\n' + pts.map(([x, y], i) => `${i},${x},${y}`).join('\n') + '\n');
     const cell = 0.5;
     const alpha = 0.25;
-    const r = await cli(['mechanism', '--prior', `points:${file}:cell=${cell}:box=0,0,3,2:smooth=${alpha}`, '--loss', 'dist', '--epsilon', '2', '--kind', 'planar-laplace', '--remap', '--json', '--quiet']);
+    const r = await cli([
+      'mechanism',
+      '--prior',
+      `points:${file}:cell=${cell}:box=0,0,3,2:smooth=${alpha}`,
+      '--loss',
+      'dist',
+      '--epsilon',
+      '2',
+      '--kind',
+      'planar-laplace',
+      '--remap',
+      '--json',
+      '--quiet',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout);
     // brute force: cell (row, col) = [col*s, (col+1)*s) x (2 - (row+1)*s, 2 - row*s], far edges closed
@@ -268,7 +310,16 @@ describe('--prior points:FILE', () => {
     // --quiet hides progress, not the warning naming the count of outside points
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain(`warning: ${outside} of ${pts.length} points lie outside the box`);
-    const text = await cli(['mechanism', '--prior', `points:${file}:cell=${cell}:box=0,0,3,2:smooth=${alpha}`, '--epsilon', '2', '--kind', 'planar-laplace', '--quiet']);
+    const text = await cli([
+      'mechanism',
+      '--prior',
+      `points:${file}:cell=${cell}:box=0,0,3,2:smooth=${alpha}`,
+      '--epsilon',
+      '2',
+      '--kind',
+      'planar-laplace',
+      '--quiet',
+    ]);
     expect(text.stdout).toMatch(/smoothing 0.25 pseudo-points per cell/);
     // the remap ran on that prior: the engine on the brute-force prior gives the same loss
     const domain = gridDomain(rows, cols, cell);
@@ -279,7 +330,23 @@ describe('--prior points:FILE', () => {
     const sec = join(dir, 'pts-secrets.csv');
     writeFileSync(sec, 'x,y\n' + inPts.map(([x, y]) => `${x},${y}`).join('\n') + '\n');
     const out = join(dir, 'pts-released.csv');
-    const a = await cli(['apply', '--prior', `points:${file}:cell=${cell}:box=0,0,3,2`, '--epsilon', '60', '--kind', 'rr', '--input', sec, '--out', out, '--seed', '1', '--quiet', '--json']);
+    const a = await cli([
+      'apply',
+      '--prior',
+      `points:${file}:cell=${cell}:box=0,0,3,2`,
+      '--epsilon',
+      '60',
+      '--kind',
+      'rr',
+      '--input',
+      sec,
+      '--out',
+      out,
+      '--seed',
+      '1',
+      '--quiet',
+      '--json',
+    ]);
     expect(a.code, a.stderr).toBe(0);
     expect(JSON.parse(a.stdout).mode).toBe('points');
     const lines = readFileSync(out, 'utf8').trim().split('\n');
@@ -320,7 +387,20 @@ describe('project files take remap', () => {
     const r = await cli(['run', join(pdir, 'p.json'), '--out', join(pdir, 'out'), '--quiet']);
     expect(r.code, r.stderr).toBe(0);
     const summary = readFileSync(join(pdir, 'out', 'summary.md'), 'utf8');
-    const c = await cli(['mechanism', '--prior', `points:${join(pdir, 'homes.csv')}:box=0,0,3,2:smooth=0.1`, '--epsilon', '1', '--kind', 'planar-laplace', '--loss', 'dist', '--remap', '--json', '--quiet']);
+    const c = await cli([
+      'mechanism',
+      '--prior',
+      `points:${join(pdir, 'homes.csv')}:box=0,0,3,2:smooth=0.1`,
+      '--epsilon',
+      '1',
+      '--kind',
+      'planar-laplace',
+      '--loss',
+      'dist',
+      '--remap',
+      '--json',
+      '--quiet',
+    ]);
     const j = JSON.parse(c.stdout);
     const row = summary.split('\n').find((l) => l.startsWith('| pl |') && l.includes('none (no LP'));
     expect(row).toBeDefined();

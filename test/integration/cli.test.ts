@@ -115,7 +115,8 @@ describe('mechstudio CLI (subprocess)', () => {
       badCsv: () => cli(['check', '--channel', join(dir, 'bad.csv'), '--domain', 'line:2', '--epsilon', '1']),
       badCommand: () => cli(['mechanisms', '--domain', 'line:6']),
       // ~10 s of work (a 25M-entry channel streamed to a ~310 MB CSV), cancelled after 1.5 s
-      interrupted: () => cli(['mechanism', '--domain', 'line:5000', '--epsilon', '1', '--kind', 'tg', '--out', join(dir, 'cancelled', 'big.csv')], { interruptAfterMs: 1500 }),
+      interrupted: () =>
+        cli(['mechanism', '--domain', 'line:5000', '--epsilon', '1', '--kind', 'tg', '--out', join(dir, 'cancelled', 'big.csv')], { interruptAfterMs: 1500 }),
     });
     // second wave: the CSV round trip
     Object.assign(
@@ -142,7 +143,6 @@ describe('mechstudio CLI (subprocess)', () => {
     [32, 8, 4, 2, 1, 1].forEach((v, j) => expect(first[j]! * 48).toBeCloseTo(v, 10));
   });
 
-
   it('mechanism: a tight-constraints mechanism that does not exist gives exists false and min z, exit 0', () => {
     const o = json(r.tightMissing!);
     expect(Object.keys(o)).toEqual(['exists', 'minZ', 'minZAt']);
@@ -160,7 +160,7 @@ describe('mechstudio CLI (subprocess)', () => {
     expect(r.bigMatrix!.stdout).toMatch(/300 x 300 matrix is larger than 200 x 200 .* --out FILE\.csv/);
   });
 
-  it('measure --channel reproduces the exported mechanism\'s numbers (CSV round trip)', () => {
+  it("measure --channel reproduces the exported mechanism's numbers (CSV round trip)", () => {
     const o = json(r.measure!);
     expect(Object.keys(o)).toEqual(['vulnerability', 'posteriorVulnerability', 'leakage', 'utility', 'multiplicativeCapacity', 'additiveCapacity']);
     const m = json(r.mechanism!);

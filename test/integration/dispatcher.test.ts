@@ -58,7 +58,7 @@ describe('dispatcher on the real pool', () => {
     expect((again.result as { vertices: number }).vertices).toBe(2);
   });
 
-  it('out of memory in a worker is that job\'s error; the next job runs', async () => {
+  it("out of memory in a worker is that job's error; the next job runs", async () => {
     const oom = await outcome(d, req('test:oom'));
     expect(oom).toMatchObject({ ok: false, code: 'crashed' });
     expect(oom.message).toMatch(/out of memory/);

@@ -16,20 +16,76 @@ const rand = seededRandom(12345);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
 
 const junk: readonly unknown[] = [
-  null, undefined, 0, -1, NaN, Infinity, -Infinity, '', 'x'.repeat(10_000), true, [], {}, [1, 2, 3], { a: { b: { c: [] } } }, '{"type":"mechanism"}', 1e308, -0, [NaN], ['line:3'],
+  null,
+  undefined,
+  0,
+  -1,
+  NaN,
+  Infinity,
+  -Infinity,
+  '',
+  'x'.repeat(10_000),
+  true,
+  [],
+  {},
+  [1, 2, 3],
+  { a: { b: { c: [] } } },
+  '{"type":"mechanism"}',
+  1e308,
+  -0,
+  [NaN],
+  ['line:3'],
 ];
 // eslint-disable-next-line no-loss-of-precision -- 1e-400 underflows to 0 on purpose: a positive-looking epsilon that is 0
 const badEps: readonly unknown[] = [0, -1, -0.5, NaN, Infinity, -Infinity, '1', null, [], {}, 1e-400, true];
 const badDomains: readonly unknown[] = [
-  '', ' ', 'line', 'line:', 'line:0', 'line:-3', 'line:2.5', 'line:abc', 'line:1e12', 'ring:0', 'clique:-1', 'grid:0x3', 'grid:3', 'grid:1000000x1000000',
-  'grid:3x3:step=-1', 'grid:3x3:metric=taxicab', 'hamming:0', 'hamming:200', 'db:0,3', 'db:1000,1000', 'db:3,3:metric=banana', 'sum:-1,3', 'kcount:0,3',
-  'foo:3', 'csv:/definitely/not/here.csv', 'graph:/nope.txt', 'x'.repeat(5000), 42, null, [], { kind: 'custom', labels: ['a', 'b'], distances: [0, 1, 1] },
-  { kind: 'custom', labels: ['a', 'b'], distances: [0, -1, -1, 0] }, { kind: 'custom', labels: ['a', 'b', 'c'], distances: [0, 1, 5, 1, 0, 1, 5, 1, 0] },
-  { kind: 'custom', labels: ['a', 'b'], distances: [0, 1, 2, 0] }, { kind: 'graph', labels: ['a'], edges: [[0, 3]] }, { kind: 'nope' },
+  '',
+  ' ',
+  'line',
+  'line:',
+  'line:0',
+  'line:-3',
+  'line:2.5',
+  'line:abc',
+  'line:1e12',
+  'ring:0',
+  'clique:-1',
+  'grid:0x3',
+  'grid:3',
+  'grid:1000000x1000000',
+  'grid:3x3:step=-1',
+  'grid:3x3:metric=taxicab',
+  'hamming:0',
+  'hamming:200',
+  'db:0,3',
+  'db:1000,1000',
+  'db:3,3:metric=banana',
+  'sum:-1,3',
+  'kcount:0,3',
+  'foo:3',
+  'csv:/definitely/not/here.csv',
+  'graph:/nope.txt',
+  'x'.repeat(5000),
+  42,
+  null,
+  [],
+  { kind: 'custom', labels: ['a', 'b'], distances: [0, 1, 1] },
+  { kind: 'custom', labels: ['a', 'b'], distances: [0, -1, -1, 0] },
+  { kind: 'custom', labels: ['a', 'b', 'c'], distances: [0, 1, 5, 1, 0, 1, 5, 1, 0] },
+  { kind: 'custom', labels: ['a', 'b'], distances: [0, 1, 2, 0] },
+  { kind: 'graph', labels: ['a'], edges: [[0, 3]] },
+  { kind: 'nope' },
 ];
 const badPriors: readonly unknown[] = [
-  'nonuniform', { kind: 'vector', values: [0.5, 0.6] }, { kind: 'vector', values: [NaN] }, { kind: 'vector', values: [-0.5, 1.5, 0] }, { kind: 'vector', values: [] },
-  { kind: 'product', values: [0.5, 0.5] }, { kind: 'vector', values: [1, 0] }, 7, [0.5, 0.5],
+  'nonuniform',
+  { kind: 'vector', values: [0.5, 0.6] },
+  { kind: 'vector', values: [NaN] },
+  { kind: 'vector', values: [-0.5, 1.5, 0] },
+  { kind: 'vector', values: [] },
+  { kind: 'product', values: [0.5, 0.5] },
+  { kind: 'vector', values: [1, 0] },
+  7,
+  [0.5, 0.5],
 ];
 const kinds = ['mechanism', 'measure', 'check', 'capacity', 'regular', 'threshold', 'vertices', 'sweep', 'run-project'] as const;
 
@@ -46,35 +102,46 @@ function malformed(): unknown {
   if (type === 'measure' || type === 'check') base.channel = { rows: 1, cols: 1, data: [1], rowLabels: ['a'], colLabels: ['a'] };
   if (type === 'run-project') base.project = { version: 1, name: 'p', domains: [{ id: 'd', domain: 'line:3' }] };
   // breakers marked true change values the schema may accept; the engine must then refuse them
-  const breakers: [() => void, boolean][] = ([
-    () => (base.epsilon = pick(badEps)),
-    () => (base.domain = pick(badDomains)),
-    () => delete base.domain,
-    () => delete base.epsilon,
-    () => (base.kind = pick(['zz', '', 7, null, 'TG', 'optimal '])),
-    () => (base.prior = pick(badPriors)),
-    () => (base.loss = pick(['l2', 7, { kind: 'matrix', rows: 2, cols: 2, data: [1] }, { kind: 'matrix', rows: -1, cols: 2, data: [] }])),
-    () => (base.channel = pick([
-      { rows: 2, cols: 2, data: [1, 0, 0], rowLabels: ['a', 'b'], colLabels: ['a', 'b'] },
-      { rows: 1e9, cols: 1e9, data: [], rowLabels: [], colLabels: [] },
-      { rows: 2, cols: 1, data: [NaN, 1], rowLabels: ['a', 'b'], colLabels: ['y'] },
-      { rows: 2, cols: 2, data: [0.9, 0.9, 0.5, 0.5], rowLabels: ['a', 'b'], colLabels: ['y', 'z'] },
-      { rows: 2, cols: 2, data: [1.5, -0.5, 0.5, 0.5], rowLabels: ['a', 'b'], colLabels: ['y', 'z'] },
-      'channel.csv',
-    ])),
-    () => (base.steps = pick([0, 1, 1e9, -3, 2.5, NaN])),
-    () => Object.assign(base, { from: pick([3, NaN, -1]), to: pick([1, -2, Infinity]) }),
-    () => (base.project = pick([
-      { version: 2, name: 'p', domains: [] },
-      { version: 1, name: '', domains: [] },
-      { version: 1, name: 'p', domains: [{ id: 'bad id!', domain: 'line:3' }] },
-      { version: 1, name: 'p', domains: [{ id: 'd', domain: 'line:3' }], mechanisms: [{ id: 'm', domain: 'nope', kind: 'tg', epsilon: 1 }] },
-      { version: 1, name: 'p', domains: [{ id: 'd', domain: 'line:3' }, { id: 'd', domain: 'line:4' }] },
-      'project.json',
-    ])),
-    () => (base.out = pick([7, '', {}])),
-    () => (base.inlineLimit = pick([-1, 1e12, 0.5, 'all'])),
-  ] as (() => void)[]).map((f, i) => [f, i === 1 || i === 5 || i === 7]);
+  const breakers: [() => void, boolean][] = (
+    [
+      () => (base.epsilon = pick(badEps)),
+      () => (base.domain = pick(badDomains)),
+      () => delete base.domain,
+      () => delete base.epsilon,
+      () => (base.kind = pick(['zz', '', 7, null, 'TG', 'optimal '])),
+      () => (base.prior = pick(badPriors)),
+      () => (base.loss = pick(['l2', 7, { kind: 'matrix', rows: 2, cols: 2, data: [1] }, { kind: 'matrix', rows: -1, cols: 2, data: [] }])),
+      () =>
+        (base.channel = pick([
+          { rows: 2, cols: 2, data: [1, 0, 0], rowLabels: ['a', 'b'], colLabels: ['a', 'b'] },
+          { rows: 1e9, cols: 1e9, data: [], rowLabels: [], colLabels: [] },
+          { rows: 2, cols: 1, data: [NaN, 1], rowLabels: ['a', 'b'], colLabels: ['y'] },
+          { rows: 2, cols: 2, data: [0.9, 0.9, 0.5, 0.5], rowLabels: ['a', 'b'], colLabels: ['y', 'z'] },
+          { rows: 2, cols: 2, data: [1.5, -0.5, 0.5, 0.5], rowLabels: ['a', 'b'], colLabels: ['y', 'z'] },
+          'channel.csv',
+        ])),
+      () => (base.steps = pick([0, 1, 1e9, -3, 2.5, NaN])),
+      () => Object.assign(base, { from: pick([3, NaN, -1]), to: pick([1, -2, Infinity]) }),
+      () =>
+        (base.project = pick([
+          { version: 2, name: 'p', domains: [] },
+          { version: 1, name: '', domains: [] },
+          { version: 1, name: 'p', domains: [{ id: 'bad id!', domain: 'line:3' }] },
+          { version: 1, name: 'p', domains: [{ id: 'd', domain: 'line:3' }], mechanisms: [{ id: 'm', domain: 'nope', kind: 'tg', epsilon: 1 }] },
+          {
+            version: 1,
+            name: 'p',
+            domains: [
+              { id: 'd', domain: 'line:3' },
+              { id: 'd', domain: 'line:4' },
+            ],
+          },
+          'project.json',
+        ])),
+      () => (base.out = pick([7, '', {}])),
+      () => (base.inlineLimit = pick([-1, 1e12, 0.5, 'all'])),
+    ] as (() => void)[]
+  ).map((f, i) => [f, i === 1 || i === 5 || i === 7]);
   const nb = rand() < 0.7 ? 1 : 2;
   let semantic = false;
   for (let k = 0; k < nb; k++) {

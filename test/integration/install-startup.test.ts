@@ -109,8 +109,7 @@ describe('bin/mechstudio.js picks the bundle only when it is fresh', () => {
       writeFileSync(join(r, f), '');
       utimesSync(join(r, f), old, old);
     }
-    const record = (inputs: string[]): void =>
-      writeFileSync(join(r, 'out/cli/build-info.json'), JSON.stringify({ builtAt: Date.now() - 30_000, inputs }));
+    const record = (inputs: string[]): void => writeFileSync(join(r, 'out/cli/build-info.json'), JSON.stringify({ builtAt: Date.now() - 30_000, inputs }));
 
     expect(builtIsFresh(r, ['out/cli/main.js'])).toBe(false); // no record
     record(['src/a.ts', 'src/b.ts']);
@@ -167,11 +166,19 @@ describe('npm start without the Electron binary', () => {
     writeFileSync(join(fake, exe), '#!/bin/sh\n');
     chmodSync(join(fake, exe), 0o755);
     const probe = (dist: string): string =>
-      spawnSync(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'scripts/start.mjs')).href)}); console.log(JSON.stringify(m.electronBinary()));`], {
-        cwd: ROOT,
-        env: { ...process.env, ELECTRON_OVERRIDE_DIST_PATH: dist },
-        encoding: 'utf8',
-      }).stdout.trim();
+      spawnSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `const m = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'scripts/start.mjs')).href)}); console.log(JSON.stringify(m.electronBinary()));`,
+        ],
+        {
+          cwd: ROOT,
+          env: { ...process.env, ELECTRON_OVERRIDE_DIST_PATH: dist },
+          encoding: 'utf8',
+        },
+      ).stdout.trim();
     expect(probe(empty)).toBe('null');
     expect(probe(fake)).toBe(JSON.stringify(join(fake, exe)));
   });
@@ -212,7 +219,7 @@ describe('npm start without the Electron binary', () => {
 });
 
 describe('npm install where the Electron binary cannot be downloaded', () => {
-  it('npm never runs electron\'s own postinstall; ours does, and a failure exits 0 with one line', () => {
+  it("npm never runs electron's own postinstall; ours does, and a failure exits 0 with one line", () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
       scripts: Record<string, string>;
       allowScripts: Record<string, boolean>;
@@ -246,7 +253,10 @@ describe('npm install where the Electron binary cannot be downloaded', () => {
     expect(readFileSync(join(r, 'node_modules/electron/ran'), 'utf8')).toBe('yes');
 
     rmSync(join(r, 'node_modules/electron/ran'));
-    const skipped = spawnSync(process.execPath, [join(r, 'scripts/install-electron.mjs')], { env: { ...env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' }, encoding: 'utf8' });
+    const skipped = spawnSync(process.execPath, [join(r, 'scripts/install-electron.mjs')], {
+      env: { ...env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' },
+      encoding: 'utf8',
+    });
     expect(skipped.status).toBe(0);
     expect(() => readFileSync(join(r, 'node_modules/electron/ran'))).toThrow();
   });

@@ -303,14 +303,39 @@ function cliWithSigint(args: string[], firstAfterMs: number, again = false): Pro
 
 describe('CLI: Ctrl-C on an LP', () => {
   // A long LP (the 20 x 20 city-size spanner at eps 0.5 to 1e-9 takes minutes): Ctrl-C lands mid-run.
-  const args = ['mechanism', '--domain', 'grid:20x20:step=0.5', '--epsilon', '0.5', '--kind', 'optimal', '--loss', 'dist', '--lp-model', 'spanner', '--target-gap', '1e-9', '--time-limit', '600', '--json'];
+  const args = [
+    'mechanism',
+    '--domain',
+    'grid:20x20:step=0.5',
+    '--epsilon',
+    '0.5',
+    '--kind',
+    'optimal',
+    '--loss',
+    'dist',
+    '--lp-model',
+    'spanner',
+    '--target-gap',
+    '1e-9',
+    '--time-limit',
+    '600',
+    '--json',
+  ];
 
   it('the first SIGINT writes the best mechanism so far with its certified gap (exit 0) and says so on stderr', async () => {
     const r = await cliWithSigint(args, 6000);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/stopping the LP/);
     expect(r.stderr).toMatch(/stopped by Ctrl-C after \d+ rounds: the mechanism written is private/);
-    const o = JSON.parse(r.stdout) as { exists: boolean; rows: number; gap: number; lowerBound: number; expectedLoss: number; effectiveEpsilon: number; lp: { stoppedBy: string; objective: number; gap: number } };
+    const o = JSON.parse(r.stdout) as {
+      exists: boolean;
+      rows: number;
+      gap: number;
+      lowerBound: number;
+      expectedLoss: number;
+      effectiveEpsilon: number;
+      lp: { stoppedBy: string; objective: number; gap: number };
+    };
     expect(o.exists).toBe(true);
     expect(o.rows).toBe(400);
     expect(o.lp.stoppedBy).toBe('stopped');

@@ -96,7 +96,8 @@ describe.sequential('project runs on a Redis queue', () => {
     const analyses = v.analyses ?? [];
     const sweeps = analyses.filter((x) => x.type === 'sweep');
     expect(sweeps.length).toBeGreaterThan(0);
-    const jobs = (v.mechanisms?.length ?? 0) + (v.caseStudies?.length ?? 0) + analyses.length - sweeps.length + sweeps.reduce((t, x) => t + Math.min(x.steps!, 16), 0);
+    const jobs =
+      (v.mechanisms?.length ?? 0) + (v.caseStudies?.length ?? 0) + analyses.length - sweeps.length + sweeps.reduce((t, x) => t + Math.min(x.steps!, 16), 0);
     const done = (w: WorkerProc): number => (w.log().match(/ done in /g) ?? []).length;
     expect(done(a) + done(b)).toBe(jobs);
     expect(jobs).toBeGreaterThan(16);
@@ -193,7 +194,10 @@ describe.sequential('project runs on a Redis queue', () => {
       workers.push(w);
       const ctl2 = new AbortController();
       const progress: string[] = [];
-      const running = client.run({ type: 'mechanism', domain: 'grid:6x6', epsilon: 0.5, kind: 'optimal' }, { signal: ctl2.signal, onProgress: (_f, m) => progress.push(m) });
+      const running = client.run(
+        { type: 'mechanism', domain: 'grid:6x6', epsilon: 0.5, kind: 'optimal' },
+        { signal: ctl2.signal, onProgress: (_f, m) => progress.push(m) },
+      );
       await w.waitFor(/job \d+ mechanism started/);
       const t0 = Date.now();
       ctl2.abort();
@@ -304,7 +308,11 @@ describe.sequential('project runs on a Redis queue', () => {
       expect(JSON.stringify(fanned)).toBe(JSON.stringify(single));
       expect(w.log().match(/job \d+ case-study done/g)?.length).toBeGreaterThanOrEqual(4);
       // carried content is what the worker's engine reads, never its own disk: /etc/hostname named, other text sent
-      const job = await queue.add('x', { v: 1, request: encodeValue({ type: 'capacity', domain: 'graph:/etc/hostname', epsilon: 0.3 }), files: { '/etc/hostname': 'source,target\nu,v\nv,w\n' } });
+      const job = await queue.add('x', {
+        v: 1,
+        request: encodeValue({ type: 'capacity', domain: 'graph:/etc/hostname', epsilon: 0.3 }),
+        files: { '/etc/hostname': 'source,target\nu,v\nv,w\n' },
+      });
       for (let i = 0; i < 300 && !['completed', 'failed'].includes(await queue.getJobState(job.id!)); i++) await new Promise((r) => setTimeout(r, 100));
       const done = (await queue.getJob(job.id!))!;
       const reply = decodeReturn(done.returnvalue);
@@ -333,7 +341,11 @@ describe.sequential('project runs on a Redis queue', () => {
         // a domain that names a file on the worker, the file not carried: refused, the file is never read
         queue.add('x', { v: 1, request: encodeValue({ type: 'measure', mechanism: { domain: 'csv:/etc/passwd', epsilon: 1, kind: 'tg' } }) }, { attempts: 5 }),
         // a job that carries a file its domains do not name
-        queue.add('x', { v: 1, request: encodeValue({ type: 'mechanism', domain: 'line:3', epsilon: 0.5, kind: 'tg' }), files: { '/etc/passwd': 'x' } }, { attempts: 5 }),
+        queue.add(
+          'x',
+          { v: 1, request: encodeValue({ type: 'mechanism', domain: 'line:3', epsilon: 0.5, kind: 'tg' }), files: { '/etc/passwd': 'x' } },
+          { attempts: 5 },
+        ),
         // a valid job with an out path of its own: runs, writes nothing there
         queue.add('x', { v: 1, request: encodeValue({ type: 'mechanism', domain: 'line:3', epsilon: 0.5, kind: 'tg', out: evil }) }, { attempts: 5 }),
       ]);

@@ -51,7 +51,12 @@ describe('apply from the app', () => {
   it('a remapped construction returns its remap record', async () => {
     const path = join(t.dir, 'remapped.csv');
     const r = await c.call('project.export', [
-      { kind: 'apply', request: { mechanism: { domain: 'grid:3x3', epsilon: 1, kind: 'planar-laplace', loss: 'dist', remap: true } }, secrets: 'cell\n(1,1)\n(0,2)\n', path },
+      {
+        kind: 'apply',
+        request: { mechanism: { domain: 'grid:3x3', epsilon: 1, kind: 'planar-laplace', loss: 'dist', remap: true } },
+        secrets: 'cell\n(1,1)\n(0,2)\n',
+        path,
+      },
     ]);
     expect(r.ok, JSON.stringify(r.error)).toBe(true);
     const v = r.value as { apply: { result: { rows: number; forRelease: boolean; remap?: { remappedLoss: number; originalLoss: number } } } };

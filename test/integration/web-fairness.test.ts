@@ -60,7 +60,7 @@ async function flood(perSession: number | undefined): Promise<{ positionOfB: num
 }
 
 describe('per-session fairness (dispatcher stand-in)', () => {
-  it('a session with 200 queued jobs delays another session\'s job by at most a few jobs', async () => {
+  it("a session with 200 queued jobs delays another session's job by at most a few jobs", async () => {
     const fair = await flood(undefined); // default: perSession = workers = 2
     expect(fair.total).toBe(201);
     expect(fair.positionOfB).toBeLessThanOrEqual(4);
@@ -117,7 +117,7 @@ describe('per-session fairness over the real web server', () => {
     await t?.close();
   });
 
-  it('session B\'s one job finishes before most of session A\'s 200', async () => {
+  it("session B's one job finishes before most of session A's 200", async () => {
     const order: string[] = [];
     const onEnd = (who: string) => (d: unknown) => {
       const m = JSON.parse(String(d)) as { event?: JobEvent };

@@ -138,7 +138,11 @@ describe('web server: paths from the client', () => {
       }
     }
     expect(jobErrors).toHaveLength(3);
-    if (process.env.SHOW_ERRORS) console.log(replies.map((r) => r.error!.message), jobErrors);
+    if (process.env.SHOW_ERRORS)
+      console.log(
+        replies.map((r) => r.error!.message),
+        jobErrors,
+      );
     for (const frame of c.raw) expect(frame).not.toContain(MARKER);
   });
 

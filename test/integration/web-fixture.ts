@@ -55,7 +55,13 @@ export async function startTestServer(opts: { threads?: number } = {}): Promise<
   const host = new MechStudioHost({
     mode: 'web',
     version: 'test',
-    jobs: { submit: (r) => dispatcher.submit(r), cancel: (id) => dispatcher.cancel(id), stop: (id) => dispatcher.stop(id), onJobEvent: (l) => dispatcher.onJobEvent(l), workers: dispatcher.threads },
+    jobs: {
+      submit: (r) => dispatcher.submit(r),
+      cancel: (id) => dispatcher.cancel(id),
+      stop: (id) => dispatcher.stop(id),
+      onJobEvent: (l) => dispatcher.onJobEvent(l),
+      workers: dispatcher.threads,
+    },
     store: createProjectStore(dispatcher, { examplesDir: join(ROOT, 'resources/examples'), configDir: join(dir, 'config') }),
   });
   const clients = new Set<WebSocket>();

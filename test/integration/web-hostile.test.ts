@@ -57,7 +57,14 @@ beforeAll(async () => {
   writeFileSync(files.prior, `${MARKER}\n`);
   writeFileSync(
     files.withPrior,
-    JSON.stringify({ version: 1, name: 'p', domains: [{ id: 'd', domain: 'line:2' }], priors: [{ id: 'p', domain: 'd', prior: 'csv:prior.csv' }], mechanisms: [], analyses: [] }),
+    JSON.stringify({
+      version: 1,
+      name: 'p',
+      domains: [{ id: 'd', domain: 'line:2' }],
+      priors: [{ id: 'p', domain: 'd', prior: 'csv:prior.csv' }],
+      mechanisms: [],
+      analyses: [],
+    }),
   );
 });
 
@@ -156,8 +163,10 @@ function malformedFrames(): [string, Buffer[], string[], boolean?][] {
   });
   for (const op of [3, 4, 5, 6, 7, 0xb, 0xc, 0xd, 0xe, 0xf]) cases.push([`opcode ${op}`, [frame({ opcode: op, payload: text('{}') })], ['close-1002']]);
   for (const rsv of [1, 2, 3, 4, 5, 6, 7]) cases.push([`rsv ${rsv}`, [frame({ opcode: 1, rsv, payload: text('{"id":1}') })], ['close-1002']]);
-  for (const op of [1, 2, 9]) cases.push([`unmasked opcode ${op}`, [frame({ opcode: op, mask: false, payload: text('{"id":1,"method":"info","params":[]}') })], ['close-1002']]);
-  for (const len of [MAX_MESSAGE_BYTES + 1, 2 ** 32, 2 ** 40, 2 ** 53 - 1]) cases.push([`length header ${len}`, [frame({ opcode: 1, payload: text('x'), len })], ['close-1009']]);
+  for (const op of [1, 2, 9])
+    cases.push([`unmasked opcode ${op}`, [frame({ opcode: op, mask: false, payload: text('{"id":1,"method":"info","params":[]}') })], ['close-1002']]);
+  for (const len of [MAX_MESSAGE_BYTES + 1, 2 ** 32, 2 ** 40, 2 ** 53 - 1])
+    cases.push([`length header ${len}`, [frame({ opcode: 1, payload: text('x'), len })], ['close-1009']]);
   cases.push(['length header 2^63', [frame({ opcode: 1, payload: text('x'), len: 2n ** 63n })], ['close-1009', 'close-1002']]);
   for (const [k, cut] of [3, 10, 40].entries()) {
     const f = frame({ opcode: 1, payload: text(JSON.stringify({ id: 1, method: 'info', params: [] })) });
@@ -166,10 +175,18 @@ function malformedFrames(): [string, Buffer[], string[], boolean?][] {
   cases.push(['ping of 200 bytes', [frame({ opcode: 9, payload: Buffer.alloc(200) })], ['close-1002']]);
   cases.push(['fragmented ping', [frame({ opcode: 9, fin: false, payload: text('x') })], ['close-1002']]);
   cases.push(['continuation without a start', [frame({ opcode: 0, payload: text('x') })], ['close-1002']]);
-  cases.push(['new text frame inside a fragmented one', [frame({ opcode: 1, fin: false, payload: text('{') }), frame({ opcode: 1, payload: text('}') })], ['close-1002']]);
+  cases.push([
+    'new text frame inside a fragmented one',
+    [frame({ opcode: 1, fin: false, payload: text('{') }), frame({ opcode: 1, payload: text('}') })],
+    ['close-1002'],
+  ]);
   cases.push(['close with code 999', [frame({ opcode: 8, payload: Buffer.from([0x03, 0xe7]) })], ['close-1002']]);
   cases.push(['close with invalid UTF-8 reason', [frame({ opcode: 8, payload: Buffer.from([0x03, 0xe8, 0xff]) })], ['close-1007']]);
-  cases.push(['fragments over the cap', [frame({ opcode: 1, fin: false, payload: Buffer.alloc(MAX_MESSAGE_BYTES - 10, 0x20) }), frame({ opcode: 0, payload: Buffer.alloc(20, 0x20) })], ['close-1009']]);
+  cases.push([
+    'fragments over the cap',
+    [frame({ opcode: 1, fin: false, payload: Buffer.alloc(MAX_MESSAGE_BYTES - 10, 0x20) }), frame({ opcode: 0, payload: Buffer.alloc(20, 0x20) })],
+    ['close-1009'],
+  ]);
   cases.push(['binary frame', [frame({ opcode: 2, payload: randomBytes(32) })], ['reply']]);
   cases.push(['valid call (control)', [frame({ opcode: 1, payload: text(JSON.stringify({ id: 1, method: 'info', params: [] })) })], ['reply']]);
   return cases;
@@ -199,28 +216,78 @@ describe('hostile WebSocket harness', () => {
     const clients: Client[] = [];
     const c = await t!.connect();
     clients.push(c);
-    const paths = ['/dev/zero', '/dev/urandom', files.fifo, '/proc/self/mem', '/proc/self/environ', '../../etc/passwd', '/etc', '/proc/nope/p.json', files.metric, files.project, files.withPrior, files.prior, files.graph];
-    const domains = [...paths.map((p) => `csv:${p}`), ...paths.map((p) => `graph:${p}`), `csv:${files.metric2}`, 'line:0', 'line:99999999999999999999', 'grid:1x', 'nope:3'];
+    const paths = [
+      '/dev/zero',
+      '/dev/urandom',
+      files.fifo,
+      '/proc/self/mem',
+      '/proc/self/environ',
+      '../../etc/passwd',
+      '/etc',
+      '/proc/nope/p.json',
+      files.metric,
+      files.project,
+      files.withPrior,
+      files.prior,
+      files.graph,
+    ];
+    const domains = [
+      ...paths.map((p) => `csv:${p}`),
+      ...paths.map((p) => `graph:${p}`),
+      `csv:${files.metric2}`,
+      'line:0',
+      'line:99999999999999999999',
+      'grid:1x',
+      'nope:3',
+    ];
     const rnd = fc.sample(fc.integer({ min: 0, max: 2 ** 30 }), { seed: SEED, numRuns: 400 });
     let r = 0;
-    const pick = <T,>(xs: readonly T[]): T => xs[rnd[r++ % rnd.length]! % xs.length]!;
+    const pick = <T>(xs: readonly T[]): T => xs[rnd[r++ % rnd.length]! % xs.length]!;
 
     // 1. frames that are not calls: a reply with id null each (checked by count below)
     const notCalls = [
-      ...fc.sample(fc.string({ maxLength: 40 }).filter((s) => { try { JSON.parse(s); return false; } catch { return true; } }), { seed: SEED, numRuns: 30 }),
-      ...fc.sample(fc.jsonValue({ maxDepth: 3 }), { seed: SEED + 1, numRuns: 30 }).map((v) => JSON.stringify(v)).filter((s) => {
-        const v = JSON.parse(s) as { id?: unknown };
-        return v === null || typeof v !== 'object' || Array.isArray(v) || typeof v.id !== 'number';
-      }),
-      '{', '[1,2', 'nul', '\u0000', '{"id":"1","method":"info","params":[]}', '{"method":"info","params":[]}',
+      ...fc.sample(
+        fc.string({ maxLength: 40 }).filter((s) => {
+          try {
+            JSON.parse(s);
+            return false;
+          } catch {
+            return true;
+          }
+        }),
+        { seed: SEED, numRuns: 30 },
+      ),
+      ...fc
+        .sample(fc.jsonValue({ maxDepth: 3 }), { seed: SEED + 1, numRuns: 30 })
+        .map((v) => JSON.stringify(v))
+        .filter((s) => {
+          const v = JSON.parse(s) as { id?: unknown };
+          return v === null || typeof v !== 'object' || Array.isArray(v) || typeof v.id !== 'number';
+        }),
+      '{',
+      '[1,2',
+      'nul',
+      '\u0000',
+      '{"id":"1","method":"info","params":[]}',
+      '{"method":"info","params":[]}',
     ];
     for (const f of notCalls) c.send(f);
 
     // 2. calls: wrong shapes, unknown methods, hostile paths, huge arrays, file markers, valid small jobs
     const calls: [string, unknown[]][] = [];
     for (const m of fc.sample(fc.string({ minLength: 1, maxLength: 30 }), { seed: SEED + 2, numRuns: 25 })) calls.push([m, []]);
-    for (const v of fc.sample(fc.anything({ maxDepth: 2 }), { seed: SEED + 3, numRuns: 40 })) calls.push([pick(['submit', 'cancel', 'project.open', 'project.save', 'project.export', 'examples.load']), [v]]);
-    const writePaths = ['/dev/null', '/dev/zero', files.fifo, '/proc/self/mem', '/proc/nope/p.json', '/etc', '/sys/kernel/x.json', join(t!.dir, 'out', 'ok.json')];
+    for (const v of fc.sample(fc.anything({ maxDepth: 2 }), { seed: SEED + 3, numRuns: 40 }))
+      calls.push([pick(['submit', 'cancel', 'project.open', 'project.save', 'project.export', 'examples.load']), [v]]);
+    const writePaths = [
+      '/dev/null',
+      '/dev/zero',
+      files.fifo,
+      '/proc/self/mem',
+      '/proc/nope/p.json',
+      '/etc',
+      '/sys/kernel/x.json',
+      join(t!.dir, 'out', 'ok.json'),
+    ];
     for (let i = 0; i < 40; i++) {
       const p = i % 5 === 0 ? pick(paths) : pick(writePaths);
       const which = i % 5;
@@ -228,15 +295,34 @@ describe('hostile WebSocket harness', () => {
       else if (which === 1) calls.push(['project.save', [{ version: 1, name: 'x', domains: [], priors: [], mechanisms: [], analyses: [] }, p]]);
       else if (which === 2) calls.push(['project.export', [{ kind: 'result-json', result: {}, path: p }]]);
       else if (which === 3) calls.push(['project.export', [{ kind: 'channel-csv', request: { ...SMALL_JOB, domain: pick(domains) }, path: p }]]);
-      else calls.push(['project.export', [{ kind: 'project-run', project: { version: 1, name: 'x', domains: [{ id: 'd', domain: pick(domains) }], priors: [], mechanisms: [], analyses: [] }, dir: p }]]);
+      else
+        calls.push([
+          'project.export',
+          [
+            {
+              kind: 'project-run',
+              project: { version: 1, name: 'x', domains: [{ id: 'd', domain: pick(domains) }], priors: [], mechanisms: [], analyses: [] },
+              dir: p,
+            },
+          ],
+        ]);
     }
     for (const d of domains) calls.push(['submit', [{ ...SMALL_JOB, domain: d }]]);
     calls.push(['examples.load', ['../../etc/passwd']], ['cancel', ['job-999999']], ['submit', [{ ...SMALL_JOB, out: '/tmp/x.csv' }]]);
     calls.push(['submit', [{ type: 'check', domain: 'line:6', epsilon: 1, channel: { rows: 3000, cols: 3000, data: [], rowLabels: [], colLabels: [] } }]]);
     // valid small jobs interleaved
-    const valid = fc.sample(fc.record({ n: fc.integer({ min: 2, max: 12 }), eps: fc.double({ min: 0.05, max: 5, noNaN: true }), kind: fc.constantFrom('tg', 'rr', 'exponential', 'laplace') }), { seed: SEED + 4, numRuns: 30 });
+    const valid = fc.sample(
+      fc.record({
+        n: fc.integer({ min: 2, max: 12 }),
+        eps: fc.double({ min: 0.05, max: 5, noNaN: true }),
+        kind: fc.constantFrom('tg', 'rr', 'exponential', 'laplace'),
+      }),
+      { seed: SEED + 4, numRuns: 30 },
+    );
     const all: { call: [string, unknown[]]; valid: boolean }[] = calls.map((call) => ({ call, valid: false }));
-    valid.forEach((v, i) => all.splice((i * 11) % all.length, 0, { call: ['submit', [{ type: 'mechanism', domain: `line:${v.n}`, epsilon: v.eps, kind: v.kind }]], valid: true }));
+    valid.forEach((v, i) =>
+      all.splice((i * 11) % all.length, 0, { call: ['submit', [{ type: 'mechanism', domain: `line:${v.n}`, epsilon: v.eps, kind: v.kind }]], valid: true }),
+    );
 
     const jobs: { id: string; valid: boolean }[] = [];
     const replies = await Promise.all(all.map(({ call }) => c.call(call[0], call[1], 30_000)));
@@ -297,7 +383,10 @@ describe('hostile WebSocket harness', () => {
     const nearFrame = { ...SMALL_JOB, prior: { kind: 'vector', values: new Array(Math.floor((MAX_MESSAGE_BYTES - 1000) / 2)).fill(0) } };
     // another session is answered meanwhile (a 100 MB frame used to block everyone for 18 s)
     const tInfo = Date.now();
-    const [near, info] = await Promise.all([big.call('submit', [nearFrame], 30_000), c.call('info', []).then((x) => ((x as Reply & { ms?: number }).ms = Date.now() - tInfo, x as Reply & { ms?: number }))]);
+    const [near, info] = await Promise.all([
+      big.call('submit', [nearFrame], 30_000),
+      c.call('info', []).then((x) => (((x as Reply & { ms?: number }).ms = Date.now() - tInfo), x as Reply & { ms?: number })),
+    ]);
     expect(info.ok).toBe(true);
     expect(info.ms!).toBeLessThan(5000);
     count(`info beside a 16 MiB frame: answered`);
@@ -305,7 +394,9 @@ describe('hostile WebSocket harness', () => {
     expect(near.error!.code).toBe('too-large');
     count(`near-cap frame: error ${near.error!.code}`);
     const over = await t!.connect();
-    over.send(JSON.stringify({ id: 1, method: 'submit', params: [{ ...SMALL_JOB, prior: { kind: 'vector', values: new Array(MAX_MESSAGE_BYTES / 2 + 10).fill(0) } }] }));
+    over.send(
+      JSON.stringify({ id: 1, method: 'submit', params: [{ ...SMALL_JOB, prior: { kind: 'vector', values: new Array(MAX_MESSAGE_BYTES / 2 + 10).fill(0) } }] }),
+    );
     expect(await over.closed).toBe(1009);
     count('over-cap frame: close 1009');
 
@@ -332,7 +423,10 @@ describe('hostile WebSocket harness', () => {
     const total = notCalls.length + all.length + huge.length + 4 + 1;
     console.log(
       `hostile calls: ${total} WebSocket messages in ${Date.now() - t0} ms; RSS ${(rss0 / 2 ** 20).toFixed(0)} MiB -> peak ${(rssMax / 2 ** 20).toFixed(0)} MiB\n` +
-        [...outcomes.entries()].sort().map(([k, v]) => `  ${k}: ${v}`).join('\n'),
+        [...outcomes.entries()]
+          .sort()
+          .map(([k, v]) => `  ${k}: ${v}`)
+          .join('\n'),
     );
     expect(total).toBeGreaterThanOrEqual(200);
     expect(rssMax - rss0).toBeLessThan(RSS_BOUND);

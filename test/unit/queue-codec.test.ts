@@ -58,7 +58,15 @@ describe('queue codec', () => {
   });
 
   it('refuses malformed return values with one internal error', () => {
-    for (const v of [42, null, '{', JSON.stringify({ v: 2, reply: {} }), JSON.stringify({ v: 1, reply: { ok: true, result: { type: 'nope' } } }), JSON.stringify({ v: 1, reply: { ok: true, result: { type: 'check' } }, csv: 'x' }), JSON.stringify({ v: 1, reply: { ok: false, error: { code: 'internal', message: 'm' } }, csv: gzipSync('a').toString('base64').slice(0, 5) })]) {
+    for (const v of [
+      42,
+      null,
+      '{',
+      JSON.stringify({ v: 2, reply: {} }),
+      JSON.stringify({ v: 1, reply: { ok: true, result: { type: 'nope' } } }),
+      JSON.stringify({ v: 1, reply: { ok: true, result: { type: 'check' } }, csv: 'x' }),
+      JSON.stringify({ v: 1, reply: { ok: false, error: { code: 'internal', message: 'm' } }, csv: gzipSync('a').toString('base64').slice(0, 5) }),
+    ]) {
       const r = decodeReturn(v);
       expect('error' in r).toBe(true);
       if ('error' in r) {
@@ -69,7 +77,10 @@ describe('queue codec', () => {
   });
 
   it('failure reasons keep their code; BullMQ reasons map to crashed or internal', () => {
-    expect(parseFailure(failureText({ code: 'invalid-input', message: 'epsilon must be > 0\nsecond line' }))).toEqual({ code: 'invalid-input', message: 'epsilon must be > 0\nsecond line' });
+    expect(parseFailure(failureText({ code: 'invalid-input', message: 'epsilon must be > 0\nsecond line' }))).toEqual({
+      code: 'invalid-input',
+      message: 'epsilon must be > 0\nsecond line',
+    });
     expect(parseFailure(failureText({ code: 'cancelled', message: 'job cancelled' })).code).toBe('cancelled');
     expect(parseFailure('job stalled more than allowable limit').code).toBe('crashed');
     expect(parseFailure('[made-up] x').code).toBe('internal');
@@ -80,8 +91,20 @@ describe('queue codec', () => {
 describe('queued requests carry their data', () => {
   it('finds graph:FILE / csv:FILE domains at any depth, and nothing else', () => {
     expect(fileDomains({ type: 'mechanism', domain: 'graph:/etc/edges.txt', epsilon: 1, kind: 'tg' })).toEqual(['graph:/etc/edges.txt']);
-    expect(fileDomains({ type: 'check', domain: 'line:3', epsilon: 1, mechanism: { domain: ' CSV:/x/d.csv ', epsilon: 1, kind: 'tg' } })).toEqual(['CSV:/x/d.csv']);
-    expect(fileDomains({ type: 'run-project', project: { domains: [{ id: 'a', domain: 'line:3' }, { id: 'b', domain: 'csv:rel.csv' }] } })).toEqual(['csv:rel.csv']);
+    expect(fileDomains({ type: 'check', domain: 'line:3', epsilon: 1, mechanism: { domain: ' CSV:/x/d.csv ', epsilon: 1, kind: 'tg' } })).toEqual([
+      'CSV:/x/d.csv',
+    ]);
+    expect(
+      fileDomains({
+        type: 'run-project',
+        project: {
+          domains: [
+            { id: 'a', domain: 'line:3' },
+            { id: 'b', domain: 'csv:rel.csv' },
+          ],
+        },
+      }),
+    ).toEqual(['csv:rel.csv']);
     expect(fileDomains({ type: 'mechanism', domain: 'grid:3x3:metric=manhattan', epsilon: 1, kind: 'tg', prior: 'uniform' })).toEqual([]);
     expect(fileDomains({ type: 'mechanism', domain: { kind: 'graph', labels: ['a'], edges: [] } })).toEqual([]);
     expect(fileDomains({ type: 'case-study', study: 'x', params: { trace: 'csv:/etc/passwd' } })).toEqual([]); // params are numbers by then; the engine reads no file for them
@@ -102,7 +125,14 @@ describe('queue URL', () => {
   });
 
   it('refuses what is not a Redis URL as bad input, never echoing a password', () => {
-    for (const bad of ['', 'not a url s3cretpw', 'http://u:s3cretpw@h:1', 'redis://u:s3cretpw@h:1/x', 'redis://u:s3cretpw@h:1/0?x=1', 'redis://u:s3cretpw@h:99999']) {
+    for (const bad of [
+      '',
+      'not a url s3cretpw',
+      'http://u:s3cretpw@h:1',
+      'redis://u:s3cretpw@h:1/x',
+      'redis://u:s3cretpw@h:1/0?x=1',
+      'redis://u:s3cretpw@h:99999',
+    ]) {
       let err: unknown;
       try {
         parseQueueUrl(bad);

@@ -8,7 +8,10 @@ import { runJobRequest } from '../../src-worker/jobs/run';
 import { jobResultSchema, type JobResult } from '../../src-shared/protocol/results';
 import { parseJobRequest } from '../../src-shared/protocol/validate';
 
-export async function runJob<T extends JobResult['type'] = JobResult['type']>(request: unknown, ctx: JobContext = silentContext()): Promise<Extract<JobResult, { type: T }>> {
+export async function runJob<T extends JobResult['type'] = JobResult['type']>(
+  request: unknown,
+  ctx: JobContext = silentContext(),
+): Promise<Extract<JobResult, { type: T }>> {
   const parsed = parseJobRequest(request);
   if (!parsed.ok) throw new Error(parsed.error.message);
   const r = await runJobRequest(parsed.value, ctx);

@@ -58,11 +58,7 @@ async function nonRegularKind(path: string): Promise<string | null> {
   return fileKind(st);
 }
 
-export async function streamChannelCsv(
-  source: RowSource,
-  path: string,
-  opts: CsvStreamOptions = {},
-): Promise<{ rows: number; cols: number; bytes: number }> {
+export async function streamChannelCsv(source: RowSource, path: string, opts: CsvStreamOptions = {}): Promise<{ rows: number; cols: number; bytes: number }> {
   const chunkRows = opts.chunkRows ?? 64;
   if (!Number.isInteger(chunkRows) || chunkRows < 1) throw new MechError('invalid-input', `chunk size must be an integer >= 1, got ${chunkRows}`);
   const tmp = `${path}.partial`;

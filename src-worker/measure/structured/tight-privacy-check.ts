@@ -125,12 +125,14 @@ export function checkTightPrivacy(channel: ImplicitTightChannel, eps: number, op
   } else if (op.method === 'kronecker' && prod) {
     const f = prod.factor;
     const v = f.n;
-    for (let a = 0; a < v; a++) for (let b = 0; b < v; b++) for (let c = 0; c < v; c++) if (a !== b) consider(f.distance(b, c) - f.distance(a, c), f.distance(a, b));
+    for (let a = 0; a < v; a++)
+      for (let b = 0; b < v; b++) for (let c = 0; c < v; c++) if (a !== b) consider(f.distance(b, c) - f.distance(a, c), f.distance(a, b));
     note = `product of ${prod.power} factors with a summed metric: all ${v}^3 factor triples checked`;
   } else {
     const n = domain.n;
     const m = Math.min(n, 150);
-    for (let a = 0; a < m; a++) for (let b = 0; b < m; b++) if (a !== b) for (let y = 0; y < m; y++) consider(domain.distance(b, y) - domain.distance(a, y), domain.distance(a, b));
+    for (let a = 0; a < m; a++)
+      for (let b = 0; b < m; b++) if (a !== b) for (let y = 0; y < m; y++) consider(domain.distance(b, y) - domain.distance(a, y), domain.distance(a, b));
     note = m === n ? 'all triples checked' : `triples among the first ${m} points checked; the triangle inequality of the validated metric covers the rest`;
   }
   const effectiveEpsilon = epsM * maxRatio;
@@ -138,7 +140,8 @@ export function checkTightPrivacy(channel: ImplicitTightChannel, eps: number, op
   for (const v of channel.z) if (v > 0 && v < zMin) zMin = v;
   const lnMinEntry = Math.log(zMin) - epsM * diameterBound(domain);
   const representable = lnMinEntry >= LN_MIN_NORMAL;
-  if (!representable) note += `; but entries may fall below 2^-1022 (ln of the smallest entry >= ${lnMinEntry.toFixed(1)}), where doubles cannot carry the argument: not vouched for`;
+  if (!representable)
+    note += `; but entries may fall below 2^-1022 (ln of the smallest entry >= ${lnMinEntry.toFixed(1)}), where doubles cannot carry the argument: not vouched for`;
   return {
     epsilon: eps,
     effectiveEpsilon,

@@ -18,7 +18,10 @@ export function probabilisticChoice(p: number, m1: Mechanism, m2: Mechanism): Me
   }
   for (let i = 0; i < a.rows; i++) {
     if (a.rowLabel(i) !== b.rowLabel(i)) {
-      throw new MechError('invalid-input', `probabilistic choice: secret ${i} is '${a.rowLabel(i)}' in the first mechanism but '${b.rowLabel(i)}' in the second`);
+      throw new MechError(
+        'invalid-input',
+        `probabilistic choice: secret ${i} is '${a.rowLabel(i)}' in the first mechanism but '${b.rowLabel(i)}' in the second`,
+      );
     }
   }
   const ma = a.cols;
@@ -32,7 +35,13 @@ export function probabilisticChoice(p: number, m1: Mechanism, m2: Mechanism): Me
   const eps = p === 1 ? m1.guaranteedEpsilon : p === 0 ? m2.guaranteedEpsilon : Math.max(m1.guaranteedEpsilon, m2.guaranteedEpsilon);
   return {
     kind: 'combined',
-    channel: new FunctionRowSource(a.rows, ma + b.cols, fill, (i) => a.rowLabel(i), (j) => (j < ma ? `1:${a.colLabel(j)}` : `2:${b.colLabel(j - ma)}`)),
+    channel: new FunctionRowSource(
+      a.rows,
+      ma + b.cols,
+      fill,
+      (i) => a.rowLabel(i),
+      (j) => (j < ma ? `1:${a.colLabel(j)}` : `2:${b.colLabel(j - ma)}`),
+    ),
     guaranteedEpsilon: eps,
     guarantee: `${eps}*d-private: choice of ${m1.kind} (p = ${p}) and ${m2.kind}; each output column keeps its mechanism's ratios`,
     facts: { kind: 'combinator', combinator: 'choice', p, first: m1.kind, second: m2.kind },

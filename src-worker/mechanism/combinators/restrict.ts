@@ -22,7 +22,13 @@ export function restrictSecrets(m: Mechanism, secrets: ArrayLike<number>): Mecha
   }
   return {
     kind: 'combined',
-    channel: new FunctionRowSource(idx.length, src.cols, (i, out) => void src.row(idx[i]!, out), (i) => src.rowLabel(idx[i]!), (j) => src.colLabel(j)),
+    channel: new FunctionRowSource(
+      idx.length,
+      src.cols,
+      (i, out) => void src.row(idx[i]!, out),
+      (i) => src.rowLabel(idx[i]!),
+      (j) => src.colLabel(j),
+    ),
     guaranteedEpsilon: m.guaranteedEpsilon,
     guarantee: `${m.guaranteedEpsilon}*d-private on the ${idx.length} kept secrets (induced metric): restriction of ${m.kind}`,
     facts: { kind: 'combinator', combinator: 'restrict', kept: idx.length, of: src.rows },

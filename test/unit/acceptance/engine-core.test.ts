@@ -164,7 +164,10 @@ describe('SPEC §7 reference values (no LP)', () => {
       expect(cap).toBeCloseTo((N * (1 - a) + 2 * a) / (1 + a), 14);
       // independent: sum of column maxima of the rows
       const c = rows(m.channel);
-      expect(cap).toBeCloseTo(c[0]!.reduce((s, _, y) => s + Math.max(...c.map((r) => r[y]!)), 0), 15);
+      expect(cap).toBeCloseTo(
+        c[0]!.reduce((s, _, y) => s + Math.max(...c.map((r) => r[y]!)), 0),
+        15,
+      );
       expect(channelMeasures(uniformPrior(N), m.channel).multiplicativeCapacity).toBeCloseTo(cap, 15);
     }
     const clique = [4 / 3, 3 / 2, 8 / 5, 5 / 3];
@@ -350,7 +353,11 @@ describe('cross-checks of issue 2', () => {
 describe('bad input raises one typed MechError that names what is wrong', () => {
   it('a non-metric CSV: the first violating triple by labels', () => {
     const csv = ',a,b,c\na,0,1,5\nb,1,0,1\nc,5,1,0\n';
-    mechError(() => parseCustomMetricCsv(csv, 'bad.csv'), 'not-a-metric', /bad\.csv: triangle inequality fails for \('a', 'b', 'c'\): d\('a','c'\) = 5 > .* = 2/);
+    mechError(
+      () => parseCustomMetricCsv(csv, 'bad.csv'),
+      'not-a-metric',
+      /bad\.csv: triangle inequality fails for \('a', 'b', 'c'\): d\('a','c'\) = 5 > .* = 2/,
+    );
     mechError(() => parseCustomMetricCsv(',a,b\na,0,1\nb,2,0\n', 'asym.csv'), 'not-a-metric', /not symmetric/);
     mechError(() => parseCustomMetricCsv(',a,b\na,0,NaN\nb,NaN,0\n', 'nan.csv'), 'not-a-metric', /is NaN/);
   });
@@ -379,9 +386,26 @@ describe('bad input raises one typed MechError that names what is wrong', () => 
     const rr = closedFormMechanism('rr', d, 1);
     mechError(() => posteriorVulnerability([0.5, NaN, 0.5], rr.channel), 'invalid-input', /prior: entry 1 is NaN, not a finite number/);
     mechError(() => utilityBound(d, 1, [NaN, 0.5, 0.5]), 'invalid-input', /entry 0 is NaN/);
-    const bad = new DenseChannel(Matrix.fromRows([[0.5, NaN], [0.5, 0.5]]), ['x', 'y'], ['p', 'q']);
+    const bad = new DenseChannel(
+      Matrix.fromRows([
+        [0.5, NaN],
+        [0.5, 0.5],
+      ]),
+      ['x', 'y'],
+      ['p', 'q'],
+    );
     mechError(() => validateChannel(bad), 'invalid-input', /channel: entry \(x, q\) is NaN, not a number/);
-    mechError(() => matrixLoss(Matrix.fromRows([[0, NaN], [1, 0]])), 'invalid-input', /loss matrix entry \(guess 0, secret 1\) is NaN, not a finite number/);
+    mechError(
+      () =>
+        matrixLoss(
+          Matrix.fromRows([
+            [0, NaN],
+            [1, 0],
+          ]),
+        ),
+      'invalid-input',
+      /loss matrix entry \(guess 0, secret 1\) is NaN, not a finite number/,
+    );
   });
 
   it('a prior not summing to 1 within 1e-9 (1 + 2e-9 refused, 1 + 5e-10 accepted)', () => {
@@ -400,11 +424,29 @@ describe('bad input raises one typed MechError that names what is wrong', () => 
     const d = parseDomainSpec('line:3');
     const tg = closedFormMechanism('tg', d, 1);
     mechError(() => posteriorVulnerability([1.1, -0.1, 0], tg.channel), 'invalid-input', /prior: entry 1 is negative \(-0\.1\)/);
-    const neg = new DenseChannel(Matrix.fromRows([[1.2, -0.2], [0.5, 0.5]]), ['x', 'y'], ['p', 'q']);
+    const neg = new DenseChannel(
+      Matrix.fromRows([
+        [1.2, -0.2],
+        [0.5, 0.5],
+      ]),
+      ['x', 'y'],
+      ['p', 'q'],
+    );
     mechError(() => validateChannel(neg, 'uploaded channel'), 'invalid-input', /uploaded channel: entry \(x, q\) is negative \(-0\.2\)/);
-    const offSum = new DenseChannel(Matrix.fromRows([[0.6, 0.5], [0.5, 0.5]]), ['x', 'y'], ['p', 'q']);
+    const offSum = new DenseChannel(
+      Matrix.fromRows([
+        [0.6, 0.5],
+        [0.5, 0.5],
+      ]),
+      ['x', 'y'],
+      ['p', 'q'],
+    );
     mechError(() => validateChannel(offSum), 'invalid-input', /channel: row x sums to 1\.1, not 1/);
-    const p = Matrix.fromRows([[1.5, -0.5], [1, 0], [0, 1]]);
+    const p = Matrix.fromRows([
+      [1.5, -0.5],
+      [1, 0],
+      [0, 1],
+    ]);
     mechError(() => postProcess(tg, p), 'invalid-input', /post-processing matrix: entry \(0, 1\) is negative \(-0\.5\)/);
   });
 

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MechError } from '../../../src-shared/errors';
-import {
-  databaseLeakageBound,
-  databaseLeakageBoundWithOutputs,
-  individualLeakageBound,
-} from '../../../src-worker/bound/database-leakage-bounds';
+import { databaseLeakageBound, databaseLeakageBoundWithOutputs, individualLeakageBound } from '../../../src-worker/bound/database-leakage-bounds';
 import { singleOrbitUtilityBound, singleOrbitUtilityBoundFor } from '../../../src-worker/bound/single-orbit-utility-bound';
 import { utilityBound } from '../../../src-worker/bound/optimality-bounds';
 import { ringDomain } from '../../../src-worker/metric/ring';

@@ -41,7 +41,10 @@ describe('Kronecker structure of Phi on V^u (SPEC §5)', () => {
       maxErr = Math.max(maxErr, Math.abs(k[i]! - dense[i]!), Math.abs(fromFactors[i]! - dense[i]!));
     }
     expect(maxErr).toBeLessThan(1e-13);
-    expect(pm.sum).toBeCloseTo(dense.reduce((a, b) => a + b, 0), 12);
+    expect(pm.sum).toBeCloseTo(
+      dense.reduce((a, b) => a + b, 0),
+      12,
+    );
     expect(pm.min).toBeCloseTo(Math.min(...dense), 14);
     // the same through the team's database domain (db:5,4 Hamming)
     const db = databaseDomain(5, 4);
@@ -59,13 +62,19 @@ describe('Kronecker structure of Phi on V^u (SPEC §5)', () => {
     for (let i = 0; i < 81; i++) expect(k[i]).toBeCloseTo(dense[i]!, 11);
     // Kronecker power multiply is the dense Phi times a vector
     const phi = phiMatrix(d, eps);
-    const y = kroneckerMatVec(Array.from({ length: 4 }, () => phiMatrix(lineDomain(3), eps)), p);
+    const y = kroneckerMatVec(
+      Array.from({ length: 4 }, () => phiMatrix(lineDomain(3), eps)),
+      p,
+    );
     for (let i = 0; i < 81; i++) {
       let s = 0;
       for (let j = 0; j < 81; j++) s += phi.get(i, j) * p[j]!;
       expect(y[i]).toBeCloseTo(s, 13);
     }
-    const back = kroneckerSolve(Array.from({ length: 4 }, () => phiMatrix(lineDomain(3), eps)), y);
+    const back = kroneckerSolve(
+      Array.from({ length: 4 }, () => phiMatrix(lineDomain(3), eps)),
+      y,
+    );
     for (let i = 0; i < 81; i++) expect(back[i]).toBeCloseTo(p[i]!, 12);
     // tight mechanism existence: z = Phi^{-1} 1 through the factor vs dense
     const t = tightExists(d, eps);

@@ -88,7 +88,9 @@ describe('regular priors and the optimality bounds (SPEC §5, §7)', () => {
         expect(Array.from(c)).toEqual(Array.from(cornerPrior(d, eps, y)));
         const reg = regularity(d, eps, c);
         expect(reg.status).toBe('regular');
-        const rowSum = phi(d, eps).row(y).reduce((a, b) => a + b, 0);
+        const rowSum = phi(d, eps)
+          .row(y)
+          .reduce((a, b) => a + b, 0);
         for (let x = 0; x < d.n; x++) expect(reg.mu![x]).toBeCloseTo(x === y ? 1 / rowSum : 0, 13);
       }
       for (let t = 0; t < 5; t++) {
@@ -101,7 +103,13 @@ describe('regular priors and the optimality bounds (SPEC §5, §7)', () => {
         expect(reg.status).toBe('regular');
         // mu = sum_y (w_y / s) e_y / rowsum_y: sum(mu) = sum_y w_y / (s rowsum_y)
         let expected = 0;
-        for (let y = 0; y < d.n; y++) expected += w[y]! / s / phi(d, eps).row(y).reduce((a, b) => a + b, 0);
+        for (let y = 0; y < d.n; y++)
+          expected +=
+            w[y]! /
+            s /
+            phi(d, eps)
+              .row(y)
+              .reduce((a, b) => a + b, 0);
         expect(utilityBound(d, eps, mix)).toBeCloseTo(expected, 12);
       }
     }

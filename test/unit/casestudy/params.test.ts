@@ -17,7 +17,20 @@ describe('case-study parameters', () => {
 
   it('defaults are filled and given values kept', () => {
     const g = studyParams('geo', { size: 12, skipCity: true });
-    expect(g).toMatchObject({ size: 12, from: 0.4, to: 1.3, step: 0.1, citySide: 20, cityEpsilons: [0.5, 1], lpCoarsen: 2, skipCity: true, exactLp: true, fullLp: true, fullExactLp: false, fullLpTimeLimit: 900 });
+    expect(g).toMatchObject({
+      size: 12,
+      from: 0.4,
+      to: 1.3,
+      step: 0.1,
+      citySide: 20,
+      cityEpsilons: [0.5, 1],
+      lpCoarsen: 2,
+      skipCity: true,
+      exactLp: true,
+      fullLp: true,
+      fullExactLp: false,
+      fullLpTimeLimit: 900,
+    });
     expect(g.population).toBeUndefined();
     expect(studyParams('voting', {}).epsilon).toBe(Math.LN2);
     expect(studyParams('capacities', { maxLine: 7 })).toEqual({ epsilon: Math.LN2, maxHamming: 5, maxLine: 7 });
@@ -31,11 +44,15 @@ describe('case-study parameters', () => {
     expect(message(parseStudyParams('geo', { cityEpsilons: [] }))).toBe("case-study parameter 'cityEpsilons' must be a non-empty list of numbers");
     expect(message(parseStudyParams('geo', { skipCity: 'yes' }))).toBe("case-study parameter 'skipCity' must be true or false");
     expect(message(parseStudyParams('smart-meter', {}))).toBe("case-study parameter 'trace' is missing (a list of readings in watts)");
-    expect(message(parseStudyParams('leakage-bounds', { values: [2, 'x' as unknown as number] }))).toBe("case-study parameter 'values' must be a non-empty list of universe sizes v >= 2");
+    expect(message(parseStudyParams('leakage-bounds', { values: [2, 'x' as unknown as number] }))).toBe(
+      "case-study parameter 'values' must be a non-empty list of universe sizes v >= 2",
+    );
   });
 
   it('an unknown name is refused first, with the known ones', () => {
-    expect(message(parseStudyParams('voting', { epsilonn: 1, epsilon: -1 }))).toBe("case study 'voting' has no parameter 'epsilonn' (known: epsilon, cityPrior, votePrior)");
+    expect(message(parseStudyParams('voting', { epsilonn: 1, epsilon: -1 }))).toBe(
+      "case study 'voting' has no parameter 'epsilonn' (known: epsilon, cityPrior, votePrior)",
+    );
   });
 
   it('through the study: an invalid-input MechError', () => {

@@ -16,7 +16,10 @@ import { databaseQueryMap } from '../../../src-worker/metric/query-sensitivity';
 function scaledLine(n: number, scale: number): Domain {
   const m = new Matrix(n, n);
   for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) m.data[i * n + j] = scale * Math.abs(i - j);
-  return customMetricDomain(m, Array.from({ length: n }, (_, i) => String(i)));
+  return customMetricDomain(
+    m,
+    Array.from({ length: n }, (_, i) => String(i)),
+  );
 }
 
 describe('mechanism on query answers composed with the query (SPEC §4)', () => {
@@ -72,7 +75,13 @@ describe('mechanism on query answers composed with the query (SPEC §4)', () => 
     };
     expect(err(() => checkComposedWithQuery(h, Y, inst.database, f, 0)).code).toBe('invalid-input');
     expect(err(() => checkComposedWithQuery(h, lineDomain(6), inst.database, f, 1)).message).toMatch(/7 rows but the answer domain line:6 has 6 points/);
-    const X = customMetricDomain(Matrix.fromRows([[0, 0], [0, 0]]), ['a', 'b']);
+    const X = customMetricDomain(
+      Matrix.fromRows([
+        [0, 0],
+        [0, 0],
+      ]),
+      ['a', 'b'],
+    );
     const inf = err(() => checkComposedWithQuery(truncatedGeometric(lineDomain(2), 1).channel, lineDomain(2), X, (x) => x, 1));
     expect(inf.code).toBe('not-applicable');
     expect(inf.message).toMatch(/infinite sensitivity/);

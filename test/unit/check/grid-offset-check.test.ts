@@ -25,14 +25,24 @@ function edited(src: RowSource, edit: (x: number, row: Float64Array) => void): R
     edit(x, r);
     rows.push(r);
   }
-  return new FunctionRowSource(src.rows, src.cols, (i, out) => out.set(rows[i]!), (i) => src.rowLabel(i));
+  return new FunctionRowSource(
+    src.rows,
+    src.cols,
+    (i, out) => out.set(rows[i]!),
+    (i) => src.rowLabel(i),
+  );
 }
 
 /** The channel with entry(x, y) in row x, column y, on domain d. */
 function entryChannel(d: Domain, entry: (x: number, y: number) => number): FunctionRowSource {
-  return new FunctionRowSource(d.n, d.n, (i, out) => {
-    for (let j = 0; j < d.n; j++) out[j] = entry(i, j);
-  }, (i) => d.label(i));
+  return new FunctionRowSource(
+    d.n,
+    d.n,
+    (i, out) => {
+      for (let j = 0; j < d.n; j++) out[j] = entry(i, j);
+    },
+    (i) => d.label(i),
+  );
 }
 
 function rel(a: number, b: number): number {
@@ -142,7 +152,12 @@ describe('grid offset check: never less strict than all pairs', () => {
         const s = r.reduce((p, v) => p + v, 0);
         return r.map((v) => v / s);
       });
-      const ch = new FunctionRowSource(d.n, d.n, (i, out) => out.set(rows[i]!), (i) => d.label(i));
+      const ch = new FunctionRowSource(
+        d.n,
+        d.n,
+        (i, out) => out.set(rows[i]!),
+        (i) => d.label(i),
+      );
       for (const eps of [0.2, 0.5, 2]) {
         const s = checkGridOffsetPrivacy(ch, d, eps);
         const a = checkPrivacy(ch, d, eps, { pairs: 'all' });
@@ -231,8 +246,15 @@ describe('jobs use the structured check for planar Laplace', () => {
 });
 
 describe('grid offset check: work estimate', () => {
-  it('equals the scan\'s pair count plus the n^2 entries read', () => {
-    for (const shape of [[1, 1], [1, 6], [2, 2], [3, 5], [7, 4], [30, 30]] as const) {
+  it("equals the scan's pair count plus the n^2 entries read", () => {
+    for (const shape of [
+      [1, 1],
+      [1, 6],
+      [2, 2],
+      [3, 5],
+      [7, 4],
+      [30, 30],
+    ] as const) {
       const d = parseDomainSpec(`grid:${shape[0]}x${shape[1]}`);
       const r = checkGridOffsetPrivacy(planarLaplace(d, 1).channel, d, 1);
       expect(gridOffsetCheckWork(shape[0], shape[1])).toBe(r.pairsChecked + d.n * d.n);
@@ -263,7 +285,12 @@ describe('check jobs of planar Laplace', () => {
     expect(() => admitRequest(r100.value)).not.toThrow();
     expect(() => admitRequest(r200.value)).toThrow(/privacy check of planar Laplace on grid:200x200 by its grid offsets/);
     // Without the structure the 100 x 100 check (5e11 comparisons) is refused.
-    const dense = parseJobRequest({ type: 'check', mechanism: { kind: 'exponential', domain: 'grid:100x100', epsilon: 1 }, domain: 'grid:100x100', epsilon: 1 });
+    const dense = parseJobRequest({
+      type: 'check',
+      mechanism: { kind: 'exponential', domain: 'grid:100x100', epsilon: 1 },
+      domain: 'grid:100x100',
+      epsilon: 1,
+    });
     if (!dense.ok) throw new Error('request should parse');
     expect(() => admitRequest(dense.value)).toThrow(/too-large|limit/);
   });

@@ -75,10 +75,7 @@ function reference(c: number[][], d: number[][], eps: number): RefVerdict {
 }
 
 /** Entries the issue names (zeros, subnormals, 1e-300, the smallest normal) and ordinary ones. */
-const entry = fc.oneof(
-  fc.constantFrom(0, 0, 5e-324, 1e-320, 1e-310, 2 ** -1022, 1e-300, 1e-200, 1e-20),
-  fc.double({ min: 1e-6, max: 1, noNaN: true }),
-);
+const entry = fc.oneof(fc.constantFrom(0, 0, 5e-324, 1e-320, 1e-310, 2 ** -1022, 1e-300, 1e-200, 1e-20), fc.double({ min: 1e-6, max: 1, noNaN: true }));
 
 const epsilon = fc.double({ min: Math.log(1e-6), max: Math.log(1e4), noNaN: true }).map(Math.exp);
 
@@ -97,7 +94,10 @@ const validMetric = fc
 
 function domainOf(d: number[][]): Domain {
   const n = d.length;
-  return customMetricDomain(new Matrix(n, n, Float64Array.from(d.flat())), Array.from({ length: n }, (_, i) => `p${i}`));
+  return customMetricDomain(
+    new Matrix(n, n, Float64Array.from(d.flat())),
+    Array.from({ length: n }, (_, i) => `p${i}`),
+  );
 }
 
 /** Rows normalised to sum 1, keeping exact zeros and tiny entries in place (a row without a large entry gets one in column 0). */
@@ -123,7 +123,13 @@ describe('privacy check against a brute-force reference (property-based, seeded)
     let borderline = 0;
     fc.assert(
       fc.property(
-        validMetric.chain((d) => fc.tuple(fc.constant(d), fc.integer({ min: 1, max: 5 }).chain((m) => channelFor(d.length, m)), epsilon)),
+        validMetric.chain((d) =>
+          fc.tuple(
+            fc.constant(d),
+            fc.integer({ min: 1, max: 5 }).chain((m) => channelFor(d.length, m)),
+            epsilon,
+          ),
+        ),
         ([d, c, eps]) => {
           const r = checkPrivacy(dense(c), domainOf(d), eps, { pairs: 'all' });
           const ref = reference(c, d, eps);
@@ -145,7 +151,7 @@ describe('privacy check against a brute-force reference (property-based, seeded)
     expect(borderline).toBeLessThan(100);
   });
 
-  it('near the boundary: C[x\'][y] = C[x][y] e^(-t eps d) passes exactly when t <= 1 (up to the stated tolerance), tiny entries included', () => {
+  it("near the boundary: C[x'][y] = C[x][y] e^(-t eps d) passes exactly when t <= 1 (up to the stated tolerance), tiny entries included", () => {
     fc.assert(
       fc.property(
         fc.constantFrom(0.3, 1e-20, 1e-300, 1e-310, 2 ** -1022),
@@ -201,17 +207,22 @@ describe('privacy check against a brute-force reference (property-based, seeded)
     let errors = 0;
     fc.assert(
       fc.property(
-        fc.integer({ min: 2, max: 5 }).chain((n) =>
-          fc.tuple(
-            fc.array(fc.oneof(fc.double({ min: -1, max: 10 }), fc.constantFrom(NaN, Infinity, -0, 0, 1e-300)), { minLength: n * n, maxLength: n * n }),
-            fc.array(fc.oneof(entry, fc.constantFrom(NaN, -1e-3, Infinity, -1e-13)), { minLength: n * 2, maxLength: n * 2 }),
-            epsilon,
+        fc
+          .integer({ min: 2, max: 5 })
+          .chain((n) =>
+            fc.tuple(
+              fc.array(fc.oneof(fc.double({ min: -1, max: 10 }), fc.constantFrom(NaN, Infinity, -0, 0, 1e-300)), { minLength: n * n, maxLength: n * n }),
+              fc.array(fc.oneof(entry, fc.constantFrom(NaN, -1e-3, Infinity, -1e-13)), { minLength: n * 2, maxLength: n * 2 }),
+              epsilon,
+            ),
           ),
-        ),
         ([dm, ch, eps]) => {
           const n = Math.round(Math.sqrt(dm.length));
           try {
-            const dom = customMetricDomain(new Matrix(n, n, Float64Array.from(dm)), Array.from({ length: n }, (_, i) => `p${i}`));
+            const dom = customMetricDomain(
+              new Matrix(n, n, Float64Array.from(dm)),
+              Array.from({ length: n }, (_, i) => `p${i}`),
+            );
             const c = new DenseChannel(new Matrix(n, 2, Float64Array.from(ch)));
             const r = checkPrivacy(c, dom, eps, { pairs: 'all' });
             // a verdict on data with a NaN/negative/infinite entry would be wrong: those must have thrown

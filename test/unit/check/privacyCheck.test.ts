@@ -28,7 +28,7 @@ function mechErr(fn: () => unknown): { code: string; message: string } {
 }
 
 describe('privacy check (SPEC §4)', () => {
-  it('computes the effective eps max ln(C[x][y]/C[x\'][y]) / d and names the worst pair', () => {
+  it("computes the effective eps max ln(C[x][y]/C[x'][y]) / d and names the worst pair", () => {
     // line of 3; the pair (0,1) has ratio 0.6/0.2 = 3 on output 0; (1,2) ratio 2
     const c = dense([
       [0.6, 0.2, 0.2],
@@ -121,10 +121,15 @@ describe('privacy check (SPEC §4)', () => {
 
   it('negative, NaN or infinite entries are an error, not a verdict', () => {
     for (const v of [NaN, -1e-3, Infinity]) {
-      const c = new FunctionRowSource(2, 3, (i, out) => {
-        out.set(i === 0 ? [0.5, 0.5, 0] : [0.5, 0.5, 0]);
-        out[2] = i === 1 ? v : 0;
-      }, String);
+      const c = new FunctionRowSource(
+        2,
+        3,
+        (i, out) => {
+          out.set(i === 0 ? [0.5, 0.5, 0] : [0.5, 0.5, 0]);
+          out[2] = i === 1 ? v : 0;
+        },
+        String,
+      );
       const e = mechErr(() => checkPrivacy(c, cliqueDomain(2), 1));
       expect(e.code).toBe('invalid-input');
       expect(e.message).toMatch(/not a probability/);
@@ -217,11 +222,16 @@ describe('privacy check (SPEC §4)', () => {
   it('works row by row: never asks for a row outside the domain and regenerates within a small cache', () => {
     let calls = 0;
     const n = 200;
-    const src = new FunctionRowSource(n, n, (i, out) => {
-      calls++;
-      out.fill(0, 0, n);
-      out[i] = 1; // identity: infinitely non-private
-    }, String);
+    const src = new FunctionRowSource(
+      n,
+      n,
+      (i, out) => {
+        calls++;
+        out.fill(0, 0, n);
+        out[i] = 1; // identity: infinitely non-private
+      },
+      String,
+    );
     const r = checkPrivacy(src, lineDomain(n), 1, { cacheEntries: 3 * n });
     expect(r.effectiveEpsilon).toBe(Infinity);
     expect(r.violatingPairs).toBe(2 * (n - 1));

@@ -63,7 +63,10 @@ function expectAgree(text: string, delimiters?: readonly string[]): void {
   const message = 'message' in theirs ? theirs.message : '';
   const sameLine = message.startsWith(`f.csv: malformed CSV at line ${mine.problem.line}`) || quotedCrlf(text) || mine.problem.code === 'quote-not-closed';
   expect(sameLine, `${what}: ${message} vs ${mine.problem.message}`).toBe(true);
-  expect(Object.values(CSV_PROBLEM_WORDS).some((w) => message.endsWith(w)), message).toBe(true);
+  expect(
+    Object.values(CSV_PROBLEM_WORDS).some((w) => message.endsWith(w)),
+    message,
+  ).toBe(true);
 }
 
 describe('one CSV dialect on both sides', () => {
@@ -93,11 +96,28 @@ describe('one CSV dialect on both sides', () => {
       'lat,lon\n48.85,2.35\n"48.86", 2.36\n',
     ];
     for (const t of cases) expectAgree(t);
-    expect(readCsv('a,"b\r\nc",d\r\ne')).toEqual({ ok: true, rows: [{ fields: ['a', 'b\r\nc', 'd'], line: 2 }, { fields: ['e'], line: 3 }] });
-    expect(readCsv('a,"b\nc",d\ne')).toEqual({ ok: true, rows: [{ fields: ['a', 'b\nc', 'd'], line: 2 }, { fields: ['e'], line: 3 }] });
+    expect(readCsv('a,"b\r\nc",d\r\ne')).toEqual({
+      ok: true,
+      rows: [
+        { fields: ['a', 'b\r\nc', 'd'], line: 2 },
+        { fields: ['e'], line: 3 },
+      ],
+    });
+    expect(readCsv('a,"b\nc",d\ne')).toEqual({
+      ok: true,
+      rows: [
+        { fields: ['a', 'b\nc', 'd'], line: 2 },
+        { fields: ['e'], line: 3 },
+      ],
+    });
     expect(readCsv('1,2\n"x"y')).toEqual({
       ok: false,
-      problem: { code: 'closing-quote', line: 2, field: 1, message: 'malformed CSV at line 2, field 1: a quoted field is followed by other characters before the delimiter' },
+      problem: {
+        code: 'closing-quote',
+        line: 2,
+        field: 1,
+        message: 'malformed CSV at line 2, field 1: a quoted field is followed by other characters before the delimiter',
+      },
     });
   });
 
@@ -128,6 +148,12 @@ describe('one CSV dialect on both sides', () => {
   });
 
   it('stops after maxRows records', () => {
-    expect(readCsv('h\n1\n2\n3\n', { maxRows: 2 })).toEqual({ ok: true, rows: [{ fields: ['h'], line: 1 }, { fields: ['1'], line: 2 }] });
+    expect(readCsv('h\n1\n2\n3\n', { maxRows: 2 })).toEqual({
+      ok: true,
+      rows: [
+        { fields: ['h'], line: 1 },
+        { fields: ['1'], line: 2 },
+      ],
+    });
   });
 });

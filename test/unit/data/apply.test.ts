@@ -208,9 +208,16 @@ describe('release: secrets CSV in, released CSV out (streaming)', () => {
     const mech = planarLaplace(d, 1);
     const input = 'x,y\n0.2,0.2\n2.6,1.8\n1.5,1.5\n0.3,0.4\n2.6,1.8\n';
     let out = '';
-    const res = await releaseCsv(readCsvStream(chunks(input), 'in.csv'), mech.channel, d, (t) => {
-      out += t;
-    }, 'in.csv', { seed: 5, points: { binning: cellBinning(grid.xMin, grid.yMax, grid.rows, grid.cols, grid.cellKm) } });
+    const res = await releaseCsv(
+      readCsvStream(chunks(input), 'in.csv'),
+      mech.channel,
+      d,
+      (t) => {
+        out += t;
+      },
+      'in.csv',
+      { seed: 5, points: { binning: cellBinning(grid.xMin, grid.yMax, grid.rows, grid.cols, grid.cellKm) } },
+    );
     expect(res.rows).toBe(5);
     expect(res.forRelease).toBe(false);
     const lines = out.trim().split('\n');
@@ -226,9 +233,16 @@ describe('release: secrets CSV in, released CSV out (streaming)', () => {
     }
     // reproducible with the same seed
     let again = '';
-    await releaseCsv(readCsvStream(chunks(input, 3), 'in.csv'), mech.channel, d, (t) => {
-      again += t;
-    }, 'in.csv', { seed: 5, points: { binning: cellBinning(grid.xMin, grid.yMax, grid.rows, grid.cols, grid.cellKm) } });
+    await releaseCsv(
+      readCsvStream(chunks(input, 3), 'in.csv'),
+      mech.channel,
+      d,
+      (t) => {
+        again += t;
+      },
+      'in.csv',
+      { seed: 5, points: { binning: cellBinning(grid.xMin, grid.yMax, grid.rows, grid.cols, grid.cellKm) } },
+    );
     expect(again).toBe(out);
   });
 
@@ -236,13 +250,27 @@ describe('release: secrets CSV in, released CSV out (streaming)', () => {
     const d = lineDomain(10);
     const tg = truncatedGeometric(d, 1);
     let out = '';
-    const ok = await releaseCsv(readCsvStream(chunks('secret\n1\n2\n9\n'), 's.csv'), tg.channel, d, (t) => {
-      out += t;
-    }, 's.csv');
+    const ok = await releaseCsv(
+      readCsvStream(chunks('secret\n1\n2\n9\n'), 's.csv'),
+      tg.channel,
+      d,
+      (t) => {
+        out += t;
+      },
+      's.csv',
+    );
     expect(ok.forRelease).toBe(true);
     expect(out.split('\n')[0]).toBe('released');
-    expect(out.trim().split('\n').slice(1).every((l) => /^\d$/.test(l))).toBe(true);
-    await expect(releaseCsv(readCsvStream(chunks('secret\n1\n# comment\n10\n'), 's.csv'), tg.channel, d, () => {}, 's.csv', { seed: 1 })).rejects.toThrow(/s\.csv, line 4: the secret is not a point/);
+    expect(
+      out
+        .trim()
+        .split('\n')
+        .slice(1)
+        .every((l) => /^\d$/.test(l)),
+    ).toBe(true);
+    await expect(releaseCsv(readCsvStream(chunks('secret\n1\n# comment\n10\n'), 's.csv'), tg.channel, d, () => {}, 's.csv', { seed: 1 })).rejects.toThrow(
+      /s\.csv, line 4: the secret is not a point/,
+    );
     await expect(releaseCsv(readCsvStream(chunks(''), 's.csv'), tg.channel, d, () => {}, 's.csv')).rejects.toThrow(/empty/);
     await expect(releaseCsv(readCsvStream(chunks('secret\n"1\n'), 's.csv'), tg.channel, d, () => {}, 's.csv')).rejects.toThrow(/malformed CSV/);
   });
@@ -260,10 +288,17 @@ describe('release: secrets CSV in, released CSV out (streaming)', () => {
     }
     let lines = 0;
     let writes = 0;
-    const res = await releaseCsv(readCsvStream(lazy(), 'big.csv'), mech.channel, d, (t) => {
-      writes++;
-      for (let i = 0; i < t.length; i++) if (t.charCodeAt(i) === 10) lines++;
-    }, 'big.csv', { seed: 3 });
+    const res = await releaseCsv(
+      readCsvStream(lazy(), 'big.csv'),
+      mech.channel,
+      d,
+      (t) => {
+        writes++;
+        for (let i = 0; i < t.length; i++) if (t.charCodeAt(i) === 10) lines++;
+      },
+      'big.csv',
+      { seed: 3 },
+    );
     expect(res.rows).toBe(100_000);
     expect(lines).toBe(100_002); // warning + header + rows
     expect(writes).toBeGreaterThan(20);

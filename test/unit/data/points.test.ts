@@ -177,7 +177,10 @@ describe('points CSV onto a grid', () => {
     }
     const brute = bruteCounts(xs, ys, g.xMin, g.yMax, g.rows, g.cols, 1);
     // the grid is anchored at the box's west/north edges; the box is 0.09 deg (10 km) by 0.13 deg (9.5 km)
-    expect([g.rows, g.cols]).toEqual([Math.ceil((0.09 * Math.PI * EARTH_RADIUS_KM) / 180), Math.ceil(((0.13 * Math.PI * EARTH_RADIUS_KM) / 180) * Math.cos((48.855 * Math.PI) / 180))]);
+    expect([g.rows, g.cols]).toEqual([
+      Math.ceil((0.09 * Math.PI * EARTH_RADIUS_KM) / 180),
+      Math.ceil(((0.13 * Math.PI * EARTH_RADIUS_KM) / 180) * Math.cos((48.855 * Math.PI) / 180)),
+    ]);
     expect(Array.from(g.counts)).toEqual(brute.counts);
     expect(g.outside).toBe(brute.outside);
   });
@@ -204,7 +207,9 @@ describe('points CSV onto a grid', () => {
     expect(err('').message).toMatch(/empty/);
     expect(err('x,y\n"1,2\n').message).toMatch(/malformed CSV/);
     expect(() => pointsToGrid(parsePointsCsv('x,y\n0,0\n1000,1000\n'), { cellKm: 0.1 })).toThrow(/more than 4000000 cells/);
-    expect(() => pointsToGrid(parsePointsCsv('x,y\n5,5\n'), { cellKm: 1, box: { units: 'km', xMin: 0, xMax: 1, yMin: 0, yMax: 1 } })).toThrow(/none of the 1 points lies inside/);
+    expect(() => pointsToGrid(parsePointsCsv('x,y\n5,5\n'), { cellKm: 1, box: { units: 'km', xMin: 0, xMax: 1, yMin: 0, yMax: 1 } })).toThrow(
+      /none of the 1 points lies inside/,
+    );
     expect(() => pointsToGrid(parsePointsCsv('x,y\n5,5\n'), { cellKm: -1 })).toThrow(/cell size/);
     expect(() => pointsToGrid(parsePointsCsv('x,y\n5,5\n'), { cellKm: 1, smoothing: Number.NaN })).toThrow(/smoothing/);
     expect(() => pointsToGrid(parsePointsCsv('x,y\n5,5\n'), { cellKm: 1, box: { units: 'degrees', south: 0, north: 1, west: 0, east: 1 } })).toThrow(/in km/);

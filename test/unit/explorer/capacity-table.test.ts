@@ -6,7 +6,10 @@ import { lineDomain } from '../../../src-worker/metric/line';
 
 describe('capacity table (SPEC §6, §7)', () => {
   it('line, eps = ln 2, N = 2..5: vertices, kernels and capacities of SPEC §7', () => {
-    const rows = capacityTableRows([2, 3, 4, 5].map((N) => lineDomain(N)), Math.LN2);
+    const rows = capacityTableRows(
+      [2, 3, 4, 5].map((N) => lineDomain(N)),
+      Math.LN2,
+    );
     expect(rows.map((r) => r.vertices)).toEqual([2, 4, 8, 16]);
     expect(rows.map((r) => r.kernels)).toEqual([1, 2, 11, 187]);
     [4 / 3, 5 / 3, 2, 7 / 3].forEach((m, i) => expect(rows[i]!.multiplicative).toBeCloseTo(m, 12));

@@ -38,7 +38,10 @@ describe('explorer components (server-side render)', () => {
   });
 
   it('CapacityTable lists one row per domain with SPEC §7 numbers and an export button', () => {
-    const rows = capacityTableRows([2, 3, 4].map((n) => lineDomain(n)), Math.LN2);
+    const rows = capacityTableRows(
+      [2, 3, 4].map((n) => lineDomain(n)),
+      Math.LN2,
+    );
     const html = render(CapacityTable(), { props: { rows, eps: Math.LN2, onexport: () => {} } }).body;
     expect((html.match(/<tr title/g) ?? []).length).toBe(3);
     expect(html).toContain('line:4');

@@ -211,7 +211,10 @@ describe('kernel mechanisms (SPEC §6)', () => {
         const ch = kernelChannel(pv, km, dom);
         validateChannel(ch, 'kernel mechanism');
         const C = Array.from({ length: n }, (_, x) => Array.from(ch.matrix.row(x)));
-        worstEps = Math.max(worstEps, effectiveEpsilon(C, (a, b) => dom.distance(a, b)));
+        worstEps = Math.max(
+          worstEps,
+          effectiveEpsilon(C, (a, b) => dom.distance(a, b)),
+        );
         // Posterior of column k under the uniform prior: C[x][k] / sum_x C[x][k] = v_k.
         for (let k = 0; k < km.vertices.length; k++) {
           const col = C.map((row) => row[k]!);

@@ -76,7 +76,15 @@ describe('private-posterior vertices (SPEC §6)', () => {
     ['random graph metric n=4 #3', matrixDomain(randomGraphMetric(4, 3)), 0.5],
     ['random euclidean n=5 #4', matrixDomain(randomEuclideanMetric(5, 4)), 1],
     ['random euclidean n=4 #5', matrixDomain(randomEuclideanMetric(4, 5)), 2.5],
-    ['disconnected graph (infinite distances)', matrixDomain([[0, 1, Infinity], [1, 0, Infinity], [Infinity, Infinity, 0]]), LN2],
+    [
+      'disconnected graph (infinite distances)',
+      matrixDomain([
+        [0, 1, Infinity],
+        [1, 0, Infinity],
+        [Infinity, Infinity, 0],
+      ]),
+      LN2,
+    ],
   ];
   for (const [name, dom, eps] of cases) {
     it(`double description agrees with brute force: ${name}`, () => {
@@ -111,8 +119,26 @@ describe('private-posterior vertices (SPEC §6)', () => {
     expect(base(lineDomain(4), Math.log(1.5))).toBe('exact/rational');
     expect(base(gridDomain(2, 2, 1, 'manhattan'), LN2)).toBe('exact/rational');
     expect(base(lineDomain(4), 0.7)).toBe('exact/rounded');
-    expect(base(matrixDomain([[0, 2, 5], [2, 0, 3], [5, 3, 0]]), 0.7)).toBe('exact/rounded'); // unit 1
-    expect(base(matrixDomain([[0, 0.5, 1.25], [0.5, 0, 0.75], [1.25, 0.75, 0]]), 0.7)).toBe('exact/rounded'); // unit 1/4
+    expect(
+      base(
+        matrixDomain([
+          [0, 2, 5],
+          [2, 0, 3],
+          [5, 3, 0],
+        ]),
+        0.7,
+      ),
+    ).toBe('exact/rounded'); // unit 1
+    expect(
+      base(
+        matrixDomain([
+          [0, 0.5, 1.25],
+          [0.5, 0, 0.75],
+          [1.25, 0.75, 0],
+        ]),
+        0.7,
+      ),
+    ).toBe('exact/rounded'); // unit 1/4
     expect(base(gridDomain(2, 2), LN2)).toBe('float/null'); // sqrt 2 distances
     expect(privatePosteriorVertices(lineDomain(4), 0.7).count).toBe(8);
     expect(() => privatePosteriorVertices(gridDomain(2, 2), LN2, { arithmetic: 'exact-rounded' })).toThrow(/common unit/);
@@ -131,7 +157,16 @@ describe('private-posterior vertices (SPEC §6)', () => {
   });
 
   it('a disconnected metric gives the corners of the simplex for the isolated point', () => {
-    const v = rowsOf(privatePosteriorVertices(matrixDomain([[0, 1, Infinity], [1, 0, Infinity], [Infinity, Infinity, 0]]), LN2));
+    const v = rowsOf(
+      privatePosteriorVertices(
+        matrixDomain([
+          [0, 1, Infinity],
+          [1, 0, Infinity],
+          [Infinity, Infinity, 0],
+        ]),
+        LN2,
+      ),
+    );
     // delta_0 <= 2 delta_1, delta_1 <= 2 delta_0, delta_2 free: {e_2, (2,1,0)/3, (1,2,0)/3}
     expectSameVertexSets(v, [
       [0, 0, 1],
@@ -176,7 +211,15 @@ describe('private-posterior vertices (SPEC §6)', () => {
     e = err(() => privatePosteriorVertices(cliqueDomain(8), LN2, { maxRays: 50 }));
     expect(e.code).toBe('too-large');
     expect(e.message).toMatch(/more than 50 extreme rays/);
-    e = err(() => privatePosteriorVertices(matrixDomain([[0, -1], [-1, 0]]), LN2));
+    e = err(() =>
+      privatePosteriorVertices(
+        matrixDomain([
+          [0, -1],
+          [-1, 0],
+        ]),
+        LN2,
+      ),
+    );
     expect(e.code).toBe('invalid-input');
     expect(e.message).toMatch(/not a distance/);
   });

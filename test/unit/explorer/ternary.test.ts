@@ -70,7 +70,14 @@ describe('ternary geometry (SPEC §6 simplex view)', () => {
     expect(v.regularRegion.length).toBe(3);
     expect(v.regularArea).toBeCloseTo(9 / 98, 12);
     // Corner priors are private posteriors: the regular region lies inside the private one.
-    for (const c of v.cornerPriors) expect(insideConvexPolygon(c.xy, v.privateRegion.map((p) => p.xy), 1e-12)).toBe(true);
+    for (const c of v.cornerPriors)
+      expect(
+        insideConvexPolygon(
+          c.xy,
+          v.privateRegion.map((p) => p.xy),
+          1e-12,
+        ),
+      ).toBe(true);
     // Uniform prior: regular iff mu Phi = u has mu >= 0 (SPEC §5). By symmetry
     // mu = (a, b, a) with 5a/4 + b/2 = 1/3 and a + b = 1/3: mu = (2/9, 1/9, 2/9).
     const phi = [
@@ -115,14 +122,23 @@ describe('ternary geometry (SPEC §6 simplex view)', () => {
     expect(skew[2]!.outer).toBeCloseTo(1 / (e + 2), 14);
     expect(skew[2]!.bary).toEqual([0.5, 0.5, 0]);
     // A zero column is skipped.
-    expect(posteriorsUnderPrior([[1, 0], [1, 0], [1, 0]], [1 / 3, 1 / 3, 1 / 3]).length).toBe(1);
+    expect(
+      posteriorsUnderPrior(
+        [
+          [1, 0],
+          [1, 0],
+          [1, 0],
+        ],
+        [1 / 3, 1 / 3, 1 / 3],
+      ).length,
+    ).toBe(1);
   });
 
   it('a given channel is shown instead of the kernels; svg paths are closed', () => {
     const m = new Matrix(3, 2, Float64Array.from([2 / 3, 1 / 3, 1 / 2, 1 / 2, 1 / 3, 2 / 3]));
     const v = ternaryViewForDomain(lineDomain(3), Math.LN2, { channel: new DenseChannel(m), channelName: 'test' });
     expect(v.mechanisms.length).toBe(1);
-    expect(v.mechanisms[0]!.posteriors[0]!.bary[0]).toBeCloseTo((2 / 3) / 1.5, 14);
+    expect(v.mechanisms[0]!.posteriors[0]!.bary[0]).toBeCloseTo(2 / 3 / 1.5, 14);
     const path = svgPath(v.regularRegion, 100, 10);
     expect(path.startsWith('M')).toBe(true);
     expect(path.endsWith('Z')).toBe(true);
@@ -173,9 +189,7 @@ function hexArea(): number {
   for (let i = 0; i < 6; i++) {
     const p = vs[i]!;
     const q = vs[(i + 1) % 6]!;
-    a += Math.abs(
-      c[0]! * (p[1]! * q[2]! - p[2]! * q[1]!) - c[1]! * (p[0]! * q[2]! - p[2]! * q[0]!) + c[2]! * (p[0]! * q[1]! - p[1]! * q[0]!),
-    );
+    a += Math.abs(c[0]! * (p[1]! * q[2]! - p[2]! * q[1]!) - c[1]! * (p[0]! * q[2]! - p[2]! * q[0]!) + c[2]! * (p[0]! * q[1]! - p[1]! * q[0]!));
   }
   return a;
 }

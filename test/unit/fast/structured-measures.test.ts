@@ -152,7 +152,15 @@ describe('summary measures of the tight mechanism from z and the metric', () => 
   }
 
   it('eccentricities by structure equal the O(n^2) scan', () => {
-    for (const d of [gridDomain(7, 9, 1, 'euclidean'), gridDomain(6, 5, 2, 'chebyshev'), lineDomain(9), ringDomain(10), ringDomain(11), productDomain(lineDomain(3), 3), cliqueDomain(5)]) {
+    for (const d of [
+      gridDomain(7, 9, 1, 'euclidean'),
+      gridDomain(6, 5, 2, 'chebyshev'),
+      lineDomain(9),
+      ringDomain(10),
+      ringDomain(11),
+      productDomain(lineDomain(3), 3),
+      cliqueDomain(5),
+    ]) {
       const fast = eccentricities(d);
       expect(fast.method).not.toBe('scan');
       const bare: Domain = { ...d, structure: {} };

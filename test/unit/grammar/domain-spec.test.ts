@@ -34,7 +34,24 @@ const parsed = (text: string) => {
 describe('the domain grammar', () => {
   it('lists each kind once, and every example parses to its kind and writes back canonically', () => {
     expect(new Set(DOMAIN_FORMS.map((f) => f.kind)).size).toBe(DOMAIN_FORMS.length);
-    expect(DOMAIN_FORMS.map((f) => f.kind).sort()).toEqual(['argmax', 'avg', 'clique', 'count', 'csv', 'db', 'graph', 'grid', 'hamming', 'kcount', 'line', 'max', 'min', 'percentile', 'ring', 'sum']);
+    expect(DOMAIN_FORMS.map((f) => f.kind).sort()).toEqual([
+      'argmax',
+      'avg',
+      'clique',
+      'count',
+      'csv',
+      'db',
+      'graph',
+      'grid',
+      'hamming',
+      'kcount',
+      'line',
+      'max',
+      'min',
+      'percentile',
+      'ring',
+      'sum',
+    ]);
     for (const f of DOMAIN_FORMS) {
       const spec = parsed(f.example);
       expect(spec.kind, f.example).toBe(f.kind);
@@ -72,8 +89,31 @@ describe('the domain grammar', () => {
   });
 
   it('the engine and the editors refuse the same texts with the same message', () => {
-    const bad = ['', '  ', 'torus:4', 'line', 'line:-3', 'line:1e3', 'line:0x10', 'ring:4,5', 'grid:4', 'grid:4x4:step=0', 'grid:4x4:step=-1', 'grid:4x4:metric=taxi', 'grid:4x4:step=1:step=2',
-      'db:3', 'db:3,2:absent:absent', 'db:3,2:metric=max:metric=hamming', 'percentile:5,4,0', 'percentile:5,4,101', 'percentile:5,4,1e1', 'sum:3', 'count:3:absent', 'graph:', 'csv:  '];
+    const bad = [
+      '',
+      '  ',
+      'torus:4',
+      'line',
+      'line:-3',
+      'line:1e3',
+      'line:0x10',
+      'ring:4,5',
+      'grid:4',
+      'grid:4x4:step=0',
+      'grid:4x4:step=-1',
+      'grid:4x4:metric=taxi',
+      'grid:4x4:step=1:step=2',
+      'db:3',
+      'db:3,2:absent:absent',
+      'db:3,2:metric=max:metric=hamming',
+      'percentile:5,4,0',
+      'percentile:5,4,101',
+      'percentile:5,4,1e1',
+      'sum:3',
+      'count:3:absent',
+      'graph:',
+      'csv:  ',
+    ];
     for (const text of bad) {
       const r = parseDomainSpecText(text);
       expect(r.ok, text).toBe(false);
@@ -98,7 +138,9 @@ describe('the domain grammar', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const cliSection = readme.slice(readme.indexOf('<!-- CLI:BEGIN -->'), readme.indexOf('<!-- CLI:END -->'));
     const docs = readFileSync(join(ROOT, 'docs/cli-and-formats.md'), 'utf8').replace(/\n/g, ' ');
-    const helpForms = USAGE.slice(USAGE.indexOf('Domains:'), USAGE.indexOf('Kinds:')).split(/\s+/).filter((w) => w !== '' && w !== 'Domains:');
+    const helpForms = USAGE.slice(USAGE.indexOf('Domains:'), USAGE.indexOf('Kinds:'))
+      .split(/\s+/)
+      .filter((w) => w !== '' && w !== 'Domains:');
     expect(helpForms).toEqual(DOMAIN_FORMS.map((f) => f.form));
     for (const f of DOMAIN_FORMS) {
       expect(cliSection, `README lacks ${f.form}`).toContain(`\`${f.form}\``);

@@ -34,8 +34,14 @@ describe('the prior grammar', () => {
   it('the CLI, the worker and the app agree on every file-free text', () => {
     for (const t of ['uniform', '0.2,0.3,0.5', ' 0.5 , 0.5 ', 'product:0.3,0.7', '0.5,,0.5', '0.5,x', '1e999,0', '0.5,-0.5', 'product:', 'gaussian', '', '1']) {
       const cli = outcome(() => parsePriorArg(t));
-      expect(outcome(() => parsePriorText(t)), t).toEqual(cli);
-      expect(outcome(() => priorToInput(t)), t).toEqual(cli);
+      expect(
+        outcome(() => parsePriorText(t)),
+        t,
+      ).toEqual(cli);
+      expect(
+        outcome(() => priorToInput(t)),
+        t,
+      ).toEqual(cli);
     }
   });
 });

@@ -77,7 +77,16 @@ describe("the engine's public API", () => {
       .map(([k]) => k);
     expect(undefinedNames).toEqual([]);
     // a few that the jobs, the CLI and the docs rely on
-    for (const name of ['runJobRequest', 'parseDomainSpec', 'checkPrivacy', 'optimalMechanism', 'closedFormMechanism', 'hyperDistribution', 'checkComposedWithQuery', 'factsOf'] as const) {
+    for (const name of [
+      'runJobRequest',
+      'parseDomainSpec',
+      'checkPrivacy',
+      'optimalMechanism',
+      'closedFormMechanism',
+      'hyperDistribution',
+      'checkComposedWithQuery',
+      'factsOf',
+    ] as const) {
       expect(typeof engine[name]).toBe('function');
     }
     expect(typeof engine.jobEngine.buildMechanism).toBe('function');

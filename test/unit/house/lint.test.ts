@@ -40,7 +40,11 @@ const VIOLATIONS: [string, string, RegExp][] = [
 
 describe('lint: the layering rules (eslint.config.js)', () => {
   it.each(VIOLATIONS)('%s importing %s fails', async (path, spec, message) => {
-    for (const form of [`import { x } from '${spec}';\nexport const y = x;\n`, `import type { X } from '${spec}';\nexport type Y = X;\n`, `export { x } from '${spec}';\n`]) {
+    for (const form of [
+      `import { x } from '${spec}';\nexport const y = x;\n`,
+      `import type { X } from '${spec}';\nexport type Y = X;\n`,
+      `export { x } from '${spec}';\n`,
+    ]) {
       const errors = await layeringErrors(path, form);
       expect(errors, form).toHaveLength(1);
       expect(errors[0], form).toMatch(message);

@@ -22,7 +22,15 @@ afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-const eye = () => new DenseChannel(Matrix.fromRows([[1, 0], [0, 1]]), ['a', 'b'], ['a', 'b']);
+const eye = () =>
+  new DenseChannel(
+    Matrix.fromRows([
+      [1, 0],
+      [0, 1],
+    ]),
+    ['a', 'b'],
+    ['a', 'b'],
+  );
 
 async function writeError(path: string): Promise<MechError> {
   try {

@@ -61,13 +61,24 @@ const ok = async (raw: unknown): Promise<Record<string, unknown>> => (await runJ
 const mech = (domain: string, kind: string, extra: Record<string, unknown> = {}) => ({ type: 'mechanism', domain, epsilon: 1, kind, ...extra });
 /** A mechanism named by its construction (inside measure/check requests). */
 const spec = (domain: string, kind: string) => ({ domain, epsilon: 1, kind });
-const eye6 = { rows: 6, cols: 6, data: Array.from({ length: 36 }, (_, k) => (k % 7 === 0 ? 1 : 0)), rowLabels: ['a', 'b', 'c', 'd', 'e', 'f'], colLabels: ['a', 'b', 'c', 'd', 'e', 'f'] };
+const eye6 = {
+  rows: 6,
+  cols: 6,
+  data: Array.from({ length: 36 }, (_, k) => (k % 7 === 0 ? 1 : 0)),
+  rowLabels: ['a', 'b', 'c', 'd', 'e', 'f'],
+  colLabels: ['a', 'b', 'c', 'd', 'e', 'f'],
+};
 
 describe('admission: hostile job requests end in one typed error, fast', () => {
   const cases: [string, () => unknown, string, RegExp][] = [
     ['line:1e9 laplace', () => mech('line:1000000000', 'laplace'), 'too-large', /line:1000000000 has too many points: 1\.00e\+9, over the limit of 6\.71e\+7/],
     ['line:1e9 capacity', () => ({ type: 'capacity', domain: 'line:1000000000', epsilon: 1 }), 'too-large', /too many points/],
-    ['6-row channel on line:1e9', () => ({ type: 'check', channel: eye6, domain: 'line:1000000000', epsilon: 1 }), 'invalid-input', /the channel has 6 secret rows but the domain line:1000000000 has 1\.00e\+9 points/],
+    [
+      '6-row channel on line:1e9',
+      () => ({ type: 'check', channel: eye6, domain: 'line:1000000000', epsilon: 1 }),
+      'invalid-input',
+      /the channel has 6 secret rows but the domain line:1000000000 has 1\.00e\+9 points/,
+    ],
     ['6-row channel measured on line:1e9', () => ({ type: 'measure', channel: eye6, domain: 'line:1000000000' }), 'invalid-input', /6 secret rows/],
     ['line:1e20', () => mech('line:99999999999999999999', 'tg'), 'too-large', /1\.00e\+20/],
     ['grid:1e5x1e5', () => mech('grid:100000x100000', 'tg'), 'too-large', /grid:100000x100000 has too many points: 1\.00e\+10/],
@@ -75,19 +86,54 @@ describe('admission: hostile job requests end in one typed error, fast', () => {
     ['avg:1000,1000 tight', () => mech('avg:1000,1000', 'tight'), 'too-large', /dense n\^3 solve: 1\.00e\+18, over the limit of 4\.00e\+9/],
     ['db:24,2 exponential', () => mech('db:24,2', 'exponential'), 'too-large', /entry by entry .* 2\.81e\+14, over the limit of 1\.00e\+9/],
     ['clique:3000 optimal', () => mech('clique:3000', 'optimal'), 'too-large', /4498500 pairs x 3000 outputs\): 1\.35e\+10/],
-    ['clique:3000 rr checked', () => ({ type: 'check', mechanism: spec('clique:3000', 'rr'), domain: 'clique:3000', epsilon: 1 }), 'too-large', /privacy check on clique:3000/],
-    ['line:11000 optimal', () => mech('line:11000', 'optimal'), 'too-large', /optimal-mechanism LP \(auto model\) on line:11000: the decomposition master would need about \d+ MiB/],
+    [
+      'clique:3000 rr checked',
+      () => ({ type: 'check', mechanism: spec('clique:3000', 'rr'), domain: 'clique:3000', epsilon: 1 }),
+      'too-large',
+      /privacy check on clique:3000/,
+    ],
+    [
+      'line:11000 optimal',
+      () => mech('line:11000', 'optimal'),
+      'too-large',
+      /optimal-mechanism LP \(auto model\) on line:11000: the decomposition master would need about \d+ MiB/,
+    ],
     ['line:200000 rr', () => mech('line:200000', 'rr'), 'too-large', /4\.00e\+10, over the limit of 1\.00e\+9/],
-    ['planar Laplace on grid:1000x1000', () => mech('grid:1000x1000', 'planar-laplace'), 'too-large', /1\.00e\+12, over the limit of 1\.00e\+9; .*a grid of at most 177 x 177/],
-    ['capacity grid:20x20', () => ({ type: 'capacity', domain: 'grid:20x20', epsilon: 1 }), 'too-large', /MiB of solver memory even after the best symmetry reduction/],
+    [
+      'planar Laplace on grid:1000x1000',
+      () => mech('grid:1000x1000', 'planar-laplace'),
+      'too-large',
+      /1\.00e\+12, over the limit of 1\.00e\+9; .*a grid of at most 177 x 177/,
+    ],
+    [
+      'capacity grid:20x20',
+      () => ({ type: 'capacity', domain: 'grid:20x20', epsilon: 1 }),
+      'too-large',
+      /MiB of solver memory even after the best symmetry reduction/,
+    ],
     ['capacity grid:40x40', () => ({ type: 'capacity', domain: 'grid:40x40', epsilon: 1 }), 'too-large', /privacy row per constrained pair/],
     ['threshold on line:10^6', () => ({ type: 'threshold', domain: 'line:1000000' }), 'too-large', /threshold search \(up to 1000 eps values\)/],
     ['sweep of rr on line:20000', () => ({ type: 'sweep', domain: 'line:20000', kinds: ['rr'], from: 0.5, to: 2, steps: 10 }), 'too-large', /entry by entry/],
     ['regular on avg:1000,1000', () => ({ type: 'regular', domain: 'avg:1000,1000', epsilon: 1, prior: 'uniform' }), 'too-large', /dense n\^3/],
-    ['regular on line:3000 (dense LU)', () => ({ type: 'regular', domain: 'line:3000', epsilon: 1, prior: 'uniform' }), 'too-large', /mu Phi = pi by a dense n\^3 LU \(closed forms exist only on cliques.*\): 2\.70e\+10/],
+    [
+      'regular on line:3000 (dense LU)',
+      () => ({ type: 'regular', domain: 'line:3000', epsilon: 1, prior: 'uniform' }),
+      'too-large',
+      /mu Phi = pi by a dense n\^3 LU \(closed forms exist only on cliques.*\): 2\.70e\+10/,
+    ],
     ['vertices on line:1e9', () => ({ type: 'vertices', domain: 'line:1000000000', epsilon: 1 }), 'too-large', /limited to n <= 10/],
-    ['loss 1e308', () => mech('line:3', 'optimal', { loss: { kind: 'matrix', rows: 3, cols: 3, data: [0, 1e308, 1e308, 1e308, 0, 1e308, 1e308, 1e308, 0] } }), 'invalid-input', /\|loss\| <= 1e\+150/],
-    ['csv 3000 points', () => mech(`csv:${join(dir, 'm3000.csv')}`, 'rr'), 'too-large', /has 3000 points: checking the triangle inequality takes n\^3 = 2\.70e\+10 steps/],
+    [
+      'loss 1e308',
+      () => mech('line:3', 'optimal', { loss: { kind: 'matrix', rows: 3, cols: 3, data: [0, 1e308, 1e308, 1e308, 0, 1e308, 1e308, 1e308, 0] } }),
+      'invalid-input',
+      /\|loss\| <= 1e\+150/,
+    ],
+    [
+      'csv 3000 points',
+      () => mech(`csv:${join(dir, 'm3000.csv')}`, 'rr'),
+      'too-large',
+      /has 3000 points: checking the triangle inequality takes n\^3 = 2\.70e\+10 steps/,
+    ],
     ['csv /dev/zero', () => mech('csv:/dev/zero', 'rr'), 'invalid-input', /'\/dev\/zero': it is a character device, not a regular file/],
     ['graph /dev/urandom', () => mech('graph:/dev/urandom', 'rr'), 'invalid-input', /'\/dev\/urandom': it is a character device/],
     ['csv /proc/self/mem', () => mech('csv:/proc/self/mem', 'rr'), 'invalid-input', /'\/proc\/self\/mem': (input\/output error \(EIO\)|permission denied)$/],
@@ -96,7 +142,12 @@ describe('admission: hostile job requests end in one typed error, fast', () => {
     ['csv over the byte cap', () => mech(`csv:${join(dir, 'big.csv')}`, 'rr'), 'too-large', /at most 128 MiB are read/],
     ['csv missing', () => mech(`csv:${join(dir, 'nope.csv')}`, 'rr'), 'invalid-input', /: no such file$/],
     ['csv hex cell', () => mech(`csv:${join(dir, 'hex.csv')}`, 'rr'), 'invalid-input', /line 2, column 3: the cell is not a decimal number/],
-    ['csv duplicate labels', () => mech(`csv:${join(dir, 'dup.csv')}`, 'rr'), 'invalid-input', /columns 2 and 4 of the header \(line 1\).*rows of line 2 and line 4/],
+    [
+      'csv duplicate labels',
+      () => mech(`csv:${join(dir, 'dup.csv')}`, 'rr'),
+      'invalid-input',
+      /columns 2 and 4 of the header \(line 1\).*rows of line 2 and line 4/,
+    ],
     ['grid step hex', () => mech('grid:3x3:step=0x1A', 'tg'), 'invalid-input', /with S a number > 0/],
     ['grid step Infinity', () => mech('grid:3x3:step=Infinity', 'tg'), 'invalid-input', /with S a number > 0/],
     ['grid step 1e999', () => mech('grid:3x3:step=1e999', 'tg'), 'invalid-input', /with S a number > 0/],
@@ -104,10 +155,20 @@ describe('admission: hostile job requests end in one typed error, fast', () => {
     ['line exponent', () => mech('line:1e3', 'tg'), 'invalid-input', /expected line:N/],
     ['percentile 1e999', () => mech('percentile:3,2,1e999', 'rr'), 'invalid-input', /P in \(0, 100\]/],
     ['empty domain', () => mech(' ', 'tg'), 'invalid-input', /empty domain/],
-    ['planar Laplace, eps x step underflows', () => mech('grid:2x2:step=1e-300', 'planar-laplace', { epsilon: 5e-324 }), 'invalid-input', /eps x cell size = 5e-324 x 1e-300 underflows to 0/],
+    [
+      'planar Laplace, eps x step underflows',
+      () => mech('grid:2x2:step=1e-300', 'planar-laplace', { epsilon: 5e-324 }),
+      'invalid-input',
+      /eps x cell size = 5e-324 x 1e-300 underflows to 0/,
+    ],
     ['planar Laplace, eps x step overflows', () => mech('grid:2x2:step=1e300', 'planar-laplace', { epsilon: 1e300 }), 'invalid-input', /overflows/],
     ['tg on a grid', () => mech('grid:3x3', 'tg'), 'not-applicable', /./],
-    ['not a metric inline', () => mech({ kind: 'custom', labels: ['a', 'b', 'c'], distances: [0, 1, 5, 1, 0, 1, 5, 1, 0] } as never, 'rr'), 'not-a-metric', /triangle inequality/],
+    [
+      'not a metric inline',
+      () => mech({ kind: 'custom', labels: ['a', 'b', 'c'], distances: [0, 1, 5, 1, 0, 1, 5, 1, 0] } as never, 'rr'),
+      'not-a-metric',
+      /triangle inequality/,
+    ],
   ];
 
   it.each(cases)('%s', async (_name, raw, code, message) => {
@@ -141,7 +202,9 @@ describe('admission: hostile job requests end in one typed error, fast', () => {
     }
     // the limits sit exactly where the constants block says
     expect(() => admitRequest(mech(`line:${2 ** 21}`, 'tight') as JobRequest)).not.toThrow();
-    expect(() => admitRequest(mech(`line:${2 ** 21 + 1}`, 'tight') as JobRequest)).toThrow(/solves Phi z = 1 on 2097153 points: 2097153, over the limit of 2097152/);
+    expect(() => admitRequest(mech(`line:${2 ** 21 + 1}`, 'tight') as JobRequest)).toThrow(
+      /solves Phi z = 1 on 2097153 points: 2097153, over the limit of 2097152/,
+    );
     expect(() => admitRequest(mech('line:31622', 'laplace') as JobRequest)).not.toThrow();
     expect(() => admitRequest(mech('line:31623', 'laplace') as JobRequest)).toThrow(/entry by entry/);
     // an expected loss is a second pass over the rows
@@ -171,7 +234,11 @@ describe('admission: valid requests at the edge still succeed', () => {
     writeFileSync(join(dir, 'ok.csv'), metric);
     const custom = await ok(mech(`csv:${join(dir, 'ok.csv')}`, 'exponential'));
     expect(custom.rows).toBe(3);
-    const priced = await ok(mech('line:4', 'optimal', { loss: { kind: 'matrix', rows: 4, cols: 4, data: [0, 1e140, 2e140, 3e140, 1e140, 0, 1e140, 2e140, 2e140, 1e140, 0, 1e140, 3e140, 2e140, 1e140, 0] } }));
+    const priced = await ok(
+      mech('line:4', 'optimal', {
+        loss: { kind: 'matrix', rows: 4, cols: 4, data: [0, 1e140, 2e140, 3e140, 1e140, 0, 1e140, 2e140, 2e140, 1e140, 0, 1e140, 3e140, 2e140, 1e140, 0] },
+      }),
+    );
     const plain = await ok(mech('line:4', 'optimal', { loss: { kind: 'matrix', rows: 4, cols: 4, data: [0, 1, 2, 3, 1, 0, 1, 2, 2, 1, 0, 1, 3, 2, 1, 0] } }));
     // the LP sees the loss rescaled: the same mechanism at any scale
     expect(priced.utility as number).toBeCloseTo(plain.utility as number, 9);
@@ -223,7 +290,11 @@ describe('row progress of streamed channels', () => {
       (i) => String(i),
     );
     const seen: [number | null, string][] = [];
-    const ch = withRowProgress(src, (f, m) => seen.push([f, m]), () => 'measuring');
+    const ch = withRowProgress(
+      src,
+      (f, m) => seen.push([f, m]),
+      () => 'measuring',
+    );
     const out = new Float64Array(2);
     for (let i = 0; i < ch.rows; i++) ch.row(i, out);
     expect(seen.length).toBeGreaterThanOrEqual(2);

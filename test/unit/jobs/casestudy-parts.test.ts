@@ -21,7 +21,11 @@ afterAll(() => pool.close());
 
 const capacities: JobRequest = { type: 'case-study', study: 'capacities', params: { maxHamming: 3, maxLine: 4, epsilon: 0.7 } };
 const population = Array.from({ length: 16 }, (_, i) => 1 + ((i * 5) % 7));
-const geo: JobRequest = { type: 'case-study', study: 'geo', params: { size: 6, from: 0.4, to: 1, step: 0.3, citySide: 4, population, cityEpsilons: [0.5, 1], lpCoarsen: 2 } };
+const geo: JobRequest = {
+  type: 'case-study',
+  study: 'geo',
+  params: { size: 6, from: 0.4, to: 1, step: 0.3, citySide: 4, population, cityEpsilons: [0.5, 1], lpCoarsen: 2 },
+};
 
 describe('case studies in parts', () => {
   it('capacities: 2, 3 and 16 parts give byte-for-byte the single job', async () => {
@@ -54,9 +58,18 @@ describe('case studies in parts', () => {
     const bad = structuredClone(parts[1]!);
     (bad.part!.items[0] as unknown[])[3] = 'lots';
     expect(() => mergeStudyParts('capacities', params, [parts[0]!, bad])).toThrow(/malformed item/);
-    await expect(runFannedOut(pool, { ...capacities, params: { maxLine: 99 } } as JobRequest, 4)).rejects.toMatchObject({ code: 'invalid-input', message: expect.stringMatching(/maxLine/) });
-    await expect(pool.run({ ...capacities, part: { start: 10, count: 7 } } as JobRequest)).rejects.toMatchObject({ code: 'invalid-input', message: expect.stringMatching(/has 16 items/) });
-    await expect(pool.run({ type: 'case-study', study: 'voting', part: { start: 0, count: 1 } })).rejects.toMatchObject({ code: 'invalid-input', message: expect.stringMatching(/cannot be split/) });
+    await expect(runFannedOut(pool, { ...capacities, params: { maxLine: 99 } } as JobRequest, 4)).rejects.toMatchObject({
+      code: 'invalid-input',
+      message: expect.stringMatching(/maxLine/),
+    });
+    await expect(pool.run({ ...capacities, part: { start: 10, count: 7 } } as JobRequest)).rejects.toMatchObject({
+      code: 'invalid-input',
+      message: expect.stringMatching(/has 16 items/),
+    });
+    await expect(pool.run({ type: 'case-study', study: 'voting', part: { start: 0, count: 1 } })).rejects.toMatchObject({
+      code: 'invalid-input',
+      message: expect.stringMatching(/cannot be split/),
+    });
   });
 
   it("the app's runner (FanningRunner): a case study is one job to the caller, in parts on the pool, equal to the single job; cancel ends every part", async () => {

@@ -42,7 +42,15 @@ function dist(a: number, b: number): number {
 }
 
 async function channelOf(kind: string, remap: boolean): Promise<number[][]> {
-  const req = parseJobRequest({ type: 'mechanism', domain: DOMAIN, epsilon: EPS, kind, prior: { kind: 'vector', values: PRIOR }, loss: 'dist', ...(remap ? { remap: true } : {}) });
+  const req = parseJobRequest({
+    type: 'mechanism',
+    domain: DOMAIN,
+    epsilon: EPS,
+    kind,
+    prior: { kind: 'vector', values: PRIOR },
+    loss: 'dist',
+    ...(remap ? { remap: true } : {}),
+  });
   if (!req.ok) throw new Error(req.error.message);
   const r = (await runJobRequest(req.value, silentContext())) as MechanismResult;
   const m = r.matrix!;
@@ -167,7 +175,14 @@ describe('compare job', () => {
   }, 60_000);
 
   it('computes the planar Laplace baseline itself when no plain planar Laplace row is listed', async () => {
-    const req = parseJobRequest({ type: 'compare', domain: DOMAIN, epsilon: EPS, prior: { kind: 'vector', values: PRIOR }, mechanisms: [{ kind: 'exponential' }], focus: 7 });
+    const req = parseJobRequest({
+      type: 'compare',
+      domain: DOMAIN,
+      epsilon: EPS,
+      prior: { kind: 'vector', values: PRIOR },
+      mechanisms: [{ kind: 'exponential' }],
+      focus: 7,
+    });
     if (!req.ok) throw new Error(req.error.message);
     const r = (await runJobRequest(req.value, silentContext())) as CompareResult;
     const pl = brute(await channelOf('planar-laplace', false)).ed;
@@ -187,7 +202,9 @@ describe('compare job', () => {
     expect(t.rows[0]![6]).toBe('same as planar Laplace');
     expect(t.rows[1]![6]).toMatch(/^\d+\.\d% better$/);
     const csv = compareCsv(r).trim().split('\n');
-    expect(csv[1]).toBe('mechanism,kind,remap,exists,expected_distance_km,expected_distance_remapped_km,p_true_cell,leakage_bits,effective_eps_per_km,guaranteed_eps_per_km,better_than_planar_laplace_pct,note');
+    expect(csv[1]).toBe(
+      'mechanism,kind,remap,exists,expected_distance_km,expected_distance_remapped_km,p_true_cell,leakage_bits,effective_eps_per_km,guaranteed_eps_per_km,better_than_planar_laplace_pct,note',
+    );
     expect(csv).toHaveLength(2 + SPECS.length);
     expect(Number(csv[2]!.split(',')[4])).toBe(r.rows[0]!.expectedDistance);
     const ch = compareChart(r);
@@ -196,7 +213,8 @@ describe('compare job', () => {
   });
 
   it('refuses bad input at the boundary with one clear message', async () => {
-    const bad = (x: Record<string, unknown>) => parseJobRequest({ type: 'compare', domain: DOMAIN, epsilon: EPS, mechanisms: [{ kind: 'planar-laplace' }], ...x });
+    const bad = (x: Record<string, unknown>) =>
+      parseJobRequest({ type: 'compare', domain: DOMAIN, epsilon: EPS, mechanisms: [{ kind: 'planar-laplace' }], ...x });
     expect(bad({ mechanisms: [] }).ok).toBe(false);
     expect(bad({ mechanisms: Array(9).fill({ kind: 'rr' }) }).ok).toBe(false);
     expect(bad({ mechanisms: [{ kind: 'rr', delta: 1.1 }] }).ok).toBe(false);
@@ -222,7 +240,12 @@ describe('compare job', () => {
 describe('compare: admission and the Node-side PNG', () => {
   it('refuses before building what cannot finish, naming the job', async () => {
     const { admitRequest } = await import('../../../src-worker/jobs/admission');
-    const req = parseJobRequest({ type: 'compare', domain: 'grid:2000x2000', epsilon: 1, mechanisms: [{ kind: 'exponential' }, { kind: 'planar-laplace', remap: true }] });
+    const req = parseJobRequest({
+      type: 'compare',
+      domain: 'grid:2000x2000',
+      epsilon: 1,
+      mechanisms: [{ kind: 'exponential' }, { kind: 'planar-laplace', remap: true }],
+    });
     if (!req.ok) throw new Error(req.error.message);
     let err: unknown;
     try {
@@ -258,7 +281,13 @@ describe('compare: Stop on an optimal row', () => {
   });
 
   it('a raised stop flag ends the LP with its best mechanism and the comparison still completes', async () => {
-    const req = parseJobRequest({ type: 'compare', domain: DOMAIN, epsilon: EPS, prior: { kind: 'vector', values: PRIOR }, mechanisms: [{ kind: 'optimal' }, { kind: 'planar-laplace' }] });
+    const req = parseJobRequest({
+      type: 'compare',
+      domain: DOMAIN,
+      epsilon: EPS,
+      prior: { kind: 'vector', values: PRIOR },
+      mechanisms: [{ kind: 'optimal' }, { kind: 'planar-laplace' }],
+    });
     if (!req.ok) throw new Error(req.error.message);
     const stopFlag = new Int32Array(new SharedArrayBuffer(4));
     stopFlag[0] = 1;

@@ -13,7 +13,13 @@ afterAll(() => pool.close());
 
 describe('sweep fan-out', () => {
   it('slices cover the grid once, in order, near-equal', () => {
-    for (const [steps, parts] of [[2, 5], [7, 3], [15, 16], [500, 16], [9, 1]] as const) {
+    for (const [steps, parts] of [
+      [2, 5],
+      [7, 3],
+      [15, 16],
+      [500, 16],
+      [9, 1],
+    ] as const) {
       const s = sweepSlices(steps, parts);
       expect(s.length).toBe(Math.min(steps, parts));
       expect(s.reduce((a, x) => a + x.count, 0)).toBe(steps);
@@ -24,7 +30,16 @@ describe('sweep fan-out', () => {
   });
 
   it('3, 4 and 7 parts equal the single job (tight missing below its threshold, bounds, expected loss)', async () => {
-    const req: SweepRequest = { type: 'sweep', domain: 'grid:4x4', kinds: ['tight', 'planar-laplace', 'rr'], from: 0.2, to: 2.4, steps: 7, prior: 'uniform', loss: 'dist' } as SweepRequest;
+    const req: SweepRequest = {
+      type: 'sweep',
+      domain: 'grid:4x4',
+      kinds: ['tight', 'planar-laplace', 'rr'],
+      from: 0.2,
+      to: 2.4,
+      steps: 7,
+      prior: 'uniform',
+      loss: 'dist',
+    } as SweepRequest;
     const whole = await pool.run(req);
     expect(whole.type).toBe('sweep');
     if (whole.type !== 'sweep') return;
@@ -41,7 +56,11 @@ describe('sweep fan-out', () => {
   });
 
   it('a slice outside the grid is refused at the boundary; a failing part fails the whole', async () => {
-    await expect(pool.run({ type: 'sweep', domain: 'line:4', kinds: ['tg'], from: 0.5, to: 1, steps: 3, slice: { start: 2, count: 2 } })).rejects.toMatchObject({ code: 'invalid-input' });
-    await expect(runFannedOut(pool, { type: 'sweep', domain: 'grid:1000000x1000000', kinds: ['tg'], from: 0.5, to: 1, steps: 4 } as SweepRequest, 2)).rejects.toMatchObject({ code: 'too-large' });
+    await expect(pool.run({ type: 'sweep', domain: 'line:4', kinds: ['tg'], from: 0.5, to: 1, steps: 3, slice: { start: 2, count: 2 } })).rejects.toMatchObject(
+      { code: 'invalid-input' },
+    );
+    await expect(
+      runFannedOut(pool, { type: 'sweep', domain: 'grid:1000000x1000000', kinds: ['tg'], from: 0.5, to: 1, steps: 4 } as SweepRequest, 2),
+    ).rejects.toMatchObject({ code: 'too-large' });
   });
 });

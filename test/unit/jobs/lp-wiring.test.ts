@@ -74,7 +74,12 @@ describe('protocol: LP options', () => {
     expect(refusedBy(mech('grid:3x3', { lpThreads: 1.5 }))).toMatch(/lpThreads/);
     expect(refusedBy(mech('grid:3x3', { lpThreads: 2 }, 'rr'))).toMatch(/apply only to kind optimal/);
     expect(() =>
-      projectSchema.parse({ version: 1, name: 'p', domains: [{ id: 'g', domain: 'line:3' }], mechanisms: [{ id: 'o', domain: 'g', kind: 'tg', epsilon: 1, targetGap: 0.1 }] }),
+      projectSchema.parse({
+        version: 1,
+        name: 'p',
+        domains: [{ id: 'g', domain: 'line:3' }],
+        mechanisms: [{ id: 'o', domain: 'g', kind: 'tg', epsilon: 1, targetGap: 0.1 }],
+      }),
     ).toThrow(/apply only to kind optimal/);
   });
 

@@ -29,7 +29,14 @@ describe('remap in requests', () => {
     expect(parseJobRequest({ ...base, prior: 'uniform' }).ok).toBe(false);
     expect(parseJobRequest({ ...base, prior: 'uniform', loss: 'dist' }).ok).toBe(true);
     expect(parseJobRequest({ type: 'measure', mechanism: { domain: 'line:4', epsilon: 1, kind: 'tg', remap: true } }).ok).toBe(false);
-    const proj = { version: 1, name: 'p', domains: [{ id: 'd', domain: 'line:4' }], priors: [], mechanisms: [{ id: 'm', domain: 'd', kind: 'tg', epsilon: 1, remap: true }], analyses: [] };
+    const proj = {
+      version: 1,
+      name: 'p',
+      domains: [{ id: 'd', domain: 'line:4' }],
+      priors: [],
+      mechanisms: [{ id: 'm', domain: 'd', kind: 'tg', epsilon: 1, remap: true }],
+      analyses: [],
+    };
     expect(projectSchema.safeParse(proj).success).toBe(false);
   });
 
@@ -45,13 +52,22 @@ describe('remap in requests', () => {
     expect(err).toBeInstanceOf(MechError);
     expect((err as MechError).code).toBe('too-large');
     expect((err as MechError).message).toMatch(/remapped planar-laplace/);
-    expect(() => admitRequest({ type: 'apply', mechanism: { ...plain, prior: 'uniform', loss: 'dist', remap: true }, input: '/x', out: '/y' })).toThrow(/remapped/);
+    expect(() => admitRequest({ type: 'apply', mechanism: { ...plain, prior: 'uniform', loss: 'dist', remap: true }, input: '/x', out: '/y' })).toThrow(
+      /remapped/,
+    );
   });
 });
 
 describe('remapped mechanism jobs', () => {
   const pi = prior(25);
-  const spec = { domain: 'grid:5x5', epsilon: 0.9, kind: 'planar-laplace' as const, prior: { kind: 'vector' as const, values: pi }, loss: 'dist' as const, remap: true };
+  const spec = {
+    domain: 'grid:5x5',
+    epsilon: 0.9,
+    kind: 'planar-laplace' as const,
+    prior: { kind: 'vector' as const, values: pi },
+    loss: 'dist' as const,
+    remap: true,
+  };
 
   it('return C . R with the engine record; measure and check see the remapped channel', async () => {
     const r = await runJobRequest({ type: 'mechanism', ...spec }, silentContext());

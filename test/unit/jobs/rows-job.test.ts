@@ -75,7 +75,10 @@ describe('rows job: listed rows', () => {
   });
 
   it('refuses a row that does not exist, and an optimal LP (which would be solved again)', async () => {
-    await expect(run({ type: 'rows', mechanism: { domain: 'line:5', epsilon: 1, kind: 'tg' }, rows: [5] })).rejects.toMatchObject({ code: 'invalid-input', message: expect.stringMatching(/row 5 does not exist: the channel has 5 rows/) });
+    await expect(run({ type: 'rows', mechanism: { domain: 'line:5', epsilon: 1, kind: 'tg' }, rows: [5] })).rejects.toMatchObject({
+      code: 'invalid-input',
+      message: expect.stringMatching(/row 5 does not exist: the channel has 5 rows/),
+    });
     await expect(run({ type: 'rows', mechanism: { domain: 'line:5', epsilon: 1, kind: 'optimal' }, rows: [0] })).rejects.toBeInstanceOf(MechError);
   });
 
@@ -124,7 +127,8 @@ describe('rows job: block means', () => {
     const b = r.blocks!;
     // sum over blocks of mean * block size = total mass = rows
     let mass = 0;
-    for (let y = 0; y < b.blocksY; y++) for (let x = 0; x < b.blocksX; x++) mass += b.means[y * b.blocksX + x]! * (b.rowEdges[y + 1]! - b.rowEdges[y]!) * (b.colEdges[x + 1]! - b.colEdges[x]!);
+    for (let y = 0; y < b.blocksY; y++)
+      for (let x = 0; x < b.blocksX; x++) mass += b.means[y * b.blocksX + x]! * (b.rowEdges[y + 1]! - b.rowEdges[y]!) * (b.colEdges[x + 1]! - b.colEdges[x]!);
     expect(mass).toBeCloseTo(400, 9);
   });
 });

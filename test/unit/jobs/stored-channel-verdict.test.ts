@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { type MechanismResult } from '../../../src-shared/protocol/results';
 import { runJob } from '../run-job';
 
-const mechanism = (domain: string, epsilon: number, kind: string): Promise<MechanismResult> => runJob<'mechanism'>({ type: 'mechanism', domain, epsilon, kind });
+const mechanism = (domain: string, epsilon: number, kind: string): Promise<MechanismResult> =>
+  runJob<'mechanism'>({ type: 'mechanism', domain, epsilon, kind });
 
 describe('mechanism results: the stored channel decides', () => {
   it('TG on line:100 at eps 10 (e^-990 is 0 in doubles): effective eps Infinity and a NOT-private note; at eps 5 no note', async () => {

@@ -117,23 +117,44 @@ describe('QueueSettings', () => {
       });
       await settings.start(undefined);
       expect(await settings.status()).toMatchObject({ runner: 'local', url: null, localThreads: 3, source: 'default', persisted: true });
-      await expect(settings.connect('redis://bob:hunter22@127.0.0.1:1/0')).rejects.toMatchObject({ code: 'internal', message: 'cannot reach Redis at redis://***@127.0.0.1:1/0: connect ECONNREFUSED' });
+      await expect(settings.connect('redis://bob:hunter22@127.0.0.1:1/0')).rejects.toMatchObject({
+        code: 'internal',
+        message: 'cannot reach Redis at redis://***@127.0.0.1:1/0: connect ECONNREFUSED',
+      });
       await expect(settings.connect('http://x')).rejects.toMatchObject({ code: 'invalid-input' });
       expect(runner.active).toBe(runner.local);
       const st = await settings.connect('redis://bob:hunter22@10.0.0.5:6380/2');
-      expect(st).toEqual({ runner: 'queue', url: 'redis://***@10.0.0.5:6380/2', prefill: null, source: 'settings', localThreads: 3, workersSeen: 2, draining: 0, problem: null, persisted: true });
+      expect(st).toEqual({
+        runner: 'queue',
+        url: 'redis://***@10.0.0.5:6380/2',
+        prefill: null,
+        source: 'settings',
+        localThreads: 3,
+        workersSeen: 2,
+        draining: 0,
+        problem: null,
+        persisted: true,
+      });
       expect(JSON.stringify(st)).not.toContain('hunter22');
       expect(runner.active).toBe(made[0]);
       expect(readSavedQueue(dir)).toBe('redis://bob:hunter22@10.0.0.5:6380/2');
       // a restart reads it back
-      const again = new QueueSettings({ runner: new SwitchableRunner(new FakeRunner('job')), configDir: dir, connect: async () => Object.assign(new FakeRunner('queue-9'), { workerCount: async () => null }) });
+      const again = new QueueSettings({
+        runner: new SwitchableRunner(new FakeRunner('job')),
+        configDir: dir,
+        connect: async () => Object.assign(new FakeRunner('queue-9'), { workerCount: async () => null }),
+      });
       await again.start(undefined);
       expect(await again.status()).toMatchObject({ runner: 'queue', source: 'settings', workersSeen: null });
       expect((await settings.useLocal()).runner).toBe('local');
       expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8'))).toEqual({ queue: null });
       expect(made[0]!.closed).toBe(true);
       // a queue whose Redis stops answering: the status says "unknown" within seconds instead of waiting
-      const stuck = new QueueSettings({ runner: new SwitchableRunner(new FakeRunner('job')), configDir: null, connect: async () => Object.assign(new FakeRunner('queue-8'), { workerCount: () => new Promise<number>(() => undefined) }) });
+      const stuck = new QueueSettings({
+        runner: new SwitchableRunner(new FakeRunner('job')),
+        configDir: null,
+        connect: async () => Object.assign(new FakeRunner('queue-8'), { workerCount: () => new Promise<number>(() => undefined) }),
+      });
       await stuck.connect('redis://127.0.0.1:7001/0');
       expect(await stuck.status()).toMatchObject({ runner: 'queue', workersSeen: null, persisted: false });
     } finally {
@@ -145,11 +166,24 @@ describe('QueueSettings', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mechstudio-settings-'));
     try {
       const runner = new SwitchableRunner(new FakeRunner('job'));
-      const first = new QueueSettings({ runner, configDir: dir, connect: async () => Object.assign(new FakeRunner('queue-1'), { workerCount: async () => 0 }) });
+      const first = new QueueSettings({
+        runner,
+        configDir: dir,
+        connect: async () => Object.assign(new FakeRunner('queue-1'), { workerCount: async () => 0 }),
+      });
       await first.connect('redis://127.0.0.1:7000/0');
-      const s = new QueueSettings({ runner: new SwitchableRunner(new FakeRunner('job')), configDir: dir, connect: async (t) => { throw new MechError('internal', `cannot reach Redis at ${t.redacted}`); } });
+      const s = new QueueSettings({
+        runner: new SwitchableRunner(new FakeRunner('job')),
+        configDir: dir,
+        connect: async (t) => {
+          throw new MechError('internal', `cannot reach Redis at ${t.redacted}`);
+        },
+      });
       await s.start(undefined);
-      expect(await s.status()).toMatchObject({ runner: 'local', problem: 'the saved job queue was not used, jobs run on this computer: cannot reach Redis at redis://127.0.0.1:7000/0' });
+      expect(await s.status()).toMatchObject({
+        runner: 'local',
+        problem: 'the saved job queue was not used, jobs run on this computer: cannot reach Redis at redis://127.0.0.1:7000/0',
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -167,7 +201,9 @@ describe('parseApiCall', () => {
     expect(parseApiCall('project.open', ['a\0b'])).toMatchObject({ ok: false, error: { message: expect.stringContaining('NUL') } });
     expect(parseApiCall('info', ['extra'])).toMatchObject({ ok: false });
     expect(parseApiCall('project.export', [{ kind: 'zip' }])).toMatchObject({ ok: false });
-    expect(parseApiCall('project.export', [{ kind: 'channel-csv', request: { type: 'regular', domain: 'line:3', epsilon: 1, prior: 'uniform' } }])).toMatchObject({
+    expect(
+      parseApiCall('project.export', [{ kind: 'channel-csv', request: { type: 'regular', domain: 'line:3', epsilon: 1, prior: 'uniform' } }]),
+    ).toMatchObject({
       ok: false,
       error: { message: expect.stringContaining('mechanism or capacity') },
     });

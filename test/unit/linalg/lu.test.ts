@@ -5,7 +5,7 @@ import { MechError } from '../../../src-shared/errors';
 
 function randomMatrix(n: number, seed: number): Matrix {
   let s = seed;
-  const rnd = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648) - 0.5;
+  const rnd = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648 - 0.5;
   const m = new Matrix(n, n);
   for (let i = 0; i < n * n; i++) m.data[i] = rnd();
   return m;

@@ -88,7 +88,9 @@ describe('decomposition by output column of the channel LP (SPEC §2)', () => {
     const r = await solveByColumnDecomposition(6, 6, cost, 'maximize', { from: graph.from, to: graph.to, factor }, 'test LP');
     expect(r.bound).toBeGreaterThanOrEqual(r.objective - 1e-12);
     expect(r.objective).toBeGreaterThan(1);
-    await expect(solveByColumnDecomposition(6, 6, cost, 'maximize', { from: graph.from, to: graph.to, factor }, 'test LP', undefined, { smoothing: 1 })).rejects.toThrow(MechError);
+    await expect(
+      solveByColumnDecomposition(6, 6, cost, 'maximize', { from: graph.from, to: graph.to, factor }, 'test LP', undefined, { smoothing: 1 }),
+    ).rejects.toThrow(MechError);
   });
 });
 
@@ -99,11 +101,20 @@ describe('the decomposition on a concentrated prior at small eps (degenerate mas
     norm(Array.from({ length: side * side }, (_, i) => Math.exp(-((Math.floor(i / side) - side / 3) ** 2 + ((i % side) - side / 2) ** 2) / 4) + 1e-3));
 
   it('the start channel (exponential mechanism at half eps from the lifted indicators) is row-stochastic and eps*d-private', () => {
-    for (const [side, eps, mode] of [[5, 1.3, 'spanner'], [4, 0.7, 'all-pairs'], [6, 2, 'spanner']] as const) {
+    for (const [side, eps, mode] of [
+      [5, 1.3, 'spanner'],
+      [4, 0.7, 'all-pairs'],
+      [6, 2, 'spanner'],
+    ] as const) {
       const g = gridDomain(side, side);
       const n = g.n;
       const graph = privacyConstraintGraph(g, eps, mode);
-      const lifter = new ColumnLifter(n, graph.from, graph.to, Float64Array.from(graph.exponent, (e) => Math.exp(e)));
+      const lifter = new ColumnLifter(
+        n,
+        graph.from,
+        graph.to,
+        Float64Array.from(graph.exponent, (e) => Math.exp(e)),
+      );
       const lifted = Array.from({ length: n }, (_, w) => {
         const r = new Float64Array(n);
         r[w] = 1;
@@ -125,7 +136,11 @@ describe('the decomposition on a concentrated prior at small eps (degenerate mas
   });
 
   it('reaches the full model optimum (spanner and all pairs) instead of stalling at the constant channel', async () => {
-    for (const [side, eps, constraints] of [[6, 0.3, 'spanner'], [7, 0.5, 'spanner'], [6, 0.4, 'all-pairs']] as const) {
+    for (const [side, eps, constraints] of [
+      [6, 0.3, 'spanner'],
+      [7, 0.5, 'spanner'],
+      [6, 0.4, 'all-pairs'],
+    ] as const) {
       const g = gridDomain(side, side);
       const n = g.n;
       const pi = bump(side);

@@ -56,7 +56,7 @@ describe('constraint generation for the optimal-mechanism LP (SPEC §2)', () => 
             expect(full.facts.solve.generation?.rounds, what).toBeUndefined();
             expect(cg.facts.solve.generation!.rounds, what).toBeGreaterThanOrEqual(1);
             expect(cg.facts.solve.generation!.privacyRows, what).toBeLessThanOrEqual(cg.facts.solve.generation!.fullPrivacyRows);
-            expect(cg.facts.solve.generation!.fullPrivacyRows, what).toBe((full.facts.solve.constraints) - n);
+            expect(cg.facts.solve.generation!.fullPrivacyRows, what).toBe(full.facts.solve.constraints - n);
             expect(Math.abs(obj(cg) - obj(full)) / obj(full), what).toBeLessThan(1e-7);
             const lossFn = loss === 'dist' ? (w: number, x: number) => g.distance(w, x) : (w: number, x: number) => (w === x ? 0 : 1);
             expect(Math.abs(directLoss(data(cg), n, n, pi, lossFn) - obj(cg)), what).toBeLessThan(1e-12);
@@ -73,15 +73,23 @@ describe('constraint generation for the optimal-mechanism LP (SPEC §2)', () => 
     const full = await optimalMechanism(g, 1, pi, 'dist', { constraints: 'all-pairs', generation: 'off', symmetry: 'off' });
     const cg = await optimalMechanism(g, 1, pi, 'dist', { constraints: 'all-pairs', generation: 'on', generationOptions: { seedReach: 0, batch: 20 } });
     expect(cg.facts.solve.generation!.rounds).toBeGreaterThan(3);
-    expect(cg.facts.solve.generation!.privacyRows).toBeLessThan((cg.facts.solve.generation!.fullPrivacyRows) / 2);
+    expect(cg.facts.solve.generation!.privacyRows).toBeLessThan(cg.facts.solve.generation!.fullPrivacyRows / 2);
     expect(Math.abs(obj(cg) - obj(full)) / obj(full)).toBeLessThan(1e-7);
     expect(worstPrivacyRatio(data(cg), g, 9, 1)).toBeLessThanOrEqual(1 + 1e-9);
     // The primal formulation (rows appended as rows, dual simplex resumes): same optimum.
-    const primal = await optimalMechanism(g, 1, pi, 'dist', { constraints: 'all-pairs', generation: 'on', generationOptions: { seedReach: 0, batch: 20, formulation: 'primal' } });
+    const primal = await optimalMechanism(g, 1, pi, 'dist', {
+      constraints: 'all-pairs',
+      generation: 'on',
+      generationOptions: { seedReach: 0, batch: 20, formulation: 'primal' },
+    });
     expect(primal.facts.solve.generation!.rounds).toBeGreaterThan(3);
     expect(Math.abs(obj(primal) - obj(full)) / obj(full)).toBeLessThan(1e-7);
     // First solve by interior point + crossover, then warm dual simplex: same optimum.
-    const ipm = await optimalMechanism(g, 1, pi, 'dist', { constraints: 'all-pairs', generation: 'on', generationOptions: { seedReach: 0, batch: 20, firstSolver: 'ipm' } });
+    const ipm = await optimalMechanism(g, 1, pi, 'dist', {
+      constraints: 'all-pairs',
+      generation: 'on',
+      generationOptions: { seedReach: 0, batch: 20, firstSolver: 'ipm' },
+    });
     expect(ipm.facts.solve.generation!.rounds).toBeGreaterThan(3);
     expect(Math.abs(obj(ipm) - obj(full)) / obj(full)).toBeLessThan(1e-7);
   });
@@ -122,7 +130,17 @@ describe('constraint generation for the optimal-mechanism LP (SPEC §2)', () => 
     const n = g.n;
     const trace = new Float64Array(n * n);
     for (let i = 0; i < n; i++) trace[i * n + i] = 1;
-    const p = { domain: g, eps: 0.9, outputs: n, cost: trace, sense: 'maximize' as const, constraints: 'exact' as const, outputsAreSecrets: true, symmetry: 'off' as const, what: 'a capacity LP' };
+    const p = {
+      domain: g,
+      eps: 0.9,
+      outputs: n,
+      cost: trace,
+      sense: 'maximize' as const,
+      constraints: 'exact' as const,
+      outputsAreSecrets: true,
+      symmetry: 'off' as const,
+      what: 'a capacity LP',
+    };
     const full = await solvePrivateChannelLp({ ...p, generation: 'off' });
     const cg = await solvePrivateChannelLp({ ...p, generation: 'on' });
     expect(cg.generation!.rounds.length).toBeGreaterThanOrEqual(1);
@@ -173,7 +191,11 @@ describe('constraint generation for the optimal-mechanism LP (SPEC §2)', () => 
   it('gives up with MechError too-large after maxRounds, and refuses pair sets too large to track', async () => {
     const g = gridDomain(3, 3);
     const pi = priors(9)[1]![1];
-    const err = await optimalMechanism(g, 1, pi, 'dist', { constraints: 'all-pairs', generation: 'on', generationOptions: { seedReach: 0, batch: 1, maxRounds: 2 } }).catch((e: unknown) => e);
+    const err = await optimalMechanism(g, 1, pi, 'dist', {
+      constraints: 'all-pairs',
+      generation: 'on',
+      generationOptions: { seedReach: 0, batch: 1, maxRounds: 2 },
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MechError);
     expect((err as MechError).code).toBe('too-large');
     expect((err as MechError).message).toMatch(/did not converge in 2 rounds/);

@@ -1,9 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { chooseLpStrategy, DECOMPOSITION_MIN_VARIABLES, GENERATION_ROW_THRESHOLD, type LpStrategyInput, privateChannelLpSize } from '../../../src-worker/lp/private-channel-lp';
+import {
+  chooseLpStrategy,
+  DECOMPOSITION_MIN_VARIABLES,
+  GENERATION_ROW_THRESHOLD,
+  type LpStrategyInput,
+  privateChannelLpSize,
+} from '../../../src-worker/lp/private-channel-lp';
 import { estimateLpBytes } from '../../../src-worker/lp/memory-estimate';
 
 /** A sparse-graph problem of n secrets and n outputs with 2n pairs (a spanner's order of size). */
-const sparse = (n: number, over: Partial<LpStrategyInput> = {}): LpStrategyInput => ({ n, m: n, mode: 'spanner', generation: 'auto', decomposition: 'auto', sense: 'minimize', orbits: false, pairs: 2 * n, ...over });
+const sparse = (n: number, over: Partial<LpStrategyInput> = {}): LpStrategyInput => ({
+  n,
+  m: n,
+  mode: 'spanner',
+  generation: 'auto',
+  decomposition: 'auto',
+  sense: 'minimize',
+  orbits: false,
+  pairs: 2 * n,
+  ...over,
+});
 
 describe('chooseLpStrategy: the solution method from sizes and switches alone', () => {
   it('forces: decomposition on wins over generation on; either drops the orbit reduction', () => {

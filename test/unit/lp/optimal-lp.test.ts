@@ -79,7 +79,11 @@ describe('optimal mechanism LP, typed (issue 13): exact all-pairs model by decom
     const eps = 2.4;
     const all: number[][] = [];
     for (let a = 0; a < n; a++) for (let b = 0; b < n; b++) if (a !== b && eps * g.distance(a, b) <= 18) all.push([a, b, Math.exp(eps * g.distance(a, b))]);
-    const rows = (l: number[][]) => ({ from: Int32Array.from(l, (r) => r[0]!), to: Int32Array.from(l, (r) => r[1]!), factor: Float64Array.from(l, (r) => r[2]!) });
+    const rows = (l: number[][]) => ({
+      from: Int32Array.from(l, (r) => r[0]!),
+      to: Int32Array.from(l, (r) => r[1]!),
+      factor: Float64Array.from(l, (r) => r[2]!),
+    });
     const near = all.filter((r) => g.distance(r[0]!, r[1]!) < 1.5);
     const lazy = await PricingModel.open(n, 4, rows(near), 'lazy pricing');
     const full = await PricingModel.open(n, 4, rows(all), 'full pricing');

@@ -27,7 +27,7 @@ describe('optimal mechanism LP (SPEC §2)', () => {
     expect(mech.facts.solve.constraintMode).toBe('edges');
     expect(worstPrivacyRatio(C, d, N, eps)).toBeLessThanOrEqual(1 + 1e-7);
     const opt = directLoss(C, N, N, pi, loss);
-    expect(Math.abs(opt - (mech.facts.solve.objective))).toBeLessThan(1e-9);
+    expect(Math.abs(opt - mech.facts.solve.objective)).toBeLessThan(1e-9);
     for (const other of [tgChannel(N, eps), rrChannel(N, eps), exponentialChannel(d, eps)]) {
       expect(worstPrivacyRatio(other, d, N, eps)).toBeLessThanOrEqual(1 + 1e-9);
       expect(opt).toBeLessThanOrEqual(remappedLoss(other, N, N, pi, loss) + 1e-9);
@@ -38,11 +38,11 @@ describe('optimal mechanism LP (SPEC §2)', () => {
 
   it('clique, binary loss, uniform prior: optimum = 1 - RR utility (6 categories: 1 - 2/7)', async () => {
     const mech = await optimalMechanism(cliqueDomain(6), LN2, uniformPrior(6), 'bin');
-    expect(Math.abs((mech.facts.solve.objective) - 5 / 7)).toBeLessThan(1e-9);
+    expect(Math.abs(mech.facts.solve.objective - 5 / 7)).toBeLessThan(1e-9);
     for (const n of [3, 4]) {
       const m = await optimalMechanism(cliqueDomain(n), 1.2, uniformPrior(n), 'bin');
       const rrUtility = Math.exp(1.2) / (Math.exp(1.2) + n - 1);
-      expect(Math.abs((m.facts.solve.objective) - (1 - rrUtility))).toBeLessThan(1e-9);
+      expect(Math.abs(m.facts.solve.objective - (1 - rrUtility))).toBeLessThan(1e-9);
     }
   });
 
@@ -63,10 +63,10 @@ describe('optimal mechanism LP (SPEC §2)', () => {
       expect(spanner.facts.solve.delta).toBe(delta);
       const s = spanner.facts.solve.objective;
       const e = exact.facts.solve.objective;
-      expect(Math.abs((reduced.facts.solve.objective) - e)).toBeLessThan(1e-9);
+      expect(Math.abs(reduced.facts.solve.objective - e)).toBeLessThan(1e-9);
       expect(reduced.facts.solve.constrainedPairs).toBeLessThan(exact.facts.solve.constrainedPairs);
       expect(s).toBeGreaterThanOrEqual(e - 1e-9);
-      expect(s).toBeLessThanOrEqual((dilated.facts.solve.objective) + 1e-9);
+      expect(s).toBeLessThanOrEqual(dilated.facts.solve.objective + 1e-9);
       expect(worstPrivacyRatio(data(spanner), g, n, eps)).toBeLessThanOrEqual(1 + 1e-7);
     }
   });
@@ -85,8 +85,8 @@ describe('optimal mechanism LP (SPEC §2)', () => {
       const full = await optimalMechanism(d, 0.8, u, loss, { symmetry: 'off' });
       expect(red.facts.solve.symmetries).toBe(gens);
       expect(full.facts.solve.symmetries).toBe(0);
-      expect(red.facts.solve.reducedVariables).toBeLessThan((full.facts.solve.reducedVariables) / factor);
-      expect(Math.abs((red.facts.solve.objective) - (full.facts.solve.objective))).toBeLessThan(1e-9);
+      expect(red.facts.solve.reducedVariables).toBeLessThan(full.facts.solve.reducedVariables / factor);
+      expect(Math.abs(red.facts.solve.objective - full.facts.solve.objective)).toBeLessThan(1e-9);
       expect(worstPrivacyRatio(data(red), d, d.n, 0.8)).toBeLessThanOrEqual(1 + 1e-7);
     }
     const skew = Array.from({ length: 16 }, (_, i) => (i + 1) / 136);
@@ -102,8 +102,8 @@ describe('optimal mechanism LP (SPEC §2)', () => {
     const a = await optimalMechanism(d, 1, pi, lm);
     const b = await optimalMechanism(d, 1, pi, (w, x) => (w - x) ** 2);
     const c = await optimalMechanism(d, 1, pi, 'dist2');
-    expect(Math.abs((a.facts.solve.objective) - (b.facts.solve.objective))).toBeLessThan(1e-12);
-    expect(Math.abs((a.facts.solve.objective) - (c.facts.solve.objective))).toBeLessThan(1e-12);
+    expect(Math.abs(a.facts.solve.objective - b.facts.solve.objective)).toBeLessThan(1e-12);
+    expect(Math.abs(a.facts.solve.objective - c.facts.solve.objective)).toBeLessThan(1e-12);
 
     // 4x4 secrets, outputs on a 2x2 grid of double cells centred between them.
     const g = gridDomain(4, 4);
@@ -155,7 +155,10 @@ describe('optimal mechanism LP (SPEC §2)', () => {
     const ok = await optimalMechanism(g, 1, skew, 'dist', { cancelFlag: flag, solver: 'simplex' });
     expect(ok.facts.solve.status).toBe('optimal');
     Atomics.store(flag, 0, 1); // as the dispatcher would from another thread
-    await expect(optimalMechanism(g, 1, skew, 'dist', { cancelFlag: flag, solver: 'simplex' })).rejects.toMatchObject({ code: 'cancelled', message: expect.stringMatching(/cancelled during the solve/) });
+    await expect(optimalMechanism(g, 1, skew, 'dist', { cancelFlag: flag, solver: 'simplex' })).rejects.toMatchObject({
+      code: 'cancelled',
+      message: expect.stringMatching(/cancelled during the solve/),
+    });
   });
 
   it('bad input gives a MechError naming the problem', async () => {

@@ -83,12 +83,16 @@ describe('sparse LP builder and HiGHS solve', () => {
     const reference = await solveSparseLp(build(), 'the transport LP');
     const model = await PersistentLp.open(build(), 'the transport LP', { highsOptions: { presolve: 'off' } });
     try {
-      const late = await Promise.resolve().then(() => model.run(false, { deadline: performance.now() - 1 })).catch((e: unknown) => e);
+      const late = await Promise.resolve()
+        .then(() => model.run(false, { deadline: performance.now() - 1 }))
+        .catch((e: unknown) => e);
       expect(late).toBeInstanceOf(MechError);
       expect((late as MechError).code).toBe('cancelled');
       expect(runStopReason(late)).toBe('time-limit');
       model.clearSolver();
-      const stopped = await Promise.resolve().then(() => model.run(false, { shouldStop: () => true })).catch((e: unknown) => e);
+      const stopped = await Promise.resolve()
+        .then(() => model.run(false, { shouldStop: () => true }))
+        .catch((e: unknown) => e);
       expect(runStopReason(stopped)).toBe('stopped');
       // Other errors are not stops.
       expect(runStopReason(new MechError('cancelled', 'x'))).toBeNull();

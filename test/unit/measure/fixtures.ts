@@ -101,7 +101,10 @@ export function productDomain(factor: Domain, u: number, combine: 'sum' | 'max' 
     spec: `test-product:${factor.spec}^${u}:${combine}`,
     description: `test product of ${u} copies of ${factor.spec}`,
     n,
-    label: (i) => digits(i).map((k) => factor.label(k)).join(''),
+    label: (i) =>
+      digits(i)
+        .map((k) => factor.label(k))
+        .join(''),
     distance: (i, j) => {
       let s = 0;
       for (let k = 0; k < u; k++) {

@@ -47,9 +47,20 @@ describe('(a, b)-usefulness (SPEC §3)', () => {
   });
 
   it('numeric output labels when the outputs are not the domain points', () => {
-    const c = new DenseChannel(Matrix.fromRows([[0.5, 0.5], [0.2, 0.8], [0.9, 0.1]]), ['0', '1', '2'], ['0.5', '1.5']);
+    const c = new DenseChannel(
+      Matrix.fromRows([
+        [0.5, 0.5],
+        [0.2, 0.8],
+        [0.9, 0.1],
+      ]),
+      ['0', '1', '2'],
+      ['0.5', '1.5'],
+    );
     const vals = [0.5, 1.5];
-    expect(smallestUsefulB(c, lineDomain(3), 0.5).b).toBeCloseTo(directB(c, 0.5, (j) => vals[j]!), 14);
+    expect(smallestUsefulB(c, lineDomain(3), 0.5).b).toBeCloseTo(
+      directB(c, 0.5, (j) => vals[j]!),
+      14,
+    );
     const bad = new DenseChannel(Matrix.fromRows([[1], [1], [1]]), ['0', '1', '2'], ['yes']);
     expect(() => smallestUsefulB(bad, lineDomain(3), 1)).toThrow(/output label 'yes'/);
   });

@@ -47,7 +47,7 @@ describe('combinators (SPEC §2)', () => {
     expect(m.guaranteedEpsilon).toBe(tg.guaranteedEpsilon);
   });
 
-  it('post-processing C*P (merge outputs {0,1} and {2,3}) and cascade M then M\'', () => {
+  it("post-processing C*P (merge outputs {0,1} and {2,3}) and cascade M then M'", () => {
     const p = Matrix.fromRows([
       [1, 0],
       [1, 0],

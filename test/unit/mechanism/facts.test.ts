@@ -65,7 +65,11 @@ describe('mechanism facts: typed in the engine, flat and strict in the protocol'
   });
 
   it('non-finite numbers become their text in the flat info; factsOf refuses another construction', () => {
-    expect(mechanismInfo({ kind: 'randomised-response', diagonal: 0.5, offDiagonal: 0.25, minDistance: Infinity })).toEqual({ diagonal: 0.5, offDiagonal: 0.25, minDistance: 'Infinity' });
+    expect(mechanismInfo({ kind: 'randomised-response', diagonal: 0.5, offDiagonal: 0.25, minDistance: Infinity })).toEqual({
+      diagonal: 0.5,
+      offDiagonal: 0.25,
+      minDistance: 'Infinity',
+    });
     expect(mechErrorOf(() => factsOf(truncatedGeometric(lineDomain(3), 1), 'optimal')).code).toBe('internal');
   });
 

@@ -46,7 +46,7 @@ describe('query-induced answer domains: closed form == enumeration of V^u', () =
     expect(diameter(c)).toBe(4);
   });
 
-  it('sum of u values in 0..v: d = ceil(|y-y\'|/v)', () => {
+  it("sum of u values in 0..v: d = ceil(|y-y'|/v)", () => {
     for (const [u, v] of [
       [1, 3],
       [2, 2],
@@ -64,7 +64,6 @@ describe('query-induced answer domains: closed form == enumeration of V^u', () =
     expect(s.structure.edges!.from.length).toBe(7 * 3 + 2 + 1); // pairs with 0 < |i-j| <= 3 on 0..9
     expect(sumDomain(2, 5).structure.edges!.from.length).toBe(5 * 11 - 15); // 0..10, gaps 1..5
     expect(sumDomain(1, 4).structure.edges!.from.length).toBe(10); // one individual: complete graph on 0..4
-
   });
 
   it('k simultaneous counts: Chebyshev on {0..u}^k', () => {
@@ -144,7 +143,9 @@ describe('query-induced answer domains: closed form == enumeration of V^u', () =
     expect(d.distance(0, 2)).toBe(1);
     expect(d.distance(0, 1)).toBe(Infinity);
     expect(mechError(() => inducedAnswerDomain(databaseDomain(3, 4), countQuery(1).query, 'x', 63), 'too-large').message).toMatch(/64 databases; at most 63/);
-    expect(mechError(() => inducedAnswerDomain(db, { name: 'bad', answers: 2, answerLabel: String, evaluate: () => 5 }), 'invalid-input').message).toMatch(/answer index 5/);
+    expect(mechError(() => inducedAnswerDomain(db, { name: 'bad', answers: 2, answerLabel: String, evaluate: () => 5 }), 'invalid-input').message).toMatch(
+      /answer index 5/,
+    );
   });
 
   it('rejects bad parameters', () => {

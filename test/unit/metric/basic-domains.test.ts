@@ -81,7 +81,13 @@ describe('line, ring, clique and grid structure flags', () => {
         }
       return out;
     };
-    for (const [rows, cols] of [[1, 1], [1, 4], [4, 1], [2, 3], [5, 4]] as const)
+    for (const [rows, cols] of [
+      [1, 1],
+      [1, 4],
+      [4, 1],
+      [2, 3],
+      [5, 4],
+    ] as const)
       for (const metric of ['manhattan', 'chebyshev'] as const) {
         const e = gridDomain(rows, cols, 0.25, metric).structure.edges!;
         const ref = refGrid(rows, cols, metric === 'chebyshev');
@@ -89,7 +95,14 @@ describe('line, ring, clique and grid structure flags', () => {
         expect(Array.from(e.weight)).toEqual(ref.map(() => 0.25));
       }
     const c = cliqueDomain(4).structure.edges!;
-    expect(Array.from(c.from, (f, k) => [f, c.to[k]!])).toEqual([[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]);
+    expect(Array.from(c.from, (f, k) => [f, c.to[k]!])).toEqual([
+      [0, 1],
+      [0, 2],
+      [0, 3],
+      [1, 2],
+      [1, 3],
+      [2, 3],
+    ]);
     // 20000 labels: N(N-1)/2 = 199,990,000 edges (3.2 GB) is over the edge-list limit.
     const big = cliqueDomain(20000);
     expect('edges' in big.structure).toBe(true);
@@ -121,7 +134,12 @@ describe('diameter', () => {
     expect(diameter(databaseDomain(12, 4, { metric: 'manhattan' }))).toBe(36);
     expect(diameter(databaseDomain(10, 4, { metric: 'max', absent: true }))).toBe(3);
     expect(diameter(databaseDomain(10, 4, { metric: 'normalised', absent: true }))).toBe(10);
-    for (const d of [databaseDomain(3, 3, { metric: 'manhattan', absent: true }), databaseDomain(2, 4, { metric: 'max' }), hammingCubeDomain(3), ringDomain(7)]) {
+    for (const d of [
+      databaseDomain(3, 3, { metric: 'manhattan', absent: true }),
+      databaseDomain(2, 4, { metric: 'max' }),
+      hammingCubeDomain(3),
+      ringDomain(7),
+    ]) {
       let m = 0;
       for (let i = 0; i < d.n; i++) for (let j = 0; j < d.n; j++) m = Math.max(m, d.distance(i, j));
       expect(diameter(d), d.spec).toBe(m);

@@ -27,15 +27,27 @@ describe('custom metric from CSV', () => {
     expect(e.message).toBe("t.csv: triangle inequality fails for ('a', 'b', 'c'): d('a','c') = 5 > d('a','b') + d('b','c') = 2 (row 'a', column 'c')");
     expect(e.detail).toMatchObject({ triple: [0, 1, 2], labels: ['a', 'b', 'c'], direct: 5, via: 2 });
     // infinite direct distance with a finite detour also fails
-    expect(mechError(() => parseCustomMetricCsv(',a,b,c\na,0,1,inf\nb,1,0,1\nc,inf,1,0\n'), 'not-a-metric').message).toMatch(/\('a', 'b', 'c'\): d\('a','c'\) = Infinity > .* = 2/);
+    expect(mechError(() => parseCustomMetricCsv(',a,b,c\na,0,1,inf\nb,1,0,1\nc,inf,1,0\n'), 'not-a-metric').message).toMatch(
+      /\('a', 'b', 'c'\): d\('a','c'\) = Infinity > .* = 2/,
+    );
   });
 
   it('rejects NaN, negative, asymmetric, non-zero diagonal and non-square matrices', () => {
-    expect(mechError(() => parseCustomMetricCsv(',a,b\na,0,NaN\nb,1,0\n', 'n.csv'), 'not-a-metric').message).toBe("n.csv: distance at row 'a', column 'b' is NaN");
-    expect(mechError(() => parseCustomMetricCsv(',a,b\na,0,-1\nb,-1,0\n', 'n.csv'), 'not-a-metric').message).toBe("n.csv: distance at row 'a', column 'b' is negative (-1)");
-    expect(mechError(() => parseCustomMetricCsv(',a,b\na,0,1\nb,2,0\n', 'n.csv'), 'not-a-metric').message).toBe("n.csv: not symmetric: row 'a', column 'b' is 1 but row 'b', column 'a' is 2");
-    expect(mechError(() => parseCustomMetricCsv(',a,b\na,0,1\nb,1,0.5\n', 'n.csv'), 'not-a-metric').message).toBe("n.csv: diagonal distance at row 'b', column 'b' is 0.5, must be 0");
-    expect(mechError(() => parseCustomMetricCsv(',a,b,c\na,0,1,1\nb,1,0,1\n', 'n.csv'), 'not-a-metric').message).toBe('n.csv: distance matrix is not square: 3 columns but 2 rows');
+    expect(mechError(() => parseCustomMetricCsv(',a,b\na,0,NaN\nb,1,0\n', 'n.csv'), 'not-a-metric').message).toBe(
+      "n.csv: distance at row 'a', column 'b' is NaN",
+    );
+    expect(mechError(() => parseCustomMetricCsv(',a,b\na,0,-1\nb,-1,0\n', 'n.csv'), 'not-a-metric').message).toBe(
+      "n.csv: distance at row 'a', column 'b' is negative (-1)",
+    );
+    expect(mechError(() => parseCustomMetricCsv(',a,b\na,0,1\nb,2,0\n', 'n.csv'), 'not-a-metric').message).toBe(
+      "n.csv: not symmetric: row 'a', column 'b' is 1 but row 'b', column 'a' is 2",
+    );
+    expect(mechError(() => parseCustomMetricCsv(',a,b\na,0,1\nb,1,0.5\n', 'n.csv'), 'not-a-metric').message).toBe(
+      "n.csv: diagonal distance at row 'b', column 'b' is 0.5, must be 0",
+    );
+    expect(mechError(() => parseCustomMetricCsv(',a,b,c\na,0,1,1\nb,1,0,1\n', 'n.csv'), 'not-a-metric').message).toBe(
+      'n.csv: distance matrix is not square: 3 columns but 2 rows',
+    );
     expect(mechError(() => validateMetric(new Matrix(2, 3), ['a', 'b']), 'not-a-metric').message).toMatch(/not square: 2 rows x 3 columns/);
   });
 
@@ -44,7 +56,9 @@ describe('custom metric from CSV', () => {
     expect(msg(',a,b\na,0,\nb,1,0\n')).toBe('m.csv, line 2, column 3: empty cell (expected a distance: a decimal number >= 0 or inf)');
     expect(msg(',a,b\na,0,x1\nb,1,0\n')).toBe('m.csv, line 2, column 3: the cell is not a decimal number (expected a distance: a decimal number >= 0 or inf)');
     expect(msg(',a,b\na,0,1,3\nb,1,0\n')).toBe('m.csv, line 2: expected a label and 2 distances, got 4 cells');
-    expect(msg(',a,b\nb,0,1\na,1,0\n')).toBe("m.csv, line 2: the row's label (column 1) differs from the header's label of column 2; rows must come in the header's order");
+    expect(msg(',a,b\nb,0,1\na,1,0\n')).toBe(
+      "m.csv, line 2: the row's label (column 1) differs from the header's label of column 2; rows must come in the header's order",
+    );
     expect(msg('x,a,b\na,0,1\nb,1,0\n')).toMatch(/^m\.csv, line 1: the header's first cell must be empty \(layout/);
     expect(msg('')).toMatch(/m\.csv: empty file/);
     expect(msg(',a,"b\n')).toBe('m.csv: malformed CSV at line 1, field 3: a quoted field is not closed before the end of the file');
@@ -67,7 +81,9 @@ describe('custom metric from CSV', () => {
     const t = performance.now();
     const e = mechError(() => parseCustomMetricCsv(header + 'garbage that is never parsed\n', 'big.csv'), 'too-large');
     expect(performance.now() - t).toBeLessThan(1000);
-    expect(e.message).toMatch(/^distance file 'big\.csv' has 2100 points: checking the triangle inequality takes n\^3 = 9\.26e\+9 steps, over the limit of 8\.0e\+9 \(at most 2000 points\)/);
+    expect(e.message).toMatch(
+      /^distance file 'big\.csv' has 2100 points: checking the triangle inequality takes n\^3 = 9\.26e\+9 steps, over the limit of 8\.0e\+9 \(at most 2000 points\)/,
+    );
   });
 
   it('builds from a Matrix and labels (copying the data)', () => {

@@ -81,7 +81,9 @@ describe('database domains V^u', () => {
   });
 
   it('refuses v^u over the limit with the size, and bad arguments', () => {
-    expect(mechError(() => databaseDomain(20, 4), 'too-large').message).toBe('database domain db:20,4 has 4^20 = 1099511627776 databases; at most 16777216 are supported');
+    expect(mechError(() => databaseDomain(20, 4), 'too-large').message).toBe(
+      'database domain db:20,4 has 4^20 = 1099511627776 databases; at most 16777216 are supported',
+    );
     expect(mechError(() => databaseDomain(3, 4, { maxPoints: 63 }), 'too-large').message).toMatch(/4\^3 = 64 databases; at most 63/);
     expect(mechError(() => databaseDomain(200, 10), 'too-large').message).toMatch(/10\^200 = 1\.000e\+200/);
     mechError(() => databaseDomain(0, 4), 'invalid-input');

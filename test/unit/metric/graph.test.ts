@@ -6,7 +6,17 @@ import { expectEdgesReproduceMetric, mechError } from './helpers';
 describe('graph domain (BFS shortest paths)', () => {
   it('computes path lengths on a small graph, Infinity between components', () => {
     // a-b-c-d path plus a-c chord, e-f separate component
-    const g = graphDomain(['a', 'b', 'c', 'd', 'e', 'f'], [[0, 1], [1, 2], [2, 3], [0, 2], [4, 5], [1, 0]]);
+    const g = graphDomain(
+      ['a', 'b', 'c', 'd', 'e', 'f'],
+      [
+        [0, 1],
+        [1, 2],
+        [2, 3],
+        [0, 2],
+        [4, 5],
+        [1, 0],
+      ],
+    );
     expect(g.n).toBe(6);
     expect(g.distance(0, 3)).toBe(2);
     expect(g.distance(1, 3)).toBe(2);
@@ -46,7 +56,11 @@ describe('edge-list CSV', () => {
     const text = 'source,target\n# a comment\nparis,lyon\n\nlyon, nice\nbrest\nparis,nice\n';
     const e = parseEdgeList(text, 'fr.csv');
     expect(e.labels).toEqual(['paris', 'lyon', 'nice', 'brest']);
-    expect(e.edges).toEqual([[0, 1], [1, 2], [0, 2]]);
+    expect(e.edges).toEqual([
+      [0, 1],
+      [1, 2],
+      [0, 2],
+    ]);
     const g = graphDomainFromEdgeList(text, 'fr.csv');
     expect(g.spec).toBe('graph:fr.csv');
     expect(domainLabels(g)).toEqual(['paris', 'lyon', 'nice', 'brest']);
@@ -55,11 +69,16 @@ describe('edge-list CSV', () => {
   });
 
   it('keeps a first row that is not a header as an edge', () => {
-    expect(parseEdgeList('x,y\ny,z\n').edges).toEqual([[0, 1], [1, 2]]);
+    expect(parseEdgeList('x,y\ny,z\n').edges).toEqual([
+      [0, 1],
+      [1, 2],
+    ]);
   });
 
   it('reports bad lines by number', () => {
-    expect(mechError(() => parseEdgeList('a,b\nb,c,d\n', 'g.csv'), 'invalid-input').message).toBe("g.csv, line 2: expected 'a,b' (two node names), got 3 fields");
+    expect(mechError(() => parseEdgeList('a,b\nb,c,d\n', 'g.csv'), 'invalid-input').message).toBe(
+      "g.csv, line 2: expected 'a,b' (two node names), got 3 fields",
+    );
     expect(mechError(() => parseEdgeList('a,b\n\nc,c\n', 'g.csv'), 'invalid-input').message).toBe('g.csv, line 3: self-loop (both fields name the same node)');
     expect(mechError(() => parseEdgeList('a,b\n,c\n', 'g.csv'), 'invalid-input').message).toBe('g.csv, line 2: empty node name');
     expect(mechError(() => parseEdgeList('a,"b\n', 'g.csv'), 'invalid-input').message).toMatch(/g\.csv: malformed CSV at line 1/);

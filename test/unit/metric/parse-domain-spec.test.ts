@@ -93,11 +93,17 @@ describe('parseDomainSpec', () => {
 
   it('passes range errors, size limits and file problems through with the spec named', () => {
     expect(mechError(() => parseDomainSpec('line:0'), 'invalid-input').message).toBe("domain 'line:0': line size must be an integer >= 1, got 0");
-    expect(mechError(() => parseDomainSpec('db:30,4'), 'too-large').message).toMatch(/^domain 'db:30,4': database domain db:30,4 has 4\^30 = 1\.153e\+18 databases; at most 16777216/);
+    expect(mechError(() => parseDomainSpec('db:30,4'), 'too-large').message).toMatch(
+      /^domain 'db:30,4': database domain db:30,4 has 4\^30 = 1\.153e\+18 databases; at most 16777216/,
+    );
     expect(mechError(() => parseDomainSpec('hamming:40'), 'too-large').message).toMatch(/^domain 'hamming:40': Hamming cube of 40 bits/);
-    expect(mechError(() => parseDomainSpec('graph:nope.csv', io), 'invalid-input').message).toBe("cannot read edge-list file 'nope.csv': ENOENT: no such file 'nope.csv'");
+    expect(mechError(() => parseDomainSpec('graph:nope.csv', io), 'invalid-input').message).toBe(
+      "cannot read edge-list file 'nope.csv': ENOENT: no such file 'nope.csv'",
+    );
     expect(mechError(() => parseDomainSpec('csv:bad.csv', io), 'not-a-metric').message).toMatch(/^bad\.csv: not symmetric/);
     // default reader is Node's fs
-    expect(mechError(() => parseDomainSpec('csv:/nonexistent/dir/m.csv'), 'invalid-input').message).toBe("cannot read distance file '/nonexistent/dir/m.csv': no such file");
+    expect(mechError(() => parseDomainSpec('csv:/nonexistent/dir/m.csv'), 'invalid-input').message).toBe(
+      "cannot read distance file '/nonexistent/dir/m.csv': no such file",
+    );
   });
 });

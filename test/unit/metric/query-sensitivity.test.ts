@@ -14,7 +14,10 @@ import { mechError } from './helpers';
 function scaledLine(n: number, scale: number): Domain {
   const m = new Matrix(n, n);
   for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) m.data[i * n + j] = scale * Math.abs(i - j);
-  return customMetricDomain(m, Array.from({ length: n }, (_, i) => String(i)));
+  return customMetricDomain(
+    m,
+    Array.from({ length: n }, (_, i) => String(i)),
+  );
 }
 
 // Queries take V = largest value: the databases hold values 0..V (V + 1 of them).
@@ -27,7 +30,7 @@ function sens(kind: 'sum' | 'avg' | 'pct', metric: DatabaseMetric, answerScale: 
 }
 
 describe('query sensitivity and uniform sensitivity (SPEC §4)', () => {
-  it('Manhattan d1: sum, average (answer grid, d = u|a-a\'|) and percentile are uniformly 1-sensitive', () => {
+  it("Manhattan d1: sum, average (answer grid, d = u|a-a'|) and percentile are uniformly 1-sensitive", () => {
     for (const kind of ['sum', 'avg', 'pct'] as const) {
       const r = sens(kind, 'manhattan', 1);
       expect(r.delta).toBe(1);
@@ -37,13 +40,13 @@ describe('query sensitivity and uniform sensitivity (SPEC §4)', () => {
     expect(sens('sum', 'manhattan', 1).expansiveSteps).toBe(21);
   });
 
-  it('average with the plain distance |a - a\'| under d1 is uniformly (1/u)-sensitive', () => {
+  it("average with the plain distance |a - a'| under d1 is uniformly (1/u)-sensitive", () => {
     const r = sens('avg', 'manhattan', 1 / U);
     expect(r.delta).toBeCloseTo(1 / U, 15);
     expect(r.uniform).toBe(true);
   });
 
-  it('max metric: percentile is uniformly 1-sensitive; average (|a-a\'|) is 1-sensitive but not uniformly on the discrete grid', () => {
+  it("max metric: percentile is uniformly 1-sensitive; average (|a-a'|) is 1-sensitive but not uniformly on the discrete grid", () => {
     const p = sens('pct', 'max', 1);
     expect(p.delta).toBe(1);
     expect(p.uniform).toBe(true);
@@ -59,7 +62,7 @@ describe('query sensitivity and uniform sensitivity (SPEC §4)', () => {
     expect(b.uniform).toBe(false);
   });
 
-  it('normalised Manhattan with values q*{0..k}: sum, average (d = q|s-s\'|) and percentile are uniformly (q k)-sensitive', () => {
+  it("normalised Manhattan with values q*{0..k}: sum, average (d = q|s-s'|) and percentile are uniformly (q k)-sensitive", () => {
     for (const [q, k, u] of [
       [0.5, 2, 3],
       [2, 3, 2],
@@ -105,11 +108,19 @@ describe('query sensitivity and uniform sensitivity (SPEC §4)', () => {
   });
 
   it('infinite Delta, bad answer indices and too many points are errors or reported', () => {
-    const X = customMetricDomain(Matrix.fromRows([[0, 0], [0, 0]]), ['a', 'b']);
+    const X = customMetricDomain(
+      Matrix.fromRows([
+        [0, 0],
+        [0, 0],
+      ]),
+      ['a', 'b'],
+    );
     const r = querySensitivity(X, lineDomain(2), (x) => x);
     expect(r.delta).toBe(Infinity);
     expect(r.uniform).toBe(false);
-    expect(mechError(() => querySensitivity(lineDomain(3), lineDomain(2), (x) => x), 'invalid-input').message).toMatch(/maps 2 to answer index 2, expected 0..1 of line:2/);
+    expect(mechError(() => querySensitivity(lineDomain(3), lineDomain(2), (x) => x), 'invalid-input').message).toMatch(
+      /maps 2 to answer index 2, expected 0..1 of line:2/,
+    );
     expect(mechError(() => querySensitivity(lineDomain(10), lineDomain(2), () => 0, 9), 'too-large').message).toMatch(/10 points, at most 9/);
   });
 });

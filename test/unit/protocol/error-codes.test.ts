@@ -16,7 +16,16 @@ describe('error codes', () => {
 
   it('the CLI exits 2 on input errors, 130 on cancel, 1 otherwise', () => {
     const exits = Object.fromEntries(ERROR_CODES.map((c) => [c, exitCodeFor(c)]));
-    expect(exits).toEqual({ 'invalid-input': 2, 'not-a-metric': 2, 'too-large': 2, 'not-applicable': 2, infeasible: 1, cancelled: 130, internal: 1, crashed: 1 });
+    expect(exits).toEqual({
+      'invalid-input': 2,
+      'not-a-metric': 2,
+      'too-large': 2,
+      'not-applicable': 2,
+      infeasible: 1,
+      cancelled: 130,
+      internal: 1,
+      crashed: 1,
+    });
     expect(exitCodeFor('ENOENT')).toBe(1);
     expect(isInputErrorCode('toString')).toBe(false);
   });
@@ -27,7 +36,10 @@ describe('error codes', () => {
     expect(e).toEqual({ code: 'not-a-metric', message: 'triangle fails', detail });
     expect(e.detail).not.toBe(detail); // a plain copy: safe to post across a thread
     expect(toJobError({ code: 'crashed', message: 'worker died' })).toEqual({ code: 'crashed', message: 'worker died' });
-    expect(toJobError(new RangeError('Array buffer allocation failed'))).toEqual({ code: 'too-large', message: 'out of memory: Array buffer allocation failed' });
+    expect(toJobError(new RangeError('Array buffer allocation failed'))).toEqual({
+      code: 'too-large',
+      message: 'out of memory: Array buffer allocation failed',
+    });
     expect(toJobError(new RangeError('Invalid array length'))).toEqual({ code: 'internal', message: 'internal error: Invalid array length' });
     expect(toJobError(Object.assign(new Error('no such file'), { code: 'ENOENT' }))).toEqual({ code: 'internal', message: 'internal error: no such file' });
     expect(toJobError('boom')).toEqual({ code: 'internal', message: 'internal error: boom' });

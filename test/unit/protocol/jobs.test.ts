@@ -105,7 +105,9 @@ describe('job handlers', () => {
   });
 
   it('product priors need a database domain of the right width', async () => {
-    await expect(run({ type: 'regular', domain: 'line:4', epsilon: 1, prior: { kind: 'product', values: [0.5, 0.5] } })).rejects.toThrow(/needs a database domain/);
+    await expect(run({ type: 'regular', domain: 'line:4', epsilon: 1, prior: { kind: 'product', values: [0.5, 0.5] } })).rejects.toThrow(
+      /needs a database domain/,
+    );
     await expect(run({ type: 'regular', domain: 'db:2,3', epsilon: 1, prior: { kind: 'product', values: [0.5, 0.5] } })).rejects.toThrow(/takes 3 values/);
   });
 
@@ -136,7 +138,10 @@ describe('job handlers', () => {
       project: {
         version: 1,
         name: 'p',
-        domains: [{ id: 'g', domain: 'grid:4x4' }, { id: 'l', domain: 'line:4' }],
+        domains: [
+          { id: 'g', domain: 'grid:4x4' },
+          { id: 'l', domain: 'line:4' },
+        ],
         mechanisms: [
           { id: 'bad', domain: 'l', kind: 'planar-laplace', epsilon: 1 },
           { id: 'tg', domain: 'l', kind: 'tg', epsilon: LN2 },

@@ -36,7 +36,14 @@ describe('job requests', () => {
   it('accepts every job type in its documented shape', () => {
     const ok = [
       { type: 'mechanism', domain: 'line:6', epsilon: Math.LN2, kind: 'tg' },
-      { type: 'mechanism', domain: { kind: 'custom', labels: ['a', 'b'], distances: [0, 1, 1, 0] }, epsilon: 1, kind: 'optimal', prior: { kind: 'vector', values: [0.5, 0.5] }, loss: 'dist' },
+      {
+        type: 'mechanism',
+        domain: { kind: 'custom', labels: ['a', 'b'], distances: [0, 1, 1, 0] },
+        epsilon: 1,
+        kind: 'optimal',
+        prior: { kind: 'vector', values: [0.5, 0.5] },
+        loss: 'dist',
+      },
       { type: 'measure', channel: { rows: 1, cols: 2, data: [0.5, 0.5], rowLabels: ['x'], colLabels: ['a', 'b'] } },
       { type: 'measure', mechanism: { domain: 'line:3', epsilon: 1, kind: 'tg' }, prior: 'uniform' },
       { type: 'check', channel: { rows: 1, cols: 1, data: [1], rowLabels: ['x'], colLabels: ['y'] }, domain: 'line:1', epsilon: 1 },
@@ -63,14 +70,29 @@ describe('job requests', () => {
     expect(err({ type: 'nope' })).toMatch(/'type'/);
     expect(err([1, 2])).toMatch(/JSON object/);
     expect(err({ domain: 'line:3' })).toMatch(/no "type"/);
-    expect(err({ type: 'mechanism', domain: { kind: 'custom', labels: ['a', 'b'], distances: [0, 1, 1] }, epsilon: 1, kind: 'tg' })).toMatch(/labels.length\^2/);
+    expect(err({ type: 'mechanism', domain: { kind: 'custom', labels: ['a', 'b'], distances: [0, 1, 1] }, epsilon: 1, kind: 'tg' })).toMatch(
+      /labels.length\^2/,
+    );
   });
 
   it('validates results too (what a worker sends back)', () => {
     expect(jobResultSchema.safeParse({ type: 'capacity', domain: 'line:2', epsilon: 1, multiplicative: 4 / 3, additive: 1 / 3 }).success).toBe(true);
     expect(jobResultSchema.safeParse({ type: 'capacity', domain: 'line:2', epsilon: 1, multiplicative: '4/3', additive: 1 / 3 }).success).toBe(false);
     // a solver fact may be infinite (an LP's max violation): still a valid reply
-    const mech = { type: 'mechanism', kind: 'optimal', domain: 'line:2', epsilon: 1, exists: true, rows: 2, cols: 2, utility: 0.5, effectiveEpsilon: Infinity, guaranteedEpsilon: 1, guarantee: 'g', info: { maxConstraintViolation: Infinity, gap: NaN } };
+    const mech = {
+      type: 'mechanism',
+      kind: 'optimal',
+      domain: 'line:2',
+      epsilon: 1,
+      exists: true,
+      rows: 2,
+      cols: 2,
+      utility: 0.5,
+      effectiveEpsilon: Infinity,
+      guaranteedEpsilon: 1,
+      guarantee: 'g',
+      info: { maxConstraintViolation: Infinity, gap: NaN },
+    };
     expect(jobResultSchema.safeParse(mech).success).toBe(true);
   });
 });
@@ -194,13 +216,43 @@ describe('CLI text inputs', () => {
 describe('result tables and --json objects', () => {
   it('gives the documented keys only', () => {
     const mech = {
-      type: 'mechanism' as const, kind: 'tg', domain: 'line:6', epsilon: Math.LN2, exists: true, rows: 6, cols: 6, utility: 4 / 9,
-      effectiveEpsilon: Math.LN2, guaranteedEpsilon: Math.LN2, guarantee: 'eps d-private', info: {}, leakage: 1.4,
+      type: 'mechanism' as const,
+      kind: 'tg',
+      domain: 'line:6',
+      epsilon: Math.LN2,
+      exists: true,
+      rows: 6,
+      cols: 6,
+      utility: 4 / 9,
+      effectiveEpsilon: Math.LN2,
+      guaranteedEpsilon: Math.LN2,
+      guarantee: 'eps d-private',
+      info: {},
+      leakage: 1.4,
     };
-    expect(Object.keys(jsonFor({ type: 'mechanism', domain: 'line:6', epsilon: 1, kind: 'tg' }, mech))).toEqual(['exists', 'rows', 'cols', 'utility', 'effectiveEpsilon', 'guaranteedEpsilon']);
-    expect(Object.keys(jsonFor({ type: 'mechanism', domain: 'line:6', epsilon: 1, kind: 'tg', loss: 'dist' }, { ...mech, expectedLoss: 1 }))).toContain('expectedLoss');
-    expect(jsonFor({ type: 'mechanism', domain: 'line:6', epsilon: 1, kind: 'tight' }, { ...mech, exists: false, minZ: -0.1, minZAt: '3' })).toEqual({ exists: false, minZ: -0.1, minZAt: '3' });
-    const sweep = { type: 'sweep' as const, domain: 'line:3', epsilons: [0.5, 1], series: [{ kind: 'tg', utility: [0.4, 0.5], leakage: [0.2, null] }], bounds: { utility: [0.5, 0.6], leakage: [null, null] } };
+    expect(Object.keys(jsonFor({ type: 'mechanism', domain: 'line:6', epsilon: 1, kind: 'tg' }, mech))).toEqual([
+      'exists',
+      'rows',
+      'cols',
+      'utility',
+      'effectiveEpsilon',
+      'guaranteedEpsilon',
+    ]);
+    expect(Object.keys(jsonFor({ type: 'mechanism', domain: 'line:6', epsilon: 1, kind: 'tg', loss: 'dist' }, { ...mech, expectedLoss: 1 }))).toContain(
+      'expectedLoss',
+    );
+    expect(jsonFor({ type: 'mechanism', domain: 'line:6', epsilon: 1, kind: 'tight' }, { ...mech, exists: false, minZ: -0.1, minZAt: '3' })).toEqual({
+      exists: false,
+      minZ: -0.1,
+      minZAt: '3',
+    });
+    const sweep = {
+      type: 'sweep' as const,
+      domain: 'line:3',
+      epsilons: [0.5, 1],
+      series: [{ kind: 'tg', utility: [0.4, 0.5], leakage: [0.2, null] }],
+      bounds: { utility: [0.5, 0.6], leakage: [null, null] },
+    };
     expect(tableToCsv(resultTable(sweep))).toBe('epsilon,tg utility,tg leakage,utility bound,leakage bound\n0.5,0.4,0.2,0.5,\n1,0.5,,0.6,\n');
   });
 });

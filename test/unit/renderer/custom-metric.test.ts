@@ -21,9 +21,19 @@ describe('custom metric import', () => {
   it('names the row and column of every kind of violation', () => {
     expect(parseMetricCsv(',a,b\na,0,1\nb,1,0,3')).toMatchObject({ ok: false, error: 'row 2 (b) has 3 distances, expected 2: the matrix must be square' });
     expect(parseMetricCsv(',a,b\na,0,x\nb,1,0')).toMatchObject({ ok: false, error: "row a, column b: 'x' is not a number", row: 0, col: 1 });
-    expect(parseMetricCsv(',a,b\na,1,1\nb,1,0')).toMatchObject({ ok: false, error: "diagonal distance at row 'a', column 'a' is 1, must be 0", row: 0, col: 0 });
+    expect(parseMetricCsv(',a,b\na,1,1\nb,1,0')).toMatchObject({
+      ok: false,
+      error: "diagonal distance at row 'a', column 'a' is 1, must be 0",
+      row: 0,
+      col: 0,
+    });
     expect(parseMetricCsv(',a,b\na,0,-1\nb,-1,0')).toMatchObject({ ok: false, error: "distance at row 'a', column 'b' is negative (-1)", row: 0, col: 1 });
-    expect(parseMetricCsv(',a,b\na,0,1\nb,2,0')).toMatchObject({ ok: false, error: "not symmetric: row 'a', column 'b' is 1 but row 'b', column 'a' is 2", row: 0, col: 1 });
+    expect(parseMetricCsv(',a,b\na,0,1\nb,2,0')).toMatchObject({
+      ok: false,
+      error: "not symmetric: row 'a', column 'b' is 1 but row 'b', column 'a' is 2",
+      row: 0,
+      col: 1,
+    });
     expect(parseMetricCsv(',a,b,c\na,0,1,3\nb,1,0,1\nc,3,1,0')).toMatchObject({
       ok: false,
       error: "triangle inequality fails for ('a', 'b', 'c'): d('a','c') = 3 > d('a','b') + d('b','c') = 2 (row 'a', column 'c')",
@@ -34,10 +44,13 @@ describe('custom metric import', () => {
     expect(parseMetricCsv('')).toMatchObject({ ok: false, error: 'the file is empty' });
     expect(validateMetric(['a'], [0])).toBeNull();
     expect(parseMetricCsv(',a,b\na,0,1e999\nb,1e999,0')).toMatchObject({ ok: false, error: "row a, column b: '1e999' is not a number", row: 0, col: 1 });
-    expect(parseMetricCsv('0,"1\n1,0')).toMatchObject({ ok: false, error: 'malformed CSV at line 2, field 2: a quoted field is not closed before the end of the file' });
+    expect(parseMetricCsv('0,"1\n1,0')).toMatchObject({
+      ok: false,
+      error: 'malformed CSV at line 2, field 2: a quoted field is not closed before the end of the file',
+    });
   });
 
-  it('accepts and refuses exactly what the engine does, in the engine\'s words', () => {
+  it("accepts and refuses exactly what the engine does, in the engine's words", () => {
     const texts = [
       ',a,b,c\na,0,1,2\nb,1,0,1\nc,2,1,0\n',
       ',a,b,c\na,0,1,inf\nb,1,0,inf\nc,inf,inf,0\n',
@@ -65,7 +78,15 @@ describe('custom metric import', () => {
 
 describe('smart-meter traces', () => {
   it('parses a trace with a header and time column', () => {
-    expect(parseTraceCsv('time,watts\n0,10\n10,30\n20,20\n')).toEqual({ ok: true, values: [10, 30, 20], times: [0, 10, 20], timeKind: 'number', timeLabel: 'time', valueLabel: 'watts', unit: 'W' });
+    expect(parseTraceCsv('time,watts\n0,10\n10,30\n20,20\n')).toEqual({
+      ok: true,
+      values: [10, 30, 20],
+      times: [0, 10, 20],
+      timeKind: 'number',
+      timeLabel: 'time',
+      valueLabel: 'watts',
+      unit: 'W',
+    });
     expect(parseTraceCsv('1\n2\nabc')).toEqual({ ok: false, error: "line 3: 'abc' is not a number" });
     expect(parseTraceCsv('5')).toEqual({ ok: false, error: 'a trace needs at least 2 readings' });
   });

@@ -58,13 +58,20 @@ describe('database and query editor', () => {
     const whole = (x: number[]): string => x.join('');
     expect(answerGraph({ ...base, individuals: u, values: v, query: 'none' })).toMatchObject(bruteForce(u, v, whole));
     // which category has the most records (ties to the smallest index): K = 3 categories, u = 3
-    const most = (x: number[]): string => { const c = [0, 1, 2].map((k) => x.filter((a) => a === k).length); return String(c.indexOf(Math.max(...c))); };
+    const most = (x: number[]): string => {
+      const c = [0, 1, 2].map((k) => x.filter((a) => a === k).length);
+      return String(c.indexOf(Math.max(...c)));
+    };
     expect(answerGraph({ ...base, individuals: u, values: 3, query: 'most' })).toMatchObject(bruteForce(u, 3, most));
   });
 
   it('the absent value adds one value to the universe', () => {
     expect(answerGraph({ ...base, individuals: 2, values: 3, absent: true, query: 'none' })).toMatchObject({ domain: 'db:2,3:absent', nodes: 16, edges: 48 });
-    expect(answerGraph({ ...base, individuals: 2, values: 3, metric: 'max', query: 'none' })).toMatchObject({ domain: 'db:2,3:metric=max', nodes: 9, edges: 20 });
+    expect(answerGraph({ ...base, individuals: 2, values: 3, metric: 'max', query: 'none' })).toMatchObject({
+      domain: 'db:2,3:metric=max',
+      nodes: 9,
+      edges: 20,
+    });
     expect(answerGraph({ ...base, individuals: 2, values: 3, metric: 'manhattan', query: 'none' })).toMatchObject({ nodes: 9, edges: 12 });
     expect(answerGraph({ ...base, individuals: 2, values: 3, absent: false, query: 'most' })).toMatchObject({ domain: 'argmax:3,2', nodes: 3, edges: 3 });
   });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { epsilonFromLevel, levelFromEpsilon, normalise, paintBrush, parseGridPriorCsv, validateEpsilon, validateGrid } from '../../../src-renderer/editors/grid-validation';
+import {
+  epsilonFromLevel,
+  levelFromEpsilon,
+  normalise,
+  paintBrush,
+  parseGridPriorCsv,
+  validateEpsilon,
+  validateGrid,
+} from '../../../src-renderer/editors/grid-validation';
 import { domainSize, domainText, parseDomainText } from '../../../src-renderer/editors/domain-spec';
 
 describe('grid editor validation', () => {
@@ -46,7 +54,24 @@ describe('grid editor validation', () => {
   });
 
   it('round-trips SPEC §8 domain texts and counts secrets', () => {
-    for (const t of ['grid:20x30:step=0.5:metric=manhattan', 'grid:4x4', 'line:6', 'ring:7', 'clique:3', 'hamming:4', 'count:5', 'sum:3,4', 'kcount:2,3', 'db:5,4:metric=max', 'db:2,2', 'db:3,2:metric=normalised:absent', 'avg:3,4', 'max:2,5', 'percentile:5,4,50', 'argmax:3,4']) {
+    for (const t of [
+      'grid:20x30:step=0.5:metric=manhattan',
+      'grid:4x4',
+      'line:6',
+      'ring:7',
+      'clique:3',
+      'hamming:4',
+      'count:5',
+      'sum:3,4',
+      'kcount:2,3',
+      'db:5,4:metric=max',
+      'db:2,2',
+      'db:3,2:metric=normalised:absent',
+      'avg:3,4',
+      'max:2,5',
+      'percentile:5,4,50',
+      'argmax:3,4',
+    ]) {
       expect(domainText(parseDomainText(t))).toBe(t);
     }
     expect(domainSize(parseDomainText('grid:20x30'))).toBe(600);

@@ -16,7 +16,16 @@ import { projectSchema, type ProjectInput } from '../../../src-shared/protocol/p
 import { parseProject } from '../../../src-main/project/project-file';
 import { readProjectSafely, writeProjectSafely } from '../../../src-main/web/project-store';
 import { analysisRequest, channelSource, mechanismRequest } from '../../../src-renderer/lib/project-model';
-import { hashText, isExpensive, itemHash, keptResults, projectWithResults, restoreResults, stableStringify, type HeldResult } from '../../../src-renderer/lib/kept-results';
+import {
+  hashText,
+  isExpensive,
+  itemHash,
+  keptResults,
+  projectWithResults,
+  restoreResults,
+  stableStringify,
+  type HeldResult,
+} from '../../../src-renderer/lib/kept-results';
 
 async function run(req: unknown): Promise<JobResult> {
   const parsed = parseJobRequest(req);
@@ -159,7 +168,13 @@ describe('the project file carries results', () => {
 
   it('keeps results within a byte budget, LPs first, naming what was left out; running and failed items are not kept', () => {
     const p = project();
-    const big = (n: number): JobResult => ({ type: 'capacity', multiplicative: 1, additive: 1, matrix: { rows: 1, cols: n, data: Array(n).fill(0.5), rowLabels: ['a'], colLabels: Array.from({ length: n }, (_, i) => `c${i}`) } }) as unknown as JobResult;
+    const big = (n: number): JobResult =>
+      ({
+        type: 'capacity',
+        multiplicative: 1,
+        additive: 1,
+        matrix: { rows: 1, cols: n, data: Array(n).fill(0.5), rowLabels: ['a'], colLabels: Array.from({ length: n }, (_, i) => `c${i}`) },
+      }) as unknown as JobResult;
     const held: Record<string, HeldResult> = {
       cap: { status: 'done', hash: itemHash(p, 'cap')!, result: big(3000) },
       lp: { status: 'done', hash: itemHash(p, 'lp')!, result: big(3000) },

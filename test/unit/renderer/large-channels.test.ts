@@ -28,7 +28,11 @@ const project: ProjectInput = {
 describe('analysis requests name the mechanism, not a matrix', () => {
   it('measure and check of a construction carry its spec (valid job requests, no channel)', () => {
     const m = analysisRequest(project, project.analyses![0]!);
-    expect(m).toMatchObject({ type: 'measure', mechanism: { kind: 'tight', domain: 'db:5,4:metric=hamming', epsilon: 0.5, prior: { kind: 'product', values: [0.3, 0.27, 0.23, 0.2] } }, epsilon: 0.5 });
+    expect(m).toMatchObject({
+      type: 'measure',
+      mechanism: { kind: 'tight', domain: 'db:5,4:metric=hamming', epsilon: 0.5, prior: { kind: 'product', values: [0.3, 0.27, 0.23, 0.2] } },
+      epsilon: 0.5,
+    });
     expect('channel' in m).toBe(false);
     expect(parseJobRequest(m).ok).toBe(true);
     const c = analysisRequest(project, project.analyses![1]!);
@@ -65,7 +69,18 @@ describe('block grids for the heat map', () => {
     expect(g.means[3]).toBeCloseTo(s / 6, 15);
   });
   it('from a rows job result, and a table view of a matrix', () => {
-    const g = blockGridFromRows(5, 3, { blocksY: 2, blocksX: 1, rowEdges: [0, 2, 5], colEdges: [0, 3], means: [0.1, 0.2], vmax: 0.2, rowFirst: ['a', 'c'], rowLast: ['b', 'e'], colFirst: ['x'], colLast: ['z'] });
+    const g = blockGridFromRows(5, 3, {
+      blocksY: 2,
+      blocksX: 1,
+      rowEdges: [0, 2, 5],
+      colEdges: [0, 3],
+      means: [0.1, 0.2],
+      vmax: 0.2,
+      rowFirst: ['a', 'c'],
+      rowLast: ['b', 'e'],
+      colFirst: ['x'],
+      colLast: ['z'],
+    });
     expect(g.rowLabel(0)).toBe('a…b');
     expect(g.colLabel(0)).toBe('x…z');
     const t = tableFromMatrix(m);
@@ -79,7 +94,13 @@ describe('export of a channel the host keeps', () => {
     const rows = 7;
     const cols = 400_000; // 2 rows per fetch (1e6 entries each at most)
     const data = Array.from({ length: rows * cols }, (_, k) => ((k * 7919) % 1000) / 1e5);
-    const m = { rows, cols, data, rowLabels: Array.from({ length: rows }, (_, i) => (i === 3 ? 'a,"b"' : `r${i}`)), colLabels: Array.from({ length: cols }, (_, j) => `c${j}`) };
+    const m = {
+      rows,
+      cols,
+      data,
+      rowLabels: Array.from({ length: rows }, (_, i) => (i === 3 ? 'a,"b"' : `r${i}`)),
+      colLabels: Array.from({ length: cols }, (_, j) => `c${j}`),
+    };
     const asked: number[][] = [];
     const parts = await keptChannelCsvParts(rows, cols, async (idx) => {
       asked.push(idx);

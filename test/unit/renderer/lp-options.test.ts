@@ -120,7 +120,12 @@ describe('typed LP progress', () => {
     expect(r.min).toBeLessThan(1.3);
     expect(r.min).toBe(0);
     // bounds within three heights of the last one are all shown (with a small margin)
-    const near = convergenceRange(convergencePoints([{ elapsedMs: 1, objective: 2, bound: 1.5, gap: 0.25 }, { elapsedMs: 2, objective: 1.9, bound: 1.8, gap: 0.05 }]))!;
+    const near = convergenceRange(
+      convergencePoints([
+        { elapsedMs: 1, objective: 2, bound: 1.5, gap: 0.25 },
+        { elapsedMs: 2, objective: 1.9, bound: 1.8, gap: 0.05 },
+      ]),
+    )!;
     expect(near.min).toBeLessThan(1.5);
     expect(near.min).toBeGreaterThan(1.4);
     expect(near.max).toBeGreaterThan(2);

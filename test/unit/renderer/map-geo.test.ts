@@ -36,10 +36,20 @@ describe('prior contours (marching squares)', () => {
     expect(segs.length).toBeGreaterThan(4);
     for (const [x1, y1, x2, y2] of segs) {
       // ends on cell edges, linearly interpolated: within the interpolation error of the cone
-      for (const [x, y] of [[x1!, y1!], [x2!, y2!]] as const) expect(Math.abs(Math.hypot(y - 3, x - 3) - 1.5)).toBeLessThan(0.2);
+      for (const [x, y] of [
+        [x1!, y1!],
+        [x2!, y2!],
+      ] as const)
+        expect(Math.abs(Math.hypot(y - 3, x - 3) - 1.5)).toBeLessThan(0.2);
     }
     // crossings on both sides of the centre along row 3
-    const xs = segs.flatMap(([x1, y1, x2, y2]) => [[x1!, y1!], [x2!, y2!]]).filter(([, y]) => y === 3).map(([x]) => x!);
+    const xs = segs
+      .flatMap(([x1, y1, x2, y2]) => [
+        [x1!, y1!],
+        [x2!, y2!],
+      ])
+      .filter(([, y]) => y === 3)
+      .map(([x]) => x!);
     expect(Math.min(...xs)).toBeCloseTo(1.5, 9);
     expect(Math.max(...xs)).toBeCloseTo(4.5, 9);
     expect(contourSegments(n, n, vals, 2)).toEqual([]);

@@ -16,7 +16,10 @@ describe('matrix views', () => {
     expect(ds.blocksX).toBe(4);
     let total = 0;
     for (const b of ds.blocks) total += b.v * (b.r1 - b.r0) * (b.c1 - b.c0);
-    expect(total).toBeCloseTo(data.reduce((a, b) => a + b, 0), 12);
+    expect(total).toBeCloseTo(
+      data.reduce((a, b) => a + b, 0),
+      12,
+    );
     expect(downsample(m).blocks).toHaveLength(6);
   });
 });

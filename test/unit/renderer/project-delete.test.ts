@@ -26,7 +26,11 @@ describe('deleting project items (pure project model)', () => {
     // planning does not touch the project
     expect(ids(p)).toEqual(before);
     // in this order: the priors, the mechanisms, then the analyses
-    const cascade = { prior: ['uniform-votes', 'close-race'], mechanism: ['votes-tg', 'votes-tight', 'votes-optimal-close-race'], analysis: ['tg-close-race', 'tg-check', 'votes-capacity', 'votes-regular-uniform', 'votes-regular-close-race', 'votes-vertices', 'votes-sweep'] };
+    const cascade = {
+      prior: ['uniform-votes', 'close-race'],
+      mechanism: ['votes-tg', 'votes-tight', 'votes-optimal-close-race'],
+      analysis: ['tg-close-race', 'tg-check', 'votes-capacity', 'votes-regular-uniform', 'votes-regular-close-race', 'votes-vertices', 'votes-sweep'],
+    };
     expect(plan.cascade).toEqual(Object.entries(cascade).flatMap(([kind, list]) => list.map((id) => ({ kind, id }))));
     expect(plan.detach).toEqual([]);
     const caseStudies = JSON.stringify(p.caseStudies);
@@ -120,7 +124,9 @@ describe('case studies in the app', () => {
     const req = caseStudyRequest(c);
     expect(jobRequestSchema.safeParse(req).success).toBe(true);
     expect(req).toEqual({ type: 'case-study', study: 'voting', params: c.params });
-    expect(() => caseStudyRequest({ id: 's', study: 'smart-meter', params: { trace: 'csv:day.csv' } })).toThrow("parameter 'trace' (csv:day.csv) refers to a file");
+    expect(() => caseStudyRequest({ id: 's', study: 'smart-meter', params: { trace: 'csv:day.csv' } })).toThrow(
+      "parameter 'trace' (csv:day.csv) refers to a file",
+    );
   });
   it('turns findings into paragraphs and bullets with bold and code spans', () => {
     expect(findingBlocks(['At eps = 1:', '- first **bold** and `x`\n- second', ''])).toEqual([
@@ -131,7 +137,16 @@ describe('case studies in the app', () => {
     expect(inlineSegments('a ** b')).toEqual([{ text: 'a ** b' }]);
   });
   it('writes tables as CSV with quoting and full precision', () => {
-    expect(tableToCsv({ header: ['name', 'v'], rows: [['a,b', 2 / 7], ['say "hi"', null], ['t', true]] })).toBe('name,v\n"a,b",0.2857142857142857\n"say ""hi""",\nt,true\n');
+    expect(
+      tableToCsv({
+        header: ['name', 'v'],
+        rows: [
+          ['a,b', 2 / 7],
+          ['say "hi"', null],
+          ['t', true],
+        ],
+      }),
+    ).toBe('name,v\n"a,b",0.2857142857142857\n"say ""hi""",\nt,true\n');
     expect(cellText(2 / 7)).toBe('0.285714');
     expect(cellText(null)).toBe('—');
     expect(cellText(12)).toBe('12');
@@ -146,7 +161,11 @@ describe('deletion dialog groups', () => {
       { effect: 'uniform-prior', kind: 'mechanism', label: 'mechanism', ids: ['votes-optimal-close-race'] },
       { effect: 'uniform-prior', kind: 'analysis', label: 'analysis', ids: ['tg-close-race'] },
     ]);
-    expect(deletionGroups(planDeletion(voting(), 'domain', 'cities')).map((g) => `${g.ids.length} ${g.label}`)).toEqual(['2 priors', '2 mechanisms', '3 analyses']);
+    expect(deletionGroups(planDeletion(voting(), 'domain', 'cities')).map((g) => `${g.ids.length} ${g.label}`)).toEqual([
+      '2 priors',
+      '2 mechanisms',
+      '3 analyses',
+    ]);
   });
 });
 
@@ -165,7 +184,12 @@ describe('every built-in example opens in the app with runnable case studies', (
     const { readdirSync } = await import('node:fs');
     const store = createProjectStore({} as never, { examplesDir: join(ROOT, 'resources/examples'), configDir: join(ROOT, 'test-output/unused-config') });
     const files = readdirSync(join(ROOT, 'resources/examples')).filter((f) => f.endsWith('.json'));
-    expect(store.examples().map((e) => `${e.name}.json`).sort()).toEqual(files.sort());
+    expect(
+      store
+        .examples()
+        .map((e) => `${e.name}.json`)
+        .sort(),
+    ).toEqual(files.sort());
     let studies = 0;
     for (const f of files) {
       const p = store.loadExample(f.slice(0, -5));

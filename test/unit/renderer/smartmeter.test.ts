@@ -40,7 +40,10 @@ describe('smart meter: time column and unit kept', () => {
     expect(m).toMatchObject({ ok: true, times: [86_390, 86_400, 86_410] });
     expect(formatTime(86_410, 'clock', true)).toBe('00:00:10 (+1d)');
     expect([formatTime(86_400, 'clock'), formatTime(7200, 'clock'), formatTime(2 * 86_400, 'clock')]).toEqual(['24:00', '02:00', '24:00 (+1d)']);
-    expect(parseTraceCsv('t,v\n10:00,1\nlater,2\n')).toEqual({ ok: false, error: "line 3: 'later' is not a time (HH:MM:SS, a date such as 2024-01-31T08:00 or a number)" });
+    expect(parseTraceCsv('t,v\n10:00,1\nlater,2\n')).toEqual({
+      ok: false,
+      error: "line 3: 'later' is not a time (HH:MM:SS, a date such as 2024-01-31T08:00 or a number)",
+    });
     expect(parseTraceCsv('t,v\n1,1\n1,2\n')).toEqual({ ok: false, error: "line 3: time '1' does not come after the previous reading's" });
     expect(parseTraceCsv('1\n2\n3\n')).toEqual({ ok: true, values: [1, 2, 3] });
   });

@@ -30,7 +30,14 @@ export function useSsrComponents(paths: string[]): SsrComponents {
     },
   };
   beforeAll(async () => {
-    server = await createServer({ configFile: false, root: process.cwd(), plugins: [svelte()], server: { middlewareMode: true, hmr: false, ws: false }, appType: 'custom', logLevel: 'error' });
+    server = await createServer({
+      configFile: false,
+      root: process.cwd(),
+      plugins: [svelte()],
+      server: { middlewareMode: true, hmr: false, ws: false },
+      appType: 'custom',
+      logLevel: 'error',
+    });
     out.render = ((await server.ssrLoadModule('svelte/server')) as { render: Render }).render;
     for (const p of paths) loaded.set(p, ((await server.ssrLoadModule(p)) as { default: unknown }).default);
   }, 60_000);

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { attainedAt, cleanNote, lossWords, missingRuns, rangeText, shortNote, sweepCharts, sweepNotes, sweepTable, BOUND_COLOR } from '../../../src-shared/charts/sweep-charts';
+import {
+  attainedAt,
+  cleanNote,
+  lossWords,
+  missingRuns,
+  rangeText,
+  shortNote,
+  sweepCharts,
+  sweepNotes,
+  sweepTable,
+  BOUND_COLOR,
+} from '../../../src-shared/charts/sweep-charts';
 import { chartConfig } from '../../../src-shared/charts/chart-config';
 import { sweepJob } from '../../../src-worker/jobs/handlers';
 import { silentContext } from '../../../src-worker/jobs/context';
@@ -16,8 +27,26 @@ function fake(): SweepResult {
     domain: 'line:4',
     epsilons: EPS,
     series: [
-      { kind: 'tight', utility: [null, null, 0.5, 0.6, 0.7], leakage: [null, null, 1, 1.2, 1.4], expectedLoss: [null, null, 0.9, 0.7, 0.5], notes: ['Phi z = 1 has z[2] = -0.123456789 < 0, so no tight-constraints mechanism exists at eps = 0.5', 'Phi z = 1 has z[2] = -0.01 < 0, so no tight-constraints mechanism exists at eps = 1', null, null, null] },
-      { kind: 'tg', utility: [0.3, 0.4, 0.45, 0.6 - 1e-3, 0.7 * (1 - 1e-12)], leakage: [0.2, 0.4, 0.8, 1.1, 1.4 * (1 + 1e-12)], expectedLoss: [1.5, 1.2, 1, 0.8, 0.6], notes: [null, null, null, null, null] },
+      {
+        kind: 'tight',
+        utility: [null, null, 0.5, 0.6, 0.7],
+        leakage: [null, null, 1, 1.2, 1.4],
+        expectedLoss: [null, null, 0.9, 0.7, 0.5],
+        notes: [
+          'Phi z = 1 has z[2] = -0.123456789 < 0, so no tight-constraints mechanism exists at eps = 0.5',
+          'Phi z = 1 has z[2] = -0.01 < 0, so no tight-constraints mechanism exists at eps = 1',
+          null,
+          null,
+          null,
+        ],
+      },
+      {
+        kind: 'tg',
+        utility: [0.3, 0.4, 0.45, 0.6 - 1e-3, 0.7 * (1 - 1e-12)],
+        leakage: [0.2, 0.4, 0.8, 1.1, 1.4 * (1 + 1e-12)],
+        expectedLoss: [1.5, 1.2, 1, 0.8, 0.6],
+        notes: [null, null, null, null, null],
+      },
     ],
     bounds: { utility: [null, null, 0.5, 0.6, 0.7], leakage: [null, null, 1, 1.2, 1.4], notes: ['not regular at 0.5', 'not regular at 1', null, null, null] },
   };
@@ -46,14 +75,21 @@ describe('sweep charts: what was asked, why points are missing, bounds on top', 
     expect(rangeText({ from: 2, to: 2.5, count: 2, note: null }, EPS)).toBe('ε ≥ 2');
     expect(rangeText({ from: 0.5, to: 2.5, count: 5, note: null }, EPS)).toBe('all ε');
     expect(missingRuns([1, 2, 3], [1, null, 3])).toEqual([{ from: 2, to: 2, count: 1, note: null }]);
-    expect(shortNote('the prior is not regular for grid:6x6:step=0.5 at epsilon 1.25: mu Phi = pi needs mu[(1,1)] = -0.000104006 < 0')).toBe('the prior is not regular there');
+    expect(shortNote('the prior is not regular for grid:6x6:step=0.5 at epsilon 1.25: mu Phi = pi needs mu[(1,1)] = -0.000104006 < 0')).toBe(
+      'the prior is not regular there',
+    );
     expect(cleanNote('Phi z = 1 has z[(8,1)] = -0.010400608345545286 < 0, so no tight-constraints mechanism exists at eps = 1.25')).toBe(
       'no tight-constraints mechanism exists: its weight at (8,1) would be -0.0104 < 0',
     );
   });
 
   it('plots the chosen loss first, then utility and leakage; notes say why points are missing; the bound is dashed, black, on top and labelled', () => {
-    const charts = sweepCharts(fake(), { id: 'a', lossLabel: 'distance d(w,x)', lossUnit: 'km', kindLabel: (k) => (k === 'tight' ? 'tight constraints' : 'truncated geometric') });
+    const charts = sweepCharts(fake(), {
+      id: 'a',
+      lossLabel: 'distance d(w,x)',
+      lossUnit: 'km',
+      kindLabel: (k) => (k === 'tight' ? 'tight constraints' : 'truncated geometric'),
+    });
     expect(charts.map((c) => c.id)).toEqual(['a-expected-loss', 'a-utility', 'a-leakage']);
     const [loss, util, leak] = charts as [(typeof charts)[0], (typeof charts)[0], (typeof charts)[0]];
     expect(loss.yLabel).toBe('expected loss (km)');
@@ -62,7 +98,9 @@ describe('sweep charts: what was asked, why points are missing, bounds on top', 
     expect(loss.series.some((s) => s.dashed)).toBe(false); // no bound for a loss
     // on the chart: the first clause of the engine's note; in full for the page and the table
     expect(loss.notes).toEqual(['tight constraints: no point for ε ≤ 1 (no tight-constraints mechanism exists)']);
-    expect(sweepNotes(fake(), 'expectedLoss', { kindLabel: () => 'tight constraints' })[0]).toBe('tight constraints: no point for ε ≤ 1 (no tight-constraints mechanism exists: its weight at 2 would be -0.01 < 0)');
+    expect(sweepNotes(fake(), 'expectedLoss', { kindLabel: () => 'tight constraints' })[0]).toBe(
+      'tight constraints: no point for ε ≤ 1 (no tight-constraints mechanism exists: its weight at 2 would be -0.01 < 0)',
+    );
     expect(loss.series[0]!.label).toBe('tight constraints (no point for ε ≤ 1)');
 
     const bound = util.series.at(-1)!;
@@ -77,7 +115,10 @@ describe('sweep charts: what was asked, why points are missing, bounds on top', 
     for (const c of charts) for (const s of c.series.slice(0, 2)) expect(s.color).not.toBe(BOUND_COLOR);
 
     // the Chart.js configuration draws the bound over every curve (lowest order is drawn last) and shows the notes
-    const cfg = chartConfig(util) as { data: { datasets: { order: number; label: string }[] }; options: { plugins: { subtitle?: { display: boolean; text: string[] } } } };
+    const cfg = chartConfig(util) as {
+      data: { datasets: { order: number; label: string }[] };
+      options: { plugins: { subtitle?: { display: boolean; text: string[] } } };
+    };
     const orders = cfg.data.datasets.map((d) => d.order);
     expect(orders.at(-1)).toBeLessThan(Math.min(...orders.slice(0, -1)));
     expect(cfg.options.plugins.subtitle?.text).toEqual(util.notes);
@@ -88,13 +129,29 @@ describe('sweep charts: what was asked, why points are missing, bounds on top', 
     for (const s of r.series) delete s.expectedLoss;
     expect(sweepCharts(r).map((c) => c.id)).toEqual(['sweep-utility', 'sweep-leakage']);
     const t = sweepTable(fake(), { lossUnit: 'km' });
-    expect(t.header).toEqual(['epsilon', 'tight expected loss (km)', 'tight utility', 'tight leakage (bits)', 'tight note', 'tg expected loss (km)', 'tg utility', 'tg leakage (bits)', 'tg note', 'utility bound', 'leakage bound (bits)', 'bound note']);
+    expect(t.header).toEqual([
+      'epsilon',
+      'tight expected loss (km)',
+      'tight utility',
+      'tight leakage (bits)',
+      'tight note',
+      'tg expected loss (km)',
+      'tg utility',
+      'tg leakage (bits)',
+      'tg note',
+      'utility bound',
+      'leakage bound (bits)',
+      'bound note',
+    ]);
     expect(t.rows[0]).toEqual([0.5, null, null, null, fake().series[0]!.notes![0], 1.5, 0.3, 0.2, null, null, null, 'not regular at 0.5']);
     expect(t.rows[3]![1]).toBe(0.7);
   });
 
   it('a real sweep on a grid: expected distance per mechanism, tight missing at small ε with the engine note, the bound attained by tight', async () => {
-    const r = await sweepJob({ type: 'sweep', domain: 'grid:6x6:step=0.5', kinds: ['planar-laplace', 'tight'], from: 0.5, to: 4, steps: 8, loss: 'dist' }, silentContext());
+    const r = await sweepJob(
+      { type: 'sweep', domain: 'grid:6x6:step=0.5', kinds: ['planar-laplace', 'tight'], from: 0.5, to: 4, steps: 8, loss: 'dist' },
+      silentContext(),
+    );
     expect(sweepResultSchema.safeParse(r).success).toBe(true);
     expect(r.bounds.notes).toHaveLength(8);
     const tight = r.series[1]!;
@@ -116,7 +173,10 @@ describe('sweep charts: what was asked, why points are missing, bounds on top', 
 
   it('the expected distance of a grid sweep (certified remap) equals the optimal-remap measure of each mechanism', async () => {
     for (const loss of ['dist', 'dist2'] as const) {
-      const r = await sweepJob({ type: 'sweep', domain: 'grid:5x6:step=0.5', kinds: ['planar-laplace', 'tight', 'exponential'], from: 1, to: 3, steps: 3, loss }, silentContext());
+      const r = await sweepJob(
+        { type: 'sweep', domain: 'grid:5x6:step=0.5', kinds: ['planar-laplace', 'tight', 'exponential'], from: 1, to: 3, steps: 3, loss },
+        silentContext(),
+      );
       const domain = parseDomain('grid:5x6:step=0.5');
       const prior = new Float64Array(domain.n).fill(1 / domain.n);
       for (const s of r.series) {

@@ -139,14 +139,14 @@ describe('undo/redo history', () => {
     expect(h.canRedo()).toBe(false);
     expect(h.undo()!.mechanisms![0]!.epsilon).toBe(2);
     // bounded: at most 3 undo steps kept
-    for (const e of [6, 7, 8, 9]) (p.mechanisms![0]!.epsilon = e, h.record(p));
+    for (const e of [6, 7, 8, 9]) ((p.mechanisms![0]!.epsilon = e), h.record(p));
     let n = 0;
     while (h.undo()) n++;
     expect(n).toBe(3);
     // bounded by size too: snapshots larger than the budget keep only the latest
     const small = new History(100, 2.5 * JSON.stringify(p).length);
     small.reset(p);
-    for (const e of [2, 3, 4]) (p.mechanisms![0]!.epsilon = e, small.record(p));
+    for (const e of [2, 3, 4]) ((p.mechanisms![0]!.epsilon = e), small.record(p));
     expect(small.undo()!.mechanisms![0]!.epsilon).toBe(3);
     expect(small.undo()).toBeNull();
   });
@@ -163,7 +163,9 @@ describe('plain language', () => {
       'mu solves mu Phi = pi',
     ];
     for (const t of texts) {
-      const out = findingBlocks([t]).flatMap((b) => b.segments.map((s) => s.text)).join('');
+      const out = findingBlocks([t])
+        .flatMap((b) => b.segments.map((s) => s.text))
+        .join('');
       expect(out).not.toMatch(/SPEC|§|mu Phi/);
     }
     expect(plainText('passes the SPEC §4 check')).toBe('passes the privacy check');
