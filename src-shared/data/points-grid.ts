@@ -235,75 +235,12 @@ export function pointsToGrid(points: PointSet, opts: PointGridOptions): PointGri
   if (typeof alpha !== 'number' || !Number.isFinite(alpha) || alpha < 0) invalid(`smoothing must be a finite number >= 0, got ${String(alpha)}`);
   const k = points.a.length;
   if (k === 0) invalid(`${points.source}: no points`);
-  let projection: LocalProjection | null = null;
   const xs = new Float64Array(k);
   const ys = new Float64Array(k);
-  let box: { xMin: number; xMax: number; yMin: number; yMax: number };
-  if (points.units === 'degrees') {
-    if (opts.box && opts.box.units !== 'degrees') invalid(`${points.source} has lat,lon points: give the bounding box in degrees (south, north, west, east)`);
-    let south: number, north: number, west: number, east: number;
-    if (opts.box && opts.box.units === 'degrees') {
-      ({ south, north, west, east } = opts.box);
-      for (const [v, w] of [
-        [south, 'south'],
-        [north, 'north'],
-        [west, 'west'],
-        [east, 'east'],
-      ] as const)
-        if (!Number.isFinite(v)) invalid(`bounding box ${w} is ${String(v)}, not a finite number`);
-      checkLatLon(south, west, 0, 'bounding box');
-      checkLatLon(north, east, 0, 'bounding box');
-      if (!(south < north)) invalid(`bounding box: south (${south}) must be below north (${north})`);
-      if (!(west < east)) invalid(`bounding box: west (${west}) must be left of east (${east}); boxes across the antimeridian are not supported`);
-    } else {
-      south = Infinity;
-      north = -Infinity;
-      west = Infinity;
-      east = -Infinity;
-      for (let i = 0; i < k; i++) {
-        south = Math.min(south, points.b[i]!);
-        north = Math.max(north, points.b[i]!);
-        west = Math.min(west, points.a[i]!);
-        east = Math.max(east, points.a[i]!);
-      }
-    }
-    if (east - west > 180)
-      invalid(
-        `${points.source}: longitudes span ${east - west} degrees; a local projection needs less than 180 (data across the antimeridian is not supported)`,
-      );
-    const lat0 = (south + north) / 2;
-    const lon0 = (west + east) / 2;
-    // The error bound must cover every point used: the box, widened to the data when no box was given (it is the data's extent then).
-    projection = localProjection(lat0, lon0, south, north);
-    for (let i = 0; i < k; i++) [xs[i], ys[i]] = projection.project(points.b[i]!, points.a[i]!);
-    const [x0, y0] = projection.project(south, west);
-    const [x1, y1] = projection.project(north, east);
-    box = { xMin: x0, xMax: x1, yMin: y0, yMax: y1 };
-  } else {
-    if (opts.box && opts.box.units !== 'km') invalid(`${points.source} has x,y points in km: give the bounding box in km (xMin, xMax, yMin, yMax)`);
-    xs.set(points.a);
-    ys.set(points.b);
-    if (opts.box && opts.box.units === 'km') {
-      const { xMin, xMax, yMin, yMax } = opts.box;
-      for (const [v, w] of [
-        [xMin, 'xMin'],
-        [xMax, 'xMax'],
-        [yMin, 'yMin'],
-        [yMax, 'yMax'],
-      ] as const)
-        if (!Number.isFinite(v)) invalid(`bounding box ${w} is ${String(v)}, not a finite number`);
-      if (!(xMin < xMax) || !(yMin < yMax)) invalid(`bounding box must have xMin < xMax and yMin < yMax, got x [${xMin}, ${xMax}], y [${yMin}, ${yMax}]`);
-      box = { xMin, xMax, yMin, yMax };
-    } else {
-      box = { xMin: Infinity, xMax: -Infinity, yMin: Infinity, yMax: -Infinity };
-      for (let i = 0; i < k; i++) {
-        box.xMin = Math.min(box.xMin, xs[i]!);
-        box.xMax = Math.max(box.xMax, xs[i]!);
-        box.yMin = Math.min(box.yMin, ys[i]!);
-        box.yMax = Math.max(box.yMax, ys[i]!);
-      }
-    }
-  }
+  let projection: LocalProjection | null = null;
+  let box: KmBox;
+  if (points.units === 'degrees') ({ box, projection } = projectDegrees(points, opts, xs, ys));
+  else box = kmBox(points, opts, xs, ys);
   const s = opts.cellKm;
   const cols = Math.max(1, Math.ceil((box.xMax - box.xMin) / s));
   const rows = Math.max(1, Math.ceil((box.yMax - box.yMin) / s));
@@ -354,4 +291,78 @@ export function pointsToGrid(points: PointSet, opts: PointGridOptions): PointGri
     projection,
     cellOf,
   };
+}
+
+type KmBox = { xMin: number; xMax: number; yMin: number; yMax: number };
+
+/** lat,lon points: projected to km around the box's centre (the data's extent without a box) into xs, ys; the box in km and the projection. */
+function projectDegrees(points: PointSet, opts: PointGridOptions, xs: Float64Array, ys: Float64Array): { box: KmBox; projection: LocalProjection } {
+  const k = points.a.length;
+  if (opts.box && opts.box.units !== 'degrees') invalid(`${points.source} has lat,lon points: give the bounding box in degrees (south, north, west, east)`);
+  let south: number, north: number, west: number, east: number;
+  if (opts.box && opts.box.units === 'degrees') {
+    ({ south, north, west, east } = opts.box);
+    for (const [v, w] of [
+      [south, 'south'],
+      [north, 'north'],
+      [west, 'west'],
+      [east, 'east'],
+    ] as const)
+      if (!Number.isFinite(v)) invalid(`bounding box ${w} is ${String(v)}, not a finite number`);
+    checkLatLon(south, west, 0, 'bounding box');
+    checkLatLon(north, east, 0, 'bounding box');
+    if (!(south < north)) invalid(`bounding box: south (${south}) must be below north (${north})`);
+    if (!(west < east)) invalid(`bounding box: west (${west}) must be left of east (${east}); boxes across the antimeridian are not supported`);
+  } else {
+    south = Infinity;
+    north = -Infinity;
+    west = Infinity;
+    east = -Infinity;
+    for (let i = 0; i < k; i++) {
+      south = Math.min(south, points.b[i]!);
+      north = Math.max(north, points.b[i]!);
+      west = Math.min(west, points.a[i]!);
+      east = Math.max(east, points.a[i]!);
+    }
+  }
+  if (east - west > 180)
+    invalid(`${points.source}: longitudes span ${east - west} degrees; a local projection needs less than 180 (data across the antimeridian is not supported)`);
+  const lat0 = (south + north) / 2;
+  const lon0 = (west + east) / 2;
+  // The error bound must cover every point used: the box, widened to the data when no box was given (it is the data's extent then).
+  const projection = localProjection(lat0, lon0, south, north);
+  for (let i = 0; i < k; i++) [xs[i], ys[i]] = projection.project(points.b[i]!, points.a[i]!);
+  const [x0, y0] = projection.project(south, west);
+  const [x1, y1] = projection.project(north, east);
+  return { box: { xMin: x0, xMax: x1, yMin: y0, yMax: y1 }, projection };
+}
+
+/** x,y points in km: copied into xs, ys; the box as given, or the data's extent. */
+function kmBox(points: PointSet, opts: PointGridOptions, xs: Float64Array, ys: Float64Array): KmBox {
+  const k = points.a.length;
+  let box: KmBox;
+  if (opts.box && opts.box.units !== 'km') invalid(`${points.source} has x,y points in km: give the bounding box in km (xMin, xMax, yMin, yMax)`);
+  xs.set(points.a);
+  ys.set(points.b);
+  if (opts.box && opts.box.units === 'km') {
+    const { xMin, xMax, yMin, yMax } = opts.box;
+    for (const [v, w] of [
+      [xMin, 'xMin'],
+      [xMax, 'xMax'],
+      [yMin, 'yMin'],
+      [yMax, 'yMax'],
+    ] as const)
+      if (!Number.isFinite(v)) invalid(`bounding box ${w} is ${String(v)}, not a finite number`);
+    if (!(xMin < xMax) || !(yMin < yMax)) invalid(`bounding box must have xMin < xMax and yMin < yMax, got x [${xMin}, ${xMax}], y [${yMin}, ${yMax}]`);
+    box = { xMin, xMax, yMin, yMax };
+  } else {
+    box = { xMin: Infinity, xMax: -Infinity, yMin: Infinity, yMax: -Infinity };
+    for (let i = 0; i < k; i++) {
+      box.xMin = Math.min(box.xMin, xs[i]!);
+      box.xMax = Math.max(box.xMax, xs[i]!);
+      box.yMin = Math.min(box.yMin, ys[i]!);
+      box.yMax = Math.max(box.yMax, ys[i]!);
+    }
+  }
+  return box;
 }

@@ -16,6 +16,7 @@ import { optimalMechanism } from '../lp/optimal-mechanism';
 import { posteriorVulnerability } from '../measure/posterior-vulnerability';
 import { validatePrior } from '../measure/prior';
 import { studyParams, epsGrid, f, maxOf, type Study, type CaseStudyResult } from './study';
+import type { Domain } from '../metric/domain';
 
 export const regularPriorStudy: Study = async (params, ctx): Promise<CaseStudyResult> => {
   const { u, marginal: p, from, to, step, showcase } = studyParams('regular-prior', params);
@@ -54,32 +55,7 @@ export const regularPriorStudy: Study = async (params, ctx): Promise<CaseStudyRe
   // regularity threshold: where the smallest per-individual mu crosses 0 (bisection on eps)
   const threshold = signChange(grid, regularFlags, (eps) => productMu(db, eps, pm).min);
   // showcase eps values: full-domain regularity (engine, Kronecker path) and the LP counterexample
-  const cases = [] as {
-    eps: number;
-    regular: boolean;
-    minMu: number;
-    minMuLabel: string;
-    formal: number;
-    achieved: number;
-    achievedLeak: number;
-    all: number;
-  }[];
-  for (const eps of showcase) {
-    const r = regularity(db, eps, productPrior(pm, u));
-    const mu = productMu(db, eps, pm);
-    const U = await perIndividualOptimum(eps);
-    const achieved = Math.pow(U, u);
-    cases.push({
-      eps,
-      regular: r.status === 'regular',
-      minMu: r.minMu,
-      minMuLabel: r.minMuLabel,
-      formal: Math.log2(mu.sum / maxPi),
-      achieved,
-      achievedLeak: Math.log2(achieved / maxPi),
-      all: databaseLeakageBound(u, v, eps),
-    });
-  }
+  const cases = await showcaseCases(db, pm, u, v, maxPi, showcase, perIndividualOptimum);
   const findings = [
     `${u} individuals, ${v} values each, Hamming metric; each individual independently (${p.join(', ')}), a product prior on ${Math.pow(v, u)} databases (max pi = ${f(maxPi)}). mu solves mu Phi = pi and is the Kronecker power of the per-individual mu (SPEC §5).`,
     threshold !== null
@@ -173,4 +149,45 @@ function productPrior(p: Float64Array, u: number): Float64Array {
     cur = next;
   }
   return cur;
+}
+
+/** A showcase eps: regularity on the whole domain, the prior-specific formula, and what the best product mechanism leaks. */
+interface ShowcaseCase {
+  eps: number;
+  regular: boolean;
+  minMu: number;
+  minMuLabel: string;
+  formal: number;
+  achieved: number;
+  achievedLeak: number;
+  all: number;
+}
+
+async function showcaseCases(
+  db: Domain,
+  pm: Float64Array,
+  u: number,
+  v: number,
+  maxPi: number,
+  showcase: readonly number[],
+  perIndividualOptimum: (eps: number) => Promise<number>,
+): Promise<ShowcaseCase[]> {
+  const cases: ShowcaseCase[] = [];
+  for (const eps of showcase) {
+    const r = regularity(db, eps, productPrior(pm, u));
+    const mu = productMu(db, eps, pm);
+    const U = await perIndividualOptimum(eps);
+    const achieved = Math.pow(U, u);
+    cases.push({
+      eps,
+      regular: r.status === 'regular',
+      minMu: r.minMu,
+      minMuLabel: r.minMuLabel,
+      formal: Math.log2(mu.sum / maxPi),
+      achieved,
+      achievedLeak: Math.log2(achieved / maxPi),
+      all: databaseLeakageBound(u, v, eps),
+    });
+  }
+  return cases;
 }

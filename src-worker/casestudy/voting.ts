@@ -16,7 +16,8 @@ import { uniformPrior, validatePrior } from '../measure/prior';
 import { singleOrbitUtilityBound } from '../bound/single-orbit-utility-bound';
 import { regularity } from '../bound/regularity';
 import type { RowSource } from '../mechanism/channel';
-import { studyParams, epsGrid, f, type Study, type CaseStudyResult } from './study';
+import { studyParams, epsGrid, f, type Study, type CaseStudyResult, type ChartSpec } from './study';
+import type { Domain } from '../metric/domain';
 
 function firstRow(ch: RowSource): number[] {
   const out = new Float64Array(ch.cols);
@@ -70,23 +71,7 @@ export const votingStudy: Study = (params): CaseStudyResult => {
   const regCities = regularity(cities, eps, cityPrior);
 
   // utility against eps for the count, both mechanisms, both priors
-  const grid = epsGrid(0.1, 3, 0.1);
-  const series = { tgU: [] as number[], ringU: [] as (number | null)[], tgR: [] as number[], ringR: [] as (number | null)[], bound: [] as (number | null)[] };
-  for (const e of grid) {
-    const t = truncatedGeometric(votes, e).channel;
-    series.tgU.push(util(u6, t));
-    series.tgR.push(util(votePrior, t));
-    try {
-      const s = symmetricGraph(votes, e).channel;
-      series.ringU.push(util(u6, s));
-      series.ringR.push(util(votePrior, s));
-    } catch {
-      series.ringU.push(null);
-      series.ringR.push(null);
-    }
-    const r = regularity(votes, e, u6);
-    series.bound.push(r.status === 'regular' ? r.muSum : null);
-  }
+  const { grid, series } = countUtilityAgainstEps(votes, votePrior, u6);
 
   const [tgRow, ringRow] = [rows[1]!, rows[2]!];
   const findings = [
@@ -136,36 +121,66 @@ export const votingStudy: Study = (params): CaseStudyResult => {
         rows: grid.map((e, k) => [e, series.tgU[k]!, series.ringU[k]!, series.tgR[k]!, series.ringR[k]!, series.bound[k]!]),
       },
     ],
-    charts: [
-      {
-        id: 'utilities',
-        title: `Utility at eps = ${f(eps)} (binary gain, optimal remap)`,
-        type: 'bar',
-        xLabel: 'query and mechanism',
-        yLabel: 'utility',
-        categories: ['cities: RR', 'count: TG', 'count: ring'],
-        yMin: 0,
-        series: [
-          { label: 'uniform prior', x: [0, 1, 2], y: rows.map((r) => r.uni) },
-          { label: 'non-uniform prior', x: [0, 1, 2], y: rows.map((r) => r.non) },
-        ],
-      },
-      {
-        id: 'count-utility-vs-eps',
-        title: 'Five-voter count: utility against eps',
-        type: 'line',
-        xLabel: 'eps',
-        yLabel: 'utility (binary gain)',
-        yMin: 0,
-        yMax: 1,
-        series: [
-          { label: 'TG, uniform', x: grid, y: series.tgU },
-          { label: 'ring, uniform', x: grid, y: series.ringU, dashed: true },
-          { label: 'TG, close race', x: grid, y: series.tgR },
-          { label: 'ring, close race', x: grid, y: series.ringR, dashed: true },
-          { label: 'bound sum(mu), uniform', x: grid, y: series.bound, points: true, width: 1 },
-        ],
-      },
-    ],
+    charts: votingCharts(eps, rows, grid, series),
   };
 };
+
+type CountSeries = { tgU: number[]; ringU: (number | null)[]; tgR: number[]; ringR: (number | null)[]; bound: (number | null)[] };
+
+/** The count's utility against eps (0.1..3): TG and the ring mechanism under both priors, and the uniform prior's bound where it is regular. */
+function countUtilityAgainstEps(votes: Domain, votePrior: Float64Array, u6: Float64Array): { grid: number[]; series: CountSeries } {
+  const util = (pi: Float64Array, ch: RowSource) => posteriorVulnerability(pi, ch).value;
+  const grid = epsGrid(0.1, 3, 0.1);
+  const series: CountSeries = { tgU: [], ringU: [], tgR: [], ringR: [], bound: [] };
+  for (const e of grid) {
+    const t = truncatedGeometric(votes, e).channel;
+    series.tgU.push(util(u6, t));
+    series.tgR.push(util(votePrior, t));
+    try {
+      const s = symmetricGraph(votes, e).channel;
+      series.ringU.push(util(u6, s));
+      series.ringR.push(util(votePrior, s));
+    } catch {
+      series.ringU.push(null);
+      series.ringR.push(null);
+    }
+    const r = regularity(votes, e, u6);
+    series.bound.push(r.status === 'regular' ? r.muSum : null);
+  }
+  return { grid, series };
+}
+
+/** The study's two charts: utilities at eps, and the count's utility against eps. */
+function votingCharts(eps: number, rows: { uni: number; non: number }[], grid: number[], series: CountSeries): ChartSpec[] {
+  return [
+    {
+      id: 'utilities',
+      title: `Utility at eps = ${f(eps)} (binary gain, optimal remap)`,
+      type: 'bar',
+      xLabel: 'query and mechanism',
+      yLabel: 'utility',
+      categories: ['cities: RR', 'count: TG', 'count: ring'],
+      yMin: 0,
+      series: [
+        { label: 'uniform prior', x: [0, 1, 2], y: rows.map((r) => r.uni) },
+        { label: 'non-uniform prior', x: [0, 1, 2], y: rows.map((r) => r.non) },
+      ],
+    },
+    {
+      id: 'count-utility-vs-eps',
+      title: 'Five-voter count: utility against eps',
+      type: 'line',
+      xLabel: 'eps',
+      yLabel: 'utility (binary gain)',
+      yMin: 0,
+      yMax: 1,
+      series: [
+        { label: 'TG, uniform', x: grid, y: series.tgU },
+        { label: 'ring, uniform', x: grid, y: series.ringU, dashed: true },
+        { label: 'TG, close race', x: grid, y: series.tgR },
+        { label: 'ring, close race', x: grid, y: series.ringR, dashed: true },
+        { label: 'bound sum(mu), uniform', x: grid, y: series.bound, points: true, width: 1 },
+      ],
+    },
+  ];
+}
