@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SHOTS, startHarness, type Harness } from './helpers';
+import { SHOTS, startHarness, type Harness, openApp } from './helpers';
 
 let h: Harness;
 const R = 30;
@@ -26,8 +26,7 @@ function twoCentre(): number[] {
 beforeAll(async () => {
   h = await startHarness();
   await h.page.setViewportSize({ width: 1500, height: 1000 });
-  await h.page.goto(h.url);
-  await h.page.getByTestId('sidebar').waitFor();
+  await openApp(h);
 }, 240_000);
 
 afterAll(async () => {

@@ -187,3 +187,18 @@ export async function runNewAnalysis(page: Page, label: string, resultTestId: st
   await page.getByTestId(resultTestId).waitFor({ timeout: 120_000 });
   expect(await page.getByTestId('result-error').count()).toBe(0);
 }
+
+/**
+ * Open the app's page and wait for the sidebar; with `settleExample`, also for the start-up example (the city) to be
+ * the document, so its jobs are not mistaken for the test's.
+ */
+export async function openApp(h: Harness, opts: { settleExample?: boolean } = {}): Promise<void> {
+  await h.page.goto(h.url);
+  await h.page.getByTestId('sidebar').waitFor({ timeout: 120_000 });
+  if (opts.settleExample) {
+    await h.page
+      .getByTestId('doc-title')
+      .filter({ hasText: /city|City/ })
+      .waitFor({ timeout: 60_000 });
+  }
+}

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startHarness, type Harness, screenshot } from './helpers';
+import { startHarness, type Harness, screenshot, openApp } from './helpers';
 
 let h: Harness;
 let file: string;
@@ -40,13 +40,8 @@ beforeAll(async () => {
   };
   file = join(dir, 'kept.mechstudio.json');
   writeFileSync(file, JSON.stringify(project));
-  await h.page.goto(h.url);
-  await h.page.getByTestId('sidebar').waitFor();
   // the start-up example first settles (its jobs are not this test's)
-  await h.page
-    .getByTestId('doc-title')
-    .filter({ hasText: /city|City/ })
-    .waitFor({ timeout: 60_000 });
+  await openApp(h, { settleExample: true });
 }, 240_000);
 
 afterAll(async () => {

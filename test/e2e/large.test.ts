@@ -10,7 +10,7 @@
  *   analyses computed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness, newCityGrid, runNewAnalysis, screenshot } from './helpers';
+import { startHarness, type Harness, newCityGrid, runNewAnalysis, screenshot, openApp } from './helpers';
 import { runJobRequest } from '../../src-worker/jobs/run';
 import { silentContext } from '../../src-worker/jobs/context';
 import { parseJobRequest } from '../../src-shared/protocol/validate';
@@ -38,8 +38,7 @@ function coloured(testid: string): Promise<number> {
 
 beforeAll(async () => {
   h = await startHarness();
-  await h.page.goto(h.url);
-  await h.page.getByTestId('sidebar').waitFor({ timeout: 120_000 });
+  await openApp(h);
 }, 300_000);
 
 afterAll(async () => {

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startHarness, type Harness, screenshot } from './helpers';
+import { startHarness, type Harness, screenshot, openApp } from './helpers';
 
 let h: Harness;
 const LN4 = Math.log(4);
@@ -62,8 +62,7 @@ beforeAll(async () => {
     analyses: [],
   };
   writeFileSync(join(dir, 'population.mechstudio.json'), JSON.stringify(project));
-  await h.page.goto(h.url);
-  await h.page.getByTestId('sidebar').waitFor();
+  await openApp(h);
   await h.page.getByTestId('cmd-open').click();
   await h.page.getByTestId('path-input').fill(join(dir, 'population.mechstudio.json'));
   await h.page.getByTestId('path-ok').click();

@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SHOTS, startHarness, type Harness } from './helpers';
+import { SHOTS, startHarness, type Harness, openApp } from './helpers';
 import { freePort, redisInstalled, startRedis, startWorker, type RedisServer, type WorkerProc } from '../integration/queue-fixture';
 
 const haveRedis = redisInstalled();
@@ -45,12 +45,7 @@ beforeAll(async () => {
       analyses: [],
     }),
   );
-  await h.page.goto(h.url);
-  await h.page.getByTestId('sidebar').waitFor();
-  await h.page
-    .getByTestId('doc-title')
-    .filter({ hasText: /city|City/ })
-    .waitFor({ timeout: 60_000 });
+  await openApp(h, { settleExample: true });
 }, 240_000);
 
 afterAll(async () => {

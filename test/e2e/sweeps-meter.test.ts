@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
-import { ROOT, SHOTS, startHarness, type Harness, setNumberField, newCityGrid } from './helpers';
+import { ROOT, SHOTS, startHarness, type Harness, setNumberField, newCityGrid, openApp } from './helpers';
 
 let h: Harness;
 
@@ -61,8 +61,7 @@ function csvRows(text: string): string[][] {
 
 beforeAll(async () => {
   h = await startHarness();
-  await h.page.goto(h.url);
-  await h.page.getByTestId('sidebar').waitFor();
+  await openApp(h);
 });
 
 afterAll(async () => {
