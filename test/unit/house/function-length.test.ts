@@ -27,13 +27,6 @@ const NUMERIC_KERNELS: Record<string, string> = {
   'src-worker/measure/structured/min-plus-transform.ts#quadtree': 'the quadtree min-plus transform: recursion over cells with typed-array scratch buffers',
 };
 
-/**
- * Functions over the limit in code other helpers are rewriting in parallel
- * (issue 16 session): a temporary allow-list, emptied by the lead as their
- * branches merge. Each names its owner.
- */
-const OWNED_BY_OTHERS: Record<string, string> = {};
-
 function sources(dir: string, out: string[] = []): string[] {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, e.name);
@@ -76,14 +69,14 @@ const all = ['src-worker', 'src-main', 'src-shared', 'src-renderer']
   .flatMap((f) => longFunctions(f, readFileSync(f, 'utf8'), MAX_LINES));
 
 describe(`house rule: no function over ${MAX_LINES} lines outside numeric kernels`, () => {
-  it('every long function is a listed numeric kernel (or, for now, owned by a branch being merged)', () => {
-    const offenders = all.filter((f) => !(f.key in NUMERIC_KERNELS) && !(f.key in OWNED_BY_OTHERS)).map((f) => `${f.key} (line ${f.line}): ${f.lines} lines`);
+  it('every long function is a listed numeric kernel', () => {
+    const offenders = all.filter((f) => !(f.key in NUMERIC_KERNELS)).map((f) => `${f.key} (line ${f.line}): ${f.lines} lines`);
     expect(offenders).toEqual([]);
   });
 
-  it('the allow-lists name only functions that exist and are still long (stale entries are removed)', () => {
+  it('the kernel list names only functions that exist and are still long (stale entries are removed)', () => {
     const long = new Set(all.map((f) => f.key));
-    const stale = [...Object.keys(NUMERIC_KERNELS), ...Object.keys(OWNED_BY_OTHERS)].filter((k) => !long.has(k));
+    const stale = Object.keys(NUMERIC_KERNELS).filter((k) => !long.has(k));
     expect(stale).toEqual([]);
   });
 
