@@ -189,16 +189,15 @@ export async function runNewAnalysis(page: Page, label: string, resultTestId: st
 }
 
 /**
- * Open the app's page and wait for the sidebar; with `settleExample`, also for the start-up example (the city) to be
- * the document, so its jobs are not mistaken for the test's.
+ * Open the app's page and wait for the sidebar and for the start-up example (the city) to be the document: before it
+ * loads, the page shows an empty "Untitled" document, and a New clicked then is overtaken by the example (its jobs and
+ * its domain are then mistaken for the test's).
  */
-export async function openApp(h: Harness, opts: { settleExample?: boolean } = {}): Promise<void> {
+export async function openApp(h: Harness): Promise<void> {
   await h.page.goto(h.url);
   await h.page.getByTestId('sidebar').waitFor({ timeout: 120_000 });
-  if (opts.settleExample) {
-    await h.page
-      .getByTestId('doc-title')
-      .filter({ hasText: /city|City/ })
-      .waitFor({ timeout: 60_000 });
-  }
+  await h.page
+    .getByTestId('doc-title')
+    .filter({ hasText: /city|City/ })
+    .waitFor({ timeout: 60_000 });
 }

@@ -41,7 +41,7 @@ beforeAll(async () => {
   file = join(dir, 'kept.mechstudio.json');
   writeFileSync(file, JSON.stringify(project));
   // the start-up example first settles (its jobs are not this test's)
-  await openApp(h, { settleExample: true });
+  await openApp(h);
 }, 240_000);
 
 afterAll(async () => {

@@ -45,7 +45,7 @@ beforeAll(async () => {
       analyses: [],
     }),
   );
-  await openApp(h, { settleExample: true });
+  await openApp(h);
 }, 240_000);
 
 afterAll(async () => {
