@@ -1,19 +1,11 @@
 import { expect } from 'vitest';
-import { MechError, type MechErrorCode } from '../../../src-shared/errors';
-import type { Domain } from '../../../src-worker/metric/domain';
+import * as queries from '../../../src-worker/metric/database-queries';
+import { domainLabels, type Domain } from '../../../src-worker/metric/domain';
+import { inducedAnswerDomain } from '../../../src-worker/metric/induced-answer-domain';
 import { weightedAllPairs } from '../../../src-worker/metric/shortest-paths';
 
-/** Run fn and return the MechError it throws (fails if it does not throw one with this code). */
-export function mechError(fn: () => unknown, code: MechErrorCode): MechError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(MechError);
-    expect((e as MechError).code).toBe(code);
-    return e as MechError;
-  }
-  throw new Error('expected a MechError, nothing was thrown');
-}
+// the one MechError catcher of the unit tests, re-exported for the metric tests that take their helpers from here
+export { mechError } from '../mech-error';
 
 /** The shortest-path metric of domain.structure.edges equals domain.distance on every pair. */
 export function expectEdgesReproduceMetric(d: Domain): void {
@@ -86,4 +78,34 @@ export function expectProduct(d: Domain): void {
       }
       expect(s).toBeCloseTo(d.distance(i, j), 12);
     }
+}
+
+/** The database query behind each closed-form answer-domain kind; a spec's parameters are the query's, in order. */
+const QUERY_OF_KIND = {
+  count: queries.countQuery,
+  sum: queries.sumQuery,
+  kcount: queries.kCountQuery,
+  avg: queries.averageQuery,
+  percentile: queries.percentileQuery,
+  max: queries.maxQuery,
+  min: queries.minQuery,
+  argmax: queries.argmaxQuery,
+};
+
+/** The enumerable query instance of an answer-domain spec such as 'sum:2,3' or 'percentile:3,2,50'. */
+export function queryOfSpec(spec: string): queries.QueryInstance {
+  const [kind, params = ''] = spec.split(':');
+  const make = QUERY_OF_KIND[kind as keyof typeof QUERY_OF_KIND] as ((...p: number[]) => queries.QueryInstance) | undefined;
+  if (!make) throw new Error(`no query for the spec ${spec}`);
+  return make(...params.split(',').map(Number));
+}
+
+/** Closed form equals the enumeration of V^u under the query its spec names: same labels, values and all distances. */
+export function expectSameAsEnumeration(closed: Domain, inst: queries.QueryInstance = queryOfSpec(closed.spec)): void {
+  const enumerated = inducedAnswerDomain(inst.database, inst.query);
+  expect(domainLabels(enumerated), closed.spec).toEqual(domainLabels(closed));
+  for (let i = 0; i < closed.n; i++) {
+    if (closed.value) expect(enumerated.value!(i), `${closed.spec} value(${i})`).toBeCloseTo(closed.value(i), 14);
+    for (let j = 0; j < closed.n; j++) expect(enumerated.distance(i, j), `${closed.spec} d(${i}, ${j})`).toBe(closed.distance(i, j));
+  }
 }
