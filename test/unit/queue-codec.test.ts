@@ -10,6 +10,7 @@ import { decodeReturn, decodeValue, encodeReturn, encodeValue, failureText, file
 import { parseQueueUrl, queueUrlFrom, redact, stallSettings } from '../../src-main/queue/connection';
 import { MechError } from '../../src-shared/errors';
 import type { WorkerReply } from '../../src-shared/protocol/messages';
+import { mechError } from './mech-error';
 
 describe('queue codec', () => {
   it('keeps Infinity, -Infinity, NaN and -0 that plain JSON loses', () => {
@@ -133,15 +134,7 @@ describe('queue URL', () => {
       'redis://u:s3cretpw@h:1/0?x=1',
       'redis://u:s3cretpw@h:99999',
     ]) {
-      let err: unknown;
-      try {
-        parseQueueUrl(bad);
-      } catch (e) {
-        err = e;
-      }
-      expect(err, bad).toBeInstanceOf(MechError);
-      expect((err as MechError).code).toBe('invalid-input');
-      expect((err as MechError).message).not.toMatch(/s3cretpw/);
+      expect(mechError(() => parseQueueUrl(bad), 'invalid-input', undefined, bad).message).not.toMatch(/s3cretpw/);
     }
   });
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkComposedWithQuery } from '../../../src-worker/check/composed-query-check';
 import { checkPrivacy } from '../../../src-worker/check/privacy-check';
-import { MechError } from '../../../src-shared/errors';
 import { Matrix } from '../../../src-worker/linalg/matrix';
 import { FunctionRowSource } from '../../../src-worker/mechanism/function-row-source';
 import { randomisedResponse } from '../../../src-worker/mechanism/randomised-response';
@@ -11,6 +10,7 @@ import { averageQuery, sumQuery } from '../../../src-worker/metric/database-quer
 import type { Domain } from '../../../src-worker/metric/domain';
 import { lineDomain } from '../../../src-worker/metric/line';
 import { databaseQueryMap } from '../../../src-worker/metric/query-sensitivity';
+import { mechError as err } from '../mech-error';
 
 /** Answers 0..n-1 with d = scale * |i - j|. */
 function scaledLine(n: number, scale: number): Domain {
@@ -64,15 +64,6 @@ describe('mechanism on query answers composed with the query (SPEC §4)', () => 
 
   it('bad input: eps <= 0, row count mismatch, infinite sensitivity', () => {
     const h = truncatedGeometric(Y, 0.5).channel;
-    const err = (fn: () => unknown): MechError => {
-      try {
-        fn();
-      } catch (e) {
-        expect(e).toBeInstanceOf(MechError);
-        return e as MechError;
-      }
-      throw new Error('no error');
-    };
     expect(err(() => checkComposedWithQuery(h, Y, inst.database, f, 0)).code).toBe('invalid-input');
     expect(err(() => checkComposedWithQuery(h, lineDomain(6), inst.database, f, 1)).message).toMatch(/7 rows but the answer domain line:6 has 6 points/);
     const X = customMetricDomain(

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { MechError } from '../../../src-shared/errors';
 import { bruteForceVertices } from './brute-force-vertices';
 import { privatePosteriorVertices, vertexOf } from '../../../src-worker/explorer/posterior-vertices';
 import { cliqueDomain } from '../../../src-worker/metric/clique';
@@ -8,6 +7,7 @@ import { gridDomain } from '../../../src-worker/metric/grid';
 import { lineDomain } from '../../../src-worker/metric/line';
 import { ringDomain } from '../../../src-worker/metric/ring';
 import { matrixDomain, randomEuclideanMetric, randomGraphMetric } from './metrics-for-tests';
+import { mechError as err } from '../mech-error';
 
 const LN2 = Math.LN2;
 
@@ -185,15 +185,6 @@ describe('private-posterior vertices (SPEC §6)', () => {
   });
 
   it('bad input raises typed MechErrors naming the problem', () => {
-    const err = (f: () => unknown): MechError => {
-      try {
-        f();
-      } catch (e) {
-        expect(e).toBeInstanceOf(MechError);
-        return e as MechError;
-      }
-      throw new Error('expected a MechError');
-    };
     let e = err(() => privatePosteriorVertices(lineDomain(3), 0));
     expect(e.code).toBe('invalid-input');
     expect(e.message).toMatch(/epsilon/);

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { MechError } from '../../../src-shared/errors';
 import {
   TERNARY_AREA,
   buildTernaryView,
@@ -17,6 +16,7 @@ import { cliqueDomain } from '../../../src-worker/metric/clique';
 import { lineDomain } from '../../../src-worker/metric/line';
 import { DenseChannel } from '../../../src-worker/mechanism/channel';
 import { Matrix } from '../../../src-worker/linalg/matrix';
+import { mechError } from '../mech-error';
 
 const S3 = Math.sqrt(3);
 const sortKey = (b: number[]) => b.map((v) => v.toFixed(9)).join(',');
@@ -146,15 +146,7 @@ describe('ternary geometry (SPEC §6 simplex view)', () => {
   });
 
   it('bad input raises typed MechErrors', () => {
-    const code = (f: () => unknown): string => {
-      try {
-        f();
-      } catch (e) {
-        expect(e).toBeInstanceOf(MechError);
-        return (e as MechError).code;
-      }
-      return 'none';
-    };
+    const code = (f: () => unknown): string => mechError(f).code;
     expect(code(() => ternaryViewForDomain(lineDomain(4), Math.LN2))).toBe('invalid-input');
     expect(code(() => ternaryViewForDomain(lineDomain(3), 0))).toBe('invalid-input');
     expect(code(() => toTernaryXY([1, 2]))).toBe('invalid-input');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decimalProblem, parseDecimal, parseDigits } from '../../../src-shared/numeric/decimal';
 import { parsePriorText } from '../../../src-worker/jobs/project-plan';
-import { MechError } from '../../../src-shared/errors';
+import { mechError } from '../mech-error';
 
 describe('strict decimal parser (src-shared/numeric/decimal.ts)', () => {
   it('accepts plain decimals, with sign, point and exponent, including subnormals', () => {
@@ -54,15 +54,7 @@ describe('strict decimal parser (src-shared/numeric/decimal.ts)', () => {
   it('prior lists go through it: hex, Infinity, 1e999 and empty items are refused without quoting them', () => {
     expect(parsePriorText('0.25,0.75')).toEqual({ kind: 'vector', values: [0.25, 0.75] });
     for (const t of ['0x1,0', 'Infinity,0', '1e999,0', '0.5,,0.5', 'product:0.5,0x0']) {
-      let err: unknown;
-      try {
-        parsePriorText(t);
-      } catch (e) {
-        err = e;
-      }
-      expect(err, t).toBeInstanceOf(MechError);
-      expect((err as MechError).code).toBe('invalid-input');
-      expect((err as MechError).message).toMatch(/item \d is not a decimal number >= 0$/);
+      mechError(() => parsePriorText(t), 'invalid-input', /item \d is not a decimal number >= 0$/, t);
     }
   });
 });
