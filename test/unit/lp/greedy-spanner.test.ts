@@ -3,20 +3,7 @@ import { greedySpanner } from '../../../src-worker/lp/greedy-spanner';
 import { privacyConstraintGraph } from '../../../src-worker/lp/privacy-constraint-graph';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { lineDomain } from '../../../src-worker/metric/line';
-
-/** All-pairs shortest paths (Floyd-Warshall) of an edge list. */
-function graphDistances(n: number, from: Int32Array, to: Int32Array, w: Float64Array): Float64Array {
-  const D = new Float64Array(n * n).fill(Infinity);
-  for (let i = 0; i < n; i++) D[i * n + i] = 0;
-  for (let e = 0; e < from.length; e++) {
-    const a = from[e]!;
-    const b = to[e]!;
-    D[a * n + b] = Math.min(D[a * n + b]!, w[e]!);
-    D[b * n + a] = D[a * n + b]!;
-  }
-  for (let k = 0; k < n; k++) for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) D[i * n + j] = Math.min(D[i * n + j]!, D[i * n + k]! + D[k * n + j]!);
-  return D;
-}
+import { floydWarshall } from '../metric/helpers';
 
 describe('greedy spanner', () => {
   it('has dilation <= delta on Euclidean grids (brute force over all pairs) and weights equal to d', () => {
@@ -27,7 +14,7 @@ describe('greedy spanner', () => {
     ] as const) {
       const g = gridDomain(r, c);
       const s = greedySpanner(g.n, g.distance, delta);
-      const D = graphDistances(g.n, s.from, s.to, s.weight);
+      const D = floydWarshall(g.n, s);
       let worst = 0;
       for (let i = 0; i < g.n; i++) for (let j = i + 1; j < g.n; j++) worst = Math.max(worst, D[i * g.n + j]! / g.distance(i, j));
       expect(worst).toBeLessThanOrEqual(delta * (1 + 1e-12));

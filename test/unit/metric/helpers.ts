@@ -109,3 +109,16 @@ export function expectSameAsEnumeration(closed: Domain, inst: queries.QueryInsta
     for (let j = 0; j < closed.n; j++) expect(enumerated.distance(i, j), `${closed.spec} d(${i}, ${j})`).toBe(closed.distance(i, j));
   }
 }
+
+/** Reference all-pairs shortest paths (Floyd-Warshall, O(n^3)) of an undirected edge list; unit: every edge counts 1. */
+export function floydWarshall(n: number, g: { from: ArrayLike<number>; to: ArrayLike<number>; weight: ArrayLike<number> }, unit = false): Float64Array {
+  const d = new Float64Array(n * n).fill(Infinity);
+  for (let i = 0; i < n; i++) d[i * n + i] = 0;
+  for (let k = 0; k < g.from.length; k++) {
+    const a = g.from[k]!;
+    const b = g.to[k]!;
+    d[a * n + b] = d[b * n + a] = Math.min(d[a * n + b]!, unit ? 1 : g.weight[k]!);
+  }
+  for (let k = 0; k < n; k++) for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) d[i * n + j] = Math.min(d[i * n + j]!, d[i * n + k]! + d[k * n + j]!);
+  return d;
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bfsAllPairs, weightedAllPairs, UNREACHABLE } from '../../../src-worker/metric/shortest-paths';
+import { floydWarshall } from './helpers';
 
 function randomGraph(n: number, m: number, seed: number) {
   let s = seed;
@@ -18,20 +19,6 @@ function randomGraph(n: number, m: number, seed: number) {
   return { from: Int32Array.from(from), to: Int32Array.from(to), weight: Float64Array.from(weight) };
 }
 
-/** Floyd–Warshall reference. */
-function floyd(n: number, g: ReturnType<typeof randomGraph>, unit: boolean): Float64Array {
-  const d = new Float64Array(n * n).fill(Infinity);
-  for (let i = 0; i < n; i++) d[i * n + i] = 0;
-  g.from.forEach((a, k) => {
-    const b = g.to[k]!;
-    const w = unit ? 1 : g.weight[k]!;
-    d[a * n + b] = Math.min(d[a * n + b]!, w);
-    d[b * n + a] = Math.min(d[b * n + a]!, w);
-  });
-  for (let k = 0; k < n; k++) for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) d[i * n + j] = Math.min(d[i * n + j]!, d[i * n + k]! + d[k * n + j]!);
-  return d;
-}
-
 describe('all-pairs shortest paths', () => {
   it('BFS and Dijkstra agree with Floyd–Warshall on random sparse graphs (several components)', () => {
     for (const [n, m, seed] of [
@@ -41,10 +28,10 @@ describe('all-pairs shortest paths', () => {
     ] as const) {
       const g = randomGraph(n, m, seed);
       const bfs = bfsAllPairs(n, g.from, g.to);
-      const refUnit = floyd(n, g, true);
+      const refUnit = floydWarshall(n, g, true);
       for (let i = 0; i < n * n; i++) expect(bfs[i] === UNREACHABLE ? Infinity : bfs[i]).toBe(refUnit[i]);
       const dij = weightedAllPairs(n, g);
-      const ref = floyd(n, g, false);
+      const ref = floydWarshall(n, g, false);
       for (let i = 0; i < n * n; i++) expect(dij[i]).toBe(ref[i]);
       // fewer than n-1 edges: the graph has several components, so the Infinity path is exercised
       if (m < n - 1) expect(Array.from(bfs).filter((x) => x === UNREACHABLE).length).toBeGreaterThan(0);
