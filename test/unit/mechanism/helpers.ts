@@ -1,4 +1,7 @@
+import { expect } from 'vitest';
+import { checkPrivacy, type PrivacyCheckOptions, type PrivacyCheckResult } from '../../../src-worker/check/privacy-check';
 import type { RowSource } from '../../../src-worker/mechanism/channel';
+import type { Domain } from '../../../src-worker/metric/domain';
 import { compensatedSum } from '../../../src-worker/numeric/compensated-sum';
 
 /** All rows of a source as plain arrays (small test channels only). */
@@ -49,3 +52,14 @@ export function mechErrorOf(fn: () => unknown): { code: string; message: string 
 
 /** Compensated (Neumaier) sum, so a row sum check measures the row, not the test's own rounding. */
 export const neumaierSum = compensatedSum;
+
+/**
+ * The channel is eps*d-private and no more: the privacy check passes at eps and fails at 0.99 eps.
+ * Returns the check at eps, for assertions on its effective epsilon.
+ */
+export function expectTightlyPrivate(src: RowSource, d: Domain, eps: number, opts: PrivacyCheckOptions = {}): PrivacyCheckResult {
+  const r = checkPrivacy(src, d, eps, opts);
+  expect(r.passes, `passes at eps ${eps}`).toBe(true);
+  expect(checkPrivacy(src, d, 0.99 * eps, opts).passes, `fails at 0.99 eps ${eps}`).toBe(false);
+  return r;
+}

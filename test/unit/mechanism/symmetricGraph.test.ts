@@ -9,7 +9,7 @@ import { cliqueDomain } from '../../../src-worker/metric/clique';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { lineDomain } from '../../../src-worker/metric/line';
 import { ringDomain } from '../../../src-worker/metric/ring';
-import { expectClose, maxRowSumError, mechErrorOf, rowsOf, utility } from './helpers';
+import { expectClose, maxRowSumError, mechErrorOf, rowsOf, utility, expectTightlyPrivate } from './helpers';
 
 describe('symmetric-graph mechanism (SPEC §2, §7)', () => {
   it('ring of 6 at eps = ln 2: a = 4/11, rows 4,2,1,1,1,2 over 11, utility 4/11', () => {
@@ -60,9 +60,7 @@ describe('symmetric-graph mechanism (SPEC §2, §7)', () => {
     ] as const) {
       const m = symmetricGraph(d, eps);
       expect(maxRowSumError(m.channel)).toBeLessThan(1e-14);
-      const r = checkPrivacy(m.channel, d, eps);
-      expect(r.passes).toBe(true);
-      expect(checkPrivacy(m.channel, d, 0.99 * eps).passes).toBe(false);
+      expectTightlyPrivate(m.channel, d, eps);
     }
   });
 
@@ -84,9 +82,7 @@ describe('symmetric-graph mechanism (SPEC §2, §7)', () => {
     expect(m.guarantee).toMatch(/not optimal/);
     const rows = rowsOf(m.channel);
     [4, 2, 1, 1, 1, 2].forEach((v, j) => expectClose(rows[0]![j]!, v / 11, 1e-15));
-    const r = checkPrivacy(m.channel, d, Math.log(2));
-    expect(r.passes).toBe(true);
-    expect(checkPrivacy(m.channel, d, 0.99 * Math.log(2)).passes).toBe(false);
+    expectTightlyPrivate(m.channel, d, Math.log(2));
     // TG (optimal on the line) has higher uniform utility 4/9 > 4/11
     expect(utility(m.channel)).toBeLessThan(4 / 9);
     // even line at small eps: closed into a ring of 7 and restricted
@@ -119,8 +115,7 @@ describe('ball-size-symmetric closed form (SPEC §5)', () => {
       const b = rowsOf(t.mechanism.channel);
       for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) expectClose(a[i]![j]!, b[i]![j]!, 1e-12);
     }
-    expect(checkPrivacy(m.channel, d, eps).passes).toBe(true);
-    expect(checkPrivacy(m.channel, d, 0.99 * eps).passes).toBe(false);
+    expectTightlyPrivate(m.channel, d, eps);
   });
 
   it('refuses a domain without ball sizes', () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { factsOf } from '../../../src-worker/mechanism/facts';
-import { checkPrivacy } from '../../../src-worker/check/privacy-check';
 import { tightConstraints } from '../../../src-worker/mechanism/tight-constraints';
 import { phiMatrix } from '../../../src-worker/metric/domain';
 import { gridDomain } from '../../../src-worker/metric/grid';
@@ -10,7 +9,7 @@ import { hammingCubeDomain } from '../../../src-worker/metric/hamming-cube';
 import { solveTightWeightsDense } from '../../../src-worker/mechanism/tight-weights-dense';
 import { solveTightWeights } from '../../../src-worker/mechanism/tight-weights-structured';
 import { tightExists } from '../../../src-worker/bound/tight-exists';
-import { expectClose, maxRowSumError, mechErrorOf, rowsOf } from './helpers';
+import { expectClose, maxRowSumError, mechErrorOf, rowsOf, expectTightlyPrivate } from './helpers';
 
 describe('tight-constraints mechanism, dense path (SPEC §2)', () => {
   it('exists on a 3x3 Manhattan grid at eps = 0.5: C = Phi diag(z), rows sum to 1, tight', () => {
@@ -22,8 +21,7 @@ describe('tight-constraints mechanism, dense path (SPEC §2)', () => {
     const rows = rowsOf(t.mechanism.channel);
     for (let i = 0; i < 9; i++) for (let j = 0; j < 9; j++) expectClose(rows[i]![j]!, phi.get(i, j) * t.z[j]!, 1e-15);
     expect(maxRowSumError(t.mechanism.channel)).toBeLessThan(1e-12);
-    expect(checkPrivacy(t.mechanism.channel, d, 0.5).passes).toBe(true);
-    expect(checkPrivacy(t.mechanism.channel, d, 0.495).passes).toBe(false);
+    expectTightlyPrivate(t.mechanism.channel, d, 0.5);
   });
 
   it('does not exist on a 3x3 Euclidean grid at eps = 0.3: minZ < 0 at the centre, z solves Phi z = 1', () => {

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { checkPrivacy } from '../../../src-worker/check/privacy-check';
 import { truncatedGeometric } from '../../../src-worker/mechanism/truncated-geometric';
 import { tightConstraints } from '../../../src-worker/mechanism/tight-constraints';
 import { lineDomain } from '../../../src-worker/metric/line';
 import { ringDomain } from '../../../src-worker/metric/ring';
 import { gridDomain } from '../../../src-worker/metric/grid';
-import { expectClose, maxRowSumError, mechErrorOf, rowsOf, utility } from './helpers';
+import { expectClose, maxRowSumError, mechErrorOf, rowsOf, utility, expectTightlyPrivate } from './helpers';
 
 describe('truncated geometric (SPEC §2, §7)', () => {
   const eps = Math.log(2); // alpha = 1/2
@@ -26,10 +25,7 @@ describe('truncated geometric (SPEC §2, §7)', () => {
   it('is exactly eps-private: passes at eps, fails at 0.99 eps', () => {
     const d = lineDomain(9);
     const m = truncatedGeometric(d, 0.7);
-    const ok = checkPrivacy(m.channel, d, 0.7);
-    expect(ok.passes).toBe(true);
-    expectClose(ok.effectiveEpsilon, 0.7, 1e-12);
-    expect(checkPrivacy(m.channel, d, 0.99 * 0.7).passes).toBe(false);
+    expectClose(expectTightlyPrivate(m.channel, d, 0.7).effectiveEpsilon, 0.7, 1e-12);
   });
 
   it('equals the tight-constraints mechanism of the line (dense solve)', () => {
