@@ -21,27 +21,19 @@ function time<T>(f: () => T): { ms: number; v: T } {
 
 export default async function (): Promise<void> {
   const eps = 0.5;
-  for (const [u, v] of [
-    [5, 4],
-    [6, 3],
-  ] as const) {
-    const db = databaseDomain(u, v);
+  for (const db of [databaseDomain(5, 4), databaseDomain(6, 3)]) {
     const p = uniformPrior(db.n);
     const dense = time(() => luSolveTransposed(luFactor(phiMatrix(db, eps)), p));
     const kron = time(() => solveMu(db, eps, p).mu!);
     let err = 0;
     for (let i = 0; i < db.n; i++) err = Math.max(err, Math.abs(dense.v[i]! - kron.v[i]!));
     console.log(
-      `db:${u},${v} (n=${db.n}): dense LU ${dense.ms.toFixed(1)} ms, Kronecker ${kron.ms.toFixed(2)} ms, ratio ${(dense.ms / kron.ms).toFixed(0)}x, max |diff| ${err.toExponential(1)}`,
+      `${db.spec} (n=${db.n}): dense LU ${dense.ms.toFixed(1)} ms, Kronecker ${kron.ms.toFixed(2)} ms, ratio ${(dense.ms / kron.ms).toFixed(0)}x, max |diff| ${err.toExponential(1)}`,
     );
   }
-  for (const [u, v] of [
-    [10, 4],
-    [12, 4],
-  ] as const) {
-    const db = databaseDomain(u, v);
+  for (const db of [databaseDomain(10, 4), databaseDomain(12, 4)]) {
     const kron = time(() => solveMu(db, eps, uniformPrior(db.n)).mu!);
-    console.log(`db:${u},${v} (n=${db.n}): Kronecker ${kron.ms.toFixed(0)} ms (dense Phi would be ${((db.n * db.n * 8) / 2 ** 40).toFixed(1)} TiB)`);
+    console.log(`${db.spec} (n=${db.n}): Kronecker ${kron.ms.toFixed(0)} ms (dense Phi would be ${((db.n * db.n * 8) / 2 ** 40).toFixed(1)} TiB)`);
   }
   const n = 2000;
   const line = lineDomain(n);

@@ -1,4 +1,10 @@
+import { cliqueDomain } from '../../../src-worker/metric/clique';
+import { databaseDomain } from '../../../src-worker/metric/database';
 import type { Domain } from '../../../src-worker/metric/domain';
+import { gridDomain } from '../../../src-worker/metric/grid';
+import { lineDomain } from '../../../src-worker/metric/line';
+import { ringDomain } from '../../../src-worker/metric/ring';
+import { productDomain } from '../measure/fixtures';
 
 /** Product domain V^u (coordinate 0 most significant): one definition, in the measure fixtures. */
 export { productDomain } from '../measure/fixtures';
@@ -32,4 +38,22 @@ export function bareClique(N: number): Domain {
     distance: (i, j) => (i === j ? 0 : 1),
     structure: { ballSizes: { radius: Float64Array.from([0, 1]), count: Float64Array.from([1, N - 1]) } },
   };
+}
+
+/**
+ * One domain of each structure the streamed paths specialise on, each with its eps: a square Euclidean grid,
+ * an oblong grid as Manhattan and (transposed) as Chebyshev, a line, a ring, a product of cliques, a database.
+ * The caller picks the sizes.
+ */
+export function structuredCases(square: number, oblong: readonly [number, number], line: number, ring: number): [Domain, number][] {
+  const [r, c] = oblong;
+  return [
+    [gridDomain(square, square, 1, 'euclidean'), 1.2],
+    [gridDomain(r, c, 1, 'manhattan'), 0.4],
+    [gridDomain(c, r, 1, 'chebyshev'), 2],
+    [lineDomain(line), 0.3],
+    [ringDomain(ring), 0.3],
+    [productDomain(cliqueDomain(3), 4), 0.8],
+    [databaseDomain(3, 4, { metric: 'manhattan' }), 0.7],
+  ];
 }

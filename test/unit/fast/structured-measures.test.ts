@@ -20,7 +20,6 @@ import { gridDomain } from '../../../src-worker/metric/grid';
 import { lineDomain } from '../../../src-worker/metric/line';
 import { ringDomain } from '../../../src-worker/metric/ring';
 import { cliqueDomain } from '../../../src-worker/metric/clique';
-import { databaseDomain } from '../../../src-worker/metric/database';
 import { planarLaplace } from '../../../src-worker/mechanism/planar-laplace';
 import { tightChannelMeasures } from '../../../src-worker/measure/structured/tight-measures';
 import { eccentricities } from '../../../src-worker/measure/structured/eccentricity';
@@ -29,7 +28,7 @@ import { additiveCapacity } from '../../../src-worker/measure/additive-capacity'
 import { minEntropyLeakage } from '../../../src-worker/measure/min-entropy-leakage';
 import { hammingCubeDomain } from '../../../src-worker/metric/hamming-cube';
 import { structuredMeasures, structuredExpectedDistanceError, structuredPrivacyCheck } from '../../../src-worker/measure/structured/structured-dispatch';
-import { lcg, productDomain } from './helpers';
+import { lcg, productDomain, structuredCases } from './helpers';
 
 function tight(d: Domain, eps: number): ImplicitTightChannel {
   const r = tightConstraintsStructured(d, eps, { denseBelow: 0 });
@@ -51,16 +50,7 @@ function priors(n: number, seed: number): Float64Array[] {
   return [random, peaked, zeros];
 }
 
-const cases: [Domain, number][] = [
-  [gridDomain(14, 14, 1, 'euclidean'), 1.2],
-  [gridDomain(13, 11, 1, 'manhattan'), 0.4],
-  [gridDomain(11, 13, 1, 'chebyshev'), 2],
-  [gridDomain(10, 10, 2.5, 'euclidean'), 0.6],
-  [lineDomain(60), 0.3],
-  [ringDomain(51), 0.3],
-  [productDomain(cliqueDomain(3), 4), 0.8],
-  [databaseDomain(3, 4, { metric: 'manhattan' }), 0.7],
-];
+const cases: [Domain, number][] = [...structuredCases(14, [13, 11], 60, 51), [gridDomain(10, 10, 2.5, 'euclidean'), 0.6]];
 
 describe('streamed and structured utility (posterior vulnerability, optimal remap)', () => {
   for (const [d, eps] of cases) {

@@ -5,12 +5,9 @@ import { solvePhi } from '../../../src-worker/phi/phi-solve';
 import { phiMatrix, type Domain } from '../../../src-worker/metric/domain';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { lineDomain } from '../../../src-worker/metric/line';
-import { ringDomain } from '../../../src-worker/metric/ring';
-import { cliqueDomain } from '../../../src-worker/metric/clique';
 import { hammingCubeDomain } from '../../../src-worker/metric/hamming-cube';
-import { databaseDomain } from '../../../src-worker/metric/database';
 import { validateChannel } from '../../../src-worker/mechanism/channel';
-import { bareClique, maxRelDiff, productDomain } from './helpers';
+import { bareClique, maxRelDiff, structuredCases } from './helpers';
 
 /** The dense tight mechanism C = Phi diag(z), z from the dense solve. */
 function denseTight(d: Domain, eps: number): { rows: Float64Array[]; z: Float64Array } {
@@ -22,16 +19,7 @@ function denseTight(d: Domain, eps: number): { rows: Float64Array[]; z: Float64A
 }
 
 describe('implicit tight-constraints mechanism', () => {
-  const cases: [Domain, number][] = [
-    [gridDomain(15, 15, 1, 'euclidean'), 1.2],
-    [gridDomain(15, 12, 1, 'manhattan'), 0.4],
-    [gridDomain(12, 15, 1, 'chebyshev'), 2],
-    [lineDomain(40), 0.3],
-    [ringDomain(41), 0.3],
-    [productDomain(cliqueDomain(3), 4), 0.8],
-    [hammingCubeDomain(6), 0.5],
-    [databaseDomain(3, 4, { metric: 'manhattan' }), 0.7],
-  ];
+  const cases: [Domain, number][] = [...structuredCases(15, [15, 12], 40, 41), [hammingCubeDomain(6), 0.5]];
   for (const [d, eps] of cases) {
     it(`${d.spec} at eps ${eps}: rows on demand equal the dense mechanism's rows`, () => {
       const res = tightConstraintsStructured(d, eps, { denseBelow: 0 });

@@ -26,14 +26,10 @@ function priors(n: number): [string, Float64Array][] {
 describe('optimal mechanism LP, typed (issue 13): exact all-pairs model by decomposition', () => {
   it('equals the full all-pairs model on small grids (3 priors, eps 0.5 to 2 on 1 km cells) with a valid certified bound, and passes the privacy check', async () => {
     let checked = 0;
-    for (const [rows, cols] of [
-      [3, 3],
-      [3, 4],
-    ] as const) {
-      const g = gridDomain(rows, cols);
+    for (const g of [gridDomain(3, 3), gridDomain(3, 4)]) {
       for (const [name, pi] of priors(g.n))
         for (const eps of [0.5, 1, 2]) {
-          const what = `${rows}x${cols} ${name} eps ${eps}`;
+          const what = `${g.spec} ${name} eps ${eps}`;
           const full = await optimalMechanism(g, eps, pi, 'dist', { constraints: 'all-pairs', generation: 'off', decomposition: 'off', symmetry: 'off' });
           const dw = await optimalMechanism(g, eps, pi, 'dist', { model: 'exact', targetGap: 1e-9 });
           expect(dw.lp.model, what).toBe('exact');
@@ -116,11 +112,12 @@ describe('optimal mechanism LP, typed (issue 13): exact all-pairs model by decom
 });
 
 describe('optimal mechanism LP, typed: spanner and the bound on the exact optimum', () => {
-  it("the spanner's exact lower bound is below the exact optimum, which is below the spanner optimum", async () => {
-    for (const [rows, cols, eps] of [
-      [4, 4, 1],
-      [4, 5, 0.7],
-    ] as const) {
+  it.each([
+    [4, 4, 1],
+    [4, 5, 0.7],
+  ])(
+    "the spanner's exact lower bound is below the exact optimum, which is below the spanner optimum (%i x %i grid, eps %f)",
+    async (rows, cols, eps) => {
       const g = gridDomain(rows, cols);
       const pi = priors(g.n)[2]![1];
       const exact = await optimalMechanism(g, eps, pi, 'dist', { constraints: 'all-pairs', generation: 'off', decomposition: 'off', symmetry: 'off' });
@@ -138,8 +135,9 @@ describe('optimal mechanism LP, typed: spanner and the bound on the exact optimu
       // Not vacuous (measured 11.7% and 2.5% below the exact optimum): the spanner's duals are not the exact model's.
       expect(eb, what).toBeGreaterThan(0.8 * obj(exact));
       expect(checkPrivacy(sp.channel, g, eps).passes, what).toBe(true);
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 
   it('default model: edges where the domain has them, exact for small Euclidean grids, spanner for large ones', async () => {
     expect(chooseLpModel(lineDomain(10), 10).model).toBe('edges');
