@@ -3,7 +3,7 @@ import { MechError } from '../../../src-shared/errors';
 import { privateStartChannel, solveByColumnDecomposition } from '../../../src-worker/lp/column-decomposition';
 import { ColumnLifter } from '../../../src-worker/lp/pricing';
 import { optimalMechanism, type OptimalMechanism } from '../../../src-worker/lp/optimal-mechanism';
-import { privacyConstraintGraph } from '../../../src-worker/lp/privacy-constraint-graph';
+import { privacyConstraintGraph, type ConstraintMode } from '../../../src-worker/lp/privacy-constraint-graph';
 import { uniformPrior } from '../../../src-worker/measure/prior';
 import type { DenseChannel } from '../../../src-worker/mechanism/channel';
 import { gridDomain } from '../../../src-worker/metric/grid';
@@ -100,12 +100,13 @@ describe('the decomposition on a concentrated prior at small eps (degenerate mas
   const bump = (side: number): Float64Array =>
     norm(Array.from({ length: side * side }, (_, i) => Math.exp(-((Math.floor(i / side) - side / 3) ** 2 + ((i % side) - side / 2) ** 2) / 4) + 1e-3));
 
-  it('the start channel (exponential mechanism at half eps from the lifted indicators) is row-stochastic and eps*d-private', () => {
-    for (const [side, eps, mode] of [
-      [5, 1.3, 'spanner'],
-      [4, 0.7, 'all-pairs'],
-      [6, 2, 'spanner'],
-    ] as const) {
+  it.each<[number, number, ConstraintMode]>([
+    [5, 1.3, 'spanner'],
+    [4, 0.7, 'all-pairs'],
+    [6, 2, 'spanner'],
+  ])(
+    'the start channel (exponential mechanism at half eps from the lifted indicators) is row-stochastic and eps*d-private: side %i, eps %f, %s',
+    (side, eps, mode) => {
       const g = gridDomain(side, side);
       const n = g.n;
       const graph = privacyConstraintGraph(g, eps, mode);
@@ -132,8 +133,8 @@ describe('the decomposition on a concentrated prior at small eps (degenerate mas
       expect(worstPrivacyRatio(C, g, n, eps), `${side} ${eps} ${mode}`).toBeLessThanOrEqual(1 + 1e-12);
       // Every output is used (the constant channel, the old first master, uses one).
       for (let w = 0; w < n; w++) expect(C[w * n + w]!).toBeGreaterThan(1 / n);
-    }
-  });
+    },
+  );
 
   it('reaches the full model optimum (spanner and all pairs) instead of stalling at the constant channel', async () => {
     for (const [side, eps, constraints] of [

@@ -6,25 +6,23 @@ import { lineDomain } from '../../../src-worker/metric/line';
 import { floydWarshall } from '../metric/helpers';
 
 describe('greedy spanner', () => {
-  it('has dilation <= delta on Euclidean grids (brute force over all pairs) and weights equal to d', () => {
-    for (const [r, c, delta] of [
-      [5, 5, 1.1],
-      [4, 7, 1.5],
-      [6, 6, 1.01],
-    ] as const) {
-      const g = gridDomain(r, c);
-      const s = greedySpanner(g.n, g.distance, delta);
-      const D = floydWarshall(g.n, s);
-      let worst = 0;
-      for (let i = 0; i < g.n; i++) for (let j = i + 1; j < g.n; j++) worst = Math.max(worst, D[i * g.n + j]! / g.distance(i, j));
-      expect(worst).toBeLessThanOrEqual(delta * (1 + 1e-12));
-      for (let e = 0; e < s.from.length; e++) {
-        expect(s.from[e]!).toBeLessThan(s.to[e]!);
-        expect(s.weight[e]).toBe(g.distance(s.from[e]!, s.to[e]!));
-      }
-      // Sparser than all pairs; far sparser once delta >= 1.1.
-      expect(s.from.length).toBeLessThan((g.n * (g.n - 1)) / (delta >= 1.1 ? 4 : 1.5));
+  it.each([
+    [5, 5, 1.1],
+    [4, 7, 1.5],
+    [6, 6, 1.01],
+  ])('has dilation <= delta on a %i x %i Euclidean grid, delta %f (brute force over all pairs) and weights equal to d', (r, c, delta) => {
+    const g = gridDomain(r, c);
+    const s = greedySpanner(g.n, g.distance, delta);
+    const D = floydWarshall(g.n, s);
+    let worst = 0;
+    for (let i = 0; i < g.n; i++) for (let j = i + 1; j < g.n; j++) worst = Math.max(worst, D[i * g.n + j]! / g.distance(i, j));
+    expect(worst).toBeLessThanOrEqual(delta * (1 + 1e-12));
+    for (let e = 0; e < s.from.length; e++) {
+      expect(s.from[e]!).toBeLessThan(s.to[e]!);
+      expect(s.weight[e]).toBe(g.distance(s.from[e]!, s.to[e]!));
     }
+    // Sparser than all pairs; far sparser once delta >= 1.1.
+    expect(s.from.length).toBeLessThan((g.n * (g.n - 1)) / (delta >= 1.1 ? 4 : 1.5));
   });
 
   it('delta = 1 is the exact reduction: the path of a line, the 4-neighbour graph of a Manhattan grid', () => {

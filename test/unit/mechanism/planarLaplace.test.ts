@@ -208,20 +208,18 @@ describe('planar Laplace snapped to a grid (SPEC §2)', () => {
     }
   });
 
-  it('every row sums to 1 within 1e-12 (all metrics, degenerate grids, huge and tiny eps*step)', () => {
-    for (const [R, C, metric, eps, step] of [
-      [6, 7, 'euclidean', 0.3, 1],
-      [6, 7, 'euclidean', 40, 1],
-      [5, 4, 'manhattan', 1.3, 0.5],
-      [5, 4, 'chebyshev', 0.7, 1],
-      [1, 6, 'euclidean', 1, 1],
-      [5, 1, 'chebyshev', 2, 1],
-      [1, 1, 'euclidean', 1, 1],
-      [2, 2, 'euclidean', 0.01, 1],
-    ] as const) {
-      const m = planarLaplace(gridDomain(R, C, step, metric), eps);
-      expect(maxRowSumError(m.channel), `${R}x${C} ${metric} eps ${eps}`).toBeLessThan(1e-12);
-    }
+  it.each<[number, number, GridMetric, number, number]>([
+    [6, 7, 'euclidean', 0.3, 1],
+    [6, 7, 'euclidean', 40, 1],
+    [5, 4, 'manhattan', 1.3, 0.5],
+    [5, 4, 'chebyshev', 0.7, 1],
+    [1, 6, 'euclidean', 1, 1],
+    [5, 1, 'chebyshev', 2, 1],
+    [1, 1, 'euclidean', 1, 1],
+    [2, 2, 'euclidean', 0.01, 1],
+  ])('every row sums to 1 within 1e-12 (all metrics, degenerate grids, huge and tiny eps*step): %i x %i %s, eps %f, step %f', (R, C, metric, eps, step) => {
+    const m = planarLaplace(gridDomain(R, C, step, metric), eps);
+    expect(maxRowSumError(m.channel), `${R}x${C} ${metric} eps ${eps}`).toBeLessThan(1e-12);
   });
 
   it('is eps*d-private and tight: passes at eps, fails at 0.99 eps; step scales eps', () => {

@@ -15,20 +15,18 @@ describe('randomised response (SPEC §2, §7)', () => {
     expect(m.guaranteedEpsilon).toBe(Math.log(2));
   });
 
-  it('equals the tight-constraints mechanism on the discrete metric', () => {
-    for (const [n, eps] of [
-      [2, 0.3],
-      [5, 1.1],
-      [9, 0.05],
-    ] as const) {
-      const d = cliqueDomain(n);
-      const t = tightConstraints(d, eps);
-      expect(t.exists).toBe(true);
-      if (!t.exists) continue;
-      const a = rowsOf(randomisedResponse(d, eps).channel);
-      const b = rowsOf(t.mechanism.channel);
-      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) expectClose(a[i]![j]!, b[i]![j]!, 1e-12);
-    }
+  it.each([
+    [2, 0.3],
+    [5, 1.1],
+    [9, 0.05],
+  ])('equals the tight-constraints mechanism on the discrete metric of %i labels, eps %f', (n, eps) => {
+    const d = cliqueDomain(n);
+    const t = tightConstraints(d, eps);
+    expect(t.exists).toBe(true);
+    if (!t.exists) return;
+    const a = rowsOf(randomisedResponse(d, eps).channel);
+    const b = rowsOf(t.mechanism.channel);
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) expectClose(a[i]![j]!, b[i]![j]!, 1e-12);
   });
 
   it('passes the check at eps and fails at 0.99 eps; large eps does not overflow', () => {

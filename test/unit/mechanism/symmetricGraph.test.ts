@@ -52,16 +52,14 @@ describe('symmetric-graph mechanism (SPEC §2, §7)', () => {
       }
   });
 
-  it('passes the check at eps and fails at 0.99 eps (odd ring, even ring, clique)', () => {
-    for (const [d, eps] of [
-      [ringDomain(9), 0.5],
-      [ringDomain(8), 0.6],
-      [cliqueDomain(4), 0.3],
-    ] as const) {
-      const m = symmetricGraph(d, eps);
-      expect(maxRowSumError(m.channel)).toBeLessThan(1e-14);
-      expectTightlyPrivate(m.channel, d, eps);
-    }
+  it.each([
+    ['odd ring', ringDomain(9), 0.5],
+    ['even ring', ringDomain(8), 0.6],
+    ['clique', cliqueDomain(4), 0.3],
+  ] as const)('passes the check at eps and fails at 0.99 eps: %s', (_shape, d, eps) => {
+    const m = symmetricGraph(d, eps);
+    expect(maxRowSumError(m.channel)).toBeLessThan(1e-14);
+    expectTightlyPrivate(m.channel, d, eps);
   });
 
   it('even-ring doubling needs e^(2 eps) >= 2: a clear not-applicable error below ln 2 / 2', () => {
