@@ -12,8 +12,10 @@ import { MechError } from '../../../src-shared/errors';
 import { silentContext } from '../../../src-worker/jobs/context';
 import { runJobRequest } from '../../../src-worker/jobs/run';
 import { parseJobRequest } from '../../../src-shared/protocol/validate';
+import { effectiveEpsilon } from '../explorer/metrics-for-tests';
+import { mechError } from '../mech-error';
+import { runJob, validRequest } from '../run-job';
 import type { CompareResult } from '../../../src-shared/protocol/compare';
-import type { MechanismResult } from '../../../src-shared/protocol/results';
 import { compareCsv, compareTableText, compareChart } from '../../../src-shared/charts/compare-report';
 
 const R = 4;
@@ -41,18 +43,23 @@ function dist(a: number, b: number): number {
   return STEP * Math.hypot(Math.floor(a / C) - Math.floor(b / C), (a % C) - (b % C));
 }
 
+const WITH_PRIOR = { prior: { kind: 'vector', values: PRIOR } };
+
+/** A compare request on the test grid at EPS; fields add to or override these. */
+function compareJob(fields: Record<string, unknown>): Record<string, unknown> {
+  return { type: 'compare', domain: DOMAIN, epsilon: EPS, ...fields };
+}
+
 async function channelOf(kind: string, remap: boolean): Promise<number[][]> {
-  const req = parseJobRequest({
+  const r = await runJob<'mechanism'>({
     type: 'mechanism',
     domain: DOMAIN,
     epsilon: EPS,
     kind,
-    prior: { kind: 'vector', values: PRIOR },
+    ...WITH_PRIOR,
     loss: 'dist',
     ...(remap ? { remap: true } : {}),
   });
-  if (!req.ok) throw new Error(req.error.message);
-  const r = (await runJobRequest(req.value, silentContext())) as MechanismResult;
   const m = r.matrix!;
   const out: number[][] = [];
   for (let x = 0; x < m.rows; x++) out.push(m.data.slice(x * m.cols, (x + 1) * m.cols));
@@ -93,18 +100,7 @@ function brute(ch: number[][]): Brute {
     post += mx;
   }
   const leakage = Math.log2(post / Math.max(...PRIOR));
-  let effEps = 0;
-  for (let x = 0; x < N; x++)
-    for (let xp = 0; xp < N; xp++) {
-      if (x === xp) continue;
-      for (let y = 0; y < N; y++) {
-        const a = ch[x]![y]!;
-        const b = ch[xp]![y]!;
-        if (a === 0 && b === 0) continue;
-        effEps = Math.max(effEps, b === 0 ? Infinity : Math.log(a / b) / dist(x, xp));
-      }
-    }
-  return { ed, edRemapped, pTrue, leakage, effEps };
+  return { ed, edRemapped, pTrue, leakage, effEps: effectiveEpsilon(ch, dist) };
 }
 
 const SPECS = [
@@ -117,17 +113,9 @@ const SPECS = [
 const want3 = (b: Brute[]): number => b[3]!.ed;
 
 async function compare(extra: Record<string, unknown> = {}): Promise<CompareResult> {
-  const req = parseJobRequest({
-    type: 'compare',
-    domain: DOMAIN,
-    epsilon: EPS,
-    prior: { kind: 'vector', values: PRIOR },
-    loss: 'dist',
-    mechanisms: SPECS.map((s) => ({ kind: s.kind, ...(s.remap ? { remap: true } : {}) })),
-    ...extra,
-  });
-  if (!req.ok) throw new Error(req.error.message);
-  return (await runJobRequest(req.value, silentContext())) as CompareResult;
+  return runJob<'compare'>(
+    compareJob({ ...WITH_PRIOR, loss: 'dist', mechanisms: SPECS.map((s) => ({ kind: s.kind, ...(s.remap ? { remap: true } : {}) })), ...extra }),
+  );
 }
 
 describe('compare job', () => {
@@ -175,16 +163,7 @@ describe('compare job', () => {
   }, 60_000);
 
   it('computes the planar Laplace baseline itself when no plain planar Laplace row is listed', async () => {
-    const req = parseJobRequest({
-      type: 'compare',
-      domain: DOMAIN,
-      epsilon: EPS,
-      prior: { kind: 'vector', values: PRIOR },
-      mechanisms: [{ kind: 'exponential' }],
-      focus: 7,
-    });
-    if (!req.ok) throw new Error(req.error.message);
-    const r = (await runJobRequest(req.value, silentContext())) as CompareResult;
+    const r = await runJob<'compare'>(compareJob({ ...WITH_PRIOR, mechanisms: [{ kind: 'exponential' }], focus: 7 }));
     const pl = brute(await channelOf('planar-laplace', false)).ed;
     const ex = brute(await channelOf('exponential', false)).ed;
     expect(r.baseline!).toBeCloseTo(pl, 9);
@@ -213,8 +192,7 @@ describe('compare job', () => {
   });
 
   it('refuses bad input at the boundary with one clear message', async () => {
-    const bad = (x: Record<string, unknown>) =>
-      parseJobRequest({ type: 'compare', domain: DOMAIN, epsilon: EPS, mechanisms: [{ kind: 'planar-laplace' }], ...x });
+    const bad = (x: Record<string, unknown>) => parseJobRequest(compareJob({ mechanisms: [{ kind: 'planar-laplace' }], ...x }));
     expect(bad({ mechanisms: [] }).ok).toBe(false);
     expect(bad({ mechanisms: Array(9).fill({ kind: 'rr' }) }).ok).toBe(false);
     expect(bad({ mechanisms: [{ kind: 'rr', delta: 1.1 }] }).ok).toBe(false);
@@ -227,9 +205,7 @@ describe('compare job', () => {
 
   it('a construction that does not exist is a row that says so, the others are computed', async () => {
     // tight constraints on a grid needs a large eps: at 0.05 per km it does not exist
-    const req = parseJobRequest({ type: 'compare', domain: DOMAIN, epsilon: 0.05, mechanisms: [{ kind: 'tight' }, { kind: 'planar-laplace' }] });
-    if (!req.ok) throw new Error(req.error.message);
-    const r = (await runJobRequest(req.value, silentContext())) as CompareResult;
+    const r = await runJob<'compare'>(compareJob({ epsilon: 0.05, mechanisms: [{ kind: 'tight' }, { kind: 'planar-laplace' }] }));
     expect(r.rows[0]!.exists).toBe(false);
     expect(r.rows[0]!.note).toMatch(/no tight-constraints mechanism exists/);
     expect(compareTableText(r).rows[0]![1]).toBe('does not exist');
@@ -240,22 +216,10 @@ describe('compare job', () => {
 describe('compare: admission and the Node-side PNG', () => {
   it('refuses before building what cannot finish, naming the job', async () => {
     const { admitRequest } = await import('../../../src-worker/jobs/admission');
-    const req = parseJobRequest({
-      type: 'compare',
-      domain: 'grid:2000x2000',
-      epsilon: 1,
-      mechanisms: [{ kind: 'exponential' }, { kind: 'planar-laplace', remap: true }],
-    });
-    if (!req.ok) throw new Error(req.error.message);
-    let err: unknown;
-    try {
-      admitRequest(req.value);
-    } catch (e) {
-      err = e;
-    }
-    expect(err).toBeInstanceOf(MechError);
-    expect((err as MechError).code).toBe('too-large');
-    expect((err as MechError).message).toMatch(/comparing 2 mechanisms/);
+    const req = validRequest(
+      compareJob({ domain: 'grid:2000x2000', epsilon: 1, mechanisms: [{ kind: 'exponential' }, { kind: 'planar-laplace', remap: true }] }),
+    );
+    mechError(() => admitRequest(req), 'too-large', /comparing 2 mechanisms/);
   });
 
   it('the chart of a comparison renders to PNG on the Node side (the same spec the app draws)', async () => {
@@ -271,27 +235,16 @@ describe('compare: admission and the Node-side PNG', () => {
 describe('compare: Stop on an optimal row', () => {
   it('is an LP job when a row is optimal (Stop keeps a result), not otherwise', async () => {
     const { isLpJob } = await import('../../../src-main/dispatcher/dispatcher');
-    const p = (kinds: string[]) => {
-      const r = parseJobRequest({ type: 'compare', domain: DOMAIN, epsilon: EPS, mechanisms: kinds.map((kind) => ({ kind })) });
-      if (!r.ok) throw new Error(r.error.message);
-      return r.value;
-    };
+    const p = (kinds: string[]) => validRequest(compareJob({ mechanisms: kinds.map((kind) => ({ kind })) }));
     expect(isLpJob(p(['planar-laplace', 'optimal']))).toBe(true);
     expect(isLpJob(p(['planar-laplace', 'tight']))).toBe(false);
   });
 
   it('a raised stop flag ends the LP with its best mechanism and the comparison still completes', async () => {
-    const req = parseJobRequest({
-      type: 'compare',
-      domain: DOMAIN,
-      epsilon: EPS,
-      prior: { kind: 'vector', values: PRIOR },
-      mechanisms: [{ kind: 'optimal' }, { kind: 'planar-laplace' }],
-    });
-    if (!req.ok) throw new Error(req.error.message);
+    const req = validRequest(compareJob({ ...WITH_PRIOR, mechanisms: [{ kind: 'optimal' }, { kind: 'planar-laplace' }] }));
     const stopFlag = new Int32Array(new SharedArrayBuffer(4));
     stopFlag[0] = 1;
-    const r = (await runJobRequest(req.value, { ...silentContext(), stopFlag })) as CompareResult;
+    const r = await runJob<'compare'>(req, { ...silentContext(), stopFlag });
     expect(r.rows).toHaveLength(2);
     expect(r.rows[1]!.exists).toBe(true);
     // stopped at once: its best mechanism so far, honestly labelled, whose stored channel passes the check
