@@ -2,16 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { MechError } from '../../../src-shared/errors';
 import { privateStartChannel, solveByColumnDecomposition } from '../../../src-worker/lp/column-decomposition';
 import { ColumnLifter } from '../../../src-worker/lp/pricing';
-import { optimalMechanism, type OptimalMechanism } from '../../../src-worker/lp/optimal-mechanism';
+import { optimalMechanism } from '../../../src-worker/lp/optimal-mechanism';
 import { privacyConstraintGraph, type ConstraintMode } from '../../../src-worker/lp/privacy-constraint-graph';
 import { uniformPrior } from '../../../src-worker/measure/prior';
-import type { DenseChannel } from '../../../src-worker/mechanism/channel';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { lineDomain } from '../../../src-worker/metric/line';
-import { directLoss, worstPrivacyRatio } from './helpers';
+import { worstPrivacyRatio, obj, expectChannelMatchesLp } from './helpers';
 
-const data = (m: { channel: unknown }): Float64Array => (m.channel as DenseChannel).matrix.data;
-const obj = (m: OptimalMechanism): number => m.facts.solve.objective;
 const norm = (w: number[]): Float64Array => {
   const s = w.reduce((a, b) => a + b, 0);
   return Float64Array.from(w, (v) => v / s);
@@ -40,9 +37,7 @@ describe('decomposition by output column of the channel LP (SPEC §2)', () => {
             const lb = dw.lp.lowerBound;
             expect(lb, what).toBeLessThanOrEqual(obj(full) * (1 + 1e-9));
             expect(dw.facts.solve.decomposition!.relativeGap, what).toBeLessThanOrEqual(1e-9);
-            const lossFn = loss === 'dist' ? (w: number, x: number) => g.distance(w, x) : (w: number, x: number) => (w === x ? 0 : 1);
-            expect(Math.abs(directLoss(data(dw), n, n, pi, lossFn) - obj(dw)), what).toBeLessThan(1e-12);
-            expect(worstPrivacyRatio(data(dw), g, n, eps), what).toBeLessThanOrEqual(1 + 1e-9);
+            expectChannelMatchesLp(dw, g, eps, pi, loss, what);
             checked++;
           }
     expect(checked).toBe(16);

@@ -4,7 +4,15 @@
  * formulas, an expected loss with optimal remap (SPEC §3), and a brute-force
  * privacy check over all pairs (SPEC §4).
  */
+import { expect } from 'vitest';
+import type { OptimalMechanism } from '../../../src-worker/lp/optimal-mechanism';
+import type { DenseChannel } from '../../../src-worker/mechanism/channel';
 import type { Domain } from '../../../src-worker/metric/domain';
+
+/** The row-major entries of a solved (dense) channel. */
+export const data = (m: { channel: unknown }): Float64Array => (m.channel as DenseChannel).matrix.data;
+/** The LP objective an optimal mechanism reports. */
+export const obj = (m: OptimalMechanism): number => m.facts.solve.objective;
 
 export function tgChannel(N: number, eps: number): Float64Array {
   const a = Math.exp(-eps);
@@ -76,4 +84,15 @@ export function worstPrivacyRatio(C: Float64Array, domain: Domain, m: number, ep
       }
     }
   return worst;
+}
+
+/**
+ * The channel an LP returned is what it claims, recomputed here: its direct expected loss (dist: the domain's
+ * distance, bin: 0/1) is its objective, and it is eps*d-private over all pairs (brute force).
+ */
+export function expectChannelMatchesLp(m: OptimalMechanism, g: Domain, eps: number, pi: ArrayLike<number>, loss: 'dist' | 'bin', what: string): void {
+  const n = g.n;
+  const lossFn = loss === 'dist' ? (w: number, x: number) => g.distance(w, x) : (w: number, x: number) => (w === x ? 0 : 1);
+  expect(Math.abs(directLoss(data(m), n, n, pi, lossFn) - obj(m)), what).toBeLessThan(1e-12);
+  expect(worstPrivacyRatio(data(m), g, n, eps), what).toBeLessThanOrEqual(1 + 1e-9);
 }

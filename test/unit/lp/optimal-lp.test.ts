@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { checkPrivacy } from '../../../src-worker/check/privacy-check';
 import { MechError } from '../../../src-shared/errors';
-import { chooseLpModel, optimalMechanism, type OptimalMechanism } from '../../../src-worker/lp/optimal-mechanism';
+import { chooseLpModel, optimalMechanism } from '../../../src-worker/lp/optimal-mechanism';
 import { PricingModel } from '../../../src-worker/lp/pricing';
 import { uniformPrior } from '../../../src-worker/measure/prior';
-import type { DenseChannel } from '../../../src-worker/mechanism/channel';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { lineDomain } from '../../../src-worker/metric/line';
-import { directLoss, worstPrivacyRatio } from './helpers';
+import { directLoss, worstPrivacyRatio, data, obj } from './helpers';
 
-const data = (m: { channel: unknown }): Float64Array => (m.channel as DenseChannel).matrix.data;
-const obj = (m: OptimalMechanism): number => m.facts.solve.objective;
 const norm = (w: number[]): Float64Array => {
   const s = w.reduce((a, b) => a + b, 0);
   return Float64Array.from(w, (v) => v / s);

@@ -4,15 +4,13 @@ import { Matrix } from '../../../src-worker/linalg/matrix';
 import { gridOutputSet } from '../../../src-worker/lp/loss-input';
 import { optimalMechanism } from '../../../src-worker/lp/optimal-mechanism';
 import { uniformPrior } from '../../../src-worker/measure/prior';
-import type { DenseChannel } from '../../../src-worker/mechanism/channel';
 import { cliqueDomain } from '../../../src-worker/metric/clique';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { lineDomain } from '../../../src-worker/metric/line';
 import { ringDomain } from '../../../src-worker/metric/ring';
-import { directLoss, exponentialChannel, remappedLoss, rrChannel, tgChannel, worstPrivacyRatio } from './helpers';
+import { directLoss, exponentialChannel, remappedLoss, rrChannel, tgChannel, worstPrivacyRatio, data } from './helpers';
 
 const LN2 = Math.log(2);
-const data = (m: { channel: unknown }): Float64Array => (m.channel as DenseChannel).matrix.data;
 
 describe('optimal mechanism LP (SPEC §2)', () => {
   it('is eps*d-private and beats TG, RR and exponential on a line with distance loss', async () => {
