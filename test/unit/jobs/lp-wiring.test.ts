@@ -17,6 +17,7 @@ import { projectSchema } from '../../../src-shared/protocol/project';
 import type { JobRequest } from '../../../src-shared/protocol/requests';
 import { jobResultSchema, mechanismInfoSchema, MAX_LP_HISTORY_POINTS, thinHistory, type MechanismResult } from '../../../src-shared/protocol/results';
 import { parseJobRequest } from '../../../src-shared/protocol/validate';
+import { projectWith } from '../project-fixture';
 
 const mech = (domain: string, extra: Record<string, unknown> = {}, kind = 'optimal') => ({ type: 'mechanism', domain, epsilon: 1, kind, ...extra });
 
@@ -50,12 +51,12 @@ describe('protocol: LP options', () => {
     expect(p.ok).toBe(true);
     const m = parseJobRequest({ type: 'measure', mechanism: { domain: 'grid:3x3', epsilon: 1, kind: 'optimal', lpModel: 'exact' } });
     expect(m.ok).toBe(true);
-    const project = projectSchema.parse({
-      version: 1,
-      name: 'p',
-      domains: [{ id: 'g', domain: 'grid:3x3' }],
-      mechanisms: [{ id: 'o', domain: 'g', kind: 'optimal', epsilon: 1, lpModel: 'exact', timeLimitSeconds: 10, targetGap: 0.001, delta: 1.5 }],
-    });
+    const project = projectSchema.parse(
+      projectWith(
+        { g: 'grid:3x3' },
+        { mechanisms: [{ id: 'o', domain: 'g', kind: 'optimal', epsilon: 1, lpModel: 'exact', timeLimitSeconds: 10, targetGap: 0.001, delta: 1.5 }] },
+      ),
+    );
     const planned = planProject(project);
     expect(planned[0]!.request).toMatchObject({ type: 'mechanism', kind: 'optimal', lpModel: 'exact', timeLimitSeconds: 10, targetGap: 0.001, delta: 1.5 });
     expect(parseJobRequest(planned[0]!.request).ok).toBe(true);
@@ -73,14 +74,9 @@ describe('protocol: LP options', () => {
     expect(refusedBy(mech('grid:3x3', { lpThreads: 0 }))).toMatch(/lpThreads must be at least 1/);
     expect(refusedBy(mech('grid:3x3', { lpThreads: 1.5 }))).toMatch(/lpThreads/);
     expect(refusedBy(mech('grid:3x3', { lpThreads: 2 }, 'rr'))).toMatch(/apply only to kind optimal/);
-    expect(() =>
-      projectSchema.parse({
-        version: 1,
-        name: 'p',
-        domains: [{ id: 'g', domain: 'line:3' }],
-        mechanisms: [{ id: 'o', domain: 'g', kind: 'tg', epsilon: 1, targetGap: 0.1 }],
-      }),
-    ).toThrow(/apply only to kind optimal/);
+    expect(() => projectSchema.parse(projectWith({ g: 'line:3' }, { mechanisms: [{ id: 'o', domain: 'g', kind: 'tg', epsilon: 1, targetGap: 0.1 }] }))).toThrow(
+      /apply only to kind optimal/,
+    );
   });
 
   it('thinHistory keeps at most the cap, first and last', () => {

@@ -14,6 +14,7 @@ import { gridDomain } from '../../../src-worker/metric/grid';
 import { parseJobRequest } from '../../../src-shared/protocol/validate';
 import { projectSchema } from '../../../src-shared/protocol/project';
 import { remapMechanism } from '../../../src-worker/remap/bayes-remap';
+import { projectWith } from '../project-fixture';
 
 const prior = (n: number): number[] => {
   const w = Array.from({ length: n }, (_, i) => 1 + ((i * 7) % 5));
@@ -29,14 +30,7 @@ describe('remap in requests', () => {
     expect(parseJobRequest({ ...base, prior: 'uniform' }).ok).toBe(false);
     expect(parseJobRequest({ ...base, prior: 'uniform', loss: 'dist' }).ok).toBe(true);
     expect(parseJobRequest({ type: 'measure', mechanism: { domain: 'line:4', epsilon: 1, kind: 'tg', remap: true } }).ok).toBe(false);
-    const proj = {
-      version: 1,
-      name: 'p',
-      domains: [{ id: 'd', domain: 'line:4' }],
-      priors: [],
-      mechanisms: [{ id: 'm', domain: 'd', kind: 'tg', epsilon: 1, remap: true }],
-      analyses: [],
-    };
+    const proj = projectWith({ d: 'line:4' }, { priors: [], mechanisms: [{ id: 'm', domain: 'd', kind: 'tg', epsilon: 1, remap: true }], analyses: [] });
     expect(projectSchema.safeParse(proj).success).toBe(false);
   });
 

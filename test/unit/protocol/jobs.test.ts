@@ -13,6 +13,7 @@ import { type JobResult } from '../../../src-shared/protocol/results';
 import { parseChannelCsv } from '../../../src-main/fs/inputs';
 import { MechError } from '../../../src-shared/errors';
 import { runJob } from '../run-job';
+import { projectWith } from '../project-fixture';
 
 const run = <T extends JobResult['type']>(request: unknown, ctx = silentContext()): Promise<Extract<JobResult, { type: T }>> => runJob<T>(request, ctx);
 
@@ -135,19 +136,16 @@ describe('job handlers', () => {
   it('run-project: every item runs; one failure does not stop the others', async () => {
     const r = await run<'run-project'>({
       type: 'run-project',
-      project: {
-        version: 1,
-        name: 'p',
-        domains: [
-          { id: 'g', domain: 'grid:4x4' },
-          { id: 'l', domain: 'line:4' },
-        ],
-        mechanisms: [
-          { id: 'bad', domain: 'l', kind: 'planar-laplace', epsilon: 1 },
-          { id: 'tg', domain: 'l', kind: 'tg', epsilon: LN2 },
-        ],
-        analyses: [{ id: 'v', type: 'vertices', domain: 'l', epsilon: LN2, kernels: true }],
-      },
+      project: projectWith(
+        { g: 'grid:4x4', l: 'line:4' },
+        {
+          mechanisms: [
+            { id: 'bad', domain: 'l', kind: 'planar-laplace', epsilon: 1 },
+            { id: 'tg', domain: 'l', kind: 'tg', epsilon: LN2 },
+          ],
+          analyses: [{ id: 'v', type: 'vertices', domain: 'l', epsilon: LN2, kernels: true }],
+        },
+      ),
     });
     expect(r.mechanisms.map((m) => m.ok)).toEqual([false, true]);
     expect(r.mechanisms[0]!.error!.message.length).toBeGreaterThan(10);

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseJobRequest } from '../../../src-shared/protocol/validate';
-import { projectSchema, type ProjectInput } from '../../../src-shared/protocol/project';
+import { projectSchema } from '../../../src-shared/protocol/project';
 import { jobResultSchema } from '../../../src-shared/protocol/results';
 import { planProject, parsePriorText } from '../../../src-worker/jobs/project-plan';
 import { parseChannelCsv, parseLossArg, parsePriorArg } from '../../../src-main/fs/inputs';
@@ -13,6 +13,7 @@ import { MechError } from '../../../src-shared/errors';
 import { resultTable, tableToCsv } from '../../../src-shared/charts/result-table';
 import { jsonFor } from '../../../src-main/cli/output';
 import { exitCodeFor } from '../../../src-main/cli/main';
+import { projectWith } from '../project-fixture';
 
 function err(input: unknown): string {
   const r = parseJobRequest(input);
@@ -98,26 +99,24 @@ describe('job requests', () => {
 });
 
 describe('project files', () => {
-  const project: ProjectInput = {
-    version: 1,
-    name: 'test',
-    domains: [
-      { id: 'votes', domain: 'count:5' },
-      { id: 'db', domain: 'db:2,2' },
-    ],
-    priors: [
-      { id: 'u', domain: 'votes', prior: 'uniform' },
-      { id: 'close', domain: 'votes', prior: '0.1,0.2,0.2,0.2,0.2,0.1' },
-      { id: 'prod', domain: 'db', prior: 'product:0.3,0.7' },
-    ],
-    mechanisms: [{ id: 'tg', domain: 'votes', kind: 'tg', epsilon: 1, prior: 'u' }],
-    analyses: [
-      { id: 'm', type: 'measure', mechanism: 'tg', prior: 'close', loss: 'dist' },
-      { id: 'c', type: 'check', mechanism: 'tg', epsilon: 2 },
-      { id: 'r', type: 'regular', domain: 'db', epsilon: 1, prior: 'prod' },
-      { id: 't', type: 'threshold', domain: 'votes', step: 0.05 },
-    ],
-  };
+  const project = projectWith(
+    { votes: 'count:5', db: 'db:2,2' },
+    {
+      name: 'test',
+      priors: [
+        { id: 'u', domain: 'votes', prior: 'uniform' },
+        { id: 'close', domain: 'votes', prior: '0.1,0.2,0.2,0.2,0.2,0.1' },
+        { id: 'prod', domain: 'db', prior: 'product:0.3,0.7' },
+      ],
+      mechanisms: [{ id: 'tg', domain: 'votes', kind: 'tg', epsilon: 1, prior: 'u' }],
+      analyses: [
+        { id: 'm', type: 'measure', mechanism: 'tg', prior: 'close', loss: 'dist' },
+        { id: 'c', type: 'check', mechanism: 'tg', epsilon: 2 },
+        { id: 'r', type: 'regular', domain: 'db', epsilon: 1, prior: 'prod' },
+        { id: 't', type: 'threshold', domain: 'votes', step: 0.05 },
+      ],
+    },
+  );
 
   it('plans one job per mechanism and analysis with references resolved', () => {
     const plan = planProject(projectSchema.parse(project));
