@@ -14,23 +14,14 @@ import { effectiveEpsilon, matrixDomain, randomEuclideanMetric, randomGraphMetri
 
 const LN2 = Math.LN2;
 
-/** Reference: every vertex subset of size <= n, exact solve, all weights > 0. */
-function bruteForceKernelCount(pv: PosteriorVertices): number[] {
-  const rays = pv.exactRays!;
-  const n = pv.n;
-  const ones = new Array<bigint>(n).fill(1n);
+/** How many subsets of 0..items-1 of each size 1..n pass accept (bySize[0] stays 0): the brute-force references' enumeration. */
+function countSubsetsBySize(items: number, n: number, accept: (pick: readonly number[]) => boolean): number[] {
   const bySize = new Array<number>(n + 1).fill(0);
   const pick: number[] = [];
   const rec = (start: number): void => {
-    if (pick.length > 0) {
-      const w = exactCombination(
-        pick.map((i) => rays[i]!),
-        ones,
-      );
-      if (w && w.every(([num]) => num > 0n)) bySize[pick.length]!++;
-    }
+    if (pick.length > 0 && accept(pick)) bySize[pick.length]!++;
     if (pick.length === n) return;
-    for (let i = start; i < rays.length; i++) {
+    for (let i = start; i < items; i++) {
       pick.push(i);
       rec(i + 1);
       pick.pop();
@@ -40,12 +31,23 @@ function bruteForceKernelCount(pv: PosteriorVertices): number[] {
   return bySize;
 }
 
+/** Reference: every vertex subset of size <= n, exact solve, all weights > 0. */
+function bruteForceKernelCount(pv: PosteriorVertices): number[] {
+  const rays = pv.exactRays!;
+  const ones = new Array<bigint>(pv.n).fill(1n);
+  return countSubsetsBySize(rays.length, pv.n, (pick) => {
+    const w = exactCombination(
+      pick.map((i) => rays[i]!),
+      ones,
+    );
+    return w !== null && w.every(([num]) => num > 0n);
+  });
+}
+
 /** Float reference for non-integral metrics: least squares on every subset of size <= n. */
 function bruteForceKernelCountFloat(pv: PosteriorVertices, tol = 1e-9): number[] {
   const n = pv.n;
-  const bySize = new Array<number>(n + 1).fill(0);
-  const pick: number[] = [];
-  const test = (): boolean => {
+  const test = (pick: readonly number[]): boolean => {
     const s = pick.length;
     // Normal equations G w = V^T u with G = V^T V (s x s).
     const g = Array.from({ length: s }, (_, a) => {
@@ -73,17 +75,7 @@ function bruteForceKernelCountFloat(pv: PosteriorVertices, tol = 1e-9): number[]
     }
     return true;
   };
-  const rec = (start: number): void => {
-    if (pick.length > 0 && test()) bySize[pick.length]!++;
-    if (pick.length === n) return;
-    for (let i = start; i < pv.count; i++) {
-      pick.push(i);
-      rec(i + 1);
-      pick.pop();
-    }
-  };
-  rec(0);
-  return bySize;
+  return countSubsetsBySize(pv.count, n, test);
 }
 
 describe('kernel mechanisms (SPEC §6)', () => {

@@ -119,26 +119,14 @@ describe('private-posterior vertices (SPEC §6)', () => {
     expect(base(lineDomain(4), Math.log(1.5))).toBe('exact/rational');
     expect(base(gridDomain(2, 2, 1, 'manhattan'), LN2)).toBe('exact/rational');
     expect(base(lineDomain(4), 0.7)).toBe('exact/rounded');
-    expect(
-      base(
-        matrixDomain([
-          [0, 2, 5],
-          [2, 0, 3],
-          [5, 3, 0],
-        ]),
-        0.7,
-      ),
-    ).toBe('exact/rounded'); // unit 1
-    expect(
-      base(
-        matrixDomain([
-          [0, 0.5, 1.25],
-          [0.5, 0, 0.75],
-          [1.25, 0.75, 0],
-        ]),
-        0.7,
-      ),
-    ).toBe('exact/rounded'); // unit 1/4
+    const triangle = [
+      [0, 2, 5],
+      [2, 0, 3],
+      [5, 3, 0],
+    ];
+    expect(base(matrixDomain(triangle), 0.7)).toBe('exact/rounded'); // unit 1
+    // the same triangle in quarters (0.5, 1.25, 0.75: exact in binary)
+    expect(base(matrixDomain(triangle.map((row) => row.map((d) => d / 4))), 0.7)).toBe('exact/rounded'); // unit 1/4
     expect(base(gridDomain(2, 2), LN2)).toBe('float/null'); // sqrt 2 distances
     expect(privatePosteriorVertices(lineDomain(4), 0.7).count).toBe(8);
     expect(() => privatePosteriorVertices(gridDomain(2, 2), LN2, { arithmetic: 'exact-rounded' })).toThrow(/common unit/);
