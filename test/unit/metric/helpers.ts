@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import * as queries from '../../../src-worker/metric/database-queries';
-import { domainLabels, type Domain } from '../../../src-worker/metric/domain';
+import { domainLabels, type Domain, type WeightedEdges } from '../../../src-worker/metric/domain';
 import { inducedAnswerDomain } from '../../../src-worker/metric/induced-answer-domain';
 import { weightedAllPairs } from '../../../src-worker/metric/shortest-paths';
 
@@ -121,4 +121,20 @@ export function floydWarshall(n: number, g: { from: ArrayLike<number>; to: Array
   }
   for (let k = 0; k < n; k++) for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) d[i * n + j] = Math.min(d[i * n + j]!, d[i * n + k]! + d[k * n + j]!);
   return d;
+}
+
+/** m random undirected edges on n nodes drawn with rnd (self-loops dropped, parallel edges kept), from < to, each weighted by weight(). */
+export function randomEdges(n: number, m: number, rnd: () => number, weight: () => number): WeightedEdges {
+  const from: number[] = [];
+  const to: number[] = [];
+  const w: number[] = [];
+  for (let k = 0; k < m; k++) {
+    const a = Math.floor(rnd() * n);
+    const b = Math.floor(rnd() * n);
+    if (a === b) continue;
+    from.push(Math.min(a, b));
+    to.push(Math.max(a, b));
+    w.push(weight());
+  }
+  return { from: Int32Array.from(from), to: Int32Array.from(to), weight: Float64Array.from(w) };
 }

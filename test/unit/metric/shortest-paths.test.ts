@@ -1,22 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { bfsAllPairs, weightedAllPairs, UNREACHABLE } from '../../../src-worker/metric/shortest-paths';
-import { floydWarshall } from './helpers';
+import type { WeightedEdges } from '../../../src-worker/metric/domain';
+import { floydWarshall, randomEdges } from './helpers';
 
-function randomGraph(n: number, m: number, seed: number) {
+function randomGraph(n: number, m: number, seed: number): WeightedEdges {
   let s = seed;
   const rnd = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
-  const from: number[] = [];
-  const to: number[] = [];
-  const weight: number[] = [];
-  for (let k = 0; k < m; k++) {
-    const a = Math.floor(rnd() * n);
-    const b = Math.floor(rnd() * n);
-    if (a === b) continue;
-    from.push(Math.min(a, b));
-    to.push(Math.max(a, b));
-    weight.push(0.5 + Math.floor(rnd() * 4));
-  }
-  return { from: Int32Array.from(from), to: Int32Array.from(to), weight: Float64Array.from(weight) };
+  return randomEdges(n, m, rnd, () => 0.5 + Math.floor(rnd() * 4));
 }
 
 describe('all-pairs shortest paths', () => {

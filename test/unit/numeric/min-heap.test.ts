@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MinHeap } from '../../../src-worker/numeric/min-heap';
+import { weightedAllPairs } from '../../../src-worker/metric/shortest-paths';
+import { floydWarshall, randomEdges } from '../metric/helpers';
 
 /** Deterministic pseudo-random numbers (LCG) so failures reproduce. */
 function lcg(seed: number): () => number {
@@ -71,41 +73,11 @@ describe('MinHeap', () => {
     expect(heap.pop()).toBe(50);
   });
 
-  it('lazy decrease-key: Dijkstra with stale entries skipped gives the brute-force (Floyd-Warshall) distances', () => {
+  it('lazy decrease-key: the Dijkstra of weightedAllPairs (stale heap entries skipped) gives the brute-force (Floyd-Warshall) distances', () => {
+    // 120 random integer-weighted edges on 40 nodes, parallel edges included: many keys are decreased, many entries go stale
     const rnd = lcg(3);
     const n = 40;
-    const w = new Float64Array(n * n).fill(Infinity);
-    for (let i = 0; i < n; i++) w[i * n + i] = 0;
-    for (let e = 0; e < 120; e++) {
-      const a = Math.floor(rnd() * n);
-      const b = Math.floor(rnd() * n);
-      if (a === b) continue;
-      const c = 1 + Math.floor(rnd() * 9);
-      if (c < w[a * n + b]!) w[a * n + b] = w[b * n + a] = c;
-    }
-    const fw = w.slice();
-    for (let k = 0; k < n; k++)
-      for (let i = 0; i < n; i++)
-        for (let j = 0; j < n; j++) if (fw[i * n + k]! + fw[k * n + j]! < fw[i * n + j]!) fw[i * n + j] = fw[i * n + k]! + fw[k * n + j]!;
-    const heap = new MinHeap(n);
-    for (let s = 0; s < n; s++) {
-      const dist = new Float64Array(n).fill(Infinity);
-      dist[s] = 0;
-      heap.clear();
-      heap.push(0, s);
-      while (heap.size > 0) {
-        const du = heap.topKey();
-        const u = heap.pop();
-        if (du > dist[u]!) continue;
-        for (let v = 0; v < n; v++) {
-          const c = w[u * n + v]!;
-          if (c < Infinity && du + c < dist[v]!) {
-            dist[v] = du + c;
-            heap.push(du + c, v);
-          }
-        }
-      }
-      for (let v = 0; v < n; v++) expect(dist[v]).toBe(fw[s * n + v]);
-    }
+    const edges = randomEdges(n, 120, rnd, () => 1 + Math.floor(rnd() * 9));
+    expect(Array.from(weightedAllPairs(n, edges))).toEqual(Array.from(floydWarshall(n, edges)));
   });
 });
