@@ -88,14 +88,8 @@ export function implicit(rows: number, cols: number, entry: (i: number, j: numbe
 export function productDomain(factor: Domain, u: number, combine: 'sum' | 'max' = 'sum'): Domain {
   const v = factor.n;
   const n = v ** u;
-  const digits = (i: number): number[] => {
-    const d = new Array<number>(u);
-    for (let k = u - 1; k >= 0; k--) {
-      d[k] = i % v;
-      i = Math.floor(i / v);
-    }
-    return d;
-  };
+  // digit k of i in base v, coordinate 0 most significant
+  const digits = (i: number): number[] => Array.from({ length: u }, (_, k) => Math.floor(i / v ** (u - 1 - k)) % v);
   return {
     kind: 'database',
     spec: `test-product:${factor.spec}^${u}:${combine}`,
@@ -119,15 +113,17 @@ export function productDomain(factor: Domain, u: number, combine: 'sum' | 'max' 
   };
 }
 
-/** The product prior p x p x ... x p (u factors) on V^u, coordinate 0 most significant. */
+/**
+ * The product prior p x p x ... x p (u factors) on V^u, coordinate 0 most significant, entry by entry:
+ * pi(x) = p[x_0] p[x_1] ... p[x_(u-1)] (multiplied in that order, as the engine's Kronecker build does).
+ */
 export function productPrior(p: ArrayLike<number>, u: number): Float64Array {
-  let out = Float64Array.from([1]);
-  for (let k = 0; k < u; k++) {
-    const next = new Float64Array(out.length * p.length);
-    for (let i = 0; i < out.length; i++) for (let j = 0; j < p.length; j++) next[i * p.length + j] = out[i]! * p[j]!;
-    out = next;
-  }
-  return out;
+  const v = p.length;
+  return Float64Array.from({ length: v ** u }, (_, i) => {
+    let prob = 1;
+    for (let scale = v ** (u - 1); scale >= 1; scale /= v) prob *= p[Math.floor(i / scale) % v]!;
+    return prob;
+  });
 }
 
 /** a, a', b, c on a line with a = a' (a pseudometric): Phi has two equal rows, so it is singular. */
