@@ -16,6 +16,8 @@
  */
 import { ChannelSampler, cryptoUniform, readCsvStream, releaseCsv } from '../../src-worker/data/apply';
 import { planarLaplace } from '../../src-worker/mechanism/planar-laplace';
+import { DenseChannel } from '../../src-worker/mechanism/channel';
+import { Matrix } from '../../src-worker/linalg/matrix';
 import { bestByScan } from '../../src-worker/measure/guess-function';
 import { buildLoss } from '../../src-worker/measure/loss-spec';
 import { gridDomain } from '../../src-worker/metric/grid';
@@ -108,22 +110,9 @@ export default async function bench(): Promise<void> {
   const mech = planarLaplace(d, 0.5);
   const N = 1_000_000;
   const pi = cityPrior(100, 100, 4);
-  const cdf = new Float64Array(d.n);
-  let acc = 0;
-  for (let i = 0; i < d.n; i++) cdf[i] = acc += pi[i]!;
-  const rnd = seededRandom(9);
-  const secrets = new Int32Array(N);
-  for (let i = 0; i < N; i++) {
-    const u = rnd() * acc;
-    let lo = 0;
-    let hi = d.n - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (cdf[mid]! > u) hi = mid;
-      else lo = mid + 1;
-    }
-    secrets[i] = lo;
-  }
+  // the secrets drawn from the prior by the engine's own sampler: a one-row channel whose row is the prior
+  const priorSampler = new ChannelSampler(new DenseChannel(new Matrix(1, d.n, pi)), { seed: 9 });
+  const secrets = Int32Array.from(priorSampler.sampleAll(new Int32Array(N)));
   for (const seeded of [false, true]) {
     const mem = new MemSampler();
     const s = new ChannelSampler(mech.channel, seeded ? { seed: 1 } : {});
