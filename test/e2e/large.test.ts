@@ -9,15 +9,15 @@
  * - the built-in database example (1024 x 1024 channels) opens with all 7
  *   analyses computed.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness, newCityGrid, runNewAnalysis, screenshot, openApp } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { useHarness, newCityGrid, runNewAnalysis, screenshot, openApp } from './helpers';
 import { runJobRequest } from '../../src-worker/jobs/run';
 import { silentContext } from '../../src-worker/jobs/context';
 import { parseJobRequest } from '../../src-shared/protocol/validate';
 import type { MechanismResult } from '../../src-shared/protocol/results';
 import { MAP_MARGIN } from '../../src-renderer/lib/map-geo';
 
-let h: Harness;
+const h = useHarness({ setup: openApp, timeout: 300_000 });
 
 const shot = (name: string): Promise<void> => screenshot(h.page, name);
 
@@ -35,15 +35,6 @@ function coloured(testid: string): Promise<number> {
     return n;
   });
 }
-
-beforeAll(async () => {
-  h = await startHarness();
-  await openApp(h);
-}, 300_000);
-
-afterAll(async () => {
-  await h?.close();
-});
 
 describe('large domains first-class (issue 15 item 1)', () => {
   it('30 x 30 grid: heat map, table and grid view of the 900 x 900 planar Laplace channel, its privacy check, measures and check', async () => {

@@ -5,13 +5,13 @@
  * draws a day of 10 s readings as a trace, gives error figures, warns when the
  * release is noise, and answers 0 or 1 levels plainly.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
-import { ROOT, SHOTS, startHarness, type Harness, setNumberField, newCityGrid, openApp } from './helpers';
+import { ROOT, SHOTS, useHarness, setNumberField, newCityGrid, openApp } from './helpers';
 
-let h: Harness;
+const h = useHarness({ setup: openApp });
 
 const setNumber = (testid: string, value: number): Promise<void> => setNumberField(h.page, testid, value);
 
@@ -58,15 +58,6 @@ function csvRows(text: string): string[][] {
         .map((c) => c.replace(/,$/, '').replace(/^"(.*)"$/, '$1')),
     );
 }
-
-beforeAll(async () => {
-  h = await startHarness();
-  await openApp(h);
-});
-
-afterAll(async () => {
-  await h?.close();
-});
 
 describe('sweeps and the smart meter (issue 15)', () => {
   it('a sweep of expected km against ε: loss plotted and exported, missing points explained, bound on top and attained, every chart exported', async () => {
