@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { readCsv } from '../../src-shared/csv/csv-reader';
 
@@ -260,4 +260,27 @@ export async function openApp(h: Harness): Promise<void> {
     .getByTestId('doc-title')
     .filter({ hasText: /city|City/ })
     .waitFor({ timeout: 60_000 });
+}
+
+/**
+ * Pixels of a canvas passing a colour test, and the canvas' pixel count: `coloured` (drawn, neither white nor grey:
+ * channels more than 40 apart), `black` or `dark` (opaque, every channel below 30 or 110).
+ */
+export function countPixels(canvas: Locator, test: 'coloured' | 'black' | 'dark'): Promise<{ n: number; total: number }> {
+  return canvas.evaluate((el, t) => {
+    const c = el as unknown as {
+      width: number;
+      height: number;
+      getContext(t: string): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null;
+    };
+    const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let k = 0; k < d.length; k += 4) {
+      const [r, g, b, a] = [d[k]!, d[k + 1]!, d[k + 2]!, d[k + 3]!];
+      if (t === 'coloured') {
+        if (a > 0 && Math.max(r, g, b) - Math.min(r, g, b) > 40) n++;
+      } else if (a >= 200 && (t === 'black' ? r < 30 && g < 30 && b < 30 : r < 110 && g < 110 && b < 110)) n++;
+    }
+    return { n, total: c.width * c.height };
+  }, test);
 }
