@@ -3,7 +3,7 @@
  * optional "absent" value), a query, and the size of the answer graph it
  * induces (closed forms of SPEC §1). Pure functions: unit-tested.
  */
-import type { FieldErrors } from './grid-validation';
+import { checkCount, type FieldErrors } from './grid-validation';
 
 export type QueryKind = 'none' | 'count' | 'sum' | 'average' | 'kcount' | 'max' | 'min' | 'percentile' | 'most';
 export type DbMetric = 'hamming' | 'manhattan' | 'max' | 'normalised';
@@ -34,11 +34,10 @@ export const QUERY_LABELS: Record<QueryKind, string> = {
 
 export function validateDatabase(f: DatabaseFields): FieldErrors {
   const e: FieldErrors = {};
-  if (!Number.isInteger(f.individuals) || f.individuals < 1) e.individuals = 'individuals must be a whole number ≥ 1';
-  else if (f.individuals > 100_000) e.individuals = 'at most 100000 individuals';
-  if (!Number.isInteger(f.values) || f.values < 2) e.values = 'the universe needs at least 2 values';
-  else if (f.values > 100_000) e.values = 'at most 100000 values';
-  if (f.query === 'kcount' && (!Number.isInteger(f.k) || f.k < 1 || f.k > 8)) e.k = 'k must be a whole number between 1 and 8';
+  checkCount(e, 'individuals', f.individuals, 1, 100_000, 'individuals must be a whole number ≥ 1', 'at most 100000 individuals');
+  checkCount(e, 'values', f.values, 2, 100_000, 'the universe needs at least 2 values', 'at most 100000 values');
+  const kRange = 'k must be a whole number between 1 and 8';
+  if (f.query === 'kcount') checkCount(e, 'k', f.k, 1, 8, kRange, kRange);
   if (f.query === 'percentile' && !(typeof f.p === 'number' && f.p > 0 && f.p <= 100)) e.p = 'p must be a number in (0, 100]';
   if (f.query === 'none' && !e.individuals && !e.values) {
     const n = (f.values + (f.absent ? 1 : 0)) ** f.individuals;

@@ -6,6 +6,7 @@
  * would refuse is shown with the engine's message before anything runs.
  */
 import { domainSpecSize, domainSpecText, parseDomainSpecText, type DomainSpec, type GridMetricName } from '../../src-shared/grammar/domain-spec';
+import type { ProjectInput } from '../../src-shared/protocol/project';
 
 export type { GridMetricName };
 
@@ -25,4 +26,18 @@ export function domainText(f: DomainForm): string {
 /** Number of secrets of a domain form (NaN when unknown: a file, or a text that does not parse). */
 export function domainSize(f: DomainForm): number {
   return f.kind === 'other' ? NaN : domainSpecSize(f);
+}
+
+/** A project domain as an editor or view sees it: the entry, its parsed form (null for an explicit or unknown domain), that form when a grid. */
+export interface DomainView {
+  dom: ProjectInput['domains'][number] | undefined;
+  form: DomainForm | null;
+  grid: Extract<DomainForm, { kind: 'grid' }> | null;
+}
+
+/** The project's domain `id` (an item's `domain`; undefined finds none) as a DomainView. */
+export function domainView(project: ProjectInput, id: string | undefined): DomainView {
+  const dom = project.domains.find((d) => d.id === id);
+  const form = dom && typeof dom.domain === 'string' ? parseDomainText(dom.domain) : null;
+  return { dom, form, grid: form?.kind === 'grid' ? form : null };
 }

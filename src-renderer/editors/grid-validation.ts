@@ -14,15 +14,19 @@ export interface GridFields {
 
 export type FieldErrors = Partial<Record<string, string>>;
 
+/** Names the problem of a count field in `e[key]`: `small` when not a whole number ≥ min, `large` when above max. */
+export function checkCount(e: FieldErrors, key: string, v: number, min: number, max: number, small: string, large: string): void {
+  if (!Number.isInteger(v) || v < min) e[key] = small;
+  else if (v > max) e[key] = large;
+}
+
 /** The largest grid the editor accepts (the engine streams bigger channels, but the UI draws every cell). */
 export const MAX_GRID_CELLS = 250_000;
 
 export function validateGrid(g: GridFields): FieldErrors {
   const e: FieldErrors = {};
-  if (!Number.isInteger(g.rows) || g.rows < 1) e.rows = 'rows must be a whole number ≥ 1';
-  else if (g.rows > 1000) e.rows = 'at most 1000 rows';
-  if (!Number.isInteger(g.cols) || g.cols < 1) e.cols = 'columns must be a whole number ≥ 1';
-  else if (g.cols > 1000) e.cols = 'at most 1000 columns';
+  checkCount(e, 'rows', g.rows, 1, 1000, 'rows must be a whole number ≥ 1', 'at most 1000 rows');
+  checkCount(e, 'cols', g.cols, 1, 1000, 'columns must be a whole number ≥ 1', 'at most 1000 columns');
   if (!Number.isFinite(g.step) || g.step <= 0) e.step = 'cell size must be a number > 0';
   if (!e.rows && !e.cols && g.rows * g.cols > MAX_GRID_CELLS) e.rows = `the grid has ${g.rows * g.cols} cells; at most ${MAX_GRID_CELLS}`;
   if (!['euclidean', 'manhattan', 'chebyshev'].includes(g.metric)) e.metric = 'metric must be euclidean, manhattan or chebyshev';

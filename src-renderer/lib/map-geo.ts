@@ -50,35 +50,35 @@ export function legendTicks(vmax: number): number[] {
 export const PRIOR_CONTOUR_LEVELS = [0.2, 0.5, 0.8];
 
 /**
+ * Marching squares: the cell edges (0 top, 1 right, 2 bottom, 3 left) joined by each case's segments, for the cases
+ * 0..7 (corners above the level: 8 top-left, 4 top-right, 2 bottom-right, 1 bottom-left). A case and its complement
+ * (15 - case) cut the same edges; only the saddle 10 joins them otherwise than its complement 5.
+ */
+const LOWER_CASES: number[][][] = [
+  [],
+  [[3, 2]],
+  [[2, 1]],
+  [[3, 1]],
+  [[0, 1]],
+  [
+    [3, 0],
+    [2, 1],
+  ],
+  [[0, 2]],
+  [[3, 0]],
+];
+const SADDLE_10: number[][] = [
+  [0, 1],
+  [3, 2],
+];
+const CONTOUR_CASES: number[][][] = Array.from({ length: 16 }, (_, k) => (k === 10 ? SADDLE_10 : LOWER_CASES[Math.min(k, 15 - k)]!));
+
+/**
  * Contour segments of a rows x cols field at `level` by marching squares
  * over cell centres: each segment as [x1, y1, x2, y2] in cell coordinates
  * (x = column, y = row, centres at integers). Saddles draw both segments.
  */
 export function contourSegments(rows: number, cols: number, values: ArrayLike<number>, level: number): number[][] {
-  const TABLE: number[][][] = [
-    [],
-    [[3, 2]],
-    [[2, 1]],
-    [[3, 1]],
-    [[0, 1]],
-    [
-      [3, 0],
-      [2, 1],
-    ],
-    [[0, 2]],
-    [[3, 0]],
-    [[3, 0]],
-    [[0, 2]],
-    [
-      [0, 1],
-      [3, 2],
-    ],
-    [[0, 1]],
-    [[3, 1]],
-    [[2, 1]],
-    [[3, 2]],
-    [],
-  ];
   const out: number[][] = [];
   const v = (r: number, c: number): number => values[r * cols + c] ?? 0;
   const t = (a: number, b: number): number => (b === a ? 0.5 : Math.min(1, Math.max(0, (level - a) / (b - a))));
@@ -101,7 +101,7 @@ export function contourSegments(rows: number, cols: number, values: ArrayLike<nu
             return [c, r + t(a, d)];
         }
       };
-      for (const [e1, e2] of TABLE[idx]!) out.push([...point(e1!), ...point(e2!)]);
+      for (const [e1, e2] of CONTOUR_CASES[idx]!) out.push([...point(e1!), ...point(e2!)]);
     }
   return out;
 }

@@ -30,15 +30,25 @@ export const KIND_LABELS: Record<MechKind, string> = {
 /** Largest channel carried back inline for the heat map and table. */
 export const UI_INLINE_LIMIT = 160_000;
 
-export function newProject(): ProjectInput {
+/** A project of one domain, a uniform prior on it (id `priorId`) and one mechanism under that prior: a new project's shape. */
+export function starterProject(name: string, domain: ProjectDomainIn, priorId: string, mechanism: Omit<ProjectMechanismIn, 'domain' | 'prior'>): ProjectInput {
+  const { id, ...settings } = mechanism;
   return {
     version: 1,
-    name: 'Untitled project',
-    domains: [{ id: 'city', name: 'City grid', domain: 'grid:10x10:step=0.5' }],
-    priors: [{ id: 'uniform', domain: 'city', prior: 'uniform' }],
-    mechanisms: [{ id: 'planar', domain: 'city', kind: 'planar-laplace', epsilon: 1, prior: 'uniform' }],
+    name,
+    domains: [domain],
+    priors: [{ id: priorId, domain: domain.id, prior: 'uniform' }],
+    mechanisms: [{ id, domain: domain.id, ...settings, prior: priorId }],
     analyses: [],
   };
+}
+
+export function newProject(): ProjectInput {
+  return starterProject('Untitled project', { id: 'city', name: 'City grid', domain: 'grid:10x10:step=0.5' }, 'uniform', {
+    id: 'planar',
+    kind: 'planar-laplace',
+    epsilon: 1,
+  });
 }
 
 export function uniqueId(base: string, taken: Iterable<string>): string {

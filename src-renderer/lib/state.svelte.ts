@@ -350,25 +350,45 @@ export class AppState {
     }
     const domainId = m.domain;
     const epsilon = m.epsilon;
-    const hash = itemHash(this.project, id) ?? undefined;
-    const previous = this.goodResult(id);
-    this.put(gen, id, { status: 'running' });
+    // the construction as it was sent (later edits make the result stale, not its views different)
+    const sourceOf = (res: MechanismResult): ChannelSource | undefined =>
+      !res.exists ? undefined : (sentSpec ?? (res.channelRef !== undefined ? { channelRef: res.channelRef } : undefined));
+    const res = (await this.runItem(gen, id, req, `${m.kind} mechanism '${id}' (ε = ${epsText(m.epsilon)})`, (done) => {
+      const source = sourceOf(done as MechanismResult);
+      return source ? { source } : {};
+    })) as MechanismResult | undefined;
+    const source = res && sourceOf(res);
+    // The privacy check runs in the engine on the mechanism's construction (planar Laplace by its grid offsets)
+    // or on the channel the host kept (an LP), at any size the engine admits (issue 15).
+    if (source && gen === this.generation) void this.checkMechanism(gen, id, source, domainId, epsilon);
+  }
+
+  /**
+   * Run an item's job (`key`: its id, or a case study's key): running (with its job id once known), then done with the
+   * result, the hash of the inputs it was computed from and `extra(result)`, or failed (keeping an earlier good result).
+   * Returns the result, or undefined when the job failed.
+   */
+  private async runItem(
+    gen: number,
+    key: string,
+    req: JobRequest,
+    label: string,
+    extra: (res: JobResult) => Partial<ItemResult> = () => ({}),
+  ): Promise<JobResult | undefined> {
+    const hash = itemHash(this.project, key) ?? undefined;
+    const previous = this.goodResult(key);
+    this.put(gen, key, { status: 'running' });
     try {
-      const res = (await this.run(req, `${m.kind} mechanism '${id}' (ε = ${epsText(m.epsilon)})`, (jobId) => {
-        const r = this.current(gen, id);
+      const res = await this.run(req, label, (jobId) => {
+        const r = this.current(gen, key);
         if (r) r.jobId = jobId;
-      })) as MechanismResult;
-      // the construction as it was sent (later edits make the result stale, not its views different)
-      const source: ChannelSource | undefined = !res.exists
-        ? undefined
-        : (sentSpec ?? (res.channelRef !== undefined ? { channelRef: res.channelRef } : undefined));
-      this.put(gen, id, { status: 'done', result: res, hash, computedAt: new Date().toISOString(), ...(source ? { source } : {}) });
-      this.refreshOne(id);
-      // The privacy check runs in the engine on the mechanism's construction (planar Laplace by its grid offsets)
-      // or on the channel the host kept (an LP), at any size the engine admits (issue 15).
-      if (source && gen === this.generation) void this.checkMechanism(gen, id, source, domainId, epsilon);
+      });
+      this.put(gen, key, { status: 'done', result: res, hash, computedAt: new Date().toISOString(), ...extra(res) });
+      this.refreshOne(key);
+      return res;
     } catch (e) {
-      this.failed(gen, id, e as JobError, previous, hash);
+      this.failed(gen, key, e as JobError, previous, hash);
+      return undefined;
     }
   }
 
@@ -426,19 +446,7 @@ export class AppState {
       this.put(gen, id, { status: 'error', error: { code: 'invalid-input', message: (e as Error).message } });
       return;
     }
-    const hash = itemHash(this.project, id) ?? undefined;
-    const previous = this.goodResult(id);
-    this.put(gen, id, { status: 'running' });
-    try {
-      const res = await this.run(req, `${a.type} '${id}'`, (jobId) => {
-        const r = this.current(gen, id);
-        if (r) r.jobId = jobId;
-      });
-      this.put(gen, id, { status: 'done', result: res, hash, computedAt: new Date().toISOString() });
-      this.refreshOne(id);
-    } catch (e) {
-      this.failed(gen, id, e as JobError, previous, hash);
-    }
+    await this.runItem(gen, id, req, `${a.type} '${id}'`);
   }
 
   /** Run a case study (one job; progress and Cancel in the jobs panel and in its view). */
@@ -455,19 +463,7 @@ export class AppState {
       this.put(gen, key, { status: 'error', error: { code: 'invalid-input', message: (e as Error).message } });
       return;
     }
-    const hash = itemHash(this.project, key) ?? undefined;
-    const previous = this.goodResult(key);
-    this.put(gen, key, { status: 'running' });
-    try {
-      const res = await this.run(req, `case study '${id}'`, (jobId) => {
-        const r = this.current(gen, key);
-        if (r) r.jobId = jobId;
-      });
-      this.put(gen, key, { status: 'done', result: res, hash, computedAt: new Date().toISOString() });
-      this.refreshOne(key);
-    } catch (e) {
-      this.failed(gen, key, e as JobError, previous, hash);
-    }
+    await this.runItem(gen, key, req, `case study '${id}'`);
   }
 
   /**

@@ -1,22 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, readdirSync, copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseChannelCsv, ROOT, SHOTS, startHarness, type Harness, newProject, setNumberField, screenshot } from './helpers';
+import { parseChannelCsv, ROOT, SHOTS, useHarness, choosePath, newProject, setNumberField, screenshot } from './helpers';
 
-let h: Harness;
+const h = useHarness({
+  setup: async (started) => {
+    await started.page.goto(started.url);
+  },
+});
 
 const shot = (name: string): Promise<void> => screenshot(h.page, name);
 
 const setNumber = (testid: string, value: number): Promise<void> => setNumberField(h.page, testid, value);
-
-beforeAll(async () => {
-  h = await startHarness();
-  await h.page.goto(h.url);
-});
-
-afterAll(async () => {
-  await h?.close();
-});
 
 describe('Mechanism Studio in web mode', () => {
   it('opens on the built-in example with a computed result', async () => {
@@ -154,9 +149,7 @@ describe('Mechanism Studio in web mode', () => {
     const page = h.page;
     const path = join(h.tmp, 'projects', 'grid.mechstudio.json');
     mkdirSync(join(h.tmp, 'projects'), { recursive: true });
-    await page.getByTestId('cmd-save-as').click();
-    await page.getByTestId('path-input').fill(path);
-    await page.getByTestId('path-ok').click();
+    await choosePath(page, 'cmd-save-as', path);
     await expect.poll(() => existsSync(path)).toBe(true);
     await expect.poll(() => page.getByTestId('dirty').count()).toBe(0);
     const saved = JSON.parse(readFileSync(path, 'utf8')) as { domains: { domain: string }[]; mechanisms: { id: string; kind: string; epsilon: number }[] };
@@ -171,9 +164,7 @@ describe('Mechanism Studio in web mode', () => {
     // start over, then open the saved file
     await page.getByTestId('cmd-new').click();
     await expect.poll(() => page.getByTestId('item-mechanism-mechanism').count()).toBe(0);
-    await page.getByTestId('cmd-open').click();
-    await page.getByTestId('path-input').fill(path);
-    await page.getByTestId('path-ok').click();
+    await choosePath(page, 'cmd-open', path);
     await page.getByTestId('item-mechanism-mechanism').waitFor();
     expect(await page.getByTestId('doc-title').textContent()).toContain(path);
     await page.getByTestId('heatmap').waitFor({ timeout: 120_000 });
@@ -337,9 +328,7 @@ describe('Mechanism Studio in web mode', () => {
 
     // Save As keeps the case studies exactly
     const path = join(h.tmp, 'projects', 'voting.mechstudio.json');
-    await page.getByTestId('cmd-save-as').click();
-    await page.getByTestId('path-input').fill(path);
-    await page.getByTestId('path-ok').click();
+    await choosePath(page, 'cmd-save-as', path);
     await expect.poll(() => existsSync(path)).toBe(true);
     const original = JSON.parse(readFileSync(join(ROOT, 'resources/examples/voting.json'), 'utf8')) as { caseStudies: unknown[] };
     const saved = JSON.parse(readFileSync(path, 'utf8')) as { caseStudies: unknown[] };

@@ -6,12 +6,18 @@
  * e^(eps r) circle), and the CSV and PNG exports. Screenshots of the table
  * and the maps go to test-output/screenshots/.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SHOTS, startHarness, type Harness, openApp } from './helpers';
+import { SHOTS, useHarness, openApp, choosePath } from './helpers';
 
-let h: Harness;
+const h = useHarness({
+  setup: async (started) => {
+    await started.page.setViewportSize({ width: 1500, height: 1000 });
+    await openApp(started);
+  },
+  timeout: 240_000,
+});
 const R = 30;
 
 /** Two centres: a big one near (8, 9) and a smaller one near (22, 20), a floor elsewhere. */
@@ -22,16 +28,6 @@ function twoCentre(): number[] {
   const s = w.reduce((a, b) => a + b, 0);
   return w.map((x) => x / s);
 }
-
-beforeAll(async () => {
-  h = await startHarness();
-  await h.page.setViewportSize({ width: 1500, height: 1000 });
-  await openApp(h);
-}, 240_000);
-
-afterAll(async () => {
-  await h?.close();
-});
 
 describe('compare mechanisms and map views (issue 15 items 2, 3)', () => {
   it('30 x 30 two-centre prior: table with units and % vs planar Laplace, maps side by side, CSV and PNG', async () => {
@@ -48,10 +44,7 @@ describe('compare mechanisms and map views (issue 15 items 2, 3)', () => {
         analyses: [],
       }),
     );
-    await page.getByTestId('cmd-open').click();
-    if (await page.getByTestId('confirm-dialog').isVisible()) await page.getByTestId('confirm-discard').click();
-    await page.getByTestId('path-input').fill(file);
-    await page.getByTestId('path-ok').click();
+    await choosePath(page, 'cmd-open', file, true);
     await expect.poll(() => page.getByTestId('doc-title').textContent()).toContain('Two centres');
 
     await page.getByTestId('cmd-compare').click();

@@ -5,11 +5,11 @@
  * playwright-core with a fresh profile. No Electron binary is needed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { readCsv } from '../../src-shared/csv/csv-reader';
 
 export const ROOT = resolve(__dirname, '../..');
@@ -127,6 +127,66 @@ export async function startHarness(): Promise<Harness> {
   }
 }
 
+export interface HarnessOptions {
+  /** Before the harness starts: services the app is to reach (e.g. a queue). */
+  before?: () => Promise<void>;
+  /** Once the harness has started: files to write, the page to open. */
+  setup?: (h: Harness) => Promise<void>;
+  /** After the harness is closed: stop what `before` started (runs even when start-up failed). */
+  after?: () => Promise<void>;
+  /** The start-up's time limit (beforeAll's timeout; vitest's hookTimeout when absent). */
+  timeout?: number;
+  /** Start nothing (a suite skipped on this machine). */
+  skip?: boolean;
+}
+
+/**
+ * The test file's harness: registers the beforeAll that starts it (then runs `setup`) and the afterAll that closes it,
+ * and returns a view that reads the started harness (so tests and module-level helpers write `h.page`, `h.tmp`).
+ */
+export function useHarness(opts: HarnessOptions = {}): Harness {
+  let current: Harness | undefined;
+  beforeAll(async () => {
+    if (opts.skip) return;
+    await opts.before?.();
+    current = await startHarness();
+    await opts.setup?.(current);
+  }, opts.timeout);
+  afterAll(async () => {
+    await current?.close();
+    await opts.after?.();
+  });
+  return new Proxy({} as Harness, {
+    get: (_target, key) => {
+      if (!current) throw new Error('the e2e harness is not started (used outside a test, or its start-up failed)');
+      return Reflect.get(current, key) as unknown;
+    },
+  });
+}
+
+/** Write `project` as JSON to NAME in the harness's private projects folder; returns its path. */
+export function writeProject(h: Harness, name: string, project: unknown): string {
+  const dir = join(h.tmp, 'projects');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, name);
+  writeFileSync(file, JSON.stringify(project));
+  return file;
+}
+
+/** Open or save through the app's path dialog: the command's button, the path, OK (first discarding the current project if asked and `discardIfAsked`). */
+export async function choosePath(page: Page, command: 'cmd-open' | 'cmd-save-as', path: string, discardIfAsked = false): Promise<void> {
+  await page.getByTestId(command).click();
+  if (discardIfAsked && (await page.getByTestId('confirm-dialog').isVisible())) await page.getByTestId('confirm-discard').click();
+  await page.getByTestId('path-input').fill(path);
+  await page.getByTestId('path-ok').click();
+}
+
+/** Open the project file at `path` and wait (30 s at most) until the title names it by `title`. */
+export async function openProjectFile(page: Page, path: string, title: string): Promise<void> {
+  await choosePath(page, 'cmd-open', path);
+  await expect.poll(() => page.getByTestId('doc-title').textContent(), { timeout: 30_000 }).toContain(title);
+}
+
 /** Parse a SPEC §8 channel CSV (labels may be quoted). */
 export function parseChannelCsv(text: string): { colLabels: string[]; rowLabels: string[]; rows: number[][] } {
   const read = readCsv(text);
@@ -200,4 +260,27 @@ export async function openApp(h: Harness): Promise<void> {
     .getByTestId('doc-title')
     .filter({ hasText: /city|City/ })
     .waitFor({ timeout: 60_000 });
+}
+
+/**
+ * Pixels of a canvas passing a colour test, and the canvas' pixel count: `coloured` (drawn, neither white nor grey:
+ * channels more than 40 apart), `black` or `dark` (opaque, every channel below 30 or 110).
+ */
+export function countPixels(canvas: Locator, test: 'coloured' | 'black' | 'dark'): Promise<{ n: number; total: number }> {
+  return canvas.evaluate((el, t) => {
+    const c = el as unknown as {
+      width: number;
+      height: number;
+      getContext(t: string): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null;
+    };
+    const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let k = 0; k < d.length; k += 4) {
+      const [r, g, b, a] = [d[k]!, d[k + 1]!, d[k + 2]!, d[k + 3]!];
+      if (t === 'coloured') {
+        if (a > 0 && Math.max(r, g, b) - Math.min(r, g, b) > 40) n++;
+      } else if (a >= 200 && (t === 'black' ? r < 30 && g < 30 && b < 30 : r < 110 && g < 110 && b < 110)) n++;
+    }
+    return { n, total: c.width * c.height };
+  }, test);
 }

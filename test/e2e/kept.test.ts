@@ -7,27 +7,31 @@
  * makes it current again; items are renamed and duplicated; the glossary
  * replaces specification references. Screenshots: test-output/screenshots/kept-*.png.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { startHarness, type Harness, screenshot, openApp } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { useHarness, screenshot, openApp, writeProject, openProjectFile } from './helpers';
 
-let h: Harness;
 let file: string;
 const LN4 = Math.log(4);
+const h = useHarness({
+  setup: async (started) => {
+    file = writeProject(started, 'kept.mechstudio.json', keptProject());
+    // the start-up example first settles (its jobs are not this test's)
+    await openApp(started);
+  },
+  timeout: 240_000,
+});
 
 const shot = (name: string): Promise<void> => screenshot(h.page, `kept-${name}`);
 /** Job rows in the jobs panel whose label contains `text`. */
 const jobs = (text: string): Promise<number> => h.page.getByTestId('job-row').filter({ hasText: text }).count();
 
-beforeAll(async () => {
-  h = await startHarness();
-  const dir = join(h.tmp, 'projects');
-  mkdirSync(dir, { recursive: true });
+/** A 6 x 6 town under an uneven prior: planar Laplace with its measures, and an optimal LP (never solved on open). */
+function keptProject(): unknown {
   const n = 6;
   const prior = Array.from({ length: n * n }, (_, i) => 1 + ((i * 7) % 5));
   const s = prior.reduce((a, b) => a + b, 0);
-  const project = {
+  return {
     version: 1,
     name: 'kept-results',
     domains: [{ id: 'town', name: 'Town 6 x 6', domain: `grid:${n}x${n}:step=0.5` }],
@@ -38,23 +42,12 @@ beforeAll(async () => {
     ],
     analyses: [{ id: 'pl-measures', type: 'measure', mechanism: 'pl', loss: 'dist' }],
   };
-  file = join(dir, 'kept.mechstudio.json');
-  writeFileSync(file, JSON.stringify(project));
-  // the start-up example first settles (its jobs are not this test's)
-  await openApp(h);
-}, 240_000);
-
-afterAll(async () => {
-  await h?.close();
-});
+}
 
 describe('results kept, inputs validated', () => {
   it('opening a project computes the cheap items but never starts the LP', async () => {
     const page = h.page;
-    await page.getByTestId('cmd-open').click();
-    await page.getByTestId('path-input').fill(file);
-    await page.getByTestId('path-ok').click();
-    await expect.poll(() => page.getByTestId('doc-title').textContent(), { timeout: 30_000 }).toContain('kept-results');
+    await openProjectFile(page, file, 'kept-results');
     await page.getByTestId('item-mechanism-pl').click();
     await page.getByTestId('heatmap').waitFor({ timeout: 60_000 });
     await page.getByTestId('item-analysis-pl-measures').click();

@@ -9,41 +9,20 @@
  * - the built-in database example (1024 x 1024 channels) opens with all 7
  *   analyses computed.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness, newCityGrid, runNewAnalysis, screenshot, openApp } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { useHarness, countPixels, newCityGrid, runNewAnalysis, screenshot, openApp } from './helpers';
 import { runJobRequest } from '../../src-worker/jobs/run';
 import { silentContext } from '../../src-worker/jobs/context';
 import { parseJobRequest } from '../../src-shared/protocol/validate';
 import type { MechanismResult } from '../../src-shared/protocol/results';
 import { MAP_MARGIN } from '../../src-renderer/lib/map-geo';
 
-let h: Harness;
+const h = useHarness({ setup: openApp, timeout: 300_000 });
 
 const shot = (name: string): Promise<void> => screenshot(h.page, name);
 
 /** Coloured (not white, not grey) pixels of a canvas: a drawn heat map has many. */
-function coloured(testid: string): Promise<number> {
-  return h.page.getByTestId(testid).evaluate((el) => {
-    const c = el as unknown as {
-      width: number;
-      height: number;
-      getContext(t: string): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null;
-    };
-    const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
-    let n = 0;
-    for (let k = 0; k < d.length; k += 4) if (d[k + 3]! > 0 && Math.max(d[k]!, d[k + 1]!, d[k + 2]!) - Math.min(d[k]!, d[k + 1]!, d[k + 2]!) > 40) n++;
-    return n;
-  });
-}
-
-beforeAll(async () => {
-  h = await startHarness();
-  await openApp(h);
-}, 300_000);
-
-afterAll(async () => {
-  await h?.close();
-});
+const coloured = async (testid: string): Promise<number> => (await countPixels(h.page.getByTestId(testid), 'coloured')).n;
 
 describe('large domains first-class (issue 15 item 1)', () => {
   it('30 x 30 grid: heat map, table and grid view of the 900 x 900 planar Laplace channel, its privacy check, measures and check', async () => {

@@ -7,12 +7,10 @@
  * 30 x 30 grid, stopped with the best mechanism so far and its gap.
  * Screenshots: test-output/screenshots/lp-*.png.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { startHarness, type Harness, screenshot, openApp } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { useHarness, type Harness, screenshot, openApp, writeProject, choosePath } from './helpers';
 
-let h: Harness;
+const h = useHarness({ setup: openPopulation, timeout: 240_000 });
 const LN4 = Math.log(4);
 
 const shot = (name: string): Promise<void> => screenshot(h.page, name);
@@ -39,10 +37,8 @@ const pct = (t: string | null): number | null => {
   return m ? Number(m[1]) : null;
 };
 
-beforeAll(async () => {
-  h = await startHarness();
-  const dir = join(h.tmp, 'projects');
-  mkdirSync(dir, { recursive: true });
+/** Open the population project (the placeholders computed) once the start-up example has settled. */
+async function openPopulation(started: Harness): Promise<void> {
   // Randomised response placeholders: cheap on open; the test turns them into optimal LPs in the editor.
   const project = {
     version: 1,
@@ -61,25 +57,19 @@ beforeAll(async () => {
     ],
     analyses: [],
   };
-  writeFileSync(join(dir, 'population.mechstudio.json'), JSON.stringify(project));
-  await openApp(h);
-  await h.page.getByTestId('cmd-open').click();
-  await h.page.getByTestId('path-input').fill(join(dir, 'population.mechstudio.json'));
-  await h.page.getByTestId('path-ok').click();
-  await h.page.getByTestId('item-mechanism-town-lp').waitFor();
+  const file = writeProject(started, 'population.mechstudio.json', project);
+  await openApp(started);
+  await choosePath(started.page, 'cmd-open', file);
+  await started.page.getByTestId('item-mechanism-town-lp').waitFor();
   // the start-up example's jobs and the placeholders' finish first
   // (a function, not text: the app's CSP forbids eval; typed without the DOM library)
   const busy = '[data-testid="job-row"][data-status="running"], [data-testid="job-row"][data-status="queued"]';
-  await h.page.waitForFunction(
+  await started.page.waitForFunction(
     (sel) => (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document.querySelectorAll(sel).length === 0,
     busy,
     { timeout: 120_000 },
   );
-}, 240_000);
-
-afterAll(async () => {
-  await h?.close();
-});
+}
 
 /** Turn the selected mechanism into the optimal LP at level ln 4 within 1 km, expected distance, under its prior. */
 async function setUpOptimal(id: string, prior: string): Promise<void> {

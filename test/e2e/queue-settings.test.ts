@@ -8,14 +8,14 @@
  * the local pool (the worker sees none of them). Screenshots:
  * test-output/screenshots/queue-settings-*.png.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { SHOTS, startHarness, type Harness, openApp } from './helpers';
+import { SHOTS, useHarness, openApp, writeProject, openProjectFile } from './helpers';
+import { starterProject } from '../../src-renderer/lib/project-model';
 import { freePort, redisInstalled, startRedis, startWorker, type RedisServer, type WorkerProc } from '../integration/queue-fixture';
 
 const haveRedis = redisInstalled();
-let h: Harness;
 let redis: RedisServer;
 let worker: WorkerProc;
 let file: string;
@@ -26,32 +26,22 @@ async function shot(name: string): Promise<void> {
 /** Jobs the worker has started so far (its log has one line per job). */
 const started = (): number => (worker.log().match(/job \S+ mechanism started/g) ?? []).length;
 
-beforeAll(async () => {
-  if (!haveRedis) return;
-  redis = await startRedis();
-  worker = await startWorker(redis.url);
-  h = await startHarness();
-  const dir = join(h.tmp, 'projects');
-  mkdirSync(dir, { recursive: true });
-  file = join(dir, 'queued.mechstudio.json');
-  writeFileSync(
-    file,
-    JSON.stringify({
-      version: 1,
-      name: 'queued',
-      domains: [{ id: 'line', name: 'Line of 6', domain: 'line:6' }],
-      priors: [{ id: 'u', domain: 'line', prior: 'uniform' }],
-      mechanisms: [{ id: 'tg', domain: 'line', kind: 'tg', epsilon: 1, prior: 'u' }],
-      analyses: [],
-    }),
-  );
-  await openApp(h);
-}, 240_000);
-
-afterAll(async () => {
-  await h?.close();
-  await worker?.kill();
-  await redis?.stop();
+const h = useHarness({
+  skip: !haveRedis,
+  before: async () => {
+    redis = await startRedis();
+    worker = await startWorker(redis.url);
+  },
+  setup: async (started) => {
+    const project = starterProject('queued', { id: 'line', name: 'Line of 6', domain: 'line:6' }, 'u', { id: 'tg', kind: 'tg', epsilon: 1 });
+    file = writeProject(started, 'queued.mechstudio.json', project);
+    await openApp(started);
+  },
+  after: async () => {
+    await worker?.kill();
+    await redis?.stop();
+  },
+  timeout: 240_000,
 });
 
 describe.skipIf(!haveRedis)('the app on a job queue (settings)', () => {
@@ -95,10 +85,7 @@ describe.skipIf(!haveRedis)('the app on a job queue (settings)', () => {
   it("a project's mechanism runs on the queue worker and its result shows", async () => {
     const page = h.page;
     const before = started();
-    await page.getByTestId('cmd-open').click();
-    await page.getByTestId('path-input').fill(file);
-    await page.getByTestId('path-ok').click();
-    await expect.poll(() => page.getByTestId('doc-title').textContent(), { timeout: 30_000 }).toContain('queued');
+    await openProjectFile(page, file, 'queued');
     await page.getByTestId('item-mechanism-tg').click();
     await page.getByTestId('heatmap').waitFor({ timeout: 60_000 });
     await worker.waitFor(/job \S+ mechanism done/, 30_000);

@@ -26,6 +26,16 @@ const host: ApiHost = {
   },
 };
 
+/** How a WebSocket connection to `url` from `origin` ends: 'open', or 'refused' (with the HTTP status when one came). */
+function connectOutcome(url: string, origin: string): Promise<string> {
+  const ws = new WebSocket(url, { origin });
+  return new Promise<string>((res) => {
+    ws.on('open', () => res('open'));
+    ws.on('error', () => res('refused'));
+    ws.on('unexpected-response', (_req, r) => res(`refused ${r.statusCode}`));
+  });
+}
+
 function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   const u = new URL(server.url);
   return new Promise((res, rej) => {
@@ -98,24 +108,12 @@ describe('web-mode server', () => {
 
   it('refuses WebSocket connections from other origins', async () => {
     const base = `ws://127.0.0.1:${server.port}/api`;
-    const ws = new WebSocket(`${base}?token=s3cret`, { origin: 'https://evil.example' });
-    const outcome = await new Promise<string>((res) => {
-      ws.on('open', () => res('open'));
-      ws.on('error', () => res('refused'));
-      ws.on('unexpected-response', (_req, r) => res(`refused ${r.statusCode}`));
-    });
-    expect(outcome).toMatch(/^refused/);
+    expect(await connectOutcome(`${base}?token=s3cret`, 'https://evil.example')).toMatch(/^refused/);
   });
 
   it('refuses WebSocket connections without the access token, even from the right origin', async () => {
     for (const q of ['', '?token=wrong', '?token=s3cre']) {
-      const ws = new WebSocket(`ws://127.0.0.1:${server.port}/api${q}`, { origin: `http://127.0.0.1:${server.port}` });
-      const outcome = await new Promise<string>((res) => {
-        ws.on('open', () => res('open'));
-        ws.on('error', () => res('refused'));
-        ws.on('unexpected-response', (_req, r) => res(`refused ${r.statusCode}`));
-      });
-      expect(outcome).toMatch(/^refused/);
+      expect(await connectOutcome(`ws://127.0.0.1:${server.port}/api${q}`, `http://127.0.0.1:${server.port}`)).toMatch(/^refused/);
     }
   });
 

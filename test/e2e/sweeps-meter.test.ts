@@ -5,13 +5,13 @@
  * draws a day of 10 s readings as a trace, gives error figures, warns when the
  * release is noise, and answers 0 or 1 levels plainly.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
-import { ROOT, SHOTS, startHarness, type Harness, setNumberField, newCityGrid, openApp } from './helpers';
+import { ROOT, SHOTS, useHarness, setNumberField, newCityGrid, openApp, countPixels } from './helpers';
 
-let h: Harness;
+const h = useHarness({ setup: openApp });
 
 const setNumber = (testid: string, value: number): Promise<void> => setNumberField(h.page, testid, value);
 
@@ -28,25 +28,6 @@ async function download(locator: Locator, name: string): Promise<{ file: string;
   return { file, suggested: d.suggestedFilename() };
 }
 
-/** Pixels of a canvas matching a colour test, and the canvas' pixel count. */
-async function countPixels(canvas: Locator, test: 'black' | 'dark'): Promise<{ n: number; total: number }> {
-  return canvas.evaluate((el, t) => {
-    const c = el as unknown as {
-      width: number;
-      height: number;
-      getContext(t: string): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null;
-    };
-    const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
-    let n = 0;
-    for (let k = 0; k < d.length; k += 4) {
-      if (d[k + 3]! < 200) continue;
-      const [r, g, b] = [d[k]!, d[k + 1]!, d[k + 2]!];
-      if (t === 'black' ? r < 30 && g < 30 && b < 30 : r < 110 && g < 110 && b < 110) n++;
-    }
-    return { n, total: c.width * c.height };
-  }, test);
-}
-
 function csvRows(text: string): string[][] {
   return text
     .trim()
@@ -58,15 +39,6 @@ function csvRows(text: string): string[][] {
         .map((c) => c.replace(/,$/, '').replace(/^"(.*)"$/, '$1')),
     );
 }
-
-beforeAll(async () => {
-  h = await startHarness();
-  await openApp(h);
-});
-
-afterAll(async () => {
-  await h?.close();
-});
 
 describe('sweeps and the smart meter (issue 15)', () => {
   it('a sweep of expected km against ε: loss plotted and exported, missing points explained, bound on top and attained, every chart exported', async () => {

@@ -105,6 +105,17 @@ const mutations = [
 ] as const;
 type Mutation = (typeof mutations)[number];
 
+/** The mutations that only rewrite the first cell of the last row: its new text from the old. */
+const FIRST_CELL: Partial<Record<Mutation, (cell: string) => string>> = {
+  hex: () => '0x1',
+  infinity: () => 'Infinity',
+  nan: () => 'NaN',
+  negative: (cell) => String(-Math.abs(Number(cell)) - 0.5),
+  'bad-sum': (cell) => String(Number(cell) + 0.25),
+  words: () => 'zero',
+  'plus-inf-exp': () => '1e999',
+};
+
 /** A malformed channel CSV (each mutation is an error the reader must report). */
 function malformedChannel(rows: number[][], m: Mutation): string {
   const r = rows.map((x) => x.map(String));
@@ -112,6 +123,8 @@ function malformedChannel(rows: number[][], m: Mutation): string {
   const rowLabels = r.map((_, i) => `s${i}`);
   const colLabels = Array.from({ length: cols }, (_, j) => `o${j}`);
   const at = r.length - 1;
+  const cell = FIRST_CELL[m];
+  if (cell) r[at]![0] = cell(r[at]![0]!);
   switch (m) {
     case 'fewer-cells':
       r[at]!.pop();
@@ -119,15 +132,6 @@ function malformedChannel(rows: number[][], m: Mutation): string {
       break;
     case 'more-cells':
       r[at]!.push('0');
-      break;
-    case 'hex':
-      r[at]![0] = '0x1';
-      break;
-    case 'infinity':
-      r[at]![0] = 'Infinity';
-      break;
-    case 'nan':
-      r[at]![0] = 'NaN';
       break;
     case 'dup-row':
       if (r.length === 1) r.push([...r[0]!]);
@@ -137,12 +141,6 @@ function malformedChannel(rows: number[][], m: Mutation): string {
       if (cols === 1) return `,a,a\ns0,0.5,0.5\n`;
       colLabels[cols - 1] = colLabels[0]!;
       break;
-    case 'negative':
-      r[at]![0] = String(-Math.abs(Number(r[at]![0])) - 0.5);
-      break;
-    case 'bad-sum':
-      r[at]![0] = String(Number(r[at]![0]) + 0.25);
-      break;
     case 'unclosed-quote':
       return `,o0\n"s0,1\n`;
     case 'header-first-cell':
@@ -151,12 +149,6 @@ function malformedChannel(rows: number[][], m: Mutation): string {
       return ['', ...colLabels].join(',') + '\n';
     case 'empty':
       return '';
-    case 'words':
-      r[at]![0] = 'zero';
-      break;
-    case 'plus-inf-exp':
-      r[at]![0] = '1e999';
-      break;
   }
   return [['', ...colLabels].join(','), ...r.map((row, i) => [rowLabels[i], ...row].join(','))].join('\n') + '\n';
 }

@@ -12,6 +12,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './cli-run';
+import type { LpResult } from '../../src-shared/protocol/results';
 
 const cli = (args: string[]) => runCli(args);
 
@@ -22,21 +23,8 @@ function prior(n: number): string {
   return w.map((x) => String(x / s)).join(',');
 }
 
-interface LpJson {
-  model: string;
-  modelChoice: string;
-  modelReason: string;
-  delta: number;
-  method: string;
-  objective: number;
-  lowerBound: number;
-  gap: number;
-  exactLowerBound: number | null;
-  rounds: number;
-  timeMs: number;
-  stoppedBy: string;
-  timeLimitReached: boolean;
-}
+/** The --json `lp` object: the protocol's LP record without its convergence history. */
+type LpJson = Omit<LpResult, 'history'>;
 
 const LP_KEYS = [
   'model',

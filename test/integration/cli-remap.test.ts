@@ -262,20 +262,10 @@ describe('--prior points:FILE', () => {
     writeFileSync(file, 'id,x,y\n' + pts.map(([x, y], i) => `${i},${x},${y}`).join('\n') + '\n');
     const cell = 0.5;
     const alpha = 0.25;
-    const r = await cli([
-      'mechanism',
-      '--prior',
-      `points:${file}:cell=${cell}:box=0,0,3,2:smooth=${alpha}`,
-      '--loss',
-      'dist',
-      '--epsilon',
-      '2',
-      '--kind',
-      'planar-laplace',
-      '--remap',
-      '--json',
-      '--quiet',
-    ]);
+    /** Planar Laplace at eps 2 on the points prior (binned, smoothed), with `more` options. */
+    const onPoints = (...more: string[]) =>
+      cli(['mechanism', '--prior', `points:${file}:cell=${cell}:box=0,0,3,2:smooth=${alpha}`, '--epsilon', '2', '--kind', 'planar-laplace', ...more]);
+    const r = await onPoints('--loss', 'dist', '--remap', '--json', '--quiet');
     expect(r.code, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout);
     // brute force: cell (row, col) = [col*s, (col+1)*s) x (2 - (row+1)*s, 2 - row*s], far edges closed
@@ -310,16 +300,7 @@ describe('--prior points:FILE', () => {
     // --quiet hides progress, not the warning naming the count of outside points
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain(`warning: ${outside} of ${pts.length} points lie outside the box`);
-    const text = await cli([
-      'mechanism',
-      '--prior',
-      `points:${file}:cell=${cell}:box=0,0,3,2:smooth=${alpha}`,
-      '--epsilon',
-      '2',
-      '--kind',
-      'planar-laplace',
-      '--quiet',
-    ]);
+    const text = await onPoints('--quiet');
     expect(text.stdout).toMatch(/smoothing 0.25 pseudo-points per cell/);
     // the remap ran on that prior: the engine on the brute-force prior gives the same loss
     const domain = gridDomain(rows, cols, cell);

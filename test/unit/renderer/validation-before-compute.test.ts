@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { EPSILON_RULE, parseNumberField } from '../../../src-renderer/editors/number-field';
 import { analysisProblems } from '../../../src-renderer/editors/analysis-validation';
 import { parseMetricCsv } from '../../../src-renderer/editors/custom-metric';
-import { duplicateItem, idProblem, renameItem } from '../../../src-renderer/lib/project-model';
+import { duplicateItem, idProblem, renameItem, starterProject } from '../../../src-renderer/lib/project-model';
 import { History } from '../../../src-renderer/lib/history';
 import { GLOSSARY, plainText } from '../../../src-renderer/lib/plain';
 import { findingBlocks } from '../../../src-renderer/lib/case-study';
@@ -45,13 +45,10 @@ describe('number fields', () => {
   });
 });
 
+/** A 3 x 3 town, its uniform prior 'pop', planar Laplace 'pl' under it, and one analysis of each kind checked. */
 function proj(): ProjectInput {
   return {
-    version: 1,
-    name: 'v',
-    domains: [{ id: 'town', name: 'Town', domain: 'grid:3x3' }],
-    priors: [{ id: 'pop', domain: 'town', prior: 'uniform' }],
-    mechanisms: [{ id: 'pl', domain: 'town', kind: 'planar-laplace', epsilon: 1, prior: 'pop' }],
+    ...starterProject('v', { id: 'town', name: 'Town', domain: 'grid:3x3' }, 'pop', { id: 'pl', kind: 'planar-laplace', epsilon: 1 }),
     analyses: [
       { id: 'sw', type: 'sweep', domain: 'town', kinds: ['tg'], from: 0.1, to: 2, steps: 10, prior: 'pop' },
       { id: 'm', type: 'measure', mechanism: 'pl', prior: 'pop' },
