@@ -105,6 +105,11 @@ export type ChannelPayload = z.infer<typeof channelPayloadSchema>;
  */
 export const channelRefSchema = z.string().regex(/^ch-[0-9a-f]{16,64}$/, 'channelRef must be an id the host returned with a mechanism result (ch-...)');
 
+/** The fields a result about one domain at one eps starts with: its job type, the domain's canonical text and eps. */
+export function domainEpsilonResultShape<T extends string>(type: T) {
+  return { type: z.literal(type), domain: z.string(), epsilon: z.number() };
+}
+
 /** Mechanism constructions of SPEC §2 / §8. */
 export const mechanismKindSchema = z.enum(['tg', 'rr', 'exponential', 'laplace', 'planar-laplace', 'tight', 'symmetric', 'optimal']);
 export type MechanismKindName = z.infer<typeof mechanismKindSchema>;
