@@ -153,12 +153,20 @@ export const lpOptionsShape = {
     .max(MAX_LP_THREADS, `lpThreads must be at most ${MAX_LP_THREADS}`)
     .optional(),
 };
-type WithLpOptions = { kind: string; lpModel?: unknown; delta?: unknown; timeLimitSeconds?: unknown; targetGap?: unknown; lpThreads?: unknown };
+/** The LP options as a request, spec or project mechanism carries them. */
+export type LpOptions = z.infer<z.ZodObject<typeof lpOptionsShape>>;
+/** Their names, in the protocol's order. */
+export const LP_OPTION_KEYS = Object.keys(lpOptionsShape) as (keyof LpOptions)[];
+/** The LP options set on `r` (unset ones left out), in the protocol's order: what a construction is built with. */
+export function definedLpOptions(r: LpOptions): LpOptions {
+  const out: Record<string, unknown> = {};
+  for (const k of LP_OPTION_KEYS) if (r[k] !== undefined) out[k] = r[k];
+  return out as LpOptions;
+}
+type WithLpOptions = { kind: string } & Partial<Record<keyof LpOptions, unknown>>;
 /** The LP options are only for kind 'optimal': a refinement (check and message) for `.refine(...lpOptionsOnlyForOptimal)`. */
 export const lpOptionsOnlyForOptimal = [
-  (r: WithLpOptions): boolean =>
-    r.kind === 'optimal' ||
-    (r.lpModel === undefined && r.delta === undefined && r.timeLimitSeconds === undefined && r.targetGap === undefined && r.lpThreads === undefined),
+  (r: WithLpOptions): boolean => r.kind === 'optimal' || LP_OPTION_KEYS.every((k) => r[k] === undefined),
   { message: 'lpModel, delta, timeLimitSeconds, targetGap and lpThreads apply only to kind optimal' },
 ] as const;
 
