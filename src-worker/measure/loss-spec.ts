@@ -19,9 +19,9 @@ export type GuessSpec =
 type BuiltinGuessName = 'bin' | 'nib' | 'dist' | 'dist2';
 
 /**
- * The built-in names, each with its loss l(w, x) and its gain g(w, x) on a domain: 'bin' the identity gain
- * (1 if w = x) and its complement as loss, 'nib' the complement (1 if w != x), 'dist'/'dist2' the distance (or
- * its square) as loss and negated as gain (g = -d, so V_g = -U_d).
+ * The built-in names, each with its loss l(w, x) and its gain g(w, x) on a domain. 'bin': loss 0 if w = x
+ * else 1, gain the identity (1 if w = x); 'nib': loss 1 if w = x, gain its complement (1 if w != x);
+ * 'dist'/'dist2': loss the distance (or its square), gain its negation (g = -d, so V_g = -U_d).
  */
 const BUILTINS: Record<BuiltinGuessName, { loss: (d: Domain) => LossFunction; gain: (d: Domain) => GainFunction }> = {
   bin: { loss: (d) => binaryLoss(d.n, labels(d)), gain: (d) => binaryGain(d.n, labels(d)) },
