@@ -570,7 +570,7 @@ function geoCharts(p: GeoParams, pts: GridPoint[], city: CityRow[]): ChartSpec[]
   const xs = pts.map((q) => q.eps);
   const cats = cityCategories(city);
   // Planar Laplace against tight constraints over eps, one figure of the grid points.
-  const gridChart = (id: string, what: string, yLabel: string, pl: (q: GridPoint) => number | null, tight: (q: GridPoint) => number | null): ChartSpec => ({
+  const gridChart = (id: string, what: string, yLabel: string, pl: 'plError' | 'plUtility', tight: 'tightError' | 'tightUtility'): ChartSpec => ({
     id,
     title: `${size} x ${size} km grid: ${what}`,
     type: 'line',
@@ -578,25 +578,13 @@ function geoCharts(p: GeoParams, pts: GridPoint[], city: CityRow[]): ChartSpec[]
     yLabel,
     yMin: 0,
     series: [
-      { label: 'planar Laplace', x: xs, y: pts.map(pl) },
-      { label: 'tight-constraints (gap = does not exist)', x: xs, y: pts.map(tight), points: true },
+      { label: 'planar Laplace', x: xs, y: pts.map((q) => q[pl]) },
+      { label: 'tight-constraints (gap = does not exist)', x: xs, y: pts.map((q) => q[tight]), points: true },
     ],
   });
   return [
-    gridChart(
-      'grid-error',
-      'expected distance error (uniform prior)',
-      'expected error (km)',
-      (q) => q.plError,
-      (q) => q.tightError,
-    ),
-    gridChart(
-      'grid-utility',
-      'utility (uniform prior, binary gain)',
-      'P(guess the true cell)',
-      (q) => q.plUtility,
-      (q) => q.tightUtility,
-    ),
+    gridChart('grid-error', 'expected distance error (uniform prior)', 'expected error (km)', 'plError', 'tightError'),
+    gridChart('grid-utility', 'utility (uniform prior, binary gain)', 'P(guess the true cell)', 'plUtility', 'tightUtility'),
     ...(skipCity
       ? []
       : [
