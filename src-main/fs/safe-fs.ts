@@ -86,7 +86,7 @@ function underForbiddenRoot(abs: string): string | null {
 
 /** One file-system call a check needs; its answer is the value or the error. */
 type Step =
-  | { op: 'stat' | 'lstat' | 'realpath' | 'readdir' | 'mkdir' | 'unlink' | 'access' | 'fsyncDir'; path: string }
+  | { op: PathOp | 'fsyncDir'; path: string }
   | { op: 'rename'; path: string; to: string }
   | { op: 'writeNew'; path: string; data: string | Uint8Array }
   | { op: 'openRead'; path: string }
@@ -100,22 +100,22 @@ type Steps<T> = Generator<Step, T, Answer>;
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
 const NEW_FILE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
 
+/** The calls that take only a path, run sync or async (access asks for write and search permission). */
+const PATH_CALLS = {
+  stat: { sync: (p: string) => statSync(p), async: (p: string) => fsp.stat(p) },
+  lstat: { sync: (p: string) => lstatSync(p), async: (p: string) => fsp.lstat(p) },
+  realpath: { sync: (p: string) => realpathSync(p), async: (p: string) => fsp.realpath(p) },
+  readdir: { sync: (p: string) => readdirSync(p), async: (p: string) => fsp.readdir(p) },
+  mkdir: { sync: (p: string) => mkdirSync(p), async: (p: string) => fsp.mkdir(p) },
+  unlink: { sync: (p: string) => unlinkSync(p), async: (p: string) => fsp.unlink(p) },
+  access: { sync: (p: string) => accessSync(p, constants.W_OK | constants.X_OK), async: (p: string) => fsp.access(p, constants.W_OK | constants.X_OK) },
+};
+type PathOp = keyof typeof PATH_CALLS;
+const isPathStep = (s: Step): s is { op: PathOp; path: string } => Object.hasOwn(PATH_CALLS, s.op);
+
 function syncCall(s: Step): unknown {
+  if (isPathStep(s)) return PATH_CALLS[s.op].sync(s.path);
   switch (s.op) {
-    case 'stat':
-      return statSync(s.path);
-    case 'lstat':
-      return lstatSync(s.path);
-    case 'realpath':
-      return realpathSync(s.path);
-    case 'readdir':
-      return readdirSync(s.path);
-    case 'mkdir':
-      return mkdirSync(s.path);
-    case 'unlink':
-      return unlinkSync(s.path);
-    case 'access':
-      return accessSync(s.path, constants.W_OK | constants.X_OK);
     case 'rename':
       return renameSync(s.path, s.to);
     case 'openRead':
@@ -144,21 +144,8 @@ function syncCall(s: Step): unknown {
 }
 
 async function asyncCall(s: Step): Promise<unknown> {
+  if (isPathStep(s)) return PATH_CALLS[s.op].async(s.path);
   switch (s.op) {
-    case 'stat':
-      return fsp.stat(s.path);
-    case 'lstat':
-      return fsp.lstat(s.path);
-    case 'realpath':
-      return fsp.realpath(s.path);
-    case 'readdir':
-      return fsp.readdir(s.path);
-    case 'mkdir':
-      return fsp.mkdir(s.path);
-    case 'unlink':
-      return fsp.unlink(s.path);
-    case 'access':
-      return fsp.access(s.path, constants.W_OK | constants.X_OK);
     case 'rename':
       return fsp.rename(s.path, s.to);
     case 'openRead':

@@ -20,8 +20,10 @@
  */
 import { parseDecimal, parseDigits } from '../numeric/decimal';
 
-export type GridMetricName = 'euclidean' | 'manhattan' | 'chebyshev';
-export type DatabaseMetricName = 'hamming' | 'manhattan' | 'max' | 'normalised';
+const GRID_METRICS = ['euclidean', 'manhattan', 'chebyshev'] as const;
+const DATABASE_METRICS = ['hamming', 'manhattan', 'max', 'normalised'] as const;
+export type GridMetricName = (typeof GRID_METRICS)[number];
+export type DatabaseMetricName = (typeof DATABASE_METRICS)[number];
 
 /** A parsed domain text. */
 export type DomainSpec =
@@ -51,7 +53,7 @@ export const DOMAIN_FORMS: readonly DomainGrammarForm[] = [
   { kind: 'clique', form: 'clique:N', meaning: 'N labels, the discrete metric', example: 'clique:5' },
   {
     kind: 'grid',
-    form: 'grid:RxC[:step=S][:metric=euclidean|manhattan|chebyshev]',
+    form: `grid:RxC[:step=S][:metric=${GRID_METRICS.join('|')}]`,
     meaning: 'R x C cell centres, cell size S',
     example: 'grid:4x5:step=0.5:metric=manhattan',
   },
@@ -66,7 +68,7 @@ export const DOMAIN_FORMS: readonly DomainGrammarForm[] = [
   { kind: 'argmax', form: 'argmax:K,U', meaning: 'which of K categories has most of U records', example: 'argmax:3,4' },
   {
     kind: 'db',
-    form: 'db:U,V[:metric=hamming|manhattan|max|normalised][:absent]',
+    form: `db:U,V[:metric=${DATABASE_METRICS.join('|')}][:absent]`,
     meaning: 'databases of U individuals, V values each',
     example: 'db:2,3:metric=manhattan:absent',
   },
@@ -83,6 +85,11 @@ export type DomainSpecParse = { ok: true; text: string; spec: DomainSpec } | { o
 class GrammarError extends Error {}
 
 const formOf = (kind: DomainKind): string => DOMAIN_FORMS.find((f) => f.kind === kind)!.form;
+
+/** `value` when it is one of `names`, else undefined. */
+function oneOf<T extends string>(names: readonly T[], value: string): T | undefined {
+  return names.find((n) => n === value);
+}
 
 /** The text's parts: kind (lower-cased), the first part after the kind, and the options. */
 interface SpecParts {
@@ -133,8 +140,7 @@ function parseGrid(p: SpecParts): DomainSpec {
       if (s === undefined || !(s > 0)) malformed(p, `${form} with S a number > 0`);
       step = s;
     } else if (key === 'metric') {
-      if (value !== 'euclidean' && value !== 'manhattan' && value !== 'chebyshev') malformed(p, form);
-      metric = value;
+      metric = oneOf(GRID_METRICS, value) ?? malformed(p, form);
     } else malformed(p, form);
   }
   return { kind: 'grid', rows: parseDigits(m[1])!, cols: parseDigits(m[2])!, step, metric };
@@ -154,28 +160,13 @@ function parseDb(p: SpecParts): DomainSpec {
       absent = true;
       continue;
     }
-    const mm = /^metric=(hamming|manhattan|max|normalised|normalized)$/.exec(t);
-    if (!mm || metricSeen) malformed(p, form);
+    const named = t.startsWith('metric=') ? oneOf(DATABASE_METRICS, t === 'metric=normalized' ? 'normalised' : t.slice('metric='.length)) : undefined;
+    if (named === undefined || metricSeen) malformed(p, form);
     metricSeen = true;
-    metric = mm[1] === 'normalized' ? 'normalised' : (mm[1] as DatabaseMetricName);
+    metric = named;
   }
   return { kind: 'db', u: xs[0]!, v: xs[1]!, metric, absent };
 }
-
-/** The forms with only integers: kind -> the DomainSpec from them. */
-const INTEGER_FORMS: Partial<Record<string, { count: number; form: string; make: (xs: number[]) => DomainSpec }>> = {
-  line: { count: 1, form: 'line:N', make: ([n]) => ({ kind: 'line', n: n! }) },
-  ring: { count: 1, form: 'ring:N', make: ([n]) => ({ kind: 'ring', n: n! }) },
-  clique: { count: 1, form: 'clique:N', make: ([n]) => ({ kind: 'clique', n: n! }) },
-  count: { count: 1, form: 'count:U', make: ([n]) => ({ kind: 'count', n: n! }) },
-  hamming: { count: 1, form: 'hamming:B', make: ([bits]) => ({ kind: 'hamming', bits: bits! }) },
-  sum: { count: 2, form: 'sum:U,V', make: ([u, v]) => ({ kind: 'sum', u: u!, v: v! }) },
-  avg: { count: 2, form: 'avg:U,V', make: ([u, v]) => ({ kind: 'avg', u: u!, v: v! }) },
-  max: { count: 2, form: 'max:U,V', make: ([u, v]) => ({ kind: 'max', u: u!, v: v! }) },
-  min: { count: 2, form: 'min:U,V', make: ([u, v]) => ({ kind: 'min', u: u!, v: v! }) },
-  kcount: { count: 2, form: 'kcount:K,U', make: ([k, u]) => ({ kind: 'kcount', k: k!, u: u! }) },
-  argmax: { count: 2, form: 'argmax:K,U', make: ([k, u]) => ({ kind: 'argmax', k: k!, u: u! }) },
-};
 
 function splitSpec(text: string): SpecParts {
   const colon = text.indexOf(':');
@@ -185,17 +176,40 @@ function splitSpec(text: string): SpecParts {
   return { text, kind, rest, head: head!, opts };
 }
 
+/** A form of `count` comma-separated integers and no options; `make` turns them into the DomainSpec. */
+const integerForm =
+  (count: number, make: (xs: number[]) => DomainSpec) =>
+  (p: SpecParts): DomainSpec =>
+    make(integers(p, count, formOf(p.kind as DomainKind)));
+
+function parseFileForm(p: SpecParts): DomainSpec {
+  if (p.rest.trim() === '') malformed(p, formOf(p.kind as DomainKind));
+  return { kind: p.kind as 'graph' | 'csv', file: p.rest.trim() };
+}
+
+/** The parser of each kind. */
+const PARSERS: Record<DomainKind, (p: SpecParts) => DomainSpec> = {
+  line: integerForm(1, ([n]) => ({ kind: 'line', n: n! })),
+  ring: integerForm(1, ([n]) => ({ kind: 'ring', n: n! })),
+  clique: integerForm(1, ([n]) => ({ kind: 'clique', n: n! })),
+  count: integerForm(1, ([n]) => ({ kind: 'count', n: n! })),
+  hamming: integerForm(1, ([bits]) => ({ kind: 'hamming', bits: bits! })),
+  sum: integerForm(2, ([u, v]) => ({ kind: 'sum', u: u!, v: v! })),
+  avg: integerForm(2, ([u, v]) => ({ kind: 'avg', u: u!, v: v! })),
+  max: integerForm(2, ([u, v]) => ({ kind: 'max', u: u!, v: v! })),
+  min: integerForm(2, ([u, v]) => ({ kind: 'min', u: u!, v: v! })),
+  kcount: integerForm(2, ([k, u]) => ({ kind: 'kcount', k: k!, u: u! })),
+  argmax: integerForm(2, ([k, u]) => ({ kind: 'argmax', k: k!, u: u! })),
+  percentile: parsePercentile,
+  grid: parseGrid,
+  db: parseDb,
+  graph: parseFileForm,
+  csv: parseFileForm,
+};
+
 function parseParts(p: SpecParts): DomainSpec {
-  if (p.kind === 'graph' || p.kind === 'csv') {
-    if (p.rest.trim() === '') malformed(p, `${p.kind}:FILE`);
-    return { kind: p.kind, file: p.rest.trim() };
-  }
-  const ints = INTEGER_FORMS[p.kind];
-  if (ints) return ints.make(integers(p, ints.count, ints.form));
-  if (p.kind === 'percentile') return parsePercentile(p);
-  if (p.kind === 'grid') return parseGrid(p);
-  if (p.kind === 'db') return parseDb(p);
-  throw new GrammarError(`unknown domain '${p.text}'; accepted forms: ${DOMAIN_SPEC_FORMS}`);
+  if (!Object.hasOwn(PARSERS, p.kind)) throw new GrammarError(`unknown domain '${p.text}'; accepted forms: ${DOMAIN_SPEC_FORMS}`);
+  return PARSERS[p.kind as DomainKind](p);
 }
 
 /** Parse a domain text (trimmed first); a failure names what was expected and lists the accepted forms. */

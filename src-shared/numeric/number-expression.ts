@@ -80,34 +80,28 @@ export function evaluateNumberExpression(text: string): NumberExpressionResult {
       if (!Number.isFinite(v)) throw new ExpressionError(`${what} is not a finite number`);
       return v;
     };
-    const expr = (): number => {
-      let v = term();
+    // One left-associative level: operand (op operand)*, each op applied by its rule.
+    const leftAssociative = (operand: () => number, rules: Partial<Record<string, (a: number, b: number) => number>>) => (): number => {
+      let v = operand();
       for (;;) {
         const t = peek();
-        if (isOp(t, '+')) {
-          pos++;
-          v = finite(v + term(), 'the sum');
-        } else if (isOp(t, '-')) {
-          pos++;
-          v = finite(v - term(), 'the difference');
-        } else return v;
+        const rule = t?.kind === 'op' ? rules[t.text] : undefined;
+        if (!rule) return v;
+        pos++;
+        v = rule(v, operand());
       }
     };
-    const term = (): number => {
-      let v = unary();
-      for (;;) {
-        const t = peek();
-        if (isOp(t, '*')) {
-          pos++;
-          v = finite(v * unary(), 'the product');
-        } else if (isOp(t, '/')) {
-          pos++;
-          const d = unary();
-          if (d === 0) throw new ExpressionError('divides by 0');
-          v = finite(v / d, 'the quotient');
-        } else return v;
-      }
-    };
+    const term = leftAssociative(() => unary(), {
+      '*': (a, b) => finite(a * b, 'the product'),
+      '/': (a, b) => {
+        if (b === 0) throw new ExpressionError('divides by 0');
+        return finite(a / b, 'the quotient');
+      },
+    });
+    const expr = leftAssociative(term, {
+      '+': (a, b) => finite(a + b, 'the sum'),
+      '-': (a, b) => finite(a - b, 'the difference'),
+    });
     const unary = (): number => {
       const t = peek();
       if (isOp(t, '-')) {

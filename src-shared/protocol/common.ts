@@ -105,6 +105,11 @@ export type ChannelPayload = z.infer<typeof channelPayloadSchema>;
  */
 export const channelRefSchema = z.string().regex(/^ch-[0-9a-f]{16,64}$/, 'channelRef must be an id the host returned with a mechanism result (ch-...)');
 
+/** The fields a result about one domain at one eps starts with: its job type, the domain's canonical text and eps. */
+export function domainEpsilonResultShape<T extends string>(type: T) {
+  return { type: z.literal(type), domain: z.string(), epsilon: z.number() };
+}
+
 /** Mechanism constructions of SPEC §2 / §8. */
 export const mechanismKindSchema = z.enum(['tg', 'rr', 'exponential', 'laplace', 'planar-laplace', 'tight', 'symmetric', 'optimal']);
 export type MechanismKindName = z.infer<typeof mechanismKindSchema>;
@@ -148,12 +153,20 @@ export const lpOptionsShape = {
     .max(MAX_LP_THREADS, `lpThreads must be at most ${MAX_LP_THREADS}`)
     .optional(),
 };
-type WithLpOptions = { kind: string; lpModel?: unknown; delta?: unknown; timeLimitSeconds?: unknown; targetGap?: unknown; lpThreads?: unknown };
+/** The LP options as a request, spec or project mechanism carries them. */
+export type LpOptions = z.infer<z.ZodObject<typeof lpOptionsShape>>;
+/** Their names, in the protocol's order. */
+export const LP_OPTION_KEYS = Object.keys(lpOptionsShape) as (keyof LpOptions)[];
+/** The LP options set on `r` (unset ones left out), in the protocol's order: what a construction is built with. */
+export function definedLpOptions(r: LpOptions): LpOptions {
+  const out: Record<string, unknown> = {};
+  for (const k of LP_OPTION_KEYS) if (r[k] !== undefined) out[k] = r[k];
+  return out as LpOptions;
+}
+type WithLpOptions = { kind: string } & Partial<Record<keyof LpOptions, unknown>>;
 /** The LP options are only for kind 'optimal': a refinement (check and message) for `.refine(...lpOptionsOnlyForOptimal)`. */
 export const lpOptionsOnlyForOptimal = [
-  (r: WithLpOptions): boolean =>
-    r.kind === 'optimal' ||
-    (r.lpModel === undefined && r.delta === undefined && r.timeLimitSeconds === undefined && r.targetGap === undefined && r.lpThreads === undefined),
+  (r: WithLpOptions): boolean => r.kind === 'optimal' || LP_OPTION_KEYS.every((k) => r[k] === undefined),
   { message: 'lpModel, delta, timeLimitSeconds, targetGap and lpThreads apply only to kind optimal' },
 ] as const;
 

@@ -5,7 +5,7 @@
  * them; the engine computes them (src-worker/jobs/explorer-job.ts).
  */
 import { z } from 'zod';
-import { domainInputSchema, epsilonSchema } from './common';
+import { domainEpsilonResultShape, domainInputSchema, epsilonSchema } from './common';
 
 const num = z.number();
 
@@ -65,9 +65,7 @@ export const explorerRequestSchema = z.strictObject({
 });
 
 export const explorerResultSchema = z.object({
-  type: z.literal('explorer'),
-  domain: z.string(),
-  epsilon: num,
+  ...domainEpsilonResultShape('explorer'),
   /** The simplex view (3-point domains), or null with `simplexNote` saying why. */
   simplex: ternaryViewSchema.nullable(),
   simplexNote: z.string().optional(),

@@ -12,3 +12,4 @@ export * from './validate';
 export * from './remap';
 export * from './compare';
 export * from './explorer';
+export * from './sweep';

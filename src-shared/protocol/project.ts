@@ -11,6 +11,7 @@ import { projectCaseStudySchema } from './casestudy';
 import { remapFieldShape, remapNeedsLoss } from './remap';
 import { checkResultSchema, jobResultSchema } from './results';
 import { domainInputSchema, epsilonSchema, lossInputSchema, lpOptionsOnlyForOptimal, lpOptionsShape, mechanismKindSchema, priorInputSchema } from './common';
+import { sweepRangeShape } from './sweep';
 
 export const PROJECT_VERSION = 1;
 
@@ -79,10 +80,7 @@ export const projectAnalysisSchema = z.discriminatedUnion('type', [
     ...base,
     type: z.literal('sweep'),
     domain: id,
-    kinds: z.array(mechanismKindSchema).min(1).max(8),
-    from: epsilonSchema,
-    to: epsilonSchema,
-    steps: z.int().min(2).max(500),
+    ...sweepRangeShape,
     prior: id.optional(),
     loss: projectLossSchema.optional(),
   }),

@@ -14,6 +14,7 @@ import {
   mechanismKindSchema,
   priorInputSchema,
 } from './common';
+import { sweepRangeShape } from './sweep';
 import { projectSchema } from './project';
 import { caseStudyRequestSchema } from './casestudy';
 import { pointsBinningSchema, remapFieldShape, remapNeedsLoss, remapNeedsLossMessage } from './remap';
@@ -128,10 +129,7 @@ export const sweepRequestSchema = z
   .strictObject({
     type: z.literal('sweep'),
     domain: domainInputSchema,
-    kinds: z.array(mechanismKindSchema).min(1).max(8),
-    from: epsilonSchema,
-    to: epsilonSchema,
-    steps: z.int().min(2).max(500),
+    ...sweepRangeShape,
     prior: priorInputSchema.optional(),
     loss: lossInputSchema.optional(),
     /**

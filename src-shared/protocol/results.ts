@@ -3,7 +3,7 @@
  * cannot provide are null with a `note` saying why, never a made-up value.
  */
 import { z } from 'zod';
-import { matrixPayloadSchema } from './common';
+import { domainEpsilonResultShape, matrixPayloadSchema } from './common';
 import { caseStudyResultSchema } from './casestudy';
 import { applyResultSchema, remapResultSchema } from './remap';
 import { compareResultSchema } from './compare';
@@ -241,9 +241,7 @@ export const checkResultSchema = z.object({
 });
 
 export const capacityResultSchema = z.object({
-  type: z.literal('capacity'),
-  domain: z.string(),
-  epsilon: num,
+  ...domainEpsilonResultShape('capacity'),
   multiplicative: num,
   additive: num,
   /** Closed forms where SPEC §6 has one (line, clique), for comparison. */
@@ -254,9 +252,7 @@ export const capacityResultSchema = z.object({
 });
 
 export const regularResultSchema = z.object({
-  type: z.literal('regular'),
-  domain: z.string(),
-  epsilon: num,
+  ...domainEpsilonResultShape('regular'),
   regular: z.boolean(),
   /** sum(mu) when regular, else null (SPEC §5: the bound does not apply). */
   utilityBound: nullableNum,
@@ -278,9 +274,7 @@ export const thresholdResultSchema = z.object({
 });
 
 export const verticesResultSchema = z.object({
-  type: z.literal('vertices'),
-  domain: z.string(),
-  epsilon: num,
+  ...domainEpsilonResultShape('vertices'),
   vertices: z.int(),
   kernels: z.int().nullable(),
   /** Vertex coordinates (each a distribution over the n secrets), when few. */

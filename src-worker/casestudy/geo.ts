@@ -29,6 +29,7 @@ import { uniformPrior } from '../measure/prior';
 import { optimalMechanism, type OptimalMechanism } from '../lp/optimal-mechanism';
 import { checkPrivacy } from '../check/privacy-check';
 import {
+  numbersPerEps,
   studyParams,
   checkAbort,
   epsGrid,
@@ -518,14 +519,12 @@ function geoReport(p: GeoParams, items: GeoItem[]): CaseStudyResult {
           .filter((q) => !q.tightExists)
           .map((q) => q.eps)
           .join(' ') || 'none',
-      ...Object.fromEntries(
-        pts.flatMap((q) => [
-          [`plError_${q.eps}`, q.plError],
-          [`tightError_${q.eps}`, q.tightError],
-          [`tightUtility_${q.eps}`, q.tightUtility],
-          [`plUtility_${q.eps}`, q.plUtility],
-        ]),
-      ),
+      ...numbersPerEps(pts, '_', {
+        plError: (q) => q.plError,
+        tightError: (q) => q.tightError,
+        tightUtility: (q) => q.tightUtility,
+        plUtility: (q) => q.plUtility,
+      }),
       ...Object.fromEntries(city.map((r) => [`city eps ${r.eps} ${cityGridLabel(r.grid)} ${cityMechanismLabel(r)}`, r.error])),
     },
     tables: geoTables(p, pts, city),
@@ -570,31 +569,22 @@ function geoCharts(p: GeoParams, pts: GridPoint[], city: CityRow[]): ChartSpec[]
   const { size, skipCity, cityEpsList } = p;
   const xs = pts.map((q) => q.eps);
   const cats = cityCategories(city);
+  // Planar Laplace against tight constraints over eps, one figure of the grid points.
+  const gridChart = (id: string, what: string, yLabel: string, pl: 'plError' | 'plUtility', tight: 'tightError' | 'tightUtility'): ChartSpec => ({
+    id,
+    title: `${size} x ${size} km grid: ${what}`,
+    type: 'line',
+    xLabel: 'eps (per km)',
+    yLabel,
+    yMin: 0,
+    series: [
+      { label: 'planar Laplace', x: xs, y: pts.map((q) => q[pl]) },
+      { label: 'tight-constraints (gap = does not exist)', x: xs, y: pts.map((q) => q[tight]), points: true },
+    ],
+  });
   return [
-    {
-      id: 'grid-error',
-      title: `${size} x ${size} km grid: expected distance error (uniform prior)`,
-      type: 'line',
-      xLabel: 'eps (per km)',
-      yLabel: 'expected error (km)',
-      yMin: 0,
-      series: [
-        { label: 'planar Laplace', x: xs, y: pts.map((p) => p.plError) },
-        { label: 'tight-constraints (gap = does not exist)', x: xs, y: pts.map((p) => p.tightError), points: true },
-      ],
-    },
-    {
-      id: 'grid-utility',
-      title: `${size} x ${size} km grid: utility (uniform prior, binary gain)`,
-      type: 'line',
-      xLabel: 'eps (per km)',
-      yLabel: 'P(guess the true cell)',
-      yMin: 0,
-      series: [
-        { label: 'planar Laplace', x: xs, y: pts.map((p) => p.plUtility) },
-        { label: 'tight-constraints (gap = does not exist)', x: xs, y: pts.map((p) => p.tightUtility), points: true },
-      ],
-    },
+    gridChart('grid-error', 'expected distance error (uniform prior)', 'expected error (km)', 'plError', 'tightError'),
+    gridChart('grid-utility', 'utility (uniform prior, binary gain)', 'P(guess the true cell)', 'plUtility', 'tightUtility'),
     ...(skipCity
       ? []
       : [

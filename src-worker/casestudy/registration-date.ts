@@ -16,7 +16,7 @@ import type { Domain } from '../metric/domain';
 import { randomisedResponse } from '../mechanism/randomised-response';
 import { truncatedGeometric } from '../mechanism/truncated-geometric';
 import { usefulnessCurve } from '../measure/usefulness';
-import { studyParams, f, type ChartSpec, type Study, type CaseStudyResult } from './study';
+import { numbersPerEps, studyParams, f, type ChartSpec, type Study, type CaseStudyResult } from './study';
 
 export const registrationDateStudy: Study = (params, ctx): CaseStudyResult => {
   const { days: D, epsilons: epsList, scale: s, aMax, aStep } = studyParams('registration-date', params);
@@ -74,14 +74,12 @@ export const registrationDateStudy: Study = (params, ctx): CaseStudyResult => {
     study: 'registration-date',
     title: `Earliest registration date (days 0..${D})`,
     findings,
-    numbers: Object.fromEntries(
-      curves.flatMap((c) => [
-        [`rr_b0_eps${c.eps}`, at(c, 0, 'rr')],
-        [`tg_b0_eps${c.eps}`, at(c, 0, 'tg')],
-        [`tg_b10_eps${c.eps}`, at(c, 10, 'tg')],
-        [`rr_b10_eps${c.eps}`, at(c, 10, 'rr')],
-      ]),
-    ),
+    numbers: numbersPerEps(curves, '_eps', {
+      rr_b0: (c) => at(c, 0, 'rr'),
+      tg_b0: (c) => at(c, 0, 'tg'),
+      tg_b10: (c) => at(c, 10, 'tg'),
+      rr_b10: (c) => at(c, 10, 'rr'),
+    }),
     tables: [
       {
         id: 'usefulness',

@@ -15,7 +15,7 @@ import { databaseLeakageBound } from '../bound/database-leakage-bounds';
 import { optimalMechanism } from '../lp/optimal-mechanism';
 import { posteriorVulnerability } from '../measure/posterior-vulnerability';
 import { validatePrior } from '../measure/prior';
-import { studyParams, epsGrid, f, maxOf, type Study, type CaseStudyResult } from './study';
+import { numbersPerEps, studyParams, epsGrid, f, maxOf, type Study, type CaseStudyResult } from './study';
 import type { Domain } from '../metric/domain';
 
 export const regularPriorStudy: Study = async (params, ctx): Promise<CaseStudyResult> => {
@@ -74,14 +74,12 @@ export const regularPriorStudy: Study = async (params, ctx): Promise<CaseStudyRe
     findings,
     numbers: {
       threshold,
-      ...Object.fromEntries(
-        cases.flatMap((c) => [
-          [`regular_eps${c.eps}`, c.regular],
-          [`formal_eps${c.eps}`, c.formal],
-          [`achieved_eps${c.eps}`, c.achievedLeak],
-          [`allPriors_eps${c.eps}`, c.all],
-        ]),
-      ),
+      ...numbersPerEps(cases, '_eps', {
+        regular: (c) => c.regular,
+        formal: (c) => c.formal,
+        achieved: (c) => c.achievedLeak,
+        allPriors: (c) => c.all,
+      }),
     },
     tables: [
       {

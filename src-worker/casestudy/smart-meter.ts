@@ -18,7 +18,7 @@ import { Matrix } from '../linalg/matrix';
 import { querySensitivity } from '../metric/query-sensitivity';
 import { truncatedGeometric } from '../mechanism/truncated-geometric';
 import { percentileRank } from '../metric/answer-domains';
-import { studyParams, f, type Study, type CaseStudyResult } from './study';
+import { numbersPerEps, studyParams, f, type Study, type CaseStudyResult } from './study';
 import { seededRandom } from '../../src-shared/numeric/seeded-random';
 
 export { seededRandom };
@@ -164,12 +164,7 @@ export const smartMeterStudy: Study = (params): CaseStudyResult => {
     numbers: {
       readings: n,
       trueMean,
-      ...Object.fromEntries(
-        noisy.flatMap((x) => [
-          [`mae_eps${x.eps}`, x.mae],
-          [`scale_eps${x.eps}`, x.b],
-        ]),
-      ),
+      ...numbersPerEps(noisy, '_eps', { mae: (x) => x.mae, scale: (x) => x.b }),
       avgLevel,
       roundedAvg,
       percentileLevel: pLevel,

@@ -45,6 +45,23 @@ export function epsGrid(from: number, to: number, step: number): number[] {
   return out;
 }
 
+/** A key number of a study result (protocol/casestudy.ts `numbers`). */
+export type StudyNumber = CaseStudyResult['numbers'][string];
+
+/**
+ * Key numbers per eps: for each row, then each field in order, `${name}${sep}${row.eps}` -> the field's value
+ * (e.g. sep '_eps' names plError of the row at eps 0.5 'plError_eps0.5').
+ */
+export function numbersPerEps<R extends { eps: number }>(
+  rows: readonly R[],
+  sep: string,
+  fields: Record<string, (r: R) => StudyNumber>,
+): Record<string, StudyNumber> {
+  const out: Record<string, StudyNumber> = {};
+  for (const r of rows) for (const [name, value] of Object.entries(fields)) out[`${name}${sep}${r.eps}`] = value(r);
+  return out;
+}
+
 /** Short rendering of a number for findings. */
 export function f(v: number | null | undefined, digits = 4): string {
   if (v === null || v === undefined) return 'n/a';

@@ -2,7 +2,7 @@ import { MechError, assertEpsilon } from '../../src-shared/errors';
 import type { RowSource } from '../mechanism/channel';
 import type { Domain, GridMetric } from '../metric/domain';
 import { NEG_TOL, REL_TOL } from '../../src-shared/numeric/tolerance';
-import type { PrivacyCheckResult, PrivacyPair } from './privacy-check';
+import { worstListOffer, type PrivacyCheckResult, type PrivacyPair } from './privacy-check';
 import { checkCancelled } from '../numeric/cancel';
 
 /**
@@ -65,6 +65,22 @@ function gridDistance(metric: GridMetric, step: number, dr: number, dc: number):
   return step * Math.max(a, b);
 }
 
+/**
+ * Extent of the points of an axis class on an axis of length L: border classes use x's coordinate 0..L-1;
+ * inner ones the offset q - p for inner q (1..L-2) and p in 0..L-1, i.e. 2-L..L-2.
+ */
+function classExtent(cls: number, L: number): { size: number; origin: number } {
+  return cls === 1 ? { size: Math.max(0, 2 * L - 3), origin: 2 - L } : { size: L, origin: 0 };
+}
+
+/** The (row class, column class) pairs, row-major, that some output of an R x C grid has (a class exists only then). */
+function occurringClasses(R: number, C: number): [number, number][] {
+  const has = (cls: number, L: number): boolean => (cls === 1 ? L >= 3 : cls === 0 || L >= 2);
+  const out: [number, number][] = [];
+  for (let rc = 0; rc < 3; rc++) for (let cc = 0; cc < 3; cc++) if (has(rc, R) && has(cc, C)) out.push([rc, cc]);
+  return out;
+}
+
 export interface GridOffsetCheckOptions {
   topK?: number;
   /** Called with the fraction done (0..1) and a message. */
@@ -87,33 +103,23 @@ export function checkGridOffsetPrivacy(src: RowSource, domain: Domain, eps: numb
 
   // Axis class of an output coordinate q on an axis of length L: 0 first, 2 last, 1 inner.
   const axisClass = (q: number, L: number): number => (q === 0 ? 0 : q === L - 1 ? 2 : 1);
-  // Extent of the points of an axis class: border classes use x's coordinate 0..L-1; inner ones the offset
-  // q - p for inner q (1..L-2) and p in 0..L-1, i.e. 2-L..L-2.
-  const extent = (cls: number, L: number): { size: number; origin: number } =>
-    cls === 1 ? { size: Math.max(0, 2 * L - 3), origin: 2 - L } : { size: L, origin: 0 };
   const classes: PointClass[] = [];
   const classAt = new Int32Array(9).fill(-1);
-  for (let rc = 0; rc < 3; rc++) {
-    for (let cc = 0; cc < 3; cc++) {
-      // A class exists only if some output has it.
-      const rowsHave = rc === 1 ? R >= 3 : rc === 0 || R >= 2;
-      const colsHave = cc === 1 ? C >= 3 : cc === 0 || C >= 2;
-      if (!rowsHave || !colsHave) continue;
-      const er = extent(rc, R);
-      const ec = extent(cc, C);
-      const size = er.size * ec.size;
-      classAt[rc * 3 + cc] = classes.length;
-      classes.push({
-        rc,
-        cc,
-        h: er.size,
-        w: ec.size,
-        r0: er.origin,
-        c0: ec.origin,
-        lo: new Float64Array(size).fill(Infinity),
-        hi: new Float64Array(size).fill(-Infinity),
-      });
-    }
+  for (const [rc, cc] of occurringClasses(R, C)) {
+    const er = classExtent(rc, R);
+    const ec = classExtent(cc, C);
+    const size = er.size * ec.size;
+    classAt[rc * 3 + cc] = classes.length;
+    classes.push({
+      rc,
+      cc,
+      h: er.size,
+      w: ec.size,
+      r0: er.origin,
+      c0: ec.origin,
+      lo: new Float64Array(size).fill(Infinity),
+      hi: new Float64Array(size).fill(-Infinity),
+    });
   }
   // Border coordinate: on the last row the region beyond is reached at distance L-1-p, on the first at p. Using
   // p itself on both keeps distances (a reflection would too); the two classes stay separate.
@@ -172,14 +178,7 @@ export function checkGridOffsetPrivacy(src: RowSource, domain: Domain, eps: numb
     violates: boolean;
   }
   const worst: Cand[] = [];
-  const offer = (c: Cand): void => {
-    if (topK === 0) return;
-    if (worst.length === topK && !(c.eff > worst[worst.length - 1]!.eff)) return;
-    let i = worst.length;
-    while (i > 0 && c.eff > worst[i - 1]!.eff) i--;
-    worst.splice(i, 0, c);
-    if (worst.length > topK) worst.pop();
-  };
+  const offer = worstListOffer(worst, topK);
   // The exact decision for one ordered point pair, as privacy-check.ts decides a pair: the stored quotient.
   const decide = (a: number, b: number, d: number): { lr: number; eff: number; violates: boolean } | null => {
     if (!(a > 0)) return null; // 0 against anything: no constraint in this direction
@@ -323,27 +322,19 @@ export function checkGridOffsetPrivacy(src: RowSource, domain: Domain, eps: numb
  * pairs of the scan (exact count of the scan's loop, O(R + C) to compute).
  */
 export function gridOffsetCheckWork(R: number, C: number): number {
-  // Pairs (u <= u') along one axis of a class with `size` points, at most `reach` apart: sum over u of the
-  // later points within reach, counted as ordered pairs with the diagonal split below.
-  const axis = (cls: number, L: number): { size: number; reach: number } =>
-    cls === 1 ? { size: Math.max(0, 2 * L - 3), reach: L - 1 } : { size: L, reach: L - 1 };
-  // Number of (u, v) with |u - v| <= reach on 0..size-1, including u = v.
+  // Number of (u, v) with |u - v| <= reach on 0..size-1, including u = v: the points of a class along one
+  // axis are at most L - 1 apart in any pair the scan visits (border and inner classes alike).
   const within = (size: number, reach: number): number => {
     if (size <= 0) return 0;
     const r = Math.min(reach, size - 1);
     return size + 2 * (r * size - (r * (r + 1)) / 2);
   };
   let pairs = 0;
-  for (let rc = 0; rc < 3; rc++) {
-    for (let cc = 0; cc < 3; cc++) {
-      const rowsHave = rc === 1 ? R >= 3 : rc === 0 || R >= 2;
-      const colsHave = cc === 1 ? C >= 3 : cc === 0 || C >= 2;
-      if (!rowsHave || !colsHave) continue;
-      const a = axis(rc, R);
-      const b = axis(cc, C);
-      const all = within(a.size, a.reach) * within(b.size, b.reach);
-      pairs += (all - a.size * b.size) / 2; // unordered, without u = u'
-    }
+  for (const [rc, cc] of occurringClasses(R, C)) {
+    const a = classExtent(rc, R).size;
+    const b = classExtent(cc, C).size;
+    const all = within(a, R - 1) * within(b, C - 1);
+    pairs += (all - a * b) / 2; // unordered, without u = u'
   }
   const n = R * C;
   return n * n + pairs;

@@ -107,6 +107,22 @@ interface Candidate {
   violates: boolean;
 }
 
+/**
+ * The offer step of a worst-pairs list, shared by both checks: keeps `worst`
+ * sorted by eff, largest first, at most topK long; a candidate goes after the
+ * kept ones with an equal eff (so a full list does not take a tie of its last).
+ */
+export function worstListOffer<T extends { eff: number }>(worst: T[], topK: number): (c: T) => void {
+  return (c) => {
+    if (topK === 0) return;
+    if (worst.length === topK && !(c.eff > worst[worst.length - 1]!.eff)) return;
+    let k = worst.length;
+    while (k > 0 && c.eff > worst[k - 1]!.eff) k--;
+    worst.splice(k, 0, c);
+    if (worst.length > topK) worst.pop();
+  };
+}
+
 export function checkPrivacy(src: RowSource, domain: Domain, eps: number, opts: PrivacyCheckOptions = {}): PrivacyCheckResult {
   assertEpsilon(eps);
   const topK = opts.topK ?? 10;
@@ -143,15 +159,7 @@ export function checkPrivacy(src: RowSource, domain: Domain, eps: number, opts: 
   let violating = 0;
   let pairsChecked = 0;
   const worst: Candidate[] = [];
-
-  const offer = (c: Candidate): void => {
-    if (topK === 0) return;
-    if (worst.length === topK && !(c.eff > worst[worst.length - 1]!.eff)) return;
-    let k = worst.length;
-    while (k > 0 && c.eff > worst[k - 1]!.eff) k--;
-    worst.splice(k, 0, c);
-    if (worst.length > topK) worst.pop();
-  };
+  const offer = worstListOffer(worst, topK);
 
   // One ordered direction: the largest ln(C[x][y] / C[xp][y]) over y
   // (entries already validated: finite, in [-NEG_TOL, 1 + REL_TOL]).

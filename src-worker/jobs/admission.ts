@@ -355,12 +355,37 @@ function sizer(built?: ReadonlyMap<DomainInput, Domain>): (input: DomainInput) =
   };
 }
 
+/** No work yet: the tally a job's costs are added to. */
+const noWork = (): Work => ({ streamEntries: 0, tightPoints: 0, tightDense: 0 });
+
+/** The domain's size when the request shows it, its points admitted; null when the request does not show it. */
+function pointsDomain(input: DomainInput, size: (i: DomainInput) => DomainSize | null): DomainSize | null {
+  const d = size(input);
+  if (d) assertPoints(d);
+  return d;
+}
+
+/**
+ * The secrets' domain of a check, measure or apply request, as pointsDomain (null when the request names none);
+ * an inline channel whose rows do not match it is refused first, before anything is sized or built.
+ */
+function secretsDomain(req: { domain?: DomainInput; channel?: { rows: number } }, size: ReturnType<typeof sizer>): DomainSize | null {
+  const d = req.domain !== undefined ? size(req.domain) : null;
+  if (req.channel && d && req.channel.rows !== d.n) invalid(`the channel has ${req.channel.rows} secret rows but the domain ${d.name} has ${fmt(d.n)} points`);
+  if (d) assertPoints(d);
+  return d;
+}
+
+/** A mechanism named for a channel must be built on the secrets' domain (when both sizes are known). */
+function sameDomainSize(md: DomainSize | null, d: DomainSize | null): void {
+  if (md && d && md.n !== d.n) invalid(`the mechanism's domain ${md.name} has ${fmt(md.n)} points but the domain ${d.name} has ${fmt(d.n)}`);
+}
+
 /** `passes`: streaming passes over the channel the job makes (measure 1, + 1 for an expected loss; 0 when only checked). */
 function mechanismSpecWork(spec: MechanismSpec, size: (i: DomainInput) => DomainSize | null, what: string, passes: number): DomainSize | null {
-  const d = size(spec.domain);
+  const d = pointsDomain(spec.domain, size);
   if (!d) return null;
-  assertPoints(d);
-  const w: Work = { streamEntries: 0, tightPoints: 0, tightDense: 0 };
+  const w = noWork();
   mechanismWork(spec.kind, d, w, spec);
   w.streamEntries *= passes;
   settle(d, w, what);
@@ -369,13 +394,11 @@ function mechanismSpecWork(spec: MechanismSpec, size: (i: DomainInput) => Domain
 
 /** A privacy check: the channel or mechanism must fit the domain; the pairs x outputs (or planar Laplace's grid offsets) are priced. */
 function admitCheck(req: Extract<JobRequest, { type: 'check' }>, size: ReturnType<typeof sizer>): void {
-  const d = size(req.domain);
-  if (req.channel && d && req.channel.rows !== d.n) invalid(`the channel has ${req.channel.rows} secret rows but the domain ${d.name} has ${fmt(d.n)} points`);
-  if (d) assertPoints(d);
+  const d = secretsDomain(req, size);
   let outputs = req.channel?.cols;
   if (req.mechanism) {
     const md = mechanismSpecWork(req.mechanism, size, `checking the ${req.mechanism.kind} mechanism`, 0);
-    if (md && d && md.n !== d.n) invalid(`the mechanism's domain ${md.name} has ${fmt(md.n)} points but the domain ${d.name} has ${fmt(d.n)}`);
+    sameDomainSize(md, d);
     outputs = md?.n ?? d?.n;
   }
   if (d && outputs !== undefined && !(req.mechanism?.kind === 'tight')) {
@@ -397,16 +420,15 @@ function admitCheck(req: Extract<JobRequest, { type: 'check' }>, size: ReturnTyp
 
 /** A threshold search: at most a million eps values, each a tight-constraints solve (free where the closed form applies). */
 function admitThreshold(req: Extract<JobRequest, { type: 'threshold' }>, size: ReturnType<typeof sizer>): void {
-  const d = size(req.domain);
+  const d = pointsDomain(req.domain, size);
   if (!d) return;
-  assertPoints(d);
   const step = req.step ?? 0.01;
   const from = req.from ?? step;
   const to = req.to ?? Math.max(10, from);
   const count = Math.floor((to - from) / step + 1e-9) + 1;
   if (count > 1e6) invalid(`threshold: the grid from ${from} to ${to} with step ${step} has over a million points`);
   if (d.tight === 'closed-form') return;
-  const w: Work = { streamEntries: 0, tightPoints: 0, tightDense: 0 };
+  const w = noWork();
   mechanismWork('tight', d, w);
   w.tightPoints *= count;
   w.tightDense *= count;
@@ -428,10 +450,7 @@ export function admitRequest(req: JobRequest, built?: ReadonlyMap<DomainInput, D
     }
     case 'apply': {
       // Sampling builds at most one row per distinct secret (<= n x outputs entries), plus the remap's pass when asked.
-      const d = req.domain !== undefined ? size(req.domain) : null;
-      if (req.channel && d && req.channel.rows !== d.n)
-        invalid(`the channel has ${req.channel.rows} secret rows but the domain ${d.name} has ${fmt(d.n)} points`);
-      if (d) assertPoints(d);
+      const d = secretsDomain(req, size);
       if (req.mechanism) {
         const md = mechanismSpecWork(
           req.mechanism,
@@ -439,16 +458,12 @@ export function admitRequest(req: JobRequest, built?: ReadonlyMap<DomainInput, D
           `releasing with the ${req.mechanism.remap ? 'remapped ' : ''}${req.mechanism.kind} mechanism`,
           req.mechanism.remap ? 2 : 1,
         );
-        if (md && d && md.n !== d.n) invalid(`the mechanism's domain ${md.name} has ${fmt(md.n)} points but the domain ${d.name} has ${fmt(d.n)}`);
+        sameDomainSize(md, d);
       }
       return;
     }
     case 'measure': {
-      const d = req.domain !== undefined ? size(req.domain) : null;
-      // A mismatch the request shows is reported first, before anything is sized or built.
-      if (req.channel && d && req.channel.rows !== d.n)
-        invalid(`the channel has ${req.channel.rows} secret rows but the domain ${d.name} has ${fmt(d.n)} points`);
-      if (d) assertPoints(d);
+      secretsDomain(req, size);
       if (req.mechanism)
         mechanismSpecWork(
           req.mechanism,
@@ -462,17 +477,15 @@ export function admitRequest(req: JobRequest, built?: ReadonlyMap<DomainInput, D
       admitCheck(req, size);
       return;
     case 'capacity': {
-      const d = size(req.domain);
+      const d = pointsDomain(req.domain, size);
       if (!d) return;
-      assertPoints(d);
       lpWork(`the capacity LPs on ${d.name}`, d, d.pairs, true);
       return;
     }
     case 'regular': {
-      const d = size(req.domain);
+      const d = pointsDomain(req.domain, size);
       if (!d) return;
-      assertPoints(d);
-      const w: Work = { streamEntries: 0, tightPoints: 0, tightDense: 0 };
+      const w = noWork();
       muWork(d, w);
       settleMu(d, w, 'the regularity decision');
       return;
@@ -497,10 +510,9 @@ export function admitRequest(req: JobRequest, built?: ReadonlyMap<DomainInput, D
       return;
     }
     case 'sweep': {
-      const d = size(req.domain);
+      const d = pointsDomain(req.domain, size);
       if (!d) return;
-      assertPoints(d);
-      const w: Work = { streamEntries: 0, tightPoints: 0, tightDense: 0 };
+      const w = noWork();
       for (const kind of req.kinds) mechanismWork(kind as MechanismKindName, d, w);
       if (req.loss !== undefined) w.streamEntries *= 2;
       w.streamEntries *= req.steps;
@@ -514,10 +526,9 @@ export function admitRequest(req: JobRequest, built?: ReadonlyMap<DomainInput, D
     case 'compare': {
       // Issue 15: each row is a construction (remapped if asked), measured, remapped for the distance loss and
       // checked: about four streaming passes each, priced together.
-      const d = size(req.domain);
+      const d = pointsDomain(req.domain, size);
       if (!d) return;
-      assertPoints(d);
-      const w: Work = { streamEntries: 0, tightPoints: 0, tightDense: 0 };
+      const w = noWork();
       for (const m of req.mechanisms) mechanismWork(m.kind, d, w, m);
       w.streamEntries *= 4;
       settle(d, w, `comparing ${req.mechanisms.length} mechanism${req.mechanisms.length > 1 ? 's' : ''}`);
@@ -547,7 +558,7 @@ export function admitRequest(req: JobRequest, built?: ReadonlyMap<DomainInput, D
 export function sweepBoundsRefusal(req: Extract<JobRequest, { type: 'sweep' }>, built?: Domain): string | null {
   const d = built ? sizeOfBuiltDomain(built) : sizeOfDomainInput(req.domain);
   if (!d) return null;
-  const w: Work = { streamEntries: 0, tightPoints: 0, tightDense: 0 };
+  const w = noWork();
   muWork(d, w);
   try {
     settleMu(d, w, `the regularity bounds at ${req.steps} eps values`, req.steps);

@@ -9,6 +9,7 @@
  * ./engine and ./remap-jobs.
  */
 import { MechError } from '../../src-shared/errors';
+import { definedLpOptions } from '../../src-shared/protocol/common';
 import type { Domain } from '../metric/domain';
 import type { Mechanism, RowSource } from '../mechanism/channel';
 import type { OptimalLpResult } from '../lp/optimal-mechanism';
@@ -64,17 +65,10 @@ async function build(
   loss: LossSpecInput,
   ctx: JobContext,
 ): Promise<Built | { note: string }> {
-  const lp = {
-    ...(m.lpModel !== undefined ? { lpModel: m.lpModel } : {}),
-    ...(m.delta !== undefined ? { delta: m.delta } : {}),
-    ...(m.timeLimitSeconds !== undefined ? { timeLimitSeconds: m.timeLimitSeconds } : {}),
-    ...(m.targetGap !== undefined ? { targetGap: m.targetGap } : {}),
-    ...(m.lpThreads !== undefined ? { lpThreads: m.lpThreads } : {}),
-  };
   const o = await buildMechanism(m.kind, domain, eps, {
     prior,
     loss,
-    lp,
+    lp: definedLpOptions(m),
     signal: ctx.signal,
     progress: () => undefined,
     ...(ctx.stopFlag ? { stopFlag: ctx.stopFlag } : {}),

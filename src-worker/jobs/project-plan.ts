@@ -5,7 +5,7 @@
  * parallel). Plain TS: file forms (csv:FILE) must have been resolved first.
  */
 import { invalid } from '../../src-shared/errors';
-import type { LossInput, PriorInput } from '../../src-shared/protocol/common';
+import { definedLpOptions, type LossInput, type PriorInput } from '../../src-shared/protocol/common';
 import type { Project, ProjectLoss, ProjectPrior } from '../../src-shared/protocol/project';
 import type { JobRequest, MechanismSpec } from '../../src-shared/protocol/requests';
 import { parsePriorSpecText } from '../../src-shared/grammar/prior-spec';
@@ -57,11 +57,7 @@ export function planProject(project: Project): PlannedJob[] {
     const p = prior(m.prior, m.domain);
     if (p !== undefined) s.prior = p;
     if (m.loss !== undefined) s.loss = lossInput(m.loss);
-    if (m.lpModel !== undefined) s.lpModel = m.lpModel;
-    if (m.delta !== undefined) s.delta = m.delta;
-    if (m.timeLimitSeconds !== undefined) s.timeLimitSeconds = m.timeLimitSeconds;
-    if (m.targetGap !== undefined) s.targetGap = m.targetGap;
-    if (m.lpThreads !== undefined) s.lpThreads = m.lpThreads;
+    Object.assign(s, definedLpOptions(m));
     if (m.remap !== undefined) s.remap = m.remap;
     return s;
   };

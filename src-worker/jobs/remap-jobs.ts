@@ -4,15 +4,15 @@
  * No maths here: the remap is src-worker/remap/, the sampler and the secrets
  * reader src-worker/data/apply.ts.
  */
-import { createReadStream, createWriteStream } from 'node:fs';
-import { rename, stat, unlink } from 'node:fs/promises';
-import { once } from 'node:events';
+import { createReadStream } from 'node:fs';
+import { rename, stat } from 'node:fs/promises';
 import { MechError, invalid } from '../../src-shared/errors';
 import type { Mechanism, RowSource } from '../mechanism/channel';
 import type { Domain } from '../metric/domain';
 import type { OptimalLpResult } from '../lp/optimal-mechanism';
 import { remapMechanism } from '../remap/bayes-remap';
 import { releaseCsv, readCsvStream } from '../data/apply';
+import { openPartialFile } from '../partial-file';
 import { cellBinning, localProjection } from '../data/points';
 import type { PointsBinning, RemapResult } from '../../src-shared/protocol/remap';
 import type { LossSpecInput } from './engine';
@@ -120,11 +120,7 @@ export async function releaseFile(
     if (e instanceof MechError) throw e;
     invalid(`cannot read secrets CSV ${input}: ${(e as Error).message}`);
   }
-  const tmp = `${out}.partial`;
-  await unlink(tmp).catch(() => undefined);
-  const ws = createWriteStream(tmp, { encoding: 'utf8', flags: 'wx', flush: true, highWaterMark: 1 << 22 });
-  const failed = new Promise<never>((_, reject) => ws.once('error', (e) => reject(new MechError('invalid-input', `cannot write ${out}: ${e.message}`))));
-  failed.catch(() => undefined);
+  const file = await openPartialFile(out);
   const rs = createReadStream(input, { highWaterMark: 1 << 20 });
   let read = 0;
   rs.on('data', (c) => (read += c.length));
@@ -137,9 +133,7 @@ export async function releaseFile(
       })(),
       channel,
       domain,
-      async (text) => {
-        if (!ws.write(text)) await Promise.race([once(ws, 'drain'), failed]);
-      },
+      (text) => file.write(text),
       `secrets CSV ${input}`,
       {
         ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
@@ -149,18 +143,12 @@ export async function releaseFile(
         onMode: (m) => (mode = m),
       },
     );
-    ws.end();
-    await Promise.race([once(ws, 'close'), failed]);
-    await rename(tmp, out);
+    await file.close();
+    await rename(file.tmp, out);
     return { rows: r.rows, forRelease: r.forRelease, mode, rowsBuilt: r.stats.rowsBuilt, timeMs: r.timeMs };
   } catch (e) {
     rs.destroy();
-    if (!ws.closed) {
-      const closed = once(ws, 'close').catch(() => undefined);
-      ws.destroy();
-      await closed;
-    }
-    await unlink(tmp).catch(() => undefined);
+    await file.discard();
     throw e;
   }
 }

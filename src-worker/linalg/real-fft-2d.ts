@@ -78,13 +78,19 @@ export class RealFFT2D {
         }
       }
     }
-    if (this.colFft) {
-      const len = 2 * M1;
-      for (let k = 0; k < H2; k++) {
-        const col = spec.subarray(k * len, (k + 1) * len);
-        this.colFft.transform(this.colTmp, col);
-        col.set(this.colTmp);
-      }
+    this.columnTransforms(spec, false);
+  }
+
+  /** The column transforms of a half spectrum, in place: each of its H2 columns of M1 complex values (none when M1 = 1). */
+  private columnTransforms(spec: Float64Array, inverse: boolean): void {
+    const fft = this.colFft;
+    if (!fft) return;
+    const len = 2 * this.M1;
+    for (let k = 0; k < this.H2; k++) {
+      const col = spec.subarray(k * len, (k + 1) * len);
+      if (inverse) fft.inverseTransform(this.colTmp, col);
+      else fft.transform(this.colTmp, col);
+      col.set(this.colTmp);
     }
   }
 
@@ -94,14 +100,7 @@ export class RealFFT2D {
    */
   inverse(spec: Float64Array, R: number, L: number, stride: number, dst: Float64Array): void {
     const { M1, M2, H2, rowIn, rowOut } = this;
-    if (this.colFft) {
-      const len = 2 * M1;
-      for (let k = 0; k < H2; k++) {
-        const col = spec.subarray(k * len, (k + 1) * len);
-        this.colFft.inverseTransform(this.colTmp, col);
-        col.set(this.colTmp);
-      }
-    }
+    this.columnTransforms(spec, true);
     for (let r = 0; r < R; r += 2) {
       const hasB = r + 1 < R;
       // Z[k] = Y_a[k] + i Y_b[k], completing each Hermitian row spectrum.

@@ -26,6 +26,17 @@ export function expectedDistanceError(pi: ArrayLike<number>, channel: RowSource,
     if (!Number.isInteger(v) || v < 0 || v >= domain.n) throw new MechError('invalid-input', `output ${y} is mapped to ${v}, not a point of ${domain.spec}`);
     pt[y] = v;
   }
+  return faceValueCost(p, channel, (x, y) => domain.distance(x, pt[y]!));
+}
+
+/**
+ * sum_x p_x sum_y C[x][y] cost(x, y): the expected cost of taking each report
+ * at face value, streaming rows (secrets of prior weight 0 and zero entries
+ * are skipped; each row's sum is weighted once). The expected distance error
+ * here, and the loss before a remap in remap/bayes-remap.ts.
+ */
+export function faceValueCost(p: ArrayLike<number>, channel: RowSource, cost: (x: number, y: number) => number): number {
+  const m = channel.cols;
   const buf = new Float64Array(m);
   let total = 0;
   for (let x = 0; x < channel.rows; x++) {
@@ -35,7 +46,7 @@ export function expectedDistanceError(pi: ArrayLike<number>, channel: RowSource,
     let s = 0;
     for (let y = 0; y < m; y++) {
       const c = buf[y]!;
-      if (c !== 0) s += c * domain.distance(x, pt[y]!);
+      if (c !== 0) s += c * cost(x, y);
     }
     total += px * s;
   }

@@ -16,12 +16,34 @@ import { nibLoss } from './nib-loss';
 export type GuessSpec =
   { kind: 'bin' } | { kind: 'nib' } | { kind: 'dist' } | { kind: 'dist2' } | { kind: 'matrix'; matrix: Matrix; guessLabels?: readonly string[] };
 
-export const BUILTIN_GUESS_NAMES = ['bin', 'nib', 'dist', 'dist2'] as const;
+type BuiltinGuessName = 'bin' | 'nib' | 'dist' | 'dist2';
+
+/**
+ * The built-in names, each with its loss l(w, x) and its gain g(w, x) on a domain. 'bin': loss 0 if w = x
+ * else 1, gain the identity (1 if w = x); 'nib': loss 1 if w = x, gain its complement (1 if w != x);
+ * 'dist'/'dist2': loss the distance (or its square), gain its negation (g = -d, so V_g = -U_d).
+ */
+const BUILTINS: Record<BuiltinGuessName, { loss: (d: Domain) => LossFunction; gain: (d: Domain) => GainFunction }> = {
+  bin: { loss: (d) => binaryLoss(d.n, labels(d)), gain: (d) => binaryGain(d.n, labels(d)) },
+  nib: { loss: (d) => nibLoss(d.n, labels(d)), gain: (d) => gainFromLoss(nibLoss(d.n, labels(d)), 1) },
+  dist: { loss: (d) => distanceLoss(d, 1), gain: (d) => gainFromLoss(distanceLoss(d, 1)) },
+  dist2: { loss: (d) => distanceLoss(d, 2), gain: (d) => gainFromLoss(distanceLoss(d, 2)) },
+};
+
+function labels(domain: Domain): (i: number) => string {
+  return (i) => domain.label(i);
+}
+
+function isBuiltin(kind: string): kind is BuiltinGuessName {
+  return Object.hasOwn(BUILTINS, kind);
+}
+
+export const BUILTIN_GUESS_NAMES = Object.keys(BUILTINS) as BuiltinGuessName[];
 
 /** Parse a built-in name ('bin', 'nib', 'dist', 'dist2'); anything else is a clear error. */
 export function parseGuessName(text: string): GuessSpec {
   const t = text.trim();
-  if (t === 'bin' || t === 'nib' || t === 'dist' || t === 'dist2') return { kind: t };
+  if (isBuiltin(t)) return { kind: t };
   throw new MechError('invalid-input', `unknown loss '${text}': use bin, nib, dist, dist2 or csv:FILE`);
 }
 
@@ -29,46 +51,30 @@ function checkSecrets(n: number, domain: Domain): void {
   if (n !== domain.n) throw new MechError('invalid-input', `loss/gain matrix has ${n} secret columns but the domain ${domain.spec} has ${domain.n} points`);
 }
 
-/** Build the loss function l(w, x) a spec names, on a domain (SPEC §3). */
-export function buildLoss(spec: GuessSpec, domain: Domain): LossFunction {
-  const lab = (i: number) => domain.label(i);
-  switch (spec.kind) {
-    case 'bin':
-      return binaryLoss(domain.n, lab);
-    case 'nib':
-      return nibLoss(domain.n, lab);
-    case 'dist':
-      return distanceLoss(domain, 1);
-    case 'dist2':
-      return distanceLoss(domain, 2);
-    case 'matrix':
-      checkSecrets(spec.matrix.cols, domain);
-      return matrixLoss(spec.matrix, spec.guessLabels);
-    default:
-      throw new MechError('invalid-input', `unknown loss kind '${String((spec as { kind: unknown }).kind)}'`);
+type Builtin = (typeof BUILTINS)[BuiltinGuessName];
+
+/** The loss or gain a spec names: a matrix (its columns must be the domain's points) or a built-in name. */
+function buildGuessFunction<F>(
+  spec: GuessSpec,
+  domain: Domain,
+  sense: 'loss' | 'gain',
+  fromMatrix: (m: Matrix, guessLabels?: readonly string[]) => F,
+  fromBuiltin: (b: Builtin) => F,
+): F {
+  if (spec.kind === 'matrix') {
+    checkSecrets(spec.matrix.cols, domain);
+    return fromMatrix(spec.matrix, spec.guessLabels);
   }
+  if (!isBuiltin(spec.kind)) throw new MechError('invalid-input', `unknown ${sense} kind '${String((spec as { kind: unknown }).kind)}'`);
+  return fromBuiltin(BUILTINS[spec.kind]);
 }
 
-/**
- * Build a gain function g(w, x) from the same names. 'bin' is the identity
- * gain (1 if w = x), 'nib' its complement (1 if w != x), 'dist'/'dist2' the
- * negated distances (g = -d, so V_g = -U_d), a matrix is taken as gains.
- */
+/** Build the loss function l(w, x) a spec names, on a domain (SPEC §3). */
+export function buildLoss(spec: GuessSpec, domain: Domain): LossFunction {
+  return buildGuessFunction(spec, domain, 'loss', matrixLoss, (b) => b.loss(domain));
+}
+
+/** Build a gain function g(w, x) from the same names (a matrix is taken as gains). */
 export function buildGain(spec: GuessSpec, domain: Domain): GainFunction {
-  const lab = (i: number) => domain.label(i);
-  switch (spec.kind) {
-    case 'bin':
-      return binaryGain(domain.n, lab);
-    case 'nib':
-      return gainFromLoss(nibLoss(domain.n, lab), 1);
-    case 'dist':
-      return gainFromLoss(distanceLoss(domain, 1));
-    case 'dist2':
-      return gainFromLoss(distanceLoss(domain, 2));
-    case 'matrix':
-      checkSecrets(spec.matrix.cols, domain);
-      return matrixGain(spec.matrix, spec.guessLabels);
-    default:
-      throw new MechError('invalid-input', `unknown gain kind '${String((spec as { kind: unknown }).kind)}'`);
-  }
+  return buildGuessFunction(spec, domain, 'gain', matrixGain, (b) => b.gain(domain));
 }

@@ -6,6 +6,7 @@ import type { Domain } from '../metric/domain';
 import type { LossFunction } from '../measure/guess-function';
 import { buildLoss, type GuessSpec } from '../measure/loss-spec';
 import { optimalRemap } from '../measure/optimal-remap';
+import { faceValueCost } from '../measure/expected-distance-error';
 import { priorForChannel } from '../measure/prior-for-channel';
 import { forEachWeightedColumn } from '../measure/weighted-columns';
 import { type ColumnAccess, denseColumns, planarLaplaceColumns, tightColumns, verifyColumns } from './columns';
@@ -166,7 +167,7 @@ export function bayesRemap(channel: RowSource, domain: Domain, prior: ArrayLike<
   if (!certified && !columns) {
     // No shortcut: the existing measure (row streaming, column blocks) is the remap.
     const r = optimalRemap(p, channel, loss);
-    const orig = facesValue ? faceValueLoss(p, channel, loss) : null;
+    const orig = facesValue ? faceValueCost(p, channel, (x, y) => loss.value(y, x)) : null;
     return finish(r.remap, r.value, r.columnValue, orig, 'measure', 'measure', 0, 0);
   }
 
@@ -292,24 +293,6 @@ function faceValueColumn(domain: Domain, loss: LossFunction, power: 1 | 2 | null
     }
     return s;
   };
-}
-
-/** sum_x pi_x sum_y C[x][y] l(y, x), streaming rows. */
-function faceValueLoss(p: Float64Array, channel: RowSource, loss: LossFunction): number {
-  const buf = new Float64Array(channel.cols);
-  let s = 0;
-  for (let x = 0; x < channel.rows; x++) {
-    const px = p[x]!;
-    if (px === 0) continue;
-    channel.row(x, buf);
-    let r = 0;
-    for (let y = 0; y < channel.cols; y++) {
-      const c = buf[y]!;
-      if (c !== 0) r += c * loss.value(y, x);
-    }
-    s += px * r;
-  }
-  return s;
 }
 
 /**

@@ -313,21 +313,15 @@ function evaluateWindow(
     let colPos = 0;
     let colNeg = 0;
     // f is summed in index order (bit-for-bit the full scan); the subgradient's order does not matter.
-    for (let xc = c0; xc <= split; xc++) {
+    for (let xc = c0; xc <= c1; xc++) {
       const qx = q[base + xc - c0]!;
       if (qx === 0) continue;
-      const k = o + wc - xc;
+      const left = xc <= split;
+      const k = o + (left ? wc - xc : xc - wc);
       f += qx * L[k]!;
       rowR += qx * GR[k]!;
-      colPos += qx * GC[k]!;
-    }
-    for (let xc = Math.max(c0, split + 1); xc <= c1; xc++) {
-      const qx = q[base + xc - c0]!;
-      if (qx === 0) continue;
-      const k = o + xc - wc;
-      f += qx * L[k]!;
-      rowR += qx * GR[k]!;
-      colNeg += qx * GC[k]!;
+      if (left) colPos += qx * GC[k]!;
+      else colNeg += qx * GC[k]!;
     }
     gr += a < 0 ? -rowR : rowR;
     gc += colPos - colNeg;

@@ -1,8 +1,7 @@
-import { createWriteStream } from 'node:fs';
-import { lstat, rename, unlink } from 'node:fs/promises';
-import { once } from 'node:events';
+import { lstat, rename } from 'node:fs/promises';
 import { MechError } from '../../../src-shared/errors';
 import { fileKind } from '../../file-kind';
+import { openPartialFile } from '../../partial-file';
 import type { RowSource } from '../../mechanism/channel';
 import { checkCancelled } from '../../numeric/cancel';
 
@@ -69,48 +68,30 @@ export async function streamChannelCsv(source: RowSource, path: string, opts: Cs
   if (kind) throw new MechError('invalid-input', `cannot write ${path}: it is ${kind}, not a regular file; refusing to replace it`);
   const tmpKind = await nonRegularKind(tmp);
   if (tmpKind) throw new MechError('invalid-input', `cannot write ${path}: its temporary file ${tmp} is ${tmpKind}`);
-  await unlink(tmp).catch(() => undefined);
-  // flush: fsync before the descriptor closes, so the rename publishes complete data.
-  // A 4 MB buffer lets the disk write of one chunk overlap formatting the next.
-  const out = createWriteStream(tmp, { encoding: 'utf8', flags: 'wx', flush: true, highWaterMark: 1 << 22 });
-  const failed = new Promise<never>((_, reject) => {
-    out.once('error', (e) => reject(new MechError('invalid-input', `cannot write ${path}: ${e.message}`)));
-  });
-  failed.catch(() => undefined);
-  const write = async (text: string): Promise<void> => {
-    if (!out.write(text)) await Promise.race([once(out, 'drain'), failed]);
-  };
+  const out = await openPartialFile(path);
   try {
     const m = source.cols;
-    await write(channelCsvHeader(source));
+    await out.write(channelCsvHeader(source));
     const row = new Float64Array(m);
     let chunk = '';
     for (let i = 0; i < source.rows; i++) {
       chunk += channelCsvRow(source, i, row);
       if ((i + 1) % chunkRows === 0 || i === source.rows - 1) {
-        await write(chunk);
+        await out.write(chunk);
         chunk = '';
         opts.onProgress?.((i + 1) / source.rows);
         checkCancelled(opts.signal, `export to ${path} was cancelled after ${i + 1} rows`);
       }
     }
-    out.end();
-    await Promise.race([once(out, 'close'), failed]);
-    const bytes = out.bytesWritten;
+    const bytes = await out.close();
     try {
-      await rename(tmp, path);
+      await rename(out.tmp, path);
     } catch (e) {
       throw new MechError('invalid-input', `cannot write ${path}: ${(e as Error).message}`);
     }
     return { rows: source.rows, cols: m, bytes };
   } catch (e) {
-    // Wait until the descriptor is closed (the open may still be pending), then drop the partial file.
-    if (!out.closed) {
-      const closed = once(out, 'close').catch(() => undefined);
-      out.destroy();
-      await closed;
-    }
-    await unlink(tmp).catch(() => undefined);
+    await out.discard();
     throw e;
   }
 }

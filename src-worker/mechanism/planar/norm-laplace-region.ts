@@ -73,6 +73,20 @@ export interface RegionOptions {
   relTol?: number;
 }
 
+/**
+ * Narrows bounds = [lo, hi] of the distance rho along a ray to where v0 <= rho * dir <= v1, for one axis of
+ * the rectangle with the ray's direction cosine dir on it (hi = -1 when a ray parallel to the axis misses the slab).
+ */
+function clipRayToSlab(bounds: Float64Array, dir: number, v0: number, v1: number): void {
+  if (dir > 0) {
+    if (v0 > -Infinity) bounds[0] = Math.max(bounds[0]!, v0 / dir);
+    if (v1 < Infinity) bounds[1] = Math.min(bounds[1]!, v1 / dir);
+  } else if (dir < 0) {
+    if (v0 > -Infinity) bounds[1] = Math.min(bounds[1]!, v0 / dir);
+    if (v1 < Infinity) bounds[0] = Math.max(bounds[0]!, v1 / dir);
+  } else if (v0 > 0 || v1 < 0) bounds[1] = -1;
+}
+
 export function normLaplaceRegion(metric: GridMetric, e: number, x0: number, x1: number, y0: number, y1: number, opts: RegionOptions = {}): number {
   if (!(x1 > x0) || !(y1 > y0)) return 0;
   // The closest point of the rectangle to the origin minimises every monotone norm.
@@ -85,25 +99,11 @@ export function normLaplaceRegion(metric: GridMetric, e: number, x0: number, x1:
   // Entry and exit distances of the ray of angle t (bounds[0] >= bounds[1] when it misses).
   const bounds = new Float64Array(2);
   const ray = (cs: number, sn: number): void => {
-    let lo = 0;
-    let hi = Infinity;
+    bounds[0] = 0;
+    bounds[1] = Infinity;
     // rho * cs >= x0, rho * cs <= x1, rho * sn >= y0, rho * sn <= y1
-    if (cs > 0) {
-      if (x0 > -Infinity) lo = Math.max(lo, x0 / cs);
-      if (x1 < Infinity) hi = Math.min(hi, x1 / cs);
-    } else if (cs < 0) {
-      if (x0 > -Infinity) hi = Math.min(hi, x0 / cs);
-      if (x1 < Infinity) lo = Math.max(lo, x1 / cs);
-    } else if (x0 > 0 || x1 < 0) hi = -1;
-    if (sn > 0) {
-      if (y0 > -Infinity) lo = Math.max(lo, y0 / sn);
-      if (y1 < Infinity) hi = Math.min(hi, y1 / sn);
-    } else if (sn < 0) {
-      if (y0 > -Infinity) hi = Math.min(hi, y0 / sn);
-      if (y1 < Infinity) lo = Math.max(lo, y1 / sn);
-    } else if (y0 > 0 || y1 < 0) hi = -1;
-    bounds[0] = lo;
-    bounds[1] = hi;
+    clipRayToSlab(bounds, cs, x0, x1);
+    clipRayToSlab(bounds, sn, y0, y1);
   };
   const integrand = (t: number): number => {
     const cs = Math.cos(t);

@@ -59,6 +59,28 @@ export function laplace1d(e: number, n: number): { cell: Float64Array; tail: Flo
   return { cell, tail };
 }
 
+/** Index strides of a table read or written as (t, j): entry t * t-stride + j * j-stride. */
+interface Strides {
+  t: number;
+  j: number;
+}
+
+/**
+ * The tail sums the tables are made of: for each j < J, dst(t, j) = start(j) + sum_{k=t}^{T-1} src(k, j),
+ * summed from k = T-1 down (one region integral start(j) per j). dst has J * T entries.
+ */
+function tailSums(J: number, T: number, start: (j: number) => number, src: Float64Array, from: Strides, to: Strides): Float64Array {
+  const dst = new Float64Array(J * T);
+  for (let j = 0; j < J; j++) {
+    let s = start(j);
+    for (let t = T - 1; t >= 0; t--) {
+      s += src[t * from.t + j * from.j]!;
+      dst[t * to.t + j * to.j] = s;
+    }
+  }
+  return dst;
+}
+
 export function buildPlanarOffsetTables(rows: number, cols: number, metric: GridMetric, e: number): PlanarOffsetTables {
   const R = rows;
   const C = cols;
@@ -94,34 +116,11 @@ export function buildPlanarOffsetTables(rows: number, cols: number, metric: Grid
       integrations++;
     }
   // rowTail(t, b) = [R-1/2, inf) x cell b  +  sum_{k=t}^{R-1} cell(k, b)
-  const rowTail = new Float64Array(R * C);
-  for (let b = 0; b < C; b++) {
-    let s = region(R - 0.5, I, b - 0.5, b + 0.5);
-    integrations++;
-    for (let t = R - 1; t >= 0; t--) {
-      s += cell[t * C + b]!;
-      rowTail[t * C + b] = s;
-    }
-  }
+  const rowTail = tailSums(C, R, (b) => region(R - 0.5, I, b - 0.5, b + 0.5), cell, { t: C, j: 1 }, { t: C, j: 1 });
   // colTail(t, a) = cell a x [C-1/2, inf)  +  sum_{k=t}^{C-1} cell(a, k)
-  const colTail = new Float64Array(C * R);
-  for (let a = 0; a < R; a++) {
-    let s = region(a - 0.5, a + 0.5, C - 0.5, I);
-    integrations++;
-    for (let t = C - 1; t >= 0; t--) {
-      s += cell[a * C + t]!;
-      colTail[t * R + a] = s;
-    }
-  }
+  const colTail = tailSums(R, C, (a) => region(a - 0.5, a + 0.5, C - 0.5, I), cell, { t: 1, j: C }, { t: R, j: 1 });
   // quad(t1, t2) = [R-1/2, inf) x [t2-1/2, inf)  +  sum_{k=t1}^{R-1} colTail(t2, k)
-  const quad = new Float64Array(R * C);
-  for (let t2 = 0; t2 < C; t2++) {
-    let s = region(R - 0.5, I, t2 - 0.5, I);
-    integrations++;
-    for (let t1 = R - 1; t1 >= 0; t1--) {
-      s += colTail[t2 * R + t1]!;
-      quad[t1 * C + t2] = s;
-    }
-  }
+  const quad = tailSums(C, R, (t2) => region(R - 0.5, I, t2 - 0.5, I), colTail, { t: 1, j: R }, { t: C, j: 1 });
+  integrations += C + R + C;
   return { rows: R, cols: C, kind: 'tables', cell, rowTail, colTail, quad, integrations };
 }
