@@ -246,7 +246,7 @@ export async function mechanismJob(req: MechanismRequest, ctx: JobContext): Prom
     // C . R is Bayes-optimal already: its expected loss under an optimal remap is the remapped loss (no second pass).
     result.expectedLoss = remap.remappedLoss;
   } else if (req.loss !== undefined) {
-    result.expectedLoss = finiteOrNull(expectedLoss(prior, ch, resolveLoss(req.loss), domain).value);
+    result.expectedLoss = finiteOrNull(expectedLoss(prior, ch, resolveLoss(req.loss), domain, ctx.signal).value);
     if (result.expectedLoss === null) result.note = NON_FINITE_LOSS;
   }
   step = 'checking privacy';
@@ -314,7 +314,7 @@ export async function measureJob(req: MeasureRequest, ctx: JobContext): Promise<
     minCapacity: m.minCapacity,
   };
   if (req.loss !== undefined) {
-    const l = expectedLoss(prior, ch, resolveLoss(req.loss), domain);
+    const l = expectedLoss(prior, ch, resolveLoss(req.loss), domain, ctx.signal);
     out.expectedLoss = finiteOrNull(l.value);
     if (ch.cols <= 10_000) out.remap = l.remap;
   }
@@ -430,7 +430,7 @@ function sweepLoss(mech: Mechanism, domain: Domain, prior: Float64Array, loss: L
     const r = remapMechanism(mech, domain, prior, loss, { signal });
     if (r.valueSlack === 0) return r.remappedLoss;
   }
-  return expectedLoss(prior, mech.channel, loss, domain).value;
+  return expectedLoss(prior, mech.channel, loss, domain, signal).value;
 }
 
 export async function sweepJob(req: SweepRequest, ctx: JobContext): Promise<SweepResult> {
