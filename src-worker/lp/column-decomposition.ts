@@ -1,11 +1,12 @@
 import { MechError } from '../../src-shared/errors';
-import { type LpOptions, checkCancelled, progress } from './lp-options';
+import { type LpOptions, checkCancelled, progress, warmSimplexOptions } from './lp-options';
 import { type LpSolution, type RunStop, runStopReason } from './persistent-lp';
 import { DecompositionMaster, type MasterColumn } from './decomposition-master';
 import { PlateauSearch, PLATEAU_MAX_SKIP } from './plateau-search';
 import { type DecompositionPairs, LAZY_ROWS_PER_OUTPUT, LAZY_START_FACTOR, MAX_PRICING_FACTOR, pricingSeed, toRows, violatedRows } from './pricing-rows';
 import { estimateLpBytes, LP_MEMORY_LIMIT_BYTES, MASTER_BYTES_PER_NONZERO, MASTER_BUDGET_FRACTION, masterBytes, masterStartBytes } from './memory-estimate';
-import { ColumnLifter, PricingModel, type PricingRows } from './pricing';
+import { PricingModel, type PricingForm, type PricingRows } from './pricing';
+import { ColumnLifter } from './privacy-repair';
 import { type PricingEngine, openPricing } from './pricing-pool';
 
 /**
@@ -37,16 +38,17 @@ import { type PricingEngine, openPricing } from './pricing-pool';
  *    degenerate duals swing wildly and the bound lags (measured on the
  *    20 x 20 city: test/bench/lp.bench.ts).
  *
- * The vertices of P are exactly the plateau columns r_S(x) = e^(-dist(x, S))
- * for non-empty sets S of secrets (dist: shortest paths of the pair graph
- * with lengths log f_e; r_S = 1 on S), and 0: on each component of a
- * vertex's tight rows some entry must sit at its bound 1, and feasibility
- * forces r >= e^(-dist(., S)) while the tight paths give equality. At the
- * optimum the master has at most n basic columns, i.e. about one such
- * plateau per output: the master stays small (n rows, a few
- * thousand columns), pricing is n-variable LPs, and the 160,000-variable
- * 20 x 20 city LP, whose 1.19M-row spanner model does not fit the solver
- * heap, is solved in minutes.
+ * Every plateau r_S(x) = e^(-dist(x, S)) (S a non-empty set of secrets,
+ * dist the shortest paths of the pair graph with lengths log f_e) is a point
+ * of P, but P has other vertices: along a vertex's tight rows an entry sits
+ * either at the least value a higher neighbour forces (r_b = r_a / f, as in
+ * a plateau) or at the cap a lower neighbour allows (r_a = f r_b). On 3 x 3
+ * grids pricing optima lie up to 1e-3 below the best of all 511 plateaus
+ * (test/unit/lp/pricing.test.ts), so pricing stays an LP. At the optimum the
+ * master has at most n basic columns, about one per output: the master
+ * stays small (n rows, a few thousand columns), pricing is n-variable LPs,
+ * and the 160,000-variable 20 x 20 city LP, whose 1.19M-row spanner model
+ * does not fit the solver heap, is solved in under a minute.
  */
 export interface DecompositionOptions {
   /** Stop when (upper - lower) <= tolerance * max(|upper|, 1e-12): the target relative gap (default 1e-9). */
@@ -100,11 +102,13 @@ export interface DecompositionOptions {
    * before the pricing LPs, for each output w grow a set S of secrets around
    * w greedily (nearest first, a secret joins when it lowers the reduced
    * cost) and offer the plateau r_S = max over s in S of e^(-dist(., s)), a
-   * point of P (its vertices are such plateaus). While these improve the
+   * point of P (not always a vertex of it, see above). While these improve the
    * master, the pricing LPs (which give the bound) run only every
    * PLATEAU_MAX_SKIP + 1 rounds.
    */
   plateau?: boolean;
+  /** How the pricing LPs are handed to HiGHS (pricing.ts PricingForm; default 'dual'). */
+  pricingForm?: PricingForm;
   /**
    * Smoothing while the best bound is still the trivial start (lambda = 0,
    * bound 0): 'smooth' (default) prices at alpha x 0 + (1 - alpha) lambda_master
@@ -209,10 +213,15 @@ const START_STUCK_ROUNDS = 5;
 const STALL_GAP = 1e-4;
 const STALL_ROUNDS_FAR = 60;
 
-/** The master is pruned when it holds more than this many columns per row (or the memory budget is reached). */
-const MASTER_PRUNE_FACTOR = 15;
-/** ... down to this many per row (or 2/3 of the budget). */
-const MASTER_KEEP_FACTOR = 10;
+/**
+ * The master is pruned when it holds more than this many columns per row (or the memory budget is reached),
+ * down to MASTER_KEEP_FACTOR per row (or 2/3 of the budget). Its columns are dense, so a master solve costs
+ * about its column count; measured on the 20 x 20 city, 2 pricing threads, load 1: at eps 1, 15/10 per row
+ * 31.6 s (32 rounds, never pruned), 6/4 28.3 s (33 rounds), 4/2 28.4 s (40 rounds); at eps 0.5 within 150 s,
+ * 15/10 reached round 45 at a 49% gap, 6/4 round 87 at 38% (master 74 s of 150 against about 110).
+ */
+const MASTER_PRUNE_FACTOR = 6;
+const MASTER_KEEP_FACTOR = 4;
 
 // Master memory (masterBytes, MASTER_BYTES_PER_NONZERO) lives in memory-estimate.ts, where admission reads it too.
 export { masterBytes };
@@ -344,14 +353,23 @@ function fallbackChannel(c: Float64Array, n: number, m: number, constant: number
   return { channel, upper };
 }
 
+/**
+ * The channel LP handed to the decomposition: n secrets, m outputs, cost[x*m + w] (row-major, like the
+ * channel) minimised or maximised, over the channels whose every column satisfies the directed pair rows.
+ */
+export interface DecompositionProblem {
+  n: number;
+  m: number;
+  cost: Float64Array;
+  sense: 'minimize' | 'maximize';
+  pairs: DecompositionPairs;
+  /** What is solved, for messages. */
+  what: string;
+}
+
 /** Validate the options, orient the costs, build the pricing seed, the lifter, the master limits and its start. */
 function prepareDecomposition(
-  n: number,
-  m: number,
-  cost: Float64Array,
-  sense: 'minimize' | 'maximize',
-  pairs: DecompositionPairs,
-  what: string,
+  { n, m, cost, sense, pairs, what }: DecompositionProblem,
   options: LpOptions | undefined,
   opts: DecompositionOptions,
   ones: Float64Array,
@@ -419,10 +437,11 @@ async function relaxedModelBound(
   lower: number,
   options: LpOptions | undefined,
   subOptions: LpOptions,
+  form: PricingForm | undefined,
 ): Promise<{ bound: number; ms: number }> {
   const { n, m, c, what } = s;
   const seed = pricingSeed(n, rp, 'auto', { from: s.pairs.from, to: s.pairs.to });
-  const relaxed = await PricingModel.open(n, m, seed.rows, `${what} (bound of the other model)`, subOptions);
+  const relaxed = await PricingModel.open(n, m, seed.rows, `${what} (bound of the other model)`, subOptions, form);
   try {
     const tb = performance.now();
     const v = new Float64Array(n);
@@ -687,7 +706,7 @@ class DecompositionRun {
     // A pricing bound within 1% of the gap's share per output is good enough: a cold re-solve
     // (to certify the warm one) only where it matters (measured: 200 cold solves per round on all pairs otherwise).
     const retryTolerance = this.lowerBest === -Infinity ? 0 : (0.01 * Math.max(0, this.upper - this.lowerBest)) / m;
-    const priced = await this.pricing.price(c, lamS, s.deadline, this.opts.shouldStop, retryTolerance, only);
+    const priced = await this.pricing.price({ c, lam: lamS, deadline: s.deadline, shouldStop: this.opts.shouldStop, retryTolerance, only });
     // A partial round (deadline, stop, or partial pricing) gives no bound.
     out.complete = priced.complete && !only;
     if (this.adaptive) this.rsum.fill(0);
@@ -840,7 +859,7 @@ class DecompositionRun {
     let relaxedBound: number | undefined;
     let relaxedBoundMs = 0;
     if (opts.relaxedPairs && stoppedBy !== 'solver-memory' && lowerBest > -Infinity) {
-      const r = await relaxedModelBound(s, opts.relaxedPairs, this.lamBest, lowerBest, this.options, this.subOptions);
+      const r = await relaxedModelBound(s, opts.relaxedPairs, this.lamBest, lowerBest, this.options, this.subOptions, opts.pricingForm);
       relaxedBound = s.sign * r.bound;
       relaxedBoundMs = r.ms;
     }
@@ -868,28 +887,18 @@ class DecompositionRun {
 }
 
 export async function solveByColumnDecomposition(
-  n: number,
-  m: number,
-  cost: Float64Array,
-  sense: 'minimize' | 'maximize',
-  pairs: DecompositionPairs,
-  what: string,
+  problem: DecompositionProblem,
   options?: LpOptions,
   opts: DecompositionOptions = {},
 ): Promise<DecompositionResult> {
+  const { n, m, what } = problem;
   const ones = new Float64Array(n).fill(1);
-  const setup = prepareDecomposition(n, m, cost, sense, pairs, what, options, opts, ones);
-  const subOptions: LpOptions = {
-    signal: options?.signal,
-    cancelFlag: options?.cancelFlag,
-    solver: 'simplex',
-    formulation: 'primal',
-    highsOptions: { simplex_strategy: 4, ...options?.highsOptions },
-  };
+  const setup = prepareDecomposition(problem, options, opts, ones);
+  const subOptions = warmSimplexOptions(options, 4);
   const master = await DecompositionMaster.open(n, m, setup.c, ones, what, subOptions);
   let pricing: PricingEngine | undefined;
   try {
-    pricing = await openPricing(opts.threads ?? 1, n, m, setup.seedRows, what, subOptions);
+    pricing = await openPricing(opts.threads ?? 1, n, m, setup.seedRows, what, subOptions, opts.pricingForm);
     const run = new DecompositionRun(setup, master, pricing, options, subOptions, opts);
     const stop = run.start();
     if (stop) return await run.finish(stop);

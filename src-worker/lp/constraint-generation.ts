@@ -2,7 +2,7 @@ import { MechError } from '../../src-shared/errors';
 import { type LpOptions, checkCancelled, progress } from './lp-options';
 import { assertLpFits } from './memory-estimate';
 import { PersistentLp } from './persistent-lp';
-import type { SparseLp } from './sparse-model';
+import { type SparseLp, pairRowsCsr } from './sparse-model';
 
 /**
  * Constraint generation (cutting planes) for the LP over d-private channels
@@ -399,19 +399,7 @@ class RowBuffer {
     for (let k = 0; k < this.count; k++) lp.addRow2(-Infinity, 0, this.i[k]!, 1, this.j[k]!, -this.f[k]!);
   }
   csr(): [Float64Array, Float64Array, Int32Array, Int32Array, Float64Array] {
-    const k = this.count;
-    const lower = new Float64Array(k).fill(-Infinity);
-    const upper = new Float64Array(k);
-    const starts = new Int32Array(k + 1);
-    const idx = new Int32Array(2 * k);
-    const val = new Float64Array(2 * k);
-    for (let r = 0; r < k; r++) {
-      starts[r + 1] = 2 * r + 2;
-      idx[2 * r] = this.i[r]!;
-      val[2 * r] = 1;
-      idx[2 * r + 1] = this.j[r]!;
-      val[2 * r + 1] = -this.f[r]!;
-    }
-    return [lower, upper, starts, idx, val];
+    const { lower, upper, starts, indices, values } = pairRowsCsr(this.i, this.j, this.f, this.count);
+    return [lower, upper, starts, indices, values];
   }
 }

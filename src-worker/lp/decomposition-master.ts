@@ -43,6 +43,8 @@ export class DecompositionMaster {
     for (let x = 0; x < n; x++) masterLp.addRow(1, 1, none, noneV);
     // No presolve: it runs on the first (cold) solve only, is not interrupted by the time limit or the stop test,
     // and took more than half of that solve on 30 x 30 (14.4 s with it, 6.4 s without; on 50 x 50 the stop came 40 s late).
+    // Primal simplex (strategy 4) with HiGHS' default pricing and devex weights: dual simplex, Dantzig or steepest-edge weights
+    // were 1.6-2.4x slower on the 20 x 20 city (master 21 s; 51 s, 35 s, 44 s).
     const masterOptions: LpOptions = { ...options, highsOptions: { presolve: 'off', ...options.highsOptions } };
     return new DecompositionMaster(await PersistentLp.open(masterLp, `${what} (master)`, masterOptions), n, m, c, ones);
   }
@@ -171,7 +173,7 @@ export class DecompositionMaster {
    * Keep the master bounded: past maxCols columns drop the non-basic ones
    * (theta 0) with the largest reduced costs at duals lam down to keepCols,
    * leaving the `added` newest alone (pricing brings back any needed;
-   * pruning harder, to 3n, doubled the rounds on the city at eps 0.5).
+   * see MASTER_PRUNE_FACTOR in column-decomposition.ts for the sizes chosen).
    * Returns the number dropped.
    */
   prune(theta: Float64Array, lam: Float64Array, scale: number, added: number, maxCols: number, keepCols: number): number {

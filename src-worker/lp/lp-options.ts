@@ -55,3 +55,18 @@ export function checkCancelled(options: LpOptions | undefined, phase: string): v
 export function progress(options: LpOptions | undefined, fraction: number, message: string): void {
   options?.onProgress?.(fraction, message);
 }
+
+/**
+ * Options for a model re-solved many times by simplex from its last basis (decomposition master and pricing):
+ * the caller's signal and cancel flag, the primal form handed over as is, and the simplex strategy
+ * (1 dual, 4 primal) before any of the caller's HiGHS options.
+ */
+export function warmSimplexOptions(options: LpOptions | undefined, strategy: 1 | 4): LpOptions {
+  return {
+    signal: options?.signal,
+    cancelFlag: options?.cancelFlag,
+    solver: 'simplex',
+    formulation: 'primal',
+    highsOptions: { simplex_strategy: strategy, ...options?.highsOptions },
+  };
+}

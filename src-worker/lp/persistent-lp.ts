@@ -256,6 +256,19 @@ export class PersistentLp {
     }
   }
 
+  /** Replace every row's lower bound (upper bounds become +inf): a warm start for dual simplex (the basis is kept). */
+  setRowLowerBounds(lower: Float64Array): void {
+    if (this.dual || lower.length !== this.rows) throw new MechError('internal', `${this.what}: ${lower.length} row bounds for ${this.rows} rows`);
+    const inf = this.highs.infinity;
+    if (!this.rowUpperInf || this.rowUpperInf.length !== this.rows) this.rowUpperInf = new Float64Array(this.rows).fill(inf);
+    try {
+      this.live().changeRowsBounds({ kind: 'range', from: 0, to: this.rows - 1 }, lower, this.rowUpperInf);
+    } catch (e) {
+      throw mapHighsError(e, this.what, () => this.abandon());
+    }
+  }
+  private rowUpperInf: Float64Array | undefined;
+
   /** Delete columns (indices strictly increasing); later columns move down. The basis of the others is kept. */
   deleteColumns(indices: Int32Array): void {
     if (indices.length === 0) return;

@@ -1,4 +1,4 @@
-import type { ColumnLifter } from './pricing';
+import type { ColumnLifter } from './privacy-repair';
 
 /**
  * Plateau columns for the column decomposition, found without an LP.

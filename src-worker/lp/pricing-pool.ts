@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { MechError } from '../../src-shared/errors';
 import { type LpOptions, checkCancelled } from './lp-options';
-import { PricingModel, type PricingOutcome, type PricingRows } from './pricing';
+import { type PricingForm, PricingModel, type PricingOutcome, type PricingRows } from './pricing';
 
 /**
  * The pricing LPs of one decomposition round, min (c_w - lambda) . r over
@@ -16,21 +16,29 @@ import { PricingModel, type PricingOutcome, type PricingRows } from './pricing';
  * warm-start basis). Both return the same kind of outcome per output; the
  * round is incomplete (no bound) when the deadline or a stop came first.
  */
+/**
+ * One pricing round: c column-major (c[w*n + x]), lam the pricing duals; the round ends early at the deadline
+ * (performance.now() ms) or when shouldStop says so; retryTolerance as in PricingModel.solve. With `only`, just
+ * the outputs w with only[w] non-zero are priced (partial pricing).
+ */
+export interface PricingRequest {
+  c: Float64Array;
+  lam: Float64Array;
+  deadline: number;
+  shouldStop?: () => boolean;
+  retryTolerance?: number;
+  only?: Uint8Array;
+}
+
+/** outcomes[w] undefined for outputs not priced; complete says that all requested outputs were (no deadline or stop came first). */
+export interface PricingRound {
+  complete: boolean;
+  outcomes: (PricingOutcome | undefined)[];
+}
+
 export interface PricingEngine {
   readonly threads: number;
-  /**
-   * c column-major (c[w*n + x]), lam the pricing duals; outcomes[w] undefined for outputs not priced. With
-   * `only`, just the outputs w with only[w] non-zero are priced (partial pricing); complete then says that
-   * all of those were (no deadline or stop came first).
-   */
-  price(
-    c: Float64Array,
-    lam: Float64Array,
-    deadline: number,
-    shouldStop?: () => boolean,
-    retryTolerance?: number,
-    only?: Uint8Array,
-  ): Promise<{ complete: boolean; outcomes: (PricingOutcome | undefined)[] }>;
+  price(request: PricingRequest): Promise<PricingRound>;
   addRows(rows: PricingRows): Promise<void>;
   readonly rows: number;
   readonly coldRetries: number;
@@ -51,18 +59,11 @@ export class LocalPricing implements PricingEngine {
     this.v = new Float64Array(n);
   }
 
-  static async open(n: number, m: number, rows: PricingRows, what: string, options?: LpOptions): Promise<LocalPricing> {
-    return new LocalPricing(await PricingModel.open(n, m, rows, what, options), n, m, options, what);
+  static async open(n: number, m: number, rows: PricingRows, what: string, options?: LpOptions, form?: PricingForm): Promise<LocalPricing> {
+    return new LocalPricing(await PricingModel.open(n, m, rows, what, options, form), n, m, options, what);
   }
 
-  async price(
-    c: Float64Array,
-    lam: Float64Array,
-    deadline: number,
-    shouldStop?: () => boolean,
-    retryTolerance = 0,
-    only?: Uint8Array,
-  ): Promise<{ complete: boolean; outcomes: (PricingOutcome | undefined)[] }> {
+  async price({ c, lam, deadline, shouldStop, retryTolerance = 0, only }: PricingRequest): Promise<PricingRound> {
     const { n, m, v } = this;
     const outcomes: (PricingOutcome | undefined)[] = new Array(m);
     for (let w = 0; w < m; w++) {
@@ -174,7 +175,7 @@ export class ThreadedPricing implements PricingEngine {
     return this.pool.length;
   }
 
-  static async open(threads: number, n: number, m: number, rows: PricingRows, what: string, options?: LpOptions): Promise<ThreadedPricing> {
+  static async open(threads: number, n: number, m: number, rows: PricingRows, what: string, options?: LpOptions, form?: PricingForm): Promise<ThreadedPricing> {
     const mod = workerModule();
     if (!mod) throw new MechError('internal', `${what}: the pricing worker module is not available`);
     const pool: PricingThread[] = [];
@@ -183,7 +184,9 @@ export class ThreadedPricing implements PricingEngine {
         ? `import(${JSON.stringify(mod.tsImport)}).then((a) => a.tsImport(${JSON.stringify(mod.url.href)}, ${JSON.stringify(import.meta.url)}))`
         : null;
       for (let t = 0; t < threads; t++) pool.push(new PricingThread(boot ? new Worker(boot, { eval: true }) : new Worker(mod.url)));
-      await Promise.all(pool.map((p) => p.call({ type: 'open', n, m, rows, what, highsOptions: options?.highsOptions, cancelFlag: options?.cancelFlag })));
+      await Promise.all(
+        pool.map((p) => p.call({ type: 'open', n, m, rows, what, form, highsOptions: options?.highsOptions, cancelFlag: options?.cancelFlag })),
+      );
     } catch (e) {
       await Promise.all(pool.map((p) => p.worker.terminate()));
       throw e;
@@ -191,14 +194,7 @@ export class ThreadedPricing implements PricingEngine {
     return new ThreadedPricing(pool, n, m, rows.from.length, options, what);
   }
 
-  async price(
-    c: Float64Array,
-    lam: Float64Array,
-    deadline: number,
-    shouldStop?: () => boolean,
-    retryTolerance = 0,
-    only?: Uint8Array,
-  ): Promise<{ complete: boolean; outcomes: (PricingOutcome | undefined)[] }> {
+  async price({ c, lam, deadline, shouldStop, retryTolerance = 0, only }: PricingRequest): Promise<PricingRound> {
     checkCancelled(this.options, `solving ${this.what}`);
     const { n, m } = this;
     const T = this.pool.length;
@@ -272,7 +268,15 @@ export class ThreadedPricing implements PricingEngine {
 }
 
 /** Threaded pricing when threads > 1 and the worker module is available, else this thread. */
-export async function openPricing(threads: number, n: number, m: number, rows: PricingRows, what: string, options?: LpOptions): Promise<PricingEngine> {
-  if (threads > 1 && m > 1 && workerModule()) return ThreadedPricing.open(Math.min(threads, m), n, m, rows, what, options);
-  return LocalPricing.open(n, m, rows, what, options);
+export async function openPricing(
+  threads: number,
+  n: number,
+  m: number,
+  rows: PricingRows,
+  what: string,
+  options?: LpOptions,
+  form?: PricingForm,
+): Promise<PricingEngine> {
+  if (threads > 1 && m > 1 && workerModule()) return ThreadedPricing.open(Math.min(threads, m), n, m, rows, what, options, form);
+  return LocalPricing.open(n, m, rows, what, options, form);
 }

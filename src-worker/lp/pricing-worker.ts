@@ -11,13 +11,14 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { MechError } from '../../src-shared/errors';
-import { PricingModel, type PricingRows } from './pricing';
+import { type PricingForm, PricingModel, type PricingRows } from './pricing';
 
 interface OpenMsg {
   type: 'open';
   n: number;
   m: number;
   rows: PricingRows;
+  form?: PricingForm;
   highsOptions?: Record<string, string | number | boolean>;
   cancelFlag?: Int32Array;
   what: string;
@@ -45,7 +46,7 @@ function fail(e: unknown): void {
 parentPort?.on('message', async (msg: OpenMsg | PriceMsg | AddMsg | { type: 'close' }) => {
   try {
     if (msg.type === 'open') {
-      model = await PricingModel.open(msg.n, msg.m, msg.rows, msg.what, { cancelFlag: msg.cancelFlag, highsOptions: msg.highsOptions });
+      model = await PricingModel.open(msg.n, msg.m, msg.rows, msg.what, { cancelFlag: msg.cancelFlag, highsOptions: msg.highsOptions }, msg.form);
       parentPort!.postMessage({ type: 'opened' });
     } else if (msg.type === 'price') {
       const n = model!.n;

@@ -25,37 +25,18 @@ import type { PrivacyConstraintGraph } from './privacy-constraint-graph';
  * docs/lp.md "Privacy repair".
  */
 export function repairPrivacy(C: Float64Array, n: number, m: number, graph: PrivacyConstraintGraph, f: Float64Array): number {
-  // Adjacency (both directions) in CSR form, with each edge's factor f.
   const E = graph.from.length;
-  const { start: deg, next: nb, weight: nf } = adjacency(n, graph.from, graph.to, f.subarray(0, E));
   const before = new Float64Array(n);
   for (let x = 0; x < n; x++) {
     let s = 0;
     for (let w = 0; w < m; w++) s += C[x * m + w]!;
     before[x] = s;
   }
+  const lifter = new ColumnLifter(n, graph.from, graph.to, f.subarray(0, E));
   const L = new Float64Array(n);
-  // Max-heap on L via negated keys in the shared min-heap.
-  const heap = new MinHeap(2 * E + n + 1);
   for (let w = 0; w < m; w++) {
-    heap.clear();
-    for (let x = 0; x < n; x++) {
-      L[x] = C[x * m + w]!;
-      if (L[x]! > 0) heap.push(-L[x]!, x);
-    }
-    while (heap.size > 0) {
-      const k = -heap.topKey();
-      const u = heap.pop();
-      if (k < L[u]!) continue;
-      for (let t = deg[u]!; t < deg[u + 1]!; t++) {
-        const v = nb[t]!;
-        const need = k / nf![t]!;
-        if (need > L[v]!) {
-          L[v] = need;
-          heap.push(-need, v);
-        }
-      }
-    }
+    for (let x = 0; x < n; x++) L[x] = C[x * m + w]!;
+    lifter.lift(L);
     for (let x = 0; x < n; x++) C[x * m + w] = L[x]!;
   }
   let added = 0;
@@ -66,4 +47,52 @@ export function repairPrivacy(C: Float64Array, n: number, m: number, graph: Priv
     for (let w = 0; w < m; w++) C[x * m + w] = C[x * m + w]! / s;
   }
   return added;
+}
+
+/**
+ * Lift a column into the polytope of a constraint graph: every entry is
+ * raised to the least value the rows force from the others,
+ * L[x] = max(r[x], max over edges L[y] / f(x, y)) (max-product Dijkstra,
+ * the raise of repairPrivacy above), so L satisfies every row exactly and L >= r.
+ * Entries stay <= max r <= 1.
+ */
+export class ColumnLifter {
+  private readonly start: Int32Array;
+  private readonly next: Int32Array;
+  private readonly f: Float64Array;
+  private readonly heap: MinHeap;
+
+  constructor(
+    readonly n: number,
+    from: Int32Array,
+    to: Int32Array,
+    factor: Float64Array,
+  ) {
+    const a = adjacency(n, from, to, factor);
+    this.start = a.start;
+    this.next = a.next;
+    this.f = a.weight!;
+    this.heap = new MinHeap(Math.min(2 * from.length + n + 1, 1 << 22));
+  }
+
+  /** Lift r in place; returns r. */
+  lift(r: Float64Array): Float64Array {
+    const { start, next, f, heap } = this;
+    heap.clear();
+    for (let x = 0; x < this.n; x++) if (r[x]! > 0) heap.push(-r[x]!, x);
+    while (heap.size > 0) {
+      const k = -heap.topKey();
+      const u = heap.pop();
+      if (k < r[u]!) continue;
+      for (let t = start[u]!; t < start[u + 1]!; t++) {
+        const v = next[t]!;
+        const need = k / f[t]!;
+        if (need > r[v]!) {
+          r[v] = need;
+          heap.push(-need, v);
+        }
+      }
+    }
+    return r;
+  }
 }

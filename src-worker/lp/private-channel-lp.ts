@@ -223,7 +223,8 @@ async function solveDecomposed(p: PrivateChannelProblem, graph: PrivacyConstrain
     const sp = privacyConstraintGraph(domain, eps, 'spanner', DEFAULT_SPANNER_DELTA);
     seedPairs = { from: sp.from, to: sp.to };
   }
-  const d = await solveByColumnDecomposition(n, p.outputs, p.cost, p.sense, { from: graph.from, to: graph.to, factor: edgeFactors(graph) }, p.what, options, {
+  const pairs = { from: graph.from, to: graph.to, factor: edgeFactors(graph) };
+  const d = await solveByColumnDecomposition({ n, m: p.outputs, cost: p.cost, sense: p.sense, pairs, what: p.what }, options, {
     relaxedPairs,
     seedPairs,
     ...p.decompositionOptions,

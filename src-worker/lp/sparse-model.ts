@@ -198,3 +198,25 @@ export function dualColumnOfRow(lo: number, hi: number, infinity: number, i: num
   } else return false;
   return true;
 }
+
+/** The rows r[from[k]] - factor[k] r[to[k]] <= 0 for k < count as CSR arrays (for PersistentLp.addRows, or read as CSC columns). */
+export function pairRowsCsr(
+  from: ArrayLike<number>,
+  to: ArrayLike<number>,
+  factor: ArrayLike<number>,
+  count: number,
+): { lower: Float64Array; upper: Float64Array; starts: Int32Array; indices: Int32Array; values: Float64Array } {
+  const lower = new Float64Array(count).fill(-Infinity);
+  const upper = new Float64Array(count);
+  const starts = new Int32Array(count + 1);
+  const indices = new Int32Array(2 * count);
+  const values = new Float64Array(2 * count);
+  for (let r = 0; r < count; r++) {
+    starts[r + 1] = 2 * r + 2;
+    indices[2 * r] = from[r]!;
+    values[2 * r] = 1;
+    indices[2 * r + 1] = to[r]!;
+    values[2 * r + 1] = -factor[r]!;
+  }
+  return { lower, upper, starts, indices, values };
+}

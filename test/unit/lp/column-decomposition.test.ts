@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MechError } from '../../../src-shared/errors';
 import { privateStartChannel, solveByColumnDecomposition } from '../../../src-worker/lp/column-decomposition';
-import { ColumnLifter } from '../../../src-worker/lp/pricing';
+import { ColumnLifter } from '../../../src-worker/lp/privacy-repair';
 import { optimalMechanism } from '../../../src-worker/lp/optimal-mechanism';
 import { privacyConstraintGraph, type ConstraintMode } from '../../../src-worker/lp/privacy-constraint-graph';
 import { uniformPrior } from '../../../src-worker/measure/prior';
@@ -62,7 +62,7 @@ describe('decomposition by output column of the channel LP (SPEC §2)', () => {
     const cost = new Float64Array(256);
     for (let x = 0; x < 16; x++) for (let w = 0; w < 16; w++) cost[x * 16 + w] = pi[x]! * g.distance(x, w);
     const factor = Float64Array.from(graph.exponent, (e) => Math.exp(e));
-    const r = await solveByColumnDecomposition(16, 16, cost, 'minimize', { from: graph.from, to: graph.to, factor }, 'test LP');
+    const r = await solveByColumnDecomposition({ n: 16, m: 16, cost, sense: 'minimize', pairs: { from: graph.from, to: graph.to, factor }, what: 'test LP' });
     expect(Math.abs(r.objective - obj(full)) / obj(full)).toBeLessThan(1e-8);
     expect(r.bound).toBeLessThanOrEqual(r.objective);
     // Rows of the assembled channel sum to 1 (up to the solver tolerance) and every column is eps*d-private on the spanner.
@@ -80,11 +80,13 @@ describe('decomposition by output column of the channel LP (SPEC §2)', () => {
     // max sum_x C[x][x] (the multiplicative capacity-like objective restricted to the diagonal)
     const cost = new Float64Array(36);
     for (let x = 0; x < 6; x++) cost[x * 6 + x] = 1;
-    const r = await solveByColumnDecomposition(6, 6, cost, 'maximize', { from: graph.from, to: graph.to, factor }, 'test LP');
+    const r = await solveByColumnDecomposition({ n: 6, m: 6, cost, sense: 'maximize', pairs: { from: graph.from, to: graph.to, factor }, what: 'test LP' });
     expect(r.bound).toBeGreaterThanOrEqual(r.objective - 1e-12);
     expect(r.objective).toBeGreaterThan(1);
     await expect(
-      solveByColumnDecomposition(6, 6, cost, 'maximize', { from: graph.from, to: graph.to, factor }, 'test LP', undefined, { smoothing: 1 }),
+      solveByColumnDecomposition({ n: 6, m: 6, cost, sense: 'maximize', pairs: { from: graph.from, to: graph.to, factor }, what: 'test LP' }, undefined, {
+        smoothing: 1,
+      }),
     ).rejects.toThrow(MechError);
   });
 });
@@ -146,7 +148,7 @@ describe('the decomposition on a concentrated prior at small eps (degenerate mas
       const cost = new Float64Array(n * n);
       for (let x = 0; x < n; x++) for (let w = 0; w < n; w++) cost[x * n + w] = pi[x]! * g.distance(x, w);
       const factor = Float64Array.from(graph.exponent, (e) => Math.exp(e));
-      const r = await solveByColumnDecomposition(n, n, cost, 'minimize', { from: graph.from, to: graph.to, factor }, 'test LP');
+      const r = await solveByColumnDecomposition({ n: n, m: n, cost, sense: 'minimize', pairs: { from: graph.from, to: graph.to, factor }, what: 'test LP' });
       expect(r.stoppedBy, what).toBe('optimal');
       expect(Math.abs(r.objective - obj(full)) / obj(full), what).toBeLessThan(1e-8);
       expect(r.bound, what).toBeLessThanOrEqual(obj(full) * (1 + 1e-9));
