@@ -44,8 +44,10 @@ export class DecompositionMaster {
     // No presolve: it runs on the first (cold) solve only, is not interrupted by the time limit or the stop test,
     // and took more than half of that solve on 30 x 30 (14.4 s with it, 6.4 s without; on 50 x 50 the stop came 40 s late).
     // Primal simplex (strategy 4) with HiGHS' default pricing and devex weights: dual simplex, Dantzig or steepest-edge weights
-    // were 1.6-2.4x slower on the 20 x 20 city (master 21 s; 51 s, 35 s, 44 s).
-    const masterOptions: LpOptions = { ...options, highsOptions: { presolve: 'off', ...options.highsOptions } };
+    // were 1.6-2.4x slower on the 20 x 20 city (master 21 s; 51 s, 35 s, 44 s). No scaling: HiGHS scales the whole
+    // matrix again at every solve after columns are appended, and the dense columns (entries in (0, 1], costs of the
+    // loss's size) need none; master time on the city at eps 1 17.3 s -> 12.7 s, on 30 x 30 over 13 rounds 46.5 s -> 21.4 s.
+    const masterOptions: LpOptions = { ...options, highsOptions: { presolve: 'off', simplex_scale_strategy: 0, ...options.highsOptions } };
     return new DecompositionMaster(await PersistentLp.open(masterLp, `${what} (master)`, masterOptions), n, m, c, ones);
   }
 
