@@ -107,7 +107,7 @@ export interface DecompositionOptions {
    * PLATEAU_MAX_SKIP + 1 rounds.
    */
   plateau?: boolean;
-  /** How the pricing LPs are handed to HiGHS (pricing.ts PricingForm; default 'dual'). */
+  /** How the pricing LPs are handed to HiGHS (pricing.ts PricingForm); default pricingFormFor(lazy rows or not). */
   pricingForm?: PricingForm;
   /**
    * Smoothing while the best bound is still the trivial start (lambda = 0,
@@ -441,7 +441,7 @@ async function relaxedModelBound(
 ): Promise<{ bound: number; ms: number }> {
   const { n, m, c, what } = s;
   const seed = pricingSeed(n, rp, 'auto', { from: s.pairs.from, to: s.pairs.to });
-  const relaxed = await PricingModel.open(n, m, seed.rows, `${what} (bound of the other model)`, subOptions, form);
+  const relaxed = await PricingModel.open(n, m, seed.rows, `${what} (bound of the other model)`, subOptions, form ?? pricingFormFor(seed.inPricing));
   try {
     const tb = performance.now();
     const v = new Float64Array(n);
@@ -886,6 +886,15 @@ class DecompositionRun {
   }
 }
 
+/**
+ * The pricing form by default: 'dual' (half the pricing time on spanners: see PricingForm), but 'primal' when
+ * the pricing rows are lazy (all pairs, factors up to e^18): there a warm dual simplex stalled (133,670
+ * iterations for one output of the 20 x 20 city, where its neighbours took 5-8k) and the primal form was as fast.
+ */
+export function pricingFormFor(lazyRows: Uint8Array | null | undefined): PricingForm {
+  return lazyRows ? 'primal' : 'dual';
+}
+
 export async function solveByColumnDecomposition(
   problem: DecompositionProblem,
   options?: LpOptions,
@@ -898,7 +907,7 @@ export async function solveByColumnDecomposition(
   const master = await DecompositionMaster.open(n, m, setup.c, ones, what, subOptions);
   let pricing: PricingEngine | undefined;
   try {
-    pricing = await openPricing(opts.threads ?? 1, n, m, setup.seedRows, what, subOptions, opts.pricingForm);
+    pricing = await openPricing(opts.threads ?? 1, n, m, setup.seedRows, what, subOptions, opts.pricingForm ?? pricingFormFor(setup.inPricing));
     const run = new DecompositionRun(setup, master, pricing, options, subOptions, opts);
     const stop = run.start();
     if (stop) return await run.finish(stop);

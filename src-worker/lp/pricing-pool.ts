@@ -71,7 +71,9 @@ export class LocalPricing implements PricingEngine {
       if ((w & 15) === 0) checkCancelled(this.options, `solving ${this.what}`);
       if (performance.now() > deadline || shouldStop?.()) return { complete: false, outcomes };
       for (let x = 0; x < n; x++) v[x] = c[w * n + x]! - lam[x]!;
-      outcomes[w] = this.model.solve(w, v, retryTolerance);
+      const out = this.model.solveUntil(w, v, retryTolerance, { deadline, shouldStop });
+      if (!out) return { complete: false, outcomes };
+      outcomes[w] = out;
     }
     return { complete: true, outcomes };
   }

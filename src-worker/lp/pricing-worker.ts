@@ -58,7 +58,11 @@ parentPort?.on('message', async (msg: OpenMsg | PriceMsg | AddMsg | { type: 'clo
       let done = 0;
       for (let i = 0; i < k; i++) {
         if (Atomics.load(msg.stopFlag, 0) !== 0) break;
-        const out = model!.solve(msg.outputs[i]!, msg.v.subarray(i * n, (i + 1) * n), msg.retryTolerance);
+        // The round's stop flag (deadline, stop, cancellation) also ends a running solve at its next checkpoint.
+        const out = model!.solveUntil(msg.outputs[i]!, msg.v.subarray(i * n, (i + 1) * n), msg.retryTolerance, {
+          shouldStop: () => Atomics.load(msg.stopFlag, 0) !== 0,
+        });
+        if (!out) break;
         objective[i] = out.objective;
         safeBound[i] = out.safeBound;
         r.set(out.r, i * n);

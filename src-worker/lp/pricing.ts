@@ -1,6 +1,6 @@
 import { type LpOptions, warmSimplexOptions } from './lp-options';
 import { MechError } from '../../src-shared/errors';
-import { type LpSolution, PersistentLp } from './persistent-lp';
+import { type LpSolution, PersistentLp, type RunStop, runStopReason } from './persistent-lp';
 import { SparseLp, pairRowsCsr } from './sparse-model';
 import type { Basis } from 'highs';
 
@@ -91,6 +91,7 @@ export class PricingModel {
     const store = m * (n + R) <= MAX_STORED_BASIS_ENTRIES;
     if (form === 'dual') {
       const p = await PersistentLp.open(dualPricingLp(n, rows), `${what} (pricing)`, warmSimplexOptions(options, 1));
+      p.setOption('simplex_iteration_limit', pricingIterationCap(n, R));
       return new PricingModel(p, n, m, rows, store, form);
     }
     const lp = new SparseLp(n, Math.max(R, 1), 2 * R);
@@ -98,6 +99,7 @@ export class PricingModel {
     for (let k = 0; k < R; k++) lp.addRow2(-Infinity, 0, rows.from[k]!, 1, rows.to[k]!, -rows.factor[k]!);
     // Objectives change between solves, the feasible set never: primal simplex keeps feasibility.
     const p = await PersistentLp.open(lp, `${what} (pricing)`, warmSimplexOptions(options, 4));
+    p.setOption('simplex_iteration_limit', pricingIterationCap(n, R));
     return new PricingModel(p, n, m, rows, store, form);
   }
 
@@ -111,9 +113,17 @@ export class PricingModel {
    * retryTolerance absolute when larger: the caller's share of its gap), the
    * solve is repeated cold: HiGHS occasionally reports a warm-started,
    * degenerate vertex (e.g. r = 0 after zero iterations) as optimal with
-   * reduced costs of -1e-3 left (seen on all pairs at eps 2.5).
+   * reduced costs of -1e-3 left (seen on all pairs at eps 2.5). A solve
+   * past pricingIterationCap iterations counts as failed (and is retried
+   * cold).
    */
   solve(w: number, v: Float64Array, retryTolerance = 0): PricingOutcome {
+    // Without a RunStop every solve has an outcome.
+    return this.solveUntil(w, v, retryTolerance)!;
+  }
+
+  /** solve(), ended at the solver's next checkpoint when `stop` (a deadline, a stop test) says so: null then (no outcome). */
+  solveUntil(w: number, v: Float64Array, retryTolerance: number, stop?: RunStop): PricingOutcome | null {
     const n = this.n;
     if (this.form === 'dual') {
       for (let x = 0; x < n; x++) this.d[x] = -v[x]!;
@@ -121,11 +131,13 @@ export class PricingModel {
     } else this.lp.setCosts(v);
     const b = this.storeBases ? this.bases[w] : undefined;
     if (b) this.lp.setBasis(b);
-    let s = this.tryRun(v);
+    let s = this.tryRun(v, stop);
+    if (s === 'stopped') return this.interrupted(w);
     let iterations = s ? s.iterations : 0;
     if (!s || s.safe < s.objective - Math.max(retryTolerance, 1e-9 * (1 + Math.abs(s.objective)))) {
       this.lp.clearSolver();
-      s = this.tryRun(v);
+      s = this.tryRun(v, stop);
+      if (s === 'stopped') return this.interrupted(w);
       if (s) iterations += s.iterations;
       this.coldRetries++;
     }
@@ -144,6 +156,13 @@ export class PricingModel {
     return { objective: s.objective, safeBound: Math.min(s.safe, s.objective), r: s.r, iterations };
   }
 
+  /** A solve ended by its RunStop: the next solve of output w starts cold (its stored basis is that of an unfinished run). */
+  private interrupted(w: number): null {
+    this.lp.clearSolver();
+    if (this.storeBases) this.bases[w] = undefined;
+    return null;
+  }
+
   /** Pricing solves repeated cold because the warm one was not certified or failed, and solves that failed twice. */
   coldRetries = 0;
   failures = 0;
@@ -151,15 +170,17 @@ export class PricingModel {
   /**
    * One run, read in the pricing LP's terms: its objective, the point r
    * (clamped to [0, 1]) and the safe bound; a numerical failure of HiGHS
-   * (status unbounded/unknown on a bounded LP) is null; cancellation and
-   * memory errors pass.
+   * (status unbounded/unknown on a bounded LP) or the iteration cap is null,
+   * a stop by `stop` is 'stopped'; cancellation and memory errors pass.
    */
-  private tryRun(v: Float64Array): { objective: number; safe: number; r: Float64Array; iterations: number } | null {
+  private tryRun(v: Float64Array, stop?: RunStop): { objective: number; safe: number; r: Float64Array; iterations: number } | null | 'stopped' {
     let s: LpSolution;
     try {
-      s = this.lp.run(false);
+      s = this.lp.run(false, stop);
     } catch (e) {
+      if (runStopReason(e)) return 'stopped';
       if (e instanceof MechError && (e.code === 'infeasible' || e.code === 'internal')) return null;
+      if (e instanceof MechError && e.code === 'too-large' && e.detail?.['reason'] === 'limit') return null;
       throw e;
     }
     const n = this.n;
@@ -216,6 +237,7 @@ export class PricingModel {
     this.rowTo.set(rows.to, this.rowCount);
     this.rowF.set(rows.factor, this.rowCount);
     this.rowCount = total;
+    this.lp.setOption('simplex_iteration_limit', pricingIterationCap(this.n, total));
     if (this.storeBases) {
       for (let w = 0; w < this.m; w++) {
         const b = this.bases[w];
@@ -236,6 +258,15 @@ export class PricingModel {
   dispose(): void {
     this.lp.dispose();
   }
+}
+
+/**
+ * Simplex iterations after which one pricing solve counts as failed (retried cold, then the box bound):
+ * warm solves take a few times n + rows at most, but a warm dual simplex on the all-pairs model of the
+ * 20 x 20 city once ran 133,670 iterations (14 s; 5-8k for its neighbours).
+ */
+export function pricingIterationCap(n: number, rows: number): number {
+  return 2 * (n + rows) + 1000;
 }
 
 /** The dual pricing LP (see PricingForm): columns u (cost 1) then mu (one per row, cost 0), one >= row per secret (bounds set per solve). */

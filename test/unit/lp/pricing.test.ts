@@ -131,4 +131,24 @@ describe('pricing LP (dual and primal forms)', () => {
       whole.dispose();
     }
   });
+
+  it.each<PricingForm>(['dual', 'primal'])(
+    'a stop ends a solve without an outcome, and the next solve of that output starts cold and is exact (%s form)',
+    async (form) => {
+      const n = 25;
+      const rows = rowsOf(5, 1, 'all-pairs');
+      const model = await PricingModel.open(n, 1, rows, 'stopped pricing', undefined, form);
+      try {
+        const rnd = seededRandom(3);
+        const v = Float64Array.from({ length: n }, () => rnd() - 0.6);
+        expect(model.solveUntil(0, v, 0, { shouldStop: () => true })).toBeNull();
+        expect(model.solveUntil(0, v, 0, { deadline: performance.now() - 1 })).toBeNull();
+        const out = model.solveUntil(0, v, 0, { shouldStop: () => false });
+        expect(out).not.toBeNull();
+        expect(Math.abs(out!.objective - (await coldOptimum(n, rows, v)))).toBeLessThan(1e-9);
+      } finally {
+        model.dispose();
+      }
+    },
+  );
 });
