@@ -810,7 +810,7 @@ class DecompositionRun {
   private appendAndPrune(batch: MasterColumn[], theta: Float64Array, scale: number): void {
     const { maxCols, keepCols, n, c } = this.s;
     const room = Math.max(0, maxCols - batch.length);
-    this.pruned += this.master.prune(theta, this.lam, scale, 0, room, Math.min(keepCols, room));
+    this.pruned += this.master.prune(theta, this.lam, scale, room, Math.min(keepCols, room));
     const free = Math.max(1, maxCols - this.master.columns);
     if (batch.length > free) {
       const rc = (col: MasterColumn): number => {

@@ -173,16 +173,16 @@ export class DecompositionMaster {
 
   /**
    * Keep the master bounded: past maxCols columns drop the non-basic ones
-   * (theta 0) with the largest reduced costs at duals lam down to keepCols,
-   * leaving the `added` newest alone (pricing brings back any needed;
-   * see MASTER_PRUNE_FACTOR in column-decomposition.ts for the sizes chosen).
-   * Returns the number dropped.
+   * (theta 0) with the largest reduced costs at duals lam down to keepCols
+   * (pricing brings back any needed; see MASTER_PRUNE_FACTOR in
+   * column-decomposition.ts for the sizes chosen). Called before a batch is
+   * appended, so theta covers every column. Returns the number dropped.
    */
-  prune(theta: Float64Array, lam: Float64Array, scale: number, added: number, maxCols: number, keepCols: number): number {
+  prune(theta: Float64Array, lam: Float64Array, scale: number, maxCols: number, keepCols: number): number {
     const { n, c, colOutput, colVectors } = this;
     if (colOutput.length <= maxCols) return 0;
     const cand: { j: number; rc: number }[] = [];
-    for (let j = 0; j < colOutput.length - added; j++) {
+    for (let j = 0; j < colOutput.length; j++) {
       const w = colOutput[j]!;
       if (w < 0 || theta[j]! > 0) continue;
       const r = colVectors[j]!;

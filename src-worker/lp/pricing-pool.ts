@@ -8,15 +8,6 @@ import { type LpOptions, checkCancelled } from './lp-options';
 import { type PricingForm, PricingModel, type PricingOutcome, type PricingRows } from './pricing';
 
 /**
- * The pricing LPs of one decomposition round, min (c_w - lambda) . r over
- * P_R for every output w, are independent: a PricingEngine solves them on
- * this thread (LocalPricing) or on several worker threads (ThreadedPricing:
- * one HiGHS instance and one copy of the pricing model per thread, outputs
- * dealt round-robin, each output always on the same thread so it keeps its
- * warm-start basis). Both return the same kind of outcome per output; the
- * round is incomplete (no bound) when the deadline or a stop came first.
- */
-/**
  * One pricing round: c column-major (c[w*n + x]), lam the pricing duals; the round ends early at the deadline
  * (performance.now() ms) or when shouldStop says so; retryTolerance as in PricingModel.solve. With `only`, just
  * the outputs w with only[w] non-zero are priced (partial pricing).
@@ -36,6 +27,15 @@ export interface PricingRound {
   outcomes: (PricingOutcome | undefined)[];
 }
 
+/**
+ * The pricing LPs of one decomposition round, min (c_w - lambda) . r over
+ * P_R for every output w, are independent: a PricingEngine solves them on
+ * this thread (LocalPricing) or on several worker threads (ThreadedPricing:
+ * one HiGHS instance and one copy of the pricing model per thread, outputs
+ * dealt round-robin, each output always on the same thread so it keeps its
+ * warm-start basis). Both return the same kind of outcome per output; the
+ * round is incomplete (no bound) when the deadline or a stop came first.
+ */
 export interface PricingEngine {
   readonly threads: number;
   price(request: PricingRequest): Promise<PricingRound>;

@@ -89,16 +89,12 @@ export class PricingModel {
   ): Promise<PricingModel> {
     const R = rows.from.length;
     const store = m * (n + R) <= MAX_STORED_BASIS_ENTRIES;
-    if (form === 'dual') {
-      const p = await PersistentLp.open(dualPricingLp(n, rows), `${what} (pricing)`, warmSimplexOptions(options, 1));
-      p.setOption('simplex_iteration_limit', pricingIterationCap(n, R));
-      return new PricingModel(p, n, m, rows, store, form);
-    }
-    const lp = new SparseLp(n, Math.max(R, 1), 2 * R);
-    lp.colUpper.fill(1);
-    for (let k = 0; k < R; k++) lp.addRow2(-Infinity, 0, rows.from[k]!, 1, rows.to[k]!, -rows.factor[k]!);
-    // Objectives change between solves, the feasible set never: primal simplex keeps feasibility.
-    const p = await PersistentLp.open(lp, `${what} (pricing)`, warmSimplexOptions(options, 4));
+    // Dual form: the bounds change between solves, dual simplex keeps dual feasibility. Primal form: the objective
+    // changes, the feasible set never, primal simplex keeps feasibility.
+    const p =
+      form === 'dual'
+        ? await PersistentLp.open(dualPricingLp(n, rows), `${what} (pricing)`, warmSimplexOptions(options, 1))
+        : await PersistentLp.open(primalPricingLp(n, rows), `${what} (pricing)`, warmSimplexOptions(options, 4));
     p.setOption('simplex_iteration_limit', pricingIterationCap(n, R));
     return new PricingModel(p, n, m, rows, store, form);
   }
@@ -267,6 +263,15 @@ export class PricingModel {
  */
 export function pricingIterationCap(n: number, rows: number): number {
   return 2 * (n + rows) + 1000;
+}
+
+/** The pricing LP as written: r in [0, 1]^n, one row r_a - f r_b <= 0 per pair row (objective set per solve). */
+function primalPricingLp(n: number, rows: PricingRows): SparseLp {
+  const R = rows.from.length;
+  const lp = new SparseLp(n, Math.max(R, 1), 2 * R);
+  lp.colUpper.fill(1);
+  for (let k = 0; k < R; k++) lp.addRow2(-Infinity, 0, rows.from[k]!, 1, rows.to[k]!, -rows.factor[k]!);
+  return lp;
 }
 
 /** The dual pricing LP (see PricingForm): columns u (cost 1) then mu (one per row, cost 0), one >= row per secret (bounds set per solve). */
