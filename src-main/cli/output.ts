@@ -115,6 +115,12 @@ function lpLines(lp: LpResult): [string, string | undefined][] {
     ['gap', `${pct(lp.gap)} (objective - lower bound) / objective`],
     ['exact lower bound', lp.exactLowerBound === null ? undefined : `${fmt(lp.exactLowerBound)} (certified, all pairs)`],
     ['LP rounds', `${lp.rounds} in ${fmt(lp.timeMs / 1000, 3)} s (stopped: ${lp.stoppedBy})`],
+    [
+      'coarse start',
+      lp.coarseStart
+        ? `duals of the ${lp.coarseStart.rows} x ${lp.coarseStart.cols} grid of ${fmt(lp.coarseStart.cellSize)}-unit cells (optimum ${fmt(lp.coarseStart.objective)}, gap ${pct(lp.coarseStart.gap)}, ${fmt(lp.coarseStart.timeMs / 1000, 3)} s${lp.coarseStart.levels > 0 ? `, itself from ${lp.coarseStart.levels} coarser grid${lp.coarseStart.levels > 1 ? 's' : ''}` : ''})`
+        : undefined,
+    ],
     ['time limit', lp.timeLimitReached ? `stopped by the time limit: best private mechanism so far, within ${pct(lp.gap)} of the model's optimum` : undefined],
   ];
 }

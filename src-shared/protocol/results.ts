@@ -160,6 +160,21 @@ export const lpResultSchema = z.object({
   timeLimitReached: z.boolean(),
   /** Convergence, at most MAX_LP_HISTORY_POINTS points. */
   history: z.array(lpProgressSchema).max(MAX_LP_HISTORY_POINTS),
+  /** The coarser grid (2 x 2 blocks) whose optimal duals started the solve, or null (absent in results saved before it existed). */
+  coarseStart: z
+    .object({
+      rows: z.int().min(1),
+      cols: z.int().min(1),
+      cellSize: num,
+      /** Coarser grids solved below it. */
+      levels: z.int().min(0),
+      objective: num,
+      gap: num,
+      stoppedBy: z.string(),
+      timeMs: num,
+    })
+    .nullable()
+    .optional(),
 });
 export type LpResult = z.infer<typeof lpResultSchema>;
 export type LpProgressPoint = z.infer<typeof lpProgressSchema>;

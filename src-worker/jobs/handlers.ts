@@ -85,6 +85,7 @@ function portableLp(lp: OptimalLpResult): LpResult {
     timeMs: lp.timeMs,
     stoppedBy: lp.stoppedBy,
     timeLimitReached: lp.timeLimitReached,
+    coarseStart: lp.coarseStart && [lp.coarseStart.objective, lp.coarseStart.gap, lp.coarseStart.timeMs].every(Number.isFinite) ? lp.coarseStart : null,
     history: thinHistory(lp.history.filter(finitePoint)).map((p) => ({
       round: p.round,
       objective: p.objective,

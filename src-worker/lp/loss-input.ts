@@ -65,3 +65,33 @@ export function resolveLoss(loss: LossInput, outputs: OutputSet, n: number): (w:
   }
   return (w, x) => loss.data[w * n + x]!;
 }
+
+/**
+ * The LP's cost pi_x loss(w, x) at x*m + w, rescaled to max |cost| = 1: the
+ * optimum is the same channel at any positive scale, and HiGHS treats costs
+ * of 1e20 and more as infinite (a 1e308 loss made the solve fail). Reported
+ * objectives are scaled back by `scale`.
+ */
+export function scaledCost(
+  domain: Domain,
+  outputs: OutputSet,
+  pi: ArrayLike<number>,
+  lossAt: (w: number, x: number) => number,
+): { cost: Float64Array; scale: number } {
+  const n = domain.n;
+  const m = outputs.n;
+  const cost = new Float64Array(n * m);
+  for (let x = 0; x < n; x++) {
+    const px = pi[x]!;
+    for (let w = 0; w < m; w++) {
+      const l = lossAt(w, x);
+      if (!Number.isFinite(l)) throw new MechError('invalid-input', `loss(${outputs.label(w)}, ${domain.label(x)}) is ${l}, not a finite number`);
+      cost[x * m + w] = px * l;
+    }
+  }
+  let scale = 0;
+  for (let i = 0; i < cost.length; i++) scale = Math.max(scale, Math.abs(cost[i]!));
+  if (!(scale > 0) || !Number.isFinite(scale)) scale = 1;
+  if (scale !== 1) for (let i = 0; i < cost.length; i++) cost[i] = cost[i]! / scale;
+  return { cost, scale };
+}

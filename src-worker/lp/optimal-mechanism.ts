@@ -4,13 +4,14 @@ import { validatePrior } from '../measure/prior';
 import { DenseChannel, type Mechanism } from '../mechanism/channel';
 import type { MechanismFacts } from '../mechanism/facts';
 import type { Domain } from '../metric/domain';
-import { type LossInput, type OutputSet, resolveLoss, secretsAsOutputs } from './loss-input';
+import { type LossInput, type OutputSet, resolveLoss, scaledCost, secretsAsOutputs } from './loss-input';
 import type { LpOptions } from './lp-options';
 import type { ConstraintMode, PrivacyConstraintGraph } from './privacy-constraint-graph';
 import { type PrivateChannelSolution, solvePrivateChannelLp } from './private-channel-lp';
 import type { GenerationOptions } from './constraint-generation';
 import type { DecompositionOptions, DecompositionStop } from './column-decomposition';
 import { edgesIfAvailable } from '../metric/shortest-paths';
+import { type CoarseStart, type CoarseStartInfo, coarseStart } from './coarse-start';
 
 /**
  * The privacy model of the optimal-mechanism LP (docs/lp.md, "Privacy models"):
@@ -63,6 +64,8 @@ export interface OptimalLpResult {
   timeLimitReached: boolean;
   /** Rounds of the decomposition, for a convergence chart. */
   history: LpProgress[];
+  /** The coarser grid whose optimal duals started the decomposition (coarse-start.ts), or null. */
+  coarseStart: CoarseStartInfo | null;
 }
 
 export interface OptimalMechanism extends Mechanism {
@@ -146,46 +149,28 @@ export interface OptimalMechanismOptions extends LpOptions {
   stopFlag?: Int32Array;
   /** Worker threads for the pricing LPs of the decomposition (default 1; e.g. the app's pool size). Same optimum. */
   threads?: number;
-}
-
-/**
- * The LP's cost pi_x loss(w, x) at x*m + w, rescaled to max |cost| = 1: the
- * optimum is the same channel at any positive scale, and HiGHS treats costs
- * of 1e20 and more as infinite (a 1e308 loss made the solve fail). Reported
- * objectives are scaled back by `scale`.
- */
-function scaledCost(
-  domain: Domain,
-  outputs: OutputSet,
-  pi: ArrayLike<number>,
-  lossAt: (w: number, x: number) => number,
-): { cost: Float64Array; scale: number } {
-  const n = domain.n;
-  const m = outputs.n;
-  const cost = new Float64Array(n * m);
-  for (let x = 0; x < n; x++) {
-    const px = pi[x]!;
-    for (let w = 0; w < m; w++) {
-      const l = lossAt(w, x);
-      if (!Number.isFinite(l)) throw new MechError('invalid-input', `loss(${outputs.label(w)}, ${domain.label(x)}) is ${l}, not a finite number`);
-      cost[x * m + w] = px * l;
-    }
-  }
-  let scale = 0;
-  for (let i = 0; i < cost.length; i++) scale = Math.max(scale, Math.abs(cost[i]!));
-  if (!(scale > 0) || !Number.isFinite(scale)) scale = 1;
-  if (scale !== 1) for (let i = 0; i < cost.length; i++) cost[i] = cost[i]! / scale;
-  return { cost, scale };
+  /**
+   * Start a large grid's decomposition from the optimal duals of the grid of 2 x 2 blocks (coarse-start.ts; default
+   * true; distance losses on grids of at least COARSE_START_MIN_SECRETS cells, outputs = secrets). Same optimum, certified the same way.
+   */
+  coarseStart?: boolean;
 }
 
 /** Decomposition options of the typed path: target gap, threads, stop flag, and typed progress (monotonic fraction) into `history`. */
-function typedDecompositionOptions(options: OptimalMechanismOptions, scale: number, history: LpProgress[], startedAt: number): DecompositionOptions {
-  const stopFlag = options.stopFlag;
+function typedDecompositionOptions(
+  options: OptimalMechanismOptions,
+  scale: number,
+  history: LpProgress[],
+  startedAt: number,
+  warm: CoarseStart | null,
+): DecompositionOptions {
   return {
     tolerance: options.targetGap ?? DEFAULT_TARGET_GAP,
     threads: options.threads ?? 1,
     startedAt,
-    ...(stopFlag ? { shouldStop: () => Atomics.load(stopFlag, 0) !== 0 } : {}),
+    ...stopTest(options.stopFlag),
+    // From good duals the self-adjusting smoothing closed the gap faster (20 x 20 city, eps 0.5: 2.9% against 11% after 120 s).
+    ...(warm ? { startDuals: warm.duals, smoothingMode: 'adaptive' as const } : {}),
     ...options.decompositionOptions,
     onRound: (r) => {
       options.decompositionOptions?.onRound?.(r);
@@ -207,6 +192,35 @@ function typedDecompositionOptions(options: OptimalMechanismOptions, scale: numb
       options.onLpProgress?.(p);
     },
   };
+}
+
+function stopTest(stopFlag: Int32Array | undefined): { shouldStop?: () => boolean } {
+  return stopFlag ? { shouldStop: () => Atomics.load(stopFlag, 0) !== 0 } : {};
+}
+
+/** The coarse start of a grid with a distance loss and the secrets as outputs (coarse-start.ts), or null where none applies. */
+async function coarseStartFor(
+  domain: Domain,
+  eps: number,
+  pi: Float64Array,
+  loss: LossInput,
+  model: LpPrivacyModel,
+  costScale: number,
+  options: OptimalMechanismOptions,
+): Promise<CoarseStart | null> {
+  if (options.coarseStart === false || options.outputs !== undefined || (loss !== 'dist' && loss !== 'dist2')) return null;
+  if (options.decompositionOptions?.startDuals) return null;
+  return coarseStart(
+    { domain, eps, pi, loss, model, delta: options.delta, costScale },
+    {
+      signal: options.signal,
+      cancelFlag: options.cancelFlag,
+      timeLimitSeconds: options.timeLimitSeconds,
+      onProgress: options.onProgress,
+      threads: options.threads,
+      ...stopTest(options.stopFlag),
+    },
+  );
 }
 
 function labelledChannel(domain: Domain, outputs: OutputSet, C: Float64Array): DenseChannel {
@@ -235,6 +249,7 @@ function typedLpResult(
   cost: Float64Array,
   tStart: number,
   history: LpProgress[],
+  warm: CoarseStart | null,
 ): OptimalLpResult {
   const model: LpPrivacyModel = s.graph.mode === 'spanner' ? 'spanner' : s.graph.mode === 'edges' ? 'edges' : 'exact';
   const dec = s.decomposition;
@@ -268,6 +283,7 @@ function typedLpResult(
     stoppedBy,
     timeLimitReached: stoppedBy === 'time-limit',
     history,
+    coarseStart: warm?.info ?? null,
   };
 }
 
@@ -308,7 +324,8 @@ export async function optimalMechanism(
   if (options.targetGap !== undefined && !(options.targetGap > 0 && options.targetGap < 1))
     throw new MechError('invalid-input', `the target gap must be in (0, 1), got ${options.targetGap}`);
   const history: LpProgress[] = [];
-  const decompositionOptions = chosen ? typedDecompositionOptions(options, scale, history, tStart) : options.decompositionOptions;
+  const warm = chosen ? await coarseStartFor(domain, eps, pi, loss, chosen.model, scale, options) : null;
+  const decompositionOptions = chosen ? typedDecompositionOptions(options, scale, history, tStart, warm) : options.decompositionOptions;
   const s = await solvePrivateChannelLp(
     {
       domain,
@@ -334,7 +351,7 @@ export async function optimalMechanism(
   const channel = labelledChannel(domain, outputs, s.channel);
   const how = constraintsInWords(s.graph);
   const objective = s.objective * scale;
-  const lp = typedLpResult(s, chosen, options, objective, scale, cost, tStart, history);
+  const lp = typedLpResult(s, chosen, options, objective, scale, cost, tStart, history, warm);
   const { gap, stoppedBy } = lp;
   const early = stoppedBy === 'time-limit' || stoppedBy === 'stopped' || stoppedBy === 'iteration-limit' || stoppedBy === 'solver-memory';
   return {

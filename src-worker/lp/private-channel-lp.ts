@@ -126,6 +126,8 @@ export interface PrivateChannelSolution {
     pricingFailures: number;
     plateauColumns: number;
     exactBoundMs: number;
+    /** The duals of the best bound on the row sums (in the LP's scaled units, minimising sense). */
+    duals: Float64Array;
   };
 }
 
@@ -249,6 +251,7 @@ async function solveDecomposed(p: PrivateChannelProblem, graph: PrivacyConstrain
       pricingFailures: d.pricingFailures,
       plateauColumns: d.plateauColumns,
       exactBoundMs: d.relaxedBoundMs,
+      duals: d.duals,
     },
   };
 }
