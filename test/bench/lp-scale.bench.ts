@@ -29,7 +29,7 @@ import { cpus, loadavg } from 'node:os';
 import { MechError } from '../../src-shared/errors';
 import type { DecompositionOptions } from '../../src-worker/lp/column-decomposition';
 import { checkPrivacy } from '../../src-worker/check/privacy-check';
-import { type LpPrivacyModel, optimalMechanism } from '../../src-worker/lp/optimal-mechanism';
+import { type LpPrivacyModel, type OptimalLpResult, optimalMechanism } from '../../src-worker/lp/optimal-mechanism';
 import { gridDomain } from '../../src-worker/metric/grid';
 
 function cityPrior(): Float64Array | null {
@@ -64,6 +64,11 @@ function resample(p: Float64Array, k: number): Float64Array {
   return normalise(out);
 }
 
+function coarse(c: OptimalLpResult['coarseStart']): string {
+  if (!c) return 'no coarse start';
+  return `coarse start ${c.rows}x${c.cols} (${c.cellSize} km, ${c.levels} level(s) below) ${c.objective.toFixed(4)} km, gap ${c.gap.toExponential(1)}, ${(c.timeMs / 1000).toFixed(1)} s`;
+}
+
 interface Case {
   name: string;
   side: number;
@@ -83,9 +88,14 @@ const CASES: Case[] = [
   { name: 'grid50', side: 50, cell: 0.5, eps: Math.log(4), model: 'spanner', prior: (c) => resample(c, 50) },
 ];
 
-/** The baseline: the settings before the current ones (the master started from the constant columns). */
-const BASELINE_OPTIONS: DecompositionOptions = { startChannel: false };
-const BASELINE_NAME = 'constant start columns (before the start channel)';
+/** The baseline: the settings before the current ones (session 7: duals started at 0, no remapped incumbent). */
+const BASELINE_OPTIONS: Baseline = { coarseStart: false, decompositionOptions: { remap: false } };
+const BASELINE_NAME = 'no coarse start, no remapped incumbent (session 7)';
+
+interface Baseline {
+  coarseStart: boolean;
+  decompositionOptions: DecompositionOptions;
+}
 
 /** One row of the summary table printed at the end (Markdown, for src-worker/lp/README.md). */
 interface SummaryRow {
@@ -121,7 +131,8 @@ export default async function (): Promise<void> {
     const g = gridDomain(c.side, c.side, c.cell);
     const pi = c.prior(city);
     const times: number[] = [];
-    const solve = async (threads: number, variant: string, extra?: DecompositionOptions): Promise<{ ms: number; rounds: number }> => {
+    const gaps: number[] = [];
+    const solve = async (threads: number, variant: string, extra?: Baseline): Promise<{ ms: number; rounds: number; gap: number }> => {
       let to1 = NaN;
       const t0 = performance.now();
       try {
@@ -130,7 +141,7 @@ export default async function (): Promise<void> {
           threads,
           timeLimitSeconds: limit,
           targetGap: target,
-          decompositionOptions: extra,
+          ...extra,
           onLpProgress: (p) => {
             if (Number.isNaN(to1) && p.gap <= 0.01) to1 = p.elapsedMs;
           },
@@ -140,7 +151,7 @@ export default async function (): Promise<void> {
         const priv = c.side <= 30 ? checkPrivacy(m.channel, g, c.eps).passes : 'not checked';
         const reached = lp.gap <= target ? `${target} gap at ${(ms / 1000).toFixed(1)} s` : `${target} gap not reached`;
         console.log(
-          `${c.name} (${c.side}x${c.side}, ${c.cell} km cells, eps ${c.eps.toFixed(4)}/km), ${lp.model}, ${threads} thread(s)${variant}: 1% gap ${Number.isNaN(to1) ? 'not reached' : `at ${(to1 / 1000).toFixed(1)} s`}, ${reached}; stopped (${lp.stoppedBy}) at ${(ms / 1000).toFixed(1)} s after ${lp.rounds} rounds; objective ${lp.objective.toFixed(6)} km, bound ${lp.lowerBound.toFixed(6)}, gap ${lp.gap.toExponential(2)}, exact lower bound ${lp.exactLowerBound === null ? '-' : lp.exactLowerBound.toFixed(6)}; master ${(Number(m.facts.solve.decomposition?.masterMs) / 1000).toFixed(1)} s, pricing ${(Number(m.facts.solve.decomposition?.pricingMs) / 1000).toFixed(1)} s, pricing rows ${m.facts.solve.decomposition?.pricingRows}, columns ${m.facts.solve.decomposition?.columns}; private ${priv}`,
+          `${c.name} (${c.side}x${c.side}, ${c.cell} km cells, eps ${c.eps.toFixed(4)}/km), ${lp.model}, ${threads} thread(s)${variant}: 1% gap ${Number.isNaN(to1) ? 'not reached' : `at ${(to1 / 1000).toFixed(1)} s`}, ${reached}; stopped (${lp.stoppedBy}) at ${(ms / 1000).toFixed(1)} s after ${lp.rounds} rounds; objective ${lp.objective.toFixed(6)} km, bound ${lp.lowerBound.toFixed(6)}, gap ${lp.gap.toExponential(2)}, exact lower bound ${lp.exactLowerBound === null ? '-' : lp.exactLowerBound.toFixed(6)}; master ${(Number(m.facts.solve.decomposition?.masterMs) / 1000).toFixed(1)} s, pricing ${(Number(m.facts.solve.decomposition?.pricingMs) / 1000).toFixed(1)} s, pricing rows ${m.facts.solve.decomposition?.pricingRows}, columns ${m.facts.solve.decomposition?.columns}; private ${priv}; ${coarse(lp.coarseStart)}`,
         );
         summary.push({
           run: `${c.name} ${lp.model}, ${threads} thread(s)${variant ? ' (baseline)' : ''}`,
@@ -152,7 +163,7 @@ export default async function (): Promise<void> {
           bound: lp.lowerBound.toFixed(6),
           gap: lp.gap.toExponential(2),
         });
-        return { ms, rounds: lp.rounds };
+        return { ms, rounds: lp.rounds, gap: lp.gap };
       } catch (e) {
         if (!(e instanceof MechError)) throw e;
         const ms = performance.now() - t0;
@@ -169,16 +180,20 @@ export default async function (): Promise<void> {
           bound: '-',
           gap: '-',
         });
-        return { ms: NaN, rounds: NaN };
+        return { ms: NaN, rounds: NaN, gap: NaN };
       }
     };
-    for (const threads of threadList) times.push((await solve(threads, '')).ms);
+    for (const threads of threadList) {
+      const r = await solve(threads, '');
+      times.push(r.ms);
+      gaps.push(r.gap);
+    }
     if (times.length === 2) console.log(`${c.name}: ${threadList[1]} threads / ${threadList[0]} thread time ratio ${(times[1]! / times[0]!).toFixed(2)}`);
     if (baselineCases.includes(c.name) || baselineCases.includes('all')) {
-      const now = { ms: times[0]! };
+      const now = { ms: times[0]!, gap: gaps[0]! };
       const base = await solve(threadList[0]!, ` [baseline: ${BASELINE_NAME}]`, BASELINE_OPTIONS);
       console.log(
-        `${c.name}: current / baseline time ratio ${(now.ms / base.ms).toFixed(2)} (both ${threadList[0]} thread(s), same run; a baseline stopped early by a stall is not faster, see its gap)`,
+        `${c.name}: current / baseline time ratio ${(now.ms / base.ms).toFixed(2)} (both ${threadList[0]} thread(s), same run; a baseline stopped early by a stall is not faster, see its gap); certified gap at the end ${now.gap.toExponential(2)} against ${base.gap.toExponential(2)}`,
       );
     }
   }

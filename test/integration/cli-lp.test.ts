@@ -40,6 +40,7 @@ const LP_KEYS = [
   'timeMs',
   'stoppedBy',
   'timeLimitReached',
+  'coarseStart',
 ];
 
 let dir = '';
@@ -59,6 +60,8 @@ function consistent(lp: LpJson): void {
   expect(lp.rounds).toBeGreaterThanOrEqual(lp.stoppedBy === 'time-limit' || lp.stoppedBy === 'stopped' ? 0 : 1);
   if (lp.rounds === 0) expect(lp.gap).toBe(1);
   expect(lp.timeLimitReached).toBe(lp.stoppedBy === 'time-limit');
+  // these grids (16 and 100 locations) are below the coarse start's 150-location threshold
+  expect(lp.coarseStart).toBeNull();
 }
 
 describe('mechanism --kind optimal with an LP model', () => {
