@@ -121,6 +121,12 @@ export interface CityLpFacts {
   generation?: { rounds: number; privacyRows: number; fullPrivacyRows: number };
   /** Decomposition by output column: rounds, columns, the certified lower bound (km) and its relative gap. */
   decomposition?: { rounds: number; columns: number; lowerBound: number; relativeGap: number };
+  /**
+   * The typed LP record's certificate (full-city rows, solved through the privacy model with a time limit):
+   * why the solve ended and a certified lower bound (km) on the exact all-pairs optimum, or null when none was computed.
+   */
+  stoppedBy?: string;
+  exactLowerBound?: number | null;
 }
 
 /**
@@ -154,7 +160,7 @@ function lpNote(lp: CityLpFacts, mechanism: CityMechanism): string {
   const gen = lp.generation
     ? `constraint generation: ${lp.generation.rounds} rounds, ${lp.generation.privacyRows} of ${lp.generation.fullPrivacyRows} privacy rows, `
     : dec
-      ? `decomposition by output column: ${dec.rounds} rounds, ${dec.columns} columns, certified lower bound ${f(dec.lowerBound, 8)} km (gap ${f(dec.relativeGap, 2)}), `
+      ? `decomposition by output column: ${dec.rounds} rounds, ${dec.columns} columns, certified lower bound ${f(dec.lowerBound, 8)} km (gap ${f(dec.relativeGap, 2)}${lp.stoppedBy === 'time-limit' ? ', stopped by the time limit' : ''}), `
       : '';
   return `${lp.passes ? 'privacy check passes' : 'privacy check FAILS'}; ${mechanism === 'lp-spanner' ? `spanner dilation ${lp.delta ?? '?'}, ` : ''}${gen || `${lp.constraints} constraints, `}solver ${f(lp.solverMs / 1000, 3)} s`;
 }
@@ -195,7 +201,26 @@ function cityLpFacts(m: OptimalMechanism, passes: boolean, mode: 'spanner' | 'ex
           },
         }
       : {}),
+    stoppedBy: m.lp.stoppedBy,
+    exactLowerBound: m.lp.exactLowerBound !== null && Number.isFinite(m.lp.exactLowerBound) ? m.lp.exactLowerBound : null,
   };
+}
+
+/**
+ * How far the full city's spanner LP is from the exact all-pairs optimum, certified: the exact optimum lies in
+ * [lower, upper], lower the largest certified bound on it (the exact row's Lagrangian bound, or the spanner row's
+ * exactLowerBound), upper the exact row's mechanism when it was computed (else the spanner's own error); so the
+ * spanner's extra error is between spanner / upper - 1 and spanner / lower - 1. Null when no bound is known.
+ */
+export function spannerExtraError(spanner: CityRow, exact: CityRow | undefined): { lower: number; upper: number; extraMin: number; extraMax: number } | null {
+  if (!exists(spanner) || spanner.error === null) return null;
+  const bounds = [spanner.lp?.exactLowerBound ?? null, exact && exists(exact) ? (exact.lp?.decomposition?.lowerBound ?? exact.error) : null].filter(
+    (b): b is number => b !== null && b > 0,
+  );
+  if (bounds.length === 0) return null;
+  const lower = Math.max(...bounds);
+  const upper = exact && exists(exact) && exact.error !== null ? Math.min(exact.error, spanner.error) : spanner.error;
+  return { lower, upper, extraMin: spanner.error / upper - 1, extraMax: spanner.error / lower - 1 };
 }
 
 export interface CityLpOptions {
@@ -243,11 +268,16 @@ async function cityLpRow(
   const base = { eps, grid, mechanism, remap: null };
   ctx.progress(null, `${CITY_MECHANISM_NAMES[mechanism]} on ${cityGridLabel(grid)}, eps = ${eps}`);
   try {
+    // The full city through the privacy model (decomposition, coarse start, certified gap, the best mechanism at the
+    // time limit); fullLp off asks for the one-model LP (it does not fit the solver heap on the 20 x 20 city: a failed row).
+    const how = !full
+      ? { constraints: mode }
+      : o.fullLp
+        ? { model: mode, timeLimitSeconds: o.timeLimit }
+        : { constraints: mode, generation: 'off' as const, decomposition: 'off' as const };
     const m = await optimalMechanism(d, eps, pi, 'dist', {
       signal: ctx.signal,
-      constraints: mode,
-      ...(full && !o.fullLp ? { generation: 'off' as const, decomposition: 'off' as const } : {}),
-      ...(full ? { timeLimitSeconds: o.timeLimit } : {}),
+      ...how,
       onProgress: (_f, msg) => ctx.progress(null, `${cityGridLabel(grid)}, eps = ${eps}: ${msg}`),
     });
     const chk = checkPrivacy(m.channel, d, eps, { topK: 1 });
@@ -272,10 +302,11 @@ async function cityLpRow(
 export async function cityComparison(pop: Float64Array, side: number, eps: number, coarse: number, o: CityLpOptions, ctx: StudyContext): Promise<CityRow[]> {
   const rows: CityRow[] = [];
   // The full city's spanner LP (160,000 variables, 1.19M rows) does not fit the
-  // solver heap as one model: 'auto' solves it by decomposition over output
-  // columns (lp/column-decomposition.ts, about a minute at eps 1). The exact
-  // (all-pairs) LP there needs constraint generation with 64M candidate rows:
-  // hours, so only on request (fullExactLp).
+  // solver heap as one model: it is solved by decomposition over output columns
+  // (lp/column-decomposition.ts, about 30 s at eps 1). The exact (all-pairs) model
+  // there is decomposed too, with lazy all-pairs pricing; it takes longer (a 1.9%
+  // certified gap after 600 s at eps 1, src-worker/lp/README.md), so only on
+  // request (fullExactLp), within fullLpTimeLimit.
   const measure = async (d: Domain, pi: Float64Array, grid: CityGrid, withLp: boolean, withExact = false, full = false) => {
     checkAbort(ctx.signal);
     rows.push(...cityClosedFormRows(d, pi, grid, eps, ctx));
@@ -347,6 +378,8 @@ const cityLpFactsSchema = z.strictObject({
   method: z.enum(['full-model', 'constraint-generation', 'decomposition']),
   generation: z.strictObject({ rounds: z.number(), privacyRows: z.number(), fullPrivacyRows: z.number() }).optional(),
   decomposition: z.strictObject({ rounds: z.number(), columns: z.number(), lowerBound: num, relativeGap: num }).optional(),
+  stoppedBy: z.string().optional(),
+  exactLowerBound: num.nullable().optional(),
 });
 const cityRowSchema = z.strictObject({
   eps: z.number(),
@@ -450,6 +483,12 @@ function cityFindings(p: GeoParams, city: CityRow[]): string[] {
       findings.push(
         `- eps = ${e}, full ${citySide} x ${citySide} city (${citySide ** 4} LP variables, 1 km cells): the LP-optimal mechanism (spanner, dilation 1.1${lp.lp?.method === 'decomposition' ? ', solved by decomposition over output columns and certified by a Lagrangian lower bound' : ''}) has expected error ${f(lp.error)} km, ${rel(lp.error!, plf.error!)} planar Laplace's ${f(plf.error)} km${tcf ? ` and ${rel(lp.error!, tcf.error!)} tight-constraints' ${f(tcf.error)} km` : ' (tight-constraints does not exist here)'}; its channel passes the SPEC §4 check (effective eps ${f(lp.effectiveEps)}).${tcf && lp.error! > tcf.error! ? ' The spanner LP optimises only over channels private on the spanner with eps/1.1, so an eps*d2-private mechanism outside that set (tight-constraints) can beat it; the true optimum is at most the smaller of the two.' : ''}`,
       );
+      const lpx = fullRows.find((r) => r.mechanism === 'lp-exact');
+      const extra = spannerExtraError(lp, lpx);
+      if (extra)
+        findings.push(
+          `- eps = ${e}, full city: the exact all-pairs optimum lies between ${f(extra.lower)} and ${f(extra.upper)} km (certified${lpx && exists(lpx) ? `: the exact model by decomposition, ${lpx.lp?.decomposition ? `gap ${f(lpx.lp.decomposition.relativeGap, 2)}` : 'solved'}` : ': the bound of the exact model at the spanner solve'}), so the spanner (dilation 1.1) costs between ${f(extra.extraMin * 100, 3)}% and ${f(extra.extraMax * 100, 3)}% extra error.`,
+        );
     } else if (lp && lp.status === 'skipped') {
       findings.push(
         `- eps = ${e}: the LP-optimal mechanism on the full ${citySide} x ${citySide} city is skipped (parameter fullLpEpsilons): at small eps the decomposition needs many more rounds (wider columns, slower pricing; measured in the LP README). The coarse city below compares all mechanisms on one grid at this eps.`,
