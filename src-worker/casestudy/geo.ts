@@ -202,7 +202,7 @@ function cityLpFacts(m: OptimalMechanism, passes: boolean, mode: 'spanner' | 'ex
         }
       : {}),
     stoppedBy: m.lp.stoppedBy,
-    exactLowerBound: m.lp.exactLowerBound !== null && Number.isFinite(m.lp.exactLowerBound) ? m.lp.exactLowerBound : null,
+    exactLowerBound: m.lp.exactLowerBound,
   };
 }
 
@@ -213,14 +213,14 @@ function cityLpFacts(m: OptimalMechanism, passes: boolean, mode: 'spanner' | 'ex
  * spanner's extra error is between spanner / upper - 1 and spanner / lower - 1. Null when no bound is known.
  */
 export function spannerExtraError(spanner: CityRow, exact: CityRow | undefined): { lower: number; upper: number; extraMin: number; extraMax: number } | null {
-  if (!exists(spanner) || spanner.error === null) return null;
-  const bounds = [spanner.lp?.exactLowerBound ?? null, exact && exists(exact) ? (exact.lp?.decomposition?.lowerBound ?? exact.error) : null].filter(
-    (b): b is number => b !== null && b > 0,
-  );
-  if (bounds.length === 0) return null;
-  const lower = Math.max(...bounds);
-  const upper = exact && exists(exact) && exact.error !== null ? Math.min(exact.error, spanner.error) : spanner.error;
-  return { lower, upper, extraMin: spanner.error / upper - 1, extraMax: spanner.error / lower - 1 };
+  const sp = exists(spanner) ? spanner.error : null;
+  if (sp === null) return null;
+  const ex = exact && exists(exact) ? exact.error : null;
+  // -Infinity (no bound) and 0 (the trivial one) leave the bracket open.
+  const lower = Math.max(spanner.lp?.exactLowerBound ?? 0, ex === null ? 0 : (exact!.lp?.decomposition?.lowerBound ?? ex));
+  if (!(lower > 0)) return null;
+  const upper = ex === null ? sp : Math.min(ex, sp);
+  return { lower, upper, extraMin: sp / upper - 1, extraMax: sp / lower - 1 };
 }
 
 export interface CityLpOptions {
