@@ -187,9 +187,10 @@ export const CASE_STUDY_PARAMS = {
     /** The spanner LP on the full city (decomposition, about a minute at eps 1). */
     fullLp: flag('fullLp').default(true),
     /**
-     * The exact (all-pairs) model on the full city too, by decomposition within fullLpTimeLimit (on the 20 x 20 city at
-     * eps 1 a 1.9% certified gap after 600 s): its certified bound and mechanism bracket the exact optimum, and the
-     * findings say how much extra error the spanner costs (between two certified percentages).
+     * The exact (all-pairs) model on the full city too, by decomposition within fullLpTimeLimit (on the 20 x 20 city
+     * with 2 pricing threads: certified to about 1e-6 in 2-3 minutes at eps 1; a 1% gap after about 6 minutes at
+     * eps 0.5): its certified bound and mechanism bracket the exact optimum, and the findings say how much extra
+     * error the spanner costs (between two certified percentages).
      */
     fullExactLp: flag('fullExactLp').default(false),
     /** Seconds per full-city LP (spanner or exact): at the limit the best mechanism so far is kept with its certified gap. */

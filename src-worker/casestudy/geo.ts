@@ -304,9 +304,10 @@ export async function cityComparison(pop: Float64Array, side: number, eps: numbe
   // The full city's spanner LP (160,000 variables, 1.19M rows) does not fit the
   // solver heap as one model: it is solved by decomposition over output columns
   // (lp/column-decomposition.ts, about 30 s at eps 1). The exact (all-pairs) model
-  // there is decomposed too, with lazy all-pairs pricing; it takes longer (a 1.9%
-  // certified gap after 600 s at eps 1, src-worker/lp/README.md), so only on
-  // request (fullExactLp), within fullLpTimeLimit.
+  // there is decomposed too, with lazy all-pairs pricing held per group of outputs;
+  // it takes longer (certified to ~1e-6 in 2-3 minutes at eps 1, 1% after ~6 minutes
+  // at eps 0.5 on 2 threads: src-worker/lp/README.md), so only on request
+  // (fullExactLp), within fullLpTimeLimit.
   const measure = async (d: Domain, pi: Float64Array, grid: CityGrid, withLp: boolean, withExact = false, full = false) => {
     checkAbort(ctx.signal);
     rows.push(...cityClosedFormRows(d, pi, grid, eps, ctx));

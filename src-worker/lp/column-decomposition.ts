@@ -3,8 +3,25 @@ import { type LpOptions, checkCancelled, progress, warmSimplexOptions } from './
 import { type LpSolution, type RunStop, runStopReason } from './persistent-lp';
 import { DecompositionMaster, type MasterColumn } from './decomposition-master';
 import { PlateauSearch, PLATEAU_MAX_SKIP } from './plateau-search';
-import { type DecompositionPairs, LAZY_ROWS_PER_OUTPUT, LAZY_START_FACTOR, MAX_PRICING_FACTOR, pricingSeed, toRows, violatedRows } from './pricing-rows';
-import { estimateLpBytes, LP_MEMORY_LIMIT_BYTES, MASTER_BYTES_PER_NONZERO, MASTER_BUDGET_FRACTION, masterBytes, masterStartBytes } from './memory-estimate';
+import {
+  type DecompositionPairs,
+  LAZY_ROWS_PER_GROUPED_OUTPUT,
+  LAZY_ROWS_PER_OUTPUT,
+  LAZY_START_FACTOR,
+  MAX_PRICING_FACTOR,
+  pricingSeed,
+  toRows,
+  violatedRows,
+} from './pricing-rows';
+import {
+  estimateLpBytes,
+  LP_MEMORY_LIMIT_BYTES,
+  MASTER_BYTES_PER_NONZERO,
+  MASTER_BUDGET_FRACTION,
+  lazyPricingGroupSize,
+  masterBytes,
+  masterStartBytes,
+} from './memory-estimate';
 import { PricingModel, type PricingForm, type PricingRows } from './pricing';
 import { ColumnLifter } from './privacy-repair';
 import { type PricingEngine, openPricing } from './pricing-pool';
@@ -109,6 +126,12 @@ export interface DecompositionOptions {
   plateau?: boolean;
   /** How the pricing LPs are handed to HiGHS (pricing.ts PricingForm); default pricingFormFor(lazy rows or not). */
   pricingForm?: PricingForm;
+  /**
+   * Outputs per pricing model when rows are lazy (pricing.ts PricingGroups: each group's model holds the seed and
+   * the rows its own outputs violated). Default: the smallest size whose models fit the solver heap
+   * (memory-estimate.ts lazyPricingGroupSize); m gives one shared model (the behaviour before groups).
+   */
+  pricingGroupSize?: number;
   /**
    * Smoothing while the best bound is still the trivial start (lambda = 0,
    * bound 0): 'smooth' (default) prices at alpha x 0 + (1 - alpha) lambda_master
@@ -277,8 +300,10 @@ interface DecompositionSetup {
   c: Float64Array;
   pairs: DecompositionPairs;
   seedRows: PricingRows;
-  /** One flag per directed pair row held by the pricing model (lazy rows), or null when it holds them all. */
+  /** One flag per directed pair row held by the pricing models from the start (lazy rows), or null when they hold them all. */
   inPricing: Uint8Array | null;
+  /** Outputs per pricing model (pricing.ts PricingGroups): m (one model) unless lazy rows are held per group. */
+  groupSize: number;
   lifter: ColumnLifter;
   maxCols: number;
   keepCols: number;
@@ -404,6 +429,8 @@ function prepareDecomposition(
   checkCancelled(options, `building ${what}`);
   const { rows: seedRows, inPricing } = pricingSeed(n, pairs, opts.pricingRows ?? 'auto', opts.seedPairs, LAZY_START_FACTOR);
   const lifter = new ColumnLifter(n, pairs.from, pairs.to, pairs.factor);
+  const groupSize = inPricing ? (opts.pricingGroupSize ?? lazyPricingGroupSize(m, seedRows.from.length, opts.threads ?? 1)) : m;
+  if (!(Number.isInteger(groupSize) && groupSize >= 1)) throw new MechError('invalid-input', `${what}: the pricing group size must be an integer >= 1`);
   const budget = opts.masterBudgetBytes ?? MASTER_BUDGET_FRACTION * LP_MEMORY_LIMIT_BYTES;
   const { maxCols, keepCols, startDense } = masterLimits(n, m, budget, what);
   const { start, indicators } = startColumns(c, n, m, lifter, ones);
@@ -425,6 +452,7 @@ function prepareDecomposition(
     pairs,
     seedRows,
     inPricing,
+    groupSize,
     lifter,
     maxCols,
     keepCols,
@@ -484,6 +512,13 @@ async function relaxedModelBound(
   }
 }
 
+/** Rows about to be added to the largest group's model (for the round's report). */
+function maxPending(rows: Map<number, { from: number[] }>): number {
+  let k = 0;
+  for (const r of rows.values()) k = Math.max(k, r.from.length);
+  return k;
+}
+
 /** Relative gap of an upper and a lower bound (1 while no bound is known). */
 const gapOf = (up: number, lo: number): number => (lo === -Infinity ? 1 : Math.max(0, (up - lo) / Math.max(Math.abs(up), 1e-12)));
 
@@ -491,8 +526,9 @@ const gapOf = (up: number, lo: number): number => (lo === -Infinity ? 1 : Math.m
 interface PricedRound {
   /** Columns with negative reduced cost at the master's duals, lifted into P. */
   batch: MasterColumn[];
-  /** Lazy rows the pricing solutions violate. */
-  newRows: { from: number[]; to: number[]; factor: number[] };
+  /** Lazy rows the pricing solutions violate, by group of outputs (pricing.ts PricingGroups), and how many in all. */
+  newRows: Map<number, { from: number[]; to: number[]; factor: number[] }>;
+  newRowCount: number;
   /** Whether every output was priced exactly (only then is `lower` a bound). */
   complete: boolean;
   /** Only plateau columns, or the pricing LPs of a block of outputs, were offered (no bound). */
@@ -527,6 +563,8 @@ class DecompositionRun {
   private plateauColumns = 0;
   private restarted = false;
   private stuckAtStart = 0;
+  /** Directed pair rows held by each group's pricing model (lazy rows; a copy of the seed's flags per group, made when first needed). */
+  private readonly held: Uint8Array[] = [];
   private alphaA: number;
   private readonly rsum: Float64Array;
   private lastFraction = 0.1;
@@ -716,7 +754,7 @@ class DecompositionRun {
     const { n, m, c } = s;
     let lower = 0;
     for (let x = 0; x < n; x++) lower += lamS[x]!;
-    const out: PricedRound = { batch: [], newRows: { from: [], to: [], factor: [] }, complete: false, heuristic: false, lower };
+    const out: PricedRound = { batch: [], newRows: new Map(), newRowCount: 0, complete: false, heuristic: false, lower };
     const t = performance.now();
     if (this.plateau && !this.boxUsed && it - this.lastExact <= PLATEAU_MAX_SKIP) {
       const cols = this.plateau.columns(c, lam, -1e-9 * scale);
@@ -745,7 +783,21 @@ class DecompositionRun {
       this.simplexIterations += ps.iterations;
       out.lower += Math.min(0, ps.safeBound);
       const r = ps.r;
-      if (s.inPricing) violatedRows(r, s.pairs, s.inPricing, out.newRows, LAZY_ROWS_PER_OUTPUT, this.lazyMaxFactor);
+      if (s.inPricing) {
+        const g = Math.floor(w / s.groupSize);
+        let rows = out.newRows.get(g);
+        if (!rows) out.newRows.set(g, (rows = { from: [], to: [], factor: [] }));
+        const before = rows.from.length;
+        violatedRows(
+          r,
+          s.pairs,
+          (this.held[g] ??= s.inPricing.slice()),
+          rows,
+          s.groupSize < m ? LAZY_ROWS_PER_GROUPED_OUTPUT : LAZY_ROWS_PER_OUTPUT,
+          this.lazyMaxFactor,
+        );
+        out.newRowCount += rows.from.length - before;
+      }
       // Reduced cost against the master's own duals, of the column lifted into P.
       s.lifter.lift(r);
       let rc = 0;
@@ -813,7 +865,7 @@ class DecompositionRun {
       masterMs: this.masterMs,
       pricingMs: this.pricingMs,
       elapsedMs: now - s.t0,
-      pricingRows: pricing.rows + p.newRows.from.length,
+      pricingRows: pricing.rows + maxPending(p.newRows),
       pricingColdRetries: pricing.coldRetries,
       exactPricing: !p.heuristic,
     };
@@ -861,7 +913,7 @@ class DecompositionRun {
     if (p.heuristic || p.complete) {
       // Lazy rows found by any pricing solve (those of a partial round too: they are marked held).
       try {
-        if (p.newRows.from.length > 0) await this.pricing.addRows(toRows(p.newRows));
+        for (const [g, rows] of p.newRows) if (rows.from.length > 0) await this.pricing.addRows(toRows(rows), g);
       } catch (e) {
         if (e instanceof MechError && e.code === 'too-large') return this.finish('solver-memory', e.message);
         throw e;
@@ -872,7 +924,7 @@ class DecompositionRun {
       return null;
     }
     if (!p.complete) return null; // the loop head returns the best so far
-    const rowsAdded = p.newRows.from.length;
+    const rowsAdded = p.newRowCount;
     if (this.boxUsed) {
       // du Merle: the penalty columns stand in for columns not generated yet;
       // widen the box only once pricing finds nothing better to offer.
@@ -986,8 +1038,10 @@ class DecompositionRun {
 
 /**
  * The pricing form by default: 'dual' (half the pricing time on spanners: see PricingForm), but 'primal' when
- * the pricing rows are lazy (all pairs, factors up to e^18): there a warm dual simplex stalled (133,670
- * iterations for one output of the 20 x 20 city, where its neighbours took 5-8k) and the primal form was as fast.
+ * the pricing rows are lazy (all pairs, factors up to e^18): with one shared model a warm dual simplex stalled
+ * (133,670 iterations for one output of the 20 x 20 city, where its neighbours took 5-8k) and the primal form was
+ * as fast; with rows held per group of outputs the dual form reached 1% sooner at eps 1 (52 s against 78 s) but
+ * stalled at a 1.5e-6 gap, and at eps 0.5 ended 600 s at 4.2e-5 against 9.3e-6 (src-worker/lp/README.md, session 10).
  */
 export function pricingFormFor(lazyRows: Uint8Array | null | undefined): PricingForm {
   return lazyRows ? 'primal' : 'dual';
@@ -1005,7 +1059,16 @@ export async function solveByColumnDecomposition(
   const master = await DecompositionMaster.open(n, m, setup.c, ones, what, subOptions);
   let pricing: PricingEngine | undefined;
   try {
-    pricing = await openPricing(opts.threads ?? 1, n, m, setup.seedRows, what, subOptions, opts.pricingForm ?? pricingFormFor(setup.inPricing));
+    pricing = await openPricing(
+      opts.threads ?? 1,
+      n,
+      m,
+      setup.seedRows,
+      what,
+      subOptions,
+      opts.pricingForm ?? pricingFormFor(setup.inPricing),
+      setup.groupSize,
+    );
     const run = new DecompositionRun(setup, master, pricing, options, subOptions, opts);
     const stop = run.start();
     if (stop) return await run.finish(stop);

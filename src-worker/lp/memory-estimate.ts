@@ -62,3 +62,27 @@ export function masterStartBytes(n: number, m: number): number {
 }
 /** Share of the solver heap the decomposition master may use by default (column-decomposition.ts masterBudgetBytes). */
 export const MASTER_BUDGET_FRACTION = 0.4;
+
+/**
+ * Solver heap per row of a pricing model (primal form; measured: 3.5 MiB with
+ * the 2,964 seed rows of the 20 x 20 city, about 1.4 KB per appended row).
+ */
+export const PRICING_BYTES_PER_ROW = 1500;
+/** Lazy rows a group's pricing model gathers per output over a long solve (20 x 20 city, all pairs, eps 1: ~430 per output after 53 rounds). */
+export const LAZY_ROWS_PER_OUTPUT_EXPECTED = 600;
+
+/**
+ * Outputs per lazy pricing model (pricing.ts PricingGroups): the smallest
+ * group size whose models, on the busiest thread, fit a share of that
+ * thread's solver heap: 35% on this thread (it also holds the master, 40%),
+ * 50% in a pricing worker. The 20 x 20 city (2,964 seed rows) gets groups of
+ * 7 outputs on one thread, of 2 on two. m (one shared model) when nothing smaller fits.
+ */
+export function lazyPricingGroupSize(m: number, seedRows: number, threads: number, limit = LP_MEMORY_LIMIT_BYTES): number {
+  const perThread = Math.ceil(m / Math.max(1, threads));
+  const budget = (threads > 1 ? 0.5 : 0.35) * limit;
+  for (let k = 1; k < perThread; k++) {
+    if (Math.ceil(perThread / k) * PRICING_BYTES_PER_ROW * (seedRows + LAZY_ROWS_PER_OUTPUT_EXPECTED * k) <= budget) return k;
+  }
+  return m;
+}

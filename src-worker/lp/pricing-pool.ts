@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { MechError } from '../../src-shared/errors';
 import { type LpOptions, checkCancelled } from './lp-options';
-import { type PricingForm, PricingModel, type PricingOutcome, type PricingRows } from './pricing';
+import { type PricingForm, PricingGroups, type PricingOutcome, type PricingRows, groupsDealt } from './pricing';
 
 /**
  * One pricing round: c column-major (c[w*n + x]), lam the pricing duals; the round ends early at the deadline
@@ -39,7 +39,11 @@ export interface PricingRound {
 export interface PricingEngine {
   readonly threads: number;
   price(request: PricingRequest): Promise<PricingRound>;
-  addRows(rows: PricingRows): Promise<void>;
+  /** Append rows to the models of every output, or only to those of one group of outputs (lazy rows: see PricingGroups). */
+  addRows(rows: PricingRows, group?: number): Promise<void>;
+  /** Outputs per pricing model (PricingGroups); output w is in group floor(w / groupSize). */
+  readonly groupSize: number;
+  /** Rows of the largest pricing model. */
   readonly rows: number;
   readonly coldRetries: number;
   readonly failures: number;
@@ -50,7 +54,7 @@ export class LocalPricing implements PricingEngine {
   readonly threads = 1;
   private readonly v: Float64Array;
   private constructor(
-    private readonly model: PricingModel,
+    private readonly model: PricingGroups,
     private readonly n: number,
     private readonly m: number,
     private readonly options: LpOptions | undefined,
@@ -59,8 +63,12 @@ export class LocalPricing implements PricingEngine {
     this.v = new Float64Array(n);
   }
 
-  static async open(n: number, m: number, rows: PricingRows, what: string, options?: LpOptions, form?: PricingForm): Promise<LocalPricing> {
-    return new LocalPricing(await PricingModel.open(n, m, rows, what, options, form), n, m, options, what);
+  static async open(n: number, m: number, rows: PricingRows, what: string, options?: LpOptions, form?: PricingForm, groupSize = m): Promise<LocalPricing> {
+    return new LocalPricing(await PricingGroups.open(n, m, rows, groupSize, () => true, what, options, form), n, m, options, what);
+  }
+
+  get groupSize(): number {
+    return this.model.groupSize;
   }
 
   async price({ c, lam, deadline, shouldStop, retryTolerance = 0, only }: PricingRequest): Promise<PricingRound> {
@@ -78,8 +86,8 @@ export class LocalPricing implements PricingEngine {
     return { complete: true, outcomes };
   }
 
-  async addRows(rows: PricingRows): Promise<void> {
-    this.model.addRows(rows);
+  async addRows(rows: PricingRows, group?: number): Promise<void> {
+    this.model.addRows(rows, group);
   }
   get rows(): number {
     return this.model.rows;
@@ -157,7 +165,9 @@ class PricingThread {
 }
 
 export class ThreadedPricing implements PricingEngine {
-  private rowCount: number;
+  /** Rows every model holds (seed and rows added to all), and the rows added to each group's model alone. */
+  private baseRows: number;
+  private readonly groupRows = new Map<number, number>();
   private cold: number[];
   private fails: number[];
   private constructor(
@@ -165,10 +175,11 @@ export class ThreadedPricing implements PricingEngine {
     private readonly n: number,
     private readonly m: number,
     rows: number,
+    readonly groupSize: number,
     private readonly options: LpOptions | undefined,
     private readonly what: string,
   ) {
-    this.rowCount = rows;
+    this.baseRows = rows;
     this.cold = new Array(pool.length).fill(0);
     this.fails = new Array(pool.length).fill(0);
   }
@@ -177,7 +188,26 @@ export class ThreadedPricing implements PricingEngine {
     return this.pool.length;
   }
 
-  static async open(threads: number, n: number, m: number, rows: PricingRows, what: string, options?: LpOptions, form?: PricingForm): Promise<ThreadedPricing> {
+  /**
+   * The thread that prices output w: with at least as many groups as threads, the owner of w's group (group g on
+   * thread g % threads); with fewer (one group of every output: all pairs in the model) every thread holds every
+   * model and the outputs are dealt round-robin. Either way an output stays on one thread (its warm-start basis).
+   */
+  private threadOf(w: number): number {
+    const T = this.pool.length;
+    return groupsDealt(this.m, this.groupSize, T) ? Math.floor(w / this.groupSize) % T : w % T;
+  }
+
+  static async open(
+    threads: number,
+    n: number,
+    m: number,
+    rows: PricingRows,
+    what: string,
+    options?: LpOptions,
+    form?: PricingForm,
+    groupSize = m,
+  ): Promise<ThreadedPricing> {
     const mod = workerModule();
     if (!mod) throw new MechError('internal', `${what}: the pricing worker module is not available`);
     const pool: PricingThread[] = [];
@@ -187,19 +217,20 @@ export class ThreadedPricing implements PricingEngine {
         : null;
       for (let t = 0; t < threads; t++) pool.push(new PricingThread(boot ? new Worker(boot, { eval: true }) : new Worker(mod.url)));
       await Promise.all(
-        pool.map((p) => p.call({ type: 'open', n, m, rows, what, form, highsOptions: options?.highsOptions, cancelFlag: options?.cancelFlag })),
+        pool.map((p, t) =>
+          p.call({ type: 'open', n, m, rows, what, form, groupSize, thread: t, threads, highsOptions: options?.highsOptions, cancelFlag: options?.cancelFlag }),
+        ),
       );
     } catch (e) {
       await Promise.all(pool.map((p) => p.worker.terminate()));
       throw e;
     }
-    return new ThreadedPricing(pool, n, m, rows.from.length, options, what);
+    return new ThreadedPricing(pool, n, m, rows.from.length, groupSize, options, what);
   }
 
   async price({ c, lam, deadline, shouldStop, retryTolerance = 0, only }: PricingRequest): Promise<PricingRound> {
     checkCancelled(this.options, `solving ${this.what}`);
     const { n, m } = this;
-    const T = this.pool.length;
     const stopFlag = new Int32Array(new SharedArrayBuffer(4));
     // The deadline, a stop, or a cancellation ends the round in every thread at its next output.
     const poll = (): void => {
@@ -209,7 +240,7 @@ export class ThreadedPricing implements PricingEngine {
     try {
       const jobs = this.pool.map((p, t) => {
         const outs: number[] = [];
-        for (let w = t; w < m; w += T) if (!only || only[w]) outs.push(w);
+        for (let w = 0; w < m; w++) if (this.threadOf(w) === t && (!only || only[w])) outs.push(w);
         const v = new Float64Array(outs.length * n);
         for (let i = 0; i < outs.length; i++) {
           const w = outs[i]!;
@@ -241,13 +272,23 @@ export class ThreadedPricing implements PricingEngine {
     }
   }
 
-  async addRows(rows: PricingRows): Promise<void> {
-    if (rows.from.length === 0) return;
-    await Promise.all(this.pool.map((p) => p.call({ type: 'addRows', rows })));
-    this.rowCount += rows.from.length;
+  async addRows(rows: PricingRows, group?: number): Promise<void> {
+    const k = rows.from.length;
+    if (k === 0) return;
+    if (group === undefined) {
+      await Promise.all(this.pool.map((p) => p.call({ type: 'addRows', rows })));
+      this.baseRows += k;
+    } else {
+      const T = this.pool.length;
+      const to = groupsDealt(this.m, this.groupSize, T) ? [this.pool[group % T]!] : this.pool;
+      await Promise.all(to.map((p) => p.call({ type: 'addRows', rows, group })));
+      this.groupRows.set(group, (this.groupRows.get(group) ?? 0) + k);
+    }
   }
   get rows(): number {
-    return this.rowCount;
+    let extra = 0;
+    for (const r of this.groupRows.values()) extra = Math.max(extra, r);
+    return this.baseRows + extra;
   }
   get coldRetries(): number {
     return this.cold.reduce((a, b) => a + b, 0);
@@ -278,7 +319,8 @@ export async function openPricing(
   what: string,
   options?: LpOptions,
   form?: PricingForm,
+  groupSize = m,
 ): Promise<PricingEngine> {
-  if (threads > 1 && m > 1 && workerModule()) return ThreadedPricing.open(Math.min(threads, m), n, m, rows, what, options, form);
-  return LocalPricing.open(n, m, rows, what, options, form);
+  if (threads > 1 && m > 1 && workerModule()) return ThreadedPricing.open(Math.min(threads, m), n, m, rows, what, options, form, groupSize);
+  return LocalPricing.open(n, m, rows, what, options, form, groupSize);
 }

@@ -36,8 +36,14 @@ export const MAX_PRICING_FACTOR = Math.exp(18);
  */
 export const LAZY_START_FACTOR = Math.exp(12);
 
-/** Lazy rows added per output and round: the most violated ones. */
+/** Lazy rows added per output and round: the most violated ones (one model shared by every output). */
 export const LAZY_ROWS_PER_OUTPUT = 16;
+/**
+ * ... when each group of outputs has its own model (pricing.ts PricingGroups): an output no longer gains the
+ * rows other outputs found, so it takes more of its own. 20 x 20 city, all pairs, eps 1, 2 threads, groups of 2:
+ * 1% gap at 100 / 78 / 65 s and 1e-6 at 153 / 132 s / not (stalled at 1.4e-6) with 16 / 32 / 64.
+ */
+export const LAZY_ROWS_PER_GROUPED_OUTPUT = 32;
 
 export const toRows = (o: { from: number[]; to: number[]; factor: number[] }): PricingRows => ({
   from: Int32Array.from(o.from),

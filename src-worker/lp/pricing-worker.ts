@@ -1,23 +1,27 @@
 /**
  * Worker thread of the threaded pricing (pricing-pool.ts): one HiGHS
- * runtime and one PricingModel for the outputs this thread owns, so the
- * pricing LPs of a decomposition round run on several cores. Messages:
- *   { type: 'open', n, m, rows, highsOptions, cancelFlag }   -> { type: 'opened' } | { type: 'error', ... }
+ * runtime and the pricing models (PricingGroups) of the groups of outputs
+ * this thread owns (group g on thread g % threads), so the pricing LPs of a
+ * decomposition round run on several cores. Messages:
+ *   { type: 'open', n, m, rows, groupSize, thread, threads, highsOptions, cancelFlag } -> { type: 'opened' } | { type: 'error', ... }
  *   { type: 'price', outputs, lam (n), costs (|outputs| x n), stopFlag } -> { type: 'priced', results } | { type: 'error', ... }
- *   { type: 'addRows', rows }                                  -> { type: 'added' } | { type: 'error', ... }
+ *   { type: 'addRows', rows, group? } (every model, or one group's) -> { type: 'added' } | { type: 'error', ... }
  * Results carry each output's objective, safe bound, iterations and the
  * solution (transferred). A non-zero stopFlag[0] ends a 'price' early
  * (results for the outputs done so far, complete: false).
  */
 import { parentPort } from 'node:worker_threads';
 import { MechError } from '../../src-shared/errors';
-import { type PricingForm, PricingModel, type PricingRows } from './pricing';
+import { type PricingForm, PricingGroups, type PricingRows, groupsDealt } from './pricing';
 
 interface OpenMsg {
   type: 'open';
   n: number;
   m: number;
   rows: PricingRows;
+  groupSize: number;
+  thread: number;
+  threads: number;
   form?: PricingForm;
   highsOptions?: Record<string, string | number | boolean>;
   cancelFlag?: Int32Array;
@@ -34,9 +38,11 @@ interface PriceMsg {
 interface AddMsg {
   type: 'addRows';
   rows: PricingRows;
+  group?: number;
 }
 
-let model: PricingModel | undefined;
+let model: PricingGroups | undefined;
+let n = 0;
 
 function fail(e: unknown): void {
   const code = e instanceof MechError ? e.code : 'internal';
@@ -46,10 +52,20 @@ function fail(e: unknown): void {
 parentPort?.on('message', async (msg: OpenMsg | PriceMsg | AddMsg | { type: 'close' }) => {
   try {
     if (msg.type === 'open') {
-      model = await PricingModel.open(msg.n, msg.m, msg.rows, msg.what, { cancelFlag: msg.cancelFlag, highsOptions: msg.highsOptions }, msg.form);
+      const { thread, threads } = msg;
+      n = msg.n;
+      model = await PricingGroups.open(
+        msg.n,
+        msg.m,
+        msg.rows,
+        msg.groupSize,
+        (g) => !groupsDealt(msg.m, msg.groupSize, threads) || g % threads === thread,
+        msg.what,
+        { cancelFlag: msg.cancelFlag, highsOptions: msg.highsOptions },
+        msg.form,
+      );
       parentPort!.postMessage({ type: 'opened' });
     } else if (msg.type === 'price') {
-      const n = model!.n;
       const k = msg.outputs.length;
       const objective = new Float64Array(k);
       const safeBound = new Float64Array(k);
@@ -75,7 +91,7 @@ parentPort?.on('message', async (msg: OpenMsg | PriceMsg | AddMsg | { type: 'clo
         r.buffer,
       ]);
     } else if (msg.type === 'addRows') {
-      model!.addRows(msg.rows);
+      model!.addRows(msg.rows, msg.group);
       parentPort!.postMessage({ type: 'added' });
     } else if (msg.type === 'close') {
       model?.dispose();

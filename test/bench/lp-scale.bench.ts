@@ -21,7 +21,7 @@
  * LP_SCALE_QUICK=1: every case, 1 thread, 45 s per solve (a few minutes in all).
  * Each line: model, threads, time to 1%, time to the target or the limit, rounds,
  * objective, certified bound, gap, exact lower bound, and the 2-thread / 1-thread time ratio;
- * for baseline cases the same with BASELINE_OPTIONS and the ratio of times and rounds;
+ * for baseline cases the same with baselineFor(case) (the settings before the current ones) and the ratio of times and rounds;
  * at the end a Markdown table of every run (for src-worker/lp/README.md).
  */
 import { readFileSync } from 'node:fs';
@@ -88,12 +88,18 @@ const CASES: Case[] = [
   { name: 'grid50', side: 50, cell: 0.5, eps: Math.log(4), model: 'spanner', prior: (c) => resample(c, 50) },
 ];
 
-/** The baseline: the settings before the current ones (session 7: duals started at 0, no remapped incumbent). */
-const BASELINE_OPTIONS: Baseline = { coarseStart: false, decompositionOptions: { remap: false } };
-const BASELINE_NAME = 'no coarse start, no remapped incumbent (session 7)';
+/**
+ * The baseline: the settings before the current ones. Spanner models: session 7's (duals started at 0, no
+ * remapped incumbent). Exact (lazy all-pairs rows): session 9's, one pricing model shared by every output.
+ */
+function baselineFor(c: Case): { options: Baseline; name: string } {
+  if (c.model === 'exact')
+    return { options: { decompositionOptions: { pricingGroupSize: c.side * c.side } }, name: 'one shared lazy pricing model (session 9)' };
+  return { options: { coarseStart: false, decompositionOptions: { remap: false } }, name: 'no coarse start, no remapped incumbent (session 7)' };
+}
 
 interface Baseline {
-  coarseStart: boolean;
+  coarseStart?: boolean;
   decompositionOptions: DecompositionOptions;
 }
 
@@ -124,7 +130,7 @@ export default async function (): Promise<void> {
   const target = Number(process.env.LP_SCALE_GAP ?? 1e-6);
   const summary: SummaryRow[] = [];
   console.log(
-    `-- optimal mechanism LP at scale: time limit ${limit} s per solve, target gap ${target}; ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)} (timings inflate under load); baseline: ${BASELINE_NAME} --`,
+    `-- optimal mechanism LP at scale: time limit ${limit} s per solve, target gap ${target}; ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)} (timings inflate under load) --`,
   );
   for (const c of CASES) {
     if (!wanted.includes(c.name) && !wanted.includes('all')) continue;
@@ -191,7 +197,8 @@ export default async function (): Promise<void> {
     if (times.length === 2) console.log(`${c.name}: ${threadList[1]} threads / ${threadList[0]} thread time ratio ${(times[1]! / times[0]!).toFixed(2)}`);
     if (baselineCases.includes(c.name) || baselineCases.includes('all')) {
       const now = { ms: times[0]!, gap: gaps[0]! };
-      const base = await solve(threadList[0]!, ` [baseline: ${BASELINE_NAME}]`, BASELINE_OPTIONS);
+      const baseline = baselineFor(c);
+      const base = await solve(threadList[0]!, ` [baseline: ${baseline.name}]`, baseline.options);
       console.log(
         `${c.name}: current / baseline time ratio ${(now.ms / base.ms).toFixed(2)} (both ${threadList[0]} thread(s), same run; a baseline stopped early by a stall is not faster, see its gap); certified gap at the end ${now.gap.toExponential(2)} against ${base.gap.toExponential(2)}`,
       );

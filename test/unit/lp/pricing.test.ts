@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type PricingForm, PricingModel, type PricingRows } from '../../../src-worker/lp/pricing';
+import { type PricingForm, PricingGroups, PricingModel, type PricingRows, groupsDealt } from '../../../src-worker/lp/pricing';
+import { LAZY_ROWS_PER_OUTPUT_EXPECTED, PRICING_BYTES_PER_ROW, lazyPricingGroupSize } from '../../../src-worker/lp/memory-estimate';
 import { privacyConstraintGraph } from '../../../src-worker/lp/privacy-constraint-graph';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { solveSparseLp } from '../../../src-worker/lp/persistent-lp';
@@ -151,4 +152,74 @@ describe('pricing LP (dual and primal forms)', () => {
       }
     },
   );
+});
+
+describe('pricing groups (lazy rows held per group of outputs)', () => {
+  it('routes each output to its group, and rows added to one group tighten only that group', async () => {
+    const n = 9;
+    const rows = rowsOf(3, 1.2, 'all-pairs');
+    const half = Math.floor(rows.from.length / 2);
+    const first: PricingRows = { from: rows.from.slice(0, half), to: rows.to.slice(0, half), factor: rows.factor.slice(0, half) };
+    const rest: PricingRows = { from: rows.from.slice(half), to: rows.to.slice(half), factor: rows.factor.slice(half) };
+    // 5 outputs in groups of 2: groups {0, 1}, {2, 3}, {4}.
+    const groups = await PricingGroups.open(n, 5, first, 2, () => true, 'groups');
+    try {
+      expect([0, 1, 2, 3, 4].map((w) => groups.groupOf(w))).toEqual([0, 0, 1, 1, 2]);
+      const rnd = seededRandom(5);
+      // An objective whose optimum on the first half of the rows violates the rest (found by search, then fixed).
+      let v = new Float64Array(n);
+      let relaxed = 0;
+      let exact = 0;
+      for (let tries = 0; tries < 200 && !(relaxed < exact - 1e-6); tries++) {
+        v = Float64Array.from({ length: n }, () => rnd() - 0.6);
+        relaxed = await coldOptimum(n, first, v);
+        exact = await coldOptimum(n, rows, v);
+      }
+      expect(relaxed).toBeLessThan(exact - 1e-6);
+      groups.addRows(rest, 1);
+      expect(groups.rows).toBe(rows.from.length);
+      // Outputs 2 and 3 (group 1) now price over all rows; 0, 1 and 4 still over the first half (a relaxation).
+      for (let w = 0; w < 5; w++) {
+        const out = groups.solveUntil(w, v, 0)!;
+        const want = w === 2 || w === 3 ? exact : relaxed;
+        expect(Math.abs(out.objective - want), `output ${w}`).toBeLessThan(1e-9);
+        expect(out.safeBound).toBeLessThanOrEqual(want + 1e-12);
+        expectInP(out.r, w === 2 || w === 3 ? rows : first);
+      }
+      // Rows for every group: all price over the whole model.
+      groups.addRows(rest);
+      for (let w = 0; w < 5; w++) expect(Math.abs(groups.solveUntil(w, v, 0)!.objective - exact)).toBeLessThan(1e-9);
+    } finally {
+      groups.dispose();
+    }
+  });
+
+  it('a worker opens only its own groups and refuses outputs of the others', async () => {
+    const rows = rowsOf(3, 1, 'spanner');
+    const own = await PricingGroups.open(9, 6, rows, 2, (g) => g % 2 === 1, 'thread 1 of 2');
+    try {
+      expect(own.solveUntil(2, new Float64Array(9).fill(-1), 0)!.objective).toBeLessThan(0);
+      expect(() => own.solveUntil(0, new Float64Array(9), 0)).toThrow(/not priced here/);
+    } finally {
+      own.dispose();
+    }
+    // Groups are dealt to threads when there are at least as many groups as threads; otherwise every thread holds all.
+    expect(groupsDealt(6, 2, 2)).toBe(true);
+    expect(groupsDealt(6, 6, 2)).toBe(false);
+  });
+
+  it('the group size is the smallest whose models fit the heap share (20 x 20 city, 2,964 seed rows)', () => {
+    const limit = 1.75 * 2 ** 30;
+    const size = (threads: number): number => lazyPricingGroupSize(400, 2964, threads, limit);
+    const fits = (k: number, threads: number): boolean =>
+      Math.ceil(Math.ceil(400 / threads) / k) * PRICING_BYTES_PER_ROW * (2964 + LAZY_ROWS_PER_OUTPUT_EXPECTED * k) <= (threads > 1 ? 0.5 : 0.35) * limit;
+    expect(size(1)).toBe(7);
+    expect(size(2)).toBe(2);
+    for (const threads of [1, 2]) {
+      expect(fits(size(threads), threads)).toBe(true);
+      expect(fits(size(threads) - 1, threads)).toBe(false);
+    }
+    // Nothing smaller fits: one shared model.
+    expect(lazyPricingGroupSize(400, 2964, 1, 64 * 2 ** 20)).toBe(400);
+  });
 });
