@@ -1059,16 +1059,15 @@ export async function solveByColumnDecomposition(
   const master = await DecompositionMaster.open(n, m, setup.c, ones, what, subOptions);
   let pricing: PricingEngine | undefined;
   try {
-    pricing = await openPricing(
-      opts.threads ?? 1,
+    pricing = await openPricing(opts.threads ?? 1, {
       n,
       m,
-      setup.seedRows,
+      rows: setup.seedRows,
       what,
-      subOptions,
-      opts.pricingForm ?? pricingFormFor(setup.inPricing),
-      setup.groupSize,
-    );
+      options: subOptions,
+      form: opts.pricingForm ?? pricingFormFor(setup.inPricing),
+      groupSize: setup.groupSize,
+    });
     const run = new DecompositionRun(setup, master, pricing, options, subOptions, opts);
     const stop = run.start();
     if (stop) return await run.finish(stop);

@@ -21,6 +21,17 @@ export interface PricingRequest {
   only?: Uint8Array;
 }
 
+/** What a pricing engine is opened with: n secrets, m outputs, the seed rows, HiGHS form and options, outputs per model (default m: one). */
+export interface PricingSpec {
+  n: number;
+  m: number;
+  rows: PricingRows;
+  what: string;
+  options?: LpOptions;
+  form?: PricingForm;
+  groupSize?: number;
+}
+
 /** outcomes[w] undefined for outputs not priced; complete says that all requested outputs were (no deadline or stop came first). */
 export interface PricingRound {
   complete: boolean;
@@ -63,7 +74,7 @@ export class LocalPricing implements PricingEngine {
     this.v = new Float64Array(n);
   }
 
-  static async open(n: number, m: number, rows: PricingRows, what: string, options?: LpOptions, form?: PricingForm, groupSize = m): Promise<LocalPricing> {
+  static async open({ n, m, rows, what, options, form, groupSize = m }: PricingSpec): Promise<LocalPricing> {
     return new LocalPricing(await PricingGroups.open(n, m, rows, groupSize, () => true, what, options, form), n, m, options, what);
   }
 
@@ -198,16 +209,7 @@ export class ThreadedPricing implements PricingEngine {
     return groupsDealt(this.m, this.groupSize, T) ? Math.floor(w / this.groupSize) % T : w % T;
   }
 
-  static async open(
-    threads: number,
-    n: number,
-    m: number,
-    rows: PricingRows,
-    what: string,
-    options?: LpOptions,
-    form?: PricingForm,
-    groupSize = m,
-  ): Promise<ThreadedPricing> {
+  static async open(threads: number, { n, m, rows, what, options, form, groupSize = m }: PricingSpec): Promise<ThreadedPricing> {
     const mod = workerModule();
     if (!mod) throw new MechError('internal', `${what}: the pricing worker module is not available`);
     const pool: PricingThread[] = [];
@@ -311,16 +313,7 @@ export class ThreadedPricing implements PricingEngine {
 }
 
 /** Threaded pricing when threads > 1 and the worker module is available, else this thread. */
-export async function openPricing(
-  threads: number,
-  n: number,
-  m: number,
-  rows: PricingRows,
-  what: string,
-  options?: LpOptions,
-  form?: PricingForm,
-  groupSize = m,
-): Promise<PricingEngine> {
-  if (threads > 1 && m > 1 && workerModule()) return ThreadedPricing.open(Math.min(threads, m), n, m, rows, what, options, form, groupSize);
-  return LocalPricing.open(n, m, rows, what, options, form, groupSize);
+export async function openPricing(threads: number, spec: PricingSpec): Promise<PricingEngine> {
+  if (threads > 1 && spec.m > 1 && workerModule()) return ThreadedPricing.open(Math.min(threads, spec.m), spec);
+  return LocalPricing.open(spec);
 }
