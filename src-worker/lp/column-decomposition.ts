@@ -22,7 +22,7 @@ import {
   masterBytes,
   masterStartBytes,
 } from './memory-estimate';
-import { PricingModel, type PricingForm, type PricingRows } from './pricing';
+import { PricingModel, type PricingForm, type PricingRows, outputGroup } from './pricing';
 import { ColumnLifter } from './privacy-repair';
 import { type PricingEngine, openPricing } from './pricing-pool';
 
@@ -429,8 +429,11 @@ function prepareDecomposition(
   checkCancelled(options, `building ${what}`);
   const { rows: seedRows, inPricing } = pricingSeed(n, pairs, opts.pricingRows ?? 'auto', opts.seedPairs, LAZY_START_FACTOR);
   const lifter = new ColumnLifter(n, pairs.from, pairs.to, pairs.factor);
-  const groupSize = inPricing ? (opts.pricingGroupSize ?? lazyPricingGroupSize(m, seedRows.from.length, opts.threads ?? 1)) : m;
-  if (!(Number.isInteger(groupSize) && groupSize >= 1)) throw new MechError('invalid-input', `${what}: the pricing group size must be an integer >= 1`);
+  const asked = opts.pricingGroupSize;
+  if (asked !== undefined && !(Number.isInteger(asked) && asked >= 1))
+    throw new MechError('invalid-input', `${what}: the pricing group size must be an integer >= 1, got ${asked}`);
+  // Lazy rows per group (at most m: one shared model); rows held from the start: one model.
+  const groupSize = inPricing ? Math.min(m, asked ?? lazyPricingGroupSize(m, seedRows.from.length, opts.threads ?? 1)) : m;
   const budget = opts.masterBudgetBytes ?? MASTER_BUDGET_FRACTION * LP_MEMORY_LIMIT_BYTES;
   const { maxCols, keepCols, startDense } = masterLimits(n, m, budget, what);
   const { start, indicators } = startColumns(c, n, m, lifter, ones);
@@ -784,7 +787,7 @@ class DecompositionRun {
       out.lower += Math.min(0, ps.safeBound);
       const r = ps.r;
       if (s.inPricing) {
-        const g = Math.floor(w / s.groupSize);
+        const g = outputGroup(w, s.groupSize);
         let rows = out.newRows.get(g);
         if (!rows) out.newRows.set(g, (rows = { from: [], to: [], factor: [] }));
         const before = rows.from.length;

@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { MechError } from '../../src-shared/errors';
 import { type LpOptions, checkCancelled } from './lp-options';
-import { type PricingForm, PricingGroups, type PricingOutcome, type PricingRows, groupsDealt } from './pricing';
+import { type PricingForm, PricingGroups, type PricingOutcome, type PricingRows, groupsDealt, outputGroup } from './pricing';
 
 /**
  * One pricing round: c column-major (c[w*n + x]), lam the pricing duals; the round ends early at the deadline
@@ -52,8 +52,6 @@ export interface PricingEngine {
   price(request: PricingRequest): Promise<PricingRound>;
   /** Append rows to the models of every output, or only to those of one group of outputs (lazy rows: see PricingGroups). */
   addRows(rows: PricingRows, group?: number): Promise<void>;
-  /** Outputs per pricing model (PricingGroups); output w is in group floor(w / groupSize). */
-  readonly groupSize: number;
   /** Rows of the largest pricing model. */
   readonly rows: number;
   readonly coldRetries: number;
@@ -76,10 +74,6 @@ export class LocalPricing implements PricingEngine {
 
   static async open({ n, m, rows, what, options, form, groupSize = m }: PricingSpec): Promise<LocalPricing> {
     return new LocalPricing(await PricingGroups.open(n, m, rows, groupSize, () => true, what, options, form), n, m, options, what);
-  }
-
-  get groupSize(): number {
-    return this.model.groupSize;
   }
 
   async price({ c, lam, deadline, shouldStop, retryTolerance = 0, only }: PricingRequest): Promise<PricingRound> {
@@ -186,7 +180,7 @@ export class ThreadedPricing implements PricingEngine {
     private readonly n: number,
     private readonly m: number,
     rows: number,
-    readonly groupSize: number,
+    private readonly groupSize: number,
     private readonly options: LpOptions | undefined,
     private readonly what: string,
   ) {
@@ -206,7 +200,7 @@ export class ThreadedPricing implements PricingEngine {
    */
   private threadOf(w: number): number {
     const T = this.pool.length;
-    return groupsDealt(this.m, this.groupSize, T) ? Math.floor(w / this.groupSize) % T : w % T;
+    return groupsDealt(this.m, this.groupSize, T) ? outputGroup(w, this.groupSize) % T : w % T;
   }
 
   static async open(threads: number, { n, m, rows, what, options, form, groupSize = m }: PricingSpec): Promise<ThreadedPricing> {

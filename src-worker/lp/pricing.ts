@@ -362,7 +362,7 @@ export class PricingGroups {
 
   /** The group of output w. */
   groupOf(w: number): number {
-    return Math.floor(w / this.groupSize);
+    return outputGroup(w, this.groupSize);
   }
 
   /** PricingModel.solveUntil for output w, on its group's model. */
@@ -402,6 +402,11 @@ export class PricingGroups {
     for (const model of this.models.values()) model.dispose();
     this.models.clear();
   }
+}
+
+/** The group of output w: groups of groupSize consecutive outputs. */
+export function outputGroup(w: number, groupSize: number): number {
+  return Math.floor(w / groupSize);
 }
 
 /** Whether groups of outputs are dealt to threads (g on thread g % threads), or every thread holds every group (fewer groups than threads). */

@@ -97,6 +97,14 @@ describe('optimal mechanism LP, typed (issue 13): exact all-pairs model by decom
     }
   }, 240_000);
 
+  it.each([0, 2.5, -1, Number.NaN])('refuses a pricing group size of %s with one clear message', async (size) => {
+    const g = gridDomain(6, 6);
+    const pi = priors(g.n)[0]![1];
+    const run = optimalMechanism(g, 2, pi, 'dist', { model: 'exact', coarseStart: false, decompositionOptions: { pricingGroupSize: size } });
+    await expect(run).rejects.toMatchObject({ code: 'invalid-input' });
+    await expect(run).rejects.toThrow(/the pricing group size must be an integer >= 1, got/);
+  });
+
   it('pricing: the safe bound never exceeds the true minimum (random objectives, all pairs with factors up to e^18)', async () => {
     const g = gridDomain(6, 6);
     const n = g.n;
