@@ -152,7 +152,11 @@ export interface DecompositionOptions {
   partialPricing?: number;
   /** Candidates per output for the plateau search (default 48 nearest secrets). */
   plateauCandidates?: number;
-  /** Solver-heap budget for the master in bytes (default 40% of the LP memory limit): the master is pruned to fit it. */
+  /**
+   * Memory budget for the master in bytes (default 40% of the LP memory limit): the master is pruned to fit it,
+   * counted at MASTER_BYTES_PER_NONZERO per column entry, what the HiGHS master needed (the dense simplex that
+   * replaced it holds 8 bytes per entry plus its n x n inverse: the estimate is conservative).
+   */
   masterBudgetBytes?: number;
   /**
    * performance.now() when the caller's solve began (default: when the
@@ -260,6 +264,8 @@ const MASTER_PRUNE_FACTOR = 6;
 const MASTER_KEEP_FACTOR = 4;
 /** Largest share of the solve's time the incumbent's remap may take (it is skipped in rounds where it would exceed it). */
 const REMAP_TIME_SHARE = 0.1;
+/** Longest wait (rounds) between remaps that gain nothing over the master's channel. */
+const REMAP_MAX_WAIT = 7;
 
 // Master memory (masterBytes, MASTER_BYTES_PER_NONZERO) lives in memory-estimate.ts, where admission reads it too.
 export { masterBytes };
@@ -582,6 +588,9 @@ class DecompositionRun {
   /** Time in remapIncumbent, and the master objective it last remapped. */
   private remapMs = 0;
   private lastRemapped = NaN;
+  /** Rounds to skip before the next remap, and the current back-off (after remaps that gained nothing). */
+  private remapWait = 0;
+  private remapIdle = 0;
 
   constructor(
     private readonly s: DecompositionSetup,
@@ -972,6 +981,10 @@ class DecompositionRun {
     const { n, m, c } = this.s;
     const t = performance.now();
     if (this.remapMs > REMAP_TIME_SHARE * (t - this.s.t0) || this.upper === this.lastRemapped) return;
+    if (this.remapWait > 0) {
+      this.remapWait--;
+      return;
+    }
     this.lastRemapped = this.upper;
     const used = new Map<number, Float64Array>();
     const { colOutput, colVectors } = this.master;
@@ -1002,6 +1015,9 @@ class DecompositionRun {
       for (let x = 0; x < n; x++) channel[x * m + bestW]! += k[x]!;
     }
     if (cost < this.best.upper) this.best = { channel, upper: cost };
+    // No gain over the master's own channel (near the optimum it is remap-optimal): wait 1, 3, 7 rounds before the next try.
+    this.remapIdle = cost < this.upper * (1 - 1e-9) ? 0 : Math.min(2 * this.remapIdle + 1, REMAP_MAX_WAIT);
+    this.remapWait = this.remapIdle;
     this.remapMs += performance.now() - t;
   }
 
@@ -1059,7 +1075,7 @@ export async function solveByColumnDecomposition(
   const ones = new Float64Array(n).fill(1);
   const setup = prepareDecomposition(problem, options, opts, ones);
   const subOptions = warmSimplexOptions(options, 4);
-  const master = await DecompositionMaster.open(n, m, setup.c, ones, what, subOptions);
+  const master = DecompositionMaster.open(n, m, setup.c, ones, what, subOptions);
   let pricing: PricingEngine | undefined;
   try {
     pricing = await openPricing(opts.threads ?? 1, {

@@ -1,6 +1,6 @@
 import type { LpOptions } from './lp-options';
-import { type LpSolution, PersistentLp, type RunStop } from './persistent-lp';
-import { SparseLp } from './sparse-model';
+import { DenseSimplex } from './dense-simplex';
+import type { LpSolution, RunStop } from './persistent-lp';
 
 /**
  * The master LP of the column decomposition (column-decomposition.ts): n
@@ -27,88 +27,65 @@ export class DecompositionMaster {
   box = 0;
 
   private constructor(
-    private readonly lp: PersistentLp,
+    private readonly lp: DenseSimplex,
     private readonly n: number,
     private readonly m: number,
     /** Column-major costs c[w*n + x], minimised. */
     private readonly c: Float64Array,
     /** The all-ones vector: the constant columns are appended with this very array (dropConstantColumns finds them by identity), and it stands in for the penalty columns. */
     readonly ones: Float64Array,
+    private readonly options: LpOptions | undefined,
   ) {}
 
-  static async open(n: number, m: number, c: Float64Array, ones: Float64Array, what: string, options: LpOptions): Promise<DecompositionMaster> {
-    const masterLp = new SparseLp(0, n, 0);
-    const none = new Int32Array(0);
-    const noneV = new Float64Array(0);
-    for (let x = 0; x < n; x++) masterLp.addRow(1, 1, none, noneV);
-    // No presolve: it runs on the first (cold) solve only, is not interrupted by the time limit or the stop test,
-    // and took more than half of that solve on 30 x 30 (14.4 s with it, 6.4 s without; on 50 x 50 the stop came 40 s late).
-    // Primal simplex (strategy 4) with HiGHS' default pricing and devex weights: dual simplex, Dantzig or steepest-edge weights
-    // were 1.6-2.4x slower on the 20 x 20 city (master 21 s; 51 s, 35 s, 44 s). No scaling: HiGHS scales the whole
-    // matrix again at every solve after columns are appended, and the dense columns (entries in (0, 1], costs of the
-    // loss's size) need none; master time on the city at eps 1 17.3 s -> 12.7 s, on 30 x 30 over 13 rounds 46.5 s -> 21.4 s.
-    const masterOptions: LpOptions = { ...options, highsOptions: { presolve: 'off', simplex_scale_strategy: 0, ...options.highsOptions } };
-    return new DecompositionMaster(await PersistentLp.open(masterLp, `${what} (master)`, masterOptions), n, m, c, ones);
+  /**
+   * The master is solved by DenseSimplex (dense-simplex.ts), not HiGHS: its columns are dense, and HiGHS' sparse
+   * machinery cost ~1.7 ms an iteration and 80-100 ms per append on the 20 x 20 city (master 14.9 s of a 30 s
+   * solve at eps 1, 8.7k iterations; the dense simplex: 14.3k iterations, 9.1 s on one thread).
+   */
+  static open(n: number, m: number, c: Float64Array, ones: Float64Array, what: string, options: LpOptions | undefined): DecompositionMaster {
+    return new DecompositionMaster(new DenseSimplex(n, ones, `${what} (master)`), n, m, c, ones, options);
+  }
+
+  /** Simplex iterations of every master solve, and solves restarted cold after a numerical failure. */
+  get iterations(): number {
+    return this.lp.totalIterations;
+  }
+  get coldRestarts(): number {
+    return this.lp.coldRestarts;
   }
 
   get columns(): number {
     return this.colOutput.length;
   }
 
-  /** Append columns (cost c_w . r, entries > 0 only). */
+  /** Append columns (cost c_w . r; the vectors are kept by reference). */
   append(batch: MasterColumn[]): void {
     const { n, c } = this;
-    const k = batch.length;
-    const cc = new Float64Array(k);
-    const st = new Int32Array(k + 1);
-    const ix = new Int32Array(k * n);
-    const vv = new Float64Array(k * n);
-    let p = 0;
-    for (let j = 0; j < k; j++) {
-      const { w, r } = batch[j]!;
-      st[j] = p;
+    for (const { w, r } of batch) {
       let s = 0;
-      for (let x = 0; x < n; x++) {
-        const v = r[x]!;
-        if (v > 0) {
-          ix[p] = x;
-          vv[p] = v;
-          p++;
-          s += c[w * n + x]! * v;
-        }
-      }
-      cc[j] = s;
+      for (let x = 0; x < n; x++) s += c[w * n + x]! * r[x]!;
       this.colOutput.push(w);
       this.colVectors.push(r);
+      this.lp.addDense(s, r);
     }
-    st[k] = p;
-    this.lp.addColumns(cc, st, ix, vv);
   }
 
   /** Append the 2n penalty columns +-e_x of cost B. */
   addBox(B: number): void {
     const n = this.n;
-    const k = 2 * n;
-    const st = new Int32Array(k + 1);
-    const ix = new Int32Array(k);
-    const vv = new Float64Array(k);
     this.boxStart = this.colOutput.length;
-    for (let j = 0; j < k; j++) {
-      st[j] = j;
-      ix[j] = j % n;
-      vv[j] = j < n ? 1 : -1;
+    this.box = B;
+    for (let j = 0; j < 2 * n; j++) {
       this.colOutput.push(-1);
       this.colVectors.push(this.ones);
+      this.lp.addUnit(B, j % n, j < n ? 1 : -1);
     }
-    st[k] = k;
-    this.box = B;
-    this.lp.addColumns(new Float64Array(k).fill(B), st, ix, vv);
   }
 
   /** Multiply the penalty cost by `factor` (du Merle: widen the box). */
   widenBox(factor: number): void {
     this.box *= factor;
-    this.lp.setCostRange(this.boxStart, new Float64Array(2 * this.n).fill(this.box));
+    for (let j = 0; j < 2 * this.n; j++) this.lp.setCost(this.boxStart + j, this.box);
   }
 
   /** Total weight of the penalty columns in a master solution (> 0: the solution is not a channel). */
@@ -118,14 +95,20 @@ export class DecompositionMaster {
     return mass;
   }
 
-  /** Solve (warm from the last basis); `stop` ends a long solve early (MechError 'cancelled' with detail.reason). */
+  /**
+   * Solve (warm from the last basis); `stop` ends a long solve early (MechError 'cancelled' with detail.reason), and
+   * so does a cancellation (the shared cancel flag or the signal, read every 32 iterations).
+   */
   run(stop?: RunStop): LpSolution {
-    return this.lp.run(false, stop);
+    const flag = this.options?.cancelFlag;
+    const signal = this.options?.signal;
+    const r = this.lp.run(stop, () => (flag !== undefined && Atomics.load(flag, 0) !== 0) || signal?.aborted === true);
+    return { objective: r.objective, colValue: r.colValue, solveMs: r.solveMs, loadMs: 0, status: 'optimal', iterations: r.iterations };
   }
 
   /** Row duals of the last solve. */
   duals(): Float64Array {
-    return this.lp.rowDuals().slice(0, this.n);
+    return this.lp.duals();
   }
 
   /** The row-major n x m channel sum_j theta_j r_j over the non-penalty columns. */
@@ -145,7 +128,7 @@ export class DecompositionMaster {
   /** Delete the columns at `drop` (strictly increasing indices) from the LP and the bookkeeping. */
   deleteColumns(drop: number[]): void {
     if (drop.length === 0) return;
-    this.lp.deleteColumns(Int32Array.from(drop));
+    this.lp.deleteColumns(drop);
     const { colOutput, colVectors } = this;
     let k = 0;
     let d = 0;
@@ -200,6 +183,6 @@ export class DecompositionMaster {
   }
 
   dispose(): void {
-    this.lp.dispose();
+    /* nothing outside the JavaScript heap */
   }
 }

@@ -1,0 +1,577 @@
+import { MechError } from '../../src-shared/errors';
+import type { RunStop } from './persistent-lp';
+
+/**
+ * Primal simplex for the decomposition's master: min c . theta subject to
+ * A theta = b, theta >= 0, with few rows (one per secret) and dense columns
+ * (points of the column polytope, every entry positive), re-solved after
+ * columns are appended or deleted from the basis it ended with.
+ *
+ * Why not HiGHS here: the master's columns are dense, so HiGHS' sparse LU
+ * and full pricing cost ~1 ms an iteration at 400 rows and 2,500 columns,
+ * and every append costs it 80-100 ms before the first iteration
+ * (src-worker/lp/README.md, session 9). This solver keeps the basis inverse
+ * explicitly (n x n, Float64Array; a rank-one update per pivot, rebuilt by
+ * Gauss-Jordan elimination every `n` pivots or when a residual check fails),
+ * prices a block of columns per iteration (partial pricing with Dantzig's
+ * rule on norm-scaled reduced costs; optimality is only declared after a
+ * full pass finds nothing), uses Harris' two-pass ratio test, and appends
+ * columns by reference (no copy). Phase 1 starts from an artificial basis
+ * e_x (also after a basic column is deleted: an artificial takes its place).
+ *
+ * Nothing downstream trusts it beyond what it can check: the decomposition's
+ * bounds are Lagrangian bounds valid for any duals, and its channel is
+ * assembled from theta, repaired and checked for privacy like HiGHS' was.
+ */
+export interface DenseSimplexSolution {
+  objective: number;
+  colValue: Float64Array;
+  iterations: number;
+  solveMs: number;
+}
+
+/** Primal feasibility, pivot and optimality tolerances (the last on reduced costs scaled by the column norm). */
+const FEAS_TOL = 1e-9;
+const PIVOT_TOL = 1e-9;
+const OPT_TOL = 1e-10;
+/** Share of the columns priced per iteration (partial pricing; measured on the 20 x 20 city: 0.1, 0.25, 0.5, 1 gave 17.2k, 14.3k, 12.9k, 11.0k iterations, 0.25 the least time). */
+const PRICING_BLOCK = 0.25;
+/** Check the residuals after this many pivots at least (and every n pivots); rebuild the inverse when they are not small. */
+const MIN_REFACTOR = 100;
+/** Largest residual |B xB - b| and |y B - c_B| (relative) accepted without rebuilding the inverse. */
+const RESIDUAL_TOL = 1e-11;
+
+export class DenseSimplex {
+  /** Column data: dense vector, or a unit column (row, sign) when vec is null. */
+  private readonly vec: (Float64Array | null)[] = [];
+  private readonly unitRow: number[] = [];
+  private readonly unitSign: number[] = [];
+  private readonly cost: number[] = [];
+  /** Scale of the column for pricing: sqrt(1 + |a|^2). */
+  private readonly scaleOf: number[] = [];
+  /** Basis position of each column, or -1. */
+  private readonly posOf: number[] = [];
+  /** The basic column at each position; -1 - x is the artificial column e_x. */
+  private readonly head: Int32Array;
+  private readonly binv: Float64Array;
+  private readonly xB: Float64Array;
+  private readonly y: Float64Array;
+  private readonly alpha: Float64Array;
+  private readonly work: Float64Array;
+  private pivotsSinceRefactor = 0;
+  private cursor = 0;
+  /** Position of the last pivot whose update of the other rows of the inverse is still due (-1: none). */
+  private pending = -1;
+  /** Simplex iterations of every run, and the runs that restarted cold after a numerical failure. */
+  totalIterations = 0;
+  coldRestarts = 0;
+
+  constructor(
+    private readonly n: number,
+    private readonly b: Float64Array,
+    private readonly what: string,
+  ) {
+    this.binv = new Float64Array(n * n);
+    this.alpha = new Float64Array(n);
+    this.head = new Int32Array(n);
+    this.xB = new Float64Array(n);
+    this.y = new Float64Array(n);
+    this.work = new Float64Array(n);
+    this.resetBasis();
+  }
+
+  /** The artificial basis (B = I, xB = b): where the first solve starts, and where a failed solve restarts. */
+  private resetBasis(): void {
+    const { n, b } = this;
+    this.pending = -1;
+    for (let j = 0; j < this.posOf.length; j++) this.posOf[j] = -1;
+    this.binv.fill(0);
+    for (let x = 0; x < n; x++) {
+      this.head[x] = -1 - x;
+      this.binv[x * n + x] = 1;
+      this.xB[x] = b[x]!;
+    }
+    this.pivotsSinceRefactor = 0;
+  }
+
+  get columns(): number {
+    return this.cost.length;
+  }
+
+  /** Append a dense column (kept by reference: the caller must not change it). */
+  addDense(cost: number, a: Float64Array): void {
+    let s = 1;
+    for (let x = 0; x < this.n; x++) s += a[x]! * a[x]!;
+    this.vec.push(a);
+    this.unitRow.push(-1);
+    this.unitSign.push(0);
+    this.cost.push(cost);
+    this.scaleOf.push(Math.sqrt(s));
+    this.posOf.push(-1);
+  }
+
+  /** Append the column sign * e_row. */
+  addUnit(cost: number, row: number, sign: 1 | -1): void {
+    this.vec.push(null);
+    this.unitRow.push(row);
+    this.unitSign.push(sign);
+    this.cost.push(cost);
+    this.scaleOf.push(Math.SQRT2);
+    this.posOf.push(-1);
+  }
+
+  setCost(j: number, cost: number): void {
+    this.cost[j] = cost;
+  }
+
+  /** Row duals of the last solve: reduced cost of column j = cost[j] - a_j . y. */
+  duals(): Float64Array {
+    return this.y.slice();
+  }
+
+  /**
+   * Delete columns (indices strictly increasing); later columns move down. A
+   * basic column leaves the basis for the artificial e_x of the row where its
+   * inverse row is largest (the basis stays regular; if its value was
+   * positive, the next solve starts with a phase 1).
+   */
+  deleteColumns(drop: readonly number[]): void {
+    if (drop.length === 0) return;
+    this.completePivot();
+    for (const j of drop) {
+      const p = this.posOf[j]!;
+      if (p >= 0) this.replaceByArtificial(p);
+    }
+    const K = this.cost.length;
+    const newIndex = new Int32Array(K);
+    let k = 0;
+    let d = 0;
+    for (let j = 0; j < K; j++) {
+      if (d < drop.length && drop[d] === j) {
+        d++;
+        newIndex[j] = -1;
+        continue;
+      }
+      newIndex[j] = k;
+      this.vec[k] = this.vec[j]!;
+      this.unitRow[k] = this.unitRow[j]!;
+      this.unitSign[k] = this.unitSign[j]!;
+      this.cost[k] = this.cost[j]!;
+      this.scaleOf[k] = this.scaleOf[j]!;
+      this.posOf[k] = this.posOf[j]!;
+      k++;
+    }
+    for (const arr of [this.vec, this.unitRow, this.unitSign, this.cost, this.scaleOf, this.posOf]) arr.length = k;
+    for (let p = 0; p < this.n; p++) if (this.head[p]! >= 0) this.head[p] = newIndex[this.head[p]!]!;
+    this.cursor = 0;
+  }
+
+  /**
+   * Solve from the current basis. Throws MechError 'cancelled' (detail.reason)
+   * when `stop` fires. A numerical failure (singular basis, iteration cap)
+   * restarts once from the artificial basis before it is reported ('internal').
+   */
+  run(stop?: RunStop, cancelled?: () => boolean): DenseSimplexSolution {
+    const t0 = performance.now();
+    let sol: { objective: number; colValue: Float64Array; iterations: number };
+    try {
+      sol = this.solve(stop, cancelled);
+    } catch (e) {
+      if (!(e instanceof MechError) || e.code !== 'internal') throw e;
+      this.coldRestarts++;
+      this.resetBasis();
+      sol = this.solve(stop, cancelled);
+    }
+    return { ...sol, solveMs: performance.now() - t0 };
+  }
+
+  private solve(stop: RunStop | undefined, cancelled: (() => boolean) | undefined): { objective: number; colValue: Float64Array; iterations: number } {
+    const { n } = this;
+    let iterations = 0;
+    const maxIterations = 50 * n + 20 * this.cost.length + 10000;
+    let phase1 = this.artificialMass() > FEAS_TOL;
+    this.computeDuals(phase1);
+    let verified = false;
+    this.completePivot();
+    for (;;) {
+      if ((iterations & 31) === 31) {
+        if (cancelled?.()) throw new MechError('cancelled', `${this.what} was cancelled during the solve`);
+        if (stop) {
+          const reason = stop.deadline !== undefined && performance.now() > stop.deadline ? 'time-limit' : stop.shouldStop?.() ? 'stopped' : undefined;
+          if (reason) throw new MechError('cancelled', `${this.what} was stopped during the solve (${reason})`, { reason });
+        }
+      }
+      if (iterations > maxIterations) throw new MechError('internal', `${this.what}: the dense simplex did not finish within ${maxIterations} iterations`);
+      const q = this.price(phase1);
+      // The last pivot's inverse update, fused with the next column's FTRAN (one pass over the inverse).
+      if (this.pending >= 0) {
+        this.updateRows(this.pending, q);
+        this.pending = -1;
+      } else if (q >= 0) this.ftran(q);
+      if (q >= 0 && this.pivotsSinceRefactor >= Math.max(MIN_REFACTOR, n) && this.residual(phase1) > RESIDUAL_TOL) {
+        this.refactor();
+        this.computeDuals(phase1);
+        continue;
+      }
+      if (q < 0) {
+        // A final check: the basis' residuals; from a fresh inverse when they are not small, then no entering column.
+        if (!verified) {
+          verified = true;
+          if (this.residual(phase1) > RESIDUAL_TOL) {
+            this.refactor();
+            this.computeDuals(phase1);
+            continue;
+          }
+        }
+        if (phase1) {
+          if (this.artificialMass() > 1e-7) throw new MechError('infeasible', `${this.what} has no feasible solution`);
+          phase1 = false;
+          verified = false;
+          this.computeDuals(false);
+          continue;
+        }
+        break;
+      }
+      verified = false;
+      const p = this.ratioTest(phase1);
+      if (p < 0) throw new MechError('internal', `${this.what}: the dense simplex found an unbounded direction`);
+      this.pivot(p, q, phase1);
+      // The other rows of the inverse are updated in the next iteration's FTRAN pass.
+      this.pending = p;
+      iterations++;
+    }
+    this.totalIterations += iterations;
+    const colValue = new Float64Array(this.cost.length);
+    let objective = 0;
+    for (let p = 0; p < n; p++) {
+      const j = this.head[p]!;
+      if (j < 0) continue;
+      const v = Math.max(0, this.xB[p]!);
+      colValue[j] = v;
+      objective += this.cost[j]! * v;
+    }
+    return { objective, colValue, iterations };
+  }
+
+  /** A run stopped (time limit, cancellation) between a pivot and its row updates: do them now. */
+  private completePivot(): void {
+    if (this.pending < 0) return;
+    eliminateRows(this.binv, this.alpha, this.n, this.pending);
+    this.pending = -1;
+  }
+
+  /**
+   * max |B xB - b| and max |B' y - c_B| / (1 + |c_B|) (the duals' residual, for the phase's costs); when small,
+   * the inverse counts as fresh again.
+   */
+  private residual(phase1: boolean): number {
+    const { n, head, xB, b, y } = this;
+    const r = this.work;
+    for (let x = 0; x < n; x++) r[x] = -b[x]!;
+    let worst = 0;
+    for (let p = 0; p < n; p++) {
+      const j = head[p]!;
+      const v = xB[p]!;
+      if (j < 0) {
+        r[-1 - j]! += v;
+        worst = Math.max(worst, Math.abs((phase1 ? 1 : 0) - y[-1 - j]!));
+        continue;
+      }
+      const a = this.vec[j];
+      let d = phase1 ? 0 : this.cost[j]!;
+      if (a) {
+        for (let x = 0; x < n; x++) {
+          r[x]! += v * a[x]!;
+          d -= y[x]! * a[x]!;
+        }
+      } else {
+        r[this.unitRow[j]!]! += v * this.unitSign[j]!;
+        d -= this.unitSign[j]! * y[this.unitRow[j]!]!;
+      }
+      worst = Math.max(worst, Math.abs(d) / (1 + Math.abs(this.cost[j]!)));
+    }
+    for (let x = 0; x < n; x++) worst = Math.max(worst, Math.abs(r[x]!));
+    if (worst <= RESIDUAL_TOL) this.pivotsSinceRefactor = 0;
+    return worst;
+  }
+
+  /** Sum of the values of the basic artificial columns. */
+  private artificialMass(): number {
+    let s = 0;
+    for (let p = 0; p < this.n; p++) if (this.head[p]! < 0) s += Math.abs(this.xB[p]!);
+    return s;
+  }
+
+  private basicCost(p: number, phase1: boolean): number {
+    const j = this.head[p]!;
+    if (j < 0) return phase1 ? 1 : 0;
+    return phase1 ? 0 : this.cost[j]!;
+  }
+
+  /** y = c_B' B^-1. */
+  private computeDuals(phase1: boolean): void {
+    const { n, binv, y } = this;
+    y.fill(0);
+    for (let p = 0; p < n; p++) {
+      const cb = this.basicCost(p, phase1);
+      if (cb === 0) continue;
+      const o = p * n;
+      for (let x = 0; x < n; x++) y[x]! += cb * binv[o + x]!;
+    }
+  }
+
+  private reducedCost(j: number, phase1: boolean): number {
+    const { n, y } = this;
+    const a = this.vec[j];
+    let d = phase1 ? 0 : this.cost[j]!;
+    if (a) for (let x = 0; x < n; x++) d -= y[x]! * a[x]!;
+    else d -= this.unitSign[j]! * y[this.unitRow[j]!]!;
+    return d;
+  }
+
+  /** Partial pricing: the most negative scaled reduced cost in the first block (from the cursor) that has one; -1 after a full pass finds none. */
+  private price(phase1: boolean): number {
+    const K = this.cost.length;
+    if (K === 0) return -1;
+    const block = Math.max(64, Math.ceil(K * PRICING_BLOCK));
+    let best = -1;
+    let bestScore = -OPT_TOL;
+    let scanned = 0;
+    let j = this.cursor % K;
+    while (scanned < K) {
+      const end = Math.min(scanned + block, K);
+      for (; scanned < end; scanned++) {
+        if (this.posOf[j]! < 0) {
+          const score = this.reducedCost(j, phase1) / this.scaleOf[j]!;
+          if (score < bestScore) {
+            bestScore = score;
+            best = j;
+          }
+        }
+        j = j + 1 === K ? 0 : j + 1;
+      }
+      if (best >= 0) break;
+    }
+    this.cursor = j;
+    return best;
+  }
+
+  /** alpha = B^-1 a_q. */
+  private ftran(q: number): void {
+    const { n, binv, alpha } = this;
+    const a = this.vec[q];
+    if (a) {
+      for (let p = 0; p < n; p++) {
+        const o = p * n;
+        let s = 0;
+        for (let x = 0; x < n; x++) s += binv[o + x]! * a[x]!;
+        alpha[p] = s;
+      }
+    } else {
+      const r = this.unitRow[q]!;
+      const sg = this.unitSign[q]!;
+      for (let p = 0; p < n; p++) alpha[p] = sg * binv[p * n + r]!;
+    }
+  }
+
+  /**
+   * Harris' two-pass ratio test; in phase 2 a basic artificial (fixed at 0)
+   * blocks at once whenever the entering column moves it. Returns the leaving position or -1.
+   */
+  private ratioTest(phase1: boolean): number {
+    const { n, alpha, xB, head } = this;
+    let amax = 0;
+    for (let p = 0; p < n; p++) amax = Math.max(amax, Math.abs(alpha[p]!));
+    const tol = Math.max(PIVOT_TOL, 1e-11 * amax);
+    if (!phase1) {
+      let best = -1;
+      let bestA = tol;
+      for (let p = 0; p < n; p++) if (head[p]! < 0 && Math.abs(alpha[p]!) > bestA) ((best = p), (bestA = Math.abs(alpha[p]!)));
+      if (best >= 0) return best;
+    }
+    let tmax = Infinity;
+    for (let p = 0; p < n; p++) {
+      const a = alpha[p]!;
+      if (a > tol) {
+        const t = (Math.max(0, xB[p]!) + FEAS_TOL) / a;
+        if (t < tmax) tmax = t;
+      }
+    }
+    if (tmax === Infinity) return -1;
+    let best = -1;
+    let bestA = 0;
+    for (let p = 0; p < n; p++) {
+      const a = alpha[p]!;
+      if (a > tol && Math.max(0, xB[p]!) / a <= tmax && a > bestA) {
+        bestA = a;
+        best = p;
+      }
+    }
+    return best;
+  }
+
+  /** Column q enters at position p: values, inverse (rank-one update) and duals. */
+  private pivot(p: number, q: number, phase1: boolean): void {
+    const { n, alpha, xB, binv, y, head } = this;
+    const ap = alpha[p]!;
+    // In phase 2 a basic artificial leaves at 0 (it is fixed there).
+    const t = head[p]! < 0 && !phase1 ? 0 : Math.max(0, xB[p]!) / ap;
+    for (let i = 0; i < n; i++) xB[i]! -= t * alpha[i]!;
+    xB[p] = t;
+    for (let i = 0; i < n; i++) if (xB[i]! < 0) xB[i] = 0;
+    // Reduced cost of q before the update, for the duals.
+    const dq = this.reducedCost(q, phase1);
+    const op = p * n;
+    const inv = 1 / ap;
+    for (let x = 0; x < n; x++) binv[op + x]! *= inv;
+    for (let x = 0; x < n; x++) y[x]! += dq * binv[op + x]!;
+    const out = head[p]!;
+    if (out >= 0) this.posOf[out] = -1;
+    head[p] = q;
+    this.posOf[q] = p;
+    this.pivotsSinceRefactor++;
+  }
+
+  /**
+   * The rest of a pivot at position p (row p of the inverse is already
+   * scaled, alpha holds the entering column's FTRAN): every other row i loses
+   * alpha_i times row p; when q >= 0 the same pass computes the next FTRAN
+   * alpha'_i = (row i) . a_q (one pass over the inverse instead of two).
+   */
+  private updateRows(p: number, q: number): void {
+    const { n, binv, alpha } = this;
+    const op = p * n;
+    const a = q >= 0 ? this.vec[q] : null;
+    if (q < 0 || !a) {
+      eliminateRows(binv, alpha, n, p);
+      if (q >= 0) this.ftran(q);
+      return;
+    }
+    for (let i = 0; i < n; i++) {
+      const oi = i * n;
+      let s0 = 0;
+      let s1 = 0;
+      if (i === p) {
+        for (let x = 0; x < n; x++) s0 += binv[oi + x]! * a[x]!;
+      } else {
+        const f = alpha[i]!;
+        let x = 0;
+        for (; x + 1 < n; x += 2) {
+          const v0 = binv[oi + x]! - f * binv[op + x]!;
+          const v1 = binv[oi + x + 1]! - f * binv[op + x + 1]!;
+          binv[oi + x] = v0;
+          binv[oi + x + 1] = v1;
+          s0 += v0 * a[x]!;
+          s1 += v1 * a[x + 1]!;
+        }
+        for (; x < n; x++) {
+          const v = binv[oi + x]! - f * binv[op + x]!;
+          binv[oi + x] = v;
+          s0 += v * a[x]!;
+        }
+      }
+      alpha[i] = s0 + s1;
+    }
+  }
+
+  /** Replace the basic column at position p by the artificial e_x with the largest |(B^-1)_px| (a regular basis). */
+  private replaceByArtificial(p: number): void {
+    const { n, binv, head } = this;
+    let r = -1;
+    let best = 0;
+    for (let x = 0; x < n; x++) {
+      const v = Math.abs(binv[p * n + x]!);
+      if (v > best) {
+        // e_x must not be basic already (then (B^-1)_px = 0 anyway).
+        best = v;
+        r = x;
+      }
+    }
+    if (r < 0) throw new MechError('internal', `${this.what}: singular basis`);
+    for (let i = 0; i < n; i++) this.alpha[i] = binv[i * n + r]!;
+    const ap = this.alpha[p]!;
+    const op = p * n;
+    for (let x = 0; x < n; x++) binv[op + x]! /= ap;
+    eliminateRows(binv, this.alpha, n, p);
+    this.posOf[head[p]!] = -1;
+    head[p] = -1 - r;
+    this.recomputeValues();
+  }
+
+  /** xB = B^-1 b. */
+  private recomputeValues(): void {
+    const { n, binv, b, xB } = this;
+    for (let p = 0; p < n; p++) {
+      const o = p * n;
+      let s = 0;
+      for (let x = 0; x < n; x++) s += binv[o + x]! * b[x]!;
+      xB[p] = s < 0 && s > -FEAS_TOL ? 0 : s;
+    }
+  }
+
+  /** Rebuild B^-1 from the basic columns by Gauss-Jordan elimination with partial pivoting, then the values. */
+  private refactor(): void {
+    const { n, head, binv } = this;
+    // M = [B | I] stored as B (column p of B = basic column at position p) and binv = I; eliminate rows of B.
+    const B = new Float64Array(n * n);
+    for (let p = 0; p < n; p++) {
+      const j = head[p]!;
+      if (j < 0) B[(-1 - j) * n + p] = 1;
+      else {
+        const a = this.vec[j];
+        if (a) for (let x = 0; x < n; x++) B[x * n + p] = a[x]!;
+        else B[this.unitRow[j]! * n + p] = this.unitSign[j]!;
+      }
+    }
+    binv.fill(0);
+    for (let x = 0; x < n; x++) binv[x * n + x] = 1;
+    // Gauss-Jordan on the rows of B (row x of B: the x-th entries of the basic columns); binv accumulates the row operations.
+    for (let k = 0; k < n; k++) {
+      let piv = k;
+      let pv = Math.abs(B[k * n + k]!);
+      for (let i = k + 1; i < n; i++) {
+        const v = Math.abs(B[i * n + k]!);
+        if (v > pv) ((pv = v), (piv = i));
+      }
+      if (pv < 1e-13) throw new MechError('internal', `${this.what}: the basis became singular`);
+      if (piv !== k) {
+        for (let x = 0; x < n; x++) {
+          let t = B[k * n + x]!;
+          B[k * n + x] = B[piv * n + x]!;
+          B[piv * n + x] = t;
+          t = binv[k * n + x]!;
+          binv[k * n + x] = binv[piv * n + x]!;
+          binv[piv * n + x] = t;
+        }
+      }
+      const inv = 1 / B[k * n + k]!;
+      const ok = k * n;
+      for (let x = 0; x < n; x++) {
+        B[ok + x]! *= inv;
+        binv[ok + x]! *= inv;
+      }
+      for (let i = 0; i < n; i++) {
+        if (i === k) continue;
+        const f = B[i * n + k]!;
+        if (f === 0) continue;
+        const oi = i * n;
+        for (let x = k; x < n; x++) B[oi + x]! -= f * B[ok + x]!;
+        for (let x = 0; x < n; x++) binv[oi + x]! -= f * binv[ok + x]!;
+      }
+    }
+    this.recomputeValues();
+    this.pivotsSinceRefactor = 0;
+  }
+}
+
+/** Row i of the inverse -= alpha_i x row p, for every row but p (row p already divided by alpha_p). */
+function eliminateRows(binv: Float64Array, alpha: Float64Array, n: number, p: number): void {
+  const op = p * n;
+  for (let i = 0; i < n; i++) {
+    if (i === p) continue;
+    const f = alpha[i]!;
+    if (f === 0) continue;
+    const oi = i * n;
+    for (let x = 0; x < n; x++) binv[oi + x]! -= f * binv[op + x]!;
+  }
+}
