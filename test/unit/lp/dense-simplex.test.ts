@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MechError } from '../../../src-shared/errors';
+import { DENSE_KERNELS_WASM } from '../../../src-worker/lp/dense-kernels.wasm';
 import { DenseSimplex } from '../../../src-worker/lp/dense-simplex';
 import { solveSparseLp } from '../../../src-worker/lp/persistent-lp';
 import { SparseLp } from '../../../src-worker/lp/sparse-model';
@@ -92,10 +93,17 @@ function expectCertified(n: number, cols: Col[], theta: Float64Array, y: Float64
 }
 
 describe('DenseSimplex (the decomposition master)', () => {
+  it('runs the WebAssembly kernels compiled from dense-kernels.wat (the embedded module is up to date)', async () => {
+    const { compileKernels } = (await import('../../../scripts/build-kernels.mjs' as string)) as { compileKernels: () => Promise<string> };
+    expect(await compileKernels()).toBe(DENSE_KERNELS_WASM);
+  });
+
   it('solves dense master-like LPs to HiGHS optimum, with duals that certify it, warm after appends', async () => {
     for (const [n, k, seed] of [
       [8, 30, 1],
+      [13, 50, 4],
       [20, 120, 2],
+      [23, 90, 5],
       [40, 300, 3],
     ] as const) {
       const rand = rng(seed);
