@@ -118,7 +118,12 @@ export class DenseSimplex {
     const { n } = this;
     if (this.slotsUsed === this.slotCapacity) {
       const more = this.slotCapacity;
-      this.memory.grow(Math.ceil((more * n * 8) / WASM_PAGE));
+      try {
+        this.memory.grow(Math.ceil((more * n * 8) / WASM_PAGE));
+      } catch (e) {
+        // WebAssembly memory ends at 4 GiB (the master's column budget keeps it far below).
+        throw new MechError('too-large', `${this.what}: no memory for more than ${this.slotCapacity} columns of ${n} entries (${String(e)})`);
+      }
       this.slotCapacity = Math.floor((this.memory.buffer.byteLength - this.slotsAt) / (n * 8));
       this.refreshViews();
     }
@@ -240,10 +245,10 @@ export class DenseSimplex {
     const { n } = this;
     let iterations = 0;
     const maxIterations = 50 * n + 20 * this.cost.length + 10000;
+    this.completePivot();
     let phase1 = this.artificialMass() > FEAS_TOL;
     this.computeDuals(phase1);
     let verified = false;
-    this.completePivot();
     for (;;) {
       if ((iterations & 31) === 31) {
         if (cancelled?.()) throw new MechError('cancelled', `${this.what} was cancelled during the solve`);
