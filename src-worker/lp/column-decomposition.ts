@@ -1093,6 +1093,5 @@ export async function solveByColumnDecomposition(
     return await run.solve();
   } finally {
     await pricing?.dispose();
-    master.dispose();
   }
 }

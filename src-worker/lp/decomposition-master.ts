@@ -1,4 +1,4 @@
-import type { LpOptions } from './lp-options';
+import { type LpOptions, cancelRequested } from './lp-options';
 import { DenseSimplex } from './dense-simplex';
 import type { LpSolution, RunStop } from './persistent-lp';
 
@@ -44,14 +44,6 @@ export class DecompositionMaster {
    */
   static open(n: number, m: number, c: Float64Array, ones: Float64Array, what: string, options: LpOptions | undefined): DecompositionMaster {
     return new DecompositionMaster(new DenseSimplex(n, ones, `${what} (master)`), n, m, c, ones, options);
-  }
-
-  /** Simplex iterations of every master solve, and solves restarted cold after a numerical failure. */
-  get iterations(): number {
-    return this.lp.totalIterations;
-  }
-  get coldRestarts(): number {
-    return this.lp.coldRestarts;
   }
 
   get columns(): number {
@@ -100,9 +92,7 @@ export class DecompositionMaster {
    * so does a cancellation (the shared cancel flag or the signal, read every 32 iterations).
    */
   run(stop?: RunStop): LpSolution {
-    const flag = this.options?.cancelFlag;
-    const signal = this.options?.signal;
-    const r = this.lp.run(stop, () => (flag !== undefined && Atomics.load(flag, 0) !== 0) || signal?.aborted === true);
+    const r = this.lp.run(stop, () => cancelRequested(this.options));
     return { objective: r.objective, colValue: r.colValue, solveMs: r.solveMs, loadMs: 0, status: 'optimal', iterations: r.iterations };
   }
 
@@ -180,9 +170,5 @@ export class DecompositionMaster {
       .sort((a, b) => a - b);
     this.deleteColumns(drop);
     return drop.length;
-  }
-
-  dispose(): void {
-    /* nothing outside the JavaScript heap */
   }
 }

@@ -1,6 +1,6 @@
 import { MechError } from '../../src-shared/errors';
 import { DENSE_KERNELS_WASM } from './dense-kernels.wasm';
-import type { RunStop } from './persistent-lp';
+import { type RunStop, runStopDue } from './persistent-lp';
 
 /**
  * Primal simplex for the decomposition's master: min c . theta subject to
@@ -81,9 +81,6 @@ export class DenseSimplex {
   private cursor = 0;
   /** Position of the last pivot whose update of the other rows of the inverse is still due (-1: none). */
   private pending = -1;
-  /** Simplex iterations of every run, and the runs that restarted cold after a numerical failure. */
-  totalIterations = 0;
-  coldRestarts = 0;
 
   constructor(
     private readonly n: number,
@@ -234,7 +231,6 @@ export class DenseSimplex {
       sol = this.solve(stop, cancelled);
     } catch (e) {
       if (!(e instanceof MechError) || e.code !== 'internal') throw e;
-      this.coldRestarts++;
       this.resetBasis();
       sol = this.solve(stop, cancelled);
     }
@@ -253,7 +249,7 @@ export class DenseSimplex {
       if ((iterations & 31) === 31) {
         if (cancelled?.()) throw new MechError('cancelled', `${this.what} was cancelled during the solve`);
         if (stop) {
-          const reason = stop.deadline !== undefined && performance.now() > stop.deadline ? 'time-limit' : stop.shouldStop?.() ? 'stopped' : undefined;
+          const reason = runStopDue(stop);
           if (reason) throw new MechError('cancelled', `${this.what} was stopped during the solve (${reason})`, { reason });
         }
       }
@@ -296,7 +292,6 @@ export class DenseSimplex {
       this.pending = p;
       iterations++;
     }
-    this.totalIterations += iterations;
     const colValue = new Float64Array(this.cost.length);
     let objective = 0;
     for (let p = 0; p < n; p++) {

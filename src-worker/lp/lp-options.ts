@@ -52,6 +52,12 @@ export function checkCancelled(options: LpOptions | undefined, phase: string): v
   checkSignal(options?.signal, `LP cancelled while ${phase}`);
 }
 
+/** Whether the job asked to stop: the shared cancel flag (read by solver checkpoints during a solve) or the signal. */
+export function cancelRequested(options: LpOptions | undefined): boolean {
+  const flag = options?.cancelFlag;
+  return (flag !== undefined && Atomics.load(flag, 0) !== 0) || options?.signal?.aborted === true;
+}
+
 export function progress(options: LpOptions | undefined, fraction: number, message: string): void {
   options?.onProgress?.(fraction, message);
 }

@@ -2,7 +2,7 @@ import type { Basis, Highs, HighsCallbackMap, InterruptCallbackEvent } from 'hig
 import { MechError } from '../../src-shared/errors';
 import { highsRuntime, resetHighsRuntime } from './highs-runtime';
 import { assertLpFits } from './memory-estimate';
-import { type LpOptions, checkCancelled, progress } from './lp-options';
+import { type LpOptions, cancelRequested, checkCancelled, progress } from './lp-options';
 import { type SparseLp, dualColumnOfRow } from './sparse-model';
 
 /**
@@ -83,6 +83,12 @@ export interface RunStop {
 }
 
 /** The reason a run ended by its RunStop, or null for any other error. */
+/** Which of a RunStop's conditions holds now (the deadline first), or undefined. */
+export function runStopDue(stop: RunStop): 'time-limit' | 'stopped' | undefined {
+  if (stop.deadline !== undefined && performance.now() > stop.deadline) return 'time-limit';
+  return stop.shouldStop?.() ? 'stopped' : undefined;
+}
+
 export function runStopReason(e: unknown): 'time-limit' | 'stopped' | null {
   if (!(e instanceof MechError) || e.code !== 'cancelled') return null;
   const r = e.detail?.['reason'];
@@ -334,12 +340,12 @@ export class PersistentLp {
     let lastReport = performance.now();
     let stoppedBy: 'time-limit' | 'stopped' | undefined;
     const checkpoint = (e: InterruptCallbackEvent, kind: string): void => {
-      if ((flag && Atomics.load(flag, 0) !== 0) || signal?.aborted) {
+      if (cancelRequested(options)) {
         e.interrupt();
         return;
       }
       if (stop) {
-        stoppedBy = stop.deadline !== undefined && performance.now() > stop.deadline ? 'time-limit' : stop.shouldStop?.() ? 'stopped' : undefined;
+        stoppedBy = runStopDue(stop);
         if (stoppedBy) {
           e.interrupt();
           return;
@@ -387,7 +393,7 @@ export class PersistentLp {
       }
       const name = STATUS_NAMES[status] ?? `status ${status}`;
       if (status === highs.constants.modelStatus.interrupted) {
-        if (stoppedBy && !(flag && Atomics.load(flag, 0) !== 0) && !signal?.aborted)
+        if (stoppedBy && !cancelRequested(options))
           throw new MechError('cancelled', `${what} was stopped during the solve (${stoppedBy})`, { reason: stoppedBy });
         throw new MechError('cancelled', `${what} was cancelled during the solve`);
       }
