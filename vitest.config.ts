@@ -22,6 +22,10 @@ export default defineConfig({
           testTimeout: 180_000,
           hookTimeout: 300_000,
           fileParallelism: false,
+          // the page updates asynchronously and CI runs the unit project beside it on 2 cores:
+          // a poll without its own timeout waits up to 15 s (vitest's default of 1 s made
+          // "Recover it" flaky when the recovered project rendered after 1.6 s)
+          expect: { poll: { timeout: 15_000 } },
         },
       },
     ],
