@@ -82,13 +82,13 @@ export interface RunStop {
   shouldStop?: () => boolean;
 }
 
-/** The reason a run ended by its RunStop, or null for any other error. */
 /** Which of a RunStop's conditions holds now (the deadline first), or undefined. */
 export function runStopDue(stop: RunStop): 'time-limit' | 'stopped' | undefined {
   if (stop.deadline !== undefined && performance.now() > stop.deadline) return 'time-limit';
   return stop.shouldStop?.() ? 'stopped' : undefined;
 }
 
+/** The reason a run ended by its RunStop, or null for any other error. */
 export function runStopReason(e: unknown): 'time-limit' | 'stopped' | null {
   if (!(e instanceof MechError) || e.code !== 'cancelled') return null;
   const r = e.detail?.['reason'];

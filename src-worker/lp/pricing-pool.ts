@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { MechError } from '../../src-shared/errors';
 import { type LpOptions, checkCancelled } from './lp-options';
-import { type PricingForm, PricingGroups, type PricingOutcome, type PricingRows, groupsDealt, outputGroup } from './pricing';
+import { type PricingForm, PricingGroups, type PricingOutcome, type PricingRows, groupThread, outputGroup } from './pricing';
 
 /**
  * One pricing round: c column-major (c[w*n + x]), lam the pricing duals; the round ends early at the deadline
@@ -194,13 +194,12 @@ export class ThreadedPricing implements PricingEngine {
   }
 
   /**
-   * The thread that prices output w: with at least as many groups as threads, the owner of w's group (group g on
-   * thread g % threads); with fewer (one group of every output: all pairs in the model) every thread holds every
-   * model and the outputs are dealt round-robin. Either way an output stays on one thread (its warm-start basis).
+   * The thread that prices output w: the one holding w's group (groupThread), or, when every thread holds every
+   * group, output w % threads. Either way an output stays on one thread (its warm-start basis).
    */
   private threadOf(w: number): number {
     const T = this.pool.length;
-    return groupsDealt(this.m, this.groupSize, T) ? outputGroup(w, this.groupSize) % T : w % T;
+    return groupThread(outputGroup(w, this.groupSize), this.m, this.groupSize, T) ?? w % T;
   }
 
   static async open(threads: number, { n, m, rows, what, options, form, groupSize = m }: PricingSpec): Promise<ThreadedPricing> {
@@ -275,8 +274,8 @@ export class ThreadedPricing implements PricingEngine {
       await Promise.all(this.pool.map((p) => p.call({ type: 'addRows', rows })));
       this.baseRows += k;
     } else {
-      const T = this.pool.length;
-      const to = groupsDealt(this.m, this.groupSize, T) ? [this.pool[group % T]!] : this.pool;
+      const t = groupThread(group, this.m, this.groupSize, this.pool.length);
+      const to = t === undefined ? this.pool : [this.pool[t]!];
       await Promise.all(to.map((p) => p.call({ type: 'addRows', rows, group })));
       this.groupRows.set(group, (this.groupRows.get(group) ?? 0) + k);
     }

@@ -12,7 +12,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { MechError } from '../../src-shared/errors';
-import { type PricingForm, PricingGroups, type PricingRows, groupsDealt } from './pricing';
+import { type PricingForm, PricingGroups, type PricingRows, groupThread } from './pricing';
 
 interface OpenMsg {
   type: 'open';
@@ -59,7 +59,7 @@ parentPort?.on('message', async (msg: OpenMsg | PriceMsg | AddMsg | { type: 'clo
         msg.m,
         msg.rows,
         msg.groupSize,
-        (g) => !groupsDealt(msg.m, msg.groupSize, threads) || g % threads === thread,
+        (g) => (groupThread(g, msg.m, msg.groupSize, threads) ?? thread) === thread,
         msg.what,
         { cancelFlag: msg.cancelFlag, highsOptions: msg.highsOptions },
         msg.form,

@@ -409,7 +409,11 @@ export function outputGroup(w: number, groupSize: number): number {
   return Math.floor(w / groupSize);
 }
 
-/** Whether groups of outputs are dealt to threads (g on thread g % threads), or every thread holds every group (fewer groups than threads). */
-export function groupsDealt(m: number, groupSize: number, threads: number): boolean {
-  return Math.ceil(m / groupSize) >= threads;
+/**
+ * The pricing thread that holds group g's model: with at least as many groups as threads, groups are dealt
+ * (g on thread g % threads); with fewer (one group of every output: all pairs in the model) every thread holds
+ * every group: undefined.
+ */
+export function groupThread(g: number, m: number, groupSize: number, threads: number): number | undefined {
+  return Math.ceil(m / groupSize) >= threads ? g % threads : undefined;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type PricingForm, PricingGroups, PricingModel, type PricingRows, groupsDealt } from '../../../src-worker/lp/pricing';
+import { type PricingForm, PricingGroups, PricingModel, type PricingRows, groupThread } from '../../../src-worker/lp/pricing';
 import { LAZY_ROWS_PER_OUTPUT_EXPECTED, PRICING_BYTES_PER_ROW, lazyPricingGroupSize } from '../../../src-worker/lp/memory-estimate';
 import { privacyConstraintGraph } from '../../../src-worker/lp/privacy-constraint-graph';
 import { gridDomain } from '../../../src-worker/metric/grid';
@@ -204,8 +204,8 @@ describe('pricing groups (lazy rows held per group of outputs)', () => {
       own.dispose();
     }
     // Groups are dealt to threads when there are at least as many groups as threads; otherwise every thread holds all.
-    expect(groupsDealt(6, 2, 2)).toBe(true);
-    expect(groupsDealt(6, 6, 2)).toBe(false);
+    expect([0, 1, 2].map((g) => groupThread(g, 6, 2, 2))).toEqual([0, 1, 0]);
+    expect(groupThread(0, 6, 6, 2)).toBeUndefined();
   });
 
   it('the group size is the smallest whose models fit the heap share (20 x 20 city, 2,964 seed rows)', () => {
