@@ -2,6 +2,7 @@
  * CLI output: the documented --json objects (exactly these keys; the README
  * lists them) and the readable summaries.
  */
+import { candidateWords, chosenWords, gapIsExact, lpResultWords } from '../../src-shared/charts/lp-words';
 import type { JobRequest } from '../../src-shared/protocol/requests';
 import type { JobResult, LpResult, MatrixPayload, RemapResult } from '../../src-shared/protocol/index';
 import { fmt } from '../../src-shared/charts/result-table';
@@ -39,6 +40,8 @@ export function jsonFor(req: JobRequest, r: JobResult): Record<string, unknown> 
         o.lowerBound = r.lp.lowerBound;
         o.gap = r.lp.gap;
         o.exactLowerBound = r.lp.exactLowerBound;
+        o.chosen = r.lp.chosen ?? 'lp';
+        o.candidates = r.lp.candidates ?? [];
         o.lp = lpJson(r.lp);
       }
       if (r.remap) {
@@ -110,10 +113,22 @@ function lpLines(lp: LpResult): [string, string | undefined][] {
       `${model}; ${lp.modelChoice === 'auto' ? `chosen automatically: ${lp.modelReason}` : lp.modelReason === 'requested' ? 'as requested' : lp.modelReason}`,
     ],
     ['LP method', METHOD_TEXT[lp.method]],
-    ['LP objective', fmt(lp.objective)],
+    ['result', lpResultWords(lp)],
+    [
+      'chosen',
+      lp.chosen === undefined
+        ? undefined
+        : `${chosenWords(lp)}${lp.chosen !== 'lp' && lp.lpObjective != null ? ` (the LP's channel: ${fmt(lp.lpObjective)})` : ''}`,
+    ],
+    ['candidates', lp.candidates?.length ? lp.candidates.map((c) => `${candidateWords(c, fmt)} (${fmt(c.time, 3)} s)`).join('; ') : undefined],
     ['lower bound', `${fmt(lp.lowerBound)} (certified, ${lp.model} model)`],
-    ['gap', `${pct(lp.gap)} (objective - lower bound) / objective`],
-    ['exact lower bound', lp.exactLowerBound === null ? undefined : `${fmt(lp.exactLowerBound)} (certified, all pairs)`],
+    [
+      'exact lower bound',
+      lp.exactLowerBound === null
+        ? 'none: the spanner model bounds only its own optimum'
+        : `${fmt(lp.exactLowerBound)} (certified: no eps*d-private mechanism does better)`,
+    ],
+    ['gap', `${pct(lp.gap)} (expected loss - ${lp.exactLowerBound !== null ? 'exact lower bound' : 'lower bound'}) / expected loss`],
     ['LP rounds', `${lp.rounds} in ${fmt(lp.timeMs / 1000, 3)} s (stopped: ${lp.stoppedBy})`],
     [
       'coarse start',
@@ -121,7 +136,12 @@ function lpLines(lp: LpResult): [string, string | undefined][] {
         ? `duals of the ${lp.coarseStart.rows} x ${lp.coarseStart.cols} grid of ${fmt(lp.coarseStart.cellSize)}-unit cells (optimum ${fmt(lp.coarseStart.objective)}, gap ${pct(lp.coarseStart.gap)}, ${fmt(lp.coarseStart.timeMs / 1000, 3)} s${lp.coarseStart.levels > 0 ? `, itself from ${lp.coarseStart.levels} coarser grid${lp.coarseStart.levels > 1 ? 's' : ''}` : ''})`
         : undefined,
     ],
-    ['time limit', lp.timeLimitReached ? `stopped by the time limit: best private mechanism so far, within ${pct(lp.gap)} of the model's optimum` : undefined],
+    [
+      'time limit',
+      lp.timeLimitReached
+        ? `stopped by the time limit: the best private mechanism found, within ${pct(lp.gap)} of ${gapIsExact(lp) ? 'the best possible' : "the model's optimum"}`
+        : undefined,
+    ],
   ];
 }
 

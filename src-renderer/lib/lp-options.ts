@@ -5,6 +5,7 @@
  * typed LP record and progress samples read (labels, units, chart series).
  * Pure functions: unit-tested.
  */
+import { gapPercent } from '../../src-shared/charts/lp-words';
 import type { LpSample } from '../../src-shared/protocol/messages';
 import type { LpResult } from '../../src-shared/protocol/results';
 import { MAX_LP_THREADS, MAX_LP_TIME_LIMIT_SECONDS } from '../../src-shared/protocol/common';
@@ -129,12 +130,7 @@ export const METHOD_TEXT: Record<LpResult['method'], string> = {
 };
 
 /** A relative gap as a percentage people read (0.0123 -> "1.23%", 3e-7 -> "0.00003%"). */
-export function gapText(gap: number | null | undefined): string {
-  if (gap === null || gap === undefined || !Number.isFinite(gap)) return '—';
-  if (gap <= 0) return '0%';
-  const p = gap * 100;
-  return `${p >= 1 ? p.toPrecision(3) : Number(p.toPrecision(2)).toString()}%`;
-}
+export const gapText = gapPercent;
 
 export interface ConvergencePoint {
   /** seconds since the solve started */

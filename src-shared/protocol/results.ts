@@ -138,6 +138,15 @@ export const lpProgressSchema = z.object({
   fraction: num,
 });
 
+/** A cheap construction tried before the LP (with its optimal remap): expected loss (null when it does not apply, with the reason) and time in seconds. */
+export const lpCandidateSchema = z.object({
+  construction: z.string(),
+  expectedLoss: nullableNum,
+  time: num,
+  note: z.string().optional(),
+});
+export type LpCandidate = z.infer<typeof lpCandidateSchema>;
+
 /** What the optimal-mechanism LP solved and how far from the optimum it may be (lp/optimal-mechanism.ts OptimalLpResult). */
 export const lpResultSchema = z.object({
   /** The privacy model solved: exact (all pairs), spanner (with delta) or edges (graph metrics). */
@@ -149,11 +158,20 @@ export const lpResultSchema = z.object({
   method: z.enum(['full-model', 'constraint-generation', 'decomposition']),
   /** Expected loss of the returned (private) mechanism under the LP's loss. */
   objective: num,
-  /** Certified lower bound on the optimum of the model solved, and (objective - lowerBound) / objective. */
+  /** Certified lower bound on the optimum of the model solved. */
   lowerBound: num,
+  /** (objective - B) / objective, B the exact lower bound when there is one (gapBasis 'exact'), else the model's (gapBasis 'model'). */
   gap: num,
   /** Certified lower bound on the exact all-pairs optimum, or null when none was computed. */
   exactLowerBound: nullableNum,
+  /** What `gap` is measured against (absent in results saved before it existed: the model's bound). */
+  gapBasis: z.enum(['exact', 'model']).optional(),
+  /** The returned mechanism: 'lp' or the construction of a cheaper candidate (absent in results saved before candidates existed). */
+  chosen: z.string().optional(),
+  /** The cheap constructions tried before the LP. */
+  candidates: z.array(lpCandidateSchema).max(16).optional(),
+  /** Expected loss of the LP's own channel (objective is the returned mechanism's). */
+  lpObjective: nullableNum.optional(),
   rounds: z.int(),
   timeMs: num,
   stoppedBy: z.enum(['optimal', 'target-gap', 'stalled', 'time-limit', 'stopped', 'iteration-limit', 'solver-memory']),

@@ -19,6 +19,7 @@ import { thresholdSearch } from '../bound/threshold-search';
 import { tightExists } from '../bound/tight-exists';
 import { privacyTypeCapacities } from '../capacity/privacy-type-capacity';
 import { optimalMechanism, type LpPrivacyModel, type OptimalLpResult } from '../lp/optimal-mechanism';
+import { cheapCandidates } from './cheap-candidates';
 import { decideRegularityByLP } from '../lp/regularity-lp';
 import type { LossInput as LpLoss } from '../lp/loss-input';
 import { tightConstraintsStructured } from '../mechanism/implicit/tight-structured';
@@ -85,6 +86,8 @@ export interface BuildOptions {
   progress(fraction: number | null, message: string, lp?: LpSample): void;
   /** Non-zero element 0 stops an optimal LP with its best mechanism so far (the job's shared flag). */
   stopFlag?: Int32Array;
+  /** performance.now() when the job began (kind 'optimal': its time limit counts from there; default: now). */
+  startedAt?: number;
 }
 
 /** A loss as the engine's loss builders take it (measure/lossSpec GuessSpec). */
@@ -144,8 +147,14 @@ export async function buildMechanism(kind: MechanismKindName, domain: Domain, ep
       // generation; optimalMechanism without `model`) is no longer used by jobs; the case studies call it directly.
       const lp = opts.lp ?? {};
       let fraction = 0;
+      const startedAt = opts.startedAt ?? performance.now();
+      // Never worse than a cheap construction: planar Laplace, tight constraints and the exponential mechanism,
+      // each remapped, are tried first; the cheapest seeds the LP and is returned when the LP does not beat it.
+      const candidates = cheapCandidates(domain, eps, opts.prior, opts.loss, { signal: opts.signal, progress: (_f, m) => opts.progress(0, m) });
       const mechanism = await optimalMechanism(domain, eps, opts.prior, lpLoss(opts.loss), {
         signal: opts.signal,
+        candidates,
+        startedAt,
         ...(lp.delta !== undefined ? { delta: lp.delta } : {}),
         model: lp.lpModel ?? 'auto',
         ...(lp.timeLimitSeconds !== undefined ? { timeLimitSeconds: lp.timeLimitSeconds } : {}),

@@ -23,7 +23,7 @@ import {
   masterStartBytes,
 } from './memory-estimate';
 import { PricingModel, type PricingForm, type PricingRows, outputGroup } from './pricing';
-import { ColumnLifter } from './privacy-repair';
+import { ColumnLifter, type Lifter } from './privacy-repair';
 import { type PricingEngine, openPricing } from './pricing-pool';
 
 /**
@@ -173,6 +173,19 @@ export interface DecompositionOptions {
   startDuals?: Float64Array;
   /** Remap the master's channel after each master solve and keep it as the best channel when cheaper (default true; see remapIncumbent). */
   remap?: boolean;
+  /**
+   * Columns of a known private channel to start the master with (e.g. a cheap construction's outputs, each
+   * assigned to its Bayes guess: optimal-mechanism.ts). Each is lifted into P (unchanged when it lies in P
+   * already) and appended with the start columns, so the first master costs no more than that channel when its
+   * columns satisfy the model's rows. Seeded this way rather than with the remapped channel's merged columns:
+   * those few wide columns made the master degenerate (see remapIncumbent).
+   */
+  seedColumns?: MasterColumn[];
+  /**
+   * Whether the seed columns lie in P already (a private channel's columns under the exact or edge model, up to
+   * rounding): then they are not lifted (on a 50 x 50 grid lifting 2,500 dense columns over all pairs took a minute).
+   */
+  seedInP?: boolean;
 }
 
 export interface DecompositionIteration {
@@ -310,7 +323,7 @@ interface DecompositionSetup {
   inPricing: Uint8Array | null;
   /** Outputs per pricing model (pricing.ts PricingGroups): m (one model) unless lazy rows are held per group. */
   groupSize: number;
-  lifter: ColumnLifter;
+  lifter: Lifter;
   maxCols: number;
   keepCols: number;
   start: MasterColumn[];
@@ -354,7 +367,7 @@ function masterLimits(n: number, m: number, budget: number, what: string): { max
  * lifted into P (e^(-dist(., w)) along the pair graph). Returns the
  * indicators too (the restart's private start channel is built from them).
  */
-function startColumns(c: Float64Array, n: number, m: number, lifter: ColumnLifter, ones: Float64Array): { start: MasterColumn[]; indicators: Float64Array[] } {
+function startColumns(c: Float64Array, n: number, m: number, lifter: Lifter, ones: Float64Array): { start: MasterColumn[]; indicators: Float64Array[] } {
   let cheapest = 0;
   let cheapestCost = Infinity;
   for (let w = 0; w < m; w++) {
@@ -411,11 +424,13 @@ export interface DecompositionProblem {
   pairs: DecompositionPairs;
   /** What is solved, for messages. */
   what: string;
+  /** The lift into P when the caller has a faster one than the max-product Dijkstra over `pairs` (privacy-repair.ts MetricLifter: all pairs of a grid). */
+  lifter?: Lifter;
 }
 
 /** Validate the options, orient the costs, build the pricing seed, the lifter, the master limits and its start. */
 function prepareDecomposition(
-  { n, m, cost, sense, pairs, what }: DecompositionProblem,
+  { n, m, cost, sense, pairs, what, lifter: given }: DecompositionProblem,
   options: LpOptions | undefined,
   opts: DecompositionOptions,
   ones: Float64Array,
@@ -434,7 +449,7 @@ function prepareDecomposition(
   for (let i = 0; i < c.length; i++) if (c[i]! < 0) cNonNeg = false;
   checkCancelled(options, `building ${what}`);
   const { rows: seedRows, inPricing } = pricingSeed(n, pairs, opts.pricingRows ?? 'auto', opts.seedPairs, LAZY_START_FACTOR);
-  const lifter = new ColumnLifter(n, pairs.from, pairs.to, pairs.factor);
+  const lifter = given ?? new ColumnLifter(n, pairs.from, pairs.to, pairs.factor);
   const asked = opts.pricingGroupSize;
   if (asked !== undefined && !(Number.isInteger(asked) && asked >= 1))
     throw new MechError('invalid-input', `${what}: the pricing group size must be an integer >= 1, got ${asked}`);
@@ -443,6 +458,11 @@ function prepareDecomposition(
   const budget = opts.masterBudgetBytes ?? MASTER_BUDGET_FRACTION * LP_MEMORY_LIMIT_BYTES;
   const { maxCols, keepCols, startDense } = masterLimits(n, m, budget, what);
   const { start, indicators } = startColumns(c, n, m, lifter, ones);
+  for (const col of opts.seedColumns ?? []) {
+    if (!(Number.isInteger(col.w) && col.w >= 0 && col.w < m) || col.r.length !== n)
+      throw new MechError('internal', `${what}: a seed column must be ${n} entries for an output in 0..${m - 1}`);
+    start.push({ w: col.w, r: opts.seedInP ? col.r : lifter.lift(Float64Array.from(col.r)) });
+  }
   // The restart when the master sits at its first solution (see START_STUCK_ROUNDS): a private channel with
   // every output in use (privateStartChannel) replaces the constant columns.
   const canRestart = m >= n && opts.startChannel !== false && masterBytes(n, startDense + n) <= budget;

@@ -1,13 +1,15 @@
 import { MechError, assertEpsilon } from '../../src-shared/errors';
 import { Matrix, assertDenseFits } from '../linalg/matrix';
 import { validatePrior } from '../measure/prior';
-import { DenseChannel, type Mechanism } from '../mechanism/channel';
+import { availableParallelism } from 'node:os';
+import { DenseChannel, type Mechanism, type RowSource } from '../mechanism/channel';
 import type { MechanismFacts } from '../mechanism/facts';
 import type { Domain } from '../metric/domain';
 import { type LossInput, type OutputSet, resolveLoss, scaledCost, secretsAsOutputs } from './loss-input';
 import type { LpOptions } from './lp-options';
 import type { ConstraintMode, PrivacyConstraintGraph } from './privacy-constraint-graph';
-import { type PrivateChannelSolution, solvePrivateChannelLp } from './private-channel-lp';
+import { type PrivateChannelSolution, hasOrbitReduction, solvePrivateChannelLp } from './private-channel-lp';
+import type { MasterColumn } from './decomposition-master';
 import type { GenerationOptions } from './constraint-generation';
 import type { DecompositionOptions, DecompositionStop } from './column-decomposition';
 import { edgesIfAvailable } from '../metric/shortest-paths';
@@ -66,6 +68,36 @@ export interface OptimalLpResult {
   history: LpProgress[];
   /** The coarser grid whose optimal duals started the decomposition (coarse-start.ts), or null. */
   coarseStart: CoarseStartInfo | null;
+  /** Which mechanism is returned: 'lp' (the LP's channel) or the construction of the cheap candidate that did better. */
+  chosen: string;
+  /** The cheap constructions tried before the LP (each with its Bayes remap), in the order tried. */
+  candidates: CandidateRecord[];
+  /** What `gap` is measured against: 'exact' (a certified bound on the exact optimum: the best possible) or 'model' (only the solved model's own optimum). */
+  gapBasis: 'exact' | 'model';
+  /** Expected loss of the LP's own channel (before the comparison with the candidates). */
+  lpObjective: number;
+}
+
+/** A cheap construction tried before the LP: its expected loss after the Bayes remap (null when it does not apply, with the reason). */
+export interface CandidateRecord {
+  construction: string;
+  expectedLoss: number | null;
+  timeMs: number;
+  note?: string;
+}
+
+/**
+ * A cheap construction handed to the LP (built and remapped by the caller): its channel C (n rows, k outputs)
+ * and its Bayes remap onto the LP's outputs (remap[y] = the output w that C's output y reports). C . R is
+ * eps*d-private whenever C is (post-processing); it seeds the LP and is returned when the LP does not beat it.
+ */
+export interface CheapCandidate {
+  construction: string;
+  timeMs: number;
+  channel?: RowSource;
+  remap?: Int32Array;
+  /** Why there is no channel (the construction does not exist or does not apply here). */
+  note?: string;
 }
 
 export interface OptimalMechanism extends Mechanism {
@@ -74,10 +106,10 @@ export interface OptimalMechanism extends Mechanism {
 }
 
 /**
- * Secrets up to which a spanner solve also bounds the exact optimum (one more
- * pricing round over all pairs). Above, exactLowerBound is null: on the
- * 20 x 20 city the round took 33 s and, cut by its time budget, gave a
- * useless (negative) bound; solve model 'exact' for the exact figure.
+ * Secrets up to which a spanner solve also bounds the exact optimum (one more pricing round over all pairs). Above,
+ * exactLowerBound is null: on the 20 x 20 city the round took 33 s and, cut by its time budget, gave a useless
+ * (negative) bound; the same round over the spanner's own pairs at the full eps (a relaxation, cheap) gave 0.83 km
+ * under an exact optimum of 1.68 km at the spanner's duals: no use either. The exact model (the default) bounds itself.
  */
 export const EXACT_BOUND_MAX_SECRETS = 256;
 
@@ -96,14 +128,26 @@ export const EXACT_AUTO_MAX_VARIABLES = 81 * 81;
 
 /**
  * The default privacy model: 'edges' where the domain has graph edges
- * (equivalent to all pairs), 'exact' where the all-pairs model is small
- * enough to finish quickly (n*m <= EXACT_AUTO_MAX_VARIABLES), else the spanner.
+ * (equivalent to all pairs), else 'exact' (all pairs, rows added lazily by the
+ * decomposition), whose bound is a certified bound on the best possible
+ * mechanism. The spanner (eps/delta on a spanner's edges) is a restriction:
+ * its bound says nothing about the true optimum, so it is solved only when asked.
  */
 export function chooseLpModel(domain: Domain, outputs: number): { model: LpPrivacyModel; reason: string } {
   if (edgesIfAvailable(domain)) return { model: 'edges', reason: 'the domain has graph edges: edge constraints are equivalent to all pairs' };
-  const v = domain.n * outputs;
-  if (v <= EXACT_AUTO_MAX_VARIABLES) return { model: 'exact', reason: `${v} variables: the exact all-pairs model solves quickly` };
-  return { model: 'spanner', reason: `${v} variables: over ${EXACT_AUTO_MAX_VARIABLES} the exact model is slow, the spanner is solved instead` };
+  return { model: 'exact', reason: `${domain.n * outputs} variables, all pairs: its bound certifies the distance to the best possible mechanism` };
+}
+
+/**
+ * Pricing threads when none are asked: every core on problems of at least this many variables (n*m), one below
+ * (a pricing thread's start, about 0.1 s with its own solver, costs more than it saves on small problems).
+ */
+export const THREADED_MIN_VARIABLES = 100 * 100;
+
+/** Pricing threads of a solve: as asked, else the machine's cores on large problems (THREADED_MIN_VARIABLES). */
+export function defaultLpThreads(variables: number, asked?: number): number {
+  if (asked !== undefined) return asked;
+  return variables >= THREADED_MIN_VARIABLES ? Math.max(1, availableParallelism()) : 1;
 }
 
 export interface OptimalMechanismOptions extends LpOptions {
@@ -117,6 +161,8 @@ export interface OptimalMechanismOptions extends LpOptions {
    * 'auto' (default): when the prior and loss are invariant under the
    * domain's isometries (e.g. a uniform prior and a distance loss on a grid),
    * solve one variable per orbit; the optimum is the same (see orbit-reduction.ts).
+   * On the typed path (`model` set) this applies to models of at most
+   * EXACT_AUTO_MAX_VARIABLES variables, solved whole; 'off' keeps the decomposition.
    */
   symmetry?: 'auto' | 'off';
   /**
@@ -147,8 +193,15 @@ export interface OptimalMechanismOptions extends LpOptions {
   onLpProgress?: (p: LpProgress) => void;
   /** Int32Array (e.g. on a SharedArrayBuffer): element 0 non-zero stops the solve and returns the best mechanism so far. */
   stopFlag?: Int32Array;
-  /** Worker threads for the pricing LPs of the decomposition (default 1; e.g. the app's pool size). Same optimum. */
+  /** Worker threads for the pricing LPs of the decomposition (default defaultLpThreads: the machine's cores on large problems). Same optimum. */
   threads?: number;
+  /**
+   * Cheap constructions (built and remapped by the caller, jobs/best-mechanism.ts): the cheapest seeds the
+   * decomposition's master and is returned when the LP does not beat it (`chosen`). Typed path only.
+   */
+  candidates?: CheapCandidate[];
+  /** performance.now() when the job began (default: this call): the time limit counts from there. */
+  startedAt?: number;
   /**
    * Start a large grid's decomposition from the optimal duals of the grid of 2 x 2 blocks (coarse-start.ts; default
    * true; distance losses on grids of at least COARSE_START_MIN_SECRETS cells, outputs = secrets). Same optimum, certified the same way.
@@ -163,11 +216,15 @@ function typedDecompositionOptions(
   history: LpProgress[],
   startedAt: number,
   warm: CoarseStart | null,
+  seed: MasterColumn[] | null,
+  model: LpPrivacyModel,
 ): DecompositionOptions {
   return {
     tolerance: options.targetGap ?? DEFAULT_TARGET_GAP,
     threads: options.threads ?? 1,
     startedAt,
+    // A private candidate's columns satisfy every row of the exact and edge models (not the spanner's eps/delta rows).
+    ...(seed ? { seedColumns: seed, seedInP: model !== 'spanner' } : {}),
     ...stopTest(options.stopFlag),
     // From good duals the self-adjusting smoothing closed the gap faster (20 x 20 city, eps 0.5: 2.9% against 11% after 120 s).
     ...(warm ? { startDuals: warm.duals, smoothingMode: 'adaptive' as const } : {}),
@@ -239,12 +296,91 @@ function constraintsInWords(graph: PrivacyConstraintGraph): string {
   return 'constraints on all pairs';
 }
 
+/** The cheapest candidate on the LP's own objective: its remapped channel C . R (row-major n x m), its cost, and C's columns as master seeds. */
+interface BestCandidate {
+  construction: string;
+  /** Expected loss in the caller's units. */
+  objective: number;
+  channel: Float64Array;
+  seed: MasterColumn[];
+}
+
+/**
+ * The candidates' expected losses computed with the LP's cost (cost[x*m + w] = pi_x l(w, x) / scale), so that
+ * they compare exactly with the LP's objective, and the cheapest one's remapped channel and seed columns.
+ */
+function evaluateCandidates(
+  list: readonly CheapCandidate[],
+  n: number,
+  m: number,
+  cost: Float64Array,
+  scale: number,
+): { records: CandidateRecord[]; best: BestCandidate | null } {
+  const records: CandidateRecord[] = [];
+  let bestAt = -1;
+  let bestCost = Infinity;
+  list.forEach((c, i) => {
+    const base = { construction: c.construction, timeMs: c.timeMs };
+    const ch = c.channel;
+    const remap = c.remap;
+    if (!ch || !remap) {
+      records.push({ ...base, expectedLoss: null, note: c.note ?? 'not built' });
+      return;
+    }
+    if (ch.rows !== n || remap.length !== ch.cols || !remap.every((w) => w >= 0 && w < m))
+      throw new MechError(
+        'internal',
+        `candidate ${c.construction}: a ${ch.rows} x ${ch.cols} channel with a remap onto ${m} outputs does not fit ${n} secrets`,
+      );
+    const row = new Float64Array(ch.cols);
+    let v = 0;
+    for (let x = 0; x < n; x++) {
+      ch.row(x, row);
+      const o = x * m;
+      for (let y = 0; y < row.length; y++) v += cost[o + remap[y]!]! * row[y]!;
+    }
+    const expectedLoss = v * scale;
+    records.push({ ...base, expectedLoss: Number.isFinite(expectedLoss) ? expectedLoss : null, ...(c.note ? { note: c.note } : {}) });
+    if (Number.isFinite(v) && v < bestCost) {
+      bestCost = v;
+      bestAt = i;
+    }
+  });
+  if (bestAt < 0) return { records, best: null };
+  const c = list[bestAt]!;
+  const ch = c.channel!;
+  const remap = c.remap!;
+  const k = ch.cols;
+  const channel = new Float64Array(n * m);
+  const cols = Array.from({ length: k }, () => new Float64Array(n));
+  const row = new Float64Array(k);
+  for (let x = 0; x < n; x++) {
+    ch.row(x, row);
+    for (let y = 0; y < k; y++) {
+      channel[x * m + remap[y]!]! += row[y]!;
+      cols[y]![x] = row[y]!;
+    }
+  }
+  // C's own columns, each offered for the output it reports after the remap (the master rebuilds C . R from them).
+  const seed: MasterColumn[] = [];
+  for (let y = 0; y < k; y++) if (cols[y]!.some((p) => p > 0)) seed.push({ w: remap[y]!, r: cols[y]! });
+  return { records, best: { construction: c.construction, objective: bestCost * scale, channel, seed } };
+}
+
+/** What the returned mechanism is: the LP's channel or a candidate's, with the candidates tried. */
+interface Returned {
+  objective: number;
+  chosen: string;
+  candidates: CandidateRecord[];
+}
+
 /** The typed LP record of a solve (objective and bounds scaled back; see docs/lp.md, "The certified lower bound and the gap"). */
 function typedLpResult(
   s: PrivateChannelSolution,
   chosen: { model: LpPrivacyModel; reason: string; choice: 'auto' | 'requested' } | null,
   options: OptimalMechanismOptions,
-  objective: number,
+  lpObjective: number,
+  returned: Returned,
   scale: number,
   cost: Float64Array,
   tStart: number,
@@ -253,20 +389,23 @@ function typedLpResult(
 ): OptimalLpResult {
   const model: LpPrivacyModel = s.graph.mode === 'spanner' ? 'spanner' : s.graph.mode === 'edges' ? 'edges' : 'exact';
   const dec = s.decomposition;
+  const objective = returned.objective;
   // Certified lower bound on the model's optimum: the Lagrangian bound of the
   // decomposition; for a full model or constraint generation, the solver's
   // optimum (a vertex optimal to HiGHS' tolerances).
-  const lowerBound = dec ? Math.min(dec.bound * scale, objective) : Math.min(s.lpObjective * scale, objective);
-  const gap = objective > 0 ? Math.max(0, (objective - lowerBound) / objective) : 0;
+  const lowerBound = dec ? Math.min(dec.bound * scale, lpObjective) : Math.min(s.lpObjective * scale, lpObjective);
   // Costs are >= 0 when every loss is: 0 is then a valid bound too.
   let costsNonNegative = true;
   for (let i = 0; i < cost.length; i++) if (cost[i]! < 0) costsNonNegative = false;
+  // Every candidate is eps*d-private, so the exact optimum is at most the returned loss: a bound on it above that is rounding.
   const exactLowerBound =
     model !== 'spanner'
-      ? lowerBound
+      ? Math.min(lowerBound, objective)
       : dec?.exactBound !== undefined
-        ? Math.min(costsNonNegative ? Math.max(0, dec.exactBound * scale) : dec.exactBound * scale, lowerBound)
+        ? Math.min(costsNonNegative ? Math.max(0, dec.exactBound * scale) : dec.exactBound * scale, lowerBound, objective)
         : null;
+  const basis = exactLowerBound ?? lowerBound;
+  const gap = objective > 0 ? Math.max(0, (objective - basis) / objective) : 0;
   const stoppedBy: LpStop = dec ? dec.stoppedBy : 'optimal';
   return {
     model,
@@ -284,6 +423,63 @@ function typedLpResult(
     timeLimitReached: stoppedBy === 'time-limit',
     history,
     coarseStart: warm?.info ?? null,
+    chosen: returned.chosen,
+    candidates: returned.candidates,
+    gapBasis: exactLowerBound !== null ? 'exact' : 'model',
+    lpObjective,
+  };
+}
+
+/** The solver's figures of a solve (`facts.solve`), objectives scaled back. */
+function solveFacts(s: PrivateChannelSolution, scale: number, status: LpStop): Extract<MechanismFacts, { kind: 'optimal' }>['solve'] {
+  return {
+    delta: s.graph.delta,
+    constraintMode: s.graph.mode,
+    constrainedPairs: s.graph.from.length,
+    constraints: s.constraints,
+    variables: s.variables,
+    nonzeros: s.nonzeros,
+    objective: s.objective * scale,
+    buildMs: s.buildMs,
+    solverMs: s.solveMs,
+    iterations: s.iterations,
+    symmetries: s.symmetries,
+    reducedVariables: s.reducedVariables,
+    reducedConstraints: s.reducedConstraints,
+    maxConstraintViolation: s.maxConstraintViolation,
+    lpObjective: s.lpObjective * scale,
+    repairMass: s.repairMass,
+    cappedPairs: s.cappedPairs,
+    ...(s.generation
+      ? {
+          generation: {
+            rounds: s.generation.rounds.length,
+            privacyRows: s.generation.privacyRows,
+            fullPrivacyRows: s.generation.fullPrivacyRows,
+            checkMs: s.generation.checkMs,
+            coldRetries: s.generation.coldRetries,
+          },
+        }
+      : {}),
+    ...(s.decomposition
+      ? {
+          decomposition: {
+            rounds: s.decomposition.rounds.length,
+            columns: s.decomposition.columns,
+            pruned: s.decomposition.pruned,
+            pricingColdRetries: s.decomposition.pricingColdRetries,
+            pricingFailures: s.decomposition.pricingFailures,
+            plateauColumns: s.decomposition.plateauColumns,
+            exactBoundMs: s.decomposition.exactBoundMs,
+            // Certified: no eps*d-private channel (under these constraints) does better than this bound.
+            relativeGap: s.decomposition.gap,
+            pricingRows: s.decomposition.pricingRows,
+            masterMs: s.decomposition.masterMs,
+            pricingMs: s.decomposition.pricingMs,
+          },
+        }
+      : {}),
+    status,
   };
 }
 
@@ -302,7 +498,7 @@ export async function optimalMechanism(
   loss: LossInput,
   options: OptimalMechanismOptions = {},
 ): Promise<OptimalMechanism> {
-  const tStart = performance.now();
+  const tStart = options.startedAt ?? performance.now();
   assertEpsilon(eps);
   const n = domain.n;
   const pi = validatePrior(prior, n);
@@ -323,9 +519,25 @@ export async function optimalMechanism(
     throw new MechError('not-applicable', `the 'edges' privacy model needs a domain with graph edges; ${domain.spec} has none (use 'exact' or 'spanner')`);
   if (options.targetGap !== undefined && !(options.targetGap > 0 && options.targetGap < 1))
     throw new MechError('invalid-input', `the target gap must be in (0, 1), got ${options.targetGap}`);
+  const cands = chosen ? evaluateCandidates(options.candidates ?? [], n, m, cost, scale) : { records: [], best: null };
+  const solveOptions: OptimalMechanismOptions = { ...options, threads: defaultLpThreads(n * m, options.threads) };
+  // Small all-pairs (or edge) models invariant under the domain's isometries (a uniform prior and a distance loss on
+  // a grid): one variable per orbit in one full model beats the decomposition (8 x 8 at eps 0.5: 1.0 s against 3.0 s;
+  // without the symmetry the decomposition is faster: a lumpy prior on 9 x 9 at eps 1, 2.5 s against 14 s by generation).
+  // (Not when the caller tunes the decomposition or turns the symmetry off.)
+  const orbitModel =
+    chosen !== null &&
+    chosen.model !== 'spanner' &&
+    n * m <= EXACT_AUTO_MAX_VARIABLES &&
+    options.outputs === undefined &&
+    options.decompositionOptions === undefined &&
+    options.symmetry !== 'off' &&
+    hasOrbitReduction(domain, m, cost);
   const history: LpProgress[] = [];
-  const warm = chosen ? await coarseStartFor(domain, eps, pi, loss, chosen.model, scale, options) : null;
-  const decompositionOptions = chosen ? typedDecompositionOptions(options, scale, history, tStart, warm) : options.decompositionOptions;
+  const warm = chosen && !orbitModel ? await coarseStartFor(domain, eps, pi, loss, chosen.model, scale, solveOptions) : null;
+  const decompositionOptions = chosen
+    ? typedDecompositionOptions(solveOptions, scale, history, tStart, warm, cands.best?.seed ?? null, chosen.model)
+    : options.decompositionOptions;
   const s = await solvePrivateChannelLp(
     {
       domain,
@@ -336,82 +548,42 @@ export async function optimalMechanism(
       constraints: chosen ? chosen.model : options.constraints,
       delta: options.delta,
       outputsAreSecrets: options.outputs === undefined,
-      symmetry: chosen ? 'off' : options.symmetry,
+      symmetry: chosen ? (orbitModel ? 'auto' : 'off') : options.symmetry,
       generation: chosen ? 'off' : options.generation,
       // Seed rows bound the entry farther (by the loss) from each output from below.
       generationOptions: { closeness: (x, w) => lossAt(w, x), ...options.generationOptions },
-      decomposition: chosen ? 'on' : options.decomposition,
+      decomposition: chosen ? (orbitModel ? 'off' : 'on') : options.decomposition,
       decompositionOptions,
       // The exact bound of a spanner solve costs one more pricing round over all pairs: up to EXACT_BOUND_MAX_SECRETS secrets.
       boundExact: chosen !== null && n <= EXACT_BOUND_MAX_SECRETS,
       what: `the optimal-mechanism LP on ${domain.spec}`,
     },
-    options,
+    solveOptions,
   );
-  const channel = labelledChannel(domain, outputs, s.channel);
+  const lpObjective = s.objective * scale;
+  // Never worse than a cheap construction: the cheapest candidate is returned when the LP did not beat it.
+  const best = cands.best;
+  const useCandidate = best !== null && best.objective < lpObjective;
+  const returned: Returned = {
+    objective: useCandidate ? best.objective : lpObjective,
+    chosen: useCandidate ? best.construction : 'lp',
+    candidates: cands.records,
+  };
+  const channel = labelledChannel(domain, outputs, useCandidate ? best.channel : s.channel);
   const how = constraintsInWords(s.graph);
-  const objective = s.objective * scale;
-  const lp = typedLpResult(s, chosen, options, objective, scale, cost, tStart, history, warm);
+  const lp = typedLpResult(s, chosen, options, lpObjective, returned, scale, cost, tStart, history, warm);
   const { gap, stoppedBy } = lp;
   const early = stoppedBy === 'time-limit' || stoppedBy === 'stopped' || stoppedBy === 'iteration-limit' || stoppedBy === 'solver-memory';
+  const basis = lp.gapBasis === 'exact' ? 'the best possible (certified)' : "the model's optimum (certified)";
+  const guarantee = useCandidate
+    ? `eps*d-private by construction (${best.construction}: a private construction and a post-processing); the LP (${how}) did not beat it${early ? ` before it stopped (${stoppedBy})` : ''}; within ${(gap * 100).toPrecision(3)}% of ${basis}`
+    : `eps*d-private by construction (${how})${s.graph.mode === 'spanner' ? '; optimal only up to the dilation' : ''}${early ? `; the solve stopped early (${stoppedBy}): within ${(gap * 100).toPrecision(3)}% of ${basis}` : ''}`;
   return {
     kind: 'optimal',
     channel,
     guaranteedEpsilon: eps,
     lp,
-    guarantee: `eps*d-private by construction (${how})${s.graph.mode === 'spanner' ? '; optimal only up to the dilation' : ''}${early ? `; the solve stopped early (${stoppedBy}): within ${(gap * 100).toPrecision(3)}% of the model's optimum (certified)` : ''}`,
-    facts: {
-      kind: 'optimal',
-      lp,
-      solve: {
-        delta: s.graph.delta,
-        constraintMode: s.graph.mode,
-        constrainedPairs: s.graph.from.length,
-        constraints: s.constraints,
-        variables: s.variables,
-        nonzeros: s.nonzeros,
-        objective: s.objective * scale,
-        buildMs: s.buildMs,
-        solverMs: s.solveMs,
-        iterations: s.iterations,
-        symmetries: s.symmetries,
-        reducedVariables: s.reducedVariables,
-        reducedConstraints: s.reducedConstraints,
-        maxConstraintViolation: s.maxConstraintViolation,
-        lpObjective: s.lpObjective * scale,
-        repairMass: s.repairMass,
-        cappedPairs: s.cappedPairs,
-        ...(s.generation
-          ? {
-              generation: {
-                rounds: s.generation.rounds.length,
-                privacyRows: s.generation.privacyRows,
-                fullPrivacyRows: s.generation.fullPrivacyRows,
-                checkMs: s.generation.checkMs,
-                coldRetries: s.generation.coldRetries,
-              },
-            }
-          : {}),
-        ...(s.decomposition
-          ? {
-              decomposition: {
-                rounds: s.decomposition.rounds.length,
-                columns: s.decomposition.columns,
-                pruned: s.decomposition.pruned,
-                pricingColdRetries: s.decomposition.pricingColdRetries,
-                pricingFailures: s.decomposition.pricingFailures,
-                plateauColumns: s.decomposition.plateauColumns,
-                exactBoundMs: s.decomposition.exactBoundMs,
-                // Certified: no eps*d-private channel (under these constraints) does better than this bound.
-                relativeGap: s.decomposition.gap,
-                pricingRows: s.decomposition.pricingRows,
-                masterMs: s.decomposition.masterMs,
-                pricingMs: s.decomposition.pricingMs,
-              },
-            }
-          : {}),
-        status: early ? stoppedBy : 'optimal',
-      },
-    },
+    guarantee,
+    facts: { kind: 'optimal', lp, solve: solveFacts(s, scale, early ? stoppedBy : 'optimal') },
   };
 }

@@ -1,4 +1,4 @@
-import type { ColumnLifter } from './privacy-repair';
+import type { Lifter } from './privacy-repair';
 
 /**
  * Plateau columns for the column decomposition, found without an LP.
@@ -26,7 +26,7 @@ export class PlateauSearch {
   constructor(
     private readonly n: number,
     private readonly m: number,
-    lifter: ColumnLifter,
+    lifter: Lifter,
     candidates: number,
   ) {
     this.G = new Float64Array(n * n);

@@ -28,7 +28,7 @@ describe('optimal mechanism LP, typed (issue 13): exact all-pairs model by decom
         for (const eps of [0.5, 1, 2]) {
           const what = `${g.spec} ${name} eps ${eps}`;
           const full = await optimalMechanism(g, eps, pi, 'dist', { constraints: 'all-pairs', generation: 'off', decomposition: 'off', symmetry: 'off' });
-          const dw = await optimalMechanism(g, eps, pi, 'dist', { model: 'exact', targetGap: 1e-9 });
+          const dw = await optimalMechanism(g, eps, pi, 'dist', { model: 'exact', targetGap: 1e-9, symmetry: 'off' });
           expect(dw.lp.model, what).toBe('exact');
           expect(dw.lp.method, what).toBe('decomposition');
           expect(full.lp.method, what).toBe('full-model');
@@ -175,13 +175,13 @@ describe('optimal mechanism LP, typed: spanner and the bound on the exact optimu
     120_000,
   );
 
-  it('default model: edges where the domain has them, exact for small Euclidean grids, spanner for large ones', async () => {
+  it('default model: edges where the domain has them, else exact (the spanner only when asked)', async () => {
     expect(chooseLpModel(lineDomain(10), 10).model).toBe('edges');
     expect(chooseLpModel(gridDomain(5, 5, 1, 'manhattan'), 25).model).toBe('edges');
     expect(chooseLpModel(gridDomain(6, 6), 36).model).toBe('exact');
-    expect(chooseLpModel(gridDomain(20, 20), 400).model).toBe('spanner');
+    expect(chooseLpModel(gridDomain(20, 20), 400).model).toBe('exact');
     expect(chooseLpModel(gridDomain(9, 9), 81).model).toBe('exact');
-    expect(chooseLpModel(gridDomain(10, 10), 100).model).toBe('spanner');
+    expect(chooseLpModel(gridDomain(10, 10), 100).model).toBe('exact');
     const m = await optimalMechanism(gridDomain(3, 3), 1, uniformPrior(9), 'dist', { model: 'auto' });
     expect(m.lp.model).toBe('exact');
     expect(m.lp.modelChoice).toBe('auto');
@@ -328,7 +328,8 @@ describe('optimal mechanism LP, typed: pricing on worker threads', () => {
         // Each run's certified bound is below the other's mechanism.
         expect(one.lp.lowerBound, what).toBeLessThanOrEqual(two.lp.objective * (1 + 1e-12));
         expect(two.lp.lowerBound, what).toBeLessThanOrEqual(one.lp.objective * (1 + 1e-12));
-        expect(two.lp.gap, what).toBeLessThanOrEqual(1e-8);
+        // each solved to its model's optimum (the spanner's gap to the best possible is larger: a restriction)
+        expect((two.lp.objective - two.lp.lowerBound) / two.lp.objective, what).toBeLessThanOrEqual(1e-8);
         expect(checkPrivacy(two.channel, g, 1.2).passes, what).toBe(true);
       }
   }, 120_000);

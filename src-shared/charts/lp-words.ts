@@ -1,0 +1,58 @@
+/**
+ * What an optimal request returned, in the words the CLI and the app show (one place: docs/lp.md, "Never worse than
+ * a cheap construction"): "optimal" only with a certified gap to the exact optimum of at most OPTIMAL_WORDS_GAP,
+ * "best found, within X% of the best possible" with a certified bound on it, and, without one, how far it is from
+ * the solved model's own optimum and that it is not checked against the best possible.
+ */
+import type { LpCandidate, LpResult } from '../protocol/results';
+
+/** Largest certified gap to the exact optimum that is called "optimal" (the solver's default target). */
+export const OPTIMAL_WORDS_GAP = 1e-6;
+
+/** A relative gap as a percentage: three significant digits from 1%, two below, "0%" for none. */
+export function gapPercent(gap: number | null | undefined): string {
+  if (gap === null || gap === undefined || !Number.isFinite(gap)) return '—';
+  if (gap <= 0) return '0%';
+  const p = gap * 100;
+  return `${p >= 1 ? p.toPrecision(3) : Number(p.toPrecision(2)).toString()}%`;
+}
+
+const CONSTRUCTION_WORDS: Record<string, string> = {
+  'planar-laplace+remap': 'planar Laplace with the optimal remap',
+  'tight+remap': 'the tight-constraints mechanism with the optimal remap',
+  'exponential+remap': 'the exponential mechanism with the optimal remap',
+};
+
+/** A candidate's construction in words (its key when unknown). */
+export function constructionWords(construction: string): string {
+  return CONSTRUCTION_WORDS[construction] ?? construction;
+}
+
+type Basis = Pick<LpResult, 'gap' | 'exactLowerBound' | 'model' | 'delta'> & { gapBasis?: LpResult['gapBasis'] };
+
+/** Whether the gap is against a certified bound on the best possible mechanism (results saved before gapBasis: when an exact bound was there). */
+export function gapIsExact(lp: Basis): boolean {
+  return (lp.gapBasis ?? (lp.exactLowerBound !== null ? 'exact' : 'model')) === 'exact';
+}
+
+/** The headline: what the returned mechanism is, against what. */
+export function lpResultWords(lp: Basis): string {
+  const pct = gapPercent(lp.gap);
+  if (gapIsExact(lp)) {
+    if (lp.gap <= OPTIMAL_WORDS_GAP) return `optimal: certified within ${pct} of the best possible`;
+    return `best found, within ${pct} of the best possible (certified)`;
+  }
+  const model = lp.model === 'spanner' ? `spanner (δ = ${lp.delta}) model` : `${lp.model} model`;
+  return `best found, within ${pct} of the ${model}'s optimum; not checked against the best possible (no certified bound on it)`;
+}
+
+/** Which mechanism is returned, in words. */
+export function chosenWords(lp: Pick<LpResult, 'chosen'>): string {
+  if (lp.chosen === undefined || lp.chosen === 'lp') return "the LP's channel";
+  return `${constructionWords(lp.chosen)}: the LP did not beat it`;
+}
+
+/** One candidate in a line: its expected loss, or why it does not apply. */
+export function candidateWords(c: LpCandidate, fmt: (x: number) => string): string {
+  return c.expectedLoss === null ? `${c.construction}: n/a (${c.note ?? 'not built'})` : `${c.construction}: ${fmt(c.expectedLoss)}`;
+}

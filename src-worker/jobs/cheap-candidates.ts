@@ -1,0 +1,62 @@
+import { MechError } from '../../src-shared/errors';
+import type { CheapCandidate } from '../lp/optimal-mechanism';
+import type { Mechanism } from '../mechanism/channel';
+import { closedFormMechanism } from '../mechanism/closed-form-by-kind';
+import { tightConstraintsStructured } from '../mechanism/implicit/tight-structured';
+import type { Domain } from '../metric/domain';
+import { checkCancelled } from '../numeric/cancel';
+import { remapMechanism } from '../remap/bayes-remap';
+import type { LossSpecInput } from './engine';
+
+/**
+ * The cheap constructions tried before an optimal LP (docs/lp.md, "Never worse than a cheap construction"), in
+ * this order: planar Laplace (grids: post-processing of the continuous eps*d mechanism), the tight-constraints
+ * mechanism (where Phi z = 1 has z >= 0) and the exponential mechanism exp(-eps d / 2). Each is eps*d-private and
+ * is Bayes-remapped for the prior and the loss (post-processing: still private, never worse).
+ */
+export const CANDIDATE_CONSTRUCTIONS = ['planar-laplace', 'tight', 'exponential'] as const;
+type Construction = (typeof CANDIDATE_CONSTRUCTIONS)[number];
+
+function construct(kind: Construction, domain: Domain, eps: number): Mechanism | string {
+  if (kind === 'tight') {
+    const r = tightConstraintsStructured(domain, eps);
+    return r.exists ? r.mechanism : `does not exist at this eps (Phi z = 1 has a negative z at ${r.argMinLabel})`;
+  }
+  if (kind === 'planar-laplace' && !domain.structure.grid) return 'applies to grids only';
+  return closedFormMechanism(kind, domain, eps);
+}
+
+/**
+ * Each construction built and remapped for the prior and the loss (binary gain when no loss is given, as the LP
+ * maximises utility then). A construction that does not exist or does not apply is listed with the reason; a
+ * failure of one (e.g. too large) does not stop the others. The LP computes their expected losses with its own
+ * cost, so that they compare exactly.
+ */
+export function cheapCandidates(
+  domain: Domain,
+  eps: number,
+  prior: Float64Array,
+  loss: LossSpecInput | undefined,
+  ctx: { signal: AbortSignal; progress(fraction: number | null, message: string): void },
+): CheapCandidate[] {
+  const out: CheapCandidate[] = [];
+  for (const kind of CANDIDATE_CONSTRUCTIONS) {
+    checkCancelled(ctx.signal);
+    const t0 = performance.now();
+    const construction = `${kind}+remap`;
+    ctx.progress(null, `trying ${kind} with the optimal remap before the LP`);
+    try {
+      const mech = construct(kind, domain, eps);
+      if (typeof mech === 'string') {
+        out.push({ construction, timeMs: performance.now() - t0, note: mech });
+        continue;
+      }
+      const r = remapMechanism(mech, domain, prior, loss ?? { kind: 'bin' }, { signal: ctx.signal });
+      out.push({ construction, timeMs: performance.now() - t0, channel: mech.channel, remap: r.remap });
+    } catch (e) {
+      if (!(e instanceof MechError) || e.code === 'cancelled' || e.code === 'internal') throw e;
+      out.push({ construction, timeMs: performance.now() - t0, note: e.message });
+    }
+  }
+  return out;
+}
