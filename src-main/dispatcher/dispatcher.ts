@@ -44,6 +44,7 @@ import { INLINE_MATRIX_LIMIT, MAX_REQUEST_CHANNEL_ENTRIES, type ChannelPayload }
 import { ChannelStore } from './channel-store';
 import { payloadRows, rowsOf } from '../../src-worker/jobs/rows-view';
 import { MechError } from '../../src-shared/errors';
+import { compareBuildsLp } from '../../src-shared/protocol/compare';
 
 export interface DispatcherOptions {
   /** Worker threads (default: os.availableParallelism(), at least 1). */
@@ -393,7 +394,7 @@ export function isLpJob(req: JobRequest): boolean {
   if (req.type === 'mechanism') return req.kind === 'optimal';
   if (req.type === 'measure' || req.type === 'check') return req.mechanism?.kind === 'optimal';
   // a comparison with an optimal row: Stop ends that LP with its best mechanism, the other rows are still computed
-  if (req.type === 'compare') return req.mechanisms.some((m) => m.kind === 'optimal' && m.channel === undefined && m.channelRef === undefined);
+  if (req.type === 'compare') return compareBuildsLp(req);
   return false;
 }
 

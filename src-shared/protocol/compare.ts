@@ -73,6 +73,11 @@ export const compareRequestSchema = z.strictObject({
 });
 export type CompareRequest = z.infer<typeof compareRequestSchema>;
 
+/** The comparison solves an optimal LP itself (Stop then keeps its best mechanism); a kept or given channel is not solved again. */
+export function compareBuildsLp(req: Pick<CompareRequest, 'mechanisms'>): boolean {
+  return req.mechanisms.some((m) => m.kind === 'optimal' && m.channel === undefined && m.channelRef === undefined);
+}
+
 const fig = z.number().nullable();
 
 export const compareRowSchema = z.object({

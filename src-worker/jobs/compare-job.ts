@@ -211,7 +211,8 @@ export async function compareJob(req: CompareRequest, ctx: JobContext): Promise<
         const fin = (x: number): number | null => (Number.isFinite(x) ? x : null);
         row.lp = { model: b.lp.model, objective: b.lp.objective, lowerBound: fin(b.lp.lowerBound), gap: fin(b.lp.gap), stoppedBy: b.lp.stoppedBy };
         const lpLoss = m.mechanism ? m.mechanism.loss : req.loss; // what the LP minimised
-        const lpNote = `LP (${b.lp.model} model): expected ${typeof lpLoss === 'string' ? lpLoss : lpLoss === undefined ? 'dist' : 'custom'} loss ${b.lp.objective.toPrecision(6)}, certified lower bound ${row.lp.lowerBound === null ? 'none' : row.lp.lowerBound.toPrecision(6)}${row.lp.gap === null ? '' : ` (gap ${(row.lp.gap * 100).toPrecision(3)}%)`}`;
+        const stopped = b.lp.stoppedBy === 'stopped' ? ', stopped early: the best private mechanism found so far' : '';
+        const lpNote = `LP (${b.lp.model} model${stopped}): expected ${typeof lpLoss === 'string' ? lpLoss : lpLoss === undefined ? 'dist' : 'custom'} loss ${b.lp.objective.toPrecision(6)}, certified lower bound ${row.lp.lowerBound === null ? 'none' : row.lp.lowerBound.toPrecision(6)}${row.lp.gap === null ? '' : ` (gap ${(row.lp.gap * 100).toPrecision(3)}%)`}`;
         row.note = row.note ? `${lpNote}; ${row.note}` : lpNote;
       }
       if (focus !== null) row.focusRow = Array.from(b.channel.row(focus, new Float64Array(b.channel.cols)));

@@ -250,6 +250,7 @@ describe('compare: Stop on an optimal row', () => {
     // stopped at once: its best mechanism so far, honestly labelled, whose stored channel passes the check
     expect(r.rows[0]!.exists).toBe(true);
     expect(r.rows[0]!.lp!.stoppedBy).toBe('stopped');
+    expect(r.rows[0]!.note).toMatch(/^LP \(\w+ model, stopped early: the best private mechanism found so far\): expected dist loss/);
     expect(r.rows[0]!.lp!.lowerBound!).toBeLessThanOrEqual(r.rows[0]!.lp!.objective);
     expect(r.rows[0]!.effectiveEpsilon!).toBeLessThanOrEqual(EPS * (1 + 1e-9));
   }, 60_000);
