@@ -1,5 +1,5 @@
 /**
- * The optimal LP in the app (issue 13): editor fields of an optimal mechanism
+ * The optimal LP in the app: editor fields of an optimal mechanism
  * (privacy model, delta, time limit, target gap, pricing threads; numbers or
  * expressions), validated in plain words before Compute; the request options they give; and how the
  * typed LP record and progress samples read (labels, units, chart series).

@@ -1,5 +1,5 @@
 /**
- * Issue 15 item 2 in the protocol: the `compare` job (several mechanisms on
+ * The `compare` job (several mechanisms on
  * one domain, prior and eps, one row of figures each, with units) and its
  * typed result, rendered to the table, the CSV and the PNG in one place
  * (src-shared/charts/compare-report.ts).

@@ -1,7 +1,8 @@
 /**
- * Issue 15 item 2: compare mechanisms on one domain, prior and eps. Each row
- * is a construction (remapped for the job's loss when asked) and its figures
- * with units: expected distance at face value and after the optimal remap
+ * Compare mechanisms on one domain, prior and eps. Each row is a
+ * construction (remapped for the job's loss when asked), or a mechanism
+ * computed elsewhere (a project's construction, or its channel: a kept LP),
+ * and its figures with units: expected distance at face value and after the optimal remap
  * for the distance loss, probability of reporting the true cell, min-entropy
  * leakage in bits, effective eps of the stored channel per unit of distance,
  * and how much better than planar Laplace (same eps and prior, face value).

@@ -1,10 +1,13 @@
 /**
- * Issue 15 items 2 and 3 in the browser, on a 30 x 30 grid of 0.5 km cells
- * with a two-centre prior: the comparison table (units, "% better than
- * planar Laplace"), the same two mechanisms side by side on the map (km
- * axes, scale bar, legend with values, tooltip on hover, prior overlay, the
- * e^(eps r) circle), and the CSV and PNG exports. Screenshots of the table
- * and the maps go to test-output/screenshots/.
+ * The Compare view in the browser. On a 30 x 30 grid of 0.5 km cells with a
+ * two-centre prior: the comparison table (units, "% better than planar
+ * Laplace"), the mechanisms side by side on the map (km axes, scale bar,
+ * legend with values, tooltip on hover, prior overlay, the e^(eps r)
+ * circle), and the CSV and PNG exports. On a 20 x 20 grid: mechanisms
+ * computed in the project included (a planar Laplace by its construction,
+ * an LP by its kept channel), eps typed as ln 4, the comparison's own LP
+ * with the editor's options stopped, and the maps on one colour scale, on a
+ * grid that wraps. Screenshots go to test-output/screenshots/.
  */
 import { describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -29,7 +32,7 @@ function twoCentre(): number[] {
   return w.map((x) => x / s);
 }
 
-describe('compare mechanisms and map views (issue 15 items 2, 3)', () => {
+describe('compare mechanisms and map views', () => {
   it('30 x 30 two-centre prior: table with units and % vs planar Laplace, maps side by side, CSV and PNG', async () => {
     const page = h.page;
     const file = join(h.tmp, 'two-centre.mechstudio.json');

@@ -1,11 +1,13 @@
 /**
- * Issue 15 item 2: the compare job. Every figure of every row is recomputed
+ * The compare job. Every figure of every row is recomputed
  * here by brute force from the channel matrix (taken from a mechanism job
  * with the same spec) and the grid's Euclidean distances in km: expected
  * distance, the optimal remap for the distance loss by scanning all guesses,
  * P(true cell), min-entropy leakage, the effective eps over all pairs, and
  * the percentage against planar Laplace. Also: validation, the CSV and the
- * table text carry units.
+ * table text carry units, and mechanisms computed elsewhere (a project's
+ * construction, a kept channel handed on as a matrix) give the figures of
+ * the same mechanism built by the comparison.
  */
 import { describe, expect, it } from 'vitest';
 import { MechError } from '../../../src-shared/errors';
