@@ -12,6 +12,7 @@
 import { describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Locator } from 'playwright-core';
 import { SHOTS, useHarness, openApp, choosePath } from './helpers';
 
 const h = useHarness({
@@ -30,6 +31,19 @@ function twoCentre(): number[] {
     for (let c = 0; c < R; c++) w.push(Math.exp(-(Math.hypot(r - 8, c - 9) ** 2) / 18) + 0.6 * Math.exp(-(Math.hypot(r - 22, c - 20) ** 2) / 12) + 0.002);
   const s = w.reduce((a, b) => a + b, 0);
   return w.map((x) => x / s);
+}
+
+/** The text of every cell of the table's body, row by row. */
+function cellTexts(table: Locator): Promise<string[][]> {
+  return table
+    .locator('tbody tr')
+    .evaluateAll((trs) =>
+      trs.map((tr) =>
+        Array.from((tr as unknown as { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> }).querySelectorAll('td')).map(
+          (td) => td.textContent ?? '',
+        ),
+      ),
+    );
 }
 
 describe('compare mechanisms and map views', () => {
@@ -73,15 +87,7 @@ describe('compare mechanisms and map views', () => {
       'effective ε per km',
       'vs planar Laplace',
     ]);
-    const rows = await table
-      .locator('tbody tr')
-      .evaluateAll((trs) =>
-        trs.map((tr) =>
-          Array.from((tr as unknown as { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> }).querySelectorAll('td')).map(
-            (td) => td.textContent ?? '',
-          ),
-        ),
-      );
+    const rows = await cellTexts(table);
     expect(rows.map((r) => r[0])).toEqual(['Planar Laplace', 'Planar Laplace + remap', 'Tight constraints', 'Exponential', 'Exponential + remap']);
     // tight constraints does not exist on this grid at eps 1 per km: its row says so, the note says why
     expect(rows[2]![1]).toBe('does not exist');
@@ -254,15 +260,7 @@ describe('compare mechanisms and map views', () => {
     await page.getByTestId('compare-stop').click();
     const table = page.getByTestId('compare-table');
     await table.waitFor({ timeout: 120_000 });
-    const rows = await table
-      .locator('tbody tr')
-      .evaluateAll((trs) =>
-        trs.map((tr) =>
-          Array.from((tr as unknown as { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> }).querySelectorAll('td')).map(
-            (td) => td.textContent ?? '',
-          ),
-        ),
-      );
+    const rows = await cellTexts(table);
     expect(rows.map((r) => r[0])).toEqual(['Planar Laplace', 'Planar Laplace + remap', 'Exponential', 'Optimal', 'pl (project)', 'opt (project)']);
     // the project's planar Laplace by its construction: the same figures as the comparison's own
     expect(rows[4]!.slice(1)).toEqual(rows[0]!.slice(1));
