@@ -270,6 +270,7 @@ describe('compare mechanisms and map views', () => {
     const notes = (await page.getByTestId('compare-notes').textContent())!;
     expect(notes).toMatch(/Optimal: LP \(\w+ model, stopped early: the best private mechanism found so far\)/);
     expect(notes).not.toContain('opt (project): NOT private');
+    await table.screenshot({ path: join(SHOTS, 'compare-with-computed.png') });
 
     // one map per mechanism, side by side on a grid, one colour scale and one legend
     const maps = page.getByTestId('compare-maps');
