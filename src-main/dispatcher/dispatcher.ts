@@ -22,9 +22,9 @@
  * - Kept channels (issue 15, ./channel-store.ts): a mechanism request with
  *   keepChannel has its whole channel kept here under a content-addressed
  *   channelRef (the result carries the matrix only within the caller's
- *   inlineLimit); measure and check requests naming a channelRef get the
- *   channel before they reach a worker, and rows of a kept channel are cut
- *   here without a worker.
+ *   inlineLimit); measure, check and compare requests naming a channelRef
+ *   get the channel before they reach a worker, and rows of a kept channel
+ *   are cut here without a worker.
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -40,10 +40,11 @@ import { FLAG_CANCEL, FLAG_STOP } from '../../src-worker/jobs/context';
 import type { JobResult } from '../../src-shared/protocol/results';
 import { parseJobRequest } from '../../src-shared/protocol/validate';
 import { JobRunnerBase, type JobRunner } from './job-runner';
-import { INLINE_MATRIX_LIMIT, MAX_REQUEST_CHANNEL_ENTRIES } from '../../src-shared/protocol/common';
+import { INLINE_MATRIX_LIMIT, MAX_REQUEST_CHANNEL_ENTRIES, type ChannelPayload } from '../../src-shared/protocol/common';
 import { ChannelStore } from './channel-store';
 import { payloadRows, rowsOf } from '../../src-worker/jobs/rows-view';
 import { MechError } from '../../src-shared/errors';
+import { compareBuildsLp } from '../../src-shared/protocol/compare';
 
 export interface DispatcherOptions {
   /** Worker threads (default: os.availableParallelism(), at least 1). */
@@ -297,12 +298,7 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
   }
 
   private serveKeptRows(req: Extract<JobRequest, { type: 'rows' }>, ref: string): string {
-    const channel = this.channels.get(ref);
-    if (!channel)
-      throw new ApiError({
-        code: 'invalid-input',
-        message: `the channel ${ref} is no longer kept by the app (it was computed in an earlier session or dropped for memory): compute its mechanism again`,
-      });
+    const channel = this.keptChannel(ref);
     const id = `job-${++this.seq}`;
     const rec: JobRecord = {
       id,
@@ -330,16 +326,27 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
     return id;
   }
 
+  /** The channel kept under `ref`, or one clear error (`whose`: which part of the request names it). */
+  private keptChannel(ref: string, whose = ''): ChannelPayload {
+    const channel = this.channels.get(ref);
+    if (channel) return channel;
+    throw new ApiError({
+      code: 'invalid-input',
+      message: `${whose}the channel ${ref} is no longer kept by the app (it was computed in an earlier session or dropped for memory): compute its mechanism again`,
+    });
+  }
+
   /** A request naming a kept channel carries it from here on (workers never see a channelRef). */
   private resolveChannelRef(req: JobRequest): JobRequest {
-    if ((req.type !== 'measure' && req.type !== 'check' && req.type !== 'rows') || req.channelRef === undefined) return req;
-    const channel = this.channels.get(req.channelRef);
-    if (!channel) {
-      throw new ApiError({
-        code: 'invalid-input',
-        message: `the channel ${req.channelRef} is no longer kept by the app (it was computed in an earlier session or dropped for memory): compute its mechanism again`,
-      });
+    if (req.type === 'compare') {
+      // each compared mechanism given by reference (an optimal LP computed in the project) gets its channel
+      const mechanisms = req.mechanisms.map(({ channelRef, ...m }, k) =>
+        channelRef === undefined ? m : { ...m, channel: this.keptChannel(channelRef, `compare: mechanism ${k + 1} (${m.label ?? m.kind}): `) },
+      );
+      return { ...req, mechanisms };
     }
+    if ((req.type !== 'measure' && req.type !== 'check' && req.type !== 'rows') || req.channelRef === undefined) return req;
+    const channel = this.keptChannel(req.channelRef);
     const { channelRef: _ref, ...rest } = req;
     void _ref;
     return { ...rest, channel } as JobRequest;
@@ -382,12 +389,12 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
   }
 }
 
-/** Jobs whose stop() keeps a result: an optimal-mechanism LP (kind 'optimal', built by a mechanism, measure, check or compare job). */
+/** Jobs whose stop() keeps a result: an optimal-mechanism LP (kind 'optimal', built by a mechanism, measure, check or compare job; a kept channel is not built). */
 export function isLpJob(req: JobRequest): boolean {
   if (req.type === 'mechanism') return req.kind === 'optimal';
   if (req.type === 'measure' || req.type === 'check') return req.mechanism?.kind === 'optimal';
   // a comparison with an optimal row: Stop ends that LP with its best mechanism, the other rows are still computed
-  if (req.type === 'compare') return req.mechanisms.some((m) => m.kind === 'optimal');
+  if (req.type === 'compare') return compareBuildsLp(req);
   return false;
 }
 

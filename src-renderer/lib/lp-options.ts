@@ -1,7 +1,7 @@
 /**
- * The optimal LP in the app (issue 13): editor fields of an optimal mechanism
- * (privacy model, delta, time limit, target gap, pricing threads), validated
- * in plain words before Compute; the request options they give; and how the
+ * The optimal LP in the app: editor fields of an optimal mechanism
+ * (privacy model, delta, time limit, target gap, pricing threads; numbers or
+ * expressions), validated in plain words before Compute; the request options they give; and how the
  * typed LP record and progress samples read (labels, units, chart series).
  * Pure functions: unit-tested.
  */
@@ -9,6 +9,7 @@ import { gapPercent } from '../../src-shared/charts/lp-words';
 import type { LpSample } from '../../src-shared/protocol/messages';
 import type { LpResult } from '../../src-shared/protocol/results';
 import { MAX_LP_THREADS, MAX_LP_TIME_LIMIT_SECONDS } from '../../src-shared/protocol/common';
+import { evaluateNumberExpression } from '../../src-shared/numeric/number-expression';
 
 export type LpModelChoice = 'auto' | 'exact' | 'spanner' | 'edges';
 
@@ -50,42 +51,50 @@ export function lpText(f: LpFields): LpText {
   };
 }
 
-const num = (s: string): number | null => {
+/** A field's number (a decimal or an expression such as 1/3, 2e-3 or ln 4), null when empty, or why the text is none. */
+function num(s: string, what: string): number | null | { problem: string } {
   const t = s.trim();
   if (t === '') return null;
-  const v = Number(t);
-  return Number.isFinite(v) ? v : NaN;
-};
+  const r = evaluateNumberExpression(t);
+  return r.ok ? r.value : { problem: `${what}: “${t}” is not a number or an expression such as 1/3 or ln 4 (${r.problem})` };
+}
 
 /**
  * Editor text -> the fields to store, or the errors in plain words (one per
  * field). Empty fields mean the default and are left out; δ is kept only for
- * the spanner.
+ * the spanner. Every field takes a number or an expression.
  */
 export function parseLpText(t: LpText): { ok: true; fields: LpFields } | { ok: false; errors: LpFieldErrors } {
   const errors: LpFieldErrors = {};
   const fields: LpFields = {};
+  /** The number of field `key` (null: empty or not a number, whose problem is recorded). */
+  const value = (key: keyof LpFieldErrors, what: string): number | null => {
+    const v = num(t[key], what);
+    if (v === null || typeof v === 'number') return v;
+    errors[key] = v.problem;
+    return null;
+  };
   if (t.lpModel !== 'auto') fields.lpModel = t.lpModel;
   if (t.lpModel === 'spanner') {
-    const d = num(t.delta);
+    const d = value('delta', 'δ');
     if (d !== null) {
       if (!(d >= 1 && d <= 10)) errors.delta = 'δ (the spanner’s dilation) must be a number from 1 to 10, e.g. 1.1';
       else fields.delta = d;
     }
   }
-  const s = num(t.timeLimit);
+  const s = value('timeLimit', 'the time limit');
   if (s !== null) {
     if (!(s > 0)) errors.timeLimit = 'the time limit must be a number of seconds above 0 (leave it empty for no limit)';
     else if (s > MAX_LP_TIME_LIMIT_SECONDS)
       errors.timeLimit = `the time limit can be at most ${MAX_LP_TIME_LIMIT_SECONDS} s (a week); leave it empty for no limit`;
     else fields.timeLimitSeconds = s;
   }
-  const g = num(t.gapPercent);
+  const g = value('gapPercent', 'the target gap');
   if (g !== null) {
     if (!(g > 0 && g < 100)) errors.gapPercent = 'the target gap is a percentage above 0 and below 100, e.g. 1 for 1%';
     else fields.targetGap = Number((g / 100).toPrecision(12)); // 99.9% -> 0.999, not 0.9990000000000001
   }
-  const n = num(t.threads);
+  const n = value('threads', 'threads');
   if (n !== null) {
     if (!Number.isInteger(n) || n < 1 || n > MAX_LP_THREADS) errors.threads = `threads must be a whole number from 1 to ${MAX_LP_THREADS}`;
     else fields.lpThreads = n;

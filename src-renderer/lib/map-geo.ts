@@ -12,17 +12,26 @@ export interface MapGeometry {
 }
 
 export const MAP_MARGIN = { left: 46, top: 22, right: 78, bottom: 36 };
+/** Right margin of a map drawn without its own legend (maps sharing one legend). */
+export const MAP_MARGIN_RIGHT_NO_LEGEND = 12;
 
-/** Cells fit in `size` px on their longer side; at least 1 px a cell. */
-export function mapGeometry(rows: number, cols: number, size: number): MapGeometry {
+/** Cells fit in `size` px on their longer side; at least 1 px a cell. Without `legend`, no room is left for one. */
+export function mapGeometry(rows: number, cols: number, size: number, legend = true): MapGeometry {
   const cellPx = Math.max(1, size / Math.max(rows, cols, 1));
   return {
     cellPx,
     left: MAP_MARGIN.left,
     top: MAP_MARGIN.top,
-    width: Math.ceil(MAP_MARGIN.left + cols * cellPx + MAP_MARGIN.right),
+    width: Math.ceil(MAP_MARGIN.left + cols * cellPx + (legend ? MAP_MARGIN.right : MAP_MARGIN_RIGHT_NO_LEGEND)),
     height: Math.ceil(MAP_MARGIN.top + rows * cellPx + MAP_MARGIN.bottom),
   };
+}
+
+/** The top of one colour scale shared by several maps: the largest value over all of them (0 when there is none). */
+export function sharedScaleMax(maps: readonly ArrayLike<number>[]): number {
+  let m = 0;
+  for (const v of maps) for (let i = 0; i < v.length; i++) if (v[i]! > m) m = v[i]!;
+  return m;
 }
 
 /** A 1, 2 or 5 x 10^k step so that `span` has at most `ticks` steps (span / ticks for ticks = 1: the nice length <= span). */

@@ -9,6 +9,7 @@ import type { JobError } from '../../src-shared/protocol/common';
 import type { JobRequest } from '../../src-shared/protocol/requests';
 import type { CheckResult, JobResult, MechanismResult, RowsResult } from '../../src-shared/protocol/results';
 import type { ProjectInput } from '../../src-shared/protocol/project';
+import { compareBuildsLp } from '../../src-shared/protocol/compare';
 import {
   analysisRequest,
   applyDeletion,
@@ -143,7 +144,7 @@ export class AppState {
   /** Submit a job, track it in the jobs panel, resolve with its result. */
   run(request: JobRequest, label: string, onId?: (id: string) => void, quiet = false): Promise<JobResult> {
     const view: JobView = { jobId: null, label, type: request.type, started: Date.now(), elapsedMs: 0, fraction: null, message: 'queued', status: 'queued' };
-    if (request.type === 'mechanism' && request.kind === 'optimal') view.stoppable = true;
+    if ((request.type === 'mechanism' && request.kind === 'optimal') || (request.type === 'compare' && compareBuildsLp(request))) view.stoppable = true;
     // quiet jobs (rows fetched for a view while scrolling) stay out of the jobs panel
     if (!quiet) this.jobs.unshift(view);
     if (this.jobs.length > 30) this.jobs.splice(30);

@@ -1,17 +1,39 @@
 /**
- * Issue 15 item 2 in the protocol: the `compare` job (several mechanisms on
+ * The `compare` job (several mechanisms on
  * one domain, prior and eps, one row of figures each, with units) and its
  * typed result, rendered to the table, the CSV and the PNG in one place
  * (src-shared/charts/compare-report.ts).
  */
 import { z } from 'zod';
-import { domainInputSchema, epsilonSchema, lossInputSchema, lpOptionsOnlyForOptimal, lpOptionsShape, mechanismKindSchema, priorInputSchema } from './common';
+import {
+  channelPayloadSchema,
+  channelRefSchema,
+  domainInputSchema,
+  epsilonSchema,
+  lossInputSchema,
+  LP_OPTION_KEYS,
+  lpOptionsOnlyForOptimal,
+  lpOptionsShape,
+  mechanismKindSchema,
+  priorInputSchema,
+} from './common';
+import { mechanismSpecSchema } from './mechanism-spec';
 import { remapFieldShape } from './remap';
 
 /** Largest domain whose prior and focus rows the result carries for the map (cells). */
 export const COMPARE_MAP_MAX_CELLS = 40_000;
 
-/** One mechanism to compare: a construction on the job's domain, prior, loss and eps, remapped if asked. */
+/**
+ * One mechanism to compare. By default a construction of `kind` on the job's
+ * domain, prior, loss and eps (remapped if asked, with the LP options for
+ * kind optimal). A mechanism already computed elsewhere (a project's) is
+ * given instead by exactly one of: `mechanism`, its own construction (on the
+ * job's domain and at its eps); `channelRef`, a channel the app host keeps
+ * (an optimal LP: the host replaces the reference by `channel` before the job
+ * reaches a worker); `channel`, the matrix itself. `kind` then says what it
+ * was built as (the row's kind); remap and the LP options belong to that
+ * construction and are not given here.
+ */
 export const compareMechanismSchema = z
   .strictObject({
     kind: mechanismKindSchema,
@@ -19,9 +41,24 @@ export const compareMechanismSchema = z
     /** Display name (default: the kind, with "+ remap"). */
     label: z.string().min(1).max(80).optional(),
     ...lpOptionsShape,
+    mechanism: mechanismSpecSchema.optional(),
+    channelRef: channelRefSchema.optional(),
+    channel: channelPayloadSchema.optional(),
   })
-  .refine(...lpOptionsOnlyForOptimal);
+  .refine(...lpOptionsOnlyForOptimal)
+  .refine((m) => [m.mechanism, m.channelRef, m.channel].filter((x) => x !== undefined).length <= 1, {
+    message: 'a mechanism to compare gives at most one of mechanism (a construction), channelRef (a channel the app keeps) or channel (a matrix)',
+  })
+  .refine((m) => !isGivenMechanism(m) || (m.remap === undefined && LP_OPTION_KEYS.every((k) => m[k] === undefined)), {
+    message: 'remap and the LP options belong to the construction: with mechanism, channelRef or channel they are not given again',
+  })
+  .refine((m) => m.mechanism === undefined || m.mechanism.kind === m.kind, { message: "kind must be the kind of the given mechanism's construction" });
 export type CompareMechanism = z.infer<typeof compareMechanismSchema>;
+
+/** A mechanism computed elsewhere (its construction, a kept channel or a matrix), not built from `kind` by the job. */
+export function isGivenMechanism(m: { mechanism?: unknown; channelRef?: unknown; channel?: unknown }): boolean {
+  return m.mechanism !== undefined || m.channelRef !== undefined || m.channel !== undefined;
+}
 
 export const compareRequestSchema = z.strictObject({
   type: z.literal('compare'),
@@ -35,6 +72,11 @@ export const compareRequestSchema = z.strictObject({
   focus: z.int().min(0).optional(),
 });
 export type CompareRequest = z.infer<typeof compareRequestSchema>;
+
+/** The comparison solves an optimal LP itself (Stop then keeps its best mechanism); a kept or given channel is not solved again. */
+export function compareBuildsLp(req: Pick<CompareRequest, 'mechanisms'>): boolean {
+  return req.mechanisms.some((m) => m.kind === 'optimal' && m.channel === undefined && m.channelRef === undefined);
+}
 
 const fig = z.number().nullable();
 

@@ -3,38 +3,17 @@
  * src-worker/jobs/ and to a CLI command of SPEC §8.
  */
 import { z } from 'zod';
-import {
-  channelPayloadSchema,
-  channelRefSchema,
-  domainInputSchema,
-  epsilonSchema,
-  lossInputSchema,
-  lpOptionsOnlyForOptimal,
-  lpOptionsShape,
-  mechanismKindSchema,
-  priorInputSchema,
-} from './common';
+import { channelPayloadSchema, channelRefSchema, domainInputSchema, epsilonSchema, lossInputSchema, lpOptionsOnlyForOptimal, priorInputSchema } from './common';
+import { mechanismSpecSchema, mechanismSpecShape, type MechanismSpec } from './mechanism-spec';
 import { sweepRangeShape } from './sweep';
 import { projectSchema } from './project';
 import { caseStudyRequestSchema } from './casestudy';
-import { pointsBinningSchema, remapFieldShape, remapNeedsLoss, remapNeedsLossMessage } from './remap';
+import { pointsBinningSchema, remapNeedsLoss, remapNeedsLossMessage } from './remap';
 import { compareRequestSchema } from './compare';
 import { explorerRequestSchema } from './explorer';
 
 /** Optional "where to stream the dense matrix as CSV" (Node side only; web mode refuses it). */
 const outPath = z.string().min(1).max(4096).optional();
-
-/** What names a mechanism by its construction; the optimal LP's options (model, delta, time limit, target gap) apply to kind 'optimal' only. */
-const mechanismSpecShape = {
-  domain: domainInputSchema,
-  epsilon: epsilonSchema,
-  kind: mechanismKindSchema,
-  prior: priorInputSchema.optional(),
-  loss: lossInputSchema.optional(),
-  ...lpOptionsShape,
-  /** Issue 14: follow the construction by the Bayesian remap of its outputs (needs prior and loss). */
-  ...remapFieldShape,
-};
 
 export const mechanismRequestSchema = z
   .strictObject({
@@ -50,15 +29,7 @@ export const mechanismRequestSchema = z
   .refine(...lpOptionsOnlyForOptimal)
   .refine(remapNeedsLoss, remapNeedsLossMessage);
 
-/**
- * A mechanism named by its construction instead of its matrix: measure and
- * check can then run on channels too large to send (implicit mechanisms).
- */
-export const mechanismSpecSchema = z
-  .strictObject(mechanismSpecShape)
-  .refine(...lpOptionsOnlyForOptimal)
-  .refine(remapNeedsLoss, remapNeedsLossMessage);
-export type MechanismSpec = z.infer<typeof mechanismSpecSchema>;
+export { mechanismSpecSchema, type MechanismSpec };
 
 const oneChannel = <T extends { channel?: unknown; mechanism?: unknown; channelRef?: unknown }>(r: T): boolean =>
   [r.channel, r.mechanism, r.channelRef].filter((x) => x !== undefined).length === 1;

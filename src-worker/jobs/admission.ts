@@ -524,12 +524,16 @@ export function admitRequest(req: JobRequest, built?: ReadonlyMap<DomainInput, D
       return;
     }
     case 'compare': {
-      // Issue 15: each row is a construction (remapped if asked), measured, remapped for the distance loss and
-      // checked: about four streaming passes each, priced together.
+      // Each row is a construction (remapped if asked) or a given channel, measured, remapped for the distance loss
+      // and checked: about four streaming passes each, priced together.
       const d = pointsDomain(req.domain, size);
       if (!d) return;
       const w = noWork();
-      for (const m of req.mechanisms) mechanismWork(m.kind, d, w, m);
+      // a given channel is only streamed; a project mechanism's construction is priced as its own
+      for (const m of req.mechanisms)
+        if (m.channel) w.streamEntries += m.channel.rows * m.channel.cols;
+        else if (m.channelRef) w.streamEntries += d.n * d.n;
+        else mechanismWork(m.kind, d, w, m.mechanism ?? m);
       w.streamEntries *= 4;
       settle(d, w, `comparing ${req.mechanisms.length} mechanism${req.mechanisms.length > 1 ? 's' : ''}`);
       return;

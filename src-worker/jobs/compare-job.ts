@@ -1,7 +1,8 @@
 /**
- * Issue 15 item 2: compare mechanisms on one domain, prior and eps. Each row
- * is a construction (remapped for the job's loss when asked) and its figures
- * with units: expected distance at face value and after the optimal remap
+ * Compare mechanisms on one domain, prior and eps. Each row is a
+ * construction (remapped for the job's loss when asked), or a mechanism
+ * computed elsewhere (a project's construction, or its channel: a kept LP),
+ * and its figures with units: expected distance at face value and after the optimal remap
  * for the distance loss, probability of reporting the true cell, min-entropy
  * leakage in bits, effective eps of the stored channel per unit of distance,
  * and how much better than planar Laplace (same eps and prior, face value).
@@ -14,11 +15,19 @@ import type { Domain } from '../metric/domain';
 import type { Mechanism, RowSource } from '../mechanism/channel';
 import type { OptimalLpResult } from '../lp/optimal-mechanism';
 import { bayesRemap, remapMechanism } from '../remap/bayes-remap';
-import { COMPARE_MAP_MAX_CELLS, type CompareMechanism, type CompareRequest, type CompareResult, type CompareRow } from '../../src-shared/protocol/compare';
+import {
+  COMPARE_MAP_MAX_CELLS,
+  isGivenMechanism,
+  type CompareMechanism,
+  type CompareRequest,
+  type CompareResult,
+  type CompareRow,
+} from '../../src-shared/protocol/compare';
 import { checkCancelled, type JobContext } from './context';
 import { buildMechanism, checkChannel, isMissingPiece, measureChannel, qualityLoss, type LossSpecInput } from './engine';
+import { construct, unresolvedRef } from './handlers';
 import { remapConstructed } from './remap-jobs';
-import { resolveDomain, resolveLoss, resolvePrior } from './resolve';
+import { assertChannelOnDomain, resolveChannel, resolveDomain, resolveLoss, resolvePrior } from './resolve';
 import { admitBuiltDomain } from './admission';
 import { ADMISSION_LIMITS } from './admission-limits';
 
@@ -52,19 +61,64 @@ function missingRow(base: Pick<CompareRow, 'label' | 'kind' | 'remap' | 'betterT
 }
 
 interface Built {
-  mech: Mechanism;
+  /** The construction (none for a channel given as such). */
+  mech?: Mechanism;
+  /** What is compared: the construction's channel, its remap C . R, or the given channel. */
   channel: RowSource;
+  /** `channel` is the construction followed by its remap (already Bayes-optimal for its prior and loss). */
+  remapped: boolean;
   lp?: OptimalLpResult;
+}
+
+/**
+ * A mechanism computed elsewhere must be one of this comparison: its
+ * construction on the same domain at the same eps, a channel with one row per
+ * point of the domain. Refused before anything is built, naming the entry.
+ */
+function assertGivenOnComparison(req: CompareRequest, domain: Domain): void {
+  for (const m of req.mechanisms) {
+    if (m.channelRef !== undefined) unresolvedRef(m.channelRef);
+    if (m.channel !== undefined && m.channel.rows !== domain.n)
+      throw new MechError(
+        'invalid-input',
+        `the channel of ${kindLabel(m)} has ${m.channel.rows} secret rows but the domain ${domain.spec} has ${domain.n} points`,
+      );
+    const spec = m.mechanism;
+    if (spec === undefined) continue;
+    if (spec.epsilon !== req.epsilon)
+      throw new MechError(
+        'invalid-input',
+        `the mechanism ${kindLabel(m)} is built for eps ${spec.epsilon} but the comparison is at eps ${req.epsilon}: compare it at its own eps`,
+      );
+    const same = JSON.stringify(spec.domain) === JSON.stringify(req.domain) || resolveDomain(spec.domain).spec === domain.spec;
+    if (!same) throw new MechError('invalid-input', `the mechanism ${kindLabel(m)} is built on another domain than the comparison's ${domain.spec}`);
+  }
+}
+
+/** A mechanism computed elsewhere: its construction built again (silently), or the given channel read and checked against the domain. */
+async function given(m: CompareMechanism, req: CompareRequest, domain: Domain, ctx: JobContext): Promise<Built | { note: string }> {
+  if (m.channel !== undefined) {
+    const ch = resolveChannel(m.channel);
+    assertChannelOnDomain(ch, domain);
+    return { channel: ch, remapped: false };
+  }
+  const spec = m.mechanism!;
+  const c = await construct(req, spec, { ...ctx, progress: () => undefined });
+  if (!c.outcome.exists) return { note: c.outcome.note };
+  const mech = c.outcome.mechanism;
+  return { mech, channel: c.channel ?? mech.channel, remapped: spec.remap === true, ...(c.outcome.lp ? { lp: c.outcome.lp } : {}) };
 }
 
 async function build(
   m: CompareMechanism,
+  req: CompareRequest,
   domain: Domain,
-  eps: number,
   prior: Float64Array,
   loss: LossSpecInput,
   ctx: JobContext,
 ): Promise<Built | { note: string }> {
+  if (isGivenMechanism(m)) return given(m, req, domain, ctx);
+  const eps = req.epsilon;
   const o = await buildMechanism(m.kind, domain, eps, {
     prior,
     loss,
@@ -75,15 +129,14 @@ async function build(
   });
   if (!o.exists) return { note: o.note };
   const lpRecord = o.lp ? { lp: o.lp } : {};
-  if (!m.remap) return { mech: o.mechanism, channel: o.mechanism.channel, ...lpRecord };
+  if (!m.remap) return { mech: o.mechanism, channel: o.mechanism.channel, remapped: false, ...lpRecord };
   const r = remapConstructed(o.mechanism, domain, prior, loss, o.lp, { signal: ctx.signal, progress: () => undefined });
-  return { mech: o.mechanism, channel: r.channel, ...lpRecord };
+  return { mech: o.mechanism, channel: r.channel, remapped: true, ...lpRecord };
 }
 
 /** The figures of one row (mechanism built and, if asked, remapped). */
 function figures(
   b: Built,
-  m: CompareMechanism,
   domain: Domain,
   eps: number,
   prior: Float64Array,
@@ -99,7 +152,8 @@ function figures(
   const expectedDistance = square ? fin(qualityLoss(prior, ch, domain)) : null;
   if (!square) notes.push(`the outputs are not the secrets (${ch.cols} outputs): no face-value distance or probability of the true cell`);
   // E[d] with the best use of the outputs: the Bayesian remap for the distance loss (certified on grids)
-  const r = m.remap ? bayesRemap(ch, domain, prior, DIST, { signal: ctx.signal }) : remapMechanism(b.mech, domain, prior, DIST, { signal: ctx.signal });
+  const r =
+    b.mech && !b.remapped ? remapMechanism(b.mech, domain, prior, DIST, { signal: ctx.signal }) : bayesRemap(ch, domain, prior, DIST, { signal: ctx.signal });
   if (r.valueSlack > 0) notes.push(`remapped distance within +${r.valueSlack.toPrecision(2)} (windowed remap)`);
   checkCancelled(ctx.signal);
   let effectiveEpsilon: number | null = null;
@@ -109,18 +163,19 @@ function figures(
     if (!(e instanceof MechError && (e.code === 'too-large' || isMissingPiece(e)))) throw e;
     notes.push(`effective eps not computed: ${e.message}`);
   }
-  const g = b.mech.guaranteedEpsilon;
+  // a channel given as such guarantees nothing by construction: it is judged against the comparison's eps
+  const g = b.mech ? b.mech.guaranteedEpsilon : eps;
   const row: ReturnType<typeof figures> = {
     expectedDistance,
     expectedDistanceRemapped: fin(r.remappedLoss),
     pTrue: square ? probabilityOfTruth(prior, ch) : null,
     leakageBits: fin(meas.leakage),
     effectiveEpsilon: effectiveEpsilon === null ? null : Number.isFinite(effectiveEpsilon) ? effectiveEpsilon : null,
-    guaranteedEpsilon: fin(g),
+    guaranteedEpsilon: b.mech ? fin(g) : null,
   };
   if (effectiveEpsilon === Infinity) notes.push('NOT private as stored: a positive entry faces a 0 (infinite privacy loss)');
   else if (effectiveEpsilon !== null && Number.isFinite(g) && effectiveEpsilon > g * (1 + 1e-9))
-    notes.push(`NOT private as stored: effective eps ${effectiveEpsilon} above the guaranteed ${g}`);
+    notes.push(`NOT private as stored: effective eps ${effectiveEpsilon} above the ${b.mech ? 'guaranteed' : "comparison's"} ${g}`);
   if (notes.length) row.note = notes.join('; ');
   return row;
 }
@@ -135,6 +190,7 @@ export async function compareJob(req: CompareRequest, ctx: JobContext): Promise<
     throw new MechError('invalid-input', `focus cell ${req.focus} is outside the domain ${domain.spec} (cells 0..${n - 1})`);
   const focus = n <= COMPARE_MAP_MAX_CELLS ? (req.focus ?? mostLikely(prior)) : null;
   const grid = domain.structure.grid ?? null;
+  assertGivenOnComparison(req, domain);
   const rows: CompareRow[] = [];
   const total = req.mechanisms.length + 1;
   for (let k = 0; k < req.mechanisms.length; k++) {
@@ -142,20 +198,22 @@ export async function compareJob(req: CompareRequest, ctx: JobContext): Promise<
     checkCancelled(ctx.signal);
     ctx.progress(k / total, `${kindLabel(m)} on ${domain.spec}`);
     const t0 = performance.now();
-    const base = { label: kindLabel(m), kind: m.kind, remap: m.remap === true, betterThanPlanarLaplacePct: null };
+    const base = { label: kindLabel(m), kind: m.kind, remap: m.remap === true || m.mechanism?.remap === true, betterThanPlanarLaplacePct: null };
     try {
-      const b = await build(m, domain, req.epsilon, prior, loss, ctx);
-      if (!('mech' in b)) {
+      const b = await build(m, req, domain, prior, loss, ctx);
+      if ('note' in b) {
         rows.push(missingRow(base, b.note, t0));
         continue;
       }
-      const f = figures(b, m, domain, req.epsilon, prior, ctx);
+      const f = figures(b, domain, req.epsilon, prior, ctx);
       const row: CompareRow = { ...base, exists: true, ...f, timeMs: 0 };
       if (b.lp) {
         // the LP's own record: its objective is the expected loss for the job's loss, certified within the gap
         const fin = (x: number): number | null => (Number.isFinite(x) ? x : null);
         row.lp = { model: b.lp.model, objective: b.lp.objective, lowerBound: fin(b.lp.lowerBound), gap: fin(b.lp.gap), stoppedBy: b.lp.stoppedBy };
-        const lpNote = `LP (${b.lp.model} model): expected ${typeof req.loss === 'string' ? req.loss : req.loss === undefined ? 'dist' : 'custom'} loss ${b.lp.objective.toPrecision(6)}, certified lower bound ${row.lp.lowerBound === null ? 'none' : row.lp.lowerBound.toPrecision(6)}${row.lp.gap === null ? '' : ` (gap ${(row.lp.gap * 100).toPrecision(3)}%)`}`;
+        const lpLoss = m.mechanism ? m.mechanism.loss : req.loss; // what the LP minimised
+        const stopped = b.lp.stoppedBy === 'stopped' ? ', stopped early: the best private mechanism found so far' : '';
+        const lpNote = `LP (${b.lp.model} model${stopped}): expected ${typeof lpLoss === 'string' ? lpLoss : lpLoss === undefined ? 'dist' : 'custom'} loss ${b.lp.objective.toPrecision(6)}, certified lower bound ${row.lp.lowerBound === null ? 'none' : row.lp.lowerBound.toPrecision(6)}${row.lp.gap === null ? '' : ` (gap ${(row.lp.gap * 100).toPrecision(3)}%)`}`;
         row.note = row.note ? `${lpNote}; ${row.note}` : lpNote;
       }
       if (focus !== null) row.focusRow = Array.from(b.channel.row(focus, new Float64Array(b.channel.cols)));

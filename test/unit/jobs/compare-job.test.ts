@@ -1,11 +1,13 @@
 /**
- * Issue 15 item 2: the compare job. Every figure of every row is recomputed
+ * The compare job. Every figure of every row is recomputed
  * here by brute force from the channel matrix (taken from a mechanism job
  * with the same spec) and the grid's Euclidean distances in km: expected
  * distance, the optimal remap for the distance loss by scanning all guesses,
  * P(true cell), min-entropy leakage, the effective eps over all pairs, and
  * the percentage against planar Laplace. Also: validation, the CSV and the
- * table text carry units.
+ * table text carry units, and mechanisms computed elsewhere (a project's
+ * construction, a kept channel handed on as a matrix) give the figures of
+ * the same mechanism built by the comparison.
  */
 import { describe, expect, it } from 'vitest';
 import { MechError } from '../../../src-shared/errors';
@@ -15,7 +17,7 @@ import { parseJobRequest } from '../../../src-shared/protocol/validate';
 import { effectiveEpsilon } from '../explorer/metrics-for-tests';
 import { mechError } from '../mech-error';
 import { runJob, validRequest } from '../run-job';
-import type { CompareResult } from '../../../src-shared/protocol/compare';
+import type { CompareResult, CompareRow } from '../../../src-shared/protocol/compare';
 import { compareCsv, compareTableText, compareChart } from '../../../src-shared/charts/compare-report';
 
 const R = 4;
@@ -250,7 +252,99 @@ describe('compare: Stop on an optimal row', () => {
     // stopped at once: its best mechanism so far, honestly labelled, whose stored channel passes the check
     expect(r.rows[0]!.exists).toBe(true);
     expect(r.rows[0]!.lp!.stoppedBy).toBe('stopped');
+    expect(r.rows[0]!.note).toMatch(/^LP \(\w+ model, stopped early: the best private mechanism found so far\): expected dist loss/);
     expect(r.rows[0]!.lp!.lowerBound!).toBeLessThanOrEqual(r.rows[0]!.lp!.objective);
     expect(r.rows[0]!.effectiveEpsilon!).toBeLessThanOrEqual(EPS * (1 + 1e-9));
   }, 60_000);
+});
+
+describe('compare: mechanisms computed elsewhere (a project construction, a kept channel)', () => {
+  const REF = 'ch-0123456789abcdef0123456789abcdef';
+  const parsed = (mechanisms: unknown[]) => parseJobRequest(compareJob({ mechanisms }));
+  const problem = (mechanisms: unknown[]): string => {
+    const r = parsed(mechanisms);
+    if (r.ok) throw new Error('accepted');
+    return r.error.message;
+  };
+
+  it('the request takes a channelRef, a construction or a matrix per entry, strictly', () => {
+    expect(parsed([{ kind: 'optimal', channelRef: REF, label: 'opt (project)' }]).ok).toBe(true);
+    expect(parsed([{ kind: 'planar-laplace', mechanism: { domain: DOMAIN, epsilon: EPS, kind: 'planar-laplace' } }]).ok).toBe(true);
+    expect(parsed([{ kind: 'rr', channel: { rows: 1, cols: 1, data: [1], rowLabels: ['a'], colLabels: ['a'] } }]).ok).toBe(true);
+    expect(problem([{ kind: 'optimal', channelRef: 'opt' }])).toMatch(/channelRef must be an id the host returned/);
+    expect(problem([{ kind: 'optimal', channelRef: REF, keep: true }])).toMatch(/keep/);
+    expect(problem([{ kind: 'optimal', channelRef: REF, channel: { rows: 1, cols: 1, data: [1], rowLabels: ['a'], colLabels: ['a'] } }])).toMatch(
+      /at most one of mechanism .* channelRef .* or channel/,
+    );
+    expect(problem([{ kind: 'optimal', channelRef: REF, targetGap: 0.01 }])).toMatch(/remap and the LP options belong to the construction/);
+    expect(problem([{ kind: 'optimal', channelRef: REF, remap: true }])).toMatch(/remap and the LP options belong to the construction/);
+    expect(problem([{ kind: 'tight', mechanism: { domain: DOMAIN, epsilon: EPS, kind: 'planar-laplace' } }])).toMatch(/kind must be the kind of the given/);
+  });
+
+  it('a kept optimal channel (as the host hands it on) gives the same figures as the optimal built by the comparison', async () => {
+    const opt = await runJob<'mechanism'>({ type: 'mechanism', domain: DOMAIN, epsilon: EPS, kind: 'optimal', ...WITH_PRIOR, loss: 'dist' });
+    const pl = { domain: DOMAIN, epsilon: EPS, kind: 'planar-laplace', ...WITH_PRIOR, loss: 'dist', remap: true };
+    const r = await runJob<'compare'>(
+      compareJob({
+        ...WITH_PRIOR,
+        loss: 'dist',
+        mechanisms: [
+          { kind: 'optimal' },
+          { kind: 'optimal', channel: opt.matrix, label: 'opt (project)' },
+          { kind: 'planar-laplace', remap: true },
+          { kind: 'planar-laplace', mechanism: pl, label: 'planar (project)' },
+        ],
+      }),
+    );
+    const [built, kept, plBuilt, plProject] = r.rows as [CompareRow, CompareRow, CompareRow, CompareRow];
+    const want = brute(await channelOf('optimal', false));
+    for (const row of [built, kept]) {
+      expect(row.exists).toBe(true);
+      expect(row.expectedDistance!).toBeCloseTo(want.ed, 9);
+      expect(row.expectedDistanceRemapped!).toBeCloseTo(want.edRemapped, 9);
+      expect(row.pTrue!).toBeCloseTo(want.pTrue, 12);
+      expect(row.leakageBits!).toBeCloseTo(want.leakage, 9);
+      expect(row.effectiveEpsilon!).toBeCloseTo(want.effEps, 6);
+    }
+    expect(kept.label).toBe('opt (project)');
+    expect(kept.kind).toBe('optimal');
+    expect(kept.betterThanPlanarLaplacePct!).toBeCloseTo(built.betterThanPlanarLaplacePct!, 9);
+    expect(kept.focusRow).toEqual(built.focusRow);
+    // a channel guarantees nothing by construction: no guaranteed eps, no LP record; it was checked against the comparison's eps
+    expect(kept.guaranteedEpsilon).toBeNull();
+    expect(kept.lp).toBeUndefined();
+    expect(kept.note).toBeUndefined();
+    // a project mechanism by its construction (planar Laplace remapped for its prior and loss) equals the comparison's own
+    const plWant = brute(await channelOf('planar-laplace', true));
+    for (const row of [plBuilt, plProject]) {
+      expect(row.remap).toBe(true);
+      expect(row.expectedDistance!).toBeCloseTo(plWant.ed, 9);
+      expect(row.expectedDistanceRemapped!).toBeCloseTo(plWant.edRemapped, 9);
+      expect(row.guaranteedEpsilon).toBe(EPS);
+    }
+  }, 60_000);
+
+  it('a channel that is not private at the comparison’s eps is labelled so', async () => {
+    const pl = await runJob<'mechanism'>({ type: 'mechanism', domain: DOMAIN, epsilon: 2 * EPS, kind: 'planar-laplace' });
+    const r = await runJob<'compare'>(compareJob({ mechanisms: [{ kind: 'planar-laplace', channel: pl.matrix, label: 'at 2 eps' }] }));
+    expect(r.rows[0]!.effectiveEpsilon!).toBeGreaterThan(EPS * 1.5);
+    expect(r.rows[0]!.note).toMatch(/^NOT private as stored: effective eps [\d.]+ above the comparison's 1.2$/);
+  });
+
+  it('refuses, naming the entry, what is not of this comparison or a reference that reached a worker', async () => {
+    const run = (mechanisms: unknown[]) => runJobRequest(validRequest(compareJob({ mechanisms })), silentContext());
+    await expect(run([{ kind: 'rr', mechanism: { domain: DOMAIN, epsilon: 2, kind: 'rr' }, label: 'rr at 2' }])).rejects.toThrow(
+      /the mechanism rr at 2 is built for eps 2 but the comparison is at eps 1.2/,
+    );
+    await expect(run([{ kind: 'rr', mechanism: { domain: 'grid:4x5:step=1', epsilon: EPS, kind: 'rr' } }])).rejects.toThrow(
+      /built on another domain than the comparison's grid:4x5:step=0.5/,
+    );
+    // the same grid written otherwise is the same domain
+    const same = await run([{ kind: 'rr', mechanism: { domain: 'grid:4x5:step=0.50', epsilon: EPS, kind: 'rr' } }]);
+    expect((same as CompareResult).rows[0]!.exists).toBe(true);
+    await expect(run([{ kind: 'rr', channel: { rows: 1, cols: 1, data: [1], rowLabels: ['a'], colLabels: ['a'] } }])).rejects.toThrow(
+      /the channel of rr has 1 secret rows but the domain grid:4x5:step=0.5 has 20 points/,
+    );
+    await expect(run([{ kind: 'optimal', channelRef: REF }])).rejects.toThrow(/names a channel kept by the app host/);
+  });
 });

@@ -43,6 +43,17 @@ describe('LP editor fields', () => {
     expect(parseLpText({ ...blank, threads: '65' }).ok).toBe(false);
   });
 
+  it('every field takes an expression; text that is none says why, naming the field', () => {
+    const r = parseLpText({ lpModel: 'spanner', delta: '1 + 1/10', timeLimit: '2*60', gapPercent: '2e-3', threads: 'sqrt(4)' });
+    expect(r).toEqual({ ok: true, fields: { lpModel: 'spanner', delta: 1.1, timeLimitSeconds: 120, targetGap: 0.00002, lpThreads: 2 } });
+    expect(parseLpText({ ...blank, timeLimit: 'ln 4' })).toEqual({ ok: true, fields: { timeLimitSeconds: Math.log(4) } });
+    const bad = parseLpText({ ...blank, timeLimit: '3 s', gapPercent: '1/0' });
+    expect(bad.ok).toBe(false);
+    if (bad.ok) return;
+    expect(bad.errors.timeLimit).toMatch(/^the time limit: “3 s” is not a number or an expression such as 1\/3 or ln 4 \(.+\)$/);
+    expect(bad.errors.gapPercent).toMatch(/^the target gap: “1\/0” is not a number .*\(divides by 0\)$/);
+  });
+
   it('whatever the editor accepts, the request and project schemas accept', () => {
     const r = parseLpText({ lpModel: 'spanner', delta: '10', timeLimit: '604800', gapPercent: '99.9', threads: '64' });
     expect(r.ok).toBe(true);

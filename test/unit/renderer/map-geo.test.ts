@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contourSegments, legendTicks, mapGeometry, niceStep } from '../../../src-renderer/lib/map-geo';
+import { contourSegments, legendTicks, mapGeometry, niceStep, sharedScaleMax } from '../../../src-renderer/lib/map-geo';
 
 describe('map geometry (issue 15 item 3)', () => {
   it('nice tick steps are 1, 2 or 5 x 10^k and give at most the asked number of ticks', () => {
@@ -24,6 +24,13 @@ describe('map geometry (issue 15 item 3)', () => {
     expect(g.cellPx).toBe(12);
     expect(g.width).toBe(g.left + 360 + 78);
     expect(mapGeometry(1000, 1000, 360).cellPx).toBe(1);
+  });
+  it('maps sharing one legend leave no room for their own, and share the largest value as the top of the scale', () => {
+    const g = mapGeometry(30, 30, 300, false);
+    expect(g.width).toBe(g.left + 300 + 12);
+    expect(g.height).toBe(mapGeometry(30, 30, 300).height);
+    expect(sharedScaleMax([[0.1, 0.3], new Float64Array([0.2, 0.05]), []])).toBe(0.3);
+    expect(sharedScaleMax([])).toBe(0);
   });
 });
 
