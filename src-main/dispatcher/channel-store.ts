@@ -105,6 +105,16 @@ export function channelFolderOf(projectPath: string): string {
   return join(dirname(projectPath), `${base}.channels`);
 }
 
+/** The kept channels a project's results name (its mechanisms' channelRefs). */
+export function projectChannelRefs(project: { results?: Record<string, { result: unknown }> | undefined }): string[] {
+  const refs = new Set<string>();
+  for (const k of Object.values(project.results ?? {})) {
+    const r = k.result as { type?: unknown; channelRef?: unknown };
+    if (r.type === 'mechanism' && typeof r.channelRef === 'string') refs.add(r.channelRef);
+  }
+  return [...refs];
+}
+
 const dataFile = (dir: string, id: string): string => join(dir, `${id}.f64`);
 const recordFile = (dir: string, id: string): string => join(dir, `${id}.json`);
 
@@ -274,8 +284,8 @@ export class ChannelStore {
   }
 
   /**
-   * Write the channels `ids` into a project's folder (those already there
-   * are left as they are) and remove the folder's channels no longer named;
+   * Write the channels `ids` into a project's folder (good copies already
+   * there are left as they are) and remove the folder's channels no longer named;
    * a channel that cannot be found is reported, not written.
    */
   async saveTo(dir: string, ids: readonly string[]): Promise<{ written: string[]; missing: { id: string; problem: string }[] }> {
@@ -284,7 +294,8 @@ export class ChannelStore {
     const written: string[] = [];
     const missing: { id: string; problem: string }[] = [];
     for (const id of want) {
-      if (await hasChannelFiles(dir, id)) continue;
+      // a copy already there is kept only when it reads back whole (a damaged one is written again)
+      if ((await readChannelFiles(dir, id))?.ok) continue;
       const r = await this.locate(id);
       if (!r.ok) {
         missing.push({ id, problem: r.problem });
