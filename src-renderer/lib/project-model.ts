@@ -131,6 +131,26 @@ export function channelSource(project: ProjectInput, m: ProjectMechanismIn, chan
   return { channelRef };
 }
 
+/** The kept channel a result names, as a source (undefined when it names none). */
+export function keptSource(channelRef: string | undefined): ChannelSource | undefined {
+  return channelRef === undefined ? undefined : { channelRef };
+}
+
+/**
+ * What an apply request releases with: the mechanism's construction, or for
+ * an optimal LP the channel the host kept (with the secrets' domain), so
+ * that applying never solves the LP again. Throws when the LP's channel is
+ * not kept (compute it first).
+ */
+export function applySource(
+  project: ProjectInput,
+  m: ProjectMechanismIn,
+  channelRef: string | undefined,
+): { mechanism: MechanismSpecIn } | { channelRef: string; domain: DomainInput } {
+  const src = channelSource(project, m, channelRef);
+  return 'mechanism' in src ? src : { channelRef: src.channelRef, domain: domainOf(project, m.domain) };
+}
+
 export function analysisRequest(project: ProjectInput, a: ProjectAnalysisIn, source?: ChannelSource): JobRequest {
   switch (a.type) {
     case 'sweep': {
