@@ -77,6 +77,21 @@ describe('dispatcher keeps channels by reference', () => {
     );
   }, 60_000);
 
+  it('a 2,500-cell channel (6.25M entries, over what a request may carry inline) is kept and measured by reference', async () => {
+    const spec = { domain: 'grid:50x50:step=0.5', epsilon: 1.386, kind: 'exponential' } as const;
+    const kept = (await d.run({ type: 'mechanism', ...spec, keepChannel: true, inlineLimit: 160_000 })) as MechanismResult;
+    expect(kept.matrix).toBeUndefined();
+    expect(kept.channelRef).toMatch(/^ch-[0-9a-f]{32}$/);
+    expect(d.channels.get(kept.channelRef!)!.data.length).toBe(2500 * 2500);
+    const byRef = (await d.run({ type: 'measure', channelRef: kept.channelRef, domain: spec.domain, epsilon: spec.epsilon })) as MeasureResult;
+    const byConstruction = (await d.run({ type: 'measure', mechanism: spec, domain: spec.domain, epsilon: spec.epsilon })) as MeasureResult;
+    expect(byRef.utility).toBe(kept.utility);
+    expect(byRef.utility).toBeCloseTo(byConstruction.utility, 12);
+    const rows = (await d.run({ type: 'rows', channelRef: kept.channelRef, rows: [2499], colFrom: 2490 })) as RowsResult;
+    const built = (await d.run({ type: 'rows', mechanism: spec, rows: [2499], colFrom: 2490 })) as RowsResult;
+    expect(rows.data).toEqual(built.data);
+  }, 120_000);
+
   it('within the inline limit the matrix comes back too; an unknown channelRef is one clear error', async () => {
     const r = (await d.run({ type: 'mechanism', domain: 'line:4', epsilon: 1, kind: 'optimal', keepChannel: true })) as MechanismResult;
     expect(r.matrix?.rows).toBe(4);
@@ -114,7 +129,9 @@ describe('kept channels on disk survive a restart', () => {
     const id = kept.channelRef!;
     expect(readdirSync(cache).sort()).toEqual([`${id}.f64`, `${id}.json`]);
     expect(statSync(join(cache, `${id}.f64`)).size).toBe(81 * 8);
-    const record = JSON.parse(readFileSync(join(cache, `${id}.json`), 'utf8')) as Record<string, unknown> & { producedBy: { request: Record<string, unknown> } };
+    const record = JSON.parse(readFileSync(join(cache, `${id}.json`), 'utf8')) as Record<string, unknown> & {
+      producedBy: { request: Record<string, unknown> };
+    };
     expect(record).toMatchObject({ format: 'mechstudio-channel', id, rows: 9, cols: 9, dtype: 'float64le' });
     expect(record.producedBy.request).toMatchObject({ domain: 'grid:3x3', kind: 'optimal', loss: 'dist' });
     expect(record.producedBy.request.keepChannel).toBeUndefined();
@@ -164,7 +181,10 @@ describe('kept channels on disk survive a restart', () => {
     const bytes = readFileSync(dat);
     bytes[3] = bytes[3]! ^ 0x10; // one bit of one double
     writeFileSync(dat, bytes);
-    expect(await reopen().locate(ia)).toEqual({ ok: false, problem: `the kept channel file ${dat} does not match its sha256 (it was changed or damaged): compute its mechanism again` });
+    expect(await reopen().locate(ia)).toEqual({
+      ok: false,
+      problem: `the kept channel file ${dat} does not match its sha256 (it was changed or damaged): compute its mechanism again`,
+    });
     writeFileSync(dat, bytes.subarray(0, 24));
     expect(await reopen().locate(ia)).toEqual({
       ok: false,
@@ -176,7 +196,10 @@ describe('kept channels on disk survive a restart', () => {
     writeFileSync(dat, Buffer.from(Float64Array.from(a.data).buffer));
     const rec = join(folder, `${ia}.json`);
     writeFileSync(rec, readFileSync(rec, 'utf8').replace('"rowLabels":["x","y"]', '"rowLabels":["x","z"]'));
-    expect(await reopen().locate(ia)).toEqual({ ok: false, problem: `the kept channel file ${dat} does not hash to its name (labels or doubles changed): compute its mechanism again` });
+    expect(await reopen().locate(ia)).toEqual({
+      ok: false,
+      problem: `the kept channel file ${dat} does not hash to its name (labels or doubles changed): compute its mechanism again`,
+    });
     // the store that saved them still holds them in memory: a save writes them again, whole
     expect((await s.saveTo(folder, [ia])).written).toEqual([ia]);
     expect((await reopen().locate(ia)).ok).toBe(true);

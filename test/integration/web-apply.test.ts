@@ -68,7 +68,9 @@ describe('apply from the app', () => {
   }, 60_000);
 
   it('an optimal mechanism is applied from the channel the host kept (channelRef), never solved again', async () => {
-    const lp = await c.call('submit', [{ type: 'mechanism', domain: 'grid:3x3', epsilon: 30, kind: 'optimal', loss: 'dist', keepChannel: true, inlineLimit: 0 }]);
+    const lp = await c.call('submit', [
+      { type: 'mechanism', domain: 'grid:3x3', epsilon: 30, kind: 'optimal', loss: 'dist', keepChannel: true, inlineLimit: 0 },
+    ]);
     const end = await c.jobEnd(lp.value as string);
     if (end.kind !== 'result' || end.result.type !== 'mechanism') throw new Error(JSON.stringify(end));
     const channelRef = end.result.channelRef!;
