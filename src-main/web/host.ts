@@ -66,7 +66,7 @@ export interface ProjectStore {
   exportRun?(project: ProjectInput, projectPath: string | null, dir: string): Promise<string[]>;
   /** Stream a mechanism/capacity channel to CSV at `path`. */
   exportChannel?(request: Extract<JobRequest, { type: 'mechanism' | 'capacity' }>, path: string): Promise<string[]>;
-  /** Issue 14: run an apply job (input and out are host-chosen paths). */
+  /** Run an apply job (input and out are host-chosen paths). */
   runApply?(request: Extract<JobRequest, { type: 'apply' }>): Promise<ApplyResult>;
   /** Built-in examples (resources/examples), file references resolved. */
   examples(): ExampleInfo[];

@@ -106,7 +106,7 @@ export function mechanismRequest(project: ProjectInput, m: ProjectMechanismIn): 
   Object.assign(req, lpRequestOptions(m)); // optimal LP: model, delta, time limit, target gap, threads (lp-options.ts)
   // Issue 14: remap the outputs for the prior and loss (the editor sets a loss when the box is ticked).
   if (m.remap === true) req.remap = true;
-  // An LP has no cheap construction to rebuild from: the host keeps its channel for measures, checks and views (issue 15).
+  // An LP has no cheap construction to rebuild from: the host keeps its channel for measures, checks, views, exports and apply.
   if (m.kind === 'optimal') req.keepChannel = true;
   return req;
 }
@@ -121,7 +121,7 @@ export function mechanismSpec(project: ProjectInput, m: ProjectMechanismIn): Mec
 
 /**
  * Where the engine finds a mechanism's channel, never a matrix held in the
- * page (issue 15): its construction, or for an optimal LP (which would be
+ * page: its construction, or for an optimal LP (which would be
  * solved again) the channel the host kept from its computation (channelRef).
  */
 export type ChannelSource = { mechanism: MechanismSpecIn } | { channelRef: string };

@@ -33,7 +33,7 @@ export const MAX_QUEUE_URL_CHARS = 2048;
  * CSV (re-runs it with `out`; not for an optimal LP, whose kept channel is
  * exported by kept-channel-csv); result-json: any result (and a CSV of its
  * table when it has one); project-run: `mechstudio run` equivalent; apply:
- * release one output per row of the secrets CSV text (issue 14; the host
+ * release one output per row of the secrets CSV text (the host
  * writes the text to a private temp file and supplies the paths, then checks
  * the whole apply request).
  */

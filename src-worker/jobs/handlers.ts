@@ -507,8 +507,8 @@ export async function sweepJob(req: SweepRequest, ctx: JobContext): Promise<Swee
 }
 
 /**
- * Issue 14: release one output per secret of a CSV file (streaming), from a
- * channel matrix or a construction (remapped if asked).
+ * Release one output per secret of a CSV file (streaming), from a channel
+ * matrix, a construction (remapped if asked) or a channel the app host kept.
  */
 export async function applyJob(req: ApplyRequest, ctx: JobContext): Promise<ApplyResult> {
   let ch: RowSource;
