@@ -39,7 +39,7 @@ const h = useHarness({
     });
     // 2,000 homes in three neighbourhoods (lat,lon), and 300 of them as the secrets to release
     const rnd = seededRandom(11);
-    const centres = [
+    const centres: [number, number][] = [
       [0.3, 0.3],
       [0.7, 0.4],
       [0.5, 0.75],
