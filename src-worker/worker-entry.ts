@@ -20,6 +20,7 @@ import { releaseHighsRuntimeIfLarge } from './lp/highs-runtime';
 import { FLAG_CANCEL } from './jobs/context';
 import { withCarriedFiles } from './metric/read-text-file';
 import type { LpSample } from '../src-shared/protocol/messages';
+import { sharedChannel, type KeptChannel } from './jobs/kept-channel';
 
 export interface WorkerTask {
   request: unknown;
@@ -29,7 +30,14 @@ export interface WorkerTask {
   cancelFlag: SharedArrayBuffer;
   /** Domain files the job carries (a queued job: path as named -> text); when present, no file is read from disk. */
   files?: Record<string, string>;
+  /** Keep the channel of this mechanism job: it comes back beside the reply, in shared memory (jobs/kept-channel.ts). */
+  keep?: boolean;
+  /** Channels the host keeps that the request names by channelRef (shared memory, read in place). */
+  channels?: Record<string, KeptChannel>;
 }
+
+/** A worker's answer: the reply, and with `keep` the job's whole channel in shared memory. */
+export type WorkerTaskReply = WorkerReply & { kept?: KeptChannel };
 
 /** A real AbortSignal whose aborted state also follows the shared flag. */
 function sharedFlagSignal(buffer: SharedArrayBuffer): AbortSignal {
@@ -51,7 +59,7 @@ function sharedFlagSignal(buffer: SharedArrayBuffer): AbortSignal {
   return signal;
 }
 
-export default async function runTask(task: WorkerTask): Promise<WorkerReply> {
+export default async function runTask(task: WorkerTask): Promise<WorkerTaskReply> {
   const { port } = task;
   try {
     port.postMessage({ started: true });
@@ -72,8 +80,17 @@ export default async function runTask(task: WorkerTask): Promise<WorkerReply> {
       port.postMessage({ fraction: f, message: String(message).slice(0, 500), ...(lp ? { lp } : {}) });
     };
     if (signal.aborted) return { ok: false, error: { code: 'cancelled', message: 'job cancelled' } };
-    const result = await withCarriedFiles(task.files, () => runJobRequest(parsed.value, { signal, progress, stopFlag: new Int32Array(task.cancelFlag) }));
-    return { ok: true, result };
+    let kept: KeptChannel | undefined;
+    const channels = task.channels;
+    const ctx = {
+      signal,
+      progress,
+      stopFlag: new Int32Array(task.cancelFlag),
+      ...(task.keep ? { keep: (ch: Parameters<typeof sharedChannel>[0]) => void (kept = sharedChannel(ch)) } : {}),
+      ...(channels ? { keptChannel: (ref: string) => (Object.hasOwn(channels, ref) ? channels[ref] : undefined) } : {}),
+    };
+    const result = await withCarriedFiles(task.files, () => runJobRequest(parsed.value, ctx));
+    return kept ? { ok: true, result, kept } : { ok: true, result };
   } catch (err) {
     return { ok: false, error: toJobError(err) };
   } finally {

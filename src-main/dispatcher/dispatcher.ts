@@ -19,12 +19,14 @@
  *   pool replaces the thread; other jobs are not affected.
  * - Idle threads are recycled after `idleTimeoutMs` because the HiGHS
  *   WebAssembly heap of a worker never shrinks.
- * - Kept channels (issue 15, ./channel-store.ts): a mechanism request with
+ * - Kept channels (./channel-store.ts): a mechanism request with
  *   keepChannel has its whole channel kept here under a content-addressed
- *   channelRef (the result carries the matrix only within the caller's
- *   inlineLimit); measure, check and compare requests naming a channelRef
- *   get the channel before they reach a worker, and rows of a kept channel
- *   are cut here without a worker.
+ *   channelRef, whatever its size (the worker hands it back in shared
+ *   memory; the result carries the matrix only within the caller's
+ *   inlineLimit); measure, check, apply and compare requests naming a
+ *   channelRef get the channel with their task (shared, read in place), and rows of a kept
+ *   channel are cut here without a worker. A channel no longer in memory is
+ *   read back from disk (checked) before the job starts.
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -40,9 +42,9 @@ import { FLAG_CANCEL, FLAG_STOP } from '../../src-worker/jobs/context';
 import type { JobResult } from '../../src-shared/protocol/results';
 import { parseJobRequest } from '../../src-shared/protocol/validate';
 import { JobRunnerBase, type JobRunner } from './job-runner';
-import { INLINE_MATRIX_LIMIT, MAX_REQUEST_CHANNEL_ENTRIES, type ChannelPayload } from '../../src-shared/protocol/common';
 import { ChannelStore } from './channel-store';
-import { payloadRows, rowsOf } from '../../src-worker/jobs/rows-view';
+import { rowsOf } from '../../src-worker/jobs/rows-view';
+import { keptRowSource, type KeptChannel } from '../../src-worker/jobs/kept-channel';
 import { MechError } from '../../src-shared/errors';
 import { compareBuildsLp } from '../../src-shared/protocol/compare';
 
@@ -61,6 +63,8 @@ export interface DispatcherOptions {
   cancelGraceMs?: number;
   /** Validate worker replies against the result schemas (default true). */
   validateReplies?: boolean;
+  /** Where kept channels live (default: a store in memory only; the app passes one with its cache on disk). */
+  channels?: ChannelStore;
 }
 
 interface JobRecord {
@@ -120,7 +124,7 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
   private seq = 0;
   private closed = false;
   /** Channels kept for keepChannel mechanism jobs, named by channelRef in later requests. */
-  readonly channels = new ChannelStore();
+  readonly channels: ChannelStore;
 
   constructor(options: DispatcherOptions = {}) {
     super();
@@ -130,6 +134,7 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
     const isTs = /\.[cm]?ts$/.test(workerFile);
     this.cancelGraceMs = options.cancelGraceMs ?? 300;
     this.validateReplies = options.validateReplies ?? true;
+    this.channels = options.channels ?? new ChannelStore();
     this.pool = new Piscina({
       filename: workerFile.startsWith('file:') ? workerFile : new URL(`file://${workerFile}`).href,
       // At least one thread always: with minThreads 0, piscina 5.3.2 stops
@@ -169,6 +174,11 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
    * ('invalid-input') when the request is malformed (no job is created).
    */
   async submit(request: unknown): Promise<string> {
+    // a kept channel no longer in memory is read back from disk (and checked) before the job exists
+    for (const { ref, whose } of this.closed ? [] : namedChannelRefs(request)) {
+      const found = await this.channels.locate(ref);
+      if (!found.ok) throw new ApiError({ code: 'invalid-input', message: `${whose}${found.problem}` });
+    }
     return this.start(request);
   }
 
@@ -185,13 +195,13 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
     if (this.closed) throw new ApiError({ code: 'internal', message: 'the job dispatcher is closed' });
     const parsed = parseJobRequest(request);
     if (!parsed.ok) throw new ApiError(parsed.error);
-    // Rows of a kept channel are cut from it here: no worker, no second copy of the channel (issue 15).
+    // Rows of a kept channel are cut from it here: no worker, no second copy of the channel.
     if (parsed.value.type === 'rows' && parsed.value.channelRef !== undefined) return this.serveKeptRows(parsed.value, parsed.value.channelRef);
-    const req = this.resolveChannelRef(parsed.value);
-    // keepChannel: the worker returns the whole channel (up to what a request may carry back), the host keeps it
-    // and passes on the matrix only within the caller's inline limit.
-    const keep = req.type === 'mechanism' && req.keepChannel === true ? { inlineLimit: req.inlineLimit ?? INLINE_MATRIX_LIMIT } : null;
-    const workerReq: JobRequest = keep && req.type === 'mechanism' ? { ...req, inlineLimit: MAX_REQUEST_CHANNEL_ENTRIES } : req;
+    const req = parsed.value;
+    const channels = this.keptChannelsOf(req);
+    // keepChannel: the worker hands the whole channel back in shared memory, the host keeps it; the result
+    // carries the matrix only within the caller's inline limit (the worker applies it).
+    const keep = req.type === 'mechanism' && req.keepChannel === true;
     const id = `job-${++this.seq}`;
     const flagBuf = new SharedArrayBuffer(4);
     const rec: JobRecord = {
@@ -220,9 +230,13 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
     });
     port1.unref();
     this.pool
-      .run({ request: workerReq, port: port2, cancelFlag: flagBuf, ...(files ? { files } : {}) }, { transferList: [port2], signal: rec.abort.signal })
+      .run(
+        { request: req, port: port2, cancelFlag: flagBuf, ...(files ? { files } : {}), ...(keep ? { keep: true } : {}), ...(channels ? { channels } : {}) },
+        { transferList: [port2], signal: rec.abort.signal },
+      )
       .then(
         (reply: unknown) => {
+          const kept = keep ? keptOfReply(reply) : undefined;
           const r = workerReplySchema.safeParse(reply);
           if (!r.success) {
             const issue = r.error.issues[0];
@@ -230,7 +244,7 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
             this.finishError(rec, { code: 'internal', message: `worker sent a malformed reply for ${req.type}${where}: ${issue?.message ?? ''}` });
           } else if (r.data.ok) {
             if (rec.cancelled) this.finishError(rec, { code: 'cancelled', message: 'job cancelled' });
-            else this.finishResult(rec, keep ? this.keepChannel(r.data.result, keep.inlineLimit) : r.data.result);
+            else this.finishResult(rec, kept && req.type === 'mechanism' ? this.keepChannel(r.data.result, kept, req) : r.data.result);
           } else {
             this.finishError(rec, rec.cancelled ? { code: 'cancelled', message: 'job cancelled' } : r.data.error);
           }
@@ -290,6 +304,7 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
     this.closed = true;
     for (const id of [...this.jobs.keys()]) await this.cancel(id);
     await this.pool.destroy();
+    await this.channels.flush();
   }
 
   /** Live worker threads (for tests and diagnostics). */
@@ -298,7 +313,8 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
   }
 
   private serveKeptRows(req: Extract<JobRequest, { type: 'rows' }>, ref: string): string {
-    const channel = this.keptChannel(ref);
+    const channel = this.channels.get(ref);
+    if (!channel) throw notKept(ref);
     const id = `job-${++this.seq}`;
     const rec: JobRecord = {
       id,
@@ -318,7 +334,7 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
       if (rec.done) return;
       if (rec.cancelled) return this.finishError(rec, { code: 'cancelled', message: 'job cancelled' });
       try {
-        this.finishResult(rec, rowsOf(payloadRows(channel), req));
+        this.finishResult(rec, rowsOf(keptRowSource(channel, `kept channel ${ref}`), req));
       } catch (e) {
         this.finishError(rec, { code: e instanceof MechError ? e.code : 'internal', message: e instanceof Error ? e.message : String(e) });
       }
@@ -326,38 +342,37 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
     return id;
   }
 
-  /** The channel kept under `ref`, or one clear error (`whose`: which part of the request names it). */
-  private keptChannel(ref: string, whose = ''): ChannelPayload {
-    const channel = this.channels.get(ref);
-    if (channel) return channel;
-    throw new ApiError({
-      code: 'invalid-input',
-      message: `${whose}the channel ${ref} is no longer kept by the app (it was computed in an earlier session or dropped for memory): compute its mechanism again`,
-    });
-  }
-
-  /** A request naming a kept channel carries it from here on (workers never see a channelRef). */
-  private resolveChannelRef(req: JobRequest): JobRequest {
-    if (req.type === 'compare') {
-      // each compared mechanism given by reference (an optimal LP computed in the project) gets its channel
-      const mechanisms = req.mechanisms.map(({ channelRef, ...m }, k) =>
-        channelRef === undefined ? m : { ...m, channel: this.keptChannel(channelRef, `compare: mechanism ${k + 1} (${m.label ?? m.kind}): `) },
-      );
-      return { ...req, mechanisms };
+  /** The kept channels a measure, check, apply or compare request names, passed with its task (workers read them in place). */
+  private keptChannelsOf(req: JobRequest): Record<string, KeptChannel> | undefined {
+    const named = namedChannelRefs(req);
+    if (named.length === 0) return undefined;
+    const out: Record<string, KeptChannel> = {};
+    for (const { ref, whose } of named) {
+      const channel = this.channels.get(ref);
+      if (!channel) throw notKept(ref, whose);
+      out[ref] = channel;
     }
-    if ((req.type !== 'measure' && req.type !== 'check' && req.type !== 'rows') || req.channelRef === undefined) return req;
-    const channel = this.keptChannel(req.channelRef);
-    const { channelRef: _ref, ...rest } = req;
-    void _ref;
-    return { ...rest, channel } as JobRequest;
+    return out;
   }
 
-  /** Keep a mechanism result's channel; its matrix stays in the result only within the caller's inline limit. */
-  private keepChannel(result: JobResult, inlineLimit: number): JobResult {
-    if (result.type !== 'mechanism' || !result.matrix) return result;
-    const channelRef = this.channels.put(result.matrix);
-    const { matrix, ...rest } = result;
-    return matrix.rows * matrix.cols <= inlineLimit ? { ...rest, matrix, channelRef } : { ...rest, channelRef };
+  /** Keep a mechanism job's channel (with what produced it); the result names it by channelRef. */
+  private keepChannel(result: JobResult, kept: KeptChannel, req: Extract<JobRequest, { type: 'mechanism' }>): JobResult {
+    if (result.type !== 'mechanism') return result;
+    const { type: _t, inlineLimit: _l, keepChannel: _k, out: _o, ...request } = req;
+    void [_t, _l, _k, _o];
+    const summary: Record<string, unknown> = {
+      kind: result.kind,
+      domain: result.domain,
+      epsilon: result.epsilon,
+      rows: result.rows,
+      cols: result.cols,
+      utility: result.utility,
+      effectiveEpsilon: result.effectiveEpsilon,
+      ...(result.expectedLoss !== undefined ? { expectedLoss: result.expectedLoss } : {}),
+      ...(result.lp ? { lp: { model: result.lp.model, objective: result.lp.objective, gap: result.lp.gap, stoppedBy: result.lp.stoppedBy } } : {}),
+    };
+    const channelRef = this.channels.put(kept, { request, summary, computedAt: new Date().toISOString() });
+    return { ...result, channelRef };
   }
 
   private finishResult(rec: JobRecord, result: JobResult): void {
@@ -396,6 +411,42 @@ export function isLpJob(req: JobRequest): boolean {
   // a comparison with an optimal row: Stop ends that LP with its best mechanism, the other rows are still computed
   if (req.type === 'compare') return compareBuildsLp(req);
   return false;
+}
+
+/** A channelRef a request names, with which part of the request names it (for messages: '' or "compare: mechanism 2 (opt): "). */
+export interface NamedRef {
+  ref: string;
+  whose: string;
+}
+
+/** The channelRefs a measure, check, rows, apply or compare request names (before or after validation). */
+export function namedChannelRefs(req: unknown): NamedRef[] {
+  if (req === null || typeof req !== 'object') return [];
+  const r = req as { type?: unknown; channelRef?: unknown; mechanisms?: unknown };
+  // a comparison names a kept channel per mechanism computed in the project (an optimal LP)
+  if (r.type === 'compare' && Array.isArray(r.mechanisms))
+    return r.mechanisms.flatMap((m: unknown, k) => {
+      const e = (m ?? {}) as { channelRef?: unknown; label?: unknown; kind?: unknown };
+      return typeof e.channelRef === 'string' ? [{ ref: e.channelRef, whose: `compare: mechanism ${k + 1} (${String(e.label ?? e.kind)}): ` }] : [];
+    });
+  const one = (r.type === 'measure' || r.type === 'check' || r.type === 'rows' || r.type === 'apply') && typeof r.channelRef === 'string';
+  return one ? [{ ref: r.channelRef as string, whose: '' }] : [];
+}
+
+/** The one error for a channelRef the host does not hold. */
+function notKept(ref: string, whose = ''): ApiError {
+  return new ApiError({
+    code: 'invalid-input',
+    message: `${whose}the channel ${ref} is no longer kept by the app (it was dropped for memory, or its files are gone): compute its mechanism again`,
+  });
+}
+
+/** The channel a worker kept beside its reply (shared memory), when it is one. */
+function keptOfReply(reply: unknown): KeptChannel | undefined {
+  const k = (reply as { kept?: Partial<KeptChannel> } | null)?.kept;
+  if (!k || !(k.data instanceof Float64Array) || !Array.isArray(k.rowLabels) || !Array.isArray(k.colLabels)) return undefined;
+  if (k.rows! * k.cols! !== k.data.length || k.rowLabels.length !== k.rows || k.colLabels.length !== k.cols) return undefined;
+  return k as KeptChannel;
 }
 
 /** A rejected piscina task that was not a cancellation: the worker died. */

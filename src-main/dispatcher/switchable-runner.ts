@@ -8,12 +8,15 @@
  *   to: switching affects only jobs submitted afterwards.
  * - A runner switched away from is closed once its last job has ended (the
  *   local pool is closed only by close()).
+ * - A job that names a kept channel (channelRef) runs on the local pool:
+ *   the channels are the host's (./channel-store.ts).
  * - Events of every runner reach the listeners unchanged: the runners' job
  *   ids do not collide (the pool's are `job-N`, a queue client's
  *   `queue-C-N`, unique in the process).
  */
 import type { JobEvent } from '../../src-shared/protocol/messages';
 import { JobRunnerBase, type JobRunner } from './job-runner';
+import { namedChannelRefs } from './dispatcher';
 
 interface Attached {
   runner: JobRunner;
@@ -66,7 +69,8 @@ export class SwitchableRunner extends JobRunnerBase implements JobRunner {
   }
 
   async submit(request: unknown): Promise<string> {
-    const a = this.current;
+    // a job naming a channel this host keeps runs on the local pool, which holds the channel (queue workers do not)
+    const a = namedChannelRefs(request).length > 0 ? this.localAttached : this.current;
     const id = await a.runner.submit(request);
     // an event of this job may already have ended it (a kept channel's rows): then it is not tracked
     if (!this.ended.delete(id)) {

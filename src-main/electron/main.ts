@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { existsSync, readFileSync } from 'node:fs';
 import { Dispatcher } from '../dispatcher/dispatcher';
+import { ChannelStore } from '../dispatcher/channel-store';
 import { SwitchableRunner } from '../dispatcher/switchable-runner';
 import { MechStudioHost, jobService, type Dialogs } from '../web/host';
 import { QueueSettings } from '../web/queue-settings';
@@ -110,7 +111,9 @@ async function main(): Promise<void> {
   // Where jobs run: the local pool, or a Redis queue (README "Scaling out") chosen in the app's settings (kept in
   // userData/settings.json) or by MECHSTUDIO_QUEUE=redis://HOST:PORT[/DB]; an unreachable queue falls back to the pool.
   const configDir = app.getPath('userData');
-  const local = new Dispatcher(existsSync(workerFile) ? { workerFile } : {});
+  // kept channels (optimal LPs) survive a restart: the app's cache, and each saved project's channel folder
+  const channels = new ChannelStore({ cacheDir: join(configDir, 'channels') });
+  const local = new Dispatcher({ channels, ...(existsSync(workerFile) ? { workerFile } : {}) });
   const dispatcher = new SwitchableRunner(local);
   const queueSettings = new QueueSettings({ runner: dispatcher, configDir });
   try {
@@ -137,6 +140,7 @@ async function main(): Promise<void> {
     store: createProjectStore(dispatcher, { examplesDir: join(root, 'resources/examples'), configDir }),
     dialogs,
     queue: queueSettings,
+    channels,
     onRecentChanged: (recent) => {
       menuModel = { ...menuModel, recent };
       rebuildMenu();

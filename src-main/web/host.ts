@@ -28,6 +28,8 @@ import {
   type ProjectInput,
   type RecentProject,
   type SavedProject,
+  type ChannelStatus,
+  type Project,
 } from '../../src-shared/protocol';
 import { toJobError, type ApiHost, type HostSession } from './api-host';
 import { FairJobs, type JobBackend } from './fair-jobs';
@@ -36,6 +38,9 @@ import { redactJobError } from './redact';
 import { readCsv } from '../../src-shared/csv/csv-reader';
 import type { QueueSettings } from './queue-settings';
 import type { JobRunner } from '../dispatcher/job-runner';
+import { channelFolderOf, projectChannelRefs, type ChannelStore } from '../dispatcher/channel-store';
+import { keptRowSource } from '../../src-worker/jobs/kept-channel';
+import { writeChannelCsv } from '../../src-worker/jobs/channel-csv';
 
 /** What the host needs from the job dispatcher (src-main/dispatcher): what FairJobs schedules onto. */
 export type JobService = JobBackend;
@@ -61,7 +66,7 @@ export interface ProjectStore {
   exportRun?(project: ProjectInput, projectPath: string | null, dir: string): Promise<string[]>;
   /** Stream a mechanism/capacity channel to CSV at `path`. */
   exportChannel?(request: Extract<JobRequest, { type: 'mechanism' | 'capacity' }>, path: string): Promise<string[]>;
-  /** Issue 14: run an apply job (input and out are host-chosen paths). */
+  /** Run an apply job (input and out are host-chosen paths). */
   runApply?(request: Extract<JobRequest, { type: 'apply' }>): Promise<ApplyResult>;
   /** Built-in examples (resources/examples), file references resolved. */
   examples(): ExampleInfo[];
@@ -89,6 +94,8 @@ export interface HostOptions {
   onRecentChanged?: (recent: RecentProject[]) => void;
   /** Where jobs run (queue.* methods); absent: the local pool only. */
   queue?: QueueSettings;
+  /** The channels the job dispatcher keeps (optimal LPs): saved beside a project, read back when it is opened. */
+  channels?: ChannelStore;
 }
 
 function fail(code: JobError['code'], message: string): never {
@@ -222,6 +229,8 @@ export class MechStudioHost implements ApiHost {
         return this.recent();
       case 'project.export':
         return this.export(c.params[0]);
+      case 'project.channels':
+        return this.channelStatus(c.params[0]);
       case 'examples.list':
         return this.examplesList();
       case 'examples.load':
@@ -289,6 +298,8 @@ export class MechStudioHost implements ApiHost {
       path = chosen;
     }
     const project = await this.opts.store.read(path);
+    // the project's kept channels are read back from its channel folder when a view, measure or check names them
+    this.opts.channels?.addFolder(channelFolderOf(path));
     this.lastSavePath = path;
     await this.touchRecent(path, project.name);
     return { path, project };
@@ -311,7 +322,31 @@ export class MechStudioHost implements ApiHost {
     await this.opts.store.write(path, project);
     this.lastSavePath = path;
     await this.touchRecent(path, project.name);
-    return { path };
+    const notKept = await this.saveChannels(path, parsed.value);
+    return notKept.length ? { path, notKept } : { path };
+  }
+
+  /**
+   * Write the kept channels a saved project's results name into its channel
+   * folder (NAME.channels beside NAME.json) and drop the folder's others;
+   * returns those that could not be found (their results are not kept).
+   */
+  private async saveChannels(path: string, project: Project): Promise<ChannelStatus[]> {
+    const store = this.opts.channels;
+    const refs = projectChannelRefs(project);
+    if (!store) return refs.map((channelRef) => ({ channelRef, kept: false, problem: 'this host keeps no channels' }));
+    const { missing } = await store.saveTo(channelFolderOf(path), refs);
+    return missing.map((m) => ({ channelRef: m.id, kept: false, problem: m.problem }));
+  }
+
+  /** Which kept channels the host holds (memory, project folders, cache), each read back and checked when needed. */
+  private async channelStatus(refs: string[]): Promise<ChannelStatus[]> {
+    const out: ChannelStatus[] = [];
+    for (const channelRef of new Set(refs)) {
+      const r = this.opts.channels ? await this.opts.channels.locate(channelRef) : { ok: false as const, problem: 'this host keeps no channels' };
+      out.push(r.ok ? { channelRef, kept: true } : { channelRef, kept: false, problem: r.problem });
+    }
+    return out;
   }
 
   async recent(): Promise<RecentProject[]> {
@@ -338,6 +373,7 @@ export class MechStudioHost implements ApiHost {
 
   private async export(req: ParsedExportRequest): Promise<ExportResult> {
     if (req.kind === 'channel-csv') return this.exportChannel(req);
+    if (req.kind === 'kept-channel-csv') return this.exportKeptChannel(req);
     if (req.kind === 'result-json') {
       const path = await this.pathOrDialog(req.path, 'JSON path', (d) => d.saveFile('result.json', [{ name: 'JSON', extensions: ['json'] }]));
       if (path === null) return { files: [] };
@@ -356,6 +392,9 @@ export class MechStudioHost implements ApiHost {
   private async exportChannel(req: Extract<ParsedExportRequest, { kind: 'channel-csv' }>): Promise<ExportResult> {
     const request = req.request;
     if (request.type !== 'mechanism' && request.type !== 'capacity') fail('invalid-input', 'channel-csv export needs a mechanism or capacity request');
+    // an optimal LP would be solved again, unseen, for its CSV: its kept channel is exported instead
+    if (request.type === 'mechanism' && request.kind === 'optimal')
+      fail('invalid-input', "an optimal mechanism's channel is exported from the channel the app keeps (kept-channel-csv): compute it first");
     const path = await this.pathOrDialog(req.path, 'CSV path', (d) => d.saveFile('channel.csv', [{ name: 'CSV', extensions: ['csv'] }]));
     if (path === null) return { files: [] };
     if (!this.opts.store.exportChannel) fail('internal', 'channel export is not available');
@@ -369,8 +408,20 @@ export class MechStudioHost implements ApiHost {
     }
   }
 
+  /** A kept channel (an optimal LP's) as SPEC §8 CSV, written from the kept doubles by the engine's streamed writer. */
+  private async exportKeptChannel(req: Extract<ParsedExportRequest, { kind: 'kept-channel-csv' }>): Promise<ExportResult> {
+    if (!this.opts.channels) fail('not-applicable', 'this host keeps no channels');
+    const found = await this.opts.channels.locate(req.channelRef);
+    if (!found.ok) fail('invalid-input', found.problem);
+    const path = await this.pathOrDialog(req.path, 'CSV path', (d) => d.saveFile('channel.csv', [{ name: 'CSV', extensions: ['csv'] }]));
+    if (path === null) return { files: [] };
+    const target = await checkWriteTargetAsync(path, 'channel CSV');
+    await writeChannelCsv(keptRowSource(found.channel, `kept channel ${req.channelRef}`), target);
+    return { files: [target] };
+  }
+
   /**
-   * Issue 14: release a loaded secrets CSV (text) into a CSV file. The text
+   * Release a loaded secrets CSV (text) into a CSV file. The text
    * goes to a private temp file the worker streams; the released labels come
    * back (at most MAX_APP_RELEASED_ROWS) for the page's chart.
    */

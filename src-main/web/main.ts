@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { Dispatcher } from '../dispatcher/dispatcher';
+import { ChannelStore } from '../dispatcher/channel-store';
 import { MechStudioHost, jobService } from './host';
 import { QueueSettings } from './queue-settings';
 import { SwitchableRunner } from '../dispatcher/switchable-runner';
@@ -45,8 +46,11 @@ export async function appRunner(opts: {
   queue?: string;
   configDir: string;
   workerFile?: string;
-}): Promise<{ runner: SwitchableRunner; settings: QueueSettings }> {
+}): Promise<{ runner: SwitchableRunner; settings: QueueSettings; channels: ChannelStore }> {
+  // kept channels (optimal LPs) survive a restart: the app's cache in the config dir, and each saved project's channel folder
+  const channels = new ChannelStore({ cacheDir: join(opts.configDir, 'channels') });
   const local = new Dispatcher({
+    channels,
     ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
     ...(opts.workerFile !== undefined ? { workerFile: opts.workerFile } : {}),
   });
@@ -58,7 +62,7 @@ export async function appRunner(opts: {
     await runner.close();
     throw e;
   }
-  return { runner, settings };
+  return { runner, settings, channels };
 }
 
 export async function startWebApp(
@@ -66,7 +70,7 @@ export async function startWebApp(
 ): Promise<WebApp> {
   if (opts.build !== false) await ensureRendererBuilt(ROOT, opts.log);
   const configDir = opts.configDir ?? defaultConfigDir();
-  const { runner, settings } = await appRunner({ ...opts, configDir });
+  const { runner, settings, channels } = await appRunner({ ...opts, configDir });
   const host = new MechStudioHost({
     mode: 'web',
     version: appVersion(),
@@ -77,6 +81,7 @@ export async function startWebApp(
       configDir,
     }),
     queue: settings,
+    channels,
   });
   const token = process.env.MECHSTUDIO_WEB_TOKEN ?? randomBytes(18).toString('base64url');
   let server: RunningWebServer;

@@ -152,26 +152,3 @@ export function tableFromMatrix(m: MatrixLike): TableSource {
     colLabel: (c) => m.colLabels[c] ?? String(c),
   };
 }
-
-/**
- * A channel the host keeps (an optimal LP, channelRef) as SPEC §8 CSV parts,
- * fetched row block by row block (`fetch` runs a `rows` job): exporting it
- * never solves the LP again. Each part is one block of lines.
- */
-export async function keptChannelCsvParts(
-  rows: number,
-  cols: number,
-  fetch: (indices: number[]) => Promise<{ data?: number[][]; rowLabels?: string[]; colLabels?: string[] }>,
-): Promise<string[]> {
-  const block = Math.max(1, Math.floor(1_000_000 / Math.max(1, cols)));
-  const parts: string[] = [];
-  for (let r0 = 0; r0 < rows; r0 += block) {
-    const idx = Array.from({ length: Math.min(block, rows - r0) }, (_, k) => r0 + k);
-    const res = await fetch(idx);
-    if (r0 === 0) parts.push(['', ...(res.colLabels ?? [])].map(csvCell).join(',') + '\n');
-    const lines: string[] = [];
-    (res.data ?? []).forEach((row, k) => lines.push([csvCell(res.rowLabels?.[k] ?? String(r0 + k)), ...row.map(String)].join(',')));
-    parts.push(lines.join('\n') + '\n');
-  }
-  return parts;
-}

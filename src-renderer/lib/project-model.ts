@@ -106,7 +106,7 @@ export function mechanismRequest(project: ProjectInput, m: ProjectMechanismIn): 
   Object.assign(req, lpRequestOptions(m)); // optimal LP: model, delta, time limit, target gap, threads (lp-options.ts)
   // Issue 14: remap the outputs for the prior and loss (the editor sets a loss when the box is ticked).
   if (m.remap === true) req.remap = true;
-  // An LP has no cheap construction to rebuild from: the host keeps its channel for measures, checks and views (issue 15).
+  // An LP has no cheap construction to rebuild from: the host keeps its channel for measures, checks, views, exports and apply.
   if (m.kind === 'optimal') req.keepChannel = true;
   return req;
 }
@@ -121,7 +121,7 @@ export function mechanismSpec(project: ProjectInput, m: ProjectMechanismIn): Mec
 
 /**
  * Where the engine finds a mechanism's channel, never a matrix held in the
- * page (issue 15): its construction, or for an optimal LP (which would be
+ * page: its construction, or for an optimal LP (which would be
  * solved again) the channel the host kept from its computation (channelRef).
  */
 export type ChannelSource = { mechanism: MechanismSpecIn } | { channelRef: string };
@@ -129,6 +129,26 @@ export function channelSource(project: ProjectInput, m: ProjectMechanismIn, chan
   if (m.kind !== 'optimal') return { mechanism: mechanismSpec(project, m) };
   if (channelRef === undefined) throw new Error(`compute mechanism '${m.id}' first (its optimal channel is kept by the app once computed)`);
   return { channelRef };
+}
+
+/** The kept channel a result names, as a source (undefined when it names none). */
+export function keptSource(channelRef: string | undefined): ChannelSource | undefined {
+  return channelRef === undefined ? undefined : { channelRef };
+}
+
+/**
+ * What an apply request releases with: the mechanism's construction, or for
+ * an optimal LP the channel the host kept (with the secrets' domain), so
+ * that applying never solves the LP again. Throws when the LP's channel is
+ * not kept (compute it first).
+ */
+export function applySource(
+  project: ProjectInput,
+  m: ProjectMechanismIn,
+  channelRef: string | undefined,
+): { mechanism: MechanismSpecIn } | { channelRef: string; domain: DomainInput } {
+  const src = channelSource(project, m, channelRef);
+  return 'mechanism' in src ? src : { channelRef: src.channelRef, domain: domainOf(project, m.domain) };
 }
 
 export function analysisRequest(project: ProjectInput, a: ProjectAnalysisIn, source?: ChannelSource): JobRequest {

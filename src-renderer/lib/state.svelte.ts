@@ -3,7 +3,7 @@
  * tracking (one subscription to the API's job events) and computed results
  * keyed by mechanism/analysis id.
  */
-import { runJob, type ApiError, type MechStudioApi, type RecentProject } from '../../src-shared/protocol/api';
+import { runJob, type ApiError, type ChannelStatus, type ExportRequest, type MechStudioApi, type RecentProject } from '../../src-shared/protocol/api';
 import type { JobEvent, LpSample } from '../../src-shared/protocol/messages';
 import type { JobError } from '../../src-shared/protocol/common';
 import type { JobRequest } from '../../src-shared/protocol/requests';
@@ -15,6 +15,7 @@ import {
   applyDeletion,
   caseStudyRequest,
   channelSource,
+  keptSource,
   duplicateItem,
   epsText,
   mechanismRequest,
@@ -73,9 +74,13 @@ export interface ItemResult {
   checkSkipped?: string;
   /** Where the engine finds a computed mechanism's channel (its construction at compute time, or the host's channelRef): views fetch rows from it. */
   source?: ChannelSource;
+  /** The channel this result names (an optimal LP's, kept by the host) is not kept: why, in one sentence (compute again). */
+  notKept?: string;
 }
 
 const AUTOSAVE_KEY = 'mechstudio.autosave.v1';
+/** Most characters of an autosaved project with its results (localStorage holds about 5 MB per origin). */
+const AUTOSAVE_RESULTS_BYTES = 2 * 2 ** 20;
 /** Which project a reload returns to: {path} of the last opened/saved file, or {example} (the file itself is the host's). */
 const LAST_KEY = 'mechstudio.last.v1';
 
@@ -171,6 +176,26 @@ export class AppState {
         throw error;
       },
     );
+  }
+
+  /**
+   * Work the host does for the page outside the job protocol (a CSV export, an apply): shown in the jobs panel
+   * while it runs (without Cancel), so that nothing runs unseen. Resolves or rejects as `work` does.
+   */
+  async task<T>(label: string, type: string, work: () => Promise<T>): Promise<T> {
+    const view: JobView = { jobId: null, label, type, started: Date.now(), elapsedMs: 0, fraction: null, message: 'running', status: 'running' };
+    this.jobs.unshift(view);
+    if (this.jobs.length > 30) this.jobs.splice(30);
+    const tracked = this.jobs[0]!;
+    try {
+      const r = await work();
+      Object.assign(tracked, { status: 'done', fraction: 1, message: 'done', elapsedMs: Date.now() - tracked.started });
+      return r;
+    } catch (e) {
+      const message = (e as Error).message;
+      Object.assign(tracked, { status: 'error', message, error: message, elapsedMs: Date.now() - tracked.started });
+      throw e;
+    }
   }
 
   /** Rows or block means of a channel for a view (a `rows` job, kept out of the jobs panel). */
@@ -359,6 +384,8 @@ export class AppState {
       return source ? { source } : {};
     })) as MechanismResult | undefined;
     const source = res && sourceOf(res);
+    // an LP's result (its channel is in the host's cache already) goes into the autosave of an unsaved edit
+    if (res?.channelRef !== undefined && gen === this.generation && this.dirty) this.autosave();
     // The privacy check runs in the engine on the mechanism's construction (planar Laplace by its grid offsets)
     // or on the channel the host kept (an LP), at any size the engine admits (issue 15).
     if (source && gen === this.generation) void this.checkMechanism(gen, id, source, domainId, epsilon);
@@ -434,7 +461,8 @@ export class AppState {
       let source: ChannelSource | undefined;
       if (a.type === 'measure' || a.type === 'check') {
         const mr = this.results[a.mechanism];
-        if (!mr || mr.status !== 'done' || mr.stale) await this.computeMechanism(a.mechanism);
+        // a mechanism never computed, changed since, or whose kept channel is gone is computed (again) first, in the panel
+        if (!mr || mr.status !== 'done' || mr.stale || mr.notKept) await this.computeMechanism(a.mechanism);
         if (gen !== this.generation) return;
         const done = this.results[a.mechanism];
         if (done?.status === 'error') throw new Error(`mechanism '${a.mechanism}' failed: ${done.error?.message ?? ''}`);
@@ -552,14 +580,17 @@ export class AppState {
    */
   async computeMissing(): Promise<void> {
     const p = this.project;
+    const gen = this.generation;
+    await this.keptChannelsChecked;
+    if (gen !== this.generation) return;
     const want = (key: string): boolean => !this.results[key] && !isExpensive(p, key);
-    // a kept channel saved before its privacy check finished gets its check now (the badge would wait forever)
+    // a kept result saved before its privacy check finished gets its check now (the badge would wait forever)
     for (const m of p.mechanisms ?? []) {
       const r = this.results[m.id];
-      if (r?.status !== 'done' || r.stale || r.check || r.result?.type !== 'mechanism' || !r.result.exists) continue;
-      // restored from a file: rebuilt from its construction; an LP's channel is not held by this session's host
-      const source = r.source ?? (m.kind !== 'optimal' ? channelSource(p, m, undefined) : undefined);
-      if (source) void this.checkMechanism(this.generation, m.id, source, m.domain, m.epsilon);
+      if (r?.status !== 'done' || r.stale || r.notKept || r.check || r.result?.type !== 'mechanism' || !r.result.exists) continue;
+      // restored from a file: rebuilt from its construction, or an LP's channel that the host keeps
+      const source = r.source ?? (m.kind !== 'optimal' ? channelSource(p, m, undefined) : keptSource(r.result.channelRef));
+      if (source) void this.checkMechanism(gen, m.id, source, m.domain, m.epsilon);
     }
     await Promise.all([
       ...(p.caseStudies ?? []).filter((c) => want(caseStudyKey(c.id))).map((c) => this.computeCaseStudy(c.id)),
@@ -596,12 +627,73 @@ export class AppState {
       if (!p) return;
       path = p;
     }
+    await this.exportFile(`channel CSV of ${suggested}`, path ? { kind: 'channel-csv', request, path } : { kind: 'channel-csv', request });
+  }
+
+  /**
+   * Write a channel the host keeps (an optimal LP's) to a CSV file: the host writes it from the kept doubles
+   * (never solving again, never through the page), shown in the jobs panel while it writes.
+   */
+  async exportKeptChannel(channelRef: string, suggested: string): Promise<void> {
+    let path: string | undefined;
+    if (this.mode !== 'electron') {
+      const p = window.prompt('Path of the CSV file to write (on the machine running the server):', suggested);
+      if (!p) return;
+      path = p;
+    }
+    await this.exportFile(`channel CSV ${suggested}`, path ? { kind: 'kept-channel-csv', channelRef, path } : { kind: 'kept-channel-csv', channelRef });
+  }
+
+  private async exportFile(label: string, request: ExportRequest): Promise<void> {
     try {
-      const r = await this.api.project.export(path ? { kind: 'channel-csv', request, path } : { kind: 'channel-csv', request });
+      const r = await this.task(`export ${label}`, 'export', () => this.api.project.export(request));
       if (r.files.length) this.notify(`wrote ${r.files.join(', ')}`, 'ok');
     } catch (e) {
       this.notify((e as Error).message, 'bad');
     }
+  }
+
+  // ---------- kept channels (optimal LPs: the host keeps them, on disk beside the project) ----------
+
+  /** Settles when the host has said which restored results' channels it holds (computeMissing waits for it). */
+  private keptChannelsChecked: Promise<void> = Promise.resolve();
+
+  /**
+   * Ask the host which channels the restored results name it still holds (it reads them back from the
+   * project's channel folder or its cache, checked); a result whose channel is not kept says so, with the
+   * reason, instead of looking computed.
+   */
+  private checkKeptChannels(): Promise<void> {
+    const gen = this.generation;
+    const refs = new Map<string, string[]>();
+    for (const [key, r] of Object.entries(this.results)) {
+      const ref = r.result?.type === 'mechanism' ? r.result.channelRef : undefined;
+      if (ref) refs.set(ref, [...(refs.get(ref) ?? []), key]);
+    }
+    if (refs.size === 0) return Promise.resolve();
+    return this.api.project.channels([...refs.keys()]).then(
+      (statuses) => {
+        if (gen === this.generation) this.markNotKept(statuses.map((st) => ({ ...st, keys: refs.get(st.channelRef) ?? [] })));
+      },
+      (e: unknown) => {
+        if (gen === this.generation)
+          this.markNotKept([...refs].map(([channelRef, keys]) => ({ channelRef, kept: false, problem: (e as Error).message, keys })));
+      },
+    );
+  }
+
+  /** Results whose channel the host does not hold: marked (not green, "not kept: compute again"), said once. */
+  markNotKept(statuses: (ChannelStatus & { keys?: string[] })[]): void {
+    const lost: string[] = [];
+    for (const st of statuses) {
+      if (st.kept) continue;
+      for (const [key, r] of Object.entries(this.results)) {
+        if (r.result?.type !== 'mechanism' || r.result.channelRef !== st.channelRef) continue;
+        r.notKept = st.problem ?? 'the channel is not kept';
+        lost.push(key);
+      }
+    }
+    if (lost.length) this.notify(`not kept: ${lost.map((k) => `'${k}'`).join(', ')}: ${statuses.find((x) => !x.kept)?.problem ?? ''}`, 'bad');
   }
 
   // ---------- project lifecycle ----------
@@ -625,6 +717,7 @@ export class AppState {
     // a project with case studies (the built-in examples) opens on its first one
     this.selection = this.defaultSelection();
     this.clearAutosave();
+    this.keptChannelsChecked = this.checkKeptChannels();
   }
 
   async refreshRecent(): Promise<void> {
@@ -680,9 +773,15 @@ export class AppState {
 
   // ---------- autosave recovery (localStorage; cleared on save/open) ----------
 
+  /**
+   * The unsaved project, with its results (within AUTOSAVE_RESULTS_BYTES, LPs first): a recovered project shows
+   * an LP's result again, its channel read back from the host's channel cache (the host writes every kept
+   * channel there as it is kept).
+   */
   autosave(): void {
     try {
-      localStorage.setItem(AUTOSAVE_KEY, JSON.stringify({ savedAt: new Date().toISOString(), path: this.path, project: this.project }));
+      const { project } = projectWithResults(this.project, this.results, AUTOSAVE_RESULTS_BYTES);
+      localStorage.setItem(AUTOSAVE_KEY, JSON.stringify({ savedAt: new Date().toISOString(), path: this.path, project }));
     } catch {
       // storage full or unavailable: recovery is best effort
     }

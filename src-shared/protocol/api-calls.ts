@@ -13,7 +13,7 @@
 import { z } from 'zod';
 import { JOB_TYPES, jobRequestSchema, type JobType } from './requests';
 import { projectSchema } from './project';
-import { describeZodError, type JobError } from './common';
+import { channelRefSchema, describeZodError, type JobError } from './common';
 import type { Parsed } from './validate';
 
 const jobIdSchema = z.string().min(1, 'job id is empty').max(200, 'job id is too long');
@@ -30,9 +30,10 @@ export const MAX_QUEUE_URL_CHARS = 2048;
 
 /**
  * What the app may export. channel-csv: stream a mechanism's full channel to
- * CSV (re-runs it with `out`); result-json: any result (and a CSV of its
+ * CSV (re-runs it with `out`; not for an optimal LP, whose kept channel is
+ * exported by kept-channel-csv); result-json: any result (and a CSV of its
  * table when it has one); project-run: `mechstudio run` equivalent; apply:
- * release one output per row of the secrets CSV text (issue 14; the host
+ * release one output per row of the secrets CSV text (the host
  * writes the text to a private temp file and supplies the paths, then checks
  * the whole apply request).
  */
@@ -45,6 +46,8 @@ export const exportRequestSchema = z.discriminatedUnion('kind', [
   // A result as the page holds it: through JSON an Infinity became null, so only its record shape is checked; it is written as is.
   z.strictObject({ kind: z.literal('result-json'), result: z.looseObject({ type: z.enum(JOB_TYPES as [JobType, ...JobType[]]) }), path: optionalPathSchema }),
   z.strictObject({ kind: z.literal('project-run'), project: projectSchema, projectPath: optionalPathSchema, dir: optionalPathSchema }),
+  // A channel the host keeps (an optimal LP's), written by the host from the kept doubles: never solved again.
+  z.strictObject({ kind: z.literal('kept-channel-csv'), channelRef: channelRefSchema, path: optionalPathSchema }),
   z.strictObject({
     kind: z.literal('apply'),
     /** An apply request without type, input and out (the host supplies them and validates the whole). */
@@ -86,6 +89,8 @@ export const apiParamSchemas = {
   'project.save': z.tuple([z.unknown(), optionalPathSchema.optional()]),
   'project.recent': z.tuple([]),
   'project.export': z.tuple([exportRequestSchema]),
+  /** Whether the host holds these kept channels (in memory, the project's channel folder or its cache), each checked. */
+  'project.channels': z.tuple([z.array(channelRefSchema).max(1000, 'at most 1000 channels at once')]),
   'examples.list': z.tuple([]),
   'examples.load': z.tuple([z.string().min(1).max(200)]),
   info: z.tuple([]),

@@ -35,6 +35,15 @@ export interface OpenedProject {
 
 export interface SavedProject {
   path: string;
+  /** Kept channels the project's results name that could not be written beside it (each result is then not kept). */
+  notKept?: ChannelStatus[];
+}
+
+/** Whether the host holds a kept channel (project.channels): `problem` says why not, in one sentence. */
+export interface ChannelStatus {
+  channelRef: string;
+  kept: boolean;
+  problem?: string;
 }
 
 export interface RecentProject {
@@ -77,6 +86,8 @@ export interface ProjectApi {
   /** Most recent first. */
   recent(): Promise<RecentProject[]>;
   export(request: ExportRequest): Promise<ExportResult>;
+  /** Which of these kept channels the host holds (read back and checked from disk when not in memory). */
+  channels(refs: string[]): Promise<ChannelStatus[]>;
 }
 
 export interface ExamplesApi {
@@ -137,6 +148,7 @@ export function apiOverCall(call: ApiCall, onJobEvent: MechStudioApi['onJobEvent
       save: (project, path) => typed(call('project.save', project, path)),
       recent: () => typed(call('project.recent')),
       export: (request) => typed(call('project.export', request)),
+      channels: (refs) => typed(call('project.channels', refs)),
     },
     examples: {
       list: () => typed(call('examples.list')),

@@ -98,10 +98,11 @@ export const channelPayloadSchema = z
 export type ChannelPayload = z.infer<typeof channelPayloadSchema>;
 
 /**
- * A channel the app host keeps (issue 15): a mechanism job with keepChannel
- * returns `channelRef`, and measure, check and rows requests may name the
+ * A channel the app host keeps: a mechanism job with keepChannel returns
+ * `channelRef`, and measure, check, rows and apply requests may name the
  * channel by it instead of carrying the matrix. Only the host (the job
- * dispatcher) resolves it; workers never see one.
+ * dispatcher) holds the channels: it passes the one named to the worker with
+ * the job (src-main/dispatcher/channel-store.ts).
  */
 export const channelRefSchema = z.string().regex(/^ch-[0-9a-f]{16,64}$/, 'channelRef must be an id the host returned with a mechanism result (ch-...)');
 

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { projectCaseStudySchema } from './casestudy';
-import { remapFieldShape, remapNeedsLoss } from './remap';
+import { pointsBinningSchema, remapFieldShape, remapNeedsLoss } from './remap';
 import { checkResultSchema, jobResultSchema } from './results';
 import { domainInputSchema, epsilonSchema, lossInputSchema, lpOptionsOnlyForOptimal, lpOptionsShape, mechanismKindSchema, priorInputSchema } from './common';
 import { sweepRangeShape } from './sweep';
@@ -34,10 +34,30 @@ export const projectDomainSchema = z.strictObject({
   description: z.string().optional(),
 });
 
+/**
+ * How a prior was imported from points (the app's points import, as
+ * `mechstudio apply --prior points:FILE` makes it): the file's name, the box
+ * and smoothing asked for, and the grid binning, so that point secrets
+ * (x,y or lat,lon) are released on the same cells.
+ */
+export const priorPointsImportSchema = z.strictObject({
+  file: z.string().max(4096),
+  binning: pointsBinningSchema,
+  /** The box as given (west,south,east,north), or null for the data's extent. */
+  box: z.tuple([z.number(), z.number(), z.number(), z.number()]).nullable(),
+  smoothing: z.number().min(0),
+  /** Points inside the grid and outside it. */
+  inside: z.int().min(0),
+  outside: z.int().min(0),
+});
+export type PriorPointsImport = z.infer<typeof priorPointsImportSchema>;
+
 export const projectPriorEntrySchema = z.strictObject({
   id,
   domain: id,
   prior: projectPriorSchema,
+  /** Set when the prior was imported from points (cleared by any other edit of the prior). */
+  points: priorPointsImportSchema.optional(),
   description: z.string().optional(),
 });
 

@@ -148,17 +148,19 @@ export const runProjectRequestSchema = z.strictObject({
 });
 
 /**
- * Issue 14: release one output per secret of a CSV file, streaming (Node
- * side: the worker reads `input` and writes `out`, a temp file the caller
- * publishes). The channel is a matrix or a construction (with `remap` if
- * asked).
+ * Release one output per secret of a CSV file, streaming (Node side: the
+ * worker reads `input` and writes `out`, a temp file the caller publishes).
+ * The channel is a matrix, a construction (with `remap` if asked) or a
+ * channel the app host keeps (`channelRef`: an optimal LP is never solved
+ * again to be applied).
  */
 export const applyRequestSchema = z
   .strictObject({
     type: z.literal('apply'),
     channel: channelPayloadSchema.optional(),
     mechanism: mechanismSpecSchema.optional(),
-    /** The secrets' domain (required with a channel; defaults to the mechanism's). */
+    channelRef: channelRefSchema.optional(),
+    /** The secrets' domain (required with a channel or channelRef; defaults to the mechanism's). */
     domain: domainInputSchema.optional(),
     /** Secrets CSV: cell labels, values, or x,y / lat,lon points (with `points`). */
     input: z.string().min(1).max(4096),
@@ -169,7 +171,7 @@ export const applyRequestSchema = z
     points: pointsBinningSchema.optional(),
   })
   .refine(oneChannel, oneChannelMessage)
-  .refine((r) => r.mechanism !== undefined || r.domain !== undefined, { message: 'apply with a channel needs the domain of its secrets' });
+  .refine((r) => r.mechanism !== undefined || r.domain !== undefined, { message: 'apply with a channel or channelRef needs the domain of its secrets' });
 
 export const jobRequestSchema = z.discriminatedUnion('type', [
   mechanismRequestSchema,

@@ -25,7 +25,8 @@ import {
 } from '../../src-shared/protocol/compare';
 import { checkCancelled, type JobContext } from './context';
 import { buildMechanism, checkChannel, isMissingPiece, measureChannel, qualityLoss, type LossSpecInput } from './engine';
-import { construct, unresolvedRef } from './handlers';
+import { construct } from './handlers';
+import { channelOfRef } from './kept-channel';
 import { remapConstructed } from './remap-jobs';
 import { assertChannelOnDomain, resolveChannel, resolveDomain, resolveLoss, resolvePrior } from './resolve';
 import { admitBuiltDomain } from './admission';
@@ -75,14 +76,11 @@ interface Built {
  * construction on the same domain at the same eps, a channel with one row per
  * point of the domain. Refused before anything is built, naming the entry.
  */
-function assertGivenOnComparison(req: CompareRequest, domain: Domain): void {
+function assertGivenOnComparison(req: CompareRequest, domain: Domain, ctx: JobContext): void {
   for (const m of req.mechanisms) {
-    if (m.channelRef !== undefined) unresolvedRef(m.channelRef);
-    if (m.channel !== undefined && m.channel.rows !== domain.n)
-      throw new MechError(
-        'invalid-input',
-        `the channel of ${kindLabel(m)} has ${m.channel.rows} secret rows but the domain ${domain.spec} has ${domain.n} points`,
-      );
+    const rows = m.channelRef !== undefined ? channelOfRef(m.channelRef, ctx.keptChannel).rows : m.channel?.rows;
+    if (rows !== undefined && rows !== domain.n)
+      throw new MechError('invalid-input', `the channel of ${kindLabel(m)} has ${rows} secret rows but the domain ${domain.spec} has ${domain.n} points`);
     const spec = m.mechanism;
     if (spec === undefined) continue;
     if (spec.epsilon !== req.epsilon)
@@ -97,8 +95,9 @@ function assertGivenOnComparison(req: CompareRequest, domain: Domain): void {
 
 /** A mechanism computed elsewhere: its construction built again (silently), or the given channel read and checked against the domain. */
 async function given(m: CompareMechanism, req: CompareRequest, domain: Domain, ctx: JobContext): Promise<Built | { note: string }> {
-  if (m.channel !== undefined) {
-    const ch = resolveChannel(m.channel);
+  if (m.channel !== undefined || m.channelRef !== undefined) {
+    // a kept channel (an optimal LP computed in the project) is read in place from the task (./kept-channel.ts)
+    const ch = m.channelRef !== undefined ? channelOfRef(m.channelRef, ctx.keptChannel) : resolveChannel(m.channel!);
     assertChannelOnDomain(ch, domain);
     return { channel: ch, remapped: false };
   }
@@ -190,7 +189,7 @@ export async function compareJob(req: CompareRequest, ctx: JobContext): Promise<
     throw new MechError('invalid-input', `focus cell ${req.focus} is outside the domain ${domain.spec} (cells 0..${n - 1})`);
   const focus = n <= COMPARE_MAP_MAX_CELLS ? (req.focus ?? mostLikely(prior)) : null;
   const grid = domain.structure.grid ?? null;
-  assertGivenOnComparison(req, domain);
+  assertGivenOnComparison(req, domain, ctx);
   const rows: CompareRow[] = [];
   const total = req.mechanisms.length + 1;
   for (let k = 0; k < req.mechanisms.length; k++) {

@@ -3,6 +3,8 @@
  * the engine's long loops poll, and a progress reporter.
  */
 import type { LpSample } from '../../src-shared/protocol/messages';
+import type { RowSource } from '../mechanism/channel';
+import type { KeptChannel } from './kept-channel';
 
 /** Values of a job's shared flag (Int32Array(1) on a SharedArrayBuffer, set by the dispatcher). */
 export const FLAG_CANCEL = 1;
@@ -20,6 +22,10 @@ export interface JobContext {
    * Absent: the job cannot be stopped with a result.
    */
   stopFlag?: Int32Array;
+  /** The app host keeps this job's channel (a mechanism job): called once with the final channel (./kept-channel.ts). */
+  keep?: (channel: RowSource) => void;
+  /** Channels the host kept that this job's request names by channelRef (passed with the task). */
+  keptChannel?: (ref: string) => KeptChannel | undefined;
 }
 
 /** The engine's one cancellation check (numeric/cancel.ts), re-exported for the handlers that hold a JobContext. */

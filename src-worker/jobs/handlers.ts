@@ -7,7 +7,8 @@
 import { REL_TOL } from '../../src-shared/numeric/tolerance';
 import { MechError } from '../../src-shared/errors';
 import type { Domain } from '../metric/domain';
-import type { RowSource } from '../mechanism/channel';
+import type { DenseChannel, RowSource } from '../mechanism/channel';
+import { channelOfRef } from './kept-channel';
 import { INLINE_MATRIX_LIMIT } from '../../src-shared/protocol/common';
 import type {
   CapacityRequest,
@@ -52,7 +53,7 @@ import { assertChannelOnDomain, domainText, resolveChannel, resolveDomain as bui
 import { admitBuiltDomain, sweepBoundsRefusal } from './admission';
 import { ADMISSION_LIMITS } from './admission-limits';
 import { withRowProgress } from './row-progress';
-import type { DomainInput } from '../../src-shared/protocol/common';
+import type { ChannelPayload, DomainInput } from '../../src-shared/protocol/common';
 import type { Mechanism } from '../mechanism/channel';
 import { mechanismInfo } from '../mechanism/facts';
 import { remapMechanism } from '../remap/bayes-remap';
@@ -271,6 +272,7 @@ export async function mechanismJob(req: MechanismRequest, ctx: JobContext): Prom
   checkCancelled(ctx.signal);
   const limit = req.inlineLimit ?? INLINE_MATRIX_LIMIT;
   if (ch.rows * ch.cols <= limit) result.matrix = matrixPayload(ch);
+  ctx.keep?.(ch);
   if (req.out) {
     await writeChannelCsv(ch, req.out, ctx.signal, ctx.progress);
     result.csvPath = req.out;
@@ -278,16 +280,12 @@ export async function mechanismJob(req: MechanismRequest, ctx: JobContext): Prom
   return result;
 }
 
-/** A channelRef reached a worker: only the app host (the job dispatcher) resolves them. */
-export function unresolvedRef(ref: string): never {
-  throw new MechError(
-    'invalid-input',
-    `channelRef ${ref} names a channel kept by the app host; it cannot be used here (send the channel or the mechanism's construction)`,
-  );
+/** The matrix a request carries, or the channel the app host kept under its channelRef (./kept-channel.ts). */
+export function denseOf(req: { channel?: ChannelPayload; channelRef?: string }, ctx: JobContext): DenseChannel {
+  return req.channelRef !== undefined ? channelOfRef(req.channelRef, ctx.keptChannel) : resolveChannel(req.channel!);
 }
 
 export async function measureJob(req: MeasureRequest, ctx: JobContext): Promise<MeasureResult> {
-  if (req.channelRef !== undefined) unresolvedRef(req.channelRef);
   let ch: RowSource;
   let domain: Domain | null = null;
   let epsilon = req.epsilon;
@@ -298,7 +296,7 @@ export async function measureJob(req: MeasureRequest, ctx: JobContext): Promise<
     domain = req.domain !== undefined ? domainOf(req, req.domain, ctx) : built.domain;
     epsilon ??= req.mechanism.epsilon;
   } else {
-    const dense = resolveChannel(req.channel!);
+    const dense = denseOf(req, ctx);
     if (req.domain !== undefined) {
       domain = domainOf(req, req.domain, ctx);
       assertChannelOnDomain(dense, domain);
@@ -334,7 +332,6 @@ export async function measureJob(req: MeasureRequest, ctx: JobContext): Promise<
 }
 
 export async function checkJob(req: CheckRequest, ctx: JobContext): Promise<CheckResult> {
-  if (req.channelRef !== undefined) unresolvedRef(req.channelRef);
   const domain = domainOf(req, req.domain, ctx);
   let ch: RowSource;
   if (req.mechanism) {
@@ -342,7 +339,7 @@ export async function checkJob(req: CheckRequest, ctx: JobContext): Promise<Chec
     if (!built.outcome.exists) throw new MechError('not-applicable', `the ${req.mechanism.kind} mechanism does not exist here: ${built.outcome.note}`);
     ch = withRowProgress(built.channel ?? built.outcome.mechanism.channel, ctx.progress, () => 'checking privacy');
   } else {
-    const dense = resolveChannel(req.channel!);
+    const dense = denseOf(req, ctx);
     assertChannelOnDomain(dense, domain);
     ch = dense;
   }
@@ -519,8 +516,8 @@ export async function sweepJob(req: SweepRequest, ctx: JobContext): Promise<Swee
 }
 
 /**
- * Issue 14: release one output per secret of a CSV file (streaming), from a
- * channel matrix or a construction (remapped if asked).
+ * Release one output per secret of a CSV file (streaming), from a channel
+ * matrix, a construction (remapped if asked) or a channel the app host kept.
  */
 export async function applyJob(req: ApplyRequest, ctx: JobContext): Promise<ApplyResult> {
   let ch: RowSource;
@@ -534,7 +531,7 @@ export async function applyJob(req: ApplyRequest, ctx: JobContext): Promise<Appl
     remap = built.remap;
   } else {
     domain = domainOf(req, req.domain!, ctx);
-    const dense = resolveChannel(req.channel!);
+    const dense = denseOf(req, ctx);
     assertChannelOnDomain(dense, domain);
     ch = dense;
   }

@@ -12,8 +12,7 @@ import type { MechanismSpec, RowsRequest } from '../../src-shared/protocol/reque
 import type { RowsResult } from '../../src-shared/protocol/results';
 import { checkCancelled, type JobContext } from './context';
 import { rowsOf } from './rows-view';
-import { construct, unresolvedRef } from './handlers';
-import { resolveChannel } from './resolve';
+import { construct, denseOf } from './handlers';
 
 /** Constructions kept per worker thread (most recent last). */
 const CACHE_SIZE = 2;
@@ -47,8 +46,7 @@ export function clearRowsCache(): void {
 }
 
 export async function rowsJob(req: RowsRequest, ctx: JobContext): Promise<RowsResult> {
-  if (req.channelRef !== undefined) unresolvedRef(req.channelRef);
-  const ch = req.mechanism ? await channelOf(req, req.mechanism, ctx) : resolveChannel(req.channel!);
+  const ch = req.mechanism ? await channelOf(req, req.mechanism, ctx) : denseOf(req, ctx);
   checkCancelled(ctx.signal);
   return rowsOf(ch, req, ctx);
 }

@@ -21,6 +21,8 @@ export interface Harness {
   context: BrowserContext;
   tmp: string;
   pageErrors: string[];
+  /** Stop the web server and start a new one on the same port, token and config dir (the page's URL stays valid). */
+  restartServer(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -37,11 +39,11 @@ async function stopServer(child: ChildProcess): Promise<void> {
   clearTimeout(t);
 }
 
-function startServer(configDir: string): Promise<{ child: ChildProcess; url: string }> {
+function startServer(configDir: string, again?: { port: string; token: string }): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((res, rej) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src-main/web/main.ts'), '--port', '0'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src-main/web/main.ts'), '--port', again?.port ?? '0'], {
       cwd: ROOT,
-      env: { ...process.env, MECHSTUDIO_CONFIG_DIR: configDir },
+      env: { ...process.env, MECHSTUDIO_CONFIG_DIR: configDir, ...(again ? { MECHSTUDIO_WEB_TOKEN: again.token } : {}) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -103,13 +105,21 @@ export async function startHarness(): Promise<Harness> {
     const pageErrors: string[] = [];
     page.on('pageerror', (e) => pageErrors.push(e.message));
     const ctx = context;
-    const srv = child;
+    let srv = child;
     return {
       url: started.url,
       page,
       context: ctx,
       tmp,
       pageErrors,
+      restartServer: async () => {
+        const u = new URL(started.url);
+        const token = u.searchParams.get('token') ?? /#.*token=([^&]+)/.exec(started.url)?.[1] ?? '';
+        await stopServer(srv);
+        const again = await startServer(join(tmp, 'config'), { port: u.port, token: decodeURIComponent(token) });
+        if (again.url !== started.url) throw new Error(`the restarted server is at ${again.url}, not ${started.url}`);
+        srv = again.child;
+      },
       close: async () => {
         try {
           await ctx.close().catch(() => undefined);

@@ -1,12 +1,17 @@
 /**
- * Channels kept by the host (issue 15): an optimal LP's channel is kept by
- * the dispatcher (keepChannel -> channelRef), and measure, check and rows
+ * Channels kept by the host: an optimal LP's channel is kept by the
+ * dispatcher (keepChannel -> channelRef), and measure, check and rows
  * requests name it instead of carrying the matrix through the page. The
- * numbers equal those of the same requests with the matrix inline.
+ * numbers equal those of the same requests with the matrix inline. Kept
+ * channels are written to disk (the app's cache, a saved project's channel
+ * folder) and read back, checked, by a new store: a restarted host.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Dispatcher } from '../../src-main/dispatcher/dispatcher';
-import { ChannelStore } from '../../src-main/dispatcher/channel-store';
+import { ChannelStore, channelFolderOf, channelId } from '../../src-main/dispatcher/channel-store';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ApiError } from '../../src-shared/protocol/api';
 import type { CheckResult, MeasureResult, MechanismResult, RowsResult } from '../../src-shared/protocol/results';
 
@@ -20,10 +25,10 @@ describe('channel store', () => {
     expect(s.put({ ...a, data: a.data.slice() })).toBe(ia);
     const ib = s.put(b);
     expect(ib).not.toBe(ia);
-    expect(s.get(ia)).toBe(a); // a is now the most recent
+    expect(Array.from(s.get(ia)!.data)).toEqual(a.data); // a is now the most recent
     s.put(c); // 12 entries > 8: the least recently used (b) goes
     expect(s.get(ib)).toBeUndefined();
-    expect(s.get(ia)).toBe(a);
+    expect(s.get(ia)!.rowLabels).toEqual(a.rowLabels);
     expect(s.size).toBe(2);
   });
 });
@@ -72,6 +77,21 @@ describe('dispatcher keeps channels by reference', () => {
     );
   }, 60_000);
 
+  it('a 2,500-cell channel (6.25M entries, over what a request may carry inline) is kept and measured by reference', async () => {
+    const spec = { domain: 'grid:50x50:step=0.5', epsilon: 1.386, kind: 'exponential' } as const;
+    const kept = (await d.run({ type: 'mechanism', ...spec, keepChannel: true, inlineLimit: 160_000 })) as MechanismResult;
+    expect(kept.matrix).toBeUndefined();
+    expect(kept.channelRef).toMatch(/^ch-[0-9a-f]{32}$/);
+    expect(d.channels.get(kept.channelRef!)!.data.length).toBe(2500 * 2500);
+    const byRef = (await d.run({ type: 'measure', channelRef: kept.channelRef, domain: spec.domain, epsilon: spec.epsilon })) as MeasureResult;
+    const byConstruction = (await d.run({ type: 'measure', mechanism: spec, domain: spec.domain, epsilon: spec.epsilon })) as MeasureResult;
+    expect(byRef.utility).toBe(kept.utility);
+    expect(byRef.utility).toBeCloseTo(byConstruction.utility, 12);
+    const rows = (await d.run({ type: 'rows', channelRef: kept.channelRef, rows: [2499], colFrom: 2490 })) as RowsResult;
+    const built = (await d.run({ type: 'rows', mechanism: spec, rows: [2499], colFrom: 2490 })) as RowsResult;
+    expect(rows.data).toEqual(built.data);
+  }, 120_000);
+
   it('within the inline limit the matrix comes back too; an unknown channelRef is one clear error', async () => {
     const r = (await d.run({ type: 'mechanism', domain: 'line:4', epsilon: 1, kind: 'optimal', keepChannel: true })) as MechanismResult;
     expect(r.matrix?.rows).toBe(4);
@@ -81,4 +101,107 @@ describe('dispatcher keeps channels by reference', () => {
     );
     await expect(d.run({ type: 'measure', channelRef: 'nope' })).rejects.toBeInstanceOf(ApiError);
   }, 60_000);
+});
+
+describe('kept channels on disk survive a restart', () => {
+  const dirs: string[] = [];
+  const tmp = (): string => {
+    const d = mkdtempSync(join(tmpdir(), 'mechstudio-kept-'));
+    dirs.push(d);
+    return d;
+  };
+  afterAll(() => {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  it("an LP's channel is written to the cache as it is kept; a new store (a restarted host) reads it back bit for bit", async () => {
+    const cache = tmp();
+    const d = new Dispatcher({ threads: 1, channels: new ChannelStore({ cacheDir: cache }) });
+    let kept: MechanismResult;
+    let original: Float64Array;
+    try {
+      kept = (await d.run({ type: 'mechanism', domain: 'grid:3x3', epsilon: 1, kind: 'optimal', loss: 'dist', keepChannel: true })) as MechanismResult;
+      original = d.channels.get(kept.channelRef!)!.data.slice();
+      expect(Array.from(original)).toEqual(kept.matrix!.data);
+    } finally {
+      await d.close(); // waits for the cache write
+    }
+    const id = kept.channelRef!;
+    expect(readdirSync(cache).sort()).toEqual([`${id}.f64`, `${id}.json`]);
+    expect(statSync(join(cache, `${id}.f64`)).size).toBe(81 * 8);
+    const record = JSON.parse(readFileSync(join(cache, `${id}.json`), 'utf8')) as Record<string, unknown> & {
+      producedBy: { request: Record<string, unknown> };
+    };
+    expect(record).toMatchObject({ format: 'mechstudio-channel', id, rows: 9, cols: 9, dtype: 'float64le' });
+    expect(record.producedBy.request).toMatchObject({ domain: 'grid:3x3', kind: 'optimal', loss: 'dist' });
+    expect(record.producedBy.request.keepChannel).toBeUndefined();
+
+    // the restarted host: nothing in memory, the same cache
+    const again = new ChannelStore({ cacheDir: cache });
+    expect(again.size).toBe(0);
+    const found = await again.locate(id);
+    if (!found.ok) throw new Error(found.problem);
+    expect(Buffer.from(found.channel.data.buffer).equals(Buffer.from(original!.buffer))).toBe(true);
+    expect(found.channel.rowLabels).toEqual(kept.matrix!.rowLabels);
+    expect(channelId(found.channel)).toBe(id);
+    // and a job names it there: the dispatcher reads it back before the job starts
+    const d2 = new Dispatcher({ threads: 1, channels: new ChannelStore({ cacheDir: cache }) });
+    try {
+      const m = (await d2.run({ type: 'measure', channelRef: id, domain: 'grid:3x3', epsilon: 1, loss: 'dist' })) as MeasureResult;
+      expect(m.expectedLoss).toBeCloseTo(kept.lp!.objective, 9);
+    } finally {
+      await d2.close();
+    }
+  }, 60_000);
+
+  it("saving writes a project's channels beside it and drops those no longer named; a corrupt or missing file is refused with one message", async () => {
+    const s = new ChannelStore();
+    const a = { rows: 2, cols: 2, data: [0.75, 0.25, 0.25, 0.75], rowLabels: ['x', 'y'], colLabels: ['x', 'y'] };
+    const b = { ...a, data: [0.5, 0.5, 0.5, 0.5] };
+    const ia = s.put(a);
+    const ib = s.put(b);
+    const project = join(tmp(), 'town.mechstudio.json');
+    const folder = channelFolderOf(project);
+    expect(folder).toBe(project.replace(/\.json$/, '.channels'));
+    expect(await s.saveTo(folder, [ia, ib])).toEqual({ written: [ia, ib], missing: [] });
+    expect(await s.saveTo(folder, [ia])).toEqual({ written: [], missing: [] });
+    expect(readdirSync(folder).sort()).toEqual([`${ia}.f64`, `${ia}.json`]);
+
+    const reopen = (): ChannelStore => {
+      const t = new ChannelStore();
+      t.addFolder(folder);
+      return t;
+    };
+    const ok = await reopen().locate(ia);
+    expect(ok.ok && Array.from(ok.channel.data)).toEqual(a.data);
+    const unknown = await reopen().locate(ib);
+    expect(unknown).toEqual({ ok: false, problem: expect.stringMatching(/no longer kept by the app .*compute its mechanism again/) });
+
+    const dat = join(folder, `${ia}.f64`);
+    const bytes = readFileSync(dat);
+    bytes[3] = bytes[3]! ^ 0x10; // one bit of one double
+    writeFileSync(dat, bytes);
+    expect(await reopen().locate(ia)).toEqual({
+      ok: false,
+      problem: `the kept channel file ${dat} does not match its sha256 (it was changed or damaged): compute its mechanism again`,
+    });
+    writeFileSync(dat, bytes.subarray(0, 24));
+    expect(await reopen().locate(ia)).toEqual({
+      ok: false,
+      problem: `the kept channel file ${dat} has 24 bytes, not the 32 of a 2 x 2 channel of doubles: compute its mechanism again`,
+    });
+    rmSync(dat);
+    expect(await reopen().locate(ia)).toEqual({ ok: false, problem: `the kept channel file ${dat} is missing: compute its mechanism again` });
+    // a record whose labels were edited no longer hashes to its name
+    writeFileSync(dat, Buffer.from(Float64Array.from(a.data).buffer));
+    const rec = join(folder, `${ia}.json`);
+    writeFileSync(rec, readFileSync(rec, 'utf8').replace('"rowLabels":["x","y"]', '"rowLabels":["x","z"]'));
+    expect(await reopen().locate(ia)).toEqual({
+      ok: false,
+      problem: `the kept channel file ${dat} does not hash to its name (labels or doubles changed): compute its mechanism again`,
+    });
+    // the store that saved them still holds them in memory: a save writes them again, whole
+    expect((await s.saveTo(folder, [ia])).written).toEqual([ia]);
+    expect((await reopen().locate(ia)).ok).toBe(true);
+  });
 });

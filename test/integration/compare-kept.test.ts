@@ -64,7 +64,7 @@ describe('compare names a kept channel', () => {
         e instanceof ApiError &&
         e.code === 'invalid-input' &&
         e.message ===
-          `compare: mechanism 2 (opt): the channel ${ref} is no longer kept by the app (it was computed in an earlier session or dropped for memory): compute its mechanism again`,
+          `compare: mechanism 2 (opt): the channel ${ref} is no longer kept by the app (its files are in neither the project's channel folder nor the app's cache): compute its mechanism again`,
     );
     expect(d.activeJobs).toBe(0);
   });

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { WebSocket } from 'ws';
 import { Dispatcher } from '../../src-main/dispatcher/dispatcher';
+import { ChannelStore } from '../../src-main/dispatcher/channel-store';
 import { MechStudioHost } from '../../src-main/web/host';
 import { createProjectStore } from '../../src-main/web/project-store';
 import { startWebServer, type RunningWebServer } from '../../src-main/web/server';
@@ -47,11 +48,17 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(opts: { threads?: number } = {}): Promise<TestServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'mechstudio-web-'));
-  mkdirSync(join(dir, 'renderer'));
+/**
+ * `channelCache`: the kept channels' cache folder (as web mode's `<config dir>/channels`); without it the host keeps
+ * channels in memory only. `dir`: the server's folder, given by the caller (not removed on close: a test restarting
+ * the server on the same folder removes it itself).
+ */
+export async function startTestServer(opts: { threads?: number; dir?: string; channelCache?: string } = {}): Promise<TestServer> {
+  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'mechstudio-web-'));
+  mkdirSync(join(dir, 'renderer'), { recursive: true });
   writeFileSync(join(dir, 'renderer', 'index.html'), '<!doctype html><title>t</title>');
-  const dispatcher = new Dispatcher({ threads: opts.threads ?? 1 });
+  const channels = new ChannelStore({ cacheDir: opts.channelCache ?? null });
+  const dispatcher = new Dispatcher({ threads: opts.threads ?? 1, channels });
   const host = new MechStudioHost({
     mode: 'web',
     version: 'test',
@@ -63,6 +70,7 @@ export async function startTestServer(opts: { threads?: number } = {}): Promise<
       workers: dispatcher.threads,
     },
     store: createProjectStore(dispatcher, { examplesDir: join(ROOT, 'resources/examples'), configDir: join(dir, 'config') }),
+    channels,
   });
   const clients = new Set<WebSocket>();
   let server: RunningWebServer | undefined;
@@ -145,7 +153,7 @@ export async function startTestServer(opts: { threads?: number } = {}): Promise<
       await s.close();
       host.dispose();
       await dispatcher.close();
-      rmSync(dir, { recursive: true, force: true });
+      if (opts.dir === undefined) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { analysisRequest, channelSource, mechanismRequest, mechanismSpec } from '../../../src-renderer/lib/project-model';
-import { blockGridFromMatrix, blockGridFromRows, downsample, keptChannelCsvParts, matrixToCsv, tableFromMatrix } from '../../../src-renderer/lib/matrix-view';
+import { blockGridFromMatrix, blockGridFromRows, downsample, tableFromMatrix } from '../../../src-renderer/lib/matrix-view';
 import { parseJobRequest } from '../../../src-shared/protocol/validate';
 import type { ProjectInput } from '../../../src-shared/protocol/project';
 
@@ -86,27 +86,5 @@ describe('block grids for the heat map', () => {
     const t = tableFromMatrix(m);
     expect(t.value(4, 2)).toBe(14 / 15);
     expect(t.rowLabel(4)).toBe('e');
-  });
-});
-
-describe('export of a channel the host keeps', () => {
-  it('the CSV written from fetched row blocks is the CSV of the whole matrix (labels quoted where needed)', async () => {
-    const rows = 7;
-    const cols = 400_000; // 2 rows per fetch (1e6 entries each at most)
-    const data = Array.from({ length: rows * cols }, (_, k) => ((k * 7919) % 1000) / 1e5);
-    const m = {
-      rows,
-      cols,
-      data,
-      rowLabels: Array.from({ length: rows }, (_, i) => (i === 3 ? 'a,"b"' : `r${i}`)),
-      colLabels: Array.from({ length: cols }, (_, j) => `c${j}`),
-    };
-    const asked: number[][] = [];
-    const parts = await keptChannelCsvParts(rows, cols, async (idx) => {
-      asked.push(idx);
-      return { data: idx.map((i) => data.slice(i * cols, (i + 1) * cols)), rowLabels: idx.map((i) => m.rowLabels[i]!), colLabels: m.colLabels };
-    });
-    expect(asked).toEqual([[0, 1], [2, 3], [4, 5], [6]]);
-    expect(parts.join('')).toBe(matrixToCsv(m));
   });
 });
