@@ -248,10 +248,11 @@ function planMechanism(args: ParsedArgs): Plan {
     kind: f.need('kind', 'tg') as 'tg',
   };
   Object.assign(req, lpFlags(f, req.kind));
-  // --threads N also prices the optimal LP on N threads (one HiGHS instance each; the same optimum).
+  // --threads N also prices the optimal LP on N threads (one HiGHS instance each; the same optimum); without it the
+  // engine uses every core on large problems (lp/optimal-mechanism.ts defaultLpThreads).
   const threadsFlag = args.flags.get('threads');
   const lpThreads = typeof threadsFlag === 'string' ? parseDecimal(threadsFlag) : null;
-  if (req.kind === 'optimal' && lpThreads !== null && Number.isInteger(lpThreads) && lpThreads > 1) req.lpThreads = Math.min(lpThreads, MAX_LP_THREADS);
+  if (req.kind === 'optimal' && lpThreads !== null && Number.isInteger(lpThreads) && lpThreads >= 1) req.lpThreads = Math.min(lpThreads, MAX_LP_THREADS);
   if (dp.prior !== undefined) req.prior = dp.prior;
   const loss = f.str('loss');
   if (loss !== undefined) req.loss = parseLossArg(loss);

@@ -115,7 +115,7 @@ export const GLOSSARY: GlossaryEntry[] = [
   {
     id: 'optimal',
     term: 'Optimal (LP)',
-    text: 'The mechanism with the smallest expected loss for a given prior and loss, found by a linear program. It can take minutes to hours on large grids; it is only started by its Compute button or Recompute all.',
+    text: 'The best mechanism found for a given prior and loss. Cheap constructions (planar Laplace, tight constraints, exponential, each with the optimal remap) are tried first, then a linear program searches for a better one; whichever has the smaller expected loss is returned and named. It is called optimal only when a certified bound proves that no private mechanism does more than 0.0001% better; otherwise the result says how far from the best possible it may be ("within X% of the best possible"). On large grids the program can take minutes to hours (give it a time limit); it is only started by its Compute button or Recompute all.',
   },
   {
     id: 'stale',

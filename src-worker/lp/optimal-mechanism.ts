@@ -538,28 +538,37 @@ export async function optimalMechanism(
   const decompositionOptions = chosen
     ? typedDecompositionOptions(solveOptions, scale, history, tStart, warm, cands.best?.seed ?? null, chosen.model)
     : options.decompositionOptions;
-  const s = await solvePrivateChannelLp(
-    {
-      domain,
-      eps,
-      outputs: m,
-      cost,
-      sense: 'minimize',
-      constraints: chosen ? chosen.model : options.constraints,
-      delta: options.delta,
-      outputsAreSecrets: options.outputs === undefined,
-      symmetry: chosen ? (orbitModel ? 'auto' : 'off') : options.symmetry,
-      generation: chosen ? 'off' : options.generation,
-      // Seed rows bound the entry farther (by the loss) from each output from below.
-      generationOptions: { closeness: (x, w) => lossAt(w, x), ...options.generationOptions },
-      decomposition: chosen ? (orbitModel ? 'off' : 'on') : options.decomposition,
-      decompositionOptions,
-      // The exact bound of a spanner solve costs one more pricing round over all pairs: up to EXACT_BOUND_MAX_SECRETS secrets.
-      boundExact: chosen !== null && n <= EXACT_BOUND_MAX_SECRETS,
-      what: `the optimal-mechanism LP on ${domain.spec}`,
-    },
-    solveOptions,
-  );
+  const solve = (orbits: boolean): Promise<PrivateChannelSolution> =>
+    solvePrivateChannelLp(
+      {
+        domain,
+        eps,
+        outputs: m,
+        cost,
+        sense: 'minimize',
+        constraints: chosen ? chosen.model : options.constraints,
+        delta: options.delta,
+        outputsAreSecrets: options.outputs === undefined,
+        symmetry: chosen ? (orbits ? 'auto' : 'off') : options.symmetry,
+        generation: chosen ? 'off' : options.generation,
+        // Seed rows bound the entry farther (by the loss) from each output from below.
+        generationOptions: { closeness: (x, w) => lossAt(w, x), ...options.generationOptions },
+        decomposition: chosen ? (orbits ? 'off' : 'on') : options.decomposition,
+        decompositionOptions,
+        // The exact bound of a spanner solve costs one more pricing round over all pairs: up to EXACT_BOUND_MAX_SECRETS secrets.
+        boundExact: chosen !== null && n <= EXACT_BOUND_MAX_SECRETS,
+        what: `the optimal-mechanism LP on ${domain.spec}`,
+      },
+      solveOptions,
+    );
+  // The whole orbit model can fail numerically where the decomposition does not (grid:3x3 at eps 30: factors up to
+  // e^30, HiGHS called it unbounded): then it is solved by decomposition.
+  const s = orbitModel
+    ? await solve(true).catch((e: unknown) => {
+        if (e instanceof MechError && e.code === 'infeasible') return solve(false);
+        throw e;
+      })
+    : await solve(false);
   const lpObjective = s.objective * scale;
   // Never worse than a cheap construction: the cheapest candidate is returned when the LP did not beat it.
   const best = cands.best;

@@ -12,6 +12,12 @@
  *
  *  - grid10-0.5: a 10 x 10 grid of 1 km cells, the city prior resampled, eps 0.5
  *    (small and quick; before the start channel it stalled at an 86% gap).
+ *  - grid30-auto, grid50-auto: the 30 x 30 and 50 x 50 grids with the default model (exact), what a user gets.
+ *
+ * Every solve is the optimal request as a job makes it: the cheap candidates (planar Laplace, tight constraints,
+ * exponential, each with the optimal remap; jobs/cheap-candidates.ts) first, timed and printed as the baseline of
+ * the same run, then the LP seeded with the cheapest; the line says which is returned, its gap to the certified
+ * bound on the exact optimum (when the run has one), and when the LP's best mechanism first beat the candidates.
  *
  * Environment: LP_SCALE = comma list of cases to run (default 'city-spanner-1,city-exact-1';
  * all: grid10-0.5, city-spanner-1, city-spanner-0.5, city-exact-1, city-exact-0.5, grid30, grid50),
@@ -31,6 +37,9 @@ import type { DecompositionOptions } from '../../src-worker/lp/column-decomposit
 import { checkPrivacy } from '../../src-worker/check/privacy-check';
 import { type LpPrivacyModel, type OptimalLpResult, optimalMechanism } from '../../src-worker/lp/optimal-mechanism';
 import { gridDomain } from '../../src-worker/metric/grid';
+import type { Domain } from '../../src-worker/metric/domain';
+import type { RowSource } from '../../src-worker/mechanism/channel';
+import { cheapCandidates } from '../../src-worker/jobs/cheap-candidates';
 
 function cityPrior(): Float64Array | null {
   try {
@@ -64,6 +73,17 @@ function resample(p: Float64Array, k: number): Float64Array {
   return normalise(out);
 }
 
+/** Expected distance of a candidate after its remap (output y reported as remap[y]). */
+function candidateLoss(ch: RowSource, remap: Int32Array, g: Domain, pi: Float64Array): number {
+  const row = new Float64Array(ch.cols);
+  let v = 0;
+  for (let x = 0; x < ch.rows; x++) {
+    ch.row(x, row);
+    for (let y = 0; y < row.length; y++) if (row[y]! > 0) v += pi[x]! * row[y]! * g.distance(remap[y]!, x);
+  }
+  return v;
+}
+
 function coarse(c: OptimalLpResult['coarseStart']): string {
   if (!c) return 'no coarse start';
   return `coarse start ${c.rows}x${c.cols} (${c.cellSize} km, ${c.levels} level(s) below) ${c.objective.toFixed(4)} km, gap ${c.gap.toExponential(1)}, ${(c.timeMs / 1000).toFixed(1)} s`;
@@ -74,7 +94,7 @@ interface Case {
   side: number;
   cell: number;
   eps: number;
-  model: LpPrivacyModel;
+  model: LpPrivacyModel | 'auto';
   prior: (city: Float64Array) => Float64Array;
 }
 
@@ -86,6 +106,8 @@ const CASES: Case[] = [
   { name: 'city-exact-0.5', side: 20, cell: 1, eps: 0.5, model: 'exact', prior: (c) => c },
   { name: 'grid30', side: 30, cell: 0.5, eps: Math.log(4), model: 'spanner', prior: (c) => resample(c, 30) },
   { name: 'grid50', side: 50, cell: 0.5, eps: Math.log(4), model: 'spanner', prior: (c) => resample(c, 50) },
+  { name: 'grid30-auto', side: 30, cell: 0.5, eps: Math.log(4), model: 'auto', prior: (c) => resample(c, 30) },
+  { name: 'grid50-auto', side: 50, cell: 0.5, eps: Math.log(4), model: 'auto', prior: (c) => resample(c, 50) },
 ];
 
 /**
@@ -93,7 +115,7 @@ const CASES: Case[] = [
  * remapped incumbent). Exact (lazy all-pairs rows): session 9's, one pricing model shared by every output.
  */
 function baselineFor(c: Case): { options: Baseline; name: string } {
-  if (c.model === 'exact')
+  if (c.model !== 'spanner')
     return { options: { decompositionOptions: { pricingGroupSize: c.side * c.side } }, name: 'one shared lazy pricing model (session 9)' };
   return { options: { coarseStart: false, decompositionOptions: { remap: false } }, name: 'no coarse start, no remapped incumbent (session 7)' };
 }
@@ -140,20 +162,33 @@ export default async function (): Promise<void> {
     const gaps: number[] = [];
     const solve = async (threads: number, variant: string, extra?: Baseline): Promise<{ ms: number; rounds: number; gap: number }> => {
       let to1 = NaN;
+      let beat = NaN;
       const t0 = performance.now();
       try {
+        const candidates = cheapCandidates(g, c.eps, pi, { kind: 'dist' }, { signal: new AbortController().signal, progress: () => undefined });
+        const bestCandidate = Math.min(...candidates.map((k) => (k.channel && k.remap ? candidateLoss(k.channel, k.remap, g, pi) : Infinity)));
         const m = await optimalMechanism(g, c.eps, pi, 'dist', {
           model: c.model,
           threads,
           timeLimitSeconds: limit,
           targetGap: target,
+          candidates,
+          startedAt: t0,
           ...extra,
           onLpProgress: (p) => {
             if (Number.isNaN(to1) && p.gap <= 0.01) to1 = p.elapsedMs;
+            if (Number.isNaN(beat) && p.objective < bestCandidate) beat = p.elapsedMs;
           },
         });
         const ms = performance.now() - t0;
         const lp = m.lp;
+        const cands = lp.candidates.map(
+          (k) => `${k.construction} ${k.expectedLoss === null ? 'n/a' : k.expectedLoss.toFixed(6)} (${(k.timeMs / 1000).toFixed(2)} s)`,
+        );
+        const cheapest = Math.min(...lp.candidates.map((k) => k.expectedLoss ?? Infinity));
+        console.log(
+          `${c.name}: baseline, the cheap candidates with their remap: ${cands.join(', ')}; returned ${lp.chosen} ${lp.objective.toFixed(6)} km, ${((lp.objective / cheapest - 1) * 100).toFixed(2)}% against the cheapest; the LP's own ${lp.lpObjective.toFixed(6)} km${Number.isNaN(beat) ? ', never below the cheapest' : `, below the cheapest from ${(beat / 1000).toFixed(1)} s`}; gap ${lp.gap.toExponential(2)} to ${lp.gapBasis === 'exact' ? 'the best possible (certified)' : "the model's optimum"}`,
+        );
         const priv = c.side <= 30 ? checkPrivacy(m.channel, g, c.eps).passes : 'not checked';
         const reached = lp.gap <= target ? `${target} gap at ${(ms / 1000).toFixed(1)} s` : `${target} gap not reached`;
         console.log(
