@@ -14,9 +14,9 @@ import { evaluateNumberExpression } from '../../src-shared/numeric/number-expres
 export type LpModelChoice = 'auto' | 'exact' | 'spanner' | 'edges';
 
 export const LP_MODEL_LABELS: Record<LpModelChoice, string> = {
-  auto: 'auto (exact where quick, else spanner)',
+  auto: 'auto (edges where the domain has them, else exact)',
   exact: 'exact (all pairs: the true optimum)',
-  spanner: 'spanner (faster, within δ)',
+  spanner: 'spanner (faster, within δ; no bound on the best possible above 256 places)',
   edges: 'edges (graph metrics)',
 };
 

@@ -128,7 +128,7 @@ export const MAX_LP_TIME_LIMIT_SECONDS = 7 * 24 * 3600;
 /** Most pricing threads a request may ask for. */
 export const MAX_LP_THREADS = 64;
 export const lpOptionsShape = {
-  /** exact (all pairs), spanner (with delta), edges (graph metrics) or auto (exact where quick, else the spanner). */
+  /** exact (all pairs), spanner (with delta), edges (graph metrics) or auto (edges where the domain has them, else exact; the spanner only when asked). */
   lpModel: lpModelSchema.optional(),
   /** Spanner dilation, in [1, 10] (default 1.1). */
   delta: z

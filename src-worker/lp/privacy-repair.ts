@@ -126,12 +126,16 @@ export class MetricLifter implements Lifter {
   lift(r: Float64Array): Float64Array {
     const { f } = this;
     let max = 0;
+    const support: number[] = [];
     for (let x = 0; x < f.length; x++) {
       const v = r[x]!;
       if (v > max) max = v;
       f[x] = v > 0 ? -Math.log(v) : Infinity;
+      if (v > 0 && support.length <= FEW_ENTRIES) support.push(x);
     }
     if (!(max > 0)) return r;
+    // A few positive entries (an output's indicator: the decomposition's start columns) are raised directly.
+    if (support.length <= FEW_ENTRIES) return this.liftFew(r, support);
     const D = minPlusTransform(this.domain, this.eps, f).value;
     const floor = max * Math.exp(-this.cap);
     for (let x = 0; x < f.length; x++) {
@@ -140,7 +144,22 @@ export class MetricLifter implements Lifter {
     }
     return r;
   }
+
+  /** The lift from a few positive entries y: max over them of r_y e^(-min(eps d(x, y), cap)), O(n) each. */
+  private liftFew(r: Float64Array, support: readonly number[]): Float64Array {
+    const { domain, eps, cap } = this;
+    const from = support.map((y) => r[y]!);
+    for (let x = 0; x < r.length; x++) {
+      let need = r[x]!;
+      for (let k = 0; k < support.length; k++) need = Math.max(need, from[k]! * Math.exp(-Math.min(eps * domain.distance(x, support[k]!), cap)));
+      r[x] = need;
+    }
+    return r;
+  }
 }
+
+/** Positive entries up to which MetricLifter raises a column directly (O(n) per entry) rather than by the transform. */
+const FEW_ENTRIES = 4;
 
 /**
  * Each column lifted by whichever is cheaper for it: the min-plus transform (MetricLifter) costs about n log n on a
