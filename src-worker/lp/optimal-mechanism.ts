@@ -144,6 +144,22 @@ export function chooseLpModel(domain: Domain, outputs: number): { model: LpPriva
  */
 export const THREADED_MIN_VARIABLES = 100 * 100;
 
+/**
+ * Seconds per pair row and output kept from a time limit for what runs after the rounds, or within a round outside
+ * the solver's checkpoints: the last round's column lifts and violated-row scans, the channel's repair and violation
+ * scan, and the job's privacy check (30 x 30 exact, 3.6e8 pair rows x outputs: a 30 s limit ended at 41.9 s
+ * without the reserve, 12 s over: 3.3e-8 s each).
+ */
+export const FINISH_SECONDS_PER_PAIR_OUTPUT = 4e-8;
+/** At most this share of the time limit is kept for the finish. */
+export const FINISH_MAX_SHARE = 0.3;
+
+/** The part of a time limit kept for the finish (see FINISH_SECONDS_PER_PAIR_OUTPUT). */
+export function finishReserveSeconds(model: LpPrivacyModel, n: number, m: number, limit: number): number {
+  const pairs = model === 'spanner' || model === 'edges' ? 8 * n : (n * (n - 1)) / 2;
+  return Math.min(FINISH_MAX_SHARE * limit, pairs * m * FINISH_SECONDS_PER_PAIR_OUTPUT);
+}
+
 /** Pricing threads of a solve: as asked, else the machine's cores on large problems (THREADED_MIN_VARIABLES). */
 export function defaultLpThreads(variables: number, asked?: number): number {
   if (asked !== undefined) return asked;
@@ -520,7 +536,13 @@ export async function optimalMechanism(
   if (options.targetGap !== undefined && !(options.targetGap > 0 && options.targetGap < 1))
     throw new MechError('invalid-input', `the target gap must be in (0, 1), got ${options.targetGap}`);
   const cands = chosen ? evaluateCandidates(options.candidates ?? [], n, m, cost, scale) : { records: [], best: null };
-  const solveOptions: OptimalMechanismOptions = { ...options, threads: defaultLpThreads(n * m, options.threads) };
+  const solveOptions: OptimalMechanismOptions = {
+    ...options,
+    threads: defaultLpThreads(n * m, options.threads),
+    ...(options.timeLimitSeconds !== undefined && chosen
+      ? { timeLimitSeconds: options.timeLimitSeconds - finishReserveSeconds(chosen.model, n, m, options.timeLimitSeconds) }
+      : {}),
+  };
   // Small all-pairs (or edge) models invariant under the domain's isometries (a uniform prior and a distance loss on
   // a grid): one variable per orbit in one full model beats the decomposition (8 x 8 at eps 0.5: 1.0 s against 3.0 s;
   // without the symmetry the decomposition is faster: a lumpy prior on 9 x 9 at eps 1, 2.5 s against 14 s by generation).
