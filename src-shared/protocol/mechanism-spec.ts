@@ -17,7 +17,7 @@ export const mechanismSpecShape = {
   prior: priorInputSchema.optional(),
   loss: lossInputSchema.optional(),
   ...lpOptionsShape,
-  /** Issue 14: follow the construction by the Bayesian remap of its outputs (needs prior and loss). */
+  /** Follow the construction by the Bayesian remap of its outputs (needs prior and loss; docs/remap.md). */
   ...remapFieldShape,
 };
 
