@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ChannelSampler, RELEASE_WARNING, cryptoUniform, readCsvStream, releaseCsv, secretsReader, seededUniform } from '../../../src-worker/data/apply';
+import { ChannelSampler, RELEASE_WARNING, cryptoBits, readCsvStream, releaseCsv, secretsReader, seededBits } from '../../../src-worker/data/apply';
 import { cellBinning, parsePointsCsv, pointsToGrid } from '../../../src-worker/data/points';
 import { MechError } from '../../../src-shared/errors';
 import { Matrix } from '../../../src-worker/linalg/matrix';
@@ -78,15 +78,19 @@ describe('sampling released outputs from a channel row', () => {
     expect(Array.from(c.sampleAll(xs))).not.toEqual(ra);
   });
 
-  it('the crypto generator: 53-bit uniforms in [0, 1), valid outputs, never a zero-probability output, frequencies right (alpha = 1e-6)', () => {
-    const u = cryptoUniform(64);
+  it('the crypto generator: 52-bit integers, valid outputs, never a zero-probability output, frequencies right (alpha = 1e-6)', () => {
+    const u = cryptoBits(64);
     let sum = 0;
+    let high = 0;
     for (let i = 0; i < 20_000; i++) {
-      const v = u.next();
-      expect(v >= 0 && v < 1).toBe(true);
-      sum += v;
+      const v = u.bits(52);
+      expect(Number.isInteger(v) && v >= 0 && v < 2 ** 52).toBe(true);
+      if (v >= 2 ** 51) high++;
+      sum += v / 2 ** 52;
+      expect([0, 1]).toContain(u.bits(1));
     }
     expect(Math.abs(sum / 20_000 - 0.5)).toBeLessThan(0.02);
+    expect(Math.abs(high / 20_000 - 0.5)).toBeLessThan(0.02);
     const m = new Matrix(2, 5);
     [0, 0.5, 0, 0.3, 0.2].forEach((v, j) => m.set(0, j, v));
     [1, 0, 0, 0, 0].forEach((v, j) => m.set(1, j, v));
@@ -104,13 +108,13 @@ describe('sampling released outputs from a channel row', () => {
     void Z_1E6;
   });
 
-  it('seeded uniforms are 53-bit and refuse a bad seed', () => {
-    const u = seededUniform(1);
-    const v = Array.from({ length: 1000 }, () => u.next());
-    expect(v.every((x) => x >= 0 && x < 1)).toBe(true);
-    expect(v.some((x) => x * 2 ** 32 !== Math.floor(x * 2 ** 32))).toBe(true); // more than 32 bits
-    expect(() => seededUniform(-1)).toThrow(/seed/);
-    expect(() => seededUniform(1.5)).toThrow(/seed/);
+  it('seeded bits are 52-bit integers and refuse a bad seed', () => {
+    const u = seededBits(1);
+    const v = Array.from({ length: 1000 }, () => u.bits(52));
+    expect(v.every((x) => Number.isInteger(x) && x >= 0 && x < 2 ** 52)).toBe(true);
+    expect(v.some((x) => x % 2 ** 32 !== 0 && x >= 2 ** 32)).toBe(true); // more than 32 bits
+    expect(() => seededBits(-1)).toThrow(/seed/);
+    expect(() => seededBits(1.5)).toThrow(/seed/);
   });
 
   it('streams 10^6 secrets through a bounded row cache (3 rows) in order', () => {
