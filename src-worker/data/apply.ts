@@ -421,7 +421,15 @@ export interface PointsMapping {
   projection?: LocalProjection | null;
 }
 
-export function secretsReader(header: CsvRow, domain: Domain, source: string, points?: PointsMapping): SecretsReader {
+/** What secrets are matched against: a domain, or only the labels of a channel's rows. */
+export type SecretsDomain = Pick<Domain, 'n' | 'spec' | 'label'>;
+
+/** The channel's row labels as the secrets' domain (apply with a channel and no domain). */
+export function channelLabelsDomain(channel: RowSource): SecretsDomain {
+  return { n: channel.rows, spec: "the channel's rows", label: (i) => channel.rowLabel(i) };
+}
+
+export function secretsReader(header: CsvRow, domain: SecretsDomain, source: string, points?: PointsMapping): SecretsReader {
   const names = header.fields.map((f) => f.trim().toLowerCase());
   const hasPoint =
     (names.includes('x') && names.includes('y')) ||
@@ -484,6 +492,53 @@ export function secretsReader(header: CsvRow, domain: Domain, source: string, po
       invalid(`${source}, line ${row.line}: the secret is not a point of ${domain.spec} (nothing is dropped: fix or remove the row)`, { line: row.line });
     },
   };
+}
+
+/** Whether line 1 of a secrets (or points) CSV is a header: 'yes', 'no', or decided by its content. */
+export type HeaderChoice = 'yes' | 'no' | 'auto';
+
+const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+
+/**
+ * The reader of a secrets CSV and whether its first record is a header.
+ * By content: line 1 is a header only when it is not a secret, that is
+ * neither a label or value of the domain nor (with a points grid) a row of
+ * numbers. A headerless points file has its columns in the grid's units
+ * (x,y in km, or lat,lon). Line 1 that is a word label of the domain could
+ * be either: that is refused with one message asking for --header.
+ */
+export function decideHeader(
+  first: CsvRow,
+  domain: SecretsDomain,
+  source: string,
+  choice: HeaderChoice,
+  points?: PointsMapping,
+): { reader: SecretsReader; header: boolean } {
+  const headerless = (): SecretsReader => {
+    const numeric = first.fields.length >= 2 && first.fields.slice(0, 2).every((f) => NUMBER.test(f.trim()));
+    const names = points && numeric ? (points.projection ? ['lat', 'lon'] : ['x', 'y']) : first.fields.map((_, i) => (i === 0 ? 'secret' : `c${i}`));
+    return secretsReader({ fields: names, line: 0 }, domain, source, points);
+  };
+  if (choice === 'yes') return { reader: secretsReader(first, domain, source, points), header: true };
+  if (choice === 'no') return { reader: headerless(), header: false };
+  const asHeader = secretsReader(first, domain, source, points);
+  if (asHeader.mode === 'points') return { reader: asHeader, header: true };
+  const reader = headerless();
+  // Numbers and (r,c) tuples are never header names: such a line 1 is a secret (or an error naming the line).
+  const text = (first.fields.length === 1 ? first.fields.join(',') : (first.fields[0] ?? '')).trim();
+  if (reader.mode === 'points' || NUMBER.test(text) || /^\(.*\)$/.test(text)) {
+    reader.secretOf(first);
+    return { reader, header: false };
+  }
+  let secret = true;
+  try {
+    reader.secretOf(first);
+  } catch (e) {
+    if (!(e instanceof MechError)) throw e;
+    secret = false;
+  }
+  if (!secret) return { reader: asHeader, header: true };
+  invalid(`${source}: line 1 is a label of ${domain.spec} and could also be a header; say --header yes or --header no`, { line: first.line });
 }
 
 /**
@@ -555,12 +610,16 @@ export interface ReleaseOptions extends SamplerOptions {
   /** Checked every 4096 rows. */
   signal?: AbortSignal;
   onProgress?: (rows: number) => void;
-  /** Told once, after the header: how the secrets are written. */
+  /** Told once, after the first line: how the secrets are written. */
   onMode?: (mode: SecretsReader['mode']) => void;
+  /** Whether line 1 is a header (default: decided by its content, see decideHeader). */
+  header?: HeaderChoice;
 }
 
 export interface ReleaseResult {
   rows: number;
+  /** Whether line 1 was read as a header (else it was released as the first secret). */
+  header: boolean;
   forRelease: boolean;
   stats: SamplerStats;
   timeMs: number;
@@ -581,7 +640,7 @@ export interface ReleaseResult {
 export async function releaseCsv(
   input: AsyncIterable<CsvRow>,
   channel: RowSource,
-  domain: Domain,
+  domain: SecretsDomain,
   write: (text: string) => void | Promise<void>,
   source: string,
   opts: ReleaseOptions = {},
@@ -590,6 +649,7 @@ export async function releaseCsv(
   if (channel.rows !== domain.n) invalid(`the channel has ${channel.rows} rows but the domain ${domain.spec} has ${domain.n} points`);
   const sampler = new ChannelSampler(channel, opts);
   let reader: SecretsReader | null = null;
+  let header = true;
   let centre: ((cell: number) => string) | null = null;
   let rows = 0;
   let pending: string[] = [];
@@ -622,7 +682,9 @@ export async function releaseCsv(
   };
   for await (const row of input) {
     if (reader === null) {
-      reader = secretsReader(row, domain, source, opts.points);
+      const d = decideHeader(row, domain, source, opts.header ?? 'auto', opts.points);
+      reader = d.reader;
+      header = d.header;
       opts.onMode?.(reader.mode);
       let head = '';
       if (!sampler.forRelease) head += `# ${RELEASE_WARNING}\n`;
@@ -642,15 +704,15 @@ export async function releaseCsv(
         };
       } else head += 'released\n';
       pending.push(head);
-      continue;
+      if (header) continue;
     }
     block[k++] = reader.secretOf(row);
     if (k === BLOCK) await emit();
   }
-  if (reader === null) invalid(`${source}: the file is empty; it needs a header row and one secret per row`);
+  if (reader === null) invalid(`${source}: the file is empty; it needs one secret per row`);
   await emit();
   await flush();
-  return { rows, forRelease: sampler.forRelease, stats: sampler.stats(), timeMs: performance.now() - t0 };
+  return { rows, header, forRelease: sampler.forRelease, stats: sampler.stats(), timeMs: performance.now() - t0 };
 }
 
 /** Quote a CSV field when it holds a comma, quote or line break. */

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ChannelSampler, RELEASE_WARNING, cryptoBits, readCsvStream, releaseCsv, secretsReader, seededBits } from '../../../src-worker/data/apply';
+import {
+  ChannelSampler,
+  RELEASE_WARNING,
+  cryptoBits,
+  decideHeader,
+  readCsvStream,
+  releaseCsv,
+  secretsReader,
+  seededBits,
+} from '../../../src-worker/data/apply';
 import { cellBinning, parsePointsCsv, pointsToGrid } from '../../../src-worker/data/points';
 import { MechError } from '../../../src-shared/errors';
 import { Matrix } from '../../../src-worker/linalg/matrix';
@@ -10,6 +19,7 @@ import { gridDomain } from '../../../src-worker/metric/grid';
 import { lineDomain } from '../../../src-worker/metric/line';
 import { seededRandom } from '../../../src-shared/numeric/seeded-random';
 import { readCsvRows } from '../../../src-worker/metric/read-csv';
+import type { CsvRow } from '../../../src-shared/csv/csv-reader';
 
 /**
  * Upper alpha quantile of chi-square with k degrees of freedom by the
@@ -197,6 +207,26 @@ describe('secrets CSV rows to secrets', () => {
     expect(pr.secretOf(pl[2]!)).toBe(5);
     expect(() => pr.secretOf(pl[3]!)).toThrow(/p\.csv, line 4: the point is outside the grid/);
     expect(() => secretsReader(pl[0]!, g, 'p.csv')).toThrow(/no grid binning/);
+  });
+
+  it('line 1 is a header only when it is not a secret: labels, grid tuples and headerless points in the grid units', () => {
+    const g = gridDomain(2, 3);
+    const first = (text: string): CsvRow => readCsvRows(text, 's.csv')[0]!;
+    expect(decideHeader(first('cell\n'), g, 's.csv', 'auto').header).toBe(true);
+    const t = decideHeader(first('"(1,2)"\n'), g, 's.csv', 'auto');
+    expect(t.header).toBe(false);
+    expect(t.reader.secretOf(first('"(1,2)"\n'))).toBe(5);
+    // a tuple outside the domain is a secret in error, not a header
+    expect(() => decideHeader(first('"(7,7)"\n'), g, 's.csv', 'auto')).toThrow(/s\.csv, line 1: the secret is not a point of grid/);
+    const bin = cellBinning(0, 2, 2, 3, 1);
+    const p = decideHeader(first('2.5,0.2\n'), g, 'p.csv', 'auto', { binning: bin });
+    expect(p).toMatchObject({ header: false, reader: { mode: 'points' } });
+    expect(p.reader.secretOf(first('0.5,1.5\n'))).toBe(0);
+    expect(decideHeader(first('x,y\n'), g, 'p.csv', 'auto', { binning: bin }).header).toBe(true);
+    expect(() => decideHeader(first('3.5,1\n'), g, 'p.csv', 'auto', { binning: bin })).toThrow(/p\.csv, line 1: the point is outside the grid/);
+    // explicit choices are followed
+    expect(decideHeader(first('"(1,2)"\n'), g, 's.csv', 'yes').header).toBe(true);
+    expect(decideHeader(first('2.5,0.2\n'), g, 'p.csv', 'no', { binning: bin }).reader.mode).toBe('points');
   });
 });
 
