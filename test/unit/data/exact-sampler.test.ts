@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ChannelSampler, type RandomBits, exactRow } from '../../../src-worker/data/apply';
+import { ChannelSampler, type RandomBits, decideExact, exactRow, seededBits } from '../../../src-worker/data/apply';
+import { planarLaplace } from '../../../src-worker/mechanism/planar-laplace';
+import { gridDomain } from '../../../src-worker/metric/grid';
 import { Matrix } from '../../../src-worker/linalg/matrix';
 import { DenseChannel } from '../../../src-worker/mechanism/channel';
 import { truncatedGeometric } from '../../../src-worker/mechanism/truncated-geometric';
@@ -125,6 +127,35 @@ describe('the exact sampler: each output is drawn with exactly its stored probab
     expect(sampler.sample(0)).toBe(59);
     expect(sampler.stats().exactDraws).toBe(1);
     expect(pos).toBeGreaterThan(52);
+  });
+
+  it('the 52-bit fast path agrees with the exact path on every prefix within 40 units of a boundary', () => {
+    const pl = planarLaplace(gridDomain(5, 5), 0.9);
+    const tg = truncatedGeometric(lineDomain(60), 1);
+    let fast = 0;
+    for (const [ch, xs] of [
+      [tg.channel, [0, 30, 58]],
+      [pl.channel, [0, 12]],
+    ] as const)
+      for (const x of xs) {
+        const row = ch.row(x, new Float64Array(ch.cols));
+        const exact = exactRow(row);
+        const shift = BigInt(exact.L - 52);
+        for (const b of exact.bounds)
+          for (let d = -40; d <= 40; d++) {
+            const a = Number(b >> shift) + d;
+            if (a < 0 || a >= 2 ** 52) continue;
+            const seed = (x * 1000 + d + 40) >>> 0;
+            const rest = seededBits(seed);
+            let first = true;
+            const src: RandomBits = { cryptographic: false, bits: (k) => (first ? ((first = false), a) : rest.bits(k)) };
+            const sampler = new ChannelSampler(ch, { random: src });
+            const got = sampler.attempt(x);
+            if (sampler.stats().exactDraws === 0) fast++;
+            expect(got).toBe(decideExact(exact, a, 52, seededBits(seed)));
+          }
+      }
+    expect(fast).toBeGreaterThan(2000); // the fast path decides most prefixes a few units from a boundary
   });
 
   it('a typical draw is decided by its first 52 bits', () => {
