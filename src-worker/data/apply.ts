@@ -523,7 +523,9 @@ export function decideHeader(
   if (choice === 'no') return { reader: headerless(), header: false };
   const asHeader = secretsReader(first, domain, source, points);
   if (asHeader.mode === 'points') return { reader: asHeader, header: true };
-  const reader = headerless();
+  // Read as data, line 1 gives the same labels reader unless it is a row of point coordinates.
+  const numericPoints = points !== undefined && first.fields.length >= 2 && first.fields.slice(0, 2).every((f) => NUMBER.test(f.trim()));
+  const reader = numericPoints ? headerless() : asHeader;
   // Numbers and (r,c) tuples are never header names: such a line 1 is a secret (or an error naming the line).
   const text = (first.fields.length === 1 ? first.fields.join(',') : (first.fields[0] ?? '')).trim();
   if (reader.mode === 'points' || NUMBER.test(text) || /^\(.*\)$/.test(text)) {
