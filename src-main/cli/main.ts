@@ -17,7 +17,7 @@ import { isInputErrorCode } from '../../src-shared/protocol/errors';
 import { DOMAIN_FORMS, parseDomainSpecText } from '../../src-shared/grammar/domain-spec';
 import { MAX_LP_THREADS, MAX_LP_TIME_LIMIT_SECONDS, mechanismKindSchema } from '../../src-shared/protocol/common';
 import type { CompareMechanism } from '../../src-shared/protocol/compare';
-import type { JobRequest, MechanismSpec } from '../../src-shared/protocol/requests';
+import type { ApplyRequest, JobRequest, MechanismSpec } from '../../src-shared/protocol/requests';
 import type { PriorInput } from '../../src-shared/protocol/common';
 import type { JobResult } from '../../src-shared/protocol/results';
 import { Dispatcher, isLpJob } from '../dispatcher/dispatcher';
@@ -59,8 +59,9 @@ export const USAGE = `Usage:
   mechstudio mechanism --domain D --epsilon E --kind K [--prior P] [--loss L] [--out FILE.csv] [--print] [--json]
                        kind optimal: [--lp-model exact|spanner|edges|auto] [--delta D] [--time-limit SECONDS] [--target-gap G]
                        [--remap] (needs --prior and --loss: the outputs remapped to the best guesses; original vs remapped expected loss)
-  mechstudio apply     (--channel C.csv --domain D | --domain D --epsilon E --kind K [--remap --prior P --loss L])
-                       --input SECRETS.csv --out RELEASED.csv [--seed N (reproducible, NOT for release)] [--json]
+  mechstudio apply     (--channel C.csv [--domain D] | --domain D --epsilon E --kind K [--remap --prior P --loss L])
+                       --input SECRETS.csv --out RELEASED.csv [--header yes|no] [--seed N (reproducible, NOT for release)] [--json]
+                       (without --domain the channel's row labels are the secrets; line 1 is a header unless it is a secret)
   mechstudio compare   --domain D --epsilon E --kinds K1,K2+remap,... [--prior P] [--loss L] [--focus CELL]
                        [--out TABLE.csv] [--png CHART.png] [--json]   (one row per mechanism: expected km with and
                        without remap, P(true cell), leakage bits, effective eps per km, % vs planar Laplace)
@@ -270,7 +271,7 @@ function planMechanism(args: ParsedArgs): Plan {
 
 /** `mechstudio apply`: its flags checked, its job or project planned. */
 async function planApply(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
-  const f = new Flags(args, ['channel', 'domain', 'epsilon', 'kind', 'prior', 'loss', 'remap', 'input', 'out', 'seed', 'json', 'quiet', ...LP_FLAGS]);
+  const f = new Flags(args, ['channel', 'domain', 'epsilon', 'kind', 'prior', 'loss', 'remap', 'input', 'out', 'seed', 'header', 'json', 'quiet', ...LP_FLAGS]);
   noPositional(args);
   const input = resolve(f.need('input', 'secrets.csv'));
   checkReadableFileSync(input, 'secrets CSV', MAX_SECRETS_CSV_BYTES);
@@ -282,14 +283,19 @@ async function planApply(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
       invalid(`--seed must be an integer from 0 to 4294967295, got '${String(args.flags.get('seed'))}'`);
     seed = v;
   }
-  let req: JobRequest;
+  const header = f.str('header');
+  if (header !== undefined && header !== 'yes' && header !== 'no')
+    invalid(`--header must be yes or no (whether line 1 of the secrets CSV is a header), got '${header}'`);
+  let req: ApplyRequest;
   let dp: ReturnType<typeof domainAndPrior>;
   if (f.has('channel')) {
     const construction = ['epsilon', 'kind', 'loss', 'remap', ...LP_FLAGS].filter((k) => f.has(k));
     if (construction.length) invalid(`apply takes --channel or the construction flags, not both (got --channel and --${construction[0]})`);
-    dp = domainAndPrior(f, true);
+    // Without --domain the secrets are the channel's row labels.
+    dp = domainAndPrior(f, false);
     const channelPath = resolve(f.need('channel', 'mech.csv'));
-    req = { type: 'apply', channel: await readChannelCsv(channelPath, signal, domainPointsFromText(dp.domain!)), domain: dp.domain!, input, out: outText };
+    const channel = await readChannelCsv(channelPath, signal, dp.domain === undefined ? undefined : domainPointsFromText(dp.domain));
+    req = { type: 'apply', channel, ...(dp.domain !== undefined ? { domain: dp.domain } : {}), input, out: outText };
   } else {
     const remap = remapFlag(f);
     dp = domainAndPrior(f, true);
@@ -302,6 +308,7 @@ async function planApply(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
     req = { type: 'apply', mechanism: spec, input, out: outText };
   }
   if (seed !== undefined) req.seed = seed;
+  if (header !== undefined) req.header = header;
   if (dp.points) req.points = dp.points.binning;
   const lines = pointsLines(dp.points);
   if (seed !== undefined)

@@ -56,6 +56,7 @@ export function jsonFor(req: JobRequest, r: JobResult): Record<string, unknown> 
     case 'apply':
       return {
         rows: r.rows,
+        header: r.header,
         forRelease: r.forRelease,
         mode: r.mode,
         domain: r.domain,
@@ -194,6 +195,7 @@ export function readable(req: JobRequest, r: JobResult): string {
       return lines([
         ['released', `${r.rows} rows (one output per input row, in order) to ${r.csvPath}`],
         ['secrets', `${r.mode === 'points' ? 'points mapped to cells of' : 'labels of'} ${r.domain}; ${r.outputs} possible outputs`],
+        ['header', r.header ? 'line 1 of the secrets CSV is a header (not released)' : 'none: line 1 of the secrets CSV is a secret (released)'],
         ['generator', r.forRelease ? 'node:crypto (cryptographically secure)' : 'SEEDED: NOT FOR RELEASE (the file starts with a comment saying so)'],
         ...(r.remap ? remapLines(r.remap) : []),
         ['time', `${fmt(r.timeMs / 1000, 3)} s (${fmt(r.rows / Math.max(r.timeMs / 1000, 1e-9), 3)} rows/s)`],

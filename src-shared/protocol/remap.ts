@@ -69,6 +69,8 @@ export const applyResultSchema = z.object({
   forRelease: z.boolean(),
   /** 'labels' (cell labels / values) or 'points' (x,y or lat,lon mapped to cells). */
   mode: z.enum(['labels', 'points']),
+  /** Whether line 1 of the secrets CSV was read as a header (else it was released as the first secret). */
+  header: z.boolean(),
   domain: z.string(),
   /** Outputs of the channel used (guesses when remapped). */
   outputs: z.int(),

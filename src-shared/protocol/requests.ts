@@ -160,7 +160,7 @@ export const applyRequestSchema = z
     channel: channelPayloadSchema.optional(),
     mechanism: mechanismSpecSchema.optional(),
     channelRef: channelRefSchema.optional(),
-    /** The secrets' domain (required with a channel or channelRef; defaults to the mechanism's). */
+    /** The secrets' domain (defaults to the mechanism's, or to the channel's row labels; required with a channelRef). */
     domain: domainInputSchema.optional(),
     /** Secrets CSV: cell labels, values, or x,y / lat,lon points (with `points`). */
     input: z.string().min(1).max(4096),
@@ -169,9 +169,14 @@ export const applyRequestSchema = z
     /** Reproducible, NOT-for-release stream (tests only). */
     seed: z.int().min(0).max(0xffffffff).optional(),
     points: pointsBinningSchema.optional(),
+    /** Whether line 1 of the secrets CSV is a header; omitted = decided by its content (a secret of the domain is not a header). */
+    header: z.enum(['yes', 'no']).optional(),
   })
   .refine(oneChannel, oneChannelMessage)
-  .refine((r) => r.mechanism !== undefined || r.domain !== undefined, { message: 'apply with a channel or channelRef needs the domain of its secrets' });
+  .refine((r) => r.channelRef === undefined || r.domain !== undefined, { message: 'apply with a channelRef needs the domain of its secrets' })
+  .refine((r) => r.points === undefined || r.domain !== undefined || r.mechanism !== undefined, {
+    message: 'apply with points needs the domain of their grid',
+  });
 
 export const jobRequestSchema = z.discriminatedUnion('type', [
   mechanismRequestSchema,

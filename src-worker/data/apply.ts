@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import { MechError, invalid } from '../../src-shared/errors';
 import type { RowSource } from '../mechanism/channel';
 import type { Domain } from '../metric/domain';
@@ -11,73 +11,84 @@ import { type CellBinning, checkLatLon, coordinateColumns, type LocalProjection,
 import { checkCancelled } from '../numeric/cancel';
 
 /**
- * Noisy data out (issue 14): release one output per secret by sampling the
- * channel's row, in input order, streaming.
+ * Noisy data out: release one output per secret by sampling the channel's
+ * row, in input order, streaming.
  *
- * Randomness. The release generator is node:crypto: a uniform double in
- * [0, 1) with 53 random bits, u = (a * 2^27 + b) / 2^53 from 26 + 27 bits of
- * randomBytes (read 64 KiB at a time). A seeded generator (mulberry32, two
- * draws per double, the same 53-bit construction) exists for reproducible
- * tests only: every result of a seeded sampler says forRelease = false, and
- * RELEASE_WARNING is what a written file must carry.
+ * Exactness. The released distribution of secret x is p_y = C[x][y] / S
+ * with S = sum_y C[x][y], all computed exactly on the stored doubles (every
+ * double is a dyadic rational M * 2^e): the sampled channel is the checked
+ * channel. A sampler over double prefix sums is not: an entry smaller than
+ * about 2^-53 of its running sum is never drawn while the check sees it (the
+ * floating-point flaw Mironov found in Laplace samplers). Exactly: scale the
+ * row to integers C'[y] = M_y * 2^(e_y - emin) with sum S, let L = bits(S)
+ * + 52 and f = floor(2^L / S); output y owns the integers [f cum[y-1],
+ * f cum[y]) of [0, 2^L) and [f S, 2^L) (less than 2^-52 of it) is rejected
+ * and redrawn. A uniform N in [0, 2^L) is drawn lazily, most significant
+ * bits first, and only until its interval lies inside one output's range:
+ * every output then has probability f C'[y] / (f S) = C[y] / S exactly.
  *
- * Sampling. Inverse CDF: output = the first y with cum[y] > u * total, where
- * cum are the row's prefix sums and total = cum[m - 1] (rows sum to 1 within
- * SUM_TOL; scaling by the total means no draw can fall off the end, and an
- * output of probability 0 is never chosen). Binary search: O(log m) per draw.
- * Rows are cached per distinct secret as prefix sums, least recently used
- * first out, within a budget of entries (default 2^24 = 128 MiB), and
- * streams are sampled in blocks of 2^16 inputs grouped by secret, so a row
- * is built at most once per block even when the distinct secrets outnumber
- * the cache (10^6 secrets over a 100 x 100 grid: ~10^5 row builds instead of
- * ~4 x 10^5). (An alias table would make a draw O(1) but costs two
- * arrays per row and a slower build; the bench shows the binary search is not
- * the bottleneck.)
+ * Speed. The first 52 bits come in one draw and are decided from per-row
+ * integer prefix sums cLo[y] of floor(2^52 C[y']), exact in doubles (below
+ * 2^53 as rows sum to 1 within SUM_TOL), which bound the boundaries' top 52
+ * bits from both sides with a margin for the roundings (see attempt). Only
+ * a prefix within a few units of a boundary (probability about m^2 2^-53)
+ * builds the row's exact BigInt boundaries and draws bits one at a time
+ * until decided. Binary search: O(log m) per draw. Rows are cached per
+ * distinct secret as cLo, least recently used first out, within a budget of
+ * entries (default 2^24 = 128 MiB), and streams are sampled in blocks of
+ * 2^16 inputs grouped by secret, so a row is built at most once per block
+ * even when the distinct secrets outnumber the cache.
+ *
+ * Randomness. Releases take their bits from node:crypto (randomFillSync, 64
+ * KiB at a time). A seeded generator (mulberry32, the same construction)
+ * exists for reproducible tests only: every result of a seeded sampler says
+ * forRelease = false, and RELEASE_WARNING is what a written file must carry.
+ * A seeded stream is as exact as a random one; only its bits are predictable.
  */
 
 export const RELEASE_WARNING = 'NOT FOR RELEASE: sampled with a seeded generator (--seed) for reproducible tests; not cryptographically random';
 
-export interface UniformSource {
-  /** A uniform double in [0, 1) with 53 random bits. */
-  next(): number;
+/** A source of uniform random bits. */
+export interface RandomBits {
+  /** k uniform random bits (1 <= k <= 52): an integer in [0, 2^k). */
+  bits(k: number): number;
   readonly cryptographic: boolean;
 }
 
-const TWO_POW_27 = 134217728;
-const TWO_POW_53 = 9007199254740992;
+const TWO_POW_32 = 4294967296;
+const TWO_POW_52 = 4503599627370496;
+/** Bits taken per fast draw. */
+const FAST_BITS = 52;
 
-/** Uniform doubles from node:crypto randomBytes (53 random bits each). */
-export function cryptoUniform(bufferBytes = 65536): UniformSource {
-  let buf = randomBytes(bufferBytes);
-  let pos = 0;
+function bitsFromWords(word: () => number, cryptographic: boolean): RandomBits {
   return {
-    cryptographic: true,
-    next() {
-      if (pos + 7 > buf.length) {
-        buf = randomBytes(bufferBytes);
-        pos = 0;
-      }
-      // 26 bits + 27 bits from 7 bytes
-      const a = (buf[pos]! << 18) | (buf[pos + 1]! << 10) | (buf[pos + 2]! << 2) | (buf[pos + 3]! >>> 6);
-      const b = ((buf[pos + 3]! & 0x3f) << 21) | (buf[pos + 4]! << 13) | (buf[pos + 5]! << 5) | (buf[pos + 6]! >>> 3);
-      pos += 7;
-      return (a * TWO_POW_27 + b) / TWO_POW_53;
+    cryptographic,
+    bits(k) {
+      // 20 + 32 = 52 bits from two 32-bit words, then the top k of them
+      const v = (word() >>> 12) * TWO_POW_32 + word();
+      return k === 52 ? v : Math.floor(v / 2 ** (52 - k));
     },
   };
 }
 
-/** Seeded uniform doubles (tests only; not for release). */
-export function seededUniform(seed: number): UniformSource {
+/** Uniform bits from node:crypto (randomFillSync, bufferWords 32-bit words at a time). */
+export function cryptoBits(bufferWords = 16384): RandomBits {
+  const buf = new Uint32Array(bufferWords);
+  let pos = bufferWords;
+  return bitsFromWords(() => {
+    if (pos === bufferWords) {
+      randomFillSync(buf);
+      pos = 0;
+    }
+    return buf[pos++]!;
+  }, true);
+}
+
+/** Seeded uniform bits (tests only; not for release). */
+export function seededBits(seed: number): RandomBits {
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) invalid(`seed must be an integer in 0..4294967295, got ${String(seed)}`);
   const r = seededRandom(seed);
-  return {
-    cryptographic: false,
-    next() {
-      const a = Math.floor(r() * 67108864); // 26 bits
-      const b = Math.floor(r() * TWO_POW_27); // 27 bits
-      return (a * TWO_POW_27 + b) / TWO_POW_53;
-    },
-  };
+  return bitsFromWords(() => r() * TWO_POW_32, false);
 }
 
 export interface SamplerOptions {
@@ -85,8 +96,10 @@ export interface SamplerOptions {
   seed?: number;
   /** Row cache budget in entries (default 2^24). */
   cacheEntries?: number;
-  /** A ready-made uniform source (tests); overrides seed. */
-  uniform?: UniformSource;
+  /** A ready-made bit source (tests); overrides seed. */
+  random?: RandomBits;
+  /** Bits of the first draw (tests walk the decision tree with fewer; default 52). */
+  fastBits?: number;
 }
 
 export interface SamplerStats {
@@ -94,8 +107,95 @@ export interface SamplerStats {
   rowsBuilt: number;
   cacheHits: number;
   cachedRows: number;
+  /** Draws the 52-bit prefix did not decide (exact BigInt path). */
+  exactDraws: number;
   /** False for a seeded stream: its output must say RELEASE_WARNING. */
   forRelease: boolean;
+}
+
+/**
+ * A row's fast form: cLo[y] = sum over y' <= y of floor(2^52 C[y']) (exact
+ * integers below 2^53), so cLo[y] <= 2^52 cum[y] <= cLo[y] + y + 1, and the
+ * factors invHi = 2^k / sHi, invLo = 2^k / sLo from bounds sLo <= 2^52 S <= sHi.
+ */
+interface FastRow {
+  cLo: Float64Array;
+  invHi: number;
+  invLo: number;
+}
+
+/** The row's exact integer boundaries: output y owns [B[y-1], B[y]); [B[m-1], B[m] = 2^L) is rejected. */
+export interface ExactRow {
+  bounds: bigint[];
+  L: number;
+}
+
+const f64 = new Float64Array(1);
+const u32 = new Uint32Array(f64.buffer);
+const LITTLE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** A positive finite double as M * 2^e (M an integer below 2^53). */
+function dyadic(v: number): [bigint, number] {
+  f64[0] = v;
+  const hi = u32[LITTLE ? 1 : 0]!;
+  const lo = u32[LITTLE ? 0 : 1]!;
+  const exp = (hi >>> 20) & 0x7ff;
+  const frac = BigInt(hi & 0xfffff) * 4294967296n + BigInt(lo);
+  return exp === 0 ? [frac, -1074] : [frac + 4503599627370496n, exp - 1075];
+}
+
+/** Exact boundaries of a row of non-negative finite doubles with a positive sum (see the module comment). */
+export function exactRow(row: ArrayLike<number>): ExactRow {
+  const m = row.length;
+  const parts: [bigint, number][] = [];
+  let emin = Infinity;
+  for (let y = 0; y < m; y++) {
+    const v = row[y]!;
+    const d: [bigint, number] = v > 0 ? dyadic(v) : [0n, 0];
+    if (v > 0 && d[1] < emin) emin = d[1];
+    parts.push(d);
+  }
+  const cum: bigint[] = [];
+  let s = 0n;
+  for (const [mant, e] of parts) {
+    if (mant > 0n) s += mant << BigInt(e - emin);
+    cum.push(s);
+  }
+  if (s === 0n) throw new MechError('internal', 'cannot sample a row of zeros');
+  const L = s.toString(2).length + 52;
+  const f = (1n << BigInt(L)) / s;
+  const bounds = cum.map((c) => c * f);
+  bounds.push(1n << BigInt(L));
+  return { bounds, L };
+}
+
+/** The first index with bounds[i] > v (bounds non-decreasing, v < bounds[last]). */
+function firstAboveBig(bounds: bigint[], v: bigint): number {
+  let lo = 0;
+  let hi = bounds.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (bounds[mid]! > v) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/**
+ * Continue a draw whose first k bits are a: bits one at a time until the
+ * interval of N lies inside one output's range. Returns the output, or m
+ * (the row's length) for the rejected range.
+ */
+export function decideExact(row: ExactRow, a: number, k: number, random: RandomBits): number {
+  const { bounds, L } = row;
+  let width = 1n << BigInt(L - k);
+  let lo = BigInt(a) * width;
+  for (;;) {
+    const y = firstAboveBig(bounds, lo);
+    if (lo + width <= bounds[y]!) return y;
+    width >>= 1n;
+    if (random.bits(1) === 1) lo += width;
+  }
 }
 
 /**
@@ -103,46 +203,69 @@ export interface SamplerStats {
  * comment). Validates each row it builds (finite, >= -NEG_TOL, sum within
  * SUM_TOL of 1): a row that is not a distribution is an error naming it.
  */
-/**
- * The first y with cum[y] > target (binary search over a non-decreasing
- * cumulative row; target < cum[m-1]). An output of probability 0 has
- * cum[y] = cum[y-1] and is never returned.
- */
-function firstAbove(cum: Float64Array, target: number): number {
-  let lo = 0;
-  let hi = cum.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (cum[mid]! > target) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-}
-
 export class ChannelSampler {
   readonly channel: RowSource;
   readonly forRelease: boolean;
-  private readonly uniform: UniformSource;
+  private readonly random: RandomBits;
+  private readonly k: number;
   private readonly maxRows: number;
-  private readonly cache = new Map<number, Float64Array>();
+  private readonly cache = new Map<number, FastRow>();
   private readonly rowBuf: Float64Array;
   private rowsBuilt = 0;
   private hits = 0;
   private draws = 0;
+  private exactDraws = 0;
   private groupHead: Int32Array | null = null;
   private groupNext: Int32Array | null = null;
 
   constructor(channel: RowSource, opts: SamplerOptions = {}) {
     if (!(channel.rows > 0) || !(channel.cols > 0)) invalid(`cannot sample a channel with ${channel.rows} rows and ${channel.cols} columns`);
     this.channel = channel;
-    this.uniform = opts.uniform ?? (opts.seed !== undefined ? seededUniform(opts.seed) : cryptoUniform());
-    this.forRelease = this.uniform.cryptographic;
+    this.random = opts.random ?? (opts.seed !== undefined ? seededBits(opts.seed) : cryptoBits());
+    this.forRelease = this.random.cryptographic;
+    this.k = opts.fastBits ?? FAST_BITS;
+    if (!Number.isInteger(this.k) || this.k < 1 || this.k > FAST_BITS) throw new MechError('internal', `fastBits must be an integer in 1..${FAST_BITS}`);
     const budget = opts.cacheEntries ?? 1 << 24;
     this.maxRows = Math.max(1, Math.floor(budget / channel.cols));
     this.rowBuf = new Float64Array(channel.cols);
   }
 
-  private cumulative(x: number): Float64Array {
+  /**
+   * The channel's row x, validated, negative rounding noise (>= -NEG_TOL)
+   * set to 0; with cum set, also the fast row's prefix sums cLo into it.
+   */
+  private validRow(x: number, cum?: Float64Array): Float64Array {
+    const m = this.channel.cols;
+    const row = this.channel.row(x, this.rowBuf);
+    let s = 0;
+    let sLo = 0;
+    let inexact = 0;
+    for (let y = 0; y < m; y++) {
+      const v = row[y]!;
+      if (!(v >= 0 && v < Infinity)) {
+        if (!Number.isFinite(v) || v < -NEG_TOL)
+          throw new MechError('invalid-input', `channel row ${this.channel.rowLabel(x)}: entry ${this.channel.colLabel(y)} is ${v}, not a probability`);
+        row[y] = 0;
+      } else {
+        s += v;
+        const w = v * TWO_POW_52;
+        const fl = Math.floor(w);
+        sLo += fl;
+        if (w !== fl) inexact++;
+      }
+      if (cum) cum[y] = sLo;
+    }
+    if (Math.abs(s - 1) > SUM_TOL) throw new MechError('invalid-input', `channel row ${this.channel.rowLabel(x)} sums to ${s}, not 1 (tolerance ${SUM_TOL})`);
+    this.sLo = sLo;
+    this.sHi = sLo + inexact;
+    return row;
+  }
+
+  /** Bounds sLo <= 2^52 S <= sHi of the last row validated. */
+  private sLo = 0;
+  private sHi = 0;
+
+  private fastRow(x: number): FastRow {
     const hit = this.cache.get(x);
     if (hit) {
       this.hits++;
@@ -151,39 +274,64 @@ export class ChannelSampler {
       this.cache.set(x, hit);
       return hit;
     }
-    const m = this.channel.cols;
-    const row = this.channel.row(x, this.rowBuf);
-    const cum = this.cache.size >= this.maxRows ? this.evict() : new Float64Array(m);
-    let s = 0;
-    for (let y = 0; y < m; y++) {
-      let v = row[y]!;
-      if (!Number.isFinite(v) || v < -NEG_TOL)
-        throw new MechError('invalid-input', `channel row ${this.channel.rowLabel(x)}: entry ${this.channel.colLabel(y)} is ${v}, not a probability`);
-      if (v < 0) v = 0;
-      s += v;
-      cum[y] = s;
-    }
-    if (Math.abs(s - 1) > SUM_TOL) throw new MechError('invalid-input', `channel row ${this.channel.rowLabel(x)} sums to ${s}, not 1 (tolerance ${SUM_TOL})`);
-    this.cache.set(x, cum);
+    const cLo = this.cache.size >= this.maxRows ? this.evict() : new Float64Array(this.channel.cols);
+    this.validRow(x, cLo);
+    const top = 2 ** this.k;
+    const fr = { cLo, invHi: top / this.sHi, invLo: top / this.sLo };
+    this.cache.set(x, fr);
     this.rowsBuilt++;
-    return cum;
+    return fr;
   }
 
   private evict(): Float64Array {
     const oldest = this.cache.keys().next().value as number;
-    const arr = this.cache.get(oldest)!;
+    const fr = this.cache.get(oldest)!;
     this.cache.delete(oldest);
-    return arr;
+    return fr.cLo;
+  }
+
+  /**
+   * One attempt for secret x: an output, or m (the row's length) for the
+   * rejected range (probability below 2^-52; the caller draws again). A
+   * k-bit prefix a decides output y when the boundary b[y] = f cum[y] /
+   * 2^(L-k) has floor(b[y]) >= a + 1 and b[y-1] <= a. With b[y] in (2^k
+   * cum[y]/S - 1, 2^k cum[y]/S] and the roundings of the products below
+   * within 2.1, cLo[y] invHi >= a + 5 and (cLo[y-1] + y) invLo <= a - 4
+   * suffice. Otherwise the exact path continues the draw.
+   */
+  attempt(x: number): number {
+    return this.attemptRow(x, this.fastRow(x));
+  }
+
+  private attemptRow(x: number, fr: FastRow): number {
+    const m = this.channel.cols;
+    const { cLo, invHi, invLo } = fr;
+    const a = this.random.bits(this.k);
+    const need = a + 5;
+    let lo = 0;
+    let hi = m;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (cLo[mid]! * invHi >= need) hi = mid;
+      else lo = mid + 1;
+    }
+    if (lo < m && (lo === 0 || (cLo[lo - 1]! + lo) * invLo <= a - 4)) return lo;
+    this.exactDraws++;
+    return decideExact(exactRow(this.validRow(x)), a, this.k, this.random);
+  }
+
+  private draw(x: number, fr: FastRow): number {
+    this.draws++;
+    for (;;) {
+      const y = this.attemptRow(x, fr);
+      if (y < this.channel.cols) return y;
+    }
   }
 
   /** One output index for secret x. */
   sample(x: number): number {
     if (!Number.isInteger(x) || x < 0 || x >= this.channel.rows) throw new MechError('internal', `secret index ${x} is outside 0..${this.channel.rows - 1}`);
-    const cum = this.cumulative(x);
-    const m = cum.length;
-    const out = firstAbove(cum, this.uniform.next() * cum[m - 1]!);
-    this.draws++;
-    return out;
+    return this.draw(x, this.fastRow(x));
   }
 
   /**
@@ -213,18 +361,12 @@ export class ChannelSampler {
     }
     for (let d = distinct.length - 1; d >= 0; d--) {
       const x = distinct[d]!;
-      const cum = this.cumulative(x);
-      const m = cum.length;
-      const total = cum[m - 1]!;
-      for (let i = head[x]!; i !== -1; i = next[i]!) {
-        out[i] = firstAbove(cum, this.uniform.next() * total);
-        this.draws++;
-      }
+      const fr = this.fastRow(x);
+      for (let i = head[x]!; i !== -1; i = next[i]!) out[i] = this.draw(x, fr);
       head[x] = -1;
     }
     return out;
   }
-
   /** Outputs for a stream of secrets, one per input, in order, in blocks of `block` inputs (only a block and the row cache are held). */
   *sampleAll(secrets: Iterable<number>, block = 1 << 16): Generator<number, void, undefined> {
     const buf = new Int32Array(block);
@@ -246,7 +388,14 @@ export class ChannelSampler {
   }
 
   stats(): SamplerStats {
-    return { draws: this.draws, rowsBuilt: this.rowsBuilt, cacheHits: this.hits, cachedRows: this.cache.size, forRelease: this.forRelease };
+    return {
+      draws: this.draws,
+      rowsBuilt: this.rowsBuilt,
+      cacheHits: this.hits,
+      cachedRows: this.cache.size,
+      exactDraws: this.exactDraws,
+      forRelease: this.forRelease,
+    };
   }
 }
 
@@ -272,7 +421,15 @@ export interface PointsMapping {
   projection?: LocalProjection | null;
 }
 
-export function secretsReader(header: CsvRow, domain: Domain, source: string, points?: PointsMapping): SecretsReader {
+/** What secrets are matched against: a domain, or only the labels of a channel's rows. */
+export type SecretsDomain = Pick<Domain, 'n' | 'spec' | 'label'>;
+
+/** The channel's row labels as the secrets' domain (apply with a channel and no domain). */
+export function channelLabelsDomain(channel: RowSource): SecretsDomain {
+  return { n: channel.rows, spec: "the channel's rows", label: (i) => channel.rowLabel(i) };
+}
+
+export function secretsReader(header: CsvRow, domain: SecretsDomain, source: string, points?: PointsMapping): SecretsReader {
   const names = header.fields.map((f) => f.trim().toLowerCase());
   const hasPoint =
     (names.includes('x') && names.includes('y')) ||
@@ -335,6 +492,55 @@ export function secretsReader(header: CsvRow, domain: Domain, source: string, po
       invalid(`${source}, line ${row.line}: the secret is not a point of ${domain.spec} (nothing is dropped: fix or remove the row)`, { line: row.line });
     },
   };
+}
+
+/** Whether line 1 of a secrets (or points) CSV is a header: 'yes', 'no', or decided by its content. */
+export type HeaderChoice = 'yes' | 'no' | 'auto';
+
+const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+
+/**
+ * The reader of a secrets CSV and whether its first record is a header.
+ * By content: line 1 is a header only when it is not a secret, that is
+ * neither a label or value of the domain nor (with a points grid) a row of
+ * numbers. A headerless points file has its columns in the grid's units
+ * (x,y in km, or lat,lon). Line 1 that is a word label of the domain could
+ * be either: that is refused with one message asking for --header.
+ */
+export function decideHeader(
+  first: CsvRow,
+  domain: SecretsDomain,
+  source: string,
+  choice: HeaderChoice,
+  points?: PointsMapping,
+): { reader: SecretsReader; header: boolean } {
+  const headerless = (): SecretsReader => {
+    const numeric = first.fields.length >= 2 && first.fields.slice(0, 2).every((f) => NUMBER.test(f.trim()));
+    const names = points && numeric ? (points.projection ? ['lat', 'lon'] : ['x', 'y']) : first.fields.map((_, i) => (i === 0 ? 'secret' : `c${i}`));
+    return secretsReader({ fields: names, line: 0 }, domain, source, points);
+  };
+  if (choice === 'yes') return { reader: secretsReader(first, domain, source, points), header: true };
+  if (choice === 'no') return { reader: headerless(), header: false };
+  const asHeader = secretsReader(first, domain, source, points);
+  if (asHeader.mode === 'points') return { reader: asHeader, header: true };
+  // Read as data, line 1 gives the same labels reader unless it is a row of point coordinates.
+  const numericPoints = points !== undefined && first.fields.length >= 2 && first.fields.slice(0, 2).every((f) => NUMBER.test(f.trim()));
+  const reader = numericPoints ? headerless() : asHeader;
+  // Numbers and (r,c) tuples are never header names: such a line 1 is a secret (or an error naming the line).
+  const text = (first.fields.length === 1 ? first.fields.join(',') : (first.fields[0] ?? '')).trim();
+  if (reader.mode === 'points' || NUMBER.test(text) || /^\(.*\)$/.test(text)) {
+    reader.secretOf(first);
+    return { reader, header: false };
+  }
+  let secret = true;
+  try {
+    reader.secretOf(first);
+  } catch (e) {
+    if (!(e instanceof MechError)) throw e;
+    secret = false;
+  }
+  if (!secret) return { reader: asHeader, header: true };
+  invalid(`${source}: line 1 is a label of ${domain.spec} and could also be a header; say --header yes or --header no`, { line: first.line });
 }
 
 /**
@@ -406,12 +612,16 @@ export interface ReleaseOptions extends SamplerOptions {
   /** Checked every 4096 rows. */
   signal?: AbortSignal;
   onProgress?: (rows: number) => void;
-  /** Told once, after the header: how the secrets are written. */
+  /** Told once, after the first line: how the secrets are written. */
   onMode?: (mode: SecretsReader['mode']) => void;
+  /** Whether line 1 is a header (default: decided by its content, see decideHeader). */
+  header?: HeaderChoice;
 }
 
 export interface ReleaseResult {
   rows: number;
+  /** Whether line 1 was read as a header (else it was released as the first secret). */
+  header: boolean;
   forRelease: boolean;
   stats: SamplerStats;
   timeMs: number;
@@ -432,7 +642,7 @@ export interface ReleaseResult {
 export async function releaseCsv(
   input: AsyncIterable<CsvRow>,
   channel: RowSource,
-  domain: Domain,
+  domain: SecretsDomain,
   write: (text: string) => void | Promise<void>,
   source: string,
   opts: ReleaseOptions = {},
@@ -441,6 +651,7 @@ export async function releaseCsv(
   if (channel.rows !== domain.n) invalid(`the channel has ${channel.rows} rows but the domain ${domain.spec} has ${domain.n} points`);
   const sampler = new ChannelSampler(channel, opts);
   let reader: SecretsReader | null = null;
+  let header = true;
   let centre: ((cell: number) => string) | null = null;
   let rows = 0;
   let pending: string[] = [];
@@ -473,7 +684,9 @@ export async function releaseCsv(
   };
   for await (const row of input) {
     if (reader === null) {
-      reader = secretsReader(row, domain, source, opts.points);
+      const d = decideHeader(row, domain, source, opts.header ?? 'auto', opts.points);
+      reader = d.reader;
+      header = d.header;
       opts.onMode?.(reader.mode);
       let head = '';
       if (!sampler.forRelease) head += `# ${RELEASE_WARNING}\n`;
@@ -493,15 +706,15 @@ export async function releaseCsv(
         };
       } else head += 'released\n';
       pending.push(head);
-      continue;
+      if (header) continue;
     }
     block[k++] = reader.secretOf(row);
     if (k === BLOCK) await emit();
   }
-  if (reader === null) invalid(`${source}: the file is empty; it needs a header row and one secret per row`);
+  if (reader === null) invalid(`${source}: the file is empty; it needs one secret per row`);
   await emit();
   await flush();
-  return { rows, forRelease: sampler.forRelease, stats: sampler.stats(), timeMs: performance.now() - t0 };
+  return { rows, header, forRelease: sampler.forRelease, stats: sampler.stats(), timeMs: performance.now() - t0 };
 }
 
 /** Quote a CSV field when it holds a comma, quote or line break. */

@@ -60,6 +60,7 @@ import { remapMechanism } from '../remap/bayes-remap';
 import type { ApplyRequest, JobRequest } from '../../src-shared/protocol/requests';
 import type { ApplyResult } from '../../src-shared/protocol/remap';
 import { releaseFile, remapConstructed, type RemapOutcome } from './remap-jobs';
+import { channelLabelsDomain, type SecretsDomain } from '../data/apply';
 
 /** Build a domain input, then price the job again when only the built domain shows its size (files, inline). */
 export function domainOf(req: JobRequest, input: DomainInput, ctx?: JobContext): Domain {
@@ -521,7 +522,7 @@ export async function sweepJob(req: SweepRequest, ctx: JobContext): Promise<Swee
  */
 export async function applyJob(req: ApplyRequest, ctx: JobContext): Promise<ApplyResult> {
   let ch: RowSource;
-  let domain: Domain;
+  let domain: SecretsDomain;
   let remap: RemapOutcome['record'] | undefined;
   if (req.mechanism) {
     const built = await construct(req, req.mechanism, ctx);
@@ -529,11 +530,16 @@ export async function applyJob(req: ApplyRequest, ctx: JobContext): Promise<Appl
     ch = built.channel ?? built.outcome.mechanism.channel;
     domain = req.domain !== undefined ? domainOf(req, req.domain, ctx) : built.domain;
     remap = built.remap;
-  } else {
-    domain = domainOf(req, req.domain!, ctx);
+  } else if (req.domain !== undefined) {
+    const d = domainOf(req, req.domain, ctx);
     const dense = denseOf(req, ctx);
-    assertChannelOnDomain(dense, domain);
+    assertChannelOnDomain(dense, d);
     ch = dense;
+    domain = d;
+  } else {
+    // No domain: the secrets are the channel's row labels.
+    ch = denseOf(req, ctx);
+    domain = channelLabelsDomain(ch);
   }
   if (ch.rows !== domain.n) throw new MechError('invalid-input', `the channel has ${ch.rows} rows but the domain ${domain.spec} has ${domain.n} points`);
   checkCancelled(ctx.signal);
@@ -541,6 +547,7 @@ export async function applyJob(req: ApplyRequest, ctx: JobContext): Promise<Appl
   const r = await releaseFile(ch, domain, req.input, req.out, {
     ...(req.seed !== undefined ? { seed: req.seed } : {}),
     ...(req.points ? { points: req.points } : {}),
+    ...(req.header ? { header: req.header } : {}),
     ctx,
   });
   const out: ApplyResult = {
@@ -548,6 +555,7 @@ export async function applyJob(req: ApplyRequest, ctx: JobContext): Promise<Appl
     rows: r.rows,
     forRelease: r.forRelease,
     mode: r.mode,
+    header: r.header,
     domain: domain.spec,
     outputs: ch.cols,
     csvPath: req.out,

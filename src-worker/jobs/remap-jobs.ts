@@ -11,7 +11,7 @@ import type { Mechanism, RowSource } from '../mechanism/channel';
 import type { Domain } from '../metric/domain';
 import type { OptimalLpResult } from '../lp/optimal-mechanism';
 import { remapMechanism } from '../remap/bayes-remap';
-import { releaseCsv, readCsvStream } from '../data/apply';
+import { type SecretsDomain, releaseCsv, readCsvStream } from '../data/apply';
 import { openPartialFile } from '../partial-file';
 import { cellBinning, localProjection } from '../data/points';
 import type { PointsBinning, RemapResult } from '../../src-shared/protocol/remap';
@@ -106,11 +106,11 @@ export function pointsMapping(p: PointsBinning): { binning: ReturnType<typeof ce
  */
 export async function releaseFile(
   channel: RowSource,
-  domain: Domain,
+  domain: SecretsDomain,
   input: string,
   out: string,
-  opts: { seed?: number; points?: PointsBinning; ctx: JobContext },
-): Promise<{ rows: number; forRelease: boolean; mode: 'labels' | 'points'; rowsBuilt: number; timeMs: number }> {
+  opts: { seed?: number; points?: PointsBinning; header?: 'yes' | 'no'; ctx: JobContext },
+): Promise<{ rows: number; header: boolean; forRelease: boolean; mode: 'labels' | 'points'; rowsBuilt: number; timeMs: number }> {
   let size: number;
   try {
     const s = await stat(input);
@@ -138,6 +138,7 @@ export async function releaseFile(
       {
         ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
         ...(opts.points ? { points: pointsMapping(opts.points) } : {}),
+        ...(opts.header ? { header: opts.header } : {}),
         signal: opts.ctx.signal,
         onProgress: (n) => opts.ctx.progress(size > 0 ? Math.min(1, read / size) : null, `released ${n} rows`),
         onMode: (m) => (mode = m),
@@ -145,7 +146,7 @@ export async function releaseFile(
     );
     await file.close();
     await rename(file.tmp, out);
-    return { rows: r.rows, forRelease: r.forRelease, mode, rowsBuilt: r.stats.rowsBuilt, timeMs: r.timeMs };
+    return { rows: r.rows, header: r.header, forRelease: r.forRelease, mode, rowsBuilt: r.stats.rowsBuilt, timeMs: r.timeMs };
   } catch (e) {
     rs.destroy();
     await file.discard();

@@ -14,7 +14,7 @@
  *
  * Set REMAP_BENCH_BIG=0 to skip the 1000 x 1000 runs (minutes).
  */
-import { ChannelSampler, cryptoUniform, readCsvStream, releaseCsv } from '../../src-worker/data/apply';
+import { ChannelSampler, cryptoBits, readCsvStream, releaseCsv } from '../../src-worker/data/apply';
 import { planarLaplace } from '../../src-worker/mechanism/planar-laplace';
 import { DenseChannel } from '../../src-worker/mechanism/channel';
 import { Matrix } from '../../src-worker/linalg/matrix';
@@ -126,7 +126,7 @@ export default async function bench(): Promise<void> {
     const ms = performance.now() - t;
     const st = s.stats();
     console.log(
-      `apply 10^6 secrets on 100x100 (${seeded ? 'seeded' : 'crypto'}): ${((N / ms) * 1000).toFixed(0)} rows/s, ${st.rowsBuilt} rows built, ${st.cachedRows} cached; ${mem} (checksum ${chk % 997})`,
+      `apply 10^6 secrets on 100x100 (${seeded ? 'seeded' : 'crypto'}): ${((N / ms) * 1000).toFixed(0)} rows/s, ${st.rowsBuilt} rows built, ${st.cachedRows} cached, ${st.exactDraws} exact draws; ${mem} (checksum ${chk % 997})`,
     );
   }
   // CDF + binary search vs alias tables on the same cached rows (draws only).
@@ -153,13 +153,13 @@ export default async function bench(): Promise<void> {
       alias.push(al);
       tBuildAlias += performance.now() - t;
     }
-    const u = cryptoUniform();
+    const u = cryptoBits();
     const D = 2_000_000;
     let t = performance.now();
     let chk = 0;
     for (let i = 0; i < D; i++) {
       const c = cum[i % rows]!;
-      const target = u.next() * c[m - 1]!;
+      const target = (u.bits(52) / 2 ** 52) * c[m - 1]!;
       let lo = 0;
       let hi = m - 1;
       while (lo < hi) {
@@ -173,7 +173,7 @@ export default async function bench(): Promise<void> {
     t = performance.now();
     for (let i = 0; i < D; i++) {
       const k = i % rows;
-      const v = u.next() * m;
+      const v = (u.bits(52) / 2 ** 52) * m;
       const j = Math.floor(v);
       chk += v - j < prob[k]![j]! ? j : alias[k]![j]!;
     }

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ChannelSampler, RELEASE_WARNING, cryptoUniform, readCsvStream, releaseCsv, secretsReader, seededUniform } from '../../../src-worker/data/apply';
+import {
+  ChannelSampler,
+  RELEASE_WARNING,
+  cryptoBits,
+  decideHeader,
+  readCsvStream,
+  releaseCsv,
+  secretsReader,
+  seededBits,
+} from '../../../src-worker/data/apply';
 import { cellBinning, parsePointsCsv, pointsToGrid } from '../../../src-worker/data/points';
 import { MechError } from '../../../src-shared/errors';
 import { Matrix } from '../../../src-worker/linalg/matrix';
@@ -10,6 +19,7 @@ import { gridDomain } from '../../../src-worker/metric/grid';
 import { lineDomain } from '../../../src-worker/metric/line';
 import { seededRandom } from '../../../src-shared/numeric/seeded-random';
 import { readCsvRows } from '../../../src-worker/metric/read-csv';
+import type { CsvRow } from '../../../src-shared/csv/csv-reader';
 
 /**
  * Upper alpha quantile of chi-square with k degrees of freedom by the
@@ -78,15 +88,19 @@ describe('sampling released outputs from a channel row', () => {
     expect(Array.from(c.sampleAll(xs))).not.toEqual(ra);
   });
 
-  it('the crypto generator: 53-bit uniforms in [0, 1), valid outputs, never a zero-probability output, frequencies right (alpha = 1e-6)', () => {
-    const u = cryptoUniform(64);
+  it('the crypto generator: 52-bit integers, valid outputs, never a zero-probability output, frequencies right (alpha = 1e-6)', () => {
+    const u = cryptoBits(64);
     let sum = 0;
+    let high = 0;
     for (let i = 0; i < 20_000; i++) {
-      const v = u.next();
-      expect(v >= 0 && v < 1).toBe(true);
-      sum += v;
+      const v = u.bits(52);
+      expect(Number.isInteger(v) && v >= 0 && v < 2 ** 52).toBe(true);
+      if (v >= 2 ** 51) high++;
+      sum += v / 2 ** 52;
+      expect([0, 1]).toContain(u.bits(1));
     }
     expect(Math.abs(sum / 20_000 - 0.5)).toBeLessThan(0.02);
+    expect(Math.abs(high / 20_000 - 0.5)).toBeLessThan(0.02);
     const m = new Matrix(2, 5);
     [0, 0.5, 0, 0.3, 0.2].forEach((v, j) => m.set(0, j, v));
     [1, 0, 0, 0, 0].forEach((v, j) => m.set(1, j, v));
@@ -104,13 +118,13 @@ describe('sampling released outputs from a channel row', () => {
     void Z_1E6;
   });
 
-  it('seeded uniforms are 53-bit and refuse a bad seed', () => {
-    const u = seededUniform(1);
-    const v = Array.from({ length: 1000 }, () => u.next());
-    expect(v.every((x) => x >= 0 && x < 1)).toBe(true);
-    expect(v.some((x) => x * 2 ** 32 !== Math.floor(x * 2 ** 32))).toBe(true); // more than 32 bits
-    expect(() => seededUniform(-1)).toThrow(/seed/);
-    expect(() => seededUniform(1.5)).toThrow(/seed/);
+  it('seeded bits are 52-bit integers and refuse a bad seed', () => {
+    const u = seededBits(1);
+    const v = Array.from({ length: 1000 }, () => u.bits(52));
+    expect(v.every((x) => Number.isInteger(x) && x >= 0 && x < 2 ** 52)).toBe(true);
+    expect(v.some((x) => x % 2 ** 32 !== 0 && x >= 2 ** 32)).toBe(true); // more than 32 bits
+    expect(() => seededBits(-1)).toThrow(/seed/);
+    expect(() => seededBits(1.5)).toThrow(/seed/);
   });
 
   it('streams 10^6 secrets through a bounded row cache (3 rows) in order', () => {
@@ -193,6 +207,26 @@ describe('secrets CSV rows to secrets', () => {
     expect(pr.secretOf(pl[2]!)).toBe(5);
     expect(() => pr.secretOf(pl[3]!)).toThrow(/p\.csv, line 4: the point is outside the grid/);
     expect(() => secretsReader(pl[0]!, g, 'p.csv')).toThrow(/no grid binning/);
+  });
+
+  it('line 1 is a header only when it is not a secret: labels, grid tuples and headerless points in the grid units', () => {
+    const g = gridDomain(2, 3);
+    const first = (text: string): CsvRow => readCsvRows(text, 's.csv')[0]!;
+    expect(decideHeader(first('cell\n'), g, 's.csv', 'auto').header).toBe(true);
+    const t = decideHeader(first('"(1,2)"\n'), g, 's.csv', 'auto');
+    expect(t.header).toBe(false);
+    expect(t.reader.secretOf(first('"(1,2)"\n'))).toBe(5);
+    // a tuple outside the domain is a secret in error, not a header
+    expect(() => decideHeader(first('"(7,7)"\n'), g, 's.csv', 'auto')).toThrow(/s\.csv, line 1: the secret is not a point of grid/);
+    const bin = cellBinning(0, 2, 2, 3, 1);
+    const p = decideHeader(first('2.5,0.2\n'), g, 'p.csv', 'auto', { binning: bin });
+    expect(p).toMatchObject({ header: false, reader: { mode: 'points' } });
+    expect(p.reader.secretOf(first('0.5,1.5\n'))).toBe(0);
+    expect(decideHeader(first('x,y\n'), g, 'p.csv', 'auto', { binning: bin }).header).toBe(true);
+    expect(() => decideHeader(first('3.5,1\n'), g, 'p.csv', 'auto', { binning: bin })).toThrow(/p\.csv, line 1: the point is outside the grid/);
+    // explicit choices are followed
+    expect(decideHeader(first('"(1,2)"\n'), g, 's.csv', 'yes').header).toBe(true);
+    expect(decideHeader(first('2.5,0.2\n'), g, 'p.csv', 'no', { binning: bin }).reader.mode).toBe('points');
   });
 });
 
