@@ -107,6 +107,7 @@ describe('mechstudio CLI (subprocess)', () => {
       capacity: () => cli(['capacity', '--domain', 'line:4', '--epsilon', LN2, '--json']),
       regular: () => cli(['regular', '--domain', 'line:6', '--epsilon', LN2, '--prior', 'uniform', '--json']),
       threshold: () => cli(['threshold', '--domain', 'grid:4x4', '--json']),
+      thresholdSum: () => cli(['threshold', '--domain', 'sum:150,5', '--json']),
       vertices: () => cli(['vertices', '--domain', 'line:4', '--epsilon', LN2, '--kernels', '--json']),
       run: () => cli(['run', 'project.json', '--out', 'out', '--json'], { cwd: dir }),
       example: () => cli(['example', 'voting', '--out', join(dir, 'voting')]),
@@ -196,6 +197,10 @@ describe('mechstudio CLI (subprocess)', () => {
 
   it('threshold: 4 x 4 Euclidean grid at step 0.01 is 0.69', () => {
     expect(json(r.threshold!)).toEqual({ epsilon: 0.69 });
+  });
+
+  it('threshold: the sum of 150 values in 0..5 (the domain of the sum case study) is 0.97, by Levinson on its answer graph', () => {
+    expect(json(r.thresholdSum!)).toEqual({ epsilon: 0.97 });
   });
 
   it('vertices: line of 4 at eps ln 2 has 8 vertices and 11 kernel mechanisms (SPEC §7)', () => {
