@@ -79,7 +79,7 @@ Kinds: tg rr exponential laplace planar-laplace tight symmetric optimal
 Priors: uniform | product:p1,p2,... | csv:FILE | p1,p2,... | points:FILE.csv[:cell=KM][:box=x0,y0,x1,y1][:smooth=A]
         (points: header x,y in km or lat,lon; the grid is the domain unless --domain is given)
 Losses: bin nib dist dist2 csv:FILE
-Common: --threads N (worker threads), --quiet (no progress)
+Common: --threads N (worker threads, at most the cores), --quiet (no progress)
 Queue URL: --queue, else the environment's MECHSTUDIO_QUEUE (worker: also REDIS_URL); credentials in it are never printed`;
 
 /** Exit status for an error code: 2 for bad input, 130 for cancel, 1 otherwise. */
@@ -567,12 +567,18 @@ function stoppedNote(result: JobResult): string {
   return `stopped by Ctrl-C after ${lp.rounds} rounds: the mechanism written is private, its expected loss ${lp.objective.toPrecision(6)} is within ${(lp.gap * 100).toPrecision(3)}% of the ${lp.model} model's optimum (certified lower bound ${lp.lowerBound.toPrecision(6)})`;
 }
 
-/** --threads N (default 1 for a job, up to 4 for a project). */
+/**
+ * --threads N (default 1 for a job, up to 4 for a project). More threads than the machine has cores only
+ * share the cores (and each holds a worker's memory): capped to the cores, with a note among the plan's warnings.
+ */
 function threadsFor(args: ParsedArgs, plan: Plan): number {
   const threadsFlag = args.flags.get('threads');
-  const t = typeof threadsFlag === 'string' ? parseDecimal(threadsFlag) : plan.project ? Math.min(availableParallelism(), 4) : 1;
+  const cores = availableParallelism();
+  const t = typeof threadsFlag === 'string' ? parseDecimal(threadsFlag) : plan.project ? Math.min(cores, 4) : 1;
   if (t === null || !Number.isInteger(t) || t < 1 || t > 256) invalid(`--threads must be an integer from 1 to 256, got '${String(threadsFlag)}'`);
-  return t;
+  if (t <= cores) return t;
+  plan.warnings = [...(plan.warnings ?? []), `note: --threads ${t} is more than this machine's ${cores} cores: using ${cores}`];
+  return cores;
 }
 
 /** Outputs refused at once (a device, FIFO, directory or /proc path), before any job; --out is written to a temp file next to it (listed in tempFiles). */
