@@ -160,7 +160,8 @@ export async function releaseFile(
         ...(opts.points ? { points: pointsMapping(opts.points) } : {}),
         signal: opts.ctx.signal,
         onProgress: (n) => {
-          const bytes = bytesAt.get(n) ?? 0;
+          // releaseCsv reports every 4096 rows; at any other count, the mean bytes per row pulled so far
+          const bytes = bytesAt.get(n) ?? (pulled > 0 ? (consumed * n) / pulled : 0);
           bytesAt.delete(n);
           opts.ctx.progress(size > 0 ? Math.min(1, bytes / size) : null, `released ${n} rows`);
         },
