@@ -581,6 +581,41 @@ function threadsFor(args: ParsedArgs, plan: Plan): number {
   return cores;
 }
 
+/** Points up to which a job runs on the CLI's own thread (a worker thread and its copy of the engine cost ~0.2 s to start). */
+const IN_PROCESS_POINTS = 100;
+
+/** Points of a domain spec when the shared grammar shows them directly (lines, rings, cliques, counts, grids); else Infinity. */
+function specPoints(domain: unknown): number {
+  const p = parseDomainSpecText(domain);
+  if (!p.ok) return Infinity; // not a spec, or malformed: the pool's job reports it
+  const d = p.spec;
+  if (d.kind === 'line' || d.kind === 'ring' || d.kind === 'clique') return d.n;
+  if (d.kind === 'count') return d.n + 1;
+  if (d.kind === 'grid') return d.rows * d.cols;
+  return Infinity;
+}
+
+/**
+ * A small job needs no worker pool: a closed-form mechanism, a check, a measure or a regularity test on at most
+ * IN_PROCESS_POINTS points (of the domain, the mechanism's domain, the channel's rows and outputs). LPs, sweeps,
+ * projects, files streamed (apply) and everything larger go to the pool, where Ctrl-C can stop them at once.
+ */
+export function runsInProcess(req: JobRequest): boolean {
+  if (req.type !== 'mechanism' && req.type !== 'check' && req.type !== 'measure' && req.type !== 'regular') return false;
+  const sizes: number[] = [];
+  if (req.type === 'mechanism') {
+    if (req.kind === 'optimal' || req.out !== undefined) return false;
+    sizes.push(specPoints(req.domain));
+  } else if (req.type === 'regular') sizes.push(specPoints(req.domain));
+  else {
+    if (req.channelRef !== undefined) return false;
+    if (req.domain !== undefined) sizes.push(specPoints(req.domain));
+    if (req.mechanism) sizes.push(req.mechanism.kind === 'optimal' ? Infinity : specPoints(req.mechanism.domain));
+    if (req.channel) sizes.push(req.channel.rows, req.channel.cols);
+  }
+  return sizes.length > 0 && sizes.every((n) => n <= IN_PROCESS_POINTS);
+}
+
 /** Outputs refused at once (a device, FIFO, directory or /proc path), before any job; --out is written to a temp file next to it (listed in tempFiles). */
 function prepareOutputs(plan: Plan, tempFiles: string[]): void {
   if (plan.project) checkDirTarget(plan.project.out, '--out directory');
@@ -725,7 +760,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     progress = new ProgressReporter(stderr, quiet);
     const pr = progress;
     if (plan.queue && !opts.dispatcher) dispatcher = await connectQueue(plan.queue, stderr);
-    dispatcher ??= opts.dispatcher ?? new Dispatcher({ threads });
+    dispatcher ??= opts.dispatcher ?? new Dispatcher({ threads, ...(plan.project ? {} : { inProcess: runsInProcess }) });
     if (plan.project) {
       const s = await runProject(dispatcher, plan.project.project, plan.project.baseDir, plan.project.out, {
         resolved: plan.project.resolved,
