@@ -247,7 +247,14 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
       if (p.success) this.emit({ kind: 'progress', jobId: id, fraction: p.data.fraction, message: p.data.message, ...(p.data.lp ? { lp: p.data.lp } : {}) });
     });
     port1.unref();
-    const task = { request: req, port: port2, cancelFlag: flagBuf, ...(files ? { files } : {}), ...(keep ? { keep: true } : {}), ...(channels ? { channels } : {}) };
+    const task = {
+      request: req,
+      port: port2,
+      cancelFlag: flagBuf,
+      ...(files ? { files } : {}),
+      ...(keep ? { keep: true } : {}),
+      ...(channels ? { channels } : {}),
+    };
     const running: Promise<unknown> = this.inProcess?.(req)
       ? // the worker's own module (out/worker/worker-entry.js when built), loaded on this thread once
         (import(this.poolOptions!.filename!) as Promise<{ default: (t: typeof task) => Promise<unknown> }>).then((m) => m.default(task))
