@@ -30,6 +30,7 @@
 // through tsx, as before.
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { writeBuildRecord } from './built-fresh.mjs';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -128,16 +129,15 @@ for (const result of results) {
   }
 }
 
-mkdirSync(dirname(infoFile), { recursive: true });
-const info = {
+writeBuildRecord(
+  root,
+  relative(root, infoFile),
   builtAt,
-  note: 'Written by scripts/build-cli.mjs. The bundles in out/cli, out/worker and out/web are used only while no input is newer than builtAt.',
-  inputs: [...inputs].sort(),
-};
-writeFileSync(`${infoFile}.tmp`, JSON.stringify(info, null, 1) + '\n');
-renameSync(`${infoFile}.tmp`, infoFile);
+  [...inputs],
+  'Written by scripts/build-cli.mjs. The bundles in out/cli, out/worker and out/web are used only while no input is newer than builtAt.',
+);
 if (!quiet) {
   console.log(
-    `build:cli: ${entries.map((e) => e.out).join(', ')} from ${info.inputs.length} sources (${(bytes / 1e6).toFixed(1)} MB with source maps) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+    `build:cli: ${entries.map((e) => e.out).join(', ')} from ${inputs.size} sources (${(bytes / 1e6).toFixed(1)} MB with source maps) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
   );
 }

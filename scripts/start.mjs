@@ -5,13 +5,14 @@
 // so in one line and serve the same app in web mode on 127.0.0.1 instead.
 // `npm run web` (= `node scripts/start.mjs --web`) starts web mode directly.
 // Web mode runs the built host (out/web/main.js, scripts/build-cli.mjs) when it
-// is up to date with the sources, else the sources through tsx.
+// is up to date with the sources, else the sources through tsx. Every "is the
+// build up to date" question is answered by scripts/built-fresh.mjs.
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { builtIsFresh } from './built-fresh.mjs';
+import { builtIsFresh, sourceFiles, writeBuildRecord } from './built-fresh.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -30,22 +31,20 @@ export function electronBinary() {
   }
 }
 
-function newestMtime(dir) {
-  let newest = 0;
-  if (!existsSync(dir)) return newest;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    newest = Math.max(newest, e.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
-  }
-  return newest;
-}
+const ELECTRON_OUTPUTS = ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html'];
+const ELECTRON_RECORD = 'out/main/build-info.json';
+/** Everything electron-vite bundles into the main process, the preload and the page. */
+const ELECTRON_SOURCES = ['src-main', 'src-worker', 'src-shared', 'src-renderer'];
 
-function electronBuildIsStale() {
-  const outputs = ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html'].map((p) => join(root, p));
-  if (!outputs.every(existsSync)) return true;
-  const built = Math.min(...outputs.map((p) => statSync(p).mtimeMs));
-  const sources = Math.max(...['src-main', 'src-worker', 'src-renderer'].map((d) => newestMtime(join(root, d))));
-  return sources > built;
+/** Build the Electron app (main, preload, page) unless its record says it is fresh (scripts/built-fresh.mjs). */
+function ensureElectronBuilt() {
+  if (builtIsFresh(root, ELECTRON_OUTPUTS, ELECTRON_RECORD)) return;
+  const builtAt = Date.now() - 1000;
+  const b = spawnSync(process.execPath, [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { cwd: root, stdio: 'inherit' });
+  if (b.status !== 0) process.exit(b.status ?? 1);
+  const note =
+    'Written by scripts/start.mjs after electron-vite build. The app in out/main, out/preload and out/renderer is used only while no input is newer than builtAt.';
+  writeBuildRecord(root, ELECTRON_RECORD, builtAt, sourceFiles(root, ELECTRON_SOURCES), note);
 }
 
 /** How web mode's host is started: the built bundle when fresh, else the sources through tsx. */
@@ -78,10 +77,7 @@ if (!isMain) {
     console.log(WEB_FALLBACK_MESSAGE);
     startWeb();
   } else {
-    if (electronBuildIsStale()) {
-      const b = spawnSync(process.execPath, [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { cwd: root, stdio: 'inherit' });
-      if (b.status !== 0) process.exit(b.status ?? 1);
-    }
+    ensureElectronBuilt();
     const child = spawn(electron, [root, ...passThrough], { cwd: root, stdio: 'inherit' });
     child.on('exit', (code) => process.exit(code ?? 0));
   }

@@ -3,7 +3,7 @@
  * drawing on an @napi-rs/canvas canvas (no DOM; Chart.js picks its basic
  * platform), animation off and a fixed size so the picture is deterministic.
  */
-import { createCanvas } from '@napi-rs/canvas';
+import { createRequire } from 'node:module';
 import {
   BarController,
   BarElement,
@@ -21,11 +21,16 @@ import {
 import type { ChartSpec } from '../../src-shared/protocol/casestudy';
 import { chartConfig } from '../../src-shared/charts/chart-config';
 
+// The native canvas is loaded on the first chart, not with the CLI (about 50 ms of every command's start).
+const requireNative = createRequire(import.meta.url);
+let canvasModule: typeof import('@napi-rs/canvas') | null = null;
+
 Chart.register(LineController, LineElement, PointElement, BarController, BarElement, LinearScale, LogarithmicScale, CategoryScale, Legend, Title, SubTitle);
 
 /** Render one chart to PNG bytes (white background). */
 export function renderChartPng(spec: ChartSpec, width = 1000, height = 600): Buffer {
-  const canvas = createCanvas(width, height);
+  canvasModule ??= requireNative('@napi-rs/canvas') as typeof import('@napi-rs/canvas');
+  const canvas = canvasModule.createCanvas(width, height);
   const ctx = canvas.getContext('2d');
   ctx.fillStyle = '#ffffff';
   ctx.fillRect(0, 0, width, height);

@@ -80,7 +80,7 @@ Kinds: tg rr exponential laplace planar-laplace tight symmetric optimal
 Priors: uniform | product:p1,p2,... | csv:FILE | p1,p2,... | points:FILE.csv[:cell=KM][:box=x0,y0,x1,y1][:smooth=A]
         (points: header x,y in km or lat,lon; the grid is the domain unless --domain is given)
 Losses: bin nib dist dist2 csv:FILE
-Common: --threads N (worker threads), --quiet (no progress)
+Common: --threads N (worker threads, at most the cores), --quiet (no progress)
 Queue URL: --queue, else the environment's MECHSTUDIO_QUEUE (worker: also REDIS_URL); credentials in it are never printed`;
 
 /** Exit status for an error code: 2 for bad input, 130 for cancel, 1 otherwise. */
@@ -574,12 +574,53 @@ function stoppedNote(result: JobResult): string {
   return `stopped by Ctrl-C after ${lp.rounds} rounds: the mechanism written is private, its expected loss ${lp.objective.toPrecision(6)} is within ${(lp.gap * 100).toPrecision(3)}% of the ${lp.model} model's optimum (certified lower bound ${lp.lowerBound.toPrecision(6)})`;
 }
 
-/** --threads N (default 1 for a job, up to 4 for a project). */
+/**
+ * --threads N (default 1 for a job, up to 4 for a project). More threads than the machine has cores only
+ * share the cores (and each holds a worker's memory): capped to the cores, with a note among the plan's warnings.
+ */
 function threadsFor(args: ParsedArgs, plan: Plan): number {
   const threadsFlag = args.flags.get('threads');
-  const t = typeof threadsFlag === 'string' ? parseDecimal(threadsFlag) : plan.project ? Math.min(availableParallelism(), 4) : 1;
+  const cores = availableParallelism();
+  const t = typeof threadsFlag === 'string' ? parseDecimal(threadsFlag) : plan.project ? Math.min(cores, 4) : 1;
   if (t === null || !Number.isInteger(t) || t < 1 || t > 256) invalid(`--threads must be an integer from 1 to 256, got '${String(threadsFlag)}'`);
-  return t;
+  if (t <= cores) return t;
+  plan.warnings = [...(plan.warnings ?? []), `note: --threads ${t} is more than this machine's ${cores} cores: using ${cores}`];
+  return cores;
+}
+
+/** Points up to which a job runs on the CLI's own thread (a worker thread and its copy of the engine cost ~0.2 s to start). */
+const IN_PROCESS_POINTS = 100;
+
+/** Points of a domain spec when the shared grammar shows them directly (lines, rings, cliques, counts, grids); else Infinity. */
+function specPoints(domain: unknown): number {
+  const p = parseDomainSpecText(domain);
+  if (!p.ok) return Infinity; // not a spec, or malformed: the pool's job reports it
+  const d = p.spec;
+  if (d.kind === 'line' || d.kind === 'ring' || d.kind === 'clique') return d.n;
+  if (d.kind === 'count') return d.n + 1;
+  if (d.kind === 'grid') return d.rows * d.cols;
+  return Infinity;
+}
+
+/**
+ * A small job needs no worker pool: a closed-form mechanism, a check, a measure or a regularity test on at most
+ * IN_PROCESS_POINTS points (of the domain, the mechanism's domain, the channel's rows and outputs). LPs, sweeps,
+ * projects, files streamed (apply) and everything larger go to the pool, where Ctrl-C can stop them at once.
+ */
+export function runsInProcess(req: JobRequest): boolean {
+  if (req.type !== 'mechanism' && req.type !== 'check' && req.type !== 'measure' && req.type !== 'regular') return false;
+  const sizes: number[] = [];
+  if (req.type === 'mechanism') {
+    if (req.kind === 'optimal' || req.out !== undefined) return false;
+    sizes.push(specPoints(req.domain));
+  } else if (req.type === 'regular') sizes.push(specPoints(req.domain));
+  else {
+    if (req.channelRef !== undefined) return false;
+    if (req.domain !== undefined) sizes.push(specPoints(req.domain));
+    if (req.mechanism) sizes.push(req.mechanism.kind === 'optimal' ? Infinity : specPoints(req.mechanism.domain));
+    if (req.channel) sizes.push(req.channel.rows, req.channel.cols);
+  }
+  return sizes.length > 0 && sizes.every((n) => n <= IN_PROCESS_POINTS);
 }
 
 /** Outputs refused at once (a device, FIFO, directory or /proc path), before any job; --out is written to a temp file next to it (listed in tempFiles). */
@@ -726,7 +767,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     progress = new ProgressReporter(stderr, quiet);
     const pr = progress;
     if (plan.queue && !opts.dispatcher) dispatcher = await connectQueue(plan.queue, stderr);
-    dispatcher ??= opts.dispatcher ?? new Dispatcher({ threads });
+    dispatcher ??= opts.dispatcher ?? new Dispatcher({ threads, ...(plan.project ? {} : { inProcess: runsInProcess }) });
     if (plan.project) {
       const s = await runProject(dispatcher, plan.project.project, plan.project.baseDir, plan.project.out, {
         resolved: plan.project.resolved,

@@ -65,6 +65,12 @@ export interface DispatcherOptions {
   validateReplies?: boolean;
   /** Where kept channels live (default: a store in memory only; the app passes one with its cache on disk). */
   channels?: ChannelStore;
+  /**
+   * Jobs to run on the calling thread instead of the pool (the CLI's small jobs: starting a worker thread and
+   * loading the engine there costs more than the job). Such a job blocks the thread while it runs and is
+   * cancelled only where the engine polls its signal. The pool starts on the first job that needs it.
+   */
+  inProcess?: (request: JobRequest) => boolean;
 }
 
 interface JobRecord {
@@ -117,7 +123,9 @@ function tsxLoader(): string {
 
 export class Dispatcher extends JobRunnerBase implements JobRunner {
   readonly threads: number;
-  private readonly pool: Piscina;
+  private poolInstance: Piscina | null = null;
+  private readonly poolOptions: ConstructorParameters<typeof Piscina>[0];
+  private readonly inProcess: ((request: JobRequest) => boolean) | undefined;
   private readonly jobs = new Map<string, JobRecord>();
   private readonly cancelGraceMs: number;
   private readonly validateReplies: boolean;
@@ -135,7 +143,8 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
     this.cancelGraceMs = options.cancelGraceMs ?? 300;
     this.validateReplies = options.validateReplies ?? true;
     this.channels = options.channels ?? new ChannelStore();
-    this.pool = new Piscina({
+    this.inProcess = options.inProcess;
+    this.poolOptions = {
       filename: workerFile.startsWith('file:') ? workerFile : new URL(`file://${workerFile}`).href,
       // At least one thread always: with minThreads 0, piscina 5.3.2 stops
       // starting queued tasks after a worker was terminated by a cancel.
@@ -148,13 +157,21 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
       resourceLimits: { maxOldGenerationSizeMb: options.maxOldGenerationSizeMb ?? 2048 },
       // Queue without bound: jobs are user actions, not a flood.
       maxQueue: Infinity,
-    });
+    };
+    if (!this.inProcess) this.pool();
+  }
+
+  /** The pool, started on first use (at construction unless some jobs run in process). */
+  private pool(): Piscina {
+    if (this.poolInstance) return this.poolInstance;
+    const pool = new Piscina(this.poolOptions);
+    this.poolInstance = pool;
     // Errors of a worker running a task reject that task. A pool-level error
     // is one no task owns (typically a worker that cannot even start, after
     // which piscina stops spawning): jobs still waiting for a worker would
     // wait forever, so they fail now with the reason. Running jobs are not
     // touched.
-    this.pool.on('error', (err: unknown) => {
+    pool.on('error', (err: unknown) => {
       const msg = err instanceof Error ? err.message : String(err);
       for (const rec of [...this.jobs.values()]) {
         if (rec.running) continue;
@@ -162,6 +179,7 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
         rec.abort.abort(new Error('worker failure'));
       }
     });
+    return pool;
   }
 
   /** Number of jobs submitted and not yet finished. */
@@ -229,11 +247,19 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
       if (p.success) this.emit({ kind: 'progress', jobId: id, fraction: p.data.fraction, message: p.data.message, ...(p.data.lp ? { lp: p.data.lp } : {}) });
     });
     port1.unref();
-    this.pool
-      .run(
-        { request: req, port: port2, cancelFlag: flagBuf, ...(files ? { files } : {}), ...(keep ? { keep: true } : {}), ...(channels ? { channels } : {}) },
-        { transferList: [port2], signal: rec.abort.signal },
-      )
+    const task = {
+      request: req,
+      port: port2,
+      cancelFlag: flagBuf,
+      ...(files ? { files } : {}),
+      ...(keep ? { keep: true } : {}),
+      ...(channels ? { channels } : {}),
+    };
+    const running: Promise<unknown> = this.inProcess?.(req)
+      ? // the worker's own module (out/worker/worker-entry.js when built), loaded on this thread once
+        (import(this.poolOptions!.filename!) as Promise<{ default: (t: typeof task) => Promise<unknown> }>).then((m) => m.default(task))
+      : this.pool().run(task, { transferList: [port2], signal: rec.abort.signal });
+    running
       .then(
         (reply: unknown) => {
           const kept = keep ? keptOfReply(reply) : undefined;
@@ -303,13 +329,13 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
     if (this.closed) return;
     this.closed = true;
     for (const id of [...this.jobs.keys()]) await this.cancel(id);
-    await this.pool.destroy();
+    await this.poolInstance?.destroy();
     await this.channels.flush();
   }
 
   /** Live worker threads (for tests and diagnostics). */
   get liveThreads(): number {
-    return this.pool.threads.length;
+    return this.poolInstance?.threads.length ?? 0;
   }
 
   private serveKeptRows(req: Extract<JobRequest, { type: 'rows' }>, ref: string): string {

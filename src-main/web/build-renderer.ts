@@ -1,24 +1,17 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
+import { builtIsFresh, sourceFiles, writeBuildRecord } from '../../scripts/built-fresh.mjs';
 
-/** Folders whose files end up in the renderer bundle (the page imports the protocol and a few pure engine modules). */
-const RENDERER_SOURCES = ['src-renderer', 'src-worker'];
+/**
+ * Folders whose files can end up in the renderer bundle: the page, what it shares with the other processes
+ * (the protocol, grammars, charts, ...) and the few pure engine modules it imports.
+ */
+export const RENDERER_SOURCES = ['src-renderer', 'src-shared', 'src-worker'];
 
-function newestMtime(path: string): number {
-  if (!existsSync(path)) return 0;
-  const st = statSync(path);
-  if (!st.isDirectory()) return st.mtimeMs;
-  let newest = st.mtimeMs;
-  for (const e of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, e)));
-  return newest;
-}
+const record = (root: string, outDir: string): string => relative(root, join(outDir, 'build-info.json'));
 
-/** True when out/renderer is missing or older than any renderer source. */
+/** True when out/renderer is missing, has no build record, or a renderer source changed since it was built (scripts/built-fresh.mjs). */
 export function rendererIsStale(root: string, outDir = join(root, 'out/renderer')): boolean {
-  const index = join(outDir, 'index.html');
-  if (!existsSync(index)) return true;
-  const built = statSync(index).mtimeMs;
-  return RENDERER_SOURCES.some((d) => newestMtime(join(root, d)) > built);
+  return !builtIsFresh(root, [relative(root, join(outDir, 'index.html'))], record(root, outDir));
 }
 
 /**
@@ -29,6 +22,8 @@ export function rendererIsStale(root: string, outDir = join(root, 'out/renderer'
 export async function buildRenderer(root: string, outDir = join(root, 'out/renderer')): Promise<void> {
   const { build } = await import('vite');
   const { svelte } = await import('@sveltejs/vite-plugin-svelte');
+  // Sources edited from this instant on make the page stale.
+  const builtAt = Date.now() - 1000;
   await build({
     configFile: false,
     root: resolve(root, 'src-renderer'),
@@ -41,6 +36,13 @@ export async function buildRenderer(root: string, outDir = join(root, 'out/rende
       rollupOptions: { input: { index: resolve(root, 'src-renderer/index.html') }, checks: { pluginTimings: false } } as Record<string, unknown>,
     },
   });
+  recordRendererBuild(root, outDir, builtAt);
+}
+
+/** The renderer build's record: every file under RENDERER_SOURCES, as of `builtAt` (ms, taken before the build started). */
+export function recordRendererBuild(root: string, outDir: string, builtAt: number): void {
+  const note = 'Written by src-main/web/build-renderer.ts. Web mode serves this page only while no input is newer than builtAt.';
+  writeBuildRecord(root, record(root, outDir), builtAt, sourceFiles(root, RENDERER_SOURCES), note);
 }
 
 export async function ensureRendererBuilt(root: string, log: (s: string) => void = () => {}): Promise<void> {

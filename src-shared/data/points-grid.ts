@@ -269,6 +269,12 @@ export function pointsToGrid(points: PointSet, opts: PointGridOptions): PointGri
   }
   const outside = k - inside;
   const total = inside + alpha * n;
+  // (count + a) / total with an infinite total would be 0 in every cell: say which number is too large
+  if (total === Infinity) {
+    invalid(
+      `smoothing ${alpha} is too large: ${n} cells x ${alpha} pseudo-points overflow a double (every cell would get probability 0); use a smoothing of at most ${(Number.MAX_VALUE / (2 * n)).toExponential(2)}`,
+    );
+  }
   if (!(total > 0))
     invalid(
       `${points.source}: none of the ${k} points lies inside the box and there is no smoothing, so there is no prior (first outside: line ${outsideLines[0]})`,

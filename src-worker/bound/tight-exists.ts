@@ -2,6 +2,7 @@ import { assertEpsilon, MechError } from '../../src-shared/errors';
 import { solvePhi } from '../phi/phi-solve';
 import { Z_TOL } from '../mechanism/tight-constraints';
 import { luFactor, luSolve } from '../linalg/lu';
+import { levinsonSolve, toeplitzResidual } from '../linalg/levinson';
 import { phiMatrix, type Domain } from '../metric/domain';
 import { extremeProduct } from './product-mu';
 import { kroneckerFactors } from './kronecker-factors';
@@ -26,6 +27,10 @@ export interface TightExistence {
  *  - Kronecker-product Phi (V^u with summed distances, Manhattan grids):
  *    z = z_0 ⊗ ... ⊗ z_{u-1} with phi_k z_k = 1, min z by a DP over the
  *    factors, O(sum n_k^3);
+ *  - one-dimensional translation-invariant metrics other than c|k| (sum, average) of at
+ *    most LEVINSON_MAX_POINTS points: Levinson's O(n^2) Toeplitz solve,
+ *    kept when its residual is small (Phi of sum:U,V is not positive
+ *    definite, where CG fails and MINRES is slow);
  *  - translation-invariant metrics: solvePhi (FFT products + CG/MINRES);
  *  - otherwise a dense LU of Phi.
  * z >= 0 is tested as min z >= -Z_TOL * max(1, max|z|), the same rule as
@@ -63,7 +68,11 @@ export function tightExists(domain: Domain, eps: number): TightExistence {
   // the threshold search uses the fast path); others through a dense solve.
   let z: Float64Array;
   let method: TightExistence['method'];
-  if (domain.structure.lattice) {
+  const toeplitz = toeplitzZ(domain, eps);
+  if (toeplitz) {
+    z = toeplitz;
+    method = 'structured';
+  } else if (domain.structure.lattice) {
     try {
       const r = solvePhi(domain, eps, new Float64Array(n).fill(1));
       z = r.x;
@@ -89,4 +98,27 @@ export function tightExists(domain: Domain, eps: number): TightExistence {
     }
   }
   return { exists: minZ >= -Z_TOL * Math.max(1, zmax), minZ, minZIndex, z, method };
+}
+
+/** Levinson is O(n^2) per solve (and its residual check as much): used up to this many points. */
+export const LEVINSON_MAX_POINTS = 8192;
+/** Largest residual max|Phi z - 1| accepted from Levinson (it is not backward stable on indefinite Phi). */
+const LEVINSON_RESIDUAL = 1e-10;
+
+/** z = Phi^{-1} 1 by Levinson on a 1-D non-periodic lattice; null when it does not apply, breaks down or is inaccurate. */
+function toeplitzZ(domain: Domain, eps: number): Float64Array | null {
+  const lat = domain.structure.lattice;
+  const n = domain.n;
+  if (!lat || lat.periodic || lat.shape.length !== 1 || n < 2 || n > LEVINSON_MAX_POINTS) return null;
+  // d = c |k| (line, count): Phi is positive definite and CG solves it in O(n log n); leave it to solvePhi.
+  const unit = lat.offsetDistance([1]);
+  let linear = true;
+  for (let k = 2; k < n && linear; k++) linear = lat.offsetDistance([k]) === k * unit;
+  if (linear) return null;
+  const r = new Float64Array(n);
+  for (let k = 0; k < n; k++) r[k] = Math.exp(-eps * lat.offsetDistance([k]));
+  const ones = new Float64Array(n).fill(1);
+  const z = levinsonSolve(r, ones);
+  if (!z || !z.every(Number.isFinite)) return null;
+  return toeplitzResidual(r, z, ones) <= LEVINSON_RESIDUAL ? z : null;
 }

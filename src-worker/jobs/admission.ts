@@ -25,6 +25,7 @@ import { EXPLORER_MAX_N } from '../explorer/private-posterior-constraints';
 import type { DomainInput, MechanismKindName } from '../../src-shared/protocol/common';
 import type { JobRequest, MechanismSpec } from '../../src-shared/protocol/requests';
 import { gridOffsetCheckWork } from '../check/grid-offset-check';
+import { LEVINSON_MAX_POINTS } from '../bound/tight-exists';
 import { ADMISSION_LIMITS as L } from './admission-limits';
 
 /** What the estimate knows about a domain without building it. */
@@ -49,6 +50,8 @@ export interface DomainSize {
   tight: 'closed-form' | 'structured' | 'dense' | 'unknown';
   /** Grid shape (planar Laplace). */
   grid?: { rows: number; cols: number };
+  /** Phi is a 1-D Toeplitz matrix that tightExists solves by Levinson, O(n^2) per solve (bound/tight-exists.ts). */
+  levinson?: true;
   /** Cost class of the regularity solve mu Phi = pi (bound/mu.ts): closed form or Kronecker ('cheap'), else a dense n^3 LU. */
   mu?: 'cheap';
 }
@@ -95,7 +98,8 @@ export function sizeOfParsedSpec(text: string, d: ParsedDomainSpec): DomainSize 
       // answers 0..UV, adjacent within V steps; Phi = exp(-eps ceil(|i-j|/V)) is not positive definite for V > 1,
       // so the lattice solver falls back to MINRES and a dense LU (measured: avg:50,50 17 s).
       const n = d.u * d.v + 1;
-      return base(n, Math.min(pairsOf(n), d.v * n), true, 2, d.v === 1 ? 'structured' : 'dense');
+      const size = base(n, Math.min(pairsOf(n), d.v * n), true, 2, d.v === 1 ? 'structured' : 'dense');
+      return d.v > 1 && n <= LEVINSON_MAX_POINTS ? { ...size, levinson: true } : size;
     }
     case 'kcount': {
       const n = (d.u + 1) ** d.k;
@@ -428,6 +432,19 @@ function admitThreshold(req: Extract<JobRequest, { type: 'threshold' }>, size: R
   const count = Math.floor((to - from) / step + 1e-9) + 1;
   if (count > 1e6) invalid(`threshold: the grid from ${from} to ${to} with step ${step} has over a million points`);
   if (d.tight === 'closed-form') return;
+  if (d.levinson) {
+    // Levinson and its residual check: about 3 n^2 operations per eps, against the dense-solve budget.
+    const work = count * 3 * d.n * d.n;
+    if (work > L.maxTightDenseWork) {
+      tooLarge(
+        `the threshold search (up to ${count} eps values) on ${d.name} solves Phi z = 1 by Levinson's O(n^2) Toeplitz recursion per eps`,
+        work,
+        L.maxTightDenseWork,
+        'use a coarser eps grid (--step) or a shorter range (--from, --to)',
+      );
+    }
+    return;
+  }
   const w = noWork();
   mechanismWork('tight', d, w);
   w.tightPoints *= count;

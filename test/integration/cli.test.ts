@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -124,6 +124,9 @@ describe('mechstudio CLI (subprocess)', () => {
       await batch({
         measure: () => cli(['measure', '--channel', tg, '--json']),
         check: () => cli(['check', '--channel', tg, '--domain', 'line:6', '--epsilon', '0.5', '--json']),
+        // after the timed Ctrl-C case, so that the seconds of solves do not delay its start
+        thresholdSum: () => cli(['threshold', '--domain', 'sum:150,5', '--json']),
+        manyThreads: () => cli(['mechanism', '--domain', 'line:6', '--epsilon', LN2, '--kind', 'tg', '--threads', '256', '--json']),
       }),
     );
   }, 120_000);
@@ -196,6 +199,17 @@ describe('mechstudio CLI (subprocess)', () => {
 
   it('threshold: 4 x 4 Euclidean grid at step 0.01 is 0.69', () => {
     expect(json(r.threshold!)).toEqual({ epsilon: 0.69 });
+  });
+
+  it('--threads above the cores is capped to them with a one-line note, and the job runs', () => {
+    const cores = availableParallelism();
+    expect(r.manyThreads!.code).toBe(0);
+    expect(r.manyThreads!.stderr.trim()).toBe(`mechstudio: note: --threads 256 is more than this machine's ${cores} cores: using ${cores}`);
+    expect((JSON.parse(r.manyThreads!.stdout) as { rows: number }).rows).toBe(6);
+  });
+
+  it('threshold: the sum of 150 values in 0..5 (the domain of the sum case study) is 0.97, by Levinson on its answer graph', () => {
+    expect(json(r.thresholdSum!)).toEqual({ epsilon: 0.97 });
   });
 
   it('vertices: line of 4 at eps ln 2 has 8 vertices and 11 kernel mechanisms (SPEC §7)', () => {

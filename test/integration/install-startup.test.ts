@@ -14,8 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { recordRendererBuild, rendererIsStale } from '../../src-main/web/build-renderer';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin/mechstudio.js');
@@ -125,6 +126,28 @@ describe('bin/mechstudio.js picks the bundle only when it is fresh', () => {
     expect(builtIsFresh(r, ['out/cli/main.js'])).toBe(false); // corrupt record
     record([]);
     expect(builtIsFresh(r, ['out/cli/main.js'])).toBe(false); // empty record
+  });
+});
+
+describe("web mode's page goes through the same freshness check", () => {
+  it('a page built before an edit of src-shared (or of the page) is stale; an untouched one is fresh', () => {
+    const r = join(tmp, 'page-root');
+    const old = new Date(Date.now() - 60_000);
+    for (const f of ['src-shared/protocol/a.ts', 'src-renderer/App.svelte', 'src-worker/x.ts', 'out/renderer/index.html']) {
+      mkdirSync(dirname(join(r, f)), { recursive: true });
+      writeFileSync(join(r, f), '');
+      utimesSync(join(r, f), old, old);
+    }
+    const outDir = join(r, 'out/renderer');
+    expect(rendererIsStale(r, outDir)).toBe(true); // no record: never trusted
+    recordRendererBuild(r, outDir, Date.now() - 30_000);
+    expect(rendererIsStale(r, outDir)).toBe(false);
+    writeFileSync(join(r, 'src-shared/protocol/a.ts'), 'edited'); // mtime now > builtAt
+    expect(rendererIsStale(r, outDir)).toBe(true);
+    recordRendererBuild(r, outDir, Date.now() + 1000); // rebuilt
+    expect(rendererIsStale(r, outDir)).toBe(false);
+    rmSync(join(r, 'out/renderer/index.html'));
+    expect(rendererIsStale(r, outDir)).toBe(true);
   });
 });
 

@@ -212,6 +212,14 @@ describe('points CSV onto a grid', () => {
     );
     expect(() => pointsToGrid(parsePointsCsv('x,y\n5,5\n'), { cellKm: -1 })).toThrow(/cell size/);
     expect(() => pointsToGrid(parsePointsCsv('x,y\n5,5\n'), { cellKm: 1, smoothing: Number.NaN })).toThrow(/smoothing/);
+    // 4 cells x 1e308 overflows: the smoothing is named, not a prior summing to 0
+    const four = { cellKm: 1, box: { units: 'km' as const, xMin: 0, xMax: 2, yMin: 0, yMax: 2 } };
+    expect(() => pointsToGrid(parsePointsCsv('x,y\n0.5,0.5\n'), { ...four, smoothing: 1e308 })).toThrow(
+      'smoothing 1e+308 is too large: 4 cells x 1e+308 pseudo-points overflow a double (every cell would get probability 0); use a smoothing of at most 2.25e+307',
+    );
+    // the largest it advises gives the uniform prior
+    const g = pointsToGrid(parsePointsCsv('x,y\n0.5,0.5\n'), { ...four, smoothing: 2.25e307 });
+    expect(Array.from(g.prior)).toEqual([0.25, 0.25, 0.25, 0.25]);
     expect(() => pointsToGrid(parsePointsCsv('x,y\n5,5\n'), { cellKm: 1, box: { units: 'degrees', south: 0, north: 1, west: 0, east: 1 } })).toThrow(/in km/);
   });
 });

@@ -112,6 +112,13 @@ describe('admission: hostile job requests end in one typed error, fast', () => {
       /MiB of solver memory even after the best symmetry reduction/,
     ],
     ['capacity grid:40x40', () => ({ type: 'capacity', domain: 'grid:40x40', epsilon: 1 }), 'too-large', /privacy row per constrained pair/],
+    [
+      'threshold on sum:1000,8 (Levinson, 8001 points, 1000 eps values)',
+      () => ({ type: 'threshold', domain: 'sum:1000,8' }),
+      'too-large',
+      /threshold search \(up to 1000 eps values\) on sum:1000,8 solves Phi z = 1 by Levinson's O\(n\^2\) Toeplitz recursion per eps: 1\.92e\+11/,
+    ],
+    ['threshold on sum:2000,5 (past Levinson: dense)', () => ({ type: 'threshold', domain: 'sum:2000,5' }), 'too-large', /dense n\^3 solve per eps/],
     ['threshold on line:10^6', () => ({ type: 'threshold', domain: 'line:1000000' }), 'too-large', /threshold search \(up to 1000 eps values\)/],
     ['sweep of rr on line:20000', () => ({ type: 'sweep', domain: 'line:20000', kinds: ['rr'], from: 0.5, to: 2, steps: 10 }), 'too-large', /entry by entry/],
     ['regular on avg:1000,1000', () => ({ type: 'regular', domain: 'avg:1000,1000', epsilon: 1, prior: 'uniform' }), 'too-large', /dense n\^3/],
@@ -213,6 +220,11 @@ describe('admission: hostile job requests end in one typed error, fast', () => {
     expect(() => admitRequest(mech(`line:${2 ** 26}`, 'tight') as JobRequest)).toThrow(/solves Phi z = 1/);
     expect(() => admitRequest(mech(`line:${2 ** 26 + 1}`, 'tight') as JobRequest)).toThrow(/too many points/);
     expect(() => admitRequest({ type: 'capacity', domain: 'grid:5x5', epsilon: 1 })).not.toThrow();
+    // the sum's answer graph: Levinson, 3 n^2 per eps (751 points: 1000 x 1.69e6 = 1.69e9, under 4e9)
+    expect(() => admitRequest({ type: 'threshold', domain: 'sum:150,5' })).not.toThrow();
+    // 1501 points: priced by the grid's length (1000 eps values: 6.76e9; 200: 1.35e9)
+    expect(() => admitRequest({ type: 'threshold', domain: 'sum:300,5' })).toThrow(/Levinson's O\(n\^2\) Toeplitz recursion per eps: 6\.76e\+9/);
+    expect(() => admitRequest({ type: 'threshold', domain: 'sum:300,5', to: 2 })).not.toThrow();
     expect(performance.now() - t).toBeLessThan(500);
   });
 });
