@@ -253,7 +253,8 @@ function planMechanism(args: ParsedArgs): Plan {
   // engine uses every core on large problems (lp/optimal-mechanism.ts defaultLpThreads).
   const threadsFlag = args.flags.get('threads');
   const lpThreads = typeof threadsFlag === 'string' ? parseDecimal(threadsFlag) : null;
-  if (req.kind === 'optimal' && lpThreads !== null && Number.isInteger(lpThreads) && lpThreads >= 1) req.lpThreads = Math.min(lpThreads, MAX_LP_THREADS, availableParallelism());
+  if (req.kind === 'optimal' && lpThreads !== null && Number.isInteger(lpThreads) && lpThreads >= 1)
+    req.lpThreads = Math.min(lpThreads, MAX_LP_THREADS, availableParallelism());
   if (dp.prior !== undefined) req.prior = dp.prior;
   const loss = f.str('loss');
   if (loss !== undefined) req.loss = parseLossArg(loss);
