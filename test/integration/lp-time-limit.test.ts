@@ -39,7 +39,7 @@ describe('the time limit of an optimal request on 50 x 50, as a whole job', () =
     expect(built.length).toBeGreaterThanOrEqual(2);
     for (const c of built) expect(lp.objective).toBeLessThanOrEqual(c.expectedLoss!);
     // the job measures the returned channel with the optimal remap: never above its face-value loss
-    expect(r.expectedLoss!).toBeLessThanOrEqual(lp.objective * (1 + 1e-12));
+    expect(r.expectedLoss!).toBeLessThanOrEqual(lp.objective * (1 + 1e-9)); // summed in another order: rounding
     expect(lp.gapBasis).toBe('exact');
     expect(lp.exactLowerBound!).toBeLessThanOrEqual(lp.objective);
     expect(lp.gap).toBeCloseTo((lp.objective - lp.exactLowerBound!) / lp.objective, 12);
