@@ -13,6 +13,8 @@ import { optimalMechanism, type OptimalLpResult } from '../../../src-worker/lp/o
 import { closedFormMechanism } from '../../../src-worker/mechanism/closed-form-by-kind';
 import type { DenseChannel, RowSource } from '../../../src-worker/mechanism/channel';
 import { parseDomainSpec } from '../../../src-worker/metric/parse-domain-spec';
+import { Matrix } from '../../../src-worker/linalg/matrix';
+import { solve } from '../../../src-worker/linalg/lu';
 import type { Domain } from '../../../src-worker/metric/domain';
 import { directLoss, exponentialChannel, remappedLoss, worstPrivacyRatio } from './helpers';
 
@@ -32,24 +34,15 @@ function dense(ch: RowSource): Float64Array {
   return out;
 }
 
-/** The tight-constraints channel Phi diag(z) with Phi z = 1 (Gaussian elimination with partial pivoting), or null when some z < 0. */
+/** The tight-constraints channel Phi diag(z) with Phi z = 1 by a dense LU solve (not the engine's structured path), or null when some z < 0. */
 function tightChannel(g: Domain, eps: number): Float64Array | null {
   const n = g.n;
-  const A = Array.from({ length: n }, (_, i) => [...Array.from({ length: n }, (_, j) => Math.exp(-eps * g.distance(i, j))), 1]);
-  for (let c = 0; c < n; c++) {
-    let p = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(A[r]![c]!) > Math.abs(A[p]![c]!)) p = r;
-    [A[c], A[p]] = [A[p]!, A[c]!];
-    for (let r = 0; r < n; r++) {
-      if (r === c) continue;
-      const f = A[r]![c]! / A[c]![c]!;
-      for (let k = c; k <= n; k++) A[r]![k]! -= f * A[c]![k]!;
-    }
-  }
-  const z = A.map((row, i) => row[n]! / row[i]!);
+  const phi = new Float64Array(n * n);
+  for (let x = 0; x < n; x++) for (let y = 0; y < n; y++) phi[x * n + y] = Math.exp(-eps * g.distance(x, y));
+  const z = solve(new Matrix(n, n, phi.slice()), new Float64Array(n).fill(1))!;
   if (z.some((v) => v < 0)) return null;
   const C = new Float64Array(n * n);
-  for (let x = 0; x < n; x++) for (let y = 0; y < n; y++) C[x * n + y] = Math.exp(-eps * g.distance(x, y)) * z[y]!;
+  for (let x = 0; x < n; x++) for (let y = 0; y < n; y++) C[x * n + y] = phi[x * n + y]! * z[y]!;
   return C;
 }
 
