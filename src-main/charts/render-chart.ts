@@ -19,7 +19,7 @@ import {
   Title,
 } from 'chart.js';
 import type { ChartSpec } from '../../src-shared/protocol/casestudy';
-import { chartConfig } from '../../src-shared/charts/chart-config';
+import { chartConfig, chartHeight } from '../../src-shared/charts/chart-config';
 
 // The native canvas is loaded on the first chart, not with the CLI (about 50 ms of every command's start).
 const requireNative = createRequire(import.meta.url);
@@ -28,8 +28,10 @@ let canvasModule: typeof import('@napi-rs/canvas') | null = null;
 Chart.register(LineController, LineElement, PointElement, BarController, BarElement, LinearScale, LogarithmicScale, CategoryScale, Legend, Title, SubTitle);
 
 /** Render one chart to PNG bytes (white background). */
-export function renderChartPng(spec: ChartSpec, width = 1000, height = 600): Buffer {
+export function renderChartPng(spec: ChartSpec, width = 1000, baseHeight = 600): Buffer {
   canvasModule ??= requireNative('@napi-rs/canvas') as typeof import('@napi-rs/canvas');
+  // horizontal bar charts grow with their categories
+  const height = chartHeight(spec, baseHeight);
   const canvas = canvasModule.createCanvas(width, height);
   const ctx = canvas.getContext('2d');
   ctx.fillStyle = '#ffffff';

@@ -72,6 +72,20 @@ export function unitOfHeader(header: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The readings' axis title from the value column's header and its unit: "power (kW)" stays as it is (the header
+ * names the unit already), "watts" with unit W reads "reading (W)", "load" with kW "load (kW)".
+ */
+export function readingAxisLabel(valueLabel: string | undefined, unit: string): string {
+  const name = valueLabel?.trim() ?? '';
+  if (!unit) return name || 'reading';
+  // the unit in brackets already: "power (kW)", "energy [kWh]"
+  if (/[([]\s*[^)\]]+?\s*[)\]]\s*$/.test(name) && unitOfHeader(name) === unit) return name;
+  // a unit word in the name: "consumption_kWh" reads "consumption (kWh)", "watts" reads "reading (W)"
+  const words = name.split(/[\s_\-/]+/).filter((w) => w && UNIT_WORDS[w.toLowerCase()] !== unit);
+  return `${words.join(' ') || 'reading'} (${unit})`;
+}
+
 /** One time cell: "HH:MM[:SS]" (clock), an ISO date-time (date), or a number. */
 export function parseTimeCell(cell: string): { kind: TimeKind; t: number } | null {
   const c = /^(\d{1,2}):(\d{2})(?::(\d{2}(?:\.\d+)?))?$/.exec(cell);

@@ -152,3 +152,37 @@ export function tableFromMatrix(m: MatrixLike): TableSource {
     colLabel: (c) => m.colLabels[c] ?? String(c),
   };
 }
+
+/**
+ * How the heat map turns values into colour. 'sqrt' (most channels): sqrt(v / max), 0 white, so small entries
+ * still show. 'range' when every value shown lies within RANGE_SHARE of the largest (e.g. randomised response on
+ * 1,024 values: a diagonal entry only e^eps times the others, averaged with 100 of them in its block): colours
+ * then run linearly from the smallest value to the largest, or the picture is one uniform block that hides the
+ * diagonal.
+ */
+export interface HeatScale {
+  kind: 'sqrt' | 'range';
+  lo: number;
+  hi: number;
+}
+
+/** Values within this share of the largest use the 'range' scale (see HeatScale). */
+export const RANGE_SHARE = 0.25;
+
+export function heatScale(values: ArrayLike<number>): HeatScale {
+  let lo = Infinity;
+  let hi = 0;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  if (!(hi > 0)) return { kind: 'sqrt', lo: 0, hi: 1 };
+  return lo >= RANGE_SHARE * hi && hi > lo ? { kind: 'range', lo, hi } : { kind: 'sqrt', lo: 0, hi };
+}
+
+/** A value's position 0..1 on the colour ramp. */
+export function heatPosition(v: number, s: HeatScale): number {
+  const t = s.kind === 'range' ? (v - s.lo) / (s.hi - s.lo) : Math.sqrt(Math.max(0, v) / s.hi);
+  return Math.min(1, Math.max(0, t));
+}

@@ -7,8 +7,32 @@
 import type { Chart, ChartConfiguration, LegendItem, PointStyle } from 'chart.js';
 import type { ChartSpec } from '../protocol/casestudy';
 
-/** Colour-blind-safe palette (Okabe-Ito), then greys. */
-const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#999999'];
+/**
+ * Colour-blind-safe palette (Okabe-Ito), ordered so that the first five are far apart: orange (#E69F00) only
+ * after black (beside vermilion it reads as the same colour in thin lines and markers), sky blue after blue's
+ * far neighbours, then grey.
+ */
+export const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#000000', '#E69F00', '#56B4E9', '#999999'];
+
+/** Characters per title line before it wraps (Chart.js clips a long title at both ends of a narrow chart). */
+const TITLE_WIDTH = 56;
+
+/**
+ * Bar charts with more categories than this, or with a category name longer than LONG_CATEGORY characters,
+ * are drawn with horizontal bars: the names then read on one line each instead of rotated and clipped.
+ */
+const MAX_UPRIGHT_CATEGORIES = 6;
+const LONG_CATEGORY = 14;
+/** Pixels per category row of a horizontal bar chart, per series in it (at least MIN_ROW_PX). */
+const ROW_PX_PER_SERIES = 13;
+const MIN_ROW_PX = 24;
+
+/**
+ * Line series whose values differ by at most this share of the axis's span at every x are one curve on screen:
+ * they are drawn once under one legend entry that names them all (else the last drawn hides the others while the
+ * legend promises several lines).
+ */
+export const COINCIDE_SHARE = 0.004;
 
 function withAlpha(hex: string, a: number): string {
   const n = parseInt(hex.slice(1), 16);
@@ -40,15 +64,15 @@ export function lineLegend(chart: Chart): LegendItem[] {
   });
 }
 
-/** Lines broken at spaces to at most `width` characters (Chart.js squeezes a long title line instead of wrapping it). */
-export function wrapLines(lines: readonly string[], width: number): string[] {
+/** Lines broken at spaces to at most `width` characters (Chart.js squeezes a long title line instead of wrapping it); continuation lines start with `indent`. */
+export function wrapLines(lines: readonly string[], width: number, indent = '  '): string[] {
   const out: string[] = [];
   for (const line of lines) {
     let cur = '';
     for (const w of line.split(' ')) {
       if (cur && cur.length + 1 + w.length > width) {
         out.push(cur);
-        cur = '  ' + w;
+        cur = indent + w;
       } else cur = cur ? `${cur} ${w}` : w;
     }
     out.push(cur);
@@ -56,13 +80,84 @@ export function wrapLines(lines: readonly string[], width: number): string[] {
   return out;
 }
 
-export function chartConfig(spec: ChartSpec): ChartConfiguration {
+/** Whether a bar chart is drawn with horizontal bars (see MAX_UPRIGHT_CATEGORIES). */
+export function horizontalBars(spec: ChartSpec): boolean {
+  if (spec.type !== 'bar') return false;
+  const cats = barCategories(spec);
+  return cats.length > MAX_UPRIGHT_CATEGORIES || cats.some((c) => c.length > LONG_CATEGORY);
+}
+
+function barCategories(spec: ChartSpec): string[] {
+  return spec.categories ?? spec.series[0]?.x.map(String) ?? [];
+}
+
+/** The height a chart needs at `base` px for an ordinary chart: horizontal bar charts grow with their categories and series. */
+export function chartHeight(spec: ChartSpec, base: number): number {
+  if (!horizontalBars(spec)) return base;
+  const rows = barCategories(spec).length * Math.max(MIN_ROW_PX, ROW_PX_PER_SERIES * spec.series.length);
+  return Math.max(base, rows + 150 + 16 * (spec.notes?.length ?? 0));
+}
+
+/**
+ * The series of a line chart with coinciding ones merged (COINCIDE_SHARE of the y span, same x): the first of a
+ * group is kept, labelled with every member's label, plus a note saying which curves coincide and by how little
+ * they differ. Series with markers are never merged (their points are the message).
+ */
+export function mergeCoincidingSeries(spec: ChartSpec): { series: ChartSpec['series']; notes: string[] } {
+  const ys = spec.series.flatMap((s) => s.y.filter((v): v is number => v !== null && Number.isFinite(v)));
+  const span = ys.length ? Math.max(...ys) - Math.min(...ys) : 0;
+  const tol = span * COINCIDE_SHARE;
+  const same = (a: ChartSpec['series'][number], b: ChartSpec['series'][number]): number | null => {
+    if (a.points || b.points || a.x.length !== b.x.length || (a.dashed ?? false) !== (b.dashed ?? false)) return null;
+    let worst = 0;
+    for (let i = 0; i < a.x.length; i++) {
+      if (a.x[i] !== b.x[i]) return null;
+      const u = a.y[i] ?? null;
+      const v = b.y[i] ?? null;
+      if (u === null || v === null) {
+        if (u !== v) return null;
+        continue;
+      }
+      const d = Math.abs(u - v);
+      if (!(d <= tol)) return null;
+      worst = Math.max(worst, d);
+    }
+    return worst;
+  };
+  const used = new Array<boolean>(spec.series.length).fill(false);
+  const series: ChartSpec['series'] = [];
+  const notes: string[] = [];
+  spec.series.forEach((s, i) => {
+    if (used[i]) return;
+    const group = [s];
+    let worst = 0;
+    for (let j = i + 1; j < spec.series.length; j++) {
+      const d = used[j] ? null : same(s, spec.series[j]!);
+      if (d === null) continue;
+      used[j] = true;
+      group.push(spec.series[j]!);
+      worst = Math.max(worst, d);
+    }
+    if (group.length === 1) {
+      series.push(s);
+      return;
+    }
+    const label = group.map((g) => g.label).join(' | ');
+    series.push({ ...s, label });
+    notes.push(`${group.map((g) => g.label).join(', ')}: one curve (they differ by at most ${worst.toPrecision(2)})`);
+  });
+  return { series, notes };
+}
+
+export function chartConfig(input: ChartSpec): ChartConfiguration {
+  const merged = input.type === 'line' ? mergeCoincidingSeries(input) : { series: input.series, notes: [] };
+  const spec: ChartSpec = merged.notes.length ? { ...input, series: merged.series, notes: [...(input.notes ?? []), ...merged.notes] } : input;
   const common = {
     animation: false as const,
     responsive: false,
     devicePixelRatio: 1,
     plugins: {
-      title: { display: true, text: spec.title, font: { size: 16 } },
+      title: { display: true, text: wrapLines([spec.title], TITLE_WIDTH, ''), font: { size: 16 } },
       // notes under the title: why a curve has no point somewhere (never only in a tooltip)
       ...(spec.notes?.length
         ? { subtitle: { display: true, text: wrapLines(spec.notes, 110), color: '#8a4b08', font: { size: 12 }, padding: { bottom: 8 } } }
@@ -76,7 +171,14 @@ export function chartConfig(spec: ChartSpec): ChartConfiguration {
     },
   };
   if (spec.type === 'bar') {
-    const cats = spec.categories ?? spec.series[0]?.x.map(String) ?? [];
+    const cats = barCategories(spec);
+    const flat = horizontalBars(spec);
+    const categoryAxis = { title: { display: true, text: spec.xLabel }, ticks: { autoSkip: false, maxRotation: flat ? 0 : 30, minRotation: 0 } };
+    const valueAxis = {
+      title: { display: true, text: spec.yLabel },
+      ...(spec.yMin !== undefined ? { min: spec.yMin } : {}),
+      ...(spec.yMax !== undefined ? { max: spec.yMax } : {}),
+    };
     return {
       type: 'bar',
       data: {
@@ -92,14 +194,8 @@ export function chartConfig(spec: ChartSpec): ChartConfiguration {
       },
       options: {
         ...common,
-        scales: {
-          x: { title: { display: true, text: spec.xLabel }, ticks: { autoSkip: false, maxRotation: 30, minRotation: 0 } },
-          y: {
-            title: { display: true, text: spec.yLabel },
-            ...(spec.yMin !== undefined ? { min: spec.yMin } : {}),
-            ...(spec.yMax !== undefined ? { max: spec.yMax } : {}),
-          },
-        },
+        ...(flat ? { indexAxis: 'y' as const } : {}),
+        scales: flat ? { y: categoryAxis, x: valueAxis } : { x: categoryAxis, y: valueAxis },
       },
     };
   }
@@ -113,8 +209,10 @@ export function chartConfig(spec: ChartSpec): ChartConfiguration {
           order: s.onTop ? -1 : k,
           label: s.label,
           data: s.x.map((x, i) => ({ x, y: s.y[i] ?? null })) as { x: number; y: number }[],
-          borderColor: s.points ? c : c,
+          borderColor: c,
           backgroundColor: c,
+          // markers hollow: a line under them (a curve that attains a bound) stays visible
+          ...(s.points ? { pointBackgroundColor: '#ffffff', pointBorderWidth: 1.5 } : {}),
           borderWidth: s.width ?? 2,
           borderDash: s.dashed ? [6, 4] : [],
           pointRadius: s.points ? 3.5 : 0,

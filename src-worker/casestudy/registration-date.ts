@@ -28,8 +28,12 @@ export const registrationDateStudy: Study = (params, ctx): CaseStudyResult => {
   for (let a = 0; a <= aMax; a += aStep) aValues.push(a);
   // the whole range 0..D, coarser, for the second chart
   const wide: number[] = [];
-  const wideStep = Math.max(1, Math.round(D / 200));
-  for (let a = 0; a <= D; a += wideStep) wide.push(a);
+  // on a log axis (the d_1 curves fall within days, randomised response only near the full span): a = 1, 2, 3 ...
+  // then about 60 points per decade up to D
+  for (let a = 1; a <= D; a = Math.max(a + 1, Math.round(a * 1.04))) wide.push(a);
+  const mid = Math.round(D / 2);
+  for (const a of [mid, D]) if (!wide.includes(a)) wide.push(a);
+  wide.sort((x, y) => x - y);
   const all = [...new Set([...aValues, ...wide])].sort((x, y) => x - y);
   const pick = (b: Float64Array, xs: number[]) => xs.map((a) => b[all.indexOf(a)]!);
   const curves = epsList.map((eps) => {
@@ -40,10 +44,11 @@ export const registrationDateStudy: Study = (params, ctx): CaseStudyResult => {
   });
   const at = (c: (typeof curves)[number], a: number, which: 'rr' | 'tg') => c[which][aValues.indexOf(a)] ?? null;
   // Both charts: b(a) of randomised response (eps*d_h, dashed) and of TG at eps/s (d_1) per eps.
-  const usefulnessChart = (id: string, title: string, x: number[], ys: (c: (typeof curves)[number]) => [number[], number[]]): ChartSpec => ({
+  const usefulnessChart = (id: string, title: string, x: number[], ys: (c: (typeof curves)[number]) => [number[], number[]], xLog = false): ChartSpec => ({
     id,
     title,
     type: 'line',
+    ...(xLog ? { xLog } : {}),
     xLabel: 'a (days)',
     yLabel: 'b = max P(|reported - true| > a)',
     yMin: 0,
@@ -66,7 +71,7 @@ export const registrationDateStudy: Study = (params, ctx): CaseStudyResult => {
       (c) =>
         `- eps = ${c.eps}: randomised response reports the exact date with probability ${f(1 - at(c, 0, 'rr')!)} (b(0) = ${f(at(c, 0, 'rr'))}) and is within ${aValues[aValues.length - 1]} days with probability at least ${f(1 - c.rr[c.rr.length - 1]!)}; the d_1 mechanism is within 10 days with probability ${f(1 - (at(c, 10, 'tg') ?? NaN))}, within ${aValues[aValues.length - 1]} days with ${f(1 - c.tg[c.tg.length - 1]!)}. Accuracy at 90% confidence (b <= 0.1): ${a90(c.tg) ?? `> ${aMax}`} days with d_1 against ${a90(c.rr) ?? `more than ${aMax}`} days with d_h.`,
     ),
-    `- Over the whole range (chart usefulness-all-days) randomised response only becomes useful when a approaches the full span: its b(a) falls linearly, ${curves.map((c) => `b(${wide[Math.floor(wide.length / 2)]}) = ${f(c.rrWide[Math.floor(wide.length / 2)]!)} at eps = ${c.eps}`).join(', ')}: a reported date says almost nothing.`,
+    `- Over the whole range (chart usefulness-all-days) randomised response only becomes useful when a approaches the full span: its b(a) falls linearly, ${curves.map((c) => `b(${mid}) = ${f(c.rrWide[wide.indexOf(mid)]!)} at eps = ${c.eps}`).join(', ')}: a reported date says almost nothing.`,
     `- The price: (eps/${s})*d_1 only guarantees e^eps indistinguishability for dates ${s} days apart (or one user's date shifted by ${s} days); dates years apart are distinguishable, whereas eps*d_h hides any change of one user. For a statistic like the earliest date, where closeness is what users care about, the Manhattan metric gives far better utility for a meaningful guarantee.`,
   ];
   return {
@@ -90,7 +95,7 @@ export const registrationDateStudy: Study = (params, ctx): CaseStudyResult => {
     ],
     charts: [
       usefulnessChart('usefulness', `(a, b)-usefulness of the earliest date: eps*d_h vs (eps/${s})*d_1`, aValues, (c) => [c.rr, c.tg]),
-      usefulnessChart('usefulness-all-days', `(a, b)-usefulness over the whole range a = 0..${D} days`, wide, (c) => [c.rrWide, c.tgWide]),
+      usefulnessChart('usefulness-all-days', `(a, b)-usefulness over the whole range a = 1..${D} days (log axis)`, wide, (c) => [c.rrWide, c.tgWide], true),
     ],
   };
 };

@@ -546,6 +546,13 @@ describe('registration-date (reduced: days 0..200)', () => {
       expect(row[1] as number).toBeCloseTo(rrB(row[0] as number), 12);
       expect(row[2] as number).toBeCloseTo(tgB(row[0] as number), 12);
     }
+    // the whole range on a log axis: a = 1 .. D (a log axis has no 0), D/2 and D included, the values the closed forms
+    const wide = r.charts.find((c) => c.id === 'usefulness-all-days')!;
+    expect(wide.xLog).toBe(true);
+    const xs = wide.series[0]!.x;
+    expect([xs[0], xs.includes(D / 2), xs[xs.length - 1]]).toEqual([1, true, D]);
+    xs.forEach((a, i) => expect(wide.series[0]!.y[i]!).toBeCloseTo(rrB(a), 12));
+    expect(r.findings.join('\n')).toContain(`b(${D / 2}) = `);
   });
 });
 
