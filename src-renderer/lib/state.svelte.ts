@@ -54,29 +54,7 @@ export interface JobView {
 /** Most live LP samples kept per job (older ones are thinned, the first kept). */
 const MAX_LIVE_LP_SAMPLES = 1000;
 
-export interface ItemResult {
-  status: 'running' | 'done' | 'error';
-  jobId?: string;
-  result?: JobResult;
-  error?: JobError;
-  /** Privacy check of a mechanism's channel (SPEC §4). */
-  check?: CheckResult;
-  checkError?: string;
-  /** The inputs changed since this was computed (its hash differs from the item's inputs now). */
-  stale?: boolean;
-  /** Hash of the inputs this result was computed from (lib/kept-results.ts). */
-  hash?: string;
-  /** When it was computed (ISO time; kept in the project file). */
-  computedAt?: string;
-  /** The last Compute failed; this (older) result was kept. */
-  failed?: string;
-  /** The separate privacy check was over the engine's work limit (why); the mechanism job's own effective eps is shown. */
-  checkSkipped?: string;
-  /** Where the engine finds a computed mechanism's channel (its construction at compute time, or the host's channelRef): views fetch rows from it. */
-  source?: ChannelSource;
-  /** The channel this result names (an optimal LP's, kept by the host) is not kept: why, in one sentence (compute again). */
-  notKept?: string;
-}
+export type { ItemResult } from './item-result';
 
 const AUTOSAVE_KEY = 'mechstudio.autosave.v1';
 /** Most characters of an autosaved project with its results (localStorage holds about 5 MB per origin). */

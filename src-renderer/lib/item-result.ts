@@ -1,0 +1,28 @@
+/** A project item's result as the app holds it (lib/state.svelte.ts keeps one per item; lib/status.ts derives its badge). */
+import type { JobError } from '../../src-shared/protocol/common';
+import type { CheckResult, JobResult } from '../../src-shared/protocol/results';
+import type { ChannelSource } from './project-model';
+
+export interface ItemResult {
+  status: 'running' | 'done' | 'error';
+  jobId?: string;
+  result?: JobResult;
+  error?: JobError;
+  /** Privacy check of a mechanism's channel (SPEC §4). */
+  check?: CheckResult;
+  checkError?: string;
+  /** The inputs changed since this was computed (its hash differs from the item's inputs now). */
+  stale?: boolean;
+  /** Hash of the inputs this result was computed from (lib/kept-results.ts). */
+  hash?: string;
+  /** When it was computed (ISO time; kept in the project file). */
+  computedAt?: string;
+  /** The last Compute failed; this (older) result was kept. */
+  failed?: string;
+  /** The separate privacy check was over the engine's work limit (why); the mechanism job's own effective eps is shown. */
+  checkSkipped?: string;
+  /** Where the engine finds a computed mechanism's channel (its construction at compute time, or the host's channelRef): views fetch rows from it. */
+  source?: ChannelSource;
+  /** The channel this result names (an optimal LP's, kept by the host) is not kept: why, in one sentence (compute again). */
+  notKept?: string;
+}
