@@ -219,7 +219,7 @@ export function sweepCharts(r: SweepResult, opts: SweepChartOptions = {}): Chart
     const unit = opts.lossUnit ? ` (${opts.lossUnit})` : '';
     out.push(chart(r, 'expectedLoss', opts, `Expected loss: ${what}, optimal remap`, `expected loss${unit}`, null));
   }
-  out.push(chart(r, 'utility', opts, `Utility (probability of a right guess, optimal remap)`, 'utility', 'utility bound Σμ (regular prior)'));
+  out.push(chart(r, 'utility', opts, `Utility (probability of a right guess, optimal remap)`, 'utility', 'utility bound (regular prior)'));
   out.push(chart(r, 'leakage', opts, `Min-entropy leakage`, 'leakage (bits)', 'leakage bound (regular prior)'));
   return out;
 }

@@ -73,7 +73,7 @@ describe('sweeps and the smart meter (issue 15)', () => {
     // the utility bound: dashed black on top, attained by tight constraints
     const util = (await charts.nth(1).getAttribute('data-labels'))!.split('\n');
     expect(util[1]).toMatch(/^Tight constraints \(attains the bound for ε ≥ [\d.]+; no point for ε [≤=] [\d.]+\)$/);
-    expect(util[3]).toBe('utility bound Σμ (regular prior), attained by Tight constraints');
+    expect(util[3]).toBe('utility bound (regular prior), attained by Tight constraints');
     // drawn over the curve that attains it: its black dashes are visible (under the curve they were hidden)
     const black = await countPixels(charts.nth(1).locator('canvas'), 'black');
     expect(black.n).toBeGreaterThan(150);

@@ -105,7 +105,7 @@ describe('sweep charts: what was asked, why points are missing, bounds on top', 
 
     const bound = util.series.at(-1)!;
     expect(bound).toMatchObject({ dashed: true, onTop: true, color: BOUND_COLOR, y: [null, null, 0.5, 0.6, 0.7] });
-    expect(bound.label).toBe('utility bound Σμ (regular prior), attained by tight constraints, truncated geometric');
+    expect(bound.label).toBe('utility bound (regular prior), attained by tight constraints, truncated geometric');
     expect(util.series[0]!.label).toBe('tight constraints (attains the bound for ε ≥ 1.5; no point for ε ≤ 1)');
     // tg equals the bound only at 2.5 (1e-3 below at 2)
     expect(util.series[1]!.label).toBe('truncated geometric (attains the bound for ε = 2.5)');
