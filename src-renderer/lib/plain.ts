@@ -118,6 +118,61 @@ export const GLOSSARY: GlossaryEntry[] = [
     text: 'The best mechanism found for a given prior and loss. Cheap constructions (planar Laplace, tight constraints, exponential, each with the optimal remap) are tried first, then a linear program searches for a better one; whichever has the smaller expected loss is returned and named. It is called optimal only when a certified bound proves that no private mechanism does more than 0.0001% better; otherwise the result says how far from the best possible it may be ("within X% of the best possible"). On large grids the program can take minutes to hours (give it a time limit); it is only started by its Compute button or Recompute all.',
   },
   {
+    id: 'effective-epsilon',
+    term: 'Effective ε',
+    text: 'The privacy a channel actually achieves: the largest ln(C[x][y] / C[x′][y]) / d(x, x′) over all pairs of secrets and reports. A mechanism is private at level ε when its effective ε is at most ε; the privacy check computes it exactly from the channel.',
+  },
+  {
+    id: 'truncated-geometric',
+    term: 'Truncated geometric',
+    text: 'For numbers on a line (counts, sums): the true value plus two-sided geometric noise with ratio e^(−ε), the probability beyond the ends folded onto them. For counting queries no private mechanism is more useful to any user once their best remap is applied.',
+  },
+  {
+    id: 'randomised-response',
+    term: 'Randomised response',
+    text: 'Report the true value with probability e^ε / (e^ε + k − 1) and each of the other k − 1 values with probability 1 / (e^ε + k − 1). It ignores distances: the right choice when every two secrets must be equally hidden.',
+  },
+  {
+    id: 'exponential',
+    term: 'Exponential mechanism',
+    text: 'Report y with probability proportional to exp(−ε d(x, y) / 2): near values likelier, far ones exponentially rarer. Always ε·d-private; often far from the best possible.',
+  },
+  {
+    id: 'laplace',
+    term: 'Row-normalised Laplace',
+    text: 'Report y with probability proportional to exp(−ε d(x, y)). Normalising each row costs privacy: on a bounded domain it is only guaranteed 2ε·d-private, which the app states beside it.',
+  },
+  {
+    id: 'planar-laplace',
+    term: 'Planar Laplace',
+    text: 'The standard mechanism for locations (geo-indistinguishability): the true place moved by noise whose density falls as e^(−ε r) with the distance r, then snapped to the grid. Private by construction at level ε per km.',
+  },
+  {
+    id: 'symmetric',
+    term: 'Symmetric graph',
+    text: 'For domains where every point sees the same number of points at each distance (rings, cliques, Hamming cubes): C[y][y′] = e^(−ε d(y, y′)) divided by the same sum for every row, the tight-constraints mechanism in closed form.',
+  },
+  {
+    id: 'losses',
+    term: 'Losses: bin, nib, dist, dist2',
+    text: 'What a wrong guess costs. bin: 1 when the guess is wrong, 0 when right (its opposite is utility, the probability of a right guess). nib: 1 when the guess is right (to measure how often the secret is revealed). dist: the distance between guess and secret (km on grids). dist2: its square.',
+  },
+  {
+    id: 'bound-gap',
+    term: 'Certified bound and gap',
+    text: 'A number that no private mechanism can beat, proven by the solver (a lower bound on the best possible expected loss). The gap is how far the mechanism shown may be from the best possible: "within 2% of the best possible (certified)" means no private mechanism has an expected loss more than 2% lower.',
+  },
+  {
+    id: 'lp-models',
+    term: 'Privacy constraints of the LP: exact, edges, spanner',
+    text: 'exact: the privacy condition on every pair of secrets (the true problem). edges: only neighbouring pairs, exact when distances are path lengths along them (Manhattan grids, lines). spanner: a sparse set of pairs at a slightly stricter level, faster but only near the best; it is used when asked for, and its gap is then against its own optimum.',
+  },
+  {
+    id: 'usefulness',
+    term: '(a, b)-usefulness',
+    text: 'For numeric answers: the reported value is within a of the true one with probability at least 1 − b, for every true answer. Smaller b at a given a is more useful.',
+  },
+  {
     id: 'stale',
     term: 'Stale result',
     text: 'A result computed from inputs that have since changed. It stays visible, marked as stale, until you compute again; undoing the change makes it current again.',
