@@ -525,6 +525,27 @@ describe('smart-meter', () => {
   });
 });
 
+/* ---------- the sum example opens with every analysis done ---------- */
+
+describe('sum-and-2count example', () => {
+  it('every item runs: the threshold of the sum query (0.97 within the search, bisection priced as such) and the counts', async () => {
+    const { path, project } = loadExample('sum-and-2count');
+    const dir = mkdtempSync(join(tmpdir(), 'sum2-'));
+    const d = new Dispatcher({ threads: 1 });
+    try {
+      const s = await runProject(d, project, join(path, '..'), dir);
+      expect(s.items.filter((i) => !i.ok).map((i) => `${i.id}: ${i.error?.message}`)).toEqual([]);
+      expect(s.items.map((i) => i.id)).toEqual(expect.arrayContaining(['sum-threshold', 'counts-threshold']));
+      const sum = s.items.find((i) => i.id === 'sum-threshold')!.result as { type: string; epsilon: number | null };
+      expect(sum.type).toBe('threshold');
+      // the seed case study's value: tight constraints exist on the sum's answers from eps = 0.97
+      expect(sum.epsilon).toBeCloseTo(0.97, 10);
+    } finally {
+      await d.close();
+    }
+  });
+});
+
 /* ---------- 7. registration date ---------- */
 
 describe('registration-date (reduced: days 0..200)', () => {
