@@ -11,11 +11,15 @@ export function fmt(v: number | null | undefined, digits = 4): string {
 }
 
 export function fmtMs(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 999.5) return `${Math.round(ms)} ms`;
   const s = ms / 1000;
-  if (s < 60) return `${s.toFixed(1)} s`;
-  const m = Math.floor(s / 60);
-  return `${m} min ${Math.round(s - 60 * m)} s`;
+  // rounded before it is split, so that 239.6 s reads "4 min 0 s", never "3 min 60 s"
+  if (s < 59.95) return `${s.toFixed(1)} s`;
+  const total = Math.round(s);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total - 3600 * h) / 60);
+  const sec = total - 3600 * h - 60 * m;
+  return h > 0 ? `${h} h ${m} min` : `${m} min ${sec} s`;
 }
 
 /** A count for people: grouped digits up to a billion, then "≈ 4.72 × 10²¹" (exact digits of 8^24 mean nothing to a reader). */
