@@ -119,6 +119,11 @@ describe('an optimal LP kept with its project across a server restart', () => {
     expect(await page.getByTestId('status-lp').getAttribute('data-status')).toBe('done');
     await heat.scrollIntoViewIfNeeded();
     await shot('02-after-restart');
+    // the prior's import settings come back with the project (its record), not the grid's defaults
+    await page.getByTestId('item-prior-homes').click();
+    expect(await page.getByTestId('points-box').inputValue()).toBe(BOX);
+    expect(await page.getByTestId('points-recorded').textContent()).toContain('Imported from homes.csv');
+    await page.getByTestId('item-mechanism-lp').click();
 
     // Export CSV: written by the host from the kept doubles, shown in the jobs panel
     const csv = join(h.tmp, 'lp-channel.csv');
