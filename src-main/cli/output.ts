@@ -76,7 +76,12 @@ export function jsonFor(req: JobRequest, r: JobResult): Record<string, unknown> 
     case 'capacity':
       return { multiplicative: r.multiplicative, additive: r.additive };
     case 'regular':
-      return { regular: r.regular, utilityBound: r.utilityBound, leakageBound: r.leakageBound };
+      return {
+        regular: r.regular,
+        utilityBound: r.utilityBound,
+        leakageBound: r.leakageBound,
+        ...(r.regularFrom !== undefined ? { regularFrom: r.regularFrom } : {}),
+      };
     case 'threshold':
       return { epsilon: r.epsilon };
     case 'vertices':
@@ -234,7 +239,12 @@ export function readable(req: JobRequest, r: JobResult): string {
             ['utility bound', `${fmt(r.utilityBound)} (every eps*d-private mechanism, binary gain)`],
             ['leakage bound', `${fmt(r.leakageBound)} bits`],
           ])
-        : `not regular: no mu >= 0 solves mu Phi = pi on ${r.domain} at eps = ${fmt(r.epsilon)}, so the SPEC §5 bounds do not apply`;
+        : `not regular at eps = ${fmt(r.epsilon)} on ${r.domain}: the best-possible bounds (SPEC §5) do not apply (no mu >= 0 solves mu Phi = pi)` +
+            (r.regularFrom
+              ? `; regular from about eps = ${fmt(r.regularFrom.epsilon)} (regular there, not at ${fmt(r.regularFrom.below)})`
+              : r.regularFrom === null
+                ? '; not regular up to 64 times this eps either (or the domain is too large to search)'
+                : '');
     case 'threshold':
       return r.epsilon === null
         ? `no tight-constraints mechanism on ${r.domain} for eps in [${fmt(r.from)}, ${fmt(r.to)}] (step ${fmt(r.step)})`

@@ -293,6 +293,12 @@ export const regularResultSchema = z.object({
   leakageBound: nullableNum,
   mu: z.array(num).optional(),
   note: z.string().optional(),
+  /**
+   * When not regular: where the prior becomes regular, searched by doubling eps (up to 64x) then bisection to 1%:
+   * regular at `epsilon`, not at `below` (null: not regular up to 64x the asked eps, or the domain is too large to
+   * search). Only points checked are claimed.
+   */
+  regularFrom: z.object({ epsilon: num, below: num }).nullable().optional(),
 });
 
 export const thresholdResultSchema = z.object({

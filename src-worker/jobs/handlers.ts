@@ -397,7 +397,33 @@ export async function regularJob(req: RegularRequest, ctx: JobContext): Promise<
   if (r.mu && r.mu.length <= 10_000) out.mu = Array.from(r.mu);
   const note = r.note ?? (r.regular ? undefined : 'the prior is not regular: the SPEC §5 bounds do not apply');
   if (note) out.note = note;
+  if (!r.regular) out.regularFrom = domain.n <= REGULAR_FROM_MAX_SECRETS ? await regularFrom(domain, req.epsilon, prior, ctx.signal) : null;
   return out;
+}
+
+/** Secrets up to which a non-regular prior's regular eps is searched (about 14 regularity solves of an n x n system). */
+const REGULAR_FROM_MAX_SECRETS = 1024;
+
+/**
+ * Where a prior that is not regular at eps becomes regular: eps doubled until it is (at most 6 times), then bisected
+ * to 1% between the last eps where it was not and the first where it was. Both ends were checked; nothing is claimed
+ * between them (regularity need not be monotone in eps on every metric).
+ */
+async function regularFrom(domain: Domain, eps: number, prior: Float64Array, signal: AbortSignal): Promise<{ epsilon: number; below: number } | null> {
+  let lo = eps;
+  let hi = eps * 2;
+  for (let k = 0; ; k++) {
+    if ((await regularity(domain, hi, prior, signal)).regular) break;
+    if (k === 5) return null;
+    lo = hi;
+    hi *= 2;
+  }
+  while (hi - lo > 0.01 * hi) {
+    const mid = (lo + hi) / 2;
+    if ((await regularity(domain, mid, prior, signal)).regular) hi = mid;
+    else lo = mid;
+  }
+  return { epsilon: hi, below: lo };
 }
 
 export async function thresholdJob(req: ThresholdRequest, ctx: JobContext): Promise<ThresholdResult> {
