@@ -409,7 +409,7 @@ describe.sequential('project runs on a Redis queue', () => {
       ];
       // the third as if its workers had died under it 4 times (2 attempts + 2 stalls allow 4 starts; this is the 5th)
       const redisClient = await queue.client;
-      await redisClient.hset(`mechstudio:jobs:${jobs[2]!.id!}`, 'ats', '4');
+      await redisClient.hset(`mechstudio:jobs:${jobs[2]!.id!}`, { ats: '4' });
       w = await startWorker(redis.url, { env: FAST_STALL });
       await queue.resume();
       const settle = async (id: string): Promise<string> => {
