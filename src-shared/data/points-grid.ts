@@ -183,7 +183,7 @@ export interface PointGrid {
   /** CSV lines of the first few points outside the box. */
   outsideLines: number[];
   projection: LocalProjection | null;
-  /** Cell of each point (-1 outside), in input order. */
+  /** Cell of each point (-1 outside), in input order; empty when the points were binned as they streamed in (not kept). */
   cellOf: Int32Array;
 }
 
