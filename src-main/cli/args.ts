@@ -6,6 +6,8 @@ export interface ParsedArgs {
   command: string;
   positional: string[];
   flags: Map<string, string | true>;
+  /** Progress of reading a large input (a points CSV) while the job is planned: the CLI's progress lines on stderr. */
+  onReadProgress?: (fraction: number, message: string) => void;
 }
 
 /** Flags that take no value. */

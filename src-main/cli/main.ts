@@ -133,11 +133,15 @@ interface Plan {
  * the points grid is the domain when --domain is not given; when it is, it
  * must have the grid's rows and columns.
  */
-function domainAndPrior(f: Flags, required: boolean): { domain: string | undefined; prior?: PriorInput; points?: PointsPrior } {
+function domainAndPrior(
+  f: Flags,
+  required: boolean,
+  onProgress?: ParsedArgs['onReadProgress'],
+): { domain: string | undefined; prior?: PriorInput; points?: PointsPrior } {
   const priorText = f.str('prior');
   const d = f.str('domain');
   if (priorText !== undefined && priorText.trim().startsWith('points:')) {
-    const pp = parsePointsPriorArg(priorText);
+    const pp = parsePointsPriorArg(priorText, process.cwd(), onProgress);
     let domain = pp.domain;
     if (d !== undefined) {
       domain = resolveDomainArg(d);
@@ -241,7 +245,7 @@ function planMechanism(args: ParsedArgs): Plan {
   const f = new Flags(args, ['domain', 'epsilon', 'kind', 'prior', 'loss', 'remap', 'out', 'json', 'print', 'quiet', ...LP_FLAGS]);
   noPositional(args);
   const remap = remapFlag(f);
-  const dp = domainAndPrior(f, true);
+  const dp = domainAndPrior(f, true, args.onReadProgress);
   const req: JobRequest = {
     type: 'mechanism',
     domain: dp.domain!,
@@ -293,13 +297,13 @@ async function planApply(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
     const construction = ['epsilon', 'kind', 'loss', 'remap', ...LP_FLAGS].filter((k) => f.has(k));
     if (construction.length) invalid(`apply takes --channel or the construction flags, not both (got --channel and --${construction[0]})`);
     // Without --domain the secrets are the channel's row labels.
-    dp = domainAndPrior(f, false);
+    dp = domainAndPrior(f, false, args.onReadProgress);
     const channelPath = resolve(f.need('channel', 'mech.csv'));
     const channel = await readChannelCsv(channelPath, signal, dp.domain === undefined ? undefined : domainPointsFromText(dp.domain));
     req = { type: 'apply', channel, ...(dp.domain !== undefined ? { domain: dp.domain } : {}), input, out: outText };
   } else {
     const remap = remapFlag(f);
-    dp = domainAndPrior(f, true);
+    dp = domainAndPrior(f, true, args.onReadProgress);
     const spec: MechanismSpec = { domain: dp.domain!, epsilon: f.needPositive('epsilon', '0.693'), kind: f.need('kind', 'planar-laplace') as 'tg' };
     Object.assign(spec, lpFlags(f, spec.kind));
     if (dp.prior !== undefined) spec.prior = dp.prior;
@@ -321,7 +325,7 @@ async function planApply(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
 function planCompare(args: ParsedArgs): Plan {
   const f = new Flags(args, ['domain', 'epsilon', 'kinds', 'prior', 'loss', 'focus', 'out', 'png', 'json', 'quiet']);
   noPositional(args);
-  const dp = domainAndPrior(f, true);
+  const dp = domainAndPrior(f, true, args.onReadProgress);
   const mechanisms = parseCompareKinds(f.need('kinds', 'planar-laplace,planar-laplace+remap,tight'));
   const req: JobRequest = { type: 'compare', domain: dp.domain!, epsilon: f.needPositive('epsilon', '1'), mechanisms };
   if (dp.prior !== undefined) req.prior = dp.prior;
@@ -371,7 +375,7 @@ async function planMeasure(args: ParsedArgs, signal: AbortSignal): Promise<Plan>
   if (e !== undefined) req.epsilon = e;
   let pp: PointsPrior | undefined;
   if (prior !== undefined && prior.trim().startsWith('points:')) {
-    pp = parsePointsPriorArg(prior);
+    pp = parsePointsPriorArg(prior, process.cwd(), args.onReadProgress);
     if (req.channel!.rows !== pp.grid.rows * pp.grid.cols)
       invalid(`the channel has ${req.channel!.rows} rows but the points grid ${pp.domain} has ${pp.grid.rows * pp.grid.cols} cells`);
     req.prior = pp.prior;
@@ -755,6 +759,9 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
         for (const e of listExamples()) stdout.write(`${e.name.padEnd(18)} ${e.title}\n`);
         return 0;
       }
+      const reading = new ProgressReporter(stderr, args.flags.get('quiet') === true);
+      progress = reading;
+      args.onReadProgress = (f, m) => reading.update(f, m);
       plan = await buildPlan(args, controller.signal);
       if (controller.signal.aborted) return fail('cancelled', 'cancelled');
       threads = threadsFor(args, plan);
@@ -764,6 +771,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     }
     if (plan.worker) return await serveQueue(plan.worker, args.flags.get('quiet') === true, stderr, controller.signal);
     const quiet = args.flags.get('quiet') === true;
+    progress?.clear();
     for (const l of plan.warnings ?? []) stderr.write(`mechstudio: ${l}\n`);
     progress = new ProgressReporter(stderr, quiet);
     const pr = progress;

@@ -4,6 +4,7 @@
  * request that reaches a worker is self-contained. Every problem is one
  * MechError 'invalid-input' naming the file and line.
  */
+import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { invalid } from '../../src-shared/errors';
@@ -13,7 +14,19 @@ import { type CsvRow, readCsvRows } from '../../src-worker/metric/read-csv';
 import { decimalProblem, parseDecimal as engineParseDecimal } from '../../src-shared/numeric/decimal';
 import { sizeOfDomainInput } from '../../src-worker/jobs/admission';
 import { checkReadableFileSync, readRegularFileChunks, readRegularFileChunksSync, readRegularFileSync } from './safe-fs';
-import { type BoundingBox, parsePointsCsv, type PointGrid, pointsToGrid } from '../../src-worker/data/points';
+import {
+  type BoundingBox,
+  checkLatLon,
+  coordinateColumns,
+  emptyExtent,
+  extendExtent,
+  numberField,
+  PointBinner,
+  type PointGrid,
+  type PointGridOptions,
+  type PointUnits,
+  planPointGrid,
+} from '../../src-worker/data/points';
 import type { PointsBinning } from '../../src-shared/protocol/remap';
 import { parseDomainSpecText } from '../../src-shared/grammar/domain-spec';
 import { CsvFailure, CsvLineReader } from '../../src-shared/csv/csv-reader';
@@ -85,6 +98,7 @@ export class CsvTokenizer {
     private readonly source: string,
     onRecord: (fields: string[], line: number) => void,
     private readonly maxLine = MAX_CHANNEL_LINE_CHARS,
+    private readonly kind = 'a channel CSV',
   ) {
     this.reader = new CsvLineReader(onRecord, { maxLineChars: maxLine });
   }
@@ -103,7 +117,7 @@ export class CsvTokenizer {
     } catch (e) {
       if (!(e instanceof CsvFailure)) throw e;
       const p = e.problem;
-      if (p.code === 'line-too-long') invalid(`${this.source} line ${p.line}: a line longer than ${this.maxLine} characters; is this a channel CSV?`);
+      if (p.code === 'line-too-long') invalid(`${this.source} line ${p.line}: a line longer than ${this.maxLine} characters; is this ${this.kind}?`);
       invalid(`${this.source}: ${p.message}`, { line: p.line });
     }
   }
@@ -302,11 +316,20 @@ class NumberSink {
   }
 }
 
-/** Tokenize a CSV file as it is read (1 MiB at a time): memory holds one line, not the file. */
-function tokenizeFileSync(file: string, what: string, maxBytes: number, onRecord: (fields: string[], line: number) => void): void {
-  const t = new CsvTokenizer(file, onRecord);
+/** Tokenize a CSV file as it is read (1 MiB at a time): memory holds one line, not the file. `onBytes`: the size of each chunk read. */
+function tokenizeFileSync(
+  file: string,
+  what: string,
+  maxBytes: number,
+  onRecord: (fields: string[], line: number) => void,
+  lines?: { maxChars: number; kind: string; onBytes: (n: number) => void },
+): void {
+  const t = lines ? new CsvTokenizer(file, onRecord, lines.maxChars, lines.kind) : new CsvTokenizer(file, onRecord);
   const dec = new StringDecoder('utf8');
-  readRegularFileChunksSync(file, what, maxBytes, (c) => t.push(dec.write(c)));
+  readRegularFileChunksSync(file, what, maxBytes, (c) => {
+    lines?.onBytes(c.length);
+    t.push(dec.write(c));
+  });
   t.push(dec.end());
   t.end();
 }
@@ -432,8 +455,20 @@ export function domainPointsFromText(domain: string): ChannelRowsExpected | unde
   return { rows: size.n, domain: size.name };
 }
 
-/** Largest points CSV (bytes). */
+/**
+ * Largest points CSV (bytes). The file is streamed (memory: one double per
+ * grid cell, whatever the number of points), read twice when no box is
+ * given (the data's extent, then the binning): about 0.8 s per 10^6 points
+ * and pass on one core, so the largest file (some 2.5e7 points of 20 bytes)
+ * finishes in under a minute. A larger file is refused before anything is
+ * read.
+ */
 export const MAX_POINTS_CSV_BYTES = 512 * 1024 * 1024;
+/** Longest line of a points CSV (characters): a few coordinates and labels, never a whole file on one line. */
+const MAX_POINTS_LINE_CHARS = 64 * 1024;
+
+/** Progress of reading a points file: the fraction done and what is being done. */
+export type ReadProgress = (fraction: number, message: string) => void;
 
 /** A prior made from a points CSV (issue 14), with the grid it lives on and what to tell the user. */
 export interface PointsPrior {
@@ -459,7 +494,7 @@ export interface PointsPrior {
  * in degrees for lat,lon data. Options are read from the end, so FILE may
  * itself contain ':'.
  */
-export function parsePointsPriorArg(text: string, baseDir = process.cwd()): PointsPrior {
+export function parsePointsPriorArg(text: string, baseDir = process.cwd(), onProgress?: ReadProgress): PointsPrior {
   const t = text.trim();
   if (!t.startsWith('points:')) invalid(`not a points prior: '${shortLabel(t)}'`);
   const parts = t.slice(7).split(':');
@@ -494,13 +529,14 @@ export function parsePointsPriorArg(text: string, baseDir = process.cwd()): Poin
   const fileText = parts.join(':');
   if (fileText === '') invalid('points prior needs a file: points:FILE.csv[:cell=KM][:box=x0,y0,x1,y1][:smooth=A]');
   const file = absolute(fileText, baseDir);
-  const points = parsePointsCsv(readRegularFileSync(file, 'points CSV', MAX_POINTS_CSV_BYTES), `points CSV ${file}`);
-  let bbox: BoundingBox | undefined;
-  if (box) {
+  const gridOpts = (units: PointUnits): PointGridOptions => {
+    if (!box) return { cellKm: cell, smoothing: smooth };
     const [x0, y0, x1, y1] = box as [number, number, number, number];
-    bbox = points.units === 'km' ? { units: 'km', xMin: x0, yMin: y0, xMax: x1, yMax: y1 } : { units: 'degrees', west: x0, south: y0, east: x1, north: y1 };
-  }
-  const grid = pointsToGrid(points, { cellKm: cell, smoothing: smooth, ...(bbox ? { box: bbox } : {}) });
+    const bbox: BoundingBox =
+      units === 'km' ? { units: 'km', xMin: x0, yMin: y0, xMax: x1, yMax: y1 } : { units: 'degrees', west: x0, south: y0, east: x1, north: y1 };
+    return { cellKm: cell, smoothing: smooth, box: bbox };
+  };
+  const grid = binPointsFile(file, gridOpts, box !== null, onProgress);
   const p = grid.projection;
   const binning: PointsBinning = {
     rows: grid.rows,
@@ -522,4 +558,89 @@ export function parsePointsPriorArg(text: string, baseDir = process.cwd()): Poin
       ? `${grid.outside} of ${total} points lie outside the box and are not in the prior (first at line${grid.outsideLines.length > 1 ? 's' : ''} ${grid.outsideLines.join(', ')})`
       : null;
   return { prior: { kind: 'vector', values: Array.from(grid.prior) }, domain: grid.domainSpec, binning, grid, file, summary, outsideWarning };
+}
+
+/**
+ * Stream a points CSV (header by content: x,y or lat,lon, see points-grid.ts)
+ * point by point: `onHeader` gets the units before the first point, `onPoint`
+ * every point (data units, checked) with its line. Returns the number of points.
+ */
+function streamPointsFile(
+  file: string,
+  onHeader: (units: PointUnits) => void,
+  onPoint: (a: number, b: number, line: number) => void,
+  onBytes: (n: number) => void,
+): number {
+  const source = `points CSV ${file}`;
+  let columns: { units: PointUnits; ia: number; ib: number } | null = null;
+  let names: [string, string] = ['x', 'y'];
+  const row: CsvRow = { fields: [], line: 0 };
+  let count = 0;
+  const onRecord = (fields: string[], line: number): void => {
+    row.fields = fields;
+    row.line = line;
+    if (!columns) {
+      columns = coordinateColumns(row, source);
+      if (columns.units === 'degrees') names = ['lon', 'lat'];
+      onHeader(columns.units);
+      return;
+    }
+    const a = numberField(row, columns.ia, names[0], source);
+    const b = numberField(row, columns.ib, names[1], source);
+    if (columns.units === 'degrees') checkLatLon(b, a, line, source);
+    count++;
+    onPoint(a, b, line);
+  };
+  tokenizeFileSync(file, 'points CSV', MAX_POINTS_CSV_BYTES, onRecord, { maxChars: MAX_POINTS_LINE_CHARS, kind: 'a points CSV', onBytes });
+  if (!columns) invalid(`${source}: the file is empty; it needs a header (x,y or lat,lon) and at least one point`);
+  if (count === 0) invalid(`${source}: no points after the header`);
+  return count;
+}
+
+/**
+ * Bin a points CSV onto its grid while streaming it: with a box, in one pass
+ * (the grid is sized, and refused when too large, as soon as the header is
+ * read); without one, a first pass finds the data's extent and a second bins.
+ * Memory is the grid's counts, independent of the number of points.
+ */
+function binPointsFile(file: string, gridOpts: (units: PointUnits) => PointGridOptions, boxed: boolean, onProgress?: ReadProgress): PointGrid {
+  const source = `points CSV ${file}`;
+  let size = 1;
+  try {
+    size = Math.max(1, statSync(file).size);
+  } catch {
+    // the reader names what is wrong with the file
+  }
+  const passes = boxed ? 1 : 2;
+  let pass = 0;
+  let read = 0;
+  const onBytes = (n: number): void => {
+    read += n;
+    const what = boxed || pass === 1 ? 'binning points' : 'reading points (their extent)';
+    onProgress?.(Math.min(1, (pass + read / size) / passes), `${what}: ${(read / 2 ** 20).toFixed(0)} of ${(size / 2 ** 20).toFixed(0)} MiB of ${file}`);
+  };
+  let units: PointUnits = 'km';
+  let binner: PointBinner | null = null;
+  const startBinning = (u: PointUnits, extent?: ReturnType<typeof emptyExtent>): void => {
+    units = u;
+    binner = new PointBinner(planPointGrid(u, source, gridOpts(u), extent));
+  };
+  const add = (a: number, b: number, line: number): void => void binner!.add(a, b, line);
+  if (boxed) {
+    streamPointsFile(file, (u) => startBinning(u), add, onBytes);
+  } else {
+    const extent = emptyExtent();
+    const count = streamPointsFile(
+      file,
+      (u) => (units = u),
+      (a, b) => extendExtent(extent, a, b),
+      onBytes,
+    );
+    pass = 1;
+    read = 0;
+    startBinning(units, extent);
+    const again = streamPointsFile(file, () => undefined, add, onBytes);
+    if (again !== count) invalid(`${source} changed while it was read (${count} points, then ${again}); try again`);
+  }
+  return binner!.finish(source);
 }

@@ -33,7 +33,7 @@ import { parseJobRequest } from '../../src-shared/protocol/validate';
 import { JobRunnerBase, type JobRunner } from '../dispatcher/job-runner';
 import { REFUSE_SYSTEM_FS, readRegularFile, writeFileAtomicAsync } from '../fs/safe-fs';
 import { MechError } from '../../src-shared/errors';
-import { MAX_CARRIED_FILE_BYTES, decodeReturn, encodeValue, fileDomainRefs, parseFailure, type JobData } from './codec';
+import { MAX_CARRIED_FILE_BYTES, decodeReturn, encodeValue, fileDomainRefs, parseFailure, requestTooLarge, type JobData } from './codec';
 import { isLpJob } from '../dispatcher/dispatcher';
 import { CANCEL_CHANNEL, STOP_CHANNEL, QUEUE_NAME, QUEUE_PREFIX, cancelledKey, probeRedis, redact, type QueueTarget } from './connection';
 
@@ -178,6 +178,9 @@ export class QueueClient extends JobRunnerBase implements JobRunner {
     const req = { ...parsed.value } as typeof parsed.value & { out?: string };
     const out = (req.type === 'mechanism' || req.type === 'capacity') && req.out ? req.out : null;
     delete req.out;
+    const text = encodeValue(req);
+    const tooLarge = requestTooLarge(text);
+    if (tooLarge) throw new ApiError(tooLarge);
     const p: Pending = {
       localId: `${this.idPrefix}-${++this.seq}`,
       bullId: null,
@@ -191,7 +194,7 @@ export class QueueClient extends JobRunnerBase implements JobRunner {
     };
     this.byLocal.set(p.localId, p);
     this.emit({ kind: 'queued', jobId: p.localId, type: req.type });
-    const data: JobData = { v: 1, request: encodeValue(req), ...(out ? { csv: true as const } : {}), ...(files ? { files } : {}) };
+    const data: JobData = { v: 1, request: text, ...(out ? { csv: true as const } : {}), ...(files ? { files } : {}) };
     // added in the background: submit() answers at once, like the pool's
     void this.queue
       .add(req.type, data, {

@@ -56,10 +56,61 @@ export function decodeValue(text: string): unknown {
  */
 export const MAX_CARRIED_FILE_BYTES = 64 * 2 ** 20;
 
+/**
+ * The request text of one queued job, in UTF-8 bytes. A worker parses it in
+ * one go while its lock on the job must stay valid (the lock is renewed just
+ * before, for a full lock period: 30 s by default); 128 MiB parse in about
+ * 3 s (a 2000 x 2000 channel is 86 MiB), well inside it. A bigger request
+ * is refused at submit and failed for good by the worker before parsing:
+ * otherwise a parse longer than the lock has the job taken back as stalled
+ * and started again, over and over.
+ */
+export const MAX_QUEUE_REQUEST_BYTES = 128 * 2 ** 20;
+
+/** UTF-8 bytes of text, without encoding it when its length alone decides against `max`. */
+function utf8BytesOver(text: string, max: number): number | null {
+  if (text.length > max) return text.length; // every UTF-16 unit is at least one byte
+  if (text.length * 3 <= max) return null;
+  const n = Buffer.byteLength(text, 'utf8');
+  return n > max ? n : null;
+}
+
+const mib = (n: number): string => `${(n / 2 ** 20).toFixed(n < 10 * 2 ** 20 ? 1 : 0)} MiB`;
+
+/** Why a job's request text is too large for the queue (checked at submit), or null. */
+export function requestTooLarge(text: string, max = MAX_QUEUE_REQUEST_BYTES): JobError | null {
+  const n = utf8BytesOver(text, max);
+  if (n === null) return null;
+  return {
+    code: 'too-large',
+    message: `this job's request is ${mib(n)}, over the ${mib(max)} a job on the queue may carry: run it without the queue, or give its large inputs as files (csv:FILE, graph:FILE)`,
+  };
+}
+
+/**
+ * Job data off the queue that is too large to parse (the request text, the
+ * carried files together), checked before anything is parsed, or null.
+ */
+export function payloadTooLarge(data: unknown): JobError | null {
+  if (data === null || typeof data !== 'object') return null;
+  const { request, files } = data as { request?: unknown; files?: unknown };
+  if (typeof request === 'string') {
+    const n = utf8BytesOver(request, MAX_QUEUE_REQUEST_BYTES);
+    if (n !== null) return { code: 'too-large', message: `the queued job's request is ${mib(n)}, over the ${mib(MAX_QUEUE_REQUEST_BYTES)} a job may carry` };
+  }
+  if (files !== null && typeof files === 'object') {
+    let total = 0;
+    for (const t of Object.values(files)) if (typeof t === 'string') total += t.length; // at least one byte each (the schema counts them exactly)
+    if (total > MAX_CARRIED_FILE_BYTES)
+      return { code: 'too-large', message: `the queued job's files are over ${mib(MAX_CARRIED_FILE_BYTES)} together, more than a job may carry` };
+  }
+  return null;
+}
+
 /** Job data as BullMQ stores it. */
 export const jobDataSchema = z.strictObject({
   v: z.literal(1),
-  request: z.string().max(512 * 1024 * 1024),
+  request: z.string().max(MAX_QUEUE_REQUEST_BYTES),
   csv: z.literal(true).optional(),
   /** The domain files the request names (path as written -> UTF-8 text), read by the client; at most MAX_CARRIED_FILE_BYTES together. */
   files: z

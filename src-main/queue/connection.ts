@@ -36,7 +36,11 @@ export interface QueueTarget {
  * stalled check of a live worker (every stalledMs) puts the job back in the
  * queue for another worker. A job whose worker dies more than maxStalled
  * times fails ('crashed'). The environment may shorten these (the tests do,
- * so a kill is recovered in seconds).
+ * so a kill is recovered in seconds). The lock must outlast taking the
+ * largest job off the queue (BullMQ fetches and parses its data before the
+ * worker can renew the lock: about 3 s for the 128 MiB a request may carry
+ * on a busy machine); a shorter one loses such a job's lock before the
+ * worker can even fail it, and the job comes back again and again.
  */
 export function stallSettings(env: NodeJS.ProcessEnv = process.env): { lockMs: number; stalledMs: number; maxStalled: number } {
   const int = (name: string, dflt: number, min: number, max: number): number => {

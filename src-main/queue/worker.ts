@@ -11,6 +11,13 @@
  *   graph:FILE / csv:FILE domains are served from the files the job carries
  *   (exactly the files its domains name, codec.ts carriedFilesError): the
  *   worker's engine reads nothing from this machine's disk.
+ * - Job data over the queue's caps (codec.ts MAX_QUEUE_REQUEST_BYTES, the
+ *   carried files' MAX_CARRIED_FILE_BYTES) fails for good before it is
+ *   parsed; the job's lock is renewed just before the parse, which the cap
+ *   keeps well inside one lock period, so a parse is never taken for a stall.
+ * - A job started more often than its attempts plus the stall limit (its
+ *   workers died or lost its lock each time) fails for good as 'crashed'
+ *   when it is next taken, instead of being started again.
  * - Engine errors (infeasible, too-large, ...) are results like any other:
  *   the job completes with the error as its reply, exactly as the local pool
  *   reports it. Anything else that throws is retried (3 attempts).
@@ -32,7 +39,7 @@ import type { JobError } from '../../src-shared/protocol/common';
 import type { WorkerReply } from '../../src-shared/protocol/messages';
 import { parseJobRequest } from '../../src-shared/protocol/validate';
 import { Dispatcher, type DispatcherOptions } from '../dispatcher/dispatcher';
-import { MAX_CSV_GZ_BYTES, carriedFilesError, decodeValue, encodeReturn, failureText, jobDataSchema } from './codec';
+import { MAX_CSV_GZ_BYTES, carriedFilesError, decodeValue, encodeReturn, failureText, jobDataSchema, payloadTooLarge } from './codec';
 import { CANCEL_CHANNEL, STOP_CHANNEL, QUEUE_NAME, QUEUE_PREFIX, cancelledKey, probeRedis, redact, stallSettings, type QueueTarget } from './connection';
 
 export interface QueueWorkerOptions {
@@ -83,7 +90,7 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<Runnin
 
   /** Running jobs by queue id: a message on STOP_CHANNEL stops that job on the pool (an LP keeps its best). */
   const stoppers = new Map<string, AbortController>();
-  const processor = jobProcessor({ dispatcher, commands, csvDir, log, stoppers, fail });
+  const processor = jobProcessor({ dispatcher, commands, csvDir, log, stoppers, fail, stall });
 
   const worker = new Worker(QUEUE_NAME, processor, {
     connection,
@@ -132,6 +139,7 @@ interface ProcessorDeps {
   stoppers: Map<string, AbortController>;
   /** Fail the job for good (UnrecoverableError: never retried). */
   fail: (error: JobError) => never;
+  stall: { lockMs: number; maxStalled: number };
 }
 
 /** The BullMQ processor: validate what came off the queue, run it on the pool with its carried files, return the encoded reply. */
@@ -142,10 +150,26 @@ function jobProcessor({
   log,
   stoppers,
   fail,
+  stall,
 }: ProcessorDeps): (job: Job, token?: string, signal?: AbortSignal) => Promise<string> {
   let csvSeq = 0;
-  return async (job: Job, _token?: string, signal?: AbortSignal): Promise<string> => {
+  return async (job: Job, token?: string, signal?: AbortSignal): Promise<string> => {
     const id = job.id ?? '?';
+    const starts = (job.opts.attempts ?? 1) + stall.maxStalled;
+    if (job.attemptsStarted > starts) {
+      log(`job ${id} failed for good: started ${job.attemptsStarted} times`);
+      fail({
+        code: 'crashed',
+        message: `the job was started ${job.attemptsStarted} times, more than its ${job.opts.attempts ?? 1} attempts and ${stall.maxStalled} stalls allow (its workers died or lost it each time); it is not started again`,
+      });
+    }
+    const tooLarge = payloadTooLarge(job.data);
+    if (tooLarge) {
+      log(`job ${id} failed for good: ${tooLarge.message}`);
+      fail(tooLarge);
+    }
+    // the parse below blocks this process: it starts with a whole lock period ahead of it
+    if (token !== undefined) await job.extendLock(token, stall.lockMs);
     const data = jobDataSchema.safeParse(job.data);
     if (!data.success) fail({ code: 'invalid-input', message: 'queue job data is not a mechstudio job ({v: 1, request: TEXT})' });
     let raw: unknown;

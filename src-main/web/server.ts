@@ -4,7 +4,16 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { ApiError, type BridgeCall, type BridgePush, type BridgeReply, type JobError } from '../../src-shared/protocol';
+import {
+  ApiError,
+  MAX_BRIDGE_FRAME_BYTES,
+  MAX_BRIDGE_MESSAGE_BYTES,
+  type BridgeCall,
+  type BridgeFrameError,
+  type BridgePush,
+  type BridgeReply,
+  type JobError,
+} from '../../src-shared/protocol';
 import { MechError } from '../../src-shared/errors';
 import { toJobError, type ApiHost, type HostSession } from './api-host';
 
@@ -31,8 +40,10 @@ export interface RunningWebServer {
 }
 
 /**
- * Largest WebSocket message (bytes). A bigger one closes that socket with
- * 1009 before it is buffered. 16 MiB holds every request the app sends:
+ * Largest WebSocket message (bytes; MAX_BRIDGE_MESSAGE_BYTES). A bigger one
+ * gets a typed 'too-large' reply before it is parsed, and the socket stays
+ * open (the page's jobs run on); only a frame over MAX_BRIDGE_FRAME_BYTES
+ * closes the socket with 1009 before it is buffered. 16 MiB holds every request the app sends:
  * inline channels (results carry at most INLINE_MATRIX_LIMIT = 40,000
  * entries, ~1 MB), a custom metric of the size the engine admits (~1,600
  * points, 2.5M distances at ~6 bytes), a prior vector of ~1M points at full
@@ -40,7 +51,7 @@ export interface RunningWebServer {
  * ~0.25 s to JSON.parse and ~0.2 s per schema validation at ~0.4 GB, where
  * the old 256 MiB cap let a 100 MB prior block the server for 18 s at 4.7 GB.
  */
-export const MAX_MESSAGE_BYTES = 16 * 2 ** 20;
+export const MAX_MESSAGE_BYTES = MAX_BRIDGE_MESSAGE_BYTES;
 /**
  * Array entries (',') and arrays ('[') one message may hold, counted on the
  * raw bytes before JSON.parse (strings included, so the count errs high).
@@ -55,12 +66,24 @@ export const MAX_MESSAGE_ARRAYS = 500_000;
 /** Replies queued for a client that does not read them; beyond this the socket is closed. */
 const MAX_BUFFERED_BYTES = 64 * 2 ** 20;
 
-/** A reply to a frame that is not a call (id null when it had none). */
-type BadFrameReply = { id: number | null; ok: false; error: { code: 'invalid-input' | 'too-large'; message: string } };
+type BadFrameReply = BridgeFrameError;
+
+/** The call id a message starts with ({"id":N,...}), read without parsing it; null when it does not. */
+function leadingId(buf: Buffer): number | null {
+  const m = /^\s*\{\s*"id"\s*:\s*(\d{1,15})\s*,/.exec(buf.subarray(0, 64).toString('latin1'));
+  return m ? Number(m[1]) : null;
+}
 
 function parseCall(data: unknown, isBinary: boolean): { call: BridgeCall } | { id: number | null; error: string; code?: 'too-large' } {
   if (isBinary) return { id: null, error: 'binary frames are not accepted: send one JSON call per text frame' };
   const buf = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data as Buffer[]) : Buffer.from(data as ArrayBuffer);
+  if (buf.length > MAX_MESSAGE_BYTES) {
+    return {
+      id: leadingId(buf),
+      code: 'too-large',
+      error: `message is ${(buf.length / 2 ** 20).toFixed(1)} MiB, over the ${MAX_MESSAGE_BYTES / 2 ** 20} MiB one call may carry: give large inputs as files (csv:FILE, graph:FILE), or use the mechstudio command line`,
+    };
+  }
   let commas = 0;
   let brackets = 0;
   for (let i = 0; i < buf.length; i++) {
@@ -69,9 +92,8 @@ function parseCall(data: unknown, isBinary: boolean): { call: BridgeCall } | { i
     else if (b === 0x5b) brackets++;
   }
   if (commas > MAX_MESSAGE_VALUES || brackets > MAX_MESSAGE_ARRAYS) {
-    const m = /^\s*\{\s*"id"\s*:\s*(\d{1,15})\s*,/.exec(buf.subarray(0, 64).toString('latin1'));
     return {
-      id: m ? Number(m[1]) : null,
+      id: leadingId(buf),
       code: 'too-large',
       error: `message holds ${commas > MAX_MESSAGE_VALUES ? `over ${MAX_MESSAGE_VALUES} array entries` : `over ${MAX_MESSAGE_ARRAYS} arrays`}, more than one request may carry: give large inputs as files (csv:FILE, graph:FILE)`,
     };
@@ -265,9 +287,9 @@ function serveConnection(ws: WebSocket, api: ApiHost, sessionId: string, onClose
   });
 }
 
-/** The WebSocket side: no compression (a small compressed frame could inflate to the cap), frames up to MAX_MESSAGE_BYTES. */
+/** The WebSocket side: no compression (a small compressed frame could inflate to the cap), frames up to MAX_BRIDGE_FRAME_BYTES. */
 function createSocketServer(api: ApiHost, sessions: Set<WebSocket>): WebSocketServer {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BRIDGE_FRAME_BYTES, perMessageDeflate: false });
   wss.on('error', () => {
     /* errors of single connections are handled per socket */
   });

@@ -4,7 +4,8 @@
  * path /api) speaking the BridgeCall / BridgeReply / BridgePush frames of
  * src-shared/protocol/api.ts.
  */
-import { ApiError, apiOverCall, type BridgeCall, type BridgePush, type BridgeReply, type MechStudioApi } from '../../src-shared/protocol/api';
+import { ApiError, apiOverCall, bridgeMessageTooLarge, type BridgeCall, type MechStudioApi } from '../../src-shared/protocol/api';
+import { bridgeInboundSchema } from '../../src-shared/protocol/api-calls';
 import type { JobEvent } from '../../src-shared/protocol/messages';
 
 declare global {
@@ -51,16 +52,20 @@ export function createWebSocketApi(url: string): MechStudioApi {
         pending.clear();
       };
       ws.onmessage = (m) => {
-        let msg: BridgeReply | BridgePush;
+        let parsed: unknown;
         try {
-          msg = JSON.parse(String(m.data)) as BridgeReply | BridgePush;
+          parsed = JSON.parse(String(m.data));
         } catch {
           return;
         }
+        const checked = bridgeInboundSchema.safeParse(parsed);
+        if (!checked.success) return;
+        const msg = checked.data;
         if ('event' in msg) {
-          for (const l of listeners) l(msg.event);
+          for (const l of listeners) l(msg.event as JobEvent);
           return;
         }
+        if (msg.id === null) return; // a frame the server could not read as a call: not one of ours
         const p = pending.get(msg.id);
         if (!p) return;
         pending.delete(msg.id);
@@ -75,9 +80,13 @@ export function createWebSocketApi(url: string): MechStudioApi {
     const ws = await connect();
     const id = nextId++;
     const frame: BridgeCall = { id, method, params: params.map((p) => (p === undefined ? null : p)) };
+    const text = JSON.stringify(frame);
+    // a message over the server's cap is refused here, typed, and never sent: the connection and its jobs stay
+    const tooLarge = bridgeMessageTooLarge(text);
+    if (tooLarge) throw new ApiError(tooLarge);
     return new Promise<T>((resolve, reject) => {
       pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      ws.send(JSON.stringify(frame));
+      ws.send(text);
     });
   }
 

@@ -8,6 +8,20 @@
 import { readCsv } from '../../src-shared/csv/csv-reader';
 import { type BoundingBox, checkLatLon, coordinateColumns, numberField, type PointGrid, type PointSet, pointsToGrid } from '../../src-shared/data/points-grid';
 
+/**
+ * Largest points CSV the page imports (bytes): it reads the file whole and
+ * holds every row (a few hundred bytes each) while binning, about 1.5M
+ * points here; the command line's `--prior points:FILE` streams any size
+ * up to its own limit (src-main/fs/inputs.ts MAX_POINTS_CSV_BYTES).
+ */
+export const MAX_PAGE_POINTS_BYTES = 32 * 2 ** 20;
+
+/** Why a points file is too large for the page, said before it is read; null when it is not. */
+export function pointsFileTooLarge(name: string, bytes: number): string | null {
+  if (bytes <= MAX_PAGE_POINTS_BYTES) return null;
+  return `${name} is ${(bytes / 2 ** 20).toFixed(0)} MiB; the app imports points files of up to ${MAX_PAGE_POINTS_BYTES / 2 ** 20} MiB (mechstudio --prior points:FILE streams larger ones)`;
+}
+
 export interface PointsImportOptions {
   cellKm: number;
   /** west,south,east,north: x0,y0,x1,y1 in km for x,y data, lon,lat in degrees for lat,lon data; null = the data's extent. */

@@ -183,7 +183,7 @@ export interface PointGrid {
   /** CSV lines of the first few points outside the box. */
   outsideLines: number[];
   projection: LocalProjection | null;
-  /** Cell of each point (-1 outside), in input order. */
+  /** Cell of each point (-1 outside), in input order; empty when the points were binned as they streamed in (not kept). */
   cellOf: Int32Array;
 }
 
@@ -220,27 +220,55 @@ function finitePositive(v: number, what: string): void {
   if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) invalid(`${what} must be a finite number > 0, got ${String(v)}`);
 }
 
+/** The coordinates' ranges: a (x or longitude) and b (y or latitude). */
+export interface PointExtent {
+  aMin: number;
+  aMax: number;
+  bMin: number;
+  bMax: number;
+}
+
+/** An empty extent, to be widened point by point (extendExtent). */
+export function emptyExtent(): PointExtent {
+  return { aMin: Infinity, aMax: -Infinity, bMin: Infinity, bMax: -Infinity };
+}
+
+export function extendExtent(e: PointExtent, a: number, b: number): void {
+  if (a < e.aMin) e.aMin = a;
+  if (a > e.aMax) e.aMax = a;
+  if (b < e.bMin) e.bMin = b;
+  if (b > e.bMax) e.bMax = b;
+}
+
+/** Where the points go: the grid's size and box in km, the projection (lat,lon data), and the cell of a point in the data's units. */
+export interface PointGridPlan {
+  units: PointUnits;
+  rows: number;
+  cols: number;
+  cellKm: number;
+  smoothing: number;
+  xMin: number;
+  yMax: number;
+  projection: LocalProjection | null;
+  /** Cell of a point given in the data's units (x,y km or lon,lat degrees), -1 outside the box. */
+  cellOf(a: number, b: number): number;
+}
+
 /**
- * Bin points onto a grid (see PointGrid for the layout) and make the prior
- * from the counts. The grid covers the box with ceil(width / cell) columns
- * and ceil(height / cell) rows, anchored at the box's west and north edges
- * (so its east and south edges may extend past the box by less than a cell;
- * points there are inside). Points outside are counted, and the first few
- * listed by CSV line. No point inside and no smoothing is an error (the
- * prior would be 0/0).
+ * The grid for points of `units`: over the box of `opts`, or over the data's
+ * extent when no box is given (`extent` is then required: the points'
+ * ranges). Checks the options and refuses a grid of more than
+ * MAX_POINT_GRID_CELLS cells, before any point is binned.
  */
-export function pointsToGrid(points: PointSet, opts: PointGridOptions): PointGrid {
+export function planPointGrid(units: PointUnits, source: string, opts: PointGridOptions, extent?: PointExtent): PointGridPlan {
   finitePositive(opts.cellKm, 'cell size (km)');
   const alpha = opts.smoothing ?? 0;
   if (typeof alpha !== 'number' || !Number.isFinite(alpha) || alpha < 0) invalid(`smoothing must be a finite number >= 0, got ${String(alpha)}`);
-  const k = points.a.length;
-  if (k === 0) invalid(`${points.source}: no points`);
-  const xs = new Float64Array(k);
-  const ys = new Float64Array(k);
+  if (!opts.box && !extent) throw new MechError('internal', 'a points grid without a box needs the data extent');
   let projection: LocalProjection | null = null;
   let box: KmBox;
-  if (points.units === 'degrees') ({ box, projection } = projectDegrees(points, opts, xs, ys));
-  else box = kmBox(points, opts, xs, ys);
+  if (units === 'degrees') ({ box, projection } = degreesBox(source, opts, extent));
+  else box = kmBox(source, opts, extent);
   const s = opts.cellKm;
   const cols = Math.max(1, Math.ceil((box.xMax - box.xMin) / s));
   const rows = Math.max(1, Math.ceil((box.yMax - box.yMin) / s));
@@ -251,60 +279,122 @@ export function pointsToGrid(points: PointSet, opts: PointGridOptions): PointGri
     );
   }
   const bin = cellBinning(box.xMin, box.yMax, rows, cols, s);
-  const n = rows * cols;
-  const counts = new Float64Array(n);
-  const cellOf = new Int32Array(k);
-  const outsideLines: number[] = [];
-  const listMax = opts.listOutside ?? 10;
-  let inside = 0;
-  for (let i = 0; i < k; i++) {
-    const cell = bin.cellOfKm(xs[i]!, ys[i]!);
-    cellOf[i] = cell;
-    if (cell < 0) {
-      if (outsideLines.length < listMax) outsideLines.push(points.line[i]!);
-      continue;
-    }
-    counts[cell]!++;
-    inside++;
-  }
-  const outside = k - inside;
-  const total = inside + alpha * n;
-  // (count + a) / total with an infinite total would be 0 in every cell: say which number is too large
-  if (total === Infinity) {
-    invalid(
-      `smoothing ${alpha} is too large: ${n} cells x ${alpha} pseudo-points overflow a double (every cell would get probability 0); use a smoothing of at most ${(Number.MAX_VALUE / (2 * n)).toExponential(2)}`,
-    );
-  }
-  if (!(total > 0))
-    invalid(
-      `${points.source}: none of the ${k} points lies inside the box and there is no smoothing, so there is no prior (first outside: line ${outsideLines[0]})`,
-    );
-  const prior = new Float64Array(n);
-  for (let c = 0; c < n; c++) prior[c] = (counts[c]! + alpha) / total;
+  const p = projection;
   return {
+    units,
     rows,
     cols,
     cellKm: s,
+    smoothing: alpha,
     xMin: box.xMin,
     yMax: box.yMax,
-    domainSpec: `grid:${rows}x${cols}${s !== 1 ? `:step=${s}` : ''}`,
-    counts,
-    prior,
-    smoothing: alpha,
-    inside,
-    outside,
-    outsideLines,
     projection,
-    cellOf,
+    cellOf: p
+      ? (a, b) => {
+          const [x, y] = p.project(b, a);
+          return bin.cellOfKm(x, y);
+        }
+      : (a, b) => bin.cellOfKm(a, b),
   };
+}
+
+/**
+ * Counts points into a plan's cells as they arrive (memory: one double per
+ * cell, whatever the number of points), then makes the prior.
+ */
+export class PointBinner {
+  readonly counts: Float64Array;
+  private inside = 0;
+  private total = 0;
+  private readonly outsideLines: number[] = [];
+  constructor(
+    readonly plan: PointGridPlan,
+    private readonly listMax = 10,
+  ) {
+    this.counts = new Float64Array(plan.rows * plan.cols);
+  }
+
+  /** Count one point (data units; `line` its CSV line); its cell, or -1 outside. */
+  add(a: number, b: number, line: number): number {
+    const cell = this.plan.cellOf(a, b);
+    this.total++;
+    if (cell < 0) {
+      if (this.outsideLines.length < this.listMax) this.outsideLines.push(line);
+    } else {
+      this.counts[cell]!++;
+      this.inside++;
+    }
+    return cell;
+  }
+
+  /** The grid and its prior (see pointsToGrid); `cellOf` is the caller's (empty when points were not kept). */
+  finish(source: string, cellOf = new Int32Array(0)): PointGrid {
+    const { rows, cols, cellKm: s, smoothing: alpha } = this.plan;
+    const n = rows * cols;
+    const k = this.total;
+    if (k === 0) invalid(`${source}: no points`);
+    const outside = k - this.inside;
+    const total = this.inside + alpha * n;
+    // (count + a) / total with an infinite total would be 0 in every cell: say which number is too large
+    if (total === Infinity) {
+      invalid(
+        `smoothing ${alpha} is too large: ${n} cells x ${alpha} pseudo-points overflow a double (every cell would get probability 0); use a smoothing of at most ${(Number.MAX_VALUE / (2 * n)).toExponential(2)}`,
+      );
+    }
+    if (!(total > 0))
+      invalid(
+        `${source}: none of the ${k} points lies inside the box and there is no smoothing, so there is no prior (first outside: line ${this.outsideLines[0]})`,
+      );
+    const prior = new Float64Array(n);
+    for (let c = 0; c < n; c++) prior[c] = (this.counts[c]! + alpha) / total;
+    return {
+      rows,
+      cols,
+      cellKm: s,
+      xMin: this.plan.xMin,
+      yMax: this.plan.yMax,
+      domainSpec: `grid:${rows}x${cols}${s !== 1 ? `:step=${s}` : ''}`,
+      counts: this.counts,
+      prior,
+      smoothing: alpha,
+      inside: this.inside,
+      outside,
+      outsideLines: this.outsideLines,
+      projection: this.plan.projection,
+      cellOf,
+    };
+  }
+}
+
+/**
+ * Bin points onto a grid (see PointGrid for the layout) and make the prior
+ * from the counts. The grid covers the box with ceil(width / cell) columns
+ * and ceil(height / cell) rows, anchored at the box's west and north edges
+ * (so its east and south edges may extend past the box by less than a cell;
+ * points there are inside). Points outside are counted, and the first few
+ * listed by CSV line. No point inside and no smoothing is an error (the
+ * prior would be 0/0).
+ */
+export function pointsToGrid(points: PointSet, opts: PointGridOptions): PointGrid {
+  const k = points.a.length;
+  if (k === 0) invalid(`${points.source}: no points`);
+  let extent: PointExtent | undefined;
+  if (!opts.box) {
+    extent = emptyExtent();
+    for (let i = 0; i < k; i++) extendExtent(extent, points.a[i]!, points.b[i]!);
+  }
+  const plan = planPointGrid(points.units, points.source, opts, extent);
+  const binner = new PointBinner(plan, opts.listOutside ?? 10);
+  const cellOf = new Int32Array(k);
+  for (let i = 0; i < k; i++) cellOf[i] = binner.add(points.a[i]!, points.b[i]!, points.line[i]!);
+  return binner.finish(points.source, cellOf);
 }
 
 type KmBox = { xMin: number; xMax: number; yMin: number; yMax: number };
 
-/** lat,lon points: projected to km around the box's centre (the data's extent without a box) into xs, ys; the box in km and the projection. */
-function projectDegrees(points: PointSet, opts: PointGridOptions, xs: Float64Array, ys: Float64Array): { box: KmBox; projection: LocalProjection } {
-  const k = points.a.length;
-  if (opts.box && opts.box.units !== 'degrees') invalid(`${points.source} has lat,lon points: give the bounding box in degrees (south, north, west, east)`);
+/** lat,lon points: the box in km around the box's centre (the data's extent without a box) and the projection. */
+function degreesBox(source: string, opts: PointGridOptions, extent: PointExtent | undefined): { box: KmBox; projection: LocalProjection } {
+  if (opts.box && opts.box.units !== 'degrees') invalid(`${source} has lat,lon points: give the bounding box in degrees (south, north, west, east)`);
   let south: number, north: number, west: number, east: number;
   if (opts.box && opts.box.units === 'degrees') {
     ({ south, north, west, east } = opts.box);
@@ -320,36 +410,22 @@ function projectDegrees(points: PointSet, opts: PointGridOptions, xs: Float64Arr
     if (!(south < north)) invalid(`bounding box: south (${south}) must be below north (${north})`);
     if (!(west < east)) invalid(`bounding box: west (${west}) must be left of east (${east}); boxes across the antimeridian are not supported`);
   } else {
-    south = Infinity;
-    north = -Infinity;
-    west = Infinity;
-    east = -Infinity;
-    for (let i = 0; i < k; i++) {
-      south = Math.min(south, points.b[i]!);
-      north = Math.max(north, points.b[i]!);
-      west = Math.min(west, points.a[i]!);
-      east = Math.max(east, points.a[i]!);
-    }
+    ({ bMin: south, bMax: north, aMin: west, aMax: east } = extent!);
   }
   if (east - west > 180)
-    invalid(`${points.source}: longitudes span ${east - west} degrees; a local projection needs less than 180 (data across the antimeridian is not supported)`);
+    invalid(`${source}: longitudes span ${east - west} degrees; a local projection needs less than 180 (data across the antimeridian is not supported)`);
   const lat0 = (south + north) / 2;
   const lon0 = (west + east) / 2;
   // The error bound must cover every point used: the box, widened to the data when no box was given (it is the data's extent then).
   const projection = localProjection(lat0, lon0, south, north);
-  for (let i = 0; i < k; i++) [xs[i], ys[i]] = projection.project(points.b[i]!, points.a[i]!);
   const [x0, y0] = projection.project(south, west);
   const [x1, y1] = projection.project(north, east);
   return { box: { xMin: x0, xMax: x1, yMin: y0, yMax: y1 }, projection };
 }
 
-/** x,y points in km: copied into xs, ys; the box as given, or the data's extent. */
-function kmBox(points: PointSet, opts: PointGridOptions, xs: Float64Array, ys: Float64Array): KmBox {
-  const k = points.a.length;
-  let box: KmBox;
-  if (opts.box && opts.box.units !== 'km') invalid(`${points.source} has x,y points in km: give the bounding box in km (xMin, xMax, yMin, yMax)`);
-  xs.set(points.a);
-  ys.set(points.b);
+/** x,y points in km: the box as given, or the data's extent. */
+function kmBox(source: string, opts: PointGridOptions, extent: PointExtent | undefined): KmBox {
+  if (opts.box && opts.box.units !== 'km') invalid(`${source} has x,y points in km: give the bounding box in km (xMin, xMax, yMin, yMax)`);
   if (opts.box && opts.box.units === 'km') {
     const { xMin, xMax, yMin, yMax } = opts.box;
     for (const [v, w] of [
@@ -360,15 +436,8 @@ function kmBox(points: PointSet, opts: PointGridOptions, xs: Float64Array, ys: F
     ] as const)
       if (!Number.isFinite(v)) invalid(`bounding box ${w} is ${String(v)}, not a finite number`);
     if (!(xMin < xMax) || !(yMin < yMax)) invalid(`bounding box must have xMin < xMax and yMin < yMax, got x [${xMin}, ${xMax}], y [${yMin}, ${yMax}]`);
-    box = { xMin, xMax, yMin, yMax };
-  } else {
-    box = { xMin: Infinity, xMax: -Infinity, yMin: Infinity, yMax: -Infinity };
-    for (let i = 0; i < k; i++) {
-      box.xMin = Math.min(box.xMin, xs[i]!);
-      box.xMax = Math.max(box.xMax, xs[i]!);
-      box.yMin = Math.min(box.yMin, ys[i]!);
-      box.yMax = Math.max(box.yMax, ys[i]!);
-    }
+    return { xMin, xMax, yMin, yMax };
   }
-  return box;
+  const e = extent!;
+  return { xMin: e.aMin, xMax: e.aMax, yMin: e.bMin, yMax: e.bMax };
 }

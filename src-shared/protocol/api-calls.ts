@@ -13,7 +13,7 @@
 import { z } from 'zod';
 import { JOB_TYPES, jobRequestSchema, type JobType } from './requests';
 import { projectSchema } from './project';
-import { channelRefSchema, describeZodError, type JobError } from './common';
+import { channelRefSchema, describeZodError, jobErrorSchema, type JobError } from './common';
 import type { Parsed } from './validate';
 
 const jobIdSchema = z.string().min(1, 'job id is empty').max(200, 'job id is too long');
@@ -134,3 +134,10 @@ export const menuCommandSchema = z.union([
   z.templateLiteral(['example:', z.string().min(1).max(200)]),
 ]);
 export type MenuCommand = z.infer<typeof menuCommandSchema>;
+
+/** What the web page accepts from the server (BridgeReply, BridgeFrameError, BridgePush in ./api), checked before use. */
+export const bridgeInboundSchema = z.union([
+  z.strictObject({ event: z.looseObject({ kind: z.string() }) }),
+  z.strictObject({ id: z.int(), ok: z.literal(true), value: z.unknown() }),
+  z.strictObject({ id: z.int().nullable(), ok: z.literal(false), error: jobErrorSchema }),
+]);

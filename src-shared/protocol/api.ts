@@ -66,8 +66,12 @@ export type ExportRequest = z.input<typeof exportRequestSchema>;
 /** An apply request without its file paths (the host supplies them). */
 export type ApplyExportRequest = Omit<ApplyRequest, 'type' | 'input' | 'out'>;
 
-/** Largest secrets CSV text the app sends (characters). */
-export const MAX_APP_SECRETS_CHARS = 64 * 1024 * 1024;
+/**
+ * Largest secrets CSV text the app sends (characters): it travels in one
+ * message, so it stays under MAX_BRIDGE_MESSAGE_BYTES with room for the JSON
+ * escapes of its line ends (a line of ~20 characters grows by one byte).
+ */
+export const MAX_APP_SECRETS_CHARS = 12 * 1024 * 1024;
 /** At most this many released labels come back to the page (for the true-vs-released chart). */
 export const MAX_APP_RELEASED_ROWS = 100_000;
 
@@ -262,6 +266,8 @@ export function toApiError(err: unknown): ApiError {
 /**
  * Web-mode bridge wire format (one JSON message per WebSocket frame): the
  * browser sends calls, the server answers each by id and pushes job events.
+ * A message that is not a call gets a reply with id null (the call's id when
+ * it can be read: a message over the size cap starts with it).
  */
 export type BridgeCall = {
   id: number;
@@ -270,3 +276,29 @@ export type BridgeCall = {
 };
 export type BridgeReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: JobError };
 export type BridgePush = { event: JobEvent };
+/** The reply to a message that is not a call, or too large to be read as one. */
+export type BridgeFrameError = { id: number | null; ok: false; error: { code: 'invalid-input' | 'too-large'; message: string } };
+
+/**
+ * Largest message one call may be (UTF-8 bytes of its JSON). A larger one is
+ * answered with a typed 'too-large' reply and the connection (and the page's
+ * jobs on it) stays; the page checks its calls against this before sending.
+ */
+export const MAX_BRIDGE_MESSAGE_BYTES = 16 * 2 ** 20;
+/**
+ * Largest frame the web server reads at all: a message must be received
+ * whole before it can be answered, so one over this closes the connection
+ * (1009) instead of being buffered. The page never sends one (above).
+ */
+export const MAX_BRIDGE_FRAME_BYTES = 64 * 2 ** 20;
+
+/** Why a call's message is too large to send, or null (bytes counted only when its length leaves a doubt). */
+export function bridgeMessageTooLarge(text: string): JobError | null {
+  if (text.length * 3 <= MAX_BRIDGE_MESSAGE_BYTES) return null;
+  const bytes = text.length > MAX_BRIDGE_MESSAGE_BYTES ? text.length : new TextEncoder().encode(text).length;
+  if (bytes <= MAX_BRIDGE_MESSAGE_BYTES) return null;
+  return {
+    code: 'too-large',
+    message: `this call is ${(bytes / 2 ** 20).toFixed(1)} MiB, over the ${MAX_BRIDGE_MESSAGE_BYTES / 2 ** 20} MiB one message to the server may carry: give large inputs as files (csv:FILE, graph:FILE), or use the mechstudio command line`,
+  };
+}

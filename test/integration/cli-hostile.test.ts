@@ -1249,3 +1249,165 @@ describe('CLI progress never precedes the one error line', () => {
     }
   });
 });
+
+/**
+ * Points priors (points:FILE.csv): generated hostile point files and options
+ * with every command that takes a prior, in-process; then one huge file
+ * (10^7 points, no box: the extent pass and the binning pass) as a real
+ * subprocess whose peak RSS is measured. Before the reader streamed, 10^7
+ * points died after 132 s at 4.6 GB with a V8 out-of-memory abort.
+ */
+const HUGE_POINTS = 10_000_000;
+/** The huge file's subprocess: its own peak RSS bound (MiB; measured ~200 MiB, the binning holds one double per cell). */
+const HUGE_POINTS_RSS_MIB = 512;
+
+function pointsFixtures(d: string): { valid: string[]; invalid: string[] } {
+  const rnd = fc.sample(fc.tuple(fc.double({ min: 0, max: 30, noNaN: true }), fc.double({ min: 0, max: 20, noNaN: true })), { seed: SEED + 7, numRuns: 400 });
+  const body = rnd.map(([x, y]) => `${x},${y}`).join('\n');
+  const ll = rnd.map(([x, y]) => `${48.8 + y / 200},${2.2 + x / 200}`).join('\n');
+  const write = (name: string, text: string | Buffer): string => {
+    const f = join(d, name);
+    writeFileSync(f, text);
+    return f;
+  };
+  const xy = write('xy.csv', `x,y\n${body}\n`);
+  const latlon = write('ll.csv', `lat,lon\n${ll}\n`);
+  // cells of 3 km or more: at most ~70 cells, so every command (compare's baseline too) finishes well inside the bound
+  const valid = [
+    `points:${xy}:cell=3`,
+    `points:${xy}:cell=4:smooth=0.5`,
+    `points:${xy}:box=0,0,30,20:cell=3`,
+    `points:${latlon}:cell=1.5`,
+    `points:${latlon}:box=2.2,48.8,2.4,48.9:cell=2`,
+  ];
+  const bad: [string, string | Buffer][] = [
+    ['hex.csv', `x,y\n${body}\n0x10,1\n`],
+    ['inf.csv', `x,y\n1,Infinity\n${body}\n`],
+    ['emptyfield.csv', `x,y\n${body}\n1,\n`],
+    ['missing.csv', `x,y\n${body}\n7\n`],
+    ['noheader.csv', `${body}\n`],
+    ['bothheaders.csv', `x,y,lat,lon\n1,2,3,4\n`],
+    ['lat91.csv', `lat,lon\n${ll}\n91,2\n`],
+    ['antimeridian.csv', 'lat,lon\n10,-170\n10,170\n'],
+    ['quote.csv', `x,y\n${body}\n"1,2\n`],
+    ['headeronly.csv', 'x,y\n'],
+    ['empty.csv', ''],
+    ['binary.csv', Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256))],
+    ['longline.csv', `x,y\n${'1'.repeat(3_000_000)},2\n`],
+  ];
+  const invalid = bad.map(([n, t]) => `points:${write(n, t)}`);
+  // over the size limit: a sparse file, refused from its size before a byte is read
+  const sparse = join(d, 'sparse.csv');
+  writeFileSync(sparse, 'x,y\n');
+  execFileSync('truncate', ['-s', String(513 * 2 ** 20), sparse]);
+  const fifo = join(d, 'fifo.csv');
+  execFileSync('mkfifo', [fifo]);
+  invalid.push(`points:${sparse}`, `points:${fifo}`, `points:${d}`, 'points:/dev/zero', 'points:/proc/self/mem', `points:${join(d, 'nope.csv')}`, 'points:');
+  // options: over the cell limit (refused from the box before the points are read), malformed values
+  for (const o of [
+    'cell=0.001:box=0,0,100,100',
+    'cell=0',
+    'cell=-1',
+    'cell=abc',
+    'box=1,2,3',
+    'box=3,0,1,1',
+    'smooth=-1',
+    'smooth=1e308',
+    'cell=1:cell=2',
+    'cell=0.0001',
+  ])
+    invalid.push(`points:${xy}:${o}`);
+  return { valid, invalid };
+}
+
+describe('points priors: hostile point files and a huge one', () => {
+  let d = '';
+  let disp: Dispatcher;
+  beforeAll(() => {
+    d = mkdtempSync(join(tmpdir(), 'mechstudio-points-hostile-'));
+    disp = new Dispatcher({ threads: 2 });
+  });
+  afterAll(async () => {
+    await disp?.close();
+    if (d) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('generated hostile point files and options with every command taking a prior: exit 2 with one line (0 for the valid ones), no trace, no death', async () => {
+    const { valid, invalid } = pointsFixtures(d);
+    const commands = (prior: string): string[][] => [
+      ['mechanism', '--prior', prior, '--epsilon', '1', '--kind', 'exponential'],
+      ['compare', '--prior', prior, '--epsilon', '1', '--kinds', 'exponential,rr'],
+      ['mechanism', '--prior', prior, '--epsilon', '0.5', '--kind', 'rr', '--json'],
+    ];
+    const cs: Case[] = [
+      ...valid.flatMap((p) => commands(p).map((argv) => ({ argv, expect: 'valid' as const, why: 'points' }))),
+      ...invalid.flatMap((p) => commands(p).map((argv) => ({ argv, expect: 'invalid' as const, why: 'points' }))),
+    ];
+    const saved = dispatcher;
+    dispatcher = disp;
+    let peak = 0;
+    const rss = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+    try {
+      const os = await pool(cs, 2, (c) => inProcess(c.argv));
+      const bad = os
+        .map((o, k) => ({ o, c: cs[k]! }))
+        .filter(({ o, c }) => problems(c, o).length)
+        .map(({ o, c }) => show(c, o, problems(c, o)));
+      const deaths = os.filter((o) => o.code !== 0 && o.code !== 2).length;
+      console.log(
+        `cli-hostile points: ${os.length} invocations (${valid.length} valid and ${invalid.length} hostile priors x 3 invocations); exit 0: ${os.filter((o) => o.code === 0).length}, ` +
+          `refusals (exit 2): ${os.filter((o) => o.code === 2).length}, deaths: ${deaths}, over bound: ${os.filter((o) => o.hung).length}; slowest ${Math.max(...os.map((o) => o.ms))} ms; peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB`,
+      );
+      expect(bad).toEqual([]);
+      expect(deaths).toBe(0);
+      expect(os.filter((o) => o.code === 2).length).toBe(invalid.length * 3);
+      const stderrOf = (end: string): string => os[cs.findIndex((c) => c.argv[2]!.endsWith(end))]!.stderr;
+      expect(stderrOf('sparse.csv')).toMatch(/points CSV '.*sparse\.csv' is 513 MiB, over the 512 MiB limit/);
+      expect(stderrOf('cell=0.001:box=0,0,100,100')).toMatch(/100000 x 100000 grid .* more than 4000000 cells/);
+    } finally {
+      clearInterval(rss);
+      dispatcher = saved;
+    }
+  }, 120_000);
+
+  it('10^7 points without a box: binned while streamed (exit 0, every point counted), peak RSS of the process bounded', async () => {
+    // point i at the centre of cell i mod 400 of a 20 x 20 grid of 1 km cells: 25,000 points in each cell
+    const file = join(d, 'huge.csv');
+    const centres: string[] = [];
+    for (let c = 0; c < 400; c++) centres.push(`${(c % 20) + 0.5},${19.5 - Math.floor(c / 20)}\n`);
+    const block = Buffer.from(centres.join('').repeat(250)); // 100,000 points
+    writeFileSync(file, 'x,y\n');
+    for (let k = 0; k < HUGE_POINTS / 100_000; k++) writeFileSync(file, block, { flag: 'a' });
+    // the child reports its own peak RSS at exit (a preload: stdout and stderr stay the CLI's)
+    const rssFile = join(d, 'rss.txt');
+    const preload = join(d, 'peak-rss.cjs');
+    writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)));\n`);
+    const t0 = Date.now();
+    const r = await new Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [bin, 'mechanism', '--prior', `points:${file}`, '--epsilon', '1', '--kind', 'exponential', '--json'], {
+        cwd: d,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, NODE_OPTIONS: `--require ${preload}` },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (x) => (stdout += x));
+      child.stderr.on('data', (x) => (stderr += x));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 280_000); // a hang guard, not a time bound
+      child.on('close', (code, signal) => (clearTimeout(timer), resolve({ code, signal, stdout, stderr })));
+    });
+    const ms = Date.now() - t0;
+    const peakMiB = Number(readFileSync(rssFile, 'utf8')) / 1024;
+    const progress = r.stderr.split('\n').filter((l) => /% (reading|binning) points/.test(l));
+    console.log(
+      `cli-hostile huge points file: ${HUGE_POINTS} points (${(statSync(file).size / 2 ** 20).toFixed(0)} MiB) -> exit ${r.code}${r.signal ? ` (${r.signal})` : ''} in ${(ms / 1000).toFixed(1)} s, ` +
+        `peak RSS ${peakMiB.toFixed(0)} MiB (bound ${HUGE_POINTS_RSS_MIB}), ${progress.length} progress lines on stderr`,
+    );
+    expect(r.signal).toBeNull();
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { pointsPrior: { rows: number; cols: number; inside: number; outside: number } };
+    // no box: the grid spans the data's extent, centres 0.5 to 19.5 km: 19 x 19 cells of 1 km
+    expect(out.pointsPrior).toMatchObject({ rows: 19, cols: 19, inside: HUGE_POINTS, outside: 0 });
+    expect(peakMiB).toBeLessThan(HUGE_POINTS_RSS_MIB);
+  }, 300_000);
+});

@@ -15,7 +15,10 @@
  *   sent;
  * - bad input taken off the queue fails once, never retried; an `out` path
  *   smuggled into a queued request is never written, a file not sent is
- *   never read.
+ *   never read;
+ * - payloads over the queue's caps: refused at submit, failed for good by the
+ *   worker before it parses them; a job started more often than its attempts
+ *   and stalls allow fails for good instead of being started again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -23,7 +26,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { Queue } from 'bullmq';
 import { cli, freePort, redisInstalled, ROOT, startRedis, startWorker, type RedisServer, type WorkerProc } from './queue-fixture';
-import { decodeReturn, encodeValue } from '../../src-main/queue/codec';
+import { decodeReturn, encodeValue, MAX_CARRIED_FILE_BYTES, MAX_QUEUE_REQUEST_BYTES } from '../../src-main/queue/codec';
 import { QueueClient } from '../../src-main/queue/client';
 import { parseQueueUrl } from '../../src-main/queue/connection';
 import { ApiError } from '../../src-shared/protocol/api';
@@ -379,4 +382,78 @@ describe.sequential('project runs on a Redis queue', () => {
       await w.kill('SIGTERM');
     }
   });
+
+  it('payloads over the caps: refused at submit; off the queue failed for good before parsing; a job started too often fails for good', async () => {
+    const client = await QueueClient.connect(parseQueueUrl(redis.url));
+    const queue = new Queue('jobs', { connection: { host: '127.0.0.1', port: redis.port }, prefix: 'mechstudio' });
+    let w: WorkerProc | null = null;
+    try {
+      // a valid request over the cap (labels are free-form text): refused by the client, nothing is queued
+      const label = 'a'.repeat(MAX_QUEUE_REQUEST_BYTES / 2 + 16);
+      const before = await queue.getJobCounts('waiting', 'active', 'completed', 'failed');
+      await expect(
+        client.submit({ type: 'measure', channel: { rows: 2, cols: 1, data: [1, 1], rowLabels: [label, `${label}b`], colLabels: ['o'] } }),
+      ).rejects.toMatchObject({
+        code: 'too-large',
+        message: expect.stringMatching(/^this job's request is 128 MiB, over the 128 MiB a job on the queue may carry: run it without the queue/),
+      });
+      expect(await queue.getJobCounts('waiting', 'active', 'completed', 'failed')).toEqual(before);
+
+      // put on the queue by another producer: failed once, for good, before the worker parses them
+      await queue.pause();
+      const small = encodeValue({ type: 'mechanism', domain: 'line:3', epsilon: 0.5, kind: 'tg' });
+      const jobs = [
+        await queue.add('x', { v: 1, request: `${small}${' '.repeat(MAX_QUEUE_REQUEST_BYTES)}` }, { attempts: 5 }),
+        await queue.add('x', { v: 1, request: small, files: { '/a.csv': 'x'.repeat(MAX_CARRIED_FILE_BYTES + 1) } }, { attempts: 5 }),
+        await queue.add('x', { v: 1, request: small }, { attempts: 2 }),
+        // over the cap in UTF-8 bytes though not in characters (2 bytes each)
+        await queue.add('x', { v: 1, request: 'é'.repeat(MAX_QUEUE_REQUEST_BYTES / 2 + 1) }, { attempts: 5 }),
+        // three files, each under the cap, together over it
+        await queue.add(
+          'x',
+          { v: 1, request: small, files: { '/a': 'x'.repeat(2 ** 25), '/b': 'x'.repeat(2 ** 24), '/c': 'x'.repeat(2 ** 24 + 1) } },
+          { attempts: 5 },
+        ),
+      ];
+      // the third as if its workers had died under it 4 times (2 attempts + 2 stalls allow 4 starts; this is the 5th)
+      const redisClient = await queue.client;
+      await redisClient.hset(`mechstudio:jobs:${jobs[2]!.id!}`, { ats: '4' });
+      // the default lock (30 s): taking a 128 MiB job off the queue takes seconds before the worker can renew it,
+      // longer than FAST_STALL's 3 s lock on a busy machine (the job's lock then lapses before it can be failed)
+      w = await startWorker(redis.url);
+      await queue.resume();
+      const settle = async (id: string): Promise<string> => {
+        for (let i = 0; i < 600; i++) {
+          const s = await queue.getJobState(id);
+          if (s === 'completed' || s === 'failed') return s;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        return 'unsettled';
+      };
+      const all = ['failed', 'failed', 'failed', 'failed', 'failed'];
+      expect(await Promise.all(jobs.map((j) => settle(j.id!)))).toEqual(all);
+      const got = await Promise.all(jobs.map((j) => queue.getJob(j.id!)));
+      expect(got.map((j) => j!.attemptsMade)).toEqual([1, 1, 1, 1, 1]);
+      expect(got[0]!.failedReason).toMatch(/^\[too-large\] the queued job's request is 128 MiB, over the 128 MiB a job may carry$/);
+      expect(got[1]!.failedReason).toMatch(/^\[too-large\] the queued job's files are over 64 MiB together/);
+      expect(got[2]!.failedReason).toMatch(/^\[crashed\] the job was started 5 times, more than its 2 attempts and 2 stalls allow/);
+      expect(got[3]!.failedReason).toMatch(/^\[too-large\] the queued job's request is 128 MiB, over the 128 MiB/);
+      expect(got[4]!.failedReason).toMatch(/^\[too-large\] the queued job's files are over 64 MiB together/);
+      // never started again, and the worker is still there and takes the next job
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(await Promise.all(jobs.map((j) => queue.getJobState(j.id!)))).toEqual(all);
+      expect(w.log().match(/job \d+ failed for good/g)).toHaveLength(jobs.length);
+      expect(w.log()).not.toMatch(/started \(again/);
+      const after = await client.run({ type: 'mechanism', domain: 'line:3', epsilon: 0.5, kind: 'tg' });
+      expect(after.type).toBe('mechanism');
+      const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${w.child.pid}/status`, 'utf8'));
+      console.log(
+        `queue payloads: ${jobs.length + 1} cases (1 refused at submit, ${jobs.length} failed for good by the worker, 0 retried, 0 worker deaths); worker peak RSS ${hwm ? (Number(hwm[1]) / 1024).toFixed(0) : '?'} MiB`,
+      );
+    } finally {
+      await client.close();
+      await queue.close();
+      await w?.kill('SIGTERM');
+    }
+  }, 180_000);
 });

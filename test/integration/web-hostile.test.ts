@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_MESSAGE_ARRAYS, MAX_MESSAGE_BYTES, MAX_MESSAGE_VALUES } from '../../src-main/web/server';
+import { MAX_BRIDGE_FRAME_BYTES } from '../../src-shared/protocol/api';
 import { SMALL_JOB, startTestServer, TOKEN, type Client, type Reply, type TestServer } from './web-fixture';
 
 /**
@@ -165,7 +166,7 @@ function malformedFrames(): [string, Buffer[], string[], boolean?][] {
   for (const rsv of [1, 2, 3, 4, 5, 6, 7]) cases.push([`rsv ${rsv}`, [frame({ opcode: 1, rsv, payload: text('{"id":1}') })], ['close-1002']]);
   for (const op of [1, 2, 9])
     cases.push([`unmasked opcode ${op}`, [frame({ opcode: op, mask: false, payload: text('{"id":1,"method":"info","params":[]}') })], ['close-1002']]);
-  for (const len of [MAX_MESSAGE_BYTES + 1, 2 ** 32, 2 ** 40, 2 ** 53 - 1])
+  for (const len of [MAX_BRIDGE_FRAME_BYTES + 1, 2 ** 32, 2 ** 40, 2 ** 53 - 1])
     cases.push([`length header ${len}`, [frame({ opcode: 1, payload: text('x'), len })], ['close-1009']]);
   cases.push(['length header 2^63', [frame({ opcode: 1, payload: text('x'), len: 2n ** 63n })], ['close-1009', 'close-1002']]);
   for (const [k, cut] of [3, 10, 40].entries()) {
@@ -182,9 +183,15 @@ function malformedFrames(): [string, Buffer[], string[], boolean?][] {
   ]);
   cases.push(['close with code 999', [frame({ opcode: 8, payload: Buffer.from([0x03, 0xe7]) })], ['close-1002']]);
   cases.push(['close with invalid UTF-8 reason', [frame({ opcode: 8, payload: Buffer.from([0x03, 0xe8, 0xff]) })], ['close-1007']]);
+  // over the message cap but under the frame cap: read whole, answered 'too-large' (typed) without being parsed, the socket stays
   cases.push([
-    'fragments over the cap',
+    'fragments over the message cap',
     [frame({ opcode: 1, fin: false, payload: Buffer.alloc(MAX_MESSAGE_BYTES - 10, 0x20) }), frame({ opcode: 0, payload: Buffer.alloc(20, 0x20) })],
+    ['reply'],
+  ]);
+  cases.push([
+    'fragments over the frame cap',
+    [frame({ opcode: 1, fin: false, payload: Buffer.alloc(MAX_BRIDGE_FRAME_BYTES - 10, 0x20) }), frame({ opcode: 0, payload: Buffer.alloc(20, 0x20) })],
     ['close-1009'],
   ]);
   cases.push(['binary frame', [frame({ opcode: 2, payload: randomBytes(32) })], ['reply']]);
@@ -372,7 +379,8 @@ describe('hostile WebSocket harness', () => {
 
     // 3. messages at and over the caps: at the value cap a frame is parsed (the worker refuses a prior
     // that does not match the domain); a 16 MiB frame of 8M values gets a typed 'too-large' reply
-    // before it is parsed; an over-cap frame closes that socket with 1009
+    // before it is parsed; a frame over the message cap gets a typed 'too-large' reply with its id and
+    // the socket and its running job stay; only a frame over the frame cap closes the socket (1009)
     const big = await t!.connect();
     clients.push(big);
     const atCap = await big.call('submit', [{ ...SMALL_JOB, prior: { kind: 'vector', values: new Array(MAX_MESSAGE_VALUES - 1000).fill(0) } }], 30_000);
@@ -394,14 +402,22 @@ describe('hostile WebSocket harness', () => {
     expect(near.error!.code).toBe('too-large');
     count(`near-cap frame: error ${near.error!.code}`);
     const over = await t!.connect();
-    over.send(
-      JSON.stringify({ id: 1, method: 'submit', params: [{ ...SMALL_JOB, prior: { kind: 'vector', values: new Array(MAX_MESSAGE_BYTES / 2 + 10).fill(0) } }] }),
-    );
-    expect(await over.closed).toBe(1009);
-    count('over-cap frame: close 1009');
+    const running = await over.call('submit', [{ ...SMALL_JOB, epsilon: 0.7 }]);
+    expect(running.ok).toBe(true);
+    const overCap = await over.call('submit', [{ ...SMALL_JOB, prior: { kind: 'vector', values: new Array(MAX_MESSAGE_BYTES / 2 + 10).fill(0) } }], 30_000);
+    expect(overCap.ok).toBe(false);
+    expect(overCap.error).toMatchObject({ code: 'too-large', message: expect.stringMatching(/^message is 16\.0 MiB, over the 16 MiB one call may carry/) });
+    count('over-cap message: typed too-large reply, socket kept');
+    // the job submitted before on that socket still reports its result there
+    expect((await over.jobEnd(running.value as string)).kind).toBe('result');
+    count('job beside an over-cap message: result');
+    const overFrame = await t!.connect();
+    overFrame.send(' '.repeat(MAX_BRIDGE_FRAME_BYTES + 1));
+    expect(await overFrame.closed).toBe(1009);
+    count('over-frame-cap frame: close 1009');
 
     clearInterval(sample);
-    allFrames.push(...clients.flatMap((x) => x.raw), ...over.raw);
+    allFrames.push(...clients.flatMap((x) => x.raw), ...over.raw, ...overFrame.raw);
     // 4. no error carries anything read from a file (a successful job's result does carry the
     // labels of its own domain file: that is its output, e.g. the node names of graph:FILE)
     let errorsChecked = 0;

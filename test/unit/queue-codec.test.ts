@@ -6,7 +6,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
-import { decodeReturn, decodeValue, encodeReturn, encodeValue, failureText, fileDomains, parseFailure } from '../../src-main/queue/codec';
+import {
+  decodeReturn,
+  decodeValue,
+  encodeReturn,
+  encodeValue,
+  failureText,
+  fileDomains,
+  MAX_CARRIED_FILE_BYTES,
+  MAX_QUEUE_REQUEST_BYTES,
+  parseFailure,
+  payloadTooLarge,
+  requestTooLarge,
+} from '../../src-main/queue/codec';
 import { parseQueueUrl, queueUrlFrom, redact, stallSettings } from '../../src-main/queue/connection';
 import { MechError } from '../../src-shared/errors';
 import type { WorkerReply } from '../../src-shared/protocol/messages';
@@ -153,5 +165,30 @@ describe('queue URL', () => {
     expect(stallSettings({ MECHSTUDIO_QUEUE_LOCK_MS: '4000' }).stalledMs).toBe(4000);
     expect(() => stallSettings({ MECHSTUDIO_QUEUE_LOCK_MS: '10' })).toThrow(/MECHSTUDIO_QUEUE_LOCK_MS must be an integer from 1000/);
     expect(() => stallSettings({ MECHSTUDIO_QUEUE_MAX_STALLED: 'x' })).toThrow(MechError);
+  });
+
+  it('payload caps: exactly at the cap passes, one UTF-8 byte over is refused (at submit and off the queue), before any parse', () => {
+    const max = MAX_QUEUE_REQUEST_BYTES;
+    expect(requestTooLarge('x'.repeat(max))).toBeNull();
+    expect(requestTooLarge('x'.repeat(max + 1))).toMatchObject({
+      code: 'too-large',
+      message: expect.stringMatching(/^this job's request is 128 MiB, over the 128 MiB/),
+    });
+    // counted in bytes, not characters: 2-byte characters over the cap with half as many characters
+    expect(requestTooLarge('é'.repeat(max / 2))).toBeNull();
+    expect(requestTooLarge(`${'é'.repeat(max / 2)}x`)?.code).toBe('too-large');
+    expect(requestTooLarge('€'.repeat(max / 3 + 1))?.code).toBe('too-large');
+    expect(requestTooLarge('x'.repeat(1000), 999)).toMatchObject({ message: expect.stringMatching(/^this job's request is 0\.0 MiB, over the 0\.0 MiB/) });
+    // off the queue: not JSON-parsed at all (the text is not JSON), only measured
+    expect(payloadTooLarge({ v: 1, request: `{${'x'.repeat(max)}` })).toMatchObject({ code: 'too-large' });
+    expect(payloadTooLarge({ v: 1, request: 'x'.repeat(max) })).toBeNull();
+    const third = Math.ceil(MAX_CARRIED_FILE_BYTES / 3);
+    expect(payloadTooLarge({ v: 1, request: '{}', files: { a: 'x'.repeat(third), b: 'x'.repeat(third), c: 'x'.repeat(third) } })).toMatchObject({
+      code: 'too-large',
+      message: expect.stringMatching(/files are over 64 MiB together/),
+    });
+    expect(payloadTooLarge({ v: 1, request: '{}', files: { a: 'x'.repeat(MAX_CARRIED_FILE_BYTES) } })).toBeNull();
+    // not job data: left to the envelope check
+    for (const junk of [null, 7, 'text', [], { request: 5 }, { files: 'x' }]) expect(payloadTooLarge(junk)).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 /** The page's points import (src-renderer/lib/points-import.ts) bins exactly like the engine's CSV path, and reports outside points and smoothing. */
 import { describe, expect, it } from 'vitest';
 import { parsePointsCsv, pointsToGrid } from '../../../src-worker/data/points';
-import { importPoints } from '../../../src-renderer/lib/points-import';
+import { importPoints, MAX_PAGE_POINTS_BYTES, pointsFileTooLarge } from '../../../src-renderer/lib/points-import';
 import { seededRandom } from '../../../src-shared/numeric/seeded-random';
 
 describe('points import in the page', () => {
@@ -39,5 +39,13 @@ describe('the page can load the binning', () => {
     const imports = src.split('\n').filter((l) => /^import /.test(l));
     expect(imports.some((l) => l.includes('read-csv') && !l.startsWith('import type'))).toBe(false);
     expect(imports.some((l) => l.includes('csv-parse'))).toBe(false);
+  });
+
+  it('a points file over the page limit is refused from its size, before it is read, pointing to the streaming command line', () => {
+    expect(pointsFileTooLarge('city.csv', MAX_PAGE_POINTS_BYTES)).toBeNull();
+    expect(pointsFileTooLarge('city.csv', MAX_PAGE_POINTS_BYTES + 1)).toBe(
+      'city.csv is 32 MiB; the app imports points files of up to 32 MiB (mechstudio --prior points:FILE streams larger ones)',
+    );
+    expect(pointsFileTooLarge('huge.csv', 500 * 2 ** 20)).toMatch(/^huge\.csv is 500 MiB;/);
   });
 });
