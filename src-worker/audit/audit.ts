@@ -1,0 +1,320 @@
+/**
+ * Black-box audit of a metric-privacy claim from samples (secret, released):
+ * a lower confidence bound on the effective eps per unit of distance, and a
+ * verdict on a claimed eps (docs/audit.md has the method and its proof).
+ *
+ * A mechanism K is eps d-private when K(E | a) <= e^(eps d(a,b)) K(E | b) for
+ * all secrets a, b and every event E (a set of outputs). So for any fixed
+ * (a, b, E), ln(K(E|a) / K(E|b)) / d(a,b) <= eps, and exact binomial bounds
+ * on K(E|a) from below and K(E|b) from above bound that ratio from below.
+ *
+ * Two stages on disjoint samples. Within each secret's samples (file
+ * order), every SELECT_EVERY-th one (the 1st, 5th, ...) goes to selection,
+ * the others to estimation. Selection looks only at its samples: for each
+ * ordered pair (a, b) it sorts the outputs seen under a by the smoothed
+ * likelihood ratio and scores every prefix (a threshold event) by a
+ * predicted bound at the estimation sizes; the best `tests` pairs with their
+ * events are kept. Estimation then counts each kept event under a and b in
+ * the other samples and takes Clopper-Pearson bounds at alpha / (2 H), H the
+ * number of kept pairs. Given the selection, the 2 H intervals hold together
+ * with probability >= 1 - alpha (union bound), and then every tested ratio
+ * is <= the true one <= eps: a true claim is refuted with probability at
+ * most alpha = 1 - confidence, whatever the samples.
+ */
+import { MechError, invalid } from '../../src-shared/errors';
+import { binomialLower, binomialUpper } from './binomial';
+
+/** One sample in SELECT_EVERY goes to selection (the first of each secret, then every 4th). */
+export const SELECT_EVERY = 4;
+/** Pairs tested at the estimation stage (fixed before the data is seen; few, for power). */
+export const DEFAULT_TESTS = 4;
+/** Normal quantile scoring candidate events at selection (a heuristic: soundness does not depend on it). */
+const SELECT_Z = 3;
+/** Secrets compared with each secret at selection, nearest first, when there are more. */
+const MAX_PARTNERS = 160;
+/** Largest (secrets seen) x (outputs seen) count table. */
+const MAX_TABLE = 1 << 25;
+
+export interface AuditInput {
+  /** Secret index of each sample. */
+  secrets: Int32Array;
+  /** Released output index of each sample. */
+  outputs: Int32Array;
+  /** Number of secrets (the domain's points) and of outputs. */
+  n: number;
+  m: number;
+  distance: (a: number, b: number) => number;
+}
+
+export interface AuditOptions {
+  /** The claimed eps per unit of distance. */
+  epsilon: number;
+  /** Default 0.99. */
+  confidence?: number;
+  /** Pairs tested (default DEFAULT_TESTS). */
+  tests?: number;
+  /** Violation sizes (true eps) for which the samples needed are reported (default 1.25, 1.5, 2, 3, 4 x the claim). */
+  detect?: number[];
+}
+
+export interface AuditTest {
+  a: number;
+  b: number;
+  distance: number;
+  /** Output indices of the event, increasing. */
+  event: Int32Array;
+  /** Estimation counts: the event under a (ka of na) and under b (kb of nb). */
+  ka: number;
+  na: number;
+  kb: number;
+  nb: number;
+  /** Clopper-Pearson lower bound on K(E|a), upper bound on K(E|b), at alpha / (2 tests). */
+  lowerA: number;
+  upperB: number;
+  /** ln(lowerA / upperB) / distance (-Infinity when lowerA = 0). */
+  bound: number;
+}
+
+export interface DetectionRow {
+  /** The true eps per unit of distance of the violation. */
+  epsilon: number;
+  /** Samples per secret (both secrets of the pair) at which the expected counts give a bound above the claim; null beyond 10^9. */
+  samplesPerSecret: number | null;
+}
+
+export interface AuditOutcome {
+  verdict: 'refuted' | 'not-refuted';
+  epsilon: number;
+  confidence: number;
+  /** max(0, best tested bound): a lower confidence bound on the effective eps. */
+  epsilonLowerBound: number;
+  /** The test behind the bound (null when nothing could be tested). */
+  witness: AuditTest | null;
+  /** Every test made, best first. */
+  tested: AuditTest[];
+  samples: number;
+  selectionSamples: number;
+  estimationSamples: number;
+  /** Secrets with samples. */
+  secretsSeen: number;
+  detection: { distance: number; baseProbability: number; tests: number; rows: DetectionRow[] };
+}
+
+/** Wilson score bounds at z (selection only). */
+function wilson(p: number, n: number, z: number, upper: boolean): number {
+  const z2 = z * z;
+  const den = 1 + z2 / n;
+  const centre = (p + z2 / (2 * n)) / den;
+  const half = (z / den) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
+  return upper ? Math.min(1, centre + half) : Math.max(0, centre - half);
+}
+
+interface Candidate {
+  a: number;
+  b: number;
+  d: number;
+  score: number;
+  event: number[];
+}
+
+/** The estimation stage's bound of one test. */
+function estimate(c: Candidate, count: (s: number, e: readonly number[]) => number, sizes: Int32Array, alphaEach: number): AuditTest {
+  const na = sizes[c.a]!;
+  const nb = sizes[c.b]!;
+  const ka = count(c.a, c.event);
+  const kb = count(c.b, c.event);
+  const lowerA = binomialLower(ka, na, alphaEach);
+  const upperB = binomialUpper(kb, nb, alphaEach);
+  const bound = lowerA > 0 ? Math.log(lowerA / upperB) / c.d : -Infinity;
+  return { a: c.a, b: c.b, distance: c.d, event: Int32Array.from([...c.event].sort((x, y) => x - y)), ka, na, kb, nb, lowerA, upperB, bound };
+}
+
+/**
+ * Samples per secret at which a violation of true eps `trueEps` on a pair at
+ * distance d, seen through an event of probability q under b (q e^(trueEps
+ * d) under a), is detected: the smallest N whose estimation sizes and
+ * expected counts give a bound above the claim (the median case). null when
+ * above 10^9 or when q e^(trueEps d) > 1.
+ */
+export function samplesToDetect(claim: number, trueEps: number, d: number, q: number, tests: number, confidence: number): number | null {
+  const p = q * Math.exp(trueEps * d);
+  if (!(p <= 1) || !(q > 0)) return null;
+  const alphaEach = (1 - confidence) / (2 * tests);
+  const detects = (N: number): boolean => {
+    const n2 = N - Math.ceil(N / SELECT_EVERY);
+    if (n2 < 1) return false;
+    const lo = binomialLower(Math.round(p * n2), n2, alphaEach);
+    if (!(lo > 0)) return false;
+    return Math.log(lo / binomialUpper(Math.round(q * n2), n2, alphaEach)) / d > claim;
+  };
+  let hi = 2;
+  while (!detects(hi)) {
+    hi *= 2;
+    if (hi > 1e9) return null;
+  }
+  let lo = hi / 2;
+  while (hi - lo > Math.max(1, hi * 1e-3)) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (detects(mid)) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
+/** Audit a claim (see the module comment). Pure: the samples in, the outcome out. */
+export function auditSamples(input: AuditInput, opts: AuditOptions): AuditOutcome {
+  const { secrets, outputs, n, m } = input;
+  const N = secrets.length;
+  if (outputs.length !== N) throw new MechError('internal', 'audit: secrets and outputs differ in length');
+  const eps = opts.epsilon;
+  if (!(eps >= 0) || !Number.isFinite(eps)) invalid(`the claimed eps must be a finite number >= 0, got ${eps}`);
+  const confidence = opts.confidence ?? 0.99;
+  if (!(confidence > 0 && confidence < 1)) invalid(`the confidence must be strictly between 0 and 1, got ${confidence}`);
+  const maxTests = opts.tests ?? DEFAULT_TESTS;
+  if (!Number.isInteger(maxTests) || maxTests < 1 || maxTests > 1000) invalid(`the number of tests must be an integer in 1..1000, got ${maxTests}`);
+
+  // Split: per secret, samples 0, 4, 8, ... (in file order) select; the others estimate.
+  const seen = new Int32Array(n);
+  const isSelect = new Uint8Array(N);
+  for (let i = 0; i < N; i++) {
+    const s = secrets[i]!;
+    const o = outputs[i]!;
+    if (!(s >= 0 && s < n) || !(o >= 0 && o < m)) throw new MechError('internal', `audit: sample ${i} is outside the domain`);
+    if (seen[s]! % SELECT_EVERY === 0) isSelect[i] = 1;
+    seen[s]!++;
+  }
+  // Compact indices: secrets seen, and outputs seen at selection (events are built from these only).
+  const secretIds: number[] = [];
+  const secretSlot = new Int32Array(n).fill(-1);
+  for (let s = 0; s < n; s++)
+    if (seen[s]! >= 2) {
+      secretSlot[s] = secretIds.length;
+      secretIds.push(s);
+    }
+  const outSlot = new Int32Array(m).fill(-1);
+  const outIds: number[] = [];
+  for (let i = 0; i < N; i++)
+    if (isSelect[i] && outSlot[outputs[i]!] === -1) {
+      outSlot[outputs[i]!] = outIds.length;
+      outIds.push(outputs[i]!);
+    }
+  const S = secretIds.length;
+  const M = outIds.length;
+  if (S * M > MAX_TABLE) throw new MechError('too-large', `the audit's count table would have ${S} secrets x ${M} outputs (more than ${MAX_TABLE} cells)`);
+  const sel = new Int32Array(S * M);
+  const selN = new Int32Array(S);
+  const estN = new Int32Array(S);
+  for (let i = 0; i < N; i++) {
+    const a = secretSlot[secrets[i]!]!;
+    if (a < 0) continue;
+    if (isSelect[i]) {
+      sel[a * M + outSlot[outputs[i]!]!]!++;
+      selN[a]!++;
+    } else estN[a]!++;
+  }
+
+  // Selection: for each ordered pair, the best threshold event by its predicted bound.
+  const cands: Candidate[] = [];
+  const order: number[] = [];
+  const ratio = new Float64Array(M);
+  for (let a = 0; a < S; a++) {
+    if (selN[a]! === 0 || estN[a]! === 0) continue;
+    const partners: { b: number; d: number }[] = [];
+    for (let b = 0; b < S; b++) {
+      if (b === a || selN[b]! === 0 || estN[b]! === 0) continue;
+      const d = input.distance(secretIds[a]!, secretIds[b]!);
+      if (d > 0 && Number.isFinite(d)) partners.push({ b, d });
+    }
+    if (partners.length > MAX_PARTNERS) {
+      partners.sort((x, y) => x.d - y.d || x.b - y.b);
+      partners.length = MAX_PARTNERS;
+    }
+    const na1 = selN[a]!;
+    const na2 = estN[a]!;
+    for (const { b, d } of partners) {
+      const nb1 = selN[b]!;
+      const nb2 = estN[b]!;
+      order.length = 0;
+      for (let y = 0; y < M; y++) {
+        const ca = sel[a * M + y]!;
+        if (ca === 0) continue;
+        ratio[y] = ((ca + 0.5) / (na1 + 0.5 * M)) * ((nb1 + 0.5 * M) / (sel[b * M + y]! + 0.5));
+        order.push(y);
+      }
+      order.sort((x, y) => ratio[y]! - ratio[x]! || x - y);
+      let ka = 0;
+      let kb = 0;
+      let best = -Infinity;
+      let bestLen = 0;
+      for (let j = 0; j < order.length; j++) {
+        const y = order[j]!;
+        ka += sel[a * M + y]!;
+        kb += sel[b * M + y]!;
+        const lo = wilson(ka / na1, na2, SELECT_Z, false);
+        const up = wilson(kb / nb1, nb2, SELECT_Z, true);
+        const score = lo > 0 ? Math.log(lo / up) / d : -Infinity;
+        if (score > best) {
+          best = score;
+          bestLen = j + 1;
+        }
+      }
+      if (bestLen > 0) cands.push({ a, b, d, score: best, event: order.slice(0, bestLen) });
+    }
+  }
+  cands.sort((x, y) => y.score - x.score || x.a - y.a || x.b - y.b);
+  const chosen = cands.slice(0, maxTests);
+  const H = chosen.length;
+  const alpha = 1 - confidence;
+
+  // Estimation: counts of each chosen event in the estimation samples, exact bounds at alpha / (2H).
+  const inEvent = new Uint8Array(M);
+  const estCount = (slot: number, event: readonly number[]): number => {
+    for (const y of event) inEvent[y] = 1;
+    let k = 0;
+    for (let i = 0; i < N; i++) {
+      if (isSelect[i] || secretSlot[secrets[i]!] !== slot) continue;
+      const y = outSlot[outputs[i]!]!;
+      if (y >= 0 && inEvent[y]) k++;
+    }
+    for (const y of event) inEvent[y] = 0;
+    return k;
+  };
+  const tested = chosen.map((c) => estimate(c, estCount, estN, alpha / (2 * H))).sort((x, y) => y.bound - x.bound);
+  // Back to domain indices.
+  const tests = tested.map((t) => ({
+    ...t,
+    a: secretIds[t.a]!,
+    b: secretIds[t.b]!,
+    event: Int32Array.from(t.event, (y) => outIds[y]!).sort(),
+  }));
+  const witness = tests[0] ?? null;
+  const lowerBound = witness && witness.bound > 0 ? witness.bound : 0;
+
+  // Samples needed: the witness's distance and its event's probability under b (binary randomized response at distance 1 without one).
+  const dist = witness ? witness.distance : 1;
+  const detectEps = opts.detect ?? [1.25, 1.5, 2, 3, 4].map((f) => f * (eps > 0 ? eps : 1));
+  const rows = detectEps.map((te) => {
+    const q = witness && witness.kb > 0 ? witness.kb / witness.nb : 1 / (1 + Math.exp(te * dist));
+    return {
+      epsilon: te,
+      samplesPerSecret: te > eps ? samplesToDetect(eps, te, dist, Math.min(q, Math.exp(-te * dist) * 0.999), Math.max(H, 1), confidence) : null,
+    };
+  });
+  const q0 = witness && witness.kb > 0 ? witness.kb / witness.nb : 1 / (1 + Math.exp((detectEps[0] ?? 1) * dist));
+
+  let selCount = 0;
+  for (let i = 0; i < N; i++) selCount += isSelect[i]!;
+  return {
+    verdict: lowerBound > eps ? 'refuted' : 'not-refuted',
+    epsilon: eps,
+    confidence,
+    epsilonLowerBound: lowerBound,
+    witness,
+    tested: tests,
+    samples: N,
+    selectionSamples: selCount,
+    estimationSamples: N - selCount,
+    secretsSeen: S,
+    detection: { distance: dist, baseProbability: q0, tests: Math.max(H, 1), rows },
+  };
+}
