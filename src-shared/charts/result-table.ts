@@ -114,6 +114,24 @@ export function resultTable(r: JobResult): Table {
         header: [...CAPACITY_CSV_HEADER],
         rows: (r.capacityRows ?? []).map((x) => [x.domain, x.size, x.vertices, x.kernels, x.multiplicative, x.additive, x.source, x.note ?? null]),
       };
+    case 'audit':
+      // Every test made, best first: the witness is the first row.
+      return {
+        header: ['secret a', 'secret b', 'distance', 'event', 'count a', 'samples a', 'count b', 'samples b', 'lower P(E|a)', 'upper P(E|b)', 'eps bound'],
+        rows: r.tested.map((t) => [
+          t.secrets[0],
+          t.secrets[1],
+          t.distance,
+          t.event.join(' '),
+          t.countA,
+          t.samplesA,
+          t.countB,
+          t.samplesB,
+          t.lowerA,
+          t.upperB,
+          t.bound,
+        ]),
+      };
   }
 }
 
