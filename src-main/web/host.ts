@@ -41,6 +41,7 @@ import type { JobRunner } from '../dispatcher/job-runner';
 import { channelFolderOf, projectChannelRefs, type ChannelStore } from '../dispatcher/channel-store';
 import { keptRowSource } from '../../src-worker/jobs/kept-channel';
 import { writeChannelCsv } from '../../src-worker/jobs/channel-csv';
+import { auditExample } from '../project/examples';
 
 /** What the host needs from the job dispatcher (src-main/dispatcher): what FairJobs schedules onto. */
 export type JobService = JobBackend;
@@ -235,6 +236,8 @@ export class MechStudioHost implements ApiHost {
         return this.examplesList();
       case 'examples.load':
         return this.examplesLoad(c.params[0]);
+      case 'examples.audit':
+        return auditExample(c.params[0]);
       case 'info':
         return { mode: this.opts.mode, version: this.opts.version, workers: this.opts.jobs.workers } satisfies AppInfo;
       case 'queue.status':

@@ -13,7 +13,8 @@
  * the others to estimation. Selection looks only at its samples: for each
  * ordered pair (a, b) it sorts the outputs seen under a by the smoothed
  * likelihood ratio and scores every prefix (a threshold event) by a
- * predicted bound at the estimation sizes; the best `tests` pairs with their
+ * predicted bound (normal-score intervals whose variance adds the
+ * selection's to the estimation's); the best `tests` pairs with their
  * events are kept. Estimation then counts each kept event under a and b in
  * the other samples and takes Clopper-Pearson bounds at alpha / (2 H), H the
  * number of kept pairs. Given the selection, the 2 H intervals hold together
@@ -230,7 +231,7 @@ export function auditSamples(input: AuditInput, opts: AuditOptions): AuditOutcom
       partners.length = MAX_PARTNERS;
     }
     const na1 = selN[a]!;
-    const na2 = estN[a]!;
+    const effA = 1 / (1 / na1 + 1 / estN[a]!);
     for (const { b, d } of partners) {
       const nb1 = selN[b]!;
       const nb2 = estN[b]!;
@@ -250,8 +251,10 @@ export function auditSamples(input: AuditInput, opts: AuditOptions): AuditOutcom
         const y = order[j]!;
         ka += sel[a * M + y]!;
         kb += sel[b * M + y]!;
-        const lo = wilson(ka / na1, na2, SELECT_Z, false);
-        const up = wilson(kb / nb1, nb2, SELECT_Z, true);
+        // Intervals at the size whose variance is the selection's plus the estimation's: a prefix that only
+        // looks good by the selection's noise scores low.
+        const lo = wilson(ka / na1, effA, SELECT_Z, false);
+        const up = wilson(kb / nb1, 1 / (1 / nb1 + 1 / nb2), SELECT_Z, true);
         const score = lo > 0 ? Math.log(lo / up) / d : -Infinity;
         if (score > best) {
           best = score;
