@@ -76,6 +76,8 @@ export const auditResultSchema = z.object({
   /** Secrets with at least two samples. */
   secretsSeen: z.int(),
   domain: z.string(),
+  /** Points of the domain (secrets and outputs). */
+  domainPoints: z.int(),
   mode: z.enum(['labels', 'points']),
   /**
    * Samples per secret that detect a violation of a given size (true eps) on a pair at the witness's distance,

@@ -8,9 +8,10 @@
  * (a, b, E), ln(K(E|a) / K(E|b)) / d(a,b) <= eps, and exact binomial bounds
  * on K(E|a) from below and K(E|b) from above bound that ratio from below.
  *
- * Two stages on disjoint samples. Within each secret's samples (file
- * order), every SELECT_EVERY-th one (the 1st, 5th, ...) goes to selection,
- * the others to estimation. Selection looks only at its samples: for each
+ * Two stages on disjoint samples. Each sample goes to selection with
+ * probability SELECT_FRACTION, by a generator with a fixed seed (the same
+ * split for the same file, and one that a periodic or sorted log cannot
+ * line up with), the others to estimation. Selection looks only at its samples: for each
  * ordered pair (a, b) it sorts the outputs seen under a by the smoothed
  * likelihood ratio and scores every prefix (a threshold event) by a
  * predicted bound (normal-score intervals whose variance adds the
@@ -24,9 +25,12 @@
  */
 import { MechError, invalid } from '../../src-shared/errors';
 import { binomialLower, binomialUpper } from './binomial';
+import { seededRandom } from '../../src-shared/numeric/seeded-random';
 
-/** One sample in SELECT_EVERY goes to selection (the first of each secret, then every 4th). */
-export const SELECT_EVERY = 4;
+/** The share of the samples that goes to selection. */
+export const SELECT_FRACTION = 0.25;
+/** Seed of the split (fixed: a file is always split the same way). */
+const SPLIT_SEED = 0x5eed_a0d1;
 /** Pairs tested at the estimation stage (fixed before the data is seen; few, for power). */
 export const DEFAULT_TESTS = 4;
 /** Normal quantile scoring candidate events at selection (a heuristic: soundness does not depend on it). */
@@ -142,7 +146,7 @@ export function samplesToDetect(claim: number, trueEps: number, d: number, q: nu
   if (!(p <= 1) || !(q > 0)) return null;
   const alphaEach = (1 - confidence) / (2 * tests);
   const detects = (N: number): boolean => {
-    const n2 = N - Math.ceil(N / SELECT_EVERY);
+    const n2 = Math.floor(N * (1 - SELECT_FRACTION));
     if (n2 < 1) return false;
     const lo = binomialLower(Math.round(p * n2), n2, alphaEach);
     if (!(lo > 0)) return false;
@@ -174,14 +178,15 @@ export function auditSamples(input: AuditInput, opts: AuditOptions): AuditOutcom
   const maxTests = opts.tests ?? DEFAULT_TESTS;
   if (!Number.isInteger(maxTests) || maxTests < 1 || maxTests > 1000) invalid(`the number of tests must be an integer in 1..1000, got ${maxTests}`);
 
-  // Split: per secret, samples 0, 4, 8, ... (in file order) select; the others estimate.
+  // Split: a fixed pseudo-random quarter selects, the rest estimates (independent of the outputs).
   const seen = new Int32Array(n);
   const isSelect = new Uint8Array(N);
+  const split = seededRandom(SPLIT_SEED);
   for (let i = 0; i < N; i++) {
     const s = secrets[i]!;
     const o = outputs[i]!;
     if (!(s >= 0 && s < n) || !(o >= 0 && o < m)) throw new MechError('internal', `audit: sample ${i} is outside the domain`);
-    if (seen[s]! % SELECT_EVERY === 0) isSelect[i] = 1;
+    if (split() < SELECT_FRACTION) isSelect[i] = 1;
     seen[s]!++;
   }
   // Compact indices: secrets seen, and outputs seen at selection (events are built from these only).

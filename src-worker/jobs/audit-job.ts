@@ -60,6 +60,7 @@ export async function auditJob(req: AuditRequest, ctx: JobContext): Promise<Audi
     estimationSamples: r.estimationSamples,
     secretsSeen: r.secretsSeen,
     domain: domain.spec,
+    domainPoints: domain.n,
     mode: samples.mode,
     detection: r.detection,
     timeMs: performance.now() - t0,

@@ -56,7 +56,7 @@ describe('audit power', () => {
       expect(r.epsilonLowerBound).toBeLessThan(1.5);
       expect(r.verdict).toBe('refuted');
       expect(r.samples).toBe(80_000);
-      expect(r.selectionSamples).toBe(20_000);
+      expect(Math.abs(r.selectionSamples - 20_000)).toBeLessThan(500);
       expect(r.tested.length).toBe(4);
       // The witness: k-RR's best event for (a, b) is {a}.
       const w = r.witness!;
