@@ -2,6 +2,7 @@
 import type { JobResult } from '../protocol/results';
 import { compareColumns } from './compare-report';
 import { CAPACITY_CSV_HEADER } from '../explorer/capacity-table';
+import { auditTable } from './audit-table';
 
 export interface Table {
   header: string[];
@@ -115,23 +116,7 @@ export function resultTable(r: JobResult): Table {
         rows: (r.capacityRows ?? []).map((x) => [x.domain, x.size, x.vertices, x.kernels, x.multiplicative, x.additive, x.source, x.note ?? null]),
       };
     case 'audit':
-      // Every test made, best first: the witness is the first row.
-      return {
-        header: ['secret a', 'secret b', 'distance', 'event', 'count a', 'samples a', 'count b', 'samples b', 'lower P(E|a)', 'upper P(E|b)', 'eps bound'],
-        rows: r.tested.map((t) => [
-          t.secrets[0],
-          t.secrets[1],
-          t.distance,
-          t.event.join(' '),
-          t.countA,
-          t.samplesA,
-          t.countB,
-          t.samplesB,
-          t.lowerA,
-          t.upperB,
-          t.bound,
-        ]),
-      };
+      return auditTable(r);
   }
 }
 

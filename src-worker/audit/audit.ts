@@ -166,43 +166,53 @@ export function samplesToDetect(claim: number, trueEps: number, d: number, q: nu
   return hi;
 }
 
-/** Audit a claim (see the module comment). Pure: the samples in, the outcome out. */
-export function auditSamples(input: AuditInput, opts: AuditOptions): AuditOutcome {
+/** The samples split and counted: compact secret and output slots, selection counts per (secret, output), sizes per secret. */
+interface SplitCounts {
+  isSelect: Uint8Array;
+  secretIds: number[];
+  secretSlot: Int32Array;
+  outIds: number[];
+  outSlot: Int32Array;
+  /** Selection counts, secret slot x output slot (M columns). */
+  sel: Int32Array;
+  M: number;
+  selN: Int32Array;
+  estN: Int32Array;
+  selCount: number;
+}
+
+/**
+ * Split (a fixed pseudo-random SELECT_FRACTION selects, independent of the outputs) and count. Secrets with at
+ * least two samples get a slot; outputs get one when seen at selection (events are built from these only).
+ */
+function splitAndCount(input: AuditInput): SplitCounts {
   const { secrets, outputs, n, m } = input;
   const N = secrets.length;
-  if (outputs.length !== N) throw new MechError('internal', 'audit: secrets and outputs differ in length');
-  const eps = opts.epsilon;
-  if (!(eps >= 0) || !Number.isFinite(eps)) invalid(`the claimed eps must be a finite number >= 0, got ${eps}`);
-  const confidence = opts.confidence ?? 0.99;
-  if (!(confidence > 0 && confidence < 1)) invalid(`the confidence must be strictly between 0 and 1, got ${confidence}`);
-  const maxTests = opts.tests ?? DEFAULT_TESTS;
-  if (!Number.isInteger(maxTests) || maxTests < 1 || maxTests > 1000) invalid(`the number of tests must be an integer in 1..1000, got ${maxTests}`);
-
-  // Split: a fixed pseudo-random quarter selects, the rest estimates (independent of the outputs).
   const seen = new Int32Array(n);
   const isSelect = new Uint8Array(N);
   const split = seededRandom(SPLIT_SEED);
+  const outSlot = new Int32Array(m).fill(-1);
+  const outIds: number[] = [];
+  let selCount = 0;
   for (let i = 0; i < N; i++) {
     const s = secrets[i]!;
     const o = outputs[i]!;
     if (!(s >= 0 && s < n) || !(o >= 0 && o < m)) throw new MechError('internal', `audit: sample ${i} is outside the domain`);
-    if (split() < SELECT_FRACTION) isSelect[i] = 1;
     seen[s]!++;
+    if (split() >= SELECT_FRACTION) continue;
+    isSelect[i] = 1;
+    selCount++;
+    if (outSlot[o] === -1) {
+      outSlot[o] = outIds.length;
+      outIds.push(o);
+    }
   }
-  // Compact indices: secrets seen, and outputs seen at selection (events are built from these only).
   const secretIds: number[] = [];
   const secretSlot = new Int32Array(n).fill(-1);
   for (let s = 0; s < n; s++)
     if (seen[s]! >= 2) {
       secretSlot[s] = secretIds.length;
       secretIds.push(s);
-    }
-  const outSlot = new Int32Array(m).fill(-1);
-  const outIds: number[] = [];
-  for (let i = 0; i < N; i++)
-    if (isSelect[i] && outSlot[outputs[i]!] === -1) {
-      outSlot[outputs[i]!] = outIds.length;
-      outIds.push(outputs[i]!);
     }
   const S = secretIds.length;
   const M = outIds.length;
@@ -218,111 +228,137 @@ export function auditSamples(input: AuditInput, opts: AuditOptions): AuditOutcom
       selN[a]!++;
     } else estN[a]!++;
   }
+  return { isSelect, secretIds, secretSlot, outIds, outSlot, sel, M, selN, estN, selCount };
+}
 
-  // Selection: for each ordered pair, the best threshold event by its predicted bound.
-  const cands: Candidate[] = [];
+/** The secrets compared with slot a at selection: a finite positive distance, both with samples in both parts; the nearest MAX_PARTNERS. */
+function partnersOf(t: SplitCounts, a: number, distance: AuditInput['distance']): { b: number; d: number }[] {
+  const out: { b: number; d: number }[] = [];
+  for (let b = 0; b < t.secretIds.length; b++) {
+    if (b === a || t.selN[b]! === 0 || t.estN[b]! === 0) continue;
+    const d = distance(t.secretIds[a]!, t.secretIds[b]!);
+    if (d > 0 && Number.isFinite(d)) out.push({ b, d });
+  }
+  if (out.length > MAX_PARTNERS) {
+    out.sort((x, y) => x.d - y.d || x.b - y.b);
+    out.length = MAX_PARTNERS;
+  }
+  return out;
+}
+
+/**
+ * The best threshold event of the ordered pair (a, b) on the selection counts: outputs seen under a sorted by
+ * the smoothed ratio, every prefix scored by Wilson intervals at the size whose variance is the selection's plus
+ * the estimation's (a prefix that only looks good by the selection's noise scores low). null when none.
+ */
+function bestEvent(t: SplitCounts, a: number, b: number, d: number, ratio: Float64Array): Candidate | null {
+  const { sel, M, selN, estN } = t;
+  const na1 = selN[a]!;
+  const nb1 = selN[b]!;
+  const effA = 1 / (1 / na1 + 1 / estN[a]!);
+  const effB = 1 / (1 / nb1 + 1 / estN[b]!);
   const order: number[] = [];
-  const ratio = new Float64Array(M);
-  for (let a = 0; a < S; a++) {
-    if (selN[a]! === 0 || estN[a]! === 0) continue;
-    const partners: { b: number; d: number }[] = [];
-    for (let b = 0; b < S; b++) {
-      if (b === a || selN[b]! === 0 || estN[b]! === 0) continue;
-      const d = input.distance(secretIds[a]!, secretIds[b]!);
-      if (d > 0 && Number.isFinite(d)) partners.push({ b, d });
+  for (let y = 0; y < M; y++) {
+    const ca = sel[a * M + y]!;
+    if (ca === 0) continue;
+    ratio[y] = ((ca + 0.5) / (na1 + 0.5 * M)) * ((nb1 + 0.5 * M) / (sel[b * M + y]! + 0.5));
+    order.push(y);
+  }
+  order.sort((x, y) => ratio[y]! - ratio[x]! || x - y);
+  let ka = 0;
+  let kb = 0;
+  let best = -Infinity;
+  let bestLen = 0;
+  for (let j = 0; j < order.length; j++) {
+    ka += sel[a * M + order[j]!]!;
+    kb += sel[b * M + order[j]!]!;
+    const lo = wilson(ka / na1, effA, SELECT_Z, false);
+    const score = lo > 0 ? Math.log(lo / wilson(kb / nb1, effB, SELECT_Z, true)) / d : -Infinity;
+    if (score > best) {
+      best = score;
+      bestLen = j + 1;
     }
-    if (partners.length > MAX_PARTNERS) {
-      partners.sort((x, y) => x.d - y.d || x.b - y.b);
-      partners.length = MAX_PARTNERS;
-    }
-    const na1 = selN[a]!;
-    const effA = 1 / (1 / na1 + 1 / estN[a]!);
-    for (const { b, d } of partners) {
-      const nb1 = selN[b]!;
-      const nb2 = estN[b]!;
-      order.length = 0;
-      for (let y = 0; y < M; y++) {
-        const ca = sel[a * M + y]!;
-        if (ca === 0) continue;
-        ratio[y] = ((ca + 0.5) / (na1 + 0.5 * M)) * ((nb1 + 0.5 * M) / (sel[b * M + y]! + 0.5));
-        order.push(y);
-      }
-      order.sort((x, y) => ratio[y]! - ratio[x]! || x - y);
-      let ka = 0;
-      let kb = 0;
-      let best = -Infinity;
-      let bestLen = 0;
-      for (let j = 0; j < order.length; j++) {
-        const y = order[j]!;
-        ka += sel[a * M + y]!;
-        kb += sel[b * M + y]!;
-        // Intervals at the size whose variance is the selection's plus the estimation's: a prefix that only
-        // looks good by the selection's noise scores low.
-        const lo = wilson(ka / na1, effA, SELECT_Z, false);
-        const up = wilson(kb / nb1, 1 / (1 / nb1 + 1 / nb2), SELECT_Z, true);
-        const score = lo > 0 ? Math.log(lo / up) / d : -Infinity;
-        if (score > best) {
-          best = score;
-          bestLen = j + 1;
-        }
-      }
-      if (bestLen > 0) cands.push({ a, b, d, score: best, event: order.slice(0, bestLen) });
+  }
+  return bestLen > 0 ? { a, b, d, score: best, event: order.slice(0, bestLen) } : null;
+}
+
+/** Selection: each ordered pair's best event, the maxTests best pairs. */
+function selectTests(t: SplitCounts, distance: AuditInput['distance'], maxTests: number): Candidate[] {
+  const cands: Candidate[] = [];
+  const ratio = new Float64Array(t.M);
+  for (let a = 0; a < t.secretIds.length; a++) {
+    if (t.selN[a]! === 0 || t.estN[a]! === 0) continue;
+    for (const { b, d } of partnersOf(t, a, distance)) {
+      const c = bestEvent(t, a, b, d, ratio);
+      if (c) cands.push(c);
     }
   }
   cands.sort((x, y) => y.score - x.score || x.a - y.a || x.b - y.b);
-  const chosen = cands.slice(0, maxTests);
-  const H = chosen.length;
-  const alpha = 1 - confidence;
+  return cands.slice(0, maxTests);
+}
 
-  // Estimation: counts of each chosen event in the estimation samples, exact bounds at alpha / (2H).
-  const inEvent = new Uint8Array(M);
+/** Estimation: each chosen event counted in the estimation samples, exact bounds at alpha / (2H); best first, in domain indices. */
+function estimateTests(input: AuditInput, t: SplitCounts, chosen: Candidate[], alpha: number): AuditTest[] {
+  const inEvent = new Uint8Array(t.M);
   const estCount = (slot: number, event: readonly number[]): number => {
     for (const y of event) inEvent[y] = 1;
     let k = 0;
-    for (let i = 0; i < N; i++) {
-      if (isSelect[i] || secretSlot[secrets[i]!] !== slot) continue;
-      const y = outSlot[outputs[i]!]!;
+    for (let i = 0; i < input.secrets.length; i++) {
+      if (t.isSelect[i] || t.secretSlot[input.secrets[i]!] !== slot) continue;
+      const y = t.outSlot[input.outputs[i]!]!;
       if (y >= 0 && inEvent[y]) k++;
     }
     for (const y of event) inEvent[y] = 0;
     return k;
   };
-  const tested = chosen.map((c) => estimate(c, estCount, estN, alpha / (2 * H))).sort((x, y) => y.bound - x.bound);
-  // Back to domain indices.
-  const tests = tested.map((t) => ({
-    ...t,
-    a: secretIds[t.a]!,
-    b: secretIds[t.b]!,
-    event: Int32Array.from(t.event, (y) => outIds[y]!).sort(),
-  }));
-  const witness = tests[0] ?? null;
-  const lowerBound = witness && witness.bound > 0 ? witness.bound : 0;
+  return chosen
+    .map((c) => estimate(c, estCount, t.estN, alpha / (2 * chosen.length)))
+    .sort((x, y) => y.bound - x.bound)
+    .map((x) => ({ ...x, a: t.secretIds[x.a]!, b: t.secretIds[x.b]!, event: Int32Array.from(x.event, (y) => t.outIds[y]!).sort() }));
+}
 
-  // Samples needed: the witness's distance and its event's probability under b (binary randomized response at distance 1 without one).
+/**
+ * Samples needed for each violation size: a pair at the witness's distance whose event has the witness's
+ * probability under b (capped so that the one under a stays below 1); binary randomized response at distance 1
+ * without a witness.
+ */
+function detection(witness: AuditTest | null, eps: number, detect: number[] | undefined, tests: number, confidence: number): AuditOutcome['detection'] {
   const dist = witness ? witness.distance : 1;
-  const detectEps = opts.detect ?? [1.25, 1.5, 2, 3, 4].map((f) => f * (eps > 0 ? eps : 1));
-  const rows = detectEps.map((te) => {
-    const q = witness && witness.kb > 0 ? witness.kb / witness.nb : 1 / (1 + Math.exp(te * dist));
-    return {
-      epsilon: te,
-      samplesPerSecret: te > eps ? samplesToDetect(eps, te, dist, Math.min(q, Math.exp(-te * dist) * 0.999), Math.max(H, 1), confidence) : null,
-    };
-  });
-  const q0 = witness && witness.kb > 0 ? witness.kb / witness.nb : 1 / (1 + Math.exp((detectEps[0] ?? 1) * dist));
+  const sizes = detect ?? [1.25, 1.5, 2, 3, 4].map((f) => f * (eps > 0 ? eps : 1));
+  const base = (te: number): number => (witness && witness.kb > 0 ? witness.kb / witness.nb : 1 / (1 + Math.exp(te * dist)));
+  const rows = sizes.map((te) => ({
+    epsilon: te,
+    samplesPerSecret: te > eps ? samplesToDetect(eps, te, dist, Math.min(base(te), Math.exp(-te * dist) * 0.999), tests, confidence) : null,
+  }));
+  return { distance: dist, baseProbability: base(sizes[0] ?? 1), tests, rows };
+}
 
-  let selCount = 0;
-  for (let i = 0; i < N; i++) selCount += isSelect[i]!;
+/** Audit a claim (see the module comment). Pure: the samples in, the outcome out. */
+export function auditSamples(input: AuditInput, opts: AuditOptions): AuditOutcome {
+  const N = input.secrets.length;
+  if (input.outputs.length !== N) throw new MechError('internal', 'audit: secrets and outputs differ in length');
+  const eps = opts.epsilon;
+  if (!(eps >= 0) || !Number.isFinite(eps)) invalid(`the claimed eps must be a finite number >= 0, got ${eps}`);
+  const confidence = opts.confidence ?? 0.99;
+  if (!(confidence > 0 && confidence < 1)) invalid(`the confidence must be strictly between 0 and 1, got ${confidence}`);
+  const maxTests = opts.tests ?? DEFAULT_TESTS;
+  if (!Number.isInteger(maxTests) || maxTests < 1 || maxTests > 1000) invalid(`the number of tests must be an integer in 1..1000, got ${maxTests}`);
+  const counts = splitAndCount(input);
+  const chosen = selectTests(counts, input.distance, maxTests);
+  const tested = estimateTests(input, counts, chosen, 1 - confidence);
+  const witness = tested[0] ?? null;
+  const lowerBound = witness && witness.bound > 0 ? witness.bound : 0;
   return {
     verdict: lowerBound > eps ? 'refuted' : 'not-refuted',
     epsilon: eps,
     confidence,
     epsilonLowerBound: lowerBound,
     witness,
-    tested: tests,
+    tested,
     samples: N,
-    selectionSamples: selCount,
-    estimationSamples: N - selCount,
-    secretsSeen: S,
-    detection: { distance: dist, baseProbability: q0, tests: Math.max(H, 1), rows },
+    selectionSamples: counts.selCount,
+    estimationSamples: N - counts.selCount,
+    secretsSeen: counts.secretIds.length,
+    detection: detection(witness, eps, opts.detect, Math.max(chosen.length, 1), confidence),
   };
 }
