@@ -270,6 +270,8 @@ export class MechStudioHost implements ApiHost {
     // Renderers never choose where the engine writes: `out` paths go through export().
     const req = parsed.value as JobRequest & { out?: string };
     if (req.out !== undefined) fail('invalid-input', 'submit: "out" is not accepted from the app; use project.export');
+    // nor which files it reads: an audit from the app carries its samples as text
+    if (req.type === 'audit' && req.input !== undefined) fail('invalid-input', 'submit: an audit from the app sends its samples as text, not a file path');
     // graph:/dev/zero, csv:/proc/self/mem, a FIFO: refused here, before a worker opens them
     const refs = domainFileRefs(req);
     await checkDomainFiles(refs);
