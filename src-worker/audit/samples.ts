@@ -22,6 +22,9 @@ export interface SampleArrays {
   mode: 'labels' | 'points';
 }
 
+/** Most samples an audit reads (two 32-bit indices each: 1 GiB). */
+export const MAX_AUDIT_SAMPLES = 1 << 27;
+
 interface PairReader {
   mode: 'labels' | 'points';
   header: boolean;
@@ -80,6 +83,7 @@ export async function readSamples(
       if (reader.header) continue;
     }
     if ((k & 65535) === 65535) checkCancelled(opts.signal, 'audit cancelled');
+    if (k === MAX_AUDIT_SAMPLES) throw new MechError('too-large', `${source}: more than ${MAX_AUDIT_SAMPLES} samples; audit a sample of the log`);
     if (k === s.length) {
       const grow = (a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => {
         const b = new Int32Array(a.length * 2);
