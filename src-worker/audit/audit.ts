@@ -33,12 +33,19 @@ export const SELECT_FRACTION = 0.25;
 const SPLIT_SEED = 0x5eed_a0d1;
 /** Pairs tested at the estimation stage (fixed before the data is seen; few, for power). */
 export const DEFAULT_TESTS = 4;
-/** Normal quantile scoring candidate events at selection (a heuristic: soundness does not depend on it). */
-const SELECT_Z = 3;
+/**
+ * Normal quantiles scoring candidate events at selection (heuristics: soundness does not depend on them). An
+ * order of outputs fitted to the selection samples (by likelihood ratio) looks better on them than it is, so
+ * its prefixes are scored more strictly than those of an order fixed by the metric.
+ */
+const SELECT_Z_METRIC = 3;
+const SELECT_Z_RATIO = 4.5;
 /** Secrets compared with each secret at selection, nearest first, when there are more. */
 const MAX_PARTNERS = 160;
 /** Largest (secrets seen) x (outputs seen) count table. */
 const MAX_TABLE = 1 << 25;
+/** Largest table of secret-to-output distances (the metric order of events is skipped above it). */
+const MAX_DISTANCE_TABLE = 1 << 22;
 
 export interface AuditInput {
   /** Secret index of each sample. */
@@ -246,25 +253,15 @@ function partnersOf(t: SplitCounts, a: number, distance: AuditInput['distance'])
   return out;
 }
 
-/**
- * The best threshold event of the ordered pair (a, b) on the selection counts: outputs seen under a sorted by
- * the smoothed ratio, every prefix scored by Wilson intervals at the size whose variance is the selection's plus
- * the estimation's (a prefix that only looks good by the selection's noise scores low). null when none.
- */
-function bestEvent(t: SplitCounts, a: number, b: number, d: number, ratio: Float64Array): Candidate | null {
+/** The best prefix of `order` as an event of (a, b) on the selection counts, or null when none scores. */
+function bestPrefix(t: SplitCounts, a: number, b: number, d: number, order: readonly number[], z: number): Candidate | null {
   const { sel, M, selN, estN } = t;
   const na1 = selN[a]!;
   const nb1 = selN[b]!;
+  // Wilson intervals at the size whose variance is the selection's plus the estimation's: a prefix that only looks
+  // good by the selection's noise scores low.
   const effA = 1 / (1 / na1 + 1 / estN[a]!);
   const effB = 1 / (1 / nb1 + 1 / estN[b]!);
-  const order: number[] = [];
-  for (let y = 0; y < M; y++) {
-    const ca = sel[a * M + y]!;
-    if (ca === 0) continue;
-    ratio[y] = ((ca + 0.5) / (na1 + 0.5 * M)) * ((nb1 + 0.5 * M) / (sel[b * M + y]! + 0.5));
-    order.push(y);
-  }
-  order.sort((x, y) => ratio[y]! - ratio[x]! || x - y);
   let ka = 0;
   let kb = 0;
   let best = -Infinity;
@@ -272,8 +269,8 @@ function bestEvent(t: SplitCounts, a: number, b: number, d: number, ratio: Float
   for (let j = 0; j < order.length; j++) {
     ka += sel[a * M + order[j]!]!;
     kb += sel[b * M + order[j]!]!;
-    const lo = wilson(ka / na1, effA, SELECT_Z, false);
-    const score = lo > 0 ? Math.log(lo / wilson(kb / nb1, effB, SELECT_Z, true)) / d : -Infinity;
+    const lo = wilson(ka / na1, effA, z, false);
+    const score = lo > 0 ? Math.log(lo / wilson(kb / nb1, effB, z, true)) / d : -Infinity;
     if (score > best) {
       best = score;
       bestLen = j + 1;
@@ -282,14 +279,49 @@ function bestEvent(t: SplitCounts, a: number, b: number, d: number, ratio: Float
   return bestLen > 0 ? { a, b, d, score: best, event: order.slice(0, bestLen) } : null;
 }
 
+/**
+ * The best threshold event of the ordered pair (a, b), from two orders of the outputs: the outputs seen under a
+ * by their smoothed likelihood ratio on the selection counts, and (when the outputs are the secrets' points)
+ * every output by how much nearer to a than to b it is, d(y, b) - d(y, a), an order that no sampling noise
+ * disturbs (half-planes on a grid, half-lines on a line). Either way a prefix is a set of outputs.
+ */
+function bestEvent(t: SplitCounts, a: number, b: number, d: number, ratio: Float64Array, dist: Float64Array | null): Candidate | null {
+  const { sel, M, selN } = t;
+  const order: number[] = [];
+  for (let y = 0; y < M; y++) {
+    const ca = sel[a * M + y]!;
+    if (ca === 0) continue;
+    ratio[y] = ((ca + 0.5) / (selN[a]! + 0.5 * M)) * ((selN[b]! + 0.5 * M) / (sel[b * M + y]! + 0.5));
+    order.push(y);
+  }
+  order.sort((x, y) => ratio[y]! - ratio[x]! || x - y);
+  const byRatio = bestPrefix(t, a, b, d, order, SELECT_Z_RATIO);
+  if (!dist) return byRatio;
+  const nearer = Array.from({ length: M }, (_, y) => y);
+  const key = (y: number): number => dist[b * M + y]! - dist[a * M + y]!;
+  nearer.sort((x, y) => key(y) - key(x) || x - y);
+  const byMetric = bestPrefix(t, a, b, d, nearer, SELECT_Z_METRIC);
+  return byMetric && (!byRatio || byMetric.score > byRatio.score) ? byMetric : byRatio;
+}
+
+/** d(secret, output) per secret slot and output slot when the outputs are the secrets' points and the table is small, else null. */
+function distanceTable(t: SplitCounts, input: AuditInput): Float64Array | null {
+  const S = t.secretIds.length;
+  if (input.m !== input.n || S * t.M > MAX_DISTANCE_TABLE) return null;
+  const dist = new Float64Array(S * t.M);
+  for (let a = 0; a < S; a++) for (let y = 0; y < t.M; y++) dist[a * t.M + y] = input.distance(t.secretIds[a]!, t.outIds[y]!);
+  return dist;
+}
+
 /** Selection: each ordered pair's best event, the maxTests best pairs. */
-function selectTests(t: SplitCounts, distance: AuditInput['distance'], maxTests: number): Candidate[] {
+function selectTests(t: SplitCounts, input: AuditInput, maxTests: number): Candidate[] {
   const cands: Candidate[] = [];
   const ratio = new Float64Array(t.M);
+  const dist = distanceTable(t, input);
   for (let a = 0; a < t.secretIds.length; a++) {
     if (t.selN[a]! === 0 || t.estN[a]! === 0) continue;
-    for (const { b, d } of partnersOf(t, a, distance)) {
-      const c = bestEvent(t, a, b, d, ratio);
+    for (const { b, d } of partnersOf(t, a, input.distance)) {
+      const c = bestEvent(t, a, b, d, ratio, dist);
       if (c) cands.push(c);
     }
   }
@@ -344,7 +376,7 @@ export function auditSamples(input: AuditInput, opts: AuditOptions): AuditOutcom
   const maxTests = opts.tests ?? DEFAULT_TESTS;
   if (!Number.isInteger(maxTests) || maxTests < 1 || maxTests > 1000) invalid(`the number of tests must be an integer in 1..1000, got ${maxTests}`);
   const counts = splitAndCount(input);
-  const chosen = selectTests(counts, input.distance, maxTests);
+  const chosen = selectTests(counts, input, maxTests);
   const tested = estimateTests(input, counts, chosen, 1 - confidence);
   const witness = tested[0] ?? null;
   const lowerBound = witness && witness.bound > 0 ? witness.bound : 0;
