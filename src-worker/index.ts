@@ -80,6 +80,10 @@ export { privatePosteriorVertices, type PosteriorVertices } from './explorer/pos
 export { enumerateKernelMechanisms, type KernelEnumeration } from './explorer/kernel-mechanisms';
 export { kernelChannel, kernelMechanism } from './explorer/kernel-channel';
 
+/* ---------- auditing a claim from samples (docs/audit.md) ---------- */
+export { auditSamples, samplesToDetect, type AuditInput, type AuditOptions, type AuditOutcome, type AuditTest } from './audit/audit';
+export { binomialLower, binomialUpper } from './audit/binomial';
+
 /* ---------- numbers and files ---------- */
 export { REL_TOL, SUM_TOL, NEG_TOL, Z_TOL, MERGE_TOL, BOUND_ATTAINED_TOL } from '../src-shared/numeric/tolerance';
 export { parseDecimal } from '../src-shared/numeric/decimal';

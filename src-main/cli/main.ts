@@ -18,6 +18,7 @@ import { DOMAIN_FORMS, parseDomainSpecText } from '../../src-shared/grammar/doma
 import { MAX_LP_THREADS, MAX_LP_TIME_LIMIT_SECONDS, mechanismKindSchema } from '../../src-shared/protocol/common';
 import type { CompareMechanism } from '../../src-shared/protocol/compare';
 import type { ApplyRequest, JobRequest, MechanismSpec } from '../../src-shared/protocol/requests';
+import type { AuditRequest } from '../../src-shared/protocol/audit';
 import type { PriorInput } from '../../src-shared/protocol/common';
 import type { JobResult } from '../../src-shared/protocol/results';
 import { Dispatcher, isLpJob } from '../dispatcher/dispatcher';
@@ -62,6 +63,10 @@ export const USAGE = `Usage:
   mechstudio apply     (--channel C.csv [--domain D] | --domain D --epsilon E --kind K [--remap --prior P --loss L])
                        --input SECRETS.csv --out RELEASED.csv [--header yes|no] [--seed N (reproducible, NOT for release)] [--json]
                        (without --domain the channel's row labels are the secrets; line 1 is a header unless it is a secret)
+  mechstudio audit     --samples FILE.csv --domain D --epsilon E [--confidence C (0.99)] [--detect E1,E2,...] [--json]
+                       (a claim eps per unit of distance tested on samples secret,released: refuted or not-refuted,
+                       a lower confidence bound on the effective eps, the witness pair and event; point samples
+                       secret_x,secret_y,released_x,released_y with --prior points:FILE.csv; docs/audit.md)
   mechstudio compare   --domain D --epsilon E --kinds K1,K2+remap,... [--prior P] [--loss L] [--focus CELL]
                        [--out TABLE.csv] [--png CHART.png] [--json]   (one row per mechanism: expected km with and
                        without remap, P(true cell), leakage bits, effective eps per km, % vs planar Laplace)
@@ -321,6 +326,35 @@ async function planApply(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
   return { request: req, ...outFile(outText), json: f.bool('json'), print: false, ...lines, ...(dp.points ? { pointsPrior: dp.points } : {}) };
 }
 
+/** `mechstudio audit`: a claim (--epsilon per unit of distance) tested on samples secret,released. */
+function planAudit(args: ParsedArgs): Plan {
+  const f = new Flags(args, ['samples', 'domain', 'epsilon', 'confidence', 'prior', 'detect', 'json', 'quiet']);
+  noPositional(args);
+  const input = resolve(f.need('samples', 'log.csv'));
+  checkReadableFileSync(input, 'samples CSV', MAX_SECRETS_CSV_BYTES);
+  // --prior points:FILE gives the grid point samples are binned on (the domain unless --domain is given).
+  const prior = args.flags.get('prior');
+  if (typeof prior === 'string' && !prior.trim().startsWith('points:'))
+    invalid(`--prior in audit gives the grid of point samples only (points:FILE.csv[:cell=KM]...), got '${shortText(prior)}'`);
+  const dp = domainAndPrior(f, true);
+  const req: AuditRequest = { type: 'audit', domain: dp.domain!, epsilon: f.needPositive('epsilon', '1.386'), input };
+  const c = f.num('confidence');
+  if (c !== undefined) {
+    if (!(c > 0 && c < 1)) invalid(`--confidence must be a number strictly between 0 and 1 (e.g. 0.99), got ${c}`);
+    req.confidence = c;
+  }
+  const detect = f.str('detect');
+  if (detect !== undefined) {
+    req.detect = detect.split(',').map((t) => {
+      const v = parseDecimal(t.trim());
+      if (v === null || !(v > 0)) invalid(`--detect takes a comma list of eps values > 0 (violation sizes), got '${shortText(t)}'`);
+      return v;
+    });
+  }
+  if (dp.points) req.points = dp.points.binning;
+  return { request: req, json: f.bool('json'), print: false, ...pointsLines(dp.points) };
+}
+
 /** `mechstudio compare`: its flags checked, its job or project planned. */
 function planCompare(args: ParsedArgs): Plan {
   const f = new Flags(args, ['domain', 'epsilon', 'kinds', 'prior', 'loss', 'focus', 'out', 'png', 'json', 'quiet']);
@@ -479,6 +513,7 @@ function planExample(args: ParsedArgs): Plan {
 const PLANNERS: Record<string, (args: ParsedArgs, signal: AbortSignal) => Plan | Promise<Plan>> = {
   mechanism: planMechanism,
   apply: planApply,
+  audit: planAudit,
   compare: planCompare,
   measure: planMeasure,
   check: planCheck,
@@ -497,7 +532,7 @@ async function buildPlan(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
   if (!planner)
     throw new MechError(
       'invalid-input',
-      `unknown command '${c}' (mechanism, apply, measure, check, capacity, regular, threshold, vertices, run, example, worker; see mechstudio help)`,
+      `unknown command '${c}' (mechanism, apply, audit, measure, check, capacity, regular, threshold, vertices, run, example, worker; see mechstudio help)`,
     );
   return planner(args, signal);
 }

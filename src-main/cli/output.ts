@@ -7,6 +7,7 @@ import type { JobRequest } from '../../src-shared/protocol/requests';
 import type { JobResult, LpResult, MatrixPayload, RemapResult } from '../../src-shared/protocol/index';
 import { fmt } from '../../src-shared/charts/result-table';
 import { compareTableText } from '../../src-shared/charts/compare-report';
+import { auditTestText, auditVerdictText, detectionLines } from '../../src-shared/charts/audit-words';
 
 /** Largest matrix (each side) the CLI prints to a terminal. */
 export const MAX_PRINT_SIDE = 200;
@@ -64,6 +65,23 @@ export function jsonFor(req: JobRequest, r: JobResult): Record<string, unknown> 
         out: r.csvPath,
         timeMs: r.timeMs,
         ...(r.remap ? { remap: r.remap } : {}),
+      };
+    case 'audit':
+      return {
+        verdict: r.verdict,
+        epsilon: r.epsilon,
+        confidence: r.confidence,
+        epsilonLowerBound: r.epsilonLowerBound,
+        witness: r.witness,
+        samples: r.samples,
+        pairsTested: r.pairsTested,
+        selectionSamples: r.selectionSamples,
+        estimationSamples: r.estimationSamples,
+        domain: r.domain,
+        mode: r.mode,
+        detection: r.detection,
+        tested: r.tested,
+        ...(r.note ? { note: r.note } : {}),
       };
     case 'measure': {
       const o = pick(r, ['vulnerability', 'posteriorVulnerability', 'leakage', 'utility', 'multiplicativeCapacity', 'additiveCapacity']);
@@ -225,6 +243,15 @@ export function readable(req: JobRequest, r: JobResult): string {
       const v = r.violations.map((p) => `  C[${p.x}][${p.y}] / C[${p.xp}][${p.y}] = ${fmt(p.ratio)}`);
       return [head, ...(v.length ? ['worst violating pairs:', ...v] : [])].join('\n');
     }
+    case 'audit':
+      return [
+        auditVerdictText(r),
+        `witness: ${r.witness ? auditTestText(r.witness) : 'none'}`,
+        `samples: ${r.samples} (${r.selectionSamples} chose ${r.pairsTested} pair${r.pairsTested === 1 ? '' : 's'} and events, ${r.estimationSamples} estimated them; ${r.secretsSeen} secrets seen) on ${r.domain}`,
+        `samples per secret to detect a violation (pair at distance ${fmt(r.detection.distance)}, event probability ${fmt(r.detection.baseProbability, 3)} under b):`,
+        ...detectionLines(r),
+        ...(r.note ? [`note: ${r.note}`] : []),
+      ].join('\n');
     case 'capacity':
       return lines([
         ['domain', `${r.domain}, eps = ${fmt(r.epsilon)}`],

@@ -41,6 +41,7 @@ import type { JobRunner } from '../dispatcher/job-runner';
 import { channelFolderOf, projectChannelRefs, type ChannelStore } from '../dispatcher/channel-store';
 import { keptRowSource } from '../../src-worker/jobs/kept-channel';
 import { writeChannelCsv } from '../../src-worker/jobs/channel-csv';
+import { auditExample } from '../project/examples';
 
 /** What the host needs from the job dispatcher (src-main/dispatcher): what FairJobs schedules onto. */
 export type JobService = JobBackend;
@@ -235,6 +236,8 @@ export class MechStudioHost implements ApiHost {
         return this.examplesList();
       case 'examples.load':
         return this.examplesLoad(c.params[0]);
+      case 'examples.audit':
+        return auditExample(c.params[0]);
       case 'info':
         return { mode: this.opts.mode, version: this.opts.version, workers: this.opts.jobs.workers } satisfies AppInfo;
       case 'queue.status':
@@ -267,6 +270,8 @@ export class MechStudioHost implements ApiHost {
     // Renderers never choose where the engine writes: `out` paths go through export().
     const req = parsed.value as JobRequest & { out?: string };
     if (req.out !== undefined) fail('invalid-input', 'submit: "out" is not accepted from the app; use project.export');
+    // nor which files it reads: an audit from the app carries its samples as text
+    if (req.type === 'audit' && req.input !== undefined) fail('invalid-input', 'submit: an audit from the app sends its samples as text, not a file path');
     // graph:/dev/zero, csv:/proc/self/mem, a FIFO: refused here, before a worker opens them
     const refs = domainFileRefs(req);
     await checkDomainFiles(refs);

@@ -2,6 +2,7 @@
 import type { JobResult } from '../protocol/results';
 import { compareColumns } from './compare-report';
 import { CAPACITY_CSV_HEADER } from '../explorer/capacity-table';
+import { auditTable } from './audit-table';
 
 export interface Table {
   header: string[];
@@ -114,6 +115,8 @@ export function resultTable(r: JobResult): Table {
         header: [...CAPACITY_CSV_HEADER],
         rows: (r.capacityRows ?? []).map((x) => [x.domain, x.size, x.vertices, x.kernels, x.multiplicative, x.additive, x.source, x.note ?? null]),
       };
+    case 'audit':
+      return auditTable(r);
   }
 }
 

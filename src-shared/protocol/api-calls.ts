@@ -93,6 +93,7 @@ export const apiParamSchemas = {
   'project.channels': z.tuple([z.array(channelRefSchema).max(1000, 'at most 1000 channels at once')]),
   'examples.list': z.tuple([]),
   'examples.load': z.tuple([z.string().min(1).max(200)]),
+  'examples.audit': z.tuple([z.string().min(1).max(200)]),
   info: z.tuple([]),
   'queue.status': z.tuple([]),
   'queue.connect': z.tuple([z.string().min(1, 'give the queue URL: redis://HOST:PORT[/DB]').max(MAX_QUEUE_URL_CHARS, 'the queue URL is too long')]),

@@ -94,9 +94,23 @@ export interface ProjectApi {
   channels(refs: string[]): Promise<ChannelStatus[]>;
 }
 
+/** A built-in audit example: a claim and the samples (secret, released) it is audited on, generated from a seed. */
+export interface AuditExample {
+  name: string;
+  title: string;
+  description: string;
+  domain: string;
+  /** The claimed eps per unit of the domain's distance (km). */
+  epsilon: number;
+  /** Samples CSV text: secret,released (grid labels, quoted). */
+  samples: string;
+}
+
 export interface ExamplesApi {
   list(): Promise<ExampleInfo[]>;
   load(name: string): Promise<OpenedProject>;
+  /** A built-in audit example by name (vendor-planar-laplace). */
+  audit(name: string): Promise<AuditExample>;
 }
 
 export interface AppInfo {
@@ -157,6 +171,7 @@ export function apiOverCall(call: ApiCall, onJobEvent: MechStudioApi['onJobEvent
     examples: {
       list: () => typed(call('examples.list')),
       load: (name) => typed(call('examples.load', name)),
+      audit: (name) => typed(call('examples.audit', name)),
     },
     info: () => typed(call('info')),
     queue: {

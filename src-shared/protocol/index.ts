@@ -13,3 +13,4 @@ export * from './remap';
 export * from './compare';
 export * from './explorer';
 export * from './sweep';
+export * from './audit';

@@ -11,6 +11,7 @@ import { caseStudyRequestSchema } from './casestudy';
 import { pointsBinningSchema, remapNeedsLoss, remapNeedsLossMessage } from './remap';
 import { compareRequestSchema } from './compare';
 import { explorerRequestSchema } from './explorer';
+import { auditRequestSchema } from './audit';
 
 /** Optional "where to stream the dense matrix as CSV" (Node side only; web mode refuses it). */
 const outPath = z.string().min(1).max(4096).optional();
@@ -193,6 +194,7 @@ export const jobRequestSchema = z.discriminatedUnion('type', [
   compareRequestSchema,
   rowsRequestSchema,
   explorerRequestSchema,
+  auditRequestSchema,
 ]);
 
 export type MechanismRequest = z.infer<typeof mechanismRequestSchema>;
@@ -223,4 +225,5 @@ export const JOB_TYPES: readonly JobType[] = [
   'compare',
   'rows',
   'explorer',
+  'audit',
 ];

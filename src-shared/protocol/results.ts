@@ -8,6 +8,7 @@ import { caseStudyResultSchema } from './casestudy';
 import { applyResultSchema, remapResultSchema } from './remap';
 import { compareResultSchema } from './compare';
 import { explorerResultSchema } from './explorer';
+import { auditResultSchema } from './audit';
 
 const num = z.number();
 const nullableNum = z.number().nullable();
@@ -404,6 +405,7 @@ export const jobResultSchema = z.discriminatedUnion('type', [
   compareResultSchema,
   rowsResultSchema,
   explorerResultSchema,
+  auditResultSchema,
 ]);
 
 export type MechanismResult = z.infer<typeof mechanismResultSchema>;

@@ -10,6 +10,7 @@ import { runCaseStudy } from '../casestudy';
 import { compareJob } from './compare-job';
 import { rowsJob } from './rows';
 import { explorerJob } from './explorer-job';
+import { auditJob } from './audit-job';
 
 export async function runJobRequest(req: JobRequest, ctx: JobContext): Promise<JobResult> {
   // One size-and-work estimate before anything is built (./admission.ts): refuse at once what cannot finish.
@@ -43,6 +44,8 @@ export async function runJobRequest(req: JobRequest, ctx: JobContext): Promise<J
       return rowsJob(req, ctx);
     case 'explorer':
       return explorerJob(req, ctx);
+    case 'audit':
+      return auditJob(req, ctx);
   }
 }
 
