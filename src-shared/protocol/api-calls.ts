@@ -85,7 +85,7 @@ export const apiParamSchemas = {
   submit: z.tuple([z.unknown()]),
   cancel: z.tuple([jobIdSchema]),
   stop: z.tuple([jobIdSchema]),
-  'project.open': z.tuple([optionalPathSchema.optional()]),
+  'project.open': z.tuple([optionalPathSchema.optional(), z.boolean().nullish()]),
   'project.save': z.tuple([z.unknown(), optionalPathSchema.optional()]),
   'project.recent': z.tuple([]),
   'project.export': z.tuple([exportRequestSchema]),
