@@ -102,8 +102,6 @@ export interface HostOptions {
   channels?: ChannelStore;
   /** Where the page's paths may lead (web mode: the workspace root, src-main/fs/workspace.ts); default: anywhere. */
   paths?: PathPolicy;
-  /** Web mode: the queue is the operator's (--queue), shown to the page but never changed by it. */
-  queueReadOnly?: boolean;
 }
 
 function fail(code: JobError['code'], message: string): never {
@@ -266,17 +264,10 @@ export class MechStudioHost implements ApiHost {
       case 'queue.status':
         return this.queueSettings().status();
       case 'queue.connect':
-        return this.changeableQueue().connect(c.params[0]);
+        return this.queueSettings().connect(c.params[0]);
       case 'queue.useLocal':
-        return this.changeableQueue().useLocal();
+        return this.queueSettings().useLocal();
     }
-  }
-
-  /** The queue settings, when this host lets the page change them (web mode: the operator's --queue only). */
-  private changeableQueue(): QueueSettings {
-    if (this.opts.queueReadOnly)
-      fail('not-applicable', "the job queue is set by the server's operator (--queue or MECHSTUDIO_QUEUE when web mode starts); the page cannot change it");
-    return this.queueSettings();
   }
 
   private queueSettings(): QueueSettings {

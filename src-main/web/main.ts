@@ -52,8 +52,8 @@ export async function appRunner(opts: {
   queue?: string;
   configDir: string;
   workerFile?: string;
-  /** Use (and save) the queue chosen in the settings; false: only `queue` (web mode: the operator's). Default true. */
-  savedQueue?: boolean;
+  /** Only `queue` (--queue / MECHSTUDIO_QUEUE), never the saved one nor one the page chooses (web mode: the operator's). */
+  operatorQueue?: boolean;
 }): Promise<{ runner: SwitchableRunner; settings: QueueSettings; channels: ChannelStore }> {
   // kept channels (optimal LPs) survive a restart: the app's cache in the config dir, and each saved project's channel folder
   const channels = new ChannelStore({ cacheDir: join(opts.configDir, 'channels') });
@@ -63,7 +63,7 @@ export async function appRunner(opts: {
     ...(opts.workerFile !== undefined ? { workerFile: opts.workerFile } : {}),
   });
   const runner = new SwitchableRunner(local);
-  const settings = new QueueSettings({ runner, configDir: opts.savedQueue === false ? null : opts.configDir });
+  const settings = new QueueSettings({ runner, configDir: opts.configDir, operatorOnly: opts.operatorQueue === true });
   try {
     await settings.start(opts.queue);
   } catch (e) {
@@ -80,7 +80,7 @@ export async function startWebApp(
   const paths = await workspaceRoot(webRootFrom(opts.root));
   if (opts.build !== false) await ensureRendererBuilt(ROOT, opts.log);
   const configDir = opts.configDir ?? defaultConfigDir();
-  const { runner, settings, channels } = await appRunner({ ...opts, configDir, savedQueue: false });
+  const { runner, settings, channels } = await appRunner({ ...opts, configDir, operatorQueue: true });
   const host = new MechStudioHost({
     mode: 'web',
     version: appVersion(),
@@ -91,7 +91,6 @@ export async function startWebApp(
       configDir,
     }),
     queue: settings,
-    queueReadOnly: true,
     channels,
     paths,
   });

@@ -77,6 +77,8 @@ export const queueStatusSchema = z.strictObject({
   problem: z.string().nullable(),
   /** Whether the choice is kept for the next start (false when the settings file cannot be written). */
   persisted: z.boolean(),
+  /** Whether the page may change it (false in web mode: the queue is the server operator's, --queue / MECHSTUDIO_QUEUE). */
+  changeable: z.boolean(),
 });
 export type QueueStatus = z.infer<typeof queueStatusSchema>;
 
