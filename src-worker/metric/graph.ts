@@ -108,7 +108,7 @@ export function parseEdgeList(text: string, source = 'edge list'): EdgeList {
   if (labels.length === 0) invalid(`${source}: no edges or nodes found`);
   if (edges.length === 0 || singles > edges.length)
     invalid(
-      `${source}: does not read as an edge list: ${edges.length} line${edges.length === 1 ? '' : 's'} name an edge 'a,b' and ${singles} a single node (an edge list is one edge per line; a line with one name declares an isolated node beside the edges)`,
+      `${source}: does not read as an edge list: ${edges.length} line${edges.length === 1 ? '' : 's'} name an edge (two names) and ${singles} a single node (an edge list is one edge per line; a line with one name declares an isolated node beside the edges)`,
     );
   return { labels, edges };
 }

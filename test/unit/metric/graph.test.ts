@@ -114,7 +114,7 @@ describe('edge-list CSV', () => {
     ] as const) {
       const m = mechError(() => graphDomainFromEdgeList(text, 'k'), 'invalid-input').message;
       expect(m).toBe(
-        `k: does not read as an edge list: ${edges} lines name an edge 'a,b' and ${singles} a single node (an edge list is one edge per line; a line with one name declares an isolated node beside the edges)`,
+        `k: does not read as an edge list: ${edges} lines name an edge (two names) and ${singles} a single node (an edge list is one edge per line; a line with one name declares an isolated node beside the edges)`,
       );
     }
     // as many isolated nodes as edges is still an edge list
