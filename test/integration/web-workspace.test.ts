@@ -194,8 +194,21 @@ describe('web mode: the workspace root', () => {
     const inside = await c.call('project.open', ['proj/inside.json']);
     expect(inside.ok).toBe(true);
     expect((inside.value as { project: { priors: { prior: unknown }[] } }).project.priors[0]!.prior).toEqual({ kind: 'vector', values: [0.5, 0.5] });
-    // a reference out of the root is refused even when the user agrees
+    // a reference out of the root is refused even when the user agrees: csv: and points: priors, losses, case-study parameters
     for (const allow of [false, true]) expectRefused(await c.call('project.open', ['refs-outside.json', allow]), `refs-outside allow=${allow}`);
+    const other = [
+      { ...project, priors: [{ id: 'u', domain: 'd', prior: 'points:../out-link/secret.csv:cell=2' }] },
+      { ...project, priors: [{ id: 'u', domain: 'd', prior: 'csv:../.ssh/id_ed25519' }] },
+      { ...project, mechanisms: [{ id: 'm', domain: 'd', kind: 'tg', epsilon: 1, loss: 'csv:../key-link' }] },
+      { ...project, caseStudies: [{ id: 'c', study: 'voting', params: { weights: 'csv:../../outside/secret.csv' } }] },
+    ];
+    for (const [i, p] of other.entries()) {
+      writeFileSync(join(ws, 'proj', `other-${i}.json`), JSON.stringify(p));
+      for (const allow of [false, true]) expectRefused(await c.call('project.open', [`proj/other-${i}.json`, allow]), `other-${i} allow=${allow}`);
+      // the same project sent by the page for a run, its references relative to its path
+      expectRefused(await c.call('project.export', [{ kind: 'project-run', project: p, projectPath: `proj/other-${i}.json`, dir: 'run' }]), `run other-${i}`);
+    }
+    expect(existsSync(join(ws, 'run'))).toBe(false);
     // without a root (the Electron app) the same project lists its files too, links followed, and reads them on consent
     expect(await readProjectSafely(join(ws, 'refs-outside.json'))).toEqual({ outside: [join(outside, 'secret.csv')] });
     expect(await readProjectSafely(join(ws, 'proj', 'p.json'))).toEqual({ outside: [join(ws, 'data', 'edges.csv'), join(ws, 'data', 'prior.csv')] });
