@@ -126,9 +126,10 @@ export interface DomainFileRef {
 export const MAX_DOMAIN_FILE_BYTES = 128 * 2 ** 20;
 
 /**
- * Place every graph:FILE / csv:FILE domain of a request with the policy and
- * rewrite it to the placed path (so the engine reads the file that was
- * checked, and a relative path is the workspace's, not the server's), then
+ * Place every graph:FILE / csv:FILE domain of a request with the policy and,
+ * when it confines, rewrite it to the placed path (so the engine reads the
+ * file that was checked, and a relative path is the workspace's, not the
+ * server's), then
  * check each before any worker opens it (regular file, under the engine's
  * byte cap). Returns the files, for the redaction of errors.
  */
@@ -146,7 +147,8 @@ async function placeDomainFiles(req: unknown, paths: PathPolicy): Promise<Domain
       const m = /^(graph|csv):(.+)$/is.exec(spec);
       if (m && m[2]!.trim() !== '') {
         const file = await paths.place(m[2]!.trim(), `domain '${spec.slice(0, 200)}' file`);
-        o[k] = `${m[1]!.toLowerCase()}:${file}`;
+        // confined (web mode): the engine is handed the placed path; unconfined, the request stays as the page wrote it
+        if (paths.root !== null) o[k] = `${m[1]!.toLowerCase()}:${file}`;
         refs.push({ spec, file });
       } else if (x !== null && typeof x === 'object') await walk(x, depth + 1);
     }
