@@ -485,6 +485,16 @@ export interface PointsPrior {
   outsideWarning: string | null;
 }
 
+/** `points:FILE.csv[:opt=V]...` split into the file as written and its options (read from the end: FILE may hold ':'). */
+export function splitPointsPrior(text: string): { fileText: string; options: string[] } {
+  const t = text.trim();
+  if (!t.startsWith('points:')) invalid(`not a points prior: '${shortLabel(t)}'`);
+  const parts = t.slice(7).split(':');
+  const options: string[] = [];
+  while (parts.length > 1 && /^(cell|box|smooth)=/.test(parts[parts.length - 1]!)) options.push(parts.pop()!);
+  return { fileText: parts.join(':'), options };
+}
+
 /**
  * `points:FILE.csv[:cell=KM][:box=x0,y0,x1,y1][:smooth=A]`: the CSV's points
  * (header x,y in km, or lat,lon in degrees) binned onto a grid of cell KM
@@ -495,15 +505,12 @@ export interface PointsPrior {
  * itself contain ':'.
  */
 export function parsePointsPriorArg(text: string, baseDir = process.cwd(), onProgress?: ReadProgress): PointsPrior {
-  const t = text.trim();
-  if (!t.startsWith('points:')) invalid(`not a points prior: '${shortLabel(t)}'`);
-  const parts = t.slice(7).split(':');
+  const { fileText, options } = splitPointsPrior(text);
   let cell = 1;
   let smooth = 0;
   let box: number[] | null = null;
   const seen = new Set<string>();
-  while (parts.length > 1 && /^(cell|box|smooth)=/.test(parts[parts.length - 1]!)) {
-    const opt = parts.pop()!;
+  for (const opt of options) {
     const eq = opt.indexOf('=');
     const name = opt.slice(0, eq);
     const value = opt.slice(eq + 1);
@@ -526,7 +533,6 @@ export function parsePointsPriorArg(text: string, baseDir = process.cwd(), onPro
       }
     }
   }
-  const fileText = parts.join(':');
   if (fileText === '') invalid('points prior needs a file: points:FILE.csv[:cell=KM][:box=x0,y0,x1,y1][:smooth=A]');
   const file = absolute(fileText, baseDir);
   const gridOpts = (units: PointUnits): PointGridOptions => {

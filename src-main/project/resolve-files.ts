@@ -8,7 +8,43 @@ import { resolve } from 'node:path';
 import type { Project } from '../../src-shared/protocol/project';
 import type { CaseStudyParams } from '../../src-shared/protocol/casestudy';
 import { invalid } from '../../src-shared/errors';
-import { parseLossArg, parsePriorArg, readNumericCells, resolveDomainArg } from '../fs/inputs';
+import { parseLossArg, parsePriorArg, readNumericCells, resolveDomainArg, splitPointsPrior } from '../fs/inputs';
+import { parseDomainSpecText } from '../../src-shared/grammar/domain-spec';
+import { parsePriorSpecText } from '../../src-shared/grammar/prior-spec';
+
+/** A file a project refers to: its role and its absolute path (relative to the project's folder, symbolic links not followed). */
+export interface ProjectFileRef {
+  what: string;
+  file: string;
+}
+
+/**
+ * Every file a project refers to: graph:/csv: domains, csv:/points: priors,
+ * csv: losses and case-study parameters. A malformed reference is left to
+ * resolveProjectFiles, which names what is wrong.
+ */
+export function projectFileRefs(project: Project, baseDir: string): ProjectFileRef[] {
+  const out: ProjectFileRef[] = [];
+  const add = (what: string, file: string): void => void (file.trim() !== '' && out.push({ what, file: resolve(baseDir, file.trim()) }));
+  for (const d of project.domains) {
+    if (typeof d.domain !== 'string') continue;
+    const g = parseDomainSpecText(d.domain.trim());
+    if (g.ok && (g.spec.kind === 'graph' || g.spec.kind === 'csv')) add(`domain '${d.id}' file`, g.spec.file);
+  }
+  for (const p of project.priors) {
+    if (typeof p.prior !== 'string') continue;
+    const r = parsePriorSpecText(p.prior);
+    if (r.ok && r.prior.kind === 'csv') add(`prior '${p.id}' file`, r.prior.file);
+    if (r.ok && r.prior.kind === 'points') add(`prior '${p.id}' points file`, splitPointsPrior(r.prior.text).fileText);
+  }
+  const loss = (id: string, l: unknown): void => void (typeof l === 'string' && l.trim().startsWith('csv:') && add(`loss of '${id}' file`, l.trim().slice(4)));
+  for (const m of project.mechanisms) loss(m.id, m.loss);
+  for (const a of project.analyses) loss(a.id, (a as { loss?: unknown }).loss);
+  for (const c of project.caseStudies ?? [])
+    for (const [k, v] of Object.entries(c.params ?? {}))
+      if (typeof v === 'string' && v.startsWith('csv:')) add(`case study '${c.id}' parameter '${k}' file`, v.slice(4));
+  return out;
+}
 
 /**
  * Case-study parameters written as csv:FILE (relative to the project file)

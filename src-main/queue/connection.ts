@@ -110,8 +110,10 @@ export function redact(target: Pick<QueueTarget, 'secrets'>, message: string): s
 
 /**
  * Connect once with a hard time limit, check the server version, disconnect.
- * Throws one MechError (code 'internal': the environment, not the input)
- * naming the redacted URL and the reason.
+ * Throws one MechError 'queue-unreachable' naming the redacted URL and
+ * nothing the remote side said or did: a closed port, a silent one, a
+ * refused password and a server too old read the same, so the message
+ * cannot be used to probe which ports of a host are open.
  */
 export async function probeRedis(target: QueueTarget, timeoutMs = 4000): Promise<string> {
   const { Redis } = await import('ioredis');
@@ -125,11 +127,8 @@ export async function probeRedis(target: QueueTarget, timeoutMs = 4000): Promise
     // ioredis keeps the process alive this long after a failed connect (default 2 s)
     disconnectTimeout: 50,
   });
-  // the socket's own reason (ECONNREFUSED, WRONGPASS, ...); the connect promise only says "Connection is closed"
-  let reason: string | null = null;
-  r.on('error', (e: Error) => {
-    reason ??= e.message;
-  });
+  // the socket's own errors are not reported (they would tell an open port from a closed one)
+  r.on('error', () => undefined);
   let timer: NodeJS.Timeout | undefined;
   try {
     const info = await Promise.race([
@@ -140,15 +139,13 @@ export async function probeRedis(target: QueueTarget, timeoutMs = 4000): Promise
     ]);
     const version = /redis_version:(\S+)/.exec(info)?.[1] ?? '0';
     const [maj = 0, min = 0] = version.split('.').map(Number);
-    if (maj < MIN_REDIS[0] || (maj === MIN_REDIS[0] && min < MIN_REDIS[1])) {
-      throw new MechError('internal', `Redis at ${target.redacted} is version ${version}; the job queue needs Redis ${MIN_REDIS.join('.')} or newer`);
-    }
+    if (maj < MIN_REDIS[0] || (maj === MIN_REDIS[0] && min < MIN_REDIS[1])) throw new Error('too old');
     return version;
-  } catch (e) {
-    if (e instanceof MechError) throw e;
-    const why = reason ?? (e instanceof Error ? e.message : String(e));
-    const hint = /NOAUTH|WRONGPASS|AUTH/i.test(why) ? ' (check the user name and password in the URL)' : ' (is redis-server running there?)';
-    throw new MechError('internal', `cannot reach Redis at ${target.redacted}: ${redact(target, why.split('\n')[0]!)}${hint}`);
+  } catch {
+    throw new MechError(
+      'queue-unreachable',
+      `cannot use the job queue at ${target.redacted}: no Redis ${MIN_REDIS.join('.')} or newer accepted the connection within ${(timeoutMs / 1000).toFixed(0)} s (check that redis-server runs there and the URL's user and password)`,
+    );
   } finally {
     clearTimeout(timer);
     r.disconnect();

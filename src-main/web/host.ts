@@ -6,7 +6,7 @@
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import {
   ApiError,
   MAX_LP_THREADS,
@@ -25,6 +25,7 @@ import {
   type JobError,
   type JobRequest,
   type OpenedProject,
+  type ProjectNeedsConsent,
   type ProjectInput,
   type RecentProject,
   type SavedProject,
@@ -42,6 +43,8 @@ import { channelFolderOf, projectChannelRefs, type ChannelStore } from '../dispa
 import { keptRowSource } from '../../src-worker/jobs/kept-channel';
 import { writeChannelCsv } from '../../src-worker/jobs/channel-csv';
 import { auditExample } from '../project/examples';
+import { UNCONFINED, type PathPolicy } from '../fs/workspace';
+import type { OutsideFiles, ProjectReadOptions } from './project-store';
 
 /** What the host needs from the job dispatcher (src-main/dispatcher): what FairJobs schedules onto. */
 export type JobService = JobBackend;
@@ -61,10 +64,11 @@ export function jobService(runner: JobRunner): JobService {
 
 /** What the host needs from project storage (src-main/project): parse + atomic write. */
 export interface ProjectStore {
-  read(path: string): Promise<ProjectInput>;
+  /** The project, or the files outside its folder it refers to (nothing read but the project) unless opts.allowOutside. */
+  read(path: string, opts?: ProjectReadOptions): Promise<ProjectInput | OutsideFiles>;
   write(path: string, project: ProjectInput): Promise<void>;
   /** `mechstudio run` equivalent into `dir`; returns files written. */
-  exportRun?(project: ProjectInput, projectPath: string | null, dir: string): Promise<string[]>;
+  exportRun?(project: ProjectInput, projectPath: string | null, dir: string, paths?: PathPolicy): Promise<string[]>;
   /** Stream a mechanism/capacity channel to CSV at `path`. */
   exportChannel?(request: Extract<JobRequest, { type: 'mechanism' | 'capacity' }>, path: string): Promise<string[]>;
   /** Run an apply job (input and out are host-chosen paths). */
@@ -97,6 +101,8 @@ export interface HostOptions {
   queue?: QueueSettings;
   /** The channels the job dispatcher keeps (optimal LPs): saved beside a project, read back when it is opened. */
   channels?: ChannelStore;
+  /** Where the page's paths may lead (web mode: the workspace root, src-main/fs/workspace.ts); default: anywhere. */
+  paths?: PathPolicy;
 }
 
 function fail(code: JobError['code'], message: string): never {
@@ -106,9 +112,9 @@ function fail(code: JobError['code'], message: string): never {
 /** An export request after validation (exportRequestSchema). */
 type ParsedExportRequest = ApiParams<'project.export'>[0];
 
-/** A validated path made absolute; undefined when the caller left it out. */
-function absolute(p: string | null | undefined): string | undefined {
-  return p === undefined || p === null ? undefined : resolve(p);
+/** A validated path placed by the policy (web mode: inside the workspace, links followed); undefined when the caller left it out. */
+async function placed(paths: PathPolicy, p: string | null | undefined, what: string): Promise<string | undefined> {
+  return p === undefined || p === null ? undefined : paths.place(p, what);
 }
 
 /** A file a job's domain reads (graph:FILE, csv:FILE), found under any `domain` key of a request. */
@@ -117,23 +123,41 @@ export interface DomainFileRef {
   file: string;
 }
 
-export function domainFileRefs(v: unknown, out: DomainFileRef[] = [], depth = 0): DomainFileRef[] {
-  if (v === null || typeof v !== 'object' || depth > 6) return out;
-  if (Array.isArray(v)) {
-    if (v.length > 0 && typeof v[0] === 'object') for (const x of v) domainFileRefs(x, out, depth + 1);
-    return out;
-  }
-  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-    if (k === 'domain' && typeof x === 'string') {
-      const m = /^\s*(graph|csv):(.+)$/is.exec(x);
-      if (m && m[2]!.trim() !== '') out.push({ spec: x.trim(), file: resolve(m[2]!.trim()) });
-    } else if (x !== null && typeof x === 'object') domainFileRefs(x, out, depth + 1);
-  }
-  return out;
-}
-
 /** Domain files (graph:FILE, csv:FILE) the engine reads: the engine's own cap (ADMISSION_LIMITS.maxFileBytes). */
 export const MAX_DOMAIN_FILE_BYTES = 128 * 2 ** 20;
+
+/**
+ * Place every graph:FILE / csv:FILE domain of a request with the policy and,
+ * when it confines, rewrite it to the placed path (so the engine reads the
+ * file that was checked, and a relative path is the workspace's, not the
+ * server's), then
+ * check each before any worker opens it (regular file, under the engine's
+ * byte cap). Returns the files, for the redaction of errors.
+ */
+async function placeDomainFiles(req: unknown, paths: PathPolicy): Promise<DomainFileRef[]> {
+  const refs: DomainFileRef[] = [];
+  const walk = async (v: unknown, depth: number): Promise<void> => {
+    if (v === null || typeof v !== 'object' || depth > 6) return;
+    if (Array.isArray(v)) {
+      if (v.length > 0 && typeof v[0] === 'object') for (const x of v) await walk(x, depth + 1);
+      return;
+    }
+    const o = v as Record<string, unknown>;
+    for (const [k, x] of Object.entries(o)) {
+      const spec = k === 'domain' && typeof x === 'string' ? x.trim() : '';
+      const m = /^(graph|csv):(.+)$/is.exec(spec);
+      if (m && m[2]!.trim() !== '') {
+        const file = await paths.place(m[2]!.trim(), `domain '${spec.slice(0, 200)}' file`);
+        // confined (web mode): the engine is handed the placed path; unconfined, the request stays as the page wrote it
+        if (paths.root !== null) o[k] = `${m[1]!.toLowerCase()}:${file}`;
+        refs.push({ spec, file });
+      } else if (x !== null && typeof x === 'object') await walk(x, depth + 1);
+    }
+  };
+  await walk(req, 0);
+  await checkDomainFiles(refs);
+  return refs;
+}
 
 /** Check every domain file of a request before any worker opens it (regular file, under the engine's byte cap). */
 async function checkDomainFiles(refs: DomainFileRef[]): Promise<void> {
@@ -181,9 +205,11 @@ export class MechStudioHost implements ApiHost {
   private readonly jobFiles = new Map<string, DomainFileRef[]>();
   private readonly unsubscribe: () => void;
   private lastSavePath: string | null = null;
+  private readonly paths: PathPolicy;
 
   constructor(opts: HostOptions) {
     this.opts = opts;
+    this.paths = opts.paths ?? UNCONFINED;
     this.fair = new FairJobs(opts.jobs);
     this.unsubscribe = this.fair.onJobEvent((e) => {
       const owner = this.jobOwner.get(e.jobId);
@@ -223,9 +249,9 @@ export class MechStudioHost implements ApiHost {
       case 'stop':
         return this.stop(c.params[0], session);
       case 'project.open':
-        return this.open(absolute(c.params[0]));
+        return this.open(await placed(this.paths, c.params[0], 'project'), c.params[1] === true);
       case 'project.save':
-        return this.save(c.params[0], absolute(c.params[1]));
+        return this.save(c.params[0], await placed(this.paths, c.params[1], 'project'));
       case 'project.recent':
         return this.recent();
       case 'project.export':
@@ -272,9 +298,8 @@ export class MechStudioHost implements ApiHost {
     if (req.out !== undefined) fail('invalid-input', 'submit: "out" is not accepted from the app; use project.export');
     // nor which files it reads: an audit from the app carries its samples as text
     if (req.type === 'audit' && req.input !== undefined) fail('invalid-input', 'submit: an audit from the app sends its samples as text, not a file path');
-    // graph:/dev/zero, csv:/proc/self/mem, a FIFO: refused here, before a worker opens them
-    const refs = domainFileRefs(req);
-    await checkDomainFiles(refs);
+    // graph:/dev/zero, csv:/proc/self/mem, a FIFO, a file outside the workspace: refused here, before a worker opens them
+    const refs = await placeDomainFiles(req, this.paths);
     withDefaultLpThreads(req, this.opts.jobs.workers);
     const id = await this.fair.submit(session.id, req);
     if (refs.length > 0) this.jobFiles.set(id, refs);
@@ -295,14 +320,15 @@ export class MechStudioHost implements ApiHost {
     return this.fair.stop(jobId);
   }
 
-  private async open(path?: string): Promise<OpenedProject | null> {
+  private async open(path: string | undefined, allowOutside: boolean): Promise<OpenedProject | ProjectNeedsConsent | null> {
     if (path === undefined) {
       if (!this.opts.dialogs) fail('invalid-input', 'open: give the project file path (web mode has no file dialog)');
       const chosen = await this.opts.dialogs.openProject();
       if (chosen === null) return null;
       path = chosen;
     }
-    const project = await this.opts.store.read(path);
+    const project = await this.opts.store.read(path, { paths: this.paths, allowOutside });
+    if ('outside' in project) return { path, outside: project.outside };
     // the project's kept channels are read back from its channel folder when a view, measure or check names them
     this.opts.channels?.addFolder(channelFolderOf(path));
     this.lastSavePath = path;
@@ -370,7 +396,7 @@ export class MechStudioHost implements ApiHost {
 
   /** Ask for a path with the native dialog when the caller gave none; null = the user cancelled. */
   private async pathOrDialog(given: string | null | undefined, what: string, ask: (d: Dialogs) => Promise<string | null>): Promise<string | null> {
-    const path = absolute(given);
+    const path = await placed(this.paths, given, what);
     if (path !== undefined) return path;
     if (!this.opts.dialogs) fail('invalid-input', `export: give the ${what} (web mode has no file dialog)`);
     return ask(this.opts.dialogs);
@@ -389,7 +415,8 @@ export class MechStudioHost implements ApiHost {
       if (dir === null) return { files: [] };
       if (!this.opts.store.exportRun) fail('internal', 'project export is not available');
       dir = await checkDirTargetAsync(dir, 'export folder');
-      return { files: await this.opts.store.exportRun(req.project, absolute(req.projectPath) ?? null, dir) };
+      const projectPath = (await placed(this.paths, req.projectPath, 'project')) ?? null;
+      return { files: await this.opts.store.exportRun(req.project, projectPath, dir, this.paths) };
     }
     return this.exportApply(req);
   }
@@ -403,8 +430,7 @@ export class MechStudioHost implements ApiHost {
     const path = await this.pathOrDialog(req.path, 'CSV path', (d) => d.saveFile('channel.csv', [{ name: 'CSV', extensions: ['csv'] }]));
     if (path === null) return { files: [] };
     if (!this.opts.store.exportChannel) fail('internal', 'channel export is not available');
-    const refs = domainFileRefs(request);
-    await checkDomainFiles(refs);
+    const refs = await placeDomainFiles(request, this.paths);
     await checkWriteTargetAsync(path, 'channel CSV');
     try {
       return { files: await this.opts.store.exportChannel(request, path) };
@@ -446,8 +472,7 @@ export class MechStudioHost implements ApiHost {
       const parsed = parseJobRequest({ ...req.request, type: 'apply', input, out: path });
       if (!parsed.ok) throw new ApiError(parsed.error);
       if (parsed.value.type !== 'apply') fail('invalid-input', 'apply: not an apply request');
-      const refs = domainFileRefs(parsed.value);
-      await checkDomainFiles(refs);
+      const refs = await placeDomainFiles(parsed.value, this.paths);
       await checkWriteTargetAsync(path, 'released CSV');
       let result: ApplyResult;
       try {

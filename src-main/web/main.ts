@@ -4,7 +4,10 @@
  * 127.0.0.1. Options: --port N (default 5178; 0 = any free port), --no-build,
  * --queue redis://HOST:PORT[/DB] (or MECHSTUDIO_QUEUE): run the app's jobs on
  * `mechstudio worker` processes through that Redis queue instead of the local
- * pool (the default).
+ * pool (the default); the page shows the queue but cannot change it (the
+ * server's settings are its operator's). --root DIR (or MECHSTUDIO_WEB_ROOT;
+ * default the user's home): the only folder whose files the page may read or
+ * write (src-main/fs/workspace.ts).
  */
 import { dirname, join, resolve } from 'node:path';
 import { defaultConfigDir } from '../project/recent';
@@ -20,12 +23,15 @@ import { appJobs } from '../dispatcher/fan-out';
 import { createProjectStore } from './project-store';
 import { startWebServer, type RunningWebServer } from './server';
 import { ensureRendererBuilt } from './build-renderer';
+import { webRootFrom, workspaceRoot } from '../fs/workspace';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 export interface WebApp {
   server: RunningWebServer;
   settings: QueueSettings;
+  /** The workspace root: the only folder the page's paths may lead to. */
+  root: string;
   close(): Promise<void>;
 }
 
@@ -46,6 +52,8 @@ export async function appRunner(opts: {
   queue?: string;
   configDir: string;
   workerFile?: string;
+  /** Only `queue` (--queue / MECHSTUDIO_QUEUE), never the saved one nor one the page chooses (web mode: the operator's). */
+  operatorQueue?: boolean;
 }): Promise<{ runner: SwitchableRunner; settings: QueueSettings; channels: ChannelStore }> {
   // kept channels (optimal LPs) survive a restart: the app's cache in the config dir, and each saved project's channel folder
   const channels = new ChannelStore({ cacheDir: join(opts.configDir, 'channels') });
@@ -55,7 +63,7 @@ export async function appRunner(opts: {
     ...(opts.workerFile !== undefined ? { workerFile: opts.workerFile } : {}),
   });
   const runner = new SwitchableRunner(local);
-  const settings = new QueueSettings({ runner, configDir: opts.configDir });
+  const settings = new QueueSettings({ runner, configDir: opts.configDir, operatorOnly: opts.operatorQueue === true });
   try {
     await settings.start(opts.queue);
   } catch (e) {
@@ -66,11 +74,13 @@ export async function appRunner(opts: {
 }
 
 export async function startWebApp(
-  opts: { port?: number; threads?: number; configDir?: string; build?: boolean; log?: (s: string) => void; queue?: string } = {},
+  opts: { port?: number; threads?: number; configDir?: string; build?: boolean; log?: (s: string) => void; queue?: string; root?: string } = {},
 ): Promise<WebApp> {
+  // the workspace first: a root that is not a folder fails the start before anything else starts
+  const paths = await workspaceRoot(webRootFrom(opts.root));
   if (opts.build !== false) await ensureRendererBuilt(ROOT, opts.log);
   const configDir = opts.configDir ?? defaultConfigDir();
-  const { runner, settings, channels } = await appRunner({ ...opts, configDir });
+  const { runner, settings, channels } = await appRunner({ ...opts, configDir, operatorQueue: true });
   const host = new MechStudioHost({
     mode: 'web',
     version: appVersion(),
@@ -82,6 +92,7 @@ export async function startWebApp(
     }),
     queue: settings,
     channels,
+    paths,
   });
   const token = process.env.MECHSTUDIO_WEB_TOKEN ?? randomBytes(18).toString('base64url');
   let server: RunningWebServer;
@@ -95,6 +106,7 @@ export async function startWebApp(
   return {
     server,
     settings,
+    root: paths.root!,
     close: async () => {
       await server.close();
       host.dispose();
@@ -110,12 +122,20 @@ if (isMain) {
   const port = pi >= 0 ? Number(args[pi + 1]) : Number(process.env.MECHSTUDIO_PORT ?? 5178);
   const qi = args.indexOf('--queue');
   const queue = qi >= 0 ? args[qi + 1] : process.env.MECHSTUDIO_QUEUE || undefined;
-  startWebApp({ port, build: !args.includes('--no-build'), log: (s) => console.log(s), ...(queue !== undefined ? { queue } : {}) })
+  const ri = args.indexOf('--root');
+  const root = ri >= 0 ? args[ri + 1] : undefined;
+  startWebApp({
+    port,
+    build: !args.includes('--no-build'),
+    log: (s) => console.log(s),
+    ...(queue !== undefined ? { queue } : {}),
+    ...(root !== undefined ? { root } : {}),
+  })
     .then((app) => {
       console.log(`Mechanism Studio (web mode) is running at ${app.server.url}  (Ctrl+C to stop)`);
+      console.log(`the page may read and write files under ${app.root} only (--root DIR), hidden files and folders excepted`);
       void app.settings.status().then((st) => {
-        if (st.runner === 'queue')
-          console.log(`jobs run on the queue at ${st.url} (start workers with: mechstudio worker --queue URL; switch in the app's Settings)`);
+        if (st.runner === 'queue') console.log(`jobs run on the queue at ${st.url} (start workers with: mechstudio worker --queue URL)`);
         if (st.problem) console.log(st.problem);
       });
       const stop = (): void => void app.close().then(() => process.exit(0));

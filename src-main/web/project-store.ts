@@ -10,7 +10,8 @@ import type { JobRunner } from '../dispatcher/job-runner';
 import { listExamples, loadExample } from '../project/examples';
 import { parseProject } from '../project/project-file';
 import { addRecent, readRecent } from '../project/recent';
-import { resolveProjectFiles } from '../project/resolve-files';
+import { projectFileRefs, resolveProjectFiles } from '../project/resolve-files';
+import { isUnder, realPathOf, UNCONFINED, type PathPolicy } from '../fs/workspace';
 import { runProject } from '../project/run-project';
 import { ApiError, describeZodError, projectSchema, type ExampleInfo, type Project, type ProjectInput, type RecentProject } from '../../src-shared/protocol';
 import { MechError } from '../../src-shared/errors';
@@ -26,15 +27,36 @@ export const MAX_DATA_FILE_BYTES = 64 * 2 ** 20;
 
 /** The csv:FILE references of a project the host itself reads (priors, losses, case-study parameters), absolute. */
 export function projectDataFiles(project: Project, baseDir: string): string[] {
-  const files: string[] = [];
-  const add = (v: unknown): void => {
-    if (typeof v === 'string' && v.trim().startsWith('csv:')) files.push(resolve(baseDir, v.trim().slice(4)));
-  };
-  for (const p of project.priors) add(p.prior);
-  for (const m of project.mechanisms) add((m as { loss?: unknown }).loss);
-  for (const a of project.analyses) add((a as { loss?: unknown }).loss);
-  for (const c of project.caseStudies ?? []) for (const v of Object.values(c.params ?? {})) add(v);
-  return files;
+  return projectFileRefs(project, baseDir)
+    .filter((r) => !r.what.startsWith('domain '))
+    .map((r) => r.file);
+}
+
+/** How a page's project is read: the workspace policy (web mode) and whether files outside the project's folder may be read. */
+export interface ProjectReadOptions {
+  paths?: PathPolicy;
+  /** The user agreed to read the files outside the project's folder that the last open listed. */
+  allowOutside?: boolean;
+}
+
+/** A project not read because it refers to files outside its folder: those files, for the user to agree to. */
+export interface OutsideFiles {
+  outside: string[];
+}
+
+/**
+ * Place every file a project refers to with the policy (web mode: refused
+ * outside the workspace), and list those that lie outside `baseDir` (links
+ * followed).
+ */
+export async function placeProjectFiles(project: Project, baseDir: string, paths: PathPolicy): Promise<{ outside: string[] }> {
+  const base = await realPathOf(baseDir);
+  const outside: string[] = [];
+  for (const r of projectFileRefs(project, baseDir)) {
+    const placed = paths.root === null ? await realPathOf(r.file) : await paths.place(r.file, r.what);
+    if (!isUnder(base, placed)) outside.push(placed);
+  }
+  return { outside: [...new Set(outside)] };
 }
 
 /** Offset of the first JSON syntax error in `text` (text.length when it ends too early); -1 when valid. */
@@ -134,7 +156,7 @@ function parseProjectText(text: string, path: string): Project {
  * /proc files, with byte caps for the project and every file it references,
  * and errors that name file, line and column but never quote the files.
  */
-export async function readProjectSafely(path: string): Promise<ProjectInput> {
+export async function readProjectSafely(path: string, opts: ProjectReadOptions = {}): Promise<ProjectInput | OutsideFiles> {
   const abs = resolve(path);
   const baseDir = dirname(abs);
   const contents: string[] = [];
@@ -143,6 +165,9 @@ export async function readProjectSafely(path: string): Promise<ProjectInput> {
     const text = await readRegularFile(abs, 'project', MAX_PROJECT_BYTES, REFUSE_SYSTEM_FS);
     contents.push(text);
     const project = parseProjectText(text, path);
+    const { outside } = await placeProjectFiles(project, baseDir, opts.paths ?? UNCONFINED);
+    // files outside the project's folder are read only once the user has seen them listed and agreed
+    if (outside.length > 0 && opts.allowOutside !== true) return { outside };
     const files = projectDataFiles(project, baseDir);
     keep.push(...files, baseDir);
     for (const f of files) await checkRegularFile(f, 'data file', MAX_DATA_FILE_BYTES, REFUSE_SYSTEM_FS);
@@ -179,9 +204,10 @@ export function createProjectStore(
   return {
     read: readProjectSafely,
     write: writeProjectSafely,
-    exportRun: async (project, projectPath, dir) => {
+    exportRun: async (project, projectPath, dir, paths = UNCONFINED) => {
       const p = projectSchema.parse(project);
-      const baseDir = projectPath ? dirname(resolve(projectPath)) : process.cwd();
+      const baseDir = projectPath ? dirname(resolve(projectPath)) : (paths.root ?? process.cwd());
+      await placeProjectFiles(p, baseDir, paths);
       const files = projectDataFiles(p, baseDir);
       for (const f of files) await checkRegularFile(f, 'data file', MAX_DATA_FILE_BYTES, REFUSE_SYSTEM_FS);
       try {

@@ -11,6 +11,10 @@
  *   (the probe of src-main/queue/connection.ts), and the runner is unchanged.
  * - Switching affects new jobs only (SwitchableRunner): running jobs finish
  *   where they started.
+ * - In web mode the queue is the operator's (`operatorOnly`): it comes from
+ *   --queue / MECHSTUDIO_QUEUE only, the page sees it and cannot change it
+ *   (one page could otherwise move every session's jobs to a Redis of its
+ *   choosing, kept for the next start).
  * - The choice is kept in `settings.json` of the app's config dir (Electron
  *   userData; web mode MECHSTUDIO_CONFIG_DIR or ~/.config/mechstudio),
  *   written atomically with mode 0600 (the URL may hold a password, as
@@ -36,6 +40,8 @@ export interface QueueSettingsOptions {
   runner: SwitchableRunner;
   /** Where settings.json lives; null keeps the choice for this session only. */
   configDir: string | null;
+  /** Only the command-line queue, never saved or changed through the API (web mode). */
+  operatorOnly?: boolean;
   /** Connect to a queue (default: QueueClient.connect, which probes Redis first). */
   connect?: (target: QueueTarget) => Promise<QueueRunner>;
 }
@@ -93,7 +99,7 @@ export class QueueSettings {
   private chain: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly opts: QueueSettingsOptions) {
-    this.persisted = opts.configDir !== null;
+    this.persisted = opts.configDir !== null && opts.operatorOnly !== true;
   }
 
   /**
@@ -106,7 +112,7 @@ export class QueueSettings {
       this.source = 'command-line';
       return;
     }
-    const saved = this.opts.configDir === null ? null : readSavedQueue(this.opts.configDir);
+    const saved = this.opts.configDir === null || this.opts.operatorOnly ? null : readSavedQueue(this.opts.configDir);
     if (saved === null) return;
     try {
       await this.switchTo(parseQueueUrl(saved));
@@ -129,12 +135,14 @@ export class QueueSettings {
       draining: this.opts.runner.draining,
       problem: this.problem,
       persisted: this.persisted,
+      changeable: this.opts.operatorOnly !== true,
     };
   }
 
   /** Connect to the queue at `url` and send new jobs there; rejects with one ApiError line (runner unchanged). */
   connect(url: string): Promise<QueueStatus> {
     return this.serial(async () => {
+      this.refuseIfOperatorOnly();
       let target: QueueTarget;
       try {
         target = parseQueueUrl(url);
@@ -157,6 +165,7 @@ export class QueueSettings {
   /** New jobs run on the local pool again. */
   useLocal(): Promise<QueueStatus> {
     return this.serial(async () => {
+      this.refuseIfOperatorOnly();
       this.opts.runner.use(null);
       this.client = null;
       this.target = null;
@@ -167,6 +176,14 @@ export class QueueSettings {
     });
   }
 
+  private refuseIfOperatorOnly(): void {
+    if (this.opts.operatorOnly)
+      throw new ApiError({
+        code: 'not-applicable',
+        message: "the job queue is set by the server's operator (--queue or MECHSTUDIO_QUEUE when web mode starts); the page cannot change it",
+      });
+  }
+
   private async switchTo(target: QueueTarget): Promise<void> {
     const client = await (this.opts.connect ?? defaultConnect)(target);
     this.opts.runner.use(client);
@@ -175,7 +192,7 @@ export class QueueSettings {
   }
 
   private save(url: string | null): void {
-    this.persisted = this.opts.configDir !== null && saveQueue(this.opts.configDir, url);
+    this.persisted = this.opts.configDir !== null && this.opts.operatorOnly !== true && saveQueue(this.opts.configDir, url);
   }
 
   private serial<T>(f: () => Promise<T>): Promise<T> {

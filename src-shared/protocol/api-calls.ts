@@ -77,6 +77,8 @@ export const queueStatusSchema = z.strictObject({
   problem: z.string().nullable(),
   /** Whether the choice is kept for the next start (false when the settings file cannot be written). */
   persisted: z.boolean(),
+  /** Whether the page may change it (false in web mode: the queue is the server operator's, --queue / MECHSTUDIO_QUEUE). */
+  changeable: z.boolean(),
 });
 export type QueueStatus = z.infer<typeof queueStatusSchema>;
 
@@ -85,7 +87,7 @@ export const apiParamSchemas = {
   submit: z.tuple([z.unknown()]),
   cancel: z.tuple([jobIdSchema]),
   stop: z.tuple([jobIdSchema]),
-  'project.open': z.tuple([optionalPathSchema.optional()]),
+  'project.open': z.tuple([optionalPathSchema.optional(), z.boolean().nullish()]),
   'project.save': z.tuple([z.unknown(), optionalPathSchema.optional()]),
   'project.recent': z.tuple([]),
   'project.export': z.tuple([exportRequestSchema]),

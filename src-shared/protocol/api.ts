@@ -33,6 +33,17 @@ export interface OpenedProject {
   project: ProjectInput;
 }
 
+/**
+ * project.open's answer when the project refers to files outside its own
+ * folder: only the project file was read. The page lists `outside` and, when
+ * the user agrees, opens again with allowOutside.
+ */
+export interface ProjectNeedsConsent {
+  path: string;
+  /** The files outside the project's folder (absolute, symbolic links followed). */
+  outside: string[];
+}
+
 export interface SavedProject {
   path: string;
   /** Kept channels the project's results name that could not be written beside it (each result is then not kept). */
@@ -83,8 +94,11 @@ export interface ExportResult {
 }
 
 export interface ProjectApi {
-  /** Open a project file (path given, or a file dialog when omitted). null = the user cancelled. */
-  open(path?: string): Promise<OpenedProject | null>;
+  /**
+   * Open a project file (path given, or a file dialog when omitted). null = the user cancelled. A project
+   * referring to files outside its folder answers with those files (ProjectNeedsConsent) unless allowOutside.
+   */
+  open(path?: string, allowOutside?: boolean): Promise<OpenedProject | ProjectNeedsConsent | null>;
   /** Save atomically to `path` (or the dialog / last path when omitted). null = cancelled. */
   save(project: ProjectInput, path?: string): Promise<SavedProject | null>;
   /** Most recent first. */
@@ -162,7 +176,7 @@ export function apiOverCall(call: ApiCall, onJobEvent: MechStudioApi['onJobEvent
     stop: (jobId) => typed(call('stop', jobId)),
     onJobEvent,
     project: {
-      open: (path) => typed(call('project.open', path)),
+      open: (path, allowOutside) => typed(call('project.open', path, allowOutside)),
       save: (project, path) => typed(call('project.save', project, path)),
       recent: () => typed(call('project.recent')),
       export: (request) => typed(call('project.export', request)),

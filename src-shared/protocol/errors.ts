@@ -13,6 +13,8 @@ export const ERROR_CODE_TABLE = {
   'not-a-metric': { input: true, meaning: 'a distance matrix that is not a metric' },
   'too-large': { input: true, meaning: 'a dense object or LP model would exceed a memory or work limit' },
   'not-applicable': { input: true, meaning: "a theorem's hypothesis fails (non-regular prior, no single orbit, ...)" },
+  'outside-workspace': { input: true, meaning: "a path the web page sent lies outside the server's workspace root or passes through a hidden name" },
+  'queue-unreachable': { input: false, meaning: 'the job queue (Redis) could not be reached or refused the connection' },
   infeasible: { input: false, meaning: 'an LP has no solution' },
   cancelled: { input: false, meaning: 'the job was cancelled' },
   internal: { input: false, meaning: 'a bug or a solver failure' },

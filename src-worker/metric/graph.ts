@@ -56,6 +56,9 @@ export interface EdgeList {
   edges: [number, number][];
 }
 
+/** Longest node name of an edge-list file (characters). */
+export const MAX_NODE_NAME_CHARS = 200;
+
 /** Header words recognised in the first row of an edge-list file. */
 const HEADER_WORDS = new Set(['from', 'to', 'source', 'target', 'src', 'dst', 'node', 'node1', 'node2', 'u', 'v', 'a', 'b', 'head', 'tail']);
 
@@ -65,14 +68,18 @@ const HEADER_WORDS = new Set(['from', 'to', 'source', 'target', 'src', 'dst', 'n
  * fields are both header words (from,to / source,target / src,dst / u,v /
  * a,b / node1,node2 ...). Blank lines and lines starting with '#' are skipped.
  * A line with a single name declares an isolated node. Anything else (three
- * fields, an empty name, a self-loop) is a MechError 'invalid-input' naming
- * the line.
+ * fields, an empty name, a self-loop, a name over MAX_NODE_NAME_CHARS or
+ * with control characters) is a MechError 'invalid-input' naming the line.
+ * A file that is not mostly edges (no edge, or more single-name lines than
+ * edges: a key, a password file, a config file) is refused as a whole: its
+ * lines would otherwise come back as node labels. No message quotes the file.
  */
 export function parseEdgeList(text: string, source = 'edge list'): EdgeList {
   const rows = readCsvRows(text, source);
   const labels: string[] = [];
   const index = new Map<string, number>();
   const edges: [number, number][] = [];
+  let singles = 0;
   const node = (name: string): number => {
     let i = index.get(name);
     if (i === undefined) {
@@ -87,7 +94,11 @@ export function parseEdgeList(text: string, source = 'edge list'): EdgeList {
     if (r === 0 && f.length === 2 && f.every((x) => HEADER_WORDS.has(x.toLowerCase()))) return;
     if (f.length > 2) invalid(`${source}, line ${row.line}: expected 'a,b' (two node names), got ${f.length} fields`, { line: row.line });
     if (f.some((x) => x === '')) invalid(`${source}, line ${row.line}: empty node name`, { line: row.line });
+    if (f.some((x) => x.length > MAX_NODE_NAME_CHARS))
+      invalid(`${source}, line ${row.line}: a node name is longer than ${MAX_NODE_NAME_CHARS} characters`, { line: row.line });
+    if (f.some((x) => /\p{Cc}/u.test(x))) invalid(`${source}, line ${row.line}: a node name holds a control character`, { line: row.line });
     if (f.length === 1) {
+      singles++;
       node(f[0]!);
       return;
     }
@@ -95,6 +106,10 @@ export function parseEdgeList(text: string, source = 'edge list'): EdgeList {
     edges.push([node(f[0]!), node(f[1]!)]);
   });
   if (labels.length === 0) invalid(`${source}: no edges or nodes found`);
+  if (edges.length === 0 || singles > edges.length)
+    invalid(
+      `${source}: does not read as an edge list: ${edges.length} line${edges.length === 1 ? '' : 's'} name an edge (two names) and ${singles} a single node (an edge list is one edge per line; a line with one name declares an isolated node beside the edges)`,
+    );
   return { labels, edges };
 }
 

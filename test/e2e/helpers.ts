@@ -39,11 +39,12 @@ async function stopServer(child: ChildProcess): Promise<void> {
   clearTimeout(t);
 }
 
-function startServer(configDir: string, again?: { port: string; token: string }): Promise<{ child: ChildProcess; url: string }> {
+/** Web mode with the harness's folder as its workspace root (the page's paths lead there only) and `env` added. */
+function startServer(tmp: string, env: Record<string, string>, again?: { port: string; token: string }): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((res, rej) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src-main/web/main.ts'), '--port', again?.port ?? '0'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src-main/web/main.ts'), '--port', again?.port ?? '0', '--root', tmp], {
       cwd: ROOT,
-      env: { ...process.env, MECHSTUDIO_CONFIG_DIR: configDir, ...(again ? { MECHSTUDIO_WEB_TOKEN: again.token } : {}) },
+      env: { ...process.env, MECHSTUDIO_CONFIG_DIR: join(tmp, 'config'), ...env, ...(again ? { MECHSTUDIO_WEB_TOKEN: again.token } : {}) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -77,7 +78,7 @@ function startServer(configDir: string, again?: { port: string; token: string })
  * start, no server was started. Whatever fails after that stops both
  * before rethrowing, so a failed beforeAll leaves no process or port behind.
  */
-export async function startHarness(): Promise<Harness> {
+export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
   const tmp = mkdtempSync(join(tmpdir(), 'mechstudio-e2e-'));
   let context: BrowserContext | undefined;
   let child: ChildProcess | undefined;
@@ -99,7 +100,7 @@ export async function startHarness(): Promise<Harness> {
       acceptDownloads: true,
       viewport: { width: 1440, height: 900 },
     });
-    const started = await startServer(join(tmp, 'config'));
+    const started = await startServer(tmp, env);
     child = started.child;
     const page = context.pages()[0] ?? (await context.newPage());
     const pageErrors: string[] = [];
@@ -116,7 +117,7 @@ export async function startHarness(): Promise<Harness> {
         const u = new URL(started.url);
         const token = u.searchParams.get('token') ?? /#.*token=([^&]+)/.exec(started.url)?.[1] ?? '';
         await stopServer(srv);
-        const again = await startServer(join(tmp, 'config'), { port: u.port, token: decodeURIComponent(token) });
+        const again = await startServer(tmp, env, { port: u.port, token: decodeURIComponent(token) });
         if (again.url !== started.url) throw new Error(`the restarted server is at ${again.url}, not ${started.url}`);
         srv = again.child;
       },
@@ -146,6 +147,8 @@ export interface HarnessOptions {
   after?: () => Promise<void>;
   /** The start-up's time limit (beforeAll's timeout; vitest's hookTimeout when absent). */
   timeout?: number;
+  /** Environment of the web server, read once `before` has run (e.g. the operator's MECHSTUDIO_QUEUE). */
+  env?: () => Record<string, string>;
   /** Start nothing (a suite skipped on this machine). */
   skip?: boolean;
 }
@@ -159,7 +162,7 @@ export function useHarness(opts: HarnessOptions = {}): Harness {
   beforeAll(async () => {
     if (opts.skip) return;
     await opts.before?.();
-    current = await startHarness();
+    current = await startHarness(opts.env?.() ?? {});
     await opts.setup?.(current);
   }, opts.timeout);
   afterAll(async () => {

@@ -64,6 +64,8 @@ class Capture {
 let dir = '';
 let dispatcher: Dispatcher;
 const P: Record<string, string> = {};
+/** In the key and password fixtures: never in any output (a file that is not an edge list is refused whole). */
+const SECRET_LINE = 'SECRETLINE7f3a9c';
 
 // ---------------------------------------------------------------------------
 // Fixtures
@@ -212,6 +214,18 @@ function setupFixtures(): void {
     ['priorDenormal', 'prior-denormal.csv', '1\n5e-324\n0\n'],
     // domain files
     ['graph', 'graph.csv', 'a,b\nb,c\n'],
+    // files that are not edge lists, read as graph: (their lines used to come back as node labels)
+    [
+      'keyFile',
+      'id_ed25519',
+      `-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXkt${SECRET_LINE}\nQyNTUxOQAAACDbm4eTn3eHq2X7\n-----END OPENSSH PRIVATE KEY-----\n`,
+    ],
+    [
+      'pemFile',
+      'key.pem',
+      `-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,0A1B\n\nMIIEpAIBAAKCAQEA7${SECRET_LINE}\nq2X7lbyeL3xf\nBBBW0jJtYt1H\n`,
+    ],
+    ['passwdFile', 'passwd', `root:x:0:0:root:/root:/bin/bash\n${SECRET_LINE}:x:1000:1000::/home/u:/bin/sh\n`],
     ['metricBad', 'metric-bad.csv', ',a,b\na,0,-1\nb,1,0\n'],
     // projects
     ['project', 'project.json', JSON.stringify(project)],
@@ -477,6 +491,12 @@ function path(p: string, pick: number): string {
       return P.priorDenormal!;
     case 'GRAPH':
       return P.graph!;
+    case 'KEY':
+      return P.keyFile!;
+    case 'PEM':
+      return P.pemFile!;
+    case 'PASSWD':
+      return P.passwdFile!;
     case 'METRICBAD':
       return P.metricBad!;
     case 'NEWFILE':
@@ -674,7 +694,7 @@ const invalidCase: fc.Arbitrary<Case> = fc.oneof(
     why: 'loss 1e308',
   })),
   fc
-    .constantFrom('/dev/zero', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING')
+    .constantFrom('/dev/zero', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING', 'KEY', 'PEM', 'PASSWD')
     .map((p) => ({ argv: ['mechanism', '--domain', `graph:${path(p, 0)}`, '--epsilon', '1', '--kind', 'tg'], expect: 'invalid' as Expect, why: `graph ${p}` })),
   fc
     .constantFrom('line:-5', 'line:0x10', 'line:NaN', 'grid:3x', 'lïne:3', 'line:99999999999999999999', 'grid:100000x100000', 'line:1000000000')
@@ -749,6 +769,7 @@ function problems(c: Case, o: Outcome): string[] {
   if (c.expect === 'valid' && o.code !== 0) p.push('valid input did not exit 0');
   if (c.expect === 'invalid' && o.code !== 2) p.push('malformed input did not exit 2');
   if (/\n\s+at |^\s+at /m.test(o.stderr) || /\n\s+at /.test(o.stdout)) p.push('stack trace');
+  if ((o.stdout + o.stderr).includes(SECRET_LINE)) p.push('a line of a key or password file in the output');
   const lines = o.stderr.split('\n').filter((l) => l !== '');
   if (o.code === 2) {
     if (lines.length !== 1) p.push(`${lines.length} stderr lines`);
@@ -943,6 +964,10 @@ describe('CLI file I/O', () => {
       writeFileSync(join(d, 'duprow.csv'), ',a,b\nx,1,0\n\nx,0,1\n');
       writeFileSync(join(d, 'dupcol.csv'), ',a,b,a\nx,1,0,0\n');
       writeFileSync(join(d, 'ok.csv'), ',a,b\nx,1,0\ny,0,1\n');
+      writeFileSync(
+        join(d, 'id_ed25519'),
+        `-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1r${SECRET_LINE}\nQyNTUxOQAAACDbm4e\n-----END OPENSSH PRIVATE KEY-----\n`,
+      );
       const cases: [string[], RegExp][] = [
         [['run', fifo], /project '.*fifo' is a FIFO \(named pipe\), not a regular file/],
         [['run', '/dev/zero'], /project '\/dev\/zero' is a character device, not a regular file/],
@@ -957,6 +982,10 @@ describe('CLI file I/O', () => {
         [['regular', '--domain', 'line:3', '--epsilon', '1', '--prior', `csv:${fifo}`], /prior CSV '.*fifo' is a FIFO/],
         [['mechanism', '--domain', 'line:3', '--epsilon', '1', '--kind', 'tg', '--loss', 'csv:/dev/zero'], /loss CSV '\/dev\/zero' is a character device/],
         [['mechanism', '--domain', `graph:${d}`, '--epsilon', '1', '--kind', 'tg'], /graph domain file '.*' is a directory/],
+        [
+          ['mechanism', '--domain', `graph:${join(d, 'id_ed25519')}`, '--epsilon', '1', '--kind', 'tg'],
+          /id_ed25519: does not read as an edge list: 0 lines name an edge \(two names\) and 4 a single node/,
+        ],
         [['example', 'voting', '--out', '/proc/nope'], /cannot create --out directory '\/proc\/nope': \/proc is a system pseudo file system/],
         [['example', 'voting', '--out', join(d, 'ok.csv')], /'.*ok\.csv' is a regular file, not a directory/],
         [
@@ -981,6 +1010,7 @@ describe('CLI file I/O', () => {
         expect({ argv, code, stderr: err.text }).toEqual({ argv, code: 2, stderr: expect.stringMatching(msg) });
         expect(err.text.trim().split('\n'), argv.join(' ')).toHaveLength(1);
         expect(out.text).toBe('');
+        expect(err.text).not.toContain(SECRET_LINE);
         expect(ms, argv.join(' ')).toBeLessThan(3000);
       }
       expect(lstatSync(fifo).isFIFO()).toBe(true);

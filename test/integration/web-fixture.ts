@@ -14,6 +14,9 @@ import { MechStudioHost } from '../../src-main/web/host';
 import { createProjectStore } from '../../src-main/web/project-store';
 import { startWebServer, type RunningWebServer } from '../../src-main/web/server';
 import type { JobEvent } from '../../src-shared/protocol';
+import { workspaceRoot } from '../../src-main/fs/workspace';
+import { QueueSettings } from '../../src-main/web/queue-settings';
+import { SwitchableRunner } from '../../src-main/dispatcher/switchable-runner';
 
 export const ROOT = resolve(__dirname, '../..');
 export const TOKEN = 'test-token-1234';
@@ -51,9 +54,13 @@ export interface TestServer {
 /**
  * `channelCache`: the kept channels' cache folder (as web mode's `<config dir>/channels`); without it the host keeps
  * channels in memory only. `dir`: the server's folder, given by the caller (not removed on close: a test restarting
- * the server on the same folder removes it itself).
+ * the server on the same folder removes it itself). `root`: web mode's workspace root (--root): the page's paths are
+ * confined to it; without it they are not (as in the Electron app). `operatorQueue`: the host has
+ * web mode's queue settings (the operator's: the page cannot change them).
  */
-export async function startTestServer(opts: { threads?: number; dir?: string; channelCache?: string } = {}): Promise<TestServer> {
+export async function startTestServer(
+  opts: { threads?: number; dir?: string; channelCache?: string; root?: string; operatorQueue?: boolean } = {},
+): Promise<TestServer> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'mechstudio-web-'));
   mkdirSync(join(dir, 'renderer'), { recursive: true });
   writeFileSync(join(dir, 'renderer', 'index.html'), '<!doctype html><title>t</title>');
@@ -71,6 +78,10 @@ export async function startTestServer(opts: { threads?: number; dir?: string; ch
     },
     store: createProjectStore(dispatcher, { examplesDir: join(ROOT, 'resources/examples'), configDir: join(dir, 'config') }),
     channels,
+    ...(opts.root !== undefined ? { paths: await workspaceRoot(opts.root) } : {}),
+    ...(opts.operatorQueue
+      ? { queue: new QueueSettings({ runner: new SwitchableRunner(dispatcher), configDir: join(dir, 'config'), operatorOnly: true }) }
+      : {}),
   });
   const clients = new Set<WebSocket>();
   let server: RunningWebServer | undefined;

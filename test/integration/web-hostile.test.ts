@@ -6,11 +6,17 @@
  * valid small jobs interleaved. Asserts: the server never dies and still
  * runs a job at the end; every bad frame got a clean close and every bad
  * call a typed error reply; no reply carries content of a file the server
- * read; the process's RSS grows by less than RSS_BOUND.
+ * read; the process's RSS grows by less than RSS_BOUND. Then, on a server
+ * confined to a workspace root (--root), generated escapes (absolute paths,
+ * `..` chains, symbolic links to files and folders outside, dangling links,
+ * hidden names, as sent or behind a link) through every method that takes a
+ * path: each one refused with 'outside-workspace', nothing outside the root
+ * or under a hidden name created or changed, no byte of those files back.
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -29,7 +35,18 @@ import { SMALL_JOB, startTestServer, TOKEN, type Client, type Reply, type TestSe
  */
 const RSS_BOUND = 2 * 2 ** 30;
 const SEED = 20261124;
-const CODES = ['invalid-input', 'not-a-metric', 'too-large', 'not-applicable', 'infeasible', 'cancelled', 'internal', 'crashed'];
+const CODES = [
+  'invalid-input',
+  'not-a-metric',
+  'too-large',
+  'not-applicable',
+  'outside-workspace',
+  'queue-unreachable',
+  'infeasible',
+  'cancelled',
+  'internal',
+  'crashed',
+];
 
 let t: TestServer | undefined;
 const MARKER = `SECRETMARK${randomBytes(6).toString('hex')}`;
@@ -446,5 +463,161 @@ describe('hostile WebSocket harness', () => {
     );
     expect(total).toBeGreaterThanOrEqual(200);
     expect(rssMax - rss0).toBeLessThan(RSS_BOUND);
+  });
+});
+
+// ---------- workspace escapes ----------
+
+/** Every file under `dir` (links not followed) with its content or kind. */
+function tree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    const p = join(e.parentPath, e.name);
+    out[p] = e.isFile() ? readFileSync(p, 'utf8') : e.isSymbolicLink() ? 'link' : 'dir';
+  }
+  return out;
+}
+
+describe('hostile harness: workspace escapes', () => {
+  it('every path out of the root or through a hidden name, by every method, is refused; nothing outside changes; nothing comes back', async () => {
+    const base = realpathSync(mkdtempSync(join(tmpdir(), 'mechstudio-escape-')));
+    const ws = join(base, 'ws');
+    const out = join(base, 'outside');
+    for (const d of [join(ws, 'data'), join(ws, '.ssh'), join(ws, '.cfg', 'sub'), join(out, 'sub')]) mkdirSync(d, { recursive: true });
+    const secret = `${MARKER},a\na,b\n`; // an edge list: read, its labels would be a result
+    for (const f of [join(out, 'secret.csv'), join(out, 'sub', 'secret.csv'), join(ws, '.ssh', 'secret.csv'), join(ws, '.cfg', 'sub', 'secret.csv')])
+      writeFileSync(f, secret);
+    writeFileSync(join(out, 'authorized_keys'), `ssh-ed25519 AAAA ${MARKER}\n`);
+    writeFileSync(join(ws, '.ssh', 'authorized_keys'), `ssh-ed25519 AAAA ${MARKER}\n`);
+    writeFileSync(join(ws, 'data', 'edges.csv'), 'a,b\nb,c\n');
+    symlinkSync(out, join(ws, 'link-dir'));
+    symlinkSync(join(out, 'secret.csv'), join(ws, 'link-file.csv'));
+    symlinkSync(join(ws, '.ssh'), join(ws, 'link-hidden'));
+    symlinkSync(join(ws, '.ssh', 'secret.csv'), join(ws, 'link-hidden-file.csv'));
+    symlinkSync(join(out, 'nothing-yet'), join(ws, 'dangling'));
+    const before = { out: tree(out), ssh: tree(join(ws, '.ssh')), cfg: tree(join(ws, '.cfg')) };
+    const tw = await startTestServer({ threads: 1, root: ws });
+    const t0 = Date.now();
+    try {
+      const c = await tw.connect();
+      // an escape: how it leaves (or hides), a harmless-looking lead-in, the file, and a doubled slash or not
+      const escapes = fc
+        .sample(
+          fc.tuple(
+            fc.constantFrom(
+              'absolute',
+              'dotdot',
+              'dotdot-deep',
+              'link-dir',
+              'link-file',
+              'link-hidden',
+              'link-hidden-file',
+              'hidden',
+              'hidden-deep',
+              'hidden-absolute',
+              'dangling',
+              'system',
+            ),
+            fc.constantFrom('', './', 'data/../', 'data/./../', 'nope/../'), // depth-neutral lead-ins
+            fc.constantFrom('secret.csv', 'sub/secret.csv', 'authorized_keys', 'new.json', 'x/y/new.csv'),
+            fc.boolean(),
+          ),
+          { seed: SEED + 7, numRuns: 60 },
+        )
+        .map(([how, lead, file, dbl]) => {
+          const p = ((): string => {
+            switch (how) {
+              case 'absolute':
+                return join(out, file);
+              case 'dotdot':
+                return `${lead}../outside/${file}`;
+              case 'dotdot-deep':
+                return `${lead}data/../../outside/${file}`;
+              case 'link-dir':
+                return `${lead}link-dir/${file}`;
+              case 'link-file':
+                return `${lead}link-file.csv`;
+              case 'link-hidden':
+                return `${lead}link-hidden/${file}`;
+              case 'link-hidden-file':
+                return `${lead}link-hidden-file.csv`;
+              case 'hidden':
+                return `${lead}.ssh/${file}`;
+              case 'hidden-deep':
+                return `${lead}.cfg/sub/${file}`;
+              case 'hidden-absolute':
+                return join(ws, '.ssh', file);
+              case 'dangling':
+                return `${lead}dangling/${file}`;
+              default:
+                return ['/etc/passwd', '/root/.ssh/authorized_keys', '/proc/self/environ', `/tmp/${file}`][file.length % 4]!;
+            }
+          })();
+          return { how, path: dbl ? p.replace('/', '//') : p };
+        });
+      const p0 = { version: 1, name: 'x', domains: [{ id: 'd', domain: 'line:6' }], priors: [], mechanisms: [], analyses: [] };
+      const mech = { domain: 'line:6', epsilon: 1, kind: 'tg' };
+      const calls: { method: string; how: string; call: [string, unknown[]] }[] = [];
+      escapes.forEach(({ how, path: e }, i) => {
+        const kind = i % 2 === 0 ? 'graph' : 'csv';
+        const add = (method: string, call: [string, unknown[]]): void => void calls.push({ method, how, call });
+        add('project.open', ['project.open', [e]]);
+        add('project.save', ['project.save', [p0, e]]);
+        add('submit domain', ['submit', [{ ...SMALL_JOB, domain: `${kind}:${e}` }]]);
+        add('result-json', ['project.export', [{ kind: 'result-json', result: { type: 'regular' }, path: e }]]);
+        add('channel-csv path', ['project.export', [{ kind: 'channel-csv', request: SMALL_JOB, path: e }]]);
+        add('channel-csv domain', ['project.export', [{ kind: 'channel-csv', request: { ...SMALL_JOB, domain: `${kind}:${e}` }, path: 'ok.csv' }]]);
+        add('apply out', ['project.export', [{ kind: 'apply', request: { mechanism: mech }, secrets: 'value\n0\n', path: e }]]);
+        add('apply domain', [
+          'project.export',
+          [{ kind: 'apply', request: { mechanism: { ...mech, domain: `${kind}:${e}` } }, secrets: 'value\n0\n', path: 'ok.csv' }],
+        ]);
+        add('project-run dir', ['project.export', [{ kind: 'project-run', project: p0, dir: e }]]);
+        add('project-run projectPath', ['project.export', [{ kind: 'project-run', project: p0, projectPath: e, dir: 'run' }]]);
+        add('project-run domain', [
+          'project.export',
+          [{ kind: 'project-run', project: { ...p0, domains: [{ id: 'd', domain: `${kind}:${e}` }] }, dir: 'run' }],
+        ]);
+      });
+      const byMethod = new Map<string, number>();
+      const byHow = new Map<string, number>();
+      let refused = 0;
+      for (const { method, how, call } of calls) {
+        const r = await c.call(call[0], call[1], 30_000);
+        expect(r.ok, `${method} ${JSON.stringify(call[1]).slice(0, 200)}`).toBe(false);
+        expect(r.error!.code, `${method} ${how}: ${r.error!.message}`).toBe('outside-workspace');
+        expect(r.error!.message.split('\n')).toHaveLength(1);
+        refused++;
+        byMethod.set(method, (byMethod.get(method) ?? 0) + 1);
+        byHow.set(how, (byHow.get(how) ?? 0) + 1);
+      }
+      // nothing outside the root or under a hidden name was created or changed, nothing was written inside either
+      expect(tree(out)).toEqual(before.out);
+      expect(tree(join(ws, '.ssh'))).toEqual(before.ssh);
+      expect(tree(join(ws, '.cfg'))).toEqual(before.cfg);
+      expect(readdirSync(ws).sort()).toEqual(['.cfg', '.ssh', 'dangling', 'data', 'link-dir', 'link-file.csv', 'link-hidden', 'link-hidden-file.csv']);
+      const frames = c.raw.join('\n');
+      expect(frames).not.toContain(MARKER);
+      expect(frames).not.toMatch(/root:x:0:0/);
+      // still serving the workspace: a job on a file inside it runs
+      const ok = await c.call('submit', [{ ...SMALL_JOB, domain: 'graph:data/edges.csv' }]);
+      expect(ok.ok).toBe(true);
+      expect((await c.jobEnd(ok.value as string)).kind).toBe('result');
+      const fmt = (m: Map<string, number>): string =>
+        [...m.entries()]
+          .sort()
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ');
+      console.log(
+        `workspace escapes: ${calls.length} calls (${escapes.length} generated paths x ${calls.length / escapes.length} methods) in ${Date.now() - t0} ms, ` +
+          `${refused} refused 'outside-workspace'\n  by method: ${fmt(byMethod)}\n  by way out: ${fmt(byHow)}`,
+      );
+      expect(refused).toBe(calls.length);
+      expect(byHow.size).toBe(12); // every way out was tried
+      expect(calls.length).toBeGreaterThanOrEqual(600);
+    } finally {
+      await tw.close();
+      rmSync(base, { recursive: true, force: true });
+    }
   });
 });

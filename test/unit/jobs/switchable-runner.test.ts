@@ -6,7 +6,7 @@
  * password and keep the choice in settings.json.
  */
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { JobEvent } from '../../../src-shared/protocol/messages';
@@ -134,6 +134,7 @@ describe('QueueSettings', () => {
         draining: 0,
         problem: null,
         persisted: true,
+        changeable: true,
       });
       expect(JSON.stringify(st)).not.toContain('hunter22');
       expect(runner.active).toBe(made[0]);
@@ -157,6 +158,34 @@ describe('QueueSettings', () => {
       });
       await stuck.connect('redis://127.0.0.1:7001/0');
       expect(await stuck.status()).toMatchObject({ runner: 'queue', workersSeen: null, persisted: false });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('operator only (web mode): the command-line queue, never the saved one; connect and useLocal are refused and save nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mechstudio-settings-'));
+    try {
+      writeFileSync(join(dir, 'settings.json'), JSON.stringify({ queue: 'redis://127.0.0.1:7002/0' }));
+      const connected: string[] = [];
+      const connect = async (t: { redacted: string }) => (
+        connected.push(t.redacted),
+        Object.assign(new FakeRunner('queue-op'), { workerCount: async () => 1 })
+      );
+      const runner = new SwitchableRunner(new FakeRunner('job', 2));
+      const op = new QueueSettings({ runner, configDir: dir, operatorOnly: true, connect });
+      await op.start(undefined);
+      // the page's saved choice is not used: the local pool
+      expect(await op.status()).toMatchObject({ runner: 'local', source: 'default', changeable: false, persisted: false });
+      expect(connected).toEqual([]);
+      for (const call of [() => op.connect('redis://10.9.9.9:6379/0'), () => op.useLocal()])
+        await expect(call()).rejects.toMatchObject({ code: 'not-applicable', message: expect.stringMatching(/set by the server's operator/) });
+      expect(connected).toEqual([]);
+      expect(runner.active).toBe(runner.local);
+      expect(readSavedQueue(dir)).toBe('redis://127.0.0.1:7002/0'); // untouched
+      const withFlag = new QueueSettings({ runner: new SwitchableRunner(new FakeRunner('job')), configDir: dir, operatorOnly: true, connect });
+      await withFlag.start('redis://127.0.0.1:7003/1');
+      expect(await withFlag.status()).toMatchObject({ runner: 'queue', source: 'command-line', url: 'redis://127.0.0.1:7003/1', changeable: false });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

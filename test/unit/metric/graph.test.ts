@@ -83,5 +83,41 @@ describe('edge-list CSV', () => {
     expect(mechError(() => parseEdgeList('a,b\n,c\n', 'g.csv'), 'invalid-input').message).toBe('g.csv, line 2: empty node name');
     expect(mechError(() => parseEdgeList('a,"b\n', 'g.csv'), 'invalid-input').message).toMatch(/g\.csv: malformed CSV at line 1/);
     expect(mechError(() => parseEdgeList('# nothing\n\n', 'g.csv'), 'invalid-input').message).toBe('g.csv: no edges or nodes found');
+    expect(mechError(() => parseEdgeList(`a,b\n${'x'.repeat(201)},c\n`, 'g.csv'), 'invalid-input').message).toBe(
+      'g.csv, line 2: a node name is longer than 200 characters',
+    );
+    expect(mechError(() => parseEdgeList('a,b\nc\u0007,d\n', 'g.csv'), 'invalid-input').message).toBe('g.csv, line 2: a node name holds a control character');
+  });
+
+  it('refuses a file that is not mostly edges (a key, a password file) as a whole, quoting none of it', () => {
+    const key = [
+      '-----BEGIN OPENSSH PRIVATE KEY-----',
+      'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW',
+      'QyNTUxOQAAACDbm4eTn3eHq2X7lbyeL3xfBBBW0jJtYt1Ht9z3KPiWgwAAAJgB8zKmAfMy',
+      '-----END OPENSSH PRIVATE KEY-----',
+    ].join('\n');
+    // an encrypted PEM key has two lines with a comma: two "edges" among many single names
+    const pem = [
+      '-----BEGIN RSA PRIVATE KEY-----',
+      'Proc-Type: 4,ENCRYPTED',
+      'DEK-Info: AES-128-CBC,0A1B2C3D',
+      '',
+      'MIIEpAIBAAKCAQEA7',
+      'q2X7lbyeL3xf',
+      'BBBW0jJtYt1H',
+    ].join('\n');
+    const passwd = 'root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n';
+    for (const [text, edges, singles] of [
+      [key, 0, 4],
+      [pem, 2, 4],
+      [passwd, 0, 2],
+    ] as const) {
+      const m = mechError(() => graphDomainFromEdgeList(text, 'k'), 'invalid-input').message;
+      expect(m).toBe(
+        `k: does not read as an edge list: ${edges} lines name an edge (two names) and ${singles} a single node (an edge list is one edge per line; a line with one name declares an isolated node beside the edges)`,
+      );
+    }
+    // as many isolated nodes as edges is still an edge list
+    expect(parseEdgeList('x,y\nz\n').labels).toEqual(['x', 'y', 'z']);
   });
 });

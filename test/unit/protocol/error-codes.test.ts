@@ -10,7 +10,18 @@ import { toJobError as hostToJobError } from '../../../src-main/web/api-host';
 describe('error codes', () => {
   it('the schema accepts exactly the listed codes', () => {
     expect(errorCodeSchema.options).toEqual(ERROR_CODES);
-    expect(ERROR_CODES).toEqual(['invalid-input', 'not-a-metric', 'too-large', 'not-applicable', 'infeasible', 'cancelled', 'internal', 'crashed']);
+    expect(ERROR_CODES).toEqual([
+      'invalid-input',
+      'not-a-metric',
+      'too-large',
+      'not-applicable',
+      'outside-workspace',
+      'queue-unreachable',
+      'infeasible',
+      'cancelled',
+      'internal',
+      'crashed',
+    ]);
     expect(errorCodeSchema.safeParse('bogus').success).toBe(false);
   });
 
@@ -21,6 +32,8 @@ describe('error codes', () => {
       'not-a-metric': 2,
       'too-large': 2,
       'not-applicable': 2,
+      'outside-workspace': 2,
+      'queue-unreachable': 1,
       infeasible: 1,
       cancelled: 130,
       internal: 1,
