@@ -21,6 +21,7 @@ import { FLAG_CANCEL } from './jobs/context';
 import { withCarriedFiles } from './metric/read-text-file';
 import type { LpSample } from '../src-shared/protocol/messages';
 import { sharedChannel, type KeptChannel } from './jobs/kept-channel';
+import type { PricingFactory } from './lp/pricing-pool';
 
 export interface WorkerTask {
   request: unknown;
@@ -34,6 +35,8 @@ export interface WorkerTask {
   keep?: boolean;
   /** Channels the host keeps that the request names by channelRef (shared memory, read in place). */
   channels?: Record<string, KeptChannel>;
+  /** An optimal LP's pricing engine from the host (JobContext.pricing): only when the task runs on the host's thread. */
+  pricing?: PricingFactory;
 }
 
 /** A worker's answer: the reply, and with `keep` the job's whole channel in shared memory. */
@@ -87,6 +90,7 @@ export default async function runTask(task: WorkerTask): Promise<WorkerTaskReply
       progress,
       stopFlag: new Int32Array(task.cancelFlag),
       ...(task.keep ? { keep: (ch: Parameters<typeof sharedChannel>[0]) => void (kept = sharedChannel(ch)) } : {}),
+      ...(task.pricing ? { pricing: task.pricing } : {}),
       ...(channels ? { keptChannel: (ref: string) => (Object.hasOwn(channels, ref) ? channels[ref] : undefined) } : {}),
     };
     const result = await withCarriedFiles(task.files, () => runJobRequest(parsed.value, ctx));

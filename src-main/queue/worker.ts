@@ -19,6 +19,8 @@
  *   running job is aborted (the pool's cancel) and fails unrecoverably.
  * - A SIGKILLed worker's jobs are put back in the queue by the stalled check
  *   of the workers still alive (see stallSettings) and run again elsewhere.
+ * - Pricing: the same process prices slices of outputs for optimal LPs
+ *   whose master runs elsewhere (pricing-service.ts), on its own threads.
  * - stop(): stops taking jobs and waits for the running ones; the CLI's
  *   second Ctrl-C exits at once, and those jobs are then recovered as stalled.
  */
@@ -32,6 +34,7 @@ import type { JobError } from '../../src-shared/protocol/common';
 import type { WorkerReply } from '../../src-shared/protocol/messages';
 import { parseJobRequest } from '../../src-shared/protocol/validate';
 import { Dispatcher, type DispatcherOptions } from '../dispatcher/dispatcher';
+import { startPricingService } from './pricing-service';
 import { MAX_CSV_GZ_BYTES, carriedFilesError, decodeValue, encodeReturn, failureText, jobDataSchema } from './codec';
 import { CANCEL_CHANNEL, STOP_CHANNEL, QUEUE_NAME, QUEUE_PREFIX, cancelledKey, probeRedis, redact, stallSettings, type QueueTarget } from './connection';
 
@@ -120,7 +123,9 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<Runnin
     return stopping;
   };
   await worker.waitUntilReady();
-  return { redisVersion, stop, closed };
+  const pricing = await startPricingService({ target, threads: opts.concurrency, ttlMs: stall.lockMs, log });
+  const stopAll = (): Promise<void> => pricing.stop().then(stop);
+  return { redisVersion, stop: stopAll, closed };
 }
 
 interface ProcessorDeps {

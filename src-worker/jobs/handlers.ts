@@ -198,6 +198,7 @@ export async function construct(
     progress: ctx.progress,
     lp,
     ...(ctx.stopFlag ? { stopFlag: ctx.stopFlag } : {}),
+    ...(ctx.pricing ? { pricing: ctx.pricing } : {}),
     ...(spec.loss !== undefined ? { loss: resolveLoss(spec.loss) } : {}),
   };
   const outcome = await buildMechanism(spec.kind, domain, spec.epsilon, opts);

@@ -305,6 +305,9 @@ export class ThreadedPricing implements PricingEngine {
   }
 }
 
+/** How a decomposition opens its pricing engine: openPricing below, or a host's (DecompositionOptions.pricing). */
+export type PricingFactory = (threads: number, spec: PricingSpec) => Promise<PricingEngine>;
+
 /** Threaded pricing when threads > 1 and the worker module is available, else this thread. */
 export async function openPricing(threads: number, spec: PricingSpec): Promise<PricingEngine> {
   if (threads > 1 && spec.m > 1 && workerModule()) return ThreadedPricing.open(Math.min(threads, spec.m), spec);
