@@ -47,6 +47,7 @@ import { rowsOf } from '../../src-worker/jobs/rows-view';
 import { keptRowSource, type KeptChannel } from '../../src-worker/jobs/kept-channel';
 import { MechError } from '../../src-shared/errors';
 import { compareBuildsLp } from '../../src-shared/protocol/compare';
+import type { PricingFactory } from '../../src-worker/lp/pricing-pool';
 
 export interface DispatcherOptions {
   /** Worker threads (default: os.availableParallelism(), at least 1). */
@@ -71,6 +72,11 @@ export interface DispatcherOptions {
    * cancelled only where the engine polls its signal. The pool starts on the first job that needs it.
    */
   inProcess?: (request: JobRequest) => boolean;
+  /**
+   * The pricing engine of optimal LPs run on the calling thread (inProcess): e.g. the queue's workers
+   * (src-main/queue/pricing-master.ts). A function does not cross threads: pool jobs price on their own threads.
+   */
+  pricing?: PricingFactory;
 }
 
 interface JobRecord {
@@ -126,6 +132,7 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
   private poolInstance: Piscina | null = null;
   private readonly poolOptions: ConstructorParameters<typeof Piscina>[0];
   private readonly inProcess: ((request: JobRequest) => boolean) | undefined;
+  private readonly pricing: PricingFactory | undefined;
   private readonly jobs = new Map<string, JobRecord>();
   private readonly cancelGraceMs: number;
   private readonly validateReplies: boolean;
@@ -144,6 +151,7 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
     this.validateReplies = options.validateReplies ?? true;
     this.channels = options.channels ?? new ChannelStore();
     this.inProcess = options.inProcess;
+    this.pricing = options.pricing;
     this.poolOptions = {
       filename: workerFile.startsWith('file:') ? workerFile : new URL(`file://${workerFile}`).href,
       // At least one thread always: with minThreads 0, piscina 5.3.2 stops
@@ -257,7 +265,9 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
     };
     const running: Promise<unknown> = this.inProcess?.(req)
       ? // the worker's own module (out/worker/worker-entry.js when built), loaded on this thread once
-        (import(this.poolOptions!.filename!) as Promise<{ default: (t: typeof task) => Promise<unknown> }>).then((m) => m.default(task))
+        (import(this.poolOptions!.filename!) as Promise<{ default: (t: typeof task) => Promise<unknown> }>).then((m) =>
+          m.default({ ...task, ...(this.pricing ? { pricing: this.pricing } : {}) }),
+        )
       : this.pool().run(task, { transferList: [port2], signal: rec.abort.signal });
     running
       .then(
