@@ -125,6 +125,7 @@ export async function startPricingService(opts: PricingServiceOptions): Promise<
       void send(h.reply, { t: 'refused', session: h.session, message: `worker ${id} runs ${version}, the master ${h.v}` });
       return;
     }
+    opts.log(`pricing ${h.what}`);
     const spec: PricingSpec = {
       n: h.n,
       m: h.m,
