@@ -113,6 +113,9 @@ export class PricingFleet {
   readonly factory: PricingFactory;
   /** Workers that priced for the last LP opened. */
   workersUsed = 0;
+  /** Frame bytes sent to workers and received from them (all LPs; the bench's bytes per round). */
+  bytesSent = 0;
+  bytesReceived = 0;
   readonly version: string;
   private readonly refused = new Set<string>();
   private constructor(
@@ -270,7 +273,9 @@ export class QueuePricing implements PricingEngine {
   }
 
   private send(worker: Registration, head: Record<string, unknown>, arrays?: Parameters<typeof encodeFrame>[1]): void {
-    this.fleet.commands.rpush(inboxKey(worker.id), encodeFrame(head, arrays)).catch(() => undefined);
+    const frame = encodeFrame(head, arrays);
+    this.fleet.bytesSent += frame.length;
+    this.fleet.commands.rpush(inboxKey(worker.id), frame).catch(() => undefined);
   }
 
   /** Open slice s on `worker` as a new session: the seed rows, then every row added since, in order. */
@@ -356,7 +361,9 @@ export class QueuePricing implements PricingEngine {
     const got = await Promise.race([this.pop, new Promise<'wait'>((r) => setTimeout(() => r('wait'), 250))]);
     if (got === 'wait') return null;
     this.pop = null;
-    return got ? decodeFrame(got[1]) : null;
+    if (!got) return null;
+    this.fleet.bytesReceived += got[1].length;
+    return decodeFrame(got[1]);
   }
 
   async price(req: PricingRequest): Promise<PricingRound> {

@@ -1,0 +1,109 @@
+/**
+ * Pricing on the queue (npm run bench -- queue): the first rounds of the
+ * optimal LP's decomposition on a 30 x 30 grid (uniform prior, distance
+ * loss, eps 0.5, no coarse start), priced
+ *   - here on 2 pricing threads (ThreadedPricing), and
+ *   - on 2 `mechstudio worker --concurrency 1` processes through a real
+ *     redis-server on a loopback port (QueuePricing: one slice each),
+ * the master on this thread either way. Each output keeps its warm basis
+ * on its one thread or worker, so both runs take the same path (checked:
+ * the same objective and bound after the same rounds). Prints per round
+ * the master's time, the pricing time, the overhead of the queue against
+ * local pricing (as a share of the local round), the pricing time per
+ * output (thread-ms) and the bytes sent and received per round: the
+ * figures docs/scaling-out.md projects from.
+ * BENCH_QUEUE_PRICING_SIDE (30) and BENCH_QUEUE_PRICING_ROUNDS (6) override.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { parseQueueUrl } from '../../src-main/queue/connection';
+import { PricingFleet } from '../../src-main/queue/pricing-master';
+import { parseDomainSpec } from '../../src-worker/metric/parse-domain-spec';
+import { optimalMechanism } from '../../src-worker/lp/optimal-mechanism';
+import type { DecompositionIteration } from '../../src-worker/lp/column-decomposition';
+import type { PricingFactory } from '../../src-worker/lp/pricing-pool';
+import { startRedis, startWorker, type WorkerProc } from '../integration/queue-fixture';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SIDE = Math.max(4, Number(process.env.BENCH_QUEUE_PRICING_SIDE ?? 30));
+const ROUNDS = Math.max(2, Number(process.env.BENCH_QUEUE_PRICING_ROUNDS ?? 6));
+const THREADS = 2;
+
+interface Run {
+  rounds: DecompositionIteration[];
+  /** Frame bytes [sent, received] after each round (queue runs). */
+  bytes: [number, number][];
+  objective: number;
+  bound: number;
+}
+
+async function run(fleet?: PricingFleet): Promise<Run> {
+  const pricing: PricingFactory | undefined = fleet?.factory;
+  const bytes: [number, number][] = [];
+  const domain = parseDomainSpec(`grid:${SIDE}x${SIDE}`);
+  const n = domain.n;
+  const rounds: DecompositionIteration[] = [];
+  const mech = await optimalMechanism(domain, 0.5, new Float64Array(n).fill(1 / n), 'dist', {
+    model: 'auto',
+    threads: THREADS,
+    coarseStart: false,
+    decompositionOptions: { maxIterations: ROUNDS, onRound: (r) => (rounds.push(r), fleet && bytes.push([fleet.bytesSent, fleet.bytesReceived])), ...(pricing ? { pricing } : {}) },
+  });
+  return { rounds, bytes, objective: mech.lp!.lpObjective ?? mech.lp!.objective, bound: mech.lp!.lowerBound };
+}
+
+/** Per-round master and pricing ms (rounds 2.. : the first one also opens the models), from the cumulative figures. */
+function perRound(r: Run): { master: number; pricing: number; first: number; count: number } {
+  const rs = r.rounds;
+  const k = rs.length - 1;
+  return {
+    master: (rs[k]!.masterMs - rs[0]!.masterMs) / k,
+    pricing: (rs[k]!.pricingMs - rs[0]!.pricingMs) / k,
+    first: rs[0]!.pricingMs,
+    count: k,
+  };
+}
+
+export default async function queuePricingBench(): Promise<void> {
+  const b = spawnSync(process.execPath, [join(ROOT, 'scripts/build-cli.mjs')], { cwd: ROOT, encoding: 'utf8' });
+  if (b.status !== 0) throw new Error(`build:cli failed: ${b.stderr}`);
+  const m = SIDE * SIDE;
+  console.log(`optimal LP on grid:${SIDE}x${SIDE} (eps 0.5, uniform prior, dist), ${ROUNDS} decomposition rounds, ${m} outputs priced per round`);
+  const local = await run();
+  const redis = await startRedis();
+  let queued: Run;
+  let fleet: PricingFleet | undefined;
+  const workers: WorkerProc[] = [];
+  try {
+    workers.push(...(await Promise.all(Array.from({ length: THREADS }, () => startWorker(redis.url, { concurrency: 1 })))));
+    fleet = await PricingFleet.connect(parseQueueUrl(redis.url));
+    queued = await run(fleet);
+  } finally {
+    await fleet?.close();
+    await Promise.all(workers.map((w) => w.kill('SIGTERM')));
+    await redis.stop();
+  }
+  const L = perRound(local);
+  const Q = perRound(queued);
+  const rounds = queued.rounds.length;
+  const same = local.rounds.length === rounds && Math.abs(local.objective - queued.objective) <= 1e-9 * Math.abs(local.objective);
+  console.log('pricing                        master ms/round   pricing ms/round   first round pricing ms');
+  console.log(`here, ${THREADS} threads                ${L.master.toFixed(0).padStart(12)}   ${L.pricing.toFixed(0).padStart(16)}   ${L.first.toFixed(0).padStart(22)}`);
+  console.log(`queue, ${THREADS} worker processes      ${Q.master.toFixed(0).padStart(12)}   ${Q.pricing.toFixed(0).padStart(16)}   ${Q.first.toFixed(0).padStart(22)}`);
+  const over = Q.pricing - L.pricing;
+  console.log(
+    `overhead of the queue per round: ${over.toFixed(0)} ms = ${((100 * over) / (L.master + L.pricing)).toFixed(1)}% of a local round (${(L.master + L.pricing).toFixed(0)} ms), rounds 2-${rounds}`,
+  );
+  console.log(`pricing per output: ${((L.pricing * THREADS) / m).toFixed(2)} thread-ms; master per round: ${L.master.toFixed(0)} ms`);
+  const [s1, r1] = queued.bytes[0]!;
+  const [sk, rk] = queued.bytes[queued.bytes.length - 1]!;
+  const k = queued.bytes.length - 1;
+  const mb = (x: number): string => `${(x / 1e6).toFixed(2)} MB`;
+  console.log(
+    `bytes per round: first ${mb(s1)} sent (seed rows and costs) and ${mb(r1)} received; then ${mb((sk - s1) / k)} sent and ${mb((rk - r1) / k)} received (${((rk - r1) / k / (8 * m * m)).toFixed(2)} x the m n doubles of the columns)`,
+  );
+  console.log(
+    `same path: ${same ? 'yes' : 'NO'} (objective ${queued.objective} vs ${local.objective}, bound ${queued.bound} vs ${local.bound}, ${rounds} vs ${local.rounds.length} rounds)`,
+  );
+}
