@@ -780,9 +780,8 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     let workers = 0;
     if (plan.pricingQueue) {
       fleet = await connectPricing(plan.pricingQueue, (line) => (pr.clear(), stderr.write(`mechstudio: ${line}\n`)), (k) => (workers = k));
-      // The LP's master runs on this thread (a function does not cross threads), its pricing on the queue's workers.
-      const pricing = fleet.factory;
-      dispatcher = new Dispatcher({ threads, inProcess: (r) => isLpJob(r) || runsInProcess(r), pricing });
+      // The LP's master runs on a pool thread here, its pricing on the queue's workers (through this thread's fleet).
+      dispatcher = new Dispatcher({ threads, inProcess: runsInProcess, pricing: fleet.factory });
     }
     dispatcher ??= opts.dispatcher ?? new Dispatcher({ threads, ...(plan.project ? {} : { inProcess: runsInProcess }) });
     if (plan.project) {
@@ -801,7 +800,6 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     lpJob = isLpJob(req);
     const onProgress = (f: number | null, m: string): void => pr.update(f, workers > 0 ? `${m}; pricing on ${workers} queue worker${workers === 1 ? '' : 's'}` : m);
     const result: JobResult = await dispatcher.run(req, { signal: controller.signal, stopSignal: stopper.signal, onProgress });
-    if (fleet && result.type === 'mechanism' && result.lp) result.lp.pricingWorkers = fleet.workersUsed;
     await writeOutputs(plan, result);
     progress.clear();
     if (stopper.signal.aborted) stderr.write(`mechstudio: ${stoppedNote(result)}\n`);

@@ -111,8 +111,6 @@ export interface PricingFleetOptions {
 /** The queue's workers as a PricingFactory: one QueuePricing per decomposition. */
 export class PricingFleet {
   readonly factory: PricingFactory;
-  /** Workers that priced for the last LP opened. */
-  workersUsed = 0;
   /** Frame bytes sent to workers and received from them (all LPs; the bench's bytes per round). */
   bytesSent = 0;
   bytesReceived = 0;
@@ -228,7 +226,6 @@ export class QueuePricing implements PricingEngine {
     const q = new QueuePricing(fleet, spec, blocking);
     try {
       const workers = await q.waitForWorkers();
-      fleet.workersUsed = 0;
       q.slices = slicesOf(spec.m, spec.groupSize ?? spec.m, workers.length).map((s, index) => ({
         ...s,
         index,
@@ -450,7 +447,6 @@ export class QueuePricing implements PricingEngine {
     s.fails = Number(f.head.fails) || 0;
     if (!this.priced.has(s.worker.id)) {
       this.priced.add(s.worker.id);
-      this.fleet.workersUsed = this.priced.size;
       this.fleet.opts.onWorkers?.(this.priced.size);
     }
   }
@@ -465,6 +461,9 @@ export class QueuePricing implements PricingEngine {
     for (const s of this.slices) if (!s.stale) this.sendRows(s, rows, group, gs);
   }
 
+  get workers(): number {
+    return this.priced.size;
+  }
   get rows(): number {
     return this.baseRows + Math.max(0, ...this.rowsOf.values());
   }

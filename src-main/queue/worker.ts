@@ -35,6 +35,7 @@ import type { WorkerReply } from '../../src-shared/protocol/messages';
 import { parseJobRequest } from '../../src-shared/protocol/validate';
 import { Dispatcher, type DispatcherOptions } from '../dispatcher/dispatcher';
 import { startPricingService } from './pricing-service';
+import { PricingFleet } from './pricing-master';
 import { MAX_CSV_GZ_BYTES, carriedFilesError, decodeValue, encodeReturn, failureText, jobDataSchema } from './codec';
 import { CANCEL_CHANNEL, STOP_CHANNEL, QUEUE_NAME, QUEUE_PREFIX, cancelledKey, probeRedis, redact, stallSettings, type QueueTarget } from './connection';
 
@@ -57,6 +58,12 @@ export interface RunningQueueWorker {
 }
 
 const PROGRESS_EVERY_MS = 250;
+/**
+ * Optimal LPs of at least this many variables (secrets x outputs: 500 x 500, above a 22 x 22 grid) taken from the
+ * queue price on the queue's workers; smaller ones (a round in well under a second) on this worker's threads, where
+ * the whole-model shortcuts stay and a round trip through Redis would cost more than it saves.
+ */
+export const QUEUE_PRICING_MIN_VARIABLES = 250_000;
 
 export async function startQueueWorker(opts: QueueWorkerOptions): Promise<RunningQueueWorker> {
   const { target } = opts;
@@ -65,7 +72,9 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<Runnin
   const { Worker, UnrecoverableError } = await import('bullmq');
   const { Redis } = await import('ioredis');
   const stall = stallSettings();
-  const dispatcher = new Dispatcher({ threads: opts.concurrency, ...opts.dispatcher });
+  // Large optimal LPs taken from the queue price their rounds on the queue's workers (this one included); the master stays here.
+  const fleet = await PricingFleet.connect(target, { log });
+  const dispatcher = new Dispatcher({ threads: opts.concurrency, pricing: fleet.factory, pricingMinVariables: QUEUE_PRICING_MIN_VARIABLES, ...opts.dispatcher });
   const csvDir = mkdtempSync(join(tmpdir(), 'mechstudio-queue-'));
   const fail = (error: JobError): never => {
     throw new UnrecoverableError(failureText(error));
@@ -124,7 +133,11 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<Runnin
   };
   await worker.waitUntilReady();
   const pricing = await startPricingService({ target, threads: opts.concurrency, ttlMs: stall.lockMs, log });
-  const stopAll = (): Promise<void> => pricing.stop().then(stop);
+  const stopAll = (): Promise<void> =>
+    pricing
+      .stop()
+      .then(stop)
+      .then(() => fleet.close());
   return { redisVersion, stop: stopAll, closed };
 }
 

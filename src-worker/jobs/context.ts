@@ -32,6 +32,8 @@ export interface JobContext {
    * src-main/queue/pricing-master.ts). Only for jobs run on the host's own thread (a function does not cross threads).
    */
   pricing?: PricingFactory;
+  /** Secrets x outputs from which an optimal LP prices with `pricing` (default 0: every one; smaller LPs keep this machine's threads and shortcuts). */
+  pricingMinVariables?: number;
 }
 
 /** The engine's one cancellation check (numeric/cancel.ts), re-exported for the handlers that hold a JobContext. */

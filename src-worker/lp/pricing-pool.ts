@@ -56,6 +56,8 @@ export interface PricingEngine {
   readonly rows: number;
   readonly coldRetries: number;
   readonly failures: number;
+  /** Machines (a job queue's workers) that have priced for this engine; undefined when it prices on this machine. */
+  readonly workers?: number;
   dispose(): Promise<void>;
 }
 
