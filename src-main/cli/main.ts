@@ -779,7 +779,11 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     if (plan.queue && !opts.dispatcher) dispatcher = await connectQueue(plan.queue, stderr);
     let workers = 0;
     if (plan.pricingQueue) {
-      fleet = await connectPricing(plan.pricingQueue, (line) => (pr.clear(), stderr.write(`mechstudio: ${line}\n`)), (k) => (workers = k));
+      fleet = await connectPricing(
+        plan.pricingQueue,
+        (line) => (pr.clear(), stderr.write(`mechstudio: ${line}\n`)),
+        (k) => (workers = k),
+      );
       // The LP's master runs on a pool thread here, its pricing on the queue's workers (through this thread's fleet).
       dispatcher = new Dispatcher({ threads, inProcess: runsInProcess, pricing: fleet.factory });
     }
@@ -798,7 +802,8 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     }
     const req = plan.request!;
     lpJob = isLpJob(req);
-    const onProgress = (f: number | null, m: string): void => pr.update(f, workers > 0 ? `${m}; pricing on ${workers} queue worker${workers === 1 ? '' : 's'}` : m);
+    const onProgress = (f: number | null, m: string): void =>
+      pr.update(f, workers > 0 ? `${m}; pricing on ${workers} queue worker${workers === 1 ? '' : 's'}` : m);
     const result: JobResult = await dispatcher.run(req, { signal: controller.signal, stopSignal: stopper.signal, onProgress });
     await writeOutputs(plan, result);
     progress.clear();

@@ -413,7 +413,8 @@ export class QueuePricing implements PricingEngine {
       if (!f) continue;
       const s = this.slices.find((x) => x.session === f.head.session);
       if (!s || !pending.has(s)) continue;
-      if (f.head.t === 'error') throw new MechError(String(f.head.code ?? 'internal') as 'internal', `pricing worker ${s.worker.host}: ${String(f.head.message)}`);
+      if (f.head.t === 'error')
+        throw new MechError(String(f.head.code ?? 'internal') as 'internal', `pricing worker ${s.worker.host}: ${String(f.head.message)}`);
       if (f.head.t === 'refused') {
         await this.move(s, `refused the slice (${String(f.head.message)})`);
         this.sendPrice(s, req);

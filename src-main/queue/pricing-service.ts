@@ -213,7 +213,8 @@ export async function startPricingService(opts: PricingServiceOptions): Promise<
       } catch (e) {
         if (stopped) break;
         // a malformed frame is dropped with one line; Redis trouble is retried (the job worker logs it)
-        if (e instanceof MechError || e instanceof z.ZodError) opts.log(`dropped a pricing frame: ${e instanceof MechError ? e.message : 'its header does not parse'}`);
+        if (e instanceof MechError || e instanceof z.ZodError)
+          opts.log(`dropped a pricing frame: ${e instanceof MechError ? e.message : 'its header does not parse'}`);
         else await new Promise((r) => setTimeout(r, 500));
       }
     }

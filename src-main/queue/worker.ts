@@ -74,7 +74,12 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<Runnin
   const stall = stallSettings();
   // Large optimal LPs taken from the queue price their rounds on the queue's workers (this one included); the master stays here.
   const fleet = await PricingFleet.connect(target, { log });
-  const dispatcher = new Dispatcher({ threads: opts.concurrency, pricing: fleet.factory, pricingMinVariables: QUEUE_PRICING_MIN_VARIABLES, ...opts.dispatcher });
+  const dispatcher = new Dispatcher({
+    threads: opts.concurrency,
+    pricing: fleet.factory,
+    pricingMinVariables: QUEUE_PRICING_MIN_VARIABLES,
+    ...opts.dispatcher,
+  });
   const csvDir = mkdtempSync(join(tmpdir(), 'mechstudio-queue-'));
   const fail = (error: JobError): never => {
     throw new UnrecoverableError(failureText(error));

@@ -92,7 +92,15 @@ class PortPricing implements PricingEngine {
     }, 50);
     let r: Reply;
     try {
-      r = await this.call({ t: 'price', engine: this.engine, lam: req.lam, c, ms: Number.isFinite(left) ? Math.max(0, left) : 1e12, retry: req.retryTolerance ?? 0, only: req.only });
+      r = await this.call({
+        t: 'price',
+        engine: this.engine,
+        lam: req.lam,
+        c,
+        ms: Number.isFinite(left) ? Math.max(0, left) : 1e12,
+        retry: req.retryTolerance ?? 0,
+        only: req.only,
+      });
     } finally {
       clearInterval(timer);
     }
@@ -134,7 +142,15 @@ interface HostMsg {
   id: number;
   engine: number;
   threads: number;
-  spec: { n: number; m: number; rows: PricingRows; what: string; form?: PricingSpec['form']; groupSize?: number; highsOptions?: Record<string, string | number | boolean> };
+  spec: {
+    n: number;
+    m: number;
+    rows: PricingRows;
+    what: string;
+    form?: PricingSpec['form'];
+    groupSize?: number;
+    highsOptions?: Record<string, string | number | boolean>;
+  };
   lam: Float64Array;
   c?: Float64Array;
   ms: number;
@@ -200,7 +216,12 @@ export function servePricing(port: MessagePort, factory: PricingFactory): void {
   };
   port.on('message', (msg: HostMsg) => {
     handle(msg).catch((err: unknown) =>
-      port.postMessage({ id: msg.id, ok: false, code: err instanceof MechError ? err.code : 'internal', message: err instanceof Error ? err.message : String(err) }),
+      port.postMessage({
+        id: msg.id,
+        ok: false,
+        code: err instanceof MechError ? err.code : 'internal',
+        message: err instanceof Error ? err.message : String(err),
+      }),
     );
   });
   port.on('close', () => {

@@ -48,7 +48,11 @@ async function run(fleet?: PricingFleet): Promise<Run> {
     model: 'auto',
     threads: THREADS,
     coarseStart: false,
-    decompositionOptions: { maxIterations: ROUNDS, onRound: (r) => (rounds.push(r), fleet && bytes.push([fleet.bytesSent, fleet.bytesReceived])), ...(pricing ? { pricing } : {}) },
+    decompositionOptions: {
+      maxIterations: ROUNDS,
+      onRound: (r) => (rounds.push(r), fleet && bytes.push([fleet.bytesSent, fleet.bytesReceived])),
+      ...(pricing ? { pricing } : {}),
+    },
   });
   return { rounds, bytes, objective: mech.lp!.lpObjective ?? mech.lp!.objective, bound: mech.lp!.lowerBound };
 }
@@ -89,8 +93,12 @@ export default async function queuePricingBench(): Promise<void> {
   const rounds = queued.rounds.length;
   const same = local.rounds.length === rounds && Math.abs(local.objective - queued.objective) <= 1e-9 * Math.abs(local.objective);
   console.log('pricing                        master ms/round   pricing ms/round   first round pricing ms');
-  console.log(`here, ${THREADS} threads                ${L.master.toFixed(0).padStart(12)}   ${L.pricing.toFixed(0).padStart(16)}   ${L.first.toFixed(0).padStart(22)}`);
-  console.log(`queue, ${THREADS} worker processes      ${Q.master.toFixed(0).padStart(12)}   ${Q.pricing.toFixed(0).padStart(16)}   ${Q.first.toFixed(0).padStart(22)}`);
+  console.log(
+    `here, ${THREADS} threads                ${L.master.toFixed(0).padStart(12)}   ${L.pricing.toFixed(0).padStart(16)}   ${L.first.toFixed(0).padStart(22)}`,
+  );
+  console.log(
+    `queue, ${THREADS} worker processes      ${Q.master.toFixed(0).padStart(12)}   ${Q.pricing.toFixed(0).padStart(16)}   ${Q.first.toFixed(0).padStart(22)}`,
+  );
   const over = Q.pricing - L.pricing;
   console.log(
     `overhead of the queue per round: ${over.toFixed(0)} ms = ${((100 * over) / (L.master + L.pricing)).toFixed(1)}% of a local round (${(L.master + L.pricing).toFixed(0)} ms), rounds 2-${rounds}`,

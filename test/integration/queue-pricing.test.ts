@@ -131,7 +131,13 @@ describe.skipIf(!redisInstalled())('optimal LP pricing on the queue', () => {
     const r = await run;
     expect(r.code, r.stderr).toBe(0);
     // the restart came mid-run: the slices were opened again after it (two opens of this LP on the workers)
-    const opens = workers.map((w, i) => w.log().slice(from[i]).match(/pricing the optimal-mechanism LP on grid:8x8/g)?.length ?? 0);
+    const opens = workers.map(
+      (w, i) =>
+        w
+          .log()
+          .slice(from[i])
+          .match(/pricing the optimal-mechanism LP on grid:8x8/g)?.length ?? 0,
+    );
     expect(opens.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(4);
     expectSameOptimum(lpOf(r.stdout), await localLp(8));
   }, 120_000);
@@ -144,14 +150,24 @@ describe.skipIf(!redisInstalled())('optimal LP pricing on the queue', () => {
       const r = await cli([...args(6), '--queue', redis.url]);
       expect(r.code, r.stderr).toBe(0);
       const lines = r.stderr.split('\n').filter((l) => l.includes('refused'));
-      expect(lines).toEqual([expect.stringMatching(/^mechstudio: refused pricing worker old-box \(pid 4242\): it runs 0\.0\.1\/pricing-0, this LP \S+; start it from the same version$/)]);
+      expect(lines).toEqual([
+        expect.stringMatching(
+          /^mechstudio: refused pricing worker old-box \(pid 4242\): it runs 0\.0\.1\/pricing-0, this LP \S+; start it from the same version$/,
+        ),
+      ]);
       expect(lpOf(r.stdout).pricingWorkers).toBe(2);
       await redisClient.del(workerKey(fake.id));
 
       // A worker sent an open frame of another version answers 'refused' and logs one line.
       const keys = await redisClient.keys(WORKER_KEY_PATTERN);
       const id = (JSON.parse((await redisClient.get(keys[0]!))!) as { id: string }).id;
-      const before = workers.map((w) => w.log().split('\n').filter((l) => l.includes('refused a pricing session')).length);
+      const before = workers.map(
+        (w) =>
+          w
+            .log()
+            .split('\n')
+            .filter((l) => l.includes('refused a pricing session')).length,
+      );
       const open = { t: 'open', v: '0.0.1/pricing-0', session: 's1', reply: replyKey('test'), n: 2, m: 2, groupSize: 2, form: 'dual', what: 'x' };
       await redisClient.rpush(inboxKey(id), encodeFrame(open, { from: new Int32Array([0]), to: new Int32Array([1]), factor: new Float64Array([2]) }));
       const got = await redisClient.blpopBuffer(replyKey('test'), 10);
@@ -159,7 +175,13 @@ describe.skipIf(!redisInstalled())('optimal LP pricing on the queue', () => {
       const f = decodeFrame(got![1]);
       expect(f.head).toMatchObject({ t: 'refused', session: 's1' });
       expect(String(f.head.message)).toMatch(/runs \S+, the master 0\.0\.1\/pricing-0/);
-      const after = workers.map((w) => w.log().split('\n').filter((l) => l.includes('refused a pricing session')).length);
+      const after = workers.map(
+        (w) =>
+          w
+            .log()
+            .split('\n')
+            .filter((l) => l.includes('refused a pricing session')).length,
+      );
       expect(after.reduce((a, b) => a + b, 0) - before.reduce((a, b) => a + b, 0)).toBe(1);
     } finally {
       redisClient.disconnect();
