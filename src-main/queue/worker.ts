@@ -34,6 +34,7 @@ import type { JobError } from '../../src-shared/protocol/common';
 import type { WorkerReply } from '../../src-shared/protocol/messages';
 import { parseJobRequest } from '../../src-shared/protocol/validate';
 import { Dispatcher, type DispatcherOptions } from '../dispatcher/dispatcher';
+import { MechError } from '../../src-shared/errors';
 import { startPricingService } from './pricing-service';
 import { PricingFleet } from './pricing-master';
 import { MAX_CSV_GZ_BYTES, carriedFilesError, decodeValue, encodeReturn, failureText, jobDataSchema } from './codec';
@@ -65,6 +66,16 @@ const PROGRESS_EVERY_MS = 250;
  */
 export const QUEUE_PRICING_MIN_VARIABLES = 250_000;
 
+/** QUEUE_PRICING_MIN_VARIABLES, or MECHSTUDIO_QUEUE_PRICING_MIN_VARIABLES from the environment (the tests price a 6 x 6 grid on the queue). */
+export function queuePricingMinVariables(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.MECHSTUDIO_QUEUE_PRICING_MIN_VARIABLES;
+  if (raw === undefined || raw === '') return QUEUE_PRICING_MIN_VARIABLES;
+  const v = Number(raw);
+  if (!Number.isInteger(v) || v < 0)
+    throw new MechError('invalid-input', `MECHSTUDIO_QUEUE_PRICING_MIN_VARIABLES must be an integer >= 0, got '${raw.slice(0, 40)}'`);
+  return v;
+}
+
 export async function startQueueWorker(opts: QueueWorkerOptions): Promise<RunningQueueWorker> {
   const { target } = opts;
   const log = opts.log ?? (() => undefined);
@@ -77,7 +88,7 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<Runnin
   const dispatcher = new Dispatcher({
     threads: opts.concurrency,
     pricing: fleet.factory,
-    pricingMinVariables: QUEUE_PRICING_MIN_VARIABLES,
+    pricingMinVariables: queuePricingMinVariables(),
     ...opts.dispatcher,
   });
   const csvDir = mkdtempSync(join(tmpdir(), 'mechstudio-queue-'));

@@ -6,7 +6,8 @@
  * after 3 s instead of 30.
  *
  * - the same objective and certified bound as the local run, priced by both
- *   workers (`lp.pricingWorkers` 2);
+ *   workers (`lp.pricingWorkers` 2), from the CLI and from a queued job
+ *   (its master on the worker that took it);
  * - a worker SIGKILLed mid-run: its slice moves to the other worker (one
  *   line) and the run ends with the same optimum;
  * - Redis killed and started again empty on the same port mid-run: the
@@ -17,14 +18,17 @@
  * (a uniform one on a grid is one orbit model, no pricing at all).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { cli, redisInstalled, startRedis, startWorker, type RedisServer, type WorkerProc } from './queue-fixture';
+import { QueueClient } from '../../src-main/queue/client';
+import { parseQueueUrl } from '../../src-main/queue/connection';
 import { decodeFrame, encodeFrame, inboxKey, replyKey, WORKER_KEY_PATTERN, workerKey } from '../../src-main/queue/pricing-wire';
 
-const ENV = { MECHSTUDIO_QUEUE_LOCK_MS: '3000', MECHSTUDIO_QUEUE_STALLED_MS: '1000' };
+// Registrations lapse after 3 s; queued LPs from 1,000 variables (a 6 x 6 grid has 1,296) price on the queue.
+const ENV = { MECHSTUDIO_QUEUE_LOCK_MS: '3000', MECHSTUDIO_QUEUE_STALLED_MS: '1000', MECHSTUDIO_QUEUE_PRICING_MIN_VARIABLES: '1000' };
 
 interface Lp {
   objective: number;
@@ -106,6 +110,21 @@ describe.skipIf(!redisInstalled())('optimal LP pricing on the queue', () => {
     expect(got.pricingWorkers).toBe(2);
     expect(want.pricingWorkers).toBeUndefined();
     for (const w of workers) expect(w.log()).toMatch(/pricing the optimal-mechanism LP on grid:6x6 \(outputs \d+-\d+\)/);
+  }, 60_000);
+
+  it('a queued LP job prices on the workers from the worker that took it, with the local optimum', async () => {
+    const client = await QueueClient.connect(parseQueueUrl(redis.url));
+    try {
+      const values = readFileSync(priorFile(tmp, 36), 'utf8').trim().split('\n').map(Number);
+      const request = { type: 'mechanism', domain: 'grid:6x6', epsilon: 0.5, kind: 'optimal', loss: 'dist', prior: { kind: 'vector', values } } as const;
+      const [want, got] = await Promise.all([localLp(6), client.run(request)]);
+      expect(got.type).toBe('mechanism');
+      const lp = (got as { lp: Lp }).lp;
+      expectSameOptimum(lp, want);
+      expect(lp.pricingWorkers).toBe(2);
+    } finally {
+      await client.close();
+    }
   }, 60_000);
 
   it('a worker SIGKILLed mid-run: its slice moves to the other worker and the run ends with the same optimum', async () => {
