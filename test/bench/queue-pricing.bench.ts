@@ -12,7 +12,7 @@
  * local pricing (as a share of the local round), the pricing time per
  * output (thread-ms) and the bytes sent and received per round: the
  * figures docs/scaling-out.md projects from.
- * BENCH_QUEUE_PRICING_SIDE (30) and BENCH_QUEUE_PRICING_ROUNDS (6) override.
+ * BENCH_QUEUE_PRICING_SIDE (30), BENCH_QUEUE_PRICING_ROUNDS (6) and BENCH_QUEUE_PRICING_MODEL (auto: exact) override.
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +29,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SIDE = Math.max(4, Number(process.env.BENCH_QUEUE_PRICING_SIDE ?? 30));
 const ROUNDS = Math.max(2, Number(process.env.BENCH_QUEUE_PRICING_ROUNDS ?? 6));
 const THREADS = 2;
+const MODEL = (process.env.BENCH_QUEUE_PRICING_MODEL ?? 'auto') as 'auto' | 'exact' | 'spanner';
 
 interface Run {
   rounds: DecompositionIteration[];
@@ -45,7 +46,7 @@ async function run(fleet?: PricingFleet): Promise<Run> {
   const n = domain.n;
   const rounds: DecompositionIteration[] = [];
   const mech = await optimalMechanism(domain, 0.5, new Float64Array(n).fill(1 / n), 'dist', {
-    model: 'auto',
+    model: MODEL,
     threads: THREADS,
     coarseStart: false,
     decompositionOptions: {
@@ -73,7 +74,7 @@ export default async function queuePricingBench(): Promise<void> {
   const b = spawnSync(process.execPath, [join(ROOT, 'scripts/build-cli.mjs')], { cwd: ROOT, encoding: 'utf8' });
   if (b.status !== 0) throw new Error(`build:cli failed: ${b.stderr}`);
   const m = SIDE * SIDE;
-  console.log(`optimal LP on grid:${SIDE}x${SIDE} (eps 0.5, uniform prior, dist), ${ROUNDS} decomposition rounds, ${m} outputs priced per round`);
+  console.log(`optimal LP on grid:${SIDE}x${SIDE} (eps 0.5, uniform prior, dist, model ${MODEL}), ${ROUNDS} decomposition rounds, ${m} outputs priced per round`);
   const local = await run();
   const redis = await startRedis();
   let queued: Run;
