@@ -22,7 +22,7 @@ import { PricingFleet } from '../../src-main/queue/pricing-master';
 import { parseDomainSpec } from '../../src-worker/metric/parse-domain-spec';
 import { optimalMechanism } from '../../src-worker/lp/optimal-mechanism';
 import type { DecompositionIteration } from '../../src-worker/lp/column-decomposition';
-import type { PricingFactory } from '../../src-worker/lp/pricing-pool';
+import { openPricing, type PricingFactory } from '../../src-worker/lp/pricing-pool';
 import { startRedis, startWorker, type WorkerProc } from '../integration/queue-fixture';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -35,13 +35,27 @@ interface Run {
   rounds: DecompositionIteration[];
   /** Frame bytes [sent, received] after each round (queue runs). */
   bytes: [number, number][];
+  /** ms inside the engine's price() per round (the rest of the decomposition's pricing time is the master's work on the columns). */
+  engineMs: number[];
   objective: number;
   bound: number;
 }
 
 async function run(fleet?: PricingFleet): Promise<Run> {
-  const pricing: PricingFactory | undefined = fleet?.factory;
   const bytes: [number, number][] = [];
+  const engineMs: number[] = [];
+  const open = fleet?.factory ?? openPricing;
+  const pricing: PricingFactory = async (threads, spec) => {
+    const engine = await open(threads, spec);
+    const price = engine.price.bind(engine);
+    engine.price = async (req) => {
+      const t = performance.now();
+      const r = await price(req);
+      engineMs.push(performance.now() - t);
+      return r;
+    };
+    return engine;
+  };
   const domain = parseDomainSpec(`grid:${SIDE}x${SIDE}`);
   const n = domain.n;
   const rounds: DecompositionIteration[] = [];
@@ -55,16 +69,17 @@ async function run(fleet?: PricingFleet): Promise<Run> {
       ...(pricing ? { pricing } : {}),
     },
   });
-  return { rounds, bytes, objective: mech.lp!.lpObjective ?? mech.lp!.objective, bound: mech.lp!.lowerBound };
+  return { rounds, bytes, engineMs, objective: mech.lp!.lpObjective ?? mech.lp!.objective, bound: mech.lp!.lowerBound };
 }
 
 /** Per-round master and pricing ms (rounds 2.. : the first one also opens the models), from the cumulative figures. */
-function perRound(r: Run): { master: number; pricing: number; first: number; count: number } {
+function perRound(r: Run): { master: number; pricing: number; engine: number; first: number; count: number } {
   const rs = r.rounds;
   const k = rs.length - 1;
   return {
     master: (rs[k]!.masterMs - rs[0]!.masterMs) / k,
     pricing: (rs[k]!.pricingMs - rs[0]!.pricingMs) / k,
+    engine: r.engineMs.slice(1, k + 1).reduce((a, b) => a + b, 0) / k,
     first: rs[0]!.pricingMs,
     count: k,
   };
@@ -74,7 +89,9 @@ export default async function queuePricingBench(): Promise<void> {
   const b = spawnSync(process.execPath, [join(ROOT, 'scripts/build-cli.mjs')], { cwd: ROOT, encoding: 'utf8' });
   if (b.status !== 0) throw new Error(`build:cli failed: ${b.stderr}`);
   const m = SIDE * SIDE;
-  console.log(`optimal LP on grid:${SIDE}x${SIDE} (eps 0.5, uniform prior, dist, model ${MODEL}), ${ROUNDS} decomposition rounds, ${m} outputs priced per round`);
+  console.log(
+    `optimal LP on grid:${SIDE}x${SIDE} (eps 0.5, uniform prior, dist, model ${MODEL}), ${ROUNDS} decomposition rounds, ${m} outputs priced per round`,
+  );
   const local = await run();
   const redis = await startRedis();
   let queued: Run;
@@ -104,7 +121,9 @@ export default async function queuePricingBench(): Promise<void> {
   console.log(
     `overhead of the queue per round: ${over.toFixed(0)} ms = ${((100 * over) / (L.master + L.pricing)).toFixed(1)}% of a local round (${(L.master + L.pricing).toFixed(0)} ms), rounds 2-${rounds}`,
   );
-  console.log(`pricing per output: ${((L.pricing * THREADS) / m).toFixed(2)} thread-ms; master per round: ${L.master.toFixed(0)} ms`);
+  console.log(
+    `pricing per output: ${((L.engine * THREADS) / m).toFixed(2)} thread-ms (engine ${L.engine.toFixed(0)} ms a round here, ${Q.engine.toFixed(0)} ms on the queue); per round on the master: ${L.master.toFixed(0)} ms master LP, ${(L.pricing - L.engine).toFixed(0)} ms on the columns (lift, lazy rows, reduced costs)`,
+  );
   const [s1, r1] = queued.bytes[0]!;
   const [sk, rk] = queued.bytes[queued.bytes.length - 1]!;
   const k = queued.bytes.length - 1;
