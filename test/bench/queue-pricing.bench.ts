@@ -66,7 +66,7 @@ async function run(fleet?: PricingFleet): Promise<Run> {
     decompositionOptions: {
       maxIterations: ROUNDS,
       onRound: (r) => (rounds.push(r), fleet && bytes.push([fleet.bytesSent, fleet.bytesReceived])),
-      ...(pricing ? { pricing } : {}),
+      pricing,
     },
   });
   return { rounds, bytes, engineMs, objective: mech.lp!.lpObjective ?? mech.lp!.objective, bound: mech.lp!.lowerBound };
