@@ -114,6 +114,11 @@ export class PricingFleet {
   /** Frame bytes sent to workers and received from them (all LPs; the bench's bytes per round). */
   bytesSent = 0;
   bytesReceived = 0;
+  /**
+   * Rounds priced, their wall time on the master (price() called to returned) and the time the slowest slice of
+   * each round spent pricing on its worker: the difference is what the queue costs (frames, Redis, waiting).
+   */
+  readonly rounds: { wallMs: number; workerMs: number }[] = [];
   readonly version: string;
   private readonly refused = new Set<string>();
   private constructor(
@@ -365,6 +370,8 @@ export class QueuePricing implements PricingEngine {
 
   async price(req: PricingRequest): Promise<PricingRound> {
     checkCancelled(this.spec.options, `solving ${this.spec.what}`);
+    const t0 = performance.now();
+    let slowest = 0;
     const { n, m } = this.spec;
     this.round++;
     const outcomes: (PricingOutcome | undefined)[] = new Array(m);
@@ -422,10 +429,12 @@ export class QueuePricing implements PricingEngine {
       }
       if (f.head.t !== 'priced' || f.head.round !== this.round) continue;
       this.take(s, f, outcomes, n);
+      slowest = Math.max(slowest, Number(f.head.ms) || 0);
       if (f.head.complete !== true) complete = false;
       pending.delete(s);
     }
     checkCancelled(this.spec.options, `solving ${this.spec.what}`);
+    this.fleet.rounds.push({ wallMs: performance.now() - t0, workerMs: slowest });
     return { complete: complete && pending.size === 0, outcomes };
   }
 

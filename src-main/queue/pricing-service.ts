@@ -155,7 +155,8 @@ export async function startPricingService(opts: PricingServiceOptions): Promise<
       if (c) s.c = c;
       if (!s.c) throw new MechError('internal', 'a pricing round came before the costs of its slice');
       const { n, m } = s;
-      const deadline = performance.now() + h.ms;
+      const t0 = performance.now();
+      const deadline = t0 + h.ms;
       const round = await engine.price({ c: s.c, lam, deadline, retryTolerance: h.retry, shouldStop: () => s.stopRound >= h.round, ...(only ? { only } : {}) });
       const done = new Uint8Array(m);
       const objective = new Float64Array(m);
@@ -177,7 +178,16 @@ export async function startPricingService(opts: PricingServiceOptions): Promise<
       s.lastUsed = Date.now();
       await send(
         s.reply,
-        { t: 'priced', session: h.session, round: h.round, complete: round.complete, cold: engine.coldRetries, fails: engine.failures, rows: engine.rows },
+        {
+          t: 'priced',
+          session: h.session,
+          round: h.round,
+          complete: round.complete,
+          cold: engine.coldRetries,
+          fails: engine.failures,
+          rows: engine.rows,
+          ms: performance.now() - t0,
+        },
         { done, objective, safe, iterations, r },
       );
     });
