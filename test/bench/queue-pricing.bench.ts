@@ -1,18 +1,21 @@
 /**
  * Pricing on the queue (npm run bench -- queue): the first rounds of the
- * optimal LP's decomposition on a 30 x 30 grid (uniform prior, distance
- * loss, eps 0.5, no coarse start), priced
+ * optimal LP's decomposition on a 30 x 30 grid (spanner model, uniform
+ * prior, distance loss, eps 0.5, no coarse start), priced
  *   - here on 2 pricing threads (ThreadedPricing), and
  *   - on 2 `mechstudio worker --concurrency 1` processes through a real
  *     redis-server on a loopback port (QueuePricing: one slice each),
  * the master on this thread either way. Each output keeps its warm basis
  * on its one thread or worker, so both runs take the same path (checked:
  * the same objective and bound after the same rounds). Prints per round
- * the master's time, the pricing time, the overhead of the queue against
- * local pricing (as a share of the local round), the pricing time per
- * output (thread-ms) and the bytes sent and received per round: the
- * figures docs/scaling-out.md projects from.
- * BENCH_QUEUE_PRICING_SIDE (30), BENCH_QUEUE_PRICING_ROUNDS (6) and BENCH_QUEUE_PRICING_MODEL (auto: exact) override.
+ * the master's time and the pricing time of both runs, the queue's own
+ * cost (within the queue run: the master's wait minus the slowest slice's
+ * pricing on its worker, as a share of the round; comparing the two runs
+ * measures the machine's load as much), the pricing time per output
+ * (thread-ms) and the bytes sent and received per round: the figures
+ * docs/scaling-out.md projects from.
+ * BENCH_QUEUE_PRICING_SIDE (30), BENCH_QUEUE_PRICING_ROUNDS (4) and BENCH_QUEUE_PRICING_MODEL (spanner; auto is
+ * exact there, whose first rounds took over 15 minutes on the busy 2-core machine) override.
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -27,9 +30,9 @@ import { startRedis, startWorker, type WorkerProc } from '../integration/queue-f
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SIDE = Math.max(4, Number(process.env.BENCH_QUEUE_PRICING_SIDE ?? 30));
-const ROUNDS = Math.max(2, Number(process.env.BENCH_QUEUE_PRICING_ROUNDS ?? 6));
+const ROUNDS = Math.max(2, Number(process.env.BENCH_QUEUE_PRICING_ROUNDS ?? 4));
 const THREADS = 2;
-const MODEL = (process.env.BENCH_QUEUE_PRICING_MODEL ?? 'auto') as 'auto' | 'exact' | 'spanner';
+const MODEL = (process.env.BENCH_QUEUE_PRICING_MODEL ?? 'spanner') as 'auto' | 'exact' | 'spanner';
 
 interface Run {
   rounds: DecompositionIteration[];
