@@ -359,7 +359,8 @@ export class QueuePricing implements PricingEngine {
 
   /** The next reply frame, or null after about 200 ms without one (the pop in flight is kept for the next call). */
   private async nextFrame(): Promise<Frame | null> {
-    this.pop ??= this.blocking.blpopBuffer(this.reply, 0.2);
+    // (a pop still in flight when the engine is disposed is rejected by the disconnect: nobody waits for it then)
+    this.pop ??= this.blocking.blpopBuffer(this.reply, 0.2).catch(() => null);
     const got = await Promise.race([this.pop, new Promise<'wait'>((r) => setTimeout(() => r('wait'), 250))]);
     if (got === 'wait') return null;
     this.pop = null;
