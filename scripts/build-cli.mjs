@@ -52,6 +52,8 @@ const entries = [
   { src: 'src-worker/worker-entry.ts', out: 'out/worker/worker-entry.js' },
   // The decomposition's pricing threads (src-worker/lp/pricing-pool.ts loads ./pricing-worker.js next to the worker bundle).
   { src: 'src-worker/lp/pricing-worker.ts', out: 'out/worker/pricing-worker.js' },
+  // The same threads for `mechstudio worker`'s queue pricing (src-main/queue/pricing-service.ts), next to the CLI bundle.
+  { src: 'src-worker/lp/pricing-worker.ts', out: 'out/cli/pricing-worker.js' },
   { src: 'src-main/web/main.ts', out: 'out/web/main.js' },
 ];
 const infoFile = join(root, 'out/cli/build-info.json');

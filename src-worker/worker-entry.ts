@@ -21,6 +21,8 @@ import { FLAG_CANCEL } from './jobs/context';
 import { withCarriedFiles } from './metric/read-text-file';
 import type { LpSample } from '../src-shared/protocol/messages';
 import { sharedChannel, type KeptChannel } from './jobs/kept-channel';
+import type { PricingFactory } from './lp/pricing-pool';
+import { portPricing } from './lp/pricing-port';
 
 export interface WorkerTask {
   request: unknown;
@@ -34,6 +36,12 @@ export interface WorkerTask {
   keep?: boolean;
   /** Channels the host keeps that the request names by channelRef (shared memory, read in place). */
   channels?: Record<string, KeptChannel>;
+  /** An optimal LP's pricing engine from the host (JobContext.pricing): only when the task runs on the host's thread. */
+  pricing?: PricingFactory;
+  /** The same through a port (a pool thread): the host serves the port with its engine (lp/pricing-port.ts). */
+  pricingPort?: MessagePort;
+  /** JobContext.pricingMinVariables. */
+  pricingMinVariables?: number;
 }
 
 /** A worker's answer: the reply, and with `keep` the job's whole channel in shared memory. */
@@ -87,6 +95,8 @@ export default async function runTask(task: WorkerTask): Promise<WorkerTaskReply
       progress,
       stopFlag: new Int32Array(task.cancelFlag),
       ...(task.keep ? { keep: (ch: Parameters<typeof sharedChannel>[0]) => void (kept = sharedChannel(ch)) } : {}),
+      ...(task.pricing ? { pricing: task.pricing } : task.pricingPort ? { pricing: portPricing(task.pricingPort) } : {}),
+      ...(task.pricingMinVariables !== undefined ? { pricingMinVariables: task.pricingMinVariables } : {}),
       ...(channels ? { keptChannel: (ref: string) => (Object.hasOwn(channels, ref) ? channels[ref] : undefined) } : {}),
     };
     const result = await withCarriedFiles(task.files, () => runJobRequest(parsed.value, ctx));
@@ -95,6 +105,7 @@ export default async function runTask(task: WorkerTask): Promise<WorkerTaskReply
     return { ok: false, error: toJobError(err) };
   } finally {
     port.close();
+    task.pricingPort?.close();
     // HiGHS' WebAssembly heap only grows: drop a runtime that a large LP
     // inflated, so this long-lived thread does not keep the memory.
     await releaseHighsRuntimeIfLarge();

@@ -24,7 +24,8 @@ import type { JobResult } from '../../src-shared/protocol/results';
 import { Dispatcher, isLpJob } from '../dispatcher/dispatcher';
 import type { JobRunner } from '../dispatcher/job-runner';
 import { QUEUE_PARTS } from '../dispatcher/fan-out';
-import { parseQueueUrl, queueUrlFrom, type QueueTarget } from '../queue/connection';
+import { parseQueueUrl, probeRedis, queueUrlFrom, type QueueTarget } from '../queue/connection';
+import type { PricingFleet } from '../queue/pricing-master';
 import { checkDirTarget, checkReadableFileSync, checkWriteTarget, prepareWrite, publishTemp, writeFileAtomic } from '../fs/safe-fs';
 import { examplePath, listExamples } from '../project/examples';
 import { loadProject } from '../project/project-file';
@@ -59,6 +60,7 @@ function domainFormsHelp(width = 110): string {
 export const USAGE = `Usage:
   mechstudio mechanism --domain D --epsilon E --kind K [--prior P] [--loss L] [--out FILE.csv] [--print] [--json]
                        kind optimal: [--lp-model exact|spanner|edges|auto] [--delta D] [--time-limit SECONDS] [--target-gap G]
+                       [--queue redis://HOST:PORT[/DB]] (the LP's pricing rounds on the queue's workers; see README "Scaling out")
                        [--remap] (needs --prior and --loss: the outputs remapped to the best guesses; original vs remapped expected loss)
   mechstudio apply     (--channel C.csv [--domain D] | --domain D --epsilon E --kind K [--remap --prior P --loss L])
                        --input SECRETS.csv --out RELEASED.csv [--header yes|no] [--seed N (reproducible, NOT for release)] [--json]
@@ -121,6 +123,8 @@ interface Plan {
   project?: { project: Project; resolved: Project; baseDir: string; out: string };
   /** run / example --queue URL: the project's items go to this queue instead of the local pool. */
   queue?: QueueTarget;
+  /** mechanism --kind optimal --queue URL: the LP's pricing rounds run on this queue's workers (the master here). */
+  pricingQueue?: QueueTarget;
   /** `mechstudio worker`: serve the queue. */
   worker?: { target: QueueTarget; concurrency: number };
   json: boolean;
@@ -247,7 +251,7 @@ function noPositional(args: ParsedArgs): void {
 
 /** `mechstudio mechanism`: its flags checked, its job or project planned. */
 function planMechanism(args: ParsedArgs): Plan {
-  const f = new Flags(args, ['domain', 'epsilon', 'kind', 'prior', 'loss', 'remap', 'out', 'json', 'print', 'quiet', ...LP_FLAGS]);
+  const f = new Flags(args, ['domain', 'epsilon', 'kind', 'prior', 'loss', 'remap', 'out', 'json', 'print', 'quiet', 'queue', ...LP_FLAGS]);
   noPositional(args);
   const remap = remapFlag(f);
   const dp = domainAndPrior(f, true, args.onReadProgress);
@@ -269,8 +273,12 @@ function planMechanism(args: ParsedArgs): Plan {
   if (loss !== undefined) req.loss = parseLossArg(loss);
   if (remap) req.remap = true;
   const out = f.str('out');
+  // Only the flag (not MECHSTUDIO_QUEUE): a queue set for project runs does not move a single LP's pricing.
+  const queue = f.str('queue');
+  if (queue !== undefined && req.kind !== 'optimal') invalid(`--queue applies only to --kind optimal (its pricing rounds run on the queue's workers)`);
   return {
     request: req,
+    ...(queue !== undefined ? { pricingQueue: parseQueueUrl(queue) } : {}),
     ...outFile(out),
     json: f.bool('json'),
     print: f.bool('print'),
@@ -768,6 +776,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
   opts.signal?.addEventListener('abort', onAbort);
   if (opts.signal?.aborted) controller.abort();
   let dispatcher: JobRunner | null = null;
+  let fleet: PricingFleet | null = null;
   const tempFiles: string[] = [];
   try {
     let args: ParsedArgs;
@@ -811,6 +820,16 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     progress = new ProgressReporter(stderr, quiet);
     const pr = progress;
     if (plan.queue && !opts.dispatcher) dispatcher = await connectQueue(plan.queue, stderr);
+    let workers = 0;
+    if (plan.pricingQueue) {
+      fleet = await connectPricing(
+        plan.pricingQueue,
+        (line) => (pr.clear(), stderr.write(`mechstudio: ${line}\n`)),
+        (k) => (workers = k),
+      );
+      // The LP's master runs on a pool thread here, its pricing on the queue's workers (through this thread's fleet).
+      dispatcher = new Dispatcher({ threads, inProcess: runsInProcess, pricing: fleet.factory });
+    }
     dispatcher ??= opts.dispatcher ?? new Dispatcher({ threads, ...(plan.project ? {} : { inProcess: runsInProcess }) });
     if (plan.project) {
       const s = await runProject(dispatcher, plan.project.project, plan.project.baseDir, plan.project.out, {
@@ -826,7 +845,9 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     }
     const req = plan.request!;
     lpJob = isLpJob(req);
-    const result: JobResult = await dispatcher.run(req, { signal: controller.signal, stopSignal: stopper.signal, onProgress: (f, m) => pr.update(f, m) });
+    const onProgress = (f: number | null, m: string): void =>
+      pr.update(f, workers > 0 ? `${m}; pricing on ${workers} queue worker${workers === 1 ? '' : 's'}` : m);
+    const result: JobResult = await dispatcher.run(req, { signal: controller.signal, stopSignal: stopper.signal, onProgress });
     await writeOutputs(plan, result);
     progress.clear();
     if (stopper.signal.aborted) stderr.write(`mechstudio: ${stoppedNote(result)}\n`);
@@ -845,7 +866,15 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
       }
     }
     if (dispatcher && dispatcher !== opts.dispatcher) await dispatcher.close().catch(() => undefined);
+    await fleet?.close();
   }
+}
+
+/** mechanism --kind optimal --queue URL: Redis checked at once (one line when unreachable), then the queue's workers as pricing engine. */
+async function connectPricing(target: QueueTarget, log: (line: string) => void, onWorkers: (k: number) => void): Promise<PricingFleet> {
+  const { PricingFleet } = await import('../queue/pricing-master');
+  await probeRedis(target);
+  return PricingFleet.connect(target, { log, onWorkers });
 }
 
 /** `mechstudio worker`: take jobs until Ctrl-C / SIGTERM (then finish the running ones; a second Ctrl-C quits at once). */

@@ -154,6 +154,7 @@ function lpLines(lp: LpResult): [string, string | undefined][] {
     ],
     ['gap', `${pct(lp.gap)} (expected loss - ${lp.exactLowerBound !== null ? 'exact lower bound' : 'lower bound'}) / expected loss`],
     ['LP rounds', `${lp.rounds} in ${fmt(lp.timeMs / 1000, 3)} s (stopped: ${lp.stoppedBy})`],
+    ['pricing', lp.pricingWorkers === undefined ? undefined : `on ${lp.pricingWorkers} queue worker${lp.pricingWorkers === 1 ? '' : 's'}`],
     [
       'coarse start',
       lp.coarseStart

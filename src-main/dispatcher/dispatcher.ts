@@ -47,6 +47,8 @@ import { rowsOf } from '../../src-worker/jobs/rows-view';
 import { keptRowSource, type KeptChannel } from '../../src-worker/jobs/kept-channel';
 import { MechError } from '../../src-shared/errors';
 import { compareBuildsLp } from '../../src-shared/protocol/compare';
+import type { PricingFactory } from '../../src-worker/lp/pricing-pool';
+import { servePricing } from '../../src-worker/lp/pricing-port';
 
 export interface DispatcherOptions {
   /** Worker threads (default: os.availableParallelism(), at least 1). */
@@ -71,6 +73,14 @@ export interface DispatcherOptions {
    * cancelled only where the engine polls its signal. The pool starts on the first job that needs it.
    */
   inProcess?: (request: JobRequest) => boolean;
+  /**
+   * The pricing engine of optimal LPs (JobContext.pricing): e.g. the queue's workers
+   * (src-main/queue/pricing-master.ts). It stays on this thread: a pool job reaches it over a port
+   * (src-worker/lp/pricing-port.ts), an in-process job calls it.
+   */
+  pricing?: PricingFactory;
+  /** JobContext.pricingMinVariables: smaller LPs price on their own threads (default 0: every LP uses `pricing`). */
+  pricingMinVariables?: number;
 }
 
 interface JobRecord {
@@ -126,6 +136,8 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
   private poolInstance: Piscina | null = null;
   private readonly poolOptions: ConstructorParameters<typeof Piscina>[0];
   private readonly inProcess: ((request: JobRequest) => boolean) | undefined;
+  private readonly pricing: PricingFactory | undefined;
+  private readonly pricingMin: number | undefined;
   private readonly jobs = new Map<string, JobRecord>();
   private readonly cancelGraceMs: number;
   private readonly validateReplies: boolean;
@@ -144,6 +156,8 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
     this.validateReplies = options.validateReplies ?? true;
     this.channels = options.channels ?? new ChannelStore();
     this.inProcess = options.inProcess;
+    this.pricing = options.pricing;
+    this.pricingMin = options.pricingMinVariables;
     this.poolOptions = {
       filename: workerFile.startsWith('file:') ? workerFile : new URL(`file://${workerFile}`).href,
       // At least one thread always: with minThreads 0, piscina 5.3.2 stops
@@ -247,7 +261,7 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
       if (p.success) this.emit({ kind: 'progress', jobId: id, fraction: p.data.fraction, message: p.data.message, ...(p.data.lp ? { lp: p.data.lp } : {}) });
     });
     port1.unref();
-    const task = {
+    const plainTask = {
       request: req,
       port: port2,
       cancelFlag: flagBuf,
@@ -255,10 +269,24 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
       ...(keep ? { keep: true } : {}),
       ...(channels ? { channels } : {}),
     };
+    // An optimal LP on the pool with a host pricing engine: the engine stays on this thread, served over a port.
+    const pricingPorts = this.pricing && isLpJob(req) && !this.inProcess?.(req) ? new MessageChannel() : null;
+    if (pricingPorts) {
+      servePricing(pricingPorts.port1, this.pricing!);
+      pricingPorts.port1.unref();
+    }
+    const task = {
+      ...plainTask,
+      ...(pricingPorts ? { pricingPort: pricingPorts.port2 } : {}),
+      ...(this.pricing && this.pricingMin !== undefined ? { pricingMinVariables: this.pricingMin } : {}),
+    };
     const running: Promise<unknown> = this.inProcess?.(req)
       ? // the worker's own module (out/worker/worker-entry.js when built), loaded on this thread once
-        (import(this.poolOptions!.filename!) as Promise<{ default: (t: typeof task) => Promise<unknown> }>).then((m) => m.default(task))
-      : this.pool().run(task, { transferList: [port2], signal: rec.abort.signal });
+        (import(this.poolOptions!.filename!) as Promise<{ default: (t: typeof task) => Promise<unknown> }>).then((m) =>
+          m.default({ ...task, ...(this.pricing ? { pricing: this.pricing } : {}) }),
+        )
+      : this.pool().run(task, { transferList: pricingPorts ? [port2, pricingPorts.port2] : [port2], signal: rec.abort.signal });
+    if (pricingPorts) void running.finally(() => pricingPorts.port1.close()).catch(() => undefined);
     running
       .then(
         (reply: unknown) => {

@@ -26,6 +26,8 @@
  *   running job is aborted (the pool's cancel) and fails unrecoverably.
  * - A SIGKILLed worker's jobs are put back in the queue by the stalled check
  *   of the workers still alive (see stallSettings) and run again elsewhere.
+ * - Pricing: the same process prices slices of outputs for optimal LPs
+ *   whose master runs elsewhere (pricing-service.ts), on its own threads.
  * - stop(): stops taking jobs and waits for the running ones; the CLI's
  *   second Ctrl-C exits at once, and those jobs are then recovered as stalled.
  */
@@ -39,6 +41,9 @@ import type { JobError } from '../../src-shared/protocol/common';
 import type { WorkerReply } from '../../src-shared/protocol/messages';
 import { parseJobRequest } from '../../src-shared/protocol/validate';
 import { Dispatcher, type DispatcherOptions } from '../dispatcher/dispatcher';
+import { MechError } from '../../src-shared/errors';
+import { startPricingService } from './pricing-service';
+import { PricingFleet } from './pricing-master';
 import { MAX_CSV_GZ_BYTES, carriedFilesError, decodeValue, encodeReturn, failureText, jobDataSchema, payloadTooLarge } from './codec';
 import { CANCEL_CHANNEL, STOP_CHANNEL, QUEUE_NAME, QUEUE_PREFIX, cancelledKey, probeRedis, redact, stallSettings, type QueueTarget } from './connection';
 
@@ -61,6 +66,22 @@ export interface RunningQueueWorker {
 }
 
 const PROGRESS_EVERY_MS = 250;
+/**
+ * Optimal LPs of at least this many variables (secrets x outputs: 500 x 500, above a 22 x 22 grid) taken from the
+ * queue price on the queue's workers; smaller ones (a round in well under a second) on this worker's threads, where
+ * the whole-model shortcuts stay and a round trip through Redis would cost more than it saves.
+ */
+export const QUEUE_PRICING_MIN_VARIABLES = 250_000;
+
+/** QUEUE_PRICING_MIN_VARIABLES, or MECHSTUDIO_QUEUE_PRICING_MIN_VARIABLES from the environment (the tests price a 6 x 6 grid on the queue). */
+export function queuePricingMinVariables(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.MECHSTUDIO_QUEUE_PRICING_MIN_VARIABLES;
+  if (raw === undefined || raw === '') return QUEUE_PRICING_MIN_VARIABLES;
+  const v = Number(raw);
+  if (!Number.isInteger(v) || v < 0)
+    throw new MechError('invalid-input', `MECHSTUDIO_QUEUE_PRICING_MIN_VARIABLES must be an integer >= 0, got '${raw.slice(0, 40)}'`);
+  return v;
+}
 
 export async function startQueueWorker(opts: QueueWorkerOptions): Promise<RunningQueueWorker> {
   const { target } = opts;
@@ -69,7 +90,14 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<Runnin
   const { Worker, UnrecoverableError } = await import('bullmq');
   const { Redis } = await import('ioredis');
   const stall = stallSettings();
-  const dispatcher = new Dispatcher({ threads: opts.concurrency, ...opts.dispatcher });
+  // Large optimal LPs taken from the queue price their rounds on the queue's workers (this one included); the master stays here.
+  const fleet = await PricingFleet.connect(target, { log });
+  const dispatcher = new Dispatcher({
+    threads: opts.concurrency,
+    pricing: fleet.factory,
+    pricingMinVariables: queuePricingMinVariables(),
+    ...opts.dispatcher,
+  });
   const csvDir = mkdtempSync(join(tmpdir(), 'mechstudio-queue-'));
   const fail = (error: JobError): never => {
     throw new UnrecoverableError(failureText(error));
@@ -127,7 +155,13 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<Runnin
     return stopping;
   };
   await worker.waitUntilReady();
-  return { redisVersion, stop, closed };
+  const pricing = await startPricingService({ target, threads: opts.concurrency, ttlMs: stall.lockMs, log });
+  const stopAll = (): Promise<void> =>
+    pricing
+      .stop()
+      .then(stop)
+      .then(() => fleet.close());
+  return { redisVersion, stop: stopAll, closed };
 }
 
 interface ProcessorDeps {

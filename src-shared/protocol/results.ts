@@ -194,6 +194,8 @@ export const lpResultSchema = z.object({
     })
     .nullable()
     .optional(),
+  /** Queue workers that priced the decomposition's rounds (an LP run with a job queue; absent when priced on this machine). */
+  pricingWorkers: z.int().min(0).optional(),
 });
 export type LpResult = z.infer<typeof lpResultSchema>;
 export type LpProgressPoint = z.infer<typeof lpProgressSchema>;

@@ -5,6 +5,7 @@
 import type { LpSample } from '../../src-shared/protocol/messages';
 import type { RowSource } from '../mechanism/channel';
 import type { KeptChannel } from './kept-channel';
+import type { PricingFactory } from '../lp/pricing-pool';
 
 /** Values of a job's shared flag (Int32Array(1) on a SharedArrayBuffer, set by the dispatcher). */
 export const FLAG_CANCEL = 1;
@@ -26,6 +27,13 @@ export interface JobContext {
   keep?: (channel: RowSource) => void;
   /** Channels the host kept that this job's request names by channelRef (passed with the task). */
   keptChannel?: (ref: string) => KeptChannel | undefined;
+  /**
+   * Where an optimal LP's pricing rounds run when not on this machine (a job queue's workers: the host's
+   * src-main/queue/pricing-master.ts). Only for jobs run on the host's own thread (a function does not cross threads).
+   */
+  pricing?: PricingFactory;
+  /** Secrets x outputs from which an optimal LP prices with `pricing` (default 0: every one; smaller LPs keep this machine's threads and shortcuts). */
+  pricingMinVariables?: number;
 }
 
 /** The engine's one cancellation check (numeric/cancel.ts), re-exported for the handlers that hold a JobContext. */

@@ -22,6 +22,7 @@ import { optimalMechanism, type LpPrivacyModel, type OptimalLpResult } from '../
 import { cheapCandidates } from './cheap-candidates';
 import { decideRegularityByLP } from '../lp/regularity-lp';
 import type { LossInput as LpLoss } from '../lp/loss-input';
+import type { PricingFactory } from '../lp/pricing-pool';
 import { tightConstraintsStructured } from '../mechanism/implicit/tight-structured';
 import { checkGridOffsetPrivacy, gridOffsetCheckWork } from '../check/grid-offset-check';
 import { checkPrivacy, type PrivacyCheckResult } from '../check/privacy-check';
@@ -88,6 +89,8 @@ export interface BuildOptions {
   stopFlag?: Int32Array;
   /** performance.now() when the job began (kind 'optimal': its time limit counts from there; default: now). */
   startedAt?: number;
+  /** kind 'optimal': the decomposition's pricing engine (JobContext.pricing; default this machine's threads). */
+  pricing?: PricingFactory;
 }
 
 /** A loss as the engine's loss builders take it (measure/lossSpec GuessSpec). */
@@ -161,6 +164,8 @@ export async function buildMechanism(kind: MechanismKindName, domain: Domain, ep
         ...(lp.targetGap !== undefined ? { targetGap: lp.targetGap } : {}),
         ...(lp.lpThreads !== undefined ? { threads: lp.lpThreads } : {}),
         ...(opts.stopFlag ? { stopFlag: opts.stopFlag } : {}),
+        // Pricing elsewhere (a queue's workers) keeps the decomposition even where one orbit model would do.
+        ...(opts.pricing ? { decompositionOptions: { pricing: opts.pricing } } : {}),
         // Rounds carry the monotonic fraction; phase messages keep the last one (the bar never jumps back).
         onLpProgress: (p) => {
           fraction = Math.max(fraction, p.fraction);

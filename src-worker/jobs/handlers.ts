@@ -61,6 +61,7 @@ import type { ApplyRequest, JobRequest } from '../../src-shared/protocol/request
 import type { ApplyResult } from '../../src-shared/protocol/remap';
 import { releaseFile, remapConstructed, type RemapOutcome } from './remap-jobs';
 import { channelLabelsDomain, type SecretsDomain } from '../data/apply';
+import type { PricingEngine, PricingFactory } from '../lp/pricing-pool';
 
 /** Build a domain input, then price the job again when only the built domain shows its size (files, inline). */
 export function domainOf(req: JobRequest, input: DomainInput, ctx?: JobContext): Domain {
@@ -96,6 +97,7 @@ function portableLp(lp: OptimalLpResult): LpResult {
     timeMs: lp.timeMs,
     stoppedBy: lp.stoppedBy,
     timeLimitReached: lp.timeLimitReached,
+    ...(lp.pricingWorkers !== undefined ? { pricingWorkers: lp.pricingWorkers } : {}),
     coarseStart: lp.coarseStart && [lp.coarseStart.objective, lp.coarseStart.gap, lp.coarseStart.timeMs].every(Number.isFinite) ? lp.coarseStart : null,
     history: thinHistory(lp.history.filter(finitePoint)).map((p) => ({
       round: p.round,
@@ -176,6 +178,12 @@ function storedChannelWarning(effective: number | null, guaranteed: number): str
  * (issue 14): `channel` is then C . R (what is measured, checked, exported
  * and sampled), `remap` the record comparing the losses.
  */
+/** The host's pricing engines (JobContext.pricing), remembering how many machines priced for the last one (lp.pricingWorkers). */
+function countedPricing(factory: PricingFactory): { factory: PricingFactory; workers: () => number } {
+  let last: PricingEngine | undefined;
+  return { factory: async (threads, spec) => (last = await factory(threads, spec)), workers: () => last?.workers ?? 0 };
+}
+
 export async function construct(
   req: JobRequest,
   spec: MechanismSpec,
@@ -192,15 +200,19 @@ export async function construct(
     ...(spec.targetGap !== undefined ? { targetGap: spec.targetGap } : {}),
     ...(spec.lpThreads !== undefined ? { lpThreads: spec.lpThreads } : {}),
   };
+  // Outputs are the secrets in jobs: n x n variables.
+  const counted = ctx.pricing && domain.n * domain.n >= (ctx.pricingMinVariables ?? 0) ? countedPricing(ctx.pricing) : undefined;
   const opts = {
     prior,
     signal: ctx.signal,
     progress: ctx.progress,
     lp,
     ...(ctx.stopFlag ? { stopFlag: ctx.stopFlag } : {}),
+    ...(counted ? { pricing: counted.factory } : {}),
     ...(spec.loss !== undefined ? { loss: resolveLoss(spec.loss) } : {}),
   };
   const outcome = await buildMechanism(spec.kind, domain, spec.epsilon, opts);
+  if (counted && outcome.exists && outcome.lp) outcome.lp = { ...outcome.lp, pricingWorkers: counted.workers() };
   checkCancelled(ctx.signal);
   if (spec.remap !== true || !outcome.exists) return { domain, prior, outcome, ...(outcome.exists ? { channel: outcome.mechanism.channel } : {}) };
   if (spec.loss === undefined) throw new MechError('invalid-input', 'remap needs a loss (the remap minimises the expected loss under the prior)');

@@ -24,7 +24,7 @@ import {
 } from './memory-estimate';
 import { PricingModel, type PricingForm, type PricingRows, outputGroup } from './pricing';
 import { ColumnLifter, type Lifter } from './privacy-repair';
-import { type PricingEngine, openPricing } from './pricing-pool';
+import { type PricingEngine, type PricingFactory, openPricing } from './pricing-pool';
 
 /**
  * Dantzig-Wolfe decomposition of the LP over d-private channels (docs/lp.md, "Solution methods") by
@@ -112,6 +112,12 @@ export interface DecompositionOptions {
    * optimum (tests), the path may differ where pricing LPs have ties.
    */
   threads?: number;
+  /**
+   * Opens the pricing engine (default openPricing: this thread or `threads` worker threads). A host injects
+   * another engine here, e.g. pricing on a job queue's workers (src-main/queue/pricing-master.ts); the algorithm
+   * is the same whatever prices.
+   */
+  pricing?: PricingFactory;
   /**
    * Plateau columns (default off: on the 20 x 20 city, spanner, eps 1, 140 s
    * with them against 65 s without: one dense column per output and round
@@ -1098,7 +1104,7 @@ export async function solveByColumnDecomposition(
   const master = DecompositionMaster.open(n, m, setup.c, ones, what, subOptions);
   let pricing: PricingEngine | undefined;
   try {
-    pricing = await openPricing(opts.threads ?? 1, {
+    pricing = await (opts.pricing ?? openPricing)(opts.threads ?? 1, {
       n,
       m,
       rows: setup.seedRows,

@@ -45,6 +45,8 @@ export interface LpProgress {
 /** What an optimal-mechanism LP solved and how far from the optimum it may be (also `facts.lp`; the solver's figures are `facts.solve`). */
 export interface OptimalLpResult {
   model: LpPrivacyModel;
+  /** Queue workers that priced the rounds (set by the job when the host prices on a queue: JobContext.pricing). */
+  pricingWorkers?: number;
   /** 'requested' or 'auto' (see chooseLpModel), with the reason of an automatic choice. */
   modelChoice: 'requested' | 'auto';
   modelReason: string;

@@ -56,6 +56,8 @@ export interface PricingEngine {
   readonly rows: number;
   readonly coldRetries: number;
   readonly failures: number;
+  /** Machines (a job queue's workers) that have priced for this engine; undefined when it prices on this machine. */
+  readonly workers?: number;
   dispose(): Promise<void>;
 }
 
@@ -304,6 +306,9 @@ export class ThreadedPricing implements PricingEngine {
     );
   }
 }
+
+/** How a decomposition opens its pricing engine: openPricing below, or a host's (DecompositionOptions.pricing). */
+export type PricingFactory = (threads: number, spec: PricingSpec) => Promise<PricingEngine>;
 
 /** Threaded pricing when threads > 1 and the worker module is available, else this thread. */
 export async function openPricing(threads: number, spec: PricingSpec): Promise<PricingEngine> {

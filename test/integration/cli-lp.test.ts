@@ -206,5 +206,15 @@ describe('mechanism --kind optimal with an LP model', () => {
     const other = await cli(['mechanism', '--domain', 'line:5', '--epsilon', '1', '--kind', 'tg', '--lp-model', 'exact']);
     expect(other.code).toBe(2);
     expect(other.stderr).toMatch(/--lp-model applies only to --kind optimal/);
+    // --queue moves an optimal LP's pricing; a closed form has none, and a bad URL is named before Redis is tried
+    const [tg, bad] = await Promise.all([
+      cli(['mechanism', '--domain', 'line:5', '--epsilon', '1', '--kind', 'tg', '--queue', 'redis://127.0.0.1:1/0']),
+      cli(['mechanism', '--domain', 'line:5', '--epsilon', '1', '--kind', 'optimal', '--queue', 'http://x:1']),
+    ]);
+    expect([tg.code, bad.code]).toEqual([2, 2]);
+    expect(tg.stderr).toBe("mechstudio: --queue applies only to --kind optimal (its pricing rounds run on the queue's workers)\n");
+    expect(bad.stderr).toMatch(
+      /^mechstudio: the queue URL must start with redis:\/\/ or rediss:\/\/, got http:\/\/\.\.\.; expected redis:\/\/HOST:PORT\[\/DB\]/,
+    );
   }, 60_000);
 });

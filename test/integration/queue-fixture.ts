@@ -31,46 +31,67 @@ export interface RedisServer {
   port: number;
   url: string;
   stop(): Promise<void>;
+  /** Kill it, wait downMs, start an empty one on the same port (no persistence: every key is gone). */
+  restart(downMs?: number): Promise<void>;
 }
 
-/** Start redis-server; resolves once it accepts connections. */
+/** redis-server on `port`, resolved once it accepts connections (null when it did not start: the port was taken). */
+async function spawnRedis(port: number): Promise<{ child: ChildProcess; log: string } | null> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  const ready = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), 10_000);
+    const onData = (d: Buffer): void => {
+      log += d.toString();
+      if (/Ready to accept connections/.test(log)) {
+        clearTimeout(timer);
+        resolve(true);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve(false);
+    });
+  });
+  if (ready) return { child, log };
+  child.kill('SIGKILL');
+  lastLog = log;
+  return null;
+}
+let lastLog = '';
+
+const killed = (child: ChildProcess): Promise<void> =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+
+/** Start redis-server; resolves once it accepts connections. restart() kills it and starts an empty one on the same port. */
 export async function startRedis(): Promise<RedisServer> {
   for (let attempt = 0; ; attempt++) {
     const port = await freePort();
-    const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let log = '';
-    const ready = await new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), 10_000);
-      const onData = (d: Buffer): void => {
-        log += d.toString();
-        if (/Ready to accept connections/.test(log)) {
-          clearTimeout(timer);
-          resolve(true);
-        }
-      };
-      child.stdout!.on('data', onData);
-      child.stderr!.on('data', onData);
-      child.once('exit', () => {
-        clearTimeout(timer);
-        resolve(false);
-      });
-    });
-    if (ready) {
+    const got = await spawnRedis(port);
+    if (got) {
+      let child = got.child;
       return {
         port,
         url: `redis://127.0.0.1:${port}/0`,
-        stop: () =>
-          new Promise<void>((resolve) => {
-            if (child.exitCode !== null) return resolve();
-            child.once('exit', () => resolve());
-            child.kill('SIGKILL');
-          }),
+        stop: () => killed(child),
+        restart: async (downMs = 0) => {
+          await killed(child);
+          await new Promise((r) => setTimeout(r, downMs));
+          const again = await spawnRedis(port);
+          if (!again) throw new Error(`redis-server did not start again on ${port}: ${lastLog.slice(0, 500)}`);
+          child = again.child;
+        },
       };
     }
-    child.kill('SIGKILL');
-    if (attempt >= 2) throw new Error(`redis-server did not start: ${log.slice(0, 500)}`);
+    if (attempt >= 2) throw new Error(`redis-server did not start: ${lastLog.slice(0, 500)}`);
   }
 }
 

@@ -1,0 +1,245 @@
+/**
+ * The pricing side of `mechstudio worker`: besides taking jobs, a worker
+ * prices slices of outputs for optimal LPs whose master runs elsewhere
+ * (pricing-master.ts). It registers under workerKey(id) with its version,
+ * renewing the key every second (it lapses lockMs after the worker dies),
+ * and takes frames (pricing-wire.ts) from its own inbox list:
+ *   open  (session, version, n, m, groupSize, form, seed rows): open the
+ *         slice's pricing models, on worker threads (ThreadedPricing: the
+ *         event loop stays free for the heartbeat and the jobs), or refuse
+ *         a master of another version with one line;
+ *   price (session, round, lam, c the first time, deadline): price the
+ *         slice from each output's warm basis, reply with every outcome;
+ *   add   (session, rows, group?): append rows (no reply);
+ *   stop  (session, round): end that round's pricing early;
+ *   close (session).
+ * A session's frames are handled in order (a chain per session); sessions
+ * of different masters run side by side. A session unused for an hour
+ * (its master gone without closing it) is dropped.
+ */
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import { MechError } from '../../src-shared/errors';
+import { LocalPricing, type PricingEngine, type PricingSpec, ThreadedPricing, threadedPricingAvailable } from '../../src-worker/lp/pricing-pool';
+import type { QueueTarget } from './connection';
+import { decodeFrame, encodeFrame, frameRows, inboxKey, need, pricingVersion, workerKey, type Frame } from './pricing-wire';
+
+export interface PricingServiceOptions {
+  target: QueueTarget;
+  /** Pricing threads per slice (the worker's --concurrency). */
+  threads: number;
+  /** Registration lifetime: a dead worker's slices move after this long (stallSettings().lockMs). */
+  ttlMs: number;
+  log: (line: string) => void;
+  /** The version advertised (default pricingVersion()). */
+  version?: string;
+}
+
+export interface RunningPricingService {
+  id: string;
+  stop(): Promise<void>;
+}
+
+const IDLE_SESSION_MS = 3_600_000;
+const HEARTBEAT_MS = 1000;
+
+const openSchema = z.object({
+  t: z.literal('open'),
+  v: z.string(),
+  session: z.string().min(1).max(200),
+  reply: z.string().min(1).max(300),
+  n: z.int().min(1).max(1e7),
+  m: z.int().min(1).max(1e7),
+  groupSize: z.int().min(1),
+  form: z.enum(['primal', 'dual']),
+  what: z.string().max(500),
+  highsOptions: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+});
+const priceSchema = z.object({ t: z.literal('price'), session: z.string(), round: z.int().min(0), ms: z.number().min(0), retry: z.number().min(0) });
+const addSchema = z.object({ t: z.literal('add'), session: z.string(), group: z.int().min(0).optional() });
+const sessionMsgSchema = z.object({ t: z.enum(['stop', 'close']), session: z.string(), round: z.int().optional() });
+
+interface Session {
+  reply: string;
+  n: number;
+  m: number;
+  engine: Promise<PricingEngine>;
+  chain: Promise<void>;
+  c: Float64Array | null;
+  stopRound: number;
+  failed: boolean;
+  lastUsed: number;
+}
+
+export async function startPricingService(opts: PricingServiceOptions): Promise<RunningPricingService> {
+  const { Redis } = await import('ioredis');
+  const id = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const version = opts.version ?? pricingVersion();
+  const commands: Redis = new Redis({ ...opts.target.options, maxRetriesPerRequest: null });
+  const blocking: Redis = new Redis({ ...opts.target.options, maxRetriesPerRequest: null });
+  commands.on('error', () => undefined); // the job worker's own connections report Redis trouble
+  blocking.on('error', () => undefined);
+  const sessions = new Map<string, Session>();
+  const registration = JSON.stringify({ id, version, threads: opts.threads, host: hostname(), pid: process.pid });
+  let stopped = false;
+
+  const beat = (): void => {
+    commands.set(workerKey(id), registration, 'PX', opts.ttlMs).catch(() => undefined);
+    const now = Date.now();
+    for (const [sid, s] of sessions) if (now - s.lastUsed > IDLE_SESSION_MS) close(sid);
+  };
+  await commands.set(workerKey(id), registration, 'PX', opts.ttlMs);
+  const heartbeat = setInterval(beat, Math.min(HEARTBEAT_MS, opts.ttlMs / 3));
+
+  const send = (key: string, head: Record<string, unknown>, arrays?: Parameters<typeof encodeFrame>[1]): Promise<unknown> =>
+    commands.rpush(key, encodeFrame(head, arrays)).catch(() => undefined);
+
+  const close = (sid: string): void => {
+    const s = sessions.get(sid);
+    if (!s) return;
+    sessions.delete(sid);
+    void s.chain.then(() => s.engine.then((e) => e.dispose())).catch(() => undefined);
+  };
+
+  /** Run `step` after the session's earlier frames; an error fails the session and goes back to its master. */
+  const queue = (sid: string, s: Session, step: (engine: PricingEngine) => Promise<void>): void => {
+    s.lastUsed = Date.now();
+    s.chain = s.chain.then(async () => {
+      if (s.failed) return;
+      try {
+        await step(await s.engine);
+      } catch (e) {
+        s.failed = true;
+        const code = e instanceof MechError ? e.code : 'internal';
+        await send(s.reply, { t: 'error', session: sid, code, message: e instanceof Error ? e.message : String(e) });
+      }
+    });
+  };
+
+  const open = (f: Frame): void => {
+    const h = openSchema.parse(f.head);
+    if (h.v !== version) {
+      opts.log(`refused a pricing session: its master runs ${h.v}, this worker ${version} (start workers from the same version)`);
+      void send(h.reply, { t: 'refused', session: h.session, message: `worker ${id} runs ${version}, the master ${h.v}` });
+      return;
+    }
+    opts.log(`pricing ${h.what}`);
+    const spec: PricingSpec = {
+      n: h.n,
+      m: h.m,
+      rows: frameRows(f, h.n),
+      what: h.what,
+      form: h.form,
+      groupSize: Math.min(h.groupSize, h.m),
+      ...(h.highsOptions ? { options: { highsOptions: h.highsOptions } } : {}),
+    };
+    // Worker threads keep this process's event loop free (heartbeat, job locks); one thread when none is available.
+    const threads = Math.min(opts.threads, h.m);
+    const engine = threadedPricingAvailable() ? ThreadedPricing.open(Math.max(1, threads), spec) : LocalPricing.open(spec);
+    const s: Session = { reply: h.reply, n: h.n, m: h.m, engine, chain: Promise.resolve(), c: null, stopRound: -1, failed: false, lastUsed: Date.now() };
+    engine.catch(() => undefined);
+    sessions.set(h.session, s);
+    queue(h.session, s, async () => undefined);
+  };
+
+  const price = (f: Frame): void => {
+    const h = priceSchema.parse(f.head);
+    const s = sessions.get(h.session);
+    if (!s) return;
+    const lam = need(f, 'lam', 'f64', s.n);
+    const c = f.arrays.c ? need(f, 'c', 'f64', s.n * s.m) : null;
+    const only = f.arrays.only ? need(f, 'only', 'u8', s.m) : undefined;
+    queue(h.session, s, async (engine) => {
+      if (c) s.c = c;
+      if (!s.c) throw new MechError('internal', 'a pricing round came before the costs of its slice');
+      const { n, m } = s;
+      const t0 = performance.now();
+      const deadline = t0 + h.ms;
+      const round = await engine.price({ c: s.c, lam, deadline, retryTolerance: h.retry, shouldStop: () => s.stopRound >= h.round, ...(only ? { only } : {}) });
+      const done = new Uint8Array(m);
+      const objective = new Float64Array(m);
+      const safe = new Float64Array(m);
+      const iterations = new Float64Array(m);
+      let count = 0;
+      for (let w = 0; w < m; w++) if (round.outcomes[w]) count++;
+      const r = new Float64Array(count * n);
+      let k = 0;
+      for (let w = 0; w < m; w++) {
+        const o = round.outcomes[w];
+        if (!o) continue;
+        done[w] = 1;
+        objective[w] = o.objective;
+        safe[w] = o.safeBound;
+        iterations[w] = o.iterations;
+        r.set(o.r, k++ * n);
+      }
+      s.lastUsed = Date.now();
+      await send(
+        s.reply,
+        {
+          t: 'priced',
+          session: h.session,
+          round: h.round,
+          complete: round.complete,
+          cold: engine.coldRetries,
+          fails: engine.failures,
+          rows: engine.rows,
+          ms: performance.now() - t0,
+        },
+        { done, objective, safe, iterations, r },
+      );
+    });
+  };
+
+  const add = (f: Frame): void => {
+    const h = addSchema.parse(f.head);
+    const s = sessions.get(h.session);
+    if (!s) return;
+    const rows = frameRows(f, s.n);
+    queue(h.session, s, (engine) => engine.addRows(rows, h.group));
+  };
+
+  const handle = (buf: Buffer): void => {
+    const f = decodeFrame(buf);
+    const t = f.head.t;
+    if (t === 'open') open(f);
+    else if (t === 'price') price(f);
+    else if (t === 'add') add(f);
+    else {
+      const h = sessionMsgSchema.parse(f.head);
+      const s = sessions.get(h.session);
+      if (h.t === 'stop' && s) s.stopRound = Math.max(s.stopRound, h.round ?? Infinity);
+      else if (h.t === 'close') close(h.session);
+    }
+  };
+
+  const loop = (async () => {
+    while (!stopped) {
+      try {
+        const got = await blocking.blpopBuffer(inboxKey(id), 1);
+        if (got) handle(got[1]);
+      } catch (e) {
+        if (stopped) break;
+        // a malformed frame is dropped with one line; Redis trouble is retried (the job worker logs it)
+        if (e instanceof MechError || e instanceof z.ZodError)
+          opts.log(`dropped a pricing frame: ${e instanceof MechError ? e.message : 'its header does not parse'}`);
+        else await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+  })();
+
+  return {
+    id,
+    stop: async () => {
+      stopped = true;
+      clearInterval(heartbeat);
+      blocking.disconnect();
+      await loop;
+      for (const sid of [...sessions.keys()]) close(sid);
+      await commands.del(workerKey(id)).catch(() => undefined);
+      commands.disconnect();
+    },
+  };
+}
