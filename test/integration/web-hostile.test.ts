@@ -13,6 +13,7 @@
  * path: each one refused with 'outside-workspace', nothing outside the root
  * or under a hidden name created or changed, no byte of those files back.
  */
+import { ERROR_CODES } from '../../src-shared/protocol/errors';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -35,18 +36,8 @@ import { SMALL_JOB, startTestServer, TOKEN, type Client, type Reply, type TestSe
  */
 const RSS_BOUND = 2 * 2 ** 30;
 const SEED = 20261124;
-const CODES = [
-  'invalid-input',
-  'not-a-metric',
-  'too-large',
-  'not-applicable',
-  'outside-workspace',
-  'queue-unreachable',
-  'infeasible',
-  'cancelled',
-  'internal',
-  'crashed',
-];
+/** A hostile call may only ever get one of the protocol's error codes (the list is pinned in the error-codes test). */
+const CODES: readonly string[] = ERROR_CODES;
 
 let t: TestServer | undefined;
 const MARKER = `SECRETMARK${randomBytes(6).toString('hex')}`;
