@@ -54,7 +54,8 @@ export interface JobView {
 /** Most live LP samples kept per job (older ones are thinned, the first kept). */
 const MAX_LIVE_LP_SAMPLES = 1000;
 
-export type { ItemResult } from './item-result';
+import type { ItemResult } from './item-result';
+export type { ItemResult };
 
 const AUTOSAVE_KEY = 'mechstudio.autosave.v1';
 /** Most characters of an autosaved project with its results (localStorage holds about 5 MB per origin). */
