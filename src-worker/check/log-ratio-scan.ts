@@ -1,0 +1,158 @@
+/**
+ * The inner scan of the all-pairs privacy check (privacy-check.ts, SPEC §4),
+ * shared by the check's own thread and its worker threads (check-worker.ts).
+ *
+ * Every entry's ln is taken once (L[i*m + y] = ln C[i][y], a zero as
+ * ZERO_LOG), so a pair (i, j) costs one subtraction and two comparisons per
+ * output: the largest L[i][y] - L[j][y] is the ln-ratio of i over j, minus
+ * the smallest is that of j over i. No NaN or infinity can arise: a zero
+ * facing a zero differs by 0 (no constraint, as 0/0), a positive entry facing
+ * a zero by about 1e300 (>= INFINITE_LN: an infinite privacy loss), a zero
+ * facing a positive entry by about -1e300 (no constraint).
+ *
+ * The ln-ratios found here differ from the exact scan's ln(C[i][y] / C[j][y])
+ * by at most ~4e-13 (each ln is within one ulp of a number below 745 in
+ * magnitude: 1.2e-13, twice, plus the subtraction's rounding). A direction is
+ * decided here only when its ln-ratio is more than SCAN_MARGIN = 1e-11 (25
+ * times that) from the bound eps d + ln(1 + REL_TOL); the few within the
+ * margin are listed as `uncertain` and decided by the exact scan of the two
+ * rows (privacy-check.ts), so a verdict is never changed by the fast
+ * arithmetic.
+ *
+ * Work is handed out in blocks of rows through a shared counter, so threads
+ * that finish early take more (row i has n - 1 - i pairs).
+ */
+
+/** ln of a zero entry: far below ln of the smallest subnormal (-744.4), and finite (no NaN from 0 facing 0). */
+export const ZERO_LN = -1e300;
+/** A scanned ln-ratio at least this is a positive entry facing a zero: infinite privacy loss. */
+export const INFINITE_LN = 1e299;
+/** Directions within this of their bound (in ln-ratio) are decided by the exact scan. */
+export const SCAN_MARGIN = 1e-11;
+/** Rows handed out at a time. */
+const BLOCK_ROWS = 4;
+
+/** What the scanning threads share (all views of SharedArrayBuffers, or plain arrays on one thread). */
+export interface ScanShared {
+  n: number;
+  m: number;
+  /** n x m row-major ln of the entries (ZERO_LN for zeros). */
+  logs: Float64Array;
+  /** Distances d(i, j) for j > i, row i from pairStart(n, i), n - 1 - i of them (Infinity: no constraint). */
+  dist: Float64Array;
+  eps: number;
+  /** ln(1 + REL_TOL). */
+  logTol: number;
+  /** [0] next row to take; [1] rows done (progress); [2] non-zero: stop. */
+  control: Int32Array;
+  /** How many candidate directions to keep (the worst by scanned eff). */
+  keep: number;
+}
+
+/** What one thread found: counts, its worst directions and the directions too close to call. */
+export interface ScanPart {
+  pairs: number;
+  violating: number;
+  /** Scanned ln-ratio / d, largest over this thread's directions (Infinity for an infinite loss). */
+  effective: number;
+  /** Worst directions (from, to) by scanned eff, as [from, to, from, to, ...], at most `keep`. */
+  top: Int32Array;
+  /** Directions (from, to) within SCAN_MARGIN of their bound. */
+  uncertain: Int32Array;
+  stopped: boolean;
+}
+
+/** Offset of d(i, i+1) in the packed upper triangle. */
+export function pairStart(n: number, i: number): number {
+  return i * n - (i * (i + 1)) / 2;
+}
+
+/** ln of a row's entries into `out` (entries already validated: finite, >= -NEG_TOL). */
+export function lnRow(row: Float64Array, out: Float64Array, m: number): void {
+  for (let y = 0; y < m; y++) {
+    const v = row[y]!;
+    out[y] = v > 0 ? Math.log(v) : ZERO_LN;
+  }
+}
+
+/** Scan rows taken from the shared counter until none is left (or the stop flag is set, or shouldStop says so). */
+export function scanRows(s: ScanShared, shouldStop?: () => boolean): ScanPart {
+  const { n, m, logs, dist, eps, logTol, control, keep } = s;
+  let pairs = 0;
+  let violating = 0;
+  let effective = 0;
+  // worst directions by eff: a small sorted list (keep is ~20)
+  const topEff: number[] = [];
+  const topPair: number[] = [];
+  const offer = (eff: number, from: number, to: number): void => {
+    if (topEff.length === keep && !(eff > topEff[keep - 1]!)) return;
+    let k = topEff.length;
+    while (k > 0 && eff > topEff[k - 1]!) k--;
+    topEff.splice(k, 0, eff);
+    topPair.splice(2 * k, 0, from, to);
+    if (topEff.length > keep) {
+      topEff.pop();
+      topPair.length = 2 * keep;
+    }
+  };
+  const uncertain: number[] = [];
+  // One direction decided: returns its scanned eff (for the worst list).
+  const decide = (lr: number, d: number, from: number, to: number): number => {
+    if (lr >= INFINITE_LN) {
+      violating++;
+      return Infinity;
+    }
+    const bound = d === 0 ? logTol : eps * d + logTol;
+    if (lr > bound + SCAN_MARGIN) violating++;
+    else if (lr >= bound - SCAN_MARGIN) uncertain.push(from, to);
+    if (d === 0) return lr > logTol ? Infinity : 0;
+    return lr > 0 ? lr / d : 0;
+  };
+  let stopped = false;
+  for (;;) {
+    if (Atomics.load(control, 2) !== 0 || shouldStop?.()) {
+      stopped = true;
+      break;
+    }
+    const i0 = Atomics.add(control, 0, BLOCK_ROWS);
+    if (i0 >= n) break;
+    const i1 = Math.min(n, i0 + BLOCK_ROWS);
+    for (let i = i0; i < i1; i++) {
+      const ao = i * m;
+      const d0 = pairStart(n, i) - i - 1;
+      for (let j = i + 1; j < n; j++) {
+        const d = dist[d0 + j]!;
+        if (d === Infinity) continue;
+        const bo = j * m;
+        // two accumulators each way: independent chains for the CPU
+        let mx0 = -Infinity;
+        let mx1 = -Infinity;
+        let mn0 = Infinity;
+        let mn1 = Infinity;
+        let y = 0;
+        for (; y + 1 < m; y += 2) {
+          const v0 = logs[ao + y]! - logs[bo + y]!;
+          const v1 = logs[ao + y + 1]! - logs[bo + y + 1]!;
+          if (v0 > mx0) mx0 = v0;
+          if (v0 < mn0) mn0 = v0;
+          if (v1 > mx1) mx1 = v1;
+          if (v1 < mn1) mn1 = v1;
+        }
+        if (y < m) {
+          const v = logs[ao + y]! - logs[bo + y]!;
+          if (v > mx0) mx0 = v;
+          if (v < mn0) mn0 = v;
+        }
+        pairs++;
+        const eIJ = decide(mx0 > mx1 ? mx0 : mx1, d, i, j);
+        const eJI = decide(-(mn0 < mn1 ? mn0 : mn1), d, j, i);
+        if (eIJ > effective) effective = eIJ;
+        if (eJI > effective) effective = eJI;
+        offer(eIJ, i, j);
+        offer(eJI, j, i);
+      }
+    }
+    Atomics.add(control, 1, i1 - i0);
+  }
+  return { pairs, violating, effective, top: Int32Array.from(topPair), uncertain: Int32Array.from(uncertain), stopped };
+}
