@@ -95,6 +95,8 @@ export interface PrivacyCheckOptions {
   pairs?: 'auto' | 'edges' | 'all';
   /** Refuse checks above (pairs examined) * cols entry comparisons, all pairs or graph edges alike (default 2e9). */
   maxWork?: number;
+  /** The same limit for all-pairs checks that take the ln scan (default maxWork). */
+  maxScanWork?: number;
   /** Row cache budget in Float64 entries (default 2^23 = 64 MiB). */
   cacheEntries?: number;
 }
@@ -157,6 +159,8 @@ class CheckRun {
   private readonly offer: (c: Candidate) => void;
   /** Comparisons: (pairs examined) x outputs. */
   readonly work: number;
+  /** Whether the pairs go through the ln scan: all pairs, and the ln matrix and packed distances fit. */
+  readonly scans: boolean;
 
   constructor(
     private readonly src: RowSource,
@@ -184,8 +188,9 @@ class CheckRun {
     this.seen = new Uint8Array(this.n);
     this.cache = new RowCache(src, opts.cacheEntries ?? 2 ** 23, (i, row) => this.validateRow(i, row));
     this.offer = worstListOffer(this.worst, this.topK);
-    const maxWork = opts.maxWork ?? 2e9;
     const { n, m } = this;
+    this.scans = this.mode === 'all-pairs' && n >= 2 && n * m <= SCAN_MAX_ENTRIES && (n * (n - 1)) / 2 <= SCAN_MAX_ENTRIES;
+    const maxWork = (this.scans ? opts.maxScanWork : undefined) ?? opts.maxWork ?? 2e9;
     if (this.mode === 'edges') {
       const count = edges!.from.length;
       this.work = count * m;
@@ -206,12 +211,6 @@ class CheckRun {
         );
       }
     }
-  }
-
-  /** Whether the pairs go through the ln scan: all pairs, and the ln matrix and distances fit. */
-  get scans(): boolean {
-    const { n, m } = this;
-    return this.mode === 'all-pairs' && n >= 2 && n * m <= SCAN_MAX_ENTRIES && (n * (n - 1)) / 2 <= SCAN_MAX_ENTRIES;
   }
 
   private validateRow(i: number, row: Float64Array): void {

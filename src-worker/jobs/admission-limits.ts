@@ -63,6 +63,16 @@ export const ADMISSION_LIMITS = {
   maxCheckWork: 2e9,
 
   /**
+   * The same for an all-pairs check (no graph edges), which takes the ln
+   * scan (check/log-ratio-scan.ts: ln of each entry once, then a subtract
+   * and two compares per pair and output, on every core): ~10 times the
+   * walk's throughput, so ~10 times its work in the same time. Measured on
+   * the 2-core reference machine: 2,500 locations (grid:50x50, the largest
+   * optimal LP a time limit returns), 7.8e9 comparisons, in SCAN_2500 s.
+   */
+  maxScanCheckWork: 2e10,
+
+  /**
    * Building an LP's privacy rows: constrained pairs x outputs (each pair
    * gives one row per output; the orbit reduction still visits every one
    * to map it to its orbit). Beyond ~2e8 rows the build alone takes
