@@ -97,6 +97,8 @@ export interface PrivacyCheckOptions {
   maxWork?: number;
   /** The same limit for all-pairs checks that take the ln scan (default maxWork). */
   maxScanWork?: number;
+  /** false: all pairs visited one by one on their rows, as before the ln scan (the bench's baseline); default true. */
+  scan?: boolean;
   /** Row cache budget in Float64 entries (default 2^23 = 64 MiB). */
   cacheEntries?: number;
 }
@@ -189,7 +191,7 @@ class CheckRun {
     this.cache = new RowCache(src, opts.cacheEntries ?? 2 ** 23, (i, row) => this.validateRow(i, row));
     this.offer = worstListOffer(this.worst, this.topK);
     const { n, m } = this;
-    this.scans = this.mode === 'all-pairs' && n >= 2 && n * m <= SCAN_MAX_ENTRIES && (n * (n - 1)) / 2 <= SCAN_MAX_ENTRIES;
+    this.scans = opts.scan !== false && this.mode === 'all-pairs' && n >= 2 && n * m <= SCAN_MAX_ENTRIES && (n * (n - 1)) / 2 <= SCAN_MAX_ENTRIES;
     const maxWork = (this.scans ? opts.maxScanWork : undefined) ?? opts.maxWork ?? 2e9;
     if (this.mode === 'edges') {
       const count = edges!.from.length;
