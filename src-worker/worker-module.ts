@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads';
 
 /**
  * A worker-thread module of the engine next to the module that starts it (`here`: its import.meta.url): the
- * TypeScript source run through tsx, or the bundled `name`.js next to the worker bundle (scripts/build-cli.mjs);
+ * TypeScript source run through tsx, or the bundled .js of the same name next to the worker bundle (scripts/build-cli.mjs);
  * null when neither exists (the caller then works on its own thread).
  */
 export interface WorkerModule {
@@ -14,9 +14,10 @@ export interface WorkerModule {
   tsImport?: string;
 }
 
-export function workerModule(name: string, here: string): WorkerModule | null {
+/** `source`: the module's TypeScript file, as `new URL('./name.ts', import.meta.url)` (so the house tests see the import). */
+export function workerModule(source: URL, here: string): WorkerModule | null {
   if (/\.ts$/.test(here)) {
-    const url = new URL(`./${name}.ts`, here);
+    const url = source;
     if (!existsSync(fileURLToPath(url))) return null;
     try {
       // tsx's tsImport (registers its hooks for that import only): '--import tsx' in a worker's execArgv did not make Node 20 load a .ts entry.
@@ -27,7 +28,7 @@ export function workerModule(name: string, here: string): WorkerModule | null {
       return null;
     }
   }
-  const url = new URL(`./${name}.js`, here);
+  const url = new URL(source.href.replace(/\.ts$/, '.js'));
   return existsSync(fileURLToPath(url)) ? { url } : null;
 }
 

@@ -38,8 +38,12 @@ import { scanInThreads, scanThreads, sharedFloat64 } from './scan-threads';
  * the constraint on edges implies it on all pairs along shortest paths, and
  * the largest ln-ratio per unit distance is reached on an edge, so the
  * effective eps is the same. Otherwise all pairs are examined (guarded by
- * maxWork). Rows are read one at a time from the RowSource (with a bounded
- * cache); no dense matrix is required.
+ * maxWork / maxScanWork) by the ln scan (log-ratio-scan.ts: ln of every
+ * entry once, a subtract and two compares per pair and output, on worker
+ * threads over blocks of secret rows); directions within SCAN_MARGIN of
+ * their bound, and the worst ones, are re-examined exactly on their rows,
+ * so the verdict is the exact scan's. Edges are read one row at a time from
+ * the RowSource (with a bounded cache); no dense matrix is required.
  *
  * Guarantee: `passes` is true only if every examined ratio is at most
  * e^(eps d)(1 + REL_TOL); the tolerance only ever admits rounding of a

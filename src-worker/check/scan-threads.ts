@@ -1,8 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { MechError } from '../../src-shared/errors';
 import { checkCancelled } from '../numeric/cancel';
-import { startWorker, workerModule } from '../worker-module';
+import { type WorkerModule, startWorker, workerModule } from '../worker-module';
 import { type ScanPart, type ScanShared, scanRows } from './log-ratio-scan';
+
+/** The scanning threads' module (src-worker/worker-module.ts), or null. */
+const checkWorker = (): WorkerModule | null => workerModule(new URL('./check-worker.ts', import.meta.url), import.meta.url);
 
 /** Scans below this many pair x output comparisons stay on the calling thread (a thread costs ~50 ms to start, more through tsx). */
 export const THREADED_SCAN_WORK = 2e8;
@@ -12,7 +15,7 @@ export const THREADED_SCAN_WORK = 2e8;
  * THREADED_SCAN_WORK and the cores above; always one without the worker module (the CLI's own thread).
  */
 export function scanThreads(work: number, requested?: number): number {
-  if (!workerModule('check-worker', import.meta.url)) return 1;
+  if (!checkWorker()) return 1;
   if (requested !== undefined) return Math.max(1, Math.min(requested, availableParallelism()));
   return work < THREADED_SCAN_WORK ? 1 : availableParallelism();
 }
@@ -32,7 +35,7 @@ export async function scanInThreads(
   signal?: AbortSignal,
   progress?: (fraction: number, message: string) => void,
 ): Promise<ScanPart[]> {
-  const mod = threads > 1 ? workerModule('check-worker', import.meta.url) : null;
+  const mod = threads > 1 ? checkWorker() : null;
   if (!mod) {
     const part = scanRows(shared, () => signal?.aborted === true);
     checkCancelled(signal);

@@ -106,7 +106,7 @@ export class LocalPricing implements PricingEngine {
 }
 
 /** The pricing worker module next to this one (src-worker/worker-module.ts), or null. */
-const workerModule = (): WorkerModule | null => findWorkerModule('pricing-worker', import.meta.url);
+const workerModule = (): WorkerModule | null => findWorkerModule(new URL('./pricing-worker.ts', import.meta.url), import.meta.url);
 
 /** Whether threaded pricing can start here (the worker module is found). */
 export function threadedPricingAvailable(): boolean {

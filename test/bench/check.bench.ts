@@ -30,7 +30,11 @@ export default async function (): Promise<void> {
     const domain = parseDomainSpec(`grid:${side}x${side}:step=0.5`);
     return { domain, ch: toDense(exponentialMechanism(domain, eps).channel) };
   };
-  console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${(await import('node:os')).availableParallelism()} cores`);
+  console.log(
+    `load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')} on ${(await import('node:os')).availableParallelism()} cores`,
+  );
   const small = setup(30);
   const oldRate = await timed('old path (pairs on rows, 1 thread)', 30, () => checkPrivacy(small.ch, small.domain, eps, { scan: false, maxWork: 1e12 }));
   await timed('ln scan, 1 thread', 30, () => checkPrivacy(small.ch, small.domain, eps, { maxWork: 1e12 }));
