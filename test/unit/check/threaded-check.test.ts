@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkPrivacy, checkPrivacyThreaded } from '../../../src-worker/check/privacy-check';
-import { SCAN_MARGIN } from '../../../src-worker/check/log-ratio-scan';
+import { SCAN_MARGIN, useWasmKernel, wasmKernelRuns } from '../../../src-worker/check/log-ratio-scan';
+import { LN_SCAN_WASM } from '../../../src-worker/check/ln-scan.wasm';
 import { Matrix } from '../../../src-worker/linalg/matrix';
 import { DenseChannel } from '../../../src-worker/mechanism/channel';
 import { parseDomainSpec } from '../../../src-worker/metric/parse-domain-spec';
@@ -147,5 +148,31 @@ describe('all-pairs check by the ln scan, one thread and two', () => {
     const r = await checkPrivacyThreaded(new DenseChannel(c), grid, 0.2, { pairs: 'all', threads: 2 });
     expect(r.worst[0]!.xpIndex).toBe(9);
     expect(r.worst[0]!.y).toBe('5');
+  });
+});
+
+describe('the two kernels of the ln scan', () => {
+  it('the embedded WebAssembly module is compiled from ln-scan.wat', async () => {
+    const { compileKernels } = (await import('../../../scripts/build-kernels.mjs' as string)) as { compileKernels: (name: string) => Promise<string> };
+    expect(await compileKernels('check/ln-scan')).toBe(LN_SCAN_WASM);
+  });
+
+  it('WebAssembly SIMD and JavaScript give the same result, odd and even output counts, with zeros', () => {
+    expect(wasmKernelRuns()).toBe(true);
+    for (const spec of ['grid:5x7', 'grid:6x6']) {
+      const g = parseDomainSpec(spec);
+      const c = randomChannel(g.n, 3, 9);
+      const ch = new DenseChannel(c);
+      const simd = checkPrivacy(ch, g, 0.8, { pairs: 'all', topK: 5 });
+      useWasmKernel(false);
+      try {
+        expect(wasmKernelRuns()).toBe(false);
+        const js = checkPrivacy(ch, g, 0.8, { pairs: 'all', topK: 5 });
+        expect(js).toEqual(simd);
+      } finally {
+        useWasmKernel(true);
+      }
+      expect(simd.violatingPairs).toBe(reference(c, g, 0.8).violating);
+    }
   });
 });
