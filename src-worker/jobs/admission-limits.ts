@@ -65,12 +65,12 @@ export const ADMISSION_LIMITS = {
   /**
    * The same for an all-pairs check (no graph edges), which takes the ln
    * scan (check/log-ratio-scan.ts: ln of each entry once, then a subtract
-   * and two compares per pair and output, on every core): ~10 times the
-   * walk's throughput, so ~10 times its work in the same time. Measured
-   * (`npm run bench -- check`, 2 cores shared, load average 11): 2,500
-   * locations (grid:50x50, the largest optimal LP a time limit returns),
-   * 7.8e9 comparisons, in 33-51 s, against ~140 s by the walk (its rate on
-   * 30 x 30); about 0.45e9 comparisons/s per idle core.
+   * and two compares per pair and output in a WebAssembly SIMD kernel, on
+   * every core): ~10 times the walk's throughput, so ~10 times its work in
+   * the same time. Measured (`npm run bench -- check`, 2 cores shared with
+   * other work, load average 13-15): 2,500 locations (grid:50x50, the
+   * largest optimal LP a time limit returns), 7.8e9 comparisons, in 12-20 s,
+   * against ~130-165 s by the walk (its rate on 30 x 30).
    */
   maxScanCheckWork: 2e10,
 
