@@ -148,6 +148,11 @@ const NON_FINITE_LOSS = 'expected loss not reported: it is not a finite number (
 /** Work budget of the effective-eps check attached to mechanism results (entry comparisons). */
 const MECHANISM_CHECK_WORK = 2e8;
 
+/** The check's progress as messages without a fraction: the job's fraction (an LP's, a construction's) stays monotonic. */
+function messagesOnly(ctx: JobContext): { signal: AbortSignal; progress: (f: number, m: string) => void } {
+  return { signal: ctx.signal, progress: (_f, m) => ctx.progress(null, m) };
+}
+
 /** Effective eps of a channel on its domain, or null (with why) when too costly. */
 async function effectiveEpsilonOf(
   ch: RowSource,
@@ -157,7 +162,7 @@ async function effectiveEpsilonOf(
   maxWork = MECHANISM_CHECK_WORK,
 ): Promise<{ value: number | null; note?: string }> {
   try {
-    return { value: (await checkChannel(ch, domain, eps, 1, maxWork, { signal: ctx.signal, progress: ctx.progress })).effectiveEpsilon };
+    return { value: (await checkChannel(ch, domain, eps, 1, maxWork, messagesOnly(ctx))).effectiveEpsilon };
   } catch (e) {
     if (e instanceof MechError && (e.code === 'too-large' || isMissingPiece(e))) return { value: null, note: `effective epsilon not computed: ${e.message}` };
     throw e;
@@ -353,7 +358,8 @@ export async function checkJob(req: CheckRequest, ctx: JobContext): Promise<Chec
   if (ch.rows !== domain.n) throw new MechError('invalid-input', `the channel has ${ch.rows} rows but the domain ${domain.spec} has ${domain.n} points`);
   ctx.progress(null, 'checking privacy');
   // The admission estimate priced this check; the same limit is the check's own work budget (a safety net).
-  const r = await checkChannel(ch, domain, req.epsilon, req.maxViolations ?? 10, ADMISSION_LIMITS.maxCheckWork, ctx);
+  // a channel given: the check is the whole job and reports its fraction; after a construction, messages only
+  const r = await checkChannel(ch, domain, req.epsilon, req.maxViolations ?? 10, ADMISSION_LIMITS.maxCheckWork, req.mechanism ? messagesOnly(ctx) : ctx);
   return {
     type: 'check',
     epsilon: req.epsilon,
