@@ -35,9 +35,13 @@ type Basis = Pick<LpResult, 'gap' | 'exactLowerBound' | 'model' | 'delta'> & {
   stoppedBy?: LpResult['stoppedBy'];
 };
 
-/** A decomposition stopped before its first pricing round completed: its only bound is the trivial one (0 for losses >= 0). */
+/**
+ * A decomposition stopped before its pricing gave a bound above the trivial one (0 for losses >= 0): no pricing
+ * round completed (a round cut by the time limit mid-pricing gives no bound), or none improved on it. Its gap
+ * is then 100% and says nothing: the words say so instead.
+ */
 export function noRoundCompleted(lp: Basis): boolean {
-  return lp.method === 'decomposition' && lp.rounds === 0;
+  return lp.method === 'decomposition' && (lp.rounds === 0 || lp.gap >= 1);
 }
 
 /** Whether the gap is against a certified bound on the best possible mechanism (results saved before gapBasis: when an exact bound was there). */
@@ -49,7 +53,7 @@ export function gapIsExact(lp: Basis): boolean {
 export function lpResultWords(lp: Basis): string {
   if (noRoundCompleted(lp)) {
     const why = lp.stoppedBy === 'time-limit' ? 'the time limit came' : `it stopped (${lp.stoppedBy ?? 'early'})`;
-    return `best found, not certified: ${why} before the LP's first pricing round completed, so there is no bound on the best possible (give it more time)`;
+    return `best found, not certified: ${why} before the LP's pricing gave a bound above 0, so there is no bound on the best possible (give it more time)`;
   }
   const pct = gapPercent(lp.gap);
   if (gapIsExact(lp)) {
