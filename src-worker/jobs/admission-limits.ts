@@ -67,10 +67,10 @@ export const ADMISSION_LIMITS = {
    * scan (check/log-ratio-scan.ts: ln of each entry once, then a subtract
    * and two compares per pair and output in a WebAssembly SIMD kernel, on
    * every core): ~10 times the walk's throughput, so ~10 times its work in
-   * the same time. Measured (`npm run bench -- check`, 2 cores shared with
-   * other work, load average 13-15): 2,500 locations (grid:50x50, the
-   * largest optimal LP a time limit returns), 7.8e9 comparisons, in 12-20 s,
-   * against ~130-165 s by the walk (its rate on 30 x 30).
+   * the same time. Measured (`npm run bench -- check`): 2,500 locations
+   * (grid:50x50, the largest optimal LP a time limit returns), 7.8e9
+   * comparisons, in 2.6 s on both cores of a quiet machine (4.5 s on one;
+   * the walk: 63.7 s), 12-20 s with the cores shared (load average 13-15).
    */
   maxScanCheckWork: 2e10,
 
