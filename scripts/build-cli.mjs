@@ -7,6 +7,7 @@
 //   out/cli/main.js          <- src-main/cli/main.ts
 //   out/worker/worker-entry.js <- src-worker/worker-entry.ts
 //   out/worker/pricing-worker.js <- src-worker/lp/pricing-worker.ts (LP pricing threads)
+//   out/worker/check-worker.js <- src-worker/check/check-worker.ts (privacy-check threads)
 //   out/web/main.js          <- src-main/web/main.ts
 //   out/cli/build-info.json  <- build start time and every bundled source file
 //
@@ -54,6 +55,8 @@ const entries = [
   { src: 'src-worker/lp/pricing-worker.ts', out: 'out/worker/pricing-worker.js' },
   // The same threads for `mechstudio worker`'s queue pricing (src-main/queue/pricing-service.ts), next to the CLI bundle.
   { src: 'src-worker/lp/pricing-worker.ts', out: 'out/cli/pricing-worker.js' },
+  // The all-pairs privacy check's scanning threads (src-worker/check/scan-threads.ts loads ./check-worker.js the same way).
+  { src: 'src-worker/check/check-worker.ts', out: 'out/worker/check-worker.js' },
   { src: 'src-main/web/main.ts', out: 'out/web/main.js' },
 ];
 const infoFile = join(root, 'out/cli/build-info.json');

@@ -63,7 +63,7 @@ export { expectedDistanceError } from './measure/expected-distance-error';
 export { findRefinement, type RefinementResult } from './lp/refinement-lp';
 
 /* ---------- the privacy check (docs/privacy-check.md) ---------- */
-export { checkPrivacy, type PrivacyCheckOptions, type PrivacyCheckResult } from './check/privacy-check';
+export { checkPrivacy, checkPrivacyThreaded, type PrivacyCheckOptions, type PrivacyCheckResult, type ThreadedCheckOptions } from './check/privacy-check';
 export { checkComposedWithQuery, type ComposedQueryCheck } from './check/composed-query-check';
 
 /* ---------- regular priors and bounds (docs/bounds.md) ---------- */

@@ -23,6 +23,7 @@ import type { PriorInput } from '../../src-shared/protocol/common';
 import type { JobResult } from '../../src-shared/protocol/results';
 import { Dispatcher, isLpJob } from '../dispatcher/dispatcher';
 import type { JobRunner } from '../dispatcher/job-runner';
+import type { KeptChannel } from '../../src-worker/jobs/kept-channel';
 import { QUEUE_PARTS } from '../dispatcher/fan-out';
 import { parseQueueUrl, probeRedis, queueUrlFrom, type QueueTarget } from '../queue/connection';
 import type { PricingFleet } from '../queue/pricing-master';
@@ -135,6 +136,8 @@ interface Plan {
   compareOut?: { csv?: string; png?: string };
   /** A prior made from points (issue 14): reported in --json. */
   pointsPrior?: PointsPrior;
+  /** A channel CSV too large to carry inline: put in the dispatcher's channel store, the request names it by channelRef. */
+  kept?: KeptChannel;
 }
 
 /**
@@ -306,14 +309,18 @@ async function planApply(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
     invalid(`--header must be yes or no (whether line 1 of the secrets CSV is a header), got '${header}'`);
   let req: ApplyRequest;
   let dp: ReturnType<typeof domainAndPrior>;
+  let kept: KeptChannel | undefined;
   if (f.has('channel')) {
     const construction = ['epsilon', 'kind', 'loss', 'remap', ...LP_FLAGS].filter((k) => f.has(k));
     if (construction.length) invalid(`apply takes --channel or the construction flags, not both (got --channel and --${construction[0]})`);
     // Without --domain the secrets are the channel's row labels.
     dp = domainAndPrior(f, false, args.onReadProgress);
     const channelPath = resolve(f.need('channel', 'mech.csv'));
-    const channel = await readChannelCsv(channelPath, signal, dp.domain === undefined ? undefined : domainPointsFromText(dp.domain));
-    req = { type: 'apply', channel, ...(dp.domain !== undefined ? { domain: dp.domain } : {}), input, out: outText };
+    const c = await readChannelCsv(channelPath, signal, dp.domain === undefined ? undefined : domainPointsFromText(dp.domain));
+    if (c.kept && dp.domain === undefined)
+      invalid(`the channel in ${channelPath} is too large to carry its labels as the secrets: give --domain (its ${c.kept.rows} points are the rows)`);
+    kept = c.kept;
+    req = { type: 'apply', ...(c.channel ? { channel: c.channel } : {}), ...(dp.domain !== undefined ? { domain: dp.domain } : {}), input, out: outText };
   } else {
     const remap = remapFlag(f);
     dp = domainAndPrior(f, true, args.onReadProgress);
@@ -331,7 +338,15 @@ async function planApply(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
   const lines = pointsLines(dp.points);
   if (seed !== undefined)
     lines.warnings = [...(lines.warnings ?? []), `warning: --seed ${seed}: a reproducible stream for tests, NOT for release (the output's first line says so)`];
-  return { request: req, ...outFile(outText), json: f.bool('json'), print: false, ...lines, ...(dp.points ? { pointsPrior: dp.points } : {}) };
+  return {
+    request: req,
+    ...outFile(outText),
+    json: f.bool('json'),
+    print: false,
+    ...lines,
+    ...(dp.points ? { pointsPrior: dp.points } : {}),
+    ...(kept ? { kept } : {}),
+  };
 }
 
 /** `mechstudio audit`: a claim (--epsilon per unit of distance) tested on samples secret,released. */
@@ -409,21 +424,19 @@ async function planMeasure(args: ParsedArgs, signal: AbortSignal): Promise<Plan>
   if (e !== undefined && domain === undefined) throw new MechError('invalid-input', '--epsilon needs --domain (the metric the epsilon scales)');
   const prior = f.str('prior');
   const loss = f.str('loss');
-  const req: JobRequest = {
-    type: 'measure',
-    channel: await readChannelCsv(channelPath, signal, domain === undefined ? undefined : domainPointsFromText(domain)),
-  };
+  const c = await readChannelCsv(channelPath, signal, domain === undefined ? undefined : domainPointsFromText(domain));
+  const req: JobRequest = { type: 'measure', ...(c.channel ? { channel: c.channel } : {}) };
+  const rows = c.channel?.rows ?? c.kept!.rows;
   if (domain !== undefined) req.domain = domain;
   if (e !== undefined) req.epsilon = e;
   let pp: PointsPrior | undefined;
   if (prior !== undefined && prior.trim().startsWith('points:')) {
     pp = parsePointsPriorArg(prior, process.cwd(), args.onReadProgress);
-    if (req.channel!.rows !== pp.grid.rows * pp.grid.cols)
-      invalid(`the channel has ${req.channel!.rows} rows but the points grid ${pp.domain} has ${pp.grid.rows * pp.grid.cols} cells`);
+    if (rows !== pp.grid.rows * pp.grid.cols) invalid(`the channel has ${rows} rows but the points grid ${pp.domain} has ${pp.grid.rows * pp.grid.cols} cells`);
     req.prior = pp.prior;
   } else if (prior !== undefined) req.prior = parsePriorArg(prior);
   if (loss !== undefined) req.loss = parseLossArg(loss);
-  return { request: req, json: f.bool('json'), print: false, ...pointsLines(pp), ...(pp ? { pointsPrior: pp } : {}) };
+  return { request: req, json: f.bool('json'), print: false, ...pointsLines(pp), ...(pp ? { pointsPrior: pp } : {}), ...(c.kept ? { kept: c.kept } : {}) };
 }
 
 /** `mechstudio check`: its flags checked, its job or project planned. */
@@ -434,8 +447,9 @@ async function planCheck(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
   const domain = resolveDomainArg(f.need('domain', 'line:6'));
   const epsilon = f.needPositive('epsilon', '0.693');
   // the domain's size first: a channel with more rows is refused at its first extra row
-  const req: JobRequest = { type: 'check', channel: await readChannelCsv(channelPath, signal, domainPointsFromText(domain)), domain, epsilon };
-  return { request: req, json: f.bool('json'), print: false };
+  const c = await readChannelCsv(channelPath, signal, domainPointsFromText(domain));
+  const req: JobRequest = { type: 'check', ...(c.channel ? { channel: c.channel } : {}), domain, epsilon };
+  return { request: req, json: f.bool('json'), print: false, ...(c.kept ? { kept: c.kept } : {}) };
 }
 
 /** `mechstudio capacity`: its flags checked, its job or project planned. */
@@ -844,6 +858,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
       return projectOutcome(s, plan.json, stdout, fail);
     }
     const req = plan.request!;
+    if (plan.kept) nameKeptChannel(req, plan.kept, dispatcher);
     lpJob = isLpJob(req);
     const onProgress = (f: number | null, m: string): void =>
       pr.update(f, workers > 0 ? `${m}; pricing on ${workers} queue worker${workers === 1 ? '' : 's'}` : m);
@@ -875,6 +890,13 @@ async function connectPricing(target: QueueTarget, log: (line: string) => void, 
   const { PricingFleet } = await import('../queue/pricing-master');
   await probeRedis(target);
   return PricingFleet.connect(target, { log, onWorkers });
+}
+
+/** A channel read from a file too large to carry inline: kept by the local pool's channel store, named by channelRef (read in place by the worker). */
+function nameKeptChannel(req: JobRequest, kept: KeptChannel, runner: JobRunner): void {
+  if (!(runner instanceof Dispatcher) || (req.type !== 'check' && req.type !== 'measure' && req.type !== 'apply'))
+    throw new MechError('internal', 'a large channel file needs the local worker pool');
+  req.channelRef = runner.channels.put(kept);
 }
 
 /** `mechstudio worker`: take jobs until Ctrl-C / SIGTERM (then finish the running ones; a second Ctrl-C quits at once). */

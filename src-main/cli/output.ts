@@ -34,6 +34,8 @@ export function jsonFor(req: JobRequest, r: JobResult): Record<string, unknown> 
         guaranteedEpsilon: r.guaranteedEpsilon,
       };
       if (req.type === 'mechanism' && req.loss !== undefined) o.expectedLoss = r.expectedLoss ?? null;
+      // e.g. why effectiveEpsilon is null, or that the stored channel is not private
+      if (r.note !== undefined) o.note = r.note;
       if (r.lp) {
         // Issue 13's flat keys (scripts rely on these names) and the whole typed record.
         o.lpModel = r.lp.model;
@@ -41,6 +43,8 @@ export function jsonFor(req: JobRequest, r: JobResult): Record<string, unknown> 
         o.lowerBound = r.lp.lowerBound;
         o.gap = r.lp.gap;
         o.exactLowerBound = r.lp.exactLowerBound;
+        // what was returned, in the words the readable output shows (one plain line when no bound was certified)
+        o.result = lpResultWords(r.lp);
         o.chosen = r.lp.chosen ?? 'lp';
         o.candidates = r.lp.candidates ?? [];
         o.lp = lpJson(r.lp);

@@ -5,6 +5,7 @@
  * MechError 'invalid-input' naming the file and line.
  */
 import { statSync } from 'node:fs';
+import { totalmem } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { invalid } from '../../src-shared/errors';
@@ -28,6 +29,7 @@ import {
   planPointGrid,
 } from '../../src-worker/data/points';
 import type { PointsBinning } from '../../src-shared/protocol/remap';
+import type { KeptChannel } from '../../src-worker/jobs/kept-channel';
 import { parseDomainSpecText } from '../../src-shared/grammar/domain-spec';
 import { CsvFailure, CsvLineReader } from '../../src-shared/csv/csv-reader';
 import { parsePriorSpecText } from '../../src-shared/grammar/prior-spec';
@@ -41,8 +43,14 @@ export const MAX_PRIOR_CSV_ENTRIES = 16_000_000;
 export const MAX_LOSS_CSV_BYTES = 128 * 1024 * 1024;
 /** Largest graph:/csv: domain file (bytes; the worker reads it, the CLI checks it first). */
 export const MAX_DOMAIN_FILE_BYTES = 512 * 1024 * 1024;
-/** Largest channel CSV (bytes): MAX_REQUEST_CHANNEL_ENTRIES entries of up to ~60 characters. */
-export const MAX_CHANNEL_CSV_BYTES = 256 * 1024 * 1024;
+/**
+ * Most entries of a channel CSV read from a file: what the doubles may take in memory, a quarter of the
+ * machine's (8 bytes an entry, on one SharedArrayBuffer the job's worker reads in place), at most 2^31 bytes.
+ * The engine writes channels of up to 2e9 entries (jobs/channel-csv.ts); every channel up to this size is read.
+ */
+export const MAX_CHANNEL_CSV_ENTRIES = Math.floor(Math.min(totalmem() / 4, 2 ** 31) / 8);
+/** Largest channel CSV (bytes): MAX_CHANNEL_CSV_ENTRIES entries of up to ~60 characters. */
+export const MAX_CHANNEL_CSV_BYTES = MAX_CHANNEL_CSV_ENTRIES * 64;
 /** Longest single CSV line of a channel (characters): a header of MAX_REQUEST_CHANNEL_ENTRIES labels fits. */
 const MAX_CHANNEL_LINE_CHARS = 64 * 1024 * 1024;
 /** A channel CSV row must sum to 1 within this (text input: hand-written decimals). */
@@ -191,7 +199,7 @@ export class ChannelCsvBuilder {
   private readonly rowLabels: string[] = [];
   private readonly rowLines: number[] = [];
   private readonly rowIndex = new LabelIndex(this.rowLabels);
-  private data = new Float64Array(0);
+  private data: Float64Array = new Float64Array(0);
   constructor(
     private readonly source: string,
     private readonly maxEntries = MAX_REQUEST_CHANNEL_ENTRIES,
@@ -218,7 +226,8 @@ export class ChannelCsvBuilder {
     }
     this.cols = cols;
     this.colLabels = fields.slice(1);
-    this.data = new Float64Array(Math.min(cols * 64, this.maxEntries));
+    // the domain's size tells the rows: the whole channel at once, else grown by doubling
+    this.data = sharedDoubles(Math.min(this.expected ? this.expected.rows * cols : cols * 64, this.maxEntries));
   }
 
   private row(fields: string[], line: number): void {
@@ -231,9 +240,11 @@ export class ChannelCsvBuilder {
     if (exp && i + 1 > exp.rows)
       invalid(`${src} line ${line}: the channel has more than ${exp.rows} secret rows but the domain ${exp.domain} has ${exp.rows} points`);
     if ((i + 1) * cols > this.maxEntries)
-      invalid(`${src} line ${line}: more than ${i} rows x ${cols} columns is over the ${this.maxEntries}-entry limit for CSV input`);
+      invalid(
+        `${src} line ${line}: more than ${i} rows x ${cols} columns is over the ${this.maxEntries}-entry limit for a channel CSV (its doubles may take a quarter of this machine's memory, at most 2 GiB)`,
+      );
     if ((i + 1) * cols > this.data.length) {
-      const grown = new Float64Array(Math.min(Math.max(this.data.length * 2, (i + 1) * cols), this.maxEntries));
+      const grown = sharedDoubles(Math.min(Math.max(this.data.length * 2, (i + 1) * cols), this.maxEntries));
       grown.set(this.data);
       this.data = grown;
     }
@@ -254,16 +265,37 @@ export class ChannelCsvBuilder {
     this.rows++;
   }
 
-  finish(): ChannelPayload {
+  /** The channel read, its doubles on shared memory (a worker reads them in place: jobs/kept-channel.ts). */
+  finishKept(): KeptChannel {
     if (this.cols < 0 || this.rows === 0) invalid(`${this.source}: a channel CSV needs a header row and at least one secret row`);
     const exp = this.expected;
     if (exp && this.rows !== exp.rows) invalid(`${this.source}: the channel has ${this.rows} secret rows but the domain ${exp.domain} has ${exp.rows} points`);
     const n = this.rows * this.cols;
-    const data = new Array<number>(n);
-    const d = this.data;
-    for (let k = 0; k < n; k++) data[k] = d[k]!;
+    let data = this.data;
+    if (data.length !== n) {
+      data = sharedDoubles(n);
+      data.set(this.data.subarray(0, n));
+    }
     return { rows: this.rows, cols: this.cols, data, rowLabels: this.rowLabels, colLabels: this.colLabels };
   }
+
+  /** The channel read, as a request carries it inline (at most MAX_REQUEST_CHANNEL_ENTRIES entries: see channelInput). */
+  finish(): ChannelPayload {
+    return payloadOf(this.finishKept());
+  }
+}
+
+/** Doubles on a SharedArrayBuffer. */
+function sharedDoubles(length: number): Float64Array {
+  return new Float64Array(new SharedArrayBuffer(length * Float64Array.BYTES_PER_ELEMENT));
+}
+
+/** A channel's doubles as the number array a request carries inline. */
+function payloadOf(ch: KeptChannel): ChannelPayload {
+  const n = ch.rows * ch.cols;
+  const data = new Array<number>(n);
+  for (let k = 0; k < n; k++) data[k] = ch.data[k]!;
+  return { rows: ch.rows, cols: ch.cols, data, rowLabels: ch.rowLabels, colLabels: ch.colLabels };
 }
 
 /** Channel CSV text to a payload (the same checks as readChannelCsv). */
@@ -280,16 +312,31 @@ export function parseChannelCsv(text: string, source: string): ChannelPayload {
  * MAX_CHANNEL_CSV_BYTES, streamed and checked as it arrives (a bad row is
  * reported when it is read, not after the whole file is in memory). With
  * `expected` (the domain's size), a channel with too many rows is refused at
- * the first row too many.
+ * the first row too many. The doubles go straight into shared memory, up to
+ * MAX_CHANNEL_CSV_ENTRIES of them (every channel the engine writes that fits).
  */
-export async function readChannelCsv(path: string, signal?: AbortSignal, expected?: ChannelRowsExpected): Promise<ChannelPayload> {
-  const b = new ChannelCsvBuilder(path, MAX_REQUEST_CHANNEL_ENTRIES, expected);
+export async function readChannelCsvKept(path: string, signal?: AbortSignal, expected?: ChannelRowsExpected): Promise<KeptChannel> {
+  const b = new ChannelCsvBuilder(path, MAX_CHANNEL_CSV_ENTRIES, expected);
   const t = new CsvTokenizer(path, b.record);
   const dec = new StringDecoder('utf8');
   await readRegularFileChunks(path, 'channel CSV', MAX_CHANNEL_CSV_BYTES, (chunk) => t.push(dec.write(chunk)), signal);
   t.push(dec.end());
   t.end();
-  return b.finish();
+  return b.finishKept();
+}
+
+/**
+ * A channel CSV as a request takes it: inline (`channel`) up to MAX_REQUEST_CHANNEL_ENTRIES entries, which
+ * small jobs run on the CLI's own thread; a larger one (`kept`) is handed to the dispatcher's channel store and
+ * named by channelRef, so the worker reads its doubles in place (2,500 x 2,500 is 50 MB, no copy, no parse).
+ */
+export async function readChannelCsv(
+  path: string,
+  signal?: AbortSignal,
+  expected?: ChannelRowsExpected,
+): Promise<{ channel: ChannelPayload; kept?: undefined } | { channel?: undefined; kept: KeptChannel }> {
+  const kept = await readChannelCsvKept(path, signal, expected);
+  return kept.rows * kept.cols <= MAX_REQUEST_CHANNEL_ENTRIES ? { channel: payloadOf(kept) } : { kept };
 }
 
 /** Numbers collected into a growing Float64Array, at most `max`. */

@@ -43,6 +43,8 @@ export function cellOfLabel(label: string, rows: number, cols: number): number {
  * The first `max` secrets of a secrets CSV as grid cells (-1 where a row
  * names none): cell labels from the first column, or x,y / lat,lon points
  * binned as the release bins them (the points binning of the prior).
+ * `header`: whether line 1 was read as a header (the release says: ApplyResult.header); without one, line 1 is
+ * the first secret, and points are two columns in the grid's units (km), as the engine reads a headerless file.
  */
 export function secretCells(
   text: string,
@@ -50,22 +52,24 @@ export function secretCells(
   rows: number,
   cols: number,
   points: PointsBinning | null,
+  header = true,
 ): { cells: number[]; mode: 'labels' | 'points' } {
   const read = readCsv(text, { maxRows: max + 1 });
   if (!read.ok || read.rows.length === 0) return { cells: [], mode: 'labels' };
-  const [header, ...body] = read.rows;
-  const names = header!.fields.map((f) => f.trim().toLowerCase());
-  const isPoints =
-    (names.includes('x') && names.includes('y')) ||
-    (names.some((n) => n === 'lat' || n === 'latitude') && names.some((n) => ['lon', 'lng', 'long', 'longitude'].includes(n)));
+  const first = read.rows[0]!;
+  const body = header ? read.rows.slice(1) : read.rows;
+  const names = first.fields.map((f) => f.trim().toLowerCase());
+  const isPoints = header
+    ? (names.includes('x') && names.includes('y')) ||
+      (names.some((n) => n === 'lat' || n === 'latitude') && names.some((n) => ['lon', 'lng', 'long', 'longitude'].includes(n)))
+    : first.fields.length === 2 && first.fields.every((f) => f.trim() !== '' && Number.isFinite(Number(f)));
   if (!isPoints || !points) {
-    // one-column files may hold unquoted grid labels: (2,3) read as two fields
-    const one = header!.fields.length === 1;
+    const one = oneColumn(first.fields, header);
     return { cells: body.slice(0, max).map((r) => cellOfLabel(one ? r.fields.join(',') : (r.fields[0] ?? ''), rows, cols)), mode: 'labels' };
   }
-  const { ia, ib } = coordinateColumns(header!, 'secrets');
+  const { ia, ib } = header ? coordinateColumns(first, 'secrets') : { ia: 0, ib: 1 };
   const bin = cellBinning(points.xMin, points.yMax, points.rows, points.cols, points.cellKm);
-  const p = points.projection;
+  const p = header ? points.projection : undefined;
   const proj = p ? localProjection(p.lat0, p.lon0, p.latMin, p.latMax) : null;
   const cells = body.slice(0, max).map((r) => {
     const a = Number(r.fields[ia]);
@@ -76,6 +80,28 @@ export function secretCells(
   });
   return { cells, mode: 'points' };
 }
+
+/** One-column files may hold unquoted grid labels, (2,3) read as two fields: a one-field header says so, or, without a header, a first secret that opens with '('. */
+function oneColumn(first: string[], header: boolean): boolean {
+  return first.length === 1 || (!header && /^\s*\(/.test(first[0] ?? ''));
+}
+
+/** The first `max` secrets as written (first column; one-column files may hold unquoted grid labels), after line 1 when it is a header. */
+export function secretLabels(text: string, max: number, header = true): string[] {
+  const read = readCsv(text, { maxRows: max + 1 });
+  const rows = read.ok ? read.rows : []; // a malformed file: no preview (the engine names the problem when it runs)
+  const one = oneColumn(rows[0]?.fields ?? [], header);
+  const skip = header ? 1 : 0;
+  return rows.slice(skip, max + skip).map((r) => (one ? r.fields.join(',') : (r.fields[0] ?? '')));
+}
+
+/** The Apply view's header choice, as the CLI's --header: 'auto' (by content) sends none. */
+export type HeaderChoice = 'auto' | 'yes' | 'no';
+export const HEADER_CHOICES: { value: HeaderChoice; label: string }[] = [
+  { value: 'auto', label: 'by content' },
+  { value: 'yes', label: 'yes' },
+  { value: 'no', label: 'no' },
+];
 
 /** How many of `cells` fall in each of n cells (-1 skipped). */
 export function cellCounts(cells: readonly number[], n: number): number[] {

@@ -28,7 +28,21 @@ export function constructionWords(construction: string): string {
   return CONSTRUCTION_WORDS[construction] ?? construction;
 }
 
-type Basis = Pick<LpResult, 'gap' | 'exactLowerBound' | 'model' | 'delta'> & { gapBasis?: LpResult['gapBasis'] };
+type Basis = Pick<LpResult, 'gap' | 'exactLowerBound' | 'model' | 'delta'> & {
+  gapBasis?: LpResult['gapBasis'];
+  method?: LpResult['method'];
+  rounds?: number;
+  stoppedBy?: LpResult['stoppedBy'];
+};
+
+/**
+ * A decomposition stopped before its pricing gave a bound above the trivial one (0 for losses >= 0): no pricing
+ * round completed (a round cut by the time limit mid-pricing gives no bound), or none improved on it. Its gap
+ * is then 100% and says nothing: the words say so instead.
+ */
+export function noRoundCompleted(lp: Basis): boolean {
+  return lp.method === 'decomposition' && (lp.rounds === 0 || lp.gap >= 1);
+}
 
 /** Whether the gap is against a certified bound on the best possible mechanism (results saved before gapBasis: when an exact bound was there). */
 export function gapIsExact(lp: Basis): boolean {
@@ -37,6 +51,10 @@ export function gapIsExact(lp: Basis): boolean {
 
 /** The headline: what the returned mechanism is, against what. */
 export function lpResultWords(lp: Basis): string {
+  if (noRoundCompleted(lp)) {
+    const why = lp.stoppedBy === 'time-limit' ? 'the time limit came' : `it stopped (${lp.stoppedBy ?? 'early'})`;
+    return `best found, not certified: ${why} before the LP's pricing gave a bound above 0, so there is no bound on the best possible (give it more time)`;
+  }
   const pct = gapPercent(lp.gap);
   if (gapIsExact(lp)) {
     if (lp.gap <= OPTIMAL_WORDS_GAP) return `optimal: certified within ${pct} of the best possible`;

@@ -4,6 +4,9 @@ import type { RowSource } from '../mechanism/channel';
 import type { Domain } from '../metric/domain';
 import { NEG_TOL, REL_TOL } from '../../src-shared/numeric/tolerance';
 import { RowCache } from './row-cache';
+import { checkCancelled } from '../numeric/cancel';
+import { lnRow, pairStart, type ScanPart, type ScanShared, scanRows } from './log-ratio-scan';
+import { scanInThreads, scanThreads, sharedFloat64 } from './scan-threads';
 
 /**
  * Privacy check of a channel against eps*d (SPEC §4).
@@ -35,8 +38,12 @@ import { RowCache } from './row-cache';
  * the constraint on edges implies it on all pairs along shortest paths, and
  * the largest ln-ratio per unit distance is reached on an edge, so the
  * effective eps is the same. Otherwise all pairs are examined (guarded by
- * maxWork). Rows are read one at a time from the RowSource (with a bounded
- * cache); no dense matrix is required.
+ * maxWork / maxScanWork) by the ln scan (log-ratio-scan.ts: ln of every
+ * entry once, a subtract and two compares per pair and output, on worker
+ * threads over blocks of secret rows); directions within SCAN_MARGIN of
+ * their bound, and the worst ones, are re-examined exactly on their rows,
+ * so the verdict is the exact scan's. Edges are read one row at a time from
+ * the RowSource (with a bounded cache); no dense matrix is required.
  *
  * Guarantee: `passes` is true only if every examined ratio is at most
  * e^(eps d)(1 + REL_TOL); the tolerance only ever admits rounding of a
@@ -92,6 +99,10 @@ export interface PrivacyCheckOptions {
   pairs?: 'auto' | 'edges' | 'all';
   /** Refuse checks above (pairs examined) * cols entry comparisons, all pairs or graph edges alike (default 2e9). */
   maxWork?: number;
+  /** The same limit for all-pairs checks that take the ln scan (default maxWork). */
+  maxScanWork?: number;
+  /** false: all pairs visited one by one on their rows, as before the ln scan (the bench's baseline); default true. */
+  scan?: boolean;
   /** Row cache budget in Float64 entries (default 2^23 = 64 MiB). */
   cacheEntries?: number;
 }
@@ -123,49 +134,116 @@ export function worstListOffer<T extends { eff: number }>(worst: T[], topK: numb
   };
 }
 
-export function checkPrivacy(src: RowSource, domain: Domain, eps: number, opts: PrivacyCheckOptions = {}): PrivacyCheckResult {
-  assertEpsilon(eps);
-  const topK = opts.topK ?? 10;
-  assertPositiveInt(topK, 'number of worst pairs', 0);
-  if (src.rows !== domain.n) {
-    throw new MechError('invalid-input', `the channel has ${src.rows} rows but the domain ${domain.spec} has ${domain.n} points`);
-  }
-  const wanted = opts.pairs ?? 'auto';
-  // Explicitly asked for edges: a too-large edge list is an error; otherwise fall back to all pairs.
-  const edges = wanted === 'edges' ? domain.structure.edges : edgesIfAvailable(domain);
-  if (wanted === 'edges' && !edges) throw new MechError('invalid-input', `domain ${domain.spec} has no graph edges to check`);
-  const mode: 'edges' | 'all-pairs' = wanted === 'all' || !edges ? 'all-pairs' : 'edges';
-  const m = src.cols;
-  const n = src.rows;
-  const logTol = Math.log1p(REL_TOL);
-  // Every entry is validated as its row is generated (and rows no pair
-  // visits are validated at the end): no verdict is given on a channel with
-  // a NaN, infinite or negative entry.
-  const seen = new Uint8Array(n);
-  const validateRow = (i: number, row: Float64Array): void => {
-    seen[i] = 1;
-    for (let y = 0; y < m; y++) {
-      const v = row[y]!;
-      if (!(v >= -NEG_TOL && v <= 1 + REL_TOL)) badEntry(i, y, v);
+/** All-pairs checks take the ln scan (log-ratio-scan.ts) while its ln matrix and packed distances fit this many entries each (256 MiB). */
+const SCAN_MAX_ENTRIES = 2 ** 25;
+
+/** Options of the threaded check: threads (default: the cores, one for small checks), cancellation and progress. */
+export interface ThreadedCheckOptions extends PrivacyCheckOptions {
+  threads?: number;
+  signal?: AbortSignal;
+  onProgress?: (fraction: number, message: string) => void;
+}
+
+/**
+ * The state of one check: validation, the row cache, the worst list and the counts; the pairs are visited
+ * either one by one on rows (walk: graph edges, or channels too big for the scan) or by the ln scan, whose
+ * undecided and worst directions are then examined exactly here (absorb).
+ */
+class CheckRun {
+  readonly mode: 'edges' | 'all-pairs';
+  readonly m: number;
+  readonly n: number;
+  private readonly logTol = Math.log1p(REL_TOL);
+  private readonly seen: Uint8Array;
+  private readonly cache: RowCache;
+  private readonly edges: ReturnType<typeof edgesIfAvailable>;
+  private readonly topK: number;
+  effective = 0;
+  violating = 0;
+  pairsChecked = 0;
+  readonly worst: Candidate[] = [];
+  private readonly offer: (c: Candidate) => void;
+  /** Comparisons: (pairs examined) x outputs. */
+  readonly work: number;
+  /** Whether the pairs go through the ln scan: all pairs, and the ln matrix and packed distances fit. */
+  readonly scans: boolean;
+
+  constructor(
+    private readonly src: RowSource,
+    private readonly domain: Domain,
+    private readonly eps: number,
+    opts: PrivacyCheckOptions,
+  ) {
+    assertEpsilon(eps);
+    this.topK = opts.topK ?? 10;
+    assertPositiveInt(this.topK, 'number of worst pairs', 0);
+    if (src.rows !== domain.n) {
+      throw new MechError('invalid-input', `the channel has ${src.rows} rows but the domain ${domain.spec} has ${domain.n} points`);
     }
-  };
-  const cache = new RowCache(src, opts.cacheEntries ?? 2 ** 23, validateRow);
+    const wanted = opts.pairs ?? 'auto';
+    // Explicitly asked for edges: a too-large edge list is an error; otherwise fall back to all pairs.
+    const edges = wanted === 'edges' ? domain.structure.edges : edgesIfAvailable(domain);
+    if (wanted === 'edges' && !edges) throw new MechError('invalid-input', `domain ${domain.spec} has no graph edges to check`);
+    this.mode = wanted === 'all' || !edges ? 'all-pairs' : 'edges';
+    this.edges = edges;
+    this.m = src.cols;
+    this.n = src.rows;
+    // Every entry is validated as its row is generated (and rows no pair
+    // visits are validated at the end): no verdict is given on a channel with
+    // a NaN, infinite or negative entry.
+    this.seen = new Uint8Array(this.n);
+    this.cache = new RowCache(src, opts.cacheEntries ?? 2 ** 23, (i, row) => this.validateRow(i, row));
+    this.offer = worstListOffer(this.worst, this.topK);
+    const { n, m } = this;
+    this.scans = opts.scan !== false && this.mode === 'all-pairs' && n >= 2 && n * m <= SCAN_MAX_ENTRIES && (n * (n - 1)) / 2 <= SCAN_MAX_ENTRIES;
+    const maxWork = (this.scans ? opts.maxScanWork : undefined) ?? opts.maxWork ?? 2e9;
+    if (this.mode === 'edges') {
+      const count = edges!.from.length;
+      this.work = count * m;
+      if (this.work > maxWork) {
+        throw new MechError(
+          'too-large',
+          `checking the ${count} graph edges of ${domain.spec} over ${m} outputs is ${this.work.toExponential(2)} comparisons (limit ${maxWork.toExponential(2)})`,
+          { work: this.work, maxWork },
+        );
+      }
+    } else {
+      this.work = ((n * (n - 1)) / 2) * m;
+      if (this.work > maxWork) {
+        throw new MechError(
+          'too-large',
+          `checking all ${(n * (n - 1)) / 2} pairs of ${domain.spec} over ${m} outputs is ${this.work.toExponential(2)} comparisons (limit ${maxWork.toExponential(2)}); the domain has no graph edges to restrict the check to`,
+          { work: this.work, maxWork },
+        );
+      }
+    }
+  }
 
-  const badEntry = (i: number, y: number, v: number): never => {
-    throw new MechError('invalid-input', `channel entry C[${src.rowLabel(i)}][${src.colLabel(y)}] is ${v}, not a probability`);
-  };
+  private validateRow(i: number, row: Float64Array): void {
+    this.seen[i] = 1;
+    for (let y = 0; y < this.m; y++) {
+      const v = row[y]!;
+      if (!(v >= -NEG_TOL && v <= 1 + REL_TOL)) this.badEntry(i, y, v);
+    }
+  }
 
-  let effective = 0;
-  let violating = 0;
-  let pairsChecked = 0;
-  const worst: Candidate[] = [];
-  const offer = worstListOffer(worst, topK);
+  private badEntry(i: number, y: number, v: number): never {
+    throw new MechError('invalid-input', `channel entry C[${this.src.rowLabel(i)}][${this.src.colLabel(y)}] is ${v}, not a probability`);
+  }
 
-  // One ordered direction: the largest ln(C[x][y] / C[xp][y]) over y
-  // (entries already validated: finite, in [-NEG_TOL, 1 + REL_TOL]).
-  // A quotient is computed directly (exact to one rounding while finite);
-  // only an overflowing quotient takes the slower ln a - ln b.
-  const examine = (x: number, xp: number, a: Float64Array, b: Float64Array, d: number): void => {
+  private distance(i: number, j: number): number {
+    const d = this.domain.distance(i, j);
+    if (!(d >= 0)) throw new MechError('invalid-input', `distance between ${this.domain.label(i)} and ${this.domain.label(j)} is ${d}, not a distance`);
+    return d;
+  }
+
+  /**
+   * One ordered direction examined exactly: the largest ln(C[x][y] / C[xp][y]) over y (entries already
+   * validated: finite, in [-NEG_TOL, 1 + REL_TOL]). A quotient is computed directly (exact to one rounding
+   * while finite); only an overflowing quotient takes the slower ln a - ln b. Null when row x is all zero.
+   */
+  private exact(x: number, xp: number, a: Float64Array, b: Float64Array, d: number): Candidate | null {
+    const m = this.m;
     let bestRatio = 0; // largest finite quotient
     let argRatio = -1;
     let bestBigLn = -Infinity; // largest ln-ratio among quotients that overflowed
@@ -193,7 +271,7 @@ export function checkPrivacy(src: RowSource, domain: Domain, eps: number, opts: 
       }
     }
     const arg = argBig >= 0 ? argBig : argRatio;
-    if (arg < 0) return; // row x all zero: nothing to bound
+    if (arg < 0) return null; // row x all zero: nothing to bound
     const lr = argBig >= 0 ? bestBigLn : Math.log(bestRatio);
     let eff: number;
     let violates: boolean;
@@ -201,77 +279,140 @@ export function checkPrivacy(src: RowSource, domain: Domain, eps: number, opts: 
       violates = true;
       eff = Infinity;
     } else if (d === 0) {
-      violates = lr > logTol;
+      violates = lr > this.logTol;
       eff = violates ? Infinity : 0;
     } else {
       eff = Math.max(0, lr / d);
-      violates = lr > eps * d + logTol;
+      violates = lr > this.eps * d + this.logTol;
     }
-    if (eff > effective) effective = eff;
-    if (violates) violating++;
-    offer({ x, xp, y: arg, ratio: argBig >= 0 ? Infinity : bestRatio, lnRatio: lr, distance: d, eff, violates });
-  };
-
-  const pair = (i: number, j: number, d: number): void => {
-    if (d === Infinity) return;
-    if (!(d >= 0)) throw new MechError('invalid-input', `distance between ${domain.label(i)} and ${domain.label(j)} is ${d}, not a distance`);
-    const a = cache.get(i);
-    const b = cache.get(j);
-    pairsChecked++;
-    examine(i, j, a, b, d);
-    examine(j, i, b, a, d);
-  };
-
-  const maxWork = opts.maxWork ?? 2e9;
-  if (mode === 'edges') {
-    const { from, to, weight } = edges!;
-    const work = from.length * m;
-    if (work > maxWork) {
-      throw new MechError(
-        'too-large',
-        `checking the ${from.length} graph edges of ${domain.spec} over ${m} outputs is ${work.toExponential(2)} comparisons (limit ${maxWork.toExponential(2)})`,
-        { work, maxWork },
-      );
-    }
-    for (let k = 0; k < from.length; k++) pair(from[k]!, to[k]!, weight[k]!);
-  } else {
-    const work = ((n * (n - 1)) / 2) * m;
-    if (work > maxWork) {
-      throw new MechError(
-        'too-large',
-        `checking all ${(n * (n - 1)) / 2} pairs of ${domain.spec} over ${m} outputs is ${work.toExponential(2)} comparisons (limit ${maxWork.toExponential(2)}); the domain has no graph edges to restrict the check to`,
-        { work, maxWork },
-      );
-    }
-    for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) pair(i, j, domain.distance(i, j));
+    return { x, xp, y: arg, ratio: argBig >= 0 ? Infinity : bestRatio, lnRatio: lr, distance: d, eff, violates };
   }
 
-  if (seen.indexOf(0) >= 0) {
-    const buf = new Float64Array(m);
-    for (let i = 0; i < n; i++) if (!seen[i]) validateRow(i, src.row(i, buf));
+  private take(c: Candidate | null, count: boolean): void {
+    if (!c) return;
+    if (c.eff > this.effective) this.effective = c.eff;
+    if (count && c.violates) this.violating++;
+    this.offer(c);
   }
 
-  return {
-    epsilon: eps,
-    effectiveEpsilon: effective,
-    passes: violating === 0,
-    mode,
-    pairsChecked,
-    violatingPairs: violating,
-    worst: worst.map((c) => ({
-      x: src.rowLabel(c.x),
-      xp: src.rowLabel(c.xp),
-      y: src.colLabel(c.y),
-      xIndex: c.x,
-      xpIndex: c.xp,
-      yIndex: c.y,
-      ratio: c.ratio,
-      lnRatio: c.lnRatio,
-      allowedRatio: Math.exp(eps * c.distance),
-      distance: c.distance,
-      effectiveEpsilon: c.eff,
-      violates: c.violates,
-    })),
-    relTol: REL_TOL,
-  };
+  /** Visit the pairs one by one on their rows (graph edges, or all pairs without the scan). */
+  walk(): void {
+    const pair = (i: number, j: number, d: number): void => {
+      if (d === Infinity) return;
+      if (!(d >= 0)) this.distance(i, j);
+      const a = this.cache.get(i);
+      const b = this.cache.get(j);
+      this.pairsChecked++;
+      this.take(this.exact(i, j, a, b, d), true);
+      this.take(this.exact(j, i, b, a, d), true);
+    };
+    if (this.mode === 'edges') {
+      const { from, to, weight } = this.edges!;
+      for (let k = 0; k < from.length; k++) pair(from[k]!, to[k]!, weight[k]!);
+    } else {
+      const n = this.n;
+      for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) pair(i, j, this.domain.distance(i, j));
+    }
+  }
+
+  /** The scan's inputs: every row validated and its ln taken once, the distances packed (on shared memory for threads). */
+  scanInput(shared: boolean): ScanShared {
+    const { n, m } = this;
+    const alloc = (k: number): Float64Array => (shared ? sharedFloat64(k) : new Float64Array(k));
+    const logs = alloc(n * m);
+    const row = new Float64Array(m);
+    for (let i = 0; i < n; i++) {
+      this.src.row(i, row);
+      this.validateRow(i, row);
+      lnRow(row, logs.subarray(i * m, (i + 1) * m), m);
+    }
+    const dist = alloc((n * (n - 1)) / 2);
+    for (let i = 0; i < n; i++) {
+      const o = pairStart(n, i) - i - 1;
+      for (let j = i + 1; j < n; j++) dist[o + j] = this.distance(i, j);
+    }
+    const control = new Int32Array(shared ? new SharedArrayBuffer(16) : new ArrayBuffer(16));
+    return { n, m, logs, dist, eps: this.eps, logTol: this.logTol, control, keep: Math.max(1, this.topK) + 16 };
+  }
+
+  /**
+   * The scan's parts: its counts, then every direction it left undecided examined exactly (and counted when it
+   * violates), and its worst directions examined exactly for the worst list and the effective eps.
+   */
+  absorb(parts: ScanPart[]): void {
+    const n = this.n;
+    const done = new Set<number>();
+    const examine = (from: number, to: number, count: boolean): void => {
+      const key = from * n + to;
+      if (done.has(key)) return;
+      done.add(key);
+      const d = this.domain.distance(from, to);
+      this.take(this.exact(from, to, this.cache.get(from), this.cache.get(to), d), count);
+    };
+    for (const p of parts) {
+      this.pairsChecked += p.pairs;
+      this.violating += p.violating;
+      for (let k = 0; k < p.uncertain.length; k += 2) examine(p.uncertain[k]!, p.uncertain[k + 1]!, true);
+    }
+    for (const p of parts) for (let k = 0; k < p.top.length; k += 2) examine(p.top[k]!, p.top[k + 1]!, false);
+  }
+
+  result(): PrivacyCheckResult {
+    const { n, m, src, eps } = this;
+    if (this.seen.indexOf(0) >= 0) {
+      const buf = new Float64Array(m);
+      for (let i = 0; i < n; i++) if (!this.seen[i]) this.validateRow(i, src.row(i, buf));
+    }
+    return {
+      epsilon: eps,
+      effectiveEpsilon: this.effective,
+      passes: this.violating === 0,
+      mode: this.mode,
+      pairsChecked: this.pairsChecked,
+      violatingPairs: this.violating,
+      worst: this.worst.map((c) => ({
+        x: src.rowLabel(c.x),
+        xp: src.rowLabel(c.xp),
+        y: src.colLabel(c.y),
+        xIndex: c.x,
+        xpIndex: c.xp,
+        yIndex: c.y,
+        ratio: c.ratio,
+        lnRatio: c.lnRatio,
+        allowedRatio: Math.exp(eps * c.distance),
+        distance: c.distance,
+        effectiveEpsilon: c.eff,
+        violates: c.violates,
+      })),
+      relTol: REL_TOL,
+    };
+  }
+}
+
+/** The privacy check on this thread (see the top of this file). */
+export function checkPrivacy(src: RowSource, domain: Domain, eps: number, opts: PrivacyCheckOptions = {}): PrivacyCheckResult {
+  const run = new CheckRun(src, domain, eps, opts);
+  if (run.scans) run.absorb([scanRows(run.scanInput(false))]);
+  else run.walk();
+  return run.result();
+}
+
+/**
+ * The same check with the all-pairs ln scan spread over worker threads (scan-threads.ts: blocks of secret
+ * rows from a shared counter, the ln matrix and distances on shared memory): the same verdict, counts and
+ * worst pairs as checkPrivacy, in a fraction of the time on several cores. Graph-edge checks and small
+ * checks run on this thread.
+ */
+export async function checkPrivacyThreaded(src: RowSource, domain: Domain, eps: number, opts: ThreadedCheckOptions = {}): Promise<PrivacyCheckResult> {
+  const run = new CheckRun(src, domain, eps, opts);
+  if (!run.scans) {
+    run.walk();
+    return run.result();
+  }
+  const threads = scanThreads(run.work, opts.threads);
+  opts.onProgress?.(0, `privacy check: ln of ${run.n} x ${run.m} entries`);
+  const input = run.scanInput(threads > 1);
+  checkCancelled(opts.signal);
+  run.absorb(await scanInThreads(input, threads, opts.signal, opts.onProgress));
+  return run.result();
 }

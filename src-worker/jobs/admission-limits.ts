@@ -63,6 +63,18 @@ export const ADMISSION_LIMITS = {
   maxCheckWork: 2e9,
 
   /**
+   * The same for an all-pairs check (no graph edges), which takes the ln
+   * scan (check/log-ratio-scan.ts: ln of each entry once, then a subtract
+   * and two compares per pair and output in a WebAssembly SIMD kernel, on
+   * every core): ~10 times the walk's throughput, so ~10 times its work in
+   * the same time. Measured (`npm run bench -- check`): 2,500 locations
+   * (grid:50x50, the largest optimal LP a time limit returns), 7.8e9
+   * comparisons, in 2.6 s on both cores of a quiet machine (4.5 s on one;
+   * the walk: 63.7 s), 12-20 s with the cores shared (load average 13-15).
+   */
+  maxScanCheckWork: 2e10,
+
+  /**
    * Building an LP's privacy rows: constrained pairs x outputs (each pair
    * gives one row per output; the orbit reduction still visits every one
    * to map it to its orbit). Beyond ~2e8 rows the build alone takes

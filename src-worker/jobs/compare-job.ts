@@ -134,13 +134,13 @@ async function build(
 }
 
 /** The figures of one row (mechanism built and, if asked, remapped). */
-function figures(
+async function figures(
   b: Built,
   domain: Domain,
   eps: number,
   prior: Float64Array,
   ctx: JobContext,
-): Omit<CompareRow, 'label' | 'kind' | 'remap' | 'exists' | 'betterThanPlanarLaplacePct' | 'timeMs'> {
+): Promise<Omit<CompareRow, 'label' | 'kind' | 'remap' | 'exists' | 'betterThanPlanarLaplacePct' | 'timeMs'>> {
   const notes: string[] = [];
   const ch = b.channel;
   const n = domain.n;
@@ -157,14 +157,14 @@ function figures(
   checkCancelled(ctx.signal);
   let effectiveEpsilon: number | null = null;
   try {
-    effectiveEpsilon = checkChannel(ch, domain, eps, 1, ADMISSION_LIMITS.maxCheckWork, { signal: ctx.signal }).effectiveEpsilon;
+    effectiveEpsilon = (await checkChannel(ch, domain, eps, 1, ADMISSION_LIMITS.maxCheckWork, { signal: ctx.signal })).effectiveEpsilon;
   } catch (e) {
     if (!(e instanceof MechError && (e.code === 'too-large' || isMissingPiece(e)))) throw e;
     notes.push(`effective eps not computed: ${e.message}`);
   }
   // a channel given as such guarantees nothing by construction: it is judged against the comparison's eps
   const g = b.mech ? b.mech.guaranteedEpsilon : eps;
-  const row: ReturnType<typeof figures> = {
+  const row: Awaited<ReturnType<typeof figures>> = {
     expectedDistance,
     expectedDistanceRemapped: fin(r.remappedLoss),
     pTrue: square ? probabilityOfTruth(prior, ch) : null,
@@ -204,7 +204,7 @@ export async function compareJob(req: CompareRequest, ctx: JobContext): Promise<
         rows.push(missingRow(base, b.note, t0));
         continue;
       }
-      const f = figures(b, domain, req.epsilon, prior, ctx);
+      const f = await figures(b, domain, req.epsilon, prior, ctx);
       const row: CompareRow = { ...base, exists: true, ...f, timeMs: 0 };
       if (b.lp) {
         // the LP's own record: its objective is the expected loss for the job's loss, certified within the gap

@@ -25,7 +25,8 @@ import type { LossInput as LpLoss } from '../lp/loss-input';
 import type { PricingFactory } from '../lp/pricing-pool';
 import { tightConstraintsStructured } from '../mechanism/implicit/tight-structured';
 import { checkGridOffsetPrivacy, gridOffsetCheckWork } from '../check/grid-offset-check';
-import { checkPrivacy, type PrivacyCheckResult } from '../check/privacy-check';
+import { checkPrivacyThreaded, type PrivacyCheckResult } from '../check/privacy-check';
+import { ADMISSION_LIMITS } from './admission-limits';
 import { GridOffsetChannel } from '../mechanism/function-row-source';
 import { structuredExpectedDistanceError, structuredMeasures, structuredPrivacyCheck } from '../measure/structured/structured-dispatch';
 import { closedFormMechanism } from '../mechanism/closed-form-by-kind';
@@ -246,21 +247,28 @@ export interface CheckOutcome {
   worst: { x: string; xp: string; y: string; ratio: number; violates: boolean }[];
 }
 
-export function checkChannel(
+export async function checkChannel(
   channel: RowSource,
   domain: Domain,
   eps: number,
   topK: number,
   maxWork?: number,
   ctx?: { signal?: AbortSignal; progress?: (f: number, m: string) => void },
-): CheckOutcome {
+): Promise<CheckOutcome> {
   // SPEC §4: largest ln(C[x][y]/C[x'][y]) / d(x,x'); edges suffice on graph metrics.
   // Tight-constraints mechanisms: exact by the triangle inequality, verified structurally.
   const t = structuredPrivacyCheck(channel, domain, eps);
   if (t?.passes) return { effectiveEpsilon: t.effectiveEpsilon, passes: true, pairsChecked: t.verified, worst: [] };
+  // All pairs take the ln scan on the machine's cores: the same time buys maxScanCheckWork / maxCheckWork times the work.
   const r = useGridOffsetCheck(channel, domain)
     ? gridOffsetCheck(channel, domain, eps, topK, maxWork, ctx)
-    : checkPrivacy(channel, domain, eps, { topK, ...(maxWork !== undefined ? { maxWork } : {}) });
+    : await checkPrivacyThreaded(channel, domain, eps, {
+        topK,
+        ...(maxWork !== undefined ? { maxWork } : {}),
+        maxScanWork: (maxWork ?? ADMISSION_LIMITS.maxCheckWork) * (ADMISSION_LIMITS.maxScanCheckWork / ADMISSION_LIMITS.maxCheckWork),
+        ...(ctx?.signal ? { signal: ctx.signal } : {}),
+        ...(ctx?.progress ? { onProgress: ctx.progress } : {}),
+      });
   return {
     effectiveEpsilon: r.effectiveEpsilon,
     passes: r.passes,

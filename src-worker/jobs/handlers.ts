@@ -150,10 +150,21 @@ const NON_FINITE_LOSS = 'expected loss not reported: it is not a finite number (
 /** Work budget of the effective-eps check attached to mechanism results (entry comparisons). */
 const MECHANISM_CHECK_WORK = 2e8;
 
+/** The check's progress as messages without a fraction: the job's fraction (an LP's, a construction's) stays monotonic. */
+function messagesOnly(ctx: JobContext): { signal: AbortSignal; progress: (f: number, m: string) => void } {
+  return { signal: ctx.signal, progress: (_f, m) => ctx.progress(null, m) };
+}
+
 /** Effective eps of a channel on its domain, or null (with why) when too costly. */
-function effectiveEpsilonOf(ch: RowSource, domain: Domain, eps: number, maxWork = MECHANISM_CHECK_WORK): { value: number | null; note?: string } {
+async function effectiveEpsilonOf(
+  ch: RowSource,
+  domain: Domain,
+  eps: number,
+  ctx: JobContext,
+  maxWork = MECHANISM_CHECK_WORK,
+): Promise<{ value: number | null; note?: string }> {
   try {
-    return { value: checkChannel(ch, domain, eps, 1, maxWork).effectiveEpsilon };
+    return { value: (await checkChannel(ch, domain, eps, 1, maxWork, messagesOnly(ctx))).effectiveEpsilon };
   } catch (e) {
     if (e instanceof MechError && (e.code === 'too-large' || isMissingPiece(e))) return { value: null, note: `effective epsilon not computed: ${e.message}` };
     throw e;
@@ -277,7 +288,7 @@ export async function mechanismJob(req: MechanismRequest, ctx: JobContext): Prom
   ctx.progress(null, 'checking privacy');
   // An LP's privacy rests on its repair step, not on a closed form: its stored channel is checked with the
   // full check budget (30 x 30: 3.6e8 comparisons, ~2.5 s, against minutes of solving).
-  const eff = effectiveEpsilonOf(ch, domain, req.epsilon, mech.kind === 'optimal' ? ADMISSION_LIMITS.maxCheckWork : MECHANISM_CHECK_WORK);
+  const eff = await effectiveEpsilonOf(ch, domain, req.epsilon, ctx, mech.kind === 'optimal' ? ADMISSION_LIMITS.maxCheckWork : MECHANISM_CHECK_WORK);
   result.effectiveEpsilon = eff.value;
   if (eff.note) result.note = result.note ? `${result.note}; ${eff.note}` : eff.note;
   const stored = storedChannelWarning(eff.value, mech.guaranteedEpsilon);
@@ -340,7 +351,7 @@ export async function measureJob(req: MeasureRequest, ctx: JobContext): Promise<
     if (ch.cols <= 10_000) out.remap = l.remap;
   }
   if (domain && ch.cols === domain.n) out.qualityLoss = finiteOrNull(qualityLoss(prior, ch, domain));
-  if (domain && epsilon !== undefined) out.effectiveEpsilon = effectiveEpsilonOf(ch, domain, epsilon).value;
+  if (domain && epsilon !== undefined) out.effectiveEpsilon = (await effectiveEpsilonOf(ch, domain, epsilon, ctx)).value;
   return out;
 }
 
@@ -359,7 +370,8 @@ export async function checkJob(req: CheckRequest, ctx: JobContext): Promise<Chec
   if (ch.rows !== domain.n) throw new MechError('invalid-input', `the channel has ${ch.rows} rows but the domain ${domain.spec} has ${domain.n} points`);
   ctx.progress(null, 'checking privacy');
   // The admission estimate priced this check; the same limit is the check's own work budget (a safety net).
-  const r = checkChannel(ch, domain, req.epsilon, req.maxViolations ?? 10, ADMISSION_LIMITS.maxCheckWork, ctx);
+  // a channel given: the check is the whole job and reports its fraction; after a construction, messages only
+  const r = await checkChannel(ch, domain, req.epsilon, req.maxViolations ?? 10, ADMISSION_LIMITS.maxCheckWork, req.mechanism ? messagesOnly(ctx) : ctx);
   return {
     type: 'check',
     epsilon: req.epsilon,

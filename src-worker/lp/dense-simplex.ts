@@ -1,5 +1,6 @@
 import { MechError } from '../../src-shared/errors';
 import { DENSE_KERNELS_WASM } from './dense-kernels.wasm';
+import { Wasm, WASM_PAGE, type WasmMemory } from '../numeric/wasm';
 import { type RunStop, runStopDue } from './persistent-lp';
 
 /**
@@ -583,22 +584,6 @@ interface Kernels {
   updateRows(binv: number, alpha: number, n: number, p: number, a: number, hasA: number): void;
 }
 
-/** The part of the WebAssembly API used here (the project's type libraries do not declare it). */
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
-const Wasm = (
-  globalThis as unknown as {
-    WebAssembly: {
-      Memory: new (d: { initial: number }) => WasmMemory;
-      Module: new (bytes: Uint8Array) => object;
-      Instance: new (module: object, imports: object) => { exports: unknown };
-    };
-  }
-).WebAssembly;
-
-const WASM_PAGE = 65536;
 let compiled: object | undefined;
 
 /** The kernels' module, compiled once per thread (a few hundred bytes: synchronous compilation is fine). */

@@ -1,3 +1,4 @@
+import { noRoundCompleted } from '../../src-shared/charts/lp-words';
 import { MechError, assertEpsilon } from '../../src-shared/errors';
 import { Matrix, assertDenseFits } from '../linalg/matrix';
 import { validatePrior } from '../measure/prior';
@@ -610,9 +611,11 @@ export async function optimalMechanism(
   const { gap, stoppedBy } = lp;
   const early = stoppedBy === 'time-limit' || stoppedBy === 'stopped' || stoppedBy === 'iteration-limit' || stoppedBy === 'solver-memory';
   const basis = lp.gapBasis === 'exact' ? 'the best possible (certified)' : "the model's optimum (certified)";
+  // No pricing round gave a bound above the trivial one: said in plain words instead of a 100% gap.
+  const within = noRoundCompleted(lp) ? 'no bound on the best possible (the pricing gave none above 0)' : `within ${(gap * 100).toPrecision(3)}% of ${basis}`;
   const guarantee = useCandidate
-    ? `eps*d-private by construction (${best.construction}: a private construction and a post-processing); the LP (${how}) did not beat it${early ? ` before it stopped (${stoppedBy})` : ''}; within ${(gap * 100).toPrecision(3)}% of ${basis}`
-    : `eps*d-private by construction (${how})${s.graph.mode === 'spanner' ? '; optimal only up to the dilation' : ''}${early ? `; the solve stopped early (${stoppedBy}): within ${(gap * 100).toPrecision(3)}% of ${basis}` : ''}`;
+    ? `eps*d-private by construction (${best.construction}: a private construction and a post-processing); the LP (${how}) did not beat it${early ? ` before it stopped (${stoppedBy})` : ''}; ${within}`
+    : `eps*d-private by construction (${how})${s.graph.mode === 'spanner' ? '; optimal only up to the dilation' : ''}${early ? `; the solve stopped early (${stoppedBy}): ${within}` : ''}`;
   return {
     kind: 'optimal',
     channel,

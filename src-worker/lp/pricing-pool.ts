@@ -1,8 +1,5 @@
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { type WorkerModule, workerModule as findWorkerModule, startWorker } from '../worker-module';
 import { MechError } from '../../src-shared/errors';
 import { type LpOptions, checkCancelled } from './lp-options';
 import { type PricingForm, PricingGroups, type PricingOutcome, type PricingRows, groupThread, outputGroup } from './pricing';
@@ -110,24 +107,8 @@ export class LocalPricing implements PricingEngine {
   }
 }
 
-/** The worker module next to this one: the TypeScript source through tsx, or a bundled pricing-worker.js; null when neither exists. */
-function workerModule(): { url: URL; tsImport?: string } | null {
-  const here = import.meta.url;
-  if (/\.ts$/.test(here)) {
-    const url = new URL('./pricing-worker.ts', here);
-    if (!existsSync(fileURLToPath(url))) return null;
-    try {
-      // tsx's tsImport (registers its hooks for that import only): '--import tsx' in a worker's execArgv did not make Node 20 load a .ts entry.
-      const api = join(dirname(createRequire(here).resolve('tsx')), 'esm', 'api', 'index.mjs');
-      if (!existsSync(api)) return null;
-      return { url, tsImport: pathToFileURL(api).href };
-    } catch {
-      return null;
-    }
-  }
-  const url = new URL('./pricing-worker.js', here);
-  return existsSync(fileURLToPath(url)) ? { url } : null;
-}
+/** The pricing worker module next to this one (src-worker/worker-module.ts), or null. */
+const workerModule = (): WorkerModule | null => findWorkerModule(new URL('./pricing-worker.ts', import.meta.url), import.meta.url);
 
 /** Whether threaded pricing can start here (the worker module is found). */
 export function threadedPricingAvailable(): boolean {
@@ -209,10 +190,7 @@ export class ThreadedPricing implements PricingEngine {
     if (!mod) throw new MechError('internal', `${what}: the pricing worker module is not available`);
     const pool: PricingThread[] = [];
     try {
-      const boot = mod.tsImport
-        ? `import(${JSON.stringify(mod.tsImport)}).then((a) => a.tsImport(${JSON.stringify(mod.url.href)}, ${JSON.stringify(import.meta.url)}))`
-        : null;
-      for (let t = 0; t < threads; t++) pool.push(new PricingThread(boot ? new Worker(boot, { eval: true }) : new Worker(mod.url)));
+      for (let t = 0; t < threads; t++) pool.push(new PricingThread(startWorker(mod, import.meta.url)));
       await Promise.all(
         pool.map((p, t) =>
           p.call({ type: 'open', n, m, rows, what, form, groupSize, thread: t, threads, highsOptions: options?.highsOptions, cancelFlag: options?.cancelFlag }),

@@ -139,6 +139,9 @@ describe('an optimal LP kept with its project across a server restart', () => {
     await page.getByTestId('apply-points').waitFor();
     await page.getByTestId('apply-file').setInputFiles(secretsCsv);
     await page.getByTestId('apply-seed').fill('5');
+    // line 1 (lat,lon) is a header: said explicitly, as apply --header yes (by content is the default)
+    expect(await page.getByTestId('apply-header').inputValue()).toBe('auto');
+    await page.getByTestId('apply-header').selectOption('yes');
     const released = join(h.tmp, 'released.csv');
     answerPrompt(released);
     await page.getByTestId('apply-run').click();

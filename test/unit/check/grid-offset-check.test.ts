@@ -231,15 +231,15 @@ describe('grid offset check: pairs R - 1 rows apart', () => {
 });
 
 describe('jobs use the structured check for planar Laplace', () => {
-  it('30 x 30 (the all-pairs work is 3.6e8): same verdict as all pairs would give, exact', () => {
+  it('30 x 30 (the all-pairs work is 3.6e8): same verdict as all pairs would give, exact', async () => {
     const domain = parseDomainSpec('grid:30x30:step=0.5');
     const m = planarLaplace(domain, Math.log(4));
-    const r = checkChannel(m.channel, domain, Math.log(4), 3);
+    const r = await checkChannel(m.channel, domain, Math.log(4), 3);
     expect(r.passes).toBe(true);
     // Planar Laplace's effective eps is below its guarantee (snapping is post-processing) and close to it.
     expect(r.effectiveEpsilon).toBeLessThanOrEqual(Math.log(4) * (1 + 1e-9));
     expect(r.effectiveEpsilon).toBeGreaterThan(Math.log(4) * 0.5);
-    const strict = checkChannel(m.channel, domain, Math.log(4) / 2, 3);
+    const strict = await checkChannel(m.channel, domain, Math.log(4) / 2, 3);
     expect(strict.passes).toBe(false);
     expect(strict.worst[0]!.violates).toBe(true);
   });

@@ -20,8 +20,6 @@ const MAX_LINES = 120;
 const NUMERIC_KERNELS: Record<string, string> = {
   'src-worker/check/grid-offset-check.ts#checkGridOffsetPrivacy':
     'the privacy check on a translation-invariant grid: one pass over offset tables with running maxima per pair class; the loop nest shares its bounds and early exits',
-  'src-worker/check/privacy-check.ts#checkPrivacy':
-    'the privacy check itself: a streamed pass over pairs x outputs with the tolerance, the top-k violations and the work budget in one loop nest (a verdict must never be wrong in the unsafe direction: kept in one place)',
   'src-worker/remap/grid-best-guess.ts#bestIn':
     'branch-and-bound search for the best guess cell over a window of the grid: one loop nest with bounds shared across its levels',
   'src-worker/measure/structured/min-plus-transform.ts#quadtree': 'the quadtree min-plus transform: recursion over cells with typed-array scratch buffers',

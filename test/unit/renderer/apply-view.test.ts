@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { applySource, type ProjectMechanismIn } from '../../../src-renderer/lib/project-model';
-import { cellCounts, cellOfLabel, pointsImportFor, secretCells } from '../../../src-renderer/lib/apply-view';
+import { cellCounts, cellOfLabel, HEADER_CHOICES, pointsImportFor, secretCells, secretLabels } from '../../../src-renderer/lib/apply-view';
 import { applyRequestSchema } from '../../../src-shared/protocol/requests';
 import { projectSchema, type ProjectInput } from '../../../src-shared/protocol/project';
 import { localProjection } from '../../../src-shared/data/points-grid';
@@ -63,5 +63,25 @@ describe('true and released cells', () => {
     expect(secretCells('cell\n(1,2)\n(0,0)\n(9,9)\n', 10, 3, 3, null)).toEqual({ cells: [5, 0, -1], mode: 'labels' });
     expect(cellOfLabel(' ( 2 , 1 ) ', 3, 3)).toBe(7);
     expect(cellCounts([0, 8, -1, 8], 9)).toEqual([1, 0, 0, 0, 0, 0, 0, 0, 2]);
+  });
+});
+
+describe('the header choice (as apply --header yes|no)', () => {
+  it('offers by content, yes and no; yes and no pass the apply schema as header', () => {
+    expect(HEADER_CHOICES.map((h) => h.value)).toEqual(['auto', 'yes', 'no']);
+    for (const header of ['yes', 'no'] as const)
+      expect(
+        applyRequestSchema.safeParse({ type: 'apply', mechanism: { domain: 'line:3', epsilon: 1, kind: 'tg' }, header, input: 'i.csv', out: 'o.csv' }).success,
+      ).toBe(true);
+  });
+
+  it('the preview reads line 1 as the release did: a header skipped, else the first secret', () => {
+    const text = '(0,1)\n(1,2)\n(2,2)\n';
+    expect(secretLabels(text, 10, false)).toEqual(['(0,1)', '(1,2)', '(2,2)']);
+    expect(secretLabels(`cell\n${text}`, 10, true)).toEqual(['(0,1)', '(1,2)', '(2,2)']);
+    expect(secretCells(text, 10, 3, 3, null, false).cells).toEqual([1, 5, 8]);
+    expect(secretCells(`cell\n${text}`, 2, 3, 3, null, true).cells).toEqual([1, 5]);
+    // headerless points: two columns in the grid's units (km), binned without the lat,lon projection
+    expect(secretCells('-0.6,0.6\n0.7,-0.7\n', 10, 3, 3, binning, false)).toEqual({ cells: [0, 8], mode: 'points' });
   });
 });

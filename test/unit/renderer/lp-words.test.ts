@@ -31,6 +31,17 @@ describe('the words of an optimal result', () => {
     expect(lpResultWords(lp(0.5, 0.3))).toBe('best found, within 50.0% of the best possible (certified)');
   });
 
+  it('a decomposition stopped before its pricing gave a bound says in one line that it has none', () => {
+    const stopped = { ...lp(1, 0, 'exact'), method: 'decomposition' as const, rounds: 0, stoppedBy: 'time-limit' as const };
+    const none =
+      "best found, not certified: the time limit came before the LP's pricing gave a bound above 0, so there is no bound on the best possible (give it more time)";
+    expect(lpResultWords(stopped)).toBe(none);
+    // a round cut by the time limit mid-pricing (50 x 50 in 60 s): still only the trivial bound
+    expect(lpResultWords({ ...stopped, rounds: 1 })).toBe(none);
+    // a completed round: its Lagrangian bound is certified, the usual words
+    expect(lpResultWords({ ...stopped, rounds: 1, gap: 0.2 })).toBe('best found, within 20.0% of the best possible (certified)');
+  });
+
   it('what is returned, and the candidates, in words', () => {
     expect(chosenWords({ chosen: 'lp' })).toBe("the LP's channel");
     expect(chosenWords({})).toBe("the LP's channel");
