@@ -804,19 +804,8 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
       args = parseArgs(argv);
       // an LP from the start: a Ctrl-C while its inputs are read already means "stop with the best" (the job then stops at once)
       lpJob = args.command === 'mechanism' && args.flags.get('kind') === 'optimal';
-      try {
-        process.cwd(); // relative paths are resolved against it
-      } catch {
-        throw new MechError('invalid-input', 'the current directory no longer exists; cd to an existing directory and run again');
-      }
-      if (args.flags.get('help') === true) {
-        stdout.write(USAGE + '\n');
-        return 0;
-      }
-      if (args.command === 'example' && args.flags.get('list') !== undefined) {
-        for (const e of listExamples()) stdout.write(`${e.name.padEnd(18)} ${e.title}\n`);
-        return 0;
-      }
+      const answered = answeredAtOnce(args, stdout);
+      if (answered !== null) return answered;
       const reading = new ProgressReporter(stderr, args.flags.get('quiet') === true);
       progress = reading;
       args.onReadProgress = (f, m) => reading.update(f, m);
@@ -846,15 +835,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     }
     dispatcher ??= opts.dispatcher ?? new Dispatcher({ threads, ...(plan.project ? {} : { inProcess: runsInProcess }) });
     if (plan.project) {
-      const s = await runProject(dispatcher, plan.project.project, plan.project.baseDir, plan.project.out, {
-        resolved: plan.project.resolved,
-        signal: controller.signal,
-        onProgress: (f, m) => pr.update(f, m),
-        // Through the queue each sweep goes out as up to QUEUE_PARTS (16) eps slices (a queue job costs ~3 ms: 16 parts
-        // reach 16 worker slots for ~50 ms); locally as many slices as pool threads.
-        ...(plan.queue ? { sweepParts: QUEUE_PARTS } : {}),
-      });
-      progress.clear();
+      const s = await runPlannedProject(plan, plan.project, dispatcher, controller.signal, pr);
       return projectOutcome(s, plan.json, stdout, fail);
     }
     const req = plan.request!;
@@ -883,6 +864,44 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     if (dispatcher && dispatcher !== opts.dispatcher) await dispatcher.close().catch(() => undefined);
     await fleet?.close();
   }
+}
+
+/** `--help` anywhere, and `example --list`: answered before any input is read (null: run the command). The current directory must exist. */
+function answeredAtOnce(args: ParsedArgs, stdout: ProgressStream): number | null {
+  try {
+    process.cwd(); // relative paths are resolved against it
+  } catch {
+    throw new MechError('invalid-input', 'the current directory no longer exists; cd to an existing directory and run again');
+  }
+  if (args.flags.get('help') === true) {
+    stdout.write(USAGE + '\n');
+    return 0;
+  }
+  if (args.command === 'example' && args.flags.get('list') !== undefined) {
+    for (const e of listExamples()) stdout.write(`${e.name.padEnd(18)} ${e.title}\n`);
+    return 0;
+  }
+  return null;
+}
+
+/** `run` / `example`: the project's items on the runner, progress on stderr (cleared at the end). */
+async function runPlannedProject(
+  plan: Plan,
+  project: NonNullable<Plan['project']>,
+  dispatcher: JobRunner,
+  signal: AbortSignal,
+  pr: ProgressReporter,
+): Promise<RunSummary> {
+  const s = await runProject(dispatcher, project.project, project.baseDir, project.out, {
+    resolved: project.resolved,
+    signal,
+    onProgress: (f, m) => pr.update(f, m),
+    // Through the queue each sweep goes out as up to QUEUE_PARTS (16) eps slices (a queue job costs ~3 ms: 16 parts
+    // reach 16 worker slots for ~50 ms); locally as many slices as pool threads.
+    ...(plan.queue ? { sweepParts: QUEUE_PARTS } : {}),
+  });
+  pr.clear();
+  return s;
 }
 
 /** mechanism --kind optimal --queue URL: Redis checked at once (one line when unreachable), then the queue's workers as pricing engine. */

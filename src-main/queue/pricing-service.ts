@@ -22,7 +22,14 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { MechError } from '../../src-shared/errors';
-import { LocalPricing, type PricingEngine, type PricingSpec, ThreadedPricing, threadedPricingAvailable } from '../../src-worker/lp/pricing-pool';
+import {
+  LocalPricing,
+  type PricingEngine,
+  type PricingRound,
+  type PricingSpec,
+  ThreadedPricing,
+  threadedPricingAvailable,
+} from '../../src-worker/lp/pricing-pool';
 import type { QueueTarget } from './connection';
 import { decodeFrame, encodeFrame, frameRows, inboxKey, need, pricingVersion, workerKey, type Frame } from './pricing-wire';
 
@@ -71,6 +78,97 @@ interface Session {
   stopRound: number;
   failed: boolean;
   lastUsed: number;
+}
+
+/** One round's outcomes as the frame's arrays: which outputs were priced, their objectives, safe bounds, iterations, and their columns packed. */
+function packRound(
+  round: PricingRound,
+  n: number,
+  m: number,
+): { done: Uint8Array; objective: Float64Array; safe: Float64Array; iterations: Float64Array; r: Float64Array } {
+  const done = new Uint8Array(m);
+  const objective = new Float64Array(m);
+  const safe = new Float64Array(m);
+  const iterations = new Float64Array(m);
+  let count = 0;
+  for (let w = 0; w < m; w++) if (round.outcomes[w]) count++;
+  const r = new Float64Array(count * n);
+  let k = 0;
+  for (let w = 0; w < m; w++) {
+    const o = round.outcomes[w];
+    if (!o) continue;
+    done[w] = 1;
+    objective[w] = o.objective;
+    safe[w] = o.safeBound;
+    iterations[w] = o.iterations;
+    r.set(o.r, k++ * n);
+  }
+  return { done, objective, safe, iterations, r };
+}
+
+/** The pricing engine of an opened slice: worker threads keep this process's event loop free (heartbeat, job locks); this thread when none is available. */
+function sliceEngine(h: z.infer<typeof openSchema>, f: Frame, maxThreads: number): Promise<PricingEngine> {
+  const spec: PricingSpec = {
+    n: h.n,
+    m: h.m,
+    rows: frameRows(f, h.n),
+    what: h.what,
+    form: h.form,
+    groupSize: Math.min(h.groupSize, h.m),
+    ...(h.highsOptions ? { options: { highsOptions: h.highsOptions } } : {}),
+  };
+  const threads = Math.min(maxThreads, h.m);
+  return threadedPricingAvailable() ? ThreadedPricing.open(Math.max(1, threads), spec) : LocalPricing.open(spec);
+}
+
+/** Take frames off the worker's inbox until stopped: a malformed frame is dropped with one line; Redis trouble is retried (the job worker logs it). */
+async function pollInbox(blocking: Redis, key: string, handle: (buf: Buffer) => void, log: (line: string) => void, stopped: () => boolean): Promise<void> {
+  while (!stopped()) {
+    try {
+      const got = await blocking.blpopBuffer(key, 1);
+      if (got) handle(got[1]);
+    } catch (e) {
+      if (stopped()) break;
+      if (e instanceof MechError || e instanceof z.ZodError)
+        log(`dropped a pricing frame: ${e instanceof MechError ? e.message : 'its header does not parse'}`);
+      else await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
+
+/** One pricing round of a slice: priced at the frame's duals (costs kept from the first round), the outcomes sent back to the master. */
+async function priceRound(
+  engine: PricingEngine,
+  s: Session,
+  h: z.infer<typeof priceSchema>,
+  lam: Float64Array,
+  c: Float64Array | null,
+  only: Uint8Array | undefined,
+  send: (key: string, head: Record<string, unknown>, arrays?: Parameters<typeof encodeFrame>[1]) => Promise<unknown>,
+): Promise<void> {
+  if (c) s.c = c;
+  if (!s.c) throw new MechError('internal', 'a pricing round came before the costs of its slice');
+  const { n, m } = s;
+  const t0 = performance.now();
+  const round = await engine.price({
+    c: s.c,
+    lam,
+    deadline: t0 + h.ms,
+    retryTolerance: h.retry,
+    shouldStop: () => s.stopRound >= h.round,
+    ...(only ? { only } : {}),
+  });
+  s.lastUsed = Date.now();
+  const head = {
+    t: 'priced',
+    session: h.session,
+    round: h.round,
+    complete: round.complete,
+    cold: engine.coldRetries,
+    fails: engine.failures,
+    rows: engine.rows,
+  };
+  await send(s.reply, { ...head, ms: performance.now() - t0 }, packRound(round, n, m));
 }
 
 export async function startPricingService(opts: PricingServiceOptions): Promise<RunningPricingService> {
@@ -126,18 +224,7 @@ export async function startPricingService(opts: PricingServiceOptions): Promise<
       return;
     }
     opts.log(`pricing ${h.what}`);
-    const spec: PricingSpec = {
-      n: h.n,
-      m: h.m,
-      rows: frameRows(f, h.n),
-      what: h.what,
-      form: h.form,
-      groupSize: Math.min(h.groupSize, h.m),
-      ...(h.highsOptions ? { options: { highsOptions: h.highsOptions } } : {}),
-    };
-    // Worker threads keep this process's event loop free (heartbeat, job locks); one thread when none is available.
-    const threads = Math.min(opts.threads, h.m);
-    const engine = threadedPricingAvailable() ? ThreadedPricing.open(Math.max(1, threads), spec) : LocalPricing.open(spec);
+    const engine = sliceEngine(h, f, opts.threads);
     const s: Session = { reply: h.reply, n: h.n, m: h.m, engine, chain: Promise.resolve(), c: null, stopRound: -1, failed: false, lastUsed: Date.now() };
     engine.catch(() => undefined);
     sessions.set(h.session, s);
@@ -151,46 +238,7 @@ export async function startPricingService(opts: PricingServiceOptions): Promise<
     const lam = need(f, 'lam', 'f64', s.n);
     const c = f.arrays.c ? need(f, 'c', 'f64', s.n * s.m) : null;
     const only = f.arrays.only ? need(f, 'only', 'u8', s.m) : undefined;
-    queue(h.session, s, async (engine) => {
-      if (c) s.c = c;
-      if (!s.c) throw new MechError('internal', 'a pricing round came before the costs of its slice');
-      const { n, m } = s;
-      const t0 = performance.now();
-      const deadline = t0 + h.ms;
-      const round = await engine.price({ c: s.c, lam, deadline, retryTolerance: h.retry, shouldStop: () => s.stopRound >= h.round, ...(only ? { only } : {}) });
-      const done = new Uint8Array(m);
-      const objective = new Float64Array(m);
-      const safe = new Float64Array(m);
-      const iterations = new Float64Array(m);
-      let count = 0;
-      for (let w = 0; w < m; w++) if (round.outcomes[w]) count++;
-      const r = new Float64Array(count * n);
-      let k = 0;
-      for (let w = 0; w < m; w++) {
-        const o = round.outcomes[w];
-        if (!o) continue;
-        done[w] = 1;
-        objective[w] = o.objective;
-        safe[w] = o.safeBound;
-        iterations[w] = o.iterations;
-        r.set(o.r, k++ * n);
-      }
-      s.lastUsed = Date.now();
-      await send(
-        s.reply,
-        {
-          t: 'priced',
-          session: h.session,
-          round: h.round,
-          complete: round.complete,
-          cold: engine.coldRetries,
-          fails: engine.failures,
-          rows: engine.rows,
-          ms: performance.now() - t0,
-        },
-        { done, objective, safe, iterations, r },
-      );
-    });
+    queue(h.session, s, (engine) => priceRound(engine, s, h, lam, c, only, send));
   };
 
   const add = (f: Frame): void => {
@@ -215,20 +263,7 @@ export async function startPricingService(opts: PricingServiceOptions): Promise<
     }
   };
 
-  const loop = (async () => {
-    while (!stopped) {
-      try {
-        const got = await blocking.blpopBuffer(inboxKey(id), 1);
-        if (got) handle(got[1]);
-      } catch (e) {
-        if (stopped) break;
-        // a malformed frame is dropped with one line; Redis trouble is retried (the job worker logs it)
-        if (e instanceof MechError || e instanceof z.ZodError)
-          opts.log(`dropped a pricing frame: ${e instanceof MechError ? e.message : 'its header does not parse'}`);
-        else await new Promise((r) => setTimeout(r, 500));
-      }
-    }
-  })();
+  const loop = pollInbox(blocking, inboxKey(id), handle, opts.log, () => stopped);
 
   return {
     id,

@@ -3,7 +3,7 @@
  * (test-output/screenshots/charts-*.png), with the properties that make them readable asserted on the drawn chart.
  */
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { choosePath, ROOT, SHOTS, useHarness, writeProject } from './helpers';
 
@@ -51,8 +51,10 @@ describe('case-study charts', () => {
 
   it('geo: the city bar chart with horizontal bars, tall enough for its eleven categories', async () => {
     // the example on a 20 x 20 grid and a 10 x 10 city (a lumpy population), the full-resolution LP within 10 s: the same chart in seconds
-    // its data files named from anywhere
-    const text = readFileSync(join(ROOT, 'resources/examples/geo.json'), 'utf8').replaceAll('csv:../data/', `csv:${join(ROOT, 'resources/data')}/`);
+    // its data file in the project's own folder (a file outside it would be listed and asked about first)
+    mkdirSync(join(h.tmp, 'projects/data'), { recursive: true });
+    copyFileSync(join(ROOT, 'resources/data/city-population.csv'), join(h.tmp, 'projects/data/city-population.csv'));
+    const text = readFileSync(join(ROOT, 'resources/examples/geo.json'), 'utf8').replaceAll('csv:../data/', 'csv:data/');
     const geo = JSON.parse(text) as {
       name: string;
       caseStudies: { params: Record<string, unknown> }[];
