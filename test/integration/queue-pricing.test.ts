@@ -142,24 +142,27 @@ describe.skipIf(!redisInstalled())('optimal LP pricing on the queue', () => {
   }, 120_000);
 
   it('Redis restarted empty mid-run: the slices are opened again and the run ends with the same optimum', async () => {
+    // 10 x 10 (several seconds of rounds): the restart must come while the run is still pricing (8 x 8 could end first)
     const from = workers.map((w) => w.log().length);
-    const run = cli([...args(8), '--queue', redis.url]);
-    await Promise.all(workers.map((w, i) => logged(w, from[i]!, /pricing the optimal-mechanism LP on grid:8x8/)));
-    await new Promise((r) => setTimeout(r, 500));
+    let finished = false;
+    const run = cli([...args(10), '--queue', redis.url]).finally(() => (finished = true));
+    await Promise.all(workers.map((w, i) => logged(w, from[i]!, /pricing the optimal-mechanism LP on grid:10x10/)));
+    const midRun = !finished;
     await redis.restart(300);
     const r = await run;
     expect(r.code, r.stderr).toBe(0);
+    expect(midRun).toBe(true);
     // the restart came mid-run: the slices were opened again after it (two opens of this LP on the workers)
     const opens = workers.map(
       (w, i) =>
         w
           .log()
           .slice(from[i])
-          .match(/pricing the optimal-mechanism LP on grid:8x8/g)?.length ?? 0,
+          .match(/pricing the optimal-mechanism LP on grid:10x10/g)?.length ?? 0,
     );
     expect(opens.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(4);
-    expectSameOptimum(lpOf(r.stdout), await localLp(8));
-  }, 120_000);
+    expectSameOptimum(lpOf(r.stdout), await localLp(10));
+  }, 180_000);
 
   it('a worker of another version is refused with one line, and refuses a master of another version', async () => {
     const redisClient = new Redis(redis.url);
