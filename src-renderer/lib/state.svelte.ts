@@ -758,12 +758,17 @@ export class AppState {
    * channel there as it is kept).
    */
   autosave(): void {
-    try {
-      const { project } = projectWithResults(this.project, this.results, AUTOSAVE_RESULTS_BYTES);
-      localStorage.setItem(AUTOSAVE_KEY, JSON.stringify({ savedAt: new Date().toISOString(), path: this.path, project }));
-    } catch {
-      // storage full or unavailable: recovery is best effort
-    }
+    const save = (project: ProjectInput): boolean => {
+      try {
+        localStorage.setItem(AUTOSAVE_KEY, JSON.stringify({ savedAt: new Date().toISOString(), path: this.path, project }));
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    // with its results when they fit; when the storage is full, the project alone (so that the latest edits, not an
+    // older autosave, are what a new window offers back); when even that fails the older autosave stays, dated
+    if (!save(projectWithResults(this.project, this.results, AUTOSAVE_RESULTS_BYTES).project)) save(this.project);
   }
 
   clearAutosave(): void {
