@@ -63,7 +63,7 @@ const infoFile = join(root, 'out/cli/build-info.json');
 
 // Packages bundled into the outputs. chart.js and its plugin go together (one
 // copy of chart.js, where the plugin registers itself).
-const INLINE = new Set(['zod', 'csv-parse', 'fft.js', 'chart.js', 'chartjs-chart-matrix', '@kurkle/color']);
+const INLINE = new Set(['zod', 'fft.js', 'chart.js', 'chartjs-chart-matrix', '@kurkle/color']);
 const packageName = (spec) =>
   spec
     .split('/')

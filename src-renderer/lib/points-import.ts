@@ -2,8 +2,8 @@
  * Points CSV -> prior on the domain's grid, in the page (issue 14): the
  * engine's binning (src-worker/data/points.ts pointsToGrid: cells, box,
  * smoothing, lat/lon projection with its error bound), fed by the shared
- * CSV reader (src-shared/csv: the same records as the engine's csv-parse
- * reader), so the page never runs the Node CSV parser.
+ * CSV reader (src-shared/csv: the one reader of the page, the engine and
+ * the CLI).
  */
 import { readCsv } from '../../src-shared/csv/csv-reader';
 import { type BoundingBox, checkLatLon, coordinateColumns, numberField, type PointGrid, type PointSet, pointsToGrid } from '../../src-shared/data/points-grid';

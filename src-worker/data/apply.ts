@@ -2,9 +2,7 @@ import { randomFillSync } from 'node:crypto';
 import { MechError, invalid } from '../../src-shared/errors';
 import type { RowSource } from '../mechanism/channel';
 import type { Domain } from '../metric/domain';
-import { parse } from 'csv-parse';
 import { type CsvRow } from '../../src-shared/csv/csv-reader';
-import { CSV_PARSE_OPTIONS, malformedCsv } from '../metric/read-csv';
 import { NEG_TOL, SUM_TOL } from '../../src-shared/numeric/tolerance';
 import { seededRandom } from '../../src-shared/numeric/seeded-random';
 import { type CellBinning, checkLatLon, coordinateColumns, type LocalProjection, numberField } from './points';
@@ -560,51 +558,7 @@ export function* releaseRows(
   }
 }
 
-/**
- * CSV records from a stream (a file's read stream, or any async iterable of
- * text/bytes), with the options and line numbers of metric/read-csv.ts:
- * trimmed fields, empty and '#' comment lines skipped. Streaming: one record
- * at a time.
- */
-export async function* readCsvStream(input: AsyncIterable<string | Uint8Array>, source: string): AsyncGenerator<CsvRow, void, undefined> {
-  const parser = parse({ ...CSV_PARSE_OPTIONS });
-  let stopped = false;
-  const feed = (async () => {
-    try {
-      for await (const chunk of input) {
-        if (stopped) break;
-        // Wait for the parser to drain, or to be closed by a consumer that stopped early (else this would wait forever).
-        if (!parser.write(chunk))
-          await new Promise<void>((res) => {
-            const done = (): void => {
-              parser.off('drain', done);
-              parser.off('close', done);
-              res();
-            };
-            parser.once('drain', done);
-            parser.once('close', done);
-          });
-      }
-      if (!stopped) parser.end();
-    } catch (e) {
-      parser.destroy(e as Error);
-    }
-  })();
-  try {
-    for await (const rec of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-      if (rec.record.every((f) => f === '')) continue;
-      yield { fields: rec.record, line: rec.info.lines };
-    }
-  } catch (e) {
-    if (e instanceof MechError) throw e;
-    malformedCsv(source, e);
-  } finally {
-    // A consumer that stops early (an error on a row, a cancel) must not leave the feed waiting on a full parser.
-    stopped = true;
-    if (!parser.destroyed) parser.destroy();
-    await feed;
-  }
-}
+export { readCsvStream } from '../metric/read-csv';
 
 export interface ReleaseOptions extends SamplerOptions {
   /** For point secrets: the grid binning (and projection for lat,lon) of the prior. */

@@ -1,7 +1,7 @@
 /**
  * Real location data in (issue 14): see points-grid.ts for the CSV layout,
  * the projection and its error bound, and the binning. This module adds the
- * CSV text parser (the engine's reader, csv-parse); points-grid.ts holds
+ * CSV text parser (the one CSV reader); points-grid.ts holds
  * everything else without loading the parser, so the app's page can bin
  * points too (src-renderer/lib/points-import.ts).
  */

@@ -1,7 +1,7 @@
 /**
- * The browser-side CSV reader (src-shared/csv/csv-reader.ts) and the
- * engine's csv-parse reader (src-worker/metric/read-csv.ts) give the same
- * records, line numbers and problems on the same text: hand-picked cases of
+ * The product's one CSV reader (src-shared/csv/csv-reader.ts, used by the
+ * page, the engine and the CLI) gives the records, line numbers and problems
+ * the csv-parse library gives on the same text (csv-parse-oracle.ts): hand-picked cases of
  * quoting, comments, blank lines, line endings and delimiters, then 3,000
  * random texts over an alphabet made of exactly those characters, each cut
  * into random chunks for the incremental reader. Known and accepted
@@ -15,20 +15,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CSV_PROBLEM_WORDS, CsvFailure, CsvLineReader, readCsv, type CsvRead, type CsvRow } from '../../../src-shared/csv/csv-reader';
-import { readCsvRows } from '../../../src-worker/metric/read-csv';
-import { MechError } from '../../../src-shared/errors';
+import { csvParseOracle, type OracleRead } from './csv-parse-oracle';
 import { seededRandom } from '../../../src-shared/numeric/seeded-random';
 
-type EngineRead = CsvRead | { ok: false; message: string };
+type EngineRead = OracleRead;
 
-/** The engine reader's outcome in the shared reader's terms. */
+/** The library's reading of the same text. */
 function engine(text: string, delimiters: readonly string[] = [',']): EngineRead {
-  try {
-    return { ok: true, rows: readCsvRows(text, 'f.csv', delimiters) };
-  } catch (e) {
-    if (!(e instanceof MechError)) throw e;
-    return { ok: false, message: e.message };
-  }
+  return csvParseOracle(text, 'f.csv', delimiters);
 }
 
 /** The incremental reader fed `size` characters at a time. */
