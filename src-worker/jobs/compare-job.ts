@@ -24,7 +24,7 @@ import {
   type CompareRow,
 } from '../../src-shared/protocol/compare';
 import { checkCancelled, type JobContext } from './context';
-import { buildMechanism, checkChannel, isMissingPiece, measureChannel, qualityLoss, type LossSpecInput } from './engine';
+import { buildMechanism, checkChannel, measureChannel, qualityLoss, type LossSpecInput } from './engine';
 import { construct } from './handlers';
 import { channelOfRef } from './kept-channel';
 import { remapConstructed } from './remap-jobs';
@@ -159,7 +159,7 @@ async function figures(
   try {
     effectiveEpsilon = (await checkChannel(ch, domain, eps, 1, ADMISSION_LIMITS.maxCheckWork, { signal: ctx.signal })).effectiveEpsilon;
   } catch (e) {
-    if (!(e instanceof MechError && (e.code === 'too-large' || isMissingPiece(e)))) throw e;
+    if (!(e instanceof MechError && e.code === 'too-large')) throw e;
     notes.push(`effective eps not computed: ${e.message}`);
   }
   // a channel given as such guarantees nothing by construction: it is judged against the comparison's eps

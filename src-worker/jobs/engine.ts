@@ -1,8 +1,6 @@
 /**
  * The ONE place where job handlers meet the engine. Each function here is
- * a thin call into src-worker/<concept>/; a piece of the engine that has not
- * landed yet throws a MechError naming the missing piece, so a job fails
- * clearly instead of computing something home-made.
+ * a thin call into src-worker/<concept>/.
  */
 import { MechError } from '../../src-shared/errors';
 import { edgesIfAvailable } from '../metric/shortest-paths';
@@ -42,14 +40,6 @@ import { binaryLoss } from '../measure/binary-loss';
 import { nibLoss } from '../measure/nib-loss';
 import type { LossFunction } from '../measure/guess-function';
 import { checkCancelled } from '../numeric/cancel';
-
-export function missing(piece: string): never {
-  throw new MechError('internal', `this job needs ${piece}, which is not part of the engine yet`, { missingEnginePiece: piece });
-}
-
-export function isMissingPiece(e: unknown): boolean {
-  return e instanceof MechError && e.detail?.missingEnginePiece !== undefined;
-}
 
 /* ---------- domains ---------- */
 
@@ -183,8 +173,10 @@ export async function buildMechanism(kind: MechanismKindName, domain: Domain, ep
     case 'planar-laplace':
     case 'symmetric':
       return { exists: true, mechanism: closedFormMechanism(kind, domain, eps) };
-    default:
-      return missing(`the '${kind}' mechanism construction (src-worker/mechanism/)`);
+    default: {
+      const none: never = kind;
+      throw new MechError('internal', `no construction for the mechanism kind '${String(none)}'`);
+    }
   }
 }
 

@@ -39,7 +39,6 @@ import {
   buildMechanism,
   checkChannel,
   expectedLoss,
-  isMissingPiece,
   measureChannel,
   posteriorVertices,
   privacyCapacities,
@@ -166,7 +165,7 @@ async function effectiveEpsilonOf(
   try {
     return { value: (await checkChannel(ch, domain, eps, 1, maxWork, messagesOnly(ctx))).effectiveEpsilon };
   } catch (e) {
-    if (e instanceof MechError && (e.code === 'too-large' || isMissingPiece(e))) return { value: null, note: `effective epsilon not computed: ${e.message}` };
+    if (e instanceof MechError && e.code === 'too-large') return { value: null, note: `effective epsilon not computed: ${e.message}` };
     throw e;
   }
 }
