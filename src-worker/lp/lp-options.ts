@@ -1,5 +1,11 @@
 import { checkCancelled as checkSignal } from '../numeric/cancel';
 
+/** What may end one solve early besides cancellation: a deadline (performance.now() ms) or a stop test. */
+export interface RunStop {
+  deadline?: number;
+  shouldStop?: () => boolean;
+}
+
 /**
  * Options every LP entry point accepts.
  *
@@ -23,6 +29,13 @@ export interface LpOptions {
   cancelFlag?: Int32Array;
   /** Phase progress: fraction in [0, 1] and a short message (building, solving, extracting). */
   onProgress?: (fraction: number, message: string) => void;
+  /**
+   * Ends a one-model solve (solveSparseLp) at HiGHS' next checkpoint when
+   * its deadline passes or its stop test says so: a MechError 'cancelled'
+   * whose detail.reason is 'time-limit' or 'stopped' (persistent-lp.ts
+   * runStopReason), so the caller can keep what it has instead.
+   */
+  stop?: RunStop;
   /** Wall-clock limit for the solve, in seconds (HiGHS time_limit). */
   timeLimitSeconds?: number;
   /**

@@ -7,7 +7,8 @@ import { DenseChannel, type Mechanism, type RowSource } from '../mechanism/chann
 import type { MechanismFacts } from '../mechanism/facts';
 import type { Domain } from '../metric/domain';
 import { type LossInput, type OutputSet, resolveLoss, scaledCost, secretsAsOutputs } from './loss-input';
-import type { LpOptions } from './lp-options';
+import type { LpOptions, RunStop } from './lp-options';
+import { runStopReason } from './persistent-lp';
 import type { ConstraintMode, PrivacyConstraintGraph } from './privacy-constraint-graph';
 import { type PrivateChannelSolution, hasOrbitReduction, solvePrivateChannelLp } from './private-channel-lp';
 import type { MasterColumn } from './decomposition-master';
@@ -274,6 +275,11 @@ function typedDecompositionOptions(
 
 function stopTest(stopFlag: Int32Array | undefined): { shouldStop?: () => boolean } {
   return stopFlag ? { shouldStop: () => Atomics.load(stopFlag, 0) !== 0 } : {};
+}
+
+/** Stop and the job's deadline (its time limit less the finish's share, from the job's start) for a one-model solve. */
+function orbitStop(stopFlag: Int32Array | undefined, tStart: number, limitSeconds: number | undefined): RunStop {
+  return { ...stopTest(stopFlag), ...(limitSeconds !== undefined ? { deadline: tStart + limitSeconds * 1000 } : {}) };
 }
 
 /** The coarse start of a grid with a distance loss and the secrets as outputs (coarse-start.ts), or null where none applies. */
@@ -565,7 +571,7 @@ export async function optimalMechanism(
   const decompositionOptions = chosen
     ? typedDecompositionOptions(solveOptions, scale, history, tStart, warm, cands.best?.seed ?? null, chosen.model)
     : options.decompositionOptions;
-  const solve = (orbits: boolean): Promise<PrivateChannelSolution> =>
+  const solve = (orbits: boolean, stop?: RunStop): Promise<PrivateChannelSolution> =>
     solvePrivateChannelLp(
       {
         domain,
@@ -586,13 +592,15 @@ export async function optimalMechanism(
         boundExact: chosen !== null && n <= EXACT_BOUND_MAX_SECRETS,
         what: `the optimal-mechanism LP on ${domain.spec}`,
       },
-      solveOptions,
+      stop ? { ...solveOptions, stop } : solveOptions,
     );
   // The whole orbit model can fail numerically where the decomposition does not (grid:3x3 at eps 30: factors up to
   // e^30, HiGHS called it unbounded): then it is solved by decomposition.
+  // Stop or the time limit during that one solve: the decomposition, seeded with the best candidate, returns at its
+  // first check with the best mechanism found (the whole model has nothing to return mid-solve).
   const s = orbitModel
-    ? await solve(true).catch((e: unknown) => {
-        if (e instanceof MechError && e.code === 'infeasible') return solve(false);
+    ? await solve(true, orbitStop(options.stopFlag, tStart, solveOptions.timeLimitSeconds)).catch((e: unknown) => {
+        if ((e instanceof MechError && e.code === 'infeasible') || runStopReason(e) !== null) return solve(false);
         throw e;
       })
     : await solve(false);

@@ -2,7 +2,7 @@ import type { Basis, Highs, HighsCallbackMap, InterruptCallbackEvent } from 'hig
 import { MechError } from '../../src-shared/errors';
 import { highsRuntime, resetHighsRuntime } from './highs-runtime';
 import { assertLpFits } from './memory-estimate';
-import { type LpOptions, cancelRequested, checkCancelled, progress } from './lp-options';
+import { type LpOptions, type RunStop, cancelRequested, checkCancelled, progress } from './lp-options';
 import { type SparseLp, dualColumnOfRow } from './sparse-model';
 
 /**
@@ -68,7 +68,7 @@ const STATUS_NAMES: Record<number, string> = {
 export async function solveSparseLp(lp: SparseLp, what: string, options?: LpOptions): Promise<LpSolution> {
   const model = await PersistentLp.open(lp, what, options);
   try {
-    return model.run();
+    return model.run(true, options?.stop);
   } finally {
     model.dispose();
   }
@@ -76,11 +76,7 @@ export async function solveSparseLp(lp: SparseLp, what: string, options?: LpOpti
 
 type HighsModel = ReturnType<Highs['createModel']>;
 
-/** What may end one PersistentLp run early besides cancellation: a deadline (performance.now() ms) or a stop test. */
-export interface RunStop {
-  deadline?: number;
-  shouldStop?: () => boolean;
-}
+export type { RunStop };
 
 /** Which of a RunStop's conditions holds now (the deadline first), or undefined. */
 export function runStopDue(stop: RunStop): 'time-limit' | 'stopped' | undefined {

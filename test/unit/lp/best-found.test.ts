@@ -162,6 +162,34 @@ describe('the whole orbit model on small symmetric problems, with the decomposit
     expect(Math.abs(whole.lp.objective - dec.lp.objective)).toBeLessThan(1e-7 * dec.lp.objective);
   }, 60_000);
 
+  it('Stop during the whole orbit model returns the best mechanism found at once (the seeded decomposition), private', async () => {
+    const g = parseDomainSpec('grid:8x8');
+    const pi = new Float64Array(g.n).fill(1 / g.n);
+    const stop = new Int32Array(new SharedArrayBuffer(4));
+    const messages: string[] = [];
+    const o = await buildMechanism('optimal', g, 0.5, {
+      prior: pi,
+      loss: { kind: 'dist' },
+      signal: never,
+      // Stop pressed as the one-model solve starts (it takes about a second here: without a stop test it runs to the end)
+      progress: (_f, m) => {
+        messages.push(m);
+        if (/reduced to \d+ orbit variables/.test(m)) Atomics.store(stop, 0, 1);
+      },
+      lp: {},
+      stopFlag: stop,
+    });
+    if (!o.exists || !o.lp) throw new Error('no mechanism');
+    const lp = o.lp as OptimalLpResult;
+    expect(messages.some((m) => /orbit variables/.test(m))).toBe(true);
+    expect(lp.stoppedBy).toBe('stopped');
+    expect(lp.method).toBe('decomposition');
+    const cheapest = Math.min(...lp.candidates.filter((c) => c.expectedLoss !== null).map((c) => c.expectedLoss!));
+    expect(lp.objective).toBeLessThanOrEqual(cheapest * (1 + 1e-12));
+    const C = (o.mechanism.channel as DenseChannel).matrix.data;
+    expect(worstPrivacyRatio(C, g, g.n, 0.5)).toBeLessThanOrEqual(1 + 1e-9);
+  }, 60_000);
+
   it('where the whole model fails numerically (grid:3x3 at eps 30, factors up to e^30) the decomposition answers', async () => {
     const g = parseDomainSpec('grid:3x3');
     const pi = new Float64Array(g.n).fill(1 / g.n);
