@@ -246,18 +246,20 @@ export async function checkChannel(
   topK: number,
   maxWork?: number,
   ctx?: { signal?: AbortSignal; progress?: (f: number, m: string) => void },
+  maxScanWork?: number,
 ): Promise<CheckOutcome> {
   // SPEC §4: largest ln(C[x][y]/C[x'][y]) / d(x,x'); edges suffice on graph metrics.
   // Tight-constraints mechanisms: exact by the triangle inequality, verified structurally.
   const t = structuredPrivacyCheck(channel, domain, eps);
   if (t?.passes) return { effectiveEpsilon: t.effectiveEpsilon, passes: true, pairsChecked: t.verified, worst: [] };
-  // All pairs take the ln scan on the machine's cores: the same time buys maxScanCheckWork / maxCheckWork times the work.
+  // All pairs take the ln scan on the machine's cores: the same time buys maxScanCheckWork / maxCheckWork times the work
+  // (unless the caller sets the scan's own budget).
   const r = useGridOffsetCheck(channel, domain)
     ? gridOffsetCheck(channel, domain, eps, topK, maxWork, ctx)
     : await checkPrivacyThreaded(channel, domain, eps, {
         topK,
         ...(maxWork !== undefined ? { maxWork } : {}),
-        maxScanWork: (maxWork ?? ADMISSION_LIMITS.maxCheckWork) * (ADMISSION_LIMITS.maxScanCheckWork / ADMISSION_LIMITS.maxCheckWork),
+        maxScanWork: maxScanWork ?? (maxWork ?? ADMISSION_LIMITS.maxCheckWork) * (ADMISSION_LIMITS.maxScanCheckWork / ADMISSION_LIMITS.maxCheckWork),
         ...(ctx?.signal ? { signal: ctx.signal } : {}),
         ...(ctx?.progress ? { onProgress: ctx.progress } : {}),
       });

@@ -146,7 +146,11 @@ function finiteOrNull(x: number): number | null {
 }
 const NON_FINITE_LOSS = 'expected loss not reported: it is not a finite number (infinite distances, or loss values whose sums overflow a 64-bit float)';
 
-/** Work budget of the effective-eps check attached to mechanism results (entry comparisons). */
+/**
+ * Work budget of the effective-eps check attached to mechanism results (entry comparisons) when it walks graph edges:
+ * a tenth of a check job's (a mechanism job stays quick). An all-pairs check takes the ln scan, whose full budget
+ * (ADMISSION_LIMITS.maxScanCheckWork) is a few seconds: every mechanism up to 50 x 50 locations gets its effective eps.
+ */
 const MECHANISM_CHECK_WORK = 2e8;
 
 /** The check's progress as messages without a fraction: the job's fraction (an LP's, a construction's) stays monotonic. */
@@ -163,7 +167,7 @@ async function effectiveEpsilonOf(
   maxWork = MECHANISM_CHECK_WORK,
 ): Promise<{ value: number | null; note?: string }> {
   try {
-    return { value: (await checkChannel(ch, domain, eps, 1, maxWork, messagesOnly(ctx))).effectiveEpsilon };
+    return { value: (await checkChannel(ch, domain, eps, 1, maxWork, messagesOnly(ctx), ADMISSION_LIMITS.maxScanCheckWork)).effectiveEpsilon };
   } catch (e) {
     if (e instanceof MechError && e.code === 'too-large') return { value: null, note: `effective epsilon not computed: ${e.message}` };
     throw e;
