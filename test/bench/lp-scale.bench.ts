@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- lp-scale`: the optimal-mechanism LP at city scale (issue 13),
+ * `npm run bench -- lp-scale`: the optimal-mechanism LP at city scale,
  * through the typed API (optimalMechanism with `model`): time to a certified
  * 1% gap and to the target gap (1e-6), with 1 and 2 pricing threads.
  *
