@@ -11,8 +11,9 @@
  *  (d) the repository cites only what its reader can follow: no issue
  *      numbers and no "session N" work notes in any source, test, script or
  *      doc, every docs/ page, anchor and heading cited anywhere
- *      (`docs/x.md#anchor`, `docs/x.md, "Heading"`) exists, and docs/cli.md
- *      names every option of the CLI help.
+ *      (`docs/x.md#anchor`, `docs/x.md, "Heading"`) exists, docs/cli.md
+ *      names every option of the CLI help, and the README stays an entrance
+ *      whose test command is the one CI runs.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -464,6 +465,18 @@ describe('docs: the repository cites what a reader can follow', () => {
     }
     expect(cited, 'docs citations found').toBeGreaterThan(30);
     expect(bad).toEqual([]);
+  });
+
+  it('the README is an entrance: short, install-and-start and the tests first, the test command the one CI runs', () => {
+    const readme = readFileSync(README, 'utf8').split('\n');
+    expect(readme.length, 'README lines (the manual lives in docs/)').toBeLessThan(200);
+    const commands = readme.filter((l) => /^ {4}\S/.test(l)).map((l) => l.trim());
+    expect(commands.slice(0, 2)).toEqual(['npm install && npm start', 'npm test']);
+    const ci = readFileSync(join(ROOT, '.ci/run'), 'utf8')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '' && !l.startsWith('#'));
+    expect(ci.at(-1), 'the last command of .ci/run').toBe(commands[1]);
   });
 
   it('docs/cli.md names every option of the CLI help', () => {
