@@ -2,7 +2,7 @@
  * `mechstudio`: the command line of SPEC §8. Every command builds a protocol
  * request and runs it through the same dispatcher (worker pool) as the app.
  * Output: a readable summary on stdout, or with --json one object with the
- * keys listed in the README; progress on stderr (a bar on a TTY). Bad input
+ * keys listed in docs/cli.md; progress on stderr (a bar on a TTY). Bad input
  * exits 2 with one line on stderr; Ctrl-C cancels the job and exits 130,
  * except for an optimal LP (kind optimal), where the first Ctrl-C stops the
  * solve and writes the best mechanism found so far with its certified gap
@@ -134,14 +134,14 @@ interface Plan {
   warnings?: string[];
   /** compare: where to write the table (CSV) and the chart (PNG). */
   compareOut?: { csv?: string; png?: string };
-  /** A prior made from points (issue 14): reported in --json. */
+  /** A prior made from points: reported in --json. */
   pointsPrior?: PointsPrior;
   /** A channel CSV too large to carry inline: put in the dispatcher's channel store, the request names it by channelRef. */
   kept?: KeptChannel;
 }
 
 /**
- * --domain and --prior of a construction, with points:FILE priors (issue 14):
+ * --domain and --prior of a construction, with points:FILE priors:
  * the points grid is the domain when --domain is not given; when it is, it
  * must have the grid's rows and columns.
  */

@@ -1,6 +1,6 @@
 /**
- * CLI output: the documented --json objects (exactly these keys; the README
- * lists them) and the readable summaries.
+ * CLI output: the documented --json objects (exactly these keys; docs/cli.md,
+ * "`--json` keys", lists them) and the readable summaries.
  */
 import { candidateWords, chosenWords, gapIsExact, lpResultWords } from '../../src-shared/charts/lp-words';
 import type { JobRequest } from '../../src-shared/protocol/requests';
@@ -37,7 +37,7 @@ export function jsonFor(req: JobRequest, r: JobResult): Record<string, unknown> 
       // e.g. why effectiveEpsilon is null, or that the stored channel is not private
       if (r.note !== undefined) o.note = r.note;
       if (r.lp) {
-        // Issue 13's flat keys (scripts rely on these names) and the whole typed record.
+        // The optimal LP's flat keys (scripts rely on these names) and the whole typed record.
         o.lpModel = r.lp.model;
         o.lpMethod = r.lp.method;
         o.lowerBound = r.lp.lowerBound;
@@ -50,7 +50,7 @@ export function jsonFor(req: JobRequest, r: JobResult): Record<string, unknown> 
         o.lp = lpJson(r.lp);
       }
       if (r.remap) {
-        // Issue 14: the remapped channel's losses (flat keys for scripts, and the typed record).
+        // The remapped channel's losses (flat keys for scripts, and the typed record).
         o.originalLoss = r.remap.originalLoss;
         o.remappedLoss = r.remap.remappedLoss;
         o.improvement = r.remap.improvement;
@@ -118,7 +118,7 @@ export function jsonFor(req: JobRequest, r: JobResult): Record<string, unknown> 
   }
 }
 
-/** The --json `lp` object (README: "--json keys"): the typed LP record without its convergence history. */
+/** The --json `lp` object (docs/cli.md, "`--json` keys"): the typed LP record without its convergence history. */
 function lpJson(lp: LpResult): Omit<LpResult, 'history'> {
   const { history: _history, ...rest } = lp;
   return rest;
@@ -174,7 +174,7 @@ function lpLines(lp: LpResult): [string, string | undefined][] {
   ];
 }
 
-/** The readable lines of a remap (issue 14): original vs remapped expected loss, and the LP bound when this job has one. */
+/** The readable lines of a remap: original vs remapped expected loss, and the LP bound when this job has one. */
 function remapLines(m: RemapResult): [string, string | undefined][] {
   const pct = m.originalLoss !== null && m.originalLoss > 0 && m.improvement !== null ? ` (${fmt((m.improvement / m.originalLoss) * 100, 3)}% less)` : '';
   return [

@@ -108,7 +108,7 @@ async function main(): Promise<void> {
     cb({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP] } });
   });
 
-  // Where jobs run: the local pool, or a Redis queue (README "Scaling out") chosen in the app's settings (kept in
+  // Where jobs run: the local pool, or a Redis queue (docs/scaling-out.md) chosen in the app's settings (kept in
   // userData/settings.json) or by MECHSTUDIO_QUEUE=redis://HOST:PORT[/DB]; an unreachable queue falls back to the pool.
   const configDir = app.getPath('userData');
   // kept channels (optimal LPs) survive a restart: the app's cache, and each saved project's channel folder

@@ -517,7 +517,7 @@ const MAX_POINTS_LINE_CHARS = 64 * 1024;
 /** Progress of reading a points file: the fraction done and what is being done. */
 export type ReadProgress = (fraction: number, message: string) => void;
 
-/** A prior made from a points CSV (issue 14), with the grid it lives on and what to tell the user. */
+/** A prior made from a points CSV, with the grid it lives on and what to tell the user. */
 export interface PointsPrior {
   prior: PriorInput;
   /** Domain text of the grid (grid:RxC[:step=S]). */

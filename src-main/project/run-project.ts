@@ -231,7 +231,7 @@ function summaryMarkdown(project: Project, items: RunItem[]): string {
       `| ${i.id} | ${r.kind}${r.remap ? ', remapped' : ''} | ${r.domain} | ${fmt(r.epsilon)} | ${r.rows} x ${r.cols} | ${fmt(r.utility)} | ${fmt(r.leakage)} | ${fmt(r.effectiveEpsilon)} | ${r.guarantee.replace(/\|/g, '/')} | channels/${i.id}.csv |`,
     );
   }
-  // Issue 14: remapped mechanisms, expected loss before and after the remap.
+  // Remapped mechanisms, expected loss before and after the remap.
   const remapped = items.filter((x) => x.group === 'mechanisms' && x.ok && (x.result as MechanismResult).remap);
   if (remapped.length) {
     lines.push('', '| remapped mechanism | original expected loss | remapped expected loss | improvement | LP bound |', '|---|---|---|---|---|');

@@ -1,5 +1,5 @@
 /**
- * Checks of an analysis' fields before Run (issue 15, item 6), in plain
+ * Checks of an analysis' fields before Run, in plain
  * words: what the engine would refuse (schema wording) is said here first,
  * so Run is only offered for inputs it can take. Pure: unit-tested.
  */

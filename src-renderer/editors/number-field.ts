@@ -1,5 +1,5 @@
 /**
- * One rule for every number field of the editors (issue 15, item 6): the
+ * One rule for every number field of the editors: the
  * text may be a number or a small expression ("ln 4", "ln(2)/2", "2*ln 3",
  * evaluated by src-shared/numeric/number-expression.ts), and is checked
  * against the field's range BEFORE anything is stored or computed. Problems

@@ -1,5 +1,5 @@
 /**
- * Pure helpers of the case-study view (issue 8): findings text (markdown
+ * Pure helpers of the case-study view: findings text (markdown
  * paragraphs and "- " bullets with **bold** and `code`) turned into blocks
  * and inline segments the view renders as elements (never as raw HTML), and
  * a case-study table as CSV.

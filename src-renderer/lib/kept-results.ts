@@ -1,5 +1,5 @@
 /**
- * Results kept in the project file (issue 15, item 5).
+ * Results kept in the project file (docs/app.md, "Files").
  *
  * Decision: results live IN the project file (`results`, keyed by item id),
  * not in a sidecar cache. A project then travels as one file (mail it, open

@@ -1,5 +1,5 @@
 /**
- * Plain language for user-facing text (issue 15, item 6): references to the
+ * Plain language for user-facing text: references to the
  * specification's sections ("SPEC §5") and its notation ("mu Phi = pi",
  * "corner priors") become the glossary's words. Engine text (case-study
  * findings, notes) passes through plainText() where it is shown; the terms

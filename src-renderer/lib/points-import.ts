@@ -1,5 +1,5 @@
 /**
- * Points CSV -> prior on the domain's grid, in the page (issue 14): the
+ * Points CSV -> prior on the domain's grid, in the page: the
  * engine's binning (src-worker/data/points.ts pointsToGrid: cells, box,
  * smoothing, lat/lon projection with its error bound), fed by the shared
  * CSV reader (src-shared/csv: the one reader of the page, the engine and

@@ -104,7 +104,7 @@ export function mechanismRequest(project: ProjectInput, m: ProjectMechanismIn): 
   const loss = lossToInput(m.loss);
   if (loss !== undefined) req.loss = loss;
   Object.assign(req, lpRequestOptions(m)); // optimal LP: model, delta, time limit, target gap, threads (lp-options.ts)
-  // Issue 14: remap the outputs for the prior and loss (the editor sets a loss when the box is ticked).
+  // Remap the outputs for the prior and loss (the editor sets a loss when the box is ticked).
   if (m.remap === true) req.remap = true;
   // An LP has no cheap construction to rebuild from: the host keeps its channel for measures, checks, views, exports and apply.
   if (m.kind === 'optimal') req.keepChannel = true;
@@ -227,7 +227,7 @@ export function analysisTitle(a: ProjectAnalysisIn, project?: ProjectInput): str
   }
 }
 
-// ---------- case studies (issue 8) ----------
+// ---------- case studies ----------
 
 export type ProjectCaseStudyIn = NonNullable<ProjectInput['caseStudies']>[number];
 
@@ -371,7 +371,7 @@ export function describeDeletion(plan: DeletionPlan): string | null {
   return parts.join(' ');
 }
 
-// ---------- rename and duplicate (issue 15) ----------
+// ---------- rename and duplicate ----------
 
 const ID_RE = /^[A-Za-z0-9_.-]+$/;
 

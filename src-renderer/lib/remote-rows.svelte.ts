@@ -1,6 +1,6 @@
 /**
  * Rows of a channel too large to hold in the page, fetched from the engine
- * on demand (the `rows` job, issue 15) in chunks of consecutive rows and
+ * on demand (the `rows` job) in chunks of consecutive rows and
  * kept in Float64Arrays; `version` changes when a chunk arrives so views
  * re-render. Used by the virtual table; at most MAX_CHUNKS are kept.
  */

@@ -366,7 +366,7 @@ export class AppState {
     // an LP's result (its channel is in the host's cache already) goes into the autosave of an unsaved edit
     if (res?.channelRef !== undefined && gen === this.generation && this.dirty) this.autosave();
     // The privacy check runs in the engine on the mechanism's construction (planar Laplace by its grid offsets)
-    // or on the channel the host kept (an LP), at any size the engine admits (issue 15).
+    // or on the channel the host kept (an LP), at any size the engine admits.
     if (source && gen === this.generation) void this.checkMechanism(gen, id, source, domainId, epsilon);
   }
 

@@ -1,5 +1,5 @@
 /**
- * A compare result (issue 15 item 2) rendered in ONE place: the table shown
+ * A compare result rendered in ONE place: the table shown
  * in the app (with units), the CSV export (numbers, units in the header) and
  * the chart drawn in the app and to PNG (chart-config.ts). Pure data: the
  * renderer and the Node side both import it.

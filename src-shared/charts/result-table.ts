@@ -31,7 +31,7 @@ export function resultTable(r: JobResult): Table {
         'minZ',
         'minZAt',
       ]);
-      // Issue 14: a remapped mechanism's losses before and after.
+      // A remapped mechanism's losses before and after.
       if (r.remap)
         t.rows.push(
           ['originalLoss', r.remap.originalLoss],

@@ -4,7 +4,7 @@ import type { CsvRow } from '../csv/csv-reader';
 import { decimalProblem } from '../numeric/decimal';
 
 /**
- * Real location data in (issue 14): a CSV of points onto a grid, and a prior
+ * Real location data in (docs/data.md, "Points onto a grid"): a CSV of points onto a grid, and a prior
  * from the point counts.
  *
  * CSV: a header row names the coordinate columns, either `x,y` (kilometres,

@@ -7,8 +7,8 @@
  * a method is declared once for both transports.
  *
  * Also here: the export request (ExportRequest) and the job-runner settings
- * of the app (queue.* methods: local pool or a Redis queue, see README
- * "Scaling out").
+ * of the app (queue.* methods: local pool or a Redis queue, see
+ * docs/scaling-out.md, "Setting it up").
  */
 import { z } from 'zod';
 import { JOB_TYPES, jobRequestSchema, type JobType } from './requests';

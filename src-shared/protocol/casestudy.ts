@@ -1,5 +1,5 @@
 /**
- * Case studies (resources/examples/, issue 8): a named computation of
+ * Case studies (resources/examples/): a named computation of
  * src-worker/casestudy/ with its parameters, run as one job, answering with
  * tables (CSV), chart specifications (rendered to PNG on the Node side) and
  * findings (markdown sentences for summary.md). Additive to the protocol:

@@ -116,7 +116,7 @@ export const mechanismKindSchema = z.enum(['tg', 'rr', 'exponential', 'laplace',
 export type MechanismKindName = z.infer<typeof mechanismKindSchema>;
 
 /**
- * Options of the optimal-mechanism LP (kind 'optimal', issue 13), shared by
+ * Options of the optimal-mechanism LP (kind 'optimal'), shared by
  * mechanism requests, mechanism specs and project mechanisms. Any of them
  * selects the typed path (decomposition with a certified gap); without them
  * the legacy model choice applies.

@@ -72,7 +72,7 @@ export const projectMechanismSchema = z
     loss: projectLossSchema.optional(),
     /** Optimal LP: lpModel, delta, timeLimitSeconds, targetGap (kind 'optimal' only; as in mechanism requests). */
     ...lpOptionsShape,
-    /** Issue 14: follow the mechanism by the Bayesian remap of its outputs for its prior and loss (both required). */
+    /** Follow the mechanism by the Bayesian remap of its outputs for its prior and loss (both required). */
     ...remapFieldShape,
     description: z.string().optional(),
   })
@@ -107,7 +107,7 @@ export const projectAnalysisSchema = z.discriminatedUnion('type', [
 ]);
 
 /**
- * A result kept in the project file (issue 15): the job result of one item,
+ * A result kept in the project file: the job result of one item,
  * with the hash of the inputs it was computed from (src-renderer/lib/kept-results.ts).
  * Reopening shows it without recomputing while the item's inputs still hash
  * the same; otherwise it is shown as stale. Mechanisms may carry their privacy check.

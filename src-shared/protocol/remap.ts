@@ -1,5 +1,5 @@
 /**
- * Issue 14 in the protocol: the `remap` modifier of a mechanism (request
+ * The remap and apply in the protocol: the `remap` modifier of a mechanism (request
  * field + typed result record) and the `apply` job (a channel or a
  * construction, a secrets CSV in, a released CSV out).
  */
@@ -21,7 +21,7 @@ export function remapNeedsLoss(r: { remap?: boolean | undefined; loss?: unknown 
 export const remapNeedsLossMessage = { message: 'remap needs a loss (the remap minimises the expected loss under the prior, uniform when none is given)' };
 
 /**
- * What the remap did (SPEC §3, issue 14): the remapped channel C . R is what
+ * What the remap did (SPEC §3): the remapped channel C . R is what
  * the mechanism result carries (rows, matrix, csv, effective eps); this
  * record compares the losses.
  */

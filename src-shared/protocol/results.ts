@@ -241,7 +241,7 @@ export const mechanismResultSchema = z.object({
   /** The host keeps the channel under this id (keepChannel): measure, check and rows requests name it. */
   channelRef: z.string().optional(),
   note: z.string().optional(),
-  /** Issue 14: the mechanism was remapped (rows/cols/matrix/csv are then C . R); losses before and after. */
+  /** The mechanism was remapped (rows/cols/matrix/csv are then C . R); losses before and after. */
   remap: remapResultSchema.optional(),
 });
 

@@ -64,8 +64,9 @@ export function tightExists(domain: Domain, eps: number): TightExistence {
     for (let k = 0; k < zs.length; k++) idx = idx * zs[k]!.length + ext.argMin[k]!;
     return { exists: ext.min >= -Z_TOL * Math.max(1, zmaxProd), minZ: ext.min, minZIndex: idx, z: null, method: 'kronecker' };
   }
-  // Translation-invariant metrics go through FFT + preconditioned CG (issue 5:
-  // the threshold search uses the fast path); others through a dense solve.
+  // Translation-invariant metrics go through FFT + preconditioned CG (the
+  // threshold search calls this for every eps it tries, so it must be fast);
+  // others through a dense solve.
   let z: Float64Array;
   let method: TightExistence['method'];
   const toeplitz = toeplitzZ(domain, eps);

@@ -1,5 +1,5 @@
 /**
- * Case study 8, privacy-type capacities (issue 8, SPEC §6) at eps = ln 2:
+ * Case study 8, privacy-type capacities (SPEC §6) at eps = ln 2:
  * multiplicative capacity max sum_i m_ii and additive capacity
  * 1 - min sum_i m_ii over eps*d-private channels, by LP, for lines, discrete
  * domains (cliques), grids and Hamming cubes; with the closed forms of SPEC §6

@@ -1,5 +1,5 @@
 /**
- * Case study 5, geo-indistinguishability (issue 8). (a) A G x G grid of 1 km
+ * Case study 5, geo-indistinguishability. (a) A G x G grid of 1 km
  * cells (default 100 x 100 = 10^4 points) under eps*d2: the tight-constraints
  * mechanism (implicit: z from the structured Phi solver, measures and expected
  * error by FFT, never an n x n array) against planar Laplace snapped to the
@@ -138,7 +138,7 @@ export interface CityRow {
   eps: number;
   grid: CityGrid;
   mechanism: CityMechanism;
-  /** Followed by the Bayesian remap of its outputs (issue 14), with the remap method. */
+  /** Followed by the Bayesian remap of its outputs, with the remap method. */
   remap: { method: string } | null;
   /** 'computed'; 'absent' (tight-constraints does not exist here); 'skipped' (parameter fullLpEpsilons); 'failed' (the LP threw). */
   status: 'computed' | 'absent' | 'skipped' | 'failed';
@@ -231,13 +231,13 @@ export interface CityLpOptions {
   timeLimit: number;
 }
 
-/** Planar Laplace and tight-constraints on one grid, each followed by its Bayesian remap (issue 14). */
+/** Planar Laplace and tight-constraints on one grid, each followed by its Bayesian remap. */
 function cityClosedFormRows(d: Domain, pi: Float64Array, grid: CityGrid, eps: number, ctx: StudyContext): CityRow[] {
   const rows: CityRow[] = [];
   const base = { eps, grid, remap: null, effectiveEps: null };
   const plMech = planarLaplace(d, eps);
   rows.push({ ...base, mechanism: 'planar-laplace', status: 'computed', error: expectedDistanceError(pi, plMech.channel, d) });
-  // Issue 14: each followed by the Bayesian remap of its outputs for the prior and distance loss (still eps*d2-private).
+  // Each followed by the Bayesian remap of its outputs for the prior and distance loss (still eps*d2-private).
   const remapped = (mech: Mechanism, mechanism: CityMechanism): CityRow => {
     const r = remapMechanism(mech, d, pi, { kind: 'dist' }, { signal: ctx.signal });
     return { ...base, mechanism, remap: { method: r.method }, status: 'computed', error: r.remappedLoss };
@@ -306,7 +306,7 @@ export async function cityComparison(pop: Float64Array, side: number, eps: numbe
   // (lp/column-decomposition.ts, about 30 s at eps 1). The exact (all-pairs) model
   // there is decomposed too, with lazy all-pairs pricing held per group of outputs;
   // it takes longer (certified to ~1e-6 in 2-3 minutes at eps 1, 1% after ~6 minutes
-  // at eps 0.5 on 2 threads: src-worker/lp/README.md), so only on request
+  // at eps 0.5 on 2 threads: docs/lp.md, "Where the optimal LP stands"), so only on request
   // (fullExactLp), within fullLpTimeLimit.
   const measure = async (d: Domain, pi: Float64Array, grid: CityGrid, withLp: boolean, withExact = false, full = false) => {
     checkAbort(ctx.signal);
@@ -468,7 +468,7 @@ function cityFindings(p: GeoParams, city: CityRow[]): string[] {
     const lp = fullRows.find((r) => r.mechanism === 'lp-spanner');
     const plf = fullRows.find((r) => r.mechanism === 'planar-laplace' && !r.remap);
     const tcf = fullRows.find((r) => r.mechanism === 'tight' && !r.remap && exists(r));
-    // Issue 14: what the Bayesian remap of the outputs buys, and how much of the gap to the LP it recovers.
+    // What the Bayesian remap of the outputs buys, and how much of the gap to the LP it recovers.
     const plr = fullRows.find((r) => r.mechanism === 'planar-laplace' && r.remap);
     const tcr = fullRows.find((r) => r.mechanism === 'tight' && r.remap);
     if (plf && plr) {
@@ -492,7 +492,7 @@ function cityFindings(p: GeoParams, city: CityRow[]): string[] {
         );
     } else if (lp && lp.status === 'skipped') {
       findings.push(
-        `- eps = ${e}: the LP-optimal mechanism on the full ${citySide} x ${citySide} city is skipped (parameter fullLpEpsilons): at small eps the decomposition needs many more rounds (wider columns, slower pricing; measured in the LP README). The coarse city below compares all mechanisms on one grid at this eps.`,
+        `- eps = ${e}: the LP-optimal mechanism on the full ${citySide} x ${citySide} city is skipped (parameter fullLpEpsilons): at small eps the decomposition needs many more rounds (wider columns, slower pricing; measured in docs/lp.md). The coarse city below compares all mechanisms on one grid at this eps.`,
       );
     } else if (lp && !exists(lp)) {
       findings.push(

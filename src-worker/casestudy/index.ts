@@ -1,4 +1,4 @@
-/** The case studies of issue 8 by name (project `caseStudies[].study`). */
+/** The built-in case studies by name (project `caseStudies[].study`). */
 import { invalid } from '../../src-shared/errors';
 import type { CaseStudyName, CaseStudyRequest, CaseStudyResult } from '../../src-shared/protocol/casestudy';
 import type { Study, StudyContext } from './study';

@@ -1,5 +1,5 @@
 /**
- * Case study 2, leakage bounds for databases (issue 8, SPEC §5): any eps-DP
+ * Case study 2, leakage bounds for databases (SPEC §5): any eps-DP
  * mechanism on V^u (Hamming metric, v = |V|) leaks at most
  * u log2(v e^eps / (v - 1 + e^eps)) bits, tight for the uniform prior; with
  * at most r outputs at most log2(r e^(eps u) / ((v-1+e^eps)^l - e^(eps l) + e^(eps u))),

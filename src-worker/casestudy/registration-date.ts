@@ -1,5 +1,5 @@
 /**
- * Case study 7, registration dates (issue 8): the earliest registration date
+ * Case study 7, registration dates: the earliest registration date
  * (days 0..D) of a set of users, released under eps*d_h (standard DP: one
  * user changes, the minimum can jump anywhere, so the answer graph is a
  * clique and the best one can do is randomised response, SPEC §1, §2) versus

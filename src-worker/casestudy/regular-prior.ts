@@ -1,5 +1,5 @@
 /**
- * Case study 3, regular priors (issue 8, SPEC §5): five individuals, four
+ * Case study 3, regular priors (SPEC §5): five individuals, four
  * values each (db:5,4, Hamming), the product prior (0.3, 0.27, 0.23, 0.2)
  * per individual. Over an eps range: is the prior regular (mu Phi = pi with
  * mu >= 0; Phi is a Kronecker power, so mu is too), the prior-specific

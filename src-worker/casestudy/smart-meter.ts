@@ -1,5 +1,5 @@
 /**
- * Case study 6, smart meters (issue 8). (a) The one-day trace (10 s
+ * Case study 6, smart meters. (a) The one-day trace (10 s
  * readings) with independent Laplace noise per reading: density
  * (eps/2) e^(-eps |w - w'| / unit) per unit of `unit` watts, so each reading
  * is eps*d-private for d = |w - w'| / unit and the whole trace eps*d1-private

@@ -1,5 +1,5 @@
 /**
- * Shared pieces of the case studies (issue 8): parameters through their
+ * Shared pieces of the case studies: parameters through their
  * protocol schemas, eps grids, number formatting for findings, and the result shape of
  * protocol/casestudy.ts. Each study is plain engine code: it calls the same
  * constructions and measures as the jobs do.

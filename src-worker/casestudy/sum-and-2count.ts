@@ -1,5 +1,5 @@
 /**
- * Case study 4, sum and two counts (issue 8): query-induced metrics
+ * Case study 4, sum and two counts: query-induced metrics
  * (SPEC §1) — the sum of u values in 0..V (answers 0..uV, d = ceil(|y-y'|/V))
  * and two counting queries over u records (answers {0..u}^2, Chebyshev).
  * The threshold eps of the tight-constraints mechanism (SPEC §5) and above

@@ -1,5 +1,5 @@
 /**
- * Case study 1, voting (issue 8): which of six cities has the most votes (a
+ * Case study 1, voting: which of six cities has the most votes (a
  * clique: answers fully distinguishable) and how many of five voters said
  * yes (a counting query: line 0..5), at eps = ln 2. The truncated geometric
  * mechanism (SPEC §2, lines only) against the symmetric-graph mechanism

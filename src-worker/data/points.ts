@@ -1,5 +1,5 @@
 /**
- * Real location data in (issue 14): see points-grid.ts for the CSV layout,
+ * Real location data in: see points-grid.ts for the CSV layout,
  * the projection and its error bound, and the binning. This module adds the
  * CSV text parser (the one CSV reader); points-grid.ts holds
  * everything else without loading the parser, so the app's page can bin

@@ -207,7 +207,7 @@ function mechanismWork(kind: MechanismKindName, d: DomainSize, w: Work, lp?: LpS
 type LpSpec = Pick<MechanismSpec, 'lpModel' | 'delta' | 'timeLimitSeconds' | 'targetGap' | 'lpThreads'>;
 
 /**
- * The typed optimal LP (issue 13) is solved by decomposition, without the
+ * The typed optimal LP is solved by decomposition, without the
  * orbit reduction: the dense n x m channel, the pricing rows (spanner or
  * edge pairs, or for 'exact' a lifting pass over all pairs per output and
  * round), and the master's starting columns in its memory budget (the same
@@ -465,7 +465,7 @@ export function admitRequest(req: JobRequest, built?: ReadonlyMap<DomainInput, D
   const size = sizer(built);
   switch (req.type) {
     case 'mechanism': {
-      // A remap (issue 14) is one pass over the columns, then C . R is measured; its expected loss is the remap's value (no extra pass).
+      // A remap is one pass over the columns, then C . R is measured; its expected loss is the remap's value (no extra pass).
       mechanismSpecWork(req, size, `the ${req.remap ? 'remapped ' : ''}${req.kind} mechanism`, req.remap ? 2 : req.loss !== undefined ? 2 : 1);
       return;
     }

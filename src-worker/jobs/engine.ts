@@ -135,7 +135,7 @@ export async function buildMechanism(kind: MechanismKindName, domain: Domain, ep
       return { exists: true, mechanism: r.mechanism };
     }
     case 'optimal': {
-      // The typed path (issue 13): a privacy model ('auto' unless asked: edges where the domain has them, exact
+      // The typed path: a privacy model ('auto' unless asked: edges where the domain has them, exact
       // where it finishes quickly, else the spanner) solved by decomposition with a certified gap, a time limit
       // and the best mechanism so far. The legacy model choice (orbit reduction, full model or constraint
       // generation; optimalMechanism without `model`) is no longer used by jobs; the case studies call it directly.

@@ -189,7 +189,7 @@ function storedChannelWarning(effective: number | null, guaranteed: number): str
 
 /**
  * A construction, and with `remap` its Bayesian remap for the prior and loss
- * (issue 14): `channel` is then C . R (what is measured, checked, exported
+ * (docs/remap.md): `channel` is then C . R (what is measured, checked, exported
  * and sampled), `remap` the record comparing the losses.
  */
 /** The host's pricing engines (JobContext.pricing), remembering how many machines priced for the last one (lp.pricingWorkers). */

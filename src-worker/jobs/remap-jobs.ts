@@ -1,5 +1,5 @@
 /**
- * Issue 14 in jobs: the `remap` modifier of a constructed mechanism and the
+ * The remap and apply in jobs: the `remap` modifier of a constructed mechanism and the
  * `apply` job (release one output per secret of a CSV file, streaming).
  * No maths here: the remap is src-worker/remap/, the sampler and the secrets
  * reader src-worker/data/apply.ts.
@@ -29,7 +29,7 @@ const NO_LP =
 
 /**
  * Follow a constructed mechanism by its Bayesian remap for the prior and the
- * loss (SPEC §3, issue 14). The LP bound is reported only when this job
+ * loss (SPEC §3). The LP bound is reported only when this job
  * solved the optimal LP (kind optimal): it is never run implicitly.
  */
 export function remapConstructed(

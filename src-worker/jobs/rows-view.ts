@@ -1,6 +1,6 @@
 /**
  * What a `rows` job returns, computed from any channel seen row by row:
- * listed rows over a column range, or block means (issue 15). No engine
+ * listed rows over a column range, or block means. No engine
  * imports, so the app host can serve channels it keeps without a worker.
  */
 import { MechError } from '../../src-shared/errors';

@@ -1,5 +1,5 @@
 /**
- * The `rows` job: part of a mechanism's channel for a view (issue 15), built
+ * The `rows` job: part of a mechanism's channel for a view, built
  * in the engine from the mechanism's construction, so the page never holds
  * an n x n matrix: listed secret rows (a grid view of one cell, the visible
  * window of a table) or the block means of the whole channel (a heat map).

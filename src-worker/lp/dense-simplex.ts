@@ -12,7 +12,7 @@ import { type RunStop, runStopDue } from './persistent-lp';
  * Why not HiGHS here: the master's columns are dense, so HiGHS' sparse LU
  * and full pricing cost ~1.7 ms an iteration at 400 rows and 2,500 columns,
  * and every append cost it 80-100 ms before the first iteration
- * (src-worker/lp/README.md, sessions 9 and 11). This solver keeps the basis
+ * (docs/lp.md, "The master" under "Measurements"). This solver keeps the basis
  * inverse explicitly (n x n, row-major; a rank-one update per pivot, fused
  * with the next column's FTRAN in one pass; the inverse is rebuilt by
  * Gauss-Jordan elimination when a residual check every n pivots fails),

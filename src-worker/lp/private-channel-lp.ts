@@ -162,7 +162,7 @@ export interface LpStrategy {
 
 /**
  * The solution method for a private-channel LP, from sizes and the caller's
- * switches alone (pure; measured thresholds in src-worker/lp/README.md):
+ * switches alone (pure; measured thresholds in docs/lp.md, "Constraint generation against the full model"):
  * 'on' forces decomposition (first) or constraint generation (both drop the
  * orbit reduction); on a whole graph ('exact', 'all-pairs') without orbits,
  * constraint generation above GENERATION_ROW_THRESHOLD rows; on a sparse

@@ -119,7 +119,7 @@ export function remapMechanism(mech: Mechanism, domain: Domain, prior: ArrayLike
 
 /**
  * The Bayesian (optimal) remap of a channel's outputs for a prior and a loss
- * (issue 14, SPEC §3): output y -> argmin_w sum_x pi_x C[x][y] l(w, x),
+ * (SPEC §3): output y -> argmin_w sum_x pi_x C[x][y] l(w, x),
  * the remapped channel C . R, and its expected loss next to the original's.
  *
  * Agrees exactly with measure/optimal-remap.ts (the same remap, the same

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- lp-scale`: the optimal-mechanism LP at city scale (issue 13),
+ * `npm run bench -- lp-scale`: the optimal-mechanism LP at city scale,
  * through the typed API (optimalMechanism with `model`): time to a certified
  * 1% gap and to the target gap (1e-6), with 1 and 2 pricing threads.
  *
@@ -28,7 +28,7 @@
  * Each line: model, threads, time to 1%, time to the target or the limit, rounds,
  * objective, certified bound, gap, exact lower bound, and the 2-thread / 1-thread time ratio;
  * for baseline cases the same with baselineFor(case) (the settings before the current ones) and the ratio of times and rounds;
- * at the end a Markdown table of every run (for src-worker/lp/README.md).
+ * at the end a Markdown table of every run (for docs/lp.md, "Measurements").
  */
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -111,13 +111,12 @@ const CASES: Case[] = [
 ];
 
 /**
- * The baseline: the settings before the current ones. Spanner models: session 7's (duals started at 0, no
- * remapped incumbent). Exact (lazy all-pairs rows): session 9's, one pricing model shared by every output.
+ * The baseline: the settings before the current ones. Spanner models: duals started at 0 and no
+ * remapped incumbent. Exact (lazy all-pairs rows): one pricing model shared by every output.
  */
 function baselineFor(c: Case): { options: Baseline; name: string } {
-  if (c.model !== 'spanner')
-    return { options: { decompositionOptions: { pricingGroupSize: c.side * c.side } }, name: 'one shared lazy pricing model (session 9)' };
-  return { options: { coarseStart: false, decompositionOptions: { remap: false } }, name: 'no coarse start, no remapped incumbent (session 7)' };
+  if (c.model !== 'spanner') return { options: { decompositionOptions: { pricingGroupSize: c.side * c.side } }, name: 'one shared lazy pricing model' };
+  return { options: { coarseStart: false, decompositionOptions: { remap: false } }, name: 'no coarse start, no remapped incumbent' };
 }
 
 interface Baseline {
@@ -125,7 +124,7 @@ interface Baseline {
   decompositionOptions: DecompositionOptions;
 }
 
-/** One row of the summary table printed at the end (Markdown, for src-worker/lp/README.md). */
+/** One row of the summary table printed at the end (Markdown, for docs/lp.md, "Measurements"). */
 interface SummaryRow {
   run: string;
   to1: string;

@@ -1,5 +1,5 @@
 /**
- * Remapped mechanisms and noisy data out (issue 14; npm run bench -- remap).
+ * Remapped mechanisms and noisy data out (npm run bench -- remap).
  *
  * 1. Bayesian remap of planar Laplace (Euclidean grid, loss dist) with a
  *    lumpy non-uniform prior: whole columns with certified guesses (exact,

@@ -1,5 +1,5 @@
 /**
- * The `rows` job (issue 15): what the app's views cost at large sizes.
+ * The `rows` job: what the app's views cost at large sizes.
  * Block means of the whole channel (the heat map), one row (the grid view),
  * a 50-row window (the table), on planar Laplace over 30 x 30 and 100 x 100
  * grids; baseline: materialising the dense channel (what the page would need

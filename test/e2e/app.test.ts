@@ -27,7 +27,7 @@ describe('Mechanism Studio in web mode', () => {
       .toBe(0);
     expect(await page.locator('[data-testid="job-row"][data-status="error"]').count()).toBe(0);
     await shot('01-start-example');
-    // the README's screenshot (a tracked file): refreshed on request only, so a test run leaves the tree clean
+    // the README's and docs/app.md's screenshot (a tracked file): refreshed on request only, so a test run leaves the tree clean
     if (process.env.MECHSTUDIO_UPDATE_SCREENSHOT === '1' || !existsSync(join(ROOT, 'resources/screenshot.png'))) {
       copyFileSync(join(SHOTS, '01-start-example.png'), join(ROOT, 'resources/screenshot.png'));
     }

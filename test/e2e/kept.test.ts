@@ -1,5 +1,5 @@
 /**
- * Results kept and inputs validated before Compute (issue 15, items 5 and 6),
+ * Results kept and inputs validated before Compute,
  * web mode in Chromium. A saved project with an optimal LP reopens (by a
  * page reload, which returns to the last project) with its result and no new
  * solve; opening never starts an LP; editors refuse invalid values in plain

@@ -1,5 +1,5 @@
 /**
- * Large domains in the app (issue 15 item 1), in Chromium on web mode:
+ * Large domains in the app, in Chromium on web mode:
  * - a 30 x 30 grid (900 cells, an 810,000-entry channel, above the 160,000
  *   the page holds): heat map, table and "On the grid" view are shown, their
  *   numbers fetched from the engine (`rows` job) and equal to the dense
@@ -24,7 +24,7 @@ const shot = (name: string): Promise<void> => screenshot(h.page, name);
 /** Coloured (not white, not grey) pixels of a canvas: a drawn heat map has many. */
 const coloured = async (testid: string): Promise<number> => (await countPixels(h.page.getByTestId(testid), 'coloured')).n;
 
-describe('large domains first-class (issue 15 item 1)', () => {
+describe('large domains first-class', () => {
   it('30 x 30 grid: heat map, table and grid view of the 900 x 900 planar Laplace channel, its privacy check, measures and check', async () => {
     const page = h.page;
     await newCityGrid(page, 30, 30);

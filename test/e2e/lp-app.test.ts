@@ -1,5 +1,5 @@
 /**
- * The optimal LP in the app (issue 13), web mode in Chromium, as a new user
+ * The optimal LP in the app, web mode in Chromium, as a new user
  * tries it: a project with a population-like (two-centre) prior on grids of
  * 0.5 km cells; an optimal mechanism set up in the editor (privacy level
  * ln 4 within 1 km, expected distance, LP fields), the gap shrinking in the

@@ -1,5 +1,5 @@
 /**
- * Issue 15, items 4 and 7 in the browser: a sweep shows the chosen loss
+ * Sweeps and the smart meter in the browser: a sweep shows the chosen loss
  * (expected km) against eps, says why points are missing, draws the bound on
  * top and exports every chart; the smart meter keeps the CSV's time and unit,
  * draws a day of 10 s readings as a trace, gives error figures, warns when the
@@ -40,7 +40,7 @@ function csvRows(text: string): string[][] {
     );
 }
 
-describe('sweeps and the smart meter (issue 15)', () => {
+describe('sweeps and the smart meter', () => {
   it('a sweep of expected km against ε: loss plotted and exported, missing points explained, bound on top and attained, every chart exported', async () => {
     const page = h.page;
     await newCityGrid(page, 30, 30);
@@ -68,7 +68,7 @@ describe('sweeps and the smart meter (issue 15)', () => {
     expect(notes).toMatch(
       /Tight constraints: no point for ε [≤=] [\d.]+ \(no tight-constraints mechanism exists: its weight at \(\d+,\d+\) would be -[\d.e-]+ < 0\)/,
     );
-    // in plain words (issue 15 item 6): no specification notation in the notes
+    // in plain words: no specification notation in the notes
     expect(notes).not.toMatch(/mu Phi|SPEC|§/);
     // the utility bound: dashed black on top, attained by tight constraints
     const util = (await charts.nth(1).getAttribute('data-labels'))!.split('\n');

@@ -1,5 +1,5 @@
 /**
- * The built-in case studies (issue 8, src-worker/casestudy/) against
+ * The built-in case studies (src-worker/casestudy/) against
  * computations written here from SPEC formulas or by brute force: dense
  * Gaussian elimination for Phi z = 1, SPEC §2 matrices built entry by entry,
  * closed forms of SPEC §5-7, enumeration of small databases, Monte Carlo of
@@ -89,7 +89,7 @@ function tgMatrix(N: number, eps: number): number[][] {
 /* ---------- the examples themselves ---------- */
 
 describe('example projects', () => {
-  it('every case study of issue 8 is a built-in example whose case study exists and whose parameters resolve', () => {
+  it('every case study is a built-in example whose case study exists and whose parameters resolve', () => {
     const names = listExamples().map((e) => e.name);
     for (const n of ['voting', 'leakage-bounds', 'regular-prior', 'sum-and-2count', 'geo', 'smart-meter', 'registration-date', 'capacities']) {
       expect(names).toContain(n);
@@ -311,7 +311,7 @@ describe('geo (reduced: 12 x 12 grid)', () => {
     const others = rows.filter((r) => !r.grid.full && r.mechanism !== 'lp-exact' && r.status === 'computed');
     expect(others.length).toBeGreaterThanOrEqual(3);
     for (const r of others) expect(exact).toBeLessThanOrEqual(r.error! + 1e-7);
-    // issue 14: the remap never makes a mechanism worse
+    // the remap is post-processing for the prior and loss: it never makes a mechanism worse
     expect(pick(rows, false, 'planar-laplace', true)!.error!).toBeLessThanOrEqual(pick(rows, false, 'planar-laplace')!.error! + 1e-12);
     const tc = pick(rows, false, 'tight');
     if (tc?.status === 'computed') expect(pick(rows, false, 'tight', true)!.error!).toBeLessThanOrEqual(tc.error! + 1e-12);

@@ -1,5 +1,5 @@
 /**
- * `mechstudio compare` (issue 15 item 2): the table on stdout with units,
+ * `mechstudio compare`: the table on stdout with units,
  * --out writes the CSV (the same figures as --json, recomputed here for the
  * planar Laplace row from the engine's channel), --png the chart; bad --kinds
  * exits 2 naming the item.

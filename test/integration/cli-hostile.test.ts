@@ -1,5 +1,5 @@
 /**
- * Hostile-input harness for the command line (issue 12): well over 1,000
+ * Hostile-input harness for the command line: well over 1,000
  * generated invocations, built from seeded fast-check generators (hostile
  * flags, domains, epsilons, priors, losses, generated malformed channel
  * CSVs, device files, a FIFO, a directory, /proc paths, --out onto things

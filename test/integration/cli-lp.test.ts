@@ -1,5 +1,5 @@
 /**
- * The optimal LP from the command line (issue 13): `mechanism --kind optimal
+ * The optimal LP from the command line: `mechanism --kind optimal
  * --lp-model exact|spanner [--time-limit S] [--target-gap G]` as a
  * subprocess (bin/mechstudio.js, the real worker pool). Asserts the typed LP
  * record (model as asked, certified bound below the objective, small gap,

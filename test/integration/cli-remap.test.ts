@@ -1,5 +1,5 @@
 /**
- * Issue 14 from the command line (bin/mechstudio.js as a subprocess, the
+ * Remap, apply and points priors from the command line (bin/mechstudio.js as a subprocess, the
  * real worker pool): `mechanism --remap`, `apply`, `--prior points:FILE`.
  * Numbers are recomputed here from the engine and from definitions:
  * the remapped losses equal the engine's remap measure, the exported channel

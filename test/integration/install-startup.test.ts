@@ -1,5 +1,5 @@
 /**
- * Install and start-up (issue 12, item 5):
+ * Install and start-up:
  * - the built CLI (out/cli + out/worker, scripts/build-cli.mjs) prints exactly
  *   what the TypeScript sources through tsx print, byte for byte, for a few
  *   commands, errors included, and finds the built-in examples;
@@ -72,7 +72,7 @@ describe('built CLI = TypeScript CLI', () => {
       ['check', '--channel', channel, '--domain', 'line:6', '--epsilon', '0.5', '--json'],
       // HiGHS (WebAssembly) in the worker: the .wasm must be found from the bundle.
       ['mechanism', '--domain', 'line:5', '--epsilon', '1', '--kind', 'optimal', '--json'],
-      // the typed LP path (decomposition, issue 13)
+      // the typed LP path (decomposition)
       ['mechanism', '--domain', 'grid:3x3', '--epsilon', '1', '--kind', 'optimal', '--loss', 'dist', '--lp-model', 'exact', '--json'],
       // its pricing on 2 threads: the bundled out/worker/pricing-worker.js (built) against the source through tsx
       ['mechanism', '--domain', 'grid:4x4', '--epsilon', '1', '--kind', 'optimal', '--loss', 'dist', '--lp-model', 'exact', '--threads', '2', '--json'],

@@ -1,5 +1,5 @@
 /**
- * Stop with best (issue 13) through the REAL pool and the built CLI:
+ * Stop with best through the REAL pool and the built CLI:
  * - an optimal LP stopped mid-run resolves with a mechanism (lp.stoppedBy
  *   'stopped') that passes the privacy check (a check job of src-worker/check
  *   and a brute-force ratio test here), whose expected loss is recomputed

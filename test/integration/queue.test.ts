@@ -1,5 +1,5 @@
 /**
- * Issue 17: project runs on a Redis/BullMQ queue served by `mechstudio
+ * Project runs on a Redis/BullMQ queue served by `mechstudio
  * worker` processes. A real redis-server on a free loopback port; workers
  * and clients are the bundled CLI (npm test rebuilds it first).
  *

@@ -1,5 +1,5 @@
 /**
- * Issue 12, web server: one session's flood must not starve another
+ * Web server: one session's flood must not starve another
  * session's small job (seen: 117 ms -> 4.6 s behind a 2,000-job flood).
  * Positions, not times: B's job must finish before almost all of A's.
  */

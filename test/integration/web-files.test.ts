@@ -1,5 +1,5 @@
 /**
- * Issue 12, web server: paths a client gives (project open/save/export, file
+ * Web server: paths a client gives (project open/save/export, file
  * domains of jobs) are regular files only, refused before anything opens
  * them, quickly, and errors never carry a file's content back. Malformed
  * URLs get 400.

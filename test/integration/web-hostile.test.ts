@@ -1,5 +1,5 @@
 /**
- * Issue 12, hostile WebSocket harness (part of `npm test`, bounded in time):
+ * Hostile WebSocket harness (part of `npm test`, bounded in time):
  * malformed raw frames on a raw TCP socket after a valid upgrade, then
  * several hundred generated calls (invalid JSON, wrong shapes, unknown
  * methods, huge arrays, hostile paths, files holding a secret marker) with

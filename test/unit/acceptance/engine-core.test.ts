@@ -1,5 +1,5 @@
 /**
- * Acceptance of issue 2 ("Engine core") in one place: every SPEC §7 value
+ * Acceptance of the engine core in one place: every SPEC §7 value
  * that needs no LP, computed through the public engine functions (domains
  * parsed from their CLI specs, mechanisms built by kind name), each with an
  * independent recomputation inside the test where that is cheap; the
@@ -157,7 +157,7 @@ describe('SPEC §7 reference values (no LP)', () => {
   });
 });
 
-describe('cross-checks of issue 2', () => {
+describe('cross-checks of the engine core', () => {
   it('tight-constraints on the discrete metric equals randomised response', () => {
     for (const [n, eps] of [
       [2, 0.2],

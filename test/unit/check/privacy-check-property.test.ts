@@ -1,5 +1,5 @@
 /**
- * Property-based tests of the privacy check (issue 12): random small metrics
+ * Property-based tests of the privacy check: random small metrics
  * (valid and invalid), channels with zeros, subnormals and 1e-300 entries,
  * eps from 1e-6 to 1e4. The check must agree with a brute-force reference
  * written here — one that shares no arithmetic with the engine: it takes

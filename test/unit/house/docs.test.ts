@@ -1,5 +1,5 @@
 /**
- * The documentation in docs/ is part of the contract (issue 16, item 1):
+ * The documentation in docs/ is part of the contract:
  *  (a) every "SPEC §n" (and every other §n) cited in the sources (src-*) and
  *      the README resolves to a heading in docs/ whose text carries "§n",
  *      and docs/README.md maps each §n to that heading;
@@ -7,7 +7,13 @@
  *      existing file, and links to Markdown headings to an existing anchor
  *      (GitHub's heading slugs);
  *  (c) every reference value written in docs/reference-values.md is
- *      recomputed here through the engine and must match.
+ *      recomputed here through the engine and must match;
+ *  (d) the repository cites only what its reader can follow: no issue
+ *      numbers and no "session N" work notes in any source, test, script or
+ *      doc, every docs/ page, anchor and heading cited anywhere
+ *      (`docs/x.md#anchor`, `docs/x.md, "Heading"`) exists, docs/cli.md
+ *      names every option of the CLI help, and the README stays an entrance
+ *      whose test command is the one CI runs.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -26,6 +32,7 @@ import { binaryUtility } from '../../../src-worker/measure/utility';
 import { cliqueDomain } from '../../../src-worker/metric/clique';
 import { lineDomain } from '../../../src-worker/metric/line';
 import { parseDomainSpec } from '../../../src-worker/metric/parse-domain-spec';
+import { USAGE } from '../../../src-main/cli/main';
 
 const ROOT = join(__dirname, '../../..');
 const DOCS = join(ROOT, 'docs');
@@ -207,7 +214,7 @@ describe('docs: relative links point to existing files and anchors', () => {
         for (const m of line.matchAll(/`([\w.-]+(?:\/[\w.-]+)+\/?)`/g)) {
           const p = m[1]!;
           if (!/\.(ts|svelte|mjs|js|json|md)$/.test(p) && !p.endsWith('/')) continue; // a path, not e.g. a/b in prose
-          if (p.startsWith('out/')) continue; // build output, absent until built
+          if (/^(out|DIR|test-output)\//.test(p)) continue; // build output, a command's output folder, test artefacts: absent until made
           checked++;
           if (existsSync(join(ROOT, p)) || roots.some((r) => existsSync(join(ROOT, r, p)))) continue;
           bad.push(`${relative(ROOT, f)}:${i + 1}: ${p}`);
@@ -347,5 +354,135 @@ describe('docs: SPEC §7 reference values agree with the engine', () => {
     expect(referenceMismatches(new Map(Object.entries({ a: '5/6', b: '2.5227', c: '1, 2' })), computed)).toHaveLength(1);
     expect(referenceMismatches(new Map(Object.entries({ a: '5/6', c: '1, 2' })), computed)).toHaveLength(1);
     expect(referenceMismatches(new Map(Object.entries({ a: '5/6', b: '2.5226', c: '1, 2, 3' })), computed)).toHaveLength(1);
+  });
+});
+
+/* ---------- (d) what a reader of the repository can follow ---------- */
+
+/** Text files a reader of the repository reads: sources, tests, scripts, docs, the READMEs and the CI entry. */
+function repositoryTextFiles(): string[] {
+  const text = (n: string) => /\.(ts|mts|js|mjs|cjs|svelte|html|md|json|css|sh|wat)$/.test(n) || n === 'run';
+  const dirs = readdirSync(ROOT).filter((d) => /^(src-.*|test|docs|scripts|bin|resources|\.ci)$/.test(d) && statSync(join(ROOT, d)).isDirectory());
+  const top = readdirSync(ROOT).filter((n) => /\.(md|js|mjs|ts)$/.test(n) && statSync(join(ROOT, n)).isFile());
+  return [...dirs.flatMap((d) => filesUnder(join(ROOT, d), text)), ...top.map((n) => join(ROOT, n))];
+}
+
+/** Dated work notes and tracker citations: a reader of the repository cannot follow either. */
+const UNFOLLOWABLE: { what: string; re: RegExp }[] = [
+  { what: 'an issue-number citation (say the reason, or cite a docs/ heading)', re: /\bissues?\s+#?\d+|\bissue\s*#\d+|\(#\d+\)/gi },
+  { what: 'a "session N" work note (describe the design and what was measured)', re: /\bsessions?\s+\d+/gi },
+];
+
+function unfollowable(text: string): string[] {
+  const out: string[] = [];
+  for (const { what, re } of UNFOLLOWABLE) for (const m of text.matchAll(re)) out.push(`${what}: '${m[0]}'`);
+  return out;
+}
+
+/** The text as one line: comment leaders (` * `, `//`) dropped and whitespace collapsed, so a citation may wrap. */
+function asOneLine(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => l.replace(/^\s*(\/\/+|\/?\*+\/?|#)?\s*/, ''))
+    .join(' ')
+    .replace(/\s+/g, ' ');
+}
+
+/** Citations of docs pages: `docs/x.md#anchor`, `docs/x.md, "Heading"` (optionally `under "Heading"`), or a bare `docs/x.md`. */
+function docsCitations(text: string): { page: string; anchor?: string; headings: string[]; at: string }[] {
+  const out: { page: string; anchor?: string; headings: string[]; at: string }[] = [];
+  const re = /(?<![\w/.-])docs\/([\w-]+\.md)(?:#([\w-]+))?(?:,\s*"([^"]+)"(?:\s+under\s+"([^"]+)")?)?/g;
+  for (const m of asOneLine(text).matchAll(re)) {
+    out.push({ page: m[1]!, anchor: m[2], headings: [m[3], m[4]].filter((h): h is string => h !== undefined), at: m[0] });
+  }
+  return out;
+}
+
+/** Run-in headings of a Markdown file: a paragraph or list item that opens in bold (`**The CSV dialect** of ...`). */
+function runInHeadings(file: string): string[] {
+  const out: string[] = [];
+  for (const line of withoutFences(readFileSync(file, 'utf8'))) {
+    const m = /^\s*(?:[-*]\s+)?\*\*([^*]+?)\.?\*\*/.exec(line);
+    if (m) out.push(m[1]!);
+  }
+  return out;
+}
+
+/** What is wrong with each docs citation in a text (empty when every page, anchor and heading exists). */
+function unresolvedDocsCitations(text: string): string[] {
+  const bad: string[] = [];
+  for (const c of docsCitations(text)) {
+    const page = join(DOCS, c.page);
+    if (!existsSync(page)) {
+      bad.push(`${c.at}: no such page`);
+      continue;
+    }
+    const anchors = anchorsOf(page);
+    if (c.anchor !== undefined && !anchors.has(c.anchor)) bad.push(`${c.at}: no heading with that anchor`);
+    const places = new Set([...anchors, ...runInHeadings(page).map(githubSlug)]);
+    for (const h of c.headings) if (!places.has(githubSlug(h))) bad.push(`${c.at}: no heading "${h}" in docs/${c.page}`);
+  }
+  return bad;
+}
+
+describe('docs: the repository cites what a reader can follow', () => {
+  it('the checks catch an issue number, a session note and a docs citation that does not resolve', () => {
+    // built from pieces so that this file itself stays clean
+    const iss = 'iss' + 'ue';
+    expect(unfollowable(`// ${iss} 14: the remap`)).toHaveLength(1);
+    expect(unfollowable(`(see ${iss} #13)`)).toHaveLength(1);
+    expect(unfollowable(`${'Sess' + 'ion'} 8: coarse start`)).toHaveLength(1);
+    expect(unfollowable('a web session keeps its jobs; issues are tracked elsewhere')).toEqual([]);
+    expect(unresolvedDocsCitations('see docs/lp.md, "Coarse start"')).toEqual([]);
+    expect(unresolvedDocsCitations(' * (docs/lp.md, "The\n * master\'s solver")')).toEqual([]);
+    expect(unresolvedDocsCitations('docs/lp.md, "Pricing" under "Measurements"')).toEqual([]);
+    expect(unresolvedDocsCitations('docs/lp.md#coarse-start')).toEqual([]);
+    expect(unresolvedDocsCitations('(docs/cli-and-formats.md, "The CSV dialect")')).toEqual([]);
+    expect(unresolvedDocsCitations('docs/lp.md, "Coarse begin"')).toHaveLength(1);
+    expect(unresolvedDocsCitations('docs/lp.md#coarse-begin')).toHaveLength(1);
+    expect(unresolvedDocsCitations('docs/no-such-page.md')).toHaveLength(1);
+  });
+
+  it('no file cites an issue number or carries a "session N" note', () => {
+    const files = repositoryTextFiles();
+    expect(files.length, 'files scanned').toBeGreaterThan(300);
+    const bad = files.flatMap((f) =>
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .flatMap((line, i) => unfollowable(line).map((w) => `${relative(ROOT, f)}:${i + 1}: ${w}`)),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  it('every docs/ page, anchor and heading cited in the repository exists', () => {
+    let cited = 0;
+    const bad: string[] = [];
+    for (const f of repositoryTextFiles()) {
+      if (f === __filename) continue; // its own examples of bad citations
+      const text = readFileSync(f, 'utf8');
+      cited += docsCitations(text).length;
+      for (const b of unresolvedDocsCitations(text)) bad.push(`${relative(ROOT, f)}: ${b}`);
+    }
+    expect(cited, 'docs citations found').toBeGreaterThan(30);
+    expect(bad).toEqual([]);
+  });
+
+  it('the README is an entrance: short, install-and-start and the tests first, the test command the one CI runs', () => {
+    const readme = readFileSync(README, 'utf8').split('\n');
+    expect(readme.length, 'README lines (the manual lives in docs/)').toBeLessThan(200);
+    const commands = readme.filter((l) => /^ {4}\S/.test(l)).map((l) => l.trim());
+    expect(commands.slice(0, 2)).toEqual(['npm install && npm start', 'npm test']);
+    const ci = readFileSync(join(ROOT, '.ci/run'), 'utf8')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '' && !l.startsWith('#'));
+    expect(ci.at(-1), 'the last command of .ci/run').toBe(commands[1]);
+  });
+
+  it('docs/cli.md names every option of the CLI help', () => {
+    const manual = readFileSync(join(DOCS, 'cli.md'), 'utf8');
+    const flags = new Set([...USAGE.matchAll(/--[a-z][a-z-]*/g)].map((m) => m[0]));
+    expect(flags.size, 'options in the help').toBeGreaterThan(25);
+    expect([...flags].filter((f) => !manual.includes(`\`${f}`) && !manual.includes(` ${f}`) && !manual.includes(`[${f}`))).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The engine's public API (src-worker/index.ts, issue 16 item 5):
+ * The engine's public API (src-worker/index.ts):
  *  - every engine module is reachable from an entry point of the app (the
  *    worker, the command line, the Electron and web hosts, the scripts, the
  *    renderer) or from the index: no engine file lives for its tests alone;

@@ -1,5 +1,5 @@
 /**
- * House rule (issue 16, item 5): no function in src-* longer than
+ * House rule: no function in src-* longer than
  * MAX_LINES lines, outside numeric kernels. Orchestration is split into
  * named, testable steps; a numeric kernel (one hot loop nest over typed
  * arrays, where splitting would cost calls per entry or scatter one

@@ -1,5 +1,5 @@
 /**
- * The layering is enforced by lint (issue 16, item 4; README, "How the
+ * The layering is enforced by lint (README, "How the
  * engine is organised"): eslint.config.js forbids the imports that cross it.
  * Deliberate violations, linted as if they were files at the given paths,
  * must fail with no-restricted-imports; the allowed imports beside them must

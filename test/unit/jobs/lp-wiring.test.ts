@@ -1,6 +1,6 @@
 /**
  * The optimal LP's options through the protocol, the admission estimate and
- * the job handlers (issue 13): lpModel / delta / timeLimitSeconds /
+ * the job handlers: lpModel / delta / timeLimitSeconds /
  * targetGap are validated at the boundary (ranges, kind 'optimal' only, in
  * requests, mechanism specs and project files), the admission of the typed
  * path matches what the decomposition can do, and the mechanism result

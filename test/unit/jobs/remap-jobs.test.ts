@@ -1,5 +1,5 @@
 /**
- * Issue 14 in the protocol and jobs: `remap` needs a loss; a
+ * The remap in the protocol and jobs: `remap` needs a loss; a
  * remap job is priced (one more pass than the plain mechanism); a remapped
  * mechanism job returns C . R and a record whose numbers are the engine's;
  * measure and check of a remapped spec see C . R.

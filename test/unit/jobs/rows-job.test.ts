@@ -1,5 +1,5 @@
 /**
- * The `rows` job (issue 15): views of channels of any size fetch rows and
+ * The `rows` job: views of channels of any size fetch rows and
  * block means from the engine. Every number is compared with a brute-force
  * recomputation from the dense channel of the same mechanism (its mechanism
  * job's inline matrix) in the test.

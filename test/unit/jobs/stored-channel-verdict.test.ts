@@ -1,6 +1,6 @@
 /**
  * A mechanism result never shows a guarantee the stored channel does not
- * keep (issue 12): when entries underflow to 0 in doubles, the effective eps
+ * keep: when entries underflow to 0 in doubles, the effective eps
  * of the stored channel is Infinity and the result says so first.
  */
 import { describe, expect, it } from 'vitest';

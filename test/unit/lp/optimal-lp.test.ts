@@ -20,7 +20,7 @@ function priors(n: number): [string, Float64Array][] {
   ];
 }
 
-describe('optimal mechanism LP, typed (issue 13): exact all-pairs model by decomposition', () => {
+describe('optimal mechanism LP, typed: exact all-pairs model by decomposition', () => {
   it('equals the full all-pairs model on small grids (3 priors, eps 0.5 to 2 on 1 km cells) with a valid certified bound, and passes the privacy check', async () => {
     let checked = 0;
     for (const g of [gridDomain(3, 3), gridDomain(3, 4)]) {

@@ -65,7 +65,7 @@ function mechanisms(domain: ReturnType<typeof gridDomain>, eps: number): Mechani
   return out;
 }
 
-describe('Bayesian remap of grid mechanisms (issue 14)', () => {
+describe('Bayesian remap of grid mechanisms', () => {
   const cases: [number, number, number][] = [
     [4, 4, 0.8],
     [5, 5, 0.5],

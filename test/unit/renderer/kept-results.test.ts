@@ -1,5 +1,5 @@
 /**
- * Results kept in the project file (issue 15, item 5): the file format
+ * Results kept in the project file: the file format
  * round trip carries them, their input hashes invalidate them when an input
  * changes (and only then), old files without results still load, and
  * opening never plans an expensive job.

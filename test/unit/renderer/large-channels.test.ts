@@ -1,5 +1,5 @@
 /**
- * Requests the app builds for large channels (issue 15): measures and checks
+ * Requests the app builds for large channels: measures and checks
  * name the mechanism's construction (or, for an LP, the channel the host
  * kept), never a matrix held in the page; block grids for the heat map.
  */

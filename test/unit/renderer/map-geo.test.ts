@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { contourSegments, legendTicks, mapGeometry, niceStep, sharedScaleMax } from '../../../src-renderer/lib/map-geo';
 
-describe('map geometry (issue 15 item 3)', () => {
+describe('map geometry', () => {
   it('nice tick steps are 1, 2 or 5 x 10^k and give at most the asked number of ticks', () => {
     expect(niceStep(15, 6)).toBe(5); // 30 x 30 grid of 0.5 km: 0, 5, 10, 15 km
     expect(niceStep(15, 1)).toBe(10);

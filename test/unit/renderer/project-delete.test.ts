@@ -200,7 +200,7 @@ describe('every built-in example opens in the app with runnable case studies', (
         studies++;
       }
     }
-    // the eight case studies of issue 8
+    // the eight built-in case studies
     expect(studies).toBe(8);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Inputs validated before Compute (issue 15, item 6): number fields take
+ * Inputs validated before Compute: number fields take
  * expressions and refuse out-of-range values in plain words; analyses are
  * checked before Run; a pasted non-metric is refused; rename and duplicate
  * keep references whole; undo/redo; plain language instead of SPEC sections.
