@@ -8,8 +8,9 @@
  *   src-worker   imports nothing from src-main or src-renderer;
  *   src-renderer imports only src-shared (and its own files and packages);
  *   src-main     imports nothing from src-renderer;
- *   within the engine: linalg/ does not import metric/, mechanism/ does not
- *   import check/; within the main process: project/ does not import cli/.
+ *   within the engine: the floors of ENGINE_FLOORS below, each folder
+ *   importing only folders on lower floors (and src-shared, packages);
+ *   within the main process: project/ does not import cli/.
  *
  * test/unit/house/lint.test.ts lints deliberate violations against this file.
  */
@@ -38,11 +39,50 @@ const RENDERER = [
   into('src-main', 'src-worker'),
   'the renderer talks to the engine only through the protocol and API in src-shared (README, layering); run the computation as a job.',
 ];
-const LINALG = ['(^|/)metric(/|$)', 'linalg/ holds generic kernels on arrays and knows nothing of domains: code that takes a Domain belongs in phi/ or above.'];
-const MECHANISM = [
-  '(^|/)check(/|$)',
-  'mechanism/ sits below check/: a constructor does not run the privacy check (the mechanism job measures the effective eps).',
+
+/**
+ * The engine's floors, top to bottom (src-worker/<folder>): a folder imports
+ * only folders on lower floors, never a sibling on its own floor nor the
+ * engine's door (index.ts, worker-entry.ts), so the engine has no import
+ * circle. Read as: jobs run everything; the case studies compose the
+ * analyses; capacities solve LPs; the LP, the bounds, the remap and audits
+ * use measures, checks and data readers; those take mechanisms (channels and
+ * their constructions), which use Phi, which uses metrics, which use the
+ * kernels (linalg, numeric) and the engine's base (limits, file wording,
+ * worker-thread modules).
+ */
+export const ENGINE_FLOORS = [
+  ['jobs'],
+  ['casestudy'],
+  ['capacity'],
+  ['lp', 'bound', 'remap', 'audit'],
+  ['data', 'explorer', 'check', 'measure'],
+  ['mechanism'],
+  ['phi'],
+  ['metric'],
+  ['linalg', 'numeric', 'base'],
 ];
+const FLOOR_WORDS = ENGINE_FLOORS.map((f) => f.join(', ')).join(' > ');
+
+/** For each engine folder, the rule that forbids its imports of folders on its floor or above (and of the engine's door). */
+function floorRules() {
+  return ENGINE_FLOORS.flatMap((floor, i) =>
+    floor.map((folder) => {
+      const above = ENGINE_FLOORS.slice(0, i + 1)
+        .flat()
+        .filter((f) => f !== folder);
+      const upward = [
+        `^(\\.\\./)+(${above.join('|')})(/|$)`,
+        `src-worker/${folder}/ sits on floor ${i + 1} of the engine (${FLOOR_WORDS}): it imports only folders on lower floors (eslint.config.js, ENGINE_FLOORS); move what both need down.`,
+      ];
+      const door = [
+        '^(\\.\\./)+(index|worker-entry)(\\.ts)?$',
+        `src-worker/${folder}/ does not import the engine's door (src-worker/index.ts): import the module itself.`,
+      ];
+      return { files: [`src-worker/${folder}/**`], rules: forbid(above.length ? [WORKER, upward, door] : [WORKER, door]) };
+    }),
+  );
+}
 const PROJECT = ['(^|/)cli(/|$)', 'src-main/project serves the app and the CLI alike: shared input readers live in src-main/fs, not in cli/.'];
 
 export default defineConfig(
@@ -96,8 +136,7 @@ export default defineConfig(
   // Layering (see the header). Later blocks override earlier ones for the same rule.
   { files: ['src-shared/**'], rules: forbid([SHARED]) },
   { files: ['src-worker/**'], rules: forbid([WORKER]) },
-  { files: ['src-worker/linalg/**'], rules: forbid([WORKER, LINALG]) },
-  { files: ['src-worker/mechanism/**'], rules: forbid([WORKER, MECHANISM]) },
+  ...floorRules(),
   { files: ['src-main/**'], rules: forbid([MAIN]) },
   { files: ['src-main/project/**'], rules: forbid([MAIN, PROJECT]) },
   { files: ['src-renderer/**'], rules: forbid([RENDERER]) },

@@ -88,4 +88,4 @@ export { binomialLower, binomialUpper } from './audit/binomial';
 export { REL_TOL, SUM_TOL, NEG_TOL, Z_TOL, MERGE_TOL, BOUND_ATTAINED_TOL } from '../src-shared/numeric/tolerance';
 export { parseDecimal } from '../src-shared/numeric/decimal';
 export { seededRandom } from '../src-shared/numeric/seeded-random';
-export { fileKind } from './file-kind';
+export { fileKind } from './base/file-kind';

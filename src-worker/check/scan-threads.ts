@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { MechError } from '../../src-shared/errors';
 import { checkCancelled } from '../numeric/cancel';
-import { type WorkerModule, startWorker, workerModule } from '../worker-module';
+import { type WorkerModule, startWorker, workerModule } from '../base/worker-module';
 import { type ScanPart, type ScanShared, scanRows } from './log-ratio-scan';
 
 /** The scanning threads' module (src-worker/worker-module.ts), or null. */

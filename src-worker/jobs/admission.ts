@@ -26,7 +26,7 @@ import type { DomainInput, MechanismKindName } from '../../src-shared/protocol/c
 import type { JobRequest, MechanismSpec } from '../../src-shared/protocol/requests';
 import { gridOffsetCheckWork } from '../check/grid-offset-check';
 import { LEVINSON_MAX_POINTS } from '../bound/tight-exists';
-import { ADMISSION_LIMITS as L } from './admission-limits';
+import { ADMISSION_LIMITS as L } from '../base/admission-limits';
 
 /** What the estimate knows about a domain without building it. */
 export interface DomainSize {

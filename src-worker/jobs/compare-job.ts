@@ -30,7 +30,7 @@ import { channelOfRef } from './kept-channel';
 import { remapConstructed } from './remap-jobs';
 import { assertChannelOnDomain, resolveChannel, resolveDomain, resolveLoss, resolvePrior } from './resolve';
 import { admitBuiltDomain } from './admission';
-import { ADMISSION_LIMITS } from './admission-limits';
+import { ADMISSION_LIMITS } from '../base/admission-limits';
 
 const DIST: LossSpecInput = { kind: 'dist' };
 

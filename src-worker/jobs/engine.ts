@@ -24,7 +24,7 @@ import type { PricingFactory } from '../lp/pricing-pool';
 import { tightConstraintsStructured } from '../mechanism/implicit/tight-structured';
 import { checkGridOffsetPrivacy, gridOffsetCheckWork } from '../check/grid-offset-check';
 import { checkPrivacyThreaded, type PrivacyCheckResult } from '../check/privacy-check';
-import { ADMISSION_LIMITS } from './admission-limits';
+import { ADMISSION_LIMITS } from '../base/admission-limits';
 import { GridOffsetChannel } from '../mechanism/function-row-source';
 import { structuredExpectedDistanceError, structuredMeasures, structuredPrivacyCheck } from '../measure/structured/structured-dispatch';
 import { closedFormMechanism } from '../mechanism/closed-form-by-kind';

@@ -50,7 +50,7 @@ import {
 } from './engine';
 import { assertChannelOnDomain, domainText, resolveChannel, resolveDomain as buildDomain, resolveLoss, resolvePrior } from './resolve';
 import { admitBuiltDomain, sweepBoundsRefusal } from './admission';
-import { ADMISSION_LIMITS } from './admission-limits';
+import { ADMISSION_LIMITS } from '../base/admission-limits';
 import { withRowProgress } from './row-progress';
 import type { ChannelPayload, DomainInput } from '../../src-shared/protocol/common';
 import type { Mechanism } from '../mechanism/channel';

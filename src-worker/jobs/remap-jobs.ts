@@ -12,7 +12,7 @@ import type { Domain } from '../metric/domain';
 import type { OptimalLpResult } from '../lp/optimal-mechanism';
 import { remapMechanism } from '../remap/bayes-remap';
 import { type SecretsDomain, releaseCsv, readCsvStream } from '../data/apply';
-import { openPartialFile } from '../partial-file';
+import { openPartialFile } from '../base/partial-file';
 import { cellBinning, localProjection } from '../data/points';
 import type { PointsBinning, RemapResult } from '../../src-shared/protocol/remap';
 import type { LossSpecInput } from './engine';

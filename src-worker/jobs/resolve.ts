@@ -6,7 +6,7 @@ import { DenseChannel, validateChannel } from '../mechanism/channel';
 import { uniformPrior, validatePrior } from '../measure/prior';
 import type { ChannelPayload, DomainInput, LossInput, PriorInput } from '../../src-shared/protocol/common';
 import { customDomain, graphDomain, parseDomain, type LossSpecInput } from './engine';
-import { ADMISSION_LIMITS } from './admission-limits';
+import { ADMISSION_LIMITS } from '../base/admission-limits';
 
 /** `onProgress` hears from long validations (a custom metric's n^3 triangle check). */
 export function resolveDomain(input: DomainInput, onProgress?: (fraction: number, message: string) => void): Domain {

@@ -1,3 +1,4 @@
+import type { CoarseStartInfo } from '../mechanism/lp-result';
 import { MechError } from '../../src-shared/errors';
 import type { Domain } from '../metric/domain';
 import { gridDomain } from '../metric/grid';
@@ -25,19 +26,7 @@ export const COARSE_START_GAP = 1e-3;
 export const COARSE_START_TIME_SHARE = 0.2;
 
 /** What the coarse start solved (typed, for the LP record). */
-export interface CoarseStartInfo {
-  /** The coarse grid: rows x cols cells of cellSize (the fine cell size times 2). */
-  rows: number;
-  cols: number;
-  cellSize: number;
-  /** Coarser grids solved below it (0: it started from lambda = 0). */
-  levels: number;
-  /** Its expected loss, certified gap and why it ended. */
-  objective: number;
-  gap: number;
-  stoppedBy: string;
-  timeMs: number;
-}
+export type { CoarseStartInfo };
 
 export interface CoarseStart {
   /** Duals for the fine decomposition, in its scaled cost units (minimising). */

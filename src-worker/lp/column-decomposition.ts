@@ -1,3 +1,4 @@
+import type { LpStop } from '../mechanism/lp-result';
 import { MechError } from '../../src-shared/errors';
 import { type LpOptions, checkCancelled, progress, warmSimplexOptions } from './lp-options';
 import { type LpSolution, type RunStop, runStopReason } from './persistent-lp';
@@ -216,7 +217,7 @@ export interface DecompositionIteration {
   exactPricing: boolean;
 }
 
-export type DecompositionStop = 'optimal' | 'target-gap' | 'stalled' | 'time-limit' | 'iteration-limit' | 'stopped' | 'solver-memory';
+export type DecompositionStop = LpStop;
 
 export interface DecompositionResult {
   /** Row-major n x m channel sum over the master's columns of theta r (before the caller's tidy-up and repair); every column lies in P. */

@@ -13,82 +13,12 @@ import type { ConstraintMode, PrivacyConstraintGraph } from './privacy-constrain
 import { type PrivateChannelSolution, hasOrbitReduction, solvePrivateChannelLp } from './private-channel-lp';
 import type { MasterColumn } from './decomposition-master';
 import type { GenerationOptions } from './constraint-generation';
-import type { DecompositionOptions, DecompositionStop } from './column-decomposition';
+import type { DecompositionOptions } from './column-decomposition';
 import { edgesIfAvailable } from '../metric/shortest-paths';
-import { type CoarseStart, type CoarseStartInfo, coarseStart } from './coarse-start';
+import { type CoarseStart, coarseStart } from './coarse-start';
 
-/**
- * The privacy model of the optimal-mechanism LP (docs/lp.md, "Privacy models"):
- *  - 'exact': all pairs, C[x][w] <= e^(eps d(x, x')) C[x'][w]: the true optimum;
- *  - 'spanner': the pairs of a greedy delta-spanner with eps/delta (a
- *    restriction of the exact model: private, optimal only up to the dilation);
- *  - 'edges': the domain's graph edges (graph metrics, Manhattan/Chebyshev
- *    grids), equivalent to all pairs there.
- */
-export type LpPrivacyModel = 'exact' | 'spanner' | 'edges';
-export type { LpMethod } from './private-channel-lp';
-import type { LpMethod } from './private-channel-lp';
-/** Why the solve ended: 'optimal' (certified to 1e-9), 'target-gap', or a limit with the best mechanism so far. */
-export type LpStop = DecompositionStop;
-
-/** One point of the convergence chart (per decomposition round). */
-export interface LpProgress {
-  round: number;
-  /** Expected loss of the best private mechanism of this round (the master), and the best certified lower bound so far. */
-  objective: number;
-  bound: number;
-  /** (objective - bound) / objective. */
-  gap: number;
-  elapsedMs: number;
-  /** Monotonic fraction in [0, 1] (gap on a log scale, or time used of the limit). */
-  fraction: number;
-}
-
-/** What an optimal-mechanism LP solved and how far from the optimum it may be (also `facts.lp`; the solver's figures are `facts.solve`). */
-export interface OptimalLpResult {
-  model: LpPrivacyModel;
-  /** Queue workers that priced the rounds (set by the job when the host prices on a queue: JobContext.pricing). */
-  pricingWorkers?: number;
-  /** 'requested' or 'auto' (see chooseLpModel), with the reason of an automatic choice. */
-  modelChoice: 'requested' | 'auto';
-  modelReason: string;
-  /** Spanner dilation (1 for exact and edges). */
-  delta: number;
-  method: LpMethod;
-  /** Expected loss of the returned (repaired, private) mechanism. */
-  objective: number;
-  /** Certified lower bound on the optimum of the model solved, and (objective - lowerBound) / objective. */
-  lowerBound: number;
-  gap: number;
-  /** Certified lower bound on the exact (all-pairs) optimum, or null when none was computed. */
-  exactLowerBound: number | null;
-  /** Decomposition or generation rounds (1 for a full model). */
-  rounds: number;
-  timeMs: number;
-  stoppedBy: LpStop;
-  /** The time limit ended the solve (the mechanism is the best found, within `gap` of the model's optimum). */
-  timeLimitReached: boolean;
-  /** Rounds of the decomposition, for a convergence chart. */
-  history: LpProgress[];
-  /** The coarser grid whose optimal duals started the decomposition (coarse-start.ts), or null. */
-  coarseStart: CoarseStartInfo | null;
-  /** Which mechanism is returned: 'lp' (the LP's channel) or the construction of the cheap candidate that did better. */
-  chosen: string;
-  /** The cheap constructions tried before the LP (each with its Bayes remap), in the order tried. */
-  candidates: CandidateRecord[];
-  /** What `gap` is measured against: 'exact' (a certified bound on the exact optimum: the best possible) or 'model' (only the solved model's own optimum). */
-  gapBasis: 'exact' | 'model';
-  /** Expected loss of the LP's own channel (before the comparison with the candidates). */
-  lpObjective: number;
-}
-
-/** A cheap construction tried before the LP: its expected loss after the Bayes remap (null when it does not apply, with the reason). */
-export interface CandidateRecord {
-  construction: string;
-  expectedLoss: number | null;
-  timeMs: number;
-  note?: string;
-}
+export type { CandidateRecord, LpMethod, LpPrivacyModel, LpProgress, LpStop, OptimalLpResult } from '../mechanism/lp-result';
+import type { CandidateRecord, LpPrivacyModel, LpProgress, LpStop, OptimalLpResult } from '../mechanism/lp-result';
 
 /**
  * A cheap construction handed to the LP (built and remapped by the caller): its channel C (n rows, k outputs)

@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads';
-import { type WorkerModule, workerModule as findWorkerModule, startWorker } from '../worker-module';
+import { type WorkerModule, workerModule as findWorkerModule, startWorker } from '../base/worker-module';
 import { MechError } from '../../src-shared/errors';
 import { type LpOptions, checkCancelled } from './lp-options';
 import { type PricingForm, PricingGroups, type PricingOutcome, type PricingRows, groupThread, outputGroup } from './pricing';

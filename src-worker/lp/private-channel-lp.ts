@@ -1,3 +1,4 @@
+import type { LpMethod } from '../mechanism/lp-result';
 import { MechError } from '../../src-shared/errors';
 import type { Domain } from '../metric/domain';
 import { assertLpFits, estimateLpBytes, LP_MEMORY_LIMIT_BYTES } from './memory-estimate';
@@ -137,7 +138,7 @@ export function privateChannelLpSize(n: number, m: number, pairs: number): { var
 }
 
 /** How the private-channel LP is solved. */
-export type LpMethod = 'full-model' | 'constraint-generation' | 'decomposition';
+export type { LpMethod };
 
 export interface LpStrategyInput {
   n: number;

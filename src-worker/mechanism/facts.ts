@@ -11,7 +11,7 @@
  */
 import type { MechanismInfo } from '../../src-shared/protocol/results';
 import { MechError } from '../../src-shared/errors';
-import type { OptimalLpResult, LpStop } from '../lp/optimal-mechanism';
+import type { OptimalLpResult, LpStop } from './lp-result';
 
 /** What the solver of a private-channel LP did (sizes, times, repair), next to the typed `OptimalLpResult`. */
 export interface LpSolveFacts {

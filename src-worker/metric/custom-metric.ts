@@ -1,6 +1,6 @@
 import { MechError, invalid } from '../../src-shared/errors';
 import { Matrix, assertDenseFits } from '../linalg/matrix';
-import { ADMISSION_LIMITS } from '../jobs/admission-limits';
+import { ADMISSION_LIMITS } from '../base/admission-limits';
 import { describeMetricViolation, firstMetricViolation, parseDistance, type MetricProgress, type MetricViolation } from '../../src-shared/metric/metric-axioms';
 import type { Domain } from './domain';
 import { readCsvRows } from './read-csv';
@@ -94,7 +94,7 @@ export function csvMetricHeaderSize(text: string, file: string): number {
 
 /**
  * Refuse a custom metric on n points whose validation (n^3 triangle check)
- * or dense matrix would not fit the engine's limits (jobs/admission-limits.ts).
+ * or dense matrix would not fit the engine's limits (base/admission-limits.ts).
  */
 export function assertCustomMetricFits(n: number, what: string): void {
   const work = n * n * n;

@@ -1,6 +1,6 @@
 import { MechError, invalid } from '../../src-shared/errors';
-import { ADMISSION_LIMITS } from '../jobs/admission-limits';
-import { fileKind, ioReason, type StatKind } from '../file-kind';
+import { ADMISSION_LIMITS } from '../base/admission-limits';
+import { fileKind, ioReason, type StatKind } from '../base/file-kind';
 
 /**
  * The engine's one way to read a text file a job names (graph:FILE,

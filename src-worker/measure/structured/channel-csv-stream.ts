@@ -1,7 +1,7 @@
 import { lstat, rename } from 'node:fs/promises';
 import { MechError } from '../../../src-shared/errors';
-import { fileKind } from '../../file-kind';
-import { openPartialFile } from '../../partial-file';
+import { fileKind } from '../../base/file-kind';
+import { openPartialFile } from '../../base/partial-file';
 import type { RowSource } from '../../mechanism/channel';
 import { checkCancelled } from '../../numeric/cancel';
 

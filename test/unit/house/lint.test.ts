@@ -5,7 +5,9 @@
  * must fail with no-restricted-imports; the allowed imports beside them must
  * not; and the real tree must lint clean.
  */
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
@@ -25,9 +27,15 @@ async function layeringErrors(path: string, code: string): Promise<string[]> {
 const VIOLATIONS: [string, string, RegExp][] = [
   ['src-renderer/lib/bad.ts', '../../src-worker/metric/line', /renderer talks to the engine only through/],
   ['src-renderer/views/explorer/Bad.ts', '../../../src-main/charts/render-chart', /renderer talks to the engine only through/],
-  ['src-worker/linalg/bad.ts', '../metric/domain', /linalg\/ holds generic kernels/],
-  ['src-worker/mechanism/bad.ts', '../check/privacy-check', /mechanism\/ sits below check\//],
-  ['src-worker/mechanism/implicit/bad.ts', '../../check/privacy-check', /mechanism\/ sits below check\//],
+  ['src-worker/linalg/bad.ts', '../metric/domain', /src-worker\/linalg\/ sits on floor 9 of the engine/],
+  ['src-worker/mechanism/bad.ts', '../check/privacy-check', /src-worker\/mechanism\/ sits on floor 6/],
+  ['src-worker/mechanism/implicit/bad.ts', '../../check/privacy-check', /src-worker\/mechanism\/ sits on floor 6/],
+  ['src-worker/mechanism/bad.ts', '../lp/optimal-mechanism', /imports only folders on lower floors/],
+  ['src-worker/metric/bad.ts', '../jobs/admission', /src-worker\/metric\/ sits on floor 8/],
+  // a sibling on the same floor is not below
+  ['src-worker/check/bad.ts', '../measure/prior', /src-worker\/check\/ sits on floor 5/],
+  ['src-worker/measure/bad.ts', '../index', /does not import the engine's door/],
+  ['src-worker/measure/structured/bad.ts', '../../index', /does not import the engine's door/],
   ['src-main/project/bad.ts', '../cli/args', /src-main\/project serves the app and the CLI/],
   ['src-shared/charts/bad.ts', '../../src-worker/errors', /src-shared is imported by all three processes/],
   ['src-shared/protocol/bad.ts', '../../src-main/fs/safe-fs', /src-shared is imported by all three processes/],
@@ -68,6 +76,11 @@ describe('lint: the layering rules (eslint.config.js)', () => {
       ['src-worker/phi/ok.ts', '../metric/domain'],
       ['src-worker/mechanism/ok.ts', '../metric/domain'],
       ['src-worker/check/ok.ts', '../mechanism/channel'],
+      // src-shared's folders share names with the engine's (data, numeric): not the engine's floors
+      ['src-worker/measure/ok.ts', '../../src-shared/data/points-grid'],
+      ['src-worker/metric/ok.ts', '../base/admission-limits'],
+      ['src-worker/lp/ok.ts', '../mechanism/lp-result'],
+      ['src-worker/jobs/ok.ts', '../casestudy'],
       ['src-worker/jobs/ok.ts', '../../src-shared/protocol/requests'],
       ['src-main/project/ok.ts', '../fs/inputs'],
       ['src-main/cli/ok.ts', '../../src-worker/errors'],
@@ -75,6 +88,16 @@ describe('lint: the layering rules (eslint.config.js)', () => {
       ['src-shared/charts/ok.ts', 'chart.js'],
     ];
     for (const [path, spec] of ok) expect(await layeringErrors(path, `import { x } from '${spec}';\nexport const y = x;\n`), `${path} -> ${spec}`).toEqual([]);
+  });
+
+  it('every folder of the engine is on a floor of the table', async () => {
+    const { ENGINE_FLOORS } = (await import(pathToFileURL(join(ROOT, 'eslint.config.js')).href)) as { ENGINE_FLOORS: string[][] };
+    const listed = ENGINE_FLOORS.flat().sort();
+    const folders = readdirSync(join(ROOT, 'src-worker'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
+    expect(listed).toEqual(folders);
   });
 
   it('the real tree lints clean (npm run lint)', async () => {

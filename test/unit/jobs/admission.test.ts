@@ -13,7 +13,7 @@ import { MechError } from '../../../src-shared/errors';
 import { silentContext, type JobContext } from '../../../src-worker/jobs/context';
 import { runJobRequest } from '../../../src-worker/jobs/run';
 import { admitRequest, sizeOfDomainInput } from '../../../src-worker/jobs/admission';
-import { ADMISSION_LIMITS } from '../../../src-worker/jobs/admission-limits';
+import { ADMISSION_LIMITS } from '../../../src-worker/base/admission-limits';
 import { withRowProgress } from '../../../src-worker/jobs/row-progress';
 import { FunctionRowSource } from '../../../src-worker/mechanism/function-row-source';
 import { parseJobRequest } from '../../../src-shared/protocol/validate';

@@ -1,7 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { once } from 'node:events';
-import { MechError } from '../src-shared/errors';
+import { MechError } from '../../src-shared/errors';
 
 /**
  * A file written all or nothing: the text goes to PATH.partial (a stale one
