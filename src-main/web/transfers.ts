@@ -124,7 +124,8 @@ export class Transfers {
     this.prune();
     const s = TOKEN.test(token) ? this.slots.get(token) : undefined;
     if (!s || s.received) return { status: 404, message: 'this upload link has expired or was used: pick the file again' };
-    const over = (): TransferAnswer => ({ status: 413, message: `${s.name} is over the ${s.maxBytes / 2 ** 20} MiB the app takes` });
+    const cap = s.maxBytes >= 2 ** 20 ? `${Math.floor(s.maxBytes / 2 ** 20)} MiB` : `${s.maxBytes} bytes`;
+    const over = (): TransferAnswer => ({ status: 413, message: `${s.name} is over the ${cap} the app takes` });
     if (declared !== null && declared > s.maxBytes) return over();
     s.received = true;
     let seen = 0;
