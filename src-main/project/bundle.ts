@@ -59,7 +59,8 @@ export async function unpackProjectFile(text: string, name: string, channelDir: 
   if (o.version !== 1) throw new MechError('invalid-input', `${name}: a project bundle of version ${String(o.version).slice(0, 20)}, this app reads version 1`);
   if (o.project === null || typeof o.project !== 'object') throw new MechError('invalid-input', `${name}: the bundle holds no project`);
   const channels = o.channels ?? {};
-  if (channels === null || typeof channels !== 'object' || Array.isArray(channels)) throw new MechError('invalid-input', `${name}: the bundle's channels are not a record`);
+  if (channels === null || typeof channels !== 'object' || Array.isArray(channels))
+    throw new MechError('invalid-input', `${name}: the bundle's channels are not a record`);
   for (const [file, content] of Object.entries(channels)) {
     if (!CHANNEL_FILE.test(file) || typeof content !== 'string')
       throw new MechError('invalid-input', `${name}: the bundle's channels hold an entry that is not a kept channel file (ch-ID.f64 or ch-ID.json)`);

@@ -437,7 +437,10 @@ export class MechStudioHost implements ApiHost {
       // its references (csv:FILE priors, graph:FILE domains) are the workspace's: relative to its root, refused outside it
       project = await this.opts.store.readText(text, got.name, this.paths.root ?? process.cwd(), { paths: this.paths, allowOutside: this.paths.root !== null });
     } catch (e) {
-      throw namedAs(e, [[got.file, got.name], [folder, got.name]]);
+      throw namedAs(e, [
+        [got.file, got.name],
+        [folder, got.name],
+      ]);
     } finally {
       await rm(got.file, { force: true });
     }
@@ -520,7 +523,8 @@ export class MechStudioHost implements ApiHost {
     }
     if (req.kind === 'project-run') {
       // a run writes a folder of files: a path (or Electron's folder dialog); web mode has `mechstudio run` for it
-      if (req.dir == null && !this.opts.dialogs) fail('invalid-input', 'export: give the output folder (a project run writes several files; or use mechstudio run)');
+      if (req.dir == null && !this.opts.dialogs)
+        fail('invalid-input', 'export: give the output folder (a project run writes several files; or use mechstudio run)');
       let dir = (await placed(this.paths, req.dir, 'output folder')) ?? (await this.opts.dialogs!.chooseDir());
       if (dir === null) return { files: [] };
       if (!this.opts.store.exportRun) fail('internal', 'project export is not available');

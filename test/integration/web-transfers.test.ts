@@ -43,7 +43,9 @@ async function upload(name: string, body: string, origin = t.origin): Promise<{ 
 
 describe('downloads', () => {
   it('a channel CSV export without a path is a one-time download with the suggested name', async () => {
-    const r = await c.call('project.export', [{ kind: 'channel-csv', request: { type: 'mechanism', domain: 'line:3', epsilon: 1, kind: 'rr' }, name: 'rr-channel.csv' }]);
+    const r = await c.call('project.export', [
+      { kind: 'channel-csv', request: { type: 'mechanism', domain: 'line:3', epsilon: 1, kind: 'rr' }, name: 'rr-channel.csv' },
+    ]);
     expect(r.ok, JSON.stringify(r.error)).toBe(true);
     noTemp(JSON.stringify(r));
     const v = r.value as { files: string[]; download: DownloadOffer };
@@ -65,7 +67,9 @@ describe('downloads', () => {
 
   it("apply's released CSV is a download; a bad secret is named in the user's file, never the temp copy", async () => {
     const mechanism = { domain: 'line:6', epsilon: 30, kind: 'rr' };
-    const ok = await c.call('project.export', [{ kind: 'apply', request: { mechanism, seed: 3 }, secrets: 'value\n0\n5\n', secretsName: 'homes.csv', name: 'm-released.csv' }]);
+    const ok = await c.call('project.export', [
+      { kind: 'apply', request: { mechanism, seed: 3 }, secrets: 'value\n0\n5\n', secretsName: 'homes.csv', name: 'm-released.csv' },
+    ]);
     expect(ok.ok, JSON.stringify(ok.error)).toBe(true);
     noTemp(JSON.stringify(ok));
     const v = ok.value as { download: DownloadOffer; apply: { result: { csvPath: string; rows: number }; released: string[] } };

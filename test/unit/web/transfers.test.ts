@@ -93,7 +93,9 @@ describe('project bundle', () => {
     // a plain project file passes through; a bundle naming another kind of file is refused, naming the user's file
     expect(await unpackProjectFile('{"version":1}', 'a.json', into)).toBe('{"version":1}');
     const evil = JSON.stringify({ format: PROJECT_BUNDLE_FORMAT, version: 1, project, channels: { '../x.f64': '' } });
-    await expect(unpackProjectFile(evil, 'mine.json', into)).rejects.toThrow(/^mine\.json: the bundle's channels hold an entry that is not a kept channel file/);
+    await expect(unpackProjectFile(evil, 'mine.json', into)).rejects.toThrow(
+      /^mine\.json: the bundle's channels hold an entry that is not a kept channel file/,
+    );
     expect(existsSync(join(into, '..', 'x.f64'))).toBe(false);
     expect(MAX_BUNDLE_CHANNEL_BYTES).toBe(128 * 2 ** 20);
   });
