@@ -8,17 +8,6 @@
  */
 import type { DownloadOffer, ExportResult, MechStudioApi } from '../../src-shared/protocol/api';
 
-/** Let the browser save an offered download (the link works once). */
-export function fetchDownload(offer: DownloadOffer, doc: Document = document): void {
-  const a = doc.createElement('a');
-  a.href = offer.url;
-  a.download = offer.name;
-  a.rel = 'noopener';
-  doc.body.appendChild(a);
-  a.click();
-  a.remove();
-}
-
 /** Bytes in words: 812 bytes, 4.1 kB, 2.3 MB. */
 export function sizeText(bytes: number): string {
   if (bytes < 1000) return `${bytes} bytes`;
@@ -27,11 +16,12 @@ export function sizeText(bytes: number): string {
 }
 
 /**
- * Finish an export: start its download when the host offers one, and say
+ * Finish an export: start its download when the host offers one (`start`:
+ * lib/charts.ts fetchDownload in the page), and say
  * where it went ("downloaded channel.csv (4.1 kB)", "wrote /home/me/a.csv");
  * null when the user cancelled the save dialog.
  */
-export function delivered(r: Pick<ExportResult, 'files' | 'download'>, start: (offer: DownloadOffer) => void = fetchDownload): string | null {
+export function delivered(r: Pick<ExportResult, 'files' | 'download'>, start: (offer: DownloadOffer) => void): string | null {
   if (r.download) {
     start(r.download);
     return `downloaded ${r.download.name} (${sizeText(r.download.bytes)})`;

@@ -28,6 +28,7 @@ import {
 import { isExpensive, itemHash, projectWithResults, restoreResults } from './kept-results';
 import { History } from './history';
 import { delivered } from './file-transfer';
+import { fetchDownload } from './charts';
 
 export type Selection = { kind: ItemKind; id: string } | null;
 
@@ -615,7 +616,7 @@ export class AppState {
   private async exportFile(label: string, request: ExportRequest): Promise<void> {
     try {
       const r = await this.task(`export ${label}`, 'export', () => this.api.project.export(request));
-      const said = delivered(r);
+      const said = delivered(r, fetchDownload);
       if (said) this.notify(said, 'ok');
     } catch (e) {
       this.notify((e as Error).message, 'bad');

@@ -107,8 +107,9 @@ describe('the page side', () => {
     const offer = { url: '/download/t', name: 'lp-channel.csv', bytes: 4100 };
     expect(delivered({ files: [], download: offer }, (o) => started.push(o))).toBe('downloaded lp-channel.csv (4.1 kB)');
     expect(started).toEqual([offer]);
-    expect(delivered({ files: ['/home/me/a.csv'] })).toBe('wrote /home/me/a.csv');
-    expect(delivered({ files: [] })).toBeNull();
+    expect(delivered({ files: ['/home/me/a.csv'] }, (o) => started.push(o))).toBe('wrote /home/me/a.csv');
+    expect(delivered({ files: [] }, (o) => started.push(o))).toBeNull();
+    expect(started).toEqual([offer]);
     expect(sizeText(812)).toBe('812 bytes');
     expect(sizeText(2_300_000)).toBe('2.3 MB');
   });
