@@ -445,7 +445,7 @@ export class MechStudioHost implements ApiHost {
       await rm(got.file, { force: true });
     }
     if ('outside' in project) return { path: got.name, outside: project.outside };
-    this.opts.channels?.addFolder(folder);
+    this.opts.channels?.addFolder(folder, got.name);
     return { path: null, project };
   }
 

@@ -90,6 +90,18 @@ describe('project bundle', () => {
     fresh.addFolder(into);
     const found = await fresh.locate(id);
     expect(found.ok && Array.from(found.channel.data)).toEqual(ch.data);
+    // damaged after the upload: the problem names the user's file, not the private folder
+    const f64 = join(into, `${id}.f64`);
+    const bytes = readFileSync(f64);
+    bytes[3] = bytes[3]! ^ 0x10;
+    writeFileSync(f64, bytes);
+    const again = new ChannelStore();
+    again.addFolder(into, 'p.mechstudio.json');
+    const damaged = await again.locate(id);
+    expect(damaged.ok).toBe(false);
+    const problem = damaged.ok ? '' : damaged.problem;
+    expect(problem).toContain(`the kept channel file p.mechstudio.json/${id}.f64`);
+    expect(problem).not.toContain(into);
     // a plain project file passes through; a bundle naming another kind of file is refused, naming the user's file
     expect(await unpackProjectFile('{"version":1}', 'a.json', into)).toBe('{"version":1}');
     const evil = JSON.stringify({ format: PROJECT_BUNDLE_FORMAT, version: 1, project, channels: { '../x.f64': '' } });
