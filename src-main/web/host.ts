@@ -46,7 +46,7 @@ import { keptRowSource } from '../../src-worker/jobs/kept-channel';
 import { writeChannelCsv } from '../../src-worker/jobs/channel-csv';
 import { auditExample } from '../project/examples';
 import { UNCONFINED, type PathPolicy } from '../fs/workspace';
-import type { OutsideFiles, ProjectReadOptions } from './project-store';
+import { MAX_PROJECT_BYTES, type OutsideFiles, type ProjectReadOptions } from './project-store';
 import { MAX_UPLOAD_BYTES, type Transfers } from './transfers';
 import { projectFileText, unpackProjectFile } from '../project/bundle';
 
@@ -434,6 +434,8 @@ export class MechStudioHost implements ApiHost {
     let project: ProjectInput | OutsideFiles;
     try {
       const text = await unpackProjectFile(await readFile(got.file, 'utf8'), got.name, folder);
+      // the project itself is held to the cap of a project file; only a bundle's channels make the upload larger
+      if (text.length > MAX_PROJECT_BYTES) fail('too-large', `${got.name}: the project is over the ${MAX_PROJECT_BYTES / 2 ** 20} MiB a project file may be`);
       // its references (csv:FILE priors, graph:FILE domains) are the workspace's: relative to its root, refused outside it
       project = await this.opts.store.readText(text, got.name, this.paths.root ?? process.cwd(), { paths: this.paths, allowOutside: this.paths.root !== null });
     } catch (e) {
