@@ -210,6 +210,8 @@ export class ChannelStore {
   private readonly cacheMaxBytes: number;
   /** Folders of projects opened or saved, most recent first: where their channels are looked for. */
   private readonly folders: string[] = [];
+  /** Names messages give folders the user does not know by their path (addFolder's shownAs). */
+  private readonly shown = new Map<string, string>();
   /** Writes to the cache still running (save and close wait for them). */
   private readonly pending = new Set<Promise<void>>();
   /** Why the last cache write failed, if it did (the channel is then kept in memory only). */
@@ -248,8 +250,12 @@ export class ChannelStore {
     return this.kept.size;
   }
 
-  /** Look for the channels of a project in `dir` too (a project's NAME.channels folder). */
-  addFolder(dir: string): void {
+  /**
+   * Look for the channels of a project in `dir` too (a project's NAME.channels folder). `shownAs`: how messages name
+   * the folder when it is no folder the user knows (web mode's uploaded project: the file's name).
+   */
+  addFolder(dir: string, shownAs?: string): void {
+    if (shownAs !== undefined) this.shown.set(dir, shownAs);
     const i = this.folders.indexOf(dir);
     if (i >= 0) this.folders.splice(i, 1);
     this.folders.unshift(dir);
@@ -273,7 +279,8 @@ export class ChannelStore {
         this.remember(id, r.channel);
         return r;
       }
-      problem ??= r.problem;
+      const label = this.shown.get(dir);
+      problem ??= label === undefined ? r.problem : r.problem.split(dir).join(label);
     }
     return {
       ok: false,

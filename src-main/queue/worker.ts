@@ -256,6 +256,8 @@ function jobProcessor({
         log(`job ${id} cancelled`);
         fail({ code: 'cancelled', message: 'job cancelled' });
       }
+      // the worker's own temp file is no name the user knows: the client writes the CSV where it was asked to
+      if (csvPath) error.message = error.message.split(csvPath).join('the channel CSV').split(csvDir).join('the worker');
       reply = { ok: false, error };
     } finally {
       stoppers.delete(id);

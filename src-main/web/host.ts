@@ -6,7 +6,7 @@
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import {
   ApiError,
   MAX_LP_THREADS,
@@ -30,7 +30,9 @@ import {
   type RecentProject,
   type SavedProject,
   type ChannelStatus,
+  type DownloadOffer,
   type Project,
+  type UploadSlot,
 } from '../../src-shared/protocol';
 import { toJobError, type ApiHost, type HostSession } from './api-host';
 import { FairJobs, type JobBackend } from './fair-jobs';
@@ -44,7 +46,9 @@ import { keptRowSource } from '../../src-worker/jobs/kept-channel';
 import { writeChannelCsv } from '../../src-worker/jobs/channel-csv';
 import { auditExample } from '../project/examples';
 import { UNCONFINED, type PathPolicy } from '../fs/workspace';
-import type { OutsideFiles, ProjectReadOptions } from './project-store';
+import { MAX_PROJECT_BYTES, type OutsideFiles, type ProjectReadOptions } from './project-store';
+import { MAX_UPLOAD_BYTES, type Transfers } from './transfers';
+import { projectFileText, unpackProjectFile } from '../project/bundle';
 
 /** What the host needs from the job dispatcher (src-main/dispatcher): what FairJobs schedules onto. */
 export type JobService = JobBackend;
@@ -67,6 +71,8 @@ export interface ProjectStore {
   /** The project, or the files outside its folder it refers to (nothing read but the project) unless opts.allowOutside. */
   read(path: string, opts?: ProjectReadOptions): Promise<ProjectInput | OutsideFiles>;
   write(path: string, project: ProjectInput): Promise<void>;
+  /** A project from its text (an uploaded file): `name` in its messages, references relative to `baseDir`. */
+  readText?(text: string, name: string, baseDir: string, opts?: ProjectReadOptions): Promise<ProjectInput | OutsideFiles>;
   /** `mechstudio run` equivalent into `dir`; returns files written. */
   exportRun?(project: ProjectInput, projectPath: string | null, dir: string, paths?: PathPolicy): Promise<string[]>;
   /** Stream a mechanism/capacity channel to CSV at `path`. */
@@ -103,6 +109,26 @@ export interface HostOptions {
   channels?: ChannelStore;
   /** Where the page's paths may lead (web mode: the workspace root, src-main/fs/workspace.ts); default: anywhere. */
   paths?: PathPolicy;
+  /**
+   * Web mode's downloads and uploads (./transfers): an export or save given no
+   * path becomes a one-time download, and Open reads an uploaded file. Electron
+   * passes dialogs instead.
+   */
+  transfers?: Transfers;
+}
+
+/** Where an export goes: a path (given, or chosen in the native dialog), or a private file offered as a download under `name`. */
+interface Target {
+  path: string;
+  download?: { name: string; mime: string };
+}
+
+/** Replace the host's private file paths in an error with the names the user knows them by. */
+function namedAs(e: unknown, names: [string, string][]): ApiError {
+  const err = toJobError(e);
+  let message = err.message;
+  for (const [path, name] of names) message = message.split(path).join(name);
+  return new ApiError({ ...err, message });
 }
 
 function fail(code: JobError['code'], message: string): never {
@@ -254,6 +280,10 @@ export class MechStudioHost implements ApiHost {
         return this.save(c.params[0], await placed(this.paths, c.params[1], 'project'));
       case 'project.recent':
         return this.recent();
+      case 'project.openUpload':
+        return this.openUpload(c.params[0]);
+      case 'transfer.slot':
+        return this.slot(c.params[0], c.params[1]);
       case 'project.export':
         return this.export(c.params[0]);
       case 'project.channels':
@@ -340,6 +370,7 @@ export class MechStudioHost implements ApiHost {
     const parsed = parseWith(projectSchema, raw, 'project');
     if (!parsed.ok) throw new ApiError(parsed.error);
     const project = raw as ProjectInput;
+    if (path === undefined && !this.opts.dialogs && this.opts.transfers) return this.saveDownload(project, parsed.value);
     if (path === undefined) {
       if (!this.opts.dialogs) {
         if (this.lastSavePath === null) fail('invalid-input', 'save: give the project file path (web mode has no file dialog)');
@@ -370,6 +401,62 @@ export class MechStudioHost implements ApiHost {
     return missing.map((m) => ({ channelRef: m.id, kept: false, problem: m.problem }));
   }
 
+  /**
+   * Web mode's Save: the project (with its kept channels, as one bundle file:
+   * src-main/project/bundle.ts) written privately and offered as a download.
+   */
+  private async saveDownload(project: ProjectInput, parsed: Project): Promise<SavedProject> {
+    const transfers = this.opts.transfers!;
+    const refs = projectChannelRefs(parsed);
+    let notKept: ChannelStatus[] = [];
+    let folder: string | null = null;
+    if (refs.length > 0) {
+      folder = await transfers.newFolder();
+      notKept = await this.saveChannels(join(folder, 'p.json'), parsed);
+    }
+    try {
+      const file = await transfers.newFile('.json');
+      await writeFile(file, await projectFileText(project, folder && join(folder, 'p.channels')), { mode: 0o600 });
+      const download = await transfers.offer(file, `${project.name.replace(/[^\w.-]+/g, '-')}.mechstudio.json`, 'application/json');
+      return notKept.length ? { path: null, download, notKept } : { path: null, download };
+    } finally {
+      if (folder) await rm(folder, { recursive: true, force: true });
+    }
+  }
+
+  /** Web mode's Open: a project file the page uploaded, its references read in the workspace, its kept channels (a bundle's) unpacked privately. */
+  private async openUpload(token: string): Promise<OpenedProject | ProjectNeedsConsent> {
+    const transfers = this.opts.transfers;
+    if (!transfers || !this.opts.store.readText) fail('not-applicable', 'this host takes no uploads (open a project by its path)');
+    const got = transfers.claim(token);
+    if (!got) fail('invalid-input', 'the uploaded project did not arrive or has expired: pick the file again');
+    const folder = await transfers.newFolder();
+    let project: ProjectInput | OutsideFiles;
+    try {
+      const text = await unpackProjectFile(await readFile(got.file, 'utf8'), got.name, folder);
+      // the project itself is held to the cap of a project file; only a bundle's channels make the upload larger
+      if (text.length > MAX_PROJECT_BYTES) fail('too-large', `${got.name}: the project is over the ${MAX_PROJECT_BYTES / 2 ** 20} MiB a project file may be`);
+      // its references (csv:FILE priors, graph:FILE domains) are the workspace's: relative to its root, refused outside it
+      project = await this.opts.store.readText(text, got.name, this.paths.root ?? process.cwd(), { paths: this.paths, allowOutside: this.paths.root !== null });
+    } catch (e) {
+      throw namedAs(e, [
+        [got.file, got.name],
+        [folder, got.name],
+      ]);
+    } finally {
+      await rm(got.file, { force: true });
+    }
+    if ('outside' in project) return { path: got.name, outside: project.outside };
+    this.opts.channels?.addFolder(folder, got.name);
+    return { path: null, project };
+  }
+
+  private async slot(name: string, bytes: number): Promise<UploadSlot> {
+    if (!this.opts.transfers) fail('not-applicable', 'this host takes no uploads');
+    if (bytes > MAX_UPLOAD_BYTES) fail('too-large', `${name} is ${(bytes / 2 ** 20).toFixed(0)} MiB, over the ${MAX_UPLOAD_BYTES / 2 ** 20} MiB the app takes`);
+    return this.opts.transfers.slot(name);
+  }
+
   /** Which kept channels the host holds (memory, project folders, cache), each read back and checked when needed. */
   private async channelStatus(refs: string[]): Promise<ChannelStatus[]> {
     const out: ChannelStatus[] = [];
@@ -394,24 +481,53 @@ export class MechStudioHost implements ApiHost {
     this.opts.onRecentChanged?.(next);
   }
 
-  /** Ask for a path with the native dialog when the caller gave none; null = the user cancelled. */
-  private async pathOrDialog(given: string | null | undefined, what: string, ask: (d: Dialogs) => Promise<string | null>): Promise<string | null> {
+  /**
+   * Where an export goes: the path given (placed by the policy), else the
+   * native dialog's choice (Electron; null = cancelled), else a private file
+   * offered as a download under `name` (web mode).
+   */
+  private async target(given: string | null | undefined, what: string, name: string, mime: string): Promise<Target | null> {
     const path = await placed(this.paths, given, what);
-    if (path !== undefined) return path;
-    if (!this.opts.dialogs) fail('invalid-input', `export: give the ${what} (web mode has no file dialog)`);
-    return ask(this.opts.dialogs);
+    if (path !== undefined) return { path };
+    const ext = extname(name).slice(1);
+    if (this.opts.dialogs) {
+      const chosen = await this.opts.dialogs.saveFile(name, [{ name: ext.toUpperCase(), extensions: [ext] }]);
+      return chosen === null ? null : { path: chosen };
+    }
+    if (this.opts.transfers) return { path: await this.opts.transfers.newFile(`.${ext}`), download: { name, mime } };
+    return fail('invalid-input', `export: give the ${what} (this host has no file dialog)`);
+  }
+
+  /** The answer of an export written to `t`: the files, or the download offered (never the private path). */
+  private async delivered(t: Target, files: string[]): Promise<ExportResult> {
+    if (!t.download) return { files };
+    const download: DownloadOffer = await this.opts.transfers!.offer(t.path, t.download.name, t.download.mime);
+    return { files: [], download };
+  }
+
+  /** Write an export to `t`, its errors naming the download as the user will know it. */
+  private async writing(t: Target, write: () => Promise<string[]>): Promise<ExportResult> {
+    try {
+      return await this.delivered(t, await write());
+    } catch (e) {
+      if (t.download) await rm(t.path, { force: true });
+      throw t.download ? namedAs(e, [[t.path, t.download.name]]) : e;
+    }
   }
 
   private async export(req: ParsedExportRequest): Promise<ExportResult> {
     if (req.kind === 'channel-csv') return this.exportChannel(req);
     if (req.kind === 'kept-channel-csv') return this.exportKeptChannel(req);
     if (req.kind === 'result-json') {
-      const path = await this.pathOrDialog(req.path, 'JSON path', (d) => d.saveFile('result.json', [{ name: 'JSON', extensions: ['json'] }]));
-      if (path === null) return { files: [] };
-      return { files: [await writeFileAtomicAsync(path, JSON.stringify(req.result, null, 2), 'result JSON')] };
+      const t = await this.target(req.path, 'JSON path', req.name ?? 'result.json', 'application/json');
+      if (t === null) return { files: [] };
+      return this.writing(t, async () => [await writeFileAtomicAsync(t.path, JSON.stringify(req.result, null, 2), 'result JSON')]);
     }
     if (req.kind === 'project-run') {
-      let dir = await this.pathOrDialog(req.dir, 'output folder', (d) => d.chooseDir());
+      // a run writes a folder of files: a path (or Electron's folder dialog); web mode has `mechstudio run` for it
+      if (req.dir == null && !this.opts.dialogs)
+        fail('invalid-input', 'export: give the output folder (a project run writes several files; or use mechstudio run)');
+      let dir = (await placed(this.paths, req.dir, 'output folder')) ?? (await this.opts.dialogs!.chooseDir());
       if (dir === null) return { files: [] };
       if (!this.opts.store.exportRun) fail('internal', 'project export is not available');
       dir = await checkDirTargetAsync(dir, 'export folder');
@@ -427,16 +543,19 @@ export class MechStudioHost implements ApiHost {
     // an optimal LP would be solved again, unseen, for its CSV: its kept channel is exported instead
     if (request.type === 'mechanism' && request.kind === 'optimal')
       fail('invalid-input', "an optimal mechanism's channel is exported from the channel the app keeps (kept-channel-csv): compute it first");
-    const path = await this.pathOrDialog(req.path, 'CSV path', (d) => d.saveFile('channel.csv', [{ name: 'CSV', extensions: ['csv'] }]));
-    if (path === null) return { files: [] };
-    if (!this.opts.store.exportChannel) fail('internal', 'channel export is not available');
+    const t = await this.target(req.path, 'CSV path', req.name ?? 'channel.csv', 'text/csv');
+    if (t === null) return { files: [] };
+    const exportChannel = this.opts.store.exportChannel;
+    if (!exportChannel) fail('internal', 'channel export is not available');
     const refs = await placeDomainFiles(request, this.paths);
-    await checkWriteTargetAsync(path, 'channel CSV');
-    try {
-      return { files: await this.opts.store.exportChannel(request, path) };
-    } catch (e) {
-      throw new ApiError(await redactForFiles(toJobError(e), refs));
-    }
+    await checkWriteTargetAsync(t.path, 'channel CSV');
+    return this.writing(t, async () => {
+      try {
+        return await exportChannel(request, t.path);
+      } catch (e) {
+        throw new ApiError(await redactForFiles(toJobError(e), refs));
+      }
+    });
   }
 
   /** A kept channel (an optimal LP's) as SPEC §8 CSV, written from the kept doubles by the engine's streamed writer. */
@@ -444,49 +563,63 @@ export class MechStudioHost implements ApiHost {
     if (!this.opts.channels) fail('not-applicable', 'this host keeps no channels');
     const found = await this.opts.channels.locate(req.channelRef);
     if (!found.ok) fail('invalid-input', found.problem);
-    const path = await this.pathOrDialog(req.path, 'CSV path', (d) => d.saveFile('channel.csv', [{ name: 'CSV', extensions: ['csv'] }]));
-    if (path === null) return { files: [] };
-    const target = await checkWriteTargetAsync(path, 'channel CSV');
-    await writeChannelCsv(keptRowSource(found.channel, `kept channel ${req.channelRef}`), target);
-    return { files: [target] };
+    const t = await this.target(req.path, 'CSV path', req.name ?? 'channel.csv', 'text/csv');
+    if (t === null) return { files: [] };
+    const target = await checkWriteTargetAsync(t.path, 'channel CSV');
+    return this.writing(t, async () => {
+      await writeChannelCsv(keptRowSource(found.channel, `kept channel ${req.channelRef}`), target);
+      return [target];
+    });
   }
 
   /**
    * Release a loaded secrets CSV (text) into a CSV file. The text
-   * goes to a private temp file the worker streams; the released labels come
-   * back (at most MAX_APP_RELEASED_ROWS) for the page's chart.
+   * goes to a private temp file the worker streams (messages name it as the
+   * user's file, `secretsName`); the released labels come back (at most
+   * MAX_APP_RELEASED_ROWS) for the page's chart.
    */
   private async exportApply(req: Extract<ParsedExportRequest, { kind: 'apply' }>): Promise<ExportResult> {
+    const secretsName = req.secretsName ?? 'the secrets CSV';
     if (req.secrets.length > MAX_APP_SECRETS_CHARS)
       fail(
         'too-large',
-        `apply: the secrets CSV has ${req.secrets.length} characters, over the app's limit of ${MAX_APP_SECRETS_CHARS}; use mechstudio apply for larger files (it streams)`,
+        `apply: ${secretsName} has ${req.secrets.length} characters, over the app's limit of ${MAX_APP_SECRETS_CHARS}; use mechstudio apply for larger files (it streams)`,
       );
-    const path = await this.pathOrDialog(req.path, 'CSV path', (d) => d.saveFile('released.csv', [{ name: 'CSV', extensions: ['csv'] }]));
-    if (path === null) return { files: [] };
+    const t = await this.target(req.path, 'CSV path', req.name ?? 'released.csv', 'text/csv');
+    if (t === null) return { files: [] };
     if (!this.opts.store.runApply) fail('internal', 'apply is not available');
     const tmpDir = await mkdtemp(join(tmpdir(), 'mechstudio-apply-'));
     const input = join(tmpDir, 'secrets.csv');
+    const names: [string, string][] = [[input, secretsName], ...(t.download ? ([[t.path, t.download.name]] as [string, string][]) : []), [tmpDir, secretsName]];
     try {
       await writeFile(input, req.secrets, { encoding: 'utf8', mode: 0o600 });
-      const parsed = parseJobRequest({ ...req.request, type: 'apply', input, out: path });
-      if (!parsed.ok) throw new ApiError(parsed.error);
-      if (parsed.value.type !== 'apply') fail('invalid-input', 'apply: not an apply request');
-      const refs = await placeDomainFiles(parsed.value, this.paths);
-      await checkWriteTargetAsync(path, 'released CSV');
-      let result: ApplyResult;
-      try {
-        result = await this.opts.store.runApply(parsed.value);
-      } catch (e) {
-        throw new ApiError(await redactForFiles(toJobError(e), refs));
-      }
-      // the released labels: the first field of each row after the header (quoted when it holds a comma: "(2,3)")
-      const read = readCsv(await readFile(result.csvPath, 'utf8'), { maxRows: MAX_APP_RELEASED_ROWS + 1 });
-      const released = read.ok ? read.rows.slice(1).map((r) => r.fields[0] ?? '') : [];
-      return { files: [result.csvPath], apply: { result, released } };
+      const { result, released } = await this.runApply(req.request, input, t.path);
+      const shown = t.download ? { ...result, csvPath: t.download.name } : result;
+      return { ...(await this.delivered(t, [result.csvPath])), apply: { result: shown, released } };
+    } catch (e) {
+      if (t.download) await rm(t.path, { force: true });
+      throw namedAs(e, names);
     } finally {
       await rm(tmpDir, { recursive: true, force: true });
     }
+  }
+
+  /** An apply job from the page's request with host-chosen input and output, and the first released labels. */
+  private async runApply(request: Record<string, unknown>, input: string, out: string): Promise<{ result: ApplyResult; released: string[] }> {
+    const parsed = parseJobRequest({ ...request, type: 'apply', input, out });
+    if (!parsed.ok) throw new ApiError(parsed.error);
+    if (parsed.value.type !== 'apply') fail('invalid-input', 'apply: not an apply request');
+    const refs = await placeDomainFiles(parsed.value, this.paths);
+    await checkWriteTargetAsync(out, 'released CSV');
+    let result: ApplyResult;
+    try {
+      result = await this.opts.store.runApply!(parsed.value);
+    } catch (e) {
+      throw new ApiError(await redactForFiles(toJobError(e), refs));
+    }
+    // the released labels: the first field of each row after the header (quoted when it holds a comma: "(2,3)")
+    const read = readCsv(await readFile(result.csvPath, 'utf8'), { maxRows: MAX_APP_RELEASED_ROWS + 1 });
+    return { result, released: read.ok ? read.rows.slice(1).map((r) => r.fields[0] ?? '') : [] };
   }
 
   private async examplesList(): Promise<ExampleInfo[]> {

@@ -24,6 +24,7 @@ import { createProjectStore } from './project-store';
 import { startWebServer, type RunningWebServer } from './server';
 import { ensureRendererBuilt } from './build-renderer';
 import { webRootFrom, workspaceRoot } from '../fs/workspace';
+import { Transfers } from './transfers';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -81,6 +82,8 @@ export async function startWebApp(
   if (opts.build !== false) await ensureRendererBuilt(ROOT, opts.log);
   const configDir = opts.configDir ?? defaultConfigDir();
   const { runner, settings, channels } = await appRunner({ ...opts, configDir, operatorQueue: true });
+  // exports and saves leave as browser downloads, projects arrive as uploads (never a server path in a message)
+  const transfers = new Transfers();
   const host = new MechStudioHost({
     mode: 'web',
     version: appVersion(),
@@ -93,14 +96,16 @@ export async function startWebApp(
     queue: settings,
     channels,
     paths,
+    transfers,
   });
   const token = process.env.MECHSTUDIO_WEB_TOKEN ?? randomBytes(18).toString('base64url');
   let server: RunningWebServer;
   try {
-    server = await startWebServer({ port: opts.port ?? 5178, rendererDir: join(ROOT, 'out/renderer'), api: host, token });
+    server = await startWebServer({ port: opts.port ?? 5178, rendererDir: join(ROOT, 'out/renderer'), api: host, token, transfers });
   } catch (e) {
     host.dispose();
     await runner.close();
+    await transfers.dispose();
     throw e;
   }
   return {
@@ -111,6 +116,7 @@ export async function startWebApp(
       await server.close();
       host.dispose();
       await runner.close();
+      await transfers.dispose();
     },
   };
 }

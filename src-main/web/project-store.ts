@@ -158,13 +158,31 @@ function parseProjectText(text: string, path: string): Project {
  */
 export async function readProjectSafely(path: string, opts: ProjectReadOptions = {}): Promise<ProjectInput | OutsideFiles> {
   const abs = resolve(path);
-  const baseDir = dirname(abs);
-  const contents: string[] = [];
-  const keep = [path, abs];
+  let text: string;
   try {
-    const text = await readRegularFile(abs, 'project', MAX_PROJECT_BYTES, REFUSE_SYSTEM_FS);
-    contents.push(text);
-    const project = parseProjectText(text, path);
+    text = await readRegularFile(abs, 'project', MAX_PROJECT_BYTES, REFUSE_SYSTEM_FS);
+  } catch (e) {
+    throw new ApiError(redactJobError(toJobError(e), [path, abs]));
+  }
+  return projectFromText(text, path, dirname(abs), opts, [abs]);
+}
+
+/**
+ * A project from its text: `shown` names it in every message (the path the
+ * user gave, or an uploaded file's name), its references are read relative
+ * to `baseDir`.
+ */
+export async function projectFromText(
+  text: string,
+  shown: string,
+  baseDir: string,
+  opts: ProjectReadOptions = {},
+  keepAlso: string[] = [],
+): Promise<ProjectInput | OutsideFiles> {
+  const contents: string[] = [text];
+  const keep = [shown, ...keepAlso];
+  try {
+    const project = parseProjectText(text, shown);
     const { outside } = await placeProjectFiles(project, baseDir, opts.paths ?? UNCONFINED);
     // files outside the project's folder are read only once the user has seen them listed and agreed
     if (outside.length > 0 && opts.allowOutside !== true) return { outside };
@@ -203,6 +221,7 @@ export function createProjectStore(
 } {
   return {
     read: readProjectSafely,
+    readText: (text, name, baseDir, opts) => projectFromText(text, name, baseDir, opts),
     write: writeProjectSafely,
     exportRun: async (project, projectPath, dir, paths = UNCONFINED) => {
       const p = projectSchema.parse(project);

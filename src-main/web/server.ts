@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { readFile, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { readFile, rm, stat } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
@@ -16,6 +18,7 @@ import {
 } from '../../src-shared/protocol';
 import { MechError } from '../../src-shared/errors';
 import { toJobError, type ApiHost, type HostSession } from './api-host';
+import type { Transfers } from './transfers';
 
 export type { ApiHost, HostSession } from './api-host';
 
@@ -31,6 +34,8 @@ export interface WebServerOptions {
    * which can send any Origin header. The printed URL carries it.
    */
   token?: string;
+  /** Downloads and uploads of the page (GET /download/TOKEN, POST /upload/TOKEN): the host's, absent = none served. */
+  transfers?: Transfers;
 }
 
 export interface RunningWebServer {
@@ -196,10 +201,45 @@ async function serveStatic(site: Site, req: IncomingMessage, res: ServerResponse
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
-/** The HTTP server: static files; a broken request or a reset socket is that client's problem only. */
-function createHttpServer(site: Site): Server {
+/**
+ * The transfer routes: a one-time download (GET /download/TOKEN, the file
+ * deleted once sent) and an upload into a slot (POST /upload/TOKEN from this
+ * server's own page, Origin checked). The token is the only key: it was
+ * handed to the page over its authenticated WebSocket.
+ */
+async function serveTransfer(site: Site, transfers: Transfers, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+  if (req.headers.host !== site.hostHeader) return plain(res, 403, 'forbidden host');
+  const [, route, token = ''] = path.split('/');
+  if (route === 'download') {
+    if (req.method !== 'GET') return plain(res, 405);
+    const got = transfers.take(token);
+    if (!got) return plain(res, 404, 'this download link has expired or was used: export again');
+    const size = (await stat(got.file)).size;
+    res.writeHead(200, {
+      'content-type': got.mime,
+      'content-length': String(size),
+      'content-disposition': `attachment; filename="${got.name.replace(/[^\x20-\x7e]|"/g, '_')}"; filename*=UTF-8''${encodeURIComponent(got.name)}`,
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'no-store',
+    });
+    await pipeline(createReadStream(got.file), res).finally(() => rm(got.file, { force: true }));
+    return;
+  }
+  if (req.method !== 'POST') return plain(res, 405);
+  if (req.headers.origin !== site.origin) return plain(res, 403, 'forbidden origin');
+  const length = Number(req.headers['content-length']);
+  const answer = await transfers.receive(token, req, Number.isFinite(length) ? length : null);
+  // a refused body is not read: the connection closes after the answer
+  if (answer.status !== 204) res.setHeader('connection', 'close');
+  plain(res, answer.status, answer.message || undefined);
+}
+
+/** The HTTP server: transfers and static files; a broken request or a reset socket is that client's problem only. */
+function createHttpServer(site: Site, transfers: Transfers | undefined): Server {
   const server = createServer((req, res) => {
-    void serveStatic(site, req, res).catch(() => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    const route = transfers && /^\/(download|upload)\//.test(path) ? serveTransfer(site, transfers, req, res, path) : serveStatic(site, req, res);
+    void route.catch(() => {
       // Never internals (paths, stack, messages) to the client.
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
       res.end('internal server error');
@@ -322,7 +362,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<RunningWeb
   const host = opts.host ?? '127.0.0.1';
   const site: Site = { root: resolve(opts.rendererDir), origin: '', hostHeader: '' };
   const sessions = new Set<WebSocket>();
-  const server = createHttpServer(site);
+  const server = createHttpServer(site, opts.transfers);
   const wss = createSocketServer(opts.api, sessions);
   acceptUpgrades(server, wss, site, tokenChecker(opts.token));
   const port = await listen(server, opts.port ?? 0, host);

@@ -1,6 +1,7 @@
 import { onDestroy } from 'svelte';
 import { Chart, registerables } from 'chart.js';
 import { MatrixController, MatrixElement } from 'chartjs-chart-matrix';
+import type { DownloadOffer } from '../../src-shared/protocol/api';
 
 let registered = false;
 /** Register Chart.js controllers once (line/scatter + the matrix heat map). */
@@ -120,13 +121,23 @@ export function chartsPng(list: { canvas: HTMLCanvasElement }[]): string {
 export function download(filename: string, data: string | Blob, mime = 'text/plain'): void {
   const blob = typeof data === 'string' && data.startsWith('data:') ? dataUrlToBlob(data) : typeof data === 'string' ? new Blob([data], { type: mime }) : data;
   const url = URL.createObjectURL(blob);
+  saveLink(url, filename);
+  setTimeout(() => URL.revokeObjectURL(url), 5000);
+}
+
+/** Let the browser save what `href` points to as `filename` (a blob: URL made here, or a one-time download of the web host). */
+function saveLink(href: string, filename: string): void {
   const a = document.createElement('a');
-  a.href = url;
+  a.href = href;
   a.download = filename;
   document.body.appendChild(a);
   a.click();
   a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 5000);
+}
+
+/** Let the browser save a file the host offers as a one-time download (web mode's exports and saves: lib/file-transfer.ts). */
+export function fetchDownload(offer: DownloadOffer): void {
+  saveLink(offer.url, offer.name);
 }
 
 function dataUrlToBlob(url: string): Blob {

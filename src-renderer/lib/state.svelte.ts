@@ -27,6 +27,8 @@ import {
 } from './project-model';
 import { isExpensive, itemHash, projectWithResults, restoreResults } from './kept-results';
 import { History } from './history';
+import { delivered } from './file-transfer';
+import { fetchDownload } from './charts';
 
 export type Selection = { kind: ItemKind; id: string } | null;
 
@@ -596,17 +598,11 @@ export class AppState {
 
   /**
    * Stream a channel too large to carry inline straight to a CSV file (the
-   * engine writes it row by row). Electron asks with a save dialog; web mode
-   * asks for a path on the server's machine.
+   * engine writes it row by row). Electron asks with its save dialog; web
+   * mode downloads it (lib/file-transfer.ts).
    */
   async exportChannelFile(request: Extract<JobRequest, { type: 'mechanism' | 'capacity' }>, suggested: string): Promise<void> {
-    let path: string | undefined;
-    if (this.mode !== 'electron') {
-      const p = window.prompt('Path of the CSV file to write (on the machine running the server):', suggested);
-      if (!p) return;
-      path = p;
-    }
-    await this.exportFile(`channel CSV of ${suggested}`, path ? { kind: 'channel-csv', request, path } : { kind: 'channel-csv', request });
+    await this.exportFile(`channel CSV of ${suggested}`, { kind: 'channel-csv', request, name: suggested });
   }
 
   /**
@@ -614,19 +610,14 @@ export class AppState {
    * (never solving again, never through the page), shown in the jobs panel while it writes.
    */
   async exportKeptChannel(channelRef: string, suggested: string): Promise<void> {
-    let path: string | undefined;
-    if (this.mode !== 'electron') {
-      const p = window.prompt('Path of the CSV file to write (on the machine running the server):', suggested);
-      if (!p) return;
-      path = p;
-    }
-    await this.exportFile(`channel CSV ${suggested}`, path ? { kind: 'kept-channel-csv', channelRef, path } : { kind: 'kept-channel-csv', channelRef });
+    await this.exportFile(`channel CSV ${suggested}`, { kind: 'kept-channel-csv', channelRef, name: suggested });
   }
 
   private async exportFile(label: string, request: ExportRequest): Promise<void> {
     try {
       const r = await this.task(`export ${label}`, 'export', () => this.api.project.export(request));
-      if (r.files.length) this.notify(`wrote ${r.files.join(', ')}`, 'ok');
+      const said = delivered(r, fetchDownload);
+      if (said) this.notify(said, 'ok');
     } catch (e) {
       this.notify((e as Error).message, 'bad');
     }

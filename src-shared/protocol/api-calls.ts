@@ -25,6 +25,15 @@ const pathSchema = z
 /** A path the caller may leave out (null over the wire): the host asks with a dialog or uses its last one. */
 const optionalPathSchema = pathSchema.nullish();
 
+/** A file name as the user knows it (an upload's, a download's suggested name): shown in messages, never a path on the server. */
+const fileNameSchema = z
+  .string()
+  .min(1, 'file name is empty')
+  .max(300, 'file name is too long')
+  .refine((p) => !p.includes('\0'), 'file name contains a NUL byte');
+/** One-time token of an upload slot (transfer.slot). */
+const transferTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{32}$/, 'not an upload token of this server');
+
 /** Largest queue URL the app accepts (it is a host, a port, a database and perhaps credentials). */
 export const MAX_QUEUE_URL_CHARS = 2048;
 
@@ -35,26 +44,37 @@ export const MAX_QUEUE_URL_CHARS = 2048;
  * table when it has one); project-run: `mechstudio run` equivalent; apply:
  * release one output per row of the secrets CSV text (the host
  * writes the text to a private temp file and supplies the paths, then checks
- * the whole apply request).
+ * the whole apply request). Without a path, Electron asks with its save
+ * dialog and web mode writes a private file it offers as a one-time download
+ * (ExportResult.download) under `name`, the file name suggested to the user.
  */
 export const exportRequestSchema = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('channel-csv'),
     request: jobRequestSchema.refine((r) => r.type === 'mechanism' || r.type === 'capacity', 'channel-csv export needs a mechanism or capacity request'),
     path: optionalPathSchema,
+    name: fileNameSchema.optional(),
   }),
   // A result as the page holds it: through JSON an Infinity became null, so only its record shape is checked; it is written as is.
-  z.strictObject({ kind: z.literal('result-json'), result: z.looseObject({ type: z.enum(JOB_TYPES as [JobType, ...JobType[]]) }), path: optionalPathSchema }),
+  z.strictObject({
+    kind: z.literal('result-json'),
+    result: z.looseObject({ type: z.enum(JOB_TYPES as [JobType, ...JobType[]]) }),
+    path: optionalPathSchema,
+    name: fileNameSchema.optional(),
+  }),
   z.strictObject({ kind: z.literal('project-run'), project: projectSchema, projectPath: optionalPathSchema, dir: optionalPathSchema }),
   // A channel the host keeps (an optimal LP's), written by the host from the kept doubles: never solved again.
-  z.strictObject({ kind: z.literal('kept-channel-csv'), channelRef: channelRefSchema, path: optionalPathSchema }),
+  z.strictObject({ kind: z.literal('kept-channel-csv'), channelRef: channelRefSchema, path: optionalPathSchema, name: fileNameSchema.optional() }),
   z.strictObject({
     kind: z.literal('apply'),
     /** An apply request without type, input and out (the host supplies them and validates the whole). */
     request: z.record(z.string(), z.unknown()),
     /** The secrets CSV text (the host refuses more than MAX_APP_SECRETS_CHARS with 'too-large'). */
     secrets: z.string(),
+    /** The secrets file's name as the user picked it: messages about the secrets name it. */
+    secretsName: fileNameSchema.optional(),
     path: optionalPathSchema,
+    name: fileNameSchema.optional(),
   }),
 ]);
 
@@ -90,6 +110,10 @@ export const apiParamSchemas = {
   'project.open': z.tuple([optionalPathSchema.optional(), z.boolean().nullish()]),
   'project.save': z.tuple([z.unknown(), optionalPathSchema.optional()]),
   'project.recent': z.tuple([]),
+  /** Open a project the page uploaded into a slot (web mode): its token; the answer has path null. */
+  'project.openUpload': z.tuple([transferTokenSchema]),
+  /** A one-time slot for uploading the user's file `name` of `bytes` bytes (web mode): the URL to POST it to and its token. */
+  'transfer.slot': z.tuple([fileNameSchema, z.int().min(0)]),
   'project.export': z.tuple([exportRequestSchema]),
   /** Whether the host holds these kept channels (in memory, the project's channel folder or its cache), each checked. */
   'project.channels': z.tuple([z.array(channelRefSchema).max(1000, 'at most 1000 channels at once')]),

@@ -45,7 +45,10 @@ export interface ProjectNeedsConsent {
 }
 
 export interface SavedProject {
-  path: string;
+  /** Where it was written, or null when it was offered as a download (web mode): see `download`. */
+  path: string | null;
+  /** Web mode: the project (with its kept channels, a bundle) to fetch once from this URL. */
+  download?: DownloadOffer;
   /** Kept channels the project's results name that could not be written beside it (each result is then not kept). */
   notKept?: ChannelStatus[];
 }
@@ -86,9 +89,28 @@ export const MAX_APP_SECRETS_CHARS = 12 * 1024 * 1024;
 /** At most this many released labels come back to the page (for the true-vs-released chart). */
 export const MAX_APP_RELEASED_ROWS = 100_000;
 
+/**
+ * A file the web host wrote for the page and serves once at `url` (a
+ * one-time, unguessable token; never a path of the server), saved by the
+ * browser as `name`.
+ */
+export interface DownloadOffer {
+  url: string;
+  name: string;
+  bytes: number;
+}
+
+/** Where the page uploads a picked file (POST its bytes to `url`) and the token the call that uses it names. */
+export interface UploadSlot {
+  url: string;
+  token: string;
+}
+
 export interface ExportResult {
-  /** Files written (absolute paths), or an empty list when the user cancelled. */
+  /** Files written (absolute paths), or an empty list when the user cancelled or the file is offered as a download. */
   files: string[];
+  /** Web mode: the export to fetch once (the browser's download). */
+  download?: DownloadOffer;
   /** kind 'apply': the job's result and the first MAX_APP_RELEASED_ROWS released labels, in order. */
   apply?: { result: ApplyResult; released: string[] };
 }
@@ -101,6 +123,8 @@ export interface ProjectApi {
   open(path?: string, allowOutside?: boolean): Promise<OpenedProject | ProjectNeedsConsent | null>;
   /** Save atomically to `path` (or the dialog / last path when omitted). null = cancelled. */
   save(project: ProjectInput, path?: string): Promise<SavedProject | null>;
+  /** Open a project file the page uploaded (transfer.slot, then a POST of its bytes): web mode's Open. */
+  openUpload(token: string): Promise<OpenedProject | ProjectNeedsConsent>;
   /** Most recent first. */
   recent(): Promise<RecentProject[]>;
   export(request: ExportRequest): Promise<ExportResult>;
@@ -157,6 +181,12 @@ export interface MechStudioApi {
   examples: ExamplesApi;
   info(): Promise<AppInfo>;
   queue: QueueApi;
+  transfer: TransferApi;
+}
+
+/** Web mode's uploads: a slot per picked file (Electron has none: its dialogs hand the host a path). */
+export interface TransferApi {
+  slot(name: string, bytes: number): Promise<UploadSlot>;
 }
 
 /** A transport's call: a method of the API table (./api-calls) with its positional parameters, typed by method. */
@@ -179,6 +209,7 @@ export function apiOverCall(call: ApiCall, onJobEvent: MechStudioApi['onJobEvent
       open: (path, allowOutside) => typed(call('project.open', path, allowOutside)),
       save: (project, path) => typed(call('project.save', project, path)),
       recent: () => typed(call('project.recent')),
+      openUpload: (token) => typed(call('project.openUpload', token)),
       export: (request) => typed(call('project.export', request)),
       channels: (refs) => typed(call('project.channels', refs)),
     },
@@ -193,6 +224,7 @@ export function apiOverCall(call: ApiCall, onJobEvent: MechStudioApi['onJobEvent
       connect: (url) => typed(call('queue.connect', url)),
       useLocal: () => typed(call('queue.useLocal')),
     },
+    transfer: { slot: (name, bytes) => typed(call('transfer.slot', name, bytes)) },
   };
 }
 

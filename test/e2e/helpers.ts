@@ -186,10 +186,14 @@ export function writeProject(h: Harness, name: string, project: unknown): string
   return file;
 }
 
-/** Open or save through the app's path dialog: the command's button, the path, OK (first discarding the current project if asked and `discardIfAsked`). */
+/**
+ * Open or save by a path on the server (the dialog's explicit alternative to upload and download): the command's
+ * button, "…on the server", the path, OK (first discarding the current project if asked and `discardIfAsked`).
+ */
 export async function choosePath(page: Page, command: 'cmd-open' | 'cmd-save-as', path: string, discardIfAsked = false): Promise<void> {
   await page.getByTestId(command).click();
   if (discardIfAsked && (await page.getByTestId('confirm-dialog').isVisible())) await page.getByTestId('confirm-discard').click();
+  await page.getByTestId('path-server').click();
   await page.getByTestId('path-input').fill(path);
   await page.getByTestId('path-ok').click();
 }

@@ -64,9 +64,11 @@ const shot = (name: string): Promise<void> => screenshot(h.page, `kept-lp-${name
 const jobs = (text: string): Promise<number> => h.page.getByTestId('job-row').filter({ hasText: text }).count();
 const folder = (): string => file.replace(/\.json$/, '.channels');
 
-/** Answer the next window.prompt (web mode asks for a path on the server's machine) with `path`. */
-function answerPrompt(path: string): void {
-  h.page.once('dialog', (d) => void d.accept(path));
+/** Click `testid` and save the browser download it starts (web mode's exports) at `path`; returns its suggested name. */
+async function downloadTo(testid: string, path: string): Promise<string> {
+  const [d] = await Promise.all([h.page.waitForEvent('download', { timeout: 60_000 }), h.page.getByTestId(testid).click()]);
+  await d.saveAs(path);
+  return d.suggestedFilename();
 }
 
 describe('an optimal LP kept with its project across a server restart', () => {
@@ -127,9 +129,7 @@ describe('an optimal LP kept with its project across a server restart', () => {
 
     // Export CSV: written by the host from the kept doubles, shown in the jobs panel
     const csv = join(h.tmp, 'lp-channel.csv');
-    answerPrompt(csv);
-    await page.getByTestId('export-csv').click();
-    await expect.poll(() => page.getByTestId('toast').textContent(), { timeout: 60_000 }).toContain(`wrote ${csv}`);
+    expect(await downloadTo('export-csv', csv)).toBe('lp-channel.csv');
     const lines = readFileSync(csv, 'utf8').trimEnd().split('\n');
     expect(lines).toHaveLength(N * N + 1);
     expect(lines[1]!.split(',').length).toBe(N * N + 2); // the quoted label "(0,0)" holds a comma
@@ -143,8 +143,7 @@ describe('an optimal LP kept with its project across a server restart', () => {
     expect(await page.getByTestId('apply-header').inputValue()).toBe('auto');
     await page.getByTestId('apply-header').selectOption('yes');
     const released = join(h.tmp, 'released.csv');
-    answerPrompt(released);
-    await page.getByTestId('apply-run').click();
+    expect(await downloadTo('apply-run', released)).toBe('lp-released.csv');
     await page.getByTestId('apply-summary').waitFor({ timeout: 60_000 });
     expect(await page.getByTestId('apply-summary').textContent()).toContain('Released 300 rows');
     const out = readFileSync(released, 'utf8').split('\n');

@@ -17,6 +17,7 @@ import type { JobEvent } from '../../src-shared/protocol';
 import { workspaceRoot } from '../../src-main/fs/workspace';
 import { QueueSettings } from '../../src-main/web/queue-settings';
 import { SwitchableRunner } from '../../src-main/dispatcher/switchable-runner';
+import { Transfers } from '../../src-main/web/transfers';
 
 export const ROOT = resolve(__dirname, '../..');
 export const TOKEN = 'test-token-1234';
@@ -47,6 +48,8 @@ export interface TestServer {
   dispatcher: Dispatcher;
   dir: string;
   origin: string;
+  /** The host's downloads and uploads (opts.transfers), else undefined. */
+  transfers: Transfers | undefined;
   connect(): Promise<Client>;
   close(): Promise<void>;
 }
@@ -56,16 +59,18 @@ export interface TestServer {
  * channels in memory only. `dir`: the server's folder, given by the caller (not removed on close: a test restarting
  * the server on the same folder removes it itself). `root`: web mode's workspace root (--root): the page's paths are
  * confined to it; without it they are not (as in the Electron app). `operatorQueue`: the host has
- * web mode's queue settings (the operator's: the page cannot change them).
+ * web mode's queue settings (the operator's: the page cannot change them). `transfers`: exports and saves given no
+ * path become one-time downloads, and uploads are taken (as in web mode's app); without it a path is required.
  */
 export async function startTestServer(
-  opts: { threads?: number; dir?: string; channelCache?: string; root?: string; operatorQueue?: boolean } = {},
+  opts: { threads?: number; dir?: string; channelCache?: string; root?: string; operatorQueue?: boolean; transfers?: boolean } = {},
 ): Promise<TestServer> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'mechstudio-web-'));
   mkdirSync(join(dir, 'renderer'), { recursive: true });
   writeFileSync(join(dir, 'renderer', 'index.html'), '<!doctype html><title>t</title>');
   const channels = new ChannelStore({ cacheDir: opts.channelCache ?? null });
   const dispatcher = new Dispatcher({ threads: opts.threads ?? 1, channels });
+  const transfers = opts.transfers ? new Transfers() : undefined;
   const host = new MechStudioHost({
     mode: 'web',
     version: 'test',
@@ -78,6 +83,7 @@ export async function startTestServer(
     },
     store: createProjectStore(dispatcher, { examplesDir: join(ROOT, 'resources/examples'), configDir: join(dir, 'config') }),
     channels,
+    ...(transfers ? { transfers } : {}),
     ...(opts.root !== undefined ? { paths: await workspaceRoot(opts.root) } : {}),
     ...(opts.operatorQueue
       ? { queue: new QueueSettings({ runner: new SwitchableRunner(dispatcher), configDir: join(dir, 'config'), operatorOnly: true }) }
@@ -86,7 +92,7 @@ export async function startTestServer(
   const clients = new Set<WebSocket>();
   let server: RunningWebServer | undefined;
   try {
-    server = await startWebServer({ port: 0, rendererDir: join(dir, 'renderer'), api: host, token: TOKEN });
+    server = await startWebServer({ port: 0, rendererDir: join(dir, 'renderer'), api: host, token: TOKEN, ...(transfers ? { transfers } : {}) });
   } catch (e) {
     host.dispose();
     await dispatcher.close();
@@ -158,12 +164,14 @@ export async function startTestServer(
     dispatcher,
     dir,
     origin,
+    transfers,
     connect,
     close: async () => {
       for (const ws of clients) ws.terminate();
       await s.close();
       host.dispose();
       await dispatcher.close();
+      await transfers?.dispose();
       if (opts.dir === undefined) rmSync(dir, { recursive: true, force: true });
     },
   };
