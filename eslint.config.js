@@ -7,7 +7,8 @@
  *   src-shared   imports nothing from src-main, src-worker or src-renderer;
  *   src-worker   imports nothing from src-main or src-renderer;
  *   src-renderer imports only src-shared (and its own files and packages);
- *   src-main     imports nothing from src-renderer;
+ *   src-main     imports nothing from src-renderer, and the engine only
+ *                through its door (src-worker/index.ts);
  *   within the engine: the floors of ENGINE_FLOORS below, each folder
  *   importing only folders on lower floors (and src-shared, packages);
  *   within the main process: project/ does not import cli/.
@@ -35,6 +36,10 @@ const SHARED = [
 ];
 const WORKER = [into('src-main', 'src-renderer'), 'the engine (src-worker) imports only src-worker, src-shared and packages (README, layering).'];
 const MAIN = [into('src-renderer'), 'the main process does not import the renderer: the two talk through the protocol (src-shared/protocol).'];
+const ENGINE_DOOR = [
+  '(^|/)src-worker/(?!index$)',
+  "the main process reaches the engine through its door, src-worker/index.ts (the engine's public API, docs/engine-api.md): export what it needs there.",
+];
 const RENDERER = [
   into('src-main', 'src-worker'),
   'the renderer talks to the engine only through the protocol and API in src-shared (README, layering); run the computation as a job.',
@@ -137,7 +142,7 @@ export default defineConfig(
   { files: ['src-shared/**'], rules: forbid([SHARED]) },
   { files: ['src-worker/**'], rules: forbid([WORKER]) },
   ...floorRules(),
-  { files: ['src-main/**'], rules: forbid([MAIN]) },
-  { files: ['src-main/project/**'], rules: forbid([MAIN, PROJECT]) },
+  { files: ['src-main/**'], rules: forbid([MAIN, ENGINE_DOOR]) },
+  { files: ['src-main/project/**'], rules: forbid([MAIN, ENGINE_DOOR, PROJECT]) },
   { files: ['src-renderer/**'], rules: forbid([RENDERER]) },
 );

@@ -88,4 +88,22 @@ export { binomialLower, binomialUpper } from './audit/binomial';
 export { REL_TOL, SUM_TOL, NEG_TOL, Z_TOL, MERGE_TOL, BOUND_ATTAINED_TOL } from '../src-shared/numeric/tolerance';
 export { parseDecimal } from '../src-shared/numeric/decimal';
 export { seededRandom } from '../src-shared/numeric/seeded-random';
-export { fileKind } from './base/file-kind';
+export { fileKind, ioReason } from './base/file-kind';
+
+/* ---------- what the hosts (src-main) use besides jobs: kept channels, channel files, samples, pricing on a queue ---------- */
+export { keptRowSource, type KeptChannel } from './jobs/kept-channel';
+export { writeChannelCsv } from './jobs/channel-csv';
+export { ChannelSampler, csvField } from './data/apply';
+export { mergeStudyParts, splitStudy } from './casestudy/parts';
+export {
+  LocalPricing,
+  ThreadedPricing,
+  threadedPricingAvailable,
+  type PricingEngine,
+  type PricingFactory,
+  type PricingRequest,
+  type PricingRound,
+  type PricingSpec,
+} from './lp/pricing-pool';
+export { DEFAULT_PRICING_FORM, type PricingOutcome, type PricingRows } from './lp/pricing';
+export { servePricing } from './lp/pricing-port';

@@ -23,7 +23,7 @@ import type { PriorInput } from '../../src-shared/protocol/common';
 import type { JobResult } from '../../src-shared/protocol/results';
 import { Dispatcher, isLpJob } from '../dispatcher/dispatcher';
 import type { JobRunner } from '../dispatcher/job-runner';
-import type { KeptChannel } from '../../src-worker/jobs/kept-channel';
+import type { KeptChannel } from '../../src-worker/index';
 import { QUEUE_PARTS } from '../dispatcher/fan-out';
 import { parseQueueUrl, probeRedis, queueUrlFrom, type QueueTarget } from '../queue/connection';
 import type { PricingFleet } from '../queue/pricing-master';

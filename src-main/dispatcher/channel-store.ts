@@ -34,7 +34,7 @@ import { basename, dirname, join } from 'node:path';
 import * as fsp from 'node:fs/promises';
 import { z } from 'zod';
 import type { ChannelPayload } from '../../src-shared/protocol/common';
-import type { KeptChannel } from '../../src-worker/jobs/kept-channel';
+import type { KeptChannel } from '../../src-worker/index';
 import { checkRegularFile, ensureDir, REFUSE_SYSTEM_FS, writeFileAtomicAsync } from '../fs/safe-fs';
 
 /** Total entries kept in memory (8 bytes each; 3e7 = 240 MB). */

@@ -38,17 +38,13 @@ import { ApiError, type JobSubmitter } from '../../src-shared/protocol/api';
 import type { JobError } from '../../src-shared/protocol/common';
 import { jobEventSchema, progressSchema, workerReplySchema, type JobEvent } from '../../src-shared/protocol/messages';
 import type { JobRequest } from '../../src-shared/protocol/requests';
-import { FLAG_CANCEL, FLAG_STOP } from '../../src-worker/jobs/context';
+import { FLAG_CANCEL, FLAG_STOP, rowsOf, keptRowSource, type KeptChannel, type PricingFactory, servePricing } from '../../src-worker/index';
 import type { JobResult } from '../../src-shared/protocol/results';
 import { parseJobRequest } from '../../src-shared/protocol/validate';
 import { JobRunnerBase, type JobRunner } from './job-runner';
 import { ChannelStore } from './channel-store';
-import { rowsOf } from '../../src-worker/jobs/rows-view';
-import { keptRowSource, type KeptChannel } from '../../src-worker/jobs/kept-channel';
 import { MechError } from '../../src-shared/errors';
 import { compareBuildsLp } from '../../src-shared/protocol/compare';
-import type { PricingFactory } from '../../src-worker/lp/pricing-pool';
-import { servePricing } from '../../src-worker/lp/pricing-port';
 
 export interface DispatcherOptions {
   /** Worker threads (default: os.availableParallelism(), at least 1). */

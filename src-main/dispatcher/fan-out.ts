@@ -80,7 +80,7 @@ export async function runFannedOut(runner: JobRunner, request: JobRequest, parts
   }
   if (request.type === 'case-study' && !request.part) {
     // loaded only here: the studies' engine code stays out of the host process until a case study fans out
-    const { mergeStudyParts, splitStudy } = await import('../../src-worker/casestudy/parts');
+    const { mergeStudyParts, splitStudy } = await import('../../src-worker/index');
     if (!splitStudy(request.study)) return runner.run(request, options);
     const study = parsed(request) as CaseStudyRequest;
     const params = study.params ?? {};
@@ -152,7 +152,7 @@ export const QUEUE_PARTS = 16;
 export async function fansOut(request: JobRequest): Promise<boolean> {
   if (request.type === 'sweep') return !request.slice && request.steps > 1;
   if (request.type !== 'case-study' || request.part) return false;
-  const { splitStudy } = await import('../../src-worker/casestudy/parts');
+  const { splitStudy } = await import('../../src-worker/index');
   return splitStudy(request.study) !== null;
 }
 

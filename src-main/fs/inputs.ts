@@ -11,9 +11,8 @@ import { StringDecoder } from 'node:string_decoder';
 import { invalid } from '../../src-shared/errors';
 import type { ChannelPayload, LossInput, PriorInput } from '../../src-shared/protocol/common';
 import { builtinLossSchema, MAX_REQUEST_CHANNEL_ENTRIES } from '../../src-shared/protocol/common';
-import { type CsvRow, readCsvRows } from '../../src-worker/metric/read-csv';
+import { type CsvRow, readCsvRows, sizeOfDomainInput, type KeptChannel } from '../../src-worker/index';
 import { decimalProblem, parseDecimal as engineParseDecimal } from '../../src-shared/numeric/decimal';
-import { sizeOfDomainInput } from '../../src-worker/jobs/admission';
 import { checkReadableFileSync, readRegularFileChunks, readRegularFileChunksSync, readRegularFileSync } from './safe-fs';
 import {
   type BoundingBox,
@@ -27,9 +26,8 @@ import {
   type PointGridOptions,
   type PointUnits,
   planPointGrid,
-} from '../../src-worker/data/points';
+} from '../../src-shared/data/points-grid';
 import type { PointsBinning } from '../../src-shared/protocol/remap';
-import type { KeptChannel } from '../../src-worker/jobs/kept-channel';
 import { parseDomainSpecText } from '../../src-shared/grammar/domain-spec';
 import { CsvFailure, CsvLineReader } from '../../src-shared/csv/csv-reader';
 import { parsePriorSpecText } from '../../src-shared/grammar/prior-spec';

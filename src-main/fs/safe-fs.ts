@@ -48,8 +48,7 @@ import * as fsp from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { MechError, invalid } from '../../src-shared/errors';
-import { fileKind as kindOf, ioReason as errnoText } from '../../src-worker/base/file-kind';
-import { checkCancelled } from '../../src-worker/numeric/cancel';
+import { fileKind as kindOf, ioReason as errnoText, checkCancelled } from '../../src-worker/index';
 
 /** Prefix of every temp file this program writes (the stale-file sweep matches it). */
 export const TEMP_PREFIX = '.mechstudio-tmp-';

@@ -6,9 +6,7 @@ import { invalid } from '../../src-shared/errors';
 import type { AuditExample, ExampleInfo } from '../../src-shared/protocol/api';
 import type { Project } from '../../src-shared/protocol/project';
 import { loadProject } from './project-file';
-import { parseDomainSpec } from '../../src-worker/metric/parse-domain-spec';
-import { closedFormMechanism } from '../../src-worker/mechanism/closed-form-by-kind';
-import { ChannelSampler, csvField } from '../../src-worker/data/apply';
+import { parseDomainSpec, closedFormMechanism, ChannelSampler, csvField } from '../../src-worker/index';
 
 export function examplesDir(): string {
   return process.env.MECHSTUDIO_EXAMPLES_DIR ?? fileURLToPath(new URL('../../resources/examples/', import.meta.url));

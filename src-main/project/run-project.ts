@@ -13,7 +13,7 @@ import type { JobRequest } from '../../src-shared/protocol/requests';
 import type { JobResult, MechanismResult } from '../../src-shared/protocol/results';
 import type { Project } from '../../src-shared/protocol/project';
 import { ApiError } from '../../src-shared/protocol/api';
-import { planProject } from '../../src-worker/jobs/project-plan';
+import { planProject } from '../../src-worker/index';
 import type { JobRunner } from '../dispatcher/job-runner';
 import { loadProject, writeFileAtomic } from './project-file';
 import { resolveProjectFiles } from './resolve-files';

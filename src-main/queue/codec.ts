@@ -20,7 +20,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { jobErrorSchema, type JobError } from '../../src-shared/protocol/common';
 import { workerReplySchema, type WorkerReply } from '../../src-shared/protocol/messages';
-import { parseDomainSpecText } from '../../src-worker/metric/parse-domain-spec';
+import { parseDomainSpecText } from '../../src-worker/index';
 
 const TAG = '\u0000num:';
 const SPECIAL: Record<string, number> = { NaN: NaN, Infinity: Infinity, '-Infinity': -Infinity, '-0': -0 };

@@ -27,10 +27,17 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { MechError } from '../../src-shared/errors';
-import type { PricingEngine, PricingFactory, PricingRequest, PricingRound, PricingSpec } from '../../src-worker/lp/pricing-pool';
-import type { PricingOutcome, PricingRows } from '../../src-worker/lp/pricing';
-import { DEFAULT_PRICING_FORM } from '../../src-worker/lp/pricing';
-import { checkCancelled } from '../../src-worker/lp/lp-options';
+import {
+  type PricingEngine,
+  type PricingFactory,
+  type PricingRequest,
+  type PricingRound,
+  type PricingSpec,
+  type PricingOutcome,
+  type PricingRows,
+  DEFAULT_PRICING_FORM,
+  checkCancelled,
+} from '../../src-worker/index';
 import type { QueueTarget } from './connection';
 import {
   WORKER_KEY_PATTERN,
@@ -261,7 +268,7 @@ export class QueuePricing implements PricingEngine {
   private async waitForWorkers(): Promise<Registration[]> {
     let said = false;
     for (;;) {
-      checkCancelled(this.spec.options, `waiting for pricing workers of ${this.spec.what}`);
+      checkCancelled(this.spec.options?.signal, `LP cancelled while waiting for pricing workers of ${this.spec.what}`);
       const live = await this.fleet.liveWorkers();
       if (live.length > 0) return live;
       if (!said) {
@@ -331,7 +338,7 @@ export class QueuePricing implements PricingEngine {
   /** A live worker for a slice whose worker is gone: the one holding the fewest slices. */
   private async replacement(dead: string): Promise<Registration> {
     for (;;) {
-      checkCancelled(this.spec.options, `pricing ${this.spec.what}`);
+      checkCancelled(this.spec.options?.signal, `LP cancelled while pricing ${this.spec.what}`);
       const live = (await this.fleet.liveWorkers()).filter((w) => w.id !== dead);
       if (live.length > 0) {
         const load = (w: Registration): number => this.slices.filter((s) => s.worker.id === w.id).length;
@@ -370,7 +377,7 @@ export class QueuePricing implements PricingEngine {
   }
 
   async price(req: PricingRequest): Promise<PricingRound> {
-    checkCancelled(this.spec.options, `solving ${this.spec.what}`);
+    checkCancelled(this.spec.options?.signal, `LP cancelled while solving ${this.spec.what}`);
     const t0 = performance.now();
     let slowest = 0;
     const { n, m } = this.spec;
@@ -434,7 +441,7 @@ export class QueuePricing implements PricingEngine {
       if (f.head.complete !== true) complete = false;
       pending.delete(s);
     }
-    checkCancelled(this.spec.options, `solving ${this.spec.what}`);
+    checkCancelled(this.spec.options?.signal, `LP cancelled while solving ${this.spec.what}`);
     this.fleet.rounds.push({ wallMs: performance.now() - t0, workerMs: slowest });
     return { complete: complete && pending.size === 0, outcomes };
   }

@@ -22,14 +22,7 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { MechError } from '../../src-shared/errors';
-import {
-  LocalPricing,
-  type PricingEngine,
-  type PricingRound,
-  type PricingSpec,
-  ThreadedPricing,
-  threadedPricingAvailable,
-} from '../../src-worker/lp/pricing-pool';
+import { LocalPricing, type PricingEngine, type PricingRound, type PricingSpec, ThreadedPricing, threadedPricingAvailable } from '../../src-worker/index';
 import type { QueueTarget } from './connection';
 import { decodeFrame, encodeFrame, frameRows, inboxKey, need, pricingVersion, workerKey, type Frame } from './pricing-wire';
 
