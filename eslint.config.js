@@ -36,6 +36,10 @@ const SHARED = [
 ];
 const WORKER = [into('src-main', 'src-renderer'), 'the engine (src-worker) imports only src-worker, src-shared and packages (README, layering).'];
 const MAIN = [into('src-renderer'), 'the main process does not import the renderer: the two talk through the protocol (src-shared/protocol).'];
+const PROTOCOL_DOOR = [
+  '(^|/)protocol/(?!index$)[^/]+$',
+  'import the job protocol through its index (src-shared/protocol/index.ts), the one door to its schemas and types.',
+];
 const ENGINE_DOOR = [
   '(^|/)src-worker/(?!index$)',
   "the main process reaches the engine through its door, src-worker/index.ts (the engine's public API, docs/engine-api.md): export what it needs there.",
@@ -84,7 +88,7 @@ function floorRules() {
         '^(\\.\\./)+(index|worker-entry)(\\.ts)?$',
         `src-worker/${folder}/ does not import the engine's door (src-worker/index.ts): import the module itself.`,
       ];
-      return { files: [`src-worker/${folder}/**`], rules: forbid(above.length ? [WORKER, upward, door] : [WORKER, door]) };
+      return { files: [`src-worker/${folder}/**`], rules: forbid(above.length ? [WORKER, PROTOCOL_DOOR, upward, door] : [WORKER, PROTOCOL_DOOR, door]) };
     }),
   );
 }
@@ -139,10 +143,10 @@ export default defineConfig(
   },
   { files: ['src-renderer/**/*.ts'], languageOptions: { globals: { ...globals.browser } } },
   // Layering (see the header). Later blocks override earlier ones for the same rule.
-  { files: ['src-shared/**'], rules: forbid([SHARED]) },
-  { files: ['src-worker/**'], rules: forbid([WORKER]) },
+  { files: ['src-shared/**'], rules: forbid([SHARED, PROTOCOL_DOOR]) },
+  { files: ['src-worker/**'], rules: forbid([WORKER, PROTOCOL_DOOR]) },
   ...floorRules(),
-  { files: ['src-main/**'], rules: forbid([MAIN, ENGINE_DOOR]) },
-  { files: ['src-main/project/**'], rules: forbid([MAIN, ENGINE_DOOR, PROJECT]) },
+  { files: ['src-main/**'], rules: forbid([MAIN, ENGINE_DOOR, PROTOCOL_DOOR]) },
+  { files: ['src-main/project/**'], rules: forbid([MAIN, ENGINE_DOOR, PROTOCOL_DOOR, PROJECT]) },
   { files: ['src-renderer/**'], rules: forbid([RENDERER]) },
 );

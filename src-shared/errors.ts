@@ -3,7 +3,7 @@
  * enters with one MechError whose message names what is wrong. The code lets
  * the CLI (exit 2), the dispatcher and the UI tell input errors from failures.
  */
-import type { JobErrorCode } from './protocol/errors';
+import type { JobErrorCode } from './protocol/index';
 
 /** What the engine throws: every protocol error code but 'crashed' (the dispatcher's, when a worker dies). The codes and their meaning are listed once, in src-shared/protocol/errors.ts. */
 export type MechErrorCode = Exclude<JobErrorCode, 'crashed'>;

@@ -12,14 +12,11 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import { cancelledError } from './numeric/cancel';
-import { parseJobRequest } from '../src-shared/protocol/validate';
-import type { WorkerReply } from '../src-shared/protocol/messages';
-import { toJobError } from '../src-shared/protocol/errors';
+import { parseJobRequest, type WorkerReply, toJobError, type LpSample } from '../src-shared/protocol/index';
 import { runJobRequest } from './jobs/run';
 import { releaseHighsRuntimeIfLarge } from './lp/highs-runtime';
 import { FLAG_CANCEL } from './jobs/context';
 import { withCarriedFiles } from './metric/read-text-file';
-import type { LpSample } from '../src-shared/protocol/messages';
 import { sharedChannel, type KeptChannel } from './jobs/kept-channel';
 import type { PricingFactory } from './lp/pricing-pool';
 import { portPricing } from './lp/pricing-port';

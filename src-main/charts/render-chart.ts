@@ -18,7 +18,7 @@ import {
   SubTitle,
   Title,
 } from 'chart.js';
-import type { ChartSpec } from '../../src-shared/protocol/casestudy';
+import type { ChartSpec } from '../../src-shared/protocol/index';
 import { chartConfig, chartHeight } from '../../src-shared/charts/chart-config';
 
 // The native canvas is loaded on the first chart, not with the CLI (about 50 ms of every command's start).

@@ -12,15 +12,22 @@ import { unlinkSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { MechError, invalid } from '../../src-shared/errors';
-import { ApiError } from '../../src-shared/protocol/api';
-import { isInputErrorCode } from '../../src-shared/protocol/errors';
+import {
+  ApiError,
+  isInputErrorCode,
+  MAX_LP_THREADS,
+  MAX_LP_TIME_LIMIT_SECONDS,
+  mechanismKindSchema,
+  type CompareMechanism,
+  type ApplyRequest,
+  type JobRequest,
+  type MechanismSpec,
+  type AuditRequest,
+  type PriorInput,
+  type JobResult,
+  type Project,
+} from '../../src-shared/protocol/index';
 import { DOMAIN_FORMS, parseDomainSpecText } from '../../src-shared/grammar/domain-spec';
-import { MAX_LP_THREADS, MAX_LP_TIME_LIMIT_SECONDS, mechanismKindSchema } from '../../src-shared/protocol/common';
-import type { CompareMechanism } from '../../src-shared/protocol/compare';
-import type { ApplyRequest, JobRequest, MechanismSpec } from '../../src-shared/protocol/requests';
-import type { AuditRequest } from '../../src-shared/protocol/audit';
-import type { PriorInput } from '../../src-shared/protocol/common';
-import type { JobResult } from '../../src-shared/protocol/results';
 import { Dispatcher, isLpJob } from '../dispatcher/dispatcher';
 import type { JobRunner } from '../dispatcher/job-runner';
 import type { KeptChannel } from '../../src-worker/index';
@@ -32,7 +39,6 @@ import { examplePath, listExamples } from '../project/examples';
 import { loadProject } from '../project/project-file';
 import { resolveProjectFiles } from '../project/resolve-files';
 import { runProject, type RunSummary } from '../project/run-project';
-import type { Project } from '../../src-shared/protocol/project';
 import { parseArgs, Flags, type ParsedArgs } from './args';
 import {
   domainPointsFromText,

@@ -3,8 +3,7 @@
  * "`--json` keys", lists them) and the readable summaries.
  */
 import { candidateWords, chosenWords, gapIsExact, lpResultWords } from '../../src-shared/charts/lp-words';
-import type { JobRequest } from '../../src-shared/protocol/requests';
-import type { JobResult, LpResult, MatrixPayload, RemapResult } from '../../src-shared/protocol/index';
+import { type JobRequest, type JobResult, type LpResult, type MatrixPayload, type RemapResult } from '../../src-shared/protocol/index';
 import { fmt } from '../../src-shared/charts/result-table';
 import { compareTableText } from '../../src-shared/charts/compare-report';
 import { auditTestText, auditVerdictText, detectionLines } from '../../src-shared/charts/audit-words';

@@ -33,7 +33,7 @@ import { endianness } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import * as fsp from 'node:fs/promises';
 import { z } from 'zod';
-import type { ChannelPayload } from '../../src-shared/protocol/common';
+import type { ChannelPayload } from '../../src-shared/protocol/index';
 import type { KeptChannel } from '../../src-worker/index';
 import { checkRegularFile, ensureDir, REFUSE_SYSTEM_FS, writeFileAtomicAsync } from '../fs/safe-fs';
 

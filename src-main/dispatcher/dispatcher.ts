@@ -34,17 +34,23 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { ApiError, type JobSubmitter } from '../../src-shared/protocol/api';
-import type { JobError } from '../../src-shared/protocol/common';
-import { jobEventSchema, progressSchema, workerReplySchema, type JobEvent } from '../../src-shared/protocol/messages';
-import type { JobRequest } from '../../src-shared/protocol/requests';
+import {
+  ApiError,
+  type JobSubmitter,
+  type JobError,
+  jobEventSchema,
+  progressSchema,
+  workerReplySchema,
+  type JobEvent,
+  type JobRequest,
+  type JobResult,
+  parseJobRequest,
+  compareBuildsLp,
+} from '../../src-shared/protocol/index';
 import { FLAG_CANCEL, FLAG_STOP, rowsOf, keptRowSource, type KeptChannel, type PricingFactory, servePricing } from '../../src-worker/index';
-import type { JobResult } from '../../src-shared/protocol/results';
-import { parseJobRequest } from '../../src-shared/protocol/validate';
 import { JobRunnerBase, type JobRunner } from './job-runner';
 import { ChannelStore } from './channel-store';
 import { MechError } from '../../src-shared/errors';
-import { compareBuildsLp } from '../../src-shared/protocol/compare';
 
 export interface DispatcherOptions {
   /** Worker threads (default: os.availableParallelism(), at least 1). */

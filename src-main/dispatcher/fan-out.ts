@@ -11,13 +11,19 @@
  * test/unit/jobs/casestudy-parts.test.ts). Other jobs run as they are.
  */
 import { setMaxListeners } from 'node:events';
-import type { JobRequest, SweepRequest } from '../../src-shared/protocol/requests';
-import type { JobResult, SweepResult } from '../../src-shared/protocol/results';
-import type { CaseStudyRequest, CaseStudyResult } from '../../src-shared/protocol/casestudy';
+import {
+  type JobRequest,
+  type SweepRequest,
+  type JobResult,
+  type SweepResult,
+  type CaseStudyRequest,
+  type CaseStudyResult,
+  parseJobRequest,
+  ApiError,
+  toApiError,
+  type JobEvent,
+} from '../../src-shared/protocol/index';
 import { MechError } from '../../src-shared/errors';
-import { parseJobRequest } from '../../src-shared/protocol/validate';
-import { ApiError, toApiError } from '../../src-shared/protocol/api';
-import type { JobEvent } from '../../src-shared/protocol/messages';
 import { JobRunnerBase, type JobRunner, type RunOptions } from './job-runner';
 import type { SwitchableRunner } from './switchable-runner';
 

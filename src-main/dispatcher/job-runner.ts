@@ -5,9 +5,7 @@
  * Project runs, exports and the app's jobs only see this interface, so a
  * project run writes the same files whichever runner computed its items.
  */
-import { runJob, type RunJobOptions } from '../../src-shared/protocol/api';
-import type { JobEvent } from '../../src-shared/protocol/messages';
-import type { JobResult } from '../../src-shared/protocol/results';
+import { runJob, type RunJobOptions, type JobEvent, type JobResult } from '../../src-shared/protocol/index';
 
 /** onProgress, onSubmitted, signal (cancel) and stopSignal (stop: an optimal LP resolves with its best mechanism so far). */
 export type RunOptions = RunJobOptions;

@@ -14,7 +14,7 @@
  *   ids do not collide (the pool's are `job-N`, a queue client's
  *   `queue-C-N`, unique in the process).
  */
-import type { JobEvent } from '../../src-shared/protocol/messages';
+import type { JobEvent } from '../../src-shared/protocol/index';
 import { JobRunnerBase, type JobRunner } from './job-runner';
 import { namedChannelRefs } from './dispatcher';
 

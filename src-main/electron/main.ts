@@ -19,7 +19,7 @@ import { createProjectStore } from '../web/project-store';
 import { toJobError, type HostSession } from '../web/api-host';
 import { buildMenu } from './menu';
 import { IPC } from './ipc-channels';
-import type { MenuCommand } from '../../src-shared/protocol/api-calls';
+import type { MenuCommand } from '../../src-shared/protocol/index';
 
 const here = dirname(fileURLToPath(import.meta.url)); // out/main
 const root = resolve(here, '../..');

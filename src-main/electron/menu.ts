@@ -5,8 +5,7 @@
  * the document state and parses it before acting.
  */
 import { Menu, shell, type BrowserWindow, type MenuItemConstructorOptions } from 'electron';
-import type { ExampleInfo, RecentProject } from '../../src-shared/protocol/api';
-import type { MenuCommand } from '../../src-shared/protocol/api-calls';
+import { type ExampleInfo, type RecentProject, type MenuCommand } from '../../src-shared/protocol/index';
 
 export interface MenuModel {
   recent: RecentProject[];

@@ -5,8 +5,7 @@
  * Every call is validated again in the main process (never trust the page).
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { apiOverCall, type BridgeCall, type MechStudioApi } from '../../src-shared/protocol/api';
-import type { JobEvent } from '../../src-shared/protocol/messages';
+import { apiOverCall, type BridgeCall, type MechStudioApi, type JobEvent } from '../../src-shared/protocol/index';
 import { IPC } from './ipc-channels';
 
 type Envelope = { ok: true; value: unknown } | { ok: false; error: { code: string; message: string; detail?: Record<string, unknown> } };

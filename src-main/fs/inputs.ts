@@ -9,8 +9,14 @@ import { totalmem } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { invalid } from '../../src-shared/errors';
-import type { ChannelPayload, LossInput, PriorInput } from '../../src-shared/protocol/common';
-import { builtinLossSchema, MAX_REQUEST_CHANNEL_ENTRIES } from '../../src-shared/protocol/common';
+import {
+  type ChannelPayload,
+  type LossInput,
+  type PriorInput,
+  builtinLossSchema,
+  MAX_REQUEST_CHANNEL_ENTRIES,
+  type PointsBinning,
+} from '../../src-shared/protocol/index';
 import { type CsvRow, readCsvRows, sizeOfDomainInput, type KeptChannel } from '../../src-worker/index';
 import { decimalProblem, parseDecimal as engineParseDecimal } from '../../src-shared/numeric/decimal';
 import { checkReadableFileSync, readRegularFileChunks, readRegularFileChunksSync, readRegularFileSync } from './safe-fs';
@@ -27,7 +33,6 @@ import {
   type PointUnits,
   planPointGrid,
 } from '../../src-shared/data/points-grid';
-import type { PointsBinning } from '../../src-shared/protocol/remap';
 import { parseDomainSpecText } from '../../src-shared/grammar/domain-spec';
 import { CsvFailure, CsvLineReader } from '../../src-shared/csv/csv-reader';
 import { parsePriorSpecText } from '../../src-shared/grammar/prior-spec';

@@ -3,8 +3,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { invalid } from '../../src-shared/errors';
-import type { AuditExample, ExampleInfo } from '../../src-shared/protocol/api';
-import type { Project } from '../../src-shared/protocol/project';
+import { type AuditExample, type ExampleInfo, type Project } from '../../src-shared/protocol/index';
 import { loadProject } from './project-file';
 import { parseDomainSpec, closedFormMechanism, ChannelSampler, csvField } from '../../src-worker/index';
 

@@ -7,8 +7,7 @@
  */
 import { invalid } from '../../src-shared/errors';
 import { readRegularFileSync, writeFileAtomic as writeAtomic } from '../fs/safe-fs';
-import { describeZodError } from '../../src-shared/protocol/common';
-import { projectSchema, PROJECT_VERSION, type Project, type ProjectInput } from '../../src-shared/protocol/project';
+import { describeZodError, projectSchema, PROJECT_VERSION, type Project, type ProjectInput } from '../../src-shared/protocol/index';
 
 /** Parse and validate project JSON text; errors name the file and the field. */
 export function parseProject(text: string, source: string): Project {

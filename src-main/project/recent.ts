@@ -1,7 +1,7 @@
 /** Recently opened projects, kept in a small JSON file (the app passes its userData dir). */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { RecentProject } from '../../src-shared/protocol/api';
+import type { RecentProject } from '../../src-shared/protocol/index';
 import { readRegularFileSync } from '../fs/safe-fs';
 import { writeFileAtomic } from './project-file';
 

@@ -5,8 +5,7 @@
  * to a worker as a run-project job or planned into single jobs.
  */
 import { resolve } from 'node:path';
-import type { Project } from '../../src-shared/protocol/project';
-import type { CaseStudyParams } from '../../src-shared/protocol/casestudy';
+import { type Project, type CaseStudyParams } from '../../src-shared/protocol/index';
 import { invalid } from '../../src-shared/errors';
 import { parseLossArg, parsePriorArg, readNumericCells, resolveDomainArg, splitPointsPrior } from '../fs/inputs';
 import { parseDomainSpecText } from '../../src-shared/grammar/domain-spec';

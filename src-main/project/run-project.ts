@@ -9,16 +9,20 @@ import { unlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { MechError } from '../../src-shared/errors';
 import { ensureDir, prepareWrite, publishTemp } from '../fs/safe-fs';
-import type { JobRequest } from '../../src-shared/protocol/requests';
-import type { JobResult, MechanismResult } from '../../src-shared/protocol/results';
-import type { Project } from '../../src-shared/protocol/project';
-import { ApiError } from '../../src-shared/protocol/api';
+import {
+  type JobRequest,
+  type JobResult,
+  type MechanismResult,
+  type Project,
+  ApiError,
+  type CaseStudyResult,
+  type ChartSpec,
+} from '../../src-shared/protocol/index';
 import { planProject } from '../../src-worker/index';
 import type { JobRunner } from '../dispatcher/job-runner';
 import { loadProject, writeFileAtomic } from './project-file';
 import { resolveProjectFiles } from './resolve-files';
 import { fmt, resultTable, tableToCsv } from '../../src-shared/charts/result-table';
-import type { CaseStudyResult, ChartSpec } from '../../src-shared/protocol/casestudy';
 import { renderChartPng } from '../charts/render-chart';
 import { lossWords, sweepCharts } from '../../src-shared/charts/sweep-charts';
 import { runFannedOut } from '../dispatcher/fan-out';

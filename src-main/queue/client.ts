@@ -24,12 +24,7 @@
  */
 import type { Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { ApiError } from '../../src-shared/protocol/api';
-import type { JobError } from '../../src-shared/protocol/common';
-import type { JobEvent } from '../../src-shared/protocol/messages';
-import { progressSchema } from '../../src-shared/protocol/messages';
-import type { JobResult } from '../../src-shared/protocol/results';
-import { parseJobRequest } from '../../src-shared/protocol/validate';
+import { ApiError, type JobError, type JobEvent, progressSchema, type JobResult, parseJobRequest } from '../../src-shared/protocol/index';
 import { JobRunnerBase, type JobRunner } from '../dispatcher/job-runner';
 import { REFUSE_SYSTEM_FS, readRegularFile, writeFileAtomicAsync } from '../fs/safe-fs';
 import { MechError } from '../../src-shared/errors';

@@ -18,8 +18,7 @@
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { z } from 'zod';
-import { jobErrorSchema, type JobError } from '../../src-shared/protocol/common';
-import { workerReplySchema, type WorkerReply } from '../../src-shared/protocol/messages';
+import { jobErrorSchema, type JobError, workerReplySchema, type WorkerReply } from '../../src-shared/protocol/index';
 import { parseDomainSpecText } from '../../src-worker/index';
 
 const TAG = '\u0000num:';

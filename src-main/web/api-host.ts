@@ -17,4 +17,4 @@ export interface HostSession {
 }
 
 /** Anything thrown by a handler as a serialisable JobError: the protocol's one conversion. */
-export { toJobError } from '../../src-shared/protocol/errors';
+export { toJobError } from '../../src-shared/protocol/index';

@@ -1,5 +1,5 @@
 /** An audit result as a flat table (its CSV file): every test made, best first, so the witness is the first row. */
-import type { AuditResult } from '../protocol/audit';
+import type { AuditResult } from '../protocol/index';
 import type { Table } from './result-table';
 
 export function auditTable(r: AuditResult): Table {

@@ -1,5 +1,5 @@
 /** The words of an audit result, for the CLI's text output and the app's Audit view alike. */
-import type { AuditResult, AuditTestRecord } from '../protocol/audit';
+import type { AuditResult, AuditTestRecord } from '../protocol/index';
 import { fmt } from './result-table';
 
 /** One line: the verdict on the claim, with the bound and its confidence. */

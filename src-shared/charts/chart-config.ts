@@ -5,7 +5,7 @@
  * logarithmic and category scales, Legend and Title before use.
  */
 import type { Chart, ChartConfiguration, LegendItem, PointStyle } from 'chart.js';
-import type { ChartSpec } from '../protocol/casestudy';
+import type { ChartSpec } from '../protocol/index';
 
 /**
  * Colour-blind-safe palette (Okabe-Ito), ordered so that the first five are far apart: orange (#E69F00) only

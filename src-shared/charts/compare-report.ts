@@ -4,8 +4,7 @@
  * the chart drawn in the app and to PNG (chart-config.ts). Pure data: the
  * renderer and the Node side both import it.
  */
-import type { ChartSpec } from '../protocol/casestudy';
-import type { CompareResult, CompareRow } from '../protocol/compare';
+import { type ChartSpec, type CompareResult, type CompareRow } from '../protocol/index';
 import { SWEEP_COLORS } from './sweep-charts';
 
 export interface CompareColumn {

@@ -4,7 +4,7 @@
  * "best found, within X% of the best possible" with a certified bound on it, and, without one, how far it is from
  * the solved model's own optimum and that it is not checked against the best possible.
  */
-import type { LpCandidate, LpResult } from '../protocol/results';
+import type { LpCandidate, LpResult } from '../protocol/index';
 
 /** Largest certified gap to the exact optimum that is called "optimal" (the solver's default target). */
 export const OPTIMAL_WORDS_GAP = 1e-6;

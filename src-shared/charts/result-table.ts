@@ -1,5 +1,5 @@
 /** Each analysis result as a flat table (for its CSV file and summary.md). */
-import type { JobResult } from '../protocol/results';
+import type { JobResult } from '../protocol/index';
 import { compareColumns } from './compare-report';
 import { CAPACITY_CSV_HEADER } from '../explorer/capacity-table';
 import { auditTable } from './audit-table';

@@ -11,8 +11,7 @@
  * - bounds are dashed, black and drawn over the curves, and the curve that
  *   attains a bound says so in its legend entry.
  */
-import type { ChartSeries, ChartSpec } from '../protocol/casestudy';
-import type { SweepResult } from '../protocol/results';
+import { type ChartSeries, type ChartSpec, type SweepResult } from '../protocol/index';
 import { BOUND_ATTAINED_TOL } from '../numeric/tolerance';
 
 /** Mechanism colours (Okabe-Ito without black, which is the bounds' colour). */

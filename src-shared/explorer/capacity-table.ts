@@ -2,7 +2,7 @@
  * Rows of the explorer's capacity table (SPEC §6) and their CSV form. Plain
  * data and string formatting only: the renderer imports it directly.
  */
-import type { CapacityRow } from '../protocol/explorer';
+import type { CapacityRow } from '../protocol/index';
 
 export type { CapacityRow };
 

@@ -5,7 +5,7 @@
  * view in plot coordinates (src-worker/explorer/ternary.ts); the renderer
  * draws it with these.
  */
-import type { Point2 } from '../protocol/explorer';
+import type { Point2 } from '../protocol/index';
 
 /** Height of the reference triangle, sqrt(3)/2. */
 export const TERNARY_HEIGHT = Math.sqrt(3) / 2;

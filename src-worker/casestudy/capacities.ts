@@ -12,7 +12,7 @@ import type { Domain } from '../metric/domain';
 import { privacyTypeCapacities } from '../capacity/privacy-type-capacity';
 import { lineMultiplicativeCapacity, discreteMultiplicativeCapacity, discreteAdditiveCapacity } from '../capacity/capacity-closed-forms';
 import { z } from 'zod';
-import type { CaseStudyParams } from '../../src-shared/protocol/casestudy';
+import type { CaseStudyParams } from '../../src-shared/protocol/index';
 import { studyParams, checkAbort, f, type Study, type StudyContext, type CaseStudyResult } from './study';
 import type { SplitStudy } from './parts';
 

@@ -42,7 +42,7 @@ import {
   type ChartSpec,
 } from './study';
 import { z } from 'zod';
-import type { CaseStudyParams } from '../../src-shared/protocol/casestudy';
+import type { CaseStudyParams } from '../../src-shared/protocol/index';
 import type { SplitStudy } from './parts';
 
 interface GridPoint {

@@ -1,6 +1,6 @@
 /** The built-in case studies by name (project `caseStudies[].study`). */
 import { invalid } from '../../src-shared/errors';
-import type { CaseStudyName, CaseStudyRequest, CaseStudyResult } from '../../src-shared/protocol/casestudy';
+import type { CaseStudyName, CaseStudyRequest, CaseStudyResult } from '../../src-shared/protocol/index';
 import type { Study, StudyContext } from './study';
 import { votingStudy } from './voting';
 import { leakageBoundsStudy } from './leakage-bounds';

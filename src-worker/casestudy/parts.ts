@@ -15,7 +15,7 @@
  */
 import type { z } from 'zod';
 import { invalid } from '../../src-shared/errors';
-import { caseStudyResultSchema, type CaseStudyParams, type CaseStudyResult } from '../../src-shared/protocol/casestudy';
+import { caseStudyResultSchema, type CaseStudyParams, type CaseStudyResult } from '../../src-shared/protocol/index';
 import type { StudyContext } from './study';
 import { capacitiesParts } from './capacities';
 import { geoParts } from './geo';

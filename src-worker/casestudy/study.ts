@@ -13,7 +13,7 @@ import {
   type ChartSpec,
   type CaseStudyTable,
   type StudyParams,
-} from '../../src-shared/protocol/casestudy';
+} from '../../src-shared/protocol/index';
 
 export interface StudyContext {
   signal: AbortSignal;

@@ -7,10 +7,10 @@
  */
 
 import { MechError } from '../../src-shared/errors';
-import type { Bary, Point2, TernaryPoint, TernaryPosterior, TernaryView } from '../../src-shared/protocol/explorer';
+import type { Bary, Point2, TernaryPoint, TernaryPosterior, TernaryView } from '../../src-shared/protocol/index';
 import { TERNARY_HEIGHT } from '../../src-shared/explorer/ternary-svg';
 
-export type { Bary, Point2, TernaryMechanismView, TernaryPoint, TernaryPosterior, TernaryView } from '../../src-shared/protocol/explorer';
+export type { Bary, Point2, TernaryMechanismView, TernaryPoint, TernaryPosterior, TernaryView } from '../../src-shared/protocol/index';
 
 const H = TERNARY_HEIGHT;
 export const TERNARY_CORNERS: readonly Point2[] = [

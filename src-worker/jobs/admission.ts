@@ -22,8 +22,7 @@ import { estimateLpBytes, LP_MEMORY_LIMIT_BYTES, MASTER_BUDGET_FRACTION, masterS
 import type { Domain } from '../metric/domain';
 import { parseDomainSpecText, type ParsedDomainSpec } from '../metric/parse-domain-spec';
 import { EXPLORER_MAX_N } from '../explorer/private-posterior-constraints';
-import type { DomainInput, MechanismKindName } from '../../src-shared/protocol/common';
-import type { JobRequest, MechanismSpec } from '../../src-shared/protocol/requests';
+import { type DomainInput, type MechanismKindName, type JobRequest, type MechanismSpec } from '../../src-shared/protocol/index';
 import { gridOffsetCheckWork } from '../check/grid-offset-check';
 import { LEVINSON_MAX_POINTS } from '../bound/tight-exists';
 import { ADMISSION_LIMITS as L } from '../base/admission-limits';

@@ -4,7 +4,7 @@
  * form, labels beside indices.
  */
 import { createReadStream } from 'node:fs';
-import type { AuditRequest, AuditResult, AuditTestRecord } from '../../src-shared/protocol/audit';
+import type { AuditRequest, AuditResult, AuditTestRecord } from '../../src-shared/protocol/index';
 import { auditSamples, type AuditTest } from '../audit/audit';
 import { readSamples } from '../audit/samples';
 import { readCsvStream } from '../data/apply';

@@ -2,7 +2,7 @@
 import { MechError } from '../../src-shared/errors';
 import type { RowSource } from '../mechanism/channel';
 import { toDense } from '../mechanism/channel';
-import type { MatrixPayload } from '../../src-shared/protocol/common';
+import type { MatrixPayload } from '../../src-shared/protocol/index';
 import { streamChannelCsv } from '../measure/structured/channel-csv-stream';
 
 /** Text per write chunk (about 20 characters per probability). */

@@ -10,19 +10,19 @@
  * ./engine and ./remap-jobs.
  */
 import { MechError } from '../../src-shared/errors';
-import { definedLpOptions } from '../../src-shared/protocol/common';
-import type { Domain } from '../metric/domain';
-import type { Mechanism, RowSource } from '../mechanism/channel';
-import type { OptimalLpResult } from '../lp/optimal-mechanism';
-import { bayesRemap, remapMechanism } from '../remap/bayes-remap';
 import {
+  definedLpOptions,
   COMPARE_MAP_MAX_CELLS,
   isGivenMechanism,
   type CompareMechanism,
   type CompareRequest,
   type CompareResult,
   type CompareRow,
-} from '../../src-shared/protocol/compare';
+} from '../../src-shared/protocol/index';
+import type { Domain } from '../metric/domain';
+import type { Mechanism, RowSource } from '../mechanism/channel';
+import type { OptimalLpResult } from '../lp/optimal-mechanism';
+import { bayesRemap, remapMechanism } from '../remap/bayes-remap';
 import { checkCancelled, type JobContext } from './context';
 import { buildMechanism, checkChannel, measureChannel, qualityLoss, type LossSpecInput } from './engine';
 import { construct } from './handlers';

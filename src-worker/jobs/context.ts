@@ -2,7 +2,7 @@
  * What a job handler gets besides its request: a cancellation signal that
  * the engine's long loops poll, and a progress reporter.
  */
-import type { LpSample } from '../../src-shared/protocol/messages';
+import type { LpSample } from '../../src-shared/protocol/index';
 import type { RowSource } from '../mechanism/channel';
 import type { KeptChannel } from './kept-channel';
 import type { PricingFactory } from '../lp/pricing-pool';

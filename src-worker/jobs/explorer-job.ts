@@ -9,7 +9,7 @@
 import { MechError } from '../../src-shared/errors';
 import type { Domain } from '../metric/domain';
 import { parseDomainSpec } from '../metric/parse-domain-spec';
-import { EXPLORER_TABLE_MAX_N, type ExplorerRequest, type ExplorerResult } from '../../src-shared/protocol/explorer';
+import { EXPLORER_TABLE_MAX_N, type ExplorerRequest, type ExplorerResult } from '../../src-shared/protocol/index';
 import { capacityTableRows } from '../explorer/capacity-rows';
 import { ternaryViewForDomain } from '../explorer/ternary-data';
 import { checkCancelled, type JobContext } from './context';

@@ -9,29 +9,33 @@ import { MechError } from '../../src-shared/errors';
 import type { Domain } from '../metric/domain';
 import type { DenseChannel, RowSource } from '../mechanism/channel';
 import { channelOfRef } from './kept-channel';
-import { INLINE_MATRIX_LIMIT } from '../../src-shared/protocol/common';
-import type {
-  CapacityRequest,
-  CheckRequest,
-  MeasureRequest,
-  MechanismRequest,
-  MechanismSpec,
-  RegularRequest,
-  SweepRequest,
-  ThresholdRequest,
-  VerticesRequest,
-} from '../../src-shared/protocol/requests';
-import type {
-  CapacityResult,
-  CheckResult,
-  MeasureResult,
-  MechanismResult,
-  RegularResult,
-  SweepResult,
-  ThresholdResult,
-  VerticesResult,
-} from '../../src-shared/protocol/results';
-import { thinHistory, type LpResult } from '../../src-shared/protocol/results';
+import {
+  INLINE_MATRIX_LIMIT,
+  type CapacityRequest,
+  type CheckRequest,
+  type MeasureRequest,
+  type MechanismRequest,
+  type MechanismSpec,
+  type RegularRequest,
+  type SweepRequest,
+  type ThresholdRequest,
+  type VerticesRequest,
+  type CapacityResult,
+  type CheckResult,
+  type MeasureResult,
+  type MechanismResult,
+  type RegularResult,
+  type SweepResult,
+  type ThresholdResult,
+  type VerticesResult,
+  thinHistory,
+  type LpResult,
+  type ChannelPayload,
+  type DomainInput,
+  type ApplyRequest,
+  type JobRequest,
+  type ApplyResult,
+} from '../../src-shared/protocol/index';
 import type { OptimalLpResult } from '../lp/optimal-mechanism';
 import { assertCsvFits, matrixPayload, writeChannelCsv } from './channel-csv';
 import { checkCancelled, type JobContext } from './context';
@@ -52,12 +56,9 @@ import { assertChannelOnDomain, domainText, resolveChannel, resolveDomain as bui
 import { admitBuiltDomain, sweepBoundsRefusal } from './admission';
 import { ADMISSION_LIMITS } from '../base/admission-limits';
 import { withRowProgress } from './row-progress';
-import type { ChannelPayload, DomainInput } from '../../src-shared/protocol/common';
 import type { Mechanism } from '../mechanism/channel';
 import { mechanismInfo } from '../mechanism/facts';
 import { remapMechanism } from '../remap/bayes-remap';
-import type { ApplyRequest, JobRequest } from '../../src-shared/protocol/requests';
-import type { ApplyResult } from '../../src-shared/protocol/remap';
 import { releaseFile, remapConstructed, type RemapOutcome } from './remap-jobs';
 import { channelLabelsDomain, type SecretsDomain } from '../data/apply';
 import type { PricingEngine, PricingFactory } from '../lp/pricing-pool';

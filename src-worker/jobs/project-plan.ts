@@ -5,9 +5,16 @@
  * parallel). Plain TS: file forms (csv:FILE) must have been resolved first.
  */
 import { invalid } from '../../src-shared/errors';
-import { definedLpOptions, type LossInput, type PriorInput } from '../../src-shared/protocol/common';
-import type { Project, ProjectLoss, ProjectPrior } from '../../src-shared/protocol/project';
-import type { JobRequest, MechanismSpec } from '../../src-shared/protocol/requests';
+import {
+  definedLpOptions,
+  type LossInput,
+  type PriorInput,
+  type Project,
+  type ProjectLoss,
+  type ProjectPrior,
+  type JobRequest,
+  type MechanismSpec,
+} from '../../src-shared/protocol/index';
 import { parsePriorSpecText } from '../../src-shared/grammar/prior-spec';
 
 export interface PlannedJob {

@@ -14,7 +14,7 @@ import { remapMechanism } from '../remap/bayes-remap';
 import { type SecretsDomain, releaseCsv, readCsvStream } from '../data/apply';
 import { openPartialFile } from '../base/partial-file';
 import { cellBinning, localProjection } from '../data/points';
-import type { PointsBinning, RemapResult } from '../../src-shared/protocol/remap';
+import type { PointsBinning, RemapResult } from '../../src-shared/protocol/index';
 import type { LossSpecInput } from './engine';
 import type { JobContext } from './context';
 

@@ -4,7 +4,7 @@ import { Matrix } from '../linalg/matrix';
 import type { Domain } from '../metric/domain';
 import { DenseChannel, validateChannel } from '../mechanism/channel';
 import { uniformPrior, validatePrior } from '../measure/prior';
-import type { ChannelPayload, DomainInput, LossInput, PriorInput } from '../../src-shared/protocol/common';
+import type { ChannelPayload, DomainInput, LossInput, PriorInput } from '../../src-shared/protocol/index';
 import { customDomain, graphDomain, parseDomain, type LossSpecInput } from './engine';
 import { ADMISSION_LIMITS } from '../base/admission-limits';
 

@@ -5,10 +5,7 @@
  */
 import { MechError } from '../../src-shared/errors';
 import type { RowSource } from '../mechanism/channel';
-import type { RowsRequest } from '../../src-shared/protocol/requests';
-import { ROWS_MAX_ENTRIES } from '../../src-shared/protocol/requests';
-import type { ChannelPayload } from '../../src-shared/protocol/common';
-import type { RowsResult } from '../../src-shared/protocol/results';
+import { type RowsRequest, ROWS_MAX_ENTRIES, type ChannelPayload, type RowsResult } from '../../src-shared/protocol/index';
 import { checkCancelled, type JobContext } from './context';
 
 /**

@@ -8,8 +8,7 @@
  */
 import { MechError } from '../../src-shared/errors';
 import type { RowSource } from '../mechanism/channel';
-import type { MechanismSpec, RowsRequest } from '../../src-shared/protocol/requests';
-import type { RowsResult } from '../../src-shared/protocol/results';
+import { type MechanismSpec, type RowsRequest, type RowsResult } from '../../src-shared/protocol/index';
 import { checkCancelled, type JobContext } from './context';
 import { rowsOf } from './rows-view';
 import { construct, denseOf } from './handlers';

@@ -1,7 +1,6 @@
 /** Route a validated request to its handler. */
 import { MechError } from '../../src-shared/errors';
-import type { JobRequest, RunProjectRequest } from '../../src-shared/protocol/requests';
-import type { JobResult, ProjectItemResult, RunProjectResult } from '../../src-shared/protocol/results';
+import { type JobRequest, type RunProjectRequest, type JobResult, type ProjectItemResult, type RunProjectResult } from '../../src-shared/protocol/index';
 import { checkCancelled, type JobContext } from './context';
 import { applyJob, capacityJob, checkJob, measureJob, mechanismJob, regularJob, sweepJob, thresholdJob, verticesJob } from './handlers';
 import { planProject } from './project-plan';

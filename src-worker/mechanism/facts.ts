@@ -9,7 +9,7 @@
  * below is the one place that flattens them, with the keys, order and values
  * the results have always had (non-finite numbers become their text).
  */
-import type { MechanismInfo } from '../../src-shared/protocol/results';
+import type { MechanismInfo } from '../../src-shared/protocol/index';
 import { MechError } from '../../src-shared/errors';
 import type { OptimalLpResult, LpStop } from './lp-result';
 

@@ -43,6 +43,9 @@ const VIOLATIONS: [string, string, RegExp][] = [
   ['src-worker/linalg/bad-too.ts', '../../src-renderer/lib/format', /the engine \(src-worker\) imports only/],
   ['src-main/cli/bad.ts', '../../src-renderer/lib/format', /main process does not import the renderer/],
   ['src-main/queue/bad.ts', '../../src-worker/lp/pricing-pool', /reaches the engine through its door/],
+  ['src-worker/jobs/bad.ts', '../../src-shared/protocol/results', /job protocol through its index/],
+  ['src-main/cli/bad.ts', '../../src-shared/protocol/requests', /job protocol through its index/],
+  ['src-shared/charts/bad.ts', '../protocol/results', /job protocol through its index/],
   ['src-main/project/bad.ts', '../../src-worker/jobs/project-plan', /reaches the engine through its door/],
   // no renderer file is exempt
   ['src-renderer/lib/points-import.ts', '../../src-worker/data/points', /renderer talks to the engine only through/],
@@ -83,10 +86,11 @@ describe('lint: the layering rules (eslint.config.js)', () => {
       ['src-worker/metric/ok.ts', '../base/admission-limits'],
       ['src-worker/lp/ok.ts', '../mechanism/lp-result'],
       ['src-worker/jobs/ok.ts', '../casestudy'],
-      ['src-worker/jobs/ok.ts', '../../src-shared/protocol/requests'],
+      ['src-worker/jobs/ok.ts', '../../src-shared/protocol/index'],
       ['src-main/project/ok.ts', '../fs/inputs'],
       ['src-main/cli/ok.ts', '../../src-worker/index'],
-      ['src-shared/charts/ok.ts', '../protocol/results'],
+      ['src-shared/charts/ok.ts', '../protocol/index'],
+      ['src-shared/protocol/ok.ts', './results'],
       ['src-shared/charts/ok.ts', 'chart.js'],
     ];
     for (const [path, spec] of ok) expect(await layeringErrors(path, `import { x } from '${spec}';\nexport const y = x;\n`), `${path} -> ${spec}`).toEqual([]);
