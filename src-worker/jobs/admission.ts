@@ -21,6 +21,7 @@ import { MAX_DENSE_ENTRIES } from '../linalg/matrix';
 import { estimateLpBytes, LP_MEMORY_LIMIT_BYTES, MASTER_BUDGET_FRACTION, masterStartBytes } from '../lp/memory-estimate';
 import type { Domain } from '../metric/domain';
 import { parseDomainSpecText, type ParsedDomainSpec } from '../metric/parse-domain-spec';
+import { domainSpecSize } from '../../src-shared/grammar/domain-spec';
 import { EXPLORER_MAX_N } from '../explorer/private-posterior-constraints';
 import { type DomainInput, type MechanismKindName, type JobRequest, type MechanismSpec } from '../../src-shared/protocol/index';
 import { gridOffsetCheckWork } from '../check/grid-offset-check';
@@ -64,8 +65,12 @@ function tooLarge(what: string, size: number, limit: number, advice: string, det
   throw new MechError('too-large', `${what}: ${fmt(size)}, over the limit of ${fmt(limit)}; ${advice}`, { size, limit, ...detail });
 }
 
-/** Size of a parsed spec, from its numbers alone (the same formulas the builders use, no allocation). */
+/**
+ * Size of a parsed spec, from its numbers alone (no allocation): the point count from the grammar's own
+ * domainSpecSize (the one size model, which the editors use too), the pairs and solve costs by kind.
+ */
 export function sizeOfParsedSpec(text: string, d: ParsedDomainSpec): DomainSize | null {
+  const n = domainSpecSize(d);
   const base = (n: number, pairs: number, graphMetric: boolean, symmetry: number, tight: DomainSize['tight']): DomainSize => ({
     name: text,
     n,
@@ -78,38 +83,32 @@ export function sizeOfParsedSpec(text: string, d: ParsedDomainSpec): DomainSize 
   });
   switch (d.kind) {
     case 'line':
-      return base(d.n, Math.max(0, d.n - 1), true, 2, 'structured');
+      return base(n, Math.max(0, n - 1), true, 2, 'structured');
     case 'count':
-      return base(d.n + 1, d.n, true, 2, 'structured');
+      return base(n, n - 1, true, 2, 'structured');
     case 'ring':
-      return base(d.n, d.n, true, 2 * d.n, 'closed-form');
+      return base(n, n, true, 2 * n, 'closed-form');
     case 'clique':
-      return { ...base(d.n, pairsOf(d.n), true, Infinity, 'closed-form'), mu: 'cheap' };
+      return { ...base(n, pairsOf(n), true, Infinity, 'closed-form'), mu: 'cheap' };
     case 'argmax':
-      return base(d.k, pairsOf(d.k), true, Infinity, 'closed-form');
     case 'max':
     case 'min':
     case 'percentile':
-      return base(d.v + 1, pairsOf(d.v + 1), true, Infinity, 'closed-form');
-    case 'hamming': {
-      const n = 2 ** d.bits;
+      return base(n, pairsOf(n), true, Infinity, 'closed-form');
+    case 'hamming':
       return { ...base(n, (d.bits * n) / 2, true, Infinity, 'closed-form'), mu: 'cheap' };
-    }
     case 'sum':
     case 'avg': {
       // answers 0..UV, adjacent within V steps; Phi = exp(-eps ceil(|i-j|/V)) is not positive definite for V > 1,
       // so the lattice solver falls back to MINRES and a dense LU (measured: avg:50,50 17 s).
-      const n = d.u * d.v + 1;
       const size = base(n, Math.min(pairsOf(n), d.v * n), true, 2, d.v === 1 ? 'structured' : 'dense');
       return d.v > 1 && n <= LEVINSON_MAX_POINTS ? { ...size, levinson: true } : size;
     }
     case 'kcount': {
-      const n = (d.u + 1) ** d.k;
       const king = (n * (3 ** Math.min(d.k, 40) - 1)) / 2;
       return base(n, Math.min(pairsOf(n), king), true, 2 ** d.k * factorial(d.k), d.k <= 2 ? 'structured' : 'dense');
     }
     case 'grid': {
-      const n = d.rows * d.cols;
       const sym = d.rows === d.cols ? 8 : 4;
       const g = { rows: d.rows, cols: d.cols };
       // Manhattan / Chebyshev: 4- / 8-neighbour graph metrics. Euclidean is no graph metric: the LP keeps the
@@ -120,7 +119,6 @@ export function sizeOfParsedSpec(text: string, d: ParsedDomainSpec): DomainSize 
     }
     case 'db': {
       const w = d.v + (d.absent ? 1 : 0);
-      const n = w ** d.u;
       const perPoint = d.metric === 'max' ? (3 ** Math.min(d.u, 40) - 1) / 2 : d.metric === 'manhattan' ? d.u : (d.u * (w - 1)) / 2;
       const db = base(n, Math.min(pairsOf(n), n * perPoint), true, Infinity, d.metric === 'max' ? 'unknown' : 'closed-form');
       return d.metric === 'max' ? db : { ...db, mu: 'cheap' };
