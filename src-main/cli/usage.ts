@@ -1,0 +1,54 @@
+/** The command line's help text (generated from the grammar's domain forms) and its exit codes (docs/cli.md). */
+import { isInputErrorCode } from '../../src-shared/protocol/index';
+import { DOMAIN_FORMS } from '../../src-shared/grammar/domain-spec';
+
+/** The "Domains:" lines of the help, from the grammar's own list of forms (src-shared/grammar/domain-spec.ts). */
+export function domainFormsHelp(width = 110): string {
+  const lines: string[] = [];
+  let line = 'Domains:';
+  for (const f of DOMAIN_FORMS) {
+    if (line.length + 1 + f.form.length > width) (lines.push(line), (line = '        '));
+    line += ` ${f.form}`;
+  }
+  return [...lines, line].join('\n');
+}
+
+export const USAGE = `Usage:
+  mechstudio mechanism --domain D --epsilon E --kind K [--prior P] [--loss L] [--out FILE.csv] [--print] [--json]
+                       kind optimal: [--lp-model exact|spanner|edges|auto] [--delta D] [--time-limit SECONDS] [--target-gap G]
+                       [--queue redis://HOST:PORT[/DB]] (the LP's pricing rounds on the queue's workers; see README "Scaling out")
+                       [--remap] (needs --prior and --loss: the outputs remapped to the best guesses; original vs remapped expected loss)
+  mechstudio apply     (--channel C.csv [--domain D] | --domain D --epsilon E --kind K [--remap --prior P --loss L])
+                       --input SECRETS.csv --out RELEASED.csv [--header yes|no] [--seed N (reproducible, NOT for release)] [--json]
+                       (without --domain the channel's row labels are the secrets; line 1 is a header unless it is a secret)
+  mechstudio audit     --samples FILE.csv --domain D --epsilon E [--confidence C (0.99)] [--detect E1,E2,...] [--json]
+                       (a claim eps per unit of distance tested on samples secret,released: refuted or not-refuted,
+                       a lower confidence bound on the effective eps, the witness pair and event; point samples
+                       secret_x,secret_y,released_x,released_y with --prior points:FILE.csv; docs/audit.md)
+  mechstudio compare   --domain D --epsilon E --kinds K1,K2+remap,... [--prior P] [--loss L] [--focus CELL]
+                       [--out TABLE.csv] [--png CHART.png] [--json]   (one row per mechanism: expected km with and
+                       without remap, P(true cell), leakage bits, effective eps per km, % vs planar Laplace)
+  mechstudio measure   --channel FILE.csv [--domain D --epsilon E] [--prior P] [--loss L] [--json]
+  mechstudio check     --channel FILE.csv --domain D --epsilon E [--json]
+  mechstudio capacity  --domain D --epsilon E [--out FILE.csv] [--json]
+  mechstudio regular   --domain D --epsilon E --prior P [--json]
+  mechstudio threshold --domain D [--from A] [--to B] [--step S] [--json]
+  mechstudio vertices  --domain D --epsilon E [--kernels] [--json]
+  mechstudio run       PROJECT.json [--out DIR] [--queue URL] [--json]
+  mechstudio example   NAME [--out DIR] [--queue URL] [--json]      (mechstudio example --list)
+  mechstudio worker    --queue redis://HOST:PORT[/DB] [--concurrency N]
+                       runs queued jobs (run --queue URL sends a project's items to the queue; see README "Scaling out")
+${domainFormsHelp()}
+Kinds: tg rr exponential laplace planar-laplace tight symmetric optimal
+Priors: uniform | product:p1,p2,... | csv:FILE | p1,p2,... | points:FILE.csv[:cell=KM][:box=x0,y0,x1,y1][:smooth=A]
+        (points: header x,y in km or lat,lon; the grid is the domain unless --domain is given)
+Losses: bin nib dist dist2 csv:FILE
+Common: --threads N (worker threads, at most the cores), --quiet (no progress)
+Queue URL: --queue, else the environment's MECHSTUDIO_QUEUE (worker: also REDIS_URL); credentials in it are never printed`;
+
+/** Exit status for an error code: 2 for bad input, 130 for cancel, 1 otherwise. */
+export function exitCodeFor(code: string): number {
+  if (isInputErrorCode(code)) return 2;
+  if (code === 'cancelled') return 130;
+  return 1;
+}
