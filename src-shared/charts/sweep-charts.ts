@@ -22,7 +22,7 @@ export const BOUND_COLOR = '#000000';
 export interface SweepChartOptions {
   /** Display name of a mechanism kind (default: the kind). */
   kindLabel?: (kind: string) => string;
-  /** The chosen loss in words, e.g. "distance d(w,x)". */
+  /** The chosen loss in words, e.g. "distance between guess and truth". */
   lossLabel?: string;
   /** Unit of the loss values, e.g. "km" (distance on a grid of km cells). */
   lossUnit?: string;
@@ -32,7 +32,13 @@ export interface SweepChartOptions {
   xLabel?: string;
 }
 
-const LOSS_WORDS: Record<string, string> = { bin: 'binary loss', nib: 'nib loss', dist: 'distance d(w,x)', dist2: 'squared distance' };
+/** Each built-in loss in words (the menus of the app and the charts' titles): what a guess costs. */
+export const LOSS_WORDS: Record<'bin' | 'nib' | 'dist' | 'dist2', string> = {
+  bin: 'wrong guesses (1 for a wrong guess)',
+  nib: 'right guesses (1 for a right guess)',
+  dist: 'distance between guess and truth',
+  dist2: 'squared distance between guess and truth',
+};
 
 /**
  * The chosen loss in words and its unit: distances on a grid are in km (the
@@ -44,7 +50,7 @@ export function lossWords(loss: unknown, domain: string): Pick<SweepChartOptions
   const name = typeof loss === 'string' ? loss : 'matrix';
   const grid = domain.startsWith('grid:');
   const unit = grid && name === 'dist' ? 'km' : grid && name === 'dist2' ? 'km²' : undefined;
-  return { lossLabel: LOSS_WORDS[name] ?? 'the custom loss matrix', ...(unit ? { lossUnit: unit } : {}) };
+  return { lossLabel: LOSS_WORDS[name as keyof typeof LOSS_WORDS] ?? 'the custom loss matrix', ...(unit ? { lossUnit: unit } : {}) };
 }
 
 /** Per point: does the curve equal the bound there (both defined, within BOUND_ATTAINED_TOL relative)? */

@@ -77,11 +77,11 @@ async function capacityRow(fam: string, spec: string, eps: number, ctx: StudyCon
   let source = '';
   if (spec.startsWith('line:')) {
     closedM = lineMultiplicativeCapacity(d.n, eps);
-    source = 'SPEC §6 line';
+    source = 'closed form for lines';
   } else if (spec.startsWith('clique:')) {
     closedM = discreteMultiplicativeCapacity(d.n, eps);
     closedA = discreteAdditiveCapacity(d.n, eps);
-    source = 'SPEC §6 discrete';
+    source = 'closed form for equal distances';
   } else if (sameDistanceProfile(d)) {
     let s1 = 0;
     let s2 = 0;

@@ -521,7 +521,10 @@ describe('smart-meter', () => {
     for (let s = 0; s < 3; s++) expect(dbs.some((x) => dbs.some((y) => ra(x) === s && ra(y) === s + 1 && dinf(x, y) === 1))).toBe(true);
     expect(r.numbers.roundedAverageUniform).toBe(true);
     expect(r.numbers.percentileUniform).toBe(true);
-    expect(r.findings.join('\n')).toMatch(/Contrary to SPEC §4/);
+    // the findings in words, the mathematics behind them apart (the page's details toggle)
+    expect(r.details!.join('\n')).toMatch(/Contrary to SPEC §4/);
+    expect(r.findings.join('\n')).not.toMatch(/SPEC|expansive|d_inf|eps\*|∘/);
+    expect(r.findings.join('\n')).toMatch(/Why the rounded average and not the exact one/);
   });
 });
 
