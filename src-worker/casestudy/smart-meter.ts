@@ -219,7 +219,7 @@ export const smartMeterStudy: Study = (params): CaseStudyResult => {
     charts: [
       ...noisy.map((x) => ({
         id: `trace-eps${x.eps}`,
-        title: `Smart-meter day: true and noisy readings, eps = ${x.eps} per ${unit} W (every ${f(every * stepSeconds)} s shown)`,
+        title: `Smart-meter day: true and noisy readings, ε = ${x.eps} per ${unit} W (every ${f(every * stepSeconds)} s shown)`,
         type: 'line' as const,
         xLabel: 'hour of day',
         yLabel: 'watts',
@@ -230,7 +230,7 @@ export const smartMeterStudy: Study = (params): CaseStudyResult => {
       })),
       {
         id: 'released-levels',
-        title: `TG with eps = ${eps} on the day's rounded average and ${pct}-percentile level`,
+        title: `Truncated geometric mechanism with ε = ${eps} on the day's rounded average and ${pct}th-percentile level`,
         type: 'bar',
         xLabel: 'reported level',
         yLabel: 'probability',

@@ -11,7 +11,7 @@ import { parseMetricCsv } from '../../../src-renderer/editors/custom-metric';
 import { duplicateItem, idProblem, renameItem, starterProject } from '../../../src-renderer/lib/project-model';
 import { History } from '../../../src-renderer/lib/history';
 import { GLOSSARY, plainText } from '../../../src-renderer/lib/plain';
-import { findingBlocks } from '../../../src-renderer/lib/case-study';
+import { findingBlocks, paramWords } from '../../../src-renderer/lib/case-study';
 import { projectSchema, type ProjectInput } from '../../../src-shared/protocol/project';
 
 type AnalysisIn = NonNullable<ProjectInput['analyses']>[number];
@@ -166,6 +166,20 @@ describe('plain language', () => {
       expect(out).not.toMatch(/SPEC|§|mu Phi/);
     }
     expect(plainText('passes the SPEC §4 check')).toBe('passes the privacy check');
+    // the level of privacy in words, eps as ε
+    expect(plainText('exactly eps*d2-private (post-processing)')).toBe('exactly private at ε (post-processing)');
+    expect(plainText('0.5*d-private: post-processing; confirms eps*d_inf-privacy (effective eps 0.99)')).toBe(
+      'private at ε = 0.5: post-processing; confirms privacy at ε (effective ε 0.99)',
+    );
+    expect(plainText('each eps-LDP')).toBe('each locally private at ε');
+    // a case study's parameters by name in words
+    expect(['noiseEpsilons', 'levelWidth', 'fullLpEpsilons', 'epsilon', 'citySide'].map(paramWords)).toEqual([
+      'noise ε',
+      'level width',
+      'full LP ε',
+      'ε',
+      'city side',
+    ]);
   });
 
   it('the glossary explains every term the app uses, once each', () => {
