@@ -120,6 +120,12 @@ export const capacitiesStudy: Study = async (params, ctx): Promise<CaseStudyResu
   return capacitiesReport(p, await capacityRows(p, 0, capacityItems(p).length, ctx));
 };
 
+/** A grid's domain text in words: "grid:3x3" as "3 x 3", "grid:2x2:metric=manhattan" as "2 x 2 Manhattan". */
+function gridWords(spec: string): string {
+  const m = /^grid:(\d+)x(\d+)(:metric=manhattan)?/.exec(spec);
+  return m ? `${m[1]} x ${m[2]}${m[3] ? ' Manhattan' : ''}` : spec;
+}
+
 /** Findings, numbers, table and chart from the rows of every domain (in item order). */
 function capacitiesReport({ eps, families }: CapacityParams, typedRows: CapacityRow[]): CaseStudyResult {
   const rows: Cell[][] = typedRows;
@@ -140,8 +146,8 @@ function capacitiesReport({ eps, families }: CapacityParams, typedRows: Capacity
     `The most an observer can learn from a mechanism private at ε = ${f(eps)}, whatever it believed beforehand (the capacity, in bits of leakage), on each domain: computed by a linear program over every private mechanism, and compared with the known formulas.`,
     `- Lines leak more the longer they are (${bits('lines', (r) => `${r[2]} values`)}).`,
     `- When all values are equally far apart, the leakage stays below ${f(eps / Math.LN2)} bits however many values there are (${bits('discrete', (r) => `${r[2]} values`)}).`,
-    `- Grids: ${bits('grids', (r) => String(r[1]))}; the Manhattan grid has longer distances than the Euclidean one, hence more leakage. Hamming cubes: ${bits('hamming', (r) => String(r[1]))}.`,
-    `- The linear program agrees with every known formula to ${f(Math.max(0, ...diff, ...diffA), 2)}.`,
+    `- Grids: ${bits('grids', (r) => gridWords(String(r[1])))}; the Manhattan grid has longer distances than the Euclidean one, hence more leakage. Records of yes/no answers, any change counted (Hamming cubes): ${bits('hamming', (r) => `${String(r[1]).slice('hamming:'.length)} answers`)}.`,
+    `- The linear program agrees with every known formula (largest difference ${f(Math.max(0, ...diff, ...diffA), 2)}).`,
   ];
   const details = [
     `Capacities at eps = ${f(eps)} (alpha = ${f(Math.exp(-eps))}) by LP over all eps*d-private n x n channels. The multiplicative capacity bounds the min-entropy leakage of every eps*d-private mechanism under every prior: log2 of it (bits) is the worst case; the additive capacity bounds the additive Bayes leakage.`,

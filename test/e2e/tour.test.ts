@@ -56,10 +56,10 @@ async function look(name: string, maths = true): Promise<void> {
   }
 }
 
-/** Wait until no job is running or queued (two minutes at most). */
+/** Wait until no job is running or queued and the page shows no spinner (two minutes at most). */
 async function settle(): Promise<void> {
-  const rows = h.page.locator('[data-testid="job-row"][data-status="running"], [data-testid="job-row"][data-status="queued"]');
-  await expect.poll(() => rows.count(), { timeout: 120_000, interval: 250 }).toBe(0);
+  const busy = h.page.locator('[data-testid="job-row"][data-status="running"], [data-testid="job-row"][data-status="queued"], main .spinner');
+  await expect.poll(() => busy.count(), { timeout: 120_000, interval: 250 }).toBe(0);
 }
 
 async function openExample(name: string, title: string): Promise<void> {

@@ -5,7 +5,7 @@
  * keep references whole; undo/redo; plain language instead of SPEC sections.
  */
 import { describe, expect, it } from 'vitest';
-import { EPSILON_RULE, parseNumberField } from '../../../src-renderer/editors/number-field';
+import { EPSILON_RULE, numberText, parseNumberField } from '../../../src-renderer/editors/number-field';
 import { analysisProblems } from '../../../src-renderer/editors/analysis-validation';
 import { parseMetricCsv } from '../../../src-renderer/editors/custom-metric';
 import { duplicateItem, idProblem, renameItem, starterProject } from '../../../src-renderer/lib/project-model';
@@ -22,6 +22,9 @@ describe('number fields', () => {
   it('take expressions: ln 4 is ln 4, not 4; ln(2)/2 and 2*ln 3 too', () => {
     expect(parseNumberField('ln 4', level)).toEqual({ ok: true, value: Math.log(4) });
     expect(parseNumberField('ln(2)/2', EPSILON_RULE)).toEqual({ ok: true, value: Math.LN2 / 2 });
+    // a stored ln k is shown as the expression (it fits the field) and reads back exactly; other numbers as they are
+    for (const k of [2, 3, 10]) expect(parseNumberField(numberText(Math.log(k)), EPSILON_RULE)).toEqual({ ok: true, value: Math.log(k) });
+    expect([numberText(Math.LN2), numberText(0.5), numberText(Math.LN2 + 1e-15), numberText(undefined)]).toEqual(['ln 2', '0.5', String(Math.LN2 + 1e-15), '']);
     expect(parseNumberField(' 2*ln 3 ', EPSILON_RULE)).toEqual({ ok: true, value: 2 * Math.log(3) });
     expect(parseNumberField('0.5', EPSILON_RULE)).toEqual({ ok: true, value: 0.5 });
   });
