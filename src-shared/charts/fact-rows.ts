@@ -122,6 +122,7 @@ export function guaranteeWords(asked: number, guaranteed: number | null, num: (v
   const at = (e: number): string => `ε = ${num(e)}${perUnit ? ` ${perUnit}` : ''}`;
   if (guaranteed === null) return 'No guarantee by construction: the privacy check measures what it delivers.';
   if (Math.abs(guaranteed - asked) <= 1e-12 * Math.max(1, asked)) return `Private by construction at ${at(asked)}.`;
-  if (guaranteed > asked) return `Guaranteed by construction only at ${at(guaranteed)}, weaker than the ${at(asked)} asked for: the privacy check measures what it delivers.`;
+  if (guaranteed > asked)
+    return `Guaranteed by construction only at ${at(guaranteed)}, weaker than the ${at(asked)} asked for: the privacy check measures what it delivers.`;
   return `Private by construction at ${at(guaranteed)}, stronger than the ${at(asked)} asked for.`;
 }

@@ -436,7 +436,11 @@ function gridDetails(pts: GridPoint[]): string[] {
   const missing = pts.filter((p) => !p.tightExists);
   return [
     'The tight-constraints mechanism is never formed as a matrix: z solves Phi z = 1 by the structured solver, its utility and expected error come from z and FFTs; planar Laplace rows are generated from translation-invariant cell tables.',
-    ...(missing.length ? [`Where tight constraints does not exist, z has negative entries: ${missing.map((p) => `eps ${p.eps}: min z = ${f(p.minZ)} at cell ${p.minZAt}`).join('; ')}.`] : []),
+    ...(missing.length
+      ? [
+          `Where tight constraints does not exist, z has negative entries: ${missing.map((p) => `eps ${p.eps}: min z = ${f(p.minZ)} at cell ${p.minZAt}`).join('; ')}.`,
+        ]
+      : []),
   ];
 }
 

@@ -100,7 +100,13 @@ export const registrationDateStudy: Study = (params, ctx): CaseStudyResult => {
     ],
     charts: [
       usefulnessChart('usefulness', `Errors of the released earliest date: any change hidden vs ${s}-day shifts hidden`, aValues, (c) => [c.rr, c.tg]),
-      usefulnessChart('usefulness-all-days', `Errors of the released earliest date over the whole range, 1 to ${D} days (log axis)`, wide, (c) => [c.rrWide, c.tgWide], true),
+      usefulnessChart(
+        'usefulness-all-days',
+        `Errors of the released earliest date over the whole range, 1 to ${D} days (log axis)`,
+        wide,
+        (c) => [c.rrWide, c.tgWide],
+        true,
+      ),
     ],
   };
 };

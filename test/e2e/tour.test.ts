@@ -29,7 +29,9 @@ async function shownText(): Promise<string> {
   const page = h.page;
   const text = await page.locator('body').innerText();
   const specs = await page.locator('[data-testid="domain-text"], .sidebar .sub').allInnerTexts();
-  return specs.filter((s) => s.length).reduce((t, s) => t.split(s).join(' '), text.replace(/\b(grid|db|line|ring|clique|hamming|sum|kcount|count|graph|csv):\S+/g, ' '));
+  return specs
+    .filter((s) => s.length)
+    .reduce((t, s) => t.split(s).join(' '), text.replace(/\b(grid|db|line|ring|clique|hamming|sum|kcount|count|graph|csv):\S+/g, ' '));
 }
 
 /**
@@ -46,7 +48,8 @@ async function look(name: string, maths = true): Promise<void> {
   }
   // every badge says something; every status dot has its words
   for (const b of await page.locator('.badge:visible').all()) expect((await b.innerText()).trim().length, `${name}: an empty badge`).toBeGreaterThan(1);
-  for (const d of await page.locator('.sidebar .dot').all()) expect((await d.getAttribute('title'))?.length ?? 0, `${name}: a status dot without words`).toBeGreaterThan(3);
+  for (const d of await page.locator('.sidebar .dot').all())
+    expect((await d.getAttribute('title'))?.length ?? 0, `${name}: a status dot without words`).toBeGreaterThan(3);
   // every chart drawn: a canvas of some size with something on it
   for (const c of await page.locator('main canvas:visible').all()) {
     const box = await c.boundingBox();
