@@ -120,6 +120,19 @@ export function noisyTrace(
   return { eps, b, y, mae: mae / n, rmse: Math.sqrt(se / n) };
 }
 
+/** The mathematics behind the smart-meter findings (shown behind the page's details toggle). */
+function smartMeterDetails(d: { unit: number; n: number; top: number; eps: number; sU: number; sV: number; sens: SensitivityRow[] }): string[] {
+  const { unit, n, top, eps, sU, sV, sens } = d;
+  return [
+    `(a) Laplace noise of scale ${unit}/ε W on each reading: each reading is ε·d-private with d = |w − w′| / ${unit} W, and the trace ε·d₁-private (d₁ sums the per-reading distances): two days whose readings differ by ${unit} W in total are e^ε-indistinguishable.`,
+    `(b) The day is a database of ${n} levels under the max metric d_inf (SPEC §1). Both queries are 1-sensitive under d_inf, so the truncated geometric mechanism on 0..${top} makes the release ε·d_inf-private on the day: days k levels apart give output distributions within a factor e^(${eps} k).`,
+    `Uniform sensitivity, enumerated on {0..${sV}}^${sU} with d_inf (SPEC §4): ${sens.map((x) => `${x.query}: Delta = ${f(x.delta)}, ${x.uniform ? 'uniformly 1-sensitive' : 'NOT uniformly sensitive'}`).join('; ')}.`,
+    sens[0]!.uniform
+      ? `The exact average is uniformly 1-sensitive here, as SPEC §4 states.`
+      : `Contrary to SPEC §4 ("average ... under the max metric ... 1-sensitive, uniformly"), the exact average of discrete values is NOT uniformly 1-sensitive under d_inf: adjacent answers s/${sU} and (s+1)/${sU} are ${f(1 / sU)} apart, but any two different databases are at d_inf >= 1, so no step between them is 1-expansive (${sens[0]!.why}). Hence a mechanism H on the average's answers is not certified by H∘avg being ε·d_inf-private, and TG is not universally optimal for it.`,
+  ];
+}
+
 export const smartMeterStudy: Study = (params): CaseStudyResult => {
   const p = studyParams('smart-meter', params);
   const { trace, unit, seed, epsilon: eps, chartEvery: every } = p;
@@ -169,14 +182,7 @@ export const smartMeterStudy: Study = (params): CaseStudyResult => {
       ? `- The exact average would be as safe to release here as the rounded one (checked on every day of ${sU} readings in levels 0 to ${sV}).`
       : `- Why the rounded average and not the exact one: the exact average moves in steps of 1/${sU} of a level while two different days are always at least a whole level apart, so the guarantee of the truncated geometric mechanism does not carry over to it. The rounded average and the percentile move in whole levels and keep it (checked on every day of ${sU} readings in levels 0 to ${sV}).`,
   ];
-  const details = [
-    `(a) Laplace noise of scale ${unit}/ε W on each reading: each reading is ε·d-private with d = |w − w′| / ${unit} W, and the trace ε·d₁-private (d₁ sums the per-reading distances): two days whose readings differ by ${unit} W in total are e^ε-indistinguishable.`,
-    `(b) The day is a database of ${n} levels under the max metric d_inf (SPEC §1). Both queries are 1-sensitive under d_inf, so the truncated geometric mechanism on 0..${top} makes the release ε·d_inf-private on the day: days k levels apart give output distributions within a factor e^(${eps} k).`,
-    `Uniform sensitivity, enumerated on {0..${sV}}^${sU} with d_inf (SPEC §4): ${sens.map((x) => `${x.query}: Delta = ${f(x.delta)}, ${x.uniform ? 'uniformly 1-sensitive' : 'NOT uniformly sensitive'}`).join('; ')}.`,
-    avgRow.uniform
-      ? `The exact average is uniformly 1-sensitive here, as SPEC §4 states.`
-      : `Contrary to SPEC §4 ("average ... under the max metric ... 1-sensitive, uniformly"), the exact average of discrete values is NOT uniformly 1-sensitive under d_inf: adjacent answers s/${sU} and (s+1)/${sU} are ${f(1 / sU)} apart, but any two different databases are at d_inf >= 1, so no step between them is 1-expansive (${avgRow.why}). Hence a mechanism H on the average's answers is not certified by H∘avg being ε·d_inf-private, and TG is not universally optimal for it.`,
-  ];
+  const details = smartMeterDetails({ unit, n, top, eps, sU, sV, sens });
   return {
     type: 'case-study',
     study: 'smart-meter',

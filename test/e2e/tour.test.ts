@@ -96,6 +96,11 @@ describe('a tour of every example and every view', () => {
     const page = h.page;
     expect(await tourItems('city', false)).toBe(12);
     await look('jobs-panel');
+    // the Examples menu: every built-in example with its description
+    await page.getByTestId('cmd-examples').click();
+    expect(await page.getByTestId('examples-menu').locator('button').count()).toBe(11);
+    await look('examples-menu');
+    await page.getByTestId('cmd-examples').click();
     for (const [cmd, view] of [
       ['cmd-compare', 'compare'],
       ['cmd-audit', 'audit'],
