@@ -326,7 +326,7 @@ export async function cityComparison(pop: Float64Array, side: number, eps: numbe
       status: 'skipped',
       error: null,
       effectiveEps: null,
-      reason: `not computed at this eps (parameter fullLpEpsilons = ${o.fullLpEpsilons.join(', ')})`,
+      reason: `not computed at this eps (the full LP runs at eps = ${o.fullLpEpsilons.join(', ')} only)`,
     });
   } else await measure(full, pop, fullGrid, true, o.fullExactLp, true);
   if (coarse > 1 && side % coarse === 0) {
@@ -628,7 +628,7 @@ function geoCharts(p: GeoParams, pts: GridPoint[], city: CityRow[]): ChartSpec[]
     id,
     title: `${size} x ${size} km grid: ${what}`,
     type: 'line',
-    xLabel: 'eps (per km)',
+    xLabel: 'ε (per km)',
     yLabel,
     yMin: 0,
     series: [

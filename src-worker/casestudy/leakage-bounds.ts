@@ -88,7 +88,7 @@ export const leakageBoundsStudy: Study = (params): CaseStudyResult => {
         id: 'bound-vs-eps',
         title: `Max leakage of any ε-private mechanism, u = ${u}`,
         type: 'line',
-        xLabel: 'eps',
+        xLabel: 'ε',
         yLabel: 'bits',
         yMin: 0,
         series: vs.map((v, k) => ({ label: `v = ${v}`, x: grid, y: byV[k]! })),
@@ -97,7 +97,7 @@ export const leakageBoundsStudy: Study = (params): CaseStudyResult => {
         id: 'bound-with-outputs',
         title: `Max leakage with at most r outputs, u = ${u}, v = ${vR}`,
         type: 'line',
-        xLabel: 'eps',
+        xLabel: 'ε',
         yLabel: 'bits',
         yMin: 0,
         series: [

@@ -81,7 +81,7 @@ export const regularPriorStudy: Study = async (params, ctx): Promise<CaseStudyRe
   return {
     type: 'case-study',
     study: 'regular-prior',
-    title: `Regular priors on db:${u},${v}`,
+    title: `Regular priors: ${u} people with ${v} possible values each`,
     findings,
     details,
     numbers: {
@@ -120,7 +120,7 @@ export const regularPriorStudy: Study = async (params, ctx): Promise<CaseStudyRe
         id: 'bounds-vs-eps',
         title: `Leakage bounds for the product prior (${p.join(', ')})`,
         type: 'line',
-        xLabel: 'eps',
+        xLabel: 'ε',
         yLabel: 'bits',
         yMin: 0,
         series: [

@@ -154,7 +154,7 @@ export const sumAndCountsStudy: Study = (params, ctx): CaseStudyResult => {
         id: 'sum-utility',
         title: `Sum of ${sumU} values in 0..${sumV} (threshold ${thSum.epsilon ?? 'none'})`,
         type: 'line',
-        xLabel: 'eps',
+        xLabel: 'ε',
         yLabel: 'utility (uniform prior)',
         yMin: 0,
         series: [
@@ -166,7 +166,7 @@ export const sumAndCountsStudy: Study = (params, ctx): CaseStudyResult => {
         id: 'counts-utility',
         title: `Two counts over ${countU} records (threshold ${thCounts.epsilon ?? 'none'})`,
         type: 'line',
-        xLabel: 'eps',
+        xLabel: 'ε',
         yLabel: 'utility (uniform prior)',
         yMin: 0,
         series: [

@@ -183,7 +183,7 @@ function votingCharts(eps: number, rows: { uni: number; non: number }[], grid: n
       id: 'count-utility-vs-eps',
       title: 'Five-voter count: utility against eps',
       type: 'line',
-      xLabel: 'eps',
+      xLabel: 'ε',
       yLabel: 'utility (binary gain)',
       yMin: 0,
       yMax: 1,
