@@ -102,10 +102,10 @@ export function rangeText(r: Run, all: readonly number[], x = 'ε'): string {
   return `${x} ${g(r.from)}–${g(r.to)}`;
 }
 
-/** The engine's note made readable: the eps inside it is the run's last point, which is said already. */
+/** The engine's note made readable: the eps inside it is the run's last point, which is said already (eps or, in the page's plain words, ε). */
 export function cleanNote(note: string): string {
   return note
-    .replace(/\s*at eps = [-+0-9.e]+$/, '')
+    .replace(/\s*at (?:eps|ε) = [-+0-9.e]+$/, '')
     .replace(
       /^Phi z = 1 has z\[(.+?)\] = (\S+) < 0, so no tight-constraints mechanism exists$/,
       'no tight-constraints mechanism exists: its weight at $1 would be $2 < 0',

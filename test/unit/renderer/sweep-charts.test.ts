@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { plainText } from '../../../src-renderer/lib/plain';
 import {
   attainedAt,
   cleanNote,
@@ -79,6 +80,10 @@ describe('sweep charts: what was asked, why points are missing, bounds on top', 
       'the prior is not regular there',
     );
     expect(cleanNote('Phi z = 1 has z[(8,1)] = -0.010400608345545286 < 0, so no tight-constraints mechanism exists at eps = 1.25')).toBe(
+      'no tight-constraints mechanism exists: its weight at (8,1) would be -0.0104 < 0',
+    );
+    // the same note after the page's plain-words pass (eps shown as ε)
+    expect(cleanNote(plainText('Phi z = 1 has z[(8,1)] = -0.0104 < 0, so no tight-constraints mechanism exists at eps = 1.25'))).toBe(
       'no tight-constraints mechanism exists: its weight at (8,1) would be -0.0104 < 0',
     );
   });
