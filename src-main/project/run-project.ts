@@ -194,7 +194,8 @@ function caseStudyMarkdown(items: RunItem[], single: boolean): string[] {
       continue;
     }
     const r = i.result as CaseStudyResult;
-    lines.push(`## ${r.title}`, '', ...r.findings.map((f) => f), '');
+    lines.push(`## ${r.title}`, '', ...r.findings, '');
+    if (r.details?.length) lines.push('### The mathematics', '', ...r.details, '');
     for (const c of r.charts) lines.push(`![${c.title}](charts/${caseStem(i.id, c.id, single)}.png)`, '');
     lines.push('Tables:', '');
     for (const t of r.tables) lines.push(`- [${t.title}](tables/${caseStem(i.id, t.id, single)}.csv) (${t.rows.length} rows)`);

@@ -44,5 +44,8 @@ export function parseNumberField(text: string, rule: NumberRule): NumberFieldRes
 
 /** A stored number as field text (full precision, so it reads back exactly). */
 export function numberText(v: number | undefined): string {
-  return v === undefined ? '' : String(v);
+  if (v === undefined) return '';
+  // ln 2 (a common ε) as the expression it came from: 0.6931471805599453 does not fit the field; exact, so it reads back the same
+  for (let k = 2; k <= 10; k++) if (v === Math.log(k)) return `ln ${k}`;
+  return String(v);
 }

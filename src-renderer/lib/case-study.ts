@@ -45,6 +45,15 @@ export function findingBlocks(findings: readonly string[]): FindingBlock[] {
   return out;
 }
 
+/** A case study's parameter name in words: "noiseEpsilons" as "noise ε", "levelWidth" as "level width". */
+export function paramWords(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .replace(/\bepsilons?\b|\beps\b/g, 'ε')
+    .replace(/\blp\b/g, 'LP');
+}
+
 function csvCell(v: string | number | boolean | null): string {
   if (v === null) return '';
   const s = String(v);

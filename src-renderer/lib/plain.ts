@@ -38,8 +38,14 @@ export function plainText(s: string): string {
     .replace(new RegExp(`the ${SEC} (\\w+)`, 'g'), (_, n: string, w: string) => `the ${w} (see the glossary: ${topic(n)})`)
     .replace(new RegExp(`,?\\s*${SEC}`, 'g'), (_, n: string) => ` (see the glossary: ${topic(n)})`)
     .replace(/\bmu Phi = pi\b|μ\s*Φ\s*=\s*π/g, 'the weights that mix the corner priors into this prior')
-    .replace(/\bcorner priors\b/g, 'corner priors (see the glossary)');
+    .replace(/\bcorner priors\b/g, 'corner priors (see the glossary)')
+    .replace(PRIVATE_AT, (_, e: string, noun: string) => `${noun === 'privacy' ? 'privacy' : 'private'} at ${e === 'eps' ? 'ε' : `ε = ${e}`}`)
+    .replace(/\beps-LDP\b/g, 'locally private at ε')
+    .replace(/\beps\b/g, 'ε');
 }
+
+/** "eps*d2-private", "0.5*d-private", "eps*d_inf-privacy": the level of privacy in the notation of the specification. */
+const PRIVATE_AT = /\b(eps|\d+(?:\.\d+)?)\s*[*·]\s*d(?:2|_2|1|_1|_h|_inf|∞)?[- ](private|privacy)\b/g;
 
 export const GLOSSARY: GlossaryEntry[] = [
   {
@@ -154,8 +160,8 @@ export const GLOSSARY: GlossaryEntry[] = [
   },
   {
     id: 'losses',
-    term: 'Losses: bin, nib, dist, dist2',
-    text: 'What a wrong guess costs. bin: 1 when the guess is wrong, 0 when right (its opposite is utility, the probability of a right guess). nib: 1 when the guess is right (to measure how often the secret is revealed). dist: the distance between guess and secret (km on grids). dist2: its square.',
+    term: 'Losses: wrong guesses, right guesses, distance, squared distance',
+    text: 'What a guess of the secret costs. Wrong guesses: 1 when the guess is wrong, 0 when right (its opposite is utility, the probability of a right guess). Right guesses: 1 when the guess is right (to measure how often the secret is revealed). Distance: how far the guess is from the secret (km on grids). Squared distance: its square, which weighs large errors more. In project files and on the command line they are named bin, nib, dist and dist2.',
   },
   {
     id: 'bound-gap',
@@ -171,6 +177,36 @@ export const GLOSSARY: GlossaryEntry[] = [
     id: 'usefulness',
     term: '(a, b)-usefulness',
     text: 'For numeric answers: the reported value is within a of the true one with probability at least 1 − b, for every true answer. Smaller b at a given a is more useful.',
+  },
+  {
+    id: 'levels',
+    term: 'Power levels (quantisation levels v)',
+    text: 'A smart-meter reading rounded down into one of v equal bands of watts (level 0 is the lowest band, the top level holds everything above). Privacy is stated per level step: two readings one level apart are hard to tell apart.',
+  },
+  {
+    id: 'percentile',
+    term: 'Percentile level',
+    text: 'The level that a given share of the day’s readings do not exceed: at the 95th percentile, 95% of the readings are at that level or below. Like the rounded average, it moves by at most one level when every reading moves by one level.',
+  },
+  {
+    id: 'laplace-noise',
+    term: 'Laplace noise (per reading)',
+    text: 'Random noise added to each reading, as likely to push up as down, its typical size (scale) the unit of watts divided by ε. Two days whose readings differ by one unit in total are then e^ε-indistinguishable.',
+  },
+  {
+    id: 'error-figures',
+    term: 'Mean absolute error and RMS error',
+    text: 'How far the released readings are from the true ones: the average of the absolute differences, and the square root of the average squared difference (which weighs large errors more), in the readings’ unit.',
+  },
+  {
+    id: 'trace-metric',
+    term: 'Whole trace or each reading: d∞ and d1',
+    text: 'What a trace’s privacy protects. d∞ (max over readings): days whose readings all differ by at most k levels are protected together, so ε is shared by all readings (ε′ = ε / number of readings). d1 (sum over readings): changes add up over readings, each reading gets ε on its own, and a whole day’s pattern is protected less.',
+  },
+  {
+    id: 'sensitivity',
+    term: 'Keeps the guarantee (uniform sensitivity)',
+    text: 'A number computed from the data (an average, a percentile) keeps a mechanism’s guarantee on the data when every change of its answer comes from data that far apart: it then moves by at most one step for each step of change in the data, and no less. The exact average of whole levels does not (it moves in fractions of a level); the rounded average does.',
   },
   {
     id: 'stale',

@@ -112,3 +112,17 @@ export function factRows(info: Record<string, unknown>, num: (v: number) => stri
     value: typeof v === 'number' ? num(v) : typeof v === 'boolean' ? (v ? 'yes' : 'no') : String(v),
   }));
 }
+
+/**
+ * What a construction guarantees, in words (the engine's reasoning, with its symbols, goes under "How it was
+ * computed"): private by construction at the ε asked for, only at a larger ε, or no guarantee of its own (the
+ * privacy check then says what it delivers). `perUnit` names the unit of distance ("per km") when there is one.
+ */
+export function guaranteeWords(asked: number, guaranteed: number | null, num: (v: number) => string, perUnit = ''): string {
+  const at = (e: number): string => `ε = ${num(e)}${perUnit ? ` ${perUnit}` : ''}`;
+  if (guaranteed === null) return 'No guarantee by construction: the privacy check measures what it delivers.';
+  if (Math.abs(guaranteed - asked) <= 1e-12 * Math.max(1, asked)) return `Private by construction at ${at(asked)}.`;
+  if (guaranteed > asked)
+    return `Guaranteed by construction only at ${at(guaranteed)}, weaker than the ${at(asked)} asked for: the privacy check measures what it delivers.`;
+  return `Private by construction at ${at(guaranteed)}, stronger than the ${at(asked)} asked for.`;
+}

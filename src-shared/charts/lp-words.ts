@@ -57,6 +57,7 @@ export function lpResultWords(lp: Basis): string {
   }
   const pct = gapPercent(lp.gap);
   if (gapIsExact(lp)) {
+    if (lp.gap <= 0) return 'optimal: certified to be the best possible';
     if (lp.gap <= OPTIMAL_WORDS_GAP) return `optimal: certified within ${pct} of the best possible`;
     return `best found, within ${pct} of the best possible (certified)`;
   }

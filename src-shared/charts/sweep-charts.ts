@@ -21,7 +21,7 @@ export const BOUND_COLOR = '#000000';
 export interface SweepChartOptions {
   /** Display name of a mechanism kind (default: the kind). */
   kindLabel?: (kind: string) => string;
-  /** The chosen loss in words, e.g. "distance d(w,x)". */
+  /** The chosen loss in words, e.g. "distance between guess and truth". */
   lossLabel?: string;
   /** Unit of the loss values, e.g. "km" (distance on a grid of km cells). */
   lossUnit?: string;
@@ -31,7 +31,13 @@ export interface SweepChartOptions {
   xLabel?: string;
 }
 
-const LOSS_WORDS: Record<string, string> = { bin: 'binary loss', nib: 'nib loss', dist: 'distance d(w,x)', dist2: 'squared distance' };
+/** Each built-in loss in words (the menus of the app and the charts' titles): what a guess costs. */
+export const LOSS_WORDS: Record<'bin' | 'nib' | 'dist' | 'dist2', string> = {
+  bin: 'wrong guesses (1 for a wrong guess)',
+  nib: 'right guesses (1 for a right guess)',
+  dist: 'distance between guess and truth',
+  dist2: 'squared distance between guess and truth',
+};
 
 /**
  * The chosen loss in words and its unit: distances on a grid are in km (the
@@ -43,7 +49,7 @@ export function lossWords(loss: unknown, domain: string): Pick<SweepChartOptions
   const name = typeof loss === 'string' ? loss : 'matrix';
   const grid = domain.startsWith('grid:');
   const unit = grid && name === 'dist' ? 'km' : grid && name === 'dist2' ? 'km²' : undefined;
-  return { lossLabel: LOSS_WORDS[name] ?? 'the custom loss matrix', ...(unit ? { lossUnit: unit } : {}) };
+  return { lossLabel: LOSS_WORDS[name as keyof typeof LOSS_WORDS] ?? 'the custom loss matrix', ...(unit ? { lossUnit: unit } : {}) };
 }
 
 /** Per point: does the curve equal the bound there (both defined, within BOUND_ATTAINED_TOL relative)? */
@@ -95,10 +101,10 @@ export function rangeText(r: Run, all: readonly number[], x = 'ε'): string {
   return `${x} ${g(r.from)}–${g(r.to)}`;
 }
 
-/** The engine's note made readable: the eps inside it is the run's last point, which is said already. */
+/** The engine's note made readable: the eps inside it is the run's last point, which is said already (eps or, in the page's plain words, ε). */
 export function cleanNote(note: string): string {
   return note
-    .replace(/\s*at eps = [-+0-9.e]+$/, '')
+    .replace(/\s*at (?:eps|ε) = [-+0-9.e]+$/, '')
     .replace(
       /^Phi z = 1 has z\[(.+?)\] = (\S+) < 0, so no tight-constraints mechanism exists$/,
       'no tight-constraints mechanism exists: its weight at $1 would be $2 < 0',

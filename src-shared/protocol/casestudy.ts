@@ -86,6 +86,11 @@ export const caseStudyResultSchema = z.object({
   title: z.string(),
   /** Markdown paragraphs/bullets stating the numbers and what they mean. */
   findings: z.array(z.string()),
+  /**
+   * The mathematics behind the findings (definitions, symbols, the reasoning in formulas), in the same markdown:
+   * the page shows them behind a details toggle, the summary after the findings. Optional, additive.
+   */
+  details: z.array(z.string()).optional(),
   /** Key numbers by name (tests and the summary refer to them). */
   numbers: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()])),
   tables: z.array(caseStudyTableSchema),

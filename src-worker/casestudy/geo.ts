@@ -326,7 +326,7 @@ export async function cityComparison(pop: Float64Array, side: number, eps: numbe
       status: 'skipped',
       error: null,
       effectiveEps: null,
-      reason: `not computed at this eps (parameter fullLpEpsilons = ${o.fullLpEpsilons.join(', ')})`,
+      reason: `not computed at this eps (the full LP runs at eps = ${o.fullLpEpsilons.join(', ')} only)`,
     });
   } else await measure(full, pop, fullGrid, true, o.fullExactLp, true);
   if (coarse > 1 && side % coarse === 0) {
@@ -431,16 +431,29 @@ export const geoParts: SplitStudy<GeoItem> = {
   assemble: (params, items) => geoReport(geoParams(params), items),
 };
 
+/** The mathematics behind part (a): how the grid's mechanisms are computed, and where tight constraints fail. */
+function gridDetails(pts: GridPoint[]): string[] {
+  const missing = pts.filter((p) => !p.tightExists);
+  return [
+    'The tight-constraints mechanism is never formed as a matrix: z solves Phi z = 1 by the structured solver, its utility and expected error come from z and FFTs; planar Laplace rows are generated from translation-invariant cell tables.',
+    ...(missing.length
+      ? [
+          `Where tight constraints does not exist, z has negative entries: ${missing.map((p) => `eps ${p.eps}: min z = ${f(p.minZ)} at cell ${p.minZAt}`).join('; ')}.`,
+        ]
+      : []),
+  ];
+}
+
 /** Findings of part (a): the G x G grid under the uniform prior. */
 function gridFindings(size: number, grid: number[], pts: GridPoint[]): string[] {
   const missing = pts.filter((p) => !p.tightExists);
   const exists = pts.filter((p) => p.tightExists);
   const better = exists.filter((p) => p.tightError! < p.plError);
   return [
-    `(a) ${size} x ${size} grid of 1 km cells (${size * size} points), Euclidean metric, uniform prior. The tight-constraints mechanism is never formed as a matrix: z solves Phi z = 1 by the structured solver, its utility and expected error come from z and FFTs; planar Laplace rows are generated from translation-invariant cell tables.`,
+    `(a) A ${size} x ${size} km grid of 1 km cells (${size * size} places), every place equally likely, distances as the crow flies.`,
     missing.length === 0
       ? `- The tight-constraints mechanism exists at every eps in ${grid[0]}..${grid[grid.length - 1]}.`
-      : `- The tight-constraints mechanism does NOT exist at eps = ${missing.map((p) => p.eps).join(', ')} (z has negative entries: ${missing.map((p) => `eps ${p.eps}: min z = ${f(p.minZ)} at cell ${p.minZAt}`).join('; ')})${exists.length ? `; it exists at eps = ${exists.map((p) => p.eps).join(', ')}` : ' nor anywhere else in the range'}. On a finite grid the corner and border cells see fewer neighbours, and for small eps the uniform prior is not regular.`,
+      : `- The tight-constraints mechanism does not exist at eps = ${missing.map((p) => p.eps).join(', ')} (some of its output weights would be negative: the mathematics says where)${exists.length ? `; it exists at eps = ${exists.map((p) => p.eps).join(', ')}` : ' nor anywhere else in the range'}. On a finite grid the corner and border cells see fewer neighbours, and for small eps the uniform prior is not regular.`,
     ...(exists.length
       ? [
           `- Where it exists its utility (probability of reporting the true cell, best remap) is ${exists.map((p) => `${f(p.tightUtility)} at ${p.eps}`).join(', ')}, against planar Laplace ${exists.map((p) => `${f(p.plUtility)}`).join(', ')}${exists.every((p) => p.tightUtility! >= p.plUtility - 1e-12) ? ': tight-constraints wins at every eps, as it must (it is optimal for every regular prior, and the uniform prior is regular wherever it exists, SPEC §5)' : ': planar Laplace wins at some eps, which contradicts the optimality of tight-constraints for regular priors and needs investigating'}.`,
@@ -552,6 +565,7 @@ function geoReport(p: GeoParams, items: GeoItem[]): CaseStudyResult {
     study: 'geo',
     title: 'Geo-indistinguishability on grids',
     findings,
+    details: gridDetails(pts),
     numbers: {
       size,
       tightMissingAt:
@@ -614,7 +628,7 @@ function geoCharts(p: GeoParams, pts: GridPoint[], city: CityRow[]): ChartSpec[]
     id,
     title: `${size} x ${size} km grid: ${what}`,
     type: 'line',
-    xLabel: 'eps (per km)',
+    xLabel: 'ε (per km)',
     yLabel,
     yMin: 0,
     series: [

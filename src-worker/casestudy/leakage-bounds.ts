@@ -18,6 +18,12 @@ export const leakageBoundsStudy: Study = (params): CaseStudyResult => {
   const e1 = 1;
   const sat = vs.map((v) => u * Math.log2(v));
   const findings = [
+    `The most a mechanism with standard differential privacy can reveal about a database of ${u} people, each with one of v values: this bound is reached by some mechanism, so it is the exact worst case, not an estimate.`,
+    `- At ε = ${e1}: ${vs.map((v, k) => `${v} values: ${f(at(e1)[k]!)} bits of the ${f(sat[k]!)} bits the database holds`).join('; ')}.`,
+    `- About one person (everyone else known) it reveals at most ${f(individualLeakageBound(e1))} bits at ε = 1, however many people there are: the guarantee is per person, and what it reveals about the whole database grows with their number.`,
+    `- A mechanism with only r possible outputs cannot reveal more than log2 r bits; the formula that counts outputs is not always the tighter bound (see the mathematics), so take the smaller of the bounds.`,
+  ];
+  const details = [
     `Databases of u = ${u} individuals with v values each, Hamming metric (standard eps-DP). The bound u log2(v e^eps / (v - 1 + e^eps)) is reached by some mechanism under the uniform prior, so it is the exact worst case, not an estimate.`,
     `- At eps = ${e1}: ${vs.map((v, k) => `v = ${v}: ${f(at(e1)[k]!)} bits (of ${f(sat[k]!)} bits of secret)`).join('; ')}. At eps = 0.1: ${vs.map((v) => `v = ${v}: ${f(databaseLeakageBound(u, v, 0.1))}`).join('; ')} bits.`,
     `- For small eps the bound is about u (v-1)/v eps log2(e) bits, linear in eps and nearly independent of v; for large eps it saturates at u log2 v (the whole database). The larger v, the later it saturates (chart bound-vs-eps).`,
@@ -56,6 +62,7 @@ export const leakageBoundsStudy: Study = (params): CaseStudyResult => {
     study: 'leakage-bounds',
     title: `Database leakage bounds, u = ${u}`,
     findings,
+    details,
     numbers: Object.fromEntries([
       ['u', u],
       ...vs.map((v, k) => [`bound_v${v}_eps1`, at(1)[k]!] as [string, number]),
@@ -65,7 +72,7 @@ export const leakageBoundsStudy: Study = (params): CaseStudyResult => {
     tables: [
       {
         id: 'bound-vs-eps',
-        title: `Leakage bound (bits) against eps, u = ${u}`,
+        title: `Leakage bound (bits) against ε, u = ${u}`,
         header: ['epsilon', ...vs.map((v) => `v = ${v}`), 'one individual'],
         rows: grid.map((e, k) => [e, ...byV.map((s) => s[k]!), indiv[k]!]),
       },
@@ -79,9 +86,9 @@ export const leakageBoundsStudy: Study = (params): CaseStudyResult => {
     charts: [
       {
         id: 'bound-vs-eps',
-        title: `Max leakage of any eps-DP mechanism, u = ${u}`,
+        title: `Max leakage of any ε-private mechanism, u = ${u}`,
         type: 'line',
-        xLabel: 'eps',
+        xLabel: 'ε',
         yLabel: 'bits',
         yMin: 0,
         series: vs.map((v, k) => ({ label: `v = ${v}`, x: grid, y: byV[k]! })),
@@ -90,7 +97,7 @@ export const leakageBoundsStudy: Study = (params): CaseStudyResult => {
         id: 'bound-with-outputs',
         title: `Max leakage with at most r outputs, u = ${u}, v = ${vR}`,
         type: 'line',
-        xLabel: 'eps',
+        xLabel: 'ε',
         yLabel: 'bits',
         yMin: 0,
         series: [

@@ -49,15 +49,15 @@ export const registrationDateStudy: Study = (params, ctx): CaseStudyResult => {
     title,
     type: 'line',
     ...(xLog ? { xLog } : {}),
-    xLabel: 'a (days)',
-    yLabel: 'b = max P(|reported - true| > a)',
+    xLabel: 'error a (days)',
+    yLabel: 'chance of an error above a (worst date)',
     yMin: 0,
     yMax: 1,
     series: curves.flatMap((c) => {
       const [rr, tg] = ys(c);
       return [
-        { label: `d_h, RR, eps = ${c.eps}`, x, y: rr, dashed: true },
-        { label: `d_1, TG eps/${s}, eps = ${c.eps}`, x, y: tg },
+        { label: `any change hidden (randomised response), ε = ${c.eps}`, x, y: rr, dashed: true },
+        { label: `${s}-day shifts hidden (truncated geometric), ε = ${c.eps}`, x, y: tg },
       ];
     }),
   });
@@ -66,19 +66,24 @@ export const registrationDateStudy: Study = (params, ctx): CaseStudyResult => {
     return k < 0 ? null : aValues[k]!;
   };
   const findings = [
-    `Earliest registration date among the users, days 0..${D} (${n} answers). Under eps*d_h the minimum's answer graph is a clique, so randomised response on ${n} values is the (utility-optimal, symmetric) choice; under (eps/${s})*d_1 the truncated geometric mechanism with eps/${s} on the line is. (a, b)-usefulness: b(a) = max over true dates of P(|reported - true| > a).`,
+    `The earliest registration date among the users, a day from 0 to ${D}, released in two ways: hiding any change of one user's date (randomised response on the ${n} possible dates), or hiding only shifts of about ${s} days (the truncated geometric mechanism on the line of dates, ε/${s} per day). The charts show how often the released date is more than a days off.`,
     ...curves.map(
       (c) =>
-        `- eps = ${c.eps}: randomised response reports the exact date with probability ${f(1 - at(c, 0, 'rr')!)} (b(0) = ${f(at(c, 0, 'rr'))}) and is within ${aValues[aValues.length - 1]} days with probability at least ${f(1 - c.rr[c.rr.length - 1]!)}; the d_1 mechanism is within 10 days with probability ${f(1 - (at(c, 10, 'tg') ?? NaN))}, within ${aValues[aValues.length - 1]} days with ${f(1 - c.tg[c.tg.length - 1]!)}. Accuracy at 90% confidence (b <= 0.1): ${a90(c.tg) ?? `> ${aMax}`} days with d_1 against ${a90(c.rr) ?? `more than ${aMax}`} days with d_h.`,
+        `- ε = ${c.eps}: randomised response reports the exact date with probability ${f(1 - at(c, 0, 'rr')!)} and is within ${aValues[aValues.length - 1]} days with probability at least ${f(1 - c.rr[c.rr.length - 1]!)}; the ${s}-day mechanism is within 10 days with probability ${f(1 - (at(c, 10, 'tg') ?? NaN))}, within ${aValues[aValues.length - 1]} days with ${f(1 - c.tg[c.tg.length - 1]!)}. Within how many days it is right 90% of the time: ${a90(c.tg) ?? `more than ${aMax}`} with the ${s}-day mechanism against ${a90(c.rr) ?? `more than ${aMax}`} with randomised response.`,
     ),
-    `- Over the whole range (chart usefulness-all-days) randomised response only becomes useful when a approaches the full span: its b(a) falls linearly, ${curves.map((c) => `b(${mid}) = ${f(c.rrWide[wide.indexOf(mid)]!)} at eps = ${c.eps}`).join(', ')}: a reported date says almost nothing.`,
-    `- The price: (eps/${s})*d_1 only guarantees e^eps indistinguishability for dates ${s} days apart (or one user's date shifted by ${s} days); dates years apart are distinguishable, whereas eps*d_h hides any change of one user. For a statistic like the earliest date, where closeness is what users care about, the Manhattan metric gives far better utility for a meaningful guarantee.`,
+    `- Over the whole range (the second chart) randomised response only becomes useful when the error allowed approaches the full span: ${curves.map((c) => `at ε = ${c.eps} it is more than ${mid} days off with probability ${f(c.rrWide[wide.indexOf(mid)]!)}`).join(', ')}: a reported date says almost nothing.`,
+    `- The price: the ${s}-day mechanism only hides dates about ${s} days apart (or one user's date shifted by ${s} days); dates years apart can be told apart, whereas randomised response hides any change of one user. For a statistic like the earliest date, where closeness is what users care about, it gives far better accuracy for a meaningful guarantee.`,
+  ];
+  const details = [
+    `Under ε·d_h (Hamming) the minimum's answer graph is a clique, so randomised response on ${n} values is the utility-optimal, symmetric choice; under (ε/${s})·d_1 (Manhattan) the truncated geometric mechanism with ε/${s} on the line is. (a, b)-usefulness: b(a) = max over true dates of P(|reported − true| > a); randomised response has b(0) = ${curves.map((c) => `${f(at(c, 0, 'rr'))} at ε = ${c.eps}`).join(', ')}.`,
+    `(ε/${s})·d_1 guarantees e^ε indistinguishability for dates ${s} days apart; ε·d_h for any change of one user.`,
   ];
   return {
     type: 'case-study',
     study: 'registration-date',
     title: `Earliest registration date (days 0..${D})`,
     findings,
+    details,
     numbers: numbersPerEps(curves, '_eps', {
       rr_b0: (c) => at(c, 0, 'rr'),
       tg_b0: (c) => at(c, 0, 'tg'),
@@ -88,14 +93,20 @@ export const registrationDateStudy: Study = (params, ctx): CaseStudyResult => {
     tables: [
       {
         id: 'usefulness',
-        title: 'Smallest b for (a, b)-usefulness',
-        header: ['a (days)', ...curves.flatMap((c) => [`eps*d_h (RR) eps=${c.eps}`, `(eps/${s})*d_1 (TG) eps=${c.eps}`])],
+        title: 'The chance of an error above a days (the worst true date): smallest b for (a, b)-usefulness',
+        header: ['error a (days)', ...curves.flatMap((c) => [`randomised response, ε = ${c.eps}`, `truncated geometric (${s}-day shifts), ε = ${c.eps}`])],
         rows: aValues.map((a, k) => [a, ...curves.flatMap((c) => [c.rr[k]!, c.tg[k]!])]),
       },
     ],
     charts: [
-      usefulnessChart('usefulness', `(a, b)-usefulness of the earliest date: eps*d_h vs (eps/${s})*d_1`, aValues, (c) => [c.rr, c.tg]),
-      usefulnessChart('usefulness-all-days', `(a, b)-usefulness over the whole range a = 1..${D} days (log axis)`, wide, (c) => [c.rrWide, c.tgWide], true),
+      usefulnessChart('usefulness', `Errors of the released earliest date: any change hidden vs ${s}-day shifts hidden`, aValues, (c) => [c.rr, c.tg]),
+      usefulnessChart(
+        'usefulness-all-days',
+        `Errors of the released earliest date over the whole range, 1 to ${D} days (log axis)`,
+        wide,
+        (c) => [c.rrWide, c.tgWide],
+        true,
+      ),
     ],
   };
 };

@@ -46,10 +46,16 @@ function values(db: DatabaseDomain, i: number, u: number, v: number): Int32Array
 }
 
 export interface SensitivityRow {
+  /** The query in the notation of the sensitivity check (answers and their distance). */
   query: string;
+  /** The query in words (the table's first column). */
+  label: string;
   delta: number;
   uniform: boolean;
+  /** Why, in the terms of the sensitivity check (chains of expansive steps). */
   why: string;
+  /** Why, in words. */
+  plain: string;
 }
 
 /** Sensitivity of average, rounded average and a percentile under d_inf on {0..V}^u (enumerated). */
@@ -69,10 +75,16 @@ export function maxMetricSensitivities(u: number, V: number, p: number): Sensiti
   const line = lineDomain(v);
   const r = percentileRank(u, p);
   const rows: SensitivityRow[] = [];
-  const add = (name: string, Y: typeof line, fx: (x: Int32Array) => number) => {
+  const add = (name: string, label: string, Y: typeof line, fx: (x: Int32Array) => number) => {
     const s = querySensitivity(db, Y, (i) => fx(values(db, i, u, v)));
     rows.push({
       query: name,
+      label,
+      plain: s.uniform
+        ? 'it moves in whole levels: every change of its answer comes from days one level apart'
+        : s.counterexample
+          ? `its answers ${s.counterexample.labels.join(' and ')} are closer than any two different days can be`
+          : '',
       delta: s.delta,
       uniform: s.uniform,
       why: s.uniform
@@ -82,9 +94,9 @@ export function maxMetricSensitivities(u: number, V: number, p: number): Sensiti
           : '',
     });
   };
-  add(`average (answers s/${u}, |y - y'|)`, avgDomain, (x) => sum(x));
-  add(`rounded average (0..${V}, line)`, line, (x) => Math.floor(sum(x) / u + 0.5));
-  add(`${p}-percentile (0..${V}, line)`, line, (x) => Int32Array.from(x).sort()[r - 1]!);
+  add(`average (answers s/${u}, |y - y'|)`, 'exact average', avgDomain, (x) => sum(x));
+  add(`rounded average (0..${V}, line)`, 'rounded average', line, (x) => Math.floor(sum(x) / u + 0.5));
+  add(`${p}-percentile (0..${V}, line)`, `${p}th percentile`, line, (x) => Int32Array.from(x).sort()[r - 1]!);
   return rows;
 }
 
@@ -106,6 +118,19 @@ export function noisyTrace(
     se += (y[i]! - trace[i]!) ** 2;
   }
   return { eps, b, y, mae: mae / n, rmse: Math.sqrt(se / n) };
+}
+
+/** The mathematics behind the smart-meter findings (shown behind the page's details toggle). */
+function smartMeterDetails(d: { unit: number; n: number; top: number; eps: number; sU: number; sV: number; sens: SensitivityRow[] }): string[] {
+  const { unit, n, top, eps, sU, sV, sens } = d;
+  return [
+    `(a) Laplace noise of scale ${unit}/ε W on each reading: each reading is ε·d-private with d = |w − w′| / ${unit} W, and the trace ε·d₁-private (d₁ sums the per-reading distances): two days whose readings differ by ${unit} W in total are e^ε-indistinguishable.`,
+    `(b) The day is a database of ${n} levels under the max metric d_inf (SPEC §1). Both queries are 1-sensitive under d_inf, so the truncated geometric mechanism on 0..${top} makes the release ε·d_inf-private on the day: days k levels apart give output distributions within a factor e^(${eps} k).`,
+    `Uniform sensitivity, enumerated on {0..${sV}}^${sU} with d_inf (SPEC §4): ${sens.map((x) => `${x.query}: Delta = ${f(x.delta)}, ${x.uniform ? 'uniformly 1-sensitive' : 'NOT uniformly sensitive'}`).join('; ')}.`,
+    sens[0]!.uniform
+      ? `The exact average is uniformly 1-sensitive here, as SPEC §4 states.`
+      : `Contrary to SPEC §4 ("average ... under the max metric ... 1-sensitive, uniformly"), the exact average of discrete values is NOT uniformly 1-sensitive under d_inf: adjacent answers s/${sU} and (s+1)/${sU} are ${f(1 / sU)} apart, but any two different databases are at d_inf >= 1, so no step between them is 1-expansive (${sens[0]!.why}). Hence a mechanism H on the average's answers is not certified by H∘avg being ε·d_inf-private, and TG is not universally optimal for it.`,
+  ];
 }
 
 export const smartMeterStudy: Study = (params): CaseStudyResult => {
@@ -143,24 +168,27 @@ export const smartMeterStudy: Study = (params): CaseStudyResult => {
   for (let i = 0; i < n; i += every) idx.push(i);
   const hours = idx.map((i) => (i * stepSeconds) / 3600);
 
+  const exact = { avg: rowAvg[roundedAvg]!, pct: rowPct[pLevel]! };
+  const off = { avg: expAbs(rowAvg, roundedAvg), pct: expAbs(rowPct, pLevel) };
   const findings = [
-    `(a) One day, ${n} readings every ${f(stepSeconds)} s (mean ${f(trueMean)} W, peak ${f(peak)} W). Each reading gets independent Laplace noise of scale ${unit}/eps W: each reading is eps*d-private with d = |w - w'| / ${unit} W, and the trace as a whole eps*d1-private (d1 summing the per-reading distances): two days whose readings differ by ${unit} W in total are e^eps-indistinguishable.`,
+    `(a) One day of ${n} readings, one every ${f(stepSeconds)} s (average ${f(trueMean)} W, peak ${f(peak)} W). Every reading is released with Laplace noise added (random, as likely up as down), so that an observer can hardly tell apart two days whose readings differ by ${unit} W in total; how hard is set by the privacy parameter ε.`,
     ...noisy.map(
       (x) =>
-        `- eps = ${x.eps} per ${unit} W: noise scale ${f(x.b)} W, measured mean absolute error ${f(x.mae)} W (expected ${f(x.b)}), RMS ${f(x.rmse)} W against a signal spread (standard deviation of the true readings) of ${f(sd)} W: the noise is ${f(x.rmse / sd, 3)} times the signal, so ${x.rmse > sd ? 'single readings no longer show which appliance runs; only long high-power runs (oven, washing machine heating) remain visible as shifts of the noisy band' : 'the large appliances remain visible while the fridge cycles (about 95 W) are hidden'}.`,
+        `- ε = ${x.eps} per ${unit} W: the released readings are off by ${f(x.mae)} W on average (expected ${f(x.b)} W), against a natural spread of ${f(sd)} W in the true readings: the noise is ${f(x.rmse / sd, 3)} times the signal, so ${x.rmse > sd ? 'single readings no longer show which appliance runs; only long high-power runs (oven, washing machine heating) remain visible as shifts of the noisy band' : 'the large appliances remain visible while the fridge cycles (about 95 W) are hidden'}.`,
     ),
-    `(b) The day as a database of ${n} readings in ${L} levels of ${width} W (level ${top} = ${width * top} W and above) under the max metric d_inf. Average level ${f(avgLevel)}, rounded ${roundedAvg}; ${pct}-percentile level ${pLevel} (rank ${r}).`,
-    `- Both the rounded average level and the ${pct}-percentile level change by at most 1 when every reading changes by at most one level, so the truncated geometric mechanism with eps = ${eps} on 0..${top} makes the released value eps*d_inf-private on the day: two days whose readings all differ by at most k levels give output distributions within a factor e^(${eps} k). Released rounded average: P(exact) = ${f(rowAvg[roundedAvg]!)}, expected |error| ${f(expAbs(rowAvg, roundedAvg))} levels; released percentile: P(exact) = ${f(rowPct[pLevel]!)}, expected |error| ${f(expAbs(rowPct, pLevel))} levels.`,
-    `- Uniform sensitivity, enumerated on {0..${sV}}^${sU} with d_inf (SPEC §4): ${sens.map((s) => `${s.query}: Delta = ${f(s.delta)}, ${s.uniform ? 'uniformly 1-sensitive' : 'NOT uniformly sensitive'}`).join('; ')}.`,
+    `(b) The day summed up in power levels: each reading falls in one of ${L} levels of ${width} W (level ${top} means ${width * top} W and above). The average level is ${f(avgLevel)} (${roundedAvg} rounded); the ${pct}th-percentile level is ${pLevel}.`,
+    `- Two numbers are released, the rounded average level and the ${pct}th-percentile level, each with the noise of the truncated geometric mechanism (ε = ${eps}). When every reading of a day moves by at most one level, each of these numbers moves by at most one, so the release protects the whole day: days whose readings all differ by at most a few levels give releases that are hard to tell apart. The released rounded average is exactly right with probability ${f(exact.avg)} and off by ${f(off.avg)} levels on average; the released percentile is exactly right with probability ${f(exact.pct)} and off by ${f(off.pct)} levels on average.`,
     avgRow.uniform
-      ? `- The exact average is uniformly 1-sensitive here, as SPEC §4 states.`
-      : `- Contrary to SPEC §4 ("average ... under the max metric ... 1-sensitive, uniformly"), the exact average of discrete values is NOT uniformly 1-sensitive under d_inf: adjacent answers s/${sU} and (s+1)/${sU} are ${f(1 / sU)} apart, but any two different databases are at d_inf >= 1, so no step between them is 1-expansive (${avgRow.why}). Hence a mechanism H on the average's answers is not certified by H∘avg being eps*d_inf-private, and TG is not universally optimal for it. The rounded average (and the percentile) are uniformly 1-sensitive, which is why they are released here.`,
+      ? `- The exact average would be as safe to release here as the rounded one (checked on every day of ${sU} readings in levels 0 to ${sV}).`
+      : `- Why the rounded average and not the exact one: the exact average moves in steps of 1/${sU} of a level while two different days are always at least a whole level apart, so the guarantee of the truncated geometric mechanism does not carry over to it. The rounded average and the percentile move in whole levels and keep it (checked on every day of ${sU} readings in levels 0 to ${sV}).`,
   ];
+  const details = smartMeterDetails({ unit, n, top, eps, sU, sV, sens });
   return {
     type: 'case-study',
     study: 'smart-meter',
     title: 'A smart-meter day',
     findings,
+    details,
     numbers: {
       readings: n,
       trueMean,
@@ -168,8 +196,8 @@ export const smartMeterStudy: Study = (params): CaseStudyResult => {
       avgLevel,
       roundedAvg,
       percentileLevel: pLevel,
-      tgExactAvg: rowAvg[roundedAvg]!,
-      tgExactPercentile: rowPct[pLevel]!,
+      tgExactAvg: exact.avg,
+      tgExactPercentile: exact.pct,
       averageUniform: avgRow.uniform,
       roundedAverageUniform: sens[1]!.uniform,
       percentileUniform: sens[2]!.uniform,
@@ -178,26 +206,26 @@ export const smartMeterStudy: Study = (params): CaseStudyResult => {
       {
         id: 'noisy-trace',
         title: 'True and noisy readings (every reading)',
-        header: ['time', 'watts', ...noisy.map((x) => `noisy eps=${x.eps}`)],
+        header: ['time', 'watts', ...noisy.map((x) => `noisy, ε = ${x.eps}`)],
         rows: trace.map((w, i) => [hhmm(i), w, ...noisy.map((x) => Math.round(x.y[i]! * 10) / 10)]),
       },
       {
         id: 'released-levels',
-        title: `Truncated geometric mechanism, eps = ${eps}: P(report level z)`,
-        header: ['level z', `rounded average (true ${roundedAvg})`, `${pct}-percentile (true ${pLevel})`],
+        title: `Truncated geometric mechanism, ε = ${eps}: the chance of each released level`,
+        header: ['released level', `rounded average (true ${roundedAvg})`, `${pct}th percentile (true ${pLevel})`],
         rows: Array.from({ length: L }, (_, z) => [z, rowAvg[z]!, rowPct[z]!]),
       },
       {
         id: 'sensitivity',
-        title: `Query sensitivity under d_inf on {0..${sV}}^${sU}`,
-        header: ['query', 'Delta', 'uniformly Delta-sensitive', 'why'],
-        rows: sens.map((s) => [s.query, s.delta, s.uniform, s.why]),
+        title: `Which released numbers keep the guarantee (every day of ${sU} readings in levels 0 to ${sV})`,
+        header: ['released number', 'largest move per level of change', 'keeps the guarantee', 'why'],
+        rows: sens.map((s) => [s.label, s.delta, s.uniform ? 'yes' : 'no', s.plain]),
       },
     ],
     charts: [
       ...noisy.map((x) => ({
         id: `trace-eps${x.eps}`,
-        title: `Smart-meter day: true and noisy readings, eps = ${x.eps} per ${unit} W (every ${f(every * stepSeconds)} s shown)`,
+        title: `Smart-meter day: true and noisy readings, ε = ${x.eps} per ${unit} W (every ${f(every * stepSeconds)} s shown)`,
         type: 'line' as const,
         xLabel: 'hour of day',
         yLabel: 'watts',
@@ -208,7 +236,7 @@ export const smartMeterStudy: Study = (params): CaseStudyResult => {
       })),
       {
         id: 'released-levels',
-        title: `TG with eps = ${eps} on the day's rounded average and ${pct}-percentile level`,
+        title: `Truncated geometric mechanism with ε = ${eps} on the day's rounded average and ${pct}th-percentile level`,
         type: 'bar',
         xLabel: 'reported level',
         yLabel: 'probability',

@@ -9,6 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useHarness, type Harness, screenshot, openApp, writeProject, choosePath } from './helpers';
+import { evaluateNumberExpression } from '../../src-shared/numeric/number-expression';
 
 const h = useHarness({ setup: openPopulation, timeout: 240_000 });
 const LN4 = Math.log(4);
@@ -83,7 +84,12 @@ async function setUpOptimal(id: string, prior: string): Promise<void> {
   const level = page.getByTestId('privacy-level');
   await level.fill(String(LN4));
   await level.dispatchEvent('change');
-  await expect.poll(async () => Number(await page.getByTestId('mech-epsilon').inputValue())).toBeCloseTo(LN4, 9);
+  // the field shows ε as the expression it is (ln 4), read back as the app reads it
+  const eps = async (): Promise<number> => {
+    const r = evaluateNumberExpression(await page.getByTestId('mech-epsilon').inputValue());
+    return r.ok ? r.value : NaN;
+  };
+  await expect.poll(eps).toBeCloseTo(LN4, 9);
 }
 
 describe('the optimal LP in the app', () => {

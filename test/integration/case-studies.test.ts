@@ -154,7 +154,8 @@ describe('voting', () => {
     );
     expect(Math.min(...mu)).toBeLessThan(0);
     expect(r.numbers.closeRaceRegular).toBe(false);
-    expect(r.findings.join('\n')).toMatch(/NOT regular/);
+    expect(r.findings.join('\n')).toMatch(/it is not regular/);
+    expect(r.details!.join('\n')).toMatch(/NOT regular/);
   });
 });
 
@@ -179,7 +180,7 @@ describe('leakage-bounds', () => {
     expect(row[2] as number).toBeCloseTo(withR(100, 2, 0.2, 16), 9);
     // the r-output formula can be looser than the any-r bound (r = 2^20, eps = 0.1): the summary says so
     expect(withR(100, 2, 0.1, 1048576)).toBeGreaterThan(bound(100, 2, 0.1) + 5);
-    expect(r.findings.join('\n')).toMatch(/LOOSER than the any-r bound[^\n]*r = 1048576/);
+    expect(r.details!.join('\n')).toMatch(/LOOSER than the any-r bound[^\n]*r = 1048576/);
     const small = await run('leakage-bounds', { u: 5, values: [4], from: 0.5, to: 0.5, step: 0.1 });
     expect(small.tables[0]!.rows[0]![1] as number).toBeCloseTo(2.5226, 4);
   });
@@ -212,7 +213,8 @@ describe('regular-prior', () => {
     const leak = 5 * Math.log2(U / 0.3); // the product of 5 copies: utility U^5, max pi = 0.3^5
     expect(leak).toBeGreaterThan(formal(0.5) + 0.1);
     expect(num(r, 'achieved_eps0.5')).toBeGreaterThanOrEqual(leak - 1e-9);
-    expect(r.findings.join('\n')).toMatch(/NOT regular[\s\S]*not a bound here/);
+    expect(r.findings.join('\n')).toMatch(/not regular[\s\S]*no bound here[\s\S]*more than that/);
+    expect(r.details!.join('\n')).toMatch(/NOT regular[\s\S]*not a bound here/);
   });
 });
 
@@ -521,7 +523,10 @@ describe('smart-meter', () => {
     for (let s = 0; s < 3; s++) expect(dbs.some((x) => dbs.some((y) => ra(x) === s && ra(y) === s + 1 && dinf(x, y) === 1))).toBe(true);
     expect(r.numbers.roundedAverageUniform).toBe(true);
     expect(r.numbers.percentileUniform).toBe(true);
-    expect(r.findings.join('\n')).toMatch(/Contrary to SPEC §4/);
+    // the findings in words, the mathematics behind them apart (the page's details toggle)
+    expect(r.details!.join('\n')).toMatch(/Contrary to SPEC §4/);
+    expect(r.findings.join('\n')).not.toMatch(/SPEC|expansive|d_inf|eps\*|∘/);
+    expect(r.findings.join('\n')).toMatch(/Why the rounded average and not the exact one/);
   });
 });
 
@@ -573,7 +578,7 @@ describe('registration-date (reduced: days 0..200)', () => {
     const xs = wide.series[0]!.x;
     expect([xs[0], xs.includes(D / 2), xs[xs.length - 1]]).toEqual([1, true, D]);
     xs.forEach((a, i) => expect(wide.series[0]!.y[i]!).toBeCloseTo(rrB(a), 12));
-    expect(r.findings.join('\n')).toContain(`b(${D / 2}) = `);
+    expect(r.findings.join('\n')).toContain(`more than ${D / 2} days off with probability `);
   });
 });
 

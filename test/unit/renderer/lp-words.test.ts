@@ -16,7 +16,7 @@ const lp = (gap: number, exactLowerBound: number | null, gapBasis?: 'exact' | 'm
 
 describe('the words of an optimal result', () => {
   it('optimal only with a certified gap to the best possible of at most 1e-6', () => {
-    expect(lpResultWords(lp(0, 1.2, 'exact'))).toBe('optimal: certified within 0% of the best possible');
+    expect(lpResultWords(lp(0, 1.2, 'exact'))).toBe('optimal: certified to be the best possible');
     expect(lpResultWords(lp(1e-6, 1.2, 'exact'))).toBe('optimal: certified within 0.0001% of the best possible');
     expect(lpResultWords(lp(1.1e-6, 1.2, 'exact'))).toBe('best found, within 0.00011% of the best possible (certified)');
     expect(lpResultWords(lp(0.0312, 1.2, 'exact'))).toBe('best found, within 3.12% of the best possible (certified)');

@@ -129,8 +129,9 @@ describe('case studies in the app', () => {
     );
   });
   it('turns findings into paragraphs and bullets with bold and code spans', () => {
+    // in plain words: eps as ε (plainText)
     expect(findingBlocks(['At eps = 1:', '- first **bold** and `x`\n- second', ''])).toEqual([
-      { kind: 'p', segments: [{ text: 'At eps = 1:' }] },
+      { kind: 'p', segments: [{ text: 'At ε = 1:' }] },
       { kind: 'li', segments: [{ text: 'first ' }, { text: 'bold', bold: true }, { text: ' and ' }, { text: 'x', code: true }] },
       { kind: 'li', segments: [{ text: 'second' }] },
     ]);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { plainText } from '../../../src-renderer/lib/plain';
 import {
   attainedAt,
   cleanNote,
@@ -59,9 +60,9 @@ describe('sweep charts: what was asked, why points are missing, bounds on top', 
   });
 
   it('the loss in words, in km on grids (km cells), km² squared, no unit elsewhere', () => {
-    expect(lossWords('dist', 'grid:30x30:step=0.5')).toEqual({ lossLabel: 'distance d(w,x)', lossUnit: 'km' });
-    expect(lossWords('dist2', 'grid:3x3')).toEqual({ lossLabel: 'squared distance', lossUnit: 'km²' });
-    expect(lossWords('dist', 'line:6')).toEqual({ lossLabel: 'distance d(w,x)' });
+    expect(lossWords('dist', 'grid:30x30:step=0.5')).toEqual({ lossLabel: 'distance between guess and truth', lossUnit: 'km' });
+    expect(lossWords('dist2', 'grid:3x3')).toEqual({ lossLabel: 'squared distance between guess and truth', lossUnit: 'km²' });
+    expect(lossWords('dist', 'line:6')).toEqual({ lossLabel: 'distance between guess and truth' });
     expect(lossWords({ matrix: 1 }, 'grid:3x3')).toEqual({ lossLabel: 'the custom loss matrix' });
     expect(lossWords(undefined, 'grid:3x3')).toEqual({});
   });
@@ -81,19 +82,23 @@ describe('sweep charts: what was asked, why points are missing, bounds on top', 
     expect(cleanNote('Phi z = 1 has z[(8,1)] = -0.010400608345545286 < 0, so no tight-constraints mechanism exists at eps = 1.25')).toBe(
       'no tight-constraints mechanism exists: its weight at (8,1) would be -0.0104 < 0',
     );
+    // the same note after the page's plain-words pass (eps shown as ε)
+    expect(cleanNote(plainText('Phi z = 1 has z[(8,1)] = -0.0104 < 0, so no tight-constraints mechanism exists at eps = 1.25'))).toBe(
+      'no tight-constraints mechanism exists: its weight at (8,1) would be -0.0104 < 0',
+    );
   });
 
   it('plots the chosen loss first, then utility and leakage; notes say why points are missing; the bound is dashed, black, on top and labelled', () => {
     const charts = sweepCharts(fake(), {
       id: 'a',
-      lossLabel: 'distance d(w,x)',
+      lossLabel: 'distance between guess and truth',
       lossUnit: 'km',
       kindLabel: (k) => (k === 'tight' ? 'tight constraints' : 'truncated geometric'),
     });
     expect(charts.map((c) => c.id)).toEqual(['a-expected-loss', 'a-utility', 'a-leakage']);
     const [loss, util, leak] = charts as [(typeof charts)[0], (typeof charts)[0], (typeof charts)[0]];
     expect(loss.yLabel).toBe('expected loss (km)');
-    expect(loss.title).toContain('distance d(w,x)');
+    expect(loss.title).toContain('distance between guess and truth');
     expect(loss.series.map((s) => s.y)).toEqual([fake().series[0]!.expectedLoss, fake().series[1]!.expectedLoss]);
     expect(loss.series.some((s) => s.dashed)).toBe(false); // no bound for a loss
     // on the chart: the first clause of the engine's note; in full for the page and the table

@@ -5,13 +5,13 @@
  * keep references whole; undo/redo; plain language instead of SPEC sections.
  */
 import { describe, expect, it } from 'vitest';
-import { EPSILON_RULE, parseNumberField } from '../../../src-renderer/editors/number-field';
+import { EPSILON_RULE, numberText, parseNumberField } from '../../../src-renderer/editors/number-field';
 import { analysisProblems } from '../../../src-renderer/editors/analysis-validation';
 import { parseMetricCsv } from '../../../src-renderer/editors/custom-metric';
 import { duplicateItem, idProblem, renameItem, starterProject } from '../../../src-renderer/lib/project-model';
 import { History } from '../../../src-renderer/lib/history';
 import { GLOSSARY, plainText } from '../../../src-renderer/lib/plain';
-import { findingBlocks } from '../../../src-renderer/lib/case-study';
+import { findingBlocks, paramWords } from '../../../src-renderer/lib/case-study';
 import { projectSchema, type ProjectInput } from '../../../src-shared/protocol/project';
 
 type AnalysisIn = NonNullable<ProjectInput['analyses']>[number];
@@ -22,6 +22,9 @@ describe('number fields', () => {
   it('take expressions: ln 4 is ln 4, not 4; ln(2)/2 and 2*ln 3 too', () => {
     expect(parseNumberField('ln 4', level)).toEqual({ ok: true, value: Math.log(4) });
     expect(parseNumberField('ln(2)/2', EPSILON_RULE)).toEqual({ ok: true, value: Math.LN2 / 2 });
+    // a stored ln k is shown as the expression (it fits the field) and reads back exactly; other numbers as they are
+    for (const k of [2, 3, 10]) expect(parseNumberField(numberText(Math.log(k)), EPSILON_RULE)).toEqual({ ok: true, value: Math.log(k) });
+    expect([numberText(Math.LN2), numberText(0.5), numberText(Math.LN2 + 1e-15), numberText(undefined)]).toEqual(['ln 2', '0.5', String(Math.LN2 + 1e-15), '']);
     expect(parseNumberField(' 2*ln 3 ', EPSILON_RULE)).toEqual({ ok: true, value: 2 * Math.log(3) });
     expect(parseNumberField('0.5', EPSILON_RULE)).toEqual({ ok: true, value: 0.5 });
   });
@@ -166,6 +169,20 @@ describe('plain language', () => {
       expect(out).not.toMatch(/SPEC|§|mu Phi/);
     }
     expect(plainText('passes the SPEC §4 check')).toBe('passes the privacy check');
+    // the level of privacy in words, eps as ε
+    expect(plainText('exactly eps*d2-private (post-processing)')).toBe('exactly private at ε (post-processing)');
+    expect(plainText('0.5*d-private: post-processing; confirms eps*d_inf-privacy (effective eps 0.99)')).toBe(
+      'private at ε = 0.5: post-processing; confirms privacy at ε (effective ε 0.99)',
+    );
+    expect(plainText('each eps-LDP')).toBe('each locally private at ε');
+    // a case study's parameters by name in words
+    expect(['noiseEpsilons', 'levelWidth', 'fullLpEpsilons', 'epsilon', 'citySide'].map(paramWords)).toEqual([
+      'noise ε',
+      'level width',
+      'full LP ε',
+      'ε',
+      'city side',
+    ]);
   });
 
   it('the glossary explains every term the app uses, once each', () => {
