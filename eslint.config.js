@@ -7,6 +7,7 @@
  *   src-shared   imports nothing from src-main, src-worker or src-renderer;
  *   src-worker   imports nothing from src-main or src-renderer;
  *   src-renderer imports only src-shared (and its own files and packages);
+ *   outside src-shared/protocol, the job protocol only through its index;
  *   src-main     imports nothing from src-renderer, and the engine only
  *                through its door (src-worker/index.ts);
  *   within the engine: the floors of ENGINE_FLOORS below, each folder
@@ -148,5 +149,5 @@ export default defineConfig(
   ...floorRules(),
   { files: ['src-main/**'], rules: forbid([MAIN, ENGINE_DOOR, PROTOCOL_DOOR]) },
   { files: ['src-main/project/**'], rules: forbid([MAIN, ENGINE_DOOR, PROTOCOL_DOOR, PROJECT]) },
-  { files: ['src-renderer/**'], rules: forbid([RENDERER]) },
+  { files: ['src-renderer/**'], rules: forbid([RENDERER, PROTOCOL_DOOR]) },
 );

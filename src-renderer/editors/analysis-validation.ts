@@ -3,7 +3,7 @@
  * words: what the engine would refuse (schema wording) is said here first,
  * so Run is only offered for inputs it can take. Pure: unit-tested.
  */
-import type { ProjectInput } from '../../src-shared/protocol/project';
+import type { ProjectInput } from '../../src-shared/protocol/index';
 
 type Analysis = NonNullable<ProjectInput['analyses']>[number];
 

@@ -6,7 +6,7 @@
  * would refuse is shown with the engine's message before anything runs.
  */
 import { domainSpecSize, domainSpecText, parseDomainSpecText, type DomainSpec, type GridMetricName } from '../../src-shared/grammar/domain-spec';
-import type { ProjectInput } from '../../src-shared/protocol/project';
+import type { ProjectInput } from '../../src-shared/protocol/index';
 
 export type { GridMetricName };
 

@@ -8,8 +8,7 @@
  */
 import { readCsv } from '../../src-shared/csv/csv-reader';
 import { cellBinning, coordinateColumns, localProjection } from '../../src-shared/data/points-grid';
-import type { PointsBinning } from '../../src-shared/protocol/remap';
-import type { PriorPointsImport, ProjectInput } from '../../src-shared/protocol/project';
+import { type PointsBinning, type PriorPointsImport, type ProjectInput } from '../../src-shared/protocol/index';
 import type { ProjectMechanismIn } from './project-model';
 
 /**

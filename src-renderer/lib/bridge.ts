@@ -4,9 +4,15 @@
  * path /api) speaking the BridgeCall / BridgeReply / BridgePush frames of
  * src-shared/protocol/api.ts.
  */
-import { ApiError, apiOverCall, bridgeMessageTooLarge, type BridgeCall, type MechStudioApi } from '../../src-shared/protocol/api';
-import { bridgeInboundSchema } from '../../src-shared/protocol/api-calls';
-import type { JobEvent } from '../../src-shared/protocol/messages';
+import {
+  ApiError,
+  apiOverCall,
+  bridgeMessageTooLarge,
+  type BridgeCall,
+  type MechStudioApi,
+  bridgeInboundSchema,
+  type JobEvent,
+} from '../../src-shared/protocol/index';
 
 declare global {
   interface Window {

@@ -5,7 +5,7 @@
  * a case-study table as CSV.
  */
 import { plainText } from './plain';
-import type { CaseStudyTable } from '../../src-shared/protocol/casestudy';
+import type { CaseStudyTable } from '../../src-shared/protocol/index';
 
 export interface Segment {
   text: string;

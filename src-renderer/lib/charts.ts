@@ -1,7 +1,7 @@
 import { onDestroy } from 'svelte';
 import { Chart, registerables } from 'chart.js';
 import { MatrixController, MatrixElement } from 'chartjs-chart-matrix';
-import type { DownloadOffer } from '../../src-shared/protocol/api';
+import type { DownloadOffer } from '../../src-shared/protocol/index';
 
 let registered = false;
 /** Register Chart.js controllers once (line/scatter + the matrix heat map). */

@@ -6,7 +6,7 @@
  * the picked file into a slot the host hands out (transfer.slot) and names
  * the slot's token. No message here names a path on the server.
  */
-import type { DownloadOffer, ExportResult, MechStudioApi } from '../../src-shared/protocol/api';
+import type { DownloadOffer, ExportResult, MechStudioApi } from '../../src-shared/protocol/index';
 
 /** Bytes in words: 812 bytes, 4.1 kB, 2.3 MB. */
 export function sizeText(bytes: number): string {

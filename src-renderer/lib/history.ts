@@ -4,7 +4,7 @@
  * in a row is a no-op, so repeated change events of one edit make one step.
  * Pure: unit-tested in test/unit/renderer/history.test.ts.
  */
-import type { ProjectInput } from '../../src-shared/protocol/project';
+import type { ProjectInput } from '../../src-shared/protocol/index';
 
 export const MAX_UNDO_STEPS = 100;
 /** Most characters of snapshots kept (a project with a large inline metric keeps fewer steps). */

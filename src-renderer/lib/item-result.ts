@@ -1,6 +1,5 @@
 /** A project item's result as the app holds it (lib/state.svelte.ts keeps one per item; lib/status.ts derives its badge). */
-import type { JobError } from '../../src-shared/protocol/common';
-import type { CheckResult, JobResult } from '../../src-shared/protocol/results';
+import { type JobError, type CheckResult, type JobResult } from '../../src-shared/protocol/index';
 import type { ChannelSource } from './project-model';
 
 export interface ItemResult {

@@ -14,8 +14,7 @@
  *
  * Pure functions: unit-tested in test/unit/renderer/kept-results.test.ts.
  */
-import type { ProjectInput, KeptResult } from '../../src-shared/protocol/project';
-import type { CheckResult, JobResult } from '../../src-shared/protocol/results';
+import { type ProjectInput, type KeptResult, type CheckResult, type JobResult } from '../../src-shared/protocol/index';
 import { analysisRequest, caseStudyRequest, mechanismRequest } from './project-model';
 
 /** JSON with object keys sorted (so equal inputs give equal text whatever the key order). */

@@ -6,9 +6,7 @@
  * Pure functions: unit-tested.
  */
 import { gapPercent } from '../../src-shared/charts/lp-words';
-import type { LpSample } from '../../src-shared/protocol/messages';
-import type { LpResult } from '../../src-shared/protocol/results';
-import { MAX_LP_THREADS, MAX_LP_TIME_LIMIT_SECONDS } from '../../src-shared/protocol/common';
+import { type LpSample, type LpResult, MAX_LP_THREADS, MAX_LP_TIME_LIMIT_SECONDS } from '../../src-shared/protocol/index';
 import { evaluateNumberExpression } from '../../src-shared/numeric/number-expression';
 
 export type LpModelChoice = 'auto' | 'exact' | 'spanner' | 'edges';

@@ -2,9 +2,16 @@
  * Pure project helpers for the renderer: default/new projects, id
  * generation, and turning project entries into job requests (SPEC §8 forms).
  */
-import { builtinLossSchema, type DomainInput, type LossInput, type PriorInput } from '../../src-shared/protocol/common';
-import type { JobRequest } from '../../src-shared/protocol/requests';
-import type { ProjectInput, ProjectLoss, ProjectPrior } from '../../src-shared/protocol/project';
+import {
+  builtinLossSchema,
+  type DomainInput,
+  type LossInput,
+  type PriorInput,
+  type JobRequest,
+  type ProjectInput,
+  type ProjectLoss,
+  type ProjectPrior,
+} from '../../src-shared/protocol/index';
 import { lpRequestOptions } from './lp-options';
 import { parsePriorSpecText } from '../../src-shared/grammar/prior-spec';
 

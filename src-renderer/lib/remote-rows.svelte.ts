@@ -4,8 +4,7 @@
  * kept in Float64Arrays; `version` changes when a chunk arrives so views
  * re-render. Used by the virtual table; at most MAX_CHUNKS are kept.
  */
-import type { RowsResult } from '../../src-shared/protocol/results';
-import type { JobRequest } from '../../src-shared/protocol/requests';
+import { type RowsResult, type JobRequest } from '../../src-shared/protocol/index';
 import type { ChannelSource } from './project-model';
 import type { TableSource } from './matrix-view';
 

@@ -3,13 +3,24 @@
  * tracking (one subscription to the API's job events) and computed results
  * keyed by mechanism/analysis id.
  */
-import { runJob, type ApiError, type ChannelStatus, type ExportRequest, type MechStudioApi, type RecentProject } from '../../src-shared/protocol/api';
-import type { JobEvent, LpSample } from '../../src-shared/protocol/messages';
-import type { JobError } from '../../src-shared/protocol/common';
-import type { JobRequest } from '../../src-shared/protocol/requests';
-import type { CheckResult, JobResult, MechanismResult, RowsResult } from '../../src-shared/protocol/results';
-import type { ProjectInput } from '../../src-shared/protocol/project';
-import { compareBuildsLp } from '../../src-shared/protocol/compare';
+import {
+  runJob,
+  type ApiError,
+  type ChannelStatus,
+  type ExportRequest,
+  type MechStudioApi,
+  type RecentProject,
+  type JobEvent,
+  type LpSample,
+  type JobError,
+  type JobRequest,
+  type CheckResult,
+  type JobResult,
+  type MechanismResult,
+  type RowsResult,
+  type ProjectInput,
+  compareBuildsLp,
+} from '../../src-shared/protocol/index';
 import {
   analysisRequest,
   applyDeletion,
