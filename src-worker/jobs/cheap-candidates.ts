@@ -37,13 +37,18 @@ export function cheapCandidates(
   eps: number,
   prior: Float64Array,
   loss: LossSpecInput | undefined,
-  ctx: { signal: AbortSignal; progress(fraction: number | null, message: string): void },
+  ctx: { signal: AbortSignal; progress(fraction: number | null, message: string): void; deadline?: number },
 ): CheapCandidate[] {
   const out: CheapCandidate[] = [];
   for (const kind of CANDIDATE_CONSTRUCTIONS) {
     checkCancelled(ctx.signal);
     const t0 = performance.now();
     const construction = `${kind}+remap`;
+    // Past the deadline (performance.now() ms) the rest are listed as not tried, once one candidate is built.
+    if (ctx.deadline !== undefined && t0 > ctx.deadline && out.some((c) => c.remapped)) {
+      out.push({ construction, timeMs: 0, note: 'not tried: the time limit came first' });
+      continue;
+    }
     ctx.progress(null, `trying ${kind} with the optimal remap before the LP`);
     try {
       const mech = construct(kind, domain, eps);
@@ -52,7 +57,7 @@ export function cheapCandidates(
         continue;
       }
       const r = remapMechanism(mech, domain, prior, loss ?? { kind: 'bin' }, { signal: ctx.signal });
-      out.push({ construction, timeMs: performance.now() - t0, channel: mech.channel, remap: r.remap });
+      out.push({ construction, timeMs: performance.now() - t0, channel: mech.channel, remap: r.remap, remapped: r.channel });
     } catch (e) {
       if (!(e instanceof MechError) || e.code === 'cancelled' || e.code === 'internal') throw e;
       out.push({ construction, timeMs: performance.now() - t0, note: e.message });

@@ -280,6 +280,9 @@ export async function mechanismJob(req: MechanismRequest, ctx: JobContext): Prom
   if (remap) {
     // C . R is Bayes-optimal already: its expected loss under an optimal remap is the remapped loss (no second pass).
     result.expectedLoss = remap.remappedLoss;
+  } else if (req.loss !== undefined && outcome.expectedLoss !== undefined) {
+    // Computed by the construction on C . R (a best cheap candidate): a second remap pass would find the same value.
+    result.expectedLoss = finiteOrNull(outcome.expectedLoss);
   } else if (req.loss !== undefined) {
     result.expectedLoss = finiteOrNull(expectedLoss(prior, ch, resolveLoss(req.loss), domain, ctx.signal).value);
     if (result.expectedLoss === null) result.note = NON_FINITE_LOSS;
