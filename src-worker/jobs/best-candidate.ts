@@ -5,7 +5,7 @@ import { faceValueCost } from '../measure/expected-distance-error';
 import { buildLoss } from '../measure/loss-spec';
 import type { Domain } from '../metric/domain';
 import { checkCancelled } from '../numeric/cancel';
-import { cheapCandidates } from './cheap-candidates';
+import { cheapCandidates, NOT_TRIED_NOTE } from './cheap-candidates';
 import type { BuildOptions } from './engine';
 
 /**
@@ -15,8 +15,9 @@ import type { BuildOptions } from './engine';
  * with the optimal remap) is returned, as the LP path returns it when the LP does not beat it, and the record
  * says plainly that there is no bound on the best possible (no pricing round ran). Nothing n x n is held: each
  * candidate is a row generator with its remap, and its expected loss is one streamed pass over C . R at face
- * value (C . R is Bayes-remapped already, so that is also its loss under the optimal remap). The candidates
- * stop at the time limit, counted from the job's start; the first one is always built (docs/scaling-out.md).
+ * value (C . R is Bayes-remapped already, so that is also its loss under the optimal remap). The time limit
+ * counts from the job's start; the first candidate is always built, the others only when they should end
+ * within it (cheap-candidates.ts; `timeLimitReached` when one was left out).
  */
 export function bestCandidateOnly(
   domain: Domain,
@@ -42,7 +43,16 @@ export function bestCandidateOnly(
   const chosen = best as { c: CheapCandidate; value: number } | null;
   // The exponential mechanism applies on every finite metric: only a failure of all three gets here.
   if (chosen === null) throw refusal;
-  const lp = candidateLpRecord(domain, opts, refusal, records, chosen.c.construction, chosen.value, startedAt, performance.now() > deadline);
+  const lp = candidateLpRecord(
+    domain,
+    opts,
+    refusal,
+    records,
+    chosen.c.construction,
+    chosen.value,
+    startedAt,
+    candidates.some((c) => c.note === NOT_TRIED_NOTE),
+  );
   const mechanism: OptimalMechanism = {
     kind: 'optimal',
     channel: chosen.c.remapped!,

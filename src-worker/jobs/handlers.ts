@@ -195,6 +195,15 @@ function countedPricing(factory: PricingFactory): { factory: PricingFactory; wor
   return { factory: async (threads, spec) => (last = await factory(threads, spec)), workers: () => last?.workers ?? 0 };
 }
 
+/** An LP's round samples and lines with the queue workers that price it (the app's progress and the CLI's line show them). */
+function withPricingWorkers(progress: JobContext['progress'], workers: () => number): JobContext['progress'] {
+  return (fraction, message, lp) => {
+    if (!lp) return progress(fraction, message);
+    const w = workers();
+    progress(fraction, `${message}, priced on ${w} queue worker${w === 1 ? '' : 's'}`, { ...lp, pricingWorkers: w });
+  };
+}
+
 export async function construct(
   req: JobRequest,
   spec: MechanismSpec,
@@ -216,7 +225,7 @@ export async function construct(
   const opts = {
     prior,
     signal: ctx.signal,
-    progress: ctx.progress,
+    progress: counted ? withPricingWorkers(ctx.progress, counted.workers) : ctx.progress,
     lp,
     ...(ctx.stopFlag ? { stopFlag: ctx.stopFlag } : {}),
     ...(counted ? { pricing: counted.factory } : {}),
