@@ -2,7 +2,7 @@
  * CLI output: the documented --json objects (exactly these keys; docs/cli.md,
  * "`--json` keys", lists them) and the readable summaries.
  */
-import { candidateWords, chosenWords, gapIsExact, lpResultWords } from '../../src-shared/charts/lp-words';
+import { candidateWords, chosenWords, gapIsExact, lpNotSolved, lpResultWords } from '../../src-shared/charts/lp-words';
 import { type JobRequest, type JobResult, type LpResult, type MatrixPayload, type RemapResult } from '../../src-shared/protocol/index';
 import { fmt } from '../../src-shared/charts/result-table';
 import { compareTableText } from '../../src-shared/charts/compare-report';
@@ -134,6 +134,8 @@ function lpLines(lp: LpResult): [string, string | undefined][] {
   const model =
     lp.model === 'spanner' ? `spanner (delta ${fmt(lp.delta)})` : lp.model === 'exact' ? 'exact (all pairs)' : 'edges (graph edges, equivalent to all pairs)';
   const pct = (g: number): string => `${fmt(g * 100, 3)}%`;
+  // Over the decomposition's limits with a time limit: the best cheap candidate, no LP built (jobs/best-candidate.ts).
+  const unsolved = lpNotSolved(lp);
   return [
     [
       'LP model',
@@ -148,11 +150,13 @@ function lpLines(lp: LpResult): [string, string | undefined][] {
         : `${chosenWords(lp)}${lp.chosen !== 'lp' && lp.lpObjective != null ? ` (the LP's channel: ${fmt(lp.lpObjective)})` : ''}`,
     ],
     ['candidates', lp.candidates?.length ? lp.candidates.map((c) => `${candidateWords(c, fmt)} (${fmt(c.time, 3)} s)`).join('; ') : undefined],
-    ['lower bound', `${fmt(lp.lowerBound)} (certified, ${lp.model} model)`],
+    ['lower bound', unsolved ? 'none: the LP was not solved (no bound reached within the limit)' : `${fmt(lp.lowerBound)} (certified, ${lp.model} model)`],
     [
       'exact lower bound',
       lp.exactLowerBound === null
-        ? 'none: the spanner model bounds only its own optimum'
+        ? unsolved
+          ? 'none'
+          : 'none: the spanner model bounds only its own optimum'
         : `${fmt(lp.exactLowerBound)} (certified: no eps*d-private mechanism does better)`,
     ],
     ['gap', `${pct(lp.gap)} (expected loss - ${lp.exactLowerBound !== null ? 'exact lower bound' : 'lower bound'}) / expected loss`],
@@ -166,9 +170,11 @@ function lpLines(lp: LpResult): [string, string | undefined][] {
     ],
     [
       'time limit',
-      lp.timeLimitReached
-        ? `stopped by the time limit: the best private mechanism found, within ${pct(lp.gap)} of ${gapIsExact(lp) ? 'the best possible' : "the model's optimum"}`
-        : undefined,
+      unsolved && lp.timeLimitReached
+        ? 'came before every candidate was tried (see candidates)'
+        : lp.timeLimitReached
+          ? `stopped by the time limit: the best private mechanism found, within ${pct(lp.gap)} of ${gapIsExact(lp) ? 'the best possible' : "the model's optimum"}`
+          : undefined,
     ],
   ];
 }

@@ -110,7 +110,8 @@ export class QueueClient extends JobRunnerBase implements JobRunner {
     events.on('progress', ({ jobId, data }: { jobId: string; data: unknown }) => {
       const p = this.byBull.get(jobId);
       const d = progressSchema.safeParse(data);
-      if (p && !p.done && d.success) this.emit({ kind: 'progress', jobId: p.localId, fraction: d.data.fraction, message: d.data.message });
+      if (p && !p.done && d.success)
+        this.emit({ kind: 'progress', jobId: p.localId, fraction: d.data.fraction, message: d.data.message, ...(d.data.lp ? { lp: d.data.lp } : {}) });
     });
     events.on('completed', ({ jobId, returnvalue }: { jobId: string; returnvalue: unknown }) => void this.completed(jobId, returnvalue));
     events.on('failed', ({ jobId, failedReason }: { jobId: string; failedReason: string }) => void this.failed(jobId, failedReason));

@@ -194,6 +194,8 @@ interface SliceState extends Slice {
   /** Counts of this slice's earlier sessions (moved or reopened). */
   coldBefore: number;
   failsBefore: number;
+  /** Workers on which this slice's pricing failed (an error frame): it is not opened there again. */
+  failedOn: Set<string>;
 }
 
 /** How long to wait between checks while no worker of this version is registered. */
@@ -249,6 +251,7 @@ export class QueuePricing implements PricingEngine {
         fails: 0,
         coldBefore: 0,
         failsBefore: 0,
+        failedOn: new Set(),
       }));
       for (const s of q.slices) await q.openSlice(s, s.worker);
     } catch (e) {
@@ -335,17 +338,38 @@ export class QueuePricing implements PricingEngine {
     );
   }
 
-  /** A live worker for a slice whose worker is gone: the one holding the fewest slices. */
-  private async replacement(dead: string): Promise<Registration> {
+  /**
+   * A live worker for a slice whose worker is gone or failed it: the one holding the fewest slices among those
+   * not in `exclude`; with `wait`, polls until one registers, else null when none is live now.
+   */
+  private async replacement(exclude: ReadonlySet<string>, wait = true): Promise<Registration | null> {
     for (;;) {
       checkCancelled(this.spec.options?.signal, `LP cancelled while pricing ${this.spec.what}`);
-      const live = (await this.fleet.liveWorkers()).filter((w) => w.id !== dead);
+      const live = (await this.fleet.liveWorkers()).filter((w) => !exclude.has(w.id));
       if (live.length > 0) {
         const load = (w: Registration): number => this.slices.filter((s) => s.worker.id === w.id).length;
         return live.reduce((a, b) => (load(b) < load(a) ? b : a));
       }
+      if (!wait) return null;
       await new Promise((r) => setTimeout(r, WAIT_POLL_MS));
     }
+  }
+
+  /**
+   * A pricing error on a slice's worker (its solver failed, it ran out of memory, a bad frame): the error may be
+   * that machine's, so the slice moves to another live worker, as when a worker stops answering; the LP fails,
+   * with the worker's message, only when the slice has failed on every live worker.
+   */
+  private async afterError(s: SliceState, f: Frame, req: PricingRequest, stopping: boolean): Promise<boolean> {
+    const message = `pricing worker ${s.worker.host} (pid ${s.worker.pid}): ${String(f.head.message)}`;
+    s.failedOn.add(s.worker.id);
+    const to = await this.replacement(s.failedOn, false);
+    if (!to)
+      throw new MechError(String(f.head.code ?? 'internal') as 'internal', `${message} (outputs ${s.w0 + 1}-${s.w1} failed on every live pricing worker)`);
+    this.fleet.log(`${message}: outputs ${s.w0 + 1}-${s.w1} move to ${to.host} (pid ${to.pid})`);
+    await this.openSlice(s, to);
+    if (!stopping) this.sendPrice(s, req);
+    return !stopping;
   }
 
   /** Slices among `pending` whose worker's registration has lapsed. */
@@ -359,7 +383,7 @@ export class QueuePricing implements PricingEngine {
 
   private async move(s: SliceState, why: string): Promise<void> {
     const from = s.worker;
-    const to = await this.replacement(from.id);
+    const to = (await this.replacement(new Set([from.id])))!;
     this.fleet.log(`pricing worker ${from.host} (pid ${from.pid}) ${why}: outputs ${s.w0 + 1}-${s.w1} move to ${to.host} (pid ${to.pid})`);
     await this.openSlice(s, to);
   }
@@ -428,8 +452,10 @@ export class QueuePricing implements PricingEngine {
       if (!f) continue;
       const s = this.slices.find((x) => x.session === f.head.session);
       if (!s || !pending.has(s)) continue;
-      if (f.head.t === 'error')
-        throw new MechError(String(f.head.code ?? 'internal') as 'internal', `pricing worker ${s.worker.host}: ${String(f.head.message)}`);
+      if (f.head.t === 'error') {
+        if (!(await this.afterError(s, f, req, stopping))) pending.delete(s);
+        continue;
+      }
       if (f.head.t === 'refused') {
         await this.move(s, `refused the slice (${String(f.head.message)})`);
         this.sendPrice(s, req);

@@ -236,11 +236,12 @@ function jobProcessor({
       const result = await runJob(dispatcher.carrying(files), request, {
         ...(signal ? { signal } : {}),
         stopSignal: stopper.signal,
-        onProgress: (fraction, message) => {
+        onProgress: (fraction, message, lp) => {
           const now = Date.now();
           if (now - lastProgress < PROGRESS_EVERY_MS && fraction !== 1) return;
           lastProgress = now;
-          job.updateProgress({ fraction, message }).catch(() => undefined);
+          // an LP round's sample too: the app's live convergence and the count of workers pricing
+          job.updateProgress({ fraction, message, ...(lp ? { lp } : {}) }).catch(() => undefined);
         },
       });
       reply = { ok: true, result };

@@ -44,6 +44,14 @@ export function noRoundCompleted(lp: Basis): boolean {
   return lp.method === 'decomposition' && (lp.rounds === 0 || lp.gap >= 1);
 }
 
+/**
+ * The LP was over the decomposition's limits and a time limit was given: the best cheap candidate is returned, no
+ * LP was built (src-worker/jobs/best-candidate.ts), so there is no bound at all.
+ */
+export function lpNotSolved(lp: Pick<Basis, 'rounds' | 'stoppedBy'>): boolean {
+  return lp.rounds === 0 && lp.stoppedBy === 'solver-memory';
+}
+
 /** Whether the gap is against a certified bound on the best possible mechanism (results saved before gapBasis: when an exact bound was there). */
 export function gapIsExact(lp: Basis): boolean {
   return (lp.gapBasis ?? (lp.exactLowerBound !== null ? 'exact' : 'model')) === 'exact';
@@ -51,6 +59,9 @@ export function gapIsExact(lp: Basis): boolean {
 
 /** The headline: what the returned mechanism is, against what. */
 export function lpResultWords(lp: Basis): string {
+  if (lpNotSolved(lp)) {
+    return "best found, not certified: the LP is too large to solve here (see the model's reason), so the best cheap construction is returned and there is no bound on the best possible";
+  }
   if (noRoundCompleted(lp)) {
     const why = lp.stoppedBy === 'time-limit' ? 'the time limit came' : `it stopped (${lp.stoppedBy ?? 'early'})`;
     return `best found, not certified: ${why} before the LP's pricing gave a bound above 0, so there is no bound on the best possible (give it more time)`;
@@ -66,9 +77,9 @@ export function lpResultWords(lp: Basis): string {
 }
 
 /** Which mechanism is returned, in words. */
-export function chosenWords(lp: Pick<LpResult, 'chosen'>): string {
+export function chosenWords(lp: Pick<LpResult, 'chosen'> & Partial<Pick<LpResult, 'rounds' | 'stoppedBy'>>): string {
   if (lp.chosen === undefined || lp.chosen === 'lp') return "the LP's channel";
-  return `${constructionWords(lp.chosen)}: the LP did not beat it`;
+  return `${constructionWords(lp.chosen)}: ${lpNotSolved(lp) ? 'the best of the candidates (the LP was not solved)' : 'the LP did not beat it'}`;
 }
 
 /** One candidate in a line: its expected loss, or why it does not apply. */

@@ -20,6 +20,8 @@ export const lpSampleSchema = z.object({
   gap: z.number().min(0).nullable(),
   elapsedMs: z.number().min(0),
   fraction: z.number().min(0).max(1),
+  /** Queue workers that have priced this LP's rounds so far (an LP priced on a job queue; absent when priced on one machine). */
+  pricingWorkers: z.int().min(0).optional(),
 });
 export type LpSample = z.infer<typeof lpSampleSchema>;
 

@@ -197,11 +197,58 @@ function mechanismWork(kind: MechanismKindName, d: DomainSize, w: Work, lp?: LpS
     else if (d.tight === 'dense' || d.tight === 'unknown') w.tightDense += n * n * n;
   }
   // Jobs solve the optimal LP by decomposition (engine.ts), lpModel 'auto' unless asked.
-  if (kind === 'optimal') decompositionWork(`the optimal-mechanism LP (${lp?.lpModel ?? 'auto'} model) on ${d.name}`, d, lp ?? {});
+  if (kind === 'optimal') optimalWork(d, w, lp ?? {});
+}
+
+/**
+ * An optimal request: the decomposition within its limits, or, over them and with a time limit, the best of the
+ * cheap candidates (./best-candidate.ts), priced as what they are: planar Laplace and the exponential mechanism
+ * streamed, the tight-constraints solve. Without a time limit it is refused with the way to get that answer.
+ */
+function optimalWork(d: DomainSize, w: Work, lp: LpSpec): void {
+  const refusal = optimalLpRefusal(d, lp);
+  if (!refusal) return;
+  if (lp.timeLimitSeconds === undefined) {
+    throw new MechError(
+      'too-large',
+      `${refusal.message}; or give a time limit (--time-limit S, timeLimitSeconds) to get the best of the cheap constructions (planar Laplace, tight constraints, exponential, each with the optimal remap) without the LP, and without a bound on the best possible`,
+      refusal.detail,
+    );
+  }
+  mechanismWork('exponential', d, w);
+  if (d.grid) mechanismWork('planar-laplace', d, w);
+  // A dense or unknown tight solve is not priced: that candidate fails alone (a note) without stopping the others.
+  if (d.tight === 'structured') mechanismWork('tight', d, w);
+}
+
+/**
+ * Why the optimal LP on d is over the decomposition's limits (MechError 'too-large'), or null when it is within
+ * them. Admission and the engine decide with this one test: over the limits, a request with a time limit
+ * returns the best cheap candidate instead of solving.
+ */
+export function optimalLpRefusal(d: DomainSize, lp: LpSpec): MechError | null {
+  try {
+    decompositionWork(`the optimal-mechanism LP (${lp.lpModel ?? 'auto'} model) on ${d.name}`, d, lp);
+    return null;
+  } catch (e) {
+    if (e instanceof MechError && e.code === 'too-large') return e;
+    throw e;
+  }
+}
+
+/** optimalLpRefusal for a built domain: sized from its spec when that names it (as admission did), else from the domain. */
+export function optimalLpRefusalOn(domain: Domain, lp: LpSpec): MechError | null {
+  let size: DomainSize | null;
+  try {
+    size = sizeOfDomainInput(domain.spec);
+  } catch {
+    size = null; // an inline domain's spec is a name, not a grammar sentence
+  }
+  return optimalLpRefusal(size && size.n === domain.n ? size : sizeOfBuiltDomain(domain), lp);
 }
 
 /** The LP options of a mechanism spec (protocol lpOptionsShape). */
-type LpSpec = Pick<MechanismSpec, 'lpModel' | 'delta' | 'timeLimitSeconds' | 'targetGap' | 'lpThreads'>;
+export type LpSpec = Pick<MechanismSpec, 'lpModel' | 'delta' | 'timeLimitSeconds' | 'targetGap' | 'lpThreads'>;
 
 /**
  * The typed optimal LP is solved by decomposition, without the

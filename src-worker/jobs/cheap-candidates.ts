@@ -16,6 +16,8 @@ import type { LossSpecInput } from './engine';
  */
 export const CANDIDATE_CONSTRUCTIONS = ['planar-laplace', 'tight', 'exponential'] as const;
 type Construction = (typeof CANDIDATE_CONSTRUCTIONS)[number];
+/** The note of a candidate left out for the time limit. */
+export const NOT_TRIED_NOTE = 'not tried: it would end past the time limit';
 
 function construct(kind: Construction, domain: Domain, eps: number): Mechanism | string {
   if (kind === 'tight') {
@@ -37,13 +39,22 @@ export function cheapCandidates(
   eps: number,
   prior: Float64Array,
   loss: LossSpecInput | undefined,
-  ctx: { signal: AbortSignal; progress(fraction: number | null, message: string): void },
+  ctx: { signal: AbortSignal; progress(fraction: number | null, message: string): void; deadline?: number },
 ): CheapCandidate[] {
   const out: CheapCandidate[] = [];
+  let slowest = 0;
   for (const kind of CANDIDATE_CONSTRUCTIONS) {
     checkCancelled(ctx.signal);
     const t0 = performance.now();
     const construction = `${kind}+remap`;
+    // With a deadline (performance.now() ms), once one candidate is built, the next is tried only when, at the
+    // pace of the slowest so far, it and one streamed pass over each built candidate (their expected losses,
+    // ./best-candidate.ts: a pass costs about what a construction and its remap do) end before it.
+    const built = out.filter((c) => c.remapped).length;
+    if (ctx.deadline !== undefined && built > 0 && t0 + (built + 2) * slowest > ctx.deadline) {
+      out.push({ construction, timeMs: 0, note: NOT_TRIED_NOTE });
+      continue;
+    }
     ctx.progress(null, `trying ${kind} with the optimal remap before the LP`);
     try {
       const mech = construct(kind, domain, eps);
@@ -52,7 +63,8 @@ export function cheapCandidates(
         continue;
       }
       const r = remapMechanism(mech, domain, prior, loss ?? { kind: 'bin' }, { signal: ctx.signal });
-      out.push({ construction, timeMs: performance.now() - t0, channel: mech.channel, remap: r.remap });
+      out.push({ construction, timeMs: performance.now() - t0, channel: mech.channel, remap: r.remap, remapped: r.channel });
+      slowest = Math.max(slowest, performance.now() - t0);
     } catch (e) {
       if (!(e instanceof MechError) || e.code === 'cancelled' || e.code === 'internal') throw e;
       out.push({ construction, timeMs: performance.now() - t0, note: e.message });

@@ -17,6 +17,8 @@ import { tightExists } from '../bound/tight-exists';
 import { privacyTypeCapacities } from '../capacity/privacy-type-capacity';
 import { optimalMechanism, type LpPrivacyModel, type OptimalLpResult } from '../lp/optimal-mechanism';
 import { cheapCandidates } from './cheap-candidates';
+import { bestCandidateOnly } from './best-candidate';
+import { optimalLpRefusalOn } from './admission';
 import { decideRegularityByLP } from '../lp/regularity-lp';
 import type { LossInput as LpLoss } from '../lp/loss-input';
 import type { PricingFactory } from '../lp/pricing-pool';
@@ -87,7 +89,9 @@ export interface BuildOptions {
 export type LossSpecInput =
   { kind: 'bin' } | { kind: 'nib' } | { kind: 'dist' } | { kind: 'dist2' } | { kind: 'matrix'; matrix: Matrix; guessLabels?: readonly string[] };
 
-export type MechanismOutcome = { exists: true; mechanism: Mechanism; lp?: OptimalLpResult } | { exists: false; minZ: number; minZAt: string; note: string };
+/** `expectedLoss`: the returned channel's expected loss under the request's loss when the construction computed it already (the best cheap candidate, streamed). */
+export type MechanismOutcome =
+  { exists: true; mechanism: Mechanism; lp?: OptimalLpResult; expectedLoss?: number } | { exists: false; minZ: number; minZAt: string; note: string };
 
 /** Our loss spec in the LP's terms (rows = guesses w, columns = secrets x). */
 function lpLoss(loss: LossSpecInput | undefined): LpLoss {
@@ -141,6 +145,13 @@ export async function buildMechanism(kind: MechanismKindName, domain: Domain, ep
       const lp = opts.lp ?? {};
       let fraction = 0;
       const startedAt = opts.startedAt ?? performance.now();
+      // Over the decomposition's limits with a time limit (admission admits it): the best cheap candidate alone.
+      const refusal = optimalLpRefusalOn(domain, lp);
+      if (refusal) {
+        if (lp.timeLimitSeconds === undefined) throw refusal;
+        const best = bestCandidateOnly(domain, eps, opts, refusal, startedAt);
+        return { exists: true, mechanism: best.mechanism, lp: best.mechanism.lp, expectedLoss: best.expectedLoss };
+      }
       // Never worse than a cheap construction: planar Laplace, tight constraints and the exponential mechanism,
       // each remapped, are tried first; the cheapest seeds the LP and is returned when the LP does not beat it.
       const candidates = cheapCandidates(domain, eps, opts.prior, opts.loss, { signal: opts.signal, progress: (_f, m) => opts.progress(0, m) });

@@ -199,6 +199,15 @@ function countedPricing(factory: PricingFactory): { factory: PricingFactory; wor
   return { factory: async (threads, spec) => (last = await factory(threads, spec)), workers: () => last?.workers ?? 0 };
 }
 
+/** An LP's round samples and lines with the queue workers that price it (the app's progress and the CLI's line show them). */
+function withPricingWorkers(progress: JobContext['progress'], workers: () => number): JobContext['progress'] {
+  return (fraction, message, lp) => {
+    if (!lp) return progress(fraction, message);
+    const w = workers();
+    progress(fraction, `${message}, priced on ${w} queue worker${w === 1 ? '' : 's'}`, { ...lp, pricingWorkers: w });
+  };
+}
+
 export async function construct(
   req: JobRequest,
   spec: MechanismSpec,
@@ -220,7 +229,7 @@ export async function construct(
   const opts = {
     prior,
     signal: ctx.signal,
-    progress: ctx.progress,
+    progress: counted ? withPricingWorkers(ctx.progress, counted.workers) : ctx.progress,
     lp,
     ...(ctx.stopFlag ? { stopFlag: ctx.stopFlag } : {}),
     ...(counted ? { pricing: counted.factory } : {}),
@@ -284,6 +293,9 @@ export async function mechanismJob(req: MechanismRequest, ctx: JobContext): Prom
   if (remap) {
     // C . R is Bayes-optimal already: its expected loss under an optimal remap is the remapped loss (no second pass).
     result.expectedLoss = remap.remappedLoss;
+  } else if (req.loss !== undefined && outcome.expectedLoss !== undefined) {
+    // Computed by the construction on C . R (a best cheap candidate): a second remap pass would find the same value.
+    result.expectedLoss = finiteOrNull(outcome.expectedLoss);
   } else if (req.loss !== undefined) {
     result.expectedLoss = finiteOrNull(expectedLoss(prior, ch, resolveLoss(req.loss), domain, ctx.signal).value);
     if (result.expectedLoss === null) result.note = NON_FINITE_LOSS;

@@ -30,6 +30,8 @@ export interface CheapCandidate {
   timeMs: number;
   channel?: RowSource;
   remap?: Int32Array;
+  /** C . R as a row source (the remap's own), when the caller has it: returned without a dense n x m copy. */
+  remapped?: RowSource;
   /** Why there is no channel (the construction does not exist or does not apply here). */
   note?: string;
 }

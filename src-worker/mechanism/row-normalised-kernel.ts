@@ -10,14 +10,23 @@ import { FunctionRowSource } from './function-row-source';
 export function rowNormalisedKernel(domain: Domain, rate: number): FunctionRowSource {
   const n = domain.n;
   const fill = (x: number, out: Float64Array): void => {
-    let s = 0;
-    for (let y = 0; y < n; y++) {
-      const v = Math.exp(-rate * domain.distance(x, y));
-      out[y] = v;
-      s += v;
-    }
-    const inv = 1 / s;
+    const inv = kernelRow(domain, rate, x, out);
     for (let y = 0; y < n; y++) out[y] = out[y]! * inv;
   };
   return new FunctionRowSource(n, n, fill, (i) => domain.label(i));
+}
+
+/**
+ * Row x of the kernel exp(-rate * d(x,y)) before normalisation, into `out`, and the normaliser 1 / (its sum): the
+ * one computation the rows and the column access (remap/columns.ts) share, so that both give the same doubles.
+ */
+export function kernelRow(domain: Domain, rate: number, x: number, out: Float64Array): number {
+  const n = domain.n;
+  let s = 0;
+  for (let y = 0; y < n; y++) {
+    const v = Math.exp(-rate * domain.distance(x, y));
+    out[y] = v;
+    s += v;
+  }
+  return 1 / s;
 }

@@ -9,7 +9,7 @@ import { optimalRemap } from '../measure/optimal-remap';
 import { faceValueCost } from '../measure/expected-distance-error';
 import { priorForChannel } from '../measure/prior-for-channel';
 import { forEachWeightedColumn } from '../measure/weighted-columns';
-import { type ColumnAccess, denseColumns, planarLaplaceColumns, tightColumns, verifyColumns } from './columns';
+import { type ColumnAccess, denseColumns, planarLaplaceColumns, rowNormalisedColumns, tightColumns, verifyColumns } from './columns';
 import { GridBestGuess } from './grid-best-guess';
 import { RemappedChannel } from './remapped-channel';
 import { planarLaplaceWindows, tightWindows, type WindowColumnAccess } from './window-columns';
@@ -109,6 +109,8 @@ export function columnAccessForMechanism(mech: Mechanism, domain: Domain): Colum
   if (mech.kind === 'planar-laplace' && g && ch.rows === domain.n && ch.cols === domain.n) {
     return g.rows >= 2 && g.cols >= 2 ? planarLaplaceWindows(domain, mech.guaranteedEpsilon) : planarLaplaceColumns(domain, mech.guaranteedEpsilon);
   }
+  const f = mech.facts;
+  if ((f.kind === 'exponential' || f.kind === 'laplace') && ch.rows === domain.n && ch.cols === domain.n) return rowNormalisedColumns(domain, f.kernelRate);
   return null;
 }
 

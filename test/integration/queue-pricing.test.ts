@@ -13,7 +13,9 @@
  * - Redis killed and started again empty on the same port mid-run: the
  *   slices are opened again and the run ends with the same optimum;
  * - a worker of another version is refused with one line (by the master,
- *   from its registration; by a worker, from an open frame).
+ *   from its registration; by a worker, from an open frame);
+ * - a worker whose pricing fails (an error frame): its slice moves to a live
+ *   worker (one line) and the run ends with the same optimum.
  * The prior is not uniform, so the local run solves by decomposition too
  * (a uniform one on a grid is one orbit model, no pricing at all).
  */
@@ -25,7 +27,7 @@ import { Redis } from 'ioredis';
 import { cli, redisInstalled, startRedis, startWorker, type RedisServer, type WorkerProc } from './queue-fixture';
 import { QueueClient } from '../../src-main/queue/client';
 import { parseQueueUrl } from '../../src-main/queue/connection';
-import { decodeFrame, encodeFrame, inboxKey, replyKey, WORKER_KEY_PATTERN, workerKey } from '../../src-main/queue/pricing-wire';
+import { decodeFrame, encodeFrame, inboxKey, pricingVersion, replyKey, WORKER_KEY_PATTERN, workerKey } from '../../src-main/queue/pricing-wire';
 
 // Registrations lapse after 3 s; queued LPs from 1,000 variables (a 6 x 6 grid has 1,296) price on the queue.
 const ENV = { MECHSTUDIO_QUEUE_LOCK_MS: '3000', MECHSTUDIO_QUEUE_STALLED_MS: '1000', MECHSTUDIO_QUEUE_PRICING_MIN_VARIABLES: '1000' };
@@ -163,6 +165,42 @@ describe.skipIf(!redisInstalled())('optimal LP pricing on the queue', () => {
     expect(opens.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(4);
     expectSameOptimum(lpOf(r.stdout), await localLp(10));
   }, 180_000);
+
+  it('a pricing error on a worker: its slice moves to another worker and the run ends with the same optimum', async () => {
+    // A third registered worker of this version, played here: it answers every price frame with an error frame.
+    const fake = { id: 'fake-failing', version: pricingVersion(), threads: 1, host: 'failing-box', pid: 4243 };
+    const commands = new Redis(redis.url);
+    const inbox = new Redis(redis.url);
+    let serving = true;
+    const serve = (async (): Promise<void> => {
+      const replies = new Map<string, string>();
+      while (serving) {
+        const got = await inbox.blpopBuffer(inboxKey(fake.id), 0.2).catch(() => null);
+        if (!got) continue;
+        const f = decodeFrame(got[1]);
+        const session = String(f.head.session);
+        if (f.head.t === 'open') replies.set(session, String(f.head.reply));
+        const reply = replies.get(session);
+        if (f.head.t === 'price' && reply)
+          await commands.rpush(reply, encodeFrame({ t: 'error', session, code: 'internal', message: 'the pricing solver failed (injected)' }));
+      }
+    })();
+    try {
+      await commands.set(workerKey(fake.id), JSON.stringify(fake), 'PX', 120_000);
+      const r = await cli([...args(6), '--queue', redis.url]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/pricing worker failing-box \(pid 4243\): the pricing solver failed \(injected\): outputs \d+-\d+ move to /);
+      const got = lpOf(r.stdout);
+      expectSameOptimum(got, await localLp(6));
+      expect(got.pricingWorkers).toBe(2);
+    } finally {
+      serving = false;
+      await serve;
+      await commands.del(workerKey(fake.id));
+      commands.disconnect();
+      inbox.disconnect();
+    }
+  }, 60_000);
 
   it('a worker of another version is refused with one line, and refuses a master of another version', async () => {
     const redisClient = new Redis(redis.url);

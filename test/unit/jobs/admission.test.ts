@@ -98,6 +98,18 @@ describe('admission: hostile job requests end in one typed error, fast', () => {
       'too-large',
       /optimal-mechanism LP \(auto model\) on line:11000: the decomposition master would need about \d+ MiB/,
     ],
+    [
+      'grid:100x100 optimal without a time limit',
+      () => mech('grid:100x100', 'optimal', { loss: 'dist' }),
+      'too-large',
+      /40000 pairs x 10000 outputs\): 4\.00e\+8, over the limit of 2\.00e\+8; .*; or give a time limit \(--time-limit S, timeLimitSeconds\) to get the best of the cheap constructions/,
+    ],
+    [
+      'grid:130x130 optimal with a time limit (its cheap candidates are streamed)',
+      () => mech('grid:130x130', 'optimal', { loss: 'dist', timeLimitSeconds: 300 }),
+      'too-large',
+      /the optimal mechanism on grid:130x130 generates and measures its channel entry by entry .*: 1\.14e\+9, over the limit of 1\.00e\+9/,
+    ],
     ['line:200000 rr', () => mech('line:200000', 'rr'), 'too-large', /4\.00e\+10, over the limit of 1\.00e\+9/],
     [
       'planar Laplace on grid:1000x1000',
@@ -222,6 +234,9 @@ describe('admission: hostile job requests end in one typed error, fast', () => {
     expect(() => admitRequest({ type: 'capacity', domain: 'grid:5x5', epsilon: 1 })).not.toThrow();
     // the sum's answer graph: Levinson, 3 n^2 per eps (751 points: 1000 x 1.69e6 = 1.69e9, under 4e9)
     expect(() => admitRequest({ type: 'threshold', domain: 'sum:150,5' })).not.toThrow();
+    // over the LP's limits with a time limit: the best cheap candidate is returned (jobs/best-candidate.ts)
+    expect(() => admitRequest(mech('grid:100x100', 'optimal', { loss: 'dist', timeLimitSeconds: 300 }) as never)).not.toThrow();
+    expect(() => admitRequest(mech('clique:3000', 'optimal', { timeLimitSeconds: 60 }) as never)).not.toThrow();
     // 1501 points: priced by the grid's length (1000 eps values: 6.76e9; 200: 1.35e9)
     expect(() => admitRequest({ type: 'threshold', domain: 'sum:300,5' })).toThrow(/Levinson's O\(n\^2\) Toeplitz recursion per eps: 6\.76e\+9/);
     expect(() => admitRequest({ type: 'threshold', domain: 'sum:300,5', to: 2 })).not.toThrow();

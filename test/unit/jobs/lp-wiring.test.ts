@@ -18,6 +18,8 @@ import type { JobRequest } from '../../../src-shared/protocol/requests';
 import { jobResultSchema, mechanismInfoSchema, MAX_LP_HISTORY_POINTS, thinHistory, type MechanismResult } from '../../../src-shared/protocol/results';
 import { parseJobRequest } from '../../../src-shared/protocol/validate';
 import { projectWith } from '../project-fixture';
+import { openPricing, type PricingFactory } from '../../../src-worker/lp/pricing-pool';
+import { progressSchema } from '../../../src-shared/protocol/messages';
 
 const mech = (domain: string, extra: Record<string, unknown> = {}, kind = 'optimal') => ({ type: 'mechanism', domain, epsilon: 1, kind, ...extra });
 
@@ -103,10 +105,11 @@ describe('admission of the typed optimal LP', () => {
     expect(() => admitRequest(req('grid:30x30', { lpModel: 'spanner', targetGap: 0.01 }))).not.toThrow();
   });
 
-  it('refuses line:11000 on every path and the exact model on grid:50x50; admits the spanner on 50x50', () => {
+  it('refuses line:11000 on every LP path (without a time limit) and the exact model on grid:50x50; admits the spanner on 50x50', () => {
     expect(tooLarge(req('line:11000', { lpModel: 'exact' }))).toMatch(/line:11000/);
     expect(tooLarge(req('line:11000', { lpModel: 'spanner' }))).toMatch(/decomposition master would need about \d+ MiB/);
-    expect(tooLarge(req('line:11000', { timeLimitSeconds: 10 }))).toMatch(/decomposition master/);
+    // with a time limit it is admitted and answered by the best cheap candidate (jobs/best-candidate.ts)
+    expect(() => admitRequest(req('line:11000', { timeLimitSeconds: 10 }))).not.toThrow();
     expect(tooLarge(req('line:11000', {}))).toMatch(/LP \(auto model\) on line:11000: the decomposition master/);
     expect(tooLarge(req('grid:50x50', { lpModel: 'exact' }))).toMatch(/every one of its 3123750 pairs for each of 2500 outputs.*--lp-model spanner/);
     // the boundary uses the decomposition's own start estimate (masterStartBytes): the 50x50 spanner start
@@ -148,6 +151,38 @@ describe('the mechanism job carries the typed LP record', () => {
     expect(messages.some((m) => /^LP round \d+: objective [0-9.e+-]+, bound [0-9.e+-]+, gap /.test(m))).toBe(true);
     expect(fractions.length).toBeGreaterThan(0);
     for (let i = 1; i < fractions.length; i++) expect(fractions[i]!).toBeGreaterThanOrEqual(fractions[i - 1]!);
+  }, 60_000);
+
+  it('an LP priced on a job queue: every round sample and line says how many queue workers price', async () => {
+    const samples: (number | undefined)[] = [];
+    const lines: string[] = [];
+    // this machine's engine, reporting 3 workers as a queue's engine does (QueuePricing.workers)
+    const pricing: PricingFactory = async (threads, spec) => {
+      const engine = await openPricing(threads, spec);
+      return new Proxy(engine, { get: (t, k) => (k === 'workers' ? 3 : (Reflect.get(t, k, t) as unknown)) });
+    };
+    const p = parseJobRequest(mech('grid:3x4', { lpModel: 'exact', prior: { kind: 'vector', values: lumpy(12) }, loss: 'dist' }));
+    if (!p.ok) throw new Error(p.error.message);
+    const r = (await runJobRequest(p.value, {
+      signal: new AbortController().signal,
+      pricing,
+      progress: (_f, m, lp) => {
+        if (!lp) return;
+        samples.push(lp.pricingWorkers);
+        lines.push(m);
+      },
+    })) as MechanismResult;
+    expect(r.lp!.pricingWorkers).toBe(3);
+    expect(samples.length).toBeGreaterThan(0);
+    expect(new Set(samples)).toEqual(new Set([3]));
+    for (const l of lines) expect(l).toMatch(/^LP round \d+: .*, priced on 3 queue workers$/);
+    expect(
+      progressSchema.parse({
+        fraction: 0.5,
+        message: lines[0],
+        lp: { round: 1, objective: 1, bound: null, gap: null, elapsedMs: 1, fraction: 0.5, pricingWorkers: 3 },
+      }).lp?.pricingWorkers,
+    ).toBe(3);
   }, 60_000);
 
   it('without LP options the model is chosen automatically and the result says which and why', async () => {

@@ -5,6 +5,8 @@ import { optimalMechanism } from '../../../src-worker/lp/optimal-mechanism';
 import { DenseChannel, type Mechanism, type RowSource, toDense } from '../../../src-worker/mechanism/channel';
 import { tightConstraintsStructured } from '../../../src-worker/mechanism/implicit/tight-structured';
 import { planarLaplace } from '../../../src-worker/mechanism/planar-laplace';
+import { exponentialMechanism } from '../../../src-worker/mechanism/exponential';
+import { laplaceRowNormalised } from '../../../src-worker/mechanism/laplace-row-normalised';
 import { randomisedResponse } from '../../../src-worker/mechanism/randomised-response';
 import { tightConstraints } from '../../../src-worker/mechanism/tight-constraints';
 import { bestByScan } from '../../../src-worker/measure/guess-function';
@@ -118,6 +120,18 @@ describe('Bayesian remap of grid mechanisms', () => {
     expect(Array.from(res.remap)).toEqual(Array.from(ref.remap));
     expect(res.remappedLoss).toBe(ref.value);
     expect(res.remappedLoss).toBeLessThan(res.originalLoss!);
+  });
+
+  it('the exponential and row-normalised Laplace mechanisms get direct column access and agree with the measure', () => {
+    const domain = gridDomain(9, 8);
+    const pi = lumpyPrior(domain.n, 7);
+    for (const mech of [exponentialMechanism(domain, 0.8), laplaceRowNormalised(domain, 0.8)]) {
+      const res = remapMechanism(mech, domain, pi, { kind: 'dist' });
+      expect(res.stats.columnAccess).toBe('direct');
+      const ref = optimalRemap(pi, mech.channel, buildLoss({ kind: 'dist' }, domain));
+      expect(Array.from(res.remap)).toEqual(Array.from(ref.remap));
+      expect(res.remappedLoss).toBe(ref.value);
+    }
   });
 
   for (const metric of ['euclidean', 'manhattan', 'chebyshev'] as GridMetric[]) {
