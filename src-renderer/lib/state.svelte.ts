@@ -7,7 +7,6 @@ import {
   runJob,
   type ApiError,
   type ChannelStatus,
-  type ExportRequest,
   type MechStudioApi,
   type RecentProject,
   type JobEvent,
@@ -38,8 +37,7 @@ import {
 } from './project-model';
 import { isExpensive, itemHash, projectWithResults, restoreResults } from './kept-results';
 import { History } from './history';
-import { delivered } from './file-transfer';
-import { fetchDownload } from './charts';
+import { type Autosaved, type LastProject, clearAutosave, lastProject, pendingAutosave, rememberLastProject, writeAutosave } from './browser-storage';
 
 export type Selection = { kind: ItemKind; id: string } | null;
 
@@ -70,11 +68,8 @@ const MAX_LIVE_LP_SAMPLES = 1000;
 import type { ItemResult } from './item-result';
 export type { ItemResult };
 
-const AUTOSAVE_KEY = 'mechstudio.autosave.v1';
 /** Most characters of an autosaved project with its results (localStorage holds about 5 MB per origin). */
 const AUTOSAVE_RESULTS_BYTES = 2 * 2 ** 20;
-/** Which project a reload returns to: {path} of the last opened/saved file, or {example} (the file itself is the host's). */
-const LAST_KEY = 'mechstudio.last.v1';
 
 export class AppState {
   api: MechStudioApi;
@@ -607,33 +602,6 @@ export class AppState {
     await Promise.all((this.project.analyses ?? []).filter((a) => a.type === 'measure' || a.type === 'check').map((a) => this.computeAnalysis(a.id)));
   }
 
-  /**
-   * Stream a channel too large to carry inline straight to a CSV file (the
-   * engine writes it row by row). Electron asks with its save dialog; web
-   * mode downloads it (lib/file-transfer.ts).
-   */
-  async exportChannelFile(request: Extract<JobRequest, { type: 'mechanism' | 'capacity' }>, suggested: string): Promise<void> {
-    await this.exportFile(`channel CSV of ${suggested}`, { kind: 'channel-csv', request, name: suggested });
-  }
-
-  /**
-   * Write a channel the host keeps (an optimal LP's) to a CSV file: the host writes it from the kept doubles
-   * (never solving again, never through the page), shown in the jobs panel while it writes.
-   */
-  async exportKeptChannel(channelRef: string, suggested: string): Promise<void> {
-    await this.exportFile(`channel CSV ${suggested}`, { kind: 'kept-channel-csv', channelRef, name: suggested });
-  }
-
-  private async exportFile(label: string, request: ExportRequest): Promise<void> {
-    try {
-      const r = await this.task(`export ${label}`, 'export', () => this.api.project.export(request));
-      const said = delivered(r, fetchDownload);
-      if (said) this.notify(said, 'ok');
-    } catch (e) {
-      this.notify((e as Error).message, 'bad');
-    }
-  }
-
   // ---------- kept channels (optimal LPs: the host keeps them, on disk beside the project) ----------
 
   /** Settles when the host has said which restored results' channels it holds (computeMissing waits for it). */
@@ -726,13 +694,7 @@ export class AppState {
   lastExample: string | null = null;
 
   private rememberLast(path: string | null): void {
-    try {
-      if (path) localStorage.setItem(LAST_KEY, JSON.stringify({ path }));
-      else if (this.lastExample) localStorage.setItem(LAST_KEY, JSON.stringify({ example: this.lastExample }));
-      else localStorage.removeItem(LAST_KEY);
-    } catch {
-      /* storage unavailable: a reload opens the default example */
-    }
+    rememberLastProject(path, this.lastExample);
     this.lastExample = null;
   }
 
@@ -741,15 +703,8 @@ export class AppState {
     this.rememberLast(path);
   }
 
-  lastProject(): { path: string } | { example: string } | null {
-    try {
-      const v = JSON.parse(localStorage.getItem(LAST_KEY) ?? 'null') as { path?: unknown; example?: unknown } | null;
-      if (v && typeof v.path === 'string' && v.path) return { path: v.path };
-      if (v && typeof v.example === 'string' && v.example) return { example: v.example };
-    } catch {
-      /* ignore */
-    }
-    return null;
+  lastProject(): LastProject | null {
+    return lastProject();
   }
 
   // ---------- autosave recovery (localStorage; cleared on save/open) ----------
@@ -760,35 +715,14 @@ export class AppState {
    * channel there as it is kept).
    */
   autosave(): void {
-    const save = (project: ProjectInput): boolean => {
-      try {
-        localStorage.setItem(AUTOSAVE_KEY, JSON.stringify({ savedAt: new Date().toISOString(), path: this.path, project }));
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    // with its results when they fit; when the storage is full, the project alone (so that the latest edits, not an
-    // older autosave, are what a new window offers back); when even that fails the older autosave stays, dated
-    if (!save(projectWithResults(this.project, this.results, AUTOSAVE_RESULTS_BYTES).project)) save(this.project);
+    writeAutosave(this.path, projectWithResults(this.project, this.results, AUTOSAVE_RESULTS_BYTES).project, this.project);
   }
 
   clearAutosave(): void {
-    try {
-      localStorage.removeItem(AUTOSAVE_KEY);
-    } catch {
-      /* ignore */
-    }
+    clearAutosave();
   }
 
-  pendingRecovery(): { savedAt: string; path: string | null; project: ProjectInput } | null {
-    try {
-      const raw = localStorage.getItem(AUTOSAVE_KEY);
-      if (!raw) return null;
-      const v = JSON.parse(raw) as { savedAt: string; path: string | null; project: ProjectInput };
-      return v && v.project && Array.isArray(v.project.domains) ? v : null;
-    } catch {
-      return null;
-    }
+  pendingRecovery(): Autosaved | null {
+    return pendingAutosave();
   }
 }
