@@ -18,7 +18,7 @@ import { singleOrbitUtilityBoundFor } from '../../../src-worker/bound/single-orb
 import { thresholdSearch } from '../../../src-worker/bound/threshold-search';
 import { tightExists } from '../../../src-worker/bound/tight-exists';
 import { checkPrivacy } from '../../../src-worker/check/privacy-check';
-import { mechError } from '../mech-error';
+import { mechError } from '../support/mech-error';
 import { Matrix } from '../../../src-worker/linalg/matrix';
 import { ballSizeSymmetric } from '../../../src-worker/mechanism/ball-size-symmetric';
 import { DenseChannel, toDense, validateChannel, type Mechanism, type RowSource } from '../../../src-worker/mechanism/channel';
@@ -40,7 +40,7 @@ import { parseCustomMetricCsv } from '../../../src-worker/metric/custom-metric';
 import { distanceMatrix, type Domain } from '../../../src-worker/metric/domain';
 import { graphDomain } from '../../../src-worker/metric/graph';
 import { parseDomainSpec } from '../../../src-worker/metric/parse-domain-spec';
-import { expectSameAsEnumeration } from '../metric/helpers';
+import { expectSameAsEnumeration } from '../support/metric-helpers';
 
 const LN2 = Math.LN2; // alpha = e^-eps = 1/2
 

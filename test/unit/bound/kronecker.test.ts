@@ -10,7 +10,7 @@ import { productMu, extremeProduct } from '../../../src-worker/bound/product-mu'
 import { kroneckerMatVec, kroneckerSolve } from '../../../src-worker/linalg/kronecker-solve';
 import { tightExists } from '../../../src-worker/bound/tight-exists';
 import { regularity } from '../../../src-worker/bound/regularity';
-import { productDomain, productPrior, randomPrior } from '../measure/fixtures';
+import { productDomain, productPrior, randomPrior } from '../support/channel-fixtures';
 
 function denseMu(domain: Parameters<typeof phiMatrix>[0], eps: number, p: Float64Array): Float64Array {
   return luSolveTransposed(luFactor(phiMatrix(domain, eps)), p);

@@ -16,7 +16,7 @@ import { productMu } from '../../../src-worker/bound/product-mu';
 import { productPriorBounds } from '../../../src-worker/bound/product-prior-bounds';
 import { phi } from '../../../src-worker/bound/phi';
 import { databaseLeakageBound } from '../../../src-worker/bound/database-leakage-bounds';
-import { productPrior, rng, rr, tableDomain, tg } from '../measure/fixtures';
+import { productPrior, rng, rr, tableDomain, tg } from '../support/channel-fixtures';
 
 const LN2 = Math.log(2);
 

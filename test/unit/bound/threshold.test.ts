@@ -10,7 +10,7 @@ import { tightExists } from '../../../src-worker/bound/tight-exists';
 import { thresholdSearch } from '../../../src-worker/bound/threshold-search';
 import { regularity } from '../../../src-worker/bound/regularity';
 import { uniformPrior } from '../../../src-worker/measure/prior';
-import { tableDomain } from '../measure/fixtures';
+import { tableDomain } from '../support/channel-fixtures';
 
 /** Star: centre 0 and three leaves. z_centre = (1 - 2 alpha)/(1 + alpha): the tight mechanism exists iff eps >= ln 2. */
 const star = tableDomain([

@@ -10,7 +10,7 @@ import { averageQuery, sumQuery } from '../../../src-worker/metric/database-quer
 import type { Domain } from '../../../src-worker/metric/domain';
 import { lineDomain } from '../../../src-worker/metric/line';
 import { databaseQueryMap } from '../../../src-worker/metric/query-sensitivity';
-import { mechError as err } from '../mech-error';
+import { mechError as err } from '../support/mech-error';
 
 /** Answers 0..n-1 with d = scale * |i - j|. */
 function scaledLine(n: number, scale: number): Domain {

@@ -15,7 +15,7 @@ import { FunctionRowSource } from '../../../src-worker/mechanism/function-row-so
 import { planarLaplace } from '../../../src-worker/mechanism/planar-laplace';
 import { parseDomainSpec } from '../../../src-worker/metric/parse-domain-spec';
 import type { Domain } from '../../../src-worker/metric/domain';
-import { runJob } from '../run-job';
+import { runJob } from '../support/run-job';
 
 /** A copy of a channel's rows with some entries changed (no offset structure any more). */
 function edited(src: RowSource, edit: (x: number, row: Float64Array) => void): RowSource {

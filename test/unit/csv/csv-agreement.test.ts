@@ -15,7 +15,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CSV_PROBLEM_WORDS, CsvFailure, CsvLineReader, readCsv, type CsvRead, type CsvRow } from '../../../src-shared/csv/csv-reader';
-import { csvParseOracle, type OracleRead } from './csv-parse-oracle';
+import { csvParseOracle, type OracleRead } from '../support/csv-parse-oracle';
 import { seededRandom } from '../../../src-shared/numeric/seeded-random';
 
 type EngineRead = OracleRead;

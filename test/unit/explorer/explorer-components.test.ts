@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useSsrComponents, type Render } from '../renderer/ssr';
+import { useSsrComponents, type Render } from '../support/ssr';
 import { ternaryViewForDomain } from '../../../src-worker/explorer/ternary-data';
 import { capacityTableRows } from '../../../src-worker/explorer/capacity-rows';
 import { lineDomain } from '../../../src-worker/metric/line';

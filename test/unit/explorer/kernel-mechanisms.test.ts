@@ -10,7 +10,7 @@ import type { Domain } from '../../../src-worker/metric/domain';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { lineDomain } from '../../../src-worker/metric/line';
 import { ringDomain } from '../../../src-worker/metric/ring';
-import { effectiveEpsilon, matrixDomain, randomEuclideanMetric, randomGraphMetric } from './metrics-for-tests';
+import { effectiveEpsilon, matrixDomain, randomEuclideanMetric, randomGraphMetric } from '../support/metrics-for-tests';
 
 const LN2 = Math.LN2;
 

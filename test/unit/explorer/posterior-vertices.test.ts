@@ -6,8 +6,8 @@ import type { Domain } from '../../../src-worker/metric/domain';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { lineDomain } from '../../../src-worker/metric/line';
 import { ringDomain } from '../../../src-worker/metric/ring';
-import { matrixDomain, randomEuclideanMetric, randomGraphMetric } from './metrics-for-tests';
-import { mechError as err } from '../mech-error';
+import { matrixDomain, randomEuclideanMetric, randomGraphMetric } from '../support/metrics-for-tests';
+import { mechError as err } from '../support/mech-error';
 
 const LN2 = Math.LN2;
 

@@ -16,7 +16,7 @@ import { cliqueDomain } from '../../../src-worker/metric/clique';
 import { lineDomain } from '../../../src-worker/metric/line';
 import { DenseChannel } from '../../../src-worker/mechanism/channel';
 import { Matrix } from '../../../src-worker/linalg/matrix';
-import { mechError } from '../mech-error';
+import { mechError } from '../support/mech-error';
 
 const S3 = Math.sqrt(3);
 const sortKey = (b: number[]) => b.map((v) => v.toFixed(9)).join(',');

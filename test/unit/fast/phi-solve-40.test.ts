@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { solvePhi } from '../../../src-worker/phi/phi-solve';
 import { gridDomain } from '../../../src-worker/metric/grid';
-import { maxRelDiff } from './helpers';
+import { maxRelDiff } from '../support/structured-helpers';
 
 // The largest grids of the dense comparison (n = 1600: about a second of
 // Cholesky each), one eps per metric; smaller grids and more eps are in

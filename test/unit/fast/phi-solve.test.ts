@@ -10,7 +10,7 @@ import { ringDomain } from '../../../src-worker/metric/ring';
 import { cliqueDomain } from '../../../src-worker/metric/clique';
 import { MechError } from '../../../src-shared/errors';
 import { sumDomain } from '../../../src-worker/metric/answer-domains';
-import { bareClique, lcg, maxRelDiff, productDomain } from './helpers';
+import { bareClique, lcg, maxRelDiff, productDomain } from '../support/structured-helpers';
 
 const ones = (n: number) => new Float64Array(n).fill(1);
 

@@ -28,7 +28,7 @@ import { additiveCapacity } from '../../../src-worker/measure/additive-capacity'
 import { minEntropyLeakage } from '../../../src-worker/measure/min-entropy-leakage';
 import { hammingCubeDomain } from '../../../src-worker/metric/hamming-cube';
 import { structuredMeasures, structuredExpectedDistanceError, structuredPrivacyCheck } from '../../../src-worker/measure/structured/structured-dispatch';
-import { lcg, productDomain, structuredCases } from './helpers';
+import { lcg, productDomain, structuredCases } from '../support/structured-helpers';
 
 function tight(d: Domain, eps: number): ImplicitTightChannel {
   const r = tightConstraintsStructured(d, eps, { denseBelow: 0 });

@@ -7,7 +7,7 @@ import { gridDomain } from '../../../src-worker/metric/grid';
 import { lineDomain } from '../../../src-worker/metric/line';
 import { hammingCubeDomain } from '../../../src-worker/metric/hamming-cube';
 import { validateChannel } from '../../../src-worker/mechanism/channel';
-import { bareClique, maxRelDiff, structuredCases } from './helpers';
+import { bareClique, maxRelDiff, structuredCases } from '../support/structured-helpers';
 
 /** The dense tight mechanism C = Phi diag(z), z from the dense solve. */
 function denseTight(d: Domain, eps: number): { rows: Float64Array[]; z: Float64Array } {

@@ -4,7 +4,7 @@ import { RealFFT2D } from '../../../src-worker/linalg/real-fft-2d';
 import { conjugateGradient } from '../../../src-worker/linalg/conjugate-gradient';
 import { minres } from '../../../src-worker/linalg/minres';
 import { Matrix, matVec } from '../../../src-worker/linalg/matrix';
-import { lcg } from './helpers';
+import { lcg } from '../support/structured-helpers';
 
 describe('FFT products with (block) Toeplitz matrices', () => {
   it('match the dense product on 1-D and 2-D shapes (odd, even, one row, one point)', () => {

@@ -19,7 +19,7 @@ import { FunctionRowSource } from '../../../src-worker/mechanism/function-row-so
 import { parseJobRequest } from '../../../src-shared/protocol/validate';
 import type { JobRequest } from '../../../src-shared/protocol/requests';
 import { uniformPrior, validatePrior } from '../../../src-worker/measure/prior';
-import { runJob } from '../run-job';
+import { runJob } from '../support/run-job';
 
 const USER_CODES = new Set(['invalid-input', 'too-large', 'not-a-metric', 'not-applicable']);
 

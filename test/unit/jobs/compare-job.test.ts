@@ -14,9 +14,9 @@ import { MechError } from '../../../src-shared/errors';
 import { silentContext } from '../../../src-worker/jobs/context';
 import { runJobRequest } from '../../../src-worker/jobs/run';
 import { parseJobRequest } from '../../../src-shared/protocol/validate';
-import { effectiveEpsilon } from '../explorer/metrics-for-tests';
-import { mechError } from '../mech-error';
-import { runJob, validRequest } from '../run-job';
+import { effectiveEpsilon } from '../support/metrics-for-tests';
+import { mechError } from '../support/mech-error';
+import { runJob, validRequest } from '../support/run-job';
 import type { CompareResult, CompareRow } from '../../../src-shared/protocol/compare';
 import { compareCsv, compareTableText, compareChart } from '../../../src-shared/charts/compare-report';
 

@@ -9,7 +9,7 @@ import { priorVulnerability } from '../../../src-worker/measure/prior-vulnerabil
 import { uniformPrior } from '../../../src-worker/measure/prior';
 import { exponentialMechanism } from '../../../src-worker/mechanism/exponential';
 import { lineDomain } from '../../../src-worker/metric/line';
-import { twinDomain } from '../measure/fixtures';
+import { twinDomain } from '../support/channel-fixtures';
 
 describe('jobs/engine', () => {
   it('measureChannel (one pass) equals the single-purpose measures of SPEC §3', () => {

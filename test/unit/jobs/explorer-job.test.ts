@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { capacityTableRows } from '../../../src-worker/explorer/capacity-rows';
 import { ternaryViewForDomain } from '../../../src-worker/explorer/ternary-data';
 import { lineDomain } from '../../../src-worker/metric/line';
-import { runJob } from '../run-job';
+import { runJob } from '../support/run-job';
 
 const LN2 = Math.log(2);
 

@@ -17,7 +17,7 @@ import { projectSchema } from '../../../src-shared/protocol/project';
 import type { JobRequest } from '../../../src-shared/protocol/requests';
 import { jobResultSchema, mechanismInfoSchema, MAX_LP_HISTORY_POINTS, thinHistory, type MechanismResult } from '../../../src-shared/protocol/results';
 import { parseJobRequest } from '../../../src-shared/protocol/validate';
-import { projectWith } from '../project-fixture';
+import { projectWith } from '../support/project-fixture';
 
 const mech = (domain: string, extra: Record<string, unknown> = {}, kind = 'optimal') => ({ type: 'mechanism', domain, epsilon: 1, kind, ...extra });
 

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { type MechanismResult } from '../../../src-shared/protocol/results';
 import { parseDomainSpec } from '../../../src-worker/metric/parse-domain-spec';
-import { runJob } from '../run-job';
+import { runJob } from '../support/run-job';
 
 describe('effective eps attached to a mechanism on all pairs of a large grid', () => {
   it('exponential on grid:40x40 at eps 0.5: computed, equal to the brute force', async () => {

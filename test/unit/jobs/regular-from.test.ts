@@ -4,7 +4,7 @@
  * min p >= a / (1 + 3a), i.e. 0.2 (1 + 3a) >= a, a <= 1/2: from eps = ln 2 exactly.
  */
 import { describe, expect, it } from 'vitest';
-import { runJob } from '../run-job';
+import { runJob } from '../support/run-job';
 
 describe('regular job: regularFrom', () => {
   it('a prior not regular at 0.5 is regular from ln 2: the search brackets ln 2 within 1%', async () => {

@@ -14,7 +14,7 @@ import { gridDomain } from '../../../src-worker/metric/grid';
 import { parseJobRequest } from '../../../src-shared/protocol/validate';
 import { projectSchema } from '../../../src-shared/protocol/project';
 import { remapMechanism } from '../../../src-worker/remap/bayes-remap';
-import { projectWith } from '../project-fixture';
+import { projectWith } from '../support/project-fixture';
 
 const prior = (n: number): number[] => {
   const w = Array.from({ length: n }, (_, i) => 1 + ((i * 7) % 5));

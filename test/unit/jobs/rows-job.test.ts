@@ -9,7 +9,7 @@ import { clearRowsCache } from '../../../src-worker/jobs/rows';
 import { type MechanismResult, type RowsResult } from '../../../src-shared/protocol/results';
 import { parseJobRequest } from '../../../src-shared/protocol/validate';
 import { MechError } from '../../../src-shared/errors';
-import { runJob } from '../run-job';
+import { runJob } from '../support/run-job';
 
 const run = (req: unknown): Promise<unknown> => runJob(req);
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type MechanismResult } from '../../../src-shared/protocol/results';
-import { runJob } from '../run-job';
+import { runJob } from '../support/run-job';
 
 const mechanism = (domain: string, epsilon: number, kind: string): Promise<MechanismResult> =>
   runJob<'mechanism'>({ type: 'mechanism', domain, epsilon, kind });

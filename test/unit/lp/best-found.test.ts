@@ -16,7 +16,7 @@ import { parseDomainSpec } from '../../../src-worker/metric/parse-domain-spec';
 import { Matrix } from '../../../src-worker/linalg/matrix';
 import { solve } from '../../../src-worker/linalg/lu';
 import type { Domain } from '../../../src-worker/metric/domain';
-import { directLoss, exponentialChannel, remappedLoss, worstPrivacyRatio } from './helpers';
+import { directLoss, exponentialChannel, remappedLoss, worstPrivacyRatio } from '../support/lp-helpers';
 
 const never = new AbortController().signal;
 

@@ -5,7 +5,7 @@ import { cliqueDomain } from '../../../src-worker/metric/clique';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { lineDomain } from '../../../src-worker/metric/line';
 import { MechError } from '../../../src-shared/errors';
-import { worstPrivacyRatio } from './helpers';
+import { worstPrivacyRatio } from '../support/lp-helpers';
 
 const LN2 = Math.log(2);
 

@@ -6,7 +6,7 @@ import { optimalMechanism } from '../../../src-worker/lp/optimal-mechanism';
 import { privacyConstraintGraph } from '../../../src-worker/lp/privacy-constraint-graph';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { lineDomain } from '../../../src-worker/metric/line';
-import { data, obj } from './helpers';
+import { data, obj } from '../support/lp-helpers';
 
 /** A lumpy prior: a few dense cells on a sparse background (like a city). */
 function lumpyPrior(n: number): Float64Array {

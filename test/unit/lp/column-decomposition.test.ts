@@ -7,7 +7,7 @@ import { privacyConstraintGraph, type ConstraintMode } from '../../../src-worker
 import { uniformPrior } from '../../../src-worker/measure/prior';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { lineDomain } from '../../../src-worker/metric/line';
-import { worstPrivacyRatio, obj, expectChannelMatchesLp } from './helpers';
+import { worstPrivacyRatio, obj, expectChannelMatchesLp } from '../support/lp-helpers';
 
 const norm = (w: number[]): Float64Array => {
   const s = w.reduce((a, b) => a + b, 0);

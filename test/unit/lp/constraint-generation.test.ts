@@ -10,7 +10,7 @@ import { SparseLp } from '../../../src-worker/lp/sparse-model';
 import { uniformPrior } from '../../../src-worker/measure/prior';
 import type { Domain } from '../../../src-worker/metric/domain';
 import { gridDomain } from '../../../src-worker/metric/grid';
-import { directLoss, worstPrivacyRatio, data, obj, expectChannelMatchesLp } from './helpers';
+import { directLoss, worstPrivacyRatio, data, obj, expectChannelMatchesLp } from '../support/lp-helpers';
 
 /** Priors without grid symmetry (so the full model is solved without orbit reduction). */
 function priors(n: number): [string, Float64Array][] {

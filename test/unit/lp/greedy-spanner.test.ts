@@ -3,7 +3,7 @@ import { greedySpanner } from '../../../src-worker/lp/greedy-spanner';
 import { privacyConstraintGraph } from '../../../src-worker/lp/privacy-constraint-graph';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { lineDomain } from '../../../src-worker/metric/line';
-import { floydWarshall } from '../metric/helpers';
+import { floydWarshall } from '../support/metric-helpers';
 
 describe('greedy spanner', () => {
   it.each([

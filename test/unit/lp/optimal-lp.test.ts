@@ -6,7 +6,7 @@ import { PricingModel } from '../../../src-worker/lp/pricing';
 import { uniformPrior } from '../../../src-worker/measure/prior';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { lineDomain } from '../../../src-worker/metric/line';
-import { directLoss, worstPrivacyRatio, data, obj } from './helpers';
+import { directLoss, worstPrivacyRatio, data, obj } from '../support/lp-helpers';
 
 const norm = (w: number[]): Float64Array => {
   const s = w.reduce((a, b) => a + b, 0);

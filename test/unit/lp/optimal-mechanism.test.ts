@@ -8,7 +8,7 @@ import { cliqueDomain } from '../../../src-worker/metric/clique';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { lineDomain } from '../../../src-worker/metric/line';
 import { ringDomain } from '../../../src-worker/metric/ring';
-import { directLoss, exponentialChannel, remappedLoss, rrChannel, tgChannel, worstPrivacyRatio, data } from './helpers';
+import { directLoss, exponentialChannel, remappedLoss, rrChannel, tgChannel, worstPrivacyRatio, data } from '../support/lp-helpers';
 
 const LN2 = Math.log(2);
 

@@ -6,7 +6,7 @@ import { gridDomain } from '../../../src-worker/metric/grid';
 import { solveSparseLp } from '../../../src-worker/lp/persistent-lp';
 import { SparseLp } from '../../../src-worker/lp/sparse-model';
 import { seededRandom } from '../../../src-shared/numeric/seeded-random';
-import { floydWarshall } from '../metric/helpers';
+import { floydWarshall } from '../support/metric-helpers';
 
 /**
  * The pricing LP min v . r over P = { r in [0,1]^n : r_a <= f r_b on every row }, warm-started per output in

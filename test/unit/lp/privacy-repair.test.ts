@@ -6,7 +6,7 @@ import { uniformPrior } from '../../../src-worker/measure/prior';
 import type { DenseChannel } from '../../../src-worker/mechanism/channel';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { lineDomain } from '../../../src-worker/metric/line';
-import { worstPrivacyRatio } from './helpers';
+import { worstPrivacyRatio } from '../support/lp-helpers';
 
 describe('privacy repair of LP solutions', () => {
   it('lifts entries left at 0 or slightly too small by the solver, changing the channel by ~the defect', () => {

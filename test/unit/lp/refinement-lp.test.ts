@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Matrix, matMul } from '../../../src-worker/linalg/matrix';
 import { findRefinement } from '../../../src-worker/lp/refinement-lp';
 import { DenseChannel } from '../../../src-worker/mechanism/channel';
-import { rrChannel, tgChannel } from './helpers';
+import { rrChannel, tgChannel } from '../support/lp-helpers';
 
 describe('refinement by LP (SPEC §3)', () => {
   it('finds a row-stochastic P with A = B P when A is a post-processing of B', async () => {

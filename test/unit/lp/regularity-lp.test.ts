@@ -4,7 +4,7 @@ import { decideRegularityByLP } from '../../../src-worker/lp/regularity-lp';
 import { uniformPrior } from '../../../src-worker/measure/prior';
 import { type Domain, phiMatrix } from '../../../src-worker/metric/domain';
 import { lineDomain } from '../../../src-worker/metric/line';
-import { twinDomain } from '../measure/fixtures';
+import { twinDomain } from '../support/channel-fixtures';
 
 function muPhi(mu: Float64Array, d: Domain, eps: number): Float64Array {
   const phi = phiMatrix(d, eps);

@@ -4,7 +4,7 @@ import { DenseChannel } from '../../../src-worker/mechanism/channel';
 import { hyperDistribution } from '../../../src-worker/measure/hyper-distribution';
 import { posteriorVulnerability } from '../../../src-worker/measure/posterior-vulnerability';
 import { uniformPrior } from '../../../src-worker/measure/prior';
-import { randomChannel, randomPrior, rr } from './fixtures';
+import { randomChannel, randomPrior, rr } from '../support/channel-fixtures';
 
 describe('hyper-distribution [pi > C] (SPEC §3)', () => {
   it('merges identical and proportional columns, drops never-seen outputs', () => {

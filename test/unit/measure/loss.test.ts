@@ -17,7 +17,7 @@ import { distanceLoss } from '../../../src-worker/measure/distance-loss';
 import { matrixLoss } from '../../../src-worker/measure/matrix-loss';
 import { bestByScan, type GuessFunction } from '../../../src-worker/measure/guess-function';
 import { forEachWeightedColumn } from '../../../src-worker/measure/weighted-columns';
-import { randomChannel, randomPrior, rr, tg } from './fixtures';
+import { randomChannel, randomPrior, rr, tg } from '../support/channel-fixtures';
 
 /** Expected loss of one fixed remap w(y): sum_y sum_x pi_x C[x][y] l(w(y), x). */
 function remapValue(p: Float64Array, c: RowSource, f: GuessFunction, remap: ArrayLike<number>): number {

@@ -7,7 +7,7 @@ import { cliqueDomain } from '../../../src-worker/metric/clique';
 import { isUseful, smallestUsefulB, usefulnessCurve } from '../../../src-worker/measure/usefulness';
 import { expectedDistanceError } from '../../../src-worker/measure/expected-distance-error';
 import { uniformPrior } from '../../../src-worker/measure/prior';
-import { randomChannel, randomPrior, rr, tg } from './fixtures';
+import { randomChannel, randomPrior, rr, tg } from '../support/channel-fixtures';
 
 /** Direct definition: max_x P(|y - x| > a). */
 function directB(c: DenseChannel, a: number, colValue = (j: number) => j): number {

@@ -10,7 +10,7 @@ import { randomisedResponse } from '../../../src-worker/mechanism/randomised-res
 import { truncatedGeometric } from '../../../src-worker/mechanism/truncated-geometric';
 import { Matrix } from '../../../src-worker/linalg/matrix';
 import { lineDomain } from '../../../src-worker/metric/line';
-import { expectClose, maxRowSumError, mechErrorOf, rowsOf, utility } from './helpers';
+import { expectClose, maxRowSumError, mechErrorOf, rowsOf, utility } from '../support/mechanism-helpers';
 
 describe('combinators (SPEC §2)', () => {
   const d = lineDomain(4);

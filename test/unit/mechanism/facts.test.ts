@@ -13,8 +13,8 @@ import { truncatedGeometric } from '../../../src-worker/mechanism/truncated-geom
 import { symmetricGraph } from '../../../src-worker/mechanism/symmetric-graph';
 import { exponentialMechanism } from '../../../src-worker/mechanism/exponential';
 import { lineDomain } from '../../../src-worker/metric/line';
-import { mechErrorOf } from './helpers';
-import { runJob } from '../run-job';
+import { mechErrorOf } from '../support/mechanism-helpers';
+import { runJob } from '../support/run-job';
 
 const OPTIMAL_KEYS =
   'lpModel lpMethod gap exactLowerBound stoppedBy timeLimitReached lpRounds lpTimeMs delta constraintMode constrainedPairs constraints variables nonzeros objective buildMs solverMs iterations symmetries reducedVariables reducedConstraints maxConstraintViolation lpObjective repairMass cappedPairs decompositionRounds decompositionColumns decompositionPruned pricingColdRetries pricingFailures plateauColumns exactBoundMs relativeGap pricingRows masterMs pricingMs lowerBound status';

@@ -6,7 +6,7 @@ import { normLaplaceRegion } from '../../../src-worker/mechanism/planar/norm-lap
 import type { GridMetric } from '../../../src-worker/metric/domain';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { lineDomain } from '../../../src-worker/metric/line';
-import { maxRowSumError, mechErrorOf, neumaierSum, rowsOf, expectTightlyPrivate } from './helpers';
+import { maxRowSumError, mechErrorOf, neumaierSum, rowsOf, expectTightlyPrivate } from '../support/mechanism-helpers';
 
 // ---------------------------------------------------------------------------
 // An INDEPENDENT quadrature (Cartesian, not polar): Gauss–Legendre tensor

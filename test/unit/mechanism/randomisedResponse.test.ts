@@ -4,7 +4,7 @@ import { randomisedResponse } from '../../../src-worker/mechanism/randomised-res
 import { tightConstraints } from '../../../src-worker/mechanism/tight-constraints';
 import { cliqueDomain } from '../../../src-worker/metric/clique';
 import { gridDomain } from '../../../src-worker/metric/grid';
-import { expectClose, maxRowSumError, mechErrorOf, rowsOf, utility, expectTightlyPrivate } from './helpers';
+import { expectClose, maxRowSumError, mechErrorOf, rowsOf, utility, expectTightlyPrivate } from '../support/mechanism-helpers';
 
 describe('randomised response (SPEC §2, §7)', () => {
   it('six labels at eps = ln 2: 2/7 on the diagonal, 1/7 elsewhere, utility 2/7', () => {

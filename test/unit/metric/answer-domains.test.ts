@@ -15,7 +15,7 @@ import { countQuery } from '../../../src-worker/metric/database-queries';
 import { diameter, domainLabels } from '../../../src-worker/metric/domain';
 import { inducedAnswerDomain } from '../../../src-worker/metric/induced-answer-domain';
 import { databaseDomain } from '../../../src-worker/metric/database';
-import { expectEdgesReproduceMetric, expectLattice, expectProduct, expectSameAsEnumeration, mechError } from './helpers';
+import { expectEdgesReproduceMetric, expectLattice, expectProduct, expectSameAsEnumeration, mechError } from '../support/metric-helpers';
 
 describe('query-induced answer domains: closed form == enumeration of V^u', () => {
   it('count: path 0..u', () => {

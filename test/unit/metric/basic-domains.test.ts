@@ -6,7 +6,7 @@ import { gridDomain } from '../../../src-worker/metric/grid';
 import { diameter, distanceMatrix, phiMatrix } from '../../../src-worker/metric/domain';
 import { edgesIfAvailable } from '../../../src-worker/metric/shortest-paths';
 import { minPositiveDistance } from '../../../src-worker/mechanism/randomised-response';
-import { expectBallSizes, expectEdgesReproduceMetric, expectLattice, mechError } from './helpers';
+import { expectBallSizes, expectEdgesReproduceMetric, expectLattice, mechError } from '../support/metric-helpers';
 
 /** Every distance-k border (points at distance k from x) has the same size c for 1 <= k <= m (the antipode of an even ring: 1). */
 function expectSingleOrbit(d: ReturnType<typeof ringDomain>): void {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { customMetricDomain, parseCustomMetricCsv, validateMetric } from '../../../src-worker/metric/custom-metric';
 import { Matrix } from '../../../src-worker/linalg/matrix';
 import { diameter, domainLabels } from '../../../src-worker/metric/domain';
-import { mechError } from './helpers';
+import { mechError } from '../support/metric-helpers';
 
 const good = ',a,b,c\na,0,1,2\nb,1,0,1\nc,2,1,0\n';
 

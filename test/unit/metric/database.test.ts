@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { databaseDomain, databaseValueDomain, DATABASE_METRICS } from '../../../src-worker/metric/database';
 import { diameter, domainLabels } from '../../../src-worker/metric/domain';
-import { expectBallSizes, expectEdgesReproduceMetric, expectLattice, expectProduct, mechError } from './helpers';
+import { expectBallSizes, expectEdgesReproduceMetric, expectLattice, expectProduct, mechError } from '../support/metric-helpers';
 
 describe('database domains V^u', () => {
   it('labels tuples, encodes and decodes', () => {

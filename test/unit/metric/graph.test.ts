@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { graphDomain, graphDomainFromEdgeList, parseEdgeList } from '../../../src-worker/metric/graph';
 import { diameter, domainLabels } from '../../../src-worker/metric/domain';
-import { expectEdgesReproduceMetric, mechError } from './helpers';
+import { expectEdgesReproduceMetric, mechError } from '../support/metric-helpers';
 
 describe('graph domain (BFS shortest paths)', () => {
   it('computes path lengths on a small graph, Infinity between components', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseDomainSpec, DOMAIN_SPEC_FORMS } from '../../../src-worker/metric/parse-domain-spec';
 import { diameter, domainLabels } from '../../../src-worker/metric/domain';
-import { mechError } from './helpers';
+import { mechError } from '../support/metric-helpers';
 
 const files: Record<string, string> = {
   'g.csv': 'from,to\na,b\nb,c\n',

@@ -8,7 +8,7 @@ import { cliqueDomain } from '../../../src-worker/metric/clique';
 import { Matrix } from '../../../src-worker/linalg/matrix';
 import type { Domain } from '../../../src-worker/metric/domain';
 import type { DatabaseMetric } from '../../../src-worker/metric/database';
-import { mechError } from './helpers';
+import { mechError } from '../support/metric-helpers';
 
 /** Answers 0..n-1 with d = scale * |i - j| (labels = the index). */
 function scaledLine(n: number, scale: number): Domain {

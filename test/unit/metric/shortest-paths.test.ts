@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bfsAllPairs, weightedAllPairs, UNREACHABLE } from '../../../src-worker/metric/shortest-paths';
 import type { WeightedEdges } from '../../../src-worker/metric/domain';
-import { floydWarshall, randomEdges } from './helpers';
+import { floydWarshall, randomEdges } from '../support/metric-helpers';
 
 function randomGraph(n: number, m: number, seed: number): WeightedEdges {
   let s = seed;

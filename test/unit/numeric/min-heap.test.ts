@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MinHeap } from '../../../src-worker/numeric/min-heap';
 import { weightedAllPairs } from '../../../src-worker/metric/shortest-paths';
-import { floydWarshall, randomEdges } from '../metric/helpers';
+import { floydWarshall, randomEdges } from '../support/metric-helpers';
 
 /** Deterministic pseudo-random numbers (LCG) so failures reproduce. */
 function lcg(seed: number): () => number {

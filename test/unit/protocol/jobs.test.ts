@@ -12,8 +12,8 @@ import { silentContext } from '../../../src-worker/jobs/context';
 import { type JobResult } from '../../../src-shared/protocol/results';
 import { parseChannelCsv } from '../../../src-main/fs/inputs';
 import { MechError } from '../../../src-shared/errors';
-import { runJob } from '../run-job';
-import { projectWith } from '../project-fixture';
+import { runJob } from '../support/run-job';
+import { projectWith } from '../support/project-fixture';
 
 const run = <T extends JobResult['type']>(request: unknown, ctx = silentContext()): Promise<Extract<JobResult, { type: T }>> => runJob<T>(request, ctx);
 

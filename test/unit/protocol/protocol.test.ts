@@ -13,7 +13,7 @@ import { MechError } from '../../../src-shared/errors';
 import { resultTable, tableToCsv } from '../../../src-shared/charts/result-table';
 import { jsonFor } from '../../../src-main/cli/output';
 import { exitCodeFor } from '../../../src-main/cli/main';
-import { projectWith } from '../project-fixture';
+import { projectWith } from '../support/project-fixture';
 
 function err(input: unknown): string {
   const r = parseJobRequest(input);

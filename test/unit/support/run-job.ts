@@ -3,11 +3,11 @@
  * runJobRequest) and check the reply against the result schema the main
  * side applies: the one helper of the unit suites that run jobs.
  */
-import { silentContext, type JobContext } from '../../src-worker/jobs/context';
-import { runJobRequest } from '../../src-worker/jobs/run';
-import { jobResultSchema, type JobResult } from '../../src-shared/protocol/results';
-import { parseJobRequest } from '../../src-shared/protocol/validate';
-import type { JobRequest } from '../../src-shared/protocol/requests';
+import { silentContext, type JobContext } from '../../../src-worker/jobs/context';
+import { runJobRequest } from '../../../src-worker/jobs/run';
+import { jobResultSchema, type JobResult } from '../../../src-shared/protocol/results';
+import { parseJobRequest } from '../../../src-shared/protocol/validate';
+import type { JobRequest } from '../../../src-shared/protocol/requests';
 
 /** The validated request, or a thrown Error with the boundary's message (for tests that hand a request to something else than runJob). */
 export function validRequest(request: unknown): JobRequest {

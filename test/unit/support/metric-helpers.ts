@@ -5,7 +5,7 @@ import { inducedAnswerDomain } from '../../../src-worker/metric/induced-answer-d
 import { weightedAllPairs } from '../../../src-worker/metric/shortest-paths';
 
 // the one MechError catcher of the unit tests, re-exported for the metric tests that take their helpers from here
-export { mechError } from '../mech-error';
+export { mechError } from './mech-error';
 
 /** The shortest-path metric of domain.structure.edges equals domain.distance on every pair. */
 export function expectEdgesReproduceMetric(d: Domain): void {

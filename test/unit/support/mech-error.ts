@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { MechError, type MechErrorCode } from '../../src-shared/errors';
+import { MechError, type MechErrorCode } from '../../../src-shared/errors';
 
 /**
  * Run fn and return the MechError it throws. Fails the test when fn returns, or throws anything

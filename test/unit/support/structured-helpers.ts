@@ -4,10 +4,10 @@ import type { Domain } from '../../../src-worker/metric/domain';
 import { gridDomain } from '../../../src-worker/metric/grid';
 import { lineDomain } from '../../../src-worker/metric/line';
 import { ringDomain } from '../../../src-worker/metric/ring';
-import { productDomain } from '../measure/fixtures';
+import { productDomain } from './channel-fixtures';
 
 /** Product domain V^u (coordinate 0 most significant): one definition, in the measure fixtures. */
-export { productDomain } from '../measure/fixtures';
+export { productDomain } from './channel-fixtures';
 
 export function maxRelDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let err = 0;

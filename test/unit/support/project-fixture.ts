@@ -1,4 +1,4 @@
-import type { ProjectInput } from '../../src-shared/protocol/project';
+import type { ProjectInput } from '../../../src-shared/protocol/project';
 
 /**
  * A version-1 project as written in a file, named 'p' unless sections say otherwise, with these domains
