@@ -3,17 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseJobRequest } from '../../../src-shared/protocol/validate';
-import { projectSchema } from '../../../src-shared/protocol/project';
-import { jobResultSchema } from '../../../src-shared/protocol/results';
-import { planProject, parsePriorText } from '../../../src-worker/jobs/project-plan';
-import { parseChannelCsv, parseLossArg, parsePriorArg } from '../../../src-main/fs/inputs';
-import { parseArgs } from '../../../src-main/cli/args';
-import { MechError } from '../../../src-shared/errors';
-import { resultTable, tableToCsv } from '../../../src-shared/charts/result-table';
-import { jsonFor } from '../../../src-main/cli/output';
-import { exitCodeFor } from '../../../src-main/cli/main';
-import { projectWith } from '../support/project-fixture';
+import { parseJobRequest } from '../../../../src-shared/protocol/validate';
+import { projectSchema } from '../../../../src-shared/protocol/project';
+import { jobResultSchema } from '../../../../src-shared/protocol/results';
+import { planProject, parsePriorText } from '../../../../src-worker/jobs/project-plan';
+import { parseChannelCsv, parseLossArg, parsePriorArg } from '../../../../src-main/fs/inputs';
+import { parseArgs } from '../../../../src-main/cli/args';
+import { MechError } from '../../../../src-shared/errors';
+import { resultTable, tableToCsv } from '../../../../src-shared/charts/result-table';
+import { jsonFor } from '../../../../src-main/cli/output';
+import { exitCodeFor } from '../../../../src-main/cli/main';
+import { projectWith } from '../../support/project-fixture';
 
 function err(input: unknown): string {
   const r = parseJobRequest(input);

@@ -4,10 +4,10 @@
  * the heat map's colour scale, and the smart-meter axis title.
  */
 import { describe, expect, it } from 'vitest';
-import { chartConfig, chartHeight, horizontalBars, mergeCoincidingSeries, PALETTE } from '../../../src-shared/charts/chart-config';
-import type { ChartSpec } from '../../../src-shared/protocol/casestudy';
-import { blockGridFromMatrix, heatPosition, heatScale } from '../../../src-renderer/lib/matrix-view';
-import { readingAxisLabel } from '../../../src-renderer/editors/smartmeter';
+import { chartConfig, chartHeight, horizontalBars, mergeCoincidingSeries, PALETTE } from '../../../../src-shared/charts/chart-config';
+import type { ChartSpec } from '../../../../src-shared/protocol/casestudy';
+import { blockGridFromMatrix, heatPosition, heatScale } from '../../../../src-renderer/lib/matrix-view';
+import { readingAxisLabel } from '../../../../src-renderer/editors/smartmeter';
 
 const cityLike: ChartSpec = {
   id: 'city-error',

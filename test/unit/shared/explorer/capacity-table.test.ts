@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { capacityTableRows } from '../../../src-worker/explorer/capacity-rows';
-import { capacityTableCsv } from '../../../src-shared/explorer/capacity-table';
-import { cliqueDomain } from '../../../src-worker/metric/clique';
-import { lineDomain } from '../../../src-worker/metric/line';
+import { capacityTableRows } from '../../../../src-worker/explorer/capacity-rows';
+import { capacityTableCsv } from '../../../../src-shared/explorer/capacity-table';
+import { cliqueDomain } from '../../../../src-worker/metric/clique';
+import { lineDomain } from '../../../../src-worker/metric/line';
 
 describe('capacity table (SPEC §6, §7)', () => {
   it('line, eps = ln 2, N = 2..5: vertices, kernels and capacities of SPEC §7', () => {

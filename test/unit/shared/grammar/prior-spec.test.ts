@@ -5,10 +5,10 @@
  * refuse the same texts with the same message.
  */
 import { describe, expect, it } from 'vitest';
-import { parsePriorSpecText } from '../../../src-shared/grammar/prior-spec';
-import { parsePriorArg } from '../../../src-main/fs/inputs';
-import { parsePriorText } from '../../../src-worker/jobs/project-plan';
-import { priorToInput } from '../../../src-renderer/lib/project-model';
+import { parsePriorSpecText } from '../../../../src-shared/grammar/prior-spec';
+import { parsePriorArg } from '../../../../src-main/fs/inputs';
+import { parsePriorText } from '../../../../src-worker/jobs/project-plan';
+import { priorToInput } from '../../../../src-renderer/lib/project-model';
 
 const outcome = (f: () => unknown): unknown => {
   try {

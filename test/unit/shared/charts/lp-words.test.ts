@@ -4,7 +4,7 @@
  * it, and without one the solved model's gap with a plain "not checked against the best possible".
  */
 import { describe, expect, it } from 'vitest';
-import { candidateWords, chosenWords, gapPercent, lpResultWords } from '../../../src-shared/charts/lp-words';
+import { candidateWords, chosenWords, gapPercent, lpResultWords } from '../../../../src-shared/charts/lp-words';
 
 const lp = (gap: number, exactLowerBound: number | null, gapBasis?: 'exact' | 'model', model: 'exact' | 'spanner' | 'edges' = 'exact') => ({
   gap,

@@ -1,8 +1,8 @@
 /** A mechanism's construction facts in words: every key of every protocol shape has a label (no key=value on a card). */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { mechanismInfoSchema } from '../../../src-shared/protocol/results';
-import { FACT_LABELS, factRows } from '../../../src-shared/charts/fact-rows';
+import { mechanismInfoSchema } from '../../../../src-shared/protocol/results';
+import { FACT_LABELS, factRows } from '../../../../src-shared/charts/fact-rows';
 
 describe('construction facts', () => {
   it('every key of every shape of mechanismInfoSchema has a label', () => {

@@ -14,9 +14,9 @@
  * a malformed field, the stricter answer).
  */
 import { describe, expect, it } from 'vitest';
-import { CSV_PROBLEM_WORDS, CsvFailure, CsvLineReader, readCsv, type CsvRead, type CsvRow } from '../../../src-shared/csv/csv-reader';
-import { csvParseOracle, type OracleRead } from '../support/csv-parse-oracle';
-import { seededRandom } from '../../../src-shared/numeric/seeded-random';
+import { CSV_PROBLEM_WORDS, CsvFailure, CsvLineReader, readCsv, type CsvRead, type CsvRow } from '../../../../src-shared/csv/csv-reader';
+import { csvParseOracle, type OracleRead } from '../../support/csv-parse-oracle';
+import { seededRandom } from '../../../../src-shared/numeric/seeded-random';
 
 type EngineRead = OracleRead;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateNumberExpression } from '../../../src-shared/numeric/number-expression';
+import { evaluateNumberExpression } from '../../../../src-shared/numeric/number-expression';
 
 const value = (t: string): number => {
   const r = evaluateNumberExpression(t);

@@ -2,10 +2,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, errorCodeSchema, isInputErrorCode, toJobError } from '../../../src-shared/protocol';
-import { MechError } from '../../../src-shared/errors';
-import { exitCodeFor } from '../../../src-main/cli/main';
-import { toJobError as hostToJobError } from '../../../src-main/web/api-host';
+import { ERROR_CODES, errorCodeSchema, isInputErrorCode, toJobError } from '../../../../src-shared/protocol';
+import { MechError } from '../../../../src-shared/errors';
+import { exitCodeFor } from '../../../../src-main/cli/main';
+import { toJobError as hostToJobError } from '../../../../src-main/web/api-host';
 
 describe('error codes', () => {
   it('the schema accepts exactly the listed codes', () => {
@@ -63,7 +63,7 @@ describe('error codes', () => {
   });
 
   it('docs/protocol.md lists every code with its CLI exit status', () => {
-    const doc = readFileSync(join(__dirname, '../../../docs/protocol.md'), 'utf8');
+    const doc = readFileSync(join(__dirname, '../../../../docs/protocol.md'), 'utf8');
     for (const code of ERROR_CODES) {
       const row = doc.split('\n').find((l) => l.startsWith(`| \`${code}\` |`));
       expect(row, code).toBeDefined();

@@ -9,14 +9,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DOMAIN_FORMS, DOMAIN_SPEC_FORMS, domainSpecSize, domainSpecText, parseDomainSpecText } from '../../../src-shared/grammar/domain-spec';
-import { parseDomainSpec, type TextReader } from '../../../src-worker/metric/parse-domain-spec';
-import { sizeOfParsedSpec } from '../../../src-worker/jobs/admission';
-import { domainSize, parseDomainText } from '../../../src-renderer/editors/domain-spec';
-import { MechError } from '../../../src-shared/errors';
-import { USAGE } from '../../../src-main/cli/main';
+import { DOMAIN_FORMS, DOMAIN_SPEC_FORMS, domainSpecSize, domainSpecText, parseDomainSpecText } from '../../../../src-shared/grammar/domain-spec';
+import { parseDomainSpec, type TextReader } from '../../../../src-worker/metric/parse-domain-spec';
+import { sizeOfParsedSpec } from '../../../../src-worker/jobs/admission';
+import { domainSize, parseDomainText } from '../../../../src-renderer/editors/domain-spec';
+import { MechError } from '../../../../src-shared/errors';
+import { USAGE } from '../../../../src-main/cli/main';
 
-const ROOT = join(__dirname, '../../..');
+const ROOT = join(__dirname, '../../../..');
 
 /** Files for the graph:/csv: examples: a 3-node path and a 3-point metric. */
 const FILES: Record<string, string> = {

@@ -10,14 +10,14 @@ import {
   sweepNotes,
   sweepTable,
   BOUND_COLOR,
-} from '../../../src-shared/charts/sweep-charts';
-import { chartConfig } from '../../../src-shared/charts/chart-config';
-import { sweepJob } from '../../../src-worker/jobs/handlers';
-import { silentContext } from '../../../src-worker/jobs/context';
-import { buildMechanism, expectedLoss, parseDomain } from '../../../src-worker/jobs/engine';
-import { admitRequest, sweepBoundsRefusal } from '../../../src-worker/jobs/admission';
-import type { SweepResult } from '../../../src-shared/protocol/results';
-import { sweepResultSchema } from '../../../src-shared/protocol/results';
+} from '../../../../src-shared/charts/sweep-charts';
+import { chartConfig } from '../../../../src-shared/charts/chart-config';
+import { sweepJob } from '../../../../src-worker/jobs/handlers';
+import { silentContext } from '../../../../src-worker/jobs/context';
+import { buildMechanism, expectedLoss, parseDomain } from '../../../../src-worker/jobs/engine';
+import { admitRequest, sweepBoundsRefusal } from '../../../../src-worker/jobs/admission';
+import type { SweepResult } from '../../../../src-shared/protocol/results';
+import { sweepResultSchema } from '../../../../src-shared/protocol/results';
 
 const EPS = [0.5, 1, 1.5, 2, 2.5];
 /** A hand-made sweep: tight missing below 1.5 (engine notes), equal to the bound from 1.5 on. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { decimalProblem, parseDecimal, parseDigits } from '../../../src-shared/numeric/decimal';
-import { parsePriorText } from '../../../src-worker/jobs/project-plan';
-import { mechError } from '../support/mech-error';
+import { decimalProblem, parseDecimal, parseDigits } from '../../../../src-shared/numeric/decimal';
+import { parsePriorText } from '../../../../src-worker/jobs/project-plan';
+import { mechError } from '../../support/mech-error';
 
 describe('strict decimal parser (src-shared/numeric/decimal.ts)', () => {
   it('accepts plain decimals, with sign, point and exponent, including subnormals', () => {
