@@ -4,9 +4,9 @@
  * a failing part fails the whole.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { Dispatcher } from '../../../src-main/dispatcher/dispatcher';
-import { mergeSweeps, runFannedOut, sweepSlices } from '../../../src-main/dispatcher/fan-out';
-import type { SweepRequest } from '../../../src-shared/protocol/requests';
+import { Dispatcher } from '../../../../src-main/dispatcher/dispatcher';
+import { mergeSweeps, runFannedOut, sweepSlices } from '../../../../src-main/dispatcher/fan-out';
+import type { SweepRequest } from '../../../../src-shared/protocol/requests';
 
 const pool = new Dispatcher({ threads: 2 });
 afterAll(() => pool.close());

@@ -7,12 +7,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MessageChannel } from 'node:worker_threads';
-import { decodeFrame, encodeFrame, frameRows, need } from '../../../src-main/queue/pricing-wire';
-import { slicesOf } from '../../../src-main/queue/pricing-master';
-import { openPricing } from '../../../src-worker/lp/pricing-pool';
-import { portPricing, servePricing } from '../../../src-worker/lp/pricing-port';
-import { optimalMechanism } from '../../../src-worker/lp/optimal-mechanism';
-import { parseDomainSpec } from '../../../src-worker/metric/parse-domain-spec';
+import { decodeFrame, encodeFrame, frameRows, need } from '../../../../src-main/queue/pricing-wire';
+import { slicesOf } from '../../../../src-main/queue/pricing-master';
+import { openPricing } from '../../../../src-worker/lp/pricing-pool';
+import { portPricing, servePricing } from '../../../../src-worker/lp/pricing-port';
+import { optimalMechanism } from '../../../../src-worker/lp/optimal-mechanism';
+import { parseDomainSpec } from '../../../../src-worker/metric/parse-domain-spec';
 
 describe('pricing frames', () => {
   it('carry doubles bit for bit, integers and bytes, and the header', () => {

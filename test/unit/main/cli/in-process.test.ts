@@ -1,7 +1,7 @@
 /** Which CLI jobs run on the CLI's own thread (no worker pool to start) and which go to the pool. */
 import { describe, expect, it } from 'vitest';
-import { runsInProcess } from '../../../src-main/cli/main';
-import type { JobRequest } from '../../../src-shared/protocol/requests';
+import { runsInProcess } from '../../../../src-main/cli/main';
+import type { JobRequest } from '../../../../src-shared/protocol/requests';
 
 const mech = (domain: string, kind: string, extra: object = {}): JobRequest => ({ type: 'mechanism', domain, epsilon: 1, kind, ...extra }) as JobRequest;
 const channel = (n: number) => ({ rows: n, cols: n, data: new Array<number>(n * n).fill(1 / n), rowLabels: [], colLabels: [] });

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MechError } from '../../../src-shared/errors';
+import { MechError } from '../../../../src-shared/errors';
 import {
   checkDirTarget,
   checkDirTargetAsync,
@@ -20,7 +20,7 @@ import {
   TEMP_PREFIX,
   writeFileAtomic,
   writeFileAtomicAsync,
-} from '../../../src-main/fs/safe-fs';
+} from '../../../../src-main/fs/safe-fs';
 
 let dir: string;
 beforeAll(() => {

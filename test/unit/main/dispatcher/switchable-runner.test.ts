@@ -9,13 +9,13 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { JobEvent } from '../../../src-shared/protocol/messages';
-import { parseApiCall } from '../../../src-shared/protocol/api-calls';
-import { runJob } from '../../../src-shared/protocol/api';
-import type { JobRunner } from '../../../src-main/dispatcher/job-runner';
-import { SwitchableRunner } from '../../../src-main/dispatcher/switchable-runner';
-import { QueueSettings, readSavedQueue } from '../../../src-main/web/queue-settings';
-import { MechError } from '../../../src-shared/errors';
+import type { JobEvent } from '../../../../src-shared/protocol/messages';
+import { parseApiCall } from '../../../../src-shared/protocol/api-calls';
+import { runJob } from '../../../../src-shared/protocol/api';
+import type { JobRunner } from '../../../../src-main/dispatcher/job-runner';
+import { SwitchableRunner } from '../../../../src-main/dispatcher/switchable-runner';
+import { QueueSettings, readSavedQueue } from '../../../../src-main/web/queue-settings';
+import { MechError } from '../../../../src-shared/errors';
 
 /** A runner whose jobs end when the test says so. */
 class FakeRunner implements JobRunner {

@@ -11,11 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { downloadName, TRANSFER_TTL_MS, Transfers } from '../../../src-main/web/transfers';
-import { MAX_BUNDLE_CHANNEL_BYTES, PROJECT_BUNDLE_FORMAT, projectFileText, unpackProjectFile } from '../../../src-main/project/bundle';
-import { ChannelStore } from '../../../src-main/dispatcher/channel-store';
-import { delivered, sizeText, uploadPicked } from '../../../src-renderer/lib/file-transfer';
-import type { DownloadOffer } from '../../../src-shared/protocol/api';
+import { downloadName, TRANSFER_TTL_MS, Transfers } from '../../../../src-main/web/transfers';
+import { MAX_BUNDLE_CHANNEL_BYTES, PROJECT_BUNDLE_FORMAT, projectFileText, unpackProjectFile } from '../../../../src-main/project/bundle';
+import { ChannelStore } from '../../../../src-main/dispatcher/channel-store';
+import { delivered, sizeText, uploadPicked } from '../../../../src-renderer/lib/file-transfer';
+import type { DownloadOffer } from '../../../../src-shared/protocol/api';
 
 const dirs: string[] = [];
 const scratch = (): string => {

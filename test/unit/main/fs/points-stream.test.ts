@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parsePointsPriorArg } from '../../../src-main/fs/inputs';
-import { parsePointsCsv, pointsToGrid } from '../../../src-worker/data/points';
-import { seededRandom } from '../../../src-shared/numeric/seeded-random';
+import { parsePointsPriorArg } from '../../../../src-main/fs/inputs';
+import { parsePointsCsv, pointsToGrid } from '../../../../src-worker/data/points';
+import { seededRandom } from '../../../../src-shared/numeric/seeded-random';
 
 let dir: string;
 beforeAll(() => {

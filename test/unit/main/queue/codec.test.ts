@@ -18,11 +18,11 @@ import {
   parseFailure,
   payloadTooLarge,
   requestTooLarge,
-} from '../../src-main/queue/codec';
-import { parseQueueUrl, queueUrlFrom, redact, stallSettings } from '../../src-main/queue/connection';
-import { MechError } from '../../src-shared/errors';
-import type { WorkerReply } from '../../src-shared/protocol/messages';
-import { mechError } from './support/mech-error';
+} from '../../../../src-main/queue/codec';
+import { parseQueueUrl, queueUrlFrom, redact, stallSettings } from '../../../../src-main/queue/connection';
+import { MechError } from '../../../../src-shared/errors';
+import type { WorkerReply } from '../../../../src-shared/protocol/messages';
+import { mechError } from '../../support/mech-error';
 
 describe('queue codec', () => {
   it('keeps Infinity, -Infinity, NaN and -0 that plain JSON loses', () => {
