@@ -1,8 +1,8 @@
 /** Every badge from its result: one test per state of the sidebar's status (lib/status.ts). */
 import { describe, expect, it } from 'vitest';
-import { itemStatus, STATUS_WORDS, type ItemStatus } from '../../../src-renderer/lib/status';
-import type { ItemResult } from '../../../src-renderer/lib/item-result';
-import type { CheckResult, MechanismResult } from '../../../src-shared/protocol/results';
+import { itemStatus, STATUS_WORDS, type ItemStatus } from '../../../../src-renderer/lib/status';
+import type { ItemResult } from '../../../../src-renderer/lib/item-result';
+import type { CheckResult, MechanismResult } from '../../../../src-shared/protocol/results';
 
 const mechanism = (exists: boolean): MechanismResult =>
   ({ type: 'mechanism', exists, effectiveEpsilon: exists ? 1 : null, guaranteedEpsilon: exists ? 1 : null }) as unknown as MechanismResult;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseMetricCsv, toDomainInput, validateMetric } from '../../../src-renderer/editors/custom-metric';
-import { parseCustomMetricCsv } from '../../../src-worker/metric/custom-metric';
-import { parseTraceCsv, perReadingEpsilon, quantise, sampleNoisy } from '../../../src-renderer/editors/smartmeter';
+import { parseMetricCsv, toDomainInput, validateMetric } from '../../../../src-renderer/editors/custom-metric';
+import { parseCustomMetricCsv } from '../../../../src-worker/metric/custom-metric';
+import { parseTraceCsv, perReadingEpsilon, quantise, sampleNoisy } from '../../../../src-renderer/editors/smartmeter';
 
 describe('custom metric import', () => {
   it('reads a labelled CSV with infinities', () => {

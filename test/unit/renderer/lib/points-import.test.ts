@@ -1,8 +1,8 @@
 /** The page's points import (src-renderer/lib/points-import.ts) bins exactly like the engine's CSV path, and reports outside points and smoothing. */
 import { describe, expect, it } from 'vitest';
-import { parsePointsCsv, pointsToGrid } from '../../../src-worker/data/points';
-import { importPoints, MAX_PAGE_POINTS_BYTES, pointsFileTooLarge } from '../../../src-renderer/lib/points-import';
-import { seededRandom } from '../../../src-shared/numeric/seeded-random';
+import { parsePointsCsv, pointsToGrid } from '../../../../src-worker/data/points';
+import { importPoints, MAX_PAGE_POINTS_BYTES, pointsFileTooLarge } from '../../../../src-renderer/lib/points-import';
+import { seededRandom } from '../../../../src-shared/numeric/seeded-random';
 
 describe('points import in the page', () => {
   it('x,y km: the same counts and prior as the engine, outside points reported by count and line', () => {
@@ -35,7 +35,7 @@ describe('points import in the page', () => {
 describe('the page can load the binning', () => {
   it('points-grid.ts (imported by the page) does not load the Node CSV parser, whose module code needs Buffer', async () => {
     const { readFileSync } = await import('node:fs');
-    const src = readFileSync(new URL('../../../src-shared/data/points-grid.ts', import.meta.url), 'utf8');
+    const src = readFileSync(new URL('../../../../src-shared/data/points-grid.ts', import.meta.url), 'utf8');
     const imports = src.split('\n').filter((l) => /^import /.test(l));
     expect(imports.some((l) => l.includes('read-csv') && !l.startsWith('import type'))).toBe(false);
     expect(imports.some((l) => l.includes('csv-parse'))).toBe(false);

@@ -5,14 +5,14 @@
  * chart points and y range built from samples.
  */
 import { describe, expect, it } from 'vitest';
-import { convergencePoints, convergenceRange, gapText, lossUnit, lpRequestOptions, lpText, parseLpText } from '../../../src-renderer/lib/lp-options';
-import { mechanismRequest } from '../../../src-renderer/lib/project-model';
-import { withDefaultLpThreads } from '../../../src-main/web/host';
-import { jobEventSchema, lpSampleSchema, progressSchema } from '../../../src-shared/protocol/messages';
-import { parseJobRequest } from '../../../src-shared/protocol/validate';
-import { projectSchema } from '../../../src-shared/protocol/project';
-import { lpSample } from '../../../src-worker/jobs/engine';
-import type { JobRequest } from '../../../src-shared/protocol/requests';
+import { convergencePoints, convergenceRange, gapText, lossUnit, lpRequestOptions, lpText, parseLpText } from '../../../../src-renderer/lib/lp-options';
+import { mechanismRequest } from '../../../../src-renderer/lib/project-model';
+import { withDefaultLpThreads } from '../../../../src-main/web/host';
+import { jobEventSchema, lpSampleSchema, progressSchema } from '../../../../src-shared/protocol/messages';
+import { parseJobRequest } from '../../../../src-shared/protocol/validate';
+import { projectSchema } from '../../../../src-shared/protocol/project';
+import { lpSample } from '../../../../src-worker/jobs/engine';
+import type { JobRequest } from '../../../../src-shared/protocol/requests';
 
 const blank = { lpModel: 'auto' as const, delta: '', timeLimit: '', gapPercent: '', threads: '' };
 

@@ -8,14 +8,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { silentContext } from '../../../src-worker/jobs/context';
-import { runJobRequest } from '../../../src-worker/jobs/run';
-import { parseJobRequest } from '../../../src-shared/protocol/validate';
-import type { JobResult, MechanismResult } from '../../../src-shared/protocol/results';
-import { projectSchema, type ProjectInput } from '../../../src-shared/protocol/project';
-import { parseProject } from '../../../src-main/project/project-file';
-import { readProjectSafely, writeProjectSafely } from '../../../src-main/web/project-store';
-import { analysisRequest, channelSource, mechanismRequest } from '../../../src-renderer/lib/project-model';
+import { silentContext } from '../../../../src-worker/jobs/context';
+import { runJobRequest } from '../../../../src-worker/jobs/run';
+import { parseJobRequest } from '../../../../src-shared/protocol/validate';
+import type { JobResult, MechanismResult } from '../../../../src-shared/protocol/results';
+import { projectSchema, type ProjectInput } from '../../../../src-shared/protocol/project';
+import { parseProject } from '../../../../src-main/project/project-file';
+import { readProjectSafely, writeProjectSafely } from '../../../../src-main/web/project-store';
+import { analysisRequest, channelSource, mechanismRequest } from '../../../../src-renderer/lib/project-model';
 import {
   hashText,
   isExpensive,
@@ -25,7 +25,7 @@ import {
   restoreResults,
   stableStringify,
   type HeldResult,
-} from '../../../src-renderer/lib/kept-results';
+} from '../../../../src-renderer/lib/kept-results';
 
 async function run(req: unknown): Promise<JobResult> {
   const parsed = parseJobRequest(req);
@@ -189,7 +189,7 @@ describe('the project file carries results', () => {
   });
 
   it('old project files without results load unchanged; a result for an item that does not exist is refused by name', () => {
-    const old = readFileSync(join(__dirname, '../../../resources/examples/city.json'), 'utf8');
+    const old = readFileSync(join(__dirname, '../../../../resources/examples/city.json'), 'utf8');
     const p = parseProject(old, 'city.json');
     expect(p.results).toBeUndefined();
     expect(restoreResults(p).held).toEqual({});

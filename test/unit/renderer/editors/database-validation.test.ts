@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerGraph, validateDatabase, type DatabaseFields } from '../../../src-renderer/editors/database-validation';
+import { answerGraph, validateDatabase, type DatabaseFields } from '../../../../src-renderer/editors/database-validation';
 
 const base: DatabaseFields = { individuals: 5, values: 4, absent: false, metric: 'hamming', query: 'none', k: 2 };
 

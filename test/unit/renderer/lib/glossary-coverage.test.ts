@@ -5,11 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GLOSSARY } from '../../../src-renderer/lib/plain';
-import { KIND_LABELS } from '../../../src-renderer/lib/project-model';
-import { LP_MODEL_LABELS } from '../../../src-renderer/lib/lp-options';
+import { GLOSSARY } from '../../../../src-renderer/lib/plain';
+import { KIND_LABELS } from '../../../../src-renderer/lib/project-model';
+import { LP_MODEL_LABELS } from '../../../../src-renderer/lib/lp-options';
 
-const ROOT = join(__dirname, '../../..');
+const ROOT = join(__dirname, '../../../..');
 const terms = GLOSSARY.map((g) => g.term.toLowerCase());
 const covered = (word: string): boolean => terms.some((t) => t.includes(word.toLowerCase()));
 

@@ -7,8 +7,8 @@ import {
   parseGridPriorCsv,
   validateEpsilon,
   validateGrid,
-} from '../../../src-renderer/editors/grid-validation';
-import { domainSize, domainText, parseDomainText } from '../../../src-renderer/editors/domain-spec';
+} from '../../../../src-renderer/editors/grid-validation';
+import { domainSize, domainText, parseDomainText } from '../../../../src-renderer/editors/domain-spec';
 
 describe('grid editor validation', () => {
   it('accepts a valid grid and names each bad field', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { downsample, matrixToCsv } from '../../../src-renderer/lib/matrix-view';
-import { mechanismRequest, priorToInput, uniqueId, newProject, lossToInput } from '../../../src-renderer/lib/project-model';
-import { projectSchema } from '../../../src-shared/protocol/project';
-import { jobRequestSchema } from '../../../src-shared/protocol/requests';
+import { downsample, matrixToCsv } from '../../../../src-renderer/lib/matrix-view';
+import { mechanismRequest, priorToInput, uniqueId, newProject, lossToInput } from '../../../../src-renderer/lib/project-model';
+import { projectSchema } from '../../../../src-shared/protocol/project';
+import { jobRequestSchema } from '../../../../src-shared/protocol/requests';
 
 describe('matrix views', () => {
   const m = { rows: 2, cols: 3, data: [0.5, 0.25, 0.25, 0.1, 0.2, 0.7], rowLabels: ['a', 'b,c'], colLabels: ['x', 'y', 'z'] };

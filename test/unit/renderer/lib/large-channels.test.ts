@@ -4,10 +4,10 @@
  * kept), never a matrix held in the page; block grids for the heat map.
  */
 import { describe, expect, it } from 'vitest';
-import { analysisRequest, channelSource, mechanismRequest, mechanismSpec } from '../../../src-renderer/lib/project-model';
-import { blockGridFromMatrix, blockGridFromRows, downsample, tableFromMatrix } from '../../../src-renderer/lib/matrix-view';
-import { parseJobRequest } from '../../../src-shared/protocol/validate';
-import type { ProjectInput } from '../../../src-shared/protocol/project';
+import { analysisRequest, channelSource, mechanismRequest, mechanismSpec } from '../../../../src-renderer/lib/project-model';
+import { blockGridFromMatrix, blockGridFromRows, downsample, tableFromMatrix } from '../../../../src-renderer/lib/matrix-view';
+import { parseJobRequest } from '../../../../src-shared/protocol/validate';
+import type { ProjectInput } from '../../../../src-shared/protocol/project';
 
 const project: ProjectInput = {
   version: 1,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { useSsrComponents, type Render } from '../support/ssr';
-import { ternaryViewForDomain } from '../../../src-worker/explorer/ternary-data';
-import { capacityTableRows } from '../../../src-worker/explorer/capacity-rows';
-import { lineDomain } from '../../../src-worker/metric/line';
-import { cliqueDomain } from '../../../src-worker/metric/clique';
+import { useSsrComponents, type Render } from '../../../support/ssr';
+import { ternaryViewForDomain } from '../../../../../src-worker/explorer/ternary-data';
+import { capacityTableRows } from '../../../../../src-worker/explorer/capacity-rows';
+import { lineDomain } from '../../../../../src-worker/metric/line';
+import { cliqueDomain } from '../../../../../src-worker/metric/clique';
 
 // Server-side render of the explorer's Svelte components (compiled by the
 // Svelte plugin through a throw-away Vite server) to check what they draw.

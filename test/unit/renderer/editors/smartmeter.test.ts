@@ -13,10 +13,10 @@ import {
   parseTraceCsv,
   quantise,
   unitOfHeader,
-} from '../../../src-renderer/editors/smartmeter';
-import { seededRandom } from '../../../src-shared/numeric/seeded-random';
+} from '../../../../src-renderer/editors/smartmeter';
+import { seededRandom } from '../../../../src-shared/numeric/seeded-random';
 
-const DAY = readFileSync(join(__dirname, '../../../resources/data/smart-meter-day.csv'), 'utf8');
+const DAY = readFileSync(join(__dirname, '../../../../resources/data/smart-meter-day.csv'), 'utf8');
 
 describe('smart meter: time column and unit kept', () => {
   it('reads the day trace: 8,640 readings at 10 s from 00:00:00 to 23:59:50, in W', () => {

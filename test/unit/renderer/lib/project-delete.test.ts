@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { analysisTitle, applyDeletion, caseStudyRequest, describeDeletion, planDeletion } from '../../../src-renderer/lib/project-model';
-import { cellText, findingBlocks, inlineSegments, tableToCsv } from '../../../src-renderer/lib/case-study';
-import { projectSchema, type ProjectInput } from '../../../src-shared/protocol/project';
-import { jobRequestSchema } from '../../../src-shared/protocol/requests';
+import { analysisTitle, applyDeletion, caseStudyRequest, describeDeletion, planDeletion } from '../../../../src-renderer/lib/project-model';
+import { cellText, findingBlocks, inlineSegments, tableToCsv } from '../../../../src-renderer/lib/case-study';
+import { projectSchema, type ProjectInput } from '../../../../src-shared/protocol/project';
+import { jobRequestSchema } from '../../../../src-shared/protocol/requests';
 
-const ROOT = join(__dirname, '../../..');
+const ROOT = join(__dirname, '../../../..');
 function voting(): ProjectInput {
   return JSON.parse(readFileSync(join(ROOT, 'resources/examples/voting.json'), 'utf8')) as ProjectInput;
 }
@@ -155,7 +155,7 @@ describe('case studies in the app', () => {
 
 describe('deletion dialog groups', () => {
   it('groups dependents by effect and kind, in plan order', async () => {
-    const { deletionGroups } = await import('../../../src-renderer/lib/project-model');
+    const { deletionGroups } = await import('../../../../src-renderer/lib/project-model');
     expect(deletionGroups(planDeletion(voting(), 'prior', 'close-race'))).toEqual([
       { effect: 'deleted', kind: 'analysis', label: 'analysis', ids: ['votes-regular-close-race'] },
       { effect: 'uniform-prior', kind: 'mechanism', label: 'mechanism', ids: ['votes-optimal-close-race'] },
@@ -171,7 +171,7 @@ describe('deletion dialog groups', () => {
 
 describe('counts for people', () => {
   it('groups digits below a billion and writes a power of ten above', async () => {
-    const { fmtCount } = await import('../../../src-renderer/lib/format');
+    const { fmtCount } = await import('../../../../src-renderer/lib/format');
     expect(fmtCount(1024)).toBe('1,024');
     expect(fmtCount(8 ** 24)).toBe('≈ 4.72 × 10²¹');
     expect(fmtCount(1e9)).toBe('≈ 1 × 10⁹');
@@ -180,7 +180,7 @@ describe('counts for people', () => {
 
 describe('every built-in example opens in the app with runnable case studies', () => {
   it('loads each example as the app does (files resolved) and builds valid case-study jobs', async () => {
-    const { createProjectStore } = await import('../../../src-main/web/project-store');
+    const { createProjectStore } = await import('../../../../src-main/web/project-store');
     const { readdirSync } = await import('node:fs');
     const store = createProjectStore({} as never, { examplesDir: join(ROOT, 'resources/examples'), configDir: join(ROOT, 'test-output/unused-config') });
     const files = readdirSync(join(ROOT, 'resources/examples')).filter((f) => f.endsWith('.json'));

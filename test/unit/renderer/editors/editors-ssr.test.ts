@@ -3,7 +3,7 @@
  * throw-away Vite server): what the user sees for valid and invalid input.
  */
 import { describe, expect, it } from 'vitest';
-import { useSsrComponents, type Render } from '../support/ssr';
+import { useSsrComponents, type Render } from '../../support/ssr';
 
 const ssr = useSsrComponents(['/src-renderer/editors/GridEditor.svelte', '/src-renderer/editors/DatabaseEditor.svelte']);
 const render: Render = (c, o) => ssr.render(c, o);

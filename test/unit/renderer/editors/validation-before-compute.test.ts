@@ -5,14 +5,14 @@
  * keep references whole; undo/redo; plain language instead of SPEC sections.
  */
 import { describe, expect, it } from 'vitest';
-import { EPSILON_RULE, parseNumberField } from '../../../src-renderer/editors/number-field';
-import { analysisProblems } from '../../../src-renderer/editors/analysis-validation';
-import { parseMetricCsv } from '../../../src-renderer/editors/custom-metric';
-import { duplicateItem, idProblem, renameItem, starterProject } from '../../../src-renderer/lib/project-model';
-import { History } from '../../../src-renderer/lib/history';
-import { GLOSSARY, plainText } from '../../../src-renderer/lib/plain';
-import { findingBlocks } from '../../../src-renderer/lib/case-study';
-import { projectSchema, type ProjectInput } from '../../../src-shared/protocol/project';
+import { EPSILON_RULE, parseNumberField } from '../../../../src-renderer/editors/number-field';
+import { analysisProblems } from '../../../../src-renderer/editors/analysis-validation';
+import { parseMetricCsv } from '../../../../src-renderer/editors/custom-metric';
+import { duplicateItem, idProblem, renameItem, starterProject } from '../../../../src-renderer/lib/project-model';
+import { History } from '../../../../src-renderer/lib/history';
+import { GLOSSARY, plainText } from '../../../../src-renderer/lib/plain';
+import { findingBlocks } from '../../../../src-renderer/lib/case-study';
+import { projectSchema, type ProjectInput } from '../../../../src-shared/protocol/project';
 
 type AnalysisIn = NonNullable<ProjectInput['analyses']>[number];
 const level = { what: 'privacy level l', min: 0, above: true };

@@ -1,6 +1,6 @@
 /** Elapsed times as people read them: rounded before they are split into minutes and seconds. */
 import { describe, expect, it } from 'vitest';
-import { fmtMs } from '../../../src-renderer/lib/format';
+import { fmtMs } from '../../../../src-renderer/lib/format';
 
 describe('fmtMs', () => {
   it('milliseconds, seconds, minutes and hours, never "60 s" or "1000 ms"', () => {

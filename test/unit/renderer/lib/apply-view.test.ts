@@ -6,11 +6,11 @@
  * release uses.
  */
 import { describe, expect, it } from 'vitest';
-import { applySource, type ProjectMechanismIn } from '../../../src-renderer/lib/project-model';
-import { cellCounts, cellOfLabel, HEADER_CHOICES, pointsImportFor, secretCells, secretLabels } from '../../../src-renderer/lib/apply-view';
-import { applyRequestSchema } from '../../../src-shared/protocol/requests';
-import { projectSchema, type ProjectInput } from '../../../src-shared/protocol/project';
-import { localProjection } from '../../../src-shared/data/points-grid';
+import { applySource, type ProjectMechanismIn } from '../../../../src-renderer/lib/project-model';
+import { cellCounts, cellOfLabel, HEADER_CHOICES, pointsImportFor, secretCells, secretLabels } from '../../../../src-renderer/lib/apply-view';
+import { applyRequestSchema } from '../../../../src-shared/protocol/requests';
+import { projectSchema, type ProjectInput } from '../../../../src-shared/protocol/project';
+import { localProjection } from '../../../../src-shared/data/points-grid';
 
 const binning = { rows: 3, cols: 3, cellKm: 0.5, xMin: -0.75, yMax: 0.75, projection: { lat0: 48.85, lon0: 2.35, latMin: 48.84, latMax: 48.86 } };
 const points = { file: 'homes.csv', binning, box: null, smoothing: 0.5, inside: 20, outside: 0 };
