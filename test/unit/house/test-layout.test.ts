@@ -34,7 +34,7 @@ function layoutProblems(paths: string[], sourceDirExists: (dir: string) => boole
   const out: string[] = [];
   for (const p of paths) {
     const parts = p.split('/');
-    const name = parts[parts.length - 1];
+    const name = parts[parts.length - 1] ?? '';
     const folders = parts.slice(0, -1);
     const top = folders[0];
     if (top === undefined || !(top in SOURCE_ROOTS || OTHER_TOPS.includes(top))) {
