@@ -2,8 +2,8 @@
 // module, base64, to a .wasm.ts next to it, which the engine instantiates:
 //   src-worker/lp/dense-kernels.wat -> dense-kernels.wasm.ts (the dense master simplex)
 //   src-worker/check/ln-scan.wat    -> ln-scan.wasm.ts (the all-pairs privacy check's ln scan)
-// `npm run build:kernels`; unit tests (test/unit/lp/dense-simplex.test.ts,
-// test/unit/check/threaded-check.test.ts) fail while a .wat and its module differ.
+// `npm run build:kernels`; unit tests (test/unit/worker/lp/dense-simplex.test.ts,
+// test/unit/worker/check/threaded-check.test.ts) fail while a .wat and its module differ.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import wabt from 'wabt';

@@ -7,8 +7,8 @@
  * concatenated in order. A case study whose items are independent
  * (capacities, geo: src-worker/casestudy/parts.ts) is split into slices of
  * its items, merged by the study's own assemble step. The merged result
- * equals the single job's, value for value (test/unit/jobs/fan-out.test.ts,
- * test/unit/jobs/casestudy-parts.test.ts). Other jobs run as they are.
+ * equals the single job's, value for value (test/unit/main/dispatcher/fan-out.test.ts,
+ * test/unit/worker/casestudy/parts.test.ts). Other jobs run as they are.
  */
 import { setMaxListeners } from 'node:events';
 import {

@@ -60,7 +60,7 @@ export interface AnswerGraph {
  * to y, y'. `values` counts the universe V = {0..values-1} (the engine's
  * sum/avg/max/min/percentile:U,V take the largest value V = values-1; db:U,V
  * takes the count). The absent value adds one more value. Closed forms are
- * checked against enumeration of V^u in test/unit/renderer.
+ * checked against enumeration of V^u in test/unit/renderer/editors/database-validation.test.ts.
  */
 export function answerGraph(f: DatabaseFields): AnswerGraph {
   const u = f.individuals;

@@ -2,7 +2,7 @@
  * Undo/redo of project edits: a bounded list of project snapshots (JSON
  * text), one per edit (AppState.markDirty). Recording the same project twice
  * in a row is a no-op, so repeated change events of one edit make one step.
- * Pure: unit-tested in test/unit/renderer/history.test.ts.
+ * Pure: unit-tested in test/unit/renderer/lib/history.test.ts.
  */
 import type { ProjectInput } from '../../src-shared/protocol/index';
 

@@ -12,7 +12,7 @@
  * hash), so a result whose inputs changed, in the app or by hand in the
  * file, is shown as stale, never as current.
  *
- * Pure functions: unit-tested in test/unit/renderer/kept-results.test.ts.
+ * Pure functions: unit-tested in test/unit/renderer/lib/kept-results.test.ts.
  */
 import { type ProjectInput, type KeptResult, type CheckResult, type JobResult } from '../../src-shared/protocol/index';
 import { analysisRequest, caseStudyRequest, mechanismRequest } from './project-model';

@@ -4,7 +4,7 @@
  * pushed chunk by chunk as they stream in: CsvLineReader), so a file the
  * app accepts is one the engine accepts, field for field. Written by hand
  * for speed (a 52 MB channel file: 176 ms, against 2.9 s for csv-parse);
- * test/unit/csv/csv-agreement.test.ts checks it against csv-parse.
+ * test/unit/shared/csv/csv-reader.test.ts checks it against csv-parse.
  *
  * The dialect, as csv-parse with { trim, skip_empty_lines, comment: '#',
  * comment_no_infix, bom, relax_column_count }:

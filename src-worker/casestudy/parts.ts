@@ -8,7 +8,7 @@
  * job's result, value for value (byte-equal JSON; wall-clock solver times
  * in notes aside), because the single job is computed the same way: all its
  * items by the same item function, then the same assemble step
- * (test/unit/jobs/casestudy-parts.test.ts).
+ * (test/unit/worker/casestudy/parts.test.ts).
  * Preconditions: every part ran with the same params; the parts cover the
  * items 0..itemCount-1 contiguously and in order. Items coming back are
  * validated with the study's item schema before they are assembled.

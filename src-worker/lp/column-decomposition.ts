@@ -40,7 +40,7 @@ import type { DecompositionIteration, DecompositionOptions, DecompositionResult,
  * either at the least value a higher neighbour forces (r_b = r_a / f, as in
  * a plateau) or at the cap a lower neighbour allows (r_a = f r_b). On 3 x 3
  * grids pricing optima lie up to 1e-3 below the best of all 511 plateaus
- * (test/unit/lp/pricing.test.ts), so pricing stays an LP. At the optimum the
+ * (test/unit/worker/lp/pricing.test.ts), so pricing stays an LP. At the optimum the
  * master has at most n basic columns, about one per output: the master
  * stays small (n rows, a few thousand columns), pricing is n-variable LPs,
  * and the 160,000-variable 20 x 20 city LP, whose 1.19M-row spanner model

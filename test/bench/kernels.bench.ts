@@ -9,7 +9,7 @@ import { cliqueDomain } from '../../src-worker/metric/clique';
 import type { Domain } from '../../src-worker/metric/domain';
 import { lineDomain } from '../../src-worker/metric/line';
 import { ringDomain } from '../../src-worker/metric/ring';
-import { matrixDomain, randomEuclideanMetric } from '../unit/explorer/metrics-for-tests';
+import { matrixDomain, randomEuclideanMetric } from '../unit/support/metrics-for-tests';
 
 function run(domain: Domain, eps: number, arithmetic: 'auto' | 'float' = 'auto') {
   const t0 = performance.now();

@@ -7,7 +7,7 @@
  * test/integration/web-workspace.test.ts), nothing is saved, and a project's
  * mechanism runs on the worker.
  * (The Electron app keeps its settings field: QueueSettings'
- * connect/useLocal, test/unit/jobs/switchable-runner.test.ts.)
+ * connect/useLocal, test/unit/main/dispatcher/switchable-runner.test.ts.)
  * Screenshots: test-output/screenshots/queue-settings-*.png.
  */
 import { describe, expect, it } from 'vitest';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './cli-run';
 import { auditExample } from '../../src-main/project/examples';
-import { runJob } from '../unit/run-job';
+import { runJob } from '../unit/support/run-job';
 
 let dir = '';
 beforeAll(() => {

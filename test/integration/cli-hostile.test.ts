@@ -26,7 +26,7 @@ import { Dispatcher } from '../../src-main/dispatcher/dispatcher';
 import { main } from '../../src-main/cli/main';
 import { ProgressReporter } from '../../src-main/cli/progress';
 import { CsvTokenizer } from '../../src-main/fs/inputs';
-import { csvParseOracle } from '../unit/csv/csv-parse-oracle';
+import { csvParseOracle } from '../unit/support/csv-parse-oracle';
 import { TEMP_PREFIX, writeFileAtomic, writeFileAtomicAsync } from '../../src-main/fs/safe-fs';
 
 const bin = fileURLToPath(new URL('../../bin/mechstudio.js', import.meta.url));

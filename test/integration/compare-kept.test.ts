@@ -11,7 +11,7 @@ import { Dispatcher, isLpJob } from '../../src-main/dispatcher/dispatcher';
 import { ApiError } from '../../src-shared/protocol/api';
 import type { CompareResult } from '../../src-shared/protocol/compare';
 import type { MechanismResult } from '../../src-shared/protocol/results';
-import { validRequest } from '../unit/run-job';
+import { validRequest } from '../unit/support/run-job';
 
 const DOMAIN = 'grid:4x4:step=0.5';
 const PRIOR = { kind: 'vector' as const, values: Array.from({ length: 16 }, (_, i) => (i + 1) / 136) };

@@ -1,0 +1,55 @@
+/**
+ * The words of an optimal result (src-shared/charts/lp-words.ts, shown by the CLI and the app): "optimal" only with
+ * a certified gap to the exact optimum of at most 1e-6, "best found, within X% of the best possible" with a bound on
+ * it, and without one the solved model's gap with a plain "not checked against the best possible".
+ */
+import { describe, expect, it } from 'vitest';
+import { candidateWords, chosenWords, gapPercent, lpResultWords } from '../../../../src-shared/charts/lp-words';
+
+const lp = (gap: number, exactLowerBound: number | null, gapBasis?: 'exact' | 'model', model: 'exact' | 'spanner' | 'edges' = 'exact') => ({
+  gap,
+  exactLowerBound,
+  model,
+  delta: model === 'spanner' ? 1.1 : 1,
+  ...(gapBasis ? { gapBasis } : {}),
+});
+
+describe('the words of an optimal result', () => {
+  it('optimal only with a certified gap to the best possible of at most 1e-6', () => {
+    expect(lpResultWords(lp(0, 1.2, 'exact'))).toBe('optimal: certified to be the best possible');
+    expect(lpResultWords(lp(1e-6, 1.2, 'exact'))).toBe('optimal: certified within 0.0001% of the best possible');
+    expect(lpResultWords(lp(1.1e-6, 1.2, 'exact'))).toBe('best found, within 0.00011% of the best possible (certified)');
+    expect(lpResultWords(lp(0.0312, 1.2, 'exact'))).toBe('best found, within 3.12% of the best possible (certified)');
+  });
+
+  it('without a bound on the exact optimum: the model gap, said to be no bound on the best possible (never "optimal")', () => {
+    const w = lpResultWords(lp(0, null, 'model', 'spanner'));
+    expect(w).toBe("best found, within 0% of the spanner (δ = 1.1) model's optimum; not checked against the best possible (no certified bound on it)");
+    expect(w).not.toMatch(/^optimal/);
+    // a result saved before gapBasis existed: an exact bound decides
+    expect(lpResultWords(lp(0.5, null))).toMatch(/model's optimum; not checked/);
+    expect(lpResultWords(lp(0.5, 0.3))).toBe('best found, within 50.0% of the best possible (certified)');
+  });
+
+  it('a decomposition stopped before its pricing gave a bound says in one line that it has none', () => {
+    const stopped = { ...lp(1, 0, 'exact'), method: 'decomposition' as const, rounds: 0, stoppedBy: 'time-limit' as const };
+    const none =
+      "best found, not certified: the time limit came before the LP's pricing gave a bound above 0, so there is no bound on the best possible (give it more time)";
+    expect(lpResultWords(stopped)).toBe(none);
+    // a round cut by the time limit mid-pricing (50 x 50 in 60 s): still only the trivial bound
+    expect(lpResultWords({ ...stopped, rounds: 1 })).toBe(none);
+    // a completed round: its Lagrangian bound is certified, the usual words
+    expect(lpResultWords({ ...stopped, rounds: 1, gap: 0.2 })).toBe('best found, within 20.0% of the best possible (certified)');
+  });
+
+  it('what is returned, and the candidates, in words', () => {
+    expect(chosenWords({ chosen: 'lp' })).toBe("the LP's channel");
+    expect(chosenWords({})).toBe("the LP's channel");
+    expect(chosenWords({ chosen: 'tight+remap' })).toBe('the tight-constraints mechanism with the optimal remap: the LP did not beat it');
+    expect(candidateWords({ construction: 'tight+remap', expectedLoss: null, time: 0.1, note: 'does not exist at this eps' }, String)).toBe(
+      'tight+remap: n/a (does not exist at this eps)',
+    );
+    expect(candidateWords({ construction: 'exponential+remap', expectedLoss: 2.5, time: 0.1 }, String)).toBe('exponential+remap: 2.5');
+    expect([gapPercent(0), gapPercent(0.5), gapPercent(0.00123), gapPercent(NaN)]).toEqual(['0%', '50.0%', '0.12%', '—']);
+  });
+});

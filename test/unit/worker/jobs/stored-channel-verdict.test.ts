@@ -1,0 +1,29 @@
+/**
+ * A mechanism result never shows a guarantee the stored channel does not
+ * keep: when entries underflow to 0 in doubles, the effective eps
+ * of the stored channel is Infinity and the result says so first.
+ */
+import { describe, expect, it } from 'vitest';
+import { type MechanismResult } from '../../../../src-shared/protocol/results';
+import { runJob } from '../../support/run-job';
+
+const mechanism = (domain: string, epsilon: number, kind: string): Promise<MechanismResult> =>
+  runJob<'mechanism'>({ type: 'mechanism', domain, epsilon, kind });
+
+describe('mechanism results: the stored channel decides', () => {
+  it('TG on line:100 at eps 10 (e^-990 is 0 in doubles): effective eps Infinity and a NOT-private note; at eps 5 no note', async () => {
+    const far = await mechanism('line:100', 10, 'tg');
+    expect(far.guaranteedEpsilon).toBe(10);
+    expect(far.effectiveEpsilon).toBe(Infinity);
+    expect(far.note).toMatch(/^NOT private as stored: some entries are too small for 64-bit floats/);
+    const near = await mechanism('line:100', 5, 'tg');
+    expect(near.effectiveEpsilon).toBeCloseTo(5, 9);
+    expect(near.note ?? '').not.toMatch(/NOT private/);
+  });
+
+  it('randomised response at eps 800 releases the identity: not private as stored', async () => {
+    const rr = await mechanism('clique:4', 800, 'rr');
+    expect(rr.effectiveEpsilon).toBe(Infinity);
+    expect(rr.note).toMatch(/NOT private as stored/);
+  });
+});
