@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { choosePath, ROOT, SHOTS, useHarness, writeProject } from './helpers';
+import { choosePath, ROOT, SHOTS, useHarness, writeProject, openExample } from './helpers';
 
 const h = useHarness({
   setup: async (started) => {
@@ -13,14 +13,6 @@ const h = useHarness({
     await started.page.getByTestId('sidebar').waitFor();
   },
 });
-
-async function openExample(name: string, title: string): Promise<void> {
-  const page = h.page;
-  await page.getByTestId('cmd-examples').click();
-  await page.getByTestId(`example-${name}`).click();
-  if (await page.getByTestId('confirm-dialog').isVisible()) await page.getByTestId('confirm-discard').click();
-  await expect.poll(() => page.getByTestId('doc-title').textContent(), { timeout: 30_000 }).toContain(title);
-}
 
 async function shootCaseCharts(prefix: string): Promise<number> {
   const page = h.page;
@@ -44,7 +36,7 @@ async function chartBox(id: string): Promise<{ width: number; height: number }> 
 
 describe('case-study charts', () => {
   it('registration date: the whole range on a log axis, the three coinciding randomised-response curves as one', async () => {
-    await openExample('registration-date', 'egistration');
+    await openExample(h.page, 'registration-date', 'egistration');
     await h.page.getByTestId('item-case-study-registration-date').click();
     expect(await shootCaseCharts('regdate')).toBe(2);
   });
@@ -72,12 +64,12 @@ describe('case-study charts', () => {
     expect((await chartBox('grid-error')).height).toBeLessThan(city.height);
   });
   it('voting', async () => {
-    await openExample('voting', 'Voting');
+    await openExample(h.page, 'voting', 'Voting');
     await h.page.getByTestId('item-case-study-voting').click();
     expect(await shootCaseCharts('voting')).toBeGreaterThan(0);
   });
   it('database: the randomised-response heat map on 1,024 values shows its diagonal (linear scale from the smallest value)', async () => {
-    await openExample('database', 'database of five');
+    await openExample(h.page, 'database', 'database of five');
     await h.page.getByTestId('item-mechanism-rr').click();
     const scale = h.page.getByTestId('heatmap-scale');
     await expect.poll(() => scale.getAttribute('data-scale'), { timeout: 60_000 }).toBe('range');
@@ -86,7 +78,7 @@ describe('case-study charts', () => {
   });
 
   it('smart meter', async () => {
-    await openExample('smart-meter', 'meter');
+    await openExample(h.page, 'smart-meter', 'meter');
     await h.page.getByTestId('item-case-study-smart-meter').click();
     expect(await shootCaseCharts('meter')).toBeGreaterThan(0);
   });

@@ -301,3 +301,11 @@ export function countPixels(canvas: Locator, test: 'coloured' | 'black' | 'dark'
     return { n, total: c.width * c.height };
   }, test);
 }
+
+/** Open a built-in example from the Examples menu (discarding unsaved changes when asked) and wait for its title. */
+export async function openExample(page: Page, name: string, title: string): Promise<void> {
+  await page.getByTestId('cmd-examples').click();
+  await page.getByTestId(`example-${name}`).click();
+  if (await page.getByTestId('confirm-dialog').isVisible()) await page.getByTestId('confirm-discard').click();
+  await expect.poll(() => page.getByTestId('doc-title').textContent(), { timeout: 30_000 }).toContain(title);
+}

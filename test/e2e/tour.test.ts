@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { choosePath, countPixels, openApp, ROOT, screenshot, useHarness, writeProject } from './helpers';
+import { choosePath, countPixels, openApp, ROOT, screenshot, useHarness, writeProject, openExample } from './helpers';
 
 const h = useHarness({ setup: openApp });
 
@@ -63,14 +63,6 @@ async function look(name: string, maths = true): Promise<void> {
 async function settle(): Promise<void> {
   const busy = h.page.locator('[data-testid="job-row"][data-status="running"], [data-testid="job-row"][data-status="queued"], main .spinner');
   await expect.poll(() => busy.count(), { timeout: 120_000, interval: 250 }).toBe(0);
-}
-
-async function openExample(name: string, title: string): Promise<void> {
-  const page = h.page;
-  await page.getByTestId('cmd-examples').click();
-  await page.getByTestId(`example-${name}`).click();
-  if (await page.getByTestId('confirm-dialog').isVisible()) await page.getByTestId('confirm-discard').click();
-  await expect.poll(() => page.getByTestId('doc-title').textContent(), { timeout: 30_000 }).toContain(title);
 }
 
 /** Visit every item in the sidebar (after computing everything when `all`), one screenshot each. */
@@ -135,7 +127,7 @@ describe('a tour of every example and every view', () => {
   ];
   for (const [name, title, all] of EXAMPLES) {
     it(`example ${name}`, async () => {
-      await openExample(name, title);
+      await openExample(h.page, name, title);
       expect(await tourItems(name, all)).toBeGreaterThan(0);
     });
   }
