@@ -6,11 +6,9 @@
 import {
   runJob,
   type ApiError,
-  type ChannelStatus,
   type MechStudioApi,
   type RecentProject,
   type JobEvent,
-  type LpSample,
   type JobError,
   type JobRequest,
   type CheckResult,
@@ -37,6 +35,8 @@ import {
 } from './project-model';
 import { isExpensive, itemHash, projectWithResults, restoreResults } from './kept-results';
 import { History } from './history';
+import type { JobView } from './job-view';
+import { type KeptStatus, askKeptChannels, markNotKept } from './kept-status';
 import { type Autosaved, type LastProject, clearAutosave, lastProject, pendingAutosave, rememberLastProject, writeAutosave } from './browser-storage';
 
 export type Selection = { kind: ItemKind; id: string } | null;
@@ -44,23 +44,7 @@ export type Selection = { kind: ItemKind; id: string } | null;
 /** Results of case studies are keyed apart from analyses (their ids live in another list and may coincide). */
 export const caseStudyKey = (id: string): string => `case-study:${id}`;
 
-export interface JobView {
-  jobId: string | null;
-  label: string;
-  type: string;
-  started: number;
-  elapsedMs: number;
-  fraction: number | null;
-  message: string;
-  status: 'queued' | 'running' | 'done' | 'error' | 'cancelled';
-  error?: string;
-  /** An optimal LP: Stop keeps its best mechanism so far (other jobs only cancel). */
-  stoppable?: boolean;
-  /** The user pressed Stop (the job is finishing with its best answer). */
-  stopping?: boolean;
-  /** Typed LP rounds received so far (for the live convergence chart). */
-  lp?: LpSample[];
-}
+export type { JobView };
 
 /** Most live LP samples kept per job (older ones are thinned, the first kept). */
 const MAX_LIVE_LP_SAMPLES = 1000;
@@ -607,42 +591,17 @@ export class AppState {
   /** Settles when the host has said which restored results' channels it holds (computeMissing waits for it). */
   private keptChannelsChecked: Promise<void> = Promise.resolve();
 
-  /**
-   * Ask the host which channels the restored results name it still holds (it reads them back from the
-   * project's channel folder or its cache, checked); a result whose channel is not kept says so, with the
-   * reason, instead of looking computed.
-   */
+  /** Ask the host which restored results' channels it still holds (lib/kept-status.ts); a lost one says so. */
   private checkKeptChannels(): Promise<void> {
     const gen = this.generation;
-    const refs = new Map<string, string[]>();
-    for (const [key, r] of Object.entries(this.results)) {
-      const ref = r.result?.type === 'mechanism' ? r.result.channelRef : undefined;
-      if (ref) refs.set(ref, [...(refs.get(ref) ?? []), key]);
-    }
-    if (refs.size === 0) return Promise.resolve();
-    return this.api.project.channels([...refs.keys()]).then(
-      (statuses) => {
-        if (gen === this.generation) this.markNotKept(statuses.map((st) => ({ ...st, keys: refs.get(st.channelRef) ?? [] })));
-      },
-      (e: unknown) => {
-        if (gen === this.generation)
-          this.markNotKept([...refs].map(([channelRef, keys]) => ({ channelRef, kept: false, problem: (e as Error).message, keys })));
-      },
-    );
+    const asked = askKeptChannels(this.api, this.results);
+    return asked ? asked.then((statuses) => void (gen === this.generation && this.markNotKept(statuses))) : Promise.resolve();
   }
 
   /** Results whose channel the host does not hold: marked (not green, "not kept: compute again"), said once. */
-  markNotKept(statuses: (ChannelStatus & { keys?: string[] })[]): void {
-    const lost: string[] = [];
-    for (const st of statuses) {
-      if (st.kept) continue;
-      for (const [key, r] of Object.entries(this.results)) {
-        if (r.result?.type !== 'mechanism' || r.result.channelRef !== st.channelRef) continue;
-        r.notKept = st.problem ?? 'the channel is not kept';
-        lost.push(key);
-      }
-    }
-    if (lost.length) this.notify(`not kept: ${lost.map((k) => `'${k}'`).join(', ')}: ${statuses.find((x) => !x.kept)?.problem ?? ''}`, 'bad');
+  markNotKept(statuses: KeptStatus[]): void {
+    const said = markNotKept(this.results, statuses);
+    if (said) this.notify(said, 'bad');
   }
 
   // ---------- project lifecycle ----------
