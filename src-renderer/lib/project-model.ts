@@ -26,8 +26,8 @@ export type MechKind = (typeof MECHANISM_KINDS)[number];
 export const KIND_LABELS: Record<MechKind, string> = {
   tg: 'Truncated geometric',
   rr: 'Randomised response',
-  exponential: 'Exponential (exp(−ε d/2))',
-  laplace: 'Row-normalised Laplace (exp(−ε d), 2ε)',
+  exponential: 'Exponential (nearer reports likelier)',
+  laplace: 'Row-normalised Laplace (guaranteed at 2ε)',
   'planar-laplace': 'Planar Laplace (grids)',
   tight: 'Tight constraints',
   symmetric: 'Symmetric graph',

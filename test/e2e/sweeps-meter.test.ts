@@ -60,7 +60,7 @@ describe('sweeps and the smart meter', () => {
     expect(await charts.nth(0).getAttribute('data-chart-id')).toMatch(/-expected-loss$/);
     const lossLabels = (await charts.nth(0).getAttribute('data-labels'))!.split('\n');
     expect(lossLabels).toHaveLength(3);
-    expect(lossLabels[0]).toBe('Exponential (exp(−ε d/2))');
+    expect(lossLabels[0]).toBe('Exponential (nearer reports likelier)');
     expect(lossLabels[1]).toMatch(/^Tight constraints \(no point for ε [≤=] [\d.]+\)$/);
     expect(lossLabels[2]).toBe('Planar Laplace (grids)');
     // why tight constraints are missing: the engine's note, in the page (and under each chart's title)
