@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { readCsv } from '../../src-shared/csv/csv-reader';
+import { evaluateNumberExpression } from '../../src-shared/numeric/number-expression';
 
 export const ROOT = resolve(__dirname, '../..');
 export const SHOTS = join(ROOT, 'test-output/screenshots');
@@ -308,4 +309,10 @@ export async function openExample(page: Page, name: string, title: string): Prom
   await page.getByTestId(`example-${name}`).click();
   if (await page.getByTestId('confirm-dialog').isVisible()) await page.getByTestId('confirm-discard').click();
   await expect.poll(() => page.getByTestId('doc-title').textContent(), { timeout: 30_000 }).toContain(title);
+}
+
+/** A number field's value as the app reads it: the field may show an expression (ε = ln 4 is shown as "ln 4"); NaN when it is not a number. */
+export async function numberFieldValue(page: Page, testid: string): Promise<number> {
+  const r = evaluateNumberExpression(await page.getByTestId(testid).inputValue());
+  return r.ok ? r.value : NaN;
 }

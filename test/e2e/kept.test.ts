@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { useHarness, screenshot, openApp, writeProject, openProjectFile } from './helpers';
+import { useHarness, screenshot, openApp, writeProject, openProjectFile, numberFieldValue } from './helpers';
 
 let file: string;
 const LN4 = Math.log(4);
@@ -97,14 +97,14 @@ describe('results kept, inputs validated', () => {
     await page.getByTestId('privacy-radius').fill('1');
     await level.fill('ln 4');
     await level.dispatchEvent('change');
-    await expect.poll(async () => Number(await page.getByTestId('mech-epsilon').inputValue())).toBeCloseTo(LN4, 12);
+    await expect.poll(() => numberFieldValue(page, 'mech-epsilon')).toBeCloseTo(LN4, 12);
     // a changed input: the kept result is marked stale, not shown as current
     await page.getByTestId('stale').waitFor();
     await level.fill('0');
     await level.dispatchEvent('change');
     expect(await page.getByTestId('privacy-level-error').textContent()).toBe('privacy level l must be more than 0 (you entered 0)');
     expect(await page.getByTestId('compute').isDisabled()).toBe(true);
-    expect(Number(await page.getByTestId('mech-epsilon').inputValue())).toBeCloseTo(LN4, 12);
+    expect(await numberFieldValue(page, 'mech-epsilon')).toBeCloseTo(LN4, 12);
     await page.getByTestId('privacy-radius').fill('-2');
     expect(await page.getByTestId('privacy-radius-error').textContent()).toBe('radius r must be more than 0 km (you entered -2 km)');
     await shot('03-field-errors');
@@ -115,7 +115,7 @@ describe('results kept, inputs validated', () => {
     await expect.poll(() => page.getByTestId('compute').isDisabled()).toBe(false);
     // undo goes back to eps = 1: the kept LP result is current again (same inputs, same hash), no solve
     await page.getByTestId('cmd-undo').click();
-    await expect.poll(async () => Number(await page.getByTestId('mech-epsilon').inputValue())).toBe(1);
+    await expect.poll(() => numberFieldValue(page, 'mech-epsilon')).toBe(1);
     await expect.poll(() => page.getByTestId('stale').count()).toBe(0);
     await page.getByTestId('lp-result').waitFor();
     await page.getByTestId('cmd-redo').click();

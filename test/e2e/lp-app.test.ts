@@ -8,8 +8,7 @@
  * Screenshots: test-output/screenshots/lp-*.png.
  */
 import { describe, expect, it } from 'vitest';
-import { useHarness, type Harness, screenshot, openApp, writeProject, choosePath } from './helpers';
-import { evaluateNumberExpression } from '../../src-shared/numeric/number-expression';
+import { useHarness, type Harness, screenshot, openApp, writeProject, choosePath, numberFieldValue } from './helpers';
 
 const h = useHarness({ setup: openPopulation, timeout: 240_000 });
 const LN4 = Math.log(4);
@@ -85,11 +84,7 @@ async function setUpOptimal(id: string, prior: string): Promise<void> {
   await level.fill(String(LN4));
   await level.dispatchEvent('change');
   // the field shows ε as the expression it is (ln 4), read back as the app reads it
-  const eps = async (): Promise<number> => {
-    const r = evaluateNumberExpression(await page.getByTestId('mech-epsilon').inputValue());
-    return r.ok ? r.value : NaN;
-  };
-  await expect.poll(eps).toBeCloseTo(LN4, 9);
+  await expect.poll(() => numberFieldValue(page, 'mech-epsilon')).toBeCloseTo(LN4, 9);
 }
 
 describe('the optimal LP in the app', () => {
