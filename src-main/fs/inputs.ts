@@ -5,17 +5,15 @@
  * MechError 'invalid-input' naming the file and line.
  */
 import { totalmem } from 'node:os';
-import { isAbsolute, resolve } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { invalid } from '../../src-shared/errors';
 import { type ChannelPayload, type LossInput, type PriorInput, builtinLossSchema, MAX_REQUEST_CHANNEL_ENTRIES } from '../../src-shared/protocol/index';
 import { type CsvRow, readCsvRows, sizeOfDomainInput, type KeptChannel } from '../../src-worker/index';
-import { decimalProblem, parseDecimal as engineParseDecimal } from '../../src-shared/numeric/decimal';
-import { checkReadableFileSync, readRegularFileChunks, readRegularFileChunksSync, readRegularFileSync } from './safe-fs';
+import { checkReadableFileSync, readRegularFileChunks, readRegularFileSync } from './safe-fs';
 import { parseDomainSpecText } from '../../src-shared/grammar/domain-spec';
-import { CsvFailure, CsvLineReader } from '../../src-shared/csv/csv-reader';
 import { parsePriorSpecText } from '../../src-shared/grammar/prior-spec';
 import { parsePointsPriorArg } from './points-prior';
+import { CsvTokenizer, absolute, csvNumber, parseDecimal, shortLabel, tokenizeFileSync } from './csv-cells';
 
 /** Largest case-study parameter CSV read into memory (bytes). */
 export const MAX_CSV_BYTES = 128 * 1024 * 1024;
@@ -34,8 +32,6 @@ export const MAX_DOMAIN_FILE_BYTES = 512 * 1024 * 1024;
 export const MAX_CHANNEL_CSV_ENTRIES = Math.floor(Math.min(totalmem() / 4, 2 ** 31) / 8);
 /** Largest channel CSV (bytes): MAX_CHANNEL_CSV_ENTRIES entries of up to ~60 characters. */
 export const MAX_CHANNEL_CSV_BYTES = MAX_CHANNEL_CSV_ENTRIES * 64;
-/** Longest single CSV line of a channel (characters): a header of MAX_REQUEST_CHANNEL_ENTRIES labels fits. */
-const MAX_CHANNEL_LINE_CHARS = 64 * 1024 * 1024;
 /** A channel CSV row must sum to 1 within this (text input: hand-written decimals). */
 const CHANNEL_ROW_SUM_TOL = 1e-6;
 
@@ -48,71 +44,6 @@ export function readTextFile(path: string, what: string, maxBytes = MAX_CSV_BYTE
 
 /** Parse CSV text (comment lines '#', empty lines skipped, cells trimmed) with line numbers: the engine's reader. */
 export const parseCsv: (text: string, source: string) => CsvRecord[] = readCsvRows;
-
-/**
- * Numbers typed by a user (flags, comma lists, CSV cells) go through the
- * engine's one strict parser (src-shared/numeric/decimal.ts): a plain
- * decimal, optional sign and exponent, finite, not a non-zero literal that
- * rounds to 0. No hex ('0x10'), 'Infinity', 'NaN', '1_000' or empty text,
- * which Number() would accept or turn into 0. Surrounding blanks are trimmed.
- */
-export function parseDecimal(text: string): number | null {
-  return engineParseDecimal(text.trim()) ?? null;
-}
-
-/** Why text is not a number ('is not a number', 'is out of the range of a 64-bit float', ...), or undefined. */
-export function numberProblem(text: string): string | undefined {
-  const p = decimalProblem(text.trim());
-  return p === 'is not a decimal number' || p === 'is empty' ? 'is not a number' : p;
-}
-
-/** A CSV cell as a finite number, or an error naming file, line and column. */
-export function csvNumber(cell: string, source: string, line: number, col: number): number {
-  const v = parseDecimal(cell);
-  if (v === null) invalid(`${source} line ${line}, column ${col + 1}: '${shortLabel(cell)}' ${numberProblem(cell) ?? 'is not a number'}`);
-  return v;
-}
-
-export function shortLabel(s: string): string {
-  return s.length > 40 ? `${s.slice(0, 40)}...` : s;
-}
-
-/**
- * Incremental CSV tokenizer for channel files: the shared reader
- * (src-shared/csv/csv-reader.ts, CsvLineReader: the engine reader's dialect)
- * fed chunk by chunk, so a file is checked as it streams in and memory holds
- * one line at a time; its problems become one MechError naming the file.
- */
-export class CsvTokenizer {
-  private readonly reader: CsvLineReader;
-  constructor(
-    private readonly source: string,
-    onRecord: (fields: string[], line: number) => void,
-    private readonly maxLine = MAX_CHANNEL_LINE_CHARS,
-    private readonly kind = 'a channel CSV',
-  ) {
-    this.reader = new CsvLineReader(onRecord, { maxLineChars: maxLine });
-  }
-
-  push(text: string): void {
-    this.guard(() => this.reader.push(text));
-  }
-
-  end(): void {
-    this.guard(() => this.reader.end());
-  }
-
-  private guard(step: () => void): void {
-    try {
-      step();
-    } catch (e) {
-      if (!(e instanceof CsvFailure)) throw e;
-      const p = e.problem;
-      if (p.code === 'line-too-long') invalid(`${this.source} line ${p.line}: a line longer than ${this.maxLine} characters; is this ${this.kind}?`);
-      invalid(`${this.source}: ${p.message}`, { line: p.line });
-    }
-  }
-}
 
 /**
  * Channel CSV (SPEC §8): a header row of output labels after an empty first
@@ -346,24 +277,6 @@ class NumberSink {
   }
 }
 
-/** Tokenize a CSV file as it is read (1 MiB at a time): memory holds one line, not the file. `onBytes`: the size of each chunk read. */
-export function tokenizeFileSync(
-  file: string,
-  what: string,
-  maxBytes: number,
-  onRecord: (fields: string[], line: number) => void,
-  lines?: { maxChars: number; kind: string; onBytes: (n: number) => void },
-): void {
-  const t = lines ? new CsvTokenizer(file, onRecord, lines.maxChars, lines.kind) : new CsvTokenizer(file, onRecord);
-  const dec = new StringDecoder('utf8');
-  readRegularFileChunksSync(file, what, maxBytes, (c) => {
-    lines?.onBytes(c.length);
-    t.push(dec.write(c));
-  });
-  t.push(dec.end());
-  t.end();
-}
-
 /** A prior CSV: every cell a probability, any layout (one per line, or rows of them). */
 function readPriorCsv(file: string, expected?: ChannelRowsExpected): number[] {
   const sink = new NumberSink(MAX_PRIOR_CSV_ENTRIES, `prior CSV ${file}`);
@@ -429,10 +342,6 @@ function readLossCsv(file: string): LossInput {
   return labelled ? { kind: 'matrix', rows, cols, data, rowLabels } : { kind: 'matrix', rows, cols, data };
 }
 
-export function absolute(file: string, baseDir: string): string {
-  return isAbsolute(file) ? file : resolve(baseDir, file);
-}
-
 /**
  * Prior text (SPEC §8): uniform, product:p1,p2,..., csv:FILE, or a comma
  * list. With `points` (the domain's size), a prior CSV with more entries is
@@ -486,3 +395,4 @@ export function domainPointsFromText(domain: string): ChannelRowsExpected | unde
 }
 
 export { MAX_POINTS_CSV_BYTES, parsePointsPriorArg, splitPointsPrior, type PointsPrior, type ReadProgress } from './points-prior';
+export { CsvTokenizer, absolute, csvNumber, numberProblem, parseDecimal, shortLabel, tokenizeFileSync } from './csv-cells';

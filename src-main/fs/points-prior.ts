@@ -16,7 +16,7 @@ import {
   type PointUnits,
   planPointGrid,
 } from '../../src-shared/data/points-grid';
-import { absolute, parseDecimal, shortLabel, tokenizeFileSync } from './inputs';
+import { absolute, parseDecimal, shortLabel, tokenizeFileSync } from './csv-cells';
 
 /**
  * Largest points CSV (bytes). The file is streamed (memory: one double per
