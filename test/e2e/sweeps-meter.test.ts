@@ -78,8 +78,8 @@ describe('sweeps and the smart meter', () => {
     const black = await countPixels(charts.nth(1).locator('canvas'), 'black');
     expect(black.n).toBeGreaterThan(150);
     await charts.nth(0).scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(SHOTS, 'issue15-sweep-expected-km.png'), fullPage: true });
-    await charts.nth(1).screenshot({ path: join(SHOTS, 'issue15-sweep-utility-bound.png') });
+    await page.screenshot({ path: join(SHOTS, 'sweeps-meter-sweep-expected-km.png'), fullPage: true });
+    await charts.nth(1).screenshot({ path: join(SHOTS, 'sweeps-meter-sweep-utility-bound.png') });
 
     // CSV of every series: expected km per mechanism, notes, bounds
     const { file: csvFile } = await download(page.getByTestId('sweep-csv'), 'sweep.csv');
@@ -153,7 +153,7 @@ describe('sweeps and the smart meter', () => {
     const figs = (await page.getByTestId('error-figures').textContent())!;
     expect(figs).toMatch(/mean absolute error [\d.]+ W, RMS error [\d.]+ W/);
     await page.getByTestId('signature-chart').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(SHOTS, 'issue15-smart-meter-day.png'), fullPage: true });
+    await page.screenshot({ path: join(SHOTS, 'sweeps-meter-smart-meter-day.png'), fullPage: true });
 
     // the figures against a brute-force recomputation from the exported CSV (time column kept, unit in the header)
     const { file } = await download(page.getByTestId('meter-csv'), 'meter.csv');
@@ -181,7 +181,7 @@ describe('sweeps and the smart meter', () => {
     expect(win).toContain('showing 11:15–12:44'); // 90 min around noon
     await page.getByTestId('pan-right').click();
     expect(await page.getByTestId('trace-window').textContent()).not.toBe(win);
-    await page.screenshot({ path: join(SHOTS, 'issue15-smart-meter-zoomed.png'), fullPage: true });
+    await page.screenshot({ path: join(SHOTS, 'sweeps-meter-smart-meter-zoomed.png'), fullPage: true });
     await page.getByTestId('zoom-all').click();
 
     // d1: each reading gets eps, no warning; the time and unit survive the change (kept in the project)
@@ -194,7 +194,7 @@ describe('sweeps and the smart meter', () => {
     await page.getByTestId('release-trace').click();
     await expect.poll(async () => Number((await page.getByTestId('mae').textContent())!.replace(' W', '')), { timeout: 60_000 }).toBeLessThan(maeNoise / 4);
     await page.getByTestId('signature-chart').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(SHOTS, 'issue15-smart-meter-d1.png'), fullPage: true });
+    await page.screenshot({ path: join(SHOTS, 'sweeps-meter-smart-meter-d1.png'), fullPage: true });
 
     // 0 or 1 levels: a plain message, the trace stays on screen, the domain keeps its valid levels
     for (const lv of [1, 0]) {
@@ -207,7 +207,7 @@ describe('sweeps and the smart meter', () => {
       expect(await page.getByTestId('release-trace').isDisabled()).toBe(true);
       expect(await page.getByTestId('domain-text').textContent()).toBe('db:8640,8:metric=manhattan');
     }
-    await page.screenshot({ path: join(SHOTS, 'issue15-smart-meter-levels.png') });
+    await page.screenshot({ path: join(SHOTS, 'sweeps-meter-smart-meter-levels.png') });
     await setNumber('trace-levels', 4);
     await expect.poll(() => page.getByTestId('domain-text').textContent()).toBe('db:8640,4:metric=manhattan');
     expect(await page.getByTestId('levels-error').count()).toBe(0);

@@ -369,7 +369,7 @@ function repositoryTextFiles(): string[] {
 
 /** Dated work notes and tracker citations: a reader of the repository cannot follow either. */
 const UNFOLLOWABLE: { what: string; re: RegExp }[] = [
-  { what: 'an issue-number citation (say the reason, or cite a docs/ heading)', re: /\bissues?\s+#?\d+|\bissue\s*#\d+|\(#\d+\)/gi },
+  { what: 'an issue-number citation (say the reason, or cite a docs/ heading)', re: /\bissues?[\s_-]*#?\d+|\(#\d+\)/gi },
   { what: 'a "session N" work note (describe the design and what was measured)', re: /\bsessions?\s+\d+/gi },
 ];
 
@@ -431,6 +431,7 @@ describe('docs: the repository cites what a reader can follow', () => {
     const iss = 'iss' + 'ue';
     expect(unfollowable(`// ${iss} 14: the remap`)).toHaveLength(1);
     expect(unfollowable(`(see ${iss} #13)`)).toHaveLength(1);
+    expect(unfollowable(`'${iss}15-sweep.png'`)).toHaveLength(1);
     expect(unfollowable(`${'Sess' + 'ion'} 8: coarse start`)).toHaveLength(1);
     expect(unfollowable('a web session keeps its jobs; issues are tracked elsewhere')).toEqual([]);
     expect(unresolvedDocsCitations('see docs/lp.md, "Coarse start"')).toEqual([]);
