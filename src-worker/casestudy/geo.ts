@@ -337,7 +337,7 @@ export async function cityComparison(pop: Float64Array, side: number, eps: numbe
       status: 'skipped',
       error: null,
       effectiveEps: null,
-      reason: `not computed at this eps (the full LP runs at eps = ${o.fullLpEpsilons.join(', ')} only)`,
+      reason: `not computed at this ε (the full city is optimised at ε = ${o.fullLpEpsilons.join(', ')} only)`,
     });
   } else await measure(full, pop, fullGrid, true, o.fullExactLp, true);
   if (coarse > 1 && side % coarse === 0) {

@@ -51,7 +51,8 @@ export const registrationDateStudy: Study = (params, ctx): CaseStudyResult => {
     ...(xLog ? { xLog } : {}),
     xLabel: 'error allowed (days)',
     // b(a): the largest, over the true dates, chance that the released date is off by more than a days
-    yLabel: 'chance of a larger error, for the true date where it is highest',
+    yLabel: 'chance of a larger error',
+    notes: ['each curve: the chance that the released date is off by more than the error allowed, at the true date where that chance is highest'],
     yMin: 0,
     yMax: 1,
     series: curves.flatMap((c) => {
