@@ -6,7 +6,7 @@ import { candidateWords, chosenWords, gapIsExact, lpNotSolved, lpResultWords } f
 import { type JobRequest, type JobResult, type LpResult, type MatrixPayload, type RemapResult } from '../../src-shared/protocol/index';
 import { fmt } from '../../src-shared/charts/result-table';
 import { compareTableText } from '../../src-shared/charts/compare-report';
-import { auditTestText, auditVerdictText, detectionLines } from '../../src-shared/charts/audit-words';
+import { auditTestFormula, auditTestText, auditVerdictText, detectionLines } from '../../src-shared/charts/audit-words';
 
 /** Largest matrix (each side) the CLI prints to a terminal. */
 export const MAX_PRINT_SIDE = 200;
@@ -257,6 +257,7 @@ export function readable(req: JobRequest, r: JobResult): string {
       return [
         auditVerdictText(r),
         `witness: ${r.witness ? auditTestText(r.witness) : 'none'}`,
+        ...(r.witness ? [`  the formula: ${auditTestFormula(r.witness)}`] : []),
         `samples: ${r.samples} (${r.selectionSamples} chose ${r.pairsTested} pair${r.pairsTested === 1 ? '' : 's'} and events, ${r.estimationSamples} estimated them; ${r.secretsSeen} secrets seen) on ${r.domain}`,
         `samples per secret to detect a violation (pair at distance ${fmt(r.detection.distance)}, event probability ${fmt(r.detection.baseProbability, 3)} under b):`,
         ...detectionLines(r),

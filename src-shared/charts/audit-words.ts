@@ -1,4 +1,10 @@
-/** The words of an audit result, for the CLI's text output and the app's Audit view alike. */
+/**
+ * The words of an audit result, for the CLI's text output and the app's Audit
+ * view alike: plain words first (how many times likelier a set of released
+ * outputs is for one secret than for another), the formula behind a test in
+ * auditTestFormula (the app's tooltip and details toggle, the CLI's line under
+ * the witness).
+ */
 import type { AuditResult, AuditTestRecord } from '../protocol/index';
 import { fmt } from './result-table';
 
@@ -6,8 +12,8 @@ import { fmt } from './result-table';
 export function auditVerdictText(r: AuditResult): string {
   const pct = `${fmt(r.confidence * 100, 6)}%`;
   return r.verdict === 'refuted'
-    ? `REFUTED: the effective eps is at least ${fmt(r.epsilonLowerBound, 4)} per unit of distance (${pct} confidence), above the claimed ${fmt(r.epsilon)}`
-    : `not refuted: the samples show eps of at least ${fmt(r.epsilonLowerBound, 4)} per unit of distance (${pct} confidence), not above the claimed ${fmt(r.epsilon)}`;
+    ? `REFUTED: with ${pct} confidence the effective ε is at least ${fmt(r.epsilonLowerBound, 4)} per unit of distance, above the claimed ${fmt(r.epsilon)}: the mechanism protects less than claimed`
+    : `not refuted: with ${pct} confidence the effective ε is at least ${fmt(r.epsilonLowerBound, 4)} per unit of distance, not above the claimed ${fmt(r.epsilon)}: the samples do not contradict the claim`;
 }
 
 /** The event as text: its outputs, the first `max` of them. */
@@ -16,16 +22,34 @@ export function eventText(t: AuditTestRecord, max = 8): string {
   return t.event.length > max ? `{${shown} ... (${t.event.length} outputs)}` : `{${shown}}`;
 }
 
-/** What a test shows: P(E|a) >= lowerA, P(E|b) <= upperB, so eps >= bound. */
-export function auditTestText(t: AuditTestRecord): string {
-  return `secrets ${t.secrets[0]} and ${t.secrets[1]} (distance ${fmt(t.distance)}), event E = ${eventText(t)}: P(E | ${t.secrets[0]}) >= ${fmt(t.lowerA, 4)} (${t.countA} of ${t.samplesA}), P(E | ${t.secrets[1]}) <= ${fmt(t.upperB, 4)} (${t.countB} of ${t.samplesB})${t.bound === null ? '' : `, so eps >= ${fmt(t.bound, 4)}`}`;
+/** "1 output" or "12 outputs". */
+function outputs(n: number): string {
+  return `${n} output${n === 1 ? '' : 's'}`;
 }
 
-/** How many samples per secret detect a violation of each size (true eps). */
+/**
+ * What a test shows, in words: the released outputs in the set E are at least lowerA / upperB times likelier for
+ * secret a than for secret b (both bounds exact at the audit's confidence), so ε is at least the bound.
+ */
+export function auditTestText(t: AuditTestRecord): string {
+  const [a, b] = t.secrets;
+  const seen = `released in E ${t.countA} of ${t.samplesA} times from ${a}, ${t.countB} of ${t.samplesB} times from ${b}`;
+  const head = `secrets ${a} and ${b}, ${fmt(t.distance)} apart, and a set E of ${outputs(t.event.length)}`;
+  if (t.bound === null || t.bound <= 0) return `${head}: the released outputs in E are not shown to be likelier for ${a} than for ${b} (${seen})`;
+  return `${head}: the released outputs in E are at least ${fmt(t.lowerA / t.upperB, 4)} times likelier for ${a} than for ${b} (${seen}), so ε is at least ${fmt(t.bound, 4)} per unit of distance`;
+}
+
+/** The formula behind a test: the exact bounds on the two probabilities of E and the ε they imply. */
+export function auditTestFormula(t: AuditTestRecord): string {
+  const [a, b] = t.secrets;
+  return `E = ${eventText(t)}: P(E | ${a}) ≥ ${fmt(t.lowerA, 4)} (${t.countA} of ${t.samplesA}), P(E | ${b}) ≤ ${fmt(t.upperB, 4)} (${t.countB} of ${t.samplesB})${t.bound === null ? '' : `, so ε ≥ ln(${fmt(t.lowerA, 4)} / ${fmt(t.upperB, 4)}) / ${fmt(t.distance)} = ${fmt(t.bound, 4)}`}`;
+}
+
+/** How many samples per secret detect a violation of each size (true ε). */
 export function detectionLines(r: AuditResult): string[] {
   const d = r.detection;
   return d.rows.map(
     (row) =>
-      `  true eps ${fmt(row.epsilon, 4)}: ${row.samplesPerSecret === null ? 'not detectable (not above the claim, or over 10^9 samples)' : `${row.samplesPerSecret} samples per secret`}`,
+      `  true ε ${fmt(row.epsilon, 4)}: ${row.samplesPerSecret === null ? 'not detectable (not above the claim, or over 10^9 samples)' : `${row.samplesPerSecret} samples per secret`}`,
   );
 }

@@ -6,6 +6,9 @@
  */
 import { type ChartSpec, type CompareResult, type CompareRow } from '../protocol/index';
 import { SWEEP_COLORS } from './sweep-charts';
+import { compareNotes, compareRowNotes, sig3 } from './compare-words';
+
+export { sig3 };
 
 export interface CompareColumn {
   key: keyof CompareRow | 'label';
@@ -45,14 +48,6 @@ export function compareColumns(unit: string): CompareColumn[] {
   ];
 }
 
-/** A number with 3 significant digits (no exponent for ordinary sizes). */
-export function sig3(x: number): string {
-  if (x === 0) return '0';
-  const a = Math.abs(x);
-  if (a >= 1e-3 && a < 1e6) return Number(x.toPrecision(3)).toString();
-  return x.toPrecision(3);
-}
-
 /** "x% better than planar Laplace" in words (or worse, or the same). */
 export function betterText(pct: number | null): string {
   if (pct === null) return '—';
@@ -87,8 +82,7 @@ export function compareTableText(r: CompareResult): { header: string[]; rows: st
       }
     }),
   );
-  const notes = r.rows.filter((x) => x.note).map((x) => `${x.label}: ${x.note}`);
-  if (r.baselineNote) notes.push(r.baselineNote);
+  const notes = compareNotes(r).map((w) => w.text);
   return { header: cols.map((c) => c.title), rows, notes };
 }
 
@@ -131,7 +125,9 @@ export function compareCsv(r: CompareResult): string {
         x.effectiveEpsilon,
         x.guaranteedEpsilon,
         x.betterThanPlanarLaplacePct,
-        x.note ?? null,
+        compareRowNotes(x, r.unit)
+          .map((w) => w.text)
+          .join('; ') || null,
       ]
         .map(csvCell)
         .join(','),

@@ -80,6 +80,42 @@ export function compareBuildsLp(req: Pick<CompareRequest, 'mechanisms'>): boolea
 
 const fig = z.number().nullable();
 
+/**
+ * Why a row's figures are missing or qualified, one typed note each; the
+ * words are written in one place (src-shared/charts/compare-words.ts) for the
+ * CLI and the app, which also says there what an optimal row's `lp` record means.
+ */
+export const compareNoteSchema = z.discriminatedUnion('kind', [
+  /** The tight-constraints mechanism does not exist at this eps: the solution z of Phi z = 1 has a negative entry. */
+  z.object({ kind: z.literal('tight-does-not-exist'), epsilon: z.number(), minZ: z.number(), minZAt: z.string() }),
+  /** The construction could not be built here (its message). */
+  z.object({ kind: z.literal('not-built'), reason: z.string() }),
+  /** The channel's outputs are not the secrets: no face-value distance, no probability of the true cell. */
+  z.object({ kind: z.literal('outputs-not-secrets'), outputs: z.int() }),
+  /** The remapped distance is within `slack` of the best remap (the windowed remap on large grids). */
+  z.object({ kind: z.literal('remap-within'), slack: z.number() }),
+  /** The effective eps was not computed: the check would be too costly (its message). */
+  z.object({ kind: z.literal('check-too-costly'), reason: z.string() }),
+  /** Not private as stored: a positive entry faces a 0 in the same column (infinite privacy loss). */
+  z.object({ kind: z.literal('not-private-zero') }),
+  /** Not private as stored: the effective eps is above the construction's guarantee, or the comparison's eps for a given channel. */
+  z.object({
+    kind: z.literal('not-private-above'),
+    effectiveEpsilon: z.number(),
+    limit: z.number(),
+    against: z.enum(['guaranteed', 'comparison']),
+  }),
+]);
+export type CompareNote = z.infer<typeof compareNoteSchema>;
+
+/** Why there is no planar Laplace baseline (and no "vs planar Laplace" column). */
+export const compareBaselineNoteSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('not-a-grid') }),
+  z.object({ kind: z.literal('failed'), reason: z.string() }),
+  z.object({ kind: z.literal('degenerate'), expectedDistance: z.number().nullable() }),
+]);
+export type CompareBaselineNote = z.infer<typeof compareBaselineNoteSchema>;
+
 export const compareRowSchema = z.object({
   label: z.string(),
   kind: mechanismKindSchema,
@@ -107,10 +143,12 @@ export const compareRowSchema = z.object({
       lowerBound: z.number().nullable(),
       gap: z.number().nullable(),
       stoppedBy: z.string(),
+      /** The loss the LP minimised ('dist', 'bin', ..., or 'custom' for a matrix). */
+      loss: z.string(),
     })
     .optional(),
-  /** Why a figure is missing or qualified. */
-  note: z.string().optional(),
+  /** Why a figure is missing or qualified (absent when nothing is). */
+  notes: z.array(compareNoteSchema).optional(),
   /** The output distribution of the focus secret (row of the channel), for the map. */
   focusRow: z.array(z.number()).optional(),
   timeMs: z.number(),
@@ -127,7 +165,7 @@ export const compareResultSchema = z.object({
   loss: z.string(),
   /** Planar Laplace's expected distance at face value: the baseline of betterThanPlanarLaplacePct (null when not applicable). */
   baseline: fig,
-  baselineNote: z.string().optional(),
+  baselineNote: compareBaselineNoteSchema.optional(),
   rows: z.array(compareRowSchema),
   /** The prior (when the domain has at most COMPARE_MAP_MAX_CELLS points). */
   prior: z.array(z.number()).optional(),

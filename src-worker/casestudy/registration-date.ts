@@ -49,8 +49,10 @@ export const registrationDateStudy: Study = (params, ctx): CaseStudyResult => {
     title,
     type: 'line',
     ...(xLog ? { xLog } : {}),
-    xLabel: 'error a (days)',
-    yLabel: 'chance of an error above a (worst date)',
+    xLabel: 'error allowed (days)',
+    // b(a): the largest, over the true dates, chance that the released date is off by more than a days
+    yLabel: 'chance of a larger error',
+    notes: ['each curve: the chance that the released date is off by more than the error allowed, at the true date where that chance is highest'],
     yMin: 0,
     yMax: 1,
     series: curves.flatMap((c) => {
@@ -66,7 +68,7 @@ export const registrationDateStudy: Study = (params, ctx): CaseStudyResult => {
     return k < 0 ? null : aValues[k]!;
   };
   const findings = [
-    `The earliest registration date among the users, a day from 0 to ${D}, released in two ways: hiding any change of one user's date (randomised response on the ${n} possible dates), or hiding only shifts of about ${s} days (the truncated geometric mechanism on the line of dates, ε/${s} per day). The charts show how often the released date is more than a days off.`,
+    `The earliest registration date among the users, a day from 0 to ${D}, released in two ways: hiding any change of one user's date (randomised response on the ${n} possible dates), or hiding only shifts of about ${s} days (the truncated geometric mechanism on the line of dates, ε/${s} per day). The charts show how often the released date is off by more than a given number of days, for the true date where that is most likely.`,
     ...curves.map(
       (c) =>
         `- ε = ${c.eps}: randomised response reports the exact date with probability ${f(1 - at(c, 0, 'rr')!)} and is within ${aValues[aValues.length - 1]} days with probability at least ${f(1 - c.rr[c.rr.length - 1]!)}; the ${s}-day mechanism is within 10 days with probability ${f(1 - (at(c, 10, 'tg') ?? NaN))}, within ${aValues[aValues.length - 1]} days with ${f(1 - c.tg[c.tg.length - 1]!)}. Within how many days it is right 90% of the time: ${a90(c.tg) ?? `more than ${aMax}`} with the ${s}-day mechanism against ${a90(c.rr) ?? `more than ${aMax}`} with randomised response.`,
@@ -93,8 +95,11 @@ export const registrationDateStudy: Study = (params, ctx): CaseStudyResult => {
     tables: [
       {
         id: 'usefulness',
-        title: 'The chance of an error above a days (the worst true date): smallest b for (a, b)-usefulness',
-        header: ['error a (days)', ...curves.flatMap((c) => [`randomised response, ε = ${c.eps}`, `truncated geometric (${s}-day shifts), ε = ${c.eps}`])],
+        title: 'The chance that the released date is off by more than the error allowed, for the true date where that chance is highest',
+        header: [
+          'error allowed (days)',
+          ...curves.flatMap((c) => [`randomised response, ε = ${c.eps}`, `truncated geometric (${s}-day shifts), ε = ${c.eps}`]),
+        ],
         rows: aValues.map((a, k) => [a, ...curves.flatMap((c) => [c.rr[k]!, c.tg[k]!])]),
       },
     ],

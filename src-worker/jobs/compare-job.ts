@@ -14,7 +14,9 @@ import {
   definedLpOptions,
   COMPARE_MAP_MAX_CELLS,
   isGivenMechanism,
+  type CompareBaselineNote,
   type CompareMechanism,
+  type CompareNote,
   type CompareRequest,
   type CompareResult,
   type CompareRow,
@@ -55,10 +57,15 @@ function mostLikely(prior: Float64Array): number {
   return best;
 }
 
-/** The row of a construction that does not exist here (or failed): why, in `note`, and no figures. */
-function missingRow(base: Pick<CompareRow, 'label' | 'kind' | 'remap' | 'betterThanPlanarLaplacePct'>, note: string, t0: number): CompareRow {
+/** The row of a construction that does not exist here (or failed): why, in `notes`, and no figures. */
+function missingRow(base: Pick<CompareRow, 'label' | 'kind' | 'remap' | 'betterThanPlanarLaplacePct'>, note: CompareNote, t0: number): CompareRow {
   const none = { expectedDistance: null, expectedDistanceRemapped: null, pTrue: null, leakageBits: null, effectiveEpsilon: null, guaranteedEpsilon: null };
-  return { ...base, exists: false, ...none, note, timeMs: performance.now() - t0 };
+  return { ...base, exists: false, ...none, notes: [note], timeMs: performance.now() - t0 };
+}
+
+/** Why a construction does not exist here: the tight-constraints mechanism's negative weight. */
+function doesNotExist(o: { minZ: number; minZAt: string }, eps: number): { note: CompareNote } {
+  return { note: { kind: 'tight-does-not-exist', epsilon: eps, minZ: o.minZ, minZAt: o.minZAt } };
 }
 
 interface Built {
@@ -94,7 +101,7 @@ function assertGivenOnComparison(req: CompareRequest, domain: Domain, ctx: JobCo
 }
 
 /** A mechanism computed elsewhere: its construction built again (silently), or the given channel read and checked against the domain. */
-async function given(m: CompareMechanism, req: CompareRequest, domain: Domain, ctx: JobContext): Promise<Built | { note: string }> {
+async function given(m: CompareMechanism, req: CompareRequest, domain: Domain, ctx: JobContext): Promise<Built | { note: CompareNote }> {
   if (m.channel !== undefined || m.channelRef !== undefined) {
     // a kept channel (an optimal LP computed in the project) is read in place from the task (./kept-channel.ts)
     const ch = m.channelRef !== undefined ? channelOfRef(m.channelRef, ctx.keptChannel) : resolveChannel(m.channel!);
@@ -103,7 +110,7 @@ async function given(m: CompareMechanism, req: CompareRequest, domain: Domain, c
   }
   const spec = m.mechanism!;
   const c = await construct(req, spec, { ...ctx, progress: () => undefined });
-  if (!c.outcome.exists) return { note: c.outcome.note };
+  if (!c.outcome.exists) return doesNotExist(c.outcome, spec.epsilon);
   const mech = c.outcome.mechanism;
   return { mech, channel: c.channel ?? mech.channel, remapped: spec.remap === true, ...(c.outcome.lp ? { lp: c.outcome.lp } : {}) };
 }
@@ -115,7 +122,7 @@ async function build(
   prior: Float64Array,
   loss: LossSpecInput,
   ctx: JobContext,
-): Promise<Built | { note: string }> {
+): Promise<Built | { note: CompareNote }> {
   if (isGivenMechanism(m)) return given(m, req, domain, ctx);
   const eps = req.epsilon;
   const o = await buildMechanism(m.kind, domain, eps, {
@@ -126,7 +133,7 @@ async function build(
     progress: () => undefined,
     ...(ctx.stopFlag ? { stopFlag: ctx.stopFlag } : {}),
   });
-  if (!o.exists) return { note: o.note };
+  if (!o.exists) return doesNotExist(o, eps);
   const lpRecord = o.lp ? { lp: o.lp } : {};
   if (!m.remap) return { mech: o.mechanism, channel: o.mechanism.channel, remapped: false, ...lpRecord };
   const r = remapConstructed(o.mechanism, domain, prior, loss, o.lp, { signal: ctx.signal, progress: () => undefined });
@@ -141,7 +148,7 @@ async function figures(
   prior: Float64Array,
   ctx: JobContext,
 ): Promise<Omit<CompareRow, 'label' | 'kind' | 'remap' | 'exists' | 'betterThanPlanarLaplacePct' | 'timeMs'>> {
-  const notes: string[] = [];
+  const notes: CompareNote[] = [];
   const ch = b.channel;
   const n = domain.n;
   const square = ch.cols === n;
@@ -149,18 +156,18 @@ async function figures(
   checkCancelled(ctx.signal);
   const fin = (x: number): number | null => (Number.isFinite(x) ? x : null);
   const expectedDistance = square ? fin(qualityLoss(prior, ch, domain)) : null;
-  if (!square) notes.push(`the outputs are not the secrets (${ch.cols} outputs): no face-value distance or probability of the true cell`);
+  if (!square) notes.push({ kind: 'outputs-not-secrets', outputs: ch.cols });
   // E[d] with the best use of the outputs: the Bayesian remap for the distance loss (certified on grids)
   const r =
     b.mech && !b.remapped ? remapMechanism(b.mech, domain, prior, DIST, { signal: ctx.signal }) : bayesRemap(ch, domain, prior, DIST, { signal: ctx.signal });
-  if (r.valueSlack > 0) notes.push(`remapped distance within +${r.valueSlack.toPrecision(2)} (windowed remap)`);
+  if (r.valueSlack > 0) notes.push({ kind: 'remap-within', slack: r.valueSlack });
   checkCancelled(ctx.signal);
   let effectiveEpsilon: number | null = null;
   try {
     effectiveEpsilon = (await checkChannel(ch, domain, eps, 1, ADMISSION_LIMITS.maxCheckWork, { signal: ctx.signal })).effectiveEpsilon;
   } catch (e) {
     if (!(e instanceof MechError && e.code === 'too-large')) throw e;
-    notes.push(`effective eps not computed: ${e.message}`);
+    notes.push({ kind: 'check-too-costly', reason: e.message });
   }
   // a channel given as such guarantees nothing by construction: it is judged against the comparison's eps
   const g = b.mech ? b.mech.guaranteedEpsilon : eps;
@@ -172,10 +179,10 @@ async function figures(
     effectiveEpsilon: effectiveEpsilon === null ? null : Number.isFinite(effectiveEpsilon) ? effectiveEpsilon : null,
     guaranteedEpsilon: b.mech ? fin(g) : null,
   };
-  if (effectiveEpsilon === Infinity) notes.push('NOT private as stored: a positive entry faces a 0 (infinite privacy loss)');
+  if (effectiveEpsilon === Infinity) notes.push({ kind: 'not-private-zero' });
   else if (effectiveEpsilon !== null && Number.isFinite(g) && effectiveEpsilon > g * (1 + 1e-9))
-    notes.push(`NOT private as stored: effective eps ${effectiveEpsilon} above the ${b.mech ? 'guaranteed' : "comparison's"} ${g}`);
-  if (notes.length) row.note = notes.join('; ');
+    notes.push({ kind: 'not-private-above', effectiveEpsilon, limit: g, against: b.mech ? 'guaranteed' : 'comparison' });
+  if (notes.length) row.notes = notes;
   return row;
 }
 
@@ -209,11 +216,9 @@ export async function compareJob(req: CompareRequest, ctx: JobContext): Promise<
       if (b.lp) {
         // the LP's own record: its objective is the expected loss for the job's loss, certified within the gap
         const fin = (x: number): number | null => (Number.isFinite(x) ? x : null);
-        row.lp = { model: b.lp.model, objective: b.lp.objective, lowerBound: fin(b.lp.lowerBound), gap: fin(b.lp.gap), stoppedBy: b.lp.stoppedBy };
         const lpLoss = m.mechanism ? m.mechanism.loss : req.loss; // what the LP minimised
-        const stopped = b.lp.stoppedBy === 'stopped' ? ', stopped early: the best private mechanism found so far' : '';
-        const lpNote = `LP (${b.lp.model} model${stopped}): expected ${typeof lpLoss === 'string' ? lpLoss : lpLoss === undefined ? 'dist' : 'custom'} loss ${b.lp.objective.toPrecision(6)}, certified lower bound ${row.lp.lowerBound === null ? 'none' : row.lp.lowerBound.toPrecision(6)}${row.lp.gap === null ? '' : ` (gap ${(row.lp.gap * 100).toPrecision(3)}%)`}`;
-        row.note = row.note ? `${lpNote}; ${row.note}` : lpNote;
+        const loss = typeof lpLoss === 'string' ? lpLoss : lpLoss === undefined ? 'dist' : 'custom';
+        row.lp = { model: b.lp.model, objective: b.lp.objective, lowerBound: fin(b.lp.lowerBound), gap: fin(b.lp.gap), stoppedBy: b.lp.stoppedBy, loss };
       }
       if (focus !== null) row.focusRow = Array.from(b.channel.row(focus, new Float64Array(b.channel.cols)));
       row.timeMs = performance.now() - t0;
@@ -221,27 +226,27 @@ export async function compareJob(req: CompareRequest, ctx: JobContext): Promise<
     } catch (e) {
       if (e instanceof MechError && (e.code === 'cancelled' || e.code === 'internal')) throw e;
       const message = e instanceof Error ? e.message : String(e);
-      rows.push(missingRow(base, message, t0));
+      rows.push(missingRow(base, { kind: 'not-built', reason: message }, t0));
     }
   }
   // The baseline: planar Laplace at face value, same eps and prior (the listed row when there is one)
   ctx.progress(req.mechanisms.length / total, 'planar Laplace baseline');
   let baseline: number | null = null;
-  let baselineNote: string | undefined;
+  let baselineNote: CompareBaselineNote | undefined;
   const listed = rows.find((r) => r.kind === 'planar-laplace' && !r.remap && r.exists && r.label === kindLabel({ kind: 'planar-laplace' }));
   if (listed) baseline = listed.expectedDistance;
-  else if (!grid) baselineNote = 'no planar Laplace baseline: the domain is not a grid';
+  else if (!grid) baselineNote = { kind: 'not-a-grid' };
   else {
     try {
       const o = await buildMechanism('planar-laplace', domain, req.epsilon, { prior, signal: ctx.signal, progress: () => undefined });
       if (o.exists) baseline = qualityLoss(prior, o.mechanism.channel, domain);
     } catch (e) {
       if (e instanceof MechError && e.code === 'cancelled') throw e;
-      baselineNote = `no planar Laplace baseline: ${e instanceof Error ? e.message : String(e)}`;
+      baselineNote = { kind: 'failed', reason: e instanceof Error ? e.message : String(e) };
     }
   }
   if (baseline !== null && !(Number.isFinite(baseline) && baseline > 0)) {
-    baselineNote = `no planar Laplace baseline: its expected distance is ${baseline}`;
+    baselineNote = { kind: 'degenerate', expectedDistance: Number.isFinite(baseline) ? baseline : null };
     baseline = null;
   }
   if (baseline !== null)

@@ -28,10 +28,16 @@ describe('audit view', () => {
     const verdict = page.getByTestId('audit-verdict');
     await verdict.waitFor({ timeout: 120_000 });
     expect(await verdict.textContent()).toMatch(
-      /refuted\s+REFUTED: the effective eps is at least 0\.\d+ per unit of distance \(99% confidence\), above the claimed 0\.1386/,
+      /refuted\s+REFUTED: with 99% confidence the effective ε is at least 0\.\d+ per unit of distance, above the claimed 0\.1386\d*: the mechanism protects less than claimed/,
     );
     expect(await page.getByTestId('audit-domain').inputValue()).toBe('grid:8x8');
-    expect(await page.getByTestId('audit-witness').textContent()).toMatch(/^Witness: secrets \(\d,\d\) and \(\d,\d\) \(distance 1(\.41421)?\), event E = \{/);
+    const witness = page.getByTestId('audit-witness');
+    expect(await witness.textContent()).toMatch(
+      /^Witness: secrets \(\d,\d\) and \(\d,\d\), 1(\.41421)? apart, and a set E of \d+ outputs?: the released outputs in E are at least [\d.]+ times likelier for \(\d,\d\) than for \(\d,\d\)/,
+    );
+    // the formula behind it: the witness's tooltip, and the details toggle (closed: not shown text)
+    expect(await witness.getAttribute('title')).toMatch(/^E = \{.*\}: P\(E \| \(\d,\d\)\) ≥ [\d.]+ .*, so ε ≥ ln\(/);
+    expect(await page.getByTestId('audit-formula').getAttribute('open')).toBeNull();
     await page.getByTestId('audit-map-a').waitFor();
     await page.getByTestId('audit-map-b').waitFor();
     const rows = await page.getByTestId('audit-detection').locator('tbody tr').allTextContents();
@@ -62,7 +68,7 @@ describe('audit view', () => {
     await page.getByTestId('audit-run').click();
     await expect
       .poll(() => page.getByTestId('audit-verdict').textContent(), { timeout: 60_000 })
-      .toMatch(/^not-refuted\s+not refuted: the samples show eps of at least 0\.[6-9]\d* per unit/);
+      .toMatch(/^not-refuted\s+not refuted: with [\d.]+% confidence the effective ε is at least 0\.[6-9]\d* per unit/);
     await page.getByTestId('audit-strip').waitFor();
     // One cell per point of line:5; the witness's two secrets are lettered.
     expect(await page.getByTestId('audit-strip').locator('.cell').count()).toBe(5);

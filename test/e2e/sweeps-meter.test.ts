@@ -141,7 +141,10 @@ describe('sweeps and the smart meter', () => {
     expect(wt).toContain('The released trace will be almost pure noise');
     expect(wt).toContain('ε′ = 0.000231 (ε = 2 split over 8,640 readings');
     expect(wt).toContain('raise ε to at least 1,235'); // 8640 / 7, rounded up
-    expect(wt).toContain('choose d1');
+    expect(wt).toContain('protect each reading on its own, if that is enough');
+    // no notation in the visible words: the metric's symbols and the formulas are tooltips
+    expect(wt).not.toMatch(/d∞|d1\b|e\^|·\(v − 1\)/);
+    expect(await summary.textContent()).not.toMatch(/d∞|d1\b|u·/);
     // the whole day reads as a trace: an envelope, not a block of 8,640 overdrawn steps
     expect(await page.getByTestId('trace-window').textContent()).toContain('00:00–23:59 (8,640 readings; each point the mean of 22, band min–max)');
     const canvas = page.getByTestId('signature-chart');

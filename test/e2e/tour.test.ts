@@ -19,7 +19,7 @@ const FORBIDDEN: [string, RegExp][] = [
   ['[object', /\[object /],
   ['SPEC §', /SPEC\s*§/],
   // mathematical identifiers in running text (they belong in a details toggle)
-  ['maths', /eps\s*\*|\bd_inf\b|\bd_h\b|∘|Σ|-expansive|\bnib\b/],
+  ['maths', /eps\s*\*|\bd_inf\b|\bd_h\b|∘|Σ|-expansive|\bnib\b|\bmin z\b|\bz has negative|Phi z|P\(E \||certified-grid|\(worst date\)/],
   // key=value, except the domain specifications the user typed (shown in their editor and under their name)
   ['key=value', /\b[a-zA-Z_]\w*=[\w.-]/],
 ];

@@ -17,6 +17,7 @@ import {
   cityGridLabel,
   cityMechanismLabel,
   cityRowNote,
+  cityRowDetails,
   coarsen,
   type CityLpOptions,
   type CityMechanism,
@@ -278,6 +279,11 @@ describe('geo (reduced: 12 x 12 grid)', () => {
       expect(num(r, `tightUtility_${e}`)).toBeGreaterThanOrEqual(num(r, `plUtility_${e}`));
     }
     expect(r.numbers.tightMissingAt).toBe(missing.length ? missing.join(' ') : 'none');
+    // said in words (its weights would be negative, the smallest and where), the equation in the details
+    expect(missing.length).toBeGreaterThan(0);
+    const said = r.findings.find((l) => l.startsWith('- The tight-constraints mechanism does not exist at ε = '))!;
+    expect(said).toMatch(/: its weights would have to be negative \(smallest -[\d.e-]+ at cell \S+/);
+    expect(r.details!.some((l) => l.startsWith('Where tight constraints does not exist, z has negative entries'))).toBe(true);
     // planar Laplace: radius ~ Gamma(2, 1/eps), uniform angle, snapped to the nearest cell (clamped at the border)
     let seed = 12345;
     const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) + 0.5) / 2147483648;
@@ -404,11 +410,16 @@ describe('geo (reduced: 12 x 12 grid)', () => {
     expect(extra.extraMax - extra.extraMin).toBeLessThan(1e-5); // the exact solve is certified to 1e-6
     // the study says it in its findings, from those figures
     const study = await run('geo', { size: 4, from: 1, to: 1, step: 0.1, population: pop, citySide: 6, cityEpsilons: [1], fullExactLp: true, exactLp: false });
-    const said = study.findings.find((l) => /exact all-pairs optimum lies between/.test(l))!;
-    expect(said).toContain(`between ${extra.lower.toPrecision(4)} and ${extra.upper.toPrecision(4)} km`);
-    expect(said).toMatch(
+    const said = study.findings.find((l) => /best possible expected error lies between/.test(l))!;
+    expect(said).toContain(`between ${extra.lower.toPrecision(4)} and ${extra.upper.toPrecision(4)} km (proven bounds)`);
+    expect(said).toMatch(/so the fast version's safety margin costs between [0-9.]+% and [0-9.]+% extra error\.$/);
+    // the notation (the certificate, the spanner's dilation) is in the details, not in the findings
+    const maths = study.details!.find((l) => /exact all-pairs optimum lies in/.test(l))!;
+    expect(maths).toContain(`[${extra.lower.toPrecision(4)}, ${extra.upper.toPrecision(4)}] km`);
+    expect(maths).toMatch(
       /certified: the exact model by decomposition, gap [0-9.e-]+\), so the spanner \(dilation 1\.1\) costs between [0-9.]+% and [0-9.]+% extra error/,
     );
+    for (const l of study.findings) expect(l).not.toMatch(/\bmin z\b|spanner|\bz has\b|certified-grid|\bLP\b|\beps\b/);
     // independent reference computed here: the exponential mechanism exp(-eps d / 2) is eps*d2-private, so the exact optimum is below its expected distance
     const n = 36;
     const d = (i: number, j: number) => Math.hypot(Math.floor(i / 6) - Math.floor(j / 6), (i % 6) - (j % 6));
@@ -439,18 +450,22 @@ describe('geo (reduced: 12 x 12 grid)', () => {
       },
     };
     expect(cityGridLabel(grid)).toBe('8 x 8, 1 km');
-    expect(cityMechanismLabel(lp)).toBe('LP-optimal (spanner)');
+    expect(cityMechanismLabel(lp)).toBe('optimised for the prior (fast)');
     expect(cityMechanismLabel({ mechanism: 'planar-laplace', remap: { method: 'dense' } })).toBe('planar Laplace, remapped');
-    expect(cityRowNote(lp)).toBe(
+    expect(cityRowNote(lp)).toBe('the privacy check passes; solved in 1.5 s');
+    expect(cityRowDetails(lp)).toBe(
       'privacy check passes; spanner dilation 1.1, decomposition by output column: 7 rounds, 300 columns, certified lower bound 2.49999 km (gap 0.000004), solver 1.5 s',
     );
     const { decomposition: _dec, ...whole } = lp.lp!;
-    expect(cityRowNote({ ...lp, mechanism: 'lp-exact', lp: { ...whole, passes: false, method: 'full-model' } })).toBe(
-      'privacy check FAILS; 999 constraints, solver 1.5 s',
-    );
-    expect(cityRowNote({ ...base, mechanism: 'tight', status: 'absent', error: null, minZ: { value: -0.0123456, at: '3,4' } })).toBe(
-      'does not exist: min z = -0.01235 at 3,4',
-    );
+    const failing: CityRow = { ...lp, mechanism: 'lp-exact', lp: { ...whole, passes: false, method: 'full-model' } };
+    expect(cityRowNote(failing)).toBe('the privacy check FAILS; solved in 1.5 s');
+    expect(cityRowDetails(failing)).toBe('privacy check FAILS; 999 constraints, solver 1.5 s');
+    const absent: CityRow = { ...base, mechanism: 'tight', status: 'absent', error: null, minZ: { value: -0.0123456, at: '3,4' } };
+    expect(cityRowNote(absent)).toBe('does not exist: its weights would have to be negative (smallest -0.01235 at cell 3,4)');
+    expect(cityRowDetails(absent)).toBe('Phi z = 1 has min z = -0.01235 < 0 at 3,4');
+    const remapped: CityRow = { ...base, mechanism: 'planar-laplace', status: 'computed', error: 2, remap: { method: 'certified-grid' } };
+    expect(cityRowNote(remapped)).toBe('each report replaced by the best guess for this prior (a post-processing step: the privacy is unchanged)');
+    expect(cityRowDetails(remapped)).toBe('Bayesian remap of its outputs (certified-grid): post-processing, still eps*d2-private');
     expect(
       cityRowNote({ ...base, mechanism: 'lp-spanner', status: 'skipped', error: null, reason: 'not computed at this eps (parameter fullLpEpsilons = 1)' }),
     ).toBe('not computed at this eps (parameter fullLpEpsilons = 1)');
@@ -467,7 +482,7 @@ describe('geo (reduced: 12 x 12 grid)', () => {
         decomposition: { rounds: 9, columns: 400, lowerBound: 2.3, relativeGap: 0.1 / 2.4 },
       },
     };
-    expect(cityRowNote(exact)).toBe(
+    expect(cityRowDetails(exact)).toBe(
       'privacy check passes; decomposition by output column: 9 rounds, 400 columns, certified lower bound 2.3 km (gap 0.042, stopped by the time limit), solver 1.5 s',
     );
     expect(spannerExtraError(lp, exact)).toEqual({ lower: 2.3, upper: 2.4, extraMin: 2.5 / 2.4 - 1, extraMax: 2.5 / 2.3 - 1 });

@@ -47,7 +47,12 @@ describe('mechstudio audit', () => {
     expect(w.distance).toBe(1);
     const ok = await runCli(['audit', '--samples', file, '--domain', 'clique:3', '--epsilon', '1.2', '--confidence', '0.95', '--quiet']);
     expect(ok.code, ok.stderr).toBe(0);
-    expect(ok.stdout).toMatch(/^not refuted: the samples show eps of at least 0\.9\d* per unit of distance \(95% confidence\), not above the claimed 1\.2/);
+    expect(ok.stdout).toMatch(
+      /^not refuted: with 95% confidence the effective ε is at least 0\.9\d* per unit of distance, not above the claimed 1\.2: the samples do not contradict the claim\n/,
+    );
+    // the witness in words, the formula on the line under it
+    expect(ok.stdout).toMatch(/\nwitness: secrets \d and \d, 1 apart, and a set E of 1 output: the released outputs in E are at least [\d.]+ times likelier/);
+    expect(ok.stdout).toMatch(/\n {2}the formula: E = \{\d\}: P\(E \| \d\) ≥ [\d.]+ \(\d+ of \d+\), P\(E \| \d\) ≤ [\d.]+ \(\d+ of \d+\), so ε ≥ ln\(/);
     expect(ok.stdout).toContain('samples per secret to detect a violation');
   }, 60_000);
 

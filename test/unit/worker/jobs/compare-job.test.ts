@@ -19,6 +19,7 @@ import { mechError } from '../../support/mech-error';
 import { runJob, validRequest } from '../../support/run-job';
 import type { CompareResult, CompareRow } from '../../../../src-shared/protocol/compare';
 import { compareCsv, compareTableText, compareChart } from '../../../../src-shared/charts/compare-report';
+import { compareRowNotes, sig3 } from '../../../../src-shared/charts/compare-words';
 
 const R = 4;
 const C = 5;
@@ -150,7 +151,14 @@ describe('compare job', () => {
     expect(opt.lp).toBeDefined();
     expect(opt.lp!.objective).toBeCloseTo(want3(b), 6);
     expect(opt.lp!.lowerBound!).toBeLessThanOrEqual(opt.lp!.objective * (1 + 1e-9));
-    expect(opt.note).toMatch(/^LP \(\w+ model\): expected dist loss/);
+    // its LP is its record (no prose note): minimised the distance loss; said in words, the model in the details
+    expect(opt.lp!.loss).toBe('dist');
+    expect(opt.notes).toBeUndefined();
+    const lpWords = compareRowNotes(opt, 'km')[0]!;
+    expect(lpWords.text).toMatch(
+      /^optimised for distance between guess and truth: expected loss [\d.]+, (the best possible|at most [\d.]+% above the best possible)$/,
+    );
+    expect(lpWords.details).toMatch(/^LP \(\w+ model\): objective [\d.]+, certified lower bound [\d.]+/);
     expect(r.rows[0]!.lp).toBeUndefined();
     expect(r.rows[0]!.betterThanPlanarLaplacePct).toBe(0);
     // the remap can only help, and the optimal mechanism beats planar Laplace for this prior and loss
@@ -209,8 +217,15 @@ describe('compare job', () => {
     // tight constraints on a grid needs a large eps: at 0.05 per km it does not exist
     const r = await runJob<'compare'>(compareJob({ epsilon: 0.05, mechanisms: [{ kind: 'tight' }, { kind: 'planar-laplace' }] }));
     expect(r.rows[0]!.exists).toBe(false);
-    expect(r.rows[0]!.note).toMatch(/no tight-constraints mechanism exists/);
+    // its weights (the solution z of Phi z = 1) would have to be negative: the most negative one, and where
+    const note = r.rows[0]!.notes![0]!;
+    expect(r.rows[0]!.notes).toHaveLength(1);
+    if (note.kind !== 'tight-does-not-exist') throw new Error(`a ${note.kind} note`);
+    expect(note.epsilon).toBe(0.05);
+    expect(note.minZ).toBeCloseTo(-0.11624018196, 9);
+    expect(note.minZAt).toBe('(2,1)');
     expect(compareTableText(r).rows[0]![1]).toBe('does not exist');
+    expect(compareTableText(r).notes[0]).toBe('tight: does not exist at ε = 0.05: its weights would have to be negative (smallest -0.116 at cell (2,1))');
     expect(r.rows[1]!.exists).toBe(true);
   });
 });
@@ -252,7 +267,9 @@ describe('compare: Stop on an optimal row', () => {
     // stopped at once: its best mechanism so far, honestly labelled, whose stored channel passes the check
     expect(r.rows[0]!.exists).toBe(true);
     expect(r.rows[0]!.lp!.stoppedBy).toBe('stopped');
-    expect(r.rows[0]!.note).toMatch(/^LP \(\w+ model, stopped early: the best private mechanism found so far\): expected dist loss/);
+    expect(compareTableText(r).notes[0]).toMatch(
+      /^optimal: optimised for distance between guess and truth, stopped early \(the best private mechanism found so far\): expected loss [\d.]+/,
+    );
     expect(r.rows[0]!.lp!.lowerBound!).toBeLessThanOrEqual(r.rows[0]!.lp!.objective);
     expect(r.rows[0]!.effectiveEpsilon!).toBeLessThanOrEqual(EPS * (1 + 1e-9));
   }, 60_000);
@@ -313,7 +330,7 @@ describe('compare: mechanisms computed elsewhere (a project construction, a kept
     // a channel guarantees nothing by construction: no guaranteed eps, no LP record; it was checked against the comparison's eps
     expect(kept.guaranteedEpsilon).toBeNull();
     expect(kept.lp).toBeUndefined();
-    expect(kept.note).toBeUndefined();
+    expect(kept.notes).toBeUndefined();
     // a project mechanism by its construction (planar Laplace remapped for its prior and loss) equals the comparison's own
     const plWant = brute(await channelOf('planar-laplace', true));
     for (const row of [plBuilt, plProject]) {
@@ -328,7 +345,9 @@ describe('compare: mechanisms computed elsewhere (a project construction, a kept
     const pl = await runJob<'mechanism'>({ type: 'mechanism', domain: DOMAIN, epsilon: 2 * EPS, kind: 'planar-laplace' });
     const r = await runJob<'compare'>(compareJob({ mechanisms: [{ kind: 'planar-laplace', channel: pl.matrix, label: 'at 2 eps' }] }));
     expect(r.rows[0]!.effectiveEpsilon!).toBeGreaterThan(EPS * 1.5);
-    expect(r.rows[0]!.note).toMatch(/^NOT private as stored: effective eps [\d.]+ above the comparison's 1.2$/);
+    const eff = r.rows[0]!.effectiveEpsilon!;
+    expect(r.rows[0]!.notes).toEqual([{ kind: 'not-private-above', effectiveEpsilon: eff, limit: EPS, against: 'comparison' }]);
+    expect(compareTableText(r).notes).toEqual([`at 2 eps: NOT private as stored: its effective ε is ${sig3(eff)} per km, above the comparison's 1.2`]);
   });
 
   it('refuses, naming the entry, what is not of this comparison or a reference that reached a worker', async () => {

@@ -1,0 +1,118 @@
+/** The words of a comparison's typed notes: plain words, the mathematics only in `details`, one renderer for the CLI and the app. */
+import { describe, expect, it } from 'vitest';
+import { baselineNoteWords, compareNotes, compareNoteWords, lpRecordWords } from '../../../../src-shared/charts/compare-words';
+import { compareCsv, compareTableText } from '../../../../src-shared/charts/compare-report';
+import { compareResultSchema, type CompareResult, type CompareRow } from '../../../../src-shared/protocol/index';
+
+const NOTATION = /\beps\b|\bz\b|Phi|Φ|ln\(|C\[|\bLP\b/;
+
+function row(fields: Partial<CompareRow>): CompareRow {
+  const none = { expectedDistance: null, expectedDistanceRemapped: null, pTrue: null, leakageBits: null, effectiveEpsilon: null, guaranteedEpsilon: null };
+  return { label: 'tight', kind: 'tight', remap: false, exists: false, ...none, betterThanPlanarLaplacePct: null, timeMs: 1, ...fields };
+}
+
+describe('compare notes in words', () => {
+  it('says each note in words, the notation only in its details', () => {
+    const cases = [
+      [
+        compareNoteWords({ kind: 'tight-does-not-exist', epsilon: 0.05, minZ: -0.0512345, minZAt: '(2,1)' }, 'km'),
+        'does not exist at ε = 0.05: its weights would have to be negative (smallest -0.0512 at cell (2,1))',
+        'Φz = 1 has z[(2,1)] = -0.0512345 < 0, so no tight-constraints mechanism exists at ε = 0.05',
+      ],
+      [compareNoteWords({ kind: 'tight-does-not-exist', epsilon: 1, minZ: -2, minZAt: '3' }, 'd'), /\(smallest -2 at point 3\)$/, /^Φz = 1/],
+      [
+        compareNoteWords({ kind: 'outputs-not-secrets', outputs: 7 }, 'km'),
+        'its 7 outputs are not the locations themselves, so there is no distance as released and no chance of reporting the true cell',
+        undefined,
+      ],
+      [
+        compareNoteWords({ kind: 'remap-within', slack: 0.01234 }, 'km'),
+        "the distance with remap may be up to 0.0123 km more than the best remap's (on a large grid the remap looks only near each report)",
+        'windowed remap: remapped distance within +0.01234',
+      ],
+      [
+        compareNoteWords({ kind: 'check-too-costly', reason: 'too many pairs' }, 'km'),
+        'its effective privacy level was not computed: too many pairs',
+        undefined,
+      ],
+      [
+        compareNoteWords({ kind: 'not-private-zero' }, 'km'),
+        'NOT private as stored: some output is possible for one location and impossible for another, so seeing it rules the other location out',
+        /infinite privacy loss$/,
+      ],
+      [
+        compareNoteWords({ kind: 'not-private-above', effectiveEpsilon: 2.40001, limit: 1.2, against: 'guaranteed' }, 'd'),
+        'NOT private as stored: its effective ε is 2.4 per unit of distance, above the guaranteed 1.2',
+        'largest ln(C[x][y] / C[x′][y]) / d(x, x′) = 2.40001 > 1.2',
+      ],
+      [compareNoteWords({ kind: 'not-built', reason: 'the domain is not a grid' }, 'd'), 'could not be built here: the domain is not a grid', undefined],
+    ] as const;
+    for (const [w, text, details] of cases) {
+      if (typeof text === 'string') expect(w.text).toBe(text);
+      else expect(w.text).toMatch(text);
+      if (details === undefined) expect(w.details).toBeUndefined();
+      else if (typeof details === 'string') expect(w.details).toBe(details);
+      else expect(w.details).toMatch(details);
+      expect(w.text).not.toMatch(NOTATION);
+    }
+  });
+
+  it("says what an optimal row's LP reached, and how far from the best possible", () => {
+    const lp = { model: 'spanner', objective: 1.23456789, lowerBound: 1.2, gap: 0.0279, stoppedBy: 'target-gap', loss: 'dist' };
+    expect(lpRecordWords(lp)).toEqual({
+      text: 'optimised for distance between guess and truth: expected loss 1.23, at most 2.79% above the best possible',
+      details: 'LP (spanner model): objective 1.23457, certified lower bound 1.20000 (gap 2.79%), stopped by target-gap',
+    });
+    expect(lpRecordWords({ ...lp, gap: 0, lowerBound: lp.objective, stoppedBy: 'optimal' }).text).toBe(
+      'optimised for distance between guess and truth: expected loss 1.23, the best possible',
+    );
+    expect(lpRecordWords({ ...lp, gap: null, lowerBound: null, stoppedBy: 'stopped' }).text).toBe(
+      'optimised for distance between guess and truth, stopped early (the best private mechanism found so far): expected loss 1.23, no bound on the best possible was certified',
+    );
+  });
+
+  it('says why there is no planar Laplace baseline', () => {
+    expect(baselineNoteWords({ kind: 'not-a-grid' }).text).toBe('no comparison with planar Laplace: the domain is not a grid');
+    expect(baselineNoteWords({ kind: 'failed', reason: 'out of memory' }).text).toBe('no comparison with planar Laplace: out of memory');
+    expect(baselineNoteWords({ kind: 'degenerate', expectedDistance: null }).text).toBe(
+      'no comparison with planar Laplace: its expected distance is not a finite number',
+    );
+  });
+
+  it('the table, the CSV and the app list the same words: the LP first, each row under its label, the baseline last', () => {
+    const lp = { model: 'exact', objective: 2, lowerBound: 2, gap: 0, stoppedBy: 'optimal', loss: 'bin' };
+    const r: CompareResult = compareResultSchema.parse({
+      type: 'compare',
+      domain: 'line:4',
+      epsilon: 1,
+      unit: 'd',
+      grid: null,
+      loss: 'bin',
+      baseline: null,
+      baselineNote: { kind: 'not-a-grid' },
+      rows: [
+        row({ notes: [{ kind: 'tight-does-not-exist', epsilon: 1, minZ: -0.5, minZAt: '2' }] }),
+        row({ label: 'optimal', kind: 'optimal', exists: true, lp, notes: [{ kind: 'not-private-zero' }] }),
+      ],
+      focus: null,
+      focusLabel: null,
+    });
+    const words = compareNotes(r).map((w) => w.text);
+    expect(words).toEqual([
+      'tight: does not exist at ε = 1: its weights would have to be negative (smallest -0.5 at point 2)',
+      'optimal: optimised for wrong guesses (1 for a wrong guess): expected loss 2, the best possible',
+      'optimal: NOT private as stored: some output is possible for one location and impossible for another, so seeing it rules the other location out',
+      'no comparison with planar Laplace: the domain is not a grid',
+    ]);
+    expect(compareTableText(r).notes).toEqual(words);
+    const csv = compareCsv(r).split('\n');
+    expect(csv[2]!.endsWith(',does not exist at ε = 1: its weights would have to be negative (smallest -0.5 at point 2)')).toBe(true);
+    expect(csv[3]!).toContain('"optimised for wrong guesses (1 for a wrong guess): expected loss 2, the best possible; NOT private as stored: some output');
+  });
+
+  it('the protocol refuses a note of an unknown kind', () => {
+    const bad = { type: 'compare', domain: 'line:4', epsilon: 1, unit: 'd', grid: null, loss: 'bin', baseline: null, focus: null, focusLabel: null };
+    expect(compareResultSchema.safeParse({ ...bad, rows: [row({ notes: [{ kind: 'bogus' } as never] })] }).success).toBe(false);
+    expect(compareResultSchema.safeParse({ ...bad, rows: [row({})] }).success).toBe(true);
+  });
+});
