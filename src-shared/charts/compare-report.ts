@@ -125,7 +125,7 @@ export function compareCsv(r: CompareResult): string {
         x.effectiveEpsilon,
         x.guaranteedEpsilon,
         x.betterThanPlanarLaplacePct,
-        compareRowNotes(x, r.unit)
+        compareRowNotes(x, r.unit, r.loss)
           .map((w) => w.text)
           .join('; ') || null,
       ]

@@ -63,8 +63,8 @@ export function compareNoteWords(n: CompareNote, unit: string): NoteWords {
 }
 
 /** An optimal row's linear program in words: the expected loss it reached and how far from the best possible it may be. */
-export function lpRecordWords(lp: NonNullable<CompareRow['lp']>): NoteWords {
-  const loss = LOSS_WORDS[lp.loss as keyof typeof LOSS_WORDS] ?? 'the custom loss matrix';
+export function lpRecordWords(lp: NonNullable<CompareRow['lp']>, comparisonLoss?: string): NoteWords {
+  const loss = LOSS_WORDS[(lp.loss ?? comparisonLoss) as keyof typeof LOSS_WORDS] ?? 'the custom loss matrix';
   const stopped = lp.stoppedBy === 'stopped' ? ', stopped early (the best private mechanism found so far)' : '';
   const certified =
     lp.gap === null
@@ -79,7 +79,8 @@ export function lpRecordWords(lp: NonNullable<CompareRow['lp']>): NoteWords {
 }
 
 /** Why there is no planar Laplace baseline, in words. */
-export function baselineNoteWords(n: CompareBaselineNote): NoteWords {
+export function baselineNoteWords(n: CompareBaselineNote | string): NoteWords {
+  if (typeof n === 'string') return { text: n };
   switch (n.kind) {
     case 'not-a-grid':
       return { text: 'no comparison with planar Laplace: the domain is not a grid' };
@@ -92,15 +93,19 @@ export function baselineNoteWords(n: CompareBaselineNote): NoteWords {
   }
 }
 
-/** A row's notes in words, the LP's record first. */
-export function compareRowNotes(row: CompareRow, unit: string): NoteWords[] {
-  return [...(row.lp ? [lpRecordWords(row.lp)] : []), ...(row.notes ?? []).map((n) => compareNoteWords(n, unit))];
+/** A row's notes in words, the LP's record first (`loss`: the comparison's, for records that do not name theirs). */
+export function compareRowNotes(row: CompareRow, unit: string, loss?: string): NoteWords[] {
+  return [
+    ...(row.lp ? [lpRecordWords(row.lp, loss)] : []),
+    ...(row.notes ?? []).map((n) => compareNoteWords(n, unit)),
+    ...(row.note === undefined ? [] : [{ text: row.note }]),
+  ];
 }
 
 /** Every note of a comparison in words, each row's prefixed with its label, the baseline's last. */
 export function compareNotes(r: CompareResult): NoteWords[] {
   const out: NoteWords[] = [];
-  for (const row of r.rows) for (const w of compareRowNotes(row, r.unit)) out.push({ ...w, text: `${row.label}: ${w.text}` });
+  for (const row of r.rows) for (const w of compareRowNotes(row, r.unit, r.loss)) out.push({ ...w, text: `${row.label}: ${w.text}` });
   if (r.baselineNote) out.push(baselineNoteWords(r.baselineNote));
   return out;
 }

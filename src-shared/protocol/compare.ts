@@ -143,12 +143,14 @@ export const compareRowSchema = z.object({
       lowerBound: z.number().nullable(),
       gap: z.number().nullable(),
       stoppedBy: z.string(),
-      /** The loss the LP minimised ('dist', 'bin', ..., or 'custom' for a matrix). */
-      loss: z.string(),
+      /** The loss the LP minimised ('dist', 'bin', ..., or 'custom' for a matrix); absent in older results: the comparison's `loss`. */
+      loss: z.string().optional(),
     })
     .optional(),
   /** Why a figure is missing or qualified (absent when nothing is). */
   notes: z.array(compareNoteSchema).optional(),
+  /** Results kept by an older version carry their notes as one sentence, shown as recorded. */
+  note: z.string().optional(),
   /** The output distribution of the focus secret (row of the channel), for the map. */
   focusRow: z.array(z.number()).optional(),
   timeMs: z.number(),
@@ -165,7 +167,8 @@ export const compareResultSchema = z.object({
   loss: z.string(),
   /** Planar Laplace's expected distance at face value: the baseline of betterThanPlanarLaplacePct (null when not applicable). */
   baseline: fig,
-  baselineNote: compareBaselineNoteSchema.optional(),
+  /** A string in results kept by an older version: shown as recorded. */
+  baselineNote: z.union([compareBaselineNoteSchema, z.string()]).optional(),
   rows: z.array(compareRowSchema),
   /** The prior (when the domain has at most COMPARE_MAP_MAX_CELLS points). */
   prior: z.array(z.number()).optional(),

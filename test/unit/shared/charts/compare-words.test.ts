@@ -115,4 +115,29 @@ describe('compare notes in words', () => {
     expect(compareResultSchema.safeParse({ ...bad, rows: [row({ notes: [{ kind: 'bogus' } as never] })] }).success).toBe(false);
     expect(compareResultSchema.safeParse({ ...bad, rows: [row({})] }).success).toBe(true);
   });
+
+  it('a comparison kept by an older version (notes as sentences, an LP record without its loss) still opens, its words as recorded', () => {
+    const old = {
+      type: 'compare',
+      domain: 'line:4',
+      epsilon: 1,
+      unit: 'd',
+      grid: null,
+      loss: 'dist',
+      baseline: null,
+      baselineNote: 'planar Laplace needs a grid',
+      rows: [
+        { ...row({}), note: 'tight constraints does not exist here' },
+        { ...row({ label: 'optimal', kind: 'optimal', exists: true }), lp: { model: 'exact', objective: 0.5, lowerBound: 0.5, gap: 0, stoppedBy: 'optimal' } },
+      ],
+      focus: null,
+      focusLabel: null,
+    };
+    const r = compareResultSchema.parse(old);
+    expect(compareNotes(r).map((w) => w.text)).toEqual([
+      'tight: tight constraints does not exist here',
+      'optimal: optimised for distance between guess and truth: expected loss 0.5, the best possible',
+      'planar Laplace needs a grid',
+    ]);
+  });
 });
