@@ -1,8 +1,10 @@
 /**
  * Undo/redo of project edits: a bounded list of project snapshots (JSON
- * text), one per edit (AppState.markDirty). Recording the same project twice
- * in a row is a no-op, so repeated change events of one edit make one step.
- * Pure: unit-tested in test/unit/renderer/lib/history.test.ts.
+ * text), one per edit (lib/edit-history.svelte.ts, on AppState.markDirty).
+ * Recording the same project twice in a row is a no-op, so repeated change
+ * events of one edit make one step. Pure: unit-tested through EditHistory
+ * (test/unit/renderer/lib/edit-history.test.ts) and in
+ * test/unit/renderer/editors/validation-before-compute.test.ts.
  */
 import type { ProjectInput } from '../../src-shared/protocol/index';
 

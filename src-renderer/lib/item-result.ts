@@ -1,4 +1,4 @@
-/** A project item's result as the app holds it (lib/state.svelte.ts keeps one per item; lib/status.ts derives its badge). */
+/** A project item's result as the app holds it (lib/state.svelte.ts keeps one per item, lib/compute.svelte.ts fills them; lib/status.ts derives its badge). */
 import { type JobError, type CheckResult, type JobResult } from '../../src-shared/protocol/index';
 import type { ChannelSource } from './project-model';
 

@@ -278,7 +278,8 @@ const LIST: Record<ItemKind, 'domains' | 'priors' | 'mechanisms' | 'analyses' | 
 
 export const KIND_NOUN: Record<ItemKind, string> = { domain: 'domain', prior: 'prior', mechanism: 'mechanism', analysis: 'analysis', caseStudy: 'case study' };
 
-function listOf(project: ProjectInput, kind: ItemKind): { id: string }[] {
+/** The project's items of one kind (its domains, priors, ...). */
+export function listOf(project: ProjectInput, kind: ItemKind): { id: string }[] {
   return ((project as Record<string, unknown>)[LIST[kind]] as { id: string }[] | undefined) ?? [];
 }
 

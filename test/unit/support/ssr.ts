@@ -1,7 +1,9 @@
 /**
  * Server-side rendering of the renderer's Svelte components for unit tests:
- * the components are compiled by the Svelte plugin through a throw-away Vite
- * server, so a test can check what they draw for given props.
+ * the components (and runes modules, *.svelte.ts) are compiled by the Svelte
+ * plugin through a throw-away Vite server, so a test can check what they draw
+ * for given props, or what a runes class does (compiled for the server, its
+ * $state fields are plain fields: the logic without the reactivity).
  */
 import { afterAll, beforeAll } from 'vitest';
 import { createServer, type ViteDevServer } from 'vite';
@@ -9,24 +11,30 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 
 export type Render = (component: unknown, o: { props: Record<string, unknown> }) => { body: string };
 
-export interface SsrComponents {
+export interface SsrModules {
+  /** A loaded module, by the path given (e.g. '/src-renderer/lib/toasts.svelte.ts'). */
+  module: (path: string) => Record<string, unknown>;
   /** svelte/server's render, set once the server is up. */
   render: Render;
+}
+
+export interface SsrComponents extends SsrModules {
   /** The loaded components, by the paths given (e.g. '/src-renderer/editors/GridEditor.svelte'). */
   component: (path: string) => unknown;
 }
 
-/** Starts the server before the file's tests, loads the components, closes it after. */
-export function useSsrComponents(paths: string[]): SsrComponents {
+/** Starts the server before the file's tests, loads the modules, closes it after. */
+export function useSsrModules(paths: string[]): SsrModules {
   let server: ViteDevServer | undefined;
-  const loaded = new Map<string, unknown>();
-  const out: SsrComponents = {
+  const loaded = new Map<string, Record<string, unknown>>();
+  const out: SsrModules = {
     render: () => {
       throw new Error('the SSR server is not started yet');
     },
-    component: (path) => {
-      if (!loaded.has(path)) throw new Error(`component not loaded: ${path}`);
-      return loaded.get(path);
+    module: (path) => {
+      const m = loaded.get(path);
+      if (!m) throw new Error(`module not loaded: ${path}`);
+      return m;
     },
   };
   beforeAll(async () => {
@@ -39,10 +47,20 @@ export function useSsrComponents(paths: string[]): SsrComponents {
       logLevel: 'error',
     });
     out.render = ((await server.ssrLoadModule('svelte/server')) as { render: Render }).render;
-    for (const p of paths) loaded.set(p, ((await server.ssrLoadModule(p)) as { default: unknown }).default);
+    for (const p of paths) loaded.set(p, await server.ssrLoadModule(p));
   }, 60_000);
   afterAll(async () => {
     await server?.close();
   });
   return out;
+}
+
+/** Starts the server before the file's tests, loads the components, closes it after. */
+export function useSsrComponents(paths: string[]): SsrComponents {
+  const modules = useSsrModules(paths);
+  return {
+    render: (c, o) => modules.render(c, o),
+    module: (path) => modules.module(path),
+    component: (path) => modules.module(path).default,
+  };
 }
