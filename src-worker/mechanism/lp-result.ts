@@ -1,7 +1,6 @@
 /**
- * What an optimal-mechanism LP returns, as types only: the leaf both the LP
- * (src-worker/lp/, which fills it) and the mechanism's facts (facts.ts, one
- * floor below the LP) read, so facts need not import the LP.
+ * What an optimal-mechanism LP returns, as types only: a leaf that the LP
+ * (src-worker/lp/, which fills it) and its readers share.
  */
 /**
  * The privacy model of the optimal-mechanism LP (docs/lp.md, "Privacy models"):
@@ -50,7 +49,7 @@ export interface LpProgress {
   fraction: number;
 }
 
-/** What an optimal-mechanism LP solved and how far from the optimum it may be (also `facts.lp`; the solver's figures are `facts.solve`). */
+/** What an optimal-mechanism LP solved and how far from the optimum it may be (`OptimalMechanism.lp`; the solver's figures are `facts.solve`). */
 export interface OptimalLpResult {
   model: LpPrivacyModel;
   /** Queue workers that priced the rounds (set by the job when the host prices on a queue: JobContext.pricing). */
