@@ -4,7 +4,7 @@ export { ERROR_CODE_TABLE, ERROR_CODES, isErrorCode, isInputErrorCode, toJobErro
 export * from './requests';
 export * from './results';
 export * from './facts';
-export { factsFromInfo, legacyInfoSchema, type LegacyInfo } from './legacy-facts';
+export { factsFromInfo, type LegacyInfo } from './legacy-facts';
 export * from './messages';
 export * from './project';
 export * from './casestudy';
