@@ -158,3 +158,22 @@ export function factsFromInfo(info: LegacyInfo, resultKind: string, lpCarried: b
   if (!parsed?.success) return { facts: { kind: 'none' }, recorded: recorded(info, new Set()) };
   return { facts: parsed.data, recorded: recorded(info, r.used) };
 }
+
+/**
+ * A kept result as read from a project file: a mechanism result of an earlier version (`info`, no `facts`) gets
+ * its typed facts and the values kept as recorded in place of the `info`; anything else is returned as it is (the
+ * result schema then validates it). An `info` that is not a record of names and values is an issue on `info`.
+ */
+export function readEarlierResult(raw: unknown, ctx: z.core.$RefinementCtx): unknown {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+  const r = raw as Record<string, unknown>;
+  if (r.type !== 'mechanism' || !Object.hasOwn(r, 'info') || Object.hasOwn(r, 'facts')) return raw;
+  const { info, ...rest } = r;
+  const parsed = legacyInfoSchema.safeParse(info);
+  if (!parsed.success) {
+    ctx.addIssue({ code: 'custom', path: ['info'], message: 'the facts of an earlier version must be names with numbers, text or yes/no', input: info });
+    return raw;
+  }
+  const { facts, recorded } = factsFromInfo(parsed.data, typeof r.kind === 'string' ? r.kind : '', r.lp !== undefined);
+  return { ...rest, facts, ...(recorded.length ? { factsAsRecorded: recorded } : {}) };
+}

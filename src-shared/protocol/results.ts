@@ -10,7 +10,7 @@ import { compareResultSchema } from './compare';
 import { explorerResultSchema } from './explorer';
 import { auditResultSchema } from './audit';
 import { lpStopSchema, mechanismFactsSchema, recordedFactSchema } from './facts';
-import { factsFromInfo, legacyInfoSchema } from './legacy-facts';
+import { readEarlierResult, type LegacyInfo } from './legacy-facts';
 
 const num = z.number();
 const nullableNum = z.number().nullable();
@@ -138,19 +138,6 @@ export const mechanismResultSchema = z.object({
   /** The mechanism was remapped (rows/cols/matrix/csv are then C . R); losses before and after. */
   remap: remapResultSchema.optional(),
 });
-
-/**
- * A mechanism result kept by an earlier version: its construction facts as a
- * flat `info` record, read onto the typed `facts` (and the values without a
- * place there as `factsAsRecorded`) when the project is read.
- */
-const legacyMechanismResultSchema = mechanismResultSchema
-  .omit({ facts: true, factsAsRecorded: true })
-  .extend({ info: legacyInfoSchema })
-  .transform(({ info, ...r }): MechanismResult => {
-    const { facts, recorded } = factsFromInfo(info, r.kind, r.lp !== undefined);
-    return { ...r, facts, ...(recorded.length ? { factsAsRecorded: recorded } : {}) };
-  });
 
 export const measureResultSchema = z.object({
   type: z.literal('measure'),
@@ -317,8 +304,16 @@ export const jobResultSchema = z.discriminatedUnion('type', [
   auditResultSchema,
 ]);
 
-/** A job result as a project file keeps it: a current result, or a mechanism result of an earlier version (read onto the current shape). */
-export const storedJobResultSchema = z.union([jobResultSchema, legacyMechanismResultSchema]);
+/** A mechanism result as an earlier version kept it: the construction facts as a flat `info` record instead of `facts`. */
+type EarlierMechanismResult = Omit<z.input<typeof mechanismResultSchema>, 'facts' | 'factsAsRecorded'> & { info: LegacyInfo };
+/**
+ * A job result as a project file keeps it: a current result, or a mechanism result of an earlier version whose
+ * flat `info` is read onto the typed `facts` first (legacy-facts.ts), then validated as a current result.
+ */
+export const storedJobResultSchema = z.preprocess<unknown, typeof jobResultSchema, z.input<typeof jobResultSchema> | EarlierMechanismResult>(
+  readEarlierResult,
+  jobResultSchema,
+);
 
 export type MechanismResult = z.infer<typeof mechanismResultSchema>;
 export type MeasureResult = z.infer<typeof measureResultSchema>;

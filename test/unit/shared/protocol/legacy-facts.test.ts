@@ -274,5 +274,11 @@ describe('facts of earlier results: the flat info read onto the typed facts', ()
     const current = { ...old, info: undefined, facts: { kind: 'randomised-response', diagonal: 0.5, offDiagonal: 0.1, minDistance: null } };
     const again = parseProject(JSON.stringify({ ...file, results: { exp: { hash: '0123456789abcdef', result: current } } }), 'new.json');
     expect(again.results!.exp!.result).toMatchObject({ facts: { kind: 'randomised-response', minDistance: NaN } });
+    // an info that is no record of names and values: one message naming it; a wrong field of the rest: named too
+    const withInfo = (result: object) => JSON.stringify({ ...file, results: { exp: { hash: '0123456789abcdef', result } } });
+    expect(() => parseProject(withInfo({ ...old, info: { alpha: [1] } }), 'bad.json')).toThrow(
+      "bad.json field 'results.exp.result.info': the facts of an earlier version must be names with numbers, text or yes/no",
+    );
+    expect(() => parseProject(withInfo({ ...old, utility: 'high' }), 'bad.json')).toThrow("bad.json field 'results.exp.result.utility'");
   });
 });
