@@ -30,6 +30,7 @@ const int = z.int();
 
 /** Why an LP solve ended: certified optimal, the requested gap reached, stalled, or a limit with the best mechanism so far. */
 export const lpStopSchema = z.enum(['optimal', 'target-gap', 'stalled', 'time-limit', 'stopped', 'iteration-limit', 'solver-memory']);
+export type LpStop = z.output<typeof lpStopSchema>;
 
 /** What the solver of a private-channel LP did (sizes, times, repair); the LP's certified bound and gap are the result's `lp`. */
 export const lpSolveFactsSchema = z.strictObject({
