@@ -36,7 +36,7 @@ export { inducedAnswerDomain } from './metric/induced-answer-domain';
 
 /* ---------- mechanisms (docs/mechanisms.md) ---------- */
 export { DenseChannel, toDense, validateChannel, type Mechanism, type MechanismKind, type RowSource } from './mechanism/channel';
-export { factsOf, mechanismInfo, type MechanismFacts } from './mechanism/facts';
+export { factsOf, type MechanismFacts } from './mechanism/facts';
 export { CLOSED_FORM_KINDS, closedFormMechanism, type ClosedFormKind } from './mechanism/closed-form-by-kind';
 export { tightConstraints, type TightResult } from './mechanism/tight-constraints';
 export { tightConstraintsStructured } from './mechanism/implicit/tight-structured';

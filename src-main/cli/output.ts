@@ -3,10 +3,11 @@
  * "`--json` keys", lists them) and the readable summaries.
  */
 import { candidateWords, chosenWords, gapIsExact, lpNotSolved, lpResultWords } from '../../src-shared/charts/lp-words';
-import { type JobRequest, type JobResult, type LpResult, type MatrixPayload, type RemapResult } from '../../src-shared/protocol/index';
+import { type JobRequest, type JobResult, type LpResult, type MatrixPayload, type MechanismResult, type RemapResult } from '../../src-shared/protocol/index';
 import { fmt } from '../../src-shared/charts/result-table';
 import { compareTableText } from '../../src-shared/charts/compare-report';
 import { auditTestFormula, auditTestText, auditVerdictText, detectionLines } from '../../src-shared/charts/audit-words';
+import { factRows } from '../../src-shared/charts/fact-rows';
 
 /** Largest matrix (each side) the CLI prints to a terminal. */
 export const MAX_PRINT_SIDE = 200;
@@ -205,25 +206,33 @@ function lines(pairs: [string, string | undefined | false][]): string {
     .join('\n');
 }
 
+/** A mechanism's construction facts in words (the rows the app shows under "How it was computed"), indented under a heading. */
+function factLines(r: MechanismResult): string {
+  const rows = factRows(r.facts, (v) => fmt(v), r.factsAsRecorded);
+  return rows.length ? `\nhow it was computed:\n${rows.map((f) => `  ${f.label}: ${f.value}`).join('\n')}` : '';
+}
+
 export function readable(req: JobRequest, r: JobResult): string {
   switch (r.type) {
     case 'mechanism':
       if (!r.exists) {
         return `The ${r.kind} mechanism does not exist on ${r.domain} at eps = ${fmt(r.epsilon)}: z has a negative entry (min z = ${fmt(r.minZ)} at ${r.minZAt}).${r.note ? `\n${r.note}` : ''}`;
       }
-      return lines([
-        ['mechanism', `${r.kind} on ${r.domain}, eps = ${fmt(r.epsilon)}`],
-        ['size', `${r.rows} secrets x ${r.cols} outputs`],
-        ['guarantee', `${fmt(r.guaranteedEpsilon)} * d-private (${r.guarantee})`],
-        ['effective eps', r.effectiveEpsilon === null ? 'not computed' : fmt(r.effectiveEpsilon)],
-        ['utility', `${fmt(r.utility)} (binary gain, optimal remap, ${req.type === 'mechanism' && req.prior ? 'given' : 'uniform'} prior)`],
-        ['leakage', r.leakage === undefined || r.leakage === null ? undefined : `${fmt(r.leakage)} bits`],
-        ['expected loss', r.expectedLoss === undefined || r.expectedLoss === null ? undefined : fmt(r.expectedLoss)],
-        ...(r.lp ? lpLines(r.lp) : []),
-        ...(r.remap ? remapLines(r.remap) : []),
-        ['written', r.csvPath],
-        ['note', r.note],
-      ]);
+      return (
+        lines([
+          ['mechanism', `${r.kind} on ${r.domain}, eps = ${fmt(r.epsilon)}`],
+          ['size', `${r.rows} secrets x ${r.cols} outputs`],
+          ['guarantee', `${fmt(r.guaranteedEpsilon)} * d-private (${r.guarantee})`],
+          ['effective eps', r.effectiveEpsilon === null ? 'not computed' : fmt(r.effectiveEpsilon)],
+          ['utility', `${fmt(r.utility)} (binary gain, optimal remap, ${req.type === 'mechanism' && req.prior ? 'given' : 'uniform'} prior)`],
+          ['leakage', r.leakage === undefined || r.leakage === null ? undefined : `${fmt(r.leakage)} bits`],
+          ['expected loss', r.expectedLoss === undefined || r.expectedLoss === null ? undefined : fmt(r.expectedLoss)],
+          ...(r.lp ? lpLines(r.lp) : []),
+          ...(r.remap ? remapLines(r.remap) : []),
+          ['written', r.csvPath],
+          ['note', r.note],
+        ]) + factLines(r)
+      );
     case 'apply':
       return lines([
         ['released', `${r.rows} rows (one output per input row, in order) to ${r.csvPath}`],

@@ -170,7 +170,9 @@ export function restoreResults(project: ProjectInput): { project: ProjectInput; 
   for (const [key, k] of Object.entries(kept)) {
     const now = itemHash(items, key);
     if (now === null) continue;
-    const h: HeldResult & { stale: boolean } = { status: 'done', result: k.result, hash: k.hash, stale: now !== k.hash };
+    // The host reads every project through projectSchema, whose output has kept results of earlier versions read
+    // onto the current shape (a mechanism's flat `info` onto typed `facts`): what arrives is a current result.
+    const h: HeldResult & { stale: boolean } = { status: 'done', result: k.result as JobResult, hash: k.hash, stale: now !== k.hash };
     if (k.check) h.check = k.check;
     if (k.computedAt) h.computedAt = k.computedAt;
     held[key] = h;

@@ -1,13 +1,17 @@
 /**
- * A mechanism's construction facts (protocol `mechanismInfoSchema`: flat name/value pairs, one shape per
- * construction) as display rows with words a reader can follow: the app shows them under "How it was computed",
- * never as key=value strings. Every key of every shape has a label here (a test enumerates the schema); a key
- * from an older project file without one is shown with its name split into words.
+ * A mechanism's construction facts (the typed `facts` of a mechanism result, src-shared/protocol/facts.ts) as
+ * display rows with words a reader can follow: the app shows them under "How it was computed" and the CLI under
+ * "how it was computed", never as key=value strings. Every field of every construction has a label here (a test
+ * goes through every kind); values of an earlier version's result with no place in the typed facts follow, "as
+ * recorded".
  */
+import type { MechanismFacts, RecordedFact } from '../protocol/index';
+
+/** Labels by field (nested records by their path: `solve.generation.rounds`). */
 export const FACT_LABELS: Record<string, string> = {
-  alpha: 'geometric decay per unit of distance (e^-ε)',
-  k: 'number of values',
   construction: 'construction',
+  alpha: 'geometric decay per unit of distance (e^-ε)',
+  k: 'largest value on the line (values 0 to k)',
   diagonal: 'probability of reporting the true value',
   offDiagonal: 'probability of each other value',
   minDistance: 'smallest distance between two values',
@@ -37,53 +41,49 @@ export const FACT_LABELS: Record<string, string> = {
   evenRing: 'ring of even length',
   closedIntoRing: 'line closed into a ring of',
   optimal: 'proven optimal',
-  lpModel: 'privacy constraints used',
-  lpMethod: 'solution method',
-  gap: 'gap to the bound (relative)',
-  exactLowerBound: 'bound on the best possible (certified)',
-  stoppedBy: 'stopped because',
-  timeLimitReached: 'time limit reached',
-  lpRounds: 'rounds',
-  lpTimeMs: 'time (ms)',
-  delta: 'constraint stretch δ (1: exact distances)',
-  constraintMode: 'which pairs are constrained',
-  constrainedPairs: 'constrained pairs',
-  constraints: 'constraints',
-  variables: 'variables',
-  nonzeros: 'nonzero coefficients',
-  objective: 'expected loss of the channel returned',
-  buildMs: 'time to build the model (ms)',
-  solverMs: 'solver time (ms)',
-  symmetries: 'symmetries of the domain used',
-  reducedVariables: 'variables after symmetry reduction',
-  reducedConstraints: 'constraints after symmetry reduction',
-  maxConstraintViolation: 'largest privacy-constraint violation before repair',
-  lpObjective: 'expected loss of the solver’s channel',
-  repairMass: 'probability moved by the privacy repair',
-  cappedPairs: 'pairs too far apart to constrain (factor above e^18)',
-  generationRounds: 'constraint-generation rounds',
-  generatedPrivacyRows: 'privacy constraints generated',
-  fullPrivacyRows: 'privacy constraints in the full model',
-  generationCheckMs: 'time checking for violated constraints (ms)',
-  generationColdRetries: 'solves restarted from scratch',
-  decompositionRounds: 'decomposition rounds',
-  decompositionColumns: 'candidate columns in the master',
-  decompositionPruned: 'columns dropped from the master',
-  pricingColdRetries: 'pricing solves restarted from scratch',
-  pricingFailures: 'pricing solves that failed',
-  plateauColumns: 'columns found without an LP',
-  exactBoundMs: 'time for the bound on the best possible (ms)',
-  relativeGap: 'relative gap',
-  pricingRows: 'rows of the pricing problems',
-  masterMs: 'time in the master problem (ms)',
-  pricingMs: 'time in pricing (ms)',
-  lowerBound: 'lower bound of the model',
-  status: 'solver status',
+  'solve.delta': 'constraint stretch δ (1: exact distances)',
+  'solve.constraintMode': 'which pairs are constrained',
+  'solve.constrainedPairs': 'constrained pairs',
+  'solve.constraints': 'constraints',
+  'solve.variables': 'variables',
+  'solve.nonzeros': 'nonzero coefficients',
+  'solve.objective': 'expected loss of the channel returned',
+  'solve.buildMs': 'time to build the model (ms)',
+  'solve.solverMs': 'solver time (ms)',
+  'solve.iterations': 'solver iterations',
+  'solve.symmetries': 'symmetries of the domain used',
+  'solve.reducedVariables': 'variables after symmetry reduction',
+  'solve.reducedConstraints': 'constraints after symmetry reduction',
+  'solve.maxConstraintViolation': 'largest privacy-constraint violation before repair',
+  'solve.lpObjective': 'expected loss of the solver’s channel',
+  'solve.repairMass': 'probability moved by the privacy repair',
+  'solve.cappedPairs': 'pairs too far apart to constrain (factor above e^18)',
+  'solve.generation.rounds': 'constraint-generation rounds',
+  'solve.generation.privacyRows': 'privacy constraints generated',
+  'solve.generation.fullPrivacyRows': 'privacy constraints in the full model',
+  'solve.generation.checkMs': 'time checking for violated constraints (ms)',
+  'solve.generation.coldRetries': 'solves restarted from scratch',
+  'solve.decomposition.rounds': 'decomposition rounds',
+  'solve.decomposition.columns': 'candidate columns in the master',
+  'solve.decomposition.pruned': 'columns dropped from the master',
+  'solve.decomposition.pricingColdRetries': 'pricing solves restarted from scratch',
+  'solve.decomposition.pricingFailures': 'pricing solves that failed',
+  'solve.decomposition.plateauColumns': 'columns found without an LP',
+  'solve.decomposition.exactBoundMs': 'time for the bound on the best possible (ms)',
+  'solve.decomposition.relativeGap': 'relative gap',
+  'solve.decomposition.pricingRows': 'rows of the pricing problems',
+  'solve.decomposition.masterMs': 'time in the master problem (ms)',
+  'solve.decomposition.pricingMs': 'time in pricing (ms)',
+  'solve.status': 'solver status',
   capacity: 'capacity',
   value: 'value',
   trace: 'trace',
-  vertices: 'corner of',
-  size: 'size',
+  constraintMode: 'which pairs are constrained',
+  constraints: 'constraints',
+  variables: 'variables',
+  solverMs: 'solver time (ms)',
+  maxConstraintViolation: 'largest privacy-constraint violation',
+  vertices: 'corner of the private mechanisms, built on the values',
   combinator: 'combined by',
   outputs: 'outputs',
   first: 'first mechanism',
@@ -92,6 +92,25 @@ export const FACT_LABELS: Record<string, string> = {
   of: 'out of',
   p: 'probability of the first',
 };
+
+/** Rows a construction implies without a field of its own: a closed form, a line closed into a ring (then not optimal). */
+function impliedRows(f: MechanismFacts): [string, string | boolean][] {
+  if (f.kind === 'truncated-geometric' || f.kind === 'ball-size') return [['construction', 'closed form (an exact formula, no solver)']];
+  if (f.kind === 'tight-implicit') return [['implicit', true]];
+  if (f.kind === 'symmetric' && f.closedIntoRing !== undefined) return [['optimal', false]];
+  return [];
+}
+
+type Leaf = string | number | boolean | null | readonly number[];
+
+/** The fields of a record as [path, value], nested records by their path, `kind` left out. */
+function leaves(obj: object, prefix = ''): [string, Leaf][] {
+  return Object.entries(obj).flatMap(([k, v]): [string, Leaf][] => {
+    if ((prefix === '' && k === 'kind') || v === undefined) return [];
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) return leaves(v as object, `${prefix}${k}.`);
+    return [[`${prefix}${k}`, v as Leaf]];
+  });
+}
 
 /** "maxRowSumError" -> "max row sum error" (a key without a label). */
 function words(key: string): string {
@@ -104,13 +123,26 @@ export interface FactRow {
   value: string;
 }
 
-/** The facts as rows, in their order, values written by `num` (numbers) or as they are (text, yes/no). */
-export function factRows(info: Record<string, unknown>, num: (v: number) => string): FactRow[] {
-  return Object.entries(info).map(([key, v]) => ({
+function valueText(v: Leaf, num: (v: number) => string): string {
+  if (v === null) return 'not known'; // a non-finite number that went through JSON
+  if (typeof v === 'number') return Number.isNaN(v) ? 'not known' : num(v);
+  if (typeof v === 'boolean') return v ? 'yes' : 'no';
+  if (typeof v === 'string') return v;
+  return v.map(num).join(', ');
+}
+
+/**
+ * The facts as rows, in the order of their fields (what the construction implies first), values written by `num`
+ * (numbers) or as they are (text, yes/no); then `recorded` (an earlier version's values without a typed place).
+ */
+export function factRows(facts: MechanismFacts, num: (v: number) => string, recorded: readonly RecordedFact[] = []): FactRow[] {
+  const typed = [...impliedRows(facts), ...leaves(facts)].map(([key, v]) => ({
     key,
     label: FACT_LABELS[key] ?? words(key),
-    value: typeof v === 'number' ? num(v) : typeof v === 'boolean' ? (v ? 'yes' : 'no') : String(v),
+    value: valueText(v, num),
   }));
+  const kept = recorded.map((r) => ({ key: `recorded.${r.name}`, label: `${words(r.name)} (as recorded)`, value: valueText(r.value, num) }));
+  return [...typed, ...kept];
 }
 
 /**

@@ -3,6 +3,8 @@ export * from './common';
 export { ERROR_CODE_TABLE, ERROR_CODES, isErrorCode, isInputErrorCode, toJobError } from './errors';
 export * from './requests';
 export * from './results';
+export * from './facts';
+export { factsFromInfo, type LegacyInfo } from './legacy-facts';
 export * from './messages';
 export * from './project';
 export * from './casestudy';

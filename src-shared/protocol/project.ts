@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { projectCaseStudySchema } from './casestudy';
 import { pointsBinningSchema, remapFieldShape, remapNeedsLoss } from './remap';
-import { checkResultSchema, jobResultSchema } from './results';
+import { checkResultSchema, storedJobResultSchema } from './results';
 import { domainInputSchema, epsilonSchema, lossInputSchema, lpOptionsOnlyForOptimal, lpOptionsShape, mechanismKindSchema, priorInputSchema } from './common';
 import { sweepRangeShape } from './sweep';
 
@@ -115,7 +115,7 @@ export const projectAnalysisSchema = z.discriminatedUnion('type', [
 export const keptResultSchema = z.strictObject({
   hash: z.string().regex(/^[0-9a-f]{16}$/, 'a kept result hash is 16 hex digits'),
   computedAt: z.string().max(40).optional(),
-  result: jobResultSchema,
+  result: storedJobResultSchema,
   check: checkResultSchema.optional(),
 });
 export type KeptResult = z.infer<typeof keptResultSchema>;

@@ -9,122 +9,13 @@ import { applyResultSchema, remapResultSchema } from './remap';
 import { compareResultSchema } from './compare';
 import { explorerResultSchema } from './explorer';
 import { auditResultSchema } from './audit';
+import { lpStopSchema, mechanismFactsSchema, recordedFactSchema } from './facts';
+import { readEarlierResult, type LegacyInfo } from './legacy-facts';
 
 const num = z.number();
 const nullableNum = z.number().nullable();
 /** A number that may be +Infinity (e.g. a ratio positive/0, SPEC §4). JSON output writes it as null. */
 const extNum = z.union([z.number(), z.literal(Infinity)]);
-/** A number as JSON carries it: non-finite values as their text. */
-const portableNum = z.union([num, z.enum(['Infinity', '-Infinity', 'NaN'])]);
-const int = z.int();
-const lpStopSchema = z.enum(['optimal', 'target-gap', 'stalled', 'time-limit', 'stopped', 'iteration-limit', 'solver-memory']);
-/** Exponential and row-normalised Laplace: the kernel rate and the effective eps measured at construction (or why not). */
-const kernelRateInfo = z.strictObject({ kernelRate: portableNum });
-const optimalInfo = z.strictObject({
-  lpModel: z.enum(['exact', 'spanner', 'edges']),
-  lpMethod: z.enum(['full-model', 'constraint-generation', 'decomposition']),
-  gap: portableNum,
-  exactLowerBound: portableNum.optional(),
-  stoppedBy: lpStopSchema,
-  timeLimitReached: z.boolean(),
-  lpRounds: int,
-  lpTimeMs: portableNum,
-  delta: portableNum,
-  constraintMode: z.string(),
-  constrainedPairs: int,
-  constraints: int,
-  variables: int,
-  nonzeros: int,
-  objective: portableNum,
-  buildMs: portableNum,
-  solverMs: portableNum,
-  iterations: int,
-  symmetries: int,
-  reducedVariables: int,
-  reducedConstraints: int,
-  maxConstraintViolation: portableNum,
-  lpObjective: portableNum,
-  repairMass: portableNum,
-  cappedPairs: int,
-  generationRounds: int.optional(),
-  generatedPrivacyRows: int.optional(),
-  fullPrivacyRows: int.optional(),
-  generationCheckMs: portableNum.optional(),
-  generationColdRetries: int.optional(),
-  decompositionRounds: int.optional(),
-  decompositionColumns: int.optional(),
-  decompositionPruned: int.optional(),
-  pricingColdRetries: int.optional(),
-  pricingFailures: int.optional(),
-  plateauColumns: int.optional(),
-  exactBoundMs: portableNum.optional(),
-  relativeGap: portableNum.optional(),
-  pricingRows: int.optional(),
-  masterMs: portableNum.optional(),
-  pricingMs: portableNum.optional(),
-  lowerBound: portableNum,
-  status: lpStopSchema,
-});
-/**
- * A mechanism's construction facts as the protocol carries them: flat display
- * values, one shape per construction (src-worker/mechanism/facts.ts
- * `mechanismInfo` writes them from the engine's typed `MechanismFacts`).
- * Programs read the typed `lp` record, not these.
- */
-export const mechanismInfoSchema = z.union([
-  z.strictObject({ alpha: portableNum, k: int, construction: z.literal('closed form, SPEC §2') }),
-  z.strictObject({ diagonal: portableNum, offDiagonal: portableNum, minDistance: portableNum }),
-  kernelRateInfo,
-  z.strictObject({ metric: z.string(), density: z.string(), epsPerCell: portableNum, integrations: int, tableBuildMs: portableNum, method: z.string() }),
-  z.strictObject({ solver: z.string(), solveMs: portableNum, minZ: portableNum }),
-  z.strictObject({
-    solver: z.string(),
-    iterations: int,
-    relResidual: portableNum,
-    solveMs: portableNum,
-    setupMs: portableNum,
-    minZ: portableNum,
-    argMinZ: z.string(),
-    clampedZ: int,
-    maxRowSumError: portableNum,
-    implicit: z.literal(true),
-    fellBack: z.string().optional(),
-  }),
-  z.strictObject({ z: portableNum, normaliser: portableNum, construction: z.literal('ball-size closed form, SPEC §5') }),
-  z.strictObject({
-    a: portableNum,
-    c: portableNum,
-    diameter: portableNum,
-    evenRing: z.boolean(),
-    closedIntoRing: int.optional(),
-    optimal: z.literal(false).optional(),
-  }),
-  optimalInfo,
-  z.strictObject({
-    capacity: z.enum(['multiplicative', 'additive']),
-    value: portableNum,
-    trace: portableNum,
-    constraintMode: z.string(),
-    constraints: int,
-    variables: int,
-    solverMs: portableNum,
-    maxConstraintViolation: portableNum,
-    status: z.literal('optimal'),
-  }),
-  z.strictObject({ construction: z.literal('kernel'), vertices: z.string(), size: int }),
-  z.strictObject({ combinator: z.literal('post-process'), outputs: int }),
-  z.strictObject({ combinator: z.literal('cascade'), first: z.string(), second: z.string() }),
-  z.strictObject({ combinator: z.literal('restrict'), kept: int, of: int }),
-  z.strictObject({ combinator: z.literal('choice'), p: num, first: z.string(), second: z.string() }),
-  z.strictObject({}),
-]);
-export type MechanismInfo = z.infer<typeof mechanismInfoSchema>;
-/**
- * Results kept in project files by earlier versions may carry facts under
- * other keys: they still load (as plain name/value pairs for display).
- */
-const legacyInfoSchema = z.record(z.string(), z.union([z.number(), z.nan(), z.literal(Infinity), z.literal(-Infinity), z.string(), z.boolean()]));
-const info = z.union([mechanismInfoSchema, legacyInfoSchema]);
 
 /** Largest number of convergence points a result carries (evenly thinned, first and last kept). */
 export const MAX_LP_HISTORY_POINTS = 200;
@@ -175,7 +66,7 @@ export const lpResultSchema = z.object({
   lpObjective: nullableNum.optional(),
   rounds: z.int(),
   timeMs: num,
-  stoppedBy: z.enum(['optimal', 'target-gap', 'stalled', 'time-limit', 'stopped', 'iteration-limit', 'solver-memory']),
+  stoppedBy: lpStopSchema,
   timeLimitReached: z.boolean(),
   /** Convergence, at most MAX_LP_HISTORY_POINTS points. */
   history: z.array(lpProgressSchema).max(MAX_LP_HISTORY_POINTS),
@@ -231,7 +122,10 @@ export const mechanismResultSchema = z.object({
   /** Tight-constraints mechanism that does not exist: min z and where. */
   minZ: num.optional(),
   minZAt: z.string().optional(),
-  info,
+  /** What the construction knows about the mechanism it built (src-shared/protocol/facts.ts). */
+  facts: mechanismFactsSchema,
+  /** Values of a result kept by an earlier version that have no place in `facts`, as they were recorded. */
+  factsAsRecorded: z.array(recordedFactSchema).optional(),
   /** Optimal mechanisms: the LP's model, method, certified bound and gap (typed). */
   lp: lpResultSchema.optional(),
   /** Inline matrix when rows*cols <= the inline limit. */
@@ -409,6 +303,17 @@ export const jobResultSchema = z.discriminatedUnion('type', [
   explorerResultSchema,
   auditResultSchema,
 ]);
+
+/** A mechanism result as an earlier version kept it: the construction facts as a flat `info` record instead of `facts`. */
+type EarlierMechanismResult = Omit<z.input<typeof mechanismResultSchema>, 'facts' | 'factsAsRecorded'> & { info: LegacyInfo };
+/**
+ * A job result as a project file keeps it: a current result, or a mechanism result of an earlier version whose
+ * flat `info` is read onto the typed `facts` first (legacy-facts.ts), then validated as a current result.
+ */
+export const storedJobResultSchema = z.preprocess<unknown, typeof jobResultSchema, z.input<typeof jobResultSchema> | EarlierMechanismResult>(
+  readEarlierResult,
+  jobResultSchema,
+);
 
 export type MechanismResult = z.infer<typeof mechanismResultSchema>;
 export type MeasureResult = z.infer<typeof measureResultSchema>;

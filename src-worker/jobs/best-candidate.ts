@@ -59,7 +59,7 @@ export function bestCandidateOnly(
     guaranteedEpsilon: eps,
     guarantee: `eps*d-private by construction (${chosen.c.construction}: a private construction and a post-processing); the optimal LP was not solved (${refusal.message}), so there is no bound on the best possible`,
     lp,
-    facts: { kind: 'optimal', lp, solve: notSolved(lp) },
+    facts: { kind: 'optimal', solve: notSolved(lp) },
   };
   return { mechanism, expectedLoss: chosen.value };
 }

@@ -57,7 +57,6 @@ import { admitBuiltDomain, sweepBoundsRefusal } from './admission';
 import { ADMISSION_LIMITS } from '../base/admission-limits';
 import { withRowProgress } from './row-progress';
 import type { Mechanism } from '../mechanism/channel';
-import { mechanismInfo } from '../mechanism/facts';
 import { remapMechanism } from '../remap/bayes-remap';
 import { releaseFile, remapConstructed, type RemapOutcome } from './remap-jobs';
 import { channelLabelsDomain, type SecretsDomain } from '../data/apply';
@@ -262,7 +261,7 @@ export async function mechanismJob(req: MechanismRequest, ctx: JobContext): Prom
       guarantee: 'does not exist',
       minZ: outcome.minZ,
       minZAt: outcome.minZAt,
-      info: {},
+      facts: { kind: 'none' },
       note: outcome.note,
     };
   }
@@ -285,7 +284,7 @@ export async function mechanismJob(req: MechanismRequest, ctx: JobContext): Prom
     leakage: m.leakage,
     effectiveEpsilon: null,
     ...honestGuarantee(mech.guaranteedEpsilon, mech.guarantee),
-    info: mechanismInfo(mech.facts),
+    facts: mech.facts,
     ...(outcome.lp ? { lp: portableLp(outcome.lp) } : {}),
     ...(remap ? { remap } : {}),
   };

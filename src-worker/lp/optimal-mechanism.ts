@@ -562,6 +562,6 @@ export async function optimalMechanism(
     guaranteedEpsilon: eps,
     lp,
     guarantee,
-    facts: { kind: 'optimal', lp, solve: solveFacts(s, scale, early ? stoppedBy : 'optimal') },
+    facts: { kind: 'optimal', solve: solveFacts(s, scale, early ? stoppedBy : 'optimal') },
   };
 }

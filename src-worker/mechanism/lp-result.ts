@@ -1,8 +1,9 @@
 /**
- * What an optimal-mechanism LP returns, as types only: the leaf both the LP
- * (src-worker/lp/, which fills it) and the mechanism's facts (facts.ts, one
- * floor below the LP) read, so facts need not import the LP.
+ * What an optimal-mechanism LP returns, as types only: a leaf that the LP
+ * (src-worker/lp/, which fills it) and its readers share.
  */
+import type { LpStop } from '../../src-shared/protocol/index';
+
 /**
  * The privacy model of the optimal-mechanism LP (docs/lp.md, "Privacy models"):
  *  - 'exact': all pairs, C[x][w] <= e^(eps d(x, x')) C[x'][w]: the true optimum;
@@ -18,9 +19,10 @@ export type LpMethod = 'full-model' | 'constraint-generation' | 'decomposition';
 /**
  * Why the solve ended: 'optimal' (certified to 1e-9), 'target-gap' (the
  * requested gap reached), 'stalled' (master and bound stopped moving at the
- * solver's accuracy), or a limit with the best mechanism so far.
+ * solver's accuracy), or a limit with the best mechanism so far. The
+ * protocol's type (`lpStopSchema`): results and facts carry the same words.
  */
-export type LpStop = 'optimal' | 'target-gap' | 'stalled' | 'time-limit' | 'iteration-limit' | 'stopped' | 'solver-memory';
+export type { LpStop } from '../../src-shared/protocol/index';
 
 /** The coarser grid whose optimal duals started a decomposition (lp/coarse-start.ts). */
 export interface CoarseStartInfo {
@@ -50,7 +52,7 @@ export interface LpProgress {
   fraction: number;
 }
 
-/** What an optimal-mechanism LP solved and how far from the optimum it may be (also `facts.lp`; the solver's figures are `facts.solve`). */
+/** What an optimal-mechanism LP solved and how far from the optimum it may be (`OptimalMechanism.lp`; the solver's figures are `facts.solve`). */
 export interface OptimalLpResult {
   model: LpPrivacyModel;
   /** Queue workers that priced the rounds (set by the job when the host prices on a queue: JobContext.pricing). */

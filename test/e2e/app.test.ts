@@ -55,6 +55,15 @@ describe('Mechanism Studio in web mode', () => {
     await page.getByTestId('privacy-badge').waitFor({ timeout: 60_000 });
     expect(await page.getByTestId('privacy-badge').textContent()).toContain('✓');
     await shot('03-planar-laplace-heatmap');
+    // how it was computed: the typed facts in words (eps 2 per km on cells of 0.5 km is 1 per cell), no notation
+    const facts = page.getByTestId('mech-facts');
+    await facts.locator('summary').click();
+    const factsText = await facts.innerText();
+    expect(factsText).toMatch(/ε per cell\s+1\b/);
+    expect(factsText).toMatch(/numerical integrations\s+\d+/);
+    expect(factsText).not.toMatch(/\b[a-zA-Z_]\w*=[\w.-]|\bundefined\b|\bNaN\b/);
+    await shot('03b-planar-laplace-facts');
+    await facts.locator('summary').click();
 
     await page.getByTestId('tab-grid').click();
     await page.getByTestId('grid-distribution').click({ position: { x: 150, y: 150 } });

@@ -1,24 +1,214 @@
-/** A mechanism's construction facts in words: every key of every protocol shape has a label (no key=value on a card). */
+/** A mechanism's construction facts in words: rows from the typed facts, every field of every kind labelled (no key=value on a card). */
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { mechanismInfoSchema } from '../../../../src-shared/protocol/results';
+import { mechanismFactsSchema, type MechanismFacts } from '../../../../src-shared/protocol/index';
 import { FACT_LABELS, factRows } from '../../../../src-shared/charts/fact-rows';
 
-describe('construction facts', () => {
-  it('every key of every shape of mechanismInfoSchema has a label', () => {
-    const keys = new Set<string>();
-    for (const o of mechanismInfoSchema.options) for (const k of Object.keys((o as z.ZodObject).shape)) keys.add(k);
-    expect(keys.size).toBeGreaterThan(80);
-    const missing = [...keys].filter((k) => !(k in FACT_LABELS));
-    expect(missing).toEqual([]);
+const num = (v: number): string => String(Number(v.toPrecision(4)));
+/** The rows as [label, value] pairs. */
+const rows = (f: MechanismFacts, recorded: Parameters<typeof factRows>[2] = []): [string, string][] =>
+  factRows(f, num, recorded).map((r) => [r.label, r.value]);
+
+const SOLVE = {
+  delta: 1,
+  constraintMode: 'all pairs',
+  constrainedPairs: 15,
+  constraints: 180,
+  variables: 36,
+  nonzeros: 400,
+  objective: 0.8125,
+  buildMs: 2,
+  solverMs: 31,
+  iterations: 57,
+  symmetries: 2,
+  reducedVariables: 18,
+  reducedConstraints: 90,
+  maxConstraintViolation: 1e-12,
+  lpObjective: 0.8125,
+  repairMass: 0,
+  cappedPairs: 0,
+  generation: { rounds: 3, privacyRows: 60, fullPrivacyRows: 180, checkMs: 1, coldRetries: 0 },
+  decomposition: {
+    rounds: 7,
+    columns: 40,
+    pruned: 5,
+    pricingColdRetries: 0,
+    pricingFailures: 0,
+    plateauColumns: 2,
+    exactBoundMs: 4,
+    relativeGap: 1e-7,
+    pricingRows: 12,
+    masterMs: 10,
+    pricingMs: 20,
+  },
+  status: 'optimal' as const,
+};
+
+/** One record of every kind, with every optional field. */
+const EVERY_KIND: MechanismFacts[] = [
+  { kind: 'truncated-geometric', alpha: Math.exp(-0.5), k: 5 },
+  { kind: 'randomised-response', diagonal: 0.5, offDiagonal: 0.1, minDistance: Infinity },
+  { kind: 'exponential', kernelRate: 0.25 },
+  { kind: 'laplace', kernelRate: 0.5 },
+  { kind: 'planar-laplace', metric: 'euclidean', density: 'planar Laplace', epsPerCell: 0.7, integrations: 25, tableBuildMs: 3, method: 'cell integrals' },
+  { kind: 'tight', solver: 'LU', solveMs: 1.5, minZ: 0.02 },
+  {
+    kind: 'tight-implicit',
+    solver: 'CG',
+    iterations: 12,
+    relResidual: 1e-10,
+    solveMs: 2,
+    setupMs: 1,
+    minZ: -0.0553,
+    argMinZ: '(0, 0)',
+    clampedZ: 0,
+    maxRowSumError: 1e-9,
+    fellBack: 'a dense solve',
+  },
+  { kind: 'ball-size', z: 0.125, normaliser: 8 },
+  { kind: 'symmetric', a: 0.4, c: 0.6065, diameter: 3, evenRing: false, closedIntoRing: 7 },
+  { kind: 'optimal', solve: SOLVE },
+  {
+    kind: 'capacity',
+    capacity: 'multiplicative',
+    value: 2.5,
+    trace: 3,
+    constraintMode: 'all pairs',
+    constraints: 30,
+    variables: 36,
+    solverMs: 8,
+    maxConstraintViolation: 0,
+  },
+  { kind: 'kernel', vertices: [0, 2, 5] },
+  { kind: 'combinator', combinator: 'post-process', outputs: 4 },
+  { kind: 'combinator', combinator: 'cascade', first: 'tg', second: 'rr' },
+  { kind: 'combinator', combinator: 'restrict', kept: 3, of: 6 },
+  { kind: 'combinator', combinator: 'choice', p: 0.25, first: 'tg', second: 'rr' },
+  { kind: 'none' },
+];
+
+describe('construction facts in words', () => {
+  it('the samples cover every kind of the protocol, and every field of every kind has a label', () => {
+    const kinds = new Set(mechanismFactsSchema.options.flatMap((o) => ('shape' in o ? [o.shape.kind.value] : ['combinator'])));
+    expect(new Set(EVERY_KIND.map((f) => f.kind))).toEqual(kinds);
+    for (const f of EVERY_KIND) {
+      expect(mechanismFactsSchema.parse(f)).toEqual(f);
+      const unlabelled = factRows(f, num).filter((r) => !(r.key in FACT_LABELS));
+      expect(unlabelled, f.kind).toEqual([]);
+    }
   });
 
-  it('rows: labels, numbers through the formatter, yes/no, an unknown key in words', () => {
-    expect(factRows({ minZ: -0.0553, implicit: true, solver: 'CG', someOldKey: 3 }, (v) => v.toFixed(2))).toEqual([
-      { key: 'minZ', label: 'smallest output weight z (negative: the mechanism does not exist)', value: '-0.06' },
-      { key: 'implicit', label: 'held implicitly (no full matrix)', value: 'yes' },
-      { key: 'solver', label: 'linear solver', value: 'CG' },
-      { key: 'someOldKey', label: 'some old key', value: '3.00' },
+  it('closed forms: the construction in words, then the constants', () => {
+    expect(rows({ kind: 'truncated-geometric', alpha: Math.exp(-0.5), k: 5 })).toEqual([
+      ['construction', 'closed form (an exact formula, no solver)'],
+      ['geometric decay per unit of distance (e^-ε)', '0.6065'],
+      ['largest value on the line (values 0 to k)', '5'],
     ]);
+    expect(rows({ kind: 'ball-size', z: 0.125, normaliser: 8 })).toEqual([
+      ['construction', 'closed form (an exact formula, no solver)'],
+      ['output weight z', '0.125'],
+      ['normalising constant', '8'],
+    ]);
+  });
+
+  it('randomised response, exponential, Laplace, planar Laplace, tight constraints', () => {
+    expect(rows(EVERY_KIND[1]!)).toEqual([
+      ['probability of reporting the true value', '0.5'],
+      ['probability of each other value', '0.1'],
+      ['smallest distance between two values', 'Infinity'],
+    ]);
+    expect(rows(EVERY_KIND[2]!)).toEqual([['decay rate of the kernel (per unit of distance)', '0.25']]);
+    expect(rows(EVERY_KIND[3]!)).toEqual([['decay rate of the kernel (per unit of distance)', '0.5']]);
+    expect(rows(EVERY_KIND[4]!)).toEqual([
+      ['distance', 'euclidean'],
+      ['noise density', 'planar Laplace'],
+      ['ε per cell', '0.7'],
+      ['numerical integrations', '25'],
+      ['time to tabulate the noise (ms)', '3'],
+      ['method', 'cell integrals'],
+    ]);
+    expect(rows(EVERY_KIND[5]!)).toEqual([
+      ['linear solver', 'LU'],
+      ['solve time (ms)', '1.5'],
+      ['smallest output weight z (negative: the mechanism does not exist)', '0.02'],
+    ]);
+    expect(rows(EVERY_KIND[6]!)).toEqual([
+      ['held implicitly (no full matrix)', 'yes'],
+      ['linear solver', 'CG'],
+      ['solver iterations', '12'],
+      ['relative residual of the solve', '1e-10'],
+      ['solve time (ms)', '2'],
+      ['set-up time (ms)', '1'],
+      ['smallest output weight z (negative: the mechanism does not exist)', '-0.0553'],
+      ['where z is smallest', '(0, 0)'],
+      ['weights clamped at 0', '0'],
+      ['largest deviation of a row sum from 1', '1e-9'],
+      ['fell back to', 'a dense solve'],
+    ]);
+  });
+
+  it('symmetric: a line closed into a ring is not proven optimal; a ring needs no such row', () => {
+    expect(rows(EVERY_KIND[8]!)).toEqual([
+      ['proven optimal', 'no'],
+      ['probability of the true value (a)', '0.4'],
+      ['decay per step (c)', '0.6065'],
+      ['largest distance', '3'],
+      ['ring of even length', 'no'],
+      ['line closed into a ring of', '7'],
+    ]);
+    expect(rows({ kind: 'symmetric', a: 0.4, c: 0.6065, diameter: 3, evenRing: true }).map(([l]) => l)).not.toContain('proven optimal');
+  });
+
+  it('optimal: the solver figures in order, constraint generation and decomposition by their own labels', () => {
+    const r = rows(EVERY_KIND[9]!);
+    expect(r.length).toBe(34);
+    expect(r.slice(0, 3)).toEqual([
+      ['constraint stretch δ (1: exact distances)', '1'],
+      ['which pairs are constrained', 'all pairs'],
+      ['constrained pairs', '15'],
+    ]);
+    expect(r).toContainEqual(['privacy constraints generated', '60']);
+    expect(r).toContainEqual(['decomposition rounds', '7']);
+    expect(r).toContainEqual(['time in pricing (ms)', '20']);
+    expect(r[r.length - 1]).toEqual(['solver status', 'optimal']);
+  });
+
+  it('capacity, kernel, combinators; nothing known: no rows', () => {
+    expect(rows(EVERY_KIND[10]!).slice(0, 3)).toEqual([
+      ['capacity', 'multiplicative'],
+      ['value', '2.5'],
+      ['trace', '3'],
+    ]);
+    expect(rows(EVERY_KIND[11]!)).toEqual([['corner of the private mechanisms, built on the values', '0, 2, 5']]);
+    expect(rows(EVERY_KIND[12]!)).toEqual([
+      ['combined by', 'post-process'],
+      ['outputs', '4'],
+    ]);
+    expect(rows(EVERY_KIND[15]!)).toEqual([
+      ['combined by', 'choice'],
+      ['probability of the first', '0.25'],
+      ['first mechanism', 'tg'],
+      ['second mechanism', 'rr'],
+    ]);
+    expect(rows({ kind: 'none' })).toEqual([]);
+  });
+
+  it('values of an earlier result without a typed place follow, as recorded; a value not known says so (never NaN)', () => {
+    expect(
+      rows({ kind: 'exponential', kernelRate: NaN }, [
+        { name: 'effectiveEpsilonNote', value: 'too large to measure' },
+        { name: 'effectiveEpsilonChecked', value: true },
+        { name: 'effectiveEpsilon', value: 0.5 },
+      ]),
+    ).toEqual([
+      ['decay rate of the kernel (per unit of distance)', 'not known'],
+      ['effective epsilon note (as recorded)', 'too large to measure'],
+      ['effective epsilon checked (as recorded)', 'yes'],
+      ['effective epsilon (as recorded)', '0.5'],
+    ]);
+  });
+
+  it('no row reads like notation: no key=value, no SPEC reference, no undefined', () => {
+    const text = EVERY_KIND.flatMap((f) => factRows(f, num).map((r) => `${r.label} ${r.value}`)).join('\n');
+    expect(text).not.toMatch(/\b[a-zA-Z_]\w*=[\w.-]|SPEC\s*§|\bundefined\b|\bNaN\b/);
   });
 });

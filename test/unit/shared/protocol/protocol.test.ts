@@ -79,10 +79,10 @@ describe('job requests', () => {
   it('validates results too (what a worker sends back)', () => {
     expect(jobResultSchema.safeParse({ type: 'capacity', domain: 'line:2', epsilon: 1, multiplicative: 4 / 3, additive: 1 / 3 }).success).toBe(true);
     expect(jobResultSchema.safeParse({ type: 'capacity', domain: 'line:2', epsilon: 1, multiplicative: '4/3', additive: 1 / 3 }).success).toBe(false);
-    // a solver fact may be infinite (an LP's max violation): still a valid reply
+    // a construction fact may be non-finite (no two values at a finite distance; a residual not computed): still a valid reply
     const mech = {
       type: 'mechanism',
-      kind: 'optimal',
+      kind: 'rr',
       domain: 'line:2',
       epsilon: 1,
       exists: true,
@@ -92,9 +92,11 @@ describe('job requests', () => {
       effectiveEpsilon: Infinity,
       guaranteedEpsilon: 1,
       guarantee: 'g',
-      info: { maxConstraintViolation: Infinity, gap: NaN },
+      facts: { kind: 'randomised-response', diagonal: 0.5, offDiagonal: NaN, minDistance: Infinity },
     };
     expect(jobResultSchema.safeParse(mech).success).toBe(true);
+    // the facts are typed: a construction's field it does not have is refused
+    expect(jobResultSchema.safeParse({ ...mech, facts: { ...mech.facts, gap: 0 } }).success).toBe(false);
   });
 });
 
@@ -226,7 +228,7 @@ describe('result tables and --json objects', () => {
       effectiveEpsilon: Math.LN2,
       guaranteedEpsilon: Math.LN2,
       guarantee: 'eps d-private',
-      info: {},
+      facts: { kind: 'none' as const },
       leakage: 1.4,
     };
     expect(Object.keys(jsonFor({ type: 'mechanism', domain: 'line:6', epsilon: 1, kind: 'tg' }, mech))).toEqual([

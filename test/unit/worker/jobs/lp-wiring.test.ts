@@ -15,7 +15,7 @@ import { planProject } from '../../../../src-worker/jobs/project-plan';
 import { runJobRequest } from '../../../../src-worker/jobs/run';
 import { projectSchema } from '../../../../src-shared/protocol/project';
 import type { JobRequest } from '../../../../src-shared/protocol/requests';
-import { jobResultSchema, mechanismInfoSchema, MAX_LP_HISTORY_POINTS, thinHistory, type MechanismResult } from '../../../../src-shared/protocol/results';
+import { jobResultSchema, MAX_LP_HISTORY_POINTS, thinHistory, type MechanismResult } from '../../../../src-shared/protocol/results';
 import { parseJobRequest } from '../../../../src-shared/protocol/validate';
 import { projectWith } from '../../support/project-fixture';
 import { openPricing, type PricingFactory } from '../../../../src-worker/lp/pricing-pool';
@@ -145,8 +145,8 @@ describe('the mechanism job carries the typed LP record', () => {
     expect(lp.history.length).toBeLessThanOrEqual(MAX_LP_HISTORY_POINTS);
     // the expected loss with the optimal remap is at most the LP objective (identity remap)
     expect(r.expectedLoss!).toBeLessThanOrEqual(lp.objective + 1e-9);
-    // the flat display facts follow the typed (strict) info schema of an optimal mechanism
-    expect(mechanismInfoSchema.parse(r.info)).toMatchObject({ lpModel: 'exact', lpMethod: 'decomposition', gap: lp.gap, lowerBound: lp.lowerBound });
+    // the typed facts: the solver's figures of this decomposition, the same expected loss as the LP record
+    expect(r.facts.kind === 'optimal' ? r.facts.solve : null).toMatchObject({ objective: lp.objective, decomposition: { rounds: lp.rounds } });
     // progress: LP rounds named with objective, bound and gap; the fraction never goes back
     expect(messages.some((m) => /^LP round \d+: objective [0-9.e+-]+, bound [0-9.e+-]+, gap /.test(m))).toBe(true);
     expect(fractions.length).toBeGreaterThan(0);

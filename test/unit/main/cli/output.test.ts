@@ -1,0 +1,28 @@
+/** The CLI's readable mechanism output lists the construction facts in the app's words (fact-rows.ts), under a heading. */
+import { describe, expect, it } from 'vitest';
+import { readable } from '../../../../src-main/cli/output';
+import type { JobRequest } from '../../../../src-shared/protocol/index';
+import { runJob } from '../../support/run-job';
+
+const TG: JobRequest = { type: 'mechanism', kind: 'tg', domain: 'line:6', epsilon: 0.5 };
+
+describe('CLI readable mechanism output', () => {
+  it('a truncated geometric: how it was computed, in words, after the figures', async () => {
+    const r = await runJob<'mechanism'>(TG);
+    const text = readable(TG, r);
+    expect(text.split('\n').slice(-4)).toEqual([
+      'how it was computed:',
+      '  construction: closed form (an exact formula, no solver)',
+      '  geometric decay per unit of distance (e^-ε): 0.606531',
+      '  largest value on the line (values 0 to k): 5',
+    ]);
+    expect(text).not.toMatch(/\b[a-zA-Z_]\w*=[\w.-]|SPEC\s*§/);
+  });
+
+  it('an earlier result: its values without a typed place as recorded; nothing known: no heading', async () => {
+    const r = await runJob<'mechanism'>(TG);
+    const old = readable(TG, { ...r, facts: { kind: 'none' }, factsAsRecorded: [{ name: 'effectiveEpsilonNote', value: 'not measured' }] });
+    expect(old.split('\n').slice(-2)).toEqual(['how it was computed:', '  effective epsilon note (as recorded): not measured']);
+    expect(readable(TG, { ...r, facts: { kind: 'none' } })).not.toContain('how it was computed');
+  });
+});
