@@ -2,46 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import { mechanismFactsSchema, type MechanismFacts } from '../../../../src-shared/protocol/index';
 import { FACT_LABELS, factRows } from '../../../../src-shared/charts/fact-rows';
+import { optimalSolveFacts } from '../../support/optimal-solve-facts';
 
 const num = (v: number): string => String(Number(v.toPrecision(4)));
 /** The rows as [label, value] pairs. */
 const rows = (f: MechanismFacts, recorded: Parameters<typeof factRows>[2] = []): [string, string][] =>
   factRows(f, num, recorded).map((r) => [r.label, r.value]);
 
-const SOLVE = {
-  delta: 1,
-  constraintMode: 'all pairs',
-  constrainedPairs: 15,
-  constraints: 180,
-  variables: 36,
-  nonzeros: 400,
-  objective: 0.8125,
-  buildMs: 2,
-  solverMs: 31,
-  iterations: 57,
-  symmetries: 2,
-  reducedVariables: 18,
-  reducedConstraints: 90,
-  maxConstraintViolation: 1e-12,
-  lpObjective: 0.8125,
-  repairMass: 0,
-  cappedPairs: 0,
-  generation: { rounds: 3, privacyRows: 60, fullPrivacyRows: 180, checkMs: 1, coldRetries: 0 },
-  decomposition: {
-    rounds: 7,
-    columns: 40,
-    pruned: 5,
-    pricingColdRetries: 0,
-    pricingFailures: 0,
-    plateauColumns: 2,
-    exactBoundMs: 4,
-    relativeGap: 1e-7,
-    pricingRows: 12,
-    masterMs: 10,
-    pricingMs: 20,
-  },
-  status: 'optimal' as const,
-};
+const SOLVE = optimalSolveFacts({ symmetries: 2, reducedVariables: 18, reducedConstraints: 90, status: 'optimal' }, 1e-7);
 
 /** One record of every kind, with every optional field. */
 const EVERY_KIND: MechanismFacts[] = [

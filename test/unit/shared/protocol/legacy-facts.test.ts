@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { factsFromInfo, type LegacyInfo, type MechanismFacts, type RecordedFact } from '../../../../src-shared/protocol/index';
 import { parseProject } from '../../../../src-main/project/project-file';
+import { optimalSolveFacts } from '../../support/optimal-solve-facts';
 
 const ALPHA = Math.exp(-0.5);
 
@@ -55,40 +56,7 @@ const OLD_OPTIMAL: LegacyInfo = {
   lowerBound: 0.81249,
   status: 'target-gap',
 };
-const OPTIMAL_SOLVE = {
-  delta: 1,
-  constraintMode: 'all pairs',
-  constrainedPairs: 15,
-  constraints: 180,
-  variables: 36,
-  nonzeros: 400,
-  objective: 0.8125,
-  buildMs: 2,
-  solverMs: 31,
-  iterations: 57,
-  symmetries: 1,
-  reducedVariables: 36,
-  reducedConstraints: 180,
-  maxConstraintViolation: 1e-12,
-  lpObjective: 0.8125,
-  repairMass: 0,
-  cappedPairs: 0,
-  status: 'target-gap',
-  generation: { rounds: 3, privacyRows: 60, fullPrivacyRows: 180, checkMs: 1, coldRetries: 0 },
-  decomposition: {
-    rounds: 7,
-    columns: 40,
-    pruned: 5,
-    pricingColdRetries: 0,
-    pricingFailures: 0,
-    plateauColumns: 2,
-    exactBoundMs: 4,
-    relativeGap: NaN,
-    pricingRows: 12,
-    masterMs: 10,
-    pricingMs: 20,
-  },
-};
+const OPTIMAL_SOLVE = optimalSolveFacts();
 
 /** [what, the old info, the result's kind, the typed facts it reads as, values kept as recorded]. */
 const CASES: [string, LegacyInfo, string, MechanismFacts, RecordedFact[]][] = [
