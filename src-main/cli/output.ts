@@ -8,6 +8,7 @@ import { fmt } from '../../src-shared/charts/result-table';
 import { compareTableText } from '../../src-shared/charts/compare-report';
 import { auditTestFormula, auditTestText, auditVerdictText, detectionLines } from '../../src-shared/charts/audit-words';
 import { factRows } from '../../src-shared/charts/fact-rows';
+import { mechanismNotesText } from '../../src-shared/charts/mechanism-notes';
 
 /** Largest matrix (each side) the CLI prints to a terminal. */
 export const MAX_PRINT_SIDE = 200;
@@ -35,7 +36,8 @@ export function jsonFor(req: JobRequest, r: JobResult): Record<string, unknown> 
       };
       if (req.type === 'mechanism' && req.loss !== undefined) o.expectedLoss = r.expectedLoss ?? null;
       // e.g. why effectiveEpsilon is null, or that the stored channel is not private
-      if (r.note !== undefined) o.note = r.note;
+      const note = mechanismNotesText(r);
+      if (note !== undefined) o.note = note;
       if (r.lp) {
         // The optimal LP's flat keys (scripts rely on these names) and the whole typed record.
         o.lpModel = r.lp.model;
@@ -230,7 +232,7 @@ export function readable(req: JobRequest, r: JobResult): string {
           ...(r.lp ? lpLines(r.lp) : []),
           ...(r.remap ? remapLines(r.remap) : []),
           ['written', r.csvPath],
-          ['note', r.note],
+          ['note', mechanismNotesText(r)],
         ]) + factLines(r)
       );
     case 'apply':

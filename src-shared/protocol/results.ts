@@ -91,6 +91,22 @@ export const lpResultSchema = z.object({
 export type LpResult = z.infer<typeof lpResultSchema>;
 export type LpProgressPoint = z.infer<typeof lpProgressSchema>;
 
+/**
+ * What qualifies a mechanism result's figures, one typed note each; the words
+ * are written in one place (src-shared/charts/mechanism-notes.ts) for the CLI and the app.
+ */
+export const mechanismNoteSchema = z.discriminatedUnion('kind', [
+  /** The expected loss is not a finite double (infinite distances, or sums that overflow): reported as null. */
+  z.object({ kind: z.literal('loss-not-finite') }),
+  /** The effective eps was not computed: the privacy check would cost more than the job allows (its message). */
+  z.object({ kind: z.literal('effective-eps-not-computed'), reason: z.string() }),
+  /** Not private as stored: entries below the smallest double are 0 next to positive ones (infinite privacy loss). */
+  z.object({ kind: z.literal('stored-underflow'), guaranteed: z.number() }),
+  /** Not private as stored: the stored doubles reach a larger effective eps than the exact values' guarantee. */
+  z.object({ kind: z.literal('stored-above'), effective: z.number(), guaranteed: z.number() }),
+]);
+export type MechanismNote = z.infer<typeof mechanismNoteSchema>;
+
 /** At most `max` points of a history, evenly spaced, the first and the last kept. */
 export function thinHistory<T>(h: readonly T[], max = MAX_LP_HISTORY_POINTS): T[] {
   if (h.length <= max) return h.slice();
@@ -134,6 +150,9 @@ export const mechanismResultSchema = z.object({
   csvPath: z.string().optional(),
   /** The host keeps the channel under this id (keepChannel): measure, check and rows requests name it. */
   channelRef: z.string().optional(),
+  /** What qualifies the figures (absent when nothing does). */
+  notes: z.array(mechanismNoteSchema).optional(),
+  /** Results kept by an older version carry their notes as one sentence, shown as recorded. */
   note: z.string().optional(),
   /** The mechanism was remapped (rows/cols/matrix/csv are then C . R); losses before and after. */
   remap: remapResultSchema.optional(),

@@ -35,6 +35,7 @@ import {
   type ApplyRequest,
   type JobRequest,
   type ApplyResult,
+  type MechanismNote,
 } from '../../src-shared/protocol/index';
 import type { OptimalLpResult } from '../lp/optimal-mechanism';
 import { assertCsvFits, matrixPayload, writeChannelCsv } from './channel-csv';
@@ -144,7 +145,6 @@ function tightSolveEstimate(domain: Domain): string {
 function finiteOrNull(x: number): number | null {
   return Number.isFinite(x) ? x : null;
 }
-const NON_FINITE_LOSS = 'expected loss not reported: it is not a finite number (infinite distances, or loss values whose sums overflow a 64-bit float)';
 
 /**
  * Work budget of the effective-eps check attached to mechanism results (entry comparisons) when it walks graph edges:
@@ -165,11 +165,11 @@ async function effectiveEpsilonOf(
   eps: number,
   ctx: JobContext,
   maxWork = MECHANISM_CHECK_WORK,
-): Promise<{ value: number | null; note?: string }> {
+): Promise<{ value: number | null; note?: MechanismNote }> {
   try {
     return { value: (await checkChannel(ch, domain, eps, 1, maxWork, messagesOnly(ctx), ADMISSION_LIMITS.maxScanCheckWork)).effectiveEpsilon };
   } catch (e) {
-    if (e instanceof MechError && e.code === 'too-large') return { value: null, note: `effective epsilon not computed: ${e.message}` };
+    if (e instanceof MechError && e.code === 'too-large') return { value: null, note: { kind: 'effective-eps-not-computed', reason: e.message } };
     throw e;
   }
 }
@@ -179,12 +179,9 @@ async function effectiveEpsilonOf(
  * and sampled) as doubles. When the check of the stored channel finds more
  * than the guarantee, say so first: the released channel is what counts.
  */
-function storedChannelWarning(effective: number | null, guaranteed: number): string | undefined {
+function storedChannelWarning(effective: number | null, guaranteed: number): MechanismNote | undefined {
   if (effective === null || !Number.isFinite(guaranteed) || effective <= guaranteed * (1 + REL_TOL)) return undefined;
-  if (effective === Infinity) {
-    return `NOT private as stored: some entries are too small for 64-bit floats (below about 1e-308, e.g. exp(-eps d) at large eps d) and are 0 next to positive entries, an infinite privacy loss; the ${guaranteed}*d guarantee holds only for the exact values (use a smaller eps or a smaller domain)`;
-  }
-  return `NOT private as stored: the stored entries reach effective eps ${effective}, above the guaranteed ${guaranteed} (precision lost in entries below 1e-308)`;
+  return effective === Infinity ? { kind: 'stored-underflow', guaranteed } : { kind: 'stored-above', effective, guaranteed };
 }
 
 /**
@@ -262,7 +259,6 @@ export async function mechanismJob(req: MechanismRequest, ctx: JobContext): Prom
       minZ: outcome.minZ,
       minZAt: outcome.minZAt,
       facts: { kind: 'none' },
-      note: outcome.note,
     };
   }
   const mech = outcome.mechanism;
@@ -288,6 +284,7 @@ export async function mechanismJob(req: MechanismRequest, ctx: JobContext): Prom
     ...(outcome.lp ? { lp: portableLp(outcome.lp) } : {}),
     ...(remap ? { remap } : {}),
   };
+  const notes: MechanismNote[] = [];
   step = 'expected loss';
   if (remap) {
     // C . R is Bayes-optimal already: its expected loss under an optimal remap is the remapped loss (no second pass).
@@ -297,7 +294,7 @@ export async function mechanismJob(req: MechanismRequest, ctx: JobContext): Prom
     result.expectedLoss = finiteOrNull(outcome.expectedLoss);
   } else if (req.loss !== undefined) {
     result.expectedLoss = finiteOrNull(expectedLoss(prior, ch, resolveLoss(req.loss), domain, ctx.signal).value);
-    if (result.expectedLoss === null) result.note = NON_FINITE_LOSS;
+    if (result.expectedLoss === null) notes.push({ kind: 'loss-not-finite' });
   }
   step = 'checking privacy';
   ctx.progress(null, 'checking privacy');
@@ -305,9 +302,11 @@ export async function mechanismJob(req: MechanismRequest, ctx: JobContext): Prom
   // full check budget (30 x 30: 3.6e8 comparisons, ~2.5 s, against minutes of solving).
   const eff = await effectiveEpsilonOf(ch, domain, req.epsilon, ctx, mech.kind === 'optimal' ? ADMISSION_LIMITS.maxCheckWork : MECHANISM_CHECK_WORK);
   result.effectiveEpsilon = eff.value;
-  if (eff.note) result.note = result.note ? `${result.note}; ${eff.note}` : eff.note;
+  if (eff.note) notes.push(eff.note);
+  // What is released is the stored channel: its verdict first.
   const stored = storedChannelWarning(eff.value, mech.guaranteedEpsilon);
-  if (stored) result.note = result.note ? `${stored}; ${result.note}` : stored;
+  if (stored) notes.unshift(stored);
+  if (notes.length) result.notes = notes;
   checkCancelled(ctx.signal);
   const limit = req.inlineLimit ?? INLINE_MATRIX_LIMIT;
   if (ch.rows * ch.cols <= limit) result.matrix = matrixPayload(ch);

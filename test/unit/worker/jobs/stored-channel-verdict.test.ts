@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { type MechanismResult } from '../../../../src-shared/protocol/results';
 import { runJob } from '../../support/run-job';
+import { mechanismNotesText } from '../../../../src-shared/charts/mechanism-notes';
 
 const mechanism = (domain: string, epsilon: number, kind: string): Promise<MechanismResult> =>
   runJob<'mechanism'>({ type: 'mechanism', domain, epsilon, kind });
@@ -15,15 +16,16 @@ describe('mechanism results: the stored channel decides', () => {
     const far = await mechanism('line:100', 10, 'tg');
     expect(far.guaranteedEpsilon).toBe(10);
     expect(far.effectiveEpsilon).toBe(Infinity);
-    expect(far.note).toMatch(/^NOT private as stored: some entries are too small for 64-bit floats/);
+    expect(far.notes).toEqual([{ kind: 'stored-underflow', guaranteed: 10 }]);
+    expect(mechanismNotesText(far)).toMatch(/^NOT private as stored: some probabilities are too small for 64-bit floats/);
     const near = await mechanism('line:100', 5, 'tg');
     expect(near.effectiveEpsilon).toBeCloseTo(5, 9);
-    expect(near.note ?? '').not.toMatch(/NOT private/);
+    expect(near.notes).toBeUndefined();
   });
 
   it('randomised response at eps 800 releases the identity: not private as stored', async () => {
     const rr = await mechanism('clique:4', 800, 'rr');
     expect(rr.effectiveEpsilon).toBe(Infinity);
-    expect(rr.note).toMatch(/NOT private as stored/);
+    expect(rr.notes).toEqual([{ kind: 'stored-underflow', guaranteed: 800 }]);
   });
 });
