@@ -12,7 +12,8 @@
  *                through its door (src-worker/index.ts);
  *   within the engine: the floors of ENGINE_FLOORS below, each folder
  *   importing only folders on lower floors (and src-shared, packages);
- *   within the main process: project/ does not import cli/.
+ *   within the main process: project/ does not import cli/, and host/ (the API
+ *   host both shells share) imports neither shell (web/, electron/).
  *
  * test/unit/house/lint.test.ts lints deliberate violations against this file.
  */
@@ -93,6 +94,10 @@ function floorRules() {
     }),
   );
 }
+const HOST = [
+  '(^|/)(web|electron)(/|$)',
+  'src-main/host is shared by both shells (web mode and Electron): it imports neither shell; a shell passes what is its own (dialogs, transfers) in.',
+];
 const PROJECT = ['(^|/)cli(/|$)', 'src-main/project serves the app and the CLI alike: shared input readers live in src-main/fs, not in cli/.'];
 
 export default defineConfig(
@@ -132,7 +137,7 @@ export default defineConfig(
   },
   {
     // Redaction strips control characters on purpose
-    files: ['src-main/web/redact.ts'],
+    files: ['src-main/host/redact.ts'],
     rules: { 'no-control-regex': 'off' },
   },
   {
@@ -149,5 +154,6 @@ export default defineConfig(
   ...floorRules(),
   { files: ['src-main/**'], rules: forbid([MAIN, ENGINE_DOOR, PROTOCOL_DOOR]) },
   { files: ['src-main/project/**'], rules: forbid([MAIN, ENGINE_DOOR, PROTOCOL_DOOR, PROJECT]) },
+  { files: ['src-main/host/**'], rules: forbid([MAIN, ENGINE_DOOR, PROTOCOL_DOOR, HOST]) },
   { files: ['src-renderer/**'], rules: forbid([RENDERER, PROTOCOL_DOOR]) },
 );

@@ -16,15 +16,15 @@ import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { Dispatcher } from '../dispatcher/dispatcher';
 import { ChannelStore } from '../dispatcher/channel-store';
-import { MechStudioHost, jobService } from './host';
-import { QueueSettings } from './queue-settings';
+import { MechStudioHost, jobService } from '../host/host';
+import { QueueSettings } from '../host/queue-settings';
 import { SwitchableRunner } from '../dispatcher/switchable-runner';
 import { appJobs } from '../dispatcher/fan-out';
-import { createProjectStore } from './project-store';
+import { createProjectStore } from '../host/project-store';
 import { startWebServer, type RunningWebServer } from './server';
 import { ensureRendererBuilt } from './build-renderer';
 import { webRootFrom, workspaceRoot } from '../fs/workspace';
-import { Transfers } from './transfers';
+import { Transfers } from '../host/transfers';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 

@@ -17,10 +17,10 @@ import {
   type JobError,
 } from '../../src-shared/protocol';
 import { MechError } from '../../src-shared/errors';
-import { toJobError, type ApiHost, type HostSession } from './api-host';
-import type { Transfers } from './transfers';
+import { toJobError, type ApiHost, type HostSession } from '../host/api-host';
+import type { Transfers } from '../host/transfers';
 
-export type { ApiHost, HostSession } from './api-host';
+export type { ApiHost, HostSession } from '../host/api-host';
 
 export interface WebServerOptions {
   host?: string;

@@ -10,7 +10,7 @@ import { request } from 'node:http';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebServer, type RunningWebServer } from '../../src-main/web/server';
-import type { ApiHost } from '../../src-main/web/api-host';
+import type { ApiHost } from '../../src-main/host/api-host';
 
 let server: RunningWebServer;
 let dir: string;

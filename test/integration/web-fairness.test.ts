@@ -4,7 +4,7 @@
  * Positions, not times: B's job must finish before almost all of A's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FairJobs, type JobBackend } from '../../src-main/web/fair-jobs';
+import { FairJobs, type JobBackend } from '../../src-main/host/fair-jobs';
 import type { JobEvent, JobRequest } from '../../src-shared/protocol';
 import { startTestServer, type Client, type TestServer } from './web-fixture';
 

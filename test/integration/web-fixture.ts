@@ -10,14 +10,14 @@ import { join, resolve } from 'node:path';
 import { WebSocket } from 'ws';
 import { Dispatcher } from '../../src-main/dispatcher/dispatcher';
 import { ChannelStore } from '../../src-main/dispatcher/channel-store';
-import { MechStudioHost } from '../../src-main/web/host';
-import { createProjectStore } from '../../src-main/web/project-store';
+import { MechStudioHost } from '../../src-main/host/host';
+import { createProjectStore } from '../../src-main/host/project-store';
 import { startWebServer, type RunningWebServer } from '../../src-main/web/server';
 import type { JobEvent } from '../../src-shared/protocol';
 import { workspaceRoot } from '../../src-main/fs/workspace';
-import { QueueSettings } from '../../src-main/web/queue-settings';
+import { QueueSettings } from '../../src-main/host/queue-settings';
 import { SwitchableRunner } from '../../src-main/dispatcher/switchable-runner';
-import { Transfers } from '../../src-main/web/transfers';
+import { Transfers } from '../../src-main/host/transfers';
 
 export const ROOT = resolve(__dirname, '../..');
 export const TOKEN = 'test-token-1234';

@@ -14,7 +14,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readProjectSafely } from '../../src-main/web/project-store';
+import { readProjectSafely } from '../../src-main/host/project-store';
 import { parseQueueUrl, probeRedis } from '../../src-main/queue/connection';
 import { MechError } from '../../src-shared/errors';
 import { SMALL_JOB, startTestServer, type Client, type Reply, type TestServer } from './web-fixture';

@@ -56,6 +56,7 @@ const ENTRIES = [
   join(ROOT, 'src-main/electron/main.ts'),
   ...files(join(ROOT, 'src-main/cli'), isSource),
   ...files(join(ROOT, 'src-main/web'), isSource),
+  ...files(join(ROOT, 'src-main/host'), isSource),
   ...files(join(ROOT, 'scripts'), isSource),
   ...files(join(ROOT, 'src-renderer'), isSource),
 ];

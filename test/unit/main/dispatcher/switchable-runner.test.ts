@@ -14,7 +14,7 @@ import { parseApiCall } from '../../../../src-shared/protocol/api-calls';
 import { runJob } from '../../../../src-shared/protocol/api';
 import type { JobRunner } from '../../../../src-main/dispatcher/job-runner';
 import { SwitchableRunner } from '../../../../src-main/dispatcher/switchable-runner';
-import { QueueSettings, readSavedQueue } from '../../../../src-main/web/queue-settings';
+import { QueueSettings, readSavedQueue } from '../../../../src-main/host/queue-settings';
 import { MechError } from '../../../../src-shared/errors';
 
 /** A runner whose jobs end when the test says so. */

@@ -14,7 +14,7 @@ import { parseJobRequest } from '../../../../src-shared/protocol/validate';
 import type { JobResult, MechanismResult } from '../../../../src-shared/protocol/results';
 import { projectSchema, type ProjectInput } from '../../../../src-shared/protocol/project';
 import { parseProject } from '../../../../src-main/project/project-file';
-import { readProjectSafely, writeProjectSafely } from '../../../../src-main/web/project-store';
+import { readProjectSafely, writeProjectSafely } from '../../../../src-main/host/project-store';
 import { analysisRequest, channelSource, mechanismRequest } from '../../../../src-renderer/lib/project-model';
 import {
   hashText,

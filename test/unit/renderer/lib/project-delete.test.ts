@@ -181,7 +181,7 @@ describe('counts for people', () => {
 
 describe('every built-in example opens in the app with runnable case studies', () => {
   it('loads each example as the app does (files resolved) and builds valid case-study jobs', async () => {
-    const { createProjectStore } = await import('../../../../src-main/web/project-store');
+    const { createProjectStore } = await import('../../../../src-main/host/project-store');
     const { readdirSync } = await import('node:fs');
     const store = createProjectStore({} as never, { examplesDir: join(ROOT, 'resources/examples'), configDir: join(ROOT, 'test-output/unused-config') });
     const files = readdirSync(join(ROOT, 'resources/examples')).filter((f) => f.endsWith('.json'));

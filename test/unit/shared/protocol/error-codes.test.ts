@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, errorCodeSchema, isInputErrorCode, toJobError } from '../../../../src-shared/protocol';
 import { MechError } from '../../../../src-shared/errors';
 import { exitCodeFor } from '../../../../src-main/cli/main';
-import { toJobError as hostToJobError } from '../../../../src-main/web/api-host';
+import { toJobError as hostToJobError } from '../../../../src-main/host/api-host';
 
 describe('error codes', () => {
   it('the schema accepts exactly the listed codes', () => {

@@ -1,5 +1,5 @@
 /**
- * Web mode's transfers (src-main/web/transfers.ts): an offered file is taken
+ * Web mode's transfers (src-main/host/transfers.ts): an offered file is taken
  * once and not after its time; an upload slot takes at most its bytes, once;
  * the bundle of a project with kept channels (src-main/project/bundle.ts)
  * comes back as a channel folder the store reads and checks; the page's
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { downloadName, TRANSFER_TTL_MS, Transfers } from '../../../../src-main/web/transfers';
+import { downloadName, TRANSFER_TTL_MS, Transfers } from '../../../../src-main/host/transfers';
 import { MAX_BUNDLE_CHANNEL_BYTES, PROJECT_BUNDLE_FORMAT, projectFileText, unpackProjectFile } from '../../../../src-main/project/bundle';
 import { ChannelStore } from '../../../../src-main/dispatcher/channel-store';
 import { delivered, sizeText, uploadPicked } from '../../../../src-renderer/lib/file-transfer';
