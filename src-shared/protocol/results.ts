@@ -87,6 +87,19 @@ export const lpResultSchema = z.object({
     .optional(),
   /** Queue workers that priced the decomposition's rounds (an LP run with a job queue; absent when priced on this machine). */
   pricingWorkers: z.int().min(0).optional(),
+  /**
+   * The relaxation that bounded a large exact model: the spanner's pairs (dilation delta) at their true eps*d, whose
+   * certified bound (loss units) is below the best possible; absent when none was solved.
+   */
+  relaxation: z
+    .object({
+      delta: num,
+      bound: num,
+      rounds: z.int().min(0),
+      timeMs: num,
+      stoppedBy: lpStopSchema,
+    })
+    .optional(),
 });
 export type LpResult = z.infer<typeof lpResultSchema>;
 export type LpProgressPoint = z.infer<typeof lpProgressSchema>;

@@ -98,6 +98,7 @@ function portableLp(lp: OptimalLpResult): LpResult {
     stoppedBy: lp.stoppedBy,
     timeLimitReached: lp.timeLimitReached,
     ...(lp.pricingWorkers !== undefined ? { pricingWorkers: lp.pricingWorkers } : {}),
+    ...(lp.relaxation && Number.isFinite(lp.relaxation.bound) && Number.isFinite(lp.relaxation.timeMs) ? { relaxation: lp.relaxation } : {}),
     coarseStart: lp.coarseStart && [lp.coarseStart.objective, lp.coarseStart.gap, lp.coarseStart.timeMs].every(Number.isFinite) ? lp.coarseStart : null,
     history: thinHistory(lp.history.filter(finitePoint)).map((p) => ({
       round: p.round,

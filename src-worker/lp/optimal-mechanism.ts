@@ -9,7 +9,7 @@ import type { Domain } from '../metric/domain';
 import { type LossInput, type OutputSet, resolveLoss, scaledCost, secretsAsOutputs } from './loss-input';
 import type { LpOptions, RunStop } from './lp-options';
 import { runStopReason } from './persistent-lp';
-import type { ConstraintMode, PrivacyConstraintGraph } from './privacy-constraint-graph';
+import { type ConstraintMode, DEFAULT_SPANNER_DELTA, type PrivacyConstraintGraph } from './privacy-constraint-graph';
 import { type PrivateChannelSolution, hasOrbitReduction, solvePrivateChannelLp } from './private-channel-lp';
 import type { MasterColumn } from './decomposition-master';
 import type { GenerationOptions } from './constraint-generation';
@@ -18,7 +18,7 @@ import { edgesIfAvailable } from '../metric/shortest-paths';
 import { type CoarseStart, coarseStart } from './coarse-start';
 
 export type { CandidateRecord, LpMethod, LpPrivacyModel, LpProgress, LpStop, OptimalLpResult } from '../mechanism/lp-result';
-import type { CandidateRecord, LpPrivacyModel, LpProgress, LpStop, OptimalLpResult } from '../mechanism/lp-result';
+import type { CandidateRecord, LpPrivacyModel, LpProgress, LpStop, OptimalLpResult, RelaxationInfo } from '../mechanism/lp-result';
 
 /**
  * A cheap construction handed to the LP (built and remapped by the caller): its channel C (n rows, k outputs)
@@ -48,6 +48,30 @@ export interface OptimalMechanism extends Mechanism {
  * under an exact optimum of 1.68 km at the spanner's duals: no use either. The exact model (the default) bounds itself.
  */
 export const EXACT_BOUND_MAX_SECRETS = 256;
+
+/**
+ * Secrets from which the exact model is also bounded by a relaxation solved first (see relaxationBound): the
+ * spanner's pairs at their true eps*d. Measured on grids of 0.5 km cells at ln 4 per km, two threads: on 900
+ * secrets an exact pricing round takes about 45 s and the exact model's own bound was 50% below after 120 s, where
+ * the relaxation certified 1.1673 km against a best mechanism of 1.2885 km (gap 9.4%) in 100 s; on the 20 x 20
+ * city (400 secrets) the exact model certifies 1% by itself in 66 s, so it is left alone there.
+ */
+export const RELAXATION_MIN_SECRETS = 625;
+/**
+ * Share of the time left after the candidates that the relaxation may use; the exact model has the rest, and all that
+ * the relaxation leaves when it reaches RELAXATION_TARGET_GAP (on 900 secrets a first exact round needs about 70 s:
+ * with 30 s left of 120 s it completed none).
+ */
+export const RELAXATION_TIME_SHARE = 0.9;
+/**
+ * Seconds the exact model keeps after the relaxation (its set-up is not cut finer: on 50 x 50 with 2 s left it overran
+ * a 30 s job limit by 3.5 s), and the least the relaxation is given (on 900 secrets its first round, coarse start
+ * included, came after 19 s; on 2,500 none came in 16 s). With less time left no relaxation is solved.
+ */
+export const RELAXATION_EXACT_KEEPS_SECONDS = 10;
+export const RELAXATION_MIN_SECONDS = 20;
+/** The relaxation is solved to this relative gap at most (its own optimum is a few percent below the exact one). */
+export const RELAXATION_TARGET_GAP = 1e-3;
 
 /** Certified relative gap at which the typed path stops by default (the bench reports time to 1e-2 and 1e-6). */
 export const DEFAULT_TARGET_GAP = 1e-6;
@@ -139,6 +163,11 @@ export interface OptimalMechanismOptions extends LpOptions {
    * legacy choice (constraints 'auto') applies.
    */
   model?: LpPrivacyModel | 'auto';
+  /**
+   * Bound the exact model by a relaxation solved first (relaxationBound): 'auto' (default) from
+   * RELAXATION_MIN_SECRETS secrets, 'on' at any size (tests), 'off' never. Exact model only.
+   */
+  relaxation?: 'auto' | 'on' | 'off';
   /** Stop when the certified relative gap is at most this (default DEFAULT_TARGET_GAP = 1e-6; 1e-9 is reported as 'optimal'). */
   targetGap?: number;
   /** Typed progress per round (objective, bound, gap, round, elapsed). */
@@ -170,6 +199,7 @@ function typedDecompositionOptions(
   warm: CoarseStart | null,
   seed: MasterColumn[] | null,
   model: LpPrivacyModel,
+  boundFloor = 0,
 ): DecompositionOptions {
   return {
     tolerance: options.targetGap ?? DEFAULT_TARGET_GAP,
@@ -186,7 +216,8 @@ function typedDecompositionOptions(
     onRound: (r) => {
       options.decompositionOptions?.onRound?.(r);
       const objective = r.objective * scale;
-      const bound = r.bound * scale;
+      // A relaxation solved first bounds this model too (withRelaxation): its bound until this one passes it.
+      const bound = Math.max(r.bound * scale, Math.min(boundFloor, objective));
       const target = options.targetGap ?? DEFAULT_TARGET_GAP;
       const gapFrac = Math.min(1, Math.log10(Math.max(r.gap, target)) / Math.log10(target));
       const timeFrac = options.timeLimitSeconds ? r.elapsedMs / 1000 / options.timeLimitSeconds : 0;
@@ -195,7 +226,7 @@ function typedDecompositionOptions(
         round: r.round,
         objective,
         bound,
-        gap: r.gap,
+        gap: bound > r.bound * scale && objective > 0 ? Math.max(0, (objective - bound) / objective) : r.gap,
         elapsedMs: r.elapsedMs,
         fraction: Math.max(last, Math.min(1, Math.max(0, gapFrac, timeFrac))),
       };
@@ -443,6 +474,87 @@ function solveFacts(s: PrivateChannelSolution, scale: number, status: LpStop): E
 }
 
 /**
+ * A certified lower bound on the exact (all-pairs) optimum from a relaxation solved first: the spanner model at
+ * eps * delta. Its rows are the spanner's pairs with factor e^(eps delta d / delta) = e^(eps d), rows of the exact
+ * model itself, so its polytope of columns contains the exact model's: its optimum is below the exact optimum and
+ * its Lagrangian bound below both (docs/lp.md, "A relaxation's bound on large exact models"). Its mechanism is not
+ * eps*d-private and is never returned. It gets RELAXATION_TIME_SHARE of the time left, less what the exact model keeps;
+ * null when that is under RELAXATION_MIN_SECONDS.
+ */
+async function relaxationBound(
+  domain: Domain,
+  eps: number,
+  pi: Float64Array,
+  loss: LossInput,
+  options: OptimalMechanismOptions,
+  tStart: number,
+  history: LpProgress[],
+  best: number | undefined,
+): Promise<RelaxationInfo | null> {
+  const t0 = performance.now();
+  const limit = options.timeLimitSeconds;
+  const left = limit === undefined ? undefined : limit - (t0 - tStart) / 1000;
+  const budget = left === undefined ? undefined : Math.min(left * RELAXATION_TIME_SHARE, left - RELAXATION_EXACT_KEEPS_SECONDS);
+  if (budget !== undefined && budget < RELAXATION_MIN_SECONDS) return null;
+  const share = left === undefined || budget === undefined ? 0.5 : budget / left;
+  const delta = options.delta ?? DEFAULT_SPANNER_DELTA;
+  const r = await optimalMechanism(domain, eps * delta, pi, loss, {
+    model: 'spanner',
+    delta,
+    threads: options.threads,
+    targetGap: Math.max(options.targetGap ?? DEFAULT_TARGET_GAP, RELAXATION_TARGET_GAP),
+    ...(budget !== undefined ? { timeLimitSeconds: budget } : {}),
+    stopFlag: options.stopFlag,
+    signal: options.signal,
+    cancelFlag: options.cancelFlag,
+    highsOptions: options.highsOptions,
+    coarseStart: options.coarseStart,
+    relaxation: 'off',
+    onProgress: options.onProgress ? (f, message) => options.onProgress!(f * share, `bounding the best possible: ${message}`) : undefined,
+    // Progress in the job's terms: the best private mechanism so far (the cheapest candidate) against the bound.
+    onLpProgress:
+      best === undefined
+        ? undefined
+        : (p) => {
+            const q: LpProgress = {
+              ...p,
+              objective: best,
+              gap: best > 0 ? Math.max(0, (best - p.bound) / best) : 0,
+              elapsedMs: p.elapsedMs + (t0 - tStart),
+              fraction: p.fraction * share,
+            };
+            history.push(q);
+            options.onLpProgress?.(q);
+          },
+  });
+  return { delta, bound: Math.max(0, r.lp.lowerBound), rounds: r.lp.rounds, timeMs: performance.now() - t0, stoppedBy: r.lp.stoppedBy };
+}
+
+/** Whether an exact model is bounded by a relaxation first (see RELAXATION_MIN_SECRETS). */
+function wantsRelaxation(options: OptimalMechanismOptions, model: LpPrivacyModel | undefined, n: number, orbitModel: boolean): boolean {
+  if (model !== 'exact' || orbitModel || options.outputs !== undefined) return false;
+  const mode = options.relaxation ?? 'auto';
+  return mode === 'on' || (mode === 'auto' && n >= RELAXATION_MIN_SECRETS && options.decompositionOptions === undefined);
+}
+
+/**
+ * The record with a relaxation's bound: it bounds the exact model's optimum (lowerBound) and the best possible
+ * (exactLowerBound) whenever it is above the run's own bound; the gap follows.
+ */
+function withRelaxation(lp: OptimalLpResult, relaxation: RelaxationInfo | null): OptimalLpResult {
+  if (!relaxation) return lp;
+  const out: OptimalLpResult = { ...lp, relaxation };
+  const bound = Math.min(relaxation.bound, lp.objective);
+  if (bound > (lp.exactLowerBound ?? -Infinity)) {
+    out.lowerBound = Math.max(lp.lowerBound, Math.min(relaxation.bound, lp.lpObjective));
+    out.exactLowerBound = bound;
+    out.gapBasis = 'exact';
+    out.gap = lp.objective > 0 ? Math.max(0, (lp.objective - bound) / lp.objective) : 0;
+  }
+  return out;
+}
+
+/**
  * Optimal eps*d-private mechanism for a prior and a loss (docs/mechanisms.md, "Optimal mechanism"):
  * minimise sum_x pi_x sum_w C[x][w] loss(w, x) over row-stochastic C >= 0
  * with the d-privacy constraints (on graph edges, on a spanner's edges with
@@ -499,9 +611,13 @@ export async function optimalMechanism(
     options.symmetry !== 'off' &&
     hasOrbitReduction(domain, m, cost);
   const history: LpProgress[] = [];
+  const relaxation =
+    chosen && wantsRelaxation(options, chosen.model, n, orbitModel)
+      ? await relaxationBound(domain, eps, pi, loss, solveOptions, tStart, history, cands.best?.objective)
+      : null;
   const warm = chosen && !orbitModel ? await coarseStartFor(domain, eps, pi, loss, chosen.model, scale, solveOptions) : null;
   const decompositionOptions = chosen
-    ? typedDecompositionOptions(solveOptions, scale, history, tStart, warm, cands.best?.seed ?? null, chosen.model)
+    ? typedDecompositionOptions(solveOptions, scale, history, tStart, warm, cands.best?.seed ?? null, chosen.model, relaxation?.bound ?? 0)
     : options.decompositionOptions;
   const solve = (orbits: boolean, stop?: RunStop): Promise<PrivateChannelSolution> =>
     solvePrivateChannelLp(
@@ -547,7 +663,7 @@ export async function optimalMechanism(
   };
   const channel = labelledChannel(domain, outputs, useCandidate ? best.channel : s.channel);
   const how = constraintsInWords(s.graph);
-  const lp = typedLpResult(s, chosen, options, lpObjective, returned, scale, cost, tStart, history, warm);
+  const lp = withRelaxation(typedLpResult(s, chosen, options, lpObjective, returned, scale, cost, tStart, history, warm), relaxation);
   const { gap, stoppedBy } = lp;
   const early = stoppedBy === 'time-limit' || stoppedBy === 'stopped' || stoppedBy === 'iteration-limit' || stoppedBy === 'solver-memory';
   const basis = lp.gapBasis === 'exact' ? 'the best possible (certified)' : "the model's optimum (certified)";

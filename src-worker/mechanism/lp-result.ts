@@ -88,6 +88,20 @@ export interface OptimalLpResult {
   gapBasis: 'exact' | 'model';
   /** Expected loss of the LP's own channel (before the comparison with the candidates). */
   lpObjective: number;
+  /** The relaxation that bounded a large exact model (optimal-mechanism.ts, relaxationBound); absent when none was solved. */
+  relaxation?: RelaxationInfo;
+}
+
+/**
+ * A relaxation solved before a large exact model: the spanner's pairs (dilation delta) at their true eps*d. Its
+ * certified lower bound (in loss units) is below the exact optimum; rounds, time and why it stopped.
+ */
+export interface RelaxationInfo {
+  delta: number;
+  bound: number;
+  rounds: number;
+  timeMs: number;
+  stoppedBy: LpStop;
 }
 
 /** A cheap construction tried before the LP: its expected loss after the Bayes remap (null when it does not apply, with the reason). */

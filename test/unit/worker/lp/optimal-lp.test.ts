@@ -175,6 +175,61 @@ describe('optimal mechanism LP, typed: spanner and the bound on the exact optimu
     120_000,
   );
 
+  it.each<[number, number, number]>([
+    [4, 5, 0.7],
+    [5, 5, 1],
+  ])(
+    "a relaxation's bound (the spanner's pairs at the true eps*d) is below the exact optimum and certifies the exact model (%i x %i grid, eps %f)",
+    async (rows, cols, eps) => {
+      const g = gridDomain(rows, cols);
+      const pi = priors(g.n)[2]![1];
+      const what = `${rows}x${cols} eps ${eps}`;
+      const exact = obj(await optimalMechanism(g, eps, pi, 'dist', { constraints: 'all-pairs', generation: 'off', decomposition: 'off', symmetry: 'off' }));
+      // the relaxation as a whole model: the 1.1-spanner's pairs with factor e^(eps*1.1*d/1.1) = e^(eps d)
+      const relaxed = obj(
+        await optimalMechanism(g, eps * 1.1, pi, 'dist', { constraints: 'spanner', generation: 'off', decomposition: 'off', symmetry: 'off' }),
+      );
+      expect(relaxed, what).toBeLessThanOrEqual(exact * (1 + 1e-9));
+      const m = await optimalMechanism(g, eps, pi, 'dist', { model: 'exact', relaxation: 'on', targetGap: 1e-9 });
+      const r = m.lp.relaxation!;
+      expect(r, what).toBeDefined();
+      expect(r.delta).toBe(1.1);
+      // its certified bound: below the relaxation's optimum, within the relaxation's target gap (1e-3) of it
+      expect(r.bound, what).toBeLessThanOrEqual(relaxed * (1 + 1e-9));
+      expect(r.bound, what).toBeGreaterThan(relaxed * (1 - 2e-3));
+      // the exact model still solves to its optimum, its own bound above the relaxation's
+      expect(Math.abs(m.lp.objective - exact) / exact, what).toBeLessThan(1e-7);
+      expect(m.lp.exactLowerBound!, what).toBeLessThanOrEqual(exact * (1 + 1e-9));
+      expect(m.lp.exactLowerBound!, what).toBeGreaterThanOrEqual(r.bound * (1 - 1e-12));
+      expect(m.lp.gapBasis).toBe('exact');
+      expect(checkPrivacy(m.channel, g, eps).passes, what).toBe(true);
+    },
+    120_000,
+  );
+
+  it("a relaxation's bound stands in for an exact model cut short (12 x 12, one exact round); none below its sizes or its time", async () => {
+    const g = gridDomain(12, 12);
+    const pi = priors(g.n)[2]![1];
+    const m = await optimalMechanism(g, 0.7, pi, 'dist', { model: 'exact', relaxation: 'on', threads: 1, decompositionOptions: { maxIterations: 1 } });
+    const r = m.lp.relaxation!;
+    expect(r).toBeDefined();
+    expect(m.lp.stoppedBy).toBe('iteration-limit');
+    // solved to its 1e-3 target: a bound well above 0, and the higher bound is the certificate, never above the returned loss
+    expect(r.bound).toBeGreaterThan(0.5 * m.lp.objective);
+    expect(m.lp.exactLowerBound!).toBeGreaterThanOrEqual(Math.min(r.bound, m.lp.objective) * (1 - 1e-12));
+    expect(m.lp.lowerBound).toBeGreaterThanOrEqual(Math.min(r.bound, m.lp.lpObjective) * (1 - 1e-12));
+    expect(m.lp.exactLowerBound!).toBeLessThanOrEqual(m.lp.objective);
+    expect(m.lp.gap).toBeCloseTo((m.lp.objective - m.lp.exactLowerBound!) / m.lp.objective, 12);
+    expect(checkPrivacy(m.channel, g, 0.7).passes).toBe(true);
+    // 'off', below RELAXATION_MIN_SECRETS by default, and with under RELAXATION_MIN_SECONDS left: none
+    const off = await optimalMechanism(gridDomain(4, 4), 1, uniformPrior(16), 'dist', { model: 'exact', relaxation: 'off' });
+    expect(off.lp.relaxation).toBeUndefined();
+    const small = await optimalMechanism(gridDomain(4, 5), 1, priors(20)[2]![1], 'dist', { model: 'exact' });
+    expect(small.lp.relaxation).toBeUndefined();
+    const short = await optimalMechanism(gridDomain(4, 5), 1, priors(20)[2]![1], 'dist', { model: 'exact', relaxation: 'on', timeLimitSeconds: 15 });
+    expect(short.lp.relaxation).toBeUndefined();
+  }, 60_000);
+
   it('default model: edges where the domain has them, else exact (the spanner only when asked)', async () => {
     expect(chooseLpModel(lineDomain(10), 10).model).toBe('edges');
     expect(chooseLpModel(gridDomain(5, 5, 1, 'manhattan'), 25).model).toBe('edges');
