@@ -33,6 +33,7 @@ type Basis = Pick<LpResult, 'gap' | 'exactLowerBound' | 'model' | 'delta'> & {
   method?: LpResult['method'];
   rounds?: number;
   stoppedBy?: LpResult['stoppedBy'];
+  relaxation?: LpResult['relaxation'];
 };
 
 /**
@@ -41,7 +42,14 @@ type Basis = Pick<LpResult, 'gap' | 'exactLowerBound' | 'model' | 'delta'> & {
  * is then 100% and says nothing: the words say so instead.
  */
 export function noRoundCompleted(lp: Basis): boolean {
-  return lp.method === 'decomposition' && (lp.rounds === 0 || lp.gap >= 1);
+  // A relaxation solved first (large exact models) bounds the best possible even when the exact model got no round.
+  const relaxed = lp.relaxation !== undefined && lp.relaxation.bound > 0;
+  return lp.method === 'decomposition' && ((lp.rounds === 0 && !relaxed) || lp.gap >= 1);
+}
+
+/** Where a large exact model's bound came from: the relaxation solved first (docs/lp.md, "A relaxation's bound on large exact models"). */
+export function relaxationWords(r: NonNullable<LpResult['relaxation']>, fmt: (x: number) => string, seconds: (ms: number) => string): string {
+  return `a relaxation solved first (the ${r.delta}-spanner's pairs at the full ε, whose optimum is below the best possible): bound ${fmt(r.bound)} after ${r.rounds} round${r.rounds === 1 ? '' : 's'} in ${seconds(r.timeMs)}`;
 }
 
 /**

@@ -4,7 +4,7 @@
  * it, and without one the solved model's gap with a plain "not checked against the best possible".
  */
 import { describe, expect, it } from 'vitest';
-import { candidateWords, chosenWords, gapPercent, lpResultWords } from '../../../../src-shared/charts/lp-words';
+import { candidateWords, chosenWords, gapPercent, lpResultWords, relaxationWords } from '../../../../src-shared/charts/lp-words';
 
 const lp = (gap: number, exactLowerBound: number | null, gapBasis?: 'exact' | 'model', model: 'exact' | 'spanner' | 'edges' = 'exact') => ({
   gap,
@@ -40,6 +40,23 @@ describe('the words of an optimal result', () => {
     expect(lpResultWords({ ...stopped, rounds: 1 })).toBe(none);
     // a completed round: its Lagrangian bound is certified, the usual words
     expect(lpResultWords({ ...stopped, rounds: 1, gap: 0.2 })).toBe('best found, within 20.0% of the best possible (certified)');
+  });
+
+  it('a large exact model bounded by a relaxation is certified even when the exact model got no round', () => {
+    const relaxation = { delta: 1.1, bound: 1.155668, rounds: 11, timeMs: 94_832, stoppedBy: 'time-limit' as const };
+    const r = { ...lp(0.103, 1.155668, 'exact'), method: 'decomposition' as const, rounds: 0, stoppedBy: 'time-limit' as const, relaxation };
+    expect(lpResultWords(r)).toBe('best found, within 10.3% of the best possible (certified)');
+    expect(
+      relaxationWords(
+        relaxation,
+        (x) => `${x.toFixed(4)} km`,
+        (ms) => `${(ms / 1000).toFixed(1)} s`,
+      ),
+    ).toBe(
+      "a relaxation solved first (the 1.1-spanner's pairs at the full ε, whose optimum is below the best possible): bound 1.1557 km after 11 rounds in 94.8 s",
+    );
+    // a relaxation that reached no bound (0) certifies nothing
+    expect(lpResultWords({ ...r, gap: 1, relaxation: { ...relaxation, bound: 0, rounds: 0 } })).toMatch(/^best found, not certified/);
   });
 
   it('what is returned, and the candidates, in words', () => {
