@@ -73,6 +73,11 @@ export const RELAXATION_MIN_SECONDS = 20;
 /** The relaxation is solved to this relative gap at most (its own optimum is a few percent below the exact one). */
 export const RELAXATION_TARGET_GAP = 1e-3;
 
+/** (objective - bound) / objective, at least 0; 0 when the objective is not positive (docs/lp.md, the record's `gap`). */
+function certifiedGap(objective: number, bound: number): number {
+  return objective > 0 ? Math.max(0, (objective - bound) / objective) : 0;
+}
+
 /** Certified relative gap at which the typed path stops by default (the bench reports time to 1e-2 and 1e-6). */
 export const DEFAULT_TARGET_GAP = 1e-6;
 
@@ -226,7 +231,7 @@ function typedDecompositionOptions(
         round: r.round,
         objective,
         bound,
-        gap: bound > r.bound * scale && objective > 0 ? Math.max(0, (objective - bound) / objective) : r.gap,
+        gap: bound > r.bound * scale ? certifiedGap(objective, bound) : r.gap,
         elapsedMs: r.elapsedMs,
         fraction: Math.max(last, Math.min(1, Math.max(0, gapFrac, timeFrac))),
       };
@@ -395,7 +400,7 @@ function typedLpResult(
         ? Math.min(costsNonNegative ? Math.max(0, dec.exactBound * scale) : dec.exactBound * scale, lowerBound, objective)
         : null;
   const basis = exactLowerBound ?? lowerBound;
-  const gap = objective > 0 ? Math.max(0, (objective - basis) / objective) : 0;
+  const gap = certifiedGap(objective, basis);
   const stoppedBy: LpStop = dec ? dec.stoppedBy : 'optimal';
   return {
     model,
@@ -519,7 +524,7 @@ async function relaxationBound(
             const q: LpProgress = {
               ...p,
               objective: best,
-              gap: best > 0 ? Math.max(0, (best - p.bound) / best) : 0,
+              gap: certifiedGap(best, p.bound),
               elapsedMs: p.elapsedMs + (t0 - tStart),
               fraction: p.fraction * share,
             };
@@ -527,7 +532,8 @@ async function relaxationBound(
             options.onLpProgress?.(q);
           },
   });
-  return { delta, bound: Math.max(0, r.lp.lowerBound), rounds: r.lp.rounds, timeMs: performance.now() - t0, stoppedBy: r.lp.stoppedBy };
+  // Not clamped at 0: with a loss that can be negative the relaxation's optimum (and its bound) can be too.
+  return { delta, bound: r.lp.lowerBound, rounds: r.lp.rounds, timeMs: performance.now() - t0, stoppedBy: r.lp.stoppedBy };
 }
 
 /** Whether an exact model is bounded by a relaxation first (see RELAXATION_MIN_SECRETS). */
@@ -549,7 +555,7 @@ function withRelaxation(lp: OptimalLpResult, relaxation: RelaxationInfo | null):
     out.lowerBound = Math.max(lp.lowerBound, Math.min(relaxation.bound, lp.lpObjective));
     out.exactLowerBound = bound;
     out.gapBasis = 'exact';
-    out.gap = lp.objective > 0 ? Math.max(0, (lp.objective - bound) / lp.objective) : 0;
+    out.gap = certifiedGap(lp.objective, bound);
   }
   return out;
 }

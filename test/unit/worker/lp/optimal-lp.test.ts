@@ -207,6 +207,19 @@ describe('optimal mechanism LP, typed: spanner and the bound on the exact optimu
     120_000,
   );
 
+  it("a relaxation's bound stays below the exact optimum when the loss can be negative (no clamp at 0)", async () => {
+    const g = gridDomain(4, 4);
+    const pi = priors(g.n)[2]![1];
+    // a gain near the truth: reporting within 1.5 of it pays
+    const loss = (w: number, x: number): number => g.distance(w, x) - 1.5;
+    const exact = obj(await optimalMechanism(g, 0.8, pi, loss, { constraints: 'all-pairs', generation: 'off', decomposition: 'off', symmetry: 'off' }));
+    expect(exact).toBeLessThan(0);
+    const m = await optimalMechanism(g, 0.8, pi, loss, { model: 'exact', relaxation: 'on', targetGap: 1e-9 });
+    expect(m.lp.relaxation!.bound).toBeLessThanOrEqual(exact + 1e-9 * Math.abs(exact));
+    expect(m.lp.relaxation!.bound).toBeLessThan(0);
+    expect(m.lp.exactLowerBound!).toBeLessThanOrEqual(exact + 1e-9 * Math.abs(exact));
+  }, 60_000);
+
   it("a relaxation's bound stands in for an exact model cut short (12 x 12, one exact round); none below its sizes or its time", async () => {
     const g = gridDomain(12, 12);
     const pi = priors(g.n)[2]![1];
