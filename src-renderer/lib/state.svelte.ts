@@ -188,8 +188,12 @@ export class AppState {
 
   // ---------- another project ----------
 
-  /** Open a project (results kept in the file come back as they were saved: stale when their inputs no longer hash the same). */
-  setProject(project: ProjectInput, path: string | null): void {
+  /**
+   * Open a project (results kept in the file come back as they were saved: stale when their inputs no longer hash the same).
+   * The autosave of unsaved edits is cleared, except by the start-up open (`keepAutosave`), which opens a project while
+   * the autosave is still offered back: it stays until the user recovers or discards it.
+   */
+  setProject(project: ProjectInput, path: string | null, opts: { keepAutosave?: boolean } = {}): void {
     const { project: items, held } = restoreResults(project);
     this.project = items;
     this.path = path;
@@ -200,7 +204,7 @@ export class AppState {
     this.queue.keepLive();
     // a project with case studies (the built-in examples) opens on its first one
     this.selection = defaultSelection(items);
-    this.clearAutosave();
+    if (!opts.keepAutosave) this.clearAutosave();
     // results still on their way belong to the old project: dropped
     this.compute.opened();
   }

@@ -256,6 +256,11 @@ describe('Mechanism Studio in web mode', () => {
     // the open page has unsaved edits; a fresh page of the app (same profile) finds the autosave
     await h.page.getByTestId('dirty').waitFor();
     const domains = await h.page.locator('[data-testid^="item-domain-"]').count();
+    // a window closed without choosing leaves the autosave in place: the start-up project it opened does not clear it
+    const page1b = await h.context.newPage();
+    await page1b.goto(h.url);
+    await page1b.getByTestId('recovery').waitFor({ timeout: 30_000 });
+    await page1b.close();
     const page2 = await h.context.newPage();
     await page2.goto(h.url);
     await page2.getByTestId('recovery').waitFor({ timeout: 30_000 });
