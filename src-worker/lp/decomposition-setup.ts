@@ -184,7 +184,7 @@ export interface DecompositionProblem {
   pairs: DecompositionPairs;
   /** What is solved, for messages. */
   what: string;
-  /** The lift into P when the caller has a faster one than the max-product Dijkstra over `pairs` (privacy-repair.ts MetricLifter: all pairs of a grid). */
+  /** The lift into P when the caller has a faster one than the max-product Dijkstra over `pairs` (privacy-repair.ts GridTableLifter: all pairs of a grid). */
   lifter?: Lifter;
 }
 

@@ -1,6 +1,6 @@
+import { MechError } from '../../src-shared/errors';
 import { adjacency } from '../metric/shortest-paths';
 import type { Domain } from '../metric/domain';
-import { minPlusTransform } from '../measure/structured/min-plus-transform';
 import { MinHeap } from '../numeric/min-heap';
 import type { PrivacyConstraintGraph } from './privacy-constraint-graph';
 
@@ -99,85 +99,62 @@ export class ColumnLifter implements Lifter {
   }
 }
 
-/** What lifts a column into a model's polytope (ColumnLifter on any pair graph, MetricLifter on all pairs of a grid). */
+/** What lifts a column into a model's polytope (ColumnLifter on any pair graph, GridTableLifter on all pairs of a grid). */
 export interface Lifter {
   lift(r: Float64Array): Float64Array;
 }
 
 /**
- * The lift of ColumnLifter for the all-pairs model of a grid, without its n^2 pair rows: on all pairs with factors
- * e^min(eps d, cap) the least raise is L[x] = max(max_y r[y] e^(-eps d(x, y)), max r e^(-cap)) (a path of pair rows
- * is never shorter than the direct pair: d is a metric, and capped lengths add up to at least the cap), one
- * min-plus transform of -ln r with the metric (measure/structured/min-plus-transform.ts, quadtree on grids: about
- * n log n instead of the n^2 row scans of the max-product Dijkstra). Values agree with ColumnLifter to rounding (exp of a difference of logs: 1e-15
- * relative, far inside the privacy check's 1e-9).
+ * The all-pairs lift of a grid (L[x] = max(r[x], max_y r[y] e^(-min(eps d(x, y), cap))): a path of pair rows is never shorter
+ * than the direct pair, d being a metric, and capped lengths add up to at least the cap) by direct
+ * products: each positive entry y raises every x by a table of e^(-min(eps d, cap)) indexed by the offset (|dr|, |dc|),
+ * which stays in the cache. k positive entries cost k n multiply-max; ColumnLifter's max-product Dijkstra streams its
+ * n^2 pair rows (10 MB on 30 x 30) for every column, and the min-plus transform cannot prune a dense column
+ * (30 x 30, dense pricing columns: about 1 ms against 5-7 ms a column).
  */
-export class MetricLifter implements Lifter {
-  private readonly f: Float64Array;
+export class GridTableLifter implements Lifter {
+  private readonly table: Float64Array;
+  private readonly rows: number;
+  private readonly cols: number;
+  private readonly out: Float64Array;
 
-  constructor(
-    private readonly domain: Domain,
-    private readonly eps: number,
-    private readonly cap: number,
-  ) {
-    this.f = new Float64Array(domain.n);
+  constructor(domain: Domain, eps: number, cap: number) {
+    const grid = domain.structure.grid;
+    if (!grid) throw new MechError('internal', `GridTableLifter needs a grid, got ${domain.spec}`);
+    this.rows = grid.rows;
+    this.cols = grid.cols;
+    this.table = new Float64Array(grid.rows * grid.cols);
+    // distance(0, dr * cols + dc) is the offset (dr, dc): the same distance the pair rows' factors are built from
+    for (let dr = 0; dr < grid.rows; dr++)
+      for (let dc = 0; dc < grid.cols; dc++) this.table[dr * grid.cols + dc] = Math.exp(-Math.min(eps * domain.distance(0, dr * grid.cols + dc), cap));
+    this.out = new Float64Array(domain.n);
   }
 
   lift(r: Float64Array): Float64Array {
-    const { f } = this;
-    let max = 0;
-    const support: number[] = [];
-    for (let x = 0; x < f.length; x++) {
-      const v = r[x]!;
-      if (v > max) max = v;
-      f[x] = v > 0 ? -Math.log(v) : Infinity;
-      if (v > 0 && support.length <= FEW_ENTRIES) support.push(x);
-    }
-    if (!(max > 0)) return r;
-    // A few positive entries (an output's indicator: the decomposition's start columns) are raised directly.
-    if (support.length <= FEW_ENTRIES) return this.liftFew(r, support);
-    const D = minPlusTransform(this.domain, this.eps, f).value;
-    const floor = max * Math.exp(-this.cap);
-    for (let x = 0; x < f.length; x++) {
-      const need = Math.max(Math.exp(-D[x]!), floor);
-      if (need > r[x]!) r[x] = need;
-    }
+    const { out } = this;
+    out.fill(0);
+    let top = 0;
+    for (let y = 1; y < r.length; y++) if (r[y]! > r[top]!) top = y;
+    if (!(r[top]! > 0)) return r;
+    this.raiseFrom(top, r[top]!);
+    // An entry y that the entries processed before it already raise to its own value or above is skipped: for the
+    // z that does, what y would give x, r[y] e^(-eps d(x, y)) <= r[z] e^(-eps (d(y, z) + d(x, y))) <= r[z] e^(-eps d(x, z)),
+    // is there already (the triangle inequality). From the largest entry first, a pricing column (a vertex of P: most
+    // entries tight against a larger one) raises from a few entries only.
+    for (let y = 0; y < r.length; y++) if (r[y]! > out[y]!) this.raiseFrom(y, r[y]!);
+    r.set(out);
     return r;
   }
 
-  /** The lift from a few positive entries y: max over them of r_y e^(-min(eps d(x, y), cap)), O(n) each. */
-  private liftFew(r: Float64Array, support: readonly number[]): Float64Array {
-    const { domain, eps, cap } = this;
-    const from = support.map((y) => r[y]!);
-    for (let x = 0; x < r.length; x++) {
-      let need = r[x]!;
-      for (let k = 0; k < support.length; k++) need = Math.max(need, from[k]! * Math.exp(-Math.min(eps * domain.distance(x, support[k]!), cap)));
-      r[x] = need;
+  private raiseFrom(y: number, v: number): void {
+    const { table, rows, cols, out } = this;
+    const yr = Math.floor(y / cols);
+    const yc = y - yr * cols;
+    for (let xr = 0; xr < rows; xr++) {
+      const t = (xr > yr ? xr - yr : yr - xr) * cols;
+      const base = xr * cols;
+      for (let xc = 0; xc < yc; xc++) out[base + xc] = Math.max(out[base + xc]!, v * table[t + yc - xc]!);
+      for (let xc = yc; xc < cols; xc++) out[base + xc] = Math.max(out[base + xc]!, v * table[t + xc - yc]!);
     }
-    return r;
-  }
-}
-
-/** Positive entries up to which MetricLifter raises a column directly (O(n) per entry) rather than by the transform. */
-const FEW_ENTRIES = 4;
-
-/**
- * Each column lifted by whichever is cheaper for it: the min-plus transform (MetricLifter) costs about n log n on a
- * column with few positive entries but more than the n^2 row scans on a dense one, where the branch and bound
- * cannot prune (measured on a 50 x 50 grid: an indicator 2.8 ms against 28 ms, a dense private column 67 ms
- * against 26 ms). Both give the same lift (to rounding).
- */
-export class SupportLifter implements Lifter {
-  constructor(
-    private readonly sparse: Lifter,
-    private readonly dense: Lifter,
-    /** Largest share of positive entries lifted by `sparse`. */
-    private readonly share = 1 / 8,
-  ) {}
-
-  lift(r: Float64Array): Float64Array {
-    let k = 0;
-    for (let x = 0; x < r.length; x++) if (r[x]! > 0) k++;
-    return k <= this.share * r.length ? this.sparse.lift(r) : this.dense.lift(r);
   }
 }

@@ -8,7 +8,7 @@ import { solveSparseLp } from './persistent-lp';
 import { SparseLp } from './sparse-model';
 import { domainSymmetries } from './domain-symmetries';
 import { type PairOrbits, pairOrbits } from './orbit-reduction';
-import { ColumnLifter, type Lifter, MetricLifter, SupportLifter, repairPrivacy } from './privacy-repair';
+import { GridTableLifter, type Lifter, repairPrivacy } from './privacy-repair';
 import { type GenerationOptions, type GenerationRound, solveByConstraintGeneration } from './constraint-generation';
 import { type DecompositionIteration, type DecompositionOptions, type DecompositionStop, solveByColumnDecomposition } from './column-decomposition';
 
@@ -234,7 +234,7 @@ async function solveDecomposed(p: PrivateChannelProblem, graph: PrivacyConstrain
     seedPairs = { from: sp.from, to: sp.to };
   }
   const pairs = { from: graph.from, to: graph.to, factor: edgeFactors(graph) };
-  const lifter = metricLifter(domain, eps, graph, pairs.factor);
+  const lifter = metricLifter(domain, eps, graph);
   const d = await solveByColumnDecomposition({ n, m: p.outputs, cost: p.cost, sense: p.sense, pairs, what: p.what, ...(lifter ? { lifter } : {}) }, options, {
     relaxedPairs,
     seedPairs,
@@ -438,7 +438,7 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
   // would cost more than REPAIR_MAX_WORK (all pairs of a 50 x 50 grid: 7.8e9, minutes), they are skipped, and the job's
   // privacy check judges the stored channel.
   const skipRepair = strategy.method === 'decomposition' && E * m > REPAIR_MAX_WORK;
-  const repaired = skipRepair ? 0 : repairPrivacy(C, n, m, graph, fE, metricLifter(domain, eps, graph, fE));
+  const repaired = skipRepair ? 0 : repairPrivacy(C, n, m, graph, fE, metricLifter(domain, eps, graph));
   const viol = skipRepair ? NaN : maxRelativeViolation(C, m, graph, fE);
   // The objective of the channel actually returned (the repair moves it by about the solver tolerance).
   let objective = 0;
@@ -479,14 +479,15 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
 export const MAX_EXPONENT = 30;
 
 /**
- * The all-pairs lift of a grid by one min-plus transform (privacy-repair.ts MetricLifter) when the graph holds every
- * pair at e^min(eps d, MAX_EXPONENT): the same lift as the max-product Dijkstra over its n^2 rows, in about n log n.
+ * The all-pairs lift of a grid by direct products with a table of factors by offset (privacy-repair.ts
+ * GridTableLifter) when the graph is the exact model: every pair at e^min(eps d, MAX_EXPONENT), or all but those implied
+ * by an equally long path (which the direct pairs' lift satisfies through that path, to rounding). The same lift as the
+ * max-product Dijkstra over the pair rows, without streaming them for every column.
  */
-function metricLifter(domain: Domain, eps: number, graph: PrivacyConstraintGraph, f: Float64Array): Lifter | undefined {
-  const n = domain.n;
-  if (!domain.structure.grid || graph.from.length !== (n * (n - 1)) / 2) return undefined;
+function metricLifter(domain: Domain, eps: number, graph: PrivacyConstraintGraph): Lifter | undefined {
+  if (!domain.structure.grid) return undefined;
   if (graph.mode !== 'exact' && graph.mode !== 'all-pairs') return undefined;
-  return new SupportLifter(new MetricLifter(domain, eps, MAX_EXPONENT), new ColumnLifter(n, graph.from, graph.to, f));
+  return new GridTableLifter(domain, eps, MAX_EXPONENT);
 }
 
 function edgeFactors(graph: PrivacyConstraintGraph): Float64Array {

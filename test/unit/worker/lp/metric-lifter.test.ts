@@ -1,16 +1,14 @@
 /**
- * The all-pairs lift of a grid by one min-plus transform (MetricLifter) against the max-product Dijkstra over
+ * The all-pairs lift of a grid by direct products with a table of factors by offset (GridTableLifter) against the max-product Dijkstra over
  * every pair row (ColumnLifter, the definition): the same raised column to rounding, on the three grid metrics,
  * with zeros in the column, and at an eps where far pairs hit the factor cap e^MAX_EXPONENT.
  */
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../../src-shared/numeric/seeded-random';
-import { MAX_EXPONENT } from '../../../../src-worker/lp/private-channel-lp';
-import { privacyConstraintGraph } from '../../../../src-worker/lp/privacy-constraint-graph';
-import { ColumnLifter, MetricLifter } from '../../../../src-worker/lp/privacy-repair';
 import { parseDomainSpec } from '../../../../src-worker/metric/parse-domain-spec';
+import { allPairsLifters } from '../../support/lifters';
 
-describe('MetricLifter: the all-pairs lift of a grid by a min-plus transform', () => {
+describe('GridTableLifter: the all-pairs lift of a grid by direct products with a table by offset', () => {
   const cases: [string, number][] = [
     ['grid:6x7', 0.7],
     ['grid:5x5:metric=manhattan', 1.3],
@@ -21,10 +19,7 @@ describe('MetricLifter: the all-pairs lift of a grid by a min-plus transform', (
     it(`${spec} at eps ${eps}`, () => {
       const g = parseDomainSpec(spec);
       const n = g.n;
-      const graph = privacyConstraintGraph(g, eps, 'all-pairs');
-      const f = Float64Array.from(graph.exponent, (x) => Math.exp(Math.min(x, MAX_EXPONENT)));
-      const byRows = new ColumnLifter(n, graph.from, graph.to, f);
-      const byMetric = new MetricLifter(g, eps, MAX_EXPONENT);
+      const { byRows, byTable } = allPairsLifters(g, eps);
       const rnd = seededRandom(n);
       let raised = 0;
       for (let k = 0; k < 40; k++) {
@@ -32,7 +27,7 @@ describe('MetricLifter: the all-pairs lift of a grid by a min-plus transform', (
         const r = Float64Array.from({ length: n }, () => (rnd() < (k % 3) / 3 ? 0 : rnd() ** (1 + (k % 5) * 4)));
         if (k % 7 === 0) r.fill(0).set([1], Math.floor(rnd() * n));
         const a = byRows.lift(r.slice());
-        const b = byMetric.lift(r.slice());
+        const b = byTable.lift(r.slice());
         for (let x = 0; x < n; x++) {
           expect(Math.abs(a[x]! - b[x]!)).toBeLessThanOrEqual(1e-13 * a[x]!);
           if (a[x]! > r[x]!) raised++;
@@ -40,6 +35,19 @@ describe('MetricLifter: the all-pairs lift of a grid by a min-plus transform', (
       }
       // the lift did raise entries (the test is not vacuous)
       expect(raised).toBeGreaterThan(n);
+      // a column in P but for a few raised entries (as a pricing column with held rows is): ColumnLifter starts only from
+      // the sources of violated rows, and still lifts as the transform does; a column in P is left as it is
+      for (let k = 0; k < 10; k++) {
+        const inP = byTable.lift(Float64Array.from({ length: n }, () => rnd()));
+        const same = byRows.lift(inP.slice());
+        for (let x = 0; x < n; x++) expect(Math.abs(same[x]! - inP[x]!)).toBeLessThanOrEqual(1e-13 * inP[x]!);
+        const r = inP.slice();
+        for (let j = 0; j <= k % 3; j++) r[Math.floor(rnd() * n)]! *= 1e7 * (1 + rnd());
+        const a = byRows.lift(r.slice());
+        const b = byTable.lift(r.slice());
+        for (let x = 0; x < n; x++) expect(Math.abs(a[x]! - b[x]!)).toBeLessThanOrEqual(1e-13 * a[x]!);
+        expect(a.some((v, x) => v > r[x]!)).toBe(true);
+      }
     });
   }
 });
