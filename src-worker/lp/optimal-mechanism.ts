@@ -201,7 +201,7 @@ function typedDecompositionOptions(
   scale: number,
   history: LpProgress[],
   startedAt: number,
-  warm: CoarseStart | null,
+  startDuals: Float64Array | null,
   seed: MasterColumn[] | null,
   model: LpPrivacyModel,
   boundFloor = 0,
@@ -216,7 +216,7 @@ function typedDecompositionOptions(
     ...(seed && model !== 'spanner' ? { seedColumns: seed, seedInP: true } : {}),
     ...stopTest(options.stopFlag),
     // From good duals the self-adjusting smoothing closed the gap faster (20 x 20 city, eps 0.5: 2.9% against 11% after 120 s).
-    ...(warm ? { startDuals: warm.duals, smoothingMode: 'adaptive' as const } : {}),
+    ...(startDuals ? { startDuals, smoothingMode: 'adaptive' as const } : {}),
     ...options.decompositionOptions,
     onRound: (r) => {
       options.decompositionOptions?.onRound?.(r);
@@ -495,7 +495,7 @@ async function relaxationBound(
   tStart: number,
   history: LpProgress[],
   best: number | undefined,
-): Promise<RelaxationInfo | null> {
+): Promise<{ info: RelaxationInfo; duals: Float64Array | null } | null> {
   const t0 = performance.now();
   const limit = options.timeLimitSeconds;
   const left = limit === undefined ? undefined : limit - (t0 - tStart) / 1000;
@@ -503,7 +503,7 @@ async function relaxationBound(
   if (budget !== undefined && budget < RELAXATION_MIN_SECONDS) return null;
   const share = left === undefined || budget === undefined ? 0.5 : budget / left;
   const delta = options.delta ?? DEFAULT_SPANNER_DELTA;
-  const r = await optimalMechanism(domain, eps * delta, pi, loss, {
+  const { mechanism: r, duals } = await solveOptimal(domain, eps * delta, pi, loss, {
     model: 'spanner',
     delta,
     threads: options.threads,
@@ -533,7 +533,7 @@ async function relaxationBound(
           },
   });
   // Not clamped at 0: with a loss that can be negative the relaxation's optimum (and its bound) can be too.
-  return { delta, bound: r.lp.lowerBound, rounds: r.lp.rounds, timeMs: performance.now() - t0, stoppedBy: r.lp.stoppedBy };
+  return { info: { delta, bound: r.lp.lowerBound, rounds: r.lp.rounds, timeMs: performance.now() - t0, stoppedBy: r.lp.stoppedBy }, duals };
 }
 
 /** Whether an exact model is bounded by a relaxation first (see RELAXATION_MIN_SECRETS). */
@@ -575,6 +575,17 @@ export async function optimalMechanism(
   loss: LossInput,
   options: OptimalMechanismOptions = {},
 ): Promise<OptimalMechanism> {
+  return (await solveOptimal(domain, eps, prior, loss, options)).mechanism;
+}
+
+/** The optimal request, with the decomposition's best duals (scaled units; null without a decomposition) for a solve that follows it. */
+async function solveOptimal(
+  domain: Domain,
+  eps: number,
+  prior: ArrayLike<number>,
+  loss: LossInput,
+  options: OptimalMechanismOptions,
+): Promise<{ mechanism: OptimalMechanism; duals: Float64Array | null }> {
   const tStart = options.startedAt ?? performance.now();
   assertEpsilon(eps);
   const n = domain.n;
@@ -621,9 +632,12 @@ export async function optimalMechanism(
     chosen && wantsRelaxation(options, chosen.model, n, orbitModel)
       ? await relaxationBound(domain, eps, pi, loss, solveOptions, tStart, history, cands.best?.objective)
       : null;
-  const warm = chosen && !orbitModel ? await coarseStartFor(domain, eps, pi, loss, chosen.model, scale, solveOptions) : null;
+  // The relaxation's best duals start the exact model where they certified a bound (its first round prices there, at
+  // least as high as the relaxation's bound); else the coarse start's.
+  const warm = chosen && !orbitModel && !relaxation?.duals ? await coarseStartFor(domain, eps, pi, loss, chosen.model, scale, solveOptions) : null;
+  const startDuals = relaxation?.duals ?? warm?.duals ?? null;
   const decompositionOptions = chosen
-    ? typedDecompositionOptions(solveOptions, scale, history, tStart, warm, cands.best?.seed ?? null, chosen.model, relaxation?.bound ?? 0)
+    ? typedDecompositionOptions(solveOptions, scale, history, tStart, startDuals, cands.best?.seed ?? null, chosen.model, relaxation?.info.bound ?? 0)
     : options.decompositionOptions;
   const solve = (orbits: boolean, stop?: RunStop): Promise<PrivateChannelSolution> =>
     solvePrivateChannelLp(
@@ -669,7 +683,7 @@ export async function optimalMechanism(
   };
   const channel = labelledChannel(domain, outputs, useCandidate ? best.channel : s.channel);
   const how = constraintsInWords(s.graph);
-  const lp = withRelaxation(typedLpResult(s, chosen, options, lpObjective, returned, scale, cost, tStart, history, warm), relaxation);
+  const lp = withRelaxation(typedLpResult(s, chosen, options, lpObjective, returned, scale, cost, tStart, history, warm), relaxation?.info ?? null);
   const { gap, stoppedBy } = lp;
   const early = stoppedBy === 'time-limit' || stoppedBy === 'stopped' || stoppedBy === 'iteration-limit' || stoppedBy === 'solver-memory';
   const basis = lp.gapBasis === 'exact' ? 'the best possible (certified)' : "the model's optimum (certified)";
@@ -678,7 +692,7 @@ export async function optimalMechanism(
   const guarantee = useCandidate
     ? `eps*d-private by construction (${best.construction}: a private construction and a post-processing); the LP (${how}) did not beat it${early ? ` before it stopped (${stoppedBy})` : ''}; ${within}`
     : `eps*d-private by construction (${how})${s.graph.mode === 'spanner' ? '; optimal only up to the dilation' : ''}${early ? `; the solve stopped early (${stoppedBy}): ${within}` : ''}`;
-  return {
+  const mechanism: OptimalMechanism = {
     kind: 'optimal',
     channel,
     guaranteedEpsilon: eps,
@@ -686,4 +700,5 @@ export async function optimalMechanism(
     guarantee,
     facts: { kind: 'optimal', solve: solveFacts(s, scale, early ? stoppedBy : 'optimal') },
   };
+  return { mechanism, duals: s.decomposition?.duals ?? null };
 }

@@ -243,6 +243,36 @@ describe('optimal mechanism LP, typed: spanner and the bound on the exact optimu
     expect(short.lp.relaxation).toBeUndefined();
   }, 60_000);
 
+  it("the exact model starts from the relaxation's duals: its first round's own bound is at least the relaxation's (9 x 9)", async () => {
+    const g = gridDomain(9, 9);
+    const pi = priors(g.n)[2]![1];
+    // the LP's cost scale, recomputed: max over secrets and outputs of pi_x d(w, x)
+    let scale = 0;
+    for (let x = 0; x < g.n; x++) for (let w = 0; w < g.n; w++) scale = Math.max(scale, pi[x]! * g.distance(w, x));
+    const own: number[] = [];
+    const m = await optimalMechanism(g, 0.7, pi, 'dist', {
+      model: 'exact',
+      relaxation: 'on',
+      threads: 1,
+      decompositionOptions: { maxIterations: 1, onRound: (r) => own.push(r.bound * scale) },
+    });
+    const r = m.lp.relaxation!;
+    expect(own.length).toBe(1);
+    // its first round prices at the relaxation's best duals, over rows that include the relaxation's: a bound as high
+    // (to the solvers' accuracy)
+    expect(own[0]!).toBeGreaterThanOrEqual(r.bound * (1 - 1e-6));
+    expect(m.lp.coarseStart).toBeNull();
+    const cold = await optimalMechanism(g, 0.7, pi, 'dist', {
+      model: 'exact',
+      relaxation: 'off',
+      threads: 1,
+      decompositionOptions: { maxIterations: 1, onRound: (q) => own.push(q.bound * scale) },
+    });
+    // without it the first round prices at lambda = 0 (no coarse start under 150 cells): a far lower bound
+    expect(cold.lp.coarseStart).toBeNull();
+    expect(own[1]!).toBeLessThan(0.5 * own[0]!);
+  }, 120_000);
+
   it('default model: edges where the domain has them, else exact (the spanner only when asked)', async () => {
     expect(chooseLpModel(lineDomain(10), 10).model).toBe('edges');
     expect(chooseLpModel(gridDomain(5, 5, 1, 'manhattan'), 25).model).toBe('edges');
