@@ -275,6 +275,35 @@ async function coarseStartFor(
   );
 }
 
+/** The typed path's privacy model (solved by decomposition: certified gap, time limit, best so far), or null for the legacy path. */
+function typedModel(
+  domain: Domain,
+  m: number,
+  model: OptimalMechanismOptions['model'],
+): { model: LpPrivacyModel; reason: string; choice: 'auto' | 'requested' } | null {
+  if (model === undefined) return null;
+  const chosen = model === 'auto' ? { ...chooseLpModel(domain, m), choice: 'auto' as const } : { model, reason: 'requested', choice: 'requested' as const };
+  if (chosen.model === 'edges' && !edgesIfAvailable(domain))
+    throw new MechError('not-applicable', `the 'edges' privacy model needs a domain with graph edges; ${domain.spec} has none (use 'exact' or 'spanner')`);
+  return chosen;
+}
+
+/** The decomposition's start: the best duals of a relaxation solved first (see relaxationBound), else the coarse start's. */
+async function startDualsFor(
+  domain: Domain,
+  eps: number,
+  pi: Float64Array,
+  loss: LossInput,
+  model: LpPrivacyModel,
+  scale: number,
+  options: OptimalMechanismOptions,
+  relaxation: { duals: Float64Array | null } | null,
+): Promise<{ warm: CoarseStart | null; duals: Float64Array | null }> {
+  if (relaxation?.duals) return { warm: null, duals: relaxation.duals };
+  const warm = await coarseStartFor(domain, eps, pi, loss, model, scale, options);
+  return { warm, duals: warm?.duals ?? null };
+}
+
 function labelledChannel(domain: Domain, outputs: OutputSet, C: Float64Array): DenseChannel {
   const rowLabels: string[] = [];
   const colLabels: string[] = [];
@@ -484,7 +513,8 @@ function solveFacts(s: PrivateChannelSolution, scale: number, status: LpStop): E
  * model itself, so its polytope of columns contains the exact model's: its optimum is below the exact optimum and
  * its Lagrangian bound below both (docs/lp.md, "A relaxation's bound on large exact models"). Its mechanism is not
  * eps*d-private and is never returned. It gets RELAXATION_TIME_SHARE of the time left, less what the exact model keeps;
- * null when that is under RELAXATION_MIN_SECONDS.
+ * null when that is under RELAXATION_MIN_SECONDS. Its best duals start the exact model in place of the coarse start:
+ * the first exact round prices there, over rows that include the relaxation's, so its bound starts as high.
  */
 async function relaxationBound(
   domain: Domain,
@@ -596,15 +626,7 @@ async function solveOptimal(
   assertDenseFits(n, m, `optimal mechanism on ${domain.spec}`);
   const lossAt = resolveLoss(loss, outputs, n);
   const { cost, scale } = scaledCost(domain, outputs, pi, lossAt);
-  // The typed path: a privacy model, solved by decomposition (certified gap, time limit, best so far).
-  const chosen =
-    options.model === undefined
-      ? null
-      : options.model === 'auto'
-        ? { ...chooseLpModel(domain, m), choice: 'auto' as const }
-        : { model: options.model, reason: 'requested', choice: 'requested' as const };
-  if (chosen?.model === 'edges' && !edgesIfAvailable(domain))
-    throw new MechError('not-applicable', `the 'edges' privacy model needs a domain with graph edges; ${domain.spec} has none (use 'exact' or 'spanner')`);
+  const chosen = typedModel(domain, m, options.model);
   if (options.targetGap !== undefined && !(options.targetGap > 0 && options.targetGap < 1))
     throw new MechError('invalid-input', `the target gap must be in (0, 1), got ${options.targetGap}`);
   const cands = chosen ? evaluateCandidates(options.candidates ?? [], n, m, cost, scale) : { records: [], best: null };
@@ -632,12 +654,9 @@ async function solveOptimal(
     chosen && wantsRelaxation(options, chosen.model, n, orbitModel)
       ? await relaxationBound(domain, eps, pi, loss, solveOptions, tStart, history, cands.best?.objective)
       : null;
-  // The relaxation's best duals start the exact model where they certified a bound (its first round prices there, at
-  // least as high as the relaxation's bound); else the coarse start's.
-  const warm = chosen && !orbitModel && !relaxation?.duals ? await coarseStartFor(domain, eps, pi, loss, chosen.model, scale, solveOptions) : null;
-  const startDuals = relaxation?.duals ?? warm?.duals ?? null;
+  const start = chosen && !orbitModel ? await startDualsFor(domain, eps, pi, loss, chosen.model, scale, solveOptions, relaxation) : null;
   const decompositionOptions = chosen
-    ? typedDecompositionOptions(solveOptions, scale, history, tStart, startDuals, cands.best?.seed ?? null, chosen.model, relaxation?.info.bound ?? 0)
+    ? typedDecompositionOptions(solveOptions, scale, history, tStart, start?.duals ?? null, cands.best?.seed ?? null, chosen.model, relaxation?.info.bound ?? 0)
     : options.decompositionOptions;
   const solve = (orbits: boolean, stop?: RunStop): Promise<PrivateChannelSolution> =>
     solvePrivateChannelLp(
@@ -683,7 +702,10 @@ async function solveOptimal(
   };
   const channel = labelledChannel(domain, outputs, useCandidate ? best.channel : s.channel);
   const how = constraintsInWords(s.graph);
-  const lp = withRelaxation(typedLpResult(s, chosen, options, lpObjective, returned, scale, cost, tStart, history, warm), relaxation?.info ?? null);
+  const lp = withRelaxation(
+    typedLpResult(s, chosen, options, lpObjective, returned, scale, cost, tStart, history, start?.warm ?? null),
+    relaxation?.info ?? null,
+  );
   const { gap, stoppedBy } = lp;
   const early = stoppedBy === 'time-limit' || stoppedBy === 'stopped' || stoppedBy === 'iteration-limit' || stoppedBy === 'solver-memory';
   const basis = lp.gapBasis === 'exact' ? 'the best possible (certified)' : "the model's optimum (certified)";
