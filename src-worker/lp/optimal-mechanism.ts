@@ -9,16 +9,19 @@ import type { Domain } from '../metric/domain';
 import { type LossInput, type OutputSet, resolveLoss, scaledCost, secretsAsOutputs } from './loss-input';
 import type { LpOptions, RunStop } from './lp-options';
 import { runStopReason } from './persistent-lp';
-import { type ConstraintMode, DEFAULT_SPANNER_DELTA, type PrivacyConstraintGraph } from './privacy-constraint-graph';
+import { type ConstraintMode, type PrivacyConstraintGraph } from './privacy-constraint-graph';
 import { type PrivateChannelSolution, hasOrbitReduction, solvePrivateChannelLp } from './private-channel-lp';
 import type { MasterColumn } from './decomposition-master';
 import type { GenerationOptions } from './constraint-generation';
 import type { DecompositionOptions } from './column-decomposition';
 import { edgesIfAvailable } from '../metric/shortest-paths';
 import { type CoarseStart, coarseStart } from './coarse-start';
+import { type SolvedOptimal, certifiedGap, relaxationBound, wantsRelaxation, withRelaxation } from './relaxation-bound';
+
+export { RELAXATION_MIN_SECRETS } from './relaxation-bound';
 
 export type { CandidateRecord, LpMethod, LpPrivacyModel, LpProgress, LpStop, OptimalLpResult } from '../mechanism/lp-result';
-import type { CandidateRecord, LpPrivacyModel, LpProgress, LpStop, OptimalLpResult, RelaxationInfo } from '../mechanism/lp-result';
+import type { CandidateRecord, LpPrivacyModel, LpProgress, LpStop, OptimalLpResult } from '../mechanism/lp-result';
 
 /**
  * A cheap construction handed to the LP (built and remapped by the caller): its channel C (n rows, k outputs)
@@ -48,35 +51,6 @@ export interface OptimalMechanism extends Mechanism {
  * under an exact optimum of 1.68 km at the spanner's duals: no use either. The exact model (the default) bounds itself.
  */
 export const EXACT_BOUND_MAX_SECRETS = 256;
-
-/**
- * Secrets from which the exact model is also bounded by a relaxation solved first (see relaxationBound): the
- * spanner's pairs at their true eps*d. Measured on grids of 0.5 km cells at ln 4 per km, two threads: on 900
- * secrets an exact pricing round takes about 45 s and the exact model's own bound was 50% below after 120 s, where
- * the relaxation certified 1.1673 km against a best mechanism of 1.2885 km (gap 9.4%) in 100 s; on the 20 x 20
- * city (400 secrets) the exact model certifies 1% by itself in 66 s, so it is left alone there.
- */
-export const RELAXATION_MIN_SECRETS = 625;
-/**
- * Share of the time left after the candidates that the relaxation may use; the exact model has the rest, and all that
- * the relaxation leaves when it reaches RELAXATION_TARGET_GAP (on 900 secrets a first exact round needs about 70 s:
- * with 30 s left of 120 s it completed none).
- */
-export const RELAXATION_TIME_SHARE = 0.9;
-/**
- * Seconds the exact model keeps after the relaxation (its set-up is not cut finer: on 50 x 50 with 2 s left it overran
- * a 30 s job limit by 3.5 s), and the least the relaxation is given (on 900 secrets its first round, coarse start
- * included, came after 19 s; on 2,500 none came in 16 s). With less time left no relaxation is solved.
- */
-export const RELAXATION_EXACT_KEEPS_SECONDS = 10;
-export const RELAXATION_MIN_SECONDS = 20;
-/** The relaxation is solved to this relative gap at most (its own optimum is a few percent below the exact one). */
-export const RELAXATION_TARGET_GAP = 1e-3;
-
-/** (objective - bound) / objective, at least 0; 0 when the objective is not positive (docs/lp.md, the record's `gap`). */
-function certifiedGap(objective: number, bound: number): number {
-  return objective > 0 ? Math.max(0, (objective - bound) / objective) : 0;
-}
 
 /** Certified relative gap at which the typed path stops by default (the bench reports time to 1e-2 and 1e-6). */
 export const DEFAULT_TARGET_GAP = 1e-6;
@@ -202,7 +176,7 @@ function typedDecompositionOptions(
   history: LpProgress[],
   startedAt: number,
   startDuals: Float64Array | null,
-  seed: MasterColumn[] | null,
+  seed: { columns: MasterColumn[]; inP: boolean } | null,
   model: LpPrivacyModel,
   boundFloor = 0,
 ): DecompositionOptions {
@@ -213,7 +187,7 @@ function typedDecompositionOptions(
     // A private candidate's columns satisfy every row of the exact and edge models. Not the spanner's eps/delta rows:
     // lifted into its P they sum to more than 1 per row and the master cannot use them (30 x 30: the same rounds,
     // master 7.4 s against 5.7 s), so the spanner gets no seed (the candidate is still compared at the end).
-    ...(seed && model !== 'spanner' ? { seedColumns: seed, seedInP: true } : {}),
+    ...(seed && model !== 'spanner' ? { seedColumns: seed.columns, seedInP: seed.inP } : {}),
     ...stopTest(options.stopFlag),
     // From good duals the self-adjusting smoothing closed the gap faster (20 x 20 city, eps 0.5: 2.9% against 11% after 120 s).
     ...(startDuals ? { startDuals, smoothingMode: 'adaptive' as const } : {}),
@@ -302,6 +276,17 @@ async function startDualsFor(
   if (relaxation?.duals) return { warm: null, duals: relaxation.duals };
   const warm = await coarseStartFor(domain, eps, pi, loss, model, scale, options);
   return { warm, duals: warm?.duals ?? null };
+}
+
+/**
+ * The exact model's first master columns: the cheapest candidate's (private: in P as they are) and the relaxations'
+ * channel columns (private only up to their dilation: lifted into P by the decomposition's set-up), so that its master
+ * combines them from the start (docs/lp.md, "A relaxation's bound on large exact models").
+ */
+function masterSeed(best: BestCandidate | null, relaxation: { columns: MasterColumn[] } | null): { columns: MasterColumn[]; inP: boolean } | null {
+  const lifted = relaxation?.columns ?? [];
+  if (!best && lifted.length === 0) return null;
+  return { columns: [...(best?.seed ?? []), ...lifted], inP: lifted.length === 0 };
 }
 
 function labelledChannel(domain: Domain, outputs: OutputSet, C: Float64Array): DenseChannel {
@@ -508,89 +493,6 @@ function solveFacts(s: PrivateChannelSolution, scale: number, status: LpStop): E
 }
 
 /**
- * A certified lower bound on the exact (all-pairs) optimum from a relaxation solved first: the spanner model at
- * eps * delta. Its rows are the spanner's pairs with factor e^(eps delta d / delta) = e^(eps d), rows of the exact
- * model itself, so its polytope of columns contains the exact model's: its optimum is below the exact optimum and
- * its Lagrangian bound below both (docs/lp.md, "A relaxation's bound on large exact models"). Its mechanism is not
- * eps*d-private and is never returned. It gets RELAXATION_TIME_SHARE of the time left, less what the exact model keeps;
- * null when that is under RELAXATION_MIN_SECONDS. Its best duals start the exact model in place of the coarse start:
- * the first exact round prices there, over rows that include the relaxation's, so its bound starts as high.
- */
-async function relaxationBound(
-  domain: Domain,
-  eps: number,
-  pi: Float64Array,
-  loss: LossInput,
-  options: OptimalMechanismOptions,
-  tStart: number,
-  history: LpProgress[],
-  best: number | undefined,
-): Promise<{ info: RelaxationInfo; duals: Float64Array | null } | null> {
-  const t0 = performance.now();
-  const limit = options.timeLimitSeconds;
-  const left = limit === undefined ? undefined : limit - (t0 - tStart) / 1000;
-  const budget = left === undefined ? undefined : Math.min(left * RELAXATION_TIME_SHARE, left - RELAXATION_EXACT_KEEPS_SECONDS);
-  if (budget !== undefined && budget < RELAXATION_MIN_SECONDS) return null;
-  const share = left === undefined || budget === undefined ? 0.5 : budget / left;
-  const delta = options.delta ?? DEFAULT_SPANNER_DELTA;
-  const { mechanism: r, duals } = await solveOptimal(domain, eps * delta, pi, loss, {
-    model: 'spanner',
-    delta,
-    threads: options.threads,
-    targetGap: Math.max(options.targetGap ?? DEFAULT_TARGET_GAP, RELAXATION_TARGET_GAP),
-    ...(budget !== undefined ? { timeLimitSeconds: budget } : {}),
-    stopFlag: options.stopFlag,
-    signal: options.signal,
-    cancelFlag: options.cancelFlag,
-    highsOptions: options.highsOptions,
-    coarseStart: options.coarseStart,
-    relaxation: 'off',
-    onProgress: options.onProgress ? (f, message) => options.onProgress!(f * share, `bounding the best possible: ${message}`) : undefined,
-    // Progress in the job's terms: the best private mechanism so far (the cheapest candidate) against the bound.
-    onLpProgress:
-      best === undefined
-        ? undefined
-        : (p) => {
-            const q: LpProgress = {
-              ...p,
-              objective: best,
-              gap: certifiedGap(best, p.bound),
-              elapsedMs: p.elapsedMs + (t0 - tStart),
-              fraction: p.fraction * share,
-            };
-            history.push(q);
-            options.onLpProgress?.(q);
-          },
-  });
-  // Not clamped at 0: with a loss that can be negative the relaxation's optimum (and its bound) can be too.
-  return { info: { delta, bound: r.lp.lowerBound, rounds: r.lp.rounds, timeMs: performance.now() - t0, stoppedBy: r.lp.stoppedBy }, duals };
-}
-
-/** Whether an exact model is bounded by a relaxation first (see RELAXATION_MIN_SECRETS). */
-function wantsRelaxation(options: OptimalMechanismOptions, model: LpPrivacyModel | undefined, n: number, orbitModel: boolean): boolean {
-  if (model !== 'exact' || orbitModel || options.outputs !== undefined) return false;
-  const mode = options.relaxation ?? 'auto';
-  return mode === 'on' || (mode === 'auto' && n >= RELAXATION_MIN_SECRETS && options.decompositionOptions === undefined);
-}
-
-/**
- * The record with a relaxation's bound: it bounds the exact model's optimum (lowerBound) and the best possible
- * (exactLowerBound) whenever it is above the run's own bound; the gap follows.
- */
-function withRelaxation(lp: OptimalLpResult, relaxation: RelaxationInfo | null): OptimalLpResult {
-  if (!relaxation) return lp;
-  const out: OptimalLpResult = { ...lp, relaxation };
-  const bound = Math.min(relaxation.bound, lp.objective);
-  if (bound > (lp.exactLowerBound ?? -Infinity)) {
-    out.lowerBound = Math.max(lp.lowerBound, Math.min(relaxation.bound, lp.lpObjective));
-    out.exactLowerBound = bound;
-    out.gapBasis = 'exact';
-    out.gap = certifiedGap(lp.objective, bound);
-  }
-  return out;
-}
-
-/**
  * Optimal eps*d-private mechanism for a prior and a loss (docs/mechanisms.md, "Optimal mechanism"):
  * minimise sum_x pi_x sum_w C[x][w] loss(w, x) over row-stochastic C >= 0
  * with the d-privacy constraints (on graph edges, on a spanner's edges with
@@ -608,14 +510,11 @@ export async function optimalMechanism(
   return (await solveOptimal(domain, eps, prior, loss, options)).mechanism;
 }
 
-/** The optimal request, with the decomposition's best duals (scaled units; null without a decomposition) for a solve that follows it. */
-async function solveOptimal(
-  domain: Domain,
-  eps: number,
-  prior: ArrayLike<number>,
-  loss: LossInput,
-  options: OptimalMechanismOptions,
-): Promise<{ mechanism: OptimalMechanism; duals: Float64Array | null }> {
+/**
+ * The optimal request, with what a solve that follows it can start from: the decomposition's best duals (scaled
+ * units; null without a decomposition) and the LP's own channel (row-major n x m, before any candidate replaces it).
+ */
+async function solveOptimal(domain: Domain, eps: number, prior: ArrayLike<number>, loss: LossInput, options: OptimalMechanismOptions): Promise<SolvedOptimal> {
   const tStart = options.startedAt ?? performance.now();
   assertEpsilon(eps);
   const n = domain.n;
@@ -652,11 +551,20 @@ async function solveOptimal(
   const history: LpProgress[] = [];
   const relaxation =
     chosen && wantsRelaxation(options, chosen.model, n, orbitModel)
-      ? await relaxationBound(domain, eps, pi, loss, solveOptions, tStart, history, cands.best?.objective)
+      ? await relaxationBound(solveOptimal, { domain, eps, pi, loss }, solveOptions, tStart, history, cands.best?.objective)
       : null;
   const start = chosen && !orbitModel ? await startDualsFor(domain, eps, pi, loss, chosen.model, scale, solveOptions, relaxation) : null;
   const decompositionOptions = chosen
-    ? typedDecompositionOptions(solveOptions, scale, history, tStart, start?.duals ?? null, cands.best?.seed ?? null, chosen.model, relaxation?.info.bound ?? 0)
+    ? typedDecompositionOptions(
+        solveOptions,
+        scale,
+        history,
+        tStart,
+        start?.duals ?? null,
+        masterSeed(cands.best, relaxation),
+        chosen.model,
+        relaxation?.info.bound ?? 0,
+      )
     : options.decompositionOptions;
   const solve = (orbits: boolean, stop?: RunStop): Promise<PrivateChannelSolution> =>
     solvePrivateChannelLp(
@@ -722,5 +630,5 @@ async function solveOptimal(
     guarantee,
     facts: { kind: 'optimal', solve: solveFacts(s, scale, early ? stoppedBy : 'optimal') },
   };
-  return { mechanism, duals: s.decomposition?.duals ?? null };
+  return { mechanism, duals: s.decomposition?.duals ?? null, lpChannel: s.channel };
 }

@@ -88,7 +88,7 @@ export interface OptimalLpResult {
   gapBasis: 'exact' | 'model';
   /** Expected loss of the LP's own channel (before the comparison with the candidates). */
   lpObjective: number;
-  /** The relaxation that bounded a large exact model (optimal-mechanism.ts, relaxationBound); absent when none was solved. */
+  /** The relaxation that bounded a large exact model (relaxation-bound.ts); absent when none was solved. */
   relaxation?: RelaxationInfo;
 }
 

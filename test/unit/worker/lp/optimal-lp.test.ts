@@ -243,6 +243,20 @@ describe('optimal mechanism LP, typed: spanner and the bound on the exact optimu
     expect(short.lp.relaxation).toBeUndefined();
   }, 60_000);
 
+  it("the exact model's master starts from the relaxation's columns lifted into P: one exact round within 5% of the optimum (8 x 8)", async () => {
+    const g = gridDomain(8, 8);
+    const pi = priors(g.n)[2]![1];
+    const eps = 0.7;
+    const exact = obj(await optimalMechanism(g, eps, pi, 'dist', { model: 'exact', relaxation: 'off', targetGap: 1e-9 }));
+    const m = await optimalMechanism(g, eps, pi, 'dist', { model: 'exact', relaxation: 'on', threads: 1, decompositionOptions: { maxIterations: 1 } });
+    // measured: 3.7% above the optimum after one exact round, 7.9% from the candidate's and the round's own columns alone
+    expect(m.lp.lpObjective).toBeLessThan(1.05 * exact);
+    expect(m.lp.lpObjective).toBeGreaterThanOrEqual(exact * (1 - 1e-9));
+    expect(m.lp.relaxation!.bound).toBeLessThanOrEqual(exact * (1 + 1e-9));
+    // the lifted columns are private: so is what the master makes of them
+    expect(checkPrivacy(m.channel, g, eps).passes).toBe(true);
+  }, 120_000);
+
   it("the exact model starts from the relaxation's duals: its first round's own bound is at least the relaxation's (9 x 9)", async () => {
     const g = gridDomain(9, 9);
     const pi = priors(g.n)[2]![1];
