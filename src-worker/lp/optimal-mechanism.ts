@@ -279,7 +279,7 @@ async function startDualsFor(
 }
 
 /**
- * The exact model's first master columns: the cheapest candidate's (private: in P as they are) and the relaxations'
+ * The exact model's first master columns: the cheapest candidate's (private: in P as they are) and the relaxation's
  * channel columns (private only up to their dilation: lifted into P by the decomposition's set-up), so that its master
  * combines them from the start (docs/lp.md, "A relaxation's bound on large exact models").
  */

@@ -16,7 +16,7 @@ import { DEFAULT_SPANNER_DELTA } from './privacy-constraint-graph';
  * prior, ln 2 per cell: 1.72% below at 1.1, 0.32% at 1.05, 0.21% at 1.02) but hold more pairs (30 x 30: 3,422 at 1.1,
  * 6,670 at 1.05, 9,802 at 1.02) and their bound rises later: 1.1, then 1.05 from its duals (a bound at least as high
  * from its first round) certified 1.211634 km in a 300 s job on 30 x 30, against 1.211487 for 1.1 alone, and left the
- * exact model less time (its mechanism 1.283973 against 1.275156 km): no gain within the goals' time limits.
+ * exact model less time (its mechanism 1.283973 against 1.275156 km): no gain within limits of a few minutes.
  */
 
 /** Secrets from which an exact model is bounded by a relaxation first (900 secrets: an exact pricing round ~45 s on two threads). */
