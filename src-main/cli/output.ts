@@ -2,7 +2,7 @@
  * CLI output: the documented --json objects (exactly these keys; docs/cli.md,
  * "`--json` keys", lists them) and the readable summaries.
  */
-import { candidateWords, chosenWords, gapIsExact, lpNotSolved, lpResultWords, relaxationWords } from '../../src-shared/charts/lp-words';
+import { candidateWords, chosenWords, gapIsExact, lpNotSolved, lpResultWords, relaxationWords, stoppedByWords } from '../../src-shared/charts/lp-words';
 import { type JobRequest, type JobResult, type LpResult, type MatrixPayload, type MechanismResult, type RemapResult } from '../../src-shared/protocol/index';
 import { fmt } from '../../src-shared/charts/result-table';
 import { compareTableText } from '../../src-shared/charts/compare-report';
@@ -164,7 +164,7 @@ function lpLines(lp: LpResult): [string, string | undefined][] {
     ],
     ['bounded by', lp.relaxation ? relaxationWords(lp.relaxation, fmt, (ms) => `${fmt(ms / 1000, 3)} s`) : undefined],
     ['gap', `${pct(lp.gap)} (expected loss - ${lp.exactLowerBound !== null ? 'exact lower bound' : 'lower bound'}) / expected loss`],
-    ['LP rounds', `${lp.rounds} in ${fmt(lp.timeMs / 1000, 3)} s (stopped: ${lp.stoppedBy})`],
+    ['LP rounds', `${lp.rounds} in ${fmt(lp.timeMs / 1000, 3)} s (stopped: ${lp.stoppedBy}: ${stoppedByWords(lp)})`],
     ['pricing', lp.pricingWorkers === undefined ? undefined : `on ${lp.pricingWorkers} queue worker${lp.pricingWorkers === 1 ? '' : 's'}`],
     [
       'coarse start',

@@ -120,15 +120,8 @@ export function lossUnit(loss: unknown, isGrid: boolean): string {
   return '';
 }
 
-export const STOPPED_BY_TEXT: Record<LpResult['stoppedBy'], string> = {
-  optimal: 'optimal (certified to 1e-9)',
-  'target-gap': 'reached the target gap',
-  stalled: 'stalled (no further progress)',
-  'time-limit': 'time limit',
-  stopped: 'stopped by you',
-  'iteration-limit': 'round limit',
-  'solver-memory': 'solver memory (best so far kept)',
-};
+/** Why the LP ended, in words (one place: src-shared/charts/lp-words.ts). */
+export { STOPPED_BY_TEXT, stoppedByWords } from '../../src-shared/charts/lp-words';
 
 export const METHOD_TEXT: Record<LpResult['method'], string> = {
   'full-model': 'full model',

@@ -84,6 +84,38 @@ export function lpResultWords(lp: Basis): string {
   return `best found, within ${pct} of the ${model}'s optimum; not checked against the best possible (no certified bound on it)`;
 }
 
+/** Why the LP ended, in words (the app's "stopped by" and the CLI's "LP rounds" line). */
+export const STOPPED_BY_TEXT: Record<LpResult['stoppedBy'], string> = {
+  optimal: 'optimal (certified to 1e-9)',
+  'target-gap': 'reached the target gap',
+  stalled: 'stalled (no further progress)',
+  'time-limit': 'time limit',
+  stopped: 'stopped by you',
+  'iteration-limit': 'round limit',
+  'solver-memory': 'solver memory (best so far kept)',
+};
+
+/**
+ * Why the LP ended, saying which optimum a met target refers to: a spanner model stops on the gap to its own bound,
+ * which is not the best possible (its result's `gap` may be far larger: the 12 x 12 town at delta 1.1 stopped at
+ * 1.9% of its own optimum and 24.6% of the exact bound). Exact and graph-edge models stop on bounds of the best
+ * possible, and their words stay as they are.
+ */
+export function stoppedByWords(
+  lp: Pick<LpResult, 'stoppedBy' | 'model' | 'delta' | 'objective' | 'lowerBound'> & { lpObjective?: number | null | undefined },
+): string {
+  const words = STOPPED_BY_TEXT[lp.stoppedBy];
+  if (lp.model !== 'spanner' || (lp.stoppedBy !== 'optimal' && lp.stoppedBy !== 'target-gap')) return words;
+  const own = certifiedGap(lp.lpObjective ?? lp.objective, lp.lowerBound);
+  const what = lp.stoppedBy === 'optimal' ? 'optimal' : `reached the target gap (${gapPercent(own)})`;
+  return `${what} for the spanner (δ = ${lp.delta}) model's own optimum, not the best possible`;
+}
+
+/** (objective - bound) / objective, at least 0; 0 when the objective is not positive (the record's `gap`, docs/lp.md). */
+export function certifiedGap(objective: number, bound: number): number {
+  return objective > 0 ? Math.max(0, (objective - bound) / objective) : 0;
+}
+
 /** Which mechanism is returned, in words. */
 export function chosenWords(lp: Pick<LpResult, 'chosen'> & Partial<Pick<LpResult, 'rounds' | 'stoppedBy'>>): string {
   if (lp.chosen === undefined || lp.chosen === 'lp') return "the LP's channel";

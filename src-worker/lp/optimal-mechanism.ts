@@ -16,7 +16,8 @@ import type { GenerationOptions } from './constraint-generation';
 import type { DecompositionOptions } from './column-decomposition';
 import { edgesIfAvailable } from '../metric/shortest-paths';
 import { type CoarseStart, coarseStart } from './coarse-start';
-import { type SolvedOptimal, certifiedGap, relaxationBound, wantsRelaxation, withRelaxation } from './relaxation-bound';
+import { type SolvedOptimal, relaxationBound, wantsRelaxation, withRelaxation } from './relaxation-bound';
+import { certifiedGap } from '../../src-shared/charts/lp-words';
 
 export { RELAXATION_MIN_SECRETS } from './relaxation-bound';
 

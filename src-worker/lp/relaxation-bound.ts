@@ -4,6 +4,7 @@ import type { LpPrivacyModel, LpProgress, OptimalLpResult, RelaxationInfo } from
 import type { OptimalMechanism, OptimalMechanismOptions } from './optimal-mechanism';
 import type { MasterColumn } from './decomposition-master';
 import { DEFAULT_SPANNER_DELTA } from './privacy-constraint-graph';
+import { certifiedGap } from '../../src-shared/charts/lp-words';
 
 /**
  * A certified lower bound on a large exact (all-pairs) optimum from a relaxation solved first (docs/lp.md, "A
@@ -45,11 +46,6 @@ export interface SolvedOptimal {
 
 /** The optimal request's solver (optimal-mechanism.ts). */
 export type OptimalSolve = (domain: Domain, eps: number, prior: ArrayLike<number>, loss: LossInput, options: OptimalMechanismOptions) => Promise<SolvedOptimal>;
-
-/** (objective - bound) / objective, at least 0; 0 when the objective is not positive (docs/lp.md, the record's `gap`). */
-export function certifiedGap(objective: number, bound: number): number {
-  return objective > 0 ? Math.max(0, (objective - bound) / objective) : 0;
-}
 
 /** Whether an exact model is bounded by a relaxation first (see RELAXATION_MIN_SECRETS). */
 export function wantsRelaxation(options: OptimalMechanismOptions, model: LpPrivacyModel | undefined, n: number, orbitModel: boolean): boolean {

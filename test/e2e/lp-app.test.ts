@@ -148,6 +148,10 @@ describe('the optimal LP in the app', () => {
     const gap = pct(gapText);
     expect(gap!).toBeGreaterThanOrEqual(modelGap * 100 - 1e-6);
     expect(await page.getByTestId('lp-words').textContent()).toMatch(/^best found, within [0-9.]+% of the best possible \(certified\)$/);
+    // "stopped by" names the spanner's own optimum as what the target was met against, with that gap, not the one above
+    const stopped = (await page.getByTestId('lp-stopped-by').textContent())!;
+    expect(stopped).toMatch(/^(reached the target gap \([0-9.]+%\)|optimal) for the spanner \(δ = 1\.1\) model's own optimum, not the best possible$/);
+    if (stopped.startsWith('reached')) expect(Math.abs(pct(stopped)! - modelGap * 100)).toBeLessThan(0.01);
     // the cheap constructions tried first, each with its expected loss, never below what is returned
     const cands = page.getByTestId('lp-candidates').locator('tbody tr');
     expect(await cands.count()).toBe(3);

@@ -4,7 +4,7 @@
  * it, and without one the solved model's gap with a plain "not checked against the best possible".
  */
 import { describe, expect, it } from 'vitest';
-import { candidateWords, chosenWords, gapPercent, lpResultWords, relaxationWords } from '../../../../src-shared/charts/lp-words';
+import { candidateWords, chosenWords, gapPercent, lpResultWords, relaxationWords, stoppedByWords } from '../../../../src-shared/charts/lp-words';
 
 const lp = (gap: number, exactLowerBound: number | null, gapBasis?: 'exact' | 'model', model: 'exact' | 'spanner' | 'edges' = 'exact') => ({
   gap,
@@ -40,6 +40,21 @@ describe('the words of an optimal result', () => {
     expect(lpResultWords({ ...stopped, rounds: 1 })).toBe(none);
     // a completed round: its Lagrangian bound is certified, the usual words
     expect(lpResultWords({ ...stopped, rounds: 1, gap: 0.2 })).toBe('best found, within 20.0% of the best possible (certified)');
+  });
+
+  it("a spanner model's met target or optimum is said to be its own, not the best possible's", () => {
+    // the 12 x 12 town at delta 1.1: the spanner's own gap (0.954818 - 0.936555) / 0.954818 = 1.91%, 24.6% to the exact bound
+    const town = { model: 'spanner' as const, delta: 1.1, objective: 0.954818, lowerBound: 0.936555, lpObjective: 0.954818 };
+    expect(stoppedByWords({ ...town, stoppedBy: 'target-gap' })).toBe(
+      "reached the target gap (1.91%) for the spanner (δ = 1.1) model's own optimum, not the best possible",
+    );
+    expect(stoppedByWords({ ...town, stoppedBy: 'optimal' })).toBe("optimal for the spanner (δ = 1.1) model's own optimum, not the best possible");
+    // the returned candidate's loss is not the LP's: the model's gap is the LP's own channel against its bound
+    expect(stoppedByWords({ ...town, objective: 0.94, lpObjective: 1.0, stoppedBy: 'target-gap' })).toMatch(/\(6\.34%\)/);
+    // exact and graph-edge models stop on bounds of the best possible: the plain words
+    expect(stoppedByWords({ ...town, model: 'exact', stoppedBy: 'target-gap' })).toBe('reached the target gap');
+    expect(stoppedByWords({ ...town, model: 'edges', stoppedBy: 'optimal' })).toBe('optimal (certified to 1e-9)');
+    expect(stoppedByWords({ ...town, stoppedBy: 'time-limit' })).toBe('time limit');
   });
 
   it('a large exact model bounded by a relaxation is certified even when the exact model got no round', () => {
