@@ -160,7 +160,10 @@ describe('the optimal LP in the app', () => {
       if (m) expect(Number(m[1])).toBeGreaterThanOrEqual(objective * (1 - 1e-5));
     }
     // the final convergence chart has the history's points, and the channel was re-checked as private
-    expect(Number(await page.locator('.lpchart:has([data-testid="lp-chart-result"])').getAttribute('data-points'))).toBeGreaterThan(2);
+    const chart = page.locator('.lpchart:has([data-testid="lp-chart-result"])');
+    expect(Number(await chart.getAttribute('data-points'))).toBeGreaterThan(2);
+    // its bound and gap lines are the spanner's own (the gap there ends near 2%, not 24%), and the legend says so
+    expect(await chart.getAttribute('data-bound-of')).toBe("the spanner (δ = 1.1) model's optimum");
     await expect.poll(() => page.getByTestId('privacy-badge').textContent(), { timeout: 60_000 }).toMatch(/private/i);
     expect(await page.getByTestId('privacy-badge').textContent()).not.toMatch(/not private/i);
     await page.getByTestId('lp-result').scrollIntoViewIfNeeded();
