@@ -108,18 +108,31 @@ function lpLoss(loss: LossSpecInput | undefined): LpLoss {
   }
 }
 
-/** The progress line of an LP round: objective, certified bound, gap. */
-export function lpProgressMessage(p: { round: number; objective: number; bound: number; gap: number; elapsedMs: number }): string {
+/** The progress line of an LP round: objective, certified bound, gap (a relaxation's round says so). */
+export function lpProgressMessage(p: { round: number; objective: number; bound: number; gap: number; elapsedMs: number; stage?: 'relaxation' }): string {
   const g = (x: number): string => (Number.isFinite(x) ? x.toPrecision(6) : String(x));
-  return `LP round ${p.round}: objective ${g(p.objective)}, bound ${g(p.bound)}, gap ${Number.isFinite(p.gap) ? `${(p.gap * 100).toPrecision(3)}%` : String(p.gap)} (${(p.elapsedMs / 1000).toFixed(1)} s)`;
+  const what = p.stage === 'relaxation' ? `relaxation round ${p.round} (bounding the best possible): best found` : `LP round ${p.round}: objective`;
+  return `${what} ${g(p.objective)}, bound ${g(p.bound)}, gap ${Number.isFinite(p.gap) ? `${(p.gap * 100).toPrecision(3)}%` : String(p.gap)} (${(p.elapsedMs / 1000).toFixed(1)} s)`;
 }
 
 /** The typed progress sample of an LP round (non-finite bound and gap, before the first certified bound, are null; none without a finite objective). */
-export function lpSample(p: { round: number; objective: number; bound: number; gap: number; elapsedMs: number }, fraction: number): LpSample | undefined {
+export function lpSample(
+  p: { round: number; objective: number; bound: number; gap: number; elapsedMs: number; stage?: 'relaxation' },
+  fraction: number,
+): LpSample | undefined {
   if (!Number.isFinite(p.objective) || !Number.isInteger(p.round) || p.round < 0) return undefined;
   const bound = Number.isFinite(p.bound) ? p.bound : null;
   const gap = bound !== null && Number.isFinite(p.gap) && p.gap >= 0 ? p.gap : null;
-  return { round: p.round, objective: p.objective, bound, gap, elapsedMs: Math.max(0, p.elapsedMs), fraction: Math.min(1, Math.max(0, fraction)) };
+  const sample: LpSample = {
+    round: p.round,
+    objective: p.objective,
+    bound,
+    gap,
+    elapsedMs: Math.max(0, p.elapsedMs),
+    fraction: Math.min(1, Math.max(0, fraction)),
+  };
+  if (p.stage !== undefined) sample.stage = p.stage;
+  return sample;
 }
 
 export async function buildMechanism(kind: MechanismKindName, domain: Domain, eps: number, opts: BuildOptions): Promise<MechanismOutcome> {

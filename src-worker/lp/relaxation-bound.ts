@@ -100,6 +100,7 @@ export async function relaxationBound(
               gap: certifiedGap(best, p.bound),
               elapsedMs: p.elapsedMs + (t0 - tStart),
               fraction: p.fraction * share,
+              stage: 'relaxation',
             };
             history.push(q);
             options.onLpProgress?.(q);

@@ -50,6 +50,11 @@ export interface LpProgress {
   elapsedMs: number;
   /** Monotonic fraction in [0, 1] (gap on a log scale, or time used of the limit). */
   fraction: number;
+  /**
+   * 'relaxation': a round of the relaxation solved before a large exact model (relaxation-bound.ts); its objective
+   * is the best private mechanism so far (the cheapest candidate), its bound the relaxation's. Absent: the model's own round.
+   */
+  stage?: 'relaxation';
 }
 
 /** What an optimal-mechanism LP solved and how far from the optimum it may be (`OptimalMechanism.lp`; the solver's figures are `facts.solve`). */

@@ -179,6 +179,10 @@ describe('the optimal LP in the app', () => {
     // the first round of the 900-point exact LP (the default model; the second may take minutes on a loaded machine;
     // a stop before any round returns the cheapest candidate, private, with the gap to the trivial bound: 100%)
     await page.getByTestId('lp-live').waitFor({ timeout: 90_000 });
+    // 900 secrets: the relaxation bounds the best possible first (most of the 600 s), and its rounds say so
+    expect(((await page.getByTestId('lp-live').textContent()) ?? '').replace(/\s+/g, ' ').trim()).toMatch(
+      /^relaxation round \d+ \(bounding the best possible\) · best found [0-9.]+ km · bound [0-9.]+ km · gap [0-9.]+%$/,
+    );
     await shot('lp-04-city-running');
     const row = page.getByTestId('job-row').filter({ hasText: "optimal mechanism 'city-lp'" }).first();
     expect(await row.getByTestId('stop-job').count()).toBe(1);

@@ -3,6 +3,9 @@ import { checkPrivacy } from '../../../../src-worker/check/privacy-check';
 import { MechError } from '../../../../src-shared/errors';
 import { chooseLpModel, optimalMechanism } from '../../../../src-worker/lp/optimal-mechanism';
 import { PricingModel } from '../../../../src-worker/lp/pricing';
+import { cheapCandidates } from '../../../../src-worker/jobs/cheap-candidates';
+import { lpProgressMessage, lpSample } from '../../../../src-worker/jobs/engine';
+import type { LpProgress } from '../../../../src-worker/mechanism/lp-result';
 import { uniformPrior } from '../../../../src-worker/measure/prior';
 import { gridDomain } from '../../../../src-worker/metric/grid';
 import { lineDomain } from '../../../../src-worker/metric/line';
@@ -206,6 +209,37 @@ describe('optimal mechanism LP, typed: spanner and the bound on the exact optimu
     },
     120_000,
   );
+
+  it("a relaxation's rounds are reported as such: the best found (the cheapest candidate) against the relaxation's bound", async () => {
+    const g = gridDomain(6, 6);
+    const pi = priors(g.n)[2]![1];
+    const candidates = cheapCandidates(g, 0.7, pi, { kind: 'dist' }, { signal: new AbortController().signal, progress: () => {} });
+    const samples: LpProgress[] = [];
+    const m = await optimalMechanism(g, 0.7, pi, 'dist', {
+      model: 'exact',
+      relaxation: 'on',
+      threads: 1,
+      targetGap: 1e-6,
+      candidates,
+      onLpProgress: (p) => samples.push(p),
+    });
+    const relaxed = samples.filter((p) => p.stage === 'relaxation');
+    expect(relaxed.length).toBe(m.lp.relaxation!.rounds);
+    // the returned mechanism's own rounds follow, unmarked
+    expect(samples.slice(relaxed.length).length).toBeGreaterThan(0);
+    expect(samples.slice(relaxed.length).every((p) => p.stage === undefined)).toBe(true);
+    const cheapest = Math.min(...m.lp.candidates.filter((c) => c.expectedLoss !== null).map((c) => c.expectedLoss!));
+    for (const p of relaxed) {
+      expect(p.objective).toBeCloseTo(cheapest, 9);
+      expect(p.gap).toBeCloseTo((cheapest - p.bound) / cheapest, 12);
+    }
+    // in words: the job's progress line and typed sample say it is the relaxation bounding the best possible
+    const last = relaxed[relaxed.length - 1]!;
+    expect(lpProgressMessage(last)).toMatch(/^relaxation round \d+ \(bounding the best possible\): best found [0-9.]+, bound [0-9.]+, gap [0-9.]+%/);
+    expect(lpSample(last, 0.5)!.stage).toBe('relaxation');
+    expect(lpProgressMessage(samples[samples.length - 1]!)).toMatch(/^LP round \d+: objective /);
+    expect(lpSample(samples[samples.length - 1]!, 0.5)!.stage).toBeUndefined();
+  });
 
   it("a relaxation's bound stays below the exact optimum when the loss can be negative (no clamp at 0)", async () => {
     const g = gridDomain(4, 4);
