@@ -34,7 +34,9 @@ export function jsonFor(req: JobRequest, r: JobResult): Record<string, unknown> 
         effectiveEpsilon: r.effectiveEpsilon,
         guaranteedEpsilon: r.guaranteedEpsilon,
       };
-      if (req.type === 'mechanism' && req.loss !== undefined) o.expectedLoss = r.expectedLoss ?? null;
+      if (req.type === 'mechanism' && (req.loss !== undefined || r.defaultLoss !== undefined)) o.expectedLoss = r.expectedLoss ?? null;
+      // no --loss: the loss an optimal LP on a grid minimised (the expected distance)
+      if (r.defaultLoss !== undefined) o.loss = r.defaultLoss;
       // e.g. why effectiveEpsilon is null, or that the stored channel is not private
       const note = mechanismNotesText(r);
       if (note !== undefined) o.note = note;
@@ -229,7 +231,12 @@ export function readable(req: JobRequest, r: JobResult): string {
           ['effective eps', r.effectiveEpsilon === null ? 'not computed' : fmt(r.effectiveEpsilon)],
           ['utility', `${fmt(r.utility)} (binary gain, optimal remap, ${req.type === 'mechanism' && req.prior ? 'given' : 'uniform'} prior)`],
           ['leakage', r.leakage === undefined || r.leakage === null ? undefined : `${fmt(r.leakage)} bits`],
-          ['expected loss', r.expectedLoss === undefined || r.expectedLoss === null ? undefined : fmt(r.expectedLoss)],
+          [
+            'expected loss',
+            r.expectedLoss === undefined || r.expectedLoss === null
+              ? undefined
+              : `${fmt(r.expectedLoss)}${r.defaultLoss ? ` (${r.defaultLoss}: no --loss given, an optimal LP on a grid minimises the expected distance)` : ''}`,
+          ],
           ...(r.lp ? lpLines(r.lp) : []),
           ...(r.remap ? remapLines(r.remap) : []),
           ['written', r.csvPath],

@@ -81,6 +81,9 @@ export const lossInputSchema = z.union([
 ]);
 export type LossInput = z.infer<typeof lossInputSchema>;
 
+/** The loss an optimal LP on a grid minimises when none is given: the expected distance (a location is guessed); binary gain elsewhere. */
+export const OPTIMAL_GRID_LOSS = 'dist' as const;
+
 /** A dense channel carried inline: row-major data with labels. */
 export const channelPayloadSchema = z
   .strictObject({

@@ -3,7 +3,7 @@
  * cannot provide are null with a `note` saying why, never a made-up value.
  */
 import { z } from 'zod';
-import { domainEpsilonResultShape, matrixPayloadSchema } from './common';
+import { OPTIMAL_GRID_LOSS, domainEpsilonResultShape, matrixPayloadSchema } from './common';
 import { caseStudyResultSchema } from './casestudy';
 import { applyResultSchema, remapResultSchema } from './remap';
 import { compareResultSchema } from './compare';
@@ -139,8 +139,13 @@ export const mechanismResultSchema = z.object({
   cols: z.int(),
   /** Binary-gain utility with an optimal remap under the prior (uniform by default), SPEC §3. */
   utility: nullableNum,
-  /** Expected loss under an optimal remap, when a loss was given. */
+  /** Expected loss under an optimal remap, when a loss was given (or defaultLoss says which one was used). */
   expectedLoss: nullableNum.optional(),
+  /**
+   * The loss used when the request gave none: an optimal LP on a grid minimises the expected distance
+   * (a location is guessed), so its expectedLoss is in the grid's distance units.
+   */
+  defaultLoss: z.literal(OPTIMAL_GRID_LOSS).optional(),
   /** Min-entropy leakage log2(V[pi>C]/V(pi)). */
   leakage: nullableNum.optional(),
   /** Largest ln-ratio per unit distance actually achieved (SPEC §4); Infinity when some positive entry faces a zero. */

@@ -36,6 +36,8 @@ import {
   type JobRequest,
   type ApplyResult,
   type MechanismNote,
+  type LossInput,
+  OPTIMAL_GRID_LOSS,
 } from '../../src-shared/protocol/index';
 import type { OptimalLpResult } from '../lp/optimal-mechanism';
 import { assertCsvFits, matrixPayload, writeChannelCsv } from './channel-csv';
@@ -209,9 +211,21 @@ export async function construct(
   req: JobRequest,
   spec: MechanismSpec,
   ctx: JobContext,
-): Promise<{ domain: Domain; prior: Float64Array; outcome: MechanismOutcome; channel?: RowSource; remap?: RemapOutcome['record'] }> {
+): Promise<{
+  domain: Domain;
+  prior: Float64Array;
+  outcome: MechanismOutcome;
+  channel?: RowSource;
+  remap?: RemapOutcome['record'];
+  /** The loss the construction used: the request's, or OPTIMAL_GRID_LOSS for an optimal LP on a grid without one. */
+  loss?: LossInput;
+  defaultLoss?: typeof OPTIMAL_GRID_LOSS;
+}> {
   const domain = domainOf(req, spec.domain, ctx);
   checkCancelled(ctx.signal);
+  const defaultLoss = spec.loss === undefined && spec.kind === 'optimal' && domain.kind === 'grid' ? OPTIMAL_GRID_LOSS : undefined;
+  const loss = spec.loss ?? defaultLoss;
+  const said = { ...(loss !== undefined ? { loss } : {}), ...(defaultLoss !== undefined ? { defaultLoss } : {}) };
   const prior = resolvePrior(spec.prior, domain.n, domain);
   ctx.progress(null, `building ${spec.kind} on ${domain.spec}${spec.kind === 'tight' ? tightSolveEstimate(domain) : ''}`);
   const lp = {
@@ -230,20 +244,20 @@ export async function construct(
     lp,
     ...(ctx.stopFlag ? { stopFlag: ctx.stopFlag } : {}),
     ...(counted ? { pricing: counted.factory } : {}),
-    ...(spec.loss !== undefined ? { loss: resolveLoss(spec.loss) } : {}),
+    ...(loss !== undefined ? { loss: resolveLoss(loss) } : {}),
   };
   const outcome = await buildMechanism(spec.kind, domain, spec.epsilon, opts);
   if (counted && outcome.exists && outcome.lp) outcome.lp = { ...outcome.lp, pricingWorkers: counted.workers() };
   checkCancelled(ctx.signal);
-  if (spec.remap !== true || !outcome.exists) return { domain, prior, outcome, ...(outcome.exists ? { channel: outcome.mechanism.channel } : {}) };
-  if (spec.loss === undefined) throw new MechError('invalid-input', 'remap needs a loss (the remap minimises the expected loss under the prior)');
-  const r = remapConstructed(outcome.mechanism, domain, prior, resolveLoss(spec.loss), outcome.lp, ctx);
+  if (spec.remap !== true || !outcome.exists) return { domain, prior, outcome, ...said, ...(outcome.exists ? { channel: outcome.mechanism.channel } : {}) };
+  if (loss === undefined) throw new MechError('invalid-input', 'remap needs a loss (the remap minimises the expected loss under the prior)');
+  const r = remapConstructed(outcome.mechanism, domain, prior, resolveLoss(loss), outcome.lp, ctx);
   checkCancelled(ctx.signal);
-  return { domain, prior, outcome, channel: r.channel, remap: r.record };
+  return { domain, prior, outcome, ...said, channel: r.channel, remap: r.record };
 }
 
 export async function mechanismJob(req: MechanismRequest, ctx: JobContext): Promise<MechanismResult> {
-  const { domain, prior, outcome, channel: built, remap } = await construct(req, req, ctx);
+  const { domain, prior, outcome, channel: built, remap, loss, defaultLoss } = await construct(req, req, ctx);
   if (!outcome.exists) {
     return {
       type: 'mechanism',
@@ -284,17 +298,18 @@ export async function mechanismJob(req: MechanismRequest, ctx: JobContext): Prom
     facts: mech.facts,
     ...(outcome.lp ? { lp: portableLp(outcome.lp) } : {}),
     ...(remap ? { remap } : {}),
+    ...(defaultLoss ? { defaultLoss } : {}),
   };
   const notes: MechanismNote[] = [];
   step = 'expected loss';
   if (remap) {
     // C . R is Bayes-optimal already: its expected loss under an optimal remap is the remapped loss (no second pass).
     result.expectedLoss = remap.remappedLoss;
-  } else if (req.loss !== undefined && outcome.expectedLoss !== undefined) {
+  } else if (loss !== undefined && outcome.expectedLoss !== undefined) {
     // Computed by the construction on C . R (a best cheap candidate): a second remap pass would find the same value.
     result.expectedLoss = finiteOrNull(outcome.expectedLoss);
-  } else if (req.loss !== undefined) {
-    result.expectedLoss = finiteOrNull(expectedLoss(prior, ch, resolveLoss(req.loss), domain, ctx.signal).value);
+  } else if (loss !== undefined) {
+    result.expectedLoss = finiteOrNull(expectedLoss(prior, ch, resolveLoss(loss), domain, ctx.signal).value);
     if (result.expectedLoss === null) notes.push({ kind: 'loss-not-finite' });
   }
   step = 'checking privacy';

@@ -123,6 +123,36 @@ describe('mechanism --kind optimal with an LP model', () => {
     }
   }, 60_000);
 
+  it('without --loss an optimal LP on a grid minimises the expected distance (and says so); elsewhere binary gain', async () => {
+    const grid = ['mechanism', '--domain', 'grid:3x3', '--epsilon', '1', '--kind', 'optimal', '--prior', prior(9), '--json'];
+    const line = ['mechanism', '--domain', 'line:5', '--epsilon', '1', '--kind', 'optimal', '--prior', prior(5), '--json'];
+    const [byDefault, withDist, withBin, onLine, readable] = await Promise.all([
+      cli(grid),
+      cli([...grid, '--loss', 'dist']),
+      cli([...grid, '--loss', 'bin']),
+      cli(line),
+      cli(grid.filter((a) => a !== '--json')),
+    ]);
+    for (const r of [byDefault, withDist, withBin, onLine, readable]) expect(r.code).toBe(0);
+    type Out = { lp: LpJson; expectedLoss?: number; loss?: string; utility: number };
+    const d = JSON.parse(byDefault.stdout) as Out;
+    const dist = JSON.parse(withDist.stdout) as Out;
+    const bin = JSON.parse(withBin.stdout) as Out;
+    expect(d.loss).toBe('dist');
+    expect(dist.loss).toBeUndefined();
+    // the same LP as --loss dist: its optimum and the reported expected loss
+    expect(d.lp.objective).toBeCloseTo(dist.lp.objective, 9);
+    expect(d.expectedLoss!).toBeCloseTo(dist.expectedLoss!, 9);
+    // and not the binary-gain LP (its objective is 1 - utility, a probability)
+    expect(Math.abs(d.lp.objective - bin.lp.objective)).toBeGreaterThan(0.1);
+    expect(readable.stdout).toMatch(/expected loss\s+[0-9.]+ \(dist: no --loss given, an optimal LP on a grid minimises the expected distance\)/);
+    // a line is not a grid: binary gain, as before, with no expected loss reported
+    const l = JSON.parse(onLine.stdout) as Out;
+    expect(l.loss).toBeUndefined();
+    expect(l.expectedLoss).toBeUndefined();
+    expect(l.lp.objective).toBeCloseTo(1 - l.utility, 6);
+  }, 60_000);
+
   it('readable output names the model, method, bound and gap', async () => {
     const r = await cli([
       'mechanism',
