@@ -47,7 +47,7 @@ export const FACT_LABELS: Record<string, string> = {
   'solve.constraints': 'constraints',
   'solve.variables': 'variables',
   'solve.nonzeros': 'nonzero coefficients',
-  'solve.objective': 'expected loss of the channel returned',
+  'solve.objective': 'expected loss of the LP’s channel (private, after repair; a cheaper construction may be returned instead)',
   'solve.buildMs': 'time to build the model (ms)',
   'solve.solverMs': 'solver time (ms)',
   'solve.iterations': 'solver iterations',
