@@ -145,6 +145,12 @@ export const compareRowSchema = z.object({
       stoppedBy: z.string(),
       /** The loss the LP minimised ('dist', 'bin', ..., or 'custom' for a matrix); absent in older results: the comparison's `loss`. */
       loss: z.string().optional(),
+      /**
+       * What `gap` is against: 'exact', a certified bound on the best possible; 'model', the solved model's own bound
+       * (a spanner's optimum is not the best possible). Absent in older results: 'model' for a spanner, else 'exact' (the
+       * exact and graph-edge models bound the best possible).
+       */
+      gapBasis: z.enum(['exact', 'model']).optional(),
     })
     .optional(),
   /** Why a figure is missing or qualified (absent when nothing is). */

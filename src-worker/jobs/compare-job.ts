@@ -218,7 +218,16 @@ export async function compareJob(req: CompareRequest, ctx: JobContext): Promise<
         const fin = (x: number): number | null => (Number.isFinite(x) ? x : null);
         const lpLoss = m.mechanism ? m.mechanism.loss : req.loss; // what the LP minimised
         const loss = typeof lpLoss === 'string' ? lpLoss : lpLoss === undefined ? 'dist' : 'custom';
-        row.lp = { model: b.lp.model, objective: b.lp.objective, lowerBound: fin(b.lp.lowerBound), gap: fin(b.lp.gap), stoppedBy: b.lp.stoppedBy, loss };
+        const gapBasis = b.lp.gapBasis ?? (b.lp.exactLowerBound !== null ? 'exact' : 'model');
+        row.lp = {
+          model: b.lp.model,
+          objective: b.lp.objective,
+          lowerBound: fin(b.lp.lowerBound),
+          gap: fin(b.lp.gap),
+          stoppedBy: b.lp.stoppedBy,
+          loss,
+          gapBasis,
+        };
       }
       if (focus !== null) row.focusRow = Array.from(b.channel.row(focus, new Float64Array(b.channel.cols)));
       row.timeMs = performance.now() - t0;

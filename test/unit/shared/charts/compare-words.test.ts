@@ -57,8 +57,8 @@ describe('compare notes in words', () => {
     }
   });
 
-  it("says what an optimal row's LP reached, and how far from the best possible", () => {
-    const lp = { model: 'spanner', objective: 1.23456789, lowerBound: 1.2, gap: 0.0279, stoppedBy: 'target-gap', loss: 'dist' };
+  it("says what an optimal row's LP reached, and how far from the best possible only when its bound is on the best possible", () => {
+    const lp = { model: 'spanner', objective: 1.23456789, lowerBound: 1.2, gap: 0.0279, stoppedBy: 'target-gap', loss: 'dist', gapBasis: 'exact' as const };
     expect(lpRecordWords(lp)).toEqual({
       text: 'optimised for distance between guess and truth: expected loss 1.23, at most 2.79% above the best possible',
       details: 'LP (spanner model): objective 1.23457, certified lower bound 1.20000 (gap 2.79%), stopped by target-gap',
@@ -69,6 +69,18 @@ describe('compare notes in words', () => {
     expect(lpRecordWords({ ...lp, gap: null, lowerBound: null, stoppedBy: 'stopped' }).text).toBe(
       'optimised for distance between guess and truth, stopped early (the best private mechanism found so far): expected loss 1.23, no bound on the best possible was certified',
     );
+    // a spanner's gap to its own bound (over 256 locations there is no exact bound) is not a bound on the best possible
+    const own = { ...lp, gapBasis: 'model' as const };
+    expect(lpRecordWords(own).text).toBe(
+      "optimised for distance between guess and truth: expected loss 1.23, at most 2.79% above the spanner model's optimum; not checked against the best possible",
+    );
+    expect(lpRecordWords({ ...own, gap: 0, stoppedBy: 'optimal' }).text).toMatch(
+      /expected loss 1\.23, at most 0% above the spanner model's optimum; not checked/,
+    );
+    // older results do not say: a spanner's gap is read as its own, an exact model's as on the best possible
+    const { gapBasis: _, ...older } = lp;
+    expect(lpRecordWords(older).text).toMatch(/above the spanner model's optimum; not checked against the best possible$/);
+    expect(lpRecordWords({ ...older, model: 'exact' }).text).toMatch(/at most 2\.79% above the best possible$/);
   });
 
   it('says why there is no planar Laplace baseline', () => {
