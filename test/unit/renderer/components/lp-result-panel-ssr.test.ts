@@ -1,0 +1,72 @@
+/**
+ * The optimal LP's result panel (server-side render): the headline and the "bound on the best possible" line say
+ * what the result is on each path, never a spanner's reason on an exact model and never "stopped" words on an LP
+ * that was too large to solve here.
+ */
+import { describe, expect, it } from 'vitest';
+import { useSsrComponents, type Render } from '../../support/ssr';
+import type { LpResult } from '../../../../src-shared/protocol/index';
+
+const PANEL = '/src-renderer/components/LpResultPanel.svelte';
+const ssr = useSsrComponents([PANEL]);
+const render: Render = (c, o) => ssr.render(c, o);
+const text = (lp: LpResult): string =>
+  render(ssr.component(PANEL), { props: { lp, unit: 'km' } })
+    .body.replace(/<!--[^>]*-->/g, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ');
+
+const base: LpResult = {
+  model: 'exact',
+  modelChoice: 'auto',
+  modelReason: '6,250,000 variables',
+  delta: 1,
+  method: 'decomposition',
+  objective: 1.288523,
+  lowerBound: 0,
+  gap: 1,
+  exactLowerBound: null,
+  gapBasis: 'exact',
+  chosen: 'tight+remap',
+  candidates: [{ construction: 'tight+remap', expectedLoss: 1.288523, time: 2.1 }],
+  lpObjective: null,
+  rounds: 0,
+  timeMs: 30_000,
+  stoppedBy: 'solver-memory',
+  timeLimitReached: false,
+  history: [],
+};
+
+describe('LP result panel (server-side render)', () => {
+  it('an LP too large to solve here: its own headline, and no bound because it was not solved (not a spanner reason)', () => {
+    const t = text(base);
+    expect(t).toContain('best found, not certified: the LP is too large to solve here');
+    expect(t).not.toContain('this is the best private mechanism found');
+    expect(t).toContain('— (none: the LP was not solved here)');
+    expect(t).not.toContain('spanner over 256 locations');
+  });
+
+  it('a spanner over 256 locations: no bound on the best possible, said with its reason', () => {
+    const t = text({
+      ...base,
+      model: 'spanner',
+      delta: 1.1,
+      gapBasis: 'model',
+      lowerBound: 1.2,
+      gap: 0.05,
+      rounds: 12,
+      lpObjective: 1.26,
+      objective: 1.26,
+      chosen: 'lp',
+      stoppedBy: 'target-gap',
+    });
+    expect(t).toContain('— (none for a spanner over 256 locations: solve the exact model)');
+    expect(t).toContain("reached the target gap (4.76%) for the spanner (δ = 1.1) model's own optimum, not the best possible");
+  });
+
+  it('an exact model stopped by the time limit with a bound: the stopped words with the certified gap', () => {
+    const t = text({ ...base, exactLowerBound: 1.16727, lowerBound: 1.16727, gap: 0.0941, rounds: 1, stoppedBy: 'time-limit', timeLimitReached: true });
+    expect(t).toContain('time limit: this is the best private mechanism found, within 9.41% of the best possible (certified)');
+    expect(t).toContain('1.16727 km (certified: no private mechanism does better)');
+  });
+});
