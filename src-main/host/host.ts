@@ -213,7 +213,8 @@ async function redactForFiles(err: JobError, refs: DomainFileRef[]): Promise<Job
 /**
  * The app's default for the optimal LP's pricing threads: the pool size
  * (AppInfo.workers), when the request leaves lpThreads out (the engine's own
- * default, for the CLI, is 1).
+ * default, for the CLI, is the machine's cores from THREADED_MIN_VARIABLES
+ * variables and one thread below, where a thread's start costs more than it saves).
  */
 export function withDefaultLpThreads(req: JobRequest, workers: number): JobRequest {
   const threads = Math.max(1, Math.min(MAX_LP_THREADS, Math.floor(workers) || 1));

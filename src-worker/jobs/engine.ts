@@ -151,8 +151,8 @@ export async function buildMechanism(kind: MechanismKindName, domain: Domain, ep
       return { exists: true, mechanism: r.mechanism };
     }
     case 'optimal': {
-      // The typed path: a privacy model ('auto' unless asked: edges where the domain has them, exact
-      // where it finishes quickly, else the spanner) solved by decomposition with a certified gap, a time limit
+      // The typed path: a privacy model ('auto' unless asked: edges where the domain has them, else exact;
+      // the spanner only when asked, chooseLpModel) solved by decomposition with a certified gap, a time limit
       // and the best mechanism so far. The legacy model choice (orbit reduction, full model or constraint
       // generation; optimalMechanism without `model`) is no longer used by jobs; the case studies call it directly.
       const lp = opts.lp ?? {};

@@ -57,12 +57,9 @@ export const EXACT_BOUND_MAX_SECRETS = 256;
 export const DEFAULT_TARGET_GAP = 1e-6;
 
 /**
- * Variables n*m up to which 'auto' solves the exact model: a default job
- * should answer in seconds. Measured through the built CLI (dist loss, eps 1,
- * whole job): uniform prior 8x8 2.5 s, 9x9 3.7 s, 10x10 7.2 s; a lumpy prior
- * on 10x10 8.6 s exact vs 4.0 s spanner (exact 3.9% better); 12x12 40 s,
- * 20x20 not certified in 420 s (spanner: 65 s). Above 9x9 the user asks for
- * the exact model explicitly (--lp-model exact).
+ * Variables n*m up to which an all-pairs (or edge) model invariant under the domain's isometries is solved whole,
+ * one variable per orbit, instead of by decomposition (a default job should answer in seconds; measured through the
+ * built CLI, dist loss, eps 1, whole job: uniform prior 8x8 2.5 s, 9x9 3.7 s, 10x10 7.2 s).
  */
 export const EXACT_AUTO_MAX_VARIABLES = 81 * 81;
 
