@@ -88,13 +88,26 @@ export const THREADED_MIN_VARIABLES = 100 * 100;
  * without the reserve, 12 s over: 3.3e-8 s each).
  */
 export const FINISH_SECONDS_PER_PAIR_OUTPUT = 4e-8;
-/** At most this share of the time limit is kept for the finish. */
+/** At most this share of the time limit is kept for the LP's own finish (FINISH_SECONDS_PER_PAIR_OUTPUT). */
 export const FINISH_MAX_SHARE = 0.3;
 
-/** The part of a time limit kept for the finish (see FINISH_SECONDS_PER_PAIR_OUTPUT). */
-export function finishReserveSeconds(model: LpPrivacyModel, n: number, m: number, limit: number): number {
+/**
+ * The job's privacy check of the returned channel, all pairs by the threaded ln scan: seconds per pair and output on
+ * one thread (50 x 50: 7.8e9 pair-outputs in 5.9 s on two threads), and its measures and the channel's extraction:
+ * seconds per entry (50 x 50: 1.7 s for 6.25e6 entries). These are kept in full, whatever the share: on 50 x 50 they
+ * are 7.8 s, and with only the 30% share a 20 s limit ended at 22.3 s.
+ */
+export const CHECK_SECONDS_PER_PAIR_OUTPUT = 1.5e-9;
+export const FINISH_SECONDS_PER_ENTRY = 3e-7;
+
+/** The part of a time limit kept for the finish: the LP's (at most FINISH_MAX_SHARE) or the job's check and measures, the larger. */
+export function finishReserveSeconds(model: LpPrivacyModel, n: number, m: number, limit: number, threads = availableParallelism()): number {
   const pairs = model === 'spanner' || model === 'edges' ? 8 * n : (n * (n - 1)) / 2;
-  return Math.min(FINISH_MAX_SHARE * limit, pairs * m * FINISH_SECONDS_PER_PAIR_OUTPUT);
+  const lp = Math.min(FINISH_MAX_SHARE * limit, pairs * m * FINISH_SECONDS_PER_PAIR_OUTPUT);
+  // the check visits a graph metric's edges, every pair otherwise (a spanner's channel too)
+  const checked = model === 'edges' ? 8 * n : (n * (n - 1)) / 2;
+  const job = checked * m * (CHECK_SECONDS_PER_PAIR_OUTPUT / Math.max(1, threads)) + n * m * FINISH_SECONDS_PER_ENTRY;
+  return Math.min(limit, Math.max(lp, job));
 }
 
 /** Pricing threads of a solve: as asked, else the machine's cores on large problems (THREADED_MIN_VARIABLES). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { greedySpanner } from '../../../../src-worker/lp/greedy-spanner';
-import { privacyConstraintGraph } from '../../../../src-worker/lp/privacy-constraint-graph';
+import { GRID_SPANNER_DELTAS, gridSpanner, privacyConstraintGraph } from '../../../../src-worker/lp/privacy-constraint-graph';
 import { gridDomain } from '../../../../src-worker/metric/grid';
 import { lineDomain } from '../../../../src-worker/metric/line';
 import { floydWarshall } from '../../support/metric-helpers';
@@ -23,6 +23,37 @@ describe('greedy spanner', () => {
     }
     // Sparser than all pairs; far sparser once delta >= 1.1.
     expect(s.from.length).toBeLessThan((g.n * (g.n - 1)) / (delta >= 1.1 ? 4 : 1.5));
+  });
+
+  it.each([
+    [1, 6, 1.1, 1],
+    [3, 7, 1.09, 0.5],
+    [8, 8, 1.1, 0.5],
+    [7, 12, 1.25, 1],
+    [10, 9, 1.4, 0.25],
+    [12, 12, 1.1, 0.5],
+  ])('on a %i x %i Euclidean grid at delta %f (cells %f) the 8-neighbour construction is the greedy spanner, edge for edge', (r, c, delta, step) => {
+    const g = gridDomain(r, c, step);
+    const fast = gridSpanner(g, delta)!;
+    const greedy = greedySpanner(g.n, g.distance, delta);
+    expect(Array.from(fast.from)).toEqual(Array.from(greedy.from));
+    expect(Array.from(fast.to)).toEqual(Array.from(greedy.to));
+    expect(Array.from(fast.weight)).toEqual(Array.from(greedy.weight));
+    // and the constraint graph uses it: the same pairs at the same exponents
+    const sp = privacyConstraintGraph(g, 0.7, 'spanner', delta);
+    expect(Array.from(sp.from)).toEqual(Array.from(greedy.from));
+    expect(Array.from(sp.exponent)).toEqual(Array.from(greedy.weight, (w) => (0.7 / delta) * w));
+  });
+
+  it('outside its dilations, metrics and domains the 8-neighbour construction does not apply (the greedy runs)', () => {
+    const g = gridDomain(6, 6);
+    // at 1.08 (below the 8-neighbours' 1.0824) the greedy adds knight moves; at 1.42 (over sqrt 2) it drops diagonals
+    expect(gridSpanner(g, GRID_SPANNER_DELTAS.min - 0.01)).toBeNull();
+    expect(greedySpanner(g.n, g.distance, 1.08).from.length).toBeGreaterThan(2 * 5 * 6 + 2 * 5 * 5);
+    expect(gridSpanner(g, 1.42)).toBeNull();
+    expect(greedySpanner(g.n, g.distance, 1.42).from.length).toBe(2 * 5 * 6);
+    expect(gridSpanner(gridDomain(6, 6, 1, 'manhattan'), 1.1)).toBeNull();
+    expect(gridSpanner(lineDomain(6), 1.1)).toBeNull();
   });
 
   it('delta = 1 is the exact reduction: the path of a line, the 4-neighbour graph of a Manhattan grid', () => {
