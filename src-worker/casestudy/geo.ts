@@ -446,7 +446,7 @@ export const geoParts: SplitStudy<GeoItem> = {
 function cityDetails(p: GeoParams, city: CityRow[]): string[] {
   if (p.skipCity || city.length === 0) return [];
   const out = [
-    `City: "optimised for the prior (fast)" is the LP-optimal mechanism for expected distance on a spanner (dilation 1.1): privacy constraints eps/1.1 on spanner edges only, which implies eps*d2-privacy but excludes some eps*d2-private channels; "(exact)" constrains all pairs. The full ${p.citySide} x ${p.citySide} city's LP has ${p.citySide ** 4} variables; it is solved by decomposition over output columns and certified by a Lagrangian lower bound.`,
+    `City: "optimised for the prior (fast)" is the spanner LP's optimum for expected distance (dilation 1.1; not the best possible): privacy constraints eps/1.1 on spanner edges only, which implies eps*d2-privacy but excludes some eps*d2-private channels; "(exact)" constrains all pairs. The full ${p.citySide} x ${p.citySide} city's LP has ${p.citySide ** 4} variables; it is solved by decomposition over output columns and certified by a Lagrangian lower bound.`,
   ];
   for (const r of city) {
     const d = cityRowDetails(r);
