@@ -1,8 +1,10 @@
 /**
- * E2E harness: starts web mode (`node --import tsx src-main/web/main.ts
- * --port 0`, which builds out/renderer when missing or stale) on a random
- * free port with a private config dir, and Debian's Chromium through
- * playwright-core with a fresh profile. No Electron binary is needed.
+ * E2E harness: starts web mode (the host `npm run web` starts: the bundle
+ * out/web/main.js when it is fresh, as after `npm test`'s build:cli, else
+ * `node --import tsx src-main/web/main.ts`; either builds out/renderer when
+ * missing or stale) with --port 0 on a random free port with a private
+ * config dir, and Debian's Chromium through playwright-core with a fresh
+ * profile. No Electron binary is needed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { builtIsFresh } from '../../scripts/built-fresh.mjs';
 import { readCsv } from '../../src-shared/csv/csv-reader';
 import { evaluateNumberExpression } from '../../src-shared/numeric/number-expression';
 
@@ -40,10 +43,21 @@ async function stopServer(child: ChildProcess): Promise<void> {
   clearTimeout(t);
 }
 
+/**
+ * How web mode's host is started, as scripts/start.mjs starts it: the built bundle when no source went into it
+ * since it was built (it then also runs the bundled worker, and starts in a fraction of the time tsx takes to
+ * load the sources), else the sources through tsx.
+ */
+function webHostArgs(): string[] {
+  return builtIsFresh(ROOT, ['out/web/main.js', 'out/worker/worker-entry.js'])
+    ? [join(ROOT, 'out/web/main.js')]
+    : ['--import', 'tsx', join(ROOT, 'src-main/web/main.ts')];
+}
+
 /** Web mode with the harness's folder as its workspace root (the page's paths lead there only) and `env` added. */
 function startServer(tmp: string, env: Record<string, string>, again?: { port: string; token: string }): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((res, rej) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src-main/web/main.ts'), '--port', again?.port ?? '0', '--root', tmp], {
+    const child = spawn(process.execPath, [...webHostArgs(), '--port', again?.port ?? '0', '--root', tmp], {
       cwd: ROOT,
       env: { ...process.env, MECHSTUDIO_CONFIG_DIR: join(tmp, 'config'), ...env, ...(again ? { MECHSTUDIO_WEB_TOKEN: again.token } : {}) },
       stdio: ['ignore', 'pipe', 'pipe'],
