@@ -25,7 +25,8 @@ export default defineConfig({
           testTimeout: 180_000,
           hookTimeout: 300_000,
           fileParallelism: false,
-          // the page updates asynchronously and CI runs the unit project beside it on 2 cores:
+          // the page updates asynchronously, and the host, its worker and Chromium share the 2 cores (the e2e files run
+          // one at a time, after the unit files: vitest runs a project without file parallelism in its own group):
           // a poll without its own timeout waits up to 15 s (vitest's default of 1 s made
           // "Recover it" flaky when the recovered project rendered after 1.6 s)
           expect: { poll: { timeout: 15_000 } },
