@@ -10,6 +10,7 @@
  * ./engine and ./remap-jobs.
  */
 import { MechError } from '../../src-shared/errors';
+import { gapIsExact } from '../../src-shared/charts/lp-words';
 import {
   definedLpOptions,
   COMPARE_MAP_MAX_CELLS,
@@ -218,7 +219,6 @@ export async function compareJob(req: CompareRequest, ctx: JobContext): Promise<
         const fin = (x: number): number | null => (Number.isFinite(x) ? x : null);
         const lpLoss = m.mechanism ? m.mechanism.loss : req.loss; // what the LP minimised
         const loss = typeof lpLoss === 'string' ? lpLoss : lpLoss === undefined ? 'dist' : 'custom';
-        const gapBasis = b.lp.gapBasis ?? (b.lp.exactLowerBound !== null ? 'exact' : 'model');
         row.lp = {
           model: b.lp.model,
           objective: b.lp.objective,
@@ -226,7 +226,7 @@ export async function compareJob(req: CompareRequest, ctx: JobContext): Promise<
           gap: fin(b.lp.gap),
           stoppedBy: b.lp.stoppedBy,
           loss,
-          gapBasis,
+          gapBasis: gapIsExact(b.lp) ? 'exact' : 'model',
         };
       }
       if (focus !== null) row.focusRow = Array.from(b.channel.row(focus, new Float64Array(b.channel.cols)));

@@ -28,6 +28,7 @@ import { checkPrivacyThreaded, type PrivacyCheckResult } from '../check/privacy-
 import { ADMISSION_LIMITS } from '../base/admission-limits';
 import { GridOffsetChannel } from '../mechanism/function-row-source';
 import { structuredExpectedDistanceError, structuredMeasures, structuredPrivacyCheck } from '../measure/structured/structured-dispatch';
+import type { LpProgress } from '../mechanism/lp-result';
 import { closedFormMechanism } from '../mechanism/closed-form-by-kind';
 import { customMetricDomain } from '../metric/custom-metric';
 import { graphDomain as engineGraphDomain } from '../metric/graph';
@@ -108,18 +109,18 @@ function lpLoss(loss: LossSpecInput | undefined): LpLoss {
   }
 }
 
+/** What a round reports (LpProgress without its fraction: the job keeps its own, monotonic). */
+type RoundFigures = Omit<LpProgress, 'fraction'>;
+
 /** The progress line of an LP round: objective, certified bound, gap (a relaxation's round says so). */
-export function lpProgressMessage(p: { round: number; objective: number; bound: number; gap: number; elapsedMs: number; stage?: 'relaxation' }): string {
+export function lpProgressMessage(p: RoundFigures): string {
   const g = (x: number): string => (Number.isFinite(x) ? x.toPrecision(6) : String(x));
   const what = p.stage === 'relaxation' ? `relaxation round ${p.round} (bounding the best possible): best found` : `LP round ${p.round}: objective`;
   return `${what} ${g(p.objective)}, bound ${g(p.bound)}, gap ${Number.isFinite(p.gap) ? `${(p.gap * 100).toPrecision(3)}%` : String(p.gap)} (${(p.elapsedMs / 1000).toFixed(1)} s)`;
 }
 
 /** The typed progress sample of an LP round (non-finite bound and gap, before the first certified bound, are null; none without a finite objective). */
-export function lpSample(
-  p: { round: number; objective: number; bound: number; gap: number; elapsedMs: number; stage?: 'relaxation' },
-  fraction: number,
-): LpSample | undefined {
+export function lpSample(p: RoundFigures, fraction: number): LpSample | undefined {
   if (!Number.isFinite(p.objective) || !Number.isInteger(p.round) || p.round < 0) return undefined;
   const bound = Number.isFinite(p.bound) ? p.bound : null;
   const gap = bound !== null && Number.isFinite(p.gap) && p.gap >= 0 ? p.gap : null;
