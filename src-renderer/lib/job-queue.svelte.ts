@@ -42,7 +42,15 @@ export class JobQueue {
   /** A new row at the top of the panel; the row as the panel holds it. */
   private track(view: JobView): JobView {
     this.jobs.unshift(view);
-    if (this.jobs.length > MAX_JOB_ROWS) this.jobs.splice(MAX_JOB_ROWS);
+    // a view's running rows do not count: scrolling must not push the user's own jobs out
+    const counts = (j: JobView): boolean => !(j.transient && (j.status === 'running' || j.status === 'queued'));
+    let over = this.jobs.filter(counts).length - MAX_JOB_ROWS;
+    for (let i = this.jobs.length - 1; over > 0 && i > 0; i--) {
+      if (counts(this.jobs[i]!)) {
+        this.jobs.splice(i, 1);
+        over--;
+      }
+    }
     return this.jobs[0]!;
   }
 
@@ -51,12 +59,21 @@ export class JobQueue {
     this.jobs = this.jobs.filter((j) => j.status === 'running' || j.status === 'queued');
   }
 
-  /** Submit a job, track it in the jobs panel, resolve with its result. */
-  run(request: JobRequest, label: string, onId?: (id: string) => void, quiet = false): Promise<JobResult> {
+  /** A transient row leaves the panel (its view has the answer, or cancelled it). */
+  private untrack(view: JobView): void {
+    const i = this.jobs.indexOf(view);
+    if (i >= 0) this.jobs.splice(i, 1);
+  }
+
+  /**
+   * Submit a job, track it in the jobs panel, resolve with its result. A `transient` job (one a view asks for
+   * by itself) is a row only while it runs, and after that only when it failed.
+   */
+  run(request: JobRequest, label: string, onId?: (id: string) => void, transient = false): Promise<JobResult> {
     const view: JobView = { jobId: null, label, type: request.type, started: Date.now(), elapsedMs: 0, fraction: null, message: 'queued', status: 'queued' };
     if ((request.type === 'mechanism' && request.kind === 'optimal') || (request.type === 'compare' && compareBuildsLp(request))) view.stoppable = true;
-    // quiet jobs (rows fetched for a view while scrolling) stay out of the jobs panel
-    const tracked = quiet ? view : this.track(view);
+    if (transient) view.transient = true;
+    const tracked = this.track(view);
     // the one submit-and-await (runJob): events that come before the id are replayed to it; the panel row is
     // settled here too, as the panel's own event handler may have seen them before it knew the id
     return runJob(this.api, request, {
@@ -68,11 +85,13 @@ export class JobQueue {
     }).then(
       (result) => {
         if (tracked.status !== 'done') Object.assign(tracked, { status: 'done', fraction: 1, message: 'done' });
+        if (transient) this.untrack(tracked);
         return result;
       },
       (err: ApiError) => {
         const error: JobError = { code: err.code, message: err.message, ...(err.detail ? { detail: err.detail } : {}) };
-        if (tracked.status === 'queued' || tracked.status === 'running') {
+        if (transient && error.code === 'cancelled') this.untrack(tracked);
+        else if (tracked.status === 'queued' || tracked.status === 'running') {
           const cancelled = error.code === 'cancelled';
           Object.assign(tracked, { status: cancelled ? 'cancelled' : 'error', message: cancelled ? 'cancelled' : error.message, error: error.message });
         }
@@ -98,7 +117,7 @@ export class JobQueue {
     }
   }
 
-  /** Rows or block means of a channel for a view (a `rows` job, kept out of the jobs panel). */
+  /** Rows or block means of a channel for a view (a `rows` job, a transient row of the jobs panel). */
   async fetchRows(request: Extract<JobRequest, { type: 'rows' }>): Promise<RowsResult> {
     return (await this.run($state.snapshot(request) as typeof request, 'rows for a view', undefined, true)) as RowsResult;
   }

@@ -15,6 +15,12 @@ export interface JobView {
   stoppable?: boolean;
   /** The user pressed Stop (the job is finishing with its best answer). */
   stopping?: boolean;
+  /**
+   * Work a view asks for by itself (rows fetched while scrolling, the privacy-type explorer): a row while it is
+   * queued or running, so that nothing runs unseen; it leaves the panel once the view has its answer or has
+   * superseded it (cancelled), and stays only when it failed.
+   */
+  transient?: boolean;
   /** Typed LP rounds received so far (for the live convergence chart). */
   lp?: LpSample[];
 }

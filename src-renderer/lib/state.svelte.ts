@@ -83,7 +83,7 @@ export class AppState {
   }
 
   readonly notify: Toasts['notify'] = (text, kind) => this.toasts.notify(text, kind);
-  readonly run: JobQueue['run'] = (request, label, onId, quiet) => this.queue.run(request, label, onId, quiet);
+  readonly run: JobQueue['run'] = (request, label, onId, transient) => this.queue.run(request, label, onId, transient);
   readonly task: JobQueue['task'] = (label, type, work) => this.queue.task(label, type, work);
   readonly fetchRows: JobQueue['fetchRows'] = (request) => this.queue.fetchRows(request);
   readonly cancel: JobQueue['cancel'] = (jobId) => this.queue.cancel(jobId);

@@ -50,14 +50,38 @@ describe('the jobs panel list', () => {
     ]);
   });
 
-  it('rows fetched for a view stay out of the panel; the panel keeps the newest 30 rows', async () => {
-    const f = fakeApi({ answer: () => rows });
+  it('rows a view fetches are a row while they run and leave when answered or cancelled; a failed one stays', async () => {
+    const f = fakeApi({
+      answer: (r) => {
+        const from = (r as { from?: number }).from;
+        if (from === 1) return { code: 'internal', message: 'channel file unreadable' };
+        if (from === 2) return { code: 'cancelled', message: 'cancelled' };
+        return undefined;
+      },
+    });
     const q = queueOn(f.api);
-    await q.fetchRows({ type: 'rows', channelRef: 'c', from: 0, count: 10 } as never);
-    expect([f.submitted.length, q.jobs.length]).toEqual([1, 0]);
+    const fetching = q.fetchRows({ type: 'rows', channelRef: 'c', from: 0, count: 10 } as never);
+    await Promise.resolve();
+    expect(q.jobs.map((j) => [j.label, j.status, j.transient])).toEqual([['rows for a view', 'running', true]]);
+    f.emit({ kind: 'result', jobId: 'job-1', result: rows, elapsedMs: 12 });
+    await expect(fetching).resolves.toBe(rows);
+    expect(q.jobs.length).toBe(0);
+    await expect(q.fetchRows({ type: 'rows', channelRef: 'c', from: 2, count: 10 } as never)).rejects.toMatchObject({ code: 'cancelled' });
+    expect(q.jobs.length).toBe(0);
+    await expect(q.fetchRows({ type: 'rows', channelRef: 'c', from: 1, count: 10 } as never)).rejects.toMatchObject({ code: 'internal' });
+    expect(q.jobs.map((j) => [j.label, j.status, j.message])).toEqual([['rows for a view', 'error', 'channel file unreadable']]);
+    expect(f.submitted.length).toBe(3);
+  });
+
+  it('the panel keeps the newest 30 rows; a running row of a view does not push one out', async () => {
+    const f = fakeApi();
+    const q = queueOn(f.api);
     for (let i = 0; i < 32; i++) await q.task(`export ${i}`, 'export', () => Promise.resolve(i));
     expect(q.jobs.length).toBe(mod().MAX_JOB_ROWS);
     expect([q.jobs[0]!.label, q.jobs.at(-1)!.label]).toEqual(['export 31', 'export 2']);
+    void q.fetchRows({ type: 'rows', channelRef: 'c', from: 0, count: 10 } as never);
+    expect(q.jobs.length).toBe(mod().MAX_JOB_ROWS + 1);
+    expect([q.jobs[0]!.label, q.jobs.at(-1)!.label]).toEqual(['rows for a view', 'export 2']);
   });
 
   it("the host's other work is a row while it runs, then done or failed with its message", async () => {
