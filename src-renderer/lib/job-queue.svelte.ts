@@ -72,8 +72,23 @@ export class JobQueue {
   run(request: JobRequest, label: string, onId?: (id: string) => void, transient = false): Promise<JobResult> {
     const view: JobView = { jobId: null, label, type: request.type, started: Date.now(), elapsedMs: 0, fraction: null, message: 'queued', status: 'queued' };
     if ((request.type === 'mechanism' && request.kind === 'optimal') || (request.type === 'compare' && compareBuildsLp(request))) view.stoppable = true;
-    if (transient) view.transient = true;
-    const tracked = this.track(view);
+    let tracked = view;
+    let settled = false;
+    let shown = false;
+    const show = (): void => {
+      tracked = this.track(view);
+      shown = true;
+    };
+    if (!transient) show();
+    else {
+      view.transient = true;
+      // Views ask from inside their effects and templates: the row joins the panel a microtask later, outside
+      // them, so that the panel's list is neither read (a dependency: every row change would ask again) nor
+      // written (an unsafe mutation) there.
+      queueMicrotask(() => {
+        if (!settled) show();
+      });
+    }
     // the one submit-and-await (runJob): events that come before the id are replayed to it; the panel row is
     // settled here too, as the panel's own event handler may have seen them before it knew the id
     return runJob(this.api, request, {
@@ -84,16 +99,21 @@ export class JobQueue {
       },
     }).then(
       (result) => {
+        settled = true;
         if (tracked.status !== 'done') Object.assign(tracked, { status: 'done', fraction: 1, message: 'done' });
         if (transient) this.untrack(tracked);
         return result;
       },
       (err: ApiError) => {
+        settled = true;
         const error: JobError = { code: err.code, message: err.message, ...(err.detail ? { detail: err.detail } : {}) };
         if (transient && error.code === 'cancelled') this.untrack(tracked);
-        else if (tracked.status === 'queued' || tracked.status === 'running') {
-          const cancelled = error.code === 'cancelled';
-          Object.assign(tracked, { status: cancelled ? 'cancelled' : 'error', message: cancelled ? 'cancelled' : error.message, error: error.message });
+        else {
+          if (!shown) show();
+          if (tracked.status === 'queued' || tracked.status === 'running') {
+            const cancelled = error.code === 'cancelled';
+            Object.assign(tracked, { status: cancelled ? 'cancelled' : 'error', message: cancelled ? 'cancelled' : error.message, error: error.message });
+          }
         }
         throw error;
       },

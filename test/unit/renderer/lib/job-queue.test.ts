@@ -80,6 +80,9 @@ describe('the jobs panel list', () => {
     expect(q.jobs.length).toBe(mod().MAX_JOB_ROWS);
     expect([q.jobs[0]!.label, q.jobs.at(-1)!.label]).toEqual(['export 31', 'export 2']);
     void q.fetchRows({ type: 'rows', channelRef: 'c', from: 0, count: 10 } as never);
+    // not in the caller's own (reactive) step: a microtask later
+    expect(q.jobs.length).toBe(mod().MAX_JOB_ROWS);
+    await Promise.resolve();
     expect(q.jobs.length).toBe(mod().MAX_JOB_ROWS + 1);
     expect([q.jobs[0]!.label, q.jobs.at(-1)!.label]).toEqual(['rows for a view', 'export 2']);
   });
