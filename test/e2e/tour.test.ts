@@ -77,7 +77,7 @@ async function tourItems(prefix: string, all: boolean): Promise<number> {
     await page.getByTestId(id).click();
     await settle();
     // the heat map or the chart draws in the next frames
-    await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+    await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
     await look(`${prefix}-${id.replace(/^item-/, '')}`);
   }
   return ids.length;
