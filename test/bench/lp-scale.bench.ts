@@ -41,7 +41,7 @@ import type { Domain } from '../../src-worker/metric/domain';
 import type { RowSource } from '../../src-worker/mechanism/channel';
 import { cheapCandidates } from '../../src-worker/jobs/cheap-candidates';
 
-function cityPrior(): Float64Array | null {
+export function cityPrior(): Float64Array | null {
   try {
     const nums = readFileSync(new URL('../../resources/data/city-population.csv', import.meta.url), 'utf8')
       .split(/[\s,]+/)
@@ -62,7 +62,7 @@ function normalise(w: Float64Array): Float64Array {
 }
 
 /** Nearest-neighbour resampling of the 20 x 20 prior to k x k (with a floor so no cell is empty). */
-function resample(p: Float64Array, k: number): Float64Array {
+export function resample(p: Float64Array, k: number): Float64Array {
   const out = new Float64Array(k * k);
   for (let i = 0; i < k; i++)
     for (let j = 0; j < k; j++) {
@@ -74,7 +74,7 @@ function resample(p: Float64Array, k: number): Float64Array {
 }
 
 /** Expected distance of a candidate after its remap (output y reported as remap[y]). */
-function candidateLoss(ch: RowSource, remap: Int32Array, g: Domain, pi: Float64Array): number {
+export function candidateLoss(ch: RowSource, remap: Int32Array, g: Domain, pi: Float64Array): number {
   const row = new Float64Array(ch.cols);
   let v = 0;
   for (let x = 0; x < ch.rows; x++) {
