@@ -16,52 +16,15 @@ import { greedySpanner } from '../../src-worker/lp/greedy-spanner';
 import { optimalMechanism, type OptimalMechanism } from '../../src-worker/lp/optimal-mechanism';
 import type { WeightedEdges } from '../../src-worker/metric/domain';
 import { gridDomain } from '../../src-worker/metric/grid';
-import { MinHeap } from '../../src-worker/numeric/min-heap';
+import { weightedAllPairs } from '../../src-worker/metric/shortest-paths';
 import { cheapCandidates } from '../../src-worker/jobs/cheap-candidates';
 import { candidateLoss, cityPrior, resample } from './lp-scale.bench';
 
-/** The spanner's achieved dilation: the largest (path length) / distance over all pairs (Dijkstra from every secret). */
+/** The spanner's achieved dilation: the largest (path length) / distance over all pairs. */
 export function achievedDilation(n: number, e: WeightedEdges, distance: (i: number, j: number) => number): number {
-  const start = new Int32Array(n + 1);
-  for (let k = 0; k < e.from.length; k++) {
-    start[e.from[k]! + 1]!++;
-    start[e.to[k]! + 1]!++;
-  }
-  for (let i = 0; i < n; i++) start[i + 1]! += start[i]!;
-  const adj = new Int32Array(start[n]!);
-  const w = new Float64Array(start[n]!);
-  const fill = start.slice(0, n);
-  for (let k = 0; k < e.from.length; k++) {
-    const a = e.from[k]!;
-    const b = e.to[k]!;
-    adj[fill[a]!] = b;
-    w[fill[a]!++] = e.weight[k]!;
-    adj[fill[b]!] = a;
-    w[fill[b]!++] = e.weight[k]!;
-  }
-  const d = new Float64Array(n);
-  const heap = new MinHeap(n);
+  const paths = weightedAllPairs(n, e);
   let worst = 1;
-  for (let s = 0; s < n; s++) {
-    d.fill(Infinity);
-    d[s] = 0;
-    heap.clear();
-    heap.push(0, s);
-    while (heap.size > 0) {
-      const key = heap.topKey();
-      const u = heap.pop();
-      if (key > d[u]!) continue;
-      for (let k = start[u]!; k < start[u + 1]!; k++) {
-        const v = adj[k]!;
-        const dv = key + w[k]!;
-        if (dv < d[v]!) {
-          d[v] = dv;
-          heap.push(dv, v);
-        }
-      }
-    }
-    for (let v = s + 1; v < n; v++) worst = Math.max(worst, d[v]! / distance(s, v));
-  }
+  for (let s = 0; s < n; s++) for (let v = s + 1; v < n; v++) worst = Math.max(worst, paths[s * n + v]! / distance(s, v));
   return worst;
 }
 
