@@ -11,6 +11,14 @@ export default defineConfig({
         input: {
           index: resolve(__dirname, 'src-main/electron/main.ts'),
           worker: resolve(__dirname, 'src-worker/worker-entry.ts'),
+          // The engine's own worker threads: the pricing threads and the privacy check's threads. The code that starts
+          // them looks for './pricing-worker.js' and './check-worker.js' next to itself (base/worker-module.ts), and it
+          // lands in a shared chunk: these two go to the chunks' folder (test/integration/electron-bundle.test.ts).
+          'pricing-worker': resolve(__dirname, 'src-worker/lp/pricing-worker.ts'),
+          'check-worker': resolve(__dirname, 'src-worker/check/check-worker.ts'),
+        },
+        output: {
+          entryFileNames: (chunk: { name: string }) => (chunk.name === 'pricing-worker' || chunk.name === 'check-worker' ? 'chunks/[name].js' : '[name].js'),
         },
         external: ['highs', 'piscina', 'bullmq', 'ioredis'],
       },

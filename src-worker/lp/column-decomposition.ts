@@ -72,6 +72,7 @@ export async function solveByColumnDecomposition(
       options: subOptions,
       form: opts.pricingForm ?? pricingFormFor(setup.inPricing),
       groupSize: setup.groupSize,
+      ...(problem.pricingFactors ? { factors: problem.pricingFactors } : {}),
     });
     const run = new DecompositionRun(setup, master, pricing, options, subOptions, opts);
     const stop = run.start();

@@ -115,6 +115,12 @@ export interface DecompositionOptions {
    * taken from a complete pricing round.
    */
   startDuals?: Float64Array;
+  /**
+   * Exact pricing (exact-pricing.ts, up to EXACT_PRICING_MAX_SECRETS secrets): every output priced over the whole
+   * column polytope. Default: on for the exact model, off for spanner and edge models (true prices them through
+   * the closure of their edge exponents); false prices with HiGHS over the pricing rows (the benches' baseline).
+   */
+  exactPricing?: boolean;
   /** Remap the master's channel after each master solve and keep it as the best channel when cheaper (default true; see remapIncumbent). */
   remap?: boolean;
   /**

@@ -76,6 +76,8 @@ export class DecompositionRun {
   private readonly adaptive: boolean;
   /** startDuals given and not priced yet: the first round prices exactly there. */
   private startPending = false;
+  /** Whether pricing is exact over the whole column polytope: its columns lie in P (no lift) and there are no lazy rows. */
+  private readonly exactPricing: boolean;
   /** Time in remapIncumbent, and the master objective it last remapped. */
   private remapMs = 0;
   private lastRemapped = NaN;
@@ -102,6 +104,7 @@ export class DecompositionRun {
     // Self-adjusting smoothing (Pessoa, Sadykov, Uchoa, Vanderbeck 2018): the weight alphaA on the centre moves by the
     // supergradient at the priced point: towards the master's duals while L still rises that way, towards the centre otherwise.
     this.adaptive = opts.smoothingMode === 'adaptive';
+    this.exactPricing = pricing.exact === true;
     this.alphaA = s.alpha0;
     if (opts.startDuals) {
       if (opts.startDuals.length !== n || !opts.startDuals.every(Number.isFinite))
@@ -286,7 +289,7 @@ export class DecompositionRun {
       this.simplexIterations += ps.iterations;
       out.lower += Math.min(0, ps.safeBound);
       const r = ps.r;
-      if (s.inPricing) {
+      if (s.inPricing && !this.exactPricing) {
         const g = outputGroup(w, s.groupSize);
         let rows = out.newRows.get(g);
         if (!rows) out.newRows.set(g, (rows = { from: [], to: [], factor: [] }));
@@ -301,8 +304,8 @@ export class DecompositionRun {
         );
         out.newRowCount += rows.from.length - before;
       }
-      // Reduced cost against the master's own duals, of the column lifted into P.
-      s.lifter.lift(r);
+      // Reduced cost against the master's own duals, of the column in P (an LP pricing's column lifted into P first).
+      if (!this.exactPricing) s.lifter.lift(r);
       let rc = 0;
       for (let x = 0; x < n; x++) rc += (c[w * n + x]! - lam[x]!) * r[x]!;
       if (rc < -1e-12 * scale) out.batch.push({ w, r });
@@ -441,7 +444,7 @@ export class DecompositionRun {
     const stallLimit = gap <= STALL_GAP ? STALL_ROUNDS : STALL_ROUNDS_FAR;
     const stuck = this.stalled >= stallLimit && this.boundStalled >= stallLimit;
     const quiet = rowsAdded === 0 && alpha < 1e-6;
-    if (quiet && (stuck || p.batch.length === 0) && s.inPricing && this.lazyMaxFactor < MAX_PRICING_FACTOR) {
+    if (quiet && (stuck || p.batch.length === 0) && s.inPricing && !this.exactPricing && this.lazyMaxFactor < MAX_PRICING_FACTOR) {
       // Second stage of lazy pricing: admit the far rows (up to e^18) and go on.
       this.lazyMaxFactor = MAX_PRICING_FACTOR;
       this.stalled = 0;

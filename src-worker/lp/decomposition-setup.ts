@@ -186,6 +186,11 @@ export interface DecompositionProblem {
   what: string;
   /** The lift into P when the caller has a faster one than the max-product Dijkstra over `pairs` (privacy-repair.ts GridTableLifter: all pairs of a grid). */
   lifter?: Lifter;
+  /**
+   * G[a*n + b] = 1/f_ab over the model's polytope with ln f a metric (exact-pricing.ts exactPricingFactors,
+   * closurePricingFactors): every output is then priced exactly (exact-pricing.ts), its columns in P.
+   */
+  pricingFactors?: Float64Array;
 }
 
 /** Validate the options, orient the costs, build the pricing seed, the lifter, the master limits and its start. */

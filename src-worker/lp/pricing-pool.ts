@@ -2,7 +2,8 @@ import type { Worker } from 'node:worker_threads';
 import { type WorkerModule, workerModule as findWorkerModule, startWorker } from '../base/worker-module';
 import { MechError } from '../../src-shared/errors';
 import { type LpOptions, checkCancelled } from './lp-options';
-import { type PricingForm, PricingGroups, type PricingOutcome, type PricingRows, groupThread, outputGroup } from './pricing';
+import { type PricingForm, type PricingOutcome, type PricingRows, groupThread, outputGroup } from './pricing';
+import { ExactPricings, type OutputPricings, openOutputPricings } from './output-pricings';
 
 /**
  * One pricing round: c column-major (c[w*n + x]), lam the pricing duals; the round ends early at the deadline
@@ -18,7 +19,11 @@ export interface PricingRequest {
   only?: Uint8Array;
 }
 
-/** What a pricing engine is opened with: n secrets, m outputs, the seed rows, HiGHS form and options, outputs per model (default m: one). */
+/**
+ * What a pricing engine is opened with: n secrets, m outputs, the seed rows, HiGHS form and options, outputs per
+ * model (default m: one). With `factors` (G[a*n + b] = 1/f_ab, ln f a metric: exact-pricing.ts) every output is
+ * priced exactly over the whole column polytope and the rows are not used.
+ */
 export interface PricingSpec {
   n: number;
   m: number;
@@ -27,6 +32,7 @@ export interface PricingSpec {
   options?: LpOptions;
   form?: PricingForm;
   groupSize?: number;
+  factors?: Float64Array;
 }
 
 /** outcomes[w] undefined for outputs not priced; complete says that all requested outputs were (no deadline or stop came first). */
@@ -55,24 +61,28 @@ export interface PricingEngine {
   readonly failures: number;
   /** Machines (a job queue's workers) that have priced for this engine; undefined when it prices on this machine. */
   readonly workers?: number;
+  /** Whether every outcome is the exact pricing over the whole column polytope (a column in P, no rows to add). */
+  readonly exact?: boolean;
   dispose(): Promise<void>;
 }
 
 export class LocalPricing implements PricingEngine {
   readonly threads = 1;
   private readonly v: Float64Array;
+  readonly exact: boolean;
   private constructor(
-    private readonly model: PricingGroups,
+    private readonly model: OutputPricings,
     private readonly n: number,
     private readonly m: number,
     private readonly options: LpOptions | undefined,
     private readonly what: string,
   ) {
     this.v = new Float64Array(n);
+    this.exact = model instanceof ExactPricings;
   }
 
-  static async open({ n, m, rows, what, options, form, groupSize = m }: PricingSpec): Promise<LocalPricing> {
-    return new LocalPricing(await PricingGroups.open(n, m, rows, groupSize, () => true, what, options, form), n, m, options, what);
+  static async open(spec: PricingSpec): Promise<LocalPricing> {
+    return new LocalPricing(await openOutputPricings(spec, () => true), spec.n, spec.m, spec.options, spec.what);
   }
 
   async price({ c, lam, deadline, shouldStop, retryTolerance = 0, only }: PricingRequest): Promise<PricingRound> {
@@ -158,6 +168,7 @@ export class ThreadedPricing implements PricingEngine {
   private readonly groupRows = new Map<number, number>();
   private cold: number[];
   private fails: number[];
+  exact = false;
   private constructor(
     private readonly pool: PricingThread[],
     private readonly n: number,
@@ -185,7 +196,7 @@ export class ThreadedPricing implements PricingEngine {
     return groupThread(outputGroup(w, this.groupSize), this.m, this.groupSize, T) ?? w % T;
   }
 
-  static async open(threads: number, { n, m, rows, what, options, form, groupSize = m }: PricingSpec): Promise<ThreadedPricing> {
+  static async open(threads: number, { n, m, rows, what, options, form, groupSize = m, factors }: PricingSpec): Promise<ThreadedPricing> {
     const mod = workerModule();
     if (!mod) throw new MechError('internal', `${what}: the pricing worker module is not available`);
     const pool: PricingThread[] = [];
@@ -193,14 +204,29 @@ export class ThreadedPricing implements PricingEngine {
       for (let t = 0; t < threads; t++) pool.push(new PricingThread(startWorker(mod, import.meta.url)));
       await Promise.all(
         pool.map((p, t) =>
-          p.call({ type: 'open', n, m, rows, what, form, groupSize, thread: t, threads, highsOptions: options?.highsOptions, cancelFlag: options?.cancelFlag }),
+          p.call({
+            type: 'open',
+            n,
+            m,
+            rows,
+            what,
+            form,
+            groupSize,
+            factors,
+            thread: t,
+            threads,
+            highsOptions: options?.highsOptions,
+            cancelFlag: options?.cancelFlag,
+          }),
         ),
       );
     } catch (e) {
       await Promise.all(pool.map((p) => p.worker.terminate()));
       throw e;
     }
-    return new ThreadedPricing(pool, n, m, rows.from.length, groupSize, options, what);
+    const engine = new ThreadedPricing(pool, n, m, factors ? 0 : rows.from.length, factors ? m : groupSize, options, what);
+    engine.exact = factors !== undefined;
+    return engine;
   }
 
   async price({ c, lam, deadline, shouldStop, retryTolerance = 0, only }: PricingRequest): Promise<PricingRound> {

@@ -12,7 +12,8 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { MechError } from '../../src-shared/errors';
-import { type PricingForm, PricingGroups, type PricingRows, groupThread } from './pricing';
+import { type PricingForm, type PricingRows, groupThread } from './pricing';
+import { type OutputPricings, openOutputPricings } from './output-pricings';
 
 interface OpenMsg {
   type: 'open';
@@ -26,6 +27,8 @@ interface OpenMsg {
   highsOptions?: Record<string, string | number | boolean>;
   cancelFlag?: Int32Array;
   what: string;
+  /** Exact pricing factors (shared memory): every output priced exactly, the rows unused. */
+  factors?: Float64Array;
 }
 interface PriceMsg {
   type: 'price';
@@ -41,7 +44,7 @@ interface AddMsg {
   group?: number;
 }
 
-let model: PricingGroups | undefined;
+let model: OutputPricings | undefined;
 let n = 0;
 
 function fail(e: unknown): void {
@@ -54,15 +57,18 @@ parentPort?.on('message', async (msg: OpenMsg | PriceMsg | AddMsg | { type: 'clo
     if (msg.type === 'open') {
       const { thread, threads } = msg;
       n = msg.n;
-      model = await PricingGroups.open(
-        msg.n,
-        msg.m,
-        msg.rows,
-        msg.groupSize,
+      model = await openOutputPricings(
+        {
+          n: msg.n,
+          m: msg.m,
+          rows: msg.rows,
+          groupSize: msg.groupSize,
+          what: msg.what,
+          options: { cancelFlag: msg.cancelFlag, highsOptions: msg.highsOptions },
+          ...(msg.form ? { form: msg.form } : {}),
+          ...(msg.factors ? { factors: msg.factors } : {}),
+        },
         (g) => (groupThread(g, msg.m, msg.groupSize, threads) ?? thread) === thread,
-        msg.what,
-        { cancelFlag: msg.cancelFlag, highsOptions: msg.highsOptions },
-        msg.form,
       );
       parentPort!.postMessage({ type: 'opened' });
     } else if (msg.type === 'price') {

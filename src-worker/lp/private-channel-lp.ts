@@ -1,3 +1,4 @@
+import { EXACT_PRICING_MAX_SECRETS, closurePricingFactors, exactPricingFactors } from './exact-pricing';
 import type { LpMethod } from '../mechanism/lp-result';
 import { MechError } from '../../src-shared/errors';
 import type { Domain } from '../metric/domain';
@@ -235,7 +236,28 @@ async function solveDecomposed(p: PrivateChannelProblem, graph: PrivacyConstrain
   }
   const pairs = { from: graph.from, to: graph.to, factor: edgeFactors(graph) };
   const lifter = metricLifter(domain, eps, graph);
-  const d = await solveByColumnDecomposition({ n, m: p.outputs, cost: p.cost, sense: p.sense, pairs, what: p.what, ...(lifter ? { lifter } : {}) }, options, {
+  // Exact pricing over the model's whole polytope (its n x n factors): the exact model's own by default; a spanner's
+  // or an edge graph's closure only when asked (exactPricing: true): on their sparse rows HiGHS' dual-form pricing
+  // measured faster (docs/lp.md, "Exact pricing, measured").
+  const ask = p.decompositionOptions?.exactPricing;
+  const exactModel = graph.mode === 'exact' || graph.mode === 'all-pairs';
+  const pricingFactors =
+    n > EXACT_PRICING_MAX_SECRETS || ask === false || (!exactModel && ask !== true)
+      ? undefined
+      : exactModel
+        ? exactPricingFactors(n, graph.from, graph.to, graph.exponent)
+        : closurePricingFactors(n, graph.from, graph.to, graph.exponent);
+  const problem = {
+    n,
+    m: p.outputs,
+    cost: p.cost,
+    sense: p.sense,
+    pairs,
+    what: p.what,
+    ...(lifter ? { lifter } : {}),
+    ...(pricingFactors ? { pricingFactors } : {}),
+  };
+  const d = await solveByColumnDecomposition(problem, options, {
     relaxedPairs,
     seedPairs,
     ...p.decompositionOptions,

@@ -69,6 +69,42 @@ describe('optimal mechanism LP, typed: exact all-pairs model by decomposition', 
     expect(dw.facts.solve.decomposition!.pricingRows).toBeLessThan(2 * 1176);
   }, 120_000);
 
+  it('exact pricing: the 8 x 8 optimum (eps 0.5, uniform) and a lumpy 6 x 6 equal the full model, every round bounds the optimum, no pricing rows', async () => {
+    // 8 x 8, eps 0.5, uniform: the reference optimum 2.2595765140 (the orbit-reduced full model), by decomposition with exact pricing.
+    const g8 = gridDomain(8, 8);
+    const u8 = Float64Array.from(uniformPrior(g8.n));
+    const ref8 = await optimalMechanism(g8, 0.5, u8, 'dist', { model: 'exact', targetGap: 1e-9 });
+    expect(ref8.lp.objective).toBeCloseTo(2.259576514, 9);
+    for (const [g, eps, pi, opt] of [
+      [g8, 0.5, u8, 2.259576514],
+      [
+        gridDomain(6, 6),
+        2,
+        priors(36)[2]![1],
+        obj(await optimalMechanism(gridDomain(6, 6), 2, priors(36)[2]![1], 'dist', { constraints: 'exact', generation: 'on', symmetry: 'off' })),
+      ],
+    ] as const) {
+      for (const threads of [1, 2]) {
+        const bounds: number[] = [];
+        const dw = await optimalMechanism(g, eps, pi, 'dist', {
+          model: 'exact',
+          targetGap: 1e-9,
+          threads,
+          symmetry: 'off',
+          coarseStart: false,
+          decompositionOptions: { onRound: (r) => bounds.push(r.bound) },
+        });
+        const what = `${g.spec} eps ${eps}, ${threads} thread(s)`;
+        expect(dw.lp.method, what).toBe('decomposition');
+        expect(Math.abs(dw.lp.objective - opt) / opt, what).toBeLessThan(1e-8);
+        for (const b of bounds) expect(b, what).toBeLessThanOrEqual(opt * (1 + 1e-12));
+        expect(dw.lp.gap, what).toBeLessThanOrEqual(1e-8);
+        expect(dw.facts.solve.decomposition!.pricingRows, what).toBe(0);
+        expect(checkPrivacy(dw.channel, g, eps).passes, what).toBe(true);
+      }
+    }
+  }, 300_000);
+
   it('lazy rows held per group of outputs (groups of 1, 5, and one shared model; 1 and 2 threads) give the same certified optimum on 6x6 at eps 2', async () => {
     const g = gridDomain(6, 6);
     const eps = 2;
@@ -87,7 +123,7 @@ describe('optimal mechanism LP, typed: exact all-pairs model by decomposition', 
           targetGap: 1e-8,
           threads,
           coarseStart: false,
-          decompositionOptions: { pricingGroupSize: groupSize },
+          decompositionOptions: { pricingGroupSize: groupSize, exactPricing: false },
         });
         expect(Math.abs(dw.lp.objective - ref) / ref, what).toBeLessThan(1e-7);
         expect(dw.lp.lowerBound, what).toBeLessThanOrEqual(ref * (1 + 1e-12));

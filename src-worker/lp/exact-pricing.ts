@@ -1,0 +1,832 @@
+/**
+ * Exact pricing over the column polytope of an exact model (docs/lp.md, "Exact pricing"):
+ *   min v . r  over  P = { r in [0,1]^n : r_a <= f_ab r_b for every ordered pair },  ln f a metric,
+ * solved combinatorially, with a certificate valid whatever the pivots did.
+ *
+ * Reduction. Let N = { x : v_x < 0 } and Q = { x : v_x > 0 }. At an optimum every entry outside N sits at the
+ * lower envelope r_x = max_{a in N} r_a g_ax (g = 1/f), which satisfies every pair row by the triangle inequality
+ * of ln f, and rows among N never bind. What is left is a transport with losses between N and Q:
+ *   min sum_a z_a  s.t.  sum_a y_ba <= v_b (b in Q),  sum_b g_ab y_ba + z_a >= -v_a (a in N),  y, z >= 0,
+ * whose optimum is minus the pricing optimum. Any flows y >= 0 are multipliers mu_ab = g_ab y_ba on the rows
+ * r_a - f_ab r_b <= 0, so by weak duality
+ *   min_P v . r >= sum_x min(0, (v + A' mu)_x) = sum_a min(0, v_a + inflow_a) + sum_b min(0, v_b - outflow_b),
+ * the certificate (certificateBound): the flows are clipped at 0 and it is computed from them alone.
+ *
+ * Method: a dual simplex on that transport, i.e. a primal method on r. The basis is a forest over N and Q whose
+ * arcs are tight rows (t_b = g_ab r_a); each tree is rooted at an a with r_a = 1 (its z basic). Potentials run
+ * top-down, flows bottom-up. The leaving variable is the most negative basic one (roots first); the move scales
+ * the subtree it cuts off (or the whole tree) by a common factor, so no cycle appears; the ratio test runs over
+ * every pair between the moving set and the rest and is long-step: Q leaves crossing a boundary are reassigned
+ * while the objective still improves (a heap holds those breakpoints), the first non-leaf breakpoint or the bound
+ * r = 1 stops the step. When the last tree scales to 0 the solve continues in a zero state that keeps relative
+ * potentials (optimum 0 when it ends there). Warm start: any stored r is crashed into a basis (ties link entries;
+ * a tree without an entry at 1 is raised until it ties or reaches 1). A pivot cap ends a solve; it is then
+ * repeated cold with the other leaving rule, and past that the point reached and its certificate are returned.
+ */
+
+import { weightedAllPairs } from '../metric/shortest-paths';
+
+/** Relative tolerance of the flows and the objective slopes (times max |v|). */
+const TOLERANCE = 1e-12;
+/** Ties of the warm-start crash (relative). */
+const TIE = 1e-10;
+
+export type ExactPricingStatus = 'optimal' | 'capped';
+
+export interface ExactPricingResult {
+  /** v . r of the returned column r (every pair row holds by construction: the lower envelope of its negative set). */
+  objective: number;
+  /** Certified lower bound on min over P of v . r (weak duality from the flows clipped at 0; never above the optimum). */
+  bound: number;
+  r: Float64Array;
+  /** A warm start for the next solve of the same output: r, or where r = 0 the envelope of the zero state's relative potentials. */
+  shape: Float64Array;
+  pivots: number;
+  /** 'optimal': no negative basic variable left (bound = objective to rounding); 'capped': the pivot cap twice, the point reached and its certificate. */
+  status: ExactPricingStatus;
+  /** The certificate's flows y_ba >= 0 from b (v_b > 0) to a (v_a < 0): certificateBound(v, a, b, y) recomputes the bound. */
+  certificate: { a: Int32Array; b: Int32Array; y: Float64Array };
+}
+
+type Rule = 'roots' | 'overall';
+
+/** min(0, v + A' mu) summed, for multipliers mu_ab = g_ab y on the rows r_a <= f_ab r_b (y clipped at 0): a valid lower bound for any y. */
+export function certificateBound(v: Float64Array, g: (a: number, b: number) => number, a: Int32Array, b: Int32Array, y: Float64Array): number {
+  const d = Float64Array.from(v);
+  for (let k = 0; k < y.length; k++) {
+    const f = y[k]!;
+    if (!(f > 0)) continue;
+    d[a[k]!]! += g(a[k]!, b[k]!) * f;
+    d[b[k]!]! -= f;
+  }
+  let s = 0;
+  for (let x = 0; x < d.length; x++) if (d[x]! < 0) s += d[x]!;
+  return s;
+}
+
+/**
+ * One exact pricer per engine (thread): n secrets and G[a*n + b] = 1/f_ab (G[a*n + a] = 1), symmetric, ln(1/G) a
+ * metric (the model's factors, or the shortest-path closure of a spanner's). Buffers are reused between solves.
+ */
+export class ExactPricer {
+  private readonly glob: Int32Array;
+  private readonly rowOf: Int32Array;
+  private readonly wt: Float64Array;
+  private readonly parent: Int32Array;
+  private readonly pot: Float64Array;
+  private readonly fl: Float64Array;
+  private readonly acc: Float64Array;
+  private readonly head: Int32Array;
+  private readonly next: Int32Array;
+  private readonly order: Int32Array;
+  private readonly inS: Uint8Array;
+  private readonly zeroRoot: Uint8Array;
+  private readonly sList: Int32Array;
+  private readonly bpRho: Float64Array;
+  private readonly bpOther: Int32Array;
+  private readonly heap: Int32Array;
+  private readonly passed: Int32Array;
+  private readonly uf: Int32Array;
+  private readonly mBest: Float64Array;
+  private readonly mArg: Int32Array;
+  private GB = new Float64Array(0);
+  private p = 0;
+  private q = 0;
+  private zeroWorld = false;
+  private tol = 0;
+  private sCount = 0;
+  /** Solves that reached the pivot cap (then re-solved cold), and solves that reached it twice. */
+  capped = 0;
+  failed = 0;
+
+  constructor(
+    readonly n: number,
+    private readonly G: Float64Array,
+  ) {
+    if (G.length !== n * n) throw new Error(`exact pricing: ${n} secrets need ${n * n} factors, got ${G.length}`);
+    this.glob = new Int32Array(n);
+    this.rowOf = new Int32Array(n);
+    this.wt = new Float64Array(n);
+    this.parent = new Int32Array(n);
+    this.pot = new Float64Array(n);
+    this.fl = new Float64Array(n);
+    this.acc = new Float64Array(n);
+    this.head = new Int32Array(n);
+    this.next = new Int32Array(n);
+    this.order = new Int32Array(n);
+    this.inS = new Uint8Array(n);
+    this.zeroRoot = new Uint8Array(n);
+    this.sList = new Int32Array(n);
+    this.bpRho = new Float64Array(n);
+    this.bpOther = new Int32Array(n);
+    this.heap = new Int32Array(n);
+    this.passed = new Int32Array(n);
+    this.uf = new Int32Array(n);
+    this.mBest = new Float64Array(n);
+    this.mArg = new Int32Array(n);
+  }
+
+  /** 1/f between node i (an N node) and node k (any node), both indices into this solve's nodes. */
+  private g(i: number, k: number): number {
+    return this.GB[i * this.q + k - this.p]!;
+  }
+
+  /** GB[i*q + j] = 1/f between N node i and Q node p + j: this solve's block of G, contiguous for the ratio tests. */
+  private fillBlock(): void {
+    const { p, q, n, G, glob } = this;
+    if (this.GB.length < p * q) this.GB = new Float64Array(Math.max(p * q, Math.min(n * n, 2 * this.GB.length)));
+    const GB = this.GB;
+    for (let i = 0; i < p; i++) {
+      const row = glob[i]! * n;
+      const o = i * q;
+      for (let j = 0; j < q; j++) GB[o + j] = G[row + glob[p + j]!]!;
+    }
+  }
+
+  /**
+   * The exact pricing of v (length n), warm-started from `warm` (a previous column of the same output, length n)
+   * when given. The returned r is a fresh array.
+   */
+  solve(v: Float64Array, warm?: Float64Array | null): ExactPricingResult {
+    const n = this.n;
+    let p = 0;
+    let vmax = 0;
+    for (let x = 0; x < n; x++) if (v[x]! < 0) this.glob[p++] = x;
+    let q = p;
+    for (let x = 0; x < n; x++) {
+      const t = v[x]!;
+      if (!Number.isFinite(t)) throw new Error(`exact pricing: objective entry ${x} is ${t}`);
+      if (t > 0) this.glob[q++] = x;
+      vmax = Math.max(vmax, Math.abs(t));
+    }
+    this.p = p;
+    this.q = q - p;
+    for (let k = 0; k < q; k++) this.wt[k] = Math.abs(v[this.glob[k]!]!);
+    for (let i = 0; i < p; i++) this.rowOf[i] = this.glob[i]! * n;
+    this.tol = TOLERANCE * vmax;
+    if (p === 0) {
+      // Nothing wants r > 0: r = 0, certified by y = 0.
+      const none = { a: new Int32Array(0), b: new Int32Array(0), y: new Float64Array(0) };
+      return { objective: 0, bound: 0, r: new Float64Array(n), shape: new Float64Array(n), pivots: 0, status: 'optimal', certificate: none };
+    }
+    if (this.q === 0) {
+      // Every entry wants r = 1: the box optimum sum v, certified by y = 0.
+      this.zeroWorld = false;
+      for (let i = 0; i < p; i++) {
+        this.parent[i] = -1;
+        this.pot[i] = 1;
+        this.zeroRoot[i] = 0;
+      }
+      return this.result(v, 0, 'optimal', false);
+    }
+    this.fillBlock();
+    const cap = 50 * q + 1000;
+    let pivots = 0;
+    if (!(warm && this.crash(warm))) this.cold();
+    let out = this.iterate(cap, 'roots');
+    pivots += out.pivots;
+    if (!out.done) {
+      this.capped++;
+      this.cold();
+      out = this.iterate(cap, 'overall');
+      pivots += out.pivots;
+      if (!out.done) this.failed++;
+    }
+    return this.result(v, pivots, out.done ? 'optimal' : 'capped', this.zeroWorld);
+  }
+
+  /** Every N node a root at 1, every Q node attached to its nearest N node. */
+  private cold(): 'cold' {
+    const { p, q } = this;
+    this.zeroWorld = false;
+    for (let i = 0; i < p; i++) {
+      this.parent[i] = -1;
+      this.pot[i] = 1;
+      this.zeroRoot[i] = 0;
+    }
+    for (let j = p; j < p + q; j++) {
+      let best = -1;
+      let arg = 0;
+      for (let i = 0; i < p; i++) {
+        const t = this.g(i, j);
+        if (t > best) {
+          best = t;
+          arg = i;
+        }
+      }
+      this.parent[j] = arg;
+      this.pot[j] = best;
+    }
+    return 'cold';
+  }
+
+  private find(i: number): number {
+    const uf = this.uf;
+    while (uf[i] !== i) {
+      uf[i] = uf[uf[i]!]!;
+      i = uf[i]!;
+    }
+    return i;
+  }
+
+  /** Re-root the tree containing x at x and hang it below `to` (-1: x becomes a root). */
+  private reroot(x: number, to: number): void {
+    const parent = this.parent;
+    let prev = to;
+    let cur = x;
+    for (;;) {
+      const nxt = parent[cur]!;
+      parent[cur] = prev;
+      if (nxt < 0) break;
+      prev = cur;
+      cur = nxt;
+    }
+  }
+
+  /**
+   * Crash a stored column into a basis: its N entries scaled to max 1, each Q node on its envelope's owner, ties
+   * linking trees, then every tree without an entry at 1 raised until it ties with another or reaches 1. False
+   * when the column gives nothing (no positive N entry, or a structure this crash cannot build).
+   */
+  private crash(warm: Float64Array): boolean {
+    const { p, q, pot, parent } = this;
+    let mx = 0;
+    for (let i = 0; i < p; i++) {
+      const t = warm[this.glob[i]!]!;
+      pot[i] = t > 0 && t <= 1 ? t : t > 1 ? 1 : 0;
+      mx = Math.max(mx, pot[i]!);
+    }
+    if (!(mx > 1e-200)) return false;
+    this.zeroWorld = false;
+    for (let i = 0; i < p; i++) {
+      pot[i] = pot[i]! / mx;
+      if (pot[i]! < 1e-200) pot[i] = 1e-200;
+      parent[i] = -1;
+      this.zeroRoot[i] = 0;
+      this.uf[i] = i;
+    }
+    for (let j = p; j < p + q; j++) {
+      let best = -1;
+      let arg = 0;
+      for (let i = 0; i < p; i++) {
+        const t = pot[i]! * this.g(i, j);
+        if (t > best) {
+          best = t;
+          arg = i;
+        }
+      }
+      parent[j] = arg;
+      pot[j] = best;
+      const lo = best * (1 - TIE);
+      for (let i = 0; i < p; i++) {
+        if (i === arg || pot[i]! * this.g(i, j) < lo) continue;
+        const ri = this.find(i);
+        const ra = this.find(arg);
+        if (ri === ra) continue;
+        // i's tree hangs below j.
+        this.reroot(i, j);
+        this.uf[ri] = ra;
+      }
+    }
+    // Roots: each tree re-rooted at its largest N entry; trees below 1 raised.
+    for (let guard = 0; guard <= 3 * p + 3; guard++) {
+      this.buildTree();
+      let low = -1;
+      for (let t = 0; t < p + q; t++) {
+        const k = this.order[t]!;
+        if (parent[k]! >= 0) continue;
+        const top = this.treeMax(k);
+        if (top !== k) {
+          this.reroot(top, -1);
+          low = -2;
+          break;
+        }
+        if (pot[k]! < 1 - 1e-12) {
+          low = k;
+          break;
+        }
+      }
+      if (low === -2) continue;
+      if (low === -1) {
+        for (let i = 0; i < p; i++) if (parent[i]! < 0) pot[i] = 1;
+        return true;
+      }
+      if (!this.raise(low)) return false;
+    }
+    return false;
+  }
+
+  /** The N node of largest potential in the tree rooted at `root` (children lists built). */
+  private treeMax(root: number): number {
+    const S = this.markSubtree(root);
+    let best = root;
+    for (let s = 0; s < S; s++) {
+      const k = this.sList[s]!;
+      if (k < this.p && this.pot[k]! > this.pot[best]!) best = k;
+    }
+    for (let s = 0; s < S; s++) this.inS[this.sList[s]!] = 0;
+    return best;
+  }
+
+  /** Crash step: raise the tree rooted at `root` (below 1) to its first tie with another tree, or to 1. */
+  private raise(root: number): boolean {
+    const { p, q, pot } = this;
+    const S = this.markSubtree(root);
+    let hit = -1;
+    let hitOther = -1;
+    let umax = 0;
+    let arg = root;
+    for (let s = 0; s < S; s++) {
+      const k = this.sList[s]!;
+      if (k < p && pot[k]! > umax) {
+        umax = pot[k]!;
+        arg = k;
+      }
+    }
+    if (!(umax > 0)) return false;
+    let rho = 1 / umax;
+    for (let j = p; j < p + q; j++) {
+      if (this.inS[j]) continue;
+      let m = 0;
+      let a = -1;
+      for (let s = 0; s < S; s++) {
+        const k = this.sList[s]!;
+        if (k >= p) continue;
+        const t = pot[k]! * this.g(k, j);
+        if (t > m) {
+          m = t;
+          a = k;
+        }
+      }
+      if (a < 0) continue;
+      const r = pot[j]! / m;
+      if (r < rho) {
+        rho = r;
+        hit = j;
+        hitOther = a;
+      }
+    }
+    if (!Number.isFinite(rho)) {
+      for (let s = 0; s < S; s++) this.inS[this.sList[s]!] = 0;
+      return false;
+    }
+    for (let s = 0; s < S; s++) {
+      const k = this.sList[s]!;
+      pot[k] = pot[k]! * rho;
+      this.inS[k] = 0;
+    }
+    if (hit < 0) this.reroot(arg, -1);
+    else this.reroot(hitOther, hit);
+    return true;
+  }
+
+  /** Children lists and a top-down order of every node from the roots; false when some node is not reached (a cycle). */
+  private buildTree(): boolean {
+    const { p, q, parent, head, next, order } = this;
+    const m = p + q;
+    head.fill(-1, 0, m);
+    let len = 0;
+    for (let k = m - 1; k >= 0; k--) {
+      const pa = parent[k]!;
+      if (pa < 0) order[len++] = k;
+      else {
+        next[k] = head[pa]!;
+        head[pa] = k;
+      }
+    }
+    for (let t = 0; t < len; t++) {
+      for (let c = head[order[t]!]!; c >= 0; c = next[c]!) order[len++] = c;
+    }
+    return len === m;
+  }
+
+  /** Mark the subtree under `top` (children lists built) in inS and sList; returns its size. */
+  private markSubtree(top: number): number {
+    const { head, next, sList, inS } = this;
+    let len = 0;
+    sList[len++] = top;
+    inS[top] = 1;
+    for (let t = 0; t < len; t++) {
+      for (let c = head[sList[t]!]!; c >= 0; c = next[c]!) {
+        sList[len++] = c;
+        inS[c] = 1;
+      }
+    }
+    this.sCount = len;
+    return len;
+  }
+
+  /** Potentials top-down (exact ties along tree arcs), flows bottom-up; fl[k] is the flow on k's arc to its parent, or its root's value. */
+  private potentialsAndFlows(): void {
+    const { p, q, parent, pot, fl, acc, order, wt } = this;
+    const m = p + q;
+    for (let t = 0; t < m; t++) {
+      const k = order[t]!;
+      const pa = parent[k]!;
+      if (pa < 0) {
+        if (!this.zeroWorld && !this.zeroRoot[k]) pot[k] = 1;
+      } else if (k >= p) pot[k] = pot[pa]! * this.g(pa, k);
+      else pot[k] = pot[pa]! / this.g(k, pa);
+    }
+    acc.fill(0, 0, m);
+    for (let t = m - 1; t >= 0; t--) {
+      const k = order[t]!;
+      const pa = parent[k]!;
+      if (pa < 0) {
+        // N root: z = demand - inflow (at 1), or e = inflow - demand (at 0).
+        fl[k] = this.zeroWorld || this.zeroRoot[k] ? acc[k]! - wt[k]! : wt[k]! - acc[k]!;
+      } else if (k >= p) {
+        fl[k] = wt[k]! - acc[k]!;
+        acc[pa]! += this.g(pa, k) * fl[k]!;
+      } else {
+        fl[k] = (wt[k]! - acc[k]!) / this.g(k, pa);
+        acc[pa]! += fl[k]!;
+      }
+    }
+  }
+
+  /** Pivots until no basic variable is negative (true) or the cap (false). */
+  private iterate(cap: number, rule: Rule): { done: boolean; pivots: number } {
+    for (let it = 0; it < cap; it++) {
+      if (!this.buildTree()) return { done: false, pivots: it };
+      this.potentialsAndFlows();
+      const k = this.leaving(rule);
+      if (k < 0) return { done: true, pivots: it };
+      if (!this.pivot(k)) return { done: false, pivots: it };
+    }
+    return { done: false, pivots: cap };
+  }
+
+  /** The leaving variable's node (its arc to its parent, or its root value), or -1 at an optimum. */
+  private leaving(rule: Rule): number {
+    const { p, q, parent, fl, pot, tol } = this;
+    const m = p + q;
+    let bestRoot = -1;
+    let rootVal = -tol;
+    let bestArc = -1;
+    let arcRate = 0;
+    for (let k = 0; k < m; k++) {
+      const f = fl[k]!;
+      if (!(f < -tol)) continue;
+      const pa = parent[k]!;
+      if (pa < 0) {
+        if (f < rootVal) {
+          rootVal = f;
+          bestRoot = k;
+        }
+      } else {
+        const rate = f * pot[k >= p ? k : pa]!;
+        if (bestArc < 0 || rate < arcRate) {
+          arcRate = rate;
+          bestArc = k;
+        }
+      }
+    }
+    if (bestRoot < 0) return bestArc;
+    if (bestArc < 0 || rule === 'roots') return bestRoot;
+    return rootVal <= arcRate ? bestRoot : bestArc;
+  }
+
+  /**
+   * One pivot on the leaving variable at node k. Moves: a z root (r = 1 tree too costly) scales its tree down; an
+   * e root (a tree at 0 that should rise) scales up; a negative arc cuts off the subtree below k, which scales
+   * down when k is an N node and up when k is a Q node. False on a structure the method does not expect.
+   */
+  private pivot(k: number): boolean {
+    const { p, q, parent, pot, wt, inS, sList } = this;
+    const isRoot = parent[k]! < 0;
+    const up = isRoot ? this.zeroWorld || this.zeroRoot[k] === 1 : k >= p;
+    const S = this.markSubtree(k);
+    // Slope: the moving set's objective per unit of scale.
+    let objS = 0;
+    for (let s = 0; s < S; s++) {
+      const x = sList[s]!;
+      objS += x < p ? -wt[x]! * pot[x]! : wt[x]! * pot[x]!;
+    }
+    // Whole world rising from 0 (the zero state's root): to max 1, no other tree.
+    const wholeUp = isRoot && this.zeroWorld;
+    let nb = 0;
+    let sure = up ? Infinity : -Infinity;
+    let sureNode = -1;
+    let sureOther = -1;
+    let umax = 0;
+    let argMax = k;
+    for (let s = 0; s < S; s++) {
+      const x = sList[s]!;
+      if (x < p && pot[x]! > umax) {
+        umax = pot[x]!;
+        argMax = x;
+      }
+    }
+    const zBound = !this.zeroWorld || wholeUp;
+    if (up && zBound && umax > 0) {
+      sure = 1 / umax;
+      sureNode = -2;
+    }
+    const { bpRho, bpOther, heap } = this;
+    if (!wholeUp) {
+      if (!up) {
+        // Q nodes of S against the best N node outside S (rows of the block, outer loop over the N nodes outside).
+        const { mBest, mArg, GB } = this;
+        let sq = 0;
+        for (let s = 0; s < S; s++) {
+          const b = sList[s]!;
+          if (b < p) continue;
+          this.passed[sq++] = b;
+          mBest[b] = 0;
+          mArg[b] = -1;
+        }
+        for (let i = 0; i < p; i++) {
+          if (inS[i] || (!this.zeroWorld && this.zeroRoot[i] && parent[i]! < 0)) continue;
+          const pi = pot[i]!;
+          const o = i * q - p;
+          for (let t = 0; t < sq; t++) {
+            const b = this.passed[t]!;
+            const x = pi * GB[o + b]!;
+            if (x > mBest[b]!) {
+              mBest[b] = x;
+              mArg[b] = i;
+            }
+          }
+        }
+        for (let t = 0; t < sq; t++) {
+          const b = this.passed[t]!;
+          const a = mArg[b]!;
+          if (a < 0 || !(pot[b]! > 0)) continue;
+          const r = mBest[b]! / pot[b]!;
+          if (this.head[b]! >= 0) {
+            if (r > sure) {
+              sure = r;
+              sureNode = b;
+              sureOther = a;
+            }
+          } else {
+            bpRho[b] = r;
+            bpOther[b] = a;
+            heap[nb++] = b;
+          }
+        }
+      } else {
+        // Q nodes outside S against the best N node of S (outer loop over S's N nodes, contiguous rows).
+        const { mBest, mArg, GB } = this;
+        mBest.fill(0, p, p + q);
+        mArg.fill(-1, p, p + q);
+        for (let s = 0; s < S; s++) {
+          const i = sList[s]!;
+          if (i >= p) continue;
+          const pi = pot[i]!;
+          const o = i * q - p;
+          for (let b = p; b < p + q; b++) {
+            const x = pi * GB[o + b]!;
+            if (x > mBest[b]!) {
+              mBest[b] = x;
+              mArg[b] = i;
+            }
+          }
+        }
+        for (let b = p; b < p + q; b++) {
+          if (inS[b]) continue;
+          const a = mArg[b]!;
+          if (a < 0) continue;
+          const r = pot[b]! / mBest[b]!;
+          if (this.head[b]! >= 0) {
+            if (r < sure) {
+              sure = r;
+              sureNode = b;
+              sureOther = a;
+            }
+          } else {
+            bpRho[b] = r;
+            bpOther[b] = a;
+            heap[nb++] = b;
+          }
+        }
+      }
+    }
+    // Long step: leaves nearer than the sure stop, nearest first, passed while the slope still improves.
+    let len = 0;
+    for (let t = 0; t < nb; t++) {
+      const b = heap[t]!;
+      if (up ? bpRho[b]! <= sure : bpRho[b]! >= sure) heap[len++] = b;
+    }
+    const key = (b: number): number => (up ? bpRho[b]! : -bpRho[b]!);
+    for (let t = (len >> 1) - 1; t >= 0; t--) this.siftDown(t, len, key);
+    const tolObj = this.tol;
+    let npassed = 0;
+    let stopNode = sureNode;
+    let stopOther = sureOther;
+    let rho = sure;
+    while (len > 0) {
+      const b = heap[0]!;
+      const after = up ? objS + wt[b]! * pot[bpOther[b]!]! * this.g(bpOther[b]!, b) : objS - wt[b]! * pot[b]!;
+      if (up ? !(after < -tolObj) : !(after > tolObj)) {
+        stopNode = b;
+        stopOther = bpOther[b]!;
+        rho = bpRho[b]!;
+        break;
+      }
+      objS = after;
+      this.passed[npassed++] = b;
+      heap[0] = heap[--len]!;
+      this.siftDown(0, len, key);
+    }
+    if (Number.isFinite(rho) && rho < 0) rho = 0;
+    const fail = (): boolean => {
+      for (let s = 0; s < this.sCount; s++) inS[sList[s]!] = 0;
+      return false;
+    };
+    if (stopNode === -1) {
+      // No stop: down to 0, or (zero state) up without bound.
+      if (!up) {
+        if (!isRoot) return fail();
+        // The last tree at 0: the zero state (only trees at 0 besides it: lone N roots, hung below it).
+        for (let i = 0; i < p; i++) if (!inS[i] && !(parent[i]! < 0 && this.zeroRoot[i])) return fail();
+        this.zeroWorld = true;
+        for (let s = 0; s < S; s++) pot[sList[s]!] = pot[sList[s]!]! / umax;
+        for (let t = 0; t < npassed; t++) parent[this.passed[t]!] = bpOther[this.passed[t]!]!;
+        for (let i = 0; i < p; i++) {
+          if (inS[i] || parent[i]! >= 0) continue;
+          // u_i = min_b u_b / g_ib: the largest relative value below every Q node's envelope.
+          let best = Infinity;
+          let arg = -1;
+          for (let b = p; b < p + q; b++) {
+            const t = pot[b]! / this.g(i, b);
+            if (t < best) {
+              best = t;
+              arg = b;
+            }
+          }
+          if (arg < 0) return fail();
+          parent[i] = arg;
+          this.zeroRoot[i] = 0;
+        }
+        for (let s = 0; s < S; s++) inS[sList[s]!] = 0;
+        return true;
+      }
+      if (!this.zeroWorld || isRoot) return fail();
+      // Zero state, S took every Q node and is still short: S rises to 1, the rest must be the lone root at 0.
+      let rest = -1;
+      for (let x = 0; x < p + q; x++) {
+        if (inS[x]) continue;
+        let passedHere = false;
+        for (let t = 0; t < npassed; t++) if (this.passed[t] === x) passedHere = true;
+        if (passedHere) continue;
+        if (x >= p || rest >= 0) return fail();
+        rest = x;
+      }
+      if (rest < 0) return fail();
+      for (let t = 0; t < npassed; t++) parent[this.passed[t]!] = bpOther[this.passed[t]!]!;
+      for (let s = 0; s < S; s++) pot[sList[s]!] = pot[sList[s]!]! / umax;
+      parent[k] = -1;
+      this.reroot(argMax, -1);
+      this.zeroRoot[argMax] = 0;
+      parent[rest] = -1;
+      this.zeroRoot[rest] = 1;
+      pot[rest] = 1;
+      this.zeroWorld = false;
+      for (let s = 0; s < S; s++) inS[sList[s]!] = 0;
+      return true;
+    }
+    // Scale S to the stop (from 0, fromZero: rho times the relative potentials).
+    for (let s = 0; s < S; s++) pot[sList[s]!] = pot[sList[s]!]! * rho;
+    for (let t = 0; t < npassed; t++) parent[this.passed[t]!] = bpOther[this.passed[t]!]!;
+    parent[k] = -1; // the leaving arc (a root's variable: no arc)
+    if (stopNode === -2) {
+      this.reroot(argMax, -1);
+      this.zeroRoot[argMax] = 0;
+      if (wholeUp) this.zeroWorld = false;
+    } else if (up) this.reroot(stopOther, stopNode);
+    else this.reroot(stopNode, stopOther);
+    if (isRoot) this.zeroRoot[k] = 0;
+    for (let s = 0; s < S; s++) inS[sList[s]!] = 0;
+    return true;
+  }
+
+  private siftDown(t: number, len: number, key: (b: number) => number): void {
+    const heap = this.heap;
+    for (;;) {
+      const l = 2 * t + 1;
+      if (l >= len) return;
+      const r = l + 1;
+      const c = r < len && key(heap[r]!) < key(heap[l]!) ? r : l;
+      if (!(key(heap[c]!) < key(heap[t]!))) return;
+      const tmp = heap[c]!;
+      heap[c] = heap[t]!;
+      heap[t] = tmp;
+      t = c;
+    }
+  }
+
+  /**
+   * The column (lower envelope of the N potentials over every secret), its objective and the certificate of the
+   * current flows. In the zero state the column is 0 and `shape` the envelope of the relative potentials (max 1):
+   * the next solve's warm start.
+   */
+  private result(v: Float64Array, pivots: number, status: ExactPricingStatus, zero: boolean): ExactPricingResult {
+    const { n, p, q, parent, pot, fl, G } = this;
+    const shape = new Float64Array(n);
+    let top = 0;
+    for (let i = 0; i < p; i++) if (!(parent[i]! < 0 && this.zeroRoot[i]) && pot[i]! > top) top = pot[i]!;
+    const scale = zero ? (top > 0 ? 1 / top : 0) : 1;
+    for (let i = 0; i < p; i++) {
+      if (parent[i]! < 0 && this.zeroRoot[i]) continue;
+      const ri = Math.min(1, Math.max(0, pot[i]! * scale));
+      if (!(ri > 0)) continue;
+      const row = this.rowOf[i]!;
+      for (let x = 0; x < n; x++) {
+        const t = ri * G[row + x]!;
+        if (t > shape[x]!) shape[x] = t;
+      }
+    }
+    const r = zero ? new Float64Array(n) : shape;
+    let objective = 0;
+    for (let x = 0; x < n; x++) objective += v[x]! * r[x]!;
+    // The certificate: flows on the tree arcs, clipped at 0.
+    let arcs = 0;
+    for (let k = 0; k < p + q; k++) if (parent[k]! >= 0 && fl[k]! > 0) arcs++;
+    const ca = new Int32Array(arcs);
+    const cb = new Int32Array(arcs);
+    const cy = new Float64Array(arcs);
+    let t = 0;
+    {
+      for (let k = 0; k < p + q; k++) {
+        const pa = parent[k]!;
+        if (pa < 0 || !(fl[k]! > 0)) continue;
+        const [i, j] = k < p ? [k, pa] : [pa, k];
+        ca[t] = this.glob[i]!;
+        cb[t] = this.glob[j]!;
+        cy[t++] = fl[k]!;
+      }
+    }
+    const bound = certificateBound(v, (a, b) => G[a * n + b]!, ca, cb, cy);
+    return { objective, bound: Math.min(bound, objective), r, shape, pivots, status, certificate: { a: ca, b: cb, y: cy } };
+  }
+}
+
+/** Outputs x secrets above which the previous columns are not kept for warm starts (memory: 8 bytes each). */
+export const MAX_WARM_ENTRIES = 40e6;
+
+/**
+ * The exact pricings of a decomposition's outputs on one thread: one ExactPricer and each output's last column
+ * (its warm start; measured 5-7x fewer pivots than cold in the design, a neighbouring output's only 25-30%).
+ * Outcomes in the shape of the LP pricing's: objective, certified bound, column, pivots.
+ */
+export class ExactOutputs {
+  private readonly pricer: ExactPricer;
+  private readonly last: (Float64Array | undefined)[];
+  private readonly keep: boolean;
+  pivots = 0;
+
+  constructor(n: number, m: number, factors: Float64Array) {
+    this.pricer = new ExactPricer(n, factors);
+    this.last = new Array(m);
+    this.keep = n * m <= MAX_WARM_ENTRIES;
+  }
+
+  solve(w: number, v: Float64Array): { objective: number; safeBound: number; r: Float64Array; iterations: number } {
+    const res = this.pricer.solve(v, this.last[w]);
+    if (this.keep) this.last[w] = res.shape;
+    this.pivots += res.pivots;
+    return { objective: res.objective, safeBound: res.bound, r: res.r, iterations: res.pivots };
+  }
+
+  /** Solves that reached the pivot cap once (re-solved cold) and twice (the point reached and its certificate returned). */
+  get coldRetries(): number {
+    return this.pricer.capped;
+  }
+  get failures(): number {
+    return this.pricer.failed;
+  }
+}
+
+/**
+ * The pricing factors of an exact model, G[a*n + b] = e^(-exponent) on every constrained pair (both directions),
+ * 1 on the diagonal, 0 where no pair constrains (an infinite distance), in shared memory so that pricing threads
+ * read one copy.
+ */
+export function exactPricingFactors(n: number, from: Int32Array, to: Int32Array, exponent: Float64Array): Float64Array {
+  const G = new Float64Array(new SharedArrayBuffer(8 * n * n));
+  for (let x = 0; x < n; x++) G[x * n + x] = 1;
+  for (let e = 0; e < from.length; e++) {
+    const a = from[e]!;
+    const b = to[e]!;
+    const g = Math.exp(-exponent[e]!);
+    G[a * n + b] = g;
+    G[b * n + a] = g;
+  }
+  return G;
+}
+
+/**
+ * The factors of a spanner's or an edge graph's polytope for exact pricing: the shortest-path closure of its edge
+ * exponents (the same polytope: every closure row is implied by a path of edge rows), G = e^(-closure).
+ */
+export function closurePricingFactors(n: number, from: Int32Array, to: Int32Array, exponent: Float64Array): Float64Array {
+  const D = weightedAllPairs(n, { from, to, weight: exponent }, 'exact pricing factors');
+  const G = new Float64Array(new SharedArrayBuffer(8 * n * n));
+  for (let i = 0; i < n * n; i++) G[i] = Math.exp(-D[i]!);
+  return G;
+}
+
+/** Secrets up to which the decomposition prices exactly (its n x n factors: 134 MB at 4,096, shared by the pricing threads). */
+export const EXACT_PRICING_MAX_SECRETS = 4096;
