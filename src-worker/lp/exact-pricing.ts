@@ -493,136 +493,156 @@ export class ExactPricer {
    * down when k is an N node and up when k is a Q node. False on a structure the method does not expect.
    */
   private pivot(k: number): boolean {
-    const { p, q, parent, pot, wt, inS, sList } = this;
+    const { p, parent, pot, wt, sList } = this;
     const isRoot = parent[k]! < 0;
     const up = isRoot ? this.zeroWorld || this.zeroRoot[k] === 1 : k >= p;
     const S = this.markSubtree(k);
-    // Slope: the moving set's objective per unit of scale.
+    // Slope: the moving set's objective per unit of scale; its largest N potential.
     let objS = 0;
-    for (let s = 0; s < S; s++) {
-      const x = sList[s]!;
-      objS += x < p ? -wt[x]! * pot[x]! : wt[x]! * pot[x]!;
-    }
-    // Whole world rising from 0 (the zero state's root): to max 1, no other tree.
-    const wholeUp = isRoot && this.zeroWorld;
-    let nb = 0;
-    let sure = up ? Infinity : -Infinity;
-    let sureNode = -1;
-    let sureOther = -1;
     let umax = 0;
     let argMax = k;
     for (let s = 0; s < S; s++) {
       const x = sList[s]!;
+      objS += x < p ? -wt[x]! * pot[x]! : wt[x]! * pot[x]!;
       if (x < p && pot[x]! > umax) {
         umax = pot[x]!;
         argMax = x;
       }
     }
-    const zBound = !this.zeroWorld || wholeUp;
-    if (up && zBound && umax > 0) {
-      sure = 1 / umax;
-      sureNode = -2;
+    // Whole world rising from 0 (the zero state's root): to max 1, no other tree.
+    const wholeUp = isRoot && this.zeroWorld;
+    this.nb = 0;
+    this.sure = up ? Infinity : -Infinity;
+    this.sureNode = -1;
+    this.sureOther = -1;
+    if (up && (!this.zeroWorld || wholeUp) && umax > 0) {
+      this.sure = 1 / umax;
+      this.sureNode = -2;
     }
-    const { bpRho, bpOther, heap } = this;
     if (!wholeUp) {
-      if (!up) {
-        // Q nodes of S against the best N node outside S (rows of the block, outer loop over the N nodes outside).
-        const { mBest, mArg, GB } = this;
-        let sq = 0;
-        for (let s = 0; s < S; s++) {
-          const b = sList[s]!;
-          if (b < p) continue;
-          this.passed[sq++] = b;
-          mBest[b] = 0;
-          mArg[b] = -1;
-        }
-        for (let i = 0; i < p; i++) {
-          if (inS[i] || (!this.zeroWorld && this.zeroRoot[i] && parent[i]! < 0)) continue;
-          const pi = pot[i]!;
-          const o = i * q - p;
-          for (let t = 0; t < sq; t++) {
-            const b = this.passed[t]!;
-            const x = pi * GB[o + b]!;
-            if (x > mBest[b]!) {
-              mBest[b] = x;
-              mArg[b] = i;
-            }
-          }
-        }
-        for (let t = 0; t < sq; t++) {
-          const b = this.passed[t]!;
-          const a = mArg[b]!;
-          if (a < 0 || !(pot[b]! > 0)) continue;
-          const r = mBest[b]! / pot[b]!;
-          if (this.head[b]! >= 0) {
-            if (r > sure) {
-              sure = r;
-              sureNode = b;
-              sureOther = a;
-            }
-          } else {
-            bpRho[b] = r;
-            bpOther[b] = a;
-            heap[nb++] = b;
-          }
-        }
-      } else {
-        // Q nodes outside S against the best N node of S (outer loop over S's N nodes, contiguous rows).
-        const { mBest, mArg, GB } = this;
-        mBest.fill(0, p, p + q);
-        mArg.fill(-1, p, p + q);
-        for (let s = 0; s < S; s++) {
-          const i = sList[s]!;
-          if (i >= p) continue;
-          const pi = pot[i]!;
-          const o = i * q - p;
-          for (let b = p; b < p + q; b++) {
-            const x = pi * GB[o + b]!;
-            if (x > mBest[b]!) {
-              mBest[b] = x;
-              mArg[b] = i;
-            }
-          }
-        }
-        for (let b = p; b < p + q; b++) {
-          if (inS[b]) continue;
-          const a = mArg[b]!;
-          if (a < 0) continue;
-          const r = pot[b]! / mBest[b]!;
-          if (this.head[b]! >= 0) {
-            if (r < sure) {
-              sure = r;
-              sureNode = b;
-              sureOther = a;
-            }
-          } else {
-            bpRho[b] = r;
-            bpOther[b] = a;
-            heap[nb++] = b;
-          }
+      if (up) this.ratioUp(S);
+      else this.ratioDown(S);
+    }
+    const npassed = this.longStep(up, objS);
+    if (this.sureNode === -1) return this.noStop(k, up, isRoot, S, umax, argMax, npassed);
+    // Scale S to the stop (from 0: rho times the relative potentials).
+    const rho = Math.max(0, this.sure);
+    for (let s = 0; s < S; s++) pot[sList[s]!] = pot[sList[s]!]! * rho;
+    for (let t = 0; t < npassed; t++) parent[this.passed[t]!] = this.bpOther[this.passed[t]!]!;
+    parent[k] = -1; // the leaving arc (a root's variable: no arc)
+    if (this.sureNode === -2) {
+      this.reroot(argMax, -1);
+      this.zeroRoot[argMax] = 0;
+      if (wholeUp) this.zeroWorld = false;
+    } else if (up) this.reroot(this.sureOther, this.sureNode);
+    else this.reroot(this.sureNode, this.sureOther);
+    if (isRoot) this.zeroRoot[k] = 0;
+    this.clearS();
+    return true;
+  }
+
+  private nb = 0;
+  private sure = 0;
+  private sureNode = -1;
+  private sureOther = -1;
+
+  private clearS(): void {
+    for (let s = 0; s < this.sCount; s++) this.inS[this.sList[s]!] = 0;
+  }
+
+  /** Record a breakpoint of Q node b against N node a at scale r: a leaf into the heap, a non-leaf as the sure stop if nearer. */
+  private breakpoint(b: number, a: number, r: number, up: boolean): void {
+    if (this.head[b]! >= 0) {
+      if (up ? r < this.sure : r > this.sure) {
+        this.sure = r;
+        this.sureNode = b;
+        this.sureOther = a;
+      }
+    } else {
+      this.bpRho[b] = r;
+      this.bpOther[b] = a;
+      this.heap[this.nb++] = b;
+    }
+  }
+
+  /** S scales down: its Q nodes against the best N node outside S (rows of the block, outer loop over the N nodes outside). */
+  private ratioDown(S: number): void {
+    const { p, q, parent, pot, inS, sList, mBest, mArg, GB, passed } = this;
+    let sq = 0;
+    for (let s = 0; s < S; s++) {
+      const b = sList[s]!;
+      if (b < p) continue;
+      passed[sq++] = b;
+      mBest[b] = 0;
+      mArg[b] = -1;
+    }
+    for (let i = 0; i < p; i++) {
+      if (inS[i] || (!this.zeroWorld && this.zeroRoot[i] && parent[i]! < 0)) continue;
+      const pi = pot[i]!;
+      const o = i * q - p;
+      for (let t = 0; t < sq; t++) {
+        const b = passed[t]!;
+        const x = pi * GB[o + b]!;
+        if (x > mBest[b]!) {
+          mBest[b] = x;
+          mArg[b] = i;
         }
       }
     }
-    // Long step: leaves nearer than the sure stop, nearest first, passed while the slope still improves.
+    for (let t = 0; t < sq; t++) {
+      const b = passed[t]!;
+      const a = mArg[b]!;
+      if (a >= 0 && pot[b]! > 0) this.breakpoint(b, a, mBest[b]! / pot[b]!, false);
+    }
+  }
+
+  /** S scales up: the Q nodes outside S against the best N node of S (outer loop over S's N nodes, contiguous rows). */
+  private ratioUp(S: number): void {
+    const { p, q, pot, inS, sList, mBest, mArg, GB } = this;
+    mBest.fill(0, p, p + q);
+    mArg.fill(-1, p, p + q);
+    for (let s = 0; s < S; s++) {
+      const i = sList[s]!;
+      if (i >= p) continue;
+      const pi = pot[i]!;
+      const o = i * q - p;
+      for (let b = p; b < p + q; b++) {
+        const x = pi * GB[o + b]!;
+        if (x > mBest[b]!) {
+          mBest[b] = x;
+          mArg[b] = i;
+        }
+      }
+    }
+    for (let b = p; b < p + q; b++) {
+      if (inS[b]) continue;
+      const a = mArg[b]!;
+      if (a >= 0) this.breakpoint(b, a, pot[b]! / mBest[b]!, true);
+    }
+  }
+
+  /**
+   * Long step: the leaves nearer than the sure stop, nearest first, passed (into `passed`) while the slope still
+   * improves; the first that would not improve becomes the stop (sure, sureNode, sureOther). Returns how many passed.
+   */
+  private longStep(up: boolean, objS: number): number {
+    const { bpRho, bpOther, heap, wt, pot } = this;
     let len = 0;
-    for (let t = 0; t < nb; t++) {
+    for (let t = 0; t < this.nb; t++) {
       const b = heap[t]!;
-      if (up ? bpRho[b]! <= sure : bpRho[b]! >= sure) heap[len++] = b;
+      if (up ? bpRho[b]! <= this.sure : bpRho[b]! >= this.sure) heap[len++] = b;
     }
     const key = (b: number): number => (up ? bpRho[b]! : -bpRho[b]!);
     for (let t = (len >> 1) - 1; t >= 0; t--) this.siftDown(t, len, key);
     const tolObj = this.tol;
     let npassed = 0;
-    let stopNode = sureNode;
-    let stopOther = sureOther;
-    let rho = sure;
     while (len > 0) {
       const b = heap[0]!;
       const after = up ? objS + wt[b]! * pot[bpOther[b]!]! * this.g(bpOther[b]!, b) : objS - wt[b]! * pot[b]!;
       if (up ? !(after < -tolObj) : !(after > tolObj)) {
-        stopNode = b;
-        stopOther = bpOther[b]!;
-        rho = bpRho[b]!;
+        this.sureNode = b;
+        this.sureOther = bpOther[b]!;
+        this.sure = bpRho[b]!;
         break;
       }
       objS = after;
@@ -630,75 +650,66 @@ export class ExactPricer {
       heap[0] = heap[--len]!;
       this.siftDown(0, len, key);
     }
-    if (Number.isFinite(rho) && rho < 0) rho = 0;
+    return npassed;
+  }
+
+  /** A move with no stop: the last tree down to 0 (the zero state), or in the zero state S up without bound (its dead end). */
+  private noStop(k: number, up: boolean, isRoot: boolean, S: number, umax: number, argMax: number, npassed: number): boolean {
+    const { p, q, parent, pot, inS, sList, passed, bpOther } = this;
     const fail = (): boolean => {
-      for (let s = 0; s < this.sCount; s++) inS[sList[s]!] = 0;
+      this.clearS();
       return false;
     };
-    if (stopNode === -1) {
-      // No stop: down to 0, or (zero state) up without bound.
-      if (!up) {
-        if (!isRoot) return fail();
-        // The last tree at 0: the zero state (only trees at 0 besides it: lone N roots, hung below it).
-        for (let i = 0; i < p; i++) if (!inS[i] && !(parent[i]! < 0 && this.zeroRoot[i])) return fail();
-        this.zeroWorld = true;
-        for (let s = 0; s < S; s++) pot[sList[s]!] = pot[sList[s]!]! / umax;
-        for (let t = 0; t < npassed; t++) parent[this.passed[t]!] = bpOther[this.passed[t]!]!;
-        for (let i = 0; i < p; i++) {
-          if (inS[i] || parent[i]! >= 0) continue;
-          // u_i = min_b u_b / g_ib: the largest relative value below every Q node's envelope.
-          let best = Infinity;
-          let arg = -1;
-          for (let b = p; b < p + q; b++) {
-            const t = pot[b]! / this.g(i, b);
-            if (t < best) {
-              best = t;
-              arg = b;
-            }
-          }
-          if (arg < 0) return fail();
-          parent[i] = arg;
-          this.zeroRoot[i] = 0;
-        }
-        for (let s = 0; s < S; s++) inS[sList[s]!] = 0;
-        return true;
-      }
-      if (!this.zeroWorld || isRoot) return fail();
-      // Zero state, S took every Q node and is still short: S rises to 1, the rest must be the lone root at 0.
-      let rest = -1;
-      for (let x = 0; x < p + q; x++) {
-        if (inS[x]) continue;
-        let passedHere = false;
-        for (let t = 0; t < npassed; t++) if (this.passed[t] === x) passedHere = true;
-        if (passedHere) continue;
-        if (x >= p || rest >= 0) return fail();
-        rest = x;
-      }
-      if (rest < 0) return fail();
-      for (let t = 0; t < npassed; t++) parent[this.passed[t]!] = bpOther[this.passed[t]!]!;
+    if (!up) {
+      if (!isRoot) return fail();
+      // The last tree at 0: the zero state (only trees at 0 besides it: lone N roots, hung below it).
+      for (let i = 0; i < p; i++) if (!inS[i] && !(parent[i]! < 0 && this.zeroRoot[i])) return fail();
+      this.zeroWorld = true;
       for (let s = 0; s < S; s++) pot[sList[s]!] = pot[sList[s]!]! / umax;
-      parent[k] = -1;
-      this.reroot(argMax, -1);
-      this.zeroRoot[argMax] = 0;
-      parent[rest] = -1;
-      this.zeroRoot[rest] = 1;
-      pot[rest] = 1;
-      this.zeroWorld = false;
-      for (let s = 0; s < S; s++) inS[sList[s]!] = 0;
+      for (let t = 0; t < npassed; t++) parent[passed[t]!] = bpOther[passed[t]!]!;
+      for (let i = 0; i < p; i++) {
+        if (inS[i] || parent[i]! >= 0) continue;
+        // u_i = min_b u_b / g_ib: the largest relative value below every Q node's envelope.
+        let best = Infinity;
+        let arg = -1;
+        for (let b = p; b < p + q; b++) {
+          const t = pot[b]! / this.g(i, b);
+          if (t < best) {
+            best = t;
+            arg = b;
+          }
+        }
+        if (arg < 0) return fail();
+        parent[i] = arg;
+        this.zeroRoot[i] = 0;
+      }
+      this.clearS();
       return true;
     }
-    // Scale S to the stop (from 0, fromZero: rho times the relative potentials).
-    for (let s = 0; s < S; s++) pot[sList[s]!] = pot[sList[s]!]! * rho;
-    for (let t = 0; t < npassed; t++) parent[this.passed[t]!] = bpOther[this.passed[t]!]!;
-    parent[k] = -1; // the leaving arc (a root's variable: no arc)
-    if (stopNode === -2) {
-      this.reroot(argMax, -1);
-      this.zeroRoot[argMax] = 0;
-      if (wholeUp) this.zeroWorld = false;
-    } else if (up) this.reroot(stopOther, stopNode);
-    else this.reroot(stopNode, stopOther);
-    if (isRoot) this.zeroRoot[k] = 0;
-    for (let s = 0; s < S; s++) inS[sList[s]!] = 0;
+    if (!this.zeroWorld || isRoot) return fail();
+    // Zero state, S took every Q node and is still short: S rises to 1, the rest must be the lone root at 0.
+    for (let t = 0; t < npassed; t++) inS[passed[t]!] = 2;
+    let rest = -1;
+    for (let x = 0; x < p + q; x++) {
+      if (inS[x]) continue;
+      if (x >= p || rest >= 0) {
+        for (let t = 0; t < npassed; t++) inS[passed[t]!] = 0;
+        return fail();
+      }
+      rest = x;
+    }
+    for (let t = 0; t < npassed; t++) inS[passed[t]!] = 0;
+    if (rest < 0) return fail();
+    for (let t = 0; t < npassed; t++) parent[passed[t]!] = bpOther[passed[t]!]!;
+    for (let s = 0; s < S; s++) pot[sList[s]!] = pot[sList[s]!]! / umax;
+    parent[k] = -1;
+    this.reroot(argMax, -1);
+    this.zeroRoot[argMax] = 0;
+    parent[rest] = -1;
+    this.zeroRoot[rest] = 1;
+    pot[rest] = 1;
+    this.zeroWorld = false;
+    this.clearS();
     return true;
   }
 
