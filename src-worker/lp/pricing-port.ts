@@ -6,7 +6,7 @@
  * src-main/queue/pricing-master.ts). The host's engine is a function and
  * cannot cross threads; this way the master's solves never block the
  * host's event loop (a queue worker's locks and heartbeat). Messages:
- *   open  {id, threads, spec}                       -> {id, ok, threads, engineId}
+ *   open  {id, threads, spec}                       -> {id, ok, threads, engineId, exact}
  *   price {id, lam, c (when new), ms, retry, only}  -> {id, ok, done, objective, safe, iterations, r, rows, cold, fails, workers}
  *   stop  {engine}   (the round's deadline, a stop or a cancel on the job's side: no reply)
  *   add   {id, rows, group}                         -> {id, ok}
@@ -37,6 +37,7 @@ interface Reply {
   fails?: number;
   workers?: number;
   complete?: boolean;
+  exact?: boolean;
 }
 
 /** The job's side: a PricingFactory whose engines run on the host's engine behind `port`. */
@@ -57,9 +58,12 @@ export function portPricing(port: MessagePort): PricingFactory {
       port.postMessage({ ...msg, id });
     });
   return async (threads, spec) => {
-    const { n, m, rows, what, form, groupSize } = spec;
-    const opened = await call({ t: 'open', threads, spec: { n, m, rows, what, form, groupSize, highsOptions: spec.options?.highsOptions } });
-    return new PortPricing(call, (msg) => port.postMessage(msg), opened.engineId!, opened.threads ?? 1, spec, rows.from.length);
+    const { n, m, rows, what, form, groupSize, factors } = spec;
+    // The exact pricing factors are in shared memory: the host's engine reads the same copy.
+    const opened = await call({ t: 'open', threads, spec: { n, m, rows, what, form, groupSize, factors, highsOptions: spec.options?.highsOptions } });
+    const engine = new PortPricing(call, (msg) => port.postMessage(msg), opened.engineId!, opened.threads ?? 1, spec, rows.from.length);
+    engine.exact = opened.exact === true;
+    return engine;
   };
 }
 
@@ -69,6 +73,8 @@ class PortPricing implements PricingEngine {
   private cold = 0;
   private fails = 0;
   workers = 0;
+  /** Whether the host's engine prices exactly (it may not: a job queue's workers price over rows). */
+  exact = false;
   constructor(
     private readonly call: (msg: Record<string, unknown>) => Promise<Reply>,
     private readonly post: (msg: Record<string, unknown>) => void,
@@ -149,6 +155,7 @@ interface HostMsg {
     what: string;
     form?: PricingSpec['form'];
     groupSize?: number;
+    factors?: Float64Array;
     highsOptions?: Record<string, string | number | boolean>;
   };
   lam: Float64Array;
@@ -170,7 +177,7 @@ export function servePricing(port: MessagePort, factory: PricingFactory): void {
       const { highsOptions, ...spec } = msg.spec;
       const engine = await factory(msg.threads, { ...spec, ...(highsOptions ? { options: { highsOptions } } : {}) });
       engines.set(++nextEngine, { engine, c: null, stop: false });
-      return reply(msg.id, { threads: engine.threads, engineId: nextEngine });
+      return reply(msg.id, { threads: engine.threads, engineId: nextEngine, exact: engine.exact === true });
     }
     const e = engines.get(msg.engine);
     if (!e) throw new MechError('internal', `pricing engine ${msg.engine} is not open`);
