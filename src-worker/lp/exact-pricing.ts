@@ -24,6 +24,7 @@
  * repeated cold with the other leaving rule, and past that the point reached and its certificate are returned.
  */
 
+import { MechError } from '../../src-shared/errors';
 import { weightedAllPairs } from '../metric/shortest-paths';
 
 /** Relative tolerance of the flows and the objective slopes (times max |v|). */
@@ -103,7 +104,7 @@ export class ExactPricer {
     readonly n: number,
     private readonly G: Float64Array,
   ) {
-    if (G.length !== n * n) throw new Error(`exact pricing: ${n} secrets need ${n * n} factors, got ${G.length}`);
+    if (G.length !== n * n) throw new MechError('internal', `exact pricing: ${n} secrets need ${n * n} factors, got ${G.length}`);
     this.glob = new Int32Array(n);
     this.rowOf = new Int32Array(n);
     this.wt = new Float64Array(n);
@@ -155,7 +156,7 @@ export class ExactPricer {
     let q = p;
     for (let x = 0; x < n; x++) {
       const t = v[x]!;
-      if (!Number.isFinite(t)) throw new Error(`exact pricing: objective entry ${x} is ${t}`);
+      if (!Number.isFinite(t)) throw new MechError('internal', `exact pricing: objective entry ${x} is ${t}, not a finite number`);
       if (t > 0) this.glob[q++] = x;
       vmax = Math.max(vmax, Math.abs(t));
     }

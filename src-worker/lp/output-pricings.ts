@@ -1,12 +1,15 @@
 /** The pricings one engine holds (this thread, or one pricing thread): HiGHS models per group of outputs, or exact pricing. */
-import { MechError } from '../../src-shared/errors';
 import { ExactOutputs } from './exact-pricing';
 import type { LpOptions } from './lp-options';
 import type { RunStop } from './persistent-lp';
 import { type PricingForm, PricingGroups, type PricingOutcome, type PricingRows } from './pricing';
 
-/** What the pricings are opened with (pricing-pool.ts PricingSpec). */
-export interface OutputPricingSpec {
+/**
+ * What a pricing engine is opened with: n secrets, m outputs, the seed rows, HiGHS form and options, outputs per
+ * model (default m: one). With `factors` (G[a*n + b] = 1/f_ab, ln f a metric: exact-pricing.ts) every output is
+ * priced exactly over the whole column polytope and the rows are not used.
+ */
+export interface PricingSpec {
   n: number;
   m: number;
   rows: PricingRows;
@@ -31,7 +34,6 @@ export interface OutputPricings {
 export class ExactPricings implements OutputPricings {
   private readonly outputs: ExactOutputs;
   constructor(n: number, m: number, factors: Float64Array) {
-    if (factors.length !== n * n) throw new MechError('internal', `exact pricing: ${n * n} factors expected, got ${factors.length}`);
     this.outputs = new ExactOutputs(n, m, factors);
   }
   solveUntil(w: number, v: Float64Array): PricingOutcome {
@@ -51,7 +53,7 @@ export class ExactPricings implements OutputPricings {
 }
 
 /** The pricings of spec's outputs that `owns` accepts: exact when the spec has factors, else HiGHS models per group. */
-export async function openOutputPricings(spec: OutputPricingSpec, owns: (group: number) => boolean): Promise<OutputPricings> {
+export async function openOutputPricings(spec: PricingSpec, owns: (group: number) => boolean): Promise<OutputPricings> {
   const { n, m, rows, what, options, form, groupSize = m, factors } = spec;
   if (factors) return new ExactPricings(n, m, factors);
   return PricingGroups.open(n, m, rows, groupSize, owns, what, options, form);

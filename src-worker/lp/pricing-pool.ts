@@ -2,8 +2,8 @@ import type { Worker } from 'node:worker_threads';
 import { type WorkerModule, workerModule as findWorkerModule, startWorker } from '../base/worker-module';
 import { MechError } from '../../src-shared/errors';
 import { type LpOptions, checkCancelled } from './lp-options';
-import { type PricingForm, type PricingOutcome, type PricingRows, groupThread, outputGroup } from './pricing';
-import { ExactPricings, type OutputPricings, openOutputPricings } from './output-pricings';
+import { type PricingOutcome, type PricingRows, groupThread, outputGroup } from './pricing';
+import { ExactPricings, type OutputPricings, type PricingSpec, openOutputPricings } from './output-pricings';
 
 /**
  * One pricing round: c column-major (c[w*n + x]), lam the pricing duals; the round ends early at the deadline
@@ -19,21 +19,7 @@ export interface PricingRequest {
   only?: Uint8Array;
 }
 
-/**
- * What a pricing engine is opened with: n secrets, m outputs, the seed rows, HiGHS form and options, outputs per
- * model (default m: one). With `factors` (G[a*n + b] = 1/f_ab, ln f a metric: exact-pricing.ts) every output is
- * priced exactly over the whole column polytope and the rows are not used.
- */
-export interface PricingSpec {
-  n: number;
-  m: number;
-  rows: PricingRows;
-  what: string;
-  options?: LpOptions;
-  form?: PricingForm;
-  groupSize?: number;
-  factors?: Float64Array;
-}
+export type { PricingSpec };
 
 /** outcomes[w] undefined for outputs not priced; complete says that all requested outputs were (no deadline or stop came first). */
 export interface PricingRound {

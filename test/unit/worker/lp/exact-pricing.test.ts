@@ -249,6 +249,12 @@ describe('exact pricing over the column polytope', () => {
     }
   });
 
+  it('refuses a factor table of the wrong size and an objective that is not finite, in one line each', () => {
+    expect(() => new ExactPricer(3, new Float64Array(8))).toThrow(/exact pricing: 3 secrets need 9 factors, got 8/);
+    const pricer = new ExactPricer(2, Float64Array.of(1, 0.5, 0.5, 1));
+    expect(() => pricer.solve(Float64Array.of(-1, Number.NaN))).toThrow(/objective entry 1 is NaN, not a finite number/);
+  });
+
   it('the factors of an exact model and of a graph closure', () => {
     const G = exactPricingFactors(3, Int32Array.of(0, 0, 1), Int32Array.of(1, 2, 2), Float64Array.of(1, 3, 1.5));
     expect(Array.from(G)).toEqual([1, Math.exp(-1), Math.exp(-3), Math.exp(-1), 1, Math.exp(-1.5), Math.exp(-3), Math.exp(-1.5), 1]);
