@@ -99,11 +99,14 @@ export {
   LocalPricing,
   ThreadedPricing,
   threadedPricingAvailable,
+  openPricing,
   type PricingEngine,
   type PricingFactory,
   type PricingRequest,
   type PricingRound,
   type PricingSpec,
 } from './lp/pricing-pool';
-export { DEFAULT_PRICING_FORM, type PricingOutcome, type PricingRows } from './lp/pricing';
+export { DEFAULT_PRICING_FORM, type PricingCertificate, type PricingOutcome, type PricingRows } from './lp/pricing';
+export { packCertificates, unpackCertificates, verifyOutcome } from './lp/pricing-certificate';
+export { EXACT_PRICING_MAX_SECRETS } from './lp/exact-pricing';
 export { servePricing } from './lp/pricing-port';

@@ -20,8 +20,18 @@
  *    the LP with one message;
  *  - workers of another version are refused with one line each, and the LP
  *    waits (with one line) while no worker of this version is there.
+ *  - a reply that fails verification (pricing-trust.ts: a bound its own
+ *    multipliers do not prove, a column outside the polytope, NaN, missing
+ *    arrays), a worker silent past its deadline (silentAfterMs), or a reply
+ *    that names another worker or an unknown session: the worker is not
+ *    asked again for this LP, its slice moves to another worker, or is
+ *    priced on this machine when none is left (one line each); the LP never
+ *    fails on what a worker sends.
  * The outcomes are the ones LocalPricing would give for the same bases;
  * after a move a slice starts cold, which changes the path, not the optimum.
+ * Sessions are 128 random bits, frames are signed with the queue secret when
+ * one is configured (pricing-wire.ts), and every reply must name the worker
+ * its slice was sent to.
  */
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -37,6 +47,7 @@ import {
   type PricingRows,
   DEFAULT_PRICING_FORM,
   checkCancelled,
+  openPricing,
 } from '../../src-worker/index';
 import type { QueueTarget } from './connection';
 import {
@@ -44,21 +55,33 @@ import {
   decodeFrame,
   encodeFrame,
   inboxKey,
-  need,
+  pricingKey,
   pricingVersion,
-  registrationSchema,
+  readRegistration,
   replyKey,
   rowsArrays,
   workerKey,
   type Frame,
   type Registration,
 } from './pricing-wire';
+import { PricingTrust, UntrustedReply } from './pricing-trust';
 
 /** A Redis away this long fails the LP (as the job client fails its waiting items). */
 export const REDIS_LOST_MS = 15_000;
 /** How often the workers of pending slices are checked, and how long after Redis is back before they are (their registrations come back within a second). */
 const LIVENESS_MS = 1000;
 const RECONNECT_GRACE_MS = 2500;
+/** After a round's stop (deadline, stop, cancel), how long pending slices may still answer before the round ends without them. */
+export const STOP_GRACE_MS = 3000;
+
+/**
+ * How long a slice's reply may take before its worker counts as silent: 20 times the slowest reply of this LP so far
+ * (10 minutes before the first), at least 10 s, and at most a quarter of the LP's time (with a time limit), at least 2 s.
+ */
+export function silentAfterMs(slowestReplyMs: number, lpMs: number): number {
+  const free = Math.max(10_000, slowestReplyMs > 0 ? 20 * slowestReplyMs : 600_000);
+  return Number.isFinite(lpMs) ? Math.min(free, Math.max(2000, lpMs / 4)) : free;
+}
 
 /** A contiguous range of outputs [w0, w1) priced on one worker; it holds the groups [g0, g1). */
 export interface Slice {
@@ -113,6 +136,8 @@ export interface PricingFleetOptions {
   onWorkers?: (workers: number) => void;
   /** The version expected of workers (default pricingVersion()). */
   version?: string;
+  /** The queue secret (default pricingKey(): the environment); null: none. */
+  key?: Buffer | null;
 }
 
 /** The queue's workers as a PricingFactory: one QueuePricing per decomposition. */
@@ -127,6 +152,7 @@ export class PricingFleet {
    */
   readonly rounds: { wallMs: number; workerMs: number }[] = [];
   readonly version: string;
+  readonly key: Buffer | undefined;
   private readonly refused = new Set<string>();
   private constructor(
     readonly target: QueueTarget,
@@ -134,7 +160,8 @@ export class PricingFleet {
     readonly opts: PricingFleetOptions,
   ) {
     this.version = opts.version ?? pricingVersion();
-    this.factory = (_threads, spec) => QueuePricing.open(this, spec);
+    this.key = opts.key === undefined ? pricingKey() : (opts.key ?? undefined);
+    this.factory = (threads, spec) => QueuePricing.open(this, spec, threads);
   }
 
   static async connect(target: QueueTarget, opts: PricingFleetOptions = {}): Promise<PricingFleet> {
@@ -160,11 +187,13 @@ export class PricingFleet {
     if (keys.length === 0) return [];
     const values = await this.commands.mget(...keys);
     const out: Registration[] = [];
-    for (const v of values) {
-      let r: Registration;
-      try {
-        r = registrationSchema.parse(JSON.parse(v ?? 'null'));
-      } catch {
+    for (let i = 0; i < keys.length; i++) {
+      const r = readRegistration(values[i] ?? null, this.key);
+      if (typeof r === 'string') {
+        if (values[i] !== null && !this.refused.has(keys[i]!)) {
+          this.refused.add(keys[i]!);
+          this.log(`refused pricing worker ${keys[i]!.slice(WORKER_KEY_PATTERN.length - 1).slice(0, 80)}: ${r}`);
+        }
         continue;
       }
       if (r.version === this.version) out.push(r);
@@ -196,10 +225,22 @@ interface SliceState extends Slice {
   failsBefore: number;
   /** Workers on which this slice's pricing failed (an error frame): it is not opened there again. */
   failedOn: Set<string>;
+  /** Priced on this machine: no worker it could move to was left. */
+  local: boolean;
+  /** When its last price frame went out (performance.now()). */
+  sentAt: number;
 }
 
 /** How long to wait between checks while no worker of this version is registered. */
 const WAIT_POLL_MS = 500;
+const NO_ROWS = { from: new Int32Array(0), to: new Int32Array(0), factor: new Float64Array(0) };
+
+/** What collect() leaves of a round: whether every remote slice answered in time, the slowest worker time, slices that moved to this machine. */
+interface Collected {
+  complete: boolean;
+  slowest: number;
+  late: SliceState[];
+}
 
 export class QueuePricing implements PricingEngine {
   private readonly id = `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -210,20 +251,32 @@ export class QueuePricing implements PricingEngine {
   private readonly rowsOf: Map<number, number> = new Map();
   private baseRows: number;
   private round = 0;
-  private sessions = 0;
   private readonly priced = new Set<string>();
   private downSince: number | null = null;
   private epoch = 0;
   private backAt = 0;
   private pop: Promise<[Buffer, Buffer] | null> | null = null;
+  /** Whether the workers price exactly (the LP's factors travel with each slice) rather than over rows. */
+  readonly exact: boolean;
+  private readonly trust: PricingTrust;
+  /** Workers not asked again by this LP: a reply that did not verify, or silence past the deadline. */
+  private readonly distrusted = new Set<string>();
+  private readonly said = new Set<string>();
+  private slowestReplyMs = 0;
+  private readonly openedAt = performance.now();
+  private lpMs = Infinity;
+  private local: PricingEngine | null = null;
 
   private constructor(
     private readonly fleet: PricingFleet,
     private readonly spec: PricingSpec,
     private readonly blocking: Redis,
+    private readonly localThreads: number,
   ) {
     this.reply = replyKey(this.id);
-    this.baseRows = spec.rows.from.length;
+    this.baseRows = spec.factors ? 0 : spec.rows.from.length;
+    this.exact = spec.factors !== undefined;
+    this.trust = new PricingTrust(spec);
     blocking.on('close', () => (this.downSince ??= Date.now()));
     blocking.on('ready', () => {
       if (this.downSince === null) return;
@@ -233,12 +286,17 @@ export class QueuePricing implements PricingEngine {
     });
   }
 
-  static async open(fleet: PricingFleet, spec: PricingSpec): Promise<QueuePricing> {
+  static async open(fleet: PricingFleet, spec: PricingSpec, threads = 1): Promise<QueuePricing> {
     const { Redis } = await import('ioredis');
     const blocking = new Redis({ ...fleet.target.options, maxRetriesPerRequest: null });
     blocking.on('error', () => undefined);
-    const q = new QueuePricing(fleet, spec, blocking);
+    const q = new QueuePricing(fleet, spec, blocking, Math.max(1, threads));
     try {
+      if (!fleet.key)
+        q.once(
+          'unsigned',
+          'pricing frames on this queue are not authenticated (set MECHSTUDIO_QUEUE_SECRET on the master and every worker); every bound a worker sends is still recomputed here',
+        );
       const workers = await q.waitForWorkers();
       q.slices = slicesOf(spec.m, spec.groupSize ?? spec.m, workers.length).map((s, index) => ({
         ...s,
@@ -252,6 +310,8 @@ export class QueuePricing implements PricingEngine {
         coldBefore: 0,
         failsBefore: 0,
         failedOn: new Set(),
+        local: false,
+        sentAt: 0,
       }));
       for (const s of q.slices) await q.openSlice(s, s.worker);
     } catch (e) {
@@ -262,10 +322,17 @@ export class QueuePricing implements PricingEngine {
   }
 
   get threads(): number {
-    const seen = new Map(this.slices.map((s) => [s.worker.id, s.worker.threads]));
-    let t = 0;
+    const seen = new Map(this.slices.filter((s) => !s.local).map((s) => [s.worker.id, s.worker.threads]));
+    let t = this.slices.some((s) => s.local) ? this.localThreads : 0;
     for (const v of seen.values()) t += v;
     return Math.max(1, t);
+  }
+
+  /** One line for `what`, once per LP. */
+  private once(what: string, line: string): void {
+    if (this.said.has(what)) return;
+    this.said.add(what);
+    this.fleet.log(line);
   }
 
   private async waitForWorkers(): Promise<Registration[]> {
@@ -285,42 +352,41 @@ export class QueuePricing implements PricingEngine {
   }
 
   private send(worker: Registration, head: Record<string, unknown>, arrays?: Parameters<typeof encodeFrame>[1]): void {
-    const frame = encodeFrame(head, arrays);
+    const frame = encodeFrame(head, arrays, this.fleet.key);
     this.fleet.bytesSent += frame.length;
     this.fleet.commands.rpush(inboxKey(worker.id), frame).catch(() => undefined);
   }
 
-  /** Open slice s on `worker` as a new session: the seed rows, then every row added since, in order. */
+  /** Open slice s on `worker` as a new session (128 random bits): the seed rows (or the exact factors), then every row added since, in order. */
   private async openSlice(s: SliceState, worker: Registration): Promise<void> {
     s.coldBefore += s.cold;
     s.failsBefore += s.fails;
     s.cold = s.fails = 0;
-    if (s.session) this.send(s.worker, { t: 'close', session: s.session });
+    if (s.session && !s.local) this.send(s.worker, { t: 'close', session: s.session });
     s.worker = worker;
-    s.session = `${this.id}:${s.index}:${++this.sessions}`;
+    s.local = false;
+    s.session = randomBytes(16).toString('hex');
     s.cSent = null;
     s.stale = false;
     const gs = this.spec.groupSize ?? this.spec.m;
-    this.send(
-      worker,
-      {
-        t: 'open',
-        v: this.fleet.version,
-        session: s.session,
-        reply: this.reply,
-        n: this.spec.n,
-        m: s.w1 - s.w0,
-        groupSize: s.groupSize,
-        form: this.spec.form ?? DEFAULT_PRICING_FORM,
-        what: `${this.spec.what} (outputs ${s.w0 + 1}-${s.w1})`,
-        ...(this.spec.options?.highsOptions ? { highsOptions: this.spec.options.highsOptions } : {}),
-      },
-      rowsArrays(this.spec.rows),
-    );
+    const head = {
+      t: 'open',
+      v: this.fleet.version,
+      session: s.session,
+      reply: this.reply,
+      n: this.spec.n,
+      m: s.w1 - s.w0,
+      groupSize: s.groupSize,
+      form: this.spec.form ?? DEFAULT_PRICING_FORM,
+      what: `${this.spec.what} (outputs ${s.w0 + 1}-${s.w1})`,
+      ...(this.spec.options?.highsOptions ? { highsOptions: this.spec.options.highsOptions } : {}),
+    };
+    this.send(worker, head, { ...rowsArrays(this.exact ? NO_ROWS : this.spec.rows), factors: this.spec.factors });
     for (const a of this.added) this.sendRows(s, a.rows, a.group, gs);
   }
 
   private sendRows(s: SliceState, rows: PricingRows, group: number | undefined, gs: number): void {
+    if (s.local) return;
     const local = group === undefined ? undefined : localGroup(s, group, gs);
     if (group !== undefined && local === undefined) return;
     this.send(s.worker, { t: 'add', session: s.session, ...(local !== undefined ? { group: local } : {}) }, rowsArrays(rows));
@@ -331,6 +397,7 @@ export class QueuePricing implements PricingEngine {
     const left = req.deadline - performance.now();
     const c = s.cSent === req.c ? undefined : req.c.subarray(s.w0 * n, s.w1 * n);
     s.cSent = req.c;
+    s.sentAt = performance.now();
     this.send(
       s.worker,
       { t: 'price', session: s.session, round: this.round, ms: Number.isFinite(left) ? Math.max(0, left) : 1e12, retry: req.retryTolerance ?? 0 },
@@ -339,15 +406,15 @@ export class QueuePricing implements PricingEngine {
   }
 
   /**
-   * A live worker for a slice whose worker is gone or failed it: the one holding the fewest slices among those
-   * not in `exclude`; with `wait`, polls until one registers, else null when none is live now.
+   * A live worker for a slice whose worker is gone, failed it or is not trusted: the one holding the fewest slices
+   * among those neither in `exclude` nor distrusted; with `wait`, polls until one registers, else null when none is live now.
    */
   private async replacement(exclude: ReadonlySet<string>, wait = true): Promise<Registration | null> {
     for (;;) {
       checkCancelled(this.spec.options?.signal, `LP cancelled while pricing ${this.spec.what}`);
-      const live = (await this.fleet.liveWorkers()).filter((w) => !exclude.has(w.id));
+      const live = (await this.fleet.liveWorkers()).filter((w) => !exclude.has(w.id) && !this.distrusted.has(w.id));
       if (live.length > 0) {
-        const load = (w: Registration): number => this.slices.filter((s) => s.worker.id === w.id).length;
+        const load = (w: Registration): number => this.slices.filter((s) => !s.local && s.worker.id === w.id).length;
         return live.reduce((a, b) => (load(b) < load(a) ? b : a));
       }
       if (!wait) return null;
@@ -355,21 +422,26 @@ export class QueuePricing implements PricingEngine {
     }
   }
 
-  /**
-   * A pricing error on a slice's worker (its solver failed, it ran out of memory, a bad frame): the error may be
-   * that machine's, so the slice moves to another live worker, as when a worker stops answering; the LP fails,
-   * with the worker's message, only when the slice has failed on every live worker.
-   */
-  private async afterError(s: SliceState, f: Frame, req: PricingRequest, stopping: boolean): Promise<boolean> {
-    const message = `pricing worker ${s.worker.host} (pid ${s.worker.pid}): ${String(f.head.message)}`;
-    s.failedOn.add(s.worker.id);
-    const to = await this.replacement(s.failedOn, false);
-    if (!to)
-      throw new MechError(String(f.head.code ?? 'internal') as 'internal', `${message} (outputs ${s.w0 + 1}-${s.w1} failed on every live pricing worker)`);
-    this.fleet.log(`${message}: outputs ${s.w0 + 1}-${s.w1} move to ${to.host} (pid ${to.pid})`);
-    await this.openSlice(s, to);
-    if (!stopping) this.sendPrice(s, req);
-    return !stopping;
+  /** Slice s moves off its worker (one line naming why): to the least loaded live worker it may go to, else to this machine. */
+  private async moveOff(s: SliceState, why: string, exclude: ReadonlySet<string>): Promise<void> {
+    const from = s.worker;
+    const to = await this.replacement(exclude, false);
+    const head = `pricing worker ${from.host} (pid ${from.pid}) ${why}: outputs ${s.w0 + 1}-${s.w1}`;
+    if (to) {
+      this.fleet.log(`${head} move to ${to.host} (pid ${to.pid})`);
+      await this.openSlice(s, to);
+      return;
+    }
+    this.fleet.log(`${head} are priced on this machine (no other pricing worker it may move to)`);
+    this.send(from, { t: 'close', session: s.session });
+    s.local = true;
+    s.session = `local-${randomBytes(8).toString('hex')}`;
+  }
+
+  /** A worker whose reply did not verify, or that stayed silent: not asked again by this LP, and its slices move. */
+  private async distrust(s: SliceState, why: string): Promise<void> {
+    this.distrusted.add(s.worker.id);
+    await this.moveOff(s, why, new Set([s.worker.id]));
   }
 
   /** Slices among `pending` whose worker's registration has lapsed. */
@@ -381,14 +453,7 @@ export class QueuePricing implements PricingEngine {
     return [...pending].filter((s) => gone.has(s.worker.id));
   }
 
-  private async move(s: SliceState, why: string): Promise<void> {
-    const from = s.worker;
-    const to = (await this.replacement(new Set([from.id])))!;
-    this.fleet.log(`pricing worker ${from.host} (pid ${from.pid}) ${why}: outputs ${s.w0 + 1}-${s.w1} move to ${to.host} (pid ${to.pid})`);
-    await this.openSlice(s, to);
-  }
-
-  /** The next reply frame, or null after about 200 ms without one (the pop in flight is kept for the next call). */
+  /** The next reply frame, or null after about 200 ms without one, or for a frame that is not believed (one line per reason). */
   private async nextFrame(): Promise<Frame | null> {
     // (a pop still in flight when the engine is disposed is rejected by the disconnect: nobody waits for it then)
     this.pop ??= this.blocking.blpopBuffer(this.reply, 0.2).catch(() => null);
@@ -397,34 +462,91 @@ export class QueuePricing implements PricingEngine {
     this.pop = null;
     if (!got) return null;
     this.fleet.bytesReceived += got[1].length;
-    return decodeFrame(got[1]);
+    try {
+      return decodeFrame(got[1], this.fleet.key);
+    } catch (e) {
+      const why = e instanceof Error ? e.message : String(e);
+      this.once(why, `ignored a frame on this LP's reply list: ${why}`);
+      return null;
+    }
   }
 
   async price(req: PricingRequest): Promise<PricingRound> {
     checkCancelled(this.spec.options?.signal, `LP cancelled while solving ${this.spec.what}`);
     const t0 = performance.now();
-    let slowest = 0;
-    const { n, m } = this.spec;
+    if (this.round === 0) this.lpMs = req.deadline - this.openedAt;
     this.round++;
-    const outcomes: (PricingOutcome | undefined)[] = new Array(m);
-    let complete = true;
+    const outcomes: (PricingOutcome | undefined)[] = new Array(this.spec.m);
+    const wanted = (s: SliceState): boolean => !req.only || req.only.subarray(s.w0, s.w1).some((x) => x !== 0);
     const pending = new Set<SliceState>();
     for (const s of this.slices) {
-      if (req.only && !req.only.subarray(s.w0, s.w1).some((x) => x !== 0)) continue;
+      if (!wanted(s) || s.local) continue;
       if (s.stale) await this.openSlice(s, s.worker);
       this.sendPrice(s, req);
       pending.add(s);
     }
-    let stopping = false;
+    // The slices on this machine price meanwhile, on its threads.
+    const here = this.priceHere(
+      this.slices.filter((s) => s.local && wanted(s)),
+      req,
+      outcomes,
+    );
+    here.catch(() => undefined); // awaited below; a failure there is the round's
+    const got = await this.collect(pending, req, outcomes);
+    const hereComplete = await here;
+    let complete = got.complete && hereComplete;
+    const stopped = performance.now() > req.deadline || req.shouldStop?.() === true;
+    if (got.late.length > 0) complete = !stopped && (await this.priceHere(got.late, req, outcomes)) && complete;
+    checkCancelled(this.spec.options?.signal, `LP cancelled while solving ${this.spec.what}`);
+    this.fleet.rounds.push({ wallMs: performance.now() - t0, workerMs: got.slowest });
+    return { complete, outcomes };
+  }
+
+  /** Price `slices` on this machine (an engine opened on first use, every row added so far replayed into it). */
+  private async priceHere(slices: SliceState[], req: PricingRequest, outcomes: (PricingOutcome | undefined)[]): Promise<boolean> {
+    if (slices.length === 0) return true;
+    if (!this.local) {
+      const engine = await openPricing(this.localThreads, this.spec);
+      for (const a of this.added) await engine.addRows(a.rows, a.group);
+      this.local = engine;
+    }
+    const only = new Uint8Array(this.spec.m);
+    for (const s of slices) for (let w = s.w0; w < s.w1; w++) only[w] = req.only ? req.only[w]! : 1;
+    const round = await this.local.price({ ...req, only });
+    for (const s of slices) for (let w = s.w0; w < s.w1; w++) if (round.outcomes[w]) outcomes[w] = round.outcomes[w];
+    return round.complete;
+  }
+
+  /** After slice s moved (or went to this machine) mid-round: price it again there, unless the round is stopping. */
+  private resend(s: SliceState, req: PricingRequest, pending: Set<SliceState>, late: SliceState[], stopping: boolean): void {
+    if (s.local) {
+      pending.delete(s);
+      late.push(s);
+    } else if (stopping) pending.delete(s);
+    else this.sendPrice(s, req);
+  }
+
+  /** Wait for the replies of `pending` (see the faults above), verifying each; outcomes go into `outcomes`. */
+  private async collect(pending: Set<SliceState>, req: PricingRequest, outcomes: (PricingOutcome | undefined)[]): Promise<Collected> {
+    const out: Collected = { complete: true, slowest: 0, late: [] };
+    const signal = this.spec.options?.signal;
+    let stopAt = -1;
     let epoch = this.epoch;
     let checked = performance.now();
     while (pending.size > 0) {
-      if (!stopping && (performance.now() > req.deadline || req.shouldStop?.() || this.spec.options?.signal?.aborted)) {
-        stopping = true;
-        complete = false;
+      const now = performance.now();
+      if (stopAt < 0 && (now > req.deadline || req.shouldStop?.() || signal?.aborted)) {
+        stopAt = now;
+        out.complete = false;
         for (const s of pending) this.send(s.worker, { t: 'stop', session: s.session, round: this.round });
       }
-      if (this.spec.options?.signal?.aborted) break;
+      const stopping = stopAt >= 0;
+      if (signal?.aborted) break;
+      if (stopping && now - stopAt > STOP_GRACE_MS) {
+        // The round ends without them: a worker that does not answer a stop is not asked again.
+        for (const s of [...pending]) await this.distrust(s, `sent nothing within ${STOP_GRACE_MS / 1000} s of the round's stop`);
+        break;
+      }
       if (this.downSince !== null && Date.now() - this.downSince > REDIS_LOST_MS)
         throw new MechError(
           'internal',
@@ -433,60 +555,81 @@ export class QueuePricing implements PricingEngine {
       if (epoch !== this.epoch && this.downSince === null) {
         // Redis came back: frames in flight may be gone with it; every slice is opened again before its next frame.
         epoch = this.epoch;
-        for (const s of this.slices) s.stale = true;
-        for (const s of pending) {
+        for (const s of this.slices) if (!s.local) s.stale = true;
+        for (const s of [...pending]) {
           await this.openSlice(s, s.worker);
-          if (stopping) pending.delete(s);
-          else this.sendPrice(s, req);
+          this.resend(s, req, pending, out.late, stopping);
         }
       }
-      if (this.downSince === null && performance.now() - checked > LIVENESS_MS && Date.now() - this.backAt > RECONNECT_GRACE_MS) {
-        checked = performance.now();
-        for (const s of await this.lapsed(pending)) {
-          await this.move(s, 'stopped answering (its registration lapsed)');
-          if (stopping) pending.delete(s);
-          else this.sendPrice(s, req);
-        }
+      if (this.downSince === null && now - checked > LIVENESS_MS && Date.now() - this.backAt > RECONNECT_GRACE_MS) {
+        checked = now;
+        await this.takeBack(pending, req, out.late, stopping);
       }
       const f = await this.nextFrame();
-      if (!f) continue;
-      const s = this.slices.find((x) => x.session === f.head.session);
-      if (!s || !pending.has(s)) continue;
-      if (f.head.t === 'error') {
-        if (!(await this.afterError(s, f, req, stopping))) pending.delete(s);
-        continue;
-      }
-      if (f.head.t === 'refused') {
-        await this.move(s, `refused the slice (${String(f.head.message)})`);
-        this.sendPrice(s, req);
-        continue;
-      }
-      if (f.head.t !== 'priced' || f.head.round !== this.round) continue;
-      this.take(s, f, outcomes, n);
-      slowest = Math.max(slowest, Number(f.head.ms) || 0);
-      if (f.head.complete !== true) complete = false;
-      pending.delete(s);
+      if (f) await this.onFrame(f, pending, req, outcomes, out, stopping);
     }
-    checkCancelled(this.spec.options?.signal, `LP cancelled while solving ${this.spec.what}`);
-    this.fleet.rounds.push({ wallMs: performance.now() - t0, workerMs: slowest });
-    return { complete: complete && pending.size === 0, outcomes };
+    return out;
   }
 
-  /** A slice's reply into the round's outcomes (by the LP's output index). */
-  private take(s: SliceState, f: Frame, outcomes: (PricingOutcome | undefined)[], n: number): void {
-    const k = s.w1 - s.w0;
-    const done = need(f, 'done', 'u8', k);
-    const objective = need(f, 'objective', 'f64', k);
-    const safe = need(f, 'safe', 'f64', k);
-    const iterations = need(f, 'iterations', 'f64', k);
-    const r = need(f, 'r', 'f64', null);
-    let at = 0;
-    for (let i = 0; i < k; i++) {
-      if (!done[i]) continue;
-      if ((at + 1) * n > r.length) throw new MechError('invalid-input', 'a pricing reply from Redis has fewer columns than outputs done');
-      outcomes[s.w0 + i] = { objective: objective[i]!, safeBound: safe[i]!, r: r.slice(at * n, (at + 1) * n), iterations: iterations[i]! };
-      at++;
+  /** Slices whose worker's registration lapsed, or that are silent past silentAfterMs, move off their worker. */
+  private async takeBack(pending: Set<SliceState>, req: PricingRequest, late: SliceState[], stopping: boolean): Promise<void> {
+    for (const s of await this.lapsed(pending)) {
+      await this.moveOff(s, 'stopped answering (its registration lapsed)', new Set([s.worker.id]));
+      this.resend(s, req, pending, late, stopping);
     }
+    const limit = silentAfterMs(this.slowestReplyMs, this.lpMs);
+    for (const s of [...pending]) {
+      if (performance.now() - s.sentAt <= limit) continue;
+      await this.distrust(s, `sent nothing for ${(limit / 1000).toFixed(1)} s`);
+      this.resend(s, req, pending, late, stopping);
+    }
+  }
+
+  /** One reply frame: taken only from the worker its slice was sent to, for a slice still pending. */
+  private async onFrame(
+    f: Frame,
+    pending: Set<SliceState>,
+    req: PricingRequest,
+    outcomes: (PricingOutcome | undefined)[],
+    out: Collected,
+    stopping: boolean,
+  ): Promise<void> {
+    const s = this.slices.find((x) => x.session === f.head.session);
+    if (!s || !pending.has(s)) return;
+    if (f.head.worker !== s.worker.id) {
+      this.once(
+        `worker:${s.session}`,
+        `ignored a reply for outputs ${s.w0 + 1}-${s.w1} that names ${String(f.head.worker).slice(0, 80)}, not the worker asked (${s.worker.host}, pid ${s.worker.pid})`,
+      );
+      return;
+    }
+    if (f.head.t === 'error') {
+      s.failedOn.add(s.worker.id);
+      await this.moveOff(s, `failed: ${String(f.head.message).slice(0, 300)}`, s.failedOn);
+      this.resend(s, req, pending, out.late, stopping);
+    } else if (f.head.t === 'refused') {
+      await this.moveOff(s, `refused the slice (${String(f.head.message).slice(0, 300)})`, new Set([s.worker.id]));
+      this.resend(s, req, pending, out.late, stopping);
+    } else if (f.head.t === 'priced' && f.head.round === this.round) {
+      try {
+        this.take(s, f, req, outcomes);
+      } catch (e) {
+        if (!(e instanceof UntrustedReply)) throw e;
+        await this.distrust(s, `sent a reply that does not verify (${e.message})`);
+        this.resend(s, req, pending, out.late, stopping);
+        return;
+      }
+      out.slowest = Math.max(out.slowest, Number(f.head.ms) || 0);
+      this.slowestReplyMs = Math.max(this.slowestReplyMs, performance.now() - s.sentAt);
+      if (f.head.complete !== true) out.complete = false;
+      pending.delete(s);
+    }
+  }
+
+  /** A slice's reply, verified (pricing-trust.ts), into the round's outcomes (by the LP's output index). */
+  private take(s: SliceState, f: Frame, req: PricingRequest, outcomes: (PricingOutcome | undefined)[]): void {
+    const got = this.trust.outcomes(f, s.w0, s.w1, req.c, req.lam);
+    for (let i = 0; i < got.length; i++) if (got[i]) outcomes[s.w0 + i] = got[i];
     s.cold = Number(f.head.cold) || 0;
     s.fails = Number(f.head.fails) || 0;
     if (!this.priced.has(s.worker.id)) {
@@ -499,10 +642,12 @@ export class QueuePricing implements PricingEngine {
     const k = rows.from.length;
     if (k === 0) return;
     this.added.push(group === undefined ? { rows } : { rows, group });
+    this.trust.addRows(rows, group);
     if (group === undefined) this.baseRows += k;
     else this.rowsOf.set(group, (this.rowsOf.get(group) ?? 0) + k);
     const gs = this.spec.groupSize ?? this.spec.m;
     for (const s of this.slices) if (!s.stale) this.sendRows(s, rows, group, gs);
+    await this.local?.addRows(rows, group);
   }
 
   get workers(): number {
@@ -512,15 +657,16 @@ export class QueuePricing implements PricingEngine {
     return this.baseRows + Math.max(0, ...this.rowsOf.values());
   }
   get coldRetries(): number {
-    return this.slices.reduce((a, s) => a + s.coldBefore + s.cold, 0);
+    return this.slices.reduce((a, s) => a + s.coldBefore + s.cold, 0) + (this.local?.coldRetries ?? 0);
   }
   get failures(): number {
-    return this.slices.reduce((a, s) => a + s.failsBefore + s.fails, 0);
+    return this.slices.reduce((a, s) => a + s.failsBefore + s.fails, 0) + (this.local?.failures ?? 0);
   }
 
   async dispose(): Promise<void> {
-    for (const s of this.slices) if (s.session) this.send(s.worker, { t: 'close', session: s.session });
+    for (const s of this.slices) if (s.session && !s.local) this.send(s.worker, { t: 'close', session: s.session });
     await this.fleet.commands.del(this.reply).catch(() => undefined);
     this.blocking.disconnect();
+    await this.local?.dispose();
   }
 }

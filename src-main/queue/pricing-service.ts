@@ -4,12 +4,14 @@
  * (pricing-master.ts). It registers under workerKey(id) with its version,
  * renewing the key every second (it lapses lockMs after the worker dies),
  * and takes frames (pricing-wire.ts) from its own inbox list:
- *   open  (session, version, n, m, groupSize, form, seed rows): open the
- *         slice's pricing models, on worker threads (ThreadedPricing: the
- *         event loop stays free for the heartbeat and the jobs), or refuse
- *         a master of another version with one line;
+ *   open  (session, version, n, m, groupSize, form, seed rows, and the
+ *         n x n exact pricing factors when the LP prices exactly): open the
+ *         slice's pricing, on worker threads (ThreadedPricing: the event
+ *         loop stays free for the heartbeat and the jobs), or refuse a
+ *         master of another version with one line;
  *   price (session, round, lam, c the first time, deadline): price the
- *         slice from each output's warm basis, reply with every outcome;
+ *         slice from each output's warm start, reply with every outcome and
+ *         the multipliers that prove its bound (the master recomputes it);
  *   add   (session, rows, group?): append rows (no reply);
  *   stop  (session, round): end that round's pricing early;
  *   close (session).
@@ -22,9 +24,18 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { MechError } from '../../src-shared/errors';
-import { LocalPricing, type PricingEngine, type PricingRound, type PricingSpec, ThreadedPricing, threadedPricingAvailable } from '../../src-worker/index';
+import {
+  EXACT_PRICING_MAX_SECRETS,
+  LocalPricing,
+  type PricingEngine,
+  type PricingRound,
+  type PricingSpec,
+  ThreadedPricing,
+  packCertificates,
+  threadedPricingAvailable,
+} from '../../src-worker/index';
 import type { QueueTarget } from './connection';
-import { decodeFrame, encodeFrame, frameRows, inboxKey, need, pricingVersion, workerKey, type Frame } from './pricing-wire';
+import { decodeFrame, encodeFrame, frameRows, inboxKey, need, pricingKey, pricingVersion, signedRegistration, workerKey, type Frame } from './pricing-wire';
 
 export interface PricingServiceOptions {
   target: QueueTarget;
@@ -35,6 +46,8 @@ export interface PricingServiceOptions {
   log: (line: string) => void;
   /** The version advertised (default pricingVersion()). */
   version?: string;
+  /** The queue secret (default pricingKey(): the environment); null: none. */
+  key?: Buffer | null;
 }
 
 export interface RunningPricingService {
@@ -74,11 +87,7 @@ interface Session {
 }
 
 /** One round's outcomes as the frame's arrays: which outputs were priced, their objectives, safe bounds, iterations, and their columns packed. */
-function packRound(
-  round: PricingRound,
-  n: number,
-  m: number,
-): { done: Uint8Array; objective: Float64Array; safe: Float64Array; iterations: Float64Array; r: Float64Array } {
+function packRound(round: PricingRound, n: number, m: number): Record<string, Float64Array | Int32Array | Uint8Array> {
   const done = new Uint8Array(m);
   const objective = new Float64Array(m);
   const safe = new Float64Array(m);
@@ -86,6 +95,7 @@ function packRound(
   let count = 0;
   for (let w = 0; w < m; w++) if (round.outcomes[w]) count++;
   const r = new Float64Array(count * n);
+  const certificates = [];
   let k = 0;
   for (let w = 0; w < m; w++) {
     const o = round.outcomes[w];
@@ -95,12 +105,22 @@ function packRound(
     safe[w] = o.safeBound;
     iterations[w] = o.iterations;
     r.set(o.r, k++ * n);
+    certificates.push(o.certificate);
   }
-  return { done, objective, safe, iterations, r };
+  const cert = packCertificates(certificates);
+  return { done, objective, safe, iterations, r, cn: cert.count, ca: cert.a, cb: cert.b, cmu: cert.mu };
 }
 
 /** The pricing engine of an opened slice: worker threads keep this process's event loop free (heartbeat, job locks); this thread when none is available. */
 function sliceEngine(h: z.infer<typeof openSchema>, f: Frame, maxThreads: number): Promise<PricingEngine> {
+  let factors: Float64Array | undefined;
+  if (f.arrays.factors) {
+    if (h.n > EXACT_PRICING_MAX_SECRETS)
+      throw new MechError('invalid-input', `exact pricing factors for ${h.n} secrets (at most ${EXACT_PRICING_MAX_SECRETS})`);
+    // one copy in shared memory for every pricing thread
+    factors = new Float64Array(new SharedArrayBuffer(8 * h.n * h.n));
+    factors.set(need(f, 'factors', 'f64', h.n * h.n));
+  }
   const spec: PricingSpec = {
     n: h.n,
     m: h.m,
@@ -109,6 +129,7 @@ function sliceEngine(h: z.infer<typeof openSchema>, f: Frame, maxThreads: number
     form: h.form,
     groupSize: Math.min(h.groupSize, h.m),
     ...(h.highsOptions ? { options: { highsOptions: h.highsOptions } } : {}),
+    ...(factors ? { factors } : {}),
   };
   const threads = Math.min(maxThreads, h.m);
   return threadedPricingAvailable() ? ThreadedPricing.open(Math.max(1, threads), spec) : LocalPricing.open(spec);
@@ -173,7 +194,8 @@ export async function startPricingService(opts: PricingServiceOptions): Promise<
   commands.on('error', () => undefined); // the job worker's own connections report Redis trouble
   blocking.on('error', () => undefined);
   const sessions = new Map<string, Session>();
-  const registration = JSON.stringify({ id, version, threads: opts.threads, host: hostname(), pid: process.pid });
+  const key = opts.key === undefined ? pricingKey() : (opts.key ?? undefined);
+  const registration = signedRegistration({ id, version, threads: opts.threads, host: hostname(), pid: process.pid }, key);
   let stopped = false;
 
   const beat = (): void => {
@@ -184,8 +206,9 @@ export async function startPricingService(opts: PricingServiceOptions): Promise<
   await commands.set(workerKey(id), registration, 'PX', opts.ttlMs);
   const heartbeat = setInterval(beat, Math.min(HEARTBEAT_MS, opts.ttlMs / 3));
 
-  const send = (key: string, head: Record<string, unknown>, arrays?: Parameters<typeof encodeFrame>[1]): Promise<unknown> =>
-    commands.rpush(key, encodeFrame(head, arrays)).catch(() => undefined);
+  // Every reply names this worker: the master takes a slice's replies only from the worker it asked.
+  const send = (list: string, head: Record<string, unknown>, arrays?: Parameters<typeof encodeFrame>[1]): Promise<unknown> =>
+    commands.rpush(list, encodeFrame({ ...head, worker: id }, arrays, key)).catch(() => undefined);
 
   const close = (sid: string): void => {
     const s = sessions.get(sid);
@@ -243,7 +266,7 @@ export async function startPricingService(opts: PricingServiceOptions): Promise<
   };
 
   const handle = (buf: Buffer): void => {
-    const f = decodeFrame(buf);
+    const f = decodeFrame(buf, key);
     const t = f.head.t;
     if (t === 'open') open(f);
     else if (t === 'price') price(f);

@@ -7,7 +7,17 @@
  * as their 8 bytes each, never as JSON text, and come out bit for bit.
  * Nothing read from Redis is trusted: a frame whose sizes do not add up, or
  * whose header does not parse, is refused with a message naming what is wrong.
+ *
+ * Authentication. With a queue secret (MECHSTUDIO_QUEUE_SECRET, or the file
+ * MECHSTUDIO_QUEUE_SECRET_FILE names, the same on the master and every
+ * worker) every frame starts 'MSS2' and ends with its HMAC-SHA256 under the
+ * secret, and every registration carries one: a process that can write to
+ * the Redis but does not hold the secret can neither register as a worker
+ * nor answer for one. Without a secret frames start 'MSP2' and nothing is
+ * authenticated (the master says so once); either way the master recomputes
+ * every bound a worker sends (src-worker/lp/pricing-certificate.ts).
  */
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +26,7 @@ import { MechError } from '../../src-shared/errors';
 import { QUEUE_PREFIX } from './connection';
 
 /** Raised when a master and a worker would not read each other's frames the same way. */
-export const PRICING_PROTOCOL = 1;
+export const PRICING_PROTOCOL = 2;
 
 /** What a worker advertises and a master expects: the package version and the frame protocol. */
 export function pricingVersion(): string {
@@ -52,7 +62,54 @@ const KINDS = { f64: Float64Array, i32: Int32Array, u8: Uint8Array } as const;
 type Kind = keyof typeof KINDS;
 const kindOf = (a: Typed): Kind => (a instanceof Float64Array ? 'f64' : a instanceof Int32Array ? 'i32' : 'u8');
 
-const MAGIC = Buffer.from('MSP1');
+const MAGIC = Buffer.from('MSP2');
+const SIGNED = Buffer.from('MSS2');
+const TAG_BYTES = 32;
+/** Shortest queue secret accepted (bytes of text). */
+export const MIN_SECRET_LENGTH = 16;
+
+/** The queue secret from the environment (see above), or undefined when none is set; a short or unreadable one is refused. */
+export function pricingKey(env: NodeJS.ProcessEnv = process.env): Buffer | undefined {
+  let text = env.MECHSTUDIO_QUEUE_SECRET;
+  const file = env.MECHSTUDIO_QUEUE_SECRET_FILE;
+  if (!text && file) {
+    try {
+      text = readFileSync(file, 'utf8').trim();
+    } catch (e) {
+      throw new MechError('invalid-input', `MECHSTUDIO_QUEUE_SECRET_FILE: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  }
+  if (!text) return undefined;
+  if (text.length < MIN_SECRET_LENGTH)
+    throw new MechError('invalid-input', `the queue secret must be at least ${MIN_SECRET_LENGTH} characters (it has ${text.length})`);
+  return Buffer.from(text, 'utf8');
+}
+
+const tagOf = (key: Buffer, body: Buffer): Buffer => createHmac('sha256', key).update(body).digest();
+
+/** A registration as stored in Redis: its JSON, with `sig` (the HMAC of the JSON without it) when there is a key. */
+export function signedRegistration(r: Registration, key: Buffer | undefined): string {
+  const body = JSON.stringify(r);
+  return key ? JSON.stringify({ ...r, sig: tagOf(key, Buffer.from(body)).toString('hex') }) : body;
+}
+
+/** A stored registration read back, or why it is not believed (it does not parse, or its signature is missing or wrong). */
+export function readRegistration(text: string | null, key: Buffer | undefined): Registration | string {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text ?? 'null');
+  } catch {
+    return 'its registration is not JSON';
+  }
+  const sig = raw !== null && typeof raw === 'object' ? (raw as { sig?: unknown }).sig : undefined;
+  const parsed = registrationSchema.safeParse(raw);
+  if (!parsed.success) return 'its registration does not parse';
+  const r = parsed.data;
+  if (!key) return sig === undefined ? r : 'its registration is signed but this master has no queue secret (MECHSTUDIO_QUEUE_SECRET)';
+  if (typeof sig !== 'string' || !/^[0-9a-f]{64}$/.test(sig)) return "its registration is not signed with this queue's secret";
+  const want = tagOf(key, Buffer.from(JSON.stringify(r)));
+  return timingSafeEqual(want, Buffer.from(sig, 'hex')) ? r : "its registration is not signed with this queue's secret";
+}
 /** Largest header (JSON) and frame accepted. */
 const MAX_HEADER = 1 << 20;
 export const MAX_FRAME_BYTES = 2 ** 31 - 1;
@@ -62,7 +119,7 @@ export interface Frame {
   arrays: Record<string, Typed>;
 }
 
-export function encodeFrame(head: Record<string, unknown>, arrays: Record<string, Typed | undefined> = {}): Buffer {
+export function encodeFrame(head: Record<string, unknown>, arrays: Record<string, Typed | undefined> = {}, key?: Buffer): Buffer {
   const list: [string, Kind, number][] = [];
   const parts: Buffer[] = [];
   for (const [name, a] of Object.entries(arrays)) {
@@ -73,16 +130,28 @@ export function encodeFrame(head: Record<string, unknown>, arrays: Record<string
   const json = Buffer.from(JSON.stringify({ ...head, a: list }));
   const len = Buffer.alloc(4);
   len.writeUInt32LE(json.length);
-  return Buffer.concat([MAGIC, len, json, ...parts]);
+  if (!key) return Buffer.concat([MAGIC, len, json, ...parts]);
+  const body = Buffer.concat([SIGNED, len, json, ...parts]);
+  return Buffer.concat([body, tagOf(key, body)]);
 }
 
 const listSchema = z.array(z.tuple([z.string().max(40), z.enum(['f64', 'i32', 'u8']), z.int().min(0)])).max(16);
 
-export function decodeFrame(buf: Buffer): Frame {
+/** A frame read from Redis; with a key, only one signed with it (see above). */
+export function decodeFrame(raw: Buffer, key?: Buffer): Frame {
   const bad = (why: string): never => {
     throw new MechError('invalid-input', `a pricing frame from Redis is malformed: ${why}`);
   };
-  if (buf.length < 8 || !buf.subarray(0, 4).equals(MAGIC)) bad('it does not start with MSP1');
+  const magic = raw.subarray(0, 4);
+  let buf = raw;
+  if (key) {
+    if (!magic.equals(SIGNED)) bad(magic.equals(MAGIC) ? "it is not signed with this queue's secret" : 'it does not start with MSS2');
+    if (raw.length < 8 + TAG_BYTES) bad('it is too short for its signature');
+    buf = raw.subarray(0, raw.length - TAG_BYTES);
+    if (!timingSafeEqual(tagOf(key, buf), raw.subarray(raw.length - TAG_BYTES))) bad("its signature does not match this queue's secret");
+  } else if (!magic.equals(MAGIC))
+    bad(magic.equals(SIGNED) ? 'it is signed but this side has no queue secret (MECHSTUDIO_QUEUE_SECRET)' : 'it does not start with MSP2');
+  if (buf.length < 8) bad('it is too short');
   const hl = buf.readUInt32LE(4);
   if (hl > MAX_HEADER || 8 + hl > buf.length) bad(`header length ${hl} of a ${buf.length}-byte frame`);
   let head: Record<string, unknown>;

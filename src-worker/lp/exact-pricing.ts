@@ -26,6 +26,7 @@
 
 import { MechError } from '../../src-shared/errors';
 import { weightedAllPairs } from '../metric/shortest-paths';
+import type { PricingOutcome } from './pricing';
 
 /** Relative tolerance of the flows and the objective slopes (times max |v|). */
 const TOLERANCE = 1e-12;
@@ -789,17 +790,25 @@ export class ExactOutputs {
   private readonly keep: boolean;
   pivots = 0;
 
-  constructor(n: number, m: number, factors: Float64Array) {
+  constructor(
+    private readonly n: number,
+    m: number,
+    private readonly factors: Float64Array,
+  ) {
     this.pricer = new ExactPricer(n, factors);
     this.last = new Array(m);
     this.keep = n * m <= MAX_WARM_ENTRIES;
   }
 
-  solve(w: number, v: Float64Array): { objective: number; safeBound: number; r: Float64Array; iterations: number } {
+  solve(w: number, v: Float64Array): PricingOutcome {
     const res = this.pricer.solve(v, this.last[w]);
     if (this.keep) this.last[w] = res.shape;
     this.pivots += res.pivots;
-    return { objective: res.objective, safeBound: res.bound, r: res.r, iterations: res.pivots };
+    // The flows y_ba as multipliers mu_ab = g_ab y_ba on the rows r_a <= f_ab r_b (PricingCertificate).
+    const { a, b, y } = res.certificate;
+    const mu = new Float64Array(y.length);
+    for (let k = 0; k < y.length; k++) mu[k] = this.factors[a[k]! * this.n + b[k]!]! * y[k]!;
+    return { objective: res.objective, safeBound: res.bound, r: res.r, iterations: res.pivots, certificate: { a, b, mu } };
   }
 
   /** Solves that reached the pivot cap once (re-solved cold) and twice (the point reached and its certificate returned). */

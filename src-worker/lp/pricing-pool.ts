@@ -4,6 +4,7 @@ import { MechError } from '../../src-shared/errors';
 import { type LpOptions, checkCancelled } from './lp-options';
 import { type PricingOutcome, type PricingRows, groupThread, outputGroup } from './pricing';
 import { ExactPricings, type OutputPricings, type PricingSpec, openOutputPricings } from './output-pricings';
+import { type PackedCertificates, unpackCertificates } from './pricing-certificate';
 
 /**
  * One pricing round: c column-major (c[w*n + x]), lam the pricing duals; the round ends early at the deadline
@@ -119,6 +120,7 @@ interface Reply {
   objective?: Float64Array;
   safeBound?: Float64Array;
   r?: Float64Array;
+  cert?: PackedCertificates;
   iterations?: number;
   coldRetries?: number;
   failures?: number;
@@ -241,12 +243,15 @@ export class ThreadedPricing implements PricingEngine {
       for (const { outs, r, t } of replies) {
         const done = r.done!;
         if (done < outs.length) complete = false;
+        const certs = r.cert ? unpackCertificates(r.cert) : [];
         for (let i = 0; i < done; i++) {
+          const certificate = typeof certs === 'string' ? undefined : certs[i];
           outcomes[outs[i]!] = {
             objective: r.objective![i]!,
             safeBound: r.safeBound![i]!,
             r: r.r!.slice(i * n, (i + 1) * n),
             iterations: i === 0 ? r.iterations! : 0,
+            ...(certificate ? { certificate } : {}),
           };
         }
         this.cold[t] = r.coldRetries!;

@@ -73,7 +73,7 @@ class PortPricing implements PricingEngine {
   private cold = 0;
   private fails = 0;
   workers = 0;
-  /** Whether the host's engine prices exactly (it may not: a job queue's workers price over rows). */
+  /** Whether the host's engine prices exactly (a job queue's fleet does when the LP has exact factors). */
   exact = false;
   constructor(
     private readonly call: (msg: Record<string, unknown>) => Promise<Reply>,

@@ -6,14 +6,16 @@
  *   { type: 'open', n, m, rows, groupSize, thread, threads, highsOptions, cancelFlag } -> { type: 'opened' } | { type: 'error', ... }
  *   { type: 'price', outputs, lam (n), costs (|outputs| x n), stopFlag } -> { type: 'priced', results } | { type: 'error', ... }
  *   { type: 'addRows', rows, group? } (every model, or one group's) -> { type: 'added' } | { type: 'error', ... }
- * Results carry each output's objective, safe bound, iterations and the
- * solution (transferred). A non-zero stopFlag[0] ends a 'price' early
+ * Results carry each output's objective, safe bound, iterations, the
+ * solution and its certificate (transferred). A non-zero stopFlag[0] ends a 'price' early
  * (results for the outputs done so far, complete: false).
  */
 import { parentPort } from 'node:worker_threads';
 import { MechError } from '../../src-shared/errors';
 import { type PricingForm, type PricingRows, groupThread } from './pricing';
 import { type OutputPricings, openOutputPricings } from './output-pricings';
+import { packCertificates } from './pricing-certificate';
+import type { PricingCertificate } from './pricing';
 
 interface OpenMsg {
   type: 'open';
@@ -76,6 +78,7 @@ parentPort?.on('message', async (msg: OpenMsg | PriceMsg | AddMsg | { type: 'clo
       const objective = new Float64Array(k);
       const safeBound = new Float64Array(k);
       const r = new Float64Array(k * n);
+      const certificates: (PricingCertificate | undefined)[] = [];
       let iterations = 0;
       let done = 0;
       for (let i = 0; i < k; i++) {
@@ -88,10 +91,12 @@ parentPort?.on('message', async (msg: OpenMsg | PriceMsg | AddMsg | { type: 'clo
         objective[i] = out.objective;
         safeBound[i] = out.safeBound;
         r.set(out.r, i * n);
+        certificates.push(out.certificate);
         iterations += out.iterations;
         done++;
       }
-      parentPort!.postMessage({ type: 'priced', done, objective, safeBound, r, iterations, coldRetries: model!.coldRetries, failures: model!.failures }, [
+      const cert = packCertificates(certificates);
+      parentPort!.postMessage({ type: 'priced', done, objective, safeBound, r, cert, iterations, coldRetries: model!.coldRetries, failures: model!.failures }, [
         objective.buffer,
         safeBound.buffer,
         r.buffer,

@@ -36,6 +36,19 @@ export interface PricingOutcome {
   /** The pricing solution clamped to [0, 1] (a point of P_R up to the solver tolerance). */
   r: Float64Array;
   iterations: number;
+  /** The multipliers that prove safeBound (see PricingCertificate); what a remote pricing sends for its master to recompute the bound. */
+  certificate?: PricingCertificate;
+}
+
+/**
+ * Multipliers mu_k >= 0 on rows r[a_k] <= f r[b_k] of the pricing polytope: min v . r >= sum_x min(0, (v + A' mu)_x),
+ * with (A' mu)_a += mu and (A' mu)_b -= f mu, whatever mu is (weak duality). A master that knows the rows' factors
+ * recomputes the bound from them alone (certifiedBound).
+ */
+export interface PricingCertificate {
+  a: Int32Array;
+  b: Int32Array;
+  mu: Float64Array;
 }
 
 /** Outputs x (secrets + rows) above which per-output bases are not kept (memory); pricing then warm-starts from the previous output's basis. */
@@ -146,10 +159,11 @@ export class PricingModel {
       if (this.storeBases) this.bases[w] = undefined;
       let box = 0;
       for (let x = 0; x < n; x++) if (v[x]! < 0) box += v[x]!;
-      return { objective: box, safeBound: box, r: new Float64Array(n), iterations };
+      const none = { a: new Int32Array(0), b: new Int32Array(0), mu: new Float64Array(0) };
+      return { objective: box, safeBound: box, r: new Float64Array(n), iterations, certificate: none };
     }
     if (this.storeBases) this.bases[w] = this.lp.getBasis();
-    return { objective: s.objective, safeBound: Math.min(s.safe, s.objective), r: s.r, iterations };
+    return { objective: s.objective, safeBound: Math.min(s.safe, s.objective), r: s.r, iterations, certificate: s.certificate };
   }
 
   /** A solve ended by its RunStop: the next solve of output w starts cold (its stored basis is that of an unfinished run). */
@@ -169,7 +183,10 @@ export class PricingModel {
    * (status unbounded/unknown on a bounded LP) or the iteration cap is null,
    * a stop by `stop` is 'stopped'; cancellation and memory errors pass.
    */
-  private tryRun(v: Float64Array, stop?: RunStop): { objective: number; safe: number; r: Float64Array; iterations: number } | null | 'stopped' {
+  private tryRun(
+    v: Float64Array,
+    stop?: RunStop,
+  ): { objective: number; safe: number; r: Float64Array; iterations: number; certificate: PricingCertificate } | null | 'stopped' {
     let s: LpSolution;
     try {
       s = this.lp.run(false, stop);
@@ -189,23 +206,31 @@ export class PricingModel {
       r[x] = t < 0 ? 0 : t > 1 ? 1 : t;
     }
     const mu = dual ? s.colValue.subarray(n) : this.lp.rowDuals();
-    return { objective: dual ? -s.objective : s.objective, safe: this.safeBound(v, mu, dual ? 1 : -1), r, iterations: s.iterations };
+    const { safe, certificate } = this.safeBound(v, mu, dual ? 1 : -1);
+    return { objective: dual ? -s.objective : s.objective, safe, r, iterations: s.iterations, certificate };
   }
 
-  /** sum_x min(0, (v + A' mu)_x) with mu = max(0, sign * m) (weak duality: valid for any mu >= 0). */
-  private safeBound(v: Float64Array, m: Float64Array, sign: number): number {
+  /** sum_x min(0, (v + A' mu)_x) with mu = max(0, sign * m) (weak duality: valid for any mu >= 0), and those mu as a certificate. */
+  private safeBound(v: Float64Array, m: Float64Array, sign: number): { safe: number; certificate: PricingCertificate } {
     const n = this.n;
     const d = this.d;
     d.set(v);
+    let k0 = 0;
+    for (let k = 0; k < this.rowCount; k++) if (sign * m[k]! > 0) k0++;
+    const certificate = { a: new Int32Array(k0), b: new Int32Array(k0), mu: new Float64Array(k0) };
+    let t = 0;
     for (let k = 0; k < this.rowCount; k++) {
       const mu = sign * m[k]!;
       if (!(mu > 0)) continue;
       d[this.rowFrom[k]!]! += mu;
       d[this.rowTo[k]!]! -= this.rowF[k]! * mu;
+      certificate.a[t] = this.rowFrom[k]!;
+      certificate.b[t] = this.rowTo[k]!;
+      certificate.mu[t++] = mu;
     }
     let safe = 0;
     for (let x = 0; x < n; x++) if (d[x]! < 0) safe += d[x]!;
-    return safe;
+    return { safe, certificate };
   }
 
   /** Append rows r[from] <= f r[to]; stored bases get the new rows' slacks as basic. */

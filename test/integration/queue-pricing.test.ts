@@ -7,7 +7,8 @@
  *
  * - the same objective and certified bound as the local run, priced by both
  *   workers (`lp.pricingWorkers` 2), from the CLI and from a queued job
- *   (its master on the worker that took it);
+ *   (its master on the worker that took it), exactly (the exact model) and
+ *   over rows (a spanner model, every bound recomputed by the master);
  * - a worker SIGKILLed mid-run: its slice moves to the other worker (one
  *   line) and the run ends with the same optimum;
  * - Redis killed and started again empty on the same port mid-run: the
@@ -114,6 +115,17 @@ describe.skipIf(!redisInstalled())('optimal LP pricing on the queue', () => {
     for (const w of workers) expect(w.log()).toMatch(/pricing the optimal-mechanism LP on grid:6x6 \(outputs \d+-\d+\)/);
   }, 60_000);
 
+  it('a spanner model prices over rows on the workers, every bound recomputed from their multipliers, with the local optimum', async () => {
+    const spanner = [...args(6), '--lp-model', 'spanner'];
+    const [want, r] = await Promise.all([cli(spanner), cli([...spanner, '--queue', redis.url])]);
+    expect(want.code, want.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/does not verify/);
+    const got = lpOf(r.stdout);
+    expectSameOptimum(got, lpOf(want.stdout));
+    expect(got.pricingWorkers).toBe(2);
+  }, 60_000);
+
   it('a queued LP job prices on the workers from the worker that took it, with the local optimum', async () => {
     const client = await QueueClient.connect(parseQueueUrl(redis.url));
     try {
@@ -182,14 +194,14 @@ describe.skipIf(!redisInstalled())('optimal LP pricing on the queue', () => {
         if (f.head.t === 'open') replies.set(session, String(f.head.reply));
         const reply = replies.get(session);
         if (f.head.t === 'price' && reply)
-          await commands.rpush(reply, encodeFrame({ t: 'error', session, code: 'internal', message: 'the pricing solver failed (injected)' }));
+          await commands.rpush(reply, encodeFrame({ t: 'error', session, worker: fake.id, code: 'internal', message: 'the pricing solver failed (injected)' }));
       }
     })();
     try {
       await commands.set(workerKey(fake.id), JSON.stringify(fake), 'PX', 120_000);
       const r = await cli([...args(6), '--queue', redis.url]);
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toMatch(/pricing worker failing-box \(pid 4243\): the pricing solver failed \(injected\): outputs \d+-\d+ move to /);
+      expect(r.stderr).toMatch(/pricing worker failing-box \(pid 4243\) failed: the pricing solver failed \(injected\): outputs \d+-\d+ move to /);
       const got = lpOf(r.stdout);
       expectSameOptimum(got, await localLp(6));
       expect(got.pricingWorkers).toBe(2);

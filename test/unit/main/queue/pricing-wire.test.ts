@@ -7,8 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MessageChannel } from 'node:worker_threads';
-import { decodeFrame, encodeFrame, frameRows, need } from '../../../../src-main/queue/pricing-wire';
-import { slicesOf } from '../../../../src-main/queue/pricing-master';
+import { decodeFrame, encodeFrame, frameRows, need, pricingKey, readRegistration, signedRegistration } from '../../../../src-main/queue/pricing-wire';
+import { silentAfterMs, slicesOf } from '../../../../src-main/queue/pricing-master';
 import { openPricing } from '../../../../src-worker/lp/pricing-pool';
 import { portPricing, servePricing } from '../../../../src-worker/lp/pricing-port';
 import { optimalMechanism } from '../../../../src-worker/lp/optimal-mechanism';
@@ -27,7 +27,7 @@ describe('pricing frames', () => {
 
   it('refuse what does not add up, with a message', () => {
     const good = encodeFrame({ t: 'add' }, { from: new Int32Array([0]), to: new Int32Array([1]), factor: new Float64Array([2]) });
-    expect(() => decodeFrame(Buffer.from('XXXX0000'))).toThrow(/does not start with MSP1/);
+    expect(() => decodeFrame(Buffer.from('XXXX0000'))).toThrow(/does not start with MSP2/);
     expect(() => decodeFrame(good.subarray(0, good.length - 3))).toThrow(/array factor runs past the end/);
     expect(() => decodeFrame(Buffer.concat([good, Buffer.alloc(2)]))).toThrow(/2 bytes left after the arrays/);
     expect(() => need(decodeFrame(good), 'factor', 'f64', 2)).toThrow(/lacks factor \(f64 x 2\)/);
@@ -87,4 +87,50 @@ describe('pricing over a MessagePort', () => {
       port1.close();
     }
   }, 60_000);
+});
+
+describe('signed pricing frames and registrations', () => {
+  const key = Buffer.from('a-queue-secret-for-the-tests-0123456789');
+  const other = Buffer.from('another-queue-secret-0123456789abcdef');
+  it('a signed frame reads back with its key and is refused without it, with another key, or changed by one byte', () => {
+    const frame = encodeFrame({ t: 'priced', round: 3 }, { r: new Float64Array([0.25, 1]) }, key);
+    expect(frame.subarray(0, 4).toString()).toBe('MSS2');
+    expect(decodeFrame(frame, key).head).toEqual({ t: 'priced', round: 3 });
+    expect(() => decodeFrame(frame)).toThrow(/it is signed but this side has no queue secret/);
+    expect(() => decodeFrame(frame, other)).toThrow(/its signature does not match this queue's secret/);
+    const changed = Buffer.from(frame);
+    changed[20] = changed[20]! ^ 1;
+    expect(() => decodeFrame(changed, key)).toThrow(/its signature does not match/);
+    expect(() => decodeFrame(encodeFrame({ t: 'priced' }), key)).toThrow(/it is not signed with this queue's secret/);
+  });
+
+  it("a registration is believed only when signed with the master's key", () => {
+    const reg = { id: 'w1', version: '1/pricing-2', threads: 2, host: 'box', pid: 7 };
+    expect(readRegistration(signedRegistration(reg, key), key)).toEqual(reg);
+    expect(readRegistration(signedRegistration(reg, undefined), undefined)).toEqual(reg);
+    expect(readRegistration(signedRegistration(reg, undefined), key)).toBe("its registration is not signed with this queue's secret");
+    expect(readRegistration(signedRegistration(reg, other), key)).toBe("its registration is not signed with this queue's secret");
+    const forged = JSON.parse(signedRegistration(reg, key)) as Record<string, unknown>;
+    expect(readRegistration(JSON.stringify({ ...forged, threads: 4096 }), key)).toBe("its registration is not signed with this queue's secret");
+    expect(readRegistration('{', key)).toBe('its registration is not JSON');
+  });
+
+  it('the secret comes from the environment or a file, and a short one is refused', () => {
+    expect(pricingKey({})).toBeUndefined();
+    expect(pricingKey({ MECHSTUDIO_QUEUE_SECRET: 'x'.repeat(16) })!.toString()).toBe('x'.repeat(16));
+    expect(() => pricingKey({ MECHSTUDIO_QUEUE_SECRET: 'short' })).toThrow('the queue secret must be at least 16 characters (it has 5)');
+    expect(() => pricingKey({ MECHSTUDIO_QUEUE_SECRET_FILE: '/nonexistent-mechstudio-dir/secret' })).toThrow(
+      /cannot read \/nonexistent-mechstudio-dir\/secret \(ENOENT\)/,
+    );
+  });
+});
+
+describe('a silent worker', () => {
+  it('counts as silent after 20 times the slowest reply, at least 10 s, at most a quarter of the time limit (at least 2 s)', () => {
+    expect(silentAfterMs(0, Infinity)).toBe(600_000);
+    expect(silentAfterMs(100, Infinity)).toBe(10_000);
+    expect(silentAfterMs(2000, Infinity)).toBe(40_000);
+    expect(silentAfterMs(2000, 40_000)).toBe(10_000);
+    expect(silentAfterMs(0, 4000)).toBe(2000);
+  });
 });
