@@ -335,7 +335,8 @@ function readLossCsv(file: string): LossInput {
     if (labelled) rowLabels.push(fields[0]!);
     for (let j = off; j < fields.length; j++) {
       const v = csvNumber(fields[j]!, file, line, j);
-      if (v < 0) invalid(`loss CSV ${file} line ${line}, column ${j + 1}: loss matrix entry (row ${rows + 1}, column ${j - off + 1}) is ${v}: a loss must be >= 0`);
+      if (v < 0)
+        invalid(`loss CSV ${file} line ${line}, column ${j + 1}: loss matrix entry (row ${rows + 1}, column ${j - off + 1}) is ${v}: a loss must be >= 0`);
       sink.push(v, line);
     }
     rows++;

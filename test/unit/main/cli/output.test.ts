@@ -29,7 +29,12 @@ describe('CLI readable mechanism output', () => {
 
 describe('CLI readable audit output', () => {
   it('a log of one secret: "not tested" and why, once, never "not refuted"', async () => {
-    const req: JobRequest = { type: 'audit', domain: 'line:5', epsilon: 1, text: `secret,released\n${Array.from({ length: 40 }, (_, i) => `2,${i % 5}`).join('\n')}\n` };
+    const req: JobRequest = {
+      type: 'audit',
+      domain: 'line:5',
+      epsilon: 1,
+      text: `secret,released\n${Array.from({ length: 40 }, (_, i) => `2,${i % 5}`).join('\n')}\n`,
+    };
     const text = readable(req, await runJob<'audit'>(req));
     const lines = text.split('\n');
     expect(lines[0]).toBe(

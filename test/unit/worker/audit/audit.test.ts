@@ -113,7 +113,10 @@ describe('an audit with nothing to test gives no verdict', () => {
     auditSamples({ secrets: Int32Array.from(secrets), outputs: Int32Array.from(outputs), n: 5, m: 5, distance }, { epsilon: 1 });
 
   it('samples of one secret: not tested, 0 pairs, and the reason in one line', () => {
-    const r = audit(new Array<number>(400).fill(2), Array.from({ length: 400 }, (_, i) => i % 5));
+    const r = audit(
+      new Array<number>(400).fill(2),
+      Array.from({ length: 400 }, (_, i) => i % 5),
+    );
     expect(r.verdict).toBe('not-tested');
     expect(r.tested.length).toBe(0);
     expect(r.untested).toBe('the log has samples of 1 secret; an audit needs two');
