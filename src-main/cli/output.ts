@@ -280,7 +280,8 @@ export function readable(req: JobRequest, r: JobResult): string {
         `samples: ${r.samples} (${r.selectionSamples} chose ${r.pairsTested} pair${r.pairsTested === 1 ? '' : 's'} and events, ${r.estimationSamples} estimated them; ${r.secretsSeen} secrets seen) on ${r.domain}`,
         `samples per secret to detect a violation (pair at distance ${fmt(r.detection.distance)}, event probability ${fmt(r.detection.baseProbability, 3)} under b):`,
         ...detectionLines(r),
-        ...(r.note ? [`note: ${r.note}`] : []),
+        // a not-tested verdict's line already says why
+        ...(r.note && r.verdict !== 'not-tested' ? [`note: ${r.note}`] : []),
       ].join('\n');
     case 'capacity':
       return lines([

@@ -5,7 +5,7 @@ import { MechError, invalid } from '../../src-shared/errors';
 import { MAX_LP_THREADS, type ApplyRequest, type JobRequest, type MechanismSpec, type AuditRequest } from '../../src-shared/protocol/index';
 import type { KeptChannel } from '../../src-worker/index';
 import { parseQueueUrl, queueUrlFrom } from '../queue/connection';
-import { checkReadableFileSync, checkWriteTarget } from '../fs/safe-fs';
+import { REFUSE_SYSTEM_FS, checkReadableFileSync, checkRegularFile, checkWriteTarget } from '../fs/safe-fs';
 import { examplePath, listExamples } from '../project/examples';
 import { Flags, type ParsedArgs } from './args';
 import {
@@ -70,12 +70,23 @@ export function planMechanism(args: ParsedArgs): Plan {
   };
 }
 
+/**
+ * The absolute path of a CSV a job streams from (apply's secrets, audit's samples), checked: a readable regular
+ * file of at most MAX_SECRETS_CSV_BYTES, not under /proc or /sys (their files stat as regular files of size 0:
+ * /proc/self/environ would be read as data), so a device, FIFO, directory or pseudo-file is one line naming it.
+ */
+async function checkedInput(path: string, what: string): Promise<string> {
+  const input = resolve(path);
+  await checkRegularFile(input, what, MAX_SECRETS_CSV_BYTES, REFUSE_SYSTEM_FS);
+  checkReadableFileSync(input, what, MAX_SECRETS_CSV_BYTES);
+  return input;
+}
+
 /** `mechstudio apply`: its flags checked, its job or project planned. */
 export async function planApply(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
   const f = new Flags(args, ['channel', 'domain', 'epsilon', 'kind', 'prior', 'loss', 'remap', 'input', 'out', 'seed', 'header', 'json', 'quiet', ...LP_FLAGS]);
   noPositional(args);
-  const input = resolve(f.need('input', 'secrets.csv'));
-  checkReadableFileSync(input, 'secrets CSV', MAX_SECRETS_CSV_BYTES);
+  const input = await checkedInput(f.need('input', 'secrets.csv'), 'secrets CSV');
   const outText = f.need('out', 'released.csv');
   let seed: number | undefined;
   if (f.has('seed')) {
@@ -130,11 +141,10 @@ export async function planApply(args: ParsedArgs, signal: AbortSignal): Promise<
 }
 
 /** `mechstudio audit`: a claim (--epsilon per unit of distance) tested on samples secret,released. */
-export function planAudit(args: ParsedArgs): Plan {
+export async function planAudit(args: ParsedArgs): Promise<Plan> {
   const f = new Flags(args, ['samples', 'domain', 'epsilon', 'confidence', 'prior', 'detect', 'json', 'quiet']);
   noPositional(args);
-  const input = resolve(f.need('samples', 'log.csv'));
-  checkReadableFileSync(input, 'samples CSV', MAX_SECRETS_CSV_BYTES);
+  const input = await checkedInput(f.need('samples', 'log.csv'), 'samples CSV');
   // --prior points:FILE gives the grid point samples are binned on (the domain unless --domain is given).
   const prior = args.flags.get('prior');
   if (typeof prior === 'string' && !prior.trim().startsWith('points:'))

@@ -22,7 +22,7 @@ export const USAGE = `Usage:
                        --input SECRETS.csv --out RELEASED.csv [--header yes|no] [--seed N (reproducible, NOT for release)] [--json]
                        (without --domain the channel's row labels are the secrets; line 1 is a header unless it is a secret)
   mechstudio audit     --samples FILE.csv --domain D --epsilon E [--confidence C (0.99)] [--detect E1,E2,...] [--json]
-                       (a claim eps per unit of distance tested on samples secret,released: refuted or not-refuted,
+                       (a claim eps per unit of distance tested on samples secret,released: refuted, not-refuted or not-tested,
                        a lower confidence bound on the effective eps, the witness pair and event; point samples
                        secret_x,secret_y,released_x,released_y with --prior points:FILE.csv; docs/audit.md)
   mechstudio compare   --domain D --epsilon E --kinds K1,K2+remap,... [--prior P] [--loss L] [--focus CELL]

@@ -333,7 +333,12 @@ function readLossCsv(file: string): LossInput {
     const off = labelled ? 1 : 0;
     if (fields.length - off !== cols) invalid(`loss CSV ${file} line ${line}: expected ${cols} numbers, found ${fields.length - off}`);
     if (labelled) rowLabels.push(fields[0]!);
-    for (let j = off; j < fields.length; j++) sink.push(csvNumber(fields[j]!, file, line, j), line);
+    for (let j = off; j < fields.length; j++) {
+      const v = csvNumber(fields[j]!, file, line, j);
+      if (v < 0)
+        invalid(`loss CSV ${file} line ${line}, column ${j + 1}: loss matrix entry (row ${rows + 1}, column ${j - off + 1}) is ${v}: a loss must be >= 0`);
+      sink.push(v, line);
+    }
     rows++;
   });
   if (first) invalid(`loss CSV ${file}: no rows`);

@@ -8,9 +8,11 @@
 import type { AuditResult, AuditTestRecord } from '../protocol/index';
 import { fmt } from './result-table';
 
-/** One line: the verdict on the claim, with the bound and its confidence. */
+/** One line: the verdict on the claim, with the bound and its confidence; or that nothing could be tested, and why. */
 export function auditVerdictText(r: AuditResult): string {
   const pct = `${fmt(r.confidence * 100, 6)}%`;
+  if (r.verdict === 'not-tested')
+    return `not tested: ${r.note ?? 'no pair of secrets could be tested'} (no verdict on the claimed ε = ${fmt(r.epsilon)}: these samples can neither refute nor support it)`;
   return r.verdict === 'refuted'
     ? `REFUTED: with ${pct} confidence the effective ε is at least ${fmt(r.epsilonLowerBound, 4)} per unit of distance, above the claimed ${fmt(r.epsilon)}: the mechanism protects less than claimed`
     : `not refuted: with ${pct} confidence the effective ε is at least ${fmt(r.epsilonLowerBound, 4)} per unit of distance, not above the claimed ${fmt(r.epsilon)}: the samples do not contradict the claim`;

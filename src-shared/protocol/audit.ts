@@ -59,7 +59,8 @@ export type AuditTestRecord = z.infer<typeof testSchema>;
 
 export const auditResultSchema = z.object({
   type: z.literal('audit'),
-  verdict: z.enum(['refuted', 'not-refuted']),
+  /** refuted, not-refuted, or not-tested when no pair could be tested (no verdict either way; `note` says why). */
+  verdict: z.enum(['refuted', 'not-refuted', 'not-tested']),
   /** The claim and the confidence audited. */
   epsilon: z.number(),
   confidence: z.number(),
@@ -91,6 +92,7 @@ export const auditResultSchema = z.object({
     rows: z.array(z.object({ epsilon: z.number(), samplesPerSecret: z.int().nullable() })),
   }),
   timeMs: z.number(),
+  /** With verdict not-tested: why no pair could be tested (one line). */
   note: z.string().optional(),
 });
 export type AuditResult = z.infer<typeof auditResultSchema>;

@@ -95,7 +95,8 @@ export interface DetectionRow {
 }
 
 export interface AuditOutcome {
-  verdict: 'refuted' | 'not-refuted';
+  /** 'not-tested' when no pair could be tested: no verdict either way (never a pass). */
+  verdict: 'refuted' | 'not-refuted' | 'not-tested';
   epsilon: number;
   confidence: number;
   /** max(0, best tested bound): a lower confidence bound on the effective eps. */
@@ -109,6 +110,8 @@ export interface AuditOutcome {
   estimationSamples: number;
   /** Secrets with samples. */
   secretsSeen: number;
+  /** Why no pair could be tested (one line), or null when some were. */
+  untested: string | null;
   detection: { distance: number; baseProbability: number; tests: number; rows: DetectionRow[] };
 }
 
@@ -186,6 +189,8 @@ interface SplitCounts {
   selN: Int32Array;
   estN: Int32Array;
   selCount: number;
+  /** Secrets with at least one sample. */
+  withSamples: number;
 }
 
 /**
@@ -216,11 +221,14 @@ function splitAndCount(input: AuditInput): SplitCounts {
   }
   const secretIds: number[] = [];
   const secretSlot = new Int32Array(n).fill(-1);
-  for (let s = 0; s < n; s++)
+  let withSamples = 0;
+  for (let s = 0; s < n; s++) {
+    if (seen[s]! > 0) withSamples++;
     if (seen[s]! >= 2) {
       secretSlot[s] = secretIds.length;
       secretIds.push(s);
     }
+  }
   const S = secretIds.length;
   const M = outIds.length;
   if (S * M > MAX_TABLE) throw new MechError('too-large', `the audit's count table would have ${S} secrets x ${M} outputs (more than ${MAX_TABLE} cells)`);
@@ -235,7 +243,7 @@ function splitAndCount(input: AuditInput): SplitCounts {
       selN[a]!++;
     } else estN[a]!++;
   }
-  return { isSelect, secretIds, secretSlot, outIds, outSlot, sel, M, selN, estN, selCount };
+  return { isSelect, secretIds, secretSlot, outIds, outSlot, sel, M, selN, estN, selCount, withSamples };
 }
 
 /** The secrets compared with slot a at selection: a finite positive distance, both with samples in both parts; the nearest MAX_PARTNERS. */
@@ -365,6 +373,15 @@ function detection(witness: AuditTest | null, eps: number, detect: number[] | un
   return { distance: dist, baseProbability: base(sizes[0] ?? 1), tests, rows };
 }
 
+/** Why no pair was tested, in one line: too few secrets in the log, too few with two samples, or no pair usable. */
+function untestedReason(t: SplitCounts): string {
+  const k = t.withSamples;
+  const S = t.secretIds.length;
+  if (k < 2) return `the log has samples of ${k} secret${k === 1 ? '' : 's'}; an audit needs two`;
+  if (S < 2) return `${S} of the ${k} secrets in the log ${S === 1 ? 'has' : 'have'} two samples or more; an audit needs two such secrets`;
+  return `no pair of the ${S} secrets with two samples or more could be tested: it takes two secrets at a finite distance > 0, each with samples among both the selection and the estimation samples`;
+}
+
 /** Audit a claim (see the module comment). Pure: the samples in, the outcome out. */
 export function auditSamples(input: AuditInput, opts: AuditOptions): AuditOutcome {
   const N = input.secrets.length;
@@ -381,7 +398,7 @@ export function auditSamples(input: AuditInput, opts: AuditOptions): AuditOutcom
   const witness = tested[0] ?? null;
   const lowerBound = witness && witness.bound > 0 ? witness.bound : 0;
   return {
-    verdict: lowerBound > eps ? 'refuted' : 'not-refuted',
+    verdict: tested.length === 0 ? 'not-tested' : lowerBound > eps ? 'refuted' : 'not-refuted',
     epsilon: eps,
     confidence,
     epsilonLowerBound: lowerBound,
@@ -391,6 +408,7 @@ export function auditSamples(input: AuditInput, opts: AuditOptions): AuditOutcom
     selectionSamples: counts.selCount,
     estimationSamples: N - counts.selCount,
     secretsSeen: counts.secretIds.length,
+    untested: tested.length === 0 ? untestedReason(counts) : null,
     detection: detection(witness, eps, opts.detect, Math.max(chosen.length, 1), confidence),
   };
 }

@@ -14,7 +14,7 @@
 import { MechError, invalid } from '../../src-shared/errors';
 import type { CsvRow } from '../../src-shared/csv/csv-reader';
 import { checkCancelled } from '../numeric/cancel';
-import { type PointsMapping, type SecretsDomain, secretsReader } from '../data/apply';
+import { type PointsMapping, type SecretsDomain, type SecretsReader, secretsReader } from '../data/apply';
 
 export interface SampleArrays {
   secrets: Int32Array;
@@ -39,6 +39,17 @@ const column = (row: CsvRow, i: number, source: string): CsvRow => {
   return { fields: [f], line: row.line };
 };
 
+/** Whether a one-column row reads as a secret of the domain. */
+function isSecret(reader: SecretsReader, row: CsvRow): boolean {
+  try {
+    reader.secretOf(row);
+    return true;
+  } catch (e) {
+    if (e instanceof MechError) return false;
+    throw e;
+  }
+}
+
 /** The reader of a samples CSV from its first record (see the module comment). */
 function pairReader(first: CsvRow, domain: SecretsDomain, source: string, points?: PointsMapping): PairReader {
   const names = first.fields.map((f) => f.trim().toLowerCase());
@@ -53,14 +64,18 @@ function pairReader(first: CsvRow, domain: SecretsDomain, source: string, points
   const is = names.indexOf('secret');
   const ir = names.indexOf('released');
   const labels = secretsReader({ fields: ['secret'], line: first.line }, domain, source);
+  // the released column read by the same rules, its errors naming the released value (never the secret)
+  const released = secretsReader({ fields: ['released'], line: first.line }, domain, source, undefined, 'released value');
   if (is >= 0 && ir >= 0)
-    return { mode: 'labels', header: true, read: (row) => [labels.secretOf(column(row, is, source)), labels.secretOf(column(row, ir, source))] };
+    return { mode: 'labels', header: true, read: (row) => [labels.secretOf(column(row, is, source)), released.secretOf(column(row, ir, source))] };
   // No header: line 1 must be a sample (a label or value of the domain is never a header name).
-  const read = (row: CsvRow): [number, number] => [labels.secretOf(column(row, 0, source)), labels.secretOf(column(row, 1, source))];
+  const read = (row: CsvRow): [number, number] => [labels.secretOf(column(row, 0, source)), released.secretOf(column(row, 1, source))];
   try {
     read(first);
   } catch (e) {
     if (!(e instanceof MechError)) throw e;
+    // a secret then a value: line 1 is a sample whose released value is wrong, and the error says so
+    if (first.fields.length >= 2 && isSecret(labels, column(first, 0, source))) throw e;
     invalid(`${source}: line 1 is neither the header secret,released (or secret_x,secret_y,released_x,released_y) nor a sample of ${domain.spec}`);
   }
   return { mode: 'labels', header: false, read };

@@ -427,7 +427,8 @@ export function channelLabelsDomain(channel: RowSource): SecretsDomain {
   return { n: channel.rows, spec: "the channel's rows", label: (i) => channel.rowLabel(i) };
 }
 
-export function secretsReader(header: CsvRow, domain: SecretsDomain, source: string, points?: PointsMapping): SecretsReader {
+/** `what` names a labels column's value in messages: the secret (apply), or the released value of an audit's sample. */
+export function secretsReader(header: CsvRow, domain: SecretsDomain, source: string, points?: PointsMapping, what = 'secret'): SecretsReader {
   const names = header.fields.map((f) => f.trim().toLowerCase());
   const hasPoint =
     (names.includes('x') && names.includes('y')) ||
@@ -479,7 +480,7 @@ export function secretsReader(header: CsvRow, domain: SecretsDomain, source: str
     secretOf(row) {
       // One-column files may hold grid labels unquoted: (2,3) reads as two fields '(2' and '3)'.
       const t = (oneColumn ? row.fields.join(',') : (row.fields[0] ?? '')).trim();
-      if (t === '') invalid(`${source}, line ${row.line}: empty secret`, { line: row.line });
+      if (t === '') invalid(`${source}, line ${row.line}: empty ${what}`, { line: row.line });
       const i = byLabel.get(t);
       if (i !== undefined) return i;
       if (/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) {
@@ -487,7 +488,7 @@ export function secretsReader(header: CsvRow, domain: SecretsDomain, source: str
         if (j !== undefined) return j;
       }
       // The message never quotes the secret itself: error text may end up in logs.
-      invalid(`${source}, line ${row.line}: the secret is not a point of ${domain.spec} (nothing is dropped: fix or remove the row)`, { line: row.line });
+      invalid(`${source}, line ${row.line}: the ${what} is not a point of ${domain.spec} (nothing is dropped: fix or remove the row)`, { line: row.line });
     },
   };
 }

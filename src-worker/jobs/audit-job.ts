@@ -65,6 +65,6 @@ export async function auditJob(req: AuditRequest, ctx: JobContext): Promise<Audi
     detection: r.detection,
     timeMs: performance.now() - t0,
   };
-  if (r.tested.length === 0) out.note = 'no pair could be tested: it takes two secrets at a finite distance with at least two samples each';
+  if (r.untested !== null) out.note = r.untested;
   return out;
 }

@@ -73,6 +73,11 @@ export function resolveLoss(input: LossInput): LossSpecInput {
         { row: Math.floor(k / input.cols), col: k % input.cols, limit: max },
       );
     }
+    if (v < 0) {
+      const row = Math.floor(k / input.cols);
+      const col = k % input.cols;
+      invalid(`loss matrix entry (row ${row + 1}, column ${col + 1}) is ${v}: a loss must be >= 0`, { row, col });
+    }
   }
   const m = new Matrix(input.rows, input.cols, Float64Array.from(input.data));
   return input.rowLabels ? { kind: 'matrix', matrix: m, guessLabels: input.rowLabels } : { kind: 'matrix', matrix: m };

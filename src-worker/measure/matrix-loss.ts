@@ -32,7 +32,8 @@ function matrixGuess<S extends 'loss' | 'gain'>(sense: S, m: Matrix, guessLabels
 
 /**
  * Custom loss from a matrix: row w = a guess, column x = a secret,
- * entry l(w, x) (SPEC §3, "csv:FILE" losses). Any finite values.
+ * entry l(w, x) (SPEC §3, "csv:FILE" losses). Any finite values here; a
+ * job's loss is refused with a negative entry where it enters (jobs/resolve.ts).
  */
 export function matrixLoss(m: Matrix, guessLabels?: readonly string[]): LossFunction {
   return matrixGuess('loss', m, guessLabels);

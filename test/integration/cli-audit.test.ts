@@ -72,12 +72,30 @@ describe('mechstudio audit', () => {
     expect(j.witness.distance).toBe(2);
   }, 60_000);
 
+  it('a log of one secret: verdict not-tested with the reason, exit 0, never "not refuted"', async () => {
+    const file = join(dir, 'one-secret.csv');
+    writeFileSync(file, `secret,released\n${Array.from({ length: 60 }, (_, i) => `1,${i % 4}`).join('\n')}\n`);
+    const j = await runCli(['audit', '--samples', file, '--domain', 'line:4', '--epsilon', '1', '--json']);
+    expect(j.code).toBe(0);
+    const o = JSON.parse(j.stdout) as { verdict: string; pairsTested: number; note: string };
+    expect([o.verdict, o.pairsTested, o.note]).toEqual(['not-tested', 0, 'the log has samples of 1 secret; an audit needs two']);
+    const t = await runCli(['audit', '--samples', file, '--domain', 'line:4', '--epsilon', '1']);
+    expect(t.stdout.split('\n')[0]).toBe(
+      'not tested: the log has samples of 1 secret; an audit needs two (no verdict on the claimed ε = 1: these samples can neither refute nor support it)',
+    );
+    expect(t.stdout).not.toMatch(/not refuted/);
+  });
+
   it('bad input: one line naming what is wrong, exit 2', async () => {
     const file = join(dir, 'bad.csv');
     writeFileSync(file, 'secret,released\n0,1\n0,7\n');
     const r = await runCli(['audit', '--samples', file, '--domain', 'line:4', '--epsilon', '1']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/line 3: the secret is not a point of line:4/);
+    expect(r.stderr).toBe(`mechstudio: samples CSV ${file}, line 3: the released value is not a point of line:4 (nothing is dropped: fix or remove the row)\n`);
+    writeFileSync(file, 'secret,released\n0,1\n7,0\n');
+    const s = await runCli(['audit', '--samples', file, '--domain', 'line:4', '--epsilon', '1']);
+    expect(s.code).toBe(2);
+    expect(s.stderr).toMatch(/line 3: the secret is not a point of line:4/);
     const c = await runCli(['audit', '--samples', file, '--domain', 'line:4', '--epsilon', '1', '--confidence', '1']);
     expect(c.code).toBe(2);
     expect(c.stderr).toMatch(/--confidence must be a number strictly between 0 and 1/);

@@ -26,3 +26,21 @@ describe('CLI readable mechanism output', () => {
     expect(readable(TG, { ...r, facts: { kind: 'none' } })).not.toContain('how it was computed');
   });
 });
+
+describe('CLI readable audit output', () => {
+  it('a log of one secret: "not tested" and why, once, never "not refuted"', async () => {
+    const req: JobRequest = {
+      type: 'audit',
+      domain: 'line:5',
+      epsilon: 1,
+      text: `secret,released\n${Array.from({ length: 40 }, (_, i) => `2,${i % 5}`).join('\n')}\n`,
+    };
+    const text = readable(req, await runJob<'audit'>(req));
+    const lines = text.split('\n');
+    expect(lines[0]).toBe(
+      'not tested: the log has samples of 1 secret; an audit needs two (no verdict on the claimed ε = 1: these samples can neither refute nor support it)',
+    );
+    expect(lines[1]).toBe('witness: none');
+    expect(text).not.toMatch(/not refuted|note:/);
+  });
+});

@@ -60,6 +60,22 @@ describe('audit words', () => {
     );
   });
 
+  it('says plainly that nothing was tested when no pair could be, never as a pass', () => {
+    const r = result({
+      verdict: 'not-tested',
+      epsilon: 1,
+      epsilonLowerBound: 0,
+      witness: null,
+      tested: [],
+      pairsTested: 0,
+      secretsSeen: 1,
+      note: 'the log has samples of 1 secret; an audit needs two',
+    });
+    expect(auditVerdictText(r)).toBe(
+      'not tested: the log has samples of 1 secret; an audit needs two (no verdict on the claimed ε = 1: these samples can neither refute nor support it)',
+    );
+  });
+
   it('says what the witness shows as how many times likelier the set E is for one secret, the formula apart', () => {
     expect(auditTestText(WITNESS)).toBe(
       'secrets 0 and 1, 1 apart, and a set E of 1 output: the released outputs in E are at least 4.167 times likelier for 0 than for 1 (released in E 780 of 1000 times from 0, 150 of 1000 times from 1), so ε is at least 1.427 per unit of distance',

@@ -199,6 +199,17 @@ describe('CLI text inputs', () => {
     expect(mechErr(() => parseLossArg('l3'))).toMatch(/unknown loss 'l3'/);
   });
 
+  it('refuses a loss CSV with a negative entry, naming the file, line, column and the entry', () => {
+    writeFileSync(join(dir, 'l-neg.csv'), ',s0,s1\nguess0,0,1\nguess1,-0.5,0\n');
+    expect(mechErr(() => parseLossArg('csv:l-neg.csv', dir))).toBe(
+      `loss CSV ${join(dir, 'l-neg.csv')} line 3, column 2: loss matrix entry (row 2, column 1) is -0.5: a loss must be >= 0`,
+    );
+    writeFileSync(join(dir, 'l-neg2.csv'), '0,1\n1,-2\n');
+    expect(mechErr(() => parseLossArg('csv:l-neg2.csv', dir))).toBe(
+      `loss CSV ${join(dir, 'l-neg2.csv')} line 2, column 2: loss matrix entry (row 2, column 2) is -2: a loss must be >= 0`,
+    );
+  });
+
   it('parses arguments strictly', () => {
     expect(parseArgs(['mechanism', '--domain', 'line:3', '--epsilon=1', '--json'])).toMatchObject({ command: 'mechanism', positional: [] });
     expect(mechErr(() => parseArgs(['mechanism', '--domain']))).toMatch(/--domain needs a value/);

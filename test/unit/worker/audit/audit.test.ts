@@ -106,3 +106,44 @@ describe('audit power', () => {
     expect(refuted).toBeGreaterThanOrEqual(18);
   });
 });
+
+describe('an audit with nothing to test gives no verdict', () => {
+  const line = parseDomainSpec('line:5');
+  const audit = (secrets: number[], outputs: number[], distance = (a: number, b: number) => line.distance(a, b)) =>
+    auditSamples({ secrets: Int32Array.from(secrets), outputs: Int32Array.from(outputs), n: 5, m: 5, distance }, { epsilon: 1 });
+
+  it('samples of one secret: not tested, 0 pairs, and the reason in one line', () => {
+    const r = audit(
+      new Array<number>(400).fill(2),
+      Array.from({ length: 400 }, (_, i) => i % 5),
+    );
+    expect(r.verdict).toBe('not-tested');
+    expect(r.tested.length).toBe(0);
+    expect(r.untested).toBe('the log has samples of 1 secret; an audit needs two');
+  });
+
+  it('a second secret with one sample, or secrets no distance apart: not tested, saying why', () => {
+    const one = audit([...new Array<number>(400).fill(2), 3], [...Array.from({ length: 400 }, (_, i) => i % 5), 0]);
+    expect(one.verdict).toBe('not-tested');
+    expect(one.untested).toBe('1 of the 2 secrets in the log has two samples or more; an audit needs two such secrets');
+    const far = audit(
+      Array.from({ length: 800 }, (_, i) => (i % 2) * 4),
+      Array.from({ length: 800 }, (_, i) => i % 5),
+      () => Infinity,
+    );
+    expect(far.verdict).toBe('not-tested');
+    expect(far.untested).toBe(
+      'no pair of the 2 secrets with two samples or more could be tested: it takes two secrets at a finite distance > 0, each with samples among both the selection and the estimation samples',
+    );
+  });
+
+  it('two secrets with samples are tested as before', () => {
+    const r = audit(
+      Array.from({ length: 800 }, (_, i) => i % 2),
+      Array.from({ length: 800 }, (_, i) => i % 2),
+    );
+    expect(r.tested.length).toBeGreaterThan(0);
+    expect(r.verdict).toBe('refuted');
+    expect(r.untested).toBeNull();
+  });
+});

@@ -46,6 +46,30 @@ describe('samples CSV of an audit', () => {
     expect([...p.outputs]).toEqual([5]);
   });
 
+  it('a released value outside the domain is named as the released value, with the file and line, not as the secret', async () => {
+    const src = 'samples CSV /data/log.csv';
+    const at = (text: string, domain = line, points?: Parameters<typeof readSamples>[3]) => readSamples(readCsvRows(text, src), domain, src, points);
+    const exact = async (p: Promise<unknown>, message: string) => {
+      const e = await p.then(
+        () => null,
+        (x: unknown) => x,
+      );
+      expect(e).toBeInstanceOf(MechError);
+      expect((e as MechError).message).toBe(message);
+    };
+    const outside = 'samples CSV /data/log.csv, line 3: the released value is not a point of line:5 (nothing is dropped: fix or remove the row)';
+    await exact(at('secret,released\n1,2\n1,7\n'), outside);
+    await exact(at('released,secret\n2,1\n7,1\n'), outside);
+    await exact(at('1,2\n0,0\n1,7\n'), outside);
+    // headerless, line 1 a secret and a released value outside: that value, not "neither a header nor a sample"
+    await exact(at('1,7\n0,0\n'), outside.replace('line 3', 'line 1'));
+    await exact(at('secret,released\n1,2\n1, \n'), 'samples CSV /data/log.csv, line 3: empty released value');
+    await exact(
+      at('secret_x,secret_y,released_x,released_y\n0.5,1.5,2.5,0.5\n0.5,1.5,9.5,0.5\n', grid, { points: { binning: cellBinning(0, 2, 2, 3, 1) } }),
+      'samples CSV /data/log.csv (released), line 3: the point is outside the grid (nothing is dropped: fix or remove the row)',
+    );
+  });
+
   it('bad input: one message naming what is wrong', async () => {
     await expectMechError(
       read('who,what\n1,2\n'),
@@ -53,7 +77,7 @@ describe('samples CSV of an audit', () => {
       /line 1 is neither the header secret,released \(or secret_x,secret_y,released_x,released_y\) nor a sample of line:5/,
     );
     await expectMechError(read('secret,released\n1\n'), 'invalid-input', /line 2: a sample needs a secret and a released column \(the row has 1 fields\)/);
-    await expectMechError(read('secret,released\n1,7\n'), 'invalid-input', /line 2: the secret is not a point of line:5/);
+    await expectMechError(read('secret,released\n7,1\n'), 'invalid-input', /line 2: the secret is not a point of line:5/);
     await expectMechError(read('secret,released\n'), 'invalid-input', /no samples/);
     await expectMechError(read('secret_x,secret_y,released_x,released_y\n0.5,1.5,2.5,0.5\n', grid), 'invalid-input', /no grid binning was given/);
   });

@@ -1,0 +1,54 @@
+/** The CLI planners' input boundary: what `apply` and `audit` refuse before any worker opens a file. */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseArgs } from '../../../../src-main/cli/args';
+import { PLANNERS } from '../../../../src-main/cli/planners';
+import { MechError } from '../../../../src-shared/errors';
+
+const dir = mkdtempSync(join(tmpdir(), 'mechstudio-planners-'));
+
+/** The message of the MechError a planner throws (or rejects with), checking it is bad input. */
+async function refusal(argv: string[]): Promise<string> {
+  const args = parseArgs(argv);
+  const e = await Promise.resolve()
+    .then(() => PLANNERS[args.command]!(args, new AbortController().signal))
+    .then(
+      () => null,
+      (x: unknown) => x,
+    );
+  expect(e).toBeInstanceOf(MechError);
+  expect((e as MechError).code).toBe('invalid-input');
+  return (e as MechError).message;
+}
+
+const apply = (input: string): string[] => ['apply', '--domain', 'line:3', '--epsilon', '1', '--kind', 'tg', '--input', input, '--out', join(dir, 'out.csv')];
+const audit = (samples: string): string[] => ['audit', '--domain', 'line:3', '--epsilon', '1', '--samples', samples];
+
+describe('input files of apply and audit', () => {
+  it('refuse /proc pseudo-files (size 0, readable), also through a link, naming the path and what it is', async () => {
+    const link = join(dir, 'environ.csv');
+    symlinkSync('/proc/self/environ', link);
+    expect(await refusal(apply('/proc/self/environ'))).toBe("secrets CSV '/proc/self/environ' is not a regular file (files under /proc and /sys are refused)");
+    expect(await refusal(apply(link))).toBe(`secrets CSV '${link}' is not a regular file (files under /proc and /sys are refused)`);
+    expect(await refusal(audit('/proc/self/status'))).toBe("samples CSV '/proc/self/status' is not a regular file (files under /proc and /sys are refused)");
+  });
+
+  it('refuse devices, FIFOs and directories, saying what the path is', async () => {
+    const fifo = join(dir, 'fifo.csv');
+    execFileSync('mkfifo', [fifo]);
+    expect(await refusal(apply('/dev/null'))).toBe("secrets CSV '/dev/null' is a character device, not a regular file");
+    expect(await refusal(apply(fifo))).toBe(`secrets CSV '${fifo}' is a FIFO (named pipe), not a regular file`);
+    expect(await refusal(audit(dir))).toBe(`samples CSV '${dir}' is a directory, not a regular file`);
+  });
+
+  it('still plan a regular file', async () => {
+    const secrets = join(dir, 'secrets.csv');
+    writeFileSync(secrets, 'secret\n0\n2\n');
+    const args = parseArgs(apply(secrets));
+    const plan = await PLANNERS.apply!(args, new AbortController().signal);
+    expect(plan.request).toMatchObject({ type: 'apply', input: secrets });
+  });
+});
