@@ -53,8 +53,15 @@ import * as fsp from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { MechError, invalid } from '../../src-shared/errors';
-import { fileKind as kindOf, ioReason as errnoText, checkCancelled } from '../../src-worker/index';
-import { LINK_AT_OPEN, confinedProblem, confinedRefusal, descriptorLink } from '../../src-worker/base/confined-open';
+import {
+  fileKind as kindOf,
+  ioReason as errnoText,
+  checkCancelled,
+  LINK_AT_OPEN,
+  confinedProblem,
+  confinedRefusal,
+  descriptorLink,
+} from '../../src-worker/index';
 
 /** Prefix of every temp file this program writes (the stale-file sweep matches it). */
 export const TEMP_PREFIX = '.mechstudio-tmp-';
@@ -343,7 +350,13 @@ export function readRegularFileSync(path: string, what: string, maxBytes = DEFAU
  * (its op and path): tests change the file system between a check and the
  * open, deterministically.
  */
-export function readRegularFileSyncStepped(path: string, what: string, maxBytes: number, opts: ReadOptions, beforeStep: (op: string, path?: string) => void): string {
+export function readRegularFileSyncStepped(
+  path: string,
+  what: string,
+  maxBytes: number,
+  opts: ReadOptions,
+  beforeStep: (op: string, path?: string) => void,
+): string {
   const out = textCollector();
   runSync(readChunks(path, what, maxBytes, out.push, opts), (s) => beforeStep(s.op, 'path' in s ? s.path : undefined));
   return out.text();

@@ -27,7 +27,8 @@ export function confinedRefusal(what: string, file: string, why: string): MechEr
 /** Why a descriptor whose real path is `real`, with `nlink` links, may not be read under `root` (a real path); null when it may. */
 export function confinedProblem(root: string, real: string, nlink: number): string | null {
   const base = root.endsWith('/') ? root : `${root}/`;
-  if (real !== root && !real.startsWith(base)) return `lies outside the workspace folder ${root} (a link leads out, or was swapped in after the path was checked); nothing was read`;
+  if (real !== root && !real.startsWith(base))
+    return `lies outside the workspace folder ${root} (a link leads out, or was swapped in after the path was checked); nothing was read`;
   const names = real === root ? [] : real.slice(base.length).split('/');
   if (names.some((n) => n.startsWith('.'))) return 'leads through a hidden file or folder (a name starting with "."); nothing was read';
   if (nlink > 1)

@@ -108,7 +108,9 @@ describe('safe-fs reads confined to a workspace root', () => {
     };
     const e = errorOf(() => readRegularFileSyncStepped(f, 'data file', 1 << 20, confined(), swap));
     expect(e.code).toBe('outside-workspace');
-    expect(e.message).toBe(`data file '${f}' became a symbolic link after it was checked (links are not followed when a workspace file is opened); nothing was read`);
+    expect(e.message).toBe(
+      `data file '${f}' became a symbolic link after it was checked (links are not followed when a workspace file is opened); nothing was read`,
+    );
     unlinkSync(f);
   });
 
@@ -125,7 +127,9 @@ describe('safe-fs reads confined to a workspace root', () => {
     };
     const e = errorOf(() => readRegularFileSyncStepped(f, 'data file', 1 << 20, confined(), swap));
     expect(e.code).toBe('outside-workspace');
-    expect(e.message).toBe(`data file '${f}' lies outside the workspace folder ${root} (a link leads out, or was swapped in after the path was checked); nothing was read`);
+    expect(e.message).toBe(
+      `data file '${f}' lies outside the workspace folder ${root} (a link leads out, or was swapped in after the path was checked); nothing was read`,
+    );
     unlinkSync(sub);
   });
 
@@ -133,7 +137,10 @@ describe('safe-fs reads confined to a workspace root', () => {
     const f = join(root, 'link.csv');
     symlinkSync(join(outside, 'secret.csv'), f);
     const want = `data file '${f}' lies outside the workspace folder ${root} (a link leads out, or was swapped in after the path was checked); nothing was read`;
-    for (const e of [errorOf(() => readRegularFileSync(f, 'data file', 1 << 20, confined())), await asyncErrorOf(readRegularFile(f, 'data file', 1 << 20, confined()))]) {
+    for (const e of [
+      errorOf(() => readRegularFileSync(f, 'data file', 1 << 20, confined())),
+      await asyncErrorOf(readRegularFile(f, 'data file', 1 << 20, confined())),
+    ]) {
       expect(e.code).toBe('outside-workspace');
       expect(e.message).toBe(want);
     }

@@ -122,7 +122,8 @@ describe('edge-list CSV', () => {
   });
 
   it('reads an edge list separated by spaces or tabs (networkx, SNAP: # comments), and says so', () => {
-    const snap = '# Directed graph (each unordered pair of nodes is saved once): toy.txt\n# Nodes: 4 Edges: 4\n# FromNodeId\tToNodeId\n0\t1\n0\t2\n1\t2\n2\t3\n';
+    const snap =
+      '# Directed graph (each unordered pair of nodes is saved once): toy.txt\n# Nodes: 4 Edges: 4\n# FromNodeId\tToNodeId\n0\t1\n0\t2\n1\t2\n2\t3\n';
     const nx = '0 1 {}\n0 2 {}\n1  2\n 2 3\n';
     for (const text of [snap, nx]) {
       const e = parseEdgeList(text, 'toy.txt');
@@ -139,7 +140,9 @@ describe('edge-list CSV', () => {
       expect(g.distance(0, 3)).toBe(2);
     }
     expect(parseEdgeList('x,y\ny,z\n').separator).toBe('comma');
-    expect(graphDomainFromEdgeList('x,y\ny,z\n', 'g.csv').description).toBe('graph of 3 nodes and 2 edges (read as an edge list separated by commas), shortest-path distance');
+    expect(graphDomainFromEdgeList('x,y\ny,z\n', 'g.csv').description).toBe(
+      'graph of 3 nodes and 2 edges (read as an edge list separated by commas), shortest-path distance',
+    );
     // a bad line of a whitespace edge list is named as such
     expect(mechError(() => parseEdgeList('0 1\n1 2\n2 3 4\n', 'g.txt'), 'invalid-input').message).toBe(
       "g.txt, line 3: expected 'a b' (two node names separated by whitespace), got 3 fields",

@@ -61,7 +61,9 @@ describe('engine reads confined to the workspace root', () => {
     confineEngineReads(root);
     const e = refusal(() => readRegularTextFile(f, 'edge-list file', 1 << 20, swappingFs(swapIn)));
     expect(e.code).toBe('outside-workspace');
-    expect(e.message).toBe(`edge-list file '${f}' became a symbolic link after it was checked (links are not followed when a workspace file is opened); nothing was read`);
+    expect(e.message).toBe(
+      `edge-list file '${f}' became a symbolic link after it was checked (links are not followed when a workspace file is opened); nothing was read`,
+    );
     fs.rmSync(f);
   });
 
@@ -83,7 +85,9 @@ describe('engine reads confined to the workspace root', () => {
       ),
     );
     expect(e.code).toBe('outside-workspace');
-    expect(e.message).toBe(`edge-list file '${f}' lies outside the workspace folder ${root} (a link leads out, or was swapped in after the path was checked); nothing was read`);
+    expect(e.message).toBe(
+      `edge-list file '${f}' lies outside the workspace folder ${root} (a link leads out, or was swapped in after the path was checked); nothing was read`,
+    );
     fs.rmSync(sub);
     fs.rmSync(join(root, 'sub-old'), { recursive: true });
   });
