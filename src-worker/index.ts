@@ -89,6 +89,7 @@ export { REL_TOL, SUM_TOL, NEG_TOL, Z_TOL, MERGE_TOL, BOUND_ATTAINED_TOL } from 
 export { parseDecimal } from '../src-shared/numeric/decimal';
 export { seededRandom } from '../src-shared/numeric/seeded-random';
 export { fileKind, ioReason } from './base/file-kind';
+export { LINK_AT_OPEN, confinedProblem, confinedRefusal, descriptorLink } from './base/confined-open';
 
 /* ---------- what the hosts (src-main) use besides jobs: kept channels, channel files, samples, pricing on a queue ---------- */
 export { keptRowSource, type KeptChannel } from './jobs/kept-channel';

@@ -16,7 +16,7 @@ import { parseJobRequest, type WorkerReply, toJobError, type LpSample } from '..
 import { runJobRequest } from './jobs/run';
 import { releaseHighsRuntimeIfLarge } from './lp/highs-runtime';
 import { FLAG_CANCEL } from './jobs/context';
-import { withCarriedFiles } from './metric/read-text-file';
+import { withCarriedFiles, withConfinedReads } from './metric/read-text-file';
 import { sharedChannel, type KeptChannel } from './jobs/kept-channel';
 import type { PricingFactory } from './lp/pricing-pool';
 import { portPricing } from './lp/pricing-port';
@@ -29,6 +29,8 @@ export interface WorkerTask {
   cancelFlag: SharedArrayBuffer;
   /** Domain files the job carries (a queued job: path as named -> text); when present, no file is read from disk. */
   files?: Record<string, string>;
+  /** Web mode's workspace root: the job's file reads are checked on the descriptor to lie under it (metric/read-text-file.ts). */
+  readRoot?: string;
   /** Keep the channel of this mechanism job: it comes back beside the reply, in shared memory (jobs/kept-channel.ts). */
   keep?: boolean;
   /** Channels the host keeps that the request names by channelRef (shared memory, read in place). */
@@ -96,7 +98,7 @@ export default async function runTask(task: WorkerTask): Promise<WorkerTaskReply
       ...(task.pricingMinVariables !== undefined ? { pricingMinVariables: task.pricingMinVariables } : {}),
       ...(channels ? { keptChannel: (ref: string) => (Object.hasOwn(channels, ref) ? channels[ref] : undefined) } : {}),
     };
-    const result = await withCarriedFiles(task.files, () => runJobRequest(parsed.value, ctx));
+    const result = await withConfinedReads(task.readRoot, () => withCarriedFiles(task.files, () => runJobRequest(parsed.value, ctx)));
     return kept ? { ok: true, result, kept } : { ok: true, result };
   } catch (err) {
     return { ok: false, error: toJobError(err) };

@@ -83,6 +83,12 @@ export interface DispatcherOptions {
   pricing?: PricingFactory;
   /** JobContext.pricingMinVariables: smaller LPs price on their own threads (default 0: every LP uses `pricing`). */
   pricingMinVariables?: number;
+  /**
+   * Web mode's workspace root (a real path): every graph:/csv: domain file a job reads is opened without
+   * following a link at its last name and checked on the descriptor (under the root, one link only;
+   * src-worker/metric/read-text-file.ts), so a path swapped after the host checked it reads nothing outside.
+   */
+  readRoot?: string;
 }
 
 interface JobRecord {
@@ -140,6 +146,7 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
   private readonly inProcess: ((request: JobRequest) => boolean) | undefined;
   private readonly pricing: PricingFactory | undefined;
   private readonly pricingMin: number | undefined;
+  private readonly readRoot: string | undefined;
   private readonly jobs = new Map<string, JobRecord>();
   private readonly cancelGraceMs: number;
   private readonly validateReplies: boolean;
@@ -160,6 +167,7 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
     this.inProcess = options.inProcess;
     this.pricing = options.pricing;
     this.pricingMin = options.pricingMinVariables;
+    this.readRoot = options.readRoot;
     this.poolOptions = {
       filename: workerFile.startsWith('file:') ? workerFile : new URL(`file://${workerFile}`).href,
       // At least one thread always: with minThreads 0, piscina 5.3.2 stops
@@ -268,6 +276,7 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
       port: port2,
       cancelFlag: flagBuf,
       ...(files ? { files } : {}),
+      ...(this.readRoot !== undefined ? { readRoot: this.readRoot } : {}),
       ...(keep ? { keep: true } : {}),
       ...(channels ? { channels } : {}),
     };

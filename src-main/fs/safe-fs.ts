@@ -11,7 +11,11 @@
  * MechError 'too-large'; every other failure is one MechError 'invalid-input'
  * naming the file (EIO on /proc/self/mem, EACCES, ...). The web host also
  * refuses to read anything that resolves under /proc or /sys
- * (`refuseSystemFs`).
+ * (`refuseSystemFs`), and confines its reads to the workspace root
+ * (`confineTo`): the last name is opened without following a link and the
+ * descriptor itself is checked, its real path under the root and one link
+ * only (src-worker/base/confined-open.ts), so a path swapped between the
+ * workspace's check and the open reads nothing outside.
  *
  * Writing: never under /proc or /sys (also through a symbolic link or a
  * linked parent); never replace anything but a regular file (a device node,
@@ -28,6 +32,7 @@
  */
 import {
   accessSync,
+  readlinkSync,
   closeSync,
   constants,
   fstatSync,
@@ -48,7 +53,15 @@ import * as fsp from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { MechError, invalid } from '../../src-shared/errors';
-import { fileKind as kindOf, ioReason as errnoText, checkCancelled } from '../../src-worker/index';
+import {
+  fileKind as kindOf,
+  ioReason as errnoText,
+  checkCancelled,
+  LINK_AT_OPEN,
+  confinedProblem,
+  confinedRefusal,
+  descriptorLink,
+} from '../../src-worker/index';
 
 /** Prefix of every temp file this program writes (the stale-file sweep matches it). */
 export const TEMP_PREFIX = '.mechstudio-tmp-';
@@ -88,8 +101,8 @@ type Step =
   | { op: PathOp | 'fsyncDir'; path: string }
   | { op: 'rename'; path: string; to: string }
   | { op: 'writeNew'; path: string; data: string | Uint8Array }
-  | { op: 'openRead'; path: string }
-  | { op: 'fstat' | 'close'; fd: Fd }
+  | { op: 'openRead'; path: string; noFollow: boolean }
+  | { op: 'fstat' | 'close' | 'fdPath'; fd: Fd }
   | { op: 'read'; fd: Fd; buf: Buffer; len: number; pos: number | null };
 /** A descriptor: a number when run sync, a FileHandle when run async. */
 type Fd = number | FileHandle;
@@ -97,7 +110,8 @@ type Answer = { ok: true; value: unknown } | { ok: false; err: NodeJS.ErrnoExcep
 type Steps<T> = Generator<Step, T, Answer>;
 
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
-const NEW_FILE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
+const NEW_FILE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW;
 
 /** The calls that take only a path, run sync or async (access asks for write and search permission). */
 const PATH_CALLS = {
@@ -118,9 +132,11 @@ function syncCall(s: Step): unknown {
     case 'rename':
       return renameSync(s.path, s.to);
     case 'openRead':
-      return openSync(s.path, READ_FLAGS);
+      return openSync(s.path, s.noFollow ? READ_FLAGS | NO_FOLLOW : READ_FLAGS);
     case 'fstat':
       return fstatSync(s.fd as number);
+    case 'fdPath':
+      return readlinkSync(descriptorLink(s.fd as number));
     case 'read':
       return readSync(s.fd as number, s.buf, 0, s.len, s.pos);
     case 'close':
@@ -148,9 +164,11 @@ async function asyncCall(s: Step): Promise<unknown> {
     case 'rename':
       return fsp.rename(s.path, s.to);
     case 'openRead':
-      return fsp.open(s.path, READ_FLAGS);
+      return fsp.open(s.path, s.noFollow ? READ_FLAGS | NO_FOLLOW : READ_FLAGS);
     case 'fstat':
       return (s.fd as FileHandle).stat();
+    case 'fdPath':
+      return fsp.readlink(descriptorLink((s.fd as FileHandle).fd));
     case 'read':
       return (await (s.fd as FileHandle).read(s.buf, 0, s.len, s.pos)).bytesRead;
     case 'close':
@@ -169,11 +187,12 @@ async function asyncCall(s: Step): Promise<unknown> {
   }
 }
 
-function runSync<T>(g: Steps<T>): T {
+function runSync<T>(g: Steps<T>, beforeStep?: (s: Step) => void): T {
   let r = g.next(undefined as unknown as Answer);
   while (!r.done) {
     let a: Answer;
     try {
+      beforeStep?.(r.value);
       a = { ok: true, value: syncCall(r.value) };
     } catch (e) {
       a = { ok: false, err: e as NodeJS.ErrnoException };
@@ -210,6 +229,12 @@ const isErr = (v: unknown): v is NodeJS.ErrnoException => v instanceof Error;
 export interface ReadOptions {
   /** Refuse anything that resolves under /proc or /sys (the web host: size-0 files that read forever or fail). */
   refuseSystemFs?: boolean;
+  /**
+   * The workspace root (a real path): read only what lies under it, checked on
+   * the descriptor after the open (no link followed at the last name, real
+   * path under the root, one link only). Implies refuseSystemFs.
+   */
+  confineTo?: string;
 }
 
 /** The web host's reads: a client's paths never read from /proc or /sys. */
@@ -219,7 +244,7 @@ export const REFUSE_SYSTEM_FS: ReadOptions = { refuseSystemFs: true };
 function* readTarget(path: string, what: string, maxBytes: number, opts: ReadOptions): Steps<{ target: string; st: Stats }> {
   checkPathText(path, what);
   let target = path;
-  if (opts.refuseSystemFs) {
+  if (opts.refuseSystemFs || opts.confineTo !== undefined) {
     const real = yield* call<string>({ op: 'realpath', path: resolve(path) });
     if (isErr(real)) invalid(`cannot read ${what} '${path}': ${errnoText(real)}`);
     if (underForbiddenRoot(real)) invalid(`${what} '${path}' is not a regular file (files under /proc and /sys are refused)`);
@@ -228,6 +253,8 @@ function* readTarget(path: string, what: string, maxBytes: number, opts: ReadOpt
   const st = yield* call<Stats>({ op: 'stat', path: target });
   if (isErr(st)) invalid(`cannot read ${what} '${path}': ${errnoText(st)}`);
   if (!st.isFile()) invalid(`${what} '${path}' is ${kindOf(st)}, not a regular file`);
+  const problem = opts.confineTo === undefined ? null : confinedProblem(opts.confineTo, target, st.nlink);
+  if (problem !== null) throw confinedRefusal(what, path, problem);
   if (st.size > maxBytes) tooLarge(`${what} '${path}' is ${mib(st.size)}, over the ${mib(maxBytes)} limit`);
   return { target, st };
 }
@@ -238,7 +265,9 @@ function* readTarget(path: string, what: string, maxBytes: number, opts: ReadOpt
  */
 function* openChecked(path: string, what: string, maxBytes: number, opts: ReadOptions): Steps<Fd> {
   const { target, st } = yield* readTarget(path, what, maxBytes, opts);
-  const fd = yield* call<Fd>({ op: 'openRead', path: target });
+  const root = opts.confineTo;
+  const fd = yield* call<Fd>({ op: 'openRead', path: target, noFollow: root !== undefined });
+  if (isErr(fd) && fd.code === 'ELOOP' && root !== undefined) throw confinedRefusal(what, path, LINK_AT_OPEN);
   if (isErr(fd)) invalid(`cannot read ${what} '${path}': ${errnoText(fd)}`);
   const fst = yield* call<Stats>({ op: 'fstat', fd });
   if (isErr(fst) || !fst.isFile() || st.dev !== fst.dev || st.ino !== fst.ino) {
@@ -246,7 +275,29 @@ function* openChecked(path: string, what: string, maxBytes: number, opts: ReadOp
     if (isErr(fst)) invalid(`cannot read ${what} '${path}': ${errnoText(fst)}`);
     invalid(`${what} '${path}' changed while it was opened; try again`);
   }
+  if (root !== undefined) {
+    const problem = yield* openedProblem(fd, fst, target, root);
+    if (problem !== null) {
+      yield* call<void>({ op: 'close', fd });
+      throw confinedRefusal(what, path, problem);
+    }
+  }
   return fd;
+}
+
+/**
+ * Why an opened descriptor may not be read under `root`: its real path (from
+ * /proc/self/fd; without /proc, the real path of the name if it is still the
+ * same inode) and its link count, checked after the open.
+ */
+function* openedProblem(fd: Fd, fst: Stats, target: string, root: string): Steps<string | null> {
+  let real = yield* call<string>({ op: 'fdPath', fd });
+  if (isErr(real)) {
+    real = yield* call<string>({ op: 'realpath', path: target });
+    const now = isErr(real) ? real : yield* call<Stats>({ op: 'stat', path: real });
+    if (isErr(real) || isErr(now) || now.dev !== fst.dev || now.ino !== fst.ino) return 'changed while it was opened; nothing was read';
+  }
+  return confinedProblem(root, real, fst.nlink);
 }
 
 /** Read in chunks of at most 1 MiB (the buffer is reused), never past cap + 1 bytes in all. */
@@ -291,6 +342,23 @@ function textCollector(): { push: (c: Buffer) => void; text: () => string } {
 export function readRegularFileSync(path: string, what: string, maxBytes = DEFAULT_MAX_READ_BYTES, opts: ReadOptions = {}): string {
   const out = textCollector();
   runSync(readChunks(path, what, maxBytes, out.push, opts));
+  return out.text();
+}
+
+/**
+ * readRegularFileSync with `beforeStep` called before each file-system call
+ * (its op and path): tests change the file system between a check and the
+ * open, deterministically.
+ */
+export function readRegularFileSyncStepped(
+  path: string,
+  what: string,
+  maxBytes: number,
+  opts: ReadOptions,
+  beforeStep: (op: string, path?: string) => void,
+): string {
+  const out = textCollector();
+  runSync(readChunks(path, what, maxBytes, out.push, opts), (s) => beforeStep(s.op, 'path' in s ? s.path : undefined));
   return out.text();
 }
 

@@ -16,26 +16,43 @@
  *  - the refusal is one MechError 'outside-workspace' line naming the path
  *    as sent, never what lies at it.
  *
- * The path handed on is the resolved real one, so what is opened is what was
- * checked (a link swapped in between the check and the open is a race this
- * does not close; the readers' own checks still refuse devices, FIFOs and
- * /proc). The Electron app and the CLI are not confined (UNCONFINED): their
- * user chooses the paths.
+ * The path handed on is the resolved real one. A check made before an open
+ * does not hold at the open (a file swapped for a link in between), so the
+ * readers check again what they opened (`readOptions`: the last name opened
+ * without following a link, the descriptor's real path under the root, one
+ * link only: src-worker/base/confined-open.ts), and the engine's workers do
+ * the same for graph:/csv: domain files (Dispatcher `readRoot`). A `graph:`
+ * file is read only under the names an edge list has (GRAPH_FILE_EXTENSIONS).
+ * The Electron app and the CLI are not confined (UNCONFINED): their user
+ * chooses the paths.
  */
 import { lstat, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { MechError } from '../../src-shared/errors';
+import { REFUSE_SYSTEM_FS, type ReadOptions } from './safe-fs';
 
 export interface PathPolicy {
   /** The workspace root (a real path), or null when paths are not confined. */
   readonly root: string | null;
   /** The absolute path to use for `path`; throws MechError 'outside-workspace' when the policy refuses it. */
   place(path: string, what: string): Promise<string>;
+  /** How the host reads a placed file: never /proc or /sys, and when confined, only what lies under the root (checked on the descriptor). */
+  readonly readOptions: ReadOptions;
 }
 
 /** No confinement (Electron, CLI, tests of other things): relative paths against the working directory. */
-export const UNCONFINED: PathPolicy = { root: null, place: async (p) => resolve(p) };
+export const UNCONFINED: PathPolicy = { root: null, place: async (p) => resolve(p), readOptions: REFUSE_SYSTEM_FS };
+
+/** The names a `graph:` file may have in the workspace: an edge list's (networkx, SNAP, CSV); any other file is not read as a graph. */
+export const GRAPH_FILE_EXTENSIONS = ['.csv', '.tsv', '.txt', '.edges', '.edgelist', '.el'] as const;
+
+/** Refuse (outside-workspace) a `graph:` file whose real name (`real`, placed) is not an edge list's; the message names it as sent. */
+export function checkGraphFileName(real: string, sent: string, what: string): void {
+  const name = basename(real).toLowerCase();
+  if (!GRAPH_FILE_EXTENSIONS.some((x) => name.endsWith(x) && name.length > x.length))
+    outside(sent, what, `is not read as a graph: in the workspace a graph: file is an edge list named *${GRAPH_FILE_EXTENSIONS.join(', *')}`);
+}
 
 /** The root web mode uses: --root, else MECHSTUDIO_WEB_ROOT, else the user's home. */
 export function webRootFrom(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
@@ -104,6 +121,7 @@ export async function workspaceRoot(dir: string): Promise<PathPolicy> {
   }
   return {
     root,
+    readOptions: { refuseSystemFs: true, confineTo: root },
     place: async (path, what) => {
       if (path.includes('\0')) outside(path.replaceAll('\0', '\\0'), what, 'contains a NUL byte');
       const abs = resolve(root, path);

@@ -44,7 +44,7 @@ import type { JobRunner } from '../dispatcher/job-runner';
 import { channelFolderOf, projectChannelRefs, type ChannelStore } from '../dispatcher/channel-store';
 import { keptRowSource, writeChannelCsv } from '../../src-worker/index';
 import { auditExample } from '../project/examples';
-import { UNCONFINED, type PathPolicy } from '../fs/workspace';
+import { UNCONFINED, checkGraphFileName, type PathPolicy } from '../fs/workspace';
 import { MAX_PROJECT_BYTES, type OutsideFiles, type ProjectReadOptions } from './project-store';
 import { MAX_UPLOAD_BYTES, type Transfers } from './transfers';
 import { projectFileText, unpackProjectFile } from '../project/bundle';
@@ -172,7 +172,9 @@ async function placeDomainFiles(req: unknown, paths: PathPolicy): Promise<Domain
       const spec = k === 'domain' && typeof x === 'string' ? x.trim() : '';
       const m = /^(graph|csv):(.+)$/is.exec(spec);
       if (m && m[2]!.trim() !== '') {
-        const file = await paths.place(m[2]!.trim(), `domain '${spec.slice(0, 200)}' file`);
+        const what = `domain '${spec.slice(0, 200)}' file`;
+        const file = await paths.place(m[2]!.trim(), what);
+        if (paths.root !== null && m[1]!.toLowerCase() === 'graph') checkGraphFileName(file, m[2]!.trim(), what);
         // confined (web mode): the engine is handed the placed path; unconfined, the request stays as the page wrote it
         if (paths.root !== null) o[k] = `${m[1]!.toLowerCase()}:${file}`;
         refs.push({ spec, file });
@@ -180,15 +182,15 @@ async function placeDomainFiles(req: unknown, paths: PathPolicy): Promise<Domain
     }
   };
   await walk(req, 0);
-  await checkDomainFiles(refs);
+  await checkDomainFiles(refs, paths);
   return refs;
 }
 
-/** Check every domain file of a request before any worker opens it (regular file, under the engine's byte cap). */
-async function checkDomainFiles(refs: DomainFileRef[]): Promise<void> {
+/** Check every domain file of a request before any worker opens it (regular file, under the engine's byte cap; confined: under the root, one link). */
+async function checkDomainFiles(refs: DomainFileRef[], paths: PathPolicy): Promise<void> {
   for (const r of refs) {
     try {
-      await checkRegularFile(r.file, 'domain file', MAX_DOMAIN_FILE_BYTES, REFUSE_SYSTEM_FS);
+      await checkRegularFile(r.file, 'domain file', MAX_DOMAIN_FILE_BYTES, paths.readOptions);
     } catch (e) {
       const err = toJobError(e);
       throw new ApiError({ ...err, message: `domain '${r.spec}': ${err.message}` });

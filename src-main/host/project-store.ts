@@ -11,7 +11,7 @@ import { listExamples, loadExample } from '../project/examples';
 import { parseProject } from '../project/project-file';
 import { addRecent, readRecent } from '../project/recent';
 import { projectFileRefs, resolveProjectFiles } from '../project/resolve-files';
-import { isUnder, realPathOf, UNCONFINED, type PathPolicy } from '../fs/workspace';
+import { checkGraphFileName, isUnder, realPathOf, UNCONFINED, type PathPolicy } from '../fs/workspace';
 import { runProject } from '../project/run-project';
 import { ApiError, describeZodError, projectSchema, type ExampleInfo, type Project, type ProjectInput, type RecentProject } from '../../src-shared/protocol';
 import { MechError } from '../../src-shared/errors';
@@ -54,6 +54,7 @@ export async function placeProjectFiles(project: Project, baseDir: string, paths
   const outside: string[] = [];
   for (const r of projectFileRefs(project, baseDir)) {
     const placed = paths.root === null ? await realPathOf(r.file) : await paths.place(r.file, r.what);
+    if (paths.root !== null && r.graph) checkGraphFileName(placed, r.file, r.what);
     if (!isUnder(base, placed)) outside.push(placed);
   }
   return { outside: [...new Set(outside)] };
@@ -160,7 +161,7 @@ export async function readProjectSafely(path: string, opts: ProjectReadOptions =
   const abs = resolve(path);
   let text: string;
   try {
-    text = await readRegularFile(abs, 'project', MAX_PROJECT_BYTES, REFUSE_SYSTEM_FS);
+    text = await readRegularFile(abs, 'project', MAX_PROJECT_BYTES, (opts.paths ?? UNCONFINED).readOptions);
   } catch (e) {
     throw new ApiError(redactJobError(toJobError(e), [path, abs]));
   }
@@ -188,7 +189,7 @@ export async function projectFromText(
     if (outside.length > 0 && opts.allowOutside !== true) return { outside };
     const files = projectDataFiles(project, baseDir);
     keep.push(...files, baseDir);
-    for (const f of files) await checkRegularFile(f, 'data file', MAX_DATA_FILE_BYTES, REFUSE_SYSTEM_FS);
+    for (const f of files) await checkRegularFile(f, 'data file', MAX_DATA_FILE_BYTES, (opts.paths ?? UNCONFINED).readOptions);
     try {
       return resolveProjectFiles(project, baseDir);
     } catch (e) {
@@ -228,7 +229,7 @@ export function createProjectStore(
       const baseDir = projectPath ? dirname(resolve(projectPath)) : (paths.root ?? process.cwd());
       await placeProjectFiles(p, baseDir, paths);
       const files = projectDataFiles(p, baseDir);
-      for (const f of files) await checkRegularFile(f, 'data file', MAX_DATA_FILE_BYTES, REFUSE_SYSTEM_FS);
+      for (const f of files) await checkRegularFile(f, 'data file', MAX_DATA_FILE_BYTES, paths.readOptions);
       try {
         const summary = await runProject(dispatcher, p, baseDir, dir);
         return summary.files;

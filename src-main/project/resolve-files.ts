@@ -15,6 +15,8 @@ import { parsePriorSpecText } from '../../src-shared/grammar/prior-spec';
 export interface ProjectFileRef {
   what: string;
   file: string;
+  /** A graph: domain's edge list (web mode reads it only under an edge list's name). */
+  graph?: true;
 }
 
 /**
@@ -24,11 +26,12 @@ export interface ProjectFileRef {
  */
 export function projectFileRefs(project: Project, baseDir: string): ProjectFileRef[] {
   const out: ProjectFileRef[] = [];
-  const add = (what: string, file: string): void => void (file.trim() !== '' && out.push({ what, file: resolve(baseDir, file.trim()) }));
+  const add = (what: string, file: string, graph = false): void =>
+    void (file.trim() !== '' && out.push({ what, file: resolve(baseDir, file.trim()), ...(graph ? { graph: true as const } : {}) }));
   for (const d of project.domains) {
     if (typeof d.domain !== 'string') continue;
     const g = parseDomainSpecText(d.domain.trim());
-    if (g.ok && (g.spec.kind === 'graph' || g.spec.kind === 'csv')) add(`domain '${d.id}' file`, g.spec.file);
+    if (g.ok && (g.spec.kind === 'graph' || g.spec.kind === 'csv')) add(`domain '${d.id}' file`, g.spec.file, g.spec.kind === 'graph');
   }
   for (const p of project.priors) {
     if (typeof p.prior !== 'string') continue;

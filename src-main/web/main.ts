@@ -55,6 +55,8 @@ export async function appRunner(opts: {
   workerFile?: string;
   /** Only `queue` (--queue / MECHSTUDIO_QUEUE), never the saved one nor one the page chooses (web mode: the operator's). */
   operatorQueue?: boolean;
+  /** Web mode's workspace root: the pool's domain-file reads are checked on the descriptor to lie under it. */
+  readRoot?: string;
 }): Promise<{ runner: SwitchableRunner; settings: QueueSettings; channels: ChannelStore }> {
   // kept channels (optimal LPs) survive a restart: the app's cache in the config dir, and each saved project's channel folder
   const channels = new ChannelStore({ cacheDir: join(opts.configDir, 'channels') });
@@ -62,6 +64,7 @@ export async function appRunner(opts: {
     channels,
     ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
     ...(opts.workerFile !== undefined ? { workerFile: opts.workerFile } : {}),
+    ...(opts.readRoot !== undefined ? { readRoot: opts.readRoot } : {}),
   });
   const runner = new SwitchableRunner(local);
   const settings = new QueueSettings({ runner, configDir: opts.configDir, operatorOnly: opts.operatorQueue === true });
@@ -81,7 +84,7 @@ export async function startWebApp(
   const paths = await workspaceRoot(webRootFrom(opts.root));
   if (opts.build !== false) await ensureRendererBuilt(ROOT, opts.log);
   const configDir = opts.configDir ?? defaultConfigDir();
-  const { runner, settings, channels } = await appRunner({ ...opts, configDir, operatorQueue: true });
+  const { runner, settings, channels } = await appRunner({ ...opts, configDir, operatorQueue: true, readRoot: paths.root! });
   // exports and saves leave as browser downloads, projects arrive as uploads (never a server path in a message)
   const transfers = new Transfers();
   const host = new MechStudioHost({

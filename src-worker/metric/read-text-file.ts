@@ -1,6 +1,7 @@
 import { MechError, invalid } from '../../src-shared/errors';
 import { ADMISSION_LIMITS } from '../base/admission-limits';
 import { fileKind, ioReason, type StatKind } from '../base/file-kind';
+import { LINK_AT_OPEN, confinedProblem, confinedRefusal, descriptorLink } from '../base/confined-open';
 
 /**
  * The engine's one way to read a text file a job names (graph:FILE,
@@ -16,16 +17,61 @@ import { fileKind, ioReason, type StatKind } from '../base/file-kind';
  *    one byte past the cap, so /proc files that claim size 0 but never end
  *    cost nothing;
  *  - an I/O error (EIO on /proc/self/mem, ...) names the file and the error
- *    code, never the file's content.
+ *    code, never the file's content;
+ *  - in web mode (withConfinedReads: the workspace root, given with each
+ *    task by the dispatcher) the path was checked by the host, but it may
+ *    have changed since: the last name is opened without following a link
+ *    and the descriptor is checked (real path under the root, one link
+ *    only: base/confined-open.ts) before a byte is read.
  */
 
 interface FsLike {
-  statSync(p: string): StatKind & { size: number };
-  fstatSync(fd: number): { isFile(): boolean; size: number };
+  statSync(p: string): StatKind & { size: number; dev?: number; ino?: number };
+  fstatSync(fd: number): { isFile(): boolean; size: number; nlink: number; dev: number; ino: number };
   openSync(p: string, flags: number): number;
   readSync(fd: number, buf: Uint8Array, off: number, len: number, pos: number | null): number;
   closeSync(fd: number): void;
-  constants: { O_RDONLY: number; O_NONBLOCK?: number };
+  readlinkSync(p: string): string;
+  realpathSync(p: string): string;
+  constants: { O_RDONLY: number; O_NONBLOCK?: number; O_NOFOLLOW?: number };
+}
+
+/** The workspace root every read of this thread is confined to (web mode), or null (CLI, Electron). */
+let confinedRoot: string | null = null;
+
+/** Confine every later read of this thread to `root` (a real path), or lift the confinement with null. */
+export function confineEngineReads(root: string | null): void {
+  confinedRoot = root;
+}
+
+/** Run `f` with this thread's reads confined to `root` (one job per thread at a time, as for carried files). */
+export async function withConfinedReads<T>(root: string | undefined, f: () => Promise<T>): Promise<T> {
+  if (root === undefined) return f();
+  confineEngineReads(root);
+  try {
+    return await f();
+  } finally {
+    confineEngineReads(null);
+  }
+}
+
+/** Why the opened descriptor may not be read under `root` (see base/confined-open.ts), or null. */
+function openedProblem(fs: FsLike, fd: number, file: string, root: string): string | null {
+  const st = fs.fstatSync(fd);
+  let real: string;
+  try {
+    real = fs.readlinkSync(descriptorLink(fd));
+  } catch {
+    // no /proc: the name's real path, if it is still the inode opened
+    try {
+      real = fs.realpathSync(file);
+      const now = fs.statSync(real);
+      if (now.dev !== st.dev || now.ino !== st.ino) return 'changed while it was opened; nothing was read';
+    } catch {
+      return 'changed while it was opened; nothing was read';
+    }
+  }
+  return confinedProblem(root, real, st.nlink);
 }
 
 function nodeFs(): FsLike | undefined {
@@ -74,14 +120,18 @@ export function readRegularTextFile(file: string, what: string, maxBytes = ADMIS
   }
   if (!st.isFile()) invalid(`cannot read ${what} '${file}': it is ${fileKind(st)}, not a regular file`);
   if (st.size > maxBytes) throw tooBig(file, what, st.size, maxBytes);
+  const root = confinedRoot;
   let fd: number;
   try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (root !== null ? (fs.constants.O_NOFOLLOW ?? 0) : 0));
   } catch (e) {
+    if (root !== null && (e as { code?: unknown })?.code === 'ELOOP') throw confinedRefusal(what, file, LINK_AT_OPEN);
     invalid(`cannot read ${what} '${file}': ${ioReason(e)}`);
   }
   try {
     if (!fs.fstatSync(fd).isFile()) invalid(`cannot read ${what} '${file}': it is not a regular file`);
+    const problem = root === null ? null : openedProblem(fs, fd, file, root);
+    if (problem !== null) throw confinedRefusal(what, file, problem);
     const chunks: Uint8Array[] = [];
     let total = 0;
     for (;;) {

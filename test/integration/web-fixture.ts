@@ -69,7 +69,9 @@ export async function startTestServer(
   mkdirSync(join(dir, 'renderer'), { recursive: true });
   writeFileSync(join(dir, 'renderer', 'index.html'), '<!doctype html><title>t</title>');
   const channels = new ChannelStore({ cacheDir: opts.channelCache ?? null });
-  const dispatcher = new Dispatcher({ threads: opts.threads ?? 1, channels });
+  const paths = opts.root !== undefined ? await workspaceRoot(opts.root) : undefined;
+  // as web mode starts its pool: the workers' domain-file reads confined to the root
+  const dispatcher = new Dispatcher({ threads: opts.threads ?? 1, channels, ...(paths ? { readRoot: paths.root! } : {}) });
   const transfers = opts.transfers ? new Transfers() : undefined;
   const host = new MechStudioHost({
     mode: 'web',
@@ -84,7 +86,7 @@ export async function startTestServer(
     store: createProjectStore(dispatcher, { examplesDir: join(ROOT, 'resources/examples'), configDir: join(dir, 'config') }),
     channels,
     ...(transfers ? { transfers } : {}),
-    ...(opts.root !== undefined ? { paths: await workspaceRoot(opts.root) } : {}),
+    ...(paths ? { paths } : {}),
     ...(opts.operatorQueue
       ? { queue: new QueueSettings({ runner: new SwitchableRunner(dispatcher), configDir: join(dir, 'config'), operatorOnly: true }) }
       : {}),

@@ -6,8 +6,11 @@
  * `..`, a symbolic link, a dangling link) or through a hidden name, and
  * nothing outside is created or replaced. A project referring to files
  * outside its own folder lists them and reads them only when the user agrees.
- * A key file read as graph: is refused as not an edge list, and none of its
- * lines comes back. The queue is the operator's: the page cannot move it.
+ * A graph: file is read only under an edge list's name (.csv, .txt, ...); a
+ * key file so named is refused as not an edge list, and none of its lines
+ * comes back. A domain file swapped for a link leading out after the host
+ * checked it reads nothing: the pool's workers check what they opened. The
+ * queue is the operator's: the page cannot move it.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -15,6 +18,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readProjectSafely } from '../../src-main/host/project-store';
+import { appRunner } from '../../src-main/web/main';
+import { workspaceRoot } from '../../src-main/fs/workspace';
 import { parseQueueUrl, probeRedis } from '../../src-main/queue/connection';
 import { MechError } from '../../src-shared/errors';
 import { SMALL_JOB, startTestServer, type Client, type Reply, type TestServer } from './web-fixture';
@@ -62,6 +67,7 @@ beforeAll(async () => {
   writeFileSync(join(ws, '.ssh', 'authorized_keys'), AUTHORIZED);
   writeFileSync(join(ws, '.hidden', 'edges.csv'), `${MARKER},a\na,b\n`);
   writeFileSync(join(ws, 'keycopy'), KEY);
+  writeFileSync(join(ws, 'keycopy.txt'), KEY);
   writeFileSync(join(ws, 'data', 'edges.csv'), 'source,target\nparis,lyon\nlyon,nice\n');
   writeFileSync(join(ws, 'data', 'prior.csv'), '0.5\n0.25\n0.25\n');
   writeFileSync(join(ws, 'proj', 'prior.csv'), '0.5\n0.5\n');
@@ -163,6 +169,31 @@ describe('web mode: the workspace root', () => {
     expect(existsSync(join(outside, 'newdir'))).toBe(false);
   });
 
+  it('a domain file swapped for a link leading out after the host placed it: the pool of web mode reads nothing outside', async () => {
+    const f = join(ws, 'data', 'swapped.csv');
+    writeFileSync(f, 'x,y\ny,z\n');
+    // the host's check passes (a regular file inside the root)...
+    expect(await (await workspaceRoot(ws)).place('data/swapped.csv', 'domain file')).toBe(f);
+    // ...then the file becomes a link to one outside, before a worker opens it
+    rmSync(f);
+    symlinkSync(join(outside, 'secret.csv'), f);
+    const { runner } = await appRunner({ threads: 1, configDir: join(base, 'runner-config'), readRoot: ws });
+    try {
+      const ended = new Promise<unknown>((res) => runner.onJobEvent((e) => void ((e.kind === 'result' || e.kind === 'error') && res(e))));
+      await runner.submit({ ...SMALL_JOB, domain: `graph:${f}` });
+      const end = (await ended) as { kind: string; error?: { code: string; message: string } };
+      expect(end.kind).toBe('error');
+      expect(end.error?.code).toBe('outside-workspace');
+      expect(end.error?.message).toBe(
+        `edge-list file '${f}' became a symbolic link after it was checked (links are not followed when a workspace file is opened); nothing was read`,
+      );
+      expect(JSON.stringify(end)).not.toContain(MARKER);
+    } finally {
+      await runner.close();
+      rmSync(f);
+    }
+  });
+
   it("paths inside the root work, and a relative path is the root's", async () => {
     const saved = await c.call('project.save', [project, 'proj/saved.json']);
     expect(saved.ok, JSON.stringify(saved.error)).toBe(true);
@@ -217,9 +248,23 @@ describe('web mode: the workspace root', () => {
     expect(await readProjectSafely(viaLink)).toEqual({ outside: [join(outside, 'secret.csv')] });
   });
 
+  it('graph: of a file not named as an edge list is refused before any worker reads it', async () => {
+    for (const [file, shown] of [
+      ['keycopy', 'keycopy'],
+      [join(ws, 'keycopy'), join(ws, 'keycopy')],
+    ]) {
+      const id = await c.call('submit', [{ ...SMALL_JOB, domain: `graph:${file}` }]);
+      expect(id.ok).toBe(false);
+      expect(id.error?.code).toBe('outside-workspace');
+      expect(id.error?.message).toBe(
+        `domain 'graph:${file}' file '${shown}' is not read as a graph: in the workspace a graph: file is an edge list named *.csv, *.tsv, *.txt, *.edges, *.edgelist, *.el`,
+      );
+    }
+  });
+
   it('graph: of a key file inside the root is refused as not an edge list, and none of its lines comes back', async () => {
     const frames = c.raw.length;
-    for (const domain of ['graph:keycopy', `graph:${join(ws, 'keycopy')}`]) {
+    for (const domain of ['graph:keycopy.txt', `graph:${join(ws, 'keycopy.txt')}`]) {
       const id = await c.call('submit', [{ ...SMALL_JOB, domain }]);
       expect(id.ok, JSON.stringify(id.error)).toBe(true);
       const end = await c.jobEnd(id.value as string);

@@ -3,7 +3,7 @@
  * runner and the web host. The sync and async variants run the same checks;
  * each case is asserted on both.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ import {
   checkWriteTargetAsync,
   readRegularFile,
   readRegularFileSync,
+  readRegularFileSyncStepped,
   REFUSE_SYSTEM_FS,
   TEMP_PREFIX,
   writeFileAtomic,
@@ -79,6 +80,91 @@ describe('safe-fs reads', () => {
   it('a directory and a device are named, sync and async', async () => {
     expect(errorOf(() => readRegularFileSync(dir, 'f')).message).toMatch(/is a directory, not a regular file/);
     expect((await asyncErrorOf(readRegularFile('/dev/zero', 'f'))).message).toMatch(/is a character device, not a regular file/);
+  });
+});
+
+describe('safe-fs reads confined to a workspace root', () => {
+  const SECRET = 'alice,hunter2\n';
+  let root: string;
+  let outside: string;
+  beforeAll(() => {
+    root = realpathSync(mkdtempSync(join(tmpdir(), 'safe-fs-root-')));
+    outside = realpathSync(mkdtempSync(join(tmpdir(), 'safe-fs-outside-')));
+    writeFileSync(join(outside, 'secret.csv'), SECRET);
+  });
+  afterAll(() => {
+    rmSync(root, { recursive: true, force: true });
+    rmSync(outside, { recursive: true, force: true });
+  });
+  const confined = (): { refuseSystemFs: true; confineTo: string } => ({ refuseSystemFs: true, confineTo: root });
+
+  it('a regular file swapped for a link leading out, after the check and before the open, reads nothing (the open does not follow it)', () => {
+    const f = join(root, 'edges.csv');
+    writeFileSync(f, 'a,b\n');
+    const swap = (op: string): void => {
+      if (op !== 'openRead') return;
+      unlinkSync(f);
+      symlinkSync(join(outside, 'secret.csv'), f);
+    };
+    const e = errorOf(() => readRegularFileSyncStepped(f, 'data file', 1 << 20, confined(), swap));
+    expect(e.code).toBe('outside-workspace');
+    expect(e.message).toBe(
+      `data file '${f}' became a symbolic link after it was checked (links are not followed when a workspace file is opened); nothing was read`,
+    );
+    unlinkSync(f);
+  });
+
+  it('a folder moved out of the root and linked back, after the check and before the open, is caught on the descriptor', () => {
+    const sub = join(root, 'sub');
+    mkdirSync(sub);
+    const f = join(sub, 'moved.csv');
+    writeFileSync(f, 'a,b\n');
+    // the same inode, now outside: only the descriptor's real path tells
+    const swap = (op: string): void => {
+      if (op !== 'openRead') return;
+      renameSync(sub, join(outside, 'sub'));
+      symlinkSync(join(outside, 'sub'), sub);
+    };
+    const e = errorOf(() => readRegularFileSyncStepped(f, 'data file', 1 << 20, confined(), swap));
+    expect(e.code).toBe('outside-workspace');
+    expect(e.message).toBe(
+      `data file '${f}' lies outside the workspace folder ${root} (a link leads out, or was swapped in after the path was checked); nothing was read`,
+    );
+    unlinkSync(sub);
+  });
+
+  it('a link leading out when the read starts is refused, sync and async; unconfined it reads (the CLI follows links)', async () => {
+    const f = join(root, 'link.csv');
+    symlinkSync(join(outside, 'secret.csv'), f);
+    const want = `data file '${f}' lies outside the workspace folder ${root} (a link leads out, or was swapped in after the path was checked); nothing was read`;
+    for (const e of [
+      errorOf(() => readRegularFileSync(f, 'data file', 1 << 20, confined())),
+      await asyncErrorOf(readRegularFile(f, 'data file', 1 << 20, confined())),
+    ]) {
+      expect(e.code).toBe('outside-workspace');
+      expect(e.message).toBe(want);
+    }
+    expect((await asyncErrorOf(checkRegularFile(f, 'data file', 1 << 20, confined()))).message).toBe(want);
+    expect(readRegularFileSync(f, 'data file', 1 << 20, REFUSE_SYSTEM_FS)).toBe(SECRET);
+    unlinkSync(f);
+  });
+
+  it('a hard link inside the root to a file outside it is refused (any file with more than one link), sync and async', async () => {
+    const f = join(root, 'hard.csv');
+    linkSync(join(outside, 'secret.csv'), f);
+    const want = `data file '${f}' has 2 hard links; in the workspace a file with more than one link is refused (another of its names may lie outside the workspace)`;
+    for (const e of [
+      errorOf(() => readRegularFileSync(f, 'data file', 1 << 20, confined())),
+      await asyncErrorOf(readRegularFile(f, 'data file', 1 << 20, confined())),
+      await asyncErrorOf(checkRegularFile(f, 'data file', 1 << 20, confined())),
+    ]) {
+      expect(e.code).toBe('outside-workspace');
+      expect(e.message).toBe(want);
+    }
+    unlinkSync(f);
+    // a file of one link inside the root reads
+    writeFileSync(join(root, 'ok.csv'), 'a,b\n');
+    expect(await readRegularFile(join(root, 'ok.csv'), 'data file', 1 << 20, confined())).toBe('a,b\n');
   });
 });
 

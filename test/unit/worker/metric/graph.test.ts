@@ -120,4 +120,46 @@ describe('edge-list CSV', () => {
     // as many isolated nodes as edges is still an edge list
     expect(parseEdgeList('x,y\nz\n').labels).toEqual(['x', 'y', 'z']);
   });
+
+  it('reads an edge list separated by spaces or tabs (networkx, SNAP: # comments), and says so', () => {
+    const snap =
+      '# Directed graph (each unordered pair of nodes is saved once): toy.txt\n# Nodes: 4 Edges: 4\n# FromNodeId\tToNodeId\n0\t1\n0\t2\n1\t2\n2\t3\n';
+    const nx = '0 1 {}\n0 2 {}\n1  2\n 2 3\n';
+    for (const text of [snap, nx]) {
+      const e = parseEdgeList(text, 'toy.txt');
+      expect(e.separator).toBe('whitespace');
+      expect(e.labels).toEqual(['0', '1', '2', '3']);
+      expect(e.edges).toEqual([
+        [0, 1],
+        [0, 2],
+        [1, 2],
+        [2, 3],
+      ]);
+      const g = graphDomainFromEdgeList(text, 'toy.txt');
+      expect(g.description).toBe('graph of 4 nodes and 4 edges (read as an edge list separated by whitespace), shortest-path distance');
+      expect(g.distance(0, 3)).toBe(2);
+    }
+    expect(parseEdgeList('x,y\ny,z\n').separator).toBe('comma');
+    expect(graphDomainFromEdgeList('x,y\ny,z\n', 'g.csv').description).toBe(
+      'graph of 3 nodes and 2 edges (read as an edge list separated by commas), shortest-path distance',
+    );
+    // a bad line of a whitespace edge list is named as such
+    expect(mechError(() => parseEdgeList('0 1\n1 2\n2 3 4\n', 'g.txt'), 'invalid-input').message).toBe(
+      "g.txt, line 3: expected 'a b' (two node names separated by whitespace), got 3 fields",
+    );
+  });
+
+  it('refuses a two-column table that is not a graph: no node in two edges, or a name that is a measurement', () => {
+    const accounts = 'user,password\nalice,hunter2\nbob,letmein\ncarol,s3cret\n';
+    expect(mechError(() => parseEdgeList(accounts, 'accounts.csv'), 'invalid-input').message).toBe(
+      'accounts.csv: does not read as a graph: its 4 edges share no node (every line pairs two names seen nowhere else), as the rows of a two-column table do',
+    );
+    const trace = 'time,watts\n0,120.5\n1,130\n2,120.5\n';
+    expect(mechError(() => parseEdgeList(trace, 'trace.csv'), 'invalid-input').message).toBe(
+      'trace.csv, line 2: a node name is a decimal number with a fraction or an exponent (a measurement, not a node); node names are words or whole numbers',
+    );
+    // a single edge, and edges that share nodes, are graphs
+    expect(parseEdgeList('x,y\n').edges).toEqual([[0, 1]]);
+    expect(parseEdgeList('1,2\n3,4\n2,3\n').labels).toEqual(['1', '2', '3', '4']);
+  });
 });
