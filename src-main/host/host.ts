@@ -236,7 +236,8 @@ export class MechStudioHost implements ApiHost {
   constructor(opts: HostOptions) {
     this.opts = opts;
     this.paths = opts.paths ?? UNCONFINED;
-    this.fair = new FairJobs(opts.jobs);
+    // web mode serves many sessions: one session's long jobs never hold every thread (fair-jobs.ts)
+    this.fair = new FairJobs(opts.jobs, { keepFree: opts.mode === 'web' ? 1 : 0 });
     this.unsubscribe = this.fair.onJobEvent((e) => {
       const owner = this.jobOwner.get(e.jobId);
       if (!owner) return;
