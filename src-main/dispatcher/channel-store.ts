@@ -212,6 +212,8 @@ export class ChannelStore {
   private readonly folders: string[] = [];
   /** Names messages give folders the user does not know by their path (addFolder's shownAs). */
   private readonly shown = new Map<string, string>();
+  /** Told the folder a channel was read back from (web mode keeps an uploaded project's folder while it is read). */
+  private readonly folderReaders = new Set<(dir: string) => void>();
   /** Writes to the cache still running (save and close wait for them). */
   private readonly pending = new Set<Promise<void>>();
   /** Why the last cache write failed, if it did (the channel is then kept in memory only). */
@@ -262,6 +264,19 @@ export class ChannelStore {
     if (this.folders.length > 20) this.folders.pop();
   }
 
+  /** Look in `dir` no more (its files were removed). */
+  removeFolder(dir: string): void {
+    const i = this.folders.indexOf(dir);
+    if (i >= 0) this.folders.splice(i, 1);
+    this.shown.delete(dir);
+  }
+
+  /** Call `listener` with each project folder a channel is read back from; returns its removal. */
+  onFolderRead(listener: (dir: string) => void): () => void {
+    this.folderReaders.add(listener);
+    return () => this.folderReaders.delete(listener);
+  }
+
   /**
    * Find channel `id`: in memory, else read back (and checked) from the
    * project folders, then the cache. A damaged copy is reported rather than
@@ -277,6 +292,7 @@ export class ChannelStore {
       if (r === null) continue;
       if (r.ok) {
         this.remember(id, r.channel);
+        if (dir !== this.cacheDir) for (const l of this.folderReaders) l(dir);
         return r;
       }
       const label = this.shown.get(dir);

@@ -46,7 +46,7 @@ import { keptRowSource, writeChannelCsv } from '../../src-worker/index';
 import { auditExample } from '../project/examples';
 import { UNCONFINED, checkGraphFileName, type PathPolicy } from '../fs/workspace';
 import { MAX_PROJECT_BYTES, type OutsideFiles, type ProjectReadOptions } from './project-store';
-import { MAX_UPLOAD_BYTES, type Transfers } from './transfers';
+import { downloadName, MAX_UPLOAD_BYTES, type Transfers } from './transfers';
 import { projectFileText, unpackProjectFile } from '../project/bundle';
 
 /** What the host needs from the job dispatcher (src-main/dispatcher): what FairJobs schedules onto. */
@@ -232,13 +232,18 @@ export class MechStudioHost implements ApiHost {
   private readonly jobOwner = new Map<string, HostSession>();
   private readonly jobFiles = new Map<string, DomainFileRef[]>();
   private readonly unsubscribe: () => void;
+  private readonly unhookReads: () => void;
   private lastSavePath: string | null = null;
   private readonly paths: PathPolicy;
 
   constructor(opts: HostOptions) {
     this.opts = opts;
     this.paths = opts.paths ?? UNCONFINED;
-    this.fair = new FairJobs(opts.jobs);
+    // web mode serves many sessions: one session's long jobs never hold every thread (fair-jobs.ts)
+    this.fair = new FairJobs(opts.jobs, { keepFree: opts.mode === 'web' ? 1 : 0 });
+    // a channel read from an uploaded project's folder keeps that folder from expiring
+    const transfers = opts.transfers;
+    this.unhookReads = transfers && opts.channels ? opts.channels.onFolderRead((dir) => transfers.touch(dir)) : () => undefined;
     this.unsubscribe = this.fair.onJobEvent((e) => {
       const owner = this.jobOwner.get(e.jobId);
       if (!owner) return;
@@ -258,6 +263,7 @@ export class MechStudioHost implements ApiHost {
 
   dispose(): void {
     this.unsubscribe();
+    this.unhookReads();
     this.fair.dispose();
   }
 
@@ -412,14 +418,15 @@ export class MechStudioHost implements ApiHost {
     const refs = projectChannelRefs(parsed);
     let notKept: ChannelStatus[] = [];
     let folder: string | null = null;
+    const name = `${project.name.replace(/[^\w.-]+/g, '-')}.mechstudio.json`;
     if (refs.length > 0) {
-      folder = await transfers.newFolder();
+      folder = await transfers.newFolder(downloadName(name));
       notKept = await this.saveChannels(join(folder, 'p.json'), parsed);
     }
     try {
-      const file = await transfers.newFile('.json');
+      const file = await transfers.newFile('.json', downloadName(name));
       await writeFile(file, await projectFileText(project, folder && join(folder, 'p.channels')), { mode: 0o600 });
-      const download = await transfers.offer(file, `${project.name.replace(/[^\w.-]+/g, '-')}.mechstudio.json`, 'application/json');
+      const download = await transfers.offer(file, name, 'application/json');
       return notKept.length ? { path: null, download, notKept } : { path: null, download };
     } finally {
       if (folder) await rm(folder, { recursive: true, force: true });
@@ -432,31 +439,38 @@ export class MechStudioHost implements ApiHost {
     if (!transfers || !this.opts.store.readText) fail('not-applicable', 'this host takes no uploads (open a project by its path)');
     const got = transfers.claim(token);
     if (!got) fail('invalid-input', 'the uploaded project did not arrive or has expired: pick the file again');
-    const folder = await transfers.newFolder();
+    let folder: string | null = null;
     let project: ProjectInput | OutsideFiles;
+    let kept = 0;
     try {
+      folder = await transfers.newFolder(got.name);
       const text = await unpackProjectFile(await readFile(got.file, 'utf8'), got.name, folder);
       // the project itself is held to the cap of a project file; only a bundle's channels make the upload larger
       if (text.length > MAX_PROJECT_BYTES) fail('too-large', `${got.name}: the project is over the ${MAX_PROJECT_BYTES / 2 ** 20} MiB a project file may be`);
       // its references (csv:FILE priors, graph:FILE domains) are the workspace's: relative to its root, refused outside it
       project = await this.opts.store.readText(text, got.name, this.paths.root ?? process.cwd(), { paths: this.paths, allowOutside: this.paths.root !== null });
+      // its unpacked channels count against the private folder's cap and expire unread (transfers.ts)
+      const dir = folder;
+      if (!('outside' in project)) kept = await transfers.hold(dir, got.name, () => this.opts.channels?.removeFolder(dir));
     } catch (e) {
-      throw namedAs(e, [
-        [got.file, got.name],
-        [folder, got.name],
-      ]);
+      if (folder) await transfers.release(folder);
+      throw namedAs(e, [[got.file, got.name], ...(folder ? ([[folder, got.name]] as [string, string][]) : [])]);
     } finally {
       await rm(got.file, { force: true });
     }
-    if ('outside' in project) return { path: got.name, outside: project.outside };
-    this.opts.channels?.addFolder(folder, got.name);
+    if ('outside' in project) {
+      await transfers.release(folder);
+      return { path: got.name, outside: project.outside };
+    }
+    if (kept > 0) this.opts.channels?.addFolder(folder, got.name);
     return { path: null, project };
   }
 
   private async slot(name: string, bytes: number): Promise<UploadSlot> {
     if (!this.opts.transfers) fail('not-applicable', 'this host takes no uploads');
     if (bytes > MAX_UPLOAD_BYTES) fail('too-large', `${name} is ${(bytes / 2 ** 20).toFixed(0)} MiB, over the ${MAX_UPLOAD_BYTES / 2 ** 20} MiB the app takes`);
-    return this.opts.transfers.slot(name);
+    // the slot holds the announced size of the private folder's space until the file is opened or the slot expires
+    return this.opts.transfers.slot(name, MAX_UPLOAD_BYTES, bytes);
   }
 
   /** Which kept channels the host holds (memory, project folders, cache), each read back and checked when needed. */
@@ -496,7 +510,7 @@ export class MechStudioHost implements ApiHost {
       const chosen = await this.opts.dialogs.saveFile(name, [{ name: ext.toUpperCase(), extensions: [ext] }]);
       return chosen === null ? null : { path: chosen };
     }
-    if (this.opts.transfers) return { path: await this.opts.transfers.newFile(`.${ext}`), download: { name, mime } };
+    if (this.opts.transfers) return { path: await this.opts.transfers.newFile(`.${ext}`, downloadName(name)), download: { name, mime } };
     return fail('invalid-input', `export: give the ${what} (this host has no file dialog)`);
   }
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { downloadName, TRANSFER_TTL_MS, Transfers } from '../../../../src-main/host/transfers';
+import { bytesText, downloadName, TEMP_MAX_BYTES, TEMP_MAX_ITEMS, TRANSFER_TTL_MS, Transfers, UNPACKED_TTL_MS } from '../../../../src-main/host/transfers';
 import { MAX_BUNDLE_CHANNEL_BYTES, PROJECT_BUNDLE_FORMAT, projectFileText, unpackProjectFile } from '../../../../src-main/project/bundle';
 import { ChannelStore } from '../../../../src-main/dispatcher/channel-store';
 import { delivered, sizeText, uploadPicked } from '../../../../src-renderer/lib/file-transfer';
@@ -68,6 +68,107 @@ describe('Transfers', () => {
   it('download names keep no folder or control character', () => {
     expect(downloadName('a/b\\c\u0000d.csv')).toBe('a-b-c-d.csv');
     expect(downloadName('...')).toBe('download');
+  });
+});
+
+describe("the private folder's caps and expiry", () => {
+  const later = 'fetch the downloads waiting, or try again when they expire (15 minutes)';
+  const held = "held by downloads not yet fetched, uploads not yet opened and uploaded projects' channels";
+
+  it('an upload slot or a download past the byte cap is refused with one line naming the cap; expired ones free their room', async () => {
+    expect([TEMP_MAX_BYTES, TEMP_MAX_ITEMS, bytesText(TEMP_MAX_BYTES)]).toEqual([2 * 2 ** 30, 64, '2 GiB']);
+    let now = 0;
+    const t = new Transfers({ now: () => now, maxBytes: 100 });
+    // a slot holds the size the page announced, from the slot on
+    const a = await t.slot('a.json', 1000, 60);
+    expect(t.usedBytes).toBe(60);
+    await expect(t.slot('b.json', 1000, 50)).rejects.toMatchObject({
+      code: 'too-large',
+      message: `b.json (50 bytes) does not fit in the server's temporary space, capped at 100 bytes: 60 bytes is ${held}; ${later}`,
+    });
+    // a download written past the cap is refused and its file removed
+    const f = await t.newFile('.csv');
+    writeFileSync(f, 'x'.repeat(41));
+    await expect(t.offer(f, 'lp-channel.csv', 'text/csv')).rejects.toThrow(
+      `lp-channel.csv (41 bytes) does not fit in the server's temporary space, capped at 100 bytes: 60 bytes is ${held}; ${later}`,
+    );
+    expect(existsSync(f)).toBe(false);
+    // the body arrives (smaller than announced): the slot holds what arrived
+    expect(await t.receive(a.token, Readable.from([Buffer.alloc(30)]), 30)).toEqual({ status: 204, message: '' });
+    expect(t.usedBytes).toBe(30);
+    const g = await t.newFile('.csv');
+    writeFileSync(g, 'y'.repeat(70));
+    const o = await t.offer(g, 'tg.csv', 'text/csv');
+    expect(t.usedBytes).toBe(100);
+    // full: no export is even written
+    await expect(t.newFile('.csv', 'released.csv')).rejects.toThrow(
+      `released.csv does not fit in the server's temporary space, capped at 100 bytes: 100 bytes is ${held}`,
+    );
+    // fifteen minutes on, the slot and the download are gone with their files, and their room is free
+    const upload = t.claim(a.token);
+    expect(upload).not.toBeNull();
+    const again = await t.slot('c.json', 1000, 0);
+    now += TRANSFER_TTL_MS;
+    await t.sweep();
+    expect(existsSync(g)).toBe(false);
+    expect(t.take(o.url.slice('/download/'.length))).toBeNull();
+    expect(t.claim(again.token)).toBeNull();
+    expect(t.usedBytes).toBe(0);
+    await expect(t.slot('b.json', 1000, 50)).resolves.toMatchObject({ url: expect.stringMatching(/^\/upload\//) });
+    await t.dispose();
+  });
+
+  it('at most maxItems slots and downloads wait; a body larger than announced is refused', async () => {
+    const t = new Transfers({ maxItems: 2 });
+    await t.slot('1.json', 1000, 1);
+    const two = await t.slot('2.json', 1000, 5);
+    await expect(t.slot('3.json', 1000, 1)).rejects.toThrow(
+      `3.json (1 byte): the server already holds 2 downloads and uploads waiting, its cap of 2; ${later}`,
+    );
+    expect(await t.receive(two.token, Readable.from([Buffer.alloc(6)]), 6)).toEqual({
+      status: 413,
+      message: '2.json is larger than the 5 bytes its upload was announced as: pick it again',
+    });
+    expect(await t.receive((await t.slot('4.json', 10, 1)).token, Readable.from([Buffer.alloc(11)]), null)).toEqual({
+      status: 413,
+      message: '4.json is over the 10 bytes the app takes',
+    });
+    await t.dispose();
+  });
+
+  it("an uploaded project's channels count against the cap and are removed after going unread for their time", async () => {
+    let now = 0;
+    const t = new Transfers({ now: () => now, maxBytes: 10_000 });
+    const store = new ChannelStore();
+    const id = store.put({ rows: 2, cols: 2, data: [0.75, 0.25, 0.25, 0.75], rowLabels: ['0', '1'], colLabels: ['0', '1'] });
+    const dir = await t.newFolder();
+    await store.saveTo(dir, [id]);
+    const reader = new ChannelStore();
+    reader.onFolderRead((d) => t.touch(d));
+    let expired = 0;
+    const bytes = await t.hold(dir, 'p.json', () => (expired++, reader.removeFolder(dir)));
+    expect(bytes).toBeGreaterThan(32);
+    expect(t.usedBytes).toBe(bytes);
+    reader.addFolder(dir, 'p.json');
+    // read just before its time: the time starts again
+    now += UNPACKED_TTL_MS - 1;
+    expect((await reader.locate(id)).ok).toBe(true);
+    now += UNPACKED_TTL_MS - 1;
+    await t.sweep();
+    expect([existsSync(dir), expired]).toEqual([true, 0]);
+    now += 1;
+    await t.sweep();
+    expect([existsSync(dir), expired, t.usedBytes]).toEqual([false, 1, 0]);
+    // over the cap: refused, naming the upload, and removed
+    const small = new Transfers({ maxBytes: bytes - 1 });
+    const d2 = await small.newFolder();
+    await store.saveTo(d2, [id]);
+    await expect(small.hold(d2, 'p.json', () => undefined)).rejects.toThrow(
+      `p.json's kept channels (${bytes} bytes) does not fit in the server's temporary space, capped at ${bytes - 1} bytes: 0 bytes is ${held}`,
+    );
+    expect(existsSync(d2)).toBe(false);
+    await small.dispose();
+    await t.dispose();
   });
 });
 
