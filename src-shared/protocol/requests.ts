@@ -177,8 +177,12 @@ export const applyRequestSchema = z
   })
   .refine(oneChannel, oneChannelMessage)
   .refine((r) => r.channelRef === undefined || r.domain !== undefined, { message: 'apply with a channelRef needs the domain of its secrets' })
-  .refine((r) => r.epsilon === undefined || r.mechanism === undefined, { message: "apply's epsilon is for a channel; a construction names its own (mechanism.epsilon)" })
-  .refine((r) => r.epsilon === undefined || r.domain !== undefined, { message: 'apply with an epsilon needs the domain of the secrets (the distances eps is about)' })
+  .refine((r) => r.epsilon === undefined || r.mechanism === undefined, {
+    message: "apply's epsilon is for a channel; a construction names its own (mechanism.epsilon)",
+  })
+  .refine((r) => r.epsilon === undefined || r.domain !== undefined, {
+    message: 'apply with an epsilon needs the domain of the secrets (the distances eps is about)',
+  })
   .refine((r) => r.points === undefined || r.domain !== undefined || r.mechanism !== undefined, {
     message: 'apply with points needs the domain of their grid',
   });

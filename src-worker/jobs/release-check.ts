@@ -40,7 +40,12 @@ export async function assertReleasable(ch: RowSource, domain: Domain | null, eps
   validateChannel(ch, 'apply: the channel');
   if (domain === null && eps !== undefined)
     throw new MechError('invalid-input', 'apply: an eps to release under needs the domain of the secrets (the distances eps is about)');
-  const on = domain ?? cliqueDomain(ch.rows, Array.from({ length: ch.rows }, (_, i) => ch.rowLabel(i)));
+  const on =
+    domain ??
+    cliqueDomain(
+      ch.rows,
+      Array.from({ length: ch.rows }, (_, i) => ch.rowLabel(i)),
+    );
   const progress = { signal: ctx.signal, progress: (_f: number, m: string) => ctx.progress(null, m) };
   let r: Awaited<ReturnType<typeof checkChannel>>;
   try {
