@@ -72,6 +72,7 @@ export function jsonFor(req: JobRequest, r: JobResult): Record<string, unknown> 
         outputs: r.outputs,
         out: r.csvPath,
         timeMs: r.timeMs,
+        ...(r.effectiveEpsilon !== undefined ? { checkedEpsilon: r.checkedEpsilon ?? null, effectiveEpsilon: r.effectiveEpsilon } : {}),
         ...(r.remap ? { remap: r.remap } : {}),
       };
     case 'audit':
@@ -203,6 +204,18 @@ function remapLines(m: RemapResult): [string, string | undefined][] {
   ];
 }
 
+/** The domain an apply without --domain names (the channel's row labels are the secrets: data/apply.ts channelLabelsDomain). */
+const CHANNEL_ROWS_DOMAIN = "the channel's rows";
+
+/** What an applied channel was checked private at, before it was released. */
+function privacyCheckedText(r: Extract<JobResult, { type: 'apply' }>): string {
+  const eff = `effective eps ${fmt(r.effectiveEpsilon!)}`;
+  if (r.checkedEpsilon != null) return `checked ${fmt(r.checkedEpsilon)}*d-private on ${r.domain} before release (${eff})`;
+  if (r.domain === CHANNEL_ROWS_DOMAIN)
+    return `checked before release: no output rules a secret out (largest ln ratio between two secrets ${fmt(r.effectiveEpsilon!)}; --domain and --epsilon check eps*d)`;
+  return `checked before release: ${eff} on ${r.domain} (--epsilon E refuses it above E)`;
+}
+
 function lines(pairs: [string, string | undefined | false][]): string {
   const w = Math.max(...pairs.map(([k]) => k.length));
   return pairs
@@ -248,6 +261,7 @@ export function readable(req: JobRequest, r: JobResult): string {
         ['released', `${r.rows} rows (one output per input row, in order) to ${r.csvPath}`],
         ['secrets', `${r.mode === 'points' ? 'points mapped to cells of' : 'labels of'} ${r.domain}; ${r.outputs} possible outputs`],
         ['header', r.header ? 'line 1 of the secrets CSV is a header (not released)' : 'none: line 1 of the secrets CSV is a secret (released)'],
+        ...(r.effectiveEpsilon !== undefined ? [['privacy', privacyCheckedText(r)] as [string, string]] : []),
         ['generator', r.forRelease ? 'node:crypto (cryptographically secure)' : 'SEEDED: NOT FOR RELEASE (the file starts with a comment saying so)'],
         ...(r.remap ? remapLines(r.remap) : []),
         ['time', `${fmt(r.timeMs / 1000, 3)} s (${fmt(r.rows / Math.max(r.timeMs / 1000, 1e-9), 3)} rows/s)`],

@@ -102,7 +102,7 @@ export async function planApply(args: ParsedArgs, signal: AbortSignal): Promise<
   let dp: ReturnType<typeof domainAndPrior>;
   let kept: KeptChannel | undefined;
   if (f.has('channel')) {
-    const construction = ['epsilon', 'kind', 'loss', 'remap', ...LP_FLAGS].filter((k) => f.has(k));
+    const construction = ['kind', 'loss', 'remap', ...LP_FLAGS].filter((k) => f.has(k));
     if (construction.length) invalid(`apply takes --channel or the construction flags, not both (got --channel and --${construction[0]})`);
     // Without --domain the secrets are the channel's row labels.
     dp = domainAndPrior(f, false, args.onReadProgress);
@@ -112,6 +112,11 @@ export async function planApply(args: ParsedArgs, signal: AbortSignal): Promise<
       invalid(`the channel in ${channelPath} is too large to carry its labels as the secrets: give --domain (its ${c.kept.rows} points are the rows)`);
     kept = c.kept;
     req = { type: 'apply', ...(c.channel ? { channel: c.channel } : {}), ...(dp.domain !== undefined ? { domain: dp.domain } : {}), input, out: outText };
+    // the eps the channel is released under: it is checked private at it before a row is released
+    if (f.has('epsilon')) {
+      if (dp.domain === undefined) invalid('apply --channel with --epsilon needs --domain (the distances eps is about)');
+      req.epsilon = f.needPositive('epsilon', '0.693');
+    }
   } else {
     const remap = remapFlag(f);
     dp = domainAndPrior(f, true, args.onReadProgress);

@@ -34,7 +34,7 @@ import { basename, dirname, join } from 'node:path';
 import * as fsp from 'node:fs/promises';
 import { z } from 'zod';
 import type { ChannelPayload } from '../../src-shared/protocol/index';
-import type { KeptChannel } from '../../src-worker/index';
+import { keptRowSource, type KeptChannel } from '../../src-worker/index';
 import { checkRegularFile, ensureDir, REFUSE_SYSTEM_FS, writeFileAtomicAsync } from '../fs/safe-fs';
 
 /** Total entries kept in memory (8 bytes each; 3e7 = 240 MB). */
@@ -189,6 +189,12 @@ async function readChannelFiles(dir: string, id: string): Promise<ChannelLookup 
   else for (let i = 0; i < expected; i += 8) for (let k = 0; k < 8; k++) view[i + k] = bytes[i + 7 - k]!;
   const channel: KeptChannel = { rows: rec.rows, cols: rec.cols, data: new Float64Array(shared), rowLabels: rec.rowLabels, colLabels: rec.colLabels };
   if (channelId(channel) !== id) return bad(datPath, 'does not hash to its name (labels or doubles changed)');
+  // a name and a sha256 anyone can recompute: the doubles themselves must be a channel (finite, >= 0, rows summing to 1)
+  try {
+    keptRowSource(channel, 'channel');
+  } catch (e) {
+    return bad(datPath, `is not a channel of probabilities (${(e as Error).message.replace(/^channel: /, '')})`);
+  }
   return { ok: true, channel };
 }
 

@@ -13,6 +13,7 @@ import {
   MAX_APP_RELEASED_ROWS,
   MAX_APP_SECRETS_CHARS,
   type ApplyResult,
+  type CheckResult,
   parseJobRequest,
   parseWith,
   projectSchema,
@@ -48,6 +49,7 @@ import { UNCONFINED, checkGraphFileName, type PathPolicy } from '../fs/workspace
 import { MAX_PROJECT_BYTES, type OutsideFiles, type ProjectReadOptions } from './project-store';
 import { downloadName, MAX_UPLOAD_BYTES, type Transfers } from './transfers';
 import { projectFileText, unpackProjectFile } from '../project/bundle';
+import { KeptClaims } from './kept-claims';
 
 /** What the host needs from the job dispatcher (src-main/dispatcher): what FairJobs schedules onto. */
 export type JobService = JobBackend;
@@ -78,6 +80,8 @@ export interface ProjectStore {
   exportChannel?(request: Extract<JobRequest, { type: 'mechanism' | 'capacity' }>, path: string): Promise<string[]>;
   /** Run an apply job (input and out are host-chosen paths). */
   runApply?(request: Extract<JobRequest, { type: 'apply' }>): Promise<ApplyResult>;
+  /** Run a privacy check (a kept channel at the eps its result claims: ./kept-claims). */
+  runCheck?(request: Extract<JobRequest, { type: 'check' }>): Promise<CheckResult>;
   /** Built-in examples (resources/examples), file references resolved. */
   examples(): ExampleInfo[];
   loadExample(name: string): ProjectInput;
@@ -235,9 +239,11 @@ export class MechStudioHost implements ApiHost {
   private readonly unhookReads: () => void;
   private lastSavePath: string | null = null;
   private readonly paths: PathPolicy;
+  private readonly keptClaims: KeptClaims;
 
   constructor(opts: HostOptions) {
     this.opts = opts;
+    this.keptClaims = new KeptClaims(opts.channels, opts.store.runCheck?.bind(opts.store));
     this.paths = opts.paths ?? UNCONFINED;
     // web mode serves many sessions: one session's long jobs never hold every thread (fair-jobs.ts)
     this.fair = new FairJobs(opts.jobs, { keepFree: opts.mode === 'web' ? 1 : 0 });
@@ -295,7 +301,8 @@ export class MechStudioHost implements ApiHost {
       case 'project.export':
         return this.export(c.params[0]);
       case 'project.channels':
-        return this.channelStatus(c.params[0]);
+        // each read back and checked when needed, and privacy-checked at the eps its result claims (./kept-claims)
+        return this.keptClaims.status(c.params[0]);
       case 'examples.list':
         return this.examplesList();
       case 'examples.load':
@@ -471,16 +478,6 @@ export class MechStudioHost implements ApiHost {
     if (bytes > MAX_UPLOAD_BYTES) fail('too-large', `${name} is ${(bytes / 2 ** 20).toFixed(0)} MiB, over the ${MAX_UPLOAD_BYTES / 2 ** 20} MiB the app takes`);
     // the slot holds the announced size of the private folder's space until the file is opened or the slot expires
     return this.opts.transfers.slot(name, MAX_UPLOAD_BYTES, bytes);
-  }
-
-  /** Which kept channels the host holds (memory, project folders, cache), each read back and checked when needed. */
-  private async channelStatus(refs: string[]): Promise<ChannelStatus[]> {
-    const out: ChannelStatus[] = [];
-    for (const channelRef of new Set(refs)) {
-      const r = this.opts.channels ? await this.opts.channels.locate(channelRef) : { ok: false as const, problem: 'this host keeps no channels' };
-      out.push(r.ok ? { channelRef, kept: true } : { channelRef, kept: false, problem: r.problem });
-    }
-    return out;
   }
 
   async recent(): Promise<RecentProject[]> {

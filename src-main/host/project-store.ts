@@ -247,6 +247,11 @@ export function createProjectStore(
       if (r.type !== 'apply') throw new ApiError({ code: 'internal', message: 'apply returned another result type' });
       return r;
     },
+    runCheck: async (request) => {
+      const r = await dispatcher.run(request);
+      if (r.type !== 'check') throw new ApiError({ code: 'internal', message: 'check returned another result type' });
+      return r;
+    },
     examples: () => listExamples(opts.examplesDir),
     loadExample: (name) => {
       const { path, project } = loadExample(name, opts.examplesDir);

@@ -5,8 +5,8 @@
  * privacy check of each mechanism, and the question which kept channels (an
  * optimal LP's, held by the host) restored results can still use.
  */
-import type { CheckResult, JobError, JobRequest, JobResult, MechStudioApi, MechanismResult, ProjectInput } from '../../src-shared/protocol/index';
-import { analysisRequest, caseStudyRequest, channelSource, epsText, keptSource, mechanismRequest, type ChannelSource } from './project-model';
+import type { CheckResult, DomainInput, JobError, JobRequest, JobResult, MechStudioApi, MechanismResult, ProjectInput } from '../../src-shared/protocol/index';
+import { analysisRequest, caseStudyRequest, channelSource, domainOf, epsText, keptSource, mechanismRequest, type ChannelSource } from './project-model';
 import { isExpensive, itemHash } from './kept-results';
 import { type KeptStatus, askKeptChannels, markNotKept } from './kept-status';
 import { refreshOne } from './stale-results';
@@ -283,7 +283,18 @@ export class Compute {
   /** Ask the host which restored results' channels it still holds (lib/kept-status.ts); a lost one says so. */
   private checkKeptChannels(): Promise<void> {
     const gen = this.generation;
-    const asked = askKeptChannels(this.app.api, this.app.results);
+    const project = this.app.project;
+    // each channel is privacy-checked by the host at the domain and eps its mechanism claims
+    const claimOf = (key: string): { domain: DomainInput; epsilon: number } | undefined => {
+      const m = (project.mechanisms ?? []).find((x) => x.id === key);
+      if (!m) return undefined;
+      try {
+        return { domain: domainOf(project, m.domain), epsilon: m.epsilon };
+      } catch {
+        return undefined;
+      }
+    };
+    const asked = askKeptChannels(this.app.api, this.app.results, claimOf);
     return asked ? asked.then((statuses) => void (gen === this.generation && this.markNotKept(statuses))) : Promise.resolve();
   }
 

@@ -24,4 +24,6 @@ export interface ItemResult {
   source?: ChannelSource;
   /** The channel this result names (an optimal LP's, kept by the host) is not kept: why, in one sentence (compute again). */
   notKept?: string;
+  /** Restored from a file with a kept channel the host privacy-checked: what was checked and what (the LP's bound, gap) was not. */
+  claimsNotChecked?: string;
 }

@@ -153,9 +153,10 @@ export function applySource(
   project: ProjectInput,
   m: ProjectMechanismIn,
   channelRef: string | undefined,
-): { mechanism: MechanismSpecIn } | { channelRef: string; domain: DomainInput } {
+): { mechanism: MechanismSpecIn } | { channelRef: string; domain: DomainInput; epsilon: number } {
   const src = channelSource(project, m, channelRef);
-  return 'mechanism' in src ? src : { channelRef: src.channelRef, domain: domainOf(project, m.domain) };
+  // a kept channel is released under the mechanism's eps: the engine checks it private there first
+  return 'mechanism' in src ? src : { channelRef: src.channelRef, domain: domainOf(project, m.domain), epsilon: m.epsilon };
 }
 
 export function analysisRequest(project: ProjectInput, a: ProjectAnalysisIn, source?: ChannelSource): JobRequest {

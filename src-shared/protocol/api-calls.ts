@@ -13,7 +13,7 @@
 import { z } from 'zod';
 import { JOB_TYPES, jobRequestSchema, type JobType } from './requests';
 import { projectSchema } from './project';
-import { channelRefSchema, describeZodError, jobErrorSchema, type JobError } from './common';
+import { channelRefSchema, describeZodError, domainInputSchema, epsilonSchema, jobErrorSchema, type JobError } from './common';
 import type { Parsed } from './validate';
 
 const jobIdSchema = z.string().min(1, 'job id is empty').max(200, 'job id is too long');
@@ -115,8 +115,15 @@ export const apiParamSchemas = {
   /** A one-time slot for uploading the user's file `name` of `bytes` bytes (web mode): the URL to POST it to and its token. */
   'transfer.slot': z.tuple([fileNameSchema, z.int().min(0)]),
   'project.export': z.tuple([exportRequestSchema]),
-  /** Whether the host holds these kept channels (in memory, the project's channel folder or its cache), each checked. */
-  'project.channels': z.tuple([z.array(channelRefSchema).max(1000, 'at most 1000 channels at once')]),
+  /**
+   * Whether the host holds these kept channels (in memory, the project's channel folder or its cache), each checked;
+   * a channel given with the domain and eps its result claims is also privacy-checked at that eps.
+   */
+  'project.channels': z.tuple([
+    z
+      .array(z.union([channelRefSchema, z.strictObject({ channelRef: channelRefSchema, domain: domainInputSchema, epsilon: epsilonSchema })]))
+      .max(1000, 'at most 1000 channels at once'),
+  ]),
   'examples.list': z.tuple([]),
   'examples.load': z.tuple([z.string().min(1).max(200)]),
   'examples.audit': z.tuple([z.string().min(1).max(200)]),

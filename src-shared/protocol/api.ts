@@ -20,12 +20,12 @@
  */
 import type { z } from 'zod';
 import type { ApiMethod, ApiParamsIn, exportRequestSchema, QueueStatus } from './api-calls';
-import type { JobError } from './common';
+import type { DomainInput, JobError } from './common';
 import type { JobEvent, LpSample } from './messages';
 import type { ProjectInput } from './project';
 import type { ApplyRequest, JobRequest } from './requests';
 import type { ApplyResult } from './remap';
-import type { JobResult, ResultFor } from './results';
+import type { CheckResult, JobResult, ResultFor } from './results';
 
 export interface OpenedProject {
   /** File path, or null for an example or an unsaved project. */
@@ -58,6 +58,15 @@ export interface ChannelStatus {
   channelRef: string;
   kept: boolean;
   problem?: string;
+  /** Asked with a claim: the engine's privacy check of the channel at the claimed eps (kept only when it is private). */
+  check?: CheckResult;
+}
+
+/** A kept channel with what its result claims (the mechanism's domain and eps): the host checks it private at that eps. */
+export interface ChannelClaim {
+  channelRef: string;
+  domain: DomainInput;
+  epsilon: number;
 }
 
 export interface RecentProject {
@@ -128,8 +137,8 @@ export interface ProjectApi {
   /** Most recent first. */
   recent(): Promise<RecentProject[]>;
   export(request: ExportRequest): Promise<ExportResult>;
-  /** Which of these kept channels the host holds (read back and checked from disk when not in memory). */
-  channels(refs: string[]): Promise<ChannelStatus[]>;
+  /** Which of these kept channels the host holds (read back and checked from disk when not in memory; privacy-checked at a claim given). */
+  channels(refs: (string | ChannelClaim)[]): Promise<ChannelStatus[]>;
 }
 
 /** A built-in audit example: a claim and the samples (secret, released) it is audited on, generated from a seed. */

@@ -79,6 +79,10 @@ export const applyResultSchema = z.object({
   rowsBuilt: z.int(),
   /** The mechanism's remap record, when the construction was remapped. */
   remap: remapResultSchema.optional(),
+  /** A channel released (not a construction): the eps it was checked private at (null: none asked, its effective eps). */
+  checkedEpsilon: z.number().nullable().optional(),
+  /** A channel released: its effective eps on the domain (on the labels' discrete metric without one), as the privacy check found it. */
+  effectiveEpsilon: z.number().optional(),
   note: z.string().optional(),
 });
 export type ApplyResult = z.infer<typeof applyResultSchema>;

@@ -163,6 +163,8 @@ export const applyRequestSchema = z
     channelRef: channelRefSchema.optional(),
     /** The secrets' domain (defaults to the mechanism's, or to the channel's row labels; required with a channelRef). */
     domain: domainInputSchema.optional(),
+    /** With a channel or channelRef: the eps it is released under; the release is refused unless the channel is eps*d-private on the domain. */
+    epsilon: epsilonSchema.optional(),
     /** Secrets CSV: cell labels, values, or x,y / lat,lon points (with `points`). */
     input: z.string().min(1).max(4096),
     /** Released CSV. */
@@ -175,6 +177,12 @@ export const applyRequestSchema = z
   })
   .refine(oneChannel, oneChannelMessage)
   .refine((r) => r.channelRef === undefined || r.domain !== undefined, { message: 'apply with a channelRef needs the domain of its secrets' })
+  .refine((r) => r.epsilon === undefined || r.mechanism === undefined, {
+    message: "apply's epsilon is for a channel; a construction names its own (mechanism.epsilon)",
+  })
+  .refine((r) => r.epsilon === undefined || r.domain !== undefined, {
+    message: 'apply with an epsilon needs the domain of the secrets (the distances eps is about)',
+  })
   .refine((r) => r.points === undefined || r.domain !== undefined || r.mechanism !== undefined, {
     message: 'apply with points needs the domain of their grid',
   });

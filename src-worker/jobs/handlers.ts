@@ -63,6 +63,7 @@ import type { Mechanism } from '../mechanism/channel';
 import { remapMechanism } from '../remap/bayes-remap';
 import { releaseFile, remapConstructed, type RemapOutcome } from './remap-jobs';
 import { channelLabelsDomain, type SecretsDomain } from '../data/apply';
+import { assertReleasable, type ReleaseCheck } from './release-check';
 import type { PricingEngine, PricingFactory } from '../lp/pricing-pool';
 
 /** Build a domain input, then price the job again when only the built domain shows its size (files, inline). */
@@ -604,6 +605,8 @@ export async function applyJob(req: ApplyRequest, ctx: JobContext): Promise<Appl
   let ch: RowSource;
   let domain: SecretsDomain;
   let remap: RemapOutcome['record'] | undefined;
+  // a channel that comes in (a matrix, a CSV, a kept channel read back from a file) is released only once checked private
+  let checked: ReleaseCheck | undefined;
   if (req.mechanism) {
     const built = await construct(req, req.mechanism, ctx);
     if (!built.outcome.exists) throw new MechError('not-applicable', `the ${req.mechanism.kind} mechanism does not exist here: ${built.outcome.note}`);
@@ -616,10 +619,12 @@ export async function applyJob(req: ApplyRequest, ctx: JobContext): Promise<Appl
     assertChannelOnDomain(dense, d);
     ch = dense;
     domain = d;
+    checked = await assertReleasable(dense, d, req.epsilon, ctx);
   } else {
     // No domain: the secrets are the channel's row labels.
     ch = denseOf(req, ctx);
     domain = channelLabelsDomain(ch);
+    checked = await assertReleasable(ch, null, req.epsilon, ctx);
   }
   if (ch.rows !== domain.n) throw new MechError('invalid-input', `the channel has ${ch.rows} rows but the domain ${domain.spec} has ${domain.n} points`);
   checkCancelled(ctx.signal);
@@ -642,6 +647,7 @@ export async function applyJob(req: ApplyRequest, ctx: JobContext): Promise<Appl
     timeMs: r.timeMs,
     rowsBuilt: r.rowsBuilt,
     ...(remap ? { remap } : {}),
+    ...(checked ? { checkedEpsilon: checked.epsilon, effectiveEpsilon: checked.effectiveEpsilon } : {}),
   };
   if (!r.forRelease) out.note = 'seeded stream (--seed): NOT FOR RELEASE; the file starts with a comment line saying so';
   return out;
