@@ -23,7 +23,13 @@ type Answer = (req: JobRequest) => Promise<JobResult>;
 /** A fake app: answers jobs with `answer`, records what is submitted, said and autosaved. */
 function fakeHost(answer: Answer, o: { channels?: (refs: string[]) => ChannelStatus[] } = {}) {
   const host = {
-    api: { project: { channels: (refs: string[]) => Promise.resolve(o.channels?.(refs) ?? []) } } as unknown as MechStudioApi,
+    // asked by reference, or with the domain and eps the result claims (the host privacy-checks those)
+    api: {
+      project: {
+        channels: (asked: (string | { channelRef: string })[]) =>
+          Promise.resolve(o.channels?.(asked.map((a) => (typeof a === 'string' ? a : a.channelRef))) ?? []),
+      },
+    } as unknown as MechStudioApi,
     project: townProject() as ProjectInput,
     results: {} as Record<string, ItemResult>,
     dirty: false,
