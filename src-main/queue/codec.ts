@@ -122,6 +122,11 @@ export const jobDataSchema = z.strictObject({
 });
 export type JobData = z.infer<typeof jobDataSchema>;
 
+/** Job data a worker replaced by its verdict (worker.ts): the job fails with it when next taken. */
+export const failedForGoodSchema = z.strictObject({
+  failedForGood: z.strictObject({ code: z.enum(['too-large', 'invalid-input']), message: z.string().max(500) }),
+});
+
 /** Largest gzipped channel CSV a worker returns through Redis. */
 export const MAX_CSV_GZ_BYTES = 128 * 1024 * 1024;
 

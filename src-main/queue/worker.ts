@@ -15,6 +15,11 @@
  *   carried files' MAX_CARRIED_FILE_BYTES) fails for good before it is
  *   parsed; the job's lock is renewed just before the parse, which the cap
  *   keeps well inside one lock period, so a parse is never taken for a stall.
+ *   BullMQ itself parses the job data before this worker sees it: for data
+ *   far over the caps (up to Redis' 512 MB) under a short lock that can
+ *   outlast the lock, the job goes back to the queue before it can be
+ *   failed, so its data is first replaced by the verdict
+ *   ({failedForGood: error}) and the next take fails it at once.
  * - A job started more often than its attempts plus the stall limit (its
  *   workers died or lost its lock each time) fails for good as 'crashed'
  *   when it is next taken, instead of being started again.
@@ -41,7 +46,7 @@ import { Dispatcher, type DispatcherOptions } from '../dispatcher/dispatcher';
 import { MechError } from '../../src-shared/errors';
 import { startPricingService } from './pricing-service';
 import { PricingFleet } from './pricing-master';
-import { MAX_CSV_GZ_BYTES, carriedFilesError, decodeValue, encodeReturn, failureText, jobDataSchema, payloadTooLarge } from './codec';
+import { MAX_CSV_GZ_BYTES, carriedFilesError, decodeValue, encodeReturn, failedForGoodSchema, failureText, jobDataSchema, payloadTooLarge } from './codec';
 import { CANCEL_CHANNEL, STOP_CHANNEL, QUEUE_NAME, QUEUE_PREFIX, cancelledKey, probeRedis, redact, stallSettings, type QueueTarget } from './connection';
 
 export interface QueueWorkerOptions {
@@ -186,6 +191,18 @@ function jobProcessor({
   let csvSeq = 0;
   return async (job: Job, token?: string, signal?: AbortSignal): Promise<string> => {
     const id = job.id ?? '?';
+    // A job already failed for good whose lock lapsed before it could be failed (see the file comment).
+    const marked = failedForGoodSchema.safeParse(job.data);
+    if (marked.success) fail(marked.data.failedForGood);
+    const tooLarge = payloadTooLarge(job.data);
+    if (tooLarge) {
+      log(`job ${id} failed for good: ${tooLarge.message}`);
+      // Taking this job off the queue (BullMQ's parse, before this runs) may have outlasted a short lock, so failing it
+      // below may find the job back in the queue: its data is replaced by the verdict first, and the next worker to take
+      // it parses a few bytes and fails it with this message.
+      await commands.hset(`${QUEUE_PREFIX}:${QUEUE_NAME}:${id}`, 'data', JSON.stringify({ failedForGood: tooLarge })).catch(() => undefined);
+      fail(tooLarge);
+    }
     const starts = (job.opts.attempts ?? 1) + stall.maxStalled;
     if (job.attemptsStarted > starts) {
       log(`job ${id} failed for good: started ${job.attemptsStarted} times`);
@@ -193,11 +210,6 @@ function jobProcessor({
         code: 'crashed',
         message: `the job was started ${job.attemptsStarted} times, more than its ${job.opts.attempts ?? 1} attempts and ${stall.maxStalled} stalls allow (its workers died or lost it each time); it is not started again`,
       });
-    }
-    const tooLarge = payloadTooLarge(job.data);
-    if (tooLarge) {
-      log(`job ${id} failed for good: ${tooLarge.message}`);
-      fail(tooLarge);
     }
     // the parse below blocks this process: it starts with a whole lock period ahead of it
     if (token !== undefined) await job.extendLock(token, stall.lockMs);

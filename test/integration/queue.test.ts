@@ -459,4 +459,28 @@ describe.sequential('project runs on a Redis queue', () => {
       await w?.kill('SIGTERM');
     }
   }, 180_000);
+
+  it('a 500 MB job put on the queue by another program, under the short lock: failed for good as too large, not retried for ever', async () => {
+    // Taking it off the queue (BullMQ parses the data first) outlasts the 3 s lock, so the job is back in the queue
+    // before the worker can fail it; the worker replaces its data by the verdict, and the next take fails it.
+    const queue = new Queue('jobs', { connection: { host: '127.0.0.1', port: redis.port }, prefix: 'mechstudio' });
+    let w: WorkerProc | null = null;
+    try {
+      const job = await queue.add('x', { v: 1, request: 'x'.repeat(500 * 2 ** 20) }, { attempts: 3 });
+      w = await startWorker(redis.url, { env: FAST_STALL });
+      let state = '';
+      for (let i = 0; i < 1200 && state !== 'failed' && state !== 'completed'; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        state = await queue.getJobState(job.id!);
+      }
+      expect(state).toBe('failed');
+      const got = (await queue.getJob(job.id!))!;
+      expect(got.failedReason).toBe("[too-large] the queued job's request is 500 MiB, over the 128 MiB a job may carry");
+      expect(got.attemptsStarted).toBeLessThanOrEqual(3);
+      expect(w.log()).not.toMatch(/started \(again/);
+    } finally {
+      await queue.close();
+      await w?.kill('SIGTERM');
+    }
+  }, 180_000);
 });
