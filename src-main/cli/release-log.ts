@@ -1,0 +1,157 @@
+/**
+ * `mechstudio apply --project P`: the release recorded into the project's release log (src-shared/protocol/releases.ts)
+ * and refused past the project's privacy budget unless --over-budget; `--geojson FILE`: the released points as GeoJSON.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream, statSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { invalid } from '../../src-shared/errors';
+import {
+  budgetState,
+  describeZodError,
+  overBudgetText,
+  populationOfHash,
+  populationSchema,
+  populationText,
+  projectSchema,
+  type ApplyResult,
+  type BudgetState,
+  type Release,
+  type ReleaseFile,
+} from '../../src-shared/protocol/index';
+import { FEATURE_COLLECTION_CLOSE, FEATURE_COLLECTION_OPEN, releasedPointFeature } from '../../src-shared/data/geojson';
+import { fmt } from '../../src-shared/charts/result-table';
+import { readRegularFileSync, writeFileAtomic } from '../fs/safe-fs';
+import { MAX_PROJECT_BYTES, parseProject } from '../project/project-file';
+import type { Flags } from './args';
+
+/** What apply records after the release: where, for whom, at which eps, and the budget as it stood. */
+export interface PlannedRelease {
+  projectPath: string;
+  mechanism: string;
+  epsilon: number;
+  population: string;
+  input: ReleaseFile;
+  before: BudgetState;
+}
+
+/** Name, size and SHA-256 of a file, streamed. */
+export async function fileFacts(path: string): Promise<ReleaseFile> {
+  const h = createHash('sha256');
+  for await (const chunk of createReadStream(path)) h.update(chunk as Buffer);
+  return { name: basename(path), size: statSync(path).size, sha256: h.digest('hex') };
+}
+
+/** The project file read and validated (one line naming it when it does not parse: it is then never written). */
+function readProjectRaw(path: string): { raw: Record<string, unknown>; project: ReturnType<typeof parseProject> } {
+  const text = readRegularFileSync(path, 'project', MAX_PROJECT_BYTES);
+  const project = parseProject(text, path);
+  return { raw: JSON.parse(text) as Record<string, unknown>, project };
+}
+
+/**
+ * --project, --population, --over-budget of apply: the release planned against the project's budget; a release
+ * past it is refused here, before any row is released, unless --over-budget.
+ */
+export async function planRelease(f: Flags, input: string, epsilon: number | undefined, mechanism: string): Promise<PlannedRelease | undefined> {
+  const projectText = f.str('project');
+  if (projectText === undefined) {
+    for (const k of ['population', 'over-budget']) if (f.has(k)) invalid(`--${k} applies only with --project P (the project whose release log it is)`);
+    return undefined;
+  }
+  if (projectText === '') invalid('--project needs a project file (e.g. --project study.json)');
+  const projectPath = resolve(projectText);
+  const { project } = readProjectRaw(projectPath);
+  if (epsilon === undefined)
+    invalid('apply --project with --channel needs --domain and --epsilon: the eps the release spends from the budget is the one the channel is checked at');
+  const inputFacts = await fileFacts(input);
+  const named = f.str('population');
+  let population = populationOfHash(inputFacts.sha256);
+  if (named !== undefined) {
+    const p = populationSchema.safeParse(named.trim());
+    if (!p.success) invalid(`--population must be a name of 1 to 200 characters, got '${named.slice(0, 40)}'`);
+    population = p.data;
+  }
+  const before = budgetState(project.releases, project.privacyBudget, population, epsilon);
+  if (before.over && !f.bool('over-budget')) invalid(`${overBudgetText(before, fmt)}; give --over-budget to release anyway`);
+  return { projectPath, mechanism, epsilon, population, input: inputFacts, before };
+}
+
+/** The release appended to the project's log (read again and validated; written atomically: temp + rename). */
+export async function recordRelease(r: PlannedRelease, result: ApplyResult, outPath: string): Promise<BudgetState> {
+  const output = await fileFacts(outPath);
+  const release: Release = {
+    mechanism: r.mechanism,
+    epsilon: r.epsilon,
+    population: r.population,
+    input: r.input,
+    output,
+    rows: result.rows,
+    randomness: result.forRelease ? 'crypto' : 'seeded',
+    date: new Date().toISOString(),
+  };
+  // Read again: the file may have been saved since the release was planned.
+  const { raw, project } = readProjectRaw(r.projectPath);
+  const releases = [...(Array.isArray(raw.releases) ? (raw.releases as Release[]) : []), release];
+  const next = { ...raw, releases };
+  const check = projectSchema.safeParse(next);
+  if (!check.success) invalid(describeZodError(check.error, r.projectPath));
+  writeFileAtomic(r.projectPath, JSON.stringify(next, null, 2) + '\n', 'project');
+  return budgetState(releases, project.privacyBudget, r.population, 0);
+}
+
+/** The line apply prints after a recorded release. */
+export function spentLine(s: BudgetState): string {
+  const of = s.budget === null ? 'no budget set' : `budget ${fmt(s.budget)}${s.spent > s.budget ? ' (OVER BUDGET)' : ''}`;
+  return `privacy spent on ${populationText(s.population)}: ${fmt(s.spent)} in total (${of})`;
+}
+
+/** The released CSV (released,lat,lon) rewritten as a GeoJSON FeatureCollection of Points, streamed line by line. */
+export async function writeReleasedGeoJson(csvPath: string, out: string): Promise<number> {
+  const lines = createInterface({ input: createReadStream(csvPath), crlfDelay: Infinity });
+  const parts: string[] = [FEATURE_COLLECTION_OPEN];
+  let header = false;
+  let n = 0;
+  for await (const line of lines) {
+    if (line.startsWith('#') || line === '') continue;
+    if (!header) {
+      if (line !== 'released,lat,lon') invalid(`--geojson: the released outputs are not cells of the lat,lon grid (the released CSV has '${line.slice(0, 40)}')`);
+      header = true;
+      continue;
+    }
+    const j = line.lastIndexOf(',');
+    const i = line.lastIndexOf(',', j - 1);
+    let label = line.slice(0, i);
+    if (label.startsWith('"')) label = label.slice(1, -1).replace(/""/g, '"');
+    parts.push(`${n ? ',\n' : ''}${releasedPointFeature(label, Number(line.slice(i + 1, j)), Number(line.slice(j + 1)), n + 1)}`);
+    n++;
+  }
+  parts.push(FEATURE_COLLECTION_CLOSE);
+  writeFileAtomic(out, parts.join(''), '--geojson file');
+  return n;
+}
+
+/** What apply adds to its output after the release: the GeoJSON written, the release recorded and the spent total. */
+export interface ReleaseExtras {
+  json: Record<string, unknown>;
+  text: string[];
+}
+
+/** After apply's release: --geojson written, --project's log appended; null for other commands. */
+export async function afterRelease(plan: { release?: PlannedRelease; geojson?: string }, result: { type: string }): Promise<ReleaseExtras | null> {
+  if (result.type !== 'apply' || (!plan.release && !plan.geojson)) return null;
+  const r = result as ApplyResult;
+  const extras: ReleaseExtras = { json: {}, text: [] };
+  if (plan.geojson) {
+    const n = await writeReleasedGeoJson(r.csvPath, plan.geojson);
+    extras.json.geojson = plan.geojson;
+    extras.text.push(`geojson      ${n} points (released cells' centres, [lon, lat]) to ${plan.geojson}`);
+  }
+  if (plan.release) {
+    const s = await recordRelease(plan.release, r, r.csvPath);
+    extras.json.release = { project: plan.release.projectPath, population: s.population, epsilon: plan.release.epsilon, spent: s.spent, budget: s.budget };
+    extras.text.push(`recorded     release at eps ${fmt(plan.release.epsilon)} into ${plan.release.projectPath}`, spentLine(s));
+  }
+  return extras;
+}
