@@ -11,7 +11,7 @@ import {
 import { parseDomainSpecText } from '../../src-shared/grammar/domain-spec';
 import type { KeptChannel } from '../../src-worker/index';
 import { type QueueTarget } from '../queue/connection';
-import type { PlannedRelease } from './release-log';
+import type { MapGeoJson, PlannedRelease } from './release-log';
 import { Flags, type ParsedArgs } from './args';
 import { domainPointsFromText, parsePointsPriorArg, parsePriorArg, type PointsPrior, resolveDomainArg } from '../fs/inputs';
 
@@ -42,6 +42,8 @@ export interface Plan {
   release?: PlannedRelease;
   /** apply --geojson FILE: the released points as GeoJSON (absolute path). */
   geojson?: string;
+  /** mechanism --geojson FILE: the map of the focus cell's reports on the lat,lon grid. */
+  mapGeojson?: MapGeoJson;
 }
 
 /**

@@ -31,11 +31,11 @@ import {
   shortText,
 } from './plan';
 import { outDir, outFile, queueFlag, readProject } from './run-output';
-import { planRelease } from './release-log';
+import { mapGeoJsonFlags, planRelease } from './release-log';
 
 /** `mechstudio mechanism`: its flags checked, its job or project planned. */
 export function planMechanism(args: ParsedArgs): Plan {
-  const f = new Flags(args, ['domain', 'epsilon', 'kind', 'prior', 'loss', 'remap', 'out', 'json', 'print', 'quiet', 'queue', ...LP_FLAGS]);
+  const f = new Flags(args, ['domain', 'epsilon', 'kind', 'prior', 'loss', 'remap', 'out', 'json', 'print', 'quiet', 'queue', 'geojson', 'focus', ...LP_FLAGS]);
   noPositional(args);
   const remap = remapFlag(f);
   const dp = domainAndPrior(f, true, args.onReadProgress);
@@ -60,7 +60,9 @@ export function planMechanism(args: ParsedArgs): Plan {
   // Only the flag (not MECHSTUDIO_QUEUE): a queue set for project runs does not move a single LP's pricing.
   const queue = f.str('queue');
   if (queue !== undefined && req.kind !== 'optimal') invalid(`--queue applies only to --kind optimal (its pricing rounds run on the queue's workers)`);
+  const mapGeojson = mapGeoJsonFlags(f, dp.points?.binning);
   return {
+    ...(mapGeojson ? { mapGeojson } : {}),
     request: req,
     ...(queue !== undefined ? { pricingQueue: parseQueueUrl(queue) } : {}),
     ...outFile(out),
@@ -85,7 +87,26 @@ async function checkedInput(path: string, what: string): Promise<string> {
 
 /** `mechstudio apply`: its flags checked, its job or project planned. */
 export async function planApply(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
-  const f = new Flags(args, ['channel', 'domain', 'epsilon', 'kind', 'prior', 'loss', 'remap', 'input', 'out', 'seed', 'header', 'json', 'quiet', 'project', 'population', 'over-budget', 'geojson', ...LP_FLAGS]);
+  const f = new Flags(args, [
+    'channel',
+    'domain',
+    'epsilon',
+    'kind',
+    'prior',
+    'loss',
+    'remap',
+    'input',
+    'out',
+    'seed',
+    'header',
+    'json',
+    'quiet',
+    'project',
+    'population',
+    'over-budget',
+    'geojson',
+    ...LP_FLAGS,
+  ]);
   noPositional(args);
   const input = await checkedInput(f.need('input', 'secrets.csv'), 'secrets CSV');
   const outText = f.need('out', 'released.csv');

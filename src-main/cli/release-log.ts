@@ -15,14 +15,17 @@ import {
   populationSchema,
   populationText,
   projectSchema,
+  INLINE_MATRIX_LIMIT,
   type ApplyResult,
+  type JobResult,
+  type PointsBinning,
   type BudgetState,
   type Release,
   type ReleaseFile,
 } from '../../src-shared/protocol/index';
-import { FEATURE_COLLECTION_CLOSE, FEATURE_COLLECTION_OPEN, releasedPointFeature } from '../../src-shared/data/geojson';
+import { FEATURE_COLLECTION_CLOSE, FEATURE_COLLECTION_OPEN, cellsGeoJson, releasedPointFeature, rowMapName } from '../../src-shared/data/geojson';
 import { fmt } from '../../src-shared/charts/result-table';
-import { readRegularFileSync, writeFileAtomic } from '../fs/safe-fs';
+import { checkWriteTarget, readRegularFileSync, writeFileAtomic } from '../fs/safe-fs';
 import { MAX_PROJECT_BYTES, parseProject } from '../project/project-file';
 import type { Flags } from './args';
 
@@ -116,7 +119,8 @@ export async function writeReleasedGeoJson(csvPath: string, out: string): Promis
   for await (const line of lines) {
     if (line.startsWith('#') || line === '') continue;
     if (!header) {
-      if (line !== 'released,lat,lon') invalid(`--geojson: the released outputs are not cells of the lat,lon grid (the released CSV has '${line.slice(0, 40)}')`);
+      if (line !== 'released,lat,lon')
+        invalid(`--geojson: the released outputs are not cells of the lat,lon grid (the released CSV has '${line.slice(0, 40)}')`);
       header = true;
       continue;
     }
@@ -138,8 +142,12 @@ export interface ReleaseExtras {
   text: string[];
 }
 
-/** After apply's release: --geojson written, --project's log appended; null for other commands. */
-export async function afterRelease(plan: { release?: PlannedRelease; geojson?: string }, result: { type: string }): Promise<ReleaseExtras | null> {
+/** After the job: mechanism's --geojson map, apply's --geojson points and --project's log appended; null when none is asked. */
+export async function afterJob(
+  plan: { release?: PlannedRelease; geojson?: string; mapGeojson?: MapGeoJson },
+  result: JobResult,
+): Promise<ReleaseExtras | null> {
+  if (result.type === 'mechanism' && plan.mapGeojson) return writeMapGeoJson(plan.mapGeojson, result);
   if (result.type !== 'apply' || (!plan.release && !plan.geojson)) return null;
   const r = result as ApplyResult;
   const extras: ReleaseExtras = { json: {}, text: [] };
@@ -154,4 +162,71 @@ export async function afterRelease(plan: { release?: PlannedRelease; geojson?: s
     extras.text.push(`recorded     release at eps ${fmt(plan.release.epsilon)} into ${plan.release.projectPath}`, spentLine(s));
   }
   return extras;
+}
+
+/** mechanism --geojson FILE [--focus CELL]: the map of where a user at the focus cell is reported. */
+export interface MapGeoJson {
+  path: string;
+  binning: PointsBinning;
+  focus: number;
+  /** --out given: the row is read from the channel CSV when the matrix is too large to come back inline. */
+  out: boolean;
+}
+
+/** --geojson and --focus of mechanism: a lat,lon points grid, a focus cell inside it (default: the centre cell). */
+export function mapGeoJsonFlags(f: Flags, binning: PointsBinning | undefined): MapGeoJson | undefined {
+  const g = f.str('geojson');
+  if (g === undefined) {
+    if (f.has('focus')) invalid('--focus applies only with --geojson FILE (the cell whose reports the map shows)');
+    return undefined;
+  }
+  if (g === '') invalid('--geojson needs a file name (e.g. --geojson map.geojson)');
+  if (!binning?.projection) invalid('--geojson needs a lat,lon points grid: give --prior points:FILE.csv of lat,lon points (the map is drawn on its cells)');
+  const n = binning.rows * binning.cols;
+  let focus = Math.floor(binning.rows / 2) * binning.cols + Math.floor(binning.cols / 2);
+  if (f.has('focus')) {
+    const v = f.num('focus');
+    if (v === undefined || !Number.isInteger(v) || v < 0 || v >= n) invalid(`--focus must be a cell index from 0 to ${n - 1}, got '${f.str('focus') ?? ''}'`);
+    focus = v;
+  }
+  const out = f.has('out');
+  if (!out && n * n > INLINE_MATRIX_LIMIT) invalid(`--geojson on ${n} cells needs --out FILE.csv (the channel is read back from it)`);
+  return { path: checkWriteTargetPath(g), binning, focus, out };
+}
+
+function checkWriteTargetPath(p: string): string {
+  return checkWriteTarget(resolve(p), '--geojson file');
+}
+
+/** The focus cell's row of the channel: inline, else line focus+2 of the channel CSV (labels may be quoted). */
+async function channelRow(r: Extract<JobResult, { type: 'mechanism' }>, focus: number): Promise<{ values: number[]; label: string }> {
+  if (r.matrix) {
+    const { cols, data } = r.matrix;
+    return { values: Array.from({ length: cols }, (_, j) => data[focus * cols + j]!), label: r.matrix.rowLabels[focus] ?? String(focus) };
+  }
+  const lines = createInterface({ input: createReadStream(r.csvPath!), crlfDelay: Infinity });
+  let k = -1;
+  for await (const line of lines) {
+    if (line.startsWith('#')) continue;
+    if (k++ !== focus) continue;
+    const end = line.startsWith('"') ? line.indexOf('",') + 1 : line.indexOf(',');
+    lines.close();
+    return {
+      values: line
+        .slice(end + 1)
+        .split(',')
+        .map(Number),
+      label: line.slice(0, end).replace(/^"|"$/g, ''),
+    };
+  }
+  invalid(`--geojson: the channel CSV has no row ${focus}`);
+}
+
+async function writeMapGeoJson(g: MapGeoJson, r: Extract<JobResult, { type: 'mechanism' }>): Promise<ReleaseExtras> {
+  if (!r.exists) invalid('--geojson: the mechanism does not exist at this eps; no map is written');
+  const { values, label } = await channelRow(r, g.focus);
+  if (values.length !== g.binning.rows * g.binning.cols)
+    invalid(`--geojson: the mechanism's ${values.length} outputs are not the ${g.binning.rows * g.binning.cols} cells of the grid`);
+  writeFileAtomic(g.path, cellsGeoJson(g.binning, values, rowMapName(r.kind, label), '--geojson'), '--geojson file');
+  return { json: { geojson: g.path }, text: [`geojson      map of where a user at cell ${label} is reported (${values.length} cells) to ${g.path}`] };
 }

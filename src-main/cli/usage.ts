@@ -18,6 +18,7 @@ export const USAGE = `Usage:
                        kind optimal: [--lp-model exact|spanner|edges|auto] [--delta D] [--time-limit SECONDS] [--target-gap G]
                        [--queue redis://HOST:PORT[/DB]] (the LP's pricing rounds on the queue's workers; see README "Scaling out")
                        [--remap] (needs --prior and --loss: the outputs remapped to the best guesses; original vs remapped expected loss)
+                       [--geojson MAP.geojson [--focus CELL]] (with --prior points:FILE of lat,lon: where a user at CELL is reported)
   mechstudio apply     (--channel C.csv [--domain D [--epsilon E]] | --domain D --epsilon E --kind K [--remap --prior P --loss L])
                        --input SECRETS.csv --out RELEASED.csv [--header yes|no] [--seed N (reproducible, NOT for release)] [--json]
                        (without --domain the channel's row labels are the secrets; line 1 is a header unless it is a secret)

@@ -67,3 +67,8 @@ export function cellsGeoJson(b: PointsBinning, values: readonly (number | null)[
   }
   return `{"type":"FeatureCollection","name":${JSON.stringify(valueName)},"features":[\n${features.join(',\n')}\n]}\n`;
 }
+
+/** The name of a mechanism map's values: where a user at `cell` is reported (its row of the channel). */
+export function rowMapName(mechanism: string, cellLabel: string): string {
+  return `${mechanism}: P(reported in this cell | true cell ${cellLabel})`;
+}

@@ -1,7 +1,7 @@
 /**
  * `mechstudio apply --project P`: each release is recorded into P's release log, releases of the same population add
  * their eps, a release past P's privacy budget is refused (nothing released, P untouched) unless --over-budget, and a
- * project that does not parse is never written. `--geojson FILE`: the released points of a lat,lon grid as GeoJSON.
+ * project that does not parse is never written.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectSchema } from '../../src-shared/protocol/index';
 import { runCli } from './cli-run';
-import { featureCollectionSchema } from '../unit/support/geojson-schema';
 
 let dir = '';
 let secrets = '';
@@ -39,7 +38,13 @@ describe('apply --project records releases against the privacy budget', () => {
     expect(r1.stdout).toContain(`privacy spent on the data set sha256:${hash.slice(0, 12)}...: 0.5 in total (budget 2)`);
     const r2 = await apply(p, '0.75', 'r2.csv', ['--json']);
     expect(r2.code, r2.stderr).toBe(0);
-    expect((JSON.parse(r2.stdout) as { release: unknown }).release).toEqual({ project: p, population: `sha256:${hash}`, epsilon: 0.75, spent: 1.25, budget: 2 });
+    expect((JSON.parse(r2.stdout) as { release: unknown }).release).toEqual({
+      project: p,
+      population: `sha256:${hash}`,
+      epsilon: 0.75,
+      spent: 1.25,
+      budget: 2,
+    });
     const saved = projectSchema.parse(JSON.parse(readFileSync(p, 'utf8')));
     expect(saved.releases).toHaveLength(2);
     const [a, b] = saved.releases!;
@@ -93,36 +98,6 @@ describe('apply --project records releases against the privacy budget', () => {
     const r = await runCli(['apply', '--channel', ch, '--input', secrets, '--out', join(dir, 'ch-out.csv'), '--project', p]);
     expect(r.stderr.trim()).toBe(
       'mechstudio: apply --project with --channel needs --domain and --epsilon: the eps the release spends from the budget is the one the channel is checked at',
-    );
-    expect(r.code).toBe(2);
-  }, 60_000);
-});
-
-describe('apply --geojson', () => {
-  it('writes the released lat,lon points as a valid FeatureCollection, one Point [lon, lat] per released row', async () => {
-    const pts = join(dir, 'pts.csv');
-    const rows = ['lat,lon'];
-    for (let i = 0; i < 40; i++) rows.push(`${48.85 + (i % 5) * 0.004},${2.35 + Math.floor(i / 5) * 0.004}`);
-    writeFileSync(pts, rows.join('\n') + '\n');
-    const out = join(dir, 'pts-out.csv');
-    const gj = join(dir, 'pts-out.geojson');
-    const r = await runCli(['apply', '--prior', `points:${pts}:cell=0.5`, '--epsilon', '1', '--kind', 'planar-laplace', '--input', pts, '--out', out, '--geojson', gj]);
-    expect(r.code, r.stderr).toBe(0);
-    const fc = featureCollectionSchema.parse(JSON.parse(readFileSync(gj, 'utf8')));
-    expect(fc.features).toHaveLength(40);
-    const csv = readFileSync(out, 'utf8').trim().split('\n').slice(1);
-    csv.forEach((line, i) => {
-      const [, lat, lon] = line.split(/,(?=[^,]*,[^,]*$)|,(?=[^,]*$)/);
-      const g = fc.features[i]!.geometry as { type: 'Point'; coordinates: number[] };
-      expect(g.coordinates[0]).toBeCloseTo(Number(lon), 6);
-      expect(g.coordinates[1]).toBeCloseTo(Number(lat), 6);
-    });
-  }, 60_000);
-
-  it('refuses --geojson for secrets that are not points on a lat,lon grid', async () => {
-    const r = await runCli(['apply', '--domain', 'line:5', '--epsilon', '1', '--kind', 'tg', '--input', secrets, '--out', join(dir, 'g.csv'), '--geojson', join(dir, 'g.geojson')]);
-    expect(r.stderr.trim()).toBe(
-      'mechstudio: --geojson needs point secrets on a lat,lon grid: give --prior points:FILE.csv of lat,lon points (the released cells are then lat,lon)',
     );
     expect(r.code).toBe(2);
   }, 60_000);
