@@ -611,7 +611,10 @@ export class MechStudioHost implements ApiHost {
       const { result, released } = await this.runApply(req.request, input, t.path);
       const shown = t.download ? { ...result, csvPath: t.download.name } : result;
       // the release log's record of both files (the secrets as the page read them; the released CSV as written)
-      const files = { input: await fileRecord(input, req.secretsName ?? 'secrets.csv'), output: await fileRecord(result.csvPath, t.download?.name ?? basename(t.path)) };
+      const files = {
+        input: await fileRecord(input, req.secretsName ?? 'secrets.csv'),
+        output: await fileRecord(result.csvPath, t.download?.name ?? basename(t.path)),
+      };
       return { ...(await this.delivered(t, [result.csvPath])), apply: { result: shown, released, ...files } };
     } catch (e) {
       if (t.download) await rm(t.path, { force: true });

@@ -1,11 +1,11 @@
 /**
  * GeoJSON (RFC 7946) out of a lat/lon points grid: released points as Point features, and a mechanism's map as
- * one Polygon per cell. Positions are [longitude, latitude] (RFC 7946 §3.1.1); a cell's ring is closed and
- * counter-clockwise (§3.1.6): south-west, south-east, north-east, north-west, south-west. The grid's projection
+ * one Polygon per cell. Positions are [longitude, latitude] (RFC 7946 section 3.1.1); a cell's ring is closed and
+ * counter-clockwise (section 3.1.6): south-west, south-east, north-east, north-west, south-west. The grid's projection
  * is equirectangular (points-grid.ts localProjection), so a cell is an exact lon/lat rectangle.
  */
 import { invalid } from '../errors';
-import type { PointsBinning } from '../protocol/remap';
+import type { PointsBinning } from '../protocol/index';
 import { localProjection, type LocalProjection } from './points-grid';
 
 /** The grid's projection, or one clear message when the grid is not lat/lon. */
@@ -15,7 +15,7 @@ export function gridProjection(b: PointsBinning, what: string): LocalProjection 
   return localProjection(p.lat0, p.lon0, p.latMin, p.latMax);
 }
 
-/** A GeoJSON position [lon, lat] with at most 7 decimals (about 1 cm; RFC 7946 §11.2). */
+/** A GeoJSON position [lon, lat] with at most 7 decimals (about 1 cm; RFC 7946 section 11.2). */
 export function position(lat: number, lon: number): [number, number] {
   return [Math.round(lon * 1e7) / 1e7, Math.round(lat * 1e7) / 1e7];
 }

@@ -64,7 +64,9 @@ describe('the privacy budget in the Apply view', () => {
     await screenshot(page, 'budget-02-released');
     await page.getByTestId('cmd-save').click();
     await expect.poll(() => page.getByTestId('toast').textContent()).toContain(`saved ${file}`);
-    const saved = JSON.parse(readFileSync(file, 'utf8')) as { releases: { epsilon: number; population: string; rows: number; input: { name: string; size: number } }[] };
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as {
+      releases: { epsilon: number; population: string; rows: number; input: { name: string; size: number } }[];
+    };
     expect(saved.releases.map((r) => [r.population, r.epsilon, r.rows])).toEqual([
       ['clinic', 0.75, 2],
       ['clinic', 0.5, 5],

@@ -41,7 +41,13 @@ describe('GeoJSON of a points grid', () => {
 
   it('the schema refuses what RFC 7946 refuses: a clockwise ring, an open ring, [lat, lon] out of range', () => {
     const poly = (ring: number[][]): unknown => ({ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [ring] } });
-    const ccw = [[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]];
+    const ccw = [
+      [0, 0],
+      [1, 0],
+      [1, 1],
+      [0, 1],
+      [0, 0],
+    ];
     expect(featureSchema.safeParse(poly(ccw)).success).toBe(true);
     expect(featureSchema.safeParse(poly([...ccw].reverse())).success).toBe(false);
     expect(featureSchema.safeParse(poly(ccw.slice(0, 4))).success).toBe(false);
