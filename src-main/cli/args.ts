@@ -11,7 +11,7 @@ export interface ParsedArgs {
 }
 
 /** Flags that take no value. */
-const BOOLEAN_FLAGS = new Set(['json', 'kernels', 'print', 'help', 'quiet', 'list', 'remap']);
+const BOOLEAN_FLAGS = new Set(['json', 'kernels', 'print', 'help', 'quiet', 'list', 'remap', 'over-budget']);
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const [command, ...rest] = argv;

@@ -25,6 +25,7 @@ import { ProgressReporter, type ProgressStream } from './progress';
 import { USAGE, exitCodeFor } from './usage';
 import { type Plan } from './plan';
 import { buildPlan } from './planners';
+import { afterJob } from './release-log';
 import { connectQueue, prepareOutputs, printResult, projectOutcome, runsInProcess, stoppedNote, threadsFor, writeOutputs } from './run-output';
 /** The help text and exit codes, and whether a request runs in this process (tests read them here). */
 export { USAGE, exitCodeFor } from './usage';
@@ -139,9 +140,10 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
       pr.update(f, workers > 0 ? `${m}; pricing on ${workers} queue worker${workers === 1 ? '' : 's'}` : m);
     const result: JobResult = await dispatcher.run(req, { signal: controller.signal, stopSignal: stopper.signal, onProgress });
     await writeOutputs(plan, result);
+    const extras = await afterJob(plan, result);
     progress.clear();
     if (stopper.signal.aborted) stderr.write(`mechstudio: ${stoppedNote(result)}\n`);
-    printResult(plan, req, result, stdout);
+    printResult(plan, req, result, stdout, extras);
     return 0;
   } catch (e) {
     return failWith(e);

@@ -11,6 +11,7 @@ import {
 import { parseDomainSpecText } from '../../src-shared/grammar/domain-spec';
 import type { KeptChannel } from '../../src-worker/index';
 import { type QueueTarget } from '../queue/connection';
+import type { MapGeoJson, PlannedRelease } from './release-log';
 import { Flags, type ParsedArgs } from './args';
 import { domainPointsFromText, parsePointsPriorArg, parsePriorArg, type PointsPrior, resolveDomainArg } from '../fs/inputs';
 
@@ -37,6 +38,12 @@ export interface Plan {
   pointsPrior?: PointsPrior;
   /** A channel CSV too large to carry inline: put in the dispatcher's channel store, the request names it by channelRef. */
   kept?: KeptChannel;
+  /** apply --project P: the release to record into P's release log. */
+  release?: PlannedRelease;
+  /** apply --geojson FILE: the released points as GeoJSON (absolute path). */
+  geojson?: string;
+  /** mechanism --geojson FILE: the map of the focus cell's reports on the lat,lon grid. */
+  mapGeojson?: MapGeoJson;
 }
 
 /**

@@ -1,6 +1,6 @@
 /** One planner per command: its flags and files checked, its request built (docs/cli.md, "Commands"). */
 import { availableParallelism } from 'node:os';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { MechError, invalid } from '../../src-shared/errors';
 import { MAX_LP_THREADS, type ApplyRequest, type JobRequest, type MechanismSpec, type AuditRequest } from '../../src-shared/protocol/index';
 import type { KeptChannel } from '../../src-worker/index';
@@ -31,10 +31,11 @@ import {
   shortText,
 } from './plan';
 import { outDir, outFile, queueFlag, readProject } from './run-output';
+import { mapGeoJsonFlags, planRelease } from './release-log';
 
 /** `mechstudio mechanism`: its flags checked, its job or project planned. */
 export function planMechanism(args: ParsedArgs): Plan {
-  const f = new Flags(args, ['domain', 'epsilon', 'kind', 'prior', 'loss', 'remap', 'out', 'json', 'print', 'quiet', 'queue', ...LP_FLAGS]);
+  const f = new Flags(args, ['domain', 'epsilon', 'kind', 'prior', 'loss', 'remap', 'out', 'json', 'print', 'quiet', 'queue', 'geojson', 'focus', ...LP_FLAGS]);
   noPositional(args);
   const remap = remapFlag(f);
   const dp = domainAndPrior(f, true, args.onReadProgress);
@@ -59,7 +60,9 @@ export function planMechanism(args: ParsedArgs): Plan {
   // Only the flag (not MECHSTUDIO_QUEUE): a queue set for project runs does not move a single LP's pricing.
   const queue = f.str('queue');
   if (queue !== undefined && req.kind !== 'optimal') invalid(`--queue applies only to --kind optimal (its pricing rounds run on the queue's workers)`);
+  const mapGeojson = mapGeoJsonFlags(f, dp.points?.binning);
   return {
+    ...(mapGeojson ? { mapGeojson } : {}),
     request: req,
     ...(queue !== undefined ? { pricingQueue: parseQueueUrl(queue) } : {}),
     ...outFile(out),
@@ -84,7 +87,26 @@ async function checkedInput(path: string, what: string): Promise<string> {
 
 /** `mechstudio apply`: its flags checked, its job or project planned. */
 export async function planApply(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
-  const f = new Flags(args, ['channel', 'domain', 'epsilon', 'kind', 'prior', 'loss', 'remap', 'input', 'out', 'seed', 'header', 'json', 'quiet', ...LP_FLAGS]);
+  const f = new Flags(args, [
+    'channel',
+    'domain',
+    'epsilon',
+    'kind',
+    'prior',
+    'loss',
+    'remap',
+    'input',
+    'out',
+    'seed',
+    'header',
+    'json',
+    'quiet',
+    'project',
+    'population',
+    'over-budget',
+    'geojson',
+    ...LP_FLAGS,
+  ]);
   noPositional(args);
   const input = await checkedInput(f.need('input', 'secrets.csv'), 'secrets CSV');
   const outText = f.need('out', 'released.csv');
@@ -131,6 +153,9 @@ export async function planApply(args: ParsedArgs, signal: AbortSignal): Promise<
   if (seed !== undefined) req.seed = seed;
   if (header !== undefined) req.header = header;
   if (dp.points) req.points = dp.points.binning;
+  const geojson = geojsonFlag(f, dp.points);
+  const mechanismName = req.mechanism ? `${req.mechanism.kind}${req.mechanism.remap ? '+remap' : ''}` : `channel:${basename(f.str('channel')!)}`;
+  const release = await planRelease(f, input, req.mechanism ? req.mechanism.epsilon : req.epsilon, mechanismName);
   const lines = pointsLines(dp.points);
   if (seed !== undefined)
     lines.warnings = [...(lines.warnings ?? []), `warning: --seed ${seed}: a reproducible stream for tests, NOT for release (the output's first line says so)`];
@@ -142,7 +167,19 @@ export async function planApply(args: ParsedArgs, signal: AbortSignal): Promise<
     ...lines,
     ...(dp.points ? { pointsPrior: dp.points } : {}),
     ...(kept ? { kept } : {}),
+    ...(release ? { release } : {}),
+    ...(geojson ? { geojson } : {}),
   };
+}
+
+/** --geojson FILE of apply: only for point secrets on a lat,lon grid (the released cells' centres are lat,lon). */
+function geojsonFlag(f: Flags, points: PointsPrior | undefined): string | undefined {
+  const g = f.str('geojson');
+  if (g === undefined) return undefined;
+  if (g === '') invalid('--geojson needs a file name (e.g. --geojson released.geojson)');
+  if (!points?.binning.projection)
+    invalid('--geojson needs point secrets on a lat,lon grid: give --prior points:FILE.csv of lat,lon points (the released cells are then lat,lon)');
+  return checkWriteTarget(resolve(g), '--geojson file');
 }
 
 /** `mechstudio audit`: a claim (--epsilon per unit of distance) tested on samples secret,released. */

@@ -10,6 +10,7 @@ import { checkDirTarget, checkWriteTarget, prepareWrite, publishTemp, writeFileA
 import { loadProject } from '../project/project-file';
 import { resolveProjectFiles } from '../project/resolve-files';
 import { type RunSummary } from '../project/run-project';
+import type { ReleaseExtras } from './release-log';
 import { Flags, type ParsedArgs } from './args';
 import { parseDecimal, type PointsPrior } from '../fs/inputs';
 import { jsonFor, printMatrixRule, readable } from './output';
@@ -197,14 +198,15 @@ export async function writeOutputs(plan: Plan, result: JobResult): Promise<void>
 }
 
 /** The result on stdout: one JSON object, or the readable summary (with the points prior and the matrix rule). */
-export function printResult(plan: Plan, req: JobRequest, result: JobResult, stdout: ProgressStream): void {
+export function printResult(plan: Plan, req: JobRequest, result: JobResult, stdout: ProgressStream, extras?: ReleaseExtras | null): void {
   if (plan.json) {
-    const o = jsonFor(req, result);
+    const o = { ...jsonFor(req, result), ...extras?.json };
     if (plan.pointsPrior) o.pointsPrior = pointsPriorJson(plan.pointsPrior);
     stdout.write(JSON.stringify(o) + '\n');
     return;
   }
   stdout.write(readable(req, result) + '\n');
+  for (const l of extras?.text ?? []) stdout.write(l + '\n');
   if (plan.pointsPrior) stdout.write(`${plan.pointsPrior.summary}\n`);
   const rule = printMatrixRule(req, result, plan.print);
   if (rule) stdout.write(rule + '\n');

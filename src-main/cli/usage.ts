@@ -18,9 +18,12 @@ export const USAGE = `Usage:
                        kind optimal: [--lp-model exact|spanner|edges|auto] [--delta D] [--time-limit SECONDS] [--target-gap G]
                        [--queue redis://HOST:PORT[/DB]] (the LP's pricing rounds on the queue's workers; see README "Scaling out")
                        [--remap] (needs --prior and --loss: the outputs remapped to the best guesses; original vs remapped expected loss)
+                       [--geojson MAP.geojson [--focus CELL]] (with --prior points:FILE of lat,lon: where a user at CELL is reported)
   mechstudio apply     (--channel C.csv [--domain D [--epsilon E]] | --domain D --epsilon E --kind K [--remap --prior P --loss L])
                        --input SECRETS.csv --out RELEASED.csv [--header yes|no] [--seed N (reproducible, NOT for release)] [--json]
                        (without --domain the channel's row labels are the secrets; line 1 is a header unless it is a secret)
+                       [--project P.json [--population NAME] [--over-budget]] (the release recorded into P's release log;
+                       refused past P's privacy budget unless --over-budget) [--geojson FILE] (points on a lat,lon grid)
   mechstudio audit     --samples FILE.csv --domain D --epsilon E [--confidence C (0.99)] [--detect E1,E2,...] [--json]
                        (a claim eps per unit of distance tested on samples secret,released: refuted, not-refuted or not-tested,
                        a lower confidence bound on the effective eps, the witness pair and event; point samples

@@ -6,7 +6,9 @@
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { extname, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { basename, extname, join } from 'node:path';
+import type { ReleaseFile } from '../../src-shared/protocol/index';
 import {
   ApiError,
   MAX_LP_THREADS,
@@ -608,7 +610,12 @@ export class MechStudioHost implements ApiHost {
       await writeFile(input, req.secrets, { encoding: 'utf8', mode: 0o600 });
       const { result, released } = await this.runApply(req.request, input, t.path);
       const shown = t.download ? { ...result, csvPath: t.download.name } : result;
-      return { ...(await this.delivered(t, [result.csvPath])), apply: { result: shown, released } };
+      // the release log's record of both files (the secrets as the page read them; the released CSV as written)
+      const files = {
+        input: await fileRecord(input, req.secretsName ?? 'secrets.csv'),
+        output: await fileRecord(result.csvPath, t.download?.name ?? basename(t.path)),
+      };
+      return { ...(await this.delivered(t, [result.csvPath])), apply: { result: shown, released, ...files } };
     } catch (e) {
       if (t.download) await rm(t.path, { force: true });
       throw namedAs(e, names);
@@ -643,4 +650,10 @@ export class MechStudioHost implements ApiHost {
     if (!/^[A-Za-z0-9_.-]+$/.test(name) || name.includes('..')) fail('invalid-input', `example name '${name}' is not valid`);
     return { path: null, project: this.opts.store.loadExample(name) };
   }
+}
+
+/** Name, size and SHA-256 of a file of a release. */
+async function fileRecord(path: string, name: string): Promise<ReleaseFile> {
+  const bytes = await readFile(path);
+  return { name: basename(name), size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
 }

@@ -25,6 +25,7 @@ import type { JobEvent, LpSample } from './messages';
 import type { ProjectInput } from './project';
 import type { ApplyRequest, JobRequest } from './requests';
 import type { ApplyResult } from './remap';
+import type { ReleaseFile } from './releases';
 import type { CheckResult, JobResult, ResultFor } from './results';
 
 export interface OpenedProject {
@@ -121,7 +122,7 @@ export interface ExportResult {
   /** Web mode: the export to fetch once (the browser's download). */
   download?: DownloadOffer;
   /** kind 'apply': the job's result and the first MAX_APP_RELEASED_ROWS released labels, in order. */
-  apply?: { result: ApplyResult; released: string[] };
+  apply?: { result: ApplyResult; released: string[]; input?: ReleaseFile; output?: ReleaseFile };
 }
 
 export interface ProjectApi {

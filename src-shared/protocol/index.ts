@@ -7,6 +7,7 @@ export * from './facts';
 export { factsFromInfo, type LegacyInfo } from './legacy-facts';
 export * from './messages';
 export * from './project';
+export * from './releases';
 export * from './casestudy';
 export * from './api';
 export * from './api-calls';

@@ -12,6 +12,7 @@ import { pointsBinningSchema, remapFieldShape, remapNeedsLoss } from './remap';
 import { checkResultSchema, storedJobResultSchema } from './results';
 import { domainInputSchema, epsilonSchema, lossInputSchema, lpOptionsOnlyForOptimal, lpOptionsShape, mechanismKindSchema, priorInputSchema } from './common';
 import { sweepRangeShape } from './sweep';
+import { privacyBudgetSchema, releaseSchema } from './releases';
 
 export const PROJECT_VERSION = 1;
 
@@ -133,6 +134,10 @@ export const projectSchema = z
     caseStudies: z.array(projectCaseStudySchema).max(50).optional(),
     /** Computed results keyed by item id (case studies as 'case-study:ID'); optional, ignored by runs. */
     results: z.record(z.string(), keptResultSchema).optional(),
+    /** Releases made from this project, in order (src-shared/protocol/releases.ts); optional, additive. */
+    releases: z.array(releaseSchema).max(100_000).optional(),
+    /** The eps each population may spend over its releases; optional. */
+    privacyBudget: privacyBudgetSchema.optional(),
     /** Free-form state of the desktop app (open tabs, chart settings); ignored by runs. */
     ui: z.record(z.string(), z.unknown()).optional(),
   })

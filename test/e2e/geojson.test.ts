@@ -1,0 +1,72 @@
+/**
+ * A mechanism's map exported as GeoJSON from the app, in Chromium (web mode): a 6 x 6 grid of 0.5 km cells whose
+ * prior is imported from lat,lon points; Export GeoJSON downloads the map On the grid (where a user at the clicked
+ * cell is reported), valid against RFC 7946 (zod schema of its rules), one counter-clockwise polygon per cell, its
+ * values (the clicked cell's row of the channel) summing to 1. Screenshot: test-output/screenshots/geojson-map.png.
+ */
+import { describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { useHarness, screenshot, openApp, writeProject, openProjectFile } from './helpers';
+import { EARTH_RADIUS_KM } from '../../src-shared/data/points-grid';
+import { featureCollectionSchema } from '../unit/support/geojson-schema';
+
+const N = 6;
+const LAT0 = 48.85;
+const LON0 = 2.35;
+// a 2.9 km square around (LAT0, LON0): 6 x 6 cells of 0.5 km (the last row and column reach past it)
+const DLAT = 1.45 / ((EARTH_RADIUS_KM * Math.PI) / 180);
+const DLON = DLAT / Math.cos((LAT0 * Math.PI) / 180);
+const BOX = `${LON0 - DLON},${LAT0 - DLAT},${LON0 + DLON},${LAT0 + DLAT}`;
+
+let file: string;
+let pointsCsv: string;
+const h = useHarness({
+  setup: async (started) => {
+    file = writeProject(started, 'map.mechstudio.json', {
+      version: 1,
+      name: 'geo-map',
+      domains: [{ id: 'town', domain: `grid:${N}x${N}:step=0.5` }],
+      priors: [{ id: 'homes', domain: 'town', prior: 'uniform' }],
+      mechanisms: [{ id: 'pl', domain: 'town', kind: 'planar-laplace', epsilon: 2, prior: 'homes' }],
+      analyses: [],
+    });
+    const rows: string[] = [];
+    for (let i = 0; i < 100; i++) rows.push(`${LAT0 - DLAT + 2 * DLAT * ((i % 10) + 0.5) * 0.1},${LON0 - DLON + 2 * DLON * (Math.floor(i / 10) + 0.5) * 0.1}`);
+    pointsCsv = join(started.tmp, 'homes.csv');
+    writeFileSync(pointsCsv, `lat,lon\n${rows.join('\n')}\n`);
+    await openApp(started);
+  },
+  timeout: 120_000,
+});
+
+describe("a mechanism's map as GeoJSON", () => {
+  it('downloads the map On the grid as valid RFC 7946 GeoJSON with the clicked cell its row of the channel', async () => {
+    const page = h.page;
+    await openProjectFile(page, file, 'geo-map');
+    await page.getByTestId('item-prior-homes').click();
+    await page.getByTestId('points-box').fill(BOX);
+    await page.getByTestId('points-box').dispatchEvent('change');
+    await page.getByTestId('points-file').setInputFiles(pointsCsv);
+    await expect.poll(() => page.getByTestId('points-recorded').textContent()).toContain('Imported from homes.csv (100 points inside)');
+    await page.getByTestId('item-mechanism-pl').click();
+    await page.getByTestId('compute').click();
+    await page.getByTestId('tab-grid').click({ timeout: 60_000 });
+    await page.getByTestId('grid-distribution').waitFor();
+    const [d] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), page.getByTestId('export-geojson').click()]);
+    expect(d.suggestedFilename()).toBe('pl-map.geojson');
+    const path = join(h.tmp, 'pl-map.geojson');
+    await d.saveAs(path);
+    await screenshot(page, 'geojson-map');
+    const raw = JSON.parse(readFileSync(path, 'utf8')) as { name: string };
+    const fc = featureCollectionSchema.parse(raw);
+    expect(fc.features).toHaveLength(N * N);
+    expect(raw.name).toBe('pl: P(reported in this cell | true cell (0,0))');
+    const values = fc.features.map((f) => f.properties!.value as number);
+    expect(values.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 9);
+    // the north-west cell (0,0) spans the box's west edge and north edge
+    const ring = (fc.features[0]!.geometry as { coordinates: number[][][] }).coordinates[0]!;
+    expect(ring[3]![0]).toBeCloseTo(LON0 - DLON, 6);
+    expect(ring[3]![1]).toBeCloseTo(LAT0 + DLAT, 6);
+  }, 120_000);
+});
