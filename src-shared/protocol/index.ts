@@ -16,3 +16,4 @@ export * from './compare';
 export * from './explorer';
 export * from './sweep';
 export * from './audit';
+export * from './study-items';

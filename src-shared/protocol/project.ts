@@ -12,6 +12,7 @@ import { pointsBinningSchema, remapFieldShape, remapNeedsLoss } from './remap';
 import { checkResultSchema, storedJobResultSchema } from './results';
 import { domainInputSchema, epsilonSchema, lossInputSchema, lpOptionsOnlyForOptimal, lpOptionsShape, mechanismKindSchema, priorInputSchema } from './common';
 import { sweepRangeShape } from './sweep';
+import { projectAuditSchema, projectComparisonSchema } from './study-items';
 
 export const PROJECT_VERSION = 1;
 
@@ -131,6 +132,9 @@ export const projectSchema = z
     analyses: z.array(projectAnalysisSchema).max(500).default([]),
     /** Case studies (src-worker/casestudy/): computations with their own tables, charts and findings. Optional, additive. */
     caseStudies: z.array(projectCaseStudySchema).max(50).optional(),
+    /** Comparisons (the Compare view's settings and table) and audits (inputs, the file's name, size and SHA-256, verdict); optional, ignored by runs. */
+    comparisons: z.array(projectComparisonSchema).max(50).optional(),
+    audits: z.array(projectAuditSchema).max(200).optional(),
     /** Computed results keyed by item id (case studies as 'case-study:ID'); optional, ignored by runs. */
     results: z.record(z.string(), keptResultSchema).optional(),
     /** Free-form state of the desktop app (open tabs, chart settings); ignored by runs. */
@@ -151,6 +155,8 @@ export const projectSchema = z
     const mechs = seen(p.mechanisms, 'mechanisms');
     seen(p.analyses, 'analyses');
     if (p.caseStudies) seen(p.caseStudies, 'caseStudies');
+    if (p.comparisons) seen(p.comparisons, 'comparisons');
+    if (p.audits) seen(p.audits, 'audits');
     const ref = (set: Set<string>, v: string | undefined, path: (string | number)[], what: string): void => {
       if (v !== undefined && !set.has(v)) ctx.addIssue({ code: 'custom', path, message: `unknown ${what} '${v}'` });
     };
@@ -164,6 +170,12 @@ export const projectSchema = z
       if (!mechs.has(key) && !p.analyses.some((a) => a.id === key) && !cases.has(key))
         ctx.addIssue({ code: 'custom', path: ['results', key], message: `a kept result names no mechanism, analysis or case study '${key}'` });
     }
+    (p.comparisons ?? []).forEach((c, i) => {
+      ref(doms, c.domain, ['comparisons', i, 'domain'], 'domain');
+      ref(pris, c.prior, ['comparisons', i, 'prior'], 'prior');
+      c.mechanisms.forEach((m, j) => ref(mechs, m, ['comparisons', i, 'mechanisms', j], 'mechanism'));
+    });
+    (p.audits ?? []).forEach((a, i) => ref(pris, a.pointsPrior, ['audits', i, 'pointsPrior'], 'prior'));
     p.analyses.forEach((a, i) => {
       if ('mechanism' in a) ref(mechs, a.mechanism, ['analyses', i, 'mechanism'], 'mechanism');
       if ('domain' in a) ref(doms, a.domain, ['analyses', i, 'domain'], 'domain');
