@@ -143,7 +143,7 @@ export function compareChart(r: CompareResult, id = 'compare'): ChartSpec {
   const idx = r.rows.map((_, k) => k);
   return {
     id,
-    title: `Expected distance to the true location, ε = ${sig4(r.epsilon)} per ${r.unit === 'd' ? 'unit' : r.unit} on ${r.domain}`,
+    title: `Expected distance to the true location, ε = ${Number(r.epsilon.toPrecision(4))} per ${r.unit === 'd' ? 'unit' : r.unit} on ${r.domain}`,
     type: 'bar',
     xLabel: 'mechanism',
     yLabel: `expected distance (${u})`,
