@@ -10,7 +10,16 @@ import { itemHash } from '../../../../src-renderer/lib/kept-results';
 import { channelSource } from '../../../../src-renderer/lib/project-model';
 import type { ItemResult } from '../../../../src-renderer/lib/item-result';
 import type * as ComputeModule from '../../../../src-renderer/lib/compute.svelte';
-import type { ChannelStatus, CheckResult, JobError, JobRequest, JobResult, MechStudioApi, ProjectInput } from '../../../../src-shared/protocol/index';
+import type {
+  ChannelClaim,
+  ChannelStatus,
+  CheckResult,
+  JobError,
+  JobRequest,
+  JobResult,
+  MechStudioApi,
+  ProjectInput,
+} from '../../../../src-shared/protocol/index';
 
 const PATH = '/src-renderer/lib/compute.svelte.ts';
 const ssr = useSsrModules([PATH]);
@@ -21,9 +30,9 @@ const measureResult = { type: 'measure' } as unknown as JobResult;
 type Answer = (req: JobRequest) => Promise<JobResult>;
 
 /** A fake app: answers jobs with `answer`, records what is submitted, said and autosaved. */
-function fakeHost(answer: Answer, o: { channels?: (refs: string[]) => ChannelStatus[] } = {}) {
+function fakeHost(answer: Answer, o: { channels?: (refs: (string | ChannelClaim)[]) => ChannelStatus[] } = {}) {
   const host = {
-    api: { project: { channels: (refs: string[]) => Promise.resolve(o.channels?.(refs) ?? []) } } as unknown as MechStudioApi,
+    api: { project: { channels: (refs: (string | ChannelClaim)[]) => Promise.resolve(o.channels?.(refs) ?? []) } } as unknown as MechStudioApi,
     project: townProject() as ProjectInput,
     results: {} as Record<string, ItemResult>,
     dirty: false,
@@ -119,7 +128,8 @@ describe('computing items', () => {
 
   it('restored results whose kept channel is gone are marked and said once; Compute missing waits for the answer', async () => {
     const { host, compute } = fakeHost(byType(), {
-      channels: (refs) => refs.map((channelRef) => ({ channelRef, kept: false, problem: 'the cache was cleared' })),
+      // each channel is asked with its mechanism's claim (domain and eps) when there is one
+      channels: (refs) => refs.map((r) => ({ channelRef: typeof r === 'string' ? r : r.channelRef, kept: false, problem: 'the cache was cleared' })),
     });
     host.project.analyses = [];
     host.results = { pl: doneResult(itemHash(host.project, 'pl'), mechanismResult(true, 'ref-1')) };
