@@ -6,11 +6,11 @@
  * optimal LP's, held by the host) restored results can still use.
  */
 import type { CheckResult, DomainInput, JobError, JobRequest, JobResult, MechStudioApi, MechanismResult, ProjectInput } from '../../src-shared/protocol/index';
-import { analysisRequest, caseStudyRequest, channelSource, domainOf, epsText, keptSource, mechanismRequest, type ChannelSource } from './project-model';
+import { analysisRequest, caseStudyRequest, channelSource, domainOf, epsText, mechanismRequest, type ChannelSource } from './project-model';
 import { isExpensive, itemHash } from './kept-results';
 import { type KeptStatus, askKeptChannels, markNotKept } from './kept-status';
 import { refreshOne } from './stale-results';
-import type { ItemResult } from './item-result';
+import { computedChannel, type ItemResult } from './item-result';
 import type { ToastKind } from './toasts.svelte';
 
 /** Results of case studies are keyed apart from analyses (their ids live in another list and may coincide). */
@@ -255,8 +255,8 @@ export class Compute {
       const r = this.app.results[m.id];
       if (r?.status !== 'done' || r.stale || r.notKept || r.check || r.result?.type !== 'mechanism' || !r.result.exists) continue;
       // restored from a file: rebuilt from its construction, or an LP's channel that the host keeps
-      const source = r.source ?? (m.kind !== 'optimal' ? channelSource(p, m, undefined) : keptSource(r.result.channelRef));
-      if (source) void this.checkMechanism(gen, m.id, source, m.domain, m.epsilon);
+      const got = computedChannel(p, m.id, r);
+      if ('source' in got) void this.checkMechanism(gen, m.id, got.source, m.domain, m.epsilon);
     }
     await this.computeItems(() => p, want);
   }

@@ -10,6 +10,7 @@
 import type { MechStudioApi, ProjectInput } from '../../src-shared/protocol/index';
 import { applyDeletion, duplicateItem, newProject, renameItem, type DeletionPlan, type ItemKind } from './project-model';
 import { restoreResults } from './kept-results';
+import { pruneStudyItems, renameInStudyItems } from './study-items';
 import type { ItemResult } from './item-result';
 import type { JobView } from './job-view';
 import { JobQueue } from './job-queue.svelte';
@@ -153,6 +154,7 @@ export class AppState {
   deleteItems(plan: DeletionPlan): void {
     const removedKeys = [plan.target, ...plan.cascade].map((r) => (r.kind === 'caseStudy' ? caseStudyKey(r.id) : r.id));
     applyDeletion(this.project, plan);
+    pruneStudyItems(this.project);
     for (const key of removedKeys) this.compute.forget(key);
     for (const d of plan.detach) this.invalidate(d.kind === 'mechanism' ? 'mechanism' : 'analysis', d.id);
     if (!selectionHeld(this.project, this.selection)) this.selection = defaultSelection(this.project);
@@ -164,6 +166,7 @@ export class AppState {
     let id: string;
     try {
       id = renameItem(this.project, kind, from, to);
+      renameInStudyItems(this.project, kind, from, id);
     } catch (e) {
       return (e as Error).message;
     }

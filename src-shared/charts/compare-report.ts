@@ -6,9 +6,9 @@
  */
 import { type ChartSpec, type CompareResult, type CompareRow } from '../protocol/index';
 import { SWEEP_COLORS } from './sweep-charts';
-import { compareNotes, compareRowNotes, sig3 } from './compare-words';
+import { compareNotes, compareRowNotes, sig3, sig4 } from './compare-words';
 
-export { sig3 };
+export { sig3, sig4 };
 
 export interface CompareColumn {
   key: keyof CompareRow | 'label';
@@ -68,17 +68,17 @@ export function compareTableText(r: CompareResult): { header: string[]; rows: st
       switch (c.key) {
         case 'expectedDistance':
         case 'expectedDistanceRemapped':
-          return `${sig3(v)}${u}`;
+          return `${sig4(v)}${u}`;
         case 'pTrue':
           return `${(v * 100).toFixed(1)}%`;
         case 'leakageBits':
-          return `${sig3(v)} bits`;
+          return `${sig4(v)} bits`;
         case 'effectiveEpsilon':
-          return `${sig3(v)} / ${r.unit === 'd' ? 'unit' : r.unit}`;
+          return `${sig4(v)} / ${r.unit === 'd' ? 'unit' : r.unit}`;
         case 'betterThanPlanarLaplacePct':
           return betterText(v);
         default:
-          return sig3(v);
+          return sig4(v);
       }
     }),
   );
@@ -143,7 +143,7 @@ export function compareChart(r: CompareResult, id = 'compare'): ChartSpec {
   const idx = r.rows.map((_, k) => k);
   return {
     id,
-    title: `Expected distance to the true location, ε = ${r.epsilon} per ${r.unit === 'd' ? 'unit' : r.unit} on ${r.domain}`,
+    title: `Expected distance to the true location, ε = ${Number(r.epsilon.toPrecision(4))} per ${r.unit === 'd' ? 'unit' : r.unit} on ${r.domain}`,
     type: 'bar',
     xLabel: 'mechanism',
     yLabel: `expected distance (${u})`,

@@ -16,6 +16,16 @@ export function sig3(x: number): string {
   return x.toPrecision(3);
 }
 
+/**
+ * A figure set beside another (a row of the comparison table): 4 significant digits, trailing zeros kept, so that
+ * 1.0993 and 1.1078 read 1.099 and 1.108 (at 3 digits, 1.1 and 1.11 look further apart than they are).
+ */
+export function sig4(x: number): string {
+  if (x === 0) return '0';
+  // no exponent for thousands of km (toPrecision(4) writes 12345 as 1.235e+4)
+  return Math.abs(x) >= 1e3 && Math.abs(x) < 1e6 ? String(Math.round(x)) : x.toPrecision(4);
+}
+
 /** A note in words, with the mathematics behind it when there is some. */
 export interface NoteWords {
   text: string;

@@ -27,6 +27,8 @@ export const auditRequestSchema = z
     input: z.string().min(1).max(4096).optional(),
     /** ... or as text (the app). */
     text: z.string().max(MAX_AUDIT_TEXT_CHARS, `the samples text is longer than ${MAX_AUDIT_TEXT_CHARS} characters`).optional(),
+    /** The samples file's name when sent as text (messages name it). */
+    name: z.string().min(1).max(4096).optional(),
     /** For point samples: the grid binning of the prior (secret_x,secret_y,released_x,released_y or the lat,lon forms). */
     points: pointsBinningSchema.optional(),
     /** Violation sizes (true eps) whose samples-to-detect are reported (default 1.25, 1.5, 2, 3, 4 x the claim). */

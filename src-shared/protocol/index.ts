@@ -17,3 +17,4 @@ export * from './compare';
 export * from './explorer';
 export * from './sweep';
 export * from './audit';
+export * from './study-items';

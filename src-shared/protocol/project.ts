@@ -13,6 +13,7 @@ import { checkResultSchema, storedJobResultSchema } from './results';
 import { domainInputSchema, epsilonSchema, lossInputSchema, lpOptionsOnlyForOptimal, lpOptionsShape, mechanismKindSchema, priorInputSchema } from './common';
 import { sweepRangeShape } from './sweep';
 import { privacyBudgetSchema, releaseSchema } from './releases';
+import { projectAuditSchema, projectComparisonSchema } from './study-items';
 
 export const PROJECT_VERSION = 1;
 
@@ -132,6 +133,9 @@ export const projectSchema = z
     analyses: z.array(projectAnalysisSchema).max(500).default([]),
     /** Case studies (src-worker/casestudy/): computations with their own tables, charts and findings. Optional, additive. */
     caseStudies: z.array(projectCaseStudySchema).max(50).optional(),
+    /** Comparisons (the Compare view's settings and table) and audits (inputs, the file's name, size and SHA-256, verdict); optional, ignored by runs. */
+    comparisons: z.array(projectComparisonSchema).max(50).optional(),
+    audits: z.array(projectAuditSchema).max(200).optional(),
     /** Computed results keyed by item id (case studies as 'case-study:ID'); optional, ignored by runs. */
     results: z.record(z.string(), keptResultSchema).optional(),
     /** Releases made from this project, in order (src-shared/protocol/releases.ts); optional, additive. */
@@ -156,6 +160,8 @@ export const projectSchema = z
     const mechs = seen(p.mechanisms, 'mechanisms');
     seen(p.analyses, 'analyses');
     if (p.caseStudies) seen(p.caseStudies, 'caseStudies');
+    if (p.comparisons) seen(p.comparisons, 'comparisons');
+    if (p.audits) seen(p.audits, 'audits');
     const ref = (set: Set<string>, v: string | undefined, path: (string | number)[], what: string): void => {
       if (v !== undefined && !set.has(v)) ctx.addIssue({ code: 'custom', path, message: `unknown ${what} '${v}'` });
     };
@@ -169,6 +175,12 @@ export const projectSchema = z
       if (!mechs.has(key) && !p.analyses.some((a) => a.id === key) && !cases.has(key))
         ctx.addIssue({ code: 'custom', path: ['results', key], message: `a kept result names no mechanism, analysis or case study '${key}'` });
     }
+    (p.comparisons ?? []).forEach((c, i) => {
+      ref(doms, c.domain, ['comparisons', i, 'domain'], 'domain');
+      ref(pris, c.prior, ['comparisons', i, 'prior'], 'prior');
+      c.mechanisms.forEach((m, j) => ref(mechs, m, ['comparisons', i, 'mechanisms', j], 'mechanism'));
+    });
+    (p.audits ?? []).forEach((a, i) => ref(pris, a.pointsPrior, ['audits', i, 'pointsPrior'], 'prior'));
     p.analyses.forEach((a, i) => {
       if ('mechanism' in a) ref(mechs, a.mechanism, ['analyses', i, 'mechanism'], 'mechanism');
       if ('domain' in a) ref(doms, a.domain, ['analyses', i, 'domain'], 'domain');

@@ -35,7 +35,7 @@ function record(t: AuditTest, domain: Domain): AuditTestRecord {
 export async function auditJob(req: AuditRequest, ctx: JobContext): Promise<AuditResult> {
   const t0 = performance.now();
   const domain = domainOf(req, req.domain, ctx);
-  const source = req.input !== undefined ? `samples CSV ${req.input}` : 'samples CSV';
+  const source = req.input !== undefined ? `samples CSV ${req.input}` : req.name !== undefined ? `samples CSV ${req.name}` : 'samples CSV';
   ctx.progress(0, 'reading the samples');
   const rows = req.input !== undefined ? readCsvStream(createReadStream(req.input, { highWaterMark: 1 << 20 }), source) : readCsvRows(req.text!, source);
   const samples = await readSamples(rows, domain, source, { ...(req.points ? { points: pointsMapping(req.points) } : {}), signal: ctx.signal });

@@ -122,6 +122,28 @@ describe('compare notes in words', () => {
     expect(csv[3]!).toContain('"optimised for wrong guesses (1 for a wrong guess): expected loss 2, the best possible; NOT private as stored: some output');
   });
 
+  it('two results compared carry four significant digits: 1.099 km against 1.108 km, not 1.1 against 1.11', () => {
+    const at = (label: string, d: number, remapped: number, bits: number, eff: number): CompareRow =>
+      row({ label, kind: 'planar-laplace', exists: true, expectedDistance: d, expectedDistanceRemapped: remapped, leakageBits: bits, effectiveEpsilon: eff });
+    const r: CompareResult = compareResultSchema.parse({
+      type: 'compare',
+      domain: 'grid:6x6:step=0.5',
+      epsilon: 1,
+      unit: 'km',
+      grid: { rows: 6, cols: 6, step: 0.5 },
+      loss: 'dist',
+      baseline: 1.0993,
+      rows: [at('a', 1.0993, 0.98765, 0.123456, 1), at('b', 1.1078, 1.1, 2.5, 0.99999)],
+      focus: null,
+      focusLabel: null,
+    });
+    const t = compareTableText(r).rows;
+    expect(t.map((x) => [x[1], x[2], x[4], x[5]])).toEqual([
+      ['1.099 km', '0.9877 km', '0.1235 bits', '1.000 / km'],
+      ['1.108 km', '1.100 km', '2.500 bits', '1.000 / km'],
+    ]);
+  });
+
   it('the protocol refuses a note of an unknown kind', () => {
     const bad = { type: 'compare', domain: 'line:4', epsilon: 1, unit: 'd', grid: null, loss: 'bin', baseline: null, focus: null, focusLabel: null };
     expect(compareResultSchema.safeParse({ ...bad, rows: [row({ notes: [{ kind: 'bogus' } as never] })] }).success).toBe(false);
