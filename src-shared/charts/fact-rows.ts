@@ -148,10 +148,20 @@ export function factRows(facts: MechanismFacts, num: (v: number) => string, reco
 /**
  * What a construction guarantees, in words (the engine's reasoning, with its symbols, goes under "How it was
  * computed"): private by construction at the ε asked for, only at a larger ε, or no guarantee of its own (the
- * privacy check then says what it delivers). `perUnit` names the unit of distance ("per km") when there is one.
+ * privacy check then says what it delivers); `how` 'checked' for an optimal LP's own channel. `perUnit` names the
+ * unit of distance ("per km") when there is one.
  */
-export function guaranteeWords(asked: number, guaranteed: number | null, num: (v: number) => string, perUnit = ''): string {
+export function guaranteeWords(
+  asked: number,
+  guaranteed: number | null,
+  num: (v: number) => string,
+  perUnit = '',
+  how: 'construction' | 'checked' = 'construction',
+): string {
   const at = (e: number): string => `ε = ${num(e)}${perUnit ? ` ${perUnit}` : ''}`;
+  // an optimal LP's own channel: private because it meets its privacy constraints, checked after the solve
+  if (how === 'checked' && guaranteed !== null)
+    return `Private: checked at ${at(guaranteed)} (the LP's channel was checked against its privacy constraints; it is not private by construction).`;
   if (guaranteed === null) return 'No guarantee by construction: the privacy check measures what it delivers.';
   if (Math.abs(guaranteed - asked) <= 1e-12 * Math.max(1, asked)) return `Private by construction at ${at(asked)}.`;
   if (guaranteed > asked)
