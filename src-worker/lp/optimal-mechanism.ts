@@ -16,7 +16,7 @@ import type { GenerationOptions } from './constraint-generation';
 import type { DecompositionOptions } from './column-decomposition';
 import { edgesIfAvailable } from '../metric/shortest-paths';
 import { type CoarseStart, coarseStart } from './coarse-start';
-import { type SolvedOptimal, relaxationBound, wantsRelaxation, withRelaxation } from './relaxation-bound';
+import { type SolvedOptimal, factsWithRelaxation, relaxationBound, wantsRelaxation, withRelaxation } from './relaxation-bound';
 import { certifiedGap } from '../../src-shared/charts/lp-words';
 
 export { RELAXATION_MIN_SECRETS } from './relaxation-bound';
@@ -639,7 +639,7 @@ async function solveOptimal(domain: Domain, eps: number, prior: ArrayLike<number
     guaranteedEpsilon: eps,
     lp,
     guarantee,
-    facts: { kind: 'optimal', solve: solveFacts(s, scale, early ? stoppedBy : 'optimal') },
+    facts: { kind: 'optimal', solve: factsWithRelaxation(solveFacts(s, scale, early ? stoppedBy : 'optimal'), relaxation?.info ?? null, lp.gap) },
   };
   return { mechanism, duals: s.decomposition?.duals ?? null, lpChannel: s.channel };
 }
