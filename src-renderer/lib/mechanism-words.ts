@@ -17,3 +17,9 @@ export function remapLossText(r: Pick<RemapResult, 'originalLoss' | 'remappedLos
   const saved = r.originalLoss !== null && r.originalLoss > 0 && r.improvement !== null ? (100 * r.improvement) / r.originalLoss : null;
   return saved === null ? fmt(r.remappedLoss) : `${fmt(r.remappedLoss)} (${Number(saved.toPrecision(3))}% less than without the remap)`;
 }
+
+/** What a prior is, in the sidebar's line under its name: the file it was imported from, else its kind ('uniform', 'vector', ...). */
+export function priorWhat(x: { prior: string | { kind: string }; points?: { file: string } }): string {
+  if (x.points) return `from ${x.points.file}`;
+  return typeof x.prior === 'string' ? x.prior.slice(0, 24) : x.prior.kind;
+}

@@ -1,6 +1,6 @@
 /** The labels of a mechanism's figures: the two expected losses told apart, the remap's saving with its space, utility in words. */
 import { describe, expect, it } from 'vitest';
-import { lossLabels, remapLossText, UTILITY_LABEL } from '../../../../src-renderer/lib/mechanism-words';
+import { lossLabels, priorWhat, remapLossText, UTILITY_LABEL } from '../../../../src-renderer/lib/mechanism-words';
 import { fmt } from '../../../../src-renderer/lib/format';
 
 describe('mechanism words', () => {
@@ -18,5 +18,13 @@ describe('mechanism words', () => {
       '1.12242 (21.1% less than without the remap)',
     );
     expect(remapLossText({ originalLoss: null, remappedLoss: 1.12242, improvement: null }, (x) => fmt(x, 6))).toBe('1.12242');
+  });
+});
+
+describe('prior words', () => {
+  it('an imported prior is named after its file, the default stays uniform', () => {
+    expect(priorWhat({ prior: { kind: 'vector' }, points: { file: 'homes.csv' } })).toBe('from homes.csv');
+    expect(priorWhat({ prior: 'uniform' })).toBe('uniform');
+    expect(priorWhat({ prior: { kind: 'vector' } })).toBe('vector');
   });
 });
