@@ -79,4 +79,29 @@ describe('web mode: the project a reload returns to', () => {
     await expect.poll(() => page.getByTestId('mech-epsilon').inputValue()).toBe('0.75');
     expect(h.pageErrors).toEqual([]);
   }, 240_000);
+
+  it("a prior CSV's error is shown next to its field, above the grid's map", async () => {
+    const page = h.page;
+    const grid = {
+      ...project,
+      name: 'prior errors',
+      domains: [{ id: 'town', domain: 'grid:4x4:step=1' }],
+      priors: [{ id: 'homes', domain: 'town', prior: 'uniform' }],
+      mechanisms: [],
+    };
+    const file = join(h.tmp, 'prior-errors.json');
+    writeFileSync(file, JSON.stringify(grid));
+    await uploadProject(page, file);
+    await expect.poll(() => page.getByTestId('doc-title').textContent(), { timeout: 30_000 }).toContain('prior errors');
+    await page.getByTestId('item-prior-homes').click();
+    const csv = join(h.tmp, 'short.csv');
+    writeFileSync(csv, '1,2,3\n');
+    await page.getByTestId('prior-file').setInputFiles(csv);
+    const error = page.getByTestId('field-error');
+    await error.waitFor({ timeout: 30_000 });
+    expect(await error.textContent()).toMatch(/^short\.csv: /);
+    const [e, map] = [await error.boundingBox(), await page.getByTestId('prior-canvas').boundingBox()];
+    expect(e!.y + e!.height).toBeLessThan(map!.y);
+    await shot('03-prior-error');
+  }, 240_000);
 });
