@@ -1,6 +1,13 @@
 /** The words of an audit (the CLI's text and the app's Audit view): plain words, the formula apart. */
 import { describe, expect, it } from 'vitest';
-import { auditTestFormula, auditTestText, auditVerdictBadge, auditVerdictDetail, auditVerdictText, detectionLines } from '../../../../src-shared/charts/audit-words';
+import {
+  auditTestFormula,
+  auditTestText,
+  auditVerdictBadge,
+  auditVerdictDetail,
+  auditVerdictText,
+  detectionLines,
+} from '../../../../src-shared/charts/audit-words';
 import { auditResultSchema, type AuditResult, type AuditTestRecord } from '../../../../src-shared/protocol/index';
 
 /** A witness on line:5: E = {0} seen 780 of 1000 times from 0, 150 of 1000 from 1. */
