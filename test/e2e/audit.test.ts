@@ -68,7 +68,7 @@ describe('audit view', () => {
     await page.getByTestId('audit-run').click();
     await expect
       .poll(() => page.getByTestId('audit-verdict').textContent(), { timeout: 60_000 })
-      .toMatch(/^not-refuted\s+not refuted: with [\d.]+% confidence the effective ε is at least 0\.[6-9]\d* per unit/);
+      .toMatch(/^claim not refuted:\s+with [\d.]+% confidence the effective ε is at least 0\.[6-9]\d* per unit/);
     await page.getByTestId('audit-strip').waitFor();
     // One cell per point of line:5; the witness's two secrets are lettered.
     expect(await page.getByTestId('audit-strip').locator('.cell').count()).toBe(5);
