@@ -272,7 +272,7 @@ export function readable(req: JobRequest, r: JobResult): string {
         ['prior vulnerability', fmt(r.vulnerability)],
         ['posterior vulnerability', fmt(r.posteriorVulnerability)],
         ['min-entropy leakage', `${fmt(r.leakage)} bits`],
-        ['utility (binary gain)', fmt(r.utility)],
+        ['utility', `${fmt(r.utility)} (chance the best guess is the true value)`],
         ['multiplicative capacity', `${fmt(r.multiplicativeCapacity)} (min-capacity ${fmt(r.minCapacity)} bits)`],
         ['additive capacity', fmt(r.additiveCapacity)],
         ['expected loss', r.expectedLoss === undefined || r.expectedLoss === null ? undefined : fmt(r.expectedLoss)],

@@ -52,6 +52,7 @@ import { MAX_PROJECT_BYTES, type OutsideFiles, type ProjectReadOptions } from '.
 import { downloadName, MAX_UPLOAD_BYTES, type Transfers } from './transfers';
 import { projectFileText, unpackProjectFile } from '../project/bundle';
 import { KeptClaims } from './kept-claims';
+import { prepareKeptCopy } from './workspace-copy';
 
 /** What the host needs from the job dispatcher (src-main/dispatcher): what FairJobs schedules onto. */
 export type JobService = JobBackend;
@@ -436,7 +437,10 @@ export class MechStudioHost implements ApiHost {
       const file = await transfers.newFile('.json', downloadName(name));
       await writeFile(file, await projectFileText(project, folder && join(folder, 'p.channels')), { mode: 0o600 });
       const download = await transfers.offer(file, name, 'application/json');
-      return notKept.length ? { path: null, download, notKept } : { path: null, download };
+      const kept = await this.keepCopy(project, parsed, name);
+      const path = kept?.path ?? null;
+      const missing = [...notKept, ...(kept?.notKept ?? [])];
+      return missing.length ? { path, download, notKept: missing } : { path, download };
     } finally {
       if (folder) await rm(folder, { recursive: true, force: true });
     }
@@ -472,7 +476,27 @@ export class MechStudioHost implements ApiHost {
       return { path: got.name, outside: project.outside };
     }
     if (kept > 0) this.opts.channels?.addFolder(folder, got.name);
-    return { path: null, project };
+    const parsed = parseWith(projectSchema, project, 'project');
+    const copy = parsed.ok ? await this.keepCopy(project, parsed.value, got.name) : null;
+    return { path: copy?.path ?? null, project };
+  }
+
+  /**
+   * Web mode: a copy of an uploaded or downloaded project in the workspace (host/workspace-copy.ts), saved as
+   * Save saves (recent list, kept channels beside it); null when there is no workspace or it cannot be written
+   * (the upload or download itself stands).
+   */
+  private async keepCopy(project: ProjectInput, parsed: Project, name: string): Promise<{ path: string; notKept: ChannelStatus[] } | null> {
+    if (this.paths.root === null) return null;
+    try {
+      const path = await prepareKeptCopy(this.paths.root, name);
+      await this.opts.store.write(path, project);
+      this.lastSavePath = path;
+      await this.touchRecent(path, project.name);
+      return { path, notKept: await this.saveChannels(path, parsed) };
+    } catch {
+      return null;
+    }
   }
 
   private async slot(name: string, bytes: number): Promise<UploadSlot> {

@@ -136,8 +136,11 @@ export function jsonErrorOffset(text: string): number {
   }
 }
 
-/** Project JSON text -> validated project; a JSON error gives line and column, never a snippet of the text. */
-function parseProjectText(text: string, path: string): Project {
+/**
+ * Throws when `text` is not JSON: the message is the app's own (the file, line and column, never a snippet of the
+ * text), so it is thrown before the redaction that masks the words a file contains ("not" among them).
+ */
+function assertJson(text: string, path: string): void {
   try {
     JSON.parse(text);
   } catch {
@@ -149,7 +152,6 @@ function parseProjectText(text: string, path: string): Project {
     }
     throw new MechError('invalid-input', `${path}: not valid JSON${where}`);
   }
-  return parseProject(text, path);
 }
 
 /**
@@ -180,10 +182,15 @@ export async function projectFromText(
   opts: ProjectReadOptions = {},
   keepAlso: string[] = [],
 ): Promise<ProjectInput | OutsideFiles> {
+  try {
+    assertJson(text, shown);
+  } catch (e) {
+    throw new ApiError(toJobError(e));
+  }
   const contents: string[] = [text];
   const keep = [shown, ...keepAlso];
   try {
-    const project = parseProjectText(text, shown);
+    const project = parseProject(text, shown);
     const { outside } = await placeProjectFiles(project, baseDir, opts.paths ?? UNCONFINED);
     // files outside the project's folder are read only once the user has seen them listed and agreed
     if (outside.length > 0 && opts.allowOutside !== true) return { outside };

@@ -1,5 +1,6 @@
 import { join, relative, resolve } from 'node:path';
 import { builtIsFresh, sourceFiles, writeBuildRecord } from '../../scripts/built-fresh.mjs';
+import { RENDERER_OUTPUT } from './renderer-chunks';
 
 /**
  * Folders whose files can end up in the renderer bundle: the page, what it shares with the other processes
@@ -33,7 +34,11 @@ export async function buildRenderer(root: string, outDir = join(root, 'out/rende
     build: {
       outDir,
       emptyOutDir: true,
-      rollupOptions: { input: { index: resolve(root, 'src-renderer/index.html') }, checks: { pluginTimings: false } } as Record<string, unknown>,
+      rollupOptions: {
+        input: { index: resolve(root, 'src-renderer/index.html') },
+        output: RENDERER_OUTPUT,
+        checks: { pluginTimings: false },
+      } as Record<string, unknown>,
     },
   });
   recordRendererBuild(root, outDir, builtAt);

@@ -8,14 +8,25 @@
 import type { AuditResult, AuditTestRecord } from '../protocol/index';
 import { fmt } from './result-table';
 
-/** One line: the verdict on the claim, with the bound and its confidence; or that nothing could be tested, and why. */
-export function auditVerdictText(r: AuditResult): string {
+/** The verdict's own words (the app's badge): said once, the detail follows it. */
+export function auditVerdictBadge(r: AuditResult): string {
+  return r.verdict === 'refuted' ? 'claim refuted:' : r.verdict === 'not-refuted' ? 'claim not refuted:' : 'not tested:';
+}
+
+/** What the verdict rests on: the bound with its confidence, or why nothing could be tested. */
+export function auditVerdictDetail(r: AuditResult): string {
   const pct = `${fmt(r.confidence * 100, 6)}%`;
   if (r.verdict === 'not-tested')
-    return `not tested: ${r.note ?? 'no pair of secrets could be tested'} (no verdict on the claimed ε = ${fmt(r.epsilon)}: these samples can neither refute nor support it)`;
+    return `${r.note ?? 'no pair of secrets could be tested'} (no verdict on the claimed ε = ${fmt(r.epsilon)}: these samples can neither refute nor support it)`;
   return r.verdict === 'refuted'
-    ? `REFUTED: with ${pct} confidence the effective ε is at least ${fmt(r.epsilonLowerBound, 4)} per unit of distance, above the claimed ${fmt(r.epsilon)}: the mechanism protects less than claimed`
-    : `not refuted: with ${pct} confidence the effective ε is at least ${fmt(r.epsilonLowerBound, 4)} per unit of distance, not above the claimed ${fmt(r.epsilon)}: the samples do not contradict the claim`;
+    ? `with ${pct} confidence the effective ε is at least ${fmt(r.epsilonLowerBound, 4)} per unit of distance, above the claimed ${fmt(r.epsilon)}: the mechanism protects less than claimed`
+    : `with ${pct} confidence the effective ε is at least ${fmt(r.epsilonLowerBound, 4)} per unit of distance, not above the claimed ${fmt(r.epsilon)}: the samples do not contradict the claim`;
+}
+
+/** One line (the CLI's): the verdict on the claim, with the bound and its confidence; or that nothing could be tested, and why. */
+export function auditVerdictText(r: AuditResult): string {
+  const head = r.verdict === 'refuted' ? 'REFUTED' : r.verdict === 'not-refuted' ? 'not refuted' : 'not tested';
+  return `${head}: ${auditVerdictDetail(r)}`;
 }
 
 /** The event as text: its outputs, the first `max` of them. */

@@ -63,14 +63,14 @@ export const FACT_LABELS: Record<string, string> = {
   'solve.generation.fullPrivacyRows': 'privacy constraints in the full model',
   'solve.generation.checkMs': 'time checking for violated constraints (ms)',
   'solve.generation.coldRetries': 'solves restarted from scratch',
-  'solve.decomposition.rounds': 'decomposition rounds',
+  'solve.decomposition.rounds': 'decomposition rounds (with those of a relaxation solved first)',
   'solve.decomposition.columns': 'candidate columns in the master',
   'solve.decomposition.pruned': 'columns dropped from the master',
   'solve.decomposition.pricingColdRetries': 'pricing solves restarted from scratch',
   'solve.decomposition.pricingFailures': 'pricing solves that failed',
   'solve.decomposition.plateauColumns': 'columns found without an LP',
   'solve.decomposition.exactBoundMs': 'time for the bound on the best possible (ms)',
-  'solve.decomposition.relativeGap': 'relative gap',
+  'solve.decomposition.relativeGap': 'relative gap (the headline’s)',
   'solve.decomposition.pricingRows': 'rows of the pricing problems',
   'solve.decomposition.masterMs': 'time in the master problem (ms)',
   'solve.decomposition.pricingMs': 'time in pricing (ms)',
@@ -148,10 +148,20 @@ export function factRows(facts: MechanismFacts, num: (v: number) => string, reco
 /**
  * What a construction guarantees, in words (the engine's reasoning, with its symbols, goes under "How it was
  * computed"): private by construction at the ε asked for, only at a larger ε, or no guarantee of its own (the
- * privacy check then says what it delivers). `perUnit` names the unit of distance ("per km") when there is one.
+ * privacy check then says what it delivers); `how` 'checked' for an optimal LP's own channel. `perUnit` names the
+ * unit of distance ("per km") when there is one.
  */
-export function guaranteeWords(asked: number, guaranteed: number | null, num: (v: number) => string, perUnit = ''): string {
+export function guaranteeWords(
+  asked: number,
+  guaranteed: number | null,
+  num: (v: number) => string,
+  perUnit = '',
+  how: 'construction' | 'checked' = 'construction',
+): string {
   const at = (e: number): string => `ε = ${num(e)}${perUnit ? ` ${perUnit}` : ''}`;
+  // an optimal LP's own channel: private because it meets its privacy constraints, checked after the solve
+  if (how === 'checked' && guaranteed !== null)
+    return `Private: checked at ${at(guaranteed)} (the LP's channel was checked against its privacy constraints; it is not private by construction).`;
   if (guaranteed === null) return 'No guarantee by construction: the privacy check measures what it delivers.';
   if (Math.abs(guaranteed - asked) <= 1e-12 * Math.max(1, asked)) return `Private by construction at ${at(asked)}.`;
   if (guaranteed > asked)

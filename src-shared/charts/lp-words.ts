@@ -126,3 +126,21 @@ export function chosenWords(lp: Pick<LpResult, 'chosen'> & Partial<Pick<LpResult
 export function candidateWords(c: LpCandidate, fmt: (x: number) => string): string {
   return c.expectedLoss === null ? `${c.construction}: n/a (${c.note ?? 'not built'})` : `${c.construction}: ${fmt(c.expectedLoss)}`;
 }
+
+/**
+ * A lower bound in words: certificate words only for a bound above 0 (losses are >= 0, so 0 bounds nothing; a
+ * decomposition stopped before a pricing round reports 0).
+ */
+export function boundWords(bound: number, fmt: (x: number) => string): string {
+  return bound > 0 ? fmt(bound) : 'none yet (0)';
+}
+
+/** The "bound on the best possible" line: the bound with its certificate, or why there is none. */
+export function exactBoundWords(lp: Pick<LpResult, 'exactLowerBound' | 'model' | 'rounds' | 'stoppedBy'>, fmt: (x: number) => string): string {
+  if (lp.exactLowerBound === null) {
+    if (lpNotSolved(lp)) return '— (none: the LP was not solved here)';
+    return lp.model === 'spanner' ? '— (none for a spanner over 256 locations: solve the exact model)' : '— (none computed)';
+  }
+  if (!(lp.exactLowerBound > 0)) return 'none yet: no bound above 0 was proved before the LP stopped (give it more time)';
+  return `${fmt(lp.exactLowerBound)} (certified: no private mechanism does better)`;
+}

@@ -84,7 +84,7 @@ export function regularity(domain: Domain, eps: number, prior: ArrayLike<number>
     minPivotRatio: sol.minPivotRatio,
     reason: regular
       ? `mu Phi = pi has a non-negative solution (smallest component ${fmt(minMu)} at ${minMuLabel}), so the prior is regular`
-      : `the prior is not regular for ${domain.spec} at epsilon ${eps}: mu Phi = pi needs mu[${minMuLabel}] = ${fmt(minMu)} < 0 (it lies outside the convex hull of the corner priors)`,
+      : `the prior is not regular for ${domain.spec} at epsilon ${eps}: it lies outside the region of regular priors (a mix of the corner priors with no negative weight), since as a mix of them it needs the weight ${fmt(minMu)} on the corner prior of ${minMuLabel}`,
   };
 }
 

@@ -19,10 +19,15 @@ type Construction = (typeof CANDIDATE_CONSTRUCTIONS)[number];
 /** The note of a candidate left out for the time limit. */
 export const NOT_TRIED_NOTE = 'not tried: it would end past the time limit';
 
+/** Why the tight-constraints mechanism is not a candidate: its output weights (Phi z = 1, SPEC §4) would need one below 0. */
+export function tightMissingNote(argMinLabel: string): string {
+  return `does not exist at this ε: its output weight at ${argMinLabel} would have to be negative`;
+}
+
 function construct(kind: Construction, domain: Domain, eps: number): Mechanism | string {
   if (kind === 'tight') {
     const r = tightConstraintsStructured(domain, eps);
-    return r.exists ? r.mechanism : `does not exist at this eps (Phi z = 1 has a negative z at ${r.argMinLabel})`;
+    return r.exists ? r.mechanism : tightMissingNote(r.argMinLabel);
   }
   if (kind === 'planar-laplace' && !domain.structure.grid) return 'applies to grids only';
   return closedFormMechanism(kind, domain, eps);

@@ -3,7 +3,7 @@ import { MechError } from '../../src-shared/errors';
 import type { Domain } from '../metric/domain';
 import { gridDomain } from '../metric/grid';
 import { resolveLoss, scaledCost, secretsAsOutputs } from './loss-input';
-import type { LpOptions } from './lp-options';
+import { gapFraction, type LpOptions } from './lp-options';
 import { solvePrivateChannelLp } from './private-channel-lp';
 
 /**
@@ -63,6 +63,18 @@ export function coarseGrid(domain: Domain): { domain: Domain; block: Int32Array 
 }
 
 /**
+ * A round of the coarse start as progress: its share of the job's bar (1% to 10%, moving with its gap toward
+ * COARSE_START_GAP) and what it does, in km (the app's unit for grids).
+ */
+export function coarseProgress(g: { rows: number; cols: number; step: number }, round: number, gap: number): [number, string] {
+  const pct = Number((gap * 100).toPrecision(2));
+  return [
+    0.01 + 0.09 * gapFraction(gap, COARSE_START_GAP),
+    `a quick first solve on a coarser grid (${g.rows} x ${g.cols} cells of ${g.step} km): round ${round}, gap ${pct}%`,
+  ];
+}
+
+/**
  * The coarse start for a grid problem, or null (no grid, too small, stopped before the coarse solve, or a coarse
  * solve that found no bound). The coarse solve counts against the caller's time limit: it gets
  * COARSE_START_TIME_SHARE of it.
@@ -98,13 +110,9 @@ export async function coarseStart(p: CoarseStartProblem, options: CoarseStartOpt
         startedAt: t0,
         shouldStop: options.shouldStop,
         ...(inner ? { startDuals: inner.duals, smoothingMode: 'adaptive' as const } : {}),
-        onRound: (r) =>
-          options.onProgress?.(
-            0.05,
-            `coarse start: the ${g.rows} x ${g.cols} grid of ${g.step}-unit cells, round ${r.round}, gap ${(r.gap * 100).toPrecision(2)}%`,
-          ),
+        onRound: (r) => options.onProgress?.(...coarseProgress(g, r.round, r.gap)),
       },
-      what: `the coarse start (${g.rows} x ${g.cols} grid of ${g.step}-unit cells)`,
+      what: `a quick first solve on a coarser grid (${g.rows} x ${g.cols} cells of ${g.step} km)`,
     },
     { signal: options.signal, cancelFlag: options.cancelFlag, timeLimitSeconds: limit },
   );

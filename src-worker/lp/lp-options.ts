@@ -89,3 +89,20 @@ export function warmSimplexOptions(options: LpOptions | undefined, strategy: 1 |
     highsOptions: { simplex_strategy: strategy, ...options?.highsOptions },
   };
 }
+
+/** A domain in the progress's words: a grid by its cells in km (the app's unit for grids), else its values. */
+export function placesWords(domain: { n: number; spec: string; structure: { grid?: { rows: number; cols: number; step: number } } }): string {
+  const g = domain.structure.grid;
+  return g ? `the ${g.rows} x ${g.cols} grid of ${g.step} km cells` : `the ${domain.n} values of ${domain.spec}`;
+}
+
+/**
+ * How far a solve that stops at `target` has come, from its relative gap, in [0, 1]: 0 at a gap of 100%, 1 at the
+ * target, even steps per factor of ten (the gap of a decomposition falls about geometrically): the progress bar
+ * moves with every round, not only when the solve ends.
+ */
+export function gapFraction(gap: number, target: number): number {
+  if (!(gap < 1)) return 0;
+  if (gap <= target) return 1;
+  return Math.min(1, Math.max(0, Math.log(gap) / Math.log(target)));
+}

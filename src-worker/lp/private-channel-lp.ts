@@ -3,7 +3,7 @@ import type { LpMethod } from '../mechanism/lp-result';
 import { MechError } from '../../src-shared/errors';
 import type { Domain } from '../metric/domain';
 import { assertLpFits, estimateLpBytes, LP_MEMORY_LIMIT_BYTES } from './memory-estimate';
-import { type LpOptions, checkCancelled, progress } from './lp-options';
+import { type LpOptions, checkCancelled, placesWords, progress } from './lp-options';
 import { type ConstraintMode, type PrivacyConstraintGraph, DEFAULT_SPANNER_DELTA, privacyConstraintGraph } from './privacy-constraint-graph';
 import { solveSparseLp } from './persistent-lp';
 import { SparseLp } from './sparse-model';
@@ -398,7 +398,8 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
   // 'exact' and 'all-pairs' decide before enumerating pairs (the delta = 1
   // spanner alone costs ~20 s at 400 points; with generation or decomposition,
   // all pairs are checked instead: equivalent constraints, and checking is cheap).
-  progress(options, 0, `building the privacy constraint graph of ${domain.spec}`);
+  // after a coarse start's share (1-10%) the bar never goes back: building the model counts from 10%
+  progress(options, 0.1, `building the model: the privacy constraints between the places of ${placesWords(domain)}`);
   const sparseGraph = whole ? null : privacyConstraintGraph(domain, eps, mode, p.delta ?? DEFAULT_SPANNER_DELTA);
   const strategy = chooseLpStrategy({
     n,

@@ -175,7 +175,7 @@ describe('Mechanism Studio in web mode', () => {
     await expect.poll(() => page.getByTestId('item-mechanism-mechanism').count()).toBe(0);
     await choosePath(page, 'cmd-open', path);
     await page.getByTestId('item-mechanism-mechanism').waitFor();
-    expect(await page.getByTestId('doc-title').textContent()).toContain(path);
+    expect(await page.getByTestId('doc-path').getAttribute('title')).toBe(path);
     await page.getByTestId('heatmap').waitFor({ timeout: 120_000 });
     await page.getByTestId('cmd-recent').click();
     expect(await page.getByText(path).count()).toBeGreaterThan(0);

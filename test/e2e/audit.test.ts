@@ -28,7 +28,7 @@ describe('audit view', () => {
     const verdict = page.getByTestId('audit-verdict');
     await verdict.waitFor({ timeout: 120_000 });
     expect(await verdict.textContent()).toMatch(
-      /refuted\s+REFUTED: with 99% confidence the effective ε is at least 0\.\d+ per unit of distance, above the claimed 0\.1386\d*: the mechanism protects less than claimed/,
+      /claim refuted:\s+with 99% confidence the effective ε is at least 0\.\d+ per unit of distance, above the claimed 0\.1386\d*: the mechanism protects less than claimed/,
     );
     expect(await page.getByTestId('audit-domain').inputValue()).toBe('grid:8x8');
     const witness = page.getByTestId('audit-witness');
@@ -70,7 +70,7 @@ describe('audit view', () => {
     await page.getByTestId('audit-run').click();
     await expect
       .poll(() => page.getByTestId('audit-verdict').textContent(), { timeout: 60_000 })
-      .toMatch(/^not-refuted\s+not refuted: with [\d.]+% confidence the effective ε is at least 0\.[6-9]\d* per unit/);
+      .toMatch(/^claim not refuted:\s+with [\d.]+% confidence the effective ε is at least 0\.[6-9]\d* per unit/);
     await page.getByTestId('audit-strip').waitFor();
     // One cell per point of line:5; the witness's two secrets are lettered.
     expect(await page.getByTestId('audit-strip').locator('.cell').count()).toBe(5);

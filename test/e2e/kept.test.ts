@@ -78,7 +78,7 @@ describe('results kept, inputs validated', () => {
     await page.reload();
     await page.getByTestId('sidebar').waitFor();
     await expect.poll(() => page.getByTestId('doc-title').textContent(), { timeout: 30_000 }).toContain('kept-results');
-    expect(await page.getByTestId('doc-title').textContent()).toContain(file);
+    expect(await page.getByTestId('doc-path').getAttribute('title')).toBe(file);
     await page.getByTestId('item-mechanism-lp').click();
     await page.getByTestId('lp-result').waitFor({ timeout: 10_000 });
     expect(await page.getByTestId('lp-objective').textContent()).toBe(objective);

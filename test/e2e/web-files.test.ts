@@ -89,7 +89,7 @@ describe('web mode: downloads and uploads', () => {
     expect(ch.rows[0]![0]).toBeCloseTo(1 / (1 + Math.exp(-0.5)), 12);
     for (const r of ch.rows.slice(0, 5)) expect(r.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
 
-    await page.getByTestId('cmd-save').click();
+    await page.getByTestId('cmd-save-as').click();
     await page.getByTestId('path-dialog').waitFor();
     await shot('02-save');
     const p = await downloadOf(page, () => page.getByTestId('project-download').click());
@@ -109,6 +109,10 @@ describe('web mode: downloads and uploads', () => {
     await h.restartServer();
     await page.reload();
     await page.getByTestId('sidebar').waitFor({ timeout: 120_000 });
+    // the reload returns to the project, from the copy the download kept in the server's workspace
+    await expect
+      .poll(() => page.getByTestId('toast').textContent(), { timeout: 60_000 })
+      .toContain(`opened ${join(h.tmp, 'mechstudio-projects', 'files-round-trip.mechstudio.json')}`);
     await uploadProject(page, saved);
     await expect.poll(() => page.getByTestId('doc-title').textContent(), { timeout: 30_000 }).toContain('files round trip');
     expect(await shown(page, 'tg')).toEqual(before.tg);

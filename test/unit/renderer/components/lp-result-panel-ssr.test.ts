@@ -70,3 +70,19 @@ describe('LP result panel (server-side render)', () => {
     expect(t).toContain('1.16727 km (certified: no private mechanism does better)');
   });
 });
+
+describe('LP result panel: no certificate without a bound', () => {
+  it('a bound of 0 (no pricing round gave one above 0) is not called certified', () => {
+    const t = text({ ...base, chosen: 'lp', exactLowerBound: 0, lowerBound: 0, gap: 1, rounds: 0, stoppedBy: 'time-limit', timeLimitReached: true });
+    expect(t).toContain('bound on the best possible none yet: no bound above 0 was proved before the LP stopped');
+    expect(t).toContain(' lower bound (exact model) none yet (0)');
+    expect(t).not.toContain('certified lower bound');
+    expect(t).not.toContain('certified: no private mechanism does better');
+  });
+
+  it('a bound above 0 keeps its certificate words', () => {
+    const t = text({ ...base, chosen: 'lp', exactLowerBound: 1.16727, lowerBound: 1.16727, gap: 0.0941, rounds: 3, stoppedBy: 'time-limit' });
+    expect(t).toContain('bound on the best possible 1.16727 km (certified: no private mechanism does better)');
+    expect(t).toContain('certified lower bound (exact model) 1.16727 km');
+  });
+});

@@ -1,6 +1,13 @@
 /** The words of an audit (the CLI's text and the app's Audit view): plain words, the formula apart. */
 import { describe, expect, it } from 'vitest';
-import { auditTestFormula, auditTestText, auditVerdictText, detectionLines } from '../../../../src-shared/charts/audit-words';
+import {
+  auditTestFormula,
+  auditTestText,
+  auditVerdictBadge,
+  auditVerdictDetail,
+  auditVerdictText,
+  detectionLines,
+} from '../../../../src-shared/charts/audit-words';
 import { auditResultSchema, type AuditResult, type AuditTestRecord } from '../../../../src-shared/protocol/index';
 
 /** A witness on line:5: E = {0} seen 780 of 1000 times from 0, 150 of 1000 from 1. */
@@ -51,6 +58,15 @@ function result(fields: Partial<AuditResult>): AuditResult {
 }
 
 describe('audit words', () => {
+  it("the app's badge names the verdict once, the line beside it says the rest (never 'refuted REFUTED')", () => {
+    const r = result({ epsilon: 1.2 });
+    expect(`${auditVerdictBadge(r)} ${auditVerdictDetail(r)}`).toBe(
+      'claim refuted: with 95% confidence the effective ε is at least 1.427 per unit of distance, above the claimed 1.2: the mechanism protects less than claimed',
+    );
+    expect(auditVerdictBadge(result({ verdict: 'not-refuted', epsilon: 2 }))).toBe('claim not refuted:');
+    expect(auditVerdictBadge(result({ verdict: 'not-tested', epsilon: 2 }))).toBe('not tested:');
+  });
+
   it('says the verdict in words, ε as the one symbol', () => {
     expect(auditVerdictText(result({ epsilon: 1.2 }))).toBe(
       'REFUTED: with 95% confidence the effective ε is at least 1.427 per unit of distance, above the claimed 1.2: the mechanism protects less than claimed',

@@ -1,7 +1,7 @@
 /** A mechanism's construction facts in words: rows from the typed facts, every field of every kind labelled (no key=value on a card). */
 import { describe, expect, it } from 'vitest';
 import { mechanismFactsSchema, type MechanismFacts } from '../../../../src-shared/protocol/index';
-import { FACT_LABELS, factRows } from '../../../../src-shared/charts/fact-rows';
+import { FACT_LABELS, factRows, guaranteeWords } from '../../../../src-shared/charts/fact-rows';
 import { optimalSolveFacts } from '../../support/optimal-solve-facts';
 
 const num = (v: number): string => String(Number(v.toPrecision(4)));
@@ -135,7 +135,7 @@ describe('construction facts in words', () => {
       ['constrained pairs', '15'],
     ]);
     expect(r).toContainEqual(['privacy constraints generated', '60']);
-    expect(r).toContainEqual(['decomposition rounds', '7']);
+    expect(r).toContainEqual(['decomposition rounds (with those of a relaxation solved first)', '7']);
     expect(r).toContainEqual(['time in pricing (ms)', '20']);
     // the solve's objective is its own channel's, which is not what is returned when a cheap construction beats it
     const objective = r.find(([label]) => label.startsWith('expected loss of the LP’s channel'));
@@ -182,5 +182,16 @@ describe('construction facts in words', () => {
   it('no row reads like notation: no key=value, no SPEC reference, no undefined', () => {
     const text = EVERY_KIND.flatMap((f) => factRows(f, num).map((r) => `${r.label} ${r.value}`)).join('\n');
     expect(text).not.toMatch(/\b[a-zA-Z_]\w*=[\w.-]|SPEC\s*§|\bundefined\b|\bNaN\b/);
+  });
+});
+
+describe('the guarantee of an optimal LP', () => {
+  it("the LP's own channel: private because it was checked, not by construction", () => {
+    expect(guaranteeWords(0.5, 0.5, (v) => String(v), 'per km', 'checked')).toBe(
+      "Private: checked at ε = 0.5 per km (the LP's channel was checked against its privacy constraints; it is not private by construction).",
+    );
+  });
+  it('a construction returned instead keeps its words', () => {
+    expect(guaranteeWords(0.5, 0.5, (v) => String(v), 'per km')).toBe('Private by construction at ε = 0.5 per km.');
   });
 });

@@ -125,7 +125,10 @@ describe('regular priors and the optimality bounds (SPEC §5, §7)', () => {
     const a = 0.5;
     expect(reg.mu![1]).toBeCloseTo((-a * 0.9 + (1 + a * a) * 0.02 - a * 0.02) / (1 - a * a), 13);
     expect(reg.minMuLabel).toBe('1');
-    expectMechError(() => utilityBound(d, LN2, p), 'not-applicable', /not regular.*mu\[1\] = -0\.5\d* < 0/);
+    expect(reg.reason).toMatch(
+      /^the prior is not regular for line:6 at epsilon 0\.69\d*: it lies outside the region of regular priors \(a mix of the corner priors with no negative weight\), since as a mix of them it needs the weight -0\.5\d* on the corner prior of 1$/,
+    );
+    expectMechError(() => utilityBound(d, LN2, p), 'not-applicable', /not regular.*needs the weight -0\.5\d* on the corner prior of 1$/);
     expectMechError(() => leakageBound(d, LN2, p), 'not-applicable', /leakage bound.*does not apply/);
     try {
       utilityBound(d, LN2, p);
