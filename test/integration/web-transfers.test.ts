@@ -91,8 +91,9 @@ describe('a project saved as a download and opened by upload', () => {
     const project = (ex.value as { project: { name: string } }).project;
     const saved = await c.call('project.save', [project]);
     expect(saved.ok, JSON.stringify(saved.error)).toBe(true);
-    const s = saved.value as { path: null; download: DownloadOffer };
-    expect(s.path).toBeNull();
+    // the download, and a copy kept in the server's workspace (a reload returns to it)
+    const s = saved.value as { path: string; download: DownloadOffer };
+    expect(s.path).toMatch(/\/mechstudio-projects\/[^/]+\.mechstudio\.json$/);
     expect(s.download.name).toBe(`${project.name.replace(/[^\w.-]+/g, '-')}.mechstudio.json`);
     const text = await (await fetch(base() + s.download.url)).text();
     expect(JSON.parse(text)).toEqual(project);
@@ -100,7 +101,9 @@ describe('a project saved as a download and opened by upload', () => {
     expect(up.status).toBe(204);
     const opened = await c.call('project.openUpload', [up.slot.token]);
     expect(opened.ok, JSON.stringify(opened.error)).toBe(true);
-    expect(opened.value).toEqual({ path: null, project });
+    const got = opened.value as { path: string; project: unknown };
+    expect(got.project).toEqual(project);
+    expect(got.path).toMatch(/\/mechstudio-projects\/[^/]+\.json$/);
     // a slot is used once
     expect((await c.call('project.openUpload', [up.slot.token])).error!.message).toMatch(/pick the file again/);
   }, 60_000);

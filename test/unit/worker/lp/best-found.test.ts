@@ -92,7 +92,7 @@ describe('the optimal request: never worse than a cheap construction, certified 
         const ch = channels[c.construction]!;
         if (ch === null) {
           expect(c.expectedLoss).toBeNull();
-          expect(c.note).toMatch(/does not exist at this eps/);
+          expect(c.note).toMatch(/does not exist at this ε/);
           continue;
         }
         const want = remappedLoss(ch, n, n, pi, dist);
