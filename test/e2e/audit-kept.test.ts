@@ -75,7 +75,7 @@ describe('audits kept with the project', () => {
     await page.getByTestId('audit-run').click();
     await expect
       .poll(() => page.getByTestId('audit-verdict').textContent(), { timeout: 60_000 })
-      .toMatch(/^refuted\s+REFUTED: with 99% confidence the effective ε is at least [\d.]+ per unit of distance, above the claimed 1\.386/);
+      .toMatch(/^claim refuted: with 99% confidence the effective ε is at least [\d.]+ per unit of distance, above the claimed 1\.386/);
     await page.getByTestId('dirty').waitFor();
     await shot('01-run');
     await page.getByTestId('cmd-save').click();
