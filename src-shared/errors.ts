@@ -34,3 +34,8 @@ export function assertEpsilon(eps: number, name = 'epsilon'): void {
 export function assertPositiveInt(v: number, name: string, min = 1): void {
   if (!Number.isInteger(v) || v < min) invalid(`${name} must be an integer >= ${min}, got ${String(v)}`);
 }
+
+/** The message of anything thrown (an Error's message, else its text). */
+export function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

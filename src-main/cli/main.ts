@@ -26,6 +26,7 @@ import { USAGE, exitCodeFor } from './usage';
 import { type Plan } from './plan';
 import { buildPlan } from './planners';
 import { afterJob } from './release-log';
+import { runReport } from './report';
 import { connectQueue, prepareOutputs, printResult, projectOutcome, runsInProcess, stoppedNote, threadsFor, writeOutputs } from './run-output';
 /** The help text and exit codes, and whether a request runs in this process (tests read them here). */
 export { USAGE, exitCodeFor } from './usage';
@@ -111,6 +112,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     } catch (e) {
       return failWith(e);
     }
+    if (plan.report) return await runReport(plan.report, plan.json, stdout, threads);
     if (plan.worker) return await serveQueue(plan.worker, args.flags.get('quiet') === true, stderr, controller.signal);
     const quiet = args.flags.get('quiet') === true;
     progress?.clear();

@@ -12,6 +12,7 @@ import { parseDomainSpecText } from '../../src-shared/grammar/domain-spec';
 import type { KeptChannel } from '../../src-worker/index';
 import { type QueueTarget } from '../queue/connection';
 import type { MapGeoJson, PlannedRelease } from './release-log';
+import type { PlannedReport } from './report';
 import { Flags, type ParsedArgs } from './args';
 import { domainPointsFromText, parsePointsPriorArg, parsePriorArg, type PointsPrior, resolveDomainArg } from '../fs/inputs';
 
@@ -26,6 +27,8 @@ export interface Plan {
   queue?: QueueTarget;
   /** mechanism --kind optimal --queue URL: the LP's pricing rounds run on this queue's workers (the master here). */
   pricingQueue?: QueueTarget;
+  /** `mechstudio report`: the study report of a project. */
+  report?: PlannedReport;
   /** `mechstudio worker`: serve the queue. */
   worker?: { target: QueueTarget; concurrency: number };
   json: boolean;

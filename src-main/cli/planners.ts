@@ -32,6 +32,7 @@ import {
 } from './plan';
 import { outDir, outFile, queueFlag, readProject } from './run-output';
 import { mapGeoJsonFlags, planRelease } from './release-log';
+import { planReport } from './report';
 
 /** `mechstudio mechanism`: its flags checked, its job or project planned. */
 export function planMechanism(args: ParsedArgs): Plan {
@@ -378,15 +379,12 @@ export const PLANNERS: Record<string, (args: ParsedArgs, signal: AbortSignal) =>
   run: planRun,
   worker: planWorker,
   example: planExample,
+  report: planReport,
 };
 
 export async function buildPlan(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
   const c = args.command;
   const planner = Object.prototype.hasOwnProperty.call(PLANNERS, c) ? PLANNERS[c] : undefined;
-  if (!planner)
-    throw new MechError(
-      'invalid-input',
-      `unknown command '${c}' (mechanism, apply, audit, measure, check, capacity, regular, threshold, vertices, run, example, worker; see mechstudio help)`,
-    );
+  if (!planner) throw new MechError('invalid-input', `unknown command '${c}' (${Object.keys(PLANNERS).join(', ')}; see mechstudio help)`);
   return planner(args, signal);
 }

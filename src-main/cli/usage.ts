@@ -39,6 +39,9 @@ export const USAGE = `Usage:
   mechstudio vertices  --domain D --epsilon E [--kernels] [--json]
   mechstudio run       PROJECT.json [--out DIR] [--queue URL] [--json]
   mechstudio example   NAME [--out DIR] [--queue URL] [--json]      (mechstudio example --list)
+  mechstudio report    PROJECT.json --out STUDY.html [--pdf STUDY.pdf] [--json]
+                       (the study report: inputs with their SHA-256, each mechanism's guarantee with its kept channel
+                       checked again, comparisons, releases, audits and the privacy budget; --pdf prints it with Chromium)
   mechstudio worker    --queue redis://HOST:PORT[/DB] [--concurrency N]
                        runs queued jobs (run --queue URL sends a project's items to the queue; see README "Scaling out")
 ${domainFormsHelp()}

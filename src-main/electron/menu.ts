@@ -31,6 +31,7 @@ export function buildMenu(win: () => BrowserWindow | null, model: MenuModel, sen
         { type: 'separator' },
         { label: 'Export CSV…', accelerator: 'CmdOrCtrl+E', click: () => send('export-csv') },
         { label: 'Export PNG…', accelerator: 'CmdOrCtrl+Shift+E', click: () => send('export-png') },
+        { label: 'Study Report…', click: () => send('report') },
         { type: 'separator' },
         isMac ? { role: 'close' } : { role: 'quit' },
       ],

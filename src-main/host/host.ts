@@ -52,6 +52,7 @@ import { MAX_PROJECT_BYTES, type OutsideFiles, type ProjectReadOptions } from '.
 import { downloadName, MAX_UPLOAD_BYTES, type Transfers } from './transfers';
 import { projectFileText, unpackProjectFile } from '../project/bundle';
 import { KeptClaims } from './kept-claims';
+import { studyReportPage } from './report-export';
 import { prepareKeptCopy } from './workspace-copy';
 
 /** What the host needs from the job dispatcher (src-main/dispatcher): what FairJobs schedules onto. */
@@ -573,7 +574,18 @@ export class MechStudioHost implements ApiHost {
       const projectPath = (await placed(this.paths, req.projectPath, 'project')) ?? null;
       return { files: await this.opts.store.exportRun(req.project, projectPath, dir, this.paths) };
     }
+    if (req.kind === 'study-report') return this.exportReport(req);
     return this.exportApply(req);
+  }
+
+  /** The study report: files read through the path policy, kept channels checked again (host/report-export.ts). */
+  private async exportReport(req: Extract<ParsedExportRequest, { kind: 'study-report' }>): Promise<ExportResult> {
+    const projectPath = (await placed(this.paths, req.projectPath, 'project')) ?? null;
+    const t = await this.target(req.path, 'report path', req.name ?? 'study-report.html', 'text/html');
+    if (t === null) return { files: [] };
+    const { version, store, channels } = this.opts;
+    const html = await studyReportPage(req, projectPath, this.paths, { version, runCheck: store.runCheck?.bind(store), channels });
+    return this.writing(t, async () => [await writeFileAtomicAsync(t.path, html, 'study report')]);
   }
 
   private async exportChannel(req: Extract<ParsedExportRequest, { kind: 'channel-csv' }>): Promise<ExportResult> {

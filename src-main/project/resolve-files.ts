@@ -4,8 +4,10 @@
  * graph:FILE / csv:FILE domains get absolute paths. The result can be sent
  * to a worker as a run-project job or planned into single jobs.
  */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type Project, type CaseStudyParams } from '../../src-shared/protocol/index';
+import { type Project, type CaseStudyParams, type FileRecord } from '../../src-shared/protocol/index';
 import { invalid } from '../../src-shared/errors';
 import { parseLossArg, parsePriorArg, readNumericCells, resolveDomainArg, splitPointsPrior } from '../fs/inputs';
 import { parseDomainSpecText } from '../../src-shared/grammar/domain-spec';
@@ -68,11 +70,23 @@ export function resolveCaseStudyParams(params: CaseStudyParams | undefined, base
   return out;
 }
 
+/** The file a csv:/points: prior is read from, as read now (its record kept when one is there already). */
+function priorSource(text: string, kept: FileRecord | undefined, baseDir: string): { source?: FileRecord } {
+  if (kept) return { source: kept };
+  const r = parsePriorSpecText(text);
+  const file = r.ok && r.prior.kind === 'csv' ? r.prior.file : r.ok && r.prior.kind === 'points' ? splitPointsPrior(r.prior.text).fileText : null;
+  if (file === null) return {};
+  const bytes = readFileSync(resolve(baseDir, file.trim()));
+  return { source: { name: file.trim(), size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') } };
+}
+
 export function resolveProjectFiles(project: Project, baseDir: string): Project {
   return {
     ...project,
     domains: project.domains.map((d) => (typeof d.domain === 'string' ? { ...d, domain: resolveDomainArg(d.domain, baseDir) } : d)),
-    priors: project.priors.map((p) => (typeof p.prior === 'string' ? { ...p, prior: parsePriorArg(p.prior, baseDir) } : p)),
+    priors: project.priors.map((p) =>
+      typeof p.prior === 'string' ? { ...p, prior: parsePriorArg(p.prior, baseDir), ...priorSource(p.prior, p.source, baseDir) } : p,
+    ),
     mechanisms: project.mechanisms.map((m) => (typeof m.loss === 'string' ? { ...m, loss: parseLossArg(m.loss, baseDir) } : m)),
     analyses: project.analyses.map((a) => ('loss' in a && typeof a.loss === 'string' ? { ...a, loss: parseLossArg(a.loss, baseDir) } : a)),
     ...(project.caseStudies

@@ -19,26 +19,18 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { MechError } from '../../src-shared/errors';
 import { QUEUE_PREFIX } from './connection';
+import { packageVersion } from '../fs/package-version';
 
 /** Raised when a master and a worker would not read each other's frames the same way. */
 export const PRICING_PROTOCOL = 2;
 
 /** What a worker advertises and a master expects: the package version and the frame protocol. */
 export function pricingVersion(): string {
-  let pkg = '0.0.0';
-  try {
-    // src-main/queue/*.ts and out/cli/main.js both sit two folders below the package root
-    const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-    pkg = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
-  } catch {
-    /* unknown: 0.0.0 (only equal unknowns match) */
-  }
-  return `${pkg}/pricing-${PRICING_PROTOCOL}`;
+  // unknown: 0.0.0 (only equal unknowns match)
+  return `${packageVersion() ?? '0.0.0'}/pricing-${PRICING_PROTOCOL}`;
 }
 
 /** A pricing worker's registration (renewed while it lives; it lapses lockMs after the worker dies). */

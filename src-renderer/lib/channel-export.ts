@@ -18,7 +18,8 @@ export async function exportKeptChannel(app: AppState, channelRef: string, sugge
   await exportFile(app, `channel CSV ${suggested}`, { kind: 'kept-channel-csv', channelRef, name: suggested });
 }
 
-async function exportFile(app: AppState, label: string, request: ExportRequest): Promise<void> {
+/** An export the host writes, shown in the jobs panel while it runs; said when delivered (a download in web mode). */
+export async function exportFile(app: AppState, label: string, request: ExportRequest): Promise<void> {
   try {
     const r = await app.task(`export ${label}`, 'export', () => app.api.project.export(request));
     const said = delivered(r, fetchDownload);

@@ -48,24 +48,7 @@ export function ownedChart(onchart: () => ((c: Chart | null) => void) | undefine
   };
 }
 
-/** Perceptual-ish sequential colour map (white -> blue -> dark navy) for probabilities in [0, 1]. */
-export function heatColor(t: number): string {
-  const x = Math.max(0, Math.min(1, t));
-  const stops: [number, number, number][] = [
-    [247, 251, 255],
-    [198, 219, 239],
-    [107, 174, 214],
-    [33, 113, 181],
-    [8, 48, 107],
-  ];
-  const p = x * (stops.length - 1);
-  const i = Math.min(stops.length - 2, Math.floor(p));
-  const f = p - i;
-  const a = stops[i]!;
-  const b = stops[i + 1]!;
-  const c = (k: 0 | 1 | 2): number => Math.round(a[k] + (b[k] - a[k]) * f);
-  return `rgb(${c(0)},${c(1)},${c(2)})`;
-}
+export { heatColor } from '../../src-shared/charts/heat-color';
 
 export const SERIES_COLORS = ['#2f6fde', '#e4572e', '#17a398', '#f3a712', '#7e57c2', '#d81b60', '#5d6d7e', '#43a047'];
 

@@ -23,16 +23,7 @@ export type ProjectAnalysisIn = NonNullable<ProjectInput['analyses']>[number];
 export const MECHANISM_KINDS = ['tg', 'rr', 'exponential', 'laplace', 'planar-laplace', 'tight', 'symmetric', 'optimal'] as const;
 export type MechKind = (typeof MECHANISM_KINDS)[number];
 
-export const KIND_LABELS: Record<MechKind, string> = {
-  tg: 'Truncated geometric',
-  rr: 'Randomised response',
-  exponential: 'Exponential (nearer reports likelier)',
-  laplace: 'Row-normalised Laplace (guaranteed at 2ε)',
-  'planar-laplace': 'Planar Laplace (grids)',
-  tight: 'Tight constraints',
-  symmetric: 'Symmetric graph',
-  optimal: 'Optimal (LP, prior + loss)',
-};
+export { KIND_LABELS } from '../../src-shared/charts/kind-words';
 
 /** Largest channel carried back inline for the heat map and table. */
 export const UI_INLINE_LIMIT = 160_000;

@@ -44,7 +44,8 @@ export const MAX_QUEUE_URL_CHARS = 2048;
  * table when it has one); project-run: `mechstudio run` equivalent; apply:
  * release one output per row of the secrets CSV text (the host
  * writes the text to a private temp file and supplies the paths, then checks
- * the whole apply request). Without a path, Electron asks with its save
+ * the whole apply request); study-report: the study report as one HTML page
+ * (src-main/project/study-report.ts). Without a path, Electron asks with its save
  * dialog and web mode writes a private file it offers as a one-time download
  * (ExportResult.download) under `name`, the file name suggested to the user.
  */
@@ -63,6 +64,16 @@ export const exportRequestSchema = z.discriminatedUnion('kind', [
     name: fileNameSchema.optional(),
   }),
   z.strictObject({ kind: z.literal('project-run'), project: projectSchema, projectPath: optionalPathSchema, dir: optionalPathSchema }),
+  // The study report of the project as the page holds it (kept results included); `states` is the page's view of each
+  // kept mechanism result (its inputs' hash compared). The host reads the project's files and checks its kept channels again.
+  z.strictObject({
+    kind: z.literal('study-report'),
+    project: projectSchema,
+    projectPath: optionalPathSchema,
+    states: z.record(z.string().max(80), z.enum(['current', 'stale'])).optional(),
+    path: optionalPathSchema,
+    name: fileNameSchema.optional(),
+  }),
   // A channel the host keeps (an optimal LP's), written by the host from the kept doubles: never solved again.
   z.strictObject({ kind: z.literal('kept-channel-csv'), channelRef: channelRefSchema, path: optionalPathSchema, name: fileNameSchema.optional() }),
   z.strictObject({
@@ -163,7 +174,7 @@ export function parseApiCall(method: unknown, params: unknown): Parsed<ParsedApi
  * one of these, never free text.
  */
 export const menuCommandSchema = z.union([
-  z.enum(['new', 'open', 'save', 'save-as', 'export-csv', 'export-png', 'compute-all', 'undo', 'redo', 'glossary', 'settings']),
+  z.enum(['new', 'open', 'save', 'save-as', 'export-csv', 'export-png', 'report', 'compute-all', 'undo', 'redo', 'glossary', 'settings']),
   z.templateLiteral(['open-recent:', z.string().min(1).max(4096)]),
   z.templateLiteral(['example:', z.string().min(1).max(200)]),
 ]);

@@ -13,7 +13,7 @@ import { checkResultSchema, storedJobResultSchema } from './results';
 import { domainInputSchema, epsilonSchema, lossInputSchema, lpOptionsOnlyForOptimal, lpOptionsShape, mechanismKindSchema, priorInputSchema } from './common';
 import { sweepRangeShape } from './sweep';
 import { privacyBudgetSchema, releaseSchema } from './releases';
-import { projectAuditSchema, projectComparisonSchema } from './study-items';
+import { fileRecordSchema, projectAuditSchema, projectComparisonSchema } from './study-items';
 
 export const PROJECT_VERSION = 1;
 
@@ -60,6 +60,12 @@ export const projectPriorEntrySchema = z.strictObject({
   prior: projectPriorSchema,
   /** Set when the prior was imported from points (cleared by any other edit of the prior). */
   points: priorPointsImportSchema.optional(),
+  /**
+   * The file the prior was read from (a CSV of weights or a points file): its name, size and SHA-256 as read, for the
+   * study report's provenance. Set by the app's import and by the host when it resolves csv:/points: forms; cleared by
+   * any other edit of the prior.
+   */
+  source: fileRecordSchema.optional(),
   description: z.string().optional(),
 });
 
