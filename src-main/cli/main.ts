@@ -6,7 +6,7 @@
  * exits 2 with one line on stderr; Ctrl-C cancels the job and exits 130,
  * except for an optimal LP (kind optimal), where the first Ctrl-C stops the
  * solve and writes the best mechanism found so far with its certified gap
- * (exit 0), and a second one cancels.
+ * (or that no bound was proved yet; exit 0), and a second one cancels.
  */
 import { unlinkSync } from 'node:fs';
 import { MechError } from '../../src-shared/errors';
@@ -71,7 +71,9 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     interrupted++;
     progress?.clear();
     if (lpJob && interrupted === 1) {
-      stderr.write('mechstudio: stopping the LP: the best mechanism found so far will be written with its certified gap (Ctrl-C again to cancel)\n');
+      stderr.write(
+        'mechstudio: stopping the LP: the best mechanism found so far will be written with its certified gap, or saying there is no bound yet (Ctrl-C again to cancel)\n',
+      );
       stopper.abort();
       return;
     }

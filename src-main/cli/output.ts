@@ -2,7 +2,17 @@
  * CLI output: the documented --json objects (exactly these keys; docs/cli.md,
  * "`--json` keys", lists them) and the readable summaries.
  */
-import { candidateWords, chosenWords, gapIsExact, lpNotSolved, lpResultWords, relaxationWords, stoppedByWords } from '../../src-shared/charts/lp-words';
+import {
+  NO_BOUND_YET,
+  candidateWords,
+  chosenWords,
+  gapIsExact,
+  isBound,
+  lpNotSolved,
+  lpResultWords,
+  relaxationWords,
+  stoppedByWords,
+} from '../../src-shared/charts/lp-words';
 import { type JobRequest, type JobResult, type LpResult, type MatrixPayload, type MechanismResult, type RemapResult } from '../../src-shared/protocol/index';
 import { fmt } from '../../src-shared/charts/result-table';
 import { compareTableText } from '../../src-shared/charts/compare-report';
@@ -142,6 +152,8 @@ function lpLines(lp: LpResult): [string, string | undefined][] {
   const pct = (g: number): string => `${fmt(g * 100, 3)}%`;
   // Over the decomposition's limits with a time limit: the best cheap candidate, no LP built (jobs/best-candidate.ts).
   const unsolved = lpNotSolved(lp);
+  // Certificate words only for a bound above 0 (losses are >= 0): a decomposition stopped before its pricing gave one reports 0.
+  const bounded = isBound(lp.exactLowerBound ?? lp.lowerBound);
   return [
     [
       'LP model',
@@ -156,17 +168,31 @@ function lpLines(lp: LpResult): [string, string | undefined][] {
         : `${chosenWords(lp)}${lp.chosen !== 'lp' && lp.lpObjective != null ? ` (the LP's channel: ${fmt(lp.lpObjective)})` : ''}`,
     ],
     ['candidates', lp.candidates?.length ? lp.candidates.map((c) => `${candidateWords(c, fmt)} (${fmt(c.time, 3)} s)`).join('; ') : undefined],
-    ['lower bound', unsolved ? 'none: the LP was not solved (no bound reached within the limit)' : `${fmt(lp.lowerBound)} (certified, ${lp.model} model)`],
+    [
+      'lower bound',
+      unsolved
+        ? 'none: the LP was not solved (no bound reached within the limit)'
+        : isBound(lp.lowerBound)
+          ? `${fmt(lp.lowerBound)} (certified, ${lp.model} model)`
+          : NO_BOUND_YET,
+    ],
     [
       'exact lower bound',
       lp.exactLowerBound === null
         ? unsolved
           ? 'none'
           : 'none: the spanner model bounds only its own optimum'
-        : `${fmt(lp.exactLowerBound)} (certified: no eps*d-private mechanism does better)`,
+        : isBound(lp.exactLowerBound)
+          ? `${fmt(lp.exactLowerBound)} (certified: no eps*d-private mechanism does better)`
+          : NO_BOUND_YET,
     ],
     ['bounded by', lp.relaxation ? relaxationWords(lp.relaxation, fmt, (ms) => `${fmt(ms / 1000, 3)} s`) : undefined],
-    ['gap', `${pct(lp.gap)} (expected loss - ${lp.exactLowerBound !== null ? 'exact lower bound' : 'lower bound'}) / expected loss`],
+    [
+      'gap',
+      bounded
+        ? `${pct(lp.gap)} (expected loss - ${lp.exactLowerBound !== null ? 'exact lower bound' : 'lower bound'}) / expected loss`
+        : `${pct(lp.gap)}: with no bound above 0 it says nothing`,
+    ],
     ['LP rounds', `${lp.rounds} in ${fmt(lp.timeMs / 1000, 3)} s (stopped: ${lp.stoppedBy}: ${stoppedByWords(lp)})`],
     ['pricing', lp.pricingWorkers === undefined ? undefined : `on ${lp.pricingWorkers} queue worker${lp.pricingWorkers === 1 ? '' : 's'}`],
     [
@@ -179,9 +205,11 @@ function lpLines(lp: LpResult): [string, string | undefined][] {
       'time limit',
       unsolved && lp.timeLimitReached
         ? 'came before every candidate was tried (see candidates)'
-        : lp.timeLimitReached
-          ? `stopped by the time limit: the best private mechanism found, within ${pct(lp.gap)} of ${gapIsExact(lp) ? 'the best possible' : "the model's optimum"}`
-          : undefined,
+        : lp.timeLimitReached && !bounded
+          ? 'stopped by the time limit: the best private mechanism found, with no bound on the best possible'
+          : lp.timeLimitReached
+            ? `stopped by the time limit: the best private mechanism found, within ${pct(lp.gap)} of ${gapIsExact(lp) ? 'the best possible' : "the model's optimum"}`
+            : undefined,
     ],
   ];
 }
@@ -195,11 +223,13 @@ function remapLines(m: RemapResult): [string, string | undefined][] {
     ['remapped loss', `${fmt(m.remappedLoss)}${pct}${m.valueSlack > 0 ? ` (true value within +${fmt(m.valueSlack)})` : ''}`],
     [
       'LP bound',
-      m.lpExactLowerBound !== null
+      isBound(m.lpExactLowerBound)
         ? `${fmt(m.lpExactLowerBound)} (certified, exact optimum); remapped loss is within ${fmt(m.remappedLoss - m.lpExactLowerBound)} of it`
-        : m.lpLowerBound !== null
+        : isBound(m.lpLowerBound)
           ? `${fmt(m.lpLowerBound)}: ${m.lpNote}`
-          : m.lpNote,
+          : m.lpLowerBound !== null || m.lpExactLowerBound !== null
+            ? NO_BOUND_YET
+            : m.lpNote,
     ],
   ];
 }

@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { invalid } from '../../src-shared/errors';
 import { type JobRequest, type JobResult } from '../../src-shared/protocol/index';
 import { parseDomainSpecText } from '../../src-shared/grammar/domain-spec';
+import { NO_BOUND_YET, isBound } from '../../src-shared/charts/lp-words';
 import type { JobRunner } from '../dispatcher/job-runner';
 import { parseQueueUrl, queueUrlFrom, type QueueTarget } from '../queue/connection';
 import { checkDirTarget, checkWriteTarget, prepareWrite, publishTemp, writeFileAtomic } from '../fs/safe-fs';
@@ -92,7 +93,9 @@ export function stoppedNote(result: JobResult): string {
   const lp = result.type === 'mechanism' ? result.lp : undefined;
   if (!lp) return 'stopped by Ctrl-C: the result below is complete';
   if (lp.stoppedBy !== 'stopped') return `the LP ended (${lp.stoppedBy}) before the stop took effect: the result below is complete`;
-  return `stopped by Ctrl-C after ${lp.rounds} rounds: the mechanism written is private, its expected loss ${lp.objective.toPrecision(6)} is within ${(lp.gap * 100).toPrecision(3)}% of the ${lp.model} model's optimum (certified lower bound ${lp.lowerBound.toPrecision(6)})`;
+  const head = `stopped by Ctrl-C after ${lp.rounds} round${lp.rounds === 1 ? '' : 's'}: the mechanism written is private, its expected loss ${lp.objective.toPrecision(6)}`;
+  if (!isBound(lp.lowerBound)) return `${head}; bound on the best possible: ${NO_BOUND_YET}`;
+  return `${head} is within ${(lp.gap * 100).toPrecision(3)}% of the ${lp.model} model's optimum (certified lower bound ${lp.lowerBound.toPrecision(6)})`;
 }
 
 /**

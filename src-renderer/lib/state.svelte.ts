@@ -40,6 +40,8 @@ export class AppState {
   readonly edits = new EditHistory();
   readonly compute = new Compute(this);
   readonly files = new ProjectFiles(this);
+  /** Opens asked for so far (beginOpen) and projects set (setProject): an open's late reply applies only while it is the latest. */
+  private opens = 0;
 
   constructor(api: MechStudioApi) {
     this.api = api;
@@ -192,12 +194,27 @@ export class AppState {
   // ---------- another project ----------
 
   /**
+   * An open (a file, an upload, an example, the start-up's return to the last project) is about to wait for the host:
+   * its ticket. When the reply comes, isLatestOpen(ticket) says whether it still applies: an open asked for later,
+   * or a project set meanwhile (New), wins, so a slow start-up reopen never replaces what the user opened since.
+   */
+  beginOpen(): number {
+    return ++this.opens;
+  }
+
+  isLatestOpen(ticket: number): boolean {
+    return ticket === this.opens;
+  }
+
+  /**
    * Open a project (results kept in the file come back as they were saved: stale when their inputs no longer hash the same).
    * The autosave of unsaved edits is cleared, except by the start-up open (`keepAutosave`), which opens a project while
    * the autosave is still offered back: it stays until the user recovers or discards it.
    */
   setProject(project: ProjectInput, path: string | null, opts: { keepAutosave?: boolean } = {}): void {
     const { project: items, held } = restoreResults(project);
+    // opens still waiting for the host were asked for before this project: they no longer apply
+    this.opens++;
     this.project = items;
     this.path = path;
     this.dirty = false;

@@ -13,20 +13,39 @@ export function auditVerdictBadge(r: AuditResult): string {
   return r.verdict === 'refuted' ? 'claim refuted:' : r.verdict === 'not-refuted' ? 'claim not refuted:' : 'not tested:';
 }
 
-/** What the verdict rests on: the bound with its confidence, or why nothing could be tested. */
-export function auditVerdictDetail(r: AuditResult): string {
+/** A plain decimal as typed ("1.5", "2e-1"): shown as a number (as before), with nothing beside it. */
+const PLAIN_DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/**
+ * The claimed ε as the user typed it ("ln 4"), with its value to 4 significant digits beside an expression
+ * ("ln 4 ≈ 1.386", "1/2 = 0.5"); the number alone for a plain decimal or when nothing was typed (the CLI's
+ * decimal, the built-in example).
+ */
+export function claimedEpsilonWords(epsilon: number, typed?: string | null): string {
+  const t = typed?.trim();
+  if (!t || PLAIN_DECIMAL.test(t)) return fmt(epsilon);
+  const v = fmt(epsilon, 4);
+  return `${t} ${Number(v) === epsilon ? '=' : '≈'} ${v}`;
+}
+
+/**
+ * What the verdict rests on: the bound with its confidence, or why nothing could be tested. `claimText` is the
+ * claimed ε as typed (a project's audit keeps it), shown instead of the bare number.
+ */
+export function auditVerdictDetail(r: AuditResult, claimText?: string | null): string {
   const pct = `${fmt(r.confidence * 100, 6)}%`;
+  const claim = claimedEpsilonWords(r.epsilon, claimText);
   if (r.verdict === 'not-tested')
-    return `${r.note ?? 'no pair of secrets could be tested'} (no verdict on the claimed ε = ${fmt(r.epsilon)}: these samples can neither refute nor support it)`;
+    return `${r.note ?? 'no pair of secrets could be tested'} (no verdict on the claimed ε = ${claim}: these samples can neither refute nor support it)`;
   return r.verdict === 'refuted'
-    ? `with ${pct} confidence the effective ε is at least ${fmt(r.epsilonLowerBound, 4)} per unit of distance, above the claimed ${fmt(r.epsilon)}: the mechanism protects less than claimed`
-    : `with ${pct} confidence the effective ε is at least ${fmt(r.epsilonLowerBound, 4)} per unit of distance, not above the claimed ${fmt(r.epsilon)}: the samples do not contradict the claim`;
+    ? `with ${pct} confidence the effective ε is at least ${fmt(r.epsilonLowerBound, 4)} per unit of distance, above the claimed ${claim}: the mechanism protects less than claimed`
+    : `with ${pct} confidence the effective ε is at least ${fmt(r.epsilonLowerBound, 4)} per unit of distance, not above the claimed ${claim}: the samples do not contradict the claim`;
 }
 
 /** One line (the CLI's): the verdict on the claim, with the bound and its confidence; or that nothing could be tested, and why. */
-export function auditVerdictText(r: AuditResult): string {
+export function auditVerdictText(r: AuditResult, claimText?: string | null): string {
   const head = r.verdict === 'refuted' ? 'REFUTED' : r.verdict === 'not-refuted' ? 'not refuted' : 'not tested';
-  return `${head}: ${auditVerdictDetail(r)}`;
+  return `${head}: ${auditVerdictDetail(r, claimText)}`;
 }
 
 /** The event as text: its outputs, the first `max` of them. */

@@ -7,6 +7,7 @@
  */
 import type { CompareBaselineNote, CompareNote, CompareResult, CompareRow } from '../protocol/index';
 import { LOSS_WORDS } from './sweep-charts';
+import { NO_BOUND_YET, isBound } from './lp-words';
 
 /** A number with 3 significant digits (no exponent for ordinary sizes). */
 export function sig3(x: number): string {
@@ -78,8 +79,10 @@ export function lpRecordWords(lp: NonNullable<CompareRow['lp']>, comparisonLoss?
   const stopped = lp.stoppedBy === 'stopped' ? ', stopped early (the best private mechanism found so far)' : '';
   // A gap to a spanner's own bound is no bound on the best possible (older results do not say: the model decides).
   const exact = lp.gapBasis !== undefined ? lp.gapBasis === 'exact' : lp.model !== 'spanner';
+  // a bound of 0 certifies nothing (losses are >= 0): a decomposition stopped before its pricing gave one reports 0
+  const bound = isBound(lp.lowerBound) ? lp.lowerBound : null;
   const certified =
-    lp.gap === null
+    lp.gap === null || bound === null
       ? 'no bound on the best possible was certified'
       : !exact
         ? `at most ${sig3(lp.gap * 100)}% above the ${lp.model} model's optimum; not checked against the best possible`
@@ -88,7 +91,7 @@ export function lpRecordWords(lp: NonNullable<CompareRow['lp']>, comparisonLoss?
           : `at most ${sig3(lp.gap * 100)}% above the best possible`;
   return {
     text: `optimised for ${loss}${stopped}: expected loss ${sig3(lp.objective)}, ${certified}`,
-    details: `LP (${lp.model} model): objective ${lp.objective.toPrecision(6)}, certified lower bound ${lp.lowerBound === null ? 'none' : lp.lowerBound.toPrecision(6)}${lp.gap === null ? '' : ` (gap ${(lp.gap * 100).toPrecision(3)}%)`}, stopped by ${lp.stoppedBy}`,
+    details: `LP (${lp.model} model): objective ${lp.objective.toPrecision(6)}, ${bound !== null ? `certified lower bound ${bound.toPrecision(6)}` : `lower bound ${NO_BOUND_YET}`}${lp.gap === null || bound === null ? '' : ` (gap ${(lp.gap * 100).toPrecision(3)}%)`}, stopped by ${lp.stoppedBy}`,
   };
 }
 

@@ -127,6 +127,14 @@ export function candidateWords(c: LpCandidate, fmt: (x: number) => string): stri
   return c.expectedLoss === null ? `${c.construction}: n/a (${c.note ?? 'not built'})` : `${c.construction}: ${fmt(c.expectedLoss)}`;
 }
 
+/** A bound that is 0 or absent, in words: losses are >= 0, so 0 bounds nothing (the app's and the CLI's one wording). */
+export const NO_BOUND_YET = 'none yet: no bound above 0 was proved before the LP stopped (give it more time)';
+
+/** Whether a lower bound certifies anything: above 0 (losses are >= 0) and finite. */
+export function isBound(bound: number | null | undefined): bound is number {
+  return bound !== null && bound !== undefined && Number.isFinite(bound) && bound > 0;
+}
+
 /**
  * A lower bound in words: certificate words only for a bound above 0 (losses are >= 0, so 0 bounds nothing; a
  * decomposition stopped before a pricing round reports 0).
@@ -141,6 +149,6 @@ export function exactBoundWords(lp: Pick<LpResult, 'exactLowerBound' | 'model' |
     if (lpNotSolved(lp)) return '— (none: the LP was not solved here)';
     return lp.model === 'spanner' ? '— (none for a spanner over 256 locations: solve the exact model)' : '— (none computed)';
   }
-  if (!(lp.exactLowerBound > 0)) return 'none yet: no bound above 0 was proved before the LP stopped (give it more time)';
+  if (!(lp.exactLowerBound > 0)) return NO_BOUND_YET;
   return `${fmt(lp.exactLowerBound)} (certified: no private mechanism does better)`;
 }

@@ -1,7 +1,7 @@
 /**
  * Audits kept with the project, in Chromium (web mode): x,y point samples
  * audited on the project's points grid (a prior imported from points) with
- * the claim typed as "ln 4"; the run marks the project changed, Save writes
+ * the claim typed as "ln 4" (the verdict says "ln 4 ≈ 1.386"); the run marks the project changed, Save writes
  * the audit with the file's name, size and SHA-256 and the claim as typed,
  * and after a reload the view shows it again. A bad released value names the
  * file. Screenshots: test-output/screenshots/audit-kept-*.png.
@@ -14,6 +14,8 @@ import { useHarness, screenshot, openApp, writeProject, openProjectFile } from '
 import { seededRandom } from '../../src-shared/numeric/seeded-random';
 
 const N = 8;
+/** The audit's lower bound on the effective ε for these seeded samples (its fixed pseudo-random split). */
+const BOUND = '4.541';
 const CELL = 0.5;
 let file: string;
 let samplesCsv: string;
@@ -75,7 +77,11 @@ describe('audits kept with the project', () => {
     await page.getByTestId('audit-run').click();
     await expect
       .poll(() => page.getByTestId('audit-verdict').textContent(), { timeout: 60_000 })
-      .toMatch(/^claim refuted: with 99% confidence the effective ε is at least [\d.]+ per unit of distance, above the claimed 1\.386/);
+      .toMatch(/^claim refuted: with 99% confidence the effective ε is at least [\d.]+ per unit of distance, above the claimed ln 4 ≈ 1\.386: /);
+    // the claim as typed, its value to 4 significant digits beside it
+    expect(await page.getByTestId('audit-verdict').textContent()).toBe(
+      `claim refuted: with 99% confidence the effective ε is at least ${BOUND} per unit of distance, above the claimed ln 4 ≈ 1.386: the mechanism protects less than claimed`,
+    );
     await page.getByTestId('dirty').waitFor();
     await shot('01-run');
     await page.getByTestId('cmd-save').click();

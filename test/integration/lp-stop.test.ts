@@ -326,7 +326,7 @@ describe('CLI: Ctrl-C on an LP', () => {
     const r = await cliWithSigint(args, 6000);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/stopping the LP/);
-    expect(r.stderr).toMatch(/stopped by Ctrl-C after \d+ rounds: the mechanism written is private/);
+    expect(r.stderr).toMatch(/stopped by Ctrl-C after \d+ rounds?: the mechanism written is private/);
     const o = JSON.parse(r.stdout) as {
       exists: boolean;
       rows: number;

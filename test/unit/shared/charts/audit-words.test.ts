@@ -6,6 +6,7 @@ import {
   auditVerdictBadge,
   auditVerdictDetail,
   auditVerdictText,
+  claimedEpsilonWords,
   detectionLines,
 } from '../../../../src-shared/charts/audit-words';
 import { auditResultSchema, type AuditResult, type AuditTestRecord } from '../../../../src-shared/protocol/index';
@@ -111,5 +112,18 @@ describe('audit words', () => {
       '  true ε 1.5: 1234 samples per secret',
       '  true ε 1: not detectable (not above the claim, or over 10^9 samples)',
     ]);
+  });
+
+  it('the claimed ε as typed, its value to 4 significant digits beside an expression; a plain decimal as a number', () => {
+    expect(claimedEpsilonWords(Math.log(4), 'ln 4')).toBe('ln 4 ≈ 1.386');
+    expect(claimedEpsilonWords(0.5, ' 1/2 ')).toBe('1/2 = 0.5');
+    expect(claimedEpsilonWords(0.13862943611198905, '0.13862943611198905')).toBe('0.138629');
+    expect(claimedEpsilonWords(1.2)).toBe('1.2');
+    expect(auditVerdictDetail(result({ epsilon: Math.log(4) }), 'ln 4')).toBe(
+      'with 95% confidence the effective ε is at least 1.427 per unit of distance, above the claimed ln 4 ≈ 1.386: the mechanism protects less than claimed',
+    );
+    expect(auditVerdictText(result({ verdict: 'not-tested', epsilon: Math.log(4), note: 'one secret only' }), 'ln 4')).toBe(
+      'not tested: one secret only (no verdict on the claimed ε = ln 4 ≈ 1.386: these samples can neither refute nor support it)',
+    );
   });
 });
