@@ -130,7 +130,7 @@ function auditSection(a: ReportAudit): string {
   const claim = `claimed ε = ${esc(a.epsilonText)}${a.epsilonText.trim() !== String(a.epsilon) ? ` (${esc(num(a.epsilon))})` : ''}, confidence ${esc(String(Number((a.confidence * 100).toPrecision(6))))}%`;
   if (!a.result) return `<h3>${esc(a.id)}</h3><p>${claim}; samples ${file}.</p><p>Not run.</p>`;
   const r = a.result;
-  const verdict = `<p class="${r.verdict === 'refuted' ? 'bad' : ''}"><b>${esc(auditVerdictBadge(r))}</b> ${esc(auditVerdictDetail(r))}</p>`;
+  const verdict = `<p class="${r.verdict === 'refuted' ? 'bad' : ''}"><b>${esc(auditVerdictBadge(r))}</b> ${esc(auditVerdictDetail(r, a.epsilonText))}</p>`;
   const witness = r.witness ? `<p>Witness: ${esc(auditTestText(r.witness))}</p>` : '';
   const counts = `<p><small>${r.samples.toLocaleString('en-US')} samples, ${r.secretsSeen} secrets with two or more, ${r.pairsTested} pairs tested${a.computedAt ? `; run ${esc(a.computedAt)}` : ''}.</small></p>`;
   return `<h3>${esc(a.id)}</h3><p>${claim} on ${esc(a.domain.length > 120 ? `${a.domain.slice(0, 120)}...` : a.domain)}; samples ${file}.</p>${verdict}${witness}${counts}`;
