@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -41,6 +41,10 @@ describe('channel CSV export for jobs (one writer: channel-csv-stream)', () => {
     expect(existsSync(join(dir, 'x.csv'))).toBe(false);
     expect(existsSync(join(dir, 'x.csv.partial'))).toBe(false);
     expect(() => assertCsvFits(100000, 100000)).toThrow(/TB of CSV/);
-    await expect(writeChannelCsv(channel(), '/nonexistent-dir/x.csv')).rejects.toThrow(/cannot write \/nonexistent-dir\/x.csv/);
+    // unwritable whoever runs it: under a regular file the test makes (a folder named once could have been created by --out)
+    const plain = join(mkdtempSync(join(tmpdir(), 'ms-unwritable-')), 'plain');
+    writeFileSync(plain, '');
+    const target = join(plain, 'x.csv');
+    await expect(writeChannelCsv(channel(), target)).rejects.toThrow(`cannot write ${target}`);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -273,7 +273,11 @@ describe('streamed CSV export', () => {
 
   it('export to an unwritable path is a clear error; a cancelled export stops', async () => {
     const ch = tight(lineDomain(20), 1);
-    await expect(streamChannelCsv(ch, '/nonexistent-dir/x.csv')).rejects.toThrow(/cannot write \/nonexistent-dir\/x.csv/);
+    // unwritable whoever runs it: under a regular file the test makes (a folder named once could have been created by --out)
+    const plain = join(mkdtempSync(join(tmpdir(), 'ms-unwritable-')), 'plain');
+    writeFileSync(plain, '');
+    const target = join(plain, 'x.csv');
+    await expect(streamChannelCsv(ch, target)).rejects.toThrow(`cannot write ${target}`);
     const ac = new AbortController();
     ac.abort();
     const dir = mkdtempSync(join(tmpdir(), 'fast-csv-'));
