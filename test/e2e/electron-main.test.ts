@@ -38,6 +38,8 @@ interface Report {
   permission: boolean;
   remoteRequest: { cancel: boolean };
   fileRequest: { cancel: boolean };
+  report: { ok: boolean; value?: { files: string[] }; error?: { message: string } };
+  reportPage: { checked?: boolean; chart?: boolean; maps?: number; error?: string };
 }
 
 let report: Report;
@@ -84,9 +86,11 @@ describe('Electron main process (built bundle, mocked electron module)', () => {
     expect(report.fileRequest).toEqual({ cancel: false });
   });
 
-  it('has File (New, Open, Open Recent, Save, Save As, Export CSV, Export PNG), Examples and Help menus', () => {
+  it('has File (New, Open, Open Recent, Save, Save As, Export CSV, Export PNG, Study Report), Examples and Help menus', () => {
     expect(report.menu).toEqual(expect.arrayContaining(['&File', 'E&xamples', '&Help']));
-    expect(report.fileMenu).toEqual(expect.arrayContaining(['New Project', 'Open…', 'Open Recent', 'Save', 'Save As…', 'Export CSV…', 'Export PNG…']));
+    expect(report.fileMenu).toEqual(
+      expect.arrayContaining(['New Project', 'Open…', 'Open Recent', 'Save', 'Save As…', 'Export CSV…', 'Export PNG…', 'Study Report…']),
+    );
   });
 
   it('lists every project of resources/examples in the native Examples menu, by title', () => {
@@ -105,6 +109,12 @@ describe('Electron main process (built bundle, mocked electron module)', () => {
     expect(report.badRequest.error.code).toBe('invalid-input');
     expect(report.badRequest.error.message).toContain('epsilon');
     expect(report.outPath.error.message).toContain('"out" is not accepted');
+  });
+
+  it('writes the study report from the bundle: the kept channel checked again, the chart drawn on the native canvas', () => {
+    expect(report.report.ok, report.report.error?.message).toBe(true);
+    expect(report.report.value!.files).toHaveLength(1);
+    expect(report.reportPage).toEqual({ checked: true, chart: true, maps: 2 });
   });
 
   it('runs a job on the worker bundle: TG on 0..5 with alpha = 1/2 (SPEC §7)', () => {

@@ -32,6 +32,41 @@ for (let i = 0; i < 400; i++) {
   await new Promise((r) => setTimeout(r, 50));
 }
 out.events = E.sent.filter((s) => s.channel === 'mechstudio:job').map((s) => s.payload);
+// The study report of a project holding that result and a comparison (its chart drawn on the native canvas in the bundle).
+const waitResult = async (jobId) => {
+  for (let i = 0; i < 600; i++) {
+    const e = E.sent.find((s) => s.channel === 'mechstudio:job' && s.payload.jobId === jobId && (s.payload.kind === 'result' || s.payload.kind === 'error'));
+    if (e) return e.payload.result;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return undefined;
+};
+const cmp = await call('submit', [{ type: 'compare', domain: 'grid:3x3:step=1', epsilon: 1, mechanisms: [{ kind: 'planar-laplace' }] }]);
+const compared = cmp.ok ? await waitResult(cmp.value) : undefined;
+const tg = out.events.find((e) => e.jobId === sub.value && e.kind === 'result')?.result;
+const reportPath = join(process.env.MECHSTUDIO_CONFIG_DIR, 'study.html');
+const studied = {
+  version: 1,
+  name: 'electron study',
+  domains: [
+    { id: 'd', domain: 'line:6' },
+    { id: 'g', domain: 'grid:3x3:step=1' },
+  ],
+  mechanisms: [{ id: 'tg', domain: 'd', kind: 'tg', epsilon: Math.LN2 }],
+  results: { tg: { hash: '0123456789abcdef', result: tg } },
+  comparisons: [{ id: 'c', domain: 'g', epsilon: 1, kinds: ['planar-laplace'], mechanisms: [], result: compared }],
+};
+out.report = await call('project.export', [{ kind: 'study-report', project: studied, states: { tg: 'current' }, path: reportPath }]);
+try {
+  const html = (await import('node:fs')).readFileSync(reportPath, 'utf8');
+  out.reportPage = {
+    checked: html.includes('private at ε = 0.6931: checked for this report'),
+    chart: html.includes('src="data:image/png;base64,'),
+    maps: (html.match(/<svg /g) ?? []).length,
+  };
+} catch (e) {
+  out.reportPage = { error: String(e) };
+}
 out.navigationBlocked = (() => {
   let prevented = false;
   win.webContents.events.get('will-navigate')({ preventDefault: () => (prevented = true) }, 'https://evil.example/');
