@@ -49,7 +49,7 @@ export async function fileFacts(path: string): Promise<ReleaseFile> {
 /** The project file read and validated (one line naming it when it does not parse: it is then never written). */
 function readProjectRaw(path: string): { raw: Record<string, unknown>; project: ReturnType<typeof parseProject> } {
   const text = readRegularFileSync(path, 'project', MAX_PROJECT_BYTES);
-  const project = parseProject(text, path);
+  const project = parseProject(text, path, 'refuse');
   return { raw: JSON.parse(text) as Record<string, unknown>, project };
 }
 

@@ -13,9 +13,10 @@ import { MechError, invalid } from '../../src-shared/errors';
 import { foundNotPrivate } from '../../src-shared/charts/report-words';
 import { Dispatcher } from '../dispatcher/dispatcher';
 import { channelFolderOf } from '../dispatcher/channel-store';
-import { checkWriteTarget, writeFileAtomic } from '../fs/safe-fs';
+import { checkWriteTarget, readRegularFileSync, writeFileAtomic } from '../fs/safe-fs';
 import { packageVersion } from '../fs/package-version';
-import { loadProject } from '../project/project-file';
+import { MAX_PROJECT_BYTES, loadProject } from '../project/project-file';
+import { unpackProjectFile } from '../project/bundle';
 import { makeStudyReport } from '../project/study-report';
 import { Flags, type ParsedArgs } from './args';
 import type { ProgressStream } from './progress';
@@ -92,6 +93,10 @@ export async function runReport(r: PlannedReport, json: boolean, stdout: Progres
   const project = loadProject(r.project);
   const dispatcher = new Dispatcher({ threads });
   dispatcher.channels.addFolder(channelFolderOf(r.project));
+  // a bundle (web mode's download) carries its kept channels: unpacked into a private folder the store reads (and checks)
+  const unpacked = mkdtempSync(join(tmpdir(), 'mechstudio-report-'));
+  await unpackProjectFile(readRegularFileSync(r.project, 'project', MAX_PROJECT_BYTES), r.project, unpacked);
+  dispatcher.channels.addFolder(unpacked);
   try {
     const made = await makeStudyReport(project, {
       baseDir: dirname(r.project),
@@ -126,5 +131,6 @@ export async function runReport(r: PlannedReport, json: boolean, stdout: Progres
     return 0;
   } finally {
     await dispatcher.close().catch(() => undefined);
+    rmSync(unpacked, { recursive: true, force: true });
   }
 }

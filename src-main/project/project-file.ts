@@ -7,15 +7,26 @@
  */
 import { invalid } from '../../src-shared/errors';
 import { readRegularFileSync, writeFileAtomic as writeAtomic } from '../fs/safe-fs';
+import { PROJECT_BUNDLE_FORMAT } from './bundle';
 import { describeZodError, projectSchema, PROJECT_VERSION, type Project, type ProjectInput } from '../../src-shared/protocol/index';
 
-/** Parse and validate project JSON text; errors name the file and the field. */
-export function parseProject(text: string, source: string): Project {
+/**
+ * Parse and validate project JSON text; errors name the file and the field. A project bundle (web mode's download
+ * of a project with its kept channels) is read as the project it holds (its channels are not read here:
+ * bundle.ts unpacks them), unless `bundles` is 'refuse' (a caller that writes the file back).
+ */
+export function parseProject(text: string, source: string, bundles: 'read' | 'refuse' = 'read'): Project {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (e) {
     invalid(`${source}: not valid JSON (${(e as Error).message})`);
+  }
+  if (raw !== null && typeof raw === 'object' && (raw as { format?: unknown }).format === PROJECT_BUNDLE_FORMAT) {
+    if (bundles === 'refuse')
+      invalid(`${source} is a project bundle (a web-mode download with its kept channels): open it in the app and save it as a project file to write to it`);
+    raw = (raw as { project?: unknown }).project;
+    if (raw === null || typeof raw !== 'object') invalid(`${source}: the bundle holds no project`);
   }
   if (raw && typeof raw === 'object' && 'version' in raw && (raw as { version: unknown }).version !== PROJECT_VERSION) {
     invalid(`${source}: project version ${String((raw as { version: unknown }).version)} is not supported (this program reads version ${PROJECT_VERSION})`);

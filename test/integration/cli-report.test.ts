@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { runCli } from './cli-run';
 import { EPS, writeStudy, type Study } from './report-fixture';
 import { findChromium } from '../../src-main/cli/report';
+import { ChannelStore } from '../../src-main/dispatcher/channel-store';
+import { projectFileText } from '../../src-main/project/bundle';
 
 let dir = '';
 let study: Study;
@@ -82,6 +84,47 @@ describe('mechstudio report', () => {
     holds(html, 'kept check, when computed: effective ε');
     holds(html, '<code>prior.csv</code></td><td>prior &#39;people&#39; file</td><td><span class="bad">not readable now: no such file');
   }, 120_000);
+
+  it("reads web mode's bundle: the optimal LP's kept channel comes with it and is checked again; without it, it is said not kept here", async () => {
+    const sub = mkdtempSync(join(dir, 'bundle-'));
+    const s = await writeStudy(sub, 'kept.json');
+    // the LP's channel kept by the host (a channelRef, not inline), as the app keeps it
+    const store = new ChannelStore();
+    const ref = store.put(s.mechanisms.best!.matrix!);
+    const chDir = mkdtempSync(join(sub, 'channels-'));
+    await store.saveTo(chDir, [ref]);
+    const p = JSON.parse(readFileSync(s.path, 'utf8')) as { results: Record<string, { result: Record<string, unknown> }> };
+    delete p.results.best!.result.matrix;
+    p.results.best!.result.channelRef = ref;
+    writeFileSync(s.path, JSON.stringify(p));
+    const bundle = join(sub, 'kept-bundle.json');
+    writeFileSync(bundle, await projectFileText(p, chDir));
+    expect(JSON.parse(readFileSync(bundle, 'utf8'))).toHaveProperty('format', 'mechstudio-project-bundle');
+    const fromBundle = await runCli(['report', bundle, '--out', join(sub, 'b.html'), '--json', '--quiet']);
+    expect(fromBundle.code, fromBundle.stderr).toBe(0);
+    expect(JSON.parse(fromBundle.stdout)).toMatchObject({ mechanisms: 4, rechecked: 3, notPrivate: [] });
+    const plain = await runCli(['report', s.path, '--out', join(sub, 'p.html'), '--json', '--quiet']);
+    expect(JSON.parse(plain.stdout)).toMatchObject({ rechecked: 2 });
+    holds(readFileSync(join(sub, 'p.html'), 'utf8'), 'not checked again: its kept channel is not beside the project file (the NAME.channels folder)');
+    // a command that writes the project back refuses a bundle with one line
+    const apply = await runCli([
+      'apply',
+      '--domain',
+      'line:3',
+      '--epsilon',
+      '1',
+      '--kind',
+      'tg',
+      '--input',
+      s.path,
+      '--out',
+      join(sub, 'o.csv'),
+      '--project',
+      bundle,
+    ]);
+    expect(apply.code).toBe(2);
+    expect(apply.stderr).toContain('is a project bundle (a web-mode download with its kept channels)');
+  }, 180_000);
 
   it.skipIf(findChromium() === null)(
     '--pdf prints the page with Chromium',
