@@ -114,7 +114,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     } catch (e) {
       return failWith(e);
     }
-    if (plan.report) return await runReport(plan.report, plan.json, stdout, threads);
+    if (plan.report) return await runReport(plan.report, plan.json, stdout, threads, progress ?? undefined);
     if (plan.worker) return await serveQueue(plan.worker, args.flags.get('quiet') === true, stderr, controller.signal);
     const quiet = args.flags.get('quiet') === true;
     progress?.clear();

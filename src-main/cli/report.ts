@@ -89,7 +89,13 @@ export async function printPdf(htmlPath: string, pdfPath: string, chromium: stri
 const toolName = (): string => `Mechanism Studio ${packageVersion() ?? ''}`.trim();
 
 /** Make the report: the pool checks every kept channel again; the page is written, then printed when asked. */
-export async function runReport(r: PlannedReport, json: boolean, stdout: ProgressStream, threads: number): Promise<number> {
+export async function runReport(
+  r: PlannedReport,
+  json: boolean,
+  stdout: ProgressStream,
+  threads: number,
+  progress?: { update(fraction: number | null, message: string): void; clear(): void },
+): Promise<number> {
   const project = loadProject(r.project);
   const dispatcher = new Dispatcher({ threads });
   dispatcher.channels.addFolder(channelFolderOf(r.project));
@@ -108,7 +114,9 @@ export async function runReport(r: PlannedReport, json: boolean, stdout: Progres
         return res;
       },
       hasChannel: async (id) => (await dispatcher.channels.locate(id)).ok,
+      ...(progress ? { onProgress: (f: number, m: string) => progress.update(f, m) } : {}),
     });
+    progress?.clear();
     writeFileAtomic(r.out, made.html, '--out file');
     if (r.pdf) {
       const chromium = findChromium();

@@ -32,6 +32,8 @@ export interface ReportMaker {
   now?: Date;
   /** Where a file the project names may be read (web mode: inside the workspace); throws with the reason when it may not. */
   placeFile?: (file: string, what: string) => Promise<string>;
+  /** How far the report is (the files hashed, then each kept channel checked again: the long part on large channels). */
+  onProgress?: (fraction: number, message: string) => void;
   /** Draw charts (default: Chart.js on a Node canvas); tests may pass a stand-in. */
   drawChart?: (spec: ReturnType<typeof compareChart>) => Buffer;
 }
@@ -94,6 +96,7 @@ export async function makeStudyReport(project: Project, maker: ReportMaker): Pro
   } catch {
     resolved = project; // a file that cannot be read is named in the files table; its checks fail with its message
   }
+  maker.onProgress?.(0, 'reading and hashing the files the project names');
   // every file the project names, placed by the policy first: one refused is named, and a domain reading it is not checked
   const refused = new Map<string, string>();
   const files = await Promise.all(
@@ -109,7 +112,8 @@ export async function makeStudyReport(project: Project, maker: ReportMaker): Pro
     }),
   );
   const rechecks: Record<string, Recheck> = {};
-  for (const m of project.mechanisms) {
+  for (const [k, m] of project.mechanisms.entries()) {
+    maker.onProgress?.(0.1 + (0.8 * k) / Math.max(1, project.mechanisms.length), `checking the kept channel of ${m.id} again`);
     const why = refused.get(`domain '${m.domain}' file`);
     rechecks[m.id] = why ? { kind: 'failed', message: why } : await recheckOne(project, resolved, m.id, maker);
   }
