@@ -32,6 +32,19 @@ interface Lp {
 
 const lpOf = (stdout: string): Lp => (JSON.parse(stdout) as { lp: Lp }).lp;
 
+/**
+ * The master said the rogue worker was silent, for how long, and what became of its slice. The silence allowed is a
+ * quarter of the LP's time left when it is measured (silentAfterMs): at most a quarter of the limit, at least 2 s; the
+ * exact tenth depends on how loaded the machine is, so it is read, not matched.
+ */
+function expectSilentFor(stderr: string, limitSeconds: number, then: RegExp): void {
+  const m = new RegExp(`pricing worker rogue-box \\(pid 4244\\) sent nothing for (\\d+\\.\\d) s: ${then.source}`).exec(stderr);
+  expect(m, stderr).not.toBeNull();
+  const s = Number(m![1]);
+  expect(s).toBeGreaterThanOrEqual(2);
+  expect(s).toBeLessThanOrEqual(limitSeconds / 4);
+}
+
 /** The bound certified is at or below the optimum, and the run found the local optimum and bound. */
 function expectLocalOptimum(got: Lp, want: Lp): void {
   expect(want.method).toBe('decomposition');
@@ -122,7 +135,7 @@ describe.skipIf(!redisInstalled())('hostile pricing workers', () => {
     try {
       const r = await cli([...args('--time-limit', '40'), '--queue', redis.url], ENV);
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toMatch(/pricing worker rogue-box \(pid 4244\) sent nothing for 10\.0 s: outputs \d+-\d+ move to /);
+      expectSilentFor(r.stderr, 40, /outputs \d+-\d+ move to /);
       expectLocalOptimum(lpOf(r.stdout), local);
     } finally {
       await rogue.stop();
@@ -147,7 +160,7 @@ describe.skipIf(!redisInstalled())('hostile pricing workers', () => {
       const r = await cli([...args('--time-limit', '40'), '--queue', redis.url], ENV);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toContain(`that names ${honest}, not the worker asked (rogue-box, pid 4244)`);
-      expect(r.stderr).toMatch(/pricing worker rogue-box \(pid 4244\) sent nothing for 10\.0 s: outputs \d+-\d+ move to /);
+      expectSilentFor(r.stderr, 40, /outputs \d+-\d+ move to /);
       expect(rogue.sessions[0]).toMatch(/^[0-9a-f]{32}$/);
       expectLocalOptimum(lpOf(r.stdout), local);
     } finally {
@@ -185,7 +198,7 @@ describe.skipIf(!redisInstalled())('hostile pricing workers', () => {
       try {
         const r = await cli([...args('--time-limit', '20'), '--queue', lone.url], ENV);
         expect(r.code, r.stderr).toBe(0);
-        expect(r.stderr).toMatch(/pricing worker rogue-box \(pid 4244\) sent nothing for 5\.0 s: outputs 1-36 are priced on this machine/);
+        expectSilentFor(r.stderr, 20, /outputs 1-36 are priced on this machine/);
         expectLocalOptimum(lpOf(r.stdout), local);
       } finally {
         await rogue.stop();
