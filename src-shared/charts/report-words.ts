@@ -7,7 +7,9 @@
 import type { Recheck, ReportBudgetRow, ReportFile, ReportMechanism } from '../report/study-report';
 import { lpResultWords } from './lp-words';
 
-const epsText = (x: number): string => (Number.isFinite(x) ? String(Number(x.toPrecision(4))) : 'infinite');
+/** An eps as the report writes it: 4 significant digits, no trailing zeros (ln 4 is 1.386, 0.5 is 0.5). */
+export const epsWords = (x: number): string => (Number.isFinite(x) ? String(Number(x.toPrecision(4))) : 'infinite');
+const epsText = epsWords;
 
 /** Whether the report holds evidence that the channel is not private at its eps (any check, kept or run now). */
 export function foundNotPrivate(m: ReportMechanism): boolean {

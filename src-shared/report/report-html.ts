@@ -9,7 +9,7 @@ import { auditTestText, auditVerdictBadge, auditVerdictDetail } from '../charts/
 import { compareTableText, sig4 } from '../charts/compare-report';
 import { heatColor } from '../charts/heat-color';
 import { KIND_LABELS } from '../charts/kind-words';
-import { STATE_WORDS, RANDOMNESS_WORDS, budgetWords, fileWords, foundNotPrivate, lpWords, privacyWords, recheckWords } from '../charts/report-words';
+import { STATE_WORDS, RANDOMNESS_WORDS, budgetWords, epsWords, fileWords, foundNotPrivate, lpWords, privacyWords, recheckWords } from '../charts/report-words';
 import { populationText } from '../protocol/index';
 import type { ReportAudit, ReportComparison, ReportMechanism, StudyReport } from './study-report';
 
@@ -71,17 +71,19 @@ function mechanismRows(ms: ReportMechanism[]): string {
     const unit = r?.unit === 'km' ? ' km' : '';
     // the line under the verdict: what was not checked again, or the check kept with the result
     const under =
-      m.recheck.kind !== 'checked'
-        ? recheckWords(m.recheck)
-        : m.keptCheck
-          ? `kept check, when computed: effective ε ${num(m.keptCheck.effectiveEpsilon)}${m.keptCheck.private ? '' : ' (NOT private)'}`
-          : '';
+      m.state === 'not-computed'
+        ? ''
+        : m.recheck.kind !== 'checked'
+          ? recheckWords(m.recheck)
+          : m.keptCheck
+            ? `kept check, when computed: effective ε ${num(m.keptCheck.effectiveEpsilon)}${m.keptCheck.private ? '' : ' (NOT private)'}`
+            : '';
     const privacy = `<span class="${foundNotPrivate(m) ? 'bad' : ''}">${esc(privacyWords(m))}</span>${under ? `<br><small>${esc(under)}</small>` : ''}`;
     const lp = lpWords(m);
     return [
       `<b>${esc(m.id)}</b><br><small>${esc(KIND_LABELS[m.kind as keyof typeof KIND_LABELS] ?? m.kind)}${m.remap ? ' + remap' : ''}</small>`,
       `${esc(m.domain)}${m.prior ? `<br><small>prior ${esc(m.prior)}</small>` : ''}${m.loss ? `<br><small>loss ${esc(m.loss)}</small>` : ''}`,
-      num(m.epsilon),
+      esc(epsWords(m.epsilon)),
       privacy,
       lp ? esc(lp) : '—',
       r ? `${num(r.utility)}` : '—',
@@ -169,7 +171,7 @@ function releasesSection(s: StudyReport): string {
   const rows = s.releases.map((r) => [
     esc(r.date),
     esc(r.mechanism),
-    num(r.epsilon),
+    esc(epsWords(r.epsilon)),
     esc(populationText(r.population)),
     f(r.input),
     f(r.output),
