@@ -27,11 +27,14 @@
 import { MechError } from '../../src-shared/errors';
 import { weightedAllPairs } from '../metric/shortest-paths';
 import type { PricingOutcome } from './pricing';
+import { PricingForest } from './pricing-forest';
 
 /** Relative tolerance of the flows and the objective slopes (times max |v|). */
 const TOLERANCE = 1e-12;
 /** Ties of the warm-start crash (relative). */
 const TIE = 1e-10;
+/** Pivots between two refreshes of the whole forest (the pivots in between update it incrementally). */
+const REFRESH = 32;
 
 export type ExactPricingStatus = 'optimal' | 'capped';
 
@@ -74,13 +77,10 @@ export class ExactPricer {
   private readonly glob: Int32Array;
   private readonly rowOf: Int32Array;
   private readonly wt: Float64Array;
+  private readonly forest: PricingForest;
   private readonly parent: Int32Array;
   private readonly pot: Float64Array;
   private readonly fl: Float64Array;
-  private readonly acc: Float64Array;
-  private readonly head: Int32Array;
-  private readonly next: Int32Array;
-  private readonly order: Int32Array;
   private readonly inS: Uint8Array;
   private readonly zeroRoot: Uint8Array;
   private readonly sList: Int32Array;
@@ -94,7 +94,8 @@ export class ExactPricer {
   private GB = new Float64Array(0);
   private p = 0;
   private q = 0;
-  private zeroWorld = false;
+  /** A pivot's structure changed beyond what the incremental update covers (the zero state entered or left). */
+  private stale = false;
   private tol = 0;
   private sCount = 0;
   /** Solves that reached the pivot cap (then re-solved cold), and solves that reached it twice. */
@@ -109,15 +110,12 @@ export class ExactPricer {
     this.glob = new Int32Array(n);
     this.rowOf = new Int32Array(n);
     this.wt = new Float64Array(n);
-    this.parent = new Int32Array(n);
-    this.pot = new Float64Array(n);
-    this.fl = new Float64Array(n);
-    this.acc = new Float64Array(n);
-    this.head = new Int32Array(n);
-    this.next = new Int32Array(n);
-    this.order = new Int32Array(n);
+    this.forest = new PricingForest(n);
+    this.parent = this.forest.parent;
+    this.pot = this.forest.pot;
+    this.fl = this.forest.fl;
     this.inS = new Uint8Array(n);
-    this.zeroRoot = new Uint8Array(n);
+    this.zeroRoot = this.forest.zeroRoot;
     this.sList = new Int32Array(n);
     this.bpRho = new Float64Array(n);
     this.bpOther = new Int32Array(n);
@@ -126,6 +124,13 @@ export class ExactPricer {
     this.uf = new Int32Array(n);
     this.mBest = new Float64Array(n);
     this.mArg = new Int32Array(n);
+  }
+
+  private get zeroWorld(): boolean {
+    return this.forest.zeroWorld;
+  }
+  private set zeroWorld(z: boolean) {
+    this.forest.zeroWorld = z;
   }
 
   /** 1/f between node i (an N node) and node k (any node), both indices into this solve's nodes. */
@@ -182,6 +187,7 @@ export class ExactPricer {
       return this.result(v, 0, 'optimal', false);
     }
     this.fillBlock();
+    this.forest.begin(p, this.q, this.GB, this.wt);
     const cap = 50 * q + 1000;
     let pivots = 0;
     if (!(warm && this.crash(warm))) this.cold();
@@ -194,6 +200,7 @@ export class ExactPricer {
       pivots += out.pivots;
       if (!out.done) this.failed++;
     }
+    this.forest.refresh();
     return this.result(v, pivots, out.done ? 'optimal' : 'capped', this.zeroWorld);
   }
 
@@ -219,6 +226,7 @@ export class ExactPricer {
       this.parent[j] = arg;
       this.pot[j] = best;
     }
+    this.forest.relink();
     return 'cold';
   }
 
@@ -233,16 +241,11 @@ export class ExactPricer {
 
   /** Re-root the tree containing x at x and hang it below `to` (-1: x becomes a root). */
   private reroot(x: number, to: number): void {
-    const parent = this.parent;
-    let prev = to;
-    let cur = x;
-    for (;;) {
-      const nxt = parent[cur]!;
-      parent[cur] = prev;
-      if (nxt < 0) break;
-      prev = cur;
-      cur = nxt;
-    }
+    this.forest.reroot(x, to);
+  }
+
+  private setParent(x: number, to: number): void {
+    this.forest.setParent(x, to);
   }
 
   /**
@@ -279,23 +282,25 @@ export class ExactPricer {
       }
       parent[j] = arg;
       pot[j] = best;
-      const lo = best * (1 - TIE);
+    }
+    // Ties link trees: i's tree hangs below j (Q nodes are leaves until their own ties, so the order is immaterial).
+    this.forest.relink();
+    for (let j = p; j < p + q; j++) {
+      const arg = parent[j]!;
+      const lo = pot[j]! * (1 - TIE);
       for (let i = 0; i < p; i++) {
         if (i === arg || pot[i]! * this.g(i, j) < lo) continue;
         const ri = this.find(i);
         const ra = this.find(arg);
         if (ri === ra) continue;
-        // i's tree hangs below j.
         this.reroot(i, j);
         this.uf[ri] = ra;
       }
     }
     // Roots: each tree re-rooted at its largest N entry; trees below 1 raised.
     for (let guard = 0; guard <= 3 * p + 3; guard++) {
-      this.buildTree();
       let low = -1;
-      for (let t = 0; t < p + q; t++) {
-        const k = this.order[t]!;
+      for (let k = p + q - 1; k >= 0; k--) {
         if (parent[k]! >= 0) continue;
         const top = this.treeMax(k);
         if (top !== k) {
@@ -382,34 +387,15 @@ export class ExactPricer {
     return true;
   }
 
-  /** Children lists and a top-down order of every node from the roots; false when some node is not reached (a cycle). */
-  private buildTree(): boolean {
-    const { p, q, parent, head, next, order } = this;
-    const m = p + q;
-    head.fill(-1, 0, m);
-    let len = 0;
-    for (let k = m - 1; k >= 0; k--) {
-      const pa = parent[k]!;
-      if (pa < 0) order[len++] = k;
-      else {
-        next[k] = head[pa]!;
-        head[pa] = k;
-      }
-    }
-    for (let t = 0; t < len; t++) {
-      for (let c = head[order[t]!]!; c >= 0; c = next[c]!) order[len++] = c;
-    }
-    return len === m;
-  }
-
-  /** Mark the subtree under `top` (children lists built) in inS and sList; returns its size. */
+  /** Mark the subtree under `top` in inS and sList; returns its size. */
   private markSubtree(top: number): number {
-    const { head, next, sList, inS } = this;
+    const { firstChild, nextSib } = this.forest;
+    const { sList, inS } = this;
     let len = 0;
     sList[len++] = top;
     inS[top] = 1;
     for (let t = 0; t < len; t++) {
-      for (let c = head[sList[t]!]!; c >= 0; c = next[c]!) {
+      for (let c = firstChild[sList[t]!]!; c >= 0; c = nextSib[c]!) {
         sList[len++] = c;
         inS[c] = 1;
       }
@@ -418,43 +404,29 @@ export class ExactPricer {
     return len;
   }
 
-  /** Potentials top-down (exact ties along tree arcs), flows bottom-up; fl[k] is the flow on k's arc to its parent, or its root's value. */
-  private potentialsAndFlows(): void {
-    const { p, q, parent, pot, fl, acc, order, wt } = this;
-    const m = p + q;
-    for (let t = 0; t < m; t++) {
-      const k = order[t]!;
-      const pa = parent[k]!;
-      if (pa < 0) {
-        if (!this.zeroWorld && !this.zeroRoot[k]) pot[k] = 1;
-      } else if (k >= p) pot[k] = pot[pa]! * this.g(pa, k);
-      else pot[k] = pot[pa]! / this.g(k, pa);
-    }
-    acc.fill(0, 0, m);
-    for (let t = m - 1; t >= 0; t--) {
-      const k = order[t]!;
-      const pa = parent[k]!;
-      if (pa < 0) {
-        // N root: z = demand - inflow (at 1), or e = inflow - demand (at 0).
-        fl[k] = this.zeroWorld || this.zeroRoot[k] ? acc[k]! - wt[k]! : wt[k]! - acc[k]!;
-      } else if (k >= p) {
-        fl[k] = wt[k]! - acc[k]!;
-        acc[pa]! += this.g(pa, k) * fl[k]!;
-      } else {
-        fl[k] = (wt[k]! - acc[k]!) / this.g(k, pa);
-        acc[pa]! += fl[k]!;
-      }
-    }
-  }
-
-  /** Pivots until no basic variable is negative (true) or the cap (false). */
+  /**
+   * Pivots until no basic variable is negative (true) or the cap (false). The forest is updated incrementally
+   * after each pivot and refreshed whole every REFRESH pivots, after a change of state, and before an optimum is
+   * accepted (a leaving variable the drift hid is then found, and pivoting goes on).
+   */
   private iterate(cap: number, rule: Rule): { done: boolean; pivots: number } {
+    const forest = this.forest;
+    if (!forest.refresh()) return { done: false, pivots: 0 };
+    let since = 0;
     for (let it = 0; it < cap; it++) {
-      if (!this.buildTree()) return { done: false, pivots: it };
-      this.potentialsAndFlows();
-      const k = this.leaving(rule);
+      let k = this.leaving(rule);
+      if (k < 0 && since > 0) {
+        if (!forest.refresh()) return { done: false, pivots: it };
+        since = 0;
+        k = this.leaving(rule);
+      }
       if (k < 0) return { done: true, pivots: it };
+      this.stale = false;
       if (!this.pivot(k)) return { done: false, pivots: it };
+      if (this.stale || ++since >= REFRESH) {
+        if (!forest.refresh()) return { done: false, pivots: it + 1 };
+        since = 0;
+      }
     }
     return { done: false, pivots: cap };
   }
@@ -530,16 +502,37 @@ export class ExactPricer {
     // Scale S to the stop (from 0: rho times the relative potentials).
     const rho = Math.max(0, this.sure);
     for (let s = 0; s < S; s++) pot[sList[s]!] = pot[sList[s]!]! * rho;
-    for (let t = 0; t < npassed; t++) parent[this.passed[t]!] = this.bpOther[this.passed[t]!]!;
-    parent[k] = -1; // the leaving arc (a root's variable: no arc)
+    const { forest, passed, bpOther } = this;
+    forest.startMove();
+    for (let t = 0; t < npassed; t++) this.setParent(passed[t]!, bpOther[passed[t]!]!);
+    this.setParent(k, -1); // the leaving arc (a root's variable: no arc)
+    let top: number;
     if (this.sureNode === -2) {
       this.reroot(argMax, -1);
       this.zeroRoot[argMax] = 0;
-      if (wholeUp) this.zeroWorld = false;
-    } else if (up) this.reroot(this.sureOther, this.sureNode);
-    else this.reroot(this.sureNode, this.sureOther);
-    if (isRoot) this.zeroRoot[k] = 0;
+      forest.touch(argMax);
+      if (wholeUp) {
+        this.zeroWorld = false;
+        this.stale = true;
+      }
+      top = argMax;
+    } else if (up) {
+      this.reroot(this.sureOther, this.sureNode);
+      top = this.sureOther;
+    } else {
+      this.reroot(this.sureNode, this.sureOther);
+      top = this.sureNode;
+    }
+    if (isRoot) {
+      this.zeroRoot[k] = 0;
+      forest.touch(k);
+    }
     this.clearS();
+    if (this.stale) return true;
+    // What moved: S (with the leaves it took), the leaves it left; then the flows on their paths.
+    forest.walk(top);
+    if (!up) for (let t = 0; t < npassed; t++) forest.walk(passed[t]!);
+    forest.propagate();
     return true;
   }
 
@@ -554,7 +547,7 @@ export class ExactPricer {
 
   /** Record a breakpoint of Q node b against N node a at scale r: a leaf into the heap, a non-leaf as the sure stop if nearer. */
   private breakpoint(b: number, a: number, r: number, up: boolean): void {
-    if (this.head[b]! >= 0) {
+    if (this.forest.firstChild[b]! >= 0) {
       if (up ? r < this.sure : r > this.sure) {
         this.sure = r;
         this.sureNode = b;
@@ -658,6 +651,7 @@ export class ExactPricer {
   /** A move with no stop: the last tree down to 0 (the zero state), or in the zero state S up without bound (its dead end). */
   private noStop(k: number, up: boolean, isRoot: boolean, S: number, umax: number, argMax: number, npassed: number): boolean {
     const { p, q, parent, pot, inS, sList, passed, bpOther } = this;
+    this.stale = true;
     const fail = (): boolean => {
       this.clearS();
       return false;
@@ -668,7 +662,7 @@ export class ExactPricer {
       for (let i = 0; i < p; i++) if (!inS[i] && !(parent[i]! < 0 && this.zeroRoot[i])) return fail();
       this.zeroWorld = true;
       for (let s = 0; s < S; s++) pot[sList[s]!] = pot[sList[s]!]! / umax;
-      for (let t = 0; t < npassed; t++) parent[passed[t]!] = bpOther[passed[t]!]!;
+      for (let t = 0; t < npassed; t++) this.setParent(passed[t]!, bpOther[passed[t]!]!);
       for (let i = 0; i < p; i++) {
         if (inS[i] || parent[i]! >= 0) continue;
         // u_i = min_b u_b / g_ib: the largest relative value below every Q node's envelope.
@@ -682,7 +676,7 @@ export class ExactPricer {
           }
         }
         if (arg < 0) return fail();
-        parent[i] = arg;
+        this.setParent(i, arg);
         this.zeroRoot[i] = 0;
       }
       this.clearS();
@@ -702,12 +696,12 @@ export class ExactPricer {
     }
     for (let t = 0; t < npassed; t++) inS[passed[t]!] = 0;
     if (rest < 0) return fail();
-    for (let t = 0; t < npassed; t++) parent[passed[t]!] = bpOther[passed[t]!]!;
+    for (let t = 0; t < npassed; t++) this.setParent(passed[t]!, bpOther[passed[t]!]!);
     for (let s = 0; s < S; s++) pot[sList[s]!] = pot[sList[s]!]! / umax;
-    parent[k] = -1;
+    this.setParent(k, -1);
     this.reroot(argMax, -1);
     this.zeroRoot[argMax] = 0;
-    parent[rest] = -1;
+    this.setParent(rest, -1);
     this.zeroRoot[rest] = 1;
     pot[rest] = 1;
     this.zeroWorld = false;
