@@ -35,6 +35,8 @@ const TOLERANCE = 1e-12;
 const TIE = 1e-10;
 /** Pivots between two refreshes of the whole forest (the pivots in between update it incrementally). */
 const REFRESH = 32;
+/** A triangle bound skips a breakpoint only when beyond the stop by this much (relative): rounding never decides a tie. */
+const SKIP_SLACK = 1e-9;
 
 export type ExactPricingStatus = 'optimal' | 'capped';
 
@@ -92,6 +94,10 @@ export class ExactPricer {
   private readonly mBest: Float64Array;
   private readonly mArg: Int32Array;
   private GB = new Float64Array(0);
+  /** GNN[i*p + j] = 1/f between N nodes i and j: the triangle bounds that let the ratio tests skip most Q nodes. */
+  private GNN = new Float64Array(0);
+  private readonly envA: Float64Array;
+  private readonly sN: Int32Array;
   private p = 0;
   private q = 0;
   /** A pivot's structure changed beyond what the incremental update covers (the zero state entered or left). */
@@ -124,6 +130,8 @@ export class ExactPricer {
     this.uf = new Int32Array(n);
     this.mBest = new Float64Array(n);
     this.mArg = new Int32Array(n);
+    this.envA = new Float64Array(n);
+    this.sN = new Int32Array(n);
   }
 
   private get zeroWorld(): boolean {
@@ -147,6 +155,12 @@ export class ExactPricer {
       const row = glob[i]! * n;
       const o = i * q;
       for (let j = 0; j < q; j++) GB[o + j] = G[row + glob[p + j]!]!;
+    }
+    if (this.GNN.length < p * p) this.GNN = new Float64Array(Math.max(p * p, Math.min(n * n, 2 * this.GNN.length)));
+    const GNN = this.GNN;
+    for (let i = 0; i < p; i++) {
+      const row = glob[i]! * n;
+      for (let j = 0; j < p; j++) GNN[i * p + j] = G[row + glob[j]!]!;
     }
   }
 
@@ -337,10 +351,8 @@ export class ExactPricer {
 
   /** Crash step: raise the tree rooted at `root` (below 1) to its first tie with another tree, or to 1. */
   private raise(root: number): boolean {
-    const { p, q, pot } = this;
+    const { p, pot, bpRho, bpOther, heap } = this;
     const S = this.markSubtree(root);
-    let hit = -1;
-    let hitOther = -1;
     let umax = 0;
     let arg = root;
     for (let s = 0; s < S; s++) {
@@ -350,38 +362,33 @@ export class ExactPricer {
         arg = k;
       }
     }
-    if (!(umax > 0)) return false;
-    let rho = 1 / umax;
-    for (let j = p; j < p + q; j++) {
-      if (this.inS[j]) continue;
-      let m = 0;
-      let a = -1;
-      for (let s = 0; s < S; s++) {
-        const k = this.sList[s]!;
-        if (k >= p) continue;
-        const t = pot[k]! * this.g(k, j);
-        if (t > m) {
-          m = t;
-          a = k;
-        }
-      }
-      if (a < 0) continue;
-      const r = pot[j]! / m;
-      if (r < rho) {
-        rho = r;
-        hit = j;
-        hitOther = a;
+    if (!(umax > 0)) {
+      this.clearS();
+      return false;
+    }
+    // The first tie: the nearest breakpoint of the up ratio test, leaf or not.
+    this.nb = 0;
+    this.sure = 1 / umax;
+    this.sureNode = -2;
+    this.sureOther = -1;
+    this.ratioUp(S);
+    let rho = this.sure;
+    let hit = this.sureNode;
+    let hitOther = this.sureOther;
+    for (let t = 0; t < this.nb; t++) {
+      const b = heap[t]!;
+      if (bpRho[b]! < rho) {
+        rho = bpRho[b]!;
+        hit = b;
+        hitOther = bpOther[b]!;
       }
     }
     if (!Number.isFinite(rho)) {
-      for (let s = 0; s < S; s++) this.inS[this.sList[s]!] = 0;
+      this.clearS();
       return false;
     }
-    for (let s = 0; s < S; s++) {
-      const k = this.sList[s]!;
-      pot[k] = pot[k]! * rho;
-      this.inS[k] = 0;
-    }
+    for (let s = 0; s < S; s++) pot[this.sList[s]!] = pot[this.sList[s]!]! * rho;
+    this.clearS();
     if (hit < 0) this.reroot(arg, -1);
     else this.reroot(hitOther, hit);
     return true;
@@ -591,29 +598,65 @@ export class ExactPricer {
     }
   }
 
-  /** S scales up: the Q nodes outside S against the best N node of S (outer loop over S's N nodes, contiguous rows). */
+  /**
+   * S scales up: the Q nodes b outside S against the best N node of S. The non-leaves exactly (the sure stop); a
+   * leaf only when a triangle bound (ln 1/g a metric) leaves its breakpoint possibly before the stop: through the
+   * largest node c of S, max_{i in S} r_i g_ib <= g_cb max_i r_i / g_ci, and through b's parent a,
+   * <= max_i r_i g_ia / g_ab.
+   */
   private ratioUp(S: number): void {
-    const { p, q, pot, inS, sList, mBest, mArg, GB } = this;
-    mBest.fill(0, p, p + q);
-    mArg.fill(-1, p, p + q);
+    const { p, q, parent, pot, inS, sList, GB, GNN, envA, sN, mBest: ub, mArg: cand } = this;
+    const { firstChild, ga } = this.forest;
+    let ns = 0;
+    let c = -1;
     for (let s = 0; s < S; s++) {
       const i = sList[s]!;
       if (i >= p) continue;
-      const pi = pot[i]!;
-      const o = i * q - p;
-      for (let b = p; b < p + q; b++) {
-        const x = pi * GB[o + b]!;
-        if (x > mBest[b]!) {
-          mBest[b] = x;
-          mArg[b] = i;
-        }
-      }
+      sN[ns++] = i;
+      if (c < 0 || pot[i]! > pot[c]!) c = i;
     }
+    if (c < 0) return;
+    let K = 0;
+    for (let t = 0; t < ns; t++) K = Math.max(K, pot[sN[t]!]! / GNN[c * p + sN[t]!]!);
+    for (let a = 0; a < p; a++) {
+      if (inS[a]) continue;
+      let e = 0;
+      const o = a * p;
+      for (let t = 0; t < ns; t++) e = Math.max(e, pot[sN[t]!]! * GNN[o + sN[t]!]!);
+      envA[a] = e;
+    }
+    let nc = 0;
+    const oc = c * q - p;
     for (let b = p; b < p + q; b++) {
       if (inS[b]) continue;
-      const a = mArg[b]!;
-      if (a >= 0) this.breakpoint(b, a, pot[b]! / mBest[b]!, true);
+      if (firstChild[b]! < 0) {
+        const u = Math.min(GB[oc + b]! * K, envA[parent[b]!]! / ga[b]!);
+        if (pot[b]! > u * this.sure * (1 + SKIP_SLACK)) continue;
+        ub[b] = u;
+        cand[nc++] = b;
+      } else this.upExact(b, ns);
     }
+    for (let t = 0; t < nc; t++) {
+      const b = cand[t]!;
+      if (!(pot[b]! > ub[b]! * this.sure * (1 + SKIP_SLACK))) this.upExact(b, ns);
+    }
+  }
+
+  /** The breakpoint of Q node b against S's N nodes (the first ns of sN). */
+  private upExact(b: number, ns: number): void {
+    const { q, pot, GB, sN } = this;
+    let m = 0;
+    let a = -1;
+    const o = b - this.p;
+    for (let t = 0; t < ns; t++) {
+      const i = sN[t]!;
+      const x = pot[i]! * GB[i * q + o]!;
+      if (x > m) {
+        m = x;
+        a = i;
+      }
+    }
+    if (a >= 0) this.breakpoint(b, a, pot[b]! / m, true);
   }
 
   /**

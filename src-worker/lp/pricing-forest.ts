@@ -20,7 +20,7 @@ export class PricingForest {
   private readonly prevSib: Int32Array;
   private readonly depth: Int32Array;
   /** Gain of k's arc to its parent: g between its N end and its Q end. */
-  private readonly ga: Float64Array;
+  readonly ga: Float64Array;
   readonly pot: Float64Array;
   readonly fl: Float64Array;
   /** Sum of the children's contributions (flow into an N node, or out of a Q node, through its children). */
