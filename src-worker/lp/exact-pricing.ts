@@ -98,6 +98,8 @@ export class ExactPricer {
   private GNN = new Float64Array(0);
   private readonly envA: Float64Array;
   private readonly sN: Int32Array;
+  /** The crash's ties, (j - p) * p + i. */
+  private ties = new Int32Array(64);
   private p = 0;
   private q = 0;
   /** A pivot's structure changed beyond what the incremental update covers (the zero state entered or left). */
@@ -227,18 +229,16 @@ export class ExactPricer {
       this.pot[i] = 1;
       this.zeroRoot[i] = 0;
     }
-    for (let j = p; j < p + q; j++) {
-      let best = -1;
-      let arg = 0;
-      for (let i = 0; i < p; i++) {
-        const t = this.g(i, j);
-        if (t > best) {
-          best = t;
-          arg = i;
+    const { GB, pot, parent } = this;
+    pot.fill(-1, p, p + q);
+    for (let i = 0; i < p; i++) {
+      const o = i * q - p;
+      for (let j = p; j < p + q; j++) {
+        if (GB[o + j]! > pot[j]!) {
+          pot[j] = GB[o + j]!;
+          parent[j] = i;
         }
       }
-      this.parent[j] = arg;
-      this.pot[j] = best;
     }
     this.forest.relink();
     return 'cold';
@@ -284,32 +284,41 @@ export class ExactPricer {
       this.zeroRoot[i] = 0;
       this.uf[i] = i;
     }
-    for (let j = p; j < p + q; j++) {
-      let best = -1;
-      let arg = 0;
-      for (let i = 0; i < p; i++) {
-        const t = pot[i]! * this.g(i, j);
-        if (t > best) {
-          best = t;
-          arg = i;
+    // Each Q node on its envelope's owner (the first of equals), row by row of the block.
+    const GB = this.GB;
+    pot.fill(-1, p, p + q);
+    for (let i = 0; i < p; i++) {
+      const pi = pot[i]!;
+      const o = i * q - p;
+      for (let j = p; j < p + q; j++) {
+        const t = pi * GB[o + j]!;
+        if (t > pot[j]!) {
+          pot[j] = t;
+          parent[j] = i;
         }
       }
-      parent[j] = arg;
-      pot[j] = best;
     }
-    // Ties link trees: i's tree hangs below j (Q nodes are leaves until their own ties, so the order is immaterial).
-    this.forest.relink();
-    for (let j = p; j < p + q; j++) {
-      const arg = parent[j]!;
-      const lo = pot[j]! * (1 - TIE);
-      for (let i = 0; i < p; i++) {
-        if (i === arg || pot[i]! * this.g(i, j) < lo) continue;
-        const ri = this.find(i);
-        const ra = this.find(arg);
-        if (ri === ra) continue;
-        this.reroot(i, j);
-        this.uf[ri] = ra;
+    // Ties link trees: i's tree hangs below j, in the order of j then i (Q nodes are leaves until their own ties).
+    let nt = 0;
+    for (let i = 0; i < p; i++) {
+      const pi = pot[i]!;
+      const o = i * q - p;
+      for (let j = p; j < p + q; j++) {
+        if (i === parent[j] || pi * GB[o + j]! < pot[j]! * (1 - TIE)) continue;
+        if (nt === this.ties.length) this.ties = Int32Array.from({ length: 2 * nt + 64 }, (_, t) => this.ties[t] ?? 0);
+        this.ties[nt++] = (j - p) * p + i;
       }
+    }
+    this.forest.relink();
+    const ties = this.ties.subarray(0, nt).sort();
+    for (let t = 0; t < nt; t++) {
+      const j = p + Math.floor(ties[t]! / p);
+      const i = ties[t]! - (j - p) * p;
+      const ri = this.find(i);
+      const ra = this.find(parent[j]!);
+      if (ri === ra) continue;
+      this.reroot(i, j);
+      this.uf[ri] = ra;
     }
     // Roots: each tree re-rooted at its largest N entry; trees below 1 raised.
     for (let guard = 0; guard <= 3 * p + 3; guard++) {
