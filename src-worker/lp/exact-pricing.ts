@@ -14,14 +14,16 @@
  *
  * Method: a dual simplex on that transport, i.e. a primal method on r. The basis is a forest over N and Q whose
  * arcs are tight rows (t_b = g_ab r_a); each tree is rooted at an a with r_a = 1 (its z basic). Potentials run
- * top-down, flows bottom-up. The leaving variable is the most negative basic one (roots first); the move scales
- * the subtree it cuts off (or the whole tree) by a common factor, so no cycle appears; the ratio test runs over
- * every pair between the moving set and the rest and is long-step: Q leaves crossing a boundary are reassigned
- * while the objective still improves (a heap holds those breakpoints), the first non-leaf breakpoint or the bound
- * r = 1 stops the step. When the last tree scales to 0 the solve continues in a zero state that keeps relative
- * potentials (optimum 0 when it ends there). Warm start: any stored r is crashed into a basis (ties link entries;
- * a tree without an entry at 1 is raised until it ties or reaches 1). A pivot cap ends a solve; it is then
- * repeated cold with the other leaving rule, and past that the point reached and its certificate are returned.
+ * top-down, flows bottom-up, kept between pivots on what a pivot moved (pricing-forest.ts). The leaving variable is the
+ * most negative basic one (roots first); the move scales the subtree it cuts off (or the whole tree) by a common
+ * factor, so no cycle appears; the ratio test runs over every pair between the moving set and the rest (moving up,
+ * a leaf is skipped when a triangle bound of ln f puts its breakpoint beyond the sure stop) and is long-step: Q
+ * leaves crossing a boundary are reassigned while the objective still improves (a heap holds those breakpoints),
+ * the first non-leaf breakpoint or the bound r = 1 stops the step. When the last tree scales to 0 the solve
+ * continues in a zero state that keeps relative potentials (optimum 0 when it ends there). Warm start: any stored r
+ * is crashed into a basis (ties link entries; a tree without an entry at 1 is raised until it ties or reaches 1). A
+ * pivot cap ends a solve; it is then repeated cold with the other leaving rule, and past that the point reached and
+ * its certificate are returned.
  */
 
 import { MechError } from '../../src-shared/errors';
