@@ -14,24 +14,33 @@
  *
  * Method: a dual simplex on that transport, i.e. a primal method on r. The basis is a forest over N and Q whose
  * arcs are tight rows (t_b = g_ab r_a); each tree is rooted at an a with r_a = 1 (its z basic). Potentials run
- * top-down, flows bottom-up. The leaving variable is the most negative basic one (roots first); the move scales
- * the subtree it cuts off (or the whole tree) by a common factor, so no cycle appears; the ratio test runs over
- * every pair between the moving set and the rest and is long-step: Q leaves crossing a boundary are reassigned
- * while the objective still improves (a heap holds those breakpoints), the first non-leaf breakpoint or the bound
- * r = 1 stops the step. When the last tree scales to 0 the solve continues in a zero state that keeps relative
- * potentials (optimum 0 when it ends there). Warm start: any stored r is crashed into a basis (ties link entries;
- * a tree without an entry at 1 is raised until it ties or reaches 1). A pivot cap ends a solve; it is then
- * repeated cold with the other leaving rule, and past that the point reached and its certificate are returned.
+ * top-down, flows bottom-up, kept between pivots on what a pivot moved (pricing-forest.ts). The leaving variable is the
+ * most negative basic one (roots first); the move scales the subtree it cuts off (or the whole tree) by a common
+ * factor, so no cycle appears; the ratio test runs over every pair between the moving set and the rest (moving up,
+ * a leaf is skipped when a triangle bound of ln f puts its breakpoint beyond the sure stop) and is long-step: Q
+ * leaves crossing a boundary are reassigned while the objective still improves (a heap holds those breakpoints),
+ * the first non-leaf breakpoint or the bound r = 1 stops the step. When the last tree scales to 0 the solve
+ * continues in a zero state that keeps relative potentials (optimum 0 when it ends there). Warm start: any stored r
+ * is crashed into a basis (ties link entries; a tree without an entry at 1 is raised until it ties or reaches 1). A
+ * pivot cap ends a solve; it is then repeated cold with the other leaving rule, and past that the point reached and
+ * its certificate are returned.
  */
 
 import { MechError } from '../../src-shared/errors';
-import { weightedAllPairs } from '../metric/shortest-paths';
 import type { PricingOutcome } from './pricing';
+import { PricingForest } from './pricing-forest';
+import { certificateBound } from './exact-pricing-factors';
+
+export { EXACT_PRICING_MAX_SECRETS, certificateBound, closurePricingFactors, exactPricingFactors } from './exact-pricing-factors';
 
 /** Relative tolerance of the flows and the objective slopes (times max |v|). */
 const TOLERANCE = 1e-12;
 /** Ties of the warm-start crash (relative). */
 const TIE = 1e-10;
+/** Pivots between two refreshes of the whole forest (the pivots in between update it incrementally). */
+const REFRESH = 32;
+/** A triangle bound skips a breakpoint only when beyond the stop by this much (relative): rounding never decides a tie. */
+const SKIP_SLACK = 1e-9;
 
 export type ExactPricingStatus = 'optimal' | 'capped';
 
@@ -52,20 +61,6 @@ export interface ExactPricingResult {
 
 type Rule = 'roots' | 'overall';
 
-/** min(0, v + A' mu) summed, for multipliers mu_ab = g_ab y on the rows r_a <= f_ab r_b (y clipped at 0): a valid lower bound for any y. */
-export function certificateBound(v: Float64Array, g: (a: number, b: number) => number, a: Int32Array, b: Int32Array, y: Float64Array): number {
-  const d = Float64Array.from(v);
-  for (let k = 0; k < y.length; k++) {
-    const f = y[k]!;
-    if (!(f > 0)) continue;
-    d[a[k]!]! += g(a[k]!, b[k]!) * f;
-    d[b[k]!]! -= f;
-  }
-  let s = 0;
-  for (let x = 0; x < d.length; x++) if (d[x]! < 0) s += d[x]!;
-  return s;
-}
-
 /**
  * One exact pricer per engine (thread): n secrets and G[a*n + b] = 1/f_ab (G[a*n + a] = 1), symmetric, ln(1/G) a
  * metric (the model's factors, or the shortest-path closure of a spanner's). Buffers are reused between solves.
@@ -74,13 +69,10 @@ export class ExactPricer {
   private readonly glob: Int32Array;
   private readonly rowOf: Int32Array;
   private readonly wt: Float64Array;
+  private readonly forest: PricingForest;
   private readonly parent: Int32Array;
   private readonly pot: Float64Array;
   private readonly fl: Float64Array;
-  private readonly acc: Float64Array;
-  private readonly head: Int32Array;
-  private readonly next: Int32Array;
-  private readonly order: Int32Array;
   private readonly inS: Uint8Array;
   private readonly zeroRoot: Uint8Array;
   private readonly sList: Int32Array;
@@ -92,9 +84,16 @@ export class ExactPricer {
   private readonly mBest: Float64Array;
   private readonly mArg: Int32Array;
   private GB = new Float64Array(0);
+  /** GNN[i*p + j] = 1/f between N nodes i and j: the triangle bounds that let the ratio tests skip most Q nodes. */
+  private GNN = new Float64Array(0);
+  private readonly envA: Float64Array;
+  private readonly sN: Int32Array;
+  /** The crash's ties, (j - p) * p + i. */
+  private ties = new Int32Array(64);
   private p = 0;
   private q = 0;
-  private zeroWorld = false;
+  /** A pivot's structure changed beyond what the incremental update covers (the zero state entered or left). */
+  private stale = false;
   private tol = 0;
   private sCount = 0;
   /** Solves that reached the pivot cap (then re-solved cold), and solves that reached it twice. */
@@ -109,15 +108,12 @@ export class ExactPricer {
     this.glob = new Int32Array(n);
     this.rowOf = new Int32Array(n);
     this.wt = new Float64Array(n);
-    this.parent = new Int32Array(n);
-    this.pot = new Float64Array(n);
-    this.fl = new Float64Array(n);
-    this.acc = new Float64Array(n);
-    this.head = new Int32Array(n);
-    this.next = new Int32Array(n);
-    this.order = new Int32Array(n);
+    this.forest = new PricingForest(n);
+    this.parent = this.forest.parent;
+    this.pot = this.forest.pot;
+    this.fl = this.forest.fl;
     this.inS = new Uint8Array(n);
-    this.zeroRoot = new Uint8Array(n);
+    this.zeroRoot = this.forest.zeroRoot;
     this.sList = new Int32Array(n);
     this.bpRho = new Float64Array(n);
     this.bpOther = new Int32Array(n);
@@ -126,6 +122,15 @@ export class ExactPricer {
     this.uf = new Int32Array(n);
     this.mBest = new Float64Array(n);
     this.mArg = new Int32Array(n);
+    this.envA = new Float64Array(n);
+    this.sN = new Int32Array(n);
+  }
+
+  private get zeroWorld(): boolean {
+    return this.forest.zeroWorld;
+  }
+  private set zeroWorld(z: boolean) {
+    this.forest.zeroWorld = z;
   }
 
   /** 1/f between node i (an N node) and node k (any node), both indices into this solve's nodes. */
@@ -142,6 +147,12 @@ export class ExactPricer {
       const row = glob[i]! * n;
       const o = i * q;
       for (let j = 0; j < q; j++) GB[o + j] = G[row + glob[p + j]!]!;
+    }
+    if (this.GNN.length < p * p) this.GNN = new Float64Array(Math.max(p * p, Math.min(n * n, 2 * this.GNN.length)));
+    const GNN = this.GNN;
+    for (let i = 0; i < p; i++) {
+      const row = glob[i]! * n;
+      for (let j = 0; j < p; j++) GNN[i * p + j] = G[row + glob[j]!]!;
     }
   }
 
@@ -182,6 +193,7 @@ export class ExactPricer {
       return this.result(v, 0, 'optimal', false);
     }
     this.fillBlock();
+    this.forest.begin(p, this.q, this.GB, this.wt);
     const cap = 50 * q + 1000;
     let pivots = 0;
     if (!(warm && this.crash(warm))) this.cold();
@@ -194,6 +206,7 @@ export class ExactPricer {
       pivots += out.pivots;
       if (!out.done) this.failed++;
     }
+    this.forest.refresh();
     return this.result(v, pivots, out.done ? 'optimal' : 'capped', this.zeroWorld);
   }
 
@@ -206,19 +219,18 @@ export class ExactPricer {
       this.pot[i] = 1;
       this.zeroRoot[i] = 0;
     }
-    for (let j = p; j < p + q; j++) {
-      let best = -1;
-      let arg = 0;
-      for (let i = 0; i < p; i++) {
-        const t = this.g(i, j);
-        if (t > best) {
-          best = t;
-          arg = i;
+    const { GB, pot, parent } = this;
+    pot.fill(-1, p, p + q);
+    for (let i = 0; i < p; i++) {
+      const o = i * q - p;
+      for (let j = p; j < p + q; j++) {
+        if (GB[o + j]! > pot[j]!) {
+          pot[j] = GB[o + j]!;
+          parent[j] = i;
         }
       }
-      this.parent[j] = arg;
-      this.pot[j] = best;
     }
+    this.forest.relink();
     return 'cold';
   }
 
@@ -233,16 +245,11 @@ export class ExactPricer {
 
   /** Re-root the tree containing x at x and hang it below `to` (-1: x becomes a root). */
   private reroot(x: number, to: number): void {
-    const parent = this.parent;
-    let prev = to;
-    let cur = x;
-    for (;;) {
-      const nxt = parent[cur]!;
-      parent[cur] = prev;
-      if (nxt < 0) break;
-      prev = cur;
-      cur = nxt;
-    }
+    this.forest.reroot(x, to);
+  }
+
+  private setParent(x: number, to: number): void {
+    this.forest.setParent(x, to);
   }
 
   /**
@@ -267,35 +274,46 @@ export class ExactPricer {
       this.zeroRoot[i] = 0;
       this.uf[i] = i;
     }
-    for (let j = p; j < p + q; j++) {
-      let best = -1;
-      let arg = 0;
-      for (let i = 0; i < p; i++) {
-        const t = pot[i]! * this.g(i, j);
-        if (t > best) {
-          best = t;
-          arg = i;
+    // Each Q node on its envelope's owner (the first of equals), row by row of the block.
+    const GB = this.GB;
+    pot.fill(-1, p, p + q);
+    for (let i = 0; i < p; i++) {
+      const pi = pot[i]!;
+      const o = i * q - p;
+      for (let j = p; j < p + q; j++) {
+        const t = pi * GB[o + j]!;
+        if (t > pot[j]!) {
+          pot[j] = t;
+          parent[j] = i;
         }
       }
-      parent[j] = arg;
-      pot[j] = best;
-      const lo = best * (1 - TIE);
-      for (let i = 0; i < p; i++) {
-        if (i === arg || pot[i]! * this.g(i, j) < lo) continue;
-        const ri = this.find(i);
-        const ra = this.find(arg);
-        if (ri === ra) continue;
-        // i's tree hangs below j.
-        this.reroot(i, j);
-        this.uf[ri] = ra;
+    }
+    // Ties link trees: i's tree hangs below j, in the order of j then i (Q nodes are leaves until their own ties).
+    let nt = 0;
+    for (let i = 0; i < p; i++) {
+      const pi = pot[i]!;
+      const o = i * q - p;
+      for (let j = p; j < p + q; j++) {
+        if (i === parent[j] || pi * GB[o + j]! < pot[j]! * (1 - TIE)) continue;
+        if (nt === this.ties.length) this.ties = Int32Array.from({ length: 2 * nt + 64 }, (_, t) => this.ties[t] ?? 0);
+        this.ties[nt++] = (j - p) * p + i;
       }
+    }
+    this.forest.relink();
+    const ties = this.ties.subarray(0, nt).sort();
+    for (let t = 0; t < nt; t++) {
+      const j = p + Math.floor(ties[t]! / p);
+      const i = ties[t]! - (j - p) * p;
+      const ri = this.find(i);
+      const ra = this.find(parent[j]!);
+      if (ri === ra) continue;
+      this.reroot(i, j);
+      this.uf[ri] = ra;
     }
     // Roots: each tree re-rooted at its largest N entry; trees below 1 raised.
     for (let guard = 0; guard <= 3 * p + 3; guard++) {
-      this.buildTree();
       let low = -1;
-      for (let t = 0; t < p + q; t++) {
-        const k = this.order[t]!;
+      for (let k = p + q - 1; k >= 0; k--) {
         if (parent[k]! >= 0) continue;
         const top = this.treeMax(k);
         if (top !== k) {
@@ -332,10 +350,8 @@ export class ExactPricer {
 
   /** Crash step: raise the tree rooted at `root` (below 1) to its first tie with another tree, or to 1. */
   private raise(root: number): boolean {
-    const { p, q, pot } = this;
+    const { p, pot, bpRho, bpOther, heap } = this;
     const S = this.markSubtree(root);
-    let hit = -1;
-    let hitOther = -1;
     let umax = 0;
     let arg = root;
     for (let s = 0; s < S; s++) {
@@ -345,71 +361,47 @@ export class ExactPricer {
         arg = k;
       }
     }
-    if (!(umax > 0)) return false;
-    let rho = 1 / umax;
-    for (let j = p; j < p + q; j++) {
-      if (this.inS[j]) continue;
-      let m = 0;
-      let a = -1;
-      for (let s = 0; s < S; s++) {
-        const k = this.sList[s]!;
-        if (k >= p) continue;
-        const t = pot[k]! * this.g(k, j);
-        if (t > m) {
-          m = t;
-          a = k;
-        }
-      }
-      if (a < 0) continue;
-      const r = pot[j]! / m;
-      if (r < rho) {
-        rho = r;
-        hit = j;
-        hitOther = a;
+    if (!(umax > 0)) {
+      this.clearS();
+      return false;
+    }
+    // The first tie: the nearest breakpoint of the up ratio test, leaf or not.
+    this.nb = 0;
+    this.sure = 1 / umax;
+    this.sureNode = -2;
+    this.sureOther = -1;
+    this.ratioUp(S);
+    let rho = this.sure;
+    let hit = this.sureNode;
+    let hitOther = this.sureOther;
+    for (let t = 0; t < this.nb; t++) {
+      const b = heap[t]!;
+      if (bpRho[b]! < rho) {
+        rho = bpRho[b]!;
+        hit = b;
+        hitOther = bpOther[b]!;
       }
     }
     if (!Number.isFinite(rho)) {
-      for (let s = 0; s < S; s++) this.inS[this.sList[s]!] = 0;
+      this.clearS();
       return false;
     }
-    for (let s = 0; s < S; s++) {
-      const k = this.sList[s]!;
-      pot[k] = pot[k]! * rho;
-      this.inS[k] = 0;
-    }
+    for (let s = 0; s < S; s++) pot[this.sList[s]!] = pot[this.sList[s]!]! * rho;
+    this.clearS();
     if (hit < 0) this.reroot(arg, -1);
     else this.reroot(hitOther, hit);
     return true;
   }
 
-  /** Children lists and a top-down order of every node from the roots; false when some node is not reached (a cycle). */
-  private buildTree(): boolean {
-    const { p, q, parent, head, next, order } = this;
-    const m = p + q;
-    head.fill(-1, 0, m);
-    let len = 0;
-    for (let k = m - 1; k >= 0; k--) {
-      const pa = parent[k]!;
-      if (pa < 0) order[len++] = k;
-      else {
-        next[k] = head[pa]!;
-        head[pa] = k;
-      }
-    }
-    for (let t = 0; t < len; t++) {
-      for (let c = head[order[t]!]!; c >= 0; c = next[c]!) order[len++] = c;
-    }
-    return len === m;
-  }
-
-  /** Mark the subtree under `top` (children lists built) in inS and sList; returns its size. */
+  /** Mark the subtree under `top` in inS and sList; returns its size. */
   private markSubtree(top: number): number {
-    const { head, next, sList, inS } = this;
+    const { firstChild, nextSib } = this.forest;
+    const { sList, inS } = this;
     let len = 0;
     sList[len++] = top;
     inS[top] = 1;
     for (let t = 0; t < len; t++) {
-      for (let c = head[sList[t]!]!; c >= 0; c = next[c]!) {
+      for (let c = firstChild[sList[t]!]!; c >= 0; c = nextSib[c]!) {
         sList[len++] = c;
         inS[c] = 1;
       }
@@ -418,43 +410,29 @@ export class ExactPricer {
     return len;
   }
 
-  /** Potentials top-down (exact ties along tree arcs), flows bottom-up; fl[k] is the flow on k's arc to its parent, or its root's value. */
-  private potentialsAndFlows(): void {
-    const { p, q, parent, pot, fl, acc, order, wt } = this;
-    const m = p + q;
-    for (let t = 0; t < m; t++) {
-      const k = order[t]!;
-      const pa = parent[k]!;
-      if (pa < 0) {
-        if (!this.zeroWorld && !this.zeroRoot[k]) pot[k] = 1;
-      } else if (k >= p) pot[k] = pot[pa]! * this.g(pa, k);
-      else pot[k] = pot[pa]! / this.g(k, pa);
-    }
-    acc.fill(0, 0, m);
-    for (let t = m - 1; t >= 0; t--) {
-      const k = order[t]!;
-      const pa = parent[k]!;
-      if (pa < 0) {
-        // N root: z = demand - inflow (at 1), or e = inflow - demand (at 0).
-        fl[k] = this.zeroWorld || this.zeroRoot[k] ? acc[k]! - wt[k]! : wt[k]! - acc[k]!;
-      } else if (k >= p) {
-        fl[k] = wt[k]! - acc[k]!;
-        acc[pa]! += this.g(pa, k) * fl[k]!;
-      } else {
-        fl[k] = (wt[k]! - acc[k]!) / this.g(k, pa);
-        acc[pa]! += fl[k]!;
-      }
-    }
-  }
-
-  /** Pivots until no basic variable is negative (true) or the cap (false). */
+  /**
+   * Pivots until no basic variable is negative (true) or the cap (false). The forest is updated incrementally
+   * after each pivot and refreshed whole every REFRESH pivots, after a change of state, and before an optimum is
+   * accepted (a leaving variable the drift hid is then found, and pivoting goes on).
+   */
   private iterate(cap: number, rule: Rule): { done: boolean; pivots: number } {
+    const forest = this.forest;
+    if (!forest.refresh()) return { done: false, pivots: 0 };
+    let since = 0;
     for (let it = 0; it < cap; it++) {
-      if (!this.buildTree()) return { done: false, pivots: it };
-      this.potentialsAndFlows();
-      const k = this.leaving(rule);
+      let k = this.leaving(rule);
+      if (k < 0 && since > 0) {
+        if (!forest.refresh()) return { done: false, pivots: it };
+        since = 0;
+        k = this.leaving(rule);
+      }
       if (k < 0) return { done: true, pivots: it };
+      this.stale = false;
       if (!this.pivot(k)) return { done: false, pivots: it };
+      if (this.stale || ++since >= REFRESH) {
+        if (!forest.refresh()) return { done: false, pivots: it + 1 };
+        since = 0;
+      }
     }
     return { done: false, pivots: cap };
   }
@@ -530,16 +508,37 @@ export class ExactPricer {
     // Scale S to the stop (from 0: rho times the relative potentials).
     const rho = Math.max(0, this.sure);
     for (let s = 0; s < S; s++) pot[sList[s]!] = pot[sList[s]!]! * rho;
-    for (let t = 0; t < npassed; t++) parent[this.passed[t]!] = this.bpOther[this.passed[t]!]!;
-    parent[k] = -1; // the leaving arc (a root's variable: no arc)
+    const { forest, passed, bpOther } = this;
+    forest.startMove();
+    for (let t = 0; t < npassed; t++) this.setParent(passed[t]!, bpOther[passed[t]!]!);
+    this.setParent(k, -1); // the leaving arc (a root's variable: no arc)
+    let top: number;
     if (this.sureNode === -2) {
       this.reroot(argMax, -1);
       this.zeroRoot[argMax] = 0;
-      if (wholeUp) this.zeroWorld = false;
-    } else if (up) this.reroot(this.sureOther, this.sureNode);
-    else this.reroot(this.sureNode, this.sureOther);
-    if (isRoot) this.zeroRoot[k] = 0;
+      forest.touch(argMax);
+      if (wholeUp) {
+        this.zeroWorld = false;
+        this.stale = true;
+      }
+      top = argMax;
+    } else if (up) {
+      this.reroot(this.sureOther, this.sureNode);
+      top = this.sureOther;
+    } else {
+      this.reroot(this.sureNode, this.sureOther);
+      top = this.sureNode;
+    }
+    if (isRoot) {
+      this.zeroRoot[k] = 0;
+      forest.touch(k);
+    }
     this.clearS();
+    if (this.stale) return true;
+    // What moved: S (with the leaves it took), the leaves it left; then the flows on their paths.
+    forest.walk(top);
+    if (!up) for (let t = 0; t < npassed; t++) forest.walk(passed[t]!);
+    forest.propagate();
     return true;
   }
 
@@ -554,7 +553,7 @@ export class ExactPricer {
 
   /** Record a breakpoint of Q node b against N node a at scale r: a leaf into the heap, a non-leaf as the sure stop if nearer. */
   private breakpoint(b: number, a: number, r: number, up: boolean): void {
-    if (this.head[b]! >= 0) {
+    if (this.forest.firstChild[b]! >= 0) {
       if (up ? r < this.sure : r > this.sure) {
         this.sure = r;
         this.sureNode = b;
@@ -598,29 +597,65 @@ export class ExactPricer {
     }
   }
 
-  /** S scales up: the Q nodes outside S against the best N node of S (outer loop over S's N nodes, contiguous rows). */
+  /**
+   * S scales up: the Q nodes b outside S against the best N node of S. The non-leaves exactly (the sure stop); a
+   * leaf only when a triangle bound (ln 1/g a metric) leaves its breakpoint possibly before the stop: through the
+   * largest node c of S, max_{i in S} r_i g_ib <= g_cb max_i r_i / g_ci, and through b's parent a,
+   * <= max_i r_i g_ia / g_ab.
+   */
   private ratioUp(S: number): void {
-    const { p, q, pot, inS, sList, mBest, mArg, GB } = this;
-    mBest.fill(0, p, p + q);
-    mArg.fill(-1, p, p + q);
+    const { p, q, parent, pot, inS, sList, GB, GNN, envA, sN, mBest: ub, mArg: cand } = this;
+    const { firstChild, ga } = this.forest;
+    let ns = 0;
+    let c = -1;
     for (let s = 0; s < S; s++) {
       const i = sList[s]!;
       if (i >= p) continue;
-      const pi = pot[i]!;
-      const o = i * q - p;
-      for (let b = p; b < p + q; b++) {
-        const x = pi * GB[o + b]!;
-        if (x > mBest[b]!) {
-          mBest[b] = x;
-          mArg[b] = i;
-        }
-      }
+      sN[ns++] = i;
+      if (c < 0 || pot[i]! > pot[c]!) c = i;
     }
+    if (c < 0) return;
+    let K = 0;
+    for (let t = 0; t < ns; t++) K = Math.max(K, pot[sN[t]!]! / GNN[c * p + sN[t]!]!);
+    for (let a = 0; a < p; a++) {
+      if (inS[a]) continue;
+      let e = 0;
+      const o = a * p;
+      for (let t = 0; t < ns; t++) e = Math.max(e, pot[sN[t]!]! * GNN[o + sN[t]!]!);
+      envA[a] = e;
+    }
+    let nc = 0;
+    const oc = c * q - p;
     for (let b = p; b < p + q; b++) {
       if (inS[b]) continue;
-      const a = mArg[b]!;
-      if (a >= 0) this.breakpoint(b, a, pot[b]! / mBest[b]!, true);
+      if (firstChild[b]! < 0) {
+        const u = Math.min(GB[oc + b]! * K, envA[parent[b]!]! / ga[b]!);
+        if (pot[b]! > u * this.sure * (1 + SKIP_SLACK)) continue;
+        ub[b] = u;
+        cand[nc++] = b;
+      } else this.upExact(b, ns);
     }
+    for (let t = 0; t < nc; t++) {
+      const b = cand[t]!;
+      if (!(pot[b]! > ub[b]! * this.sure * (1 + SKIP_SLACK))) this.upExact(b, ns);
+    }
+  }
+
+  /** The breakpoint of Q node b against S's N nodes (the first ns of sN). */
+  private upExact(b: number, ns: number): void {
+    const { q, pot, GB, sN } = this;
+    let m = 0;
+    let a = -1;
+    const o = b - this.p;
+    for (let t = 0; t < ns; t++) {
+      const i = sN[t]!;
+      const x = pot[i]! * GB[i * q + o]!;
+      if (x > m) {
+        m = x;
+        a = i;
+      }
+    }
+    if (a >= 0) this.breakpoint(b, a, pot[b]! / m, true);
   }
 
   /**
@@ -658,6 +693,7 @@ export class ExactPricer {
   /** A move with no stop: the last tree down to 0 (the zero state), or in the zero state S up without bound (its dead end). */
   private noStop(k: number, up: boolean, isRoot: boolean, S: number, umax: number, argMax: number, npassed: number): boolean {
     const { p, q, parent, pot, inS, sList, passed, bpOther } = this;
+    this.stale = true;
     const fail = (): boolean => {
       this.clearS();
       return false;
@@ -668,7 +704,7 @@ export class ExactPricer {
       for (let i = 0; i < p; i++) if (!inS[i] && !(parent[i]! < 0 && this.zeroRoot[i])) return fail();
       this.zeroWorld = true;
       for (let s = 0; s < S; s++) pot[sList[s]!] = pot[sList[s]!]! / umax;
-      for (let t = 0; t < npassed; t++) parent[passed[t]!] = bpOther[passed[t]!]!;
+      for (let t = 0; t < npassed; t++) this.setParent(passed[t]!, bpOther[passed[t]!]!);
       for (let i = 0; i < p; i++) {
         if (inS[i] || parent[i]! >= 0) continue;
         // u_i = min_b u_b / g_ib: the largest relative value below every Q node's envelope.
@@ -682,7 +718,7 @@ export class ExactPricer {
           }
         }
         if (arg < 0) return fail();
-        parent[i] = arg;
+        this.setParent(i, arg);
         this.zeroRoot[i] = 0;
       }
       this.clearS();
@@ -702,12 +738,12 @@ export class ExactPricer {
     }
     for (let t = 0; t < npassed; t++) inS[passed[t]!] = 0;
     if (rest < 0) return fail();
-    for (let t = 0; t < npassed; t++) parent[passed[t]!] = bpOther[passed[t]!]!;
+    for (let t = 0; t < npassed; t++) this.setParent(passed[t]!, bpOther[passed[t]!]!);
     for (let s = 0; s < S; s++) pot[sList[s]!] = pot[sList[s]!]! / umax;
-    parent[k] = -1;
+    this.setParent(k, -1);
     this.reroot(argMax, -1);
     this.zeroRoot[argMax] = 0;
-    parent[rest] = -1;
+    this.setParent(rest, -1);
     this.zeroRoot[rest] = 1;
     pot[rest] = 1;
     this.zeroWorld = false;
@@ -819,35 +855,3 @@ export class ExactOutputs {
     return this.pricer.failed;
   }
 }
-
-/**
- * The pricing factors of an exact model, G[a*n + b] = e^(-exponent) on every constrained pair (both directions),
- * 1 on the diagonal, 0 where no pair constrains (an infinite distance), in shared memory so that pricing threads
- * read one copy.
- */
-export function exactPricingFactors(n: number, from: Int32Array, to: Int32Array, exponent: Float64Array): Float64Array {
-  const G = new Float64Array(new SharedArrayBuffer(8 * n * n));
-  for (let x = 0; x < n; x++) G[x * n + x] = 1;
-  for (let e = 0; e < from.length; e++) {
-    const a = from[e]!;
-    const b = to[e]!;
-    const g = Math.exp(-exponent[e]!);
-    G[a * n + b] = g;
-    G[b * n + a] = g;
-  }
-  return G;
-}
-
-/**
- * The factors of a spanner's or an edge graph's polytope for exact pricing: the shortest-path closure of its edge
- * exponents (the same polytope: every closure row is implied by a path of edge rows), G = e^(-closure).
- */
-export function closurePricingFactors(n: number, from: Int32Array, to: Int32Array, exponent: Float64Array): Float64Array {
-  const D = weightedAllPairs(n, { from, to, weight: exponent }, 'exact pricing factors');
-  const G = new Float64Array(new SharedArrayBuffer(8 * n * n));
-  for (let i = 0; i < n * n; i++) G[i] = Math.exp(-D[i]!);
-  return G;
-}
-
-/** Secrets up to which the decomposition prices exactly (its n x n factors: 134 MB at 4,096, shared by the pricing threads). */
-export const EXACT_PRICING_MAX_SECRETS = 4096;

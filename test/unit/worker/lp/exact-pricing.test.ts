@@ -184,6 +184,29 @@ describe('exact pricing over the column polytope', () => {
     }
   });
 
+  it('matches HiGHS on solves long enough to cross the forest refreshes (more than 32 pivots), warm and cold alike', async () => {
+    const rnd = seededRandom(29);
+    let long = 0;
+    for (let t = 0; t < 6; t++) {
+      const { n, D } = t % 2 === 0 ? gridMetric(10, 9, 0.2 + 0.3 * rnd()) : { n: 80, D: randomMetric(80, 0.08, 1, rnd) };
+      const G = factorsOf(D);
+      // The decomposition's kind of objective (distance to an output minus duals): larger negative sets, longer solves.
+      const w = Math.floor(rnd() * n);
+      let dmax = 0;
+      for (let x = 0; x < n; x++) dmax = Math.max(dmax, D[w * n + x]!);
+      const v = Float64Array.from({ length: n }, (_, x) => (4 * D[w * n + x]!) / dmax / n - (1 + 2 * rnd()) / n);
+      const pricer = new ExactPricer(n, G);
+      const cold = pricer.solve(v);
+      expectExact(n, G, v, cold, await highsOptimum(n, G, v), `case ${t}, cold`);
+      if (cold.pivots > 32) long++;
+      const v2 = v.map((x) => x + 0.2 * (rnd() - 0.5));
+      const warm = pricer.solve(v2, cold.r);
+      expectExact(n, G, v2, warm, await highsOptimum(n, G, v2), `case ${t}, warm`);
+      expect(Math.abs(warm.objective - new ExactPricer(n, G).solve(v2).objective)).toBeLessThanOrEqual(1e-10 * (1 + Math.abs(warm.objective)));
+    }
+    expect(long).toBeGreaterThanOrEqual(3);
+  });
+
   it('prices objectives of the decomposition kind on a 12 x 12 grid with factors up to e^45, certified to 1e-10', () => {
     // c_w[x] = prior[x] * d(x, w) minus duals of that scale: the negative entries a ball around w.
     const { n, D } = gridMetric(12, 12, 45 / Math.hypot(11, 11));
