@@ -267,13 +267,14 @@ describe.sequential('project runs on a Redis queue', () => {
     const doomed = await startRedis();
     const client = await QueueClient.connect(parseQueueUrl(doomed.url), { lostAfterMs: 1500 });
     try {
-      // Redis stops once the job is on the queue (no worker takes it); nothing waits forever: the test's timeout is the guard
-      let submitted!: () => void;
-      const onQueue = new Promise<void>((r) => (submitted = r));
-      const pending = client
-        .run({ type: 'mechanism', domain: 'line:3', epsilon: 0.5, kind: 'tg' }, { onSubmitted: () => submitted() })
-        .catch((e: unknown) => e);
-      await onQueue;
+      // Redis stops once the job is on the queue (seen there; no worker takes it); nothing waits forever: the test's timeout is the guard
+      const pending = client.run({ type: 'mechanism', domain: 'line:3', epsilon: 0.5, kind: 'tg' }).catch((e: unknown) => e);
+      const seen = new Queue('jobs', { connection: { host: '127.0.0.1', port: doomed.port }, prefix: 'mechstudio' });
+      try {
+        await expect.poll(() => seen.getWaitingCount(), { timeout: 60_000 }).toBe(1);
+      } finally {
+        await seen.close();
+      }
       await doomed.stop();
       const err = await pending;
       expect(err).toBeInstanceOf(ApiError);
