@@ -143,7 +143,7 @@ describe('Mechanism Studio in web mode', () => {
     await page.getByTestId('compute').click();
     const row = page.getByTestId('job-row').filter({ hasText: 'optimal mechanism' }).first();
     await row.getByTestId('cancel-job').waitFor({ timeout: 30_000 });
-    await page.waitForTimeout(1500);
+    await expect.poll(() => row.getAttribute('data-status'), { timeout: 60_000 }).toBe('running'); // its first progress came
     await shot('07-jobs-running');
     await row.getByTestId('cancel-job').click();
     await expect.poll(() => row.getAttribute('data-status'), { timeout: 15_000 }).toBe('cancelled');

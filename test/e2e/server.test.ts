@@ -128,7 +128,9 @@ describe('web-mode server', () => {
     ws.send('not json');
     ws.send(JSON.stringify({ id: 3, method: 'crash', params: [] }));
     ws.send(JSON.stringify({ id: 4, method: 'info' }));
-    await new Promise((r) => setTimeout(r, 300));
+    // every call answered (ids 1 to 4 and the frame with none) and the job's event pushed
+    const answered = () => new Set(frames.map((f) => ((f as { id?: unknown }).id === undefined ? 'event' : String((f as { id: unknown }).id))));
+    await expect.poll(() => ['1', '2', '3', '4', 'null', 'event'].every((k) => answered().has(k))).toBe(true);
     // a frame that is not a call gets a typed reply (no id to answer by), a bad call one by its id
     expect(frames).toContainEqual({ id: null, ok: false, error: { code: 'invalid-input', message: 'frame is not valid JSON' } });
     expect(frames).toContainEqual({ id: 4, ok: false, error: { code: 'invalid-input', message: 'frame "params" must be an array' } });

@@ -3,7 +3,8 @@
  * computations written here from SPEC formulas or by brute force: dense
  * Gaussian elimination for Phi z = 1, SPEC §2 matrices built entry by entry,
  * closed forms of SPEC §5-7, enumeration of small databases, Monte Carlo of
- * the continuous planar Laplace. Heavy studies run with reduced parameters.
+ * the continuous planar Laplace. Heavy studies run with reduced parameters; the tests that solve LPs (12 s for the
+ * 8 x 8 city on a quiet machine) have their own timeouts, ten times or more what they take there, for busy cores.
  */
 import { describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -251,7 +252,7 @@ describe('sum-and-2count (reduced: sum of 10 values in 0..2, two counts over 4 r
     expect(num(r, 'countsGeoAtThreshold')).toBeCloseTo(tgU(5, c.e / 2) ** 2, 12);
     expect(num(r, 'sumGeoEffectiveEps')).toBeLessThanOrEqual(s.e * (1 + 1e-9));
     expect(num(r, 'countsGeoEffectiveEps')).toBeLessThanOrEqual(c.e * (1 + 1e-9));
-  });
+  }, 120_000);
 });
 
 /* ---------- 5. geo ---------- */
@@ -300,7 +301,7 @@ describe('geo (reduced: 12 x 12 grid)', () => {
       }
       expect(Math.abs(num(r, `plError_${e}`) - err / S) / (err / S)).toBeLessThan(0.02);
     }
-  });
+  }, 120_000);
 
   /** The city comparison's typed rows at one eps (the study's defaults: exact LP on the coarse grid, spanner LP by decomposition on the full one). */
   const city = (pop: number[], side: number, eps: number, o: Partial<CityLpOptions> = {}): Promise<CityRow[]> =>
@@ -331,7 +332,7 @@ describe('geo (reduced: 12 x 12 grid)', () => {
     }
     // coarsening sums blocks
     expect(Array.from(coarsen([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16], 4, 4, 2))).toEqual([14, 22, 46, 54]);
-  });
+  }, 180_000);
 
   it('the full-city LP by decomposition over output columns (8 x 8 city, 4096 variables) equals the whole model solved here, with its certified bound', async () => {
     const pop = Array.from({ length: 64 }, (_, i) => 1 + ((i * 3) % 5) + (i === 27 ? 12 : 0));
@@ -368,7 +369,7 @@ describe('geo (reduced: 12 x 12 grid)', () => {
     ).facts.solve.objective;
     expect(lp.lp!.exactLowerBound!).toBeGreaterThan(0);
     expect(lp.lp!.exactLowerBound!).toBeLessThanOrEqual(exactOpt * (1 + 1e-9));
-  });
+  }, 600_000);
 
   it("fullExactLp: the exact model on the full city by decomposition, equal to constraint generation on the whole LP; no other mechanism beats it, and the spanner's extra error is bracketed", async () => {
     const pop = Array.from({ length: 36 }, (_, i) => 1 + ((i * 5) % 7) + (i === 20 ? 15 : 0));
@@ -430,7 +431,7 @@ describe('geo (reduced: 12 x 12 grid)', () => {
       for (let y = 0; y < n; y++) expo += (pop[x]! / S) * (Math.exp(-d(x, y) / 2) / z) * d(x, y);
     }
     expect(exact.error!).toBeLessThan(expo);
-  });
+  }, 300_000);
 
   it('city rows are worded from their fields in one place (labels, notes, skipped and failed rows)', () => {
     const grid = { side: 8, cellKm: 1, full: true };
@@ -563,7 +564,7 @@ describe('sum-and-2count example', () => {
     } finally {
       await d.close();
     }
-  });
+  }, 300_000);
 });
 
 /* ---------- 7. registration date ---------- */
@@ -652,7 +653,7 @@ describe('a project with a case study, run on the worker pool', () => {
     expect(md).toMatch(/## Database leakage bounds, u = 5/);
     expect(md).toMatch(/!\[[^\]]+\]\(charts\/bound-vs-eps\.png\)/);
     expect(md).toMatch(/### cap \(capacity\)/);
-  });
+  }, 180_000);
 });
 
 /* ---------- charts ---------- */

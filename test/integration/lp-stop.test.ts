@@ -227,7 +227,9 @@ describe('stop on a job that is not an LP', () => {
         (e: ApiError) => e.code,
       );
       const id = 'job-1';
-      await new Promise((r) => setTimeout(r, 300));
+      await new Promise<void>((resolve) => {
+        const off = d.onJobEvent((e) => e.jobId === id && e.kind === 'progress' && e.message === 'polling' && (off(), resolve())); // it is polling
+      });
       expect(d.isStoppable(id)).toBe(false);
       expect(await d.stop(id)).toBe(true);
       expect(await q).toBe('cancelled');
@@ -275,29 +277,30 @@ interface Run {
 }
 
 /**
- * Run the built CLI and send SIGINT after `firstAfterMs`; with `again`, a
- * second SIGINT as soon as the first one's stderr line is seen (signals
- * sent back to back may be merged into one by the OS).
+ * Run the built CLI and send SIGINT once its stderr reports the LP's first round (the handler is installed and a
+ * certified bound exists: a fixed delay raced the CLI's start-up under load); with `again`, a second SIGINT as soon
+ * as the first one's stderr line is seen (signals sent back to back may be merged into one by the OS).
  */
-function cliWithSigint(args: string[], firstAfterMs: number, again = false): Promise<Run> {
+function cliWithSigint(args: string[], again = false): Promise<Run> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
+    let first = false;
     let second = false;
     child.stdout.on('data', (x) => (stdout += x));
     child.stderr.on('data', (x) => {
       stderr += x;
+      if (!first && /LP round \d+:/.test(stderr)) {
+        first = true;
+        child.kill('SIGINT');
+      }
       if (again && !second && stderr.includes('stopping the LP')) {
         second = true;
         child.kill('SIGINT');
       }
     });
-    const timer = setTimeout(() => child.kill('SIGINT'), firstAfterMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
 
@@ -323,7 +326,7 @@ describe('CLI: Ctrl-C on an LP', () => {
   ];
 
   it('the first SIGINT writes the best mechanism so far with its certified gap (exit 0) and says so on stderr', async () => {
-    const r = await cliWithSigint(args, 6000);
+    const r = await cliWithSigint(args);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/stopping the LP/);
     expect(r.stderr).toMatch(/stopped by Ctrl-C after \d+ rounds?: the mechanism written is private/);
@@ -344,12 +347,12 @@ describe('CLI: Ctrl-C on an LP', () => {
     expect(o.gap).toBeCloseTo((o.lp.objective - o.lowerBound) / o.lp.objective, 12);
     // the engine's own check of the released channel: eps*d-private
     expect(o.effectiveEpsilon).toBeLessThanOrEqual(0.5 * (1 + 1e-9));
-  }, 120_000);
+  }, 300_000);
 
   it('a second SIGINT cancels (exit 130, nothing on stdout)', async () => {
-    const r = await cliWithSigint(args, 6000, true);
+    const r = await cliWithSigint(args, true);
     expect(r.code).toBe(130);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/cancelling/);
-  }, 120_000);
+  }, 300_000);
 });

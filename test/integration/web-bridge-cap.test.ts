@@ -49,7 +49,8 @@ afterAll(async () => {
 });
 
 async function jobEnd(jobId: string): Promise<JobEvent> {
-  for (let i = 0; i < 600; i++) {
+  // polls for the job's end event; 120 s is a hang guard
+  for (let i = 0; i < 2400; i++) {
     const e = events.find((x) => x.jobId === jobId && (x.kind === 'result' || x.kind === 'error'));
     if (e) return e;
     await new Promise((r) => setTimeout(r, 50));

@@ -42,10 +42,11 @@ function rawGet(path: string): Promise<{ status: number; body: string }> {
 const project = { version: 1, name: 'p', domains: [{ id: 'd', domain: 'line:6' }], priors: [], mechanisms: [], analyses: [] };
 
 describe('web server: paths from the client', () => {
-  it('refuses to save a project under /proc, quickly, with a clear message', async () => {
-    const t0 = Date.now();
-    const r = await c.call('project.save', [project, '/proc/nope/p.json']);
-    expect(Date.now() - t0).toBeLessThan(5000); // used to freeze the whole server
+  it('refuses to save a project under /proc, with a clear message, while the server keeps answering', async () => {
+    // it used to freeze the whole server: another session's call is answered while the save is refused
+    const other = await t!.connect();
+    const [r, info] = await Promise.all([c.call('project.save', [project, '/proc/nope/p.json']), other.call('info', [])]);
+    expect(info.ok).toBe(true);
     expect(r.ok).toBe(false);
     expect(r.error!.code).toBe('invalid-input');
     expect(r.error!.message).toMatch(/\/proc/);
@@ -68,14 +69,13 @@ describe('web server: paths from the client', () => {
   });
 
   it('refuses to open a FIFO, a device, /proc files or a folder, without blocking', async () => {
-    const t0 = Date.now();
+    // without blocking: opening the FIFO or reading /dev/zero would never answer (the call's own timeout is the hang guard)
     for (const p of [fifo, '/dev/zero', '/dev/urandom', '/proc/self/mem', '/proc/self/status', t!.dir]) {
-      const r = await c.call('project.open', [p], 5000);
+      const r = await c.call('project.open', [p]);
       expect(r.ok, p).toBe(false);
       expect(r.error!.code, p).toBe('invalid-input');
       expect(r.error!.message, p).toMatch(/not a regular file|folder/);
     }
-    expect(Date.now() - t0).toBeLessThan(10_000);
     // the server still answers
     expect((await c.call('info', [])).ok).toBe(true);
   });
@@ -93,14 +93,13 @@ describe('web server: paths from the client', () => {
 
   it('refuses jobs whose domain reads /dev/zero, /dev/urandom, /proc/self/mem or a FIFO before any worker opens it', async () => {
     const before = process.memoryUsage().rss;
-    const t0 = Date.now();
     for (const domain of ['graph:/dev/zero', 'csv:/dev/urandom', 'csv:/proc/self/mem', `csv:${fifo}`, `graph:${t!.dir}`, 'csv:/no/such/file.csv']) {
-      const r = await c.call('submit', [{ ...SMALL_JOB, domain }], 5000);
+      const r = await c.call('submit', [{ ...SMALL_JOB, domain }]);
       expect(r.ok, domain).toBe(false);
       expect(r.error!.code, domain).toBe('invalid-input');
       expect(r.error!.message, domain).toContain(domain);
     }
-    expect(Date.now() - t0).toBeLessThan(5000);
+    // refused by submit itself (no job id): no worker ever had the request
     // /dev/zero used to grow the server by ~300 MB/s
     expect(process.memoryUsage().rss - before).toBeLessThan(200 * 2 ** 20);
   });
@@ -160,9 +159,9 @@ describe('web server: paths from the client', () => {
     const r = await c.call('submit', [{ type: 'mechanism', domain: 'grid:14x14', epsilon: 0.5, kind: 'optimal' }]);
     expect(r.ok).toBe(true);
     const id = r.value as string;
-    await new Promise((res) => setTimeout(res, 300));
+    await expect.poll(() => c.events.some((e) => e.jobId === id && e.kind === 'progress'), { timeout: 60_000 }).toBe(true); // it runs
     expect((await c.call('cancel', [id])).value).toBe(true);
-    const end = await c.jobEnd(id, 10_000);
+    const end = await c.jobEnd(id);
     expect(end.kind).toBe('error');
     if (end.kind === 'error') expect(end.error.code).toBe('cancelled');
     expect(t!.dispatcher.activeJobs).toBe(0);

@@ -46,7 +46,6 @@ describe('channel CSV export targets', () => {
   it('refuses a FIFO or a directory at the path, leaving it in place, and never blocks', async () => {
     const fifo = join(dir, 'out.fifo');
     execFileSync('mkfifo', [fifo]);
-    const t = performance.now();
     const e = await writeError(fifo);
     expect(e.code).toBe('invalid-input');
     expect(e.message).toBe(`cannot write ${fifo}: it is a FIFO (named pipe), not a regular file; refusing to replace it`);
@@ -59,7 +58,8 @@ describe('channel CSV export targets', () => {
     const target = join(dir, 'x.csv');
     execFileSync('mkfifo', [`${target}.partial`]);
     expect((await writeError(target)).message).toMatch(/its temporary file .*x\.csv\.partial is a FIFO/);
-    expect(performance.now() - t).toBeLessThan(3000);
+    // never blocked: opening a FIFO for writing waits for a reader that never comes, so each refusal above returned
+    // without opening one (the test's timeout is the hang guard, no clock)
   });
 
   it('replaces a regular file and clears a stale temporary file', async () => {

@@ -78,9 +78,8 @@ describe('custom metric from CSV', () => {
   it('refuses, from the header alone, a metric whose n^3 triangle check is over the limit', () => {
     const n = 2100; // 2100^3 = 9.3e9 > 8e9
     const header = ',' + Array.from({ length: n }, (_, i) => `p${i}`).join(',') + '\n';
-    const t = performance.now();
+    // from the header alone: the body is garbage, so a parse of the rows (or the n^3 check after it) would refuse it otherwise
     const e = mechError(() => parseCustomMetricCsv(header + 'garbage that is never parsed\n', 'big.csv'), 'too-large');
-    expect(performance.now() - t).toBeLessThan(1000);
     expect(e.message).toMatch(
       /^distance file 'big\.csv' has 2100 points: checking the triangle inequality takes n\^3 = 9\.26e\+9 steps, over the limit of 8\.0e\+9 \(at most 2000 points\)/,
     );
