@@ -450,10 +450,9 @@ describe('optimal mechanism LP, typed: stopped early', () => {
     const big = gridDomain(30, 30, 0.5);
     const eps30 = Math.log(4);
     const prior = norm(Array.from({ length: big.n }, (_, i) => 1 + (i % 7) + (i % 11 === 0 ? 30 : 0)));
-    const t0 = performance.now();
+    // "Does not hang" is the test's own timeout (the first master alone took 6-14 s here, unlimited minutes on 50 x 50
+    // before it could be stopped); what is asserted is that it stopped by the time limit, with a usable mechanism.
     const m = await optimalMechanism(big, eps30, prior, 'dist', { model: 'spanner', timeLimitSeconds: 0.5 });
-    // "Does not hang": the first master alone took 6-14 s here, unlimited minutes on 50 x 50 before it could be stopped.
-    expect(performance.now() - t0).toBeLessThan(120_000);
     expect(m.lp.stoppedBy).toBe('time-limit');
     expect(m.lp.gap).toBeGreaterThan(0);
     expect(m.lp.lowerBound).toBeLessThanOrEqual(m.lp.objective);
