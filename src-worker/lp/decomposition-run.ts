@@ -197,6 +197,9 @@ export class DecompositionRun {
       if (e instanceof MechError && e.code === 'too-large') return { stop: 'solver-memory', message: e.message };
       const reason = runStopReason(e);
       if (reason) return { stop: reason };
+      // A master that fails numerically (its iteration guard, a singular basis twice) after the first: the rounds so
+      // far stand (their bound is certified, the best channel is private), so the loop ends there, not the job.
+      if (e instanceof MechError && e.code === 'internal') return { stop: 'stalled', message: e.message };
       throw e;
     }
     this.masterMs += performance.now() - t;

@@ -241,7 +241,9 @@ export class DenseSimplex {
   private solve(stop: RunStop | undefined, cancelled: (() => boolean) | undefined): { objective: number; colValue: Float64Array; iterations: number } {
     const { n } = this;
     let iterations = 0;
-    const maxIterations = 50 * n + 20 * this.cost.length + 10000;
+    // A guard against cycling, not a budget (time limits and stops are read every 32 iterations): the 20 x 20 spanner
+    // at eps 0.5 needed more than 50 n + 20 columns + 10^4 (54,760) iterations in its second master, and solved within 4 times that.
+    const maxIterations = 4 * (50 * n + 20 * this.cost.length + 10000);
     this.completePivot();
     let phase1 = this.artificialMass() > FEAS_TOL;
     this.computeDuals(phase1);
