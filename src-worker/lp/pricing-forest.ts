@@ -157,22 +157,11 @@ export class PricingForest {
 
   /** Potentials top-down (exact ties along tree arcs), flows bottom-up, depths; false when some node is not reached (a cycle). */
   refresh(): boolean {
-    const { parent, firstChild, nextSib, order, pot, depth, acc, cto, ga, p } = this;
+    const { parent, order, acc, cto, p } = this;
     const m = p + this.q;
     let len = 0;
     for (let k = m - 1; k >= 0; k--) if (parent[k]! < 0) order[len++] = k;
-    for (let t = 0; t < len; t++) {
-      const k = order[t]!;
-      const pa = parent[k]!;
-      if (pa < 0) {
-        depth[k] = 0;
-        if (!this.zeroWorld && !this.zeroRoot[k]) pot[k] = 1;
-      } else {
-        depth[k] = depth[pa]! + 1;
-        pot[k] = k >= p ? pot[pa]! * ga[k]! : pot[pa]! / ga[k]!;
-      }
-      for (let c = firstChild[k]!; c >= 0; c = nextSib[c]!) order[len++] = c;
-    }
+    len = this.descend(len);
     if (len !== m) return false;
     acc.fill(0, 0, m);
     for (let t = m - 1; t >= 0; t--) {
@@ -199,21 +188,8 @@ export class PricingForest {
 
   /** Potentials and depths of the subtree under `top` recomputed from its parent, top-down (a moved subtree). */
   walk(top: number): void {
-    const { parent, firstChild, nextSib, order, pot, depth, ga, p } = this;
-    let len = 0;
-    order[len++] = top;
-    for (let t = 0; t < len; t++) {
-      const k = order[t]!;
-      const pa = parent[k]!;
-      if (pa < 0) {
-        depth[k] = 0;
-        if (!this.zeroWorld && !this.zeroRoot[k]) pot[k] = 1;
-      } else {
-        depth[k] = depth[pa]! + 1;
-        pot[k] = k >= p ? pot[pa]! * ga[k]! : pot[pa]! / ga[k]!;
-      }
-      for (let c = firstChild[k]!; c >= 0; c = nextSib[c]!) order[len++] = c;
-    }
+    this.order[0] = top;
+    this.descend(1);
   }
 
   /**
@@ -245,5 +221,22 @@ export class PricingForest {
     }
     this.tracking = false;
     this.nStarts = 0;
+  }
+  /** Potentials and depths top-down from the `len` nodes queued in `order` (roots or a moved subtree's top), their subtrees queued behind them; returns how many were reached. */
+  private descend(len: number): number {
+    const { parent, firstChild, nextSib, order, pot, depth, ga, p } = this;
+    for (let t = 0; t < len; t++) {
+      const k = order[t]!;
+      const pa = parent[k]!;
+      if (pa < 0) {
+        depth[k] = 0;
+        if (!this.zeroWorld && !this.zeroRoot[k]) pot[k] = 1;
+      } else {
+        depth[k] = depth[pa]! + 1;
+        pot[k] = k >= p ? pot[pa]! * ga[k]! : pot[pa]! / ga[k]!;
+      }
+      for (let c = firstChild[k]!; c >= 0; c = nextSib[c]!) order[len++] = c;
+    }
+    return len;
   }
 }

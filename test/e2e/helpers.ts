@@ -192,6 +192,16 @@ export function useHarness(opts: HarnessOptions = {}): Harness {
   });
 }
 
+/** A small project of the user's own (a 12-point street, one mechanism): the web-mode flow tests open, save and reopen it. */
+export const STREET_STUDY = {
+  version: 1,
+  name: 'my street study',
+  domains: [{ id: 'street', domain: 'line:12' }],
+  priors: [],
+  mechanisms: [{ id: 'tg', domain: 'street', kind: 'tg', epsilon: 0.5 }],
+  analyses: [],
+};
+
 /** Write `project` as JSON to NAME in the harness's private projects folder; returns its path. */
 export function writeProject(h: Harness, name: string, project: unknown): string {
   const dir = join(h.tmp, 'projects');

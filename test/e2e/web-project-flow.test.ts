@@ -8,16 +8,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { openApp, screenshot, setNumberField, useHarness } from './helpers';
+import { openApp, screenshot, setNumberField, useHarness, STREET_STUDY } from './helpers';
 
-const project = {
-  version: 1,
-  name: 'my street study',
-  domains: [{ id: 'street', domain: 'line:12' }],
-  priors: [],
-  mechanisms: [{ id: 'tg', domain: 'street', kind: 'tg', epsilon: 0.5 }],
-  analyses: [],
-};
+const project = STREET_STUDY;
 
 const h = useHarness({ setup: openApp, timeout: 240_000 });
 const shot = (name: string): Promise<void> => screenshot(h.page, `web-flow-${name}`);

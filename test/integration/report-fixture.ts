@@ -39,6 +39,20 @@ function vendorLog(per: number): string {
 
 const sha = (c: string): string => c.repeat(64);
 
+/** A release of mechanism `mechanism` at EPS to the population 'riders' from trips.csv (10 rows, crypto randomness). */
+function release(mechanism: string, output: { name: string; size: number; sha256: string }, date: string) {
+  return {
+    mechanism,
+    epsilon: EPS,
+    population: 'riders',
+    input: { name: 'trips.csv', size: 100, sha256: sha('b') },
+    output,
+    rows: 10,
+    randomness: 'crypto' as const,
+    date,
+  };
+}
+
 /** Write the study into `dir` (study.json and its prior file) and return what was kept. */
 export async function writeStudy(dir: string, name = 'study.json'): Promise<Study> {
   writeFileSync(join(dir, 'prior.csv'), PRIOR.map((p) => String(p)).join('\n') + '\n');
@@ -96,26 +110,8 @@ export async function writeStudy(dir: string, name = 'study.json'): Promise<Stud
       },
     ],
     releases: [
-      {
-        mechanism: 'pl',
-        epsilon: EPS,
-        population: 'riders',
-        input: { name: 'trips.csv', size: 100, sha256: sha('b') },
-        output: { name: 'out1.csv', size: 90, sha256: sha('c') },
-        rows: 10,
-        randomness: 'crypto',
-        date: '2026-12-01T11:00:00.000Z',
-      },
-      {
-        mechanism: 'best',
-        epsilon: EPS,
-        population: 'riders',
-        input: { name: 'trips.csv', size: 100, sha256: sha('b') },
-        output: { name: 'out2.csv', size: 91, sha256: sha('d') },
-        rows: 10,
-        randomness: 'crypto',
-        date: '2026-12-01T12:00:00.000Z',
-      },
+      release('pl', { name: 'out1.csv', size: 90, sha256: sha('c') }, '2026-12-01T11:00:00.000Z'),
+      release('best', { name: 'out2.csv', size: 91, sha256: sha('d') }, '2026-12-01T12:00:00.000Z'),
     ],
     privacyBudget: { populations: { riders: 4 } },
   };
