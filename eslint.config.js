@@ -54,7 +54,7 @@ const RENDERER = [
 /**
  * The engine's floors, top to bottom (src-worker/<folder>): a folder imports
  * only folders on lower floors, never a sibling on its own floor nor the
- * engine's door (index.ts, worker-entry.ts), so the engine has no import
+ * engine's doors (index.ts, library.ts, worker-entry.ts), so the engine has no import
  * circle. Read as: jobs run everything; the case studies compose the
  * analyses; capacities solve LPs; the LP, the bounds, the remap and audits
  * use measures, checks and data readers; those take mechanisms (channels and
@@ -87,8 +87,8 @@ function floorRules() {
         `src-worker/${folder}/ sits on floor ${i + 1} of the engine (${FLOOR_WORDS}): it imports only folders on lower floors (eslint.config.js, ENGINE_FLOORS); move what both need down.`,
       ];
       const door = [
-        '^(\\.\\./)+(index|worker-entry)(\\.ts)?$',
-        `src-worker/${folder}/ does not import the engine's door (src-worker/index.ts): import the module itself.`,
+        '^(\\.\\./)+(index|library|worker-entry)(\\.ts)?$',
+        `src-worker/${folder}/ does not import the engine's doors (src-worker/index.ts, library.ts): import the module itself.`,
       ];
       return { files: [`src-worker/${folder}/**`], rules: forbid(above.length ? [WORKER, PROTOCOL_DOOR, upward, door] : [WORKER, PROTOCOL_DOOR, door]) };
     }),

@@ -1,101 +1,34 @@
 /**
- * The engine's public API: what the job runner, the command line, the main
- * process and the tests use, and the library features that are not (yet)
- * behind a job. Everything else under src-worker/ is an implementation
- * detail of one of these. docs/engine-api.md describes the groups, and
- * test/unit/house/engine-index.test.ts checks that every engine module is
- * reachable from an entry point or from this index.
- *
- * Guarantees are stated where they are sold: the privacy check
- * (check/privacy-check.ts, docs/privacy-check.md), the repair of LP channels
- * (lp/privacy-repair.ts), the decomposition bound (lp/column-decomposition.ts)
- * and the honest 2 eps label of row-normalised Laplace
- * (mechanism/laplace-row-normalised.ts).
+ * The engine's door for the hosts: exactly what the main process (src-main/:
+ * the command line, the dispatcher, the Electron and web hosts, the queue)
+ * imports from the engine, and nothing else. Jobs run in the worker
+ * (worker-entry.ts), which imports the job runner itself; the library
+ * features that no host uses are behind the second door, library.ts.
+ * docs/engine-api.md describes both; test/unit/house/engine-index.test.ts
+ * fails on a name here that src-main does not import, and lint refuses a
+ * src-main import of any other engine file.
  */
 
-/* ---------- jobs: one request in, one typed result out (docs/protocol.md) ---------- */
-export { runJobRequest } from './jobs/run';
-export { FLAG_CANCEL, FLAG_STOP, checkCancelled, silentContext, type JobContext } from './jobs/context';
-export { admitRequest, sizeOfDomainInput, type DomainSize } from './jobs/admission';
-export { planProject, type PlannedJob } from './jobs/project-plan';
-export { payloadRows, rowsOf } from './jobs/rows-view';
-export * as jobEngine from './jobs/engine';
-export { CASE_STUDIES, runCaseStudy } from './casestudy/index';
-export { MechError, invalid, assertEpsilon, assertPositiveInt, type MechErrorCode } from '../src-shared/errors';
+/* ---------- jobs: cancel flags, admission, project plans, rows of a result ---------- */
+export { FLAG_CANCEL, FLAG_STOP, checkCancelled } from './jobs/context';
+export { sizeOfDomainInput } from './jobs/admission';
+export { planProject } from './jobs/project-plan';
+export { rowsOf } from './jobs/rows-view';
 
-/* ---------- domains and metrics (docs/domains-and-metrics.md) ---------- */
-export { parseDomainSpec, parseDomainSpecText, type ParsedDomainSpec } from './metric/parse-domain-spec';
-export { distanceMatrix, domainLabels, phiMatrix, type Domain } from './metric/domain';
-export { lineDomain } from './metric/line';
-export { ringDomain } from './metric/ring';
-export { cliqueDomain } from './metric/clique';
-export { gridDomain } from './metric/grid';
+/* ---------- inputs: domain specs, CSV files, closed forms for examples ---------- */
+export { parseDomainSpec, parseDomainSpecText } from './metric/parse-domain-spec';
 export { readCsvRows, type CsvRow } from './metric/read-csv';
-export { querySensitivity, type QuerySensitivity } from './metric/query-sensitivity';
-export { inducedAnswerDomain } from './metric/induced-answer-domain';
-
-/* ---------- mechanisms (docs/mechanisms.md) ---------- */
-export { DenseChannel, toDense, validateChannel, type Mechanism, type MechanismKind, type RowSource } from './mechanism/channel';
-export { factsOf, type MechanismFacts } from './mechanism/facts';
-export { CLOSED_FORM_KINDS, closedFormMechanism, type ClosedFormKind } from './mechanism/closed-form-by-kind';
-export { tightConstraints, type TightResult } from './mechanism/tight-constraints';
-export { tightConstraintsStructured } from './mechanism/implicit/tight-structured';
-export { ballSizeSymmetric } from './mechanism/ball-size-symmetric';
-export { probabilisticChoice } from './mechanism/combinators/choice';
-export { cascade } from './mechanism/combinators/cascade';
-export { restrictSecrets } from './mechanism/combinators/restrict';
-export { postProcess } from './mechanism/combinators/post-process';
-export { optimalMechanism, chooseLpModel, type OptimalLpResult, type OptimalMechanism, type OptimalMechanismOptions } from './lp/optimal-mechanism';
-export { remapMechanism, bayesRemap } from './remap/bayes-remap';
-
-/* ---------- measures (docs/measures.md) ---------- */
-export { channelMeasures, type Measures } from './measure/channel-measures';
-export { uniformPrior, validatePrior } from './measure/prior';
-export { priorVulnerability } from './measure/prior-vulnerability';
-export { posteriorVulnerability } from './measure/posterior-vulnerability';
-export { minEntropyLeakage } from './measure/min-entropy-leakage';
-export { multiplicativeCapacity, minCapacity } from './measure/multiplicative-capacity';
-export { additiveCapacity } from './measure/additive-capacity';
-export { binaryUtility } from './measure/utility';
-export { priorGVulnerability, posteriorGVulnerability } from './measure/g-vulnerability';
-export { hyperDistribution, type HyperDistribution } from './measure/hyper-distribution';
-export { expectedDistanceError } from './measure/expected-distance-error';
-export { findRefinement, type RefinementResult } from './lp/refinement-lp';
-
-/* ---------- the privacy check (docs/privacy-check.md) ---------- */
-export { checkPrivacy, checkPrivacyThreaded, type PrivacyCheckOptions, type PrivacyCheckResult, type ThreadedCheckOptions } from './check/privacy-check';
-export { checkComposedWithQuery, type ComposedQueryCheck } from './check/composed-query-check';
-
-/* ---------- regular priors and bounds (docs/bounds.md) ---------- */
-export { regularity, decideRegularity, type Regularity } from './bound/regularity';
-export { utilityBound, leakageBound } from './bound/optimality-bounds';
-export { cornerPrior, cornerPriors } from './bound/corner-priors';
-export { phi } from './bound/phi';
-export { productPriorBounds, type ProductPriorBounds } from './bound/product-prior-bounds';
-export { thresholdSearch } from './bound/threshold-search';
-
-/* ---------- capacities and the explorer (docs/capacities.md) ---------- */
-export { privacyTypeCapacities } from './capacity/privacy-type-capacity';
-export { privatePosteriorVertices, type PosteriorVertices } from './explorer/posterior-vertices';
-export { enumerateKernelMechanisms, type KernelEnumeration } from './explorer/kernel-mechanisms';
-export { kernelChannel, kernelMechanism } from './explorer/kernel-channel';
-
-/* ---------- auditing a claim from samples (docs/audit.md) ---------- */
-export { auditSamples, samplesToDetect, type AuditInput, type AuditOptions, type AuditOutcome, type AuditTest } from './audit/audit';
-export { binomialLower, binomialUpper } from './audit/binomial';
-
-/* ---------- numbers and files ---------- */
-export { REL_TOL, SUM_TOL, NEG_TOL, Z_TOL, MERGE_TOL, BOUND_ATTAINED_TOL } from '../src-shared/numeric/tolerance';
-export { parseDecimal } from '../src-shared/numeric/decimal';
-export { seededRandom } from '../src-shared/numeric/seeded-random';
+export { closedFormMechanism } from './mechanism/closed-form-by-kind';
 export { fileKind, ioReason } from './base/file-kind';
 export { LINK_AT_OPEN, confinedProblem, confinedRefusal, descriptorLink } from './base/confined-open';
 
-/* ---------- what the hosts (src-main) use besides jobs: kept channels, channel files, samples, pricing on a queue ---------- */
+/* ---------- kept channels, channel files, samples, case-study parts ---------- */
 export { keptRowSource, type KeptChannel } from './jobs/kept-channel';
 export { writeChannelCsv } from './jobs/channel-csv';
 export { ChannelSampler, csvField } from './data/apply';
 export { mergeStudyParts, splitStudy } from './casestudy/parts';
+
+/* ---------- pricing on a queue: the engines a queue master and worker drive, and their certificates ---------- */
 export {
   LocalPricing,
   ThreadedPricing,
@@ -107,7 +40,7 @@ export {
   type PricingRound,
   type PricingSpec,
 } from './lp/pricing-pool';
-export { DEFAULT_PRICING_FORM, type PricingCertificate, type PricingOutcome, type PricingRows } from './lp/pricing';
+export { DEFAULT_PRICING_FORM, type PricingOutcome, type PricingRows } from './lp/pricing';
 export { packCertificates, unpackCertificates, verifyOutcome } from './lp/pricing-certificate';
 export { EXACT_PRICING_MAX_SECRETS } from './lp/exact-pricing';
 export { servePricing } from './lp/pricing-port';

@@ -36,6 +36,7 @@ const VIOLATIONS: [string, string, RegExp][] = [
   ['src-worker/check/bad.ts', '../measure/prior', /src-worker\/check\/ sits on floor 5/],
   ['src-worker/measure/bad.ts', '../index', /does not import the engine's door/],
   ['src-worker/measure/structured/bad.ts', '../../index', /does not import the engine's door/],
+  ['src-worker/jobs/bad.ts', '../library', /does not import the engine's doors/],
   ['src-main/project/bad.ts', '../cli/args', /src-main\/project serves the app and the CLI/],
   ['src-main/host/bad.ts', '../web/server', /src-main\/host is shared by both shells/],
   ['src-main/host/bad.ts', '../electron/menu', /src-main\/host is shared by both shells/],
@@ -50,6 +51,8 @@ const VIOLATIONS: [string, string, RegExp][] = [
   ['src-shared/charts/bad.ts', '../protocol/results', /job protocol through its index/],
   ['src-renderer/lib/bad.ts', '../../src-shared/protocol/results', /job protocol through its index/],
   ['src-main/project/bad.ts', '../../src-worker/jobs/project-plan', /reaches the engine through its door/],
+  // the library door is for library users, not the hosts
+  ['src-main/cli/bad.ts', '../../src-worker/library', /reaches the engine through its door/],
   // no renderer file is exempt
   ['src-renderer/lib/points-import.ts', '../../src-worker/data/points', /renderer talks to the engine only through/],
 ];
