@@ -12,7 +12,6 @@ import { describe, expect, it } from 'vitest';
 import { leakageBound, utilityBound } from '../../../src-worker/bound/optimality-bounds';
 import { cornerPriors } from '../../../src-worker/bound/corner-priors';
 import { databaseLeakageBound, databaseLeakageBoundWithOutputs, individualLeakageBound } from '../../../src-worker/bound/database-leakage-bounds';
-import { phi } from '../../../src-worker/bound/phi';
 import { regularity } from '../../../src-worker/bound/regularity';
 import { singleOrbitUtilityBoundFor } from '../../../src-worker/bound/single-orbit-utility-bound';
 import { thresholdSearch } from '../../../src-worker/bound/threshold-search';
@@ -37,7 +36,7 @@ import { posteriorVulnerability } from '../../../src-worker/measure/posterior-vu
 import { uniformPrior, validatePrior } from '../../../src-worker/measure/prior';
 import { binaryUtility } from '../../../src-worker/measure/utility';
 import { parseCustomMetricCsv } from '../../../src-worker/metric/custom-metric';
-import { distanceMatrix, type Domain } from '../../../src-worker/metric/domain';
+import { distanceMatrix, phiMatrix, type Domain } from '../../../src-worker/metric/domain';
 import { graphDomain } from '../../../src-worker/metric/graph';
 import { parseDomainSpec } from '../../../src-worker/metric/parse-domain-spec';
 import { expectSameAsEnumeration } from '../support/metric-helpers';
@@ -282,7 +281,7 @@ describe('cross-checks of the engine core', () => {
 
   it('Kronecker structure: on db:8,4 (65536 databases) the dense Phi is refused, yet regularity, bounds and tight existence are decided from the 4 x 4 factor', () => {
     const d = parseDomainSpec('db:8,4');
-    mechError(() => phi(d, 1), 'too-large', /Phi matrix of db:8,4 would be a dense 65536 x 65536 matrix/);
+    mechError(() => phiMatrix(d, 1), 'too-large', /Phi matrix of db:8,4 would be a dense 65536 x 65536 matrix/);
     const pi = uniformPrior(d.n);
     const r = regularity(d, 1, pi);
     expect(r.method).toBe('kronecker');
@@ -417,7 +416,7 @@ describe('bad input raises one typed MechError that names what is wrong', () => 
   it('a domain whose dense matrices would exceed the memory limit: too-large naming the object and its size, before allocating', () => {
     const big = parseDomainSpec('grid:400x400'); // Euclidean: no graph, no Kronecker form
     const size = /would be a dense 160000 x 160000 matrix \(190\.7 GiB\), over the limit/;
-    mechError(() => phi(big, 1), 'too-large', size);
+    mechError(() => phiMatrix(big, 1), 'too-large', size);
     mechError(() => distanceMatrix(big), 'too-large', size);
     mechError(() => cornerPriors(big, 1), 'too-large', size);
     mechError(() => regularity(big, 1, uniformPrior(big.n)), 'too-large', size);

@@ -5,6 +5,7 @@ import { lineDomain } from '../../../../src-worker/metric/line';
 import { ringDomain } from '../../../../src-worker/metric/ring';
 import { gridDomain } from '../../../../src-worker/metric/grid';
 import { databaseDomain } from '../../../../src-worker/metric/database';
+import { phiMatrix } from '../../../../src-worker/metric/domain';
 import { uniformPrior } from '../../../../src-worker/measure/prior';
 import { posteriorVulnerability } from '../../../../src-worker/measure/posterior-vulnerability';
 import { minEntropyLeakage } from '../../../../src-worker/measure/min-entropy-leakage';
@@ -14,7 +15,6 @@ import { cornerPrior, cornerPriors } from '../../../../src-worker/bound/corner-p
 import { solveMu } from '../../../../src-worker/bound/mu';
 import { productMu } from '../../../../src-worker/bound/product-mu';
 import { productPriorBounds } from '../../../../src-worker/bound/product-prior-bounds';
-import { phi } from '../../../../src-worker/bound/phi';
 import { databaseLeakageBound } from '../../../../src-worker/bound/database-leakage-bounds';
 import { productPrior, rng, rr, tableDomain, tg } from '../../support/channel-fixtures';
 
@@ -88,7 +88,7 @@ describe('regular priors and the optimality bounds (SPEC §5, §7)', () => {
         expect(Array.from(c)).toEqual(Array.from(cornerPrior(d, eps, y)));
         const reg = regularity(d, eps, c);
         expect(reg.status).toBe('regular');
-        const rowSum = phi(d, eps)
+        const rowSum = phiMatrix(d, eps)
           .row(y)
           .reduce((a, b) => a + b, 0);
         for (let x = 0; x < d.n; x++) expect(reg.mu![x]).toBeCloseTo(x === y ? 1 / rowSum : 0, 13);
@@ -107,7 +107,7 @@ describe('regular priors and the optimality bounds (SPEC §5, §7)', () => {
           expected +=
             w[y]! /
             s /
-            phi(d, eps)
+            phiMatrix(d, eps)
               .row(y)
               .reduce((a, b) => a + b, 0);
         expect(utilityBound(d, eps, mix)).toBeCloseTo(expected, 12);
