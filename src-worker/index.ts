@@ -17,7 +17,7 @@ export { rowsOf } from './jobs/rows-view';
 
 /* ---------- inputs: domain specs, CSV files, closed forms for examples ---------- */
 export { parseDomainSpec, parseDomainSpecText } from './metric/parse-domain-spec';
-export { readCsvRows, type CsvRow } from './metric/read-csv';
+export { type CsvRow } from './metric/read-csv';
 export { closedFormMechanism } from './mechanism/closed-form-by-kind';
 export { fileKind, ioReason } from './base/file-kind';
 export { LINK_AT_OPEN, confinedProblem, confinedRefusal, descriptorLink } from './base/confined-open';

@@ -49,10 +49,8 @@ function scriptOf(file: string, text: string): string {
   return [...text.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]).join('\n');
 }
 
-const hasExport = (node: ts.Node): boolean =>
-  ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
-const hasDefault = (node: ts.Node): boolean =>
-  ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
+const hasExport = (node: ts.Node): boolean => ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+const hasDefault = (node: ts.Node): boolean => ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
 
 /** Names bound by a declaration statement (`export const a = 1, { b } = c;` binds a and b). */
 function declaredNames(node: ts.Node): string[] {
@@ -116,7 +114,8 @@ export function moduleFacts(file: string, text: string, resolveFile: (spec: stri
     if (!ts.isImportDeclaration(st) || !ts.isStringLiteral(st.moduleSpecifier)) continue;
     const target = resolveFile(st.moduleSpecifier.text);
     const nb = st.importClause?.namedBindings;
-    if (target && nb && ts.isNamedImports(nb)) for (const el of nb.elements) imported.set(el.name.text, { from: target, name: (el.propertyName ?? el.name).text });
+    if (target && nb && ts.isNamedImports(nb))
+      for (const el of nb.elements) imported.set(el.name.text, { from: target, name: (el.propertyName ?? el.name).text });
   }
   for (const st of src.statements) {
     if (!ts.isExportDeclaration(st) || st.moduleSpecifier || !st.exportClause || !ts.isNamedExports(st.exportClause)) continue;
@@ -176,9 +175,17 @@ export interface UnusedExport {
 }
 
 /** Facts of every file in `files` (absolute paths); `read` gives a file's text. */
-export function readModules(files: readonly string[], read: (f: string) => string = (f) => readFileSync(f, 'utf8'), exists?: (p: string) => boolean): Map<string, ModuleFacts> {
+export function readModules(
+  files: readonly string[],
+  read: (f: string) => string = (f) => readFileSync(f, 'utf8'),
+  exists?: (p: string) => boolean,
+): Map<string, ModuleFacts> {
   const out = new Map<string, ModuleFacts>();
-  for (const f of files) out.set(f, moduleFacts(f, read(f), (spec) => resolveSpecifier(f, spec, exists)));
+  for (const f of files)
+    out.set(
+      f,
+      moduleFacts(f, read(f), (spec) => resolveSpecifier(f, spec, exists)),
+    );
   return out;
 }
 
