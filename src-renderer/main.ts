@@ -4,4 +4,4 @@ import App from './App.svelte';
 
 const target = document.getElementById('app');
 if (!target) throw new Error('missing #app');
-export default mount(App, { target });
+mount(App, { target });

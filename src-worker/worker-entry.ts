@@ -44,7 +44,7 @@ export interface WorkerTask {
 }
 
 /** A worker's answer: the reply, and with `keep` the job's whole channel in shared memory. */
-export type WorkerTaskReply = WorkerReply & { kept?: KeptChannel };
+type WorkerTaskReply = WorkerReply & { kept?: KeptChannel };
 
 /** A real AbortSignal whose aborted state also follows the shared flag. */
 function sharedFlagSignal(buffer: SharedArrayBuffer): AbortSignal {

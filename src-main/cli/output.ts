@@ -21,7 +21,7 @@ import { factRows } from '../../src-shared/charts/fact-rows';
 import { mechanismNotesText } from '../../src-shared/charts/mechanism-notes';
 
 /** Largest matrix (each side) the CLI prints to a terminal. */
-export const MAX_PRINT_SIDE = 200;
+const MAX_PRINT_SIDE = 200;
 /** Printed without --print when both sides are at most this. */
 const AUTO_PRINT_SIDE = 12;
 

@@ -123,7 +123,7 @@ export function parseCompareKinds(text: string): CompareMechanism[] {
 }
 
 export const LP_FLAGS = ['lp-model', 'delta', 'time-limit', 'target-gap', 'gap'] as const;
-export const LP_MODEL_NAMES = ['exact', 'spanner', 'edges', 'auto'] as const;
+const LP_MODEL_NAMES = ['exact', 'spanner', 'edges', 'auto'] as const;
 
 export function lpFlags(f: Flags, kind: string): { lpModel?: (typeof LP_MODEL_NAMES)[number]; delta?: number; timeLimitSeconds?: number; targetGap?: number } {
   const given = LP_FLAGS.filter((k) => f.has(k));

@@ -35,7 +35,7 @@ import { mapGeoJsonFlags, planRelease } from './release-log';
 import { planReport } from './report';
 
 /** `mechstudio mechanism`: its flags checked, its job or project planned. */
-export function planMechanism(args: ParsedArgs): Plan {
+function planMechanism(args: ParsedArgs): Plan {
   const f = new Flags(args, ['domain', 'epsilon', 'kind', 'prior', 'loss', 'remap', 'out', 'json', 'print', 'quiet', 'queue', 'geojson', 'focus', ...LP_FLAGS]);
   noPositional(args);
   const remap = remapFlag(f);
@@ -87,7 +87,7 @@ async function checkedInput(path: string, what: string): Promise<string> {
 }
 
 /** `mechstudio apply`: its flags checked, its job or project planned. */
-export async function planApply(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
+async function planApply(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
   const f = new Flags(args, [
     'channel',
     'domain',
@@ -184,7 +184,7 @@ function geojsonFlag(f: Flags, points: PointsPrior | undefined): string | undefi
 }
 
 /** `mechstudio audit`: a claim (--epsilon per unit of distance) tested on samples secret,released. */
-export async function planAudit(args: ParsedArgs): Promise<Plan> {
+async function planAudit(args: ParsedArgs): Promise<Plan> {
   const f = new Flags(args, ['samples', 'domain', 'epsilon', 'confidence', 'prior', 'detect', 'json', 'quiet']);
   noPositional(args);
   const input = await checkedInput(f.need('samples', 'log.csv'), 'samples CSV');
@@ -212,7 +212,7 @@ export async function planAudit(args: ParsedArgs): Promise<Plan> {
 }
 
 /** `mechstudio compare`: its flags checked, its job or project planned. */
-export function planCompare(args: ParsedArgs): Plan {
+function planCompare(args: ParsedArgs): Plan {
   const f = new Flags(args, ['domain', 'epsilon', 'kinds', 'prior', 'loss', 'focus', 'out', 'png', 'json', 'quiet']);
   noPositional(args);
   const dp = domainAndPrior(f, true, args.onReadProgress);
@@ -247,7 +247,7 @@ export function planCompare(args: ParsedArgs): Plan {
 }
 
 /** `mechstudio measure`: its flags checked, its job or project planned. */
-export async function planMeasure(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
+async function planMeasure(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
   const f = new Flags(args, ['channel', 'domain', 'epsilon', 'prior', 'loss', 'json', 'quiet']);
   noPositional(args);
   const channelPath = resolve(f.need('channel', 'mech.csv'));
@@ -273,7 +273,7 @@ export async function planMeasure(args: ParsedArgs, signal: AbortSignal): Promis
 }
 
 /** `mechstudio check`: its flags checked, its job or project planned. */
-export async function planCheck(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
+async function planCheck(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
   const f = new Flags(args, ['channel', 'domain', 'epsilon', 'json', 'quiet']);
   noPositional(args);
   const channelPath = resolve(f.need('channel', 'mech.csv'));
@@ -286,7 +286,7 @@ export async function planCheck(args: ParsedArgs, signal: AbortSignal): Promise<
 }
 
 /** `mechstudio capacity`: its flags checked, its job or project planned. */
-export function planCapacity(args: ParsedArgs): Plan {
+function planCapacity(args: ParsedArgs): Plan {
   const f = new Flags(args, ['domain', 'epsilon', 'out', 'json', 'quiet']);
   noPositional(args);
   const req: JobRequest = { type: 'capacity', domain: resolveDomainArg(f.need('domain', 'line:6')), epsilon: f.needPositive('epsilon', '0.693') };
@@ -295,7 +295,7 @@ export function planCapacity(args: ParsedArgs): Plan {
 }
 
 /** `mechstudio regular`: its flags checked, its job or project planned. */
-export function planRegular(args: ParsedArgs): Plan {
+function planRegular(args: ParsedArgs): Plan {
   const f = new Flags(args, ['domain', 'epsilon', 'prior', 'json', 'quiet']);
   noPositional(args);
   const domain = resolveDomainArg(f.need('domain', 'line:6'));
@@ -305,7 +305,7 @@ export function planRegular(args: ParsedArgs): Plan {
 }
 
 /** `mechstudio threshold`: its flags checked, its job or project planned. */
-export function planThreshold(args: ParsedArgs): Plan {
+function planThreshold(args: ParsedArgs): Plan {
   const f = new Flags(args, ['domain', 'from', 'to', 'step', 'json', 'quiet']);
   noPositional(args);
   const req: JobRequest = { type: 'threshold', domain: resolveDomainArg(f.need('domain', 'line:6')) };
@@ -319,7 +319,7 @@ export function planThreshold(args: ParsedArgs): Plan {
 }
 
 /** `mechstudio vertices`: its flags checked, its job or project planned. */
-export function planVertices(args: ParsedArgs): Plan {
+function planVertices(args: ParsedArgs): Plan {
   const f = new Flags(args, ['domain', 'epsilon', 'kernels', 'json', 'quiet']);
   noPositional(args);
   const req: JobRequest = {
@@ -332,7 +332,7 @@ export function planVertices(args: ParsedArgs): Plan {
 }
 
 /** `mechstudio run`: its flags checked, its job or project planned. */
-export function planRun(args: ParsedArgs): Plan {
+function planRun(args: ParsedArgs): Plan {
   const f = new Flags(args, ['out', 'json', 'quiet', 'queue']);
   if (args.positional.length !== 1) throw new MechError('invalid-input', 'run needs exactly one PROJECT.json (e.g. mechstudio run voting.json --out results)');
   const path = resolve(args.positional[0]!);
@@ -341,7 +341,7 @@ export function planRun(args: ParsedArgs): Plan {
 }
 
 /** `mechstudio worker`: its flags checked, its job or project planned. */
-export function planWorker(args: ParsedArgs): Plan {
+function planWorker(args: ParsedArgs): Plan {
   const f = new Flags(args, ['queue', 'concurrency', 'quiet']);
   noPositional(args);
   const url = queueUrlFrom(f.str('queue'), process.env, true);
@@ -352,7 +352,7 @@ export function planWorker(args: ParsedArgs): Plan {
 }
 
 /** `mechstudio example`: its flags checked, its job or project planned. */
-export function planExample(args: ParsedArgs): Plan {
+function planExample(args: ParsedArgs): Plan {
   const f = new Flags(args, ['out', 'json', 'quiet', 'list', 'queue']);
   if (args.positional.length !== 1) {
     const names = listExamples().map((e) => e.name);

@@ -40,7 +40,7 @@ export interface PlannedRelease {
 }
 
 /** Name, size and SHA-256 of a file, streamed. */
-export async function fileFacts(path: string): Promise<ReleaseFile> {
+async function fileFacts(path: string): Promise<ReleaseFile> {
   const h = createHash('sha256');
   for await (const chunk of createReadStream(path)) h.update(chunk as Buffer);
   return { name: basename(path), size: statSync(path).size, sha256: h.digest('hex') };
@@ -82,7 +82,7 @@ export async function planRelease(f: Flags, input: string, epsilon: number | und
 }
 
 /** The release appended to the project's log (read again and validated; written atomically: temp + rename). */
-export async function recordRelease(r: PlannedRelease, result: ApplyResult, outPath: string): Promise<BudgetState> {
+async function recordRelease(r: PlannedRelease, result: ApplyResult, outPath: string): Promise<BudgetState> {
   const output = await fileFacts(outPath);
   const release: Release = {
     mechanism: r.mechanism,
@@ -105,13 +105,13 @@ export async function recordRelease(r: PlannedRelease, result: ApplyResult, outP
 }
 
 /** The line apply prints after a recorded release. */
-export function spentLine(s: BudgetState): string {
+function spentLine(s: BudgetState): string {
   const of = s.budget === null ? 'no budget set' : `budget ${fmt(s.budget)}${s.spent > s.budget ? ' (OVER BUDGET)' : ''}`;
   return `privacy spent on ${populationText(s.population)}: ${fmt(s.spent)} in total (${of})`;
 }
 
 /** The released CSV (released,lat,lon) rewritten as a GeoJSON FeatureCollection of Points, streamed line by line. */
-export async function writeReleasedGeoJson(csvPath: string, out: string): Promise<number> {
+async function writeReleasedGeoJson(csvPath: string, out: string): Promise<number> {
   const lines = createInterface({ input: createReadStream(csvPath), crlfDelay: Infinity });
   const parts: string[] = [FEATURE_COLLECTION_OPEN];
   let header = false;

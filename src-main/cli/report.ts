@@ -61,7 +61,7 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): string | nul
 }
 
 /** Print an HTML file to PDF with headless Chromium (its own throw-away profile); checked to be a PDF. */
-export async function printPdf(htmlPath: string, pdfPath: string, chromium: string): Promise<void> {
+async function printPdf(htmlPath: string, pdfPath: string, chromium: string): Promise<void> {
   const profile = mkdtempSync(join(tmpdir(), 'mechstudio-pdf-'));
   const args = ['--headless', '--disable-gpu', '--no-sandbox', `--user-data-dir=${profile}`, '--no-pdf-header-footer', `--print-to-pdf=${pdfPath}`];
   try {

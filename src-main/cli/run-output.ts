@@ -48,7 +48,7 @@ export function outDir(out: string): string {
 }
 
 /** The --json `pointsPrior` object: how the prior was made from points. */
-export function pointsPriorJson(pp: PointsPrior): Record<string, unknown> {
+function pointsPriorJson(pp: PointsPrior): Record<string, unknown> {
   const g = pp.grid;
   return {
     file: pp.file,
@@ -68,7 +68,7 @@ export function pointsPriorJson(pp: PointsPrior): Record<string, unknown> {
   };
 }
 
-export function runSummaryJson(s: RunSummary): Record<string, unknown> {
+function runSummaryJson(s: RunSummary): Record<string, unknown> {
   return {
     name: s.name,
     out: s.out,
@@ -79,7 +79,7 @@ export function runSummaryJson(s: RunSummary): Record<string, unknown> {
   };
 }
 
-export function runSummaryText(s: RunSummary): string {
+function runSummaryText(s: RunSummary): string {
   const lines = [`${s.name}: ${s.items.length - s.failed} of ${s.items.length} items done, written to ${s.out}`];
   for (const i of s.items) {
     lines.push(`  ${i.ok ? 'ok    ' : 'FAILED'} ${i.group === 'mechanisms' ? 'mechanism' : i.type.padEnd(9)} ${i.id}${i.ok ? '' : `: ${i.error!.message}`}`);
@@ -113,10 +113,10 @@ export function threadsFor(args: ParsedArgs, plan: Plan): number {
 }
 
 /** Points up to which a job runs on the CLI's own thread (a worker thread and its copy of the engine cost ~0.2 s to start). */
-export const IN_PROCESS_POINTS = 100;
+const IN_PROCESS_POINTS = 100;
 
 /** Points of a domain spec when the shared grammar shows them directly (lines, rings, cliques, counts, grids); else Infinity. */
-export function specPoints(domain: unknown): number {
+function specPoints(domain: unknown): number {
   const p = parseDomainSpecText(domain);
   if (!p.ok) return Infinity; // not a spec, or malformed: the pool's job reports it
   const d = p.spec;

@@ -3,7 +3,7 @@ import { isInputErrorCode } from '../../src-shared/protocol/index';
 import { DOMAIN_FORMS } from '../../src-shared/grammar/domain-spec';
 
 /** The "Domains:" lines of the help, from the grammar's own list of forms (src-shared/grammar/domain-spec.ts). */
-export function domainFormsHelp(width = 110): string {
+function domainFormsHelp(width = 110): string {
   const lines: string[] = [];
   let line = 'Domains:';
   for (const f of DOMAIN_FORMS) {

@@ -38,9 +38,9 @@ import { keptRowSource, type KeptChannel } from '../../src-worker/index';
 import { checkRegularFile, ensureDir, REFUSE_SYSTEM_FS, writeFileAtomicAsync } from '../fs/safe-fs';
 
 /** Total entries kept in memory (8 bytes each; 3e7 = 240 MB). */
-export const CHANNEL_STORE_MAX_ENTRIES = 30_000_000;
+const CHANNEL_STORE_MAX_ENTRIES = 30_000_000;
 /** Bytes the app's channel cache on disk may hold (oldest files dropped first). */
-export const CHANNEL_CACHE_MAX_BYTES = 4 * 2 ** 30;
+const CHANNEL_CACHE_MAX_BYTES = 4 * 2 ** 30;
 /** Largest record file (labels) read back. */
 const MAX_RECORD_BYTES = 256 * 2 ** 20;
 /** Largest doubles file read back (2^31 bytes: 16,384 x 16,384). */
@@ -50,7 +50,7 @@ const CHANNEL_ID = /^ch-[0-9a-f]{32}$/;
 const LITTLE_ENDIAN = endianness() === 'LE';
 
 /** What produced a kept channel (its record's `producedBy`): the request, a summary of the result, when. */
-export type ChannelOrigin = {
+type ChannelOrigin = {
   request?: Record<string, unknown>;
   summary?: Record<string, unknown>;
   computedAt: string;
@@ -68,10 +68,10 @@ const recordSchema = z.object({
   colLabels: z.array(z.string()),
   producedBy: z.looseObject({ computedAt: z.string() }).optional(),
 });
-export type ChannelRecord = z.infer<typeof recordSchema>;
+type ChannelRecord = z.infer<typeof recordSchema>;
 
 /** A kept channel's place: found (in memory now) or not, with the reason in one sentence. */
-export type ChannelLookup = { ok: true; channel: KeptChannel } | { ok: false; problem: string };
+type ChannelLookup = { ok: true; channel: KeptChannel } | { ok: false; problem: string };
 
 /** The doubles as little-endian bytes (a view on little-endian hosts, a swapped copy elsewhere). */
 function leBytes(data: Float64Array): Uint8Array {
@@ -93,7 +93,7 @@ export function channelId(ch: KeptChannel): string {
 }
 
 /** A channel payload (number arrays) as a kept channel in shared memory. */
-export function keptFromPayload(ch: ChannelPayload): KeptChannel {
+function keptFromPayload(ch: ChannelPayload): KeptChannel {
   const data = new Float64Array(new SharedArrayBuffer(ch.rows * ch.cols * 8));
   data.set(ch.data);
   return { rows: ch.rows, cols: ch.cols, data, rowLabels: ch.rowLabels, colLabels: ch.colLabels };
@@ -198,7 +198,7 @@ async function readChannelFiles(dir: string, id: string): Promise<ChannelLookup 
   return { ok: true, channel };
 }
 
-export interface ChannelStoreOptions {
+interface ChannelStoreOptions {
   /** Entries kept in memory (default CHANNEL_STORE_MAX_ENTRIES). */
   maxEntries?: number;
   /** The app's channel cache on disk (default none: kept in memory only, as for the CLI and tests). */

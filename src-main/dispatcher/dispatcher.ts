@@ -479,7 +479,7 @@ export function isLpJob(req: JobRequest): boolean {
 }
 
 /** A channelRef a request names, with which part of the request names it (for messages: '' or "compare: mechanism 2 (opt): "). */
-export interface NamedRef {
+interface NamedRef {
   ref: string;
   whose: string;
 }

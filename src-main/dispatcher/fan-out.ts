@@ -155,7 +155,7 @@ async function runParts(runner: JobRunner, requests: JobRequest[], what: string,
 export const QUEUE_PARTS = 16;
 
 /** Whether runFannedOut splits this request (a sweep, or a splittable case study, not already a part). */
-export async function fansOut(request: JobRequest): Promise<boolean> {
+async function fansOut(request: JobRequest): Promise<boolean> {
   if (request.type === 'sweep') return !request.slice && request.steps > 1;
   if (request.type !== 'case-study' || request.part) return false;
   const { splitStudy } = await import('../../src-worker/index');

@@ -7,7 +7,7 @@
 import { Menu, shell, type BrowserWindow, type MenuItemConstructorOptions } from 'electron';
 import { type ExampleInfo, type RecentProject, type MenuCommand } from '../../src-shared/protocol/index';
 
-export interface MenuModel {
+interface MenuModel {
   recent: RecentProject[];
   examples: ExampleInfo[];
 }

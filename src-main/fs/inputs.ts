@@ -8,42 +8,32 @@ import { totalmem } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
 import { invalid } from '../../src-shared/errors';
 import { type ChannelPayload, type LossInput, type PriorInput, builtinLossSchema, MAX_REQUEST_CHANNEL_ENTRIES } from '../../src-shared/protocol/index';
-import { type CsvRow, readCsvRows, sizeOfDomainInput, type KeptChannel } from '../../src-worker/index';
-import { checkReadableFileSync, readRegularFileChunks, readRegularFileSync } from './safe-fs';
+import { sizeOfDomainInput, type KeptChannel } from '../../src-worker/index';
+import { checkReadableFileSync, readRegularFileChunks } from './safe-fs';
 import { parseDomainSpecText } from '../../src-shared/grammar/domain-spec';
 import { parsePriorSpecText } from '../../src-shared/grammar/prior-spec';
 import { parsePointsPriorArg } from './points-prior';
 import { CsvTokenizer, absolute, csvNumber, parseDecimal, shortLabel, tokenizeFileSync } from './csv-cells';
 
 /** Largest case-study parameter CSV read into memory (bytes). */
-export const MAX_CSV_BYTES = 128 * 1024 * 1024;
+const MAX_CSV_BYTES = 128 * 1024 * 1024;
 /** Largest prior CSV (bytes; streamed) and its most entries (the engine sizes jobs up to ~6.7e7 points). */
-export const MAX_PRIOR_CSV_BYTES = 256 * 1024 * 1024;
-export const MAX_PRIOR_CSV_ENTRIES = 16_000_000;
+const MAX_PRIOR_CSV_BYTES = 256 * 1024 * 1024;
+const MAX_PRIOR_CSV_ENTRIES = 16_000_000;
 /** Largest loss CSV (bytes; streamed); at most MAX_REQUEST_CHANNEL_ENTRIES numbers, like a channel. */
-export const MAX_LOSS_CSV_BYTES = 128 * 1024 * 1024;
+const MAX_LOSS_CSV_BYTES = 128 * 1024 * 1024;
 /** Largest graph:/csv: domain file (bytes; the worker reads it, the CLI checks it first). */
-export const MAX_DOMAIN_FILE_BYTES = 512 * 1024 * 1024;
+const MAX_DOMAIN_FILE_BYTES = 512 * 1024 * 1024;
 /**
  * Most entries of a channel CSV read from a file: what the doubles may take in memory, a quarter of the
  * machine's (8 bytes an entry, on one SharedArrayBuffer the job's worker reads in place), at most 2^31 bytes.
  * The engine writes channels of up to 2e9 entries (jobs/channel-csv.ts); every channel up to this size is read.
  */
-export const MAX_CHANNEL_CSV_ENTRIES = Math.floor(Math.min(totalmem() / 4, 2 ** 31) / 8);
+const MAX_CHANNEL_CSV_ENTRIES = Math.floor(Math.min(totalmem() / 4, 2 ** 31) / 8);
 /** Largest channel CSV (bytes): MAX_CHANNEL_CSV_ENTRIES entries of up to ~60 characters. */
-export const MAX_CHANNEL_CSV_BYTES = MAX_CHANNEL_CSV_ENTRIES * 64;
+const MAX_CHANNEL_CSV_BYTES = MAX_CHANNEL_CSV_ENTRIES * 64;
 /** A channel CSV row must sum to 1 within this (text input: hand-written decimals). */
 const CHANNEL_ROW_SUM_TOL = 1e-6;
-
-/** A CSV record and the 1-based line where it ends. */
-export type CsvRecord = CsvRow;
-
-export function readTextFile(path: string, what: string, maxBytes = MAX_CSV_BYTES): string {
-  return readRegularFileSync(path, what, maxBytes);
-}
-
-/** Parse CSV text (comment lines '#', empty lines skipped, cells trimmed) with line numbers: the engine's reader. */
-export const parseCsv: (text: string, source: string) => CsvRecord[] = readCsvRows;
 
 /**
  * Channel CSV (SPEC §8): a header row of output labels after an empty first
@@ -101,12 +91,12 @@ class LabelIndex {
 }
 
 /** What the channel's rows must match: the domain's point count, when the domain text tells it. */
-export interface ChannelRowsExpected {
+interface ChannelRowsExpected {
   rows: number;
   domain: string;
 }
 
-export class ChannelCsvBuilder {
+class ChannelCsvBuilder {
   private cols = -1;
   private rows = 0;
   private colLabels: string[] = [];
@@ -229,7 +219,7 @@ export function parseChannelCsv(text: string, source: string): ChannelPayload {
  * the first row too many. The doubles go straight into shared memory, up to
  * MAX_CHANNEL_CSV_ENTRIES of them (every channel the engine writes that fits).
  */
-export async function readChannelCsvKept(path: string, signal?: AbortSignal, expected?: ChannelRowsExpected): Promise<KeptChannel> {
+async function readChannelCsvKept(path: string, signal?: AbortSignal, expected?: ChannelRowsExpected): Promise<KeptChannel> {
   const b = new ChannelCsvBuilder(path, MAX_CHANNEL_CSV_ENTRIES, expected);
   const t = new CsvTokenizer(path, b.record);
   const dec = new StringDecoder('utf8');
@@ -399,5 +389,5 @@ export function domainPointsFromText(domain: string): ChannelRowsExpected | unde
   return { rows: size.n, domain: size.name };
 }
 
-export { MAX_POINTS_CSV_BYTES, parsePointsPriorArg, splitPointsPrior, type PointsPrior, type ReadProgress } from './points-prior';
-export { CsvTokenizer, absolute, csvNumber, numberProblem, parseDecimal, shortLabel, tokenizeFileSync } from './csv-cells';
+export { parsePointsPriorArg, splitPointsPrior, type PointsPrior } from './points-prior';
+export { CsvTokenizer, numberProblem, parseDecimal } from './csv-cells';

@@ -26,12 +26,12 @@ import { absolute, parseDecimal, shortLabel, tokenizeFileSync } from './csv-cell
  * finishes in under a minute. A larger file is refused before anything is
  * read.
  */
-export const MAX_POINTS_CSV_BYTES = 512 * 1024 * 1024;
+const MAX_POINTS_CSV_BYTES = 512 * 1024 * 1024;
 /** Longest line of a points CSV (characters): a few coordinates and labels, never a whole file on one line. */
 const MAX_POINTS_LINE_CHARS = 64 * 1024;
 
 /** Progress of reading a points file: the fraction done and what is being done. */
-export type ReadProgress = (fraction: number, message: string) => void;
+type ReadProgress = (fraction: number, message: string) => void;
 
 /** A prior made from a points CSV, with the grid it lives on and what to tell the user. */
 export interface PointsPrior {

@@ -66,10 +66,10 @@ import {
 /** Prefix of every temp file this program writes (the stale-file sweep matches it). */
 export const TEMP_PREFIX = '.mechstudio-tmp-';
 /** A temp file of a live process older than this is stale too (ms). */
-export const STALE_TEMP_AGE_MS = 60 * 60 * 1000;
+const STALE_TEMP_AGE_MS = 60 * 60 * 1000;
 
 /** Default cap for text files read whole (bytes). */
-export const DEFAULT_MAX_READ_BYTES = 512 * 1024 * 1024;
+const DEFAULT_MAX_READ_BYTES = 512 * 1024 * 1024;
 
 /** Pseudo file systems nothing may be written under (nor read from, with refuseSystemFs). */
 const FORBIDDEN_ROOTS = ['/proc', '/sys'];
@@ -583,20 +583,10 @@ function* sweepSteps(dir: string, force: boolean): Steps<number> {
   return removed;
 }
 
-/**
- * Remove temp files that a killed save left in `dir`: names starting with
- * TEMP_PREFIX whose process is gone, or older than STALE_TEMP_AGE_MS.
- * Returns how many were removed. Called before each write; a directory is
- * listed at most once per SWEEP_AGAIN_MS (unless forced).
- */
-export function sweepStaleTemps(dir: string, force = false): number {
-  return runSync(sweepSteps(dir, force));
-}
-
 let tempSeq = 0;
 
 /** A fresh temp path in the directory of `path` (the final name is kept as a suffix for readability). */
-export function tempPathFor(path: string): string {
+function tempPathFor(path: string): string {
   const abs = resolve(path);
   const base = basename(abs).slice(0, 100);
   return join(dirname(abs), `${TEMP_PREFIX}${process.pid}-${Date.now().toString(36)}-${++tempSeq}-${base}`);

@@ -45,7 +45,7 @@ export interface PathPolicy {
 export const UNCONFINED: PathPolicy = { root: null, place: async (p) => resolve(p), readOptions: REFUSE_SYSTEM_FS };
 
 /** The names a `graph:` file may have in the workspace: an edge list's (networkx, SNAP, CSV); any other file is not read as a graph. */
-export const GRAPH_FILE_EXTENSIONS = ['.csv', '.tsv', '.txt', '.edges', '.edgelist', '.el'] as const;
+const GRAPH_FILE_EXTENSIONS = ['.csv', '.tsv', '.txt', '.edges', '.edgelist', '.el'] as const;
 
 /** Refuse (outside-workspace) a `graph:` file whose real name (`real`, placed) is not an edge list's; the message names it as sent. */
 export function checkGraphFileName(real: string, sent: string, what: string): void {

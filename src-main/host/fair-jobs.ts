@@ -37,7 +37,7 @@ export interface JobBackend {
   readonly workers: number;
 }
 
-export interface FairJobsOptions {
+interface FairJobsOptions {
   /** Jobs of one session inside the dispatcher at once (default: the worker count, at least 1). */
   perSession?: number;
   /** Jobs one session may have waiting here (default 10,000). */
@@ -67,7 +67,7 @@ interface SessionQueue {
 }
 
 /** Total array length inside a request (a cheap size estimate; arrays of primitives are not walked). */
-export function requestEntries(v: unknown, depth = 0): number {
+function requestEntries(v: unknown, depth = 0): number {
   if (v === null || typeof v !== 'object' || depth > 8) return 0;
   if (Array.isArray(v)) {
     let n = v.length;

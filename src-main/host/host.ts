@@ -102,7 +102,7 @@ export interface Dialogs {
   chooseDir(): Promise<string | null>;
 }
 
-export interface HostOptions {
+interface HostOptions {
   mode: AppInfo['mode'];
   version: string;
   jobs: JobService;
@@ -151,13 +151,13 @@ async function placed(paths: PathPolicy, p: string | null | undefined, what: str
 }
 
 /** A file a job's domain reads (graph:FILE, csv:FILE), found under any `domain` key of a request. */
-export interface DomainFileRef {
+interface DomainFileRef {
   spec: string;
   file: string;
 }
 
 /** Domain files (graph:FILE, csv:FILE) the engine reads: the engine's own cap (ADMISSION_LIMITS.maxFileBytes). */
-export const MAX_DOMAIN_FILE_BYTES = 128 * 2 ** 20;
+const MAX_DOMAIN_FILE_BYTES = 128 * 2 ** 20;
 
 /**
  * Place every graph:FILE / csv:FILE domain of a request with the policy and,

@@ -23,10 +23,10 @@ import { checkRegularFile, readRegularFile, REFUSE_SYSTEM_FS, writeFileAtomicAsy
 /** Project files (a resolved project embeds its priors as numbers). */
 export const MAX_PROJECT_BYTES = 64 * 2 ** 20;
 /** CSV priors, losses and case-study parameters the host reads for a project. */
-export const MAX_DATA_FILE_BYTES = 64 * 2 ** 20;
+const MAX_DATA_FILE_BYTES = 64 * 2 ** 20;
 
 /** The csv:FILE references of a project the host itself reads (priors, losses, case-study parameters), absolute. */
-export function projectDataFiles(project: Project, baseDir: string): string[] {
+function projectDataFiles(project: Project, baseDir: string): string[] {
   return projectFileRefs(project, baseDir)
     .filter((r) => !r.what.startsWith('domain '))
     .map((r) => r.file);
@@ -49,7 +49,7 @@ export interface OutsideFiles {
  * outside the workspace), and list those that lie outside `baseDir` (links
  * followed).
  */
-export async function placeProjectFiles(project: Project, baseDir: string, paths: PathPolicy): Promise<{ outside: string[] }> {
+async function placeProjectFiles(project: Project, baseDir: string, paths: PathPolicy): Promise<{ outside: string[] }> {
   const base = await realPathOf(baseDir);
   const outside: string[] = [];
   for (const r of projectFileRefs(project, baseDir)) {
@@ -61,7 +61,7 @@ export async function placeProjectFiles(project: Project, baseDir: string, paths
 }
 
 /** Offset of the first JSON syntax error in `text` (text.length when it ends too early); -1 when valid. */
-export function jsonErrorOffset(text: string): number {
+function jsonErrorOffset(text: string): number {
   let i = 0;
   const ws = (): void => {
     while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;

@@ -32,11 +32,11 @@ import { readRegularFileSync, writeFileAtomic } from '../fs/safe-fs';
 import { toJobError } from './api-host';
 
 /** A queue runner as the settings need it (QueueClient). */
-export interface QueueRunner extends JobRunner {
+interface QueueRunner extends JobRunner {
   workerCount(): Promise<number | null>;
 }
 
-export interface QueueSettingsOptions {
+interface QueueSettingsOptions {
   runner: SwitchableRunner;
   /** Where settings.json lives; null keeps the choice for this session only. */
   configDir: string | null;
@@ -61,7 +61,7 @@ export function readSavedQueue(configDir: string): string | null {
 }
 
 /** Save the queue URL (null = local pool); false when the file cannot be written. */
-export function saveQueue(configDir: string, url: string | null): boolean {
+function saveQueue(configDir: string, url: string | null): boolean {
   try {
     const file = writeFileAtomic(join(configDir, SETTINGS_FILE), `${JSON.stringify({ queue: url }, null, 2)}\n`, 'settings');
     chmodSync(file, 0o600);

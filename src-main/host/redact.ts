@@ -26,7 +26,7 @@ const MAX_MESSAGE = 2000;
  * Mask file content in `message`. `keep`: strings the client sent (paths,
  * domain text) that may stay; `contents`: texts of the files read, when known.
  */
-export function redactFileContent(message: string, keep: readonly string[], contents: readonly string[] = []): string {
+function redactFileContent(message: string, keep: readonly string[], contents: readonly string[] = []): string {
   let m = message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE)}…` : message;
   // 1. protect the strings the client sent
   const kept = [...new Set(keep.filter((k) => k.length > 0))].sort((a, b) => b.length - a.length);

@@ -45,12 +45,12 @@ export const TEMP_MAX_ITEMS = 64;
 /** An uploaded project's unpacked channels are removed after this long without being read. */
 export const UNPACKED_TTL_MS = 60 * 60 * 1000;
 /** Uploaded projects whose channels are kept at once (the channel store looks in its 20 most recent folders). */
-export const UNPACKED_MAX_FOLDERS = 20;
+const UNPACKED_MAX_FOLDERS = 20;
 /** How often expired items are removed when no call comes. */
 const SWEEP_MS = 60 * 1000;
 
 /** Caps of the private folder and the clock expiry is measured by (tests pass their own). */
-export interface TransfersOptions {
+interface TransfersOptions {
   now?: () => number;
   maxBytes?: number;
   maxItems?: number;
@@ -64,7 +64,7 @@ export function bytesText(n: number): string {
 }
 
 /** A file the page may download once: the URL to fetch and the name the browser saves it under. */
-export interface DownloadOffer {
+interface DownloadOffer {
   url: string;
   name: string;
   bytes: number;
@@ -96,7 +96,7 @@ interface Held {
 }
 
 /** One HTTP answer of a transfer route: status and a one-line text for the page. */
-export interface TransferAnswer {
+interface TransferAnswer {
   status: number;
   message: string;
 }

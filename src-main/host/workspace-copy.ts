@@ -9,10 +9,10 @@ import { mkdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 
 /** The folder under the workspace root that holds the copies (visible: the workspace refuses hidden names). */
-export const KEPT_FOLDER = 'mechstudio-projects';
+const KEPT_FOLDER = 'mechstudio-projects';
 
 /** Where the copy of `fileName` goes under `root`: a plain file name ending in .json, made of letters, digits, '.', '-' and '_'. */
-export function keptCopyPath(root: string, fileName: string): string {
+function keptCopyPath(root: string, fileName: string): string {
   let name = basename(fileName.replace(/\\/g, '/'))
     .replace(/[^\w.-]+/g, '-')
     .replace(/^[.-]+/, '');

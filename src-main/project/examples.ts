@@ -38,7 +38,7 @@ export function loadExample(name: string, dir = examplesDir()): { path: string; 
 }
 
 /** The audit examples: name, title and what they show. */
-export const AUDIT_EXAMPLES = [
+const AUDIT_EXAMPLES = [
   {
     name: 'vendor-planar-laplace',
     title: "A vendor's planar Laplace, its scale per km instead of per 10 km",

@@ -8,7 +8,7 @@
 import { invalid } from '../../src-shared/errors';
 import { readRegularFileSync, writeFileAtomic as writeAtomic } from '../fs/safe-fs';
 import { PROJECT_BUNDLE_FORMAT } from './bundle';
-import { describeZodError, projectSchema, PROJECT_VERSION, type Project, type ProjectInput } from '../../src-shared/protocol/index';
+import { describeZodError, projectSchema, PROJECT_VERSION, type Project } from '../../src-shared/protocol/index';
 
 /**
  * Parse and validate project JSON text; errors name the file and the field. A project bundle (web mode's download
@@ -46,12 +46,4 @@ export function loadProject(path: string): Project {
 /** Write bytes to `path` atomically (the one writer: src-main/fs/safe-fs.ts). */
 export function writeFileAtomic(path: string, data: string | Uint8Array, what = 'output'): void {
   writeAtomic(path, data, what);
-}
-
-/** Validate, then save atomically. Returns the validated project. */
-export function saveProject(path: string, project: ProjectInput): Project {
-  const r = projectSchema.safeParse(project);
-  if (!r.success) invalid(describeZodError(r.error, 'project'));
-  writeFileAtomic(path, JSON.stringify(project, null, 2) + '\n', 'project');
-  return r.data;
 }

@@ -14,7 +14,7 @@ import { parseDomainSpecText } from '../../src-shared/grammar/domain-spec';
 import { parsePriorSpecText } from '../../src-shared/grammar/prior-spec';
 
 /** A file a project refers to: its role and its absolute path (relative to the project's folder, symbolic links not followed). */
-export interface ProjectFileRef {
+interface ProjectFileRef {
   what: string;
   file: string;
   /** A graph: domain's edge list (web mode reads it only under an edge list's name). */

@@ -6,7 +6,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { unlinkSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { MechError } from '../../src-shared/errors';
 import { ensureDir, prepareWrite, publishTemp } from '../fs/safe-fs';
 import {
@@ -20,14 +20,14 @@ import {
 } from '../../src-shared/protocol/index';
 import { planProject } from '../../src-worker/index';
 import type { JobRunner } from '../dispatcher/job-runner';
-import { loadProject, writeFileAtomic } from './project-file';
+import { writeFileAtomic } from './project-file';
 import { resolveProjectFiles } from './resolve-files';
 import { fmt, resultTable, tableToCsv } from '../../src-shared/charts/result-table';
 import { renderChartPng } from '../charts/render-chart';
 import { lossWords, sweepCharts } from '../../src-shared/charts/sweep-charts';
 import { runFannedOut } from '../dispatcher/fan-out';
 
-export interface RunItem {
+interface RunItem {
   id: string;
   group: 'mechanisms' | 'analyses' | 'caseStudies';
   type: string;
@@ -43,16 +43,6 @@ export interface RunSummary {
   files: string[];
   items: RunItem[];
   failed: number;
-}
-
-export async function runProjectFile(
-  dispatcher: JobRunner,
-  projectPath: string,
-  outDir: string,
-  opts: { signal?: AbortSignal; onProgress?: (fraction: number, message: string) => void } = {},
-): Promise<RunSummary> {
-  const project = loadProject(projectPath);
-  return runProject(dispatcher, project, dirname(resolve(projectPath)), outDir, opts);
 }
 
 export async function runProject(

@@ -17,7 +17,7 @@ import { messageOf } from '../../src-shared/errors';
 import { projectFileRefs, resolveProjectFiles } from './resolve-files';
 
 /** What the report's maker can do: run a privacy check, find kept channels, and what the app knows of its results. */
-export interface ReportMaker {
+interface ReportMaker {
   /** The folder the project's relative files are read from. */
   baseDir: string;
   /** The project file itself (hashed into the report), when there is one. */
@@ -39,7 +39,7 @@ export interface ReportMaker {
 }
 
 /** A file's size and SHA-256 as read now (streamed), or why it could not be read. */
-export async function fileRecordNow(path: string, role: string, shownAs = basename(path)): Promise<ReportFile> {
+async function fileRecordNow(path: string, role: string, shownAs = basename(path)): Promise<ReportFile> {
   try {
     const st = await stat(path);
     if (!st.isFile()) return { role, name: shownAs, ok: false, problem: 'not a regular file' };

@@ -46,7 +46,7 @@ interface Pending {
   finishing: boolean;
 }
 
-export interface QueueClientOptions {
+interface QueueClientOptions {
   /** Fail waiting jobs after Redis has been unreachable this long (default 15 s). */
   lostAfterMs?: number;
   /** Check job hashes for outcomes the event stream did not deliver, this often (default 3 s). */

@@ -179,7 +179,7 @@ export function parseFailure(reason: string | undefined): JobError {
 }
 
 /** A graph:FILE / csv:FILE domain of a request: its text and the file as the engine would open it. */
-export interface FileDomain {
+interface FileDomain {
   spec: string;
   file: string;
 }

@@ -67,12 +67,12 @@ import {
 import { PricingTrust, UntrustedReply } from './pricing-trust';
 
 /** A Redis away this long fails the LP (as the job client fails its waiting items). */
-export const REDIS_LOST_MS = 15_000;
+const REDIS_LOST_MS = 15_000;
 /** How often the workers of pending slices are checked, and how long after Redis is back before they are (their registrations come back within a second). */
 const LIVENESS_MS = 1000;
 const RECONNECT_GRACE_MS = 2500;
 /** After a round's stop (deadline, stop, cancel), how long pending slices may still answer before the round ends without them. */
-export const STOP_GRACE_MS = 3000;
+const STOP_GRACE_MS = 3000;
 
 /**
  * How long a slice's reply may take before its worker counts as silent: 20 times the slowest reply of this LP so far
@@ -84,7 +84,7 @@ export function silentAfterMs(slowestReplyMs: number, lpMs: number): number {
 }
 
 /** A contiguous range of outputs [w0, w1) priced on one worker; it holds the groups [g0, g1). */
-export interface Slice {
+interface Slice {
   w0: number;
   w1: number;
   g0: number;
@@ -129,7 +129,7 @@ function localGroup(s: Slice, g: number, groupSize: number): number | undefined 
   return s.groupSize === groupSize ? g - s.g0 : 0;
 }
 
-export interface PricingFleetOptions {
+interface PricingFleetOptions {
   /** One line per event (workers refused, moves, waiting); default none. */
   log?: (line: string) => void;
   /** Called with the number of workers that have priced for the current LP, when it changes. */
@@ -242,7 +242,7 @@ interface Collected {
   late: SliceState[];
 }
 
-export class QueuePricing implements PricingEngine {
+class QueuePricing implements PricingEngine {
   private readonly id = `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
   private readonly reply: string;
   private slices: SliceState[] = [];

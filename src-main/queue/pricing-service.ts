@@ -37,7 +37,7 @@ import {
 import type { QueueTarget } from './connection';
 import { decodeFrame, encodeFrame, frameRows, inboxKey, need, pricingKey, pricingVersion, signedRegistration, workerKey, type Frame } from './pricing-wire';
 
-export interface PricingServiceOptions {
+interface PricingServiceOptions {
   target: QueueTarget;
   /** Pricing threads per slice (the worker's --concurrency). */
   threads: number;
@@ -50,7 +50,7 @@ export interface PricingServiceOptions {
   key?: Buffer | null;
 }
 
-export interface RunningPricingService {
+interface RunningPricingService {
   id: string;
   stop(): Promise<void>;
 }

@@ -25,7 +25,7 @@ import { QUEUE_PREFIX } from './connection';
 import { packageVersion } from '../fs/package-version';
 
 /** Raised when a master and a worker would not read each other's frames the same way. */
-export const PRICING_PROTOCOL = 2;
+const PRICING_PROTOCOL = 2;
 
 /** What a worker advertises and a master expects: the package version and the frame protocol. */
 export function pricingVersion(): string {
@@ -40,7 +40,7 @@ export const WORKER_KEY_PATTERN = `${QUEUE_PREFIX}:pricing:worker:*`;
 export const inboxKey = (id: string): string => `${QUEUE_PREFIX}:pricing:inbox:${id}`;
 export const replyKey = (id: string): string => `${QUEUE_PREFIX}:pricing:reply:${id}`;
 
-export const registrationSchema = z.object({
+const registrationSchema = z.object({
   id: z.string().min(1).max(200),
   version: z.string().max(200),
   threads: z.int().min(1).max(4096),
@@ -58,7 +58,7 @@ const MAGIC = Buffer.from('MSP2');
 const SIGNED = Buffer.from('MSS2');
 const TAG_BYTES = 32;
 /** Shortest queue secret accepted (bytes of text). */
-export const MIN_SECRET_LENGTH = 16;
+const MIN_SECRET_LENGTH = 16;
 
 /** The queue secret from the environment (see above), or undefined when none is set; a short or unreadable one is refused. */
 export function pricingKey(env: NodeJS.ProcessEnv = process.env): Buffer | undefined {
@@ -104,8 +104,6 @@ export function readRegistration(text: string | null, key: Buffer | undefined): 
 }
 /** Largest header (JSON) and frame accepted. */
 const MAX_HEADER = 1 << 20;
-export const MAX_FRAME_BYTES = 2 ** 31 - 1;
-
 export interface Frame {
   head: Record<string, unknown>;
   arrays: Record<string, Typed>;

@@ -49,7 +49,7 @@ import { PricingFleet } from './pricing-master';
 import { MAX_CSV_GZ_BYTES, carriedFilesError, decodeValue, encodeReturn, failedForGoodSchema, failureText, jobDataSchema, payloadTooLarge } from './codec';
 import { CANCEL_CHANNEL, STOP_CHANNEL, QUEUE_NAME, QUEUE_PREFIX, cancelledKey, probeRedis, redact, stallSettings, type QueueTarget } from './connection';
 
-export interface QueueWorkerOptions {
+interface QueueWorkerOptions {
   target: QueueTarget;
   /** Jobs at once (and pool threads). */
   concurrency: number;
@@ -58,7 +58,7 @@ export interface QueueWorkerOptions {
   dispatcher?: DispatcherOptions;
 }
 
-export interface RunningQueueWorker {
+interface RunningQueueWorker {
   /** Redis server version. */
   redisVersion: string;
   /** Stop taking jobs, wait for the running ones, disconnect. */
@@ -73,10 +73,10 @@ const PROGRESS_EVERY_MS = 250;
  * queue price on the queue's workers; smaller ones (a round in well under a second) on this worker's threads, where
  * the whole-model shortcuts stay and a round trip through Redis would cost more than it saves.
  */
-export const QUEUE_PRICING_MIN_VARIABLES = 250_000;
+const QUEUE_PRICING_MIN_VARIABLES = 250_000;
 
 /** QUEUE_PRICING_MIN_VARIABLES, or MECHSTUDIO_QUEUE_PRICING_MIN_VARIABLES from the environment (the tests price a 6 x 6 grid on the queue). */
-export function queuePricingMinVariables(env: NodeJS.ProcessEnv = process.env): number {
+function queuePricingMinVariables(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.MECHSTUDIO_QUEUE_PRICING_MIN_VARIABLES;
   if (raw === undefined || raw === '') return QUEUE_PRICING_MIN_VARIABLES;
   const v = Number(raw);

@@ -6,7 +6,7 @@ import { RENDERER_OUTPUT } from './renderer-chunks';
  * Folders whose files can end up in the renderer bundle: the page, what it shares with the other processes
  * (the protocol, grammars, charts, ...) and the few pure engine modules it imports.
  */
-export const RENDERER_SOURCES = ['src-renderer', 'src-shared', 'src-worker'];
+const RENDERER_SOURCES = ['src-renderer', 'src-shared', 'src-worker'];
 
 const record = (root: string, outDir: string): string => relative(root, join(outDir, 'build-info.json'));
 

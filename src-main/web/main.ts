@@ -26,9 +26,9 @@ import { ensureRendererBuilt } from './build-renderer';
 import { webRootFrom, workspaceRoot } from '../fs/workspace';
 import { Transfers } from '../host/transfers';
 
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-export interface WebApp {
+interface WebApp {
   server: RunningWebServer;
   settings: QueueSettings;
   /** The workspace root: the only folder the page's paths may lead to. */
@@ -36,7 +36,7 @@ export interface WebApp {
   close(): Promise<void>;
 }
 
-export function appVersion(): string {
+function appVersion(): string {
   try {
     return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
   } catch {
@@ -77,7 +77,7 @@ export async function appRunner(opts: {
   return { runner, settings, channels };
 }
 
-export async function startWebApp(
+async function startWebApp(
   opts: { port?: number; threads?: number; configDir?: string; build?: boolean; log?: (s: string) => void; queue?: string; root?: string } = {},
 ): Promise<WebApp> {
   // the workspace first: a root that is not a folder fails the start before anything else starts

@@ -20,9 +20,7 @@ import { MechError } from '../../src-shared/errors';
 import { toJobError, type ApiHost, type HostSession } from '../host/api-host';
 import type { Transfers } from '../host/transfers';
 
-export type { ApiHost, HostSession } from '../host/api-host';
-
-export interface WebServerOptions {
+interface WebServerOptions {
   host?: string;
   port?: number;
   /** Built renderer folder (index.html + assets). */
@@ -142,7 +140,7 @@ const TYPES: Record<string, string> = {
 };
 
 /** Same policy as the Electron window, plus the WebSocket back to this server. */
-export function contentSecurityPolicy(wsOrigin: string): string {
+function contentSecurityPolicy(wsOrigin: string): string {
   return [
     "default-src 'self'",
     "script-src 'self'",

@@ -18,7 +18,7 @@ export interface CustomMetric {
 }
 
 type MetricProblem = { ok: false; error: string; row?: number; col?: number };
-export type MetricParse = { ok: true; metric: CustomMetric } | MetricProblem;
+type MetricParse = { ok: true; metric: CustomMetric } | MetricProblem;
 
 /** Rows of distances with their labels: a header row (empty first cell, or any cell that is not a distance) gives the labels. */
 function layout(rows: string[][]): { labels: string[]; cells: string[][] } | MetricProblem {

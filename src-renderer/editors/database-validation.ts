@@ -6,7 +6,7 @@
 import { checkCount, type FieldErrors } from './grid-validation';
 
 export type QueryKind = 'none' | 'count' | 'sum' | 'average' | 'kcount' | 'max' | 'min' | 'percentile' | 'most';
-export type DbMetric = 'hamming' | 'manhattan' | 'max' | 'normalised';
+type DbMetric = 'hamming' | 'manhattan' | 'max' | 'normalised';
 
 export interface DatabaseFields {
   individuals: number;
@@ -46,7 +46,7 @@ export function validateDatabase(f: DatabaseFields): FieldErrors {
   return e;
 }
 
-export interface AnswerGraph {
+interface AnswerGraph {
   /** SPEC §8 domain text for the answers of the query. */
   domain: string;
   nodes: number;

@@ -5,10 +5,8 @@
  * custom metric, simple line/ring/clique/hamming) and a text the engine
  * would refuse is shown with the engine's message before anything runs.
  */
-import { domainSpecSize, domainSpecText, parseDomainSpecText, type DomainSpec, type GridMetricName } from '../../src-shared/grammar/domain-spec';
+import { domainSpecSize, domainSpecText, parseDomainSpecText, type DomainSpec } from '../../src-shared/grammar/domain-spec';
 import type { ProjectInput } from '../../src-shared/protocol/index';
-
-export type { GridMetricName };
 
 /** A parsed domain text, or 'other' (with the grammar's message) when it does not parse. */
 export type DomainForm = DomainSpec | { kind: 'other'; text: string; error: string };
@@ -29,7 +27,7 @@ export function domainSize(f: DomainForm): number {
 }
 
 /** A project domain as an editor or view sees it: the entry, its parsed form (null for an explicit or unknown domain), that form when a grid. */
-export interface DomainView {
+interface DomainView {
   dom: ProjectInput['domains'][number] | undefined;
   form: DomainForm | null;
   grid: Extract<DomainForm, { kind: 'grid' }> | null;

@@ -5,7 +5,7 @@
  * prior painting / CSV loading. Pure functions: unit-tested.
  */
 import { readCsv, TABLE_DELIMITERS } from '../../src-shared/csv/csv-reader';
-export interface GridFields {
+interface GridFields {
   rows: number;
   cols: number;
   step: number;
@@ -21,7 +21,7 @@ export function checkCount(e: FieldErrors, key: string, v: number, min: number, 
 }
 
 /** The largest grid the editor accepts (the engine streams bigger channels, but the UI draws every cell). */
-export const MAX_GRID_CELLS = 250_000;
+const MAX_GRID_CELLS = 250_000;
 
 export function validateGrid(g: GridFields): FieldErrors {
   const e: FieldErrors = {};

@@ -21,7 +21,7 @@ export interface NumberRule {
   unit?: string;
 }
 
-export type NumberFieldResult = { ok: true; value: number | undefined } | { ok: false; problem: string };
+type NumberFieldResult = { ok: true; value: number | undefined } | { ok: false; problem: string };
 
 /** ε everywhere: a finite number above 0. */
 export const EPSILON_RULE: NumberRule = { what: 'ε', min: 0, above: true };

@@ -7,7 +7,7 @@ import { readCsv, TABLE_DELIMITERS } from '../../src-shared/csv/csv-reader';
  * with eps' per reading is eps'·d1-private (composition), and since
  * d1 <= u·d∞ it is (u·eps')·d∞-private, so d∞ uses eps' = eps/u.
  */
-export interface Trace {
+interface Trace {
   raw: number[];
   /** Quantised levels 0..levels-1. */
   levels: number[];
@@ -17,7 +17,7 @@ export interface Trace {
 }
 
 /** How the time column reads: clock times (seconds since midnight), dates (ms since 1970), plain numbers. */
-export type TimeKind = 'clock' | 'date' | 'number';
+type TimeKind = 'clock' | 'date' | 'number';
 
 /** A trace as read from its CSV: the readings, and (when the file has them) their times and unit. */
 export interface TraceData {
@@ -33,7 +33,7 @@ export interface TraceData {
   valueLabel?: string;
 }
 
-export const MAX_READINGS = 10_000;
+const MAX_READINGS = 10_000;
 
 const UNIT_WORDS: Record<string, string> = {
   w: 'W',
@@ -87,7 +87,7 @@ export function readingAxisLabel(valueLabel: string | undefined, unit: string): 
 }
 
 /** One time cell: "HH:MM[:SS]" (clock), an ISO date-time (date), or a number. */
-export function parseTimeCell(cell: string): { kind: TimeKind; t: number } | null {
+function parseTimeCell(cell: string): { kind: TimeKind; t: number } | null {
   const c = /^(\d{1,2}):(\d{2})(?::(\d{2}(?:\.\d+)?))?$/.exec(cell);
   if (c) {
     const h = Number(c[1]);
@@ -247,7 +247,7 @@ export function perReadingEpsilon(eps: number, readings: number, metric: 'd1' | 
 }
 
 /** Deterministic PRNG (mulberry32, the engine's) so a noisy signature is reproducible. */
-export const rng = seededRandom;
+const rng = seededRandom;
 
 /** Sample a report for each level from the channel rows (row-major levels x levels). */
 export function sampleNoisy(levels: number[], channel: ArrayLike<number>, n: number, seed = 1): number[] {

@@ -23,7 +23,7 @@ export async function fileRecord(f: { name: string; size: number; arrayBuffer():
 }
 
 /** A points grid of the project: a prior imported from points, with its grid's domain text and binning. */
-export interface PointsGrid {
+interface PointsGrid {
   prior: string;
   domain: string;
   label: string;

@@ -22,7 +22,7 @@ declare global {
   }
 }
 
-export interface ShellApi {
+interface ShellApi {
   /** Native menu commands, as sent: the page parses each with menuCommandSchema (src-shared/protocol/api-calls.ts) before acting. */
   onMenu(listener: (command: unknown) => void): () => void;
   /** Tell the main process whether there are unsaved changes (close prompt, title). */
@@ -31,7 +31,7 @@ export interface ShellApi {
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: unknown) => void };
 
-export function createWebSocketApi(url: string): MechStudioApi {
+function createWebSocketApi(url: string): MechStudioApi {
   const listeners = new Set<(e: JobEvent) => void>();
   const pending = new Map<number, Pending>();
   let nextId = 1;

@@ -7,12 +7,12 @@
 import { plainText } from './plain';
 import type { CaseStudyTable } from '../../src-shared/protocol/index';
 
-export interface Segment {
+interface Segment {
   text: string;
   bold?: boolean;
   code?: boolean;
 }
-export interface FindingBlock {
+interface FindingBlock {
   kind: 'p' | 'li';
   segments: Segment[];
 }

@@ -8,9 +8,9 @@
  */
 import type { ProjectInput } from '../../src-shared/protocol/index';
 
-export const MAX_UNDO_STEPS = 100;
+const MAX_UNDO_STEPS = 100;
 /** Most characters of snapshots kept (a project with a large inline metric keeps fewer steps). */
-export const MAX_HISTORY_CHARS = 64 * 2 ** 20;
+const MAX_HISTORY_CHARS = 64 * 2 ** 20;
 
 export class History {
   private states: string[] = [];

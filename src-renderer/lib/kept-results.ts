@@ -51,7 +51,7 @@ function requestText(req: object): string {
 }
 
 /** Hash of a mechanism's inputs; null when they cannot be resolved (unknown reference, file prior). */
-export function mechanismHash(project: ProjectInput, id: string): string | null {
+function mechanismHash(project: ProjectInput, id: string): string | null {
   const m = (project.mechanisms ?? []).find((x) => x.id === id);
   if (!m) return null;
   try {
@@ -102,7 +102,7 @@ export interface HeldResult {
 }
 
 /** Most bytes of a project file with its results (the web host's messages are capped at 16 MiB). */
-export const MAX_KEPT_BYTES = 12 * 2 ** 20;
+const MAX_KEPT_BYTES = 12 * 2 ** 20;
 
 /**
  * The `results` section to save: every finished result of an item that

@@ -12,7 +12,7 @@ export interface MatrixLike {
   colLabels: string[];
 }
 
-export interface Block {
+interface Block {
   /** Block row/col index and the range of matrix rows/cols it covers. */
   x: number;
   y: number;
@@ -100,7 +100,7 @@ export function blockGridFromMatrix(m: MatrixLike, max = 120): BlockGrid {
 }
 
 /** The block means a `rows` job returned (RowsResult.blocks). */
-export interface RowsBlocks {
+interface RowsBlocks {
   blocksY: number;
   blocksX: number;
   rowEdges: number[];
@@ -160,14 +160,14 @@ export function tableFromMatrix(m: MatrixLike): TableSource {
  * then run linearly from the smallest value to the largest, or the picture is one uniform block that hides the
  * diagonal.
  */
-export interface HeatScale {
+interface HeatScale {
   kind: 'sqrt' | 'range';
   lo: number;
   hi: number;
 }
 
 /** Values within this share of the largest use the 'range' scale (see HeatScale). */
-export const RANGE_SHARE = 0.25;
+const RANGE_SHARE = 0.25;
 
 export function heatScale(values: ArrayLike<number>): HeatScale {
   let lo = Infinity;

@@ -6,7 +6,7 @@
  * themselves are explained in GLOSSARY (views/GlossaryView.svelte).
  */
 
-export interface GlossaryEntry {
+interface GlossaryEntry {
   /** Stable anchor (data-testid glossary-ID). */
   id: string;
   term: string;

@@ -22,14 +22,14 @@ export function pointsFileTooLarge(name: string, bytes: number): string | null {
   return `${name} is ${(bytes / 2 ** 20).toFixed(0)} MiB; the app imports points files of up to ${MAX_PAGE_POINTS_BYTES / 2 ** 20} MiB (mechstudio --prior points:FILE streams larger ones)`;
 }
 
-export interface PointsImportOptions {
+interface PointsImportOptions {
   cellKm: number;
   /** west,south,east,north: x0,y0,x1,y1 in km for x,y data, lon,lat in degrees for lat,lon data; null = the data's extent. */
   box: [number, number, number, number] | null;
   smoothing: number;
 }
 
-export interface PointsImport {
+interface PointsImport {
   grid: PointGrid;
   /** What was made, in words (cells, inside/outside, smoothing, projection). */
   report: string;

@@ -10,10 +10,10 @@ import type { ItemResult } from './item-result';
 import type { ToastKind } from './toasts.svelte';
 
 /** Most characters of an autosaved project with its results (localStorage holds about 5 MB per origin). */
-export const AUTOSAVE_RESULTS_BYTES = 2 * 2 ** 20;
+const AUTOSAVE_RESULTS_BYTES = 2 * 2 ** 20;
 
 /** What the files need of the app: the open project, its path and results, and toasts. */
-export interface FilesHost {
+interface FilesHost {
   readonly api: MechStudioApi;
   readonly project: ProjectInput;
   readonly path: string | null;

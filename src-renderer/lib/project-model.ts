@@ -15,8 +15,7 @@ import {
 import { lpRequestOptions } from './lp-options';
 import { parsePriorSpecText } from '../../src-shared/grammar/prior-spec';
 
-export type ProjectDomainIn = ProjectInput['domains'][number];
-export type ProjectPriorIn = NonNullable<ProjectInput['priors']>[number];
+type ProjectDomainIn = ProjectInput['domains'][number];
 export type ProjectMechanismIn = NonNullable<ProjectInput['mechanisms']>[number];
 export type ProjectAnalysisIn = NonNullable<ProjectInput['analyses']>[number];
 
@@ -26,7 +25,7 @@ export type MechKind = (typeof MECHANISM_KINDS)[number];
 export { KIND_LABELS } from '../../src-shared/charts/kind-words';
 
 /** Largest channel carried back inline for the heat map and table. */
-export const UI_INLINE_LIMIT = 160_000;
+const UI_INLINE_LIMIT = 160_000;
 
 /** A project of one domain, a uniform prior on it (id `priorId`) and one mechanism under that prior: a new project's shape. */
 export function starterProject(name: string, domain: ProjectDomainIn, priorId: string, mechanism: Omit<ProjectMechanismIn, 'domain' | 'prior'>): ProjectInput {
@@ -110,7 +109,7 @@ export function mechanismRequest(project: ProjectInput, m: ProjectMechanismIn): 
 }
 
 /** A mechanism named by its construction (measure, check and rows requests rebuild it in the engine). */
-export type MechanismSpecIn = NonNullable<Extract<JobRequest, { type: 'measure' }>['mechanism']>;
+type MechanismSpecIn = NonNullable<Extract<JobRequest, { type: 'measure' }>['mechanism']>;
 export function mechanismSpec(project: ProjectInput, m: ProjectMechanismIn): MechanismSpecIn {
   const { type: _t, inlineLimit: _l, keepChannel: _k, out: _o, ...spec } = mechanismRequest(project, m);
   (void _t, void _l, void _k, void _o);
@@ -127,11 +126,6 @@ export function channelSource(project: ProjectInput, m: ProjectMechanismIn, chan
   if (m.kind !== 'optimal') return { mechanism: mechanismSpec(project, m) };
   if (channelRef === undefined) throw new Error(`compute mechanism '${m.id}' first (its optimal channel is kept by the app once computed)`);
   return { channelRef };
-}
-
-/** The kept channel a result names, as a source (undefined when it names none). */
-export function keptSource(channelRef: string | undefined): ChannelSource | undefined {
-  return channelRef === undefined ? undefined : { channelRef };
 }
 
 /**
@@ -196,7 +190,7 @@ export function epsText(e: number): string {
 }
 
 /** A domain's display name (its name, else its id). */
-export function domainName(project: ProjectInput | undefined, id: string): string {
+function domainName(project: ProjectInput | undefined, id: string): string {
   const d = project?.domains.find((x) => x.id === id);
   return d ? (d.name ?? d.id) : id;
 }
@@ -228,7 +222,7 @@ export function analysisTitle(a: ProjectAnalysisIn, project?: ProjectInput): str
 
 // ---------- case studies ----------
 
-export type ProjectCaseStudyIn = NonNullable<ProjectInput['caseStudies']>[number];
+type ProjectCaseStudyIn = NonNullable<ProjectInput['caseStudies']>[number];
 
 /** The case-study job of a project entry (its csv:FILE parameters were resolved when the project was opened). */
 export function caseStudyRequest(c: ProjectCaseStudyIn): Extract<JobRequest, { type: 'case-study' }> {
@@ -244,12 +238,12 @@ export function caseStudyRequest(c: ProjectCaseStudyIn): Extract<JobRequest, { t
 // ---------- deleting items ----------
 
 export type ItemKind = 'domain' | 'prior' | 'mechanism' | 'analysis' | 'caseStudy';
-export interface ItemRef {
+interface ItemRef {
   kind: ItemKind;
   id: string;
 }
 /** An optional reference that deleting clears (the item falls back to its default, e.g. the uniform prior). */
-export interface DetachRef extends ItemRef {
+interface DetachRef extends ItemRef {
   field: 'prior';
 }
 export interface DeletionPlan {

@@ -22,7 +22,6 @@ import { invalidate, refreshStale } from './stale-results';
 import { defaultSelection, selectionHeld, type Selection } from './selection';
 
 export { caseStudyKey };
-export type { ItemResult, JobView, Selection };
 
 export class AppState {
   api: MechStudioApi;

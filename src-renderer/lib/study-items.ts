@@ -22,7 +22,7 @@ export function putComparison(project: ProjectInput, c: ProjectComparison): void
 }
 
 /** Most audits a project keeps (the schema's limit): the oldest goes first. */
-export const MAX_AUDITS = 200;
+const MAX_AUDITS = 200;
 
 /** Keep an audit (newest last); returns its id (audit-1, audit-2, …). */
 export function addAudit(project: ProjectInput, a: Omit<ProjectAudit, 'id'>): string {

@@ -10,7 +10,7 @@ import type { ItemResult } from './item-result';
 import type { AppState } from './state.svelte';
 
 /** current / stale for every mechanism with a finished result. */
-export function reportStates(mechanismIds: readonly string[], results: Record<string, ItemResult | undefined>): Record<string, 'current' | 'stale'> {
+function reportStates(mechanismIds: readonly string[], results: Record<string, ItemResult | undefined>): Record<string, 'current' | 'stale'> {
   const out: Record<string, 'current' | 'stale'> = {};
   for (const id of mechanismIds) {
     const r = results[id];
@@ -20,7 +20,7 @@ export function reportStates(mechanismIds: readonly string[], results: Record<st
 }
 
 /** The file name offered: the project's name made safe, then "-report.html". */
-export function reportFileName(projectName: string): string {
+function reportFileName(projectName: string): string {
   const base = projectName
     .normalize('NFKD')
     .replace(/[^A-Za-z0-9._-]+/g, '-')

@@ -32,7 +32,7 @@ const MIN_ROW_PX = 24;
  * they are drawn once under one legend entry that names them all (else the last drawn hides the others while the
  * legend promises several lines).
  */
-export const COINCIDE_SHARE = 0.004;
+const COINCIDE_SHARE = 0.004;
 
 function withAlpha(hex: string, a: number): string {
   const n = parseInt(hex.slice(1), 16);
@@ -65,7 +65,7 @@ export function lineLegend(chart: Chart): LegendItem[] {
 }
 
 /** Lines broken at spaces to at most `width` characters (Chart.js squeezes a long title line instead of wrapping it); continuation lines start with `indent`. */
-export function wrapLines(lines: readonly string[], width: number, indent = '  '): string[] {
+function wrapLines(lines: readonly string[], width: number, indent = '  '): string[] {
   const out: string[] = [];
   for (const line of lines) {
     let cur = '';

@@ -6,11 +6,11 @@
  */
 import { type ChartSpec, type CompareResult, type CompareRow } from '../protocol/index';
 import { SWEEP_COLORS } from './sweep-charts';
-import { compareNotes, compareRowNotes, sig3, sig4 } from './compare-words';
+import { compareNotes, compareRowNotes, sig4 } from './compare-words';
 
-export { sig3, sig4 };
+export { sig4 };
 
-export interface CompareColumn {
+interface CompareColumn {
   key: keyof CompareRow | 'label';
   /** Column title with its unit. */
   title: string;
@@ -49,7 +49,7 @@ export function compareColumns(unit: string): CompareColumn[] {
 }
 
 /** "x% better than planar Laplace" in words (or worse, or the same). */
-export function betterText(pct: number | null): string {
+function betterText(pct: number | null): string {
   if (pct === null) return '—';
   if (Math.abs(pct) < 0.05) return 'same as planar Laplace';
   return pct > 0 ? `${pct.toFixed(1)}% better` : `${(-pct).toFixed(1)}% worse`;

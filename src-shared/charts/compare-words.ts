@@ -28,7 +28,7 @@ export function sig4(x: number): string {
 }
 
 /** A note in words, with the mathematics behind it when there is some. */
-export interface NoteWords {
+interface NoteWords {
   text: string;
   details?: string;
 }

@@ -117,7 +117,7 @@ function words(key: string): string {
   return key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
 }
 
-export interface FactRow {
+interface FactRow {
   key: string;
   label: string;
   value: string;

@@ -7,7 +7,7 @@
 import type { LpCandidate, LpResult } from '../protocol/index';
 
 /** Largest certified gap to the exact optimum that is called "optimal" (the solver's default target). */
-export const OPTIMAL_WORDS_GAP = 1e-6;
+const OPTIMAL_WORDS_GAP = 1e-6;
 
 /** A relative gap as a percentage: three significant digits from 1%, two below, "0%" for none. */
 export function gapPercent(gap: number | null | undefined): string {

@@ -5,7 +5,7 @@
  */
 import type { MechanismNote, MechanismResult } from '../protocol/index';
 
-export interface MechanismNoteWords {
+interface MechanismNoteWords {
   text: string;
   details?: string;
 }

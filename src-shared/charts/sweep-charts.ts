@@ -61,7 +61,7 @@ export function attainedAt(curve: readonly (number | null)[], bound: readonly (n
   });
 }
 
-export interface Run {
+interface Run {
   /** First and last eps of a run of consecutive points. */
   from: number;
   to: number;
@@ -71,7 +71,7 @@ export interface Run {
 }
 
 /** Consecutive runs of indices where flag[k] holds, as eps ranges with the note of their last point. */
-export function runsOf(epsilons: readonly number[], flag: (k: number) => boolean, notes?: readonly (string | null | undefined)[]): Run[] {
+function runsOf(epsilons: readonly number[], flag: (k: number) => boolean, notes?: readonly (string | null | undefined)[]): Run[] {
   const out: Run[] = [];
   let start = -1;
   for (let k = 0; k <= epsilons.length; k++) {
@@ -212,7 +212,7 @@ function chart(r: SweepResult, metric: Metric, opts: SweepChartOptions, title: s
 }
 
 /** Does the sweep carry the chosen loss (a loss was given)? */
-export function hasExpectedLoss(r: SweepResult): boolean {
+function hasExpectedLoss(r: SweepResult): boolean {
   return r.series.some((s) => s.expectedLoss !== undefined);
 }
 

@@ -49,7 +49,7 @@ export interface CsvProblem {
   message: string;
 }
 
-export interface CsvReadOptions {
+interface CsvReadOptions {
   /** Field separators, each one character (default [',']). */
   delimiters?: readonly string[];
   /** Stop after this many records (a preview of a large file). */

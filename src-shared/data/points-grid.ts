@@ -40,7 +40,7 @@ import { decimalProblem } from '../numeric/decimal';
 export const EARTH_RADIUS_KM = 6371.0088;
 
 /** Grids from points hold at most this many cells (2000 x 2000). */
-export const MAX_POINT_GRID_CELLS = 4_000_000;
+const MAX_POINT_GRID_CELLS = 4_000_000;
 
 export type PointUnits = 'km' | 'degrees';
 
@@ -221,7 +221,7 @@ function finitePositive(v: number, what: string): void {
 }
 
 /** The coordinates' ranges: a (x or longitude) and b (y or latitude). */
-export interface PointExtent {
+interface PointExtent {
   aMin: number;
   aMax: number;
   bMin: number;
@@ -241,7 +241,7 @@ export function extendExtent(e: PointExtent, a: number, b: number): void {
 }
 
 /** Where the points go: the grid's size and box in km, the projection (lat,lon data), and the cell of a point in the data's units. */
-export interface PointGridPlan {
+interface PointGridPlan {
   units: PointUnits;
   rows: number;
   cols: number;

@@ -22,8 +22,8 @@ import { parseDecimal, parseDigits } from '../numeric/decimal';
 
 const GRID_METRICS = ['euclidean', 'manhattan', 'chebyshev'] as const;
 const DATABASE_METRICS = ['hamming', 'manhattan', 'max', 'normalised'] as const;
-export type GridMetricName = (typeof GRID_METRICS)[number];
-export type DatabaseMetricName = (typeof DATABASE_METRICS)[number];
+type GridMetricName = (typeof GRID_METRICS)[number];
+type DatabaseMetricName = (typeof DATABASE_METRICS)[number];
 
 /** A parsed domain text. */
 export type DomainSpec =
@@ -36,10 +36,10 @@ export type DomainSpec =
   | { kind: 'db'; u: number; v: number; metric: DatabaseMetricName; absent: boolean }
   | { kind: 'graph' | 'csv'; file: string };
 
-export type DomainKind = DomainSpec['kind'];
+type DomainKind = DomainSpec['kind'];
 
 /** One form of the grammar: what to write, what it means, and an example that parses. */
-export interface DomainGrammarForm {
+interface DomainGrammarForm {
   kind: DomainKind;
   form: string;
   meaning: string;
@@ -79,7 +79,7 @@ export const DOMAIN_FORMS: readonly DomainGrammarForm[] = [
 /** The forms as one line, for messages. */
 export const DOMAIN_SPEC_FORMS = DOMAIN_FORMS.map((f) => f.form).join(', ');
 
-export type DomainSpecParse = { ok: true; text: string; spec: DomainSpec } | { ok: false; text: string; error: string };
+type DomainSpecParse = { ok: true; text: string; spec: DomainSpec } | { ok: false; text: string; error: string };
 
 /** A parse failure, raised inside the per-kind parsers and turned into the result by parseDomainSpecText. */
 class GrammarError extends Error {}

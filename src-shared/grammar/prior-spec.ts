@@ -10,10 +10,9 @@
  */
 import { parseDecimal } from '../numeric/decimal';
 
-export type PriorSpec =
-  { kind: 'uniform' } | { kind: 'product' | 'vector'; values: number[] } | { kind: 'csv'; file: string } | { kind: 'points'; text: string };
+type PriorSpec = { kind: 'uniform' } | { kind: 'product' | 'vector'; values: number[] } | { kind: 'csv'; file: string } | { kind: 'points'; text: string };
 
-export type PriorSpecParse = { ok: true; prior: PriorSpec } | { ok: false; error: string };
+type PriorSpecParse = { ok: true; prior: PriorSpec } | { ok: false; error: string };
 
 const FORMS = 'uniform, product:p1,p2,..., csv:FILE, points:FILE.csv or a comma list';
 

@@ -17,7 +17,7 @@
  */
 import { decimalProblem } from './decimal';
 
-export type NumberExpressionResult = { ok: true; value: number } | { ok: false; problem: string };
+type NumberExpressionResult = { ok: true; value: number } | { ok: false; problem: string };
 
 const FUNCTIONS: Record<string, (x: number) => number> = {
   ln: Math.log,

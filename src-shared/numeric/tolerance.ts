@@ -22,12 +22,6 @@ export const Z_TOL = 1e-9;
 /** Two posteriors are merged into one inner of a hyper-distribution when they agree within this. */
 export const MERGE_TOL = 1e-9;
 
-/** a and b agree to relative tolerance tol (absolute near 0). */
-export function close(a: number, b: number, tol = REL_TOL): boolean {
-  if (a === b) return true;
-  return Math.abs(a - b) <= tol * Math.max(1, Math.abs(a), Math.abs(b));
-}
-
 /**
  * A curve "attains" a bound (sweep charts) where it is within this relative
  * tolerance of it: the bound (sum of mu from a Phi solve, structured solves

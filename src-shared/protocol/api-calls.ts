@@ -35,7 +35,7 @@ const fileNameSchema = z
 const transferTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{32}$/, 'not an upload token of this server');
 
 /** Largest queue URL the app accepts (it is a host, a port, a database and perhaps credentials). */
-export const MAX_QUEUE_URL_CHARS = 2048;
+const MAX_QUEUE_URL_CHARS = 2048;
 
 /**
  * What the app may export. channel-csv: stream a mechanism's full channel to
@@ -90,7 +90,7 @@ export const exportRequestSchema = z.discriminatedUnion('kind', [
 ]);
 
 /** The app's job runner: the local pool (default) or a Redis queue served by `mechstudio worker` processes. */
-export const queueStatusSchema = z.strictObject({
+const queueStatusSchema = z.strictObject({
   runner: z.enum(['local', 'queue']),
   /** The queue's URL with credentials masked (redis://***@HOST:PORT/DB), or null on the local pool. */
   url: z.string().nullable(),
@@ -114,7 +114,7 @@ export const queueStatusSchema = z.strictObject({
 export type QueueStatus = z.infer<typeof queueStatusSchema>;
 
 /** Every API method with its parameter tuple (trailing optional parameters may be left out or sent as null). */
-export const apiParamSchemas = {
+const apiParamSchemas = {
   submit: z.tuple([z.unknown()]),
   cancel: z.tuple([jobIdSchema]),
   stop: z.tuple([jobIdSchema]),
@@ -144,9 +144,7 @@ export const apiParamSchemas = {
   'queue.useLocal': z.tuple([]),
 } as const;
 
-export type ApiMethod = keyof typeof apiParamSchemas;
-export const API_METHODS = Object.keys(apiParamSchemas) as ApiMethod[];
-/** The parameters of a method as a caller writes them. */
+export type ApiMethod = keyof typeof apiParamSchemas; /** The parameters of a method as a caller writes them. */
 export type ApiParamsIn<M extends ApiMethod> = z.input<(typeof apiParamSchemas)[M]>;
 /** The parameters of a method after validation. */
 export type ApiParams<M extends ApiMethod> = z.output<(typeof apiParamSchemas)[M]>;

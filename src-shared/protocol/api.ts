@@ -125,7 +125,7 @@ export interface ExportResult {
   apply?: { result: ApplyResult; released: string[]; input?: ReleaseFile; output?: ReleaseFile };
 }
 
-export interface ProjectApi {
+interface ProjectApi {
   /**
    * Open a project file (path given, or a file dialog when omitted). null = the user cancelled. A project
    * referring to files outside its folder answers with those files (ProjectNeedsConsent) unless allowOutside.
@@ -154,7 +154,7 @@ export interface AuditExample {
   samples: string;
 }
 
-export interface ExamplesApi {
+interface ExamplesApi {
   list(): Promise<ExampleInfo[]>;
   load(name: string): Promise<OpenedProject>;
   /** A built-in audit example by name (vendor-planar-laplace). */
@@ -173,7 +173,7 @@ export interface AppInfo {
  * served by `mechstudio worker` processes. Switching affects jobs submitted
  * afterwards; running jobs finish where they started.
  */
-export interface QueueApi {
+interface QueueApi {
   status(): Promise<QueueStatus>;
   /** Connect to redis://[USER:PASSWORD@]HOST:PORT[/DB] and run new jobs there; rejects with one clear line when Redis is unreachable (within seconds). */
   connect(url: string): Promise<QueueStatus>;
@@ -195,12 +195,12 @@ export interface MechStudioApi {
 }
 
 /** Web mode's uploads: a slot per picked file (Electron has none: its dialogs hand the host a path). */
-export interface TransferApi {
+interface TransferApi {
   slot(name: string, bytes: number): Promise<UploadSlot>;
 }
 
 /** A transport's call: a method of the API table (./api-calls) with its positional parameters, typed by method. */
-export type ApiCall = <M extends ApiMethod>(method: M, ...params: ApiParamsIn<M>) => Promise<unknown>;
+type ApiCall = <M extends ApiMethod>(method: M, ...params: ApiParamsIn<M>) => Promise<unknown>;
 
 /**
  * The MechStudioApi over a transport (Electron IPC in the preload, WebSocket

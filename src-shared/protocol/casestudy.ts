@@ -15,7 +15,7 @@ const id = z
   .regex(/^[A-Za-z0-9_.-]+$/, 'ids use letters, digits, _ . - only (they name output files)');
 
 /** Parameters: numbers, strings, booleans or lists of numbers (each study validates its own). */
-export const caseStudyParamsSchema = z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.array(z.number())]));
+const caseStudyParamsSchema = z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.array(z.number())]));
 
 /** A project's case-study entry. */
 export const projectCaseStudySchema = z.strictObject({
@@ -32,7 +32,7 @@ export const projectCaseStudySchema = z.strictObject({
  * answers with those items only; the caller merges the parts into exactly
  * the single job's result (src-main/dispatcher/fan-out.ts).
  */
-export const caseStudyPartSchema = z.strictObject({ start: z.int().min(0), count: z.int().min(1).max(100_000) });
+const caseStudyPartSchema = z.strictObject({ start: z.int().min(0), count: z.int().min(1).max(100_000) });
 
 export const caseStudyRequestSchema = z.strictObject({
   type: z.literal('case-study'),
@@ -43,13 +43,13 @@ export const caseStudyRequestSchema = z.strictObject({
 });
 
 const cellSchema = z.union([z.number(), z.string(), z.boolean(), z.null()]);
-export const caseStudyTableSchema = z.object({
+const caseStudyTableSchema = z.object({
   id,
   title: z.string(),
   header: z.array(z.string()),
   rows: z.array(z.array(cellSchema)),
 });
-export const chartSeriesSchema = z.object({
+const chartSeriesSchema = z.object({
   label: z.string(),
   /** Points (x, y); y null = gap. For bar charts x is the index of the category. */
   x: z.array(z.number()),
@@ -64,7 +64,7 @@ export const chartSeriesSchema = z.object({
   /** Draw this series over all others (bounds: a curve that attains a bound must not hide it). */
   onTop: z.boolean().optional(),
 });
-export const chartSpecSchema = z.object({
+const chartSpecSchema = z.object({
   id,
   title: z.string(),
   type: z.enum(['line', 'bar']),
@@ -105,7 +105,6 @@ export const caseStudyResultSchema = z.object({
 });
 
 export type CaseStudyParams = z.infer<typeof caseStudyParamsSchema>;
-export type ProjectCaseStudy = z.infer<typeof projectCaseStudySchema>;
 export type CaseStudyRequest = z.infer<typeof caseStudyRequestSchema>;
 export type CaseStudyTable = z.infer<typeof caseStudyTableSchema>;
 export type ChartSeries = z.infer<typeof chartSeriesSchema>;

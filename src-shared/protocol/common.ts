@@ -12,7 +12,7 @@ export const INLINE_MATRIX_LIMIT = 200 * 200;
 /** Largest channel (entries) a request may carry inline (measure/check). */
 export const MAX_REQUEST_CHANNEL_ENTRIES = 4_000_000;
 /** Largest inline domain (points) a request may describe by a distance matrix. */
-export const MAX_INLINE_DOMAIN_POINTS = 2000;
+const MAX_INLINE_DOMAIN_POINTS = 2000;
 
 const finite = z.number().refine(Number.isFinite, { message: 'must be a finite number' });
 export const epsilonSchema = z
@@ -124,8 +124,8 @@ export type MechanismKindName = z.infer<typeof mechanismKindSchema>;
  * selects the typed path (decomposition with a certified gap); without them
  * the legacy model choice applies.
  */
-export const LP_MODELS = ['exact', 'spanner', 'edges', 'auto'] as const;
-export const lpModelSchema = z.enum(LP_MODELS, { error: `lpModel must be one of ${LP_MODELS.join(', ')}` });
+const LP_MODELS = ['exact', 'spanner', 'edges', 'auto'] as const;
+const lpModelSchema = z.enum(LP_MODELS, { error: `lpModel must be one of ${LP_MODELS.join(', ')}` });
 /** Largest time limit a request may set (a week): beyond it, "no limit" is meant. */
 export const MAX_LP_TIME_LIMIT_SECONDS = 7 * 24 * 3600;
 /** Most pricing threads a request may ask for. */
@@ -158,7 +158,7 @@ export const lpOptionsShape = {
     .optional(),
 };
 /** The LP options as a request, spec or project mechanism carries them. */
-export type LpOptions = z.infer<z.ZodObject<typeof lpOptionsShape>>;
+type LpOptions = z.infer<z.ZodObject<typeof lpOptionsShape>>;
 /** Their names, in the protocol's order. */
 export const LP_OPTION_KEYS = Object.keys(lpOptionsShape) as (keyof LpOptions)[];
 /** The LP options set on `r` (unset ones left out), in the protocol's order: what a construction is built with. */

@@ -34,7 +34,7 @@ export const COMPARE_MAP_MAX_CELLS = 40_000;
  * was built as (the row's kind); remap and the LP options belong to that
  * construction and are not given here.
  */
-export const compareMechanismSchema = z
+const compareMechanismSchema = z
   .strictObject({
     kind: mechanismKindSchema,
     ...remapFieldShape,
@@ -85,7 +85,7 @@ const fig = z.number().nullable();
  * words are written in one place (src-shared/charts/compare-words.ts) for the
  * CLI and the app, which also says there what an optimal row's `lp` record means.
  */
-export const compareNoteSchema = z.discriminatedUnion('kind', [
+const compareNoteSchema = z.discriminatedUnion('kind', [
   /** The tight-constraints mechanism does not exist at this eps: the solution z of Phi z = 1 has a negative entry. */
   z.object({ kind: z.literal('tight-does-not-exist'), epsilon: z.number(), minZ: z.number(), minZAt: z.string() }),
   /** The construction could not be built here (its message). */
@@ -109,14 +109,14 @@ export const compareNoteSchema = z.discriminatedUnion('kind', [
 export type CompareNote = z.infer<typeof compareNoteSchema>;
 
 /** Why there is no planar Laplace baseline (and no "vs planar Laplace" column). */
-export const compareBaselineNoteSchema = z.discriminatedUnion('kind', [
+const compareBaselineNoteSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('not-a-grid') }),
   z.object({ kind: z.literal('failed'), reason: z.string() }),
   z.object({ kind: z.literal('degenerate'), expectedDistance: z.number().nullable() }),
 ]);
 export type CompareBaselineNote = z.infer<typeof compareBaselineNoteSchema>;
 
-export const compareRowSchema = z.object({
+const compareRowSchema = z.object({
   label: z.string(),
   kind: mechanismKindSchema,
   remap: z.boolean(),

@@ -8,7 +8,7 @@
 import type { JobError } from './common';
 
 /** Every error code, with whether it blames the input (the CLI exits 2 on those). */
-export const ERROR_CODE_TABLE = {
+const ERROR_CODE_TABLE = {
   'invalid-input': { input: true, meaning: 'malformed or out-of-range input (eps <= 0, NaN, bad CSV, prior not summing to 1, ...)' },
   'not-a-metric': { input: true, meaning: 'a distance matrix that is not a metric' },
   'too-large': { input: true, meaning: 'a dense object or LP model would exceed a memory or work limit' },
@@ -26,7 +26,7 @@ export type JobErrorCode = keyof typeof ERROR_CODE_TABLE;
 /** The codes in table order (for z.enum). */
 export const ERROR_CODES = Object.keys(ERROR_CODE_TABLE) as [JobErrorCode, ...JobErrorCode[]];
 
-export function isErrorCode(x: unknown): x is JobErrorCode {
+function isErrorCode(x: unknown): x is JobErrorCode {
   return typeof x === 'string' && Object.prototype.hasOwnProperty.call(ERROR_CODE_TABLE, x);
 }
 

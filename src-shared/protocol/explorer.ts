@@ -9,19 +9,19 @@ import { domainEpsilonResultShape, domainInputSchema, epsilonSchema } from './co
 
 const num = z.number();
 
-export const point2Schema = z.object({ x: num, y: num });
-export const barySchema = z.tuple([num, num, num]);
-export const ternaryPointSchema = z.object({ bary: barySchema, xy: point2Schema });
-export const ternaryPosteriorSchema = ternaryPointSchema.extend({
+const point2Schema = z.object({ x: num, y: num });
+const barySchema = z.tuple([num, num, num]);
+const ternaryPointSchema = z.object({ bary: barySchema, xy: point2Schema });
+const ternaryPosteriorSchema = ternaryPointSchema.extend({
   /** Outer probability p(y) of the output. */
   outer: num,
   /** Output label (column). */
   label: z.string(),
 });
-export const ternaryMechanismViewSchema = z.object({ name: z.string(), posteriors: z.array(ternaryPosteriorSchema) });
+const ternaryMechanismViewSchema = z.object({ name: z.string(), posteriors: z.array(ternaryPosteriorSchema) });
 
 /** Everything the simplex view draws, as plain serialisable data. */
-export const ternaryViewSchema = z.object({
+const ternaryViewSchema = z.object({
   labels: z.tuple([z.string(), z.string(), z.string()]),
   eps: num,
   corners: z.array(point2Schema),
@@ -39,7 +39,7 @@ export const ternaryViewSchema = z.object({
 });
 
 /** One row of the explorer's capacity table. */
-export const capacityRowSchema = z.object({
+const capacityRowSchema = z.object({
   /** Domain spec, e.g. "line:4". */
   domain: z.string(),
   /** Number of secrets n. */
@@ -80,7 +80,6 @@ export type Bary = z.infer<typeof barySchema>;
 export type Point2 = z.infer<typeof point2Schema>;
 export type TernaryPoint = z.infer<typeof ternaryPointSchema>;
 export type TernaryPosterior = z.infer<typeof ternaryPosteriorSchema>;
-export type TernaryMechanismView = z.infer<typeof ternaryMechanismViewSchema>;
 export type TernaryView = z.infer<typeof ternaryViewSchema>;
 export type CapacityRow = z.infer<typeof capacityRowSchema>;
 export type ExplorerRequest = z.infer<typeof explorerRequestSchema>;

@@ -17,7 +17,7 @@ import { z } from 'zod';
  * read back from JSON they may come as their text (how earlier results wrote
  * them) or as null (how JSON writes them): null reads as NaN, a value not known.
  */
-export const factNumberSchema = z.union([
+const factNumberSchema = z.union([
   z.number(),
   z.literal(Infinity),
   z.literal(-Infinity),
@@ -33,7 +33,7 @@ export const lpStopSchema = z.enum(['optimal', 'target-gap', 'stalled', 'time-li
 export type LpStop = z.output<typeof lpStopSchema>;
 
 /** What the solver of a private-channel LP did (sizes, times, repair); the LP's certified bound and gap are the result's `lp`. */
-export const lpSolveFactsSchema = z.strictObject({
+const lpSolveFactsSchema = z.strictObject({
   delta: num,
   constraintMode: z.string(),
   constrainedPairs: int,
@@ -135,8 +135,6 @@ export const mechanismFactsSchema = z.discriminatedUnion('kind', [
 ]);
 export type MechanismFacts = z.output<typeof mechanismFactsSchema>;
 export type LpSolveFacts = z.output<typeof lpSolveFactsSchema>;
-export type CombinatorFacts = Extract<MechanismFacts, { kind: 'combinator' }>;
-
 /** A value from an earlier result's flat `info` that has no place in the typed facts: shown as it was recorded. */
 export const recordedFactSchema = z.strictObject({ name: z.string().max(200), value: z.union([z.string(), z.boolean(), num]) });
 export type RecordedFact = z.output<typeof recordedFactSchema>;

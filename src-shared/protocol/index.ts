@@ -1,6 +1,6 @@
 /** The job protocol: schemas (validate at every boundary) and inferred types. */
 export * from './common';
-export { ERROR_CODE_TABLE, ERROR_CODES, isErrorCode, isInputErrorCode, toJobError } from './errors';
+export { ERROR_CODES, isInputErrorCode, toJobError } from './errors';
 export * from './requests';
 export * from './results';
 export * from './facts';

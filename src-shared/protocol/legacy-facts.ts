@@ -11,10 +11,7 @@ import { z } from 'zod';
 import { mechanismFactsSchema, type MechanismFacts, type RecordedFact } from './facts';
 
 /** The flat `info` of an earlier result: display values by name (non-finite numbers as numbers, their text, or null from JSON). */
-export const legacyInfoSchema = z.record(
-  z.string(),
-  z.union([z.number(), z.nan(), z.literal(Infinity), z.literal(-Infinity), z.string(), z.boolean(), z.null()]),
-);
+const legacyInfoSchema = z.record(z.string(), z.union([z.number(), z.nan(), z.literal(Infinity), z.literal(-Infinity), z.string(), z.boolean(), z.null()]));
 export type LegacyInfo = z.infer<typeof legacyInfoSchema>;
 type Value = LegacyInfo[string];
 

@@ -34,8 +34,6 @@ export const progressSchema = z.object({
   /** Optimal-LP rounds: the typed sample behind the message. */
   lp: lpSampleSchema.optional(),
 });
-export type Progress = z.infer<typeof progressSchema>;
-
 export const jobEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('queued'), jobId: z.string(), type: z.string() }),
   z.object({
@@ -49,8 +47,6 @@ export const jobEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('error'), jobId: z.string(), error: jobErrorSchema, elapsedMs: z.number() }),
 ]);
 export type JobEvent = z.infer<typeof jobEventSchema>;
-export type JobEventKind = JobEvent['kind'];
-
 /** What the worker entry returns to the dispatcher (errors are values, never thrown across threads). */
 export const workerReplySchema = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), result: jobResultSchema }),

@@ -24,11 +24,11 @@ const id = z
   .regex(/^[A-Za-z0-9_.-]+$/, 'ids use letters, digits, _ . - only (they name output files)');
 
 /** A prior as stored in a project: the protocol form or the CLI text form. */
-export const projectPriorSchema = z.union([priorInputSchema, z.string().min(1).max(1_000_000)]);
+const projectPriorSchema = z.union([priorInputSchema, z.string().min(1).max(1_000_000)]);
 /** A loss as stored in a project: the protocol form or csv:FILE. */
-export const projectLossSchema = z.union([lossInputSchema, z.string().regex(/^csv:.+/, 'loss must be bin, nib, dist, dist2 or csv:FILE')]);
+const projectLossSchema = z.union([lossInputSchema, z.string().regex(/^csv:.+/, 'loss must be bin, nib, dist, dist2 or csv:FILE')]);
 
-export const projectDomainSchema = z.strictObject({
+const projectDomainSchema = z.strictObject({
   id,
   name: z.string().optional(),
   /** SPEC §8 domain text (csv:FILE and graph:FILE relative to the project file) or an inline metric. */
@@ -42,7 +42,7 @@ export const projectDomainSchema = z.strictObject({
  * and smoothing asked for, and the grid binning, so that point secrets
  * (x,y or lat,lon) are released on the same cells.
  */
-export const priorPointsImportSchema = z.strictObject({
+const priorPointsImportSchema = z.strictObject({
   file: z.string().max(4096),
   binning: pointsBinningSchema,
   /** The box as given (west,south,east,north), or null for the data's extent. */
@@ -54,7 +54,7 @@ export const priorPointsImportSchema = z.strictObject({
 });
 export type PriorPointsImport = z.infer<typeof priorPointsImportSchema>;
 
-export const projectPriorEntrySchema = z.strictObject({
+const projectPriorEntrySchema = z.strictObject({
   id,
   domain: id,
   prior: projectPriorSchema,
@@ -69,7 +69,7 @@ export const projectPriorEntrySchema = z.strictObject({
   description: z.string().optional(),
 });
 
-export const projectMechanismSchema = z
+const projectMechanismSchema = z
   .strictObject({
     id,
     domain: id,
@@ -90,7 +90,7 @@ export const projectMechanismSchema = z
   });
 
 const base = { id, description: z.string().optional() };
-export const projectAnalysisSchema = z.discriminatedUnion('type', [
+const projectAnalysisSchema = z.discriminatedUnion('type', [
   z.strictObject({ ...base, type: z.literal('measure'), mechanism: id, prior: id.optional(), loss: projectLossSchema.optional() }),
   z.strictObject({ ...base, type: z.literal('check'), mechanism: id, epsilon: epsilonSchema.optional() }),
   z.strictObject({ ...base, type: z.literal('capacity'), domain: id, epsilon: epsilonSchema }),
@@ -120,7 +120,7 @@ export const projectAnalysisSchema = z.discriminatedUnion('type', [
  * Reopening shows it without recomputing while the item's inputs still hash
  * the same; otherwise it is shown as stale. Mechanisms may carry their privacy check.
  */
-export const keptResultSchema = z.strictObject({
+const keptResultSchema = z.strictObject({
   hash: z.string().regex(/^[0-9a-f]{16}$/, 'a kept result hash is 16 hex digits'),
   computedAt: z.string().max(40).optional(),
   result: storedJobResultSchema,
@@ -197,8 +197,5 @@ export const projectSchema = z
 export type Project = z.infer<typeof projectSchema>;
 /** The project as written in a file (defaults not yet applied). */
 export type ProjectInput = z.input<typeof projectSchema>;
-export type ProjectDomain = z.infer<typeof projectDomainSchema>;
-export type ProjectMechanism = z.infer<typeof projectMechanismSchema>;
-export type ProjectAnalysis = z.infer<typeof projectAnalysisSchema>;
 export type ProjectPrior = z.infer<typeof projectPriorSchema>;
 export type ProjectLoss = z.infer<typeof projectLossSchema>;

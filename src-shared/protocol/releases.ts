@@ -10,7 +10,7 @@
 import { z } from 'zod';
 
 /** A file of a release: its name (no directory), size in bytes and SHA-256 (64 hex digits). */
-export const releaseFileSchema = z.strictObject({
+const releaseFileSchema = z.strictObject({
   name: z.string().min(1).max(4096),
   size: z.int().min(0),
   sha256: z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 is 64 lowercase hex digits'),

@@ -16,7 +16,7 @@ import { auditRequestSchema } from './audit';
 /** Optional "where to stream the dense matrix as CSV" (Node side only; web mode refuses it). */
 const outPath = z.string().min(1).max(4096).optional();
 
-export const mechanismRequestSchema = z
+const mechanismRequestSchema = z
   .strictObject({
     type: z.literal('mechanism'),
     ...mechanismSpecShape,
@@ -30,13 +30,13 @@ export const mechanismRequestSchema = z
   .refine(...lpOptionsOnlyForOptimal)
   .refine(remapNeedsLoss, remapNeedsLossMessage);
 
-export { mechanismSpecSchema, type MechanismSpec };
+export { type MechanismSpec };
 
 const oneChannel = <T extends { channel?: unknown; mechanism?: unknown; channelRef?: unknown }>(r: T): boolean =>
   [r.channel, r.mechanism, r.channelRef].filter((x) => x !== undefined).length === 1;
 const oneChannelMessage = { message: 'give exactly one of channel (a matrix), mechanism (a construction) or channelRef (a channel the host keeps)' };
 
-export const measureRequestSchema = z
+const measureRequestSchema = z
   .strictObject({
     type: z.literal('measure'),
     channel: channelPayloadSchema.optional(),
@@ -49,7 +49,7 @@ export const measureRequestSchema = z
   })
   .refine(oneChannel, oneChannelMessage);
 
-export const checkRequestSchema = z
+const checkRequestSchema = z
   .strictObject({
     type: z.literal('check'),
     channel: channelPayloadSchema.optional(),
@@ -62,7 +62,7 @@ export const checkRequestSchema = z
   })
   .refine(oneChannel, oneChannelMessage);
 
-export const capacityRequestSchema = z.strictObject({
+const capacityRequestSchema = z.strictObject({
   type: z.literal('capacity'),
   domain: domainInputSchema,
   epsilon: epsilonSchema,
@@ -70,14 +70,14 @@ export const capacityRequestSchema = z.strictObject({
   inlineLimit: z.int().min(0).max(4_000_000).optional(),
 });
 
-export const regularRequestSchema = z.strictObject({
+const regularRequestSchema = z.strictObject({
   type: z.literal('regular'),
   domain: domainInputSchema,
   epsilon: epsilonSchema,
   prior: priorInputSchema,
 });
 
-export const thresholdRequestSchema = z
+const thresholdRequestSchema = z
   .strictObject({
     type: z.literal('threshold'),
     domain: domainInputSchema,
@@ -87,7 +87,7 @@ export const thresholdRequestSchema = z
   })
   .refine((r) => r.from === undefined || r.to === undefined || r.from <= r.to, { message: 'threshold: from must be <= to' });
 
-export const verticesRequestSchema = z.strictObject({
+const verticesRequestSchema = z.strictObject({
   type: z.literal('vertices'),
   domain: domainInputSchema,
   epsilon: epsilonSchema,
@@ -97,7 +97,7 @@ export const verticesRequestSchema = z.strictObject({
 });
 
 /** A family of mechanisms over an eps range: utility, leakage and bound curves for charts. */
-export const sweepRequestSchema = z
+const sweepRequestSchema = z
   .strictObject({
     type: z.literal('sweep'),
     domain: domainInputSchema,
@@ -114,10 +114,10 @@ export const sweepRequestSchema = z
   .refine((r) => !r.slice || r.slice.start + r.slice.count <= r.steps, { message: 'sweep: slice must lie within the steps' });
 
 /** Most rows a `rows` job returns, and most entries (rows x columns) in one answer. */
-export const ROWS_MAX_INDICES = 1000;
+const ROWS_MAX_INDICES = 1000;
 export const ROWS_MAX_ENTRIES = 2_000_000;
 /** Most blocks per side of a block-mean heat map. */
-export const ROWS_MAX_BLOCKS = 400;
+const ROWS_MAX_BLOCKS = 400;
 
 /**
  * Part of a mechanism's channel for a view, computed in the engine from its
@@ -125,7 +125,7 @@ export const ROWS_MAX_BLOCKS = 400;
  * rows (optionally a column range [colFrom, colTo)), or the block means of
  * the whole channel on at most `blocks` x `blocks` blocks (a heat map).
  */
-export const rowsRequestSchema = z
+const rowsRequestSchema = z
   .strictObject({
     type: z.literal('rows'),
     mechanism: mechanismSpecSchema.optional(),
@@ -141,7 +141,7 @@ export const rowsRequestSchema = z
   .refine((r) => r.colFrom === undefined || r.colTo === undefined || r.colFrom < r.colTo, { message: 'colFrom must be < colTo' })
   .refine((r) => r.blocks === undefined || (r.colFrom === undefined && r.colTo === undefined), { message: 'colFrom/colTo apply to rows only' });
 
-export const runProjectRequestSchema = z.strictObject({
+const runProjectRequestSchema = z.strictObject({
   type: z.literal('run-project'),
   project: projectSchema,
   /** Carry each channel inline when rows*cols <= this (the caller writes CSVs). */

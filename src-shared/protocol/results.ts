@@ -21,7 +21,7 @@ const extNum = z.union([z.number(), z.literal(Infinity)]);
 export const MAX_LP_HISTORY_POINTS = 200;
 
 /** One round of the optimal LP: objective of the best private mechanism, certified bound, relative gap, monotonic fraction. */
-export const lpProgressSchema = z.object({
+const lpProgressSchema = z.object({
   round: z.int(),
   objective: num,
   bound: num,
@@ -31,7 +31,7 @@ export const lpProgressSchema = z.object({
 });
 
 /** A cheap construction tried before the LP (with its optimal remap): expected loss (null when it does not apply, with the reason) and time in seconds. */
-export const lpCandidateSchema = z.object({
+const lpCandidateSchema = z.object({
   construction: z.string(),
   expectedLoss: nullableNum,
   time: num,
@@ -40,7 +40,7 @@ export const lpCandidateSchema = z.object({
 export type LpCandidate = z.infer<typeof lpCandidateSchema>;
 
 /** What the optimal-mechanism LP solved and how far from the optimum it may be (lp/optimal-mechanism.ts OptimalLpResult). */
-export const lpResultSchema = z.object({
+const lpResultSchema = z.object({
   /** The privacy model solved: exact (all pairs), spanner (with delta) or edges (graph metrics). */
   model: z.enum(['exact', 'spanner', 'edges']),
   /** 'requested', or 'auto' with the reason of the choice. */
@@ -102,13 +102,11 @@ export const lpResultSchema = z.object({
     .optional(),
 });
 export type LpResult = z.infer<typeof lpResultSchema>;
-export type LpProgressPoint = z.infer<typeof lpProgressSchema>;
-
 /**
  * What qualifies a mechanism result's figures, one typed note each; the words
  * are written in one place (src-shared/charts/mechanism-notes.ts) for the CLI and the app.
  */
-export const mechanismNoteSchema = z.discriminatedUnion('kind', [
+const mechanismNoteSchema = z.discriminatedUnion('kind', [
   /** The expected loss is not a finite double (infinite distances, or sums that overflow): reported as null. */
   z.object({ kind: z.literal('loss-not-finite') }),
   /** The effective eps was not computed: the privacy check would cost more than the job allows (its message). */
@@ -176,7 +174,7 @@ export const mechanismResultSchema = z.object({
   remap: remapResultSchema.optional(),
 });
 
-export const measureResultSchema = z.object({
+const measureResultSchema = z.object({
   type: z.literal('measure'),
   rows: z.int(),
   cols: z.int(),
@@ -197,7 +195,7 @@ export const measureResultSchema = z.object({
   effectiveEpsilon: extNum.nullable().optional(),
 });
 
-export const violationSchema = z.object({ x: z.string(), xp: z.string(), y: z.string(), ratio: extNum });
+const violationSchema = z.object({ x: z.string(), xp: z.string(), y: z.string(), ratio: extNum });
 export const checkResultSchema = z.object({
   type: z.literal('check'),
   epsilon: num,
@@ -207,7 +205,7 @@ export const checkResultSchema = z.object({
   pairsChecked: num.optional(),
 });
 
-export const capacityResultSchema = z.object({
+const capacityResultSchema = z.object({
   ...domainEpsilonResultShape('capacity'),
   multiplicative: num,
   additive: num,
@@ -218,7 +216,7 @@ export const capacityResultSchema = z.object({
   csvPath: z.string().optional(),
 });
 
-export const regularResultSchema = z.object({
+const regularResultSchema = z.object({
   ...domainEpsilonResultShape('regular'),
   regular: z.boolean(),
   /** sum(mu) when regular, else null (SPEC §5: the bound does not apply). */
@@ -235,7 +233,7 @@ export const regularResultSchema = z.object({
   regularFrom: z.object({ epsilon: num, below: num }).nullable().optional(),
 });
 
-export const thresholdResultSchema = z.object({
+const thresholdResultSchema = z.object({
   type: z.literal('threshold'),
   domain: z.string(),
   /** Smallest eps on the grid for which a tight-constraints mechanism exists; null if none in range. */
@@ -246,7 +244,7 @@ export const thresholdResultSchema = z.object({
   note: z.string().optional(),
 });
 
-export const verticesResultSchema = z.object({
+const verticesResultSchema = z.object({
   ...domainEpsilonResultShape('vertices'),
   vertices: z.int(),
   kernels: z.int().nullable(),
@@ -254,7 +252,7 @@ export const verticesResultSchema = z.object({
   list: z.array(z.array(num)).optional(),
 });
 
-export const sweepSeriesSchema = z.object({
+const sweepSeriesSchema = z.object({
   kind: z.string(),
   utility: z.array(nullableNum),
   leakage: z.array(nullableNum),
@@ -282,7 +280,7 @@ export const sweepResultSchema = z.object({
  * block (by, bx) covering rows rowEdges[by]..rowEdges[by+1]-1 and columns
  * colEdges[bx]..colEdges[bx+1]-1.
  */
-export const rowsResultSchema = z.object({
+const rowsResultSchema = z.object({
   type: z.literal('rows'),
   rows: z.int(),
   cols: z.int(),
@@ -309,14 +307,14 @@ export const rowsResultSchema = z.object({
     .optional(),
 });
 
-export const projectItemResultSchema = z.object({
+const projectItemResultSchema = z.object({
   id: z.string(),
   /** 'mechanism' items carry a mechanism result; analyses carry their own result type. */
   ok: z.boolean(),
   result: z.unknown().optional(),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
 });
-export const runProjectResultSchema = z.object({
+const runProjectResultSchema = z.object({
   type: z.literal('run-project'),
   name: z.string(),
   mechanisms: z.array(projectItemResultSchema),
@@ -355,7 +353,6 @@ export const storedJobResultSchema = z.preprocess<unknown, typeof jobResultSchem
 export type MechanismResult = z.infer<typeof mechanismResultSchema>;
 export type MeasureResult = z.infer<typeof measureResultSchema>;
 export type CheckResult = z.infer<typeof checkResultSchema>;
-export type Violation = z.infer<typeof violationSchema>;
 export type CapacityResult = z.infer<typeof capacityResultSchema>;
 export type RegularResult = z.infer<typeof regularResultSchema>;
 export type ThresholdResult = z.infer<typeof thresholdResultSchema>;

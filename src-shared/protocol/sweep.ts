@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { epsilonSchema, mechanismKindSchema } from './common';
 
 /** Most mechanism kinds one sweep compares. */
-export const SWEEP_MAX_KINDS = 8;
+const SWEEP_MAX_KINDS = 8;
 /** Most eps values on a sweep's grid. */
-export const SWEEP_MAX_STEPS = 500;
+const SWEEP_MAX_STEPS = 500;
 
 /** The mechanism kinds and the eps grid (from..to in `steps` points) of a sweep. */
 export const sweepRangeShape = {

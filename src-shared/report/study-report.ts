@@ -27,7 +27,7 @@ import {
 /** A file as read when the report was made: its size and SHA-256, or why it could not be read. */
 export type ReportFile = { role: string; name: string } & ({ ok: true; size: number; sha256: string } | { ok: false; problem: string });
 
-export interface ReportInput {
+interface ReportInput {
   kind: 'domain' | 'prior';
   id: string;
   /** The domain text or prior form as the project gives it (a metric matrix or a vector: its size only). */
@@ -113,7 +113,7 @@ export interface StudyReport {
 }
 
 /** What the Node side measured for the report (files read now, checks run now) and who made it. */
-export interface ReportFacts {
+interface ReportFacts {
   generatedAt: string;
   tool: string;
   projectFile?: ReportFile;
@@ -155,7 +155,7 @@ function keptMechanism(kept: KeptResult | undefined): Pick<ReportMechanism, 'res
 }
 
 /** Every population a release spent on, with its releases, eps spent and budget (in the order first released). */
-export function budgetRows(project: Pick<Project, 'releases' | 'privacyBudget'>): ReportBudgetRow[] {
+function budgetRows(project: Pick<Project, 'releases' | 'privacyBudget'>): ReportBudgetRow[] {
   const order: string[] = [];
   for (const r of project.releases ?? []) if (!order.includes(r.population)) order.push(r.population);
   for (const p of Object.keys(project.privacyBudget?.populations ?? {})) if (!order.includes(p)) order.push(p);

@@ -28,11 +28,11 @@ import { binomialLower, binomialUpper } from './binomial';
 import { seededRandom } from '../../src-shared/numeric/seeded-random';
 
 /** The share of the samples that goes to selection. */
-export const SELECT_FRACTION = 0.25;
+const SELECT_FRACTION = 0.25;
 /** Seed of the split (fixed: a file is always split the same way). */
 const SPLIT_SEED = 0x5eed_a0d1;
 /** Pairs tested at the estimation stage (fixed before the data is seen; few, for power). */
-export const DEFAULT_TESTS = 4;
+const DEFAULT_TESTS = 4;
 /**
  * Normal quantiles scoring candidate events at selection (heuristics: soundness does not depend on them). An
  * order of outputs fitted to the selection samples (by likelihood ratio) looks better on them than it is, so
@@ -87,7 +87,7 @@ export interface AuditTest {
   bound: number;
 }
 
-export interface DetectionRow {
+interface DetectionRow {
   /** The true eps per unit of distance of the violation. */
   epsilon: number;
   /** Samples per secret (both secrets of the pair) at which the expected counts give a bound above the claim; null beyond 10^9. */

@@ -16,14 +16,14 @@ import type { CsvRow } from '../../src-shared/csv/csv-reader';
 import { checkCancelled } from '../numeric/cancel';
 import { type PointsMapping, type SecretsDomain, type SecretsReader, secretsReader } from '../data/apply';
 
-export interface SampleArrays {
+interface SampleArrays {
   secrets: Int32Array;
   outputs: Int32Array;
   mode: 'labels' | 'points';
 }
 
 /** Most samples an audit reads (two 32-bit indices each: 1 GiB). */
-export const MAX_AUDIT_SAMPLES = 1 << 27;
+const MAX_AUDIT_SAMPLES = 1 << 27;
 
 interface PairReader {
   mode: 'labels' | 'points';

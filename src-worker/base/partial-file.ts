@@ -10,7 +10,7 @@ import { MechError } from '../../src-shared/errors';
  * complete, and after a failure discards it. The channel-CSV export and the
  * release of a secrets CSV write through it.
  */
-export interface PartialFile {
+interface PartialFile {
   /** PATH.partial, to rename to PATH once closed. */
   readonly tmp: string;
   /** Write text, waiting for 'drain' when the buffer is full; a failed stream rejects with a MechError. */

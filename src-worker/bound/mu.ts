@@ -6,7 +6,7 @@ import { kroneckerFactors } from './kronecker-factors';
 import { kroneckerSolve } from '../linalg/kronecker-solve';
 import { compensatedSum } from '../numeric/compensated-sum';
 
-export interface MuSolution {
+interface MuSolution {
   /** mu with mu Phi = pi, or null when Phi is singular (then mu is not unique: decide by LP). */
   mu: Float64Array | null;
   /** 'kronecker' when Phi is a Kronecker product, 'closed-form' on cliques (no n x n matrix is formed in either), else 'dense-lu'. */

@@ -4,7 +4,7 @@ import { phiMatrix, type Domain } from '../metric/domain';
 import { validatePrior } from '../measure/prior';
 import { kroneckerStructure } from './kronecker-structure';
 
-export interface ProductMu {
+interface ProductMu {
   /** One factor per individual: mu = factors[0] ⊗ ... ⊗ factors[u-1]. Null when phi1 is singular. */
   factors: Float64Array[] | null;
   /** sum(mu) = prod_k sum(factors[k]). */

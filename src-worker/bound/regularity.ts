@@ -10,7 +10,7 @@ import { solveMu } from './mu';
  */
 export const MU_TOL = 1e-9;
 
-export type RegularityStatus = 'regular' | 'not-regular' | 'undecided';
+type RegularityStatus = 'regular' | 'not-regular' | 'undecided';
 
 export interface Regularity {
   status: RegularityStatus;

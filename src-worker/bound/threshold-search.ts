@@ -2,7 +2,7 @@ import { MechError } from '../../src-shared/errors';
 import type { Domain } from '../metric/domain';
 import { tightExists, type TightExistence } from './tight-exists';
 
-export interface ThresholdOptions {
+interface ThresholdOptions {
   /** First eps on the grid (default: step). */
   from?: number;
   /** Last eps on the grid (default 10). */
@@ -13,7 +13,7 @@ export interface ThresholdOptions {
   exists?: (domain: Domain, eps: number) => TightExistence;
 }
 
-export interface ThresholdResult {
+interface ThresholdResult {
   /** Smallest grid eps at which the tight-constraints mechanism exists; null if none up to `to`. */
   epsilon: number | null;
   /** True when it already exists at `from` (the true threshold may be lower). */

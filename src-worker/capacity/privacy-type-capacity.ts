@@ -7,7 +7,7 @@ import type { LpOptions } from '../lp/lp-options';
 import type { ConstraintMode } from '../lp/privacy-constraint-graph';
 import { type PrivateChannelSolution, solvePrivateChannelLp } from '../lp/private-channel-lp';
 
-export interface PrivacyTypeCapacities {
+interface PrivacyTypeCapacities {
   /** max sum_i m_ii over eps*d-private row-stochastic n x n m (SPEC §6). */
   multiplicative: number;
   /** 1 - min sum_i m_ii over the same set. */
@@ -18,7 +18,7 @@ export interface PrivacyTypeCapacities {
   additiveMechanism: Mechanism;
 }
 
-export interface CapacityOptions extends LpOptions {
+interface CapacityOptions extends LpOptions {
   /**
    * Constraint pairs; must be exact (never a dilated spanner, which would
    * shrink the feasible set): default 'auto' means graph edges when the domain

@@ -37,7 +37,7 @@ function sameDistanceProfile(d: Domain): boolean {
 type Cell = string | number | null;
 
 /** One domain's row: family, domain, n, multiplicative, additive, log2 multiplicative, closed forms and their source. */
-export type CapacityRow = [string, string, number, number, number, number, number | null, number | null, string];
+type CapacityRow = [string, string, number, number, number, number, number | null, number | null, string];
 
 const num = z.union([z.number(), z.nan(), z.literal(Infinity), z.literal(-Infinity)]);
 const rowSchema = z.tuple([z.string(), z.string(), z.number(), num, num, num, num.nullable(), num.nullable(), z.string()]);

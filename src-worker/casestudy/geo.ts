@@ -56,7 +56,7 @@ interface GridPoint {
   plError: number;
 }
 
-export function gridComparison(size: number, eps: number[], ctx: StudyContext): GridPoint[] {
+function gridComparison(size: number, eps: number[], ctx: StudyContext): GridPoint[] {
   const g = gridDomain(size, size, 1, 'euclidean');
   const pi = uniformPrior(g.n);
   const out: GridPoint[] = [];
@@ -103,14 +103,14 @@ const CITY_MECHANISM_NAMES: Record<CityMechanism, string> = {
 };
 
 /** The city grid a row was measured on: the full city (1 km cells) or its coarsening. */
-export interface CityGrid {
+interface CityGrid {
   side: number;
   cellKm: number;
   full: boolean;
 }
 
 /** What an LP row's solve did (from the optimal mechanism's typed facts). */
-export interface CityLpFacts {
+interface CityLpFacts {
   /** The SPEC §4 check of the LP's channel passed. */
   passes: boolean;
   /** Spanner dilation (spanner rows only). */
@@ -379,7 +379,7 @@ function geoParams(params: CaseStudyParams): GeoParams {
 }
 
 /** An item of a split geo run: one grid eps, or one city eps (all its rows, LPs included). */
-export type GeoItem = { kind: 'grid'; point: GridPoint } | { kind: 'city'; rows: CityRow[] };
+type GeoItem = { kind: 'grid'; point: GridPoint } | { kind: 'city'; rows: CityRow[] };
 
 const num = z.union([z.number(), z.nan(), z.literal(Infinity), z.literal(-Infinity)]);
 const cityLpFactsSchema = z.strictObject({

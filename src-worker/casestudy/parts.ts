@@ -32,7 +32,7 @@ export interface SplitStudy<Item> {
 }
 
 /** The studies that can be split, by name. */
-export const SPLIT_STUDIES: Readonly<Record<string, SplitStudy<unknown>>> = {
+const SPLIT_STUDIES: Readonly<Record<string, SplitStudy<unknown>>> = {
   capacities: capacitiesParts as SplitStudy<unknown>,
   geo: geoParts as SplitStudy<unknown>,
 };

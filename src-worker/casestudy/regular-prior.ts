@@ -137,7 +137,7 @@ export const regularPriorStudy: Study = async (params, ctx): Promise<CaseStudyRe
  * Where `f` changes sign between the first pair of neighbouring grid points
  * whose flags differ, by 60 bisection steps (null when the flags never change).
  */
-export function signChange(grid: readonly number[], flags: readonly boolean[], f: (x: number) => number): number | null {
+function signChange(grid: readonly number[], flags: readonly boolean[], f: (x: number) => number): number | null {
   const k = grid.findIndex((_, i) => i > 0 && flags[i] !== flags[i - 1]);
   if (k <= 0) return null;
   let lo = grid[k - 1]!;

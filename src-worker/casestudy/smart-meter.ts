@@ -21,16 +21,14 @@ import { percentileRank } from '../metric/answer-domains';
 import { numbersPerEps, studyParams, f, type Study, type CaseStudyResult } from './study';
 import { seededRandom } from '../../src-shared/numeric/seeded-random';
 
-export { seededRandom };
-
 /** Laplace(0, b) by inverse CDF. */
-export function laplaceNoise(rand: () => number, b: number): number {
+function laplaceNoise(rand: () => number, b: number): number {
   const u = rand() - 0.5;
   return -b * Math.sign(u) * Math.log(1 - 2 * Math.abs(u));
 }
 
 /** Level of a reading: floor(w / width), capped at top. */
-export function levelOf(w: number, width: number, top: number): number {
+function levelOf(w: number, width: number, top: number): number {
   return Math.min(top, Math.max(0, Math.floor(w / width)));
 }
 
@@ -45,7 +43,7 @@ function values(db: DatabaseDomain, i: number, u: number, v: number): Int32Array
   return x;
 }
 
-export interface SensitivityRow {
+interface SensitivityRow {
   /** The query in the notation of the sensitivity check (answers and their distance). */
   query: string;
   /** The query in words (the table's first column). */
@@ -59,7 +57,7 @@ export interface SensitivityRow {
 }
 
 /** Sensitivity of average, rounded average and a percentile under d_inf on {0..V}^u (enumerated). */
-export function maxMetricSensitivities(u: number, V: number, p: number): SensitivityRow[] {
+function maxMetricSensitivities(u: number, V: number, p: number): SensitivityRow[] {
   const v = V + 1;
   const db = databaseDomain(u, v, { metric: 'max' });
   const sum = (x: Int32Array) => x.reduce((s, a) => s + a, 0);
@@ -101,12 +99,7 @@ export function maxMetricSensitivities(u: number, V: number, p: number): Sensiti
 }
 
 /** Independent Laplace noise of scale unit/eps on every reading (seeded), with its measured mean absolute and RMS error. */
-export function noisyTrace(
-  trace: readonly number[],
-  unit: number,
-  eps: number,
-  seed: number,
-): { eps: number; b: number; y: number[]; mae: number; rmse: number } {
+function noisyTrace(trace: readonly number[], unit: number, eps: number, seed: number): { eps: number; b: number; y: number[]; mae: number; rmse: number } {
   const n = trace.length;
   const rand = seededRandom(seed);
   const b = unit / eps;

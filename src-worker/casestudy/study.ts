@@ -46,7 +46,7 @@ export function epsGrid(from: number, to: number, step: number): number[] {
 }
 
 /** A key number of a study result (protocol/casestudy.ts `numbers`). */
-export type StudyNumber = CaseStudyResult['numbers'][string];
+type StudyNumber = CaseStudyResult['numbers'][string];
 
 /**
  * Key numbers per eps: for each row, then each field in order, `${name}${sep}${row.eps}` -> the field's value

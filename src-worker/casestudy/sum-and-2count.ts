@@ -27,7 +27,7 @@ import { studyParams, checkAbort, epsGrid, f, type Study, type StudyContext, typ
  * tight-constraints mechanism exists: a scan at `coarse` first, then every
  * `step` point inside the first bracket that contains an existing point.
  */
-export function thresholdScan(
+function thresholdScan(
   d: Domain,
   step: number,
   coarse: number,

@@ -37,7 +37,7 @@ import { checkCancelled } from '../numeric/cancel';
  * limit from the stored quotient, exactly as the all-pairs check decides.
  */
 
-export interface GridOffsetCheckResult extends PrivacyCheckResult {
+interface GridOffsetCheckResult extends PrivacyCheckResult {
   /** True when every point's entries agree (the channel is a function of offsets): effectiveEpsilon is then exact. */
   exact: boolean;
   /** Rows read (one pass over the channel). */
@@ -81,7 +81,7 @@ function occurringClasses(R: number, C: number): [number, number][] {
   return out;
 }
 
-export interface GridOffsetCheckOptions {
+interface GridOffsetCheckOptions {
   topK?: number;
   /** Called with the fraction done (0..1) and a message. */
   onProgress?: (fraction: number, message: string) => void;

@@ -29,9 +29,9 @@ import { LN_SCAN_WASM } from './ln-scan.wasm';
  */
 
 /** ln of a zero entry: far below ln of the smallest subnormal (-744.4), and finite (no NaN from 0 facing 0). */
-export const ZERO_LN = -1e300;
+const ZERO_LN = -1e300;
 /** A scanned ln-ratio at least this is a positive entry facing a zero: infinite privacy loss. */
-export const INFINITE_LN = 1e299;
+const INFINITE_LN = 1e299;
 /** Directions within this of their bound (in ln-ratio) are decided by the exact scan. */
 export const SCAN_MARGIN = 1e-11;
 /**

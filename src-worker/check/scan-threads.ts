@@ -8,7 +8,7 @@ import { type ScanPart, type ScanShared, scanRows } from './log-ratio-scan';
 const checkWorker = (): WorkerModule | null => workerModule(new URL('./check-worker.ts', import.meta.url), import.meta.url);
 
 /** Scans below this many pair x output comparisons stay on the calling thread (a thread costs ~50 ms to start, more through tsx). */
-export const THREADED_SCAN_WORK = 2e8;
+const THREADED_SCAN_WORK = 2e8;
 
 /**
  * Threads for a scan of `work` comparisons: `requested` when given (at most the cores), else one below

@@ -89,7 +89,7 @@ export function seededBits(seed: number): RandomBits {
   return bitsFromWords(() => r() * TWO_POW_32, false);
 }
 
-export interface SamplerOptions {
+interface SamplerOptions {
   /** Seed for a reproducible, NOT-for-release stream; omitted = node:crypto. */
   seed?: number;
   /** Row cache budget in entries (default 2^24). */
@@ -100,7 +100,7 @@ export interface SamplerOptions {
   fastBits?: number;
 }
 
-export interface SamplerStats {
+interface SamplerStats {
   draws: number;
   rowsBuilt: number;
   cacheHits: number;
@@ -123,7 +123,7 @@ interface FastRow {
 }
 
 /** The row's exact integer boundaries: output y owns [B[y-1], B[y]); [B[m-1], B[m] = 2^L) is rejected. */
-export interface ExactRow {
+interface ExactRow {
   bounds: bigint[];
   L: number;
 }
@@ -494,7 +494,7 @@ export function secretsReader(header: CsvRow, domain: SecretsDomain, source: str
 }
 
 /** Whether line 1 of a secrets (or points) CSV is a header: 'yes', 'no', or decided by its content. */
-export type HeaderChoice = 'yes' | 'no' | 'auto';
+type HeaderChoice = 'yes' | 'no' | 'auto';
 
 const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 
@@ -542,26 +542,9 @@ export function decideHeader(
   invalid(`${source}: line 1 is a label of ${domain.spec} and could also be a header; say --header yes or --header no`, { line: first.line });
 }
 
-/**
- * Release: for each data row of a secrets CSV (after the header), in order,
- * yield { line, secret, output }. Lazy: rows are consumed one at a time, so
- * a caller reading the file line by line (readline) streams 10^6 rows
- * without holding them.
- */
-export function* releaseRows(
-  rows: Iterable<CsvRow>,
-  reader: SecretsReader,
-  sampler: ChannelSampler,
-): Generator<{ line: number; secret: number; output: number }, void, undefined> {
-  for (const row of rows) {
-    const secret = reader.secretOf(row);
-    yield { line: row.line, secret, output: sampler.sample(secret) };
-  }
-}
-
 export { readCsvStream } from '../metric/read-csv';
 
-export interface ReleaseOptions extends SamplerOptions {
+interface ReleaseOptions extends SamplerOptions {
   /** For point secrets: the grid binning (and projection for lat,lon) of the prior. */
   points?: PointsMapping;
   /** Checked every 4096 rows. */
@@ -573,7 +556,7 @@ export interface ReleaseOptions extends SamplerOptions {
   header?: HeaderChoice;
 }
 
-export interface ReleaseResult {
+interface ReleaseResult {
   rows: number;
   /** Whether line 1 was read as a header (else it was released as the first secret). */
   header: boolean;

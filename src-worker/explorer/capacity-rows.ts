@@ -6,7 +6,7 @@ import { privatePosteriorVertices } from './posterior-vertices';
 import { EXPLORER_MAX_N } from './private-posterior-constraints';
 
 /** An external capacity solver (e.g. the SPEC §6 LP) for rows the enumeration cannot reach. */
-export type CapacitySolver = (domain: Domain, eps: number) => { multiplicative: number; additive: number };
+type CapacitySolver = (domain: Domain, eps: number) => { multiplicative: number; additive: number };
 
 /**
  * One capacity-table row per domain (SPEC §6): vertex and kernel counts, and

@@ -26,7 +26,7 @@ export interface ConeArithmetic<R> {
   rank(constraints: number[]): number;
 }
 
-export interface ConeRays<R> {
+interface ConeRays<R> {
   rays: R[];
   /** Zero set of each ray over all m constraints, as a bitset of m bits. */
   zeroSets: Uint32Array[];
@@ -34,7 +34,7 @@ export interface ConeRays<R> {
   peakRays: number;
 }
 
-export interface DoubleDescriptionOptions {
+interface DoubleDescriptionOptions {
   /** Refuse (MechError 'too-large') when an intermediate cone has more rays. Default 200000. */
   maxRays?: number;
   /**

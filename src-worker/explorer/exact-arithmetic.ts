@@ -5,11 +5,11 @@
  * exact solves on the small (n <= 10) systems the explorer meets.
  */
 
-export function bigAbs(a: bigint): bigint {
+function bigAbs(a: bigint): bigint {
   return a < 0n ? -a : a;
 }
 
-export function bigGcd(a: bigint, b: bigint): bigint {
+function bigGcd(a: bigint, b: bigint): bigint {
   a = bigAbs(a);
   b = bigAbs(b);
   while (b !== 0n) {
@@ -32,13 +32,13 @@ export function normaliseIntVector(v: bigint[]): bigint[] {
 }
 
 /** Largest denominator tried when recognising a constant as a rational. */
-export const RATIONAL_MAX_DEN = 1n << 20n;
+const RATIONAL_MAX_DEN = 1n << 20n;
 /**
  * Relative agreement required to accept p/q as the exact value of a float
  * constant: a few ulps of a correctly rounded exp(), far below the typical
  * error 1/q^2 of an accidental continued-fraction convergent.
  */
-export const RATIONAL_REL_TOL = 1e-14;
+const RATIONAL_REL_TOL = 1e-14;
 
 /**
  * Recognise x > 0 as a rational p/q with q <= RATIONAL_MAX_DEN agreeing to

@@ -40,13 +40,13 @@ import { checkCancelled } from '../numeric/cancel';
  */
 
 /** Decisions closer to 0 than this (relative; wider for ill-conditioned sets) are re-checked exactly (exact vertices). */
-export const KERNEL_GREY = 1e-7;
+const KERNEL_GREY = 1e-7;
 /** Float-only vertices: a weight must exceed this to count as positive, a residual to count as independent. */
-export const KERNEL_FLOAT_TOL = 1e-9;
+const KERNEL_FLOAT_TOL = 1e-9;
 /** Safety factor on the float error estimate eps_mach * cond that widens the grey band. */
-export const GREY_SAFETY = 1e4;
+const GREY_SAFETY = 1e4;
 /** Default limit on the number of vertex subsets the search may have to examine. */
-export const DEFAULT_MAX_SUBSETS = 50_000_000;
+const DEFAULT_MAX_SUBSETS = 50_000_000;
 
 export interface KernelMechanism {
   /** Indices into the vertex list, increasing. */
@@ -98,7 +98,7 @@ export interface KernelEnumeration {
   ms: number;
 }
 
-export function binomial(n: number, k: number): number {
+function binomial(n: number, k: number): number {
   if (k < 0 || k > n) return 0;
   let r = 1;
   for (let i = 1; i <= k; i++) r = (r * (n - k + i)) / i;

@@ -25,11 +25,11 @@ import { checkCancelled } from '../numeric/cancel';
  */
 
 /** Float sign test: |a.x| <= DD_FLOAT_TOL * sum_j |a_j x_j| counts as tight. */
-export const DD_FLOAT_TOL = 1e-10;
+const DD_FLOAT_TOL = 1e-10;
 /** Float pivot tolerance of the algebraic adjacency test (rows scaled to max |entry| = 1). */
-export const DD_RANK_TOL = 1e-9;
+const DD_RANK_TOL = 1e-9;
 /** Float verification tolerance, relative (feasibility, tightness and duplicates: to the size of the terms; rank pivots: rows scaled to max 1). */
-export const VERIFY_TOL = 1e-9;
+const VERIFY_TOL = 1e-9;
 
 export interface PosteriorVertices {
   spec: string;
@@ -51,7 +51,7 @@ export interface PosteriorVertices {
   warnings: string[];
 }
 
-export interface VertexOptions extends ConstraintOptions {
+interface VertexOptions extends ConstraintOptions {
   signal?: AbortSignal;
   maxRays?: number;
   /** See DoubleDescriptionOptions.algebraicAbove. */
@@ -143,7 +143,7 @@ function exactArithmetic(sys: PrivatePosteriorConstraints): ConeArithmetic<bigin
 }
 
 /** Float rank of the given rows of an n-column matrix, pivots below tol counted as zero. */
-export function floatRank(rowsFlat: Float64Array, which: number[], n: number, tol = VERIFY_TOL): number {
+function floatRank(rowsFlat: Float64Array, which: number[], n: number, tol = VERIFY_TOL): number {
   const a = which.map((c) => rowsFlat.slice(c * n, (c + 1) * n));
   let rank = 0;
   for (let col = 0; col < n && rank < a.length; col++) {

@@ -57,7 +57,7 @@ export interface ConstraintOptions {
   arithmetic?: 'auto' | 'float' | 'exact-rounded';
 }
 
-export function checkExplorerDomain(domain: Domain): void {
+function checkExplorerDomain(domain: Domain): void {
   if (!domain || !Number.isInteger(domain.n) || domain.n < 1) invalid('privacy-type explorer: the domain must have at least 1 point');
   if (domain.n > EXPLORER_MAX_N) {
     throw new MechError(
@@ -149,7 +149,7 @@ export function privatePosteriorConstraints(domain: Domain, eps: number, options
 }
 
 /** Common unit of positive distances (all d / unit within 1e-9 of integers <= 10^4), or null. */
-export function commonUnit(ds: readonly number[]): number | null {
+function commonUnit(ds: readonly number[]): number | null {
   if (ds.length === 0) return null;
   const min = Math.min(...ds);
   for (let k = 1; k <= 64; k++) {
@@ -179,7 +179,7 @@ export function commonUnit(ds: readonly number[]): number | null {
  * degeneracies that this representation does not see. Null when the
  * distances have no common unit.
  */
-export function powerRatios(ds: readonly number[], eps: number): [bigint, bigint][] | null {
+function powerRatios(ds: readonly number[], eps: number): [bigint, bigint][] | null {
   if (ds.length === 0) return [];
   const unit = commonUnit(ds);
   if (unit === null) return null;

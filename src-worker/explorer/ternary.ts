@@ -10,10 +10,10 @@ import { MechError } from '../../src-shared/errors';
 import type { Bary, Point2, TernaryPoint, TernaryPosterior, TernaryView } from '../../src-shared/protocol/index';
 import { TERNARY_HEIGHT } from '../../src-shared/explorer/ternary-svg';
 
-export type { Bary, Point2, TernaryMechanismView, TernaryPoint, TernaryPosterior, TernaryView } from '../../src-shared/protocol/index';
+export type { TernaryView } from '../../src-shared/protocol/index';
 
 const H = TERNARY_HEIGHT;
-export const TERNARY_CORNERS: readonly Point2[] = [
+const TERNARY_CORNERS: readonly Point2[] = [
   { x: 0, y: 0 },
   { x: 1, y: 0 },
   { x: 0.5, y: H },
@@ -43,7 +43,7 @@ export function fromTernaryXY(p: Point2): Bary {
   return [1 - p1 - p2, p1, p2];
 }
 
-export function ternaryPoint(b: readonly number[]): TernaryPoint {
+function ternaryPoint(b: readonly number[]): TernaryPoint {
   const s = b[0]! + b[1]! + b[2]!;
   return { bary: [b[0]! / s, b[1]! / s, b[2]! / s], xy: toTernaryXY(b) };
 }
@@ -131,12 +131,12 @@ export function posteriorsUnderPrior(channel: readonly (readonly number[])[], pr
 }
 
 /** Order the vertices of a convex polygon counter-clockwise (via the hull). */
-export function convexPolygon(points: readonly TernaryPoint[]): TernaryPoint[] {
+function convexPolygon(points: readonly TernaryPoint[]): TernaryPoint[] {
   const hull = convexHull(points.map((p) => p.xy));
   return hull.map((h) => points.find((p) => p.xy === h)!);
 }
 
-export interface TernaryViewInput {
+interface TernaryViewInput {
   labels: readonly string[];
   eps: number;
   /** Private-posterior vertices (any order). */

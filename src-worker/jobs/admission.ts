@@ -29,7 +29,7 @@ import { LEVINSON_MAX_POINTS } from '../bound/tight-exists';
 import { ADMISSION_LIMITS as L } from '../base/admission-limits';
 
 /** What the estimate knows about a domain without building it. */
-export interface DomainSize {
+interface DomainSize {
   /** How the domain is named in messages. */
   name: string;
   /** Points (a float: may exceed 2^53 for absurd specs, so that limits, not constructors, refuse it). */
@@ -136,7 +136,7 @@ function factorial(k: number): number {
 }
 
 /** Size of a built domain (files and inline inputs, whose size the request does not show). */
-export function sizeOfBuiltDomain(domain: Domain): DomainSize {
+function sizeOfBuiltDomain(domain: Domain): DomainSize {
   const n = domain.n;
   const edges = domain.kind === 'graph' ? domain.structure.edges?.from.length : undefined;
   const pairs = edges ?? pairsOf(n);
@@ -226,7 +226,7 @@ function optimalWork(d: DomainSize, w: Work, lp: LpSpec): void {
  * them. Admission and the engine decide with this one test: over the limits, a request with a time limit
  * returns the best cheap candidate instead of solving.
  */
-export function optimalLpRefusal(d: DomainSize, lp: LpSpec): MechError | null {
+function optimalLpRefusal(d: DomainSize, lp: LpSpec): MechError | null {
   try {
     decompositionWork(`the optimal-mechanism LP (${lp.lpModel ?? 'auto'} model) on ${d.name}`, d, lp);
     return null;
@@ -248,7 +248,7 @@ export function optimalLpRefusalOn(domain: Domain, lp: LpSpec): MechError | null
 }
 
 /** The LP options of a mechanism spec (protocol lpOptionsShape). */
-export type LpSpec = Pick<MechanismSpec, 'lpModel' | 'delta' | 'timeLimitSeconds' | 'targetGap' | 'lpThreads'>;
+type LpSpec = Pick<MechanismSpec, 'lpModel' | 'delta' | 'timeLimitSeconds' | 'targetGap' | 'lpThreads'>;
 
 /**
  * The typed optimal LP is solved by decomposition, without the

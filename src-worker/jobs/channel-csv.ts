@@ -9,7 +9,7 @@ import { streamChannelCsv } from '../measure/structured/channel-csv-stream';
 const CHUNK_CHARS = 1 << 20;
 
 /** Largest channel (entries) exported to CSV: about 40 GB of text. */
-export const MAX_CSV_ENTRIES = 2e9;
+const MAX_CSV_ENTRIES = 2e9;
 
 export function assertCsvFits(rows: number, cols: number): void {
   const entries = rows * cols;

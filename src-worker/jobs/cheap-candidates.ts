@@ -14,7 +14,7 @@ import type { LossSpecInput } from './engine';
  * mechanism (where Phi z = 1 has z >= 0) and the exponential mechanism exp(-eps d / 2). Each is eps*d-private and
  * is Bayes-remapped for the prior and the loss (post-processing: still private, never worse).
  */
-export const CANDIDATE_CONSTRUCTIONS = ['planar-laplace', 'tight', 'exponential'] as const;
+const CANDIDATE_CONSTRUCTIONS = ['planar-laplace', 'tight', 'exponential'] as const;
 type Construction = (typeof CANDIDATE_CONSTRUCTIONS)[number];
 /** The note of a candidate left out for the time limit. */
 export const NOT_TRIED_NOTE = 'not tried: it would end past the time limit';

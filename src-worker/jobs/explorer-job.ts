@@ -16,7 +16,7 @@ import { checkCancelled, type JobContext } from './context';
 import { domainOf } from './handlers';
 
 /** The domains of the capacity table: the family line/ring/clique:2..n, or the domain alone. */
-export function capacityTableDomains(domain: Domain): Domain[] {
+function capacityTableDomains(domain: Domain): Domain[] {
   const family = /^(line|ring|clique):(\d+)$/.exec(domain.spec);
   if (!family) return [domain];
   return Array.from({ length: domain.n - 1 }, (_, k) => (k + 2 === domain.n ? domain : parseDomainSpec(`${family[1]}:${k + 2}`)));

@@ -17,7 +17,7 @@ import {
 } from '../../src-shared/protocol/index';
 import { parsePriorSpecText } from '../../src-shared/grammar/prior-spec';
 
-export interface PlannedJob {
+interface PlannedJob {
   id: string;
   group: 'mechanisms' | 'analyses';
   request: JobRequest;
@@ -32,11 +32,11 @@ export function parsePriorText(text: string): PriorInput {
   return p.kind === 'uniform' ? 'uniform' : p;
 }
 
-export function priorInput(p: ProjectPrior): PriorInput {
+function priorInput(p: ProjectPrior): PriorInput {
   return typeof p === 'string' ? parsePriorText(p) : p;
 }
 
-export function lossInput(l: ProjectLoss): LossInput {
+function lossInput(l: ProjectLoss): LossInput {
   if (typeof l === 'string' && l.startsWith('csv:')) invalid(`loss '${l}' reads a file: resolve it before sending the project to a worker`);
   return l as LossInput;
 }

@@ -5,7 +5,7 @@
  */
 import { MechError } from '../../src-shared/errors';
 import type { RowSource } from '../mechanism/channel';
-import { type RowsRequest, ROWS_MAX_ENTRIES, type ChannelPayload, type RowsResult } from '../../src-shared/protocol/index';
+import { type RowsRequest, ROWS_MAX_ENTRIES, type RowsResult } from '../../src-shared/protocol/index';
 import { checkCancelled, type JobContext } from './context';
 
 /**
@@ -58,7 +58,7 @@ function edges(n: number, parts: number): number[] {
 }
 
 /** Block means of a channel streamed row by row (one pass, Float64Array sums). */
-export function blockMeans(ch: RowSource, maxBlocks: number, ctx?: JobContext): NonNullable<RowsResult['blocks']> {
+function blockMeans(ch: RowSource, maxBlocks: number, ctx?: JobContext): NonNullable<RowsResult['blocks']> {
   const blocksY = Math.min(ch.rows, maxBlocks);
   const blocksX = Math.min(ch.cols, maxBlocks);
   const rowEdges = edges(ch.rows, blocksY);
@@ -99,18 +99,4 @@ export function blockMeans(ch: RowSource, maxBlocks: number, ctx?: JobContext): 
   const rl = labels(rowEdges, blocksY, (i) => ch.rowLabel(i));
   const cl = labels(colEdges, blocksX, (j) => ch.colLabel(j));
   return { blocksY, blocksX, rowEdges, colEdges, means, vmax, rowFirst: rl.first, rowLast: rl.last, colFirst: cl.first, colLast: cl.last };
-}
-
-/** A dense channel payload seen as rows (no copy of the data). */
-export function payloadRows(c: ChannelPayload): RowSource {
-  return {
-    rows: c.rows,
-    cols: c.cols,
-    row: (i, out) => {
-      for (let j = 0; j < c.cols; j++) out[j] = c.data[i * c.cols + j]!;
-      return out;
-    },
-    rowLabel: (i) => c.rowLabels[i]!,
-    colLabel: (j) => c.colLabels[j]!,
-  };
 }

@@ -17,7 +17,7 @@ import { luFactor, luSolve } from './lu';
  * Used for Phi on V^u with the Hamming metric (SPEC §5): Phi is the u-th
  * Kronecker power of the per-individual matrix.
  */
-export function kroneckerSize(factors: readonly Matrix[]): number {
+function kroneckerSize(factors: readonly Matrix[]): number {
   let n = 1;
   for (const f of factors) {
     if (f.rows !== f.cols) throw new MechError('invalid-input', `Kronecker factor must be square, got ${f.rows} x ${f.cols}`);
@@ -27,7 +27,7 @@ export function kroneckerSize(factors: readonly Matrix[]): number {
 }
 
 /** x <- (I (x) .. (x) B (x) .. (x) I) x, B acting on coordinate k; B given row-major v x v. */
-export function modeProduct(factors: readonly { rows: number }[], k: number, b: Float64Array, x: Float64Array, fibre: Float64Array): void {
+function modeProduct(factors: readonly { rows: number }[], k: number, b: Float64Array, x: Float64Array, fibre: Float64Array): void {
   const v = factors[k]!.rows;
   let stride = 1;
   for (let j = k + 1; j < factors.length; j++) stride *= factors[j]!.rows;
@@ -59,7 +59,7 @@ export function kroneckerMatVec(factors: readonly Matrix[], x: Float64Array, out
 }
 
 /** Explicit inverse of a small factor (or its transpose); MechError when singular. */
-export function factorInverse(a: Matrix, transpose = false, what = 'Kronecker factor'): Float64Array {
+function factorInverse(a: Matrix, transpose = false, what = 'Kronecker factor'): Float64Array {
   const v = a.rows;
   const f = luFactor(a);
   if (f.singular) {
@@ -79,7 +79,7 @@ export function factorInverse(a: Matrix, transpose = false, what = 'Kronecker fa
   return inv;
 }
 
-export interface KroneckerSolveOptions {
+interface KroneckerSolveOptions {
   /** Solve x ((x)A_k) = b (row vector) instead of ((x)A_k) x = b. */
   transpose?: boolean;
 }

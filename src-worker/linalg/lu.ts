@@ -7,9 +7,9 @@ import { Matrix } from './matrix';
  * domains. A pivot below SINGULAR_RTOL * max|A| marks the matrix singular
  * (numerically); callers then decide by LP (SPEC §5).
  */
-export const SINGULAR_RTOL = 1e-13;
+const SINGULAR_RTOL = 1e-13;
 
-export interface LU {
+interface LU {
   n: number;
   lu: Float64Array; // row-major, L below diagonal (unit), U on and above
   perm: Int32Array; // row i of P A is row perm[i] of A

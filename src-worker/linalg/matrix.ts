@@ -101,19 +101,6 @@ export function matVec(a: Matrix, x: Float64Array, out = new Float64Array(a.rows
   return out;
 }
 
-/** y = x A (row vector times matrix) */
-export function vecMat(x: Float64Array, a: Matrix, out = new Float64Array(a.cols)): Float64Array {
-  const { rows, cols, data } = a;
-  out.fill(0);
-  for (let i = 0; i < rows; i++) {
-    const xi = x[i]!;
-    if (xi === 0) continue;
-    const o = i * cols;
-    for (let j = 0; j < cols; j++) out[j]! += xi * data[o + j]!;
-  }
-  return out;
-}
-
 /** C = A B */
 export function matMul(a: Matrix, b: Matrix): Matrix {
   if (a.cols !== b.rows) throw new MechError('invalid-input', `cannot multiply ${a.rows}x${a.cols} by ${b.rows}x${b.cols}`);
@@ -129,10 +116,4 @@ export function matMul(a: Matrix, b: Matrix): Matrix {
     }
   }
   return c;
-}
-
-export function transpose(a: Matrix): Matrix {
-  const t = new Matrix(a.cols, a.rows);
-  for (let i = 0; i < a.rows; i++) for (let j = 0; j < a.cols; j++) t.data[j * a.rows + i] = a.data[i * a.cols + j]!;
-  return t;
 }

@@ -133,7 +133,7 @@ export class RealFFT2D {
   }
 }
 
-export function isPow2(v: number): boolean {
+function isPow2(v: number): boolean {
   return Number.isInteger(v) && v >= 1 && (v & (v - 1)) === 0;
 }
 

@@ -1,7 +1,7 @@
 import type { RowSource } from '../mechanism/channel';
 import { priorForChannel } from './prior-for-channel';
 
-export interface ChannelMeasures {
+interface ChannelMeasures {
   /** V(pi) = max_x pi_x */
   vulnerability: number;
   /** V[pi > C] = sum_y max_x pi_x C[x][y] = binary-gain utility with an optimal remap */

@@ -92,7 +92,7 @@ export function bestByScan(f: Pick<GuessFunction, 'sense' | 'secrets' | 'guesses
 }
 
 /** Best response of an identity-guess function (binary, nib) from max/min/sum of q. */
-export function bestIdentity(f: GuessFunction, q: Float64Array): BestGuess {
+function bestIdentity(f: GuessFunction, q: Float64Array): BestGuess {
   const id = f.identityGuess!;
   let s = 0;
   let pick = 0;

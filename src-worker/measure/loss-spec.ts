@@ -38,8 +38,6 @@ function isBuiltin(kind: string): kind is BuiltinGuessName {
   return Object.hasOwn(BUILTINS, kind);
 }
 
-export const BUILTIN_GUESS_NAMES = Object.keys(BUILTINS) as BuiltinGuessName[];
-
 /** Parse a built-in name ('bin', 'nib', 'dist', 'dist2'); anything else is a clear error. */
 export function parseGuessName(text: string): GuessSpec {
   const t = text.trim();

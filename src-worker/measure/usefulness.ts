@@ -7,7 +7,7 @@ import { numericValues } from './numeric-values';
 /** |reported - true| <= a is tested as <= a + A_TOL * max(1, a) (float noise on non-integer values). */
 const A_TOL = 1e-12;
 
-export interface UsefulnessCurve {
+interface UsefulnessCurve {
   /** The accuracies a, increasing. */
   a: Float64Array;
   /** b(a) = max over true answers x of P(|reported - x| > a): the smallest b for which C is (a, b)-useful. */

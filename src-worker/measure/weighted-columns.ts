@@ -1,7 +1,7 @@
 import type { RowSource } from '../mechanism/channel';
 
 /** Column blocks hold at most this many entries (secrets x block width): 32 MiB. */
-export const COLUMN_BLOCK_ENTRIES = 1 << 22;
+const COLUMN_BLOCK_ENTRIES = 1 << 22;
 
 /**
  * Visit every column y of the joint matrix q_y(x) = pi_x C[x][y] without

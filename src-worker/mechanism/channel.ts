@@ -82,7 +82,7 @@ export function validateChannel(src: RowSource, what = 'channel'): void {
 }
 
 /** What a constructed mechanism is, with its honest privacy guarantee. */
-export type MechanismKind = 'tg' | 'rr' | 'exponential' | 'laplace' | 'planar-laplace' | 'tight' | 'symmetric' | 'optimal' | 'capacity' | 'combined' | 'custom';
+type MechanismKind = 'tg' | 'rr' | 'exponential' | 'laplace' | 'planar-laplace' | 'tight' | 'symmetric' | 'optimal' | 'capacity' | 'combined' | 'custom';
 
 export interface Mechanism {
   kind: MechanismKind;

@@ -13,7 +13,7 @@
 import type { MechanismFacts } from '../../src-shared/protocol/index';
 import { MechError } from '../../src-shared/errors';
 
-export type { CombinatorFacts, LpSolveFacts, MechanismFacts } from '../../src-shared/protocol/index';
+export type { LpSolveFacts, MechanismFacts } from '../../src-shared/protocol/index';
 
 /** The facts of a mechanism built by a known construction, narrowed by kind (an internal error if it is another). */
 export function factsOf<K extends MechanismFacts['kind']>(m: { facts: MechanismFacts }, kind: K): Extract<MechanismFacts, { kind: K }> {

@@ -65,7 +65,7 @@ export function tightConstraints(domain: Domain, eps: number, solver: TightWeigh
  * for weights from any solver. Rows sum to (Phi z)[x] = 1 up to the solve's
  * residual.
  */
-export function tightFromWeights(domain: Domain, eps: number, z: Float64Array, facts: MechanismFacts = { kind: 'none' }): Mechanism {
+function tightFromWeights(domain: Domain, eps: number, z: Float64Array, facts: MechanismFacts = { kind: 'none' }): Mechanism {
   const n = domain.n;
   const fill = (x: number, out: Float64Array): void => {
     for (let y = 0; y < n; y++) {

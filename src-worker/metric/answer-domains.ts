@@ -14,7 +14,7 @@ import { lineDomain } from './line';
  */
 
 /** Largest answer set a closed-form answer domain may have. */
-export const MAX_ANSWERS = 2 ** 26;
+const MAX_ANSWERS = 2 ** 26;
 
 function assertAnswers(n: number, spec: string): void {
   if (!(n <= MAX_ANSWERS))

@@ -77,7 +77,7 @@ function parseCell(text: string, where: string): number {
 }
 
 /** Points of a CSV metric from its header alone (first non-empty, non-comment line), without parsing the body. */
-export function csvMetricHeaderSize(text: string, file: string): number {
+function csvMetricHeaderSize(text: string, file: string): number {
   let at = 0;
   for (;;) {
     const end = text.indexOf('\n', at);
@@ -96,7 +96,7 @@ export function csvMetricHeaderSize(text: string, file: string): number {
  * Refuse a custom metric on n points whose validation (n^3 triangle check)
  * or dense matrix would not fit the engine's limits (base/admission-limits.ts).
  */
-export function assertCustomMetricFits(n: number, what: string): void {
+function assertCustomMetricFits(n: number, what: string): void {
   const work = n * n * n;
   if (work > ADMISSION_LIMITS.maxMetricValidationWork) {
     const maxN = Math.floor(Math.cbrt(ADMISSION_LIMITS.maxMetricValidationWork));

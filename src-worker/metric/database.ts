@@ -36,12 +36,12 @@ export type DatabaseMetric = 'hamming' | 'manhattan' | 'normalised' | 'max';
 export const DATABASE_METRICS: readonly DatabaseMetric[] = ['hamming', 'manhattan', 'normalised', 'max'];
 
 /** Label of the absent value. */
-export const ABSENT_LABEL = '⊥';
+const ABSENT_LABEL = '⊥';
 
 /** Default largest number of databases |V|^u a domain may have (2^24). */
-export const MAX_DATABASE_POINTS = 2 ** 24;
+const MAX_DATABASE_POINTS = 2 ** 24;
 
-export interface DatabaseOptions {
+interface DatabaseOptions {
   metric?: DatabaseMetric;
   absent?: boolean;
   /** Refuse w^u above this (MechError 'too-large'); default MAX_DATABASE_POINTS. */
@@ -109,7 +109,7 @@ function factorTable(v: number, metric: DatabaseMetric, absent: boolean): Float6
   return table;
 }
 
-export function databaseSpec(u: number, v: number, metric: DatabaseMetric, absent: boolean): string {
+function databaseSpec(u: number, v: number, metric: DatabaseMetric, absent: boolean): string {
   return `db:${u},${v}${metric !== 'hamming' ? `:metric=${metric}` : ''}${absent ? ':absent' : ''}`;
 }
 

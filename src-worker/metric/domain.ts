@@ -5,7 +5,7 @@ import { Matrix, assertDenseFits } from '../linalg/matrix';
  * labels, distances (a generator: dense matrices are built on demand and only
  * when they fit) and the structural facts solvers exploit.
  */
-export type DomainKind = 'line' | 'ring' | 'clique' | 'graph' | 'grid' | 'hamming' | 'database' | 'query' | 'custom';
+type DomainKind = 'line' | 'ring' | 'clique' | 'graph' | 'grid' | 'hamming' | 'database' | 'query' | 'custom';
 
 export type GridMetric = 'euclidean' | 'manhattan' | 'chebyshev';
 

@@ -51,7 +51,7 @@ export function graphDomain(labels: readonly string[], edges: ReadonlyArray<read
 }
 
 /** A parsed edge-list file: node labels (in order of first appearance), edges as index pairs, and how its lines were split. */
-export interface EdgeList {
+interface EdgeList {
   labels: string[];
   edges: [number, number][];
   separator: 'comma' | 'whitespace';
@@ -95,7 +95,7 @@ function sharesNoNode(n: number, edges: ReadonlyArray<readonly [number, number]>
 }
 
 /** Longest node name of an edge-list file (characters). */
-export const MAX_NODE_NAME_CHARS = 200;
+const MAX_NODE_NAME_CHARS = 200;
 
 /** Header words recognised in the first row of an edge-list file. */
 const HEADER_WORDS = new Set(['from', 'to', 'source', 'target', 'src', 'dst', 'node', 'node1', 'node2', 'u', 'v', 'a', 'b', 'head', 'tail']);

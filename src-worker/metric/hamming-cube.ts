@@ -4,7 +4,7 @@ import { assertEdgeListFits } from './shortest-paths';
 import type { Domain, WeightedEdges } from './domain';
 
 /** Largest cube dimension: indices stay within 31-bit integers for bit operations. */
-export const MAX_HAMMING_BITS = 30;
+const MAX_HAMMING_BITS = 30;
 
 /** Number of set bits of a non-negative 31-bit integer. */
 export function popcount(x: number): number {

@@ -6,7 +6,7 @@ import type { Domain } from './domain';
 import { bfsAllPairs, hopDistance } from './shortest-paths';
 
 /** Largest V^u enumerated to build an induced answer graph. */
-export const MAX_ENUMERATED_DATABASES = 2 ** 20;
+const MAX_ENUMERATED_DATABASES = 2 ** 20;
 
 /**
  * Query-induced answer domain by enumeration (SPEC §1): evaluate f on every

@@ -6,7 +6,7 @@ import type { Domain } from './domain';
 import { weightedAllPairs } from './shortest-paths';
 
 /** Largest X enumerated pair by pair (|X|^2 distance evaluations). */
-export const MAX_SENSITIVITY_POINTS = 4096;
+const MAX_SENSITIVITY_POINTS = 4096;
 
 export interface QuerySensitivity {
   /** Delta = max dY(f(x), f(x')) / dX(x, x') over pairs with 0 < dX < Infinity (SPEC §4). */

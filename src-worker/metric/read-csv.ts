@@ -4,7 +4,7 @@ import { CsvFailure, CsvLineReader, type CsvProblem, type CsvRow, readCsv } from
 export type { CsvRow };
 
 /** A reader's problem as one 'invalid-input' naming the source, line and field, never the content. */
-export function malformedCsv(source: string, problem: CsvProblem): never {
+function malformedCsv(source: string, problem: CsvProblem): never {
   return invalid(`${source}: ${problem.message}`, { line: problem.line });
 }
 

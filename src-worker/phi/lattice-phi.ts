@@ -105,7 +105,7 @@ export function buildLatticePhi(domain: Domain, eps: number): LatticePhi {
   return { op, eps, shape, periodic, preconditioned: !periodic, precondSpectrum: inv, clamped, spectrumMin: mn, spectrumMax: mx };
 }
 
-export interface LatticeSolveOptions {
+interface LatticeSolveOptions {
   tol?: number;
   maxIter?: number;
   /** Use the circulant preconditioner (default: lp.preconditioned). */

@@ -18,7 +18,7 @@ import { kroneckerMatVec, kroneckerRow, kroneckerSolve } from '../linalg/kroneck
  *    ball-size closed form (constant right-hand side, SPEC §5).
  * Every form gives rows on demand (O(n) each), products and solves.
  */
-export type PhiMethod = 'lattice' | 'kronecker' | 'dense' | 'metric';
+type PhiMethod = 'lattice' | 'kronecker' | 'dense' | 'metric';
 
 export interface PhiSolveInfo {
   /** 'fft-pcg' / 'fft-cg' / 'fft-minres' (lattice, indefinite Phi), 'kronecker', 'dense-cholesky', 'dense-lu', 'ball-sizes' (closed form). */
@@ -240,7 +240,7 @@ function latticeOperator(domain: Domain, eps: number): PhiOperator {
 }
 
 /** Factors of Phi for a product domain with combine 'sum': u copies of phiMatrix(factor, eps). */
-export function kroneckerPhiFactors(domain: Domain, eps: number): Matrix[] {
+function kroneckerPhiFactors(domain: Domain, eps: number): Matrix[] {
   const p = domain.structure.product;
   if (!p || p.combine !== 'sum') throw new MechError('not-applicable', `${domain.spec} is not a product domain with an additive metric`);
   let n = 1;

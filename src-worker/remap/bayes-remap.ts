@@ -29,9 +29,9 @@ import { checkCancelled } from '../numeric/cancel';
  *  - 'measure': the existing row-streaming measure (measure/optimal-remap.ts)
  *    when the channel gives no column access and no grid shortcut applies.
  */
-export type RemapMethod = 'certified-grid' | 'certified-window' | 'loss-best' | 'measure';
+type RemapMethod = 'certified-grid' | 'certified-window' | 'loss-best' | 'measure';
 
-export interface BayesRemapOptions {
+interface BayesRemapOptions {
   /** Column access for the channel (see columns.ts); found automatically for dense and implicit tight channels, and via remapMechanism for planar Laplace. */
   columns?: ColumnAccess | null;
   /** Spot-check the column access against rows first (default true). */
@@ -51,7 +51,7 @@ export interface BayesRemapOptions {
 }
 
 /** Grids above this many cells use windowed columns by default (a whole column costs O(n) per output). */
-export const WINDOW_MIN_CELLS = 40_000;
+const WINDOW_MIN_CELLS = 40_000;
 
 /** The starting window leaves out entries at most this fraction of the column's largest possible entry. */
 const WINDOW_REL = 1e-13;

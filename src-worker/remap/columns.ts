@@ -146,13 +146,6 @@ export function rowNormalisedColumns(domain: Domain, rate: number): ColumnAccess
   };
 }
 
-/** Column access for a channel when its type allows it (dense, implicit tight); null otherwise. */
-export function columnAccessFor(channel: RowSource): ColumnAccess | null {
-  if (channel instanceof DenseChannel) return denseColumns(channel);
-  if (channel instanceof ImplicitTightChannel) return tightColumns(channel);
-  return null;
-}
-
 /**
  * Spot-check column access against the channel's rows: `samples` rows
  * spread over the domain, every column entry compared bit for bit. A

@@ -19,7 +19,7 @@ import { checkCancelled } from '../../numeric/cancel';
  * The text goes to PATH.partial, flushed to disk and renamed to PATH only
  * when complete: a cancelled or failed export never leaves a truncated PATH.
  */
-export interface CsvStreamOptions {
+interface CsvStreamOptions {
   chunkRows?: number;
   onProgress?: (fraction: number) => void;
   signal?: AbortSignal;
@@ -31,7 +31,7 @@ export function csvField(s: string): string {
 }
 
 /** The header line: an empty first cell, then the output (column) labels. */
-export function channelCsvHeader(source: RowSource): string {
+function channelCsvHeader(source: RowSource): string {
   const header: string[] = [''];
   for (let j = 0; j < source.cols; j++) header.push(csvField(source.colLabel(j)));
   return header.join(',') + '\n';

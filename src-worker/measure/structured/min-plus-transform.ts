@@ -31,7 +31,7 @@ import { MinHeap } from '../../numeric/min-heap';
  */
 export type MinPlusMethod = 'uniform' | 'dijkstra' | 'grid-window' | 'quadtree' | 'brute';
 
-export interface MinPlusResult {
+interface MinPlusResult {
   value: Float64Array;
   source: Int32Array;
   method: MinPlusMethod;

@@ -18,7 +18,7 @@ import { checkTightPrivacy, type StructuredPrivacyCheck } from './tight-privacy-
  * job engine (jobs/engine.ts measureChannel, qualityLoss, checkChannel) goes
  * through these.
  */
-export function asImplicitTight(channel: RowSource, domain?: Domain): ImplicitTightChannel | null {
+function asImplicitTight(channel: RowSource, domain?: Domain): ImplicitTightChannel | null {
   if (!(channel instanceof ImplicitTightChannel)) return null;
   if (domain && domain !== channel.domain) return null;
   return channel;

@@ -13,7 +13,7 @@ import { minPlusTransform, type MinPlusMethod, type MinPlusOptions } from './min
  * Other priors: minPlusTransform (Dijkstra on graph metrics, a quadtree of
  * block minima on grids, brute force otherwise). The remap w(y) = argmax_x is returned.
  */
-export interface StructuredUtility {
+interface StructuredUtility {
   value: number;
   remap: Int32Array;
   method: MinPlusMethod | 'streamed';

@@ -19,7 +19,7 @@ import { ImplicitTightChannel } from './implicit-tight-channel';
  * relative) and are clamped to 0; the clamp is reported (facts.clampedZ).
  */
 
-export type TightStructuredResult =
+type TightStructuredResult =
   | { exists: true; mechanism: Mechanism & { channel: ImplicitTightChannel }; z: Float64Array; solve: SolvePhiResult; minZ: number; argMinZ: number }
   | { exists: false; minZ: number; argMinZ: number; argMinLabel: string; z: Float64Array; solve: SolvePhiResult };
 

@@ -16,7 +16,7 @@ const WGK = [
 // Gauss weights for the nodes XGK[1], XGK[3], XGK[5], XGK[7].
 const WG = [0.129484966168869693270611432679082, 0.27970539148927666790146777142378, 0.381830050505118944950369775488975, 0.417959183673469387755102040816327];
 
-export interface QuadratureResult {
+interface QuadratureResult {
   value: number;
   /** Sum of |K15 - G7| over accepted pieces (a pessimistic error bound). */
   errorEstimate: number;

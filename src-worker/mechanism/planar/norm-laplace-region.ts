@@ -40,7 +40,7 @@ function q(d: number): number {
 }
 
 /** H(a) - H(b) for 0 <= a <= b <= Infinity, H(u) = (1 + u) e^-u, without cancellation. */
-export function hDiff(a: number, b: number): number {
+function hDiff(a: number, b: number): number {
   if (!(b > a)) return 0;
   const ea = Math.exp(-a);
   if (ea === 0) return 0;
@@ -58,7 +58,7 @@ function normFactor(metric: GridMetric): { c: number; k: (cs: number, sn: number
 }
 
 /** The norm of (x, y) for a grid metric. */
-export function planarNorm(metric: GridMetric, x: number, y: number): number {
+function planarNorm(metric: GridMetric, x: number, y: number): number {
   const a = Math.abs(x);
   const b = Math.abs(y);
   if (metric === 'manhattan') return a + b;
@@ -69,7 +69,7 @@ export function planarNorm(metric: GridMetric, x: number, y: number): number {
 /** Beyond this e * (smallest norm over the region) the probability underflows (e^-745 is the last subnormal). */
 const UNDERFLOW_EXPONENT = 745;
 
-export interface RegionOptions {
+interface RegionOptions {
   relTol?: number;
 }
 
