@@ -11,6 +11,7 @@ import { basename, extname, join } from 'node:path';
 import type { ReleaseFile } from '../../src-shared/protocol/index';
 import {
   ApiError,
+  isGivenMechanism,
   MAX_LP_THREADS,
   MAX_APP_RELEASED_ROWS,
   MAX_APP_SECRETS_CHARS,
@@ -225,11 +226,19 @@ async function redactForFiles(err: JobError, refs: DomainFileRef[]): Promise<Job
  * (AppInfo.workers), when the request leaves lpThreads out (the engine's own
  * default, for the CLI, is the machine's cores from THREADED_MIN_VARIABLES
  * variables and one thread below, where a thread's start costs more than it saves).
+ * The page leaves it out (src-renderer/lib/lp-options.ts): this is the app's one default.
  */
 export function withDefaultLpThreads(req: JobRequest, workers: number): JobRequest {
   const threads = Math.max(1, Math.min(MAX_LP_THREADS, Math.floor(workers) || 1));
-  const spec = req.type === 'mechanism' ? req : req.type === 'measure' || req.type === 'check' ? req.mechanism : undefined;
-  if (spec && spec.kind === 'optimal' && spec.lpThreads === undefined) spec.lpThreads = threads;
+  const specs =
+    req.type === 'mechanism'
+      ? [req]
+      : req.type === 'measure' || req.type === 'check'
+        ? [req.mechanism]
+        : req.type === 'compare'
+          ? req.mechanisms.filter((m) => !isGivenMechanism(m))
+          : [];
+  for (const spec of specs) if (spec && spec.kind === 'optimal' && spec.lpThreads === undefined) spec.lpThreads = threads;
   return req;
 }
 
