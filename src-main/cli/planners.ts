@@ -33,6 +33,7 @@ import {
 import { outDir, outFile, queueFlag, readProject } from './run-output';
 import { mapGeoJsonFlags, planRelease } from './release-log';
 import { planReport } from './report';
+import type { CommandName } from './usage';
 
 /** `mechstudio mechanism`: its flags checked, its job or project planned. */
 export function planMechanism(args: ParsedArgs): Plan {
@@ -364,8 +365,8 @@ export function planExample(args: ParsedArgs): Plan {
   return { project: readProject(path, out), ...queueFlag(f), json: f.bool('json'), print: false };
 }
 
-/** Each command's planner. */
-export const PLANNERS: Record<string, (args: ParsedArgs, signal: AbortSignal) => Plan | Promise<Plan>> = {
+/** Each command's planner: the command table (its names are the help's, usage.ts COMMAND_USAGE). */
+export const PLANNERS: Record<CommandName, (args: ParsedArgs, signal: AbortSignal) => Plan | Promise<Plan>> = {
   mechanism: planMechanism,
   apply: planApply,
   audit: planAudit,
@@ -384,7 +385,7 @@ export const PLANNERS: Record<string, (args: ParsedArgs, signal: AbortSignal) =>
 
 export async function buildPlan(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
   const c = args.command;
-  const planner = Object.prototype.hasOwnProperty.call(PLANNERS, c) ? PLANNERS[c] : undefined;
+  const planner = Object.prototype.hasOwnProperty.call(PLANNERS, c) ? PLANNERS[c as CommandName] : undefined;
   if (!planner) throw new MechError('invalid-input', `unknown command '${c}' (${Object.keys(PLANNERS).join(', ')}; see mechstudio help)`);
   return planner(args, signal);
 }
