@@ -1,8 +1,12 @@
 /** What a command plans (a job, a project run, a queue worker, a message) and the flag readers every planner shares. */
 import { MechError, invalid } from '../../src-shared/errors';
 import {
+  LP_MODELS,
   MAX_LP_TIME_LIMIT_SECONDS,
+  checkedLpOption,
   mechanismKindSchema,
+  type LpOptionKey,
+  type LpOptions,
   type CompareMechanism,
   type JobRequest,
   type PriorInput,
@@ -106,7 +110,6 @@ export function remapFlag(f: Flags): boolean {
 /** Largest secrets CSV for apply (bytes; streamed, never held). */
 export const MAX_SECRETS_CSV_BYTES = 64 * 1024 ** 3;
 
-/** Options of the optimal LP (kind optimal): --gap is the issue's name for --target-gap. */
 /** --kinds of compare: a comma list of kinds, each optionally followed by +remap. */
 export function parseCompareKinds(text: string): CompareMechanism[] {
   const items = text.split(',').map((x) => x.trim());
@@ -122,38 +125,36 @@ export function parseCompareKinds(text: string): CompareMechanism[] {
   });
 }
 
-export const LP_FLAGS = ['lp-model', 'delta', 'time-limit', 'target-gap', 'gap'] as const;
-const LP_MODEL_NAMES = ['exact', 'spanner', 'edges', 'auto'] as const;
+/** The flag of each LP option the command line takes (lpThreads is --threads, the pool's own flag). */
+export const LP_OPTION_FLAGS = { lpModel: 'lp-model', delta: 'delta', timeLimitSeconds: 'time-limit', targetGap: 'target-gap' } as const satisfies Partial<
+  Record<LpOptionKey, string>
+>;
+/** The LP flags (--gap is another name for --target-gap). */
+export const LP_FLAGS = [...Object.values(LP_OPTION_FLAGS), 'gap'] as const;
 
-export function lpFlags(f: Flags, kind: string): { lpModel?: (typeof LP_MODEL_NAMES)[number]; delta?: number; timeLimitSeconds?: number; targetGap?: number } {
+/** The LP options of the flags (kind optimal), each checked by the protocol's schema; a refusal names the flag. */
+export function lpFlags(f: Flags, kind: string): Pick<LpOptions, keyof typeof LP_OPTION_FLAGS> {
   const given = LP_FLAGS.filter((k) => f.has(k));
   if (given.length === 0) return {};
   if (kind !== 'optimal') invalid(`--${given[0]} applies only to --kind optimal`);
   if (f.has('gap') && f.has('target-gap')) invalid('give one of --target-gap and --gap (the same option)');
   const out: ReturnType<typeof lpFlags> = {};
   const model = f.str('lp-model');
-  if (model !== undefined) {
-    if (!(LP_MODEL_NAMES as readonly string[]).includes(model))
-      invalid(`--lp-model must be one of ${LP_MODEL_NAMES.join(', ')}, got '${model.length > 40 ? `${model.slice(0, 40)}...` : model}'`);
-    out.lpModel = model as (typeof LP_MODEL_NAMES)[number];
-  }
+  if (model !== undefined)
+    out.lpModel =
+      checkedLpOption('lpModel', model) ??
+      invalid(`--lp-model must be one of ${LP_MODELS.join(', ')}, got '${model.length > 40 ? `${model.slice(0, 40)}...` : model}'`);
   const delta = f.num('delta');
-  if (delta !== undefined) {
-    if (!(delta >= 1 && delta <= 10)) invalid(`--delta (spanner dilation) must be a number from 1 to 10, got ${delta}`);
-    out.delta = delta;
-  }
+  if (delta !== undefined) out.delta = checkedLpOption('delta', delta) ?? invalid(`--delta (spanner dilation) must be a number from 1 to 10, got ${delta}`);
   const t = f.num('time-limit');
-  if (t !== undefined) {
-    if (!(t > 0 && t <= MAX_LP_TIME_LIMIT_SECONDS))
+  if (t !== undefined)
+    out.timeLimitSeconds =
+      checkedLpOption('timeLimitSeconds', t) ??
       invalid(`--time-limit must be a number of seconds > 0 and at most ${MAX_LP_TIME_LIMIT_SECONDS} (a week), got ${t}`);
-    out.timeLimitSeconds = t;
-  }
   const gapName = f.has('gap') ? 'gap' : 'target-gap';
   const g = f.num(gapName);
-  if (g !== undefined) {
-    if (!(g > 0 && g < 1)) invalid(`--${gapName} must be a relative gap > 0 and < 1 (e.g. 0.01 for 1%), got ${g}`);
-    out.targetGap = g;
-  }
+  if (g !== undefined)
+    out.targetGap = checkedLpOption('targetGap', g) ?? invalid(`--${gapName} must be a relative gap > 0 and < 1 (e.g. 0.01 for 1%), got ${g}`);
   return out;
 }
 

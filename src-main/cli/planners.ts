@@ -2,7 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { MechError, invalid } from '../../src-shared/errors';
-import { MAX_LP_THREADS, type ApplyRequest, type JobRequest, type MechanismSpec, type AuditRequest } from '../../src-shared/protocol/index';
+import { type ApplyRequest, type JobRequest, type MechanismSpec, type AuditRequest } from '../../src-shared/protocol/index';
 import type { KeptChannel } from '../../src-worker/index';
 import { parseQueueUrl, queueUrlFrom } from '../queue/connection';
 import { REFUSE_SYSTEM_FS, checkReadableFileSync, checkRegularFile, checkWriteTarget } from '../fs/safe-fs';
@@ -33,6 +33,8 @@ import {
 import { outDir, outFile, queueFlag, readProject } from './run-output';
 import { mapGeoJsonFlags, planRelease } from './release-log';
 import { planReport } from './report';
+import { withDefaultLpThreads } from '../dispatcher/lp-threads';
+import type { CommandName } from './usage';
 
 /** `mechstudio mechanism`: its flags checked, its job or project planned. */
 function planMechanism(args: ParsedArgs): Plan {
@@ -47,12 +49,11 @@ function planMechanism(args: ParsedArgs): Plan {
     kind: f.need('kind', 'tg') as 'tg',
   };
   Object.assign(req, lpFlags(f, req.kind));
-  // --threads N also prices the optimal LP on N threads (one HiGHS instance each; the same optimum); without it the
-  // engine uses every core on large problems (lp/optimal-mechanism.ts defaultLpThreads).
+  // --threads N also prices the optimal LP on N threads (one HiGHS instance each; the same optimum), the pool's size
+  // (dispatcher/lp-threads.ts, as in the app); without it the engine uses every core on large problems.
   const threadsFlag = args.flags.get('threads');
   const lpThreads = typeof threadsFlag === 'string' ? parseDecimal(threadsFlag) : null;
-  if (req.kind === 'optimal' && lpThreads !== null && Number.isInteger(lpThreads) && lpThreads >= 1)
-    req.lpThreads = Math.min(lpThreads, MAX_LP_THREADS, availableParallelism());
+  if (lpThreads !== null && Number.isInteger(lpThreads) && lpThreads >= 1) withDefaultLpThreads(req, Math.min(lpThreads, availableParallelism()));
   if (dp.prior !== undefined) req.prior = dp.prior;
   const loss = f.str('loss');
   if (loss !== undefined) req.loss = parseLossArg(loss);
@@ -364,8 +365,8 @@ function planExample(args: ParsedArgs): Plan {
   return { project: readProject(path, out), ...queueFlag(f), json: f.bool('json'), print: false };
 }
 
-/** Each command's planner. */
-export const PLANNERS: Record<string, (args: ParsedArgs, signal: AbortSignal) => Plan | Promise<Plan>> = {
+/** Each command's planner: the command table (its names are the help's, usage.ts COMMAND_USAGE). */
+export const PLANNERS: Record<CommandName, (args: ParsedArgs, signal: AbortSignal) => Plan | Promise<Plan>> = {
   mechanism: planMechanism,
   apply: planApply,
   audit: planAudit,
@@ -384,7 +385,7 @@ export const PLANNERS: Record<string, (args: ParsedArgs, signal: AbortSignal) =>
 
 export async function buildPlan(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
   const c = args.command;
-  const planner = Object.prototype.hasOwnProperty.call(PLANNERS, c) ? PLANNERS[c] : undefined;
+  const planner = Object.prototype.hasOwnProperty.call(PLANNERS, c) ? PLANNERS[c as CommandName] : undefined;
   if (!planner) throw new MechError('invalid-input', `unknown command '${c}' (${Object.keys(PLANNERS).join(', ')}; see mechstudio help)`);
   return planner(args, signal);
 }

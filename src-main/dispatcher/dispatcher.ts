@@ -44,7 +44,7 @@ import {
   type JobEvent,
   type JobRequest,
   type JobResult,
-  parseJobRequest,
+  jobRequestOf,
   compareBuildsLp,
 } from '../../src-shared/protocol/index';
 import { FLAG_CANCEL, FLAG_STOP, rowsOf, keptRowSource, type KeptChannel, type PricingFactory, servePricing } from '../../src-worker/index';
@@ -235,7 +235,7 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
   /** Synchronous form of submit (throws ApiError); `files`: see carrying(). */
   start(request: unknown, files?: Readonly<Record<string, string>>): string {
     if (this.closed) throw new ApiError({ code: 'internal', message: 'the job dispatcher is closed' });
-    const parsed = parseJobRequest(request);
+    const parsed = jobRequestOf(request);
     if (!parsed.ok) throw new ApiError(parsed.error);
     // Rows of a kept channel are cut from it here: no worker, no second copy of the channel.
     if (parsed.value.type === 'rows' && parsed.value.channelRef !== undefined) return this.serveKeptRows(parsed.value, parsed.value.channelRef);

@@ -18,7 +18,7 @@ import {
   type SweepResult,
   type CaseStudyRequest,
   type CaseStudyResult,
-  parseJobRequest,
+  jobRequestOf,
   ApiError,
   toApiError,
   type JobEvent,
@@ -116,7 +116,7 @@ export async function runFannedOut(runner: JobRunner, request: JobRequest, parts
 }
 
 function parsed(request: JobRequest): JobRequest {
-  const p = parseJobRequest(request);
+  const p = jobRequestOf(request);
   if (!p.ok) throw new ApiError(p.error);
   return p.value;
 }

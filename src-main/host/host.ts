@@ -11,7 +11,6 @@ import { basename, extname, join } from 'node:path';
 import type { ReleaseFile } from '../../src-shared/protocol/index';
 import {
   ApiError,
-  MAX_LP_THREADS,
   MAX_APP_RELEASED_ROWS,
   MAX_APP_SECRETS_CHARS,
   type ApplyResult,
@@ -44,6 +43,7 @@ import { redactJobError } from './redact';
 import { readCsv } from '../../src-shared/csv/csv-reader';
 import type { QueueSettings } from './queue-settings';
 import type { JobRunner } from '../dispatcher/job-runner';
+import { withDefaultLpThreads } from '../dispatcher/lp-threads';
 import { channelFolderOf, projectChannelRefs, type ChannelStore } from '../dispatcher/channel-store';
 import { keptRowSource, writeChannelCsv } from '../../src-worker/index';
 import { auditExample } from '../project/examples';
@@ -220,18 +220,8 @@ async function redactForFiles(err: JobError, refs: DomainFileRef[]): Promise<Job
   );
 }
 
-/**
- * The app's default for the optimal LP's pricing threads: the pool size
- * (AppInfo.workers), when the request leaves lpThreads out (the engine's own
- * default, for the CLI, is the machine's cores from THREADED_MIN_VARIABLES
- * variables and one thread below, where a thread's start costs more than it saves).
- */
-export function withDefaultLpThreads(req: JobRequest, workers: number): JobRequest {
-  const threads = Math.max(1, Math.min(MAX_LP_THREADS, Math.floor(workers) || 1));
-  const spec = req.type === 'mechanism' ? req : req.type === 'measure' || req.type === 'check' ? req.mechanism : undefined;
-  if (spec && spec.kind === 'optimal' && spec.lpThreads === undefined) spec.lpThreads = threads;
-  return req;
-}
+/** The app's default lpThreads (the pool size) lives with the pool: dispatcher/lp-threads.ts. */
+export { withDefaultLpThreads };
 
 export class MechStudioHost implements ApiHost {
   private readonly opts: HostOptions;

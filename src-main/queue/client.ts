@@ -24,7 +24,7 @@
  */
 import type { Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { ApiError, type JobError, type JobEvent, progressSchema, type JobResult, parseJobRequest } from '../../src-shared/protocol/index';
+import { ApiError, type JobError, type JobEvent, progressSchema, type JobResult, jobRequestOf } from '../../src-shared/protocol/index';
 import { JobRunnerBase, type JobRunner } from '../dispatcher/job-runner';
 import { REFUSE_SYSTEM_FS, readRegularFile, writeFileAtomicAsync } from '../fs/safe-fs';
 import { MechError } from '../../src-shared/errors';
@@ -168,7 +168,7 @@ export class QueueClient extends JobRunnerBase implements JobRunner {
 
   async submit(request: unknown): Promise<string> {
     if (this.closed) throw new ApiError({ code: 'internal', message: 'the queue client is closed' });
-    const parsed = parseJobRequest(request);
+    const parsed = jobRequestOf(request);
     if (!parsed.ok) throw new ApiError(parsed.error);
     const files = await readCarriedFiles(parsed.value);
     const req = { ...parsed.value } as typeof parsed.value & { out?: string };

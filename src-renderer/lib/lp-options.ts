@@ -6,10 +6,19 @@
  * Pure functions: unit-tested.
  */
 import { gapPercent } from '../../src-shared/charts/lp-words';
-import { type LpSample, type LpResult, MAX_LP_THREADS, MAX_LP_TIME_LIMIT_SECONDS } from '../../src-shared/protocol/index';
+import {
+  type LpModelChoice,
+  type LpOptions,
+  type LpSample,
+  type LpResult,
+  MAX_LP_THREADS,
+  MAX_LP_TIME_LIMIT_SECONDS,
+  checkedLpOption,
+  definedLpOptions,
+} from '../../src-shared/protocol/index';
 import { evaluateNumberExpression } from '../../src-shared/numeric/number-expression';
 
-export type LpModelChoice = 'auto' | 'exact' | 'spanner' | 'edges';
+export type { LpModelChoice };
 
 export const LP_MODEL_LABELS: Record<LpModelChoice, string> = {
   auto: 'auto (edges where the domain has them, else exact)',
@@ -18,14 +27,8 @@ export const LP_MODEL_LABELS: Record<LpModelChoice, string> = {
   edges: 'edges (graph metrics)',
 };
 
-/** The LP fields of a project mechanism (protocol lpOptionsShape). */
-export interface LpFields {
-  lpModel?: LpModelChoice;
-  delta?: number;
-  timeLimitSeconds?: number;
-  targetGap?: number;
-  lpThreads?: number;
-}
+/** The LP fields of a project mechanism: the protocol's LP options. */
+export type LpFields = LpOptions;
 
 /** What the user typed (strings; empty = the default). */
 export interface LpText {
@@ -57,59 +60,53 @@ function num(s: string, what: string): number | null | { problem: string } {
   return r.ok ? r.value : { problem: `${what}: “${t}” is not a number or an expression such as 1/3 or ln 4 (${r.problem})` };
 }
 
+/** Each text field: the option it gives (checked by the protocol's schema), its name in messages, and its refusal in plain words. */
+const TEXT_FIELDS = {
+  delta: { key: 'delta', what: 'δ', refused: 'δ (the spanner’s dilation) must be a number from 1 to 10, e.g. 1.1', fromText: (v: number) => v },
+  timeLimit: {
+    key: 'timeLimitSeconds',
+    what: 'the time limit',
+    refused: `the time limit must be a number of seconds above 0 and at most ${MAX_LP_TIME_LIMIT_SECONDS} s (a week); leave it empty for no limit`,
+    fromText: (v: number) => v,
+  },
+  gapPercent: {
+    key: 'targetGap',
+    what: 'the target gap',
+    refused: 'the target gap is a percentage above 0 and below 100, e.g. 1 for 1%',
+    fromText: (v: number) => Number((v / 100).toPrecision(12)), // 99.9% -> 0.999, not 0.9990000000000001
+  },
+  threads: { key: 'lpThreads', what: 'threads', refused: `threads must be a whole number from 1 to ${MAX_LP_THREADS}`, fromText: (v: number) => v },
+} as const satisfies Record<keyof LpFieldErrors, { key: keyof LpOptions; what: string; refused: string; fromText: (v: number) => number }>;
+
 /**
  * Editor text -> the fields to store, or the errors in plain words (one per
  * field). Empty fields mean the default and are left out; δ is kept only for
- * the spanner. Every field takes a number or an expression.
+ * the spanner. Every field takes a number or an expression; the protocol's
+ * schema decides what it accepts (checkedLpOption).
  */
 export function parseLpText(t: LpText): { ok: true; fields: LpFields } | { ok: false; errors: LpFieldErrors } {
   const errors: LpFieldErrors = {};
-  const fields: LpFields = {};
-  /** The number of field `key` (null: empty or not a number, whose problem is recorded). */
-  const value = (key: keyof LpFieldErrors, what: string): number | null => {
-    const v = num(t[key], what);
-    if (v === null || typeof v === 'number') return v;
-    errors[key] = v.problem;
-    return null;
-  };
+  const fields: Record<string, unknown> = {};
   if (t.lpModel !== 'auto') fields.lpModel = t.lpModel;
-  if (t.lpModel === 'spanner') {
-    const d = value('delta', 'δ');
-    if (d !== null) {
-      if (!(d >= 1 && d <= 10)) errors.delta = 'δ (the spanner’s dilation) must be a number from 1 to 10, e.g. 1.1';
-      else fields.delta = d;
+  for (const [name, f] of Object.entries(TEXT_FIELDS) as [keyof LpFieldErrors, (typeof TEXT_FIELDS)[keyof LpFieldErrors]][]) {
+    if (name === 'delta' && t.lpModel !== 'spanner') continue;
+    const v = num(t[name], f.what);
+    if (v === null) continue;
+    if (typeof v !== 'number') errors[name] = v.problem;
+    else {
+      const checked = checkedLpOption(f.key, f.fromText(v));
+      if (checked === null) errors[name] = f.refused;
+      else fields[f.key] = checked;
     }
   }
-  const s = value('timeLimit', 'the time limit');
-  if (s !== null) {
-    if (!(s > 0)) errors.timeLimit = 'the time limit must be a number of seconds above 0 (leave it empty for no limit)';
-    else if (s > MAX_LP_TIME_LIMIT_SECONDS)
-      errors.timeLimit = `the time limit can be at most ${MAX_LP_TIME_LIMIT_SECONDS} s (a week); leave it empty for no limit`;
-    else fields.timeLimitSeconds = s;
-  }
-  const g = value('gapPercent', 'the target gap');
-  if (g !== null) {
-    if (!(g > 0 && g < 100)) errors.gapPercent = 'the target gap is a percentage above 0 and below 100, e.g. 1 for 1%';
-    else fields.targetGap = Number((g / 100).toPrecision(12)); // 99.9% -> 0.999, not 0.9990000000000001
-  }
-  const n = value('threads', 'threads');
-  if (n !== null) {
-    if (!Number.isInteger(n) || n < 1 || n > MAX_LP_THREADS) errors.threads = `threads must be a whole number from 1 to ${MAX_LP_THREADS}`;
-    else fields.lpThreads = n;
-  }
-  return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, fields };
+  return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, fields: fields as LpFields };
 }
 
-/** The LP options of a request for a stored mechanism; lpThreads defaults to the app's pool size. */
-export function lpRequestOptions(m: { kind: string } & LpFields, defaultThreads?: number): LpFields {
+/** The LP options of a request for a stored mechanism (δ only where the model can be the spanner); the host fills lpThreads with its pool size. */
+export function lpRequestOptions(m: { kind: string } & LpFields): LpFields {
   if (m.kind !== 'optimal') return {};
-  const o: LpFields = {};
-  if (m.lpModel !== undefined) o.lpModel = m.lpModel;
-  if (m.delta !== undefined && (m.lpModel === 'spanner' || m.lpModel === undefined || m.lpModel === 'auto')) o.delta = m.delta;
-  if (m.timeLimitSeconds !== undefined) o.timeLimitSeconds = m.timeLimitSeconds;
-  if (m.targetGap !== undefined) o.targetGap = m.targetGap;
-  const threads = m.lpThreads ?? defaultThreads;
-  if (threads !== undefined && Number.isInteger(threads) && threads >= 1) o.lpThreads = Math.min(MAX_LP_THREADS, threads);
+  const o = definedLpOptions(m);
+  if (m.lpModel === 'exact' || m.lpModel === 'edges') delete o.delta;
   return o;
 }
 

@@ -124,7 +124,7 @@ export type MechanismKindName = z.infer<typeof mechanismKindSchema>;
  * selects the typed path (decomposition with a certified gap); without them
  * the legacy model choice applies.
  */
-const LP_MODELS = ['exact', 'spanner', 'edges', 'auto'] as const;
+export const LP_MODELS = ['exact', 'spanner', 'edges', 'auto'] as const;
 const lpModelSchema = z.enum(LP_MODELS, { error: `lpModel must be one of ${LP_MODELS.join(', ')}` });
 /** Largest time limit a request may set (a week): beyond it, "no limit" is meant. */
 export const MAX_LP_TIME_LIMIT_SECONDS = 7 * 24 * 3600;
@@ -157,21 +157,33 @@ export const lpOptionsShape = {
     .max(MAX_LP_THREADS, `lpThreads must be at most ${MAX_LP_THREADS}`)
     .optional(),
 };
-/** The LP options as a request, spec or project mechanism carries them. */
-type LpOptions = z.infer<z.ZodObject<typeof lpOptionsShape>>;
+/** The LP options as a request, spec or project mechanism carries them: every other LP-option shape is derived from this one. */
+export const lpOptionsSchema = z.strictObject(lpOptionsShape);
+export type LpOptions = z.infer<typeof lpOptionsSchema>;
+export type LpOptionKey = keyof LpOptions;
+/** The privacy model as a request names it ('auto' included). */
+export type LpModelChoice = (typeof LP_MODELS)[number];
 /** Their names, in the protocol's order. */
-export const LP_OPTION_KEYS = Object.keys(lpOptionsShape) as (keyof LpOptions)[];
+export const LP_OPTION_KEYS = Object.keys(lpOptionsShape) as LpOptionKey[];
+/**
+ * One LP option's value checked by the protocol's own schema (its bounds are the only bounds): the value, or
+ * null when the schema refuses it, so that a caller (the CLI's flags, the app's editor) words the refusal its way.
+ */
+export function checkedLpOption<K extends LpOptionKey>(key: K, value: unknown): NonNullable<LpOptions[K]> | null {
+  const r = lpOptionsShape[key].safeParse(value);
+  return r.success && r.data !== undefined ? (r.data as NonNullable<LpOptions[K]>) : null;
+}
 /** The LP options set on `r` (unset ones left out), in the protocol's order: what a construction is built with. */
 export function definedLpOptions(r: LpOptions): LpOptions {
   const out: Record<string, unknown> = {};
   for (const k of LP_OPTION_KEYS) if (r[k] !== undefined) out[k] = r[k];
   return out as LpOptions;
 }
-type WithLpOptions = { kind: string } & Partial<Record<keyof LpOptions, unknown>>;
+type WithLpOptions = { kind: string } & Partial<Record<LpOptionKey, unknown>>;
 /** The LP options are only for kind 'optimal': a refinement (check and message) for `.refine(...lpOptionsOnlyForOptimal)`. */
 export const lpOptionsOnlyForOptimal = [
   (r: WithLpOptions): boolean => r.kind === 'optimal' || LP_OPTION_KEYS.every((k) => r[k] === undefined),
-  { message: 'lpModel, delta, timeLimitSeconds, targetGap and lpThreads apply only to kind optimal' },
+  { message: `${LP_OPTION_KEYS.slice(0, -1).join(', ')} and ${LP_OPTION_KEYS.at(-1)} apply only to kind optimal` },
 ] as const;
 
 /** A matrix returned inline (only when rows*cols <= INLINE_MATRIX_LIMIT). */

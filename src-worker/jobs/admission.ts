@@ -23,7 +23,7 @@ import type { Domain } from '../metric/domain';
 import { parseDomainSpecText, type ParsedDomainSpec } from '../metric/parse-domain-spec';
 import { domainSpecSize } from '../../src-shared/grammar/domain-spec';
 import { EXPLORER_MAX_N } from '../explorer/private-posterior-constraints';
-import { type DomainInput, type MechanismKindName, type JobRequest, type MechanismSpec } from '../../src-shared/protocol/index';
+import { type DomainInput, type LpOptions, type MechanismKindName, type JobRequest, type MechanismSpec } from '../../src-shared/protocol/index';
 import { gridOffsetCheckWork } from '../check/grid-offset-check';
 import { LEVINSON_MAX_POINTS } from '../bound/tight-exists';
 import { ADMISSION_LIMITS as L } from '../base/admission-limits';
@@ -178,7 +178,7 @@ function assertPoints(d: DomainSize): void {
 }
 
 /** The price of building (and, where the job does, measuring) one mechanism of `kind` on d. */
-function mechanismWork(kind: MechanismKindName, d: DomainSize, w: Work, lp?: LpSpec): void {
+function mechanismWork(kind: MechanismKindName, d: DomainSize, w: Work, lp?: LpOptions): void {
   const n = d.n;
   if (STREAMED_KINDS.has(kind)) w.streamEntries += n * n;
   if (kind === 'planar-laplace' && d.grid && n * n <= L.maxStreamEntries) {
@@ -205,7 +205,7 @@ function mechanismWork(kind: MechanismKindName, d: DomainSize, w: Work, lp?: LpS
  * cheap candidates (./best-candidate.ts), priced as what they are: planar Laplace and the exponential mechanism
  * streamed, the tight-constraints solve. Without a time limit it is refused with the way to get that answer.
  */
-function optimalWork(d: DomainSize, w: Work, lp: LpSpec): void {
+function optimalWork(d: DomainSize, w: Work, lp: LpOptions): void {
   const refusal = optimalLpRefusal(d, lp);
   if (!refusal) return;
   if (lp.timeLimitSeconds === undefined) {
@@ -226,7 +226,7 @@ function optimalWork(d: DomainSize, w: Work, lp: LpSpec): void {
  * them. Admission and the engine decide with this one test: over the limits, a request with a time limit
  * returns the best cheap candidate instead of solving.
  */
-function optimalLpRefusal(d: DomainSize, lp: LpSpec): MechError | null {
+export function optimalLpRefusal(d: DomainSize, lp: LpOptions): MechError | null {
   try {
     decompositionWork(`the optimal-mechanism LP (${lp.lpModel ?? 'auto'} model) on ${d.name}`, d, lp);
     return null;
@@ -237,7 +237,7 @@ function optimalLpRefusal(d: DomainSize, lp: LpSpec): MechError | null {
 }
 
 /** optimalLpRefusal for a built domain: sized from its spec when that names it (as admission did), else from the domain. */
-export function optimalLpRefusalOn(domain: Domain, lp: LpSpec): MechError | null {
+export function optimalLpRefusalOn(domain: Domain, lp: LpOptions): MechError | null {
   let size: DomainSize | null;
   try {
     size = sizeOfDomainInput(domain.spec);
@@ -247,9 +247,6 @@ export function optimalLpRefusalOn(domain: Domain, lp: LpSpec): MechError | null
   return optimalLpRefusal(size && size.n === domain.n ? size : sizeOfBuiltDomain(domain), lp);
 }
 
-/** The LP options of a mechanism spec (protocol lpOptionsShape). */
-type LpSpec = Pick<MechanismSpec, 'lpModel' | 'delta' | 'timeLimitSeconds' | 'targetGap' | 'lpThreads'>;
-
 /**
  * The typed optimal LP is solved by decomposition, without the
  * orbit reduction: the dense n x m channel, the pricing rows (spanner or
@@ -257,7 +254,7 @@ type LpSpec = Pick<MechanismSpec, 'lpModel' | 'delta' | 'timeLimitSeconds' | 'ta
  * round), and the master's starting columns in its memory budget (the same
  * test column-decomposition.ts makes before its first solve).
  */
-function decompositionWork(what: string, d: DomainSize, lp: LpSpec): void {
+function decompositionWork(what: string, d: DomainSize, lp: LpOptions): void {
   const n = d.n;
   const m = n;
   denseLpVariables(what, n, m);

@@ -1,4 +1,5 @@
 import type { MechError } from '../../src-shared/errors';
+import type { Deadline } from '../base/deadline';
 import type { LpSolveFacts } from '../mechanism/facts';
 import { chooseLpModel, type CandidateRecord, type CheapCandidate, type OptimalLpResult, type OptimalMechanism } from '../lp/optimal-mechanism';
 import { faceValueCost } from '../measure/expected-distance-error';
@@ -24,11 +25,13 @@ export function bestCandidateOnly(
   eps: number,
   opts: BuildOptions,
   refusal: MechError,
-  startedAt: number,
+  deadline: Deadline,
 ): { mechanism: OptimalMechanism; expectedLoss: number } {
-  const limit = opts.lp?.timeLimitSeconds ?? Infinity;
-  const deadline = startedAt + limit * 1000;
-  const candidates = cheapCandidates(domain, eps, opts.prior, opts.loss, { signal: opts.signal, progress: (_f, m) => opts.progress(0, m), deadline });
+  const candidates = cheapCandidates(domain, eps, opts.prior, opts.loss, {
+    signal: opts.signal,
+    progress: (_f, m) => opts.progress(0, m),
+    deadline: deadline.at,
+  });
   const loss = buildLoss(opts.loss ?? { kind: 'bin' }, domain);
   let best: { c: CheapCandidate; value: number } | null = null;
   const records: CandidateRecord[] = candidates.map((c) => {
@@ -50,7 +53,7 @@ export function bestCandidateOnly(
     records,
     chosen.c.construction,
     chosen.value,
-    startedAt,
+    deadline,
     candidates.some((c) => c.note === NOT_TRIED_NOTE),
   );
   const mechanism: OptimalMechanism = {
@@ -72,7 +75,7 @@ function candidateLpRecord(
   candidates: CandidateRecord[],
   chosen: string,
   objective: number,
-  startedAt: number,
+  deadline: Deadline,
   late: boolean,
 ): OptimalLpResult {
   const asked = opts.lp?.lpModel;
@@ -91,7 +94,7 @@ function candidateLpRecord(
     exactLowerBound: null,
     gapBasis: 'model',
     rounds: 0,
-    timeMs: performance.now() - startedAt,
+    timeMs: performance.now() - deadline.startedAt,
     stoppedBy: 'solver-memory',
     timeLimitReached: late,
     history: [],

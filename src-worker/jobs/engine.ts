@@ -7,7 +7,8 @@ import { edgesIfAvailable } from '../metric/shortest-paths';
 import type { Matrix } from '../linalg/matrix';
 import type { Domain } from '../metric/domain';
 import type { Mechanism, RowSource } from '../mechanism/channel';
-import { type MechanismKindName, type LpSample } from '../../src-shared/protocol/index';
+import { type MechanismKindName, type LpOptions, type LpSample } from '../../src-shared/protocol/index';
+import { Deadline } from '../base/deadline';
 import { privatePosteriorVertices } from '../explorer/posterior-vertices';
 import { enumerateKernelMechanisms } from '../explorer/kernel-mechanisms';
 import { parseDomainSpec } from '../metric/parse-domain-spec';
@@ -15,7 +16,7 @@ import { decideRegularity, type RegularityLP } from '../bound/regularity';
 import { thresholdSearch } from '../bound/threshold-search';
 import { tightExists } from '../bound/tight-exists';
 import { privacyTypeCapacities } from '../capacity/privacy-type-capacity';
-import { optimalMechanism, type LpPrivacyModel, type OptimalLpResult } from '../lp/optimal-mechanism';
+import { optimalMechanism, type OptimalLpResult, type OptimalMechanismOptions } from '../lp/optimal-mechanism';
 import { cheapCandidates } from './cheap-candidates';
 import { bestCandidateOnly } from './best-candidate';
 import { optimalLpRefusalOn } from './admission';
@@ -62,26 +63,17 @@ export function graphDomain(labels: readonly string[], edges: ReadonlyArray<read
 
 /* ---------- mechanisms ---------- */
 
-/** Options of the optimal-mechanism LP (protocol lpOptionsShape). */
-export interface LpBuildOptions {
-  lpModel?: LpPrivacyModel | 'auto';
-  delta?: number;
-  timeLimitSeconds?: number;
-  targetGap?: number;
-  lpThreads?: number;
-}
-
 export interface BuildOptions {
   prior: Float64Array;
   loss?: LossSpecInput;
-  /** kind 'optimal' only. */
-  lp?: LpBuildOptions;
+  /** kind 'optimal' only: the request's LP options (protocol lpOptionsSchema). */
+  lp?: LpOptions;
   signal: AbortSignal;
   progress(fraction: number | null, message: string, lp?: LpSample): void;
   /** Non-zero element 0 stops an optimal LP with its best mechanism so far (the job's shared flag). */
   stopFlag?: Int32Array;
-  /** performance.now() when the job began (kind 'optimal': its time limit counts from there; default: now). */
-  startedAt?: number;
+  /** kind 'optimal': the job's budget (default: lp.timeLimitSeconds from when the construction starts). */
+  deadline?: Deadline;
   /** kind 'optimal': the decomposition's pricing engine (JobContext.pricing; default this machine's threads). */
   pricing?: PricingFactory;
 }
@@ -93,6 +85,16 @@ export type LossSpecInput =
 /** `expectedLoss`: the returned channel's expected loss under the request's loss when the construction computed it already (the best cheap candidate, streamed). */
 export type MechanismOutcome =
   { exists: true; mechanism: Mechanism; lp?: OptimalLpResult; expectedLoss?: number } | { exists: false; minZ: number; minZAt: string; note: string };
+
+/** The request's LP options in the solver's names (optimalMechanism: model, threads); its time limit is the job's Deadline. */
+export function lpSolveOptions(lp: LpOptions): Pick<OptimalMechanismOptions, 'model' | 'delta' | 'targetGap' | 'threads'> {
+  return {
+    model: lp.lpModel ?? 'auto',
+    ...(lp.delta !== undefined ? { delta: lp.delta } : {}),
+    ...(lp.targetGap !== undefined ? { targetGap: lp.targetGap } : {}),
+    ...(lp.lpThreads !== undefined ? { threads: lp.lpThreads } : {}),
+  };
+}
 
 /** Our loss spec in the LP's terms (rows = guesses w, columns = secrets x). */
 function lpLoss(loss: LossSpecInput | undefined): LpLoss {
@@ -158,12 +160,12 @@ export async function buildMechanism(kind: MechanismKindName, domain: Domain, ep
       // generation; optimalMechanism without `model`) is no longer used by jobs; the case studies call it directly.
       const lp = opts.lp ?? {};
       let fraction = 0;
-      const startedAt = opts.startedAt ?? performance.now();
+      const deadline = opts.deadline ?? Deadline.after(lp.timeLimitSeconds);
       // Over the decomposition's limits with a time limit (admission admits it): the best cheap candidate alone.
       const refusal = optimalLpRefusalOn(domain, lp);
       if (refusal) {
-        if (lp.timeLimitSeconds === undefined) throw refusal;
-        const best = bestCandidateOnly(domain, eps, opts, refusal, startedAt);
+        if (!deadline.limited) throw refusal;
+        const best = bestCandidateOnly(domain, eps, opts, refusal, deadline);
         return { exists: true, mechanism: best.mechanism, lp: best.mechanism.lp, expectedLoss: best.expectedLoss };
       }
       // Never worse than a cheap construction: planar Laplace, tight constraints and the exponential mechanism,
@@ -172,12 +174,8 @@ export async function buildMechanism(kind: MechanismKindName, domain: Domain, ep
       const mechanism = await optimalMechanism(domain, eps, opts.prior, lpLoss(opts.loss), {
         signal: opts.signal,
         candidates,
-        startedAt,
-        ...(lp.delta !== undefined ? { delta: lp.delta } : {}),
-        model: lp.lpModel ?? 'auto',
-        ...(lp.timeLimitSeconds !== undefined ? { timeLimitSeconds: lp.timeLimitSeconds } : {}),
-        ...(lp.targetGap !== undefined ? { targetGap: lp.targetGap } : {}),
-        ...(lp.lpThreads !== undefined ? { threads: lp.lpThreads } : {}),
+        deadline,
+        ...lpSolveOptions(lp),
         ...(opts.stopFlag ? { stopFlag: opts.stopFlag } : {}),
         // Pricing elsewhere (a queue's workers) keeps the decomposition even where one orbit model would do.
         ...(opts.pricing ? { decompositionOptions: { pricing: opts.pricing } } : {}),

@@ -38,6 +38,7 @@ import {
   type MechanismNote,
   type LossInput,
   OPTIMAL_GRID_LOSS,
+  definedLpOptions,
 } from '../../src-shared/protocol/index';
 import type { OptimalLpResult } from '../lp/optimal-mechanism';
 import { assertCsvFits, matrixPayload, writeChannelCsv } from './channel-csv';
@@ -229,13 +230,7 @@ export async function construct(
   const said = { ...(loss !== undefined ? { loss } : {}), ...(defaultLoss !== undefined ? { defaultLoss } : {}) };
   const prior = resolvePrior(spec.prior, domain.n, domain);
   ctx.progress(null, `building ${spec.kind} on ${domain.spec}${spec.kind === 'tight' ? tightSolveEstimate(domain) : ''}`);
-  const lp = {
-    ...(spec.lpModel !== undefined ? { lpModel: spec.lpModel } : {}),
-    ...(spec.delta !== undefined ? { delta: spec.delta } : {}),
-    ...(spec.timeLimitSeconds !== undefined ? { timeLimitSeconds: spec.timeLimitSeconds } : {}),
-    ...(spec.targetGap !== undefined ? { targetGap: spec.targetGap } : {}),
-    ...(spec.lpThreads !== undefined ? { lpThreads: spec.lpThreads } : {}),
-  };
+  const lp = definedLpOptions(spec);
   // Outputs are the secrets in jobs: n x n variables.
   const counted = ctx.pricing && domain.n * domain.n >= (ctx.pricingMinVariables ?? 0) ? countedPricing(ctx.pricing) : undefined;
   const opts = {

@@ -1,6 +1,7 @@
 import type { CoarseStartInfo } from '../mechanism/lp-result';
 import { MechError } from '../../src-shared/errors';
 import type { Domain } from '../metric/domain';
+import { Deadline } from '../base/deadline';
 import { gridDomain } from '../metric/grid';
 import { resolveLoss, scaledCost, secretsAsOutputs } from './loss-input';
 import { gapFraction, type LpOptions } from './lp-options';
@@ -47,6 +48,8 @@ export interface CoarseStartProblem {
 }
 
 export interface CoarseStartOptions extends LpOptions {
+  /** The caller's budget: the coarse solve gets COARSE_START_TIME_SHARE of its span, from the coarse start's own start. */
+  deadline?: Deadline;
   threads?: number;
   shouldStop?: () => boolean;
 }
@@ -82,13 +85,13 @@ export function coarseProgress(g: { rows: number; cols: number; step: number }, 
 export async function coarseStart(p: CoarseStartProblem, options: CoarseStartOptions): Promise<CoarseStart | null> {
   const coarse = coarseGrid(p.domain);
   if (!coarse || options.shouldStop?.()) return null;
-  const t0 = performance.now();
+  const deadline = (options.deadline ?? Deadline.after(undefined)).share(COARSE_START_TIME_SHARE);
+  const t0 = deadline.startedAt;
   const { domain, block } = coarse;
   const piC = new Float64Array(domain.n);
   for (let x = 0; x < p.pi.length; x++) piC[block[x]!] = piC[block[x]!]! + p.pi[x]!;
   const { cost, scale } = scaledCost(domain, secretsAsOutputs(domain), piC, resolveLoss(p.loss, secretsAsOutputs(domain), domain.n));
-  const limit = options.timeLimitSeconds !== undefined ? COARSE_START_TIME_SHARE * options.timeLimitSeconds : undefined;
-  const sub: CoarseStartOptions = { ...options, timeLimitSeconds: limit };
+  const sub: CoarseStartOptions = { ...options, deadline };
   const inner = await coarseStart({ ...p, domain, pi: piC, model: p.model === 'exact' ? 'spanner' : p.model, costScale: scale }, sub);
   const g = domain.structure.grid!;
   const s = await solvePrivateChannelLp(
@@ -107,14 +110,14 @@ export async function coarseStart(p: CoarseStartProblem, options: CoarseStartOpt
       decompositionOptions: {
         tolerance: COARSE_START_GAP,
         threads: options.threads ?? 1,
-        startedAt: t0,
+        deadline,
         shouldStop: options.shouldStop,
         ...(inner ? { startDuals: inner.duals, smoothingMode: 'adaptive' as const } : {}),
         onRound: (r) => options.onProgress?.(...coarseProgress(g, r.round, r.gap)),
       },
       what: `a quick first solve on a coarser grid (${g.rows} x ${g.cols} cells of ${g.step} km)`,
     },
-    { signal: options.signal, cancelFlag: options.cancelFlag, timeLimitSeconds: limit },
+    { signal: options.signal, cancelFlag: options.cancelFlag, ...(deadline.limited ? { timeLimitSeconds: deadline.seconds } : {}) },
   );
   const d = s.decomposition;
   if (!d) throw new MechError('internal', 'the coarse start was not solved by decomposition');

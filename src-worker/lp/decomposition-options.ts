@@ -1,5 +1,6 @@
 /** The options, round records and result of the column decomposition (column-decomposition.ts). */
 import type { LpStop } from '../mechanism/lp-result';
+import type { Deadline } from '../base/deadline';
 import { type MasterColumn } from './decomposition-master';
 import { type DecompositionPairs } from './pricing-rows';
 import { type PricingForm } from './pricing';
@@ -103,11 +104,11 @@ export interface DecompositionOptions {
    */
   masterBudgetBytes?: number;
   /**
-   * performance.now() when the caller's solve began (default: when the
-   * decomposition starts): the time limit (LpOptions.timeLimitSeconds) and
-   * the reported elapsed times count from there, the caller's set-up included.
+   * The caller's budget (base/deadline.ts; default: LpOptions.timeLimitSeconds from when the decomposition
+   * starts): the decomposition ends when it passes, and the reported elapsed times count from its start, the
+   * caller's set-up included.
    */
-  startedAt?: number;
+  deadline?: Deadline;
   /**
    * Duals to start from (length n, in the minimising sense of the internal costs), e.g. a coarser grid's optimal
    * duals spread over its cells (coarse-start.ts): the first round prices exactly there; its bound, when above the

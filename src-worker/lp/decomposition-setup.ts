@@ -1,5 +1,6 @@
 /** The column decomposition's set-up (column-decomposition.ts): start columns, master limits, pricing seed, the fallback channel. */
 import { MechError } from '../../src-shared/errors';
+import { Deadline } from '../base/deadline';
 import { type LpOptions, checkCancelled } from './lp-options';
 import { type MasterColumn } from './decomposition-master';
 import { type DecompositionPairs, LAZY_ROWS_PER_OUTPUT, LAZY_START_FACTOR, pricingSeed, toRows, violatedRows } from './pricing-rows';
@@ -206,8 +207,9 @@ export function prepareDecomposition(
   if (!(tolerance > 0)) throw new MechError('invalid-input', `${what}: the decomposition tolerance must be > 0`);
   if (!(alpha0 >= 0 && alpha0 < 1)) throw new MechError('invalid-input', `${what}: the smoothing weight must be in [0, 1)`);
   const sign = sense === 'maximize' ? -1 : 1;
-  const t0 = opts.startedAt ?? performance.now();
-  const deadline = options?.timeLimitSeconds !== undefined ? t0 + options.timeLimitSeconds * 1000 : Infinity;
+  const time = opts.deadline ?? Deadline.after(options?.timeLimitSeconds);
+  const t0 = time.startedAt;
+  const deadline = time.at;
   const c = new Float64Array(n * m);
   for (let x = 0; x < n; x++) for (let w = 0; w < m; w++) c[w * n + x] = sign * cost[x * m + w]!;
   let cNonNeg = true;

@@ -8,6 +8,7 @@ import type { MechanismFacts } from '../mechanism/facts';
 import type { Domain } from '../metric/domain';
 import { type LossInput, type OutputSet, resolveLoss, scaledCost, secretsAsOutputs } from './loss-input';
 import type { LpOptions, RunStop } from './lp-options';
+import { Deadline } from '../base/deadline';
 import { runStopReason } from './persistent-lp';
 import { type ConstraintMode, type PrivacyConstraintGraph } from './privacy-constraint-graph';
 import { type PrivateChannelSolution, hasOrbitReduction, solvePrivateChannelLp } from './private-channel-lp';
@@ -171,8 +172,8 @@ export interface OptimalMechanismOptions extends LpOptions {
    * decomposition's master and is returned when the LP does not beat it (`chosen`). Typed path only.
    */
   candidates?: CheapCandidate[];
-  /** performance.now() when the job began (default: this call): the time limit counts from there. */
-  startedAt?: number;
+  /** The job's budget (base/deadline.ts; default: timeLimitSeconds from this call): every step's time counts from its start. */
+  deadline?: Deadline;
   /**
    * Start a large grid's decomposition from the optimal duals of the grid of 2 x 2 blocks (coarse-start.ts; default
    * true; distance losses on grids of at least COARSE_START_MIN_SECRETS cells, outputs = secrets). Same optimum, certified the same way.
@@ -185,7 +186,7 @@ function typedDecompositionOptions(
   options: OptimalMechanismOptions,
   scale: number,
   history: LpProgress[],
-  startedAt: number,
+  deadline: Deadline,
   startDuals: Float64Array | null,
   seed: { columns: MasterColumn[]; inP: boolean } | null,
   model: LpPrivacyModel,
@@ -194,7 +195,7 @@ function typedDecompositionOptions(
   return {
     tolerance: options.targetGap ?? DEFAULT_TARGET_GAP,
     threads: options.threads ?? 1,
-    startedAt,
+    deadline,
     // A private candidate's columns satisfy every row of the exact and edge models. Not the spanner's eps/delta rows:
     // lifted into its P they sum to more than 1 per row and the master cannot use them (30 x 30: the same rounds,
     // master 7.4 s against 5.7 s), so the spanner gets no seed (the candidate is still compared at the end).
@@ -210,7 +211,7 @@ function typedDecompositionOptions(
       const bound = Math.max(r.bound * scale, Math.min(boundFloor, objective));
       const target = options.targetGap ?? DEFAULT_TARGET_GAP;
       const gapFrac = Math.min(1, Math.log10(Math.max(r.gap, target)) / Math.log10(target));
-      const timeFrac = options.timeLimitSeconds ? r.elapsedMs / 1000 / options.timeLimitSeconds : 0;
+      const timeFrac = deadline.limited && deadline.seconds > 0 ? r.elapsedMs / 1000 / deadline.seconds : 0;
       const last = history.length > 0 ? history[history.length - 1]!.fraction : 0;
       const p: LpProgress = {
         round: r.round,
@@ -231,8 +232,8 @@ function stopTest(stopFlag: Int32Array | undefined): { shouldStop?: () => boolea
 }
 
 /** Stop and the job's deadline (its time limit less the finish's share, from the job's start) for a one-model solve. */
-function orbitStop(stopFlag: Int32Array | undefined, tStart: number, limitSeconds: number | undefined): RunStop {
-  return { ...stopTest(stopFlag), ...(limitSeconds !== undefined ? { deadline: tStart + limitSeconds * 1000 } : {}) };
+function orbitStop(stopFlag: Int32Array | undefined, deadline: Deadline): RunStop {
+  return { ...stopTest(stopFlag), ...(deadline.limited ? { deadline: deadline.at } : {}) };
 }
 
 /** The coarse start of a grid with a distance loss and the secrets as outputs (coarse-start.ts), or null where none applies. */
@@ -252,7 +253,7 @@ async function coarseStartFor(
     {
       signal: options.signal,
       cancelFlag: options.cancelFlag,
-      timeLimitSeconds: options.timeLimitSeconds,
+      deadline: options.deadline,
       onProgress: options.onProgress,
       threads: options.threads,
       ...stopTest(options.stopFlag),
@@ -526,7 +527,8 @@ export async function optimalMechanism(
  * units; null without a decomposition) and the LP's own channel (row-major n x m, before any candidate replaces it).
  */
 async function solveOptimal(domain: Domain, eps: number, prior: ArrayLike<number>, loss: LossInput, options: OptimalMechanismOptions): Promise<SolvedOptimal> {
-  const tStart = options.startedAt ?? performance.now();
+  const job = options.deadline ?? Deadline.after(options.timeLimitSeconds);
+  const tStart = job.startedAt;
   assertEpsilon(eps);
   const n = domain.n;
   const pi = validatePrior(prior, n);
@@ -540,12 +542,12 @@ async function solveOptimal(domain: Domain, eps: number, prior: ArrayLike<number
   if (options.targetGap !== undefined && !(options.targetGap > 0 && options.targetGap < 1))
     throw new MechError('invalid-input', `the target gap must be in (0, 1), got ${options.targetGap}`);
   const cands = chosen ? evaluateCandidates(options.candidates ?? [], n, m, cost, scale) : { records: [], best: null };
+  const deadline = job.limited && chosen ? job.reserve(finishReserveSeconds(chosen.model, n, m, job.seconds)) : job;
   const solveOptions: OptimalMechanismOptions = {
     ...options,
     threads: defaultLpThreads(n * m, options.threads),
-    ...(options.timeLimitSeconds !== undefined && chosen
-      ? { timeLimitSeconds: options.timeLimitSeconds - finishReserveSeconds(chosen.model, n, m, options.timeLimitSeconds) }
-      : {}),
+    deadline,
+    ...(deadline.limited ? { timeLimitSeconds: deadline.seconds } : {}),
   };
   // Small all-pairs (or edge) models invariant under the domain's isometries (a uniform prior and a distance loss on
   // a grid): one variable per orbit in one full model beats the decomposition (8 x 8 at eps 0.5: 1.0 s against 3.0 s;
@@ -562,7 +564,7 @@ async function solveOptimal(domain: Domain, eps: number, prior: ArrayLike<number
   const history: LpProgress[] = [];
   const relaxation =
     chosen && wantsRelaxation(options, chosen.model, n, orbitModel)
-      ? await relaxationBound(solveOptimal, { domain, eps, pi, loss }, solveOptions, tStart, history, cands.best?.objective)
+      ? await relaxationBound(solveOptimal, { domain, eps, pi, loss }, solveOptions, deadline, history, cands.best?.objective)
       : null;
   const start = chosen && !orbitModel ? await startDualsFor(domain, eps, pi, loss, chosen.model, scale, solveOptions, relaxation) : null;
   const decompositionOptions = chosen
@@ -570,7 +572,7 @@ async function solveOptimal(domain: Domain, eps: number, prior: ArrayLike<number
         solveOptions,
         scale,
         history,
-        tStart,
+        deadline,
         start?.duals ?? null,
         masterSeed(cands.best, relaxation),
         chosen.model,
@@ -605,7 +607,7 @@ async function solveOptimal(domain: Domain, eps: number, prior: ArrayLike<number
   // Stop or the time limit during that one solve: the decomposition, seeded with the best candidate, returns at its
   // first check with the best mechanism found (the whole model has nothing to return mid-solve).
   const s = orbitModel
-    ? await solve(true, orbitStop(options.stopFlag, tStart, solveOptions.timeLimitSeconds)).catch((e: unknown) => {
+    ? await solve(true, orbitStop(options.stopFlag, deadline)).catch((e: unknown) => {
         if ((e instanceof MechError && e.code === 'infeasible') || runStopReason(e) !== null) return solve(false);
         throw e;
       })

@@ -5,6 +5,7 @@ import type { LpPrivacyModel, LpProgress, OptimalLpResult, RelaxationInfo } from
 import type { OptimalMechanism, OptimalMechanismOptions } from './optimal-mechanism';
 import type { MasterColumn } from './decomposition-master';
 import { DEFAULT_SPANNER_DELTA } from './privacy-constraint-graph';
+import type { Deadline } from '../base/deadline';
 import { certifiedGap } from '../../src-shared/charts/lp-words';
 
 /**
@@ -66,23 +67,23 @@ export async function relaxationBound(
   solve: OptimalSolve,
   { domain, eps, pi, loss }: { domain: Domain; eps: number; pi: Float64Array; loss: LossInput },
   options: OptimalMechanismOptions,
-  tStart: number,
+  deadline: Deadline,
   history: LpProgress[],
   best: number | undefined,
 ): Promise<{ info: RelaxationInfo; duals: Float64Array | null; columns: MasterColumn[] } | null> {
   const t0 = performance.now();
-  const limit = options.timeLimitSeconds;
-  const left = limit === undefined ? undefined : limit - (t0 - tStart) / 1000;
-  const budget = left === undefined ? undefined : Math.min(left * RELAXATION_TIME_SHARE, left - RELAXATION_EXACT_KEEPS_SECONDS);
-  if (budget !== undefined && budget < RELAXATION_MIN_SECONDS) return null;
-  const share = left === undefined || budget === undefined ? 0.5 : budget / left;
+  const tStart = deadline.startedAt;
+  const left = deadline.left(t0);
+  const budget = Math.min(left * RELAXATION_TIME_SHARE, left - RELAXATION_EXACT_KEEPS_SECONDS);
+  if (deadline.limited && budget < RELAXATION_MIN_SECONDS) return null;
+  const share = deadline.limited ? budget / left : 0.5;
   const delta = options.delta ?? DEFAULT_SPANNER_DELTA;
   const r = await solve(domain, eps * delta, pi, loss, {
     model: 'spanner',
     delta,
     threads: options.threads,
     targetGap: Math.max(options.targetGap ?? 0, RELAXATION_TARGET_GAP),
-    ...(budget !== undefined ? { timeLimitSeconds: budget } : {}),
+    deadline: deadline.from(t0, budget),
     stopFlag: options.stopFlag,
     signal: options.signal,
     cancelFlag: options.cancelFlag,

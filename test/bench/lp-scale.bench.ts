@@ -33,6 +33,7 @@
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { MechError } from '../../src-shared/errors';
+import { Deadline } from '../../src-worker/base/deadline';
 import type { DecompositionOptions } from '../../src-worker/lp/column-decomposition';
 import { checkPrivacy } from '../../src-worker/check/privacy-check';
 import { type LpPrivacyModel, type OptimalLpResult, RELAXATION_MIN_SECRETS, optimalMechanism } from '../../src-worker/lp/optimal-mechanism';
@@ -176,7 +177,7 @@ export default async function (): Promise<void> {
           timeLimitSeconds: limit,
           targetGap: target,
           candidates,
-          startedAt: t0,
+          deadline: Deadline.after(limit, t0),
           ...extra,
           onLpProgress: (p) => {
             if (Number.isNaN(to1) && p.gap <= 0.01) to1 = p.elapsedMs;

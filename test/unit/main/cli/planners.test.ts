@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseArgs } from '../../../../src-main/cli/args';
 import { PLANNERS } from '../../../../src-main/cli/planners';
 import { MechError } from '../../../../src-shared/errors';
+import { COMMAND_USAGE, USAGE } from '../../../../src-main/cli/usage';
 
 const dir = mkdtempSync(join(tmpdir(), 'mechstudio-planners-'));
 
@@ -14,7 +15,7 @@ const dir = mkdtempSync(join(tmpdir(), 'mechstudio-planners-'));
 async function refusal(argv: string[]): Promise<string> {
   const args = parseArgs(argv);
   const e = await Promise.resolve()
-    .then(() => PLANNERS[args.command]!(args, new AbortController().signal))
+    .then(() => PLANNERS[args.command as keyof typeof PLANNERS](args, new AbortController().signal))
     .then(
       () => null,
       (x: unknown) => x,
@@ -50,5 +51,14 @@ describe('input files of apply and audit', () => {
     const args = parseArgs(apply(secrets));
     const plan = await PLANNERS.apply!(args, new AbortController().signal);
     expect(plan.request).toMatchObject({ type: 'apply', input: secrets });
+  });
+});
+
+describe('the command table', () => {
+  it('the help lists every planned command once, in the table order, and no other', () => {
+    const listed = [...USAGE.matchAll(/^ {2}mechstudio (\S+)/gm)].map((m) => m[1]);
+    expect(listed).toEqual(Object.keys(COMMAND_USAGE));
+    expect(Object.keys(PLANNERS).sort()).toEqual([...listed].sort());
+    expect(listed).toContain('compare');
   });
 });

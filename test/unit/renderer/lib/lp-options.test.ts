@@ -66,11 +66,16 @@ describe('LP editor fields', () => {
     expect(parseJobRequest(req).ok).toBe(true);
   });
 
-  it('request options: only for kind optimal; lpThreads defaults to the pool size', () => {
-    expect(lpRequestOptions({ kind: 'tight', lpThreads: 2 }, 4)).toEqual({});
-    expect(lpRequestOptions({ kind: 'optimal' }, 4)).toEqual({ lpThreads: 4 });
-    expect(lpRequestOptions({ kind: 'optimal', lpThreads: 1 }, 4)).toEqual({ lpThreads: 1 });
+  it('request options: only for kind optimal; the page leaves lpThreads to the host (its pool size)', () => {
+    expect(lpRequestOptions({ kind: 'tight', lpThreads: 2 })).toEqual({});
+    expect(lpRequestOptions({ kind: 'optimal' })).toEqual({});
+    expect(lpRequestOptions({ kind: 'optimal', lpThreads: 1 })).toEqual({ lpThreads: 1 });
     expect(lpRequestOptions({ kind: 'optimal', lpModel: 'exact', delta: 1.3 })).toEqual({ lpModel: 'exact' });
+    expect(lpRequestOptions({ kind: 'optimal', lpModel: 'spanner', delta: 1.3, timeLimitSeconds: 5 })).toEqual({
+      lpModel: 'spanner',
+      delta: 1.3,
+      timeLimitSeconds: 5,
+    });
   });
 
   it('the host fills lpThreads with its pool size when an optimal request leaves it out, and only then', () => {
@@ -82,6 +87,24 @@ describe('LP editor fields', () => {
     expect((withDefaultLpThreads(measure, 3) as { mechanism: { lpThreads: number } }).mechanism.lpThreads).toBe(3);
     expect(withDefaultLpThreads({ ...base } as JobRequest, 1000)).toMatchObject({ lpThreads: 64 });
     expect(parseJobRequest(withDefaultLpThreads({ ...base } as JobRequest, 2)).ok).toBe(true);
+    // a comparison's optimal rows built from their kind get it too; a given mechanism keeps its own construction
+    const compare = {
+      type: 'compare',
+      domain: 'grid:3x3',
+      epsilon: 1,
+      mechanisms: [
+        { kind: 'optimal' },
+        { kind: 'optimal', lpThreads: 1 },
+        { kind: 'tight' },
+        { kind: 'optimal', mechanism: { domain: 'grid:3x3', epsilon: 1, kind: 'optimal' } },
+      ],
+    } as JobRequest;
+    expect((withDefaultLpThreads(compare, 4) as { mechanisms: unknown[] }).mechanisms).toEqual([
+      { kind: 'optimal', lpThreads: 4 },
+      { kind: 'optimal', lpThreads: 1 },
+      { kind: 'tight' },
+      { kind: 'optimal', mechanism: { domain: 'grid:3x3', epsilon: 1, kind: 'optimal' } },
+    ]);
   });
 
   it('units and gap text', () => {

@@ -1,9 +1,10 @@
 /** Protocol schemas, project planning and the CLI's text inputs: valid forms parse, each bad form is one clear error. */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseJobRequest } from '../../../../src-shared/protocol/validate';
+import { jobRequestOf, parseJobRequest } from '../../../../src-shared/protocol/validate';
+import { jobRequestSchema } from '../../../../src-shared/protocol/requests';
 import { projectSchema } from '../../../../src-shared/protocol/project';
 import { jobResultSchema } from '../../../../src-shared/protocol/results';
 import { planProject, parsePriorText } from '../../../../src-worker/jobs/project-plan';
@@ -97,6 +98,29 @@ describe('job requests', () => {
     expect(jobResultSchema.safeParse(mech).success).toBe(true);
     // the facts are typed: a construction's field it does not have is refused
     expect(jobResultSchema.safeParse({ ...mech, facts: { ...mech.facts, gap: 0 } }).success).toBe(false);
+  });
+});
+
+describe('one parse per process', () => {
+  it('a request this process parsed goes on to the next runner as it is; any other value is parsed', () => {
+    const spy = vi.spyOn(jobRequestSchema, 'safeParse');
+    try {
+      const raw = { type: 'mechanism', domain: 'line:4', epsilon: 1, kind: 'optimal', timeLimitSeconds: 5 };
+      const entered = parseJobRequest(raw);
+      expect(entered.ok).toBe(true);
+      if (!entered.ok) return;
+      expect(spy).toHaveBeenCalledTimes(1);
+      // the host's value through the fan-out, the pool and the queue client: no second parse
+      for (let k = 0; k < 3; k++) expect(jobRequestOf(entered.value)).toEqual({ ok: true, value: entered.value });
+      expect(spy).toHaveBeenCalledTimes(1);
+      // the page's object itself, a copy, or a bad request: parsed (and refused) as at the entry
+      expect(jobRequestOf(raw)).toMatchObject({ ok: true, value: raw });
+      expect(jobRequestOf({ ...entered.value }).ok).toBe(true);
+      expect(jobRequestOf({ ...raw, timeLimitSeconds: -1 })).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+      expect(spy).toHaveBeenCalledTimes(4);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
 
