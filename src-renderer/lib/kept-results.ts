@@ -92,7 +92,7 @@ export function itemHash(project: ProjectInput, key: string): string | null {
   }
 }
 
-/** What the app holds for one item (the part of state.svelte.ts ItemResult that is kept). */
+/** What the app holds for one item (the part of lib/item-result.ts ItemResult that is kept). */
 export interface HeldResult {
   status: 'running' | 'done' | 'error';
   result?: JobResult;

@@ -38,15 +38,17 @@ function fakeHost(answer: Answer, o: { channels?: (refs: string[]) => ChannelSta
     said: [] as [string, string][],
     autosaves: 0,
     cancelled: [] as string[],
-    run: (req: JobRequest, _label: string, onId?: (id: string) => void): Promise<JobResult> => {
-      host.submitted.push(req);
-      onId?.(`job-${host.submitted.length}`);
-      return answer(req);
+    queue: {
+      run: (req: JobRequest, _label: string, onId?: (id: string) => void): Promise<JobResult> => {
+        host.submitted.push(req);
+        onId?.(`job-${host.submitted.length}`);
+        return answer(req);
+      },
+      cancel: (jobId: string) => (host.cancelled.push(jobId), Promise.resolve()),
     },
-    cancel: (jobId: string) => (host.cancelled.push(jobId), Promise.resolve()),
-    notify: (text: string, kind = 'info') => void host.said.push([kind, text]),
-    draftBlock: (d: string | undefined) => (d && host.drafts[d] ? `draft on ${d}` : null),
-    autosave: () => void host.autosaves++,
+    toasts: { notify: (text: string, kind = 'info') => void host.said.push([kind, text]) },
+    edits: { draftBlock: (d: string | undefined) => (d && host.drafts[d] ? `draft on ${d}` : null) },
+    files: { autosave: () => void host.autosaves++ },
   };
   return { host, compute: new (mod().Compute)(host) };
 }
