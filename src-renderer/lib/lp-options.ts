@@ -6,7 +6,7 @@
  * Pure functions: unit-tested.
  */
 import { gapPercent } from '../../src-shared/charts/lp-words';
-import { type LpSample, type LpResult, MAX_LP_THREADS, MAX_LP_TIME_LIMIT_SECONDS } from '../../src-shared/protocol/index';
+import { type LpSample, MAX_LP_THREADS, MAX_LP_TIME_LIMIT_SECONDS } from '../../src-shared/protocol/index';
 import { evaluateNumberExpression } from '../../src-shared/numeric/number-expression';
 
 export type LpModelChoice = 'auto' | 'exact' | 'spanner' | 'edges';
@@ -122,12 +122,6 @@ export function lossUnit(loss: unknown, isGrid: boolean): string {
 
 /** Why the LP ended, in words (one place: src-shared/charts/lp-words.ts). */
 export { STOPPED_BY_TEXT, stoppedByWords } from '../../src-shared/charts/lp-words';
-
-export const METHOD_TEXT: Record<LpResult['method'], string> = {
-  'full-model': 'full model',
-  'constraint-generation': 'constraint generation',
-  decomposition: 'decomposition (column generation, Lagrangian bound)',
-};
 
 /** A relative gap as a percentage people read (0.0123 -> "1.23%", 3e-7 -> "0.00003%"). */
 export const gapText = gapPercent;
