@@ -6,7 +6,8 @@
  * optimal LP's, held by the host) restored results can still use.
  */
 import type { CheckResult, DomainInput, JobError, JobRequest, JobResult, MechStudioApi, MechanismResult, ProjectInput } from '../../src-shared/protocol/index';
-import { analysisRequest, caseStudyRequest, channelSource, domainOf, epsText, mechanismRequest, type ChannelSource } from './project-model';
+import { APP_REQUESTS, caseStudyRequest, epsText } from './project-model';
+import { analysisRequest, channelSource, domainOf, mechanismRequest, type ChannelSource } from '../../src-shared/project/item-requests';
 import { isExpensive, itemHash } from './kept-results';
 import { type KeptStatus, askKeptChannels, markNotKept } from './kept-status';
 import { refreshOne } from './stale-results';
@@ -109,7 +110,7 @@ export class Compute {
     let req;
     let sentSpec: ChannelSource | undefined;
     try {
-      req = mechanismRequest(project, m);
+      req = mechanismRequest(project, m, APP_REQUESTS);
       if (m.kind !== 'optimal') sentSpec = channelSource(project, m, undefined);
     } catch (e) {
       this.put(gen, id, { status: 'error', error: { code: 'invalid-input', message: (e as Error).message } });
@@ -212,7 +213,7 @@ export class Compute {
         const m = (this.app.project.mechanisms ?? []).find((x) => x.id === a.mechanism);
         if (m) source = channelSource(this.app.project, m, r?.type === 'mechanism' ? r.channelRef : undefined);
       }
-      req = analysisRequest(this.app.project, a, source);
+      req = analysisRequest(this.app.project, a, { ...APP_REQUESTS, source });
     } catch (e) {
       this.put(gen, id, { status: 'error', error: { code: 'invalid-input', message: (e as Error).message } });
       return;

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { useSsrModules } from '../../support/ssr';
 import { doneResult, mechanismResult, townProject } from '../../support/state-fixture';
 import { itemHash } from '../../../../src-renderer/lib/kept-results';
-import { channelSource } from '../../../../src-renderer/lib/project-model';
+import { channelSource } from '../../../../src-shared/project/item-requests';
 import type { ItemResult } from '../../../../src-renderer/lib/item-result';
 import type * as ComputeModule from '../../../../src-renderer/lib/compute.svelte';
 import type { ChannelStatus, CheckResult, JobError, JobRequest, JobResult, MechStudioApi, ProjectInput } from '../../../../src-shared/protocol/index';
