@@ -13,7 +13,9 @@
  *   within the engine: the floors of ENGINE_FLOORS below, each folder
  *   importing only folders on lower floors (and src-shared, packages);
  *   within the main process: project/ does not import cli/, and host/ (the API
- *   host both shells share) imports neither shell (web/, electron/).
+ *   host both shells share) imports neither shell (web/, electron/);
+ *   within the page: the floors of RENDERER_FLOORS below (App.svelte and
+ *   main.ts > views > editors > components > lib), likewise.
  *
  * test/unit/house/lint.test.ts lints deliberate violations against this file.
  */
@@ -94,6 +96,36 @@ function floorRules() {
     }),
   );
 }
+/**
+ * The page's floors, top to bottom: App.svelte and main.ts mount the page; the
+ * views (src-renderer/views) show a project item or the whole project; the
+ * editors edit one; the components draw what those share (charts, tables,
+ * dialogs, the sidebar, the jobs panel); lib holds the app's state, its rooms
+ * and the pure helpers. A folder imports its own files and the folders on
+ * lower floors only (a view names the room it uses: app.queue, app.files).
+ */
+export const RENDERER_FLOORS = [['App.svelte', 'main.ts'], ['views'], ['editors'], ['components'], ['lib']];
+const PAGE_WORDS = RENDERER_FLOORS.map((f) => f.join(', ')).join(' > ');
+
+/** A floor's entry as an import specifier's part: a folder, a Svelte file, or a .ts file (imported with or without its extension). */
+const entryPattern = (name) => (name.endsWith('.ts') ? `${name.slice(0, -3)}(\\.ts)?` : name.replace(/\./g, '\\.'));
+
+/** For each folder of the page, the rule that forbids its imports of the floors above it. */
+function pageFloorRules() {
+  return RENDERER_FLOORS.slice(1).flatMap((floor, j) =>
+    floor.map((folder) => {
+      const i = j + 1;
+      const above = RENDERER_FLOORS.slice(0, i + 1)
+        .flat()
+        .filter((f) => f !== folder);
+      const upward = [
+        `^(\\.\\./)+(${above.map(entryPattern).join('|')})(/|$)`,
+        `src-renderer/${folder}/ sits on floor ${i + 1} of the page (${PAGE_WORDS}): it imports only its own files and lower floors (eslint.config.js, RENDERER_FLOORS); move what both need down.`,
+      ];
+      return { files: [`src-renderer/${folder}/**`], rules: forbid([RENDERER, PROTOCOL_DOOR, upward]) };
+    }),
+  );
+}
 const HOST = [
   '(^|/)(web|electron)(/|$)',
   'src-main/host is shared by both shells (web mode and Electron): it imports neither shell; a shell passes what is its own (dialogs, transfers) in.',
@@ -156,4 +188,5 @@ export default defineConfig(
   { files: ['src-main/project/**'], rules: forbid([MAIN, ENGINE_DOOR, PROTOCOL_DOOR, PROJECT]) },
   { files: ['src-main/host/**'], rules: forbid([MAIN, ENGINE_DOOR, PROTOCOL_DOOR, HOST]) },
   { files: ['src-renderer/**'], rules: forbid([RENDERER, PROTOCOL_DOOR]) },
+  ...pageFloorRules(),
 );

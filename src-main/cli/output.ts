@@ -3,6 +3,7 @@
  * "`--json` keys", lists them) and the readable summaries.
  */
 import {
+  LP_METHOD_WORDS,
   NO_BOUND_YET,
   candidateWords,
   chosenWords,
@@ -139,12 +140,6 @@ function lpJson(lp: LpResult): Omit<LpResult, 'history'> {
   return rest;
 }
 
-const METHOD_TEXT: Record<LpResult['method'], string> = {
-  decomposition: 'decomposition by output column (certified Lagrangian bound)',
-  'constraint-generation': 'constraint generation',
-  'full-model': 'full model',
-};
-
 /** The readable lines of an optimal LP. */
 function lpLines(lp: LpResult): [string, string | undefined][] {
   const model =
@@ -159,7 +154,7 @@ function lpLines(lp: LpResult): [string, string | undefined][] {
       'LP model',
       `${model}; ${lp.modelChoice === 'auto' ? `chosen automatically: ${lp.modelReason}` : lp.modelReason === 'requested' ? 'as requested' : lp.modelReason}`,
     ],
-    ['LP method', METHOD_TEXT[lp.method]],
+    ['LP method', LP_METHOD_WORDS[lp.method]],
     ['result', lpResultWords(lp)],
     [
       'chosen',

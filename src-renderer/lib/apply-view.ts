@@ -9,7 +9,7 @@
 import { readCsv } from '../../src-shared/csv/csv-reader';
 import { cellBinning, coordinateColumns, localProjection } from '../../src-shared/data/points-grid';
 import { type PointsBinning, type PriorPointsImport, type ProjectInput } from '../../src-shared/protocol/index';
-import type { ProjectMechanismIn } from './project-model';
+import type { ProjectMechanismIn } from '../../src-shared/project/item-requests';
 
 /**
  * The points import a mechanism's secrets are binned with: its own prior's

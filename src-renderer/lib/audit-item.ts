@@ -8,7 +8,7 @@
  * SHA-256 (Web Crypto): unit-tested in test/unit/renderer/lib/audit-item.test.ts.
  */
 import type { FileRecord, PointsBinning, ProjectInput } from '../../src-shared/protocol/index';
-import { EPSILON_RULE, parseNumberField } from '../editors/number-field';
+import { EPSILON_RULE, parseNumberField } from './number-field';
 
 /** SHA-256 of bytes as 64 lowercase hex digits. */
 export async function sha256Hex(bytes: ArrayBuffer | Uint8Array): Promise<string> {

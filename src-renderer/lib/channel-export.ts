@@ -21,10 +21,10 @@ export async function exportKeptChannel(app: AppState, channelRef: string, sugge
 /** An export the host writes, shown in the jobs panel while it runs; said when delivered (a download in web mode). */
 export async function exportFile(app: AppState, label: string, request: ExportRequest): Promise<void> {
   try {
-    const r = await app.task(`export ${label}`, 'export', () => app.api.project.export(request));
+    const r = await app.queue.task(`export ${label}`, 'export', () => app.api.project.export(request));
     const said = delivered(r, fetchDownload);
-    if (said) app.notify(said, 'ok');
+    if (said) app.toasts.notify(said, 'ok');
   } catch (e) {
-    app.notify((e as Error).message, 'bad');
+    app.toasts.notify((e as Error).message, 'bad');
   }
 }

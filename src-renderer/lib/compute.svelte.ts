@@ -6,28 +6,32 @@
  * optimal LP's, held by the host) restored results can still use.
  */
 import type { CheckResult, DomainInput, JobError, JobRequest, JobResult, MechStudioApi, MechanismResult, ProjectInput } from '../../src-shared/protocol/index';
-import { analysisRequest, caseStudyRequest, channelSource, domainOf, epsText, mechanismRequest, type ChannelSource } from './project-model';
+import { APP_REQUESTS, caseStudyRequest, epsText } from './project-model';
+import { analysisRequest, channelSource, domainOf, mechanismRequest, type ChannelSource } from '../../src-shared/project/item-requests';
 import { isExpensive, itemHash } from './kept-results';
 import { type KeptStatus, askKeptChannels, markNotKept } from './kept-status';
 import { refreshOne } from './stale-results';
 import { computedChannel, type ItemResult } from './item-result';
-import type { ToastKind } from './toasts.svelte';
+import type { Toasts } from './toasts.svelte';
+import type { JobQueue } from './job-queue.svelte';
+import type { EditHistory } from './edit-history.svelte';
 
 /** Results of case studies are keyed apart from analyses (their ids live in another list and may coincide). */
 export const caseStudyKey = (id: string): string => `case-study:${id}`;
 
-/** What computing needs of the app: the open project and its results, the jobs panel, toasts, drafts and the autosave. */
+/** What computing needs of the app: the open project and its results, and the rooms it works through (by name). */
 export interface ComputeHost {
   readonly api: MechStudioApi;
   readonly project: ProjectInput;
   readonly results: Record<string, ItemResult>;
   readonly dirty: boolean;
-  run(request: JobRequest, label: string, onId?: (id: string) => void): Promise<JobResult>;
-  cancel(jobId: string): Promise<void>;
-  notify(text: string, kind?: ToastKind): void;
-  /** Why nothing may be computed on a domain now (an unapplied invalid edit), or null. */
-  draftBlock(domainId: string | undefined): string | null;
-  autosave(): void;
+  /** The jobs panel: each item's job runs there. */
+  readonly queue: Pick<JobQueue, 'run' | 'cancel'>;
+  readonly toasts: Pick<Toasts, 'notify'>;
+  /** Why nothing may be computed on a domain now (an unapplied invalid edit). */
+  readonly edits: Pick<EditHistory, 'draftBlock'>;
+  /** The autosave (project-files.svelte.ts): an LP's result goes into the autosave of an unsaved edit. */
+  readonly files: { autosave(): void };
 }
 
 export class Compute {
@@ -54,7 +58,7 @@ export class Compute {
   /** An item is deleted: its running job is cancelled and its result goes. */
   forget(key: string): void {
     const r = this.app.results[key];
-    if (r?.status === 'running' && r.jobId) void this.app.cancel(r.jobId).catch(() => undefined);
+    if (r?.status === 'running' && r.jobId) void this.app.queue.cancel(r.jobId).catch(() => undefined);
     this.inflight.delete(key);
     delete this.app.results[key];
   }
@@ -81,8 +85,8 @@ export class Compute {
 
   /** Refuse to compute on a domain with an unapplied invalid edit (the result would be for the old domain). */
   private draftBlocks(domainId: string | undefined): boolean {
-    const said = this.app.draftBlock(domainId);
-    if (said) this.app.notify(said, 'bad');
+    const said = this.app.edits.draftBlock(domainId);
+    if (said) this.app.toasts.notify(said, 'bad');
     return said !== null;
   }
 
@@ -106,7 +110,7 @@ export class Compute {
     let req;
     let sentSpec: ChannelSource | undefined;
     try {
-      req = mechanismRequest(project, m);
+      req = mechanismRequest(project, m, APP_REQUESTS);
       if (m.kind !== 'optimal') sentSpec = channelSource(project, m, undefined);
     } catch (e) {
       this.put(gen, id, { status: 'error', error: { code: 'invalid-input', message: (e as Error).message } });
@@ -123,7 +127,7 @@ export class Compute {
     })) as MechanismResult | undefined;
     const source = res && sourceOf(res);
     // an LP's result (its channel is in the host's cache already) goes into the autosave of an unsaved edit
-    if (res?.channelRef !== undefined && gen === this.generation && this.app.dirty) this.app.autosave();
+    if (res?.channelRef !== undefined && gen === this.generation && this.app.dirty) this.app.files.autosave();
     // The privacy check runs in the engine on the mechanism's construction (planar Laplace by its grid offsets)
     // or on the channel the host kept (an LP), at any size the engine admits.
     if (source && gen === this.generation) void this.checkMechanism(gen, id, source, domainId, epsilon);
@@ -145,7 +149,7 @@ export class Compute {
     const previous = this.goodResult(key);
     this.put(gen, key, { status: 'running' });
     try {
-      const res = await this.app.run(req, label, (jobId) => {
+      const res = await this.app.queue.run(req, label, (jobId) => {
         const r = this.current(gen, key);
         if (r) r.jobId = jobId;
       });
@@ -169,7 +173,7 @@ export class Compute {
     if (previous && error.code !== 'cancelled') {
       const now = itemHash(this.app.project, key);
       this.put(gen, key, { ...previous, stale: previous.hash === undefined || now !== previous.hash, failed: error.message });
-      if (gen === this.generation) this.app.notify(`Compute failed: ${error.message}. The previous result is kept.`, 'bad');
+      if (gen === this.generation) this.app.toasts.notify(`Compute failed: ${error.message}. The previous result is kept.`, 'bad');
     } else if (previous) this.put(gen, key, previous);
     else this.put(gen, key, { status: 'error', error, hash });
   }
@@ -178,7 +182,7 @@ export class Compute {
     const domain = this.app.project.domains.find((d) => d.id === domainId)?.domain;
     if (domain === undefined) return;
     try {
-      const res = (await this.app.run({ type: 'check', ...source, domain, epsilon, maxViolations: 10 }, `privacy check of '${id}'`)) as CheckResult;
+      const res = (await this.app.queue.run({ type: 'check', ...source, domain, epsilon, maxViolations: 10 }, `privacy check of '${id}'`)) as CheckResult;
       const r = this.current(gen, id);
       if (r) r.check = res;
     } catch (e) {
@@ -209,7 +213,7 @@ export class Compute {
         const m = (this.app.project.mechanisms ?? []).find((x) => x.id === a.mechanism);
         if (m) source = channelSource(this.app.project, m, r?.type === 'mechanism' ? r.channelRef : undefined);
       }
-      req = analysisRequest(this.app.project, a, source);
+      req = analysisRequest(this.app.project, a, { ...APP_REQUESTS, source });
     } catch (e) {
       this.put(gen, id, { status: 'error', error: { code: 'invalid-input', message: (e as Error).message } });
       return;
@@ -301,6 +305,6 @@ export class Compute {
   /** Results whose channel the host does not hold: marked (not green, "not kept: compute again"), said once. */
   markNotKept(statuses: KeptStatus[]): void {
     const said = markNotKept(this.app.results, statuses);
-    if (said) this.app.notify(said, 'bad');
+    if (said) this.app.toasts.notify(said, 'bad');
   }
 }

@@ -1,6 +1,6 @@
 /** A project item's result as the app holds it (lib/state.svelte.ts keeps one per item, lib/compute.svelte.ts fills them; lib/status.ts derives its badge). */
 import { type JobError, type CheckResult, type JobResult, type ProjectInput } from '../../src-shared/protocol/index';
-import { channelSource, type ChannelSource } from './project-model';
+import { channelSource, type ChannelSource } from '../../src-shared/project/item-requests';
 
 export interface ItemResult {
   status: 'running' | 'done' | 'error';

@@ -15,7 +15,8 @@
  * Pure functions: unit-tested in test/unit/renderer/lib/kept-results.test.ts.
  */
 import { type ProjectInput, type KeptResult, type CheckResult, type JobResult } from '../../src-shared/protocol/index';
-import { analysisRequest, caseStudyRequest, mechanismRequest } from './project-model';
+import { APP_REQUESTS, caseStudyRequest } from './project-model';
+import { analysisRequest, mechanismRequest } from '../../src-shared/project/item-requests';
 
 /** JSON with object keys sorted (so equal inputs give equal text whatever the key order). */
 export function stableStringify(v: unknown): string {
@@ -55,7 +56,7 @@ function mechanismHash(project: ProjectInput, id: string): string | null {
   const m = (project.mechanisms ?? []).find((x) => x.id === id);
   if (!m) return null;
   try {
-    return hashText(requestText(mechanismRequest(project, m)));
+    return hashText(requestText(mechanismRequest(project, m, APP_REQUESTS)));
   } catch {
     return null;
   }
@@ -80,19 +81,19 @@ export function itemHash(project: ProjectInput, key: string): string | null {
       const mh = mechanismHash(project, a.mechanism);
       if (mh === null) return null;
       // the channel is the mechanism's (its hash); the rest as the request would use it
-      const req = analysisRequest(project, a, { channelRef: 'placeholder' }) as unknown as Record<string, unknown>;
+      const req = analysisRequest(project, a, { ...APP_REQUESTS, source: { channelRef: 'placeholder' } }) as unknown as Record<string, unknown>;
       delete req.channel;
       delete req.channelRef;
       delete req.mechanism;
       return hashText(`${requestText(req)}|mechanism:${mh}`);
     }
-    return hashText(requestText(analysisRequest(project, a)));
+    return hashText(requestText(analysisRequest(project, a, APP_REQUESTS)));
   } catch {
     return null;
   }
 }
 
-/** What the app holds for one item (the part of state.svelte.ts ItemResult that is kept). */
+/** What the app holds for one item (the part of lib/item-result.ts ItemResult that is kept). */
 export interface HeldResult {
   status: 'running' | 'done' | 'error';
   result?: JobResult;

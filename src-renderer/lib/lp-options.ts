@@ -10,7 +10,6 @@ import {
   type LpModelChoice,
   type LpOptions,
   type LpSample,
-  type LpResult,
   MAX_LP_THREADS,
   MAX_LP_TIME_LIMIT_SECONDS,
   checkedLpOption,
@@ -119,12 +118,6 @@ export function lossUnit(loss: unknown, isGrid: boolean): string {
 
 /** Why the LP ended, in words (one place: src-shared/charts/lp-words.ts). */
 export { STOPPED_BY_TEXT, stoppedByWords } from '../../src-shared/charts/lp-words';
-
-export const METHOD_TEXT: Record<LpResult['method'], string> = {
-  'full-model': 'full model',
-  'constraint-generation': 'constraint generation',
-  decomposition: 'decomposition (column generation, Lagrangian bound)',
-};
 
 /** A relative gap as a percentage people read (0.0123 -> "1.23%", 3e-7 -> "0.00003%"). */
 export const gapText = gapPercent;

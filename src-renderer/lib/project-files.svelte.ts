@@ -7,18 +7,18 @@ import type { MechStudioApi, ProjectInput, RecentProject } from '../../src-share
 import { type Autosaved, type LastProject, clearAutosave, lastProject, pendingAutosave, rememberLastProject, writeAutosave } from './browser-storage';
 import { projectWithResults } from './kept-results';
 import type { ItemResult } from './item-result';
-import type { ToastKind } from './toasts.svelte';
+import type { Toasts } from './toasts.svelte';
 
 /** Most characters of an autosaved project with its results (localStorage holds about 5 MB per origin). */
 const AUTOSAVE_RESULTS_BYTES = 2 * 2 ** 20;
 
-/** What the files need of the app: the open project, its path and results, and toasts. */
-interface FilesHost {
+/** What the files need of the app: the open project, its path and results, and its toasts. */
+export interface FilesHost {
   readonly api: MechStudioApi;
   readonly project: ProjectInput;
   readonly path: string | null;
   readonly results: Record<string, ItemResult>;
-  notify(text: string, kind?: ToastKind): void;
+  readonly toasts: Pick<Toasts, 'notify'>;
 }
 
 export class ProjectFiles {
@@ -43,7 +43,8 @@ export class ProjectFiles {
   /** The project as saved: with its computed results and their input hashes (lib/kept-results.ts). */
   snapshotWithResults(): ProjectInput {
     const { project, skipped } = projectWithResults(this.app.project, this.app.results);
-    if (skipped.length) this.app.notify(`saved without the results of ${skipped.join(', ')} (too large to keep in the file; Compute makes them again)`, 'info');
+    if (skipped.length)
+      this.app.toasts.notify(`saved without the results of ${skipped.join(', ')} (too large to keep in the file; Compute makes them again)`, 'info');
     return project;
   }
 

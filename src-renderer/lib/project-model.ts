@@ -1,23 +1,14 @@
 /**
  * Pure project helpers for the renderer: default/new projects, id
- * generation, and turning project entries into job requests (SPEC §8 forms).
+ * generation, titles, and deleting, renaming and duplicating items. A
+ * project entry's job request is src-shared/project/item-requests.ts (the
+ * project runner's too), asked for with APP_REQUESTS.
  */
-import {
-  builtinLossSchema,
-  type DomainInput,
-  type LossInput,
-  type PriorInput,
-  type JobRequest,
-  type ProjectInput,
-  type ProjectLoss,
-  type ProjectPrior,
-} from '../../src-shared/protocol/index';
-import { lpRequestOptions } from './lp-options';
-import { parsePriorSpecText } from '../../src-shared/grammar/prior-spec';
+import type { DomainInput, JobRequest, MechanismSpec, ProjectInput } from '../../src-shared/protocol/index';
+import { channelSource, domainOf, type AppRequests, type ProjectAnalysisIn, type ProjectMechanismIn } from '../../src-shared/project/item-requests';
 
-type ProjectDomainIn = ProjectInput['domains'][number];
-export type ProjectMechanismIn = NonNullable<ProjectInput['mechanisms']>[number];
-export type ProjectAnalysisIn = NonNullable<ProjectInput['analyses']>[number];
+export type ProjectDomainIn = ProjectInput['domains'][number];
+export type ProjectPriorIn = NonNullable<ProjectInput['priors']>[number];
 
 export const MECHANISM_KINDS = ['tg', 'rr', 'exponential', 'laplace', 'planar-laplace', 'tight', 'symmetric', 'optimal'] as const;
 export type MechKind = (typeof MECHANISM_KINDS)[number];
@@ -26,6 +17,9 @@ export { KIND_LABELS } from '../../src-shared/charts/kind-words';
 
 /** Largest channel carried back inline for the heat map and table. */
 const UI_INLINE_LIMIT = 160_000;
+
+/** The app's requests of its items (src-shared/project/item-requests.ts): channels up to UI_INLINE_LIMIT come back inline, an LP's is kept. */
+export const APP_REQUESTS: AppRequests = { inlineLimit: UI_INLINE_LIMIT };
 
 /** A project of one domain, a uniform prior on it (id `priorId`) and one mechanism under that prior: a new project's shape. */
 export function starterProject(name: string, domain: ProjectDomainIn, priorId: string, mechanism: Omit<ProjectMechanismIn, 'domain' | 'prior'>): ProjectInput {
@@ -55,77 +49,9 @@ export function uniqueId(base: string, taken: Iterable<string>): string {
   for (let i = 2; ; i++) if (!set.has(`${clean}-${i}`)) return `${clean}-${i}`;
 }
 
-/** Resolve a stored prior (protocol form or CLI text form, the shared prior grammar) to a PriorInput. Throws with a readable message. */
-export function priorToInput(p: ProjectPrior): PriorInput {
-  if (typeof p !== 'string') return p;
-  const r = parsePriorSpecText(p);
-  if (!r.ok) throw new Error(r.error);
-  const q = r.prior;
-  if (q.kind === 'csv' || q.kind === 'points') throw new Error(`prior ${p.trim()} refers to a file; load it into the prior editor to use it in the app`);
-  return q.kind === 'uniform' ? 'uniform' : q;
-}
-
-export function lossToInput(l: ProjectLoss | undefined): LossInput | undefined {
-  if (l === undefined) return undefined;
-  if (typeof l === 'string') {
-    const builtin = builtinLossSchema.safeParse(l);
-    if (builtin.success) return builtin.data;
-    throw new Error(`loss ${l} refers to a file; the app supports bin, nib, dist and dist2`);
-  }
-  return l;
-}
-
-export function domainOf(project: ProjectInput, id: string): DomainInput {
-  const d = project.domains.find((x) => x.id === id);
-  if (!d) throw new Error(`unknown domain '${id}'`);
-  return d.domain;
-}
-
-export function priorOf(project: ProjectInput, id: string | undefined): PriorInput | undefined {
-  if (id === undefined) return undefined;
-  const p = (project.priors ?? []).find((x) => x.id === id);
-  if (!p) throw new Error(`unknown prior '${id}'`);
-  return priorToInput(p.prior);
-}
-
-export function mechanismRequest(project: ProjectInput, m: ProjectMechanismIn): Extract<JobRequest, { type: 'mechanism' }> {
-  const req: Extract<JobRequest, { type: 'mechanism' }> = {
-    type: 'mechanism',
-    domain: domainOf(project, m.domain),
-    epsilon: m.epsilon,
-    kind: m.kind,
-    inlineLimit: UI_INLINE_LIMIT,
-  };
-  const prior = priorOf(project, m.prior);
-  if (prior !== undefined) req.prior = prior;
-  const loss = lossToInput(m.loss);
-  if (loss !== undefined) req.loss = loss;
-  Object.assign(req, lpRequestOptions(m)); // optimal LP: model, delta, time limit, target gap, threads (lp-options.ts)
-  // Remap the outputs for the prior and loss (the editor sets a loss when the box is ticked).
-  if (m.remap === true) req.remap = true;
-  // An LP has no cheap construction to rebuild from: the host keeps its channel for measures, checks, views, exports and apply.
-  if (m.kind === 'optimal') req.keepChannel = true;
-  return req;
-}
-
-/** A mechanism named by its construction (measure, check and rows requests rebuild it in the engine). */
-type MechanismSpecIn = NonNullable<Extract<JobRequest, { type: 'measure' }>['mechanism']>;
-export function mechanismSpec(project: ProjectInput, m: ProjectMechanismIn): MechanismSpecIn {
-  const { type: _t, inlineLimit: _l, keepChannel: _k, out: _o, ...spec } = mechanismRequest(project, m);
-  (void _t, void _l, void _k, void _o);
-  return spec;
-}
-
-/**
- * Where the engine finds a mechanism's channel, never a matrix held in the
- * page: its construction, or for an optimal LP (which would be
- * solved again) the channel the host kept from its computation (channelRef).
- */
-export type ChannelSource = { mechanism: MechanismSpecIn } | { channelRef: string };
-export function channelSource(project: ProjectInput, m: ProjectMechanismIn, channelRef: string | undefined): ChannelSource {
-  if (m.kind !== 'optimal') return { mechanism: mechanismSpec(project, m) };
-  if (channelRef === undefined) throw new Error(`compute mechanism '${m.id}' first (its optimal channel is kept by the app once computed)`);
-  return { channelRef };
+/** The kept channel a result names, as a source (undefined when it names none). */
+export function keptSource(channelRef: string | undefined): { channelRef: string } | undefined {
+  return channelRef === undefined ? undefined : { channelRef };
 }
 
 /**
@@ -138,49 +64,10 @@ export function applySource(
   project: ProjectInput,
   m: ProjectMechanismIn,
   channelRef: string | undefined,
-): { mechanism: MechanismSpecIn } | { channelRef: string; domain: DomainInput; epsilon: number } {
+): { mechanism: MechanismSpec } | { channelRef: string; domain: DomainInput; epsilon: number } {
   const src = channelSource(project, m, channelRef);
   // a kept channel is released under the mechanism's eps: the engine checks it private there first
   return 'mechanism' in src ? src : { channelRef: src.channelRef, domain: domainOf(project, m.domain), epsilon: m.epsilon };
-}
-
-export function analysisRequest(project: ProjectInput, a: ProjectAnalysisIn, source?: ChannelSource): JobRequest {
-  switch (a.type) {
-    case 'sweep': {
-      const r: JobRequest = { type: 'sweep', domain: domainOf(project, a.domain), kinds: a.kinds, from: a.from, to: a.to, steps: a.steps };
-      const prior = priorOf(project, a.prior);
-      if (prior !== undefined) r.prior = prior;
-      const loss = lossToInput(a.loss);
-      if (loss !== undefined) r.loss = loss;
-      return r;
-    }
-    case 'capacity':
-      return { type: 'capacity', domain: domainOf(project, a.domain), epsilon: a.epsilon, inlineLimit: UI_INLINE_LIMIT };
-    case 'regular':
-      return { type: 'regular', domain: domainOf(project, a.domain), epsilon: a.epsilon, prior: priorOf(project, a.prior) ?? 'uniform' };
-    case 'threshold': {
-      const r: JobRequest = { type: 'threshold', domain: domainOf(project, a.domain) };
-      if (a.from !== undefined) r.from = a.from;
-      if (a.to !== undefined) r.to = a.to;
-      if (a.step !== undefined) r.step = a.step;
-      return r;
-    }
-    case 'vertices':
-      return { type: 'vertices', domain: domainOf(project, a.domain), epsilon: a.epsilon, kernels: a.kernels ?? false };
-    case 'measure':
-    case 'check': {
-      const m = (project.mechanisms ?? []).find((x) => x.id === a.mechanism);
-      if (!m) throw new Error(`unknown mechanism '${a.mechanism}'`);
-      const src = source ?? channelSource(project, m, undefined);
-      if (a.type === 'check') return { type: 'check', ...src, domain: domainOf(project, m.domain), epsilon: a.epsilon ?? m.epsilon, maxViolations: 10 };
-      const r: JobRequest = { type: 'measure', ...src, domain: domainOf(project, m.domain), epsilon: m.epsilon };
-      const prior = priorOf(project, a.prior ?? m.prior);
-      if (prior !== undefined) r.prior = prior;
-      const loss = lossToInput(a.loss ?? m.loss);
-      if (loss !== undefined) r.loss = loss;
-      return r;
-    }
-  }
 }
 
 /** ε for titles and lists: ln 2 by name, else 4 significant digits (0.6931471805599453 -> ln 2, 0.5 -> 0.5). */

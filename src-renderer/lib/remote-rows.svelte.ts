@@ -5,7 +5,7 @@
  * re-render. Used by the virtual table; at most MAX_CHUNKS are kept.
  */
 import { type RowsResult, type JobRequest } from '../../src-shared/protocol/index';
-import type { ChannelSource } from './project-model';
+import type { ChannelSource } from '../../src-shared/project/item-requests';
 import type { TableSource } from './matrix-view';
 
 type RowsRequest = Extract<JobRequest, { type: 'rows' }>;

@@ -12,7 +12,6 @@ import { applyDeletion, duplicateItem, newProject, renameItem, type DeletionPlan
 import { restoreResults } from './kept-results';
 import { pruneStudyItems, renameInStudyItems } from './study-items';
 import type { ItemResult } from './item-result';
-import type { JobView } from './job-view';
 import { JobQueue } from './job-queue.svelte';
 import { Toasts } from './toasts.svelte';
 import { EditHistory } from './edit-history.svelte';
@@ -20,8 +19,6 @@ import { Compute, caseStudyKey } from './compute.svelte';
 import { ProjectFiles } from './project-files.svelte';
 import { invalidate, refreshStale } from './stale-results';
 import { defaultSelection, selectionHeld, type Selection } from './selection';
-
-export { caseStudyKey };
 
 export class AppState {
   api: MechStudioApi;
@@ -51,62 +48,7 @@ export class AppState {
     this.queue.dispose();
   }
 
-  // ---------- the rooms' state and work, as the components name them ----------
-
-  get jobs(): JobView[] {
-    return this.queue.jobs;
-  }
-  set jobs(jobs: JobView[]) {
-    this.queue.jobs = jobs;
-  }
-  get toast(): Toasts['toast'] {
-    return this.toasts.toast;
-  }
-  get canUndo(): boolean {
-    return this.edits.canUndo;
-  }
-  get canRedo(): boolean {
-    return this.edits.canRedo;
-  }
-  get editVersion(): number {
-    return this.edits.editVersion;
-  }
-  get draftProblems(): Record<string, string> {
-    return this.edits.draftProblems;
-  }
-  get recent(): ProjectFiles['recent'] {
-    return this.files.recent;
-  }
-  get lastExample(): string | null {
-    return this.files.lastExample;
-  }
-  set lastExample(name: string | null) {
-    this.files.lastExample = name;
-  }
-
-  readonly notify: Toasts['notify'] = (text, kind) => this.toasts.notify(text, kind);
-  readonly run: JobQueue['run'] = (request, label, onId, transient) => this.queue.run(request, label, onId, transient);
-  readonly task: JobQueue['task'] = (label, type, work) => this.queue.task(label, type, work);
-  readonly fetchRows: JobQueue['fetchRows'] = (request) => this.queue.fetchRows(request);
-  readonly cancel: JobQueue['cancel'] = (jobId) => this.queue.cancel(jobId);
-  readonly stop: JobQueue['stop'] = (jobId) => this.queue.stop(jobId);
-  readonly setDraftProblem: EditHistory['setDraftProblem'] = (domainId, problem) => this.edits.setDraftProblem(domainId, problem);
-  readonly draftBlock: EditHistory['draftBlock'] = (domainId) => this.edits.draftBlock(domainId);
-  readonly computeMechanism: Compute['computeMechanism'] = (id) => this.compute.computeMechanism(id);
-  readonly computeAnalysis: Compute['computeAnalysis'] = (id) => this.compute.computeAnalysis(id);
-  readonly computeCaseStudy: Compute['computeCaseStudy'] = (id) => this.compute.computeCaseStudy(id);
-  readonly computeMechanisms: Compute['computeMechanisms'] = () => this.compute.computeMechanisms();
-  readonly computeMissing: Compute['computeMissing'] = () => this.compute.computeMissing();
-  readonly computeAll: Compute['computeAll'] = () => this.compute.computeAll();
-  readonly markNotKept: Compute['markNotKept'] = (statuses) => this.compute.markNotKept(statuses);
-  readonly refreshRecent: ProjectFiles['refreshRecent'] = () => this.files.refreshRecent();
-  readonly snapshot: ProjectFiles['snapshot'] = () => this.files.snapshot();
-  readonly snapshotWithResults: ProjectFiles['snapshotWithResults'] = () => this.files.snapshotWithResults();
-  readonly savedAs: ProjectFiles['savedAs'] = (path) => this.files.savedAs(path);
-  readonly lastProject: ProjectFiles['lastProject'] = () => this.files.lastProject();
-  readonly autosave: ProjectFiles['autosave'] = () => this.files.autosave();
-  readonly clearAutosave: ProjectFiles['clearAutosave'] = () => this.files.clearAutosave();
-  readonly pendingRecovery: ProjectFiles['pendingRecovery'] = () => this.files.pendingRecovery();
+  // ---------- results and their inputs ----------
 
   /** Mark results whose inputs no longer hash the same as stale (current again when an edit is undone; lib/stale-results.ts). */
   refreshStale(): void {
@@ -125,7 +67,7 @@ export class AppState {
     this.dirty = true;
     this.refreshStale();
     this.edits.record(this.project);
-    this.autosave();
+    this.files.autosave();
   }
 
   /** Undo the last edit (results follow by hash: a result computed for the restored inputs is current again). */
@@ -144,7 +86,7 @@ export class AppState {
     this.dirty = true;
     this.refreshStale();
     if (!selectionHeld(p, this.selection)) this.selection = defaultSelection(p);
-    this.autosave();
+    this.files.autosave();
   }
 
   /**
@@ -223,7 +165,7 @@ export class AppState {
     this.queue.keepLive();
     // a project with case studies (the built-in examples) opens on its first one
     this.selection = defaultSelection(items);
-    if (!opts.keepAutosave) this.clearAutosave();
+    if (!opts.keepAutosave) this.files.clearAutosave();
     // results still on their way belong to the old project: dropped
     this.compute.opened();
   }

@@ -30,7 +30,7 @@ function reportFileName(projectName: string): string {
 }
 
 export async function exportStudyReport(app: AppState): Promise<void> {
-  const project = app.snapshotWithResults();
+  const project = app.files.snapshotWithResults();
   const request: ExportRequest = {
     kind: 'study-report',
     project,

@@ -84,6 +84,13 @@ export function lpResultWords(lp: Basis): string {
   return `best found, within ${pct} of the ${model}'s optimum; not checked against the best possible (no certified bound on it)`;
 }
 
+/** How the LP was solved, in words (the app's "method" and the CLI's "LP method" line; docs/lp.md, "Solution methods"). */
+export const LP_METHOD_WORDS: Record<LpResult['method'], string> = {
+  'full-model': 'full model',
+  'constraint-generation': 'constraint generation',
+  decomposition: 'decomposition by output column (certified Lagrangian bound)',
+};
+
 /** Why the LP ended, in words (the app's "stopped by" and the CLI's "LP rounds" line). */
 export const STOPPED_BY_TEXT: Record<LpResult['stoppedBy'], string> = {
   optimal: 'optimal (certified to 1e-9)',

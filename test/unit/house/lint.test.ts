@@ -1,6 +1,7 @@
 /**
  * The layering is enforced by lint (README, "How the
- * engine is organised"): eslint.config.js forbids the imports that cross it.
+ * engine is organised"): eslint.config.js forbids the imports that cross it,
+ * the engine's floors (ENGINE_FLOORS) and the page's (RENDERER_FLOORS) included.
  * Deliberate violations, linted as if they were files at the given paths,
  * must fail with no-restricted-imports; the allowed imports beside them must
  * not; and the real tree must lint clean.
@@ -55,6 +56,16 @@ const VIOLATIONS: [string, string, RegExp][] = [
   ['src-main/cli/bad.ts', '../../src-worker/library', /reaches the engine through its door/],
   // no renderer file is exempt
   ['src-renderer/lib/points-import.ts', '../../src-worker/data/points', /renderer talks to the engine only through/],
+  // the page's floors: lib < components < editors < views < App.svelte, main.ts
+  ['src-renderer/lib/bad.ts', '../editors/number-field', /src-renderer\/lib\/ sits on floor 5 of the page/],
+  ['src-renderer/lib/bad.ts', '../components/Modal.svelte', /src-renderer\/lib\/ sits on floor 5/],
+  ['src-renderer/lib/bad.ts', '../App.svelte', /src-renderer\/lib\/ sits on floor 5/],
+  ['src-renderer/lib/bad.ts', '../main', /src-renderer\/lib\/ sits on floor 5/],
+  ['src-renderer/components/bad.ts', '../editors/domain-spec', /src-renderer\/components\/ sits on floor 4/],
+  ['src-renderer/components/bad.ts', '../views/AnalysisView.svelte', /imports only its own files and lower floors/],
+  ['src-renderer/editors/bad.ts', '../views/AuditView.svelte', /src-renderer\/editors\/ sits on floor 3/],
+  ['src-renderer/views/bad.ts', '../App.svelte', /src-renderer\/views\/ sits on floor 2/],
+  ['src-renderer/views/explorer/bad.ts', '../../main.ts', /src-renderer\/views\/ sits on floor 2/],
 ];
 
 describe('lint: the layering rules (eslint.config.js)', () => {
@@ -75,6 +86,13 @@ describe('lint: the layering rules (eslint.config.js)', () => {
     const errors = await layeringErrors('src-renderer/views/Bad.svelte', code);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(/renderer talks to the engine only through/);
+  });
+
+  it('a Svelte component importing a floor above its own fails', async () => {
+    const code = `<script lang="ts">\n  import AnalysisView from '../views/AnalysisView.svelte';\n</script>\n<AnalysisView />\n`;
+    const errors = await layeringErrors('src-renderer/components/Bad.svelte', code);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/src-renderer\/components\/ sits on floor 4 of the page \(App.svelte, main.ts > views > editors > components > lib\)/);
   });
 
   it('the imports each layer may make pass', async () => {
@@ -99,6 +117,18 @@ describe('lint: the layering rules (eslint.config.js)', () => {
       ['src-shared/charts/ok.ts', '../protocol/index'],
       ['src-shared/protocol/ok.ts', './results'],
       ['src-shared/charts/ok.ts', 'chart.js'],
+      // the page: its own files and the floors below
+      ['src-renderer/views/ok.ts', '../editors/domain-spec'],
+      ['src-renderer/views/ok.ts', '../components/Modal.svelte'],
+      ['src-renderer/views/ok.ts', './explorer/SimplexView.svelte'],
+      ['src-renderer/views/explorer/ok.ts', '../AnalysisView.svelte'],
+      ['src-renderer/views/explorer/ok.ts', '../../lib/format'],
+      ['src-renderer/editors/ok.ts', '../components/Modal.svelte'],
+      ['src-renderer/editors/ok.ts', '../lib/number-field'],
+      ['src-renderer/components/ok.ts', '../lib/state.svelte'],
+      ['src-renderer/lib/ok.ts', './state.svelte'],
+      ['src-renderer/ok.ts', './views/AnalysisView.svelte'],
+      ['src-renderer/ok.ts', './lib/state.svelte'],
     ];
     for (const [path, spec] of ok) expect(await layeringErrors(path, `import { x } from '${spec}';\nexport const y = x;\n`), `${path} -> ${spec}`).toEqual([]);
   });
@@ -111,6 +141,17 @@ describe('lint: the layering rules (eslint.config.js)', () => {
       .map((e) => e.name)
       .sort();
     expect(listed).toEqual(folders);
+  });
+
+  it('every folder and top-level module of the page is on a floor of the table', async () => {
+    const { RENDERER_FLOORS } = (await import(pathToFileURL(join(ROOT, 'eslint.config.js')).href)) as { RENDERER_FLOORS: string[][] };
+    const listed = RENDERER_FLOORS.flat().sort();
+    const entries = readdirSync(join(ROOT, 'src-renderer'), { withFileTypes: true })
+      .filter((e) => e.isDirectory() || /\.(svelte|ts)$/.test(e.name))
+      .map((e) => e.name)
+      .filter((n) => !n.endsWith('.d.ts'))
+      .sort();
+    expect(listed).toEqual(entries);
   });
 
   it('the real tree lints clean (npm run lint)', async () => {

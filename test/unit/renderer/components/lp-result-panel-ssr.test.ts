@@ -69,6 +69,12 @@ describe('LP result panel (server-side render)', () => {
     expect(t).toContain('time limit: this is the best private mechanism found, within 9.41% of the best possible (certified)');
     expect(t).toContain('1.16727 km (certified: no private mechanism does better)');
   });
+
+  it('the method in the words the CLI prints too (src-shared/charts/lp-words.ts, one table)', () => {
+    expect(text(base)).toContain(' method decomposition by output column (certified Lagrangian bound) ');
+    expect(text({ ...base, method: 'constraint-generation' })).toContain(' method constraint generation ');
+    expect(text({ ...base, method: 'full-model' })).toContain(' method full model ');
+  });
 });
 
 describe('LP result panel: no certificate without a bound', () => {

@@ -5,7 +5,7 @@
  * keep references whole; undo/redo; plain language instead of SPEC sections.
  */
 import { describe, expect, it } from 'vitest';
-import { EPSILON_RULE, numberText, parseNumberField } from '../../../../src-renderer/editors/number-field';
+import { EPSILON_RULE, numberText, parseNumberField } from '../../../../src-renderer/lib/number-field';
 import { analysisProblems } from '../../../../src-renderer/editors/analysis-validation';
 import { parseMetricCsv } from '../../../../src-renderer/editors/custom-metric';
 import { duplicateItem, idProblem, renameItem, starterProject } from '../../../../src-renderer/lib/project-model';

@@ -6,7 +6,8 @@
  * release uses.
  */
 import { describe, expect, it } from 'vitest';
-import { applySource, type ProjectMechanismIn } from '../../../../src-renderer/lib/project-model';
+import { applySource } from '../../../../src-renderer/lib/project-model';
+import type { ProjectMechanismIn } from '../../../../src-shared/project/item-requests';
 import { cellCounts, cellOfLabel, HEADER_CHOICES, pointsImportFor, secretCells, secretLabels } from '../../../../src-renderer/lib/apply-view';
 import { applyRequestSchema } from '../../../../src-shared/protocol/requests';
 import { projectSchema, type ProjectInput } from '../../../../src-shared/protocol/project';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { useSsrModules } from '../../support/ssr';
 import { doneResult, mechanismResult, townProject } from '../../support/state-fixture';
 import { itemHash } from '../../../../src-renderer/lib/kept-results';
-import { channelSource } from '../../../../src-renderer/lib/project-model';
+import { channelSource } from '../../../../src-shared/project/item-requests';
 import type { ItemResult } from '../../../../src-renderer/lib/item-result';
 import type * as ComputeModule from '../../../../src-renderer/lib/compute.svelte';
 import type { ChannelStatus, CheckResult, JobError, JobRequest, JobResult, MechStudioApi, ProjectInput } from '../../../../src-shared/protocol/index';
@@ -38,15 +38,17 @@ function fakeHost(answer: Answer, o: { channels?: (refs: string[]) => ChannelSta
     said: [] as [string, string][],
     autosaves: 0,
     cancelled: [] as string[],
-    run: (req: JobRequest, _label: string, onId?: (id: string) => void): Promise<JobResult> => {
-      host.submitted.push(req);
-      onId?.(`job-${host.submitted.length}`);
-      return answer(req);
+    queue: {
+      run: (req: JobRequest, _label: string, onId?: (id: string) => void): Promise<JobResult> => {
+        host.submitted.push(req);
+        onId?.(`job-${host.submitted.length}`);
+        return answer(req);
+      },
+      cancel: (jobId: string) => (host.cancelled.push(jobId), Promise.resolve()),
     },
-    cancel: (jobId: string) => (host.cancelled.push(jobId), Promise.resolve()),
-    notify: (text: string, kind = 'info') => void host.said.push([kind, text]),
-    draftBlock: (d: string | undefined) => (d && host.drafts[d] ? `draft on ${d}` : null),
-    autosave: () => void host.autosaves++,
+    toasts: { notify: (text: string, kind = 'info') => void host.said.push([kind, text]) },
+    edits: { draftBlock: (d: string | undefined) => (d && host.drafts[d] ? `draft on ${d}` : null) },
+    files: { autosave: () => void host.autosaves++ },
   };
   return { host, compute: new (mod().Compute)(host) };
 }

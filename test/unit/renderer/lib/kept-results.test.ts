@@ -15,7 +15,8 @@ import type { JobResult, MechanismResult } from '../../../../src-shared/protocol
 import { projectSchema, type ProjectInput } from '../../../../src-shared/protocol/project';
 import { parseProject } from '../../../../src-main/project/project-file';
 import { readProjectSafely, writeProjectSafely } from '../../../../src-main/host/project-store';
-import { analysisRequest, channelSource, mechanismRequest } from '../../../../src-renderer/lib/project-model';
+import { APP_REQUESTS } from '../../../../src-renderer/lib/project-model';
+import { analysisRequest, channelSource, mechanismRequest } from '../../../../src-shared/project/item-requests';
 import {
   hashText,
   isExpensive,
@@ -55,12 +56,12 @@ async function computeAll(p: ProjectInput): Promise<Record<string, HeldResult>> 
   const held: Record<string, HeldResult> = {};
   for (const m of p.mechanisms ?? []) {
     const hash = itemHash(p, m.id)!;
-    held[m.id] = { status: 'done', hash, result: await run(mechanismRequest(p, m)), computedAt: '2026-11-24T00:00:00.000Z' };
+    held[m.id] = { status: 'done', hash, result: await run(mechanismRequest(p, m, APP_REQUESTS)), computedAt: '2026-11-24T00:00:00.000Z' };
   }
   for (const a of p.analyses ?? []) {
     const m = 'mechanism' in a ? (p.mechanisms ?? []).find((x) => x.id === a.mechanism) : undefined;
     const source = m ? channelSource(p, m, (held[m.id]!.result as MechanismResult).channelRef) : undefined;
-    held[a.id] = { status: 'done', hash: itemHash(p, a.id)!, result: await run(analysisRequest(p, a, source)) };
+    held[a.id] = { status: 'done', hash: itemHash(p, a.id)!, result: await run(analysisRequest(p, a, { ...APP_REQUESTS, source })) };
   }
   return held;
 }
@@ -156,7 +157,7 @@ describe('the project file carries results', () => {
     p.analyses = [{ id: 'lp-measures', type: 'measure', mechanism: 'lp' }];
     p.analyses.push({ id: 'sweep-lp', type: 'sweep', domain: 'town', kinds: ['optimal', 'tg'], from: 0.5, to: 1, steps: 2 });
     const hash = itemHash(p, 'lp')!;
-    const result = await run(mechanismRequest(p, p.mechanisms![1]!));
+    const result = await run(mechanismRequest(p, p.mechanisms![1]!, APP_REQUESTS));
     const { project: saved } = projectWithResults(p, { lp: { status: 'done', hash, result } });
     const { held } = restoreResults(parseProject(JSON.stringify(saved), 'saved'));
     expect(held.lp!.stale).toBe(false);

@@ -4,7 +4,8 @@
  * kept), never a matrix held in the page; block grids for the heat map.
  */
 import { describe, expect, it } from 'vitest';
-import { analysisRequest, channelSource, mechanismRequest, mechanismSpec } from '../../../../src-renderer/lib/project-model';
+import { APP_REQUESTS } from '../../../../src-renderer/lib/project-model';
+import { analysisRequest, channelSource, mechanismRequest, mechanismSpec } from '../../../../src-shared/project/item-requests';
 import { blockGridFromMatrix, blockGridFromRows, downsample, tableFromMatrix } from '../../../../src-renderer/lib/matrix-view';
 import { parseJobRequest } from '../../../../src-shared/protocol/validate';
 import type { ProjectInput } from '../../../../src-shared/protocol/project';
@@ -27,7 +28,7 @@ const project: ProjectInput = {
 
 describe('analysis requests name the mechanism, not a matrix', () => {
   it('measure and check of a construction carry its spec (valid job requests, no channel)', () => {
-    const m = analysisRequest(project, project.analyses![0]!);
+    const m = analysisRequest(project, project.analyses![0]!, APP_REQUESTS);
     expect(m).toMatchObject({
       type: 'measure',
       mechanism: { kind: 'tight', domain: 'db:5,4:metric=hamming', epsilon: 0.5, prior: { kind: 'product', values: [0.3, 0.27, 0.23, 0.2] } },
@@ -35,7 +36,7 @@ describe('analysis requests name the mechanism, not a matrix', () => {
     });
     expect('channel' in m).toBe(false);
     expect(parseJobRequest(m).ok).toBe(true);
-    const c = analysisRequest(project, project.analyses![1]!);
+    const c = analysisRequest(project, project.analyses![1]!, APP_REQUESTS);
     expect(c).toMatchObject({ type: 'check', mechanism: { kind: 'tight' }, domain: 'db:5,4:metric=hamming', epsilon: 0.5 });
     expect(parseJobRequest(c).ok).toBe(true);
     // the spec has no request-only fields
@@ -43,11 +44,11 @@ describe('analysis requests name the mechanism, not a matrix', () => {
   });
 
   it('an optimal LP is named by the channel the host kept; before it is computed the message says so', () => {
-    expect(mechanismRequest(project, project.mechanisms![1]!).keepChannel).toBe(true);
-    expect(mechanismRequest(project, project.mechanisms![0]!).keepChannel).toBeUndefined();
-    expect(() => analysisRequest(project, project.analyses![2]!)).toThrow(/compute mechanism 'opt' first/);
+    expect(mechanismRequest(project, project.mechanisms![1]!, APP_REQUESTS).keepChannel).toBe(true);
+    expect(mechanismRequest(project, project.mechanisms![0]!, APP_REQUESTS).keepChannel).toBeUndefined();
+    expect(() => analysisRequest(project, project.analyses![2]!, APP_REQUESTS)).toThrow(/compute mechanism 'opt' first/);
     const ref = 'ch-0123456789abcdef0123456789abcdef';
-    const r = analysisRequest(project, project.analyses![2]!, channelSource(project, project.mechanisms![1]!, ref));
+    const r = analysisRequest(project, project.analyses![2]!, { ...APP_REQUESTS, source: channelSource(project, project.mechanisms![1]!, ref) });
     expect(r).toMatchObject({ type: 'measure', channelRef: ref });
     expect(parseJobRequest(r).ok).toBe(true);
   });

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { convergencePoints, convergenceRange, gapText, lossUnit, lpRequestOptions, lpText, parseLpText } from '../../../../src-renderer/lib/lp-options';
-import { mechanismRequest } from '../../../../src-renderer/lib/project-model';
+import { mechanismRequest } from '../../../../src-shared/project/item-requests';
 import { withDefaultLpThreads } from '../../../../src-main/host/host';
 import { jobEventSchema, lpSampleSchema, progressSchema } from '../../../../src-shared/protocol/messages';
 import { parseJobRequest } from '../../../../src-shared/protocol/validate';

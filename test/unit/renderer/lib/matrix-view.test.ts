@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { downsample, matrixToCsv } from '../../../../src-renderer/lib/matrix-view';
-import { mechanismRequest, priorToInput, uniqueId, newProject, lossToInput } from '../../../../src-renderer/lib/project-model';
+import { APP_REQUESTS, uniqueId, newProject } from '../../../../src-renderer/lib/project-model';
+import { lossInput, mechanismRequest, priorInput } from '../../../../src-shared/project/item-requests';
 import { projectSchema } from '../../../../src-shared/protocol/project';
 import { jobRequestSchema } from '../../../../src-shared/protocol/requests';
 
@@ -28,18 +29,18 @@ describe('project model', () => {
   it('a new project is valid and its mechanism request passes the job schema', () => {
     const p = newProject();
     expect(projectSchema.safeParse(p).success).toBe(true);
-    const req = mechanismRequest(p, p.mechanisms![0]!);
+    const req = mechanismRequest(p, p.mechanisms![0]!, APP_REQUESTS);
     expect(jobRequestSchema.safeParse(req).success).toBe(true);
     expect(req).toMatchObject({ type: 'mechanism', domain: 'grid:10x10:step=0.5', kind: 'planar-laplace', prior: 'uniform' });
   });
   it('resolves CLI prior text forms and refuses what the renderer cannot read', () => {
-    expect(priorToInput('uniform')).toBe('uniform');
-    expect(priorToInput('0.2, 0.8')).toEqual({ kind: 'vector', values: [0.2, 0.8] });
-    expect(priorToInput('product:0.5,0.5')).toEqual({ kind: 'product', values: [0.5, 0.5] });
-    expect(() => priorToInput('0.2,,0.8')).toThrow(/item 2/);
-    expect(() => priorToInput('csv:p.csv')).toThrow(/refers to a file/);
-    expect(lossToInput('dist')).toBe('dist');
-    expect(() => lossToInput('csv:l.csv')).toThrow(/file/);
+    expect(priorInput('uniform')).toBe('uniform');
+    expect(priorInput('0.2, 0.8')).toEqual({ kind: 'vector', values: [0.2, 0.8] });
+    expect(priorInput('product:0.5,0.5')).toEqual({ kind: 'product', values: [0.5, 0.5] });
+    expect(() => priorInput('0.2,,0.8')).toThrow(/item 2/);
+    expect(() => priorInput('csv:p.csv')).toThrow(/refers to a file/);
+    expect(lossInput('dist')).toBe('dist');
+    expect(() => lossInput('csv:l.csv')).toThrow(/file/);
   });
   it('makes ids unique', () => {
     expect(uniqueId('planar laplace', ['planar-laplace'])).toBe('planar-laplace-2');

@@ -18,7 +18,7 @@ interface Host {
   project: ProjectInput;
   path: string | null;
   results: Record<string, ItemResult>;
-  notify(text: string, kind?: string): void;
+  toasts: { notify(text: string, kind?: string): void };
 }
 interface Files {
   recent: RecentProject[];
@@ -41,7 +41,7 @@ const storage = useMemoryStorage();
 function files(path: string | null = '/p/town.json'): { host: Host; files: Files; said: string[] } {
   const said: string[] = [];
   const project = townProject();
-  const host: Host = { api: fakeApi().api, project, path, results: { pl: doneResult(itemHash(project, 'pl')) }, notify: (t) => void said.push(t) };
+  const host: Host = { api: fakeApi().api, project, path, results: { pl: doneResult(itemHash(project, 'pl')) }, toasts: { notify: (t) => void said.push(t) } };
   const ProjectFiles = (ssr.module(PATH) as { ProjectFiles: new (h: Host) => Files }).ProjectFiles;
   return { host, files: new ProjectFiles(host), said };
 }

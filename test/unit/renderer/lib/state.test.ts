@@ -1,8 +1,8 @@
 /**
  * The app state as components use it (lib/state.svelte.ts): the edits that
  * cut across its rooms (an edit and its undo, another project, deleting,
- * renaming and duplicating an item) and the rooms' work under the names the
- * components call.
+ * renaming and duplicating an item) and the rooms components name (app.queue,
+ * app.toasts, app.edits, app.compute, app.files) working on the app's project.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { useSsrModules } from '../../support/ssr';
@@ -23,15 +23,15 @@ interface App {
   dirty: boolean;
   selection: Selection;
   results: Record<string, ItemResult>;
-  jobs: JobView[];
-  toast: { text: string; kind: string } | null;
-  canUndo: boolean;
-  canRedo: boolean;
-  editVersion: number;
-  lastExample: string | null;
+  queue: { jobs: JobView[]; run(request: JobRequest, label: string): Promise<JobResult> };
+  toasts: { toast: { text: string; kind: string } | null; notify(text: string, kind?: string): void };
+  edits: { canUndo: boolean; canRedo: boolean; editVersion: number };
+  compute: { computeAnalysis(id: string): Promise<void> };
+  files: {
+    lastExample: string | null;
+    lastProject(): { path: string } | { example: string } | null;
+  };
   dispose(): void;
-  notify(text: string, kind?: string): void;
-  run(request: JobRequest, label: string): Promise<JobResult>;
   markDirty(): void;
   undo(): void;
   redo(): void;
@@ -39,9 +39,6 @@ interface App {
   deleteItems(plan: DeletionPlan): void;
   renameItem(kind: ItemKind, from: string, to: string): string | null;
   duplicateItem(kind: ItemKind, id: string): void;
-  computeAnalysis(id: string): Promise<void>;
-  pendingRecovery(): { project: ProjectInput } | null;
-  lastProject(): { path: string } | { example: string } | null;
 }
 
 const PATH = '/src-renderer/lib/state.svelte.ts';
@@ -67,13 +64,19 @@ describe('app state', () => {
     app.results.pl = doneResult(itemHash(app.project, 'pl'));
     app.project.mechanisms![0]!.epsilon = 2;
     app.markDirty();
-    expect([app.dirty, app.canUndo, app.results.pl!.stale]).toEqual([true, true, true]);
+    expect([app.dirty, app.edits.canUndo, app.results.pl!.stale]).toEqual([true, true, true]);
     // the edit is in the autosave
     expect(JSON.parse(storage.items.get('mechstudio.autosave.v1')!).project.mechanisms[0].epsilon).toBe(2);
     app.undo();
-    expect([app.project.mechanisms![0]!.epsilon, app.results.pl!.stale, app.canUndo, app.canRedo, app.editVersion]).toEqual([1, false, false, true, 1]);
+    expect([app.project.mechanisms![0]!.epsilon, app.results.pl!.stale, app.edits.canUndo, app.edits.canRedo, app.edits.editVersion]).toEqual([
+      1,
+      false,
+      false,
+      true,
+      1,
+    ]);
     app.redo();
-    expect([app.project.mechanisms![0]!.epsilon, app.results.pl!.stale, app.editVersion]).toEqual([2, true, 2]);
+    expect([app.project.mechanisms![0]!.epsilon, app.results.pl!.stale, app.edits.editVersion]).toEqual([2, true, 2]);
   });
 
   it('an undo that removes the selected item moves the selection to the default one', () => {
@@ -88,12 +91,12 @@ describe('app state', () => {
     const f = fakeApi();
     const app = open(f);
     app.markDirty();
-    const late = app.computeAnalysis('reg');
+    const late = app.compute.computeAnalysis('reg');
     await Promise.resolve();
-    expect(app.jobs.map((j) => j.status)).toEqual(['running']);
+    expect(app.queue.jobs.map((j) => j.status)).toEqual(['running']);
     const saved = { ...townProject(), results: { pl: { hash: itemHash(townProject(), 'pl')!, result: mechanismResult() } } } as ProjectInput;
     app.setProject(saved, '/p/other.json');
-    expect([app.path, app.dirty, app.canUndo, app.selection, storage.items.has('mechstudio.autosave.v1')]).toEqual([
+    expect([app.path, app.dirty, app.edits.canUndo, app.selection, storage.items.has('mechstudio.autosave.v1')]).toEqual([
       '/p/other.json',
       false,
       false,
@@ -101,8 +104,8 @@ describe('app state', () => {
       false,
     ]);
     expect(app.results).toEqual({ pl: { status: 'done', result: mechanismResult(), hash: itemHash(townProject(), 'pl'), stale: false } });
-    expect(app.lastProject()).toEqual({ path: '/p/other.json' });
-    expect(app.jobs.length).toBe(1);
+    expect(app.files.lastProject()).toEqual({ path: '/p/other.json' });
+    expect(app.queue.jobs.length).toBe(1);
     f.emit({ kind: 'result', jobId: 'job-1', result: { type: 'regular' } as unknown as JobResult, elapsedMs: 1 });
     await late;
     expect(Object.keys(app.results)).toEqual(['pl']);
@@ -139,15 +142,15 @@ describe('app state', () => {
     expect('reg-copy' in app.results).toBe(false);
   });
 
-  it('the rooms answer under the names components use: a toast, a job row', async () => {
+  it('the rooms components name work on the app: a toast, a job row, the example a reload returns to', async () => {
     const app = open(fakeApi({ answer: () => ({ type: 'rows' }) as unknown as JobResult }));
-    app.notify('saved', 'ok');
-    expect(app.toast).toEqual({ text: 'saved', kind: 'ok' });
-    await app.run({ type: 'rows', channelRef: 'c', from: 0, count: 1 } as never, 'rows');
-    expect(app.jobs.map((j) => [j.label, j.status])).toEqual([['rows', 'done']]);
-    app.jobs = [];
-    app.lastExample = 'voting';
+    app.toasts.notify('saved', 'ok');
+    expect(app.toasts.toast).toEqual({ text: 'saved', kind: 'ok' });
+    await app.queue.run({ type: 'rows', channelRef: 'c', from: 0, count: 1 } as never, 'rows');
+    expect(app.queue.jobs.map((j) => [j.label, j.status])).toEqual([['rows', 'done']]);
+    app.queue.jobs = [];
+    app.files.lastExample = 'voting';
     app.setProject(townProject(), null);
-    expect([app.jobs, app.lastProject()]).toEqual([[], { example: 'voting' }]);
+    expect([app.queue.jobs, app.files.lastProject()]).toEqual([[], { example: 'voting' }]);
   });
 });

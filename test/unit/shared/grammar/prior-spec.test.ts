@@ -1,14 +1,13 @@
 /**
  * One prior grammar (src-shared/grammar/prior-spec.ts): the CLI
- * (parsePriorArg), the project runner in the worker (parsePriorText) and the
- * app (priorToInput) read every file-free prior text the same way and
+ * (parsePriorArg) and a project item's request, in the worker's project runner
+ * and in the app alike (src-shared/project/item-requests.ts priorInput), read every file-free prior text the same way and
  * refuse the same texts with the same message.
  */
 import { describe, expect, it } from 'vitest';
 import { parsePriorSpecText } from '../../../../src-shared/grammar/prior-spec';
 import { parsePriorArg } from '../../../../src-main/fs/inputs';
-import { parsePriorText } from '../../../../src-worker/jobs/project-plan';
-import { priorToInput } from '../../../../src-renderer/lib/project-model';
+import { priorInput } from '../../../../src-shared/project/item-requests';
 
 const outcome = (f: () => unknown): unknown => {
   try {
@@ -31,15 +30,11 @@ describe('the prior grammar', () => {
     expect(parsePriorSpecText('gaussian')).toMatchObject({ ok: false, error: expect.stringMatching(/^unknown prior 'gaussian': use uniform, product/) });
   });
 
-  it('the CLI, the worker and the app agree on every file-free text', () => {
+  it('the CLI and the project requests (worker and app) agree on every file-free text', () => {
     for (const t of ['uniform', '0.2,0.3,0.5', ' 0.5 , 0.5 ', 'product:0.3,0.7', '0.5,,0.5', '0.5,x', '1e999,0', '0.5,-0.5', 'product:', 'gaussian', '', '1']) {
       const cli = outcome(() => parsePriorArg(t));
       expect(
-        outcome(() => parsePriorText(t)),
-        t,
-      ).toEqual(cli);
-      expect(
-        outcome(() => priorToInput(t)),
+        outcome(() => priorInput(t)),
         t,
       ).toEqual(cli);
     }

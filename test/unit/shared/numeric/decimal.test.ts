@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decimalProblem, parseDecimal, parseDigits } from '../../../../src-shared/numeric/decimal';
-import { parsePriorText } from '../../../../src-worker/jobs/project-plan';
+import { priorInput as parsePriorText } from '../../../../src-shared/project/item-requests';
 import { mechError } from '../../support/mech-error';
 
 describe('strict decimal parser (src-shared/numeric/decimal.ts)', () => {

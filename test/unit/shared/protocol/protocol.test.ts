@@ -7,7 +7,8 @@ import { jobRequestOf, parseJobRequest } from '../../../../src-shared/protocol/v
 import { jobRequestSchema } from '../../../../src-shared/protocol/requests';
 import { projectSchema } from '../../../../src-shared/protocol/project';
 import { jobResultSchema } from '../../../../src-shared/protocol/results';
-import { planProject, parsePriorText } from '../../../../src-worker/jobs/project-plan';
+import { planProject } from '../../../../src-worker/jobs/project-plan';
+import { priorInput as parsePriorText } from '../../../../src-shared/project/item-requests';
 import { parseChannelCsv, parseLossArg, parsePriorArg } from '../../../../src-main/fs/inputs';
 import { parseArgs } from '../../../../src-main/cli/args';
 import { MechError } from '../../../../src-shared/errors';
