@@ -14,11 +14,13 @@ import { type RunStop, runStopDue } from './persistent-lp';
  * and every append cost it 80-100 ms before the first iteration
  * (docs/lp.md, "The master" under "Measurements"). This solver keeps the basis
  * inverse explicitly (n x n, row-major; a rank-one update per pivot, fused
- * with the next column's FTRAN in one pass; the inverse is rebuilt by
- * Gauss-Jordan elimination when a residual check every n pivots fails),
- * prices a block of columns per iteration (partial pricing with Dantzig's
- * rule on norm-scaled reduced costs; optimality is only declared after a
- * full pass finds nothing), uses Harris' two-pass ratio test, and keeps a
+ * with the next column's FTRAN in one pass; when a residual check every n
+ * pivots fails, the values and duals are recomputed from the inverse, and
+ * the inverse is rebuilt by Gauss-Jordan pivots in the kernels if that is not
+ * enough), prices a candidate list and a block of columns (partial pricing
+ * with Dantzig's rule on norm-scaled reduced costs; optimality is only
+ * declared after a full pass finds nothing), uses Harris' two-pass ratio
+ * test, and keeps a
  * copy of each column next to the inverse in the memory of small
  * WebAssembly SIMD kernels (dense-kernels.wat: inner products and row
  * updates, 3-4x faster than the same JavaScript loops). Phase 1 starts from
@@ -35,6 +37,8 @@ export interface DenseSimplexSolution {
   objective: number;
   colValue: Float64Array;
   iterations: number;
+  /** Times the basis inverse was rebuilt from the basic columns during the solve (residual checks that failed). */
+  rebuilds: number;
   solveMs: number;
 }
 
@@ -44,6 +48,14 @@ const PIVOT_TOL = 1e-9;
 const OPT_TOL = 1e-10;
 /** Share of the columns priced per iteration (partial pricing; measured on the 20 x 20 city: 0.1, 0.25, 0.5, 1 gave 17.2k, 14.3k, 12.9k, 11.0k iterations, 0.25 the least time). */
 const PRICING_BLOCK = 0.25;
+/**
+ * The candidate list: columns kept from a scan and priced again first, and the share of that scan's best score a
+ * candidate must still reach to enter. Measured on 30 x 30 (the first 15 rounds of exact pricing, runs side by
+ * side): master 21.2 s against 46.6 s with a scan every iteration, 64 / 0.25 11.5 s against 14.9 s for 32 / 0.5
+ * (docs/lp.md, "The master").
+ */
+const CANDIDATES = 64;
+const CANDIDATE_KEEP = 0.25;
 /** Check the residuals after this many pivots at least (and every n pivots); rebuild the inverse when they are not small. */
 const MIN_REFACTOR = 100;
 /** Largest residual |B xB - b| and |y B - c_B| (relative) accepted without rebuilding the inverse. */
@@ -79,7 +91,14 @@ export class DenseSimplex {
   /** Byte offset of each dense column's copy in the kernels' memory (-1: a unit column). */
   private readonly slotOf: number[] = [];
   private pivotsSinceRefactor = 0;
+  /** Inverse rebuilds so far (reported per solve). */
+  private rebuilds = 0;
   private cursor = 0;
+  /** The candidate list of partial pricing (column indices), its length, the scores of the scan that filled it and its best score. */
+  private readonly cand = new Int32Array(CANDIDATES);
+  private readonly candScore = new Float64Array(CANDIDATES);
+  private candCount = 0;
+  private scanBest = 0;
   /** Position of the last pivot whose update of the other rows of the inverse is still due (-1: none). */
   private pending = -1;
 
@@ -218,6 +237,7 @@ export class DenseSimplex {
     for (const arr of [this.vec, this.unitRow, this.unitSign, this.cost, this.scaleOf, this.posOf, this.slotOf]) arr.length = k;
     for (let p = 0; p < this.n; p++) if (this.head[p]! >= 0) this.head[p] = newIndex[this.head[p]!]!;
     this.cursor = 0;
+    this.candCount = 0;
   }
 
   /**
@@ -227,6 +247,7 @@ export class DenseSimplex {
    */
   run(stop?: RunStop, cancelled?: () => boolean): DenseSimplexSolution {
     const t0 = performance.now();
+    const rebuilt = this.rebuilds;
     let sol: { objective: number; colValue: Float64Array; iterations: number };
     try {
       sol = this.solve(stop, cancelled);
@@ -235,7 +256,7 @@ export class DenseSimplex {
       this.resetBasis();
       sol = this.solve(stop, cancelled);
     }
-    return { ...sol, solveMs: performance.now() - t0 };
+    return { ...sol, rebuilds: this.rebuilds - rebuilt, solveMs: performance.now() - t0 };
   }
 
   private solve(stop: RunStop | undefined, cancelled: (() => boolean) | undefined): { objective: number; colValue: Float64Array; iterations: number } {
@@ -246,6 +267,7 @@ export class DenseSimplex {
     const maxIterations = 4 * (50 * n + 20 * this.cost.length + 10000);
     this.completePivot();
     let phase1 = this.artificialMass() > FEAS_TOL;
+    this.candCount = 0;
     this.computeDuals(phase1);
     let verified = false;
     for (;;) {
@@ -264,8 +286,7 @@ export class DenseSimplex {
         this.pending = -1;
       } else if (q >= 0) this.ftran(q);
       if (q >= 0 && this.pivotsSinceRefactor >= Math.max(MIN_REFACTOR, n) && this.residual(phase1) > RESIDUAL_TOL) {
-        this.refactor();
-        this.computeDuals(phase1);
+        this.restoreAccuracy(phase1);
         continue;
       }
       if (q < 0) {
@@ -273,8 +294,7 @@ export class DenseSimplex {
         if (!verified) {
           verified = true;
           if (this.residual(phase1) > RESIDUAL_TOL) {
-            this.refactor();
-            this.computeDuals(phase1);
+            this.restoreAccuracy(phase1);
             continue;
           }
         }
@@ -282,6 +302,7 @@ export class DenseSimplex {
           if (this.artificialMass() > 1e-7) throw new MechError('infeasible', `${this.what} has no feasible solution`);
           phase1 = false;
           verified = false;
+          this.candCount = 0;
           this.computeDuals(false);
           continue;
         }
@@ -305,6 +326,18 @@ export class DenseSimplex {
       objective += this.cost[j]! * v;
     }
     return { objective, colValue, iterations };
+  }
+
+  /**
+   * Residuals too large: the values and duals recomputed from the inverse (2 n^2), which is enough when only their
+   * updates drifted; the inverse rebuilt (refactor) when they are still not small.
+   */
+  private restoreAccuracy(phase1: boolean): void {
+    this.recomputeValues();
+    this.computeDuals(phase1);
+    if (this.residual(phase1) <= RESIDUAL_TOL) return;
+    this.refactor();
+    this.computeDuals(phase1);
   }
 
   /** A run stopped (time limit, cancellation) between a pivot and its row updates: do them now. */
@@ -380,13 +413,20 @@ export class DenseSimplex {
     return at >= 0 ? d - this.kernels.dot(this.yAt, at, this.n) : d - this.unitSign[j]! * this.y[this.unitRow[j]!]!;
   }
 
-  /** Partial pricing: the most negative scaled reduced cost in the first block (from the cursor) that has one; -1 after a full pass finds none. */
+  /**
+   * Partial pricing with a candidate list: the columns of most negative scaled reduced cost found by the last scan
+   * are priced again first (a few inner products), and one of them enters while its score stays within
+   * CANDIDATE_KEEP of that scan's best; otherwise the next block (from the cursor) is scanned, and the first block
+   * that has a negative score refills the list. -1 after a full pass finds none.
+   */
   private price(phase1: boolean): number {
     const K = this.cost.length;
     if (K === 0) return -1;
+    const fromList = this.priceCandidates(phase1);
+    if (fromList >= 0) return fromList;
     const block = Math.max(64, Math.ceil(K * PRICING_BLOCK));
-    let best = -1;
-    let bestScore = -OPT_TOL;
+    const { cand, candScore } = this;
+    let count = 0;
     let scanned = 0;
     let j = this.cursor % K;
     while (scanned < K) {
@@ -394,16 +434,44 @@ export class DenseSimplex {
       for (; scanned < end; scanned++) {
         if (this.posOf[j]! < 0) {
           const score = this.reducedCost(j, phase1) / this.scaleOf[j]!;
-          if (score < bestScore) {
-            bestScore = score;
-            best = j;
+          if (score < -OPT_TOL && (count < cand.length || score < candScore[count - 1]!)) {
+            // Insertion into the list, kept sorted by score.
+            let i = count < cand.length ? count++ : count - 1;
+            while (i > 0 && candScore[i - 1]! > score) {
+              cand[i] = cand[i - 1]!;
+              candScore[i] = candScore[i - 1]!;
+              i--;
+            }
+            cand[i] = j;
+            candScore[i] = score;
           }
         }
         j = j + 1 === K ? 0 : j + 1;
       }
-      if (best >= 0) break;
+      if (count > 0) break;
     }
     this.cursor = j;
+    this.candCount = count;
+    if (count === 0) return -1;
+    this.scanBest = candScore[0]!;
+    return cand[0]!;
+  }
+
+  /** The best column of the candidate list at the current duals, if its score is still within CANDIDATE_KEEP of the last scan's best; -1 otherwise. */
+  private priceCandidates(phase1: boolean): number {
+    let best = -1;
+    let bestScore = CANDIDATE_KEEP * this.scanBest;
+    let kept = 0;
+    const { cand } = this;
+    for (let i = 0; i < this.candCount; i++) {
+      const j = cand[i]!;
+      if (this.posOf[j]! >= 0) continue;
+      const score = this.reducedCost(j, phase1) / this.scaleOf[j]!;
+      if (score >= -OPT_TOL) continue;
+      cand[kept++] = j;
+      if (score < bestScore) ((bestScore = score), (best = j));
+    }
+    this.candCount = best >= 0 ? kept : 0;
     return best;
   }
 
@@ -524,55 +592,47 @@ export class DenseSimplex {
     }
   }
 
-  /** Rebuild B^-1 from the basic columns by Gauss-Jordan elimination with partial pivoting, then the values. */
+  /**
+   * Rebuild B^-1 from the basic columns, then the values: from the identity (the artificial basis), every basic
+   * column is pivoted in at the free position where its FTRAN is largest (Gauss-Jordan elimination with partial
+   * pivoting, one column at a time), each pivot one fused pass of the kernels over the inverse (update and the
+   * next column's FTRAN). Positions whose artificial e_x is basic stay reserved for it.
+   */
   private refactor(): void {
-    const { n, head, binv } = this;
-    // M = [B | I] stored as B (column p of B = basic column at position p) and binv = I; eliminate rows of B.
-    const B = new Float64Array(n * n);
+    this.rebuilds++;
+    const { n, head, binv, alpha } = this;
+    const columns: number[] = [];
+    const free = new Uint8Array(n).fill(1);
     for (let p = 0; p < n; p++) {
       const j = head[p]!;
-      if (j < 0) B[(-1 - j) * n + p] = 1;
-      else {
-        const a = this.vec[j];
-        if (a) for (let x = 0; x < n; x++) B[x * n + p] = a[x]!;
-        else B[this.unitRow[j]! * n + p] = this.unitSign[j]!;
-      }
+      if (j >= 0) {
+        columns.push(j);
+        this.posOf[j] = -1;
+      } else free[-1 - j] = 0;
     }
     binv.fill(0);
-    for (let x = 0; x < n; x++) binv[x * n + x] = 1;
-    // Gauss-Jordan on the rows of B (row x of B: the x-th entries of the basic columns); binv accumulates the row operations.
-    for (let k = 0; k < n; k++) {
-      let piv = k;
-      let pv = Math.abs(B[k * n + k]!);
-      for (let i = k + 1; i < n; i++) {
-        const v = Math.abs(B[i * n + k]!);
-        if (v > pv) ((pv = v), (piv = i));
-      }
-      if (pv < 1e-13) throw new MechError('internal', `${this.what}: the basis became singular`);
-      if (piv !== k) {
-        for (let x = 0; x < n; x++) {
-          let t = B[k * n + x]!;
-          B[k * n + x] = B[piv * n + x]!;
-          B[piv * n + x] = t;
-          t = binv[k * n + x]!;
-          binv[k * n + x] = binv[piv * n + x]!;
-          binv[piv * n + x] = t;
-        }
-      }
-      const inv = 1 / B[k * n + k]!;
-      const ok = k * n;
-      for (let x = 0; x < n; x++) {
-        B[ok + x]! *= inv;
-        binv[ok + x]! *= inv;
-      }
+    for (let x = 0; x < n; x++) {
+      binv[x * n + x] = 1;
+      head[x] = -1 - x;
+    }
+    this.pending = -1;
+    if (columns.length > 0) this.ftran(columns[0]!);
+    for (let k = 0; k < columns.length; k++) {
+      const j = columns[k]!;
+      let p = -1;
+      let best = 1e-13;
       for (let i = 0; i < n; i++) {
-        if (i === k) continue;
-        const f = B[i * n + k]!;
-        if (f === 0) continue;
-        const oi = i * n;
-        for (let x = k; x < n; x++) B[oi + x]! -= f * B[ok + x]!;
-        for (let x = 0; x < n; x++) binv[oi + x]! -= f * binv[ok + x]!;
+        const v = Math.abs(alpha[i]!);
+        if (free[i] && v > best) ((best = v), (p = i));
       }
+      if (p < 0) throw new MechError('internal', `${this.what}: the basis became singular`);
+      free[p] = 0;
+      const inv = 1 / alpha[p]!;
+      const op = p * n;
+      for (let x = 0; x < n; x++) binv[op + x]! *= inv;
+      head[p] = j;
+      this.posOf[j] = p;
+      this.updateRows(p, k + 1 < columns.length ? columns[k + 1]! : -1);
     }
     this.recomputeValues();
     this.pivotsSinceRefactor = 0;

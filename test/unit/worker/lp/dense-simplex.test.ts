@@ -157,6 +157,31 @@ describe('DenseSimplex (the decomposition master)', () => {
     expectSameOptimum(sol.objective, await highsOptimum(n, cols));
   });
 
+  it('rebuilds the inverse from the basic columns when its residuals drift (many pivots, nearly parallel columns), with the same certified optimum', async () => {
+    const n = 120;
+    const rand = rng(11);
+    // Wide plateaus (small eps): nearly parallel columns, an ill-conditioned basis after more than n pivots.
+    const cols: Col[] = [{ cost: 50 * n, a: new Float64Array(n).fill(1) }];
+    for (let j = 0; j < 900; j++) {
+      const a = new Float64Array(n);
+      const centre = Math.floor(rand() * n);
+      const eps = 0.002 + 0.05 * rand();
+      let cost = 0;
+      for (let x = 0; x < n; x++) {
+        a[x] = Math.exp(-eps * Math.abs(x - centre));
+        cost += a[x]! * (0.1 + rand()) * Math.abs(x - ((j * 7) % n));
+      }
+      cols.push({ cost, a });
+    }
+    const s = new DenseSimplex(n, new Float64Array(n).fill(1), 'test master');
+    load(s, cols);
+    const sol = s.run();
+    expect(sol.iterations).toBeGreaterThan(n);
+    expect(sol.rebuilds).toBeGreaterThan(0);
+    expectSameOptimum(sol.objective, await highsOptimum(n, cols));
+    expectCertified(n, cols, sol.colValue, s.duals(), sol.objective);
+  });
+
   it('stops at a deadline and stays usable; reports an infeasible LP', async () => {
     const n = 60;
     const rand = rng(11);
