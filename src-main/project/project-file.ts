@@ -5,7 +5,7 @@
  * leaves a half-written project. Reads and writes go through
  * src-main/fs/safe-fs.ts (regular files only, byte cap, stale temp sweep).
  */
-import { invalid } from '../../src-shared/errors';
+import { invalid, messageOf } from '../../src-shared/errors';
 import { readRegularFileSync, writeFileAtomic as writeAtomic } from '../fs/safe-fs';
 import { PROJECT_BUNDLE_FORMAT } from './bundle';
 import { describeZodError, projectSchema, PROJECT_VERSION, type Project, type ProjectInput } from '../../src-shared/protocol/index';
@@ -20,7 +20,7 @@ export function parseProject(text: string, source: string, bundles: 'read' | 're
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    invalid(`${source}: not valid JSON (${(e as Error).message})`);
+    invalid(`${source}: not valid JSON (${messageOf(e)})`);
   }
   if (raw !== null && typeof raw === 'object' && (raw as { format?: unknown }).format === PROJECT_BUNDLE_FORMAT) {
     if (bundles === 'refuse')

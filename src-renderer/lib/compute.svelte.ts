@@ -12,6 +12,7 @@ import { type KeptStatus, askKeptChannels, markNotKept } from './kept-status';
 import { refreshOne } from './stale-results';
 import { computedChannel, type ItemResult } from './item-result';
 import type { ToastKind } from './toasts.svelte';
+import { messageOf } from '../../src-shared/errors';
 
 /** Results of case studies are keyed apart from analyses (their ids live in another list and may coincide). */
 export const caseStudyKey = (id: string): string => `case-study:${id}`;
@@ -109,7 +110,7 @@ export class Compute {
       req = mechanismRequest(project, m);
       if (m.kind !== 'optimal') sentSpec = channelSource(project, m, undefined);
     } catch (e) {
-      this.put(gen, id, { status: 'error', error: { code: 'invalid-input', message: (e as Error).message } });
+      this.put(gen, id, { status: 'error', error: { code: 'invalid-input', message: messageOf(e) } });
       return;
     }
     const domainId = m.domain;
@@ -211,7 +212,7 @@ export class Compute {
       }
       req = analysisRequest(this.app.project, a, source);
     } catch (e) {
-      this.put(gen, id, { status: 'error', error: { code: 'invalid-input', message: (e as Error).message } });
+      this.put(gen, id, { status: 'error', error: { code: 'invalid-input', message: messageOf(e) } });
       return;
     }
     await this.runItem(gen, id, req, `${a.type} '${id}'`);
@@ -228,7 +229,7 @@ export class Compute {
     try {
       req = caseStudyRequest(c);
     } catch (e) {
-      this.put(gen, key, { status: 'error', error: { code: 'invalid-input', message: (e as Error).message } });
+      this.put(gen, key, { status: 'error', error: { code: 'invalid-input', message: messageOf(e) } });
       return;
     }
     await this.runItem(gen, key, req, `case study '${id}'`);

@@ -20,6 +20,7 @@ import { Compute, caseStudyKey } from './compute.svelte';
 import { ProjectFiles } from './project-files.svelte';
 import { invalidate, refreshStale } from './stale-results';
 import { defaultSelection, selectionHeld, type Selection } from './selection';
+import { messageOf } from '../../src-shared/errors';
 
 export { caseStudyKey };
 export type { ItemResult, JobView, Selection };
@@ -170,7 +171,7 @@ export class AppState {
       id = renameItem(this.project, kind, from, to);
       renameInStudyItems(this.project, kind, from, id);
     } catch (e) {
-      return (e as Error).message;
+      return messageOf(e);
     }
     if (id !== from) {
       const key = (x: string): string => (kind === 'caseStudy' ? caseStudyKey(x) : x);
