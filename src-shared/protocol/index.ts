@@ -1,6 +1,16 @@
 /** The job protocol: schemas (validate at every boundary) and inferred types. */
 export * from './common';
-export { ERROR_CODE_TABLE, ERROR_CODES, isErrorCode, isInputErrorCode, toJobError } from './errors';
+export {
+  ERROR_CODE_TABLE,
+  ERROR_CODES,
+  errorCodeSchema,
+  isErrorCode,
+  isInputErrorCode,
+  jobErrorSchema,
+  toJobError,
+  type JobError,
+  type JobErrorCode,
+} from './errors';
 export * from './requests';
 export * from './results';
 export * from './facts';

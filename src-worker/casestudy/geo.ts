@@ -43,7 +43,7 @@ import {
 } from './study';
 import { z } from 'zod';
 import type { CaseStudyParams } from '../../src-shared/protocol/index';
-import type { SplitStudy } from './parts';
+import type { SplitStudy } from './study';
 
 interface GridPoint {
   eps: number;
