@@ -11,6 +11,7 @@ import { basename, extname, join } from 'node:path';
 import type { ReleaseFile } from '../../src-shared/protocol/index';
 import {
   ApiError,
+  currentVersionOf,
   MAX_LP_THREADS,
   MAX_APP_RELEASED_ROWS,
   MAX_APP_SECRETS_CHARS,
@@ -364,7 +365,7 @@ export class MechStudioHost implements ApiHost {
   private async save(raw: unknown, path?: string): Promise<SavedProject | null> {
     const parsed = parseWith(projectSchema, raw, 'project');
     if (!parsed.ok) throw new ApiError(parsed.error);
-    const project = raw as ProjectInput;
+    const project = currentVersionOf(raw);
     if (path === undefined && !this.opts.dialogs && this.opts.transfers) return this.saveDownload(project, parsed.value);
     if (path === undefined) {
       if (!this.opts.dialogs) {

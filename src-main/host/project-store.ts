@@ -15,6 +15,7 @@ import { checkGraphFileName, isUnder, realPathOf, UNCONFINED, type PathPolicy } 
 import { runProject } from '../project/run-project';
 import {
   ApiError,
+  currentVersionOf,
   describeZodError,
   projectSchema,
   type ApplyResult,
@@ -244,11 +245,11 @@ export async function projectFromText(
   }
 }
 
-/** Validate, then write atomically (regular files only, never under /proc or /sys). */
+/** Validate, then write atomically as a file of the current version (regular files only, never under /proc or /sys). */
 export async function writeProjectSafely(path: string, project: ProjectInput): Promise<void> {
   const r = projectSchema.safeParse(project);
   if (!r.success) throw new MechError('invalid-input', describeZodError(r.error, 'project'));
-  await writeFileAtomicAsync(path, JSON.stringify(project, null, 2) + '\n', 'project');
+  await writeFileAtomicAsync(path, JSON.stringify(currentVersionOf(project), null, 2) + '\n', 'project');
 }
 
 export function createProjectStore(

@@ -1,6 +1,7 @@
 /**
  * Project files on disk: JSON with a version field, validated by the shared
- * zod schema (src-shared/protocol/project.ts), saved atomically (temp file in
+ * zod schema (src-shared/protocol/project.ts, which reads a file of an earlier
+ * version onto the current one: project-migration.ts), saved as the current version, atomically (temp file in
  * the same directory, fsync, rename, fsync the directory) so a crash never
  * leaves a half-written project. Reads and writes go through
  * src-main/fs/safe-fs.ts (regular files only, byte cap, stale temp sweep).
@@ -8,7 +9,7 @@
 import { invalid, messageOf } from '../../src-shared/errors';
 import { readRegularFileSync, writeFileAtomic as writeAtomic } from '../fs/safe-fs';
 import { PROJECT_BUNDLE_FORMAT } from './bundle';
-import { describeZodError, projectSchema, PROJECT_VERSION, type Project, type ProjectInput } from '../../src-shared/protocol/index';
+import { currentVersionOf, describeZodError, projectSchema, type Project, type ProjectInput } from '../../src-shared/protocol/index';
 
 /**
  * Parse and validate project JSON text; errors name the file and the field. A project bundle (web mode's download
@@ -28,9 +29,6 @@ export function parseProject(text: string, source: string, bundles: 'read' | 're
     raw = (raw as { project?: unknown }).project;
     if (raw === null || typeof raw !== 'object') invalid(`${source}: the bundle holds no project`);
   }
-  if (raw && typeof raw === 'object' && 'version' in raw && (raw as { version: unknown }).version !== PROJECT_VERSION) {
-    invalid(`${source}: project version ${String((raw as { version: unknown }).version)} is not supported (this program reads version ${PROJECT_VERSION})`);
-  }
   const r = projectSchema.safeParse(raw);
   if (!r.success) invalid(describeZodError(r.error, source));
   return r.data;
@@ -48,10 +46,10 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, what = 
   writeAtomic(path, data, what);
 }
 
-/** Validate, then save atomically. Returns the validated project. */
+/** Validate, then save atomically, as a file of the current version. Returns the validated project. */
 export function saveProject(path: string, project: ProjectInput): Project {
   const r = projectSchema.safeParse(project);
   if (!r.success) invalid(describeZodError(r.error, 'project'));
-  writeFileAtomic(path, JSON.stringify(project, null, 2) + '\n', 'project');
+  writeFileAtomic(path, JSON.stringify(currentVersionOf(project), null, 2) + '\n', 'project');
   return r.data;
 }

@@ -11,6 +11,7 @@ import {
   type ProjectInput,
   type ProjectLoss,
   type ProjectPrior,
+  PROJECT_VERSION,
 } from '../../src-shared/protocol/index';
 import { lpRequestOptions } from './lp-options';
 import { parsePriorSpecText } from '../../src-shared/grammar/prior-spec';
@@ -32,7 +33,7 @@ export const UI_INLINE_LIMIT = 160_000;
 export function starterProject(name: string, domain: ProjectDomainIn, priorId: string, mechanism: Omit<ProjectMechanismIn, 'domain' | 'prior'>): ProjectInput {
   const { id, ...settings } = mechanism;
   return {
-    version: 1,
+    version: PROJECT_VERSION,
     name,
     domains: [domain],
     priors: [{ id: priorId, domain: domain.id, prior: 'uniform' }],
