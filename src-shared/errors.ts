@@ -35,7 +35,13 @@ export function assertPositiveInt(v: number, name: string, min = 1): void {
   if (!Number.isInteger(v) || v < min) invalid(`${name} must be an integer >= ${min}, got ${String(v)}`);
 }
 
-/** The message of anything thrown (an Error's message, else its text). */
+/**
+ * The message of anything thrown: an Error's message, or the string message of an
+ * error-shaped object (an ApiError crosses the Electron context bridge as a plain
+ * object { name, code, message, detail }), else its text.
+ */
 export function messageOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
+  if (e instanceof Error) return e.message;
+  const m = e !== null && typeof e === 'object' ? (e as { message?: unknown }).message : undefined;
+  return typeof m === 'string' ? m : String(e);
 }

@@ -9,7 +9,7 @@
  * (or that no bound was proved yet; exit 0), and a second one cancels.
  */
 import { unlinkSync } from 'node:fs';
-import { MechError } from '../../src-shared/errors';
+import { MechError, messageOf } from '../../src-shared/errors';
 import { ApiError, type JobRequest, type JobResult } from '../../src-shared/protocol/index';
 import { Dispatcher, isLpJob } from '../dispatcher/dispatcher';
 import type { JobRunner } from '../dispatcher/job-runner';
@@ -59,7 +59,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
   };
   const failWith = (e: unknown): number => {
     if (e instanceof MechError || e instanceof ApiError) return fail(e.code, e.code === 'cancelled' ? 'cancelled' : e.message);
-    const m = e instanceof Error ? e.message : String(e);
+    const m = messageOf(e);
     return fail('internal', m.startsWith('internal error') ? m : `internal error: ${m}`);
   };
   const controller = new AbortController();
@@ -259,7 +259,7 @@ if (isMain || process.env.MECHSTUDIO_CLI_MAIN === '1') {
     if (e.code !== 'EPIPE') throw e;
   });
   process.on('uncaughtException', (e) => {
-    process.stderr.write(`mechstudio: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.stderr.write(`mechstudio: internal error: ${messageOf(e)}\n`);
     process.exit(1);
   });
   main(process.argv.slice(2)).then(
@@ -269,7 +269,7 @@ if (isMain || process.env.MECHSTUDIO_CLI_MAIN === '1') {
     },
     (e: unknown) => {
       settled = true;
-      process.stderr.write(`mechstudio: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.stderr.write(`mechstudio: internal error: ${messageOf(e)}\n`);
       process.exitCode = 1;
     },
   );

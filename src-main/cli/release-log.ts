@@ -9,6 +9,7 @@ import { createInterface } from 'node:readline';
 import { invalid } from '../../src-shared/errors';
 import {
   budgetState,
+  currentVersionOf,
   describeZodError,
   overBudgetText,
   populationOfHash,
@@ -97,7 +98,7 @@ async function recordRelease(r: PlannedRelease, result: ApplyResult, outPath: st
   // Read again: the file may have been saved since the release was planned.
   const { raw, project } = readProjectRaw(r.projectPath);
   const releases = [...(Array.isArray(raw.releases) ? (raw.releases as Release[]) : []), release];
-  const next = { ...raw, releases };
+  const next = { ...currentVersionOf(raw), releases };
   const check = projectSchema.safeParse(next);
   if (!check.success) invalid(describeZodError(check.error, r.projectPath));
   writeFileAtomic(r.projectPath, JSON.stringify(next, null, 2) + '\n', 'project');

@@ -36,6 +36,7 @@ import { z } from 'zod';
 import type { ChannelPayload } from '../../src-shared/protocol/index';
 import { keptRowSource, type KeptChannel } from '../../src-worker/index';
 import { checkRegularFile, ensureDir, REFUSE_SYSTEM_FS, writeFileAtomicAsync } from '../fs/safe-fs';
+import { messageOf } from '../../src-shared/errors';
 
 /** Total entries kept in memory (8 bytes each; 3e7 = 240 MB). */
 const CHANNEL_STORE_MAX_ENTRIES = 30_000_000;
@@ -166,7 +167,7 @@ async function readChannelFiles(dir: string, id: string): Promise<ChannelLookup 
     if (!parsed.success) return bad(recPath, 'is not a channel record');
     rec = parsed.data;
   } catch (e) {
-    return bad(recPath, `cannot be read (${(e as Error).message.split('\n')[0]})`);
+    return bad(recPath, `cannot be read (${messageOf(e).split('\n')[0]})`);
   }
   if (rec.id !== id) return bad(recPath, `names another channel (${rec.id})`);
   if (rec.rowLabels.length !== rec.rows || rec.colLabels.length !== rec.cols)
@@ -179,7 +180,7 @@ async function readChannelFiles(dir: string, id: string): Promise<ChannelLookup 
     if (size !== expected) return bad(datPath, `has ${size} bytes, not the ${expected} of a ${rec.rows} x ${rec.cols} channel of doubles`);
     bytes = await fsp.readFile(datPath);
   } catch (e) {
-    return bad(datPath, /no such file|ENOENT/i.test((e as Error).message) ? 'is missing' : `cannot be read (${(e as Error).message.split('\n')[0]})`);
+    return bad(datPath, /no such file|ENOENT/i.test(messageOf(e)) ? 'is missing' : `cannot be read (${messageOf(e).split('\n')[0]})`);
   }
   if (bytes.length !== expected) return bad(datPath, `has ${bytes.length} bytes, not ${expected}`);
   if (createHash('sha256').update(bytes).digest('hex') !== rec.sha256) return bad(datPath, 'does not match its sha256 (it was changed or damaged)');
@@ -193,7 +194,7 @@ async function readChannelFiles(dir: string, id: string): Promise<ChannelLookup 
   try {
     keptRowSource(channel, 'channel');
   } catch (e) {
-    return bad(datPath, `is not a channel of probabilities (${(e as Error).message.replace(/^channel: /, '')})`);
+    return bad(datPath, `is not a channel of probabilities (${messageOf(e).replace(/^channel: /, '')})`);
   }
   return { ok: true, channel };
 }
@@ -376,7 +377,7 @@ export class ChannelStore {
       this.cacheProblem = null;
       await this.pruneCache(id);
     } catch (e) {
-      this.cacheProblem = `the channel ${id} could not be written to the app's cache ${dir} (${(e as Error).message.split('\n')[0]}); it is kept in memory until the app stops`;
+      this.cacheProblem = `the channel ${id} could not be written to the app's cache ${dir} (${messageOf(e).split('\n')[0]}); it is kept in memory until the app stops`;
     }
   }
 

@@ -50,7 +50,7 @@ import {
 import { FLAG_CANCEL, FLAG_STOP, rowsOf, keptRowSource, type KeptChannel, type PricingFactory, servePricing } from '../../src-worker/index';
 import { JobRunnerBase, type JobRunner } from './job-runner';
 import { ChannelStore } from './channel-store';
-import { MechError } from '../../src-shared/errors';
+import { MechError, messageOf } from '../../src-shared/errors';
 
 export interface DispatcherOptions {
   /** Worker threads (default: os.availableParallelism(), at least 1). */
@@ -196,7 +196,7 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
     // wait forever, so they fail now with the reason. Running jobs are not
     // touched.
     pool.on('error', (err: unknown) => {
-      const msg = err instanceof Error ? err.message : String(err);
+      const msg = messageOf(err);
       for (const rec of [...this.jobs.values()]) {
         if (rec.running) continue;
         this.finishError(rec, { code: 'crashed', message: `a worker thread failed: ${msg.split('\n')[0]}` });
@@ -401,7 +401,7 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
       try {
         this.finishResult(rec, rowsOf(keptRowSource(channel, `kept channel ${ref}`), req));
       } catch (e) {
-        this.finishError(rec, { code: e instanceof MechError ? e.code : 'internal', message: e instanceof Error ? e.message : String(e) });
+        this.finishError(rec, { code: e instanceof MechError ? e.code : 'internal', message: messageOf(e) });
       }
     });
     return id;
@@ -516,7 +516,7 @@ function keptOfReply(reply: unknown): KeptChannel | undefined {
 
 /** A rejected piscina task that was not a cancellation: the worker died. */
 function crashError(err: unknown): JobError {
-  const msg = err instanceof Error ? err.message : String(err);
+  const msg = messageOf(err);
   const code = (err as { code?: string } | null)?.code;
   if (code === 'ERR_WORKER_OUT_OF_MEMORY' || /out of memory|heap limit/i.test(msg)) {
     return { code: 'crashed', message: `the worker ran out of memory and was replaced (${msg}); try a smaller domain` };

@@ -23,7 +23,7 @@ import {
   toApiError,
   type JobEvent,
 } from '../../src-shared/protocol/index';
-import { MechError } from '../../src-shared/errors';
+import { MechError, messageOf } from '../../src-shared/errors';
 import { JobRunnerBase, type JobRunner, type RunOptions } from './job-runner';
 import type { SwitchableRunner } from './switchable-runner';
 
@@ -109,7 +109,7 @@ export async function runFannedOut(runner: JobRunner, request: JobRequest, parts
     try {
       return mergeStudyParts(study.study, params, results as CaseStudyResult[]);
     } catch (e) {
-      throw new ApiError({ code: 'internal', message: e instanceof Error ? e.message : String(e) });
+      throw new ApiError({ code: 'internal', message: messageOf(e) });
     }
   }
   return runner.run(request, options);

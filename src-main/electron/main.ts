@@ -20,6 +20,7 @@ import { toJobError, type HostSession } from '../host/api-host';
 import { buildMenu } from './menu';
 import { IPC } from './ipc-channels';
 import type { MenuCommand } from '../../src-shared/protocol/index';
+import { messageOf } from '../../src-shared/errors';
 
 const here = dirname(fileURLToPath(import.meta.url)); // out/main
 const root = resolve(here, '../..');
@@ -119,7 +120,7 @@ async function main(): Promise<void> {
   try {
     await queueSettings.start(process.env.MECHSTUDIO_QUEUE || undefined);
   } catch (e) {
-    dialog.showErrorBox('Job queue unavailable', `${e instanceof Error ? e.message : String(e)}\n\nJobs run on this computer instead.`);
+    dialog.showErrorBox('Job queue unavailable', `${messageOf(e)}\n\nJobs run on this computer instead.`);
   }
   let menuModel = { recent: [] as Awaited<ReturnType<MechStudioHost['recent']>>, examples: [] as { name: string; title: string; description: string }[] };
   const send = (cmd: MenuCommand): void => win?.webContents.send(IPC.menu, cmd);

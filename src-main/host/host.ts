@@ -11,10 +11,10 @@ import { basename, extname, join } from 'node:path';
 import type { ReleaseFile } from '../../src-shared/protocol/index';
 import {
   ApiError,
+  currentVersionOf,
   MAX_APP_RELEASED_ROWS,
   MAX_APP_SECRETS_CHARS,
   type ApplyResult,
-  type CheckResult,
   parseJobRequest,
   parseWith,
   projectSchema,
@@ -48,7 +48,7 @@ import { channelFolderOf, projectChannelRefs, type ChannelStore } from '../dispa
 import { keptRowSource, writeChannelCsv } from '../../src-worker/index';
 import { auditExample } from '../project/examples';
 import { UNCONFINED, checkGraphFileName, type PathPolicy } from '../fs/workspace';
-import { MAX_PROJECT_BYTES, type OutsideFiles, type ProjectReadOptions } from './project-store';
+import { MAX_PROJECT_BYTES, type OutsideFiles, type ProjectStore } from './project-store';
 import { downloadName, MAX_UPLOAD_BYTES, type Transfers } from './transfers';
 import { projectFileText, unpackProjectFile } from '../project/bundle';
 import { KeptClaims } from './kept-claims';
@@ -69,29 +69,6 @@ export function jobService(runner: JobRunner): JobService {
       return runner.threads;
     },
   };
-}
-
-/** What the host needs from project storage (src-main/project): parse + atomic write. */
-export interface ProjectStore {
-  /** The project, or the files outside its folder it refers to (nothing read but the project) unless opts.allowOutside. */
-  read(path: string, opts?: ProjectReadOptions): Promise<ProjectInput | OutsideFiles>;
-  write(path: string, project: ProjectInput): Promise<void>;
-  /** A project from its text (an uploaded file): `name` in its messages, references relative to `baseDir`. */
-  readText?(text: string, name: string, baseDir: string, opts?: ProjectReadOptions): Promise<ProjectInput | OutsideFiles>;
-  /** `mechstudio run` equivalent into `dir`; returns files written. */
-  exportRun?(project: ProjectInput, projectPath: string | null, dir: string, paths?: PathPolicy): Promise<string[]>;
-  /** Stream a mechanism/capacity channel to CSV at `path`. */
-  exportChannel?(request: Extract<JobRequest, { type: 'mechanism' | 'capacity' }>, path: string): Promise<string[]>;
-  /** Run an apply job (input and out are host-chosen paths). */
-  runApply?(request: Extract<JobRequest, { type: 'apply' }>): Promise<ApplyResult>;
-  /** Run a privacy check (a kept channel at the eps its result claims: ./kept-claims). */
-  runCheck?(request: Extract<JobRequest, { type: 'check' }>): Promise<CheckResult>;
-  /** Built-in examples (resources/examples), file references resolved. */
-  examples(): ExampleInfo[];
-  loadExample(name: string): ProjectInput;
-  /** Recently opened/saved projects, most recent first. */
-  recent(): RecentProject[];
-  addRecent(path: string, name: string): RecentProject[];
 }
 
 /** Native file dialogs (Electron); absent in web mode, where paths are typed in the app. */
@@ -378,7 +355,7 @@ export class MechStudioHost implements ApiHost {
   private async save(raw: unknown, path?: string): Promise<SavedProject | null> {
     const parsed = parseWith(projectSchema, raw, 'project');
     if (!parsed.ok) throw new ApiError(parsed.error);
-    const project = raw as ProjectInput;
+    const project = currentVersionOf(raw);
     if (path === undefined && !this.opts.dialogs && this.opts.transfers) return this.saveDownload(project, parsed.value);
     if (path === undefined) {
       if (!this.opts.dialogs) {

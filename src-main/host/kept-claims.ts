@@ -14,6 +14,7 @@
  */
 import type { ChannelClaim, ChannelStatus, CheckRequest, CheckResult } from '../../src-shared/protocol/index';
 import type { ChannelStore } from '../dispatcher/channel-store';
+import { messageOf } from '../../src-shared/errors';
 
 /** Verdicts remembered (a project names at most a few hundred channels). */
 const MAX_VERDICTS = 2000;
@@ -51,7 +52,7 @@ export class KeptClaims {
     try {
       check = await this.check(claim);
     } catch (e) {
-      const why = (e as Error).message.split('\n')[0];
+      const why = messageOf(e).split('\n')[0];
       return {
         channelRef,
         kept: false,

@@ -13,10 +13,21 @@ import { addRecent, readRecent } from '../project/recent';
 import { projectFileRefs, resolveProjectFiles } from '../project/resolve-files';
 import { checkGraphFileName, isUnder, realPathOf, UNCONFINED, type PathPolicy } from '../fs/workspace';
 import { runProject } from '../project/run-project';
-import { ApiError, describeZodError, projectSchema, type ExampleInfo, type Project, type ProjectInput, type RecentProject } from '../../src-shared/protocol';
+import {
+  ApiError,
+  currentVersionOf,
+  describeZodError,
+  projectSchema,
+  type ApplyResult,
+  type CheckResult,
+  type ExampleInfo,
+  type JobRequest,
+  type Project,
+  type ProjectInput,
+  type RecentProject,
+} from '../../src-shared/protocol';
 import { MechError } from '../../src-shared/errors';
 import { toJobError } from './api-host';
-import type { ProjectStore } from './host';
 import { redactJobError } from './redact';
 import { checkRegularFile, readRegularFile, REFUSE_SYSTEM_FS, writeFileAtomicAsync } from '../fs/safe-fs';
 
@@ -42,6 +53,29 @@ export interface ProjectReadOptions {
 /** A project not read because it refers to files outside its folder: those files, for the user to agree to. */
 export interface OutsideFiles {
   outside: string[];
+}
+
+/** What the host (./host.ts) needs from project storage (src-main/project): parse + atomic write; createProjectStore below is it. */
+export interface ProjectStore {
+  /** The project, or the files outside its folder it refers to (nothing read but the project) unless opts.allowOutside. */
+  read(path: string, opts?: ProjectReadOptions): Promise<ProjectInput | OutsideFiles>;
+  write(path: string, project: ProjectInput): Promise<void>;
+  /** A project from its text (an uploaded file): `name` in its messages, references relative to `baseDir`. */
+  readText?(text: string, name: string, baseDir: string, opts?: ProjectReadOptions): Promise<ProjectInput | OutsideFiles>;
+  /** `mechstudio run` equivalent into `dir`; returns files written. */
+  exportRun?(project: ProjectInput, projectPath: string | null, dir: string, paths?: PathPolicy): Promise<string[]>;
+  /** Stream a mechanism/capacity channel to CSV at `path`. */
+  exportChannel?(request: Extract<JobRequest, { type: 'mechanism' | 'capacity' }>, path: string): Promise<string[]>;
+  /** Run an apply job (input and out are host-chosen paths). */
+  runApply?(request: Extract<JobRequest, { type: 'apply' }>): Promise<ApplyResult>;
+  /** Run a privacy check (a kept channel at the eps its result claims: ./kept-claims). */
+  runCheck?(request: Extract<JobRequest, { type: 'check' }>): Promise<CheckResult>;
+  /** Built-in examples (resources/examples), file references resolved. */
+  examples(): ExampleInfo[];
+  loadExample(name: string): ProjectInput;
+  /** Recently opened/saved projects, most recent first. */
+  recent(): RecentProject[];
+  addRecent(path: string, name: string): RecentProject[];
 }
 
 /**
@@ -211,11 +245,11 @@ export async function projectFromText(
   }
 }
 
-/** Validate, then write atomically (regular files only, never under /proc or /sys). */
+/** Validate, then write atomically as a file of the current version (regular files only, never under /proc or /sys). */
 export async function writeProjectSafely(path: string, project: ProjectInput): Promise<void> {
   const r = projectSchema.safeParse(project);
   if (!r.success) throw new MechError('invalid-input', describeZodError(r.error, 'project'));
-  await writeFileAtomicAsync(path, JSON.stringify(project, null, 2) + '\n', 'project');
+  await writeFileAtomicAsync(path, JSON.stringify(currentVersionOf(project), null, 2) + '\n', 'project');
 }
 
 export function createProjectStore(

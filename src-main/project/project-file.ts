@@ -1,14 +1,15 @@
 /**
  * Project files on disk: JSON with a version field, validated by the shared
- * zod schema (src-shared/protocol/project.ts), saved atomically (temp file in
+ * zod schema (src-shared/protocol/project.ts, which reads a file of an earlier
+ * version onto the current one: project-migration.ts), saved as the current version, atomically (temp file in
  * the same directory, fsync, rename, fsync the directory) so a crash never
  * leaves a half-written project. Reads and writes go through
  * src-main/fs/safe-fs.ts (regular files only, byte cap, stale temp sweep).
  */
-import { invalid } from '../../src-shared/errors';
+import { invalid, messageOf } from '../../src-shared/errors';
 import { readRegularFileSync, writeFileAtomic as writeAtomic } from '../fs/safe-fs';
 import { PROJECT_BUNDLE_FORMAT } from './bundle';
-import { describeZodError, projectSchema, PROJECT_VERSION, type Project } from '../../src-shared/protocol/index';
+import { currentVersionOf, describeZodError, projectSchema, type Project, type ProjectInput } from '../../src-shared/protocol/index';
 
 /**
  * Parse and validate project JSON text; errors name the file and the field. A project bundle (web mode's download
@@ -20,16 +21,13 @@ export function parseProject(text: string, source: string, bundles: 'read' | 're
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    invalid(`${source}: not valid JSON (${(e as Error).message})`);
+    invalid(`${source}: not valid JSON (${messageOf(e)})`);
   }
   if (raw !== null && typeof raw === 'object' && (raw as { format?: unknown }).format === PROJECT_BUNDLE_FORMAT) {
     if (bundles === 'refuse')
       invalid(`${source} is a project bundle (a web-mode download with its kept channels): open it in the app and save it as a project file to write to it`);
     raw = (raw as { project?: unknown }).project;
     if (raw === null || typeof raw !== 'object') invalid(`${source}: the bundle holds no project`);
-  }
-  if (raw && typeof raw === 'object' && 'version' in raw && (raw as { version: unknown }).version !== PROJECT_VERSION) {
-    invalid(`${source}: project version ${String((raw as { version: unknown }).version)} is not supported (this program reads version ${PROJECT_VERSION})`);
   }
   const r = projectSchema.safeParse(raw);
   if (!r.success) invalid(describeZodError(r.error, source));
@@ -46,4 +44,12 @@ export function loadProject(path: string): Project {
 /** Write bytes to `path` atomically (the one writer: src-main/fs/safe-fs.ts). */
 export function writeFileAtomic(path: string, data: string | Uint8Array, what = 'output'): void {
   writeAtomic(path, data, what);
+}
+
+/** Validate, then save atomically, as a file of the current version. Returns the validated project. */
+export function saveProject(path: string, project: ProjectInput): Project {
+  const r = projectSchema.safeParse(project);
+  if (!r.success) invalid(describeZodError(r.error, 'project'));
+  writeFileAtomic(path, JSON.stringify(currentVersionOf(project), null, 2) + '\n', 'project');
+  return r.data;
 }

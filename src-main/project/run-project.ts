@@ -7,7 +7,7 @@
 import { setMaxListeners } from 'node:events';
 import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { MechError } from '../../src-shared/errors';
+import { MechError, messageOf } from '../../src-shared/errors';
 import { ensureDir, prepareWrite, publishTemp } from '../fs/safe-fs';
 import {
   type JobRequest,
@@ -122,7 +122,7 @@ export async function runProject(
       } catch (e) {
         if ((e instanceof ApiError || e instanceof MechError) && e.code === 'cancelled') throw e;
         item.ok = false;
-        item.error = { code: e instanceof ApiError || e instanceof MechError ? e.code : 'internal', message: e instanceof Error ? e.message : String(e) };
+        item.error = { code: e instanceof ApiError || e instanceof MechError ? e.code : 'internal', message: messageOf(e) };
       } finally {
         if (csv)
           for (const t of [csv.tmp, `${csv.tmp}.partial`]) {

@@ -27,7 +27,7 @@ import type { Redis } from 'ioredis';
 import { ApiError, type JobError, type JobEvent, progressSchema, type JobResult, jobRequestOf } from '../../src-shared/protocol/index';
 import { JobRunnerBase, type JobRunner } from '../dispatcher/job-runner';
 import { REFUSE_SYSTEM_FS, readRegularFile, writeFileAtomicAsync } from '../fs/safe-fs';
-import { MechError } from '../../src-shared/errors';
+import { MechError, messageOf } from '../../src-shared/errors';
 import { MAX_CARRIED_FILE_BYTES, decodeReturn, encodeValue, fileDomainRefs, parseFailure, requestTooLarge, type JobData } from './codec';
 import { isLpJob } from '../dispatcher/dispatcher';
 import { CANCEL_CHANNEL, STOP_CHANNEL, QUEUE_NAME, QUEUE_PREFIX, cancelledKey, probeRedis, redact, type QueueTarget } from './connection';
@@ -71,7 +71,7 @@ async function readCarriedFiles(request: unknown): Promise<Record<string, string
       files[file] = await readRegularFile(file, 'domain file', MAX_CARRIED_FILE_BYTES, REFUSE_SYSTEM_FS);
     } catch (e) {
       const code = e instanceof MechError || e instanceof ApiError ? e.code : 'invalid-input';
-      throw new ApiError({ code, message: `domain '${spec.slice(0, 200)}': ${e instanceof Error ? e.message : String(e)}` });
+      throw new ApiError({ code, message: `domain '${spec.slice(0, 200)}': ${messageOf(e)}` });
     }
     total += Buffer.byteLength(files[file]!, 'utf8');
     if (total > MAX_CARRIED_FILE_BYTES) {
@@ -339,7 +339,7 @@ export class QueueClient extends JobRunnerBase implements JobRunner {
   }
 
   private clean(e: unknown): string {
-    return redact(this.target, (e instanceof Error ? e.message : String(e)).split('\n')[0]!);
+    return redact(this.target, messageOf(e).split('\n')[0]!);
   }
 
   private emit(e: JobEvent): void {

@@ -36,7 +36,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { MechError } from '../../src-shared/errors';
+import { MechError, messageOf } from '../../src-shared/errors';
 import {
   type PricingEngine,
   type PricingFactory,
@@ -465,7 +465,7 @@ class QueuePricing implements PricingEngine {
     try {
       return decodeFrame(got[1], this.fleet.key);
     } catch (e) {
-      const why = e instanceof Error ? e.message : String(e);
+      const why = messageOf(e);
       this.once(why, `ignored a frame on this LP's reply list: ${why}`);
       return null;
     }

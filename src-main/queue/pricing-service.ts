@@ -23,7 +23,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { MechError } from '../../src-shared/errors';
+import { MechError, messageOf } from '../../src-shared/errors';
 import {
   EXACT_PRICING_MAX_SECRETS,
   LocalPricing,
@@ -227,7 +227,7 @@ export async function startPricingService(opts: PricingServiceOptions): Promise<
       } catch (e) {
         s.failed = true;
         const code = e instanceof MechError ? e.code : 'internal';
-        await send(s.reply, { t: 'error', session: sid, code, message: e instanceof Error ? e.message : String(e) });
+        await send(s.reply, { t: 'error', session: sid, code, message: messageOf(e) });
       }
     });
   };

@@ -43,7 +43,7 @@ import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { ApiError, runJob, type JobError, type WorkerReply, parseJobRequest } from '../../src-shared/protocol/index';
 import { Dispatcher, type DispatcherOptions } from '../dispatcher/dispatcher';
-import { MechError } from '../../src-shared/errors';
+import { MechError, messageOf } from '../../src-shared/errors';
 import { startPricingService } from './pricing-service';
 import { PricingFleet } from './pricing-master';
 import { MAX_CSV_GZ_BYTES, carriedFilesError, decodeValue, encodeReturn, failedForGoodSchema, failureText, jobDataSchema, payloadTooLarge } from './codec';
@@ -113,7 +113,7 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<Runnin
     const now = Date.now();
     if (now - lastTrouble < 10_000) return;
     lastTrouble = now;
-    log(`Redis at ${target.redacted}: ${redact(target, e instanceof Error ? e.message : String(e))} (retrying)`);
+    log(`Redis at ${target.redacted}: ${redact(target, messageOf(e))} (retrying)`);
   };
   commands.on('error', trouble);
   subscriber.on('error', trouble);
@@ -259,9 +259,7 @@ function jobProcessor({
       reply = { ok: true, result };
     } catch (e) {
       const error: JobError =
-        e instanceof ApiError
-          ? { code: e.code, message: e.message, ...(e.detail ? { detail: e.detail } : {}) }
-          : { code: 'internal', message: e instanceof Error ? e.message : String(e) };
+        e instanceof ApiError ? { code: e.code, message: e.message, ...(e.detail ? { detail: e.detail } : {}) } : { code: 'internal', message: messageOf(e) };
       if (error.code === 'cancelled' || signal?.aborted) {
         log(`job ${id} cancelled`);
         fail({ code: 'cancelled', message: 'job cancelled' });

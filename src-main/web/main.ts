@@ -25,6 +25,7 @@ import { startWebServer, type RunningWebServer } from './server';
 import { ensureRendererBuilt } from './build-renderer';
 import { webRootFrom, workspaceRoot } from '../fs/workspace';
 import { Transfers } from '../host/transfers';
+import { messageOf } from '../../src-shared/errors';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -152,7 +153,7 @@ if (isMain) {
       process.on('SIGTERM', stop);
     })
     .catch((e: unknown) => {
-      const msg = e instanceof Error ? e.message : String(e);
+      const msg = messageOf(e);
       console.error(/EADDRINUSE/.test(msg) ? `port ${port} is in use: pass --port N (0 = any free port)` : `web mode failed: ${msg}`);
       process.exit(1);
     });

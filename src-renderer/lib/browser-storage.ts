@@ -3,7 +3,7 @@
  * project a reload returns to, and the autosave of unsaved edits (cleared on
  * save and open). Every access survives a storage that is unavailable or full.
  */
-import type { ProjectInput } from '../../src-shared/protocol/index';
+import { currentVersionOf, type ProjectInput } from '../../src-shared/protocol/index';
 
 const AUTOSAVE_KEY = 'mechstudio.autosave.v1';
 /** Which project a reload returns to: {path} of the last opened/saved file, or {example} (the file itself is the host's). */
@@ -64,13 +64,13 @@ export function clearAutosave(): void {
   }
 }
 
-/** The autosave a new window offers back, or null. */
+/** The autosave a new window offers back (an earlier version's project in the current version's shape), or null. */
 export function pendingAutosave(): Autosaved | null {
   try {
     const raw = localStorage.getItem(AUTOSAVE_KEY);
     if (!raw) return null;
     const v = JSON.parse(raw) as Autosaved;
-    return v && v.project && Array.isArray(v.project.domains) ? v : null;
+    return v && v.project && Array.isArray(v.project.domains) ? { ...v, project: currentVersionOf(v.project) } : null;
   } catch {
     return null;
   }

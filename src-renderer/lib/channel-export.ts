@@ -9,6 +9,7 @@ import type { ExportRequest, JobRequest } from '../../src-shared/protocol/index'
 import { fetchDownload } from './charts';
 import { delivered } from './file-transfer';
 import type { AppState } from './state.svelte';
+import { messageOf } from '../../src-shared/errors';
 
 export async function exportChannelFile(app: AppState, request: Extract<JobRequest, { type: 'mechanism' | 'capacity' }>, suggested: string): Promise<void> {
   await exportFile(app, `channel CSV of ${suggested}`, { kind: 'channel-csv', request, name: suggested });
@@ -25,6 +26,6 @@ export async function exportFile(app: AppState, label: string, request: ExportRe
     const said = delivered(r, fetchDownload);
     if (said) app.toasts.notify(said, 'ok');
   } catch (e) {
-    app.toasts.notify((e as Error).message, 'bad');
+    app.toasts.notify(messageOf(e), 'bad');
   }
 }

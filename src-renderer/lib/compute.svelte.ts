@@ -15,6 +15,7 @@ import { computedChannel, type ItemResult } from './item-result';
 import type { Toasts } from './toasts.svelte';
 import type { JobQueue } from './job-queue.svelte';
 import type { EditHistory } from './edit-history.svelte';
+import { messageOf } from '../../src-shared/errors';
 
 /** Results of case studies are keyed apart from analyses (their ids live in another list and may coincide). */
 export const caseStudyKey = (id: string): string => `case-study:${id}`;
@@ -113,7 +114,7 @@ export class Compute {
       req = mechanismRequest(project, m, APP_REQUESTS);
       if (m.kind !== 'optimal') sentSpec = channelSource(project, m, undefined);
     } catch (e) {
-      this.put(gen, id, { status: 'error', error: { code: 'invalid-input', message: (e as Error).message } });
+      this.put(gen, id, { status: 'error', error: { code: 'invalid-input', message: messageOf(e) } });
       return;
     }
     const domainId = m.domain;
@@ -215,7 +216,7 @@ export class Compute {
       }
       req = analysisRequest(this.app.project, a, { ...APP_REQUESTS, source });
     } catch (e) {
-      this.put(gen, id, { status: 'error', error: { code: 'invalid-input', message: (e as Error).message } });
+      this.put(gen, id, { status: 'error', error: { code: 'invalid-input', message: messageOf(e) } });
       return;
     }
     await this.runItem(gen, id, req, `${a.type} '${id}'`);
@@ -232,7 +233,7 @@ export class Compute {
     try {
       req = caseStudyRequest(c);
     } catch (e) {
-      this.put(gen, key, { status: 'error', error: { code: 'invalid-input', message: (e as Error).message } });
+      this.put(gen, key, { status: 'error', error: { code: 'invalid-input', message: messageOf(e) } });
       return;
     }
     await this.runItem(gen, key, req, `case study '${id}'`);

@@ -1,6 +1,7 @@
 /** A project item's result as the app holds it (lib/state.svelte.ts keeps one per item, lib/compute.svelte.ts fills them; lib/status.ts derives its badge). */
 import { type JobError, type CheckResult, type JobResult, type ProjectInput } from '../../src-shared/protocol/index';
 import { channelSource, type ChannelSource } from '../../src-shared/project/item-requests';
+import { messageOf } from '../../src-shared/errors';
 
 export interface ItemResult {
   status: 'running' | 'done' | 'error';
@@ -51,6 +52,6 @@ export function computedChannel(project: ProjectInput, id: string, r: ItemResult
   try {
     return { source: channelSource(project, m, undefined) };
   } catch (e) {
-    return { why: (e as Error).message };
+    return { why: messageOf(e) };
   }
 }

@@ -14,6 +14,7 @@ import {
   type RowsResult,
 } from '../../src-shared/protocol/index';
 import { applyJobEvent, type JobView } from './job-view';
+import { messageOf } from '../../src-shared/errors';
 
 /** Most rows the panel keeps (the oldest go). */
 export const MAX_JOB_ROWS = 30;
@@ -131,7 +132,7 @@ export class JobQueue {
       Object.assign(tracked, { status: 'done', fraction: 1, message: 'done', elapsedMs: Date.now() - tracked.started });
       return r;
     } catch (e) {
-      const message = (e as Error).message;
+      const message = messageOf(e);
       Object.assign(tracked, { status: 'error', message, error: message, elapsedMs: Date.now() - tracked.started });
       throw e;
     }

@@ -13,6 +13,7 @@
  */
 import type { ChannelClaim, ChannelStatus, DomainInput, MechStudioApi } from '../../src-shared/protocol/index';
 import type { ItemResult } from './item-result';
+import { messageOf } from '../../src-shared/errors';
 
 export type KeptStatus = ChannelStatus & { keys?: string[] };
 
@@ -40,7 +41,7 @@ export function askKeptChannels(
   if (refs.size === 0) return null;
   return api.project.channels([...refs.keys()].map((ref) => claims.get(ref) ?? ref)).then(
     (statuses) => statuses.map((st) => ({ ...st, keys: refs.get(st.channelRef) ?? [] })),
-    (e: unknown) => [...refs].map(([channelRef, keys]) => ({ channelRef, kept: false, problem: (e as Error).message, keys })),
+    (e: unknown) => [...refs].map(([channelRef, keys]) => ({ channelRef, kept: false, problem: messageOf(e), keys })),
   );
 }
 

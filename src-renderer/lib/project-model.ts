@@ -4,7 +4,7 @@
  * project entry's job request is src-shared/project/item-requests.ts (the
  * project runner's too), asked for with APP_REQUESTS.
  */
-import type { DomainInput, JobRequest, MechanismSpec, ProjectInput } from '../../src-shared/protocol/index';
+import { PROJECT_VERSION, type DomainInput, type JobRequest, type MechanismSpec, type ProjectInput } from '../../src-shared/protocol/index';
 import { channelSource, domainOf, type AppRequests, type ProjectAnalysisIn, type ProjectMechanismIn } from '../../src-shared/project/item-requests';
 
 export type ProjectDomainIn = ProjectInput['domains'][number];
@@ -25,7 +25,7 @@ export const APP_REQUESTS: AppRequests = { inlineLimit: UI_INLINE_LIMIT };
 export function starterProject(name: string, domain: ProjectDomainIn, priorId: string, mechanism: Omit<ProjectMechanismIn, 'domain' | 'prior'>): ProjectInput {
   const { id, ...settings } = mechanism;
   return {
-    version: 1,
+    version: PROJECT_VERSION,
     name,
     domains: [domain],
     priors: [{ id: priorId, domain: domain.id, prior: 'uniform' }],

@@ -7,6 +7,7 @@
 import { type RowsResult, type JobRequest } from '../../src-shared/protocol/index';
 import type { ChannelSource } from '../../src-shared/project/item-requests';
 import type { TableSource } from './matrix-view';
+import { messageOf } from '../../src-shared/errors';
 
 type RowsRequest = Extract<JobRequest, { type: 'rows' }>;
 const MAX_CHUNKS = 64;
@@ -62,7 +63,7 @@ export class RemoteRows implements TableSource {
         },
         (e: unknown) => {
           this.chunks.delete(k);
-          this.error = (e as { message?: string }).message ?? String(e);
+          this.error = messageOf(e);
         },
       );
     }

@@ -19,6 +19,7 @@ import { Compute, caseStudyKey } from './compute.svelte';
 import { ProjectFiles } from './project-files.svelte';
 import { invalidate, refreshStale } from './stale-results';
 import { defaultSelection, selectionHeld, type Selection } from './selection';
+import { messageOf } from '../../src-shared/errors';
 
 export class AppState {
   api: MechStudioApi;
@@ -111,7 +112,7 @@ export class AppState {
       id = renameItem(this.project, kind, from, to);
       renameInStudyItems(this.project, kind, from, id);
     } catch (e) {
-      return (e as Error).message;
+      return messageOf(e);
     }
     if (id !== from) {
       const key = (x: string): string => (kind === 'caseStudy' ? caseStudyKey(x) : x);

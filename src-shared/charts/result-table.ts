@@ -1,8 +1,7 @@
 /** Each analysis result as a flat table (for its CSV file and summary.md). */
-import type { JobResult } from '../protocol/index';
+import type { AuditResult, JobResult } from '../protocol/index';
 import { compareColumns } from './compare-report';
 import { CAPACITY_CSV_HEADER } from '../explorer/capacity-table';
-import { auditTable } from './audit-table';
 
 export interface Table {
   header: string[];
@@ -118,6 +117,26 @@ export function resultTable(r: JobResult): Table {
     case 'audit':
       return auditTable(r);
   }
+}
+
+/** An audit result as a flat table (its CSV file): every test made, best first, so the witness is the first row. */
+function auditTable(r: AuditResult): Table {
+  return {
+    header: ['secret a', 'secret b', 'distance', 'event', 'count a', 'samples a', 'count b', 'samples b', 'lower P(E|a)', 'upper P(E|b)', 'eps bound'],
+    rows: r.tested.map((t) => [
+      t.secrets[0],
+      t.secrets[1],
+      t.distance,
+      t.event.join(' '),
+      t.countA,
+      t.samplesA,
+      t.countB,
+      t.samplesB,
+      t.lowerA,
+      t.upperB,
+      t.bound,
+    ]),
+  };
 }
 
 function cell(v: string | number | boolean | null): string {

@@ -13,7 +13,8 @@
 import { z } from 'zod';
 import { JOB_TYPES, jobRequestSchema, type JobType } from './requests';
 import { projectSchema } from './project';
-import { channelRefSchema, describeZodError, domainInputSchema, epsilonSchema, jobErrorSchema, type JobError } from './common';
+import { channelRefSchema, describeZodError, domainInputSchema, epsilonSchema } from './common';
+import { jobErrorSchema, type JobError } from './errors';
 import type { Parsed } from './validate';
 
 const jobIdSchema = z.string().min(1, 'job id is empty').max(200, 'job id is too long');

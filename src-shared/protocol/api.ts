@@ -20,7 +20,8 @@
  */
 import type { z } from 'zod';
 import type { ApiMethod, ApiParamsIn, exportRequestSchema, QueueStatus } from './api-calls';
-import type { DomainInput, JobError } from './common';
+import type { DomainInput } from './common';
+import type { JobError } from './errors';
 import type { JobEvent, LpSample } from './messages';
 import type { ProjectInput } from './project';
 import type { ApplyRequest, JobRequest } from './requests';

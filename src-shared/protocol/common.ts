@@ -5,7 +5,6 @@
  * is parsed with these schemas; the inferred types are the only types used.
  */
 import { z } from 'zod';
-import { ERROR_CODES, type JobErrorCode } from './errors';
 
 /** Largest matrix (entries) a result carries inline; bigger ones carry only a summary. */
 export const INLINE_MATRIX_LIMIT = 200 * 200;
@@ -189,16 +188,6 @@ export const lpOptionsOnlyForOptimal = [
 /** A matrix returned inline (only when rows*cols <= INLINE_MATRIX_LIMIT). */
 export const matrixPayloadSchema = channelPayloadSchema;
 export type MatrixPayload = ChannelPayload;
-
-/** The serialisable form of a MechError (src-shared/errors.ts); the codes are listed once, in errors.ts. */
-export const errorCodeSchema = z.enum(ERROR_CODES);
-export const jobErrorSchema = z.object({
-  code: errorCodeSchema,
-  message: z.string(),
-  detail: z.record(z.string(), z.unknown()).optional(),
-});
-export type JobError = z.infer<typeof jobErrorSchema>;
-export type { JobErrorCode };
 
 /** Turn a zod failure into one readable line naming the field. */
 export function describeZodError(err: z.ZodError, what = 'request'): string {

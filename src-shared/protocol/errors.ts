@@ -2,10 +2,10 @@
  * The one list of error codes a job can end with, what each means to a
  * caller, and the one conversion of anything thrown into a serialisable
  * JobError. The engine's MechError (src-shared/errors.ts), the protocol's
- * jobErrorSchema (common.ts) and the CLI's exit statuses (src-main/cli) all
+ * jobErrorSchema (below) and the CLI's exit statuses (src-main/cli) all
  * derive from the table below (docs/protocol.md, error codes).
  */
-import type { JobError } from './common';
+import { z } from 'zod';
 
 /** Every error code, with whether it blames the input (the CLI exits 2 on those). */
 const ERROR_CODE_TABLE = {
@@ -29,6 +29,15 @@ export const ERROR_CODES = Object.keys(ERROR_CODE_TABLE) as [JobErrorCode, ...Jo
 function isErrorCode(x: unknown): x is JobErrorCode {
   return typeof x === 'string' && Object.prototype.hasOwnProperty.call(ERROR_CODE_TABLE, x);
 }
+
+/** The serialisable form of a MechError (src-shared/errors.ts). */
+export const errorCodeSchema = z.enum(ERROR_CODES);
+export const jobErrorSchema = z.object({
+  code: errorCodeSchema,
+  message: z.string(),
+  detail: z.record(z.string(), z.unknown()).optional(),
+});
+export type JobError = z.infer<typeof jobErrorSchema>;
 
 /** True for the codes that blame the input rather than the engine. */
 export function isInputErrorCode(code: string): boolean {

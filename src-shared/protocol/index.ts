@@ -1,12 +1,13 @@
 /** The job protocol: schemas (validate at every boundary) and inferred types. */
 export * from './common';
-export { ERROR_CODES, isInputErrorCode, toJobError } from './errors';
+export { ERROR_CODES, errorCodeSchema, isInputErrorCode, jobErrorSchema, toJobError, type JobError, type JobErrorCode } from './errors';
 export * from './requests';
 export * from './results';
 export * from './facts';
 export { factsFromInfo, type LegacyInfo } from './legacy-facts';
 export * from './messages';
 export * from './project';
+export { migrateProject, PROJECT_VERSION, type ProjectMigration } from './project-migration';
 export * from './releases';
 export * from './casestudy';
 export * from './api';

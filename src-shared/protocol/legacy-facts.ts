@@ -1,5 +1,6 @@
 /**
- * Construction facts from results kept by earlier versions. Those results
+ * Construction facts from results kept by earlier versions (project files of
+ * version 1; project-migration.ts reads them onto the current shape). Those results
  * carried a flat `info` record of display values (e.g. `{ alpha, k,
  * construction }`, an optimal LP's sizes and times under flat names) instead of
  * the typed `facts`; `factsFromInfo` recognises the construction by its keys,
@@ -11,7 +12,10 @@ import { z } from 'zod';
 import { mechanismFactsSchema, type MechanismFacts, type RecordedFact } from './facts';
 
 /** The flat `info` of an earlier result: display values by name (non-finite numbers as numbers, their text, or null from JSON). */
-const legacyInfoSchema = z.record(z.string(), z.union([z.number(), z.nan(), z.literal(Infinity), z.literal(-Infinity), z.string(), z.boolean(), z.null()]));
+export const legacyInfoSchema = z.record(
+  z.string(),
+  z.union([z.number(), z.nan(), z.literal(Infinity), z.literal(-Infinity), z.string(), z.boolean(), z.null()]),
+);
 export type LegacyInfo = z.infer<typeof legacyInfoSchema>;
 type Value = LegacyInfo[string];
 
@@ -154,23 +158,4 @@ export function factsFromInfo(info: LegacyInfo, resultKind: string, lpCarried: b
   const parsed = d === null ? null : mechanismFactsSchema.safeParse(d);
   if (!parsed?.success) return { facts: { kind: 'none' }, recorded: recorded(info, new Set()) };
   return { facts: parsed.data, recorded: recorded(info, r.used) };
-}
-
-/**
- * A kept result as read from a project file: a mechanism result of an earlier version (`info`, no `facts`) gets
- * its typed facts and the values kept as recorded in place of the `info`; anything else is returned as it is (the
- * result schema then validates it). An `info` that is not a record of names and values is an issue on `info`.
- */
-export function readEarlierResult(raw: unknown, ctx: z.core.$RefinementCtx): unknown {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;
-  const r = raw as Record<string, unknown>;
-  if (r.type !== 'mechanism' || !Object.hasOwn(r, 'info') || Object.hasOwn(r, 'facts')) return raw;
-  const { info, ...rest } = r;
-  const parsed = legacyInfoSchema.safeParse(info);
-  if (!parsed.success) {
-    ctx.addIssue({ code: 'custom', path: ['info'], message: 'the facts of an earlier version must be names with numbers, text or yes/no', input: info });
-    return raw;
-  }
-  const { facts, recorded } = factsFromInfo(parsed.data, typeof r.kind === 'string' ? r.kind : '', r.lp !== undefined);
-  return { ...rest, facts, ...(recorded.length ? { factsAsRecorded: recorded } : {}) };
 }

@@ -3,7 +3,7 @@
  * the messages a worker thread posts on its progress port.
  */
 import { z } from 'zod';
-import { jobErrorSchema } from './common';
+import { jobErrorSchema } from './errors';
 import { jobResultSchema } from './results';
 
 /**

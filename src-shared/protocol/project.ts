@@ -1,5 +1,6 @@
 /**
- * Project files (JSON, versioned): named domains, priors and mechanisms, and
+ * Project files (JSON, versioned: project-migration.ts reads a file of an
+ * earlier version onto the current one): named domains, priors and mechanisms, and
  * the analyses run on them. Shared by the CLI (`mechstudio run`), the main
  * process (open/save) and the renderer (editing). Priors and losses may use
  * the CLI text forms (uniform, product:..., comma list, csv:FILE with FILE
@@ -9,13 +10,12 @@
 import { z } from 'zod';
 import { projectCaseStudySchema } from './casestudy';
 import { pointsBinningSchema, remapFieldShape, remapNeedsLoss } from './remap';
-import { checkResultSchema, storedJobResultSchema } from './results';
+import { checkResultSchema, jobResultSchema } from './results';
+import { migrateProject, PROJECT_VERSION } from './project-migration';
 import { domainInputSchema, epsilonSchema, lossInputSchema, lpOptionsOnlyForOptimal, lpOptionsShape, mechanismKindSchema, priorInputSchema } from './common';
 import { sweepRangeShape } from './sweep';
 import { privacyBudgetSchema, releaseSchema } from './releases';
 import { fileRecordSchema, projectAuditSchema, projectComparisonSchema } from './study-items';
-
-export const PROJECT_VERSION = 1;
 
 const id = z
   .string()
@@ -123,12 +123,12 @@ const projectAnalysisSchema = z.discriminatedUnion('type', [
 const keptResultSchema = z.strictObject({
   hash: z.string().regex(/^[0-9a-f]{16}$/, 'a kept result hash is 16 hex digits'),
   computedAt: z.string().max(40).optional(),
-  result: storedJobResultSchema,
+  result: jobResultSchema,
   check: checkResultSchema.optional(),
 });
 export type KeptResult = z.infer<typeof keptResultSchema>;
 
-export const projectSchema = z
+const currentProjectSchema = z
   .strictObject({
     version: z.literal(PROJECT_VERSION, { error: `project version must be ${PROJECT_VERSION}` }),
     name: z.string().min(1).max(200),
@@ -193,6 +193,23 @@ export const projectSchema = z
       if ('prior' in a) ref(pris, a.prior, ['analyses', i, 'prior'], 'prior');
     });
   });
+
+/**
+ * A project of the current version, or of an earlier one migrated when it is read (project-migration.ts): what
+ * every reader validates with. Its output, and the input it is typed with, are the current version's.
+ */
+export const projectSchema = z.preprocess<unknown, typeof currentProjectSchema, z.input<typeof currentProjectSchema>>((raw, ctx) => {
+  const m = migrateProject(raw);
+  if (m.ok) return m.project;
+  ctx.addIssue({ code: 'custom', message: m.message, path: m.path, input: raw });
+  return raw;
+}, currentProjectSchema);
+
+/** A valid project (of any version projectSchema reads) as a file of the current version holds it: what the app and the CLI write. */
+export function currentVersionOf(project: unknown): ProjectInput {
+  const m = migrateProject(project);
+  return (m.ok ? m.project : project) as ProjectInput;
+}
 
 export type Project = z.infer<typeof projectSchema>;
 /** The project as written in a file (defaults not yet applied). */

@@ -10,7 +10,6 @@ import { compareResultSchema } from './compare';
 import { explorerResultSchema } from './explorer';
 import { auditResultSchema } from './audit';
 import { lpStopSchema, mechanismFactsSchema, recordedFactSchema } from './facts';
-import { readEarlierResult, type LegacyInfo } from './legacy-facts';
 
 const num = z.number();
 const nullableNum = z.number().nullable();
@@ -338,17 +337,6 @@ export const jobResultSchema = z.discriminatedUnion('type', [
   explorerResultSchema,
   auditResultSchema,
 ]);
-
-/** A mechanism result as an earlier version kept it: the construction facts as a flat `info` record instead of `facts`. */
-type EarlierMechanismResult = Omit<z.input<typeof mechanismResultSchema>, 'facts' | 'factsAsRecorded'> & { info: LegacyInfo };
-/**
- * A job result as a project file keeps it: a current result, or a mechanism result of an earlier version whose
- * flat `info` is read onto the typed `facts` first (legacy-facts.ts), then validated as a current result.
- */
-export const storedJobResultSchema = z.preprocess<unknown, typeof jobResultSchema, z.input<typeof jobResultSchema> | EarlierMechanismResult>(
-  readEarlierResult,
-  jobResultSchema,
-);
 
 export type MechanismResult = z.infer<typeof mechanismResultSchema>;
 export type MeasureResult = z.infer<typeof measureResultSchema>;

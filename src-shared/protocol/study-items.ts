@@ -3,7 +3,7 @@
  * `audits`): what the Compare and Audit views ran, with their inputs as the
  * user gave them (an eps as typed, "ln 4"; the audited file's name, size and
  * SHA-256, never its rows) and the result they showed, so that a saved study
- * reopens with them. Optional and additive: project files stay version 1.
+ * reopens with them. Optional and additive: they do not change the project file's version.
  */
 import { z } from 'zod';
 import { epsilonSchema, lpOptionsShape } from './common';

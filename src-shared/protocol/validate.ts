@@ -3,7 +3,8 @@
  * worker thread, WebSocket) into a typed value or one readable error.
  */
 import type { z } from 'zod';
-import { describeZodError, type JobError } from './common';
+import { describeZodError } from './common';
+import type { JobError } from './errors';
 import { jobRequestSchema, type JobRequest } from './requests';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: JobError };

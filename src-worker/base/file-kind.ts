@@ -4,6 +4,7 @@
  * failed: one wording, no dependency on node:fs (the worker may run where
  * there is none).
  */
+import { messageOf } from '../../src-shared/errors';
 
 /** The parts of a Stats object the wording needs. */
 export interface StatKind {
@@ -52,7 +53,7 @@ export function ioReason(e: unknown): string {
     case 'EIO':
       return 'input/output error (EIO)';
     default: {
-      const m = e instanceof Error ? e.message : String(e);
+      const m = messageOf(e);
       // Node's messages repeat the syscall and path ("EIO: i/o error, read"); keep the reason only
       return m.replace(/,\s*(open|read|stat|lstat|mkdir|rename|write|scandir|realpath|access|unlink)\b.*$/, '');
     }

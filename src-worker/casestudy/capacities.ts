@@ -14,7 +14,7 @@ import { lineMultiplicativeCapacity, discreteMultiplicativeCapacity, discreteAdd
 import { z } from 'zod';
 import type { CaseStudyParams } from '../../src-shared/protocol/index';
 import { studyParams, checkAbort, f, type Study, type StudyContext, type CaseStudyResult } from './study';
-import type { SplitStudy } from './parts';
+import type { SplitStudy } from './study';
 
 const DEFAULT_DOMAINS: Record<string, string[]> = {
   lines: ['line:2', 'line:3', 'line:4', 'line:5', 'line:6', 'line:8', 'line:10'],

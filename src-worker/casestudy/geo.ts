@@ -14,7 +14,7 @@
  * and charts are worded from those fields (cityGridLabel,
  * cityMechanismLabel, cityRowNote), never parsed back from text.
  */
-import { MechError, invalid } from '../../src-shared/errors';
+import { MechError, invalid, messageOf } from '../../src-shared/errors';
 import { gridDomain } from '../metric/grid';
 import type { Domain } from '../metric/domain';
 import { tightConstraintsStructured } from '../mechanism/implicit/tight-structured';
@@ -43,7 +43,7 @@ import {
 } from './study';
 import { z } from 'zod';
 import type { CaseStudyParams } from '../../src-shared/protocol/index';
-import type { SplitStudy } from './parts';
+import type { SplitStudy } from './study';
 
 interface GridPoint {
   eps: number;
@@ -301,7 +301,7 @@ async function cityLpRow(
     };
   } catch (e) {
     if (e instanceof MechError && e.code === 'cancelled') throw e;
-    return { ...base, status: 'failed', error: null, effectiveEps: null, reason: `not computed: ${e instanceof Error ? e.message : String(e)}` };
+    return { ...base, status: 'failed', error: null, effectiveEps: null, reason: `not computed: ${messageOf(e)}` };
   }
 }
 

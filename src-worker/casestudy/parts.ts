@@ -13,23 +13,11 @@
  * items 0..itemCount-1 contiguously and in order. Items coming back are
  * validated with the study's item schema before they are assembled.
  */
-import type { z } from 'zod';
 import { invalid } from '../../src-shared/errors';
 import { caseStudyResultSchema, type CaseStudyParams, type CaseStudyResult } from '../../src-shared/protocol/index';
-import type { StudyContext } from './study';
+import type { SplitStudy, StudyContext } from './study';
 import { capacitiesParts } from './capacities';
 import { geoParts } from './geo';
-
-export interface SplitStudy<Item> {
-  /** How many independent items a run with these params has (validates the params as the study does). */
-  itemCount(params: CaseStudyParams): number;
-  /** Compute the items start..start+count-1, in order. */
-  computeItems(params: CaseStudyParams, start: number, count: number, ctx: StudyContext): Promise<Item[]>;
-  /** One item as it travels back from a part (checked before assembling). */
-  itemSchema: z.ZodType<Item>;
-  /** The study's result from all its items, in order (the single job ends with the same step). */
-  assemble(params: CaseStudyParams, items: Item[]): CaseStudyResult;
-}
 
 /** The studies that can be split, by name. */
 const SPLIT_STUDIES: Readonly<Record<string, SplitStudy<unknown>>> = {

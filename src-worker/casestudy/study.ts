@@ -4,6 +4,7 @@
  * protocol/casestudy.ts. Each study is plain engine code: it calls the same
  * constructions and measures as the jobs do.
  */
+import type { z } from 'zod';
 import { invalid } from '../../src-shared/errors';
 import {
   parseStudyParams,
@@ -23,6 +24,18 @@ export interface StudyContext {
 export type Study = (params: CaseStudyParams, ctx: StudyContext) => Promise<CaseStudyResult> | CaseStudyResult;
 
 export type { CaseStudyResult, ChartSpec, CaseStudyTable };
+
+/** A study whose work is a list of independent items, so that it can run as parts (./parts.ts). */
+export interface SplitStudy<Item> {
+  /** How many independent items a run with these params has (validates the params as the study does). */
+  itemCount(params: CaseStudyParams): number;
+  /** Compute the items start..start+count-1, in order. */
+  computeItems(params: CaseStudyParams, start: number, count: number, ctx: StudyContext): Promise<Item[]>;
+  /** One item as it travels back from a part (checked before assembling). */
+  itemSchema: z.ZodType<Item>;
+  /** The study's result from all its items, in order (the single job ends with the same step). */
+  assemble(params: CaseStudyParams, items: Item[]): CaseStudyResult;
+}
 
 /**
  * A study's parameters, validated by its schema in the protocol

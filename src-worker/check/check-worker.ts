@@ -6,12 +6,13 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { type ScanShared, scanRows } from './log-ratio-scan';
+import { messageOf } from '../../src-shared/errors';
 
 parentPort?.once('message', (msg: { shared: ScanShared }) => {
   try {
     const part = scanRows(msg.shared);
     parentPort!.postMessage({ type: 'part', part }, [part.top.buffer as ArrayBuffer, part.uncertain.buffer as ArrayBuffer]);
   } catch (e) {
-    parentPort!.postMessage({ type: 'error', message: e instanceof Error ? e.message : String(e) });
+    parentPort!.postMessage({ type: 'error', message: messageOf(e) });
   }
 });

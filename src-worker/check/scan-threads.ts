@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { MechError } from '../../src-shared/errors';
+import { MechError, messageOf } from '../../src-shared/errors';
 import { checkCancelled } from '../numeric/cancel';
 import { type WorkerModule, startWorker, workerModule } from '../base/worker-module';
 import { type ScanPart, type ScanShared, scanRows } from './log-ratio-scan';
@@ -58,7 +58,7 @@ export async function scanInThreads(
               if (r.type === 'part') resolve(r.part!);
               else reject(new MechError('internal', `a privacy-check thread failed: ${r.message}`));
             });
-            w.once('error', (e) => reject(new MechError('internal', `a privacy-check thread failed: ${e instanceof Error ? e.message : String(e)}`)));
+            w.once('error', (e) => reject(new MechError('internal', `a privacy-check thread failed: ${messageOf(e)}`)));
             w.postMessage({ shared });
           }),
       ),

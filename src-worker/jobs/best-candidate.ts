@@ -1,13 +1,28 @@
 import type { MechError } from '../../src-shared/errors';
 import type { Deadline } from '../base/deadline';
 import type { LpSolveFacts } from '../mechanism/facts';
-import { chooseLpModel, type CandidateRecord, type CheapCandidate, type OptimalLpResult, type OptimalMechanism } from '../lp/optimal-mechanism';
+import {
+  chooseLpModel,
+  type CandidateRecord,
+  type CheapCandidate,
+  type LpPrivacyModel,
+  type OptimalLpResult,
+  type OptimalMechanism,
+} from '../lp/optimal-mechanism';
 import { faceValueCost } from '../measure/expected-distance-error';
-import { buildLoss } from '../measure/loss-spec';
+import { buildLoss, type GuessSpec } from '../measure/loss-spec';
 import type { Domain } from '../metric/domain';
 import { checkCancelled } from '../numeric/cancel';
 import { cheapCandidates, NOT_TRIED_NOTE } from './cheap-candidates';
-import type { BuildOptions } from './engine';
+
+/** What an answer by a candidate alone reads of a build's options (engine.ts BuildOptions is one). */
+export interface CandidateOptions {
+  prior: Float64Array;
+  loss?: GuessSpec;
+  lp?: { lpModel?: LpPrivacyModel | 'auto'; delta?: number; timeLimitSeconds?: number };
+  signal: AbortSignal;
+  progress(fraction: number | null, message: string): void;
+}
 
 /**
  * An optimal request whose LP is over the decomposition's limits (admission.ts optimalLpRefusal: the master's
@@ -23,7 +38,7 @@ import type { BuildOptions } from './engine';
 export function bestCandidateOnly(
   domain: Domain,
   eps: number,
-  opts: BuildOptions,
+  opts: CandidateOptions,
   refusal: MechError,
   deadline: Deadline,
 ): { mechanism: OptimalMechanism; expectedLoss: number } {
@@ -70,7 +85,7 @@ export function bestCandidateOnly(
 /** The LP record of a request answered by a candidate alone: no rounds, no bound (the trivial 0 for losses >= 0), gap 100%. */
 function candidateLpRecord(
   domain: Domain,
-  opts: BuildOptions,
+  opts: CandidateOptions,
   refusal: MechError,
   candidates: CandidateRecord[],
   chosen: string,

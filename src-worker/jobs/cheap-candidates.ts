@@ -6,7 +6,7 @@ import { tightConstraintsStructured } from '../mechanism/implicit/tight-structur
 import type { Domain } from '../metric/domain';
 import { checkCancelled } from '../numeric/cancel';
 import { remapMechanism } from '../remap/bayes-remap';
-import type { LossSpecInput } from './engine';
+import type { GuessSpec } from '../measure/loss-spec';
 
 /**
  * The cheap constructions tried before an optimal LP (docs/lp.md, "Never worse than a cheap construction"), in
@@ -43,7 +43,7 @@ export function cheapCandidates(
   domain: Domain,
   eps: number,
   prior: Float64Array,
-  loss: LossSpecInput | undefined,
+  loss: GuessSpec | undefined,
   ctx: { signal: AbortSignal; progress(fraction: number | null, message: string): void; deadline?: number },
 ): CheapCandidate[] {
   const out: CheapCandidate[] = [];

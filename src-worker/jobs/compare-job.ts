@@ -9,7 +9,7 @@
  * No maths here: every number comes from measure/, remap/ and check/ via
  * ./engine and ./remap-jobs.
  */
-import { MechError } from '../../src-shared/errors';
+import { MechError, messageOf } from '../../src-shared/errors';
 import { gapIsExact } from '../../src-shared/charts/lp-words';
 import {
   definedLpOptions,
@@ -234,7 +234,7 @@ export async function compareJob(req: CompareRequest, ctx: JobContext): Promise<
       rows.push(row);
     } catch (e) {
       if (e instanceof MechError && (e.code === 'cancelled' || e.code === 'internal')) throw e;
-      const message = e instanceof Error ? e.message : String(e);
+      const message = messageOf(e);
       rows.push(missingRow(base, { kind: 'not-built', reason: message }, t0));
     }
   }
@@ -251,7 +251,7 @@ export async function compareJob(req: CompareRequest, ctx: JobContext): Promise<
       if (o.exists) baseline = qualityLoss(prior, o.mechanism.channel, domain);
     } catch (e) {
       if (e instanceof MechError && e.code === 'cancelled') throw e;
-      baselineNote = { kind: 'failed', reason: e instanceof Error ? e.message : String(e) };
+      baselineNote = { kind: 'failed', reason: messageOf(e) };
     }
   }
   if (baseline !== null && !(Number.isFinite(baseline) && baseline > 0)) {

@@ -5,7 +5,7 @@
  * it to the engine's long loops.
  */
 import { REL_TOL } from '../../src-shared/numeric/tolerance';
-import { MechError } from '../../src-shared/errors';
+import { MechError, messageOf } from '../../src-shared/errors';
 import type { Domain } from '../metric/domain';
 import type { DenseChannel, RowSource } from '../mechanism/channel';
 import { channelOfRef } from './kept-channel';
@@ -565,7 +565,7 @@ export async function sweepJob(req: SweepRequest, ctx: JobContext): Promise<Swee
         s.utility.push(null);
         s.leakage.push(null);
         s.expectedLoss?.push(null);
-        s.notes!.push(e instanceof Error ? e.message : String(e));
+        s.notes!.push(messageOf(e));
       }
     }
     checkCancelled(ctx.signal);
@@ -585,7 +585,7 @@ export async function sweepJob(req: SweepRequest, ctx: JobContext): Promise<Swee
       if (e instanceof MechError && (e.code === 'cancelled' || e.code === 'internal')) throw e;
       bounds.utility.push(null);
       bounds.leakage.push(null);
-      bounds.notes!.push(e instanceof Error ? e.message : String(e));
+      bounds.notes!.push(messageOf(e));
     }
   }
   ctx.progress(1, 'done');

@@ -6,7 +6,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { rename, stat } from 'node:fs/promises';
-import { MechError, invalid } from '../../src-shared/errors';
+import { MechError, invalid, messageOf } from '../../src-shared/errors';
 import type { Mechanism, RowSource } from '../mechanism/channel';
 import type { Domain } from '../metric/domain';
 import type { OptimalLpResult } from '../lp/optimal-mechanism';
@@ -129,7 +129,7 @@ export async function releaseFile(
     size = s.size;
   } catch (e) {
     if (e instanceof MechError) throw e;
-    invalid(`cannot read secrets CSV ${input}: ${(e as Error).message}`);
+    invalid(`cannot read secrets CSV ${input}: ${messageOf(e)}`);
   }
   const file = await openPartialFile(out);
   const rs = createReadStream(input, { highWaterMark: 1 << 20 });

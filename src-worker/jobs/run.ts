@@ -1,5 +1,5 @@
 /** Route a validated request to its handler. */
-import { MechError } from '../../src-shared/errors';
+import { MechError, messageOf } from '../../src-shared/errors';
 import { type JobRequest, type RunProjectRequest, type JobResult, type ProjectItemResult, type RunProjectResult } from '../../src-shared/protocol/index';
 import { checkCancelled, type JobContext } from './context';
 import { applyJob, capacityJob, checkJob, measureJob, mechanismJob, regularJob, sweepJob, thresholdJob, verticesJob } from './handlers';
@@ -66,7 +66,7 @@ async function runProjectJob(req: RunProjectRequest, ctx: JobContext): Promise<R
       r = { id: item.id, ok: true, result: await runJobRequest(request, sub) };
     } catch (e) {
       if (e instanceof MechError && e.code === 'cancelled') throw e;
-      r = { id: item.id, ok: false, error: { code: e instanceof MechError ? e.code : 'internal', message: e instanceof Error ? e.message : String(e) } };
+      r = { id: item.id, ok: false, error: { code: e instanceof MechError ? e.code : 'internal', message: messageOf(e) } };
     }
     out[item.group].push(r);
   }

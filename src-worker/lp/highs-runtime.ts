@@ -1,6 +1,6 @@
 import loadHighs from 'highs';
 import type { Highs } from 'highs';
-import { MechError } from '../../src-shared/errors';
+import { MechError, messageOf } from '../../src-shared/errors';
 
 /**
  * The HiGHS WebAssembly runtime, loaded once per thread (worker) and reused:
@@ -15,7 +15,7 @@ export function highsRuntime(): Promise<Highs> {
   if (!runtime) {
     runtime = loadHighs().catch((e: unknown) => {
       runtime = undefined;
-      throw new MechError('internal', `could not load the HiGHS LP solver: ${e instanceof Error ? e.message : String(e)}`);
+      throw new MechError('internal', `could not load the HiGHS LP solver: ${messageOf(e)}`);
     });
   }
   return runtime;

@@ -1,5 +1,5 @@
 import type { Basis, Highs, HighsCallbackMap, InterruptCallbackEvent } from 'highs';
-import { MechError } from '../../src-shared/errors';
+import { MechError, messageOf } from '../../src-shared/errors';
 import { highsRuntime, resetHighsRuntime } from './highs-runtime';
 import { assertLpFits } from './memory-estimate';
 import { type LpOptions, type RunStop, cancelRequested, checkCancelled, progress } from './lp-options';
@@ -445,7 +445,7 @@ function disposeQuietly(model: HighsModel | undefined): void {
 /** MechErrors pass through; a WebAssembly memory abort becomes 'too-large' (and resets the runtime); anything else 'internal'. */
 function mapHighsError(e: unknown, what: string, onAbort?: () => void): MechError {
   if (e instanceof MechError) return e;
-  const msg = e instanceof Error ? e.message : String(e);
+  const msg = messageOf(e);
   if (/memory|OOM|Aborted/i.test(msg)) {
     // A WebAssembly abort leaves the runtime unusable: load a fresh one next time.
     onAbort?.();

@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import { type WorkerModule, workerModule as findWorkerModule, startWorker } from '../base/worker-module';
-import { MechError } from '../../src-shared/errors';
+import { MechError, messageOf } from '../../src-shared/errors';
 import { type LpOptions, checkCancelled } from './lp-options';
 import { type PricingOutcome, type PricingRows, groupThread, outputGroup } from './pricing';
 import { ExactPricings, type OutputPricings, type PricingSpec, openOutputPricings } from './output-pricings';
@@ -139,7 +139,7 @@ class PricingThread {
     worker.on('error', (e) => {
       const p = this.pending;
       this.pending = null;
-      p?.reject(new MechError('internal', `a pricing thread failed: ${e instanceof Error ? e.message : String(e)}`));
+      p?.reject(new MechError('internal', `a pricing thread failed: ${messageOf(e)}`));
     });
   }
   call(msg: unknown, transfer: ArrayBuffer[] = []): Promise<Reply> {

@@ -15,7 +15,7 @@
  * once per engine (they do not change between rounds), the duals each round.
  */
 import type { MessagePort } from 'node:worker_threads';
-import { MechError } from '../../src-shared/errors';
+import { MechError, messageOf } from '../../src-shared/errors';
 import { checkCancelled } from './lp-options';
 import type { PricingOutcome, PricingRows } from './pricing';
 import type { PricingEngine, PricingFactory, PricingRequest, PricingRound, PricingSpec } from './pricing-pool';
@@ -227,7 +227,7 @@ export function servePricing(port: MessagePort, factory: PricingFactory): void {
         id: msg.id,
         ok: false,
         code: err instanceof MechError ? err.code : 'internal',
-        message: err instanceof Error ? err.message : String(err),
+        message: messageOf(err),
       }),
     );
   });

@@ -11,7 +11,7 @@
  * (results for the outputs done so far, complete: false).
  */
 import { parentPort } from 'node:worker_threads';
-import { MechError } from '../../src-shared/errors';
+import { MechError, messageOf } from '../../src-shared/errors';
 import { type PricingForm, type PricingRows, groupThread } from './pricing';
 import { type OutputPricings, openOutputPricings } from './output-pricings';
 import { packCertificates } from './pricing-certificate';
@@ -51,7 +51,7 @@ let n = 0;
 
 function fail(e: unknown): void {
   const code = e instanceof MechError ? e.code : 'internal';
-  parentPort!.postMessage({ type: 'error', code, message: e instanceof Error ? e.message : String(e) });
+  parentPort!.postMessage({ type: 'error', code, message: messageOf(e) });
 }
 
 parentPort?.on('message', async (msg: OpenMsg | PriceMsg | AddMsg | { type: 'close' }) => {

@@ -1,4 +1,4 @@
-import { MechError, invalid } from '../../src-shared/errors';
+import { MechError, invalid, messageOf } from '../../src-shared/errors';
 import { argmaxDomain, averageDomain, countDomain, kCountDomain, maxDomain, minDomain, percentileDomain, sumDomain } from './answer-domains';
 import { cliqueDomain } from './clique';
 import { parseCustomMetricCsv, type MetricProgress } from './custom-metric';
@@ -59,7 +59,7 @@ function buildFromFile(d: FileSpec, io: TextReader | undefined, onProgress: Metr
     content = reader.readText(d.file);
   } catch (e) {
     if (e instanceof MechError) throw e;
-    invalid(`cannot read ${what} '${d.file}': ${(e as Error)?.message ?? String(e)}`);
+    invalid(`cannot read ${what} '${d.file}': ${messageOf(e)}`);
   }
   return d.kind === 'graph' ? graphDomainFromEdgeList(content, d.file) : parseCustomMetricCsv(content, d.file, undefined, onProgress);
 }

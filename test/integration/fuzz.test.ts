@@ -124,7 +124,7 @@ function malformed(): unknown {
       () => Object.assign(base, { from: pick([3, NaN, -1]), to: pick([1, -2, Infinity]) }),
       () =>
         (base.project = pick([
-          { version: 2, name: 'p', domains: [] },
+          { version: 3, name: 'p', domains: [] },
           { version: 1, name: '', domains: [] },
           { version: 1, name: 'p', domains: [{ id: 'bad id!', domain: 'line:3' }] },
           { version: 1, name: 'p', domains: [{ id: 'd', domain: 'line:3' }], mechanisms: [{ id: 'm', domain: 'nope', kind: 'tg', epsilon: 1 }] },

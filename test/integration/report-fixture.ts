@@ -71,7 +71,7 @@ export async function writeStudy(dir: string, name = 'study.json'): Promise<Stud
   const at = '2026-12-01T10:00:00.000Z';
   const keep = (k: { result: MechanismResult; check: CheckResult }) => ({ hash: '0123456789abcdef', computedAt: at, result: k.result, check: k.check });
   const project: ProjectInput = {
-    version: 1,
+    version: 2,
     name: 'Downtown <b>study</b>',
     description: 'A study of the downtown grid & its two hot spots.',
     domains: [{ id: 'city', domain: GRID }],

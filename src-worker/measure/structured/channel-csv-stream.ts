@@ -1,5 +1,5 @@
 import { lstat, rename } from 'node:fs/promises';
-import { MechError } from '../../../src-shared/errors';
+import { MechError, messageOf } from '../../../src-shared/errors';
 import { fileKind } from '../../base/file-kind';
 import { openPartialFile } from '../../base/partial-file';
 import type { RowSource } from '../../mechanism/channel';
@@ -87,7 +87,7 @@ export async function streamChannelCsv(source: RowSource, path: string, opts: Cs
     try {
       await rename(out.tmp, path);
     } catch (e) {
-      throw new MechError('invalid-input', `cannot write ${path}: ${(e as Error).message}`);
+      throw new MechError('invalid-input', `cannot write ${path}: ${messageOf(e)}`);
     }
     return { rows: source.rows, cols: m, bytes };
   } catch (e) {

@@ -8,10 +8,11 @@
  * Lines are counted from the function's first token to its closing brace
  * (leading comments excluded), nested functions included in their parent.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { scriptText, sources } from '../support/source-files';
 
 const ROOT = join(__dirname, '../../..');
 const MAX_LINES = 120;
@@ -24,16 +25,6 @@ const NUMERIC_KERNELS: Record<string, string> = {
     'branch-and-bound search for the best guess cell over a window of the grid: one loop nest with bounds shared across its levels',
   'src-worker/measure/structured/min-plus-transform.ts#quadtree': 'the quadtree min-plus transform: recursion over cells with typed-array scratch buffers',
 };
-
-function sources(dir: string, out: string[] = []): string[] {
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) {
-      if (e.name !== 'node_modules') sources(p, out);
-    } else if ((e.name.endsWith('.ts') && !e.name.endsWith('.d.ts')) || e.name.endsWith('.svelte')) out.push(p);
-  }
-  return out;
-}
 
 interface LongFunction {
   key: string;
@@ -60,29 +51,6 @@ function longFunctions(file: string, text: string, max: number): LongFunction[] 
   };
   visit(src, '');
   return out;
-}
-
-/**
- * The code a file holds: a .ts file whole; of a .svelte component only its <script> blocks, every other line
- * blanked so that line numbers stay the component's (the markup is not code: its {#each} blocks are not functions).
- */
-export function scriptText(file: string, text: string): string {
-  if (!file.endsWith('.svelte')) return text;
-  const lines = text.split('\n');
-  let inScript = false;
-  return lines
-    .map((line) => {
-      if (!inScript && /<script\b[^>]*>/.test(line)) {
-        inScript = !/<\/script>/.test(line);
-        return '';
-      }
-      if (inScript && /<\/script>/.test(line)) {
-        inScript = false;
-        return '';
-      }
-      return inScript ? line : '';
-    })
-    .join('\n');
 }
 
 const all = ['src-worker', 'src-main', 'src-shared', 'src-renderer']

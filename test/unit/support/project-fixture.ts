@@ -5,5 +5,5 @@ import type { ProjectInput } from '../../../src-shared/protocol/project';
  * (id -> domain spec) and the other sections as given.
  */
 export function projectWith(domains: Record<string, string>, sections: Omit<Partial<ProjectInput>, 'version' | 'domains'> = {}): ProjectInput {
-  return { version: 1, name: 'p', domains: Object.entries(domains).map(([id, domain]) => ({ id, domain })), ...sections };
+  return { version: 2, name: 'p', domains: Object.entries(domains).map(([id, domain]) => ({ id, domain })), ...sections };
 }

@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FairJobs, type JobBackend } from '../../../../src-main/host/fair-jobs';
-import { MechStudioHost, type ProjectStore } from '../../../../src-main/host/host';
+import { MechStudioHost } from '../../../../src-main/host/host';
+import type { ProjectStore } from '../../../../src-main/host/project-store';
 import type { HostSession } from '../../../../src-main/host/api-host';
 import type { AppInfo, JobEvent, JobRequest } from '../../../../src-shared/protocol';
 

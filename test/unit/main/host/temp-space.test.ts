@@ -54,7 +54,7 @@ describe("web mode's private folder through the host", () => {
     const [read, unread] = [maker.put(ch(0.75)), maker.put(ch(0.6))];
     const folder = join(scratch(), 'p.channels');
     await maker.saveTo(folder, [read, unread]);
-    const project = { version: 1, name: 'p', domains: [{ id: 'd', domain: 'line:2' }] };
+    const project = { version: 2, name: 'p', domains: [{ id: 'd', domain: 'line:2' }] };
     const text = await projectFileText(project, folder);
     const channels = new ChannelStore();
     const host = webHost(t, channels);

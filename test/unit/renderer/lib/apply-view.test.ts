@@ -18,7 +18,7 @@ const points = { file: 'homes.csv', binning, box: null, smoothing: 0.5, inside: 
 const lp: ProjectMechanismIn = { id: 'lp', domain: 'town', kind: 'optimal', epsilon: 1, prior: 'homes', loss: 'dist' };
 const pl: ProjectMechanismIn = { id: 'pl', domain: 'town', kind: 'planar-laplace', epsilon: 1, prior: 'flat' };
 const project: ProjectInput = {
-  version: 1,
+  version: 2,
   name: 'p',
   domains: [{ id: 'town', domain: 'grid:3x3:step=0.5' }],
   priors: [

@@ -8,7 +8,7 @@ import { computedChannel, type ItemResult } from '../../../../src-renderer/lib/i
 import type { MechanismResult, ProjectInput } from '../../../../src-shared/protocol/index';
 
 const project: ProjectInput = {
-  version: 1,
+  version: 2,
   name: 'p',
   domains: [{ id: 'town', domain: 'grid:3x3:step=0.5' }],
   priors: [],

@@ -36,7 +36,7 @@ async function run(req: unknown): Promise<JobResult> {
 
 function project(): ProjectInput {
   return {
-    version: 1,
+    version: 2,
     name: 'kept',
     domains: [{ id: 'town', name: 'Town', domain: 'grid:4x4:step=0.5' }],
     priors: [{ id: 'pop', domain: 'town', prior: { kind: 'vector', values: Array.from({ length: 16 }, (_, i) => (i + 1) / 136) } }],

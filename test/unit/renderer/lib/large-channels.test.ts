@@ -11,7 +11,7 @@ import { parseJobRequest } from '../../../../src-shared/protocol/validate';
 import type { ProjectInput } from '../../../../src-shared/protocol/project';
 
 const project: ProjectInput = {
-  version: 1,
+  version: 2,
   name: 'p',
   domains: [{ id: 'db', domain: 'db:5,4:metric=hamming' }],
   priors: [{ id: 'population', domain: 'db', prior: 'product:0.3,0.27,0.23,0.2' }],

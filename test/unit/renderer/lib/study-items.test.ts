@@ -11,7 +11,7 @@ import type { ProjectInput } from '../../../../src-shared/protocol/index';
 const binning = { rows: 4, cols: 4, cellKm: 0.5, xMin: 0, yMax: 2, projection: null };
 function project(): ProjectInput {
   return {
-    version: 1,
+    version: 2,
     name: 'p',
     domains: [{ id: 'town', name: 'Town', domain: 'grid:4x4:step=0.5' }],
     priors: [{ id: 'homes', domain: 'town', prior: 'uniform', points: { file: 'homes.csv', binning, box: null, smoothing: 0, inside: 9, outside: 0 } }],

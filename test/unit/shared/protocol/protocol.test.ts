@@ -172,7 +172,7 @@ describe('project files', () => {
       expect(r.success).toBe(false);
       return r.error!.issues.map((i) => i.message).join('; ');
     };
-    expect(bad({ ...project, version: 2 })).toMatch(/version must be 1/);
+    expect(bad({ ...project, version: 3 })).toMatch(/project version 3 is newer than this program reads \(version 2\)/);
     expect(bad({ ...project, mechanisms: [{ id: 'tg', domain: 'nope', kind: 'tg', epsilon: 1 }] })).toMatch(/unknown domain 'nope'/);
     expect(bad({ ...project, domains: [...project.domains, { id: 'db', domain: 'line:2' }] })).toMatch(/duplicate domains id 'db'/);
     expect(bad({ ...project, analyses: [{ id: 'x', type: 'measure', mechanism: 'zz' }] })).toMatch(/unknown mechanism 'zz'/);

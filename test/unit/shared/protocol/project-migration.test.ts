@@ -1,0 +1,117 @@
+/**
+ * Project file versions: a version 1 file opens as the version 2 file its migration makes (its kept mechanism
+ * results' flat `info` read onto typed `facts`), a version 2 file is read as it is (a flat `info` there is no
+ * shape of any version), and a file of a later version is one message naming that version.
+ */
+import { describe, expect, it } from 'vitest';
+import { migrateProject, PROJECT_VERSION } from '../../../../src-shared/protocol/index';
+import { parseProject } from '../../../../src-main/project/project-file';
+import { mechError } from '../../support/mech-error';
+
+/** The one message reading `file` (JSON of `project`) fails with: an invalid-input MechError. */
+const refusal = (project: unknown, file: string): string => mechError(() => parseProject(JSON.stringify(project), file), 'invalid-input').message;
+
+const ALPHA = Math.exp(-0.5);
+const HASH = '0123456789abcdef';
+
+/** A mechanism result without its construction facts (each version adds them in its own shape). */
+function result(kind: string): Record<string, unknown> {
+  return {
+    type: 'mechanism',
+    kind,
+    domain: 'line:6',
+    epsilon: 0.5,
+    exists: true,
+    rows: 6,
+    cols: 6,
+    utility: 0.3,
+    effectiveEpsilon: 0.5,
+    guaranteedEpsilon: 0.5,
+    guarantee: 'eps*d-private',
+  };
+}
+
+const items = {
+  name: 'study',
+  domains: [{ id: 'line', domain: 'line:6' }],
+  mechanisms: [
+    { id: 'exp', domain: 'line', kind: 'exponential', epsilon: 0.5 },
+    { id: 'tg', domain: 'line', kind: 'tg', epsilon: 0.5 },
+    { id: 'rr', domain: 'line', kind: 'rr', epsilon: 0.5 },
+  ],
+};
+const RR_FACTS = { kind: 'randomised-response', diagonal: 0.5, offDiagonal: 0.1, minDistance: 1 };
+
+/** A version 1 file as earlier versions wrote it: two results with the flat info, one already with typed facts. */
+const V1 = {
+  version: 1,
+  ...items,
+  results: {
+    exp: {
+      hash: HASH,
+      computedAt: '2026-01-02T03:04:05.000Z',
+      result: { ...result('exponential'), info: { kernelRate: 0.25, effectiveEpsilonNote: 'not measured' } },
+    },
+    tg: { hash: HASH, result: { ...result('tg'), info: { alpha: ALPHA, k: 2, construction: 'closed form, SPEC §2' } } },
+    rr: { hash: HASH, result: { ...result('rr'), facts: RR_FACTS } },
+  },
+};
+
+/** The same file in version 2, written by hand. */
+const V2 = {
+  version: 2,
+  ...items,
+  results: {
+    exp: {
+      hash: HASH,
+      computedAt: '2026-01-02T03:04:05.000Z',
+      result: {
+        ...result('exponential'),
+        facts: { kind: 'exponential', kernelRate: 0.25 },
+        factsAsRecorded: [{ name: 'effectiveEpsilonNote', value: 'not measured' }],
+      },
+    },
+    tg: { hash: HASH, result: { ...result('tg'), facts: { kind: 'truncated-geometric', alpha: ALPHA, k: 2 } } },
+    rr: { hash: HASH, result: { ...result('rr'), facts: RR_FACTS } },
+  },
+};
+
+describe('project file versions', () => {
+  it('the current version is 2', () => {
+    expect(PROJECT_VERSION).toBe(2);
+  });
+
+  it('a version 1 file migrates to the version 2 file, and opens equal to it', () => {
+    expect(migrateProject(V1)).toEqual({ ok: true, project: V2 });
+    const opened = parseProject(JSON.stringify(V1), 'old.json');
+    expect(opened).toEqual(parseProject(JSON.stringify(V2), 'new.json'));
+    expect(opened.version).toBe(2);
+    expect(opened.results!.tg!.result).toMatchObject({ facts: { kind: 'truncated-geometric', alpha: ALPHA, k: 2 } });
+    expect('info' in opened.results!.exp!.result).toBe(false);
+    // a version 1 file without kept results only changes its version
+    expect(migrateProject({ version: 1, ...items })).toEqual({ ok: true, project: { version: 2, ...items } });
+  });
+
+  it('a version 2 file is read as it is: the flat info is no shape of it', () => {
+    expect(migrateProject(V2)).toEqual({ ok: true, project: V2 });
+    const flat = { ...V2, results: { exp: { hash: HASH, result: { ...result('exponential'), info: { kernelRate: 0.25 } } } } };
+    expect(refusal(flat, 'new.json')).toMatch(/^new\.json field 'results\.exp\.result\.facts': /);
+  });
+
+  it('a version 1 info that is no record of names and values is one message naming it', () => {
+    const bad = { ...V1, results: { exp: { hash: HASH, result: { ...result('exponential'), info: { alpha: [1] } } } } };
+    expect(refusal(bad, 'bad.json')).toBe(
+      "bad.json field 'results.exp.result.info': the facts of an earlier version must be names with numbers, text or yes/no",
+    );
+  });
+
+  it('a file of a later version, or of no version this program knows, is one message naming its version', () => {
+    expect(refusal({ ...V2, version: 3 }, 'next.json')).toBe(
+      'next.json: project version 3 is newer than this program reads (version 2): open it with a newer Mechanism Studio',
+    );
+    expect(refusal({ ...V2, version: 'two' }, 'odd.json')).toBe(
+      'odd.json: project version two is not one this program reads (version 2, or 1, which is upgraded when read)',
+    );
+    expect(refusal({ ...items }, 'none.json')).toBe("none.json field 'version': project version must be 2");
+  });
+});
