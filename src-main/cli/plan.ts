@@ -126,7 +126,7 @@ export function parseCompareKinds(text: string): CompareMechanism[] {
 }
 
 /** The flag of each LP option the command line takes (lpThreads is --threads, the pool's own flag). */
-export const LP_OPTION_FLAGS = { lpModel: 'lp-model', delta: 'delta', timeLimitSeconds: 'time-limit', targetGap: 'target-gap' } as const satisfies Partial<
+const LP_OPTION_FLAGS = { lpModel: 'lp-model', delta: 'delta', timeLimitSeconds: 'time-limit', targetGap: 'target-gap' } as const satisfies Partial<
   Record<LpOptionKey, string>
 >;
 /** The LP flags (--gap is another name for --target-gap). */

@@ -44,7 +44,7 @@ function projectDataFiles(project: Project, baseDir: string): string[] {
 }
 
 /** How a page's project is read: the workspace policy (web mode) and whether files outside the project's folder may be read. */
-export interface ProjectReadOptions {
+interface ProjectReadOptions {
   paths?: PathPolicy;
   /** The user agreed to read the files outside the project's folder that the last open listed. */
   allowOutside?: boolean;

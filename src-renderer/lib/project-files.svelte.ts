@@ -13,7 +13,7 @@ import type { Toasts } from './toasts.svelte';
 const AUTOSAVE_RESULTS_BYTES = 2 * 2 ** 20;
 
 /** What the files need of the app: the open project, its path and results, and its toasts. */
-export interface FilesHost {
+interface FilesHost {
   readonly api: MechStudioApi;
   readonly project: ProjectInput;
   readonly path: string | null;

@@ -7,8 +7,7 @@
 import { PROJECT_VERSION, type DomainInput, type JobRequest, type MechanismSpec, type ProjectInput } from '../../src-shared/protocol/index';
 import { channelSource, domainOf, type AppRequests, type ProjectAnalysisIn, type ProjectMechanismIn } from '../../src-shared/project/item-requests';
 
-export type ProjectDomainIn = ProjectInput['domains'][number];
-export type ProjectPriorIn = NonNullable<ProjectInput['priors']>[number];
+type ProjectDomainIn = ProjectInput['domains'][number];
 
 export const MECHANISM_KINDS = ['tg', 'rr', 'exponential', 'laplace', 'planar-laplace', 'tight', 'symmetric', 'optimal'] as const;
 export type MechKind = (typeof MECHANISM_KINDS)[number];
@@ -47,11 +46,6 @@ export function uniqueId(base: string, taken: Iterable<string>): string {
   const clean = base.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^-+|-+$/g, '') || 'item';
   if (!set.has(clean)) return clean;
   for (let i = 2; ; i++) if (!set.has(`${clean}-${i}`)) return `${clean}-${i}`;
-}
-
-/** The kept channel a result names, as a source (undefined when it names none). */
-export function keptSource(channelRef: string | undefined): { channelRef: string } | undefined {
-  return channelRef === undefined ? undefined : { channelRef };
 }
 
 /**

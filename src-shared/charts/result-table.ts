@@ -3,7 +3,7 @@ import type { AuditResult, JobResult } from '../protocol/index';
 import { compareColumns } from './compare-report';
 import { CAPACITY_CSV_HEADER } from '../explorer/capacity-table';
 
-export interface Table {
+interface Table {
   header: string[];
   rows: (string | number | boolean | null)[][];
 }

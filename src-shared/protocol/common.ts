@@ -157,7 +157,7 @@ export const lpOptionsShape = {
     .optional(),
 };
 /** The LP options as a request, spec or project mechanism carries them: every other LP-option shape is derived from this one. */
-export const lpOptionsSchema = z.strictObject(lpOptionsShape);
+const lpOptionsSchema = z.strictObject(lpOptionsShape);
 export type LpOptions = z.infer<typeof lpOptionsSchema>;
 export type LpOptionKey = keyof LpOptions;
 /** The privacy model as a request names it ('auto' included). */

@@ -7,7 +7,7 @@ export * from './facts';
 export { factsFromInfo, type LegacyInfo } from './legacy-facts';
 export * from './messages';
 export * from './project';
-export { migrateProject, PROJECT_VERSION, type ProjectMigration } from './project-migration';
+export { migrateProject, PROJECT_VERSION } from './project-migration';
 export * from './releases';
 export * from './casestudy';
 export * from './api';

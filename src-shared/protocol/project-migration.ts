@@ -17,7 +17,7 @@ import { factsFromInfo, legacyInfoSchema } from './legacy-facts';
 export const PROJECT_VERSION = 2;
 
 /** A project as a file of the current version holds it, or the one problem that stops the migration (`path` into the file). */
-export type ProjectMigration = { ok: true; project: unknown } | { ok: false; message: string; path: (string | number)[] };
+type ProjectMigration = { ok: true; project: unknown } | { ok: false; message: string; path: (string | number)[] };
 
 type Json = Record<string, unknown>;
 const isRecord = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -226,7 +226,7 @@ function optimalWork(d: DomainSize, w: Work, lp: LpOptions): void {
  * them. Admission and the engine decide with this one test: over the limits, a request with a time limit
  * returns the best cheap candidate instead of solving.
  */
-export function optimalLpRefusal(d: DomainSize, lp: LpOptions): MechError | null {
+function optimalLpRefusal(d: DomainSize, lp: LpOptions): MechError | null {
   try {
     decompositionWork(`the optimal-mechanism LP (${lp.lpModel ?? 'auto'} model) on ${d.name}`, d, lp);
     return null;

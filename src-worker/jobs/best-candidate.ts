@@ -16,7 +16,7 @@ import { checkCancelled } from '../numeric/cancel';
 import { cheapCandidates, NOT_TRIED_NOTE } from './cheap-candidates';
 
 /** What an answer by a candidate alone reads of a build's options (engine.ts BuildOptions is one). */
-export interface CandidateOptions {
+interface CandidateOptions {
   prior: Float64Array;
   loss?: GuessSpec;
   lp?: { lpModel?: LpPrivacyModel | 'auto'; delta?: number; timeLimitSeconds?: number };
