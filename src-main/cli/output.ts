@@ -2,18 +2,17 @@
  * CLI output: the documented --json objects (exactly these keys; docs/cli.md,
  * "`--json` keys", lists them) and the readable summaries.
  */
+import { NO_BOUND_YET, candidateWords, chosenWords, isBound, lpResultWords, relaxationWords, stoppedByWords } from '../../src-shared/charts/lp-words';
 import {
-  NO_BOUND_YET,
-  candidateWords,
-  chosenWords,
   gapIsExact,
-  isBound,
   lpNotSolved,
-  lpResultWords,
-  relaxationWords,
-  stoppedByWords,
-} from '../../src-shared/charts/lp-words';
-import { type JobRequest, type JobResult, type LpResult, type MatrixPayload, type MechanismResult, type RemapResult } from '../../src-shared/protocol/index';
+  type JobRequest,
+  type JobResult,
+  type LpResult,
+  type MatrixPayload,
+  type MechanismResult,
+  type RemapResult,
+} from '../../src-shared/protocol/index';
 import { fmt } from '../../src-shared/charts/result-table';
 import { compareTableText } from '../../src-shared/charts/compare-report';
 import { auditTestFormula, auditTestText, auditVerdictText, detectionLines } from '../../src-shared/charts/audit-words';

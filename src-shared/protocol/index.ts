@@ -3,6 +3,7 @@ export * from './common';
 export { ERROR_CODE_TABLE, ERROR_CODES, isErrorCode, isInputErrorCode, toJobError } from './errors';
 export * from './requests';
 export * from './results';
+export * from './lp-gap';
 export * from './facts';
 export { factsFromInfo, type LegacyInfo } from './legacy-facts';
 export * from './messages';
