@@ -24,6 +24,7 @@ import { loadProject, writeFileAtomic } from './project-file';
 import { resolveProjectFiles } from './resolve-files';
 import { fmt, resultTable, tableToCsv } from '../../src-shared/charts/result-table';
 import { renderChartPng } from '../charts/render-chart';
+import { caseStudyDetailWords, caseStudyFindingWords } from '../../src-shared/charts/casestudy-words';
 import { lossWords, sweepCharts } from '../../src-shared/charts/sweep-charts';
 import { runFannedOut } from '../dispatcher/fan-out';
 
@@ -194,8 +195,9 @@ function caseStudyMarkdown(items: RunItem[], single: boolean): string[] {
       continue;
     }
     const r = i.result as CaseStudyResult;
-    lines.push(`## ${r.title}`, '', ...r.findings, '');
-    if (r.details?.length) lines.push('### The mathematics', '', ...r.details, '');
+    lines.push(`## ${r.title}`, '', ...caseStudyFindingWords(r.findings), '');
+    const details = caseStudyDetailWords(r.findings);
+    if (details.length) lines.push('### The mathematics', '', ...details, '');
     for (const c of r.charts) lines.push(`![${c.title}](charts/${caseStem(i.id, c.id, single)}.png)`, '');
     lines.push('Tables:', '');
     for (const t of r.tables) lines.push(`- [${t.title}](tables/${caseStem(i.id, t.id, single)}.csv) (${t.rows.length} rows)`);

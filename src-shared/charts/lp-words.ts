@@ -5,7 +5,7 @@
  * the solved model's own optimum and that it is not checked against the best possible.
  */
 import type { LpCandidate, LpResult } from '../protocol/index';
-import { certifiedGap, gapIsExact, lpNotSolved, noRoundCompleted, type LpGapBasis } from '../protocol/lp-gap';
+import { certifiedGap, gapIsExact, lpNotSolved, noRoundCompleted, type LpGapBasis } from '../protocol/index';
 
 /** Largest certified gap to the exact optimum that is called "optimal" (the solver's default target). */
 export const OPTIMAL_WORDS_GAP = 1e-6;

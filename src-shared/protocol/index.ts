@@ -10,6 +10,7 @@ export * from './messages';
 export * from './project';
 export * from './releases';
 export * from './casestudy';
+export * from './casestudy-findings';
 export * from './api';
 export * from './api-calls';
 export * from './validate';

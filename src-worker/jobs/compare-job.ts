@@ -10,7 +10,7 @@
  * ./engine and ./remap-jobs.
  */
 import { MechError } from '../../src-shared/errors';
-import { gapIsExact } from '../../src-shared/protocol/lp-gap';
+import { gapIsExact } from '../../src-shared/protocol/index';
 import {
   definedLpOptions,
   COMPARE_MAP_MAX_CELLS,

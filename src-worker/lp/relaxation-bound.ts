@@ -5,7 +5,7 @@ import type { LpPrivacyModel, LpProgress, OptimalLpResult, RelaxationInfo } from
 import type { OptimalMechanism, OptimalMechanismOptions } from './optimal-mechanism';
 import type { MasterColumn } from './decomposition-master';
 import { DEFAULT_SPANNER_DELTA } from './privacy-constraint-graph';
-import { certifiedGap } from '../../src-shared/protocol/lp-gap';
+import { certifiedGap } from '../../src-shared/protocol/index';
 
 /**
  * A certified lower bound on a large exact (all-pairs) optimum from a relaxation solved first (docs/lp.md, "A
