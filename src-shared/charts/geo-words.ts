@@ -3,15 +3,7 @@
  * protocol/casestudy-findings.ts): the grid comparison, the city rows' labels and notes, and the mathematics behind
  * them. casestudy-words.ts calls these for the study; the engine's city table takes its note column from cityRowNote.
  */
-import {
-  spannerExtraError,
-  type CityGrid,
-  type CityLpFacts,
-  type CityMechanism,
-  type CityRow,
-  type FindingsOf,
-  type GeoGridPoint,
-} from '../protocol/index';
+import { spannerExtraError, type CityGrid, type CityLpFacts, type CityMechanism, type CityRow, type FindingsOf, type GeoGridPoint } from '../protocol/index';
 import { shortNumber as f } from './number-words';
 
 type GeoFindings = FindingsOf<'geo'>;
