@@ -17,6 +17,7 @@ import { fmt } from '../../src-shared/charts/result-table';
 import { compareTableText } from '../../src-shared/charts/compare-report';
 import { auditTestFormula, auditTestText, auditVerdictText, detectionLines } from '../../src-shared/charts/audit-words';
 import { factRows } from '../../src-shared/charts/fact-rows';
+import { resultNoteLines } from '../../src-shared/charts/note-words';
 import { mechanismNotesText } from '../../src-shared/charts/mechanism-notes';
 
 /** Largest matrix (each side) the CLI prints to a terminal. */
@@ -349,7 +350,9 @@ export function readable(req: JobRequest, r: JobResult): string {
     case 'threshold':
       return r.epsilon === null
         ? `no tight-constraints mechanism on ${r.domain} for eps in [${fmt(r.from)}, ${fmt(r.to)}] (step ${fmt(r.step)})`
-        : `smallest eps (step ${fmt(r.step)}) with a tight-constraints mechanism on ${r.domain}: ${fmt(r.epsilon)}${r.note ? `\n${r.note}` : ''}`;
+        : `smallest eps (step ${fmt(r.step)}) with a tight-constraints mechanism on ${r.domain}: ${fmt(r.epsilon)}${resultNoteLines(r)
+            .map((l) => `\n${l}`)
+            .join('')}`;
     case 'vertices': {
       const head = `${r.vertices} vertices of the eps*d-private posterior polytope on ${r.domain} (eps = ${fmt(r.epsilon)})${r.kernels === null ? '' : `; ${r.kernels} kernel mechanisms`}`;
       const list = r.list && r.list.length <= 50 ? r.list.map((v) => `  (${v.map((x) => fmt(x, 4)).join(', ')})`) : [];

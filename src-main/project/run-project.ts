@@ -25,6 +25,7 @@ import { resolveProjectFiles } from './resolve-files';
 import { fmt, resultTable, tableToCsv } from '../../src-shared/charts/result-table';
 import { renderChartPng } from '../charts/render-chart';
 import { caseStudyDetailWords, caseStudyFindingWords } from '../../src-shared/charts/casestudy-words';
+import { resultNoteLines } from '../../src-shared/charts/note-words';
 import { lossWords, sweepCharts } from '../../src-shared/charts/sweep-charts';
 import { runFannedOut } from '../dispatcher/fan-out';
 
@@ -276,8 +277,7 @@ function summaryMarkdown(project: Project, items: RunItem[]): string {
       lines.push('(no rows)');
     }
     if (res.type === 'sweep') lines.push('', `![${i.id}](charts/${i.id}.png)`);
-    const note = (i.result as { note?: string }).note;
-    if (note) lines.push('', `Note: ${note}`);
+    for (const note of resultNoteLines(res)) lines.push('', `Note: ${note}`);
     lines.push('', `Files: analyses/${i.id}.json, analyses/${i.id}.csv`, '');
   }
   return lines.join('\n') + '\n';

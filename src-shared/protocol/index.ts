@@ -4,6 +4,7 @@ export { ERROR_CODE_TABLE, ERROR_CODES, isErrorCode, isInputErrorCode, toJobErro
 export * from './requests';
 export * from './results';
 export * from './lp-gap';
+export * from './notes';
 export * from './facts';
 export { factsFromInfo, type LegacyInfo } from './legacy-facts';
 export * from './messages';
