@@ -3,7 +3,7 @@
  * their titles): the engine returns each note as a typed value (src-shared/protocol/notes.ts); a note kept by an
  * earlier version as one sentence is shown as recorded.
  */
-import type { ApplyNote, JobResult, RegularityNote, StoredSweepNote, ThresholdNote } from '../protocol/index';
+import type { ApplyNote, JobResult, RegularityNote, SimplexNote, StoredSweepNote, ThresholdNote } from '../protocol/index';
 
 /** Six significant digits (the regularity check's own precision). */
 function six(v: number | null): string {
@@ -71,6 +71,12 @@ export function applyNoteWords(n: ApplyNote): string {
     case 'seeded-stream':
       return 'seeded stream (--seed): NOT FOR RELEASE; the file starts with a comment line saying so';
   }
+}
+
+/** Why the explorer has no simplex view, in words (a sentence kept by an earlier version: as recorded). */
+export function simplexNoteWords(n: SimplexNote | string): string {
+  if (typeof n === 'string') return n;
+  return n.kind === 'needs-three-points' ? `The simplex view needs a domain of 3 points (this one has ${n.points}).` : n.message;
 }
 
 /** A regular, threshold or apply result's notes in words, one line each (a result kept by an earlier version: its note as recorded). */

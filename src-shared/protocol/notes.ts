@@ -48,3 +48,12 @@ export const applyNoteSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('seeded-stream') }),
 ]);
 export type ApplyNote = z.infer<typeof applyNoteSchema>;
+
+/** Why the explorer has no simplex view. */
+export const simplexNoteSchema = z.discriminatedUnion('kind', [
+  /** The view draws 3-point domains only. */
+  z.object({ kind: z.literal('needs-three-points'), points: z.int() }),
+  /** It could not be computed (the error's message). */
+  z.object({ kind: z.literal('failed'), message: z.string() }),
+]);
+export type SimplexNote = z.infer<typeof simplexNoteSchema>;
