@@ -118,9 +118,11 @@ export function jsonFor(req: JobRequest, r: JobResult): Record<string, unknown> 
         utilityBound: r.utilityBound,
         leakageBound: r.leakageBound,
         ...(r.regularFrom !== undefined ? { regularFrom: r.regularFrom } : {}),
+        // how it was decided, typed (note-words.ts words it for the readable output)
+        ...(r.regularity ? { regularity: r.regularity } : {}),
       };
     case 'threshold':
-      return { epsilon: r.epsilon };
+      return { epsilon: r.epsilon, ...(r.notes ? { notes: r.notes } : {}) };
     case 'vertices':
       return { vertices: r.vertices, kernels: r.kernels };
     case 'compare': {
