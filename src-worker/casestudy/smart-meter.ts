@@ -106,6 +106,17 @@ export function noisyTrace(
   return { eps, b, y, mae: mae / n, rmse: Math.sqrt(se / n) };
 }
 
+/** Reading i's time of day (hh:mm), and every `every`-th reading's index and hour (the charts' points). */
+function traceTimes(n: number, stepSeconds: number, every: number): { hhmm: (i: number) => string; idx: number[]; hours: number[] } {
+  const hhmm = (i: number) => {
+    const s = Math.round(i * stepSeconds);
+    return `${String(Math.floor(s / 3600)).padStart(2, '0')}:${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}`;
+  };
+  const idx: number[] = [];
+  for (let i = 0; i < n; i += every) idx.push(i);
+  return { hhmm, idx, hours: idx.map((i) => (i * stepSeconds) / 3600) };
+}
+
 export const smartMeterStudy: Study = (params): CaseStudyResult => {
   const p = studyParams('smart-meter', params);
   const { trace, unit, seed, epsilon: eps, chartEvery: every } = p;
@@ -133,13 +144,7 @@ export const smartMeterStudy: Study = (params): CaseStudyResult => {
   const sens = maxMetricSensitivities(sU, sV, pct);
   const avgRow = sens[0]!;
 
-  const hhmm = (i: number) => {
-    const s = Math.round(i * stepSeconds);
-    return `${String(Math.floor(s / 3600)).padStart(2, '0')}:${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}`;
-  };
-  const idx: number[] = [];
-  for (let i = 0; i < n; i += every) idx.push(i);
-  const hours = idx.map((i) => (i * stepSeconds) / 3600);
+  const { hhmm, idx, hours } = traceTimes(n, stepSeconds, every);
 
   const exact = { avg: rowAvg[roundedAvg]!, pct: rowPct[pLevel]! };
   const off = { avg: expAbs(rowAvg, roundedAvg), pct: expAbs(rowPct, pLevel) };
