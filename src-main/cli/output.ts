@@ -7,18 +7,26 @@ import {
   NO_BOUND_YET,
   candidateWords,
   chosenWords,
-  gapIsExact,
   isBound,
-  lpNotSolved,
   lpResultWords,
   relaxationWords,
   stoppedByWords,
 } from '../../src-shared/charts/lp-words';
-import { type JobRequest, type JobResult, type LpResult, type MatrixPayload, type MechanismResult, type RemapResult } from '../../src-shared/protocol/index';
+import {
+  gapIsExact,
+  lpNotSolved,
+  type JobRequest,
+  type JobResult,
+  type LpResult,
+  type MatrixPayload,
+  type MechanismResult,
+  type RemapResult,
+} from '../../src-shared/protocol/index';
 import { fmt } from '../../src-shared/charts/result-table';
 import { compareTableText } from '../../src-shared/charts/compare-report';
 import { auditTestFormula, auditTestText, auditVerdictText, detectionLines } from '../../src-shared/charts/audit-words';
 import { factRows } from '../../src-shared/charts/fact-rows';
+import { resultNoteLines } from '../../src-shared/charts/note-words';
 import { mechanismNotesText } from '../../src-shared/charts/mechanism-notes';
 
 /** Largest matrix (each side) the CLI prints to a terminal. */
@@ -119,9 +127,11 @@ export function jsonFor(req: JobRequest, r: JobResult): Record<string, unknown> 
         utilityBound: r.utilityBound,
         leakageBound: r.leakageBound,
         ...(r.regularFrom !== undefined ? { regularFrom: r.regularFrom } : {}),
+        // how it was decided, typed (note-words.ts words it for the readable output)
+        ...(r.regularity ? { regularity: r.regularity } : {}),
       };
     case 'threshold':
-      return { epsilon: r.epsilon };
+      return { epsilon: r.epsilon, ...(r.notes ? { notes: r.notes } : {}) };
     case 'vertices':
       return { vertices: r.vertices, kernels: r.kernels };
     case 'compare': {
@@ -345,7 +355,9 @@ export function readable(req: JobRequest, r: JobResult): string {
     case 'threshold':
       return r.epsilon === null
         ? `no tight-constraints mechanism on ${r.domain} for eps in [${fmt(r.from)}, ${fmt(r.to)}] (step ${fmt(r.step)})`
-        : `smallest eps (step ${fmt(r.step)}) with a tight-constraints mechanism on ${r.domain}: ${fmt(r.epsilon)}${r.note ? `\n${r.note}` : ''}`;
+        : `smallest eps (step ${fmt(r.step)}) with a tight-constraints mechanism on ${r.domain}: ${fmt(r.epsilon)}${resultNoteLines(r)
+            .map((l) => `\n${l}`)
+            .join('')}`;
     case 'vertices': {
       const head = `${r.vertices} vertices of the eps*d-private posterior polytope on ${r.domain} (eps = ${fmt(r.epsilon)})${r.kernels === null ? '' : `; ${r.kernels} kernel mechanisms`}`;
       const list = r.list && r.list.length <= 50 ? r.list.map((v) => `  (${v.map((x) => fmt(x, 4)).join(', ')})`) : [];

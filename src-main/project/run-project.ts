@@ -24,6 +24,8 @@ import { writeFileAtomic } from './project-file';
 import { resolveProjectFiles } from './resolve-files';
 import { fmt, resultTable, tableToCsv } from '../../src-shared/charts/result-table';
 import { renderChartPng } from '../charts/render-chart';
+import { caseStudyDetailWords, caseStudyFindingWords } from '../../src-shared/charts/casestudy-words';
+import { resultNoteLines } from '../../src-shared/charts/note-words';
 import { lossWords, sweepCharts } from '../../src-shared/charts/sweep-charts';
 import { runFannedOut } from '../dispatcher/fan-out';
 
@@ -184,8 +186,9 @@ function caseStudyMarkdown(items: RunItem[], single: boolean): string[] {
       continue;
     }
     const r = i.result as CaseStudyResult;
-    lines.push(`## ${r.title}`, '', ...r.findings, '');
-    if (r.details?.length) lines.push('### The mathematics', '', ...r.details, '');
+    lines.push(`## ${r.title}`, '', ...caseStudyFindingWords(r.findings), '');
+    const details = caseStudyDetailWords(r.findings);
+    if (details.length) lines.push('### The mathematics', '', ...details, '');
     for (const c of r.charts) lines.push(`![${c.title}](charts/${caseStem(i.id, c.id, single)}.png)`, '');
     lines.push('Tables:', '');
     for (const t of r.tables) lines.push(`- [${t.title}](tables/${caseStem(i.id, t.id, single)}.csv) (${t.rows.length} rows)`);
@@ -264,8 +267,7 @@ function summaryMarkdown(project: Project, items: RunItem[]): string {
       lines.push('(no rows)');
     }
     if (res.type === 'sweep') lines.push('', `![${i.id}](charts/${i.id}.png)`);
-    const note = (i.result as { note?: string }).note;
-    if (note) lines.push('', `Note: ${note}`);
+    for (const note of resultNoteLines(res)) lines.push('', `Note: ${note}`);
     lines.push('', `Files: analyses/${i.id}.json, analyses/${i.id}.csv`, '');
   }
   return lines.join('\n') + '\n';

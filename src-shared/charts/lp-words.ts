@@ -5,6 +5,7 @@
  * the solved model's own optimum and that it is not checked against the best possible.
  */
 import type { LpCandidate, LpResult } from '../protocol/index';
+import { certifiedGap, gapIsExact, lpNotSolved, noRoundCompleted, type LpGapBasis } from '../protocol/index';
 
 /** Largest certified gap to the exact optimum that is called "optimal" (the solver's default target). */
 const OPTIMAL_WORDS_GAP = 1e-6;
@@ -28,45 +29,13 @@ export function constructionWords(construction: string): string {
   return CONSTRUCTION_WORDS[construction] ?? construction;
 }
 
-type Basis = Pick<LpResult, 'gap' | 'exactLowerBound' | 'model' | 'delta'> & {
-  gapBasis?: LpResult['gapBasis'];
-  method?: LpResult['method'];
-  rounds?: number;
-  stoppedBy?: LpResult['stoppedBy'];
-  relaxation?: LpResult['relaxation'];
-};
-
-/**
- * A decomposition stopped before its pricing gave a bound above the trivial one (0 for losses >= 0): no pricing
- * round completed (a round cut by the time limit mid-pricing gives no bound), or none improved on it. Its gap
- * is then 100% and says nothing: the words say so instead.
- */
-export function noRoundCompleted(lp: Basis): boolean {
-  // A relaxation solved first (large exact models) bounds the best possible even when the exact model got no round.
-  const relaxed = lp.relaxation !== undefined && lp.relaxation.bound > 0;
-  return lp.method === 'decomposition' && ((lp.rounds === 0 && !relaxed) || lp.gap >= 1);
-}
-
 /** Where a large exact model's bound came from: the relaxation solved first (docs/lp.md, "A relaxation's bound on large exact models"). */
 export function relaxationWords(r: NonNullable<LpResult['relaxation']>, fmt: (x: number) => string, seconds: (ms: number) => string): string {
   return `a relaxation solved first (the ${r.delta}-spanner's pairs at the full ε, whose optimum is below the best possible): bound ${fmt(r.bound)} after ${r.rounds} round${r.rounds === 1 ? '' : 's'} in ${seconds(r.timeMs)}`;
 }
 
-/**
- * The LP was over the decomposition's limits and a time limit was given: the best cheap candidate is returned, no
- * LP was built (src-worker/jobs/best-candidate.ts), so there is no bound at all.
- */
-export function lpNotSolved(lp: Pick<Basis, 'rounds' | 'stoppedBy'>): boolean {
-  return lp.rounds === 0 && lp.stoppedBy === 'solver-memory';
-}
-
-/** Whether the gap is against a certified bound on the best possible mechanism (results saved before gapBasis: when an exact bound was there). */
-export function gapIsExact(lp: Basis): boolean {
-  return (lp.gapBasis ?? (lp.exactLowerBound !== null ? 'exact' : 'model')) === 'exact';
-}
-
 /** The headline: what the returned mechanism is, against what. */
-export function lpResultWords(lp: Basis): string {
+export function lpResultWords(lp: LpGapBasis): string {
   if (lpNotSolved(lp)) {
     return "best found, not certified: the LP is too large to solve here (see the model's reason), so the best cheap construction is returned and there is no bound on the best possible";
   }
@@ -116,11 +85,6 @@ export function stoppedByWords(
   const own = certifiedGap(lp.lpObjective ?? lp.objective, lp.lowerBound);
   const what = lp.stoppedBy === 'optimal' ? 'optimal' : `reached the target gap (${gapPercent(own)})`;
   return `${what} for the spanner (δ = ${lp.delta}) model's own optimum, not the best possible`;
-}
-
-/** (objective - bound) / objective, at least 0; 0 when the objective is not positive (the record's `gap`, docs/lp.md). */
-export function certifiedGap(objective: number, bound: number): number {
-  return objective > 0 ? Math.max(0, (objective - bound) / objective) : 0;
 }
 
 /** Which mechanism is returned, in words. */

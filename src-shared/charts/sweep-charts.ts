@@ -7,11 +7,12 @@
  * - every curve the sweep computed is plotted: utility, leakage and, when a
  *   loss was chosen, its expected value under the optimal remap;
  * - a missing point is explained on the chart (a note under the title and
- *   the legend entry), with the engine's own note;
+ *   the legend entry), with its note in words (note-words.ts);
  * - bounds are dashed, black and drawn over the curves, and the curve that
  *   attains a bound says so in its legend entry.
  */
-import { type ChartSeries, type ChartSpec, type SweepResult } from '../protocol/index';
+import { type ChartSeries, type ChartSpec, type StoredSweepNote, type SweepResult } from '../protocol/index';
+import { sweepNoteWords } from './note-words';
 import { BOUND_ATTAINED_TOL } from '../numeric/tolerance';
 
 /** Mechanism colours (Okabe-Ito without black, which is the bounds' colour). */
@@ -66,12 +67,12 @@ interface Run {
   from: number;
   to: number;
   count: number;
-  /** The engine's note for the run (its last point's: nearest the points that exist), if any. */
-  note: string | null;
+  /** The note of the run (its last point's: nearest the points that exist), if any. */
+  note: StoredSweepNote | null;
 }
 
 /** Consecutive runs of indices where flag[k] holds, as eps ranges with the note of their last point. */
-function runsOf(epsilons: readonly number[], flag: (k: number) => boolean, notes?: readonly (string | null | undefined)[]): Run[] {
+function runsOf(epsilons: readonly number[], flag: (k: number) => boolean, notes?: readonly (StoredSweepNote | null | undefined)[]): Run[] {
   const out: Run[] = [];
   let start = -1;
   for (let k = 0; k <= epsilons.length; k++) {
@@ -86,7 +87,7 @@ function runsOf(epsilons: readonly number[], flag: (k: number) => boolean, notes
 }
 
 /** Points of a series that are missing (null or not finite). */
-export function missingRuns(epsilons: readonly number[], values: readonly (number | null)[], notes?: readonly (string | null)[]): Run[] {
+export function missingRuns(epsilons: readonly number[], values: readonly (number | null)[], notes?: readonly (StoredSweepNote | null)[]): Run[] {
   return runsOf(epsilons, (k) => values[k] === null || values[k] === undefined || !Number.isFinite(values[k]!), notes);
 }
 
@@ -101,38 +102,20 @@ export function rangeText(r: Run, all: readonly number[], x = 'ε'): string {
   return `${x} ${g(r.from)}–${g(r.to)}`;
 }
 
-/** The engine's note made readable: the eps inside it is the run's last point, which is said already (eps or, in the page's plain words, ε). */
-export function cleanNote(note: string): string {
-  return note
-    .replace(/\s*at (?:eps|ε) = [-+0-9.e]+$/, '')
-    .replace(
-      /^Phi z = 1 has z\[(.+?)\] = (\S+) < 0, so no tight-constraints mechanism exists$/,
-      'no tight-constraints mechanism exists: its weight at $1 would be $2 < 0',
-    )
-    .replace(/-?\d+\.\d{4,}(?:e-?\d+)?/g, (m) => String(Number(Number(m).toPrecision(3))));
-}
-
 function seriesLabel(kind: string, opts: SweepChartOptions): string {
   return opts.kindLabel?.(kind) ?? kind;
 }
 
 type Metric = 'utility' | 'leakage' | 'expectedLoss';
 
-/** The first clause of a note, without the domain and eps it repeats (for the line under a chart's title). */
-export function shortNote(note: string): string {
-  const c = cleanNote(note).replace(/ for \S+ at epsilon [-+0-9.e]+/, ' there');
-  const i = c.search(/:\s/);
-  return i > 0 ? c.slice(0, i) : c;
-}
-
 /**
  * Why points are missing and where the bound is not given: one line per run
- * of missing points, with the engine's note (in full, or its first clause
+ * of missing points, with its note in words (in full, or its first clause
  * for the chart itself).
  */
 export function sweepNotes(r: SweepResult, metric: Metric, opts: SweepChartOptions = {}, full = true): string[] {
   const x = opts.xLabel ?? 'ε';
-  const say = (n: string): string => (full ? cleanNote(n) : shortNote(n));
+  const say = (n: StoredSweepNote): string => sweepNoteWords(n, full ? 'full' : 'short');
   const notes: string[] = [];
   for (const s of r.series) {
     const values = s[metric];
@@ -243,10 +226,15 @@ export function sweepTable(r: SweepResult, opts: SweepChartOptions = {}): { head
     const row: (number | string | null)[] = [e];
     for (const s of r.series) {
       if (s.expectedLoss) row.push(s.expectedLoss[k] ?? null);
-      row.push(s.utility[k] ?? null, s.leakage[k] ?? null, s.notes?.[k] ?? null);
+      row.push(s.utility[k] ?? null, s.leakage[k] ?? null, tableNote(s.notes?.[k], e));
     }
-    row.push(r.bounds.utility[k] ?? null, r.bounds.leakage[k] ?? null, r.bounds.notes?.[k] ?? null);
+    row.push(r.bounds.utility[k] ?? null, r.bounds.leakage[k] ?? null, tableNote(r.bounds.notes?.[k], e));
     return row;
   });
   return { header, rows };
+}
+
+/** A point's note in the table's words, or an empty cell. */
+function tableNote(n: StoredSweepNote | null | undefined, eps: number): string | null {
+  return n === null || n === undefined ? null : sweepNoteWords(n, 'table', eps);
 }

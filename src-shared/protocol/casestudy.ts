@@ -2,11 +2,12 @@
  * Case studies (resources/examples/): a named computation of
  * src-worker/casestudy/ with its parameters, run as one job, answering with
  * tables (CSV), chart specifications (rendered to PNG on the Node side) and
- * findings (markdown sentences for summary.md). Additive to the protocol:
+ * findings (typed values, worded in src-shared/charts/casestudy-words.ts). Additive to the protocol:
  * projects carry them in an optional top-level `caseStudies` list, so the
  * standard analyses and the app are unchanged.
  */
 import { z } from 'zod';
+import { caseStudyFindingsSchema } from './casestudy-findings';
 
 const id = z
   .string()
@@ -84,13 +85,12 @@ export const caseStudyResultSchema = z.object({
   type: z.literal('case-study'),
   study: z.string(),
   title: z.string(),
-  /** Markdown paragraphs/bullets stating the numbers and what they mean. */
-  findings: z.array(z.string()),
   /**
-   * The mathematics behind the findings (definitions, symbols, the reasoning in formulas), in the same markdown:
-   * the page shows them behind a details toggle, the summary after the findings. Optional, additive.
+   * What the study found, as values (casestudy-findings.ts): src-shared/charts/casestudy-words.ts words them as the
+   * findings (markdown paragraphs and bullets) and the mathematics behind them (definitions, symbols, the reasoning
+   * in formulas): the page shows the mathematics behind a details toggle, the summary after the findings. Absent in a part's answer.
    */
-  details: z.array(z.string()).optional(),
+  findings: caseStudyFindingsSchema.optional(),
   /** Key numbers by name (tests and the summary refer to them). */
   numbers: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()])),
   tables: z.array(caseStudyTableSchema),

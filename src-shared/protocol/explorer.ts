@@ -5,6 +5,7 @@
  * them; the engine computes them (src-worker/jobs/explorer-job.ts).
  */
 import { z } from 'zod';
+import { simplexNoteSchema } from './notes';
 import { domainEpsilonResultShape, domainInputSchema, epsilonSchema } from './common';
 
 const num = z.number();
@@ -68,7 +69,8 @@ export const explorerResultSchema = z.object({
   ...domainEpsilonResultShape('explorer'),
   /** The simplex view (3-point domains), or null with `simplexNote` saying why. */
   simplex: ternaryViewSchema.nullable(),
-  simplexNote: z.string().optional(),
+  /** Why there is no simplex view (a sentence in results kept by an older version, shown as recorded). */
+  simplexNote: z.union([simplexNoteSchema, z.string()]).optional(),
   /** The capacity table (domains of at most EXPLORER_TABLE_MAX_N points), or null. */
   capacityRows: z.array(capacityRowSchema).nullable(),
 });

@@ -4,6 +4,7 @@
  * construction, a secrets CSV in, a released CSV out).
  */
 import { z } from 'zod';
+import { applyNoteSchema } from './notes';
 
 /** `remap: true` on a mechanism (request, spec, project item): follow it by the Bayesian remap of its outputs for the prior and loss. */
 export const remapFieldShape = {
@@ -83,6 +84,7 @@ export const applyResultSchema = z.object({
   checkedEpsilon: z.number().nullable().optional(),
   /** A channel released: its effective eps on the domain (on the labels' discrete metric without one), as the privacy check found it. */
   effectiveEpsilon: z.number().optional(),
-  note: z.string().optional(),
+  /** What qualifies the release (a seeded stream is not for release). */
+  notes: z.array(applyNoteSchema).optional(),
 });
 export type ApplyResult = z.infer<typeof applyResultSchema>;

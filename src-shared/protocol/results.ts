@@ -1,6 +1,6 @@
 /**
  * Job results, one per request type (same `type` tag). Numbers that a theorem
- * cannot provide are null with a `note` saying why, never a made-up value.
+ * cannot provide are null with a typed note saying why (./notes.ts), never a made-up value.
  */
 import { z } from 'zod';
 import { OPTIMAL_GRID_LOSS, domainEpsilonResultShape, matrixPayloadSchema } from './common';
@@ -10,6 +10,7 @@ import { compareResultSchema } from './compare';
 import { explorerResultSchema } from './explorer';
 import { auditResultSchema } from './audit';
 import { lpStopSchema, mechanismFactsSchema, recordedFactSchema } from './facts';
+import { regularityNoteSchema, storedSweepNoteSchema, thresholdNoteSchema } from './notes';
 
 const num = z.number();
 const nullableNum = z.number().nullable();
@@ -223,6 +224,9 @@ const regularResultSchema = z.object({
   /** log2(sum(mu) / max pi) when regular, else null. */
   leakageBound: nullableNum,
   mu: z.array(num).optional(),
+  /** How regularity was decided: the smallest mu and where, or an LP when Phi is singular (note-words.ts words it). */
+  regularity: regularityNoteSchema.optional(),
+  /** Results kept by an older version carry their note as one sentence, shown as recorded. */
   note: z.string().optional(),
   /**
    * When not regular: where the prior becomes regular, searched by doubling eps (up to 64x) then bisection to 1%:
@@ -232,7 +236,7 @@ const regularResultSchema = z.object({
   regularFrom: z.object({ epsilon: num, below: num }).nullable().optional(),
 });
 
-const thresholdResultSchema = z.object({
+export const thresholdResultSchema = z.object({
   type: z.literal('threshold'),
   domain: z.string(),
   /** Smallest eps on the grid for which a tight-constraints mechanism exists; null if none in range. */
@@ -240,6 +244,9 @@ const thresholdResultSchema = z.object({
   from: num,
   to: num,
   step: num,
+  /** What qualifies the answer (none in range, or found at the lower end already). */
+  notes: z.array(thresholdNoteSchema).optional(),
+  /** Results kept by an older version carry their note as one sentence, shown as recorded. */
   note: z.string().optional(),
 });
 
@@ -256,8 +263,8 @@ const sweepSeriesSchema = z.object({
   utility: z.array(nullableNum),
   leakage: z.array(nullableNum),
   expectedLoss: z.array(nullableNum).optional(),
-  /** Per eps, why a point is missing (e.g. tight mechanism does not exist). */
-  notes: z.array(z.string().nullable()).optional(),
+  /** Per eps, why a point is missing (e.g. tight mechanism does not exist); a sentence in results kept by an older version. */
+  notes: z.array(storedSweepNoteSchema.nullable()).optional(),
 });
 export const sweepResultSchema = z.object({
   type: z.literal('sweep'),
@@ -268,8 +275,8 @@ export const sweepResultSchema = z.object({
   bounds: z.object({
     utility: z.array(nullableNum),
     leakage: z.array(nullableNum),
-    /** Per eps, why no bound is given (the prior is not regular there), null where it is. */
-    notes: z.array(z.string().nullable()).optional(),
+    /** Per eps, why no bound is given (the prior is not regular there), null where it is; a sentence in results kept by an older version. */
+    notes: z.array(storedSweepNoteSchema.nullable()).optional(),
   }),
 });
 

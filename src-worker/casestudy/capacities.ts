@@ -120,12 +120,6 @@ export const capacitiesStudy: Study = async (params, ctx): Promise<CaseStudyResu
   return capacitiesReport(p, await capacityRows(p, 0, capacityItems(p).length, ctx));
 };
 
-/** A grid's domain text in words: "grid:3x3" as "3 x 3", "grid:2x2:metric=manhattan" as "2 x 2 Manhattan". */
-function gridWords(spec: string): string {
-  const m = /^grid:(\d+)x(\d+)(:metric=manhattan)?/.exec(spec);
-  return m ? `${m[1]} x ${m[2]}${m[3] ? ' Manhattan' : ''}` : spec;
-}
-
 /** Findings, numbers, table and chart from the rows of every domain (in item order). */
 function capacitiesReport({ eps, families }: CapacityParams, typedRows: CapacityRow[]): CaseStudyResult {
   const rows: Cell[][] = typedRows;
@@ -134,49 +128,11 @@ function capacitiesReport({ eps, families }: CapacityParams, typedRows: Capacity
     numbers[`${r[1]} multiplicative`] = r[3];
     numbers[`${r[1]} additive`] = r[4];
   }
-  const diff = rows.filter((r) => r[6] !== null).map((r) => Math.abs((r[3] as number) - (r[6] as number)));
-  const diffA = rows.filter((r) => r[7] !== null).map((r) => Math.abs((r[4] as number) - (r[7] as number)));
-  const get = (s: string) => rows.find((r) => r[1] === s);
-  const bits = (fam: string, name: (r: Cell[]) => string): string =>
-    rows
-      .filter((r) => r[0] === fam)
-      .map((r) => `${name(r)}: ${f(r[5] as number)} bits`)
-      .join(', ');
-  const findings = [
-    `The most an observer can learn from a mechanism private at ε = ${f(eps)}, whatever it believed beforehand (the capacity, in bits of leakage), on each domain: computed by a linear program over every private mechanism, and compared with the known formulas.`,
-    `- Lines leak more the longer they are (${bits('lines', (r) => `${r[2]} values`)}).`,
-    `- When all values are equally far apart, the leakage stays below ${f(eps / Math.LN2)} bits however many values there are (${bits('discrete', (r) => `${r[2]} values`)}).`,
-    `- Grids: ${bits('grids', (r) => gridWords(String(r[1])))}; the Manhattan grid has longer distances than the Euclidean one, hence more leakage. Records of yes/no answers, any change counted (Hamming cubes): ${bits('hamming', (r) => `${String(r[1]).slice('hamming:'.length)} answers`)}.`,
-    `- The linear program agrees with every known formula (largest difference ${f(Math.max(0, ...diff, ...diffA), 2)}).`,
-  ];
-  const details = [
-    `Capacities at eps = ${f(eps)} (alpha = ${f(Math.exp(-eps))}) by LP over all eps*d-private n x n channels. The multiplicative capacity bounds the min-entropy leakage of every eps*d-private mechanism under every prior: log2 of it (bits) is the worst case; the additive capacity bounds the additive Bayes leakage.`,
-    `- Lines: ${rows
-      .filter((r) => r[0] === 'lines')
-      .map((r) => `N = ${r[2]}: ${f(r[3] as number)}`)
-      .join(
-        ', ',
-      )} (closed form (N(1-alpha) + 2 alpha)/(1+alpha): ${f(Math.max(...rows.filter((r) => r[0] === 'lines').map((r) => Math.abs((r[3] as number) - (r[6] as number)))), 2)} largest difference). Growing linearly in N: a line leaks at most log2 of that, ${f(Math.log2((get('line:10')?.[3] as number) ?? NaN))} bits for N = 10.`,
-    `- Discrete (clique): ${rows
-      .filter((r) => r[0] === 'discrete')
-      .map((r) => `n = ${r[2]}: ${f(r[3] as number)}`)
-      .join(', ')}, bounded by e^eps = ${f(Math.exp(eps))} however large n is: plain eps-LDP never leaks more than eps log2 e = ${f(eps / Math.LN2)} bits.`,
-    `- Grids: ${rows
-      .filter((r) => r[0] === 'grids')
-      .map((r) => `${r[1]}: ${f(r[3] as number)} / ${f(r[4] as number)}`)
-      .join(', ')} (multiplicative / additive). The Manhattan grid has larger distances than the Euclidean one, hence more capacity.`,
-    `- Hamming cubes: ${rows
-      .filter((r) => r[0] === 'hamming')
-      .map((r) => `B = ${r[2] === 2 ? 1 : Math.log2(r[2] as number)}: ${f(r[3] as number)}`)
-      .join(', ')}; the symmetric closed form n / (1 + alpha)^B = (2/(1+alpha))^B makes it a product of B one-bit capacities.`,
-    `- The LP agrees with every closed form to ${f(Math.max(0, ...diff), 2)} (multiplicative) and ${f(Math.max(0, ...diffA), 2)} (additive).`,
-  ];
   return {
     type: 'case-study',
     study: 'capacities',
     title: `Privacy-type capacities at ε = ${f(eps)}`,
-    findings,
-    details,
+    findings: { kind: 'capacities', epsilon: eps, rows: typedRows },
     numbers,
     tables: [
       {

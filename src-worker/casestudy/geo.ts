@@ -9,10 +9,9 @@
  * expected distance error of planar Laplace, tight-constraints and the
  * LP-optimal mechanism (spanner LP, SPEC §2).
  *
- * The city rows are typed (CityRow: grid, mechanism id, status, LP facts
- * from the optimal mechanism's typed facts); labels, notes, findings, tables
- * and charts are worded from those fields (cityGridLabel,
- * cityMechanismLabel, cityRowNote), never parsed back from text.
+ * The grid points and city rows are typed (protocol/casestudy-findings.ts: grid, mechanism id, status, LP facts
+ * from the optimal mechanism's typed facts); the study's findings are those values, worded in
+ * src-shared/charts/geo-words.ts (labels, notes, findings and their mathematics), never parsed back from text.
  */
 import { MechError, invalid, messageOf } from '../../src-shared/errors';
 import { gridDomain } from '../metric/grid';
@@ -33,7 +32,6 @@ import {
   studyParams,
   checkAbort,
   epsGrid,
-  f,
   normalise,
   type Study,
   type StudyContext,
@@ -42,19 +40,18 @@ import {
   type ChartSpec,
 } from './study';
 import { z } from 'zod';
-import type { CaseStudyParams } from '../../src-shared/protocol/index';
+import {
+  cityRowSchema,
+  geoGridPointSchema,
+  type CaseStudyParams,
+  type CityGrid,
+  type CityLpFacts,
+  type CityMechanism,
+  type CityRow,
+  type GeoGridPoint as GridPoint,
+} from '../../src-shared/protocol/index';
+import { cityGridLabel, cityMechanismLabel, cityMechanismName, cityRowNote } from '../../src-shared/charts/geo-words';
 import type { SplitStudy } from './study';
-
-interface GridPoint {
-  eps: number;
-  tightExists: boolean;
-  minZ: number;
-  minZAt: string;
-  tightUtility: number | null;
-  tightError: number | null;
-  plUtility: number;
-  plError: number;
-}
 
 function gridComparison(size: number, eps: number[], ctx: StudyContext): GridPoint[] {
   const g = gridDomain(size, size, 1, 'euclidean');
@@ -93,103 +90,6 @@ export function coarsen(w: ArrayLike<number>, rows: number, cols: number, b: num
   return out;
 }
 
-/** The mechanisms the city comparison measures (ids; display names in CITY_MECHANISM_NAMES). */
-export type CityMechanism = 'planar-laplace' | 'tight' | 'lp-spanner' | 'lp-exact';
-const CITY_MECHANISM_NAMES: Record<CityMechanism, string> = {
-  'planar-laplace': 'planar Laplace',
-  tight: 'tight-constraints',
-  'lp-spanner': 'optimised for the prior (fast)',
-  'lp-exact': 'optimised for the prior (exact)',
-};
-
-/** The city grid a row was measured on: the full city (1 km cells) or its coarsening. */
-interface CityGrid {
-  side: number;
-  cellKm: number;
-  full: boolean;
-}
-
-/** What an LP row's solve did (from the optimal mechanism's typed facts). */
-interface CityLpFacts {
-  /** The SPEC §4 check of the LP's channel passed. */
-  passes: boolean;
-  /** Spanner dilation (spanner rows only). */
-  delta: number | null;
-  constraints: number;
-  solverMs: number;
-  method: 'full-model' | 'constraint-generation' | 'decomposition';
-  generation?: { rounds: number; privacyRows: number; fullPrivacyRows: number };
-  /** Decomposition by output column: rounds, columns, the certified lower bound (km) and its relative gap. */
-  decomposition?: { rounds: number; columns: number; lowerBound: number; relativeGap: number };
-  /**
-   * The typed LP record's certificate (full-city rows, solved through the privacy model with a time limit):
-   * why the solve ended and a certified lower bound (km) on the exact all-pairs optimum, or null when none was computed.
-   */
-  stoppedBy?: string;
-  exactLowerBound?: number | null;
-}
-
-/**
- * One row of the city comparison, typed: what was measured (grid, mechanism,
- * remapped or not), whether it was computed, and the facts its note is
- * rendered from (cityRowNote, the one place that words them).
- */
-export interface CityRow {
-  eps: number;
-  grid: CityGrid;
-  mechanism: CityMechanism;
-  /** Followed by the Bayesian remap of its outputs, with the remap method. */
-  remap: { method: string } | null;
-  /** 'computed'; 'absent' (tight-constraints does not exist here); 'skipped' (parameter fullLpEpsilons); 'failed' (the LP threw). */
-  status: 'computed' | 'absent' | 'skipped' | 'failed';
-  error: number | null;
-  effectiveEps: number | null;
-  /** Tight-constraints that does not exist: min z and where. */
-  minZ?: { value: number; at: string };
-  lp?: CityLpFacts;
-  /** Why a row was skipped or failed. */
-  reason?: string;
-}
-
-export const cityGridLabel = (g: CityGrid): string => `${g.side} x ${g.side}, ${g.cellKm} km`;
-export const cityMechanismLabel = (r: Pick<CityRow, 'mechanism' | 'remap'>): string => `${CITY_MECHANISM_NAMES[r.mechanism]}${r.remap ? ', remapped' : ''}`;
-const exists = (r: CityRow): boolean => r.status === 'computed';
-
-/** How an LP row was solved, in the notation (the study's details). */
-function lpDetails(lp: CityLpFacts, mechanism: CityMechanism): string {
-  const dec = lp.decomposition;
-  const gen = lp.generation
-    ? `constraint generation: ${lp.generation.rounds} rounds, ${lp.generation.privacyRows} of ${lp.generation.fullPrivacyRows} privacy rows, `
-    : dec
-      ? `decomposition by output column: ${dec.rounds} rounds, ${dec.columns} columns, certified lower bound ${f(dec.lowerBound, 8)} km (gap ${f(dec.relativeGap, 2)}${lp.stoppedBy === 'time-limit' ? ', stopped by the time limit' : ''}), `
-      : '';
-  return `${lp.passes ? 'privacy check passes' : 'privacy check FAILS'}; ${mechanism === 'lp-spanner' ? `spanner dilation ${lp.delta ?? '?'}, ` : ''}${gen || `${lp.constraints} constraints, `}solver ${f(lp.solverMs / 1000, 3)} s`;
-}
-
-/** The note column of a city row, in words (rendered from its typed fields only; the notation in cityRowDetails). */
-export function cityRowNote(r: CityRow): string {
-  if (r.remap) return 'each report replaced by the best guess for this prior (a post-processing step: the privacy is unchanged)';
-  if (r.status === 'skipped' || r.status === 'failed') return r.reason ?? '';
-  switch (r.mechanism) {
-    case 'planar-laplace':
-      return 'private at ε exactly (the continuous mechanism, snapped to the grid)';
-    case 'tight':
-      return r.minZ
-        ? `does not exist: its weights would have to be negative (smallest ${f(r.minZ.value)} at cell ${r.minZ.at})`
-        : 'the best for guessing the exact cell when the prior allows it, not for closeness';
-    default:
-      return r.lp ? `${r.lp.passes ? 'the privacy check passes' : 'the privacy check FAILS'}; solved in ${f(r.lp.solverMs / 1000, 3)} s` : '';
-  }
-}
-
-/** The mathematics of a city row (the study's details): the remap's method, the missing weight, how an LP was solved; null when there is none. */
-export function cityRowDetails(r: CityRow): string | null {
-  if (r.remap) return `Bayesian remap of its outputs (${r.remap.method}): post-processing, still eps*d2-private`;
-  if (r.status !== 'computed' && r.status !== 'absent') return null;
-  if (r.mechanism === 'tight') return r.minZ ? `Phi z = 1 has min z = ${f(r.minZ.value)} < 0 at ${r.minZ.at}` : null;
-  return r.lp ? lpDetails(r.lp, r.mechanism) : null;
-}
-
 /** The typed facts of an LP row from the optimal mechanism and its privacy check. */
 function cityLpFacts(m: OptimalMechanism, passes: boolean, mode: 'spanner' | 'exact'): CityLpFacts {
   const s = m.facts.solve;
@@ -215,23 +115,6 @@ function cityLpFacts(m: OptimalMechanism, passes: boolean, mode: 'spanner' | 'ex
     stoppedBy: m.lp.stoppedBy,
     exactLowerBound: m.lp.exactLowerBound,
   };
-}
-
-/**
- * How far the full city's spanner LP is from the exact all-pairs optimum, certified: the exact optimum lies in
- * [lower, upper], lower the largest certified bound on it (the exact row's Lagrangian bound, or the spanner row's
- * exactLowerBound), upper the exact row's mechanism when it was computed (else the spanner's own error); so the
- * spanner's extra error is between spanner / upper - 1 and spanner / lower - 1. Null when no bound is known.
- */
-export function spannerExtraError(spanner: CityRow, exact: CityRow | undefined): { lower: number; upper: number; extraMin: number; extraMax: number } | null {
-  const sp = exists(spanner) ? spanner.error : null;
-  if (sp === null) return null;
-  const ex = exact && exists(exact) ? exact.error : null;
-  // -Infinity (no bound) and 0 (the trivial one) leave the bracket open.
-  const lower = Math.max(spanner.lp?.exactLowerBound ?? 0, ex === null ? 0 : (exact!.lp?.decomposition?.lowerBound ?? ex));
-  if (!(lower > 0)) return null;
-  const upper = ex === null ? sp : Math.min(ex, sp);
-  return { lower, upper, extraMin: sp / upper - 1, extraMax: sp / lower - 1 };
 }
 
 export interface CityLpOptions {
@@ -277,7 +160,7 @@ async function cityLpRow(
 ): Promise<CityRow> {
   const mechanism: CityMechanism = mode === 'spanner' ? 'lp-spanner' : 'lp-exact';
   const base = { eps, grid, mechanism, remap: null };
-  ctx.progress(null, `${CITY_MECHANISM_NAMES[mechanism]} on ${cityGridLabel(grid)}, eps = ${eps}`);
+  ctx.progress(null, `${cityMechanismName(mechanism)} on ${cityGridLabel(grid)}, eps = ${eps}`);
   try {
     // The full city through the privacy model (decomposition, coarse start, certified gap, the best mechanism at the
     // time limit); fullLp off asks for the one-model LP (it does not fit the solver heap on the 20 x 20 city: a failed row).
@@ -301,7 +184,7 @@ async function cityLpRow(
     };
   } catch (e) {
     if (e instanceof MechError && e.code === 'cancelled') throw e;
-    return { ...base, status: 'failed', error: null, effectiveEps: null, reason: `not computed: ${messageOf(e)}` };
+    return { ...base, status: 'failed', error: null, effectiveEps: null, failure: messageOf(e) };
   }
 }
 
@@ -337,7 +220,7 @@ export async function cityComparison(pop: Float64Array, side: number, eps: numbe
       status: 'skipped',
       error: null,
       effectiveEps: null,
-      reason: `not computed at this ε (the full city is optimised at ε = ${o.fullLpEpsilons.join(', ')} only)`,
+      optimisedAt: o.fullLpEpsilons,
     });
   } else await measure(full, pop, fullGrid, true, o.fullExactLp, true);
   if (coarse > 1 && side % coarse === 0) {
@@ -381,44 +264,8 @@ function geoParams(params: CaseStudyParams): GeoParams {
 /** An item of a split geo run: one grid eps, or one city eps (all its rows, LPs included). */
 type GeoItem = { kind: 'grid'; point: GridPoint } | { kind: 'city'; rows: CityRow[] };
 
-const num = z.union([z.number(), z.nan(), z.literal(Infinity), z.literal(-Infinity)]);
-const cityLpFactsSchema = z.strictObject({
-  passes: z.boolean(),
-  delta: num.nullable(),
-  constraints: z.number(),
-  solverMs: num,
-  method: z.enum(['full-model', 'constraint-generation', 'decomposition']),
-  generation: z.strictObject({ rounds: z.number(), privacyRows: z.number(), fullPrivacyRows: z.number() }).optional(),
-  decomposition: z.strictObject({ rounds: z.number(), columns: z.number(), lowerBound: num, relativeGap: num }).optional(),
-  stoppedBy: z.string().optional(),
-  exactLowerBound: num.nullable().optional(),
-});
-const cityRowSchema = z.strictObject({
-  eps: z.number(),
-  grid: z.strictObject({ side: z.number(), cellKm: z.number(), full: z.boolean() }),
-  mechanism: z.enum(['planar-laplace', 'tight', 'lp-spanner', 'lp-exact']),
-  remap: z.strictObject({ method: z.string() }).nullable(),
-  status: z.enum(['computed', 'absent', 'skipped', 'failed']),
-  error: num.nullable(),
-  effectiveEps: num.nullable(),
-  minZ: z.strictObject({ value: num, at: z.string() }).optional(),
-  lp: cityLpFactsSchema.optional(),
-  reason: z.string().optional(),
-});
 const geoItemSchema: z.ZodType<GeoItem> = z.discriminatedUnion('kind', [
-  z.strictObject({
-    kind: z.literal('grid'),
-    point: z.strictObject({
-      eps: z.number(),
-      tightExists: z.boolean(),
-      minZ: num,
-      minZAt: z.string(),
-      tightUtility: num.nullable(),
-      tightError: num.nullable(),
-      plUtility: num,
-      plError: num,
-    }),
-  }),
+  z.strictObject({ kind: z.literal('grid'), point: geoGridPointSchema }),
   z.strictObject({ kind: z.literal('city'), rows: z.array(cityRowSchema) }),
 ]);
 
@@ -442,136 +289,6 @@ export const geoParts: SplitStudy<GeoItem> = {
   assemble: (params, items) => geoReport(geoParams(params), items),
 };
 
-/** The mathematics behind part (b): what the two LPs constrain, how each row was solved, the certified bracket of the spanner's extra error. */
-function cityDetails(p: GeoParams, city: CityRow[]): string[] {
-  if (p.skipCity || city.length === 0) return [];
-  const out = [
-    `City: "optimised for the prior (fast)" is the spanner LP's optimum for expected distance (dilation 1.1; not the best possible): privacy constraints eps/1.1 on spanner edges only, which implies eps*d2-privacy but excludes some eps*d2-private channels; "(exact)" constrains all pairs. The full ${p.citySide} x ${p.citySide} city's LP has ${p.citySide ** 4} variables; it is solved by decomposition over output columns and certified by a Lagrangian lower bound.`,
-  ];
-  for (const r of city) {
-    const d = cityRowDetails(r);
-    if (d) out.push(`- eps ${r.eps}, ${cityGridLabel(r.grid)}, ${cityMechanismLabel(r)}: ${d}.`);
-  }
-  for (const e of p.cityEpsList) {
-    const fullRows = city.filter((r) => r.eps === e && r.grid.full);
-    const lp = fullRows.find((r) => r.mechanism === 'lp-spanner');
-    const lpx = fullRows.find((r) => r.mechanism === 'lp-exact');
-    const extra = lp && exists(lp) ? spannerExtraError(lp, lpx) : null;
-    if (extra)
-      out.push(
-        `- eps ${e}, full city: the exact all-pairs optimum lies in [${f(extra.lower)}, ${f(extra.upper)}] km (certified${lpx && exists(lpx) ? `: the exact model by decomposition, ${lpx.lp?.decomposition ? `gap ${f(lpx.lp.decomposition.relativeGap, 2)}` : 'solved'}` : ': the bound of the exact model at the spanner solve'}), so the spanner (dilation 1.1) costs between ${f(extra.extraMin * 100, 3)}% and ${f(extra.extraMax * 100, 3)}% extra error.`,
-      );
-  }
-  return out;
-}
-
-/** The mathematics behind part (a): how the grid's mechanisms are computed, and where tight constraints fail. */
-function gridDetails(pts: GridPoint[]): string[] {
-  const missing = pts.filter((p) => !p.tightExists);
-  return [
-    'The tight-constraints mechanism is never formed as a matrix: z solves Phi z = 1 by the structured solver, its utility and expected error come from z and FFTs; planar Laplace rows are generated from translation-invariant cell tables.',
-    ...(missing.length
-      ? [
-          `Where tight constraints does not exist, z has negative entries: ${missing.map((p) => `eps ${p.eps}: min z = ${f(p.minZ)} at cell ${p.minZAt}`).join('; ')}.`,
-        ]
-      : []),
-  ];
-}
-
-/** Findings of part (a): the G x G grid under the uniform prior. */
-function gridFindings(size: number, grid: number[], pts: GridPoint[]): string[] {
-  const missing = pts.filter((p) => !p.tightExists);
-  const exists = pts.filter((p) => p.tightExists);
-  const better = exists.filter((p) => p.tightError! < p.plError);
-  return [
-    `(a) A ${size} x ${size} km grid of 1 km cells (${size * size} places), every place equally likely, distances as the crow flies.`,
-    missing.length === 0
-      ? `- The tight-constraints mechanism exists at every ε in ${grid[0]}..${grid[grid.length - 1]}.`
-      : `- The tight-constraints mechanism does not exist at ε = ${missing.map((p) => p.eps).join(', ')}: its weights would have to be negative (smallest ${missing.map((p) => `${f(p.minZ)} at cell ${p.minZAt}${missing.length > 1 ? ` at ε = ${p.eps}` : ''}`).join('; ')})${exists.length ? `; it exists at ε = ${exists.map((p) => p.eps).join(', ')}` : ' nor anywhere else in the range'}. On a finite grid the corner and border cells see fewer neighbours, and for small ε the uniform prior is not regular.`,
-    ...(exists.length
-      ? [
-          `- Where it exists its utility (probability of reporting the true cell, best remap) is ${exists.map((p) => `${f(p.tightUtility)} at ${p.eps}`).join(', ')}, against planar Laplace ${exists.map((p) => `${f(p.plUtility)}`).join(', ')}${exists.every((p) => p.tightUtility! >= p.plUtility - 1e-12) ? ': tight-constraints wins at every ε, as it must (it is the best for every regular prior, see the glossary, and the uniform prior is regular wherever it exists)' : ': planar Laplace wins at some ε, which contradicts the optimality of tight-constraints for regular priors and needs investigating'}.`,
-          `- Expected distance error (km), tight vs planar Laplace: ${exists.map((p) => `ε ${p.eps}: ${f(p.tightError)} vs ${f(p.plError)}`).join('; ')}. Tight-constraints is ${better.length === exists.length ? 'also better' : better.length === 0 ? 'worse' : 'better only at some ε'} on distance error (${better.length} of ${exists.length} ε values)${better.length === exists.length ? ', although it is designed for the exact cell, not for closeness' : ': it maximises the chance of the exact cell, not closeness'}.`,
-        ]
-      : []),
-    `- Planar Laplace exists at every ε: expected error ${pts.map((p) => `${f(p.plError)} km at ${p.eps}`).join(', ')} (about 2/ε for a continuous plane, less near borders where the tail is snapped).`,
-  ];
-}
-
-/** Findings of part (b): the city under its population prior (full grid, then the coarse one). */
-function cityFindings(p: GeoParams, city: CityRow[]): string[] {
-  const { citySide, cityEpsList } = p;
-  const findings: string[] = [];
-  findings.push(
-    `(b) The ${citySide} x ${citySide} km city with its population prior (dense centre, two suburbs, empty river valley), ε = ${cityEpsList.join(' and ')} per km, expected distance error under that prior. "Optimised for the prior" is the mechanism a linear program finds with the least expected error for this prior; the fast version keeps a safety margin between nearby cells only (private, but not always the best), the exact one constrains every pair of cells:`,
-  );
-  for (const r of city)
-    findings.push(
-      `- ε ${r.eps}, ${cityGridLabel(r.grid)}, ${cityMechanismLabel(r)}: ${exists(r) ? `${f(r.error)} km` : 'n/a'}${r.effectiveEps !== null ? ` (effective ε ${f(r.effectiveEps)})` : ''}; ${cityRowNote(r)}.`,
-    );
-  const rel = (a: number, b: number) => (a <= b ? `${f((1 - a / b) * 100, 3)}% below` : `${f((a / b - 1) * 100, 3)}% ABOVE`);
-  for (const e of cityEpsList) {
-    const fullRows = city.filter((r) => r.eps === e && r.grid.full);
-    const lp = fullRows.find((r) => r.mechanism === 'lp-spanner');
-    const plf = fullRows.find((r) => r.mechanism === 'planar-laplace' && !r.remap);
-    const tcf = fullRows.find((r) => r.mechanism === 'tight' && !r.remap && exists(r));
-    // What the Bayesian remap of the outputs buys, and how much of the gap to the LP it recovers.
-    const plr = fullRows.find((r) => r.mechanism === 'planar-laplace' && r.remap);
-    const tcr = fullRows.find((r) => r.mechanism === 'tight' && r.remap);
-    if (plf && plr) {
-      const gap =
-        lp && exists(lp) && lp.error! < plf.error!
-          ? `, ${f(((plf.error! - plr.error!) / (plf.error! - lp.error!)) * 100, 3)}% of its gap to the fast optimised mechanism's ${f(lp.error)} km`
-          : '';
-      findings.push(
-        `- ε = ${e}, full city, each report replaced by the best guess for the prior (post-processing: the privacy is unchanged): planar Laplace ${f(plf.error)} → ${f(plr.error)} km${gap}${tcf && tcr ? `; tight-constraints ${f(tcf.error)} → ${f(tcr.error)} km` : ''}.`,
-      );
-    }
-    if (lp && exists(lp) && plf) {
-      findings.push(
-        `- ε = ${e}, full ${citySide} x ${citySide} city (1 km cells): the fast optimised mechanism has expected error ${f(lp.error)} km, ${rel(lp.error!, plf.error!)} planar Laplace's ${f(plf.error)} km${tcf ? ` and ${rel(lp.error!, tcf.error!)} tight-constraints' ${f(tcf.error)} km` : ' (tight-constraints does not exist here)'}; its channel passes the privacy check (effective ε ${f(lp.effectiveEps)}).${tcf && lp.error! > tcf.error! ? ' Its safety margin leaves out some private mechanisms, such as tight-constraints, which can then beat it; the best possible error is at most the smaller of the two.' : ''}`,
-      );
-      const lpx = fullRows.find((r) => r.mechanism === 'lp-exact');
-      const extra = spannerExtraError(lp, lpx);
-      if (extra)
-        findings.push(
-          `- ε = ${e}, full city: the best possible expected error lies between ${f(extra.lower)} and ${f(extra.upper)} km (proven bounds), so the fast version's safety margin costs between ${f(extra.extraMin * 100, 3)}% and ${f(extra.extraMax * 100, 3)}% extra error.`,
-        );
-    } else if (lp && lp.status === 'skipped') {
-      findings.push(
-        `- ε = ${e}: the optimised mechanism on the full ${citySide} x ${citySide} city is skipped at this ε (parameter fullLpEpsilons): at small ε its solve takes many more rounds. The coarse city below compares all mechanisms on one grid at this ε.`,
-      );
-    } else if (lp && !exists(lp)) {
-      findings.push(
-        `- ε = ${e}: the optimised mechanism on the full ${citySide} x ${citySide} city was not computed (${cityRowNote(lp)}). Solved in one piece it has ${citySide ** 4} unknowns, beyond the solver's 2 GiB of memory; solved in parts it takes minutes (parameters fullLp, fullLpTimeLimit). The coarse city below compares all mechanisms on one grid.`,
-      );
-    }
-  }
-  for (const e of cityEpsList) {
-    const coarseRows = city.filter((r) => r.eps === e && !r.grid.full);
-    const lp = coarseRows.find((r) => r.mechanism === 'lp-spanner' && exists(r));
-    const lpx = coarseRows.find((r) => r.mechanism === 'lp-exact' && exists(r));
-    const plc = coarseRows.find((r) => r.mechanism === 'planar-laplace' && !r.remap);
-    const tc = coarseRows.find((r) => r.mechanism === 'tight' && !r.remap && exists(r));
-    if (lp && plc) {
-      findings.push(
-        `- ε = ${e}, coarse city: the fast optimised mechanism's error ${f(lp.error)} km is ${rel(lp.error!, plc.error!)} planar Laplace's ${f(plc.error)} km${tc ? ` and ${rel(lp.error!, tc.error!)} tight-constraints' ${f(tc.error)} km` : ''}. The privacy check of its channel ${lp.effectiveEps !== null && lp.effectiveEps <= e * (1 + 1e-9) ? `confirms it is private at ε = ${e}` : 'FAILS'} (effective ε ${f(lp.effectiveEps)}).`,
-      );
-      if (tc && lp.error! > tc.error!)
-        findings.push(
-          `- So the fast optimised mechanism is NOT the best here: its safety margin between nearby cells guarantees privacy but leaves out private mechanisms such as tight-constraints (its effective ε ${f(lp.effectiveEps)} < ${e} shows unused privacy budget). It is the best only among mechanisms with that margin; the best possible error is at most ${f(tc.error)} km.${lpx ? '' : ' The exact optimisation (parameter exactLp) gives the best possible.'}`,
-        );
-      else if (plc.error! > lp.error!)
-        findings.push(`- The optimised mechanism exploits the prior (it can pull reports towards where people live); planar Laplace ignores it.`);
-    }
-    if (lpx)
-      findings.push(
-        `- ε = ${e}, coarse city, optimised exactly (the best possible expected distance): ${f(lpx.error)} km (effective ε ${f(lpx.effectiveEps)}); the fast version's safety margin cost ${lp ? f(((lp.error! - lpx.error!) / lpx.error!) * 100, 3) : '?'}% extra error.${tc ? ` It is ${rel(lpx.error!, tc.error!)} tight-constraints' ${f(tc.error)} km${lpx.error! <= tc.error! * (1 + 1e-9) ? ', as it must be: tight-constraints is one of the private mechanisms it searches' : ', which contradicts its optimality and needs investigating'}.` : ''}`,
-      );
-  }
-  return findings;
-}
-
 /** The city's categories (grid: mechanism), each marked where it is n/a, keyed by its label. */
 function cityCategories(city: CityRow[]): { keys: string[]; labels: string[] } {
   const key = (r: CityRow): string => `${cityGridLabel(r.grid)}: ${cityMechanismLabel(r)}`;
@@ -582,6 +299,8 @@ function cityCategories(city: CityRow[]): { keys: string[]; labels: string[] } {
   });
   return { keys, labels };
 }
+
+const exists = (r: CityRow): boolean => r.status === 'computed';
 
 /** The case study: (a) the grid comparison, (b) the city comparison; findings, numbers, tables and charts. */
 export const geoStudy: Study = async (params, ctx): Promise<CaseStudyResult> => {
@@ -594,13 +313,11 @@ function geoReport(p: GeoParams, items: GeoItem[]): CaseStudyResult {
   const { size, grid, skipCity } = p;
   const pts = items.flatMap((it) => (it.kind === 'grid' ? [it.point] : []));
   const city = items.flatMap((it) => (it.kind === 'city' ? it.rows : []));
-  const findings = [...gridFindings(size, grid, pts), ...(skipCity ? [] : cityFindings(p, city))];
   return {
     type: 'case-study',
     study: 'geo',
     title: 'Geo-indistinguishability on grids',
-    findings,
-    details: [...gridDetails(pts), ...cityDetails(p, city)],
+    findings: { kind: 'geo', size, grid, points: pts, city: skipCity ? null : { side: p.citySide, epsilons: p.cityEpsList, rows: city } },
     numbers: {
       size,
       tightMissingAt:

@@ -6,7 +6,7 @@
  *
  * Guarantee: merging the parts' items (in order) gives exactly the single
  * job's result, value for value (byte-equal JSON; wall-clock solver times
- * in notes aside), because the single job is computed the same way: all its
+ * aside), because the single job is computed the same way: all its
  * items by the same item function, then the same assemble step
  * (test/unit/worker/casestudy/parts.test.ts).
  * Preconditions: every part ran with the same params; the parts cover the
@@ -42,7 +42,7 @@ export async function runStudyPart(
   const n = s.itemCount(params);
   if (part.start + part.count > n) invalid(`case study '${study}' has ${n} items; part ${part.start}..${part.start + part.count - 1} is out of range`);
   const items = await s.computeItems(params, part.start, part.count, ctx);
-  return { type: 'case-study', study, title: '', findings: [], numbers: {}, tables: [], charts: [], part: { ...part, items } };
+  return { type: 'case-study', study, title: '', numbers: {}, tables: [], charts: [], part: { ...part, items } };
 }
 
 /** The single job's result from its parts' results (in item order); throws MechError 'internal' on a part that does not fit. */

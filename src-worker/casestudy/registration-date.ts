@@ -16,7 +16,8 @@ import type { Domain } from '../metric/domain';
 import { randomisedResponse } from '../mechanism/randomised-response';
 import { truncatedGeometric } from '../mechanism/truncated-geometric';
 import { usefulnessCurve } from '../measure/usefulness';
-import { numbersPerEps, studyParams, f, type ChartSpec, type Study, type CaseStudyResult } from './study';
+import type { FindingsOf } from '../../src-shared/protocol/index';
+import { numbersPerEps, studyParams, type ChartSpec, type Study, type CaseStudyResult } from './study';
 
 export const registrationDateStudy: Study = (params, ctx): CaseStudyResult => {
   const { days: D, epsilons: epsList, scale: s, aMax, aStep } = studyParams('registration-date', params);
@@ -67,25 +68,29 @@ export const registrationDateStudy: Study = (params, ctx): CaseStudyResult => {
     const k = b.findIndex((x) => x <= 0.1);
     return k < 0 ? null : aValues[k]!;
   };
-  const findings = [
-    `The earliest registration date among the users, a day from 0 to ${D}, released in two ways: hiding any change of one user's date (randomised response on the ${n} possible dates), or hiding only shifts of about ${s} days (the truncated geometric mechanism on the line of dates, ε/${s} per day). The charts show how often the released date is off by more than a given number of days, for the true date where that is most likely.`,
-    ...curves.map(
-      (c) =>
-        `- ε = ${c.eps}: randomised response reports the exact date with probability ${f(1 - at(c, 0, 'rr')!)} and is within ${aValues[aValues.length - 1]} days with probability at least ${f(1 - c.rr[c.rr.length - 1]!)}; the ${s}-day mechanism is within 10 days with probability ${f(1 - (at(c, 10, 'tg') ?? NaN))}, within ${aValues[aValues.length - 1]} days with ${f(1 - c.tg[c.tg.length - 1]!)}. Within how many days it is right 90% of the time: ${a90(c.tg) ?? `more than ${aMax}`} with the ${s}-day mechanism against ${a90(c.rr) ?? `more than ${aMax}`} with randomised response.`,
-    ),
-    `- Over the whole range (the second chart) randomised response only becomes useful when the error allowed approaches the full span: ${curves.map((c) => `at ε = ${c.eps} it is more than ${mid} days off with probability ${f(c.rrWide[wide.indexOf(mid)]!)}`).join(', ')}: a reported date says almost nothing.`,
-    `- The price: the ${s}-day mechanism only hides dates about ${s} days apart (or one user's date shifted by ${s} days); dates years apart can be told apart, whereas randomised response hides any change of one user. For a statistic like the earliest date, where closeness is what users care about, it gives far better accuracy for a meaningful guarantee.`,
-  ];
-  const details = [
-    `Under ε·d_h (Hamming) the minimum's answer graph is a clique, so randomised response on ${n} values is the utility-optimal, symmetric choice; under (ε/${s})·d_1 (Manhattan) the truncated geometric mechanism with ε/${s} on the line is. (a, b)-usefulness: b(a) = max over true dates of P(|reported − true| > a); randomised response has b(0) = ${curves.map((c) => `${f(at(c, 0, 'rr'))} at ε = ${c.eps}`).join(', ')}.`,
-    `(ε/${s})·d_1 guarantees e^ε indistinguishability for dates ${s} days apart; ε·d_h for any change of one user.`,
-  ];
+  const findings: FindingsOf<'registration-date'> = {
+    kind: 'registration-date',
+    days: D,
+    scale: s,
+    aMax,
+    aLast: aValues[aValues.length - 1]!,
+    mid,
+    curves: curves.map((c) => ({
+      eps: c.eps,
+      rr0: at(c, 0, 'rr'),
+      rrLast: c.rr[c.rr.length - 1]!,
+      tg10: at(c, 10, 'tg'),
+      tgLast: c.tg[c.tg.length - 1]!,
+      tg90: a90(c.tg),
+      rr90: a90(c.rr),
+      rrMid: c.rrWide[wide.indexOf(mid)]!,
+    })),
+  };
   return {
     type: 'case-study',
     study: 'registration-date',
     title: `Earliest registration date (days 0..${D})`,
     findings,
-    details,
     numbers: numbersPerEps(curves, '_eps', {
       rr_b0: (c) => at(c, 0, 'rr'),
       tg_b0: (c) => at(c, 0, 'tg'),

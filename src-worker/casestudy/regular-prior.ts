@@ -15,7 +15,8 @@ import { databaseLeakageBound } from '../bound/database-leakage-bounds';
 import { optimalMechanism } from '../lp/optimal-mechanism';
 import { posteriorVulnerability } from '../measure/posterior-vulnerability';
 import { validatePrior } from '../measure/prior';
-import { numbersPerEps, studyParams, epsGrid, f, maxOf, type Study, type CaseStudyResult } from './study';
+import type { FindingsOf } from '../../src-shared/protocol/index';
+import { numbersPerEps, studyParams, epsGrid, maxOf, type Study, type CaseStudyResult } from './study';
 import type { Domain } from '../metric/domain';
 
 export const regularPriorStudy: Study = async (params, ctx): Promise<CaseStudyResult> => {
@@ -56,34 +57,30 @@ export const regularPriorStudy: Study = async (params, ctx): Promise<CaseStudyRe
   const threshold = signChange(grid, regularFlags, (eps) => productMu(db, eps, pm).min);
   // showcase eps values: full-domain regularity (engine, Kronecker path) and the LP counterexample
   const cases = await showcaseCases(db, pm, u, v, maxPi, showcase, perIndividualOptimum);
-  const findings = [
-    `${u} individuals with ${v} possible values each, every individual independently distributed as (${p.join(', ')}): the population has a product prior on ${Math.pow(v, u)} databases.`,
-    threshold !== null
-      ? `- The prior is regular (the best-possible bounds apply to it) from ε = ${f(threshold, 6)} on; below that they do not apply.`
-      : `- The prior is ${regularFlags[0] ? 'regular' : 'not regular'} over the whole range ${from} to ${to}.`,
-    ...cases.map((c) =>
-      c.regular
-        ? `- ε = ${c.eps}: regular. Any mechanism private at this ε leaks at most ${f(c.formal)} bits about this population, sharper than the ${f(c.all)} bits that hold for every prior; the best product of per-individual mechanisms leaks ${f(c.achievedLeak)} bits (within the bound).`
-        : `- ε = ${c.eps}: not regular. The formula for regular priors gives ${f(c.formal)} bits, but it is no bound here: a product of per-individual mechanisms leaks ${f(c.achievedLeak)} bits${c.achievedLeak > c.formal + 1e-9 ? ', more than that: quoting it without checking that the prior is regular would understate the leakage' : ''}. Only the ${f(c.all)} bits that hold for every prior are a bound.`,
-    ),
-  ];
-  const details = [
-    `${u} individuals, ${v} values each, Hamming metric; each individual independently (${p.join(', ')}), a product prior on ${Math.pow(v, u)} databases (max pi = ${f(maxPi)}). mu solves mu Phi = pi and is the Kronecker power of the per-individual mu (SPEC §5).`,
-    threshold !== null
-      ? `- The prior is regular exactly for eps >= ${f(threshold, 6)} on this range (per individual: min p = ${f(Math.min(...p))} >= a/(1 + ${v - 1} a) with a = e^-eps${v === 4 && Math.abs(Math.min(...p) - 0.2) < 1e-12 ? ', i.e. a <= 1/2, eps >= ln 2' : ''}). Below it, mu has negative entries and the regular-prior bounds do not apply.`
-      : `- The prior is ${regularFlags[0] ? 'regular' : 'not regular'} over the whole range ${from}..${to}.`,
-    ...cases.map((c) =>
-      c.regular
-        ? `- eps = ${c.eps}: regular. Any eps-DP mechanism leaks at most log2(sum(mu)/max pi) = ${f(c.formal)} bits about this population, sharper than the all-priors bound ${f(c.all)} bits. The best product of per-individual mechanisms leaks ${f(c.achievedLeak)} bits (within the bound).`
-        : `- eps = ${c.eps}: NOT regular (min mu = ${f(c.minMu)} at database ${c.minMuLabel}). The formula log2(sum(mu)/max pi) gives ${f(c.formal)} bits, but it is not a bound here: the product of per-individual LP-optimal mechanisms (each eps-LDP, so eps*d_h-private together) leaks ${f(c.achievedLeak)} bits${c.achievedLeak > c.formal + 1e-9 ? `, MORE than that number. Quoting the prior-specific bound for this prior without first checking that the prior is regular (the theorem assumes it) would understate the leakage` : ''}. Only the all-priors bound ${f(c.all)} bits holds.`,
-    ),
-  ];
+  const findings: FindingsOf<'regular-prior'> = {
+    kind: 'regular-prior',
+    u,
+    marginal: p,
+    maxPi,
+    from,
+    to,
+    threshold,
+    regularAtStart: regularFlags[0] ?? false,
+    cases: cases.map((c) => ({
+      eps: c.eps,
+      regular: c.regular,
+      minMu: c.minMu,
+      minMuLabel: c.minMuLabel,
+      formal: c.formal,
+      achievedLeak: c.achievedLeak,
+      all: c.all,
+    })),
+  };
   return {
     type: 'case-study',
     study: 'regular-prior',
     title: `Regular priors: ${u} people with ${v} possible values each`,
     findings,
-    details,
     numbers: {
       threshold,
       ...numbersPerEps(cases, '_eps', {

@@ -20,6 +20,8 @@ import { truncatedGeometric } from '../mechanism/truncated-geometric';
 import { percentileRank } from '../metric/answer-domains';
 import { numbersPerEps, studyParams, f, type Study, type CaseStudyResult } from './study';
 import { seededRandom } from '../../src-shared/numeric/seeded-random';
+import type { FindingsOf, SensitivityFinding } from '../../src-shared/protocol/index';
+import { sensitivityPlainWords } from '../../src-shared/charts/casestudy-words';
 
 /** Laplace(0, b) by inverse CDF. */
 function laplaceNoise(rand: () => number, b: number): number {
@@ -43,17 +45,10 @@ function values(db: DatabaseDomain, i: number, u: number, v: number): Int32Array
   return x;
 }
 
-interface SensitivityRow {
-  /** The query in the notation of the sensitivity check (answers and their distance). */
-  query: string;
-  /** The query in words (the table's first column). */
+/** A query of the sensitivity check, with its label (the table's first column). */
+export interface SensitivityRow extends SensitivityFinding {
+  /** The query in words. */
   label: string;
-  delta: number;
-  uniform: boolean;
-  /** Why, in the terms of the sensitivity check (chains of expansive steps). */
-  why: string;
-  /** Why, in words. */
-  plain: string;
 }
 
 /** Sensitivity of average, rounded average and a percentile under d_inf on {0..V}^u (enumerated). */
@@ -78,18 +73,9 @@ function maxMetricSensitivities(u: number, V: number, p: number): SensitivityRow
     rows.push({
       query: name,
       label,
-      plain: s.uniform
-        ? 'it moves in whole levels: every change of its answer comes from days one level apart'
-        : s.counterexample
-          ? `its answers ${s.counterexample.labels.join(' and ')} are closer than any two different days can be`
-          : '',
       delta: s.delta,
       uniform: s.uniform,
-      why: s.uniform
-        ? 'every answer pair is joined by a tight chain of 1-expansive steps'
-        : s.counterexample
-          ? `answers ${s.counterexample.labels.join(' and ')}: ${s.counterexample.reason}`
-          : '',
+      counterexample: !s.uniform && s.counterexample ? { labels: s.counterexample.labels, reason: s.counterexample.reason } : null,
     });
   };
   add(`average (answers s/${u}, |y - y'|)`, 'exact average', avgDomain, (x) => sum(x));
@@ -113,17 +99,15 @@ function noisyTrace(trace: readonly number[], unit: number, eps: number, seed: n
   return { eps, b, y, mae: mae / n, rmse: Math.sqrt(se / n) };
 }
 
-/** The mathematics behind the smart-meter findings (shown behind the page's details toggle). */
-function smartMeterDetails(d: { unit: number; n: number; top: number; eps: number; sU: number; sV: number; sens: SensitivityRow[] }): string[] {
-  const { unit, n, top, eps, sU, sV, sens } = d;
-  return [
-    `(a) Laplace noise of scale ${unit}/ε W on each reading: each reading is ε·d-private with d = |w − w′| / ${unit} W, and the trace ε·d₁-private (d₁ sums the per-reading distances): two days whose readings differ by ${unit} W in total are e^ε-indistinguishable.`,
-    `(b) The day is a database of ${n} levels under the max metric d_inf (SPEC §1). Both queries are 1-sensitive under d_inf, so the truncated geometric mechanism on 0..${top} makes the release ε·d_inf-private on the day: days k levels apart give output distributions within a factor e^(${eps} k).`,
-    `Uniform sensitivity, enumerated on {0..${sV}}^${sU} with d_inf (SPEC §4): ${sens.map((x) => `${x.query}: Delta = ${f(x.delta)}, ${x.uniform ? 'uniformly 1-sensitive' : 'NOT uniformly sensitive'}`).join('; ')}.`,
-    sens[0]!.uniform
-      ? `The exact average is uniformly 1-sensitive here, as SPEC §4 states.`
-      : `Contrary to SPEC §4 ("average ... under the max metric ... 1-sensitive, uniformly"), the exact average of discrete values is NOT uniformly 1-sensitive under d_inf: adjacent answers s/${sU} and (s+1)/${sU} are ${f(1 / sU)} apart, but any two different databases are at d_inf >= 1, so no step between them is 1-expansive (${sens[0]!.why}). Hence a mechanism H on the average's answers is not certified by H∘avg being ε·d_inf-private, and TG is not universally optimal for it.`,
-  ];
+/** Reading i's time of day (hh:mm), and every `every`-th reading's index and hour (the charts' points). */
+function traceTimes(n: number, stepSeconds: number, every: number): { hhmm: (i: number) => string; idx: number[]; hours: number[] } {
+  const hhmm = (i: number) => {
+    const s = Math.round(i * stepSeconds);
+    return `${String(Math.floor(s / 3600)).padStart(2, '0')}:${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}`;
+  };
+  const idx: number[] = [];
+  for (let i = 0; i < n; i += every) idx.push(i);
+  return { hhmm, idx, hours: idx.map((i) => (i * stepSeconds) / 3600) };
 }
 
 export const smartMeterStudy: Study = (params): CaseStudyResult => {
@@ -153,35 +137,37 @@ export const smartMeterStudy: Study = (params): CaseStudyResult => {
   const sens = maxMetricSensitivities(sU, sV, pct);
   const avgRow = sens[0]!;
 
-  const hhmm = (i: number) => {
-    const s = Math.round(i * stepSeconds);
-    return `${String(Math.floor(s / 3600)).padStart(2, '0')}:${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}`;
-  };
-  const idx: number[] = [];
-  for (let i = 0; i < n; i += every) idx.push(i);
-  const hours = idx.map((i) => (i * stepSeconds) / 3600);
+  const { hhmm, idx, hours } = traceTimes(n, stepSeconds, every);
 
   const exact = { avg: rowAvg[roundedAvg]!, pct: rowPct[pLevel]! };
   const off = { avg: expAbs(rowAvg, roundedAvg), pct: expAbs(rowPct, pLevel) };
-  const findings = [
-    `(a) One day of ${n} readings, one every ${f(stepSeconds)} s (average ${f(trueMean)} W, peak ${f(peak)} W). Every reading is released with Laplace noise added (random, as likely up as down), so that an observer can hardly tell apart two days whose readings differ by ${unit} W in total; how hard is set by the privacy parameter ε.`,
-    ...noisy.map(
-      (x) =>
-        `- ε = ${x.eps} per ${unit} W: the released readings are off by ${f(x.mae)} W on average (expected ${f(x.b)} W), against a natural spread of ${f(sd)} W in the true readings: the noise is ${f(x.rmse / sd, 3)} times the signal, so ${x.rmse > sd ? 'single readings no longer show which appliance runs; only long high-power runs (oven, washing machine heating) remain visible as shifts of the noisy band' : 'the large appliances remain visible while the fridge cycles (about 95 W) are hidden'}.`,
-    ),
-    `(b) The day summed up in power levels: each reading falls in one of ${L} levels of ${width} W (level ${top} means ${width * top} W and above). The average level is ${f(avgLevel)} (${roundedAvg} rounded); the ${pct}th-percentile level is ${pLevel}.`,
-    `- Two numbers are released, the rounded average level and the ${pct}th-percentile level, each with the noise of the truncated geometric mechanism (ε = ${eps}). When every reading of a day moves by at most one level, each of these numbers moves by at most one, so the release protects the whole day: days whose readings all differ by at most a few levels give releases that are hard to tell apart. The released rounded average is exactly right with probability ${f(exact.avg)} and off by ${f(off.avg)} levels on average; the released percentile is exactly right with probability ${f(exact.pct)} and off by ${f(off.pct)} levels on average.`,
-    avgRow.uniform
-      ? `- The exact average would be as safe to release here as the rounded one (checked on every day of ${sU} readings in levels 0 to ${sV}).`
-      : `- Why the rounded average and not the exact one: the exact average moves in steps of 1/${sU} of a level while two different days are always at least a whole level apart, so the guarantee of the truncated geometric mechanism does not carry over to it. The rounded average and the percentile move in whole levels and keep it (checked on every day of ${sU} readings in levels 0 to ${sV}).`,
-  ];
-  const details = smartMeterDetails({ unit, n, top, eps, sU, sV, sens });
+  const findings: FindingsOf<'smart-meter'> = {
+    kind: 'smart-meter',
+    readings: n,
+    stepSeconds,
+    trueMean,
+    peak,
+    sd,
+    unit,
+    noisy: noisy.map((x) => ({ eps: x.eps, mae: x.mae, b: x.b, rmse: x.rmse })),
+    levels: L,
+    levelWidth: width,
+    avgLevel,
+    roundedAvg,
+    percentile: pct,
+    percentileLevel: pLevel,
+    epsilon: eps,
+    exact,
+    off,
+    sensitivityU: sU,
+    sensitivityV: sV,
+    sensitivity: sens.map(({ label: _label, ...x }) => x),
+  };
   return {
     type: 'case-study',
     study: 'smart-meter',
     title: 'A smart-meter day',
     findings,
-    details,
     numbers: {
       readings: n,
       trueMean,
@@ -212,7 +198,7 @@ export const smartMeterStudy: Study = (params): CaseStudyResult => {
         id: 'sensitivity',
         title: `Which released numbers keep the guarantee (every day of ${sU} readings in levels 0 to ${sV})`,
         header: ['released number', 'largest move per level of change', 'keeps the guarantee', 'why'],
-        rows: sens.map((s) => [s.label, s.delta, s.uniform ? 'yes' : 'no', s.plain]),
+        rows: sens.map((s) => [s.label, s.delta, s.uniform ? 'yes' : 'no', sensitivityPlainWords(s)]),
       },
     ],
     charts: [

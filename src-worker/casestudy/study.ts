@@ -1,6 +1,6 @@
 /**
  * Shared pieces of the case studies: parameters through their
- * protocol schemas, eps grids, number formatting for findings, and the result shape of
+ * protocol schemas, eps grids, number formatting for titles, and the result shape of
  * protocol/casestudy.ts. Each study is plain engine code: it calls the same
  * constructions and measures as the jobs do.
  */
@@ -75,13 +75,8 @@ export function numbersPerEps<R extends { eps: number }>(
   return out;
 }
 
-/** Short rendering of a number for findings. */
-export function f(v: number | null | undefined, digits = 4): string {
-  if (v === null || v === undefined) return 'n/a';
-  if (!Number.isFinite(v)) return String(v);
-  if (Number.isInteger(v)) return String(v);
-  return Number(v.toPrecision(digits)).toString();
-}
+/** Short rendering of a number for titles (the findings are worded in src-shared/charts/casestudy-words.ts). */
+export { shortNumber as f } from '../../src-shared/charts/number-words';
 
 /** The engine's one cancellation check (numeric/cancel.ts) under the name the studies use. */
 export { checkCancelled as checkAbort } from '../numeric/cancel';

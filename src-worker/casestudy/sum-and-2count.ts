@@ -20,7 +20,8 @@ import type { RowSource } from '../mechanism/channel';
 import { posteriorVulnerability } from '../measure/posterior-vulnerability';
 import { uniformPrior } from '../measure/prior';
 import { checkPrivacy } from '../check/privacy-check';
-import { studyParams, checkAbort, epsGrid, f, type Study, type StudyContext, type CaseStudyResult } from './study';
+import type { FindingsOf } from '../../src-shared/protocol/index';
+import { studyParams, checkAbort, epsGrid, type Study, type StudyContext, type CaseStudyResult } from './study';
 
 /**
  * Smallest eps on the grid step, 2 step, ... (up to `to`) where the
@@ -74,27 +75,6 @@ function productTG(u: number, epsEach: number, d: Domain): RowSource {
   );
 }
 
-type Pts = { eps: number; tight: number | null; geo: number }[];
-
-/** The findings in words (the page shows the mathematics behind them, the study's details, on request). */
-function plainFindings(
-  q: { sumU: number; sumV: number; countU: number; sumN: number; countN: number; to: number },
-  queries: [string, ReturnType<typeof thresholdScan>, Pts][],
-  geoPrivate: boolean,
-): string[] {
-  const one = ([name, th, pts]: [string, ReturnType<typeof thresholdScan>, Pts]): string => {
-    if (th.epsilon === null || !pts.length) return `- ${name}: no tight-constraints mechanism up to ε = ${q.to}.`;
-    const [first, last] = [pts[0]!, pts[pts.length - 1]!];
-    const wins = pts.filter((p) => p.tight !== null && p.tight > p.geo + 1e-12).length;
-    return `- ${name}: the tight-constraints mechanism exists from ε = ${th.epsilon}. There it guesses the answer right with probability ${f(first.tight)} against ${f(first.geo)} for the truncated geometric mechanism; at ε = ${last.eps}, ${f(last.tight)} against ${f(last.geo)}. It is the more useful one at ${wins} of ${pts.length} values of ε, as expected: where it exists it is the best possible for equally likely answers.`;
-  };
-  return [
-    `The sum of ${q.sumU} values from 0 to ${q.sumV} (${q.sumN} possible answers) and two counts over ${q.countU} records (${q.countN} possible pairs of answers): from which ε the tight-constraints mechanism exists, and how often each mechanism guesses the answer right (every answer equally likely, best remap).`,
-    ...queries.map(one),
-    `- The truncated geometric mechanisms compared with it were checked on these answers: ${geoPrivate ? 'both are private at the ε they are compared at' : 'one of them is NOT private at the ε it is compared at (see the mathematics)'}.`,
-  ];
-}
-
 export const sumAndCountsStudy: Study = (params, ctx): CaseStudyResult => {
   const { sumU, sumV, countU, step, to, sweepStep } = studyParams('sum-and-2count', params);
   const sum = parseDomainSpec(`sum:${sumU},${sumV}`);
@@ -126,35 +106,29 @@ export const sumAndCountsStudy: Study = (params, ctx): CaseStudyResult => {
   const cntEps = thCounts.epsilon ?? 1;
   const cntGeoCheck = checkPrivacy(productTG(countU, cntEps / 2, counts), counts, cntEps, { topK: 1 });
 
-  const desc = (name: string, th: ReturnType<typeof thresholdScan>, pts: { eps: number; tight: number | null; geo: number }[]) => {
-    if (th.epsilon === null) return `- ${name}: no tight-constraints mechanism up to eps = ${to}.`;
-    const first = pts[0]!;
-    const last = pts[pts.length - 1]!;
-    const wins = pts.filter((p) => p.tight !== null && p.tight > p.geo + 1e-12).length;
-    return `- ${name}: the tight-constraints mechanism exists from eps = ${th.epsilon} (grid step ${step}; at ${th.lastMissing ?? 'the lower end'} min z = ${f(th.minZBelow)} < 0). At the threshold its utility is ${f(first.tight)} against ${f(first.geo)} for the geometric mechanism; at eps = ${last.eps}: ${f(last.tight)} against ${f(last.geo)}. Tight beats geometric at ${wins} of ${pts.length} eps values: it is optimal for the uniform prior where it exists (the uniform prior is regular there, SPEC §5).`;
+  const query = (th: ReturnType<typeof thresholdScan>, points: typeof sumPts, check: ReturnType<typeof checkPrivacy>, at: number) => ({
+    ...th,
+    points,
+    check: { at, effectiveEpsilon: check.effectiveEpsilon, passes: check.passes },
+  });
+  const findings: FindingsOf<'sum-and-2count'> = {
+    kind: 'sum-and-2count',
+    sumU,
+    sumV,
+    countU,
+    sumN: sum.n,
+    countN: counts.n,
+    to,
+    step,
+    sum: query(thSum, sumPts, sumGeoCheck, chkEps),
+    counts: query(thCounts, cntPts, cntGeoCheck, cntEps),
   };
-  const findings = plainFindings(
-    { sumU, sumV, countU, sumN: sum.n, countN: counts.n, to },
-    [
-      ['The sum', thSum, sumPts],
-      ['The two counts', thCounts, cntPts],
-    ],
-    sumGeoCheck.passes && cntGeoCheck.passes,
-  );
-  const details = [
-    `Sum of ${sumU} values in 0..${sumV}: ${sum.n} answers, d(y, y') = ceil(|y - y'| / ${sumV}). Two counts over ${countU} records: ${counts.n} answers, Chebyshev distance. Utility = binary gain with an optimal remap under the uniform prior.`,
-    desc('Sum', thSum, sumPts),
-    desc('Two counts', thCounts, cntPts),
-    `- The geometric competitors are privacy-checked on the query metric: TG with eps/${sumV} on the sum has effective eps ${f(sumGeoCheck.effectiveEpsilon)} at eps = ${chkEps} (${sumGeoCheck.passes ? 'private' : 'NOT private'}); the two independent TGs with eps/2 have effective eps ${f(cntGeoCheck.effectiveEpsilon)} at eps = ${cntEps} (${cntGeoCheck.passes ? 'private' : 'NOT private'}). Their worst pairs are tight, but most constraints are slack: adjacent sums (d = 1) are separated by only e^(eps/${sumV}), and two answers differing in one count by e^(eps/2); the tight-constraints mechanism makes every constraint with the diagonal tight, which is why it wins.`,
-    `- The threshold search scans eps = 0.1, 0.2, ... until the mechanism exists, then every ${step} step inside that last bracket; existence is assumed to persist above the threshold only where the sweep confirms it (a missing point is shown as a gap).`,
-  ];
   const table = (pts: { eps: number; tight: number | null; geo: number }[]) => pts.map((p) => [p.eps, p.tight, p.geo]);
   return {
     type: 'case-study',
     study: 'sum-and-2count',
     title: 'Sum and two counts: tight-constraints against geometric',
     findings,
-    details,
     numbers: {
       sumThreshold: thSum.epsilon,
       countsThreshold: thCounts.epsilon,

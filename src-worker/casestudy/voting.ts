@@ -18,6 +18,7 @@ import { regularity } from '../bound/regularity';
 import type { RowSource } from '../mechanism/channel';
 import { studyParams, epsGrid, f, type Study, type CaseStudyResult, type ChartSpec } from './study';
 import type { Domain } from '../metric/domain';
+import type { FindingsOf } from '../../src-shared/protocol/index';
 
 function firstRow(ch: RowSource): number[] {
   const out = new Float64Array(ch.cols);
@@ -74,40 +75,26 @@ export const votingStudy: Study = (params): CaseStudyResult => {
   const { grid, series } = countUtilityAgainstEps(votes, votePrior, u6);
 
   const [tgRow, ringRow] = [rows[1]!, rows[2]!];
-  const findings = [
-    `At ε = ${f(eps)}:`,
-    `- Six cities, every two equally easy to confuse: randomised response is the best possible mechanism here. The right city is guessed from its report with probability ${f(rows[0]!.uni)} when every city is equally likely, ${f(rows[0]!.non)} with the cities' sizes.`,
-    `- The number of yes votes (0 to 5): the truncated geometric mechanism guesses the right count with probability ${f(tgRow.uni)} when every count is equally likely, against ${f(ringRow.uni)} for the construction that closes the line of counts into a ring (it spends privacy on a wrap-around from 5 back to 0 that does not exist).${regVotesUniform.status === 'regular' ? ' No private mechanism does better.' : ''}`,
-    `- In a close race (0.02, 0.13, 0.35, 0.35, 0.13, 0.02) the truncated geometric mechanism guesses right with probability ${f(tgRow.non)}, the ring construction ${f(ringRow.non)}. ${regVotesRace.status === 'regular' ? 'The best possible is known for this prior (it is regular).' : 'The best possible is not known for this prior at this ε (it is not regular): the bound for regular priors does not apply to it.'}`,
-    (() => {
-      const below = grid.filter((_, k) => (series.ringU[k] ?? -1) > series.tgU[k]! + 1e-12 || (series.ringR[k] ?? -1) > series.tgR[k]! + 1e-12);
-      return below.length === 0
-        ? `- From ε = 0.1 to 3 the truncated geometric mechanism is never less useful than the ring construction on the count, under either prior (the chart of utility against ε).`
-        : `- From ε = 0.1 to 3 the ring construction is more useful than the truncated geometric mechanism on the count at ε = ${below.join(', ')} (the chart of utility against ε).`;
-    })(),
-  ];
-  const details = [
-    `At eps = ${f(eps)} (alpha = ${f(Math.exp(-eps))}):`,
-    `- Cities: the symmetric-graph mechanism on the clique is randomised response, first row ${firstRow(rr.channel)
-      .map((v) => f(v))
-      .join(
-        ', ',
-      )}; its utility under the uniform prior is ${f(rows[0]!.uni)} (= 2/7 at eps = ln 2, SPEC §7), which equals the single-orbit bound ${f(cliqueBound)}: no eps-private mechanism does better on six equally distinguishable cities. Under the city-size prior (0.3, 0.25, 0.15, 0.12, 0.1, 0.08) its utility is ${f(rows[0]!.non)}; that prior is ${regCities.status === 'regular' ? `regular (bound sum(mu) = ${f(regCities.muSum)})` : 'not regular, so the regular-prior bound does not apply to it'}.`,
-    `- Yes votes: the truncated geometric mechanism has utility ${f(tgRow.uni)} under the uniform prior (4/9 at eps = ln 2) against ${f(ringRow.uni)} (4/11) for the symmetric mechanism of the line closed into a ring; the ring construction is valid (d_ring <= d_line) but wastes privacy budget on the wrap-around edge. The uniform prior is ${regVotesUniform.status === 'regular' ? `regular with sum(mu) = ${f(regVotesUniform.muSum)}, and TG attains it: TG is optimal` : 'not regular'}.`,
-    `- Under the close-race prior (0.02, 0.13, 0.35, 0.35, 0.13, 0.02) TG gives ${f(tgRow.non)} and the ring mechanism ${f(ringRow.non)}. This prior is ${regVotesRace.status === 'regular' ? `regular (bound ${f(regVotesRace.muSum)})` : `NOT regular at this eps (min mu = ${f(regVotesRace.minMu)} at ${regVotesRace.minMuLabel}), so the regular-prior bound sum(mu) does not apply to it; quoting it would be a claim the theorem does not make`}.`,
-    (() => {
-      const below = grid.filter((_, k) => (series.ringU[k] ?? -1) > series.tgU[k]! + 1e-12 || (series.ringR[k] ?? -1) > series.tgR[k]! + 1e-12);
-      return below.length === 0
-        ? `- Across eps = 0.1..3 TG is never below the ring mechanism on the count, under either prior (chart count-utility-vs-eps).`
-        : `- Across eps = 0.1..3 the ring mechanism beats TG on the count at eps = ${below.join(', ')} (chart count-utility-vs-eps).`;
-    })(),
-  ];
+  const prior = (r: ReturnType<typeof regularity>) => ({ regular: r.status === 'regular', muSum: r.muSum, minMu: r.minMu, minMuLabel: r.minMuLabel });
+  const findings: FindingsOf<'voting'> = {
+    kind: 'voting',
+    epsilon: eps,
+    cities: { uniform: rows[0]!.uni, sizes: rows[0]!.non, firstRow: firstRow(rr.channel), cliqueBound, sizesPrior: prior(regCities) },
+    count: {
+      tgUniform: tgRow.uni,
+      ringUniform: ringRow.uni,
+      tgRace: tgRow.non,
+      ringRace: ringRow.non,
+      uniformPrior: prior(regVotesUniform),
+      racePrior: prior(regVotesRace),
+    },
+    ringBetterAt: grid.filter((_, k) => (series.ringU[k] ?? -1) > series.tgU[k]! + 1e-12 || (series.ringR[k] ?? -1) > series.tgR[k]! + 1e-12),
+  };
   return {
     type: 'case-study',
     study: 'voting',
     title: 'Voting: six cities and a five-voter count',
     findings,
-    details,
     numbers: {
       epsilon: eps,
       rrUniform: rows[0]!.uni,

@@ -10,7 +10,7 @@
  * ./engine and ./remap-jobs.
  */
 import { MechError, messageOf } from '../../src-shared/errors';
-import { gapIsExact } from '../../src-shared/charts/lp-words';
+import { gapIsExact } from '../../src-shared/protocol/index';
 import {
   definedLpOptions,
   COMPARE_MAP_MAX_CELLS,

@@ -7,7 +7,7 @@ import { edgesIfAvailable } from '../metric/shortest-paths';
 import type { Matrix } from '../linalg/matrix';
 import type { Domain } from '../metric/domain';
 import type { Mechanism, RowSource } from '../mechanism/channel';
-import { type MechanismKindName, type LpOptions, type LpSample } from '../../src-shared/protocol/index';
+import { type MechanismKindName, type LpOptions, type LpSample, type RegularityNote } from '../../src-shared/protocol/index';
 import { Deadline } from '../base/deadline';
 import { privatePosteriorVertices } from '../explorer/posterior-vertices';
 import { enumerateKernelMechanisms } from '../explorer/kernel-mechanisms';
@@ -352,7 +352,8 @@ export interface RegularityOutcome {
   mu: Float64Array | null;
   utilityBound: number | null;
   leakageBound: number | null;
-  note?: string;
+  /** How it was decided (note-words.ts words it). */
+  regularity: RegularityNote;
 }
 
 /** LP decider for singular Phi (SPEC §5: decide by LP feasibility), cancellable through the job's signal. */
@@ -366,12 +367,18 @@ export async function regularity(domain: Domain, eps: number, prior: Float64Arra
   if (r.status === 'undecided') {
     throw new MechError('not-applicable', `${r.reason} (no LP decider is available)`);
   }
-  if (r.status !== 'regular') return { regular: false, mu: r.mu, utilityBound: null, leakageBound: null, note: r.reason };
-  if (!Number.isFinite(r.muSum)) return { regular: true, mu: null, utilityBound: null, leakageBound: null, note: r.reason };
+  const regularity: RegularityNote =
+    r.method === 'lp'
+      ? { kind: 'singular', regular: r.status === 'regular' }
+      : r.status === 'regular'
+        ? { kind: 'regular', minMu: r.minMu, minMuAt: r.minMuLabel }
+        : { kind: 'not-regular', domain: domain.spec, epsilon: eps, minMu: r.minMu, minMuAt: r.minMuLabel };
+  if (r.status !== 'regular') return { regular: false, mu: r.mu, utilityBound: null, leakageBound: null, regularity };
+  if (!Number.isFinite(r.muSum)) return { regular: true, mu: null, utilityBound: null, leakageBound: null, regularity };
   let mx = 0;
   for (let i = 0; i < prior.length; i++) if (prior[i]! > mx) mx = prior[i]!;
   // SPEC §5: utility <= sum(mu), leakage <= log2(sum(mu) / max pi)
-  return { regular: true, mu: r.mu, utilityBound: r.muSum, leakageBound: Math.log2(r.muSum / mx), note: r.reason };
+  return { regular: true, mu: r.mu, utilityBound: r.muSum, leakageBound: Math.log2(r.muSum / mx), regularity };
 }
 
 export async function tightThreshold(

@@ -22,9 +22,9 @@ function capacityTableDomains(domain: Domain): Domain[] {
   return Array.from({ length: domain.n - 1 }, (_, k) => (k + 2 === domain.n ? domain : parseDomainSpec(`${family[1]}:${k + 2}`)));
 }
 
-/** The message of a part's input error; cancellation and bugs are rethrown. */
-function partFailure(e: unknown): string {
-  if (e instanceof MechError && e.code !== 'cancelled' && e.code !== 'internal') return e.message;
+/** A part's input error as a note; cancellation and bugs are rethrown. */
+function partFailure(e: unknown): { kind: 'failed'; message: string } {
+  if (e instanceof MechError && e.code !== 'cancelled' && e.code !== 'internal') return { kind: 'failed', message: e.message };
   throw e;
 }
 
@@ -33,7 +33,7 @@ export async function explorerJob(req: ExplorerRequest, ctx: JobContext): Promis
   const out: ExplorerResult = { type: 'explorer', domain: domain.spec, epsilon: req.epsilon, simplex: null, capacityRows: null };
   ctx.progress(null, 'privacy-type explorer');
   // Each part that cannot be computed says why in its place; the other part is still shown.
-  if (domain.n !== 3) out.simplexNote = `The simplex view needs a domain of 3 points (this one has ${domain.n}).`;
+  if (domain.n !== 3) out.simplexNote = { kind: 'needs-three-points', points: domain.n };
   else {
     try {
       out.simplex = ternaryViewForDomain(domain, req.epsilon);

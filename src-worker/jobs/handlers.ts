@@ -445,8 +445,7 @@ export async function regularJob(req: RegularRequest, ctx: JobContext): Promise<
     leakageBound: r.regular ? r.leakageBound : null,
   };
   if (r.mu && r.mu.length <= 10_000) out.mu = Array.from(r.mu);
-  const note = r.note ?? (r.regular ? undefined : 'the prior is not regular: the SPEC §5 bounds do not apply');
-  if (note) out.note = note;
+  out.regularity = r.regularity;
   if (!r.regular) out.regularFrom = domain.n <= REGULAR_FROM_MAX_SECRETS ? await regularFrom(domain, req.epsilon, prior, ctx.signal) : null;
   return out;
 }
@@ -484,8 +483,8 @@ export async function thresholdJob(req: ThresholdRequest, ctx: JobContext): Prom
   if ((to - from) / step > 1e6) throw new MechError('invalid-input', `threshold: the grid from ${from} to ${to} with step ${step} has over a million points`);
   const t = await tightThreshold(domain, from, to, step, ctx.signal, ctx.progress);
   const out: ThresholdResult = { type: 'threshold', domain: domain.spec, epsilon: t.epsilon, from, to, step };
-  if (t.epsilon === null) out.note = `no tight-constraints mechanism exists for eps in [${from}, ${to}] on a grid of step ${step}`;
-  else if (t.atLowerEnd) out.note = `it already exists at the lower end of the range (eps = ${from}); the true threshold may be lower`;
+  if (t.epsilon === null) out.notes = [{ kind: 'none-in-range' }];
+  else if (t.atLowerEnd) out.notes = [{ kind: 'at-lower-end' }];
   return out;
 }
 
@@ -552,7 +551,7 @@ export async function sweepJob(req: SweepRequest, ctx: JobContext): Promise<Swee
           s.utility.push(null);
           s.leakage.push(null);
           s.expectedLoss?.push(null);
-          s.notes!.push(o.note);
+          s.notes!.push({ kind: 'tight-does-not-exist', minZ: o.minZ, minZAt: o.minZAt });
           continue;
         }
         const m = measureChannel(prior, o.mechanism.channel);
@@ -565,7 +564,7 @@ export async function sweepJob(req: SweepRequest, ctx: JobContext): Promise<Swee
         s.utility.push(null);
         s.leakage.push(null);
         s.expectedLoss?.push(null);
-        s.notes!.push(messageOf(e));
+        s.notes!.push({ kind: 'failed', message: messageOf(e) });
       }
     }
     checkCancelled(ctx.signal);
@@ -573,19 +572,19 @@ export async function sweepJob(req: SweepRequest, ctx: JobContext): Promise<Swee
     if (boundsRefused) {
       bounds.utility.push(null);
       bounds.leakage.push(null);
-      bounds.notes!.push(`not computed, too costly on this domain: ${boundsRefused}`);
+      bounds.notes!.push({ kind: 'bounds-too-costly', reason: boundsRefused });
       continue;
     }
     try {
       const r = await regularity(domain, eps, prior, ctx.signal);
       bounds.utility.push(r.regular ? r.utilityBound : null);
       bounds.leakage.push(r.regular ? r.leakageBound : null);
-      bounds.notes!.push(r.regular && r.utilityBound !== null ? null : (r.note ?? 'the prior is not regular at this eps'));
+      bounds.notes!.push(r.regular && r.utilityBound !== null ? null : r.regularity);
     } catch (e) {
       if (e instanceof MechError && (e.code === 'cancelled' || e.code === 'internal')) throw e;
       bounds.utility.push(null);
       bounds.leakage.push(null);
-      bounds.notes!.push(messageOf(e));
+      bounds.notes!.push({ kind: 'failed', message: messageOf(e) });
     }
   }
   ctx.progress(1, 'done');
@@ -644,6 +643,6 @@ export async function applyJob(req: ApplyRequest, ctx: JobContext): Promise<Appl
     ...(remap ? { remap } : {}),
     ...(checked ? { checkedEpsilon: checked.epsilon, effectiveEpsilon: checked.effectiveEpsilon } : {}),
   };
-  if (!r.forRelease) out.note = 'seeded stream (--seed): NOT FOR RELEASE; the file starts with a comment line saying so';
+  if (!r.forRelease) out.notes = [{ kind: 'seeded-stream' }];
   return out;
 }

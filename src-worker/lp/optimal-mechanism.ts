@@ -1,4 +1,4 @@
-import { noRoundCompleted } from '../../src-shared/charts/lp-words';
+import { noRoundCompleted } from '../../src-shared/protocol/index';
 import { MechError, assertEpsilon } from '../../src-shared/errors';
 import { Matrix, assertDenseFits } from '../linalg/matrix';
 import { validatePrior } from '../measure/prior';
@@ -18,7 +18,7 @@ import type { DecompositionOptions } from './column-decomposition';
 import { edgesIfAvailable } from '../metric/shortest-paths';
 import { type CoarseStart, coarseStart } from './coarse-start';
 import { type SolvedOptimal, factsWithRelaxation, relaxationBound, wantsRelaxation, withRelaxation } from './relaxation-bound';
-import { certifiedGap } from '../../src-shared/charts/lp-words';
+import { certifiedGap } from '../../src-shared/protocol/index';
 
 export { RELAXATION_MIN_SECRETS } from './relaxation-bound';
 

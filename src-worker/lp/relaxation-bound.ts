@@ -6,7 +6,7 @@ import type { OptimalMechanism, OptimalMechanismOptions } from './optimal-mechan
 import type { MasterColumn } from './decomposition-master';
 import { DEFAULT_SPANNER_DELTA } from './privacy-constraint-graph';
 import type { Deadline } from '../base/deadline';
-import { certifiedGap } from '../../src-shared/charts/lp-words';
+import { certifiedGap } from '../../src-shared/protocol/index';
 
 /**
  * A certified lower bound on a large exact (all-pairs) optimum from a relaxation solved first (docs/lp.md, "A

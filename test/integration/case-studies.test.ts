@@ -13,18 +13,10 @@ import { join } from 'node:path';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { MechError } from '../../src-shared/errors';
 import { CASE_STUDIES, runCaseStudy } from '../../src-worker/casestudy';
-import {
-  cityComparison,
-  cityGridLabel,
-  cityMechanismLabel,
-  cityRowNote,
-  cityRowDetails,
-  coarsen,
-  type CityLpOptions,
-  type CityMechanism,
-  type CityRow,
-  spannerExtraError,
-} from '../../src-worker/casestudy/geo';
+import { cityComparison, coarsen, type CityLpOptions } from '../../src-worker/casestudy/geo';
+import { cityGridLabel, cityMechanismLabel, cityRowNote, cityRowDetails } from '../../src-shared/charts/geo-words';
+import { caseStudyDetailWords, caseStudyFindingWords } from '../../src-shared/charts/casestudy-words';
+import { spannerExtraError, type CityMechanism, type CityRow } from '../../src-shared/protocol/index';
 import { normalise } from '../../src-worker/casestudy/study';
 import { optimalMechanism } from '../../src-worker/lp/optimal-mechanism';
 import { gridDomain } from '../../src-worker/metric/grid';
@@ -39,6 +31,9 @@ import { projectSchema } from '../../src-shared/protocol/project';
 const ctx = { signal: new AbortController().signal, progress: () => undefined };
 const run = (study: string, params: Record<string, unknown> = {}) => runCaseStudy({ study, params: params as never }, ctx) as Promise<CaseStudyResult>;
 const num = (r: CaseStudyResult, k: string) => r.numbers[k] as number;
+/** A study's findings and their mathematics, as the app and summary.md word them. */
+const findingsOf = (r: CaseStudyResult): string[] => caseStudyFindingWords(r.findings);
+const mathsOf = (r: CaseStudyResult): string[] => caseStudyDetailWords(r.findings);
 
 /* ---------- independent helpers ---------- */
 
@@ -156,8 +151,8 @@ describe('voting', () => {
     );
     expect(Math.min(...mu)).toBeLessThan(0);
     expect(r.numbers.closeRaceRegular).toBe(false);
-    expect(r.findings.join('\n')).toMatch(/it is not regular/);
-    expect(r.details!.join('\n')).toMatch(/NOT regular/);
+    expect(findingsOf(r).join('\n')).toMatch(/it is not regular/);
+    expect(mathsOf(r).join('\n')).toMatch(/NOT regular/);
   });
 });
 
@@ -182,7 +177,7 @@ describe('leakage-bounds', () => {
     expect(row[2] as number).toBeCloseTo(withR(100, 2, 0.2, 16), 9);
     // the r-output formula can be looser than the any-r bound (r = 2^20, eps = 0.1): the summary says so
     expect(withR(100, 2, 0.1, 1048576)).toBeGreaterThan(bound(100, 2, 0.1) + 5);
-    expect(r.details!.join('\n')).toMatch(/LOOSER than the any-r bound[^\n]*r = 1048576/);
+    expect(mathsOf(r).join('\n')).toMatch(/LOOSER than the any-r bound[^\n]*r = 1048576/);
     const small = await run('leakage-bounds', { u: 5, values: [4], from: 0.5, to: 0.5, step: 0.1 });
     expect(small.tables[0]!.rows[0]![1] as number).toBeCloseTo(2.5226, 4);
   });
@@ -215,8 +210,8 @@ describe('regular-prior', () => {
     const leak = 5 * Math.log2(U / 0.3); // the product of 5 copies: utility U^5, max pi = 0.3^5
     expect(leak).toBeGreaterThan(formal(0.5) + 0.1);
     expect(num(r, 'achieved_eps0.5')).toBeGreaterThanOrEqual(leak - 1e-9);
-    expect(r.findings.join('\n')).toMatch(/not regular[\s\S]*no bound here[\s\S]*more than that/);
-    expect(r.details!.join('\n')).toMatch(/NOT regular[\s\S]*not a bound here/);
+    expect(findingsOf(r).join('\n')).toMatch(/not regular[\s\S]*no bound here[\s\S]*more than that/);
+    expect(mathsOf(r).join('\n')).toMatch(/NOT regular[\s\S]*not a bound here/);
   });
 });
 
@@ -282,9 +277,9 @@ describe('geo (reduced: 12 x 12 grid)', () => {
     expect(r.numbers.tightMissingAt).toBe(missing.length ? missing.join(' ') : 'none');
     // said in words (its weights would be negative, the smallest and where), the equation in the details
     expect(missing.length).toBeGreaterThan(0);
-    const said = r.findings.find((l) => l.startsWith('- The tight-constraints mechanism does not exist at ε = '))!;
+    const said = findingsOf(r).find((l) => l.startsWith('- The tight-constraints mechanism does not exist at ε = '))!;
     expect(said).toMatch(/: its weights would have to be negative \(smallest -[\d.e-]+ at cell \S+/);
-    expect(r.details!.some((l) => l.startsWith('Where tight constraints does not exist, z has negative entries'))).toBe(true);
+    expect(mathsOf(r).some((l) => l.startsWith('Where tight constraints does not exist, z has negative entries'))).toBe(true);
     // planar Laplace: radius ~ Gamma(2, 1/eps), uniform angle, snapped to the nearest cell (clamped at the border)
     let seed = 12345;
     const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) + 0.5) / 2147483648;
@@ -411,16 +406,16 @@ describe('geo (reduced: 12 x 12 grid)', () => {
     expect(extra.extraMax - extra.extraMin).toBeLessThan(1e-5); // the exact solve is certified to 1e-6
     // the study says it in its findings, from those figures
     const study = await run('geo', { size: 4, from: 1, to: 1, step: 0.1, population: pop, citySide: 6, cityEpsilons: [1], fullExactLp: true, exactLp: false });
-    const said = study.findings.find((l) => /best possible expected error lies between/.test(l))!;
+    const said = findingsOf(study).find((l) => /best possible expected error lies between/.test(l))!;
     expect(said).toContain(`between ${extra.lower.toPrecision(4)} and ${extra.upper.toPrecision(4)} km (proven bounds)`);
     expect(said).toMatch(/so the fast version's safety margin costs between [0-9.]+% and [0-9.]+% extra error\.$/);
     // the notation (the certificate, the spanner's dilation) is in the details, not in the findings
-    const maths = study.details!.find((l) => /exact all-pairs optimum lies in/.test(l))!;
+    const maths = mathsOf(study).find((l) => /exact all-pairs optimum lies in/.test(l))!;
     expect(maths).toContain(`[${extra.lower.toPrecision(4)}, ${extra.upper.toPrecision(4)}] km`);
     expect(maths).toMatch(
       /certified: the exact model by decomposition, gap [0-9.e-]+\), so the spanner \(dilation 1\.1\) costs between [0-9.]+% and [0-9.]+% extra error/,
     );
-    for (const l of study.findings) expect(l).not.toMatch(/\bmin z\b|spanner|\bz has\b|certified-grid|\bLP\b|\beps\b/);
+    for (const l of findingsOf(study)) expect(l).not.toMatch(/\bmin z\b|spanner|\bz has\b|certified-grid|\bLP\b|\beps\b/);
     // independent reference computed here: the exponential mechanism exp(-eps d / 2) is eps*d2-private, so the exact optimum is below its expected distance
     const n = 36;
     const d = (i: number, j: number) => Math.hypot(Math.floor(i / 6) - Math.floor(j / 6), (i % 6) - (j % 6));
@@ -467,9 +462,10 @@ describe('geo (reduced: 12 x 12 grid)', () => {
     const remapped: CityRow = { ...base, mechanism: 'planar-laplace', status: 'computed', error: 2, remap: { method: 'certified-grid' } };
     expect(cityRowNote(remapped)).toBe('each report replaced by the best guess for this prior (a post-processing step: the privacy is unchanged)');
     expect(cityRowDetails(remapped)).toBe('Bayesian remap of its outputs (certified-grid): post-processing, still eps*d2-private');
-    expect(
-      cityRowNote({ ...base, mechanism: 'lp-spanner', status: 'skipped', error: null, reason: 'not computed at this eps (parameter fullLpEpsilons = 1)' }),
-    ).toBe('not computed at this eps (parameter fullLpEpsilons = 1)');
+    expect(cityRowNote({ ...base, mechanism: 'lp-spanner', status: 'skipped', error: null, optimisedAt: [1, 2] })).toBe(
+      'not computed at this ε (the full city is optimised at ε = 1, 2 only)',
+    );
+    expect(cityRowNote({ ...base, mechanism: 'lp-exact', status: 'failed', error: null, failure: 'out of memory' })).toBe('not computed: out of memory');
     // a time-limited exact row, and the certified bracket of the spanner's extra error it gives
     const exact: CityRow = {
       ...lp,
@@ -540,9 +536,9 @@ describe('smart-meter', () => {
     expect(r.numbers.roundedAverageUniform).toBe(true);
     expect(r.numbers.percentileUniform).toBe(true);
     // the findings in words, the mathematics behind them apart (the page's details toggle)
-    expect(r.details!.join('\n')).toMatch(/Contrary to SPEC §4/);
-    expect(r.findings.join('\n')).not.toMatch(/SPEC|expansive|d_inf|eps\*|∘/);
-    expect(r.findings.join('\n')).toMatch(/Why the rounded average and not the exact one/);
+    expect(mathsOf(r).join('\n')).toMatch(/Contrary to SPEC §4/);
+    expect(findingsOf(r).join('\n')).not.toMatch(/SPEC|expansive|d_inf|eps\*|∘/);
+    expect(findingsOf(r).join('\n')).toMatch(/Why the rounded average and not the exact one/);
   });
 });
 
@@ -594,7 +590,7 @@ describe('registration-date (reduced: days 0..200)', () => {
     const xs = wide.series[0]!.x;
     expect([xs[0], xs.includes(D / 2), xs[xs.length - 1]]).toEqual([1, true, D]);
     xs.forEach((a, i) => expect(wide.series[0]!.y[i]!).toBeCloseTo(rrB(a), 12));
-    expect(r.findings.join('\n')).toContain(`more than ${D / 2} days off with probability `);
+    expect(findingsOf(r).join('\n')).toContain(`more than ${D / 2} days off with probability `);
   });
 });
 

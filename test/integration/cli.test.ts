@@ -201,7 +201,8 @@ describe('mechstudio CLI (subprocess)', () => {
 
   it('regular: uniform prior on line:6 is regular; bound = TG utility 4/9', () => {
     const o = json(r.regular!);
-    expect(Object.keys(o)).toEqual(['regular', 'utilityBound', 'leakageBound']);
+    expect(Object.keys(o)).toEqual(['regular', 'utilityBound', 'leakageBound', 'regularity']);
+    expect(o.regularity).toMatchObject({ kind: 'regular', minMuAt: expect.any(String) });
     expect(o.regular).toBe(true);
     expect(o.utilityBound as number).toBeCloseTo(4 / 9, 9);
     expect(o.leakageBound as number).toBeCloseTo(Math.log2((4 / 9) * 6), 9);

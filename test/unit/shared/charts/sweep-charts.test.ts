@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { plainText } from '../../../../src-renderer/lib/plain';
-import {
-  attainedAt,
-  cleanNote,
-  lossWords,
-  missingRuns,
-  rangeText,
-  shortNote,
-  sweepCharts,
-  sweepNotes,
-  sweepTable,
-  BOUND_COLOR,
-} from '../../../../src-shared/charts/sweep-charts';
+import { attainedAt, lossWords, missingRuns, rangeText, sweepCharts, sweepNotes, sweepTable, BOUND_COLOR } from '../../../../src-shared/charts/sweep-charts';
 import { chartConfig } from '../../../../src-shared/charts/chart-config';
+import { sweepNoteWords } from '../../../../src-shared/charts/note-words';
 import { sweepJob } from '../../../../src-worker/jobs/handlers';
 import { silentContext } from '../../../../src-worker/jobs/context';
 import { buildMechanism, expectedLoss, parseDomain } from '../../../../src-worker/jobs/engine';
@@ -34,8 +24,8 @@ function fake(): SweepResult {
         leakage: [null, null, 1, 1.2, 1.4],
         expectedLoss: [null, null, 0.9, 0.7, 0.5],
         notes: [
-          'Phi z = 1 has z[2] = -0.123456789 < 0, so no tight-constraints mechanism exists at eps = 0.5',
-          'Phi z = 1 has z[2] = -0.01 < 0, so no tight-constraints mechanism exists at eps = 1',
+          { kind: 'tight-does-not-exist', minZ: -0.123456789, minZAt: '2' },
+          { kind: 'tight-does-not-exist', minZ: -0.01, minZAt: '2' },
           null,
           null,
           null,
@@ -76,16 +66,19 @@ describe('sweep charts: what was asked, why points are missing, bounds on top', 
     expect(rangeText({ from: 2, to: 2.5, count: 2, note: null }, EPS)).toBe('ε ≥ 2');
     expect(rangeText({ from: 0.5, to: 2.5, count: 5, note: null }, EPS)).toBe('all ε');
     expect(missingRuns([1, 2, 3], [1, null, 3])).toEqual([{ from: 2, to: 2, count: 1, note: null }]);
-    expect(shortNote('the prior is not regular for grid:6x6:step=0.5 at epsilon 1.25: mu Phi = pi needs mu[(1,1)] = -0.000104006 < 0')).toBe(
-      'the prior is not regular there',
+    const notRegular = { kind: 'not-regular', domain: 'grid:6x6:step=0.5', epsilon: 1.25, minMu: -0.000104006, minMuAt: '(1,1)' } as const;
+    expect(sweepNoteWords(notRegular, 'short')).toBe('the prior is not regular there');
+    const tight = { kind: 'tight-does-not-exist', minZ: -0.010400608345545286, minZAt: '(8,1)' } as const;
+    expect(sweepNoteWords(tight)).toBe('no tight-constraints mechanism exists: its weight at (8,1) would be -0.0104 < 0');
+    expect(sweepNoteWords(tight, 'short')).toBe('no tight-constraints mechanism exists');
+    // the table names the point's eps and keeps every digit
+    expect(sweepNoteWords(tight, 'table', 1.25)).toBe(
+      'Phi z = 1 has z[(8,1)] = -0.010400608345545286 < 0, so no tight-constraints mechanism exists at eps = 1.25',
     );
-    expect(cleanNote('Phi z = 1 has z[(8,1)] = -0.010400608345545286 < 0, so no tight-constraints mechanism exists at eps = 1.25')).toBe(
-      'no tight-constraints mechanism exists: its weight at (8,1) would be -0.0104 < 0',
-    );
-    // the same note after the page's plain-words pass (eps shown as ε)
-    expect(cleanNote(plainText('Phi z = 1 has z[(8,1)] = -0.0104 < 0, so no tight-constraints mechanism exists at eps = 1.25'))).toBe(
-      'no tight-constraints mechanism exists: its weight at (8,1) would be -0.0104 < 0',
-    );
+    // the page's plain-words pass leaves the worded note as it is
+    expect(plainText(sweepNoteWords(tight))).toBe('no tight-constraints mechanism exists: its weight at (8,1) would be -0.0104 < 0');
+    // a note kept by an earlier version as a sentence is shown as recorded
+    expect(sweepNoteWords('not regular at 1')).toBe('not regular at 1');
   });
 
   it('plots the chosen loss first, then utility and leakage; notes say why points are missing; the bound is dashed, black, on top and labelled', () => {
@@ -148,7 +141,20 @@ describe('sweep charts: what was asked, why points are missing, bounds on top', 
       'leakage bound (bits)',
       'bound note',
     ]);
-    expect(t.rows[0]).toEqual([0.5, null, null, null, fake().series[0]!.notes![0], 1.5, 0.3, 0.2, null, null, null, 'not regular at 0.5']);
+    expect(t.rows[0]).toEqual([
+      0.5,
+      null,
+      null,
+      null,
+      'Phi z = 1 has z[2] = -0.123456789 < 0, so no tight-constraints mechanism exists at eps = 0.5',
+      1.5,
+      0.3,
+      0.2,
+      null,
+      null,
+      null,
+      'not regular at 0.5',
+    ]);
     expect(t.rows[3]![1]).toBe(0.7);
   });
 
@@ -163,7 +169,7 @@ describe('sweep charts: what was asked, why points are missing, bounds on top', 
     // where tight is missing, the engine said why; where it exists, it attains the bound (SPEC §5)
     expect(tight.utility.some((v) => v === null)).toBe(true);
     tight.utility.forEach((v, k) => {
-      if (v === null) expect(tight.notes![k]).toMatch(/no tight-constraints mechanism exists/);
+      if (v === null) expect(sweepNoteWords(tight.notes![k]!)).toMatch(/^no tight-constraints mechanism exists: its weight at \S+ would be -[\d.e-]+ < 0$/);
       else expect(Math.abs(v - r.bounds.utility[k]!)).toBeLessThan(1e-9);
     });
     const [loss, util] = sweepCharts(r, { lossUnit: 'km' });
@@ -207,7 +213,7 @@ describe('sweep charts: what was asked, why points are missing, bounds on top', 
     const r = await sweepJob({ type: 'sweep', domain: 'grid:20x20', kinds: ['rr'], from: 0.5, to: 4, steps: 70 }, silentContext());
     expect(r.series[0]!.utility.every((v) => v !== null && v > 0)).toBe(true);
     expect(r.bounds.utility.every((v) => v === null)).toBe(true);
-    expect(r.bounds.notes!.every((n) => n?.startsWith('not computed, too costly on this domain: '))).toBe(true);
+    expect(r.bounds.notes!.every((n) => n !== null && sweepNoteWords(n).startsWith('not computed, too costly on this domain: '))).toBe(true);
     const util = sweepCharts(r)[0]!;
     expect(util.notes).toEqual(['bound: none for all ε (not computed, too costly on this domain)']);
   });

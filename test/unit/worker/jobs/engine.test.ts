@@ -1,3 +1,4 @@
+import { regularityNoteWords } from '../../../../src-shared/charts/note-words';
 import { describe, expect, it } from 'vitest';
 import { MechError } from '../../../../src-shared/errors';
 import { measureChannel, regularity } from '../../../../src-worker/jobs/engine';
@@ -32,7 +33,8 @@ describe('jobs/engine', () => {
     const d = twinDomain();
     const live = await regularity(d, 1, uniformPrior(4), new AbortController().signal);
     expect(typeof live.regular).toBe('boolean');
-    expect(live.note).toMatch(/singular/);
+    expect(live.regularity).toEqual({ kind: 'singular', regular: live.regular });
+    expect(regularityNoteWords(live.regularity)).toMatch(/^Phi is singular; /);
     const ac = new AbortController();
     ac.abort();
     const err = await regularity(d, 1, uniformPrior(4), ac.signal).then(

@@ -6,6 +6,7 @@
  * line:3 at ln 2 has 4 private-posterior vertices), and through the reply
  * schema (runJob).
  */
+import { simplexNoteWords } from '../../../../src-shared/charts/note-words';
 import { describe, expect, it } from 'vitest';
 import { capacityTableRows } from '../../../../src-worker/explorer/capacity-rows';
 import { ternaryViewForDomain } from '../../../../src-worker/explorer/ternary-data';
@@ -33,7 +34,8 @@ describe('explorer job', () => {
   it('other sizes: the simplex view says why it is missing; the table covers the family up to 5 points, a grid alone, nothing beyond', async () => {
     const ring = await runJob<'explorer'>({ type: 'explorer', domain: 'clique:4', epsilon: 1 });
     expect(ring.simplex).toBeNull();
-    expect(ring.simplexNote).toMatch(/3 points \(this one has 4\)/);
+    expect(ring.simplexNote).toEqual({ kind: 'needs-three-points', points: 4 });
+    expect(simplexNoteWords(ring.simplexNote!)).toBe('The simplex view needs a domain of 3 points (this one has 4).');
     expect(ring.capacityRows!.map((row) => row.domain)).toEqual(['clique:2', 'clique:3', 'clique:4']);
     const grid = await runJob<'explorer'>({ type: 'explorer', domain: 'grid:2x2', epsilon: 1 });
     expect(grid.capacityRows!.map((row) => [row.domain, row.size])).toEqual([['grid:2x2', 4]]);

@@ -12,6 +12,7 @@ import { silentContext } from '../../../../src-worker/jobs/context';
 import { type JobResult } from '../../../../src-shared/protocol/results';
 import { parseChannelCsv } from '../../../../src-main/fs/inputs';
 import { MechError } from '../../../../src-shared/errors';
+import { resultNoteLines } from '../../../../src-shared/charts/note-words';
 import { runJob } from '../../support/run-job';
 import { projectWith } from '../../support/project-fixture';
 
@@ -102,7 +103,8 @@ describe('job handlers', () => {
     expect(r.regular).toBe(false);
     expect(r.utilityBound).toBeNull();
     expect(r.leakageBound).toBeNull();
-    expect(r.note).toMatch(/not regular/);
+    expect(r.regularity).toMatchObject({ kind: 'not-regular', domain: 'line:3', epsilon: 0.1 });
+    expect(resultNoteLines(r)[0]).toMatch(/^the prior is not regular for line:3 at epsilon 0\.1: .* needs the weight -[\d.e-]+ on the corner prior of \S+$/);
   });
 
   it('product priors need a database domain of the right width', async () => {
