@@ -12,7 +12,7 @@ const real = double.nullable();
 /** A prior's regularity at one eps (bound/regularity.ts): sum(mu) when regular, else the smallest mu and where. */
 const regularitySchema = z.object({ regular: z.boolean(), muSum: real, minMu: real, minMuLabel: z.string() });
 
-export const votingFindingsSchema = z.object({
+const votingFindingsSchema = z.object({
   kind: z.literal('voting'),
   epsilon: z.number(),
   cities: z.object({ uniform: real, sizes: real, firstRow: z.array(real), cliqueBound: real, sizesPrior: regularitySchema }),
@@ -28,7 +28,7 @@ export const votingFindingsSchema = z.object({
   ringBetterAt: z.array(z.number()),
 });
 
-export const leakageBoundsFindingsSchema = z.object({
+const leakageBoundsFindingsSchema = z.object({
   kind: z.literal('leakage-bounds'),
   u: z.int(),
   /** Per universe size v: the bound at eps 1 and 0.1, and the bits the database holds (u log2 v). */
@@ -45,7 +45,7 @@ export const leakageBoundsFindingsSchema = z.object({
   looser: z.array(z.object({ r: z.number(), count: z.int(), from: z.number(), to: z.number(), bound: real, anyR: real })),
 });
 
-export const regularPriorFindingsSchema = z.object({
+const regularPriorFindingsSchema = z.object({
   kind: z.literal('regular-prior'),
   u: z.int(),
   marginal: z.array(z.number()),
@@ -68,7 +68,7 @@ const thresholdQuerySchema = z.object({
   /** The privacy check of the geometric competitor at `at`. */
   check: z.object({ at: z.number(), effectiveEpsilon: real, passes: z.boolean() }),
 });
-export const sumAndCountsFindingsSchema = z.object({
+const sumAndCountsFindingsSchema = z.object({
   kind: z.literal('sum-and-2count'),
   sumU: z.int(),
   sumV: z.int(),
@@ -95,7 +95,7 @@ export const geoGridPointSchema = z.strictObject({
 export type GeoGridPoint = z.infer<typeof geoGridPointSchema>;
 
 /** What an LP row of the city comparison solved (from the optimal mechanism's typed facts). */
-export const cityLpFactsSchema = z.strictObject({
+const cityLpFactsSchema = z.strictObject({
   /** The SPEC §4 check of the LP's channel passed. */
   passes: z.boolean(),
   /** Spanner dilation (spanner rows only). */
@@ -113,7 +113,7 @@ export const cityLpFactsSchema = z.strictObject({
 export type CityLpFacts = z.infer<typeof cityLpFactsSchema>;
 
 /** The mechanisms the city comparison measures. */
-export const cityMechanismSchema = z.enum(['planar-laplace', 'tight', 'lp-spanner', 'lp-exact']);
+const cityMechanismSchema = z.enum(['planar-laplace', 'tight', 'lp-spanner', 'lp-exact']);
 export type CityMechanism = z.infer<typeof cityMechanismSchema>;
 
 /**
@@ -159,7 +159,7 @@ export function spannerExtraError(spanner: CityRow, exact: CityRow | undefined):
   return { lower, upper, extraMin: sp / upper - 1, extraMax: sp / lower - 1 };
 }
 
-export const geoFindingsSchema = z.object({
+const geoFindingsSchema = z.object({
   kind: z.literal('geo'),
   size: z.int(),
   /** The grid comparison's eps values and points. */
@@ -170,7 +170,7 @@ export const geoFindingsSchema = z.object({
 });
 
 /** A query of the smart-meter sensitivity check: its Delta, whether it is uniformly 1-sensitive, and the counterexample when not. */
-export const sensitivityFindingSchema = z.object({
+const sensitivityFindingSchema = z.object({
   query: z.string(),
   delta: real,
   uniform: z.boolean(),
@@ -178,7 +178,7 @@ export const sensitivityFindingSchema = z.object({
 });
 export type SensitivityFinding = z.infer<typeof sensitivityFindingSchema>;
 
-export const smartMeterFindingsSchema = z.object({
+const smartMeterFindingsSchema = z.object({
   kind: z.literal('smart-meter'),
   readings: z.int(),
   stepSeconds: real,
@@ -202,7 +202,7 @@ export const smartMeterFindingsSchema = z.object({
   sensitivity: z.array(sensitivityFindingSchema),
 });
 
-export const registrationDateFindingsSchema = z.object({
+const registrationDateFindingsSchema = z.object({
   kind: z.literal('registration-date'),
   days: z.int(),
   scale: z.number(),
@@ -227,10 +227,10 @@ export const registrationDateFindingsSchema = z.object({
 });
 
 /** One domain of the capacities study: family, domain, n, multiplicative, additive, log2 multiplicative, closed forms and their source. */
-export const capacityStudyRowSchema = z.tuple([z.string(), z.string(), z.number(), real, real, real, real, real, z.string()]);
+const capacityStudyRowSchema = z.tuple([z.string(), z.string(), z.number(), real, real, real, real, real, z.string()]);
 export type CapacityStudyRow = z.infer<typeof capacityStudyRowSchema>;
 
-export const capacitiesFindingsSchema = z.object({
+const capacitiesFindingsSchema = z.object({
   kind: z.literal('capacities'),
   epsilon: z.number(),
   rows: z.array(capacityStudyRowSchema),

@@ -28,7 +28,6 @@ export const sweepNoteSchema = z.discriminatedUnion('kind', [
   /** The construction or the bound failed (the error's message). */
   z.object({ kind: z.literal('failed'), message: z.string() }),
 ]);
-export type SweepNote = z.infer<typeof sweepNoteSchema>;
 /** A sweep note, or (results kept by an earlier version) its sentence as recorded. */
 export const storedSweepNoteSchema = z.union([sweepNoteSchema, z.string()]);
 export type StoredSweepNote = z.infer<typeof storedSweepNoteSchema>;

@@ -46,7 +46,7 @@ function values(db: DatabaseDomain, i: number, u: number, v: number): Int32Array
 }
 
 /** A query of the sensitivity check, with its label (the table's first column). */
-export interface SensitivityRow extends SensitivityFinding {
+interface SensitivityRow extends SensitivityFinding {
   /** The query in words. */
   label: string;
 }
