@@ -22,12 +22,11 @@ import { solvePrivateChannelLp } from './private-channel-lp';
 /** Secrets from which a grid gets a coarse start (below, the solve from lambda = 0 takes seconds: 10 x 10 city at eps 0.5, 3 s). */
 export const COARSE_START_MIN_SECRETS = 150;
 /** Target gap of a coarse solve: its duals need not be exact. */
-export const COARSE_START_GAP = 1e-3;
+const COARSE_START_GAP = 1e-3;
 /** Share of the caller's time limit a coarse solve (with its own coarser starts) may use. */
-export const COARSE_START_TIME_SHARE = 0.2;
+const COARSE_START_TIME_SHARE = 0.2;
 
 /** What the coarse start solved (typed, for the LP record). */
-export type { CoarseStartInfo };
 
 export interface CoarseStart {
   /** Duals for the fine decomposition, in its scaled cost units (minimising). */
@@ -35,7 +34,7 @@ export interface CoarseStart {
   info: CoarseStartInfo;
 }
 
-export interface CoarseStartProblem {
+interface CoarseStartProblem {
   domain: Domain;
   eps: number;
   pi: Float64Array;
@@ -47,7 +46,7 @@ export interface CoarseStartProblem {
   costScale: number;
 }
 
-export interface CoarseStartOptions extends LpOptions {
+interface CoarseStartOptions extends LpOptions {
   /** The caller's budget: the coarse solve gets COARSE_START_TIME_SHARE of its span, from the coarse start's own start. */
   deadline?: Deadline;
   threads?: number;

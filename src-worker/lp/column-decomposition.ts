@@ -47,10 +47,8 @@ import type { DecompositionIteration, DecompositionOptions, DecompositionResult,
  * does not fit the solver heap, is solved in under a minute.
  */
 
-export type { DecompositionIteration, DecompositionOptions, DecompositionProblem, DecompositionResult, DecompositionStop };
-export { pricingFormFor, privateStartChannel } from './decomposition-setup';
-export { masterBytes } from './memory-estimate';
-export type { DecompositionPairs } from './pricing-rows';
+export type { DecompositionIteration, DecompositionOptions, DecompositionStop };
+export { privateStartChannel } from './decomposition-setup';
 
 export async function solveByColumnDecomposition(
   problem: DecompositionProblem,

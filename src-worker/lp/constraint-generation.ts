@@ -29,7 +29,7 @@ import { type SparseLp, pairRowsCsr } from './sparse-model';
  * caller's privacy repair (privacy-repair.ts, on the full graph) then makes it
  * satisfy every full-model row exactly.
  */
-export interface CandidatePairs {
+interface CandidatePairs {
   from: Int32Array;
   to: Int32Array;
   /** Exponent of each pair (for the seed's "short pair" test). */
@@ -80,7 +80,7 @@ export interface GenerationRound {
   iterations: number;
 }
 
-export interface GenerationResult {
+interface GenerationResult {
   colValue: Float64Array;
   objective: number;
   rounds: GenerationRound[];

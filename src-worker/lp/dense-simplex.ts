@@ -33,7 +33,7 @@ import { type RunStop, runStopDue } from './persistent-lp';
  * bounds are Lagrangian bounds valid for any duals, and its channel is
  * assembled from theta, repaired and checked for privacy like HiGHS' was.
  */
-export interface DenseSimplexSolution {
+interface DenseSimplexSolution {
   objective: number;
   colValue: Float64Array;
   iterations: number;

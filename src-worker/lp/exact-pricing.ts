@@ -42,9 +42,9 @@ const REFRESH = 32;
 /** A triangle bound skips a breakpoint only when beyond the stop by this much (relative): rounding never decides a tie. */
 const SKIP_SLACK = 1e-9;
 
-export type ExactPricingStatus = 'optimal' | 'capped';
+type ExactPricingStatus = 'optimal' | 'capped';
 
-export interface ExactPricingResult {
+interface ExactPricingResult {
   /** v . r of the returned column r (every pair row holds by construction: the lower envelope of its negative set). */
   objective: number;
   /** Certified lower bound on min over P of v . r (weak duality from the flows clipped at 0; never above the optimum). */
@@ -813,7 +813,7 @@ export class ExactPricer {
 }
 
 /** Outputs x secrets above which the previous columns are not kept for warm starts (memory: 8 bytes each). */
-export const MAX_WARM_ENTRIES = 40e6;
+const MAX_WARM_ENTRIES = 40e6;
 
 /**
  * The exact pricings of a decomposition's outputs on one thread: one ExactPricer and each output's last column

@@ -22,7 +22,7 @@ import { certifiedGap } from '../../src-shared/protocol/index';
 
 export { RELAXATION_MIN_SECRETS } from './relaxation-bound';
 
-export type { CandidateRecord, LpMethod, LpPrivacyModel, LpProgress, LpStop, OptimalLpResult } from '../mechanism/lp-result';
+export type { CandidateRecord, LpPrivacyModel, OptimalLpResult } from '../mechanism/lp-result';
 import type { CandidateRecord, LpPrivacyModel, LpProgress, LpStop, OptimalLpResult } from '../mechanism/lp-result';
 
 /**
@@ -52,17 +52,17 @@ export interface OptimalMechanism extends Mechanism {
  * (negative) bound; the same round over the spanner's own pairs at the full eps (a relaxation, cheap) gave 0.83 km
  * under an exact optimum of 1.68 km at the spanner's duals: no use either. The exact model (the default) bounds itself.
  */
-export const EXACT_BOUND_MAX_SECRETS = 256;
+const EXACT_BOUND_MAX_SECRETS = 256;
 
 /** Certified relative gap at which the typed path stops by default (the bench reports time to 1e-2 and 1e-6). */
-export const DEFAULT_TARGET_GAP = 1e-6;
+const DEFAULT_TARGET_GAP = 1e-6;
 
 /**
  * Variables n*m up to which an all-pairs (or edge) model invariant under the domain's isometries is solved whole,
  * one variable per orbit, instead of by decomposition (a default job should answer in seconds; measured through the
  * built CLI, dist loss, eps 1, whole job: uniform prior 8x8 2.5 s, 9x9 3.7 s, 10x10 7.2 s).
  */
-export const EXACT_AUTO_MAX_VARIABLES = 81 * 81;
+const EXACT_AUTO_MAX_VARIABLES = 81 * 81;
 
 /**
  * The default privacy model: 'edges' where the domain has graph edges
@@ -80,7 +80,7 @@ export function chooseLpModel(domain: Domain, outputs: number): { model: LpPriva
  * Pricing threads when none are asked: every core on problems of at least this many variables (n*m), one below
  * (a pricing thread's start, about 0.1 s with its own solver, costs more than it saves on small problems).
  */
-export const THREADED_MIN_VARIABLES = 100 * 100;
+const THREADED_MIN_VARIABLES = 100 * 100;
 
 /**
  * Seconds per pair row and output kept from a time limit for what runs after the rounds, or within a round outside
@@ -88,9 +88,9 @@ export const THREADED_MIN_VARIABLES = 100 * 100;
  * scan, and the job's privacy check (30 x 30 exact, 3.6e8 pair rows x outputs: a 30 s limit ended at 41.9 s
  * without the reserve, 12 s over: 3.3e-8 s each).
  */
-export const FINISH_SECONDS_PER_PAIR_OUTPUT = 4e-8;
+const FINISH_SECONDS_PER_PAIR_OUTPUT = 4e-8;
 /** At most this share of the time limit is kept for the LP's own finish (FINISH_SECONDS_PER_PAIR_OUTPUT). */
-export const FINISH_MAX_SHARE = 0.3;
+const FINISH_MAX_SHARE = 0.3;
 
 /**
  * The job's privacy check of the returned channel, all pairs by the threaded ln scan: seconds per pair and output on
@@ -98,8 +98,8 @@ export const FINISH_MAX_SHARE = 0.3;
  * seconds per entry (50 x 50: 1.7 s for 6.25e6 entries). These are kept in full, whatever the share: on 50 x 50 they
  * are 7.8 s, and with only the 30% share a 20 s limit ended at 22.3 s.
  */
-export const CHECK_SECONDS_PER_PAIR_OUTPUT = 1.5e-9;
-export const FINISH_SECONDS_PER_ENTRY = 3e-7;
+const CHECK_SECONDS_PER_PAIR_OUTPUT = 1.5e-9;
+const FINISH_SECONDS_PER_ENTRY = 3e-7;
 
 /** The part of a time limit kept for the finish: the LP's (at most FINISH_MAX_SHARE) or the job's check and measures, the larger. */
 export function finishReserveSeconds(model: LpPrivacyModel, n: number, m: number, limit: number, threads = availableParallelism()): number {
@@ -112,7 +112,7 @@ export function finishReserveSeconds(model: LpPrivacyModel, n: number, m: number
 }
 
 /** Pricing threads of a solve: as asked, else the machine's cores on large problems (THREADED_MIN_VARIABLES). */
-export function defaultLpThreads(variables: number, asked?: number): number {
+function defaultLpThreads(variables: number, asked?: number): number {
   if (asked !== undefined) return asked;
   return variables >= THREADED_MIN_VARIABLES ? Math.max(1, availableParallelism()) : 1;
 }

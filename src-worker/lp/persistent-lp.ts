@@ -32,7 +32,7 @@ export interface LpSolution {
  * with crossover (still a vertex) once the privacy rows number in the tens of
  * thousands, where it was 1.5-4x faster and used far less memory.
  */
-export const IPM_ROW_THRESHOLD = 20000;
+const IPM_ROW_THRESHOLD = 20000;
 function defaultSolver(lp: SparseLp): 'simplex' | 'ipm' {
   return lp.numRows > IPM_ROW_THRESHOLD ? 'ipm' : 'simplex';
 }

@@ -19,10 +19,7 @@
 import type { PricingCertificate, PricingOutcome } from './pricing';
 
 /** Rounding allowed between a sender's figures and the master's recomputation (relative to 1 + sum |v|, or to 1 for column entries). */
-export const VERIFY_TOLERANCE = 1e-9;
-
-/** The factor f of row r_a <= f r_b of output w's pricing polytope, or undefined when the master's model has no such row. */
-export type RowFactor = (w: number, a: number, b: number) => number | undefined;
+const VERIFY_TOLERANCE = 1e-9;
 
 /** Certificates of several outcomes in three flat arrays, count[i] entries each, in order. */
 export interface PackedCertificates {

@@ -52,7 +52,7 @@ export interface PricingCertificate {
 }
 
 /** Outputs x (secrets + rows) above which per-output bases are not kept (memory); pricing then warm-starts from the previous output's basis. */
-export const MAX_STORED_BASIS_ENTRIES = 60e6;
+const MAX_STORED_BASIS_ENTRIES = 60e6;
 
 /**
  * How the pricing LP is handed to HiGHS. 'dual' (default): the LP dual
@@ -286,7 +286,7 @@ export class PricingModel {
  * warm solves take a few times n + rows at most, but a warm dual simplex on the all-pairs model of the
  * 20 x 20 city once ran 133,670 iterations (14 s; 5-8k for its neighbours).
  */
-export function pricingIterationCap(n: number, rows: number): number {
+function pricingIterationCap(n: number, rows: number): number {
   return 2 * (n + rows) + 1000;
 }
 

@@ -21,7 +21,7 @@ import { type DecompositionIteration, type DecompositionOptions, type Decomposit
  *   C[x][w] - e^(exponent) C[x'][w] <= 0  and  C[x'][w] - e^(exponent) C[x][w] <= 0,
  * optimising sum_{x,w} cost[x*m + w] C[x][w].
  */
-export interface PrivateChannelProblem {
+interface PrivateChannelProblem {
   domain: Domain;
   eps: number;
   /** Number of outputs m. */
@@ -139,7 +139,6 @@ export function privateChannelLpSize(n: number, m: number, pairs: number): { var
 }
 
 /** How the private-channel LP is solved. */
-export type { LpMethod };
 
 export interface LpStrategyInput {
   n: number;
@@ -156,7 +155,7 @@ export interface LpStrategyInput {
   memoryLimit?: number;
 }
 
-export interface LpStrategy {
+interface LpStrategy {
   method: LpMethod;
   /** Solve one variable per orbit (the full model only). */
   orbits: boolean;
@@ -355,7 +354,7 @@ function tidyChannel(colValue: Float64Array, orbits: PairOrbits | null, p: Priva
 }
 
 /** Pair rows x outputs above which a decomposition's channel is not repaired nor scanned (its columns lie in P already). */
-export const REPAIR_MAX_WORK = 1e9;
+const REPAIR_MAX_WORK = 1e9;
 
 /** Largest relative excess of C[a][w] / (f C[b][w]) over 1 on the graph's pairs (0 when all hold). */
 function maxRelativeViolation(C: Float64Array, m: number, graph: PrivacyConstraintGraph, fE: Float64Array): number {

@@ -15,7 +15,7 @@ export interface RefinementResult {
 }
 
 /** Absolute tolerance on the L1 residual per entry of A. */
-export const REFINEMENT_TOL = 1e-9;
+const REFINEMENT_TOL = 1e-9;
 
 /**
  * Is A = B P for a row-stochastic P? (docs/measures.md, "Refinement": A is a

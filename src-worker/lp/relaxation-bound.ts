@@ -25,19 +25,19 @@ import { certifiedGap } from '../../src-shared/protocol/index';
 /** Secrets from which an exact model is bounded by a relaxation first (900 secrets: an exact pricing round ~45 s on two threads). */
 export const RELAXATION_MIN_SECRETS = 625;
 /** The relaxation is solved to this relative gap at most (its own optimum is a few percent below the exact one). */
-export const RELAXATION_TARGET_GAP = 1e-3;
+const RELAXATION_TARGET_GAP = 1e-3;
 /**
  * Share of the time left after the candidates that the relaxation may use; the exact model has the rest, and all it
  * leaves when it reaches its target (on 900 secrets a first exact round needs about 70 s).
  */
-export const RELAXATION_TIME_SHARE = 0.9;
+const RELAXATION_TIME_SHARE = 0.9;
 /**
  * Seconds the exact model keeps after the relaxation (its set-up is not cut finer: on 50 x 50 with 2 s left it overran
  * a 30 s job limit by 3.5 s), and the least the relaxation is given (on 900 secrets its first round, coarse start
  * included, came after 19 s; on 2,500 none came in 16 s). With less time left none is solved.
  */
-export const RELAXATION_EXACT_KEEPS_SECONDS = 10;
-export const RELAXATION_MIN_SECONDS = 20;
+const RELAXATION_EXACT_KEEPS_SECONDS = 10;
+const RELAXATION_MIN_SECONDS = 20;
 
 /** An optimal request's result with the decomposition's best duals and the LP's own channel (row-major n x m). */
 export interface SolvedOptimal {
@@ -47,7 +47,7 @@ export interface SolvedOptimal {
 }
 
 /** The optimal request's solver (optimal-mechanism.ts). */
-export type OptimalSolve = (domain: Domain, eps: number, prior: ArrayLike<number>, loss: LossInput, options: OptimalMechanismOptions) => Promise<SolvedOptimal>;
+type OptimalSolve = (domain: Domain, eps: number, prior: ArrayLike<number>, loss: LossInput, options: OptimalMechanismOptions) => Promise<SolvedOptimal>;
 
 /** Whether an exact model is bounded by a relaxation first (see RELAXATION_MIN_SECRETS). */
 export function wantsRelaxation(options: OptimalMechanismOptions, model: LpPrivacyModel | undefined, n: number, orbitModel: boolean): boolean {

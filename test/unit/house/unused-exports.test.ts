@@ -14,54 +14,9 @@ import { describe, expect, it } from 'vitest';
 import { readModules, unusedExports } from './export-uses';
 
 const ROOT = join(__dirname, '../../..');
-const LP_REWORK = 'in src-worker/lp/, removed with the exact-pricing rework';
 
 /** Exports no other file imports, each with the reason it stays: "path name". */
-const ALLOWED: Record<string, string> = {
-  'src-worker/lp/coarse-start.ts COARSE_START_GAP': LP_REWORK,
-  'src-worker/lp/coarse-start.ts COARSE_START_TIME_SHARE': LP_REWORK,
-  'src-worker/lp/coarse-start.ts CoarseStartProblem': LP_REWORK,
-  'src-worker/lp/coarse-start.ts CoarseStartOptions': LP_REWORK,
-  'src-worker/lp/coarse-start.ts CoarseStartInfo': LP_REWORK,
-  'src-worker/lp/column-decomposition.ts pricingFormFor': LP_REWORK,
-  'src-worker/lp/column-decomposition.ts masterBytes': LP_REWORK,
-  'src-worker/lp/column-decomposition.ts DecompositionPairs': LP_REWORK,
-  'src-worker/lp/column-decomposition.ts DecompositionProblem': LP_REWORK,
-  'src-worker/lp/column-decomposition.ts DecompositionResult': LP_REWORK,
-  'src-worker/lp/constraint-generation.ts CandidatePairs': LP_REWORK,
-  'src-worker/lp/constraint-generation.ts GenerationResult': LP_REWORK,
-  'src-worker/lp/dense-simplex.ts DenseSimplexSolution': LP_REWORK,
-  'src-worker/lp/exact-pricing.ts ExactPricingStatus': LP_REWORK,
-  'src-worker/lp/exact-pricing.ts ExactPricingResult': LP_REWORK,
-  'src-worker/lp/exact-pricing.ts MAX_WARM_ENTRIES': LP_REWORK,
-  'src-worker/lp/optimal-mechanism.ts EXACT_BOUND_MAX_SECRETS': LP_REWORK,
-  'src-worker/lp/optimal-mechanism.ts DEFAULT_TARGET_GAP': LP_REWORK,
-  'src-worker/lp/optimal-mechanism.ts EXACT_AUTO_MAX_VARIABLES': LP_REWORK,
-  'src-worker/lp/optimal-mechanism.ts THREADED_MIN_VARIABLES': LP_REWORK,
-  'src-worker/lp/optimal-mechanism.ts FINISH_SECONDS_PER_PAIR_OUTPUT': LP_REWORK,
-  'src-worker/lp/optimal-mechanism.ts FINISH_MAX_SHARE': LP_REWORK,
-  'src-worker/lp/optimal-mechanism.ts CHECK_SECONDS_PER_PAIR_OUTPUT': LP_REWORK,
-  'src-worker/lp/optimal-mechanism.ts FINISH_SECONDS_PER_ENTRY': LP_REWORK,
-  'src-worker/lp/optimal-mechanism.ts defaultLpThreads': LP_REWORK,
-  'src-worker/lp/optimal-mechanism.ts LpMethod': LP_REWORK,
-  'src-worker/lp/optimal-mechanism.ts LpProgress': LP_REWORK,
-  'src-worker/lp/optimal-mechanism.ts LpStop': LP_REWORK,
-  'src-worker/lp/persistent-lp.ts IPM_ROW_THRESHOLD': LP_REWORK,
-  'src-worker/lp/pricing-certificate.ts VERIFY_TOLERANCE': LP_REWORK,
-  'src-worker/lp/pricing-certificate.ts RowFactor': LP_REWORK,
-  'src-worker/lp/pricing.ts MAX_STORED_BASIS_ENTRIES': LP_REWORK,
-  'src-worker/lp/pricing.ts pricingIterationCap': LP_REWORK,
-  'src-worker/lp/private-channel-lp.ts PrivateChannelProblem': LP_REWORK,
-  'src-worker/lp/private-channel-lp.ts LpStrategy': LP_REWORK,
-  'src-worker/lp/private-channel-lp.ts REPAIR_MAX_WORK': LP_REWORK,
-  'src-worker/lp/private-channel-lp.ts LpMethod': LP_REWORK,
-  'src-worker/lp/refinement-lp.ts REFINEMENT_TOL': LP_REWORK,
-  'src-worker/lp/relaxation-bound.ts RELAXATION_TARGET_GAP': LP_REWORK,
-  'src-worker/lp/relaxation-bound.ts RELAXATION_TIME_SHARE': LP_REWORK,
-  'src-worker/lp/relaxation-bound.ts RELAXATION_EXACT_KEEPS_SECONDS': LP_REWORK,
-  'src-worker/lp/relaxation-bound.ts RELAXATION_MIN_SECONDS': LP_REWORK,
-  'src-worker/lp/relaxation-bound.ts OptimalSolve': LP_REWORK,
-};
+const ALLOWED: Record<string, string> = {};
 
 const DOORS = ['src-worker/index.ts', 'src-worker/library.ts'];
 
