@@ -3,48 +3,28 @@ import { MechError, assertEpsilon } from '../../src-shared/errors';
 import { Matrix, assertDenseFits } from '../linalg/matrix';
 import { validatePrior } from '../measure/prior';
 import { availableParallelism } from 'node:os';
-import { DenseChannel, type Mechanism, type RowSource } from '../mechanism/channel';
+import { DenseChannel } from '../mechanism/channel';
 import type { MechanismFacts } from '../mechanism/facts';
 import type { Domain } from '../metric/domain';
 import { type LossInput, type OutputSet, resolveLoss, scaledCost, secretsAsOutputs } from './loss-input';
-import type { LpOptions, RunStop } from './lp-options';
+import type { RunStop } from './lp-options';
 import { Deadline } from '../base/deadline';
 import { runStopReason } from './persistent-lp';
-import { type ConstraintMode, type PrivacyConstraintGraph } from './privacy-constraint-graph';
+import { type PrivacyConstraintGraph } from './privacy-constraint-graph';
 import { type PrivateChannelSolution, hasOrbitReduction, solvePrivateChannelLp } from './private-channel-lp';
 import type { MasterColumn } from './decomposition-master';
-import type { GenerationOptions } from './constraint-generation';
 import type { DecompositionOptions } from './column-decomposition';
 import { edgesIfAvailable } from '../metric/shortest-paths';
 import { type CoarseStart, coarseStart } from './coarse-start';
 import { type SolvedOptimal, factsWithRelaxation, relaxationBound, wantsRelaxation, withRelaxation } from './relaxation-bound';
 import { certifiedGap } from '../../src-shared/protocol/index';
+import type { CheapCandidate, OptimalMechanism, OptimalMechanismOptions } from './optimal-options';
+export type { CheapCandidate, OptimalMechanism, OptimalMechanismOptions };
 
 export { RELAXATION_MIN_SECRETS } from './relaxation-bound';
 
 export type { CandidateRecord, LpPrivacyModel, OptimalLpResult } from '../mechanism/lp-result';
 import type { CandidateRecord, LpPrivacyModel, LpProgress, LpStop, OptimalLpResult } from '../mechanism/lp-result';
-
-/**
- * A cheap construction handed to the LP (built and remapped by the caller): its channel C (n rows, k outputs)
- * and its Bayes remap onto the LP's outputs (remap[y] = the output w that C's output y reports). C . R is
- * eps*d-private whenever C is (post-processing); it seeds the LP and is returned when the LP does not beat it.
- */
-export interface CheapCandidate {
-  construction: string;
-  timeMs: number;
-  channel?: RowSource;
-  remap?: Int32Array;
-  /** C . R as a row source (the remap's own), when the caller has it: returned without a dense n x m copy. */
-  remapped?: RowSource;
-  /** Why there is no channel (the construction does not exist or does not apply here). */
-  note?: string;
-}
-
-export interface OptimalMechanism extends Mechanism {
-  lp: OptimalLpResult;
-  facts: Extract<MechanismFacts, { kind: 'optimal' }>;
-}
 
 /**
  * Secrets up to which a spanner solve also bounds the exact optimum (one more pricing round over all pairs). Above,
@@ -115,70 +95,6 @@ export function finishReserveSeconds(model: LpPrivacyModel, n: number, m: number
 function defaultLpThreads(variables: number, asked?: number): number {
   if (asked !== undefined) return asked;
   return variables >= THREADED_MIN_VARIABLES ? Math.max(1, availableParallelism()) : 1;
-}
-
-export interface OptimalMechanismOptions extends LpOptions {
-  /** Output set (default: the secrets). */
-  outputs?: OutputSet;
-  /** Which pairs get privacy constraints (default 'auto', see privacy-constraint-graph.ts). */
-  constraints?: ConstraintMode;
-  /** Spanner dilation for Euclidean grids (default 1.1). */
-  delta?: number;
-  /**
-   * 'auto' (default): when the prior and loss are invariant under the
-   * domain's isometries (e.g. a uniform prior and a distance loss on a grid),
-   * solve one variable per orbit; the optimum is the same (see orbit-reduction.ts).
-   * On the typed path (`model` set) this applies to models of at most
-   * EXACT_AUTO_MAX_VARIABLES variables, solved whole; 'off' keeps the decomposition.
-   */
-  symmetry?: 'auto' | 'off';
-  /**
-   * Constraint generation (see constraint-generation.ts): 'auto' (default)
-   * when there is no symmetry reduction and the full model has more than
-   * GENERATION_ROW_THRESHOLD privacy rows; the optimum is the same.
-   */
-  generation?: 'auto' | 'on' | 'off';
-  /** Tuning of the constraint generation (tolerance, batch, seed reach). */
-  generationOptions?: Omit<GenerationOptions, 'closeness'>;
-  /**
-   * Decomposition by output column (see column-decomposition.ts): 'auto'
-   * (default) when a spanner or edge-graph model does not fit the solver
-   * memory; the optimum is the same, certified by a Lagrangian bound.
-   */
-  decomposition?: 'auto' | 'on' | 'off';
-  decompositionOptions?: DecompositionOptions;
-  /**
-   * The privacy model (docs/lp.md, "Privacy models"). When set (or 'auto'), the LP is solved by
-   * decomposition with a certified gap, `constraints`, `generation` and
-   * `decomposition` are ignored, and the result carries `lp`. Without it the
-   * legacy choice (constraints 'auto') applies.
-   */
-  model?: LpPrivacyModel | 'auto';
-  /**
-   * Bound the exact model by a relaxation solved first (relaxationBound): 'auto' (default) from
-   * RELAXATION_MIN_SECRETS secrets, 'on' at any size (tests), 'off' never. Exact model only.
-   */
-  relaxation?: 'auto' | 'on' | 'off';
-  /** Stop when the certified relative gap is at most this (default DEFAULT_TARGET_GAP = 1e-6; 1e-9 is reported as 'optimal'). */
-  targetGap?: number;
-  /** Typed progress per round (objective, bound, gap, round, elapsed). */
-  onLpProgress?: (p: LpProgress) => void;
-  /** Int32Array (e.g. on a SharedArrayBuffer): element 0 non-zero stops the solve and returns the best mechanism so far. */
-  stopFlag?: Int32Array;
-  /** Worker threads for the pricing LPs of the decomposition (default defaultLpThreads: the machine's cores on large problems). Same optimum. */
-  threads?: number;
-  /**
-   * Cheap constructions (built and remapped by the caller, jobs/best-mechanism.ts): the cheapest seeds the
-   * decomposition's master and is returned when the LP does not beat it (`chosen`). Typed path only.
-   */
-  candidates?: CheapCandidate[];
-  /** The job's budget (base/deadline.ts; default: timeLimitSeconds from this call): every step's time counts from its start. */
-  deadline?: Deadline;
-  /**
-   * Start a large grid's decomposition from the optimal duals of the grid of 2 x 2 blocks (coarse-start.ts; default
-   * true; distance losses on grids of at least COARSE_START_MIN_SECRETS cells, outputs = secrets). Same optimum, certified the same way.
-   */
-  coarseStart?: boolean;
 }
 
 /** Decomposition options of the typed path: target gap, threads, stop flag, and typed progress (monotonic fraction) into `history`. */

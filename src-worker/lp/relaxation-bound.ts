@@ -2,7 +2,7 @@ import type { MechanismFacts } from '../../src-shared/protocol/index';
 import type { Domain } from '../metric/domain';
 import type { LossInput } from './loss-input';
 import type { LpPrivacyModel, LpProgress, OptimalLpResult, RelaxationInfo } from '../mechanism/lp-result';
-import type { OptimalMechanism, OptimalMechanismOptions } from './optimal-mechanism';
+import type { OptimalMechanism, OptimalMechanismOptions } from './optimal-options';
 import type { MasterColumn } from './decomposition-master';
 import { DEFAULT_SPANNER_DELTA } from './privacy-constraint-graph';
 import type { Deadline } from '../base/deadline';
