@@ -200,7 +200,7 @@ export async function cityComparison(pop: Float64Array, side: number, eps: numbe
   // (lp/column-decomposition.ts, about 30 s at eps 1). The exact (all-pairs) model
   // there is decomposed too, with lazy all-pairs pricing held per group of outputs;
   // it takes longer (certified to ~1e-6 in 2-3 minutes at eps 1, 1% after ~6 minutes
-  // at eps 0.5 on 2 threads: docs/lp.md, "Where the optimal LP stands"), so only on request
+  // at eps 0.5 on 2 threads: docs/lp-measurements.md, "Where the optimal LP stands"), so only on request
   // (fullExactLp), within fullLpTimeLimit.
   const measure = async (d: Domain, pi: Float64Array, grid: CityGrid, withLp: boolean, withExact = false, full = false) => {
     checkAbort(ctx.signal);

@@ -16,7 +16,7 @@ import { solvePrivateChannelLp } from './private-channel-lp';
  * bound, so a poor start costs one pricing round and nothing else; a good one gives the fine solve a bound near the
  * optimum at its first round. Measured on the 20 x 20 city at eps 0.5 (spanner, 2 threads): the 10 x 10 coarse
  * solve takes 3 s, the first fine bound is 2.750 km (the best bound after 120 s from lambda = 0 was 1.951), and
- * the gap after 120 s is 2.9% instead of 37% (docs/lp.md, "The start, the smoothing and the incumbent").
+ * the gap after 120 s is 2.9% instead of 37% (docs/lp-measurements.md, "The start, the smoothing and the incumbent").
  */
 
 /** Secrets from which a grid gets a coarse start (below, the solve from lambda = 0 takes seconds: 10 x 10 city at eps 0.5, 3 s). */

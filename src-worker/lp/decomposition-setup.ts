@@ -323,7 +323,7 @@ export const gapOf = (up: number, lo: number): number => (lo === -Infinity ? 1 :
  * the pricing rows are lazy (all pairs, factors up to e^18): with one shared model a warm dual simplex stalled
  * (133,670 iterations for one output of the 20 x 20 city, where its neighbours took 5-8k) and the primal form was
  * as fast; with rows held per group of outputs the dual form reached 1% sooner at eps 1 (52 s against 78 s) but
- * stalled at a 1.5e-6 gap, and at eps 0.5 ended 600 s at 4.2e-5 against 9.3e-6 (docs/lp.md, "Pricing" under "Measurements").
+ * stalled at a 1.5e-6 gap, and at eps 0.5 ended 600 s at 4.2e-5 against 9.3e-6 (docs/lp-measurements.md, "Pricing").
  */
 export function pricingFormFor(lazyRows: Uint8Array | null | undefined): PricingForm {
   return lazyRows ? 'primal' : 'dual';

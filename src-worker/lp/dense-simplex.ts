@@ -12,7 +12,7 @@ import { type RunStop, runStopDue } from './persistent-lp';
  * Why not HiGHS here: the master's columns are dense, so HiGHS' sparse LU
  * and full pricing cost ~1.7 ms an iteration at 400 rows and 2,500 columns,
  * and every append cost it 80-100 ms before the first iteration
- * (docs/lp.md, "The master" under "Measurements"). This solver keeps the basis
+ * (docs/lp-measurements.md, "The master"). This solver keeps the basis
  * inverse explicitly (n x n, row-major; a rank-one update per pivot, fused
  * with the next column's FTRAN in one pass; when a residual check every n
  * pivots fails, the values and duals are recomputed from the inverse, and
@@ -52,7 +52,7 @@ const PRICING_BLOCK = 0.25;
  * The candidate list: columns kept from a scan and priced again first, and the share of that scan's best score a
  * candidate must still reach to enter. Measured on 30 x 30 (the first 15 rounds of exact pricing, runs side by
  * side): master 21.2 s against 46.6 s with a scan every iteration, 64 / 0.25 11.5 s against 14.9 s for 32 / 0.5
- * (docs/lp.md, "The master").
+ * (docs/lp-measurements.md, "The master").
  */
 const CANDIDATES = 64;
 const CANDIDATE_KEEP = 0.25;

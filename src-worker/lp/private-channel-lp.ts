@@ -163,7 +163,7 @@ interface LpStrategy {
 
 /**
  * The solution method for a private-channel LP, from sizes and the caller's
- * switches alone (pure; measured thresholds in docs/lp.md, "Constraint generation against the full model"):
+ * switches alone (pure; measured thresholds in docs/lp-measurements.md, "Constraint generation against the full model"):
  * 'on' forces decomposition (first) or constraint generation (both drop the
  * orbit reduction); on a whole graph ('exact', 'all-pairs') without orbits,
  * constraint generation above GENERATION_ROW_THRESHOLD rows; on a sparse
@@ -237,7 +237,7 @@ async function solveDecomposed(p: PrivateChannelProblem, graph: PrivacyConstrain
   const lifter = metricLifter(domain, eps, graph);
   // Exact pricing over the model's whole polytope (its n x n factors): the exact model's own by default; a spanner's
   // or an edge graph's closure only when asked (exactPricing: true): on their sparse rows HiGHS' dual-form pricing
-  // measured faster (docs/lp.md, "Exact pricing, measured").
+  // measured faster (docs/lp-measurements.md, "Exact pricing, measured").
   const ask = p.decompositionOptions?.exactPricing;
   const exactModel = graph.mode === 'exact' || graph.mode === 'all-pairs';
   const pricingFactors =

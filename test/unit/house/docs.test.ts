@@ -436,7 +436,7 @@ describe('docs: the repository cites what a reader can follow', () => {
     expect(unfollowable('a web session keeps its jobs; issues are tracked elsewhere')).toEqual([]);
     expect(unresolvedDocsCitations('see docs/lp.md, "Coarse start"')).toEqual([]);
     expect(unresolvedDocsCitations(' * (docs/lp.md, "The\n * master\'s solver")')).toEqual([]);
-    expect(unresolvedDocsCitations('docs/lp.md, "Pricing" under "Measurements"')).toEqual([]);
+    expect(unresolvedDocsCitations('docs/lp-measurements.md, "Pricing"')).toEqual([]);
     expect(unresolvedDocsCitations('docs/lp.md#coarse-start')).toEqual([]);
     expect(unresolvedDocsCitations('(docs/cli-and-formats.md, "The CSV dialect")')).toEqual([]);
     expect(unresolvedDocsCitations('docs/lp.md, "Coarse begin"')).toHaveLength(1);
