@@ -62,25 +62,8 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     const m = messageOf(e);
     return fail('internal', m.startsWith('internal error') ? m : `internal error: ${m}`);
   };
-  const controller = new AbortController();
-  // An optimal LP: the first Ctrl-C stops it with the best mechanism so far (stopper), the next cancels.
-  const stopper = new AbortController();
-  let lpJob = false;
-  let interrupted = 0;
-  const onSigint = (): void => {
-    interrupted++;
-    progress?.clear();
-    if (lpJob && interrupted === 1) {
-      stderr.write(
-        'mechstudio: stopping the LP: the best mechanism found so far will be written with its certified gap, or saying there is no bound yet (Ctrl-C again to cancel)\n',
-      );
-      stopper.abort();
-      return;
-    }
-    if (interrupted > (lpJob ? 2 : 1)) process.exit(130);
-    stderr.write('mechstudio: cancelling (Ctrl-C again to quit at once)\n');
-    controller.abort();
-  };
+  const interrupts = interruptsFor(stderr, () => progress?.clear());
+  const { controller, stopper, onSigint } = interrupts;
   // installed before any input is read: Ctrl-C works during every wait
   const sigint = opts.handleSigint ?? true;
   if (sigint) process.on('SIGINT', onSigint);
@@ -101,7 +84,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
       }
       args = parseArgs(argv);
       // an LP from the start: a Ctrl-C while its inputs are read already means "stop with the best" (the job then stops at once)
-      lpJob = args.command === 'mechanism' && args.flags.get('kind') === 'optimal';
+      interrupts.lpJob = args.command === 'mechanism' && args.flags.get('kind') === 'optimal';
       const answered = answeredAtOnce(args, stdout);
       if (answered !== null) return answered;
       const reading = new ProgressReporter(stderr, args.flags.get('quiet') === true);
@@ -139,10 +122,14 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     }
     const req = plan.request!;
     if (plan.kept) nameKeptChannel(req, plan.kept, dispatcher);
-    lpJob = isLpJob(req);
+    interrupts.lpJob = isLpJob(req);
     const onProgress = (f: number | null, m: string): void =>
       pr.update(f, workers > 0 ? `${m}; pricing on ${workers} queue worker${workers === 1 ? '' : 's'}` : m);
-    const result: JobResult = await dispatcher.run(req, { signal: controller.signal, stopSignal: stopper.signal, onProgress });
+    const result: JobResult = await dispatcher.run(req, {
+      signal: controller.signal,
+      stopSignal: stopper.signal,
+      onProgress,
+    });
     await writeOutputs(plan, result);
     const extras = await afterJob(plan, result);
     progress.clear();
@@ -154,15 +141,54 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
   } finally {
     if (sigint) process.off('SIGINT', onSigint);
     opts.signal?.removeEventListener('abort', onAbort);
-    for (const t of tempFiles) {
-      try {
-        unlinkSync(t);
-      } catch {
-        /* published or never written */
-      }
-    }
+    removeTempFiles(tempFiles);
     if (dispatcher && dispatcher !== opts.dispatcher) await dispatcher.close().catch(() => undefined);
     await fleet?.close();
+  }
+}
+
+/** The Ctrl-C state of one command: its cancel signal, the LP's stop signal, and whether the job is an optimal LP. */
+interface Interrupts {
+  controller: AbortController;
+  /** An optimal LP: the first Ctrl-C stops it with the best mechanism so far (this), the next cancels. */
+  stopper: AbortController;
+  lpJob: boolean;
+  onSigint: () => void;
+}
+
+/** Ctrl-C cancels the job (a second one quits at once); for an optimal LP the first one stops it with the best mechanism so far. */
+function interruptsFor(stderr: ProgressStream, clearProgress: () => void): Interrupts {
+  let interrupted = 0;
+  const it: Interrupts = {
+    controller: new AbortController(),
+    stopper: new AbortController(),
+    lpJob: false,
+    onSigint: (): void => {
+      interrupted++;
+      clearProgress();
+      if (it.lpJob && interrupted === 1) {
+        stderr.write(
+          'mechstudio: stopping the LP: the best mechanism found so far will be written with its certified gap, or saying there is no bound yet (Ctrl-C again to cancel)\n',
+        );
+        it.stopper.abort();
+        return;
+      }
+      if (interrupted > (it.lpJob ? 2 : 1)) process.exit(130);
+      stderr.write('mechstudio: cancelling (Ctrl-C again to quit at once)\n');
+      it.controller.abort();
+    },
+  };
+  return it;
+}
+
+/** The command's temporary output files, removed at the end. */
+function removeTempFiles(tempFiles: string[]): void {
+  for (const t of tempFiles) {
+    try {
+      unlinkSync(t);
+    } catch {
+      /* published or never written */
+    }
   }
 }
 
@@ -222,7 +248,11 @@ function nameKeptChannel(req: JobRequest, kept: KeptChannel, runner: JobRunner):
 async function serveQueue(w: NonNullable<Plan['worker']>, quiet: boolean, stderr: ProgressStream, signal: AbortSignal): Promise<number> {
   const { startQueueWorker } = await import('../queue/worker');
   const say = (line: string): void => void stderr.write(`mechstudio worker: ${line}\n`);
-  const worker = await startQueueWorker({ target: w.target, concurrency: w.concurrency, ...(quiet ? {} : { log: say }) });
+  const worker = await startQueueWorker({
+    target: w.target,
+    concurrency: w.concurrency,
+    ...(quiet ? {} : { log: say }),
+  });
   say(`taking jobs from ${w.target.redacted} (Redis ${worker.redisVersion}), ${w.concurrency} at a time; Ctrl-C stops after the running jobs`);
   const stop = (): void => void worker.stop();
   process.on('SIGTERM', stop);

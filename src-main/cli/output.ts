@@ -265,42 +265,52 @@ function factLines(r: MechanismResult): string {
   return rows.length ? `\nhow it was computed:\n${rows.map((f) => `  ${f.label}: ${f.value}`).join('\n')}` : '';
 }
 
+/** The readable summary of a mechanism (or why it does not exist). */
+function mechanismReadable(req: JobRequest, r: MechanismResult): string {
+  if (!r.exists) {
+    return `The ${r.kind} mechanism does not exist on ${r.domain} at eps = ${fmt(r.epsilon)}: z has a negative entry (min z = ${fmt(r.minZ)} at ${r.minZAt}).${r.note ? `\n${r.note}` : ''}`;
+  }
+  return (
+    lines([
+      ['mechanism', `${r.kind} on ${r.domain}, eps = ${fmt(r.epsilon)}`],
+      ['size', `${r.rows} secrets x ${r.cols} outputs`],
+      ['guarantee', `${fmt(r.guaranteedEpsilon)} * d-private (${r.guarantee})`],
+      ['effective eps', r.effectiveEpsilon === null ? 'not computed' : fmt(r.effectiveEpsilon)],
+      ['utility', `${fmt(r.utility)} (binary gain, optimal remap, ${req.type === 'mechanism' && req.prior ? 'given' : 'uniform'} prior)`],
+      ['leakage', r.leakage === undefined || r.leakage === null ? undefined : `${fmt(r.leakage)} bits`],
+      [
+        'expected loss',
+        r.expectedLoss === undefined || r.expectedLoss === null
+          ? undefined
+          : `${fmt(r.expectedLoss)}${r.defaultLoss ? ` (${r.defaultLoss}: no --loss given, an optimal LP on a grid minimises the expected distance)` : ''}`,
+      ],
+      ...(r.lp ? lpLines(r.lp) : []),
+      ...(r.remap ? remapLines(r.remap) : []),
+      ['written', r.csvPath],
+      ['note', mechanismNotesText(r)],
+    ]) + factLines(r)
+  );
+}
+
+/** The readable summary of a release (apply). */
+function applyReadable(r: Extract<JobResult, { type: 'apply' }>): string {
+  return lines([
+    ['released', `${r.rows} rows (one output per input row, in order) to ${r.csvPath}`],
+    ['secrets', `${r.mode === 'points' ? 'points mapped to cells of' : 'labels of'} ${r.domain}; ${r.outputs} possible outputs`],
+    ['header', r.header ? 'line 1 of the secrets CSV is a header (not released)' : 'none: line 1 of the secrets CSV is a secret (released)'],
+    ...(r.effectiveEpsilon !== undefined ? [['privacy', privacyCheckedText(r)] as [string, string]] : []),
+    ['generator', r.forRelease ? 'node:crypto (cryptographically secure)' : 'SEEDED: NOT FOR RELEASE (the file starts with a comment saying so)'],
+    ...(r.remap ? remapLines(r.remap) : []),
+    ['time', `${fmt(r.timeMs / 1000, 3)} s (${fmt(r.rows / Math.max(r.timeMs / 1000, 1e-9), 3)} rows/s)`],
+  ]);
+}
+
 export function readable(req: JobRequest, r: JobResult): string {
   switch (r.type) {
     case 'mechanism':
-      if (!r.exists) {
-        return `The ${r.kind} mechanism does not exist on ${r.domain} at eps = ${fmt(r.epsilon)}: z has a negative entry (min z = ${fmt(r.minZ)} at ${r.minZAt}).${r.note ? `\n${r.note}` : ''}`;
-      }
-      return (
-        lines([
-          ['mechanism', `${r.kind} on ${r.domain}, eps = ${fmt(r.epsilon)}`],
-          ['size', `${r.rows} secrets x ${r.cols} outputs`],
-          ['guarantee', `${fmt(r.guaranteedEpsilon)} * d-private (${r.guarantee})`],
-          ['effective eps', r.effectiveEpsilon === null ? 'not computed' : fmt(r.effectiveEpsilon)],
-          ['utility', `${fmt(r.utility)} (binary gain, optimal remap, ${req.type === 'mechanism' && req.prior ? 'given' : 'uniform'} prior)`],
-          ['leakage', r.leakage === undefined || r.leakage === null ? undefined : `${fmt(r.leakage)} bits`],
-          [
-            'expected loss',
-            r.expectedLoss === undefined || r.expectedLoss === null
-              ? undefined
-              : `${fmt(r.expectedLoss)}${r.defaultLoss ? ` (${r.defaultLoss}: no --loss given, an optimal LP on a grid minimises the expected distance)` : ''}`,
-          ],
-          ...(r.lp ? lpLines(r.lp) : []),
-          ...(r.remap ? remapLines(r.remap) : []),
-          ['written', r.csvPath],
-          ['note', mechanismNotesText(r)],
-        ]) + factLines(r)
-      );
+      return mechanismReadable(req, r);
     case 'apply':
-      return lines([
-        ['released', `${r.rows} rows (one output per input row, in order) to ${r.csvPath}`],
-        ['secrets', `${r.mode === 'points' ? 'points mapped to cells of' : 'labels of'} ${r.domain}; ${r.outputs} possible outputs`],
-        ['header', r.header ? 'line 1 of the secrets CSV is a header (not released)' : 'none: line 1 of the secrets CSV is a secret (released)'],
-        ...(r.effectiveEpsilon !== undefined ? [['privacy', privacyCheckedText(r)] as [string, string]] : []),
-        ['generator', r.forRelease ? 'node:crypto (cryptographically secure)' : 'SEEDED: NOT FOR RELEASE (the file starts with a comment saying so)'],
-        ...(r.remap ? remapLines(r.remap) : []),
-        ['time', `${fmt(r.timeMs / 1000, 3)} s (${fmt(r.rows / Math.max(r.timeMs / 1000, 1e-9), 3)} rows/s)`],
-      ]);
+      return applyReadable(r);
     case 'measure':
       return lines([
         ['channel', `${r.rows} secrets x ${r.cols} outputs`],

@@ -70,7 +70,13 @@ const openSchema = z.object({
   what: z.string().max(500),
   highsOptions: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
 });
-const priceSchema = z.object({ t: z.literal('price'), session: z.string(), round: z.int().min(0), ms: z.number().min(0), retry: z.number().min(0) });
+const priceSchema = z.object({
+  t: z.literal('price'),
+  session: z.string(),
+  round: z.int().min(0),
+  ms: z.number().min(0),
+  retry: z.number().min(0),
+});
 const addSchema = z.object({ t: z.literal('add'), session: z.string(), group: z.int().min(0).optional() });
 const sessionMsgSchema = z.object({ t: z.enum(['stop', 'close']), session: z.string(), round: z.int().optional() });
 
@@ -150,6 +156,19 @@ async function pollInbox(blocking: Redis, key: string, handle: (buf: Buffer) => 
   }
 }
 
+/** Sends a frame to a list (a master's reply list), naming this worker. */
+type Send = (list: string, head: Record<string, unknown>, arrays?: Parameters<typeof encodeFrame>[1]) => Promise<unknown>;
+
+/** What the frame handlers share: this worker's identity, its open sessions, and the way back to the masters. */
+interface ServiceContext {
+  id: string;
+  version: string;
+  threads: number;
+  log: (line: string) => void;
+  sessions: Map<string, Session>;
+  send: Send;
+}
+
 /** One pricing round of a slice: priced at the frame's duals (costs kept from the first round), the outcomes sent back to the master. */
 async function priceRound(
   engine: PricingEngine,
@@ -158,7 +177,7 @@ async function priceRound(
   lam: Float64Array,
   c: Float64Array | null,
   only: Uint8Array | undefined,
-  send: (key: string, head: Record<string, unknown>, arrays?: Parameters<typeof encodeFrame>[1]) => Promise<unknown>,
+  send: Send,
 ): Promise<void> {
   if (c) s.c = c;
   if (!s.c) throw new MechError('internal', 'a pricing round came before the costs of its slice');
@@ -185,6 +204,94 @@ async function priceRound(
   await send(s.reply, { ...head, ms: performance.now() - t0 }, packRound(round, n, m));
 }
 
+/** Drop a session; its engine is disposed once the session's queued frames are done. */
+function closeSession(sessions: Map<string, Session>, sid: string): void {
+  const s = sessions.get(sid);
+  if (!s) return;
+  sessions.delete(sid);
+  void s.chain.then(() => s.engine.then((e) => e.dispose())).catch(() => undefined);
+}
+
+/** Run `step` after the session's earlier frames; an error fails the session and goes back to its master. */
+function queueStep(send: Send, sid: string, s: Session, step: (engine: PricingEngine) => Promise<void>): void {
+  s.lastUsed = Date.now();
+  s.chain = s.chain.then(async () => {
+    if (s.failed) return;
+    try {
+      await step(await s.engine);
+    } catch (e) {
+      s.failed = true;
+      const code = e instanceof MechError ? e.code : 'internal';
+      await send(s.reply, { t: 'error', session: sid, code, message: messageOf(e) });
+    }
+  });
+}
+
+/** An `open` frame: the slice's pricing engine started (a master of another version refused with one line). */
+function openSession(ctx: ServiceContext, f: Frame): void {
+  const { id, version, send } = ctx;
+  const h = openSchema.parse(f.head);
+  if (h.v !== version) {
+    ctx.log(`refused a pricing session: its master runs ${h.v}, this worker ${version} (start workers from the same version)`);
+    void send(h.reply, {
+      t: 'refused',
+      session: h.session,
+      message: `worker ${id} runs ${version}, the master ${h.v}`,
+    });
+    return;
+  }
+  ctx.log(`pricing ${h.what}`);
+  const engine = sliceEngine(h, f, ctx.threads);
+  const s: Session = {
+    reply: h.reply,
+    n: h.n,
+    m: h.m,
+    engine,
+    chain: Promise.resolve(),
+    c: null,
+    stopRound: -1,
+    failed: false,
+    lastUsed: Date.now(),
+  };
+  engine.catch(() => undefined);
+  ctx.sessions.set(h.session, s);
+  queueStep(send, h.session, s, async () => undefined);
+}
+
+/** A `price` frame: the round queued on its session (ignored when the session is gone). */
+function priceFrame(ctx: ServiceContext, f: Frame): void {
+  const h = priceSchema.parse(f.head);
+  const s = ctx.sessions.get(h.session);
+  if (!s) return;
+  const lam = need(f, 'lam', 'f64', s.n);
+  const c = f.arrays.c ? need(f, 'c', 'f64', s.n * s.m) : null;
+  const only = f.arrays.only ? need(f, 'only', 'u8', s.m) : undefined;
+  queueStep(ctx.send, h.session, s, (engine) => priceRound(engine, s, h, lam, c, only, ctx.send));
+}
+
+/** An `add` frame: the rows appended to the session's slice (no reply). */
+function addFrame(ctx: ServiceContext, f: Frame): void {
+  const h = addSchema.parse(f.head);
+  const s = ctx.sessions.get(h.session);
+  if (!s) return;
+  const rows = frameRows(f, s.n);
+  queueStep(ctx.send, h.session, s, (engine) => engine.addRows(rows, h.group));
+}
+
+/** One decoded frame, by its type: open, price, add, stop or close. */
+function handleFrame(ctx: ServiceContext, f: Frame): void {
+  const t = f.head.t;
+  if (t === 'open') openSession(ctx, f);
+  else if (t === 'price') priceFrame(ctx, f);
+  else if (t === 'add') addFrame(ctx, f);
+  else {
+    const h = sessionMsgSchema.parse(f.head);
+    const s = ctx.sessions.get(h.session);
+    if (h.t === 'stop' && s) s.stopRound = Math.max(s.stopRound, h.round ?? Infinity);
+    else if (h.t === 'close') closeSession(ctx.sessions, h.session);
+  }
+}
+
 export async function startPricingService(opts: PricingServiceOptions): Promise<RunningPricingService> {
   const { Redis } = await import('ioredis');
   const id = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
@@ -201,83 +308,15 @@ export async function startPricingService(opts: PricingServiceOptions): Promise<
   const beat = (): void => {
     commands.set(workerKey(id), registration, 'PX', opts.ttlMs).catch(() => undefined);
     const now = Date.now();
-    for (const [sid, s] of sessions) if (now - s.lastUsed > IDLE_SESSION_MS) close(sid);
+    for (const [sid, s] of sessions) if (now - s.lastUsed > IDLE_SESSION_MS) closeSession(sessions, sid);
   };
   await commands.set(workerKey(id), registration, 'PX', opts.ttlMs);
   const heartbeat = setInterval(beat, Math.min(HEARTBEAT_MS, opts.ttlMs / 3));
 
   // Every reply names this worker: the master takes a slice's replies only from the worker it asked.
-  const send = (list: string, head: Record<string, unknown>, arrays?: Parameters<typeof encodeFrame>[1]): Promise<unknown> =>
-    commands.rpush(list, encodeFrame({ ...head, worker: id }, arrays, key)).catch(() => undefined);
-
-  const close = (sid: string): void => {
-    const s = sessions.get(sid);
-    if (!s) return;
-    sessions.delete(sid);
-    void s.chain.then(() => s.engine.then((e) => e.dispose())).catch(() => undefined);
-  };
-
-  /** Run `step` after the session's earlier frames; an error fails the session and goes back to its master. */
-  const queue = (sid: string, s: Session, step: (engine: PricingEngine) => Promise<void>): void => {
-    s.lastUsed = Date.now();
-    s.chain = s.chain.then(async () => {
-      if (s.failed) return;
-      try {
-        await step(await s.engine);
-      } catch (e) {
-        s.failed = true;
-        const code = e instanceof MechError ? e.code : 'internal';
-        await send(s.reply, { t: 'error', session: sid, code, message: messageOf(e) });
-      }
-    });
-  };
-
-  const open = (f: Frame): void => {
-    const h = openSchema.parse(f.head);
-    if (h.v !== version) {
-      opts.log(`refused a pricing session: its master runs ${h.v}, this worker ${version} (start workers from the same version)`);
-      void send(h.reply, { t: 'refused', session: h.session, message: `worker ${id} runs ${version}, the master ${h.v}` });
-      return;
-    }
-    opts.log(`pricing ${h.what}`);
-    const engine = sliceEngine(h, f, opts.threads);
-    const s: Session = { reply: h.reply, n: h.n, m: h.m, engine, chain: Promise.resolve(), c: null, stopRound: -1, failed: false, lastUsed: Date.now() };
-    engine.catch(() => undefined);
-    sessions.set(h.session, s);
-    queue(h.session, s, async () => undefined);
-  };
-
-  const price = (f: Frame): void => {
-    const h = priceSchema.parse(f.head);
-    const s = sessions.get(h.session);
-    if (!s) return;
-    const lam = need(f, 'lam', 'f64', s.n);
-    const c = f.arrays.c ? need(f, 'c', 'f64', s.n * s.m) : null;
-    const only = f.arrays.only ? need(f, 'only', 'u8', s.m) : undefined;
-    queue(h.session, s, (engine) => priceRound(engine, s, h, lam, c, only, send));
-  };
-
-  const add = (f: Frame): void => {
-    const h = addSchema.parse(f.head);
-    const s = sessions.get(h.session);
-    if (!s) return;
-    const rows = frameRows(f, s.n);
-    queue(h.session, s, (engine) => engine.addRows(rows, h.group));
-  };
-
-  const handle = (buf: Buffer): void => {
-    const f = decodeFrame(buf, key);
-    const t = f.head.t;
-    if (t === 'open') open(f);
-    else if (t === 'price') price(f);
-    else if (t === 'add') add(f);
-    else {
-      const h = sessionMsgSchema.parse(f.head);
-      const s = sessions.get(h.session);
-      if (h.t === 'stop' && s) s.stopRound = Math.max(s.stopRound, h.round ?? Infinity);
-      else if (h.t === 'close') close(h.session);
-    }
-  };
+  const send: Send = (list, head, arrays) => commands.rpush(list, encodeFrame({ ...head, worker: id }, arrays, key)).catch(() => undefined);
+  const ctx: ServiceContext = { id, version, threads: opts.threads, log: opts.log, sessions, send };
+  const handle = (buf: Buffer): void => handleFrame(ctx, decodeFrame(buf, key));
 
   const loop = pollInbox(blocking, inboxKey(id), handle, opts.log, () => stopped);
 
@@ -288,7 +327,7 @@ export async function startPricingService(opts: PricingServiceOptions): Promise<
       clearInterval(heartbeat);
       blocking.disconnect();
       await loop;
-      for (const sid of [...sessions.keys()]) close(sid);
+      for (const sid of [...sessions.keys()]) closeSession(sessions, sid);
       await commands.del(workerKey(id)).catch(() => undefined);
       commands.disconnect();
     },

@@ -19,12 +19,11 @@ import { usefulnessCurve } from '../measure/usefulness';
 import type { FindingsOf } from '../../src-shared/protocol/index';
 import { numbersPerEps, studyParams, type ChartSpec, type Study, type CaseStudyResult } from './study';
 
-export const registrationDateStudy: Study = (params, ctx): CaseStudyResult => {
-  const { days: D, epsilons: epsList, scale: s, aMax, aStep } = studyParams('registration-date', params);
-  const n = D + 1;
-  // numeric date values: a clique whose points are the days 0..D
-  const clique: Domain = { ...cliqueDomain(n), value: (i: number) => i };
-  const line = lineDomain(n);
+/**
+ * The errors allowed: 0..aMax by aStep (first chart and table), the whole
+ * range 1..D on a log scale (second chart), D's midpoint, and their union.
+ */
+function errorGrids(D: number, aMax: number, aStep: number): { aValues: number[]; wide: number[]; mid: number; all: number[] } {
   const aValues: number[] = [];
   for (let a = 0; a <= aMax; a += aStep) aValues.push(a);
   // the whole range 0..D, coarser, for the second chart
@@ -36,12 +35,28 @@ export const registrationDateStudy: Study = (params, ctx): CaseStudyResult => {
   for (const a of [mid, D]) if (!wide.includes(a)) wide.push(a);
   wide.sort((x, y) => x - y);
   const all = [...new Set([...aValues, ...wide])].sort((x, y) => x - y);
+  return { aValues, wide, mid, all };
+}
+
+export const registrationDateStudy: Study = (params, ctx): CaseStudyResult => {
+  const { days: D, epsilons: epsList, scale: s, aMax, aStep } = studyParams('registration-date', params);
+  const n = D + 1;
+  // numeric date values: a clique whose points are the days 0..D
+  const clique: Domain = { ...cliqueDomain(n), value: (i: number) => i };
+  const line = lineDomain(n);
+  const { aValues, wide, mid, all } = errorGrids(D, aMax, aStep);
   const pick = (b: Float64Array, xs: number[]) => xs.map((a) => b[all.indexOf(a)]!);
   const curves = epsList.map((eps) => {
     ctx.progress(null, `usefulness at eps = ${eps}`);
     const rr = usefulnessCurve(randomisedResponse(clique, eps).channel, clique, all);
     const tg = usefulnessCurve(truncatedGeometric(line, eps / s).channel, line, all);
-    return { eps, rr: pick(rr.b, aValues), tg: pick(tg.b, aValues), rrWide: pick(rr.b, wide), tgWide: pick(tg.b, wide) };
+    return {
+      eps,
+      rr: pick(rr.b, aValues),
+      tg: pick(tg.b, aValues),
+      rrWide: pick(rr.b, wide),
+      tgWide: pick(tg.b, wide),
+    };
   });
   const at = (c: (typeof curves)[number], a: number, which: 'rr' | 'tg') => c[which][aValues.indexOf(a)] ?? null;
   // Both charts: b(a) of randomised response (eps*d_h, dashed) and of TG at eps/s (d_1) per eps.

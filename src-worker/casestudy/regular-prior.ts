@@ -35,24 +35,7 @@ export const regularPriorStudy: Study = async (params, ctx): Promise<CaseStudyRe
     return posteriorVulnerability(pm, m.channel).value;
   };
 
-  const rows: (number | boolean | string | null)[][] = [];
-  const regularFlags: boolean[] = [];
-  const priorBound: (number | null)[] = [];
-  const formal: number[] = [];
-  const allBound: number[] = [];
-  for (const eps of grid) {
-    const mu = productMu(db, eps, pm);
-    if (!mu.factors) throw new MechError('not-applicable', `Phi of clique:${v} is singular at eps = ${eps}`);
-    let abs = 1;
-    for (const fac of mu.factors) abs *= fac.reduce((s, x) => s + Math.abs(x), 0);
-    const regular = mu.min >= -1e-9 * abs;
-    const lb = Math.log2(mu.sum / maxPi);
-    regularFlags.push(regular);
-    formal.push(lb);
-    priorBound.push(regular ? lb : null);
-    allBound.push(databaseLeakageBound(u, v, eps));
-    rows.push([eps, regular, mu.min, regular ? mu.sum : null, regular ? lb : null, regular ? null : lb, allBound[allBound.length - 1]!]);
-  }
+  const { rows, regularFlags, priorBound, formal, allBound } = boundsOverEps(db, pm, u, v, maxPi, grid);
   // regularity threshold: where the smallest per-individual mu crosses 0 (bisection on eps)
   const threshold = signChange(grid, regularFlags, (eps) => productMu(db, eps, pm).min);
   // showcase eps values: full-domain regularity (engine, Kronecker path) and the LP counterexample
@@ -122,13 +105,54 @@ export const regularPriorStudy: Study = async (params, ctx): Promise<CaseStudyRe
         yMin: 0,
         series: [
           { label: 'prior-specific bound (regular prior)', x: grid, y: priorBound, width: 3 },
-          { label: 'formula where the prior is NOT regular (not a bound)', x: grid, y: formal.map((x, k) => (regularFlags[k] ? null : x)), dashed: true },
+          {
+            label: 'formula where the prior is NOT regular (not a bound)',
+            x: grid,
+            y: formal.map((x, k) => (regularFlags[k] ? null : x)),
+            dashed: true,
+          },
           { label: 'all-priors bound', x: grid, y: allBound },
         ],
       },
     ],
   };
 };
+
+/** Per eps of the grid: regularity of the product prior, the prior-specific formula, the all-priors bound, and the table's rows. */
+function boundsOverEps(
+  db: Domain,
+  pm: Float64Array,
+  u: number,
+  v: number,
+  maxPi: number,
+  grid: readonly number[],
+): {
+  rows: (number | boolean | string | null)[][];
+  regularFlags: boolean[];
+  priorBound: (number | null)[];
+  formal: number[];
+  allBound: number[];
+} {
+  const rows: (number | boolean | string | null)[][] = [];
+  const regularFlags: boolean[] = [];
+  const priorBound: (number | null)[] = [];
+  const formal: number[] = [];
+  const allBound: number[] = [];
+  for (const eps of grid) {
+    const mu = productMu(db, eps, pm);
+    if (!mu.factors) throw new MechError('not-applicable', `Phi of clique:${v} is singular at eps = ${eps}`);
+    let abs = 1;
+    for (const fac of mu.factors) abs *= fac.reduce((s, x) => s + Math.abs(x), 0);
+    const regular = mu.min >= -1e-9 * abs;
+    const lb = Math.log2(mu.sum / maxPi);
+    regularFlags.push(regular);
+    formal.push(lb);
+    priorBound.push(regular ? lb : null);
+    allBound.push(databaseLeakageBound(u, v, eps));
+    rows.push([eps, regular, mu.min, regular ? mu.sum : null, regular ? lb : null, regular ? null : lb, allBound[allBound.length - 1]!]);
+  }
+  return { rows, regularFlags, priorBound, formal, allBound };
+}
 
 /**
  * Where `f` changes sign between the first pair of neighbouring grid points

@@ -18,7 +18,7 @@ import { Matrix } from '../linalg/matrix';
 import { querySensitivity } from '../metric/query-sensitivity';
 import { truncatedGeometric } from '../mechanism/truncated-geometric';
 import { percentileRank } from '../metric/answer-domains';
-import { numbersPerEps, studyParams, f, type Study, type CaseStudyResult } from './study';
+import { numbersPerEps, studyParams, f, type Study, type CaseStudyResult, type ChartSpec } from './study';
 import { seededRandom } from '../../src-shared/numeric/seeded-random';
 import type { FindingsOf, SensitivityFinding } from '../../src-shared/protocol/index';
 import { sensitivityPlainWords } from '../../src-shared/charts/casestudy-words';
@@ -110,6 +110,70 @@ function traceTimes(n: number, stepSeconds: number, every: number): { hhmm: (i: 
   return { hhmm, idx, hours: idx.map((i) => (i * stepSeconds) / 3600) };
 }
 
+/**
+ * (b) The readings' levels (0..L-1): the rounded average level and the
+ * pct-th percentile level, the truncated geometric mechanism's rows (eps) at
+ * both, their chance of the exact level and their expected distance from it.
+ */
+function releasedLevels(
+  trace: readonly number[],
+  width: number,
+  L: number,
+  pct: number,
+  eps: number,
+): {
+  avgLevel: number;
+  roundedAvg: number;
+  pLevel: number;
+  rowAvg: Float64Array;
+  rowPct: Float64Array;
+  exact: { avg: number; pct: number };
+  off: { avg: number; pct: number };
+} {
+  const n = trace.length;
+  const top = L - 1;
+  const lv = trace.map((w) => levelOf(w, width, top));
+  const avgLevel = lv.reduce((s, a) => s + a, 0) / n;
+  const roundedAvg = Math.floor(avgLevel + 0.5);
+  const r = percentileRank(n, pct);
+  const pLevel = Int32Array.from(lv).sort()[r - 1]!;
+  const tg = truncatedGeometric(lineDomain(L), eps).channel;
+  const rowAvg = tg.row(roundedAvg, new Float64Array(L));
+  const rowPct = tg.row(pLevel, new Float64Array(L));
+  const expAbs = (row: Float64Array, t: number) => row.reduce((s, q, z) => s + q * Math.abs(z - t), 0);
+  const exact = { avg: rowAvg[roundedAvg]!, pct: rowPct[pLevel]! };
+  const off = { avg: expAbs(rowAvg, roundedAvg), pct: expAbs(rowPct, pLevel) };
+  return { avgLevel, roundedAvg, pLevel, rowAvg, rowPct, exact, off };
+}
+
+/** One noise level's chart: the true and the noisy readings at the chart's points (every `shownSeconds` s). */
+function traceChart(
+  x: { eps: number; b: number; y: number[] },
+  trace: readonly number[],
+  unit: number,
+  shownSeconds: number,
+  hours: number[],
+  idx: number[],
+): ChartSpec {
+  return {
+    id: `trace-eps${x.eps}`,
+    title: `Smart-meter day: true and noisy readings, ε = ${x.eps} per ${unit} W (every ${f(shownSeconds)} s shown)`,
+    type: 'line',
+    xLabel: 'hour of day',
+    yLabel: 'watts',
+    series: [
+      { label: 'true reading', x: hours, y: idx.map((i) => trace[i]!), width: 1.5, color: '#000000' },
+      {
+        label: `noisy (Laplace, scale ${f(x.b)} W)`,
+        x: hours,
+        y: idx.map((i) => x.y[i]!),
+        width: 1,
+        color: 'rgba(86, 180, 233, 0.75)',
+      },
+    ],
+  };
+}
+
 export const smartMeterStudy: Study = (params): CaseStudyResult => {
   const p = studyParams('smart-meter', params);
   const { trace, unit, seed, epsilon: eps, chartEvery: every } = p;
@@ -124,23 +188,12 @@ export const smartMeterStudy: Study = (params): CaseStudyResult => {
   const sd = Math.sqrt(trace.reduce((s, w) => s + (w - trueMean) ** 2, 0) / n);
 
   // (b) TG on the rounded average level and a percentile level, d_inf
-  const top = L - 1;
-  const lv = trace.map((w) => levelOf(w, width, top));
-  const avgLevel = lv.reduce((s, a) => s + a, 0) / n;
-  const roundedAvg = Math.floor(avgLevel + 0.5);
-  const r = percentileRank(n, pct);
-  const pLevel = Int32Array.from(lv).sort()[r - 1]!;
-  const tg = truncatedGeometric(lineDomain(L), eps).channel;
-  const rowAvg = tg.row(roundedAvg, new Float64Array(L));
-  const rowPct = tg.row(pLevel, new Float64Array(L));
-  const expAbs = (row: Float64Array, t: number) => row.reduce((s, q, z) => s + q * Math.abs(z - t), 0);
+  const { avgLevel, roundedAvg, pLevel, rowAvg, rowPct, exact, off } = releasedLevels(trace, width, L, pct, eps);
   const sens = maxMetricSensitivities(sU, sV, pct);
   const avgRow = sens[0]!;
 
   const { hhmm, idx, hours } = traceTimes(n, stepSeconds, every);
 
-  const exact = { avg: rowAvg[roundedAvg]!, pct: rowPct[pLevel]! };
-  const off = { avg: expAbs(rowAvg, roundedAvg), pct: expAbs(rowPct, pLevel) };
   const findings: FindingsOf<'smart-meter'> = {
     kind: 'smart-meter',
     readings: n,
@@ -202,17 +255,7 @@ export const smartMeterStudy: Study = (params): CaseStudyResult => {
       },
     ],
     charts: [
-      ...noisy.map((x) => ({
-        id: `trace-eps${x.eps}`,
-        title: `Smart-meter day: true and noisy readings, ε = ${x.eps} per ${unit} W (every ${f(every * stepSeconds)} s shown)`,
-        type: 'line' as const,
-        xLabel: 'hour of day',
-        yLabel: 'watts',
-        series: [
-          { label: 'true reading', x: hours, y: idx.map((i) => trace[i]!), width: 1.5, color: '#000000' },
-          { label: `noisy (Laplace, scale ${f(x.b)} W)`, x: hours, y: idx.map((i) => x.y[i]!), width: 1, color: 'rgba(86, 180, 233, 0.75)' },
-        ],
-      })),
+      ...noisy.map((x) => traceChart(x, trace, unit, every * stepSeconds, hours, idx)),
       {
         id: 'released-levels',
         title: `Truncated geometric mechanism with ε = ${eps} on the day's rounded average and ${pct}th-percentile level`,
@@ -222,8 +265,16 @@ export const smartMeterStudy: Study = (params): CaseStudyResult => {
         categories: Array.from({ length: L }, (_, z) => String(z)),
         yMin: 0,
         series: [
-          { label: `rounded average (true ${roundedAvg})`, x: Array.from({ length: L }, (_, z) => z), y: Array.from(rowAvg) },
-          { label: `${pct}-percentile (true ${pLevel})`, x: Array.from({ length: L }, (_, z) => z), y: Array.from(rowPct) },
+          {
+            label: `rounded average (true ${roundedAvg})`,
+            x: Array.from({ length: L }, (_, z) => z),
+            y: Array.from(rowAvg),
+          },
+          {
+            label: `${pct}-percentile (true ${pLevel})`,
+            x: Array.from({ length: L }, (_, z) => z),
+            y: Array.from(rowPct),
+          },
         ],
       },
     ],

@@ -21,7 +21,7 @@ import { posteriorVulnerability } from '../measure/posterior-vulnerability';
 import { uniformPrior } from '../measure/prior';
 import { checkPrivacy } from '../check/privacy-check';
 import type { FindingsOf } from '../../src-shared/protocol/index';
-import { studyParams, checkAbort, epsGrid, type Study, type StudyContext, type CaseStudyResult } from './study';
+import { studyParams, checkAbort, epsGrid, type Study, type StudyContext, type CaseStudyResult, type ChartSpec } from './study';
 
 /**
  * Smallest eps on the grid step, 2 step, ... (up to `to`) where the
@@ -75,6 +75,22 @@ function productTG(u: number, epsEach: number, d: Domain): RowSource {
   );
 }
 
+/** A query's utility against eps: the tight-constraints mechanism and the geometric one (dashed). */
+function utilityChart(id: string, title: string, pts: { eps: number; tight: number | null; geo: number }[], geoLabel: string): ChartSpec {
+  return {
+    id,
+    title,
+    type: 'line',
+    xLabel: 'ε',
+    yLabel: 'utility (uniform prior)',
+    yMin: 0,
+    series: [
+      { label: 'tight-constraints', x: pts.map((p) => p.eps), y: pts.map((p) => p.tight) },
+      { label: geoLabel, x: pts.map((p) => p.eps), y: pts.map((p) => p.geo), dashed: true },
+    ],
+  };
+}
+
 export const sumAndCountsStudy: Study = (params, ctx): CaseStudyResult => {
   const { sumU, sumV, countU, step, to, sweepStep } = studyParams('sum-and-2count', params);
   const sum = parseDomainSpec(`sum:${sumU},${sumV}`);
@@ -93,7 +109,11 @@ export const sumAndCountsStudy: Study = (params, ctx): CaseStudyResult => {
       checkAbort(ctx.signal);
       ctx.progress(null, `${d.spec}: utilities at eps = ${e}`);
       const t = tightConstraintsStructured(d, e);
-      pts.push({ eps: e, tight: t.exists ? tightChannelMeasures(pi, t.mechanism.channel).utility : null, geo: posteriorVulnerability(pi, geo(e)).value });
+      pts.push({
+        eps: e,
+        tight: t.exists ? tightChannelMeasures(pi, t.mechanism.channel).utility : null,
+        geo: posteriorVulnerability(pi, geo(e)).value,
+      });
     }
     return pts;
   };
@@ -154,30 +174,8 @@ export const sumAndCountsStudy: Study = (params, ctx): CaseStudyResult => {
       },
     ],
     charts: [
-      {
-        id: 'sum-utility',
-        title: `Sum of ${sumU} values in 0..${sumV} (threshold ${thSum.epsilon ?? 'none'})`,
-        type: 'line',
-        xLabel: 'ε',
-        yLabel: 'utility (uniform prior)',
-        yMin: 0,
-        series: [
-          { label: 'tight-constraints', x: sumPts.map((p) => p.eps), y: sumPts.map((p) => p.tight) },
-          { label: `geometric (TG, eps/${sumV})`, x: sumPts.map((p) => p.eps), y: sumPts.map((p) => p.geo), dashed: true },
-        ],
-      },
-      {
-        id: 'counts-utility',
-        title: `Two counts over ${countU} records (threshold ${thCounts.epsilon ?? 'none'})`,
-        type: 'line',
-        xLabel: 'ε',
-        yLabel: 'utility (uniform prior)',
-        yMin: 0,
-        series: [
-          { label: 'tight-constraints', x: cntPts.map((p) => p.eps), y: cntPts.map((p) => p.tight) },
-          { label: 'geometric (two TGs, eps/2 each)', x: cntPts.map((p) => p.eps), y: cntPts.map((p) => p.geo), dashed: true },
-        ],
-      },
+      utilityChart('sum-utility', `Sum of ${sumU} values in 0..${sumV} (threshold ${thSum.epsilon ?? 'none'})`, sumPts, `geometric (TG, eps/${sumV})`),
+      utilityChart('counts-utility', `Two counts over ${countU} records (threshold ${thCounts.epsilon ?? 'none'})`, cntPts, 'geometric (two TGs, eps/2 each)'),
     ],
   };
 };

@@ -16,7 +16,7 @@ import { uniformPrior, validatePrior } from '../measure/prior';
 import { singleOrbitUtilityBound } from '../bound/single-orbit-utility-bound';
 import { regularity } from '../bound/regularity';
 import type { RowSource } from '../mechanism/channel';
-import { studyParams, epsGrid, f, type Study, type CaseStudyResult, type ChartSpec } from './study';
+import { studyParams, epsGrid, f, type Study, type CaseStudyResult, type ChartSpec, type CaseStudyTable } from './study';
 import type { Domain } from '../metric/domain';
 import type { FindingsOf } from '../../src-shared/protocol/index';
 
@@ -75,11 +75,22 @@ export const votingStudy: Study = (params): CaseStudyResult => {
   const { grid, series } = countUtilityAgainstEps(votes, votePrior, u6);
 
   const [tgRow, ringRow] = [rows[1]!, rows[2]!];
-  const prior = (r: ReturnType<typeof regularity>) => ({ regular: r.status === 'regular', muSum: r.muSum, minMu: r.minMu, minMuLabel: r.minMuLabel });
+  const prior = (r: ReturnType<typeof regularity>) => ({
+    regular: r.status === 'regular',
+    muSum: r.muSum,
+    minMu: r.minMu,
+    minMuLabel: r.minMuLabel,
+  });
   const findings: FindingsOf<'voting'> = {
     kind: 'voting',
     epsilon: eps,
-    cities: { uniform: rows[0]!.uni, sizes: rows[0]!.non, firstRow: firstRow(rr.channel), cliqueBound, sizesPrior: prior(regCities) },
+    cities: {
+      uniform: rows[0]!.uni,
+      sizes: rows[0]!.non,
+      firstRow: firstRow(rr.channel),
+      cliqueBound,
+      sizesPrior: prior(regCities),
+    },
     count: {
       tgUniform: tgRow.uni,
       ringUniform: ringRow.uni,
@@ -107,25 +118,18 @@ export const votingStudy: Study = (params): CaseStudyResult => {
       closeRaceRegular: regVotesRace.status === 'regular',
       uniformBound: regVotesUniform.status === 'regular' ? regVotesUniform.muSum : null,
     },
-    tables: [
-      {
-        id: 'utilities',
-        title: `Binary-gain utility with an optimal remap at eps = ${f(eps)}`,
-        header: ['query', 'mechanism', 'uniform prior', 'non-uniform prior', 'non-uniform prior is'],
-        rows: rows.map((r) => [r.query, r.mech, r.uni, r.non, r.prior]),
-      },
-      {
-        id: 'count-utility-vs-eps',
-        title: 'Count query: utility against eps',
-        header: ['epsilon', 'TG uniform', 'ring uniform', 'TG close race', 'ring close race', 'uniform-prior bound sum(mu)'],
-        rows: grid.map((e, k) => [e, series.tgU[k]!, series.ringU[k]!, series.tgR[k]!, series.ringR[k]!, series.bound[k]!]),
-      },
-    ],
+    tables: votingTables(eps, rows, grid, series),
     charts: votingCharts(eps, rows, grid, series),
   };
 };
 
-type CountSeries = { tgU: number[]; ringU: (number | null)[]; tgR: number[]; ringR: (number | null)[]; bound: (number | null)[] };
+type CountSeries = {
+  tgU: number[];
+  ringU: (number | null)[];
+  tgR: number[];
+  ringR: (number | null)[];
+  bound: (number | null)[];
+};
 
 /** The count's utility against eps (0.1..3): TG and the ring mechanism under both priors, and the uniform prior's bound where it is regular. */
 function countUtilityAgainstEps(votes: Domain, votePrior: Float64Array, u6: Float64Array): { grid: number[]; series: CountSeries } {
@@ -148,6 +152,29 @@ function countUtilityAgainstEps(votes: Domain, votePrior: Float64Array, u6: Floa
     series.bound.push(r.status === 'regular' ? r.muSum : null);
   }
   return { grid, series };
+}
+
+/** The study's two tables: utilities at eps, and the count's utility against eps. */
+function votingTables(
+  eps: number,
+  rows: { query: string; mech: string; uni: number; non: number; prior: string }[],
+  grid: number[],
+  series: CountSeries,
+): CaseStudyTable[] {
+  return [
+    {
+      id: 'utilities',
+      title: `Binary-gain utility with an optimal remap at eps = ${f(eps)}`,
+      header: ['query', 'mechanism', 'uniform prior', 'non-uniform prior', 'non-uniform prior is'],
+      rows: rows.map((r) => [r.query, r.mech, r.uni, r.non, r.prior]),
+    },
+    {
+      id: 'count-utility-vs-eps',
+      title: 'Count query: utility against eps',
+      header: ['epsilon', 'TG uniform', 'ring uniform', 'TG close race', 'ring close race', 'uniform-prior bound sum(mu)'],
+      rows: grid.map((e, k) => [e, series.tgU[k]!, series.ringU[k]!, series.tgR[k]!, series.ringR[k]!, series.bound[k]!]),
+    },
+  ];
 }
 
 /** The study's two charts: utilities at eps, and the count's utility against eps. */

@@ -53,7 +53,10 @@ const EXACT_AUTO_MAX_VARIABLES = 81 * 81;
  */
 export function chooseLpModel(domain: Domain, outputs: number): { model: LpPrivacyModel; reason: string } {
   if (edgesIfAvailable(domain)) return { model: 'edges', reason: 'the domain has graph edges: edge constraints are equivalent to all pairs' };
-  return { model: 'exact', reason: `${domain.n * outputs} variables, all pairs: its bound certifies the distance to the best possible mechanism` };
+  return {
+    model: 'exact',
+    reason: `${domain.n * outputs} variables, all pairs: its bound certifies the distance to the best possible mechanism`,
+  };
 }
 
 /**
@@ -277,7 +280,11 @@ function evaluateCandidates(
       for (let y = 0; y < row.length; y++) v += cost[o + remap[y]!]! * row[y]!;
     }
     const expectedLoss = v * scale;
-    records.push({ ...base, expectedLoss: Number.isFinite(expectedLoss) ? expectedLoss : null, ...(c.note ? { note: c.note } : {}) });
+    records.push({
+      ...base,
+      expectedLoss: Number.isFinite(expectedLoss) ? expectedLoss : null,
+      ...(c.note ? { note: c.note } : {}),
+    });
     if (Number.isFinite(v) && v < bestCost) {
       bestCost = v;
       bestAt = i;
@@ -448,15 +455,12 @@ async function solveOptimal(domain: Domain, eps: number, prior: ArrayLike<number
   assertEpsilon(eps);
   const n = domain.n;
   const pi = validatePrior(prior, n);
-  const outputs = options.outputs ?? secretsAsOutputs(domain);
+  const outputs = checkedOutputs(domain, options.outputs);
   const m = outputs.n;
-  if (!Number.isInteger(m) || m < 1) throw new MechError('invalid-input', `the output set must have at least one element, got ${m}`);
-  assertDenseFits(n, m, `optimal mechanism on ${domain.spec}`);
   const lossAt = resolveLoss(loss, outputs, n);
   const { cost, scale } = scaledCost(domain, outputs, pi, lossAt);
   const chosen = typedModel(domain, m, options.model);
-  if (options.targetGap !== undefined && !(options.targetGap > 0 && options.targetGap < 1))
-    throw new MechError('invalid-input', `the target gap must be in (0, 1), got ${options.targetGap}`);
+  assertTargetGap(options.targetGap);
   const cands = chosen ? evaluateCandidates(options.candidates ?? [], n, m, cost, scale) : { records: [], best: null };
   const deadline = job.limited && chosen ? job.reserve(finishReserveSeconds(chosen.model, n, m, job.seconds)) : job;
   const solveOptions: OptimalMechanismOptions = {
@@ -465,18 +469,7 @@ async function solveOptimal(domain: Domain, eps: number, prior: ArrayLike<number
     deadline,
     ...(deadline.limited ? { timeLimitSeconds: deadline.seconds } : {}),
   };
-  // Small all-pairs (or edge) models invariant under the domain's isometries (a uniform prior and a distance loss on
-  // a grid): one variable per orbit in one full model beats the decomposition (8 x 8 at eps 0.5: 1.0 s against 3.0 s;
-  // without the symmetry the decomposition is faster: a lumpy prior on 9 x 9 at eps 1, 2.5 s against 14 s by generation).
-  // (Not when the caller tunes the decomposition or turns the symmetry off.)
-  const orbitModel =
-    chosen !== null &&
-    chosen.model !== 'spanner' &&
-    n * m <= EXACT_AUTO_MAX_VARIABLES &&
-    options.outputs === undefined &&
-    options.decompositionOptions === undefined &&
-    options.symmetry !== 'off' &&
-    hasOrbitReduction(domain, m, cost);
+  const orbitModel = wantsOrbitModel(domain, m, cost, chosen, options);
   const history: LpProgress[] = [];
   const relaxation =
     chosen && wantsRelaxation(options, chosen.model, n, orbitModel)
@@ -538,26 +531,72 @@ async function solveOptimal(domain: Domain, eps: number, prior: ArrayLike<number
     candidates: cands.records,
   };
   const channel = labelledChannel(domain, outputs, useCandidate ? best.channel : s.channel);
-  const how = constraintsInWords(s.graph);
   const lp = withRelaxation(
     typedLpResult(s, chosen, options, lpObjective, returned, scale, cost, tStart, history, start?.warm ?? null),
     relaxation?.info ?? null,
   );
-  const { gap, stoppedBy } = lp;
-  const early = stoppedBy === 'time-limit' || stoppedBy === 'stopped' || stoppedBy === 'iteration-limit' || stoppedBy === 'solver-memory';
-  const basis = lp.gapBasis === 'exact' ? 'the best possible (certified)' : "the model's optimum (certified)";
-  // No pricing round gave a bound above the trivial one: said in plain words instead of a 100% gap.
-  const within = noRoundCompleted(lp) ? 'no bound on the best possible (the pricing gave none above 0)' : `within ${(gap * 100).toPrecision(3)}% of ${basis}`;
-  const guarantee = useCandidate
-    ? `eps*d-private by construction (${best.construction}: a private construction and a post-processing); the LP (${how}) did not beat it${early ? ` before it stopped (${stoppedBy})` : ''}; ${within}`
-    : `eps*d-private: checked, not by construction (the LP's channel meets its ${how}, checked after the solve)${s.graph.mode === 'spanner' ? "; the spanner model's optimum, a restriction: not certified against the best possible" : ''}${early ? `; the solve stopped early (${stoppedBy}): ${within}` : ''}`;
+  const { stoppedBy } = lp;
+  const early = stoppedEarly(stoppedBy);
+  const guarantee = guaranteeWords(lp, s, useCandidate ? best : null, early);
   const mechanism: OptimalMechanism = {
     kind: 'optimal',
     channel,
     guaranteedEpsilon: eps,
     lp,
     guarantee,
-    facts: { kind: 'optimal', solve: factsWithRelaxation(solveFacts(s, scale, early ? stoppedBy : 'optimal'), relaxation?.info ?? null, lp.gap) },
+    facts: {
+      kind: 'optimal',
+      solve: factsWithRelaxation(solveFacts(s, scale, early ? stoppedBy : 'optimal'), relaxation?.info ?? null, lp.gap),
+    },
   };
   return { mechanism, duals: s.decomposition?.duals ?? null, lpChannel: s.channel };
+}
+
+/** The output set (the secrets when none is given), checked: at least one output, and an n x m dense channel that fits. */
+function checkedOutputs(domain: Domain, given: OutputSet | undefined): OutputSet {
+  const outputs = given ?? secretsAsOutputs(domain);
+  const m = outputs.n;
+  if (!Number.isInteger(m) || m < 1) throw new MechError('invalid-input', `the output set must have at least one element, got ${m}`);
+  assertDenseFits(domain.n, m, `optimal mechanism on ${domain.spec}`);
+  return outputs;
+}
+
+/** A target gap, when given, is in (0, 1). */
+function assertTargetGap(targetGap: number | undefined): void {
+  if (targetGap !== undefined && !(targetGap > 0 && targetGap < 1)) throw new MechError('invalid-input', `the target gap must be in (0, 1), got ${targetGap}`);
+}
+
+/**
+ * Small all-pairs (or edge) models invariant under the domain's isometries (a uniform prior and a distance loss on
+ * a grid): one variable per orbit in one full model beats the decomposition (8 x 8 at eps 0.5: 1.0 s against 3.0 s;
+ * without the symmetry the decomposition is faster: a lumpy prior on 9 x 9 at eps 1, 2.5 s against 14 s by generation).
+ * (Not when the caller tunes the decomposition or turns the symmetry off.)
+ */
+function wantsOrbitModel(domain: Domain, m: number, cost: Float64Array, chosen: { model: LpPrivacyModel } | null, options: OptimalMechanismOptions): boolean {
+  return (
+    chosen !== null &&
+    chosen.model !== 'spanner' &&
+    domain.n * m <= EXACT_AUTO_MAX_VARIABLES &&
+    options.outputs === undefined &&
+    options.decompositionOptions === undefined &&
+    options.symmetry !== 'off' &&
+    hasOrbitReduction(domain, m, cost)
+  );
+}
+
+/** Whether the solve stopped before its optimum (time limit, stop, iteration limit or the solver's memory). */
+function stoppedEarly(stoppedBy: LpStop): boolean {
+  return stoppedBy === 'time-limit' || stoppedBy === 'stopped' || stoppedBy === 'iteration-limit' || stoppedBy === 'solver-memory';
+}
+
+/** The returned mechanism's guarantee in words: the candidate's (when it was returned) or the LP channel's. */
+function guaranteeWords(lp: OptimalLpResult, s: PrivateChannelSolution, candidate: BestCandidate | null, early: boolean): string {
+  const { gap, stoppedBy } = lp;
+  const how = constraintsInWords(s.graph);
+  const basis = lp.gapBasis === 'exact' ? 'the best possible (certified)' : "the model's optimum (certified)";
+  // No pricing round gave a bound above the trivial one: said in plain words instead of a 100% gap.
+  const within = noRoundCompleted(lp) ? 'no bound on the best possible (the pricing gave none above 0)' : `within ${(gap * 100).toPrecision(3)}% of ${basis}`;
+  return candidate
+    ? `eps*d-private by construction (${candidate.construction}: a private construction and a post-processing); the LP (${how}) did not beat it${early ? ` before it stopped (${stoppedBy})` : ''}; ${within}`
+    : `eps*d-private: checked, not by construction (the LP's channel meets its ${how}, checked after the solve)${s.graph.mode === 'spanner' ? "; the spanner model's optimum, a restriction: not certified against the best possible" : ''}${early ? `; the solve stopped early (${stoppedBy}): ${within}` : ''}`;
 }

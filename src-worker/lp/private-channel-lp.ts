@@ -109,7 +109,13 @@ export interface PrivateChannelSolution {
   reducedVariables: number;
   reducedConstraints: number;
   /** Constraint generation, when used: rounds, and rows of the full model (constraints) vs of the last model solved (reducedConstraints). */
-  generation?: { rounds: GenerationRound[]; privacyRows: number; fullPrivacyRows: number; checkMs: number; coldRetries: number };
+  generation?: {
+    rounds: GenerationRound[];
+    privacyRows: number;
+    fullPrivacyRows: number;
+    checkMs: number;
+    coldRetries: number;
+  };
   /** Column decomposition, when used: rounds, the certified bound on the optimum and the relative gap, columns generated. */
   decomposition?: {
     rounds: DecompositionIteration[];
@@ -262,7 +268,12 @@ async function solveDecomposed(p: PrivateChannelProblem, graph: PrivacyConstrain
     ...p.decompositionOptions,
   });
   return {
-    sol: { objective: d.objective, colValue: d.channel, solveMs: d.masterMs + d.pricingMs, iterations: d.simplexIterations },
+    sol: {
+      objective: d.objective,
+      colValue: d.channel,
+      solveMs: d.masterMs + d.pricingMs,
+      iterations: d.simplexIterations,
+    },
     solvedCols: d.columns,
     solvedRows: n,
     decomposition: {
@@ -307,10 +318,21 @@ async function solveGenerated(
     genOpts,
   );
   return {
-    sol: { objective: g.objective, colValue: g.colValue, solveMs: g.solveMs + g.checkMs + g.loadMs, iterations: g.iterations },
+    sol: {
+      objective: g.objective,
+      colValue: g.colValue,
+      solveMs: g.solveMs + g.checkMs + g.loadMs,
+      iterations: g.iterations,
+    },
     solvedCols: n * m,
     solvedRows: g.rows,
-    generation: { rounds: g.rounds, privacyRows: g.privacyRows, fullPrivacyRows: g.fullPrivacyRows, checkMs: g.checkMs, coldRetries: g.coldRetries },
+    generation: {
+      rounds: g.rounds,
+      privacyRows: g.privacyRows,
+      fullPrivacyRows: g.fullPrivacyRows,
+      checkMs: g.checkMs,
+      coldRetries: g.coldRetries,
+    },
   };
 }
 
@@ -419,39 +441,7 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
   const orbits = strategy.orbits ? sym.orbits : null;
   const E = graph.from.length;
   const size = privateChannelLpSize(n, m, E);
-  let out: MethodSolution;
-  let buildMs: number;
-  checkCancelled(options, `building ${p.what}`);
-  if (strategy.method === 'decomposition') {
-    progress(
-      options,
-      0.1,
-      `solving ${p.what} by column decomposition: ${size.variables} variables, ${size.rows} constraints as ${m} pricing LPs of ${n} variables and ${2 * E} rows`,
-    );
-    buildMs = performance.now() - t0;
-    out = await solveDecomposed(p, graph, options);
-  } else if (strategy.method === 'constraint-generation') {
-    progress(options, 0.1, `building ${p.what} by constraint generation: ${size.variables} variables, up to ${size.rows} constraints`);
-    buildMs = performance.now() - t0;
-    out = await solveGenerated(p, graph, whole, options);
-  } else {
-    fits(size);
-    progress(
-      options,
-      0.1,
-      `building ${p.what}: ${size.variables} variables, ${size.rows} constraints${orbits ? `, reduced to ${orbits.count} orbit variables by symmetry` : ''}`,
-    );
-    const lp = orbits ? buildOrbitLp(p, graph, orbits, options) : buildFullLp(p, graph, size, options);
-    assertLpFits(lp.numCols, lp.numRows, lp.nonzeros, p.what);
-    buildMs = performance.now() - t0;
-    checkCancelled(options, `building ${p.what}`);
-    const sol = await solveSparseLp(lp, p.what, options);
-    out = {
-      sol: { objective: sol.objective, colValue: sol.colValue, solveMs: sol.solveMs + sol.loadMs, iterations: sol.iterations },
-      solvedCols: lp.numCols,
-      solvedRows: lp.numRows,
-    };
-  }
+  const { out, buildMs } = await solveByMethod(p, graph, strategy.method, whole, orbits, fits, t0, options);
   progress(options, 0.9, `extracting the channel of ${p.what}`);
   const C = tidyChannel(out.sol.colValue, orbits, p);
   const fE = edgeFactors(graph);
@@ -488,6 +478,60 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
     generation: out.generation,
     decomposition: out.decomposition,
   };
+}
+
+/** The LP solved by the chosen method, with the time from t0 to the start of the solve (the model's build). */
+async function solveByMethod(
+  p: PrivateChannelProblem,
+  graph: PrivacyConstraintGraph,
+  method: LpMethod,
+  whole: boolean,
+  orbits: PairOrbits | null,
+  fits: (s: { variables: number; rows: number; nonzeros: number }) => void,
+  t0: number,
+  options?: LpOptions,
+): Promise<{ out: MethodSolution; buildMs: number }> {
+  const { n } = p.domain;
+  const m = p.outputs;
+  const E = graph.from.length;
+  const size = privateChannelLpSize(n, m, E);
+  checkCancelled(options, `building ${p.what}`);
+  if (method === 'decomposition') {
+    progress(
+      options,
+      0.1,
+      `solving ${p.what} by column decomposition: ${size.variables} variables, ${size.rows} constraints as ${m} pricing LPs of ${n} variables and ${2 * E} rows`,
+    );
+    const buildMs = performance.now() - t0;
+    return { buildMs, out: await solveDecomposed(p, graph, options) };
+  }
+  if (method === 'constraint-generation') {
+    progress(options, 0.1, `building ${p.what} by constraint generation: ${size.variables} variables, up to ${size.rows} constraints`);
+    const buildMs = performance.now() - t0;
+    return { buildMs, out: await solveGenerated(p, graph, whole, options) };
+  }
+  fits(size);
+  progress(
+    options,
+    0.1,
+    `building ${p.what}: ${size.variables} variables, ${size.rows} constraints${orbits ? `, reduced to ${orbits.count} orbit variables by symmetry` : ''}`,
+  );
+  const lp = orbits ? buildOrbitLp(p, graph, orbits, options) : buildFullLp(p, graph, size, options);
+  assertLpFits(lp.numCols, lp.numRows, lp.nonzeros, p.what);
+  const buildMs = performance.now() - t0;
+  checkCancelled(options, `building ${p.what}`);
+  const sol = await solveSparseLp(lp, p.what, options);
+  const out: MethodSolution = {
+    sol: {
+      objective: sol.objective,
+      colValue: sol.colValue,
+      solveMs: sol.solveMs + sol.loadMs,
+      iterations: sol.iterations,
+    },
+    solvedCols: lp.numCols,
+    solvedRows: lp.numRows,
+  };
+  return { out, buildMs };
 }
 
 /**

@@ -116,7 +116,10 @@ export function columnAccessForMechanism(mech: Mechanism, domain: Domain): Colum
 
 /** Bayesian remap of a constructed mechanism (finds its column access). */
 export function remapMechanism(mech: Mechanism, domain: Domain, prior: ArrayLike<number>, loss: GuessSpec, opts: BayesRemapOptions = {}): BayesRemapResult {
-  return bayesRemap(mech.channel, domain, prior, loss, { ...opts, columns: opts.columns ?? columnAccessForMechanism(mech, domain) });
+  return bayesRemap(mech.channel, domain, prior, loss, {
+    ...opts,
+    columns: opts.columns ?? columnAccessForMechanism(mech, domain),
+  });
 }
 
 /**
@@ -140,26 +143,14 @@ export function bayesRemap(channel: RowSource, domain: Domain, prior: ArrayLike<
   const loss = buildLoss(lossSpec, domain);
   const n = channel.rows;
   const m = channel.cols;
-  const G = loss.guesses;
   const facesValue = outputsAreGuesses(channel, loss);
   const originalDefinition = facesValue
     ? 'the original channel at face value: its output is the guess (sum_x pi_x sum_y C[x][y] l(y, x))'
     : 'not defined: the outputs are not guesses of this loss, so the original has no face-value guess (its loss with the best use of its outputs is the remapped loss)';
 
   const grid = domain.structure.grid;
-  const power: 1 | 2 | null = lossSpec.kind === 'dist' ? 1 : lossSpec.kind === 'dist2' ? 2 : null;
-  const closedForm = grid && power !== null && ((grid.metric === 'manhattan' && power === 1) || (grid.metric === 'euclidean' && power === 2));
-  let columns = opts.columns ?? null;
-  if (columns === null && channel instanceof DenseChannel) columns = denseColumns(channel);
-  if (columns === null && channel instanceof ImplicitTightChannel) columns = tightWindows(channel) ?? tightColumns(channel);
-  const win = columns && 'columnWindow' in columns ? (columns as WindowColumnAccess) : null;
-  const winMode = opts.window ?? 'auto';
-  const windowed = win !== null && winMode !== 'off' && (typeof winMode === 'number' || winMode === 'on' || n > WINDOW_MIN_CELLS);
-  // Closed-form best guesses (weighted medians / means) are O(n) per output; on windowed large grids
-  // the certified search is used for them too (any exact optimum; on exact ties it may pick another
-  // optimal guess than the median formula).
-  const certified = grid && power !== null && (!closedForm || windowed) && grid.rows * grid.cols === n ? new GridBestGuess(domain, power) : null;
-  if (columns && (opts.verifyColumns ?? true)) verifyColumns(channel, columns);
+  const { power, columns, win, winMode, windowed, certified } = remapPlan(channel, domain, lossSpec, opts);
+  const result: ResultContext = { channel, loss, originalDefinition, t0 };
 
   const remap = new Int32Array(m);
   const columnValue = new Float64Array(m);
@@ -170,7 +161,7 @@ export function bayesRemap(channel: RowSource, domain: Domain, prior: ArrayLike<
     // No shortcut: the existing measure (row streaming, column blocks) is the remap.
     const r = optimalRemap(p, channel, loss);
     const orig = facesValue ? faceValueCost(p, channel, (x, y) => loss.value(y, x)) : null;
-    return finish(r.remap, r.value, r.columnValue, orig, 'measure', 'measure', 0, 0);
+    return remapResult(result, r.remap, r.value, r.columnValue, orig, 'measure', 'measure', 0, 0);
   }
 
   if (certified && win && windowed) {
@@ -179,7 +170,17 @@ export function bayesRemap(channel: RowSource, domain: Domain, prior: ArrayLike<
     }
     const w = windowedRemap(p, win, certified, typeof winMode === 'number' ? winMode : null, facesValue, opts, m);
     return {
-      ...finish(w.remap, w.value, w.columnValue, facesValue ? w.original : null, 'certified-window', 'window', certified.evaluations, certified.maxEvaluations),
+      ...remapResult(
+        result,
+        w.remap,
+        w.value,
+        w.columnValue,
+        facesValue ? w.original : null,
+        'certified-window',
+        'window',
+        certified.evaluations,
+        certified.maxEvaluations,
+      ),
       valueSlack: w.slack,
       stats: {
         columns: m,
@@ -218,7 +219,8 @@ export function bayesRemap(channel: RowSource, domain: Domain, prior: ArrayLike<
     forEachWeightedColumn(p, channel, visit);
   }
   opts.onProgress?.(m, m);
-  return finish(
+  return remapResult(
+    result,
     remap,
     value,
     columnValue,
@@ -228,29 +230,76 @@ export function bayesRemap(channel: RowSource, domain: Domain, prior: ArrayLike<
     certified?.evaluations ?? 0,
     certified?.maxEvaluations ?? 0,
   );
+}
 
-  function finish(
-    rm: Int32Array,
-    v: number,
-    cv: Float64Array,
-    orig: number | null,
-    method: RemapMethod,
-    access: BayesRemapResult['stats']['columnAccess'],
-    evaluations: number,
-    maxEval: number,
-  ): BayesRemapResult {
-    return {
-      remap: rm,
-      channel: new RemappedChannel(channel, rm, G, (w) => loss.guessLabel(w)),
-      remappedLoss: v,
-      originalLoss: orig,
-      originalDefinition,
-      columnValue: cv,
-      valueSlack: 0,
-      method,
-      stats: { columns: m, evaluations, maxEvaluationsPerColumn: maxEval, columnAccess: access, timeMs: performance.now() - t0 },
-    };
-  }
+/** How bayesRemap reads the channel: its column access (the windowed one when it has it) and the grid's certified search. */
+interface RemapPlan {
+  power: 1 | 2 | null;
+  columns: ColumnAccess | null;
+  win: WindowColumnAccess | null;
+  winMode: NonNullable<BayesRemapOptions['window']>;
+  windowed: boolean;
+  certified: GridBestGuess | null;
+}
+
+/** The column access of the channel (given, dense or tight), whether its windows are used, and the certified search. */
+function remapPlan(channel: RowSource, domain: Domain, lossSpec: GuessSpec, opts: BayesRemapOptions): RemapPlan {
+  const n = channel.rows;
+  const grid = domain.structure.grid;
+  const power: 1 | 2 | null = lossSpec.kind === 'dist' ? 1 : lossSpec.kind === 'dist2' ? 2 : null;
+  const closedForm = grid && power !== null && ((grid.metric === 'manhattan' && power === 1) || (grid.metric === 'euclidean' && power === 2));
+  let columns = opts.columns ?? null;
+  if (columns === null && channel instanceof DenseChannel) columns = denseColumns(channel);
+  if (columns === null && channel instanceof ImplicitTightChannel) columns = tightWindows(channel) ?? tightColumns(channel);
+  const win = columns && 'columnWindow' in columns ? (columns as WindowColumnAccess) : null;
+  const winMode = opts.window ?? 'auto';
+  const windowed = win !== null && winMode !== 'off' && (typeof winMode === 'number' || winMode === 'on' || n > WINDOW_MIN_CELLS);
+  // Closed-form best guesses (weighted medians / means) are O(n) per output; on windowed large grids
+  // the certified search is used for them too (any exact optimum; on exact ties it may pick another
+  // optimal guess than the median formula).
+  const certified = grid && power !== null && (!closedForm || windowed) && grid.rows * grid.cols === n ? new GridBestGuess(domain, power) : null;
+  if (columns && (opts.verifyColumns ?? true)) verifyColumns(channel, columns);
+  return { power, columns, win, winMode, windowed, certified };
+}
+
+/** What every remap result carries: the channel, the loss, the original loss's definition and the start time. */
+interface ResultContext {
+  channel: RowSource;
+  loss: LossFunction;
+  originalDefinition: string;
+  t0: number;
+}
+
+/** The remap result record (no value slack; the windowed path sets its own slack and stats). */
+function remapResult(
+  ctx: ResultContext,
+  rm: Int32Array,
+  v: number,
+  cv: Float64Array,
+  orig: number | null,
+  method: RemapMethod,
+  access: BayesRemapResult['stats']['columnAccess'],
+  evaluations: number,
+  maxEval: number,
+): BayesRemapResult {
+  const { channel, loss } = ctx;
+  return {
+    remap: rm,
+    channel: new RemappedChannel(channel, rm, loss.guesses, (w) => loss.guessLabel(w)),
+    remappedLoss: v,
+    originalLoss: orig,
+    originalDefinition: ctx.originalDefinition,
+    columnValue: cv,
+    valueSlack: 0,
+    method,
+    stats: {
+      columns: channel.cols,
+      evaluations,
+      maxEvaluationsPerColumn: maxEval,
+      columnAccess: access,
+      timeMs: performance.now() - ctx.t0,
+    },
+  };
 }
 
 /** Outputs are guesses when there are as many and they carry the same labels. */
@@ -313,7 +362,14 @@ function windowedRemap(
   faceValue: boolean,
   opts: BayesRemapOptions,
   m: number,
-): { remap: Int32Array; value: number; slack: number; original: number; columnValue: Float64Array; info: NonNullable<BayesRemapResult['stats']['window']> } {
+): {
+  remap: Int32Array;
+  value: number;
+  slack: number;
+  original: number;
+  columnValue: Float64Array;
+  info: NonNullable<BayesRemapResult['stats']['window']>;
+} {
   const R = win.gridRows;
   const C = win.gridCols;
   const K = Math.max(R, C);
@@ -405,5 +461,12 @@ function windowedRemap(
     }
   }
   opts.onProgress?.(m, m);
-  return { remap, value, slack: Math.max(slack, originalSlack), original, columnValue, info: { startRadius: start, widened, maxRadius, meanCells: cells / m } };
+  return {
+    remap,
+    value,
+    slack: Math.max(slack, originalSlack),
+    original,
+    columnValue,
+    info: { startRadius: start, widened, maxRadius, meanCells: cells / m },
+  };
 }
