@@ -31,7 +31,7 @@ interface ShellApi {
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: unknown) => void };
 
-function createWebSocketApi(url: string): MechStudioApi {
+export function createWebSocketApi(url: string): MechStudioApi {
   const listeners = new Set<(e: JobEvent) => void>();
   const pending = new Map<number, Pending>();
   let nextId = 1;

@@ -16,7 +16,10 @@ import { readModules, unusedExports } from './export-uses';
 const ROOT = join(__dirname, '../../..');
 
 /** Exports no other file imports, each with the reason it stays: "path name". */
-const ALLOWED: Record<string, string> = {};
+const ALLOWED: Record<string, string> = {
+  'src-renderer/lib/bridge.ts createWebSocketApi':
+    'imported by test/integration/web-bridge-cap.test.ts through a computed path (the page module type-checks with the DOM library, not in that Node test)',
+};
 
 const DOORS = ['src-worker/index.ts', 'src-worker/library.ts'];
 
