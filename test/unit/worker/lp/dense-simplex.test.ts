@@ -21,13 +21,14 @@ function rng(seed: number): () => number {
   };
 }
 
-function denseColumns(n: number, k: number, rand: () => number): Col[] {
+/** eps is drawn from [epsLow, epsLow + epsSpread): small values give wide plateaus, nearly parallel columns. */
+function denseColumns(n: number, k: number, rand: () => number, epsLow = 0.2, epsSpread = 2): Col[] {
   const cols: Col[] = [];
   for (let j = 0; j < k; j++) {
     const a = new Float64Array(n);
     const centre = Math.floor(rand() * n);
     // Plateau-like: e^(-eps |x - centre|) with a random eps, and a random cost vector.
-    const eps = 0.2 + 2 * rand();
+    const eps = epsLow + epsSpread * rand();
     let cost = 0;
     for (let x = 0; x < n; x++) {
       a[x] = Math.exp(-eps * Math.abs(x - centre));
@@ -161,18 +162,7 @@ describe('DenseSimplex (the decomposition master)', () => {
     const n = 120;
     const rand = rng(11);
     // Wide plateaus (small eps): nearly parallel columns, an ill-conditioned basis after more than n pivots.
-    const cols: Col[] = [{ cost: 50 * n, a: new Float64Array(n).fill(1) }];
-    for (let j = 0; j < 900; j++) {
-      const a = new Float64Array(n);
-      const centre = Math.floor(rand() * n);
-      const eps = 0.002 + 0.05 * rand();
-      let cost = 0;
-      for (let x = 0; x < n; x++) {
-        a[x] = Math.exp(-eps * Math.abs(x - centre));
-        cost += a[x]! * (0.1 + rand()) * Math.abs(x - ((j * 7) % n));
-      }
-      cols.push({ cost, a });
-    }
+    const cols: Col[] = [{ cost: 50 * n, a: new Float64Array(n).fill(1) }, ...denseColumns(n, 900, rand, 0.002, 0.05)];
     const s = new DenseSimplex(n, new Float64Array(n).fill(1), 'test master');
     load(s, cols);
     const sol = s.run();
