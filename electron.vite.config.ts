@@ -19,7 +19,8 @@ export default defineConfig({
           'check-worker': resolve(__dirname, 'src-worker/check/check-worker.ts'),
         },
         output: {
-          entryFileNames: (chunk: { name: string }) => (chunk.name === 'pricing-worker' || chunk.name === 'check-worker' ? 'chunks/[name].js' : '[name].js'),
+          entryFileNames: (chunk: { name: string }) =>
+            chunk.name === 'pricing-worker' || chunk.name === 'check-worker' ? 'chunks/[name].js' : '[name].js',
         },
         external: ['highs', 'piscina', 'bullmq', 'ioredis'],
       },

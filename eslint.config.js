@@ -38,8 +38,14 @@ const SHARED = [
   into('src-main', 'src-worker', 'src-renderer'),
   'src-shared is imported by all three processes: it imports only packages and src-shared (README, layering).',
 ];
-const WORKER = [into('src-main', 'src-renderer'), 'the engine (src-worker) imports only src-worker, src-shared and packages (README, layering).'];
-const MAIN = [into('src-renderer'), 'the main process does not import the renderer: the two talk through the protocol (src-shared/protocol).'];
+const WORKER = [
+  into('src-main', 'src-renderer'),
+  'the engine (src-worker) imports only src-worker, src-shared and packages (README, layering).',
+];
+const MAIN = [
+  into('src-renderer'),
+  'the main process does not import the renderer: the two talk through the protocol (src-shared/protocol).',
+];
 const PROTOCOL_DOOR = [
   '(^|/)protocol/(?!index$)[^/]+$',
   'import the job protocol through its index (src-shared/protocol/index.ts), the one door to its schemas and types.',
@@ -77,7 +83,10 @@ export const ENGINE_FLOORS = [
 ];
 const FLOOR_WORDS = ENGINE_FLOORS.map((f) => f.join(', ')).join(' > ');
 
-/** For each engine folder, the rule that forbids its imports of folders on its floor or above (and of the engine's door). */
+/**
+ * For each engine folder, the rule that forbids its imports of folders on its floor or above (and of the engine's
+ * door).
+ */
 function floorRules() {
   return ENGINE_FLOORS.flatMap((floor, i) =>
     floor.map((folder) => {
@@ -92,7 +101,10 @@ function floorRules() {
         '^(\\.\\./)+(index|library|worker-entry)(\\.ts)?$',
         `src-worker/${folder}/ does not import the engine's doors (src-worker/index.ts, library.ts): import the module itself.`,
       ];
-      return { files: [`src-worker/${folder}/**`], rules: forbid(above.length ? [WORKER, PROTOCOL_DOOR, upward, door] : [WORKER, PROTOCOL_DOOR, door]) };
+      return {
+        files: [`src-worker/${folder}/**`],
+        rules: forbid(above.length ? [WORKER, PROTOCOL_DOOR, upward, door] : [WORKER, PROTOCOL_DOOR, door]),
+      };
     }),
   );
 }
@@ -107,7 +119,10 @@ function floorRules() {
 export const RENDERER_FLOORS = [['App.svelte', 'main.ts'], ['views'], ['editors'], ['components'], ['lib']];
 const PAGE_WORDS = RENDERER_FLOORS.map((f) => f.join(', ')).join(' > ');
 
-/** A floor's entry as an import specifier's part: a folder, a Svelte file, or a .ts file (imported with or without its extension). */
+/**
+ * A floor's entry as an import specifier's part: a folder, a Svelte file, or a .ts file (imported with or without its
+ * extension).
+ */
 const entryPattern = (name) => (name.endsWith('.ts') ? `${name.slice(0, -3)}(\\.ts)?` : name.replace(/\./g, '\\.'));
 
 /** For each folder of the page, the rule that forbids its imports of the floors above it. */
@@ -130,11 +145,15 @@ const HOST = [
   '(^|/)(web|electron)(/|$)',
   'src-main/host is shared by both shells (web mode and Electron): it imports neither shell; a shell passes what is its own (dialogs, transfers) in.',
 ];
-const PROJECT = ['(^|/)cli(/|$)', 'src-main/project serves the app and the CLI alike: shared input readers live in src-main/fs, not in cli/.'];
+const PROJECT = [
+  '(^|/)cli(/|$)',
+  'src-main/project serves the app and the CLI alike: shared input readers live in src-main/fs, not in cli/.',
+];
 
 export default defineConfig(
   {
-    // build output, dependencies, test artefacts and CI machinery (resources/ holds data and its generator scripts, linted)
+    // build output, dependencies, test artefacts and CI machinery (resources/ holds data and its generator scripts,
+    // linted)
     ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-output/**', '.ci/**', '**/*.d.ts'],
   },
   js.configs.recommended,

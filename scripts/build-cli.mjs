@@ -51,11 +51,14 @@ try {
 const entries = [
   { src: 'src-main/cli/main.ts', out: 'out/cli/main.js' },
   { src: 'src-worker/worker-entry.ts', out: 'out/worker/worker-entry.js' },
-  // The decomposition's pricing threads (src-worker/lp/pricing-pool.ts loads ./pricing-worker.js next to the worker bundle).
+  // The decomposition's pricing threads (src-worker/lp/pricing-pool.ts loads ./pricing-worker.js next to the worker
+  // bundle).
   { src: 'src-worker/lp/pricing-worker.ts', out: 'out/worker/pricing-worker.js' },
-  // The same threads for `mechstudio worker`'s queue pricing (src-main/queue/pricing-service.ts), next to the CLI bundle.
+  // The same threads for `mechstudio worker`'s queue pricing (src-main/queue/pricing-service.ts), next to the CLI
+  // bundle.
   { src: 'src-worker/lp/pricing-worker.ts', out: 'out/cli/pricing-worker.js' },
-  // The all-pairs privacy check's scanning threads (src-worker/check/scan-threads.ts loads ./check-worker.js the same way).
+  // The all-pairs privacy check's scanning threads (src-worker/check/scan-threads.ts loads ./check-worker.js the same
+  // way).
   { src: 'src-worker/check/check-worker.ts', out: 'out/worker/check-worker.js' },
   { src: 'src-main/web/main.ts', out: 'out/web/main.js' },
 ];
@@ -74,7 +77,8 @@ const externalUnlessInline = {
   setup(b) {
     // Bare specifiers only (relative and absolute paths are sources).
     b.onResolve({ filter: /^[^./]/ }, (args) => {
-      if (args.path.startsWith('node:') || !INLINE.has(packageName(args.path))) return { path: args.path, external: true };
+      if (args.path.startsWith('node:') || !INLINE.has(packageName(args.path)))
+        return { path: args.path, external: true };
       return undefined;
     });
   },
@@ -98,7 +102,9 @@ const options = (e) => ({
   target: 'node20',
   plugins: [externalUnlessInline],
   // CommonJS code bundled into an ES module (fft.js) gets a real require.
-  banner: { js: "import { createRequire as __mechstudioCreateRequire } from 'node:module'; const require = __mechstudioCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __mechstudioCreateRequire } from 'node:module'; const require = __mechstudioCreateRequire(import.meta.url);",
+  },
   minify: true,
   keepNames: true,
   // For `node --enable-source-maps bin/mechstudio.js ...`; ignored otherwise.
@@ -114,7 +120,9 @@ try {
   results = await Promise.all(entries.map((e) => esbuild.build(options(e))));
 } catch (err) {
   if (!tolerant) throw err;
-  console.log(`build:cli: the sources did not build (${String(err?.message ?? err).split('\n')[0]}); the CLI and workers will run through tsx.`);
+  console.log(
+    `build:cli: the sources did not build (${String(err?.message ?? err).split('\n')[0]}); the CLI and workers will run through tsx.`,
+  );
   process.exit(0);
 }
 

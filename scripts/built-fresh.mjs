@@ -54,9 +54,10 @@ export function sourceFiles(root, dirs) {
 }
 
 /**
- * Write a build's record (atomically: a half-written record is never read). `builtAt` is taken before the build starts, so an
- * edit made while it runs makes the output stale.
- * @param {string} root @param {string} record relative to root @param {number} builtAt ms @param {string[]} inputs relative to root @param {string} note
+ * Write a build's record (atomically: a half-written record is never read). `builtAt` is taken before the build starts,
+ * so an edit made while it runs makes the output stale.
+ * @param {string} root @param {string} record relative to root @param {number} builtAt ms @param {string[]} inputs
+ * relative to root @param {string} note
  */
 export function writeBuildRecord(root, record, builtAt, inputs, note) {
   const file = join(root, record);

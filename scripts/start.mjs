@@ -19,7 +19,8 @@ const argv = process.argv.slice(2);
 const wantWeb = argv.includes('--web');
 const passThrough = argv.filter((a) => a !== '--web');
 
-export const WEB_FALLBACK_MESSAGE = 'Electron binary is not installed (not downloaded at install time): starting Mechanism Studio in web mode instead.';
+export const WEB_FALLBACK_MESSAGE =
+  'Electron binary is not installed (not downloaded at install time): starting Mechanism Studio in web mode instead.';
 
 /** Path of the Electron executable, or null when it was not downloaded. */
 export function electronBinary() {
@@ -40,7 +41,10 @@ const ELECTRON_SOURCES = ['src-main', 'src-worker', 'src-shared', 'src-renderer'
 function ensureElectronBuilt() {
   if (builtIsFresh(root, ELECTRON_OUTPUTS, ELECTRON_RECORD)) return;
   const builtAt = Date.now() - 1000;
-  const b = spawnSync(process.execPath, [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { cwd: root, stdio: 'inherit' });
+  const b = spawnSync(process.execPath, [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (b.status !== 0) process.exit(b.status ?? 1);
   const note =
     'Written by scripts/start.mjs after electron-vite build. The app in out/main, out/preload and out/renderer is used only while no input is newer than builtAt.';

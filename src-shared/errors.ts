@@ -5,7 +5,10 @@
  */
 import type { JobErrorCode } from './protocol/index';
 
-/** What the engine throws: every protocol error code but 'crashed' (the dispatcher's, when a worker dies). The codes and their meaning are listed once, in src-shared/protocol/errors.ts. */
+/**
+ * What the engine throws: every protocol error code but 'crashed' (the dispatcher's, when a worker dies). The codes and
+ * their meaning are listed once, in src-shared/protocol/errors.ts.
+ */
 export type MechErrorCode = Exclude<JobErrorCode, 'crashed'>;
 
 export class MechError extends Error {

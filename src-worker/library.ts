@@ -42,7 +42,13 @@ export { probabilisticChoice } from './mechanism/combinators/choice';
 export { cascade } from './mechanism/combinators/cascade';
 export { restrictSecrets } from './mechanism/combinators/restrict';
 export { postProcess } from './mechanism/combinators/post-process';
-export { optimalMechanism, chooseLpModel, type OptimalLpResult, type OptimalMechanism, type OptimalMechanismOptions } from './lp/optimal-mechanism';
+export {
+  optimalMechanism,
+  chooseLpModel,
+  type OptimalLpResult,
+  type OptimalMechanism,
+  type OptimalMechanismOptions,
+} from './lp/optimal-mechanism';
 export { remapMechanism, bayesRemap } from './remap/bayes-remap';
 
 /* ---------- measures (docs/measures.md) ---------- */
@@ -60,7 +66,13 @@ export { expectedDistanceError } from './measure/expected-distance-error';
 export { findRefinement, type RefinementResult } from './lp/refinement-lp';
 
 /* ---------- the privacy check (docs/privacy-check.md) ---------- */
-export { checkPrivacy, checkPrivacyThreaded, type PrivacyCheckOptions, type PrivacyCheckResult, type ThreadedCheckOptions } from './check/privacy-check';
+export {
+  checkPrivacy,
+  checkPrivacyThreaded,
+  type PrivacyCheckOptions,
+  type PrivacyCheckResult,
+  type ThreadedCheckOptions,
+} from './check/privacy-check';
 export { checkComposedWithQuery, type ComposedQueryCheck } from './check/composed-query-check';
 
 /* ---------- regular priors and bounds (docs/bounds.md) ---------- */
@@ -77,7 +89,14 @@ export { enumerateKernelMechanisms, type KernelEnumeration } from './explorer/ke
 export { kernelChannel, kernelMechanism } from './explorer/kernel-channel';
 
 /* ---------- auditing a claim from samples (docs/audit.md) ---------- */
-export { auditSamples, samplesToDetect, type AuditInput, type AuditOptions, type AuditOutcome, type AuditTest } from './audit/audit';
+export {
+  auditSamples,
+  samplesToDetect,
+  type AuditInput,
+  type AuditOptions,
+  type AuditOutcome,
+  type AuditTest,
+} from './audit/audit';
 export { binomialLower, binomialUpper } from './audit/binomial';
 
 /* ---------- numbers (docs/README.md, "Tolerances stated once") ---------- */

@@ -29,13 +29,20 @@ export interface WorkerTask {
   cancelFlag: SharedArrayBuffer;
   /** Domain files the job carries (a queued job: path as named -> text); when present, no file is read from disk. */
   files?: Record<string, string>;
-  /** Web mode's workspace root: the job's file reads are checked on the descriptor to lie under it (metric/read-text-file.ts). */
+  /**
+   * Web mode's workspace root: the job's file reads are checked on the descriptor to lie under it
+   * (metric/read-text-file.ts).
+   */
   readRoot?: string;
-  /** Keep the channel of this mechanism job: it comes back beside the reply, in shared memory (jobs/kept-channel.ts). */
+  /**
+   * Keep the channel of this mechanism job: it comes back beside the reply, in shared memory (jobs/kept-channel.ts).
+   */
   keep?: boolean;
   /** Channels the host keeps that the request names by channelRef (shared memory, read in place). */
   channels?: Record<string, KeptChannel>;
-  /** An optimal LP's pricing engine from the host (JobContext.pricing): only when the task runs on the host's thread. */
+  /**
+   * An optimal LP's pricing engine from the host (JobContext.pricing): only when the task runs on the host's thread.
+   */
   pricing?: PricingFactory;
   /** The same through a port (a pool thread): the host serves the port with its engine (lp/pricing-port.ts). */
   pricingPort?: MessagePort;
@@ -94,11 +101,17 @@ export default async function runTask(task: WorkerTask): Promise<WorkerTaskReply
       progress,
       stopFlag: new Int32Array(task.cancelFlag),
       ...(task.keep ? { keep: (ch: Parameters<typeof sharedChannel>[0]) => void (kept = sharedChannel(ch)) } : {}),
-      ...(task.pricing ? { pricing: task.pricing } : task.pricingPort ? { pricing: portPricing(task.pricingPort) } : {}),
+      ...(task.pricing
+        ? { pricing: task.pricing }
+        : task.pricingPort
+          ? { pricing: portPricing(task.pricingPort) }
+          : {}),
       ...(task.pricingMinVariables !== undefined ? { pricingMinVariables: task.pricingMinVariables } : {}),
       ...(channels ? { keptChannel: (ref: string) => (Object.hasOwn(channels, ref) ? channels[ref] : undefined) } : {}),
     };
-    const result = await withConfinedReads(task.readRoot, () => withCarriedFiles(task.files, () => runJobRequest(parsed.value, ctx)));
+    const result = await withConfinedReads(task.readRoot, () =>
+      withCarriedFiles(task.files, () => runJobRequest(parsed.value, ctx)),
+    );
     return kept ? { ok: true, result, kept } : { ok: true, result };
   } catch (err) {
     return { ok: false, error: toJobError(err) };

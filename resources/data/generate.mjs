@@ -139,4 +139,6 @@ for (let r = 0; r < R; r++)
       .join(','),
   );
 writeFileSync(join(here, 'city-population.csv'), cityLines.join('\n') + '\n');
-console.log(`wrote ${N} readings, levels ${levels.join(' ')}, coarse ${coarse.join(' ')}, city prior of ${city.length} cells`);
+console.log(
+  `wrote ${N} readings, levels ${levels.join(' ')}, coarse ${coarse.join(' ')}, city prior of ${city.length} cells`,
+);

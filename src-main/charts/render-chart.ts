@@ -25,7 +25,19 @@ import { chartConfig, chartHeight } from '../../src-shared/charts/chart-config';
 const requireNative = createRequire(import.meta.url);
 let canvasModule: typeof import('@napi-rs/canvas') | null = null;
 
-Chart.register(LineController, LineElement, PointElement, BarController, BarElement, LinearScale, LogarithmicScale, CategoryScale, Legend, Title, SubTitle);
+Chart.register(
+  LineController,
+  LineElement,
+  PointElement,
+  BarController,
+  BarElement,
+  LinearScale,
+  LogarithmicScale,
+  CategoryScale,
+  Legend,
+  Title,
+  SubTitle,
+);
 
 /** Render one chart to PNG bytes (white background). */
 export function renderChartPng(spec: ChartSpec, width = 1000, baseHeight = 600): Buffer {

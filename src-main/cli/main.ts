@@ -27,7 +27,16 @@ import { type Plan } from './plan';
 import { buildPlan } from './planners';
 import { afterJob } from './release-log';
 import { runReport } from './report';
-import { connectQueue, prepareOutputs, printResult, projectOutcome, runsInProcess, stoppedNote, threadsFor, writeOutputs } from './run-output';
+import {
+  connectQueue,
+  prepareOutputs,
+  printResult,
+  projectOutcome,
+  runsInProcess,
+  stoppedNote,
+  threadsFor,
+  writeOutputs,
+} from './run-output';
 /** The help text and exit codes, and whether a request runs in this process (tests read them here). */
 export { USAGE, exitCodeFor } from './usage';
 export { runsInProcess } from './run-output';
@@ -58,7 +67,8 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     return exitCodeFor(code);
   };
   const failWith = (e: unknown): number => {
-    if (e instanceof MechError || e instanceof ApiError) return fail(e.code, e.code === 'cancelled' ? 'cancelled' : e.message);
+    if (e instanceof MechError || e instanceof ApiError)
+      return fail(e.code, e.code === 'cancelled' ? 'cancelled' : e.message);
     const m = messageOf(e);
     return fail('internal', m.startsWith('internal error') ? m : `internal error: ${m}`);
   };
@@ -83,7 +93,8 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
         return argv.length === 0 ? 2 : 0;
       }
       args = parseArgs(argv);
-      // an LP from the start: a Ctrl-C while its inputs are read already means "stop with the best" (the job then stops at once)
+      // an LP from the start: a Ctrl-C while its inputs are read already means "stop with the best" (the job then stops
+      // at once)
       interrupts.lpJob = args.command === 'mechanism' && args.flags.get('kind') === 'optimal';
       const answered = answeredAtOnce(args, stdout);
       if (answered !== null) return answered;
@@ -115,7 +126,8 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
       // The LP's master runs on a pool thread here, its pricing on the queue's workers (through this thread's fleet).
       dispatcher = new Dispatcher({ threads, inProcess: runsInProcess, pricing: fleet.factory });
     }
-    dispatcher ??= opts.dispatcher ?? new Dispatcher({ threads, ...(plan.project ? {} : { inProcess: runsInProcess }) });
+    dispatcher ??=
+      opts.dispatcher ?? new Dispatcher({ threads, ...(plan.project ? {} : { inProcess: runsInProcess }) });
     if (plan.project) {
       const s = await runPlannedProject(plan, plan.project, dispatcher, controller.signal, pr);
       return projectOutcome(s, plan.json, stdout, fail);
@@ -156,7 +168,10 @@ interface Interrupts {
   onSigint: () => void;
 }
 
-/** Ctrl-C cancels the job (a second one quits at once); for an optimal LP the first one stops it with the best mechanism so far. */
+/**
+ * Ctrl-C cancels the job (a second one quits at once); for an optimal LP the first one stops it with the best mechanism
+ * so far.
+ */
 function interruptsFor(stderr: ProgressStream, clearProgress: () => void): Interrupts {
   let interrupted = 0;
   const it: Interrupts = {
@@ -192,12 +207,18 @@ function removeTempFiles(tempFiles: string[]): void {
   }
 }
 
-/** `--help` anywhere, and `example --list`: answered before any input is read (null: run the command). The current directory must exist. */
+/**
+ * `--help` anywhere, and `example --list`: answered before any input is read (null: run the command). The current
+ * directory must exist.
+ */
 function answeredAtOnce(args: ParsedArgs, stdout: ProgressStream): number | null {
   try {
     process.cwd(); // relative paths are resolved against it
   } catch {
-    throw new MechError('invalid-input', 'the current directory no longer exists; cd to an existing directory and run again');
+    throw new MechError(
+      'invalid-input',
+      'the current directory no longer exists; cd to an existing directory and run again',
+    );
   }
   if (args.flags.get('help') === true) {
     stdout.write(USAGE + '\n');
@@ -230,22 +251,39 @@ async function runPlannedProject(
   return s;
 }
 
-/** mechanism --kind optimal --queue URL: Redis checked at once (one line when unreachable), then the queue's workers as pricing engine. */
-async function connectPricing(target: QueueTarget, log: (line: string) => void, onWorkers: (k: number) => void): Promise<PricingFleet> {
+/**
+ * mechanism --kind optimal --queue URL: Redis checked at once (one line when unreachable), then the queue's workers as
+ * pricing engine.
+ */
+async function connectPricing(
+  target: QueueTarget,
+  log: (line: string) => void,
+  onWorkers: (k: number) => void,
+): Promise<PricingFleet> {
   const { PricingFleet } = await import('../queue/pricing-master');
   await probeRedis(target);
   return PricingFleet.connect(target, { log, onWorkers });
 }
 
-/** A channel read from a file too large to carry inline: kept by the local pool's channel store, named by channelRef (read in place by the worker). */
+/**
+ * A channel read from a file too large to carry inline: kept by the local pool's channel store, named by channelRef
+ * (read in place by the worker).
+ */
 function nameKeptChannel(req: JobRequest, kept: KeptChannel, runner: JobRunner): void {
   if (!(runner instanceof Dispatcher) || (req.type !== 'check' && req.type !== 'measure' && req.type !== 'apply'))
     throw new MechError('internal', 'a large channel file needs the local worker pool');
   req.channelRef = runner.channels.put(kept);
 }
 
-/** `mechstudio worker`: take jobs until Ctrl-C / SIGTERM (then finish the running ones; a second Ctrl-C quits at once). */
-async function serveQueue(w: NonNullable<Plan['worker']>, quiet: boolean, stderr: ProgressStream, signal: AbortSignal): Promise<number> {
+/**
+ * `mechstudio worker`: take jobs until Ctrl-C / SIGTERM (then finish the running ones; a second Ctrl-C quits at once).
+ */
+async function serveQueue(
+  w: NonNullable<Plan['worker']>,
+  quiet: boolean,
+  stderr: ProgressStream,
+  signal: AbortSignal,
+): Promise<number> {
   const { startQueueWorker } = await import('../queue/worker');
   const say = (line: string): void => void stderr.write(`mechstudio worker: ${line}\n`);
   const worker = await startQueueWorker({
@@ -253,7 +291,9 @@ async function serveQueue(w: NonNullable<Plan['worker']>, quiet: boolean, stderr
     concurrency: w.concurrency,
     ...(quiet ? {} : { log: say }),
   });
-  say(`taking jobs from ${w.target.redacted} (Redis ${worker.redisVersion}), ${w.concurrency} at a time; Ctrl-C stops after the running jobs`);
+  say(
+    `taking jobs from ${w.target.redacted} (Redis ${worker.redisVersion}), ${w.concurrency} at a time; Ctrl-C stops after the running jobs`,
+  );
   const stop = (): void => void worker.stop();
   process.on('SIGTERM', stop);
   signal.addEventListener('abort', stop);
@@ -268,7 +308,8 @@ async function serveQueue(w: NonNullable<Plan['worker']>, quiet: boolean, stderr
   return 0;
 }
 
-const isMain = process.argv[1] !== undefined && /src-main[\\/]cli[\\/]main\.ts$|bin[\\/]mechstudio(\.js)?$/.test(process.argv[1]);
+const isMain =
+  process.argv[1] !== undefined && /src-main[\\/]cli[\\/]main\.ts$|bin[\\/]mechstudio(\.js)?$/.test(process.argv[1]);
 if (isMain || process.env.MECHSTUDIO_CLI_MAIN === '1') {
   // If the event loop ever drains before main() settles, exit non-zero with a reason, never a silent 0.
   let settled = false;

@@ -53,7 +53,8 @@ export function jsonFor(req: JobRequest, r: JobResult): Record<string, unknown> 
         effectiveEpsilon: r.effectiveEpsilon,
         guaranteedEpsilon: r.guaranteedEpsilon,
       };
-      if (req.type === 'mechanism' && (req.loss !== undefined || r.defaultLoss !== undefined)) o.expectedLoss = r.expectedLoss ?? null;
+      if (req.type === 'mechanism' && (req.loss !== undefined || r.defaultLoss !== undefined))
+        o.expectedLoss = r.expectedLoss ?? null;
       // no --loss: the loss an optimal LP on a grid minimised (the expected distance)
       if (r.defaultLoss !== undefined) o.loss = r.defaultLoss;
       // e.g. why effectiveEpsilon is null, or that the stored channel is not private
@@ -91,7 +92,9 @@ export function jsonFor(req: JobRequest, r: JobResult): Record<string, unknown> 
         outputs: r.outputs,
         out: r.csvPath,
         timeMs: r.timeMs,
-        ...(r.effectiveEpsilon !== undefined ? { checkedEpsilon: r.checkedEpsilon ?? null, effectiveEpsilon: r.effectiveEpsilon } : {}),
+        ...(r.effectiveEpsilon !== undefined
+          ? { checkedEpsilon: r.checkedEpsilon ?? null, effectiveEpsilon: r.effectiveEpsilon }
+          : {}),
         ...(r.remap ? { remap: r.remap } : {}),
       };
     case 'audit':
@@ -112,7 +115,14 @@ export function jsonFor(req: JobRequest, r: JobResult): Record<string, unknown> 
         ...(r.note ? { note: r.note } : {}),
       };
     case 'measure': {
-      const o = pick(r, ['vulnerability', 'posteriorVulnerability', 'leakage', 'utility', 'multiplicativeCapacity', 'additiveCapacity']);
+      const o = pick(r, [
+        'vulnerability',
+        'posteriorVulnerability',
+        'leakage',
+        'utility',
+        'multiplicativeCapacity',
+        'additiveCapacity',
+      ]);
       if (req.type === 'measure' && req.loss !== undefined) o.expectedLoss = r.expectedLoss ?? null;
       if (req.type === 'measure' && req.epsilon !== undefined) o.effectiveEpsilon = r.effectiveEpsilon ?? null;
       return o;
@@ -153,11 +163,16 @@ function lpJson(lp: LpResult): Omit<LpResult, 'history'> {
 /** The readable lines of an optimal LP. */
 function lpLines(lp: LpResult): [string, string | undefined][] {
   const model =
-    lp.model === 'spanner' ? `spanner (delta ${fmt(lp.delta)})` : lp.model === 'exact' ? 'exact (all pairs)' : 'edges (graph edges, equivalent to all pairs)';
+    lp.model === 'spanner'
+      ? `spanner (delta ${fmt(lp.delta)})`
+      : lp.model === 'exact'
+        ? 'exact (all pairs)'
+        : 'edges (graph edges, equivalent to all pairs)';
   const pct = (g: number): string => `${fmt(g * 100, 3)}%`;
   // Over the decomposition's limits with a time limit: the best cheap candidate, no LP built (jobs/best-candidate.ts).
   const unsolved = lpNotSolved(lp);
-  // Certificate words only for a bound above 0 (losses are >= 0): a decomposition stopped before its pricing gave one reports 0.
+  // Certificate words only for a bound above 0 (losses are >= 0): a decomposition stopped before its pricing gave one
+  // reports 0.
   const bounded = isBound(lp.exactLowerBound ?? lp.lowerBound);
   return [
     [
@@ -172,7 +187,12 @@ function lpLines(lp: LpResult): [string, string | undefined][] {
         ? undefined
         : `${chosenWords(lp)}${lp.chosen !== 'lp' && lp.lpObjective != null ? ` (the LP's channel: ${fmt(lp.lpObjective)})` : ''}`,
     ],
-    ['candidates', lp.candidates?.length ? lp.candidates.map((c) => `${candidateWords(c, fmt)} (${fmt(c.time, 3)} s)`).join('; ') : undefined],
+    [
+      'candidates',
+      lp.candidates?.length
+        ? lp.candidates.map((c) => `${candidateWords(c, fmt)} (${fmt(c.time, 3)} s)`).join('; ')
+        : undefined,
+    ],
     [
       'lower bound',
       unsolved
@@ -199,7 +219,12 @@ function lpLines(lp: LpResult): [string, string | undefined][] {
         : `${pct(lp.gap)}: with no bound above 0 it says nothing`,
     ],
     ['LP rounds', `${lp.rounds} in ${fmt(lp.timeMs / 1000, 3)} s (stopped: ${lp.stoppedBy}: ${stoppedByWords(lp)})`],
-    ['pricing', lp.pricingWorkers === undefined ? undefined : `on ${lp.pricingWorkers} queue worker${lp.pricingWorkers === 1 ? '' : 's'}`],
+    [
+      'pricing',
+      lp.pricingWorkers === undefined
+        ? undefined
+        : `on ${lp.pricingWorkers} queue worker${lp.pricingWorkers === 1 ? '' : 's'}`,
+    ],
     [
       'coarse start',
       lp.coarseStart
@@ -221,11 +246,23 @@ function lpLines(lp: LpResult): [string, string | undefined][] {
 
 /** The readable lines of a remap: original vs remapped expected loss, and the LP bound when this job has one. */
 function remapLines(m: RemapResult): [string, string | undefined][] {
-  const pct = m.originalLoss !== null && m.originalLoss > 0 && m.improvement !== null ? ` (${fmt((m.improvement / m.originalLoss) * 100, 3)}% less)` : '';
+  const pct =
+    m.originalLoss !== null && m.originalLoss > 0 && m.improvement !== null
+      ? ` (${fmt((m.improvement / m.originalLoss) * 100, 3)}% less)`
+      : '';
   return [
-    ['remap', `outputs replaced by the guess of least expected loss under the prior (${m.method}); ${m.guessesUsed} distinct guesses used`],
-    ['original loss', m.originalLoss === null ? `n/a: ${m.originalDefinition}` : `${fmt(m.originalLoss)} (face value: output = guess)`],
-    ['remapped loss', `${fmt(m.remappedLoss)}${pct}${m.valueSlack > 0 ? ` (true value within +${fmt(m.valueSlack)})` : ''}`],
+    [
+      'remap',
+      `outputs replaced by the guess of least expected loss under the prior (${m.method}); ${m.guessesUsed} distinct guesses used`,
+    ],
+    [
+      'original loss',
+      m.originalLoss === null ? `n/a: ${m.originalDefinition}` : `${fmt(m.originalLoss)} (face value: output = guess)`,
+    ],
+    [
+      'remapped loss',
+      `${fmt(m.remappedLoss)}${pct}${m.valueSlack > 0 ? ` (true value within +${fmt(m.valueSlack)})` : ''}`,
+    ],
     [
       'LP bound',
       isBound(m.lpExactLowerBound)
@@ -239,13 +276,17 @@ function remapLines(m: RemapResult): [string, string | undefined][] {
   ];
 }
 
-/** The domain an apply without --domain names (the channel's row labels are the secrets: data/apply.ts channelLabelsDomain). */
+/**
+ * The domain an apply without --domain names (the channel's row labels are the secrets: data/apply.ts
+ * channelLabelsDomain).
+ */
 const CHANNEL_ROWS_DOMAIN = "the channel's rows";
 
 /** What an applied channel was checked private at, before it was released. */
 function privacyCheckedText(r: Extract<JobResult, { type: 'apply' }>): string {
   const eff = `effective eps ${fmt(r.effectiveEpsilon!)}`;
-  if (r.checkedEpsilon != null) return `checked ${fmt(r.checkedEpsilon)}*d-private on ${r.domain} before release (${eff})`;
+  if (r.checkedEpsilon != null)
+    return `checked ${fmt(r.checkedEpsilon)}*d-private on ${r.domain} before release (${eff})`;
   if (r.domain === CHANNEL_ROWS_DOMAIN)
     return `checked before release: no output rules a secret out (largest ln ratio between two secrets ${fmt(r.effectiveEpsilon!)}; --domain and --epsilon check eps*d)`;
   return `checked before release: ${eff} on ${r.domain} (--epsilon E refuses it above E)`;
@@ -259,7 +300,10 @@ function lines(pairs: [string, string | undefined | false][]): string {
     .join('\n');
 }
 
-/** A mechanism's construction facts in words (the rows the app shows under "How it was computed"), indented under a heading. */
+/**
+ * A mechanism's construction facts in words (the rows the app shows under "How it was computed"), indented under a
+ * heading.
+ */
 function factLines(r: MechanismResult): string {
   const rows = factRows(r.facts, (v) => fmt(v), r.factsAsRecorded);
   return rows.length ? `\nhow it was computed:\n${rows.map((f) => `  ${f.label}: ${f.value}`).join('\n')}` : '';
@@ -276,7 +320,10 @@ function mechanismReadable(req: JobRequest, r: MechanismResult): string {
       ['size', `${r.rows} secrets x ${r.cols} outputs`],
       ['guarantee', `${fmt(r.guaranteedEpsilon)} * d-private (${r.guarantee})`],
       ['effective eps', r.effectiveEpsilon === null ? 'not computed' : fmt(r.effectiveEpsilon)],
-      ['utility', `${fmt(r.utility)} (binary gain, optimal remap, ${req.type === 'mechanism' && req.prior ? 'given' : 'uniform'} prior)`],
+      [
+        'utility',
+        `${fmt(r.utility)} (binary gain, optimal remap, ${req.type === 'mechanism' && req.prior ? 'given' : 'uniform'} prior)`,
+      ],
       ['leakage', r.leakage === undefined || r.leakage === null ? undefined : `${fmt(r.leakage)} bits`],
       [
         'expected loss',
@@ -296,10 +343,23 @@ function mechanismReadable(req: JobRequest, r: MechanismResult): string {
 function applyReadable(r: Extract<JobResult, { type: 'apply' }>): string {
   return lines([
     ['released', `${r.rows} rows (one output per input row, in order) to ${r.csvPath}`],
-    ['secrets', `${r.mode === 'points' ? 'points mapped to cells of' : 'labels of'} ${r.domain}; ${r.outputs} possible outputs`],
-    ['header', r.header ? 'line 1 of the secrets CSV is a header (not released)' : 'none: line 1 of the secrets CSV is a secret (released)'],
+    [
+      'secrets',
+      `${r.mode === 'points' ? 'points mapped to cells of' : 'labels of'} ${r.domain}; ${r.outputs} possible outputs`,
+    ],
+    [
+      'header',
+      r.header
+        ? 'line 1 of the secrets CSV is a header (not released)'
+        : 'none: line 1 of the secrets CSV is a secret (released)',
+    ],
     ...(r.effectiveEpsilon !== undefined ? [['privacy', privacyCheckedText(r)] as [string, string]] : []),
-    ['generator', r.forRelease ? 'node:crypto (cryptographically secure)' : 'SEEDED: NOT FOR RELEASE (the file starts with a comment saying so)'],
+    [
+      'generator',
+      r.forRelease
+        ? 'node:crypto (cryptographically secure)'
+        : 'SEEDED: NOT FOR RELEASE (the file starts with a comment saying so)',
+    ],
     ...(r.remap ? remapLines(r.remap) : []),
     ['time', `${fmt(r.timeMs / 1000, 3)} s (${fmt(r.rows / Math.max(r.timeMs / 1000, 1e-9), 3)} rows/s)`],
   ]);
@@ -321,7 +381,10 @@ export function readable(req: JobRequest, r: JobResult): string {
         ['multiplicative capacity', `${fmt(r.multiplicativeCapacity)} (min-capacity ${fmt(r.minCapacity)} bits)`],
         ['additive capacity', fmt(r.additiveCapacity)],
         ['expected loss', r.expectedLoss === undefined || r.expectedLoss === null ? undefined : fmt(r.expectedLoss)],
-        ['expected distance error', r.qualityLoss === undefined || r.qualityLoss === null ? undefined : fmt(r.qualityLoss)],
+        [
+          'expected distance error',
+          r.qualityLoss === undefined || r.qualityLoss === null ? undefined : fmt(r.qualityLoss),
+        ],
         ['effective eps', r.effectiveEpsilon === undefined ? undefined : fmt(r.effectiveEpsilon)],
       ]);
     case 'check': {
@@ -365,7 +428,9 @@ export function readable(req: JobRequest, r: JobResult): string {
     case 'threshold':
       return r.epsilon === null
         ? `no tight-constraints mechanism on ${r.domain} for eps in [${fmt(r.from)}, ${fmt(r.to)}] (step ${fmt(r.step)})`
-        : `smallest eps (step ${fmt(r.step)}) with a tight-constraints mechanism on ${r.domain}: ${fmt(r.epsilon)}${resultNoteLines(r)
+        : `smallest eps (step ${fmt(r.step)}) with a tight-constraints mechanism on ${r.domain}: ${fmt(r.epsilon)}${resultNoteLines(
+            r,
+          )
             .map((l) => `\n${l}`)
             .join('')}`;
     case 'vertices': {
@@ -376,7 +441,8 @@ export function readable(req: JobRequest, r: JobResult): string {
     case 'compare': {
       const t = compareTableText(r);
       const w = t.header.map((h, j) => Math.max(h.length, ...t.rows.map((x) => x[j]!.length)));
-      const line = (cells: string[]): string => cells.map((c, j) => (j === 0 ? c.padEnd(w[j]!) : c.padStart(w[j]!))).join('  ');
+      const line = (cells: string[]): string =>
+        cells.map((c, j) => (j === 0 ? c.padEnd(w[j]!) : c.padStart(w[j]!))).join('  ');
       return [
         `compare on ${r.domain}, eps = ${fmt(r.epsilon)} per ${r.unit === 'd' ? 'unit of distance' : r.unit}${r.baseline !== null ? `; planar Laplace baseline ${fmt(r.baseline, 4)} ${r.unit}` : ''}`,
         line(t.header),

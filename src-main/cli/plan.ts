@@ -18,7 +18,13 @@ import { type QueueTarget } from '../queue/connection';
 import type { MapGeoJson, PlannedRelease } from './release-log';
 import type { PlannedReport } from './report';
 import { Flags, type ParsedArgs } from './args';
-import { domainPointsFromText, parsePointsPriorArg, parsePriorArg, type PointsPrior, resolveDomainArg } from '../fs/inputs';
+import {
+  domainPointsFromText,
+  parsePointsPriorArg,
+  parsePriorArg,
+  type PointsPrior,
+  resolveDomainArg,
+} from '../fs/inputs';
 
 export interface Plan {
   request?: JobRequest;
@@ -43,7 +49,9 @@ export interface Plan {
   compareOut?: { csv?: string; png?: string };
   /** A prior made from points: reported in --json. */
   pointsPrior?: PointsPrior;
-  /** A channel CSV too large to carry inline: put in the dispatcher's channel store, the request names it by channelRef. */
+  /**
+   * A channel CSV too large to carry inline: put in the dispatcher's channel store, the request names it by channelRef.
+   */
   kept?: KeptChannel;
   /** apply --project P: the release to record into P's release log. */
   release?: PlannedRelease;
@@ -83,7 +91,10 @@ export function domainAndPrior(
   if (d === undefined && required) f.need('domain', 'line:6');
   const domain = d === undefined ? undefined : resolveDomainArg(d);
   if (priorText === undefined) return { domain };
-  return { domain, prior: parsePriorArg(priorText, undefined, domain === undefined ? undefined : domainPointsFromText(domain)) };
+  return {
+    domain,
+    prior: parsePriorArg(priorText, undefined, domain === undefined ? undefined : domainPointsFromText(domain)),
+  };
 }
 
 export function shortText(s: string): string {
@@ -126,9 +137,12 @@ export function parseCompareKinds(text: string): CompareMechanism[] {
 }
 
 /** The flag of each LP option the command line takes (lpThreads is --threads, the pool's own flag). */
-const LP_OPTION_FLAGS = { lpModel: 'lp-model', delta: 'delta', timeLimitSeconds: 'time-limit', targetGap: 'target-gap' } as const satisfies Partial<
-  Record<LpOptionKey, string>
->;
+const LP_OPTION_FLAGS = {
+  lpModel: 'lp-model',
+  delta: 'delta',
+  timeLimitSeconds: 'time-limit',
+  targetGap: 'target-gap',
+} as const satisfies Partial<Record<LpOptionKey, string>>;
 /** The LP flags (--gap is another name for --target-gap). */
 export const LP_FLAGS = [...Object.values(LP_OPTION_FLAGS), 'gap'] as const;
 
@@ -143,21 +157,31 @@ export function lpFlags(f: Flags, kind: string): Pick<LpOptions, keyof typeof LP
   if (model !== undefined)
     out.lpModel =
       checkedLpOption('lpModel', model) ??
-      invalid(`--lp-model must be one of ${LP_MODELS.join(', ')}, got '${model.length > 40 ? `${model.slice(0, 40)}...` : model}'`);
+      invalid(
+        `--lp-model must be one of ${LP_MODELS.join(', ')}, got '${model.length > 40 ? `${model.slice(0, 40)}...` : model}'`,
+      );
   const delta = f.num('delta');
-  if (delta !== undefined) out.delta = checkedLpOption('delta', delta) ?? invalid(`--delta (spanner dilation) must be a number from 1 to 10, got ${delta}`);
+  if (delta !== undefined)
+    out.delta =
+      checkedLpOption('delta', delta) ??
+      invalid(`--delta (spanner dilation) must be a number from 1 to 10, got ${delta}`);
   const t = f.num('time-limit');
   if (t !== undefined)
     out.timeLimitSeconds =
       checkedLpOption('timeLimitSeconds', t) ??
-      invalid(`--time-limit must be a number of seconds > 0 and at most ${MAX_LP_TIME_LIMIT_SECONDS} (a week), got ${t}`);
+      invalid(
+        `--time-limit must be a number of seconds > 0 and at most ${MAX_LP_TIME_LIMIT_SECONDS} (a week), got ${t}`,
+      );
   const gapName = f.has('gap') ? 'gap' : 'target-gap';
   const g = f.num(gapName);
   if (g !== undefined)
-    out.targetGap = checkedLpOption('targetGap', g) ?? invalid(`--${gapName} must be a relative gap > 0 and < 1 (e.g. 0.01 for 1%), got ${g}`);
+    out.targetGap =
+      checkedLpOption('targetGap', g) ??
+      invalid(`--${gapName} must be a relative gap > 0 and < 1 (e.g. 0.01 for 1%), got ${g}`);
   return out;
 }
 
 export function noPositional(args: ParsedArgs): void {
-  if (args.positional.length) throw new MechError('invalid-input', `unexpected argument '${args.positional[0]}' for '${args.command}'`);
+  if (args.positional.length)
+    throw new MechError('invalid-input', `unexpected argument '${args.positional[0]}' for '${args.command}'`);
 }

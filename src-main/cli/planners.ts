@@ -2,7 +2,12 @@
 import { availableParallelism } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { MechError, invalid } from '../../src-shared/errors';
-import { type ApplyRequest, type JobRequest, type MechanismSpec, type AuditRequest } from '../../src-shared/protocol/index';
+import {
+  type ApplyRequest,
+  type JobRequest,
+  type MechanismSpec,
+  type AuditRequest,
+} from '../../src-shared/protocol/index';
 import type { KeptChannel } from '../../src-worker/index';
 import { parseQueueUrl, queueUrlFrom } from '../queue/connection';
 import { REFUSE_SYSTEM_FS, checkReadableFileSync, checkRegularFile, checkWriteTarget } from '../fs/safe-fs';
@@ -38,7 +43,22 @@ import type { CommandName } from './usage';
 
 /** `mechstudio mechanism`: its flags checked, its job or project planned. */
 function planMechanism(args: ParsedArgs): Plan {
-  const f = new Flags(args, ['domain', 'epsilon', 'kind', 'prior', 'loss', 'remap', 'out', 'json', 'print', 'quiet', 'queue', 'geojson', 'focus', ...LP_FLAGS]);
+  const f = new Flags(args, [
+    'domain',
+    'epsilon',
+    'kind',
+    'prior',
+    'loss',
+    'remap',
+    'out',
+    'json',
+    'print',
+    'quiet',
+    'queue',
+    'geojson',
+    'focus',
+    ...LP_FLAGS,
+  ]);
   noPositional(args);
   const remap = remapFlag(f);
   const dp = domainAndPrior(f, true, args.onReadProgress);
@@ -53,7 +73,8 @@ function planMechanism(args: ParsedArgs): Plan {
   // (dispatcher/lp-threads.ts, as in the app); without it the engine uses every core on large problems.
   const threadsFlag = args.flags.get('threads');
   const lpThreads = typeof threadsFlag === 'string' ? parseDecimal(threadsFlag) : null;
-  if (lpThreads !== null && Number.isInteger(lpThreads) && lpThreads >= 1) withDefaultLpThreads(req, Math.min(lpThreads, availableParallelism()));
+  if (lpThreads !== null && Number.isInteger(lpThreads) && lpThreads >= 1)
+    withDefaultLpThreads(req, Math.min(lpThreads, availableParallelism()));
   if (dp.prior !== undefined) req.prior = dp.prior;
   const loss = f.str('loss');
   if (loss !== undefined) req.loss = parseLossArg(loss);
@@ -61,7 +82,8 @@ function planMechanism(args: ParsedArgs): Plan {
   const out = f.str('out');
   // Only the flag (not MECHSTUDIO_QUEUE): a queue set for project runs does not move a single LP's pricing.
   const queue = f.str('queue');
-  if (queue !== undefined && req.kind !== 'optimal') invalid(`--queue applies only to --kind optimal (its pricing rounds run on the queue's workers)`);
+  if (queue !== undefined && req.kind !== 'optimal')
+    invalid(`--queue applies only to --kind optimal (its pricing rounds run on the queue's workers)`);
   const mapGeojson = mapGeoJsonFlags(f, dp.points?.binning);
   return {
     ...(mapGeojson ? { mapGeojson } : {}),
@@ -127,24 +149,42 @@ async function planApply(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
   let kept: KeptChannel | undefined;
   if (f.has('channel')) {
     const construction = ['kind', 'loss', 'remap', ...LP_FLAGS].filter((k) => f.has(k));
-    if (construction.length) invalid(`apply takes --channel or the construction flags, not both (got --channel and --${construction[0]})`);
+    if (construction.length)
+      invalid(`apply takes --channel or the construction flags, not both (got --channel and --${construction[0]})`);
     // Without --domain the secrets are the channel's row labels.
     dp = domainAndPrior(f, false, args.onReadProgress);
     const channelPath = resolve(f.need('channel', 'mech.csv'));
-    const c = await readChannelCsv(channelPath, signal, dp.domain === undefined ? undefined : domainPointsFromText(dp.domain));
+    const c = await readChannelCsv(
+      channelPath,
+      signal,
+      dp.domain === undefined ? undefined : domainPointsFromText(dp.domain),
+    );
     if (c.kept && dp.domain === undefined)
-      invalid(`the channel in ${channelPath} is too large to carry its labels as the secrets: give --domain (its ${c.kept.rows} points are the rows)`);
+      invalid(
+        `the channel in ${channelPath} is too large to carry its labels as the secrets: give --domain (its ${c.kept.rows} points are the rows)`,
+      );
     kept = c.kept;
-    req = { type: 'apply', ...(c.channel ? { channel: c.channel } : {}), ...(dp.domain !== undefined ? { domain: dp.domain } : {}), input, out: outText };
+    req = {
+      type: 'apply',
+      ...(c.channel ? { channel: c.channel } : {}),
+      ...(dp.domain !== undefined ? { domain: dp.domain } : {}),
+      input,
+      out: outText,
+    };
     // the eps the channel is released under: it is checked private at it before a row is released
     if (f.has('epsilon')) {
-      if (dp.domain === undefined) invalid('apply --channel with --epsilon needs --domain (the distances eps is about)');
+      if (dp.domain === undefined)
+        invalid('apply --channel with --epsilon needs --domain (the distances eps is about)');
       req.epsilon = f.needPositive('epsilon', '0.693');
     }
   } else {
     const remap = remapFlag(f);
     dp = domainAndPrior(f, true, args.onReadProgress);
-    const spec: MechanismSpec = { domain: dp.domain!, epsilon: f.needPositive('epsilon', '0.693'), kind: f.need('kind', 'planar-laplace') as 'tg' };
+    const spec: MechanismSpec = {
+      domain: dp.domain!,
+      epsilon: f.needPositive('epsilon', '0.693'),
+      kind: f.need('kind', 'planar-laplace') as 'tg',
+    };
     Object.assign(spec, lpFlags(f, spec.kind));
     if (dp.prior !== undefined) spec.prior = dp.prior;
     const loss = f.str('loss');
@@ -156,11 +196,16 @@ async function planApply(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
   if (header !== undefined) req.header = header;
   if (dp.points) req.points = dp.points.binning;
   const geojson = geojsonFlag(f, dp.points);
-  const mechanismName = req.mechanism ? `${req.mechanism.kind}${req.mechanism.remap ? '+remap' : ''}` : `channel:${basename(f.str('channel')!)}`;
+  const mechanismName = req.mechanism
+    ? `${req.mechanism.kind}${req.mechanism.remap ? '+remap' : ''}`
+    : `channel:${basename(f.str('channel')!)}`;
   const release = await planRelease(f, input, req.mechanism ? req.mechanism.epsilon : req.epsilon, mechanismName);
   const lines = pointsLines(dp.points);
   if (seed !== undefined)
-    lines.warnings = [...(lines.warnings ?? []), `warning: --seed ${seed}: a reproducible stream for tests, NOT for release (the output's first line says so)`];
+    lines.warnings = [
+      ...(lines.warnings ?? []),
+      `warning: --seed ${seed}: a reproducible stream for tests, NOT for release (the output's first line says so)`,
+    ];
   return {
     request: req,
     ...outFile(outText),
@@ -180,7 +225,9 @@ function geojsonFlag(f: Flags, points: PointsPrior | undefined): string | undefi
   if (g === undefined) return undefined;
   if (g === '') invalid('--geojson needs a file name (e.g. --geojson released.geojson)');
   if (!points?.binning.projection)
-    invalid('--geojson needs point secrets on a lat,lon grid: give --prior points:FILE.csv of lat,lon points (the released cells are then lat,lon)');
+    invalid(
+      '--geojson needs point secrets on a lat,lon grid: give --prior points:FILE.csv of lat,lon points (the released cells are then lat,lon)',
+    );
   return checkWriteTarget(resolve(g), '--geojson file');
 }
 
@@ -192,7 +239,9 @@ async function planAudit(args: ParsedArgs): Promise<Plan> {
   // --prior points:FILE gives the grid point samples are binned on (the domain unless --domain is given).
   const prior = args.flags.get('prior');
   if (typeof prior === 'string' && !prior.trim().startsWith('points:'))
-    invalid(`--prior in audit gives the grid of point samples only (points:FILE.csv[:cell=KM]...), got '${shortText(prior)}'`);
+    invalid(
+      `--prior in audit gives the grid of point samples only (points:FILE.csv[:cell=KM]...), got '${shortText(prior)}'`,
+    );
   const dp = domainAndPrior(f, true);
   const req: AuditRequest = { type: 'audit', domain: dp.domain!, epsilon: f.needPositive('epsilon', '1.386'), input };
   const c = f.num('confidence');
@@ -204,7 +253,8 @@ async function planAudit(args: ParsedArgs): Promise<Plan> {
   if (detect !== undefined) {
     req.detect = detect.split(',').map((t) => {
       const v = parseDecimal(t.trim());
-      if (v === null || !(v > 0)) invalid(`--detect takes a comma list of eps values > 0 (violation sizes), got '${shortText(t)}'`);
+      if (v === null || !(v > 0))
+        invalid(`--detect takes a comma list of eps values > 0 (violation sizes), got '${shortText(t)}'`);
       return v;
     });
   }
@@ -224,7 +274,8 @@ function planCompare(args: ParsedArgs): Plan {
   if (loss !== undefined) req.loss = parseLossArg(loss);
   if (f.has('focus')) {
     const v = f.num('focus');
-    if (v === undefined || !Number.isInteger(v) || v < 0) invalid(`--focus must be a cell index (an integer >= 0), got '${String(args.flags.get('focus'))}'`);
+    if (v === undefined || !Number.isInteger(v) || v < 0)
+      invalid(`--focus must be a cell index (an integer >= 0), got '${String(args.flags.get('focus'))}'`);
     req.focus = v;
   }
   const target = (name: 'out' | 'png', example: string): string | undefined => {
@@ -255,7 +306,8 @@ async function planMeasure(args: ParsedArgs, signal: AbortSignal): Promise<Plan>
   const d = f.str('domain');
   const domain = d === undefined ? undefined : resolveDomainArg(d);
   const e = f.positive('epsilon');
-  if (e !== undefined && domain === undefined) throw new MechError('invalid-input', '--epsilon needs --domain (the metric the epsilon scales)');
+  if (e !== undefined && domain === undefined)
+    throw new MechError('invalid-input', '--epsilon needs --domain (the metric the epsilon scales)');
   const prior = f.str('prior');
   const loss = f.str('loss');
   const c = await readChannelCsv(channelPath, signal, domain === undefined ? undefined : domainPointsFromText(domain));
@@ -266,11 +318,19 @@ async function planMeasure(args: ParsedArgs, signal: AbortSignal): Promise<Plan>
   let pp: PointsPrior | undefined;
   if (prior !== undefined && prior.trim().startsWith('points:')) {
     pp = parsePointsPriorArg(prior, process.cwd(), args.onReadProgress);
-    if (rows !== pp.grid.rows * pp.grid.cols) invalid(`the channel has ${rows} rows but the points grid ${pp.domain} has ${pp.grid.rows * pp.grid.cols} cells`);
+    if (rows !== pp.grid.rows * pp.grid.cols)
+      invalid(`the channel has ${rows} rows but the points grid ${pp.domain} has ${pp.grid.rows * pp.grid.cols} cells`);
     req.prior = pp.prior;
   } else if (prior !== undefined) req.prior = parsePriorArg(prior);
   if (loss !== undefined) req.loss = parseLossArg(loss);
-  return { request: req, json: f.bool('json'), print: false, ...pointsLines(pp), ...(pp ? { pointsPrior: pp } : {}), ...(c.kept ? { kept: c.kept } : {}) };
+  return {
+    request: req,
+    json: f.bool('json'),
+    print: false,
+    ...pointsLines(pp),
+    ...(pp ? { pointsPrior: pp } : {}),
+    ...(c.kept ? { kept: c.kept } : {}),
+  };
 }
 
 /** `mechstudio check`: its flags checked, its job or project planned. */
@@ -290,7 +350,11 @@ async function planCheck(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
 function planCapacity(args: ParsedArgs): Plan {
   const f = new Flags(args, ['domain', 'epsilon', 'out', 'json', 'quiet']);
   noPositional(args);
-  const req: JobRequest = { type: 'capacity', domain: resolveDomainArg(f.need('domain', 'line:6')), epsilon: f.needPositive('epsilon', '0.693') };
+  const req: JobRequest = {
+    type: 'capacity',
+    domain: resolveDomainArg(f.need('domain', 'line:6')),
+    epsilon: f.needPositive('epsilon', '0.693'),
+  };
   const out = f.str('out');
   return { request: req, ...outFile(out), json: f.bool('json'), print: false };
 }
@@ -301,7 +365,12 @@ function planRegular(args: ParsedArgs): Plan {
   noPositional(args);
   const domain = resolveDomainArg(f.need('domain', 'line:6'));
   const epsilon = f.needPositive('epsilon', '0.693');
-  const req: JobRequest = { type: 'regular', domain, epsilon, prior: parsePriorArg(f.need('prior', 'uniform'), undefined, domainPointsFromText(domain)) };
+  const req: JobRequest = {
+    type: 'regular',
+    domain,
+    epsilon,
+    prior: parsePriorArg(f.need('prior', 'uniform'), undefined, domainPointsFromText(domain)),
+  };
   return { request: req, json: f.bool('json'), print: false };
 }
 
@@ -335,7 +404,11 @@ function planVertices(args: ParsedArgs): Plan {
 /** `mechstudio run`: its flags checked, its job or project planned. */
 function planRun(args: ParsedArgs): Plan {
   const f = new Flags(args, ['out', 'json', 'quiet', 'queue']);
-  if (args.positional.length !== 1) throw new MechError('invalid-input', 'run needs exactly one PROJECT.json (e.g. mechstudio run voting.json --out results)');
+  if (args.positional.length !== 1)
+    throw new MechError(
+      'invalid-input',
+      'run needs exactly one PROJECT.json (e.g. mechstudio run voting.json --out results)',
+    );
   const path = resolve(args.positional[0]!);
   const out = outDir(f.str('out') ?? 'mechstudio-out');
   return { project: readProject(path, out), ...queueFlag(f), json: f.bool('json'), print: false };
@@ -346,10 +419,16 @@ function planWorker(args: ParsedArgs): Plan {
   const f = new Flags(args, ['queue', 'concurrency', 'quiet']);
   noPositional(args);
   const url = queueUrlFrom(f.str('queue'), process.env, true);
-  if (url === null) invalid('worker needs --queue redis://HOST:PORT[/DB] (or MECHSTUDIO_QUEUE / REDIS_URL in the environment)');
+  if (url === null)
+    invalid('worker needs --queue redis://HOST:PORT[/DB] (or MECHSTUDIO_QUEUE / REDIS_URL in the environment)');
   const c = f.num('concurrency');
-  if (c !== undefined && !(Number.isInteger(c) && c >= 1 && c <= 256)) invalid(`--concurrency must be an integer from 1 to 256, got ${c}`);
-  return { worker: { target: parseQueueUrl(url), concurrency: c ?? availableParallelism() }, json: false, print: false };
+  if (c !== undefined && !(Number.isInteger(c) && c >= 1 && c <= 256))
+    invalid(`--concurrency must be an integer from 1 to 256, got ${c}`);
+  return {
+    worker: { target: parseQueueUrl(url), concurrency: c ?? availableParallelism() },
+    json: false,
+    print: false,
+  };
 }
 
 /** `mechstudio example`: its flags checked, its job or project planned. */
@@ -386,6 +465,10 @@ export const PLANNERS: Record<CommandName, (args: ParsedArgs, signal: AbortSigna
 export async function buildPlan(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
   const c = args.command;
   const planner = Object.prototype.hasOwnProperty.call(PLANNERS, c) ? PLANNERS[c as CommandName] : undefined;
-  if (!planner) throw new MechError('invalid-input', `unknown command '${c}' (${Object.keys(PLANNERS).join(', ')}; see mechstudio help)`);
+  if (!planner)
+    throw new MechError(
+      'invalid-input',
+      `unknown command '${c}' (${Object.keys(PLANNERS).join(', ')}; see mechstudio help)`,
+    );
   return planner(args, signal);
 }

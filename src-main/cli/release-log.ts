@@ -24,7 +24,13 @@ import {
   type Release,
   type ReleaseFile,
 } from '../../src-shared/protocol/index';
-import { FEATURE_COLLECTION_CLOSE, FEATURE_COLLECTION_OPEN, cellsGeoJson, releasedPointFeature, rowMapName } from '../../src-shared/data/geojson';
+import {
+  FEATURE_COLLECTION_CLOSE,
+  FEATURE_COLLECTION_OPEN,
+  cellsGeoJson,
+  releasedPointFeature,
+  rowMapName,
+} from '../../src-shared/data/geojson';
 import { fmt } from '../../src-shared/charts/result-table';
 import { checkWriteTarget, readRegularFileSync, writeFileAtomic } from '../fs/safe-fs';
 import { MAX_PROJECT_BYTES, parseProject } from '../project/project-file';
@@ -58,17 +64,25 @@ function readProjectRaw(path: string): { raw: Record<string, unknown>; project: 
  * --project, --population, --over-budget of apply: the release planned against the project's budget; a release
  * past it is refused here, before any row is released, unless --over-budget.
  */
-export async function planRelease(f: Flags, input: string, epsilon: number | undefined, mechanism: string): Promise<PlannedRelease | undefined> {
+export async function planRelease(
+  f: Flags,
+  input: string,
+  epsilon: number | undefined,
+  mechanism: string,
+): Promise<PlannedRelease | undefined> {
   const projectText = f.str('project');
   if (projectText === undefined) {
-    for (const k of ['population', 'over-budget']) if (f.has(k)) invalid(`--${k} applies only with --project P (the project whose release log it is)`);
+    for (const k of ['population', 'over-budget'])
+      if (f.has(k)) invalid(`--${k} applies only with --project P (the project whose release log it is)`);
     return undefined;
   }
   if (projectText === '') invalid('--project needs a project file (e.g. --project study.json)');
   const projectPath = resolve(projectText);
   const { project } = readProjectRaw(projectPath);
   if (epsilon === undefined)
-    invalid('apply --project with --channel needs --domain and --epsilon: the eps the release spends from the budget is the one the channel is checked at');
+    invalid(
+      'apply --project with --channel needs --domain and --epsilon: the eps the release spends from the budget is the one the channel is checked at',
+    );
   const inputFacts = await fileFacts(input);
   const named = f.str('population');
   let population = populationOfHash(inputFacts.sha256);
@@ -78,7 +92,8 @@ export async function planRelease(f: Flags, input: string, epsilon: number | und
     population = p.data;
   }
   const before = budgetState(project.releases, project.privacyBudget, population, epsilon);
-  if (before.over && !f.bool('over-budget')) invalid(`${overBudgetText(before, fmt)}; give --over-budget to release anyway`);
+  if (before.over && !f.bool('over-budget'))
+    invalid(`${overBudgetText(before, fmt)}; give --over-budget to release anyway`);
   return { projectPath, mechanism, epsilon, population, input: inputFacts, before };
 }
 
@@ -107,7 +122,8 @@ async function recordRelease(r: PlannedRelease, result: ApplyResult, outPath: st
 
 /** The line apply prints after a recorded release. */
 function spentLine(s: BudgetState): string {
-  const of = s.budget === null ? 'no budget set' : `budget ${fmt(s.budget)}${s.spent > s.budget ? ' (OVER BUDGET)' : ''}`;
+  const of =
+    s.budget === null ? 'no budget set' : `budget ${fmt(s.budget)}${s.spent > s.budget ? ' (OVER BUDGET)' : ''}`;
   return `privacy spent on ${populationText(s.population)}: ${fmt(s.spent)} in total (${of})`;
 }
 
@@ -121,7 +137,9 @@ async function writeReleasedGeoJson(csvPath: string, out: string): Promise<numbe
     if (line.startsWith('#') || line === '') continue;
     if (!header) {
       if (line !== 'released,lat,lon')
-        invalid(`--geojson: the released outputs are not cells of the lat,lon grid (the released CSV has '${line.slice(0, 40)}')`);
+        invalid(
+          `--geojson: the released outputs are not cells of the lat,lon grid (the released CSV has '${line.slice(0, 40)}')`,
+        );
       header = true;
       continue;
     }
@@ -129,7 +147,9 @@ async function writeReleasedGeoJson(csvPath: string, out: string): Promise<numbe
     const i = line.lastIndexOf(',', j - 1);
     let label = line.slice(0, i);
     if (label.startsWith('"')) label = label.slice(1, -1).replace(/""/g, '"');
-    parts.push(`${n ? ',\n' : ''}${releasedPointFeature(label, Number(line.slice(i + 1, j)), Number(line.slice(j + 1)), n + 1)}`);
+    parts.push(
+      `${n ? ',\n' : ''}${releasedPointFeature(label, Number(line.slice(i + 1, j)), Number(line.slice(j + 1)), n + 1)}`,
+    );
     n++;
   }
   parts.push(FEATURE_COLLECTION_CLOSE);
@@ -143,7 +163,10 @@ export interface ReleaseExtras {
   text: string[];
 }
 
-/** After the job: mechanism's --geojson map, apply's --geojson points and --project's log appended; null when none is asked. */
+/**
+ * After the job: mechanism's --geojson map, apply's --geojson points and --project's log appended; null when none is
+ * asked.
+ */
 export async function afterJob(
   plan: { release?: PlannedRelease; geojson?: string; mapGeojson?: MapGeoJson },
   result: JobResult,
@@ -159,8 +182,17 @@ export async function afterJob(
   }
   if (plan.release) {
     const s = await recordRelease(plan.release, r, r.csvPath);
-    extras.json.release = { project: plan.release.projectPath, population: s.population, epsilon: plan.release.epsilon, spent: s.spent, budget: s.budget };
-    extras.text.push(`recorded     release at eps ${fmt(plan.release.epsilon)} into ${plan.release.projectPath}`, spentLine(s));
+    extras.json.release = {
+      project: plan.release.projectPath,
+      population: s.population,
+      epsilon: plan.release.epsilon,
+      spent: s.spent,
+      budget: s.budget,
+    };
+    extras.text.push(
+      `recorded     release at eps ${fmt(plan.release.epsilon)} into ${plan.release.projectPath}`,
+      spentLine(s),
+    );
   }
   return extras;
 }
@@ -182,16 +214,21 @@ export function mapGeoJsonFlags(f: Flags, binning: PointsBinning | undefined): M
     return undefined;
   }
   if (g === '') invalid('--geojson needs a file name (e.g. --geojson map.geojson)');
-  if (!binning?.projection) invalid('--geojson needs a lat,lon points grid: give --prior points:FILE.csv of lat,lon points (the map is drawn on its cells)');
+  if (!binning?.projection)
+    invalid(
+      '--geojson needs a lat,lon points grid: give --prior points:FILE.csv of lat,lon points (the map is drawn on its cells)',
+    );
   const n = binning.rows * binning.cols;
   let focus = Math.floor(binning.rows / 2) * binning.cols + Math.floor(binning.cols / 2);
   if (f.has('focus')) {
     const v = f.num('focus');
-    if (v === undefined || !Number.isInteger(v) || v < 0 || v >= n) invalid(`--focus must be a cell index from 0 to ${n - 1}, got '${f.str('focus') ?? ''}'`);
+    if (v === undefined || !Number.isInteger(v) || v < 0 || v >= n)
+      invalid(`--focus must be a cell index from 0 to ${n - 1}, got '${f.str('focus') ?? ''}'`);
     focus = v;
   }
   const out = f.has('out');
-  if (!out && n * n > INLINE_MATRIX_LIMIT) invalid(`--geojson on ${n} cells needs --out FILE.csv (the channel is read back from it)`);
+  if (!out && n * n > INLINE_MATRIX_LIMIT)
+    invalid(`--geojson on ${n} cells needs --out FILE.csv (the channel is read back from it)`);
   return { path: checkWriteTargetPath(g), binning, focus, out };
 }
 
@@ -200,10 +237,16 @@ function checkWriteTargetPath(p: string): string {
 }
 
 /** The focus cell's row of the channel: inline, else line focus+2 of the channel CSV (labels may be quoted). */
-async function channelRow(r: Extract<JobResult, { type: 'mechanism' }>, focus: number): Promise<{ values: number[]; label: string }> {
+async function channelRow(
+  r: Extract<JobResult, { type: 'mechanism' }>,
+  focus: number,
+): Promise<{ values: number[]; label: string }> {
   if (r.matrix) {
     const { cols, data } = r.matrix;
-    return { values: Array.from({ length: cols }, (_, j) => data[focus * cols + j]!), label: r.matrix.rowLabels[focus] ?? String(focus) };
+    return {
+      values: Array.from({ length: cols }, (_, j) => data[focus * cols + j]!),
+      label: r.matrix.rowLabels[focus] ?? String(focus),
+    };
   }
   const lines = createInterface({ input: createReadStream(r.csvPath!), crlfDelay: Infinity });
   let k = -1;
@@ -227,7 +270,12 @@ async function writeMapGeoJson(g: MapGeoJson, r: Extract<JobResult, { type: 'mec
   if (!r.exists) invalid('--geojson: the mechanism does not exist at this eps; no map is written');
   const { values, label } = await channelRow(r, g.focus);
   if (values.length !== g.binning.rows * g.binning.cols)
-    invalid(`--geojson: the mechanism's ${values.length} outputs are not the ${g.binning.rows * g.binning.cols} cells of the grid`);
+    invalid(
+      `--geojson: the mechanism's ${values.length} outputs are not the ${g.binning.rows * g.binning.cols} cells of the grid`,
+    );
   writeFileAtomic(g.path, cellsGeoJson(g.binning, values, rowMapName(r.kind, label), '--geojson'), '--geojson file');
-  return { json: { geojson: g.path }, text: [`geojson      map of where a user at cell ${label} is reported (${values.length} cells) to ${g.path}`] };
+  return {
+    json: { geojson: g.path },
+    text: [`geojson      map of where a user at cell ${label} is reported (${values.length} cells) to ${g.path}`],
+  };
 }

@@ -30,10 +30,12 @@ export interface PlannedReport {
 /** `mechstudio report`: its flags checked, the project read and validated before anything runs. */
 export function planReport(args: ParsedArgs): { report: PlannedReport; json: boolean; print: false } {
   const f = new Flags(args, ['out', 'pdf', 'json', 'quiet']);
-  if (args.positional.length !== 1) invalid('report needs exactly one PROJECT.json (e.g. mechstudio report study.json --out study.html)');
+  if (args.positional.length !== 1)
+    invalid('report needs exactly one PROJECT.json (e.g. mechstudio report study.json --out study.html)');
   const project = resolve(args.positional[0]!);
   const outText = f.str('out');
-  if (outText === undefined || outText === '') invalid('report needs --out FILE.html (the report page), e.g. --out study.html');
+  if (outText === undefined || outText === '')
+    invalid('report needs --out FILE.html (the report page), e.g. --out study.html');
   const out = resolve(outText);
   checkWriteTarget(out, '--out file');
   const pdfText = f.str('pdf');
@@ -63,11 +65,25 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): string | nul
 /** Print an HTML file to PDF with headless Chromium (its own throw-away profile); checked to be a PDF. */
 async function printPdf(htmlPath: string, pdfPath: string, chromium: string): Promise<void> {
   const profile = mkdtempSync(join(tmpdir(), 'mechstudio-pdf-'));
-  const args = ['--headless', '--disable-gpu', '--no-sandbox', `--user-data-dir=${profile}`, '--no-pdf-header-footer', `--print-to-pdf=${pdfPath}`];
+  const args = [
+    '--headless',
+    '--disable-gpu',
+    '--no-sandbox',
+    `--user-data-dir=${profile}`,
+    '--no-pdf-header-footer',
+    `--print-to-pdf=${pdfPath}`,
+  ];
   try {
     await new Promise<void>((done, fail) =>
       execFile(chromium, [...args, pathToFileURL(htmlPath).href], { timeout: 120_000 }, (e, _out, err) =>
-        e ? fail(new MechError('invalid-input', `--pdf: ${chromium} could not print the report (${String(err || e.message).split('\n')[0]})`)) : done(),
+        e
+          ? fail(
+              new MechError(
+                'invalid-input',
+                `--pdf: ${chromium} could not print the report (${String(err || e.message).split('\n')[0]})`,
+              ),
+            )
+          : done(),
       ),
     );
   } finally {
@@ -99,7 +115,8 @@ export async function runReport(
   const project = loadProject(r.project);
   const dispatcher = new Dispatcher({ threads });
   dispatcher.channels.addFolder(channelFolderOf(r.project));
-  // a bundle (web mode's download) carries its kept channels: unpacked into a private folder the store reads (and checks)
+  // a bundle (web mode's download) carries its kept channels: unpacked into a private folder the store reads (and
+  // checks)
   const unpacked = mkdtempSync(join(tmpdir(), 'mechstudio-report-'));
   await unpackProjectFile(readRegularFileSync(r.project, 'project', MAX_PROJECT_BYTES), r.project, unpacked);
   dispatcher.channels.addFolder(unpacked);
@@ -121,19 +138,30 @@ export async function runReport(
     if (r.pdf) {
       const chromium = findChromium();
       if (!chromium)
-        throw new MechError('invalid-input', `--pdf needs Chromium (none found: set MECHSTUDIO_CHROMIUM to its path); the HTML report was written to ${r.out}`);
+        throw new MechError(
+          'invalid-input',
+          `--pdf needs Chromium (none found: set MECHSTUDIO_CHROMIUM to its path); the HTML report was written to ${r.out}`,
+        );
       await printPdf(r.out, r.pdf, chromium);
     }
     const flagged = made.report.mechanisms.filter(foundNotPrivate).map((m) => m.id);
     const rechecked = made.report.mechanisms.filter((m) => m.recheck.kind === 'checked').length;
     if (json) {
       stdout.write(
-        JSON.stringify({ report: r.out, ...(r.pdf ? { pdf: r.pdf } : {}), mechanisms: made.report.mechanisms.length, rechecked, notPrivate: flagged }) + '\n',
+        JSON.stringify({
+          report: r.out,
+          ...(r.pdf ? { pdf: r.pdf } : {}),
+          mechanisms: made.report.mechanisms.length,
+          rechecked,
+          notPrivate: flagged,
+        }) + '\n',
       );
     } else {
       stdout.write(`report       ${r.out}\n`);
       if (r.pdf) stdout.write(`pdf          ${r.pdf}\n`);
-      stdout.write(`mechanisms   ${made.report.mechanisms.length} (${rechecked} kept channels checked again for the report)\n`);
+      stdout.write(
+        `mechanisms   ${made.report.mechanisms.length} (${rechecked} kept channels checked again for the report)\n`,
+      );
       if (flagged.length) stdout.write(`NOT PRIVATE  ${flagged.join(', ')}\n`);
     }
     return 0;

@@ -1,4 +1,7 @@
-/** Running a plan's request (in this process, on the pool or on a queue) and writing what it returns: files, the summary, --json. */
+/**
+ * Running a plan's request (in this process, on the pool or on a queue) and writing what it returns: files, the
+ * summary, --json.
+ */
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { invalid } from '../../src-shared/errors';
@@ -61,7 +64,12 @@ function pointsPriorJson(pp: PointsPrior): Record<string, unknown> {
     outside: g.outside,
     outsideLines: g.outsideLines,
     projection: g.projection
-      ? { kind: g.projection.kind, lat0: g.projection.lat0, lon0: g.projection.lon0, maxRelativeError: g.projection.maxRelativeError }
+      ? {
+          kind: g.projection.kind,
+          lat0: g.projection.lat0,
+          lon0: g.projection.lon0,
+          maxRelativeError: g.projection.maxRelativeError,
+        }
       : null,
     /** Point counts and the prior per cell (row-major, row 0 = north) when the grid has at most 10^4 cells. */
     ...(g.rows * g.cols <= 10_000 ? { counts: Array.from(g.counts), prior: Array.from(g.prior) } : {}),
@@ -82,7 +90,9 @@ function runSummaryJson(s: RunSummary): Record<string, unknown> {
 function runSummaryText(s: RunSummary): string {
   const lines = [`${s.name}: ${s.items.length - s.failed} of ${s.items.length} items done, written to ${s.out}`];
   for (const i of s.items) {
-    lines.push(`  ${i.ok ? 'ok    ' : 'FAILED'} ${i.group === 'mechanisms' ? 'mechanism' : i.type.padEnd(9)} ${i.id}${i.ok ? '' : `: ${i.error!.message}`}`);
+    lines.push(
+      `  ${i.ok ? 'ok    ' : 'FAILED'} ${i.group === 'mechanisms' ? 'mechanism' : i.type.padEnd(9)} ${i.id}${i.ok ? '' : `: ${i.error!.message}`}`,
+    );
   }
   lines.push(`  summary: ${resolve(s.out, 'summary.md')}`);
   return lines.join('\n');
@@ -92,7 +102,8 @@ function runSummaryText(s: RunSummary): string {
 export function stoppedNote(result: JobResult): string {
   const lp = result.type === 'mechanism' ? result.lp : undefined;
   if (!lp) return 'stopped by Ctrl-C: the result below is complete';
-  if (lp.stoppedBy !== 'stopped') return `the LP ended (${lp.stoppedBy}) before the stop took effect: the result below is complete`;
+  if (lp.stoppedBy !== 'stopped')
+    return `the LP ended (${lp.stoppedBy}) before the stop took effect: the result below is complete`;
   const head = `stopped by Ctrl-C after ${lp.rounds} round${lp.rounds === 1 ? '' : 's'}: the mechanism written is private, its expected loss ${lp.objective.toPrecision(6)}`;
   if (!isBound(lp.lowerBound)) return `${head}; bound on the best possible: ${NO_BOUND_YET}`;
   return `${head} is within ${(lp.gap * 100).toPrecision(3)}% of the ${lp.model} model's optimum (certified lower bound ${lp.lowerBound.toPrecision(6)})`;
@@ -106,16 +117,26 @@ export function threadsFor(args: ParsedArgs, plan: Plan): number {
   const threadsFlag = args.flags.get('threads');
   const cores = availableParallelism();
   const t = typeof threadsFlag === 'string' ? parseDecimal(threadsFlag) : plan.project ? Math.min(cores, 4) : 1;
-  if (t === null || !Number.isInteger(t) || t < 1 || t > 256) invalid(`--threads must be an integer from 1 to 256, got '${String(threadsFlag)}'`);
+  if (t === null || !Number.isInteger(t) || t < 1 || t > 256)
+    invalid(`--threads must be an integer from 1 to 256, got '${String(threadsFlag)}'`);
   if (t <= cores) return t;
-  plan.warnings = [...(plan.warnings ?? []), `note: --threads ${t} is more than this machine's ${cores} cores: using ${cores}`];
+  plan.warnings = [
+    ...(plan.warnings ?? []),
+    `note: --threads ${t} is more than this machine's ${cores} cores: using ${cores}`,
+  ];
   return cores;
 }
 
-/** Points up to which a job runs on the CLI's own thread (a worker thread and its copy of the engine cost ~0.2 s to start). */
+/**
+ * Points up to which a job runs on the CLI's own thread (a worker thread and its copy of the engine cost ~0.2 s to
+ * start).
+ */
 const IN_PROCESS_POINTS = 100;
 
-/** Points of a domain spec when the shared grammar shows them directly (lines, rings, cliques, counts, grids); else Infinity. */
+/**
+ * Points of a domain spec when the shared grammar shows them directly (lines, rings, cliques, counts, grids); else
+ * Infinity.
+ */
 function specPoints(domain: unknown): number {
   const p = parseDomainSpecText(domain);
   if (!p.ok) return Infinity; // not a spec, or malformed: the pool's job reports it
@@ -132,7 +153,8 @@ function specPoints(domain: unknown): number {
  * projects, files streamed (apply) and everything larger go to the pool, where Ctrl-C can stop them at once.
  */
 export function runsInProcess(req: JobRequest): boolean {
-  if (req.type !== 'mechanism' && req.type !== 'check' && req.type !== 'measure' && req.type !== 'regular') return false;
+  if (req.type !== 'mechanism' && req.type !== 'check' && req.type !== 'measure' && req.type !== 'regular')
+    return false;
   const sizes: number[] = [];
   if (req.type === 'mechanism') {
     if (req.kind === 'optimal' || req.out !== undefined) return false;
@@ -147,7 +169,10 @@ export function runsInProcess(req: JobRequest): boolean {
   return sizes.length > 0 && sizes.every((n) => n <= IN_PROCESS_POINTS);
 }
 
-/** Outputs refused at once (a device, FIFO, directory or /proc path), before any job; --out is written to a temp file next to it (listed in tempFiles). */
+/**
+ * Outputs refused at once (a device, FIFO, directory or /proc path), before any job; --out is written to a temp file
+ * next to it (listed in tempFiles).
+ */
 export function prepareOutputs(plan: Plan, tempFiles: string[]): void {
   if (plan.project) checkDirTarget(plan.project.out, '--out directory');
   if (plan.outFile && plan.request) {
@@ -174,8 +199,16 @@ export async function connectQueue(target: QueueTarget, stderr: ProgressStream):
   return client;
 }
 
-/** A project run's summary on stdout; the exit status: 0, or one line on stderr and 2 when every failure is the input's fault. */
-export function projectOutcome(s: RunSummary, json: boolean, stdout: ProgressStream, fail: (code: string, message: string) => number): number {
+/**
+ * A project run's summary on stdout; the exit status: 0, or one line on stderr and 2 when every failure is the input's
+ * fault.
+ */
+export function projectOutcome(
+  s: RunSummary,
+  json: boolean,
+  stdout: ProgressStream,
+  fail: (code: string, message: string) => number,
+): number {
   stdout.write((json ? JSON.stringify(runSummaryJson(s)) : runSummaryText(s)) + '\n');
   if (s.failed === 0) return 0;
   const failed = s.items.filter((i) => !i.ok);
@@ -186,7 +219,11 @@ export function projectOutcome(s: RunSummary, json: boolean, stdout: ProgressStr
 
 /** The files a job's result goes to: the worker's temp CSV published under --out, compare's table and chart. */
 export async function writeOutputs(plan: Plan, result: JobResult): Promise<void> {
-  if (plan.outFile && (result.type === 'mechanism' || result.type === 'capacity' || result.type === 'apply') && result.csvPath) {
+  if (
+    plan.outFile &&
+    (result.type === 'mechanism' || result.type === 'capacity' || result.type === 'apply') &&
+    result.csvPath
+  ) {
     publishTemp(result.csvPath, plan.outFile, '--out file');
     result.csvPath = plan.outFile;
   }
@@ -201,7 +238,13 @@ export async function writeOutputs(plan: Plan, result: JobResult): Promise<void>
 }
 
 /** The result on stdout: one JSON object, or the readable summary (with the points prior and the matrix rule). */
-export function printResult(plan: Plan, req: JobRequest, result: JobResult, stdout: ProgressStream, extras?: ReleaseExtras | null): void {
+export function printResult(
+  plan: Plan,
+  req: JobRequest,
+  result: JobResult,
+  stdout: ProgressStream,
+  extras?: ReleaseExtras | null,
+): void {
   if (plan.json) {
     const o = { ...jsonFor(req, result), ...extras?.json };
     if (plan.pointsPrior) o.pointsPrior = pointsPriorJson(plan.pointsPrior);

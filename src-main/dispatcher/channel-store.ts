@@ -120,7 +120,12 @@ const dataFile = (dir: string, id: string): string => join(dir, `${id}.f64`);
 const recordFile = (dir: string, id: string): string => join(dir, `${id}.json`);
 
 /** Write a channel's two files into `dir` (atomic each; the doubles first, so a record always has its data). */
-async function writeChannelFiles(dir: string, id: string, ch: KeptChannel, origin: ChannelOrigin | undefined): Promise<void> {
+async function writeChannelFiles(
+  dir: string,
+  id: string,
+  ch: KeptChannel,
+  origin: ChannelOrigin | undefined,
+): Promise<void> {
   ensureDir(dir, 'channel folder');
   const bytes = leBytes(ch.data);
   await writeFileAtomicAsync(dataFile(dir, id), bytes, 'kept channel');
@@ -150,7 +155,9 @@ async function hasChannelFiles(dir: string, id: string): Promise<boolean> {
   }
 }
 
-/** Read channel `id` from `dir`, checked: null when its record is not there, else the channel or what is wrong with it. */
+/**
+ * Read channel `id` from `dir`, checked: null when its record is not there, else the channel or what is wrong with it.
+ */
 async function readChannelFiles(dir: string, id: string): Promise<ChannelLookup | null> {
   const recPath = recordFile(dir, id);
   const where = (p: string): string => `the kept channel file ${p}`;
@@ -159,7 +166,10 @@ async function readChannelFiles(dir: string, id: string): Promise<ChannelLookup 
   } catch {
     return null;
   }
-  const bad = (p: string, why: string): ChannelLookup => ({ ok: false, problem: `${where(p)} ${why}: compute its mechanism again` });
+  const bad = (p: string, why: string): ChannelLookup => ({
+    ok: false,
+    problem: `${where(p)} ${why}: compute its mechanism again`,
+  });
   let rec: ChannelRecord;
   try {
     await checkRegularFile(recPath, 'kept channel record', MAX_RECORD_BYTES, REFUSE_SYSTEM_FS);
@@ -171,26 +181,41 @@ async function readChannelFiles(dir: string, id: string): Promise<ChannelLookup 
   }
   if (rec.id !== id) return bad(recPath, `names another channel (${rec.id})`);
   if (rec.rowLabels.length !== rec.rows || rec.colLabels.length !== rec.cols)
-    return bad(recPath, `has ${rec.rowLabels.length} row and ${rec.colLabels.length} column labels for a ${rec.rows} x ${rec.cols} channel`);
+    return bad(
+      recPath,
+      `has ${rec.rowLabels.length} row and ${rec.colLabels.length} column labels for a ${rec.rows} x ${rec.cols} channel`,
+    );
   const datPath = dataFile(dir, id);
   const expected = rec.rows * rec.cols * 8;
   let bytes: Buffer;
   try {
     const { size } = await checkRegularFile(datPath, 'kept channel', MAX_DATA_BYTES, REFUSE_SYSTEM_FS);
-    if (size !== expected) return bad(datPath, `has ${size} bytes, not the ${expected} of a ${rec.rows} x ${rec.cols} channel of doubles`);
+    if (size !== expected)
+      return bad(datPath, `has ${size} bytes, not the ${expected} of a ${rec.rows} x ${rec.cols} channel of doubles`);
     bytes = await fsp.readFile(datPath);
   } catch (e) {
-    return bad(datPath, /no such file|ENOENT/i.test(messageOf(e)) ? 'is missing' : `cannot be read (${messageOf(e).split('\n')[0]})`);
+    return bad(
+      datPath,
+      /no such file|ENOENT/i.test(messageOf(e)) ? 'is missing' : `cannot be read (${messageOf(e).split('\n')[0]})`,
+    );
   }
   if (bytes.length !== expected) return bad(datPath, `has ${bytes.length} bytes, not ${expected}`);
-  if (createHash('sha256').update(bytes).digest('hex') !== rec.sha256) return bad(datPath, 'does not match its sha256 (it was changed or damaged)');
+  if (createHash('sha256').update(bytes).digest('hex') !== rec.sha256)
+    return bad(datPath, 'does not match its sha256 (it was changed or damaged)');
   const shared = new SharedArrayBuffer(expected);
   const view = new Uint8Array(shared);
   if (LITTLE_ENDIAN) view.set(bytes);
   else for (let i = 0; i < expected; i += 8) for (let k = 0; k < 8; k++) view[i + k] = bytes[i + 7 - k]!;
-  const channel: KeptChannel = { rows: rec.rows, cols: rec.cols, data: new Float64Array(shared), rowLabels: rec.rowLabels, colLabels: rec.colLabels };
+  const channel: KeptChannel = {
+    rows: rec.rows,
+    cols: rec.cols,
+    data: new Float64Array(shared),
+    rowLabels: rec.rowLabels,
+    colLabels: rec.colLabels,
+  };
   if (channelId(channel) !== id) return bad(datPath, 'does not hash to its name (labels or doubles changed)');
-  // a name and a sha256 anyone can recompute: the doubles themselves must be a channel (finite, >= 0, rows summing to 1)
+  // a name and a sha256 anyone can recompute: the doubles themselves must be a channel (finite, >= 0, rows summing to
+  // 1)
   try {
     keptRowSource(channel, 'channel');
   } catch (e) {
@@ -233,7 +258,10 @@ export class ChannelStore {
     this.cacheMaxBytes = o.cacheMaxBytes ?? CHANNEL_CACHE_MAX_BYTES;
   }
 
-  /** Keep a channel (in memory now, in the cache on disk soon); returns its id (the same channel always gets the same id). */
+  /**
+   * Keep a channel (in memory now, in the cache on disk soon); returns its id (the same channel always gets the same
+   * id).
+   */
   put(ch: KeptChannel | ChannelPayload, origin?: ChannelOrigin): string {
     const channel = ch.data instanceof Float64Array ? (ch as KeptChannel) : keptFromPayload(ch as ChannelPayload);
     const id = channelId(channel);
@@ -318,7 +346,10 @@ export class ChannelStore {
    * there are left as they are) and remove the folder's channels no longer named;
    * a channel that cannot be found is reported, not written.
    */
-  async saveTo(dir: string, ids: readonly string[]): Promise<{ written: string[]; missing: { id: string; problem: string }[] }> {
+  async saveTo(
+    dir: string,
+    ids: readonly string[],
+  ): Promise<{ written: string[]; missing: { id: string; problem: string }[] }> {
     await this.flush();
     const want = new Set(ids);
     const written: string[] = [];

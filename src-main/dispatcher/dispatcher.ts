@@ -47,7 +47,15 @@ import {
   jobRequestOf,
   compareBuildsLp,
 } from '../../src-shared/protocol/index';
-import { FLAG_CANCEL, FLAG_STOP, rowsOf, keptRowSource, type KeptChannel, type PricingFactory, servePricing } from '../../src-worker/index';
+import {
+  FLAG_CANCEL,
+  FLAG_STOP,
+  rowsOf,
+  keptRowSource,
+  type KeptChannel,
+  type PricingFactory,
+  servePricing,
+} from '../../src-worker/index';
 import { JobRunnerBase, type JobRunner } from './job-runner';
 import { ChannelStore } from './channel-store';
 import { MechError, messageOf } from '../../src-shared/errors';
@@ -55,7 +63,10 @@ import { MechError, messageOf } from '../../src-shared/errors';
 export interface DispatcherOptions {
   /** Worker threads (default: os.availableParallelism(), at least 1). */
   threads?: number;
-  /** Worker module (path or file URL). Default: out/worker/worker-entry.js when this module was bundled by scripts/build-cli.mjs, else src-worker/worker-entry.ts, loaded through tsx. */
+  /**
+   * Worker module (path or file URL). Default: out/worker/worker-entry.js when this module was bundled by
+   * scripts/build-cli.mjs, else src-worker/worker-entry.ts, loaded through tsx.
+   */
   workerFile?: string;
   /** execArgv for workers. Default ['--import', 'tsx'] when workerFile ends in .ts, else []. */
   execArgv?: string[];
@@ -229,7 +240,12 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
    * runs, its worker reads graph:FILE / csv:FILE only from `files` and refuses any other file.
    */
   carrying(files: Readonly<Record<string, string>>): JobSubmitter {
-    return { submit: async (r) => this.start(r, files), cancel: (id) => this.cancel(id), stop: (id) => this.stop(id), onJobEvent: (l) => this.onJobEvent(l) };
+    return {
+      submit: async (r) => this.start(r, files),
+      cancel: (id) => this.cancel(id),
+      stop: (id) => this.stop(id),
+      onJobEvent: (l) => this.onJobEvent(l),
+    };
   }
 
   /** Synchronous form of submit (throws ApiError); `files`: see carrying(). */
@@ -238,7 +254,8 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
     const parsed = jobRequestOf(request);
     if (!parsed.ok) throw new ApiError(parsed.error);
     // Rows of a kept channel are cut from it here: no worker, no second copy of the channel.
-    if (parsed.value.type === 'rows' && parsed.value.channelRef !== undefined) return this.serveKeptRows(parsed.value, parsed.value.channelRef);
+    if (parsed.value.type === 'rows' && parsed.value.channelRef !== undefined)
+      return this.serveKeptRows(parsed.value, parsed.value.channelRef);
     const req = parsed.value;
     const channels = this.keptChannelsOf(req);
     // keepChannel: the worker hands the whole channel back in shared memory, the host keeps it; the result
@@ -268,7 +285,14 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
         return;
       }
       const p = progressSchema.safeParse(m);
-      if (p.success) this.emit({ kind: 'progress', jobId: id, fraction: p.data.fraction, message: p.data.message, ...(p.data.lp ? { lp: p.data.lp } : {}) });
+      if (p.success)
+        this.emit({
+          kind: 'progress',
+          jobId: id,
+          fraction: p.data.fraction,
+          message: p.data.message,
+          ...(p.data.lp ? { lp: p.data.lp } : {}),
+        });
     });
     port1.unref();
     const plainTask = {
@@ -296,7 +320,10 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
         (import(this.poolOptions!.filename!) as Promise<{ default: (t: typeof task) => Promise<unknown> }>).then((m) =>
           m.default({ ...task, ...(this.pricing ? { pricing: this.pricing } : {}) }),
         )
-      : this.pool().run(task, { transferList: pricingPorts ? [port2, pricingPorts.port2] : [port2], signal: rec.abort.signal });
+      : this.pool().run(task, {
+          transferList: pricingPorts ? [port2, pricingPorts.port2] : [port2],
+          signal: rec.abort.signal,
+        });
     if (pricingPorts) void running.finally(() => pricingPorts.port1.close()).catch(() => undefined);
     running
       .then(
@@ -306,10 +333,17 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
           if (!r.success) {
             const issue = r.error.issues[0];
             const where = issue && issue.path.length ? ` at ${issue.path.map(String).join('.')}` : '';
-            this.finishError(rec, { code: 'internal', message: `worker sent a malformed reply for ${req.type}${where}: ${issue?.message ?? ''}` });
+            this.finishError(rec, {
+              code: 'internal',
+              message: `worker sent a malformed reply for ${req.type}${where}: ${issue?.message ?? ''}`,
+            });
           } else if (r.data.ok) {
             if (rec.cancelled) this.finishError(rec, { code: 'cancelled', message: 'job cancelled' });
-            else this.finishResult(rec, kept && req.type === 'mechanism' ? this.keepChannel(r.data.result, kept, req) : r.data.result);
+            else
+              this.finishResult(
+                rec,
+                kept && req.type === 'mechanism' ? this.keepChannel(r.data.result, kept, req) : r.data.result,
+              );
           } else {
             this.finishError(rec, rec.cancelled ? { code: 'cancelled', message: 'job cancelled' } : r.data.error);
           }
@@ -359,7 +393,10 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
   }
 
   /** Typed convenience for callers that built the request themselves. */
-  runTyped<R extends JobRequest>(request: R, options?: Parameters<Dispatcher['run']>[1]): Promise<Extract<JobResult, { type: R['type'] }>> {
+  runTyped<R extends JobRequest>(
+    request: R,
+    options?: Parameters<Dispatcher['run']>[1],
+  ): Promise<Extract<JobResult, { type: R['type'] }>> {
     return this.run(request, options) as Promise<Extract<JobResult, { type: R['type'] }>>;
   }
 
@@ -407,7 +444,10 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
     return id;
   }
 
-  /** The kept channels a measure, check, apply or compare request names, passed with its task (workers read them in place). */
+  /**
+   * The kept channels a measure, check, apply or compare request names, passed with its task (workers read them in
+   * place).
+   */
   private keptChannelsOf(req: JobRequest): Record<string, KeptChannel> | undefined {
     const named = namedChannelRefs(req);
     if (named.length === 0) return undefined;
@@ -421,7 +461,11 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
   }
 
   /** Keep a mechanism job's channel (with what produced it); the result names it by channelRef. */
-  private keepChannel(result: JobResult, kept: KeptChannel, req: Extract<JobRequest, { type: 'mechanism' }>): JobResult {
+  private keepChannel(
+    result: JobResult,
+    kept: KeptChannel,
+    req: Extract<JobRequest, { type: 'mechanism' }>,
+  ): JobResult {
     if (result.type !== 'mechanism') return result;
     const { type: _t, inlineLimit: _l, keepChannel: _k, out: _o, ...request } = req;
     void [_t, _l, _k, _o];
@@ -434,7 +478,16 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
       utility: result.utility,
       effectiveEpsilon: result.effectiveEpsilon,
       ...(result.expectedLoss !== undefined ? { expectedLoss: result.expectedLoss } : {}),
-      ...(result.lp ? { lp: { model: result.lp.model, objective: result.lp.objective, gap: result.lp.gap, stoppedBy: result.lp.stoppedBy } } : {}),
+      ...(result.lp
+        ? {
+            lp: {
+              model: result.lp.model,
+              objective: result.lp.objective,
+              gap: result.lp.gap,
+              stoppedBy: result.lp.stoppedBy,
+            },
+          }
+        : {}),
     };
     const channelRef = this.channels.put(kept, { request, summary, computedAt: new Date().toISOString() });
     return { ...result, channelRef };
@@ -469,7 +522,10 @@ export class Dispatcher extends JobRunnerBase implements JobRunner {
   }
 }
 
-/** Jobs whose stop() keeps a result: an optimal-mechanism LP (kind 'optimal', built by a mechanism, measure, check or compare job; a kept channel is not built). */
+/**
+ * Jobs whose stop() keeps a result: an optimal-mechanism LP (kind 'optimal', built by a mechanism, measure, check or
+ * compare job; a kept channel is not built).
+ */
 export function isLpJob(req: JobRequest): boolean {
   if (req.type === 'mechanism') return req.kind === 'optimal';
   if (req.type === 'measure' || req.type === 'check') return req.mechanism?.kind === 'optimal';
@@ -478,7 +534,10 @@ export function isLpJob(req: JobRequest): boolean {
   return false;
 }
 
-/** A channelRef a request names, with which part of the request names it (for messages: '' or "compare: mechanism 2 (opt): "). */
+/**
+ * A channelRef a request names, with which part of the request names it (for messages: '' or "compare: mechanism 2
+ * (opt): ").
+ */
 interface NamedRef {
   ref: string;
   whose: string;
@@ -492,9 +551,13 @@ export function namedChannelRefs(req: unknown): NamedRef[] {
   if (r.type === 'compare' && Array.isArray(r.mechanisms))
     return r.mechanisms.flatMap((m: unknown, k) => {
       const e = (m ?? {}) as { channelRef?: unknown; label?: unknown; kind?: unknown };
-      return typeof e.channelRef === 'string' ? [{ ref: e.channelRef, whose: `compare: mechanism ${k + 1} (${String(e.label ?? e.kind)}): ` }] : [];
+      return typeof e.channelRef === 'string'
+        ? [{ ref: e.channelRef, whose: `compare: mechanism ${k + 1} (${String(e.label ?? e.kind)}): ` }]
+        : [];
     });
-  const one = (r.type === 'measure' || r.type === 'check' || r.type === 'rows' || r.type === 'apply') && typeof r.channelRef === 'string';
+  const one =
+    (r.type === 'measure' || r.type === 'check' || r.type === 'rows' || r.type === 'apply') &&
+    typeof r.channelRef === 'string';
   return one ? [{ ref: r.channelRef as string, whose: '' }] : [];
 }
 
@@ -509,8 +572,10 @@ function notKept(ref: string, whose = ''): ApiError {
 /** The channel a worker kept beside its reply (shared memory), when it is one. */
 function keptOfReply(reply: unknown): KeptChannel | undefined {
   const k = (reply as { kept?: Partial<KeptChannel> } | null)?.kept;
-  if (!k || !(k.data instanceof Float64Array) || !Array.isArray(k.rowLabels) || !Array.isArray(k.colLabels)) return undefined;
-  if (k.rows! * k.cols! !== k.data.length || k.rowLabels.length !== k.rows || k.colLabels.length !== k.cols) return undefined;
+  if (!k || !(k.data instanceof Float64Array) || !Array.isArray(k.rowLabels) || !Array.isArray(k.colLabels))
+    return undefined;
+  if (k.rows! * k.cols! !== k.data.length || k.rowLabels.length !== k.rows || k.colLabels.length !== k.cols)
+    return undefined;
   return k as KeptChannel;
 }
 

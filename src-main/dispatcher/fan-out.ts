@@ -59,7 +59,10 @@ export function mergeSweeps(parts: SweepResult[]): SweepResult {
     if (notes) merged.notes = notes;
     return merged;
   });
-  const bounds: SweepResult['bounds'] = { utility: cat((r) => r.bounds.utility)!, leakage: cat((r) => r.bounds.leakage)! };
+  const bounds: SweepResult['bounds'] = {
+    utility: cat((r) => r.bounds.utility)!,
+    leakage: cat((r) => r.bounds.leakage)!,
+  };
   const notes = cat((r) => r.bounds.notes);
   if (notes) bounds.notes = notes;
   return { type: 'sweep', domain: first.domain, epsilons: parts.flatMap((r) => r.epsilons), series, bounds };
@@ -70,7 +73,12 @@ export function mergeSweeps(parts: SweepResult[]): SweepResult {
  * (src-worker/casestudy/parts.ts) as up to `parts` slices of its items, at once; anything else (or parts <= 1)
  * as one job. Progress is the mean of the parts'; the first failure cancels the other parts and is the result.
  */
-export async function runFannedOut(runner: JobRunner, request: JobRequest, parts: number, options: RunOptions = {}): Promise<JobResult> {
+export async function runFannedOut(
+  runner: JobRunner,
+  request: JobRequest,
+  parts: number,
+  options: RunOptions = {},
+): Promise<JobResult> {
   if (parts <= 1) return runner.run(request, options);
   if (request.type === 'sweep' && !request.slice) {
     const sweep = parsed(request) as SweepRequest;
@@ -122,7 +130,12 @@ function parsed(request: JobRequest): JobRequest {
 }
 
 /** Run the part requests at once; results in order. */
-async function runParts(runner: JobRunner, requests: JobRequest[], what: string, options: RunOptions): Promise<JobResult[]> {
+async function runParts(
+  runner: JobRunner,
+  requests: JobRequest[],
+  what: string,
+  options: RunOptions,
+): Promise<JobResult[]> {
   const fractions = new Array<number>(requests.length).fill(0);
   const inner = new AbortController();
   setMaxListeners(0, inner.signal); // one listener per part (a runner's run() listens for the abort)
@@ -137,7 +150,10 @@ async function runParts(runner: JobRunner, requests: JobRequest[], what: string,
             signal: inner.signal,
             onProgress: (f, m) => {
               fractions[i] = f ?? fractions[i]!;
-              options.onProgress?.(fractions.reduce((a, b) => a + b, 0) / requests.length, `${what} part ${i + 1} of ${requests.length}: ${m}`);
+              options.onProgress?.(
+                fractions.reduce((a, b) => a + b, 0) / requests.length,
+                `${what} part ${i + 1} of ${requests.length}: ${m}`,
+              );
             },
           })
           .catch((e: unknown) => {
@@ -151,7 +167,10 @@ async function runParts(runner: JobRunner, requests: JobRequest[], what: string,
   }
 }
 
-/** Parts of a fanned-out job when the runner is a Redis queue: a queue job costs ~3 ms, so 16 parts reach 16 worker slots for ~50 ms. */
+/**
+ * Parts of a fanned-out job when the runner is a Redis queue: a queue job costs ~3 ms, so 16 parts reach 16 worker
+ * slots for ~50 ms.
+ */
 export const QUEUE_PARTS = 16;
 
 /** Whether runFannedOut splits this request (a sweep, or a splittable case study, not already a part). */
@@ -203,7 +222,12 @@ export class FanningRunner extends JobRunnerBase implements JobRunner {
         (result) => this.emit({ kind: 'result', jobId: id, result, elapsedMs: Date.now() - started }),
         (e: unknown) => {
           const error = ctl.signal.aborted ? { code: 'cancelled' as const, message: 'job cancelled' } : toApiError(e);
-          this.emit({ kind: 'error', jobId: id, error: { code: error.code, message: error.message }, elapsedMs: Date.now() - started });
+          this.emit({
+            kind: 'error',
+            jobId: id,
+            error: { code: error.code, message: error.message },
+            elapsedMs: Date.now() - started,
+          });
         },
       )
       .finally(() => this.fanned.delete(id));
@@ -232,7 +256,10 @@ export class FanningRunner extends JobRunnerBase implements JobRunner {
   }
 }
 
-/** The app's jobs (web mode, Electron): fanned out over as many parts as the pool has threads, or QUEUE_PARTS on a queue. */
+/**
+ * The app's jobs (web mode, Electron): fanned out over as many parts as the pool has threads, or QUEUE_PARTS on a
+ * queue.
+ */
 export function appJobs(runner: SwitchableRunner): FanningRunner {
   return new FanningRunner(runner, () => (runner.active === runner.local ? runner.threads : QUEUE_PARTS));
 }

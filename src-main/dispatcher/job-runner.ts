@@ -7,7 +7,10 @@
  */
 import { runJob, type RunJobOptions, type JobEvent, type JobResult } from '../../src-shared/protocol/index';
 
-/** onProgress, onSubmitted, signal (cancel) and stopSignal (stop: an optimal LP resolves with its best mechanism so far). */
+/**
+ * onProgress, onSubmitted, signal (cancel) and stopSignal (stop: an optimal LP resolves with its best mechanism so
+ * far).
+ */
 export type RunOptions = RunJobOptions;
 
 export interface JobRunner {
@@ -17,14 +20,16 @@ export interface JobRunner {
   submit(request: unknown): Promise<string>;
   /** Cancel a job; resolves true if it was running or queued. */
   cancel(jobId: string): Promise<boolean>;
-  /** Stop a job: a running optimal LP ends with its best private mechanism and certified gap; other jobs are cancelled. */
+  /**
+   * Stop a job: a running optimal LP ends with its best private mechanism and certified gap; other jobs are cancelled.
+   */
   stop(jobId: string): Promise<boolean>;
   /** Every job's events; returns an unsubscribe function. */
   onJobEvent(listener: (e: JobEvent) => void): () => void;
   /**
    * Submit and await the result (rejects with ApiError); aborting `signal`
-   * cancels. Every runner implements it as runJob(this, ...) (src-shared/protocol/api.ts). A mechanism or capacity request with `out` gets its channel CSV
-   * written at `out` (result.csvPath = out), as the local worker writes it.
+   * cancels. Every runner implements it as runJob(this, ...) (src-shared/protocol/api.ts). A mechanism or capacity
+   * request with `out` gets its channel CSV written at `out` (result.csvPath = out), as the local worker writes it.
    */
   run(request: unknown, options?: RunOptions): Promise<JobResult>;
   /** Cancel what is still running and release the pool or connections. */

@@ -7,7 +7,10 @@
  */
 import { MAX_LP_THREADS, isGivenMechanism, type JobRequest } from '../../src-shared/protocol/index';
 
-/** Fill lpThreads of every optimal construction `req` builds and leaves it out of (a comparison's rows built from their kind too). */
+/**
+ * Fill lpThreads of every optimal construction `req` builds and leaves it out of (a comparison's rows built from their
+ * kind too).
+ */
 export function withDefaultLpThreads(req: JobRequest, workers: number): JobRequest {
   const threads = Math.max(1, Math.min(MAX_LP_THREADS, Math.floor(workers) || 1));
   const specs =
@@ -18,6 +21,7 @@ export function withDefaultLpThreads(req: JobRequest, workers: number): JobReque
         : req.type === 'compare'
           ? req.mechanisms.filter((m) => !isGivenMechanism(m))
           : [];
-  for (const spec of specs) if (spec && spec.kind === 'optimal' && spec.lpThreads === undefined) spec.lpThreads = threads;
+  for (const spec of specs)
+    if (spec && spec.kind === 'optimal' && spec.lpThreads === undefined) spec.lpThreads = threads;
   return req;
 }

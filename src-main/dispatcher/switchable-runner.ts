@@ -57,7 +57,10 @@ export class SwitchableRunner extends JobRunnerBase implements JobRunner {
 
   /** Send new jobs to `runner` (the local pool when null); the previous non-local runner closes after its last job. */
   use(runner: JobRunner | null): void {
-    const next = runner === null || runner === this.local ? this.localAttached : (this.attached.get(runner) ?? this.attach(runner));
+    const next =
+      runner === null || runner === this.local
+        ? this.localAttached
+        : (this.attached.get(runner) ?? this.attach(runner));
     if (next === this.current) return;
     const prev = this.current;
     this.current = next;

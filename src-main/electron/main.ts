@@ -5,7 +5,16 @@
  * IPC handler that validates every message and forwards jobs to the shared
  * piscina dispatcher through the same MechStudioHost web mode uses.
  */
-import { app, BrowserWindow, dialog, ipcMain, Menu, session, type IpcMainInvokeEvent, type WebContents } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  session,
+  type IpcMainInvokeEvent,
+  type WebContents,
+} from 'electron';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { existsSync, readFileSync } from 'node:fs';
@@ -75,7 +84,10 @@ const dialogs: Dialogs = {
     return r.canceled || !r.filePath ? null : r.filePath;
   },
   async chooseDir() {
-    const r = await dialog.showOpenDialog(win ?? undefined!, { title: 'Export into folder', properties: ['openDirectory', 'createDirectory'] });
+    const r = await dialog.showOpenDialog(win ?? undefined!, {
+      title: 'Export into folder',
+      properties: ['openDirectory', 'createDirectory'],
+    });
     return r.canceled || !r.filePaths[0] ? null : r.filePaths[0];
   },
 };
@@ -103,7 +115,14 @@ async function main(): Promise<void> {
   // No remote content: only file:// (our bundle), data: and blob: may load.
   ses.webRequest.onBeforeRequest((details, cb) => {
     const u = details.url;
-    cb({ cancel: !(u.startsWith('file://') || u.startsWith('data:') || u.startsWith('blob:') || u.startsWith('devtools://')) });
+    cb({
+      cancel: !(
+        u.startsWith('file://') ||
+        u.startsWith('data:') ||
+        u.startsWith('blob:') ||
+        u.startsWith('devtools://')
+      ),
+    });
   });
   ses.webRequest.onHeadersReceived((details, cb) => {
     cb({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP] } });
@@ -122,7 +141,10 @@ async function main(): Promise<void> {
   } catch (e) {
     dialog.showErrorBox('Job queue unavailable', `${messageOf(e)}\n\nJobs run on this computer instead.`);
   }
-  let menuModel = { recent: [] as Awaited<ReturnType<MechStudioHost['recent']>>, examples: [] as { name: string; title: string; description: string }[] };
+  let menuModel = {
+    recent: [] as Awaited<ReturnType<MechStudioHost['recent']>>,
+    examples: [] as { name: string; title: string; description: string }[],
+  };
   const send = (cmd: MenuCommand): void => win?.webContents.send(IPC.menu, cmd);
   const showAbout = (): void =>
     void dialog.showMessageBox(win ?? undefined!, {
@@ -147,7 +169,10 @@ async function main(): Promise<void> {
       rebuildMenu();
     },
   });
-  menuModel = { recent: await host.recent(), examples: (await host.call('examples.list', [], nullSession)) as typeof menuModel.examples };
+  menuModel = {
+    recent: await host.recent(),
+    examples: (await host.call('examples.list', [], nullSession)) as typeof menuModel.examples,
+  };
   rebuildMenu();
 
   const sessions = new Map<number, HostSession>();
@@ -166,8 +191,10 @@ async function main(): Promise<void> {
 
   ipcMain.handle(IPC.call, async (event: IpcMainInvokeEvent, method: unknown, params: unknown) => {
     // Only our own page may call the API.
-    if (!event.senderFrame || !isOurPage(event.senderFrame.url)) return { ok: false, error: { code: 'invalid-input', message: 'caller is not the app' } };
-    if (typeof method !== 'string' || !Array.isArray(params)) return { ok: false, error: { code: 'invalid-input', message: 'malformed API call' } };
+    if (!event.senderFrame || !isOurPage(event.senderFrame.url))
+      return { ok: false, error: { code: 'invalid-input', message: 'caller is not the app' } };
+    if (typeof method !== 'string' || !Array.isArray(params))
+      return { ok: false, error: { code: 'invalid-input', message: 'malformed API call' } };
     try {
       return { ok: true, value: (await host.call(method, params, sessionFor(event.sender))) ?? null };
     } catch (e) {

@@ -12,7 +12,12 @@ interface MenuModel {
   examples: ExampleInfo[];
 }
 
-export function buildMenu(win: () => BrowserWindow | null, model: MenuModel, send: (cmd: MenuCommand) => void, showAbout: () => void): Menu {
+export function buildMenu(
+  win: () => BrowserWindow | null,
+  model: MenuModel,
+  send: (cmd: MenuCommand) => void,
+  showAbout: () => void,
+): Menu {
   const isMac = process.platform === 'darwin';
   const recentItems: MenuItemConstructorOptions[] = model.recent.length
     ? model.recent.map((r) => ({ label: `${r.name} — ${r.path}`, click: () => send(`open-recent:${r.path}`) }))
@@ -40,7 +45,11 @@ export function buildMenu(win: () => BrowserWindow | null, model: MenuModel, sen
     {
       label: 'E&xamples',
       submenu: model.examples.length
-        ? model.examples.map((e) => ({ label: e.title, toolTip: e.description, click: () => send(`example:${e.name}`) }))
+        ? model.examples.map((e) => ({
+            label: e.title,
+            toolTip: e.description,
+            click: () => send(`example:${e.name}`),
+          }))
         : [{ label: 'No examples found', enabled: false }],
     },
     {
@@ -60,9 +69,16 @@ export function buildMenu(win: () => BrowserWindow | null, model: MenuModel, sen
       submenu: [
         { label: 'Glossary', click: () => send('glossary') },
         { label: 'About Mechanism Studio', click: showAbout },
-        { label: 'Project on the web (opens your browser)', click: () => void shell.openExternal('https://github.com/') },
+        {
+          label: 'Project on the web (opens your browser)',
+          click: () => void shell.openExternal('https://github.com/'),
+        },
         { type: 'separator' },
-        { label: 'Toggle Developer Tools', accelerator: 'CmdOrCtrl+Shift+I', click: () => win()?.webContents.toggleDevTools() },
+        {
+          label: 'Toggle Developer Tools',
+          accelerator: 'CmdOrCtrl+Shift+I',
+          click: () => win()?.webContents.toggleDevTools(),
+        },
       ],
     },
   ];

@@ -8,7 +8,9 @@ import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import { apiOverCall, type BridgeCall, type MechStudioApi, type JobEvent } from '../../src-shared/protocol/index';
 import { IPC } from './ipc-channels';
 
-type Envelope = { ok: true; value: unknown } | { ok: false; error: { code: string; message: string; detail?: Record<string, unknown> } };
+type Envelope =
+  | { ok: true; value: unknown }
+  | { ok: false; error: { code: string; message: string; detail?: Record<string, unknown> } };
 
 async function call<T>(method: BridgeCall['method'], ...params: unknown[]): Promise<T> {
   const r = (await ipcRenderer.invoke(

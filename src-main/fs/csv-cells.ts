@@ -35,7 +35,10 @@ export function numberProblem(text: string): string | undefined {
 /** A CSV cell as a finite number, or an error naming file, line and column. */
 export function csvNumber(cell: string, source: string, line: number, col: number): number {
   const v = parseDecimal(cell);
-  if (v === null) invalid(`${source} line ${line}, column ${col + 1}: '${shortLabel(cell)}' ${numberProblem(cell) ?? 'is not a number'}`);
+  if (v === null)
+    invalid(
+      `${source} line ${line}, column ${col + 1}: '${shortLabel(cell)}' ${numberProblem(cell) ?? 'is not a number'}`,
+    );
   return v;
 }
 
@@ -74,13 +77,17 @@ export class CsvTokenizer {
     } catch (e) {
       if (!(e instanceof CsvFailure)) throw e;
       const p = e.problem;
-      if (p.code === 'line-too-long') invalid(`${this.source} line ${p.line}: a line longer than ${this.maxLine} characters; is this ${this.kind}?`);
+      if (p.code === 'line-too-long')
+        invalid(`${this.source} line ${p.line}: a line longer than ${this.maxLine} characters; is this ${this.kind}?`);
       invalid(`${this.source}: ${p.message}`, { line: p.line });
     }
   }
 }
 
-/** Tokenize a CSV file as it is read (1 MiB at a time): memory holds one line, not the file. `onBytes`: the size of each chunk read. */
+/**
+ * Tokenize a CSV file as it is read (1 MiB at a time): memory holds one line, not the file. `onBytes`: the size of each
+ * chunk read.
+ */
 export function tokenizeFileSync(
   file: string,
   what: string,

@@ -7,7 +7,13 @@
 import { totalmem } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
 import { invalid } from '../../src-shared/errors';
-import { type ChannelPayload, type LossInput, type PriorInput, builtinLossSchema, MAX_REQUEST_CHANNEL_ENTRIES } from '../../src-shared/protocol/index';
+import {
+  type ChannelPayload,
+  type LossInput,
+  type PriorInput,
+  builtinLossSchema,
+  MAX_REQUEST_CHANNEL_ENTRIES,
+} from '../../src-shared/protocol/index';
 import { sizeOfDomainInput, type KeptChannel } from '../../src-worker/index';
 import { checkReadableFileSync, readRegularFileChunks } from './safe-fs';
 import { parseDomainSpecText } from '../../src-shared/grammar/domain-spec';
@@ -117,15 +123,20 @@ class ChannelCsvBuilder {
 
   private header(fields: string[], line: number): void {
     const src = this.source;
-    if (fields[0] !== '') invalid(`${src} line ${line}: the header's first cell must be empty (then one label per output), found '${shortLabel(fields[0]!)}'`);
+    if (fields[0] !== '')
+      invalid(
+        `${src} line ${line}: the header's first cell must be empty (then one label per output), found '${shortLabel(fields[0]!)}'`,
+      );
     const cols = fields.length - 1;
     if (cols === 0) invalid(`${src} line ${line}: the header lists no output labels`);
-    if (cols > this.maxEntries) invalid(`${src} line ${line}: ${cols} outputs is over the ${this.maxEntries}-entry limit for CSV input`);
+    if (cols > this.maxEntries)
+      invalid(`${src} line ${line}: ${cols} outputs is over the ${this.maxEntries}-entry limit for CSV input`);
     const seen = new Map<string, number>();
     for (let j = 1; j <= cols; j++) {
       const l = fields[j]!;
       const k = seen.get(l);
-      if (k !== undefined) invalid(`${src} line ${line}: output label '${shortLabel(l)}' appears twice (columns ${k + 1} and ${j + 1})`);
+      if (k !== undefined)
+        invalid(`${src} line ${line}: output label '${shortLabel(l)}' appears twice (columns ${k + 1} and ${j + 1})`);
       seen.set(l, j);
     }
     this.cols = cols;
@@ -137,12 +148,17 @@ class ChannelCsvBuilder {
   private row(fields: string[], line: number): void {
     const src = this.source;
     const cols = this.cols;
-    if (fields.length !== cols + 1) invalid(`${src} line ${line}: expected ${cols + 1} cells (label + ${cols} probabilities), found ${fields.length}`);
+    if (fields.length !== cols + 1)
+      invalid(
+        `${src} line ${line}: expected ${cols + 1} cells (label + ${cols} probabilities), found ${fields.length}`,
+      );
     const label = fields[0]!;
     const i = this.rows;
     const exp = this.expected;
     if (exp && i + 1 > exp.rows)
-      invalid(`${src} line ${line}: the channel has more than ${exp.rows} secret rows but the domain ${exp.domain} has ${exp.rows} points`);
+      invalid(
+        `${src} line ${line}: the channel has more than ${exp.rows} secret rows but the domain ${exp.domain} has ${exp.rows} points`,
+      );
     if ((i + 1) * cols > this.maxEntries)
       invalid(
         `${src} line ${line}: more than ${i} rows x ${cols} columns is over the ${this.maxEntries}-entry limit for a channel CSV (its doubles may take a quarter of this machine's memory, at most 2 GiB)`,
@@ -161,19 +177,27 @@ class ChannelCsvBuilder {
       d[off + j] = v;
       s += v;
     }
-    if (!(Math.abs(s - 1) <= CHANNEL_ROW_SUM_TOL)) invalid(`${src} line ${line}: row '${shortLabel(label)}' sums to ${s}, not 1`);
+    if (!(Math.abs(s - 1) <= CHANNEL_ROW_SUM_TOL))
+      invalid(`${src} line ${line}: row '${shortLabel(label)}' sums to ${s}, not 1`);
     this.rowLabels.push(label);
     const before = this.rowIndex.addOrFind(label, i);
-    if (before >= 0) invalid(`${src} line ${line}: row label '${shortLabel(label)}' appears twice (lines ${this.rowLines[before]} and ${line})`);
+    if (before >= 0)
+      invalid(
+        `${src} line ${line}: row label '${shortLabel(label)}' appears twice (lines ${this.rowLines[before]} and ${line})`,
+      );
     this.rowLines.push(line);
     this.rows++;
   }
 
   /** The channel read, its doubles on shared memory (a worker reads them in place: jobs/kept-channel.ts). */
   finishKept(): KeptChannel {
-    if (this.cols < 0 || this.rows === 0) invalid(`${this.source}: a channel CSV needs a header row and at least one secret row`);
+    if (this.cols < 0 || this.rows === 0)
+      invalid(`${this.source}: a channel CSV needs a header row and at least one secret row`);
     const exp = this.expected;
-    if (exp && this.rows !== exp.rows) invalid(`${this.source}: the channel has ${this.rows} secret rows but the domain ${exp.domain} has ${exp.rows} points`);
+    if (exp && this.rows !== exp.rows)
+      invalid(
+        `${this.source}: the channel has ${this.rows} secret rows but the domain ${exp.domain} has ${exp.rows} points`,
+      );
     const n = this.rows * this.cols;
     let data = this.data;
     if (data.length !== n) {
@@ -183,7 +207,9 @@ class ChannelCsvBuilder {
     return { rows: this.rows, cols: this.cols, data, rowLabels: this.rowLabels, colLabels: this.colLabels };
   }
 
-  /** The channel read, as a request carries it inline (at most MAX_REQUEST_CHANNEL_ENTRIES entries: see channelInput). */
+  /**
+   * The channel read, as a request carries it inline (at most MAX_REQUEST_CHANNEL_ENTRIES entries: see channelInput).
+   */
   finish(): ChannelPayload {
     return payloadOf(this.finishKept());
   }
@@ -219,7 +245,11 @@ export function parseChannelCsv(text: string, source: string): ChannelPayload {
  * the first row too many. The doubles go straight into shared memory, up to
  * MAX_CHANNEL_CSV_ENTRIES of them (every channel the engine writes that fits).
  */
-async function readChannelCsvKept(path: string, signal?: AbortSignal, expected?: ChannelRowsExpected): Promise<KeptChannel> {
+async function readChannelCsvKept(
+  path: string,
+  signal?: AbortSignal,
+  expected?: ChannelRowsExpected,
+): Promise<KeptChannel> {
   const b = new ChannelCsvBuilder(path, MAX_CHANNEL_CSV_ENTRIES, expected);
   const t = new CsvTokenizer(path, b.record);
   const dec = new StringDecoder('utf8');
@@ -253,7 +283,8 @@ class NumberSink {
   ) {}
   push(v: number, line: number): void {
     if (this.length === this.data.length) {
-      if (this.length >= this.max) invalid(`${this.what} line ${line}: more than ${this.max} numbers, over the limit for CSV input`);
+      if (this.length >= this.max)
+        invalid(`${this.what} line ${line}: more than ${this.max} numbers, over the limit for CSV input`);
       const grown = new Float64Array(Math.min(this.data.length * 2, this.max));
       grown.set(this.data);
       this.data = grown;
@@ -272,7 +303,9 @@ function readPriorCsv(file: string, expected?: ChannelRowsExpected): number[] {
   const sink = new NumberSink(MAX_PRIOR_CSV_ENTRIES, `prior CSV ${file}`);
   tokenizeFileSync(file, 'prior CSV', MAX_PRIOR_CSV_BYTES, (fields, line) => {
     if (expected && sink.length + fields.length > expected.rows) {
-      invalid(`prior CSV ${file} line ${line}: more than ${expected.rows} entries but the domain ${expected.domain} has ${expected.rows} points`);
+      invalid(
+        `prior CSV ${file} line ${line}: more than ${expected.rows} entries but the domain ${expected.domain} has ${expected.rows} points`,
+      );
     }
     for (let j = 0; j < fields.length; j++) {
       const v = csvNumber(fields[j]!, file, line, j);
@@ -321,12 +354,15 @@ function readLossCsv(file: string): LossInput {
       if (cols < 1) invalid(`loss CSV ${file} line ${line}: a row needs at least one number`);
     }
     const off = labelled ? 1 : 0;
-    if (fields.length - off !== cols) invalid(`loss CSV ${file} line ${line}: expected ${cols} numbers, found ${fields.length - off}`);
+    if (fields.length - off !== cols)
+      invalid(`loss CSV ${file} line ${line}: expected ${cols} numbers, found ${fields.length - off}`);
     if (labelled) rowLabels.push(fields[0]!);
     for (let j = off; j < fields.length; j++) {
       const v = csvNumber(fields[j]!, file, line, j);
       if (v < 0)
-        invalid(`loss CSV ${file} line ${line}, column ${j + 1}: loss matrix entry (row ${rows + 1}, column ${j - off + 1}) is ${v}: a loss must be >= 0`);
+        invalid(
+          `loss CSV ${file} line ${line}, column ${j + 1}: loss matrix entry (row ${rows + 1}, column ${j - off + 1}) is ${v}: a loss must be >= 0`,
+        );
       sink.push(v, line);
     }
     rows++;
@@ -350,7 +386,9 @@ export function parsePriorArg(text: string, baseDir = process.cwd(), points?: Ch
   if (p.kind === 'points') {
     const pp = parsePointsPriorArg(p.text, baseDir);
     if (points && points.rows !== pp.grid.rows * pp.grid.cols)
-      invalid(`the points prior's grid ${pp.domain} has ${pp.grid.rows * pp.grid.cols} cells but the domain ${points.domain} has ${points.rows} points`);
+      invalid(
+        `the points prior's grid ${pp.domain} has ${pp.grid.rows * pp.grid.cols} cells but the domain ${points.domain} has ${points.rows} points`,
+      );
     return pp.prior;
   }
   return p.kind === 'uniform' ? 'uniform' : p;
@@ -372,7 +410,8 @@ export function resolveDomainArg(text: string, baseDir = process.cwd()): string 
   const g = parseDomainSpecText(t);
   if (g.ok && (g.spec.kind === 'graph' || g.spec.kind === 'csv')) {
     const file = absolute(g.spec.file, baseDir);
-    checkReadableFileSync(file, `${g.spec.kind} domain file`, MAX_DOMAIN_FILE_BYTES); // fail early, on this side, with a clear message
+    // fail early, on this side, with a clear message
+    checkReadableFileSync(file, `${g.spec.kind} domain file`, MAX_DOMAIN_FILE_BYTES);
     return `${g.spec.kind}:${file}`;
   }
   return t;

@@ -48,7 +48,9 @@ export interface PointsPrior {
   outsideWarning: string | null;
 }
 
-/** `points:FILE.csv[:opt=V]...` split into the file as written and its options (read from the end: FILE may hold ':'). */
+/**
+ * `points:FILE.csv[:opt=V]...` split into the file as written and its options (read from the end: FILE may hold ':').
+ */
 export function splitPointsPrior(text: string): { fileText: string; options: string[] } {
   const t = text.trim();
   if (!t.startsWith('points:')) invalid(`not a points prior: '${shortLabel(t)}'`);
@@ -82,7 +84,9 @@ export function parsePointsPriorArg(text: string, baseDir = process.cwd(), onPro
     if (name === 'box') {
       const v = value.split(',').map((s) => parseDecimal(s));
       if (v.length !== 4 || v.some((x) => x === null))
-        invalid(`points prior: box= needs four numbers x0,y0,x1,y1 (west,south,east,north), got '${shortLabel(value)}'`);
+        invalid(
+          `points prior: box= needs four numbers x0,y0,x1,y1 (west,south,east,north), got '${shortLabel(value)}'`,
+        );
       box = v as number[];
     } else {
       const v = parseDecimal(value);
@@ -102,7 +106,9 @@ export function parsePointsPriorArg(text: string, baseDir = process.cwd(), onPro
     if (!box) return { cellKm: cell, smoothing: smooth };
     const [x0, y0, x1, y1] = box as [number, number, number, number];
     const bbox: BoundingBox =
-      units === 'km' ? { units: 'km', xMin: x0, yMin: y0, xMax: x1, yMax: y1 } : { units: 'degrees', west: x0, south: y0, east: x1, north: y1 };
+      units === 'km'
+        ? { units: 'km', xMin: x0, yMin: y0, xMax: x1, yMax: y1 }
+        : { units: 'degrees', west: x0, south: y0, east: x1, north: y1 };
     return { cellKm: cell, smoothing: smooth, box: bbox };
   };
   const grid = binPointsFile(file, gridOpts, box !== null, onProgress);
@@ -126,7 +132,15 @@ export function parsePointsPriorArg(text: string, baseDir = process.cwd(), onPro
     grid.outside > 0
       ? `${grid.outside} of ${total} points lie outside the box and are not in the prior (first at line${grid.outsideLines.length > 1 ? 's' : ''} ${grid.outsideLines.join(', ')})`
       : null;
-  return { prior: { kind: 'vector', values: Array.from(grid.prior) }, domain: grid.domainSpec, binning, grid, file, summary, outsideWarning };
+  return {
+    prior: { kind: 'vector', values: Array.from(grid.prior) },
+    domain: grid.domainSpec,
+    binning,
+    grid,
+    file,
+    summary,
+    outsideWarning,
+  };
 }
 
 /**
@@ -160,7 +174,11 @@ function streamPointsFile(
     count++;
     onPoint(a, b, line);
   };
-  tokenizeFileSync(file, 'points CSV', MAX_POINTS_CSV_BYTES, onRecord, { maxChars: MAX_POINTS_LINE_CHARS, kind: 'a points CSV', onBytes });
+  tokenizeFileSync(file, 'points CSV', MAX_POINTS_CSV_BYTES, onRecord, {
+    maxChars: MAX_POINTS_LINE_CHARS,
+    kind: 'a points CSV',
+    onBytes,
+  });
   if (!columns) invalid(`${source}: the file is empty; it needs a header (x,y or lat,lon) and at least one point`);
   if (count === 0) invalid(`${source}: no points after the header`);
   return count;
@@ -172,7 +190,12 @@ function streamPointsFile(
  * read); without one, a first pass finds the data's extent and a second bins.
  * Memory is the grid's counts, independent of the number of points.
  */
-function binPointsFile(file: string, gridOpts: (units: PointUnits) => PointGridOptions, boxed: boolean, onProgress?: ReadProgress): PointGrid {
+function binPointsFile(
+  file: string,
+  gridOpts: (units: PointUnits) => PointGridOptions,
+  boxed: boolean,
+  onProgress?: ReadProgress,
+): PointGrid {
   const source = `points CSV ${file}`;
   let size = 1;
   try {
@@ -186,7 +209,10 @@ function binPointsFile(file: string, gridOpts: (units: PointUnits) => PointGridO
   const onBytes = (n: number): void => {
     read += n;
     const what = boxed || pass === 1 ? 'binning points' : 'reading points (their extent)';
-    onProgress?.(Math.min(1, (pass + read / size) / passes), `${what}: ${(read / 2 ** 20).toFixed(0)} of ${(size / 2 ** 20).toFixed(0)} MiB of ${file}`);
+    onProgress?.(
+      Math.min(1, (pass + read / size) / passes),
+      `${what}: ${(read / 2 ** 20).toFixed(0)} of ${(size / 2 ** 20).toFixed(0)} MiB of ${file}`,
+    );
   };
   let units: PointUnits = 'km';
   let binner: PointBinner | null = null;

@@ -121,7 +121,10 @@ const PATH_CALLS = {
   readdir: { sync: (p: string) => readdirSync(p), async: (p: string) => fsp.readdir(p) },
   mkdir: { sync: (p: string) => mkdirSync(p), async: (p: string) => fsp.mkdir(p) },
   unlink: { sync: (p: string) => unlinkSync(p), async: (p: string) => fsp.unlink(p) },
-  access: { sync: (p: string) => accessSync(p, constants.W_OK | constants.X_OK), async: (p: string) => fsp.access(p, constants.W_OK | constants.X_OK) },
+  access: {
+    sync: (p: string) => accessSync(p, constants.W_OK | constants.X_OK),
+    async: (p: string) => fsp.access(p, constants.W_OK | constants.X_OK),
+  },
 };
 type PathOp = keyof typeof PATH_CALLS;
 const isPathStep = (s: Step): s is { op: PathOp; path: string } => Object.hasOwn(PATH_CALLS, s.op);
@@ -241,13 +244,19 @@ export interface ReadOptions {
 export const REFUSE_SYSTEM_FS: ReadOptions = { refuseSystemFs: true };
 
 /** stat (following links) and require a regular file of at most maxBytes. Returns the path to open and its stat. */
-function* readTarget(path: string, what: string, maxBytes: number, opts: ReadOptions): Steps<{ target: string; st: Stats }> {
+function* readTarget(
+  path: string,
+  what: string,
+  maxBytes: number,
+  opts: ReadOptions,
+): Steps<{ target: string; st: Stats }> {
   checkPathText(path, what);
   let target = path;
   if (opts.refuseSystemFs || opts.confineTo !== undefined) {
     const real = yield* call<string>({ op: 'realpath', path: resolve(path) });
     if (isErr(real)) invalid(`cannot read ${what} '${path}': ${errnoText(real)}`);
-    if (underForbiddenRoot(real)) invalid(`${what} '${path}' is not a regular file (files under /proc and /sys are refused)`);
+    if (underForbiddenRoot(real))
+      invalid(`${what} '${path}' is not a regular file (files under /proc and /sys are refused)`);
     target = real;
   }
   const st = yield* call<Stats>({ op: 'stat', path: target });
@@ -295,13 +304,21 @@ function* openedProblem(fd: Fd, fst: Stats, target: string, root: string): Steps
   if (isErr(real)) {
     real = yield* call<string>({ op: 'realpath', path: target });
     const now = isErr(real) ? real : yield* call<Stats>({ op: 'stat', path: real });
-    if (isErr(real) || isErr(now) || now.dev !== fst.dev || now.ino !== fst.ino) return 'changed while it was opened; nothing was read';
+    if (isErr(real) || isErr(now) || now.dev !== fst.dev || now.ino !== fst.ino)
+      return 'changed while it was opened; nothing was read';
   }
   return confinedProblem(root, real, fst.nlink);
 }
 
 /** Read in chunks of at most 1 MiB (the buffer is reused), never past cap + 1 bytes in all. */
-function* readChunks(path: string, what: string, maxBytes: number, onChunk: (chunk: Buffer) => void, opts: ReadOptions, signal?: AbortSignal): Steps<void> {
+function* readChunks(
+  path: string,
+  what: string,
+  maxBytes: number,
+  onChunk: (chunk: Buffer) => void,
+  opts: ReadOptions,
+  signal?: AbortSignal,
+): Steps<void> {
   const fd = yield* openChecked(path, what, maxBytes, opts);
   try {
     const buf = Buffer.allocUnsafe(1 << 20);
@@ -309,7 +326,13 @@ function* readChunks(path: string, what: string, maxBytes: number, onChunk: (chu
     for (;;) {
       checkCancelled(signal, `reading ${what} '${path}' was cancelled`);
       // a regular file never says EAGAIN; anything that does is not a file we wait for
-      const n = yield* call<number>({ op: 'read', fd, buf, len: Math.max(1, Math.min(buf.length, maxBytes + 1 - total)), pos: null });
+      const n = yield* call<number>({
+        op: 'read',
+        fd,
+        buf,
+        len: Math.max(1, Math.min(buf.length, maxBytes + 1 - total)),
+        pos: null,
+      });
       if (isErr(n)) invalid(`cannot read ${what} '${path}': ${errnoText(n)}`);
       if (n === 0) return;
       total += n;
@@ -339,7 +362,12 @@ function textCollector(): { push: (c: Buffer) => void; text: () => string } {
  * file of at most maxBytes). For small inputs (projects, priors, losses,
  * domain files).
  */
-export function readRegularFileSync(path: string, what: string, maxBytes = DEFAULT_MAX_READ_BYTES, opts: ReadOptions = {}): string {
+export function readRegularFileSync(
+  path: string,
+  what: string,
+  maxBytes = DEFAULT_MAX_READ_BYTES,
+  opts: ReadOptions = {},
+): string {
   const out = textCollector();
   runSync(readChunks(path, what, maxBytes, out.push, opts));
   return out.text();
@@ -363,7 +391,12 @@ export function readRegularFileSyncStepped(
 }
 
 /** readRegularFileSync on the promise API: the web server's reads. */
-export async function readRegularFile(path: string, what: string, maxBytes = DEFAULT_MAX_READ_BYTES, opts: ReadOptions = {}): Promise<string> {
+export async function readRegularFile(
+  path: string,
+  what: string,
+  maxBytes = DEFAULT_MAX_READ_BYTES,
+  opts: ReadOptions = {},
+): Promise<string> {
   const out = textCollector();
   await runAsync(readChunks(path, what, maxBytes, out.push, opts));
   return out.text();
@@ -373,7 +406,13 @@ export async function readRegularFile(path: string, what: string, maxBytes = DEF
  * Read a regular file synchronously in 1 MiB chunks (the buffer passed to
  * onChunk is reused: copy what you keep), stopping at maxBytes with an error.
  */
-export function readRegularFileChunksSync(path: string, what: string, maxBytes: number, onChunk: (chunk: Buffer) => void, opts: ReadOptions = {}): void {
+export function readRegularFileChunksSync(
+  path: string,
+  what: string,
+  maxBytes: number,
+  onChunk: (chunk: Buffer) => void,
+  opts: ReadOptions = {},
+): void {
   runSync(readChunks(path, what, maxBytes, onChunk, opts));
 }
 
@@ -455,11 +494,14 @@ function* writeTarget(path: string, what: string): Steps<string> {
     if (linkedRoot) invalid(`cannot write ${what} '${abs}': it links under ${linkedRoot}, a system pseudo file system`);
     target = t;
   }
-  if (!target.isFile()) invalid(`cannot write ${what} '${abs}': it is ${kindOf(target)}; only a regular file is ever replaced`);
+  if (!target.isFile())
+    invalid(`cannot write ${what} '${abs}': it is ${kindOf(target)}; only a regular file is ever replaced`);
   return abs;
 }
 
-/** The absolute path and its missing components (outermost first); refuses non-directories and /proc, /sys on the way. */
+/**
+ * The absolute path and its missing components (outermost first); refuses non-directories and /proc, /sys on the way.
+ */
 function* planDir(dir: string, what: string): Steps<{ abs: string; missing: string[] }> {
   checkPathText(dir, what);
   const abs = resolve(dir);
@@ -480,7 +522,8 @@ function* planDir(dir: string, what: string): Steps<{ abs: string; missing: stri
       // a linked folder may lead into /proc or /sys
       const real = yield* call<string>({ op: 'realpath', path: p });
       const linkedRoot = isErr(real) ? null : underForbiddenRoot(real);
-      if (linkedRoot) invalid(`cannot create ${what} '${abs}': '${p}' leads under ${linkedRoot}, a system pseudo file system`);
+      if (linkedRoot)
+        invalid(`cannot create ${what} '${abs}': '${p}' leads under ${linkedRoot}, a system pseudo file system`);
       break;
     }
     missing.push(p);
@@ -506,7 +549,8 @@ function* dirTarget(dir: string, what: string): Steps<string> {
   const { abs, missing } = yield* planDir(dir, what);
   const existing = missing.length ? dirname(missing[0]!) : abs;
   const r = yield* call<void>({ op: 'access', path: existing });
-  if (isErr(r)) invalid(`cannot ${missing.length ? 'create' : 'write into'} ${what} '${abs}': ${errnoText(r)} on '${existing}'`);
+  if (isErr(r))
+    invalid(`cannot ${missing.length ? 'create' : 'write into'} ${what} '${abs}': ${errnoText(r)} on '${existing}'`);
   return abs;
 }
 
@@ -578,7 +622,8 @@ function* sweepSteps(dir: string, force: boolean): Steps<number> {
     if (isErr(st) || !st.isFile()) continue;
     const dead = m ? !pidAlive(Number(m[1])) : true;
     // gone already, or not ours to remove: skip
-    if ((dead || now - st.mtimeMs > STALE_TEMP_AGE_MS) && !isErr(yield* call<void>({ op: 'unlink', path: file }))) removed++;
+    if ((dead || now - st.mtimeMs > STALE_TEMP_AGE_MS) && !isErr(yield* call<void>({ op: 'unlink', path: file })))
+      removed++;
   }
   return removed;
 }

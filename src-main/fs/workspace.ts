@@ -37,21 +37,34 @@ export interface PathPolicy {
   readonly root: string | null;
   /** The absolute path to use for `path`; throws MechError 'outside-workspace' when the policy refuses it. */
   place(path: string, what: string): Promise<string>;
-  /** How the host reads a placed file: never /proc or /sys, and when confined, only what lies under the root (checked on the descriptor). */
+  /**
+   * How the host reads a placed file: never /proc or /sys, and when confined, only what lies under the root (checked on
+   * the descriptor).
+   */
   readonly readOptions: ReadOptions;
 }
 
 /** No confinement (Electron, CLI, tests of other things): relative paths against the working directory. */
 export const UNCONFINED: PathPolicy = { root: null, place: async (p) => resolve(p), readOptions: REFUSE_SYSTEM_FS };
 
-/** The names a `graph:` file may have in the workspace: an edge list's (networkx, SNAP, CSV); any other file is not read as a graph. */
+/**
+ * The names a `graph:` file may have in the workspace: an edge list's (networkx, SNAP, CSV); any other file is not read
+ * as a graph.
+ */
 const GRAPH_FILE_EXTENSIONS = ['.csv', '.tsv', '.txt', '.edges', '.edgelist', '.el'] as const;
 
-/** Refuse (outside-workspace) a `graph:` file whose real name (`real`, placed) is not an edge list's; the message names it as sent. */
+/**
+ * Refuse (outside-workspace) a `graph:` file whose real name (`real`, placed) is not an edge list's; the message names
+ * it as sent.
+ */
 export function checkGraphFileName(real: string, sent: string, what: string): void {
   const name = basename(real).toLowerCase();
   if (!GRAPH_FILE_EXTENSIONS.some((x) => name.endsWith(x) && name.length > x.length))
-    outside(sent, what, `is not read as a graph: in the workspace a graph: file is an edge list named *${GRAPH_FILE_EXTENSIONS.join(', *')}`);
+    outside(
+      sent,
+      what,
+      `is not read as a graph: in the workspace a graph: file is an edge list named *${GRAPH_FILE_EXTENSIONS.join(', *')}`,
+    );
 }
 
 /** The root web mode uses: --root, else MECHSTUDIO_WEB_ROOT, else the user's home. */
@@ -71,7 +84,10 @@ function namesUnder(root: string, p: string): string[] | null {
   return rel.split(sep);
 }
 
-/** Real path of the deepest existing ancestor of `abs`, plus the names below it; null when a dangling link is on the way. */
+/**
+ * Real path of the deepest existing ancestor of `abs`, plus the names below it; null when a dangling link is on the
+ * way.
+ */
 async function realOrPlanned(abs: string): Promise<string | null> {
   const rest: string[] = [];
   let p = abs;
@@ -117,7 +133,10 @@ export async function workspaceRoot(dir: string): Promise<PathPolicy> {
     root = await realpath(given);
     if (!(await stat(root)).isDirectory()) throw new Error('not a folder');
   } catch {
-    throw new MechError('invalid-input', `workspace root '${given}' is not an existing folder (--root DIR or MECHSTUDIO_WEB_ROOT)`);
+    throw new MechError(
+      'invalid-input',
+      `workspace root '${given}' is not an existing folder (--root DIR or MECHSTUDIO_WEB_ROOT)`,
+    );
   }
   return {
     root,
@@ -127,7 +146,8 @@ export async function workspaceRoot(dir: string): Promise<PathPolicy> {
       const abs = resolve(root, path);
       // the names as sent: a hidden one is refused even when a link behind it resolves to a visible file
       const sent = namesUnder(root, abs) ?? namesUnder(given, abs);
-      if (sent?.some((n) => n.startsWith('.'))) outside(path, what, 'passes through a hidden file or folder (a name starting with "."); those are not served');
+      if (sent?.some((n) => n.startsWith('.')))
+        outside(path, what, 'passes through a hidden file or folder (a name starting with "."); those are not served');
       let real: string | null;
       try {
         real = await realOrPlanned(abs);
@@ -137,7 +157,8 @@ export async function workspaceRoot(dir: string): Promise<PathPolicy> {
       if (real === null) outside(path, what, 'passes through a dangling symbolic link');
       const names = namesUnder(root, real);
       if (names === null) outside(path, what, `lies outside the workspace folder ${root}`);
-      if (names.some((n) => n.startsWith('.'))) outside(path, what, 'leads through a hidden file or folder (a name starting with "."); those are not served');
+      if (names.some((n) => n.startsWith('.')))
+        outside(path, what, 'leads through a hidden file or folder (a name starting with "."); those are not served');
       return real;
     },
   };

@@ -176,7 +176,8 @@ export class FairJobs {
   async stop(jobId: string): Promise<boolean> {
     const job = this.jobs.get(jobId);
     if (!job || job.cancelled) return job?.cancelled ?? false;
-    if (job.inner !== undefined) return this.backend.stop ? this.backend.stop(job.inner) : this.backend.cancel(job.inner);
+    if (job.inner !== undefined)
+      return this.backend.stop ? this.backend.stop(job.inner) : this.backend.cancel(job.inner);
     return this.cancel(jobId);
   }
 
@@ -236,7 +237,8 @@ export class FairJobs {
     let best: SessionQueue | null = null;
     for (const q of this.sessions.values()) {
       if (q.waiting.length === 0 || !this.admissible(q)) continue;
-      if (!best || q.inFlight < best.inFlight || (q.inFlight === best.inFlight && q.lastAdmit < best.lastAdmit)) best = q;
+      if (!best || q.inFlight < best.inFlight || (q.inFlight === best.inFlight && q.lastAdmit < best.lastAdmit))
+        best = q;
     }
     return best;
   }

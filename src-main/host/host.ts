@@ -38,7 +38,14 @@ import {
 } from '../../src-shared/protocol';
 import { toJobError, type ApiHost, type HostSession } from './api-host';
 import { FairJobs, type JobBackend } from './fair-jobs';
-import { checkDirTargetAsync, checkRegularFile, checkWriteTargetAsync, readRegularFile, REFUSE_SYSTEM_FS, writeFileAtomicAsync } from '../fs/safe-fs';
+import {
+  checkDirTargetAsync,
+  checkRegularFile,
+  checkWriteTargetAsync,
+  readRegularFile,
+  REFUSE_SYSTEM_FS,
+  writeFileAtomicAsync,
+} from '../fs/safe-fs';
 import { redactJobError } from './redact';
 import { readCsv } from '../../src-shared/csv/csv-reader';
 import type { QueueSettings } from './queue-settings';
@@ -101,7 +108,10 @@ interface HostOptions {
   transfers?: Transfers;
 }
 
-/** Where an export goes: a path (given, or chosen in the native dialog), or a private file offered as a download under `name`. */
+/**
+ * Where an export goes: a path (given, or chosen in the native dialog), or a private file offered as a download under
+ * `name`.
+ */
 interface Target {
   path: string;
   download?: { name: string; mime: string };
@@ -122,7 +132,10 @@ function fail(code: JobError['code'], message: string): never {
 /** An export request after validation (exportRequestSchema). */
 type ParsedExportRequest = ApiParams<'project.export'>[0];
 
-/** A validated path placed by the policy (web mode: inside the workspace, links followed); undefined when the caller left it out. */
+/**
+ * A validated path placed by the policy (web mode: inside the workspace, links followed); undefined when the caller
+ * left it out.
+ */
 async function placed(paths: PathPolicy, p: string | null | undefined, what: string): Promise<string | undefined> {
   return p === undefined || p === null ? undefined : paths.place(p, what);
 }
@@ -171,7 +184,10 @@ async function placeDomainFiles(req: unknown, paths: PathPolicy): Promise<Domain
   return refs;
 }
 
-/** Check every domain file of a request before any worker opens it (regular file, under the engine's byte cap; confined: under the root, one link). */
+/**
+ * Check every domain file of a request before any worker opens it (regular file, under the engine's byte cap; confined:
+ * under the root, one link).
+ */
 async function checkDomainFiles(refs: DomainFileRef[], paths: PathPolicy): Promise<void> {
   for (const r of refs) {
     try {
@@ -187,7 +203,9 @@ async function checkDomainFiles(refs: DomainFileRef[], paths: PathPolicy): Promi
 async function redactForFiles(err: JobError, refs: DomainFileRef[]): Promise<JobError> {
   const contents: string[] = [];
   for (const r of refs) {
-    const text = await readRegularFile(r.file, 'domain file', MAX_DOMAIN_FILE_BYTES, REFUSE_SYSTEM_FS).catch(() => null);
+    const text = await readRegularFile(r.file, 'domain file', MAX_DOMAIN_FILE_BYTES, REFUSE_SYSTEM_FS).catch(
+      () => null,
+    );
     if (text !== null) contents.push(text);
   }
   return redactJobError(
@@ -220,7 +238,8 @@ export class MechStudioHost implements ApiHost {
     this.fair = new FairJobs(opts.jobs, { keepFree: opts.mode === 'web' ? 1 : 0 });
     // a channel read from an uploaded project's folder keeps that folder from expiring
     const transfers = opts.transfers;
-    this.unhookReads = transfers && opts.channels ? opts.channels.onFolderRead((dir) => transfers.touch(dir)) : () => undefined;
+    this.unhookReads =
+      transfers && opts.channels ? opts.channels.onFolderRead((dir) => transfers.touch(dir)) : () => undefined;
     this.unsubscribe = this.fair.onJobEvent((e) => {
       const owner = this.jobOwner.get(e.jobId);
       if (!owner) return;
@@ -244,7 +263,10 @@ export class MechStudioHost implements ApiHost {
     this.fair.dispose();
   }
 
-  /** The wire edge: the call is parsed into a typed call (parseApiCall: method known, parameters valid) before it is dispatched. */
+  /**
+   * The wire edge: the call is parsed into a typed call (parseApiCall: method known, parameters valid) before it is
+   * dispatched.
+   */
   async call(method: string, params: unknown[], session: HostSession): Promise<unknown> {
     const parsed = parseApiCall(method, params);
     if (!parsed.ok) throw new ApiError(parsed.error);
@@ -313,8 +335,10 @@ export class MechStudioHost implements ApiHost {
     const req = parsed.value as JobRequest & { out?: string };
     if (req.out !== undefined) fail('invalid-input', 'submit: "out" is not accepted from the app; use project.export');
     // nor which files it reads: an audit from the app carries its samples as text
-    if (req.type === 'audit' && req.input !== undefined) fail('invalid-input', 'submit: an audit from the app sends its samples as text, not a file path');
-    // graph:/dev/zero, csv:/proc/self/mem, a FIFO, a file outside the workspace: refused here, before a worker opens them
+    if (req.type === 'audit' && req.input !== undefined)
+      fail('invalid-input', 'submit: an audit from the app sends its samples as text, not a file path');
+    // graph:/dev/zero, csv:/proc/self/mem, a FIFO, a file outside the workspace: refused here, before a worker opens
+    // them
     const refs = await placeDomainFiles(req, this.paths);
     withDefaultLpThreads(req, this.opts.jobs.workers);
     const id = await this.fair.submit(session.id, req);
@@ -336,7 +360,10 @@ export class MechStudioHost implements ApiHost {
     return this.fair.stop(jobId);
   }
 
-  private async open(path: string | undefined, allowOutside: boolean): Promise<OpenedProject | ProjectNeedsConsent | null> {
+  private async open(
+    path: string | undefined,
+    allowOutside: boolean,
+  ): Promise<OpenedProject | ProjectNeedsConsent | null> {
     if (path === undefined) {
       if (!this.opts.dialogs) fail('invalid-input', 'open: give the project file path (web mode has no file dialog)');
       const chosen = await this.opts.dialogs.openProject();
@@ -356,13 +383,17 @@ export class MechStudioHost implements ApiHost {
     const parsed = parseWith(projectSchema, raw, 'project');
     if (!parsed.ok) throw new ApiError(parsed.error);
     const project = currentVersionOf(raw);
-    if (path === undefined && !this.opts.dialogs && this.opts.transfers) return this.saveDownload(project, parsed.value);
+    if (path === undefined && !this.opts.dialogs && this.opts.transfers)
+      return this.saveDownload(project, parsed.value);
     if (path === undefined) {
       if (!this.opts.dialogs) {
-        if (this.lastSavePath === null) fail('invalid-input', 'save: give the project file path (web mode has no file dialog)');
+        if (this.lastSavePath === null)
+          fail('invalid-input', 'save: give the project file path (web mode has no file dialog)');
         path = this.lastSavePath;
       } else {
-        const chosen = await this.opts.dialogs.saveProject(this.lastSavePath ?? `${project.name.replace(/[^\w.-]+/g, '-')}.mechstudio.json`);
+        const chosen = await this.opts.dialogs.saveProject(
+          this.lastSavePath ?? `${project.name.replace(/[^\w.-]+/g, '-')}.mechstudio.json`,
+        );
         if (chosen === null) return null;
         path = chosen;
       }
@@ -414,10 +445,14 @@ export class MechStudioHost implements ApiHost {
     }
   }
 
-  /** Web mode's Open: a project file the page uploaded, its references read in the workspace, its kept channels (a bundle's) unpacked privately. */
+  /**
+   * Web mode's Open: a project file the page uploaded, its references read in the workspace, its kept channels (a
+   * bundle's) unpacked privately.
+   */
   private async openUpload(token: string): Promise<OpenedProject | ProjectNeedsConsent> {
     const transfers = this.opts.transfers;
-    if (!transfers || !this.opts.store.readText) fail('not-applicable', 'this host takes no uploads (open a project by its path)');
+    if (!transfers || !this.opts.store.readText)
+      fail('not-applicable', 'this host takes no uploads (open a project by its path)');
     const got = transfers.claim(token);
     if (!got) fail('invalid-input', 'the uploaded project did not arrive or has expired: pick the file again');
     let folder: string | null = null;
@@ -427,12 +462,21 @@ export class MechStudioHost implements ApiHost {
       folder = await transfers.newFolder(got.name);
       const text = await unpackProjectFile(await readFile(got.file, 'utf8'), got.name, folder);
       // the project itself is held to the cap of a project file; only a bundle's channels make the upload larger
-      if (text.length > MAX_PROJECT_BYTES) fail('too-large', `${got.name}: the project is over the ${MAX_PROJECT_BYTES / 2 ** 20} MiB a project file may be`);
-      // its references (csv:FILE priors, graph:FILE domains) are the workspace's: relative to its root, refused outside it
-      project = await this.opts.store.readText(text, got.name, this.paths.root ?? process.cwd(), { paths: this.paths, allowOutside: this.paths.root !== null });
+      if (text.length > MAX_PROJECT_BYTES)
+        fail(
+          'too-large',
+          `${got.name}: the project is over the ${MAX_PROJECT_BYTES / 2 ** 20} MiB a project file may be`,
+        );
+      // its references (csv:FILE priors, graph:FILE domains) are the workspace's: relative to its root, refused outside
+      // it
+      project = await this.opts.store.readText(text, got.name, this.paths.root ?? process.cwd(), {
+        paths: this.paths,
+        allowOutside: this.paths.root !== null,
+      });
       // its unpacked channels count against the private folder's cap and expire unread (transfers.ts)
       const dir = folder;
-      if (!('outside' in project)) kept = await transfers.hold(dir, got.name, () => this.opts.channels?.removeFolder(dir));
+      if (!('outside' in project))
+        kept = await transfers.hold(dir, got.name, () => this.opts.channels?.removeFolder(dir));
     } catch (e) {
       if (folder) await transfers.release(folder);
       throw namedAs(e, [[got.file, got.name], ...(folder ? ([[folder, got.name]] as [string, string][]) : [])]);
@@ -454,7 +498,11 @@ export class MechStudioHost implements ApiHost {
    * Save saves (recent list, kept channels beside it); null when there is no workspace or it cannot be written
    * (the upload or download itself stands).
    */
-  private async keepCopy(project: ProjectInput, parsed: Project, name: string): Promise<{ path: string; notKept: ChannelStatus[] } | null> {
+  private async keepCopy(
+    project: ProjectInput,
+    parsed: Project,
+    name: string,
+  ): Promise<{ path: string; notKept: ChannelStatus[] } | null> {
     if (this.paths.root === null) return null;
     try {
       const path = await prepareKeptCopy(this.paths.root, name);
@@ -469,7 +517,11 @@ export class MechStudioHost implements ApiHost {
 
   private async slot(name: string, bytes: number): Promise<UploadSlot> {
     if (!this.opts.transfers) fail('not-applicable', 'this host takes no uploads');
-    if (bytes > MAX_UPLOAD_BYTES) fail('too-large', `${name} is ${(bytes / 2 ** 20).toFixed(0)} MiB, over the ${MAX_UPLOAD_BYTES / 2 ** 20} MiB the app takes`);
+    if (bytes > MAX_UPLOAD_BYTES)
+      fail(
+        'too-large',
+        `${name} is ${(bytes / 2 ** 20).toFixed(0)} MiB, over the ${MAX_UPLOAD_BYTES / 2 ** 20} MiB the app takes`,
+      );
     // the slot holds the announced size of the private folder's space until the file is opened or the slot expires
     return this.opts.transfers.slot(name, MAX_UPLOAD_BYTES, bytes);
   }
@@ -493,7 +545,12 @@ export class MechStudioHost implements ApiHost {
    * native dialog's choice (Electron; null = cancelled), else a private file
    * offered as a download under `name` (web mode).
    */
-  private async target(given: string | null | undefined, what: string, name: string, mime: string): Promise<Target | null> {
+  private async target(
+    given: string | null | undefined,
+    what: string,
+    name: string,
+    mime: string,
+  ): Promise<Target | null> {
     const path = await placed(this.paths, given, what);
     if (path !== undefined) return { path };
     const ext = extname(name).slice(1);
@@ -501,7 +558,8 @@ export class MechStudioHost implements ApiHost {
       const chosen = await this.opts.dialogs.saveFile(name, [{ name: ext.toUpperCase(), extensions: [ext] }]);
       return chosen === null ? null : { path: chosen };
     }
-    if (this.opts.transfers) return { path: await this.opts.transfers.newFile(`.${ext}`, downloadName(name)), download: { name, mime } };
+    if (this.opts.transfers)
+      return { path: await this.opts.transfers.newFile(`.${ext}`, downloadName(name)), download: { name, mime } };
     return fail('invalid-input', `export: give the ${what} (this host has no file dialog)`);
   }
 
@@ -528,12 +586,17 @@ export class MechStudioHost implements ApiHost {
     if (req.kind === 'result-json') {
       const t = await this.target(req.path, 'JSON path', req.name ?? 'result.json', 'application/json');
       if (t === null) return { files: [] };
-      return this.writing(t, async () => [await writeFileAtomicAsync(t.path, JSON.stringify(req.result, null, 2), 'result JSON')]);
+      return this.writing(t, async () => [
+        await writeFileAtomicAsync(t.path, JSON.stringify(req.result, null, 2), 'result JSON'),
+      ]);
     }
     if (req.kind === 'project-run') {
       // a run writes a folder of files: a path (or Electron's folder dialog); web mode has `mechstudio run` for it
       if (req.dir == null && !this.opts.dialogs)
-        fail('invalid-input', 'export: give the output folder (a project run writes several files; or use mechstudio run)');
+        fail(
+          'invalid-input',
+          'export: give the output folder (a project run writes several files; or use mechstudio run)',
+        );
       let dir = (await placed(this.paths, req.dir, 'output folder')) ?? (await this.opts.dialogs!.chooseDir());
       if (dir === null) return { files: [] };
       if (!this.opts.store.exportRun) fail('internal', 'project export is not available');
@@ -551,16 +614,24 @@ export class MechStudioHost implements ApiHost {
     const t = await this.target(req.path, 'report path', req.name ?? 'study-report.html', 'text/html');
     if (t === null) return { files: [] };
     const { version, store, channels } = this.opts;
-    const html = await studyReportPage(req, projectPath, this.paths, { version, runCheck: store.runCheck?.bind(store), channels });
+    const html = await studyReportPage(req, projectPath, this.paths, {
+      version,
+      runCheck: store.runCheck?.bind(store),
+      channels,
+    });
     return this.writing(t, async () => [await writeFileAtomicAsync(t.path, html, 'study report')]);
   }
 
   private async exportChannel(req: Extract<ParsedExportRequest, { kind: 'channel-csv' }>): Promise<ExportResult> {
     const request = req.request;
-    if (request.type !== 'mechanism' && request.type !== 'capacity') fail('invalid-input', 'channel-csv export needs a mechanism or capacity request');
+    if (request.type !== 'mechanism' && request.type !== 'capacity')
+      fail('invalid-input', 'channel-csv export needs a mechanism or capacity request');
     // an optimal LP would be solved again, unseen, for its CSV: its kept channel is exported instead
     if (request.type === 'mechanism' && request.kind === 'optimal')
-      fail('invalid-input', "an optimal mechanism's channel is exported from the channel the app keeps (kept-channel-csv): compute it first");
+      fail(
+        'invalid-input',
+        "an optimal mechanism's channel is exported from the channel the app keeps (kept-channel-csv): compute it first",
+      );
     const t = await this.target(req.path, 'CSV path', req.name ?? 'channel.csv', 'text/csv');
     if (t === null) return { files: [] };
     const exportChannel = this.opts.store.exportChannel;
@@ -577,7 +648,9 @@ export class MechStudioHost implements ApiHost {
   }
 
   /** A kept channel (an optimal LP's) as SPEC §8 CSV, written from the kept doubles by the engine's streamed writer. */
-  private async exportKeptChannel(req: Extract<ParsedExportRequest, { kind: 'kept-channel-csv' }>): Promise<ExportResult> {
+  private async exportKeptChannel(
+    req: Extract<ParsedExportRequest, { kind: 'kept-channel-csv' }>,
+  ): Promise<ExportResult> {
     if (!this.opts.channels) fail('not-applicable', 'this host keeps no channels');
     const found = await this.opts.channels.locate(req.channelRef);
     if (!found.ok) fail('invalid-input', found.problem);
@@ -608,7 +681,11 @@ export class MechStudioHost implements ApiHost {
     if (!this.opts.store.runApply) fail('internal', 'apply is not available');
     const tmpDir = await mkdtemp(join(tmpdir(), 'mechstudio-apply-'));
     const input = join(tmpDir, 'secrets.csv');
-    const names: [string, string][] = [[input, secretsName], ...(t.download ? ([[t.path, t.download.name]] as [string, string][]) : []), [tmpDir, secretsName]];
+    const names: [string, string][] = [
+      [input, secretsName],
+      ...(t.download ? ([[t.path, t.download.name]] as [string, string][]) : []),
+      [tmpDir, secretsName],
+    ];
     try {
       await writeFile(input, req.secrets, { encoding: 'utf8', mode: 0o600 });
       const { result, released } = await this.runApply(req.request, input, t.path);
@@ -628,7 +705,11 @@ export class MechStudioHost implements ApiHost {
   }
 
   /** An apply job from the page's request with host-chosen input and output, and the first released labels. */
-  private async runApply(request: Record<string, unknown>, input: string, out: string): Promise<{ result: ApplyResult; released: string[] }> {
+  private async runApply(
+    request: Record<string, unknown>,
+    input: string,
+    out: string,
+  ): Promise<{ result: ApplyResult; released: string[] }> {
     const parsed = parseJobRequest({ ...request, type: 'apply', input, out });
     if (!parsed.ok) throw new ApiError(parsed.error);
     if (parsed.value.type !== 'apply') fail('invalid-input', 'apply: not an apply request');
@@ -650,7 +731,8 @@ export class MechStudioHost implements ApiHost {
   }
 
   private async examplesLoad(name: string): Promise<OpenedProject> {
-    if (!/^[A-Za-z0-9_.-]+$/.test(name) || name.includes('..')) fail('invalid-input', `example name '${name}' is not valid`);
+    if (!/^[A-Za-z0-9_.-]+$/.test(name) || name.includes('..'))
+      fail('invalid-input', `example name '${name}' is not valid`);
     return { path: null, project: this.opts.store.loadExample(name) };
   }
 }

@@ -44,7 +44,9 @@ export class KeptClaims {
   }
 
   private async one(channelRef: string, claim: ChannelClaim | null): Promise<ChannelStatus> {
-    const r = this.channels ? await this.channels.locate(channelRef) : { ok: false as const, problem: 'this host keeps no channels' };
+    const r = this.channels
+      ? await this.channels.locate(channelRef)
+      : { ok: false as const, problem: 'this host keeps no channels' };
     if (!r.ok) return { channelRef, kept: false, problem: r.problem };
     if (claim === null) return { channelRef, kept: true };
     const on = typeof claim.domain === 'string' ? claim.domain : `its ${claim.domain.kind} domain`;
@@ -73,7 +75,13 @@ export class KeptClaims {
     const known = this.verdicts.get(key);
     if (known) return known;
     if (!this.runCheck) throw new Error('this host runs no privacy checks');
-    const check = await this.runCheck({ type: 'check', channelRef: claim.channelRef, domain: claim.domain, epsilon: claim.epsilon, maxViolations: 1 });
+    const check = await this.runCheck({
+      type: 'check',
+      channelRef: claim.channelRef,
+      domain: claim.domain,
+      epsilon: claim.epsilon,
+      maxViolations: 1,
+    });
     if (this.verdicts.size >= MAX_VERDICTS) this.verdicts.delete(this.verdicts.keys().next().value as string);
     this.verdicts.set(key, check);
     return check;

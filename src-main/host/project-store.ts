@@ -43,7 +43,10 @@ function projectDataFiles(project: Project, baseDir: string): string[] {
     .map((r) => r.file);
 }
 
-/** How a page's project is read: the workspace policy (web mode) and whether files outside the project's folder may be read. */
+/**
+ * How a page's project is read: the workspace policy (web mode) and whether files outside the project's folder may be
+ * read.
+ */
 interface ProjectReadOptions {
   paths?: PathPolicy;
   /** The user agreed to read the files outside the project's folder that the last open listed. */
@@ -55,13 +58,23 @@ export interface OutsideFiles {
   outside: string[];
 }
 
-/** What the host (./host.ts) needs from project storage (src-main/project): parse + atomic write; createProjectStore below is it. */
+/**
+ * What the host (./host.ts) needs from project storage (src-main/project): parse + atomic write; createProjectStore
+ * below is it.
+ */
 export interface ProjectStore {
-  /** The project, or the files outside its folder it refers to (nothing read but the project) unless opts.allowOutside. */
+  /**
+   * The project, or the files outside its folder it refers to (nothing read but the project) unless opts.allowOutside.
+   */
   read(path: string, opts?: ProjectReadOptions): Promise<ProjectInput | OutsideFiles>;
   write(path: string, project: ProjectInput): Promise<void>;
   /** A project from its text (an uploaded file): `name` in its messages, references relative to `baseDir`. */
-  readText?(text: string, name: string, baseDir: string, opts?: ProjectReadOptions): Promise<ProjectInput | OutsideFiles>;
+  readText?(
+    text: string,
+    name: string,
+    baseDir: string,
+    opts?: ProjectReadOptions,
+  ): Promise<ProjectInput | OutsideFiles>;
   /** `mechstudio run` equivalent into `dir`; returns files written. */
   exportRun?(project: ProjectInput, projectPath: string | null, dir: string, paths?: PathPolicy): Promise<string[]>;
   /** Stream a mechanism/capacity channel to CSV at `path`. */
@@ -193,7 +206,10 @@ function assertJson(text: string, path: string): void {
  * /proc files, with byte caps for the project and every file it references,
  * and errors that name file, line and column but never quote the files.
  */
-export async function readProjectSafely(path: string, opts: ProjectReadOptions = {}): Promise<ProjectInput | OutsideFiles> {
+export async function readProjectSafely(
+  path: string,
+  opts: ProjectReadOptions = {},
+): Promise<ProjectInput | OutsideFiles> {
   const abs = resolve(path);
   let text: string;
   try {
@@ -230,7 +246,8 @@ export async function projectFromText(
     if (outside.length > 0 && opts.allowOutside !== true) return { outside };
     const files = projectDataFiles(project, baseDir);
     keep.push(...files, baseDir);
-    for (const f of files) await checkRegularFile(f, 'data file', MAX_DATA_FILE_BYTES, (opts.paths ?? UNCONFINED).readOptions);
+    for (const f of files)
+      await checkRegularFile(f, 'data file', MAX_DATA_FILE_BYTES, (opts.paths ?? UNCONFINED).readOptions);
     try {
       return resolveProjectFiles(project, baseDir);
     } catch (e) {
@@ -276,7 +293,9 @@ export function createProjectStore(
         return summary.files;
       } catch (e) {
         const specs = p.domains.map((d) => d.domain).filter((d): d is string => typeof d === 'string');
-        throw new ApiError(redactJobError(toJobError(e), [dir, baseDir, ...files, ...specs, ...(projectPath ? [projectPath] : [])]));
+        throw new ApiError(
+          redactJobError(toJobError(e), [dir, baseDir, ...files, ...specs, ...(projectPath ? [projectPath] : [])]),
+        );
       }
     },
     exportChannel: async (request, path) => {

@@ -63,7 +63,11 @@ export function readSavedQueue(configDir: string): string | null {
 /** Save the queue URL (null = local pool); false when the file cannot be written. */
 function saveQueue(configDir: string, url: string | null): boolean {
   try {
-    const file = writeFileAtomic(join(configDir, SETTINGS_FILE), `${JSON.stringify({ queue: url }, null, 2)}\n`, 'settings');
+    const file = writeFileAtomic(
+      join(configDir, SETTINGS_FILE),
+      `${JSON.stringify({ queue: url }, null, 2)}\n`,
+      'settings',
+    );
     chmodSync(file, 0o600);
     return true;
   } catch {
@@ -74,11 +78,16 @@ function saveQueue(configDir: string, url: string | null): boolean {
 /** How long status() waits for Redis to say how many workers are connected (then: unknown). */
 const WORKER_COUNT_MS = 2000;
 
-/** The queue's worker count, or null when Redis does not say within `ms` (a status never waits on a dead connection). */
+/**
+ * The queue's worker count, or null when Redis does not say within `ms` (a status never waits on a dead connection).
+ */
 async function workersWithin(client: QueueRunner, ms: number): Promise<number | null> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([client.workerCount().catch(() => null), new Promise<null>((r) => (timer = setTimeout(() => r(null), ms)))]);
+    return await Promise.race([
+      client.workerCount().catch(() => null),
+      new Promise<null>((r) => (timer = setTimeout(() => r(null), ms))),
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -180,7 +189,8 @@ export class QueueSettings {
     if (this.opts.operatorOnly)
       throw new ApiError({
         code: 'not-applicable',
-        message: "the job queue is set by the server's operator (--queue or MECHSTUDIO_QUEUE when web mode starts); the page cannot change it",
+        message:
+          "the job queue is set by the server's operator (--queue or MECHSTUDIO_QUEUE when web mode starts); the page cannot change it",
       });
   }
 
@@ -192,7 +202,8 @@ export class QueueSettings {
   }
 
   private save(url: string | null): void {
-    this.persisted = this.opts.configDir !== null && this.opts.operatorOnly !== true && saveQueue(this.opts.configDir, url);
+    this.persisted =
+      this.opts.configDir !== null && this.opts.operatorOnly !== true && saveQueue(this.opts.configDir, url);
   }
 
   private serial<T>(f: () => Promise<T>): Promise<T> {

@@ -50,7 +50,8 @@ function redactFileContent(message: string, keep: readonly string[], contents: r
     m = m.replace(/[^\s\u0000'"`…]+/g, (tok) => {
       if (checked >= 200) return tok;
       const core = tok.replace(/^[\s'"`(),.:;[\]{}]+|[\s'"`(),.:;[\]{}]+$/g, '');
-      if (core.length < 3 || /^[-+]?\d+$/.test(core) || core === '…' || TEMPLATE_WORDS.has(core.toLowerCase())) return tok;
+      if (core.length < 3 || /^[-+]?\d+$/.test(core) || core === '…' || TEMPLATE_WORDS.has(core.toLowerCase()))
+        return tok;
       checked++;
       return contents.some((c) => c.includes(core)) ? tok.replace(core, '…') : tok;
     });

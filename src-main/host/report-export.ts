@@ -16,7 +16,11 @@ export async function studyReportPage(
   req: ReportRequest,
   projectPath: string | null,
   paths: PathPolicy,
-  opts: { version: string; runCheck?: ((request: CheckRequest) => Promise<CheckResult>) | undefined; channels?: ChannelStore | undefined },
+  opts: {
+    version: string;
+    runCheck?: ((request: CheckRequest) => Promise<CheckResult>) | undefined;
+    channels?: ChannelStore | undefined;
+  },
 ): Promise<string> {
   const channels = opts.channels;
   const runCheck = opts.runCheck;

@@ -36,7 +36,10 @@ import { ApiError } from '../../src-shared/protocol';
 
 /** How long an offered download or an upload slot stays valid. */
 export const TRANSFER_TTL_MS = 15 * 60 * 1000;
-/** Largest file the page may upload (a project with its kept channels): larger ones are refused with 413 before they are stored. */
+/**
+ * Largest file the page may upload (a project with its kept channels): larger ones are refused with 413 before they are
+ * stored.
+ */
 export const MAX_UPLOAD_BYTES = 256 * 2 ** 20;
 /** Bytes the private folder may hold: upload slots, downloads not yet fetched, uploaded projects' channels. */
 export const TEMP_MAX_BYTES = 2 * 2 ** 30;
@@ -141,11 +144,14 @@ export class Transfers {
   /** Bytes the private folder holds (slots at their announced size). */
   get usedBytes(): number {
     let n = 0;
-    for (const m of [this.offered, this.slots, this.held] as Map<string, { bytes: number }>[]) for (const v of m.values()) n += v.bytes;
+    for (const m of [this.offered, this.slots, this.held] as Map<string, { bytes: number }>[])
+      for (const v of m.values()) n += v.bytes;
     return n;
   }
 
-  /** Refuse `what` when `bytes` more (and `items` more slots or downloads) would pass a cap: one line naming the cap. */
+  /**
+   * Refuse `what` when `bytes` more (and `items` more slots or downloads) would pass a cap: one line naming the cap.
+   */
   private room(what: string, bytes: number, items: number): void {
     const waiting = this.offered.size + this.slots.size;
     const later = `fetch the downloads waiting, or try again when they expire (${TRANSFER_TTL_MS / 60_000} minutes)`;
@@ -162,7 +168,10 @@ export class Transfers {
       });
   }
 
-  /** A fresh path in the private folder for a file the host is about to write (its name is never shown); refused when the folder is full. */
+  /**
+   * A fresh path in the private folder for a file the host is about to write (its name is never shown); refused when
+   * the folder is full.
+   */
   async newFile(ext: string, what = 'the download'): Promise<string> {
     this.room(what, 0, 1);
     return this.file(ext);
@@ -180,7 +189,10 @@ export class Transfers {
     return d;
   }
 
-  /** Offer a written file as a one-time download under `name` (the file is the offer's from now on; removed when over a cap). */
+  /**
+   * Offer a written file as a one-time download under `name` (the file is the offer's from now on; removed when over a
+   * cap).
+   */
   async offer(file: string, name: string, mime: string): Promise<DownloadOffer> {
     this.prune();
     const bytes = (await stat(file)).size;
@@ -249,15 +261,29 @@ export class Transfers {
     return { file: o.file, name: o.name, mime: o.mime };
   }
 
-  /** A slot for one upload of at most `maxBytes` of the user's file `name`: the URL the page POSTs to and the token it names later. */
-  async slot(name: string, maxBytes: number = MAX_UPLOAD_BYTES, announced: number = maxBytes): Promise<{ url: string; token: string }> {
+  /**
+   * A slot for one upload of at most `maxBytes` of the user's file `name`: the URL the page POSTs to and the token it
+   * names later.
+   */
+  async slot(
+    name: string,
+    maxBytes: number = MAX_UPLOAD_BYTES,
+    announced: number = maxBytes,
+  ): Promise<{ url: string; token: string }> {
     this.prune();
     const safe = downloadName(name, 'upload');
     const bytes = Math.min(maxBytes, announced);
     this.room(`${safe} (${bytesText(bytes)})`, bytes, 1);
     const token = randomBytes(24).toString('base64url');
     const file = await this.file('.upload');
-    this.slots.set(token, { file, name: safe, maxBytes, bytes, expires: this.now() + TRANSFER_TTL_MS, received: false });
+    this.slots.set(token, {
+      file,
+      name: safe,
+      maxBytes,
+      bytes,
+      expires: this.now() + TRANSFER_TTL_MS,
+      received: false,
+    });
     return { url: `/upload/${token}`, token };
   }
 
@@ -265,12 +291,16 @@ export class Transfers {
   async receive(token: string, body: Readable, declared: number | null): Promise<TransferAnswer> {
     this.prune();
     const s = TOKEN.test(token) ? this.slots.get(token) : undefined;
-    if (!s || s.received) return { status: 404, message: 'this upload link has expired or was used: pick the file again' };
+    if (!s || s.received)
+      return { status: 404, message: 'this upload link has expired or was used: pick the file again' };
     const cap = s.maxBytes >= 2 ** 20 ? `${Math.floor(s.maxBytes / 2 ** 20)} MiB` : `${s.maxBytes} bytes`;
     const over = (n: number): TransferAnswer =>
       n > s.maxBytes
         ? { status: 413, message: `${s.name} is over the ${cap} the app takes` }
-        : { status: 413, message: `${s.name} is larger than the ${bytesText(s.bytes)} its upload was announced as: pick it again` };
+        : {
+            status: 413,
+            message: `${s.name} is larger than the ${bytesText(s.bytes)} its upload was announced as: pick it again`,
+          };
     if (declared !== null && declared > s.bytes) {
       // refused before a byte is stored: the slot is done (the page picks the file again)
       this.slots.delete(token);
@@ -289,7 +319,9 @@ export class Transfers {
     } catch (e) {
       this.slots.delete(token);
       await rm(s.file, { force: true });
-      return e instanceof RangeError ? over(seen) : { status: 400, message: `${s.name} did not arrive whole: pick it again` };
+      return e instanceof RangeError
+        ? over(seen)
+        : { status: 400, message: `${s.name} did not arrive whole: pick it again` };
     }
     s.bytes = seen;
     return { status: 204, message: '' };
@@ -339,6 +371,7 @@ export class Transfers {
 /** Bytes of the files directly in `dir` (an unpacked channel folder has no subfolders). */
 async function folderBytes(dir: string): Promise<number> {
   let n = 0;
-  for (const e of await readdir(dir, { withFileTypes: true })) if (e.isFile()) n += (await stat(join(dir, e.name))).size;
+  for (const e of await readdir(dir, { withFileTypes: true }))
+    if (e.isFile()) n += (await stat(join(dir, e.name))).size;
   return n;
 }

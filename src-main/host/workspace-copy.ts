@@ -11,7 +11,10 @@ import { basename, join } from 'node:path';
 /** The folder under the workspace root that holds the copies (visible: the workspace refuses hidden names). */
 const KEPT_FOLDER = 'mechstudio-projects';
 
-/** Where the copy of `fileName` goes under `root`: a plain file name ending in .json, made of letters, digits, '.', '-' and '_'. */
+/**
+ * Where the copy of `fileName` goes under `root`: a plain file name ending in .json, made of letters, digits, '.', '-'
+ * and '_'.
+ */
 function keptCopyPath(root: string, fileName: string): string {
   let name = basename(fileName.replace(/\\/g, '/'))
     .replace(/[^\w.-]+/g, '-')

@@ -25,7 +25,9 @@ const CHANNEL_FILE = /^ch-[0-9a-f]{32}\.(f64|json)$/;
 
 /** The one file of a project: its JSON when `channelDir` holds no channel files, else a bundle with them. */
 export async function projectFileText(project: unknown, channelDir: string | null): Promise<string> {
-  const names = channelDir ? (await readdir(channelDir).catch(() => [] as string[])).filter((n) => CHANNEL_FILE.test(n)).sort() : [];
+  const names = channelDir
+    ? (await readdir(channelDir).catch(() => [] as string[])).filter((n) => CHANNEL_FILE.test(n)).sort()
+    : [];
   if (names.length === 0) return JSON.stringify(project, null, 2) + '\n';
   const channels: Record<string, string> = {};
   let bytes = 0;
@@ -56,16 +58,26 @@ export async function unpackProjectFile(text: string, name: string, channelDir: 
   }
   const o = doc as { format?: unknown; version?: unknown; project?: unknown; channels?: unknown };
   if (o === null || typeof o !== 'object' || o.format !== PROJECT_BUNDLE_FORMAT) return text;
-  if (o.version !== 1) throw new MechError('invalid-input', `${name}: a project bundle of version ${String(o.version).slice(0, 20)}, this app reads version 1`);
-  if (o.project === null || typeof o.project !== 'object') throw new MechError('invalid-input', `${name}: the bundle holds no project`);
+  if (o.version !== 1)
+    throw new MechError(
+      'invalid-input',
+      `${name}: a project bundle of version ${String(o.version).slice(0, 20)}, this app reads version 1`,
+    );
+  if (o.project === null || typeof o.project !== 'object')
+    throw new MechError('invalid-input', `${name}: the bundle holds no project`);
   const channels = o.channels ?? {};
   if (channels === null || typeof channels !== 'object' || Array.isArray(channels))
     throw new MechError('invalid-input', `${name}: the bundle's channels are not a record`);
   for (const [file, content] of Object.entries(channels)) {
     if (!CHANNEL_FILE.test(file) || typeof content !== 'string')
-      throw new MechError('invalid-input', `${name}: the bundle's channels hold an entry that is not a kept channel file (ch-ID.f64 or ch-ID.json)`);
+      throw new MechError(
+        'invalid-input',
+        `${name}: the bundle's channels hold an entry that is not a kept channel file (ch-ID.f64 or ch-ID.json)`,
+      );
     // the channel store checks each channel when it reads it back (record, size, doubles)
-    await writeFile(join(channelDir, file), file.endsWith('.json') ? content : Buffer.from(content, 'base64'), { mode: 0o600 });
+    await writeFile(join(channelDir, file), file.endsWith('.json') ? content : Buffer.from(content, 'base64'), {
+      mode: 0o600,
+    });
   }
   return JSON.stringify(o.project);
 }

@@ -52,7 +52,10 @@ const VENDOR_CLAIM = Math.log(4) / 10;
 const VENDOR_PER_CELL = 300;
 const VENDOR_SEED = 20260;
 
-/** An audit example by name, its samples drawn by the engine's exact sampler from a fixed seed (the same text every time). */
+/**
+ * An audit example by name, its samples drawn by the engine's exact sampler from a fixed seed (the same text every
+ * time).
+ */
 export function auditExample(name: string): AuditExample {
   const info = AUDIT_EXAMPLES.find((e) => e.name === name);
   if (!info) invalid(`unknown audit example '${name}' (available: ${AUDIT_EXAMPLES.map((e) => e.name).join(', ')})`);
@@ -64,6 +67,7 @@ export function auditExample(name: string): AuditExample {
   for (let i = 0; i < n; i++) secrets[i] = i % domain.n;
   const released = new ChannelSampler(channel, { seed: VENDOR_SEED }).sampleBlock(secrets, n, new Int32Array(n));
   const lines = ['secret,released'];
-  for (let i = 0; i < n; i++) lines.push(`${csvField(domain.label(secrets[i]!))},${csvField(domain.label(released[i]!))}`);
+  for (let i = 0; i < n; i++)
+    lines.push(`${csvField(domain.label(secrets[i]!))},${csvField(domain.label(released[i]!))}`);
   return { ...info, domain: VENDOR_GRID, epsilon: VENDOR_CLAIM, samples: lines.join('\n') + '\n' };
 }

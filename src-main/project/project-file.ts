@@ -9,7 +9,13 @@
 import { invalid, messageOf } from '../../src-shared/errors';
 import { readRegularFileSync, writeFileAtomic as writeAtomic } from '../fs/safe-fs';
 import { PROJECT_BUNDLE_FORMAT } from './bundle';
-import { currentVersionOf, describeZodError, projectSchema, type Project, type ProjectInput } from '../../src-shared/protocol/index';
+import {
+  currentVersionOf,
+  describeZodError,
+  projectSchema,
+  type Project,
+  type ProjectInput,
+} from '../../src-shared/protocol/index';
 
 /**
  * Parse and validate project JSON text; errors name the file and the field. A project bundle (web mode's download
@@ -25,7 +31,9 @@ export function parseProject(text: string, source: string, bundles: 'read' | 're
   }
   if (raw !== null && typeof raw === 'object' && (raw as { format?: unknown }).format === PROJECT_BUNDLE_FORMAT) {
     if (bundles === 'refuse')
-      invalid(`${source} is a project bundle (a web-mode download with its kept channels): open it in the app and save it as a project file to write to it`);
+      invalid(
+        `${source} is a project bundle (a web-mode download with its kept channels): open it in the app and save it as a project file to write to it`,
+      );
     raw = (raw as { project?: unknown }).project;
     if (raw === null || typeof raw !== 'object') invalid(`${source}: the bundle holds no project`);
   }

@@ -13,7 +13,10 @@ import { parseLossArg, parsePriorArg, readNumericCells, resolveDomainArg, splitP
 import { parseDomainSpecText } from '../../src-shared/grammar/domain-spec';
 import { parsePriorSpecText } from '../../src-shared/grammar/prior-spec';
 
-/** A file a project refers to: its role and its absolute path (relative to the project's folder, symbolic links not followed). */
+/**
+ * A file a project refers to: its role and its absolute path (relative to the project's folder, symbolic links not
+ * followed).
+ */
 interface ProjectFileRef {
   what: string;
   file: string;
@@ -29,11 +32,15 @@ interface ProjectFileRef {
 export function projectFileRefs(project: Project, baseDir: string): ProjectFileRef[] {
   const out: ProjectFileRef[] = [];
   const add = (what: string, file: string, graph = false): void =>
-    void (file.trim() !== '' && out.push({ what, file: resolve(baseDir, file.trim()), ...(graph ? { graph: true as const } : {}) }));
+    void (
+      file.trim() !== '' &&
+      out.push({ what, file: resolve(baseDir, file.trim()), ...(graph ? { graph: true as const } : {}) })
+    );
   for (const d of project.domains) {
     if (typeof d.domain !== 'string') continue;
     const g = parseDomainSpecText(d.domain.trim());
-    if (g.ok && (g.spec.kind === 'graph' || g.spec.kind === 'csv')) add(`domain '${d.id}' file`, g.spec.file, g.spec.kind === 'graph');
+    if (g.ok && (g.spec.kind === 'graph' || g.spec.kind === 'csv'))
+      add(`domain '${d.id}' file`, g.spec.file, g.spec.kind === 'graph');
   }
   for (const p of project.priors) {
     if (typeof p.prior !== 'string') continue;
@@ -41,7 +48,8 @@ export function projectFileRefs(project: Project, baseDir: string): ProjectFileR
     if (r.ok && r.prior.kind === 'csv') add(`prior '${p.id}' file`, r.prior.file);
     if (r.ok && r.prior.kind === 'points') add(`prior '${p.id}' points file`, splitPointsPrior(r.prior.text).fileText);
   }
-  const loss = (id: string, l: unknown): void => void (typeof l === 'string' && l.trim().startsWith('csv:') && add(`loss of '${id}' file`, l.trim().slice(4)));
+  const loss = (id: string, l: unknown): void =>
+    void (typeof l === 'string' && l.trim().startsWith('csv:') && add(`loss of '${id}' file`, l.trim().slice(4)));
   for (const m of project.mechanisms) loss(m.id, m.loss);
   for (const a of project.analyses) loss(a.id, (a as { loss?: unknown }).loss);
   for (const c of project.caseStudies ?? [])
@@ -56,7 +64,10 @@ export function projectFileRefs(project: Project, baseDir: string): ProjectFileR
  * that are not numbers (a header, a time column) are skipped, so a
  * `time,watts` trace gives its watts and a 20 x 20 grid its 400 weights.
  */
-export function resolveCaseStudyParams(params: CaseStudyParams | undefined, baseDir: string): CaseStudyParams | undefined {
+export function resolveCaseStudyParams(
+  params: CaseStudyParams | undefined,
+  baseDir: string,
+): CaseStudyParams | undefined {
   if (!params) return params;
   const out: CaseStudyParams = {};
   for (const [k, v] of Object.entries(params)) {
@@ -74,21 +85,36 @@ export function resolveCaseStudyParams(params: CaseStudyParams | undefined, base
 function priorSource(text: string, kept: FileRecord | undefined, baseDir: string): { source?: FileRecord } {
   if (kept) return { source: kept };
   const r = parsePriorSpecText(text);
-  const file = r.ok && r.prior.kind === 'csv' ? r.prior.file : r.ok && r.prior.kind === 'points' ? splitPointsPrior(r.prior.text).fileText : null;
+  const file =
+    r.ok && r.prior.kind === 'csv'
+      ? r.prior.file
+      : r.ok && r.prior.kind === 'points'
+        ? splitPointsPrior(r.prior.text).fileText
+        : null;
   if (file === null) return {};
   const bytes = readFileSync(resolve(baseDir, file.trim()));
-  return { source: { name: file.trim(), size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') } };
+  return {
+    source: { name: file.trim(), size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') },
+  };
 }
 
 export function resolveProjectFiles(project: Project, baseDir: string): Project {
   return {
     ...project,
-    domains: project.domains.map((d) => (typeof d.domain === 'string' ? { ...d, domain: resolveDomainArg(d.domain, baseDir) } : d)),
-    priors: project.priors.map((p) =>
-      typeof p.prior === 'string' ? { ...p, prior: parsePriorArg(p.prior, baseDir), ...priorSource(p.prior, p.source, baseDir) } : p,
+    domains: project.domains.map((d) =>
+      typeof d.domain === 'string' ? { ...d, domain: resolveDomainArg(d.domain, baseDir) } : d,
     ),
-    mechanisms: project.mechanisms.map((m) => (typeof m.loss === 'string' ? { ...m, loss: parseLossArg(m.loss, baseDir) } : m)),
-    analyses: project.analyses.map((a) => ('loss' in a && typeof a.loss === 'string' ? { ...a, loss: parseLossArg(a.loss, baseDir) } : a)),
+    priors: project.priors.map((p) =>
+      typeof p.prior === 'string'
+        ? { ...p, prior: parsePriorArg(p.prior, baseDir), ...priorSource(p.prior, p.source, baseDir) }
+        : p,
+    ),
+    mechanisms: project.mechanisms.map((m) =>
+      typeof m.loss === 'string' ? { ...m, loss: parseLossArg(m.loss, baseDir) } : m,
+    ),
+    analyses: project.analyses.map((a) =>
+      'loss' in a && typeof a.loss === 'string' ? { ...a, loss: parseLossArg(a.loss, baseDir) } : a,
+    ),
     ...(project.caseStudies
       ? {
           caseStudies: project.caseStudies.map((c) => {

@@ -90,7 +90,12 @@ export async function runProject(
           csv = { path, tmp: prepareWrite(path, 'channel CSV') };
           request = { ...request, out: csv.tmp, inlineLimit: 0 };
         }
-        const result = await runFannedOut(dispatcher, request, opts.sweepParts ?? dispatcher.threads, opts.signal ? { signal: opts.signal } : {});
+        const result = await runFannedOut(
+          dispatcher,
+          request,
+          opts.sweepParts ?? dispatcher.threads,
+          opts.signal ? { signal: opts.signal } : {},
+        );
         if (result.type === 'mechanism' && csv && result.csvPath) {
           publishTemp(result.csvPath, csv.path, 'channel CSV');
           result.csvPath = csv.path;
@@ -124,7 +129,10 @@ export async function runProject(
       } catch (e) {
         if ((e instanceof ApiError || e instanceof MechError) && e.code === 'cancelled') throw e;
         item.ok = false;
-        item.error = { code: e instanceof ApiError || e instanceof MechError ? e.code : 'internal', message: messageOf(e) };
+        item.error = {
+          code: e instanceof ApiError || e instanceof MechError ? e.code : 'internal',
+          message: messageOf(e),
+        };
       } finally {
         if (csv)
           for (const t of [csv.tmp, `${csv.tmp}.partial`]) {
@@ -136,7 +144,10 @@ export async function runProject(
           }
       }
       finished++;
-      opts.onProgress?.(finished / plan.length, `${p.group === 'caseStudies' ? 'case study' : p.group.slice(0, -1)} ${p.id} ${item.ok ? 'done' : 'failed'}`);
+      opts.onProgress?.(
+        finished / plan.length,
+        `${p.group === 'caseStudies' ? 'case study' : p.group.slice(0, -1)} ${p.id} ${item.ok ? 'done' : 'failed'}`,
+      );
       return item;
     }),
   );
@@ -146,10 +157,16 @@ export async function runProject(
   return { name: project.name, out, files, items, failed: items.filter((i) => !i.ok).length };
 }
 
-/** A sweep analysis as charts (sweep-charts.ts, the app's): the chosen loss, utility and leakage against eps with the bounds on top. */
+/**
+ * A sweep analysis as charts (sweep-charts.ts, the app's): the chosen loss, utility and leakage against eps with the
+ * bounds on top.
+ */
 function sweepChartsOf(id: string, r: Extract<JobResult, { type: 'sweep' }>, a: unknown): ChartSpec[] {
   const loss = (a as { loss?: unknown } | undefined)?.loss;
-  return sweepCharts(r, { id, xLabel: 'eps', ...lossWords(loss, r.domain) }).map((c) => ({ ...c, title: `${id}: ${c.title}` }));
+  return sweepCharts(r, { id, xLabel: 'eps', ...lossWords(loss, r.domain) }).map((c) => ({
+    ...c,
+    title: `${id}: ${c.title}`,
+  }));
 }
 
 /** File stem of a case study's table or chart: the item id is left out when the project has one case study. */
@@ -191,13 +208,16 @@ function caseStudyMarkdown(items: RunItem[], single: boolean): string[] {
     if (details.length) lines.push('### The mathematics', '', ...details, '');
     for (const c of r.charts) lines.push(`![${c.title}](charts/${caseStem(i.id, c.id, single)}.png)`, '');
     lines.push('Tables:', '');
-    for (const t of r.tables) lines.push(`- [${t.title}](tables/${caseStem(i.id, t.id, single)}.csv) (${t.rows.length} rows)`);
+    for (const t of r.tables)
+      lines.push(`- [${t.title}](tables/${caseStem(i.id, t.id, single)}.csv) (${t.rows.length} rows)`);
     lines.push('');
     const small = r.tables.filter((t) => t.rows.length <= 25);
     for (const t of small) {
       lines.push(`### ${t.title}`, '', `| ${t.header.join(' | ')} |`, `|${t.header.map(() => '---').join('|')}|`);
       for (const row of t.rows)
-        lines.push(`| ${row.map((v) => (typeof v === 'number' ? fmt(v) : v === null ? 'n/a' : String(v).replace(/\|/g, '/'))).join(' | ')} |`);
+        lines.push(
+          `| ${row.map((v) => (typeof v === 'number' ? fmt(v) : v === null ? 'n/a' : String(v).replace(/\|/g, '/'))).join(' | ')} |`,
+        );
       lines.push('');
     }
   }
@@ -222,7 +242,9 @@ function summaryMarkdown(project: Project, items: RunItem[]): string {
     }
     const r = i.result as MechanismResult;
     if (!r.exists) {
-      lines.push(`| ${i.id} | ${r.kind} | ${r.domain} | ${fmt(r.epsilon)} | | | | | does not exist (min z = ${fmt(r.minZ)} at ${r.minZAt}) | |`);
+      lines.push(
+        `| ${i.id} | ${r.kind} | ${r.domain} | ${fmt(r.epsilon)} | | | | | does not exist (min z = ${fmt(r.minZ)} at ${r.minZAt}) | |`,
+      );
       continue;
     }
     lines.push(
@@ -232,7 +254,11 @@ function summaryMarkdown(project: Project, items: RunItem[]): string {
   // Remapped mechanisms, expected loss before and after the remap.
   const remapped = items.filter((x) => x.group === 'mechanisms' && x.ok && (x.result as MechanismResult).remap);
   if (remapped.length) {
-    lines.push('', '| remapped mechanism | original expected loss | remapped expected loss | improvement | LP bound |', '|---|---|---|---|---|');
+    lines.push(
+      '',
+      '| remapped mechanism | original expected loss | remapped expected loss | improvement | LP bound |',
+      '|---|---|---|---|---|',
+    );
     for (const i of remapped) {
       const m = (i.result as MechanismResult).remap!;
       const bound = m.lpExactLowerBound ?? m.lpLowerBound;
@@ -261,8 +287,12 @@ function summaryMarkdown(project: Project, items: RunItem[]): string {
     const shown = t.rows.slice(0, 30);
     if (t.header.length && shown.length) {
       lines.push(`| ${t.header.join(' | ')} |`, `|${t.header.map(() => '---').join('|')}|`);
-      for (const r of shown) lines.push(`| ${r.map((v) => (typeof v === 'number' ? fmt(v) : v === null ? 'n/a' : String(v))).join(' | ')} |`);
-      if (t.rows.length > shown.length) lines.push('', `(${t.rows.length - shown.length} more rows in analyses/${i.id}.csv)`);
+      for (const r of shown)
+        lines.push(
+          `| ${r.map((v) => (typeof v === 'number' ? fmt(v) : v === null ? 'n/a' : String(v))).join(' | ')} |`,
+        );
+      if (t.rows.length > shown.length)
+        lines.push('', `(${t.rows.length - shown.length} more rows in analyses/${i.id}.csv)`);
     } else if (res.type !== 'check') {
       lines.push('(no rows)');
     }

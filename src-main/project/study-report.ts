@@ -10,7 +10,12 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { CheckRequest, CheckResult, DomainInput, Project } from '../../src-shared/protocol/index';
-import { buildStudyReport, type Recheck, type ReportFile, type StudyReport } from '../../src-shared/report/study-report';
+import {
+  buildStudyReport,
+  type Recheck,
+  type ReportFile,
+  type StudyReport,
+} from '../../src-shared/report/study-report';
 import { studyReportHtml, type ReportImages } from '../../src-shared/report/report-html';
 import { compareChart } from '../../src-shared/charts/compare-report';
 import { messageOf } from '../../src-shared/errors';
@@ -30,9 +35,14 @@ interface ReportMaker {
   states?: Record<string, 'current' | 'stale'>;
   tool: string;
   now?: Date;
-  /** Where a file the project names may be read (web mode: inside the workspace); throws with the reason when it may not. */
+  /**
+   * Where a file the project names may be read (web mode: inside the workspace); throws with the reason when it may
+   * not.
+   */
   placeFile?: (file: string, what: string) => Promise<string>;
-  /** How far the report is (the files hashed, then each kept channel checked again: the long part on large channels). */
+  /**
+   * How far the report is (the files hashed, then each kept channel checked again: the long part on large channels).
+   */
   onProgress?: (fraction: number, message: string) => void;
   /** Draw charts (default: Chart.js on a Node canvas); tests may pass a stand-in. */
   drawChart?: (spec: ReturnType<typeof compareChart>) => Buffer;
@@ -56,7 +66,10 @@ async function fileRecordNow(path: string, role: string, shownAs = basename(path
   }
 }
 
-/** The eps a kept mechanism claims: its construction's guarantee when weaker than asked (row-normalised Laplace), else the eps asked. */
+/**
+ * The eps a kept mechanism claims: its construction's guarantee when weaker than asked (row-normalised Laplace), else
+ * the eps asked.
+ */
 function claimedEpsilon(asked: number, guaranteed: number | null): number {
   return guaranteed !== null && guaranteed > asked ? guaranteed : asked;
 }
@@ -72,7 +85,8 @@ async function recheckOne(project: Project, resolved: Project, id: string, maker
   let req: CheckRequest;
   if (r.matrix) req = { type: 'check', channel: r.matrix, domain, epsilon, maxViolations: 1 };
   else if (r.channelRef) {
-    if (maker.hasChannel && !(await maker.hasChannel(r.channelRef))) return { kind: 'not-rechecked', reason: 'not-kept-here' };
+    if (maker.hasChannel && !(await maker.hasChannel(r.channelRef)))
+      return { kind: 'not-rechecked', reason: 'not-kept-here' };
     req = { type: 'check', channelRef: r.channelRef, domain, epsilon, maxViolations: 1 };
   } else return { kind: 'not-rechecked', reason: 'no-channel' };
   try {
@@ -89,7 +103,10 @@ async function defaultDrawChart(spec: ReturnType<typeof compareChart>): Promise<
 }
 
 /** The report's record and its page. */
-export async function makeStudyReport(project: Project, maker: ReportMaker): Promise<{ report: StudyReport; html: string }> {
+export async function makeStudyReport(
+  project: Project,
+  maker: ReportMaker,
+): Promise<{ report: StudyReport; html: string }> {
   let resolved: Project;
   try {
     resolved = resolveProjectFiles(project, maker.baseDir);
@@ -97,7 +114,8 @@ export async function makeStudyReport(project: Project, maker: ReportMaker): Pro
     resolved = project; // a file that cannot be read is named in the files table; its checks fail with its message
   }
   maker.onProgress?.(0, 'reading and hashing the files the project names');
-  // every file the project names, placed by the policy first: one refused is named, and a domain reading it is not checked
+  // every file the project names, placed by the policy first: one refused is named, and a domain reading it is not
+  // checked
   const refused = new Map<string, string>();
   const files = await Promise.all(
     projectFileRefs(project, maker.baseDir).map(async (f): Promise<ReportFile> => {
@@ -113,7 +131,10 @@ export async function makeStudyReport(project: Project, maker: ReportMaker): Pro
   );
   const rechecks: Record<string, Recheck> = {};
   for (const [k, m] of project.mechanisms.entries()) {
-    maker.onProgress?.(0.1 + (0.8 * k) / Math.max(1, project.mechanisms.length), `checking the kept channel of ${m.id} again`);
+    maker.onProgress?.(
+      0.1 + (0.8 * k) / Math.max(1, project.mechanisms.length),
+      `checking the kept channel of ${m.id} again`,
+    );
     const why = refused.get(`domain '${m.domain}' file`);
     rechecks[m.id] = why ? { kind: 'failed', message: why } : await recheckOne(project, resolved, m.id, maker);
   }

@@ -24,13 +24,37 @@
  */
 import type { Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { ApiError, type JobError, type JobEvent, progressSchema, type JobResult, jobRequestOf } from '../../src-shared/protocol/index';
+import {
+  ApiError,
+  type JobError,
+  type JobEvent,
+  progressSchema,
+  type JobResult,
+  jobRequestOf,
+} from '../../src-shared/protocol/index';
 import { JobRunnerBase, type JobRunner } from '../dispatcher/job-runner';
 import { REFUSE_SYSTEM_FS, readRegularFile, writeFileAtomicAsync } from '../fs/safe-fs';
 import { MechError, messageOf } from '../../src-shared/errors';
-import { MAX_CARRIED_FILE_BYTES, decodeReturn, encodeValue, fileDomainRefs, parseFailure, requestTooLarge, type JobData } from './codec';
+import {
+  MAX_CARRIED_FILE_BYTES,
+  decodeReturn,
+  encodeValue,
+  fileDomainRefs,
+  parseFailure,
+  requestTooLarge,
+  type JobData,
+} from './codec';
 import { isLpJob } from '../dispatcher/dispatcher';
-import { CANCEL_CHANNEL, STOP_CHANNEL, QUEUE_NAME, QUEUE_PREFIX, cancelledKey, probeRedis, redact, type QueueTarget } from './connection';
+import {
+  CANCEL_CHANNEL,
+  STOP_CHANNEL,
+  QUEUE_NAME,
+  QUEUE_PREFIX,
+  cancelledKey,
+  probeRedis,
+  redact,
+  type QueueTarget,
+} from './connection';
 
 interface Pending {
   localId: string;
@@ -111,10 +135,22 @@ export class QueueClient extends JobRunnerBase implements JobRunner {
       const p = this.byBull.get(jobId);
       const d = progressSchema.safeParse(data);
       if (p && !p.done && d.success)
-        this.emit({ kind: 'progress', jobId: p.localId, fraction: d.data.fraction, message: d.data.message, ...(d.data.lp ? { lp: d.data.lp } : {}) });
+        this.emit({
+          kind: 'progress',
+          jobId: p.localId,
+          fraction: d.data.fraction,
+          message: d.data.message,
+          ...(d.data.lp ? { lp: d.data.lp } : {}),
+        });
     });
-    events.on('completed', ({ jobId, returnvalue }: { jobId: string; returnvalue: unknown }) => void this.completed(jobId, returnvalue));
-    events.on('failed', ({ jobId, failedReason }: { jobId: string; failedReason: string }) => void this.failed(jobId, failedReason));
+    events.on(
+      'completed',
+      ({ jobId, returnvalue }: { jobId: string; returnvalue: unknown }) => void this.completed(jobId, returnvalue),
+    );
+    events.on(
+      'failed',
+      ({ jobId, failedReason }: { jobId: string; failedReason: string }) => void this.failed(jobId, failedReason),
+    );
     const onTrouble = (): void => {
       this.lostSince ??= Date.now();
     };
@@ -140,9 +176,17 @@ export class QueueClient extends JobRunnerBase implements JobRunner {
     const commands = new Redis({ ...target.options, maxRetriesPerRequest: 1 });
     commands.on('error', () => undefined);
     // the event stream's current end: events of our jobs all come after it
-    const last = (await commands.xrevrange(`${QUEUE_PREFIX}:${QUEUE_NAME}:events`, '+', '-', 'COUNT', 1))[0]?.[0] ?? '0-0';
-    const queue = new Queue(QUEUE_NAME, { connection: { ...target.options, maxRetriesPerRequest: 1 }, prefix: QUEUE_PREFIX });
-    const events = new QueueEvents(QUEUE_NAME, { connection: { ...target.options, maxRetriesPerRequest: null }, prefix: QUEUE_PREFIX, lastEventId: last });
+    const last =
+      (await commands.xrevrange(`${QUEUE_PREFIX}:${QUEUE_NAME}:events`, '+', '-', 'COUNT', 1))[0]?.[0] ?? '0-0';
+    const queue = new Queue(QUEUE_NAME, {
+      connection: { ...target.options, maxRetriesPerRequest: 1 },
+      prefix: QUEUE_PREFIX,
+    });
+    const events = new QueueEvents(QUEUE_NAME, {
+      connection: { ...target.options, maxRetriesPerRequest: null },
+      prefix: QUEUE_PREFIX,
+      lastEventId: last,
+    });
     queue.on('error', () => undefined);
     events.on('error', () => undefined);
     await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
@@ -206,7 +250,11 @@ export class QueueClient extends JobRunnerBase implements JobRunner {
           this.byBull.set(p.bullId, p);
           if (p.cancelled) void this.cancelRemote(p);
         },
-        (e: unknown) => this.finish(p, { code: 'internal', message: `cannot add the job to the queue at ${this.target.redacted}: ${this.clean(e)}` }),
+        (e: unknown) =>
+          this.finish(p, {
+            code: 'internal',
+            message: `cannot add the job to the queue at ${this.target.redacted}: ${this.clean(e)}`,
+          }),
       );
     return p.localId;
   }
@@ -319,7 +367,10 @@ export class QueueClient extends JobRunnerBase implements JobRunner {
       }
       if (p.done || p.finishing) continue;
       if (!job) {
-        this.finish(p, { code: 'internal', message: `job ${p.bullId} disappeared from the queue at ${this.target.redacted}` });
+        this.finish(p, {
+          code: 'internal',
+          message: `job ${p.bullId} disappeared from the queue at ${this.target.redacted}`,
+        });
       } else if (job.finishedOn) {
         if (job.failedReason && !job.returnvalue) this.failed(p.bullId!, job.failedReason);
         else void this.completed(p.bullId!, job.returnvalue);
@@ -335,7 +386,11 @@ export class QueueClient extends JobRunnerBase implements JobRunner {
     this.byLocal.delete(p.localId);
     if (p.bullId !== null) this.byBull.delete(p.bullId);
     const elapsedMs = Date.now() - p.started;
-    this.emit(error ? { kind: 'error', jobId: p.localId, error, elapsedMs } : { kind: 'result', jobId: p.localId, result: result!, elapsedMs });
+    this.emit(
+      error
+        ? { kind: 'error', jobId: p.localId, error, elapsedMs }
+        : { kind: 'result', jobId: p.localId, result: result!, elapsedMs },
+    );
   }
 
   private clean(e: unknown): string {

@@ -95,13 +95,21 @@ export function payloadTooLarge(data: unknown): JobError | null {
   const { request, files } = data as { request?: unknown; files?: unknown };
   if (typeof request === 'string') {
     const n = utf8BytesOver(request, MAX_QUEUE_REQUEST_BYTES);
-    if (n !== null) return { code: 'too-large', message: `the queued job's request is ${mib(n)}, over the ${mib(MAX_QUEUE_REQUEST_BYTES)} a job may carry` };
+    if (n !== null)
+      return {
+        code: 'too-large',
+        message: `the queued job's request is ${mib(n)}, over the ${mib(MAX_QUEUE_REQUEST_BYTES)} a job may carry`,
+      };
   }
   if (files !== null && typeof files === 'object') {
     let total = 0;
-    for (const t of Object.values(files)) if (typeof t === 'string') total += t.length; // at least one byte each (the schema counts them exactly)
+    // at least one byte each (the schema counts them exactly)
+    for (const t of Object.values(files)) if (typeof t === 'string') total += t.length;
     if (total > MAX_CARRIED_FILE_BYTES)
-      return { code: 'too-large', message: `the queued job's files are over ${mib(MAX_CARRIED_FILE_BYTES)} together, more than a job may carry` };
+      return {
+        code: 'too-large',
+        message: `the queued job's files are over ${mib(MAX_CARRIED_FILE_BYTES)} together, more than a job may carry`,
+      };
   }
   return null;
 }
@@ -111,7 +119,10 @@ export const jobDataSchema = z.strictObject({
   v: z.literal(1),
   request: z.string().max(MAX_QUEUE_REQUEST_BYTES),
   csv: z.literal(true).optional(),
-  /** The domain files the request names (path as written -> UTF-8 text), read by the client; at most MAX_CARRIED_FILE_BYTES together. */
+  /**
+   * The domain files the request names (path as written -> UTF-8 text), read by the client; at most
+   * MAX_CARRIED_FILE_BYTES together.
+   */
   files: z
     .record(z.string().min(1).max(4096), z.string())
     .refine(
@@ -138,7 +149,9 @@ const returnSchema = z.strictObject({ v: z.literal(1), reply: z.unknown(), csv: 
 
 /** A worker's return value: the validated reply and the CSV bytes, or a JobError saying what is wrong with it. */
 export function decodeReturn(value: unknown): { reply: WorkerReply; csv?: Buffer } | { error: JobError } {
-  const bad = (why: string): { error: JobError } => ({ error: { code: 'internal', message: `a queue worker sent a malformed reply (${why})` } });
+  const bad = (why: string): { error: JobError } => ({
+    error: { code: 'internal', message: `a queue worker sent a malformed reply (${why})` },
+  });
   if (typeof value !== 'string') return bad('not text');
   let parsed: unknown;
   try {
@@ -151,7 +164,9 @@ export function decodeReturn(value: unknown): { reply: WorkerReply; csv?: Buffer
   const r = workerReplySchema.safeParse(env.data.reply);
   if (!r.success) {
     const issue = r.error.issues[0];
-    return bad(`${issue && issue.path.length ? `at ${issue.path.map(String).join('.')}: ` : ''}${issue?.message ?? ''}`);
+    return bad(
+      `${issue && issue.path.length ? `at ${issue.path.map(String).join('.')}: ` : ''}${issue?.message ?? ''}`,
+    );
   }
   if (env.data.csv === undefined) return { reply: r.data };
   try {
@@ -166,7 +181,9 @@ export function failureText(error: JobError): string {
   return `[${error.code}] ${error.message}`;
 }
 
-/** Inverse of failureText; a reason without a code (BullMQ's own, e.g. stalled too often) is 'crashed' or 'internal'. */
+/**
+ * Inverse of failureText; a reason without a code (BullMQ's own, e.g. stalled too often) is 'crashed' or 'internal'.
+ */
 export function parseFailure(reason: string | undefined): JobError {
   const text = reason ?? 'the job failed without a reason';
   const m = /^\[([a-z-]+)\] ([\s\S]*)$/.exec(text);
@@ -174,7 +191,11 @@ export function parseFailure(reason: string | undefined): JobError {
     const e = jobErrorSchema.safeParse({ code: m[1], message: m[2] });
     if (e.success) return e.data;
   }
-  if (/stalled/i.test(text)) return { code: 'crashed', message: `the job's worker stopped (killed or cut off from Redis) too many times: ${text}` };
+  if (/stalled/i.test(text))
+    return {
+      code: 'crashed',
+      message: `the job's worker stopped (killed or cut off from Redis) too many times: ${text}`,
+    };
   return { code: 'internal', message: `a queue worker failed: ${text}` };
 }
 
@@ -232,7 +253,11 @@ export function carriedFilesError(request: unknown, files: Readonly<Record<strin
       };
   }
   for (const f of Object.keys(files)) {
-    if (!needed.has(f)) return { code: 'invalid-input', message: `the job carries a file its domains do not name ('${f.slice(0, 200)}')` };
+    if (!needed.has(f))
+      return {
+        code: 'invalid-input',
+        message: `the job carries a file its domains do not name ('${f.slice(0, 200)}')`,
+      };
   }
   return null;
 }

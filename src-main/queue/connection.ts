@@ -42,13 +42,20 @@ export interface QueueTarget {
  * on a busy machine); a shorter one loses such a job's lock before the
  * worker can even fail it, and the job comes back again and again.
  */
-export function stallSettings(env: NodeJS.ProcessEnv = process.env): { lockMs: number; stalledMs: number; maxStalled: number } {
+export function stallSettings(env: NodeJS.ProcessEnv = process.env): {
+  lockMs: number;
+  stalledMs: number;
+  maxStalled: number;
+} {
   const int = (name: string, dflt: number, min: number, max: number): number => {
     const raw = env[name];
     if (raw === undefined || raw === '') return dflt;
     const v = Number(raw);
     if (!Number.isInteger(v) || v < min || v > max)
-      throw new MechError('invalid-input', `${name} must be an integer from ${min} to ${max}, got '${raw.slice(0, 40)}'`);
+      throw new MechError(
+        'invalid-input',
+        `${name} must be an integer from ${min} to ${max}, got '${raw.slice(0, 40)}'`,
+      );
     return v;
   };
   const lockMs = int('MECHSTUDIO_QUEUE_LOCK_MS', 30_000, 1000, 3_600_000);
@@ -81,24 +88,36 @@ export function parseQueueUrl(raw: string): QueueTarget {
   const secrets = [raw, decodeURIComponent(u.password), decodeURIComponent(u.username)].filter((s) => s.length >= 3);
   const redactedHead = `${u.protocol}//${u.username || u.password ? '***@' : ''}${u.host}`;
   if (u.protocol !== 'redis:' && u.protocol !== 'rediss:')
-    throw new MechError('invalid-input', `the queue URL must start with redis:// or rediss://, got ${u.protocol}//...; expected ${example}`);
+    throw new MechError(
+      'invalid-input',
+      `the queue URL must start with redis:// or rediss://, got ${u.protocol}//...; expected ${example}`,
+    );
   if (!u.hostname) throw new MechError('invalid-input', `the queue URL has no host; expected ${example}`);
   const port = u.port === '' ? 6379 : Number(u.port);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new MechError('invalid-input', `the queue URL's port must be 1..65535 (${redactedHead})`);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new MechError('invalid-input', `the queue URL's port must be 1..65535 (${redactedHead})`);
   const path = u.pathname.replace(/^\/+/, '');
   let db = 0;
   if (path !== '') {
     if (!/^\d{1,5}$/.test(path))
-      throw new MechError('invalid-input', `the queue URL's database must be a number (redis://HOST:PORT/DB), got '/${path.slice(0, 20)}' (${redactedHead})`);
+      throw new MechError(
+        'invalid-input',
+        `the queue URL's database must be a number (redis://HOST:PORT/DB), got '/${path.slice(0, 20)}' (${redactedHead})`,
+      );
     db = Number(path);
   }
-  if (u.search || u.hash) throw new MechError('invalid-input', `the queue URL takes no ?query or #fragment (${redactedHead})`);
+  if (u.search || u.hash)
+    throw new MechError('invalid-input', `the queue URL takes no ?query or #fragment (${redactedHead})`);
   const host = u.hostname.replace(/^\[(.*)\]$/, '$1');
   const options: RedisOptions = { host, port, db };
   if (u.username) options.username = decodeURIComponent(u.username);
   if (u.password) options.password = decodeURIComponent(u.password);
   if (u.protocol === 'rediss:') options.tls = { servername: host };
-  return { redacted: `${u.protocol}//${u.username || u.password ? '***@' : ''}${u.hostname}:${port}/${db}`, options, secrets };
+  return {
+    redacted: `${u.protocol}//${u.username || u.password ? '***@' : ''}${u.hostname}:${port}/${db}`,
+    options,
+    secrets,
+  };
 }
 
 /** `message` with every secret of the target masked. */

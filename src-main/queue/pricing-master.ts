@@ -68,15 +68,22 @@ import { PricingTrust, UntrustedReply } from './pricing-trust';
 
 /** A Redis away this long fails the LP (as the job client fails its waiting items). */
 const REDIS_LOST_MS = 15_000;
-/** How often the workers of pending slices are checked, and how long after Redis is back before they are (their registrations come back within a second). */
+/**
+ * How often the workers of pending slices are checked, and how long after Redis is back before they are (their
+ * registrations come back within a second).
+ */
 const LIVENESS_MS = 1000;
 const RECONNECT_GRACE_MS = 2500;
-/** After a round's stop (deadline, stop, cancel), how long pending slices may still answer before the round ends without them. */
+/**
+ * After a round's stop (deadline, stop, cancel), how long pending slices may still answer before the round ends without
+ * them.
+ */
 const STOP_GRACE_MS = 3000;
 
 /**
  * How long a slice's reply may take before its worker counts as silent: 20 times the slowest reply of this LP so far
- * (10 minutes before the first), at least 10 s, and at most a quarter of the LP's time (with a time limit), at least 2 s.
+ * (10 minutes before the first), at least 10 s, and at most a quarter of the LP's time (with a time limit), at least 2
+ * s.
  */
 export function silentAfterMs(slowestReplyMs: number, lpMs: number): number {
   const free = Math.max(10_000, slowestReplyMs > 0 ? 20 * slowestReplyMs : 600_000);
@@ -199,7 +206,9 @@ export class PricingFleet {
       if (r.version === this.version) out.push(r);
       else if (!this.refused.has(r.id)) {
         this.refused.add(r.id);
-        this.log(`refused pricing worker ${r.host} (pid ${r.pid}): it runs ${r.version}, this LP ${this.version}; start it from the same version`);
+        this.log(
+          `refused pricing worker ${r.host} (pid ${r.pid}): it runs ${r.version}, this LP ${this.version}; start it from the same version`,
+        );
       }
     }
     return out.sort((a, b) => (a.id < b.id ? -1 : 1));
@@ -235,7 +244,10 @@ interface SliceState extends Slice {
 const WAIT_POLL_MS = 500;
 const NO_ROWS = { from: new Int32Array(0), to: new Int32Array(0), factor: new Float64Array(0) };
 
-/** What collect() leaves of a round: whether every remote slice answered in time, the slowest worker time, slices that moved to this machine. */
+/**
+ * What collect() leaves of a round: whether every remote slice answered in time, the slowest worker time, slices that
+ * moved to this machine.
+ */
 interface Collected {
   complete: boolean;
   slowest: number;
@@ -357,7 +369,10 @@ class QueuePricing implements PricingEngine {
     this.fleet.commands.rpush(inboxKey(worker.id), frame).catch(() => undefined);
   }
 
-  /** Open slice s on `worker` as a new session (128 random bits): the seed rows (or the exact factors), then every row added since, in order. */
+  /**
+   * Open slice s on `worker` as a new session (128 random bits): the seed rows (or the exact factors), then every row
+   * added since, in order.
+   */
   private async openSlice(s: SliceState, worker: Registration): Promise<void> {
     s.coldBefore += s.cold;
     s.failsBefore += s.fails;
@@ -389,7 +404,11 @@ class QueuePricing implements PricingEngine {
     if (s.local) return;
     const local = group === undefined ? undefined : localGroup(s, group, gs);
     if (group !== undefined && local === undefined) return;
-    this.send(s.worker, { t: 'add', session: s.session, ...(local !== undefined ? { group: local } : {}) }, rowsArrays(rows));
+    this.send(
+      s.worker,
+      { t: 'add', session: s.session, ...(local !== undefined ? { group: local } : {}) },
+      rowsArrays(rows),
+    );
   }
 
   private sendPrice(s: SliceState, req: PricingRequest): void {
@@ -400,14 +419,21 @@ class QueuePricing implements PricingEngine {
     s.sentAt = performance.now();
     this.send(
       s.worker,
-      { t: 'price', session: s.session, round: this.round, ms: Number.isFinite(left) ? Math.max(0, left) : 1e12, retry: req.retryTolerance ?? 0 },
+      {
+        t: 'price',
+        session: s.session,
+        round: this.round,
+        ms: Number.isFinite(left) ? Math.max(0, left) : 1e12,
+        retry: req.retryTolerance ?? 0,
+      },
       { lam: req.lam, c, only: req.only?.subarray(s.w0, s.w1) },
     );
   }
 
   /**
    * A live worker for a slice whose worker is gone, failed it or is not trusted: the one holding the fewest slices
-   * among those neither in `exclude` nor distrusted; with `wait`, polls until one registers, else null when none is live now.
+   * among those neither in `exclude` nor distrusted; with `wait`, polls until one registers, else null when none is
+   * live now.
    */
   private async replacement(exclude: ReadonlySet<string>, wait = true): Promise<Registration | null> {
     for (;;) {
@@ -422,7 +448,10 @@ class QueuePricing implements PricingEngine {
     }
   }
 
-  /** Slice s moves off its worker (one line naming why): to the least loaded live worker it may go to, else to this machine. */
+  /**
+   * Slice s moves off its worker (one line naming why): to the least loaded live worker it may go to, else to this
+   * machine.
+   */
   private async moveOff(s: SliceState, why: string, exclude: ReadonlySet<string>): Promise<void> {
     const from = s.worker;
     const to = await this.replacement(exclude, false);
@@ -453,7 +482,10 @@ class QueuePricing implements PricingEngine {
     return [...pending].filter((s) => gone.has(s.worker.id));
   }
 
-  /** The next reply frame, or null after about 200 ms without one, or for a frame that is not believed (one line per reason). */
+  /**
+   * The next reply frame, or null after about 200 ms without one, or for a frame that is not believed (one line per
+   * reason).
+   */
   private async nextFrame(): Promise<Frame | null> {
     // (a pop still in flight when the engine is disposed is rejected by the disconnect: nobody waits for it then)
     this.pop ??= this.blocking.blpopBuffer(this.reply, 0.2).catch(() => null);
@@ -503,7 +535,11 @@ class QueuePricing implements PricingEngine {
   }
 
   /** Price `slices` on this machine (an engine opened on first use, every row added so far replayed into it). */
-  private async priceHere(slices: SliceState[], req: PricingRequest, outcomes: (PricingOutcome | undefined)[]): Promise<boolean> {
+  private async priceHere(
+    slices: SliceState[],
+    req: PricingRequest,
+    outcomes: (PricingOutcome | undefined)[],
+  ): Promise<boolean> {
     if (slices.length === 0) return true;
     if (!this.local) {
       const engine = await openPricing(this.localThreads, this.spec);
@@ -518,7 +554,13 @@ class QueuePricing implements PricingEngine {
   }
 
   /** After slice s moved (or went to this machine) mid-round: price it again there, unless the round is stopping. */
-  private resend(s: SliceState, req: PricingRequest, pending: Set<SliceState>, late: SliceState[], stopping: boolean): void {
+  private resend(
+    s: SliceState,
+    req: PricingRequest,
+    pending: Set<SliceState>,
+    late: SliceState[],
+    stopping: boolean,
+  ): void {
     if (s.local) {
       pending.delete(s);
       late.push(s);
@@ -527,7 +569,11 @@ class QueuePricing implements PricingEngine {
   }
 
   /** Wait for the replies of `pending` (see the faults above), verifying each; outcomes go into `outcomes`. */
-  private async collect(pending: Set<SliceState>, req: PricingRequest, outcomes: (PricingOutcome | undefined)[]): Promise<Collected> {
+  private async collect(
+    pending: Set<SliceState>,
+    req: PricingRequest,
+    outcomes: (PricingOutcome | undefined)[],
+  ): Promise<Collected> {
     const out: Collected = { complete: true, slowest: 0, late: [] };
     const signal = this.spec.options?.signal;
     let stopAt = -1;
@@ -544,7 +590,8 @@ class QueuePricing implements PricingEngine {
       if (signal?.aborted) break;
       if (stopping && now - stopAt > STOP_GRACE_MS) {
         // The round ends without them: a worker that does not answer a stop is not asked again.
-        for (const s of [...pending]) await this.distrust(s, `sent nothing within ${STOP_GRACE_MS / 1000} s of the round's stop`);
+        for (const s of [...pending])
+          await this.distrust(s, `sent nothing within ${STOP_GRACE_MS / 1000} s of the round's stop`);
         break;
       }
       if (this.downSince !== null && Date.now() - this.downSince > REDIS_LOST_MS)
@@ -572,7 +619,12 @@ class QueuePricing implements PricingEngine {
   }
 
   /** Slices whose worker's registration lapsed, or that are silent past silentAfterMs, move off their worker. */
-  private async takeBack(pending: Set<SliceState>, req: PricingRequest, late: SliceState[], stopping: boolean): Promise<void> {
+  private async takeBack(
+    pending: Set<SliceState>,
+    req: PricingRequest,
+    late: SliceState[],
+    stopping: boolean,
+  ): Promise<void> {
     for (const s of await this.lapsed(pending)) {
       await this.moveOff(s, 'stopped answering (its registration lapsed)', new Set([s.worker.id]));
       this.resend(s, req, pending, late, stopping);

@@ -35,7 +35,18 @@ import {
   threadedPricingAvailable,
 } from '../../src-worker/index';
 import type { QueueTarget } from './connection';
-import { decodeFrame, encodeFrame, frameRows, inboxKey, need, pricingKey, pricingVersion, signedRegistration, workerKey, type Frame } from './pricing-wire';
+import {
+  decodeFrame,
+  encodeFrame,
+  frameRows,
+  inboxKey,
+  need,
+  pricingKey,
+  pricingVersion,
+  signedRegistration,
+  workerKey,
+  type Frame,
+} from './pricing-wire';
 
 interface PricingServiceOptions {
   target: QueueTarget;
@@ -92,7 +103,10 @@ interface Session {
   lastUsed: number;
 }
 
-/** One round's outcomes as the frame's arrays: which outputs were priced, their objectives, safe bounds, iterations, and their columns packed. */
+/**
+ * One round's outcomes as the frame's arrays: which outputs were priced, their objectives, safe bounds, iterations, and
+ * their columns packed.
+ */
 function packRound(round: PricingRound, n: number, m: number): Record<string, Float64Array | Int32Array | Uint8Array> {
   const done = new Uint8Array(m);
   const objective = new Float64Array(m);
@@ -117,12 +131,18 @@ function packRound(round: PricingRound, n: number, m: number): Record<string, Fl
   return { done, objective, safe, iterations, r, cn: cert.count, ca: cert.a, cb: cert.b, cmu: cert.mu };
 }
 
-/** The pricing engine of an opened slice: worker threads keep this process's event loop free (heartbeat, job locks); this thread when none is available. */
+/**
+ * The pricing engine of an opened slice: worker threads keep this process's event loop free (heartbeat, job locks);
+ * this thread when none is available.
+ */
 function sliceEngine(h: z.infer<typeof openSchema>, f: Frame, maxThreads: number): Promise<PricingEngine> {
   let factors: Float64Array | undefined;
   if (f.arrays.factors) {
     if (h.n > EXACT_PRICING_MAX_SECRETS)
-      throw new MechError('invalid-input', `exact pricing factors for ${h.n} secrets (at most ${EXACT_PRICING_MAX_SECRETS})`);
+      throw new MechError(
+        'invalid-input',
+        `exact pricing factors for ${h.n} secrets (at most ${EXACT_PRICING_MAX_SECRETS})`,
+      );
     // one copy in shared memory for every pricing thread
     factors = new Float64Array(new SharedArrayBuffer(8 * h.n * h.n));
     factors.set(need(f, 'factors', 'f64', h.n * h.n));
@@ -141,8 +161,17 @@ function sliceEngine(h: z.infer<typeof openSchema>, f: Frame, maxThreads: number
   return threadedPricingAvailable() ? ThreadedPricing.open(Math.max(1, threads), spec) : LocalPricing.open(spec);
 }
 
-/** Take frames off the worker's inbox until stopped: a malformed frame is dropped with one line; Redis trouble is retried (the job worker logs it). */
-async function pollInbox(blocking: Redis, key: string, handle: (buf: Buffer) => void, log: (line: string) => void, stopped: () => boolean): Promise<void> {
+/**
+ * Take frames off the worker's inbox until stopped: a malformed frame is dropped with one line; Redis trouble is
+ * retried (the job worker logs it).
+ */
+async function pollInbox(
+  blocking: Redis,
+  key: string,
+  handle: (buf: Buffer) => void,
+  log: (line: string) => void,
+  stopped: () => boolean,
+): Promise<void> {
   while (!stopped()) {
     try {
       const got = await blocking.blpopBuffer(key, 1);
@@ -157,7 +186,11 @@ async function pollInbox(blocking: Redis, key: string, handle: (buf: Buffer) => 
 }
 
 /** Sends a frame to a list (a master's reply list), naming this worker. */
-type Send = (list: string, head: Record<string, unknown>, arrays?: Parameters<typeof encodeFrame>[1]) => Promise<unknown>;
+type Send = (
+  list: string,
+  head: Record<string, unknown>,
+  arrays?: Parameters<typeof encodeFrame>[1],
+) => Promise<unknown>;
 
 /** What the frame handlers share: this worker's identity, its open sessions, and the way back to the masters. */
 interface ServiceContext {
@@ -169,7 +202,10 @@ interface ServiceContext {
   send: Send;
 }
 
-/** One pricing round of a slice: priced at the frame's duals (costs kept from the first round), the outcomes sent back to the master. */
+/**
+ * One pricing round of a slice: priced at the frame's duals (costs kept from the first round), the outcomes sent back
+ * to the master.
+ */
 async function priceRound(
   engine: PricingEngine,
   s: Session,
@@ -232,7 +268,9 @@ function openSession(ctx: ServiceContext, f: Frame): void {
   const { id, version, send } = ctx;
   const h = openSchema.parse(f.head);
   if (h.v !== version) {
-    ctx.log(`refused a pricing session: its master runs ${h.v}, this worker ${version} (start workers from the same version)`);
+    ctx.log(
+      `refused a pricing session: its master runs ${h.v}, this worker ${version} (start workers from the same version)`,
+    );
     void send(h.reply, {
       t: 'refused',
       session: h.session,
@@ -302,7 +340,10 @@ export async function startPricingService(opts: PricingServiceOptions): Promise<
   blocking.on('error', () => undefined);
   const sessions = new Map<string, Session>();
   const key = opts.key === undefined ? pricingKey() : (opts.key ?? undefined);
-  const registration = signedRegistration({ id, version, threads: opts.threads, host: hostname(), pid: process.pid }, key);
+  const registration = signedRegistration(
+    { id, version, threads: opts.threads, host: hostname(), pid: process.pid },
+    key,
+  );
   let stopped = false;
 
   const beat = (): void => {
@@ -314,7 +355,8 @@ export async function startPricingService(opts: PricingServiceOptions): Promise<
   const heartbeat = setInterval(beat, Math.min(HEARTBEAT_MS, opts.ttlMs / 3));
 
   // Every reply names this worker: the master takes a slice's replies only from the worker it asked.
-  const send: Send = (list, head, arrays) => commands.rpush(list, encodeFrame({ ...head, worker: id }, arrays, key)).catch(() => undefined);
+  const send: Send = (list, head, arrays) =>
+    commands.rpush(list, encodeFrame({ ...head, worker: id }, arrays, key)).catch(() => undefined);
   const ctx: ServiceContext = { id, version, threads: opts.threads, log: opts.log, sessions, send };
   const handle = (buf: Buffer): void => handleFrame(ctx, decodeFrame(buf, key));
 

@@ -6,7 +6,13 @@
  * each group's lazy rows, so a certificate may use only rows the slice's worker was given.
  */
 import { MechError } from '../../src-shared/errors';
-import { type PricingOutcome, type PricingRows, type PricingSpec, unpackCertificates, verifyOutcome } from '../../src-worker/index';
+import {
+  type PricingOutcome,
+  type PricingRows,
+  type PricingSpec,
+  unpackCertificates,
+  verifyOutcome,
+} from '../../src-worker/index';
 import { type Frame, need } from './pricing-wire';
 
 /** Why a reply is refused: the slice moves, the reply counts for nothing. */
@@ -72,12 +78,16 @@ export class PricingTrust {
         mu: need(f, 'cmu', 'f64', null),
       });
     } catch (e) {
-      throw new UntrustedReply(e instanceof MechError ? e.message.replace(/^a pricing frame from Redis /, 'its reply ') : String(e));
+      throw new UntrustedReply(
+        e instanceof MechError ? e.message.replace(/^a pricing frame from Redis /, 'its reply ') : String(e),
+      );
     }
     if (typeof certs === 'string') throw new UntrustedReply(`its reply's ${certs}`);
     const priced = done.reduce((s, x) => s + (x ? 1 : 0), 0);
     if (r.length !== priced * n || certs.length !== priced)
-      throw new UntrustedReply(`its reply has ${r.length / n} columns and ${certs.length} certificates for ${priced} outputs priced`);
+      throw new UntrustedReply(
+        `its reply has ${r.length / n} columns and ${certs.length} certificates for ${priced} outputs priced`,
+      );
     const out: (PricingOutcome | undefined)[] = new Array(k);
     const { v } = this;
     let at = 0;
@@ -85,7 +95,13 @@ export class PricingTrust {
       if (!done[i]) continue;
       const w = w0 + i;
       for (let x = 0; x < n; x++) v[x] = c[w * n + x]! - lam[x]!;
-      const sent = { objective: objective[i]!, safeBound: safe[i]!, r: r.subarray(at * n, (at + 1) * n), iterations: iterations[i]!, certificate: certs[at]! };
+      const sent = {
+        objective: objective[i]!,
+        safeBound: safe[i]!,
+        r: r.subarray(at * n, (at + 1) * n),
+        iterations: iterations[i]!,
+        certificate: certs[at]!,
+      };
       const got = verifyOutcome(v, sent, (a, b) => this.factor(w, a, b), this.spec.factors);
       if (typeof got === 'string') throw new UntrustedReply(`output ${w + 1}: ${got}`);
       // a copy: the frame's arrays are not kept

@@ -60,7 +60,10 @@ const TAG_BYTES = 32;
 /** Shortest queue secret accepted (bytes of text). */
 const MIN_SECRET_LENGTH = 16;
 
-/** The queue secret from the environment (see above), or undefined when none is set; a short or unreadable one is refused. */
+/**
+ * The queue secret from the environment (see above), or undefined when none is set; a short or unreadable one is
+ * refused.
+ */
 export function pricingKey(env: NodeJS.ProcessEnv = process.env): Buffer | undefined {
   let text = env.MECHSTUDIO_QUEUE_SECRET;
   const file = env.MECHSTUDIO_QUEUE_SECRET_FILE;
@@ -68,12 +71,18 @@ export function pricingKey(env: NodeJS.ProcessEnv = process.env): Buffer | undef
     try {
       text = readFileSync(file, 'utf8').trim();
     } catch (e) {
-      throw new MechError('invalid-input', `MECHSTUDIO_QUEUE_SECRET_FILE: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+      throw new MechError(
+        'invalid-input',
+        `MECHSTUDIO_QUEUE_SECRET_FILE: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? 'error'})`,
+      );
     }
   }
   if (!text) return undefined;
   if (text.length < MIN_SECRET_LENGTH)
-    throw new MechError('invalid-input', `the queue secret must be at least ${MIN_SECRET_LENGTH} characters (it has ${text.length})`);
+    throw new MechError(
+      'invalid-input',
+      `the queue secret must be at least ${MIN_SECRET_LENGTH} characters (it has ${text.length})`,
+    );
   return Buffer.from(text, 'utf8');
 }
 
@@ -85,7 +94,9 @@ export function signedRegistration(r: Registration, key: Buffer | undefined): st
   return key ? JSON.stringify({ ...r, sig: tagOf(key, Buffer.from(body)).toString('hex') }) : body;
 }
 
-/** A stored registration read back, or why it is not believed (it does not parse, or its signature is missing or wrong). */
+/**
+ * A stored registration read back, or why it is not believed (it does not parse, or its signature is missing or wrong).
+ */
 export function readRegistration(text: string | null, key: Buffer | undefined): Registration | string {
   let raw: unknown;
   try {
@@ -97,8 +108,12 @@ export function readRegistration(text: string | null, key: Buffer | undefined): 
   const parsed = registrationSchema.safeParse(raw);
   if (!parsed.success) return 'its registration does not parse';
   const r = parsed.data;
-  if (!key) return sig === undefined ? r : 'its registration is signed but this master has no queue secret (MECHSTUDIO_QUEUE_SECRET)';
-  if (typeof sig !== 'string' || !/^[0-9a-f]{64}$/.test(sig)) return "its registration is not signed with this queue's secret";
+  if (!key)
+    return sig === undefined
+      ? r
+      : 'its registration is signed but this master has no queue secret (MECHSTUDIO_QUEUE_SECRET)';
+  if (typeof sig !== 'string' || !/^[0-9a-f]{64}$/.test(sig))
+    return "its registration is not signed with this queue's secret";
   const want = tagOf(key, Buffer.from(JSON.stringify(r)));
   return timingSafeEqual(want, Buffer.from(sig, 'hex')) ? r : "its registration is not signed with this queue's secret";
 }
@@ -109,7 +124,11 @@ export interface Frame {
   arrays: Record<string, Typed>;
 }
 
-export function encodeFrame(head: Record<string, unknown>, arrays: Record<string, Typed | undefined> = {}, key?: Buffer): Buffer {
+export function encodeFrame(
+  head: Record<string, unknown>,
+  arrays: Record<string, Typed | undefined> = {},
+  key?: Buffer,
+): Buffer {
   const list: [string, Kind, number][] = [];
   const parts: Buffer[] = [];
   for (const [name, a] of Object.entries(arrays)) {
@@ -135,12 +154,18 @@ export function decodeFrame(raw: Buffer, key?: Buffer): Frame {
   const magic = raw.subarray(0, 4);
   let buf = raw;
   if (key) {
-    if (!magic.equals(SIGNED)) bad(magic.equals(MAGIC) ? "it is not signed with this queue's secret" : 'it does not start with MSS2');
+    if (!magic.equals(SIGNED))
+      bad(magic.equals(MAGIC) ? "it is not signed with this queue's secret" : 'it does not start with MSS2');
     if (raw.length < 8 + TAG_BYTES) bad('it is too short for its signature');
     buf = raw.subarray(0, raw.length - TAG_BYTES);
-    if (!timingSafeEqual(tagOf(key, buf), raw.subarray(raw.length - TAG_BYTES))) bad("its signature does not match this queue's secret");
+    if (!timingSafeEqual(tagOf(key, buf), raw.subarray(raw.length - TAG_BYTES)))
+      bad("its signature does not match this queue's secret");
   } else if (!magic.equals(MAGIC))
-    bad(magic.equals(SIGNED) ? 'it is signed but this side has no queue secret (MECHSTUDIO_QUEUE_SECRET)' : 'it does not start with MSP2');
+    bad(
+      magic.equals(SIGNED)
+        ? 'it is signed but this side has no queue secret (MECHSTUDIO_QUEUE_SECRET)'
+        : 'it does not start with MSP2',
+    );
   if (buf.length < 8) bad('it is too short');
   const hl = buf.readUInt32LE(4);
   if (hl > MAX_HEADER || 8 + hl > buf.length) bad(`header length ${hl} of a ${buf.length}-byte frame`);
@@ -171,10 +196,18 @@ export function decodeFrame(raw: Buffer, key?: Buffer): Frame {
 }
 
 /** The arrays of a frame that must be there, of the expected type and length (null: any length). */
-export function need<K extends Kind>(frame: Frame, name: string, kind: K, length: number | null): InstanceType<(typeof KINDS)[K]> {
+export function need<K extends Kind>(
+  frame: Frame,
+  name: string,
+  kind: K,
+  length: number | null,
+): InstanceType<(typeof KINDS)[K]> {
   const a = frame.arrays[name];
   if (!a || kindOf(a) !== kind || (length !== null && a.length !== length))
-    throw new MechError('invalid-input', `a pricing frame from Redis lacks ${name} (${kind}${length !== null ? ` x ${length}` : ''})`);
+    throw new MechError(
+      'invalid-input',
+      `a pricing frame from Redis lacks ${name} (${kind}${length !== null ? ` x ${length}` : ''})`,
+    );
   return a as InstanceType<(typeof KINDS)[K]>;
 }
 
@@ -193,7 +226,10 @@ export function frameRows(frame: Frame, n: number): { from: Int32Array; to: Int3
     const b = to[k]!;
     const f = factor[k]!;
     if (!(a >= 0 && a < n && b >= 0 && b < n && f > 0 && Number.isFinite(f)))
-      throw new MechError('invalid-input', `a pricing frame from Redis has a bad row ${k}: ${a} <= ${f} * ${b} (n = ${n})`);
+      throw new MechError(
+        'invalid-input',
+        `a pricing frame from Redis has a bad row ${k}: ${a} <= ${f} * ${b} (n = ${n})`,
+      );
   }
   return { from, to, factor };
 }

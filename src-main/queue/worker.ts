@@ -46,8 +46,27 @@ import { Dispatcher, type DispatcherOptions } from '../dispatcher/dispatcher';
 import { MechError, messageOf } from '../../src-shared/errors';
 import { startPricingService } from './pricing-service';
 import { PricingFleet } from './pricing-master';
-import { MAX_CSV_GZ_BYTES, carriedFilesError, decodeValue, encodeReturn, failedForGoodSchema, failureText, jobDataSchema, payloadTooLarge } from './codec';
-import { CANCEL_CHANNEL, STOP_CHANNEL, QUEUE_NAME, QUEUE_PREFIX, cancelledKey, probeRedis, redact, stallSettings, type QueueTarget } from './connection';
+import {
+  MAX_CSV_GZ_BYTES,
+  carriedFilesError,
+  decodeValue,
+  encodeReturn,
+  failedForGoodSchema,
+  failureText,
+  jobDataSchema,
+  payloadTooLarge,
+} from './codec';
+import {
+  CANCEL_CHANNEL,
+  STOP_CHANNEL,
+  QUEUE_NAME,
+  QUEUE_PREFIX,
+  cancelledKey,
+  probeRedis,
+  redact,
+  stallSettings,
+  type QueueTarget,
+} from './connection';
 
 interface QueueWorkerOptions {
   target: QueueTarget;
@@ -75,13 +94,19 @@ const PROGRESS_EVERY_MS = 250;
  */
 const QUEUE_PRICING_MIN_VARIABLES = 250_000;
 
-/** QUEUE_PRICING_MIN_VARIABLES, or MECHSTUDIO_QUEUE_PRICING_MIN_VARIABLES from the environment (the tests price a 6 x 6 grid on the queue). */
+/**
+ * QUEUE_PRICING_MIN_VARIABLES, or MECHSTUDIO_QUEUE_PRICING_MIN_VARIABLES from the environment (the tests price a 6 x 6
+ * grid on the queue).
+ */
 function queuePricingMinVariables(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.MECHSTUDIO_QUEUE_PRICING_MIN_VARIABLES;
   if (raw === undefined || raw === '') return QUEUE_PRICING_MIN_VARIABLES;
   const v = Number(raw);
   if (!Number.isInteger(v) || v < 0)
-    throw new MechError('invalid-input', `MECHSTUDIO_QUEUE_PRICING_MIN_VARIABLES must be an integer >= 0, got '${raw.slice(0, 40)}'`);
+    throw new MechError(
+      'invalid-input',
+      `MECHSTUDIO_QUEUE_PRICING_MIN_VARIABLES must be an integer >= 0, got '${raw.slice(0, 40)}'`,
+    );
   return v;
 }
 
@@ -92,7 +117,8 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<Runnin
   const { Worker, UnrecoverableError } = await import('bullmq');
   const { Redis } = await import('ioredis');
   const stall = stallSettings();
-  // Large optimal LPs taken from the queue price their rounds on the queue's workers (this one included); the master stays here.
+  // Large optimal LPs taken from the queue price their rounds on the queue's workers (this one included); the master
+  // stays here.
   const fleet = await PricingFleet.connect(target, { log });
   const dispatcher = new Dispatcher({
     threads: opts.concurrency,
@@ -178,7 +204,42 @@ interface ProcessorDeps {
   stall: { lockMs: number; maxStalled: number };
 }
 
-/** The BullMQ processor: validate what came off the queue, run it on the pool with its carried files, return the encoded reply. */
+/**
+ * A job failed for good before (its verdict kept in its data), too large, or started too often: failed here, never run.
+ */
+async function refuseSpent(
+  job: Job,
+  { commands, log, fail, stall }: Pick<ProcessorDeps, 'commands' | 'log' | 'fail' | 'stall'>,
+): Promise<void> {
+  const id = job.id ?? '?';
+  // A job already failed for good whose lock lapsed before it could be failed (see the file comment).
+  const marked = failedForGoodSchema.safeParse(job.data);
+  if (marked.success) fail(marked.data.failedForGood);
+  const tooLarge = payloadTooLarge(job.data);
+  if (tooLarge) {
+    log(`job ${id} failed for good: ${tooLarge.message}`);
+    // Taking this job off the queue (BullMQ's parse, before this runs) may have outlasted a short lock, so failing it
+    // below may find the job back in the queue: its data is replaced by the verdict first, and the next worker to
+    // take it parses a few bytes and fails it with this message.
+    await commands
+      .hset(`${QUEUE_PREFIX}:${QUEUE_NAME}:${id}`, 'data', JSON.stringify({ failedForGood: tooLarge }))
+      .catch(() => undefined);
+    fail(tooLarge);
+  }
+  const starts = (job.opts.attempts ?? 1) + stall.maxStalled;
+  if (job.attemptsStarted > starts) {
+    log(`job ${id} failed for good: started ${job.attemptsStarted} times`);
+    fail({
+      code: 'crashed',
+      message: `the job was started ${job.attemptsStarted} times, more than its ${job.opts.attempts ?? 1} attempts and ${stall.maxStalled} stalls allow (its workers died or lost it each time); it is not started again`,
+    });
+  }
+}
+
+/**
+ * The BullMQ processor: validate what came off the queue, run it on the pool with its carried files, return the encoded
+ * reply.
+ */
 function jobProcessor({
   dispatcher,
   commands,
@@ -191,30 +252,12 @@ function jobProcessor({
   let csvSeq = 0;
   return async (job: Job, token?: string, signal?: AbortSignal): Promise<string> => {
     const id = job.id ?? '?';
-    // A job already failed for good whose lock lapsed before it could be failed (see the file comment).
-    const marked = failedForGoodSchema.safeParse(job.data);
-    if (marked.success) fail(marked.data.failedForGood);
-    const tooLarge = payloadTooLarge(job.data);
-    if (tooLarge) {
-      log(`job ${id} failed for good: ${tooLarge.message}`);
-      // Taking this job off the queue (BullMQ's parse, before this runs) may have outlasted a short lock, so failing it
-      // below may find the job back in the queue: its data is replaced by the verdict first, and the next worker to take
-      // it parses a few bytes and fails it with this message.
-      await commands.hset(`${QUEUE_PREFIX}:${QUEUE_NAME}:${id}`, 'data', JSON.stringify({ failedForGood: tooLarge })).catch(() => undefined);
-      fail(tooLarge);
-    }
-    const starts = (job.opts.attempts ?? 1) + stall.maxStalled;
-    if (job.attemptsStarted > starts) {
-      log(`job ${id} failed for good: started ${job.attemptsStarted} times`);
-      fail({
-        code: 'crashed',
-        message: `the job was started ${job.attemptsStarted} times, more than its ${job.opts.attempts ?? 1} attempts and ${stall.maxStalled} stalls allow (its workers died or lost it each time); it is not started again`,
-      });
-    }
+    await refuseSpent(job, { commands, log, fail, stall });
     // the parse below blocks this process: it starts with a whole lock period ahead of it
     if (token !== undefined) await job.extendLock(token, stall.lockMs);
     const data = jobDataSchema.safeParse(job.data);
-    if (!data.success) fail({ code: 'invalid-input', message: 'queue job data is not a mechstudio job ({v: 1, request: TEXT})' });
+    if (!data.success)
+      fail({ code: 'invalid-input', message: 'queue job data is not a mechstudio job ({v: 1, request: TEXT})' });
     let raw: unknown;
     try {
       raw = decodeValue(data.data!.request);
@@ -237,8 +280,9 @@ function jobProcessor({
       request.out = csvPath; // inlineLimit stays the client's: the reply is the one a local run gives
     }
     const t0 = Date.now();
+    const again = job.attemptsStarted > 1 || job.stalledCounter > 0;
     log(
-      `job ${id} ${request.type} started${job.attemptsStarted > 1 || job.stalledCounter > 0 ? ` (again: attempt ${job.attemptsStarted}, stalled ${job.stalledCounter}x)` : ''}`,
+      `job ${id} ${request.type} started${again ? ` (again: attempt ${job.attemptsStarted}, stalled ${job.stalledCounter}x)` : ''}`,
     );
     let lastProgress = 0;
     let reply: WorkerReply;
@@ -259,13 +303,16 @@ function jobProcessor({
       reply = { ok: true, result };
     } catch (e) {
       const error: JobError =
-        e instanceof ApiError ? { code: e.code, message: e.message, ...(e.detail ? { detail: e.detail } : {}) } : { code: 'internal', message: messageOf(e) };
+        e instanceof ApiError
+          ? { code: e.code, message: e.message, ...(e.detail ? { detail: e.detail } : {}) }
+          : { code: 'internal', message: messageOf(e) };
       if (error.code === 'cancelled' || signal?.aborted) {
         log(`job ${id} cancelled`);
         fail({ code: 'cancelled', message: 'job cancelled' });
       }
       // the worker's own temp file is no name the user knows: the client writes the CSV where it was asked to
-      if (csvPath) error.message = error.message.split(csvPath).join('the channel CSV').split(csvDir).join('the worker');
+      if (csvPath)
+        error.message = error.message.split(csvPath).join('the channel CSV').split(csvDir).join('the worker');
       reply = { ok: false, error };
     } finally {
       stoppers.delete(id);
@@ -284,7 +331,9 @@ function jobProcessor({
           message: `the result is ${(text.length / 1e6).toFixed(0)} MB even compressed, too large to return through the queue (limit ${MAX_CSV_GZ_BYTES / 1e6} MB); run this item without --queue`,
         });
       }
-      log(`job ${id} ${request.type} ${reply.ok ? 'done' : `failed (${reply.error.code})`} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      log(
+        `job ${id} ${request.type} ${reply.ok ? 'done' : `failed (${reply.error.code})`} in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+      );
       return text;
     } finally {
       if (csvPath) rmSync(csvPath, { force: true });

@@ -10,7 +10,10 @@ const RENDERER_SOURCES = ['src-renderer', 'src-shared', 'src-worker'];
 
 const record = (root: string, outDir: string): string => relative(root, join(outDir, 'build-info.json'));
 
-/** True when out/renderer is missing, has no build record, or a renderer source changed since it was built (scripts/built-fresh.mjs). */
+/**
+ * True when out/renderer is missing, has no build record, or a renderer source changed since it was built
+ * (scripts/built-fresh.mjs).
+ */
 export function rendererIsStale(root: string, outDir = join(root, 'out/renderer')): boolean {
   return !builtIsFresh(root, [relative(root, join(outDir, 'index.html'))], record(root, outDir));
 }
@@ -44,9 +47,12 @@ export async function buildRenderer(root: string, outDir = join(root, 'out/rende
   recordRendererBuild(root, outDir, builtAt);
 }
 
-/** The renderer build's record: every file under RENDERER_SOURCES, as of `builtAt` (ms, taken before the build started). */
+/**
+ * The renderer build's record: every file under RENDERER_SOURCES, as of `builtAt` (ms, taken before the build started).
+ */
 export function recordRendererBuild(root: string, outDir: string, builtAt: number): void {
-  const note = 'Written by src-main/web/build-renderer.ts. Web mode serves this page only while no input is newer than builtAt.';
+  const note =
+    'Written by src-main/web/build-renderer.ts. Web mode serves this page only while no input is newer than builtAt.';
   writeBuildRecord(root, record(root, outDir), builtAt, sourceFiles(root, RENDERER_SOURCES), note);
 }
 

@@ -54,12 +54,15 @@ export async function appRunner(opts: {
   queue?: string;
   configDir: string;
   workerFile?: string;
-  /** Only `queue` (--queue / MECHSTUDIO_QUEUE), never the saved one nor one the page chooses (web mode: the operator's). */
+  /**
+   * Only `queue` (--queue / MECHSTUDIO_QUEUE), never the saved one nor one the page chooses (web mode: the operator's).
+   */
   operatorQueue?: boolean;
   /** Web mode's workspace root: the pool's domain-file reads are checked on the descriptor to lie under it. */
   readRoot?: string;
 }): Promise<{ runner: SwitchableRunner; settings: QueueSettings; channels: ChannelStore }> {
-  // kept channels (optimal LPs) survive a restart: the app's cache in the config dir, and each saved project's channel folder
+  // kept channels (optimal LPs) survive a restart: the app's cache in the config dir, and each saved project's channel
+  // folder
   const channels = new ChannelStore({ cacheDir: join(opts.configDir, 'channels') });
   const local = new Dispatcher({
     channels,
@@ -79,13 +82,26 @@ export async function appRunner(opts: {
 }
 
 async function startWebApp(
-  opts: { port?: number; threads?: number; configDir?: string; build?: boolean; log?: (s: string) => void; queue?: string; root?: string } = {},
+  opts: {
+    port?: number;
+    threads?: number;
+    configDir?: string;
+    build?: boolean;
+    log?: (s: string) => void;
+    queue?: string;
+    root?: string;
+  } = {},
 ): Promise<WebApp> {
   // the workspace first: a root that is not a folder fails the start before anything else starts
   const paths = await workspaceRoot(webRootFrom(opts.root));
   if (opts.build !== false) await ensureRendererBuilt(ROOT, opts.log);
   const configDir = opts.configDir ?? defaultConfigDir();
-  const { runner, settings, channels } = await appRunner({ ...opts, configDir, operatorQueue: true, readRoot: paths.root! });
+  const { runner, settings, channels } = await appRunner({
+    ...opts,
+    configDir,
+    operatorQueue: true,
+    readRoot: paths.root!,
+  });
   // exports and saves leave as browser downloads, projects arrive as uploads (never a server path in a message)
   const transfers = new Transfers();
   const host = new MechStudioHost({
@@ -105,7 +121,13 @@ async function startWebApp(
   const token = process.env.MECHSTUDIO_WEB_TOKEN ?? randomBytes(18).toString('base64url');
   let server: RunningWebServer;
   try {
-    server = await startWebServer({ port: opts.port ?? 5178, rendererDir: join(ROOT, 'out/renderer'), api: host, token, transfers });
+    server = await startWebServer({
+      port: opts.port ?? 5178,
+      rendererDir: join(ROOT, 'out/renderer'),
+      api: host,
+      token,
+      transfers,
+    });
   } catch (e) {
     host.dispose();
     await runner.close();
@@ -143,9 +165,12 @@ if (isMain) {
   })
     .then((app) => {
       console.log(`Mechanism Studio (web mode) is running at ${app.server.url}  (Ctrl+C to stop)`);
-      console.log(`the page may read and write files under ${app.root} only (--root DIR), hidden files and folders excepted`);
+      console.log(
+        `the page may read and write files under ${app.root} only (--root DIR), hidden files and folders excepted`,
+      );
       void app.settings.status().then((st) => {
-        if (st.runner === 'queue') console.log(`jobs run on the queue at ${st.url} (start workers with: mechstudio worker --queue URL)`);
+        if (st.runner === 'queue')
+          console.log(`jobs run on the queue at ${st.url} (start workers with: mechstudio worker --queue URL)`);
         if (st.problem) console.log(st.problem);
       });
       const stop = (): void => void app.close().then(() => process.exit(0));
@@ -154,7 +179,11 @@ if (isMain) {
     })
     .catch((e: unknown) => {
       const msg = messageOf(e);
-      console.error(/EADDRINUSE/.test(msg) ? `port ${port} is in use: pass --port N (0 = any free port)` : `web mode failed: ${msg}`);
+      console.error(
+        /EADDRINUSE/.test(msg)
+          ? `port ${port} is in use: pass --port N (0 = any free port)`
+          : `web mode failed: ${msg}`,
+      );
       process.exit(1);
     });
 }

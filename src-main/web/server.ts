@@ -77,9 +77,16 @@ function leadingId(buf: Buffer): number | null {
   return m ? Number(m[1]) : null;
 }
 
-function parseCall(data: unknown, isBinary: boolean): { call: BridgeCall } | { id: number | null; error: string; code?: 'too-large' } {
+function parseCall(
+  data: unknown,
+  isBinary: boolean,
+): { call: BridgeCall } | { id: number | null; error: string; code?: 'too-large' } {
   if (isBinary) return { id: null, error: 'binary frames are not accepted: send one JSON call per text frame' };
-  const buf = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data as Buffer[]) : Buffer.from(data as ArrayBuffer);
+  const buf = Buffer.isBuffer(data)
+    ? data
+    : Array.isArray(data)
+      ? Buffer.concat(data as Buffer[])
+      : Buffer.from(data as ArrayBuffer);
   if (buf.length > MAX_MESSAGE_BYTES) {
     return {
       id: leadingId(buf),
@@ -107,7 +114,8 @@ function parseCall(data: unknown, isBinary: boolean): { call: BridgeCall } | { i
   } catch {
     return { id: null, error: 'frame is not valid JSON' };
   }
-  if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) return { id: null, error: 'frame must be a JSON object {id, method, params}' };
+  if (msg === null || typeof msg !== 'object' || Array.isArray(msg))
+    return { id: null, error: 'frame must be a JSON object {id, method, params}' };
   const o = msg as { id?: unknown; method?: unknown; params?: unknown };
   const id = typeof o.id === 'number' && Number.isSafeInteger(o.id) ? o.id : null;
   if (id === null) return { id: null, error: 'frame has no integer "id"' };
@@ -205,7 +213,13 @@ async function serveStatic(site: Site, req: IncomingMessage, res: ServerResponse
  * server's own page, Origin checked). The token is the only key: it was
  * handed to the page over its authenticated WebSocket.
  */
-async function serveTransfer(site: Site, transfers: Transfers, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+async function serveTransfer(
+  site: Site,
+  transfers: Transfers,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+): Promise<void> {
   if (req.headers.host !== site.hostHeader) return plain(res, 403, 'forbidden host');
   const [, route, token = ''] = path.split('/');
   if (route === 'download') {
@@ -236,7 +250,10 @@ async function serveTransfer(site: Site, transfers: Transfers, req: IncomingMess
 function createHttpServer(site: Site, transfers: Transfers | undefined): Server {
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
-    const route = transfers && /^\/(download|upload)\//.test(path) ? serveTransfer(site, transfers, req, res, path) : serveStatic(site, req, res);
+    const route =
+      transfers && /^\/(download|upload)\//.test(path)
+        ? serveTransfer(site, transfers, req, res, path)
+        : serveStatic(site, req, res);
     void route.catch(() => {
       // Never internals (paths, stack, messages) to the client.
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
@@ -265,7 +282,12 @@ function tokenChecker(token: string | undefined): (given: string | null) => bool
 }
 
 /** WebSocket upgrades at /api, from this server's own page (Origin, Host) with the token; anything else 403. */
-function acceptUpgrades(server: Server, wss: WebSocketServer, site: Site, tokenOk: (given: string | null) => boolean): void {
+function acceptUpgrades(
+  server: Server,
+  wss: WebSocketServer,
+  site: Site,
+  tokenOk: (given: string | null) => boolean,
+): void {
   server.on('upgrade', (req, socket, head) => {
     socket.on('error', () => socket.destroy());
     let u: URL;
@@ -275,7 +297,12 @@ function acceptUpgrades(server: Server, wss: WebSocketServer, site: Site, tokenO
       socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
       return;
     }
-    if (u.pathname !== '/api' || req.headers.origin !== site.origin || req.headers.host !== site.hostHeader || !tokenOk(u.searchParams.get('token'))) {
+    if (
+      u.pathname !== '/api' ||
+      req.headers.origin !== site.origin ||
+      req.headers.host !== site.hostHeader ||
+      !tokenOk(u.searchParams.get('token'))
+    ) {
       socket.write('HTTP/1.1 403 Forbidden\r\n\r\n');
       socket.destroy();
       return;
@@ -325,7 +352,10 @@ function serveConnection(ws: WebSocket, api: ApiHost, sessionId: string, onClose
   });
 }
 
-/** The WebSocket side: no compression (a small compressed frame could inflate to the cap), frames up to MAX_BRIDGE_FRAME_BYTES. */
+/**
+ * The WebSocket side: no compression (a small compressed frame could inflate to the cap), frames up to
+ * MAX_BRIDGE_FRAME_BYTES.
+ */
 function createSocketServer(api: ApiHost, sessions: Set<WebSocket>): WebSocketServer {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BRIDGE_FRAME_BYTES, perMessageDeflate: false });
   wss.on('error', () => {

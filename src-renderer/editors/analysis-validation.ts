@@ -14,15 +14,18 @@ export function analysisProblems(a: Analysis, project: ProjectInput): string[] {
       if (!optional) out.push(`${what} is missing`);
     } else if (!Number.isFinite(v) || v <= 0) out.push(`${what} must be more than 0 (it is ${v})`);
   };
-  if ('domain' in a && !project.domains.some((d) => d.id === a.domain)) out.push(`the domain '${a.domain}' no longer exists: pick another`);
+  if ('domain' in a && !project.domains.some((d) => d.id === a.domain))
+    out.push(`the domain '${a.domain}' no longer exists: pick another`);
   if ('mechanism' in a && !(project.mechanisms ?? []).some((m) => m.id === a.mechanism))
     out.push(`the mechanism '${a.mechanism}' no longer exists: pick another`);
   switch (a.type) {
     case 'sweep':
       eps(a.from, 'ε from');
       eps(a.to, 'ε to');
-      if (a.from > 0 && a.to > 0 && !(a.from < a.to)) out.push(`ε from (${a.from}) must be smaller than ε to (${a.to})`);
-      if (!Number.isInteger(a.steps) || a.steps < 2 || a.steps > 500) out.push(`steps must be a whole number from 2 to 500 (it is ${a.steps})`);
+      if (a.from > 0 && a.to > 0 && !(a.from < a.to))
+        out.push(`ε from (${a.from}) must be smaller than ε to (${a.to})`);
+      if (!Number.isInteger(a.steps) || a.steps < 2 || a.steps > 500)
+        out.push(`steps must be a whole number from 2 to 500 (it is ${a.steps})`);
       if (a.kinds.length === 0) out.push('pick at least one mechanism to plot');
       break;
     case 'threshold':
@@ -38,7 +41,8 @@ export function analysisProblems(a: Analysis, project: ProjectInput): string[] {
       break;
     case 'regular':
       eps(a.epsilon, 'ε');
-      if (!(project.priors ?? []).some((p) => p.id === a.prior)) out.push(`the prior '${a.prior}' no longer exists: pick another`);
+      if (!(project.priors ?? []).some((p) => p.id === a.prior))
+        out.push(`the prior '${a.prior}' no longer exists: pick another`);
       break;
     case 'check':
       eps(a.epsilon, 'ε to check', true);

@@ -20,7 +20,10 @@ export interface CustomMetric {
 type MetricProblem = { ok: false; error: string; row?: number; col?: number };
 type MetricParse = { ok: true; metric: CustomMetric } | MetricProblem;
 
-/** Rows of distances with their labels: a header row (empty first cell, or any cell that is not a distance) gives the labels. */
+/**
+ * Rows of distances with their labels: a header row (empty first cell, or any cell that is not a distance) gives the
+ * labels.
+ */
 function layout(rows: string[][]): { labels: string[]; cells: string[][] } | MetricProblem {
   let labels: string[] | null = null;
   if (rows[0]![0] === '' || rows[0]!.some((c) => c !== '' && !parseDistance(c).ok)) {
@@ -31,11 +34,16 @@ function layout(rows: string[][]): { labels: string[]; cells: string[][] } | Met
   if (n === 0)
     return {
       ok: false,
-      error: 'no rows of distances found: paste a header of labels (after an empty first cell) and one row per point, e.g. “,a,b” then “a,0,1” and “b,1,0”',
+      error:
+        'no rows of distances found: paste a header of labels (after an empty first cell) and one row per point, e.g. “,a,b” then “a,0,1” and “b,1,0”',
     };
   const hasRowLabels = labels !== null || rows.some((r) => r.length === n + 1);
   if (labels === null) labels = hasRowLabels ? rows.map((r) => r[0]!) : rows.map((_, i) => String(i));
-  if (labels.length !== n) return { ok: false, error: `the header has ${labels.length} labels but there are ${n} rows: the matrix must be square` };
+  if (labels.length !== n)
+    return {
+      ok: false,
+      error: `the header has ${labels.length} labels but there are ${n} rows: the matrix must be square`,
+    };
   return { labels, cells: hasRowLabels ? rows.map((r) => r.slice(1)) : rows };
 }
 
@@ -51,10 +59,20 @@ export function parseMetricCsv(text: string): MetricParse {
   for (let i = 0; i < n; i++) {
     const row = cells[i]!;
     if (row.length !== n)
-      return { ok: false, error: `row ${i + 1} (${labels[i]}) has ${row.length} distances, expected ${n}: the matrix must be square`, row: i };
+      return {
+        ok: false,
+        error: `row ${i + 1} (${labels[i]}) has ${row.length} distances, expected ${n}: the matrix must be square`,
+        row: i,
+      };
     for (let j = 0; j < n; j++) {
       const v = parseDistance(row[j]!);
-      if (!v.ok) return { ok: false, error: `row ${labels[i]}, column ${labels[j]}: '${row[j]}' is not a number`, row: i, col: j };
+      if (!v.ok)
+        return {
+          ok: false,
+          error: `row ${labels[i]}, column ${labels[j]}: '${row[j]}' is not a number`,
+          row: i,
+          col: j,
+        };
       d[i * n + j] = v.value;
     }
   }
@@ -66,7 +84,8 @@ export function parseMetricCsv(text: string): MetricParse {
 /** First violation of the metric axioms (the engine's check and words), or null. */
 export function validateMetric(labels: string[], d: number[]): MetricProblem | null {
   const n = labels.length;
-  if (d.length !== n * n) return { ok: false, error: `expected ${n * n} distances, found ${d.length}: the matrix must be square` };
+  if (d.length !== n * n)
+    return { ok: false, error: `expected ${n * n} distances, found ${d.length}: the matrix must be square` };
   const v = firstMetricViolation(d, n);
   return v ? { ok: false, error: describeMetricViolation(v, labels), row: v.row, col: v.col } : null;
 }

@@ -34,11 +34,20 @@ export const QUERY_LABELS: Record<QueryKind, string> = {
 
 export function validateDatabase(f: DatabaseFields): FieldErrors {
   const e: FieldErrors = {};
-  checkCount(e, 'individuals', f.individuals, 1, 100_000, 'individuals must be a whole number ≥ 1', 'at most 100000 individuals');
+  checkCount(
+    e,
+    'individuals',
+    f.individuals,
+    1,
+    100_000,
+    'individuals must be a whole number ≥ 1',
+    'at most 100000 individuals',
+  );
   checkCount(e, 'values', f.values, 2, 100_000, 'the universe needs at least 2 values', 'at most 100000 values');
   const kRange = 'k must be a whole number between 1 and 8';
   if (f.query === 'kcount') checkCount(e, 'k', f.k, 1, 8, kRange, kRange);
-  if (f.query === 'percentile' && !(typeof f.p === 'number' && f.p > 0 && f.p <= 100)) e.p = 'p must be a number in (0, 100]';
+  if (f.query === 'percentile' && !(typeof f.p === 'number' && f.p > 0 && f.p <= 100))
+    e.p = 'p must be a number in (0, 100]';
   if (f.query === 'none' && !e.individuals && !e.values) {
     const n = (f.values + (f.absent ? 1 : 0)) ** f.individuals;
     if (n > 5_000_000) e.individuals = `|V|^u = ${n.toExponential(2)} databases is too many to list; pick a query`;
@@ -67,7 +76,12 @@ export function answerGraph(f: DatabaseFields): AnswerGraph {
   const top = f.values - 1; // largest value
   switch (f.query) {
     case 'count':
-      return { domain: `count:${u}`, nodes: u + 1, edges: u, adjacency: 'path 0..u: one record changes the count by 1' };
+      return {
+        domain: `count:${u}`,
+        nodes: u + 1,
+        edges: u,
+        adjacency: 'path 0..u: one record changes the count by 1',
+      };
     case 'sum':
     case 'average': {
       const n = u * top + 1;
@@ -93,7 +107,12 @@ export function answerGraph(f: DatabaseFields): AnswerGraph {
     case 'min':
     case 'percentile': {
       const domain = f.query === 'percentile' ? `percentile:${u},${top},${f.p ?? 50}` : `${f.query}:${u},${top}`;
-      return { domain, nodes: f.values, edges: (f.values * (f.values - 1)) / 2, adjacency: 'clique: one record can move the answer to any value' };
+      return {
+        domain,
+        nodes: f.values,
+        edges: (f.values * (f.values - 1)) / 2,
+        adjacency: 'clique: one record can move the answer to any value',
+      };
     }
     case 'most':
       return {
@@ -106,9 +125,15 @@ export function answerGraph(f: DatabaseFields): AnswerGraph {
       const v = f.values + (f.absent ? 1 : 0);
       const nodes = v ** u;
       const domain = `db:${u},${f.values}${f.metric === 'hamming' ? '' : `:metric=${f.metric}`}${f.absent ? ':absent' : ''}`;
-      if (f.metric === 'hamming') return { domain, nodes, edges: (nodes * u * (v - 1)) / 2, adjacency: 'databases differing in one individual' };
+      if (f.metric === 'hamming')
+        return { domain, nodes, edges: (nodes * u * (v - 1)) / 2, adjacency: 'databases differing in one individual' };
       if (f.metric === 'max')
-        return { domain, nodes, edges: ((3 * v - 2) ** u - v ** u) / 2, adjacency: 'every individual moves by at most one value (d∞ graph)' };
+        return {
+          domain,
+          nodes,
+          edges: ((3 * v - 2) ** u - v ** u) / 2,
+          adjacency: 'every individual moves by at most one value (d∞ graph)',
+        };
       return {
         domain,
         nodes,

@@ -5,7 +5,12 @@
  * custom metric, simple line/ring/clique/hamming) and a text the engine
  * would refuse is shown with the engine's message before anything runs.
  */
-import { domainSpecSize, domainSpecText, parseDomainSpecText, type DomainSpec } from '../../src-shared/grammar/domain-spec';
+import {
+  domainSpecSize,
+  domainSpecText,
+  parseDomainSpecText,
+  type DomainSpec,
+} from '../../src-shared/grammar/domain-spec';
 import type { ProjectInput } from '../../src-shared/protocol/index';
 
 /** A parsed domain text, or 'other' (with the grammar's message) when it does not parse. */
@@ -26,7 +31,10 @@ export function domainSize(f: DomainForm): number {
   return f.kind === 'other' ? NaN : domainSpecSize(f);
 }
 
-/** A project domain as an editor or view sees it: the entry, its parsed form (null for an explicit or unknown domain), that form when a grid. */
+/**
+ * A project domain as an editor or view sees it: the entry, its parsed form (null for an explicit or unknown domain),
+ * that form when a grid.
+ */
 interface DomainView {
   dom: ProjectInput['domains'][number] | undefined;
   form: DomainForm | null;

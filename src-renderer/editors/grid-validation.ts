@@ -15,7 +15,15 @@ interface GridFields {
 export type FieldErrors = Partial<Record<string, string>>;
 
 /** Names the problem of a count field in `e[key]`: `small` when not a whole number ≥ min, `large` when above max. */
-export function checkCount(e: FieldErrors, key: string, v: number, min: number, max: number, small: string, large: string): void {
+export function checkCount(
+  e: FieldErrors,
+  key: string,
+  v: number,
+  min: number,
+  max: number,
+  small: string,
+  large: string,
+): void {
   if (!Number.isInteger(v) || v < min) e[key] = small;
   else if (v > max) e[key] = large;
 }
@@ -28,8 +36,10 @@ export function validateGrid(g: GridFields): FieldErrors {
   checkCount(e, 'rows', g.rows, 1, 1000, 'rows must be a whole number ≥ 1', 'at most 1000 rows');
   checkCount(e, 'cols', g.cols, 1, 1000, 'columns must be a whole number ≥ 1', 'at most 1000 columns');
   if (!Number.isFinite(g.step) || g.step <= 0) e.step = 'cell size must be a number > 0';
-  if (!e.rows && !e.cols && g.rows * g.cols > MAX_GRID_CELLS) e.rows = `the grid has ${g.rows * g.cols} cells; at most ${MAX_GRID_CELLS}`;
-  if (!['euclidean', 'manhattan', 'chebyshev'].includes(g.metric)) e.metric = 'metric must be euclidean, manhattan or chebyshev';
+  if (!e.rows && !e.cols && g.rows * g.cols > MAX_GRID_CELLS)
+    e.rows = `the grid has ${g.rows * g.cols} cells; at most ${MAX_GRID_CELLS}`;
+  if (!['euclidean', 'manhattan', 'chebyshev'].includes(g.metric))
+    e.metric = 'metric must be euclidean, manhattan or chebyshev';
   return e;
 }
 
@@ -54,7 +64,16 @@ export function validateEpsilon(eps: number): string | null {
  * Paint a brush of radius `radius` cells (weight falling off linearly) at
  * (r, c) into unnormalised weights (row-major rows x cols). `erase` lowers.
  */
-export function paintBrush(weights: Float64Array, rows: number, cols: number, r: number, c: number, radius: number, strength: number, erase = false): void {
+export function paintBrush(
+  weights: Float64Array,
+  rows: number,
+  cols: number,
+  r: number,
+  c: number,
+  radius: number,
+  strength: number,
+  erase = false,
+): void {
   const R = Math.max(0, radius);
   for (let dr = -Math.ceil(R); dr <= Math.ceil(R); dr++)
     for (let dc = -Math.ceil(R); dc <= Math.ceil(R); dc++) {
@@ -82,7 +101,11 @@ export function normalise(weights: ArrayLike<number>): number[] | null {
  * numbers (a picture of the grid), or one number per line (row-major).
  * Returns normalised values or the first problem, naming line and column.
  */
-export function parseGridPriorCsv(text: string, rows: number, cols: number): { ok: true; values: number[] } | { ok: false; error: string } {
+export function parseGridPriorCsv(
+  text: string,
+  rows: number,
+  cols: number,
+): { ok: true; values: number[] } | { ok: false; error: string } {
   const read = readCsv(text, { delimiters: TABLE_DELIMITERS });
   if (!read.ok) return { ok: false, error: read.problem.message };
   const cells: number[] = [];
@@ -90,12 +113,14 @@ export function parseGridPriorCsv(text: string, rows: number, cols: number): { o
     for (let ci = 0; ci < parts.length; ci++) {
       const p = parts[ci]!;
       const v = Number(p);
-      if (p === '' || !Number.isFinite(v)) return { ok: false, error: `line ${line}, column ${ci + 1}: '${p}' is not a number` };
+      if (p === '' || !Number.isFinite(v))
+        return { ok: false, error: `line ${line}, column ${ci + 1}: '${p}' is not a number` };
       if (v < 0) return { ok: false, error: `line ${line}, column ${ci + 1}: ${v} is negative` };
       cells.push(v);
     }
   }
-  if (cells.length !== rows * cols) return { ok: false, error: `expected ${rows * cols} values (${rows} × ${cols}), found ${cells.length}` };
+  if (cells.length !== rows * cols)
+    return { ok: false, error: `expected ${rows * cols} values (${rows} × ${cols}), found ${cells.length}` };
   const values = normalise(cells);
   if (!values) return { ok: false, error: 'all values are zero' };
   return { ok: true, values };

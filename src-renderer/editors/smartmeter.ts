@@ -131,19 +131,32 @@ export function parseTraceCsv(text: string): ({ ok: true } & TraceData) | { ok: 
       return { ok: false, error: `line ${line}: '${cell}' is not a number` };
     }
     if (values.length >= MAX_READINGS)
-      return { ok: false, error: `more than ${MAX_READINGS} readings; at most ${MAX_READINGS} (aggregate the trace, e.g. to minutes)` };
+      return {
+        ok: false,
+        error: `more than ${MAX_READINGS} readings; at most ${MAX_READINGS} (aggregate the trace, e.g. to minutes)`,
+      };
     values.push(v);
     if (withTime === undefined) withTime = parts.length >= 2;
     if (withTime) {
-      if (parts.length < 2) return { ok: false, error: `line ${line}: no time before the reading (the other lines have one)` };
+      if (parts.length < 2)
+        return { ok: false, error: `line ${line}: no time before the reading (the other lines have one)` };
       const t = parseTimeCell(parts[0]!);
-      if (!t) return { ok: false, error: `line ${line}: '${parts[0]}' is not a time (HH:MM:SS, a date such as 2024-01-31T08:00 or a number)` };
+      if (!t)
+        return {
+          ok: false,
+          error: `line ${line}: '${parts[0]}' is not a time (HH:MM:SS, a date such as 2024-01-31T08:00 or a number)`,
+        };
       if (timeKind === undefined) timeKind = t.kind;
-      else if (t.kind !== timeKind) return { ok: false, error: `line ${line}: '${parts[0]}' is a ${t.kind} time but the first line's is a ${timeKind} time` };
+      else if (t.kind !== timeKind)
+        return {
+          ok: false,
+          error: `line ${line}: '${parts[0]}' is a ${t.kind} time but the first line's is a ${timeKind} time`,
+        };
       let tt = t.t;
       const prev = times[times.length - 1];
       if (prev !== undefined && timeKind === 'clock') while (tt < prev) tt += 86_400; // past midnight: the next day
-      if (prev !== undefined && !(tt > prev)) return { ok: false, error: `line ${line}: time '${parts[0]}' does not come after the previous reading's` };
+      if (prev !== undefined && !(tt > prev))
+        return { ok: false, error: `line ${line}: time '${parts[0]}' does not come after the previous reading's` };
       times.push(tt);
     }
   }
@@ -172,7 +185,8 @@ export function formatTime(t: number, kind: TimeKind | undefined, withSeconds = 
     const h = Math.floor(s / 3600);
     const m = Math.floor((s % 3600) / 60);
     const sec = Math.round(s % 60);
-    if (day > 0 && s === 0 && !withSeconds) return `24:00${day > 1 ? ` (+${day - 1}d)` : ''}`; // the end of a day on an axis
+    // the end of a day on an axis
+    if (day > 0 && s === 0 && !withSeconds) return `24:00${day > 1 ? ` (+${day - 1}d)` : ''}`;
     return `${p2(h)}:${p2(m)}${withSeconds ? `:${p2(sec)}` : ''}${day ? ` (+${day}d)` : ''}`;
   }
   if (kind === 'date') {
@@ -238,7 +252,13 @@ export function quantise(raw: number[], levels: number): Trace {
     if (x > max) max = x;
   }
   const step = max > min ? (max - min) / (levels - 1) : 1;
-  return { raw, min, max, step, levels: raw.map((x) => Math.max(0, Math.min(levels - 1, Math.round((x - min) / step)))) };
+  return {
+    raw,
+    min,
+    max,
+    step,
+    levels: raw.map((x) => Math.max(0, Math.min(levels - 1, Math.round((x - min) / step)))),
+  };
 }
 
 /** Per-reading epsilon for the chosen metric (see the header comment). */
@@ -265,7 +285,8 @@ export function sampleNoisy(levels: number[], channel: ArrayLike<number>, n: num
 /** Quantisation levels the editor accepts; the reason in plain words otherwise (0 or 1 level would release nothing). */
 export const MAX_LEVELS = 64;
 export function levelsProblem(levels: number): string | null {
-  if (!Number.isFinite(levels) || !Number.isInteger(levels)) return `Quantisation levels must be a whole number from 2 to ${MAX_LEVELS}.`;
+  if (!Number.isFinite(levels) || !Number.isInteger(levels))
+    return `Quantisation levels must be a whole number from 2 to ${MAX_LEVELS}.`;
   if (levels < 2)
     return `${levels} level${levels === 1 ? '' : 's'}: a trace needs at least 2 quantisation levels (with ${levels === 1 ? 'one level every reading is the same value' : 'no level there is nothing to release'}). Enter a number from 2 to ${MAX_LEVELS}.`;
   if (levels > MAX_LEVELS) return `${levels} levels: at most ${MAX_LEVELS} quantisation levels.`;
@@ -273,9 +294,13 @@ export function levelsProblem(levels: number): string | null {
 }
 
 /** Mean absolute and root-mean-square error of a released trace against the true readings (same unit). */
-export function errorFigures(truth: ArrayLike<number>, released: ArrayLike<number>): { mae: number; rmse: number; n: number } {
+export function errorFigures(
+  truth: ArrayLike<number>,
+  released: ArrayLike<number>,
+): { mae: number; rmse: number; n: number } {
   const n = truth.length;
-  if (released.length !== n || n === 0) throw new Error(`error figures need two traces of the same length (${n} and ${released.length})`);
+  if (released.length !== n || n === 0)
+    throw new Error(`error figures need two traces of the same length (${n} and ${released.length})`);
   let abs = 0;
   let sq = 0;
   for (let i = 0; i < n; i++) {
@@ -286,7 +311,10 @@ export function errorFigures(truth: ArrayLike<number>, released: ArrayLike<numbe
   return { mae: abs / n, rmse: Math.sqrt(sq / n), n };
 }
 
-/** Mean absolute error of a release that ignores the trace (each reading a uniformly random level): the "pure noise" reference. */
+/**
+ * Mean absolute error of a release that ignores the trace (each reading a uniformly random level): the "pure noise"
+ * reference.
+ */
 export function blindMae(truth: ArrayLike<number>, t: { min: number; step: number }, levels: number): number {
   let s = 0;
   for (let i = 0; i < truth.length; i++) {
@@ -336,7 +364,8 @@ export function envelope(
   const n = Math.max(0, hi - lo);
   const b = Math.max(1, Math.min(buckets, n));
   const out = { x: new Float64Array(b), min: new Float64Array(b), max: new Float64Array(b), mean: new Float64Array(b) };
-  if (n === 0) return { x: new Float64Array(0), min: new Float64Array(0), max: new Float64Array(0), mean: new Float64Array(0) };
+  if (n === 0)
+    return { x: new Float64Array(0), min: new Float64Array(0), max: new Float64Array(0), mean: new Float64Array(0) };
   for (let k = 0; k < b; k++) {
     const a = lo + Math.floor((k * n) / b);
     const e = lo + Math.floor(((k + 1) * n) / b);

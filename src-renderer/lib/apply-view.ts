@@ -60,11 +60,15 @@ export function secretCells(
   const names = first.fields.map((f) => f.trim().toLowerCase());
   const isPoints = header
     ? (names.includes('x') && names.includes('y')) ||
-      (names.some((n) => n === 'lat' || n === 'latitude') && names.some((n) => ['lon', 'lng', 'long', 'longitude'].includes(n)))
+      (names.some((n) => n === 'lat' || n === 'latitude') &&
+        names.some((n) => ['lon', 'lng', 'long', 'longitude'].includes(n)))
     : first.fields.length === 2 && first.fields.every((f) => f.trim() !== '' && Number.isFinite(Number(f)));
   if (!isPoints || !points) {
     const one = oneColumn(first.fields, header);
-    return { cells: body.slice(0, max).map((r) => cellOfLabel(one ? r.fields.join(',') : (r.fields[0] ?? ''), rows, cols)), mode: 'labels' };
+    return {
+      cells: body.slice(0, max).map((r) => cellOfLabel(one ? r.fields.join(',') : (r.fields[0] ?? ''), rows, cols)),
+      mode: 'labels',
+    };
   }
   const { ia, ib } = header ? coordinateColumns(first, 'secrets') : { ia: 0, ib: 1 };
   const bin = cellBinning(points.xMin, points.yMax, points.rows, points.cols, points.cellKm);
@@ -80,12 +84,18 @@ export function secretCells(
   return { cells, mode: 'points' };
 }
 
-/** One-column files may hold unquoted grid labels, (2,3) read as two fields: a one-field header says so, or, without a header, a first secret that opens with '('. */
+/**
+ * One-column files may hold unquoted grid labels, (2,3) read as two fields: a one-field header says so, or, without a
+ * header, a first secret that opens with '('.
+ */
 function oneColumn(first: string[], header: boolean): boolean {
   return first.length === 1 || (!header && /^\s*\(/.test(first[0] ?? ''));
 }
 
-/** The first `max` secrets as written (first column; one-column files may hold unquoted grid labels), after line 1 when it is a header. */
+/**
+ * The first `max` secrets as written (first column; one-column files may hold unquoted grid labels), after line 1 when
+ * it is a header.
+ */
 export function secretLabels(text: string, max: number, header = true): string[] {
   const read = readCsv(text, { maxRows: max + 1 });
   const rows = read.ok ? read.rows : []; // a malformed file: no preview (the engine names the problem when it runs)

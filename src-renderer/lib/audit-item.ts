@@ -18,7 +18,11 @@ export async function sha256Hex(bytes: ArrayBuffer | Uint8Array): Promise<string
 }
 
 /** A picked file's record: its name, size in bytes and SHA-256 of its bytes. */
-export async function fileRecord(f: { name: string; size: number; arrayBuffer(): Promise<ArrayBuffer> }): Promise<FileRecord> {
+export async function fileRecord(f: {
+  name: string;
+  size: number;
+  arrayBuffer(): Promise<ArrayBuffer>;
+}): Promise<FileRecord> {
   return { name: f.name, size: f.size, sha256: await sha256Hex(await f.arrayBuffer()) };
 }
 
@@ -38,7 +42,12 @@ export function pointsGrids(project: ProjectInput): PointsGrid[] {
     const d = project.domains.find((x) => x.id === p.domain);
     if (!d || typeof d.domain !== 'string') continue;
     const coords = p.points.binning.projection ? 'lat,lon' : 'x,y';
-    out.push({ prior: p.id, domain: d.domain, label: `${d.name ?? d.id}: ${p.id}, from ${p.points.file} (${coords})`, binning: p.points.binning });
+    out.push({
+      prior: p.id,
+      domain: d.domain,
+      label: `${d.name ?? d.id}: ${p.id}, from ${p.points.file} (${coords})`,
+      binning: p.points.binning,
+    });
   }
   return out;
 }
@@ -53,8 +62,13 @@ export function auditNumbers(
   if (!eps.ok) return { ok: false, problem: eps.problem };
   const conf = parseNumberField(confidenceText, { what: 'the confidence', min: 0, above: true, max: 1 });
   if (!conf.ok) return { ok: false, problem: conf.problem };
-  if (conf.value! >= 1) return { ok: false, problem: `the confidence must be less than 1 (you entered ${confidenceText.trim()})` };
-  const r: { ok: true; epsilon: number; confidence: number; detect?: number[] } = { ok: true, epsilon: eps.value!, confidence: conf.value! };
+  if (conf.value! >= 1)
+    return { ok: false, problem: `the confidence must be less than 1 (you entered ${confidenceText.trim()})` };
+  const r: { ok: true; epsilon: number; confidence: number; detect?: number[] } = {
+    ok: true,
+    epsilon: eps.value!,
+    confidence: conf.value!,
+  };
   if (detectText.trim() !== '') {
     const detect: number[] = [];
     for (const t of detectText.split(',')) {
@@ -67,7 +81,9 @@ export function auditNumbers(
   return r;
 }
 
-/** An audit's failure naming the samples file (the engine reads the text the page sent, so it says only "samples CSV"). */
+/**
+ * An audit's failure naming the samples file (the engine reads the text the page sent, so it says only "samples CSV").
+ */
 export function auditMessage(message: string, fileName: string | null): string {
   if (!fileName || message.includes(fileName)) return message;
   if (message.startsWith('samples CSV')) return `samples CSV ${fileName}${message.slice('samples CSV'.length)}`;

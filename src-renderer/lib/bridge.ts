@@ -23,7 +23,10 @@ declare global {
 }
 
 interface ShellApi {
-  /** Native menu commands, as sent: the page parses each with menuCommandSchema (src-shared/protocol/api-calls.ts) before acting. */
+  /**
+   * Native menu commands, as sent: the page parses each with menuCommandSchema (src-shared/protocol/api-calls.ts)
+   * before acting.
+   */
   onMenu(listener: (command: unknown) => void): () => void;
   /** Tell the main process whether there are unsaved changes (close prompt, title). */
   setDirty(dirty: boolean, title: string): void;
@@ -54,7 +57,8 @@ export function createWebSocketApi(url: string): MechStudioApi {
       };
       ws.onclose = () => {
         socket = null;
-        for (const p of pending.values()) p.reject(new ApiError({ code: 'internal', message: 'connection to the server was lost' }));
+        for (const p of pending.values())
+          p.reject(new ApiError({ code: 'internal', message: 'connection to the server was lost' }));
         pending.clear();
       };
       ws.onmessage = (m) => {

@@ -6,7 +6,10 @@
 import { currentVersionOf, type ProjectInput } from '../../src-shared/protocol/index';
 
 const AUTOSAVE_KEY = 'mechstudio.autosave.v1';
-/** Which project a reload returns to: {path} of the last opened/saved file, or {example} (the file itself is the host's). */
+/**
+ * Which project a reload returns to: {path} of the last opened/saved file, or {example} (the file itself is the
+ * host's).
+ */
 const LAST_KEY = 'mechstudio.last.v1';
 
 export type LastProject = { path: string } | { example: string };

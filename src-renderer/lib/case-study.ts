@@ -39,7 +39,10 @@ export function findingBlocks(findings: readonly string[]): FindingBlock[] {
       const line = raw.trim();
       if (!line) continue;
       const bullet = /^[-*]\s+/.exec(line);
-      out.push({ kind: bullet ? 'li' : 'p', segments: inlineSegments(plainText(bullet ? line.slice(bullet[0].length) : line)) });
+      out.push({
+        kind: bullet ? 'li' : 'p',
+        segments: inlineSegments(plainText(bullet ? line.slice(bullet[0].length) : line)),
+      });
     }
   }
   return out;
@@ -68,6 +71,7 @@ export function tableToCsv(t: Pick<CaseStudyTable, 'header' | 'rows'>): string {
 /** A table cell for display: numbers to 6 significant digits, null as a dash. */
 export function cellText(v: string | number | boolean | null): string {
   if (v === null) return '—';
-  if (typeof v === 'number') return Number.isInteger(v) || !Number.isFinite(v) ? String(v) : String(Number(v.toPrecision(6)));
+  if (typeof v === 'number')
+    return Number.isInteger(v) || !Number.isFinite(v) ? String(v) : String(Number(v.toPrecision(6)));
   return String(v);
 }

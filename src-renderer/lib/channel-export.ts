@@ -11,7 +11,11 @@ import { delivered } from './file-transfer';
 import type { AppState } from './state.svelte';
 import { messageOf } from '../../src-shared/errors';
 
-export async function exportChannelFile(app: AppState, request: Extract<JobRequest, { type: 'mechanism' | 'capacity' }>, suggested: string): Promise<void> {
+export async function exportChannelFile(
+  app: AppState,
+  request: Extract<JobRequest, { type: 'mechanism' | 'capacity' }>,
+  suggested: string,
+): Promise<void> {
   await exportFile(app, `channel CSV of ${suggested}`, { kind: 'channel-csv', request, name: suggested });
 }
 

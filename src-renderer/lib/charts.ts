@@ -69,7 +69,10 @@ export interface Series {
 }
 
 /** Save a chart as PNG (white background, as displayed). */
-export function chartPng(chart: { toBase64Image: (type?: string, quality?: number) => string; canvas: HTMLCanvasElement }): string {
+export function chartPng(chart: {
+  toBase64Image: (type?: string, quality?: number) => string;
+  canvas: HTMLCanvasElement;
+}): string {
   const src = chart.canvas;
   const out = document.createElement('canvas');
   out.width = src.width;
@@ -102,13 +105,21 @@ export function chartsPng(list: { canvas: HTMLCanvasElement }[]): string {
 
 /** Trigger a browser download (works in web mode; Electron shows its save dialog for downloads). */
 export function download(filename: string, data: string | Blob, mime = 'text/plain'): void {
-  const blob = typeof data === 'string' && data.startsWith('data:') ? dataUrlToBlob(data) : typeof data === 'string' ? new Blob([data], { type: mime }) : data;
+  const blob =
+    typeof data === 'string' && data.startsWith('data:')
+      ? dataUrlToBlob(data)
+      : typeof data === 'string'
+        ? new Blob([data], { type: mime })
+        : data;
   const url = URL.createObjectURL(blob);
   saveLink(url, filename);
   setTimeout(() => URL.revokeObjectURL(url), 5000);
 }
 
-/** Let the browser save what `href` points to as `filename` (a blob: URL made here, or a one-time download of the web host). */
+/**
+ * Let the browser save what `href` points to as `filename` (a blob: URL made here, or a one-time download of the web
+ * host).
+ */
 function saveLink(href: string, filename: string): void {
   const a = document.createElement('a');
   a.href = href;
@@ -118,7 +129,10 @@ function saveLink(href: string, filename: string): void {
   a.remove();
 }
 
-/** Let the browser save a file the host offers as a one-time download (web mode's exports and saves: lib/file-transfer.ts). */
+/**
+ * Let the browser save a file the host offers as a one-time download (web mode's exports and saves:
+ * lib/file-transfer.ts).
+ */
 export function fetchDownload(offer: DownloadOffer): void {
   saveLink(offer.url, offer.name);
 }

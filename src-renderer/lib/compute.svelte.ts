@@ -5,9 +5,24 @@
  * privacy check of each mechanism, and the question which kept channels (an
  * optimal LP's, held by the host) restored results can still use.
  */
-import type { CheckResult, DomainInput, JobError, JobRequest, JobResult, MechStudioApi, MechanismResult, ProjectInput } from '../../src-shared/protocol/index';
+import type {
+  CheckResult,
+  DomainInput,
+  JobError,
+  JobRequest,
+  JobResult,
+  MechStudioApi,
+  MechanismResult,
+  ProjectInput,
+} from '../../src-shared/protocol/index';
 import { APP_REQUESTS, caseStudyRequest, epsText } from './project-model';
-import { analysisRequest, channelSource, domainOf, mechanismRequest, type ChannelSource } from '../../src-shared/project/item-requests';
+import {
+  analysisRequest,
+  channelSource,
+  domainOf,
+  mechanismRequest,
+  type ChannelSource,
+} from '../../src-shared/project/item-requests';
 import { isExpensive, itemHash } from './kept-results';
 import { type KeptStatus, askKeptChannels, markNotKept } from './kept-status';
 import { refreshOne } from './stale-results';
@@ -121,7 +136,9 @@ export class Compute {
     const epsilon = m.epsilon;
     // the construction as it was sent (later edits make the result stale, not its views different)
     const sourceOf = (res: MechanismResult): ChannelSource | undefined =>
-      !res.exists ? undefined : (sentSpec ?? (res.channelRef !== undefined ? { channelRef: res.channelRef } : undefined));
+      !res.exists
+        ? undefined
+        : (sentSpec ?? (res.channelRef !== undefined ? { channelRef: res.channelRef } : undefined));
     const res = (await this.runItem(gen, id, req, `${m.kind} mechanism '${id}' (ε = ${epsText(m.epsilon)})`, (done) => {
       const source = sourceOf(done as MechanismResult);
       return source ? { source } : {};
@@ -136,8 +153,8 @@ export class Compute {
 
   /**
    * Run an item's job (`key`: its id, or a case study's key): running (with its job id once known), then done with the
-   * result, the hash of the inputs it was computed from and `extra(result)`, or failed (keeping an earlier good result).
-   * Returns the result, or undefined when the job failed.
+   * result, the hash of the inputs it was computed from and `extra(result)`, or failed (keeping an earlier good
+   * result). Returns the result, or undefined when the job failed.
    */
   private async runItem(
     gen: number,
@@ -170,20 +187,40 @@ export class Compute {
   }
 
   /** A Compute failed: a good earlier result stays on screen (marked stale, with the failure), else the error shows. */
-  private failed(gen: number, key: string, error: JobError, previous: ItemResult | undefined, hash: string | undefined): void {
+  private failed(
+    gen: number,
+    key: string,
+    error: JobError,
+    previous: ItemResult | undefined,
+    hash: string | undefined,
+  ): void {
     if (previous && error.code !== 'cancelled') {
       const now = itemHash(this.app.project, key);
-      this.put(gen, key, { ...previous, stale: previous.hash === undefined || now !== previous.hash, failed: error.message });
-      if (gen === this.generation) this.app.toasts.notify(`Compute failed: ${error.message}. The previous result is kept.`, 'bad');
+      this.put(gen, key, {
+        ...previous,
+        stale: previous.hash === undefined || now !== previous.hash,
+        failed: error.message,
+      });
+      if (gen === this.generation)
+        this.app.toasts.notify(`Compute failed: ${error.message}. The previous result is kept.`, 'bad');
     } else if (previous) this.put(gen, key, previous);
     else this.put(gen, key, { status: 'error', error, hash });
   }
 
-  private async checkMechanism(gen: number, id: string, source: ChannelSource, domainId: string, epsilon: number): Promise<void> {
+  private async checkMechanism(
+    gen: number,
+    id: string,
+    source: ChannelSource,
+    domainId: string,
+    epsilon: number,
+  ): Promise<void> {
     const domain = this.app.project.domains.find((d) => d.id === domainId)?.domain;
     if (domain === undefined) return;
     try {
-      const res = (await this.app.queue.run({ type: 'check', ...source, domain, epsilon, maxViolations: 10 }, `privacy check of '${id}'`)) as CheckResult;
+      const res = (await this.app.queue.run(
+        { type: 'check', ...source, domain, epsilon, maxViolations: 10 },
+        `privacy check of '${id}'`,
+      )) as CheckResult;
       const r = this.current(gen, id);
       if (r) r.check = res;
     } catch (e) {
@@ -199,17 +236,22 @@ export class Compute {
     const project = this.app.project;
     const a = (project.analyses ?? []).find((x) => x.id === id);
     if (!a) return;
-    if (this.draftBlocks('domain' in a ? a.domain : (project.mechanisms ?? []).find((m) => m.id === a.mechanism)?.domain)) return;
+    if (
+      this.draftBlocks('domain' in a ? a.domain : (project.mechanisms ?? []).find((m) => m.id === a.mechanism)?.domain)
+    )
+      return;
     let req: JobRequest;
     try {
       let source: ChannelSource | undefined;
       if (a.type === 'measure' || a.type === 'check') {
         const mr = this.app.results[a.mechanism];
-        // a mechanism never computed, changed since, or whose kept channel is gone is computed (again) first, in the panel
+        // a mechanism never computed, changed since, or whose kept channel is gone is computed (again) first, in the
+        // panel
         if (!mr || mr.status !== 'done' || mr.stale || mr.notKept) await this.computeMechanism(a.mechanism);
         if (gen !== this.generation) return;
         const done = this.app.results[a.mechanism];
-        if (done?.status === 'error') throw new Error(`mechanism '${a.mechanism}' failed: ${done.error?.message ?? ''}`);
+        if (done?.status === 'error')
+          throw new Error(`mechanism '${a.mechanism}' failed: ${done.error?.message ?? ''}`);
         const r = done?.result;
         const m = (this.app.project.mechanisms ?? []).find((x) => x.id === a.mechanism);
         if (m) source = channelSource(this.app.project, m, r?.type === 'mechanism' ? r.channelRef : undefined);
@@ -258,7 +300,8 @@ export class Compute {
     // a kept result saved before its privacy check finished gets its check now (the badge would wait forever)
     for (const m of p.mechanisms ?? []) {
       const r = this.app.results[m.id];
-      if (r?.status !== 'done' || r.stale || r.notKept || r.check || r.result?.type !== 'mechanism' || !r.result.exists) continue;
+      if (r?.status !== 'done' || r.stale || r.notKept || r.check || r.result?.type !== 'mechanism' || !r.result.exists)
+        continue;
       // restored from a file: rebuilt from its construction, or an LP's channel that the host keeps
       const got = computedChannel(p, m.id, r);
       if ('source' in got) void this.checkMechanism(gen, m.id, got.source, m.domain, m.epsilon);
@@ -273,7 +316,10 @@ export class Compute {
     );
   }
 
-  /** Compute the case studies, mechanisms and analyses `want` names; measures and checks last (they use a mechanism's result). */
+  /**
+   * Compute the case studies, mechanisms and analyses `want` names; measures and checks last (they use a mechanism's
+   * result).
+   */
   private async computeItems(project: () => ProjectInput, want: (key: string) => boolean): Promise<void> {
     const usesMechanism = (a: { type: string }): boolean => a.type === 'measure' || a.type === 'check';
     const p = project();
@@ -282,7 +328,9 @@ export class Compute {
       ...(p.mechanisms ?? []).filter((m) => want(m.id)).map((m) => this.computeMechanism(m.id)),
       ...(p.analyses ?? []).filter((a) => !usesMechanism(a) && want(a.id)).map((a) => this.computeAnalysis(a.id)),
     ]);
-    await Promise.all((project().analyses ?? []).filter((a) => usesMechanism(a) && want(a.id)).map((a) => this.computeAnalysis(a.id)));
+    await Promise.all(
+      (project().analyses ?? []).filter((a) => usesMechanism(a) && want(a.id)).map((a) => this.computeAnalysis(a.id)),
+    );
   }
 
   /** Ask the host which restored results' channels it still holds (lib/kept-status.ts); a lost one says so. */
@@ -300,7 +348,9 @@ export class Compute {
       }
     };
     const asked = askKeptChannels(this.app.api, this.app.results, claimOf);
-    return asked ? asked.then((statuses) => void (gen === this.generation && this.markNotKept(statuses))) : Promise.resolve();
+    return asked
+      ? asked.then((statuses) => void (gen === this.generation && this.markNotKept(statuses)))
+      : Promise.resolve();
   }
 
   /** Results whose channel the host does not hold: marked (not green, "not kept: compute again"), said once. */

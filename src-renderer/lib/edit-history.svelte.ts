@@ -11,7 +11,9 @@ export class EditHistory {
   canRedo = $state(false);
   /** Bumped by undo/redo (and renames) so editors holding drafts are rebuilt from the project. */
   editVersion = $state(0);
-  /** Domains whose editor holds an edit that cannot be applied (plain problem): nothing on them is computed meanwhile. */
+  /**
+   * Domains whose editor holds an edit that cannot be applied (plain problem): nothing on them is computed meanwhile.
+   */
   draftProblems = $state<Record<string, string>>({});
   private readonly history = new History();
 
@@ -23,7 +25,9 @@ export class EditHistory {
   /** Why nothing may be computed on this domain now (an unapplied invalid edit), in plain words, or null. */
   draftBlock(domainId: string | undefined): string | null {
     const p = domainId === undefined ? undefined : this.draftProblems[domainId];
-    return p ? `The domain '${domainId}' has an edit that is not applied (${p}). Fix it, or leave its page to discard it, before computing.` : null;
+    return p
+      ? `The domain '${domainId}' has an edit that is not applied (${p}). Fix it, or leave its page to discard it, before computing.`
+      : null;
   }
 
   /** A freshly opened project: nothing to undo. */

@@ -14,6 +14,11 @@ export function explorerDomainText(text: string): string | null {
   const r = parseDomainSpecText(text);
   if (!r.ok) return null;
   const f = r.spec;
-  const n = f.kind === 'line' || f.kind === 'ring' || f.kind === 'clique' ? f.n : f.kind === 'grid' ? f.rows * f.cols : Infinity;
+  const n =
+    f.kind === 'line' || f.kind === 'ring' || f.kind === 'clique'
+      ? f.n
+      : f.kind === 'grid'
+        ? f.rows * f.cols
+        : Infinity;
   return n >= 2 && n <= EXPLORER_MAX_POINTS ? text.trim() : null;
 }

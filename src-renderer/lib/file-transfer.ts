@@ -21,7 +21,10 @@ export function sizeText(bytes: number): string {
  * where it went ("downloaded channel.csv (4.1 kB)", "wrote /home/me/a.csv");
  * null when the user cancelled the save dialog.
  */
-export function delivered(r: Pick<ExportResult, 'files' | 'download'>, start: (offer: DownloadOffer) => void): string | null {
+export function delivered(
+  r: Pick<ExportResult, 'files' | 'download'>,
+  start: (offer: DownloadOffer) => void,
+): string | null {
   if (r.download) {
     start(r.download);
     return `downloaded ${r.download.name} (${sizeText(r.download.bytes)})`;
@@ -35,7 +38,11 @@ export function delivered(r: Pick<ExportResult, 'files' | 'download'>, start: (o
  * rejects with the server's one line, which names the file as the user
  * picked it.
  */
-export async function uploadPicked(api: Pick<MechStudioApi, 'transfer'>, file: File, post: typeof fetch = fetch): Promise<string> {
+export async function uploadPicked(
+  api: Pick<MechStudioApi, 'transfer'>,
+  file: File,
+  post: typeof fetch = fetch,
+): Promise<string> {
   const slot = await api.transfer.slot(file.name, file.size);
   let res: Response;
   try {

@@ -22,7 +22,10 @@ export function fmtMs(ms: number): string {
   return h > 0 ? `${h} h ${m} min` : `${m} min ${sec} s`;
 }
 
-/** A count for people: grouped digits up to a billion, then "≈ 4.72 × 10²¹" (exact digits of 8^24 mean nothing to a reader). */
+/**
+ * A count for people: grouped digits up to a billion, then "≈ 4.72 × 10²¹" (exact digits of 8^24 mean nothing to a
+ * reader).
+ */
 export function fmtCount(n: number): string {
   if (!Number.isFinite(n)) return String(n);
   if (Math.abs(n) < 1e9) return n.toLocaleString('en-US');

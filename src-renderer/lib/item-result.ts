@@ -1,4 +1,7 @@
-/** A project item's result as the app holds it (lib/state.svelte.ts keeps one per item, lib/compute.svelte.ts fills them; lib/status.ts derives its badge). */
+/**
+ * A project item's result as the app holds it (lib/state.svelte.ts keeps one per item, lib/compute.svelte.ts fills
+ * them; lib/status.ts derives its badge).
+ */
 import { type JobError, type CheckResult, type JobResult, type ProjectInput } from '../../src-shared/protocol/index';
 import { channelSource, type ChannelSource } from '../../src-shared/project/item-requests';
 import { messageOf } from '../../src-shared/errors';
@@ -19,13 +22,24 @@ export interface ItemResult {
   computedAt?: string;
   /** The last Compute failed; this (older) result was kept. */
   failed?: string;
-  /** The separate privacy check was over the engine's work limit (why); the mechanism job's own effective eps is shown. */
+  /**
+   * The separate privacy check was over the engine's work limit (why); the mechanism job's own effective eps is shown.
+   */
   checkSkipped?: string;
-  /** Where the engine finds a computed mechanism's channel (its construction at compute time, or the host's channelRef): views fetch rows from it. */
+  /**
+   * Where the engine finds a computed mechanism's channel (its construction at compute time, or the host's channelRef):
+   * views fetch rows from it.
+   */
   source?: ChannelSource;
-  /** The channel this result names (an optimal LP's, kept by the host) is not kept: why, in one sentence (compute again). */
+  /**
+   * The channel this result names (an optimal LP's, kept by the host) is not kept: why, in one sentence (compute
+   * again).
+   */
   notKept?: string;
-  /** Restored from a file with a kept channel the host privacy-checked: what was checked and what (the LP's bound, gap) was not. */
+  /**
+   * Restored from a file with a kept channel the host privacy-checked: what was checked and what (the LP's bound, gap)
+   * was not.
+   */
   claimsNotChecked?: string;
 }
 
@@ -36,10 +50,15 @@ export interface ItemResult {
  * one sent, else the mechanism's own while its inputs are unchanged) or an optimal LP's channel the host keeps.
  * Nothing is solved again.
  */
-export function computedChannel(project: ProjectInput, id: string, r: ItemResult | undefined): { source: ChannelSource } | { why: string } {
+export function computedChannel(
+  project: ProjectInput,
+  id: string,
+  r: ItemResult | undefined,
+): { source: ChannelSource } | { why: string } {
   const m = (project.mechanisms ?? []).find((x) => x.id === id);
   if (!m) return { why: 'does not exist' };
-  if (!r || r.status === 'error' || (r.status === 'done' && !r.result)) return { why: 'not computed yet: compute it in its editor first' };
+  if (!r || r.status === 'error' || (r.status === 'done' && !r.result))
+    return { why: 'not computed yet: compute it in its editor first' };
   if (r.status === 'running') return { why: 'being computed' };
   const res = r.result;
   if (res?.type !== 'mechanism') return { why: 'not computed yet: compute it in its editor first' };

@@ -71,8 +71,21 @@ export class JobQueue {
    * by itself) is a row only while it runs, and after that only when it failed.
    */
   run(request: JobRequest, label: string, onId?: (id: string) => void, transient = false): Promise<JobResult> {
-    const view: JobView = { jobId: null, label, type: request.type, started: Date.now(), elapsedMs: 0, fraction: null, message: 'queued', status: 'queued' };
-    if ((request.type === 'mechanism' && request.kind === 'optimal') || (request.type === 'compare' && compareBuildsLp(request))) view.stoppable = true;
+    const view: JobView = {
+      jobId: null,
+      label,
+      type: request.type,
+      started: Date.now(),
+      elapsedMs: 0,
+      fraction: null,
+      message: 'queued',
+      status: 'queued',
+    };
+    if (
+      (request.type === 'mechanism' && request.kind === 'optimal') ||
+      (request.type === 'compare' && compareBuildsLp(request))
+    )
+      view.stoppable = true;
     let tracked = view;
     let settled = false;
     let shown = false;
@@ -113,7 +126,11 @@ export class JobQueue {
           if (!shown) show();
           if (tracked.status === 'queued' || tracked.status === 'running') {
             const cancelled = error.code === 'cancelled';
-            Object.assign(tracked, { status: cancelled ? 'cancelled' : 'error', message: cancelled ? 'cancelled' : error.message, error: error.message });
+            Object.assign(tracked, {
+              status: cancelled ? 'cancelled' : 'error',
+              message: cancelled ? 'cancelled' : error.message,
+              error: error.message,
+            });
           }
         }
         throw error;
@@ -126,7 +143,16 @@ export class JobQueue {
    * while it runs (without Cancel), so that nothing runs unseen. Resolves or rejects as `work` does.
    */
   async task<T>(label: string, type: string, work: () => Promise<T>): Promise<T> {
-    const tracked = this.track({ jobId: null, label, type, started: Date.now(), elapsedMs: 0, fraction: null, message: 'running', status: 'running' });
+    const tracked = this.track({
+      jobId: null,
+      label,
+      type,
+      started: Date.now(),
+      elapsedMs: 0,
+      fraction: null,
+      message: 'running',
+      status: 'running',
+    });
     try {
       const r = await work();
       Object.assign(tracked, { status: 'done', fraction: 1, message: 'done', elapsedMs: Date.now() - tracked.started });
@@ -140,14 +166,22 @@ export class JobQueue {
 
   /** Rows or block means of a channel for a view (a `rows` job, a transient row of the jobs panel). */
   async fetchRows(request: Extract<JobRequest, { type: 'rows' }>): Promise<RowsResult> {
-    return (await this.run($state.snapshot(request) as typeof request, 'rows for a view', undefined, true)) as RowsResult;
+    return (await this.run(
+      $state.snapshot(request) as typeof request,
+      'rows for a view',
+      undefined,
+      true,
+    )) as RowsResult;
   }
 
   async cancel(jobId: string): Promise<void> {
     await this.api.cancel(jobId);
   }
 
-  /** Stop a job keeping its best answer so far (an optimal LP: its best private mechanism and certified gap); other jobs are cancelled. */
+  /**
+   * Stop a job keeping its best answer so far (an optimal LP: its best private mechanism and certified gap); other jobs
+   * are cancelled.
+   */
   async stop(jobId: string): Promise<void> {
     const j = this.jobs.find((x) => x.jobId === jobId);
     if (j) {

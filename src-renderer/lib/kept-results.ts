@@ -81,7 +81,10 @@ export function itemHash(project: ProjectInput, key: string): string | null {
       const mh = mechanismHash(project, a.mechanism);
       if (mh === null) return null;
       // the channel is the mechanism's (its hash); the rest as the request would use it
-      const req = analysisRequest(project, a, { ...APP_REQUESTS, source: { channelRef: 'placeholder' } }) as unknown as Record<string, unknown>;
+      const req = analysisRequest(project, a, {
+        ...APP_REQUESTS,
+        source: { channelRef: 'placeholder' },
+      }) as unknown as Record<string, unknown>;
       delete req.channel;
       delete req.channelRef;
       delete req.mechanism;
@@ -163,7 +166,10 @@ export function projectWithResults(
  * result whose hash still matches its item's inputs is current; one that
  * does not is restored marked stale (shown with "inputs changed", never as current).
  */
-export function restoreResults(project: ProjectInput): { project: ProjectInput; held: Record<string, HeldResult & { stale: boolean }> } {
+export function restoreResults(project: ProjectInput): {
+  project: ProjectInput;
+  held: Record<string, HeldResult & { stale: boolean }>;
+} {
   const kept = project.results ?? {};
   const items = { ...project };
   delete items.results;
@@ -173,7 +179,12 @@ export function restoreResults(project: ProjectInput): { project: ProjectInput; 
     if (now === null) continue;
     // The host reads every project through projectSchema, whose output has kept results of earlier versions read
     // onto the current shape (a mechanism's flat `info` onto typed `facts`): what arrives is a current result.
-    const h: HeldResult & { stale: boolean } = { status: 'done', result: k.result as JobResult, hash: k.hash, stale: now !== k.hash };
+    const h: HeldResult & { stale: boolean } = {
+      status: 'done',
+      result: k.result as JobResult,
+      hash: k.hash,
+      stale: now !== k.hash,
+    };
     if (k.check) h.check = k.check;
     if (k.computedAt) h.computedAt = k.computedAt;
     held[key] = h;
@@ -181,7 +192,10 @@ export function restoreResults(project: ProjectInput): { project: ProjectInput; 
   return { project: items, held };
 }
 
-/** True for the items whose computation may be long (an optimal LP, or anything needing one): never started by opening a file. */
+/**
+ * True for the items whose computation may be long (an optimal LP, or anything needing one): never started by opening a
+ * file.
+ */
 export function isExpensive(project: ProjectInput, key: string): boolean {
   const mech = (id: string): boolean => (project.mechanisms ?? []).some((m) => m.id === id && m.kind === 'optimal');
   if (mech(key)) return true;

@@ -22,7 +22,8 @@ export type ChannelClaimOf = (key: string) => { domain: DomainInput; epsilon: nu
 
 /**
  * Ask the host which channels the results name it still holds (it reads them back, checked, and privacy-checks each
- * at its claim); a failed question counts every one as not kept, with the reason. null when no result names a kept channel.
+ * at its claim); a failed question counts every one as not kept, with the reason. null when no result names a kept
+ * channel.
  */
 export function askKeptChannels(
   api: MechStudioApi,
@@ -47,7 +48,10 @@ export function askKeptChannels(
 
 const fmt = (x: number): string => (Number.isFinite(x) ? String(Number(x.toPrecision(6))) : 'infinite');
 
-/** Mark the results whose channel is not kept, and take the host's check for those kept; the message to show once, or null when every channel is kept. */
+/**
+ * Mark the results whose channel is not kept, and take the host's check for those kept; the message to show once, or
+ * null when every channel is kept.
+ */
 export function markNotKept(results: Record<string, ItemResult>, statuses: KeptStatus[]): string | null {
   const lost: string[] = [];
   for (const st of statuses) {
@@ -63,5 +67,7 @@ export function markNotKept(results: Record<string, ItemResult>, statuses: KeptS
       }
     }
   }
-  return lost.length ? `not kept: ${lost.map((k) => `'${k}'`).join(', ')}: ${statuses.find((x) => !x.kept)?.problem ?? ''}` : null;
+  return lost.length
+    ? `not kept: ${lost.map((k) => `'${k}'`).join(', ')}: ${statuses.find((x) => !x.kept)?.problem ?? ''}`
+    : null;
 }

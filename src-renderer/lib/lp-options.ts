@@ -51,17 +51,29 @@ export function lpText(f: LpFields): LpText {
   };
 }
 
-/** A field's number (a decimal or an expression such as 1/3, 2e-3 or ln 4), null when empty, or why the text is none. */
+/**
+ * A field's number (a decimal or an expression such as 1/3, 2e-3 or ln 4), null when empty, or why the text is none.
+ */
 function num(s: string, what: string): number | null | { problem: string } {
   const t = s.trim();
   if (t === '') return null;
   const r = evaluateNumberExpression(t);
-  return r.ok ? r.value : { problem: `${what}: “${t}” is not a number or an expression such as 1/3 or ln 4 (${r.problem})` };
+  return r.ok
+    ? r.value
+    : { problem: `${what}: “${t}” is not a number or an expression such as 1/3 or ln 4 (${r.problem})` };
 }
 
-/** Each text field: the option it gives (checked by the protocol's schema), its name in messages, and its refusal in plain words. */
+/**
+ * Each text field: the option it gives (checked by the protocol's schema), its name in messages, and its refusal in
+ * plain words.
+ */
 const TEXT_FIELDS = {
-  delta: { key: 'delta', what: 'δ', refused: 'δ (the spanner’s dilation) must be a number from 1 to 10, e.g. 1.1', fromText: (v: number) => v },
+  delta: {
+    key: 'delta',
+    what: 'δ',
+    refused: 'δ (the spanner’s dilation) must be a number from 1 to 10, e.g. 1.1',
+    fromText: (v: number) => v,
+  },
   timeLimit: {
     key: 'timeLimitSeconds',
     what: 'the time limit',
@@ -74,8 +86,16 @@ const TEXT_FIELDS = {
     refused: 'the target gap is a percentage above 0 and below 100, e.g. 1 for 1%',
     fromText: (v: number) => Number((v / 100).toPrecision(12)), // 99.9% -> 0.999, not 0.9990000000000001
   },
-  threads: { key: 'lpThreads', what: 'threads', refused: `threads must be a whole number from 1 to ${MAX_LP_THREADS}`, fromText: (v: number) => v },
-} as const satisfies Record<keyof LpFieldErrors, { key: keyof LpOptions; what: string; refused: string; fromText: (v: number) => number }>;
+  threads: {
+    key: 'lpThreads',
+    what: 'threads',
+    refused: `threads must be a whole number from 1 to ${MAX_LP_THREADS}`,
+    fromText: (v: number) => v,
+  },
+} as const satisfies Record<
+  keyof LpFieldErrors,
+  { key: keyof LpOptions; what: string; refused: string; fromText: (v: number) => number }
+>;
 
 /**
  * Editor text -> the fields to store, or the errors in plain words (one per
@@ -87,7 +107,10 @@ export function parseLpText(t: LpText): { ok: true; fields: LpFields } | { ok: f
   const errors: LpFieldErrors = {};
   const fields: Record<string, unknown> = {};
   if (t.lpModel !== 'auto') fields.lpModel = t.lpModel;
-  for (const [name, f] of Object.entries(TEXT_FIELDS) as [keyof LpFieldErrors, (typeof TEXT_FIELDS)[keyof LpFieldErrors]][]) {
+  for (const [name, f] of Object.entries(TEXT_FIELDS) as [
+    keyof LpFieldErrors,
+    (typeof TEXT_FIELDS)[keyof LpFieldErrors],
+  ][]) {
     if (name === 'delta' && t.lpModel !== 'spanner') continue;
     const v = num(t[name], f.what);
     if (v === null) continue;
@@ -101,7 +124,10 @@ export function parseLpText(t: LpText): { ok: true; fields: LpFields } | { ok: f
   return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, fields: fields as LpFields };
 }
 
-/** The LP options of a request for a stored mechanism (δ only where the model can be the spanner); the host fills lpThreads with its pool size. */
+/**
+ * The LP options of a request for a stored mechanism (δ only where the model can be the spanner); the host fills
+ * lpThreads with its pool size.
+ */
 export function lpRequestOptions(m: { kind: string } & LpFields): LpFields {
   if (m.kind !== 'optimal') return {};
   const o = definedLpOptions(m);
@@ -132,7 +158,9 @@ export interface ConvergencePoint {
 }
 
 /** Chart points from a result's history or live samples (in time order; a negative bound is still a bound). */
-export function convergencePoints(h: ReadonlyArray<Pick<LpSample, 'elapsedMs' | 'objective' | 'bound' | 'gap'>>): ConvergencePoint[] {
+export function convergencePoints(
+  h: ReadonlyArray<Pick<LpSample, 'elapsedMs' | 'objective' | 'bound' | 'gap'>>,
+): ConvergencePoint[] {
   const out: ConvergencePoint[] = [];
   for (const p of h) {
     if (!Number.isFinite(p.objective) || !Number.isFinite(p.elapsedMs)) continue;

@@ -34,7 +34,10 @@ export function sharedScaleMax(maps: readonly ArrayLike<number>[]): number {
   return m;
 }
 
-/** A 1, 2 or 5 x 10^k step so that `span` has at most `ticks` steps (span / ticks for ticks = 1: the nice length <= span). */
+/**
+ * A 1, 2 or 5 x 10^k step so that `span` has at most `ticks` steps (span / ticks for ticks = 1: the nice length <=
+ * span).
+ */
 export function niceStep(span: number, ticks: number): number {
   if (!(span > 0) || !Number.isFinite(span)) return 1;
   const raw = span / Math.max(1, ticks);
@@ -49,7 +52,9 @@ export function niceStep(span: number, ticks: number): number {
   return 10 * base;
 }
 
-/** Legend values from 0 to vmax: 0, vmax/16, vmax/4, 9 vmax/16, vmax (evenly spaced on the square-root colour scale). */
+/**
+ * Legend values from 0 to vmax: 0, vmax/16, vmax/4, 9 vmax/16, vmax (evenly spaced on the square-root colour scale).
+ */
 export function legendTicks(vmax: number): number[] {
   if (!(vmax > 0)) return [0];
   return [0, 0.25, 0.5, 0.75, 1].map((t) => vmax * t * t);
@@ -80,7 +85,9 @@ const SADDLE_10: number[][] = [
   [0, 1],
   [3, 2],
 ];
-const CONTOUR_CASES: number[][][] = Array.from({ length: 16 }, (_, k) => (k === 10 ? SADDLE_10 : LOWER_CASES[Math.min(k, 15 - k)]!));
+const CONTOUR_CASES: number[][][] = Array.from({ length: 16 }, (_, k) =>
+  k === 10 ? SADDLE_10 : LOWER_CASES[Math.min(k, 15 - k)]!,
+);
 
 /**
  * Contour segments of a rows x cols field at `level` by marching squares

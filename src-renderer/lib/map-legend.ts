@@ -8,7 +8,14 @@ import { fmt } from './format';
 import { legendTicks } from './map-geo';
 
 /** Draw the legend bar at (x, top), `height` px tall, its title `valueName` above it. */
-export function drawMapLegend(ctx: CanvasRenderingContext2D, x: number, top: number, height: number, vmax: number, valueName: string): void {
+export function drawMapLegend(
+  ctx: CanvasRenderingContext2D,
+  x: number,
+  top: number,
+  height: number,
+  vmax: number,
+  valueName: string,
+): void {
   for (let py = 0; py < height; py++) {
     ctx.fillStyle = heatColor(1 - py / height);
     ctx.fillRect(x, top + py, 12, 1);

@@ -23,7 +23,10 @@ interface Block {
   v: number;
 }
 
-export function downsample(m: MatrixLike, max = 120): { blocksX: number; blocksY: number; blocks: Block[]; vmax: number } {
+export function downsample(
+  m: MatrixLike,
+  max = 120,
+): { blocksX: number; blocksY: number; blocks: Block[]; vmax: number } {
   const by = Math.min(m.rows, max);
   const bx = Math.min(m.cols, max);
   const blocks: Block[] = [];
@@ -94,8 +97,10 @@ export function blockGridFromMatrix(m: MatrixLike, max = 120): BlockGrid {
     vmax: ds.vmax,
     rowEdges,
     colEdges,
-    rowLabel: (y) => span(m.rowLabels[rowEdges[y]!] ?? '', m.rowLabels[rowEdges[y + 1]! - 1] ?? '', rowEdges[y + 1]! - rowEdges[y]!),
-    colLabel: (x) => span(m.colLabels[colEdges[x]!] ?? '', m.colLabels[colEdges[x + 1]! - 1] ?? '', colEdges[x + 1]! - colEdges[x]!),
+    rowLabel: (y) =>
+      span(m.rowLabels[rowEdges[y]!] ?? '', m.rowLabels[rowEdges[y + 1]! - 1] ?? '', rowEdges[y + 1]! - rowEdges[y]!),
+    colLabel: (x) =>
+      span(m.colLabels[colEdges[x]!] ?? '', m.colLabels[colEdges[x + 1]! - 1] ?? '', colEdges[x + 1]! - colEdges[x]!),
   };
 }
 

@@ -35,16 +35,25 @@ export function plainText(s: string): string {
     .replace(new RegExp(`Contrary to ${SEC}`, 'g'), 'Contrary to the usual rule')
     .replace(new RegExp(`\\s*\\(\\s*${SEC}\\s*\\)`, 'g'), (_, n: string) => ` (see the glossary: ${topic(n)})`)
     .replace(new RegExp(`,\\s*${SEC}(?=\\))`, 'g'), (_, n: string) => `; see the glossary: ${topic(n)}`)
-    .replace(new RegExp(`the ${SEC} (\\w+)`, 'g'), (_, n: string, w: string) => `the ${w} (see the glossary: ${topic(n)})`)
+    .replace(
+      new RegExp(`the ${SEC} (\\w+)`, 'g'),
+      (_, n: string, w: string) => `the ${w} (see the glossary: ${topic(n)})`,
+    )
     .replace(new RegExp(`,?\\s*${SEC}`, 'g'), (_, n: string) => ` (see the glossary: ${topic(n)})`)
     .replace(/\bmu Phi = pi\b|μ\s*Φ\s*=\s*π/g, 'the weights that mix the corner priors into this prior')
     .replace(/\bcorner priors\b/g, 'corner priors (see the glossary)')
-    .replace(PRIVATE_AT, (_, e: string, noun: string) => `${noun === 'privacy' ? 'privacy' : 'private'} at ${e === 'eps' ? 'ε' : `ε = ${e}`}`)
+    .replace(
+      PRIVATE_AT,
+      (_, e: string, noun: string) =>
+        `${noun === 'privacy' ? 'privacy' : 'private'} at ${e === 'eps' ? 'ε' : `ε = ${e}`}`,
+    )
     .replace(/\beps-LDP\b/g, 'locally private at ε')
     .replace(/\beps\b/g, 'ε');
 }
 
-/** "eps*d2-private", "0.5*d-private", "eps*d_inf-privacy": the level of privacy in the notation of the specification. */
+/**
+ * "eps*d2-private", "0.5*d-private", "eps*d_inf-privacy": the level of privacy in the notation of the specification.
+ */
 const PRIVATE_AT = /\b(eps|\d+(?:\.\d+)?)\s*[*·]\s*d(?:2|_2|1|_1|_h|_inf|∞)?[- ](private|privacy)\b/g;
 
 export const GLOSSARY: GlossaryEntry[] = [

@@ -6,7 +6,15 @@
  * the CLI).
  */
 import { readCsv } from '../../src-shared/csv/csv-reader';
-import { type BoundingBox, checkLatLon, coordinateColumns, numberField, type PointGrid, type PointSet, pointsToGrid } from '../../src-shared/data/points-grid';
+import {
+  type BoundingBox,
+  checkLatLon,
+  coordinateColumns,
+  numberField,
+  type PointGrid,
+  type PointSet,
+  pointsToGrid,
+} from '../../src-shared/data/points-grid';
 
 /**
  * Largest points CSV the page imports (bytes): it reads the file whole and
@@ -24,7 +32,10 @@ export function pointsFileTooLarge(name: string, bytes: number): string | null {
 
 interface PointsImportOptions {
   cellKm: number;
-  /** west,south,east,north: x0,y0,x1,y1 in km for x,y data, lon,lat in degrees for lat,lon data; null = the data's extent. */
+  /**
+   * west,south,east,north: x0,y0,x1,y1 in km for x,y data, lon,lat in degrees for lat,lon data; null = the data's
+   * extent.
+   */
   box: [number, number, number, number] | null;
   smoothing: number;
 }
@@ -39,11 +50,18 @@ export function importPoints(text: string, name: string, opts: PointsImportOptio
   const read = readCsv(text);
   if (!read.ok) throw new Error(`${name}: ${read.problem.message}`);
   const rows = read.rows;
-  if (rows.length === 0) throw new Error(`${name}: the file is empty; it needs a header (x,y or lat,lon) and at least one point`);
+  if (rows.length === 0)
+    throw new Error(`${name}: the file is empty; it needs a header (x,y or lat,lon) and at least one point`);
   const { units, ia, ib } = coordinateColumns(rows[0]!, name);
   const k = rows.length - 1;
   if (k === 0) throw new Error(`${name}: no points after the header`);
-  const pts: PointSet = { units, a: new Float64Array(k), b: new Float64Array(k), line: new Int32Array(k), source: name };
+  const pts: PointSet = {
+    units,
+    a: new Float64Array(k),
+    b: new Float64Array(k),
+    line: new Int32Array(k),
+    source: name,
+  };
   for (let i = 0; i < k; i++) {
     const r = rows[i + 1]!;
     pts.a[i] = numberField(r, ia, units === 'km' ? 'x' : 'lon', name);
@@ -54,7 +72,10 @@ export function importPoints(text: string, name: string, opts: PointsImportOptio
   let box: BoundingBox | undefined;
   if (opts.box) {
     const [x0, y0, x1, y1] = opts.box;
-    box = units === 'km' ? { units: 'km', xMin: x0, yMin: y0, xMax: x1, yMax: y1 } : { units: 'degrees', west: x0, south: y0, east: x1, north: y1 };
+    box =
+      units === 'km'
+        ? { units: 'km', xMin: x0, yMin: y0, xMax: x1, yMax: y1 }
+        : { units: 'degrees', west: x0, south: y0, east: x1, north: y1 };
   }
   const grid = pointsToGrid(pts, { cellKm: opts.cellKm, smoothing: opts.smoothing, ...(box ? { box } : {}) });
   const outside =
@@ -66,5 +87,8 @@ export function importPoints(text: string, name: string, opts: PointsImportOptio
       ? `smoothing ${grid.smoothing} pseudo-points per cell: no cell has probability 0`
       : 'no smoothing: cells without points have probability 0';
   const proj = grid.projection ? `; ${grid.projection.description}` : '; coordinates x,y in km';
-  return { grid, report: `${k} points onto ${grid.rows} × ${grid.cols} cells of ${grid.cellKm} km: ${grid.inside} inside${outside}; ${smooth}${proj}.` };
+  return {
+    grid,
+    report: `${k} points onto ${grid.rows} × ${grid.cols} cells of ${grid.cellKm} km: ${grid.inside} inside${outside}; ${smooth}${proj}.`,
+  };
 }

@@ -4,7 +4,15 @@
  * unsaved edits that a new window offers back (lib/browser-storage.ts).
  */
 import type { MechStudioApi, ProjectInput, RecentProject } from '../../src-shared/protocol/index';
-import { type Autosaved, type LastProject, clearAutosave, lastProject, pendingAutosave, rememberLastProject, writeAutosave } from './browser-storage';
+import {
+  type Autosaved,
+  type LastProject,
+  clearAutosave,
+  lastProject,
+  pendingAutosave,
+  rememberLastProject,
+  writeAutosave,
+} from './browser-storage';
 import { projectWithResults } from './kept-results';
 import type { ItemResult } from './item-result';
 import type { Toasts } from './toasts.svelte';
@@ -44,7 +52,10 @@ export class ProjectFiles {
   snapshotWithResults(): ProjectInput {
     const { project, skipped } = projectWithResults(this.app.project, this.app.results);
     if (skipped.length)
-      this.app.toasts.notify(`saved without the results of ${skipped.join(', ')} (too large to keep in the file; Compute makes them again)`, 'info');
+      this.app.toasts.notify(
+        `saved without the results of ${skipped.join(', ')} (too large to keep in the file; Compute makes them again)`,
+        'info',
+      );
     return project;
   }
 
@@ -69,7 +80,11 @@ export class ProjectFiles {
    * channel there as it is kept).
    */
   autosave(): void {
-    writeAutosave(this.app.path, projectWithResults(this.app.project, this.app.results, AUTOSAVE_RESULTS_BYTES).project, this.app.project);
+    writeAutosave(
+      this.app.path,
+      projectWithResults(this.app.project, this.app.results, AUTOSAVE_RESULTS_BYTES).project,
+      this.app.project,
+    );
   }
 
   clearAutosave(): void {

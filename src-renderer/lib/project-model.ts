@@ -4,12 +4,33 @@
  * project entry's job request is src-shared/project/item-requests.ts (the
  * project runner's too), asked for with APP_REQUESTS.
  */
-import { PROJECT_VERSION, type DomainInput, type JobRequest, type MechanismSpec, type ProjectInput } from '../../src-shared/protocol/index';
-import { channelSource, domainOf, type AppRequests, type ProjectAnalysisIn, type ProjectMechanismIn } from '../../src-shared/project/item-requests';
+import {
+  PROJECT_VERSION,
+  type DomainInput,
+  type JobRequest,
+  type MechanismSpec,
+  type ProjectInput,
+} from '../../src-shared/protocol/index';
+import {
+  channelSource,
+  domainOf,
+  type AppRequests,
+  type ProjectAnalysisIn,
+  type ProjectMechanismIn,
+} from '../../src-shared/project/item-requests';
 
 type ProjectDomainIn = ProjectInput['domains'][number];
 
-export const MECHANISM_KINDS = ['tg', 'rr', 'exponential', 'laplace', 'planar-laplace', 'tight', 'symmetric', 'optimal'] as const;
+export const MECHANISM_KINDS = [
+  'tg',
+  'rr',
+  'exponential',
+  'laplace',
+  'planar-laplace',
+  'tight',
+  'symmetric',
+  'optimal',
+] as const;
 export type MechKind = (typeof MECHANISM_KINDS)[number];
 
 export { KIND_LABELS } from '../../src-shared/charts/kind-words';
@@ -17,11 +38,22 @@ export { KIND_LABELS } from '../../src-shared/charts/kind-words';
 /** Largest channel carried back inline for the heat map and table. */
 const UI_INLINE_LIMIT = 160_000;
 
-/** The app's requests of its items (src-shared/project/item-requests.ts): channels up to UI_INLINE_LIMIT come back inline, an LP's is kept. */
+/**
+ * The app's requests of its items (src-shared/project/item-requests.ts): channels up to UI_INLINE_LIMIT come back
+ * inline, an LP's is kept.
+ */
 export const APP_REQUESTS: AppRequests = { inlineLimit: UI_INLINE_LIMIT };
 
-/** A project of one domain, a uniform prior on it (id `priorId`) and one mechanism under that prior: a new project's shape. */
-export function starterProject(name: string, domain: ProjectDomainIn, priorId: string, mechanism: Omit<ProjectMechanismIn, 'domain' | 'prior'>): ProjectInput {
+/**
+ * A project of one domain, a uniform prior on it (id `priorId`) and one mechanism under that prior: a new project's
+ * shape.
+ */
+export function starterProject(
+  name: string,
+  domain: ProjectDomainIn,
+  priorId: string,
+  mechanism: Omit<ProjectMechanismIn, 'domain' | 'prior'>,
+): ProjectInput {
   const { id, ...settings } = mechanism;
   return {
     version: PROJECT_VERSION,
@@ -34,11 +66,16 @@ export function starterProject(name: string, domain: ProjectDomainIn, priorId: s
 }
 
 export function newProject(): ProjectInput {
-  return starterProject('Untitled project', { id: 'city', name: 'City grid', domain: 'grid:10x10:step=0.5' }, 'uniform', {
-    id: 'planar',
-    kind: 'planar-laplace',
-    epsilon: 1,
-  });
+  return starterProject(
+    'Untitled project',
+    { id: 'city', name: 'City grid', domain: 'grid:10x10:step=0.5' },
+    'uniform',
+    {
+      id: 'planar',
+      kind: 'planar-laplace',
+      epsilon: 1,
+    },
+  );
 }
 
 export function uniqueId(base: string, taken: Iterable<string>): string {
@@ -61,7 +98,9 @@ export function applySource(
 ): { mechanism: MechanismSpec } | { channelRef: string; domain: DomainInput; epsilon: number } {
   const src = channelSource(project, m, channelRef);
   // a kept channel is released under the mechanism's eps: the engine checks it private there first
-  return 'mechanism' in src ? src : { channelRef: src.channelRef, domain: domainOf(project, m.domain), epsilon: m.epsilon };
+  return 'mechanism' in src
+    ? src
+    : { channelRef: src.channelRef, domain: domainOf(project, m.domain), epsilon: m.epsilon };
 }
 
 /** ε for titles and lists: ln 2 by name, else 4 significant digits (0.6931471805599453 -> ln 2, 0.5 -> 0.5). */
@@ -109,7 +148,9 @@ type ProjectCaseStudyIn = NonNullable<ProjectInput['caseStudies']>[number];
 export function caseStudyRequest(c: ProjectCaseStudyIn): Extract<JobRequest, { type: 'case-study' }> {
   for (const [k, v] of Object.entries(c.params ?? {})) {
     if (typeof v === 'string' && v.startsWith('csv:'))
-      throw new Error(`case-study parameter '${k}' (${v}) refers to a file; open the project from disk so the app can read it`);
+      throw new Error(
+        `case-study parameter '${k}' (${v}) refers to a file; open the project from disk so the app can read it`,
+      );
   }
   return c.params
     ? { type: 'case-study', study: c.study, params: JSON.parse(JSON.stringify(c.params)) as typeof c.params }
@@ -143,7 +184,13 @@ const LIST: Record<ItemKind, 'domains' | 'priors' | 'mechanisms' | 'analyses' | 
   caseStudy: 'caseStudies',
 };
 
-export const KIND_NOUN: Record<ItemKind, string> = { domain: 'domain', prior: 'prior', mechanism: 'mechanism', analysis: 'analysis', caseStudy: 'case study' };
+export const KIND_NOUN: Record<ItemKind, string> = {
+  domain: 'domain',
+  prior: 'prior',
+  mechanism: 'mechanism',
+  analysis: 'analysis',
+  caseStudy: 'case study',
+};
 
 /** The project's items of one kind (its domains, priors, ...). */
 export function listOf(project: ProjectInput, kind: ItemKind): { id: string }[] {
@@ -159,8 +206,14 @@ export function listOf(project: ProjectInput, kind: ItemKind): { id: string }[] 
  * of a removed mechanism go too. Throws when the item does not exist.
  */
 export function planDeletion(project: ProjectInput, kind: ItemKind, id: string): DeletionPlan {
-  if (!listOf(project, kind).some((x) => x.id === id)) throw new Error(`there is no ${KIND_NOUN[kind]} '${id}' to delete`);
-  const gone = { domain: new Set<string>(), prior: new Set<string>(), mechanism: new Set<string>(), analysis: new Set<string>() };
+  if (!listOf(project, kind).some((x) => x.id === id))
+    throw new Error(`there is no ${KIND_NOUN[kind]} '${id}' to delete`);
+  const gone = {
+    domain: new Set<string>(),
+    prior: new Set<string>(),
+    mechanism: new Set<string>(),
+    analysis: new Set<string>(),
+  };
   if (kind !== 'caseStudy') gone[kind].add(id);
   const priors = project.priors ?? [];
   const mechs = project.mechanisms ?? [];
@@ -174,22 +227,28 @@ export function planDeletion(project: ProjectInput, kind: ItemKind, id: string):
   }
   const cascade: ItemRef[] = [];
   const push = (k: ItemKind, list: { id: string }[]): void => {
-    for (const x of list) if ((gone as Record<string, Set<string>>)[k]!.has(x.id) && !(k === kind && x.id === id)) cascade.push({ kind: k, id: x.id });
+    for (const x of list)
+      if ((gone as Record<string, Set<string>>)[k]!.has(x.id) && !(k === kind && x.id === id))
+        cascade.push({ kind: k, id: x.id });
   };
   push('prior', priors);
   push('mechanism', mechs);
   push('analysis', analyses);
   const detach: DetachRef[] = [];
   for (const m of mechs)
-    if (!gone.mechanism.has(m.id) && m.prior !== undefined && gone.prior.has(m.prior)) detach.push({ kind: 'mechanism', id: m.id, field: 'prior' });
+    if (!gone.mechanism.has(m.id) && m.prior !== undefined && gone.prior.has(m.prior))
+      detach.push({ kind: 'mechanism', id: m.id, field: 'prior' });
   for (const a of analyses) {
     if (gone.analysis.has(a.id) || a.type === 'regular') continue;
-    if ('prior' in a && a.prior !== undefined && gone.prior.has(a.prior)) detach.push({ kind: 'analysis', id: a.id, field: 'prior' });
+    if ('prior' in a && a.prior !== undefined && gone.prior.has(a.prior))
+      detach.push({ kind: 'analysis', id: a.id, field: 'prior' });
   }
   return { target: { kind, id }, cascade, detach };
 }
 
-/** Carry out a plan of planDeletion on the project, in place (works on Svelte state proxies). Returns the ids removed. */
+/**
+ * Carry out a plan of planDeletion on the project, in place (works on Svelte state proxies). Returns the ids removed.
+ */
 export function applyDeletion(project: ProjectInput, plan: DeletionPlan): string[] {
   const removed: string[] = [];
   for (const ref of [plan.target, ...plan.cascade]) {
@@ -208,7 +267,9 @@ export function applyDeletion(project: ProjectInput, plan: DeletionPlan): string
 }
 
 /** A plan's affected items grouped by kind, for the confirmation dialog's lists. */
-export function deletionGroups(plan: DeletionPlan): { effect: 'deleted' | 'uniform-prior'; kind: ItemKind; label: string; ids: string[] }[] {
+export function deletionGroups(
+  plan: DeletionPlan,
+): { effect: 'deleted' | 'uniform-prior'; kind: ItemKind; label: string; ids: string[] }[] {
   const out: { effect: 'deleted' | 'uniform-prior'; kind: ItemKind; label: string; ids: string[] }[] = [];
   const add = (effect: 'deleted' | 'uniform-prior', refs: ItemRef[]): void => {
     for (const r of refs) {
@@ -220,7 +281,14 @@ export function deletionGroups(plan: DeletionPlan): { effect: 'deleted' | 'unifo
   add('deleted', plan.cascade);
   add('uniform-prior', plan.detach);
   for (const g of out)
-    g.label = g.ids.length === 1 ? KIND_NOUN[g.kind] : g.kind === 'analysis' ? 'analyses' : g.kind === 'caseStudy' ? 'case studies' : `${KIND_NOUN[g.kind]}s`;
+    g.label =
+      g.ids.length === 1
+        ? KIND_NOUN[g.kind]
+        : g.kind === 'analysis'
+          ? 'analyses'
+          : g.kind === 'caseStudy'
+            ? 'case studies'
+            : `${KIND_NOUN[g.kind]}s`;
   return out;
 }
 
@@ -255,7 +323,8 @@ export function idProblem(project: ProjectInput, kind: ItemKind, id: string, exc
   if (!id) return 'the name is empty';
   if (id.length > 80) return 'the name is longer than 80 characters';
   if (!ID_RE.test(id)) return 'use letters, digits, _ . - only (no spaces): the name also names output files';
-  if (listOf(project, kind).some((x) => x.id === id && x.id !== except)) return `another ${KIND_NOUN[kind]} is already called '${id}'`;
+  if (listOf(project, kind).some((x) => x.id === id && x.id !== except))
+    return `another ${KIND_NOUN[kind]} is already called '${id}'`;
   return null;
 }
 
@@ -290,7 +359,10 @@ export function renameItem(project: ProjectInput, kind: ItemKind, from: string, 
   return id;
 }
 
-/** Duplicate an item next to it under a free id ('x-copy', 'x-copy-2', ...); a domain's copy is named '… (copy)'. Returns the new id. */
+/**
+ * Duplicate an item next to it under a free id ('x-copy', 'x-copy-2', ...); a domain's copy is named '… (copy)'.
+ * Returns the new id.
+ */
 export function duplicateItem(project: ProjectInput, kind: ItemKind, id: string): string {
   const list = listOf(project, kind);
   const i = list.findIndex((x) => x.id === id);

@@ -39,8 +39,15 @@ export function budgetValue(text: string): number | undefined {
 }
 
 /** The project's budget with one entry set (or cleared: undefined); null when it is left empty. */
-export function withBudget(b: PrivacyBudget | undefined, population: string | null, value: number | undefined): PrivacyBudget | undefined {
-  const next: PrivacyBudget = { ...(b?.all !== undefined ? { all: b.all } : {}), ...(b?.populations ? { populations: { ...b.populations } } : {}) };
+export function withBudget(
+  b: PrivacyBudget | undefined,
+  population: string | null,
+  value: number | undefined,
+): PrivacyBudget | undefined {
+  const next: PrivacyBudget = {
+    ...(b?.all !== undefined ? { all: b.all } : {}),
+    ...(b?.populations ? { populations: { ...b.populations } } : {}),
+  };
   if (population === null) {
     if (value === undefined) delete next.all;
     else next.all = value;
@@ -63,5 +70,13 @@ export function releaseRecord(
   rows: number,
   forRelease: boolean,
 ): Release {
-  return { mechanism, epsilon, population, ...files, rows, randomness: forRelease ? 'crypto' : 'seeded', date: new Date().toISOString() };
+  return {
+    mechanism,
+    epsilon,
+    population,
+    ...files,
+    rows,
+    randomness: forRelease ? 'crypto' : 'seeded',
+    date: new Date().toISOString(),
+  };
 }

@@ -56,7 +56,10 @@ export class RemoteRows implements TableSource {
       for (let i = k * this.chunk; i < Math.min(this.rows, (k + 1) * this.chunk); i++) idx.push(i);
       this.fetch({ type: 'rows', ...this.source, rows: idx }).then(
         (res) => {
-          this.chunks.set(k, { data: (res.data ?? []).map((row) => Float64Array.from(row)), labels: res.rowLabels ?? [] });
+          this.chunks.set(k, {
+            data: (res.data ?? []).map((row) => Float64Array.from(row)),
+            labels: res.rowLabels ?? [],
+          });
           this.colLabels ??= res.colLabels ?? null;
           while (this.chunks.size > MAX_CHUNKS) this.chunks.delete(this.chunks.keys().next().value!);
           this.version++;

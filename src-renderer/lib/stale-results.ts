@@ -37,12 +37,21 @@ export function refreshOne(project: ProjectInput, results: Results, key: string)
  * An item's inputs changed: mark its result, and the results that depend on
  * it (mechanisms and analyses on a domain, analyses of a mechanism), stale.
  */
-export function invalidate(project: ProjectInput, results: Results, kind: 'domain' | 'prior' | 'mechanism' | 'analysis', id: string): void {
+export function invalidate(
+  project: ProjectInput,
+  results: Results,
+  kind: 'domain' | 'prior' | 'mechanism' | 'analysis',
+  id: string,
+): void {
   const ids = new Set<string>([id]);
   if (kind === 'domain' || kind === 'prior') {
     for (const m of project.mechanisms ?? []) if ((kind === 'domain' ? m.domain : m.prior) === id) ids.add(m.id);
     for (const a of project.analyses ?? [])
-      if ((kind === 'domain' && 'domain' in a && a.domain === id) || (kind === 'prior' && 'prior' in a && a.prior === id)) ids.add(a.id);
+      if (
+        (kind === 'domain' && 'domain' in a && a.domain === id) ||
+        (kind === 'prior' && 'prior' in a && a.prior === id)
+      )
+        ids.add(a.id);
   }
   for (const a of project.analyses ?? []) if ('mechanism' in a && ids.has(a.mechanism)) ids.add(a.id);
   for (const x of ids) {

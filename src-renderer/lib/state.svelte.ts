@@ -8,7 +8,14 @@
  * renaming an item) are here.
  */
 import type { MechStudioApi, ProjectInput } from '../../src-shared/protocol/index';
-import { applyDeletion, duplicateItem, newProject, renameItem, type DeletionPlan, type ItemKind } from './project-model';
+import {
+  applyDeletion,
+  duplicateItem,
+  newProject,
+  renameItem,
+  type DeletionPlan,
+  type ItemKind,
+} from './project-model';
 import { restoreResults } from './kept-results';
 import { pruneStudyItems, renameInStudyItems } from './study-items';
 import type { ItemResult } from './item-result';
@@ -37,7 +44,10 @@ export class AppState {
   readonly edits = new EditHistory();
   readonly compute = new Compute(this);
   readonly files = new ProjectFiles(this);
-  /** Opens asked for so far (beginOpen) and projects set (setProject): an open's late reply applies only while it is the latest. */
+  /**
+   * Opens asked for so far (beginOpen) and projects set (setProject): an open's late reply applies only while it is the
+   * latest.
+   */
   private opens = 0;
 
   constructor(api: MechStudioApi) {
@@ -51,7 +61,10 @@ export class AppState {
 
   // ---------- results and their inputs ----------
 
-  /** Mark results whose inputs no longer hash the same as stale (current again when an edit is undone; lib/stale-results.ts). */
+  /**
+   * Mark results whose inputs no longer hash the same as stale (current again when an edit is undone;
+   * lib/stale-results.ts).
+   */
   refreshStale(): void {
     refreshStale(this.project, this.results);
   }
@@ -149,9 +162,9 @@ export class AppState {
   }
 
   /**
-   * Open a project (results kept in the file come back as they were saved: stale when their inputs no longer hash the same).
-   * The autosave of unsaved edits is cleared, except by the start-up open (`keepAutosave`), which opens a project while
-   * the autosave is still offered back: it stays until the user recovers or discards it.
+   * Open a project (results kept in the file come back as they were saved: stale when their inputs no longer hash the
+   * same). The autosave of unsaved edits is cleared, except by the start-up open (`keepAutosave`), which opens a
+   * project while the autosave is still offered back: it stays until the user recovers or discards it.
    */
   setProject(project: ProjectInput, path: string | null, opts: { keepAutosave?: boolean } = {}): void {
     const { project: items, held } = restoreResults(project);

@@ -14,7 +14,8 @@
  */
 import type { ItemResult } from './item-result';
 
-export type ItemStatus = '' | 'running' | 'cancelled' | 'not-checked' | 'error' | 'not-kept' | 'absent' | 'not-private' | 'stale' | 'done';
+export type ItemStatus =
+  '' | 'running' | 'cancelled' | 'not-checked' | 'error' | 'not-kept' | 'absent' | 'not-private' | 'stale' | 'done';
 
 /** `privacyCheck`: the item is a privacy-check analysis (its 'too-large' refusal is no verdict, not a failure). */
 export function itemStatus(r: ItemResult | undefined, privacyCheck = false): ItemStatus {

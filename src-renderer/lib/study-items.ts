@@ -49,7 +49,8 @@ export function pruneStudyItems(project: ProjectInput): void {
       c.mechanisms = c.mechanisms.filter((m) => mechs.has(m));
     }
   }
-  for (const a of project.audits ?? []) if (a.pointsPrior !== undefined && !pris.has(a.pointsPrior)) delete a.pointsPrior;
+  for (const a of project.audits ?? [])
+    if (a.pointsPrior !== undefined && !pris.has(a.pointsPrior)) delete a.pointsPrior;
 }
 
 /** After a rename of a prior or mechanism: the comparisons and audits that named it name the new id. */

@@ -10,7 +10,10 @@ import type { ItemResult } from './item-result';
 import type { AppState } from './state.svelte';
 
 /** current / stale for every mechanism with a finished result. */
-function reportStates(mechanismIds: readonly string[], results: Record<string, ItemResult | undefined>): Record<string, 'current' | 'stale'> {
+function reportStates(
+  mechanismIds: readonly string[],
+  results: Record<string, ItemResult | undefined>,
+): Record<string, 'current' | 'stale'> {
   const out: Record<string, 'current' | 'stale'> = {};
   for (const id of mechanismIds) {
     const r = results[id];

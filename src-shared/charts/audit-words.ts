@@ -10,7 +10,11 @@ import { fmt } from './result-table';
 
 /** The verdict's own words (the app's badge): said once, the detail follows it. */
 export function auditVerdictBadge(r: AuditResult): string {
-  return r.verdict === 'refuted' ? 'claim refuted:' : r.verdict === 'not-refuted' ? 'claim not refuted:' : 'not tested:';
+  return r.verdict === 'refuted'
+    ? 'claim refuted:'
+    : r.verdict === 'not-refuted'
+      ? 'claim not refuted:'
+      : 'not tested:';
 }
 
 /** A plain decimal as typed ("1.5", "2e-1"): shown as a number (as before), with nothing beside it. */
@@ -42,7 +46,10 @@ export function auditVerdictDetail(r: AuditResult, claimText?: string | null): s
     : `with ${pct} confidence the effective ε is at least ${fmt(r.epsilonLowerBound, 4)} per unit of distance, not above the claimed ${claim}: the samples do not contradict the claim`;
 }
 
-/** One line (the CLI's): the verdict on the claim, with the bound and its confidence; or that nothing could be tested, and why. */
+/**
+ * One line (the CLI's): the verdict on the claim, with the bound and its confidence; or that nothing could be tested,
+ * and why.
+ */
 export function auditVerdictText(r: AuditResult, claimText?: string | null): string {
   const head = r.verdict === 'refuted' ? 'REFUTED' : r.verdict === 'not-refuted' ? 'not refuted' : 'not tested';
   return `${head}: ${auditVerdictDetail(r, claimText)}`;
@@ -67,7 +74,8 @@ export function auditTestText(t: AuditTestRecord): string {
   const [a, b] = t.secrets;
   const seen = `released in E ${t.countA} of ${t.samplesA} times from ${a}, ${t.countB} of ${t.samplesB} times from ${b}`;
   const head = `secrets ${a} and ${b}, ${fmt(t.distance)} apart, and a set E of ${outputs(t.event.length)}`;
-  if (t.bound === null || t.bound <= 0) return `${head}: the released outputs in E are not shown to be likelier for ${a} than for ${b} (${seen})`;
+  if (t.bound === null || t.bound <= 0)
+    return `${head}: the released outputs in E are not shown to be likelier for ${a} than for ${b} (${seen})`;
   return `${head}: the released outputs in E are at least ${fmt(t.lowerA / t.upperB, 4)} times likelier for ${a} than for ${b} (${seen}), so ε is at least ${fmt(t.bound, 4)} per unit of distance`;
 }
 

@@ -127,14 +127,16 @@ function regularPriorWords(r: FindingsOf<'regular-prior'>): Worded {
 }
 
 /** A showcase eps where the best product mechanism leaks more than the regular-prior formula says. */
-const exceeds = (c: { achievedLeak: number | null; formal: number | null }): boolean => (c.achievedLeak ?? NaN) > (c.formal ?? NaN) + 1e-9;
+const exceeds = (c: { achievedLeak: number | null; formal: number | null }): boolean =>
+  (c.achievedLeak ?? NaN) > (c.formal ?? NaN) + 1e-9;
 
 type ThresholdQuery = FindingsOf<'sum-and-2count'>['sum'];
 
 /** The sum-and-2count study's findings and their mathematics. */
 function sumAndCountsWords(r: FindingsOf<'sum-and-2count'>): Worded {
   const { sumU, sumV, countU, to, step } = r;
-  const wins = (q: ThresholdQuery): number => q.points.filter((p) => p.tight !== null && p.tight > (p.geo ?? NaN) + 1e-12).length;
+  const wins = (q: ThresholdQuery): number =>
+    q.points.filter((p) => p.tight !== null && p.tight > (p.geo ?? NaN) + 1e-12).length;
   const one = (name: string, q: ThresholdQuery): string => {
     if (q.epsilon === null || !q.points.length) return `- ${name}: no tight-constraints mechanism up to ε = ${to}.`;
     const [first, last] = [q.points[0]!, q.points[q.points.length - 1]!];
@@ -162,7 +164,9 @@ function sumAndCountsWords(r: FindingsOf<'sum-and-2count'>): Worded {
   return { findings, details };
 }
 
-/** Why a released number keeps the guarantee or not, in the terms of the sensitivity check (chains of expansive steps). */
+/**
+ * Why a released number keeps the guarantee or not, in the terms of the sensitivity check (chains of expansive steps).
+ */
 function sensitivityWhy(s: SensitivityFinding): string {
   if (s.uniform) return 'every answer pair is joined by a tight chain of 1-expansive steps';
   return s.counterexample ? `answers ${s.counterexample.labels.join(' and ')}: ${s.counterexample.reason}` : '';
@@ -171,12 +175,25 @@ function sensitivityWhy(s: SensitivityFinding): string {
 /** Why a released number keeps the guarantee or not, in words (the smart-meter study's sensitivity table). */
 export function sensitivityPlainWords(s: Pick<SensitivityFinding, 'uniform' | 'counterexample'>): string {
   if (s.uniform) return 'it moves in whole levels: every change of its answer comes from days one level apart';
-  return s.counterexample ? `its answers ${s.counterexample.labels.join(' and ')} are closer than any two different days can be` : '';
+  return s.counterexample
+    ? `its answers ${s.counterexample.labels.join(' and ')} are closer than any two different days can be`
+    : '';
 }
 
 /** The smart-meter study's findings and their mathematics. */
 function smartMeterWords(r: FindingsOf<'smart-meter'>): Worded {
-  const { readings: n, unit, sd, levels: L, levelWidth: width, percentile: pct, percentileLevel: pLevel, epsilon: eps, exact, off } = r;
+  const {
+    readings: n,
+    unit,
+    sd,
+    levels: L,
+    levelWidth: width,
+    percentile: pct,
+    percentileLevel: pLevel,
+    epsilon: eps,
+    exact,
+    off,
+  } = r;
   const [sU, sV, sens] = [r.sensitivityU, r.sensitivityV, r.sensitivity];
   const top = L - 1;
   const findings = [
@@ -256,13 +273,19 @@ function capacitiesWords(r: FindingsOf<'capacities'>): Worded {
       )} (closed form (N(1-alpha) + 2 alpha)/(1+alpha): ${f(Math.max(...family('lines').map((x) => Math.abs(n(x[3]) - n(x[6])))), 2)} largest difference). Growing linearly in N: a line leaks at most log2 of that, ${f(Math.log2(line10?.[3] ?? NaN))} bits for N = 10.`,
     `- Discrete (clique): ${family('discrete')
       .map((x) => `n = ${x[2]}: ${f(x[3])}`)
-      .join(', ')}, bounded by e^eps = ${f(Math.exp(eps))} however large n is: plain eps-LDP never leaks more than eps log2 e = ${f(eps / Math.LN2)} bits.`,
+      .join(
+        ', ',
+      )}, bounded by e^eps = ${f(Math.exp(eps))} however large n is: plain eps-LDP never leaks more than eps log2 e = ${f(eps / Math.LN2)} bits.`,
     `- Grids: ${family('grids')
       .map((x) => `${x[1]}: ${f(x[3])} / ${f(x[4])}`)
-      .join(', ')} (multiplicative / additive). The Manhattan grid has larger distances than the Euclidean one, hence more capacity.`,
+      .join(
+        ', ',
+      )} (multiplicative / additive). The Manhattan grid has larger distances than the Euclidean one, hence more capacity.`,
     `- Hamming cubes: ${family('hamming')
       .map((x) => `B = ${x[2] === 2 ? 1 : Math.log2(x[2])}: ${f(x[3])}`)
-      .join(', ')}; the symmetric closed form n / (1 + alpha)^B = (2/(1+alpha))^B makes it a product of B one-bit capacities.`,
+      .join(
+        ', ',
+      )}; the symmetric closed form n / (1 + alpha)^B = (2/(1+alpha))^B makes it a product of B one-bit capacities.`,
     `- The LP agrees with every closed form to ${f(Math.max(0, ...diff), 2)} (multiplicative) and ${f(Math.max(0, ...diffA), 2)} (additive).`,
   ];
   return { findings, details };

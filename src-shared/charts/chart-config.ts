@@ -47,7 +47,14 @@ function withAlpha(hex: string, a: number): string {
 export function lineLegend(chart: Chart): LegendItem[] {
   const color = chart.legend?.options.labels.color;
   return chart.data.datasets.map((ds, i) => {
-    const d = ds as { label?: string; borderColor?: string; backgroundColor?: string; borderDash?: number[]; borderWidth?: number; pointRadius?: number };
+    const d = ds as {
+      label?: string;
+      borderColor?: string;
+      backgroundColor?: string;
+      borderDash?: number[];
+      borderWidth?: number;
+      pointRadius?: number;
+    };
     // a series drawn with markers gets a thick stroke, so a thin or hidden line still shows its colour
     const w = d.borderWidth ?? 2;
     return {
@@ -64,7 +71,10 @@ export function lineLegend(chart: Chart): LegendItem[] {
   });
 }
 
-/** Lines broken at spaces to at most `width` characters (Chart.js squeezes a long title line instead of wrapping it); continuation lines start with `indent`. */
+/**
+ * Lines broken at spaces to at most `width` characters (Chart.js squeezes a long title line instead of wrapping it);
+ * continuation lines start with `indent`.
+ */
 function wrapLines(lines: readonly string[], width: number, indent = '  '): string[] {
   const out: string[] = [];
   for (const line of lines) {
@@ -91,7 +101,10 @@ function barCategories(spec: ChartSpec): string[] {
   return spec.categories ?? spec.series[0]?.x.map(String) ?? [];
 }
 
-/** The height a chart needs at `base` px for an ordinary chart: horizontal bar charts grow with their categories and series. */
+/**
+ * The height a chart needs at `base` px for an ordinary chart: horizontal bar charts grow with their categories and
+ * series.
+ */
 export function chartHeight(spec: ChartSpec, base: number): number {
   if (!horizontalBars(spec)) return base;
   const rows = barCategories(spec).length * Math.max(MIN_ROW_PX, ROW_PX_PER_SERIES * spec.series.length);
@@ -151,7 +164,9 @@ export function mergeCoincidingSeries(spec: ChartSpec): { series: ChartSpec['ser
 
 export function chartConfig(input: ChartSpec): ChartConfiguration {
   const merged = input.type === 'line' ? mergeCoincidingSeries(input) : { series: input.series, notes: [] };
-  const spec: ChartSpec = merged.notes.length ? { ...input, series: merged.series, notes: [...(input.notes ?? []), ...merged.notes] } : input;
+  const spec: ChartSpec = merged.notes.length
+    ? { ...input, series: merged.series, notes: [...(input.notes ?? []), ...merged.notes] }
+    : input;
   const common = {
     animation: false as const,
     responsive: false,
@@ -160,20 +175,33 @@ export function chartConfig(input: ChartSpec): ChartConfiguration {
       title: { display: true, text: wrapLines([spec.title], TITLE_WIDTH, ''), font: { size: 16 } },
       // notes under the title: why a curve has no point somewhere (never only in a tooltip)
       ...(spec.notes?.length
-        ? { subtitle: { display: true, text: wrapLines(spec.notes, 110), color: '#8a4b08', font: { size: 12 }, padding: { bottom: 8 } } }
+        ? {
+            subtitle: {
+              display: true,
+              text: wrapLines(spec.notes, 110),
+              color: '#8a4b08',
+              font: { size: 12 },
+              padding: { bottom: 8 },
+            },
+          }
         : {}),
       legend: {
         display: spec.series.length > 1 || spec.type === 'line',
         position: 'bottom' as const,
         // line charts: each entry drawn as its line (dashed series look dashed) or its marker
-        ...(spec.type === 'line' ? { labels: { usePointStyle: true, pointStyleWidth: 30, generateLabels: lineLegend } } : {}),
+        ...(spec.type === 'line'
+          ? { labels: { usePointStyle: true, pointStyleWidth: 30, generateLabels: lineLegend } }
+          : {}),
       },
     },
   };
   if (spec.type === 'bar') {
     const cats = barCategories(spec);
     const flat = horizontalBars(spec);
-    const categoryAxis = { title: { display: true, text: spec.xLabel }, ticks: { autoSkip: false, maxRotation: flat ? 0 : 30, minRotation: 0 } };
+    const categoryAxis = {
+      title: { display: true, text: spec.xLabel },
+      ticks: { autoSkip: false, maxRotation: flat ? 0 : 30, minRotation: 0 },
+    };
     const valueAxis = {
       title: { display: true, text: spec.yLabel },
       ...(spec.yMin !== undefined ? { min: spec.yMin } : {}),
@@ -189,7 +217,13 @@ export function chartConfig(input: ChartSpec): ChartConfiguration {
             if (xi >= 0 && xi < cats.length) y[xi] = s.y[i] ?? null;
           });
           const c = s.color ?? PALETTE[k % PALETTE.length]!;
-          return { label: s.label, data: y, backgroundColor: c.startsWith('#') ? withAlpha(c, 0.8) : c, borderColor: c, borderWidth: 1 };
+          return {
+            label: s.label,
+            data: y,
+            backgroundColor: c.startsWith('#') ? withAlpha(c, 0.8) : c,
+            borderColor: c,
+            borderWidth: 1,
+          };
         }),
       },
       options: {

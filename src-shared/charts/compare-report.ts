@@ -22,14 +22,26 @@ interface CompareColumn {
 export function compareColumns(unit: string): CompareColumn[] {
   const u = unit === 'd' ? 'distance units' : unit;
   return [
-    { key: 'label', title: 'mechanism', help: 'the construction (and whether its outputs are remapped for the chosen loss)' },
-    { key: 'expectedDistance', title: `expected distance (${u})`, help: 'mean distance between the true and the reported location, under the prior' },
+    {
+      key: 'label',
+      title: 'mechanism',
+      help: 'the construction (and whether its outputs are remapped for the chosen loss)',
+    },
+    {
+      key: 'expectedDistance',
+      title: `expected distance (${u})`,
+      help: 'mean distance between the true and the reported location, under the prior',
+    },
     {
       key: 'expectedDistanceRemapped',
       title: `with remap (${u})`,
       help: 'mean distance after the best remap of the reports for the distance loss (post-processing: privacy unchanged)',
     },
-    { key: 'pTrue', title: 'P(true cell reported)', help: 'probability that the reported cell is the true one, under the prior' },
+    {
+      key: 'pTrue',
+      title: 'P(true cell reported)',
+      help: 'probability that the reported cell is the true one, under the prior',
+    },
     {
       key: 'leakageBits',
       title: 'leakage (bits)',
@@ -139,7 +151,10 @@ export function compareCsv(r: CompareResult): string {
 /** The chart (app and PNG): expected distance per mechanism, at face value and after the remap. */
 export function compareChart(r: CompareResult, id = 'compare'): ChartSpec {
   const u = r.unit === 'd' ? 'distance' : r.unit;
-  const cats = r.rows.map((x) => `${x.label}${x.betterThanPlanarLaplacePct !== null && x.exists ? ` (${betterText(x.betterThanPlanarLaplacePct)})` : ''}`);
+  const cats = r.rows.map(
+    (x) =>
+      `${x.label}${x.betterThanPlanarLaplacePct !== null && x.exists ? ` (${betterText(x.betterThanPlanarLaplacePct)})` : ''}`,
+  );
   const idx = r.rows.map((_, k) => k);
   return {
     id,
@@ -150,8 +165,18 @@ export function compareChart(r: CompareResult, id = 'compare'): ChartSpec {
     categories: cats,
     yMin: 0,
     series: [
-      { label: 'as released', x: idx, y: r.rows.map((x) => (x.exists ? x.expectedDistance : null)), color: SWEEP_COLORS[0] },
-      { label: 'with the optimal remap', x: idx, y: r.rows.map((x) => (x.exists ? x.expectedDistanceRemapped : null)), color: SWEEP_COLORS[1] },
+      {
+        label: 'as released',
+        x: idx,
+        y: r.rows.map((x) => (x.exists ? x.expectedDistance : null)),
+        color: SWEEP_COLORS[0],
+      },
+      {
+        label: 'with the optimal remap',
+        x: idx,
+        y: r.rows.map((x) => (x.exists ? x.expectedDistanceRemapped : null)),
+        color: SWEEP_COLORS[1],
+      },
     ],
     notes: compareTableText(r).notes.slice(0, 4),
   };

@@ -73,7 +73,9 @@ export function compareNoteWords(n: CompareNote, unit: string): NoteWords {
   }
 }
 
-/** An optimal row's linear program in words: the expected loss it reached and how far from the best possible it may be. */
+/**
+ * An optimal row's linear program in words: the expected loss it reached and how far from the best possible it may be.
+ */
 export function lpRecordWords(lp: NonNullable<CompareRow['lp']>, comparisonLoss?: string): NoteWords {
   const loss = LOSS_WORDS[(lp.loss ?? comparisonLoss) as keyof typeof LOSS_WORDS] ?? 'the custom loss matrix';
   const stopped = lp.stoppedBy === 'stopped' ? ', stopped early (the best private mechanism found so far)' : '';
@@ -122,7 +124,8 @@ export function compareRowNotes(row: CompareRow, unit: string, loss?: string): N
 /** Every note of a comparison in words, each row's prefixed with its label, the baseline's last. */
 export function compareNotes(r: CompareResult): NoteWords[] {
   const out: NoteWords[] = [];
-  for (const row of r.rows) for (const w of compareRowNotes(row, r.unit, r.loss)) out.push({ ...w, text: `${row.label}: ${w.text}` });
+  for (const row of r.rows)
+    for (const w of compareRowNotes(row, r.unit, r.loss)) out.push({ ...w, text: `${row.label}: ${w.text}` });
   if (r.baselineNote) out.push(baselineNoteWords(r.baselineNote));
   return out;
 }

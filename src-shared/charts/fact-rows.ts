@@ -47,7 +47,8 @@ export const FACT_LABELS: Record<string, string> = {
   'solve.constraints': 'constraints',
   'solve.variables': 'variables',
   'solve.nonzeros': 'nonzero coefficients',
-  'solve.objective': 'expected loss of the LP’s channel (private, after repair; a cheaper construction may be returned instead)',
+  'solve.objective':
+    'expected loss of the LP’s channel (private, after repair; a cheaper construction may be returned instead)',
   'solve.buildMs': 'time to build the model (ms)',
   'solve.solverMs': 'solver time (ms)',
   'solve.iterations': 'solver iterations',
@@ -93,9 +94,12 @@ export const FACT_LABELS: Record<string, string> = {
   p: 'probability of the first',
 };
 
-/** Rows a construction implies without a field of its own: a closed form, a line closed into a ring (then not optimal). */
+/**
+ * Rows a construction implies without a field of its own: a closed form, a line closed into a ring (then not optimal).
+ */
 function impliedRows(f: MechanismFacts): [string, string | boolean][] {
-  if (f.kind === 'truncated-geometric' || f.kind === 'ball-size') return [['construction', 'closed form (an exact formula, no solver)']];
+  if (f.kind === 'truncated-geometric' || f.kind === 'ball-size')
+    return [['construction', 'closed form (an exact formula, no solver)']];
   if (f.kind === 'tight-implicit') return [['implicit', true]];
   if (f.kind === 'symmetric' && f.closedIntoRing !== undefined) return [['optimal', false]];
   return [];
@@ -135,13 +139,21 @@ function valueText(v: Leaf, num: (v: number) => string): string {
  * The facts as rows, in the order of their fields (what the construction implies first), values written by `num`
  * (numbers) or as they are (text, yes/no); then `recorded` (an earlier version's values without a typed place).
  */
-export function factRows(facts: MechanismFacts, num: (v: number) => string, recorded: readonly RecordedFact[] = []): FactRow[] {
+export function factRows(
+  facts: MechanismFacts,
+  num: (v: number) => string,
+  recorded: readonly RecordedFact[] = [],
+): FactRow[] {
   const typed = [...impliedRows(facts), ...leaves(facts)].map(([key, v]) => ({
     key,
     label: FACT_LABELS[key] ?? words(key),
     value: valueText(v, num),
   }));
-  const kept = recorded.map((r) => ({ key: `recorded.${r.name}`, label: `${words(r.name)} (as recorded)`, value: valueText(r.value, num) }));
+  const kept = recorded.map((r) => ({
+    key: `recorded.${r.name}`,
+    label: `${words(r.name)} (as recorded)`,
+    value: valueText(r.value, num),
+  }));
   return [...typed, ...kept];
 }
 

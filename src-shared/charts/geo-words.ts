@@ -3,7 +3,15 @@
  * protocol/casestudy-findings.ts): the grid comparison, the city rows' labels and notes, and the mathematics behind
  * them. casestudy-words.ts calls these for the study; the engine's city table takes its note column from cityRowNote.
  */
-import { spannerExtraError, type CityGrid, type CityLpFacts, type CityMechanism, type CityRow, type FindingsOf, type GeoGridPoint } from '../protocol/index';
+import {
+  spannerExtraError,
+  type CityGrid,
+  type CityLpFacts,
+  type CityMechanism,
+  type CityRow,
+  type FindingsOf,
+  type GeoGridPoint,
+} from '../protocol/index';
 import { shortNumber as f } from './number-words';
 
 type GeoFindings = FindingsOf<'geo'>;
@@ -20,7 +28,8 @@ const CITY_MECHANISM_NAMES: Record<CityMechanism, string> = {
 /** A city mechanism's name. */
 export const cityMechanismName = (m: CityMechanism): string => CITY_MECHANISM_NAMES[m];
 export const cityGridLabel = (g: CityGrid): string => `${g.side} x ${g.side}, ${g.cellKm} km`;
-export const cityMechanismLabel = (r: Pick<CityRow, 'mechanism' | 'remap'>): string => `${CITY_MECHANISM_NAMES[r.mechanism]}${r.remap ? ', remapped' : ''}`;
+export const cityMechanismLabel = (r: Pick<CityRow, 'mechanism' | 'remap'>): string =>
+  `${CITY_MECHANISM_NAMES[r.mechanism]}${r.remap ? ', remapped' : ''}`;
 
 /** How an LP row was solved, in the notation (the study's details). */
 function lpDetails(lp: CityLpFacts, mechanism: CityMechanism): string {
@@ -35,8 +44,10 @@ function lpDetails(lp: CityLpFacts, mechanism: CityMechanism): string {
 
 /** The note column of a city row, in words (rendered from its typed fields only; the notation in cityRowDetails). */
 export function cityRowNote(r: CityRow): string {
-  if (r.remap) return 'each report replaced by the best guess for this prior (a post-processing step: the privacy is unchanged)';
-  if (r.status === 'skipped') return `not computed at this ε (the full city is optimised at ε = ${(r.optimisedAt ?? []).join(', ')} only)`;
+  if (r.remap)
+    return 'each report replaced by the best guess for this prior (a post-processing step: the privacy is unchanged)';
+  if (r.status === 'skipped')
+    return `not computed at this ε (the full city is optimised at ε = ${(r.optimisedAt ?? []).join(', ')} only)`;
   if (r.status === 'failed') return `not computed: ${r.failure ?? ''}`;
   switch (r.mechanism) {
     case 'planar-laplace':
@@ -46,11 +57,16 @@ export function cityRowNote(r: CityRow): string {
         ? `does not exist: its weights would have to be negative (smallest ${f(r.minZ.value)} at cell ${r.minZ.at})`
         : 'the best for guessing the exact cell when the prior allows it, not for closeness';
     default:
-      return r.lp ? `${r.lp.passes ? 'the privacy check passes' : 'the privacy check FAILS'}; solved in ${f(r.lp.solverMs / 1000, 3)} s` : '';
+      return r.lp
+        ? `${r.lp.passes ? 'the privacy check passes' : 'the privacy check FAILS'}; solved in ${f(r.lp.solverMs / 1000, 3)} s`
+        : '';
   }
 }
 
-/** The mathematics of a city row (the study's details): the remap's method, the missing weight, how an LP was solved; null when there is none. */
+/**
+ * The mathematics of a city row (the study's details): the remap's method, the missing weight, how an LP was solved;
+ * null when there is none.
+ */
 export function cityRowDetails(r: CityRow): string | null {
   if (r.remap) return `Bayesian remap of its outputs (${r.remap.method}): post-processing, still eps*d2-private`;
   if (r.status !== 'computed' && r.status !== 'absent') return null;
@@ -58,7 +74,10 @@ export function cityRowDetails(r: CityRow): string | null {
   return r.lp ? lpDetails(r.lp, r.mechanism) : null;
 }
 
-/** The mathematics behind part (b): what the two LPs constrain, how each row was solved, the certified bracket of the spanner's extra error. */
+/**
+ * The mathematics behind part (b): what the two LPs constrain, how each row was solved, the certified bracket of the
+ * spanner's extra error.
+ */
 function cityDetails(c: GeoFindings['city']): string[] {
   if (c === null || c.rows.length === 0) return [];
   const city = c.rows;
@@ -126,7 +145,8 @@ function cityFindings(c: NonNullable<GeoFindings['city']>): string[] {
     findings.push(
       `- ε ${r.eps}, ${cityGridLabel(r.grid)}, ${cityMechanismLabel(r)}: ${exists(r) ? `${f(r.error)} km` : 'n/a'}${r.effectiveEps !== null ? ` (effective ε ${f(r.effectiveEps)})` : ''}; ${cityRowNote(r)}.`,
     );
-  const rel = (a: number, b: number) => (a <= b ? `${f((1 - a / b) * 100, 3)}% below` : `${f((a / b - 1) * 100, 3)}% ABOVE`);
+  const rel = (a: number, b: number) =>
+    a <= b ? `${f((1 - a / b) * 100, 3)}% below` : `${f((a / b - 1) * 100, 3)}% ABOVE`;
   for (const e of cityEpsList) {
     const fullRows = city.filter((r) => r.eps === e && r.grid.full);
     const lp = fullRows.find((r) => r.mechanism === 'lp-spanner');
@@ -179,7 +199,9 @@ function cityFindings(c: NonNullable<GeoFindings['city']>): string[] {
           `- So the fast optimised mechanism is NOT the best here: its safety margin between nearby cells guarantees privacy but leaves out private mechanisms such as tight-constraints (its effective ε ${f(lp.effectiveEps)} < ${e} shows unused privacy budget). It is the best only among mechanisms with that margin; the best possible error is at most ${f(tc.error)} km.${lpx ? '' : ' The exact optimisation (parameter exactLp) gives the best possible.'}`,
         );
       else if (plc.error! > lp.error!)
-        findings.push(`- The optimised mechanism exploits the prior (it can pull reports towards where people live); planar Laplace ignores it.`);
+        findings.push(
+          `- The optimised mechanism exploits the prior (it can pull reports towards where people live); planar Laplace ignores it.`,
+        );
     }
     if (lpx)
       findings.push(

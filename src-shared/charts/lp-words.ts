@@ -29,8 +29,15 @@ export function constructionWords(construction: string): string {
   return CONSTRUCTION_WORDS[construction] ?? construction;
 }
 
-/** Where a large exact model's bound came from: the relaxation solved first (docs/lp.md, "A relaxation's bound on large exact models"). */
-export function relaxationWords(r: NonNullable<LpResult['relaxation']>, fmt: (x: number) => string, seconds: (ms: number) => string): string {
+/**
+ * Where a large exact model's bound came from: the relaxation solved first (docs/lp.md, "A relaxation's bound on large
+ * exact models").
+ */
+export function relaxationWords(
+  r: NonNullable<LpResult['relaxation']>,
+  fmt: (x: number) => string,
+  seconds: (ms: number) => string,
+): string {
   return `a relaxation solved first (the ${r.delta}-spanner's pairs at the full ε, whose optimum is below the best possible): bound ${fmt(r.bound)} after ${r.rounds} round${r.rounds === 1 ? '' : 's'} in ${seconds(r.timeMs)}`;
 }
 
@@ -53,7 +60,9 @@ export function lpResultWords(lp: LpGapBasis): string {
   return `best found, within ${pct} of the ${model}'s optimum; not checked against the best possible (no certified bound on it)`;
 }
 
-/** How the LP was solved, in words (the app's "method" and the CLI's "LP method" line; docs/lp.md, "Solution methods"). */
+/**
+ * How the LP was solved, in words (the app's "method" and the CLI's "LP method" line; docs/lp.md, "Solution methods").
+ */
 export const LP_METHOD_WORDS: Record<LpResult['method'], string> = {
   'full-model': 'full model',
   'constraint-generation': 'constraint generation',
@@ -78,7 +87,9 @@ export const STOPPED_BY_TEXT: Record<LpResult['stoppedBy'], string> = {
  * possible, and their words stay as they are.
  */
 export function stoppedByWords(
-  lp: Pick<LpResult, 'stoppedBy' | 'model' | 'delta' | 'objective' | 'lowerBound'> & { lpObjective?: number | null | undefined },
+  lp: Pick<LpResult, 'stoppedBy' | 'model' | 'delta' | 'objective' | 'lowerBound'> & {
+    lpObjective?: number | null | undefined;
+  },
 ): string {
   const words = STOPPED_BY_TEXT[lp.stoppedBy];
   if (lp.model !== 'spanner' || (lp.stoppedBy !== 'optimal' && lp.stoppedBy !== 'target-gap')) return words;
@@ -95,10 +106,14 @@ export function chosenWords(lp: Pick<LpResult, 'chosen'> & Partial<Pick<LpResult
 
 /** One candidate in a line: its expected loss, or why it does not apply. */
 export function candidateWords(c: LpCandidate, fmt: (x: number) => string): string {
-  return c.expectedLoss === null ? `${c.construction}: n/a (${c.note ?? 'not built'})` : `${c.construction}: ${fmt(c.expectedLoss)}`;
+  return c.expectedLoss === null
+    ? `${c.construction}: n/a (${c.note ?? 'not built'})`
+    : `${c.construction}: ${fmt(c.expectedLoss)}`;
 }
 
-/** A bound that is 0 or absent, in words: losses are >= 0, so 0 bounds nothing (the app's and the CLI's one wording). */
+/**
+ * A bound that is 0 or absent, in words: losses are >= 0, so 0 bounds nothing (the app's and the CLI's one wording).
+ */
 export const NO_BOUND_YET = 'none yet: no bound above 0 was proved before the LP stopped (give it more time)';
 
 /** Whether a lower bound certifies anything: above 0 (losses are >= 0) and finite. */
@@ -115,10 +130,15 @@ export function boundWords(bound: number, fmt: (x: number) => string): string {
 }
 
 /** The "bound on the best possible" line: the bound with its certificate, or why there is none. */
-export function exactBoundWords(lp: Pick<LpResult, 'exactLowerBound' | 'model' | 'rounds' | 'stoppedBy'>, fmt: (x: number) => string): string {
+export function exactBoundWords(
+  lp: Pick<LpResult, 'exactLowerBound' | 'model' | 'rounds' | 'stoppedBy'>,
+  fmt: (x: number) => string,
+): string {
   if (lp.exactLowerBound === null) {
     if (lpNotSolved(lp)) return '— (none: the LP was not solved here)';
-    return lp.model === 'spanner' ? '— (none for a spanner over 256 locations: solve the exact model)' : '— (none computed)';
+    return lp.model === 'spanner'
+      ? '— (none for a spanner over 256 locations: solve the exact model)'
+      : '— (none computed)';
   }
   if (!(lp.exactLowerBound > 0)) return NO_BOUND_YET;
   return `${fmt(lp.exactLowerBound)} (certified: no private mechanism does better)`;

@@ -13,7 +13,9 @@ interface MechanismNoteWords {
 export function mechanismNoteWords(n: MechanismNote): MechanismNoteWords {
   switch (n.kind) {
     case 'loss-not-finite':
-      return { text: 'expected loss not reported: it is not a finite number (infinite distances, or loss values whose sums overflow a 64-bit float)' };
+      return {
+        text: 'expected loss not reported: it is not a finite number (infinite distances, or loss values whose sums overflow a 64-bit float)',
+      };
     case 'effective-eps-not-computed':
       return { text: `effective ε not computed: ${n.reason}` };
     case 'stored-underflow':

@@ -3,7 +3,14 @@
  * their titles): the engine returns each note as a typed value (src-shared/protocol/notes.ts); a note kept by an
  * earlier version as one sentence is shown as recorded.
  */
-import type { ApplyNote, JobResult, RegularityNote, SimplexNote, StoredSweepNote, ThresholdNote } from '../protocol/index';
+import type {
+  ApplyNote,
+  JobResult,
+  RegularityNote,
+  SimplexNote,
+  StoredSweepNote,
+  ThresholdNote,
+} from '../protocol/index';
 
 /** Six significant digits (the regularity check's own precision). */
 function six(v: number | null): string {
@@ -21,7 +28,11 @@ function brief(v: number | null): string {
 }
 
 /** How regularity was decided, in words (`num` writes the numbers: six significant digits by default). */
-export function regularityNoteWords(n: RegularityNote, num: (v: number | null) => string = six, eps: (v: number) => string = String): string {
+export function regularityNoteWords(
+  n: RegularityNote,
+  num: (v: number | null) => string = six,
+  eps: (v: number) => string = String,
+): string {
   switch (n.kind) {
     case 'regular':
       return `mu Phi = pi has a non-negative solution (smallest component ${num(n.minMu)} at ${n.minMuAt}), so the prior is regular`;
@@ -39,16 +50,23 @@ export function regularityNoteWords(n: RegularityNote, num: (v: number | null) =
  * clause without the domain and eps the line says already: under a chart's title), or 'table' (the table's note
  * column, which names the point's `eps`).
  */
-export function sweepNoteWords(n: StoredSweepNote, register: 'full' | 'short' | 'table' = 'full', eps?: number): string {
+export function sweepNoteWords(
+  n: StoredSweepNote,
+  register: 'full' | 'short' | 'table' = 'full',
+  eps?: number,
+): string {
   if (typeof n === 'string') return n;
   switch (n.kind) {
     case 'tight-does-not-exist':
-      if (register === 'table') return `Phi z = 1 has z[${n.minZAt}] = ${n.minZ} < 0, so no tight-constraints mechanism exists at eps = ${eps}`;
+      if (register === 'table')
+        return `Phi z = 1 has z[${n.minZAt}] = ${n.minZ} < 0, so no tight-constraints mechanism exists at eps = ${eps}`;
       return register === 'full'
         ? `no tight-constraints mechanism exists: its weight at ${n.minZAt} would be ${brief(n.minZ)} < 0`
         : 'no tight-constraints mechanism exists';
     case 'bounds-too-costly':
-      return register === 'short' ? 'not computed, too costly on this domain' : `not computed, too costly on this domain: ${n.reason}`;
+      return register === 'short'
+        ? 'not computed, too costly on this domain'
+        : `not computed, too costly on this domain: ${n.reason}`;
     case 'failed':
       return n.message;
     default:
@@ -76,10 +94,15 @@ export function applyNoteWords(n: ApplyNote): string {
 /** Why the explorer has no simplex view, in words (a sentence kept by an earlier version: as recorded). */
 export function simplexNoteWords(n: SimplexNote | string): string {
   if (typeof n === 'string') return n;
-  return n.kind === 'needs-three-points' ? `The simplex view needs a domain of 3 points (this one has ${n.points}).` : n.message;
+  return n.kind === 'needs-three-points'
+    ? `The simplex view needs a domain of 3 points (this one has ${n.points}).`
+    : n.message;
 }
 
-/** A regular, threshold or apply result's notes in words, one line each (a result kept by an earlier version: its note as recorded). */
+/**
+ * A regular, threshold or apply result's notes in words, one line each (a result kept by an earlier version: its note
+ * as recorded).
+ */
 export function resultNoteLines(r: JobResult): string[] {
   const recorded = 'note' in r && typeof r.note === 'string' ? [r.note] : [];
   switch (r.type) {

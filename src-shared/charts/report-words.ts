@@ -17,7 +17,10 @@ export function foundNotPrivate(m: ReportMechanism): boolean {
   return m.keptCheck !== undefined && !m.keptCheck.private;
 }
 
-/** The guarantee in one line: NOT private / private: checked now / checked when computed / by construction / not checked. */
+/**
+ * The guarantee in one line: NOT private / private: checked now / checked when computed / by construction / not
+ * checked.
+ */
 export function privacyWords(m: ReportMechanism): string {
   if (m.state === 'not-computed') return 'not computed: no channel, no figures and no check in this study';
   const now = m.recheck.kind === 'checked' ? m.recheck.check : null;
@@ -27,11 +30,13 @@ export function privacyWords(m: ReportMechanism): string {
     return `NOT private at ${at(now.epsilon)}: the privacy check run for this report measured an effective ε of ${epsText(now.effectiveEpsilon)}`;
   if (m.keptCheck && !m.keptCheck.private)
     return `NOT private at ${at(m.keptCheck.epsilon)}: its kept privacy check measured an effective ε of ${epsText(m.keptCheck.effectiveEpsilon)}`;
-  if (now) return `private at ${at(now.epsilon)}: checked for this report (effective ε ${epsText(now.effectiveEpsilon)})`;
+  if (now)
+    return `private at ${at(now.epsilon)}: checked for this report (effective ε ${epsText(now.effectiveEpsilon)})`;
   if (m.keptCheck)
     return `private at ${at(m.keptCheck.epsilon)}: checked when computed (effective ε ${epsText(m.keptCheck.effectiveEpsilon)}, as kept in the project)`;
   const g = m.result?.guaranteedEpsilon ?? null;
-  if (m.kind !== 'optimal' && g !== null) return `private by construction at ${at(Math.max(g, m.epsilon))} (not checked)`;
+  if (m.kind !== 'optimal' && g !== null)
+    return `private by construction at ${at(Math.max(g, m.epsilon))} (not checked)`;
   return `not checked: no privacy check is kept and none could be run for this report, so nothing here says it is private at ε = ${epsText(m.epsilon)}`;
 }
 
@@ -47,7 +52,8 @@ export function recheckWords(r: Recheck): string {
     case 'not-rechecked':
       return {
         'no-channel': 'not checked again: its channel is not kept with the project (only its figures are)',
-        'not-kept-here': 'not checked again: its kept channel is not beside the project file (the NAME.channels folder)',
+        'not-kept-here':
+          'not checked again: its kept channel is not beside the project file (the NAME.channels folder)',
         'not-computed': 'not checked: not computed',
         'no-checker': 'not checked again when this report was made',
       }[r.reason];

@@ -9,7 +9,10 @@ interface Table {
 }
 
 function keyValue(obj: Record<string, unknown>, keys: string[]): Table {
-  return { header: ['quantity', 'value'], rows: keys.filter((k) => obj[k] !== undefined).map((k) => [k, obj[k] as string | number | boolean | null]) };
+  return {
+    header: ['quantity', 'value'],
+    rows: keys.filter((k) => obj[k] !== undefined).map((k) => [k, obj[k] as string | number | boolean | null]),
+  };
 }
 
 export function resultTable(r: JobResult): Table {
@@ -96,7 +99,10 @@ export function resultTable(r: JobResult): Table {
       return keyValue(r.numbers, Object.keys(r.numbers));
     case 'rows':
       return r.data
-        ? { header: ['secret', ...(r.colLabels ?? [])], rows: r.data.map((row, k) => [r.rowLabels?.[k] ?? String(r.indices?.[k] ?? k), ...row]) }
+        ? {
+            header: ['secret', ...(r.colLabels ?? [])],
+            rows: r.data.map((row, k) => [r.rowLabels?.[k] ?? String(r.indices?.[k] ?? k), ...row]),
+          }
         : keyValue(r, ['rows', 'cols']);
     case 'run-project':
       return { header: ['id', 'ok'], rows: [...r.mechanisms, ...r.analyses].map((i) => [i.id, i.ok]) };
@@ -106,13 +112,24 @@ export function resultTable(r: JobResult): Table {
       const cols = compareColumns(r.unit);
       return {
         header: cols.map((c) => c.title),
-        rows: r.rows.map((x) => cols.map((c) => (c.key === 'label' ? x.label : ((x[c.key] as number | null | undefined) ?? null)))),
+        rows: r.rows.map((x) =>
+          cols.map((c) => (c.key === 'label' ? x.label : ((x[c.key] as number | null | undefined) ?? null))),
+        ),
       };
     }
     case 'explorer':
       return {
         header: [...CAPACITY_CSV_HEADER],
-        rows: (r.capacityRows ?? []).map((x) => [x.domain, x.size, x.vertices, x.kernels, x.multiplicative, x.additive, x.source, x.note ?? null]),
+        rows: (r.capacityRows ?? []).map((x) => [
+          x.domain,
+          x.size,
+          x.vertices,
+          x.kernels,
+          x.multiplicative,
+          x.additive,
+          x.source,
+          x.note ?? null,
+        ]),
       };
     case 'audit':
       return auditTable(r);
@@ -122,7 +139,19 @@ export function resultTable(r: JobResult): Table {
 /** An audit result as a flat table (its CSV file): every test made, best first, so the witness is the first row. */
 function auditTable(r: AuditResult): Table {
   return {
-    header: ['secret a', 'secret b', 'distance', 'event', 'count a', 'samples a', 'count b', 'samples b', 'lower P(E|a)', 'upper P(E|b)', 'eps bound'],
+    header: [
+      'secret a',
+      'secret b',
+      'distance',
+      'event',
+      'count a',
+      'samples a',
+      'count b',
+      'samples b',
+      'lower P(E|a)',
+      'upper P(E|b)',
+      'eps bound',
+    ],
     rows: r.tested.map((t) => [
       t.secrets[0],
       t.secrets[1],

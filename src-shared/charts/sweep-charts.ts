@@ -50,14 +50,22 @@ export function lossWords(loss: unknown, domain: string): Pick<SweepChartOptions
   const name = typeof loss === 'string' ? loss : 'matrix';
   const grid = domain.startsWith('grid:');
   const unit = grid && name === 'dist' ? 'km' : grid && name === 'dist2' ? 'km²' : undefined;
-  return { lossLabel: LOSS_WORDS[name as keyof typeof LOSS_WORDS] ?? 'the custom loss matrix', ...(unit ? { lossUnit: unit } : {}) };
+  return {
+    lossLabel: LOSS_WORDS[name as keyof typeof LOSS_WORDS] ?? 'the custom loss matrix',
+    ...(unit ? { lossUnit: unit } : {}),
+  };
 }
 
 /** Per point: does the curve equal the bound there (both defined, within BOUND_ATTAINED_TOL relative)? */
-export function attainedAt(curve: readonly (number | null)[], bound: readonly (number | null)[], tol = BOUND_ATTAINED_TOL): boolean[] {
+export function attainedAt(
+  curve: readonly (number | null)[],
+  bound: readonly (number | null)[],
+  tol = BOUND_ATTAINED_TOL,
+): boolean[] {
   return curve.map((c, k) => {
     const b = bound[k];
-    if (c === null || c === undefined || b === null || b === undefined || !Number.isFinite(c) || !Number.isFinite(b)) return false;
+    if (c === null || c === undefined || b === null || b === undefined || !Number.isFinite(c) || !Number.isFinite(b))
+      return false;
     return Math.abs(c - b) <= tol * Math.max(1, Math.abs(b));
   });
 }
@@ -72,14 +80,23 @@ interface Run {
 }
 
 /** Consecutive runs of indices where flag[k] holds, as eps ranges with the note of their last point. */
-function runsOf(epsilons: readonly number[], flag: (k: number) => boolean, notes?: readonly (StoredSweepNote | null | undefined)[]): Run[] {
+function runsOf(
+  epsilons: readonly number[],
+  flag: (k: number) => boolean,
+  notes?: readonly (StoredSweepNote | null | undefined)[],
+): Run[] {
   const out: Run[] = [];
   let start = -1;
   for (let k = 0; k <= epsilons.length; k++) {
     const on = k < epsilons.length && flag(k);
     if (on && start < 0) start = k;
     if (!on && start >= 0) {
-      out.push({ from: epsilons[start]!, to: epsilons[k - 1]!, count: k - start, note: notes?.[k - 1] ?? notes?.slice(start, k).find((n) => n) ?? null });
+      out.push({
+        from: epsilons[start]!,
+        to: epsilons[k - 1]!,
+        count: k - start,
+        note: notes?.[k - 1] ?? notes?.slice(start, k).find((n) => n) ?? null,
+      });
       start = -1;
     }
   }
@@ -87,7 +104,11 @@ function runsOf(epsilons: readonly number[], flag: (k: number) => boolean, notes
 }
 
 /** Points of a series that are missing (null or not finite). */
-export function missingRuns(epsilons: readonly number[], values: readonly (number | null)[], notes?: readonly (StoredSweepNote | null)[]): Run[] {
+export function missingRuns(
+  epsilons: readonly number[],
+  values: readonly (number | null)[],
+  notes?: readonly (StoredSweepNote | null)[],
+): Run[] {
   return runsOf(epsilons, (k) => values[k] === null || values[k] === undefined || !Number.isFinite(values[k]!), notes);
 }
 
@@ -121,7 +142,9 @@ export function sweepNotes(r: SweepResult, metric: Metric, opts: SweepChartOptio
     const values = s[metric];
     if (!values) continue;
     for (const run of missingRuns(r.epsilons, values, s.notes)) {
-      notes.push(`${seriesLabel(s.kind, opts)}: no point for ${rangeText(run, r.epsilons, x)}${run.note ? ` (${say(run.note)})` : ''}`);
+      notes.push(
+        `${seriesLabel(s.kind, opts)}: no point for ${rangeText(run, r.epsilons, x)}${run.note ? ` (${say(run.note)})` : ''}`,
+      );
     }
   }
   if (metric !== 'expectedLoss') {
@@ -152,7 +175,14 @@ function curveLabel(r: SweepResult, s: SweepResult['series'][number], metric: Me
   return parts.length ? `${name} (${parts.join('; ')})` : name;
 }
 
-function chart(r: SweepResult, metric: Metric, opts: SweepChartOptions, title: string, yLabel: string, boundLabel: string | null): ChartSpec {
+function chart(
+  r: SweepResult,
+  metric: Metric,
+  opts: SweepChartOptions,
+  title: string,
+  yLabel: string,
+  boundLabel: string | null,
+): ChartSpec {
   const series: ChartSeries[] = [];
   r.series.forEach((s, k) => {
     const y = s[metric];
@@ -168,7 +198,9 @@ function chart(r: SweepResult, metric: Metric, opts: SweepChartOptions, title: s
   if (metric !== 'expectedLoss' && boundLabel) {
     const b = r.bounds[metric];
     if (b.some((v) => v !== null)) {
-      const by = r.series.filter((s) => attainedAt(s[metric] ?? [], b).some(Boolean)).map((s) => seriesLabel(s.kind, opts));
+      const by = r.series
+        .filter((s) => attainedAt(s[metric] ?? [], b).some(Boolean))
+        .map((s) => seriesLabel(s.kind, opts));
       series.push({
         label: by.length ? `${boundLabel}, attained by ${by.join(', ')}` : boundLabel,
         x: r.epsilons,
@@ -207,13 +239,25 @@ export function sweepCharts(r: SweepResult, opts: SweepChartOptions = {}): Chart
     const unit = opts.lossUnit ? ` (${opts.lossUnit})` : '';
     out.push(chart(r, 'expectedLoss', opts, `Expected loss: ${what}, optimal remap`, `expected loss${unit}`, null));
   }
-  out.push(chart(r, 'utility', opts, `Utility (probability of a right guess, optimal remap)`, 'utility', 'utility bound (regular prior)'));
+  out.push(
+    chart(
+      r,
+      'utility',
+      opts,
+      `Utility (probability of a right guess, optimal remap)`,
+      'utility',
+      'utility bound (regular prior)',
+    ),
+  );
   out.push(chart(r, 'leakage', opts, `Min-entropy leakage`, 'leakage (bits)', 'leakage bound (regular prior)'));
   return out;
 }
 
 /** The sweep as a table (CSV): every series the sweep computed, the bounds, and why points are missing. */
-export function sweepTable(r: SweepResult, opts: SweepChartOptions = {}): { header: string[]; rows: (number | string | null)[][] } {
+export function sweepTable(
+  r: SweepResult,
+  opts: SweepChartOptions = {},
+): { header: string[]; rows: (number | string | null)[][] } {
   const unit = opts.lossUnit ? ` (${opts.lossUnit})` : '';
   const header = ['epsilon'];
   for (const s of r.series) {

@@ -149,12 +149,22 @@ export class CsvLineReader {
   private checkLength(): void {
     if (this.pending.length + this.cell.length > this.maxLine) {
       const line = this.line + 1;
-      throw new CsvFailure({ code: 'line-too-long', line, field: 1, message: `malformed CSV at line ${line}: a line longer than ${this.maxLine} characters` });
+      throw new CsvFailure({
+        code: 'line-too-long',
+        line,
+        field: 1,
+        message: `malformed CSV at line ${line}: a line longer than ${this.maxLine} characters`,
+      });
     }
   }
 
   private fail(code: CsvProblemCode, field: number): never {
-    throw new CsvFailure({ code, line: this.line, field, message: `malformed CSV at line ${this.line}, field ${field}: ${CSV_PROBLEM_WORDS[code]}` });
+    throw new CsvFailure({
+      code,
+      line: this.line,
+      field,
+      message: `malformed CSV at line ${this.line}, field ${field}: ${CSV_PROBLEM_WORDS[code]}`,
+    });
   }
 
   /** Index of the next delimiter at or after `from`, or -1. */

@@ -38,7 +38,11 @@ export function cellRing(b: PointsBinning, proj: LocalProjection, cell: number):
 
 /** One Point feature of a released row (its output label and the released cell's centre). */
 export function releasedPointFeature(label: string, lat: number, lon: number, row: number): string {
-  return JSON.stringify({ type: 'Feature', geometry: { type: 'Point', coordinates: position(lat, lon) }, properties: { row, released: label } });
+  return JSON.stringify({
+    type: 'Feature',
+    geometry: { type: 'Point', coordinates: position(lat, lon) },
+    properties: { row, released: label },
+  });
 }
 
 export const FEATURE_COLLECTION_OPEN = '{"type":"FeatureCollection","features":[\n';
@@ -48,7 +52,12 @@ export const FEATURE_COLLECTION_CLOSE = '\n]}\n';
  * A map of a grid as a FeatureCollection: one Polygon per cell with its row, column, label (r,c as the domain
  * names it) and `value` (named by `valueName` in the collection's properties), null values kept as null.
  */
-export function cellsGeoJson(b: PointsBinning, values: readonly (number | null)[], valueName: string, what: string): string {
+export function cellsGeoJson(
+  b: PointsBinning,
+  values: readonly (number | null)[],
+  valueName: string,
+  what: string,
+): string {
   const proj = gridProjection(b, what);
   const n = b.rows * b.cols;
   if (values.length !== n) invalid(`${what}: ${values.length} values for a grid of ${n} cells`);

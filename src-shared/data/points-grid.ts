@@ -63,7 +63,8 @@ export function coordinateColumns(header: CsvRow, source: string): { units: Poin
   const names = header.fields.map((f) => f.trim().toLowerCase());
   const find = (pred: (s: string) => boolean, what: string): number => {
     const idx = names.flatMap((s, i) => (pred(s) ? [i] : []));
-    if (idx.length > 1) invalid(`${source}, line ${header.line}: the header names the ${what} column ${idx.length} times`);
+    if (idx.length > 1)
+      invalid(`${source}, line ${header.line}: the header names the ${what} column ${idx.length} times`);
     return idx.length === 1 ? idx[0]! : -1;
   };
   const ix = find((s) => s === 'x', 'x');
@@ -81,9 +82,11 @@ export function coordinateColumns(header: CsvRow, source: string): { units: Poin
 /** A strict decimal field, or a MechError naming the line and column. */
 export function numberField(row: CsvRow, col: number, name: string, source: string): number {
   const text = row.fields[col];
-  if (text === undefined) invalid(`${source}, line ${row.line}: missing the ${name} column (the row has ${row.fields.length} fields)`);
+  if (text === undefined)
+    invalid(`${source}, line ${row.line}: missing the ${name} column (the row has ${row.fields.length} fields)`);
   const problem = decimalProblem(text);
-  if (problem !== undefined) invalid(`${source}, line ${row.line}, column ${name}: the value ${problem}`, { line: row.line });
+  if (problem !== undefined)
+    invalid(`${source}, line ${row.line}, column ${name}: the value ${problem}`, { line: row.line });
   return Number(text);
 }
 
@@ -125,9 +128,12 @@ export interface LocalProjection {
  * comment). The range must not reach a pole.
  */
 export function localProjection(lat0: number, lon0: number, latMin: number, latMax: number): LocalProjection {
-  if (!(latMin <= lat0 && lat0 <= latMax)) throw new MechError('internal', `projection centre latitude ${lat0} outside [${latMin}, ${latMax}]`);
+  if (!(latMin <= lat0 && lat0 <= latMax))
+    throw new MechError('internal', `projection centre latitude ${lat0} outside [${latMin}, ${latMax}]`);
   if (Math.max(Math.abs(latMin), Math.abs(latMax)) >= 89.9)
-    invalid(`latitudes reach ${Math.max(Math.abs(latMin), Math.abs(latMax))} degrees: a local projection cannot be used this close to a pole`);
+    invalid(
+      `latitudes reach ${Math.max(Math.abs(latMin), Math.abs(latMax))} degrees: a local projection cannot be used this close to a pole`,
+    );
   const r = Math.PI / 180;
   const c0 = Math.cos(lat0 * r);
   // cos(phi) is monotone on each side of 0: its extremes over [latMin, latMax] are at the ends or at 0.
@@ -151,14 +157,17 @@ export function localProjection(lat0: number, lon0: number, latMin: number, latM
 
 /** A bounding box in km (x east, y north), or in degrees for lat/lon data. */
 export type BoundingBox =
-  { units: 'km'; xMin: number; xMax: number; yMin: number; yMax: number } | { units: 'degrees'; south: number; north: number; west: number; east: number };
+  | { units: 'km'; xMin: number; xMax: number; yMin: number; yMax: number }
+  | { units: 'degrees'; south: number; north: number; west: number; east: number };
 
 export interface PointGridOptions {
   /** Cell side in km (> 0). */
   cellKm: number;
   /** The grid's box; default: the data's extent. Must use the data's units. */
   box?: BoundingBox;
-  /** Additive smoothing: alpha pseudo-points per cell (>= 0, default 0), so no cell has probability 0 when alpha > 0. */
+  /**
+   * Additive smoothing: alpha pseudo-points per cell (>= 0, default 0), so no cell has probability 0 when alpha > 0.
+   */
   smoothing?: number;
   /** How many outside points to list by line (default 10). */
   listOutside?: number;
@@ -168,7 +177,10 @@ export interface PointGrid {
   rows: number;
   cols: number;
   cellKm: number;
-  /** The grid's extent in km: cell (r, c) covers x in [xMin + c s, xMin + (c+1) s], y in [yMax - (r+1) s, yMax - r s] (row 0 = north/top, column 0 = west/left). */
+  /**
+   * The grid's extent in km: cell (r, c) covers x in [xMin + c s, xMin + (c+1) s], y in [yMax - (r+1) s, yMax - r s]
+   * (row 0 = north/top, column 0 = west/left).
+   */
   xMin: number;
   yMax: number;
   /** Domain text for the grid (Euclidean, cell size in km). */
@@ -183,7 +195,9 @@ export interface PointGrid {
   /** CSV lines of the first few points outside the box. */
   outsideLines: number[];
   projection: LocalProjection | null;
-  /** Cell of each point (-1 outside), in input order; empty when the points were binned as they streamed in (not kept). */
+  /**
+   * Cell of each point (-1 outside), in input order; empty when the points were binned as they streamed in (not kept).
+   */
   cellOf: Int32Array;
 }
 
@@ -217,7 +231,8 @@ export function cellBinning(xMin: number, yMax: number, rows: number, cols: numb
 }
 
 function finitePositive(v: number, what: string): void {
-  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) invalid(`${what} must be a finite number > 0, got ${String(v)}`);
+  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0)
+    invalid(`${what} must be a finite number > 0, got ${String(v)}`);
 }
 
 /** The coordinates' ranges: a (x or longitude) and b (y or latitude). */
@@ -240,7 +255,10 @@ export function extendExtent(e: PointExtent, a: number, b: number): void {
   if (b > e.bMax) e.bMax = b;
 }
 
-/** Where the points go: the grid's size and box in km, the projection (lat,lon data), and the cell of a point in the data's units. */
+/**
+ * Where the points go: the grid's size and box in km, the projection (lat,lon data), and the cell of a point in the
+ * data's units.
+ */
 interface PointGridPlan {
   units: PointUnits;
   rows: number;
@@ -260,10 +278,16 @@ interface PointGridPlan {
  * ranges). Checks the options and refuses a grid of more than
  * MAX_POINT_GRID_CELLS cells, before any point is binned.
  */
-export function planPointGrid(units: PointUnits, source: string, opts: PointGridOptions, extent?: PointExtent): PointGridPlan {
+export function planPointGrid(
+  units: PointUnits,
+  source: string,
+  opts: PointGridOptions,
+  extent?: PointExtent,
+): PointGridPlan {
   finitePositive(opts.cellKm, 'cell size (km)');
   const alpha = opts.smoothing ?? 0;
-  if (typeof alpha !== 'number' || !Number.isFinite(alpha) || alpha < 0) invalid(`smoothing must be a finite number >= 0, got ${String(alpha)}`);
+  if (typeof alpha !== 'number' || !Number.isFinite(alpha) || alpha < 0)
+    invalid(`smoothing must be a finite number >= 0, got ${String(alpha)}`);
   if (!opts.box && !extent) throw new MechError('internal', 'a points grid without a box needs the data extent');
   let projection: LocalProjection | null = null;
   let box: KmBox;
@@ -393,8 +417,13 @@ export function pointsToGrid(points: PointSet, opts: PointGridOptions): PointGri
 type KmBox = { xMin: number; xMax: number; yMin: number; yMax: number };
 
 /** lat,lon points: the box in km around the box's centre (the data's extent without a box) and the projection. */
-function degreesBox(source: string, opts: PointGridOptions, extent: PointExtent | undefined): { box: KmBox; projection: LocalProjection } {
-  if (opts.box && opts.box.units !== 'degrees') invalid(`${source} has lat,lon points: give the bounding box in degrees (south, north, west, east)`);
+function degreesBox(
+  source: string,
+  opts: PointGridOptions,
+  extent: PointExtent | undefined,
+): { box: KmBox; projection: LocalProjection } {
+  if (opts.box && opts.box.units !== 'degrees')
+    invalid(`${source} has lat,lon points: give the bounding box in degrees (south, north, west, east)`);
   let south: number, north: number, west: number, east: number;
   if (opts.box && opts.box.units === 'degrees') {
     ({ south, north, west, east } = opts.box);
@@ -408,15 +437,21 @@ function degreesBox(source: string, opts: PointGridOptions, extent: PointExtent 
     checkLatLon(south, west, 0, 'bounding box');
     checkLatLon(north, east, 0, 'bounding box');
     if (!(south < north)) invalid(`bounding box: south (${south}) must be below north (${north})`);
-    if (!(west < east)) invalid(`bounding box: west (${west}) must be left of east (${east}); boxes across the antimeridian are not supported`);
+    if (!(west < east))
+      invalid(
+        `bounding box: west (${west}) must be left of east (${east}); boxes across the antimeridian are not supported`,
+      );
   } else {
     ({ bMin: south, bMax: north, aMin: west, aMax: east } = extent!);
   }
   if (east - west > 180)
-    invalid(`${source}: longitudes span ${east - west} degrees; a local projection needs less than 180 (data across the antimeridian is not supported)`);
+    invalid(
+      `${source}: longitudes span ${east - west} degrees; a local projection needs less than 180 (data across the antimeridian is not supported)`,
+    );
   const lat0 = (south + north) / 2;
   const lon0 = (west + east) / 2;
-  // The error bound must cover every point used: the box, widened to the data when no box was given (it is the data's extent then).
+  // The error bound must cover every point used: the box, widened to the data when no box was given (it is the data's
+  // extent then).
   const projection = localProjection(lat0, lon0, south, north);
   const [x0, y0] = projection.project(south, west);
   const [x1, y1] = projection.project(north, east);
@@ -425,7 +460,8 @@ function degreesBox(source: string, opts: PointGridOptions, extent: PointExtent 
 
 /** x,y points in km: the box as given, or the data's extent. */
 function kmBox(source: string, opts: PointGridOptions, extent: PointExtent | undefined): KmBox {
-  if (opts.box && opts.box.units !== 'km') invalid(`${source} has x,y points in km: give the bounding box in km (xMin, xMax, yMin, yMax)`);
+  if (opts.box && opts.box.units !== 'km')
+    invalid(`${source} has x,y points in km: give the bounding box in km (xMin, xMax, yMin, yMax)`);
   if (opts.box && opts.box.units === 'km') {
     const { xMin, xMax, yMin, yMax } = opts.box;
     for (const [v, w] of [
@@ -435,7 +471,8 @@ function kmBox(source: string, opts: PointGridOptions, extent: PointExtent | und
       [yMax, 'yMax'],
     ] as const)
       if (!Number.isFinite(v)) invalid(`bounding box ${w} is ${String(v)}, not a finite number`);
-    if (!(xMin < xMax) || !(yMin < yMax)) invalid(`bounding box must have xMin < xMax and yMin < yMax, got x [${xMin}, ${xMax}], y [${yMin}, ${yMax}]`);
+    if (!(xMin < xMax) || !(yMin < yMax))
+      invalid(`bounding box must have xMin < xMax and yMin < yMax, got x [${xMin}, ${xMax}], y [${yMin}, ${yMax}]`);
     return { xMin, xMax, yMin, yMax };
   }
   const e = extent!;

@@ -6,7 +6,16 @@ import type { CapacityRow } from '../protocol/index';
 
 export type { CapacityRow };
 
-export const CAPACITY_CSV_HEADER = ['domain', 'size', 'vertices', 'kernels', 'multiplicative', 'additive', 'source', 'note'] as const;
+export const CAPACITY_CSV_HEADER = [
+  'domain',
+  'size',
+  'vertices',
+  'kernels',
+  'multiplicative',
+  'additive',
+  'source',
+  'note',
+] as const;
 
 function csvCell(v: string | number | null | undefined): string {
   if (v === null || v === undefined) return '';
@@ -17,6 +26,9 @@ function csvCell(v: string | number | null | undefined): string {
 /** CSV with a header row; numbers at full precision, empty cells for missing values. */
 export function capacityTableCsv(rows: readonly CapacityRow[]): string {
   const lines = [CAPACITY_CSV_HEADER.join(',')];
-  for (const r of rows) lines.push([r.domain, r.size, r.vertices, r.kernels, r.multiplicative, r.additive, r.source, r.note].map(csvCell).join(','));
+  for (const r of rows)
+    lines.push(
+      [r.domain, r.size, r.vertices, r.kernels, r.multiplicative, r.additive, r.source, r.note].map(csvCell).join(','),
+    );
   return lines.join('\n') + '\n';
 }

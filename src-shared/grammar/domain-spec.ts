@@ -62,7 +62,12 @@ export const DOMAIN_FORMS: readonly DomainGrammarForm[] = [
   { kind: 'sum', form: 'sum:U,V', meaning: 'the sum of U values in 0..V', example: 'sum:3,2' },
   { kind: 'kcount', form: 'kcount:K,U', meaning: 'K simultaneous counts over U records', example: 'kcount:2,3' },
   { kind: 'avg', form: 'avg:U,V', meaning: 'the average of U values in 0..V', example: 'avg:3,2' },
-  { kind: 'percentile', form: 'percentile:U,V,P', meaning: 'the nearest-rank P-percentile of U values in 0..V', example: 'percentile:5,4,50' },
+  {
+    kind: 'percentile',
+    form: 'percentile:U,V,P',
+    meaning: 'the nearest-rank P-percentile of U values in 0..V',
+    example: 'percentile:5,4,50',
+  },
   { kind: 'max', form: 'max:U,V', meaning: 'the largest of U values in 0..V', example: 'max:3,4' },
   { kind: 'min', form: 'min:U,V', meaning: 'the smallest of U values in 0..V', example: 'min:3,4' },
   { kind: 'argmax', form: 'argmax:K,U', meaning: 'which of K categories has most of U records', example: 'argmax:3,4' },
@@ -160,7 +165,9 @@ function parseDb(p: SpecParts): DomainSpec {
       absent = true;
       continue;
     }
-    const named = t.startsWith('metric=') ? oneOf(DATABASE_METRICS, t === 'metric=normalized' ? 'normalised' : t.slice('metric='.length)) : undefined;
+    const named = t.startsWith('metric=')
+      ? oneOf(DATABASE_METRICS, t === 'metric=normalized' ? 'normalised' : t.slice('metric='.length))
+      : undefined;
     if (named === undefined || metricSeen) malformed(p, form);
     metricSeen = true;
     metric = named;
@@ -208,14 +215,19 @@ const PARSERS: Record<DomainKind, (p: SpecParts) => DomainSpec> = {
 };
 
 function parseParts(p: SpecParts): DomainSpec {
-  if (!Object.hasOwn(PARSERS, p.kind)) throw new GrammarError(`unknown domain '${p.text}'; accepted forms: ${DOMAIN_SPEC_FORMS}`);
+  if (!Object.hasOwn(PARSERS, p.kind))
+    throw new GrammarError(`unknown domain '${p.text}'; accepted forms: ${DOMAIN_SPEC_FORMS}`);
   return PARSERS[p.kind as DomainKind](p);
 }
 
 /** Parse a domain text (trimmed first); a failure names what was expected and lists the accepted forms. */
 export function parseDomainSpecText(input: unknown): DomainSpecParse {
   if (typeof input !== 'string' || input.trim() === '')
-    return { ok: false, text: typeof input === 'string' ? input : '', error: `empty domain; accepted forms: ${DOMAIN_SPEC_FORMS}` };
+    return {
+      ok: false,
+      text: typeof input === 'string' ? input : '',
+      error: `empty domain; accepted forms: ${DOMAIN_SPEC_FORMS}`,
+    };
   const text = input.trim();
   try {
     return { ok: true, text, spec: parseParts(splitSpec(text)) };
@@ -255,7 +267,10 @@ export function domainSpecText(s: DomainSpec): string {
   }
 }
 
-/** Number of points of the domain a DomainSpec describes (a float; NaN for graph:FILE and csv:FILE, known only from the file). */
+/**
+ * Number of points of the domain a DomainSpec describes (a float; NaN for graph:FILE and csv:FILE, known only from the
+ * file).
+ */
 export function domainSpecSize(s: DomainSpec): number {
   switch (s.kind) {
     case 'line':

@@ -10,7 +10,11 @@
  */
 import { parseDecimal } from '../numeric/decimal';
 
-type PriorSpec = { kind: 'uniform' } | { kind: 'product' | 'vector'; values: number[] } | { kind: 'csv'; file: string } | { kind: 'points'; text: string };
+type PriorSpec =
+  | { kind: 'uniform' }
+  | { kind: 'product' | 'vector'; values: number[] }
+  | { kind: 'csv'; file: string }
+  | { kind: 'points'; text: string };
 
 type PriorSpecParse = { ok: true; prior: PriorSpec } | { ok: false; error: string };
 

@@ -60,7 +60,8 @@ function firstTriangleViolation(d: ArrayLike<number>, n: number, onProgress?: Me
       for (let k = 0; k < n; k++) {
         const dik = d[i * n + k]!;
         const via = dij + d[j * n + k]!;
-        if (dik > via && dik - via > REL_TOL * Math.max(1, via)) return { kind: 'triangle', row: i, col: k, triple: [i, j, k], direct: dik, via };
+        if (dik > via && dik - via > REL_TOL * Math.max(1, via))
+          return { kind: 'triangle', row: i, col: k, triple: [i, j, k], direct: dik, via };
       }
     }
   }
@@ -68,7 +69,11 @@ function firstTriangleViolation(d: ArrayLike<number>, n: number, onProgress?: Me
 }
 
 /** The first violation of the metric axioms by the row-major n x n matrix d, or null when it is a metric. */
-export function firstMetricViolation(d: ArrayLike<number>, n: number, onProgress?: MetricProgress): MetricViolation | null {
+export function firstMetricViolation(
+  d: ArrayLike<number>,
+  n: number,
+  onProgress?: MetricProgress,
+): MetricViolation | null {
   return firstCellViolation(d, n) ?? firstTriangleViolation(d, n, onProgress);
 }
 

@@ -29,7 +29,8 @@ const FUNCTIONS: Record<string, (x: number) => number> = {
 };
 const CONSTANTS: Record<string, number> = { e: Math.E, pi: Math.PI };
 
-type Token = { kind: 'num'; value: number; text: string } | { kind: 'word'; text: string } | { kind: 'op'; text: string };
+type Token =
+  { kind: 'num'; value: number; text: string } | { kind: 'word'; text: string } | { kind: 'op'; text: string };
 
 class ExpressionError extends Error {}
 
@@ -81,16 +82,17 @@ export function evaluateNumberExpression(text: string): NumberExpressionResult {
       return v;
     };
     // One left-associative level: operand (op operand)*, each op applied by its rule.
-    const leftAssociative = (operand: () => number, rules: Partial<Record<string, (a: number, b: number) => number>>) => (): number => {
-      let v = operand();
-      for (;;) {
-        const t = peek();
-        const rule = t?.kind === 'op' ? rules[t.text] : undefined;
-        if (!rule) return v;
-        pos++;
-        v = rule(v, operand());
-      }
-    };
+    const leftAssociative =
+      (operand: () => number, rules: Partial<Record<string, (a: number, b: number) => number>>) => (): number => {
+        let v = operand();
+        for (;;) {
+          const t = peek();
+          const rule = t?.kind === 'op' ? rules[t.text] : undefined;
+          if (!rule) return v;
+          pos++;
+          v = rule(v, operand());
+        }
+      };
     const term = leftAssociative(() => unary(), {
       '*': (a, b) => finite(a * b, 'the product'),
       '/': (a, b) => {
@@ -139,7 +141,8 @@ export function evaluateNumberExpression(text: string): NumberExpressionResult {
         const f = FUNCTIONS[t.text];
         if (!f) throw new ExpressionError(`'${t.text}' is not a known name (ln, log2, log10, exp, sqrt, e, pi)`);
         const arg = primary();
-        if ((t.text.startsWith('log') || t.text === 'ln') && !(arg > 0)) throw new ExpressionError(`${t.text} needs a positive argument, got ${arg}`);
+        if ((t.text.startsWith('log') || t.text === 'ln') && !(arg > 0))
+          throw new ExpressionError(`${t.text} needs a positive argument, got ${arg}`);
         if (t.text === 'sqrt' && arg < 0) throw new ExpressionError(`sqrt needs a non-negative argument, got ${arg}`);
         return finite(f(arg), `${t.text}(${arg})`);
       }

@@ -2,7 +2,10 @@
  * Numerical tolerances, stated once for the whole engine.
  */
 
-/** Relative tolerance for privacy checks: ratio <= e^(eps d) * (1 + REL_TOL) passes (SPEC §4); also the metric axioms' tolerance. */
+/**
+ * Relative tolerance for privacy checks: ratio <= e^(eps d) * (1 + REL_TOL) passes (SPEC §4); also the metric axioms'
+ * tolerance.
+ */
 export const REL_TOL = 1e-9;
 
 /** A prior or a channel row must sum to 1 within this absolute tolerance. */

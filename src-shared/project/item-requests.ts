@@ -67,7 +67,8 @@ export function priorOf(project: ProjectInput, id: string | undefined, domainId?
   if (id === undefined) return undefined;
   const p = (project.priors ?? []).find((x) => x.id === id);
   if (!p) invalid(`unknown prior '${id}'`);
-  if (domainId !== undefined && p.domain !== domainId) invalid(`prior '${id}' is on domain '${p.domain}', not '${domainId}'`);
+  if (domainId !== undefined && p.domain !== domainId)
+    invalid(`prior '${id}' is on domain '${p.domain}', not '${domainId}'`);
   return priorInput(p.prior);
 }
 
@@ -96,13 +97,22 @@ export function mechanismSpec(project: ProjectInput, m: ProjectMechanismIn): Mec
  * optimal LP (which would be solved again) the channel the host kept from its computation (channelRef).
  */
 export type ChannelSource = { mechanism: MechanismSpec } | { channelRef: string };
-export function channelSource(project: ProjectInput, m: ProjectMechanismIn, channelRef: string | undefined): ChannelSource {
+export function channelSource(
+  project: ProjectInput,
+  m: ProjectMechanismIn,
+  channelRef: string | undefined,
+): ChannelSource {
   if (m.kind !== 'optimal') return { mechanism: mechanismSpec(project, m) };
-  if (channelRef === undefined) invalid(`compute mechanism '${m.id}' first (its optimal channel is kept by the app once computed)`);
+  if (channelRef === undefined)
+    invalid(`compute mechanism '${m.id}' first (its optimal channel is kept by the app once computed)`);
   return { channelRef };
 }
 
-export function mechanismRequest(project: ProjectInput, m: ProjectMechanismIn, app?: AppRequests): Extract<JobRequest, { type: 'mechanism' }> {
+export function mechanismRequest(
+  project: ProjectInput,
+  m: ProjectMechanismIn,
+  app?: AppRequests,
+): Extract<JobRequest, { type: 'mechanism' }> {
   const req: Extract<JobRequest, { type: 'mechanism' }> = { type: 'mechanism', ...mechanismSpec(project, m) };
   if (app) {
     req.inlineLimit = app.inlineLimit;
@@ -117,10 +127,21 @@ export function mechanismRequest(project: ProjectInput, m: ProjectMechanismIn, a
  * name the channel by `source` (default: the construction, or for an optimal LP its kept channel, which must then
  * be given) with the mechanism's domain.
  */
-export function analysisRequest(project: ProjectInput, a: ProjectAnalysisIn, app?: AppRequests & { source?: ChannelSource }): JobRequest {
+export function analysisRequest(
+  project: ProjectInput,
+  a: ProjectAnalysisIn,
+  app?: AppRequests & { source?: ChannelSource },
+): JobRequest {
   switch (a.type) {
     case 'sweep': {
-      const r: JobRequest = { type: 'sweep', domain: domainOf(project, a.domain), kinds: a.kinds, from: a.from, to: a.to, steps: a.steps };
+      const r: JobRequest = {
+        type: 'sweep',
+        domain: domainOf(project, a.domain),
+        kinds: a.kinds,
+        from: a.from,
+        to: a.to,
+        steps: a.steps,
+      };
       const prior = priorOf(project, a.prior, a.domain);
       if (prior !== undefined) r.prior = prior;
       const loss = lossInput(a.loss);
@@ -128,9 +149,19 @@ export function analysisRequest(project: ProjectInput, a: ProjectAnalysisIn, app
       return r;
     }
     case 'capacity':
-      return { type: 'capacity', domain: domainOf(project, a.domain), epsilon: a.epsilon, ...(app ? { inlineLimit: app.inlineLimit } : {}) };
+      return {
+        type: 'capacity',
+        domain: domainOf(project, a.domain),
+        epsilon: a.epsilon,
+        ...(app ? { inlineLimit: app.inlineLimit } : {}),
+      };
     case 'regular':
-      return { type: 'regular', domain: domainOf(project, a.domain), epsilon: a.epsilon, prior: priorOf(project, a.prior, a.domain) ?? 'uniform' };
+      return {
+        type: 'regular',
+        domain: domainOf(project, a.domain),
+        epsilon: a.epsilon,
+        prior: priorOf(project, a.prior, a.domain) ?? 'uniform',
+      };
     case 'threshold': {
       const r: JobRequest = { type: 'threshold', domain: domainOf(project, a.domain) };
       if (a.from !== undefined) r.from = a.from;
@@ -146,7 +177,13 @@ export function analysisRequest(project: ProjectInput, a: ProjectAnalysisIn, app
       const src = app ? (app.source ?? channelSource(project, m, undefined)) : { mechanism: mechanismSpec(project, m) };
       const domain = domainOf(project, m.domain);
       if (a.type === 'check')
-        return { type: 'check', ...src, domain, epsilon: a.epsilon ?? m.epsilon, ...(app ? { maxViolations: APP_CHECK_VIOLATIONS } : {}) };
+        return {
+          type: 'check',
+          ...src,
+          domain,
+          epsilon: a.epsilon ?? m.epsilon,
+          ...(app ? { maxViolations: APP_CHECK_VIOLATIONS } : {}),
+        };
       const r: JobRequest = { type: 'measure', ...src, ...(app ? { domain } : {}), epsilon: m.epsilon };
       const prior = priorOf(project, a.prior ?? m.prior, m.domain);
       if (prior !== undefined) r.prior = prior;

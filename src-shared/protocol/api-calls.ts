@@ -26,7 +26,10 @@ const pathSchema = z
 /** A path the caller may leave out (null over the wire): the host asks with a dialog or uses its last one. */
 const optionalPathSchema = pathSchema.nullish();
 
-/** A file name as the user knows it (an upload's, a download's suggested name): shown in messages, never a path on the server. */
+/**
+ * A file name as the user knows it (an upload's, a download's suggested name): shown in messages, never a path on the
+ * server.
+ */
 const fileNameSchema = z
   .string()
   .min(1, 'file name is empty')
@@ -53,20 +56,30 @@ const MAX_QUEUE_URL_CHARS = 2048;
 export const exportRequestSchema = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('channel-csv'),
-    request: jobRequestSchema.refine((r) => r.type === 'mechanism' || r.type === 'capacity', 'channel-csv export needs a mechanism or capacity request'),
+    request: jobRequestSchema.refine(
+      (r) => r.type === 'mechanism' || r.type === 'capacity',
+      'channel-csv export needs a mechanism or capacity request',
+    ),
     path: optionalPathSchema,
     name: fileNameSchema.optional(),
   }),
-  // A result as the page holds it: through JSON an Infinity became null, so only its record shape is checked; it is written as is.
+  // A result as the page holds it: through JSON an Infinity became null, so only its record shape is checked; it is
+  // written as is.
   z.strictObject({
     kind: z.literal('result-json'),
     result: z.looseObject({ type: z.enum(JOB_TYPES as [JobType, ...JobType[]]) }),
     path: optionalPathSchema,
     name: fileNameSchema.optional(),
   }),
-  z.strictObject({ kind: z.literal('project-run'), project: projectSchema, projectPath: optionalPathSchema, dir: optionalPathSchema }),
+  z.strictObject({
+    kind: z.literal('project-run'),
+    project: projectSchema,
+    projectPath: optionalPathSchema,
+    dir: optionalPathSchema,
+  }),
   // The study report of the project as the page holds it (kept results included); `states` is the page's view of each
-  // kept mechanism result (its inputs' hash compared). The host reads the project's files and checks its kept channels again.
+  // kept mechanism result (its inputs' hash compared). The host reads the project's files and checks its kept channels
+  // again.
   z.strictObject({
     kind: z.literal('study-report'),
     project: projectSchema,
@@ -76,7 +89,12 @@ export const exportRequestSchema = z.discriminatedUnion('kind', [
     name: fileNameSchema.optional(),
   }),
   // A channel the host keeps (an optimal LP's), written by the host from the kept doubles: never solved again.
-  z.strictObject({ kind: z.literal('kept-channel-csv'), channelRef: channelRefSchema, path: optionalPathSchema, name: fileNameSchema.optional() }),
+  z.strictObject({
+    kind: z.literal('kept-channel-csv'),
+    channelRef: channelRefSchema,
+    path: optionalPathSchema,
+    name: fileNameSchema.optional(),
+  }),
   z.strictObject({
     kind: z.literal('apply'),
     /** An apply request without type, input and out (the host supplies them and validates the whole). */
@@ -109,7 +127,9 @@ const queueStatusSchema = z.strictObject({
   problem: z.string().nullable(),
   /** Whether the choice is kept for the next start (false when the settings file cannot be written). */
   persisted: z.boolean(),
-  /** Whether the page may change it (false in web mode: the queue is the server operator's, --queue / MECHSTUDIO_QUEUE). */
+  /**
+   * Whether the page may change it (false in web mode: the queue is the server operator's, --queue / MECHSTUDIO_QUEUE).
+   */
   changeable: z.boolean(),
 });
 export type QueueStatus = z.infer<typeof queueStatusSchema>;
@@ -124,7 +144,10 @@ const apiParamSchemas = {
   'project.recent': z.tuple([]),
   /** Open a project the page uploaded into a slot (web mode): its token; the answer has path null. */
   'project.openUpload': z.tuple([transferTokenSchema]),
-  /** A one-time slot for uploading the user's file `name` of `bytes` bytes (web mode): the URL to POST it to and its token. */
+  /**
+   * A one-time slot for uploading the user's file `name` of `bytes` bytes (web mode): the URL to POST it to and its
+   * token.
+   */
   'transfer.slot': z.tuple([fileNameSchema, z.int().min(0)]),
   'project.export': z.tuple([exportRequestSchema]),
   /**
@@ -133,7 +156,12 @@ const apiParamSchemas = {
    */
   'project.channels': z.tuple([
     z
-      .array(z.union([channelRefSchema, z.strictObject({ channelRef: channelRefSchema, domain: domainInputSchema, epsilon: epsilonSchema })]))
+      .array(
+        z.union([
+          channelRefSchema,
+          z.strictObject({ channelRef: channelRefSchema, domain: domainInputSchema, epsilon: epsilonSchema }),
+        ]),
+      )
       .max(1000, 'at most 1000 channels at once'),
   ]),
   'examples.list': z.tuple([]),
@@ -141,7 +169,12 @@ const apiParamSchemas = {
   'examples.audit': z.tuple([z.string().min(1).max(200)]),
   info: z.tuple([]),
   'queue.status': z.tuple([]),
-  'queue.connect': z.tuple([z.string().min(1, 'give the queue URL: redis://HOST:PORT[/DB]').max(MAX_QUEUE_URL_CHARS, 'the queue URL is too long')]),
+  'queue.connect': z.tuple([
+    z
+      .string()
+      .min(1, 'give the queue URL: redis://HOST:PORT[/DB]')
+      .max(MAX_QUEUE_URL_CHARS, 'the queue URL is too long'),
+  ]),
   'queue.useLocal': z.tuple([]),
 } as const;
 
@@ -154,8 +187,12 @@ export type ParsedApiCall = { [M in ApiMethod]: { method: M; params: ApiParams<M
 
 /** Parse a call arriving from a renderer into a typed call, or one 'invalid-input' error naming the method. */
 export function parseApiCall(method: unknown, params: unknown): Parsed<ParsedApiCall> {
-  const bad = (message: string): { ok: false; error: JobError } => ({ ok: false, error: { code: 'invalid-input', message } });
-  if (typeof method !== 'string' || !Object.hasOwn(apiParamSchemas, method)) return bad(`unknown API method '${String(method).slice(0, 100)}'`);
+  const bad = (message: string): { ok: false; error: JobError } => ({
+    ok: false,
+    error: { code: 'invalid-input', message },
+  });
+  if (typeof method !== 'string' || !Object.hasOwn(apiParamSchemas, method))
+    return bad(`unknown API method '${String(method).slice(0, 100)}'`);
   if (!Array.isArray(params)) return bad(`${method}: params must be an array`);
   // null stands for a parameter left out (undefined does not survive JSON or IPC)
   let trimmed = params;
@@ -173,13 +210,28 @@ export function parseApiCall(method: unknown, params: unknown): Parsed<ParsedApi
  * one of these, never free text.
  */
 export const menuCommandSchema = z.union([
-  z.enum(['new', 'open', 'save', 'save-as', 'export-csv', 'export-png', 'report', 'compute-all', 'undo', 'redo', 'glossary', 'settings']),
+  z.enum([
+    'new',
+    'open',
+    'save',
+    'save-as',
+    'export-csv',
+    'export-png',
+    'report',
+    'compute-all',
+    'undo',
+    'redo',
+    'glossary',
+    'settings',
+  ]),
   z.templateLiteral(['open-recent:', z.string().min(1).max(4096)]),
   z.templateLiteral(['example:', z.string().min(1).max(200)]),
 ]);
 export type MenuCommand = z.infer<typeof menuCommandSchema>;
 
-/** What the web page accepts from the server (BridgeReply, BridgeFrameError, BridgePush in ./api), checked before use. */
+/**
+ * What the web page accepts from the server (BridgeReply, BridgeFrameError, BridgePush in ./api), checked before use.
+ */
 export const bridgeInboundSchema = z.union([
   z.strictObject({ event: z.looseObject({ kind: z.string() }) }),
   z.strictObject({ id: z.int(), ok: z.literal(true), value: z.unknown() }),

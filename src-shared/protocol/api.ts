@@ -60,11 +60,15 @@ export interface ChannelStatus {
   channelRef: string;
   kept: boolean;
   problem?: string;
-  /** Asked with a claim: the engine's privacy check of the channel at the claimed eps (kept only when it is private). */
+  /**
+   * Asked with a claim: the engine's privacy check of the channel at the claimed eps (kept only when it is private).
+   */
   check?: CheckResult;
 }
 
-/** A kept channel with what its result claims (the mechanism's domain and eps): the host checks it private at that eps. */
+/**
+ * A kept channel with what its result claims (the mechanism's domain and eps): the host checks it private at that eps.
+ */
 export interface ChannelClaim {
   channelRef: string;
   domain: DomainInput;
@@ -139,7 +143,10 @@ interface ProjectApi {
   /** Most recent first. */
   recent(): Promise<RecentProject[]>;
   export(request: ExportRequest): Promise<ExportResult>;
-  /** Which of these kept channels the host holds (read back and checked from disk when not in memory; privacy-checked at a claim given). */
+  /**
+   * Which of these kept channels the host holds (read back and checked from disk when not in memory; privacy-checked at
+   * a claim given).
+   */
   channels(refs: (string | ChannelClaim)[]): Promise<ChannelStatus[]>;
 }
 
@@ -176,7 +183,10 @@ export interface AppInfo {
  */
 interface QueueApi {
   status(): Promise<QueueStatus>;
-  /** Connect to redis://[USER:PASSWORD@]HOST:PORT[/DB] and run new jobs there; rejects with one clear line when Redis is unreachable (within seconds). */
+  /**
+   * Connect to redis://[USER:PASSWORD@]HOST:PORT[/DB] and run new jobs there; rejects with one clear line when Redis is
+   * unreachable (within seconds).
+   */
   connect(url: string): Promise<QueueStatus>;
   /** Run new jobs on the local pool again. */
   useLocal(): Promise<QueueStatus>;
@@ -275,7 +285,11 @@ export interface RunJobOptions {
  * replayed. Aborting `signal` cancels, aborting `stopSignal` stops. Rejects
  * with an ApiError (the job's error, or the submit's).
  */
-export function runJob<R extends JobRequest>(api: JobSubmitter, request: R, options?: RunJobOptions): Promise<ResultFor<R['type']>>;
+export function runJob<R extends JobRequest>(
+  api: JobSubmitter,
+  request: R,
+  options?: RunJobOptions,
+): Promise<ResultFor<R['type']>>;
 export function runJob(api: JobSubmitter, request: unknown, options?: RunJobOptions): Promise<JobResult>;
 export function runJob(api: JobSubmitter, request: unknown, options: RunJobOptions = {}): Promise<JobResult> {
   return new Promise((resolve, reject) => {
@@ -326,13 +340,19 @@ export function runJob(api: JobSubmitter, request: unknown, options: RunJobOptio
   });
 }
 
-/** Anything a submit rejected with, as an ApiError (an ApiError-shaped object from the context bridge keeps its code). */
+/**
+ * Anything a submit rejected with, as an ApiError (an ApiError-shaped object from the context bridge keeps its code).
+ */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   const o = (err ?? {}) as { code?: unknown; message?: unknown; detail?: unknown };
   const code = typeof o.code === 'string' ? (o.code as JobError['code']) : 'internal';
   const message = typeof o.message === 'string' ? o.message : String(err);
-  return new ApiError({ code, message, ...(o.detail && typeof o.detail === 'object' ? { detail: o.detail as Record<string, unknown> } : {}) });
+  return new ApiError({
+    code,
+    message,
+    ...(o.detail && typeof o.detail === 'object' ? { detail: o.detail as Record<string, unknown> } : {}),
+  });
 }
 
 /**
@@ -349,7 +369,11 @@ export type BridgeCall = {
 export type BridgeReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: JobError };
 export type BridgePush = { event: JobEvent };
 /** The reply to a message that is not a call, or too large to be read as one. */
-export type BridgeFrameError = { id: number | null; ok: false; error: { code: 'invalid-input' | 'too-large'; message: string } };
+export type BridgeFrameError = {
+  id: number | null;
+  ok: false;
+  error: { code: 'invalid-input' | 'too-large'; message: string };
+};
 
 /**
  * Largest message one call may be (UTF-8 bytes of its JSON). A larger one is

@@ -26,15 +26,22 @@ export const auditRequestSchema = z
     /** Samples CSV by path (Node side) ... */
     input: z.string().min(1).max(4096).optional(),
     /** ... or as text (the app). */
-    text: z.string().max(MAX_AUDIT_TEXT_CHARS, `the samples text is longer than ${MAX_AUDIT_TEXT_CHARS} characters`).optional(),
+    text: z
+      .string()
+      .max(MAX_AUDIT_TEXT_CHARS, `the samples text is longer than ${MAX_AUDIT_TEXT_CHARS} characters`)
+      .optional(),
     /** The samples file's name when sent as text (messages name it). */
     name: z.string().min(1).max(4096).optional(),
-    /** For point samples: the grid binning of the prior (secret_x,secret_y,released_x,released_y or the lat,lon forms). */
+    /**
+     * For point samples: the grid binning of the prior (secret_x,secret_y,released_x,released_y or the lat,lon forms).
+     */
     points: pointsBinningSchema.optional(),
     /** Violation sizes (true eps) whose samples-to-detect are reported (default 1.25, 1.5, 2, 3, 4 x the claim). */
     detect: z.array(epsilonSchema).min(1).max(20).optional(),
   })
-  .refine((r) => (r.input === undefined) !== (r.text === undefined), { message: 'audit needs the samples as input (a path) or text, exactly one' });
+  .refine((r) => (r.input === undefined) !== (r.text === undefined), {
+    message: 'audit needs the samples as input (a path) or text, exactly one',
+  });
 export type AuditRequest = z.infer<typeof auditRequestSchema>;
 
 const testSchema = z.object({

@@ -15,7 +15,13 @@ const regularitySchema = z.object({ regular: z.boolean(), muSum: real, minMu: re
 const votingFindingsSchema = z.object({
   kind: z.literal('voting'),
   epsilon: z.number(),
-  cities: z.object({ uniform: real, sizes: real, firstRow: z.array(real), cliqueBound: real, sizesPrior: regularitySchema }),
+  cities: z.object({
+    uniform: real,
+    sizes: real,
+    firstRow: z.array(real),
+    cliqueBound: real,
+    sizesPrior: regularitySchema,
+  }),
   count: z.object({
     tgUniform: real,
     ringUniform: real,
@@ -41,8 +47,13 @@ const leakageBoundsFindingsSchema = z.object({
   /** Largest improvement of the outputs formula on min(log2 r, any-r bound), and where. */
   bestGain: real,
   bestAt: z.object({ r: z.number(), eps: z.number() }).nullable(),
-  /** Where the outputs formula is looser than the any-r bound: per r, how many eps, the first and last, and the values at the first. */
-  looser: z.array(z.object({ r: z.number(), count: z.int(), from: z.number(), to: z.number(), bound: real, anyR: real })),
+  /**
+   * Where the outputs formula is looser than the any-r bound: per r, how many eps, the first and last, and the values
+   * at the first.
+   */
+  looser: z.array(
+    z.object({ r: z.number(), count: z.int(), from: z.number(), to: z.number(), bound: real, anyR: real }),
+  ),
 });
 
 const regularPriorFindingsSchema = z.object({
@@ -55,12 +66,25 @@ const regularPriorFindingsSchema = z.object({
   /** Where the prior becomes regular (bisection), null when it does not change on the range. */
   threshold: real,
   regularAtStart: z.boolean(),
-  cases: z.array(z.object({ eps: z.number(), regular: z.boolean(), minMu: real, minMuLabel: z.string(), formal: real, achievedLeak: real, all: real })),
+  cases: z.array(
+    z.object({
+      eps: z.number(),
+      regular: z.boolean(),
+      minMu: real,
+      minMuLabel: z.string(),
+      formal: real,
+      achievedLeak: real,
+      all: real,
+    }),
+  ),
 });
 
 const utilityPointSchema = z.object({ eps: z.number(), tight: real, geo: real });
 const thresholdQuerySchema = z.object({
-  /** Smallest eps where the tight-constraints mechanism exists (null: none up to `to`), the last eps where it does not, and min z there. */
+  /**
+   * Smallest eps where the tight-constraints mechanism exists (null: none up to `to`), the last eps where it does not,
+   * and min z there.
+   */
   epsilon: z.number().nullable(),
   lastMissing: z.number().nullable(),
   minZBelow: real,
@@ -105,8 +129,13 @@ const cityLpFactsSchema = z.strictObject({
   method: z.enum(['full-model', 'constraint-generation', 'decomposition']),
   generation: z.strictObject({ rounds: z.number(), privacyRows: z.number(), fullPrivacyRows: z.number() }).optional(),
   /** Decomposition by output column: rounds, columns, the certified lower bound (km) and its relative gap. */
-  decomposition: z.strictObject({ rounds: z.number(), columns: z.number(), lowerBound: double, relativeGap: double }).optional(),
-  /** Why the solve ended and a certified lower bound (km) on the exact all-pairs optimum, or null when none was computed. */
+  decomposition: z
+    .strictObject({ rounds: z.number(), columns: z.number(), lowerBound: double, relativeGap: double })
+    .optional(),
+  /**
+   * Why the solve ended and a certified lower bound (km) on the exact all-pairs optimum, or null when none was
+   * computed.
+   */
   stoppedBy: z.string().optional(),
   exactLowerBound: real.optional(),
 });
@@ -127,7 +156,10 @@ export const cityRowSchema = z.strictObject({
   mechanism: cityMechanismSchema,
   /** Followed by the Bayesian remap of its outputs, with the remap method. */
   remap: z.strictObject({ method: z.string() }).nullable(),
-  /** 'computed'; 'absent' (tight-constraints does not exist here); 'skipped' (parameter fullLpEpsilons); 'failed' (the LP threw). */
+  /**
+   * 'computed'; 'absent' (tight-constraints does not exist here); 'skipped' (parameter fullLpEpsilons); 'failed' (the
+   * LP threw).
+   */
   status: z.enum(['computed', 'absent', 'skipped', 'failed']),
   error: real,
   effectiveEps: real,
@@ -148,12 +180,18 @@ export type CityGrid = CityRow['grid'];
  * exactLowerBound), upper the exact row's mechanism when it was computed (else the spanner's own error); so the
  * spanner's extra error is between spanner / upper - 1 and spanner / lower - 1. Null when no bound is known.
  */
-export function spannerExtraError(spanner: CityRow, exact: CityRow | undefined): { lower: number; upper: number; extraMin: number; extraMax: number } | null {
+export function spannerExtraError(
+  spanner: CityRow,
+  exact: CityRow | undefined,
+): { lower: number; upper: number; extraMin: number; extraMax: number } | null {
   const sp = spanner.status === 'computed' ? spanner.error : null;
   if (sp === null) return null;
   const ex = exact && exact.status === 'computed' ? exact.error : null;
   // -Infinity (no bound) and 0 (the trivial one) leave the bracket open.
-  const lower = Math.max(spanner.lp?.exactLowerBound ?? 0, ex === null ? 0 : (exact!.lp?.decomposition?.lowerBound ?? ex));
+  const lower = Math.max(
+    spanner.lp?.exactLowerBound ?? 0,
+    ex === null ? 0 : (exact!.lp?.decomposition?.lowerBound ?? ex),
+  );
   if (!(lower > 0)) return null;
   const upper = ex === null ? sp : Math.min(ex, sp);
   return { lower, upper, extraMin: sp / upper - 1, extraMax: sp / lower - 1 };
@@ -169,7 +207,10 @@ const geoFindingsSchema = z.object({
   city: z.object({ side: z.int(), epsilons: z.array(z.number()), rows: z.array(cityRowSchema) }).nullable(),
 });
 
-/** A query of the smart-meter sensitivity check: its Delta, whether it is uniformly 1-sensitive, and the counterexample when not. */
+/**
+ * A query of the smart-meter sensitivity check: its Delta, whether it is uniformly 1-sensitive, and the counterexample
+ * when not.
+ */
 const sensitivityFindingSchema = z.object({
   query: z.string(),
   delta: real,
@@ -210,7 +251,9 @@ const registrationDateFindingsSchema = z.object({
   /** The last error allowed on the first chart, and the middle of the range (the second chart's reference point). */
   aLast: z.number(),
   mid: z.number(),
-  /** Per eps, b(a) = the worst chance of an error larger than a: randomised response (rr) and the d_1 mechanism (tg). */
+  /**
+   * Per eps, b(a) = the worst chance of an error larger than a: randomised response (rr) and the d_1 mechanism (tg).
+   */
   curves: z.array(
     z.object({
       eps: z.number(),
@@ -226,7 +269,10 @@ const registrationDateFindingsSchema = z.object({
   ),
 });
 
-/** One domain of the capacities study: family, domain, n, multiplicative, additive, log2 multiplicative, closed forms and their source. */
+/**
+ * One domain of the capacities study: family, domain, n, multiplicative, additive, log2 multiplicative, closed forms
+ * and their source.
+ */
 const capacityStudyRowSchema = z.tuple([z.string(), z.string(), z.number(), real, real, real, real, real, z.string()]);
 export type CapacityStudyRow = z.infer<typeof capacityStudyRowSchema>;
 

@@ -88,7 +88,8 @@ export const caseStudyResultSchema = z.object({
   /**
    * What the study found, as values (casestudy-findings.ts): src-shared/charts/casestudy-words.ts words them as the
    * findings (markdown paragraphs and bullets) and the mathematics behind them (definitions, symbols, the reasoning
-   * in formulas): the page shows the mathematics behind a details toggle, the summary after the findings. Absent in a part's answer.
+   * in formulas): the page shows the mathematics behind a details toggle, the summary after the findings. Absent in a
+   * part's answer.
    */
   findings: caseStudyFindingsSchema.optional(),
   /** Key numbers by name (tests and the summary refer to them). */
@@ -120,8 +121,10 @@ function numberParam(name: string, def: number, r: Range = {}) {
   const what = `case-study parameter '${name}'`;
   let s = z.number({ error: (iss) => `${what} must be a number, got ${JSON.stringify(iss.input)}` });
   if (r.int) s = s.int({ error: (iss) => `${what} must be an integer, got ${String(iss.input)}` });
-  if (r.min !== undefined) s = s.min(r.min, { error: (iss) => `${what} must be >= ${r.min}, got ${String(iss.input)}` });
-  if (r.max !== undefined) s = s.max(r.max, { error: (iss) => `${what} must be <= ${r.max}, got ${String(iss.input)}` });
+  if (r.min !== undefined)
+    s = s.min(r.min, { error: (iss) => `${what} must be >= ${r.min}, got ${String(iss.input)}` });
+  if (r.max !== undefined)
+    s = s.max(r.max, { error: (iss) => `${what} must be <= ${r.max}, got ${String(iss.input)}` });
   return s.default(def);
 }
 
@@ -131,7 +134,9 @@ function listParam(name: string, what = 'numbers') {
     input === undefined
       ? `case-study parameter '${name}' is missing (a list of ${what})`
       : `case-study parameter '${name}' must be a non-empty list of ${what}`;
-  return z.array(z.number({ error: () => msg(null) }), { error: (iss) => msg(iss.input) }).min(1, { error: () => msg(null) });
+  return z
+    .array(z.number({ error: () => msg(null) }), { error: (iss) => msg(iss.input) })
+    .min(1, { error: () => msg(null) });
 }
 
 const flag = (name: string) => z.boolean({ error: `case-study parameter '${name}' must be true or false` });
@@ -140,7 +145,10 @@ const flag = (name: string) => z.boolean({ error: `case-study parameter '${name}
 function studyParams<S extends z.ZodRawShape>(study: string, shape: S) {
   const known = Object.keys(shape).join(', ');
   return z.strictObject(shape, {
-    error: (iss) => (iss.code === 'unrecognized_keys' ? `case study '${study}' has no parameter '${iss.keys[0]}' (known: ${known})` : undefined),
+    error: (iss) =>
+      iss.code === 'unrecognized_keys'
+        ? `case study '${study}' has no parameter '${iss.keys[0]}' (known: ${known})`
+        : undefined,
   });
 }
 
@@ -197,7 +205,10 @@ export const CASE_STUDY_PARAMS = {
      * error the spanner costs (between two certified percentages).
      */
     fullExactLp: flag('fullExactLp').default(false),
-    /** Seconds per full-city LP (spanner or exact): at the limit the best mechanism so far is kept with its certified gap. */
+    /**
+     * Seconds per full-city LP (spanner or exact): at the limit the best mechanism so far is kept with its certified
+     * gap.
+     */
     fullLpTimeLimit: numberParam('fullLpTimeLimit', 900, { min: 1, max: 86400 }),
     /** Default: cityEpsilons. */
     fullLpEpsilons: listParam('fullLpEpsilons').optional(),
@@ -231,7 +242,10 @@ export const CASE_STUDY_PARAMS = {
 export type CaseStudyName = keyof typeof CASE_STUDY_PARAMS;
 export type StudyParams<S extends CaseStudyName> = z.output<(typeof CASE_STUDY_PARAMS)[S]>;
 
-/** A study's parameters, validated with defaults filled, or the one message saying what is wrong (an unknown name first). */
+/**
+ * A study's parameters, validated with defaults filled, or the one message saying what is wrong (an unknown name
+ * first).
+ */
 export function parseStudyParams<S extends CaseStudyName>(
   study: S,
   params: CaseStudyParams,

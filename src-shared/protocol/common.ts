@@ -45,7 +45,12 @@ export const domainInputSchema = z.union([
     kind: z.literal('graph'),
     labels: z.array(z.string().max(200)).min(1).max(1_000_000),
     /** Undirected edges [from, to] or [from, to, weight] (indices into labels). */
-    edges: z.array(z.union([z.tuple([z.int().min(0), z.int().min(0)]), z.tuple([z.int().min(0), z.int().min(0), z.number().positive()])])),
+    edges: z.array(
+      z.union([
+        z.tuple([z.int().min(0), z.int().min(0)]),
+        z.tuple([z.int().min(0), z.int().min(0), z.number().positive()]),
+      ]),
+    ),
   }),
 ]);
 export type DomainInput = z.infer<typeof domainInputSchema>;
@@ -80,7 +85,10 @@ export const lossInputSchema = z.union([
 ]);
 export type LossInput = z.infer<typeof lossInputSchema>;
 
-/** The loss an optimal LP on a grid minimises when none is given: the expected distance (a location is guessed); binary gain elsewhere. */
+/**
+ * The loss an optimal LP on a grid minimises when none is given: the expected distance (a location is guessed); binary
+ * gain elsewhere.
+ */
 export const OPTIMAL_GRID_LOSS = 'dist' as const;
 
 /** A dense channel carried inline: row-major data with labels. */
@@ -96,7 +104,9 @@ export const channelPayloadSchema = z
     message: `channel is too large to send inline (limit ${MAX_REQUEST_CHANNEL_ENTRIES} entries)`,
   })
   .refine((c) => c.data.length === c.rows * c.cols, { message: 'channel: data must have rows*cols entries' })
-  .refine((c) => c.rowLabels.length === c.rows && c.colLabels.length === c.cols, { message: 'channel: label counts must match rows and cols' });
+  .refine((c) => c.rowLabels.length === c.rows && c.colLabels.length === c.cols, {
+    message: 'channel: label counts must match rows and cols',
+  });
 export type ChannelPayload = z.infer<typeof channelPayloadSchema>;
 
 /**
@@ -106,7 +116,9 @@ export type ChannelPayload = z.infer<typeof channelPayloadSchema>;
  * dispatcher) holds the channels: it passes the one named to the worker with
  * the job (src-main/dispatcher/channel-store.ts).
  */
-export const channelRefSchema = z.string().regex(/^ch-[0-9a-f]{16,64}$/, 'channelRef must be an id the host returned with a mechanism result (ch-...)');
+export const channelRefSchema = z
+  .string()
+  .regex(/^ch-[0-9a-f]{16,64}$/, 'channelRef must be an id the host returned with a mechanism result (ch-...)');
 
 /** The fields a result about one domain at one eps starts with: its job type, the domain's canonical text and eps. */
 export function domainEpsilonResultShape<T extends string>(type: T) {
@@ -114,7 +126,16 @@ export function domainEpsilonResultShape<T extends string>(type: T) {
 }
 
 /** Mechanism constructions of SPEC §2 / §8. */
-export const mechanismKindSchema = z.enum(['tg', 'rr', 'exponential', 'laplace', 'planar-laplace', 'tight', 'symmetric', 'optimal']);
+export const mechanismKindSchema = z.enum([
+  'tg',
+  'rr',
+  'exponential',
+  'laplace',
+  'planar-laplace',
+  'tight',
+  'symmetric',
+  'optimal',
+]);
 export type MechanismKindName = z.infer<typeof mechanismKindSchema>;
 
 /**
@@ -130,12 +151,17 @@ export const MAX_LP_TIME_LIMIT_SECONDS = 7 * 24 * 3600;
 /** Most pricing threads a request may ask for. */
 export const MAX_LP_THREADS = 64;
 export const lpOptionsShape = {
-  /** exact (all pairs), spanner (with delta), edges (graph metrics) or auto (edges where the domain has them, else exact; the spanner only when asked). */
+  /**
+   * exact (all pairs), spanner (with delta), edges (graph metrics) or auto (edges where the domain has them, else
+   * exact; the spanner only when asked).
+   */
   lpModel: lpModelSchema.optional(),
   /** Spanner dilation, in [1, 10] (default 1.1). */
   delta: z
     .number({ error: 'delta must be a number' })
-    .refine((v) => Number.isFinite(v) && v >= 1 && v <= 10, { message: 'delta (spanner dilation) must be a number from 1 to 10' })
+    .refine((v) => Number.isFinite(v) && v >= 1 && v <= 10, {
+      message: 'delta (spanner dilation) must be a number from 1 to 10',
+    })
     .optional(),
   /** Stop after this many seconds with the best private mechanism so far (and its certified gap). */
   timeLimitSeconds: z
@@ -147,7 +173,9 @@ export const lpOptionsShape = {
   /** Stop when the certified relative gap (objective - lowerBound) / objective is at most this; in (0, 1). */
   targetGap: z
     .number({ error: 'targetGap must be a number' })
-    .refine((v) => Number.isFinite(v) && v > 0 && v < 1, { message: 'targetGap must be a number > 0 and < 1 (a relative gap, e.g. 0.01)' })
+    .refine((v) => Number.isFinite(v) && v > 0 && v < 1, {
+      message: 'targetGap must be a number > 0 and < 1 (a relative gap, e.g. 0.01)',
+    })
     .optional(),
   /** Worker threads for the LP's pricing problems (one HiGHS instance each; default 1). Same optimum. */
   lpThreads: z
@@ -156,7 +184,10 @@ export const lpOptionsShape = {
     .max(MAX_LP_THREADS, `lpThreads must be at most ${MAX_LP_THREADS}`)
     .optional(),
 };
-/** The LP options as a request, spec or project mechanism carries them: every other LP-option shape is derived from this one. */
+/**
+ * The LP options as a request, spec or project mechanism carries them: every other LP-option shape is derived from this
+ * one.
+ */
 const lpOptionsSchema = z.strictObject(lpOptionsShape);
 export type LpOptions = z.infer<typeof lpOptionsSchema>;
 export type LpOptionKey = keyof LpOptions;
@@ -179,7 +210,10 @@ export function definedLpOptions(r: LpOptions): LpOptions {
   return out as LpOptions;
 }
 type WithLpOptions = { kind: string } & Partial<Record<LpOptionKey, unknown>>;
-/** The LP options are only for kind 'optimal': a refinement (check and message) for `.refine(...lpOptionsOnlyForOptimal)`. */
+/**
+ * The LP options are only for kind 'optimal': a refinement (check and message) for
+ * `.refine(...lpOptionsOnlyForOptimal)`.
+ */
 export const lpOptionsOnlyForOptimal = [
   (r: WithLpOptions): boolean => r.kind === 'optimal' || LP_OPTION_KEYS.every((k) => r[k] === undefined),
   { message: `${LP_OPTION_KEYS.slice(0, -1).join(', ')} and ${LP_OPTION_KEYS.at(-1)} apply only to kind optimal` },
@@ -194,6 +228,7 @@ export function describeZodError(err: z.ZodError, what = 'request'): string {
   const first = err.issues[0];
   if (!first) return `${what} is invalid`;
   const path = first.path.length ? first.path.map(String).join('.') : '';
-  const extra = err.issues.length > 1 ? ` (and ${err.issues.length - 1} more problem${err.issues.length > 2 ? 's' : ''})` : '';
+  const extra =
+    err.issues.length > 1 ? ` (and ${err.issues.length - 1} more problem${err.issues.length > 2 ? 's' : ''})` : '';
   return `${what}${path ? ` field '${path}'` : ''}: ${first.message}${extra}`;
 }

@@ -47,12 +47,16 @@ const compareMechanismSchema = z
   })
   .refine(...lpOptionsOnlyForOptimal)
   .refine((m) => [m.mechanism, m.channelRef, m.channel].filter((x) => x !== undefined).length <= 1, {
-    message: 'a mechanism to compare gives at most one of mechanism (a construction), channelRef (a channel the app keeps) or channel (a matrix)',
+    message:
+      'a mechanism to compare gives at most one of mechanism (a construction), channelRef (a channel the app keeps) or channel (a matrix)',
   })
   .refine((m) => !isGivenMechanism(m) || (m.remap === undefined && LP_OPTION_KEYS.every((k) => m[k] === undefined)), {
-    message: 'remap and the LP options belong to the construction: with mechanism, channelRef or channel they are not given again',
+    message:
+      'remap and the LP options belong to the construction: with mechanism, channelRef or channel they are not given again',
   })
-  .refine((m) => m.mechanism === undefined || m.mechanism.kind === m.kind, { message: "kind must be the kind of the given mechanism's construction" });
+  .refine((m) => m.mechanism === undefined || m.mechanism.kind === m.kind, {
+    message: "kind must be the kind of the given mechanism's construction",
+  });
 export type CompareMechanism = z.infer<typeof compareMechanismSchema>;
 
 /** A mechanism computed elsewhere (its construction, a kept channel or a matrix), not built from `kind` by the job. */
@@ -67,13 +71,21 @@ export const compareRequestSchema = z.strictObject({
   prior: priorInputSchema.optional(),
   /** The loss the optimal LP minimises and the remap of a `remap: true` row follows (default dist). */
   loss: lossInputSchema.optional(),
-  mechanisms: z.array(compareMechanismSchema).min(1, 'compare needs at least one mechanism').max(8, 'compare takes at most 8 mechanisms'),
-  /** The secret (cell index) whose output distributions the result carries for the map (default: the most likely cell). */
+  mechanisms: z
+    .array(compareMechanismSchema)
+    .min(1, 'compare needs at least one mechanism')
+    .max(8, 'compare takes at most 8 mechanisms'),
+  /**
+   * The secret (cell index) whose output distributions the result carries for the map (default: the most likely cell).
+   */
   focus: z.int().min(0).optional(),
 });
 export type CompareRequest = z.infer<typeof compareRequestSchema>;
 
-/** The comparison solves an optimal LP itself (Stop then keeps its best mechanism); a kept or given channel is not solved again. */
+/**
+ * The comparison solves an optimal LP itself (Stop then keeps its best mechanism); a kept or given channel is not
+ * solved again.
+ */
 export function compareBuildsLp(req: Pick<CompareRequest, 'mechanisms'>): boolean {
   return req.mechanisms.some((m) => m.kind === 'optimal' && m.channel === undefined && m.channelRef === undefined);
 }
@@ -98,7 +110,10 @@ const compareNoteSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('check-too-costly'), reason: z.string() }),
   /** Not private as stored: a positive entry faces a 0 in the same column (infinite privacy loss). */
   z.object({ kind: z.literal('not-private-zero') }),
-  /** Not private as stored: the effective eps is above the construction's guarantee, or the comparison's eps for a given channel. */
+  /**
+   * Not private as stored: the effective eps is above the construction's guarantee, or the comparison's eps for a given
+   * channel.
+   */
   z.object({
     kind: z.literal('not-private-above'),
     effectiveEpsilon: z.number(),
@@ -121,7 +136,9 @@ const compareRowSchema = z.object({
   kind: mechanismKindSchema,
   remap: z.boolean(),
   exists: z.boolean(),
-  /** E[d(x, y)] = sum_x pi_x sum_y C[x][y] d(x, y): the released output taken at face value (unit: the result's `unit`). */
+  /**
+   * E[d(x, y)] = sum_x pi_x sum_y C[x][y] d(x, y): the released output taken at face value (unit: the result's `unit`).
+   */
   expectedDistance: fig,
   /** E[d] after the optimal (Bayesian) remap of the outputs for the distance loss. */
   expectedDistanceRemapped: fig,
@@ -133,9 +150,14 @@ const compareRowSchema = z.object({
   effectiveEpsilon: fig,
   /** The construction's guarantee (eps per unit of distance). */
   guaranteedEpsilon: fig,
-  /** 100 (E_PL - E) / E_PL with E_PL planar Laplace's expected distance at face value (same eps, prior): > 0 is better. */
+  /**
+   * 100 (E_PL - E) / E_PL with E_PL planar Laplace's expected distance at face value (same eps, prior): > 0 is better.
+   */
   betterThanPlanarLaplacePct: fig,
-  /** Optimal rows: the LP's record for the job's loss (objective, certified lower bound on the model's optimum, relative gap). */
+  /**
+   * Optimal rows: the LP's record for the job's loss (objective, certified lower bound on the model's optimum, relative
+   * gap).
+   */
   lp: z
     .object({
       model: z.string(),
@@ -143,12 +165,15 @@ const compareRowSchema = z.object({
       lowerBound: z.number().nullable(),
       gap: z.number().nullable(),
       stoppedBy: z.string(),
-      /** The loss the LP minimised ('dist', 'bin', ..., or 'custom' for a matrix); absent in older results: the comparison's `loss`. */
+      /**
+       * The loss the LP minimised ('dist', 'bin', ..., or 'custom' for a matrix); absent in older results: the
+       * comparison's `loss`.
+       */
       loss: z.string().optional(),
       /**
        * What `gap` is against: 'exact', a certified bound on the best possible; 'model', the solved model's own bound
-       * (a spanner's optimum is not the best possible). Absent in older results: 'model' for a spanner, else 'exact' (the
-       * exact and graph-edge models bound the best possible).
+       * (a spanner's optimum is not the best possible). Absent in older results: 'model' for a spanner, else 'exact'
+       * (the exact and graph-edge models bound the best possible).
        */
       gapBasis: z.enum(['exact', 'model']).optional(),
     })
@@ -171,7 +196,10 @@ export const compareResultSchema = z.object({
   unit: z.string(),
   grid: z.object({ rows: z.int(), cols: z.int(), step: z.number() }).nullable(),
   loss: z.string(),
-  /** Planar Laplace's expected distance at face value: the baseline of betterThanPlanarLaplacePct (null when not applicable). */
+  /**
+   * Planar Laplace's expected distance at face value: the baseline of betterThanPlanarLaplacePct (null when not
+   * applicable).
+   */
   baseline: fig,
   /** A string in results kept by an older version: shown as recorded. */
   baselineNote: z.union([compareBaselineNoteSchema, z.string()]).optional(),

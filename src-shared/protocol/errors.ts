@@ -9,16 +9,29 @@ import { z } from 'zod';
 
 /** Every error code, with whether it blames the input (the CLI exits 2 on those). */
 const ERROR_CODE_TABLE = {
-  'invalid-input': { input: true, meaning: 'malformed or out-of-range input (eps <= 0, NaN, bad CSV, prior not summing to 1, ...)' },
+  'invalid-input': {
+    input: true,
+    meaning: 'malformed or out-of-range input (eps <= 0, NaN, bad CSV, prior not summing to 1, ...)',
+  },
   'not-a-metric': { input: true, meaning: 'a distance matrix that is not a metric' },
   'too-large': { input: true, meaning: 'a dense object or LP model would exceed a memory or work limit' },
   'not-applicable': { input: true, meaning: "a theorem's hypothesis fails (non-regular prior, no single orbit, ...)" },
-  'outside-workspace': { input: true, meaning: "a path the web page sent lies outside the server's workspace root or passes through a hidden name" },
-  'queue-unreachable': { input: false, meaning: 'the job queue (Redis) could not be reached or refused the connection' },
+  'outside-workspace': {
+    input: true,
+    meaning: "a path the web page sent lies outside the server's workspace root or passes through a hidden name",
+  },
+  'queue-unreachable': {
+    input: false,
+    meaning: 'the job queue (Redis) could not be reached or refused the connection',
+  },
   infeasible: { input: false, meaning: 'an LP has no solution' },
   cancelled: { input: false, meaning: 'the job was cancelled' },
   internal: { input: false, meaning: 'a bug or a solver failure' },
-  crashed: { input: false, meaning: 'the worker running the job died (out of memory, killed); set by the dispatcher, never thrown by the engine' },
+  crashed: {
+    input: false,
+    meaning:
+      'the worker running the job died (out of memory, killed); set by the dispatcher, never thrown by the engine',
+  },
 } as const;
 
 export type JobErrorCode = keyof typeof ERROR_CODE_TABLE;
@@ -68,7 +81,8 @@ export function toJobError(e: unknown): JobError {
     if (detail !== undefined) err.detail = detail;
     return err;
   }
-  if (e instanceof RangeError && /allocation|memory|Array buffer/i.test(e.message)) return { code: 'too-large', message: `out of memory: ${e.message}` };
+  if (e instanceof RangeError && /allocation|memory|Array buffer/i.test(e.message))
+    return { code: 'too-large', message: `out of memory: ${e.message}` };
   const msg = typeof o?.message === 'string' ? o.message : String(e);
   return { code: 'internal', message: msg.startsWith('internal error') ? msg : `internal error: ${msg}` };
 }

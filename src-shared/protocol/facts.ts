@@ -28,11 +28,25 @@ const factNumberSchema = z.union([
 const num = factNumberSchema;
 const int = z.int();
 
-/** Why an LP solve ended: certified optimal, the requested gap reached, stalled, or a limit with the best mechanism so far. */
-export const lpStopSchema = z.enum(['optimal', 'target-gap', 'stalled', 'time-limit', 'stopped', 'iteration-limit', 'solver-memory']);
+/**
+ * Why an LP solve ended: certified optimal, the requested gap reached, stalled, or a limit with the best mechanism so
+ * far.
+ */
+export const lpStopSchema = z.enum([
+  'optimal',
+  'target-gap',
+  'stalled',
+  'time-limit',
+  'stopped',
+  'iteration-limit',
+  'solver-memory',
+]);
 export type LpStop = z.output<typeof lpStopSchema>;
 
-/** What the solver of a private-channel LP did (sizes, times, repair); the LP's certified bound and gap are the result's `lp`. */
+/**
+ * What the solver of a private-channel LP did (sizes, times, repair); the LP's certified bound and gap are the result's
+ * `lp`.
+ */
 const lpSolveFactsSchema = z.strictObject({
   delta: num,
   constraintMode: z.string(),
@@ -53,7 +67,9 @@ const lpSolveFactsSchema = z.strictObject({
   lpObjective: num,
   repairMass: num,
   cappedPairs: int,
-  generation: z.strictObject({ rounds: int, privacyRows: int, fullPrivacyRows: int, checkMs: num, coldRetries: int }).optional(),
+  generation: z
+    .strictObject({ rounds: int, privacyRows: int, fullPrivacyRows: int, checkMs: num, coldRetries: int })
+    .optional(),
   decomposition: z
     .strictObject({
       rounds: int,
@@ -76,9 +92,20 @@ const lpSolveFactsSchema = z.strictObject({
 /** The combinators' facts, by which combinator. */
 const combinatorFactsSchema = z.discriminatedUnion('combinator', [
   z.strictObject({ kind: z.literal('combinator'), combinator: z.literal('post-process'), outputs: int }),
-  z.strictObject({ kind: z.literal('combinator'), combinator: z.literal('cascade'), first: z.string(), second: z.string() }),
+  z.strictObject({
+    kind: z.literal('combinator'),
+    combinator: z.literal('cascade'),
+    first: z.string(),
+    second: z.string(),
+  }),
   z.strictObject({ kind: z.literal('combinator'), combinator: z.literal('restrict'), kept: int, of: int }),
-  z.strictObject({ kind: z.literal('combinator'), combinator: z.literal('choice'), p: num, first: z.string(), second: z.string() }),
+  z.strictObject({
+    kind: z.literal('combinator'),
+    combinator: z.literal('choice'),
+    p: num,
+    first: z.string(),
+    second: z.string(),
+  }),
 ]);
 
 /** The facts of every construction, by `kind`. */
@@ -115,7 +142,14 @@ export const mechanismFactsSchema = z.discriminatedUnion('kind', [
   }),
   z.strictObject({ kind: z.literal('ball-size'), z: num, normaliser: num }),
   /** Single-orbit symmetric mechanism; on a line, closed into a ring of `closedIntoRing` points (then not optimal). */
-  z.strictObject({ kind: z.literal('symmetric'), a: num, c: num, diameter: num, evenRing: z.boolean(), closedIntoRing: int.optional() }),
+  z.strictObject({
+    kind: z.literal('symmetric'),
+    a: num,
+    c: num,
+    diameter: num,
+    evenRing: z.boolean(),
+    closedIntoRing: int.optional(),
+  }),
   z.strictObject({ kind: z.literal('optimal'), solve: lpSolveFactsSchema }),
   z.strictObject({
     kind: z.literal('capacity'),
@@ -136,5 +170,8 @@ export const mechanismFactsSchema = z.discriminatedUnion('kind', [
 export type MechanismFacts = z.output<typeof mechanismFactsSchema>;
 export type LpSolveFacts = z.output<typeof lpSolveFactsSchema>;
 /** A value from an earlier result's flat `info` that has no place in the typed facts: shown as it was recorded. */
-export const recordedFactSchema = z.strictObject({ name: z.string().max(200), value: z.union([z.string(), z.boolean(), num]) });
+export const recordedFactSchema = z.strictObject({
+  name: z.string().max(200),
+  value: z.union([z.string(), z.boolean(), num]),
+});
 export type RecordedFact = z.output<typeof recordedFactSchema>;

@@ -1,6 +1,14 @@
 /** The job protocol: schemas (validate at every boundary) and inferred types. */
 export * from './common';
-export { ERROR_CODES, errorCodeSchema, isInputErrorCode, jobErrorSchema, toJobError, type JobError, type JobErrorCode } from './errors';
+export {
+  ERROR_CODES,
+  errorCodeSchema,
+  isInputErrorCode,
+  jobErrorSchema,
+  toJobError,
+  type JobError,
+  type JobErrorCode,
+} from './errors';
 export * from './requests';
 export * from './results';
 export * from './lp-gap';

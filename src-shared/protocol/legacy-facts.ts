@@ -11,7 +11,10 @@
 import { z } from 'zod';
 import { mechanismFactsSchema, type MechanismFacts, type RecordedFact } from './facts';
 
-/** The flat `info` of an earlier result: display values by name (non-finite numbers as numbers, their text, or null from JSON). */
+/**
+ * The flat `info` of an earlier result: display values by name (non-finite numbers as numbers, their text, or null from
+ * JSON).
+ */
 export const legacyInfoSchema = z.record(
   z.string(),
   z.union([z.number(), z.nan(), z.literal(Infinity), z.literal(-Infinity), z.string(), z.boolean(), z.null()]),
@@ -20,7 +23,17 @@ export type LegacyInfo = z.infer<typeof legacyInfoSchema>;
 type Value = LegacyInfo[string];
 
 /** The LP's headline figures in the flat info: the result's typed `lp` record carries them. */
-const LP_HEADLINE_KEYS = ['lpModel', 'lpMethod', 'gap', 'exactLowerBound', 'stoppedBy', 'timeLimitReached', 'lpRounds', 'lpTimeMs', 'lowerBound'];
+const LP_HEADLINE_KEYS = [
+  'lpModel',
+  'lpMethod',
+  'gap',
+  'exactLowerBound',
+  'stoppedBy',
+  'timeLimitReached',
+  'lpRounds',
+  'lpTimeMs',
+  'lowerBound',
+];
 const SOLVE_KEYS = [
   'delta',
   'constraintMode',
@@ -61,8 +74,28 @@ const DECOMPOSITION_NAMES = {
   masterMs: 'masterMs',
   pricingMs: 'pricingMs',
 };
-const TIGHT_IMPLICIT_KEYS = ['solver', 'iterations', 'relResidual', 'solveMs', 'setupMs', 'minZ', 'argMinZ', 'clampedZ', 'maxRowSumError', 'fellBack'];
-const CAPACITY_KEYS = ['capacity', 'value', 'trace', 'constraintMode', 'constraints', 'variables', 'solverMs', 'maxConstraintViolation'];
+const TIGHT_IMPLICIT_KEYS = [
+  'solver',
+  'iterations',
+  'relResidual',
+  'solveMs',
+  'setupMs',
+  'minZ',
+  'argMinZ',
+  'clampedZ',
+  'maxRowSumError',
+  'fellBack',
+];
+const CAPACITY_KEYS = [
+  'capacity',
+  'value',
+  'trace',
+  'constraintMode',
+  'constraints',
+  'variables',
+  'solverMs',
+  'maxConstraintViolation',
+];
 
 /** Reads an info record, remembering which keys were used (the rest is kept as recorded). */
 class InfoReader {
@@ -102,15 +135,21 @@ function optimalDraft(r: InfoReader, lpCarried: boolean): Record<string, unknown
 /** The typed record the flat info describes (recognised by its keys), before validation; null when none fits. */
 function draft(r: InfoReader, resultKind: string, lpCarried: boolean): Record<string, unknown> | null {
   const info = r.info;
-  if (r.has('combinator')) return { kind: 'combinator', ...r.fields(['combinator', 'outputs', 'first', 'second', 'kept', 'of', 'p']) };
+  if (r.has('combinator'))
+    return { kind: 'combinator', ...r.fields(['combinator', 'outputs', 'first', 'second', 'kept', 'of', 'p']) };
   if (r.has('alpha') && r.has('k')) {
     r.implied('construction', 'closed form, SPEC §2');
     return { kind: 'truncated-geometric', ...r.fields(['alpha', 'k']) };
   }
-  if (r.has('diagonal')) return { kind: 'randomised-response', ...r.fields(['diagonal', 'offDiagonal', 'minDistance']) };
-  if (r.has('kernelRate')) return { kind: resultKind === 'laplace' ? 'laplace' : 'exponential', ...r.fields(['kernelRate']) };
+  if (r.has('diagonal'))
+    return { kind: 'randomised-response', ...r.fields(['diagonal', 'offDiagonal', 'minDistance']) };
+  if (r.has('kernelRate'))
+    return { kind: resultKind === 'laplace' ? 'laplace' : 'exponential', ...r.fields(['kernelRate']) };
   if (r.has('epsPerCell')) {
-    return { kind: 'planar-laplace', ...r.fields(['metric', 'density', 'epsPerCell', 'integrations', 'tableBuildMs', 'method']) };
+    return {
+      kind: 'planar-laplace',
+      ...r.fields(['metric', 'density', 'epsPerCell', 'integrations', 'tableBuildMs', 'method']),
+    };
   }
   if (info.implicit === true) {
     r.implied('implicit', true);
@@ -152,7 +191,11 @@ function recorded(info: LegacyInfo, skip: ReadonlySet<string>): RecordedFact[] {
  * exponential mechanism from a row-normalised Laplace; `lpCarried` says the result carries the typed `lp` record,
  * which holds the LP's headline figures), and the values that have no place in them, as recorded.
  */
-export function factsFromInfo(info: LegacyInfo, resultKind: string, lpCarried: boolean): { facts: MechanismFacts; recorded: RecordedFact[] } {
+export function factsFromInfo(
+  info: LegacyInfo,
+  resultKind: string,
+  lpCarried: boolean,
+): { facts: MechanismFacts; recorded: RecordedFact[] } {
   const r = new InfoReader(info);
   const d = draft(r, resultKind, lpCarried);
   const parsed = d === null ? null : mechanismFactsSchema.safeParse(d);

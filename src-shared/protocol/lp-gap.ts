@@ -4,7 +4,9 @@
  */
 import type { LpResult } from './results';
 
-/** (objective - bound) / objective, at least 0; 0 when the objective is not positive (the record's `gap`, docs/lp.md). */
+/**
+ * (objective - bound) / objective, at least 0; 0 when the objective is not positive (the record's `gap`, docs/lp.md).
+ */
 export function certifiedGap(objective: number, bound: number): number {
   return objective > 0 ? Math.max(0, (objective - bound) / objective) : 0;
 }
@@ -37,7 +39,10 @@ export function lpNotSolved(lp: Pick<LpGapBasis, 'rounds' | 'stoppedBy'>): boole
   return lp.rounds === 0 && lp.stoppedBy === 'solver-memory';
 }
 
-/** Whether the gap is against a certified bound on the best possible mechanism (results saved before gapBasis: when an exact bound was there). */
+/**
+ * Whether the gap is against a certified bound on the best possible mechanism (results saved before gapBasis: when an
+ * exact bound was there).
+ */
 export function gapIsExact(lp: LpGapBasis): boolean {
   return (lp.gapBasis ?? (lp.exactLowerBound !== null ? 'exact' : 'model')) === 'exact';
 }

@@ -6,10 +6,21 @@
  * it (requests.ts imports compare.ts).
  */
 import { z } from 'zod';
-import { domainInputSchema, epsilonSchema, lossInputSchema, lpOptionsOnlyForOptimal, lpOptionsShape, mechanismKindSchema, priorInputSchema } from './common';
+import {
+  domainInputSchema,
+  epsilonSchema,
+  lossInputSchema,
+  lpOptionsOnlyForOptimal,
+  lpOptionsShape,
+  mechanismKindSchema,
+  priorInputSchema,
+} from './common';
 import { remapFieldShape, remapNeedsLoss, remapNeedsLossMessage } from './remap';
 
-/** What names a mechanism by its construction; the optimal LP's options (model, delta, time limit, target gap) apply to kind 'optimal' only. */
+/**
+ * What names a mechanism by its construction; the optimal LP's options (model, delta, time limit, target gap) apply to
+ * kind 'optimal' only.
+ */
 export const mechanismSpecShape = {
   domain: domainInputSchema,
   epsilon: epsilonSchema,

@@ -20,9 +20,14 @@ export const lpSampleSchema = z.object({
   gap: z.number().min(0).nullable(),
   elapsedMs: z.number().min(0),
   fraction: z.number().min(0).max(1),
-  /** Queue workers that have priced this LP's rounds so far (an LP priced on a job queue; absent when priced on one machine). */
+  /**
+   * Queue workers that have priced this LP's rounds so far (an LP priced on a job queue; absent when priced on one
+   * machine).
+   */
   pricingWorkers: z.int().min(0).optional(),
-  /** 'relaxation': a round of the relaxation that bounds a large exact model first (objective: the best found so far). */
+  /**
+   * 'relaxation': a round of the relaxation that bounds a large exact model first (objective: the best found so far).
+   */
   stage: z.enum(['relaxation']).optional(),
 });
 export type LpSample = z.infer<typeof lpSampleSchema>;

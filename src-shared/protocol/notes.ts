@@ -7,12 +7,21 @@ import { z } from 'zod';
 
 const double = z.union([z.number(), z.nan(), z.literal(Infinity), z.literal(-Infinity)]).nullable();
 
-/** A prior's regularity at one eps (SPEC §5): decided by mu Phi = pi (the smallest mu and where) or, Phi singular, by an LP. */
+/**
+ * A prior's regularity at one eps (SPEC §5): decided by mu Phi = pi (the smallest mu and where) or, Phi singular, by an
+ * LP.
+ */
 export const regularityNoteSchema = z.discriminatedUnion('kind', [
   /** mu >= 0: regular. */
   z.object({ kind: z.literal('regular'), minMu: double, minMuAt: z.string() }),
   /** Some mu < 0: not regular, the weight the prior would need on a corner prior. */
-  z.object({ kind: z.literal('not-regular'), domain: z.string(), epsilon: z.number(), minMu: double, minMuAt: z.string() }),
+  z.object({
+    kind: z.literal('not-regular'),
+    domain: z.string(),
+    epsilon: z.number(),
+    minMu: double,
+    minMuAt: z.string(),
+  }),
   /** Phi singular: an LP decided whether some mu >= 0 solves mu Phi = pi. */
   z.object({ kind: z.literal('singular'), regular: z.boolean() }),
 ]);

@@ -16,22 +16,36 @@ import { factsFromInfo, legacyInfoSchema } from './legacy-facts';
 
 export const PROJECT_VERSION = 2;
 
-/** A project as a file of the current version holds it, or the one problem that stops the migration (`path` into the file). */
+/**
+ * A project as a file of the current version holds it, or the one problem that stops the migration (`path` into the
+ * file).
+ */
 type ProjectMigration = { ok: true; project: unknown } | { ok: false; message: string; path: (string | number)[] };
 
 type Json = Record<string, unknown>;
 const isRecord = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** A kept result of version 1 in the shape of version 2 (the problem, with its path inside the result, when its `info` is no record of values). */
+/**
+ * A kept result of version 1 in the shape of version 2 (the problem, with its path inside the result, when its `info`
+ * is no record of values).
+ */
 function keptResultV2(kept: unknown): { ok: true; kept: unknown } | { ok: false; message: string; path: string[] } {
   if (!isRecord(kept) || !isRecord(kept.result)) return { ok: true, kept };
   const r = kept.result;
   if (r.type !== 'mechanism' || !Object.hasOwn(r, 'info') || Object.hasOwn(r, 'facts')) return { ok: true, kept };
   const { info, ...rest } = r;
   const parsed = legacyInfoSchema.safeParse(info);
-  if (!parsed.success) return { ok: false, message: 'the facts of an earlier version must be names with numbers, text or yes/no', path: ['result', 'info'] };
+  if (!parsed.success)
+    return {
+      ok: false,
+      message: 'the facts of an earlier version must be names with numbers, text or yes/no',
+      path: ['result', 'info'],
+    };
   const { facts, recorded } = factsFromInfo(parsed.data, typeof r.kind === 'string' ? r.kind : '', r.lp !== undefined);
-  return { ok: true, kept: { ...kept, result: { ...rest, facts, ...(recorded.length ? { factsAsRecorded: recorded } : {}) } } };
+  return {
+    ok: true,
+    kept: { ...kept, result: { ...rest, facts, ...(recorded.length ? { factsAsRecorded: recorded } : {}) } },
+  };
 }
 
 /** Version 1 -> 2: the kept mechanism results with a flat `info` get typed `facts`; nothing else changes. */
@@ -52,7 +66,8 @@ function migrateV1(p: Json): ProjectMigration {
  * name what is wrong, except a later version, which is one message naming it.
  */
 export function migrateProject(raw: unknown): ProjectMigration {
-  if (!isRecord(raw) || raw.version === PROJECT_VERSION || !Object.hasOwn(raw, 'version')) return { ok: true, project: raw };
+  if (!isRecord(raw) || raw.version === PROJECT_VERSION || !Object.hasOwn(raw, 'version'))
+    return { ok: true, project: raw };
   if (raw.version === 1) return migrateV1(raw);
   const v = String(raw.version).slice(0, 20);
   if (typeof raw.version === 'number' && raw.version > PROJECT_VERSION) {
@@ -62,5 +77,9 @@ export function migrateProject(raw: unknown): ProjectMigration {
       path: [],
     };
   }
-  return { ok: false, message: `project version ${v} is not one this program reads (version ${PROJECT_VERSION}, or 1, which is upgraded when read)`, path: [] };
+  return {
+    ok: false,
+    message: `project version ${v} is not one this program reads (version ${PROJECT_VERSION}, or 1, which is upgraded when read)`,
+    path: [],
+  };
 }

@@ -12,7 +12,15 @@ import { projectCaseStudySchema } from './casestudy';
 import { pointsBinningSchema, remapFieldShape, remapNeedsLoss } from './remap';
 import { checkResultSchema, jobResultSchema } from './results';
 import { migrateProject, PROJECT_VERSION } from './project-migration';
-import { domainInputSchema, epsilonSchema, lossInputSchema, lpOptionsOnlyForOptimal, lpOptionsShape, mechanismKindSchema, priorInputSchema } from './common';
+import {
+  domainInputSchema,
+  epsilonSchema,
+  lossInputSchema,
+  lpOptionsOnlyForOptimal,
+  lpOptionsShape,
+  mechanismKindSchema,
+  priorInputSchema,
+} from './common';
 import { sweepRangeShape } from './sweep';
 import { privacyBudgetSchema, releaseSchema } from './releases';
 import { fileRecordSchema, projectAuditSchema, projectComparisonSchema } from './study-items';
@@ -26,7 +34,10 @@ const id = z
 /** A prior as stored in a project: the protocol form or the CLI text form. */
 const projectPriorSchema = z.union([priorInputSchema, z.string().min(1).max(1_000_000)]);
 /** A loss as stored in a project: the protocol form or csv:FILE. */
-const projectLossSchema = z.union([lossInputSchema, z.string().regex(/^csv:.+/, 'loss must be bin, nib, dist, dist2 or csv:FILE')]);
+const projectLossSchema = z.union([
+  lossInputSchema,
+  z.string().regex(/^csv:.+/, 'loss must be bin, nib, dist, dist2 or csv:FILE'),
+]);
 
 const projectDomainSchema = z.strictObject({
   id,
@@ -86,12 +97,19 @@ const projectMechanismSchema = z
   })
   .refine(...lpOptionsOnlyForOptimal)
   .refine(remapNeedsLoss, {
-    message: 'remap needs a loss on the mechanism (the remap minimises the expected loss under its prior, uniform when none is given)',
+    message:
+      'remap needs a loss on the mechanism (the remap minimises the expected loss under its prior, uniform when none is given)',
   });
 
 const base = { id, description: z.string().optional() };
 const projectAnalysisSchema = z.discriminatedUnion('type', [
-  z.strictObject({ ...base, type: z.literal('measure'), mechanism: id, prior: id.optional(), loss: projectLossSchema.optional() }),
+  z.strictObject({
+    ...base,
+    type: z.literal('measure'),
+    mechanism: id,
+    prior: id.optional(),
+    loss: projectLossSchema.optional(),
+  }),
   z.strictObject({ ...base, type: z.literal('check'), mechanism: id, epsilon: epsilonSchema.optional() }),
   z.strictObject({ ...base, type: z.literal('capacity'), domain: id, epsilon: epsilonSchema }),
   z.strictObject({ ...base, type: z.literal('regular'), domain: id, epsilon: epsilonSchema, prior: id }),
@@ -103,7 +121,13 @@ const projectAnalysisSchema = z.discriminatedUnion('type', [
     to: epsilonSchema.optional(),
     step: epsilonSchema.optional(),
   }),
-  z.strictObject({ ...base, type: z.literal('vertices'), domain: id, epsilon: epsilonSchema, kernels: z.boolean().optional() }),
+  z.strictObject({
+    ...base,
+    type: z.literal('vertices'),
+    domain: id,
+    epsilon: epsilonSchema,
+    kernels: z.boolean().optional(),
+  }),
   z.strictObject({
     ...base,
     type: z.literal('sweep'),
@@ -137,9 +161,15 @@ const currentProjectSchema = z
     priors: z.array(projectPriorEntrySchema).max(100).default([]),
     mechanisms: z.array(projectMechanismSchema).max(200).default([]),
     analyses: z.array(projectAnalysisSchema).max(500).default([]),
-    /** Case studies (src-worker/casestudy/): computations with their own tables, charts and findings. Optional, additive. */
+    /**
+     * Case studies (src-worker/casestudy/): computations with their own tables, charts and findings. Optional,
+     * additive.
+     */
     caseStudies: z.array(projectCaseStudySchema).max(50).optional(),
-    /** Comparisons (the Compare view's settings and table) and audits (inputs, the file's name, size and SHA-256, verdict); optional, ignored by runs. */
+    /**
+     * Comparisons (the Compare view's settings and table) and audits (inputs, the file's name, size and SHA-256,
+     * verdict); optional, ignored by runs.
+     */
     comparisons: z.array(projectComparisonSchema).max(50).optional(),
     audits: z.array(projectAuditSchema).max(200).optional(),
     /** Computed results keyed by item id (case studies as 'case-study:ID'); optional, ignored by runs. */
@@ -156,7 +186,8 @@ const currentProjectSchema = z
     const seen = (list: { id: string }[], what: string): Set<string> => {
       const s = new Set<string>();
       list.forEach((x, i) => {
-        if (s.has(x.id)) ctx.addIssue({ code: 'custom', path: [what, i, 'id'], message: `duplicate ${what} id '${x.id}'` });
+        if (s.has(x.id))
+          ctx.addIssue({ code: 'custom', path: [what, i, 'id'], message: `duplicate ${what} id '${x.id}'` });
         s.add(x.id);
       });
       return s;
@@ -179,7 +210,11 @@ const currentProjectSchema = z
     const cases = new Set((p.caseStudies ?? []).map((c) => `case-study:${c.id}`));
     for (const key of Object.keys(p.results ?? {})) {
       if (!mechs.has(key) && !p.analyses.some((a) => a.id === key) && !cases.has(key))
-        ctx.addIssue({ code: 'custom', path: ['results', key], message: `a kept result names no mechanism, analysis or case study '${key}'` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['results', key],
+          message: `a kept result names no mechanism, analysis or case study '${key}'`,
+        });
     }
     (p.comparisons ?? []).forEach((c, i) => {
       ref(doms, c.domain, ['comparisons', i, 'domain'], 'domain');
@@ -198,14 +233,20 @@ const currentProjectSchema = z
  * A project of the current version, or of an earlier one migrated when it is read (project-migration.ts): what
  * every reader validates with. Its output, and the input it is typed with, are the current version's.
  */
-export const projectSchema = z.preprocess<unknown, typeof currentProjectSchema, z.input<typeof currentProjectSchema>>((raw, ctx) => {
-  const m = migrateProject(raw);
-  if (m.ok) return m.project;
-  ctx.addIssue({ code: 'custom', message: m.message, path: m.path, input: raw });
-  return raw;
-}, currentProjectSchema);
+export const projectSchema = z.preprocess<unknown, typeof currentProjectSchema, z.input<typeof currentProjectSchema>>(
+  (raw, ctx) => {
+    const m = migrateProject(raw);
+    if (m.ok) return m.project;
+    ctx.addIssue({ code: 'custom', message: m.message, path: m.path, input: raw });
+    return raw;
+  },
+  currentProjectSchema,
+);
 
-/** A valid project (of any version projectSchema reads) as a file of the current version holds it: what the app and the CLI write. */
+/**
+ * A valid project (of any version projectSchema reads) as a file of the current version holds it: what the app and the
+ * CLI write.
+ */
 export function currentVersionOf(project: unknown): ProjectInput {
   const m = migrateProject(project);
   return (m.ok ? m.project : project) as ProjectInput;

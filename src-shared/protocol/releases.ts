@@ -75,7 +75,12 @@ export interface BudgetState {
  * The budget before a release of eps on a population. `over` is decided on the plain float sum with no
  * tolerance: a sum that rounds above the budget is refused (the safe side).
  */
-export function budgetState(releases: readonly Release[] | undefined, budget: PrivacyBudget | undefined, population: string, epsilon: number): BudgetState {
+export function budgetState(
+  releases: readonly Release[] | undefined,
+  budget: PrivacyBudget | undefined,
+  population: string,
+  epsilon: number,
+): BudgetState {
   const spent = spentOn(releases, population);
   const after = spent + epsilon;
   const b = budgetOf(budget, population);

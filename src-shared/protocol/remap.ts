@@ -6,7 +6,10 @@
 import { z } from 'zod';
 import { applyNoteSchema } from './notes';
 
-/** `remap: true` on a mechanism (request, spec, project item): follow it by the Bayesian remap of its outputs for the prior and loss. */
+/**
+ * `remap: true` on a mechanism (request, spec, project item): follow it by the Bayesian remap of its outputs for the
+ * prior and loss.
+ */
 export const remapFieldShape = {
   remap: z.boolean().optional(),
 };
@@ -19,7 +22,9 @@ export const remapFieldShape = {
 export function remapNeedsLoss(r: { remap?: boolean | undefined; loss?: unknown }): boolean {
   return r.remap !== true || r.loss !== undefined;
 }
-export const remapNeedsLossMessage = { message: 'remap needs a loss (the remap minimises the expected loss under the prior, uniform when none is given)' };
+export const remapNeedsLossMessage = {
+  message: 'remap needs a loss (the remap minimises the expected loss under the prior, uniform when none is given)',
+};
 
 /**
  * What the remap did (SPEC §3): the remapped channel C . R is what
@@ -27,7 +32,9 @@ export const remapNeedsLossMessage = { message: 'remap needs a loss (the remap m
  * record compares the losses.
  */
 export const remapResultSchema = z.object({
-  /** Expected loss of the original channel at face value (output = guess); null when the outputs are not the guesses. */
+  /**
+   * Expected loss of the original channel at face value (output = guess); null when the outputs are not the guesses.
+   */
   originalLoss: z.number().nullable(),
   /** How originalLoss is defined here (one sentence). */
   originalDefinition: z.string(),
@@ -80,9 +87,14 @@ export const applyResultSchema = z.object({
   rowsBuilt: z.int(),
   /** The mechanism's remap record, when the construction was remapped. */
   remap: remapResultSchema.optional(),
-  /** A channel released (not a construction): the eps it was checked private at (null: none asked, its effective eps). */
+  /**
+   * A channel released (not a construction): the eps it was checked private at (null: none asked, its effective eps).
+   */
   checkedEpsilon: z.number().nullable().optional(),
-  /** A channel released: its effective eps on the domain (on the labels' discrete metric without one), as the privacy check found it. */
+  /**
+   * A channel released: its effective eps on the domain (on the labels' discrete metric without one), as the privacy
+   * check found it.
+   */
   effectiveEpsilon: z.number().optional(),
   /** What qualifies the release (a seeded stream is not for release). */
   notes: z.array(applyNoteSchema).optional(),

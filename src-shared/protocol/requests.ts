@@ -3,7 +3,15 @@
  * src-worker/jobs/ and to a CLI command of SPEC §8.
  */
 import { z } from 'zod';
-import { channelPayloadSchema, channelRefSchema, domainInputSchema, epsilonSchema, lossInputSchema, lpOptionsOnlyForOptimal, priorInputSchema } from './common';
+import {
+  channelPayloadSchema,
+  channelRefSchema,
+  domainInputSchema,
+  epsilonSchema,
+  lossInputSchema,
+  lpOptionsOnlyForOptimal,
+  priorInputSchema,
+} from './common';
 import { mechanismSpecSchema, mechanismSpecShape, type MechanismSpec } from './mechanism-spec';
 import { sweepRangeShape } from './sweep';
 import { projectSchema } from './project';
@@ -34,7 +42,10 @@ export { type MechanismSpec };
 
 const oneChannel = <T extends { channel?: unknown; mechanism?: unknown; channelRef?: unknown }>(r: T): boolean =>
   [r.channel, r.mechanism, r.channelRef].filter((x) => x !== undefined).length === 1;
-const oneChannelMessage = { message: 'give exactly one of channel (a matrix), mechanism (a construction) or channelRef (a channel the host keeps)' };
+const oneChannelMessage = {
+  message:
+    'give exactly one of channel (a matrix), mechanism (a construction) or channelRef (a channel the host keeps)',
+};
 
 const measureRequestSchema = z
   .strictObject({
@@ -85,7 +96,9 @@ const thresholdRequestSchema = z
     to: epsilonSchema.optional(),
     step: epsilonSchema.optional(),
   })
-  .refine((r) => r.from === undefined || r.to === undefined || r.from <= r.to, { message: 'threshold: from must be <= to' });
+  .refine((r) => r.from === undefined || r.to === undefined || r.from <= r.to, {
+    message: 'threshold: from must be <= to',
+  });
 
 const verticesRequestSchema = z.strictObject({
   type: z.literal('vertices'),
@@ -111,7 +124,9 @@ const sweepRequestSchema = z
     slice: z.strictObject({ start: z.int().min(0), count: z.int().min(1) }).optional(),
   })
   .refine((r) => r.from <= r.to, { message: 'sweep: from must be <= to' })
-  .refine((r) => !r.slice || r.slice.start + r.slice.count <= r.steps, { message: 'sweep: slice must lie within the steps' });
+  .refine((r) => !r.slice || r.slice.start + r.slice.count <= r.steps, {
+    message: 'sweep: slice must lie within the steps',
+  });
 
 /** Most rows a `rows` job returns, and most entries (rows x columns) in one answer. */
 const ROWS_MAX_INDICES = 1000;
@@ -131,15 +146,25 @@ const rowsRequestSchema = z
     mechanism: mechanismSpecSchema.optional(),
     channel: channelPayloadSchema.optional(),
     channelRef: channelRefSchema.optional(),
-    rows: z.array(z.int().min(0, 'row indices must be >= 0')).min(1).max(ROWS_MAX_INDICES, `at most ${ROWS_MAX_INDICES} rows per request`).optional(),
+    rows: z
+      .array(z.int().min(0, 'row indices must be >= 0'))
+      .min(1)
+      .max(ROWS_MAX_INDICES, `at most ${ROWS_MAX_INDICES} rows per request`)
+      .optional(),
     colFrom: z.int().min(0).optional(),
     colTo: z.int().min(1).optional(),
     blocks: z.int().min(1).max(ROWS_MAX_BLOCKS, `at most ${ROWS_MAX_BLOCKS} blocks per side`).optional(),
   })
   .refine(oneChannel, oneChannelMessage)
-  .refine((r) => (r.rows === undefined) !== (r.blocks === undefined), { message: 'give exactly one of rows (row indices) or blocks (block means)' })
-  .refine((r) => r.colFrom === undefined || r.colTo === undefined || r.colFrom < r.colTo, { message: 'colFrom must be < colTo' })
-  .refine((r) => r.blocks === undefined || (r.colFrom === undefined && r.colTo === undefined), { message: 'colFrom/colTo apply to rows only' });
+  .refine((r) => (r.rows === undefined) !== (r.blocks === undefined), {
+    message: 'give exactly one of rows (row indices) or blocks (block means)',
+  })
+  .refine((r) => r.colFrom === undefined || r.colTo === undefined || r.colFrom < r.colTo, {
+    message: 'colFrom must be < colTo',
+  })
+  .refine((r) => r.blocks === undefined || (r.colFrom === undefined && r.colTo === undefined), {
+    message: 'colFrom/colTo apply to rows only',
+  });
 
 const runProjectRequestSchema = z.strictObject({
   type: z.literal('run-project'),
@@ -161,9 +186,14 @@ export const applyRequestSchema = z
     channel: channelPayloadSchema.optional(),
     mechanism: mechanismSpecSchema.optional(),
     channelRef: channelRefSchema.optional(),
-    /** The secrets' domain (defaults to the mechanism's, or to the channel's row labels; required with a channelRef). */
+    /**
+     * The secrets' domain (defaults to the mechanism's, or to the channel's row labels; required with a channelRef).
+     */
     domain: domainInputSchema.optional(),
-    /** With a channel or channelRef: the eps it is released under; the release is refused unless the channel is eps*d-private on the domain. */
+    /**
+     * With a channel or channelRef: the eps it is released under; the release is refused unless the channel is
+     * eps*d-private on the domain.
+     */
     epsilon: epsilonSchema.optional(),
     /** Secrets CSV: cell labels, values, or x,y / lat,lon points (with `points`). */
     input: z.string().min(1).max(4096),
@@ -172,11 +202,16 @@ export const applyRequestSchema = z
     /** Reproducible, NOT-for-release stream (tests only). */
     seed: z.int().min(0).max(0xffffffff).optional(),
     points: pointsBinningSchema.optional(),
-    /** Whether line 1 of the secrets CSV is a header; omitted = decided by its content (a secret of the domain is not a header). */
+    /**
+     * Whether line 1 of the secrets CSV is a header; omitted = decided by its content (a secret of the domain is not a
+     * header).
+     */
     header: z.enum(['yes', 'no']).optional(),
   })
   .refine(oneChannel, oneChannelMessage)
-  .refine((r) => r.channelRef === undefined || r.domain !== undefined, { message: 'apply with a channelRef needs the domain of its secrets' })
+  .refine((r) => r.channelRef === undefined || r.domain !== undefined, {
+    message: 'apply with a channelRef needs the domain of its secrets',
+  })
   .refine((r) => r.epsilon === undefined || r.mechanism === undefined, {
     message: "apply's epsilon is for a channel; a construction names its own (mechanism.epsilon)",
   })

@@ -20,7 +20,10 @@ const extNum = z.union([z.number(), z.literal(Infinity)]);
 /** Largest number of convergence points a result carries (evenly thinned, first and last kept). */
 export const MAX_LP_HISTORY_POINTS = 200;
 
-/** One round of the optimal LP: objective of the best private mechanism, certified bound, relative gap, monotonic fraction. */
+/**
+ * One round of the optimal LP: objective of the best private mechanism, certified bound, relative gap, monotonic
+ * fraction.
+ */
 const lpProgressSchema = z.object({
   round: z.int(),
   objective: num,
@@ -30,7 +33,10 @@ const lpProgressSchema = z.object({
   fraction: num,
 });
 
-/** A cheap construction tried before the LP (with its optimal remap): expected loss (null when it does not apply, with the reason) and time in seconds. */
+/**
+ * A cheap construction tried before the LP (with its optimal remap): expected loss (null when it does not apply, with
+ * the reason) and time in seconds.
+ */
 const lpCandidateSchema = z.object({
   construction: z.string(),
   expectedLoss: nullableNum,
@@ -39,7 +45,10 @@ const lpCandidateSchema = z.object({
 });
 export type LpCandidate = z.infer<typeof lpCandidateSchema>;
 
-/** What the optimal-mechanism LP solved and how far from the optimum it may be (lp/optimal-mechanism.ts OptimalLpResult). */
+/**
+ * What the optimal-mechanism LP solved and how far from the optimum it may be (lp/optimal-mechanism.ts
+ * OptimalLpResult).
+ */
 const lpResultSchema = z.object({
   /** The privacy model solved: exact (all pairs), spanner (with delta) or edges (graph metrics). */
   model: z.enum(['exact', 'spanner', 'edges']),
@@ -52,13 +61,19 @@ const lpResultSchema = z.object({
   objective: num,
   /** Certified lower bound on the optimum of the model solved. */
   lowerBound: num,
-  /** (objective - B) / objective, B the exact lower bound when there is one (gapBasis 'exact'), else the model's (gapBasis 'model'). */
+  /**
+   * (objective - B) / objective, B the exact lower bound when there is one (gapBasis 'exact'), else the model's
+   * (gapBasis 'model').
+   */
   gap: num,
   /** Certified lower bound on the exact all-pairs optimum, or null when none was computed. */
   exactLowerBound: nullableNum,
   /** What `gap` is measured against (absent in results saved before it existed: the model's bound). */
   gapBasis: z.enum(['exact', 'model']).optional(),
-  /** The returned mechanism: 'lp' or the construction of a cheaper candidate (absent in results saved before candidates existed). */
+  /**
+   * The returned mechanism: 'lp' or the construction of a cheaper candidate (absent in results saved before candidates
+   * existed).
+   */
   chosen: z.string().optional(),
   /** The cheap constructions tried before the LP. */
   candidates: z.array(lpCandidateSchema).max(16).optional(),
@@ -70,7 +85,10 @@ const lpResultSchema = z.object({
   timeLimitReached: z.boolean(),
   /** Convergence, at most MAX_LP_HISTORY_POINTS points. */
   history: z.array(lpProgressSchema).max(MAX_LP_HISTORY_POINTS),
-  /** The coarser grid (2 x 2 blocks) whose optimal duals started the solve, or null (absent in results saved before it existed). */
+  /**
+   * The coarser grid (2 x 2 blocks) whose optimal duals started the solve, or null (absent in results saved before it
+   * existed).
+   */
   coarseStart: z
     .object({
       rows: z.int().min(1),
@@ -85,7 +103,10 @@ const lpResultSchema = z.object({
     })
     .nullable()
     .optional(),
-  /** Queue workers that priced the decomposition's rounds (an LP run with a job queue; absent when priced on this machine). */
+  /**
+   * Queue workers that priced the decomposition's rounds (an LP run with a job queue; absent when priced on this
+   * machine).
+   */
   pricingWorkers: z.int().min(0).optional(),
   /**
    * The relaxation that bounded a large exact model: the spanner's pairs (dilation delta) at their true eps*d, whose
@@ -263,7 +284,10 @@ const sweepSeriesSchema = z.object({
   utility: z.array(nullableNum),
   leakage: z.array(nullableNum),
   expectedLoss: z.array(nullableNum).optional(),
-  /** Per eps, why a point is missing (e.g. tight mechanism does not exist); a sentence in results kept by an older version. */
+  /**
+   * Per eps, why a point is missing (e.g. tight mechanism does not exist); a sentence in results kept by an older
+   * version.
+   */
   notes: z.array(storedSweepNoteSchema.nullable()).optional(),
 });
 export const sweepResultSchema = z.object({
@@ -275,7 +299,10 @@ export const sweepResultSchema = z.object({
   bounds: z.object({
     utility: z.array(nullableNum),
     leakage: z.array(nullableNum),
-    /** Per eps, why no bound is given (the prior is not regular there), null where it is; a sentence in results kept by an older version. */
+    /**
+     * Per eps, why no bound is given (the prior is not regular there), null where it is; a sentence in results kept by
+     * an older version.
+     */
     notes: z.array(storedSweepNoteSchema.nullable()).optional(),
   }),
 });

@@ -39,7 +39,9 @@ export const projectComparisonSchema = z.strictObject({
   epsilon: epsilonSchema,
   epsilonText: typedNumber.optional(),
   /** New constructions compared, and the project's own mechanisms (by id) compared as they were kept. */
-  kinds: z.array(z.enum(COMPARE_CANDIDATE_KEYS, { error: `a compared kind is one of ${COMPARE_CANDIDATE_KEYS.join(', ')}` })).max(8),
+  kinds: z
+    .array(z.enum(COMPARE_CANDIDATE_KEYS, { error: `a compared kind is one of ${COMPARE_CANDIDATE_KEYS.join(', ')}` }))
+    .max(8),
   mechanisms: z.array(itemId).max(8),
   /** The optimal entry's LP options. */
   lp: z.strictObject({ ...lpOptionsShape }).optional(),

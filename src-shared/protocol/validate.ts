@@ -15,16 +15,23 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown, what: 
   return { ok: false, error: { code: 'invalid-input', message: describeZodError(r.error, what) } };
 }
 
-/** The requests parseJobRequest gave in this process: the value it returns is a new object, so its identity marks it parsed. */
+/**
+ * The requests parseJobRequest gave in this process: the value it returns is a new object, so its identity marks it
+ * parsed.
+ */
 const parsedHere = new WeakSet<object>();
 
 /** Parse a job request where it enters this process (the host's submit, the queue worker, the worker thread). */
 export function parseJobRequest(input: unknown): Parsed<JobRequest> {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-    return { ok: false, error: { code: 'invalid-input', message: 'job request must be a JSON object with a "type" field' } };
+    return {
+      ok: false,
+      error: { code: 'invalid-input', message: 'job request must be a JSON object with a "type" field' },
+    };
   }
   const t = (input as { type?: unknown }).type;
-  if (typeof t !== 'string') return { ok: false, error: { code: 'invalid-input', message: 'job request has no "type" field' } };
+  if (typeof t !== 'string')
+    return { ok: false, error: { code: 'invalid-input', message: 'job request has no "type" field' } };
   const parsed = parseWith(jobRequestSchema, input, `${t} request`);
   if (parsed.ok) parsedHere.add(parsed.value);
   return parsed;
@@ -36,5 +43,7 @@ export function parseJobRequest(input: unknown): Parsed<JobRequest> {
  * is parsed once where it enters each process, not again at every runner it passes.
  */
 export function jobRequestOf(input: unknown): Parsed<JobRequest> {
-  return input !== null && typeof input === 'object' && parsedHere.has(input) ? { ok: true, value: input as JobRequest } : parseJobRequest(input);
+  return input !== null && typeof input === 'object' && parsedHere.has(input)
+    ? { ok: true, value: input as JobRequest }
+    : parseJobRequest(input);
 }

@@ -9,7 +9,17 @@ import { auditTestText, auditVerdictBadge, auditVerdictDetail } from '../charts/
 import { compareTableText, sig4 } from '../charts/compare-report';
 import { heatColor } from '../charts/heat-color';
 import { KIND_LABELS } from '../charts/kind-words';
-import { STATE_WORDS, RANDOMNESS_WORDS, budgetWords, epsWords, fileWords, foundNotPrivate, lpWords, privacyWords, recheckWords } from '../charts/report-words';
+import {
+  STATE_WORDS,
+  RANDOMNESS_WORDS,
+  budgetWords,
+  epsWords,
+  fileWords,
+  foundNotPrivate,
+  lpWords,
+  privacyWords,
+  recheckWords,
+} from '../charts/report-words';
 import { populationText } from '../protocol/index';
 import type { ReportAudit, ReportComparison, ReportMechanism, StudyReport } from './study-report';
 
@@ -21,7 +31,8 @@ const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"
 export function esc(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ESC[c]!);
 }
-const num = (x: number | null | undefined): string => (x === null || x === undefined ? '—' : Number.isFinite(x) ? sig4(x) : 'infinite');
+const num = (x: number | null | undefined): string =>
+  x === null || x === undefined ? '—' : Number.isFinite(x) ? sig4(x) : 'infinite';
 
 function table(header: string[] | null, rows: string[][], cls = ''): string {
   const head = header ? `<thead><tr>${header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead>` : '';
@@ -32,8 +43,17 @@ function table(header: string[] | null, rows: string[][], cls = ''): string {
 /** Largest side a map is drawn at (cells); larger grids are drawn by block means. */
 const MAP_MAX_SIDE = 100;
 
-/** One map as SVG: values on a rows x cols grid (row 0 at the top), colour t = value / vmax, the marked cell outlined. */
-export function mapSvg(values: readonly number[], rows: number, cols: number, vmax: number, title: string, marked: number | null = null): string {
+/**
+ * One map as SVG: values on a rows x cols grid (row 0 at the top), colour t = value / vmax, the marked cell outlined.
+ */
+export function mapSvg(
+  values: readonly number[],
+  rows: number,
+  cols: number,
+  vmax: number,
+  title: string,
+  marked: number | null = null,
+): string {
   const by = Math.max(1, Math.ceil(Math.max(rows, cols) / MAP_MAX_SIDE));
   const br = Math.ceil(rows / by);
   const bc = Math.ceil(cols / by);
@@ -49,12 +69,16 @@ export function mapSvg(values: readonly number[], rows: number, cols: number, vm
           n++;
         }
       const v = n > 0 ? s / n : 0;
-      cells.push(`<rect x="${j * px}" y="${i * px}" width="${px}" height="${px}" fill="${heatColor(vmax > 0 ? v / vmax : 0)}"/>`);
+      cells.push(
+        `<rect x="${j * px}" y="${i * px}" width="${px}" height="${px}" fill="${heatColor(vmax > 0 ? v / vmax : 0)}"/>`,
+      );
     }
   if (marked !== null && marked >= 0 && marked < rows * cols) {
     const i = Math.floor(Math.floor(marked / cols) / by);
     const j = Math.floor((marked % cols) / by);
-    cells.push(`<rect x="${j * px}" y="${i * px}" width="${px}" height="${px}" fill="none" stroke="#e4572e" stroke-width="2"/>`);
+    cells.push(
+      `<rect x="${j * px}" y="${i * px}" width="${px}" height="${px}" fill="none" stroke="#e4572e" stroke-width="2"/>`,
+    );
   }
   const w = bc * px;
   const h = br * px;
@@ -92,7 +116,11 @@ function mechanismRows(ms: ReportMechanism[]): string {
       `<span class="${m.state === 'stale' ? 'bad' : ''}">${esc(STATE_WORDS[m.state])}</span>${m.computedAt ? `<br><small>${esc(m.computedAt)}</small>` : ''}`,
     ];
   });
-  return table(['mechanism', 'domain', 'ε', 'privacy', 'optimality', 'utility', 'expected loss', 'leakage', 'result'], rows, 'wide');
+  return table(
+    ['mechanism', 'domain', 'ε', 'privacy', 'optimality', 'utility', 'expected loss', 'leakage', 'result'],
+    rows,
+    'wide',
+  );
 }
 
 function comparisonMaps(r: CompareResult): string {
@@ -102,11 +130,20 @@ function comparisonMaps(r: CompareResult): string {
   let vmax = 0;
   for (const row of live) for (const v of row.focusRow!) vmax = Math.max(vmax, v);
   const maps = live.map((row) =>
-    mapSvg(row.focusRow!, g.rows, g.cols, vmax, `${row.label}: reports of a user at ${r.focusLabel ?? 'the focus cell'}`, r.focus),
+    mapSvg(
+      row.focusRow!,
+      g.rows,
+      g.cols,
+      vmax,
+      `${row.label}: reports of a user at ${r.focusLabel ?? 'the focus cell'}`,
+      r.focus,
+    ),
   );
   let pmax = 0;
   for (const v of r.prior ?? []) pmax = Math.max(pmax, v);
-  const prior = r.prior ? mapSvg(r.prior, g.rows, g.cols, pmax, `the prior (where users are; its own scale, 0 to ${num(pmax)})`, r.focus) : '';
+  const prior = r.prior
+    ? mapSvg(r.prior, g.rows, g.cols, pmax, `the prior (where users are; its own scale, 0 to ${num(pmax)})`, r.focus)
+    : '';
   return (
     `<p class="note">Where a user at cell ${esc(r.focusLabel ?? '?')} (outlined) is reported by each mechanism, on one colour scale from 0 to ${esc(num(vmax))} ` +
     `(the largest probability on any of these maps; the prior on its own); cells of ${esc(num(g.step))} km.</p><div class="maps">${prior}${maps.join('')}</div>`
@@ -118,7 +155,9 @@ function comparisonSection(c: ReportComparison, images: ReportImages): string {
   if (!c.result) return `${head}<p>Not run: the comparison's settings are kept, it has no table.</p>`;
   const t = compareTableText(c.result);
   const notes = t.notes.length ? `<ul class="notes">${t.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : '';
-  const chart = images[c.id] ? `<img class="chart" alt="${esc(`${c.id}: expected distance per mechanism`)}" src="${esc(images[c.id]!)}">` : '';
+  const chart = images[c.id]
+    ? `<img class="chart" alt="${esc(`${c.id}: expected distance per mechanism`)}" src="${esc(images[c.id]!)}">`
+    : '';
   return `${head}${table(
     t.header,
     t.rows.map((r) => r.map(esc)),
@@ -153,12 +192,20 @@ function inputsSection(s: StudyReport): string {
       .filter(Boolean)
       .map((x) => `<br><small>${x}</small>`)
       .join('');
-    return [esc(i.kind), `<b>${esc(i.id)}</b>${i.domain ? `<br><small>on ${esc(i.domain)}</small>` : ''}`, `<code>${esc(i.form)}</code>${under}`];
+    return [
+      esc(i.kind),
+      `<b>${esc(i.id)}</b>${i.domain ? `<br><small>on ${esc(i.domain)}</small>` : ''}`,
+      `<code>${esc(i.form)}</code>${under}`,
+    ];
   });
   const files = s.files.length
     ? table(
         ['file', 'used as', 'as read for this report'],
-        s.files.map((f) => [`<code>${esc(f.name)}</code>`, esc(f.role), `<span class="${f.ok ? '' : 'bad'}">${esc(fileWords(f))}</span>`]),
+        s.files.map((f) => [
+          `<code>${esc(f.name)}</code>`,
+          esc(f.role),
+          `<span class="${f.ok ? '' : 'bad'}">${esc(fileWords(f))}</span>`,
+        ]),
       )
     : '<p>The project names no file of its own: its inputs are inside the project file (a prior read from a file shows that file above).</p>';
   return `${table(['', 'id', 'given as'], rows)}<h3>Input files</h3>${files}`;
@@ -182,7 +229,10 @@ function releasesSection(s: StudyReport): string {
 }
 
 function budgetSection(s: StudyReport): string {
-  const all = s.budgetAll !== null ? `<p>Budget for every population: ε = ${esc(num(s.budgetAll))} (a population's own budget, when set, wins).</p>` : '';
+  const all =
+    s.budgetAll !== null
+      ? `<p>Budget for every population: ε = ${esc(num(s.budgetAll))} (a population's own budget, when set, wins).</p>`
+      : '';
   const rule =
     '<p class="note">Releases of the same population add up: k releases, each ε<sub>i</sub>·d-private with independent randomness, are together (ε<sub>1</sub> + … + ε<sub>k</sub>)·d-private.</p>';
   if (s.budget.length === 0) return `${all}<p>No release spent any budget.</p>${rule}`;
@@ -215,12 +265,19 @@ export function studyReportHtml(s: StudyReport, images: ReportImages = {}): stri
     [
       ['study', esc(s.title)],
       ['report made', `${esc(s.generatedAt)} by ${esc(s.tool)}`],
-      ['project file', s.projectFile ? `<code>${esc(s.projectFile.name)}</code>, ${esc(fileWords(s.projectFile))}` : 'not saved to a file'],
+      [
+        'project file',
+        s.projectFile
+          ? `<code>${esc(s.projectFile.name)}</code>, ${esc(fileWords(s.projectFile))}`
+          : 'not saved to a file',
+      ],
     ],
     'meta',
   );
   const flagged = s.mechanisms.filter(foundNotPrivate).map((m) => m.id);
-  const warn = flagged.length ? `<p class="bad">Not private as claimed: ${flagged.map(esc).join(', ')} (see Mechanisms).</p>` : '';
+  const warn = flagged.length
+    ? `<p class="bad">Not private as claimed: ${flagged.map(esc).join(', ')} (see Mechanisms).</p>`
+    : '';
   const body = [
     `<h1>${esc(s.title)}</h1>`,
     s.description ? `<p>${esc(s.description)}</p>` : '',

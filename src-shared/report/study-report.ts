@@ -25,7 +25,9 @@ import {
 } from '../protocol/index';
 
 /** A file as read when the report was made: its size and SHA-256, or why it could not be read. */
-export type ReportFile = { role: string; name: string } & ({ ok: true; size: number; sha256: string } | { ok: false; problem: string });
+export type ReportFile = { role: string; name: string } & (
+  { ok: true; size: number; sha256: string } | { ok: false; problem: string }
+);
 
 interface ReportInput {
   kind: 'domain' | 'prior';
@@ -54,10 +56,15 @@ export interface ReportMechanism {
   prior?: string;
   loss?: string;
   remap: boolean;
-  /** 'current' and 'stale' as the app decides them (the inputs' hash); 'kept' when the report's maker did not compare. */
+  /**
+   * 'current' and 'stale' as the app decides them (the inputs' hash); 'kept' when the report's maker did not compare.
+   */
   state: 'not-computed' | 'current' | 'stale' | 'kept';
   computedAt?: string;
-  result?: Pick<MechanismResult, 'guaranteedEpsilon' | 'effectiveEpsilon' | 'utility' | 'expectedLoss' | 'leakage' | 'rows' | 'cols' | 'exists'> & {
+  result?: Pick<
+    MechanismResult,
+    'guaranteedEpsilon' | 'effectiveEpsilon' | 'utility' | 'expectedLoss' | 'leakage' | 'rows' | 'cols' | 'exists'
+  > & {
     lp?: LpResult;
     unit: string;
   };
@@ -150,7 +157,15 @@ function keptMechanism(kept: KeptResult | undefined): Pick<ReportMechanism, 'res
       ...(r.lp ? { lp: r.lp } : {}),
       unit,
     },
-    ...(kept.check ? { keptCheck: { private: kept.check.private, effectiveEpsilon: kept.check.effectiveEpsilon, epsilon: kept.check.epsilon } } : {}),
+    ...(kept.check
+      ? {
+          keptCheck: {
+            private: kept.check.private,
+            effectiveEpsilon: kept.check.effectiveEpsilon,
+            epsilon: kept.check.epsilon,
+          },
+        }
+      : {}),
   };
 }
 
@@ -193,7 +208,9 @@ export function buildStudyReport(project: Project, facts: ReportFacts): StudyRep
       remap: m.remap === true,
       state,
       ...keptMechanism(kept),
-      recheck: kept ? (facts.rechecks[m.id] ?? { kind: 'not-rechecked', reason: 'no-checker' }) : { kind: 'not-rechecked', reason: 'not-computed' },
+      recheck: kept
+        ? (facts.rechecks[m.id] ?? { kind: 'not-rechecked', reason: 'no-checker' })
+        : { kind: 'not-rechecked', reason: 'not-computed' },
     };
   });
   return {

@@ -90,7 +90,10 @@ export interface AuditTest {
 interface DetectionRow {
   /** The true eps per unit of distance of the violation. */
   epsilon: number;
-  /** Samples per secret (both secrets of the pair) at which the expected counts give a bound above the claim; null beyond 10^9. */
+  /**
+   * Samples per secret (both secrets of the pair) at which the expected counts give a bound above the claim; null
+   * beyond 10^9.
+   */
   samplesPerSecret: number | null;
 }
 
@@ -133,7 +136,12 @@ interface Candidate {
 }
 
 /** The estimation stage's bound of one test. */
-function estimate(c: Candidate, count: (s: number, e: readonly number[]) => number, sizes: Int32Array, alphaEach: number): AuditTest {
+function estimate(
+  c: Candidate,
+  count: (s: number, e: readonly number[]) => number,
+  sizes: Int32Array,
+  alphaEach: number,
+): AuditTest {
   const na = sizes[c.a]!;
   const nb = sizes[c.b]!;
   const ka = count(c.a, c.event);
@@ -141,7 +149,19 @@ function estimate(c: Candidate, count: (s: number, e: readonly number[]) => numb
   const lowerA = binomialLower(ka, na, alphaEach);
   const upperB = binomialUpper(kb, nb, alphaEach);
   const bound = lowerA > 0 ? Math.log(lowerA / upperB) / c.d : -Infinity;
-  return { a: c.a, b: c.b, distance: c.d, event: Int32Array.from([...c.event].sort((x, y) => x - y)), ka, na, kb, nb, lowerA, upperB, bound };
+  return {
+    a: c.a,
+    b: c.b,
+    distance: c.d,
+    event: Int32Array.from([...c.event].sort((x, y) => x - y)),
+    ka,
+    na,
+    kb,
+    nb,
+    lowerA,
+    upperB,
+    bound,
+  };
 }
 
 /**
@@ -151,7 +171,14 @@ function estimate(c: Candidate, count: (s: number, e: readonly number[]) => numb
  * expected counts give a bound above the claim (the median case). null when
  * above 10^9 or when q e^(trueEps d) > 1.
  */
-export function samplesToDetect(claim: number, trueEps: number, d: number, q: number, tests: number, confidence: number): number | null {
+export function samplesToDetect(
+  claim: number,
+  trueEps: number,
+  d: number,
+  q: number,
+  tests: number,
+  confidence: number,
+): number | null {
   const p = q * Math.exp(trueEps * d);
   if (!(p <= 1) || !(q > 0)) return null;
   const alphaEach = (1 - confidence) / (2 * tests);
@@ -176,7 +203,10 @@ export function samplesToDetect(claim: number, trueEps: number, d: number, q: nu
   return hi;
 }
 
-/** The samples split and counted: compact secret and output slots, selection counts per (secret, output), sizes per secret. */
+/**
+ * The samples split and counted: compact secret and output slots, selection counts per (secret, output), sizes per
+ * secret.
+ */
 interface SplitCounts {
   isSelect: Uint8Array;
   secretIds: number[];
@@ -209,7 +239,8 @@ function splitAndCount(input: AuditInput): SplitCounts {
   for (let i = 0; i < N; i++) {
     const s = secrets[i]!;
     const o = outputs[i]!;
-    if (!(s >= 0 && s < n) || !(o >= 0 && o < m)) throw new MechError('internal', `audit: sample ${i} is outside the domain`);
+    if (!(s >= 0 && s < n) || !(o >= 0 && o < m))
+      throw new MechError('internal', `audit: sample ${i} is outside the domain`);
     seen[s]!++;
     if (split() >= SELECT_FRACTION) continue;
     isSelect[i] = 1;
@@ -231,7 +262,11 @@ function splitAndCount(input: AuditInput): SplitCounts {
   }
   const S = secretIds.length;
   const M = outIds.length;
-  if (S * M > MAX_TABLE) throw new MechError('too-large', `the audit's count table would have ${S} secrets x ${M} outputs (more than ${MAX_TABLE} cells)`);
+  if (S * M > MAX_TABLE)
+    throw new MechError(
+      'too-large',
+      `the audit's count table would have ${S} secrets x ${M} outputs (more than ${MAX_TABLE} cells)`,
+    );
   const sel = new Int32Array(S * M);
   const selN = new Int32Array(S);
   const estN = new Int32Array(S);
@@ -246,7 +281,10 @@ function splitAndCount(input: AuditInput): SplitCounts {
   return { isSelect, secretIds, secretSlot, outIds, outSlot, sel, M, selN, estN, selCount, withSamples };
 }
 
-/** The secrets compared with slot a at selection: a finite positive distance, both with samples in both parts; the nearest MAX_PARTNERS. */
+/**
+ * The secrets compared with slot a at selection: a finite positive distance, both with samples in both parts; the
+ * nearest MAX_PARTNERS.
+ */
 function partnersOf(t: SplitCounts, a: number, distance: AuditInput['distance']): { b: number; d: number }[] {
   const out: { b: number; d: number }[] = [];
   for (let b = 0; b < t.secretIds.length; b++) {
@@ -262,7 +300,14 @@ function partnersOf(t: SplitCounts, a: number, distance: AuditInput['distance'])
 }
 
 /** The best prefix of `order` as an event of (a, b) on the selection counts, or null when none scores. */
-function bestPrefix(t: SplitCounts, a: number, b: number, d: number, order: readonly number[], z: number): Candidate | null {
+function bestPrefix(
+  t: SplitCounts,
+  a: number,
+  b: number,
+  d: number,
+  order: readonly number[],
+  z: number,
+): Candidate | null {
   const { sel, M, selN, estN } = t;
   const na1 = selN[a]!;
   const nb1 = selN[b]!;
@@ -293,7 +338,14 @@ function bestPrefix(t: SplitCounts, a: number, b: number, d: number, order: read
  * every output by how much nearer to a than to b it is, d(y, b) - d(y, a), an order that no sampling noise
  * disturbs (half-planes on a grid, half-lines on a line). Either way a prefix is a set of outputs.
  */
-function bestEvent(t: SplitCounts, a: number, b: number, d: number, ratio: Float64Array, dist: Float64Array | null): Candidate | null {
+function bestEvent(
+  t: SplitCounts,
+  a: number,
+  b: number,
+  d: number,
+  ratio: Float64Array,
+  dist: Float64Array | null,
+): Candidate | null {
   const { sel, M, selN } = t;
   const order: number[] = [];
   for (let y = 0; y < M; y++) {
@@ -312,12 +364,16 @@ function bestEvent(t: SplitCounts, a: number, b: number, d: number, ratio: Float
   return byMetric && (!byRatio || byMetric.score > byRatio.score) ? byMetric : byRatio;
 }
 
-/** d(secret, output) per secret slot and output slot when the outputs are the secrets' points and the table is small, else null. */
+/**
+ * d(secret, output) per secret slot and output slot when the outputs are the secrets' points and the table is small,
+ * else null.
+ */
 function distanceTable(t: SplitCounts, input: AuditInput): Float64Array | null {
   const S = t.secretIds.length;
   if (input.m !== input.n || S * t.M > MAX_DISTANCE_TABLE) return null;
   const dist = new Float64Array(S * t.M);
-  for (let a = 0; a < S; a++) for (let y = 0; y < t.M; y++) dist[a * t.M + y] = input.distance(t.secretIds[a]!, t.outIds[y]!);
+  for (let a = 0; a < S; a++)
+    for (let y = 0; y < t.M; y++) dist[a * t.M + y] = input.distance(t.secretIds[a]!, t.outIds[y]!);
   return dist;
 }
 
@@ -337,7 +393,10 @@ function selectTests(t: SplitCounts, input: AuditInput, maxTests: number): Candi
   return cands.slice(0, maxTests);
 }
 
-/** Estimation: each chosen event counted in the estimation samples, exact bounds at alpha / (2H); best first, in domain indices. */
+/**
+ * Estimation: each chosen event counted in the estimation samples, exact bounds at alpha / (2H); best first, in domain
+ * indices.
+ */
 function estimateTests(input: AuditInput, t: SplitCounts, chosen: Candidate[], alpha: number): AuditTest[] {
   const inEvent = new Uint8Array(t.M);
   const estCount = (slot: number, event: readonly number[]): number => {
@@ -354,7 +413,12 @@ function estimateTests(input: AuditInput, t: SplitCounts, chosen: Candidate[], a
   return chosen
     .map((c) => estimate(c, estCount, t.estN, alpha / (2 * chosen.length)))
     .sort((x, y) => y.bound - x.bound)
-    .map((x) => ({ ...x, a: t.secretIds[x.a]!, b: t.secretIds[x.b]!, event: Int32Array.from(x.event, (y) => t.outIds[y]!).sort() }));
+    .map((x) => ({
+      ...x,
+      a: t.secretIds[x.a]!,
+      b: t.secretIds[x.b]!,
+      event: Int32Array.from(x.event, (y) => t.outIds[y]!).sort(),
+    }));
 }
 
 /**
@@ -362,13 +426,23 @@ function estimateTests(input: AuditInput, t: SplitCounts, chosen: Candidate[], a
  * probability under b (capped so that the one under a stays below 1); binary randomized response at distance 1
  * without a witness.
  */
-function detection(witness: AuditTest | null, eps: number, detect: number[] | undefined, tests: number, confidence: number): AuditOutcome['detection'] {
+function detection(
+  witness: AuditTest | null,
+  eps: number,
+  detect: number[] | undefined,
+  tests: number,
+  confidence: number,
+): AuditOutcome['detection'] {
   const dist = witness ? witness.distance : 1;
   const sizes = detect ?? [1.25, 1.5, 2, 3, 4].map((f) => f * (eps > 0 ? eps : 1));
-  const base = (te: number): number => (witness && witness.kb > 0 ? witness.kb / witness.nb : 1 / (1 + Math.exp(te * dist)));
+  const base = (te: number): number =>
+    witness && witness.kb > 0 ? witness.kb / witness.nb : 1 / (1 + Math.exp(te * dist));
   const rows = sizes.map((te) => ({
     epsilon: te,
-    samplesPerSecret: te > eps ? samplesToDetect(eps, te, dist, Math.min(base(te), Math.exp(-te * dist) * 0.999), tests, confidence) : null,
+    samplesPerSecret:
+      te > eps
+        ? samplesToDetect(eps, te, dist, Math.min(base(te), Math.exp(-te * dist) * 0.999), tests, confidence)
+        : null,
   }));
   return { distance: dist, baseProbability: base(sizes[0] ?? 1), tests, rows };
 }
@@ -378,7 +452,8 @@ function untestedReason(t: SplitCounts): string {
   const k = t.withSamples;
   const S = t.secretIds.length;
   if (k < 2) return `the log has samples of ${k} secret${k === 1 ? '' : 's'}; an audit needs two`;
-  if (S < 2) return `${S} of the ${k} secrets in the log ${S === 1 ? 'has' : 'have'} two samples or more; an audit needs two such secrets`;
+  if (S < 2)
+    return `${S} of the ${k} secrets in the log ${S === 1 ? 'has' : 'have'} two samples or more; an audit needs two such secrets`;
   return `no pair of the ${S} secrets with two samples or more could be tested: it takes two secrets at a finite distance > 0, each with samples among both the selection and the estimation samples`;
 }
 
@@ -389,9 +464,11 @@ export function auditSamples(input: AuditInput, opts: AuditOptions): AuditOutcom
   const eps = opts.epsilon;
   if (!(eps >= 0) || !Number.isFinite(eps)) invalid(`the claimed eps must be a finite number >= 0, got ${eps}`);
   const confidence = opts.confidence ?? 0.99;
-  if (!(confidence > 0 && confidence < 1)) invalid(`the confidence must be strictly between 0 and 1, got ${confidence}`);
+  if (!(confidence > 0 && confidence < 1))
+    invalid(`the confidence must be strictly between 0 and 1, got ${confidence}`);
   const maxTests = opts.tests ?? DEFAULT_TESTS;
-  if (!Number.isInteger(maxTests) || maxTests < 1 || maxTests > 1000) invalid(`the number of tests must be an integer in 1..1000, got ${maxTests}`);
+  if (!Number.isInteger(maxTests) || maxTests < 1 || maxTests > 1000)
+    invalid(`the number of tests must be an integer in 1..1000, got ${maxTests}`);
   const counts = splitAndCount(input);
   const chosen = selectTests(counts, input, maxTests);
   const tested = estimateTests(input, counts, chosen, 1 - confidence);

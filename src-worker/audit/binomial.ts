@@ -18,8 +18,8 @@
 import { MechError } from '../../src-shared/errors';
 
 const LANCZOS = [
-  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012,
-  9.9843695780195716e-6, 1.5056327351493116e-7,
+  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+  12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
 ];
 
 /** ln Gamma(x) for x > 0 (Lanczos, g = 7). */
@@ -83,7 +83,14 @@ function betaQuantileBracket(target: number, a: number, b: number): [number, num
   let hi = 1;
   for (let i = 0; i < 1100 && hi - lo > 1e-15 * hi; i++) {
     // Halve in the ratio once the bracket spans orders of magnitude (tiny quantiles), else in the middle.
-    const mid = lo > 0 && hi / lo < 4 ? 0.5 * (lo + hi) : lo === 0 && hi < 1e-3 ? hi / 16 : lo === 0 ? 0.5 * hi : Math.sqrt(lo * hi);
+    const mid =
+      lo > 0 && hi / lo < 4
+        ? 0.5 * (lo + hi)
+        : lo === 0 && hi < 1e-3
+          ? hi / 16
+          : lo === 0
+            ? 0.5 * hi
+            : Math.sqrt(lo * hi);
     if (mid <= lo || mid >= hi) break;
     if (betaInc(mid, a, b) < target) lo = mid;
     else hi = mid;
@@ -92,7 +99,8 @@ function betaQuantileBracket(target: number, a: number, b: number): [number, num
 }
 
 function checkCounts(k: number, n: number, alpha: number): void {
-  if (!Number.isInteger(n) || n < 1 || !Number.isInteger(k) || k < 0 || k > n) throw new MechError('internal', `binomial bound of ${k} in ${n} trials`);
+  if (!Number.isInteger(n) || n < 1 || !Number.isInteger(k) || k < 0 || k > n)
+    throw new MechError('internal', `binomial bound of ${k} in ${n} trials`);
   if (!(alpha > 0 && alpha < 1)) throw new MechError('internal', `binomial bound at level ${alpha}`);
 }
 

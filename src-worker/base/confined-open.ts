@@ -24,20 +24,25 @@ export function confinedRefusal(what: string, file: string, why: string): MechEr
   return new MechError('outside-workspace', `${what} '${file.slice(0, 300)}' ${why}`);
 }
 
-/** Why a descriptor whose real path is `real`, with `nlink` links, may not be read under `root` (a real path); null when it may. */
+/**
+ * Why a descriptor whose real path is `real`, with `nlink` links, may not be read under `root` (a real path); null when
+ * it may.
+ */
 export function confinedProblem(root: string, real: string, nlink: number): string | null {
   const base = root.endsWith('/') ? root : `${root}/`;
   if (real !== root && !real.startsWith(base))
     return `lies outside the workspace folder ${root} (a link leads out, or was swapped in after the path was checked); nothing was read`;
   const names = real === root ? [] : real.slice(base.length).split('/');
-  if (names.some((n) => n.startsWith('.'))) return 'leads through a hidden file or folder (a name starting with "."); nothing was read';
+  if (names.some((n) => n.startsWith('.')))
+    return 'leads through a hidden file or folder (a name starting with "."); nothing was read';
   if (nlink > 1)
     return `has ${nlink} hard links; in the workspace a file with more than one link is refused (another of its names may lie outside the workspace)`;
   return null;
 }
 
 /** The message for an open refused because the last name is a symbolic link (ELOOP under O_NOFOLLOW). */
-export const LINK_AT_OPEN = 'became a symbolic link after it was checked (links are not followed when a workspace file is opened); nothing was read';
+export const LINK_AT_OPEN =
+  'became a symbolic link after it was checked (links are not followed when a workspace file is opened); nothing was read';
 
 /** Where the descriptor's real path can be read (Linux; elsewhere null and the caller compares inodes). */
 export function descriptorLink(fd: number): string {

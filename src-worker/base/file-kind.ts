@@ -29,7 +29,10 @@ export function fileKind(st: StatKind): string {
   return 'not a regular file';
 }
 
-/** A short reason for a failed system call ('no such file', 'permission denied', 'input/output error (EIO)'); never file content. */
+/**
+ * A short reason for a failed system call ('no such file', 'permission denied', 'input/output error (EIO)'); never file
+ * content.
+ */
 export function ioReason(e: unknown): string {
   const err = e as { code?: unknown; message?: unknown } | null;
   switch (err?.code) {

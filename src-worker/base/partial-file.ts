@@ -17,7 +17,9 @@ interface PartialFile {
   write(text: string): Promise<void>;
   /** End the stream and wait until the data is on disk and the descriptor closed; the bytes written. */
   close(): Promise<number>;
-  /** After a failure: wait until the descriptor is closed (the open may still be pending), then drop the partial file. */
+  /**
+   * After a failure: wait until the descriptor is closed (the open may still be pending), then drop the partial file.
+   */
   discard(): Promise<void>;
 }
 

@@ -10,7 +10,10 @@ import type { Domain } from '../metric/domain';
 export function cornerPrior(domain: Domain, eps: number, y: number): Float64Array {
   assertEpsilon(eps);
   if (!Number.isInteger(y) || y < 0 || y >= domain.n)
-    throw new MechError('invalid-input', `corner prior index ${y} is not a point of ${domain.spec} (0..${domain.n - 1})`);
+    throw new MechError(
+      'invalid-input',
+      `corner prior index ${y} is not a point of ${domain.spec} (0..${domain.n - 1})`,
+    );
   const row = new Float64Array(domain.n);
   let s = 0;
   for (let x = 0; x < domain.n; x++) {

@@ -2,7 +2,8 @@ import { MechError, assertEpsilon, assertPositiveInt } from '../../src-shared/er
 
 function checkDb(u: number, v: number, eps: number): void {
   assertPositiveInt(u, 'number of individuals u');
-  if (!Number.isInteger(v) || v < 2) throw new MechError('invalid-input', `universe size v must be an integer >= 2, got ${String(v)}`);
+  if (!Number.isInteger(v) || v < 2)
+    throw new MechError('invalid-input', `universe size v must be an integer >= 2, got ${String(v)}`);
   assertEpsilon(eps);
 }
 

@@ -9,7 +9,10 @@ import { compensatedSum } from '../numeric/compensated-sum';
 interface MuSolution {
   /** mu with mu Phi = pi, or null when Phi is singular (then mu is not unique: decide by LP). */
   mu: Float64Array | null;
-  /** 'kronecker' when Phi is a Kronecker product, 'closed-form' on cliques (no n x n matrix is formed in either), else 'dense-lu'. */
+  /**
+   * 'kronecker' when Phi is a Kronecker product, 'closed-form' on cliques (no n x n matrix is formed in either), else
+   * 'dense-lu'.
+   */
   method: 'dense-lu' | 'kronecker' | 'closed-form';
   /** Smallest |pivot| / max|Phi| of the LU (smallest over the factors for Kronecker): a conditioning hint. */
   minPivotRatio: number;

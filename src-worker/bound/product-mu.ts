@@ -50,10 +50,17 @@ function isList(m: ArrayLike<number> | ArrayLike<number>[]): m is ArrayLike<numb
 }
 
 /** One validated per-individual distribution per individual (a single one is repeated u times). */
-export function expandMarginals(marginals: ArrayLike<number> | ArrayLike<number>[], u: number, v: number): Float64Array[] {
+export function expandMarginals(
+  marginals: ArrayLike<number> | ArrayLike<number>[],
+  u: number,
+  v: number,
+): Float64Array[] {
   const list: ArrayLike<number>[] = isList(marginals) ? marginals : Array.from({ length: u }, () => marginals);
   if (list.length !== u)
-    throw new MechError('invalid-input', `product prior has ${list.length} per-individual distributions but the domain has ${u} individuals`);
+    throw new MechError(
+      'invalid-input',
+      `product prior has ${list.length} per-individual distributions but the domain has ${u} individuals`,
+    );
   return list.map((m, k) => validatePrior(m, v, `per-individual prior ${k + 1}`));
 }
 

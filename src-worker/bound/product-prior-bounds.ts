@@ -22,11 +22,18 @@ export interface ProductPriorBounds {
  * whatever v^u is. Refuses a non-regular product prior (MechError
  * 'not-applicable' naming the most negative mu entry) like utilityBound.
  */
-export function productPriorBounds(domain: Domain, eps: number, marginals: ArrayLike<number> | ArrayLike<number>[]): ProductPriorBounds {
+export function productPriorBounds(
+  domain: Domain,
+  eps: number,
+  marginals: ArrayLike<number> | ArrayLike<number>[],
+): ProductPriorBounds {
   const pm = productMu(domain, eps, marginals);
   const kron = kroneckerStructure(domain)!;
   if (!pm.factors)
-    throw new MechError('not-applicable', `Phi of the per-individual domain ${kron.factor.spec} is singular at epsilon ${eps}; regularity needs an LP`);
+    throw new MechError(
+      'not-applicable',
+      `Phi of the per-individual domain ${kron.factor.spec} is singular at epsilon ${eps}; regularity needs an LP`,
+    );
   let abs = 1;
   for (const f of pm.factors) {
     let s = 0;

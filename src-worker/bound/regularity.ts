@@ -92,7 +92,12 @@ export function regularity(domain: Domain, eps: number, prior: ArrayLike<number>
  * Regularity with the singular case settled: when Phi is singular and an LP
  * decider is given, its answer decides (mu stays null: it is not unique).
  */
-export async function decideRegularity(domain: Domain, eps: number, prior: ArrayLike<number>, opts: { decideByLP?: RegularityLP } = {}): Promise<Regularity> {
+export async function decideRegularity(
+  domain: Domain,
+  eps: number,
+  prior: ArrayLike<number>,
+  opts: { decideByLP?: RegularityLP } = {},
+): Promise<Regularity> {
   const r = regularity(domain, eps, prior);
   if (r.status !== 'undecided' || !opts.decideByLP) return r;
   const ok = await opts.decideByLP(domain, eps, validatePrior(prior, domain.n));

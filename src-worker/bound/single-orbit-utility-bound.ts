@@ -10,8 +10,10 @@ import type { Domain } from '../metric/domain';
  */
 export function singleOrbitUtilityBound(eps: number, c: number, m: number): number {
   assertEpsilon(eps);
-  if (!Number.isFinite(c) || c < 0) throw new MechError('invalid-input', `border size c must be a finite number >= 0, got ${String(c)}`);
-  if (!Number.isInteger(m) || m < 0) throw new MechError('invalid-input', `diameter m must be an integer >= 0, got ${String(m)}`);
+  if (!Number.isFinite(c) || c < 0)
+    throw new MechError('invalid-input', `border size c must be a finite number >= 0, got ${String(c)}`);
+  if (!Number.isInteger(m) || m < 0)
+    throw new MechError('invalid-input', `diameter m must be an integer >= 0, got ${String(m)}`);
   if (m === 0 || c === 0) return 1;
   // Divide numerator and denominator by e^(eps m)(1 - e^eps) < 0:
   // 1 / (1 + c (1 - e^(eps m)) / (e^(eps m) (1 - e^eps))) and
@@ -32,7 +34,11 @@ export function singleOrbitUtilityBound(eps: number, c: number, m: number): numb
  */
 export function singleOrbitUtilityBoundFor(domain: Domain, eps: number): number {
   const so = domain.structure.singleOrbit;
-  if (!so) throw new MechError('not-applicable', `domain ${domain.spec} has no single-orbit automorphism (the bound needs one, e.g. ring or clique)`);
+  if (!so)
+    throw new MechError(
+      'not-applicable',
+      `domain ${domain.spec} has no single-orbit automorphism (the bound needs one, e.g. ring or clique)`,
+    );
   if (so.evenRing) {
     throw new MechError(
       'not-applicable',

@@ -44,7 +44,8 @@ export function thresholdSearch(domain: Domain, opts: ThresholdOptions = {}): Th
   const to = num(opts.to, Math.max(10, from), 'to');
   if (to < from) throw new MechError('invalid-input', `threshold range is empty: from ${from} > to ${to}`);
   const count = Math.floor((to - from) / step + 1e-9) + 1;
-  if (count > 1e6) throw new MechError('invalid-input', `threshold grid has ${count} points; use a larger step or a smaller range`);
+  if (count > 1e6)
+    throw new MechError('invalid-input', `threshold grid has ${count} points; use a larger step or a smaller range`);
   const exists = opts.exists ?? tightExists;
   let below: ThresholdResult['below'] = null;
   for (let k = 0; k < count; k++) {

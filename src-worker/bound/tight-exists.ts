@@ -13,7 +13,9 @@ export interface TightExistence {
   /** Smallest component of z and where it sits (NaN / -1 when undecided). */
   minZ: number;
   minZIndex: number;
-  /** z itself when it was formed (dense and closed-form paths; null on product domains, where z is a Kronecker power). */
+  /**
+   * z itself when it was formed (dense and closed-form paths; null on product domains, where z is a Kronecker power).
+   */
   z: Float64Array | null;
   method: 'ball-sizes' | 'kronecker' | 'structured' | 'dense-lu';
 }
@@ -62,7 +64,13 @@ export function tightExists(domain: Domain, eps: number): TightExistence {
     const ext = extremeProduct(zs);
     let idx = 0;
     for (let k = 0; k < zs.length; k++) idx = idx * zs[k]!.length + ext.argMin[k]!;
-    return { exists: ext.min >= -Z_TOL * Math.max(1, zmaxProd), minZ: ext.min, minZIndex: idx, z: null, method: 'kronecker' };
+    return {
+      exists: ext.min >= -Z_TOL * Math.max(1, zmaxProd),
+      minZ: ext.min,
+      minZIndex: idx,
+      z: null,
+      method: 'kronecker',
+    };
   }
   // Translation-invariant metrics go through FFT + preconditioned CG (the
   // threshold search calls this for every eps it tries, so it must be fast);
@@ -79,7 +87,8 @@ export function tightExists(domain: Domain, eps: number): TightExistence {
       z = r.x;
       method = r.method.startsWith('dense') ? 'dense-lu' : 'structured';
     } catch (e) {
-      if (e instanceof MechError && e.detail?.['singular']) return { exists: 'undecided', minZ: NaN, minZIndex: -1, z: null, method: 'structured' };
+      if (e instanceof MechError && e.detail?.['singular'])
+        return { exists: 'undecided', minZ: NaN, minZIndex: -1, z: null, method: 'structured' };
       throw e;
     }
   } else {
@@ -106,7 +115,9 @@ export const LEVINSON_MAX_POINTS = 8192;
 /** Largest residual max|Phi z - 1| accepted from Levinson (it is not backward stable on indefinite Phi). */
 const LEVINSON_RESIDUAL = 1e-10;
 
-/** z = Phi^{-1} 1 by Levinson on a 1-D non-periodic lattice; null when it does not apply, breaks down or is inaccurate. */
+/**
+ * z = Phi^{-1} 1 by Levinson on a 1-D non-periodic lattice; null when it does not apply, breaks down or is inaccurate.
+ */
 function toeplitzZ(domain: Domain, eps: number): Float64Array | null {
   const lat = domain.structure.lattice;
   const n = domain.n;

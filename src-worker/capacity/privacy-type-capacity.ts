@@ -32,12 +32,20 @@ interface CapacityOptions extends LpOptions {
  * with n outputs: maximise and minimise the trace (SPEC §6). Progress is
  * reported as two halves (multiplicative, then additive).
  */
-export async function privacyTypeCapacities(domain: Domain, eps: number, options: CapacityOptions = {}): Promise<PrivacyTypeCapacities> {
+export async function privacyTypeCapacities(
+  domain: Domain,
+  eps: number,
+  options: CapacityOptions = {},
+): Promise<PrivacyTypeCapacities> {
   assertEpsilon(eps);
   const n = domain.n;
   assertDenseFits(n, n, `capacity mechanisms on ${domain.spec}`);
   const constraints =
-    options.constraints === undefined || options.constraints === 'auto' ? (edgesIfAvailable(domain) ? 'edges' : 'exact') : options.constraints;
+    options.constraints === undefined || options.constraints === 'auto'
+      ? edgesIfAvailable(domain)
+        ? 'edges'
+        : 'exact'
+      : options.constraints;
   const trace = new Float64Array(n * n);
   for (let i = 0; i < n; i++) trace[i * n + i] = 1;
   const half = (lo: number): LpOptions => ({
@@ -45,11 +53,29 @@ export async function privacyTypeCapacities(domain: Domain, eps: number, options
     onProgress: options.onProgress ? (f, msg) => options.onProgress!(lo + f / 2, msg) : undefined,
   });
   const mult = await solvePrivateChannelLp(
-    { domain, eps, outputs: n, cost: trace, sense: 'maximize', constraints, outputsAreSecrets: true, what: `the multiplicative-capacity LP on ${domain.spec}` },
+    {
+      domain,
+      eps,
+      outputs: n,
+      cost: trace,
+      sense: 'maximize',
+      constraints,
+      outputsAreSecrets: true,
+      what: `the multiplicative-capacity LP on ${domain.spec}`,
+    },
     half(0),
   );
   const add = await solvePrivateChannelLp(
-    { domain, eps, outputs: n, cost: trace, sense: 'minimize', constraints, outputsAreSecrets: true, what: `the additive-capacity LP on ${domain.spec}` },
+    {
+      domain,
+      eps,
+      outputs: n,
+      cost: trace,
+      sense: 'minimize',
+      constraints,
+      outputsAreSecrets: true,
+      what: `the additive-capacity LP on ${domain.spec}`,
+    },
     half(0.5),
   );
   const labels = domainLabels(domain);

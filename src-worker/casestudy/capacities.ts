@@ -10,7 +10,11 @@
 import { parseDomainSpec } from '../metric/parse-domain-spec';
 import type { Domain } from '../metric/domain';
 import { privacyTypeCapacities } from '../capacity/privacy-type-capacity';
-import { lineMultiplicativeCapacity, discreteMultiplicativeCapacity, discreteAdditiveCapacity } from '../capacity/capacity-closed-forms';
+import {
+  lineMultiplicativeCapacity,
+  discreteMultiplicativeCapacity,
+  discreteAdditiveCapacity,
+} from '../capacity/capacity-closed-forms';
 import { z } from 'zod';
 import type { CaseStudyParams } from '../../src-shared/protocol/index';
 import { studyParams, checkAbort, f, type Study, type StudyContext, type CaseStudyResult } from './study';
@@ -19,7 +23,15 @@ import type { SplitStudy } from './study';
 const DEFAULT_DOMAINS: Record<string, string[]> = {
   lines: ['line:2', 'line:3', 'line:4', 'line:5', 'line:6', 'line:8', 'line:10'],
   discrete: ['clique:2', 'clique:3', 'clique:4', 'clique:5', 'clique:6', 'clique:8', 'clique:10'],
-  grids: ['grid:2x2', 'grid:2x3', 'grid:3x3', 'grid:4x4', 'grid:2x2:metric=manhattan', 'grid:3x3:metric=manhattan', 'grid:4x4:metric=manhattan'],
+  grids: [
+    'grid:2x2',
+    'grid:2x3',
+    'grid:3x3',
+    'grid:4x4',
+    'grid:2x2:metric=manhattan',
+    'grid:3x3:metric=manhattan',
+    'grid:4x4:metric=manhattan',
+  ],
   hamming: ['hamming:1', 'hamming:2', 'hamming:3', 'hamming:4', 'hamming:5'],
 };
 
@@ -36,11 +48,23 @@ function sameDistanceProfile(d: Domain): boolean {
 
 type Cell = string | number | null;
 
-/** One domain's row: family, domain, n, multiplicative, additive, log2 multiplicative, closed forms and their source. */
+/**
+ * One domain's row: family, domain, n, multiplicative, additive, log2 multiplicative, closed forms and their source.
+ */
 type CapacityRow = [string, string, number, number, number, number, number | null, number | null, string];
 
 const num = z.union([z.number(), z.nan(), z.literal(Infinity), z.literal(-Infinity)]);
-const rowSchema = z.tuple([z.string(), z.string(), z.number(), num, num, num, num.nullable(), num.nullable(), z.string()]);
+const rowSchema = z.tuple([
+  z.string(),
+  z.string(),
+  z.number(),
+  num,
+  num,
+  num,
+  num.nullable(),
+  num.nullable(),
+  z.string(),
+]);
 
 interface CapacityParams {
   eps: number;
@@ -97,7 +121,12 @@ async function capacityRow(fam: string, spec: string, eps: number, ctx: StudyCon
 }
 
 /** Rows of the items start..start+count-1 (the whole study, or one part of it). */
-async function capacityRows(p: CapacityParams, start: number, count: number, ctx: StudyContext): Promise<CapacityRow[]> {
+async function capacityRows(
+  p: CapacityParams,
+  start: number,
+  count: number,
+  ctx: StudyContext,
+): Promise<CapacityRow[]> {
   const items = capacityItems(p).slice(start, start + count);
   const rows: CapacityRow[] = [];
   for (const [k, [fam, spec]] of items.entries()) {
@@ -163,12 +192,22 @@ function capacitiesReport({ eps, families }: CapacityParams, typedRows: Capacity
         series: families
           .map(([fam]) => {
             const rs = rows.filter((r) => r[0] === fam && !(fam === 'grids' && String(r[1]).includes('manhattan')));
-            return { label: fam === 'grids' ? 'grids (Euclidean)' : fam, x: rs.map((r) => r[2] as number), y: rs.map((r) => r[3] as number), points: true };
+            return {
+              label: fam === 'grids' ? 'grids (Euclidean)' : fam,
+              x: rs.map((r) => r[2] as number),
+              y: rs.map((r) => r[3] as number),
+              points: true,
+            };
           })
           .concat([
             (() => {
               const rs = rows.filter((r) => r[0] === 'grids' && String(r[1]).includes('manhattan'));
-              return { label: 'grids (Manhattan)', x: rs.map((r) => r[2] as number), y: rs.map((r) => r[3] as number), points: true };
+              return {
+                label: 'grids (Manhattan)',
+                x: rs.map((r) => r[2] as number),
+                y: rs.map((r) => r[3] as number),
+                points: true,
+              };
             })(),
           ]),
       },

@@ -86,7 +86,8 @@ export function coarsen(w: ArrayLike<number>, rows: number, cols: number, b: num
   const R = rows / b;
   const C = cols / b;
   const out = new Float64Array(R * C);
-  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out[Math.floor(r / b) * C + Math.floor(c / b)]! += w[r * cols + c]!;
+  for (let r = 0; r < rows; r++)
+    for (let c = 0; c < cols; c++) out[Math.floor(r / b) * C + Math.floor(c / b)]! += w[r * cols + c]!;
   return out;
 }
 
@@ -100,7 +101,13 @@ function cityLpFacts(m: OptimalMechanism, passes: boolean, mode: 'spanner' | 'ex
     solverMs: s.solverMs,
     method: m.lp.method,
     ...(s.generation
-      ? { generation: { rounds: s.generation.rounds, privacyRows: s.generation.privacyRows, fullPrivacyRows: s.generation.fullPrivacyRows } }
+      ? {
+          generation: {
+            rounds: s.generation.rounds,
+            privacyRows: s.generation.privacyRows,
+            fullPrivacyRows: s.generation.fullPrivacyRows,
+          },
+        }
       : {}),
     ...(s.decomposition
       ? {
@@ -130,7 +137,12 @@ function cityClosedFormRows(d: Domain, pi: Float64Array, grid: CityGrid, eps: nu
   const rows: CityRow[] = [];
   const base = { eps, grid, remap: null, effectiveEps: null };
   const plMech = planarLaplace(d, eps);
-  rows.push({ ...base, mechanism: 'planar-laplace', status: 'computed', error: expectedDistanceError(pi, plMech.channel, d) });
+  rows.push({
+    ...base,
+    mechanism: 'planar-laplace',
+    status: 'computed',
+    error: expectedDistanceError(pi, plMech.channel, d),
+  });
   // Each followed by the Bayesian remap of its outputs for the prior and distance loss (still eps*d2-private).
   const remapped = (mech: Mechanism, mechanism: CityMechanism): CityRow => {
     const r = remapMechanism(mech, d, pi, { kind: 'dist' }, { signal: ctx.signal });
@@ -163,7 +175,8 @@ async function cityLpRow(
   ctx.progress(null, `${cityMechanismName(mechanism)} on ${cityGridLabel(grid)}, eps = ${eps}`);
   try {
     // The full city through the privacy model (decomposition, coarse start, certified gap, the best mechanism at the
-    // time limit); fullLp off asks for the one-model LP (it does not fit the solver heap on the 20 x 20 city: a failed row).
+    // time limit); fullLp off asks for the one-model LP (it does not fit the solver heap on the 20 x 20 city: a failed
+    // row).
     const how = !full
       ? { constraints: mode }
       : o.fullLp
@@ -193,7 +206,14 @@ async function cityLpRow(
  * remaps and the LP-optimal mechanisms, on the full city and on its
  * coarsening by `coarse` (typed rows; cityRowNote words them).
  */
-export async function cityComparison(pop: Float64Array, side: number, eps: number, coarse: number, o: CityLpOptions, ctx: StudyContext): Promise<CityRow[]> {
+export async function cityComparison(
+  pop: Float64Array,
+  side: number,
+  eps: number,
+  coarse: number,
+  o: CityLpOptions,
+  ctx: StudyContext,
+): Promise<CityRow[]> {
   const rows: CityRow[] = [];
   // The full city's spanner LP (160,000 variables, 1.19M rows) does not fit the
   // solver heap as one model: it is solved by decomposition over output columns
@@ -202,11 +222,19 @@ export async function cityComparison(pop: Float64Array, side: number, eps: numbe
   // it takes longer (certified to ~1e-6 in 2-3 minutes at eps 1, 1% after ~6 minutes
   // at eps 0.5 on 2 threads: docs/lp-measurements.md, "Where the optimal LP stands"), so only on request
   // (fullExactLp), within fullLpTimeLimit.
-  const measure = async (d: Domain, pi: Float64Array, grid: CityGrid, withLp: boolean, withExact = false, full = false) => {
+  const measure = async (
+    d: Domain,
+    pi: Float64Array,
+    grid: CityGrid,
+    withLp: boolean,
+    withExact = false,
+    full = false,
+  ) => {
     checkAbort(ctx.signal);
     rows.push(...cityClosedFormRows(d, pi, grid, eps, ctx));
     if (!withLp) return;
-    for (const mode of withExact ? (['spanner', 'exact'] as const) : (['spanner'] as const)) rows.push(await cityLpRow(d, pi, grid, eps, mode, full, o, ctx));
+    for (const mode of withExact ? (['spanner', 'exact'] as const) : (['spanner'] as const))
+      rows.push(await cityLpRow(d, pi, grid, eps, mode, full, o, ctx));
   };
   const fullGrid: CityGrid = { side, cellKm: 1, full: true };
   const full = gridDomain(side, side, 1, 'euclidean');
@@ -225,7 +253,13 @@ export async function cityComparison(pop: Float64Array, side: number, eps: numbe
   } else await measure(full, pop, fullGrid, true, o.fullExactLp, true);
   if (coarse > 1 && side % coarse === 0) {
     const c = side / coarse;
-    await measure(gridDomain(c, c, coarse, 'euclidean'), coarsen(pop, side, side, coarse), { side: c, cellKm: coarse, full: false }, true, o.exactLp);
+    await measure(
+      gridDomain(c, c, coarse, 'euclidean'),
+      coarsen(pop, side, side, coarse),
+      { side: c, cellKm: coarse, full: false },
+      true,
+      o.exactLp,
+    );
   }
   return rows;
 }
@@ -255,10 +289,26 @@ function geoParams(params: CaseStudyParams): GeoParams {
   };
   const population = p.skipCity
     ? null
-    : normalise(p.population ?? invalid(`case-study parameter 'population' is missing (a list of ${p.citySide * p.citySide} population weights (row-major))`));
+    : normalise(
+        p.population ??
+          invalid(
+            `case-study parameter 'population' is missing (a list of ${p.citySide * p.citySide} population weights (row-major))`,
+          ),
+      );
   if (population && population.length !== p.citySide * p.citySide)
-    invalid(`population has ${population.length} weights, the ${p.citySide} x ${p.citySide} city needs ${p.citySide * p.citySide}`);
-  return { size: p.size, grid, citySide: p.citySide, cityEpsList: p.cityEpsilons, lpCoarsen: p.lpCoarsen, skipCity: p.skipCity, population, lp };
+    invalid(
+      `population has ${population.length} weights, the ${p.citySide} x ${p.citySide} city needs ${p.citySide * p.citySide}`,
+    );
+  return {
+    size: p.size,
+    grid,
+    citySide: p.citySide,
+    cityEpsList: p.cityEpsilons,
+    lpCoarsen: p.lpCoarsen,
+    skipCity: p.skipCity,
+    population,
+    lp,
+  };
 }
 
 /** An item of a split geo run: one grid eps, or one city eps (all its rows, LPs included). */
@@ -274,8 +324,12 @@ async function geoItems(p: GeoParams, start: number, count: number, ctx: StudyCo
   const end = start + count;
   const gridEps = p.grid.slice(start, Math.min(end, p.grid.length));
   const items: GeoItem[] = gridComparison(p.size, gridEps, ctx).map((point) => ({ kind: 'grid', point }));
-  const cityEps = p.skipCity || !p.population ? [] : p.cityEpsList.slice(Math.max(0, start - p.grid.length), Math.max(0, end - p.grid.length));
-  for (const e of cityEps) items.push({ kind: 'city', rows: await cityComparison(p.population!, p.citySide, e, p.lpCoarsen, p.lp, ctx) });
+  const cityEps =
+    p.skipCity || !p.population
+      ? []
+      : p.cityEpsList.slice(Math.max(0, start - p.grid.length), Math.max(0, end - p.grid.length));
+  for (const e of cityEps)
+    items.push({ kind: 'city', rows: await cityComparison(p.population!, p.citySide, e, p.lpCoarsen, p.lp, ctx) });
   return items;
 }
 
@@ -317,7 +371,13 @@ function geoReport(p: GeoParams, items: GeoItem[]): CaseStudyResult {
     type: 'case-study',
     study: 'geo',
     title: 'Geo-indistinguishability on grids',
-    findings: { kind: 'geo', size, grid, points: pts, city: skipCity ? null : { side: p.citySide, epsilons: p.cityEpsList, rows: city } },
+    findings: {
+      kind: 'geo',
+      size,
+      grid,
+      points: pts,
+      city: skipCity ? null : { side: p.citySide, epsilons: p.cityEpsList, rows: city },
+    },
     numbers: {
       size,
       tightMissingAt:
@@ -331,7 +391,9 @@ function geoReport(p: GeoParams, items: GeoItem[]): CaseStudyResult {
         tightUtility: (q) => q.tightUtility,
         plUtility: (q) => q.plUtility,
       }),
-      ...Object.fromEntries(city.map((r) => [`city eps ${r.eps} ${cityGridLabel(r.grid)} ${cityMechanismLabel(r)}`, r.error])),
+      ...Object.fromEntries(
+        city.map((r) => [`city eps ${r.eps} ${cityGridLabel(r.grid)} ${cityMechanismLabel(r)}`, r.error]),
+      ),
     },
     tables: geoTables(p, pts, city),
     charts: geoCharts(p, pts, city),
@@ -355,7 +417,16 @@ function geoTables(p: GeoParams, pts: GridPoint[], city: CityRow[]): CaseStudyTa
         'tight expected error (km)',
         'planar Laplace expected error (km)',
       ],
-      rows: pts.map((p) => [p.eps, p.tightExists, p.minZ, p.minZAt, p.tightUtility, p.plUtility, p.tightError, p.plError]),
+      rows: pts.map((p) => [
+        p.eps,
+        p.tightExists,
+        p.minZ,
+        p.minZAt,
+        p.tightUtility,
+        p.plUtility,
+        p.tightError,
+        p.plError,
+      ]),
     },
     ...(skipCity
       ? []
@@ -364,7 +435,15 @@ function geoTables(p: GeoParams, pts: GridPoint[], city: CityRow[]): CaseStudyTa
             id: 'city-comparison',
             title: `City, population prior, eps = ${cityEpsList.join(', ')}`,
             header: ['epsilon', 'grid', 'mechanism', 'exists', 'expected distance error (km)', 'effective ε', 'note'],
-            rows: city.map((r) => [r.eps, cityGridLabel(r.grid), cityMechanismLabel(r), exists(r), r.error, r.effectiveEps, cityRowNote(r)]),
+            rows: city.map((r) => [
+              r.eps,
+              cityGridLabel(r.grid),
+              cityMechanismLabel(r),
+              exists(r),
+              r.error,
+              r.effectiveEps,
+              cityRowNote(r),
+            ]),
           },
         ]),
   ];
@@ -376,7 +455,13 @@ function geoCharts(p: GeoParams, pts: GridPoint[], city: CityRow[]): ChartSpec[]
   const xs = pts.map((q) => q.eps);
   const cats = cityCategories(city);
   // Planar Laplace against tight constraints over eps, one figure of the grid points.
-  const gridChart = (id: string, what: string, yLabel: string, pl: 'plError' | 'plUtility', tight: 'tightError' | 'tightUtility'): ChartSpec => ({
+  const gridChart = (
+    id: string,
+    what: string,
+    yLabel: string,
+    pl: 'plError' | 'plUtility',
+    tight: 'tightError' | 'tightUtility',
+  ): ChartSpec => ({
     id,
     title: `${size} x ${size} km grid: ${what}`,
     type: 'line',
@@ -390,7 +475,13 @@ function geoCharts(p: GeoParams, pts: GridPoint[], city: CityRow[]): ChartSpec[]
   });
   return [
     gridChart('grid-error', 'expected distance error (uniform prior)', 'expected error (km)', 'plError', 'tightError'),
-    gridChart('grid-utility', 'utility (uniform prior, binary gain)', 'P(guess the true cell)', 'plUtility', 'tightUtility'),
+    gridChart(
+      'grid-utility',
+      'utility (uniform prior, binary gain)',
+      'P(guess the true cell)',
+      'plUtility',
+      'tightUtility',
+    ),
     ...(skipCity
       ? []
       : [
@@ -405,7 +496,11 @@ function geoCharts(p: GeoParams, pts: GridPoint[], city: CityRow[]): ChartSpec[]
             series: cityEpsList.map((e) => ({
               label: `eps = ${e} per km`,
               x: cats.labels.map((_, i) => i),
-              y: cats.keys.map((c) => city.find((r) => r.eps === e && `${cityGridLabel(r.grid)}: ${cityMechanismLabel(r)}` === c)?.error ?? null),
+              y: cats.keys.map(
+                (c) =>
+                  city.find((r) => r.eps === e && `${cityGridLabel(r.grid)}: ${cityMechanismLabel(r)}` === c)?.error ??
+                  null,
+              ),
             })),
           },
         ]),

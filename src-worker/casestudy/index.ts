@@ -24,7 +24,10 @@ export const CASE_STUDIES: Readonly<Record<CaseStudyName, Study>> = {
   capacities: capacitiesStudy,
 };
 
-export async function runCaseStudy(req: Pick<CaseStudyRequest, 'study' | 'params' | 'part'>, ctx: StudyContext): Promise<CaseStudyResult> {
+export async function runCaseStudy(
+  req: Pick<CaseStudyRequest, 'study' | 'params' | 'part'>,
+  ctx: StudyContext,
+): Promise<CaseStudyResult> {
   // one part of a split study (src-worker/casestudy/parts.ts): its items only
   if (req.part) return runStudyPart(req.study, req.params ?? {}, req.part, ctx);
   const study = (CASE_STUDIES as Readonly<Record<string, Study | undefined>>)[req.study];

@@ -5,7 +5,11 @@
  * at most r outputs at most log2(r e^(eps u) / ((v-1+e^eps)^l - e^(eps l) + e^(eps u))),
  * l = floor(log_v r); about one individual at most log2(e^eps) bits.
  */
-import { databaseLeakageBound, databaseLeakageBoundWithOutputs, individualLeakageBound } from '../bound/database-leakage-bounds';
+import {
+  databaseLeakageBound,
+  databaseLeakageBoundWithOutputs,
+  individualLeakageBound,
+} from '../bound/database-leakage-bounds';
 import type { FindingsOf } from '../../src-shared/protocol/index';
 import { studyParams, epsGrid, type Study, type CaseStudyResult } from './study';
 
@@ -34,7 +38,14 @@ export const leakageBoundsStudy: Study = (params): CaseStudyResult => {
     const worse = grid.filter((e, j) => byR[k]![j]! > databaseLeakageBound(u, vR, e) + 1e-9);
     if (worse.length) {
       const e0 = worse[0]!;
-      looser.push({ r, count: worse.length, from: e0, to: worse[worse.length - 1]!, bound: byR[k]![grid.indexOf(e0)]!, anyR: databaseLeakageBound(u, vR, e0) });
+      looser.push({
+        r,
+        count: worse.length,
+        from: e0,
+        to: worse[worse.length - 1]!,
+        bound: byR[k]![grid.indexOf(e0)]!,
+        anyR: databaseLeakageBound(u, vR, e0),
+      });
     }
   });
   const findings: FindingsOf<'leakage-bounds'> = {

@@ -38,14 +38,19 @@ export async function runStudyPart(
   ctx: StudyContext,
 ): Promise<CaseStudyResult> {
   const s = splitStudy(study);
-  if (!s) invalid(`case study '${study}' cannot be split into parts (splittable: ${Object.keys(SPLIT_STUDIES).join(', ')})`);
+  if (!s)
+    invalid(`case study '${study}' cannot be split into parts (splittable: ${Object.keys(SPLIT_STUDIES).join(', ')})`);
   const n = s.itemCount(params);
-  if (part.start + part.count > n) invalid(`case study '${study}' has ${n} items; part ${part.start}..${part.start + part.count - 1} is out of range`);
+  if (part.start + part.count > n)
+    invalid(`case study '${study}' has ${n} items; part ${part.start}..${part.start + part.count - 1} is out of range`);
   const items = await s.computeItems(params, part.start, part.count, ctx);
   return { type: 'case-study', study, title: '', numbers: {}, tables: [], charts: [], part: { ...part, items } };
 }
 
-/** The single job's result from its parts' results (in item order); throws MechError 'internal' on a part that does not fit. */
+/**
+ * The single job's result from its parts' results (in item order); throws MechError 'internal' on a part that does not
+ * fit.
+ */
 export function mergeStudyParts(study: string, params: CaseStudyParams, parts: CaseStudyResult[]): CaseStudyResult {
   const s = splitStudy(study);
   if (!s) invalid(`case study '${study}' cannot be split into parts`);
@@ -55,11 +60,13 @@ export function mergeStudyParts(study: string, params: CaseStudyParams, parts: C
       invalid(`case study '${study}': a part's items do not continue the previous part's`);
     for (const item of r.part.items) {
       const v = s.itemSchema.safeParse(item);
-      if (!v.success) invalid(`case study '${study}': a part returned a malformed item (${v.error.issues[0]?.message ?? ''})`);
+      if (!v.success)
+        invalid(`case study '${study}': a part returned a malformed item (${v.error.issues[0]?.message ?? ''})`);
       items.push(v.data);
     }
   }
-  if (items.length !== s.itemCount(params)) invalid(`case study '${study}': the parts hold ${items.length} items, the study has ${s.itemCount(params)}`);
+  if (items.length !== s.itemCount(params))
+    invalid(`case study '${study}': the parts hold ${items.length} items, the study has ${s.itemCount(params)}`);
   // through the result schema, as every reply of a worker is: the same record, fields in the schema's order
   return caseStudyResultSchema.parse(s.assemble(params, items));
 }

@@ -23,7 +23,11 @@ import { numbersPerEps, studyParams, type ChartSpec, type Study, type CaseStudyR
  * The errors allowed: 0..aMax by aStep (first chart and table), the whole
  * range 1..D on a log scale (second chart), D's midpoint, and their union.
  */
-function errorGrids(D: number, aMax: number, aStep: number): { aValues: number[]; wide: number[]; mid: number; all: number[] } {
+function errorGrids(
+  D: number,
+  aMax: number,
+  aStep: number,
+): { aValues: number[]; wide: number[]; mid: number; all: number[] } {
   const aValues: number[] = [];
   for (let a = 0; a <= aMax; a += aStep) aValues.push(a);
   // the whole range 0..D, coarser, for the second chart
@@ -60,7 +64,13 @@ export const registrationDateStudy: Study = (params, ctx): CaseStudyResult => {
   });
   const at = (c: (typeof curves)[number], a: number, which: 'rr' | 'tg') => c[which][aValues.indexOf(a)] ?? null;
   // Both charts: b(a) of randomised response (eps*d_h, dashed) and of TG at eps/s (d_1) per eps.
-  const usefulnessChart = (id: string, title: string, x: number[], ys: (c: (typeof curves)[number]) => [number[], number[]], xLog = false): ChartSpec => ({
+  const usefulnessChart = (
+    id: string,
+    title: string,
+    x: number[],
+    ys: (c: (typeof curves)[number]) => [number[], number[]],
+    xLog = false,
+  ): ChartSpec => ({
     id,
     title,
     type: 'line',
@@ -68,7 +78,9 @@ export const registrationDateStudy: Study = (params, ctx): CaseStudyResult => {
     xLabel: 'error allowed (days)',
     // b(a): the largest, over the true dates, chance that the released date is off by more than a days
     yLabel: 'chance of a larger error',
-    notes: ['each curve: the chance that the released date is off by more than the error allowed, at the true date where that chance is highest'],
+    notes: [
+      'each curve: the chance that the released date is off by more than the error allowed, at the true date where that chance is highest',
+    ],
     yMin: 0,
     yMax: 1,
     series: curves.flatMap((c) => {
@@ -115,16 +127,25 @@ export const registrationDateStudy: Study = (params, ctx): CaseStudyResult => {
     tables: [
       {
         id: 'usefulness',
-        title: 'The chance that the released date is off by more than the error allowed, for the true date where that chance is highest',
+        title:
+          'The chance that the released date is off by more than the error allowed, for the true date where that chance is highest',
         header: [
           'error allowed (days)',
-          ...curves.flatMap((c) => [`randomised response, ε = ${c.eps}`, `truncated geometric (${s}-day shifts), ε = ${c.eps}`]),
+          ...curves.flatMap((c) => [
+            `randomised response, ε = ${c.eps}`,
+            `truncated geometric (${s}-day shifts), ε = ${c.eps}`,
+          ]),
         ],
         rows: aValues.map((a, k) => [a, ...curves.flatMap((c) => [c.rr[k]!, c.tg[k]!])]),
       },
     ],
     charts: [
-      usefulnessChart('usefulness', `Errors of the released earliest date: any change hidden vs ${s}-day shifts hidden`, aValues, (c) => [c.rr, c.tg]),
+      usefulnessChart(
+        'usefulness',
+        `Errors of the released earliest date: any change hidden vs ${s}-day shifts hidden`,
+        aValues,
+        (c) => [c.rr, c.tg],
+      ),
       usefulnessChart(
         'usefulness-all-days',
         `Errors of the released earliest date over the whole range, 1 to ${D} days (log axis)`,

@@ -91,7 +91,15 @@ export const regularPriorStudy: Study = async (params, ctx): Promise<CaseStudyRe
       {
         id: 'showcase',
         title: 'Showcase eps values',
-        header: ['epsilon', 'regular', 'min mu', 'at', 'log2(sum mu / max pi)', 'leakage of best product mechanism', 'all-priors bound'],
+        header: [
+          'epsilon',
+          'regular',
+          'min mu',
+          'at',
+          'log2(sum mu / max pi)',
+          'leakage of best product mechanism',
+          'all-priors bound',
+        ],
         rows: cases.map((c) => [c.eps, c.regular, c.minMu, c.minMuLabel, c.formal, c.achievedLeak, c.all]),
       },
     ],
@@ -118,7 +126,10 @@ export const regularPriorStudy: Study = async (params, ctx): Promise<CaseStudyRe
   };
 };
 
-/** Per eps of the grid: regularity of the product prior, the prior-specific formula, the all-priors bound, and the table's rows. */
+/**
+ * Per eps of the grid: regularity of the product prior, the prior-specific formula, the all-priors bound, and the
+ * table's rows.
+ */
 function boundsOverEps(
   db: Domain,
   pm: Float64Array,
@@ -149,7 +160,15 @@ function boundsOverEps(
     formal.push(lb);
     priorBound.push(regular ? lb : null);
     allBound.push(databaseLeakageBound(u, v, eps));
-    rows.push([eps, regular, mu.min, regular ? mu.sum : null, regular ? lb : null, regular ? null : lb, allBound[allBound.length - 1]!]);
+    rows.push([
+      eps,
+      regular,
+      mu.min,
+      regular ? mu.sum : null,
+      regular ? lb : null,
+      regular ? null : lb,
+      allBound[allBound.length - 1]!,
+    ]);
   }
   return { rows, regularFlags, priorBound, formal, allBound };
 }
@@ -182,7 +201,10 @@ function productPrior(p: Float64Array, u: number): Float64Array {
   return cur;
 }
 
-/** A showcase eps: regularity on the whole domain, the prior-specific formula, and what the best product mechanism leaks. */
+/**
+ * A showcase eps: regularity on the whole domain, the prior-specific formula, and what the best product mechanism
+ * leaks.
+ */
 interface ShowcaseCase {
   eps: number;
   regular: boolean;

@@ -75,7 +75,8 @@ function maxMetricSensitivities(u: number, V: number, p: number): SensitivityRow
       label,
       delta: s.delta,
       uniform: s.uniform,
-      counterexample: !s.uniform && s.counterexample ? { labels: s.counterexample.labels, reason: s.counterexample.reason } : null,
+      counterexample:
+        !s.uniform && s.counterexample ? { labels: s.counterexample.labels, reason: s.counterexample.reason } : null,
     });
   };
   add(`average (answers s/${u}, |y - y'|)`, 'exact average', avgDomain, (x) => sum(x));
@@ -84,8 +85,15 @@ function maxMetricSensitivities(u: number, V: number, p: number): SensitivityRow
   return rows;
 }
 
-/** Independent Laplace noise of scale unit/eps on every reading (seeded), with its measured mean absolute and RMS error. */
-function noisyTrace(trace: readonly number[], unit: number, eps: number, seed: number): { eps: number; b: number; y: number[]; mae: number; rmse: number } {
+/**
+ * Independent Laplace noise of scale unit/eps on every reading (seeded), with its measured mean absolute and RMS error.
+ */
+function noisyTrace(
+  trace: readonly number[],
+  unit: number,
+  eps: number,
+  seed: number,
+): { eps: number; b: number; y: number[]; mae: number; rmse: number } {
   const n = trace.length;
   const rand = seededRandom(seed);
   const b = unit / eps;
@@ -100,7 +108,11 @@ function noisyTrace(trace: readonly number[], unit: number, eps: number, seed: n
 }
 
 /** Reading i's time of day (hh:mm), and every `every`-th reading's index and hour (the charts' points). */
-function traceTimes(n: number, stepSeconds: number, every: number): { hhmm: (i: number) => string; idx: number[]; hours: number[] } {
+function traceTimes(
+  n: number,
+  stepSeconds: number,
+  every: number,
+): { hhmm: (i: number) => string; idx: number[]; hours: number[] } {
   const hhmm = (i: number) => {
     const s = Math.round(i * stepSeconds);
     return `${String(Math.floor(s / 3600)).padStart(2, '0')}:${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}`;
@@ -177,7 +189,14 @@ function traceChart(
 export const smartMeterStudy: Study = (params): CaseStudyResult => {
   const p = studyParams('smart-meter', params);
   const { trace, unit, seed, epsilon: eps, chartEvery: every } = p;
-  const [noiseEps, width, L, pct, sU, sV] = [p.noiseEpsilons, p.levelWidth, p.levels, p.percentile, p.sensitivityU, p.sensitivityV];
+  const [noiseEps, width, L, pct, sU, sV] = [
+    p.noiseEpsilons,
+    p.levelWidth,
+    p.levels,
+    p.percentile,
+    p.sensitivityU,
+    p.sensitivityV,
+  ];
   const n = trace.length;
   const stepSeconds = (24 * 3600) / n;
 

@@ -21,7 +21,15 @@ import { posteriorVulnerability } from '../measure/posterior-vulnerability';
 import { uniformPrior } from '../measure/prior';
 import { checkPrivacy } from '../check/privacy-check';
 import type { FindingsOf } from '../../src-shared/protocol/index';
-import { studyParams, checkAbort, epsGrid, type Study, type StudyContext, type CaseStudyResult, type ChartSpec } from './study';
+import {
+  studyParams,
+  checkAbort,
+  epsGrid,
+  type Study,
+  type StudyContext,
+  type CaseStudyResult,
+  type ChartSpec,
+} from './study';
 
 /**
  * Smallest eps on the grid step, 2 step, ... (up to `to`) where the
@@ -76,7 +84,12 @@ function productTG(u: number, epsEach: number, d: Domain): RowSource {
 }
 
 /** A query's utility against eps: the tight-constraints mechanism and the geometric one (dashed). */
-function utilityChart(id: string, title: string, pts: { eps: number; tight: number | null; geo: number }[], geoLabel: string): ChartSpec {
+function utilityChart(
+  id: string,
+  title: string,
+  pts: { eps: number; tight: number | null; geo: number }[],
+  geoLabel: string,
+): ChartSpec {
   return {
     id,
     title,
@@ -126,7 +139,12 @@ export const sumAndCountsStudy: Study = (params, ctx): CaseStudyResult => {
   const cntEps = thCounts.epsilon ?? 1;
   const cntGeoCheck = checkPrivacy(productTG(countU, cntEps / 2, counts), counts, cntEps, { topK: 1 });
 
-  const query = (th: ReturnType<typeof thresholdScan>, points: typeof sumPts, check: ReturnType<typeof checkPrivacy>, at: number) => ({
+  const query = (
+    th: ReturnType<typeof thresholdScan>,
+    points: typeof sumPts,
+    check: ReturnType<typeof checkPrivacy>,
+    at: number,
+  ) => ({
     ...th,
     points,
     check: { at, effectiveEpsilon: check.effectiveEpsilon, passes: check.passes },
@@ -174,8 +192,18 @@ export const sumAndCountsStudy: Study = (params, ctx): CaseStudyResult => {
       },
     ],
     charts: [
-      utilityChart('sum-utility', `Sum of ${sumU} values in 0..${sumV} (threshold ${thSum.epsilon ?? 'none'})`, sumPts, `geometric (TG, eps/${sumV})`),
-      utilityChart('counts-utility', `Two counts over ${countU} records (threshold ${thCounts.epsilon ?? 'none'})`, cntPts, 'geometric (two TGs, eps/2 each)'),
+      utilityChart(
+        'sum-utility',
+        `Sum of ${sumU} values in 0..${sumV} (threshold ${thSum.epsilon ?? 'none'})`,
+        sumPts,
+        `geometric (TG, eps/${sumV})`,
+      ),
+      utilityChart(
+        'counts-utility',
+        `Two counts over ${countU} records (threshold ${thCounts.epsilon ?? 'none'})`,
+        cntPts,
+        'geometric (two TGs, eps/2 each)',
+      ),
     ],
   };
 };

@@ -16,7 +16,15 @@ import { uniformPrior, validatePrior } from '../measure/prior';
 import { singleOrbitUtilityBound } from '../bound/single-orbit-utility-bound';
 import { regularity } from '../bound/regularity';
 import type { RowSource } from '../mechanism/channel';
-import { studyParams, epsGrid, f, type Study, type CaseStudyResult, type ChartSpec, type CaseStudyTable } from './study';
+import {
+  studyParams,
+  epsGrid,
+  f,
+  type Study,
+  type CaseStudyResult,
+  type ChartSpec,
+  type CaseStudyTable,
+} from './study';
 import type { Domain } from '../metric/domain';
 import type { FindingsOf } from '../../src-shared/protocol/index';
 
@@ -99,7 +107,9 @@ export const votingStudy: Study = (params): CaseStudyResult => {
       uniformPrior: prior(regVotesUniform),
       racePrior: prior(regVotesRace),
     },
-    ringBetterAt: grid.filter((_, k) => (series.ringU[k] ?? -1) > series.tgU[k]! + 1e-12 || (series.ringR[k] ?? -1) > series.tgR[k]! + 1e-12),
+    ringBetterAt: grid.filter(
+      (_, k) => (series.ringU[k] ?? -1) > series.tgU[k]! + 1e-12 || (series.ringR[k] ?? -1) > series.tgR[k]! + 1e-12,
+    ),
   };
   return {
     type: 'case-study',
@@ -131,8 +141,15 @@ type CountSeries = {
   bound: (number | null)[];
 };
 
-/** The count's utility against eps (0.1..3): TG and the ring mechanism under both priors, and the uniform prior's bound where it is regular. */
-function countUtilityAgainstEps(votes: Domain, votePrior: Float64Array, u6: Float64Array): { grid: number[]; series: CountSeries } {
+/**
+ * The count's utility against eps (0.1..3): TG and the ring mechanism under both priors, and the uniform prior's bound
+ * where it is regular.
+ */
+function countUtilityAgainstEps(
+  votes: Domain,
+  votePrior: Float64Array,
+  u6: Float64Array,
+): { grid: number[]; series: CountSeries } {
   const util = (pi: Float64Array, ch: RowSource) => posteriorVulnerability(pi, ch).value;
   const grid = epsGrid(0.1, 3, 0.1);
   const series: CountSeries = { tgU: [], ringU: [], tgR: [], ringR: [], bound: [] };
@@ -171,14 +188,33 @@ function votingTables(
     {
       id: 'count-utility-vs-eps',
       title: 'Count query: utility against eps',
-      header: ['epsilon', 'TG uniform', 'ring uniform', 'TG close race', 'ring close race', 'uniform-prior bound sum(mu)'],
-      rows: grid.map((e, k) => [e, series.tgU[k]!, series.ringU[k]!, series.tgR[k]!, series.ringR[k]!, series.bound[k]!]),
+      header: [
+        'epsilon',
+        'TG uniform',
+        'ring uniform',
+        'TG close race',
+        'ring close race',
+        'uniform-prior bound sum(mu)',
+      ],
+      rows: grid.map((e, k) => [
+        e,
+        series.tgU[k]!,
+        series.ringU[k]!,
+        series.tgR[k]!,
+        series.ringR[k]!,
+        series.bound[k]!,
+      ]),
     },
   ];
 }
 
 /** The study's two charts: utilities at eps, and the count's utility against eps. */
-function votingCharts(eps: number, rows: { uni: number; non: number }[], grid: number[], series: CountSeries): ChartSpec[] {
+function votingCharts(
+  eps: number,
+  rows: { uni: number; non: number }[],
+  grid: number[],
+  series: CountSeries,
+): ChartSpec[] {
   return [
     {
       id: 'utilities',

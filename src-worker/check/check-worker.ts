@@ -11,7 +11,10 @@ import { messageOf } from '../../src-shared/errors';
 parentPort?.once('message', (msg: { shared: ScanShared }) => {
   try {
     const part = scanRows(msg.shared);
-    parentPort!.postMessage({ type: 'part', part }, [part.top.buffer as ArrayBuffer, part.uncertain.buffer as ArrayBuffer]);
+    parentPort!.postMessage({ type: 'part', part }, [
+      part.top.buffer as ArrayBuffer,
+      part.uncertain.buffer as ArrayBuffer,
+    ]);
   } catch (e) {
     parentPort!.postMessage({ type: 'error', message: messageOf(e) });
   }

@@ -39,13 +39,21 @@ export function checkComposedWithQuery(
   opts: PrivacyCheckOptions = {},
 ): ComposedQueryCheck {
   assertEpsilon(eps);
-  if (h.rows !== Y.n) throw new MechError('invalid-input', `the answer mechanism has ${h.rows} rows but the answer domain ${Y.spec} has ${Y.n} points`);
+  if (h.rows !== Y.n)
+    throw new MechError(
+      'invalid-input',
+      `the answer mechanism has ${h.rows} rows but the answer domain ${Y.spec} has ${Y.n} points`,
+    );
   const sensitivity = querySensitivity(X, Y, f);
   const delta = sensitivity.delta;
   if (!Number.isFinite(delta)) {
-    throw new MechError('not-applicable', `the query from ${X.spec} to ${Y.spec} has infinite sensitivity: no finite eps * dX guarantee can follow from H`, {
-      delta,
-    });
+    throw new MechError(
+      'not-applicable',
+      `the query from ${X.spec} to ${Y.spec} has infinite sensitivity: no finite eps * dX guarantee can follow from H`,
+      {
+        delta,
+      },
+    );
   }
   const answerCheck = checkPrivacy(h, Y, eps, opts);
   const composedEpsilon = eps * delta;

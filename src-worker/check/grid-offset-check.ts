@@ -88,7 +88,12 @@ interface GridOffsetCheckOptions {
   signal?: AbortSignal;
 }
 
-export function checkGridOffsetPrivacy(src: RowSource, domain: Domain, eps: number, opts: GridOffsetCheckOptions = {}): GridOffsetCheckResult {
+export function checkGridOffsetPrivacy(
+  src: RowSource,
+  domain: Domain,
+  eps: number,
+  opts: GridOffsetCheckOptions = {},
+): GridOffsetCheckResult {
   assertEpsilon(eps);
   const g = domain.structure.grid;
   if (!g) throw new MechError('internal', `the offset check needs a grid domain, got ${domain.spec}`);
@@ -96,7 +101,10 @@ export function checkGridOffsetPrivacy(src: RowSource, domain: Domain, eps: numb
   const C = g.cols;
   const n = R * C;
   if (src.rows !== n || src.cols !== n) {
-    throw new MechError('invalid-input', `the channel is ${src.rows} x ${src.cols} but the grid ${domain.spec} has ${n} points`);
+    throw new MechError(
+      'invalid-input',
+      `the channel is ${src.rows} x ${src.cols} but the grid ${domain.spec} has ${n} points`,
+    );
   }
   const topK = opts.topK ?? 10;
   const logTol = Math.log1p(REL_TOL);
@@ -139,7 +147,10 @@ export function checkGridOffsetPrivacy(src: RowSource, domain: Domain, eps: numb
     for (let y = 0; y < n; y++) {
       let v = row[y]!;
       if (!(v >= -NEG_TOL && v <= 1 + REL_TOL)) {
-        throw new MechError('invalid-input', `channel entry C[${src.rowLabel(x)}][${src.colLabel(y)}] is ${v}, not a probability`);
+        throw new MechError(
+          'invalid-input',
+          `channel entry C[${src.rowLabel(x)}][${src.colLabel(y)}] is ${v}, not a probability`,
+        );
       }
       if (v < 0) v = 0;
       const qr = Math.floor(y / C);
@@ -161,7 +172,8 @@ export function checkGridOffsetPrivacy(src: RowSource, domain: Domain, eps: numb
         k.hi[u] = v;
       }
     }
-    if (opts.onProgress && (x & 1023) === 1023) opts.onProgress((0.5 * (x + 1)) / n, `offset check: read ${x + 1} of ${n} rows`);
+    if (opts.onProgress && (x & 1023) === 1023)
+      opts.onProgress((0.5 * (x + 1)) / n, `offset check: read ${x + 1} of ${n} rows`);
   }
 
   // Pair scan per class.
@@ -264,7 +276,8 @@ export function checkGridOffsetPrivacy(src: RowSource, domain: Domain, eps: numb
         }
       }
       done += k.w;
-      if (opts.onProgress && (ur & 63) === 63) opts.onProgress(0.5 + (0.5 * done) / totalPoints, `offset check: ${pairsChecked} point pairs`);
+      if (opts.onProgress && (ur & 63) === 63)
+        opts.onProgress(0.5 + (0.5 * done) / totalPoints, `offset check: ${pairsChecked} point pairs`);
     }
   }
 

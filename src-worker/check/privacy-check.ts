@@ -65,7 +65,10 @@ export interface PrivacyPair {
   xIndex: number;
   xpIndex: number;
   yIndex: number;
-  /** C[x][y] / C[xp][y] (Infinity when C[xp][y] = 0 < C[x][y], or when the quotient exceeds the largest double: see lnRatio). */
+  /**
+   * C[x][y] / C[xp][y] (Infinity when C[xp][y] = 0 < C[x][y], or when the quotient exceeds the largest double: see
+   * lnRatio).
+   */
   ratio: number;
   /** ln(C[x][y] / C[xp][y]), finite whenever both entries are positive. */
   lnRatio: number;
@@ -134,7 +137,10 @@ export function worstListOffer<T extends { eff: number }>(worst: T[], topK: numb
   };
 }
 
-/** All-pairs checks take the ln scan (log-ratio-scan.ts) while its ln matrix and packed distances fit this many entries each (256 MiB). */
+/**
+ * All-pairs checks take the ln scan (log-ratio-scan.ts) while its ln matrix and packed distances fit this many entries
+ * each (256 MiB).
+ */
 const SCAN_MAX_ENTRIES = 2 ** 25;
 
 /** Options of the threaded check: threads (default: the cores, one for small checks), cancellation and progress. */
@@ -178,12 +184,16 @@ class CheckRun {
     this.topK = opts.topK ?? 10;
     assertPositiveInt(this.topK, 'number of worst pairs', 0);
     if (src.rows !== domain.n) {
-      throw new MechError('invalid-input', `the channel has ${src.rows} rows but the domain ${domain.spec} has ${domain.n} points`);
+      throw new MechError(
+        'invalid-input',
+        `the channel has ${src.rows} rows but the domain ${domain.spec} has ${domain.n} points`,
+      );
     }
     const wanted = opts.pairs ?? 'auto';
     // Explicitly asked for edges: a too-large edge list is an error; otherwise fall back to all pairs.
     const edges = wanted === 'edges' ? domain.structure.edges : edgesIfAvailable(domain);
-    if (wanted === 'edges' && !edges) throw new MechError('invalid-input', `domain ${domain.spec} has no graph edges to check`);
+    if (wanted === 'edges' && !edges)
+      throw new MechError('invalid-input', `domain ${domain.spec} has no graph edges to check`);
     this.mode = wanted === 'all' || !edges ? 'all-pairs' : 'edges';
     this.edges = edges;
     this.m = src.cols;
@@ -195,7 +205,12 @@ class CheckRun {
     this.cache = new RowCache(src, opts.cacheEntries ?? 2 ** 23, (i, row) => this.validateRow(i, row));
     this.offer = worstListOffer(this.worst, this.topK);
     const { n, m } = this;
-    this.scans = opts.scan !== false && this.mode === 'all-pairs' && n >= 2 && n * m <= SCAN_MAX_ENTRIES && (n * (n - 1)) / 2 <= SCAN_MAX_ENTRIES;
+    this.scans =
+      opts.scan !== false &&
+      this.mode === 'all-pairs' &&
+      n >= 2 &&
+      n * m <= SCAN_MAX_ENTRIES &&
+      (n * (n - 1)) / 2 <= SCAN_MAX_ENTRIES;
     const maxWork = (this.scans ? opts.maxScanWork : undefined) ?? opts.maxWork ?? 2e9;
     if (this.mode === 'edges') {
       const count = edges!.from.length;
@@ -228,12 +243,19 @@ class CheckRun {
   }
 
   private badEntry(i: number, y: number, v: number): never {
-    throw new MechError('invalid-input', `channel entry C[${this.src.rowLabel(i)}][${this.src.colLabel(y)}] is ${v}, not a probability`);
+    throw new MechError(
+      'invalid-input',
+      `channel entry C[${this.src.rowLabel(i)}][${this.src.colLabel(y)}] is ${v}, not a probability`,
+    );
   }
 
   private distance(i: number, j: number): number {
     const d = this.domain.distance(i, j);
-    if (!(d >= 0)) throw new MechError('invalid-input', `distance between ${this.domain.label(i)} and ${this.domain.label(j)} is ${d}, not a distance`);
+    if (!(d >= 0))
+      throw new MechError(
+        'invalid-input',
+        `distance between ${this.domain.label(i)} and ${this.domain.label(j)} is ${d}, not a distance`,
+      );
     return d;
   }
 
@@ -315,7 +337,9 @@ class CheckRun {
     }
   }
 
-  /** The scan's inputs: every row validated and its ln taken once, the distances packed (on shared memory for threads). */
+  /**
+   * The scan's inputs: every row validated and its ln taken once, the distances packed (on shared memory for threads).
+   */
   scanInput(shared: boolean): ScanShared {
     const { n, m } = this;
     const alloc = (k: number): Float64Array => (shared ? sharedFloat64(k) : new Float64Array(k));
@@ -390,7 +414,12 @@ class CheckRun {
 }
 
 /** The privacy check on this thread (see the top of this file). */
-export function checkPrivacy(src: RowSource, domain: Domain, eps: number, opts: PrivacyCheckOptions = {}): PrivacyCheckResult {
+export function checkPrivacy(
+  src: RowSource,
+  domain: Domain,
+  eps: number,
+  opts: PrivacyCheckOptions = {},
+): PrivacyCheckResult {
   const run = new CheckRun(src, domain, eps, opts);
   if (run.scans) run.absorb([scanRows(run.scanInput(false))]);
   else run.walk();
@@ -403,7 +432,12 @@ export function checkPrivacy(src: RowSource, domain: Domain, eps: number, opts: 
  * worst pairs as checkPrivacy, in a fraction of the time on several cores. Graph-edge checks and small
  * checks run on this thread.
  */
-export async function checkPrivacyThreaded(src: RowSource, domain: Domain, eps: number, opts: ThreadedCheckOptions = {}): Promise<PrivacyCheckResult> {
+export async function checkPrivacyThreaded(
+  src: RowSource,
+  domain: Domain,
+  eps: number,
+  opts: ThreadedCheckOptions = {},
+): Promise<PrivacyCheckResult> {
   const run = new CheckRun(src, domain, eps, opts);
   if (!run.scans) {
     run.walk();

@@ -5,9 +5,13 @@ import { type WorkerModule, startWorker, workerModule } from '../base/worker-mod
 import { type ScanPart, type ScanShared, scanRows } from './log-ratio-scan';
 
 /** The scanning threads' module (src-worker/worker-module.ts), or null. */
-const checkWorker = (): WorkerModule | null => workerModule(new URL('./check-worker.ts', import.meta.url), import.meta.url);
+const checkWorker = (): WorkerModule | null =>
+  workerModule(new URL('./check-worker.ts', import.meta.url), import.meta.url);
 
-/** Scans below this many pair x output comparisons stay on the calling thread (a thread costs ~50 ms to start, more through tsx). */
+/**
+ * Scans below this many pair x output comparisons stay on the calling thread (a thread costs ~50 ms to start, more
+ * through tsx).
+ */
 const THREADED_SCAN_WORK = 2e8;
 
 /**

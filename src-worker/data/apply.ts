@@ -44,7 +44,8 @@ import { checkCancelled } from '../numeric/cancel';
  * A seeded stream is as exact as a random one; only its bits are predictable.
  */
 
-export const RELEASE_WARNING = 'NOT FOR RELEASE: sampled with a seeded generator (--seed) for reproducible tests; not cryptographically random';
+export const RELEASE_WARNING =
+  'NOT FOR RELEASE: sampled with a seeded generator (--seed) for reproducible tests; not cryptographically random';
 
 /** A source of uniform random bits. */
 export interface RandomBits {
@@ -84,7 +85,8 @@ export function cryptoBits(bufferWords = 16384): RandomBits {
 
 /** Seeded uniform bits (tests only; not for release). */
 export function seededBits(seed: number): RandomBits {
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) invalid(`seed must be an integer in 0..4294967295, got ${String(seed)}`);
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
+    invalid(`seed must be an integer in 0..4294967295, got ${String(seed)}`);
   const r = seededRandom(seed);
   return bitsFromWords(() => r() * TWO_POW_32, false);
 }
@@ -217,12 +219,14 @@ export class ChannelSampler {
   private groupNext: Int32Array | null = null;
 
   constructor(channel: RowSource, opts: SamplerOptions = {}) {
-    if (!(channel.rows > 0) || !(channel.cols > 0)) invalid(`cannot sample a channel with ${channel.rows} rows and ${channel.cols} columns`);
+    if (!(channel.rows > 0) || !(channel.cols > 0))
+      invalid(`cannot sample a channel with ${channel.rows} rows and ${channel.cols} columns`);
     this.channel = channel;
     this.random = opts.random ?? (opts.seed !== undefined ? seededBits(opts.seed) : cryptoBits());
     this.forRelease = this.random.cryptographic;
     this.k = opts.fastBits ?? FAST_BITS;
-    if (!Number.isInteger(this.k) || this.k < 1 || this.k > FAST_BITS) throw new MechError('internal', `fastBits must be an integer in 1..${FAST_BITS}`);
+    if (!Number.isInteger(this.k) || this.k < 1 || this.k > FAST_BITS)
+      throw new MechError('internal', `fastBits must be an integer in 1..${FAST_BITS}`);
     const budget = opts.cacheEntries ?? 1 << 24;
     this.maxRows = Math.max(1, Math.floor(budget / channel.cols));
     this.rowBuf = new Float64Array(channel.cols);
@@ -242,7 +246,10 @@ export class ChannelSampler {
       const v = row[y]!;
       if (!(v >= 0 && v < Infinity)) {
         if (!Number.isFinite(v) || v < -NEG_TOL)
-          throw new MechError('invalid-input', `channel row ${this.channel.rowLabel(x)}: entry ${this.channel.colLabel(y)} is ${v}, not a probability`);
+          throw new MechError(
+            'invalid-input',
+            `channel row ${this.channel.rowLabel(x)}: entry ${this.channel.colLabel(y)} is ${v}, not a probability`,
+          );
         row[y] = 0;
       } else {
         s += v;
@@ -253,7 +260,11 @@ export class ChannelSampler {
       }
       if (cum) cum[y] = sLo;
     }
-    if (Math.abs(s - 1) > SUM_TOL) throw new MechError('invalid-input', `channel row ${this.channel.rowLabel(x)} sums to ${s}, not 1 (tolerance ${SUM_TOL})`);
+    if (Math.abs(s - 1) > SUM_TOL)
+      throw new MechError(
+        'invalid-input',
+        `channel row ${this.channel.rowLabel(x)} sums to ${s}, not 1 (tolerance ${SUM_TOL})`,
+      );
     this.sLo = sLo;
     this.sHi = sLo + inexact;
     return row;
@@ -328,7 +339,8 @@ export class ChannelSampler {
 
   /** One output index for secret x. */
   sample(x: number): number {
-    if (!Number.isInteger(x) || x < 0 || x >= this.channel.rows) throw new MechError('internal', `secret index ${x} is outside 0..${this.channel.rows - 1}`);
+    if (!Number.isInteger(x) || x < 0 || x >= this.channel.rows)
+      throw new MechError('internal', `secret index ${x} is outside 0..${this.channel.rows - 1}`);
     return this.draw(x, this.fastRow(x));
   }
 
@@ -345,14 +357,16 @@ export class ChannelSampler {
     if (this.groupHead === null || this.groupHead.length < n) {
       this.groupHead = new Int32Array(n).fill(-1);
     }
-    if (this.groupNext === null || this.groupNext.length < count) this.groupNext = new Int32Array(Math.max(count, 1024));
+    if (this.groupNext === null || this.groupNext.length < count)
+      this.groupNext = new Int32Array(Math.max(count, 1024));
     const head = this.groupHead;
     const next = this.groupNext;
     const distinct: number[] = [];
     // Linked lists per secret, built backwards so each list is in input order.
     for (let i = count - 1; i >= 0; i--) {
       const x = secrets[i]!;
-      if (!Number.isInteger(x) || x < 0 || x >= n) throw new MechError('internal', `secret index ${x} is outside 0..${n - 1}`);
+      if (!Number.isInteger(x) || x < 0 || x >= n)
+        throw new MechError('internal', `secret index ${x} is outside 0..${n - 1}`);
       if (head[x] === -1) distinct.push(x);
       next[i] = head[x]!;
       head[x] = i;
@@ -365,13 +379,17 @@ export class ChannelSampler {
     }
     return out;
   }
-  /** Outputs for a stream of secrets, one per input, in order, in blocks of `block` inputs (only a block and the row cache are held). */
+  /**
+   * Outputs for a stream of secrets, one per input, in order, in blocks of `block` inputs (only a block and the row
+   * cache are held).
+   */
   *sampleAll(secrets: Iterable<number>, block = 1 << 16): Generator<number, void, undefined> {
     const buf = new Int32Array(block);
     const out = new Int32Array(block);
     let k = 0;
     for (const x of secrets) {
-      if (!Number.isInteger(x) || x < 0 || x >= this.channel.rows) throw new MechError('internal', `secret index ${x} is outside 0..${this.channel.rows - 1}`);
+      if (!Number.isInteger(x) || x < 0 || x >= this.channel.rows)
+        throw new MechError('internal', `secret index ${x} is outside 0..${this.channel.rows - 1}`);
       buf[k++] = x;
       if (k === block) {
         this.sampleBlock(buf, k, out);
@@ -403,8 +421,8 @@ export class ChannelSampler {
  *    of the prior (points.ts); a point outside the grid is an error;
  *  - otherwise the first column (any header, e.g. `secret`, `cell`, `value`)
  *    holds a cell label exactly as the domain writes it (`(2,3)` on grids —
- *    quoted, or unquoted when the file has one column —, `17` on lines) or, when it is not a label, a number equal to a numeric
- *    label (`17.0` for `17`).
+ *    quoted, or unquoted when the file has one column —, `17` on lines) or, when it is not a label, a number equal to a
+ *    numeric label (`17.0` for `17`).
  * Every row maps to exactly one secret index or is a MechError naming its line.
  */
 export interface SecretsReader {
@@ -428,11 +446,18 @@ export function channelLabelsDomain(channel: RowSource): SecretsDomain {
 }
 
 /** `what` names a labels column's value in messages: the secret (apply), or the released value of an audit's sample. */
-export function secretsReader(header: CsvRow, domain: SecretsDomain, source: string, points?: PointsMapping, what = 'secret'): SecretsReader {
+export function secretsReader(
+  header: CsvRow,
+  domain: SecretsDomain,
+  source: string,
+  points?: PointsMapping,
+  what = 'secret',
+): SecretsReader {
   const names = header.fields.map((f) => f.trim().toLowerCase());
   const hasPoint =
     (names.includes('x') && names.includes('y')) ||
-    (names.some((s) => s === 'lat' || s === 'latitude') && names.some((s) => s === 'lon' || s === 'lng' || s === 'long' || s === 'longitude'));
+    (names.some((s) => s === 'lat' || s === 'latitude') &&
+      names.some((s) => s === 'lon' || s === 'lng' || s === 'long' || s === 'longitude'));
   if (hasPoint) {
     const { units, ia, ib } = coordinateColumns(header, source);
     if (!points)
@@ -441,9 +466,14 @@ export function secretsReader(header: CsvRow, domain: SecretsDomain, source: str
       );
     const bin = points.binning;
     if (bin.rows * bin.cols !== domain.n)
-      throw new MechError('invalid-input', `${source}: the points grid has ${bin.rows * bin.cols} cells but the domain ${domain.spec} has ${domain.n} points`);
-    if (units === 'degrees' && !points.projection) invalid(`${source}: the secrets are lat,lon but the grid was built from x,y in km`);
-    if (units === 'km' && points.projection) invalid(`${source}: the secrets are x,y in km but the grid was built from lat,lon; write them as lat,lon`);
+      throw new MechError(
+        'invalid-input',
+        `${source}: the points grid has ${bin.rows * bin.cols} cells but the domain ${domain.spec} has ${domain.n} points`,
+      );
+    if (units === 'degrees' && !points.projection)
+      invalid(`${source}: the secrets are lat,lon but the grid was built from x,y in km`);
+    if (units === 'km' && points.projection)
+      invalid(`${source}: the secrets are x,y in km but the grid was built from lat,lon; write them as lat,lon`);
     const proj = points.projection ?? null;
     return {
       mode: 'points',
@@ -458,7 +488,11 @@ export function secretsReader(header: CsvRow, domain: SecretsDomain, source: str
         }
         const cell = bin.cellOfKm(x, y);
         // The message never quotes the secret itself: error text may end up in logs.
-        if (cell < 0) invalid(`${source}, line ${row.line}: the point is outside the grid (nothing is dropped: fix or remove the row)`, { line: row.line });
+        if (cell < 0)
+          invalid(
+            `${source}, line ${row.line}: the point is outside the grid (nothing is dropped: fix or remove the row)`,
+            { line: row.line },
+          );
         return cell;
       },
     };
@@ -488,7 +522,10 @@ export function secretsReader(header: CsvRow, domain: SecretsDomain, source: str
         if (j !== undefined) return j;
       }
       // The message never quotes the secret itself: error text may end up in logs.
-      invalid(`${source}, line ${row.line}: the ${what} is not a point of ${domain.spec} (nothing is dropped: fix or remove the row)`, { line: row.line });
+      invalid(
+        `${source}, line ${row.line}: the ${what} is not a point of ${domain.spec} (nothing is dropped: fix or remove the row)`,
+        { line: row.line },
+      );
     },
   };
 }
@@ -515,7 +552,12 @@ export function decideHeader(
 ): { reader: SecretsReader; header: boolean } {
   const headerless = (): SecretsReader => {
     const numeric = first.fields.length >= 2 && first.fields.slice(0, 2).every((f) => NUMBER.test(f.trim()));
-    const names = points && numeric ? (points.projection ? ['lat', 'lon'] : ['x', 'y']) : first.fields.map((_, i) => (i === 0 ? 'secret' : `c${i}`));
+    const names =
+      points && numeric
+        ? points.projection
+          ? ['lat', 'lon']
+          : ['x', 'y']
+        : first.fields.map((_, i) => (i === 0 ? 'secret' : `c${i}`));
     return secretsReader({ fields: names, line: 0 }, domain, source, points);
   };
   if (choice === 'yes') return { reader: secretsReader(first, domain, source, points), header: true };
@@ -523,7 +565,8 @@ export function decideHeader(
   const asHeader = secretsReader(first, domain, source, points);
   if (asHeader.mode === 'points') return { reader: asHeader, header: true };
   // Read as data, line 1 gives the same labels reader unless it is a row of point coordinates.
-  const numericPoints = points !== undefined && first.fields.length >= 2 && first.fields.slice(0, 2).every((f) => NUMBER.test(f.trim()));
+  const numericPoints =
+    points !== undefined && first.fields.length >= 2 && first.fields.slice(0, 2).every((f) => NUMBER.test(f.trim()));
   const reader = numericPoints ? headerless() : asHeader;
   // Numbers and (r,c) tuples are never header names: such a line 1 is a secret (or an error naming the line).
   const text = (first.fields.length === 1 ? first.fields.join(',') : (first.fields[0] ?? '')).trim();
@@ -539,7 +582,10 @@ export function decideHeader(
     secret = false;
   }
   if (!secret) return { reader: asHeader, header: true };
-  invalid(`${source}: line 1 is a label of ${domain.spec} and could also be a header; say --header yes or --header no`, { line: first.line });
+  invalid(
+    `${source}: line 1 is a label of ${domain.spec} and could also be a header; say --header yes or --header no`,
+    { line: first.line },
+  );
 }
 
 export { readCsvStream } from '../metric/read-csv';
@@ -586,7 +632,8 @@ export async function releaseCsv(
   opts: ReleaseOptions = {},
 ): Promise<ReleaseResult> {
   const t0 = performance.now();
-  if (channel.rows !== domain.n) invalid(`the channel has ${channel.rows} rows but the domain ${domain.spec} has ${domain.n} points`);
+  if (channel.rows !== domain.n)
+    invalid(`the channel has ${channel.rows} rows but the domain ${domain.spec} has ${domain.n} points`);
   const sampler = new ChannelSampler(channel, opts);
   let reader: SecretsReader | null = null;
   let header = true;

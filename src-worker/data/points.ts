@@ -14,7 +14,8 @@ export * from '../../src-shared/data/points-grid';
 /** Parse a points CSV (see the module comment). At least one point. */
 export function parsePointsCsv(text: string, source = 'points CSV'): PointSet {
   const rows = readCsvRows(text, source);
-  if (rows.length === 0) invalid(`${source}: the file is empty; it needs a header (x,y or lat,lon) and at least one point`);
+  if (rows.length === 0)
+    invalid(`${source}: the file is empty; it needs a header (x,y or lat,lon) and at least one point`);
   const { units, ia, ib } = coordinateColumns(rows[0]!, source);
   const k = rows.length - 1;
   if (k === 0) invalid(`${source}: no points after the header`);

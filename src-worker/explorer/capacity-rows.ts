@@ -20,7 +20,15 @@ export function capacityTableRows(
   options: { solver?: CapacitySolver; kernel?: Pick<KernelOptions, 'maxSubsets' | 'signal'> } = {},
 ): CapacityRow[] {
   return domains.map((domain) => {
-    const row: CapacityRow = { domain: domain.spec, size: domain.n, vertices: null, kernels: null, multiplicative: null, additive: null, source: null };
+    const row: CapacityRow = {
+      domain: domain.spec,
+      size: domain.n,
+      vertices: null,
+      kernels: null,
+      multiplicative: null,
+      additive: null,
+      source: null,
+    };
     try {
       if (domain.n > EXPLORER_MAX_N) throw new MechError('too-large', `n = ${domain.n} > ${EXPLORER_MAX_N}`);
       const pv = privatePosteriorVertices(domain, eps, options.kernel?.signal ? { signal: options.kernel.signal } : {});

@@ -135,7 +135,11 @@ export function doubleDescription<R>(ar: ConeArithmetic<R>, options: DoubleDescr
         nextRays.push(ar.combine(c, rays[p]!, rays[q]!));
         nextZs.push(z);
         if (nextRays.length > maxRays) {
-          throw new MechError('too-large', `vertex enumeration: more than ${maxRays} extreme rays while adding constraint ${c + 1} of ${m}`, { maxRays });
+          throw new MechError(
+            'too-large',
+            `vertex enumeration: more than ${maxRays} extreme rays while adding constraint ${c + 1} of ${m}`,
+            { maxRays },
+          );
         }
       }
     }

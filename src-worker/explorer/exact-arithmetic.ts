@@ -131,7 +131,10 @@ export function exactRank(rows: readonly (readonly bigint[])[], cols: number): n
  * dependent or b is not in their span; otherwise w as fractions [num, den]
  * with den > 0.
  */
-export function exactCombination(cols: readonly (readonly bigint[])[], b: readonly bigint[]): [bigint, bigint][] | null {
+export function exactCombination(
+  cols: readonly (readonly bigint[])[],
+  b: readonly bigint[],
+): [bigint, bigint][] | null {
   const k = cols.length;
   const n = b.length;
   // Augmented n x (k+1) matrix, rows = coordinates.

@@ -39,7 +39,9 @@ import { checkCancelled } from '../numeric/cancel';
  * the kernels). Both are exact when the enumeration completes.
  */
 
-/** Decisions closer to 0 than this (relative; wider for ill-conditioned sets) are re-checked exactly (exact vertices). */
+/**
+ * Decisions closer to 0 than this (relative; wider for ill-conditioned sets) are re-checked exactly (exact vertices).
+ */
 const KERNEL_GREY = 1e-7;
 /** Float-only vertices: a weight must exceed this to count as positive, a residual to count as independent. */
 const KERNEL_FLOAT_TOL = 1e-9;
@@ -247,7 +249,10 @@ class KernelSearch {
     this.mechanisms = options.collect ? [] : null;
   }
 
-  /** Exact decision: weights of u on the given vertex set (null: dependent or u not in span; empty: not strictly positive). */
+  /**
+   * Exact decision: weights of u on the given vertex set (null: dependent or u not in span; empty: not strictly
+   * positive).
+   */
   exactWeights(set: ArrayLike<number>, k: number): Float64Array | null {
     const n = this.n;
     const cols: bigint[][] = [];
@@ -337,7 +342,9 @@ class KernelSearch {
     return w;
   }
 
-  /** Residual of v_j against the chosen basis of size k (modified Gram-Schmidt, twice) into res/coef; returns its norm. */
+  /**
+   * Residual of v_j against the chosen basis of size k (modified Gram-Schmidt, twice) into res/coef; returns its norm.
+   */
   residual(j: number, k: number): number {
     const { n, X, Q, res, coef } = this;
     for (let i = 0; i < n; i++) res[i] = X[j * n + i]!;
@@ -354,7 +361,10 @@ class KernelSearch {
     return Math.sqrt(rn);
   }
 
-  /** Whether v_j (relative residual `rel` in the grey band) is independent of the k chosen vertices, decided exactly when possible. */
+  /**
+   * Whether v_j (relative residual `rel` in the grey band) is independent of the k chosen vertices, decided exactly
+   * when possible.
+   */
   independentInGrey(j: number, k: number, rel: number): boolean {
     this.chosen[k] = j;
     this.grey++;
@@ -405,7 +415,10 @@ class KernelSearch {
     }
   }
 
-  /** Float weights of u on chosen[0..n-2] + v_j (last weight hu / hv); returns the smallest, minFirst gets the smallest of the first n-1. */
+  /**
+   * Float weights of u on chosen[0..n-2] + v_j (last weight hu / hv); returns the smallest, minFirst gets the smallest
+   * of the first n-1.
+   */
   floatWeights(j: number, hv: number): number {
     const { n, Q, X, tq, weights, cu } = this;
     const k = n - 1;
@@ -488,7 +501,11 @@ class KernelSearch {
       return false;
     }
     const minA = relH > KERNEL_FLOAT_TOL ? this.floatWeights(j, hv) : -Infinity;
-    if (uncertain(relH, hp[k]!) || uncertain(this.hu / this.uNorm, hp[k]!) || (Number.isFinite(minA) && uncertain(minA, hp[k]! * Math.abs(relH))))
+    if (
+      uncertain(relH, hp[k]!) ||
+      uncertain(this.hu / this.uNorm, hp[k]!) ||
+      (Number.isFinite(minA) && uncertain(minA, hp[k]! * Math.abs(relH)))
+    )
       this.illFloat++;
     return minA > KERNEL_FLOAT_TOL;
   }
@@ -562,7 +579,9 @@ export function enumerateKernelMechanisms(pv: PosteriorVertices, options: Kernel
     bestAdditive: s.bestMinMech,
     warnings:
       s.illFloat > 0
-        ? [`float arithmetic: ${s.illFloat} decision(s) on ill-conditioned vertex sets were made in floating point; counts may be inaccurate at this eps * d`]
+        ? [
+            `float arithmetic: ${s.illFloat} decision(s) on ill-conditioned vertex sets were made in floating point; counts may be inaccurate at this eps * d`,
+          ]
         : [],
     ms: performance.now() - t0,
   };

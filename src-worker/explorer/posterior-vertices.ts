@@ -28,7 +28,10 @@ import { checkCancelled } from '../numeric/cancel';
 const DD_FLOAT_TOL = 1e-10;
 /** Float pivot tolerance of the algebraic adjacency test (rows scaled to max |entry| = 1). */
 const DD_RANK_TOL = 1e-9;
-/** Float verification tolerance, relative (feasibility, tightness and duplicates: to the size of the terms; rank pivots: rows scaled to max 1). */
+/**
+ * Float verification tolerance, relative (feasibility, tightness and duplicates: to the size of the terms; rank pivots:
+ * rows scaled to max 1).
+ */
 const VERIFY_TOL = 1e-9;
 
 export interface PosteriorVertices {
@@ -196,7 +199,11 @@ export function privatePosteriorVertices(domain: Domain, eps: number, options: V
         const a = sys.intRows![c]!;
         let v = 0n;
         for (let j = 0; j < n; j++) v += a[j]! * ray[j]!;
-        if (v < 0n) throw new MechError('internal', `vertex enumeration produced an infeasible point (violates ${sys.describe(c)})`);
+        if (v < 0n)
+          throw new MechError(
+            'internal',
+            `vertex enumeration produced an infeasible point (violates ${sys.describe(c)})`,
+          );
         if (v === 0n) tight.push(c);
       }
       if (
@@ -234,7 +241,8 @@ export function privatePosteriorVertices(domain: Domain, eps: number, options: V
         if (Math.abs(v) <= VERIFY_TOL * scale) tight.push(c);
       }
       const dup = items.some((it) => {
-        for (let j = 0; j < n; j++) if (Math.abs(it.x[j]! - x[j]!) > VERIFY_TOL * Math.max(Math.abs(it.x[j]!), Math.abs(x[j]!))) return false;
+        for (let j = 0; j < n; j++)
+          if (Math.abs(it.x[j]! - x[j]!) > VERIFY_TOL * Math.max(Math.abs(it.x[j]!), Math.abs(x[j]!))) return false;
         return true;
       });
       if (!feasible || dup || floatRank(sys.rows, tight, n) !== n - 1) {

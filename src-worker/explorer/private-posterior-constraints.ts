@@ -58,7 +58,8 @@ export interface ConstraintOptions {
 }
 
 function checkExplorerDomain(domain: Domain): void {
-  if (!domain || !Number.isInteger(domain.n) || domain.n < 1) invalid('privacy-type explorer: the domain must have at least 1 point');
+  if (!domain || !Number.isInteger(domain.n) || domain.n < 1)
+    invalid('privacy-type explorer: the domain must have at least 1 point');
   if (domain.n > EXPLORER_MAX_N) {
     throw new MechError(
       'too-large',
@@ -68,7 +69,11 @@ function checkExplorerDomain(domain: Domain): void {
   }
 }
 
-export function privatePosteriorConstraints(domain: Domain, eps: number, options: ConstraintOptions = {}): PrivatePosteriorConstraints {
+export function privatePosteriorConstraints(
+  domain: Domain,
+  eps: number,
+  options: ConstraintOptions = {},
+): PrivatePosteriorConstraints {
   assertEpsilon(eps);
   checkExplorerDomain(domain);
   const n = domain.n;
@@ -77,7 +82,8 @@ export function privatePosteriorConstraints(domain: Domain, eps: number, options
     for (let k = 0; k < n; k++) {
       if (i === k) continue;
       const d = domain.distance(i, k);
-      if (Number.isNaN(d) || d < 0) invalid(`privacy-type explorer: distance d(${domain.label(i)}, ${domain.label(k)}) is ${d}, not a distance`);
+      if (Number.isNaN(d) || d < 0)
+        invalid(`privacy-type explorer: distance d(${domain.label(i)}, ${domain.label(k)}) is ${d}, not a distance`);
       if (d === Infinity) continue; // fully distinguishable: no constraint
       pairs.push({ i, k, d });
     }
@@ -96,7 +102,10 @@ export function privatePosteriorConstraints(domain: Domain, eps: number, options
     const c = n + idx;
     const r = Math.exp(eps * p.d);
     if (!Number.isFinite(r)) {
-      throw new MechError('too-large', `privacy-type explorer: e^(eps d) overflows for d(${domain.label(p.i)}, ${domain.label(p.k)}) = ${p.d} at eps = ${eps}`);
+      throw new MechError(
+        'too-large',
+        `privacy-type explorer: e^(eps d) overflows for d(${domain.label(p.i)}, ${domain.label(p.k)}) = ${p.d} at eps = ${eps}`,
+      );
     }
     lo[c] = p.i;
     hi[c] = p.k;
@@ -125,7 +134,8 @@ export function privatePosteriorConstraints(domain: Domain, eps: number, options
         eps,
       );
       if (fracs) exactBase = 'rounded';
-      else if (mode === 'exact-rounded') invalid('exact-rounded arithmetic needs distances that are integer multiples of a common unit');
+      else if (mode === 'exact-rounded')
+        invalid('exact-rounded arithmetic needs distances that are integer multiples of a common unit');
     }
     if (fracs) {
       intRows = [];
@@ -144,7 +154,9 @@ export function privatePosteriorConstraints(domain: Domain, eps: number, options
     }
   }
   const describe = (c: number): string =>
-    c < n ? `delta_${domain.label(c)} >= 0` : `delta_${domain.label(lo[c]!)} <= e^(eps*${domain.distance(lo[c]!, hi[c]!)}) delta_${domain.label(hi[c]!)}`;
+    c < n
+      ? `delta_${domain.label(c)} >= 0`
+      : `delta_${domain.label(lo[c]!)} <= e^(eps*${domain.distance(lo[c]!, hi[c]!)}) delta_${domain.label(hi[c]!)}`;
   return { n, m, eps, lo, hi, ratio, rows, arithmetic: intRows ? 'exact' : 'float', exactBase, intRows, describe };
 }
 

@@ -17,30 +17,45 @@ export function ternaryViewForDomain(
   eps: number,
   options: { channel?: RowSource; channelName?: string; prior?: readonly number[] } = {},
 ): TernaryView {
-  if (domain.n !== 3) throw new MechError('invalid-input', `the simplex view needs a domain of exactly 3 points; ${domain.spec} has ${domain.n}`);
+  if (domain.n !== 3)
+    throw new MechError(
+      'invalid-input',
+      `the simplex view needs a domain of exactly 3 points; ${domain.spec} has ${domain.n}`,
+    );
   const pv = privatePosteriorVertices(domain, eps);
   const phi = phiMatrix(domain, eps);
   const labels = [domain.label(0), domain.label(1), domain.label(2)];
   const mechanisms: { name: string; channel: number[][]; colLabels?: string[] }[] = [];
   if (options.channel) {
     const ch = options.channel;
-    if (ch.rows !== 3) throw new MechError('invalid-input', `the simplex view needs a channel with 3 rows, got ${ch.rows}`);
+    if (ch.rows !== 3)
+      throw new MechError('invalid-input', `the simplex view needs a channel with 3 rows, got ${ch.rows}`);
     const buf = new Float64Array(ch.cols);
     const rows = [0, 1, 2].map((x) => Array.from(ch.row(x, buf)));
-    mechanisms.push({ name: options.channelName ?? 'mechanism', channel: rows, colLabels: Array.from({ length: ch.cols }, (_, j) => ch.colLabel(j)) });
+    mechanisms.push({
+      name: options.channelName ?? 'mechanism',
+      channel: rows,
+      colLabels: Array.from({ length: ch.cols }, (_, j) => ch.colLabel(j)),
+    });
   } else {
     const ke = enumerateKernelMechanisms(pv, { collect: true });
     const list = [...ke.mechanisms!];
     const best = ke.bestMultiplicative;
     if (best) {
-      const i = list.findIndex((k) => k.vertices.length === best.vertices.length && k.vertices.every((v, j) => v === best.vertices[j]));
+      const i = list.findIndex(
+        (k) => k.vertices.length === best.vertices.length && k.vertices.every((v, j) => v === best.vertices[j]),
+      );
       if (i > 0) list.unshift(...list.splice(i, 1));
     }
     list.forEach((k, i) => {
       const ch = kernelChannel(pv, k, domain);
       const rows = [0, 1, 2].map((x) => Array.from(ch.matrix.row(x)));
       const tag = best && i === 0 ? ' (multiplicative capacity)' : '';
-      mechanisms.push({ name: `kernel ${i + 1}: v${Array.from(k.vertices).join(', v')}${tag}`, channel: rows, colLabels: ch.colLabels });
+      mechanisms.push({
+        name: `kernel ${i + 1}: v${Array.from(k.vertices).join(', v')}${tag}`,
+        channel: rows,
+        colLabels: ch.colLabels,
+      });
     });
   }
   return buildTernaryView({

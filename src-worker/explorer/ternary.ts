@@ -22,8 +22,10 @@ const TERNARY_CORNERS: readonly Point2[] = [
 export const TERNARY_AREA = H / 2;
 
 function assertBary(b: readonly number[], what: string): void {
-  if (b.length !== 3) throw new MechError('invalid-input', `${what}: a ternary point needs 3 coordinates, got ${b.length}`);
-  for (const v of b) if (!Number.isFinite(v)) throw new MechError('invalid-input', `${what}: coordinate ${String(v)} is not finite`);
+  if (b.length !== 3)
+    throw new MechError('invalid-input', `${what}: a ternary point needs 3 coordinates, got ${b.length}`);
+  for (const v of b)
+    if (!Number.isFinite(v)) throw new MechError('invalid-input', `${what}: coordinate ${String(v)} is not finite`);
 }
 
 /** Barycentric (p0, p1, p2), normalised by its sum, to plot coordinates. */
@@ -115,9 +117,16 @@ export function cornerPriors(phi: readonly (readonly number[])[]): Bary[] {
  * unmerged): p(y) = sum_x pi_x C[x][y], posterior pi_x C[x][y] / p(y); outputs
  * with p(y) = 0 are skipped.
  */
-export function posteriorsUnderPrior(channel: readonly (readonly number[])[], prior: readonly number[], colLabels?: readonly string[]): TernaryPosterior[] {
+export function posteriorsUnderPrior(
+  channel: readonly (readonly number[])[],
+  prior: readonly number[],
+  colLabels?: readonly string[],
+): TernaryPosterior[] {
   if (channel.length !== 3)
-    throw new MechError('invalid-input', `posteriorsUnderPrior: the simplex view needs 3 secrets, the channel has ${channel.length} rows`);
+    throw new MechError(
+      'invalid-input',
+      `posteriorsUnderPrior: the simplex view needs 3 secrets, the channel has ${channel.length} rows`,
+    );
   assertBary(prior, 'prior');
   const m = channel[0]!.length;
   const out: TernaryPosterior[] = [];
@@ -149,7 +158,8 @@ interface TernaryViewInput {
 }
 
 export function buildTernaryView(input: TernaryViewInput): TernaryView {
-  if (input.labels.length !== 3) throw new MechError('invalid-input', `the simplex view needs exactly 3 secrets, got ${input.labels.length}`);
+  if (input.labels.length !== 3)
+    throw new MechError('invalid-input', `the simplex view needs exactly 3 secrets, got ${input.labels.length}`);
   const privateRegion = convexPolygon(input.vertices.map((v) => ternaryPoint(v)));
   const cp = cornerPriors(input.phi).map((b) => ternaryPoint(b));
   const regularRegion = convexHull(cp.map((c) => c.xy));
@@ -165,6 +175,9 @@ export function buildTernaryView(input: TernaryViewInput): TernaryView {
     regularRegion,
     regularArea: Math.abs(polygonArea(regularRegion)) / TERNARY_AREA,
     uniform: { ...u, regular: insideConvexPolygon(u.xy, regularRegion, 1e-12) },
-    mechanisms: (input.mechanisms ?? []).map((m) => ({ name: m.name, posteriors: posteriorsUnderPrior(m.channel, prior, m.colLabels) })),
+    mechanisms: (input.mechanisms ?? []).map((m) => ({
+      name: m.name,
+      posteriors: posteriorsUnderPrior(m.channel, prior, m.colLabels),
+    })),
   };
 }

@@ -18,12 +18,23 @@
  */
 import { MechError, invalid } from '../../src-shared/errors';
 import { MAX_DENSE_ENTRIES } from '../linalg/matrix';
-import { estimateLpBytes, LP_MEMORY_LIMIT_BYTES, MASTER_BUDGET_FRACTION, masterStartBytes } from '../lp/memory-estimate';
+import {
+  estimateLpBytes,
+  LP_MEMORY_LIMIT_BYTES,
+  MASTER_BUDGET_FRACTION,
+  masterStartBytes,
+} from '../lp/memory-estimate';
 import type { Domain } from '../metric/domain';
 import { parseDomainSpecText, type ParsedDomainSpec } from '../metric/parse-domain-spec';
 import { domainSpecSize } from '../../src-shared/grammar/domain-spec';
 import { EXPLORER_MAX_N } from '../explorer/private-posterior-constraints';
-import { type DomainInput, type LpOptions, type MechanismKindName, type JobRequest, type MechanismSpec } from '../../src-shared/protocol/index';
+import {
+  type DomainInput,
+  type LpOptions,
+  type MechanismKindName,
+  type JobRequest,
+  type MechanismSpec,
+} from '../../src-shared/protocol/index';
 import { gridOffsetCheckWork } from '../check/grid-offset-check';
 import { LEVINSON_MAX_POINTS } from '../bound/tight-exists';
 import { ADMISSION_LIMITS as L } from '../base/admission-limits';
@@ -34,7 +45,9 @@ interface DomainSize {
   name: string;
   /** Points (a float: may exceed 2^53 for absurd specs, so that limits, not constructors, refuse it). */
   n: number;
-  /** Constrained pairs of an LP / privacy check: graph edges on graph metrics, else the pairs an all-pairs check visits. */
+  /**
+   * Constrained pairs of an LP / privacy check: graph edges on graph metrics, else the pairs an all-pairs check visits.
+   */
   pairs: number;
   /** Pairs the privacy check visits (edges on graph metrics, all n(n-1)/2 otherwise). */
   checkPairs: number;
@@ -54,7 +67,10 @@ interface DomainSize {
   grid?: { rows: number; cols: number };
   /** Phi is a 1-D Toeplitz matrix that tightExists solves by Levinson, O(n^2) per solve (bound/tight-exists.ts). */
   levinson?: true;
-  /** Cost class of the regularity solve mu Phi = pi (bound/mu.ts): closed form or Kronecker ('cheap'), else a dense n^3 LU. */
+  /**
+   * Cost class of the regularity solve mu Phi = pi (bound/mu.ts): closed form or Kronecker ('cheap'), else a dense n^3
+   * LU.
+   */
   mu?: 'cheap';
 }
 
@@ -62,7 +78,11 @@ const fmt = (x: number): string => (x < 1e7 ? String(Math.round(x)) : x.toExpone
 const pairsOf = (n: number): number => (n * (n - 1)) / 2;
 
 function tooLarge(what: string, size: number, limit: number, advice: string, detail?: Record<string, unknown>): never {
-  throw new MechError('too-large', `${what}: ${fmt(size)}, over the limit of ${fmt(limit)}; ${advice}`, { size, limit, ...detail });
+  throw new MechError('too-large', `${what}: ${fmt(size)}, over the limit of ${fmt(limit)}; ${advice}`, {
+    size,
+    limit,
+    ...detail,
+  });
 }
 
 /**
@@ -71,7 +91,13 @@ function tooLarge(what: string, size: number, limit: number, advice: string, det
  */
 export function sizeOfParsedSpec(text: string, d: ParsedDomainSpec): DomainSize | null {
   const n = domainSpecSize(d);
-  const base = (n: number, pairs: number, graphMetric: boolean, symmetry: number, tight: DomainSize['tight']): DomainSize => ({
+  const base = (
+    n: number,
+    pairs: number,
+    graphMetric: boolean,
+    symmetry: number,
+    tight: DomainSize['tight'],
+  ): DomainSize => ({
     name: text,
     n,
     pairs,
@@ -119,8 +145,15 @@ export function sizeOfParsedSpec(text: string, d: ParsedDomainSpec): DomainSize 
     }
     case 'db': {
       const w = d.v + (d.absent ? 1 : 0);
-      const perPoint = d.metric === 'max' ? (3 ** Math.min(d.u, 40) - 1) / 2 : d.metric === 'manhattan' ? d.u : (d.u * (w - 1)) / 2;
-      const db = base(n, Math.min(pairsOf(n), n * perPoint), true, Infinity, d.metric === 'max' ? 'unknown' : 'closed-form');
+      const perPoint =
+        d.metric === 'max' ? (3 ** Math.min(d.u, 40) - 1) / 2 : d.metric === 'manhattan' ? d.u : (d.u * (w - 1)) / 2;
+      const db = base(
+        n,
+        Math.min(pairsOf(n), n * perPoint),
+        true,
+        Infinity,
+        d.metric === 'max' ? 'unknown' : 'closed-form',
+      );
       return d.metric === 'max' ? db : { ...db, mu: 'cheap' };
     }
     case 'graph':
@@ -140,7 +173,16 @@ function sizeOfBuiltDomain(domain: Domain): DomainSize {
   const n = domain.n;
   const edges = domain.kind === 'graph' ? domain.structure.edges?.from.length : undefined;
   const pairs = edges ?? pairsOf(n);
-  return { name: domain.spec, n, pairs, checkPairs: pairs, checkScan: edges === undefined, optimalPairs: pairs, symmetry: Infinity, tight: 'unknown' };
+  return {
+    name: domain.spec,
+    n,
+    pairs,
+    checkPairs: pairs,
+    checkScan: edges === undefined,
+    optimalPairs: pairs,
+    symmetry: Infinity,
+    tight: 'unknown',
+  };
 }
 
 /** Size of a domain input from the request alone; null when only the built domain can tell. */
@@ -155,7 +197,14 @@ export function sizeOfDomainInput(input: DomainInput): DomainSize | null {
 /* ---------- job costs ---------- */
 
 /** Mechanisms whose channel is streamed row by row (n x n entries) when measured, checked or written. */
-const STREAMED_KINDS = new Set<MechanismKindName>(['tg', 'rr', 'exponential', 'laplace', 'planar-laplace', 'symmetric']);
+const STREAMED_KINDS = new Set<MechanismKindName>([
+  'tg',
+  'rr',
+  'exponential',
+  'laplace',
+  'planar-laplace',
+  'symmetric',
+]);
 
 interface Work {
   streamEntries: number;
@@ -236,7 +285,9 @@ function optimalLpRefusal(d: DomainSize, lp: LpOptions): MechError | null {
   }
 }
 
-/** optimalLpRefusal for a built domain: sized from its spec when that names it (as admission did), else from the domain. */
+/**
+ * optimalLpRefusal for a built domain: sized from its spec when that names it (as admission did), else from the domain.
+ */
 export function optimalLpRefusalOn(domain: Domain, lp: LpOptions): MechError | null {
   let size: DomainSize | null;
   try {
@@ -269,7 +320,12 @@ function decompositionWork(what: string, d: DomainSize, lp: LpOptions): void {
       );
     }
   } else {
-    privacyRowVisits(what, d.optimalPairs, m, 'use a smaller domain, or a closed-form mechanism (rr is optimal on a clique; tight, tg, exponential elsewhere)');
+    privacyRowVisits(
+      what,
+      d.optimalPairs,
+      m,
+      'use a smaller domain, or a closed-form mechanism (rr is optimal on a clique; tight, tg, exponential elsewhere)',
+    );
   }
   const budget = MASTER_BUDGET_FRACTION * LP_MEMORY_LIMIT_BYTES;
   // The decomposition's own start estimate (lp/memory-estimate.ts masterStartBytes), so that the job boundary
@@ -300,7 +356,12 @@ function denseLpVariables(what: string, n: number, m: number): void {
 function privacyRowVisits(what: string, pairs: number, m: number, hint: string): void {
   const visits = pairs * m;
   if (visits > L.maxLpRowVisits) {
-    tooLarge(`${what} has one privacy row per constrained pair and output (${fmt(pairs)} pairs x ${fmt(m)} outputs)`, visits, L.maxLpRowVisits, hint);
+    tooLarge(
+      `${what} has one privacy row per constrained pair and output (${fmt(pairs)} pairs x ${fmt(m)} outputs)`,
+      visits,
+      L.maxLpRowVisits,
+      hint,
+    );
   }
 }
 
@@ -309,12 +370,20 @@ function muWork(d: DomainSize, w: Work): void {
   if (d.mu !== 'cheap') w.muDense = (w.muDense ?? 0) + d.n * d.n * d.n;
 }
 
-/** LP jobs: dense variables, privacy rows visited while building, and (capacity) solver memory after the best orbit reduction. */
+/**
+ * LP jobs: dense variables, privacy rows visited while building, and (capacity) solver memory after the best orbit
+ * reduction.
+ */
 function lpWork(what: string, d: DomainSize, pairs: number, withMemory: boolean): void {
   const n = d.n;
   const m = n;
   denseLpVariables(what, n, m);
-  privacyRowVisits(what, pairs, m, 'use a smaller domain, or a closed-form mechanism (rr is optimal on a clique; tight, tg, exponential elsewhere)');
+  privacyRowVisits(
+    what,
+    pairs,
+    m,
+    'use a smaller domain, or a closed-form mechanism (rr is optimal on a clique; tight, tg, exponential elsewhere)',
+  );
   // The LP's own first check (lp/private-channel-lp.ts), made here before the cost array, the orbits and the
   // n x m channel are allocated: even the constraint-free part (the row sums) must fit the solver memory after
   // the best orbit reduction. line:11000 optimal took 11 s and 2.5 GB to reach it there.
@@ -418,20 +487,32 @@ function pointsDomain(input: DomainInput, size: (i: DomainInput) => DomainSize |
  * The secrets' domain of a check, measure or apply request, as pointsDomain (null when the request names none);
  * an inline channel whose rows do not match it is refused first, before anything is sized or built.
  */
-function secretsDomain(req: { domain?: DomainInput; channel?: { rows: number } }, size: ReturnType<typeof sizer>): DomainSize | null {
+function secretsDomain(
+  req: { domain?: DomainInput; channel?: { rows: number } },
+  size: ReturnType<typeof sizer>,
+): DomainSize | null {
   const d = req.domain !== undefined ? size(req.domain) : null;
-  if (req.channel && d && req.channel.rows !== d.n) invalid(`the channel has ${req.channel.rows} secret rows but the domain ${d.name} has ${fmt(d.n)} points`);
+  if (req.channel && d && req.channel.rows !== d.n)
+    invalid(`the channel has ${req.channel.rows} secret rows but the domain ${d.name} has ${fmt(d.n)} points`);
   if (d) assertPoints(d);
   return d;
 }
 
 /** A mechanism named for a channel must be built on the secrets' domain (when both sizes are known). */
 function sameDomainSize(md: DomainSize | null, d: DomainSize | null): void {
-  if (md && d && md.n !== d.n) invalid(`the mechanism's domain ${md.name} has ${fmt(md.n)} points but the domain ${d.name} has ${fmt(d.n)}`);
+  if (md && d && md.n !== d.n)
+    invalid(`the mechanism's domain ${md.name} has ${fmt(md.n)} points but the domain ${d.name} has ${fmt(d.n)}`);
 }
 
-/** `passes`: streaming passes over the channel the job makes (measure 1, + 1 for an expected loss; 0 when only checked). */
-function mechanismSpecWork(spec: MechanismSpec, size: (i: DomainInput) => DomainSize | null, what: string, passes: number): DomainSize | null {
+/**
+ * `passes`: streaming passes over the channel the job makes (measure 1, + 1 for an expected loss; 0 when only checked).
+ */
+function mechanismSpecWork(
+  spec: MechanismSpec,
+  size: (i: DomainInput) => DomainSize | null,
+  what: string,
+  passes: number,
+): DomainSize | null {
   const d = pointsDomain(spec.domain, size);
   if (!d) return null;
   const w = noWork();
@@ -441,7 +522,10 @@ function mechanismSpecWork(spec: MechanismSpec, size: (i: DomainInput) => Domain
   return d;
 }
 
-/** A privacy check: the channel or mechanism must fit the domain; the pairs x outputs (or planar Laplace's grid offsets) are priced. */
+/**
+ * A privacy check: the channel or mechanism must fit the domain; the pairs x outputs (or planar Laplace's grid offsets)
+ * are priced.
+ */
 function admitCheck(req: Extract<JobRequest, { type: 'check' }>, size: ReturnType<typeof sizer>): void {
   const d = secretsDomain(req, size);
   let outputs = req.channel?.cols;
@@ -467,7 +551,10 @@ function admitCheck(req: Extract<JobRequest, { type: 'check' }>, size: ReturnTyp
   }
 }
 
-/** A threshold search: at most a million eps values, each a tight-constraints solve (free where the closed form applies). */
+/**
+ * A threshold search: at most a million eps values, each a tight-constraints solve (free where the closed form
+ * applies).
+ */
 function admitThreshold(req: Extract<JobRequest, { type: 'threshold' }>, size: ReturnType<typeof sizer>): void {
   const d = pointsDomain(req.domain, size);
   if (!d) return;
@@ -506,8 +593,14 @@ export function admitRequest(req: JobRequest, built?: ReadonlyMap<DomainInput, D
   const size = sizer(built);
   switch (req.type) {
     case 'mechanism': {
-      // A remap is one pass over the columns, then C . R is measured; its expected loss is the remap's value (no extra pass).
-      mechanismSpecWork(req, size, `the ${req.remap ? 'remapped ' : ''}${req.kind} mechanism`, req.remap ? 2 : req.loss !== undefined ? 2 : 1);
+      // A remap is one pass over the columns, then C . R is measured; its expected loss is the remap's value (no extra
+      // pass).
+      mechanismSpecWork(
+        req,
+        size,
+        `the ${req.remap ? 'remapped ' : ''}${req.kind} mechanism`,
+        req.remap ? 2 : req.loss !== undefined ? 2 : 1,
+      );
       return;
     }
     case 'apply': {

@@ -35,15 +35,36 @@ function record(t: AuditTest, domain: Domain): AuditTestRecord {
 export async function auditJob(req: AuditRequest, ctx: JobContext): Promise<AuditResult> {
   const t0 = performance.now();
   const domain = domainOf(req, req.domain, ctx);
-  const source = req.input !== undefined ? `samples CSV ${req.input}` : req.name !== undefined ? `samples CSV ${req.name}` : 'samples CSV';
+  const source =
+    req.input !== undefined
+      ? `samples CSV ${req.input}`
+      : req.name !== undefined
+        ? `samples CSV ${req.name}`
+        : 'samples CSV';
   ctx.progress(0, 'reading the samples');
-  const rows = req.input !== undefined ? readCsvStream(createReadStream(req.input, { highWaterMark: 1 << 20 }), source) : readCsvRows(req.text!, source);
-  const samples = await readSamples(rows, domain, source, { ...(req.points ? { points: pointsMapping(req.points) } : {}), signal: ctx.signal });
+  const rows =
+    req.input !== undefined
+      ? readCsvStream(createReadStream(req.input, { highWaterMark: 1 << 20 }), source)
+      : readCsvRows(req.text!, source);
+  const samples = await readSamples(rows, domain, source, {
+    ...(req.points ? { points: pointsMapping(req.points) } : {}),
+    signal: ctx.signal,
+  });
   checkCancelled(ctx.signal);
   ctx.progress(0.5, `auditing ${samples.secrets.length} samples`);
   const r = auditSamples(
-    { secrets: samples.secrets, outputs: samples.outputs, n: domain.n, m: domain.n, distance: (a, b) => domain.distance(a, b) },
-    { epsilon: req.epsilon, ...(req.confidence !== undefined ? { confidence: req.confidence } : {}), ...(req.detect ? { detect: req.detect } : {}) },
+    {
+      secrets: samples.secrets,
+      outputs: samples.outputs,
+      n: domain.n,
+      m: domain.n,
+      distance: (a, b) => domain.distance(a, b),
+    },
+    {
+      epsilon: req.epsilon,
+      ...(req.confidence !== undefined ? { confidence: req.confidence } : {}),
+      ...(req.detect ? { detect: req.detect } : {}),
+    },
   );
   ctx.progress(1, 'done');
   const out: AuditResult = {

@@ -82,7 +82,10 @@ export function bestCandidateOnly(
   return { mechanism, expectedLoss: chosen.value };
 }
 
-/** The LP record of a request answered by a candidate alone: no rounds, no bound (the trivial 0 for losses >= 0), gap 100%. */
+/**
+ * The LP record of a request answered by a candidate alone: no rounds, no bound (the trivial 0 for losses >= 0), gap
+ * 100%.
+ */
 function candidateLpRecord(
   domain: Domain,
   opts: CandidateOptions,
@@ -96,7 +99,8 @@ function candidateLpRecord(
   const asked = opts.lp?.lpModel;
   const auto = chooseLpModel(domain, domain.n);
   const model = asked !== undefined && asked !== 'auto' ? asked : auto.model;
-  const nonNegative = opts.loss === undefined || opts.loss.kind !== 'matrix' || opts.loss.matrix.data.every((v) => v >= 0);
+  const nonNegative =
+    opts.loss === undefined || opts.loss.kind !== 'matrix' || opts.loss.matrix.data.every((v) => v >= 0);
   return {
     model,
     modelChoice: asked !== undefined && asked !== 'auto' ? 'requested' : 'auto',

@@ -27,7 +27,12 @@ export function assertCsvFits(rows: number, cols: number): void {
  * FILE.partial renamed when complete), in chunks of about 1 MB of text,
  * reporting progress and stopping with 'cancelled' when the job's signal fires.
  */
-export async function writeChannelCsv(ch: RowSource, path: string, signal?: AbortSignal, progress?: (f: number, m: string) => void): Promise<void> {
+export async function writeChannelCsv(
+  ch: RowSource,
+  path: string,
+  signal?: AbortSignal,
+  progress?: (f: number, m: string) => void,
+): Promise<void> {
   assertCsvFits(ch.rows, ch.cols);
   await streamChannelCsv(ch, path, {
     chunkRows: Math.max(1, Math.ceil(CHUNK_CHARS / (20 * Math.max(1, ch.cols)))),
@@ -39,5 +44,11 @@ export async function writeChannelCsv(ch: RowSource, path: string, signal?: Abor
 /** Inline matrix payload (the caller checked the size). */
 export function matrixPayload(ch: RowSource): MatrixPayload {
   const d = toDense(ch);
-  return { rows: d.rows, cols: d.cols, data: Array.from(d.matrix.data), rowLabels: d.rowLabels.slice(), colLabels: d.colLabels.slice() };
+  return {
+    rows: d.rows,
+    cols: d.cols,
+    data: Array.from(d.matrix.data),
+    rowLabels: d.rowLabels.slice(),
+    colLabels: d.colLabels.slice(),
+  };
 }

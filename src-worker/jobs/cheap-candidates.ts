@@ -19,7 +19,10 @@ type Construction = (typeof CANDIDATE_CONSTRUCTIONS)[number];
 /** The note of a candidate left out for the time limit. */
 export const NOT_TRIED_NOTE = 'not tried: it would end past the time limit';
 
-/** Why the tight-constraints mechanism is not a candidate: its output weights (Phi z = 1, SPEC §4) would need one below 0. */
+/**
+ * Why the tight-constraints mechanism is not a candidate: its output weights (Phi z = 1, SPEC §4) would need one below
+ * 0.
+ */
 export function tightMissingNote(argMinLabel: string): string {
   return `does not exist at this ε: its output weight at ${argMinLabel} would have to be negative`;
 }
@@ -68,7 +71,13 @@ export function cheapCandidates(
         continue;
       }
       const r = remapMechanism(mech, domain, prior, loss ?? { kind: 'bin' }, { signal: ctx.signal });
-      out.push({ construction, timeMs: performance.now() - t0, channel: mech.channel, remap: r.remap, remapped: r.channel });
+      out.push({
+        construction,
+        timeMs: performance.now() - t0,
+        channel: mech.channel,
+        remap: r.remap,
+        remapped: r.channel,
+      });
       slowest = Math.max(slowest, performance.now() - t0);
     } catch (e) {
       if (!(e instanceof MechError) || e.code === 'cancelled' || e.code === 'internal') throw e;

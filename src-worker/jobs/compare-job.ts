@@ -59,8 +59,19 @@ function mostLikely(prior: Float64Array): number {
 }
 
 /** The row of a construction that does not exist here (or failed): why, in `notes`, and no figures. */
-function missingRow(base: Pick<CompareRow, 'label' | 'kind' | 'remap' | 'betterThanPlanarLaplacePct'>, note: CompareNote, t0: number): CompareRow {
-  const none = { expectedDistance: null, expectedDistanceRemapped: null, pTrue: null, leakageBits: null, effectiveEpsilon: null, guaranteedEpsilon: null };
+function missingRow(
+  base: Pick<CompareRow, 'label' | 'kind' | 'remap' | 'betterThanPlanarLaplacePct'>,
+  note: CompareNote,
+  t0: number,
+): CompareRow {
+  const none = {
+    expectedDistance: null,
+    expectedDistanceRemapped: null,
+    pTrue: null,
+    leakageBits: null,
+    effectiveEpsilon: null,
+    guaranteedEpsilon: null,
+  };
   return { ...base, exists: false, ...none, notes: [note], timeMs: performance.now() - t0 };
 }
 
@@ -88,7 +99,10 @@ function assertGivenOnComparison(req: CompareRequest, domain: Domain, ctx: JobCo
   for (const m of req.mechanisms) {
     const rows = m.channelRef !== undefined ? channelOfRef(m.channelRef, ctx.keptChannel).rows : m.channel?.rows;
     if (rows !== undefined && rows !== domain.n)
-      throw new MechError('invalid-input', `the channel of ${kindLabel(m)} has ${rows} secret rows but the domain ${domain.spec} has ${domain.n} points`);
+      throw new MechError(
+        'invalid-input',
+        `the channel of ${kindLabel(m)} has ${rows} secret rows but the domain ${domain.spec} has ${domain.n} points`,
+      );
     const spec = m.mechanism;
     if (spec === undefined) continue;
     if (spec.epsilon !== req.epsilon)
@@ -96,13 +110,26 @@ function assertGivenOnComparison(req: CompareRequest, domain: Domain, ctx: JobCo
         'invalid-input',
         `the mechanism ${kindLabel(m)} is built for eps ${spec.epsilon} but the comparison is at eps ${req.epsilon}: compare it at its own eps`,
       );
-    const same = JSON.stringify(spec.domain) === JSON.stringify(req.domain) || resolveDomain(spec.domain).spec === domain.spec;
-    if (!same) throw new MechError('invalid-input', `the mechanism ${kindLabel(m)} is built on another domain than the comparison's ${domain.spec}`);
+    const same =
+      JSON.stringify(spec.domain) === JSON.stringify(req.domain) || resolveDomain(spec.domain).spec === domain.spec;
+    if (!same)
+      throw new MechError(
+        'invalid-input',
+        `the mechanism ${kindLabel(m)} is built on another domain than the comparison's ${domain.spec}`,
+      );
   }
 }
 
-/** A mechanism computed elsewhere: its construction built again (silently), or the given channel read and checked against the domain. */
-async function given(m: CompareMechanism, req: CompareRequest, domain: Domain, ctx: JobContext): Promise<Built | { note: CompareNote }> {
+/**
+ * A mechanism computed elsewhere: its construction built again (silently), or the given channel read and checked
+ * against the domain.
+ */
+async function given(
+  m: CompareMechanism,
+  req: CompareRequest,
+  domain: Domain,
+  ctx: JobContext,
+): Promise<Built | { note: CompareNote }> {
   if (m.channel !== undefined || m.channelRef !== undefined) {
     // a kept channel (an optimal LP computed in the project) is read in place from the task (./kept-channel.ts)
     const ch = m.channelRef !== undefined ? channelOfRef(m.channelRef, ctx.keptChannel) : resolveChannel(m.channel!);
@@ -113,7 +140,12 @@ async function given(m: CompareMechanism, req: CompareRequest, domain: Domain, c
   const c = await construct(req, spec, { ...ctx, progress: () => undefined });
   if (!c.outcome.exists) return doesNotExist(c.outcome, spec.epsilon);
   const mech = c.outcome.mechanism;
-  return { mech, channel: c.channel ?? mech.channel, remapped: spec.remap === true, ...(c.outcome.lp ? { lp: c.outcome.lp } : {}) };
+  return {
+    mech,
+    channel: c.channel ?? mech.channel,
+    remapped: spec.remap === true,
+    ...(c.outcome.lp ? { lp: c.outcome.lp } : {}),
+  };
 }
 
 async function build(
@@ -160,12 +192,15 @@ async function figures(
   if (!square) notes.push({ kind: 'outputs-not-secrets', outputs: ch.cols });
   // E[d] with the best use of the outputs: the Bayesian remap for the distance loss (certified on grids)
   const r =
-    b.mech && !b.remapped ? remapMechanism(b.mech, domain, prior, DIST, { signal: ctx.signal }) : bayesRemap(ch, domain, prior, DIST, { signal: ctx.signal });
+    b.mech && !b.remapped
+      ? remapMechanism(b.mech, domain, prior, DIST, { signal: ctx.signal })
+      : bayesRemap(ch, domain, prior, DIST, { signal: ctx.signal });
   if (r.valueSlack > 0) notes.push({ kind: 'remap-within', slack: r.valueSlack });
   checkCancelled(ctx.signal);
   let effectiveEpsilon: number | null = null;
   try {
-    effectiveEpsilon = (await checkChannel(ch, domain, eps, 1, ADMISSION_LIMITS.maxCheckWork, { signal: ctx.signal })).effectiveEpsilon;
+    effectiveEpsilon = (await checkChannel(ch, domain, eps, 1, ADMISSION_LIMITS.maxCheckWork, { signal: ctx.signal }))
+      .effectiveEpsilon;
   } catch (e) {
     if (!(e instanceof MechError && e.code === 'too-large')) throw e;
     notes.push({ kind: 'check-too-costly', reason: e.message });
@@ -182,7 +217,12 @@ async function figures(
   };
   if (effectiveEpsilon === Infinity) notes.push({ kind: 'not-private-zero' });
   else if (effectiveEpsilon !== null && Number.isFinite(g) && effectiveEpsilon > g * (1 + 1e-9))
-    notes.push({ kind: 'not-private-above', effectiveEpsilon, limit: g, against: b.mech ? 'guaranteed' : 'comparison' });
+    notes.push({
+      kind: 'not-private-above',
+      effectiveEpsilon,
+      limit: g,
+      against: b.mech ? 'guaranteed' : 'comparison',
+    });
   if (notes.length) row.notes = notes;
   return row;
 }
@@ -194,7 +234,10 @@ export async function compareJob(req: CompareRequest, ctx: JobContext): Promise<
   const prior = resolvePrior(req.prior, n, domain);
   const loss = req.loss !== undefined ? resolveLoss(req.loss) : DIST;
   if (req.focus !== undefined && req.focus >= n)
-    throw new MechError('invalid-input', `focus cell ${req.focus} is outside the domain ${domain.spec} (cells 0..${n - 1})`);
+    throw new MechError(
+      'invalid-input',
+      `focus cell ${req.focus} is outside the domain ${domain.spec} (cells 0..${n - 1})`,
+    );
   const focus = n <= COMPARE_MAP_MAX_CELLS ? (req.focus ?? mostLikely(prior)) : null;
   const grid = domain.structure.grid ?? null;
   assertGivenOnComparison(req, domain, ctx);
@@ -205,7 +248,12 @@ export async function compareJob(req: CompareRequest, ctx: JobContext): Promise<
     checkCancelled(ctx.signal);
     ctx.progress(k / total, `${kindLabel(m)} on ${domain.spec}`);
     const t0 = performance.now();
-    const base = { label: kindLabel(m), kind: m.kind, remap: m.remap === true || m.mechanism?.remap === true, betterThanPlanarLaplacePct: null };
+    const base = {
+      label: kindLabel(m),
+      kind: m.kind,
+      remap: m.remap === true || m.mechanism?.remap === true,
+      betterThanPlanarLaplacePct: null,
+    };
     try {
       const b = await build(m, req, domain, prior, loss, ctx);
       if ('note' in b) {
@@ -242,12 +290,18 @@ export async function compareJob(req: CompareRequest, ctx: JobContext): Promise<
   ctx.progress(req.mechanisms.length / total, 'planar Laplace baseline');
   let baseline: number | null = null;
   let baselineNote: CompareBaselineNote | undefined;
-  const listed = rows.find((r) => r.kind === 'planar-laplace' && !r.remap && r.exists && r.label === kindLabel({ kind: 'planar-laplace' }));
+  const listed = rows.find(
+    (r) => r.kind === 'planar-laplace' && !r.remap && r.exists && r.label === kindLabel({ kind: 'planar-laplace' }),
+  );
   if (listed) baseline = listed.expectedDistance;
   else if (!grid) baselineNote = { kind: 'not-a-grid' };
   else {
     try {
-      const o = await buildMechanism('planar-laplace', domain, req.epsilon, { prior, signal: ctx.signal, progress: () => undefined });
+      const o = await buildMechanism('planar-laplace', domain, req.epsilon, {
+        prior,
+        signal: ctx.signal,
+        progress: () => undefined,
+      });
       if (o.exists) baseline = qualityLoss(prior, o.mechanism.channel, domain);
     } catch (e) {
       if (e instanceof MechError && e.code === 'cancelled') throw e;
@@ -259,7 +313,9 @@ export async function compareJob(req: CompareRequest, ctx: JobContext): Promise<
     baseline = null;
   }
   if (baseline !== null)
-    for (const r of rows) if (r.expectedDistance !== null) r.betterThanPlanarLaplacePct = (100 * (baseline - r.expectedDistance)) / baseline;
+    for (const r of rows)
+      if (r.expectedDistance !== null)
+        r.betterThanPlanarLaplacePct = (100 * (baseline - r.expectedDistance)) / baseline;
   ctx.progress(1, 'done');
   const out: CompareResult = {
     type: 'compare',

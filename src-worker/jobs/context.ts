@@ -15,7 +15,10 @@ export const FLAG_STOP = 2;
 export interface JobContext {
   /** Aborted when the job is cancelled; long loops call checkCancelled(signal). */
   signal: AbortSignal;
-  /** Report progress (fraction 0..1 or null when unknown), with a typed LP sample on LP rounds. Cheap; rate-limited by the caller. */
+  /**
+   * Report progress (fraction 0..1 or null when unknown), with a typed LP sample on LP rounds. Cheap; rate-limited by
+   * the caller.
+   */
   progress(fraction: number | null, message: string, lp?: LpSample): void;
   /**
    * The job's shared flag: non-zero asks an optimal LP to stop and return its
@@ -23,7 +26,9 @@ export interface JobContext {
    * Absent: the job cannot be stopped with a result.
    */
   stopFlag?: Int32Array;
-  /** The app host keeps this job's channel (a mechanism job): called once with the final channel (./kept-channel.ts). */
+  /**
+   * The app host keeps this job's channel (a mechanism job): called once with the final channel (./kept-channel.ts).
+   */
   keep?: (channel: RowSource) => void;
   /** Channels the host kept that this job's request names by channelRef (passed with the task). */
   keptChannel?: (ref: string) => KeptChannel | undefined;
@@ -32,7 +37,10 @@ export interface JobContext {
    * src-main/queue/pricing-master.ts). Only for jobs run on the host's own thread (a function does not cross threads).
    */
   pricing?: PricingFactory;
-  /** Secrets x outputs from which an optimal LP prices with `pricing` (default 0: every one; smaller LPs keep this machine's threads and shortcuts). */
+  /**
+   * Secrets x outputs from which an optimal LP prices with `pricing` (default 0: every one; smaller LPs keep this
+   * machine's threads and shortcuts).
+   */
   pricingMinVariables?: number;
 }
 

@@ -7,7 +7,12 @@ import { edgesIfAvailable } from '../metric/shortest-paths';
 import type { Matrix } from '../linalg/matrix';
 import type { Domain } from '../metric/domain';
 import type { Mechanism, RowSource } from '../mechanism/channel';
-import { type MechanismKindName, type LpOptions, type LpSample, type RegularityNote } from '../../src-shared/protocol/index';
+import {
+  type MechanismKindName,
+  type LpOptions,
+  type LpSample,
+  type RegularityNote,
+} from '../../src-shared/protocol/index';
 import { Deadline } from '../base/deadline';
 import { privatePosteriorVertices } from '../explorer/posterior-vertices';
 import { enumerateKernelMechanisms } from '../explorer/kernel-mechanisms';
@@ -28,7 +33,11 @@ import { checkGridOffsetPrivacy, gridOffsetCheckWork } from '../check/grid-offse
 import { checkPrivacyThreaded, type PrivacyCheckResult } from '../check/privacy-check';
 import { ADMISSION_LIMITS } from '../base/admission-limits';
 import { GridOffsetChannel } from '../mechanism/function-row-source';
-import { structuredExpectedDistanceError, structuredMeasures, structuredPrivacyCheck } from '../measure/structured/structured-dispatch';
+import {
+  structuredExpectedDistanceError,
+  structuredMeasures,
+  structuredPrivacyCheck,
+} from '../measure/structured/structured-dispatch';
 import type { LpProgress } from '../mechanism/lp-result';
 import { closedFormMechanism } from '../mechanism/closed-form-by-kind';
 import { customMetricDomain } from '../metric/custom-metric';
@@ -52,7 +61,11 @@ export function parseDomain(spec: string, onProgress?: (fraction: number, messag
 }
 
 /** Inline custom metric (validated, SPEC §1). */
-export function customDomain(distances: Matrix, labels: readonly string[], onProgress?: (fraction: number, message: string) => void): Domain {
+export function customDomain(
+  distances: Matrix,
+  labels: readonly string[],
+  onProgress?: (fraction: number, message: string) => void,
+): Domain {
   return customMetricDomain(distances, labels, undefined, onProgress);
 }
 
@@ -80,14 +93,27 @@ export interface BuildOptions {
 
 /** A loss as the engine's loss builders take it (measure/lossSpec GuessSpec). */
 export type LossSpecInput =
-  { kind: 'bin' } | { kind: 'nib' } | { kind: 'dist' } | { kind: 'dist2' } | { kind: 'matrix'; matrix: Matrix; guessLabels?: readonly string[] };
+  | { kind: 'bin' }
+  | { kind: 'nib' }
+  | { kind: 'dist' }
+  | { kind: 'dist2' }
+  | { kind: 'matrix'; matrix: Matrix; guessLabels?: readonly string[] };
 
-/** `expectedLoss`: the returned channel's expected loss under the request's loss when the construction computed it already (the best cheap candidate, streamed). */
+/**
+ * `expectedLoss`: the returned channel's expected loss under the request's loss when the construction computed it
+ * already (the best cheap candidate, streamed).
+ */
 export type MechanismOutcome =
-  { exists: true; mechanism: Mechanism; lp?: OptimalLpResult; expectedLoss?: number } | { exists: false; minZ: number; minZAt: string; note: string };
+  | { exists: true; mechanism: Mechanism; lp?: OptimalLpResult; expectedLoss?: number }
+  | { exists: false; minZ: number; minZAt: string; note: string };
 
-/** The request's LP options in the solver's names (optimalMechanism: model, threads); its time limit is the job's Deadline. */
-export function lpSolveOptions(lp: LpOptions): Pick<OptimalMechanismOptions, 'model' | 'delta' | 'targetGap' | 'threads'> {
+/**
+ * The request's LP options in the solver's names (optimalMechanism: model, threads); its time limit is the job's
+ * Deadline.
+ */
+export function lpSolveOptions(
+  lp: LpOptions,
+): Pick<OptimalMechanismOptions, 'model' | 'delta' | 'targetGap' | 'threads'> {
   return {
     model: lp.lpModel ?? 'auto',
     ...(lp.delta !== undefined ? { delta: lp.delta } : {}),
@@ -117,11 +143,17 @@ type RoundFigures = Omit<LpProgress, 'fraction'>;
 /** The progress line of an LP round: objective, certified bound, gap (a relaxation's round says so). */
 export function lpProgressMessage(p: RoundFigures): string {
   const g = (x: number): string => (Number.isFinite(x) ? x.toPrecision(6) : String(x));
-  const what = p.stage === 'relaxation' ? `relaxation round ${p.round} (bounding the best possible): best found` : `LP round ${p.round}: objective`;
+  const what =
+    p.stage === 'relaxation'
+      ? `relaxation round ${p.round} (bounding the best possible): best found`
+      : `LP round ${p.round}: objective`;
   return `${what} ${g(p.objective)}, bound ${g(p.bound)}, gap ${Number.isFinite(p.gap) ? `${(p.gap * 100).toPrecision(3)}%` : String(p.gap)} (${(p.elapsedMs / 1000).toFixed(1)} s)`;
 }
 
-/** The typed progress sample of an LP round (non-finite bound and gap, before the first certified bound, are null; none without a finite objective). */
+/**
+ * The typed progress sample of an LP round (non-finite bound and gap, before the first certified bound, are null; none
+ * without a finite objective).
+ */
 export function lpSample(p: RoundFigures, fraction: number): LpSample | undefined {
   if (!Number.isFinite(p.objective) || !Number.isInteger(p.round) || p.round < 0) return undefined;
   const bound = Number.isFinite(p.bound) ? p.bound : null;
@@ -138,7 +170,12 @@ export function lpSample(p: RoundFigures, fraction: number): LpSample | undefine
   return sample;
 }
 
-export async function buildMechanism(kind: MechanismKindName, domain: Domain, eps: number, opts: BuildOptions): Promise<MechanismOutcome> {
+export async function buildMechanism(
+  kind: MechanismKindName,
+  domain: Domain,
+  eps: number,
+  opts: BuildOptions,
+): Promise<MechanismOutcome> {
   switch (kind) {
     case 'tight': {
       // SPEC §2: Phi z = 1; exists iff z >= 0
@@ -170,7 +207,10 @@ export async function buildMechanism(kind: MechanismKindName, domain: Domain, ep
       }
       // Never worse than a cheap construction: planar Laplace, tight constraints and the exponential mechanism,
       // each remapped, are tried first; the cheapest seeds the LP and is returned when the LP does not beat it.
-      const candidates = cheapCandidates(domain, eps, opts.prior, opts.loss, { signal: opts.signal, progress: (_f, m) => opts.progress(0, m) });
+      const candidates = cheapCandidates(domain, eps, opts.prior, opts.loss, {
+        signal: opts.signal,
+        progress: (_f, m) => opts.progress(0, m),
+      });
       const mechanism = await optimalMechanism(domain, eps, opts.prior, lpLoss(opts.loss), {
         signal: opts.signal,
         candidates,
@@ -231,7 +271,13 @@ export function expectedLoss(
   signal?: AbortSignal,
 ): { value: number; remap: string[] } {
   const grid = domain?.structure.grid;
-  if (domain && grid && (loss.kind === 'dist' || loss.kind === 'dist2') && channel.rows === domain.n && grid.rows * grid.cols === domain.n) {
+  if (
+    domain &&
+    grid &&
+    (loss.kind === 'dist' || loss.kind === 'dist2') &&
+    channel.rows === domain.n &&
+    grid.rows * grid.cols === domain.n
+  ) {
     const r = bayesRemap(channel, domain, prior, loss, { window: 'off', ...(signal ? { signal } : {}) });
     return { value: r.remappedLoss, remap: Array.from(r.remap, (w) => domain.label(w)) };
   }
@@ -274,14 +320,17 @@ export async function checkChannel(
   // Tight-constraints mechanisms: exact by the triangle inequality, verified structurally.
   const t = structuredPrivacyCheck(channel, domain, eps);
   if (t?.passes) return { effectiveEpsilon: t.effectiveEpsilon, passes: true, pairsChecked: t.verified, worst: [] };
-  // All pairs take the ln scan on the machine's cores: the same time buys maxScanCheckWork / maxCheckWork times the work
-  // (unless the caller sets the scan's own budget).
+  // All pairs take the ln scan on the machine's cores: the same time buys maxScanCheckWork / maxCheckWork times the
+  // work (unless the caller sets the scan's own budget).
   const r = useGridOffsetCheck(channel, domain)
     ? gridOffsetCheck(channel, domain, eps, topK, maxWork, ctx)
     : await checkPrivacyThreaded(channel, domain, eps, {
         topK,
         ...(maxWork !== undefined ? { maxWork } : {}),
-        maxScanWork: maxScanWork ?? (maxWork ?? ADMISSION_LIMITS.maxCheckWork) * (ADMISSION_LIMITS.maxScanCheckWork / ADMISSION_LIMITS.maxCheckWork),
+        maxScanWork:
+          maxScanWork ??
+          (maxWork ?? ADMISSION_LIMITS.maxCheckWork) *
+            (ADMISSION_LIMITS.maxScanCheckWork / ADMISSION_LIMITS.maxCheckWork),
         ...(ctx?.signal ? { signal: ctx.signal } : {}),
         ...(ctx?.progress ? { onProgress: ctx.progress } : {}),
       });
@@ -340,7 +389,12 @@ export interface CapacityOutcome {
   mechanism?: RowSource;
 }
 
-export async function privacyCapacities(domain: Domain, eps: number, signal: AbortSignal, progress?: (f: number, m: string) => void): Promise<CapacityOutcome> {
+export async function privacyCapacities(
+  domain: Domain,
+  eps: number,
+  signal: AbortSignal,
+  progress?: (f: number, m: string) => void,
+): Promise<CapacityOutcome> {
   const c = await privacyTypeCapacities(domain, eps, { signal, ...(progress ? { onProgress: progress } : {}) });
   return { multiplicative: c.multiplicative, additive: c.additive, mechanism: c.multiplicativeMechanism.channel };
 }
@@ -362,7 +416,12 @@ const regularityLP =
   async (domain, eps, prior) =>
     (await decideRegularityByLP(domain, eps, prior, { signal })).regular;
 
-export async function regularity(domain: Domain, eps: number, prior: Float64Array, signal: AbortSignal): Promise<RegularityOutcome> {
+export async function regularity(
+  domain: Domain,
+  eps: number,
+  prior: Float64Array,
+  signal: AbortSignal,
+): Promise<RegularityOutcome> {
   const r = await decideRegularity(domain, eps, prior, { decideByLP: regularityLP(signal) });
   if (r.status === 'undecided') {
     throw new MechError('not-applicable', `${r.reason} (no LP decider is available)`);
@@ -414,7 +473,12 @@ export interface VerticesOutcome {
   kernels: number | null;
 }
 
-export async function posteriorVertices(domain: Domain, eps: number, kernels: boolean, signal: AbortSignal): Promise<VerticesOutcome> {
+export async function posteriorVertices(
+  domain: Domain,
+  eps: number,
+  kernels: boolean,
+  signal: AbortSignal,
+): Promise<VerticesOutcome> {
   const v = privatePosteriorVertices(domain, eps, { signal });
   const k = kernels ? enumerateKernelMechanisms(v, { signal }).count : null;
   return { count: v.count, vertices: v.vertices, n: v.n, kernels: k };

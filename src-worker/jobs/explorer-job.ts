@@ -19,18 +19,27 @@ import { domainOf } from './handlers';
 function capacityTableDomains(domain: Domain): Domain[] {
   const family = /^(line|ring|clique):(\d+)$/.exec(domain.spec);
   if (!family) return [domain];
-  return Array.from({ length: domain.n - 1 }, (_, k) => (k + 2 === domain.n ? domain : parseDomainSpec(`${family[1]}:${k + 2}`)));
+  return Array.from({ length: domain.n - 1 }, (_, k) =>
+    k + 2 === domain.n ? domain : parseDomainSpec(`${family[1]}:${k + 2}`),
+  );
 }
 
 /** A part's input error as a note; cancellation and bugs are rethrown. */
 function partFailure(e: unknown): { kind: 'failed'; message: string } {
-  if (e instanceof MechError && e.code !== 'cancelled' && e.code !== 'internal') return { kind: 'failed', message: e.message };
+  if (e instanceof MechError && e.code !== 'cancelled' && e.code !== 'internal')
+    return { kind: 'failed', message: e.message };
   throw e;
 }
 
 export async function explorerJob(req: ExplorerRequest, ctx: JobContext): Promise<ExplorerResult> {
   const domain = domainOf(req, req.domain, ctx);
-  const out: ExplorerResult = { type: 'explorer', domain: domain.spec, epsilon: req.epsilon, simplex: null, capacityRows: null };
+  const out: ExplorerResult = {
+    type: 'explorer',
+    domain: domain.spec,
+    epsilon: req.epsilon,
+    simplex: null,
+    capacityRows: null,
+  };
   ctx.progress(null, 'privacy-type explorer');
   // Each part that cannot be computed says why in its place; the other part is still shown.
   if (domain.n !== 3) out.simplexNote = { kind: 'needs-three-points', points: domain.n };
@@ -44,7 +53,11 @@ export async function explorerJob(req: ExplorerRequest, ctx: JobContext): Promis
   checkCancelled(ctx.signal);
   if (domain.n <= EXPLORER_TABLE_MAX_N) {
     try {
-      out.capacityRows = capacityTableRows(capacityTableDomains(domain), req.epsilon, ctx.signal ? { kernel: { signal: ctx.signal } } : {});
+      out.capacityRows = capacityTableRows(
+        capacityTableDomains(domain),
+        req.epsilon,
+        ctx.signal ? { kernel: { signal: ctx.signal } } : {},
+      );
     } catch (e) {
       partFailure(e);
     }

@@ -56,7 +56,14 @@ import {
   type LossSpecInput,
   type MechanismOutcome,
 } from './engine';
-import { assertChannelOnDomain, domainText, resolveChannel, resolveDomain as buildDomain, resolveLoss, resolvePrior } from './resolve';
+import {
+  assertChannelOnDomain,
+  domainText,
+  resolveChannel,
+  resolveDomain as buildDomain,
+  resolveLoss,
+  resolvePrior,
+} from './resolve';
 import { admitBuiltDomain, sweepBoundsRefusal } from './admission';
 import { ADMISSION_LIMITS } from '../base/admission-limits';
 import { withRowProgress } from './row-progress';
@@ -76,7 +83,8 @@ export function domainOf(req: JobRequest, input: DomainInput, ctx?: JobContext):
 
 /** The LP record as the protocol carries it: history thinned to MAX_LP_HISTORY_POINTS, only finite points. */
 function portableLp(lp: OptimalLpResult): LpResult {
-  const finitePoint = (p: OptimalLpResult['history'][number]): boolean => [p.objective, p.bound, p.gap, p.elapsedMs, p.fraction].every(Number.isFinite);
+  const finitePoint = (p: OptimalLpResult['history'][number]): boolean =>
+    [p.objective, p.bound, p.gap, p.elapsedMs, p.fraction].every(Number.isFinite);
   const fin = (x: number, fallback: number): number => (Number.isFinite(x) ? x : fallback);
   return {
     model: lp.model,
@@ -102,8 +110,13 @@ function portableLp(lp: OptimalLpResult): LpResult {
     stoppedBy: lp.stoppedBy,
     timeLimitReached: lp.timeLimitReached,
     ...(lp.pricingWorkers !== undefined ? { pricingWorkers: lp.pricingWorkers } : {}),
-    ...(lp.relaxation && Number.isFinite(lp.relaxation.bound) && Number.isFinite(lp.relaxation.timeMs) ? { relaxation: lp.relaxation } : {}),
-    coarseStart: lp.coarseStart && [lp.coarseStart.objective, lp.coarseStart.gap, lp.coarseStart.timeMs].every(Number.isFinite) ? lp.coarseStart : null,
+    ...(lp.relaxation && Number.isFinite(lp.relaxation.bound) && Number.isFinite(lp.relaxation.timeMs)
+      ? { relaxation: lp.relaxation }
+      : {}),
+    coarseStart:
+      lp.coarseStart && [lp.coarseStart.objective, lp.coarseStart.gap, lp.coarseStart.timeMs].every(Number.isFinite)
+        ? lp.coarseStart
+        : null,
     history: thinHistory(lp.history.filter(finitePoint)).map((p) => ({
       round: p.round,
       objective: p.objective,
@@ -158,7 +171,9 @@ function finiteOrNull(x: number): number | null {
  */
 const MECHANISM_CHECK_WORK = 2e8;
 
-/** The check's progress as messages without a fraction: the job's fraction (an LP's, a construction's) stays monotonic. */
+/**
+ * The check's progress as messages without a fraction: the job's fraction (an LP's, a construction's) stays monotonic.
+ */
 function messagesOnly(ctx: JobContext): { signal: AbortSignal; progress: (f: number, m: string) => void } {
   return { signal: ctx.signal, progress: (_f, m) => ctx.progress(null, m) };
 }
@@ -172,9 +187,13 @@ async function effectiveEpsilonOf(
   maxWork = MECHANISM_CHECK_WORK,
 ): Promise<{ value: number | null; note?: MechanismNote }> {
   try {
-    return { value: (await checkChannel(ch, domain, eps, 1, maxWork, messagesOnly(ctx), ADMISSION_LIMITS.maxScanCheckWork)).effectiveEpsilon };
+    return {
+      value: (await checkChannel(ch, domain, eps, 1, maxWork, messagesOnly(ctx), ADMISSION_LIMITS.maxScanCheckWork))
+        .effectiveEpsilon,
+    };
   } catch (e) {
-    if (e instanceof MechError && e.code === 'too-large') return { value: null, note: { kind: 'effective-eps-not-computed', reason: e.message } };
+    if (e instanceof MechError && e.code === 'too-large')
+      return { value: null, note: { kind: 'effective-eps-not-computed', reason: e.message } };
     throw e;
   }
 }
@@ -186,7 +205,9 @@ async function effectiveEpsilonOf(
  */
 function storedChannelWarning(effective: number | null, guaranteed: number): MechanismNote | undefined {
   if (effective === null || !Number.isFinite(guaranteed) || effective <= guaranteed * (1 + REL_TOL)) return undefined;
-  return effective === Infinity ? { kind: 'stored-underflow', guaranteed } : { kind: 'stored-above', effective, guaranteed };
+  return effective === Infinity
+    ? { kind: 'stored-underflow', guaranteed }
+    : { kind: 'stored-above', effective, guaranteed };
 }
 
 /**
@@ -194,13 +215,19 @@ function storedChannelWarning(effective: number | null, guaranteed: number): Mec
  * (docs/remap.md): `channel` is then C . R (what is measured, checked, exported
  * and sampled), `remap` the record comparing the losses.
  */
-/** The host's pricing engines (JobContext.pricing), remembering how many machines priced for the last one (lp.pricingWorkers). */
+/**
+ * The host's pricing engines (JobContext.pricing), remembering how many machines priced for the last one
+ * (lp.pricingWorkers).
+ */
 function countedPricing(factory: PricingFactory): { factory: PricingFactory; workers: () => number } {
   let last: PricingEngine | undefined;
   return { factory: async (threads, spec) => (last = await factory(threads, spec)), workers: () => last?.workers ?? 0 };
 }
 
-/** An LP's round samples and lines with the queue workers that price it (the app's progress and the CLI's line show them). */
+/**
+ * An LP's round samples and lines with the queue workers that price it (the app's progress and the CLI's line show
+ * them).
+ */
 function withPricingWorkers(progress: JobContext['progress'], workers: () => number): JobContext['progress'] {
   return (fraction, message, lp) => {
     if (!lp) return progress(fraction, message);
@@ -225,14 +252,19 @@ export async function construct(
 }> {
   const domain = domainOf(req, spec.domain, ctx);
   checkCancelled(ctx.signal);
-  const defaultLoss = spec.loss === undefined && spec.kind === 'optimal' && domain.kind === 'grid' ? OPTIMAL_GRID_LOSS : undefined;
+  const defaultLoss =
+    spec.loss === undefined && spec.kind === 'optimal' && domain.kind === 'grid' ? OPTIMAL_GRID_LOSS : undefined;
   const loss = spec.loss ?? defaultLoss;
   const said = { ...(loss !== undefined ? { loss } : {}), ...(defaultLoss !== undefined ? { defaultLoss } : {}) };
   const prior = resolvePrior(spec.prior, domain.n, domain);
-  ctx.progress(null, `building ${spec.kind} on ${domain.spec}${spec.kind === 'tight' ? tightSolveEstimate(domain) : ''}`);
+  ctx.progress(
+    null,
+    `building ${spec.kind} on ${domain.spec}${spec.kind === 'tight' ? tightSolveEstimate(domain) : ''}`,
+  );
   const lp = definedLpOptions(spec);
   // Outputs are the secrets in jobs: n x n variables.
-  const counted = ctx.pricing && domain.n * domain.n >= (ctx.pricingMinVariables ?? 0) ? countedPricing(ctx.pricing) : undefined;
+  const counted =
+    ctx.pricing && domain.n * domain.n >= (ctx.pricingMinVariables ?? 0) ? countedPricing(ctx.pricing) : undefined;
   const opts = {
     prior,
     signal: ctx.signal,
@@ -245,8 +277,10 @@ export async function construct(
   const outcome = await buildMechanism(spec.kind, domain, spec.epsilon, opts);
   if (counted && outcome.exists && outcome.lp) outcome.lp = { ...outcome.lp, pricingWorkers: counted.workers() };
   checkCancelled(ctx.signal);
-  if (spec.remap !== true || !outcome.exists) return { domain, prior, outcome, ...said, ...(outcome.exists ? { channel: outcome.mechanism.channel } : {}) };
-  if (loss === undefined) throw new MechError('invalid-input', 'remap needs a loss (the remap minimises the expected loss under the prior)');
+  if (spec.remap !== true || !outcome.exists)
+    return { domain, prior, outcome, ...said, ...(outcome.exists ? { channel: outcome.mechanism.channel } : {}) };
+  if (loss === undefined)
+    throw new MechError('invalid-input', 'remap needs a loss (the remap minimises the expected loss under the prior)');
   const r = remapConstructed(outcome.mechanism, domain, prior, resolveLoss(loss), outcome.lp, ctx);
   checkCancelled(ctx.signal);
   return { domain, prior, outcome, ...said, channel: r.channel, remap: r.record };
@@ -312,7 +346,13 @@ export async function mechanismJob(req: MechanismRequest, ctx: JobContext): Prom
   ctx.progress(null, 'checking privacy');
   // An LP's privacy rests on its repair step, not on a closed form: its stored channel is checked with the
   // full check budget (30 x 30: 3.6e8 comparisons, ~2.5 s, against minutes of solving).
-  const eff = await effectiveEpsilonOf(ch, domain, req.epsilon, ctx, mech.kind === 'optimal' ? ADMISSION_LIMITS.maxCheckWork : MECHANISM_CHECK_WORK);
+  const eff = await effectiveEpsilonOf(
+    ch,
+    domain,
+    req.epsilon,
+    ctx,
+    mech.kind === 'optimal' ? ADMISSION_LIMITS.maxCheckWork : MECHANISM_CHECK_WORK,
+  );
   result.effectiveEpsilon = eff.value;
   if (eff.note) notes.push(eff.note);
   // What is released is the stored channel: its verdict first.
@@ -341,7 +381,11 @@ export async function measureJob(req: MeasureRequest, ctx: JobContext): Promise<
   let epsilon = req.epsilon;
   if (req.mechanism) {
     const built = await construct(req, req.mechanism, ctx);
-    if (!built.outcome.exists) throw new MechError('not-applicable', `the ${req.mechanism.kind} mechanism does not exist here: ${built.outcome.note}`);
+    if (!built.outcome.exists)
+      throw new MechError(
+        'not-applicable',
+        `the ${req.mechanism.kind} mechanism does not exist here: ${built.outcome.note}`,
+      );
     ch = withRowProgress(built.channel ?? built.outcome.mechanism.channel, ctx.progress, () => 'measuring');
     domain = req.domain !== undefined ? domainOf(req, req.domain, ctx) : built.domain;
     epsilon ??= req.mechanism.epsilon;
@@ -354,7 +398,10 @@ export async function measureJob(req: MeasureRequest, ctx: JobContext): Promise<
     ch = dense;
   }
   if (domain && ch.rows !== domain.n)
-    throw new MechError('invalid-input', `the channel has ${ch.rows} rows but the domain ${domain.spec} has ${domain.n} points`);
+    throw new MechError(
+      'invalid-input',
+      `the channel has ${ch.rows} rows but the domain ${domain.spec} has ${domain.n} points`,
+    );
   const prior = resolvePrior(req.prior, ch.rows, domain);
   checkCancelled(ctx.signal);
   ctx.progress(null, 'measuring');
@@ -377,7 +424,8 @@ export async function measureJob(req: MeasureRequest, ctx: JobContext): Promise<
     if (ch.cols <= 10_000) out.remap = l.remap;
   }
   if (domain && ch.cols === domain.n) out.qualityLoss = finiteOrNull(qualityLoss(prior, ch, domain));
-  if (domain && epsilon !== undefined) out.effectiveEpsilon = (await effectiveEpsilonOf(ch, domain, epsilon, ctx)).value;
+  if (domain && epsilon !== undefined)
+    out.effectiveEpsilon = (await effectiveEpsilonOf(ch, domain, epsilon, ctx)).value;
   return out;
 }
 
@@ -386,18 +434,33 @@ export async function checkJob(req: CheckRequest, ctx: JobContext): Promise<Chec
   let ch: RowSource;
   if (req.mechanism) {
     const built = await construct(req, req.mechanism, ctx);
-    if (!built.outcome.exists) throw new MechError('not-applicable', `the ${req.mechanism.kind} mechanism does not exist here: ${built.outcome.note}`);
+    if (!built.outcome.exists)
+      throw new MechError(
+        'not-applicable',
+        `the ${req.mechanism.kind} mechanism does not exist here: ${built.outcome.note}`,
+      );
     ch = withRowProgress(built.channel ?? built.outcome.mechanism.channel, ctx.progress, () => 'checking privacy');
   } else {
     const dense = denseOf(req, ctx);
     assertChannelOnDomain(dense, domain);
     ch = dense;
   }
-  if (ch.rows !== domain.n) throw new MechError('invalid-input', `the channel has ${ch.rows} rows but the domain ${domain.spec} has ${domain.n} points`);
+  if (ch.rows !== domain.n)
+    throw new MechError(
+      'invalid-input',
+      `the channel has ${ch.rows} rows but the domain ${domain.spec} has ${domain.n} points`,
+    );
   ctx.progress(null, 'checking privacy');
   // The admission estimate priced this check; the same limit is the check's own work budget (a safety net).
   // a channel given: the check is the whole job and reports its fraction; after a construction, messages only
-  const r = await checkChannel(ch, domain, req.epsilon, req.maxViolations ?? 10, ADMISSION_LIMITS.maxCheckWork, req.mechanism ? messagesOnly(ctx) : ctx);
+  const r = await checkChannel(
+    ch,
+    domain,
+    req.epsilon,
+    req.maxViolations ?? 10,
+    ADMISSION_LIMITS.maxCheckWork,
+    req.mechanism ? messagesOnly(ctx) : ctx,
+  );
   return {
     type: 'check',
     epsilon: req.epsilon,
@@ -421,7 +484,8 @@ export async function capacityJob(req: CapacityRequest, ctx: JobContext): Promis
     rows: domain.n,
   };
   if (c.mechanism) {
-    if (c.mechanism.rows * c.mechanism.cols <= (req.inlineLimit ?? INLINE_MATRIX_LIMIT)) out.matrix = matrixPayload(c.mechanism);
+    if (c.mechanism.rows * c.mechanism.cols <= (req.inlineLimit ?? INLINE_MATRIX_LIMIT))
+      out.matrix = matrixPayload(c.mechanism);
     if (req.out) {
       await writeChannelCsv(c.mechanism, req.out, ctx.signal, ctx.progress);
       out.csvPath = req.out;
@@ -446,11 +510,15 @@ export async function regularJob(req: RegularRequest, ctx: JobContext): Promise<
   };
   if (r.mu && r.mu.length <= 10_000) out.mu = Array.from(r.mu);
   out.regularity = r.regularity;
-  if (!r.regular) out.regularFrom = domain.n <= REGULAR_FROM_MAX_SECRETS ? await regularFrom(domain, req.epsilon, prior, ctx.signal) : null;
+  if (!r.regular)
+    out.regularFrom =
+      domain.n <= REGULAR_FROM_MAX_SECRETS ? await regularFrom(domain, req.epsilon, prior, ctx.signal) : null;
   return out;
 }
 
-/** Secrets up to which a non-regular prior's regular eps is searched (about 14 regularity solves of an n x n system). */
+/**
+ * Secrets up to which a non-regular prior's regular eps is searched (about 14 regularity solves of an n x n system).
+ */
 const REGULAR_FROM_MAX_SECRETS = 1024;
 
 /**
@@ -458,7 +526,12 @@ const REGULAR_FROM_MAX_SECRETS = 1024;
  * to 1% between the last eps where it was not and the first where it was. Both ends were checked; nothing is claimed
  * between them (regularity need not be monotone in eps on every metric).
  */
-async function regularFrom(domain: Domain, eps: number, prior: Float64Array, signal: AbortSignal): Promise<{ epsilon: number; below: number } | null> {
+async function regularFrom(
+  domain: Domain,
+  eps: number,
+  prior: Float64Array,
+  signal: AbortSignal,
+): Promise<{ epsilon: number; below: number } | null> {
   let lo = eps;
   let hi = eps * 2;
   for (let k = 0; ; k++) {
@@ -480,7 +553,11 @@ export async function thresholdJob(req: ThresholdRequest, ctx: JobContext): Prom
   const step = req.step ?? 0.01;
   const from = req.from ?? step;
   const to = req.to ?? Math.max(10, from);
-  if ((to - from) / step > 1e6) throw new MechError('invalid-input', `threshold: the grid from ${from} to ${to} with step ${step} has over a million points`);
+  if ((to - from) / step > 1e6)
+    throw new MechError(
+      'invalid-input',
+      `threshold: the grid from ${from} to ${to} with step ${step} has over a million points`,
+    );
   const t = await tightThreshold(domain, from, to, step, ctx.signal, ctx.progress);
   const out: ThresholdResult = { type: 'threshold', domain: domain.spec, epsilon: t.epsilon, from, to, step };
   if (t.epsilon === null) out.notes = [{ kind: 'none-in-range' }];
@@ -492,7 +569,13 @@ export async function verticesJob(req: VerticesRequest, ctx: JobContext): Promis
   const domain = domainOf(req, req.domain, ctx);
   ctx.progress(null, 'enumerating vertices');
   const v = await posteriorVertices(domain, req.epsilon, req.kernels ?? false, ctx.signal);
-  const out: VerticesResult = { type: 'vertices', domain: domain.spec, epsilon: req.epsilon, vertices: v.count, kernels: v.kernels };
+  const out: VerticesResult = {
+    type: 'vertices',
+    domain: domain.spec,
+    epsilon: req.epsilon,
+    vertices: v.count,
+    kernels: v.kernels,
+  };
   if (v.count <= (req.listLimit ?? 1000)) {
     const list: number[][] = [];
     for (let i = 0; i < v.count; i++) list.push(Array.from(v.vertices.subarray(i * v.n, (i + 1) * v.n)));
@@ -508,7 +591,13 @@ export async function verticesJob(req: VerticesRequest, ctx: JobContext): Promis
  * cells, where it equals the measure bit for bit) instead of the n^3 scan:
  * a 30 x 30 grid point in ~0.2 s instead of ~3 s.
  */
-function sweepLoss(mech: Mechanism, domain: Domain, prior: Float64Array, loss: LossSpecInput, signal: AbortSignal): number {
+function sweepLoss(
+  mech: Mechanism,
+  domain: Domain,
+  prior: Float64Array,
+  loss: LossSpecInput,
+  signal: AbortSignal,
+): number {
   if (domain.structure.grid && (loss.kind === 'dist' || loss.kind === 'dist2')) {
     const r = remapMechanism(mech, domain, prior, loss, { signal });
     if (r.valueSlack === 0) return r.remappedLoss;
@@ -599,11 +688,16 @@ export async function applyJob(req: ApplyRequest, ctx: JobContext): Promise<Appl
   let ch: RowSource;
   let domain: SecretsDomain;
   let remap: RemapOutcome['record'] | undefined;
-  // a channel that comes in (a matrix, a CSV, a kept channel read back from a file) is released only once checked private
+  // a channel that comes in (a matrix, a CSV, a kept channel read back from a file) is released only once checked
+  // private
   let checked: ReleaseCheck | undefined;
   if (req.mechanism) {
     const built = await construct(req, req.mechanism, ctx);
-    if (!built.outcome.exists) throw new MechError('not-applicable', `the ${req.mechanism.kind} mechanism does not exist here: ${built.outcome.note}`);
+    if (!built.outcome.exists)
+      throw new MechError(
+        'not-applicable',
+        `the ${req.mechanism.kind} mechanism does not exist here: ${built.outcome.note}`,
+      );
     ch = built.channel ?? built.outcome.mechanism.channel;
     domain = req.domain !== undefined ? domainOf(req, req.domain, ctx) : built.domain;
     remap = built.remap;
@@ -620,7 +714,11 @@ export async function applyJob(req: ApplyRequest, ctx: JobContext): Promise<Appl
     domain = channelLabelsDomain(ch);
     checked = await assertReleasable(ch, null, req.epsilon, ctx);
   }
-  if (ch.rows !== domain.n) throw new MechError('invalid-input', `the channel has ${ch.rows} rows but the domain ${domain.spec} has ${domain.n} points`);
+  if (ch.rows !== domain.n)
+    throw new MechError(
+      'invalid-input',
+      `the channel has ${ch.rows} rows but the domain ${domain.spec} has ${domain.n} points`,
+    );
   checkCancelled(ctx.signal);
   ctx.progress(0, `releasing ${req.input}`);
   const r = await releaseFile(ch, domain, req.input, req.out, {

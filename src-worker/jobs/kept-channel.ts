@@ -42,14 +42,20 @@ export function sharedChannel(src: RowSource): KeptChannel {
 /** A kept channel read in place as a dense channel (no copy), checked like any channel a job is given. */
 export function keptRowSource(ch: KeptChannel, what = 'kept channel'): DenseChannel {
   if (ch.data.length !== ch.rows * ch.cols || ch.rowLabels.length !== ch.rows || ch.colLabels.length !== ch.cols)
-    throw new MechError('invalid-input', `the ${what} does not have the shape its labels say (${ch.rows} x ${ch.cols})`);
+    throw new MechError(
+      'invalid-input',
+      `the ${what} does not have the shape its labels say (${ch.rows} x ${ch.cols})`,
+    );
   const dense = new DenseChannel(new Matrix(ch.rows, ch.cols, ch.data), ch.rowLabels, ch.colLabels);
   validateChannel(dense, what);
   return dense;
 }
 
 /** The channel a request names by `channelRef`, as the job's context holds it; a clear error when it does not. */
-export function channelOfRef(ref: string, keptChannel: ((ref: string) => KeptChannel | undefined) | undefined): DenseChannel {
+export function channelOfRef(
+  ref: string,
+  keptChannel: ((ref: string) => KeptChannel | undefined) | undefined,
+): DenseChannel {
   const ch = keptChannel?.(ref);
   if (!ch)
     throw new MechError(

@@ -16,7 +16,11 @@ interface PlannedJob {
 
 export function planProject(project: Project): PlannedJob[] {
   return [
-    ...project.mechanisms.map((m): PlannedJob => ({ id: m.id, group: 'mechanisms', request: mechanismRequest(project, m) })),
+    ...project.mechanisms.map((m): PlannedJob => ({
+      id: m.id,
+      group: 'mechanisms',
+      request: mechanismRequest(project, m),
+    })),
     ...project.analyses.map((a): PlannedJob => ({ id: a.id, group: 'analyses', request: analysisRequest(project, a) })),
   ];
 }

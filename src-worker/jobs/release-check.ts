@@ -35,11 +35,22 @@ export interface ReleaseCheck {
 
 const fmt = (x: number): string => (Number.isFinite(x) ? String(Number(x.toPrecision(6))) : 'infinite');
 
-/** Refuse (MechError) a channel that is not private at `eps` on `domain` (see the file comment); what it passed at otherwise. */
-export async function assertReleasable(ch: RowSource, domain: Domain | null, eps: number | undefined, ctx: JobContext): Promise<ReleaseCheck> {
+/**
+ * Refuse (MechError) a channel that is not private at `eps` on `domain` (see the file comment); what it passed at
+ * otherwise.
+ */
+export async function assertReleasable(
+  ch: RowSource,
+  domain: Domain | null,
+  eps: number | undefined,
+  ctx: JobContext,
+): Promise<ReleaseCheck> {
   validateChannel(ch, 'apply: the channel');
   if (domain === null && eps !== undefined)
-    throw new MechError('invalid-input', 'apply: an eps to release under needs the domain of the secrets (the distances eps is about)');
+    throw new MechError(
+      'invalid-input',
+      'apply: an eps to release under needs the domain of the secrets (the distances eps is about)',
+    );
   const on =
     domain ??
     cliqueDomain(
@@ -49,10 +60,21 @@ export async function assertReleasable(ch: RowSource, domain: Domain | null, eps
   const progress = { signal: ctx.signal, progress: (_f: number, m: string) => ctx.progress(null, m) };
   let r: Awaited<ReturnType<typeof checkChannel>>;
   try {
-    r = await checkChannel(ch, on, eps ?? 1, 1, ADMISSION_LIMITS.maxCheckWork, progress, ADMISSION_LIMITS.maxScanCheckWork);
+    r = await checkChannel(
+      ch,
+      on,
+      eps ?? 1,
+      1,
+      ADMISSION_LIMITS.maxCheckWork,
+      progress,
+      ADMISSION_LIMITS.maxScanCheckWork,
+    );
   } catch (e) {
     if (e instanceof MechError && e.code === 'too-large')
-      throw new MechError('too-large', `apply: the channel is not released: its privacy check is over the work limit (${e.message})`);
+      throw new MechError(
+        'too-large',
+        `apply: the channel is not released: its privacy check is over the work limit (${e.message})`,
+      );
     throw e;
   }
   const w = r.worst[0];

@@ -92,10 +92,15 @@ export function remapConstructed(
 }
 
 /** The points binning of a request as the secrets reader takes it. */
-export function pointsMapping(p: PointsBinning): { binning: ReturnType<typeof cellBinning>; projection: ReturnType<typeof localProjection> | null } {
+export function pointsMapping(p: PointsBinning): {
+  binning: ReturnType<typeof cellBinning>;
+  projection: ReturnType<typeof localProjection> | null;
+} {
   return {
     binning: cellBinning(p.xMin, p.yMax, p.rows, p.cols, p.cellKm),
-    projection: p.projection ? localProjection(p.projection.lat0, p.projection.lon0, p.projection.latMin, p.projection.latMax) : null,
+    projection: p.projection
+      ? localProjection(p.projection.lat0, p.projection.lon0, p.projection.latMin, p.projection.latMax)
+      : null,
   };
 }
 
@@ -121,7 +126,14 @@ export async function releaseFile(
   input: string,
   out: string,
   opts: { seed?: number; points?: PointsBinning; header?: 'yes' | 'no'; ctx: JobContext },
-): Promise<{ rows: number; header: boolean; forRelease: boolean; mode: 'labels' | 'points'; rowsBuilt: number; timeMs: number }> {
+): Promise<{
+  rows: number;
+  header: boolean;
+  forRelease: boolean;
+  mode: 'labels' | 'points';
+  rowsBuilt: number;
+  timeMs: number;
+}> {
   let size: number;
   try {
     const s = await stat(input);
@@ -171,7 +183,14 @@ export async function releaseFile(
     );
     await file.close();
     await rename(file.tmp, out);
-    return { rows: r.rows, header: r.header, forRelease: r.forRelease, mode, rowsBuilt: r.stats.rowsBuilt, timeMs: r.timeMs };
+    return {
+      rows: r.rows,
+      header: r.header,
+      forRelease: r.forRelease,
+      mode,
+      rowsBuilt: r.stats.rowsBuilt,
+      timeMs: r.timeMs,
+    };
   } catch (e) {
     rs.destroy();
     await file.discard();

@@ -20,7 +20,8 @@ export function resolveDomain(input: DomainInput, onProgress?: (fraction: number
   const n = input.labels.length;
   for (const e of input.edges) {
     if (e[0] >= n || e[1] >= n) invalid(`graph edge (${e[0]}, ${e[1]}) refers to a point beyond the ${n} labels`);
-    if (e.length === 3 && e[2] !== 1) invalid('weighted graph edges are not supported yet: use a custom distance matrix');
+    if (e.length === 3 && e[2] !== 1)
+      invalid('weighted graph edges are not supported yet: use a custom distance matrix');
   }
   return graphDomain(
     input.labels,
@@ -43,7 +44,8 @@ function productPrior(p: number[], domain: Domain): Float64Array {
   const prod = domain.structure.product;
   if (!prod) invalid(`a product prior needs a database domain (db:U,V), not ${domain.spec}`);
   const v = prod.factor.n;
-  if (p.length !== v) invalid(`product prior has ${p.length} values but each individual takes ${v} values in ${domain.spec}`);
+  if (p.length !== v)
+    invalid(`product prior has ${p.length} values but each individual takes ${v} values in ${domain.spec}`);
   const f = validatePrior(p, v, 'product prior');
   let cur = Float64Array.of(1);
   for (let k = 0; k < prod.power; k++) {
@@ -51,7 +53,8 @@ function productPrior(p: number[], domain: Domain): Float64Array {
     for (let i = 0; i < cur.length; i++) for (let j = 0; j < v; j++) next[i * v + j] = cur[i]! * f[j]!;
     cur = next;
   }
-  if (cur.length !== domain.n) throw new MechError('internal', `product prior has ${cur.length} entries, domain ${domain.n}`);
+  if (cur.length !== domain.n)
+    throw new MechError('internal', `product prior has ${cur.length} entries, domain ${domain.n}`);
   return cur;
 }
 
@@ -91,5 +94,6 @@ export function resolveChannel(c: ChannelPayload): DenseChannel {
 
 /** The domain's points must be the channel's secrets (same count, and same labels when both are labelled). */
 export function assertChannelOnDomain(ch: DenseChannel, domain: Domain): void {
-  if (ch.rows !== domain.n) invalid(`the channel has ${ch.rows} secret rows but the domain ${domain.spec} has ${domain.n} points`);
+  if (ch.rows !== domain.n)
+    invalid(`the channel has ${ch.rows} secret rows but the domain ${domain.spec} has ${domain.n} points`);
 }

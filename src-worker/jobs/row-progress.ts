@@ -14,7 +14,11 @@ const REPORT_EVERY_MS = 250;
  * Other channels (dense, implicit tight) are returned unchanged: their
  * passes are either small (dense is bounded) or structural.
  */
-export function withRowProgress(ch: RowSource, progress: (fraction: number | null, message: string) => void, step: () => string): RowSource {
+export function withRowProgress(
+  ch: RowSource,
+  progress: (fraction: number | null, message: string) => void,
+  step: () => string,
+): RowSource {
   if (!(ch instanceof FunctionRowSource)) return ch;
   const n = ch.rows;
   let last = performance.now();

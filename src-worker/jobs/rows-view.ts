@@ -12,14 +12,23 @@ import { checkCancelled, type JobContext } from './context';
  * Listed rows or block means of a channel seen as rows (pure: the rows job
  * and the app host, for the channels it keeps, call it).
  */
-export function rowsOf(ch: RowSource, req: Pick<RowsRequest, 'rows' | 'colFrom' | 'colTo' | 'blocks'>, ctx?: JobContext): RowsResult {
+export function rowsOf(
+  ch: RowSource,
+  req: Pick<RowsRequest, 'rows' | 'colFrom' | 'colTo' | 'blocks'>,
+  ctx?: JobContext,
+): RowsResult {
   const buf = new Float64Array(ch.cols);
   if (req.rows) {
     const colFrom = req.colFrom ?? 0;
     const colTo = Math.min(req.colTo ?? ch.cols, ch.cols);
     const bad = req.rows.find((i) => i >= ch.rows);
-    if (bad !== undefined) throw new MechError('invalid-input', `row ${bad} does not exist: the channel has ${ch.rows} rows (0 to ${ch.rows - 1})`);
-    if (colFrom >= ch.cols) throw new MechError('invalid-input', `colFrom ${colFrom} does not exist: the channel has ${ch.cols} columns`);
+    if (bad !== undefined)
+      throw new MechError(
+        'invalid-input',
+        `row ${bad} does not exist: the channel has ${ch.rows} rows (0 to ${ch.rows - 1})`,
+      );
+    if (colFrom >= ch.cols)
+      throw new MechError('invalid-input', `colFrom ${colFrom} does not exist: the channel has ${ch.cols} columns`);
     const entries = req.rows.length * (colTo - colFrom);
     if (entries > ROWS_MAX_ENTRIES) {
       throw new MechError(
@@ -98,5 +107,16 @@ function blockMeans(ch: RowSource, maxBlocks: number, ctx?: JobContext): NonNull
   };
   const rl = labels(rowEdges, blocksY, (i) => ch.rowLabel(i));
   const cl = labels(colEdges, blocksX, (j) => ch.colLabel(j));
-  return { blocksY, blocksX, rowEdges, colEdges, means, vmax, rowFirst: rl.first, rowLast: rl.last, colFirst: cl.first, colLast: cl.last };
+  return {
+    blocksY,
+    blocksX,
+    rowEdges,
+    colEdges,
+    means,
+    vmax,
+    rowFirst: rl.first,
+    rowLast: rl.last,
+    colFirst: cl.first,
+    colLast: cl.last,
+  };
 }

@@ -32,7 +32,8 @@ async function channelOf(req: RowsRequest, spec: MechanismSpec, ctx: JobContext)
     return c!.channel;
   }
   const built = await construct(req, spec, ctx);
-  if (!built.outcome.exists) throw new MechError('not-applicable', `the ${spec.kind} mechanism does not exist here: ${built.outcome.note}`);
+  if (!built.outcome.exists)
+    throw new MechError('not-applicable', `the ${spec.kind} mechanism does not exist here: ${built.outcome.note}`);
   const channel = built.outcome.mechanism.channel;
   cache.push({ key, channel });
   if (cache.length > CACHE_SIZE) cache.shift();

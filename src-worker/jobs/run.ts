@@ -1,8 +1,24 @@
 /** Route a validated request to its handler. */
 import { MechError, messageOf } from '../../src-shared/errors';
-import { type JobRequest, type RunProjectRequest, type JobResult, type ProjectItemResult, type RunProjectResult } from '../../src-shared/protocol/index';
+import {
+  type JobRequest,
+  type RunProjectRequest,
+  type JobResult,
+  type ProjectItemResult,
+  type RunProjectResult,
+} from '../../src-shared/protocol/index';
 import { checkCancelled, type JobContext } from './context';
-import { applyJob, capacityJob, checkJob, measureJob, mechanismJob, regularJob, sweepJob, thresholdJob, verticesJob } from './handlers';
+import {
+  applyJob,
+  capacityJob,
+  checkJob,
+  measureJob,
+  mechanismJob,
+  regularJob,
+  sweepJob,
+  thresholdJob,
+  verticesJob,
+} from './handlers';
 import { planProject } from './project-plan';
 import { admitRequest } from './admission';
 import { runCaseStudy } from '../casestudy';
@@ -62,11 +78,18 @@ async function runProjectJob(req: RunProjectRequest, ctx: JobContext): Promise<R
     const sub: JobContext = { signal: ctx.signal, progress: () => undefined };
     let r: ProjectItemResult;
     try {
-      const request = item.request.type === 'mechanism' && req.inlineLimit !== undefined ? { ...item.request, inlineLimit: req.inlineLimit } : item.request;
+      const request =
+        item.request.type === 'mechanism' && req.inlineLimit !== undefined
+          ? { ...item.request, inlineLimit: req.inlineLimit }
+          : item.request;
       r = { id: item.id, ok: true, result: await runJobRequest(request, sub) };
     } catch (e) {
       if (e instanceof MechError && e.code === 'cancelled') throw e;
-      r = { id: item.id, ok: false, error: { code: e instanceof MechError ? e.code : 'internal', message: messageOf(e) } };
+      r = {
+        id: item.id,
+        ok: false,
+        error: { code: e instanceof MechError ? e.code : 'internal', message: messageOf(e) },
+      };
     }
     out[item.group].push(r);
   }

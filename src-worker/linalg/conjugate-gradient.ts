@@ -30,7 +30,12 @@ export interface CgResult {
 
 export type LinearOp = (x: Float64Array, out: Float64Array) => Float64Array;
 
-export function conjugateGradient(apply: LinearOp, b: Float64Array, precond: LinearOp | null, opts: CgOptions = {}): CgResult {
+export function conjugateGradient(
+  apply: LinearOp,
+  b: Float64Array,
+  precond: LinearOp | null,
+  opts: CgOptions = {},
+): CgResult {
   const n = b.length;
   const tol = opts.tol ?? 1e-12;
   const maxIter = opts.maxIter ?? Math.max(100, Math.min(n, 5000));

@@ -20,14 +20,21 @@ import { luFactor, luSolve } from './lu';
 function kroneckerSize(factors: readonly Matrix[]): number {
   let n = 1;
   for (const f of factors) {
-    if (f.rows !== f.cols) throw new MechError('invalid-input', `Kronecker factor must be square, got ${f.rows} x ${f.cols}`);
+    if (f.rows !== f.cols)
+      throw new MechError('invalid-input', `Kronecker factor must be square, got ${f.rows} x ${f.cols}`);
     n *= f.rows;
   }
   return n;
 }
 
 /** x <- (I (x) .. (x) B (x) .. (x) I) x, B acting on coordinate k; B given row-major v x v. */
-function modeProduct(factors: readonly { rows: number }[], k: number, b: Float64Array, x: Float64Array, fibre: Float64Array): void {
+function modeProduct(
+  factors: readonly { rows: number }[],
+  k: number,
+  b: Float64Array,
+  x: Float64Array,
+  fibre: Float64Array,
+): void {
   const v = factors[k]!.rows;
   let stride = 1;
   for (let j = k + 1; j < factors.length; j++) stride *= factors[j]!.rows;
@@ -50,7 +57,8 @@ function modeProduct(factors: readonly { rows: number }[], k: number, b: Float64
 /** y = ((x)A_k) x */
 export function kroneckerMatVec(factors: readonly Matrix[], x: Float64Array, out?: Float64Array): Float64Array {
   const n = kroneckerSize(factors);
-  if (x.length !== n) throw new MechError('invalid-input', `vector has ${x.length} entries, the Kronecker product has ${n}`);
+  if (x.length !== n)
+    throw new MechError('invalid-input', `vector has ${x.length} entries, the Kronecker product has ${n}`);
   const y = out ?? new Float64Array(n);
   if (y !== x) y.set(x);
   const fibre = new Float64Array(maxSide(factors));
@@ -63,7 +71,9 @@ function factorInverse(a: Matrix, transpose = false, what = 'Kronecker factor'):
   const v = a.rows;
   const f = luFactor(a);
   if (f.singular) {
-    throw new MechError('not-applicable', `${what} (${v} x ${v}) is singular, so the Kronecker product is singular`, { singular: true });
+    throw new MechError('not-applicable', `${what} (${v} x ${v}) is singular, so the Kronecker product is singular`, {
+      singular: true,
+    });
   }
   const inv = new Float64Array(v * v);
   const e = new Float64Array(v);
@@ -85,9 +95,14 @@ interface KroneckerSolveOptions {
 }
 
 /** Solve ((x)A_k) x = b (or x ((x)A_k) = b), factor by factor. */
-export function kroneckerSolve(factors: readonly Matrix[], b: Float64Array, opts: KroneckerSolveOptions = {}): Float64Array {
+export function kroneckerSolve(
+  factors: readonly Matrix[],
+  b: Float64Array,
+  opts: KroneckerSolveOptions = {},
+): Float64Array {
   const n = kroneckerSize(factors);
-  if (b.length !== n) throw new MechError('invalid-input', `right-hand side has ${b.length} entries, the Kronecker product has ${n}`);
+  if (b.length !== n)
+    throw new MechError('invalid-input', `right-hand side has ${b.length} entries, the Kronecker product has ${n}`);
   const x = b.slice();
   const fibre = new Float64Array(maxSide(factors));
   // Identical factors (a Kronecker power) share one inverse.

@@ -14,7 +14,8 @@ export class Matrix {
     this.rows = rows;
     this.cols = cols;
     if (data) {
-      if (data.length !== rows * cols) throw new MechError('internal', `matrix data has ${data.length} entries, expected ${rows * cols}`);
+      if (data.length !== rows * cols)
+        throw new MechError('internal', `matrix data has ${data.length} entries, expected ${rows * cols}`);
       this.data = data;
     } else {
       this.data = new Float64Array(rows * cols);
@@ -103,7 +104,8 @@ export function matVec(a: Matrix, x: Float64Array, out = new Float64Array(a.rows
 
 /** C = A B */
 export function matMul(a: Matrix, b: Matrix): Matrix {
-  if (a.cols !== b.rows) throw new MechError('invalid-input', `cannot multiply ${a.rows}x${a.cols} by ${b.rows}x${b.cols}`);
+  if (a.cols !== b.rows)
+    throw new MechError('invalid-input', `cannot multiply ${a.rows}x${a.cols} by ${b.rows}x${b.cols}`);
   const c = new Matrix(a.rows, b.cols);
   const n = b.cols;
   for (let i = 0; i < a.rows; i++) {

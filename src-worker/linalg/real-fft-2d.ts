@@ -28,7 +28,10 @@ export class RealFFT2D {
 
   constructor(M1: number, M2: number) {
     if (!isPow2(M2) || M2 < 2 || !(M1 === 1 || (isPow2(M1) && M1 >= 2))) {
-      throw new MechError('internal', `RealFFT2D needs power-of-two sizes (M2 >= 2, M1 = 1 or >= 2), got ${M1} x ${M2}`);
+      throw new MechError(
+        'internal',
+        `RealFFT2D needs power-of-two sizes (M2 >= 2, M1 = 1 or >= 2), got ${M1} x ${M2}`,
+      );
     }
     this.M1 = M1;
     this.M2 = M2;
@@ -81,7 +84,9 @@ export class RealFFT2D {
     this.columnTransforms(spec, false);
   }
 
-  /** The column transforms of a half spectrum, in place: each of its H2 columns of M1 complex values (none when M1 = 1). */
+  /**
+   * The column transforms of a half spectrum, in place: each of its H2 columns of M1 complex values (none when M1 = 1).
+   */
   private columnTransforms(spec: Float64Array, inverse: boolean): void {
     const fft = this.colFft;
     if (!fft) return;

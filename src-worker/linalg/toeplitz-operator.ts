@@ -60,7 +60,8 @@ export class ToeplitzOperator {
         else if (nyq1) v = 0.5 * (kernel(d1, d2) + kernel(-d1, d2));
         else if (nyq2) v = 0.5 * (kernel(d1, d2) + kernel(d1, -d2));
         else v = kernel(d1, d2);
-        if (!Number.isFinite(v)) throw new MechError('invalid-input', `kernel at offset (${d1}, ${d2}) is ${v}, not a finite number`);
+        if (!Number.isFinite(v))
+          throw new MechError('invalid-input', `kernel at offset (${d1}, ${d2}) is ${v}, not a finite number`);
         torus[j1 * M2 + j2] = v;
       }
     }

@@ -19,7 +19,10 @@ import { solvePrivateChannelLp } from './private-channel-lp';
  * the gap after 120 s is 2.9% instead of 37% (docs/lp-measurements.md, "The start, the smoothing and the incumbent").
  */
 
-/** Secrets from which a grid gets a coarse start (below, the solve from lambda = 0 takes seconds: 10 x 10 city at eps 0.5, 3 s). */
+/**
+ * Secrets from which a grid gets a coarse start (below, the solve from lambda = 0 takes seconds: 10 x 10 city at eps
+ * 0.5, 3 s).
+ */
 export const COARSE_START_MIN_SECRETS = 150;
 /** Target gap of a coarse solve: its duals need not be exact. */
 const COARSE_START_GAP = 1e-3;
@@ -39,7 +42,10 @@ interface CoarseStartProblem {
   eps: number;
   pi: Float64Array;
   loss: 'dist' | 'dist2';
-  /** The fine model's constraints (the coarse grid is solved with the spanner when the fine model is exact: its duals are only a start). */
+  /**
+   * The fine model's constraints (the coarse grid is solved with the spanner when the fine model is exact: its duals
+   * are only a start).
+   */
   model: 'exact' | 'spanner' | 'edges';
   delta?: number;
   /** Scale of the fine LP's costs (scaledCost): the duals are returned in those units. */
@@ -47,13 +53,18 @@ interface CoarseStartProblem {
 }
 
 interface CoarseStartOptions extends LpOptions {
-  /** The caller's budget: the coarse solve gets COARSE_START_TIME_SHARE of its span, from the coarse start's own start. */
+  /**
+   * The caller's budget: the coarse solve gets COARSE_START_TIME_SHARE of its span, from the coarse start's own start.
+   */
   deadline?: Deadline;
   threads?: number;
   shouldStop?: () => boolean;
 }
 
-/** The grid of 2 x 2 blocks of a grid domain, and the block of each fine cell; null when the domain is no grid or too small. */
+/**
+ * The grid of 2 x 2 blocks of a grid domain, and the block of each fine cell; null when the domain is no grid or too
+ * small.
+ */
 export function coarseGrid(domain: Domain): { domain: Domain; block: Int32Array } | null {
   const g = domain.structure.grid;
   if (!g || domain.n < COARSE_START_MIN_SECRETS || g.rows < 2 || g.cols < 2) return null;
@@ -68,7 +79,11 @@ export function coarseGrid(domain: Domain): { domain: Domain; block: Int32Array 
  * A round of the coarse start as progress: its share of the job's bar (1% to 10%, moving with its gap toward
  * COARSE_START_GAP) and what it does, in km (the app's unit for grids).
  */
-export function coarseProgress(g: { rows: number; cols: number; step: number }, round: number, gap: number): [number, string] {
+export function coarseProgress(
+  g: { rows: number; cols: number; step: number },
+  round: number,
+  gap: number,
+): [number, string] {
   const pct = Number((gap * 100).toPrecision(2));
   return [
     0.01 + 0.09 * gapFraction(gap, COARSE_START_GAP),
@@ -89,9 +104,17 @@ export async function coarseStart(p: CoarseStartProblem, options: CoarseStartOpt
   const { domain, block } = coarse;
   const piC = new Float64Array(domain.n);
   for (let x = 0; x < p.pi.length; x++) piC[block[x]!] = piC[block[x]!]! + p.pi[x]!;
-  const { cost, scale } = scaledCost(domain, secretsAsOutputs(domain), piC, resolveLoss(p.loss, secretsAsOutputs(domain), domain.n));
+  const { cost, scale } = scaledCost(
+    domain,
+    secretsAsOutputs(domain),
+    piC,
+    resolveLoss(p.loss, secretsAsOutputs(domain), domain.n),
+  );
   const sub: CoarseStartOptions = { ...options, deadline };
-  const inner = await coarseStart({ ...p, domain, pi: piC, model: p.model === 'exact' ? 'spanner' : p.model, costScale: scale }, sub);
+  const inner = await coarseStart(
+    { ...p, domain, pi: piC, model: p.model === 'exact' ? 'spanner' : p.model, costScale: scale },
+    sub,
+  );
   const g = domain.structure.grid!;
   const s = await solvePrivateChannelLp(
     {
@@ -116,7 +139,11 @@ export async function coarseStart(p: CoarseStartProblem, options: CoarseStartOpt
       },
       what: `a quick first solve on a coarser grid (${g.rows} x ${g.cols} cells of ${g.step} km)`,
     },
-    { signal: options.signal, cancelFlag: options.cancelFlag, ...(deadline.limited ? { timeLimitSeconds: deadline.seconds } : {}) },
+    {
+      signal: options.signal,
+      cancelFlag: options.cancelFlag,
+      ...(deadline.limited ? { timeLimitSeconds: deadline.seconds } : {}),
+    },
   );
   const d = s.decomposition;
   if (!d) throw new MechError('internal', 'the coarse start was not solved by decomposition');

@@ -3,7 +3,12 @@ import { DecompositionMaster } from './decomposition-master';
 import { type PricingEngine, openPricing } from './pricing-pool';
 import { type DecompositionProblem, prepareDecomposition, pricingFormFor } from './decomposition-setup';
 import { DecompositionRun } from './decomposition-run';
-import type { DecompositionIteration, DecompositionOptions, DecompositionResult, DecompositionStop } from './decomposition-options';
+import type {
+  DecompositionIteration,
+  DecompositionOptions,
+  DecompositionResult,
+  DecompositionStop,
+} from './decomposition-options';
 
 /**
  * Dantzig-Wolfe decomposition of the LP over d-private channels (docs/lp.md, "Solution methods") by

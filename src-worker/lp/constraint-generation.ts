@@ -45,7 +45,10 @@ export interface GenerationOptions {
   batch?: number;
   /** Give up (MechError 'too-large') after this many rounds (default 200). */
   maxRounds?: number;
-  /** Seed pairs: exponent <= seedReach x the shortest exponent at either end (default 1.5: the 8-neighbours on a grid). 0: no seed. */
+  /**
+   * Seed pairs: exponent <= seedReach x the shortest exponent at either end (default 1.5: the 8-neighbours on a grid).
+   * 0: no seed.
+   */
   seedReach?: number;
   /**
    * Algorithm of the first solve (default: options.solver, else simplex). 'ipm'
@@ -61,7 +64,9 @@ export interface GenerationOptions {
    * 10x10 grids).
    */
   formulation?: 'primal' | 'dual';
-  /** How far output w is from secret x (e.g. the loss); orients the seed rows. Without it both directions are seeded. */
+  /**
+   * How far output w is from secret x (e.g. the loss); orients the seed rows. Without it both directions are seeded.
+   */
   closeness?: (x: number, w: number) => number;
 }
 
@@ -164,7 +169,10 @@ function seedRows(
   }
 }
 
-/** Rows of the full model violated by a solution, by more than the tolerance and not yet in the model (key, violation), grown as needed. */
+/**
+ * Rows of the full model violated by a solution, by more than the tolerance and not yet in the model (key, violation),
+ * grown as needed.
+ */
 class Violations {
   keys = new Int32Array(1 << 16);
   viol = new Float64Array(1 << 16);
@@ -234,7 +242,10 @@ class Violations {
   }
 }
 
-/** A solver model of `base` set up for warm re-solves after rows are appended (Devex pricing; primal simplex on the dual form). */
+/**
+ * A solver model of `base` set up for warm re-solves after rows are appended (Devex pricing; primal simplex on the dual
+ * form).
+ */
 async function openGenerationLp(
   base: SparseLp,
   what: string,
@@ -246,10 +257,12 @@ async function openGenerationLp(
   // Devex pricing: steepest-edge weights would be recomputed for every row
   // after each addRows (measured: ~1 s per re-solve at 50k rows even when
   // the warm start needs a dozen iterations; Devex re-solves take ~30 ms).
-  if (options?.highsOptions?.simplex_dual_edge_weight_strategy === undefined) lp.setOption('simplex_dual_edge_weight_strategy', 1);
+  if (options?.highsOptions?.simplex_dual_edge_weight_strategy === undefined)
+    lp.setOption('simplex_dual_edge_weight_strategy', 1);
   // Dual formulation: appended rows are columns of the transposed model, the
   // old basis stays primal feasible there, so primal simplex resumes.
-  if (formulation === 'dual' && options?.highsOptions?.simplex_strategy === undefined) lp.setOption('simplex_strategy', 4);
+  if (formulation === 'dual' && options?.highsOptions?.simplex_strategy === undefined)
+    lp.setOption('simplex_strategy', 4);
   return lp;
 }
 
@@ -269,7 +282,11 @@ export async function solveByConstraintGeneration(
   const E = pairs.from.length;
   const total = 2 * E * m;
   if (total > 2 ** 31 - 1)
-    throw new MechError('too-large', `${what}: ${E} constrained pairs x ${m} outputs is too many privacy rows to track (${total})`, { pairs: E, outputs: m });
+    throw new MechError(
+      'too-large',
+      `${what}: ${E} constrained pairs x ${m} outputs is too many privacy rows to track (${total})`,
+      { pairs: E, outputs: m },
+    );
   const tol = gen.tolerance ?? 1e-9;
   const batch = Math.max(1, Math.floor(gen.batch ?? Math.max(5000, (n * m) / 4)));
   const maxRounds = gen.maxRounds ?? 200;
@@ -353,7 +370,11 @@ export async function solveByConstraintGeneration(
           { rounds: maxRounds, violated: count },
         );
       }
-      progress(options, 0.5, `solving ${what}: round ${round}, ${privacyRows} of ${total} privacy rows, ${count} violated, adding ${added}`);
+      progress(
+        options,
+        0.5,
+        `solving ${what}: round ${round}, ${privacyRows} of ${total} privacy rows, ${count} violated, adding ${added}`,
+      );
       const t1 = performance.now();
       lp.addRows(...rows.csr());
       // The same rows in `base`, for a cold rebuild after a numerical failure.

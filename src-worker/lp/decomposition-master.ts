@@ -32,7 +32,10 @@ export class DecompositionMaster {
     private readonly m: number,
     /** Column-major costs c[w*n + x], minimised. */
     private readonly c: Float64Array,
-    /** The all-ones vector: the constant columns are appended with this very array (dropConstantColumns finds them by identity), and it stands in for the penalty columns. */
+    /**
+     * The all-ones vector: the constant columns are appended with this very array (dropConstantColumns finds them by
+     * identity), and it stands in for the penalty columns.
+     */
     readonly ones: Float64Array,
     private readonly options: LpOptions | undefined,
   ) {}
@@ -42,7 +45,14 @@ export class DecompositionMaster {
    * machinery cost ~1.7 ms an iteration and 80-100 ms per append on the 20 x 20 city (master 14.9 s of a 30 s
    * solve at eps 1, 8.7k iterations; the dense simplex with its WebAssembly kernels: 14.3k iterations, 2.6 s).
    */
-  static open(n: number, m: number, c: Float64Array, ones: Float64Array, what: string, options: LpOptions | undefined): DecompositionMaster {
+  static open(
+    n: number,
+    m: number,
+    c: Float64Array,
+    ones: Float64Array,
+    what: string,
+    options: LpOptions | undefined,
+  ): DecompositionMaster {
     return new DecompositionMaster(new DenseSimplex(n, ones, `${what} (master)`), n, m, c, ones, options);
   }
 
@@ -83,7 +93,8 @@ export class DecompositionMaster {
   /** Total weight of the penalty columns in a master solution (> 0: the solution is not a channel). */
   boxMass(theta: Float64Array): number {
     let mass = 0;
-    for (let j = this.boxStart; j < this.colOutput.length; j++) if (this.colOutput[j] === -1) mass += Math.abs(theta[j]!);
+    for (let j = this.boxStart; j < this.colOutput.length; j++)
+      if (this.colOutput[j] === -1) mass += Math.abs(theta[j]!);
     return mass;
   }
 
@@ -93,7 +104,14 @@ export class DecompositionMaster {
    */
   run(stop?: RunStop): LpSolution {
     const r = this.lp.run(stop, () => cancelRequested(this.options));
-    return { objective: r.objective, colValue: r.colValue, solveMs: r.solveMs, loadMs: 0, status: 'optimal', iterations: r.iterations };
+    return {
+      objective: r.objective,
+      colValue: r.colValue,
+      solveMs: r.solveMs,
+      loadMs: 0,
+      status: 'optimal',
+      iterations: r.iterations,
+    };
   }
 
   /** Row duals of the last solve. */
@@ -139,7 +157,8 @@ export class DecompositionMaster {
   /** Delete the constant columns (vector `ones`, output >= 0); returns how many. */
   dropConstantColumns(): number {
     const drop: number[] = [];
-    for (let j = 0; j < this.colOutput.length; j++) if (this.colOutput[j]! >= 0 && this.colVectors[j] === this.ones) drop.push(j);
+    for (let j = 0; j < this.colOutput.length; j++)
+      if (this.colOutput[j]! >= 0 && this.colVectors[j] === this.ones) drop.push(j);
     this.deleteColumns(drop);
     return drop.length;
   }

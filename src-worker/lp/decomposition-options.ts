@@ -13,11 +13,13 @@ export interface DecompositionOptions {
   smoothing?: number;
   /**
    * 'fade' (default): the smoothing weight is `smoothing` while the gap exceeds 1e-2, then 0.6x, 0.3x, 0 below 1e-5;
-   * 'adaptive': it starts at `smoothing` and follows the supergradient at the priced duals each round (Pessoa et al. 2018), 0 below 1e-5.
-   * Either way it halves with every round the master does not improve.
+   * 'adaptive': it starts at `smoothing` and follows the supergradient at the priced duals each round (Pessoa et al.
+   * 2018), 0 below 1e-5. Either way it halves with every round the master does not improve.
    */
   smoothingMode?: 'fade' | 'adaptive';
-  /** Stop (returning the best channel so far, stoppedBy 'iteration-limit') after this many master solves (default 2000). */
+  /**
+   * Stop (returning the best channel so far, stoppedBy 'iteration-limit') after this many master solves (default 2000).
+   */
   maxIterations?: number;
   /**
    * Rows of the pricing LPs: 'all' the model's pairs (factor <= e^18), 'lazy'
@@ -85,7 +87,10 @@ export interface DecompositionOptions {
    * the bound stayed 0 for several full rounds).
    */
   trivialCentre?: 'smooth' | 'master';
-  /** Replace the constant start columns by a private channel using every output when the master sits at its first solution (default true; see START_STUCK_ROUNDS). */
+  /**
+   * Replace the constant start columns by a private channel using every output when the master sits at its first
+   * solution (default true; see START_STUCK_ROUNDS).
+   */
   startChannel?: boolean;
   /**
    * Partial pricing (default 1: off): with k > 1, between two full pricing
@@ -122,7 +127,10 @@ export interface DecompositionOptions {
    * the closure of their edge exponents); false prices with HiGHS over the pricing rows (the benches' baseline).
    */
   exactPricing?: boolean;
-  /** Remap the master's channel after each master solve and keep it as the best channel when cheaper (default true; see remapIncumbent). */
+  /**
+   * Remap the master's channel after each master solve and keep it as the best channel when cheaper (default true; see
+   * remapIncumbent).
+   */
   remap?: boolean;
   /**
    * Columns of a known private channel to start the master with (e.g. a cheap construction's outputs, each
@@ -142,7 +150,10 @@ export interface DecompositionOptions {
 export interface DecompositionIteration {
   /** 1-based round. */
   round: number;
-  /** Objective of the best private channel so far (what a stop or time limit returns; not the master's while its penalty columns are in use) and the best bound, in the caller's sense. */
+  /**
+   * Objective of the best private channel so far (what a stop or time limit returns; not the master's while its penalty
+   * columns are in use) and the best bound, in the caller's sense.
+   */
   objective: number;
   bound: number;
   /** Relative gap |objective - bound| / |objective| (1 while no bound is known). */
@@ -164,9 +175,15 @@ export interface DecompositionIteration {
 export type DecompositionStop = LpStop;
 
 export interface DecompositionResult {
-  /** Row-major n x m channel sum over the master's columns of theta r (before the caller's tidy-up and repair); every column lies in P. */
+  /**
+   * Row-major n x m channel sum over the master's columns of theta r (before the caller's tidy-up and repair); every
+   * column lies in P.
+   */
   channel: Float64Array;
-  /** Master objective of that channel, and the best Lagrangian bound on the optimum (below it when minimising, above when maximising). */
+  /**
+   * Master objective of that channel, and the best Lagrangian bound on the optimum (below it when minimising, above
+   * when maximising).
+   */
   objective: number;
   bound: number;
   /** (upper - lower) / |upper|. */
@@ -181,7 +198,10 @@ export interface DecompositionResult {
   message?: string;
   /** Certified bound of the relaxedPairs model at the best duals (when asked). */
   relaxedBound?: number;
-  /** The duals of the best bound (the smoothing centre at the end), in the minimising sense of the internal costs: a start for a finer solve. */
+  /**
+   * The duals of the best bound (the smoothing centre at the end), in the minimising sense of the internal costs: a
+   * start for a finer solve.
+   */
   duals: Float64Array;
   /** Time spent on relaxedBound. */
   relaxedBoundMs: number;
@@ -195,7 +215,10 @@ export interface DecompositionResult {
   remapMs: number;
   /** Rows of the pricing LP at the end. */
   pricingRows: number;
-  /** Pricing solves repeated cold (the warm one was not certified by its safe bound, or failed), and solves that failed twice (box bound used). */
+  /**
+   * Pricing solves repeated cold (the warm one was not certified by its safe bound, or failed), and solves that failed
+   * twice (box bound used).
+   */
   pricingColdRetries: number;
   pricingFailures: number;
   /** Columns found by the plateau search (no LP). */

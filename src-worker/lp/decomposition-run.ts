@@ -1,10 +1,20 @@
-/** The rounds of one column decomposition (column-decomposition.ts): master, smoothed duals, pricing, bound, stopping rule. */
+/**
+ * The rounds of one column decomposition (column-decomposition.ts): master, smoothed duals, pricing, bound, stopping
+ * rule.
+ */
 import { MechError } from '../../src-shared/errors';
 import { type LpOptions, checkCancelled, progress } from './lp-options';
 import { type LpSolution, type RunStop, runStopReason } from './persistent-lp';
 import { DecompositionMaster, type MasterColumn } from './decomposition-master';
 import { PlateauSearch, PLATEAU_MAX_SKIP } from './plateau-search';
-import { LAZY_ROWS_PER_GROUPED_OUTPUT, LAZY_ROWS_PER_OUTPUT, LAZY_START_FACTOR, MAX_PRICING_FACTOR, toRows, violatedRows } from './pricing-rows';
+import {
+  LAZY_ROWS_PER_GROUPED_OUTPUT,
+  LAZY_ROWS_PER_OUTPUT,
+  LAZY_START_FACTOR,
+  MAX_PRICING_FACTOR,
+  toRows,
+  violatedRows,
+} from './pricing-rows';
 import { outputGroup } from './pricing';
 import { type PricingEngine } from './pricing-pool';
 import {
@@ -20,7 +30,12 @@ import {
   privateStartChannel,
   relaxedModelBound,
 } from './decomposition-setup';
-import type { DecompositionIteration, DecompositionOptions, DecompositionResult, DecompositionStop } from './decomposition-options';
+import type {
+  DecompositionIteration,
+  DecompositionOptions,
+  DecompositionResult,
+  DecompositionStop,
+} from './decomposition-options';
 
 /** What one round's pricing produced. */
 interface PricedRound {
@@ -63,7 +78,10 @@ export class DecompositionRun {
   private plateauColumns = 0;
   private restarted = false;
   private stuckAtStart = 0;
-  /** Directed pair rows held by each group's pricing model (lazy rows; a copy of the seed's flags per group, made when first needed). */
+  /**
+   * Directed pair rows held by each group's pricing model (lazy rows; a copy of the seed's flags per group, made when
+   * first needed).
+   */
   private readonly held: Uint8Array[] = [];
   private alphaA: number;
   private readonly rsum: Float64Array;
@@ -76,7 +94,9 @@ export class DecompositionRun {
   private readonly adaptive: boolean;
   /** startDuals given and not priced yet: the first round prices exactly there. */
   private startPending = false;
-  /** Whether pricing is exact over the whole column polytope: its columns lie in P (no lift) and there are no lazy rows. */
+  /**
+   * Whether pricing is exact over the whole column polytope: its columns lie in P (no lift) and there are no lazy rows.
+   */
   private readonly exactPricing: boolean;
   /** Time in remapIncumbent, and the master objective it last remapped. */
   private remapMs = 0;
@@ -100,9 +120,13 @@ export class DecompositionRun {
     this.rsum = new Float64Array(n);
     this.lowerBest = s.cNonNeg ? 0 : -Infinity;
     this.best = s.fallback;
-    this.plateau = opts.plateau !== true || m > n || n > 2500 ? null : new PlateauSearch(n, m, s.lifter, opts.plateauCandidates ?? 48);
+    this.plateau =
+      opts.plateau !== true || m > n || n > 2500
+        ? null
+        : new PlateauSearch(n, m, s.lifter, opts.plateauCandidates ?? 48);
     // Self-adjusting smoothing (Pessoa, Sadykov, Uchoa, Vanderbeck 2018): the weight alphaA on the centre moves by the
-    // supergradient at the priced point: towards the master's duals while L still rises that way, towards the centre otherwise.
+    // supergradient at the priced point: towards the master's duals while L still rises that way, towards the centre
+    // otherwise.
     this.adaptive = opts.smoothingMode === 'adaptive';
     this.exactPricing = pricing.exact === true;
     this.alphaA = s.alpha0;
@@ -147,7 +171,8 @@ export class DecompositionRun {
       throw e;
     }
     this.firstUpper = this.upper = first.objective;
-    if (first.objective <= this.best.upper) this.best = { channel: master.assemble(first.colValue), upper: first.objective };
+    if (first.objective <= this.best.upper)
+      this.best = { channel: master.assemble(first.colValue), upper: first.objective };
     master.addBox(Math.max(Math.abs(first.objective), 1e-12));
     return null;
   }
@@ -206,10 +231,11 @@ export class DecompositionRun {
     this.simplexIterations += ms.iterations;
     this.upper = ms.objective;
     this.lam = this.master.duals();
-    // Penalty columns in use: the box is too tight for this master, widen it (the duals it clips are not the optimum's).
-    // (Basic at a rounding level on a degenerate vertex does not count.)
+    // Penalty columns in use: the box is too tight for this master, widen it (the duals it clips are not the
+    // optimum's). (Basic at a rounding level on a degenerate vertex does not count.)
     this.boxUsed = this.master.boxMass(ms.colValue) > 1e-9;
-    if (!this.boxUsed && this.upper <= this.best.upper) this.best = { channel: this.master.assemble(ms.colValue), upper: this.upper };
+    if (!this.boxUsed && this.upper <= this.best.upper)
+      this.best = { channel: this.master.assemble(ms.colValue), upper: this.upper };
     if (!this.boxUsed && this.opts.remap !== false) this.remapIncumbent(ms.colValue);
     return ms;
   }
@@ -244,8 +270,22 @@ export class DecompositionRun {
     if (this.upper < this.lastUpper - 1e-9 * scale) this.stalled = 0;
     else if (it > 0) this.stalled++;
     this.lastUpper = this.upper;
-    const base = this.adaptive ? (gapNow > 1e-5 ? this.alphaA : 0) : gapNow > 1e-2 ? alpha0 : gapNow > 1e-3 ? 0.6 * alpha0 : gapNow > 1e-5 ? 0.3 * alpha0 : 0;
-    const alpha = this.startPending ? 1 : this.trivialBound && this.opts.trivialCentre === 'master' ? 0 : base * 0.5 ** this.stalled;
+    const base = this.adaptive
+      ? gapNow > 1e-5
+        ? this.alphaA
+        : 0
+      : gapNow > 1e-2
+        ? alpha0
+        : gapNow > 1e-3
+          ? 0.6 * alpha0
+          : gapNow > 1e-5
+            ? 0.3 * alpha0
+            : 0;
+    const alpha = this.startPending
+      ? 1
+      : this.trivialBound && this.opts.trivialCentre === 'master'
+        ? 0
+        : base * 0.5 ** this.stalled;
     this.startPending = false;
     const { lam, lamS, lamBest } = this;
     for (let x = 0; x < lamS.length; x++) lamS[x] = alpha * lamBest[x]! + (1 - alpha) * lam[x]!;
@@ -263,7 +303,14 @@ export class DecompositionRun {
     const { n, m, c } = s;
     let lower = 0;
     for (let x = 0; x < n; x++) lower += lamS[x]!;
-    const out: PricedRound = { batch: [], newRows: new Map(), newRowCount: 0, complete: false, heuristic: false, lower };
+    const out: PricedRound = {
+      batch: [],
+      newRows: new Map(),
+      newRowCount: 0,
+      complete: false,
+      heuristic: false,
+      lower,
+    };
     const t = performance.now();
     if (this.plateau && !this.boxUsed && it - this.lastExact <= PLATEAU_MAX_SKIP) {
       const cols = this.plateau.columns(c, lam, -1e-9 * scale);
@@ -281,7 +328,14 @@ export class DecompositionRun {
     // A pricing bound within 1% of the gap's share per output is good enough: a cold re-solve
     // (to certify the warm one) only where it matters (measured: 200 cold solves per round on all pairs otherwise).
     const retryTolerance = this.lowerBest === -Infinity ? 0 : (0.01 * Math.max(0, this.upper - this.lowerBest)) / m;
-    const priced = await this.pricing.price({ c, lam: lamS, deadline: s.deadline, shouldStop: this.opts.shouldStop, retryTolerance, only });
+    const priced = await this.pricing.price({
+      c,
+      lam: lamS,
+      deadline: s.deadline,
+      shouldStop: this.opts.shouldStop,
+      retryTolerance,
+      only,
+    });
     // A partial round (deadline, stop, or partial pricing) gives no bound.
     out.complete = priced.complete && !only;
     if (this.adaptive) this.rsum.fill(0);
@@ -336,7 +390,10 @@ export class DecompositionRun {
     return only;
   }
 
-  /** Supergradient of L at lamS: g_x = 1 - sum_w r_w[x] (the pricing minimisers); g . (lam - lamBest) > 0: L rises towards the master's duals. */
+  /**
+   * Supergradient of L at lamS: g_x = 1 - sum_w r_w[x] (the pricing minimisers); g . (lam - lamBest) > 0: L rises
+   * towards the master's duals.
+   */
   private adaptSmoothing(): void {
     const { lam, lamBest, rsum } = this;
     let dot = 0;
@@ -417,7 +474,12 @@ export class DecompositionRun {
   }
 
   /** After a round: add what pricing found, widen the box, or stop (target gap, stall, nothing left to add). */
-  private async decide(p: PricedRound, alpha: number, theta: Float64Array, scale: number): Promise<DecompositionResult | null> {
+  private async decide(
+    p: PricedRound,
+    alpha: number,
+    theta: Float64Array,
+    scale: number,
+  ): Promise<DecompositionResult | null> {
     const { s } = this;
     if (p.heuristic || p.complete) {
       // Lazy rows found by any pricing solve (those of a partial round too: they are marked held).
@@ -447,7 +509,13 @@ export class DecompositionRun {
     const stallLimit = gap <= STALL_GAP ? STALL_ROUNDS : STALL_ROUNDS_FAR;
     const stuck = this.stalled >= stallLimit && this.boundStalled >= stallLimit;
     const quiet = rowsAdded === 0 && alpha < 1e-6;
-    if (quiet && (stuck || p.batch.length === 0) && s.inPricing && !this.exactPricing && this.lazyMaxFactor < MAX_PRICING_FACTOR) {
+    if (
+      quiet &&
+      (stuck || p.batch.length === 0) &&
+      s.inPricing &&
+      !this.exactPricing &&
+      this.lazyMaxFactor < MAX_PRICING_FACTOR
+    ) {
       // Second stage of lazy pricing: admit the far rows (up to e^18) and go on.
       this.lazyMaxFactor = MAX_PRICING_FACTOR;
       this.stalled = 0;
@@ -458,7 +526,8 @@ export class DecompositionRun {
     // Neither the master nor the bound has moved for stallLimit rounds at the master's own duals: the columns
     // priced out have reduced costs below the solver's tolerance. The certified gap is what it is.
     if (quiet && stuck) return this.finish(gap <= 1e-9 ? 'optimal' : 'stalled');
-    // Nothing to add at the master's own duals: the master is optimal; the bound there equals it up to the solver's accuracy.
+    // Nothing to add at the master's own duals: the master is optimal; the bound there equals it up to the solver's
+    // accuracy.
     if (quiet && p.batch.length === 0) return this.finish(gap <= 1e-9 ? 'optimal' : 'target-gap');
     this.appendAndPrune(p.batch, theta, scale);
     return null;
@@ -512,7 +581,8 @@ export class DecompositionRun {
       for (let x = 0; x < n; x++) channel[x * m + bestW]! += k[x]!;
     }
     if (cost < this.best.upper) this.best = { channel, upper: cost };
-    // No gain over the master's own channel (near the optimum it is remap-optimal): wait 1, 3, 7 rounds before the next try.
+    // No gain over the master's own channel (near the optimum it is remap-optimal): wait 1, 3, 7 rounds before the next
+    // try.
     this.remapIdle = cost < this.upper * (1 - 1e-9) ? 0 : Math.min(2 * this.remapIdle + 1, REMAP_MAX_WAIT);
     this.remapWait = this.remapIdle;
     this.remapMs += performance.now() - t;
@@ -523,7 +593,15 @@ export class DecompositionRun {
     let relaxedBound: number | undefined;
     let relaxedBoundMs = 0;
     if (opts.relaxedPairs && stoppedBy !== 'solver-memory' && lowerBest > -Infinity) {
-      const r = await relaxedModelBound(s, opts.relaxedPairs, this.lamBest, lowerBest, this.options, this.subOptions, opts.pricingForm);
+      const r = await relaxedModelBound(
+        s,
+        opts.relaxedPairs,
+        this.lamBest,
+        lowerBest,
+        this.options,
+        this.subOptions,
+        opts.pricingForm,
+      );
       relaxedBound = s.sign * r.bound;
       relaxedBoundMs = r.ms;
     }

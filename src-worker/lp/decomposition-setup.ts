@@ -1,9 +1,19 @@
-/** The column decomposition's set-up (column-decomposition.ts): start columns, master limits, pricing seed, the fallback channel. */
+/**
+ * The column decomposition's set-up (column-decomposition.ts): start columns, master limits, pricing seed, the fallback
+ * channel.
+ */
 import { MechError } from '../../src-shared/errors';
 import { Deadline } from '../base/deadline';
 import { type LpOptions, checkCancelled } from './lp-options';
 import { type MasterColumn } from './decomposition-master';
-import { type DecompositionPairs, LAZY_ROWS_PER_OUTPUT, LAZY_START_FACTOR, pricingSeed, toRows, violatedRows } from './pricing-rows';
+import {
+  type DecompositionPairs,
+  LAZY_ROWS_PER_OUTPUT,
+  LAZY_START_FACTOR,
+  pricingSeed,
+  toRows,
+  violatedRows,
+} from './pricing-rows';
 import {
   estimateLpBytes,
   LP_MEMORY_LIMIT_BYTES,
@@ -27,7 +37,10 @@ export const STALL_ROUNDS = 10;
  * much slower (its master moves from the third round on without it).
  */
 export const START_STUCK_ROUNDS = 5;
-/** ... when the gap is at most STALL_GAP; above it STALL_ROUNDS_FAR (a degenerate master can sit still for dozens of rounds and then move: 58 on 10 x 10 at eps 0.5 when it started from the constant channel). */
+/**
+ * ... when the gap is at most STALL_GAP; above it STALL_ROUNDS_FAR (a degenerate master can sit still for dozens of
+ * rounds and then move: 58 on 10 x 10 at eps 0.5 when it started from the constant channel).
+ */
 export const STALL_GAP = 1e-4;
 export const STALL_ROUNDS_FAR = 60;
 
@@ -40,7 +53,9 @@ export const STALL_ROUNDS_FAR = 60;
  */
 const MASTER_PRUNE_FACTOR = 6;
 const MASTER_KEEP_FACTOR = 4;
-/** Largest share of the solve's time the incumbent's remap may take (it is skipped in rounds where it would exceed it). */
+/**
+ * Largest share of the solve's time the incumbent's remap may take (it is skipped in rounds where it would exceed it).
+ */
 export const REMAP_TIME_SHARE = 0.1;
 /** Longest wait (rounds) between remaps that gain nothing over the master's channel. */
 export const REMAP_MAX_WAIT = 7;
@@ -80,7 +95,10 @@ export interface DecompositionSetup {
   c: Float64Array;
   pairs: DecompositionPairs;
   seedRows: PricingRows;
-  /** One flag per directed pair row held by the pricing models from the start (lazy rows), or null when they hold them all. */
+  /**
+   * One flag per directed pair row held by the pricing models from the start (lazy rows), or null when they hold them
+   * all.
+   */
   inPricing: Uint8Array | null;
   /** Outputs per pricing model (pricing.ts PricingGroups): m (one model) unless lazy rows are held per group. */
   groupSize: number;
@@ -102,7 +120,12 @@ export interface DecompositionSetup {
  * the 2n box columns (one entry each), with room for a quarter of n more
  * dense columns.
  */
-function masterLimits(n: number, m: number, budget: number, what: string): { maxCols: number; keepCols: number; startDense: number } {
+function masterLimits(
+  n: number,
+  m: number,
+  budget: number,
+  what: string,
+): { maxCols: number; keepCols: number; startDense: number } {
   const startDense = 1 + Math.min(m, n);
   const minCols = startDense + 2 * n;
   const startBytes = masterStartBytes(n, m);
@@ -115,7 +138,10 @@ function masterLimits(n: number, m: number, budget: number, what: string): { max
   }
   const maxCols = Math.max(
     minCols + Math.ceil(n / 4),
-    Math.min(MASTER_PRUNE_FACTOR * n + 2 * n, Math.floor((budget - estimateLpBytes(0, n, 0)) / (900 + MASTER_BYTES_PER_NONZERO * n))),
+    Math.min(
+      MASTER_PRUNE_FACTOR * n + 2 * n,
+      Math.floor((budget - estimateLpBytes(0, n, 0)) / (900 + MASTER_BYTES_PER_NONZERO * n)),
+    ),
   );
   const keepCols = Math.max(minCols, Math.min(MASTER_KEEP_FACTOR * n + 2 * n, Math.floor((2 / 3) * maxCols)));
   return { maxCols, keepCols, startDense };
@@ -128,7 +154,13 @@ function masterLimits(n: number, m: number, budget: number, what: string): { max
  * lifted into P (e^(-dist(., w)) along the pair graph). Returns the
  * indicators too (the restart's private start channel is built from them).
  */
-function startColumns(c: Float64Array, n: number, m: number, lifter: Lifter, ones: Float64Array): { start: MasterColumn[]; indicators: Float64Array[] } {
+function startColumns(
+  c: Float64Array,
+  n: number,
+  m: number,
+  lifter: Lifter,
+  ones: Float64Array,
+): { start: MasterColumn[]; indicators: Float64Array[] } {
   let cheapest = 0;
   let cheapestCost = Infinity;
   for (let w = 0; w < m; w++) {
@@ -156,7 +188,13 @@ function startColumns(c: Float64Array, n: number, m: number, lifter: Lifter, one
  * and, when every secret is an output, the private start channel
  * (privateStartChannel, each column in P). Row-major n x m.
  */
-function fallbackChannel(c: Float64Array, n: number, m: number, constant: number, indicators: Float64Array[] | null): { channel: Float64Array; upper: number } {
+function fallbackChannel(
+  c: Float64Array,
+  n: number,
+  m: number,
+  constant: number,
+  indicators: Float64Array[] | null,
+): { channel: Float64Array; upper: number } {
   let upper = 0;
   for (let x = 0; x < n; x++) upper += c[constant * n + x]!;
   const channel = new Float64Array(n * m);
@@ -185,7 +223,10 @@ export interface DecompositionProblem {
   pairs: DecompositionPairs;
   /** What is solved, for messages. */
   what: string;
-  /** The lift into P when the caller has a faster one than the max-product Dijkstra over `pairs` (privacy-repair.ts GridTableLifter: all pairs of a grid). */
+  /**
+   * The lift into P when the caller has a faster one than the max-product Dijkstra over `pairs` (privacy-repair.ts
+   * GridTableLifter: all pairs of a grid).
+   */
   lifter?: Lifter;
   /**
    * G[a*n + b] = 1/f_ab over the model's polytope with ln f a metric (exact-pricing.ts exactPricingFactors,
@@ -205,7 +246,8 @@ export function prepareDecomposition(
   const alpha0 = opts.smoothing ?? 0.8;
   const maxIterations = opts.maxIterations ?? 2000;
   if (!(tolerance > 0)) throw new MechError('invalid-input', `${what}: the decomposition tolerance must be > 0`);
-  if (!(alpha0 >= 0 && alpha0 < 1)) throw new MechError('invalid-input', `${what}: the smoothing weight must be in [0, 1)`);
+  if (!(alpha0 >= 0 && alpha0 < 1))
+    throw new MechError('invalid-input', `${what}: the smoothing weight must be in [0, 1)`);
   const sign = sense === 'maximize' ? -1 : 1;
   const time = opts.deadline ?? Deadline.after(options?.timeLimitSeconds);
   const t0 = time.startedAt;
@@ -215,13 +257,21 @@ export function prepareDecomposition(
   let cNonNeg = true;
   for (let i = 0; i < c.length; i++) if (c[i]! < 0) cNonNeg = false;
   checkCancelled(options, `building ${what}`);
-  const { rows: seedRows, inPricing } = pricingSeed(n, pairs, opts.pricingRows ?? 'auto', opts.seedPairs, LAZY_START_FACTOR);
+  const { rows: seedRows, inPricing } = pricingSeed(
+    n,
+    pairs,
+    opts.pricingRows ?? 'auto',
+    opts.seedPairs,
+    LAZY_START_FACTOR,
+  );
   const lifter = given ?? new ColumnLifter(n, pairs.from, pairs.to, pairs.factor);
   const asked = opts.pricingGroupSize;
   if (asked !== undefined && !(Number.isInteger(asked) && asked >= 1))
     throw new MechError('invalid-input', `${what}: the pricing group size must be an integer >= 1, got ${asked}`);
   // Lazy rows per group (at most m: one shared model); rows held from the start: one model.
-  const groupSize = inPricing ? Math.min(m, asked ?? lazyPricingGroupSize(m, seedRows.from.length, opts.threads ?? 1)) : m;
+  const groupSize = inPricing
+    ? Math.min(m, asked ?? lazyPricingGroupSize(m, seedRows.from.length, opts.threads ?? 1))
+    : m;
   const budget = opts.masterBudgetBytes ?? MASTER_BUDGET_FRACTION * LP_MEMORY_LIMIT_BYTES;
   const { maxCols, keepCols, startDense } = masterLimits(n, m, budget, what);
   const { start, indicators } = startColumns(c, n, m, lifter, ones);
@@ -280,7 +330,14 @@ export async function relaxedModelBound(
 ): Promise<{ bound: number; ms: number }> {
   const { n, m, c, what } = s;
   const seed = pricingSeed(n, rp, 'auto', { from: s.pairs.from, to: s.pairs.to });
-  const relaxed = await PricingModel.open(n, m, seed.rows, `${what} (bound of the other model)`, subOptions, form ?? pricingFormFor(seed.inPricing));
+  const relaxed = await PricingModel.open(
+    n,
+    m,
+    seed.rows,
+    `${what} (bound of the other model)`,
+    subOptions,
+    form ?? pricingFormFor(seed.inPricing),
+  );
   try {
     const tb = performance.now();
     const v = new Float64Array(n);
@@ -316,7 +373,8 @@ export function maxPending(rows: Map<number, { from: number[] }>): number {
 }
 
 /** Relative gap of an upper and a lower bound (1 while no bound is known). */
-export const gapOf = (up: number, lo: number): number => (lo === -Infinity ? 1 : Math.max(0, (up - lo) / Math.max(Math.abs(up), 1e-12)));
+export const gapOf = (up: number, lo: number): number =>
+  lo === -Infinity ? 1 : Math.max(0, (up - lo) / Math.max(Math.abs(up), 1e-12));
 
 /**
  * The pricing form by default: 'dual' (half the pricing time on spanners: see PricingForm), but 'primal' when

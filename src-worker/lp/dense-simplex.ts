@@ -46,7 +46,10 @@ interface DenseSimplexSolution {
 const FEAS_TOL = 1e-9;
 const PIVOT_TOL = 1e-9;
 const OPT_TOL = 1e-10;
-/** Share of the columns priced per iteration (partial pricing; measured on the 20 x 20 city: 0.1, 0.25, 0.5, 1 gave 17.2k, 14.3k, 12.9k, 11.0k iterations, 0.25 the least time). */
+/**
+ * Share of the columns priced per iteration (partial pricing; measured on the 20 x 20 city: 0.1, 0.25, 0.5, 1 gave
+ * 17.2k, 14.3k, 12.9k, 11.0k iterations, 0.25 the least time).
+ */
 const PRICING_BLOCK = 0.25;
 /**
  * The candidate list: columns kept from a scan and priced again first, and the share of that scan's best score a
@@ -56,7 +59,10 @@ const PRICING_BLOCK = 0.25;
  */
 const CANDIDATES = 64;
 const CANDIDATE_KEEP = 0.25;
-/** Check the residuals after this many pivots at least (and every n pivots); rebuild the inverse when they are not small. */
+/**
+ * Check the residuals after this many pivots at least (and every n pivots); rebuild the inverse when they are not
+ * small.
+ */
 const MIN_REFACTOR = 100;
 /** Largest residual |B xB - b| and |y B - c_B| (relative) accepted without rebuilding the inverse. */
 const RESIDUAL_TOL = 1e-11;
@@ -73,7 +79,10 @@ export class DenseSimplex {
   private readonly posOf: number[] = [];
   /** The basic column at each position; -1 - x is the artificial column e_x. */
   private readonly head: Int32Array;
-  /** Views on the kernels' memory (renewed when it grows): the inverse (n x n, row-major, at byte 0), FTRAN column, duals. */
+  /**
+   * Views on the kernels' memory (renewed when it grows): the inverse (n x n, row-major, at byte 0), FTRAN column,
+   * duals.
+   */
   private binv!: Float64Array;
   private alpha!: Float64Array;
   private y!: Float64Array;
@@ -94,7 +103,10 @@ export class DenseSimplex {
   /** Inverse rebuilds so far (reported per solve). */
   private rebuilds = 0;
   private cursor = 0;
-  /** The candidate list of partial pricing (column indices), its length, the scores of the scan that filled it and its best score. */
+  /**
+   * The candidate list of partial pricing (column indices), its length, the scores of the scan that filled it and its
+   * best score.
+   */
   private readonly cand = new Int32Array(CANDIDATES);
   private readonly candScore = new Float64Array(CANDIDATES);
   private candCount = 0;
@@ -139,7 +151,10 @@ export class DenseSimplex {
         this.memory.grow(Math.ceil((more * n * 8) / WASM_PAGE));
       } catch (e) {
         // WebAssembly memory ends at 4 GiB (the master's column budget keeps it far below).
-        throw new MechError('too-large', `${this.what}: no memory for more than ${this.slotCapacity} columns of ${n} entries (${String(e)})`);
+        throw new MechError(
+          'too-large',
+          `${this.what}: no memory for more than ${this.slotCapacity} columns of ${n} entries (${String(e)})`,
+        );
       }
       this.slotCapacity = Math.floor((this.memory.buffer.byteLength - this.slotsAt) / (n * 8));
       this.refreshViews();
@@ -234,7 +249,8 @@ export class DenseSimplex {
       this.posOf[k] = this.posOf[j]!;
       k++;
     }
-    for (const arr of [this.vec, this.unitRow, this.unitSign, this.cost, this.scaleOf, this.posOf, this.slotOf]) arr.length = k;
+    for (const arr of [this.vec, this.unitRow, this.unitSign, this.cost, this.scaleOf, this.posOf, this.slotOf])
+      arr.length = k;
     for (let p = 0; p < this.n; p++) if (this.head[p]! >= 0) this.head[p] = newIndex[this.head[p]!]!;
     this.cursor = 0;
     this.candCount = 0;
@@ -259,11 +275,15 @@ export class DenseSimplex {
     return { ...sol, rebuilds: this.rebuilds - rebuilt, solveMs: performance.now() - t0 };
   }
 
-  private solve(stop: RunStop | undefined, cancelled: (() => boolean) | undefined): { objective: number; colValue: Float64Array; iterations: number } {
+  private solve(
+    stop: RunStop | undefined,
+    cancelled: (() => boolean) | undefined,
+  ): { objective: number; colValue: Float64Array; iterations: number } {
     const { n } = this;
     let iterations = 0;
     // A guard against cycling, not a budget (time limits and stops are read every 32 iterations): the 20 x 20 spanner
-    // at eps 0.5 needed more than 50 n + 20 columns + 10^4 (54,760) iterations in its second master, and solved within 4 times that.
+    // at eps 0.5 needed more than 50 n + 20 columns + 10^4 (54,760) iterations in its second master, and solved within
+    // 4 times that.
     const maxIterations = 4 * (50 * n + 20 * this.cost.length + 10000);
     this.completePivot();
     let phase1 = this.artificialMass() > FEAS_TOL;
@@ -275,10 +295,15 @@ export class DenseSimplex {
         if (cancelled?.()) throw new MechError('cancelled', `${this.what} was cancelled during the solve`);
         if (stop) {
           const reason = runStopDue(stop);
-          if (reason) throw new MechError('cancelled', `${this.what} was stopped during the solve (${reason})`, { reason });
+          if (reason)
+            throw new MechError('cancelled', `${this.what} was stopped during the solve (${reason})`, { reason });
         }
       }
-      if (iterations > maxIterations) throw new MechError('internal', `${this.what}: the dense simplex did not finish within ${maxIterations} iterations`);
+      if (iterations > maxIterations)
+        throw new MechError(
+          'internal',
+          `${this.what}: the dense simplex did not finish within ${maxIterations} iterations`,
+        );
       const q = this.price(phase1);
       // The last pivot's inverse update, fused with the next column's FTRAN (one pass over the inverse).
       if (this.pending >= 0) {
@@ -457,7 +482,10 @@ export class DenseSimplex {
     return cand[0]!;
   }
 
-  /** The best column of the candidate list at the current duals, if its score is still within CANDIDATE_KEEP of the last scan's best; -1 otherwise. */
+  /**
+   * The best column of the candidate list at the current duals, if its score is still within CANDIDATE_KEEP of the last
+   * scan's best; -1 otherwise.
+   */
   private priceCandidates(phase1: boolean): number {
     let best = -1;
     let bestScore = CANDIDATE_KEEP * this.scanBest;
@@ -499,7 +527,8 @@ export class DenseSimplex {
     if (!phase1) {
       let best = -1;
       let bestA = tol;
-      for (let p = 0; p < n; p++) if (head[p]! < 0 && Math.abs(alpha[p]!) > bestA) ((best = p), (bestA = Math.abs(alpha[p]!)));
+      for (let p = 0; p < n; p++)
+        if (head[p]! < 0 && Math.abs(alpha[p]!) > bestA) ((best = p), (bestA = Math.abs(alpha[p]!)));
       if (best >= 0) return best;
     }
     let tmax = Infinity;

@@ -42,7 +42,10 @@ export function domainSymmetries(domain: Domain): Int32Array[] {
       );
   } else if (domain.kind === 'line' || (lat && lat.shape.length === 1 && !lat.periodic && lat.shape[0] === n)) {
     cands.push(reflection(n));
-  } else if (n >= 3 && (domain.kind === 'ring' || (lat && lat.shape.length === 1 && lat.periodic && lat.shape[0] === n))) {
+  } else if (
+    n >= 3 &&
+    (domain.kind === 'ring' || (lat && lat.shape.length === 1 && lat.periodic && lat.shape[0] === n))
+  ) {
     const rot = new Int32Array(n);
     for (let i = 0; i < n; i++) rot[i] = (i + 1) % n;
     cands.push(rot, reflection(n));

@@ -4,8 +4,17 @@
  */
 import { weightedAllPairs } from '../metric/shortest-paths';
 
-/** min(0, v + A' mu) summed, for multipliers mu_ab = g_ab y on the rows r_a <= f_ab r_b (y clipped at 0): a valid lower bound for any y. */
-export function certificateBound(v: Float64Array, g: (a: number, b: number) => number, a: Int32Array, b: Int32Array, y: Float64Array): number {
+/**
+ * min(0, v + A' mu) summed, for multipliers mu_ab = g_ab y on the rows r_a <= f_ab r_b (y clipped at 0): a valid lower
+ * bound for any y.
+ */
+export function certificateBound(
+  v: Float64Array,
+  g: (a: number, b: number) => number,
+  a: Int32Array,
+  b: Int32Array,
+  y: Float64Array,
+): number {
   const d = Float64Array.from(v);
   for (let k = 0; k < y.length; k++) {
     const f = y[k]!;
@@ -40,12 +49,20 @@ export function exactPricingFactors(n: number, from: Int32Array, to: Int32Array,
  * The factors of a spanner's or an edge graph's polytope for exact pricing: the shortest-path closure of its edge
  * exponents (the same polytope: every closure row is implied by a path of edge rows), G = e^(-closure).
  */
-export function closurePricingFactors(n: number, from: Int32Array, to: Int32Array, exponent: Float64Array): Float64Array {
+export function closurePricingFactors(
+  n: number,
+  from: Int32Array,
+  to: Int32Array,
+  exponent: Float64Array,
+): Float64Array {
   const D = weightedAllPairs(n, { from, to, weight: exponent }, 'exact pricing factors');
   const G = new Float64Array(new SharedArrayBuffer(8 * n * n));
   for (let i = 0; i < n * n; i++) G[i] = Math.exp(-D[i]!);
   return G;
 }
 
-/** Secrets up to which the decomposition prices exactly (its n x n factors: 134 MB at 4,096, shared by the pricing threads). */
+/**
+ * Secrets up to which the decomposition prices exactly (its n x n factors: 134 MB at 4,096, shared by the pricing
+ * threads).
+ */
 export const EXACT_PRICING_MAX_SECRETS = 4096;

@@ -31,7 +31,12 @@ import type { PricingOutcome } from './pricing';
 import { PricingForest } from './pricing-forest';
 import { certificateBound } from './exact-pricing-factors';
 
-export { EXACT_PRICING_MAX_SECRETS, certificateBound, closurePricingFactors, exactPricingFactors } from './exact-pricing-factors';
+export {
+  EXACT_PRICING_MAX_SECRETS,
+  certificateBound,
+  closurePricingFactors,
+  exactPricingFactors,
+} from './exact-pricing-factors';
 
 /** Relative tolerance of the flows and the objective slopes (times max |v|). */
 const TOLERANCE = 1e-12;
@@ -39,7 +44,9 @@ const TOLERANCE = 1e-12;
 const TIE = 1e-10;
 /** Pivots between two refreshes of the whole forest (the pivots in between update it incrementally). */
 const REFRESH = 32;
-/** A triangle bound skips a breakpoint only when beyond the stop by this much (relative): rounding never decides a tie. */
+/**
+ * A triangle bound skips a breakpoint only when beyond the stop by this much (relative): rounding never decides a tie.
+ */
 const SKIP_SLACK = 1e-9;
 
 type ExactPricingStatus = 'optimal' | 'capped';
@@ -47,15 +54,26 @@ type ExactPricingStatus = 'optimal' | 'capped';
 interface ExactPricingResult {
   /** v . r of the returned column r (every pair row holds by construction: the lower envelope of its negative set). */
   objective: number;
-  /** Certified lower bound on min over P of v . r (weak duality from the flows clipped at 0; never above the optimum). */
+  /**
+   * Certified lower bound on min over P of v . r (weak duality from the flows clipped at 0; never above the optimum).
+   */
   bound: number;
   r: Float64Array;
-  /** A warm start for the next solve of the same output: r, or where r = 0 the envelope of the zero state's relative potentials. */
+  /**
+   * A warm start for the next solve of the same output: r, or where r = 0 the envelope of the zero state's relative
+   * potentials.
+   */
   shape: Float64Array;
   pivots: number;
-  /** 'optimal': no negative basic variable left (bound = objective to rounding); 'capped': the pivot cap twice, the point reached and its certificate. */
+  /**
+   * 'optimal': no negative basic variable left (bound = objective to rounding); 'capped': the pivot cap twice, the
+   * point reached and its certificate.
+   */
   status: ExactPricingStatus;
-  /** The certificate's flows y_ba >= 0 from b (v_b > 0) to a (v_a < 0): certificateBound(v, a, b, y) recomputes the bound. */
+  /**
+   * The certificate's flows y_ba >= 0 from b (v_b > 0) to a (v_a < 0): certificateBound(v, a, b, y) recomputes the
+   * bound.
+   */
   certificate: { a: Int32Array; b: Int32Array; y: Float64Array };
 }
 
@@ -104,7 +122,8 @@ export class ExactPricer {
     readonly n: number,
     private readonly G: Float64Array,
   ) {
-    if (G.length !== n * n) throw new MechError('internal', `exact pricing: ${n} secrets need ${n * n} factors, got ${G.length}`);
+    if (G.length !== n * n)
+      throw new MechError('internal', `exact pricing: ${n} secrets need ${n * n} factors, got ${G.length}`);
     this.glob = new Int32Array(n);
     this.rowOf = new Int32Array(n);
     this.wt = new Float64Array(n);
@@ -168,7 +187,8 @@ export class ExactPricer {
     let q = p;
     for (let x = 0; x < n; x++) {
       const t = v[x]!;
-      if (!Number.isFinite(t)) throw new MechError('internal', `exact pricing: objective entry ${x} is ${t}, not a finite number`);
+      if (!Number.isFinite(t))
+        throw new MechError('internal', `exact pricing: objective entry ${x} is ${t}, not a finite number`);
       if (t > 0) this.glob[q++] = x;
       vmax = Math.max(vmax, Math.abs(t));
     }
@@ -180,7 +200,15 @@ export class ExactPricer {
     if (p === 0) {
       // Nothing wants r > 0: r = 0, certified by y = 0.
       const none = { a: new Int32Array(0), b: new Int32Array(0), y: new Float64Array(0) };
-      return { objective: 0, bound: 0, r: new Float64Array(n), shape: new Float64Array(n), pivots: 0, status: 'optimal', certificate: none };
+      return {
+        objective: 0,
+        bound: 0,
+        r: new Float64Array(n),
+        shape: new Float64Array(n),
+        pivots: 0,
+        status: 'optimal',
+        certificate: none,
+      };
     }
     if (this.q === 0) {
       // Every entry wants r = 1: the box optimum sum v, certified by y = 0.
@@ -551,7 +579,10 @@ export class ExactPricer {
     for (let s = 0; s < this.sCount; s++) this.inS[this.sList[s]!] = 0;
   }
 
-  /** Record a breakpoint of Q node b against N node a at scale r: a leaf into the heap, a non-leaf as the sure stop if nearer. */
+  /**
+   * Record a breakpoint of Q node b against N node a at scale r: a leaf into the heap, a non-leaf as the sure stop if
+   * nearer.
+   */
   private breakpoint(b: number, a: number, r: number, up: boolean): void {
     if (this.forest.firstChild[b]! >= 0) {
       if (up ? r < this.sure : r > this.sure) {
@@ -566,7 +597,10 @@ export class ExactPricer {
     }
   }
 
-  /** S scales down: its Q nodes against the best N node outside S (rows of the block, outer loop over the N nodes outside). */
+  /**
+   * S scales down: its Q nodes against the best N node outside S (rows of the block, outer loop over the N nodes
+   * outside).
+   */
   private ratioDown(S: number): void {
     const { p, q, parent, pot, inS, sList, mBest, mArg, GB, passed } = this;
     let sq = 0;
@@ -690,8 +724,19 @@ export class ExactPricer {
     return npassed;
   }
 
-  /** A move with no stop: the last tree down to 0 (the zero state), or in the zero state S up without bound (its dead end). */
-  private noStop(k: number, up: boolean, isRoot: boolean, S: number, umax: number, argMax: number, npassed: number): boolean {
+  /**
+   * A move with no stop: the last tree down to 0 (the zero state), or in the zero state S up without bound (its dead
+   * end).
+   */
+  private noStop(
+    k: number,
+    up: boolean,
+    isRoot: boolean,
+    S: number,
+    umax: number,
+    argMax: number,
+    npassed: number,
+  ): boolean {
     const { p, q, parent, pot, inS, sList, passed, bpOther } = this;
     this.stale = true;
     const fail = (): boolean => {
@@ -808,7 +853,15 @@ export class ExactPricer {
       }
     }
     const bound = certificateBound(v, (a, b) => G[a * n + b]!, ca, cb, cy);
-    return { objective, bound: Math.min(bound, objective), r, shape, pivots, status, certificate: { a: ca, b: cb, y: cy } };
+    return {
+      objective,
+      bound: Math.min(bound, objective),
+      r,
+      shape,
+      pivots,
+      status,
+      certificate: { a: ca, b: cb, y: cy },
+    };
   }
 }
 
@@ -844,10 +897,18 @@ export class ExactOutputs {
     const { a, b, y } = res.certificate;
     const mu = new Float64Array(y.length);
     for (let k = 0; k < y.length; k++) mu[k] = this.factors[a[k]! * this.n + b[k]!]! * y[k]!;
-    return { objective: res.objective, safeBound: res.bound, r: res.r, iterations: res.pivots, certificate: { a, b, mu } };
+    return {
+      objective: res.objective,
+      safeBound: res.bound,
+      r: res.r,
+      iterations: res.pivots,
+      certificate: { a, b, mu },
+    };
   }
 
-  /** Solves that reached the pivot cap once (re-solved cold) and twice (the point reached and its certificate returned). */
+  /**
+   * Solves that reached the pivot cap once (re-solved cold) and twice (the point reached and its certificate returned).
+   */
   get coldRetries(): number {
     return this.pricer.capped;
   }

@@ -24,7 +24,8 @@ import { MinHeap } from '../numeric/min-heap';
  * Pairs at infinite distance need no edge (no constraint), so they are skipped.
  */
 export function greedySpanner(n: number, distance: (i: number, j: number) => number, delta: number): WeightedEdges {
-  if (!Number.isFinite(delta) || delta < 1) invalid(`spanner dilation delta must be a finite number >= 1, got ${delta}`);
+  if (!Number.isFinite(delta) || delta < 1)
+    invalid(`spanner dilation delta must be a finite number >= 1, got ${delta}`);
   assertDenseFits(n, n, `greedy spanner on ${n} points`);
   // Pairs sorted by distance.
   const np = (n * (n - 1)) / 2;
@@ -35,7 +36,8 @@ export function greedySpanner(n: number, distance: (i: number, j: number) => num
   for (let i = 0; i < n; i++)
     for (let j = i + 1; j < n; j++) {
       const d = distance(i, j);
-      if (Number.isNaN(d) || d < 0) throw new MechError('not-a-metric', `distance between points ${i} and ${j} is ${d}`);
+      if (Number.isNaN(d) || d < 0)
+        throw new MechError('not-a-metric', `distance between points ${i} and ${j} is ${d}`);
       if (d === Infinity) continue;
       pd[p] = d;
       pi[p] = i;

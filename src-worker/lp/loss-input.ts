@@ -29,12 +29,19 @@ export function secretsAsOutputs(domain: Domain): OutputSet {
  * (r, c) at (r*step, c*step)): output cell (r, c) at origin + (r, c) * outStep,
  * distances by the secret grid's metric.
  */
-export function gridOutputSet(secrets: Domain, rows: number, cols: number, outStep: number, origin: readonly [number, number] = [0, 0]): OutputSet {
+export function gridOutputSet(
+  secrets: Domain,
+  rows: number,
+  cols: number,
+  outStep: number,
+  origin: readonly [number, number] = [0, 0],
+): OutputSet {
   const g = secrets.structure.grid;
   if (!g) throw new MechError('invalid-input', `grid outputs need a grid domain of secrets, got ${secrets.spec}`);
   if (!Number.isInteger(rows) || rows < 1 || !Number.isInteger(cols) || cols < 1)
     throw new MechError('invalid-input', `output grid must be at least 1 x 1, got ${rows} x ${cols}`);
-  if (!(outStep > 0) || !Number.isFinite(outStep)) throw new MechError('invalid-input', `output grid cell size must be > 0, got ${outStep}`);
+  if (!(outStep > 0) || !Number.isFinite(outStep))
+    throw new MechError('invalid-input', `output grid cell size must be > 0, got ${outStep}`);
   const metric = g.metric;
   return {
     n: rows * cols,
@@ -55,13 +62,20 @@ export function resolveLoss(loss: LossInput, outputs: OutputSet, n: number): (w:
   if (typeof loss === 'string') {
     if (loss === 'bin') return (w, x) => (w === x ? 0 : 1);
     const d = outputs.distanceToSecret;
-    if (!d) throw new MechError('invalid-input', `loss '${loss}' needs distances from the outputs to the secrets; give a loss matrix or function instead`);
+    if (!d)
+      throw new MechError(
+        'invalid-input',
+        `loss '${loss}' needs distances from the outputs to the secrets; give a loss matrix or function instead`,
+      );
     if (loss === 'dist') return d;
     if (loss === 'dist2') return (w, x) => d(w, x) ** 2;
     throw new MechError('invalid-input', `unknown loss '${String(loss)}' (bin, dist, dist2, a matrix or a function)`);
   }
   if (loss.rows !== outputs.n || loss.cols !== n) {
-    throw new MechError('invalid-input', `loss matrix is ${loss.rows} x ${loss.cols}, expected ${outputs.n} outputs x ${n} secrets (loss[w][x])`);
+    throw new MechError(
+      'invalid-input',
+      `loss matrix is ${loss.rows} x ${loss.cols}, expected ${outputs.n} outputs x ${n} secrets (loss[w][x])`,
+    );
   }
   return (w, x) => loss.data[w * n + x]!;
 }
@@ -85,7 +99,11 @@ export function scaledCost(
     const px = pi[x]!;
     for (let w = 0; w < m; w++) {
       const l = lossAt(w, x);
-      if (!Number.isFinite(l)) throw new MechError('invalid-input', `loss(${outputs.label(w)}, ${domain.label(x)}) is ${l}, not a finite number`);
+      if (!Number.isFinite(l))
+        throw new MechError(
+          'invalid-input',
+          `loss(${outputs.label(w)}, ${domain.label(x)}) is ${l}, not a finite number`,
+        );
       cost[x * m + w] = px * l;
     }
   }

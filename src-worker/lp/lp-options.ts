@@ -91,7 +91,11 @@ export function warmSimplexOptions(options: LpOptions | undefined, strategy: 1 |
 }
 
 /** A domain in the progress's words: a grid by its cells in km (the app's unit for grids), else its values. */
-export function placesWords(domain: { n: number; spec: string; structure: { grid?: { rows: number; cols: number; step: number } } }): string {
+export function placesWords(domain: {
+  n: number;
+  spec: string;
+  structure: { grid?: { rows: number; cols: number; step: number } };
+}): string {
   const g = domain.structure.grid;
   return g ? `the ${g.rows} x ${g.cols} grid of ${g.step} km cells` : `the ${domain.n} values of ${domain.spec}`;
 }

@@ -28,7 +28,13 @@ export const LP_MEMORY_LIMIT_BYTES: number = (() => {
 })();
 
 /** Refuse early, before building or solving, a model whose estimate exceeds the limit. */
-export function assertLpFits(numCols: number, numRows: number, nonzeros: number, what: string, limit = LP_MEMORY_LIMIT_BYTES): void {
+export function assertLpFits(
+  numCols: number,
+  numRows: number,
+  nonzeros: number,
+  what: string,
+  limit = LP_MEMORY_LIMIT_BYTES,
+): void {
   const est = estimateLpBytes(numCols, numRows, nonzeros);
   if (est > limit) {
     throw new MechError(
@@ -68,7 +74,10 @@ export const MASTER_BUDGET_FRACTION = 0.4;
  * the 2,964 seed rows of the 20 x 20 city, about 1.4 KB per appended row).
  */
 export const PRICING_BYTES_PER_ROW = 1500;
-/** Lazy rows a group's pricing model gathers per output over a long solve (20 x 20 city, all pairs, eps 1: ~430 per output after 53 rounds). */
+/**
+ * Lazy rows a group's pricing model gathers per output over a long solve (20 x 20 city, all pairs, eps 1: ~430 per
+ * output after 53 rounds).
+ */
 export const LAZY_ROWS_PER_OUTPUT_EXPECTED = 600;
 
 /**
@@ -78,11 +87,17 @@ export const LAZY_ROWS_PER_OUTPUT_EXPECTED = 600;
  * 50% in a pricing worker. The 20 x 20 city (2,964 seed rows) gets groups of
  * 7 outputs on one thread, of 2 on two. m (one shared model) when nothing smaller fits.
  */
-export function lazyPricingGroupSize(m: number, seedRows: number, threads: number, limit = LP_MEMORY_LIMIT_BYTES): number {
+export function lazyPricingGroupSize(
+  m: number,
+  seedRows: number,
+  threads: number,
+  limit = LP_MEMORY_LIMIT_BYTES,
+): number {
   const perThread = Math.ceil(m / Math.max(1, threads));
   const budget = (threads > 1 ? 0.5 : 0.35) * limit;
   for (let k = 1; k < perThread; k++) {
-    if (Math.ceil(perThread / k) * PRICING_BYTES_PER_ROW * (seedRows + LAZY_ROWS_PER_OUTPUT_EXPECTED * k) <= budget) return k;
+    if (Math.ceil(perThread / k) * PRICING_BYTES_PER_ROW * (seedRows + LAZY_ROWS_PER_OUTPUT_EXPECTED * k) <= budget)
+      return k;
   }
   return m;
 }

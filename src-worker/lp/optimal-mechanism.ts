@@ -16,7 +16,13 @@ import type { MasterColumn } from './decomposition-master';
 import type { DecompositionOptions } from './column-decomposition';
 import { edgesIfAvailable } from '../metric/shortest-paths';
 import { type CoarseStart, coarseStart } from './coarse-start';
-import { type SolvedOptimal, factsWithRelaxation, relaxationBound, wantsRelaxation, withRelaxation } from './relaxation-bound';
+import {
+  type SolvedOptimal,
+  factsWithRelaxation,
+  relaxationBound,
+  wantsRelaxation,
+  withRelaxation,
+} from './relaxation-bound';
 import { certifiedGap } from '../../src-shared/protocol/index';
 import type { CheapCandidate, OptimalMechanism, OptimalMechanismOptions } from './optimal-options';
 export type { CheapCandidate, OptimalMechanism, OptimalMechanismOptions };
@@ -52,7 +58,8 @@ const EXACT_AUTO_MAX_VARIABLES = 81 * 81;
  * its bound says nothing about the true optimum, so it is solved only when asked.
  */
 export function chooseLpModel(domain: Domain, outputs: number): { model: LpPrivacyModel; reason: string } {
-  if (edgesIfAvailable(domain)) return { model: 'edges', reason: 'the domain has graph edges: edge constraints are equivalent to all pairs' };
+  if (edgesIfAvailable(domain))
+    return { model: 'edges', reason: 'the domain has graph edges: edge constraints are equivalent to all pairs' };
   return {
     model: 'exact',
     reason: `${domain.n * outputs} variables, all pairs: its bound certifies the distance to the best possible mechanism`,
@@ -84,8 +91,17 @@ const FINISH_MAX_SHARE = 0.3;
 const CHECK_SECONDS_PER_PAIR_OUTPUT = 1.5e-9;
 const FINISH_SECONDS_PER_ENTRY = 3e-7;
 
-/** The part of a time limit kept for the finish: the LP's (at most FINISH_MAX_SHARE) or the job's check and measures, the larger. */
-export function finishReserveSeconds(model: LpPrivacyModel, n: number, m: number, limit: number, threads = availableParallelism()): number {
+/**
+ * The part of a time limit kept for the finish: the LP's (at most FINISH_MAX_SHARE) or the job's check and measures,
+ * the larger.
+ */
+export function finishReserveSeconds(
+  model: LpPrivacyModel,
+  n: number,
+  m: number,
+  limit: number,
+  threads = availableParallelism(),
+): number {
   const pairs = model === 'spanner' || model === 'edges' ? 8 * n : (n * (n - 1)) / 2;
   const lp = Math.min(FINISH_MAX_SHARE * limit, pairs * m * FINISH_SECONDS_PER_PAIR_OUTPUT);
   // the check visits a graph metric's edges, every pair otherwise (a spanner's channel too)
@@ -100,7 +116,10 @@ function defaultLpThreads(variables: number, asked?: number): number {
   return variables >= THREADED_MIN_VARIABLES ? Math.max(1, availableParallelism()) : 1;
 }
 
-/** Decomposition options of the typed path: target gap, threads, stop flag, and typed progress (monotonic fraction) into `history`. */
+/**
+ * Decomposition options of the typed path: target gap, threads, stop flag, and typed progress (monotonic fraction) into
+ * `history`.
+ */
 function typedDecompositionOptions(
   options: OptimalMechanismOptions,
   scale: number,
@@ -120,7 +139,8 @@ function typedDecompositionOptions(
     // master 7.4 s against 5.7 s), so the spanner gets no seed (the candidate is still compared at the end).
     ...(seed && model !== 'spanner' ? { seedColumns: seed.columns, seedInP: seed.inP } : {}),
     ...stopTest(options.stopFlag),
-    // From good duals the self-adjusting smoothing closed the gap faster (20 x 20 city, eps 0.5: 2.9% against 11% after 120 s).
+    // From good duals the self-adjusting smoothing closed the gap faster (20 x 20 city, eps 0.5: 2.9% against 11% after
+    // 120 s).
     ...(startDuals ? { startDuals, smoothingMode: 'adaptive' as const } : {}),
     ...options.decompositionOptions,
     onRound: (r) => {
@@ -155,7 +175,10 @@ function orbitStop(stopFlag: Int32Array | undefined, deadline: Deadline): RunSto
   return { ...stopTest(stopFlag), ...(deadline.limited ? { deadline: deadline.at } : {}) };
 }
 
-/** The coarse start of a grid with a distance loss and the secrets as outputs (coarse-start.ts), or null where none applies. */
+/**
+ * The coarse start of a grid with a distance loss and the secrets as outputs (coarse-start.ts), or null where none
+ * applies.
+ */
 async function coarseStartFor(
   domain: Domain,
   eps: number,
@@ -165,7 +188,8 @@ async function coarseStartFor(
   costScale: number,
   options: OptimalMechanismOptions,
 ): Promise<CoarseStart | null> {
-  if (options.coarseStart === false || options.outputs !== undefined || (loss !== 'dist' && loss !== 'dist2')) return null;
+  if (options.coarseStart === false || options.outputs !== undefined || (loss !== 'dist' && loss !== 'dist2'))
+    return null;
   if (options.decompositionOptions?.startDuals) return null;
   return coarseStart(
     { domain, eps, pi, loss, model, delta: options.delta, costScale },
@@ -180,20 +204,32 @@ async function coarseStartFor(
   );
 }
 
-/** The typed path's privacy model (solved by decomposition: certified gap, time limit, best so far), or null for the legacy path. */
+/**
+ * The typed path's privacy model (solved by decomposition: certified gap, time limit, best so far), or null for the
+ * legacy path.
+ */
 function typedModel(
   domain: Domain,
   m: number,
   model: OptimalMechanismOptions['model'],
 ): { model: LpPrivacyModel; reason: string; choice: 'auto' | 'requested' } | null {
   if (model === undefined) return null;
-  const chosen = model === 'auto' ? { ...chooseLpModel(domain, m), choice: 'auto' as const } : { model, reason: 'requested', choice: 'requested' as const };
+  const chosen =
+    model === 'auto'
+      ? { ...chooseLpModel(domain, m), choice: 'auto' as const }
+      : { model, reason: 'requested', choice: 'requested' as const };
   if (chosen.model === 'edges' && !edgesIfAvailable(domain))
-    throw new MechError('not-applicable', `the 'edges' privacy model needs a domain with graph edges; ${domain.spec} has none (use 'exact' or 'spanner')`);
+    throw new MechError(
+      'not-applicable',
+      `the 'edges' privacy model needs a domain with graph edges; ${domain.spec} has none (use 'exact' or 'spanner')`,
+    );
   return chosen;
 }
 
-/** The decomposition's start: the best duals of a relaxation solved first (see relaxationBound), else the coarse start's. */
+/**
+ * The decomposition's start: the best duals of a relaxation solved first (see relaxationBound), else the coarse
+ * start's.
+ */
 async function startDualsFor(
   domain: Domain,
   eps: number,
@@ -214,7 +250,10 @@ async function startDualsFor(
  * channel columns (private only up to their dilation: lifted into P by the decomposition's set-up), so that its master
  * combines them from the start (docs/lp.md, "A relaxation's bound on large exact models").
  */
-function masterSeed(best: BestCandidate | null, relaxation: { columns: MasterColumn[] } | null): { columns: MasterColumn[]; inP: boolean } | null {
+function masterSeed(
+  best: BestCandidate | null,
+  relaxation: { columns: MasterColumn[] } | null,
+): { columns: MasterColumn[]; inP: boolean } | null {
   const lifted = relaxation?.columns ?? [];
   if (!best && lifted.length === 0) return null;
   return { columns: [...(best?.seed ?? []), ...lifted], inP: lifted.length === 0 };
@@ -231,12 +270,16 @@ function labelledChannel(domain: Domain, outputs: OutputSet, C: Float64Array): D
 /** Which pairs carry constraints, in words (for the guarantee). */
 function constraintsInWords(graph: PrivacyConstraintGraph): string {
   if (graph.mode === 'edges') return 'constraints on the graph edges of d';
-  if (graph.mode === 'spanner') return `constraints with eps/${graph.delta} on a greedy spanner of dilation ${graph.delta}`;
+  if (graph.mode === 'spanner')
+    return `constraints with eps/${graph.delta} on a greedy spanner of dilation ${graph.delta}`;
   if (graph.mode === 'exact') return 'constraints on all pairs not implied by an equally long path';
   return 'constraints on all pairs';
 }
 
-/** The cheapest candidate on the LP's own objective: its remapped channel C . R (row-major n x m), its cost, and C's columns as master seeds. */
+/**
+ * The cheapest candidate on the LP's own objective: its remapped channel C . R (row-major n x m), its cost, and C's
+ * columns as master seeds.
+ */
 interface BestCandidate {
   construction: string;
   /** Expected loss in the caller's units. */
@@ -318,7 +361,10 @@ interface Returned {
   candidates: CandidateRecord[];
 }
 
-/** The typed LP record of a solve (objective and bounds scaled back; see docs/lp.md, "The certified lower bound and the gap"). */
+/**
+ * The typed LP record of a solve (objective and bounds scaled back; see docs/lp.md, "The certified lower bound and the
+ * gap").
+ */
 function typedLpResult(
   s: PrivateChannelSolution,
   chosen: { model: LpPrivacyModel; reason: string; choice: 'auto' | 'requested' } | null,
@@ -341,12 +387,17 @@ function typedLpResult(
   // Costs are >= 0 when every loss is: 0 is then a valid bound too.
   let costsNonNegative = true;
   for (let i = 0; i < cost.length; i++) if (cost[i]! < 0) costsNonNegative = false;
-  // Every candidate is eps*d-private, so the exact optimum is at most the returned loss: a bound on it above that is rounding.
+  // Every candidate is eps*d-private, so the exact optimum is at most the returned loss: a bound on it above that is
+  // rounding.
   const exactLowerBound =
     model !== 'spanner'
       ? Math.min(lowerBound, objective)
       : dec?.exactBound !== undefined
-        ? Math.min(costsNonNegative ? Math.max(0, dec.exactBound * scale) : dec.exactBound * scale, lowerBound, objective)
+        ? Math.min(
+            costsNonNegative ? Math.max(0, dec.exactBound * scale) : dec.exactBound * scale,
+            lowerBound,
+            objective,
+          )
         : null;
   const basis = exactLowerBound ?? lowerBound;
   const gap = certifiedGap(objective, basis);
@@ -375,7 +426,11 @@ function typedLpResult(
 }
 
 /** The solver's figures of a solve (`facts.solve`), objectives scaled back. */
-function solveFacts(s: PrivateChannelSolution, scale: number, status: LpStop): Extract<MechanismFacts, { kind: 'optimal' }>['solve'] {
+function solveFacts(
+  s: PrivateChannelSolution,
+  scale: number,
+  status: LpStop,
+): Extract<MechanismFacts, { kind: 'optimal' }>['solve'] {
   return {
     delta: s.graph.delta,
     constraintMode: s.graph.mode,
@@ -449,7 +504,13 @@ export async function optimalMechanism(
  * The optimal request, with what a solve that follows it can start from: the decomposition's best duals (scaled
  * units; null without a decomposition) and the LP's own channel (row-major n x m, before any candidate replaces it).
  */
-async function solveOptimal(domain: Domain, eps: number, prior: ArrayLike<number>, loss: LossInput, options: OptimalMechanismOptions): Promise<SolvedOptimal> {
+async function solveOptimal(
+  domain: Domain,
+  eps: number,
+  prior: ArrayLike<number>,
+  loss: LossInput,
+  options: OptimalMechanismOptions,
+): Promise<SolvedOptimal> {
   const job = options.deadline ?? Deadline.after(options.timeLimitSeconds);
   const tStart = job.startedAt;
   assertEpsilon(eps);
@@ -473,9 +534,19 @@ async function solveOptimal(domain: Domain, eps: number, prior: ArrayLike<number
   const history: LpProgress[] = [];
   const relaxation =
     chosen && wantsRelaxation(options, chosen.model, n, orbitModel)
-      ? await relaxationBound(solveOptimal, { domain, eps, pi, loss }, solveOptions, deadline, history, cands.best?.objective)
+      ? await relaxationBound(
+          solveOptimal,
+          { domain, eps, pi, loss },
+          solveOptions,
+          deadline,
+          history,
+          cands.best?.objective,
+        )
       : null;
-  const start = chosen && !orbitModel ? await startDualsFor(domain, eps, pi, loss, chosen.model, scale, solveOptions, relaxation) : null;
+  const start =
+    chosen && !orbitModel
+      ? await startDualsFor(domain, eps, pi, loss, chosen.model, scale, solveOptions, relaxation)
+      : null;
   const decompositionOptions = chosen
     ? typedDecompositionOptions(
         solveOptions,
@@ -505,7 +576,8 @@ async function solveOptimal(domain: Domain, eps: number, prior: ArrayLike<number
         generationOptions: { closeness: (x, w) => lossAt(w, x), ...options.generationOptions },
         decomposition: chosen ? (orbits ? 'off' : 'on') : options.decomposition,
         decompositionOptions,
-        // The exact bound of a spanner solve costs one more pricing round over all pairs: up to EXACT_BOUND_MAX_SECRETS secrets.
+        // The exact bound of a spanner solve costs one more pricing round over all pairs: up to EXACT_BOUND_MAX_SECRETS
+        // secrets.
         boundExact: chosen !== null && n <= EXACT_BOUND_MAX_SECRETS,
         what: `the optimal-mechanism LP on ${domain.spec}`,
       },
@@ -552,18 +624,22 @@ async function solveOptimal(domain: Domain, eps: number, prior: ArrayLike<number
   return { mechanism, duals: s.decomposition?.duals ?? null, lpChannel: s.channel };
 }
 
-/** The output set (the secrets when none is given), checked: at least one output, and an n x m dense channel that fits. */
+/**
+ * The output set (the secrets when none is given), checked: at least one output, and an n x m dense channel that fits.
+ */
 function checkedOutputs(domain: Domain, given: OutputSet | undefined): OutputSet {
   const outputs = given ?? secretsAsOutputs(domain);
   const m = outputs.n;
-  if (!Number.isInteger(m) || m < 1) throw new MechError('invalid-input', `the output set must have at least one element, got ${m}`);
+  if (!Number.isInteger(m) || m < 1)
+    throw new MechError('invalid-input', `the output set must have at least one element, got ${m}`);
   assertDenseFits(domain.n, m, `optimal mechanism on ${domain.spec}`);
   return outputs;
 }
 
 /** A target gap, when given, is in (0, 1). */
 function assertTargetGap(targetGap: number | undefined): void {
-  if (targetGap !== undefined && !(targetGap > 0 && targetGap < 1)) throw new MechError('invalid-input', `the target gap must be in (0, 1), got ${targetGap}`);
+  if (targetGap !== undefined && !(targetGap > 0 && targetGap < 1))
+    throw new MechError('invalid-input', `the target gap must be in (0, 1), got ${targetGap}`);
 }
 
 /**
@@ -572,7 +648,13 @@ function assertTargetGap(targetGap: number | undefined): void {
  * without the symmetry the decomposition is faster: a lumpy prior on 9 x 9 at eps 1, 2.5 s against 14 s by generation).
  * (Not when the caller tunes the decomposition or turns the symmetry off.)
  */
-function wantsOrbitModel(domain: Domain, m: number, cost: Float64Array, chosen: { model: LpPrivacyModel } | null, options: OptimalMechanismOptions): boolean {
+function wantsOrbitModel(
+  domain: Domain,
+  m: number,
+  cost: Float64Array,
+  chosen: { model: LpPrivacyModel } | null,
+  options: OptimalMechanismOptions,
+): boolean {
   return (
     chosen !== null &&
     chosen.model !== 'spanner' &&
@@ -586,16 +668,28 @@ function wantsOrbitModel(domain: Domain, m: number, cost: Float64Array, chosen: 
 
 /** Whether the solve stopped before its optimum (time limit, stop, iteration limit or the solver's memory). */
 function stoppedEarly(stoppedBy: LpStop): boolean {
-  return stoppedBy === 'time-limit' || stoppedBy === 'stopped' || stoppedBy === 'iteration-limit' || stoppedBy === 'solver-memory';
+  return (
+    stoppedBy === 'time-limit' ||
+    stoppedBy === 'stopped' ||
+    stoppedBy === 'iteration-limit' ||
+    stoppedBy === 'solver-memory'
+  );
 }
 
 /** The returned mechanism's guarantee in words: the candidate's (when it was returned) or the LP channel's. */
-function guaranteeWords(lp: OptimalLpResult, s: PrivateChannelSolution, candidate: BestCandidate | null, early: boolean): string {
+function guaranteeWords(
+  lp: OptimalLpResult,
+  s: PrivateChannelSolution,
+  candidate: BestCandidate | null,
+  early: boolean,
+): string {
   const { gap, stoppedBy } = lp;
   const how = constraintsInWords(s.graph);
   const basis = lp.gapBasis === 'exact' ? 'the best possible (certified)' : "the model's optimum (certified)";
   // No pricing round gave a bound above the trivial one: said in plain words instead of a 100% gap.
-  const within = noRoundCompleted(lp) ? 'no bound on the best possible (the pricing gave none above 0)' : `within ${(gap * 100).toPrecision(3)}% of ${basis}`;
+  const within = noRoundCompleted(lp)
+    ? 'no bound on the best possible (the pricing gave none above 0)'
+    : `within ${(gap * 100).toPrecision(3)}% of ${basis}`;
   return candidate
     ? `eps*d-private by construction (${candidate.construction}: a private construction and a post-processing); the LP (${how}) did not beat it${early ? ` before it stopped (${stoppedBy})` : ''}; ${within}`
     : `eps*d-private: checked, not by construction (the LP's channel meets its ${how}, checked after the solve)${s.graph.mode === 'spanner' ? "; the spanner model's optimum, a restriction: not certified against the best possible" : ''}${early ? `; the solve stopped early (${stoppedBy}): ${within}` : ''}`;

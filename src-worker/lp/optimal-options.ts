@@ -76,24 +76,36 @@ export interface OptimalMechanismOptions extends LpOptions {
    * RELAXATION_MIN_SECRETS secrets, 'on' at any size (tests), 'off' never. Exact model only.
    */
   relaxation?: 'auto' | 'on' | 'off';
-  /** Stop when the certified relative gap is at most this (default DEFAULT_TARGET_GAP = 1e-6; 1e-9 is reported as 'optimal'). */
+  /**
+   * Stop when the certified relative gap is at most this (default DEFAULT_TARGET_GAP = 1e-6; 1e-9 is reported as
+   * 'optimal').
+   */
   targetGap?: number;
   /** Typed progress per round (objective, bound, gap, round, elapsed). */
   onLpProgress?: (p: LpProgress) => void;
-  /** Int32Array (e.g. on a SharedArrayBuffer): element 0 non-zero stops the solve and returns the best mechanism so far. */
+  /**
+   * Int32Array (e.g. on a SharedArrayBuffer): element 0 non-zero stops the solve and returns the best mechanism so far.
+   */
   stopFlag?: Int32Array;
-  /** Worker threads for the pricing LPs of the decomposition (default defaultLpThreads: the machine's cores on large problems). Same optimum. */
+  /**
+   * Worker threads for the pricing LPs of the decomposition (default defaultLpThreads: the machine's cores on large
+   * problems). Same optimum.
+   */
   threads?: number;
   /**
    * Cheap constructions (built and remapped by the caller, jobs/best-mechanism.ts): the cheapest seeds the
    * decomposition's master and is returned when the LP does not beat it (`chosen`). Typed path only.
    */
   candidates?: CheapCandidate[];
-  /** The job's budget (base/deadline.ts; default: timeLimitSeconds from this call): every step's time counts from its start. */
+  /**
+   * The job's budget (base/deadline.ts; default: timeLimitSeconds from this call): every step's time counts from its
+   * start.
+   */
   deadline?: Deadline;
   /**
    * Start a large grid's decomposition from the optimal duals of the grid of 2 x 2 blocks (coarse-start.ts; default
-   * true; distance losses on grids of at least COARSE_START_MIN_SECRETS cells, outputs = secrets). Same optimum, certified the same way.
+   * true; distance losses on grids of at least COARSE_START_MIN_SECRETS cells, outputs = secrets). Same optimum,
+   * certified the same way.
    */
   coarseStart?: boolean;
 }

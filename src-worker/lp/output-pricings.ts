@@ -1,4 +1,7 @@
-/** The pricings one engine holds (this thread, or one pricing thread): HiGHS models per group of outputs, or exact pricing. */
+/**
+ * The pricings one engine holds (this thread, or one pricing thread): HiGHS models per group of outputs, or exact
+ * pricing.
+ */
 import { ExactOutputs } from './exact-pricing';
 import type { LpOptions } from './lp-options';
 import type { RunStop } from './persistent-lp';
@@ -20,7 +23,9 @@ export interface PricingSpec {
   factors?: Float64Array;
 }
 
-/** The pricings one engine (this thread or a pricing thread) holds: LP models per group of outputs, or the exact pricer. */
+/**
+ * The pricings one engine (this thread or a pricing thread) holds: LP models per group of outputs, or the exact pricer.
+ */
 export interface OutputPricings {
   solveUntil(w: number, v: Float64Array, retryTolerance: number, stop?: RunStop): PricingOutcome | null;
   addRows(rows: PricingRows, group?: number): void;
@@ -30,7 +35,10 @@ export interface OutputPricings {
   dispose(): void;
 }
 
-/** Exact pricing in the OutputPricings shape: each solve takes milliseconds, so a stop is honoured between outputs; there are no rows. */
+/**
+ * Exact pricing in the OutputPricings shape: each solve takes milliseconds, so a stop is honoured between outputs;
+ * there are no rows.
+ */
 export class ExactPricings implements OutputPricings {
   private readonly outputs: ExactOutputs;
   constructor(n: number, m: number, factors: Float64Array) {

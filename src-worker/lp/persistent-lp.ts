@@ -131,7 +131,9 @@ export class PersistentLp {
     let model: HighsModel | undefined;
     try {
       model = highs.createModel(
-        dual ? lp.toDualModelData(highs.infinity, highs.constants.objectiveSense) : lp.toModelData(highs.infinity, highs.constants.objectiveSense),
+        dual
+          ? lp.toDualModelData(highs.infinity, highs.constants.objectiveSense)
+          : lp.toModelData(highs.infinity, highs.constants.objectiveSense),
       );
       model.options.set({
         output_flag: false,
@@ -144,7 +146,8 @@ export class PersistentLp {
       if (options?.crossover === false) model.options.set('run_crossover', 'off');
       if (options?.highsOptions) model.options.set(options.highsOptions);
       if (options?.timeLimitSeconds !== undefined) {
-        if (!(options.timeLimitSeconds > 0)) throw new MechError('invalid-input', `LP time limit must be > 0 seconds, got ${options.timeLimitSeconds}`);
+        if (!(options.timeLimitSeconds > 0))
+          throw new MechError('invalid-input', `LP time limit must be > 0 seconds, got ${options.timeLimitSeconds}`);
         model.options.set('time_limit', options.timeLimitSeconds);
       }
     } catch (e) {
@@ -174,7 +177,13 @@ export class PersistentLp {
    * starts of length count + 1), after checking that the grown model still
    * fits the solver heap. Primal formulation only.
    */
-  addRows(lower: Float64Array, upper: Float64Array, starts: Int32Array, indices: Int32Array, values: Float64Array): void {
+  addRows(
+    lower: Float64Array,
+    upper: Float64Array,
+    starts: Int32Array,
+    indices: Int32Array,
+    values: Float64Array,
+  ): void {
     const count = lower.length;
     if (count === 0) return;
     const nz = starts[count]!;
@@ -187,14 +196,24 @@ export class PersistentLp {
       const hi = new Float64Array(count);
       for (let i = 0; i < count; i++) {
         if (!dualColumnOfRow(lower[i]!, upper[i]!, inf, i, cost, lo, hi))
-          throw new MechError('internal', `${this.what}: only one-sided rows (or equalities) can be appended to the dual formulation`);
+          throw new MechError(
+            'internal',
+            `${this.what}: only one-sided rows (or equalities) can be appended to the dual formulation`,
+          );
       }
       try {
         this.live().addCols({
           cost,
           lower: lo,
           upper: hi,
-          matrix: { format: 'csc', numRows: this.lp.numCols, numCols: count, starts, indices: indices.subarray(0, nz), values: values.subarray(0, nz) },
+          matrix: {
+            format: 'csc',
+            numRows: this.lp.numCols,
+            numCols: count,
+            starts,
+            indices: indices.subarray(0, nz),
+            values: values.subarray(0, nz),
+          },
         });
       } catch (e) {
         throw mapHighsError(e, this.what, () => this.abandon());
@@ -214,7 +233,14 @@ export class PersistentLp {
       this.live().addRows({
         lower: lo,
         upper: hi,
-        matrix: { format: 'csr', numRows: count, numCols: this.cols, starts, indices: indices.subarray(0, nz), values: values.subarray(0, nz) },
+        matrix: {
+          format: 'csr',
+          numRows: count,
+          numCols: this.cols,
+          starts,
+          indices: indices.subarray(0, nz),
+          values: values.subarray(0, nz),
+        },
       });
     } catch (e) {
       throw mapHighsError(e, this.what, () => this.abandon());
@@ -229,7 +255,8 @@ export class PersistentLp {
    * checking that the grown model still fits the solver heap.
    */
   addColumns(cost: Float64Array, starts: Int32Array, indices: Int32Array, values: Float64Array): void {
-    if (this.dual) throw new MechError('internal', `${this.what}: columns can only be appended to the primal formulation`);
+    if (this.dual)
+      throw new MechError('internal', `${this.what}: columns can only be appended to the primal formulation`);
     const count = cost.length;
     if (count === 0) return;
     const nz = starts[count]!;
@@ -239,7 +266,14 @@ export class PersistentLp {
         cost,
         lower: new Float64Array(count),
         upper: new Float64Array(count).fill(this.highs.infinity),
-        matrix: { format: 'csc', numRows: this.rows, numCols: count, starts, indices: indices.subarray(0, nz), values: values.subarray(0, nz) },
+        matrix: {
+          format: 'csc',
+          numRows: this.rows,
+          numCols: count,
+          starts,
+          indices: indices.subarray(0, nz),
+          values: values.subarray(0, nz),
+        },
       });
     } catch (e) {
       throw mapHighsError(e, this.what, () => this.abandon());
@@ -250,7 +284,8 @@ export class PersistentLp {
 
   /** Replace every column's objective coefficient (the basis is kept: a warm start for primal simplex). */
   setCosts(cost: Float64Array): void {
-    if (cost.length !== this.cols) throw new MechError('internal', `${this.what}: ${cost.length} costs for ${this.cols} columns`);
+    if (cost.length !== this.cols)
+      throw new MechError('internal', `${this.what}: ${cost.length} costs for ${this.cols} columns`);
     try {
       this.live().changeColsCost({ kind: 'range', from: 0, to: this.cols - 1 }, cost);
     } catch (e) {
@@ -260,9 +295,11 @@ export class PersistentLp {
 
   /** Replace every row's lower bound (upper bounds become +inf): a warm start for dual simplex (the basis is kept). */
   setRowLowerBounds(lower: Float64Array): void {
-    if (this.dual || lower.length !== this.rows) throw new MechError('internal', `${this.what}: ${lower.length} row bounds for ${this.rows} rows`);
+    if (this.dual || lower.length !== this.rows)
+      throw new MechError('internal', `${this.what}: ${lower.length} row bounds for ${this.rows} rows`);
     const inf = this.highs.infinity;
-    if (!this.rowUpperInf || this.rowUpperInf.length !== this.rows) this.rowUpperInf = new Float64Array(this.rows).fill(inf);
+    if (!this.rowUpperInf || this.rowUpperInf.length !== this.rows)
+      this.rowUpperInf = new Float64Array(this.rows).fill(inf);
     try {
       this.live().changeRowsBounds({ kind: 'range', from: 0, to: this.rows - 1 }, lower, this.rowUpperInf);
     } catch (e) {
@@ -390,13 +427,18 @@ export class PersistentLp {
       const name = STATUS_NAMES[status] ?? `status ${status}`;
       if (status === highs.constants.modelStatus.interrupted) {
         if (stoppedBy && !cancelRequested(options))
-          throw new MechError('cancelled', `${what} was stopped during the solve (${stoppedBy})`, { reason: stoppedBy });
+          throw new MechError('cancelled', `${what} was stopped during the solve (${stoppedBy})`, {
+            reason: stoppedBy,
+          });
         throw new MechError('cancelled', `${what} was cancelled during the solve`);
       }
       if (status === highs.constants.modelStatus.infeasible) {
         throw new MechError('infeasible', `${what} has no feasible solution (HiGHS: ${name})`, { status: name });
       }
-      if (status === highs.constants.modelStatus.unbounded || status === highs.constants.modelStatus.unboundedOrInfeasible) {
+      if (
+        status === highs.constants.modelStatus.unbounded ||
+        status === highs.constants.modelStatus.unboundedOrInfeasible
+      ) {
         throw new MechError('infeasible', `${what} has no optimal solution (HiGHS: ${name})`, { status: name });
       }
       if (status === highs.constants.modelStatus.timeLimit || status === highs.constants.modelStatus.iterationLimit) {
@@ -442,7 +484,10 @@ function disposeQuietly(model: HighsModel | undefined): void {
   }
 }
 
-/** MechErrors pass through; a WebAssembly memory abort becomes 'too-large' (and resets the runtime); anything else 'internal'. */
+/**
+ * MechErrors pass through; a WebAssembly memory abort becomes 'too-large' (and resets the runtime); anything else
+ * 'internal'.
+ */
 function mapHighsError(e: unknown, what: string, onAbort?: () => void): MechError {
   if (e instanceof MechError) return e;
   const msg = messageOf(e);
@@ -450,7 +495,10 @@ function mapHighsError(e: unknown, what: string, onAbort?: () => void): MechErro
     // A WebAssembly abort leaves the runtime unusable: load a fresh one next time.
     onAbort?.();
     resetHighsRuntime();
-    return new MechError('too-large', `${what} ran out of solver memory (${msg}); use a smaller domain or a coarser spanner`);
+    return new MechError(
+      'too-large',
+      `${what} ran out of solver memory (${msg}); use a smaller domain or a coarser spanner`,
+    );
   }
   return new MechError('internal', `HiGHS failed on ${what}: ${msg}`);
 }

@@ -18,7 +18,10 @@
  */
 import type { PricingCertificate, PricingOutcome } from './pricing';
 
-/** Rounding allowed between a sender's figures and the master's recomputation (relative to 1 + sum |v|, or to 1 for column entries). */
+/**
+ * Rounding allowed between a sender's figures and the master's recomputation (relative to 1 + sum |v|, or to 1 for
+ * column entries).
+ */
 const VERIFY_TOLERANCE = 1e-9;
 
 /** Certificates of several outcomes in three flat arrays, count[i] entries each, in order. */
@@ -54,16 +57,22 @@ export function unpackCertificates(p: PackedCertificates): PricingCertificate[] 
   let at = 0;
   for (let i = 0; i < p.count.length; i++) {
     const k = p.count[i]!;
-    if (!(k >= 0) || at + k > p.a.length || at + k > p.b.length || at + k > p.mu.length) return `certificate ${i} runs past its arrays`;
+    if (!(k >= 0) || at + k > p.a.length || at + k > p.b.length || at + k > p.mu.length)
+      return `certificate ${i} runs past its arrays`;
     out.push({ a: p.a.subarray(at, at + k), b: p.b.subarray(at, at + k), mu: p.mu.subarray(at, at + k) });
     at += k;
   }
-  if (at !== p.a.length || at !== p.b.length || at !== p.mu.length) return `${p.mu.length - at} certificate entries left over`;
+  if (at !== p.a.length || at !== p.b.length || at !== p.mu.length)
+    return `${p.mu.length - at} certificate entries left over`;
   return out;
 }
 
 /** sum_x min(0, (v + A' mu)_x) with every row's factor from `factor`, or why the certificate is not one. */
-export function certifiedBound(v: Float64Array, cert: PricingCertificate, factor: (a: number, b: number) => number | undefined): number | string {
+export function certifiedBound(
+  v: Float64Array,
+  cert: PricingCertificate,
+  factor: (a: number, b: number) => number | undefined,
+): number | string {
   const n = v.length;
   const d = Float64Array.from(v);
   for (let k = 0; k < cert.mu.length; k++) {
@@ -82,8 +91,15 @@ export function certifiedBound(v: Float64Array, cert: PricingCertificate, factor
   return s;
 }
 
-/** The column of exact pricing rebuilt from its entries on N (see above), and how far the sent one was from it; or why it is unusable. */
-export function envelopeColumn(v: Float64Array, r: Float64Array, G: Float64Array): { r: Float64Array; moved: number } | string {
+/**
+ * The column of exact pricing rebuilt from its entries on N (see above), and how far the sent one was from it; or why
+ * it is unusable.
+ */
+export function envelopeColumn(
+  v: Float64Array,
+  r: Float64Array,
+  G: Float64Array,
+): { r: Float64Array; moved: number } | string {
   const n = v.length;
   const out = new Float64Array(n);
   for (let a = 0; a < n; a++) {
@@ -127,12 +143,14 @@ export function verifyOutcome(
   if (G) {
     const e = envelopeColumn(v, sent.r, G);
     if (typeof e === 'string') return e;
-    if (e.moved > VERIFY_TOLERANCE) return `its column is outside the column polytope (an entry off by ${e.moved.toPrecision(3)})`;
+    if (e.moved > VERIFY_TOLERANCE)
+      return `its column is outside the column polytope (an entry off by ${e.moved.toPrecision(3)})`;
     r = e.r;
   } else {
     for (let x = 0; x < n; x++) {
       const t = r[x]!;
-      if (!(t >= -VERIFY_TOLERANCE && t <= 1 + VERIFY_TOLERANCE)) return `its column has r[${x}] = ${t}, outside [0, 1]`;
+      if (!(t >= -VERIFY_TOLERANCE && t <= 1 + VERIFY_TOLERANCE))
+        return `its column has r[${x}] = ${t}, outside [0, 1]`;
     }
   }
   let objective = 0;

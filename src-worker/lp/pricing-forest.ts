@@ -155,7 +155,10 @@ export class PricingForest {
     return f;
   }
 
-  /** Potentials top-down (exact ties along tree arcs), flows bottom-up, depths; false when some node is not reached (a cycle). */
+  /**
+   * Potentials top-down (exact ties along tree arcs), flows bottom-up, depths; false when some node is not reached (a
+   * cycle).
+   */
   refresh(): boolean {
     const { parent, order, acc, cto, p } = this;
     const m = p + this.q;
@@ -222,7 +225,10 @@ export class PricingForest {
     this.tracking = false;
     this.nStarts = 0;
   }
-  /** Potentials and depths top-down from the `len` nodes queued in `order` (roots or a moved subtree's top), their subtrees queued behind them; returns how many were reached. */
+  /**
+   * Potentials and depths top-down from the `len` nodes queued in `order` (roots or a moved subtree's top), their
+   * subtrees queued behind them; returns how many were reached.
+   */
   private descend(len: number): number {
     const { parent, firstChild, nextSib, order, pot, depth, ga, p } = this;
     for (let t = 0; t < len; t++) {

@@ -22,7 +22,10 @@ export interface PricingRequest {
 
 export type { PricingSpec };
 
-/** outcomes[w] undefined for outputs not priced; complete says that all requested outputs were (no deadline or stop came first). */
+/**
+ * outcomes[w] undefined for outputs not priced; complete says that all requested outputs were (no deadline or stop came
+ * first).
+ */
 export interface PricingRound {
   complete: boolean;
   outcomes: (PricingOutcome | undefined)[];
@@ -40,7 +43,9 @@ export interface PricingRound {
 export interface PricingEngine {
   readonly threads: number;
   price(request: PricingRequest): Promise<PricingRound>;
-  /** Append rows to the models of every output, or only to those of one group of outputs (lazy rows: see PricingGroups). */
+  /**
+   * Append rows to the models of every output, or only to those of one group of outputs (lazy rows: see PricingGroups).
+   */
   addRows(rows: PricingRows, group?: number): Promise<void>;
   /** Rows of the largest pricing model. */
   readonly rows: number;
@@ -105,7 +110,8 @@ export class LocalPricing implements PricingEngine {
 }
 
 /** The pricing worker module next to this one (src-worker/worker-module.ts), or null. */
-const workerModule = (): WorkerModule | null => findWorkerModule(new URL('./pricing-worker.ts', import.meta.url), import.meta.url);
+const workerModule = (): WorkerModule | null =>
+  findWorkerModule(new URL('./pricing-worker.ts', import.meta.url), import.meta.url);
 
 /** Whether threaded pricing can start here (the worker module is found). */
 export function threadedPricingAvailable(): boolean {
@@ -133,7 +139,8 @@ class PricingThread {
       const p = this.pending;
       this.pending = null;
       if (!p) return;
-      if (r.type === 'error') p.reject(new MechError((r.code ?? 'internal') as 'internal', r.message ?? 'pricing thread failed'));
+      if (r.type === 'error')
+        p.reject(new MechError((r.code ?? 'internal') as 'internal', r.message ?? 'pricing thread failed'));
       else p.resolve(r);
     });
     worker.on('error', (e) => {
@@ -184,7 +191,10 @@ export class ThreadedPricing implements PricingEngine {
     return groupThread(outputGroup(w, this.groupSize), this.m, this.groupSize, T) ?? w % T;
   }
 
-  static async open(threads: number, { n, m, rows, what, options, form, groupSize = m, factors }: PricingSpec): Promise<ThreadedPricing> {
+  static async open(
+    threads: number,
+    { n, m, rows, what, options, form, groupSize = m, factors }: PricingSpec,
+  ): Promise<ThreadedPricing> {
     const mod = workerModule();
     if (!mod) throw new MechError('internal', `${what}: the pricing worker module is not available`);
     const pool: PricingThread[] = [];
@@ -212,7 +222,15 @@ export class ThreadedPricing implements PricingEngine {
       await Promise.all(pool.map((p) => p.worker.terminate()));
       throw e;
     }
-    const engine = new ThreadedPricing(pool, n, m, factors ? 0 : rows.from.length, factors ? m : groupSize, options, what);
+    const engine = new ThreadedPricing(
+      pool,
+      n,
+      m,
+      factors ? 0 : rows.from.length,
+      factors ? m : groupSize,
+      options,
+      what,
+    );
     engine.exact = factors !== undefined;
     return engine;
   }
@@ -223,7 +241,8 @@ export class ThreadedPricing implements PricingEngine {
     const stopFlag = new Int32Array(new SharedArrayBuffer(4));
     // The deadline, a stop, or a cancellation ends the round in every thread at its next output.
     const poll = (): void => {
-      if (performance.now() > deadline || shouldStop?.() || this.options?.signal?.aborted) Atomics.store(stopFlag, 0, 1);
+      if (performance.now() > deadline || shouldStop?.() || this.options?.signal?.aborted)
+        Atomics.store(stopFlag, 0, 1);
     };
     const timer = setInterval(poll, 50);
     try {
@@ -235,7 +254,9 @@ export class ThreadedPricing implements PricingEngine {
           const w = outs[i]!;
           for (let x = 0; x < n; x++) v[i * n + x] = c[w * n + x]! - lam[x]!;
         }
-        return p.call({ type: 'price', outputs: Int32Array.from(outs), v, stopFlag, retryTolerance }, [v.buffer]).then((r) => ({ outs, r, t }));
+        return p
+          .call({ type: 'price', outputs: Int32Array.from(outs), v, stopFlag, retryTolerance }, [v.buffer])
+          .then((r) => ({ outs, r, t }));
       });
       const replies = await Promise.all(jobs);
       const outcomes: (PricingOutcome | undefined)[] = new Array(m);

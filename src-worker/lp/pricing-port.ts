@@ -7,8 +7,8 @@
  * cannot cross threads; this way the master's solves never block the
  * host's event loop (a queue worker's locks and heartbeat). Messages:
  *   open  {id, threads, spec}                       -> {id, ok, threads, engineId, exact}
- *   price {id, lam, c (when new), ms, retry, only}  -> {id, ok, done, objective, safe, iterations, r, rows, cold, fails, workers}
- *   stop  {engine}   (the round's deadline, a stop or a cancel on the job's side: no reply)
+ *   price {id, lam, c (when new), ms, retry, only} -> {id, ok, done, objective, safe, iterations, r, rows, cold, fails,
+ *   workers} stop  {engine}   (the round's deadline, a stop or a cancel on the job's side: no reply)
  *   add   {id, rows, group}                         -> {id, ok}
  *   close {id}                                      -> {id, ok}
  * Errors come back as {id, ok: false, code, message}. The costs c are sent
@@ -60,8 +60,19 @@ export function portPricing(port: MessagePort): PricingFactory {
   return async (threads, spec) => {
     const { n, m, rows, what, form, groupSize, factors } = spec;
     // The exact pricing factors are in shared memory: the host's engine reads the same copy.
-    const opened = await call({ t: 'open', threads, spec: { n, m, rows, what, form, groupSize, factors, highsOptions: spec.options?.highsOptions } });
-    const engine = new PortPricing(call, (msg) => port.postMessage(msg), opened.engineId!, opened.threads ?? 1, spec, rows.from.length);
+    const opened = await call({
+      t: 'open',
+      threads,
+      spec: { n, m, rows, what, form, groupSize, factors, highsOptions: spec.options?.highsOptions },
+    });
+    const engine = new PortPricing(
+      call,
+      (msg) => port.postMessage(msg),
+      opened.engineId!,
+      opened.threads ?? 1,
+      spec,
+      rows.from.length,
+    );
     engine.exact = opened.exact === true;
     return engine;
   };
@@ -94,7 +105,8 @@ class PortPricing implements PricingEngine {
     const left = req.deadline - performance.now();
     // The round's end on this side (deadline, stop, cancel) reaches the host's engine as a stop message.
     const timer = setInterval(() => {
-      if (performance.now() > req.deadline || req.shouldStop?.() || options?.signal?.aborted) this.post({ t: 'stop', engine: this.engine });
+      if (performance.now() > req.deadline || req.shouldStop?.() || options?.signal?.aborted)
+        this.post({ t: 'stop', engine: this.engine });
     }, 50);
     let r: Reply;
     try {
@@ -115,7 +127,12 @@ class PortPricing implements PricingEngine {
     let at = 0;
     for (let w = 0; w < m; w++) {
       if (!r.done![w]) continue;
-      outcomes[w] = { objective: r.objective![w]!, safeBound: r.safe![w]!, r: r.r!.slice(at * n, (at + 1) * n), iterations: r.iterations![w]! };
+      outcomes[w] = {
+        objective: r.objective![w]!,
+        safeBound: r.safe![w]!,
+        r: r.r!.slice(at * n, (at + 1) * n),
+        iterations: r.iterations![w]!,
+      };
       at++;
     }
     this.rowCount = r.rows ?? this.rowCount;
@@ -171,7 +188,8 @@ interface HostMsg {
 export function servePricing(port: MessagePort, factory: PricingFactory): void {
   const engines = new Map<number, { engine: PricingEngine; c: Float64Array | null; stop: boolean }>();
   let nextEngine = 0;
-  const reply = (id: number, r: Record<string, unknown>, transfer: ArrayBuffer[] = []): void => port.postMessage({ id, ok: true, ...r }, transfer);
+  const reply = (id: number, r: Record<string, unknown>, transfer: ArrayBuffer[] = []): void =>
+    port.postMessage({ id, ok: true, ...r }, transfer);
   const handle = async (msg: HostMsg): Promise<void> => {
     if (msg.t === 'open') {
       const { highsOptions, ...spec } = msg.spec;
@@ -211,7 +229,11 @@ export function servePricing(port: MessagePort, factory: PricingFactory): void {
         r.set(o.r, at++ * n);
       });
       const { rows, coldRetries: cold, failures: fails, workers } = e.engine;
-      reply(msg.id, { done, objective, safe, iterations, r, rows, cold, fails, workers, complete: round.complete }, [r.buffer, objective.buffer, safe.buffer]);
+      reply(msg.id, { done, objective, safe, iterations, r, rows, cold, fails, workers, complete: round.complete }, [
+        r.buffer,
+        objective.buffer,
+        safe.buffer,
+      ]);
     } else if (msg.t === 'add') {
       await e.engine.addRows(msg.rows, msg.group);
       reply(msg.id, { rows: e.engine.rows });

@@ -162,7 +162,8 @@ export function violatedRows(
       if (!inPricing[2 * e]) offer(2 * e, (ra - f * rb) / ra);
     } else if (rb > f * ra * (1 + 1e-9) + 1e-12 && !inPricing[2 * e + 1]) offer(2 * e + 1, (rb - f * ra) / rb);
   }
-  // The most violated first (in pair order when all are taken), at most `limit` (the others are usually implied by them).
+  // The most violated first (in pair order when all are taken), at most `limit` (the others are usually implied by
+  // them).
   const chosen = new Int32Array(heap.size);
   for (let i = chosen.length - 1; i >= 0; i--) chosen[i] = heap.pop();
   if (found <= limit) chosen.sort();

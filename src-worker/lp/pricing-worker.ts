@@ -3,9 +3,10 @@
  * runtime and the pricing models (PricingGroups) of the groups of outputs
  * this thread owns (group g on thread g % threads), so the pricing LPs of a
  * decomposition round run on several cores. Messages:
- *   { type: 'open', n, m, rows, groupSize, thread, threads, highsOptions, cancelFlag } -> { type: 'opened' } | { type: 'error', ... }
- *   { type: 'price', outputs, lam (n), costs (|outputs| x n), stopFlag } -> { type: 'priced', results } | { type: 'error', ... }
- *   { type: 'addRows', rows, group? } (every model, or one group's) -> { type: 'added' } | { type: 'error', ... }
+ *   { type: 'open', n, m, rows, groupSize, thread, threads, highsOptions, cancelFlag } -> { type: 'opened' } | { type:
+ *   'error', ... } { type: 'price', outputs, lam (n), costs (|outputs| x n), stopFlag } -> { type: 'priced', results }
+ *   | { type: 'error', ... } { type: 'addRows', rows, group? } (every model, or one group's) -> { type: 'added' } | {
+ *   type: 'error', ... }
  * Results carry each output's objective, safe bound, iterations, the
  * solution and its certificate (transferred). A non-zero stopFlag[0] ends a 'price' early
  * (results for the outputs done so far, complete: false).
@@ -96,11 +97,20 @@ parentPort?.on('message', async (msg: OpenMsg | PriceMsg | AddMsg | { type: 'clo
         done++;
       }
       const cert = packCertificates(certificates);
-      parentPort!.postMessage({ type: 'priced', done, objective, safeBound, r, cert, iterations, coldRetries: model!.coldRetries, failures: model!.failures }, [
-        objective.buffer,
-        safeBound.buffer,
-        r.buffer,
-      ]);
+      parentPort!.postMessage(
+        {
+          type: 'priced',
+          done,
+          objective,
+          safeBound,
+          r,
+          cert,
+          iterations,
+          coldRetries: model!.coldRetries,
+          failures: model!.failures,
+        },
+        [objective.buffer, safeBound.buffer, r.buffer],
+      );
     } else if (msg.type === 'addRows') {
       model!.addRows(msg.rows, msg.group);
       parentPort!.postMessage({ type: 'added' });

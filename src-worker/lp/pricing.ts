@@ -36,7 +36,10 @@ export interface PricingOutcome {
   /** The pricing solution clamped to [0, 1] (a point of P_R up to the solver tolerance). */
   r: Float64Array;
   iterations: number;
-  /** The multipliers that prove safeBound (see PricingCertificate); what a remote pricing sends for its master to recompute the bound. */
+  /**
+   * The multipliers that prove safeBound (see PricingCertificate); what a remote pricing sends for its master to
+   * recompute the bound.
+   */
   certificate?: PricingCertificate;
 }
 
@@ -51,7 +54,10 @@ export interface PricingCertificate {
   mu: Float64Array;
 }
 
-/** Outputs x (secrets + rows) above which per-output bases are not kept (memory); pricing then warm-starts from the previous output's basis. */
+/**
+ * Outputs x (secrets + rows) above which per-output bases are not kept (memory); pricing then warm-starts from the
+ * previous output's basis.
+ */
 const MAX_STORED_BASIS_ENTRIES = 60e6;
 
 /**
@@ -65,7 +71,10 @@ const MAX_STORED_BASIS_ENTRIES = 60e6;
  * above (R rows, objective changes, primal simplex).
  */
 export type PricingForm = 'primal' | 'dual';
-/** Measured on the 20 x 20 city (spanner, eps 1, 1 thread, same path and 32 rounds either way): pricing 16.8 s dual, 34.1 s primal. */
+/**
+ * Measured on the 20 x 20 city (spanner, eps 1, 1 thread, same path and 32 rounds either way): pricing 16.8 s dual,
+ * 34.1 s primal.
+ */
 export const DEFAULT_PRICING_FORM: PricingForm = 'dual';
 
 export class PricingModel {
@@ -131,7 +140,10 @@ export class PricingModel {
     return this.solveUntil(w, v, retryTolerance)!;
   }
 
-  /** solve(), ended at the solver's next checkpoint when `stop` (a deadline, a stop test) says so: null then (no outcome). */
+  /**
+   * solve(), ended at the solver's next checkpoint when `stop` (a deadline, a stop test) says so: null then (no
+   * outcome).
+   */
   solveUntil(w: number, v: Float64Array, retryTolerance: number, stop?: RunStop): PricingOutcome | null {
     const n = this.n;
     if (this.form === 'dual') {
@@ -163,10 +175,19 @@ export class PricingModel {
       return { objective: box, safeBound: box, r: new Float64Array(n), iterations, certificate: none };
     }
     if (this.storeBases) this.bases[w] = this.lp.getBasis();
-    return { objective: s.objective, safeBound: Math.min(s.safe, s.objective), r: s.r, iterations, certificate: s.certificate };
+    return {
+      objective: s.objective,
+      safeBound: Math.min(s.safe, s.objective),
+      r: s.r,
+      iterations,
+      certificate: s.certificate,
+    };
   }
 
-  /** A solve ended by its RunStop: the next solve of output w starts cold (its stored basis is that of an unfinished run). */
+  /**
+   * A solve ended by its RunStop: the next solve of output w starts cold (its stored basis is that of an unfinished
+   * run).
+   */
   private interrupted(w: number): null {
     this.lp.clearSolver();
     if (this.storeBases) this.bases[w] = undefined;
@@ -186,7 +207,10 @@ export class PricingModel {
   private tryRun(
     v: Float64Array,
     stop?: RunStop,
-  ): { objective: number; safe: number; r: Float64Array; iterations: number; certificate: PricingCertificate } | null | 'stopped' {
+  ):
+    | { objective: number; safe: number; r: Float64Array; iterations: number; certificate: PricingCertificate }
+    | null
+    | 'stopped' {
     let s: LpSolution;
     try {
       s = this.lp.run(false, stop);
@@ -210,7 +234,10 @@ export class PricingModel {
     return { objective: dual ? -s.objective : s.objective, safe, r, iterations: s.iterations, certificate };
   }
 
-  /** sum_x min(0, (v + A' mu)_x) with mu = max(0, sign * m) (weak duality: valid for any mu >= 0), and those mu as a certificate. */
+  /**
+   * sum_x min(0, (v + A' mu)_x) with mu = max(0, sign * m) (weak duality: valid for any mu >= 0), and those mu as a
+   * certificate.
+   */
   private safeBound(v: Float64Array, m: Float64Array, sign: number): { safe: number; certificate: PricingCertificate } {
     const n = this.n;
     const d = this.d;
@@ -299,7 +326,10 @@ function primalPricingLp(n: number, rows: PricingRows): SparseLp {
   return lp;
 }
 
-/** The dual pricing LP (see PricingForm): columns u (cost 1) then mu (one per row, cost 0), one >= row per secret (bounds set per solve). */
+/**
+ * The dual pricing LP (see PricingForm): columns u (cost 1) then mu (one per row, cost 0), one >= row per secret
+ * (bounds set per solve).
+ */
 function dualPricingLp(n: number, rows: PricingRows): SparseLp {
   const R = rows.from.length;
   const count = new Int32Array(n + 1);
@@ -368,7 +398,8 @@ export class PricingGroups {
     options?: LpOptions,
     form: PricingForm = DEFAULT_PRICING_FORM,
   ): Promise<PricingGroups> {
-    if (!(Number.isInteger(groupSize) && groupSize >= 1)) throw new MechError('internal', `${what}: pricing group size ${groupSize}`);
+    if (!(Number.isInteger(groupSize) && groupSize >= 1))
+      throw new MechError('internal', `${what}: pricing group size ${groupSize}`);
     const models = new Map<number, PricingModel>();
     const groups = Math.ceil(m / groupSize);
     try {

@@ -43,7 +43,8 @@ export const GRID_SPANNER_DELTAS = { min: 1.09, max: 1.4 };
  */
 export function gridSpanner(domain: Domain, delta: number): WeightedEdges | null {
   const g = domain.structure.grid;
-  if (!g || g.metric !== 'euclidean' || !(delta >= GRID_SPANNER_DELTAS.min && delta <= GRID_SPANNER_DELTAS.max)) return null;
+  if (!g || g.metric !== 'euclidean' || !(delta >= GRID_SPANNER_DELTAS.min && delta <= GRID_SPANNER_DELTAS.max))
+    return null;
   const { rows, cols } = g;
   const from: number[] = [];
   const to: number[] = [];
@@ -64,7 +65,12 @@ export function gridSpanner(domain: Domain, delta: number): WeightedEdges | null
   return { from: Int32Array.from(from), to: Int32Array.from(to), weight };
 }
 
-export function privacyConstraintGraph(domain: Domain, eps: number, mode: ConstraintMode = 'auto', delta = DEFAULT_SPANNER_DELTA): PrivacyConstraintGraph {
+export function privacyConstraintGraph(
+  domain: Domain,
+  eps: number,
+  mode: ConstraintMode = 'auto',
+  delta = DEFAULT_SPANNER_DELTA,
+): PrivacyConstraintGraph {
   let m: Exclude<ConstraintMode, 'auto'>;
   if (mode === 'auto') {
     if (edgesIfAvailable(domain)) m = 'edges';
@@ -86,7 +92,8 @@ export function privacyConstraintGraph(domain: Domain, eps: number, mode: Constr
     for (let k = 0; k < exponent.length; k++) exponent[k] = (eps / dl) * s.weight[k]!;
     return { from: s.from, to: s.to, exponent, mode: m, delta: dl };
   }
-  if (m !== 'all-pairs') invalid(`unknown constraint mode '${String(mode)}' (auto, edges, spanner, exact or all-pairs)`);
+  if (m !== 'all-pairs')
+    invalid(`unknown constraint mode '${String(mode)}' (auto, edges, spanner, exact or all-pairs)`);
   const n = domain.n;
   const f: number[] = [];
   const t: number[] = [];

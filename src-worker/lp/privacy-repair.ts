@@ -26,7 +26,14 @@ import type { PrivacyConstraintGraph } from './privacy-constraint-graph';
  * returned mass is <= 1e-9 (up to rounding); callers report it (repairMass).
  * docs/lp.md "Privacy repair".
  */
-export function repairPrivacy(C: Float64Array, n: number, m: number, graph: PrivacyConstraintGraph, f: Float64Array, lifter?: Lifter): number {
+export function repairPrivacy(
+  C: Float64Array,
+  n: number,
+  m: number,
+  graph: PrivacyConstraintGraph,
+  f: Float64Array,
+  lifter?: Lifter,
+): number {
   const E = graph.from.length;
   const before = new Float64Array(n);
   for (let x = 0; x < n; x++) {
@@ -99,14 +106,16 @@ export class ColumnLifter implements Lifter {
   }
 }
 
-/** What lifts a column into a model's polytope (ColumnLifter on any pair graph, GridTableLifter on all pairs of a grid). */
+/**
+ * What lifts a column into a model's polytope (ColumnLifter on any pair graph, GridTableLifter on all pairs of a grid).
+ */
 export interface Lifter {
   lift(r: Float64Array): Float64Array;
 }
 
 /**
- * The all-pairs lift of a grid (L[x] = max(r[x], max_y r[y] e^(-min(eps d(x, y), cap))): a path of pair rows is never shorter
- * than the direct pair, d being a metric, and capped lengths add up to at least the cap) by direct
+ * The all-pairs lift of a grid (L[x] = max(r[x], max_y r[y] e^(-min(eps d(x, y), cap))): a path of pair rows is never
+ * shorter than the direct pair, d being a metric, and capped lengths add up to at least the cap) by direct
  * products: each positive entry y raises every x by a table of e^(-min(eps d, cap)) indexed by the offset (|dr|, |dc|),
  * which stays in the cache. k positive entries cost k n multiply-max; ColumnLifter's max-product Dijkstra streams its
  * n^2 pair rows (10 MB on 30 x 30) for every column, and the min-plus transform cannot prune a dense column
@@ -126,7 +135,8 @@ export class GridTableLifter implements Lifter {
     this.table = new Float64Array(grid.rows * grid.cols);
     // distance(0, dr * cols + dc) is the offset (dr, dc): the same distance the pair rows' factors are built from
     for (let dr = 0; dr < grid.rows; dr++)
-      for (let dc = 0; dc < grid.cols; dc++) this.table[dr * grid.cols + dc] = Math.exp(-Math.min(eps * domain.distance(0, dr * grid.cols + dc), cap));
+      for (let dc = 0; dc < grid.cols; dc++)
+        this.table[dr * grid.cols + dc] = Math.exp(-Math.min(eps * domain.distance(0, dr * grid.cols + dc), cap));
     this.out = new Float64Array(domain.n);
   }
 
@@ -138,9 +148,9 @@ export class GridTableLifter implements Lifter {
     if (!(r[top]! > 0)) return r;
     this.raiseFrom(top, r[top]!);
     // An entry y that the entries processed before it already raise to its own value or above is skipped: for the
-    // z that does, what y would give x, r[y] e^(-eps d(x, y)) <= r[z] e^(-eps (d(y, z) + d(x, y))) <= r[z] e^(-eps d(x, z)),
-    // is there already (the triangle inequality). From the largest entry first, a pricing column (a vertex of P: most
-    // entries tight against a larger one) raises from a few entries only.
+    // z that does, what y would give x, r[y] e^(-eps d(x, y)) <= r[z] e^(-eps (d(y, z) + d(x, y))) <= r[z] e^(-eps d(x,
+    // z)), is there already (the triangle inequality). From the largest entry first, a pricing column (a vertex of P:
+    // most entries tight against a larger one) raises from a few entries only.
     for (let y = 0; y < r.length; y++) if (r[y]! > out[y]!) this.raiseFrom(y, r[y]!);
     r.set(out);
     return r;

@@ -4,19 +4,29 @@ import { MechError } from '../../src-shared/errors';
 import type { Domain } from '../metric/domain';
 import { assertLpFits, estimateLpBytes, LP_MEMORY_LIMIT_BYTES } from './memory-estimate';
 import { type LpOptions, checkCancelled, placesWords, progress } from './lp-options';
-import { type ConstraintMode, type PrivacyConstraintGraph, DEFAULT_SPANNER_DELTA, privacyConstraintGraph } from './privacy-constraint-graph';
+import {
+  type ConstraintMode,
+  type PrivacyConstraintGraph,
+  DEFAULT_SPANNER_DELTA,
+  privacyConstraintGraph,
+} from './privacy-constraint-graph';
 import { solveSparseLp } from './persistent-lp';
 import { SparseLp } from './sparse-model';
 import { domainSymmetries } from './domain-symmetries';
 import { type PairOrbits, pairOrbits } from './orbit-reduction';
 import { GridTableLifter, type Lifter, repairPrivacy } from './privacy-repair';
 import { type GenerationOptions, type GenerationRound, solveByConstraintGeneration } from './constraint-generation';
-import { type DecompositionIteration, type DecompositionOptions, type DecompositionStop, solveByColumnDecomposition } from './column-decomposition';
+import {
+  type DecompositionIteration,
+  type DecompositionOptions,
+  type DecompositionStop,
+  solveByColumnDecomposition,
+} from './column-decomposition';
 
 /**
  * The LP over d-private channels shared by the optimal mechanism (docs/lp.md,
- * "The private-channel LP") and the capacities (docs/capacities.md, "Capacities by linear programming"): variables C[x][w] (index x*m + w) for n
- * secrets and m outputs, C >= 0, each row summing to 1, and for every
+ * "The private-channel LP") and the capacities (docs/capacities.md, "Capacities by linear programming"): variables
+ * C[x][w] (index x*m + w) for n secrets and m outputs, C >= 0, each row summing to 1, and for every
  * constrained pair {x, x'} and output w both
  *   C[x][w] - e^(exponent) C[x'][w] <= 0  and  C[x'][w] - e^(exponent) C[x][w] <= 0,
  * optimising sum_{x,w} cost[x*m + w] C[x][w].
@@ -34,7 +44,10 @@ interface PrivateChannelProblem {
   what: string;
   /** The outputs are the secrets themselves (enables the symmetry reduction). */
   outputsAreSecrets?: boolean;
-  /** 'auto' (default): solve one variable per orbit of (x, w) under the domain's isometries when the objective is invariant. */
+  /**
+   * 'auto' (default): solve one variable per orbit of (x, w) under the domain's isometries when the objective is
+   * invariant.
+   */
   symmetry?: 'auto' | 'off';
   /**
    * Constraint generation (constraint-generation.ts): solve with a few
@@ -82,7 +95,10 @@ interface PrivateChannelProblem {
  */
 export const DECOMPOSITION_MIN_VARIABLES = 4096;
 
-/** Rows of an 'exact' / 'all-pairs' model above which 'auto' uses constraint generation (measured in test/bench/lp.bench.ts). */
+/**
+ * Rows of an 'exact' / 'all-pairs' model above which 'auto' uses constraint generation (measured in
+ * test/bench/lp.bench.ts).
+ */
 export const GENERATION_ROW_THRESHOLD = 20000;
 
 export interface PrivateChannelSolution {
@@ -95,7 +111,10 @@ export interface PrivateChannelSolution {
   nonzeros: number;
   buildMs: number;
   solveMs: number;
-  /** Largest relative excess of C[x][w] / (e^(exponent) C[x'][w]) over 1 on constrained pairs (0 when all hold; NaN when not scanned, see REPAIR_MAX_WORK). */
+  /**
+   * Largest relative excess of C[x][w] / (e^(exponent) C[x'][w]) over 1 on constrained pairs (0 when all hold; NaN when
+   * not scanned, see REPAIR_MAX_WORK).
+   */
   maxConstraintViolation: number;
   iterations: number;
   /** Objective reported by the solver (objective is that of the returned, repaired channel). */
@@ -108,7 +127,10 @@ export interface PrivateChannelSolution {
   symmetries: number;
   reducedVariables: number;
   reducedConstraints: number;
-  /** Constraint generation, when used: rounds, and rows of the full model (constraints) vs of the last model solved (reducedConstraints). */
+  /**
+   * Constraint generation, when used: rounds, and rows of the full model (constraints) vs of the last model solved
+   * (reducedConstraints).
+   */
   generation?: {
     rounds: GenerationRound[];
     privacyRows: number;
@@ -116,7 +138,10 @@ export interface PrivateChannelSolution {
     checkMs: number;
     coldRetries: number;
   };
-  /** Column decomposition, when used: rounds, the certified bound on the optimum and the relative gap, columns generated. */
+  /**
+   * Column decomposition, when used: rounds, the certified bound on the optimum and the relative gap, columns
+   * generated.
+   */
   decomposition?: {
     rounds: DecompositionIteration[];
     bound: number;
@@ -140,7 +165,11 @@ export interface PrivateChannelSolution {
 }
 
 /** Variables, rows and nonzeros of the LP for n secrets, m outputs and `pairs` constrained pairs. */
-export function privateChannelLpSize(n: number, m: number, pairs: number): { variables: number; rows: number; nonzeros: number } {
+export function privateChannelLpSize(
+  n: number,
+  m: number,
+  pairs: number,
+): { variables: number; rows: number; nonzeros: number } {
   return { variables: n * m, rows: n + 2 * pairs * m, nonzeros: n * m + 4 * pairs * m };
 }
 
@@ -169,8 +198,8 @@ interface LpStrategy {
 
 /**
  * The solution method for a private-channel LP, from sizes and the caller's
- * switches alone (pure; measured thresholds in docs/lp-measurements.md, "Constraint generation against the full model"):
- * 'on' forces decomposition (first) or constraint generation (both drop the
+ * switches alone (pure; measured thresholds in docs/lp-measurements.md, "Constraint generation against the full
+ * model"): 'on' forces decomposition (first) or constraint generation (both drop the
  * orbit reduction); on a whole graph ('exact', 'all-pairs') without orbits,
  * constraint generation above GENERATION_ROW_THRESHOLD rows; on a sparse
  * graph (spanner, edges) without orbits, decomposition when minimising over
@@ -183,11 +212,15 @@ export function chooseLpStrategy(s: LpStrategyInput): LpStrategy {
   const orbits = s.orbits && s.generation !== 'on' && s.decomposition !== 'on';
   if (s.decomposition === 'on') return { method: 'decomposition', orbits };
   const allPairsRows = privateChannelLpSize(s.n, s.m, (s.n * (s.n - 1)) / 2).rows;
-  if (!orbits && (s.generation === 'on' || (s.generation === 'auto' && whole && allPairsRows > GENERATION_ROW_THRESHOLD)))
+  if (
+    !orbits &&
+    (s.generation === 'on' || (s.generation === 'auto' && whole && allPairsRows > GENERATION_ROW_THRESHOLD))
+  )
     return { method: 'constraint-generation', orbits };
   if (orbits || whole || s.generation === 'on') return { method: 'full-model', orbits };
   // Measured 2.6x (8x8) to 17x (12x12) faster than the full model (test/bench/lp.bench.ts).
-  if (s.decomposition === 'auto' && s.sense === 'minimize' && s.n * s.m >= DECOMPOSITION_MIN_VARIABLES) return { method: 'decomposition', orbits };
+  if (s.decomposition === 'auto' && s.sense === 'minimize' && s.n * s.m >= DECOMPOSITION_MIN_VARIABLES)
+    return { method: 'decomposition', orbits };
   const size = privateChannelLpSize(s.n, s.m, s.pairs);
   // Too large as one model: decomposition by output column (minutes on the 20 x 20 grid), else constraint generation.
   if (estimateLpBytes(size.variables, size.rows, size.nonzeros) > (s.memoryLimit ?? LP_MEMORY_LIMIT_BYTES)) {
@@ -197,10 +230,14 @@ export function chooseLpStrategy(s: LpStrategyInput): LpStrategy {
   return { method: 'full-model', orbits };
 }
 
-/** The orbit reduction of the problem, when it applies (outputs are the secrets, cost invariant under the domain's isometries). */
+/**
+ * The orbit reduction of the problem, when it applies (outputs are the secrets, cost invariant under the domain's
+ * isometries).
+ */
 function symmetryOrbits(p: PrivateChannelProblem): { orbits: PairOrbits | null; generators: number } {
   const n = p.domain.n;
-  if ((p.symmetry ?? 'auto') !== 'auto' || !p.outputsAreSecrets || p.outputs !== n) return { orbits: null, generators: 0 };
+  if ((p.symmetry ?? 'auto') !== 'auto' || !p.outputsAreSecrets || p.outputs !== n)
+    return { orbits: null, generators: 0 };
   const gens = domainSymmetries(p.domain);
   if (gens.length <= 1) return { orbits: null, generators: 0 };
   const orbits = pairOrbits(n, gens, p.cost);
@@ -223,17 +260,23 @@ interface MethodSolution {
   decomposition?: PrivateChannelSolution['decomposition'];
 }
 
-async function solveDecomposed(p: PrivateChannelProblem, graph: PrivacyConstraintGraph, options: LpOptions | undefined): Promise<MethodSolution> {
+async function solveDecomposed(
+  p: PrivateChannelProblem,
+  graph: PrivacyConstraintGraph,
+  options: LpOptions | undefined,
+): Promise<MethodSolution> {
   const { domain, eps } = p;
   const n = domain.n;
   const mode = p.constraints ?? 'auto';
-  // The exact model's pairs, uncapped factors (a capped factor would be a stronger row, not the exact model's; rows above e^18 are left out of pricing anyway).
+  // The exact model's pairs, uncapped factors (a capped factor would be a stronger row, not the exact model's; rows
+  // above e^18 are left out of pricing anyway).
   let relaxedPairs: { from: Int32Array; to: Int32Array; factor: Float64Array } | undefined;
   if (p.boundExact && graph.mode === 'spanner') {
     const all = privacyConstraintGraph(domain, eps, 'all-pairs');
     relaxedPairs = { from: all.from, to: all.to, factor: Float64Array.from(all.exponent, (x) => Math.exp(x)) };
   }
-  // Exact model: its lazy pricing starts from a greedy 1.1-spanner's edges (at the full factor, a subset of the exact rows), whose paths are within 10% of every pair's distance.
+  // Exact model: its lazy pricing starts from a greedy 1.1-spanner's edges (at the full factor, a subset of the exact
+  // rows), whose paths are within 10% of every pair's distance.
   let seedPairs: { from: Int32Array; to: Int32Array } | undefined;
   if ((mode === 'exact' || mode === 'all-pairs') && graph.from.length > 8 * n) {
     const sp = privacyConstraintGraph(domain, eps, 'spanner', DEFAULT_SPANNER_DELTA);
@@ -306,7 +349,8 @@ async function solveGenerated(
   const n = p.domain.n;
   const m = p.outputs;
   const lp = buildFullLp(p, null, { variables: n * m, rows: n, nonzeros: n * m }, options);
-  // Seed: the 8-neighbours (reach 1.5) when checking all pairs, the 4-neighbours (1.2) on a sparse graph (measured, lp.bench.ts).
+  // Seed: the 8-neighbours (reach 1.5) when checking all pairs, the 4-neighbours (1.2) on a sparse graph (measured,
+  // lp.bench.ts).
   const genOpts = { seedReach: whole ? 1.5 : 1.2, ...p.generationOptions };
   const g = await solveByConstraintGeneration(
     lp,
@@ -369,13 +413,16 @@ function tidyChannel(colValue: Float64Array, orbits: PairOrbits | null, p: Priva
       if (v < 0) C[x * m + w] = 0;
       else s += v;
     }
-    if (!(s > 0)) throw new MechError('internal', `${p.what}: the solver returned an empty row for ${p.domain.label(x)}`);
+    if (!(s > 0))
+      throw new MechError('internal', `${p.what}: the solver returned an empty row for ${p.domain.label(x)}`);
     for (let w = 0; w < m; w++) C[x * m + w] = C[x * m + w]! / s;
   }
   return C;
 }
 
-/** Pair rows x outputs above which a decomposition's channel is not repaired nor scanned (its columns lie in P already). */
+/**
+ * Pair rows x outputs above which a decomposition's channel is not repaired nor scanned (its columns lie in P already).
+ */
 const REPAIR_MAX_WORK = 1e9;
 
 /** Largest relative excess of C[a][w] / (f C[b][w]) over 1 on the graph's pairs (0 when all hold). */
@@ -397,11 +444,16 @@ function maxRelativeViolation(C: Float64Array, m: number, graph: PrivacyConstrai
   return viol;
 }
 
-export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: LpOptions): Promise<PrivateChannelSolution> {
+export async function solvePrivateChannelLp(
+  p: PrivateChannelProblem,
+  options?: LpOptions,
+): Promise<PrivateChannelSolution> {
   const { domain, eps, outputs: m, cost } = p;
   const n = domain.n;
-  if (!Number.isInteger(m) || m < 1) throw new MechError('invalid-input', `${p.what}: the output set must have at least one element, got ${m}`);
-  if (cost.length !== n * m) throw new MechError('internal', `${p.what}: cost has ${cost.length} entries, expected ${n * m}`);
+  if (!Number.isInteger(m) || m < 1)
+    throw new MechError('invalid-input', `${p.what}: the output set must have at least one element, got ${m}`);
+  if (cost.length !== n * m)
+    throw new MechError('internal', `${p.what}: cost has ${cost.length} entries, expected ${n * m}`);
   const mode = p.constraints ?? 'auto';
   const t0 = performance.now();
   // Symmetry first: the early size checks below divide by the average orbit
@@ -413,7 +465,8 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
     assertLpFits(Math.ceil(s.variables / factor), Math.ceil(s.rows / factor), Math.ceil(s.nonzeros / factor), p.what);
   const genMode = p.generation ?? 'auto';
   const decMode = p.decomposition ?? 'auto';
-  // Refuse early: even the constraint-free part may not fit (not for a decomposition: it never builds that model; its master makes its own start test).
+  // Refuse early: even the constraint-free part may not fit (not for a decomposition: it never builds that model; its
+  // master makes its own start test).
   if (decMode !== 'on') fits({ variables: n * m, rows: n, nonzeros: n * m });
   const whole = mode === 'all-pairs' || mode === 'exact';
   // 'exact' and 'all-pairs' decide before enumerating pairs (the delta = 1
@@ -432,7 +485,8 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
     orbits: sym.orbits !== null,
     pairs: sparseGraph?.from.length ?? (n * (n - 1)) / 2,
   });
-  if (mode === 'all-pairs' && strategy.method !== 'constraint-generation') fits(privateChannelLpSize(n, m, (n * (n - 1)) / 2));
+  if (mode === 'all-pairs' && strategy.method !== 'constraint-generation')
+    fits(privateChannelLpSize(n, m, (n * (n - 1)) / 2));
   const graph =
     sparseGraph ??
     (strategy.method !== 'full-model' && mode === 'exact'
@@ -445,10 +499,10 @@ export async function solvePrivateChannelLp(p: PrivateChannelProblem, options?: 
   progress(options, 0.9, `extracting the channel of ${p.what}`);
   const C = tidyChannel(out.sol.colValue, orbits, p);
   const fE = edgeFactors(graph);
-  // A decomposition's channel is, column by column, a non-negative combination of points of P (column-decomposition.ts):
-  // it satisfies every row up to rounding. Where the repair (m lifts over the rows) and the violation scan (rows x m)
-  // would cost more than REPAIR_MAX_WORK (all pairs of a 50 x 50 grid: 7.8e9, minutes), they are skipped, and the job's
-  // privacy check judges the stored channel.
+  // A decomposition's channel is, column by column, a non-negative combination of points of P
+  // (column-decomposition.ts): it satisfies every row up to rounding. Where the repair (m lifts over the rows) and the
+  // violation scan (rows x m) would cost more than REPAIR_MAX_WORK (all pairs of a 50 x 50 grid: 7.8e9, minutes), they
+  // are skipped, and the job's privacy check judges the stored channel.
   const skipRepair = strategy.method === 'decomposition' && E * m > REPAIR_MAX_WORK;
   const repaired = skipRepair ? 0 : repairPrivacy(C, n, m, graph, fE, metricLifter(domain, eps, graph));
   const viol = skipRepair ? NaN : maxRelativeViolation(C, m, graph, fE);
@@ -506,7 +560,11 @@ async function solveByMethod(
     return { buildMs, out: await solveDecomposed(p, graph, options) };
   }
   if (method === 'constraint-generation') {
-    progress(options, 0.1, `building ${p.what} by constraint generation: ${size.variables} variables, up to ${size.rows} constraints`);
+    progress(
+      options,
+      0.1,
+      `building ${p.what} by constraint generation: ${size.variables} variables, up to ${size.rows} constraints`,
+    );
     const buildMs = performance.now() - t0;
     return { buildMs, out: await solveGenerated(p, graph, whole, options) };
   }
@@ -546,9 +604,9 @@ export const MAX_EXPONENT = 30;
 
 /**
  * The all-pairs lift of a grid by direct products with a table of factors by offset (privacy-repair.ts
- * GridTableLifter) when the graph is the exact model: every pair at e^min(eps d, MAX_EXPONENT), or all but those implied
- * by an equally long path (which the direct pairs' lift satisfies through that path, to rounding). The same lift as the
- * max-product Dijkstra over the pair rows, without streaming them for every column.
+ * GridTableLifter) when the graph is the exact model: every pair at e^min(eps d, MAX_EXPONENT), or all but those
+ * implied by an equally long path (which the direct pairs' lift satisfies through that path, to rounding). The same
+ * lift as the max-product Dijkstra over the pair rows, without streaming them for every column.
  */
 function metricLifter(domain: Domain, eps: number, graph: PrivacyConstraintGraph): Lifter | undefined {
   if (!domain.structure.grid) return undefined;
@@ -603,7 +661,12 @@ function buildFullLp(
  * smallest f). The orbit rows are the constraints of the images g(E) of the
  * constraint graph too, a superset of E, so the guarantee is unchanged.
  */
-function buildOrbitLp(p: PrivateChannelProblem, graph: PrivacyConstraintGraph, orbits: PairOrbits, options?: LpOptions): SparseLp {
+function buildOrbitLp(
+  p: PrivateChannelProblem,
+  graph: PrivacyConstraintGraph,
+  orbits: PairOrbits,
+  options?: LpOptions,
+): SparseLp {
   const n = p.domain.n;
   const m = p.outputs;
   const V = orbits.count;

@@ -25,10 +25,18 @@ const REFINEMENT_TOL = 1e-9;
  * than a solver infeasibility verdict. Refines iff the residual is at most
  * REFINEMENT_TOL per entry of A (entries of A and B up to ~1e-9 apart are equal).
  */
-export async function findRefinement(A: RowSource | Matrix, B: RowSource | Matrix, options?: LpOptions): Promise<RefinementResult> {
+export async function findRefinement(
+  A: RowSource | Matrix,
+  B: RowSource | Matrix,
+  options?: LpOptions,
+): Promise<RefinementResult> {
   const a = A instanceof Matrix ? A : toDense(A).matrix;
   const b = B instanceof Matrix ? B : toDense(B).matrix;
-  if (a.rows !== b.rows) throw new MechError('invalid-input', `refinement needs channels on the same secrets: A has ${a.rows} rows, B has ${b.rows}`);
+  if (a.rows !== b.rows)
+    throw new MechError(
+      'invalid-input',
+      `refinement needs channels on the same secrets: A has ${a.rows} rows, B has ${b.rows}`,
+    );
   const n = a.rows;
   const ma = a.cols;
   const mb = b.cols;

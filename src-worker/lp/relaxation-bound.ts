@@ -22,7 +22,10 @@ import { certifiedGap } from '../../src-shared/protocol/index';
  * exact model less time (its mechanism 1.283973 against 1.275156 km): no gain within limits of a few minutes.
  */
 
-/** Secrets from which an exact model is bounded by a relaxation first (900 secrets: an exact pricing round ~45 s on two threads). */
+/**
+ * Secrets from which an exact model is bounded by a relaxation first (900 secrets: an exact pricing round ~45 s on two
+ * threads).
+ */
 export const RELAXATION_MIN_SECRETS = 625;
 /** The relaxation is solved to this relative gap at most (its own optimum is a few percent below the exact one). */
 const RELAXATION_TARGET_GAP = 1e-3;
@@ -47,13 +50,26 @@ export interface SolvedOptimal {
 }
 
 /** The optimal request's solver (optimal-mechanism.ts). */
-type OptimalSolve = (domain: Domain, eps: number, prior: ArrayLike<number>, loss: LossInput, options: OptimalMechanismOptions) => Promise<SolvedOptimal>;
+type OptimalSolve = (
+  domain: Domain,
+  eps: number,
+  prior: ArrayLike<number>,
+  loss: LossInput,
+  options: OptimalMechanismOptions,
+) => Promise<SolvedOptimal>;
 
 /** Whether an exact model is bounded by a relaxation first (see RELAXATION_MIN_SECRETS). */
-export function wantsRelaxation(options: OptimalMechanismOptions, model: LpPrivacyModel | undefined, n: number, orbitModel: boolean): boolean {
+export function wantsRelaxation(
+  options: OptimalMechanismOptions,
+  model: LpPrivacyModel | undefined,
+  n: number,
+  orbitModel: boolean,
+): boolean {
   if (model !== 'exact' || orbitModel || options.outputs !== undefined) return false;
   const mode = options.relaxation ?? 'auto';
-  return mode === 'on' || (mode === 'auto' && n >= RELAXATION_MIN_SECRETS && options.decompositionOptions === undefined);
+  return (
+    mode === 'on' || (mode === 'auto' && n >= RELAXATION_MIN_SECRETS && options.decompositionOptions === undefined)
+  );
 }
 
 /**
@@ -90,7 +106,9 @@ export async function relaxationBound(
     highsOptions: options.highsOptions,
     coarseStart: options.coarseStart,
     relaxation: 'off',
-    onProgress: options.onProgress ? (f, message) => options.onProgress!(f * share, `bounding the best possible: ${message}`) : undefined,
+    onProgress: options.onProgress
+      ? (f, message) => options.onProgress!(f * share, `bounding the best possible: ${message}`)
+      : undefined,
     // Progress in the job's terms: the best private mechanism so far (the cheapest candidate) against the bound.
     onLpProgress:
       best === undefined
@@ -110,7 +128,13 @@ export async function relaxationBound(
   });
   const lp = r.mechanism.lp;
   // Not clamped at 0: with a loss that can be negative the relaxation's optimum (and its bound) can be too.
-  const info: RelaxationInfo = { delta, bound: lp.lowerBound, rounds: lp.rounds, timeMs: performance.now() - t0, stoppedBy: lp.stoppedBy };
+  const info: RelaxationInfo = {
+    delta,
+    bound: lp.lowerBound,
+    rounds: lp.rounds,
+    timeMs: performance.now() - t0,
+    stoppedBy: lp.stoppedBy,
+  };
   return { info, duals: r.duals, columns: lp.rounds > 0 ? channelColumns(r.lpChannel, domain.n) : [] };
 }
 
@@ -154,6 +178,11 @@ type SolveFacts = Extract<MechanismFacts, { kind: 'optimal' }>['solve'];
 export function factsWithRelaxation(facts: SolveFacts, relaxation: RelaxationInfo | null, gap: number): SolveFacts {
   if (!relaxation) return facts;
   const out: SolveFacts = { ...facts, solverMs: facts.solverMs + relaxation.timeMs };
-  if (facts.decomposition) out.decomposition = { ...facts.decomposition, rounds: facts.decomposition.rounds + relaxation.rounds, relativeGap: gap };
+  if (facts.decomposition)
+    out.decomposition = {
+      ...facts.decomposition,
+      rounds: facts.decomposition.rounds + relaxation.rounds,
+      relativeGap: gap,
+    };
   return out;
 }

@@ -22,7 +22,8 @@ export class SparseLp {
   private nz = 0;
 
   constructor(numCols: number, expectedRows = 16, expectedNonzeros = 64) {
-    if (!Number.isInteger(numCols) || numCols < 0 || numCols > 0x7fffffff) throw new MechError('internal', `bad LP column count ${numCols}`);
+    if (!Number.isInteger(numCols) || numCols < 0 || numCols > 0x7fffffff)
+      throw new MechError('internal', `bad LP column count ${numCols}`);
     this.numCols = numCols;
     this.colCost = new Float64Array(numCols);
     this.colLower = new Float64Array(numCols);
@@ -142,11 +143,15 @@ export class SparseLp {
       const lo = this.rowLo[i]!;
       const hi = this.rowHi[i]!;
       if (!dualColumnOfRow(lo, hi, infinity, i, yCost, yLo, yHi))
-        throw new MechError('internal', `dual form needs rows with one finite side or equalities (row ${i}: [${lo}, ${hi}])`);
+        throw new MechError(
+          'internal',
+          `dual form needs rows with one finite side or equalities (row ${i}: [${lo}, ${hi}])`,
+        );
     }
     const c = new Float64Array(this.numCols);
     for (let j = 0; j < this.numCols; j++) {
-      if (this.colLower[j] !== 0 || this.colUpper[j] !== Infinity) throw new MechError('internal', `dual form needs variables in [0, inf) (column ${j})`);
+      if (this.colLower[j] !== 0 || this.colUpper[j] !== Infinity)
+        throw new MechError('internal', `dual form needs variables in [0, inf) (column ${j})`);
       c[j] = sign * this.colCost[j]!;
     }
     return {
@@ -182,7 +187,15 @@ function grow(a: Float64Array, cap: number): Float64Array {
  * equality, <= 0 for a <= row, >= 0 for a >= row. False (nothing written) for
  * a row with two different finite sides or none.
  */
-export function dualColumnOfRow(lo: number, hi: number, infinity: number, i: number, cost: Float64Array, yLo: Float64Array, yHi: Float64Array): boolean {
+export function dualColumnOfRow(
+  lo: number,
+  hi: number,
+  infinity: number,
+  i: number,
+  cost: Float64Array,
+  yLo: Float64Array,
+  yHi: Float64Array,
+): boolean {
   if (lo === hi) {
     cost[i] = lo;
     yLo[i] = -infinity;
@@ -199,7 +212,10 @@ export function dualColumnOfRow(lo: number, hi: number, infinity: number, i: num
   return true;
 }
 
-/** The rows r[from[k]] - factor[k] r[to[k]] <= 0 for k < count as CSR arrays (for PersistentLp.addRows, or read as CSC columns). */
+/**
+ * The rows r[from[k]] - factor[k] r[to[k]] <= 0 for k < count as CSR arrays (for PersistentLp.addRows, or read as CSC
+ * columns).
+ */
 export function pairRowsCsr(
   from: ArrayLike<number>,
   to: ArrayLike<number>,

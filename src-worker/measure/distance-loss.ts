@@ -112,7 +112,11 @@ function structuredBest(domain: Domain, power: 1 | 2): ((q: Float64Array) => Bes
     let linear = Number.isFinite(step) && step > 0;
     for (let k = 0; linear && k < n; k++) {
       const dk = lat.offsetDistance([k]);
-      if (Math.abs(dk - k * step) > 1e-12 * Math.max(1, k * step) || Math.abs(lat.offsetDistance([-k]) - dk) > 1e-12 * Math.max(1, dk)) linear = false;
+      if (
+        Math.abs(dk - k * step) > 1e-12 * Math.max(1, k * step) ||
+        Math.abs(lat.offsetDistance([-k]) - dk) > 1e-12 * Math.max(1, dk)
+      )
+        linear = false;
     }
     if (linear) {
       const scale = power === 1 ? step : step * step;
@@ -162,7 +166,11 @@ function structuredBest(domain: Domain, power: 1 | 2): ((q: Float64Array) => Bes
     }
   }
   const g = domain.structure.grid;
-  if (g && g.rows * g.cols === n && ((g.metric === 'manhattan' && power === 1) || (g.metric === 'euclidean' && power === 2))) {
+  if (
+    g &&
+    g.rows * g.cols === n &&
+    ((g.metric === 'manhattan' && power === 1) || (g.metric === 'euclidean' && power === 2))
+  ) {
     const { rows, cols, step } = g;
     const rowMarg = new Float64Array(rows);
     const colMarg = new Float64Array(cols);
@@ -180,7 +188,10 @@ function structuredBest(domain: Domain, power: 1 | 2): ((q: Float64Array) => Bes
         }
       const wr = power === 1 ? weightedMedian(rowMarg, rows, total) : nearestMean(rowMarg, rows);
       const wc = power === 1 ? weightedMedian(colMarg, cols, total) : nearestMean(colMarg, cols);
-      return { w: wr * cols + wc, value: scale * (sumAbs(rowMarg, rows, wr, power) + sumAbs(colMarg, cols, wc, power)) };
+      return {
+        w: wr * cols + wc,
+        value: scale * (sumAbs(rowMarg, rows, wr, power) + sumAbs(colMarg, cols, wc, power)),
+      };
     };
   }
   return null;

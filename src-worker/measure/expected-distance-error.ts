@@ -10,9 +10,18 @@ import { priorForChannel } from './prior-for-channel';
  * `reportPoint` maps an output column to a domain point when the outputs are
  * not the domain's points in order.
  */
-export function expectedDistanceError(pi: ArrayLike<number>, channel: RowSource, domain: Domain, reportPoint?: (y: number) => number): number {
+export function expectedDistanceError(
+  pi: ArrayLike<number>,
+  channel: RowSource,
+  domain: Domain,
+  reportPoint?: (y: number) => number,
+): number {
   const p = priorForChannel(pi, channel);
-  if (channel.rows !== domain.n) throw new MechError('invalid-input', `channel has ${channel.rows} rows but the domain ${domain.spec} has ${domain.n} points`);
+  if (channel.rows !== domain.n)
+    throw new MechError(
+      'invalid-input',
+      `channel has ${channel.rows} rows but the domain ${domain.spec} has ${domain.n} points`,
+    );
   if (!reportPoint && channel.cols !== domain.n) {
     throw new MechError(
       'invalid-input',
@@ -23,7 +32,8 @@ export function expectedDistanceError(pi: ArrayLike<number>, channel: RowSource,
   const pt = new Int32Array(m);
   for (let y = 0; y < m; y++) {
     const v = reportPoint ? reportPoint(y) : y;
-    if (!Number.isInteger(v) || v < 0 || v >= domain.n) throw new MechError('invalid-input', `output ${y} is mapped to ${v}, not a point of ${domain.spec}`);
+    if (!Number.isInteger(v) || v < 0 || v >= domain.n)
+      throw new MechError('invalid-input', `output ${y} is mapped to ${v}, not a point of ${domain.spec}`);
     pt[y] = v;
   }
   return faceValueCost(p, channel, (x, y) => domain.distance(x, pt[y]!));
@@ -35,7 +45,11 @@ export function expectedDistanceError(pi: ArrayLike<number>, channel: RowSource,
  * are skipped; each row's sum is weighted once). The expected distance error
  * here, and the loss before a remap in remap/bayes-remap.ts.
  */
-export function faceValueCost(p: ArrayLike<number>, channel: RowSource, cost: (x: number, y: number) => number): number {
+export function faceValueCost(
+  p: ArrayLike<number>,
+  channel: RowSource,
+  cost: (x: number, y: number) => number,
+): number {
   const m = channel.cols;
   const buf = new Float64Array(m);
   let total = 0;

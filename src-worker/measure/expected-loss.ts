@@ -5,7 +5,8 @@ import { optimalRemap, priorBestGuess, type RemapResult } from './optimal-remap'
 import { validatePrior } from './prior';
 
 function assertLoss(l: LossFunction): void {
-  if (l.sense !== 'loss') throw new MechError('invalid-input', `'${l.name}' is a gain function; expected loss needs a loss function`);
+  if (l.sense !== 'loss')
+    throw new MechError('invalid-input', `'${l.name}' is a gain function; expected loss needs a loss function`);
 }
 
 /**

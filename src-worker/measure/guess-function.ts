@@ -72,7 +72,10 @@ export function identityGuessFunction<S extends 'loss' | 'gain'>(
 }
 
 /** General best response by scanning all guesses: O(guesses * secrets). */
-export function bestByScan(f: Pick<GuessFunction, 'sense' | 'secrets' | 'guesses' | 'value'>, q: Float64Array): BestGuess {
+export function bestByScan(
+  f: Pick<GuessFunction, 'sense' | 'secrets' | 'guesses' | 'value'>,
+  q: Float64Array,
+): BestGuess {
   const n = f.secrets;
   const minimise = f.sense === 'loss';
   let bestW = 0;

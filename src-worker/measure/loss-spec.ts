@@ -14,7 +14,11 @@ import { nibLoss } from './nib-loss';
  * passes its numbers as a matrix (rows = guesses, columns = secrets).
  */
 export type GuessSpec =
-  { kind: 'bin' } | { kind: 'nib' } | { kind: 'dist' } | { kind: 'dist2' } | { kind: 'matrix'; matrix: Matrix; guessLabels?: readonly string[] };
+  | { kind: 'bin' }
+  | { kind: 'nib' }
+  | { kind: 'dist' }
+  | { kind: 'dist2' }
+  | { kind: 'matrix'; matrix: Matrix; guessLabels?: readonly string[] };
 
 type BuiltinGuessName = 'bin' | 'nib' | 'dist' | 'dist2';
 
@@ -46,7 +50,11 @@ export function parseGuessName(text: string): GuessSpec {
 }
 
 function checkSecrets(n: number, domain: Domain): void {
-  if (n !== domain.n) throw new MechError('invalid-input', `loss/gain matrix has ${n} secret columns but the domain ${domain.spec} has ${domain.n} points`);
+  if (n !== domain.n)
+    throw new MechError(
+      'invalid-input',
+      `loss/gain matrix has ${n} secret columns but the domain ${domain.spec} has ${domain.n} points`,
+    );
 }
 
 type Builtin = (typeof BUILTINS)[BuiltinGuessName];
@@ -63,7 +71,8 @@ function buildGuessFunction<F>(
     checkSecrets(spec.matrix.cols, domain);
     return fromMatrix(spec.matrix, spec.guessLabels);
   }
-  if (!isBuiltin(spec.kind)) throw new MechError('invalid-input', `unknown ${sense} kind '${String((spec as { kind: unknown }).kind)}'`);
+  if (!isBuiltin(spec.kind))
+    throw new MechError('invalid-input', `unknown ${sense} kind '${String((spec as { kind: unknown }).kind)}'`);
   return fromBuiltin(BUILTINS[spec.kind]);
 }
 

@@ -5,18 +5,28 @@ import { bestByScan, type GainFunction, type GuessFunction, type LossFunction } 
 function checkTable(m: Matrix, what: string, guessLabels?: readonly string[]): void {
   if (m.rows < 1 || m.cols < 1) throw new MechError('invalid-input', `${what} matrix is empty (${m.rows} x ${m.cols})`);
   if (guessLabels && guessLabels.length !== m.rows) {
-    throw new MechError('invalid-input', `${what} matrix has ${m.rows} guesses (rows) but ${guessLabels.length} guess labels`);
+    throw new MechError(
+      'invalid-input',
+      `${what} matrix has ${m.rows} guesses (rows) but ${guessLabels.length} guess labels`,
+    );
   }
   for (let w = 0; w < m.rows; w++)
     for (let x = 0; x < m.cols; x++) {
       const v = m.data[w * m.cols + x]!;
       if (!Number.isFinite(v))
-        throw new MechError('invalid-input', `${what} matrix entry (guess ${guessLabels ? guessLabels[w] : w}, secret ${x}) is ${v}, not a finite number`);
+        throw new MechError(
+          'invalid-input',
+          `${what} matrix entry (guess ${guessLabels ? guessLabels[w] : w}, secret ${x}) is ${v}, not a finite number`,
+        );
     }
 }
 
 /** A guess function read from a validated table (rows = guesses, columns = secrets). */
-function matrixGuess<S extends 'loss' | 'gain'>(sense: S, m: Matrix, guessLabels?: readonly string[]): GuessFunction & { sense: S } {
+function matrixGuess<S extends 'loss' | 'gain'>(
+  sense: S,
+  m: Matrix,
+  guessLabels?: readonly string[],
+): GuessFunction & { sense: S } {
   checkTable(m, sense, guessLabels);
   const f: GuessFunction & { sense: S } = {
     sense,

@@ -12,8 +12,15 @@ import type { Domain } from '../metric/domain';
 export function numericValues(channel: RowSource, domain: Domain): { rowValue: Float64Array; colValue: Float64Array } {
   const value = domain.value;
   if (!value)
-    throw new MechError('invalid-input', `domain ${domain.spec} has no numeric answers; (a, b)-usefulness needs numeric values (line, count, sum, ...)`);
-  if (channel.rows !== domain.n) throw new MechError('invalid-input', `channel has ${channel.rows} rows but the domain ${domain.spec} has ${domain.n} points`);
+    throw new MechError(
+      'invalid-input',
+      `domain ${domain.spec} has no numeric answers; (a, b)-usefulness needs numeric values (line, count, sum, ...)`,
+    );
+  if (channel.rows !== domain.n)
+    throw new MechError(
+      'invalid-input',
+      `channel has ${channel.rows} rows but the domain ${domain.spec} has ${domain.n} points`,
+    );
   const rowValue = new Float64Array(channel.rows);
   for (let i = 0; i < channel.rows; i++) rowValue[i] = value.call(domain, i);
   const colValue = new Float64Array(channel.cols);
@@ -23,7 +30,11 @@ export function numericValues(channel: RowSource, domain: Domain): { rowValue: F
     for (let j = 0; j < channel.cols; j++) {
       const lab = channel.colLabel(j);
       const v = parseDecimal(lab.trim());
-      if (v === undefined) throw new MechError('invalid-input', `output label '${lab}' (column ${j}) is not a number; (a, b)-usefulness needs numeric reports`);
+      if (v === undefined)
+        throw new MechError(
+          'invalid-input',
+          `output label '${lab}' (column ${j}) is not a number; (a, b)-usefulness needs numeric reports`,
+        );
       colValue[j] = v;
     }
   }

@@ -22,7 +22,10 @@ export interface RemapResult {
 export function optimalRemap(pi: ArrayLike<number>, channel: RowSource, f: GuessFunction): RemapResult {
   const p = priorForChannel(pi, channel);
   if (f.secrets !== channel.rows) {
-    throw new MechError('invalid-input', `${f.sense} function '${f.name}' is defined on ${f.secrets} secrets but the channel has ${channel.rows} rows`);
+    throw new MechError(
+      'invalid-input',
+      `${f.sense} function '${f.name}' is defined on ${f.secrets} secrets but the channel has ${channel.rows} rows`,
+    );
   }
   const m = channel.cols;
   const remap = new Int32Array(m);
@@ -68,7 +71,10 @@ export function optimalRemap(pi: ArrayLike<number>, channel: RowSource, f: Guess
  */
 export function priorBestGuess(p: Float64Array, f: GuessFunction): { value: number; w: number } {
   if (f.secrets !== p.length) {
-    throw new MechError('invalid-input', `${f.sense} function '${f.name}' is defined on ${f.secrets} secrets but the prior has ${p.length} entries`);
+    throw new MechError(
+      'invalid-input',
+      `${f.sense} function '${f.name}' is defined on ${f.secrets} secrets but the prior has ${p.length} entries`,
+    );
   }
   const b = f.best(p);
   return { value: b.value, w: b.w };

@@ -5,7 +5,10 @@ import { validatePrior } from './prior';
 /** A channel needs at least one row and one column. */
 export function assertChannelShape(channel: RowSource): void {
   if (!(channel.rows > 0) || !(channel.cols > 0)) {
-    throw new MechError('invalid-input', `channel has ${channel.rows} rows and ${channel.cols} columns; it needs at least one of each`);
+    throw new MechError(
+      'invalid-input',
+      `channel has ${channel.rows} rows and ${channel.cols} columns; it needs at least one of each`,
+    );
   }
 }
 
@@ -18,7 +21,10 @@ export function assertChannelShape(channel: RowSource): void {
 export function priorForChannel(pi: ArrayLike<number>, channel: RowSource): Float64Array {
   assertChannelShape(channel);
   if (pi.length !== channel.rows) {
-    throw new MechError('invalid-input', `prior has ${pi.length} entries but the channel has ${channel.rows} secrets (rows)`);
+    throw new MechError(
+      'invalid-input',
+      `prior has ${pi.length} entries but the channel has ${channel.rows} secrets (rows)`,
+    );
   }
   return validatePrior(pi, channel.rows);
 }

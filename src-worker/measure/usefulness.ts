@@ -17,7 +17,8 @@ interface UsefulnessCurve {
 }
 
 function checkA(a: number): void {
-  if (typeof a !== 'number' || !Number.isFinite(a) || a < 0) throw new MechError('invalid-input', `accuracy a must be a finite number >= 0, got ${String(a)}`);
+  if (typeof a !== 'number' || !Number.isFinite(a) || a < 0)
+    throw new MechError('invalid-input', `accuracy a must be a finite number >= 0, got ${String(a)}`);
 }
 
 /**
@@ -101,6 +102,7 @@ export function smallestUsefulB(channel: RowSource, domain: Domain, a: number): 
 
 /** Is C (a, b)-useful: P(|reported - true| <= a) >= 1 - b for every true answer (within 1e-9)? */
 export function isUseful(channel: RowSource, domain: Domain, a: number, b: number): boolean {
-  if (typeof b !== 'number' || !Number.isFinite(b) || b < 0 || b > 1) throw new MechError('invalid-input', `b must be a number in [0, 1], got ${String(b)}`);
+  if (typeof b !== 'number' || !Number.isFinite(b) || b < 0 || b > 1)
+    throw new MechError('invalid-input', `b must be a number in [0, 1], got ${String(b)}`);
   return smallestUsefulB(channel, domain, a).b <= b + 1e-9;
 }

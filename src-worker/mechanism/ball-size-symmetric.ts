@@ -28,7 +28,8 @@ export function ballSizeSymmetric(domain: Domain, eps: number): Mechanism {
     total += b.count[k]!;
     norm += b.count[k]! * Math.exp(-eps * b.radius[k]!);
   }
-  if (total !== domain.n) throw new MechError('invalid-input', `${domain.spec}: ball sizes add up to ${total} points, not ${domain.n}`);
+  if (total !== domain.n)
+    throw new MechError('invalid-input', `${domain.spec}: ball sizes add up to ${total} points, not ${domain.n}`);
   const z = 1 / norm;
   const n = domain.n;
   const fill = (y: number, out: Float64Array): void => {

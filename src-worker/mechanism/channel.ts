@@ -71,18 +71,40 @@ export function validateChannel(src: RowSource, what = 'channel'): void {
     let s = 0;
     for (let j = 0; j < src.cols; j++) {
       const v = buf[j]!;
-      if (!Number.isFinite(v)) throw new MechError('invalid-input', `${what}: entry (${src.rowLabel(i)}, ${src.colLabel(j)}) is ${v}, not a number`);
-      if (v < -NEG_TOL) throw new MechError('invalid-input', `${what}: entry (${src.rowLabel(i)}, ${src.colLabel(j)}) is negative (${v})`);
+      if (!Number.isFinite(v))
+        throw new MechError(
+          'invalid-input',
+          `${what}: entry (${src.rowLabel(i)}, ${src.colLabel(j)}) is ${v}, not a number`,
+        );
+      if (v < -NEG_TOL)
+        throw new MechError(
+          'invalid-input',
+          `${what}: entry (${src.rowLabel(i)}, ${src.colLabel(j)}) is negative (${v})`,
+        );
       s += v;
     }
     if (Math.abs(s - 1) > SUM_TOL) {
-      throw new MechError('invalid-input', `${what}: row ${src.rowLabel(i)} sums to ${s}, not 1 (tolerance ${SUM_TOL})`);
+      throw new MechError(
+        'invalid-input',
+        `${what}: row ${src.rowLabel(i)} sums to ${s}, not 1 (tolerance ${SUM_TOL})`,
+      );
     }
   }
 }
 
 /** What a constructed mechanism is, with its honest privacy guarantee. */
-type MechanismKind = 'tg' | 'rr' | 'exponential' | 'laplace' | 'planar-laplace' | 'tight' | 'symmetric' | 'optimal' | 'capacity' | 'combined' | 'custom';
+type MechanismKind =
+  | 'tg'
+  | 'rr'
+  | 'exponential'
+  | 'laplace'
+  | 'planar-laplace'
+  | 'tight'
+  | 'symmetric'
+  | 'optimal'
+  | 'capacity'
+  | 'combined'
+  | 'custom';
 
 export interface Mechanism {
   kind: MechanismKind;

@@ -11,7 +11,14 @@ import { truncatedGeometric } from './truncated-geometric';
 /** The closed-form kinds of SPEC §8 ('tight' and 'optimal' need solvers and return other shapes). */
 export type ClosedFormKind = 'tg' | 'rr' | 'exponential' | 'laplace' | 'planar-laplace' | 'symmetric';
 
-export const CLOSED_FORM_KINDS: readonly ClosedFormKind[] = ['tg', 'rr', 'exponential', 'laplace', 'planar-laplace', 'symmetric'];
+export const CLOSED_FORM_KINDS: readonly ClosedFormKind[] = [
+  'tg',
+  'rr',
+  'exponential',
+  'laplace',
+  'planar-laplace',
+  'symmetric',
+];
 
 /** Build a closed-form mechanism by its CLI kind name (SPEC §8 --kind). */
 export function closedFormMechanism(kind: ClosedFormKind, domain: Domain, eps: number): Mechanism {
@@ -29,6 +36,9 @@ export function closedFormMechanism(kind: ClosedFormKind, domain: Domain, eps: n
     case 'symmetric':
       return symmetricGraph(domain, eps);
     default:
-      throw new MechError('invalid-input', `unknown closed-form mechanism kind '${String(kind)}' (${CLOSED_FORM_KINDS.join(', ')})`);
+      throw new MechError(
+        'invalid-input',
+        `unknown closed-form mechanism kind '${String(kind)}' (${CLOSED_FORM_KINDS.join(', ')})`,
+      );
   }
 }

@@ -16,7 +16,11 @@ import { MechError } from '../../src-shared/errors';
 export type { LpSolveFacts, MechanismFacts } from '../../src-shared/protocol/index';
 
 /** The facts of a mechanism built by a known construction, narrowed by kind (an internal error if it is another). */
-export function factsOf<K extends MechanismFacts['kind']>(m: { facts: MechanismFacts }, kind: K): Extract<MechanismFacts, { kind: K }> {
-  if (m.facts.kind !== kind) throw new MechError('internal', `expected the facts of a '${kind}' construction, got '${m.facts.kind}'`);
+export function factsOf<K extends MechanismFacts['kind']>(
+  m: { facts: MechanismFacts },
+  kind: K,
+): Extract<MechanismFacts, { kind: K }> {
+  if (m.facts.kind !== kind)
+    throw new MechError('internal', `expected the facts of a '${kind}' construction, got '${m.facts.kind}'`);
   return m.facts as Extract<MechanismFacts, { kind: K }>;
 }

@@ -28,8 +28,10 @@ export class FunctionRowSource implements RowSource {
   }
 
   row(i: number, out: Float64Array): Float64Array {
-    if (!Number.isInteger(i) || i < 0 || i >= this.rows) throw new MechError('internal', `row ${i} is outside 0..${this.rows - 1}`);
-    if (out.length < this.cols) throw new MechError('internal', `row buffer has ${out.length} entries, needs ${this.cols}`);
+    if (!Number.isInteger(i) || i < 0 || i >= this.rows)
+      throw new MechError('internal', `row ${i} is outside 0..${this.rows - 1}`);
+    if (out.length < this.cols)
+      throw new MechError('internal', `row buffer has ${out.length} entries, needs ${this.cols}`);
     this.fill(i, out);
     return out;
   }
@@ -51,7 +53,12 @@ export class FunctionRowSource implements RowSource {
  */
 export class GridOffsetChannel extends FunctionRowSource {
   readonly gridSpec: string;
-  constructor(rows: number, fill: (i: number, out: Float64Array) => void, label: (i: number) => string, gridSpec: string) {
+  constructor(
+    rows: number,
+    fill: (i: number, out: Float64Array) => void,
+    label: (i: number) => string,
+    gridSpec: string,
+  ) {
     super(rows, rows, fill, label);
     this.gridSpec = gridSpec;
   }

@@ -16,8 +16,12 @@ export function isLineMetric(domain: Domain): boolean {
 
 export function assertLineDomain(domain: Domain, what: string): void {
   if (!isLineMetric(domain)) {
-    throw new MechError('not-applicable', `${what} needs a line domain 0..k with d = |i - j| (line:N or count:U); ${domain.spec} is not one`, {
-      domain: domain.spec,
-    });
+    throw new MechError(
+      'not-applicable',
+      `${what} needs a line domain 0..k with d = |i - j| (line:N or count:U); ${domain.spec} is not one`,
+      {
+        domain: domain.spec,
+      },
+    );
   }
 }

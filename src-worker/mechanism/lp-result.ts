@@ -42,7 +42,9 @@ export interface CoarseStartInfo {
 /** One point of the convergence chart (per decomposition round). */
 export interface LpProgress {
   round: number;
-  /** Expected loss of the best private mechanism of this round (the master), and the best certified lower bound so far. */
+  /**
+   * Expected loss of the best private mechanism of this round (the master), and the best certified lower bound so far.
+   */
   objective: number;
   bound: number;
   /** (objective - bound) / objective. */
@@ -52,12 +54,16 @@ export interface LpProgress {
   fraction: number;
   /**
    * 'relaxation': a round of the relaxation solved before a large exact model (relaxation-bound.ts); its objective
-   * is the best private mechanism so far (the cheapest candidate), its bound the relaxation's. Absent: the model's own round.
+   * is the best private mechanism so far (the cheapest candidate), its bound the relaxation's. Absent: the model's own
+   * round.
    */
   stage?: 'relaxation';
 }
 
-/** What an optimal-mechanism LP solved and how far from the optimum it may be (`OptimalMechanism.lp`; the solver's figures are `facts.solve`). */
+/**
+ * What an optimal-mechanism LP solved and how far from the optimum it may be (`OptimalMechanism.lp`; the solver's
+ * figures are `facts.solve`).
+ */
 export interface OptimalLpResult {
   model: LpPrivacyModel;
   /** Queue workers that priced the rounds (set by the job when the host prices on a queue: JobContext.pricing). */
@@ -85,11 +91,16 @@ export interface OptimalLpResult {
   history: LpProgress[];
   /** The coarser grid whose optimal duals started the decomposition (coarse-start.ts), or null. */
   coarseStart: CoarseStartInfo | null;
-  /** Which mechanism is returned: 'lp' (the LP's channel) or the construction of the cheap candidate that did better. */
+  /**
+   * Which mechanism is returned: 'lp' (the LP's channel) or the construction of the cheap candidate that did better.
+   */
   chosen: string;
   /** The cheap constructions tried before the LP (each with its Bayes remap), in the order tried. */
   candidates: CandidateRecord[];
-  /** What `gap` is measured against: 'exact' (a certified bound on the exact optimum: the best possible) or 'model' (only the solved model's own optimum). */
+  /**
+   * What `gap` is measured against: 'exact' (a certified bound on the exact optimum: the best possible) or 'model'
+   * (only the solved model's own optimum).
+   */
   gapBasis: 'exact' | 'model';
   /** Expected loss of the LP's own channel (before the comparison with the candidates). */
   lpObjective: number;
@@ -109,7 +120,10 @@ export interface RelaxationInfo {
   stoppedBy: LpStop;
 }
 
-/** A cheap construction tried before the LP: its expected loss after the Bayes remap (null when it does not apply, with the reason). */
+/**
+ * A cheap construction tried before the LP: its expected loss after the Bayes remap (null when it does not apply, with
+ * the reason).
+ */
 export interface CandidateRecord {
   construction: string;
   expectedLoss: number | null;

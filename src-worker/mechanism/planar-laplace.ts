@@ -20,7 +20,10 @@ import { buildPlanarOffsetTables, type PlanarOffsetTables } from './planar/offse
 export function planarLaplace(domain: Domain, eps: number): Mechanism {
   assertEpsilon(eps);
   const g = domain.structure.grid;
-  if (!g) throw new MechError('not-applicable', `planar Laplace needs a grid domain (grid:RxC), got ${domain.spec}`, { domain: domain.spec });
+  if (!g)
+    throw new MechError('not-applicable', `planar Laplace needs a grid domain (grid:RxC), got ${domain.spec}`, {
+      domain: domain.spec,
+    });
   const R = g.rows;
   const C = g.cols;
   const e = eps * g.step;
@@ -36,7 +39,12 @@ export function planarLaplace(domain: Domain, eps: number): Mechanism {
   const tables = buildPlanarOffsetTables(R, C, g.metric, e);
   const buildMs = performance.now() - t0;
   const channel = new GridOffsetChannel(R * C, planarRowFiller(tables), (i) => domain.label(i), domain.spec);
-  const density = g.metric === 'euclidean' ? 'eps^2/(2 pi) exp(-eps r)' : g.metric === 'manhattan' ? '(eps^2/4) exp(-eps d1)' : '(eps^2/8) exp(-eps d_inf)';
+  const density =
+    g.metric === 'euclidean'
+      ? 'eps^2/(2 pi) exp(-eps r)'
+      : g.metric === 'manhattan'
+        ? '(eps^2/4) exp(-eps d1)'
+        : '(eps^2/8) exp(-eps d_inf)';
   return {
     kind: 'planar-laplace',
     channel,

@@ -19,7 +19,8 @@ export function minPositiveDistance(domain: Domain): number {
   const balls = domain.structure.ballSizes;
   if (balls && domain.n > 1) {
     let m = Infinity;
-    for (let k = 0; k < balls.radius.length; k++) if (balls.count[k]! > 0 && balls.radius[k]! > 0 && balls.radius[k]! < m) m = balls.radius[k]!;
+    for (let k = 0; k < balls.radius.length; k++)
+      if (balls.count[k]! > 0 && balls.radius[k]! > 0 && balls.radius[k]! < m) m = balls.radius[k]!;
     if (m < Infinity) return m;
   }
   const e = edgesIfAvailable(domain);
@@ -30,7 +31,10 @@ export function minPositiveDistance(domain: Domain): number {
   }
   const n = domain.n;
   if ((n * (n - 1)) / 2 > MIN_DISTANCE_PAIR_LIMIT) {
-    throw new MechError('too-large', `finding the smallest distance of ${domain.spec} needs ${(n * (n - 1)) / 2} pairs (limit ${MIN_DISTANCE_PAIR_LIMIT})`);
+    throw new MechError(
+      'too-large',
+      `finding the smallest distance of ${domain.spec} needs ${(n * (n - 1)) / 2} pairs (limit ${MIN_DISTANCE_PAIR_LIMIT})`,
+    );
   }
   let m = Infinity;
   for (let i = 0; i < n; i++)

@@ -22,7 +22,15 @@ import { isLineMetric } from './line-domain-check';
 export function symmetricGraph(domain: Domain, eps: number): Mechanism {
   assertEpsilon(eps);
   const orbit = domain.structure.singleOrbit;
-  if (orbit) return singleOrbitMechanism(domain, eps, orbit.c, orbit.diameter, orbit.evenRing, 'symmetric-graph mechanism (single orbit)');
+  if (orbit)
+    return singleOrbitMechanism(
+      domain,
+      eps,
+      orbit.c,
+      orbit.diameter,
+      orbit.evenRing,
+      'symmetric-graph mechanism (single orbit)',
+    );
   if (isLineMetric(domain)) return lineClosedIntoRing(domain, eps);
   throw new MechError(
     'not-applicable',
@@ -43,11 +51,21 @@ export function symmetricA(eps: number, c: number, m: number): number {
   return 1 / s;
 }
 
-function singleOrbitMechanism(domain: Domain, eps: number, c: number, m: number, evenRing: boolean, what: string): Mechanism {
+function singleOrbitMechanism(
+  domain: Domain,
+  eps: number,
+  c: number,
+  m: number,
+  evenRing: boolean,
+  what: string,
+): Mechanism {
   const n = domain.n;
   const expected = evenRing ? 2 * m : 1 + c * m;
   if (n !== expected) {
-    throw new MechError('invalid-input', `${domain.spec}: a single-orbit graph with c = ${c} and diameter ${m} has ${expected} points, not ${n}`);
+    throw new MechError(
+      'invalid-input',
+      `${domain.spec}: a single-orbit graph with c = ${c} and diameter ${m} has ${expected} points, not ${n}`,
+    );
   }
   if (evenRing && !evenRingDoublingLegal(eps)) {
     throw new MechError(

@@ -23,7 +23,11 @@ export type TightResult =
   | { exists: true; mechanism: Mechanism; z: Float64Array; minZ: number; argMinZ: string }
   | { exists: false; minZ: number; argMinZ: string; argMinIndex: number; z: Float64Array; reason: string };
 
-export function tightConstraints(domain: Domain, eps: number, solver: TightWeightsSolver = solveTightWeights): TightResult {
+export function tightConstraints(
+  domain: Domain,
+  eps: number,
+  solver: TightWeightsSolver = solveTightWeights,
+): TightResult {
   assertEpsilon(eps);
   const n = domain.n;
   const t0 = performance.now();
@@ -53,7 +57,12 @@ export function tightConstraints(domain: Domain, eps: number, solver: TightWeigh
   const w = Float64Array.from(z, (v) => (v < 0 ? 0 : v));
   return {
     exists: true,
-    mechanism: tightFromWeights(domain, eps, w, { kind: 'tight', solver: method, solveMs: Math.round(ms * 10) / 10, minZ }),
+    mechanism: tightFromWeights(domain, eps, w, {
+      kind: 'tight',
+      solver: method,
+      solveMs: Math.round(ms * 10) / 10,
+      minZ,
+    }),
     z,
     minZ,
     argMinZ: domain.label(arg),
@@ -65,7 +74,12 @@ export function tightConstraints(domain: Domain, eps: number, solver: TightWeigh
  * for weights from any solver. Rows sum to (Phi z)[x] = 1 up to the solve's
  * residual.
  */
-function tightFromWeights(domain: Domain, eps: number, z: Float64Array, facts: MechanismFacts = { kind: 'none' }): Mechanism {
+function tightFromWeights(
+  domain: Domain,
+  eps: number,
+  z: Float64Array,
+  facts: MechanismFacts = { kind: 'none' },
+): Mechanism {
   const n = domain.n;
   const fill = (x: number, out: Float64Array): void => {
     for (let y = 0; y < n; y++) {

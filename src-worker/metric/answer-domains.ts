@@ -18,21 +18,35 @@ const MAX_ANSWERS = 2 ** 26;
 
 function assertAnswers(n: number, spec: string): void {
   if (!(n <= MAX_ANSWERS))
-    throw new MechError('too-large', `${spec} has ${n < 1e15 ? String(n) : n.toExponential(3)} answers; at most ${MAX_ANSWERS} are supported`, {
-      size: n,
-      limit: MAX_ANSWERS,
-    });
+    throw new MechError(
+      'too-large',
+      `${spec} has ${n < 1e15 ? String(n) : n.toExponential(3)} answers; at most ${MAX_ANSWERS} are supported`,
+      {
+        size: n,
+        limit: MAX_ANSWERS,
+      },
+    );
 }
 
 /** count:U — number of records with a property: path 0..U, d = |y - y'|. */
 export function countDomain(u: number): Domain {
   assertPositiveInt(u, 'count: number of individuals U');
   assertAnswers(u + 1, `count:${u}`);
-  return { ...lineDomain(u + 1, 'query', `count:${u}`), description: `answers 0..${u} of a counting query on ${u} individuals, d = |y - y'|` };
+  return {
+    ...lineDomain(u + 1, 'query', `count:${u}`),
+    description: `answers 0..${u} of a counting query on ${u} individuals, d = |y - y'|`,
+  };
 }
 
 /** Answers 0..uV spaced `unit` apart, d = ceil(|i - j| / V) (sum and average). */
-function stepDomain(u: number, V: number, spec: string, description: string, value: (i: number) => number, label: (i: number) => string): Domain {
+function stepDomain(
+  u: number,
+  V: number,
+  spec: string,
+  description: string,
+  value: (i: number) => number,
+  label: (i: number) => string,
+): Domain {
   const n = u * V + 1;
   assertAnswers(n, spec);
   let edges: WeightedEdges | undefined;
@@ -146,7 +160,11 @@ export function kCountDomain(k: number, u: number): Domain {
     return { from: Int32Array.from(f), to: Int32Array.from(t), weight: new Float64Array(f.length).fill(1) };
   };
   const structure: Domain['structure'] = {
-    lattice: { shape: new Array<number>(k).fill(s), periodic: false, offsetDistance: (d) => d.reduce((m, x) => Math.max(m, Math.abs(x)), 0) },
+    lattice: {
+      shape: new Array<number>(k).fill(s),
+      periodic: false,
+      offsetDistance: (d) => d.reduce((m, x) => Math.max(m, Math.abs(x)), 0),
+    },
     product: { factor: lineDomain(s), power: k, combine: 'max' },
   };
   Object.defineProperty(structure, 'edges', { enumerable: true, get: () => (edges ??= buildEdges()) });
@@ -182,7 +200,8 @@ export function percentileRank(u: number, p: number): number {
 }
 
 function assertPercent(p: number): void {
-  if (typeof p !== 'number' || !Number.isFinite(p) || p <= 0 || p > 100) invalid(`percentile P must be a number in (0, 100], got ${String(p)}`);
+  if (typeof p !== 'number' || !Number.isFinite(p) || p <= 0 || p > 100)
+    invalid(`percentile P must be a number in (0, 100], got ${String(p)}`);
 }
 
 /**
@@ -221,5 +240,10 @@ export function argmaxDomain(k: number, u: number): Domain {
   assertPositiveInt(u, 'argmax: number of records U');
   const spec = `argmax:${k},${u}`;
   assertAnswers(k, spec);
-  return { ...cliqueDomain(k), kind: 'query', spec, description: `category (of ${k}) with the most of ${u} records: clique` };
+  return {
+    ...cliqueDomain(k),
+    kind: 'query',
+    spec,
+    description: `category (of ${k}) with the most of ${u} records: clique`,
+  };
 }

@@ -27,7 +27,9 @@ export function cliqueDomain(N: number, labels?: string[]): Domain {
   };
   const structure: DomainStructure = {
     ballSizes:
-      N > 1 ? { radius: Float64Array.from([0, 1]), count: Float64Array.from([1, N - 1]) } : { radius: Float64Array.from([0]), count: Float64Array.from([1]) },
+      N > 1
+        ? { radius: Float64Array.from([0, 1]), count: Float64Array.from([1, N - 1]) }
+        : { radius: Float64Array.from([0]), count: Float64Array.from([1]) },
     singleOrbit: { c: N - 1, diameter: N > 1 ? 1 : 0, evenRing: false },
   };
   Object.defineProperty(structure, 'edges', { enumerable: true, get: () => (edges ??= buildEdges()) });

@@ -1,7 +1,13 @@
 import { MechError, invalid } from '../../src-shared/errors';
 import { Matrix, assertDenseFits } from '../linalg/matrix';
 import { ADMISSION_LIMITS } from '../base/admission-limits';
-import { describeMetricViolation, firstMetricViolation, parseDistance, type MetricProgress, type MetricViolation } from '../../src-shared/metric/metric-axioms';
+import {
+  describeMetricViolation,
+  firstMetricViolation,
+  parseDistance,
+  type MetricProgress,
+  type MetricViolation,
+} from '../../src-shared/metric/metric-axioms';
 import type { Domain } from './domain';
 import { readCsvRows } from './read-csv';
 
@@ -31,7 +37,8 @@ function violationDetail(v: MetricViolation, labels: readonly string[]): Record<
  */
 export function validateMetric(m: Matrix, labels: readonly string[], onProgress?: MetricProgress): void {
   const n = labels.length;
-  if (m.rows !== m.cols) throw new MechError('not-a-metric', `distance matrix is not square: ${m.rows} rows x ${m.cols} columns`);
+  if (m.rows !== m.cols)
+    throw new MechError('not-a-metric', `distance matrix is not square: ${m.rows} rows x ${m.cols} columns`);
   if (m.rows !== n) invalid(`distance matrix is ${m.rows} x ${m.cols} but ${n} labels were given`);
   const v = firstMetricViolation(m.data, n, onProgress);
   if (v) throw new MechError('not-a-metric', describeMetricViolation(v, labels), violationDetail(v, labels));
@@ -68,7 +75,10 @@ export function customMetricDomain(
   };
 }
 
-/** Parse one distance cell (the shared parseDistance: a decimal number, or inf/Infinity, SPEC §1); validation follows. Never echoes the cell. */
+/**
+ * Parse one distance cell (the shared parseDistance: a decimal number, or inf/Infinity, SPEC §1); validation follows.
+ * Never echoes the cell.
+ */
 function parseCell(text: string, where: string): number {
   const d = parseDistance(text);
   if (d.ok) return d.value;
@@ -120,16 +130,24 @@ function assertCustomMetricFits(n: number, what: string): void {
  * a system file: its lines must not come back to the client); only the
  * metric violations of a well-formed distance file name the points' labels.
  */
-export function parseCustomMetricCsv(text: string, file = 'distance CSV', spec = `csv:${file}`, onProgress?: MetricProgress): Domain {
+export function parseCustomMetricCsv(
+  text: string,
+  file = 'distance CSV',
+  spec = `csv:${file}`,
+  onProgress?: MetricProgress,
+): Domain {
   // Size first, from the header line alone: no body parse, no n x n matrix, before the limits say yes.
   assertCustomMetricFits(csvMetricHeaderSize(text, file), `distance file '${file}'`);
   const rows = readCsvRows(text, file);
   if (rows.length === 0) invalid(`${file}: empty file (expected a header row of labels after an empty first cell)`);
   const header = rows[0]!;
   if (header.fields[0] !== '')
-    invalid(`${file}, line ${header.line}: the header's first cell must be empty (layout: ',label1,label2,...' then one row 'label,d1,d2,...' per point)`, {
-      line: header.line,
-    });
+    invalid(
+      `${file}, line ${header.line}: the header's first cell must be empty (layout: ',label1,label2,...' then one row 'label,d1,d2,...' per point)`,
+      {
+        line: header.line,
+      },
+    );
   const labels = header.fields.slice(1);
   const n = labels.length;
   if (n === 0) invalid(`${file}, line ${header.line}: header has no labels`);
@@ -156,13 +174,16 @@ export function parseCustomMetricCsv(text: string, file = 'distance CSV', spec =
   const m = new Matrix(n, n);
   body.forEach((row, i) => {
     if (row.fields.length !== n + 1)
-      invalid(`${file}, line ${row.line}: expected a label and ${n} distances, got ${row.fields.length} cells`, { line: row.line });
+      invalid(`${file}, line ${row.line}: expected a label and ${n} distances, got ${row.fields.length} cells`, {
+        line: row.line,
+      });
     if (row.fields[0] !== labels[i])
       invalid(
         `${file}, line ${row.line}: the row's label (column 1) differs from the header's label of column ${i + 2}; rows must come in the header's order`,
         { line: row.line },
       );
-    for (let j = 0; j < n; j++) m.data[i * n + j] = parseCell(row.fields[j + 1]!, `${file}, line ${row.line}, column ${j + 2}`);
+    for (let j = 0; j < n; j++)
+      m.data[i * n + j] = parseCell(row.fields[j + 1]!, `${file}, line ${row.line}, column ${j + 2}`);
   });
   try {
     return customMetricDomain(m, labels, spec, onProgress);

@@ -38,13 +38,19 @@ function valueDatabase(u: number, V: number, metric: DatabaseMetric): DatabaseDo
 /** count: U individuals with a 0/1 property, f = number of 1s (answers 0..U). */
 export function countQuery(u: number, metric: DatabaseMetric = 'hamming'): QueryInstance {
   const database = valueDatabase(u, 1, metric);
-  return { database, query: { name: `count:${u}`, answers: u + 1, answerLabel: String, answerValue: (y) => y, evaluate: sumOf } };
+  return {
+    database,
+    query: { name: `count:${u}`, answers: u + 1, answerLabel: String, answerValue: (y) => y, evaluate: sumOf },
+  };
 }
 
 /** sum of U values in 0..V (answers 0..UV). */
 export function sumQuery(u: number, V: number, metric: DatabaseMetric = 'hamming'): QueryInstance {
   const database = valueDatabase(u, V, metric);
-  return { database, query: { name: `sum:${u},${V}`, answers: u * V + 1, answerLabel: String, answerValue: (y) => y, evaluate: sumOf } };
+  return {
+    database,
+    query: { name: `sum:${u},${V}`, answers: u * V + 1, answerLabel: String, answerValue: (y) => y, evaluate: sumOf },
+  };
 }
 
 /** average of U values in 0..V: answer index s = the sum, value s/U. */
@@ -52,7 +58,13 @@ export function averageQuery(u: number, V: number, metric: DatabaseMetric = 'ham
   const database = valueDatabase(u, V, metric);
   return {
     database,
-    query: { name: `avg:${u},${V}`, answers: u * V + 1, answerLabel: (s) => ratioLabel(s, u), answerValue: (s) => s / u, evaluate: sumOf },
+    query: {
+      name: `avg:${u},${V}`,
+      answers: u * V + 1,
+      answerLabel: (s) => ratioLabel(s, u),
+      answerValue: (s) => s / u,
+      evaluate: sumOf,
+    },
   };
 }
 
@@ -63,26 +75,54 @@ function orderStatistic(x: Int32Array, r: number): number {
 
 /** p-percentile (nearest rank) of U values in 0..V. */
 export function percentileQuery(u: number, V: number, p: number, metric: DatabaseMetric = 'hamming'): QueryInstance {
-  if (typeof p !== 'number' || !Number.isFinite(p) || p <= 0 || p > 100) invalid(`percentile P must be a number in (0, 100], got ${String(p)}`);
+  if (typeof p !== 'number' || !Number.isFinite(p) || p <= 0 || p > 100)
+    invalid(`percentile P must be a number in (0, 100], got ${String(p)}`);
   const database = valueDatabase(u, V, metric);
   const r = percentileRank(u, p);
   return {
     database,
-    query: { name: `percentile:${u},${V},${p}`, answers: V + 1, answerLabel: String, answerValue: (y) => y, evaluate: (x) => orderStatistic(x, r) },
+    query: {
+      name: `percentile:${u},${V},${p}`,
+      answers: V + 1,
+      answerLabel: String,
+      answerValue: (y) => y,
+      evaluate: (x) => orderStatistic(x, r),
+    },
   };
 }
 
 export function maxQuery(u: number, V: number, metric: DatabaseMetric = 'hamming'): QueryInstance {
   const database = valueDatabase(u, V, metric);
-  return { database, query: { name: `max:${u},${V}`, answers: V + 1, answerLabel: String, answerValue: (y) => y, evaluate: (x) => Math.max(...x) } };
+  return {
+    database,
+    query: {
+      name: `max:${u},${V}`,
+      answers: V + 1,
+      answerLabel: String,
+      answerValue: (y) => y,
+      evaluate: (x) => Math.max(...x),
+    },
+  };
 }
 
 export function minQuery(u: number, V: number, metric: DatabaseMetric = 'hamming'): QueryInstance {
   const database = valueDatabase(u, V, metric);
-  return { database, query: { name: `min:${u},${V}`, answers: V + 1, answerLabel: String, answerValue: (y) => y, evaluate: (x) => Math.min(...x) } };
+  return {
+    database,
+    query: {
+      name: `min:${u},${V}`,
+      answers: V + 1,
+      answerLabel: String,
+      answerValue: (y) => y,
+      evaluate: (x) => Math.min(...x),
+    },
+  };
 }
 
-/** K simultaneous counts: each individual holds a K-bit vector (value index); answer = per-bit counts, coordinate c = bit K-1-c. */
+/**
+ * K simultaneous counts: each individual holds a K-bit vector (value index); answer = per-bit counts, coordinate c =
+ * bit K-1-c.
+ */
 export function kCountQuery(k: number, u: number): QueryInstance {
   assertPositiveInt(k, 'number of counts K');
   assertPositiveInt(u, 'number of individuals U');

@@ -119,7 +119,8 @@ export function databaseDomain(u: number, v: number, options: DatabaseOptions = 
   const maxPoints = options.maxPoints ?? MAX_DATABASE_POINTS;
   assertPositiveInt(u, 'number of individuals u');
   assertPositiveInt(v, 'number of database values v');
-  if (!DATABASE_METRICS.includes(metric)) invalid(`unknown database metric '${String(metric)}' (hamming, manhattan, normalised or max)`);
+  if (!DATABASE_METRICS.includes(metric))
+    invalid(`unknown database metric '${String(metric)}' (hamming, manhattan, normalised or max)`);
   const w = absent ? v + 1 : v;
   const size = w ** u;
   if (!(size <= maxPoints)) {
@@ -148,7 +149,8 @@ export function databaseDomain(u: number, v: number, options: DatabaseOptions = 
     let i = 0;
     for (let k = 0; k < u; k++) {
       const a = values[k]!;
-      if (!Number.isInteger(a) || a < 0 || a >= w) invalid(`database entry ${k} = ${a} is not a value index in 0..${w - 1}`);
+      if (!Number.isInteger(a) || a < 0 || a >= w)
+        invalid(`database entry ${k} = ${a} is not a value index in 0..${w - 1}`);
       i = i * w + a;
     }
     return i;
@@ -168,7 +170,8 @@ export function databaseDomain(u: number, v: number, options: DatabaseOptions = 
 
   const factor = databaseValueDomain(v, metric, absent);
   let edges: WeightedEdges | undefined;
-  const buildEdges = (): WeightedEdges => (metric === 'max' ? kingEdges(u, v, n, place) : liftedEdges(u, w, n, place, factor.structure.edges!));
+  const buildEdges = (): WeightedEdges =>
+    metric === 'max' ? kingEdges(u, v, n, place) : liftedEdges(u, w, n, place, factor.structure.edges!);
 
   const structure: DomainStructure = {
     product: { factor, power: u, combine: metric === 'max' ? 'max' : 'sum' },
@@ -192,7 +195,10 @@ export function databaseDomain(u: number, v: number, options: DatabaseOptions = 
     structure.lattice = {
       shape: new Array<number>(u).fill(v),
       periodic: false,
-      offsetDistance: (d) => (metric === 'max' ? d.reduce((s, x) => Math.max(s, Math.abs(x)), 0) : d.reduce((s, x) => s + Math.abs(x), 0) * scale),
+      offsetDistance: (d) =>
+        metric === 'max'
+          ? d.reduce((s, x) => Math.max(s, Math.abs(x)), 0)
+          : d.reduce((s, x) => s + Math.abs(x), 0) * scale,
     };
   }
 

@@ -134,6 +134,7 @@ export function diameter(domain: Domain): number {
 
 /** Every pair of points of a (small) domain is at finite distance. */
 function finitelyConnected(domain: Domain): boolean {
-  for (let i = 0; i < domain.n; i++) for (let j = i + 1; j < domain.n; j++) if (!Number.isFinite(domain.distance(i, j))) return false;
+  for (let i = 0; i < domain.n; i++)
+    for (let j = i + 1; j < domain.n; j++) if (!Number.isFinite(domain.distance(i, j))) return false;
   return true;
 }

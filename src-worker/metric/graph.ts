@@ -11,7 +11,12 @@ import { bfsAllPairs, hopDistance } from './shortest-paths';
  * self-loops are rejected (they say nothing about distances and usually mean
  * a typo).
  */
-export function graphDomain(labels: readonly string[], edges: ReadonlyArray<readonly [number, number]>, spec?: string, readAs?: string): Domain {
+export function graphDomain(
+  labels: readonly string[],
+  edges: ReadonlyArray<readonly [number, number]>,
+  spec?: string,
+  readAs?: string,
+): Domain {
   const n = labels.length;
   if (n === 0) invalid('a graph domain needs at least one node');
   const seenLabel = new Map<string, number>();
@@ -23,7 +28,9 @@ export function graphDomain(labels: readonly string[], edges: ReadonlyArray<read
   const f: number[] = [];
   const t: number[] = [];
   edges.forEach(([a, b], k) => {
-    for (const x of [a, b]) if (!Number.isInteger(x) || x < 0 || x >= n) invalid(`graph edge ${k}: node index ${String(x)} is not in 0..${n - 1}`);
+    for (const x of [a, b])
+      if (!Number.isInteger(x) || x < 0 || x >= n)
+        invalid(`graph edge ${k}: node index ${String(x)} is not in 0..${n - 1}`);
     if (a === b) invalid(`graph edge ${k}: self-loop on '${labels[a]}'`);
     const lo = Math.min(a, b);
     const hi = Math.max(a, b);
@@ -50,7 +57,10 @@ export function graphDomain(labels: readonly string[], edges: ReadonlyArray<read
   };
 }
 
-/** A parsed edge-list file: node labels (in order of first appearance), edges as index pairs, and how its lines were split. */
+/**
+ * A parsed edge-list file: node labels (in order of first appearance), edges as index pairs, and how its lines were
+ * split.
+ */
 interface EdgeList {
   labels: string[];
   edges: [number, number][];
@@ -83,7 +93,10 @@ function whitespaceRows(text: string): { fields: string[]; line: number }[] | nu
   return pairs * 2 > rows.length ? rows : null;
 }
 
-/** Whether no node lies on two of the edges (at least two): the rows of a two-column table (user,password; key,value), not a graph. */
+/**
+ * Whether no node lies on two of the edges (at least two): the rows of a two-column table (user,password; key,value),
+ * not a graph.
+ */
 function sharesNoNode(n: number, edges: ReadonlyArray<readonly [number, number]>): boolean {
   if (edges.length < 2) return false;
   const seen = new Uint8Array(n);
@@ -98,7 +111,23 @@ function sharesNoNode(n: number, edges: ReadonlyArray<readonly [number, number]>
 const MAX_NODE_NAME_CHARS = 200;
 
 /** Header words recognised in the first row of an edge-list file. */
-const HEADER_WORDS = new Set(['from', 'to', 'source', 'target', 'src', 'dst', 'node', 'node1', 'node2', 'u', 'v', 'a', 'b', 'head', 'tail']);
+const HEADER_WORDS = new Set([
+  'from',
+  'to',
+  'source',
+  'target',
+  'src',
+  'dst',
+  'node',
+  'node1',
+  'node2',
+  'u',
+  'v',
+  'a',
+  'b',
+  'head',
+  'tail',
+]);
 
 /**
  * Parse an edge list: one edge `a,b` per line (CSV), or `a b` / `a<TAB>b`
@@ -136,11 +165,15 @@ export function parseEdgeList(text: string, source = 'edge list'): EdgeList {
   rows.forEach((row, r) => {
     const f = row.fields;
     if (r === 0 && f.length === 2 && f.every((x) => HEADER_WORDS.has(x.toLowerCase()))) return;
-    if (f.length > 2) invalid(`${source}, line ${row.line}: expected ${shape}, got ${f.length} fields`, { line: row.line });
+    if (f.length > 2)
+      invalid(`${source}, line ${row.line}: expected ${shape}, got ${f.length} fields`, { line: row.line });
     if (f.some((x) => x === '')) invalid(`${source}, line ${row.line}: empty node name`, { line: row.line });
     if (f.some((x) => x.length > MAX_NODE_NAME_CHARS))
-      invalid(`${source}, line ${row.line}: a node name is longer than ${MAX_NODE_NAME_CHARS} characters`, { line: row.line });
-    if (f.some((x) => /\p{Cc}/u.test(x))) invalid(`${source}, line ${row.line}: a node name holds a control character`, { line: row.line });
+      invalid(`${source}, line ${row.line}: a node name is longer than ${MAX_NODE_NAME_CHARS} characters`, {
+        line: row.line,
+      });
+    if (f.some((x) => /\p{Cc}/u.test(x)))
+      invalid(`${source}, line ${row.line}: a node name holds a control character`, { line: row.line });
     if (f.some((x) => MEASUREMENT.test(x)))
       invalid(
         `${source}, line ${row.line}: a node name is a decimal number with a fraction or an exponent (a measurement, not a node); node names are words or whole numbers`,
@@ -151,7 +184,8 @@ export function parseEdgeList(text: string, source = 'edge list'): EdgeList {
       node(f[0]!);
       return;
     }
-    if (f[0] === f[1]) invalid(`${source}, line ${row.line}: self-loop (both fields name the same node)`, { line: row.line });
+    if (f[0] === f[1])
+      invalid(`${source}, line ${row.line}: self-loop (both fields name the same node)`, { line: row.line });
     edges.push([node(f[0]!), node(f[1]!)]);
   });
   if (labels.length === 0) invalid(`${source}: no edges or nodes found`);
@@ -170,9 +204,15 @@ export function parseEdgeList(text: string, source = 'edge list'): EdgeList {
 export function graphDomainFromEdgeList(text: string, file: string): Domain {
   const { labels, edges, separator } = parseEdgeList(text, file);
   try {
-    return graphDomain(labels, edges, `graph:${file}`, `read as an edge list separated by ${separator === 'comma' ? 'commas' : 'whitespace'}`);
+    return graphDomain(
+      labels,
+      edges,
+      `graph:${file}`,
+      `read as an edge list separated by ${separator === 'comma' ? 'commas' : 'whitespace'}`,
+    );
   } catch (e) {
-    if (e instanceof MechError && e.code === 'too-large') throw new MechError('too-large', `${file}: ${e.message}`, e.detail);
+    if (e instanceof MechError && e.code === 'too-large')
+      throw new MechError('too-large', `${file}: ${e.message}`, e.detail);
     throw e;
   }
 }

@@ -62,7 +62,8 @@ export function gridDomain(rows: number, cols: number, step = 1, metric: GridMet
     grid: { rows, cols, step, metric },
   };
   // Euclidean distance is not a graph metric: no `edges` key at all.
-  if (metric !== 'euclidean') Object.defineProperty(structure, 'edges', { enumerable: true, get: () => (edges ??= buildEdges()) });
+  if (metric !== 'euclidean')
+    Object.defineProperty(structure, 'edges', { enumerable: true, get: () => (edges ??= buildEdges()) });
   const spec = `grid:${rows}x${cols}${step !== 1 ? `:step=${step}` : ''}${metric !== 'euclidean' ? `:metric=${metric}` : ''}`;
   return {
     kind: 'grid',

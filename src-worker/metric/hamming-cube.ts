@@ -33,7 +33,10 @@ export function binomialRow(n: number): Float64Array {
 export function hammingCubeDomain(B: number): Domain {
   assertPositiveInt(B, 'Hamming cube dimension (bits)');
   if (B > MAX_HAMMING_BITS) {
-    throw new MechError('too-large', `Hamming cube of ${B} bits has 2^${B} points; at most ${MAX_HAMMING_BITS} bits are supported`);
+    throw new MechError(
+      'too-large',
+      `Hamming cube of ${B} bits has 2^${B} points; at most ${MAX_HAMMING_BITS} bits are supported`,
+    );
   }
   const n = 2 ** B;
   let edges: WeightedEdges | undefined;

@@ -25,7 +25,11 @@ export function inducedAnswerDomain(
 ): Domain {
   const n = db.n;
   if (n > maxDatabases)
-    throw new MechError('too-large', `enumerating ${db.spec} means ${n} databases; at most ${maxDatabases} are enumerated`, { size: n, limit: maxDatabases });
+    throw new MechError(
+      'too-large',
+      `enumerating ${db.spec} means ${n} databases; at most ${maxDatabases} are enumerated`,
+      { size: n, limit: maxDatabases },
+    );
   const m = query.answers;
   assertDenseFits(m, m, `answer graph of ${query.name}`);
   const { u, w } = db.database;
@@ -34,7 +38,8 @@ export function inducedAnswerDomain(
   for (let i = 0; i < n; i++) {
     db.decode(i, x);
     const y = query.evaluate(x);
-    if (!Number.isInteger(y) || y < 0 || y >= m) invalid(`query ${query.name} gave answer index ${y} on ${db.label(i)}, expected 0..${m - 1}`);
+    if (!Number.isInteger(y) || y < 0 || y >= m)
+      invalid(`query ${query.name} gave answer index ${y} on ${db.label(i)}, expected 0..${m - 1}`);
     answerOf[i] = y;
   }
   const adj = new Uint8Array(m * m);

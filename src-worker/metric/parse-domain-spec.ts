@@ -1,5 +1,14 @@
 import { MechError, invalid, messageOf } from '../../src-shared/errors';
-import { argmaxDomain, averageDomain, countDomain, kCountDomain, maxDomain, minDomain, percentileDomain, sumDomain } from './answer-domains';
+import {
+  argmaxDomain,
+  averageDomain,
+  countDomain,
+  kCountDomain,
+  maxDomain,
+  minDomain,
+  percentileDomain,
+  sumDomain,
+} from './answer-domains';
 import { cliqueDomain } from './clique';
 import { parseCustomMetricCsv, type MetricProgress } from './custom-metric';
 import { databaseDomain } from './database';
@@ -10,7 +19,11 @@ import { hammingCubeDomain } from './hamming-cube';
 import { lineDomain } from './line';
 import { ringDomain } from './ring';
 import { readRegularTextFile } from './read-text-file';
-import { DOMAIN_SPEC_FORMS, parseDomainSpecText as parseDomainGrammar, type DomainSpec } from '../../src-shared/grammar/domain-spec';
+import {
+  DOMAIN_SPEC_FORMS,
+  parseDomainSpecText as parseDomainGrammar,
+  type DomainSpec,
+} from '../../src-shared/grammar/domain-spec';
 
 /**
  * Domain text -> Domain. The grammar itself (forms, numbers, options, the
@@ -61,7 +74,9 @@ function buildFromFile(d: FileSpec, io: TextReader | undefined, onProgress: Metr
     if (e instanceof MechError) throw e;
     invalid(`cannot read ${what} '${d.file}': ${messageOf(e)}`);
   }
-  return d.kind === 'graph' ? graphDomainFromEdgeList(content, d.file) : parseCustomMetricCsv(content, d.file, undefined, onProgress);
+  return d.kind === 'graph'
+    ? graphDomainFromEdgeList(content, d.file)
+    : parseCustomMetricCsv(content, d.file, undefined, onProgress);
 }
 
 type Builders = { [K in BuiltSpec['kind']]: (d: BuiltSpec & { kind: K }) => Domain };
@@ -92,7 +107,8 @@ function buildNamed(text: string, d: BuiltSpec): Domain {
     return buildSpec(d);
   } catch (e) {
     if (e instanceof MechError) throw new MechError(e.code, `domain '${text}': ${e.message}`, e.detail);
-    if (e instanceof RangeError) throw new MechError('too-large', `domain '${text}' is too large to build (${e.message})`);
+    if (e instanceof RangeError)
+      throw new MechError('too-large', `domain '${text}' is too large to build (${e.message})`);
     throw e;
   }
 }

@@ -40,15 +40,25 @@ export function databaseQueryMap(db: DatabaseDomain, query: DatabaseQuery): (x: 
  * Pairs with dX = 0 but different answers make Delta infinite, as do finite
  * dX with infinite dY; Delta = Infinity is never uniform.
  */
-export function querySensitivity(X: Domain, Y: Domain, f: (x: number) => number, maxPoints = MAX_SENSITIVITY_POINTS): QuerySensitivity {
+export function querySensitivity(
+  X: Domain,
+  Y: Domain,
+  f: (x: number) => number,
+  maxPoints = MAX_SENSITIVITY_POINTS,
+): QuerySensitivity {
   const n = X.n;
   const m = Y.n;
   if (n > maxPoints)
-    throw new MechError('too-large', `query sensitivity enumerates all pairs of ${X.spec}: ${n} points, at most ${maxPoints}`, { size: n, limit: maxPoints });
+    throw new MechError(
+      'too-large',
+      `query sensitivity enumerates all pairs of ${X.spec}: ${n} points, at most ${maxPoints}`,
+      { size: n, limit: maxPoints },
+    );
   const fx = new Int32Array(n);
   for (let i = 0; i < n; i++) {
     const y = f(i);
-    if (!Number.isInteger(y) || y < 0 || y >= m) invalid(`query maps ${X.label(i)} to answer index ${String(y)}, expected 0..${m - 1} of ${Y.spec}`);
+    if (!Number.isInteger(y) || y < 0 || y >= m)
+      invalid(`query maps ${X.label(i)} to answer index ${String(y)}, expected 0..${m - 1} of ${Y.spec}`);
     fx[i] = y;
   }
   let delta = 0;
@@ -65,7 +75,11 @@ export function querySensitivity(X: Domain, Y: Domain, f: (x: number) => number,
         worst = { x: i, xPrime: j, dX, dY };
       }
     }
-  const result = (uniform: boolean, expansiveSteps: number, counterexample?: QuerySensitivity['counterexample']): QuerySensitivity => ({
+  const result = (
+    uniform: boolean,
+    expansiveSteps: number,
+    counterexample?: QuerySensitivity['counterexample'],
+  ): QuerySensitivity => ({
     delta,
     ...(worst ? { worst } : {}),
     uniform,
@@ -74,7 +88,12 @@ export function querySensitivity(X: Domain, Y: Domain, f: (x: number) => number,
   });
   const labels = (a: number, b: number): [string, string] => [Y.label(a), Y.label(b)];
   if (delta === Infinity) {
-    return result(false, 0, { y: fx[worst!.x]!, yPrime: fx[worst!.xPrime]!, labels: labels(fx[worst!.x]!, fx[worst!.xPrime]!), reason: 'Delta is infinite' });
+    return result(false, 0, {
+      y: fx[worst!.x]!,
+      yPrime: fx[worst!.xPrime]!,
+      labels: labels(fx[worst!.x]!, fx[worst!.xPrime]!),
+      reason: 'Delta is infinite',
+    });
   }
   // Delta-expansive answer steps.
   const step = new Uint8Array(m * m);
@@ -97,7 +116,11 @@ export function querySensitivity(X: Domain, Y: Domain, f: (x: number) => number,
           w.push(dY);
         }
       }
-  const chains = weightedAllPairs(m, { from: Int32Array.from(from), to: Int32Array.from(to), weight: Float64Array.from(w) }, `answer chains of ${Y.spec}`);
+  const chains = weightedAllPairs(
+    m,
+    { from: Int32Array.from(from), to: Int32Array.from(to), weight: Float64Array.from(w) },
+    `answer chains of ${Y.spec}`,
+  );
   for (let a = 0; a < m; a++)
     for (let b = a + 1; b < m; b++) {
       const d = Y.distance(a, b);
@@ -105,7 +128,9 @@ export function querySensitivity(X: Domain, Y: Domain, f: (x: number) => number,
       const c = chains[a * m + b]!;
       if (!(c <= d + REL_TOL * Math.max(1, d))) {
         const reason =
-          c === Infinity ? `no chain of ${delta}-expansive steps joins them` : `the shortest chain of ${delta}-expansive steps has length ${c} > d = ${d}`;
+          c === Infinity
+            ? `no chain of ${delta}-expansive steps joins them`
+            : `the shortest chain of ${delta}-expansive steps has length ${c} > d = ${d}`;
         return result(false, from.length, { y: a, yPrime: b, labels: labels(a, b), reason });
       }
     }

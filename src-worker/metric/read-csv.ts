@@ -29,7 +29,10 @@ export function readCsvRows(text: string, source: string, delimiters: readonly s
  * records and the line being read. Bytes are decoded as UTF-8 across chunk
  * boundaries.
  */
-export async function* readCsvStream(input: AsyncIterable<string | Uint8Array>, source: string): AsyncGenerator<CsvRow, void, undefined> {
+export async function* readCsvStream(
+  input: AsyncIterable<string | Uint8Array>,
+  source: string,
+): AsyncGenerator<CsvRow, void, undefined> {
   let ready: CsvRow[] = [];
   const reader = new CsvLineReader((fields, line) => ready.push({ fields, line }));
   const decoder = new TextDecoder('utf-8');

@@ -89,7 +89,10 @@ function nodeFs(): FsLike | undefined {
 let carried: ReadonlyMap<string, string> | null = null;
 
 /** Run `f` with reads served from `files` (path as the domain names it -> text) instead of the file system. */
-export async function withCarriedFiles<T>(files: Readonly<Record<string, string>> | undefined, f: () => Promise<T>): Promise<T> {
+export async function withCarriedFiles<T>(
+  files: Readonly<Record<string, string>> | undefined,
+  f: () => Promise<T>,
+): Promise<T> {
   if (files === undefined) return f();
   carried = new Map(Object.entries(files));
   try {
@@ -101,14 +104,20 @@ export async function withCarriedFiles<T>(files: Readonly<Record<string, string>
 
 function readCarried(files: ReadonlyMap<string, string>, file: string, what: string, maxBytes: number): string {
   const text = files.get(file);
-  if (text === undefined) invalid(`${what} '${file}' was not sent with this job: a job from the queue reads only the files its client sent`);
+  if (text === undefined)
+    invalid(`${what} '${file}' was not sent with this job: a job from the queue reads only the files its client sent`);
   const bytes = new TextEncoder().encode(text).length;
   if (bytes > maxBytes) throw tooBig(file, what, bytes, maxBytes);
   return text;
 }
 
 /** Read FILE as UTF-8 text under the rules above; `what` names the file's role ('distance file'). */
-export function readRegularTextFile(file: string, what: string, maxBytes = ADMISSION_LIMITS.maxFileBytes, fs: FsLike | undefined = nodeFs()): string {
+export function readRegularTextFile(
+  file: string,
+  what: string,
+  maxBytes = ADMISSION_LIMITS.maxFileBytes,
+  fs: FsLike | undefined = nodeFs(),
+): string {
   if (carried !== null) return readCarried(carried, file, what, maxBytes);
   if (!fs) invalid(`${what} '${file}' cannot be read here (no file system)`);
   if (file.includes('\0')) invalid(`${what} path contains a NUL character`);
@@ -123,7 +132,10 @@ export function readRegularTextFile(file: string, what: string, maxBytes = ADMIS
   const root = confinedRoot;
   let fd: number;
   try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (root !== null ? (fs.constants.O_NOFOLLOW ?? 0) : 0));
+    fd = fs.openSync(
+      file,
+      fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (root !== null ? (fs.constants.O_NOFOLLOW ?? 0) : 0),
+    );
   } catch (e) {
     if (root !== null && (e as { code?: unknown })?.code === 'ELOOP') throw confinedRefusal(what, file, LINK_AT_OPEN);
     invalid(`cannot read ${what} '${file}': ${ioReason(e)}`);
@@ -160,7 +172,8 @@ export function readRegularTextFile(file: string, what: string, maxBytes = ADMIS
   }
 }
 
-const human = (b: number): string => (b >= 2 ** 20 ? `${(b / 2 ** 20).toFixed(b >= 10 * 2 ** 20 ? 0 : 1)} MiB` : `${b} bytes`);
+const human = (b: number): string =>
+  b >= 2 ** 20 ? `${(b / 2 ** 20).toFixed(b >= 10 * 2 ** 20 ? 0 : 1)} MiB` : `${b} bytes`;
 
 /** `bytes`: the size stat() reported, or how far the read got when it stopped one byte past the cap. */
 function tooBig(file: string, what: string, bytes: number, maxBytes: number): MechError {

@@ -77,7 +77,12 @@ export function weightedAllPairs(n: number, edges: WeightedEdges, what = 'shorte
 }
 
 /** Compressed (CSR) adjacency of an undirected edge list. */
-export function adjacency(n: number, from: Int32Array, to: Int32Array, weight?: Float64Array): { start: Int32Array; next: Int32Array; weight?: Float64Array } {
+export function adjacency(
+  n: number,
+  from: Int32Array,
+  to: Int32Array,
+  weight?: Float64Array,
+): { start: Int32Array; next: Int32Array; weight?: Float64Array } {
   const m = from.length;
   const start = new Int32Array(n + 1);
   for (let k = 0; k < m; k++) {
@@ -106,10 +111,14 @@ export function adjacency(n: number, from: Int32Array, to: Int32Array, weight?: 
 /** Refuse (MechError 'too-large') an edge list of m edges over the dense-memory limit (entries of 8 bytes). */
 export function assertEdgeListFits(m: number, what: string, limit = MAX_DENSE_ENTRIES): void {
   if (!(m <= limit)) {
-    throw new MechError('too-large', `${what} would have ${m} edges, over the limit of ${limit}; use the metric directly or a smaller domain`, {
-      edges: m,
-      limit,
-    });
+    throw new MechError(
+      'too-large',
+      `${what} would have ${m} edges, over the limit of ${limit}; use the metric directly or a smaller domain`,
+      {
+        edges: m,
+        limit,
+      },
+    );
   }
 }
 

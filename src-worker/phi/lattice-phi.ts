@@ -50,16 +50,28 @@ export interface LatticePhi {
 export function latticeKernel(
   domain: Domain,
   eps: number,
-): { shape: number[]; kernel: (d1: number, d2: number) => number; offset: (d1: number, d2: number) => number; periodic: boolean } {
+): {
+  shape: number[];
+  kernel: (d1: number, d2: number) => number;
+  offset: (d1: number, d2: number) => number;
+  periodic: boolean;
+} {
   const lat = domain.structure.lattice;
   if (!lat) throw new MechError('not-applicable', `${domain.spec} is not translation invariant (no lattice structure)`);
   const shape = lat.shape.slice();
   if (shape.length !== 1 && shape.length !== 2) {
-    throw new MechError('not-applicable', `the FFT path handles 1-D and 2-D lattices; ${domain.spec} has ${shape.length} axes`);
+    throw new MechError(
+      'not-applicable',
+      `the FFT path handles 1-D and 2-D lattices; ${domain.spec} has ${shape.length} axes`,
+    );
   }
   let prod = 1;
   for (const s of shape) prod *= s;
-  if (prod !== domain.n) throw new MechError('internal', `${domain.spec}: lattice shape [${shape.join(', ')}] does not match n = ${domain.n}`);
+  if (prod !== domain.n)
+    throw new MechError(
+      'internal',
+      `${domain.spec}: lattice shape [${shape.join(', ')}] does not match n = ${domain.n}`,
+    );
   const delta = new Array<number>(shape.length).fill(0);
   const f = lat.offsetDistance;
   const offset =
@@ -102,7 +114,17 @@ export function buildLatticePhi(domain: Domain, eps: number): LatticePhi {
     }
     inv[i] = 1 / v;
   }
-  return { op, eps, shape, periodic, preconditioned: !periodic, precondSpectrum: inv, clamped, spectrumMin: mn, spectrumMax: mx };
+  return {
+    op,
+    eps,
+    shape,
+    periodic,
+    preconditioned: !periodic,
+    precondSpectrum: inv,
+    clamped,
+    spectrumMin: mn,
+    spectrumMax: mx,
+  };
 }
 
 interface LatticeSolveOptions {
@@ -116,22 +138,33 @@ interface LatticeSolveOptions {
 /** Solve Phi x = b by (preconditioned) CG with FFT products. */
 export function solveLatticePhi(lp: LatticePhi, b: Float64Array, opts: LatticeSolveOptions = {}): CgResult {
   const { op } = lp;
-  if (b.length !== op.n) throw new MechError('invalid-input', `right-hand side has ${b.length} entries, the domain has ${op.n}`);
+  if (b.length !== op.n)
+    throw new MechError('invalid-input', `right-hand side has ${b.length} entries, the domain has ${op.n}`);
   const usePre = opts.precondition ?? lp.preconditioned;
-  return conjugateGradient((x, out) => op.apply(x, out), b, usePre ? (r, out) => op.applySpectrum(lp.precondSpectrum, r, out) : null, {
-    ...(opts.tol !== undefined ? { tol: opts.tol } : {}),
-    ...(opts.maxIter !== undefined ? { maxIter: opts.maxIter } : {}),
-    ...(opts.onIteration ? { onIteration: opts.onIteration } : {}),
-  });
+  return conjugateGradient(
+    (x, out) => op.apply(x, out),
+    b,
+    usePre ? (r, out) => op.applySpectrum(lp.precondSpectrum, r, out) : null,
+    {
+      ...(opts.tol !== undefined ? { tol: opts.tol } : {}),
+      ...(opts.maxIter !== undefined ? { maxIter: opts.maxIter } : {}),
+      ...(opts.onIteration ? { onIteration: opts.onIteration } : {}),
+    },
+  );
 }
 
 /** Solve Phi x = b by preconditioned MINRES (Phi symmetric but indefinite). */
 export function minresLatticePhi(lp: LatticePhi, b: Float64Array, opts: LatticeSolveOptions = {}): CgResult {
   const { op } = lp;
   const usePre = opts.precondition ?? lp.preconditioned;
-  return minres((x, out) => op.apply(x, out), b, usePre ? (r, out) => op.applySpectrum(lp.precondSpectrum, r, out) : null, {
-    ...(opts.tol !== undefined ? { tol: opts.tol } : {}),
-    ...(opts.maxIter !== undefined ? { maxIter: opts.maxIter } : {}),
-    ...(opts.onIteration ? { onIteration: opts.onIteration } : {}),
-  });
+  return minres(
+    (x, out) => op.apply(x, out),
+    b,
+    usePre ? (r, out) => op.applySpectrum(lp.precondSpectrum, r, out) : null,
+    {
+      ...(opts.tol !== undefined ? { tol: opts.tol } : {}),
+      ...(opts.maxIter !== undefined ? { maxIter: opts.maxIter } : {}),
+      ...(opts.onIteration ? { onIteration: opts.onIteration } : {}),
+    },
+  );
 }

@@ -21,7 +21,10 @@ import { kroneckerMatVec, kroneckerRow, kroneckerSolve } from '../linalg/kroneck
 type PhiMethod = 'lattice' | 'kronecker' | 'dense' | 'metric';
 
 export interface PhiSolveInfo {
-  /** 'fft-pcg' / 'fft-cg' / 'fft-minres' (lattice, indefinite Phi), 'kronecker', 'dense-cholesky', 'dense-lu', 'ball-sizes' (closed form). */
+  /**
+   * 'fft-pcg' / 'fft-cg' / 'fft-minres' (lattice, indefinite Phi), 'kronecker', 'dense-cholesky', 'dense-lu',
+   * 'ball-sizes' (closed form).
+   */
   method: 'fft-pcg' | 'fft-cg' | 'fft-minres' | 'kronecker' | 'dense-cholesky' | 'dense-lu' | 'ball-sizes';
   iterations: number;
   relResidual: number;
@@ -62,7 +65,8 @@ export interface PhiOperatorOptions {
 
 export function structuredPhiMethod(domain: Domain): PhiMethod | null {
   const s = domain.structure;
-  // A Kronecker factorisation is a direct (exact) solve: preferred when both exist (e.g. Hamming V^u, also a periodic lattice).
+  // A Kronecker factorisation is a direct (exact) solve: preferred when both exist (e.g. Hamming V^u, also a periodic
+  // lattice).
   if (s.product && s.product.combine === 'sum') return 'kronecker';
   if (s.lattice && (s.lattice.shape.length === 1 || s.lattice.shape.length === 2)) return 'lattice';
   return null;
@@ -75,11 +79,18 @@ export function createPhiOperator(domain: Domain, eps: number, opts: PhiOperator
   let method: PhiMethod;
   if (want === 'auto') method = structured && domain.n > (opts.denseBelow ?? 400) ? structured : 'dense';
   else method = want;
-  if (method === 'lattice' && domain.structure.lattice && (domain.structure.lattice.shape.length === 1 || domain.structure.lattice.shape.length === 2)) {
+  if (
+    method === 'lattice' &&
+    domain.structure.lattice &&
+    (domain.structure.lattice.shape.length === 1 || domain.structure.lattice.shape.length === 2)
+  ) {
     return latticeOperator(domain, eps);
   }
   if (method !== 'dense' && method !== 'metric' && method !== structured) {
-    throw new MechError('not-applicable', `${domain.spec} has no ${method} structure (available: ${structured ?? 'dense only'})`);
+    throw new MechError(
+      'not-applicable',
+      `${domain.spec} has no ${method} structure (available: ${structured ?? 'dense only'})`,
+    );
   }
   if (method === 'lattice') return latticeOperator(domain, eps);
   if (method === 'kronecker') return kroneckerOperator(domain, eps);
@@ -131,9 +142,20 @@ function metricOperator(domain: Domain, eps: number): PhiOperator {
       const t0 = performance.now();
       const x = ballSizeSolution(domain, eps, b);
       if (!x) {
-        throw new MechError('not-applicable', `${domain.spec} has no structure for solving Phi x = b with this right-hand side; a dense solve is needed`);
+        throw new MechError(
+          'not-applicable',
+          `${domain.spec} has no structure for solving Phi x = b with this right-hand side; a dense solve is needed`,
+        );
       }
-      return { x, info: { method: 'ball-sizes', iterations: 0, relResidual: sampledResidual(domain, eps, x, b), timeMs: performance.now() - t0 } };
+      return {
+        x,
+        info: {
+          method: 'ball-sizes',
+          iterations: 0,
+          relResidual: sampledResidual(domain, eps, x, b),
+          timeMs: performance.now() - t0,
+        },
+      };
     },
   };
 }
@@ -163,7 +185,11 @@ function norm(v: Float64Array): number {
   return Math.sqrt(s);
 }
 
-function relResidualOf(op: { apply(x: Float64Array, out: Float64Array): Float64Array }, x: Float64Array, b: Float64Array): number {
+function relResidualOf(
+  op: { apply(x: Float64Array, out: Float64Array): Float64Array },
+  x: Float64Array,
+  b: Float64Array,
+): number {
   const q = op.apply(x, new Float64Array(b.length));
   let s = 0;
   for (let i = 0; i < b.length; i++) {
@@ -175,9 +201,11 @@ function relResidualOf(op: { apply(x: Float64Array, out: Float64Array): Float64A
 }
 
 function checkRhs(n: number, b: Float64Array): void {
-  if (b.length !== n) throw new MechError('invalid-input', `right-hand side has ${b.length} entries, the domain has ${n} points`);
+  if (b.length !== n)
+    throw new MechError('invalid-input', `right-hand side has ${b.length} entries, the domain has ${n} points`);
   for (let i = 0; i < n; i++) {
-    if (!Number.isFinite(b[i]!)) throw new MechError('invalid-input', `right-hand side entry ${i} is ${b[i]}, not a finite number`);
+    if (!Number.isFinite(b[i]!))
+      throw new MechError('invalid-input', `right-hand side entry ${i} is ${b[i]}, not a finite number`);
   }
 }
 
@@ -196,7 +224,8 @@ function latticeOperator(domain: Domain, eps: number): PhiOperator {
     row(i, out) {
       const r = Math.floor(i / n2);
       const c = i - r * n2;
-      for (let r2 = 0, j = 0; r2 < op.n1; r2++) for (let c2 = 0; c2 < n2; c2++, j++) out[j] = op.kernelAt(r2 - r, c2 - c);
+      for (let r2 = 0, j = 0; r2 < op.n1; r2++)
+        for (let c2 = 0; c2 < n2; c2++, j++) out[j] = op.kernelAt(r2 - r, c2 - c);
       return out;
     },
     solve(b, so = {}) {
@@ -242,10 +271,12 @@ function latticeOperator(domain: Domain, eps: number): PhiOperator {
 /** Factors of Phi for a product domain with combine 'sum': u copies of phiMatrix(factor, eps). */
 function kroneckerPhiFactors(domain: Domain, eps: number): Matrix[] {
   const p = domain.structure.product;
-  if (!p || p.combine !== 'sum') throw new MechError('not-applicable', `${domain.spec} is not a product domain with an additive metric`);
+  if (!p || p.combine !== 'sum')
+    throw new MechError('not-applicable', `${domain.spec} is not a product domain with an additive metric`);
   let n = 1;
   for (let k = 0; k < p.power; k++) n *= p.factor.n;
-  if (n !== domain.n) throw new MechError('internal', `${domain.spec}: ${p.factor.n}^${p.power} = ${n} does not match n = ${domain.n}`);
+  if (n !== domain.n)
+    throw new MechError('internal', `${domain.spec}: ${p.factor.n}^${p.power} = ${n} does not match n = ${domain.n}`);
   const f = phiMatrix(p.factor, eps);
   return Array.from({ length: p.power }, () => f);
 }
@@ -265,7 +296,15 @@ function kroneckerOperator(domain: Domain, eps: number): PhiOperator {
       checkRhs(n, b);
       const t0 = performance.now();
       const x = kroneckerSolve(factors, b);
-      return { x, info: { method: 'kronecker', iterations: 0, relResidual: relResidualOf(self, x, b), timeMs: performance.now() - t0 } };
+      return {
+        x,
+        info: {
+          method: 'kronecker',
+          iterations: 0,
+          relResidual: relResidualOf(self, x, b),
+          timeMs: performance.now() - t0,
+        },
+      };
     },
   };
   return self;
@@ -301,12 +340,19 @@ function denseOperator(domain: Domain, eps: number, maxDenseEntries?: number): P
       } else {
         const f = luFactor(phi);
         if (f.singular) {
-          throw new MechError('not-applicable', `Phi = exp(-eps d) on ${domain.spec} (eps = ${eps}) is singular to working precision`, { singular: true });
+          throw new MechError(
+            'not-applicable',
+            `Phi = exp(-eps d) on ${domain.spec} (eps = ${eps}) is singular to working precision`,
+            { singular: true },
+          );
         }
         x = luSolve(f, b);
         method = 'dense-lu';
       }
-      return { x, info: { method, iterations: 0, relResidual: relResidualOf(self, x, b), timeMs: performance.now() - t0 } };
+      return {
+        x,
+        info: { method, iterations: 0, relResidual: relResidualOf(self, x, b), timeMs: performance.now() - t0 },
+      };
     },
   };
   return self;

@@ -39,19 +39,37 @@ export interface SolvePhiResult extends PhiSolveInfo {
   setupMs: number;
 }
 
-export function solvePhi(domain: Domain, eps: number, rhs: ArrayLike<number>, opts: SolvePhiOptions = {}): SolvePhiResult {
+export function solvePhi(
+  domain: Domain,
+  eps: number,
+  rhs: ArrayLike<number>,
+  opts: SolvePhiOptions = {},
+): SolvePhiResult {
   return solvePhiWith(domain, eps, rhs, opts).result;
 }
 
 /** mu Phi = pi (SPEC §5). Phi is symmetric, so this is the same solve; named for the caller's intent. */
-export function solvePhiTransposed(domain: Domain, eps: number, rhs: ArrayLike<number>, opts: SolvePhiOptions = {}): SolvePhiResult {
+export function solvePhiTransposed(
+  domain: Domain,
+  eps: number,
+  rhs: ArrayLike<number>,
+  opts: SolvePhiOptions = {},
+): SolvePhiResult {
   return solvePhi(domain, eps, rhs, opts);
 }
 
 /** Like solvePhi, also returning the operator (kept by implicit mechanisms for rows on demand). */
-export function solvePhiWith(domain: Domain, eps: number, rhs: ArrayLike<number>, opts: SolvePhiOptions = {}): { result: SolvePhiResult; op: PhiOperator } {
+export function solvePhiWith(
+  domain: Domain,
+  eps: number,
+  rhs: ArrayLike<number>,
+  opts: SolvePhiOptions = {},
+): { result: SolvePhiResult; op: PhiOperator } {
   if (rhs.length !== domain.n) {
-    throw new MechError('invalid-input', `right-hand side has ${rhs.length} entries but ${domain.spec} has ${domain.n} points`);
+    throw new MechError(
+      'invalid-input',
+      `right-hand side has ${rhs.length} entries but ${domain.spec} has ${domain.n} points`,
+    );
   }
   const b = rhs instanceof Float64Array ? rhs : Float64Array.from(rhs);
   const t0 = performance.now();
@@ -68,7 +86,18 @@ export function solvePhiWith(domain: Domain, eps: number, rhs: ArrayLike<number>
       const setupMs = performance.now() - t0;
       const t1 = performance.now();
       const relResidual = op.method === 'metric' ? op.solve(b).info.relResidual : residualWith(op, x, b);
-      return { result: { x, n: domain.n, setupMs, method: 'ball-sizes', iterations: 0, relResidual, timeMs: performance.now() - t1 }, op };
+      return {
+        result: {
+          x,
+          n: domain.n,
+          setupMs,
+          method: 'ball-sizes',
+          iterations: 0,
+          relResidual,
+          timeMs: performance.now() - t1,
+        },
+        op,
+      };
     }
   }
   const op = createPhiOperator(domain, eps, opts);
@@ -84,13 +113,23 @@ export function solvePhiWith(domain: Domain, eps: number, rhs: ArrayLike<number>
     return { result: { x, n: domain.n, setupMs, ...info }, op };
   } catch (e) {
     const limit = opts.maxDenseEntries ?? MAX_DENSE_ENTRIES;
-    const retry = e instanceof MechError && op.method === 'lattice' && (e.code === 'not-applicable' || e.code === 'internal') && domain.n * domain.n <= limit;
+    const retry =
+      e instanceof MechError &&
+      op.method === 'lattice' &&
+      (e.code === 'not-applicable' || e.code === 'internal') &&
+      domain.n * domain.n <= limit;
     if (!retry) throw e;
     const t1 = performance.now();
-    const dense = createPhiOperator(domain, eps, { method: 'dense', ...(opts.maxDenseEntries !== undefined ? { maxDenseEntries: opts.maxDenseEntries } : {}) });
+    const dense = createPhiOperator(domain, eps, {
+      method: 'dense',
+      ...(opts.maxDenseEntries !== undefined ? { maxDenseEntries: opts.maxDenseEntries } : {}),
+    });
     const setup2 = performance.now() - t1;
     const { x, info } = dense.solve(b);
-    return { result: { x, n: domain.n, setupMs: setupMs + setup2, ...info, fellBack: (e as MechError).message }, op: dense };
+    return {
+      result: { x, n: domain.n, setupMs: setupMs + setup2, ...info, fellBack: (e as MechError).message },
+      op: dense,
+    };
   }
 }
 

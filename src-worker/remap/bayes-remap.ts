@@ -9,7 +9,14 @@ import { optimalRemap } from '../measure/optimal-remap';
 import { faceValueCost } from '../measure/expected-distance-error';
 import { priorForChannel } from '../measure/prior-for-channel';
 import { forEachWeightedColumn } from '../measure/weighted-columns';
-import { type ColumnAccess, denseColumns, planarLaplaceColumns, rowNormalisedColumns, tightColumns, verifyColumns } from './columns';
+import {
+  type ColumnAccess,
+  denseColumns,
+  planarLaplaceColumns,
+  rowNormalisedColumns,
+  tightColumns,
+  verifyColumns,
+} from './columns';
 import { GridBestGuess } from './grid-best-guess';
 import { RemappedChannel } from './remapped-channel';
 import { planarLaplaceWindows, tightWindows, type WindowColumnAccess } from './window-columns';
@@ -32,7 +39,10 @@ import { checkCancelled } from '../numeric/cancel';
 type RemapMethod = 'certified-grid' | 'certified-window' | 'loss-best' | 'measure';
 
 interface BayesRemapOptions {
-  /** Column access for the channel (see columns.ts); found automatically for dense and implicit tight channels, and via remapMechanism for planar Laplace. */
+  /**
+   * Column access for the channel (see columns.ts); found automatically for dense and implicit tight channels, and via
+   * remapMechanism for planar Laplace.
+   */
   columns?: ColumnAccess | null;
   /** Spot-check the column access against rows first (default true). */
   verifyColumns?: boolean;
@@ -107,15 +117,24 @@ export function columnAccessForMechanism(mech: Mechanism, domain: Domain): Colum
   if (ch instanceof ImplicitTightChannel) return tightWindows(ch) ?? tightColumns(ch);
   const g = domain.structure.grid;
   if (mech.kind === 'planar-laplace' && g && ch.rows === domain.n && ch.cols === domain.n) {
-    return g.rows >= 2 && g.cols >= 2 ? planarLaplaceWindows(domain, mech.guaranteedEpsilon) : planarLaplaceColumns(domain, mech.guaranteedEpsilon);
+    return g.rows >= 2 && g.cols >= 2
+      ? planarLaplaceWindows(domain, mech.guaranteedEpsilon)
+      : planarLaplaceColumns(domain, mech.guaranteedEpsilon);
   }
   const f = mech.facts;
-  if ((f.kind === 'exponential' || f.kind === 'laplace') && ch.rows === domain.n && ch.cols === domain.n) return rowNormalisedColumns(domain, f.kernelRate);
+  if ((f.kind === 'exponential' || f.kind === 'laplace') && ch.rows === domain.n && ch.cols === domain.n)
+    return rowNormalisedColumns(domain, f.kernelRate);
   return null;
 }
 
 /** Bayesian remap of a constructed mechanism (finds its column access). */
-export function remapMechanism(mech: Mechanism, domain: Domain, prior: ArrayLike<number>, loss: GuessSpec, opts: BayesRemapOptions = {}): BayesRemapResult {
+export function remapMechanism(
+  mech: Mechanism,
+  domain: Domain,
+  prior: ArrayLike<number>,
+  loss: GuessSpec,
+  opts: BayesRemapOptions = {},
+): BayesRemapResult {
   return bayesRemap(mech.channel, domain, prior, loss, {
     ...opts,
     columns: opts.columns ?? columnAccessForMechanism(mech, domain),
@@ -135,11 +154,20 @@ export function remapMechanism(mech: Mechanism, domain: Domain, prior: ArrayLike
  * of a closed-form loss another optimal guess may be chosen).
  * Memory: O(n + m) plus the column access's tables — never n x m.
  */
-export function bayesRemap(channel: RowSource, domain: Domain, prior: ArrayLike<number>, lossSpec: GuessSpec, opts: BayesRemapOptions = {}): BayesRemapResult {
+export function bayesRemap(
+  channel: RowSource,
+  domain: Domain,
+  prior: ArrayLike<number>,
+  lossSpec: GuessSpec,
+  opts: BayesRemapOptions = {},
+): BayesRemapResult {
   const t0 = performance.now();
   const p = priorForChannel(prior, channel);
   if (channel.rows !== domain.n)
-    throw new MechError('invalid-input', `the channel has ${channel.rows} rows but the domain ${domain.spec} has ${domain.n} points`);
+    throw new MechError(
+      'invalid-input',
+      `the channel has ${channel.rows} rows but the domain ${domain.spec} has ${domain.n} points`,
+    );
   const loss = buildLoss(lossSpec, domain);
   const n = channel.rows;
   const m = channel.cols;
@@ -166,7 +194,10 @@ export function bayesRemap(channel: RowSource, domain: Domain, prior: ArrayLike<
 
   if (certified && win && windowed) {
     if (win.gridRows !== grid!.rows || win.gridCols !== grid!.cols || m !== n) {
-      throw new MechError('internal', `windowed columns are for a ${win.gridRows} x ${win.gridCols} grid with ${m} outputs, the domain is ${domain.spec}`);
+      throw new MechError(
+        'internal',
+        `windowed columns are for a ${win.gridRows} x ${win.gridCols} grid with ${m} outputs, the domain is ${domain.spec}`,
+      );
     }
     const w = windowedRemap(p, win, certified, typeof winMode === 'number' ? winMode : null, facesValue, opts, m);
     return {
@@ -232,7 +263,10 @@ export function bayesRemap(channel: RowSource, domain: Domain, prior: ArrayLike<
   );
 }
 
-/** How bayesRemap reads the channel: its column access (the windowed one when it has it) and the grid's certified search. */
+/**
+ * How bayesRemap reads the channel: its column access (the windowed one when it has it) and the grid's certified
+ * search.
+ */
 interface RemapPlan {
   power: 1 | 2 | null;
   columns: ColumnAccess | null;
@@ -247,17 +281,25 @@ function remapPlan(channel: RowSource, domain: Domain, lossSpec: GuessSpec, opts
   const n = channel.rows;
   const grid = domain.structure.grid;
   const power: 1 | 2 | null = lossSpec.kind === 'dist' ? 1 : lossSpec.kind === 'dist2' ? 2 : null;
-  const closedForm = grid && power !== null && ((grid.metric === 'manhattan' && power === 1) || (grid.metric === 'euclidean' && power === 2));
+  const closedForm =
+    grid &&
+    power !== null &&
+    ((grid.metric === 'manhattan' && power === 1) || (grid.metric === 'euclidean' && power === 2));
   let columns = opts.columns ?? null;
   if (columns === null && channel instanceof DenseChannel) columns = denseColumns(channel);
-  if (columns === null && channel instanceof ImplicitTightChannel) columns = tightWindows(channel) ?? tightColumns(channel);
+  if (columns === null && channel instanceof ImplicitTightChannel)
+    columns = tightWindows(channel) ?? tightColumns(channel);
   const win = columns && 'columnWindow' in columns ? (columns as WindowColumnAccess) : null;
   const winMode = opts.window ?? 'auto';
-  const windowed = win !== null && winMode !== 'off' && (typeof winMode === 'number' || winMode === 'on' || n > WINDOW_MIN_CELLS);
+  const windowed =
+    win !== null && winMode !== 'off' && (typeof winMode === 'number' || winMode === 'on' || n > WINDOW_MIN_CELLS);
   // Closed-form best guesses (weighted medians / means) are O(n) per output; on windowed large grids
   // the certified search is used for them too (any exact optimum; on exact ties it may pick another
   // optimal guess than the median formula).
-  const certified = grid && power !== null && (!closedForm || windowed) && grid.rows * grid.cols === n ? new GridBestGuess(domain, power) : null;
+  const certified =
+    grid && power !== null && (!closedForm || windowed) && grid.rows * grid.cols === n
+      ? new GridBestGuess(domain, power)
+      : null;
   if (columns && (opts.verifyColumns ?? true)) verifyColumns(channel, columns);
   return { power, columns, win, winMode, windowed, certified };
 }
@@ -309,8 +351,14 @@ function outputsAreGuesses(channel: RowSource, loss: LossFunction): boolean {
   return true;
 }
 
-/** sum_x q(x) l(y, x) for output y taken as the guess: a grid offset table for distance losses, loss.value otherwise. */
-function faceValueColumn(domain: Domain, loss: LossFunction, power: 1 | 2 | null): (y: number, q: Float64Array) => number {
+/**
+ * sum_x q(x) l(y, x) for output y taken as the guess: a grid offset table for distance losses, loss.value otherwise.
+ */
+function faceValueColumn(
+  domain: Domain,
+  loss: LossFunction,
+  power: 1 | 2 | null,
+): (y: number, q: Float64Array) => number {
   const g = domain.structure.grid;
   const n = domain.n;
   if (g && power !== null && g.rows * g.cols === n) {
@@ -449,7 +497,8 @@ function windowedRemap(
       if (faceValue) {
         // sum over the window of q(x) l(y, x), plus at most outside * maxLoss(y) beyond it
         let s = 0;
-        for (let i = 0, r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++, i++) if (col[i] !== 0) s += col[i]! * gb.lossAtOffset(yr - r, yc - c);
+        for (let i = 0, r = r0; r <= r1; r++)
+          for (let c = c0; c <= c1; c++, i++) if (col[i] !== 0) s += col[i]! * gb.lossAtOffset(yr - r, yc - c);
         original += s;
         if (outside > 0) originalSlack += outside * gb.maxLossFrom(y);
       }

@@ -119,7 +119,8 @@ export function tightColumns(ch: ImplicitTightChannel): ColumnAccess | null {
       const r = Math.floor(y / n2);
       const c = y - r * n2;
       const zy = z[y]!;
-      for (let r2 = 0, x = 0; r2 < n1; r2++) for (let c2 = 0; c2 < n2; c2++, x++) out[x] = op.kernelAt(r - r2, c - c2) * zy;
+      for (let r2 = 0, x = 0; r2 < n1; r2++)
+        for (let c2 = 0; c2 < n2; c2++, x++) out[x] = op.kernelAt(r - r2, c - c2) * zy;
       return out;
     },
   };
@@ -155,7 +156,10 @@ export function rowNormalisedColumns(domain: Domain, rate: number): ColumnAccess
  */
 export function verifyColumns(channel: RowSource, cols: ColumnAccess, samples = 8): void {
   if (cols.rows !== channel.rows || cols.cols !== channel.cols) {
-    throw new MechError('internal', `column access is ${cols.rows} x ${cols.cols} but the channel is ${channel.rows} x ${channel.cols}`);
+    throw new MechError(
+      'internal',
+      `column access is ${cols.rows} x ${cols.cols} but the channel is ${channel.rows} x ${channel.cols}`,
+    );
   }
   const n = channel.rows;
   const m = channel.cols;
@@ -180,7 +184,10 @@ export function verifyColumns(channel: RowSource, cols: ColumnAccess, samples = 
       const a = rowBuf[y]!;
       const b = fromCols[t * ys.length + j]!;
       if (!Object.is(a, b) && a !== b) {
-        throw new MechError('internal', `column access disagrees with the channel at (${channel.rowLabel(rowIdx[t]!)}, ${channel.colLabel(y)}): ${b} vs ${a}`);
+        throw new MechError(
+          'internal',
+          `column access disagrees with the channel at (${channel.rowLabel(rowIdx[t]!)}, ${channel.colLabel(y)}): ${b} vs ${a}`,
+        );
       }
     });
   }

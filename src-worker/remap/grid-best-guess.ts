@@ -62,8 +62,10 @@ export class GridBestGuess {
 
   constructor(domain: Domain, power: 1 | 2) {
     const g = domain.structure.grid;
-    if (!g || g.rows * g.cols !== domain.n) throw new MechError('not-applicable', `certified grid guesses need a grid domain, got ${domain.spec}`);
-    if (power !== 1 && power !== 2) throw new MechError('invalid-input', `distance loss power must be 1 or 2, got ${String(power)}`);
+    if (!g || g.rows * g.cols !== domain.n)
+      throw new MechError('not-applicable', `certified grid guesses need a grid domain, got ${domain.spec}`);
+    if (power !== 1 && power !== 2)
+      throw new MechError('invalid-input', `distance loss power must be 1 or 2, got ${String(power)}`);
     this.rows = g.rows;
     this.cols = g.cols;
     this.n = domain.n;
@@ -195,15 +197,28 @@ export class GridBestGuess {
     // Cutting planes: evaluate the unevaluated cell of P nearest the best cell so far,
     // until every cell of P has been evaluated (the first is the cell nearest the posterior mean).
     visit(Math.min(R - 1, Math.max(0, Math.round(mr / S))) * C + Math.min(C - 1, Math.max(0, Math.round(mc / S))));
-    // A slack that is not small against the values cannot certify anything: give up at once (the caller widens the window).
+    // A slack that is not small against the values cannot certify anything: give up at once (the caller widens the
+    // window).
     if (outside > 0 && !(outside * this.maxLossFrom(bestW) <= 1e-6 * bestF)) {
-      return { w: bestW, value: bestF, slack: outside * this.maxLossFrom(bestW), certified: false, evaluated: idx.length };
+      return {
+        w: bestW,
+        value: bestF,
+        slack: outside * this.maxLossFrom(bestW),
+        certified: false,
+        evaluated: idx.length,
+      };
     }
     const diam = Math.hypot(R, C);
     for (;;) {
       // With a slack, a long search means the window is too small: give up (the caller widens it).
       if (outside > 0 && idx.length > 64) {
-        return { w: bestW, value: bestF, slack: outside * this.maxLossFrom(bestW), certified: false, evaluated: idx.length };
+        return {
+          w: bestW,
+          value: bestF,
+          slack: outside * this.maxLossFrom(bestW),
+          certified: false,
+          evaluated: idx.length,
+        };
       }
       const U = upper;
       const k = idx.length;
@@ -211,7 +226,8 @@ export class GridBestGuess {
       const bc = bestW - br * C;
       let next = -1;
       let nextD = Infinity;
-      for (let t = 0; t < k; t++) tolOf[t] = 1e-9 * (Math.abs(U) + Math.abs(fv[t]!) + S * this.gradScale * diam) + 1e-300;
+      for (let t = 0; t < k; t++)
+        tolOf[t] = 1e-9 * (Math.abs(U) + Math.abs(fv[t]!) + S * this.gradScale * diam) + 1e-300;
       // Rows of P: P's real slices are convex in r and the best cell's row is in P, so
       // scan outward from it in both directions and stop at the first empty slice
       // (or once rows are farther than the nearest candidate found).

@@ -22,11 +22,14 @@ export class RemappedChannel implements RowSource {
   private readonly guessName: (w: number) => string;
 
   constructor(source: RowSource, remap: Int32Array, guesses: number, guessLabel: (w: number) => string) {
-    if (remap.length !== source.cols) throw new MechError('internal', `remap has ${remap.length} entries but the channel has ${source.cols} outputs`);
-    if (!Number.isInteger(guesses) || guesses < 1) throw new MechError('internal', `remap needs at least one guess, got ${guesses}`);
+    if (remap.length !== source.cols)
+      throw new MechError('internal', `remap has ${remap.length} entries but the channel has ${source.cols} outputs`);
+    if (!Number.isInteger(guesses) || guesses < 1)
+      throw new MechError('internal', `remap needs at least one guess, got ${guesses}`);
     for (let y = 0; y < remap.length; y++) {
       const w = remap[y]!;
-      if (w < 0 || w >= guesses) throw new MechError('internal', `remap sends output ${y} to guess ${w}, outside 0..${guesses - 1}`);
+      if (w < 0 || w >= guesses)
+        throw new MechError('internal', `remap sends output ${y} to guess ${w}, outside 0..${guesses - 1}`);
     }
     this.rows = source.rows;
     this.cols = guesses;
@@ -37,7 +40,8 @@ export class RemappedChannel implements RowSource {
   }
 
   row(i: number, out: Float64Array): Float64Array {
-    if (out.length < this.cols) throw new MechError('internal', `row buffer has ${out.length} entries, needs ${this.cols}`);
+    if (out.length < this.cols)
+      throw new MechError('internal', `row buffer has ${out.length} entries, needs ${this.cols}`);
     const b = this.source.row(i, this.buf);
     out.fill(0, 0, this.cols);
     const r = this.remap;

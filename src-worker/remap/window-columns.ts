@@ -22,7 +22,10 @@ import type { ColumnAccess } from './columns';
 export interface WindowColumnAccess extends ColumnAccess {
   readonly gridRows: number;
   readonly gridCols: number;
-  /** out[(r - r0) * (c1 - c0 + 1) + (c - c0)] = C[(r, c)][y] for r0 <= r <= r1, c0 <= c <= c1 (row-major over the window). */
+  /**
+   * out[(r - r0) * (c1 - c0 + 1) + (c - c0)] = C[(r, c)][y] for r0 <= r <= r1, c0 <= c <= c1 (row-major over the
+   * window).
+   */
   columnWindow(y: number, r0: number, r1: number, c0: number, c1: number, out: Float64Array): Float64Array;
   /** An upper bound on C[x][y] over all x with max(|dr|, |dc|) > rho. */
   outsideMax(y: number, rho: number): number;
@@ -36,11 +39,16 @@ function suffixMax(at: Float64Array): Float64Array {
   return suf;
 }
 
-/** Planar Laplace on a grid (mechanism/planar-laplace.ts) with windowed columns; the same look-ups as its row filler. */
+/**
+ * Planar Laplace on a grid (mechanism/planar-laplace.ts) with windowed columns; the same look-ups as its row filler.
+ */
 export function planarLaplaceWindows(domain: Domain, eps: number): WindowColumnAccess {
   const g = domain.structure.grid;
   if (!g || g.rows < 2 || g.cols < 2)
-    throw new MechError('not-applicable', `windowed planar Laplace columns need a grid with at least 2 rows and 2 columns, got ${domain.spec}`);
+    throw new MechError(
+      'not-applicable',
+      `windowed planar Laplace columns need a grid with at least 2 rows and 2 columns, got ${domain.spec}`,
+    );
   const R = g.rows;
   const C = g.cols;
   const t = buildPlanarOffsetTables(R, C, g.metric, eps * g.step);

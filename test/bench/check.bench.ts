@@ -14,7 +14,11 @@ import { exponentialMechanism } from '../../src-worker/mechanism/exponential';
 import { toDense } from '../../src-worker/mechanism/channel';
 import { parseDomainSpec } from '../../src-worker/metric/parse-domain-spec';
 
-async function timed(what: string, side: number, run: (n: number) => Promise<PrivacyCheckResult> | PrivacyCheckResult): Promise<number> {
+async function timed(
+  what: string,
+  side: number,
+  run: (n: number) => Promise<PrivacyCheckResult> | PrivacyCheckResult,
+): Promise<number> {
   const n = side * side;
   const work = ((n * (n - 1)) / 2) * n;
   const t0 = performance.now();
@@ -38,18 +42,30 @@ export default async function (): Promise<void> {
       .join(' ')} on ${(await import('node:os')).availableParallelism()} cores`,
   );
   const small = setup(30);
-  const oldRate = await timed('old path (pairs on rows, 1 thread)', 30, () => checkPrivacy(small.ch, small.domain, eps, { scan: false, maxWork: 1e12 }));
+  const oldRate = await timed('old path (pairs on rows, 1 thread)', 30, () =>
+    checkPrivacy(small.ch, small.domain, eps, { scan: false, maxWork: 1e12 }),
+  );
   useWasmKernel(false);
-  const jsRate = await timed('ln scan, JavaScript kernel, 1 thread', 30, () => checkPrivacy(small.ch, small.domain, eps, { maxWork: 1e12 }));
+  const jsRate = await timed('ln scan, JavaScript kernel, 1 thread', 30, () =>
+    checkPrivacy(small.ch, small.domain, eps, { maxWork: 1e12 }),
+  );
   useWasmKernel(true);
-  const simdRate = await timed('ln scan, SIMD kernel, 1 thread', 30, () => checkPrivacy(small.ch, small.domain, eps, { maxWork: 1e12 }));
+  const simdRate = await timed('ln scan, SIMD kernel, 1 thread', 30, () =>
+    checkPrivacy(small.ch, small.domain, eps, { maxWork: 1e12 }),
+  );
   console.log(`  SIMD (WebAssembly) kernel: ${(simdRate / jsRate).toFixed(1)}x the JavaScript kernel`);
   const big = setup(50);
-  const scan1 = await timed('ln scan, SIMD kernel, 1 thread', 50, () => checkPrivacy(big.ch, big.domain, eps, { maxWork: 1e12 }));
-  const scanT = await timed('ln scan, SIMD kernel, every core', 50, () => checkPrivacyThreaded(big.ch, big.domain, eps, { maxWork: 1e12 }));
+  const scan1 = await timed('ln scan, SIMD kernel, 1 thread', 50, () =>
+    checkPrivacy(big.ch, big.domain, eps, { maxWork: 1e12 }),
+  );
+  const scanT = await timed('ln scan, SIMD kernel, every core', 50, () =>
+    checkPrivacyThreaded(big.ch, big.domain, eps, { maxWork: 1e12 }),
+  );
   const work2500 = ((2500 * 2499) / 2) * 2500;
   console.log(`  old path at 2,500 (extrapolated from its rate on 900): ${(work2500 / oldRate).toFixed(0)} s`);
-  console.log(`  speed-up: ln scan ${(scan1 / oldRate).toFixed(1)}x on one thread, ${(scanT / oldRate).toFixed(1)}x on every core`);
+  console.log(
+    `  speed-up: ln scan ${(scan1 / oldRate).toFixed(1)}x on one thread, ${(scanT / oldRate).toFixed(1)}x on every core`,
+  );
   const s = work2500 / scanT;
   console.log(`  2,500 locations goal: under 60 s -> ${s < 60 ? 'met' : 'MISSED'} (${s.toFixed(1)} s)`);
 }

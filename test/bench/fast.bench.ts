@@ -52,7 +52,9 @@ export default async function fastBench(): Promise<void> {
     );
   }
 
-  console.log('\n-- preconditioner: 100 x 100, FFT products, CG iterations with and without the circulant preconditioner --');
+  console.log(
+    '\n-- preconditioner: 100 x 100, FFT products, CG iterations with and without the circulant preconditioner --',
+  );
   for (const metric of ['euclidean', 'manhattan', 'chebyshev'] as GridMetric[]) {
     for (const e of [0.2, 1]) {
       const d = gridDomain(100, 100, 1, metric);
@@ -86,7 +88,8 @@ export default async function fastBench(): Promise<void> {
       const bump = new Float64Array(d.n);
       let bs = 0;
       for (let r = 0; r < size; r++)
-        for (let c = 0; c < size; c++) bs += bump[r * size + c] = Math.exp(-((r - size / 3) ** 2 + (c - size / 3) ** 2) / (2 * (size / 6) ** 2));
+        for (let c = 0; c < size; c++)
+          bs += bump[r * size + c] = Math.exp(-((r - size / 3) ** 2 + (c - size / 3) ** 2) / (2 * (size / 6) ** 2));
       for (let i = 0; i < d.n; i++) bump[i] = bump[i]! / bs;
       const [ub, tub] = timed(() => tightUtility(bump, ch));
       const [ee, te] = timed(() => tightExpectedError(pi, ch));
@@ -101,23 +104,32 @@ export default async function fastBench(): Promise<void> {
       `${`${size}x${size}`.padEnd(9)} ${metric.padEnd(10)} eps ${String(e).padEnd(4)} total ${tSolve.toFixed(0).padStart(6)} ms (setup ${s.setupMs.toFixed(0)}, solve ${s.timeMs.toFixed(0)}), ${s.method} ${s.iterations} it, residual ${s.relResidual.toExponential(1)}; ${mem.text()}`,
     );
     console.log(`          ${extra}`);
-    console.log(`          goal ${size === 100 ? '< 1 s' : '< 60 s'}: ${tSolve < (size === 100 ? 1000 : 60000) ? 'met' : 'MISSED'}`);
+    console.log(
+      `          goal ${size === 100 ? '< 1 s' : '< 60 s'}: ${tSolve < (size === 100 ? 1000 : 60000) ? 'met' : 'MISSED'}`,
+    );
   }
 
-  console.log('\n-- weighted distance transform for the bump prior, Euclidean 300 x 300, eps 0.1 (a wide search): quadtree vs ring window --');
+  console.log(
+    '\n-- weighted distance transform for the bump prior, Euclidean 300 x 300, eps 0.1 (a wide search): quadtree vs ring window --',
+  );
   {
     const size = 300;
     const d = gridDomain(size, size, 1, 'euclidean');
     const f = new Float64Array(d.n);
-    for (let r = 0; r < size; r++) for (let c = 0; c < size; c++) f[r * size + c] = ((r - size / 3) ** 2 + (c - size / 3) ** 2) / (2 * (size / 6) ** 2);
+    for (let r = 0; r < size; r++)
+      for (let c = 0; c < size; c++)
+        f[r * size + c] = ((r - size / 3) ** 2 + (c - size / 3) ** 2) / (2 * (size / 6) ** 2);
     const [q, tq] = timed(() => minPlusTransform(d, 0.1, f, { method: 'quadtree' }));
     const [w, tw] = timed(() => minPlusTransform(d, 0.1, f, { method: 'grid-window' }));
     let same = true;
     for (let i = 0; i < d.n; i++) if (q.value[i] !== w.value[i]) same = false;
-    console.log(`quadtree ${tq.toFixed(0)} ms (${q.work} blocks), window ${tw.toFixed(0)} ms (${w.work} cells): ${(tw / tq).toFixed(0)}x, identical ${same}`);
+    console.log(
+      `quadtree ${tq.toFixed(0)} ms (${q.work} blocks), window ${tw.toFixed(0)} ms (${w.work} cells): ${(tw / tq).toFixed(0)}x, identical ${same}`,
+    );
     const d2 = gridDomain(1000, 1000, 1, 'euclidean');
     const f2 = new Float64Array(d2.n);
-    for (let r = 0; r < 1000; r++) for (let c = 0; c < 1000; c++) f2[r * 1000 + c] = ((r - 333) ** 2 + (c - 333) ** 2) / (2 * (1000 / 6) ** 2);
+    for (let r = 0; r < 1000; r++)
+      for (let c = 0; c < 1000; c++) f2[r * 1000 + c] = ((r - 333) ** 2 + (c - 333) ** 2) / (2 * (1000 / 6) ** 2);
     const [q2, tq2] = timed(() => minPlusTransform(d2, 0.1, f2));
     console.log(`1000 x 1000, eps 0.1: ${q2.method} ${tq2.toFixed(0)} ms (${q2.work} blocks)`);
   }

@@ -23,7 +23,9 @@ function run(domain: Domain, eps: number, arithmetic: 'auto' | 'float' = 'auto')
 export default async function (): Promise<void> {
   const eps = Math.LN2;
   let baseline = 0;
-  console.log('domain      arith  vertices  kernels (n-vertex)  examined / naive       grey   mult    add     vert ms  kernel ms  ratio');
+  console.log(
+    'domain      arith  vertices  kernels (n-vertex)  examined / naive       grey   mult    add     vert ms  kernel ms  ratio',
+  );
   const rows: [Domain, 'auto' | 'float'][] = [
     [lineDomain(3), 'auto'],
     [lineDomain(4), 'auto'],

@@ -33,7 +33,9 @@ export default async function (): Promise<void> {
   }
   for (const db of [databaseDomain(10, 4), databaseDomain(12, 4)]) {
     const kron = time(() => solveMu(db, eps, uniformPrior(db.n)).mu!);
-    console.log(`${db.spec} (n=${db.n}): Kronecker ${kron.ms.toFixed(0)} ms (dense Phi would be ${((db.n * db.n * 8) / 2 ** 40).toFixed(1)} TiB)`);
+    console.log(
+      `${db.spec} (n=${db.n}): Kronecker ${kron.ms.toFixed(0)} ms (dense Phi would be ${((db.n * db.n * 8) / 2 ** 40).toFixed(1)} TiB)`,
+    );
   }
   const n = 2000;
   const line = lineDomain(n);

@@ -29,7 +29,10 @@ export default function bench(): void {
         'unimodal',
         () => {
           const c = Math.floor(rnd() * n);
-          return Float64Array.from({ length: n }, (_, x) => Math.exp(-eps * 1.3 * g.distance(x, c)) * (1 + 0.05 * rnd()));
+          return Float64Array.from(
+            { length: n },
+            (_, x) => Math.exp(-eps * 1.3 * g.distance(x, c)) * (1 + 0.05 * rnd()),
+          );
         },
       ],
       [

@@ -24,7 +24,8 @@ import { candidateLoss, cityPrior, resample } from './lp-scale.bench';
 export function achievedDilation(n: number, e: WeightedEdges, distance: (i: number, j: number) => number): number {
   const paths = weightedAllPairs(n, e);
   let worst = 1;
-  for (let s = 0; s < n; s++) for (let v = s + 1; v < n; v++) worst = Math.max(worst, paths[s * n + v]! / distance(s, v));
+  for (let s = 0; s < n; s++)
+    for (let v = s + 1; v < n; v++) worst = Math.max(worst, paths[s * n + v]! / distance(s, v));
   return worst;
 }
 
@@ -46,20 +47,38 @@ export default async function (): Promise<void> {
   const eps = Math.log(4);
   const pi = resample(city, k);
   const g = gridDomain(k, k, cell);
-  const distance = (i: number, j: number): number => cell * Math.hypot(Math.floor(i / k) - Math.floor(j / k), (i % k) - (j % k));
+  const distance = (i: number, j: number): number =>
+    cell * Math.hypot(Math.floor(i / k) - Math.floor(j / k), (i % k) - (j % k));
   const solve = (epsilon: number, model: 'exact' | 'spanner', delta?: number): Promise<OptimalMechanism> =>
-    optimalMechanism(g, epsilon, pi, 'dist', { model, ...(delta ? { delta } : {}), threads: 2, timeLimitSeconds: limit, targetGap: gap, relaxation: 'off' });
-  console.log(`lp-bracket: ${k} x ${k}, ${cell} km cells, eps ln 4 per km, city prior, gap ${gap}, limit ${limit} s per solve`);
+    optimalMechanism(g, epsilon, pi, 'dist', {
+      model,
+      ...(delta ? { delta } : {}),
+      threads: 2,
+      timeLimitSeconds: limit,
+      targetGap: gap,
+      relaxation: 'off',
+    });
+  console.log(
+    `lp-bracket: ${k} x ${k}, ${cell} km cells, eps ln 4 per km, city prior, gap ${gap}, limit ${limit} s per solve`,
+  );
 
   let exact: number | null = null;
   if (withExact) {
     const t0 = performance.now();
     const m = await solve(eps, 'exact');
     exact = m.lp.lpObjective ?? m.lp.objective;
-    console.log(`  exact model (baseline): ${exact.toFixed(6)} km, bound ${m.lp.lowerBound.toFixed(6)}, ${m.lp.rounds} rounds, ${sec(performance.now() - t0)}`);
+    console.log(
+      `  exact model (baseline): ${exact.toFixed(6)} km, bound ${m.lp.lowerBound.toFixed(6)}, ${m.lp.rounds} rounds, ${sec(performance.now() - t0)}`,
+    );
   }
   // the cheap candidates (with their optimal remap): what a request returns without an LP
-  for (const c of cheapCandidates(g, eps, pi, { kind: 'dist' }, { signal: new AbortController().signal, progress: () => undefined })) {
+  for (const c of cheapCandidates(
+    g,
+    eps,
+    pi,
+    { kind: 'dist' },
+    { signal: new AbortController().signal, progress: () => undefined },
+  )) {
     if (!c.channel || !c.remap) continue;
     const loss = candidateLoss(c.channel, c.remap, g, pi);
     console.log(
@@ -90,6 +109,8 @@ export default async function (): Promise<void> {
       `| ${delta} | ${e.from.length} | ${da.toFixed(4)} | ${lo.toFixed(6)} (${sec(t1 - t0)}) | ${hi.toFixed(6)} (${sec(t2 - t1)}) | ${(bracket * 100).toFixed(2)}% |`,
     );
   }
-  console.log('\n| asked delta | pairs | achieved | relaxation (below) | at eps/achieved (private) | bracket |\n|---|---|---|---|---|---|');
+  console.log(
+    '\n| asked delta | pairs | achieved | relaxation (below) | at eps/achieved (private) | bracket |\n|---|---|---|---|---|---|',
+  );
   for (const r of rows) console.log(r);
 }

@@ -27,8 +27,8 @@
  * LP_SCALE_QUICK=1: every case, 1 thread, 45 s per solve (a few minutes in all).
  * Each line: model, threads, time to 1%, time to the target or the limit, rounds,
  * objective, certified bound, gap, exact lower bound, and the 2-thread / 1-thread time ratio;
- * for baseline cases the same with baselineFor(case) (the settings before the current ones) and the ratio of times and rounds;
- * at the end a Markdown table of every run (for docs/lp.md, "Measurements").
+ * for baseline cases the same with baselineFor(case) (the settings before the current ones) and the ratio of times and
+ * rounds; at the end a Markdown table of every run (for docs/lp.md, "Measurements").
  */
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -36,7 +36,12 @@ import { MechError } from '../../src-shared/errors';
 import { Deadline } from '../../src-worker/base/deadline';
 import type { DecompositionOptions } from '../../src-worker/lp/column-decomposition';
 import { checkPrivacy } from '../../src-worker/check/privacy-check';
-import { type LpPrivacyModel, type OptimalLpResult, RELAXATION_MIN_SECRETS, optimalMechanism } from '../../src-worker/lp/optimal-mechanism';
+import {
+  type LpPrivacyModel,
+  type OptimalLpResult,
+  RELAXATION_MIN_SECRETS,
+  optimalMechanism,
+} from '../../src-worker/lp/optimal-mechanism';
 import { gridDomain } from '../../src-worker/metric/grid';
 import type { Domain } from '../../src-worker/metric/domain';
 import type { RowSource } from '../../src-worker/mechanism/channel';
@@ -118,9 +123,17 @@ const CASES: Case[] = [
  */
 function baselineFor(c: Case): { options: Baseline; name: string } {
   // From RELAXATION_MIN_SECRETS the exact model is bounded by a relaxation first: the baseline bounds itself.
-  if (c.model !== 'spanner' && c.side * c.side >= RELAXATION_MIN_SECRETS) return { options: { relaxation: 'off' }, name: 'no relaxation bound' };
-  if (c.model !== 'spanner') return { options: { decompositionOptions: { pricingGroupSize: c.side * c.side } }, name: 'one shared lazy pricing model' };
-  return { options: { coarseStart: false, decompositionOptions: { remap: false } }, name: 'no coarse start, no remapped incumbent' };
+  if (c.model !== 'spanner' && c.side * c.side >= RELAXATION_MIN_SECRETS)
+    return { options: { relaxation: 'off' }, name: 'no relaxation bound' };
+  if (c.model !== 'spanner')
+    return {
+      options: { decompositionOptions: { pricingGroupSize: c.side * c.side } },
+      name: 'one shared lazy pricing model',
+    };
+  return {
+    options: { coarseStart: false, decompositionOptions: { remap: false } },
+    name: 'no coarse start, no remapped incumbent',
+  };
 }
 
 interface Baseline {
@@ -148,7 +161,9 @@ export default async function (): Promise<void> {
     return;
   }
   const quick = process.env.LP_SCALE_QUICK === '1';
-  const wanted = (process.env.LP_SCALE ?? (quick ? 'all' : 'city-spanner-1,city-exact-1')).split(',').map((s) => s.trim());
+  const wanted = (process.env.LP_SCALE ?? (quick ? 'all' : 'city-spanner-1,city-exact-1'))
+    .split(',')
+    .map((s) => s.trim());
   const threadList = (process.env.LP_SCALE_THREADS ?? (quick ? '1' : '1,2')).split(',').map(Number);
   const limit = Number(process.env.LP_SCALE_LIMIT ?? (quick ? 45 : 600));
   const firstCase = CASES.find((c) => wanted.includes(c.name) || wanted.includes('all'))?.name;
@@ -164,13 +179,25 @@ export default async function (): Promise<void> {
     const pi = c.prior(city);
     const times: number[] = [];
     const gaps: number[] = [];
-    const solve = async (threads: number, variant: string, extra?: Baseline): Promise<{ ms: number; rounds: number; gap: number }> => {
+    const solve = async (
+      threads: number,
+      variant: string,
+      extra?: Baseline,
+    ): Promise<{ ms: number; rounds: number; gap: number }> => {
       let to1 = NaN;
       let beat = NaN;
       const t0 = performance.now();
       try {
-        const candidates = cheapCandidates(g, c.eps, pi, { kind: 'dist' }, { signal: new AbortController().signal, progress: () => undefined });
-        const bestCandidate = Math.min(...candidates.map((k) => (k.channel && k.remap ? candidateLoss(k.channel, k.remap, g, pi) : Infinity)));
+        const candidates = cheapCandidates(
+          g,
+          c.eps,
+          pi,
+          { kind: 'dist' },
+          { signal: new AbortController().signal, progress: () => undefined },
+        );
+        const bestCandidate = Math.min(
+          ...candidates.map((k) => (k.channel && k.remap ? candidateLoss(k.channel, k.remap, g, pi) : Infinity)),
+        );
         const m = await optimalMechanism(g, c.eps, pi, 'dist', {
           model: c.model,
           threads,
@@ -187,7 +214,8 @@ export default async function (): Promise<void> {
         const ms = performance.now() - t0;
         const lp = m.lp;
         const cands = lp.candidates.map(
-          (k) => `${k.construction} ${k.expectedLoss === null ? 'n/a' : k.expectedLoss.toFixed(6)} (${(k.timeMs / 1000).toFixed(2)} s)`,
+          (k) =>
+            `${k.construction} ${k.expectedLoss === null ? 'n/a' : k.expectedLoss.toFixed(6)} (${(k.timeMs / 1000).toFixed(2)} s)`,
         );
         const cheapest = Math.min(...lp.candidates.map((k) => k.expectedLoss ?? Infinity));
         console.log(
@@ -233,7 +261,10 @@ export default async function (): Promise<void> {
       times.push(r.ms);
       gaps.push(r.gap);
     }
-    if (times.length === 2) console.log(`${c.name}: ${threadList[1]} threads / ${threadList[0]} thread time ratio ${(times[1]! / times[0]!).toFixed(2)}`);
+    if (times.length === 2)
+      console.log(
+        `${c.name}: ${threadList[1]} threads / ${threadList[0]} thread time ratio ${(times[1]! / times[0]!).toFixed(2)}`,
+      );
     if (baselineCases.includes(c.name) || baselineCases.includes('all')) {
       const now = { ms: times[0]!, gap: gaps[0]! };
       const baseline = baselineFor(c);
@@ -243,6 +274,11 @@ export default async function (): Promise<void> {
       );
     }
   }
-  console.log(`\n| run | 1% gap at | ${target} at | stopped | rounds | objective (km) | bound | gap |\n|---|---|---|---|---|---|---|---|`);
-  for (const r of summary) console.log(`| ${r.run} | ${r.to1} | ${r.toTarget} | ${r.stop} | ${r.rounds} | ${r.objective} | ${r.bound} | ${r.gap} |`);
+  console.log(
+    `\n| run | 1% gap at | ${target} at | stopped | rounds | objective (km) | bound | gap |\n|---|---|---|---|---|---|---|---|`,
+  );
+  for (const r of summary)
+    console.log(
+      `| ${r.run} | ${r.to1} | ${r.toTarget} | ${r.stop} | ${r.rounds} | ${r.objective} | ${r.bound} | ${r.gap} |`,
+    );
 }

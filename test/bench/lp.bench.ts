@@ -43,7 +43,14 @@ async function run(R: number, eps: number, prior: Float64Array, opts: OptimalMec
     };
   } catch (e) {
     if (e instanceof MechError)
-      return { ok: false, objective: NaN, ms: performance.now() - t0, vars: 0, rows: 0, note: `${e.code}: ${e.message.slice(0, 90)}` };
+      return {
+        ok: false,
+        objective: NaN,
+        ms: performance.now() - t0,
+        vars: 0,
+        rows: 0,
+        note: `${e.code}: ${e.message.slice(0, 90)}`,
+      };
     throw e;
   }
 }
@@ -103,7 +110,9 @@ export default async function lpBench(): Promise<void> {
   }
 
   console.log('\n-- all-pairs (exact) vs spanner LP, uniform prior (orbit-reduced), default solver --');
-  console.log('grid    all-pairs obj  ms      spanner obj    ms     obj ratio  time ratio  dilation bound (all-pairs at eps/1.1)');
+  console.log(
+    'grid    all-pairs obj  ms      spanner obj    ms     obj ratio  time ratio  dilation bound (all-pairs at eps/1.1)',
+  );
   let allPairsOn = true;
   for (const R of [5, 6, 7, 8, 9, 10]) {
     const u = uniformPrior(R * R);
@@ -129,10 +138,14 @@ export default async function lpBench(): Promise<void> {
   console.log('\n-- without symmetry (fixed non-uniform prior), spanner LP --');
   for (const R of [6, 8, 10]) {
     const r = await run(R, eps, skewPrior(R), { timeLimitSeconds: 60 });
-    console.log(`${R}x${R}: ${r.ok ? `objective ${f(r.objective, 6)}, ${f(r.ms)} ms, ${r.vars} variables, ${r.rows} rows` : r.note}`);
+    console.log(
+      `${R}x${R}: ${r.ok ? `objective ${f(r.objective, 6)}, ${f(r.ms)} ms, ${r.vars} variables, ${r.rows} rows` : r.note}`,
+    );
   }
 
-  console.log('\n-- largest grid whose spanner LP solves within 60 s (uniform prior, orbit-reduced, default solver) --');
+  console.log(
+    '\n-- largest grid whose spanner LP solves within 60 s (uniform prior, orbit-reduced, default solver) --',
+  );
   let largest = 0;
   for (const R of [12, 14, 16, 18, 20, 24]) {
     const r = await run(R, eps, uniformPrior(R * R), { timeLimitSeconds: 60 });
@@ -142,7 +155,9 @@ export default async function lpBench(): Promise<void> {
     if (!r.ok || r.ms > 60_000) break;
     largest = R;
   }
-  console.log(`largest spanner grid within 60 s: ${largest}x${largest} (${largest * largest} locations; goal 20x20 = 400)`);
+  console.log(
+    `largest spanner grid within 60 s: ${largest}x${largest} (${largest * largest} locations; goal 20x20 = 400)`,
+  );
 
   console.log('\n-- interior point without crossover (crossover: false) vs with, spanner LP --');
   for (const [R, prior, name] of [
@@ -198,16 +213,27 @@ function cityPrior(): Float64Array | null {
  * (cumulative over the warm re-solves of one model).
  */
 async function generationBench(eps: number): Promise<void> {
-  console.log('\n-- constraint generation vs full model, skewed prior, eps 1, expected distance (time limit 120 s per solve, 300 s for the 20x20 city) --');
-  console.log('grid   model      full ms   full obj       gen ms   gen obj        rounds  rows gen/full       time ratio  rel. gap');
+  console.log(
+    '\n-- constraint generation vs full model, skewed prior, eps 1, expected distance (time limit 120 s per solve, 300 s for the 20x20 city) --',
+  );
+  console.log(
+    'grid   model      full ms   full obj       gen ms   gen obj        rounds  rows gen/full       time ratio  rel. gap',
+  );
   const line = (R: number, model: string, a: Run | undefined, b: Run): void => {
     const gap = a?.ok && b.ok ? Math.abs(b.objective - a.objective) / a.objective : NaN;
     console.log(
       `${R}x${R}`.padEnd(7) +
         model.padEnd(10) +
-        (a ? (a.ok ? f(a.ms).padStart(8) + f(a.objective, 9).padStart(13) : `  (${a.note.slice(0, 40)})`.padEnd(21)) : '   (not run)         ') +
+        (a
+          ? a.ok
+            ? f(a.ms).padStart(8) + f(a.objective, 9).padStart(13)
+            : `  (${a.note.slice(0, 40)})`.padEnd(21)
+          : '   (not run)         ') +
         (b.ok
-          ? f(b.ms).padStart(10) + f(b.objective, 9).padStart(13) + f(b.rounds ?? NaN).padStart(8) + `  ${b.generated}/${b.full}`.padEnd(18)
+          ? f(b.ms).padStart(10) +
+            f(b.objective, 9).padStart(13) +
+            f(b.rounds ?? NaN).padStart(8) +
+            `  ${b.generated}/${b.full}`.padEnd(18)
           : `  (${b.note.slice(0, 60)})`) +
         (a?.ok && b.ok ? f(b.ms / a.ms, 2).padStart(9) + `  ${Number.isFinite(gap) ? gap.toExponential(1) : '-'}` : ''),
     );
@@ -215,12 +241,25 @@ async function generationBench(eps: number): Promise<void> {
   let exactOn = true;
   for (const R of [8, 10, 12]) {
     const pi = skewPrior(R);
-    const full = await run(R, eps, pi, { constraints: 'spanner', generation: 'off', symmetry: 'off', timeLimitSeconds: 120 });
+    const full = await run(R, eps, pi, {
+      constraints: 'spanner',
+      generation: 'off',
+      symmetry: 'off',
+      timeLimitSeconds: 120,
+    });
     const gen = await run(R, eps, pi, { constraints: 'spanner', generation: 'on', timeLimitSeconds: 120 });
     line(R, 'spanner', full, gen);
     if (exactOn) {
       // The full all-pairs model only up to 8x8 (10x10: ~1M rows, minutes).
-      const fullX = R <= 8 ? await run(R, eps, pi, { constraints: 'all-pairs', generation: 'off', symmetry: 'off', timeLimitSeconds: 120 }) : undefined;
+      const fullX =
+        R <= 8
+          ? await run(R, eps, pi, {
+              constraints: 'all-pairs',
+              generation: 'off',
+              symmetry: 'off',
+              timeLimitSeconds: 120,
+            })
+          : undefined;
       const genX = await run(R, eps, pi, { constraints: 'exact', generation: 'on', timeLimitSeconds: 120 });
       line(R, 'exact', fullX, genX);
       if (!genX.ok || genX.ms > 60_000) exactOn = false;
@@ -232,8 +271,15 @@ async function generationBench(eps: number): Promise<void> {
   }
   const city = benchCity();
   if (!city) return;
-  const full = await run(20, eps, city, { constraints: 'spanner', generation: 'off', decomposition: 'off', symmetry: 'off' });
-  console.log(`20x20 city, full spanner model: ${full.ok ? `${f(full.ms)} ms, objective ${f(full.objective, 6)}` : full.note}`);
+  const full = await run(20, eps, city, {
+    constraints: 'spanner',
+    generation: 'off',
+    decomposition: 'off',
+    symmetry: 'off',
+  });
+  console.log(
+    `20x20 city, full spanner model: ${full.ok ? `${f(full.ms)} ms, objective ${f(full.objective, 6)}` : full.note}`,
+  );
   const gen = await run(20, eps, city, { constraints: 'spanner', generation: 'on', timeLimitSeconds: 300 });
   line(20, 'spanner', undefined, gen);
 }
@@ -244,17 +290,27 @@ async function generationBench(eps: number): Promise<void> {
  * the 20 x 20 city, whose full model does not fit the solver heap.
  */
 async function decompositionBench(eps: number): Promise<void> {
-  console.log(`\n-- decomposition by output column vs full model, skewed prior, eps ${eps}, spanner, expected distance --`);
+  console.log(
+    `\n-- decomposition by output column vs full model, skewed prior, eps ${eps}, spanner, expected distance --`,
+  );
   console.log('grid   full ms   full obj       dec ms   dec obj        rounds  time ratio  rel. diff');
   for (const R of [8, 10, 12]) {
     const pi = skewPrior(R);
-    const full = await run(R, eps, pi, { constraints: 'spanner', generation: 'off', decomposition: 'off', symmetry: 'off', timeLimitSeconds: 180 });
+    const full = await run(R, eps, pi, {
+      constraints: 'spanner',
+      generation: 'off',
+      decomposition: 'off',
+      symmetry: 'off',
+      timeLimitSeconds: 180,
+    });
     const dec = await run(R, eps, pi, { constraints: 'spanner', decomposition: 'on', timeLimitSeconds: 180 });
     const diff = full.ok && dec.ok ? Math.abs(dec.objective - full.objective) / full.objective : NaN;
     console.log(
       `${R}x${R}`.padEnd(7) +
         (full.ok ? f(full.ms).padStart(7) + f(full.objective, 9).padStart(13) : `  (${full.note.slice(0, 30)})`) +
-        (dec.ok ? f(dec.ms).padStart(10) + f(dec.objective, 9).padStart(13) + f(dec.rounds ?? NaN).padStart(8) : `  (${dec.note.slice(0, 60)})`) +
+        (dec.ok
+          ? f(dec.ms).padStart(10) + f(dec.objective, 9).padStart(13) + f(dec.rounds ?? NaN).padStart(8)
+          : `  (${dec.note.slice(0, 60)})`) +
         (full.ok && dec.ok ? f(dec.ms / full.ms, 2).padStart(12) + `  ${diff.toExponential(1)}` : ''),
     );
   }
@@ -264,7 +320,10 @@ async function decompositionBench(eps: number): Promise<void> {
   for (const e of (process.env.LP_BENCH_CITY_EPS ?? '1').split(',').map(Number)) {
     const t0 = performance.now();
     try {
-      const m = await optimalMechanism(gridDomain(20, 20), e, city, 'dist', { constraints: 'spanner', timeLimitSeconds: 1200 });
+      const m = await optimalMechanism(gridDomain(20, 20), e, city, 'dist', {
+        constraints: 'spanner',
+        timeLimitSeconds: 1200,
+      });
       console.log(
         `20x20 city, eps ${e}, spanner, by decomposition: ${f(performance.now() - t0)} ms, objective ${f(m.facts.solve.objective, 6)} km, certified lower bound ${f(m.lp.lowerBound, 6)}, ${m.facts.solve.decomposition?.rounds} rounds, ${m.facts.solve.decomposition?.columns} columns (master ${f(m.facts.solve.decomposition!.masterMs)} ms, pricing ${f(m.facts.solve.decomposition!.pricingMs)} ms)`,
       );

@@ -1,4 +1,7 @@
-/** Peak memory of a bench run: construct before the work, call sample() during it (it may be passed as a callback), print it after. */
+/**
+ * Peak memory of a bench run: construct before the work, call sample() during it (it may be passed as a callback),
+ * print it after.
+ */
 
 export const MB = 1024 * 1024;
 

@@ -55,7 +55,9 @@ export default async function bench(): Promise<void> {
   // 2. Table build scaling (Euclidean) and closed-form Manhattan on a 1000 x 1000 grid.
   for (const n of [150, 300, 1000]) {
     const [mm, ms] = time(() => planarLaplace(gridDomain(n, n), 0.2));
-    console.log(`euclidean ${n}x${n}: tables ${ms.toFixed(0)} ms for ${factsOf(mm, 'planar-laplace').integrations} integrations`);
+    console.log(
+      `euclidean ${n}x${n}: tables ${ms.toFixed(0)} ms for ${factsOf(mm, 'planar-laplace').integrations} integrations`,
+    );
   }
   const big = gridDomain(1000, 1000, 1, 'manhattan');
   const [mb, mbMs] = time(() => planarLaplace(big, 0.05));
@@ -63,7 +65,9 @@ export default async function bench(): Promise<void> {
   const [, rowsMs] = time(() => {
     for (let i = 0; i < 20; i++) mb.channel.row(i * 49_999, row);
   });
-  console.log(`manhattan 1000x1000: build ${mbMs.toFixed(1)} ms, ${(rowsMs / 20).toFixed(1)} ms per row of 10^6 entries`);
+  console.log(
+    `manhattan 1000x1000: build ${mbMs.toFixed(1)} ms, ${(rowsMs / 20).toFixed(1)} ms per row of 10^6 entries`,
+  );
 
   // 3. Privacy check throughput: edges (line) vs all pairs on the same channel.
   const N = 600;

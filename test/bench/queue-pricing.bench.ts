@@ -38,7 +38,10 @@ interface Run {
   rounds: DecompositionIteration[];
   /** Frame bytes [sent, received] after each round (queue runs). */
   bytes: [number, number][];
-  /** ms inside the engine's price() per round (the rest of the decomposition's pricing time is the master's work on the columns). */
+  /**
+   * ms inside the engine's price() per round (the rest of the decomposition's pricing time is the master's work on the
+   * columns).
+   */
   engineMs: number[];
   objective: number;
   bound: number;
@@ -101,7 +104,9 @@ export default async function queuePricingBench(): Promise<void> {
   let fleet: PricingFleet | undefined;
   const workers: WorkerProc[] = [];
   try {
-    workers.push(...(await Promise.all(Array.from({ length: THREADS }, () => startWorker(redis.url, { concurrency: 1 })))));
+    workers.push(
+      ...(await Promise.all(Array.from({ length: THREADS }, () => startWorker(redis.url, { concurrency: 1 })))),
+    );
     fleet = await PricingFleet.connect(parseQueueUrl(redis.url));
     queued = await run(fleet);
   } finally {
@@ -112,7 +117,8 @@ export default async function queuePricingBench(): Promise<void> {
   const L = perRound(local);
   const Q = perRound(queued);
   const rounds = queued.rounds.length;
-  const same = local.rounds.length === rounds && Math.abs(local.objective - queued.objective) <= 1e-9 * Math.abs(local.objective);
+  const same =
+    local.rounds.length === rounds && Math.abs(local.objective - queued.objective) <= 1e-9 * Math.abs(local.objective);
   console.log('pricing                        master ms/round   pricing ms/round   first round pricing ms');
   console.log(
     `here, ${THREADS} threads                ${L.master.toFixed(0).padStart(12)}   ${L.pricing.toFixed(0).padStart(16)}   ${L.first.toFixed(0).padStart(22)}`,
@@ -122,7 +128,8 @@ export default async function queuePricingBench(): Promise<void> {
   );
   const f = fleet!;
   const over = Q.pricing - L.pricing;
-  // Rounds 2.. (the first one also opens the slices' models on the workers, which local pricing does before its rounds).
+  // Rounds 2.. (the first one also opens the slices' models on the workers, which local pricing does before its
+  // rounds).
   const later = f.rounds.slice(1);
   const direct = later.reduce((a, r) => a + r.wallMs - r.workerMs, 0) / later.length;
   console.log(

@@ -74,13 +74,18 @@ export default async function queueBench(): Promise<void> {
   const redis = await startRedis();
   try {
     for (const k of [1, 2, 4]) {
-      const workers: WorkerProc[] = await Promise.all(Array.from({ length: k }, () => startWorker(redis.url, { concurrency: 1 })));
+      const workers: WorkerProc[] = await Promise.all(
+        Array.from({ length: k }, () => startWorker(redis.url, { concurrency: 1 })),
+      );
       const client = await QueueClient.connect(parseQueueUrl(redis.url));
       try {
         await sweep(client, k * 3);
         const { ms, results } = await sweep(client, POINTS);
         const bad = results.map(utility).findIndex((u, i) => !Object.is(u, reference[i]));
-        if (bad >= 0) throw new Error(`queue result ${bad} differs from the local pool: ${utility(results[bad]!)} vs ${reference[bad]}`);
+        if (bad >= 0)
+          throw new Error(
+            `queue result ${bad} differs from the local pool: ${utility(results[bad]!)} vs ${reference[bad]}`,
+          );
         const rt = await roundTrip(client);
         rows.push({ name: `queue, ${k} worker process${k > 1 ? 'es' : ''}`, par: k, ms, rt });
       } finally {

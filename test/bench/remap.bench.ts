@@ -28,7 +28,10 @@ import { MB, MemSampler } from './mem-sampler';
 /** City-like prior: a few Gaussian hot spots on a floor (smoothing), normalised. */
 function cityPrior(R: number, C: number, seed: number): Float64Array {
   const rnd = seededRandom(seed);
-  const spots = Array.from({ length: 6 }, () => [rnd() * R, rnd() * C, (0.03 + 0.08 * rnd()) * Math.min(R, C), 0.2 + rnd()] as const);
+  const spots = Array.from(
+    { length: 6 },
+    () => [rnd() * R, rnd() * C, (0.03 + 0.08 * rnd()) * Math.min(R, C), 0.2 + rnd()] as const,
+  );
   const p = new Float64Array(R * C);
   let s = 0;
   for (let r = 0; r < R; r++)
@@ -46,7 +49,9 @@ function report(label: string, res: BayesRemapResult, mem: MemSampler, setupMs: 
   const w = res.stats.window;
   console.log(
     `${label}: ${res.method}, ${(res.stats.timeMs / 1000).toFixed(1)} s (+ ${(setupMs / 1000).toFixed(1)} s mechanism), ${(res.stats.evaluations / res.stats.columns).toFixed(2)} guesses evaluated per output (max ${res.stats.maxEvaluationsPerColumn})` +
-      (w ? `, window radius ${w.startRadius} (${w.meanCells.toFixed(0)} cells per output, ${w.widened} widened, max radius ${w.maxRadius})` : '') +
+      (w
+        ? `, window radius ${w.startRadius} (${w.meanCells.toFixed(0)} cells per output, ${w.widened} widened, max radius ${w.maxRadius})`
+        : '') +
       `; loss ${res.originalLoss?.toFixed(6)} -> ${res.remappedLoss.toFixed(6)} (${(100 * (1 - res.remappedLoss / res.originalLoss!)).toFixed(2)}% less, slack ${res.valueSlack.toExponential(1)}); ${mem}`,
   );
 }
@@ -79,7 +84,9 @@ export default async function bench(): Promise<void> {
             mem.sample();
             if (R >= 1000 && done * 10 >= (tenth + 1) * total) {
               tenth = Math.floor((done * 10) / total);
-              process.stderr.write(`  ${R}x${R} eps ${eps}: ${tenth * 10}% after ${((performance.now() - t0 - setupMs) / 1000).toFixed(0)} s\n`);
+              process.stderr.write(
+                `  ${R}x${R} eps ${eps}: ${tenth * 10}% after ${((performance.now() - t0 - setupMs) / 1000).toFixed(0)} s\n`,
+              );
             }
           },
         },
@@ -101,7 +108,9 @@ export default async function bench(): Promise<void> {
         bestByScan(loss, col);
       }
       const perCol = (performance.now() - t1) / k;
-      console.log(`  baseline full scan: ${perCol.toFixed(0)} ms per output -> ~${((perCol * d.n) / 1000).toFixed(0)} s for all ${d.n} outputs`);
+      console.log(
+        `  baseline full scan: ${perCol.toFixed(0)} ms per output -> ~${((perCol * d.n) / 1000).toFixed(0)} s for all ${d.n} outputs`,
+      );
     }
   }
 

@@ -30,7 +30,9 @@ export default async function bench(): Promise<void> {
     );
     if (side === 30) {
       const dense = await ms({ type: 'mechanism', ...mechanism, inlineLimit: 1_000_000 });
-      console.log(`  baseline: the dense 900 x 900 channel as a mechanism result ${dense.toFixed(0)} ms (x${(dense / row).toFixed(0)} one row)`);
+      console.log(
+        `  baseline: the dense 900 x 900 channel as a mechanism result ${dense.toFixed(0)} ms (x${(dense / row).toFixed(0)} one row)`,
+      );
     }
   }
 }

@@ -40,16 +40,26 @@ export default function startupBench(): void {
   const dir = mkdtempSync(join(tmpdir(), 'mechstudio-startup-'));
   try {
     const channel = join(dir, 'tg6.csv');
-    const gen = spawnSync(process.execPath, [BIN, 'mechanism', '--domain', 'line:6', '--epsilon', '1', '--kind', 'tg', '--out', channel], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
+    const gen = spawnSync(
+      process.execPath,
+      [BIN, 'mechanism', '--domain', 'line:6', '--epsilon', '1', '--kind', 'tg', '--out', channel],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+      },
+    );
     if (gen.status !== 0) throw new Error(`could not write the channel: ${gen.stderr}`);
 
     const env = (mode: string): NodeJS.ProcessEnv => ({ ...process.env, MECHSTUDIO_CLI: mode });
     const jobs: { name: string; args: string[] }[] = [
-      { name: 'mechanism --domain line:6 --epsilon 1 --kind tg', args: [BIN, 'mechanism', '--domain', 'line:6', '--epsilon', '1', '--kind', 'tg'] },
-      { name: 'check --channel tg6.csv --domain line:6 --epsilon 1', args: [BIN, 'check', '--channel', channel, '--domain', 'line:6', '--epsilon', '1'] },
+      {
+        name: 'mechanism --domain line:6 --epsilon 1 --kind tg',
+        args: [BIN, 'mechanism', '--domain', 'line:6', '--epsilon', '1', '--kind', 'tg'],
+      },
+      {
+        name: 'check --channel tg6.csv --domain line:6 --epsilon 1',
+        args: [BIN, 'check', '--channel', channel, '--domain', 'line:6', '--epsilon', '1'],
+      },
     ];
     const floor: number[] = [];
     wallMs(['-e', '0'], process.env);

@@ -18,7 +18,8 @@ const names = readdirSync(__dirname)
   .map((f) => f.slice(0, -'.e2e.ts'.length))
   .sort();
 const unknown = (only ?? []).filter((n) => !names.includes(n));
-if (unknown.length) throw new Error(`MECHSTUDIO_E2E names no e2e module: ${unknown.join(', ')} (there are ${names.join(', ')})`);
+if (unknown.length)
+  throw new Error(`MECHSTUDIO_E2E names no e2e module: ${unknown.join(', ')} (there are ${names.join(', ')})`);
 
 for (const name of names.filter((n) => !only || only.includes(n))) {
   describe(name, async () => {

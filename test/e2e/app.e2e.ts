@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, readdirSync, copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseChannelCsv, ROOT, SHOTS, useHarness, choosePath, newProject, setNumberField, screenshot } from './helpers';
+import {
+  parseChannelCsv,
+  ROOT,
+  SHOTS,
+  useHarness,
+  choosePath,
+  newProject,
+  setNumberField,
+  screenshot,
+} from './helpers';
 
 const h = useHarness({
   setup: async (started) => {
@@ -23,11 +32,18 @@ describe('Mechanism Studio in web mode', () => {
     await page.getByTestId('privacy-badge').waitFor({ timeout: 120_000 });
     // the rest of the example (measures, checks) finishes in the background
     await expect
-      .poll(() => page.locator('[data-testid="job-row"][data-status="running"], [data-testid="job-row"][data-status="queued"]').count(), { timeout: 120_000 })
+      .poll(
+        () =>
+          page
+            .locator('[data-testid="job-row"][data-status="running"], [data-testid="job-row"][data-status="queued"]')
+            .count(),
+        { timeout: 120_000 },
+      )
       .toBe(0);
     expect(await page.locator('[data-testid="job-row"][data-status="error"]').count()).toBe(0);
     await shot('01-start-example');
-    // the README's and docs/app.md's screenshot (a tracked file): refreshed on request only, so a test run leaves the tree clean
+    // the README's and docs/app.md's screenshot (a tracked file): refreshed on request only, so a test run leaves the
+    // tree clean
     if (process.env.MECHSTUDIO_UPDATE_SCREENSHOT === '1' || !existsSync(join(ROOT, 'resources/screenshot.png'))) {
       copyFileSync(join(SHOTS, '01-start-example.png'), join(ROOT, 'resources/screenshot.png'));
     }
@@ -78,7 +94,9 @@ describe('Mechanism Studio in web mode', () => {
     await setNumber('mech-epsilon', 2);
     await page.getByTestId('compute').click();
     await expect
-      .poll(async () => (await page.getByTestId('heatmap').count()) + (await page.getByTestId('not-exists').count()), { timeout: 120_000 })
+      .poll(async () => (await page.getByTestId('heatmap').count()) + (await page.getByTestId('not-exists').count()), {
+        timeout: 120_000,
+      })
       .toBeGreaterThan(0);
     expect(await page.getByTestId('heatmap').count()).toBe(1);
     await page.getByTestId('privacy-badge').waitFor({ timeout: 60_000 });
@@ -143,7 +161,8 @@ describe('Mechanism Studio in web mode', () => {
     await page.getByTestId('compute').click();
     const row = page.getByTestId('job-row').filter({ hasText: 'optimal mechanism' }).first();
     await row.getByTestId('cancel-job').waitFor({ timeout: 30_000 });
-    await expect.poll(() => row.getAttribute('data-status'), { timeout: 60_000 }).toBe('running'); // its first progress came
+    // its first progress came
+    await expect.poll(() => row.getAttribute('data-status'), { timeout: 60_000 }).toBe('running');
     await shot('07-jobs-running');
     await row.getByTestId('cancel-job').click();
     await expect.poll(() => row.getAttribute('data-status'), { timeout: 15_000 }).toBe('cancelled');
@@ -161,7 +180,10 @@ describe('Mechanism Studio in web mode', () => {
     await choosePath(page, 'cmd-save-as', path);
     await expect.poll(() => existsSync(path)).toBe(true);
     await expect.poll(() => page.getByTestId('dirty').count()).toBe(0);
-    const saved = JSON.parse(readFileSync(path, 'utf8')) as { domains: { domain: string }[]; mechanisms: { id: string; kind: string; epsilon: number }[] };
+    const saved = JSON.parse(readFileSync(path, 'utf8')) as {
+      domains: { domain: string }[];
+      mechanisms: { id: string; kind: string; epsilon: number }[];
+    };
     expect(saved.domains[0]!.domain).toBe('grid:8x8:step=0.5');
     expect(saved.mechanisms.map((m) => [m.kind, m.epsilon])).toEqual([
       ['planar-laplace', 2],
@@ -220,7 +242,10 @@ describe('Mechanism Studio in web mode', () => {
     await page.getByTestId('domain-kind').selectOption('smartmeter');
     await page.getByTestId('release-trace').click();
     await expect
-      .poll(() => page.getByTestId('job-row').filter({ hasText: 'smart-meter noise' }).first().getAttribute('data-status'), { timeout: 60_000 })
+      .poll(
+        () => page.getByTestId('job-row').filter({ hasText: 'smart-meter noise' }).first().getAttribute('data-status'),
+        { timeout: 60_000 },
+      )
       .toBe('done');
     await shot('13-smart-meter');
 
@@ -302,7 +327,9 @@ describe('Mechanism Studio in web mode', () => {
           const c = el as unknown as {
             width: number;
             height: number;
-            getContext(t: string): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
+            getContext(t: string): {
+              getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
+            };
           };
           const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
           let n = 0;
@@ -344,7 +371,9 @@ describe('Mechanism Studio in web mode', () => {
     const path = join(h.tmp, 'projects', 'voting.mechstudio.json');
     await choosePath(page, 'cmd-save-as', path);
     await expect.poll(() => existsSync(path)).toBe(true);
-    const original = JSON.parse(readFileSync(join(ROOT, 'resources/examples/voting.json'), 'utf8')) as { caseStudies: unknown[] };
+    const original = JSON.parse(readFileSync(join(ROOT, 'resources/examples/voting.json'), 'utf8')) as {
+      caseStudies: unknown[];
+    };
     const saved = JSON.parse(readFileSync(path, 'utf8')) as { caseStudies: unknown[] };
     expect(saved.caseStudies).toEqual(original.caseStudies);
     expect(h.pageErrors, h.pageErrors.join('\n')).toEqual([]);
@@ -386,7 +415,8 @@ describe('Mechanism Studio in web mode', () => {
     await page.getByTestId('delete-domain-yes-votes').click();
     await page.getByTestId('delete-confirm').click();
     await expect.poll(() => page.getByTestId('item-domain-yes-votes').count()).toBe(0);
-    for (const id of ['votes-tg', 'votes-tight']) expect(await page.getByTestId(`item-mechanism-${id}`).count()).toBe(0);
+    for (const id of ['votes-tg', 'votes-tight'])
+      expect(await page.getByTestId(`item-mechanism-${id}`).count()).toBe(0);
     expect(await page.getByTestId('item-mechanism-cities-rr').count()).toBe(1);
     expect(await page.getByTestId('item-analysis-rr-uniform').count()).toBe(1);
     await shot('21-after-delete');

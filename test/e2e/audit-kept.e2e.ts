@@ -77,7 +77,9 @@ describe('audits kept with the project', () => {
     await page.getByTestId('audit-run').click();
     await expect
       .poll(() => page.getByTestId('audit-verdict').textContent(), { timeout: 60_000 })
-      .toMatch(/^claim refuted: with 99% confidence the effective ε is at least [\d.]+ per unit of distance, above the claimed ln 4 ≈ 1\.386: /);
+      .toMatch(
+        /^claim refuted: with 99% confidence the effective ε is at least [\d.]+ per unit of distance, above the claimed ln 4 ≈ 1\.386: /,
+      );
     // the claim as typed, its value to 4 significant digits beside it
     expect(await page.getByTestId('audit-verdict').textContent()).toBe(
       `claim refuted: with 99% confidence the effective ε is at least ${BOUND} per unit of distance, above the claimed ln 4 ≈ 1.386: the mechanism protects less than claimed`,
@@ -114,8 +116,12 @@ describe('audits kept with the project', () => {
     expect(await page.getByTestId('audit-epsilon').inputValue()).toBe('ln 4');
     expect(await page.getByTestId('audit-points').inputValue()).toBe('homes');
     expect(await page.getByTestId('audit-file-name').textContent()).toBe('xy-samples.csv');
-    expect(await page.getByTestId('audit-file-size').textContent()).toBe(`${bytes.length.toLocaleString('en-US')} bytes`);
-    expect(await page.getByTestId('audit-file-sha256').textContent()).toBe(createHash('sha256').update(bytes).digest('hex'));
+    expect(await page.getByTestId('audit-file-size').textContent()).toBe(
+      `${bytes.length.toLocaleString('en-US')} bytes`,
+    );
+    expect(await page.getByTestId('audit-file-sha256').textContent()).toBe(
+      createHash('sha256').update(bytes).digest('hex'),
+    );
     await shot('02-reloaded');
   }, 120_000);
 
@@ -127,7 +133,9 @@ describe('audits kept with the project', () => {
     await page.getByTestId('audit-run').click();
     const err = page.getByTestId('audit-error');
     await err.waitFor({ timeout: 60_000 });
-    expect(await err.textContent()).toBe('samples CSV bad-xy.csv (released), line 3, column x: the value is not a decimal number');
+    expect(await err.textContent()).toBe(
+      'samples CSV bad-xy.csv (released), line 3, column x: the value is not a decimal number',
+    );
     await shot('03-bad-file');
   }, 120_000);
 });

@@ -51,7 +51,8 @@ describe('audit view', () => {
 
   it('a samples file on a line: not refuted at the true eps, the witness as a strip; a bad file named in one line', async () => {
     const page = h.page;
-    // Exact randomized-response frequencies on line:5: each secret reports itself 40% of the time, each other value 15% (eps ln(8/3) = 0.98).
+    // Exact randomized-response frequencies on line:5: each secret reports itself 40% of the time, each other value 15%
+    // (eps ln(8/3) = 0.98).
     const lines = ['secret,released'];
     for (let a = 0; a < 5; a++)
       for (let i = 0; i < 2000; i++) {
@@ -74,7 +75,9 @@ describe('audit view', () => {
     await page.getByTestId('audit-strip').waitFor();
     // One cell per point of line:5; the witness's two secrets are lettered.
     expect(await page.getByTestId('audit-strip').locator('.cell').count()).toBe(5);
-    expect((await page.getByTestId('audit-strip').textContent())!.replace(/\s/g, '').split('').sort().join('')).toBe('ab');
+    expect((await page.getByTestId('audit-strip').textContent())!.replace(/\s/g, '').split('').sort().join('')).toBe(
+      'ab',
+    );
     expect(await page.getByTestId('audit-detection').locator('tbody tr').count()).toBe(2);
     await page.getByTestId('audit-view').screenshot({ path: join(SHOTS, 'audit-line-file.png') });
 
@@ -82,6 +85,8 @@ describe('audit view', () => {
     writeFileSync(bad, 'secret,released\n0,1\n9,1\n');
     await page.getByTestId('audit-file').setInputFiles(bad);
     await page.getByTestId('audit-run').click();
-    await expect.poll(() => page.getByTestId('audit-error').textContent(), { timeout: 60_000 }).toMatch(/line 3: the secret is not a point of line:5/);
+    await expect
+      .poll(() => page.getByTestId('audit-error').textContent(), { timeout: 60_000 })
+      .toMatch(/line 3: the secret is not a point of line:5/);
   });
 });

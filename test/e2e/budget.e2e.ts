@@ -20,7 +20,16 @@ const h = useHarness({
       domains: [{ id: 'ages', domain: 'line:5' }],
       mechanisms: [{ id: 'tg', domain: 'ages', kind: 'tg', epsilon: 0.5 }],
       releases: [
-        { mechanism: 'tg', epsilon: 0.75, population: 'clinic', input: file0, output: file0, rows: 2, randomness: 'crypto', date: '2026-01-01T00:00:00.000Z' },
+        {
+          mechanism: 'tg',
+          epsilon: 0.75,
+          population: 'clinic',
+          input: file0,
+          output: file0,
+          rows: 2,
+          randomness: 'crypto',
+          date: '2026-01-01T00:00:00.000Z',
+        },
       ],
       privacyBudget: { all: 1 },
     });
@@ -43,20 +52,27 @@ describe('the privacy budget in the Apply view', () => {
     const spent = page.getByTestId('apply-spent');
     await expect
       .poll(() => spent.textContent())
-      .toBe("Privacy spent on 'clinic': 0.75 over 1 release; this release at eps 0.5 brings it to 1.25 of a budget of 1: past the budget.");
+      .toBe(
+        "Privacy spent on 'clinic': 0.75 over 1 release; this release at eps 0.5 brings it to 1.25 of a budget of 1: past the budget.",
+      );
     let downloads = 0;
     page.on('download', () => downloads++);
     await page.getByTestId('apply-run').click();
     await expect
       .poll(() => page.getByTestId('apply-error').textContent())
-      .toBe('privacy budget exceeded for \'clinic\': spent 0.75 + this release 0.5 = 1.25 > budget 1: tick "Release past the budget" to release anyway');
+      .toBe(
+        'privacy budget exceeded for \'clinic\': spent 0.75 + this release 0.5 = 1.25 > budget 1: tick "Release past the budget" to release anyway',
+      );
     await page.getByTestId('apply-view').scrollIntoViewIfNeeded();
     await screenshot(page, 'budget-01-refused');
     expect(downloads).toBe(0);
     expect(await page.getByTestId('apply-summary').count()).toBe(0);
 
     await page.getByTestId('apply-over-budget').check();
-    const [d] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByTestId('apply-run').click()]);
+    const [d] = await Promise.all([
+      page.waitForEvent('download', { timeout: 60_000 }),
+      page.getByTestId('apply-run').click(),
+    ]);
     await d.saveAs(join(h.tmp, 'released.csv'));
     await page.getByTestId('apply-summary').waitFor({ timeout: 60_000 });
     await expect.poll(() => spent.textContent()).toContain("Privacy spent on 'clinic': 1.25 over 2 releases");

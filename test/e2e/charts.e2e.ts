@@ -42,24 +42,35 @@ describe('case-study charts', () => {
   });
 
   it('geo: the city bar chart with horizontal bars, tall enough for its eleven categories', async () => {
-    // the example on a 20 x 20 grid and a 10 x 10 city (a lumpy population), the full-resolution LP within 10 s: the same chart in seconds
-    // its data file in the project's own folder (a file outside it would be listed and asked about first)
+    // the example on a 20 x 20 grid and a 10 x 10 city (a lumpy population), the full-resolution LP within 10 s: the
+    // same chart in seconds its data file in the project's own folder (a file outside it would be listed and asked
+    // about first)
     mkdirSync(join(h.tmp, 'projects/data'), { recursive: true });
     copyFileSync(join(ROOT, 'resources/data/city-population.csv'), join(h.tmp, 'projects/data/city-population.csv'));
-    const text = readFileSync(join(ROOT, 'resources/examples/geo.json'), 'utf8').replaceAll('csv:../data/', 'csv:data/');
+    const text = readFileSync(join(ROOT, 'resources/examples/geo.json'), 'utf8').replaceAll(
+      'csv:../data/',
+      'csv:data/',
+    );
     const geo = JSON.parse(text) as {
       name: string;
       caseStudies: { params: Record<string, unknown> }[];
     };
     geo.name = 'Geo charts';
     const population = Array.from({ length: 100 }, (_, i) => 1 + ((i * 37) % 11));
-    Object.assign(geo.caseStudies[0]!.params, { size: 20, citySide: 10, population, fullLpEpsilons: [1], fullLpTimeLimit: 10 });
+    Object.assign(geo.caseStudies[0]!.params, {
+      size: 20,
+      citySide: 10,
+      population,
+      fullLpEpsilons: [1],
+      fullLpTimeLimit: 10,
+    });
     await choosePath(h.page, 'cmd-open', writeProject(h, 'geo-charts.json', geo), true);
     await expect.poll(() => h.page.getByTestId('doc-title').textContent(), { timeout: 30_000 }).toContain('Geo charts');
     await h.page.getByTestId('item-case-study-geo').click();
     expect(await shootCaseCharts('geo')).toBe(3);
     const city = await chartBox('city-error');
-    // 11 categories (grid and mechanism) x 2 series at 26 px each plus title and legend: taller than the 380 px of the others
+    // 11 categories (grid and mechanism) x 2 series at 26 px each plus title and legend: taller than the 380 px of the
+    // others
     expect(city.height).toBe(11 * 26 + 150);
     expect((await chartBox('grid-error')).height).toBeLessThan(city.height);
   });

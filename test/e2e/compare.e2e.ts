@@ -28,7 +28,12 @@ const R = 30;
 function twoCentre(): number[] {
   const w: number[] = [];
   for (let r = 0; r < R; r++)
-    for (let c = 0; c < R; c++) w.push(Math.exp(-(Math.hypot(r - 8, c - 9) ** 2) / 18) + 0.6 * Math.exp(-(Math.hypot(r - 22, c - 20) ** 2) / 12) + 0.002);
+    for (let c = 0; c < R; c++)
+      w.push(
+        Math.exp(-(Math.hypot(r - 8, c - 9) ** 2) / 18) +
+          0.6 * Math.exp(-(Math.hypot(r - 22, c - 20) ** 2) / 12) +
+          0.002,
+      );
   const s = w.reduce((a, b) => a + b, 0);
   return w.map((x) => x / s);
 }
@@ -39,9 +44,11 @@ function cellTexts(table: Locator): Promise<string[][]> {
     .locator('tbody tr')
     .evaluateAll((trs) =>
       trs.map((tr) =>
-        Array.from((tr as unknown as { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> }).querySelectorAll('td')).map(
-          (td) => td.textContent ?? '',
-        ),
+        Array.from(
+          (
+            tr as unknown as { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> }
+          ).querySelectorAll('td'),
+        ).map((td) => td.textContent ?? ''),
       ),
     );
 }
@@ -69,7 +76,9 @@ describe('compare mechanisms and map views', () => {
     expect(await page.getByTestId('compare-prior').inputValue()).toBe('two-centre');
     // an invalid eps blocks Compare, in words under the field
     await page.getByTestId('compare-eps').fill('0');
-    await expect.poll(() => page.getByTestId('compare-eps-error').textContent()).toBe('ε (per km) must be more than 0 (you entered 0)');
+    await expect
+      .poll(() => page.getByTestId('compare-eps-error').textContent())
+      .toBe('ε (per km) must be more than 0 (you entered 0)');
     await expect.poll(() => page.getByTestId('compare-blocked').textContent()).toContain('fix ε first');
     expect(await page.getByTestId('compare-run').isDisabled()).toBe(true);
     await page.getByTestId('compare-eps').fill('1');
@@ -88,12 +97,20 @@ describe('compare mechanisms and map views', () => {
       'vs planar Laplace',
     ]);
     const rows = await cellTexts(table);
-    expect(rows.map((r) => r[0])).toEqual(['Planar Laplace', 'Planar Laplace + remap', 'Tight constraints', 'Exponential', 'Exponential + remap']);
+    expect(rows.map((r) => r[0])).toEqual([
+      'Planar Laplace',
+      'Planar Laplace + remap',
+      'Tight constraints',
+      'Exponential',
+      'Exponential + remap',
+    ]);
     // tight constraints does not exist on this grid at eps 1 per km: its row says so, the note says why
     expect(rows[2]![1]).toBe('does not exist');
     await expect
       .poll(() => page.getByTestId('compare-notes').textContent())
-      .toMatch(/Tight constraints: does not exist at ε = 1: its weights would have to be negative \(smallest -[\d.e-]+ at cell \(\d+,\d+\)\)/);
+      .toMatch(
+        /Tight constraints: does not exist at ε = 1: its weights would have to be negative \(smallest -[\d.e-]+ at cell \(\d+,\d+\)\)/,
+      );
     const pl = rows[0]!;
     const plr = rows[1]!;
     expect(pl[1]).toMatch(/^\d+(\.\d+)? km$/);
@@ -133,7 +150,8 @@ describe('compare mechanisms and map views', () => {
     expect(await page.getByTestId('compare-map-0-circle-note').count()).toBe(0);
     // hover: cell, position in km, probability and prior
     const canvas = page.getByTestId('compare-map-0-canvas');
-    // cell (8, 9): 46 px left margin, 22 px top margin, the map's side / 30 px a cell (the maps are sized to stand side by side)
+    // cell (8, 9): 46 px left margin, 22 px top margin, the map's side / 30 px a cell (the maps are sized to stand side
+    // by side)
     const cell = ((await canvas.boundingBox())!.width - 46 - 12) / 30;
     await canvas.hover({ position: { x: 46 + 9.5 * cell, y: 22 + 8.5 * cell } });
     const tip = page.getByTestId('compare-map-0-tooltip');
@@ -156,7 +174,9 @@ describe('compare mechanisms and map views', () => {
 
     // click a cell: the user moves there (the maps are recomputed for it)
     await canvas.click({ position: { x: 46 + 20.5 * cell, y: 22 + 22.5 * cell } });
-    await expect.poll(() => page.getByTestId('compare-view').textContent(), { timeout: 60_000 }).toContain('a user at cell (22,20)');
+    await expect
+      .poll(() => page.getByTestId('compare-view').textContent(), { timeout: 60_000 })
+      .toContain('a user at cell (22,20)');
     // changed inputs label the table as stale until Compare runs again
     expect(await page.getByTestId('compare-stale').count()).toBe(0);
     await page.getByTestId('compare-eps').fill('2');
@@ -199,7 +219,9 @@ describe('compare mechanisms and map views', () => {
     // two centres, near (5, 6) and (14, 13)
     const prior = Array.from({ length: n * n }, (_, i) => {
       const [r, c] = [Math.floor(i / n), i % n];
-      return Math.exp(-(Math.hypot(r - 5, c - 6) ** 2) / 10) + 0.6 * Math.exp(-(Math.hypot(r - 14, c - 13) ** 2) / 8) + 0.002;
+      return (
+        Math.exp(-(Math.hypot(r - 5, c - 6) ** 2) / 10) + 0.6 * Math.exp(-(Math.hypot(r - 14, c - 13) ** 2) / 8) + 0.002
+      );
     });
     const total = prior.reduce((a, b) => a + b, 0);
     const eps = Math.log(4);
@@ -232,15 +254,20 @@ describe('compare mechanisms and map views', () => {
     await page.getByTestId('cmd-compare').click();
     await page.getByTestId('compare-view').waitFor();
     expect(await page.getByTestId('compare-prior').inputValue()).toBe('pop');
-    // the comparison starts at the project's eps (ln 4, its mechanisms'); at 1 the mechanism computed at ln 4 is listed, not included, saying why
+    // the comparison starts at the project's eps (ln 4, its mechanisms'); at 1 the mechanism computed at ln 4 is
+    // listed, not included, saying why
     await expect.poll(() => page.getByTestId('compare-eps').inputValue()).toBe('ln 4');
     await page.getByTestId('compare-eps').fill('1');
     await expect.poll(() => page.getByTestId('compare-pick-project-opt').isDisabled()).toBe(true);
-    expect(await page.getByTestId('compare-project-why-opt').textContent()).toBe('computed at ε = 1.386 per km; set ε to it to include it');
+    expect(await page.getByTestId('compare-project-why-opt').textContent()).toBe(
+      'computed at ε = 1.386 per km; set ε to it to include it',
+    );
     // eps is an expression; a bad one says why under the field and blocks Compare
     const epsField = page.getByTestId('compare-eps');
     await epsField.fill('ln');
-    await expect.poll(() => page.getByTestId('compare-eps-error').textContent()).toMatch(/^ε \(per km\): “ln” is not a number or an expression such as ln 4/);
+    await expect
+      .poll(() => page.getByTestId('compare-eps-error').textContent())
+      .toMatch(/^ε \(per km\): “ln” is not a number or an expression such as ln 4/);
     expect(await page.getByTestId('compare-run').isDisabled()).toBe(true);
     await epsField.fill('ln 4');
     await expect.poll(() => page.getByTestId('compare-eps-error').count()).toBe(0);
@@ -252,7 +279,9 @@ describe('compare mechanisms and map views', () => {
     await page.getByTestId('compare-pick-optimal').check();
     const options = page.getByTestId('compare-optimal-options');
     await options.getByTestId('lp-time-limit').fill('1/0');
-    await expect.poll(() => options.getByTestId('lp-field-error').textContent()).toContain('the time limit: “1/0” is not a number');
+    await expect
+      .poll(() => options.getByTestId('lp-field-error').textContent())
+      .toContain('the time limit: “1/0” is not a number');
     await expect.poll(() => page.getByTestId('compare-blocked').textContent()).toContain('fix the LP options');
     await options.getByTestId('lp-time-limit').fill('10*60');
     await options.getByTestId('lp-target-gap').fill('1e-4');
@@ -265,14 +294,24 @@ describe('compare mechanisms and map views', () => {
     const table = page.getByTestId('compare-table');
     await table.waitFor({ timeout: 120_000 });
     const rows = await cellTexts(table);
-    expect(rows.map((r) => r[0])).toEqual(['Planar Laplace', 'Planar Laplace + remap', 'Exponential', 'Optimal', 'pl (project)', 'opt (project)']);
+    expect(rows.map((r) => r[0])).toEqual([
+      'Planar Laplace',
+      'Planar Laplace + remap',
+      'Exponential',
+      'Optimal',
+      'pl (project)',
+      'opt (project)',
+    ]);
     // the project's planar Laplace by its construction: the same figures as the comparison's own
     expect(rows[4]!.slice(1)).toEqual(rows[0]!.slice(1));
     // the project's LP by its kept channel: its expected distance is the LP's objective shown in its editor (3 digits)
     expect(Number(rows[5]![1]!.replace(' km', ''))).toBeCloseTo(objective, 2);
-    for (const r of rows) if (r[5] !== '—') expect(Number(r[5]!.split(' ')[0])).toBeLessThanOrEqual(Number(eps.toPrecision(3)));
+    for (const r of rows)
+      if (r[5] !== '—') expect(Number(r[5]!.split(' ')[0])).toBeLessThanOrEqual(Number(eps.toPrecision(3)));
     const notes = (await page.getByTestId('compare-notes').textContent())!;
-    expect(notes).toMatch(/Optimal: optimised for [\w ()]+, stopped early \(the best private mechanism found so far\): expected loss [\d.]+/);
+    expect(notes).toMatch(
+      /Optimal: optimised for [\w ()]+, stopped early \(the best private mechanism found so far\): expected loss [\d.]+/,
+    );
     expect(notes).not.toContain('opt (project): NOT private');
     await table.screenshot({ path: join(SHOTS, 'compare-with-computed.png') });
 
@@ -280,7 +319,9 @@ describe('compare mechanisms and map views', () => {
     const maps = page.getByTestId('compare-maps');
     const mapDivs = maps.locator('.map');
     expect(await mapDivs.count()).toBe(6);
-    const scales = await mapDivs.evaluateAll((els) => els.map((e) => (e as unknown as { dataset: Record<string, string> }).dataset));
+    const scales = await mapDivs.evaluateAll((els) =>
+      els.map((e) => (e as unknown as { dataset: Record<string, string> }).dataset),
+    );
     const legend = page.getByTestId('compare-legend');
     const top = Number(await legend.getAttribute('data-scale-max'));
     expect(top).toBeGreaterThan(0);
@@ -289,7 +330,9 @@ describe('compare mechanisms and map views', () => {
       expect(d.ownLegend).toBe('false');
     }
     expect(await page.getByTestId('compare-view').locator('[data-testid="compare-legend"]').count()).toBe(1);
-    const boxes = await Promise.all([0, 1, 2, 3].map(async (i) => (await page.getByTestId(`compare-map-${i}`).boundingBox())!));
+    const boxes = await Promise.all(
+      [0, 1, 2, 3].map(async (i) => (await page.getByTestId(`compare-map-${i}`).boundingBox())!),
+    );
     expect(boxes[1]!.x).toBeGreaterThan(boxes[0]!.x + boxes[0]!.width - 1);
     expect(Math.abs(boxes[1]!.y - boxes[0]!.y)).toBeLessThan(5);
     // a grid: the next map starts a row under the first, in its column; the one legend beside the grid
@@ -307,7 +350,9 @@ describe('compare mechanisms and map views', () => {
     await page.setViewportSize({ width: 1100, height: 1600 });
     await expect
       .poll(async () => {
-        const [a, b] = await Promise.all([0, 1].map(async (i) => (await page.getByTestId(`compare-map-${i}`).boundingBox())!));
+        const [a, b] = await Promise.all(
+          [0, 1].map(async (i) => (await page.getByTestId(`compare-map-${i}`).boundingBox())!),
+        );
         return b!.y > a!.y + a!.height - 1 && Math.abs(b!.x - a!.x) < 5;
       })
       .toBe(true);

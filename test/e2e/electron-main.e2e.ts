@@ -52,7 +52,10 @@ beforeAll(() => {
     !existsSync(join(ROOT, 'out/preload/index.cjs')) ||
     Math.max(newest(join(ROOT, 'src-main')), newest(join(ROOT, 'src-worker'))) > statSync(main).mtimeMs;
   if (stale) {
-    const b = spawnSync(process.execPath, [join(ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { cwd: ROOT, encoding: 'utf8' });
+    const b = spawnSync(process.execPath, [join(ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     if (b.status !== 0) throw new Error(`electron-vite build failed:\n${b.stdout}\n${b.stderr}`);
   }
   tmp = mkdtempSync(join(tmpdir(), 'mechstudio-electron-'));
@@ -73,7 +76,13 @@ afterAll(() => {
 
 describe('Electron main process (built bundle, mocked electron module)', () => {
   it('opens one window with secure defaults on the built renderer', () => {
-    expect(report.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false });
+    expect(report.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      webviewTag: false,
+    });
     expect(String(report.webPreferences.preload)).toMatch(/out\/preload\/index\.cjs$/);
     expect(report.loaded).toMatch(/out\/renderer\/index\.html$/);
   });
@@ -89,7 +98,16 @@ describe('Electron main process (built bundle, mocked electron module)', () => {
   it('has File (New, Open, Open Recent, Save, Save As, Export CSV, Export PNG, Study Report), Examples and Help menus', () => {
     expect(report.menu).toEqual(expect.arrayContaining(['&File', 'E&xamples', '&Help']));
     expect(report.fileMenu).toEqual(
-      expect.arrayContaining(['New Project', 'Open…', 'Open Recent', 'Save', 'Save As…', 'Export CSV…', 'Export PNG…', 'Study Report…']),
+      expect.arrayContaining([
+        'New Project',
+        'Open…',
+        'Open Recent',
+        'Save',
+        'Save As…',
+        'Export CSV…',
+        'Export PNG…',
+        'Study Report…',
+      ]),
     );
   });
 
@@ -97,7 +115,9 @@ describe('Electron main process (built bundle, mocked electron module)', () => {
     const files = readdirSync(join(ROOT, 'resources/examples'))
       .filter((f) => f.endsWith('.json'))
       .sort();
-    const titles = files.map((f) => (JSON.parse(readFileSync(join(ROOT, 'resources/examples', f), 'utf8')) as { name: string }).name);
+    const titles = files.map(
+      (f) => (JSON.parse(readFileSync(join(ROOT, 'resources/examples', f), 'utf8')) as { name: string }).name,
+    );
     expect(report.examplesMenu).toEqual(titles);
     expect(report.examples.value.map((e) => e.name)).toEqual(files.map((f) => f.slice(0, -5)));
   });

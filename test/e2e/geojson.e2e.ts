@@ -32,7 +32,10 @@ const h = useHarness({
       analyses: [],
     });
     const rows: string[] = [];
-    for (let i = 0; i < 100; i++) rows.push(`${LAT0 - DLAT + 2 * DLAT * ((i % 10) + 0.5) * 0.1},${LON0 - DLON + 2 * DLON * (Math.floor(i / 10) + 0.5) * 0.1}`);
+    for (let i = 0; i < 100; i++)
+      rows.push(
+        `${LAT0 - DLAT + 2 * DLAT * ((i % 10) + 0.5) * 0.1},${LON0 - DLON + 2 * DLON * (Math.floor(i / 10) + 0.5) * 0.1}`,
+      );
     pointsCsv = join(started.tmp, 'homes.csv');
     writeFileSync(pointsCsv, `lat,lon\n${rows.join('\n')}\n`);
     await openApp(started);
@@ -48,12 +51,17 @@ describe("a mechanism's map as GeoJSON", () => {
     await page.getByTestId('points-box').fill(BOX);
     await page.getByTestId('points-box').dispatchEvent('change');
     await page.getByTestId('points-file').setInputFiles(pointsCsv);
-    await expect.poll(() => page.getByTestId('points-recorded').textContent()).toContain('Imported from homes.csv (100 points inside)');
+    await expect
+      .poll(() => page.getByTestId('points-recorded').textContent())
+      .toContain('Imported from homes.csv (100 points inside)');
     await page.getByTestId('item-mechanism-pl').click();
     await page.getByTestId('compute').click();
     await page.getByTestId('tab-grid').click({ timeout: 60_000 });
     await page.getByTestId('grid-distribution').waitFor();
-    const [d] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), page.getByTestId('export-geojson').click()]);
+    const [d] = await Promise.all([
+      page.waitForEvent('download', { timeout: 30_000 }),
+      page.getByTestId('export-geojson').click(),
+    ]);
     expect(d.suggestedFilename()).toBe('pl-map.geojson');
     const path = join(h.tmp, 'pl-map.geojson');
     await d.saveAs(path);

@@ -55,11 +55,20 @@ function webHostArgs(): string[] {
 }
 
 /** Web mode with the harness's folder as its workspace root (the page's paths lead there only) and `env` added. */
-function startServer(tmp: string, env: Record<string, string>, again?: { port: string; token: string }): Promise<{ child: ChildProcess; url: string }> {
+function startServer(
+  tmp: string,
+  env: Record<string, string>,
+  again?: { port: string; token: string },
+): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((res, rej) => {
     const child = spawn(process.execPath, [...webHostArgs(), '--port', again?.port ?? '0', '--root', tmp], {
       cwd: ROOT,
-      env: { ...process.env, MECHSTUDIO_CONFIG_DIR: join(tmp, 'config'), ...env, ...(again ? { MECHSTUDIO_WEB_TOKEN: again.token } : {}) },
+      env: {
+        ...process.env,
+        MECHSTUDIO_CONFIG_DIR: join(tmp, 'config'),
+        ...env,
+        ...(again ? { MECHSTUDIO_WEB_TOKEN: again.token } : {}),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -192,7 +201,10 @@ export function useHarness(opts: HarnessOptions = {}): Harness {
   });
 }
 
-/** A small project of the user's own (a 12-point street, one mechanism): the web-mode flow tests open, save and reopen it. */
+/**
+ * A small project of the user's own (a 12-point street, one mechanism): the web-mode flow tests open, save and reopen
+ * it.
+ */
 export const STREET_STUDY = {
   version: 1,
   name: 'my street study',
@@ -215,9 +227,15 @@ export function writeProject(h: Harness, name: string, project: unknown): string
  * Open or save by a path on the server (the dialog's explicit alternative to upload and download): the command's
  * button, "…on the server", the path, OK (first discarding the current project if asked and `discardIfAsked`).
  */
-export async function choosePath(page: Page, command: 'cmd-open' | 'cmd-save-as', path: string, discardIfAsked = false): Promise<void> {
+export async function choosePath(
+  page: Page,
+  command: 'cmd-open' | 'cmd-save-as',
+  path: string,
+  discardIfAsked = false,
+): Promise<void> {
   await page.getByTestId(command).click();
-  if (discardIfAsked && (await page.getByTestId('confirm-dialog').isVisible())) await page.getByTestId('confirm-discard').click();
+  if (discardIfAsked && (await page.getByTestId('confirm-dialog').isVisible()))
+    await page.getByTestId('confirm-discard').click();
   await page.getByTestId('path-server').click();
   await page.getByTestId('path-input').fill(path);
   await page.getByTestId('path-ok').click();
@@ -234,7 +252,11 @@ export function parseChannelCsv(text: string): { colLabels: string[]; rowLabels:
   const read = readCsv(text);
   if (!read.ok) throw new Error(read.problem.message);
   const [head, ...body] = read.rows.map((r) => r.fields);
-  return { colLabels: head!.slice(1), rowLabels: body.map((r) => r[0]!), rows: body.map((r) => r.slice(1).map(Number)) };
+  return {
+    colLabels: head!.slice(1),
+    rowLabels: body.map((r) => r[0]!),
+    rows: body.map((r) => r.slice(1).map(Number)),
+  };
 }
 
 /** A new, untitled project (discarding the current one if the app asks). */
@@ -244,7 +266,11 @@ export async function newProject(page: Page): Promise<void> {
   // appear a moment after the click, so wait for one of the two rather than looking once.
   const dialog = page.getByTestId('confirm-dialog');
   const title = page.getByTestId('doc-title');
-  await expect.poll(async () => (await dialog.isVisible()) || ((await title.textContent()) ?? '').includes('Untitled'), { timeout: 30_000 }).toBe(true);
+  await expect
+    .poll(async () => (await dialog.isVisible()) || ((await title.textContent()) ?? '').includes('Untitled'), {
+      timeout: 30_000,
+    })
+    .toBe(true);
   if (await dialog.isVisible()) await page.getByTestId('confirm-discard').click();
   await expect.poll(() => title.textContent(), { timeout: 30_000 }).toContain('Untitled');
 }
@@ -278,7 +304,9 @@ export async function newCityGrid(page: Page, rows: number, cols: number): Promi
     .toBe(true);
   await setNumberField(page, 'grid-rows', rows);
   await setNumberField(page, 'grid-cols', cols);
-  await expect.poll(() => page.getByTestId('domain-text').textContent(), { timeout: 30_000 }).toBe(`grid:${rows}x${cols}:step=0.5`);
+  await expect
+    .poll(() => page.getByTestId('domain-text').textContent(), { timeout: 30_000 })
+    .toBe(`grid:${rows}x${cols}:step=0.5`);
 }
 
 /** Add an analysis from the "add analysis" menu (by its label), run it and wait for `resultTestId`; no error shown. */
@@ -308,12 +336,17 @@ export async function openApp(h: Harness): Promise<void> {
  * Pixels of a canvas passing a colour test, and the canvas' pixel count: `coloured` (drawn, neither white nor grey:
  * channels more than 40 apart), `black` or `dark` (opaque, every channel below 30 or 110).
  */
-export function countPixels(canvas: Locator, test: 'coloured' | 'black' | 'dark'): Promise<{ n: number; total: number }> {
+export function countPixels(
+  canvas: Locator,
+  test: 'coloured' | 'black' | 'dark',
+): Promise<{ n: number; total: number }> {
   return canvas.evaluate((el, t) => {
     const c = el as unknown as {
       width: number;
       height: number;
-      getContext(t: string): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null;
+      getContext(
+        t: string,
+      ): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null;
     };
     const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
     let n = 0;
@@ -335,7 +368,10 @@ export async function openExample(page: Page, name: string, title: string): Prom
   await expect.poll(() => page.getByTestId('doc-title').textContent(), { timeout: 30_000 }).toContain(title);
 }
 
-/** A number field's value as the app reads it: the field may show an expression (ε = ln 4 is shown as "ln 4"); NaN when it is not a number. */
+/**
+ * A number field's value as the app reads it: the field may show an expression (ε = ln 4 is shown as "ln 4"); NaN when
+ * it is not a number.
+ */
 export async function numberFieldValue(page: Page, testid: string): Promise<number> {
   const r = evaluateNumberExpression(await page.getByTestId(testid).inputValue());
   return r.ok ? r.value : NaN;

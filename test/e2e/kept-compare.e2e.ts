@@ -26,7 +26,8 @@ const h = useHarness({
 
 const shot = (name: string): Promise<void> => screenshot(h.page, `kept-compare-${name}`);
 /** Job rows the page dispatched (not the rows a view reads for its heat map). */
-const jobRows = (): ReturnType<typeof h.page.locator> => h.page.locator('[data-testid="job-row"]:not([data-transient])');
+const jobRows = (): ReturnType<typeof h.page.locator> =>
+  h.page.locator('[data-testid="job-row"]:not([data-transient])');
 
 /** A 6 x 6 town under an uneven prior, five mechanisms at ε = ln 4 per km. */
 function fiveMechanisms(): unknown {
@@ -57,11 +58,20 @@ describe('kept mechanisms compared after a reopen, with no solve', () => {
     await page.getByTestId('item-mechanism-lp').click();
     await page.getByTestId('compute').click();
     await page.getByTestId('lp-result').waitFor({ timeout: 120_000 });
-    for (const id of IDS) await expect.poll(() => page.getByTestId(`status-${id}`).getAttribute('data-status'), { timeout: 120_000 }).toBe('done');
-    await expect.poll(async () => (await page.locator('[data-testid="job-row"][data-status="running"]').count()) === 0, { timeout: 60_000 }).toBe(true);
+    for (const id of IDS)
+      await expect
+        .poll(() => page.getByTestId(`status-${id}`).getAttribute('data-status'), { timeout: 120_000 })
+        .toBe('done');
+    await expect
+      .poll(async () => (await page.locator('[data-testid="job-row"][data-status="running"]').count()) === 0, {
+        timeout: 60_000,
+      })
+      .toBe(true);
     await page.getByTestId('cmd-save').click();
     await expect.poll(() => page.getByTestId('toast').textContent()).toContain(`saved ${file}`);
-    const saved = JSON.parse(readFileSync(file, 'utf8')) as { results: Record<string, { check?: { private: boolean } }> };
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as {
+      results: Record<string, { check?: { private: boolean } }>;
+    };
     expect(Object.keys(saved.results).sort()).toEqual([...IDS].sort());
     for (const id of IDS) expect(saved.results[id]!.check?.private).toBe(true);
   }, 240_000);
@@ -70,7 +80,10 @@ describe('kept mechanisms compared after a reopen, with no solve', () => {
     const page = h.page;
     await page.reload();
     await expect.poll(() => page.getByTestId('doc-title').textContent(), { timeout: 60_000 }).toContain('five-kept');
-    for (const id of IDS) await expect.poll(() => page.getByTestId(`status-${id}`).getAttribute('data-status'), { timeout: 30_000 }).toBe('done');
+    for (const id of IDS)
+      await expect
+        .poll(() => page.getByTestId(`status-${id}`).getAttribute('data-status'), { timeout: 30_000 })
+        .toBe('done');
     await page.getByTestId('cmd-compare').click();
     await page.getByTestId('compare-view').waitFor();
     // ε is the project's, not 1
@@ -91,10 +104,13 @@ describe('kept mechanisms compared after a reopen, with no solve', () => {
     // four significant digits in the expected distance column
     const dist = await table.locator('tbody tr td:nth-child(2)').allTextContents();
     for (const d of dist) expect(d).toMatch(/^(0\.\d{4}|[1-9]\.\d{3}) km$/);
-    // the maps side by side (at 1440 px beside the sidebar and the jobs panel: two a row, each at least 200 px), not one under another
+    // the maps side by side (at 1440 px beside the sidebar and the jobs panel: two a row, each at least 200 px), not
+    // one under another
     await page.getByTestId('compare-maps').scrollIntoViewIfNeeded();
     await shot('02-maps');
-    const boxes = await Promise.all([0, 1, 2].map(async (i) => (await page.getByTestId(`compare-map-${i}`).boundingBox())!));
+    const boxes = await Promise.all(
+      [0, 1, 2].map(async (i) => (await page.getByTestId(`compare-map-${i}`).boundingBox())!),
+    );
     expect(boxes[1]!.y).toBeCloseTo(boxes[0]!.y, 0);
     expect(boxes[1]!.x).toBeGreaterThan(boxes[0]!.x + boxes[0]!.width - 1);
     expect(boxes[0]!.width).toBeGreaterThanOrEqual(200);
@@ -105,8 +121,12 @@ describe('kept mechanisms compared after a reopen, with no solve', () => {
     await page.getByTestId('dirty').waitFor();
     await page.getByTestId('cmd-save').click();
     await expect.poll(() => page.getByTestId('toast').textContent()).toContain(`saved ${file}`);
-    const saved = JSON.parse(readFileSync(file, 'utf8')) as { comparisons?: { id: string; epsilonText: string; mechanisms: string[]; kinds: string[] }[] };
-    expect(saved.comparisons).toEqual([expect.objectContaining({ id: 'town', epsilonText: 'ln 4', mechanisms: IDS, kinds: [] })]);
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as {
+      comparisons?: { id: string; epsilonText: string; mechanisms: string[]; kinds: string[] }[];
+    };
+    expect(saved.comparisons).toEqual([
+      expect.objectContaining({ id: 'town', epsilonText: 'ln 4', mechanisms: IDS, kinds: [] }),
+    ]);
   }, 240_000);
 
   it('after another reload the comparison is back: its ε as typed, its table, no job', async () => {

@@ -34,7 +34,9 @@ const h = useHarness({
       name: 'kept-lp',
       domains: [{ id: 'town', name: 'Town 21 x 21', domain: `grid:${N}x${N}:step=0.5` }],
       priors: [{ id: 'homes', domain: 'town', prior: 'uniform' }],
-      mechanisms: [{ id: 'lp', domain: 'town', kind: 'optimal', epsilon: LN4, prior: 'homes', loss: 'dist', timeLimitSeconds: 10 }],
+      mechanisms: [
+        { id: 'lp', domain: 'town', kind: 'optimal', epsilon: LN4, prior: 'homes', loss: 'dist', timeLimitSeconds: 10 },
+      ],
       analyses: [],
     });
     // 2,000 homes in three neighbourhoods (lat,lon), and 300 of them as the secrets to release
@@ -64,9 +66,14 @@ const shot = (name: string): Promise<void> => screenshot(h.page, `kept-lp-${name
 const jobs = (text: string): Promise<number> => h.page.getByTestId('job-row').filter({ hasText: text }).count();
 const folder = (): string => file.replace(/\.json$/, '.channels');
 
-/** Click `testid` and save the browser download it starts (web mode's exports) at `path`; returns its suggested name. */
+/**
+ * Click `testid` and save the browser download it starts (web mode's exports) at `path`; returns its suggested name.
+ */
 async function downloadTo(testid: string, path: string): Promise<string> {
-  const [d] = await Promise.all([h.page.waitForEvent('download', { timeout: 60_000 }), h.page.getByTestId(testid).click()]);
+  const [d] = await Promise.all([
+    h.page.waitForEvent('download', { timeout: 60_000 }),
+    h.page.getByTestId(testid).click(),
+  ]);
   await d.saveAs(path);
   return d.suggestedFilename();
 }
@@ -79,7 +86,9 @@ describe('an optimal LP kept with its project across a server restart', () => {
     await page.getByTestId('points-box').fill(BOX);
     await page.getByTestId('points-box').dispatchEvent('change');
     await page.getByTestId('points-file').setInputFiles(pointsCsv);
-    await expect.poll(() => page.getByTestId('points-recorded').textContent()).toContain('Imported from homes.csv (2000 points inside)');
+    await expect
+      .poll(() => page.getByTestId('points-recorded').textContent())
+      .toContain('Imported from homes.csv (2000 points inside)');
 
     await page.getByTestId('item-mechanism-lp').click();
     await page.getByTestId('compute').click();
@@ -100,7 +109,10 @@ describe('an optimal LP kept with its project across a server restart', () => {
     const ref = saved.results.lp!.result.channelRef;
     expect(readdirSync(folder()).sort()).toEqual([`${ref}.f64`, `${ref}.json`]);
     expect(statSync(join(folder(), `${ref}.f64`)).size).toBe(N * N * N * N * 8);
-    expect(saved.priors[0]!.points).toMatchObject({ file: 'homes.csv', binning: { rows: N, projection: { lat0: expect.closeTo(LAT0, 9) } } });
+    expect(saved.priors[0]!.points).toMatchObject({
+      file: 'homes.csv',
+      binning: { rows: N, projection: { lat0: expect.closeTo(LAT0, 9) } },
+    });
     await shot('01-computed');
   }, 240_000);
 

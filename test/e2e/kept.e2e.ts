@@ -70,7 +70,9 @@ describe('results kept, inputs validated', () => {
     const objective = await page.getByTestId('lp-objective').textContent();
     await page.getByTestId('cmd-save').click();
     await expect.poll(() => page.getByTestId('toast').textContent()).toContain(`saved ${file}`);
-    const saved = JSON.parse(readFileSync(file, 'utf8')) as { results?: Record<string, { hash: string; result: { type: string } }> };
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as {
+      results?: Record<string, { hash: string; result: { type: string } }>;
+    };
     expect(Object.keys(saved.results ?? {}).sort()).toEqual(['lp', 'pl', 'pl-measures']);
     expect(saved.results!.lp!.result.type).toBe('mechanism');
     expect(saved.results!.lp!.hash).toMatch(/^[0-9a-f]{16}$/);
@@ -102,11 +104,15 @@ describe('results kept, inputs validated', () => {
     await page.getByTestId('stale').waitFor();
     await level.fill('0');
     await level.dispatchEvent('change');
-    expect(await page.getByTestId('privacy-level-error').textContent()).toBe('privacy level l must be more than 0 (you entered 0)');
+    expect(await page.getByTestId('privacy-level-error').textContent()).toBe(
+      'privacy level l must be more than 0 (you entered 0)',
+    );
     expect(await page.getByTestId('compute').isDisabled()).toBe(true);
     expect(await numberFieldValue(page, 'mech-epsilon')).toBeCloseTo(LN4, 12);
     await page.getByTestId('privacy-radius').fill('-2');
-    expect(await page.getByTestId('privacy-radius-error').textContent()).toBe('radius r must be more than 0 km (you entered -2 km)');
+    expect(await page.getByTestId('privacy-radius-error').textContent()).toBe(
+      'radius r must be more than 0 km (you entered -2 km)',
+    );
     await shot('03-field-errors');
     // fixed: Compute is offered again
     await level.fill('ln(2)*2');
@@ -189,7 +195,9 @@ describe('results kept, inputs validated', () => {
     await page.getByTestId('heatmap').waitFor();
     await page.getByTestId('mech-domain').selectOption('grid');
     // its prior belongs to the town: said before Compute, which waits
-    expect(await page.getByTestId('prior-problem').textContent()).toContain("the prior 'pop' belongs to another domain");
+    expect(await page.getByTestId('prior-problem').textContent()).toContain(
+      "the prior 'pop' belongs to another domain",
+    );
     expect(await page.getByTestId('compute').isDisabled()).toBe(true);
     await page.locator('label.field:has(> span:text-is("Prior")) select').selectOption('');
     await page.getByTestId('compute').click();

@@ -22,7 +22,8 @@ const h = useHarness({ setup: openApp, timeout: 300_000 });
 const shot = (name: string): Promise<void> => screenshot(h.page, name);
 
 /** Coloured (not white, not grey) pixels of a canvas: a drawn heat map has many. */
-const coloured = async (testid: string): Promise<number> => (await countPixels(h.page.getByTestId(testid), 'coloured')).n;
+const coloured = async (testid: string): Promise<number> =>
+  (await countPixels(h.page.getByTestId(testid), 'coloured')).n;
 
 describe('large domains first-class', () => {
   it('30 x 30 grid: heat map, table and grid view of the 900 x 900 planar Laplace channel, its privacy check, measures and check', async () => {
@@ -63,9 +64,13 @@ describe('large domains first-class', () => {
     const box = (await canvas.boundingBox())!;
     const cellPx = (box.width - MAP_MARGIN.left - MAP_MARGIN.right) / 30;
     // click the centre of cell (row 10, col 20)
-    await canvas.click({ position: { x: MAP_MARGIN.left + (20 + 0.5) * cellPx, y: MAP_MARGIN.top + (10 + 0.5) * cellPx } });
+    await canvas.click({
+      position: { x: MAP_MARGIN.left + (20 + 0.5) * cellPx, y: MAP_MARGIN.top + (10 + 0.5) * cellPx },
+    });
     const cell = 10 * 30 + 20;
-    await expect.poll(() => page.getByTestId('grid-cell').textContent(), { timeout: 30_000 }).toBe(dense.rowLabels[cell]);
+    await expect
+      .poll(() => page.getByTestId('grid-cell').textContent(), { timeout: 30_000 })
+      .toBe(dense.rowLabels[cell]);
     const own = Number(await page.getByTestId('grid-own').textContent());
     expect(own).toBeCloseTo(dense.data[cell * 900 + cell]!, 4);
     expect(await coloured('grid-distribution-canvas')).toBeGreaterThan(500);
@@ -83,12 +88,22 @@ describe('large domains first-class', () => {
     // scroll to the last rows: they are fetched too
     await table.evaluate((el) => (el.scrollTop = el.scrollHeight));
     await expect
-      .poll(async () => (await page.locator('[data-testid="matrix-table"] .line .rowhead').allTextContents()).includes(dense.rowLabels[899]!), {
-        timeout: 30_000,
-      })
+      .poll(
+        async () =>
+          (await page.locator('[data-testid="matrix-table"] .line .rowhead').allTextContents()).includes(
+            dense.rowLabels[899]!,
+          ),
+        {
+          timeout: 30_000,
+        },
+      )
       .toBe(true);
     await expect
-      .poll(async () => (await page.locator('[data-testid="matrix-table"] .line .cell').allTextContents()).some((t) => t === '…'), { timeout: 30_000 })
+      .poll(
+        async () =>
+          (await page.locator('[data-testid="matrix-table"] .line .cell').allTextContents()).some((t) => t === '…'),
+        { timeout: 30_000 },
+      )
       .toBe(false);
     await shot('large-03-table-30x30');
 
@@ -103,7 +118,9 @@ describe('large domains first-class', () => {
     await page.getByTestId('mech-kind').selectOption('exponential');
     await page.getByTestId('compute').click();
     await page.getByTestId('heatmap').waitFor({ timeout: 120_000 });
-    await expect.poll(() => page.getByTestId('privacy-badge').textContent(), { timeout: 120_000 }).toContain('effective ε');
+    await expect
+      .poll(() => page.getByTestId('privacy-badge').textContent(), { timeout: 120_000 })
+      .toContain('effective ε');
     expect(await page.getByTestId('privacy-badge').textContent()).toContain('✓');
     await expect.poll(() => coloured('heatmap'), { timeout: 30_000 }).toBeGreaterThan(1000);
     // the mechanism job checks all pairs itself (the threaded ln scan): its own figure is shown
@@ -120,7 +137,8 @@ describe('large domains first-class', () => {
     const badge = page.getByTestId('privacy-badge');
     await expect.poll(() => badge.textContent(), { timeout: 120_000 }).toContain('effective ε');
     expect(await badge.textContent()).toContain('✓');
-    const mechJobs = (): Promise<number> => page.locator('[data-testid="job-row"]', { hasText: 'optimal mechanism' }).count();
+    const mechJobs = (): Promise<number> =>
+      page.locator('[data-testid="job-row"]', { hasText: 'optimal mechanism' }).count();
     const solves = await mechJobs();
     expect(solves).toBe(1);
     await runNewAnalysis(page, 'Measures of a mechanism', 'measure-leakage');
@@ -136,9 +154,19 @@ describe('large domains first-class', () => {
     await page.getByTestId('example-database').click();
     if (await page.getByTestId('confirm-dialog').isVisible()) await page.getByTestId('confirm-discard').click();
     await expect.poll(() => page.getByTestId('doc-title').textContent(), { timeout: 30_000 }).toContain('database');
-    const ids = ['tight-population', 'tight-uniform', 'exponential-population', 'exponential-check', 'regular-population', 'regular-uniform', 'threshold'];
+    const ids = [
+      'tight-population',
+      'tight-uniform',
+      'exponential-population',
+      'exponential-check',
+      'regular-population',
+      'regular-uniform',
+      'threshold',
+    ];
     for (const id of ids) {
-      await expect.poll(() => page.getByTestId(`item-analysis-${id}`).locator('.dot').getAttribute('class'), { timeout: 180_000 }).toMatch(/\bdone\b/);
+      await expect
+        .poll(() => page.getByTestId(`item-analysis-${id}`).locator('.dot').getAttribute('class'), { timeout: 180_000 })
+        .toMatch(/\bdone\b/);
     }
     await page.getByTestId('item-analysis-tight-population').click();
     // SPEC §5/§7: no 0.5-DP mechanism leaks more than 2.5226 bits on this product prior; tight attains it

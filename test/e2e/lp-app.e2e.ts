@@ -15,7 +15,10 @@ const LN4 = Math.log(4);
 
 const shot = (name: string): Promise<void> => screenshot(h.page, name);
 
-/** A population-like prior on an n x n grid of 0.5 km cells: two centres (a big one and a smaller one) over a thin background. */
+/**
+ * A population-like prior on an n x n grid of 0.5 km cells: two centres (a big one and a smaller one) over a thin
+ * background.
+ */
 function twoCentrePrior(n: number): number[] {
   const k = n / 30;
   const v: number[] = [];
@@ -65,7 +68,10 @@ async function openPopulation(started: Harness): Promise<void> {
   // (a function, not text: the app's CSP forbids eval; typed without the DOM library)
   const busy = '[data-testid="job-row"][data-status="running"], [data-testid="job-row"][data-status="queued"]';
   await started.page.waitForFunction(
-    (sel) => (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document.querySelectorAll(sel).length === 0,
+    (sel) =>
+      (
+        globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }
+      ).document.querySelectorAll(sel).length === 0,
     busy,
     { timeout: 120_000 },
   );
@@ -95,8 +101,12 @@ describe('the optimal LP in the app', () => {
     await page.getByTestId('lp-model').selectOption('spanner');
     await page.getByTestId('lp-delta').fill('0.7');
     await expect.poll(() => page.getByTestId('lp-field-error').count()).toBe(2);
-    expect(await page.getByTestId('lp-options').textContent()).toContain('δ (the spanner’s dilation) must be a number from 1 to 10');
-    expect(await page.getByTestId('lp-options').textContent()).toContain('the time limit must be a number of seconds above 0');
+    expect(await page.getByTestId('lp-options').textContent()).toContain(
+      'δ (the spanner’s dilation) must be a number from 1 to 10',
+    );
+    expect(await page.getByTestId('lp-options').textContent()).toContain(
+      'the time limit must be a number of seconds above 0',
+    );
     expect(await page.getByTestId('compute').isDisabled()).toBe(true);
     await shot('lp-01-field-errors');
     await page.getByTestId('lp-delta').fill('1.1');
@@ -147,10 +157,14 @@ describe('the optimal LP in the app', () => {
     expect(gapText).toContain('to the best possible');
     const gap = pct(gapText);
     expect(gap!).toBeGreaterThanOrEqual(modelGap * 100 - 1e-6);
-    expect(await page.getByTestId('lp-words').textContent()).toMatch(/^best found, within [0-9.]+% of the best possible \(certified\)$/);
+    expect(await page.getByTestId('lp-words').textContent()).toMatch(
+      /^best found, within [0-9.]+% of the best possible \(certified\)$/,
+    );
     // "stopped by" names the spanner's own optimum as what the target was met against, with that gap, not the one above
     const stopped = (await page.getByTestId('lp-stopped-by').textContent())!;
-    expect(stopped).toMatch(/^(reached the target gap \([0-9.]+%\)|optimal) for the spanner \(δ = 1\.1\) model's own optimum, not the best possible$/);
+    expect(stopped).toMatch(
+      /^(reached the target gap \([0-9.]+%\)|optimal) for the spanner \(δ = 1\.1\) model's own optimum, not the best possible$/,
+    );
     if (stopped.startsWith('reached')) expect(Math.abs(pct(stopped)! - modelGap * 100)).toBeLessThan(0.01);
     // the cheap constructions tried first, each with its expected loss, never below what is returned
     const cands = page.getByTestId('lp-candidates').locator('tbody tr');
@@ -200,10 +214,13 @@ describe('the optimal LP in the app', () => {
     );
     const gap = pct(await page.getByTestId('lp-gap').textContent());
     expect(gap).not.toBeNull();
-    expect(gap!).toBeGreaterThan(0.01); // stopped early, far from the 1e-6 target (a relaxation's first bound is 10-15% below)
+    // stopped early, far from the 1e-6 target (a relaxation's first bound is 10-15% below)
+    expect(gap!).toBeGreaterThan(0.01);
     expect(await page.getByTestId('lp-stopped-by').textContent()).toBe('stopped by you');
     // the 900-point exact model is bounded by a relaxation solved first, and the panel says where the bound came from
-    expect(await page.getByTestId('lp-relaxation').textContent()).toContain("a relaxation solved first (the 1.1-spanner's pairs at the full ε");
+    expect(await page.getByTestId('lp-relaxation').textContent()).toContain(
+      "a relaxation solved first (the 1.1-spanner's pairs at the full ε",
+    );
     expect(await row.getAttribute('data-status')).toBe('done');
     // a usable mechanism: 900 x 900, its expected loss in km, its privacy stated
     expect(await page.getByTestId('mechanism-result').textContent()).toContain('900 × 900');

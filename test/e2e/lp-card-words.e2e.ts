@@ -19,7 +19,8 @@ const project = {
 
 const h = useHarness({ setup: openApp, timeout: 240_000 });
 const shot = (name: string): Promise<void> => screenshot(h.page, `lp-card-${name}`);
-const text = async (testid: string): Promise<string> => ((await h.page.getByTestId(testid).textContent()) ?? '').replace(/\s+/g, ' ').trim();
+const text = async (testid: string): Promise<string> =>
+  ((await h.page.getByTestId(testid).textContent()) ?? '').replace(/\s+/g, ' ').trim();
 
 describe('the LP card with and without a bound', () => {
   let file = '';
@@ -42,7 +43,10 @@ describe('the LP card with and without a bound', () => {
 
   it("a kept result of the LP's own channel with no bound above 0: no certificate words, private: checked", async () => {
     const page = h.page;
-    const saved = JSON.parse(readFileSync(file, 'utf8')) as { name: string; results: { lp: { result: { lp: Record<string, unknown> } } } };
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as {
+      name: string;
+      results: { lp: { result: { lp: Record<string, unknown> } } };
+    };
     saved.name = 'lp card no bound';
     Object.assign(saved.results.lp.result.lp, {
       chosen: 'lp',
@@ -58,9 +62,13 @@ describe('the LP card with and without a bound', () => {
     await openProjectFile(page, file, 'lp card no bound');
     await page.getByTestId('item-mechanism-lp').click();
     await page.getByTestId('lp-result').waitFor({ timeout: 60_000 });
-    expect(await text('lp-exact-bound')).toBe('none yet: no bound above 0 was proved before the LP stopped (give it more time)');
+    expect(await text('lp-exact-bound')).toBe(
+      'none yet: no bound above 0 was proved before the LP stopped (give it more time)',
+    );
     expect(await text('lp-bound')).toBe('none yet (0)');
-    expect(await page.getByTestId('lp-result').textContent()).not.toContain('certified: no private mechanism does better');
+    expect(await page.getByTestId('lp-result').textContent()).not.toContain(
+      'certified: no private mechanism does better',
+    );
     expect(await text('mech-guarantee')).toMatch(
       /^Private: checked at ε = 1 per km \(the LP's channel was checked against its privacy constraints; it is not private by construction\)\./,
     );

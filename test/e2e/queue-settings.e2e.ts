@@ -15,7 +15,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SHOTS, useHarness, openApp, writeProject, openProjectFile } from './helpers';
 import { starterProject } from '../../src-renderer/lib/project-model';
-import { redisInstalled, startRedis, startWorker, type RedisServer, type WorkerProc } from '../integration/queue-fixture';
+import {
+  redisInstalled,
+  startRedis,
+  startWorker,
+  type RedisServer,
+  type WorkerProc,
+} from '../integration/queue-fixture';
 
 const haveRedis = redisInstalled();
 let redis: RedisServer;
@@ -36,7 +42,11 @@ const h = useHarness({
   },
   env: () => ({ MECHSTUDIO_QUEUE: redis.url }),
   setup: async (started) => {
-    const project = starterProject('queued', { id: 'line', name: 'Line of 6', domain: 'line:6' }, 'u', { id: 'tg', kind: 'tg', epsilon: 1 });
+    const project = starterProject('queued', { id: 'line', name: 'Line of 6', domain: 'line:6' }, 'u', {
+      id: 'tg',
+      kind: 'tg',
+      epsilon: 1,
+    });
     file = writeProject(started, 'queued.mechstudio.json', project);
     await openApp(started);
   },

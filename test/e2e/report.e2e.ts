@@ -34,18 +34,27 @@ describe('the study report in the app', () => {
     // the one mechanism the study never computed: computed here, so it is current
     await page.getByTestId('item-mechanism-later').click();
     await page.getByTestId('compute').click();
-    await expect.poll(() => page.getByTestId('status-later').getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
-    const [d] = await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), page.getByTestId('cmd-report').click()]);
+    await expect
+      .poll(() => page.getByTestId('status-later').getAttribute('data-status'), { timeout: 60_000 })
+      .toBe('done');
+    const [d] = await Promise.all([
+      page.waitForEvent('download', { timeout: 120_000 }),
+      page.getByTestId('cmd-report').click(),
+    ]);
     expect(d.suggestedFilename()).toBe('Downtown-b-study-b-report.html');
     const file = join(h.tmp, 'report.html');
     await d.saveAs(file);
     const html = readFileSync(file, 'utf8');
     // the prior's file as the host read it when the project was opened (the page holds its numbers)
     const prior = readFileSync(join(h.tmp, 'projects', 'prior.csv'));
-    holds(html, `read from <code>prior.csv</code>: ${prior.length} bytes, SHA-256 <code>${createHash('sha256').update(prior).digest('hex')}</code>`);
+    holds(
+      html,
+      `read from <code>prior.csv</code>: ${prior.length} bytes, SHA-256 <code>${createHash('sha256').update(prior).digest('hex')}</code>`,
+    );
     holds(html, `SHA-256 ${createHash('sha256').update(readFileSync(study.path)).digest('hex')}`);
     // the page's view of each kept result, and each channel checked again on the host
-    const row = (id: string): string => html.slice(html.indexOf(`<b>${id}</b>`), html.indexOf('</tr>', html.indexOf(`<b>${id}</b>`)));
+    const row = (id: string): string =>
+      html.slice(html.indexOf(`<b>${id}</b>`), html.indexOf('</tr>', html.indexOf(`<b>${id}</b>`)));
     expect(row('later')).toContain('kept, computed from the current inputs');
     expect(row('later')).toContain('checked for this report');
     for (const id of ['pl', 'tight', 'best']) {

@@ -20,13 +20,16 @@ const host: ApiHost = {
   async call(method, params, session) {
     calls.push({ method, params });
     if (method === 'boom') throw Object.assign(new Error('bad epsilon'), { code: 'invalid-input' });
-    if (method === 'crash') throw new TypeError("Cannot read properties of undefined (reading 'x') at /work/main/src-main/secret.ts:12");
+    if (method === 'crash')
+      throw new TypeError("Cannot read properties of undefined (reading 'x') at /work/main/src-main/secret.ts:12");
     if (method === 'submit') session.emit('job', { kind: 'progress', jobId: 'job-7', fraction: 0.5, message: 'half' });
     return { echo: params };
   },
 };
 
-/** How a WebSocket connection to `url` from `origin` ends: 'open', or 'refused' (with the HTTP status when one came). */
+/**
+ * How a WebSocket connection to `url` from `origin` ends: 'open', or 'refused' (with the HTTP status when one came).
+ */
 function connectOutcome(url: string, origin: string): Promise<string> {
   const ws = new WebSocket(url, { origin });
   return new Promise<string>((res) => {
@@ -36,7 +39,10 @@ function connectOutcome(url: string, origin: string): Promise<string> {
   });
 }
 
-function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function get(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   const u = new URL(server.url);
   return new Promise((res, rej) => {
     const req = request({ host: u.hostname, port: u.port, path, headers }, (r) => {
@@ -96,7 +102,9 @@ describe('web-mode server', () => {
     bad.on('error', () => undefined);
     const closed = new Promise<number>((r) => bad.on('close', (code) => r(code)));
     // a text frame that is not UTF-8: ws closes with 1007 (and used to end the process: no 'error' listener)
-    (bad as unknown as { _socket: import('node:net').Socket })._socket.write(Buffer.from([0x81, 0x82, 0, 0, 0, 0, 0xc0, 0x80]));
+    (bad as unknown as { _socket: import('node:net').Socket })._socket.write(
+      Buffer.from([0x81, 0x82, 0, 0, 0, 0, 0xc0, 0x80]),
+    );
     expect(await closed).toBe(1007);
     const ok = new WebSocket(`ws://127.0.0.1:${server.port}/api?token=s3cret`, { origin });
     await new Promise((r) => ok.on('open', r));
@@ -113,7 +121,9 @@ describe('web-mode server', () => {
 
   it('refuses WebSocket connections without the access token, even from the right origin', async () => {
     for (const q of ['', '?token=wrong', '?token=s3cre']) {
-      expect(await connectOutcome(`ws://127.0.0.1:${server.port}/api${q}`, `http://127.0.0.1:${server.port}`)).toMatch(/^refused/);
+      expect(await connectOutcome(`ws://127.0.0.1:${server.port}/api${q}`, `http://127.0.0.1:${server.port}`)).toMatch(
+        /^refused/,
+      );
     }
   });
 
@@ -129,13 +139,28 @@ describe('web-mode server', () => {
     ws.send(JSON.stringify({ id: 3, method: 'crash', params: [] }));
     ws.send(JSON.stringify({ id: 4, method: 'info' }));
     // every call answered (ids 1 to 4 and the frame with none) and the job's event pushed
-    const answered = () => new Set(frames.map((f) => ((f as { id?: unknown }).id === undefined ? 'event' : String((f as { id: unknown }).id))));
+    const answered = () =>
+      new Set(
+        frames.map((f) => ((f as { id?: unknown }).id === undefined ? 'event' : String((f as { id: unknown }).id))),
+      );
     await expect.poll(() => ['1', '2', '3', '4', 'null', 'event'].every((k) => answered().has(k))).toBe(true);
     // a frame that is not a call gets a typed reply (no id to answer by), a bad call one by its id
-    expect(frames).toContainEqual({ id: null, ok: false, error: { code: 'invalid-input', message: 'frame is not valid JSON' } });
-    expect(frames).toContainEqual({ id: 4, ok: false, error: { code: 'invalid-input', message: 'frame "params" must be an array' } });
+    expect(frames).toContainEqual({
+      id: null,
+      ok: false,
+      error: { code: 'invalid-input', message: 'frame is not valid JSON' },
+    });
+    expect(frames).toContainEqual({
+      id: 4,
+      ok: false,
+      error: { code: 'invalid-input', message: 'frame "params" must be an array' },
+    });
     // an unexpected error is reported without its internals
-    expect(frames).toContainEqual({ id: 3, ok: false, error: { code: 'internal', message: 'internal error in the server (see its console)' } });
+    expect(frames).toContainEqual({
+      id: 3,
+      ok: false,
+      error: { code: 'internal', message: 'internal error in the server (see its console)' },
+    });
     expect(frames).toContainEqual({ event: { kind: 'progress', jobId: 'job-7', fraction: 0.5, message: 'half' } });
     expect(frames).toContainEqual({ id: 1, ok: true, value: { echo: [{ type: 'mechanism' }] } });
     expect(frames).toContainEqual({ id: 2, ok: false, error: { code: 'invalid-input', message: 'bad epsilon' } });

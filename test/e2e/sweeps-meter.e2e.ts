@@ -146,7 +146,9 @@ describe('sweeps and the smart meter', () => {
     expect(wt).not.toMatch(/d∞|d1\b|e\^|·\(v − 1\)/);
     expect(await summary.textContent()).not.toMatch(/d∞|d1\b|u·/);
     // the whole day reads as a trace: an envelope, not a block of 8,640 overdrawn steps
-    expect(await page.getByTestId('trace-window').textContent()).toContain('00:00–23:59 (8,640 readings; each point the mean of 22, band min–max)');
+    expect(await page.getByTestId('trace-window').textContent()).toContain(
+      '00:00–23:59 (8,640 readings; each point the mean of 22, band min–max)',
+    );
     const canvas = page.getByTestId('signature-chart');
     const dark = await countPixels(canvas, 'dark');
     expect(dark.n / dark.total).toBeLessThan(0.06);
@@ -195,7 +197,9 @@ describe('sweeps and the smart meter', () => {
     // released again with eps 2 per reading: the trace shows through, far closer than the noise release
     const maeNoise = Number((await page.getByTestId('mae').textContent())!.replace(' W', ''));
     await page.getByTestId('release-trace').click();
-    await expect.poll(async () => Number((await page.getByTestId('mae').textContent())!.replace(' W', '')), { timeout: 60_000 }).toBeLessThan(maeNoise / 4);
+    await expect
+      .poll(async () => Number((await page.getByTestId('mae').textContent())!.replace(' W', '')), { timeout: 60_000 })
+      .toBeLessThan(maeNoise / 4);
     await page.getByTestId('signature-chart').scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(SHOTS, 'sweeps-meter-smart-meter-d1.png'), fullPage: true });
 
@@ -224,7 +228,9 @@ describe('sweeps and the smart meter', () => {
     if (await page.getByTestId('confirm-dialog').isVisible()) await page.getByTestId('confirm-discard').click();
     await page.getByTestId('item-case-study-voting').waitFor();
     await expect.poll(() => page.getByTestId('case-chart').count(), { timeout: 60_000 }).toBe(2);
-    const heights = await page.getByTestId('case-chart').evaluateAll((els) => els.map((e) => (e as unknown as { height: number }).height));
+    const heights = await page
+      .getByTestId('case-chart')
+      .evaluateAll((els) => els.map((e) => (e as unknown as { height: number }).height));
     const { file, suggested } = await download(page.getByTestId('cmd-export-png'), 'case.png');
     expect(suggested).toBe('voting-charts.png');
     expect(pngSize(readFileSync(file)).h).toBe(heights[0]! + heights[1]! + 16);

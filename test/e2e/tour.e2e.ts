@@ -19,7 +19,10 @@ const FORBIDDEN: [string, RegExp][] = [
   ['[object', /\[object /],
   ['SPEC §', /SPEC\s*§/],
   // mathematical identifiers in running text (they belong in a details toggle)
-  ['maths', /eps\s*\*|\bd_inf\b|\bd_h\b|∘|Σ|-expansive|\bnib\b|\bmin z\b|\bz has negative|Phi z|P\(E \||certified-grid|\(worst date\)/],
+  [
+    'maths',
+    /eps\s*\*|\bd_inf\b|\bd_h\b|∘|Σ|-expansive|\bnib\b|\bmin z\b|\bz has negative|Phi z|P\(E \||certified-grid|\(worst date\)/,
+  ],
   // key=value, except the domain specifications the user typed (shown in their editor and under their name)
   ['key=value', /\b[a-zA-Z_]\w*=[\w.-]/],
 ];
@@ -31,7 +34,10 @@ async function shownText(): Promise<string> {
   const specs = await page.locator('[data-testid="domain-text"], .sidebar .sub').allInnerTexts();
   return specs
     .filter((s) => s.length)
-    .reduce((t, s) => t.split(s).join(' '), text.replace(/\b(grid|db|line|ring|clique|hamming|sum|kcount|count|graph|csv):\S+/g, ' '));
+    .reduce(
+      (t, s) => t.split(s).join(' '),
+      text.replace(/\b(grid|db|line|ring|clique|hamming|sum|kcount|count|graph|csv):\S+/g, ' '),
+    );
 }
 
 /**
@@ -47,7 +53,8 @@ async function look(name: string, maths = true): Promise<void> {
     expect(m ? text.slice(Math.max(0, m.index - 60), m.index + 60) : null, `${name}: ${what} shown`).toBeNull();
   }
   // every badge says something; every status dot has its words
-  for (const b of await page.locator('.badge:visible').all()) expect((await b.innerText()).trim().length, `${name}: an empty badge`).toBeGreaterThan(1);
+  for (const b of await page.locator('.badge:visible').all())
+    expect((await b.innerText()).trim().length, `${name}: an empty badge`).toBeGreaterThan(1);
   for (const d of await page.locator('.sidebar .dot').all())
     expect((await d.getAttribute('title'))?.length ?? 0, `${name}: a status dot without words`).toBeGreaterThan(3);
   // every chart drawn: a canvas of some size with something on it
@@ -61,7 +68,9 @@ async function look(name: string, maths = true): Promise<void> {
 
 /** Wait until no job is running or queued and the page shows no spinner (two minutes at most). */
 async function settle(): Promise<void> {
-  const busy = h.page.locator('[data-testid="job-row"][data-status="running"], [data-testid="job-row"][data-status="queued"], main .spinner');
+  const busy = h.page.locator(
+    '[data-testid="job-row"][data-status="running"], [data-testid="job-row"][data-status="queued"], main .spinner',
+  );
   await expect.poll(() => busy.count(), { timeout: 120_000, interval: 250 }).toBe(0);
 }
 
@@ -70,9 +79,11 @@ async function tourItems(prefix: string, all: boolean): Promise<number> {
   const page = h.page;
   if (all) await page.getByTestId('cmd-compute-all').click();
   await settle();
-  const ids = (await page.locator('[data-testid="sidebar"] [data-testid^="item-"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')))).filter(
-    (x): x is string => x !== null,
-  );
+  const ids = (
+    await page
+      .locator('[data-testid="sidebar"] [data-testid^="item-"]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')))
+  ).filter((x): x is string => x !== null);
   for (const id of ids) {
     await page.getByTestId(id).click();
     await settle();
@@ -135,12 +146,20 @@ describe('a tour of every example and every view', () => {
   it('example geo (on a 20 x 20 grid and a 10 x 10 city, the full LP within 10 s)', async () => {
     mkdirSync(join(h.tmp, 'projects/data'), { recursive: true });
     copyFileSync(join(ROOT, 'resources/data/city-population.csv'), join(h.tmp, 'projects/data/city-population.csv'));
-    const geo = JSON.parse(readFileSync(join(ROOT, 'resources/examples/geo.json'), 'utf8').replaceAll('csv:../data/', 'csv:data/')) as {
+    const geo = JSON.parse(
+      readFileSync(join(ROOT, 'resources/examples/geo.json'), 'utf8').replaceAll('csv:../data/', 'csv:data/'),
+    ) as {
       name: string;
       caseStudies: { params: Record<string, unknown> }[];
     };
     const population = Array.from({ length: 100 }, (_, i) => 1 + ((i * 37) % 11));
-    Object.assign(geo.caseStudies[0]!.params, { size: 20, citySide: 10, population, fullLpEpsilons: [1], fullLpTimeLimit: 10 });
+    Object.assign(geo.caseStudies[0]!.params, {
+      size: 20,
+      citySide: 10,
+      population,
+      fullLpEpsilons: [1],
+      fullLpTimeLimit: 10,
+    });
     await choosePath(h.page, 'cmd-open', writeProject(h, 'geo-tour.json', geo), true);
     await expect.poll(() => h.page.getByTestId('doc-title').textContent(), { timeout: 30_000 }).toContain('Geo');
     expect(await tourItems('geo', false)).toBeGreaterThan(0);

@@ -50,7 +50,10 @@ async function uploadProject(page: Page, file: string): Promise<void> {
 }
 
 /** The numbers the mechanism view shows for `id`. */
-async function shown(page: Page, id: string): Promise<{ utility: string | null; effective: string | null; loss: string | null }> {
+async function shown(
+  page: Page,
+  id: string,
+): Promise<{ utility: string | null; effective: string | null; loss: string | null }> {
   await page.getByTestId(`item-mechanism-${id}`).click();
   await page.getByTestId('mechanism-result').waitFor({ timeout: 60_000 });
   const loss = page.getByTestId('expected-loss');
@@ -71,7 +74,9 @@ describe('web mode: downloads and uploads', () => {
     writeFileSync(file, JSON.stringify(project));
     await uploadProject(page, file);
     await shot('01-open');
-    await expect.poll(() => page.getByTestId('doc-title').textContent(), { timeout: 30_000 }).toContain('files round trip');
+    await expect
+      .poll(() => page.getByTestId('doc-title').textContent(), { timeout: 30_000 })
+      .toContain('files round trip');
     await expect.poll(() => page.getByTestId('toast').textContent()).toContain('opened round trip.mechstudio.json');
     // the optimal LP waits for its Compute
     await page.getByTestId('item-mechanism-lp').click();
@@ -94,7 +99,11 @@ describe('web mode: downloads and uploads', () => {
     await shot('02-save');
     const p = await downloadOf(page, () => page.getByTestId('project-download').click());
     expect(p.name).toBe('files-round-trip.mechstudio.json');
-    const doc = JSON.parse(p.text) as { format: string; project: { results: Record<string, unknown> }; channels: Record<string, string> };
+    const doc = JSON.parse(p.text) as {
+      format: string;
+      project: { results: Record<string, unknown> };
+      channels: Record<string, string>;
+    };
     // the optimal LP's kept channel travels in the one file
     expect(doc.format).toBe('mechstudio-project-bundle');
     expect(Object.keys(doc.channels).filter((n) => n.endsWith('.f64'))).toHaveLength(1);
@@ -114,7 +123,9 @@ describe('web mode: downloads and uploads', () => {
       .poll(() => page.getByTestId('toast').textContent(), { timeout: 60_000 })
       .toContain(`opened ${join(h.tmp, 'mechstudio-projects', 'files-round-trip.mechstudio.json')}`);
     await uploadProject(page, saved);
-    await expect.poll(() => page.getByTestId('doc-title').textContent(), { timeout: 30_000 }).toContain('files round trip');
+    await expect
+      .poll(() => page.getByTestId('doc-title').textContent(), { timeout: 30_000 })
+      .toContain('files round trip');
     expect(await shown(page, 'tg')).toEqual(before.tg);
     expect(await shown(page, 'lp')).toEqual(before.lp);
     expect(await page.getByTestId('not-kept').count()).toBe(0);

@@ -41,7 +41,9 @@ describe('web mode: the project a reload returns to', () => {
     const file = join(h.tmp, 'street.mechstudio.json');
     writeFileSync(file, JSON.stringify(project));
     await uploadProject(page, file);
-    await expect.poll(() => page.getByTestId('doc-title').textContent(), { timeout: 30_000 }).toContain('my street study');
+    await expect
+      .poll(() => page.getByTestId('doc-title').textContent(), { timeout: 30_000 })
+      .toContain('my street study');
     expect(existsSync(kept())).toBe(true);
     await expect.poll(() => page.getByTestId('doc-path').getAttribute('title')).toBe(kept());
     expect(await page.getByTestId('doc-path').textContent()).toBe('saved: street.mechstudio.json');
@@ -57,14 +59,21 @@ describe('web mode: the project a reload returns to', () => {
     await page.getByTestId('dirty').waitFor();
     await page.getByTestId('cmd-save-as').click();
     await page.getByTestId('path-dialog').waitFor();
-    const [d] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByTestId('project-download').click()]);
+    const [d] = await Promise.all([
+      page.waitForEvent('download', { timeout: 60_000 }),
+      page.getByTestId('project-download').click(),
+    ]);
     expect(d.suggestedFilename()).toBe('my-street-study.mechstudio.json');
-    await expect.poll(() => page.getByTestId('doc-path').getAttribute('title')).toBe(join(h.tmp, 'mechstudio-projects', 'my-street-study.mechstudio.json'));
+    await expect
+      .poll(() => page.getByTestId('doc-path').getAttribute('title'))
+      .toBe(join(h.tmp, 'mechstudio-projects', 'my-street-study.mechstudio.json'));
     expect(await page.getByTestId('dirty').count()).toBe(0);
     expect(await page.getByTestId('doc-path').textContent()).toBe('saved: my-street-study.mechstudio.json');
     expect(await page.title()).toBe('my street study — Mechanism Studio');
     await shot('02-downloaded');
-    const copy = JSON.parse(readFileSync(join(h.tmp, 'mechstudio-projects', 'my-street-study.mechstudio.json'), 'utf8')) as typeof project;
+    const copy = JSON.parse(
+      readFileSync(join(h.tmp, 'mechstudio-projects', 'my-street-study.mechstudio.json'), 'utf8'),
+    ) as typeof project;
     expect(copy.mechanisms[0]!.epsilon).toBe(0.75);
     await h.restartServer();
     expect(await reloaded(page)).toContain('my street study');

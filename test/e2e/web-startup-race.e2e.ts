@@ -73,7 +73,9 @@ describe('web mode: a project opened during the start-up reopen stays', () => {
     await page.getByTestId('cmd-open').click();
     await page.getByTestId('path-dialog').waitFor();
     await page.getByTestId('project-upload').setInputFiles(file);
-    await expect.poll(() => page.getByTestId('doc-title').textContent(), { timeout: 30_000 }).toContain('my street study');
+    await expect
+      .poll(() => page.getByTestId('doc-title').textContent(), { timeout: 30_000 })
+      .toContain('my street study');
 
     const route = await holdFirstOpen();
     await page.reload();

@@ -48,7 +48,9 @@ describe('web mode: files outside a project folder and outside the workspace', (
   it('a path outside the workspace is refused in the path dialog with one line', async () => {
     const page = h.page;
     await choosePath(page, 'cmd-open', '/etc/passwd', true);
-    await expect.poll(() => page.getByTestId('path-error').textContent(), { timeout: 10_000 }).toMatch(/lies outside the workspace folder/);
+    await expect
+      .poll(() => page.getByTestId('path-error').textContent(), { timeout: 10_000 })
+      .toMatch(/lies outside the workspace folder/);
     await screenshot(page, 'workspace-02-outside-root');
   });
 });

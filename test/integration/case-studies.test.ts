@@ -29,7 +29,8 @@ import { runProject } from '../../src-main/project/run-project';
 import { projectSchema } from '../../src-shared/protocol/project';
 
 const ctx = { signal: new AbortController().signal, progress: () => undefined };
-const run = (study: string, params: Record<string, unknown> = {}) => runCaseStudy({ study, params: params as never }, ctx) as Promise<CaseStudyResult>;
+const run = (study: string, params: Record<string, unknown> = {}) =>
+  runCaseStudy({ study, params: params as never }, ctx) as Promise<CaseStudyResult>;
 const num = (r: CaseStudyResult, k: string) => r.numbers[k] as number;
 /** A study's findings and their mathematics, as the app and summary.md word them. */
 const findingsOf = (r: CaseStudyResult): string[] => caseStudyFindingWords(r.findings);
@@ -79,7 +80,9 @@ function tgMatrix(N: number, eps: number): number[][] {
   const a = Math.exp(-eps);
   const k = N - 1;
   return Array.from({ length: N }, (_, y) =>
-    Array.from({ length: N }, (_, z) => (z === 0 ? a ** y / (1 + a) : z === k ? a ** (k - y) / (1 + a) : ((1 - a) / (1 + a)) * a ** Math.abs(y - z))),
+    Array.from({ length: N }, (_, z) =>
+      z === 0 ? a ** y / (1 + a) : z === k ? a ** (k - y) / (1 + a) : ((1 - a) / (1 + a)) * a ** Math.abs(y - z),
+    ),
   );
 }
 
@@ -88,7 +91,16 @@ function tgMatrix(N: number, eps: number): number[][] {
 describe('example projects', () => {
   it('every case study is a built-in example whose case study exists and whose parameters resolve', () => {
     const names = listExamples().map((e) => e.name);
-    for (const n of ['voting', 'leakage-bounds', 'regular-prior', 'sum-and-2count', 'geo', 'smart-meter', 'registration-date', 'capacities']) {
+    for (const n of [
+      'voting',
+      'leakage-bounds',
+      'regular-prior',
+      'sum-and-2count',
+      'geo',
+      'smart-meter',
+      'registration-date',
+      'capacities',
+    ]) {
       expect(names).toContain(n);
       const { project } = loadExample(n);
       expect(project.caseStudies?.length).toBe(1);
@@ -113,13 +125,15 @@ describe('example projects', () => {
     await expect(run('voting', { epsilonn: 1 })).rejects.toThrow(/no parameter 'epsilonn'/);
     await expect(run('voting', { epsilon: -1 })).rejects.toBeInstanceOf(MechError);
     await expect(run('smart-meter', {})).rejects.toThrow(/'trace' is missing/);
-    await expect(run('geo', { size: 4, from: 1, to: 1, step: 0.1, population: [1, 2, 3], citySide: 2 })).rejects.toThrow(/population has 3 weights/);
-    await expect(run('geo', { size: 4, from: 1, to: 1, step: 0.1, population: [1, 2, 3, 4], citySide: 2, fullLpTimeLimit: 0 })).rejects.toThrow(
-      /fullLpTimeLimit/,
-    );
-    await expect(run('geo', { size: 4, from: 1, to: 1, step: 0.1, population: [1, 2, 3, 4], citySide: 2, fullLpEpsilons: [] })).rejects.toThrow(
-      /fullLpEpsilons/,
-    );
+    await expect(
+      run('geo', { size: 4, from: 1, to: 1, step: 0.1, population: [1, 2, 3], citySide: 2 }),
+    ).rejects.toThrow(/population has 3 weights/);
+    await expect(
+      run('geo', { size: 4, from: 1, to: 1, step: 0.1, population: [1, 2, 3, 4], citySide: 2, fullLpTimeLimit: 0 }),
+    ).rejects.toThrow(/fullLpTimeLimit/);
+    await expect(
+      run('geo', { size: 4, from: 1, to: 1, step: 0.1, population: [1, 2, 3, 4], citySide: 2, fullLpEpsilons: [] }),
+    ).rejects.toThrow(/fullLpEpsilons/);
   });
 });
 
@@ -140,7 +154,9 @@ describe('voting', () => {
     expect(num(r, 'tgUniform')).toBeCloseTo(4 / 9, 12);
     expect(num(r, 'tgCloseRace')).toBeCloseTo(postVuln(race, tg), 12);
     // SPEC §7: ring on 6 points, rows 4,2,1,1,1,2 over 11 (circulant)
-    const ring = Array.from({ length: 6 }, (_, y) => Array.from({ length: 6 }, (_, z) => [4, 2, 1, 1, 1, 2][(z - y + 6) % 6]! / 11));
+    const ring = Array.from({ length: 6 }, (_, y) =>
+      Array.from({ length: 6 }, (_, z) => [4, 2, 1, 1, 1, 2][(z - y + 6) % 6]! / 11),
+    );
     expect(num(r, 'ringUniform')).toBeCloseTo(4 / 11, 12);
     expect(num(r, 'ringCloseRace')).toBeCloseTo(postVuln(race, ring), 12);
     // the close-race prior is not regular at ln 2: mu Phi = pi has a negative entry
@@ -167,7 +183,8 @@ describe('leakage-bounds', () => {
     // with r outputs, in logs: log2(r e^(eps u) / ((v-1+e^eps)^l - e^(eps l) + e^(eps u)))
     const withR = (u: number, v: number, e: number, rr: number) => {
       const l = Math.floor(Math.log(rr) / Math.log(v) + 1e-12);
-      const lnDen = e * u + Math.log1p((Math.exp(l * Math.log(v - 1 + Math.exp(e))) - Math.exp(e * l)) / Math.exp(e * u));
+      const lnDen =
+        e * u + Math.log1p((Math.exp(l * Math.log(v - 1 + Math.exp(e))) - Math.exp(e * l)) / Math.exp(e * u));
       return (Math.log(rr) + e * u - lnDen) / Math.LN2;
     };
     expect(num(r, 'bound_r16_eps1')).toBeCloseTo(withR(100, 2, 1, 16), 9);
@@ -205,7 +222,8 @@ describe('regular-prior', () => {
     const E = Math.exp(0.5);
     const C = [0, 1, 2].map((x) => [0, 1, 2].map((y) => (x === y ? E : 1) / (E + 2)));
     C.push([1 / 3, 1 / 3, 1 / 3]);
-    for (let y = 0; y < 3; y++) for (const x of C) for (const x2 of C) expect(x[y]! / x2[y]!).toBeLessThanOrEqual(E * (1 + 1e-12));
+    for (let y = 0; y < 3; y++)
+      for (const x of C) for (const x2 of C) expect(x[y]! / x2[y]!).toBeLessThanOrEqual(E * (1 + 1e-12));
     const U = postVuln(p, C);
     const leak = 5 * Math.log2(U / 0.3); // the product of 5 copies: utility U^5, max pi = 0.3^5
     expect(leak).toBeGreaterThan(formal(0.5) + 0.1);
@@ -220,7 +238,9 @@ describe('regular-prior', () => {
 describe('sum-and-2count (reduced: sum of 10 values in 0..2, two counts over 4 records)', () => {
   it('threshold by a full 0.01 scan with dense elimination; utilities from z and the TG closed form', async () => {
     const r = await run('sum-and-2count', { sumU: 10, sumV: 2, countU: 4, to: 2.5, sweepStep: 0.5 });
-    const sumD = Array.from({ length: 21 }, (_, i) => Array.from({ length: 21 }, (_, j) => Math.ceil(Math.abs(i - j) / 2)));
+    const sumD = Array.from({ length: 21 }, (_, i) =>
+      Array.from({ length: 21 }, (_, j) => Math.ceil(Math.abs(i - j) / 2)),
+    );
     const cnt = Array.from({ length: 25 }, (_, i) => [Math.floor(i / 5), i % 5]);
     const cntD = cnt.map((x) => cnt.map((y) => Math.max(Math.abs(x[0]! - y[0]!), Math.abs(x[1]! - y[1]!))));
     const scan = (d: number[][]) => {
@@ -279,7 +299,9 @@ describe('geo (reduced: 12 x 12 grid)', () => {
     expect(missing.length).toBeGreaterThan(0);
     const said = findingsOf(r).find((l) => l.startsWith('- The tight-constraints mechanism does not exist at ε = '))!;
     expect(said).toMatch(/: its weights would have to be negative \(smallest -[\d.e-]+ at cell \S+/);
-    expect(mathsOf(r).some((l) => l.startsWith('Where tight constraints does not exist, z has negative entries'))).toBe(true);
+    expect(mathsOf(r).some((l) => l.startsWith('Where tight constraints does not exist, z has negative entries'))).toBe(
+      true,
+    );
     // planar Laplace: radius ~ Gamma(2, 1/eps), uniform angle, snapped to the nearest cell (clamped at the border)
     let seed = 12345;
     const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) + 0.5) / 2147483648;
@@ -298,9 +320,19 @@ describe('geo (reduced: 12 x 12 grid)', () => {
     }
   }, 120_000);
 
-  /** The city comparison's typed rows at one eps (the study's defaults: exact LP on the coarse grid, spanner LP by decomposition on the full one). */
+  /**
+   * The city comparison's typed rows at one eps (the study's defaults: exact LP on the coarse grid, spanner LP by
+   * decomposition on the full one).
+   */
   const city = (pop: number[], side: number, eps: number, o: Partial<CityLpOptions> = {}): Promise<CityRow[]> =>
-    cityComparison(normalise(pop), side, eps, 2, { exactLp: true, fullLp: true, fullExactLp: false, fullLpEpsilons: [eps], timeLimit: 900, ...o }, ctx);
+    cityComparison(
+      normalise(pop),
+      side,
+      eps,
+      2,
+      { exactLp: true, fullLp: true, fullExactLp: false, fullLpEpsilons: [eps], timeLimit: 900, ...o },
+      ctx,
+    );
   const pick = (rows: CityRow[], full: boolean, mechanism: CityMechanism, remapped = false): CityRow | undefined =>
     rows.find((r) => r.grid.full === full && r.mechanism === mechanism && (r.remap !== null) === remapped);
 
@@ -308,7 +340,8 @@ describe('geo (reduced: 12 x 12 grid)', () => {
     const pop = Array.from({ length: 36 }, (_, i) => 1 + ((i * 7) % 5) + (i === 14 ? 20 : 0));
     const rows = await city(pop, 6, 0.8);
     const lp = rows.filter((r) => r.lp);
-    expect(lp.map((r) => `${r.grid.side}:${r.mechanism}`)).toEqual(['6:lp-spanner', '3:lp-spanner', '3:lp-exact']); // spanner on both grids, exact constraints on the coarse one
+    // spanner on both grids, exact constraints on the coarse one
+    expect(lp.map((r) => `${r.grid.side}:${r.mechanism}`)).toEqual(['6:lp-spanner', '3:lp-spanner', '3:lp-exact']);
     // on the coarse grid the exact LP is optimal among ALL eps*d2-private channels with these outputs:
     // no worse than planar Laplace, tight-constraints (when it exists) or the spanner LP
     const exact = pick(rows, false, 'lp-exact')!.error!;
@@ -316,9 +349,12 @@ describe('geo (reduced: 12 x 12 grid)', () => {
     expect(others.length).toBeGreaterThanOrEqual(3);
     for (const r of others) expect(exact).toBeLessThanOrEqual(r.error! + 1e-7);
     // the remap is post-processing for the prior and loss: it never makes a mechanism worse
-    expect(pick(rows, false, 'planar-laplace', true)!.error!).toBeLessThanOrEqual(pick(rows, false, 'planar-laplace')!.error! + 1e-12);
+    expect(pick(rows, false, 'planar-laplace', true)!.error!).toBeLessThanOrEqual(
+      pick(rows, false, 'planar-laplace')!.error! + 1e-12,
+    );
     const tc = pick(rows, false, 'tight');
-    if (tc?.status === 'computed') expect(pick(rows, false, 'tight', true)!.error!).toBeLessThanOrEqual(tc.error! + 1e-12);
+    if (tc?.status === 'computed')
+      expect(pick(rows, false, 'tight', true)!.error!).toBeLessThanOrEqual(tc.error! + 1e-12);
     else expect(tc?.minZ?.value).toBeLessThan(0);
     for (const r of lp) {
       expect(r.status).toBe('computed');
@@ -326,7 +362,9 @@ describe('geo (reduced: 12 x 12 grid)', () => {
       expect(r.effectiveEps!).toBeLessThanOrEqual(0.8 * (1 + 1e-9));
     }
     // coarsening sums blocks
-    expect(Array.from(coarsen([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16], 4, 4, 2))).toEqual([14, 22, 46, 54]);
+    expect(Array.from(coarsen([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16], 4, 4, 2))).toEqual([
+      14, 22, 46, 54,
+    ]);
   }, 180_000);
 
   it('the full-city LP by decomposition over output columns (8 x 8 city, 4096 variables) equals the whole model solved here, with its certified bound', async () => {
@@ -352,7 +390,8 @@ describe('geo (reduced: 12 x 12 grid)', () => {
     expect(Math.abs(lp.error! - opt) / opt).toBeLessThan(1e-6);
     expect(dec.lowerBound).toBeLessThanOrEqual(opt * (1 + 1e-9));
     expect(dec.lowerBound).toBeGreaterThan(opt * (1 - 2e-6));
-    // the spanner row's certified bound on the exact optimum (one all-pairs pricing round, up to 256 secrets) is below the exact optimum computed here
+    // the spanner row's certified bound on the exact optimum (one all-pairs pricing round, up to 256 secrets) is below
+    // the exact optimum computed here
     const exactOpt = (
       await optimalMechanism(
         gridDomain(8, 8, 1, 'euclidean'),
@@ -405,9 +444,21 @@ describe('geo (reduced: 12 x 12 grid)', () => {
     expect(trueExtra).toBeLessThanOrEqual(extra.extraMax + 1e-9);
     expect(extra.extraMax - extra.extraMin).toBeLessThan(1e-5); // the exact solve is certified to 1e-6
     // the study says it in its findings, from those figures
-    const study = await run('geo', { size: 4, from: 1, to: 1, step: 0.1, population: pop, citySide: 6, cityEpsilons: [1], fullExactLp: true, exactLp: false });
+    const study = await run('geo', {
+      size: 4,
+      from: 1,
+      to: 1,
+      step: 0.1,
+      population: pop,
+      citySide: 6,
+      cityEpsilons: [1],
+      fullExactLp: true,
+      exactLp: false,
+    });
     const said = findingsOf(study).find((l) => /best possible expected error lies between/.test(l))!;
-    expect(said).toContain(`between ${extra.lower.toPrecision(4)} and ${extra.upper.toPrecision(4)} km (proven bounds)`);
+    expect(said).toContain(
+      `between ${extra.lower.toPrecision(4)} and ${extra.upper.toPrecision(4)} km (proven bounds)`,
+    );
     expect(said).toMatch(/so the fast version's safety margin costs between [0-9.]+% and [0-9.]+% extra error\.$/);
     // the notation (the certificate, the spanner's dilation) is in the details, not in the findings
     const maths = mathsOf(study).find((l) => /exact all-pairs optimum lies in/.test(l))!;
@@ -415,8 +466,10 @@ describe('geo (reduced: 12 x 12 grid)', () => {
     expect(maths).toMatch(
       /certified: the exact model by decomposition, gap [0-9.e-]+\), so the spanner \(dilation 1\.1\) costs between [0-9.]+% and [0-9.]+% extra error/,
     );
-    for (const l of findingsOf(study)) expect(l).not.toMatch(/\bmin z\b|spanner|\bz has\b|certified-grid|\bLP\b|\beps\b/);
-    // independent reference computed here: the exponential mechanism exp(-eps d / 2) is eps*d2-private, so the exact optimum is below its expected distance
+    for (const l of findingsOf(study))
+      expect(l).not.toMatch(/\bmin z\b|spanner|\bz has\b|certified-grid|\bLP\b|\beps\b/);
+    // independent reference computed here: the exponential mechanism exp(-eps d / 2) is eps*d2-private, so the exact
+    // optimum is below its expected distance
     const n = 36;
     const d = (i: number, j: number) => Math.hypot(Math.floor(i / 6) - Math.floor(j / 6), (i % 6) - (j % 6));
     let expo = 0;
@@ -447,7 +500,9 @@ describe('geo (reduced: 12 x 12 grid)', () => {
     };
     expect(cityGridLabel(grid)).toBe('8 x 8, 1 km');
     expect(cityMechanismLabel(lp)).toBe('optimised for the prior (fast)');
-    expect(cityMechanismLabel({ mechanism: 'planar-laplace', remap: { method: 'dense' } })).toBe('planar Laplace, remapped');
+    expect(cityMechanismLabel({ mechanism: 'planar-laplace', remap: { method: 'dense' } })).toBe(
+      'planar Laplace, remapped',
+    );
     expect(cityRowNote(lp)).toBe('the privacy check passes; solved in 1.5 s');
     expect(cityRowDetails(lp)).toBe(
       'privacy check passes; spanner dilation 1.1, decomposition by output column: 7 rounds, 300 columns, certified lower bound 2.49999 km (gap 0.000004), solver 1.5 s',
@@ -456,16 +511,36 @@ describe('geo (reduced: 12 x 12 grid)', () => {
     const failing: CityRow = { ...lp, mechanism: 'lp-exact', lp: { ...whole, passes: false, method: 'full-model' } };
     expect(cityRowNote(failing)).toBe('the privacy check FAILS; solved in 1.5 s');
     expect(cityRowDetails(failing)).toBe('privacy check FAILS; 999 constraints, solver 1.5 s');
-    const absent: CityRow = { ...base, mechanism: 'tight', status: 'absent', error: null, minZ: { value: -0.0123456, at: '3,4' } };
-    expect(cityRowNote(absent)).toBe('does not exist: its weights would have to be negative (smallest -0.01235 at cell 3,4)');
+    const absent: CityRow = {
+      ...base,
+      mechanism: 'tight',
+      status: 'absent',
+      error: null,
+      minZ: { value: -0.0123456, at: '3,4' },
+    };
+    expect(cityRowNote(absent)).toBe(
+      'does not exist: its weights would have to be negative (smallest -0.01235 at cell 3,4)',
+    );
     expect(cityRowDetails(absent)).toBe('Phi z = 1 has min z = -0.01235 < 0 at 3,4');
-    const remapped: CityRow = { ...base, mechanism: 'planar-laplace', status: 'computed', error: 2, remap: { method: 'certified-grid' } };
-    expect(cityRowNote(remapped)).toBe('each report replaced by the best guess for this prior (a post-processing step: the privacy is unchanged)');
-    expect(cityRowDetails(remapped)).toBe('Bayesian remap of its outputs (certified-grid): post-processing, still eps*d2-private');
+    const remapped: CityRow = {
+      ...base,
+      mechanism: 'planar-laplace',
+      status: 'computed',
+      error: 2,
+      remap: { method: 'certified-grid' },
+    };
+    expect(cityRowNote(remapped)).toBe(
+      'each report replaced by the best guess for this prior (a post-processing step: the privacy is unchanged)',
+    );
+    expect(cityRowDetails(remapped)).toBe(
+      'Bayesian remap of its outputs (certified-grid): post-processing, still eps*d2-private',
+    );
     expect(cityRowNote({ ...base, mechanism: 'lp-spanner', status: 'skipped', error: null, optimisedAt: [1, 2] })).toBe(
       'not computed at this ε (the full city is optimised at ε = 1, 2 only)',
     );
-    expect(cityRowNote({ ...base, mechanism: 'lp-exact', status: 'failed', error: null, failure: 'out of memory' })).toBe('not computed: out of memory');
+    expect(
+      cityRowNote({ ...base, mechanism: 'lp-exact', status: 'failed', error: null, failure: 'out of memory' }),
+    ).toBe('not computed: out of memory');
     // a time-limited exact row, and the certified bracket of the spanner's extra error it gives
     const exact: CityRow = {
       ...lp,
@@ -482,7 +557,12 @@ describe('geo (reduced: 12 x 12 grid)', () => {
     expect(cityRowDetails(exact)).toBe(
       'privacy check passes; decomposition by output column: 9 rounds, 400 columns, certified lower bound 2.3 km (gap 0.042, stopped by the time limit), solver 1.5 s',
     );
-    expect(spannerExtraError(lp, exact)).toEqual({ lower: 2.3, upper: 2.4, extraMin: 2.5 / 2.4 - 1, extraMax: 2.5 / 2.3 - 1 });
+    expect(spannerExtraError(lp, exact)).toEqual({
+      lower: 2.3,
+      upper: 2.4,
+      extraMin: 2.5 / 2.4 - 1,
+      extraMax: 2.5 / 2.3 - 1,
+    });
     // without an exact row: the spanner's own bound on the exact optimum, or nothing
     expect(spannerExtraError({ ...lp, lp: { ...lp.lp!, exactLowerBound: 2.2 } }, undefined)).toEqual({
       lower: 2.2,
@@ -524,15 +604,18 @@ describe('smart-meter', () => {
     const sum = (x: number[]) => x.reduce((a, b) => a + b, 0);
     // exact average: a step between answers s/3 and (s+1)/3 is never 1-expansive (d_inf >= 1 > 1/3)
     let expansiveSmallStep = false;
-    for (const x of dbs) for (const y of dbs) if (Math.abs(sum(x) - sum(y)) === 1 && dinf(x, y) * 1 === 1 / 3) expansiveSmallStep = true;
+    for (const x of dbs)
+      for (const y of dbs) if (Math.abs(sum(x) - sum(y)) === 1 && dinf(x, y) * 1 === 1 / 3) expansiveSmallStep = true;
     expect(expansiveSmallStep).toBe(false);
     expect(r.numbers.averageUniform).toBe(false);
     // rounded average: sensitivity 1 and every unit step realised by a d_inf = 1 pair
     const ra = (x: number[]) => Math.floor(sum(x) / 3 + 0.5);
     let maxRatio = 0;
-    for (const x of dbs) for (const y of dbs) if (dinf(x, y) > 0) maxRatio = Math.max(maxRatio, Math.abs(ra(x) - ra(y)) / dinf(x, y));
+    for (const x of dbs)
+      for (const y of dbs) if (dinf(x, y) > 0) maxRatio = Math.max(maxRatio, Math.abs(ra(x) - ra(y)) / dinf(x, y));
     expect(maxRatio).toBe(1);
-    for (let s = 0; s < 3; s++) expect(dbs.some((x) => dbs.some((y) => ra(x) === s && ra(y) === s + 1 && dinf(x, y) === 1))).toBe(true);
+    for (let s = 0; s < 3; s++)
+      expect(dbs.some((x) => dbs.some((y) => ra(x) === s && ra(y) === s + 1 && dinf(x, y) === 1))).toBe(true);
     expect(r.numbers.roundedAverageUniform).toBe(true);
     expect(r.numbers.percentileUniform).toBe(true);
     // the findings in words, the mathematics behind them apart (the page's details toggle)
@@ -616,7 +699,10 @@ describe('capacities', () => {
     // the 2 x 2 Euclidean grid is a square: distances 1, 1, sqrt 2 from every corner
     expect(num(r, 'grid:2x2 multiplicative')).toBeCloseTo(4 / (1 + 2 * al + al ** Math.SQRT2), 7);
     // Manhattan 4 x 4 grid = product of two lines of 4
-    expect(num(r, 'grid:4x4:metric=manhattan multiplicative')).toBeCloseTo(((4 * (1 - al) + 2 * al) / (1 + al)) ** 2, 6);
+    expect(num(r, 'grid:4x4:metric=manhattan multiplicative')).toBeCloseTo(
+      ((4 * (1 - al) + 2 * al) / (1 + al)) ** 2,
+      6,
+    );
   });
 });
 
@@ -630,7 +716,13 @@ describe('a project with a case study, run on the worker pool', () => {
       name: 'tiny',
       domains: [{ id: 'l', domain: 'line:3' }],
       analyses: [{ id: 'cap', type: 'capacity', domain: 'l', epsilon: Math.LN2 }],
-      caseStudies: [{ id: 'lb', study: 'leakage-bounds', params: { u: 5, values: [4], from: 0.5, to: 1, step: 0.5, outputs: [4], outputsV: 4 } }],
+      caseStudies: [
+        {
+          id: 'lb',
+          study: 'leakage-bounds',
+          params: { u: 5, values: [4], from: 0.5, to: 1, step: 0.5, outputs: [4], outputsV: 4 },
+        },
+      ],
     });
     const d = new Dispatcher({ threads: 1 });
     try {

@@ -51,13 +51,30 @@ describe('dispatcher keeps channels by reference', () => {
     const matrix = full.matrix!;
     expect(full.channelRef).toBeUndefined();
 
-    const byRef = (await d.run({ type: 'measure', channelRef: kept.channelRef, domain: spec.domain, epsilon: 1, loss: 'dist' })) as MeasureResult;
-    const inline = (await d.run({ type: 'measure', channel: matrix, domain: spec.domain, epsilon: 1, loss: 'dist' })) as MeasureResult;
+    const byRef = (await d.run({
+      type: 'measure',
+      channelRef: kept.channelRef,
+      domain: spec.domain,
+      epsilon: 1,
+      loss: 'dist',
+    })) as MeasureResult;
+    const inline = (await d.run({
+      type: 'measure',
+      channel: matrix,
+      domain: spec.domain,
+      epsilon: 1,
+      loss: 'dist',
+    })) as MeasureResult;
     expect(byRef.utility).toBe(inline.utility);
     expect(byRef.expectedLoss).toBe(inline.expectedLoss);
     expect(byRef.expectedLoss).toBeCloseTo(full.lp!.objective, 9);
 
-    const check = (await d.run({ type: 'check', channelRef: kept.channelRef, domain: spec.domain, epsilon: 1 })) as CheckResult;
+    const check = (await d.run({
+      type: 'check',
+      channelRef: kept.channelRef,
+      domain: spec.domain,
+      epsilon: 1,
+    })) as CheckResult;
     expect(check.private).toBe(true);
     expect(check.effectiveEpsilon).toBeLessThanOrEqual(1 + 1e-9);
 
@@ -79,25 +96,52 @@ describe('dispatcher keeps channels by reference', () => {
 
   it('a 2,500-cell channel (6.25M entries, over what a request may carry inline) is kept and measured by reference', async () => {
     const spec = { domain: 'grid:50x50:step=0.5', epsilon: 1.386, kind: 'exponential' } as const;
-    const kept = (await d.run({ type: 'mechanism', ...spec, keepChannel: true, inlineLimit: 160_000 })) as MechanismResult;
+    const kept = (await d.run({
+      type: 'mechanism',
+      ...spec,
+      keepChannel: true,
+      inlineLimit: 160_000,
+    })) as MechanismResult;
     expect(kept.matrix).toBeUndefined();
     expect(kept.channelRef).toMatch(/^ch-[0-9a-f]{32}$/);
     expect(d.channels.get(kept.channelRef!)!.data.length).toBe(2500 * 2500);
-    const byRef = (await d.run({ type: 'measure', channelRef: kept.channelRef, domain: spec.domain, epsilon: spec.epsilon })) as MeasureResult;
-    const byConstruction = (await d.run({ type: 'measure', mechanism: spec, domain: spec.domain, epsilon: spec.epsilon })) as MeasureResult;
+    const byRef = (await d.run({
+      type: 'measure',
+      channelRef: kept.channelRef,
+      domain: spec.domain,
+      epsilon: spec.epsilon,
+    })) as MeasureResult;
+    const byConstruction = (await d.run({
+      type: 'measure',
+      mechanism: spec,
+      domain: spec.domain,
+      epsilon: spec.epsilon,
+    })) as MeasureResult;
     expect(byRef.utility).toBe(kept.utility);
     expect(byRef.utility).toBeCloseTo(byConstruction.utility, 12);
-    const rows = (await d.run({ type: 'rows', channelRef: kept.channelRef, rows: [2499], colFrom: 2490 })) as RowsResult;
+    const rows = (await d.run({
+      type: 'rows',
+      channelRef: kept.channelRef,
+      rows: [2499],
+      colFrom: 2490,
+    })) as RowsResult;
     const built = (await d.run({ type: 'rows', mechanism: spec, rows: [2499], colFrom: 2490 })) as RowsResult;
     expect(rows.data).toEqual(built.data);
   }, 120_000);
 
   it('within the inline limit the matrix comes back too; an unknown channelRef is one clear error', async () => {
-    const r = (await d.run({ type: 'mechanism', domain: 'line:4', epsilon: 1, kind: 'optimal', keepChannel: true })) as MechanismResult;
+    const r = (await d.run({
+      type: 'mechanism',
+      domain: 'line:4',
+      epsilon: 1,
+      kind: 'optimal',
+      keepChannel: true,
+    })) as MechanismResult;
     expect(r.matrix?.rows).toBe(4);
     expect(r.channelRef).toMatch(/^ch-/);
     await expect(d.run({ type: 'measure', channelRef: 'ch-0123456789abcdef0123456789abcdef' })).rejects.toSatisfy(
-      (e: unknown) => e instanceof ApiError && e.code === 'invalid-input' && /no longer kept by the app/.test(e.message),
+      (e: unknown) =>
+        e instanceof ApiError && e.code === 'invalid-input' && /no longer kept by the app/.test(e.message),
     );
     await expect(d.run({ type: 'measure', channelRef: 'nope' })).rejects.toBeInstanceOf(ApiError);
   }, 60_000);
@@ -120,7 +164,14 @@ describe('kept channels on disk survive a restart', () => {
     let kept: MechanismResult;
     let original: Float64Array;
     try {
-      kept = (await d.run({ type: 'mechanism', domain: 'grid:3x3', epsilon: 1, kind: 'optimal', loss: 'dist', keepChannel: true })) as MechanismResult;
+      kept = (await d.run({
+        type: 'mechanism',
+        domain: 'grid:3x3',
+        epsilon: 1,
+        kind: 'optimal',
+        loss: 'dist',
+        keepChannel: true,
+      })) as MechanismResult;
       original = d.channels.get(kept.channelRef!)!.data.slice();
       expect(Array.from(original)).toEqual(kept.matrix!.data);
     } finally {
@@ -147,7 +198,13 @@ describe('kept channels on disk survive a restart', () => {
     // and a job names it there: the dispatcher reads it back before the job starts
     const d2 = new Dispatcher({ threads: 1, channels: new ChannelStore({ cacheDir: cache }) });
     try {
-      const m = (await d2.run({ type: 'measure', channelRef: id, domain: 'grid:3x3', epsilon: 1, loss: 'dist' })) as MeasureResult;
+      const m = (await d2.run({
+        type: 'measure',
+        channelRef: id,
+        domain: 'grid:3x3',
+        epsilon: 1,
+        loss: 'dist',
+      })) as MeasureResult;
       expect(m.expectedLoss).toBeCloseTo(kept.lp!.objective, 9);
     } finally {
       await d2.close();
@@ -175,7 +232,10 @@ describe('kept channels on disk survive a restart', () => {
     const ok = await reopen().locate(ia);
     expect(ok.ok && Array.from(ok.channel.data)).toEqual(a.data);
     const unknown = await reopen().locate(ib);
-    expect(unknown).toEqual({ ok: false, problem: expect.stringMatching(/no longer kept by the app .*compute its mechanism again/) });
+    expect(unknown).toEqual({
+      ok: false,
+      problem: expect.stringMatching(/no longer kept by the app .*compute its mechanism again/),
+    });
 
     const dat = join(folder, `${ia}.f64`);
     const bytes = readFileSync(dat);
@@ -191,7 +251,10 @@ describe('kept channels on disk survive a restart', () => {
       problem: `the kept channel file ${dat} has 24 bytes, not the 32 of a 2 x 2 channel of doubles: compute its mechanism again`,
     });
     rmSync(dat);
-    expect(await reopen().locate(ia)).toEqual({ ok: false, problem: `the kept channel file ${dat} is missing: compute its mechanism again` });
+    expect(await reopen().locate(ia)).toEqual({
+      ok: false,
+      problem: `the kept channel file ${dat} is missing: compute its mechanism again`,
+    });
     // a record whose labels were edited no longer hashes to its name
     writeFileSync(dat, Buffer.from(Float64Array.from(a.data).buffer));
     const rec = join(folder, `${ia}.json`);

@@ -17,11 +17,29 @@ const sha = (path: string): string => createHash('sha256').update(readFileSync(p
 
 function writeProject(name: string, extra: Record<string, unknown> = {}): string {
   const p = join(dir, name);
-  writeFileSync(p, JSON.stringify({ version: 1, name: 'study', domains: [{ id: 'd', domain: 'line:5' }], ...extra }, null, 2) + '\n');
+  writeFileSync(
+    p,
+    JSON.stringify({ version: 1, name: 'study', domains: [{ id: 'd', domain: 'line:5' }], ...extra }, null, 2) + '\n',
+  );
   return p;
 }
 const apply = (project: string, eps: string, out: string, more: string[] = []): ReturnType<typeof runCli> =>
-  runCli(['apply', '--domain', 'line:5', '--epsilon', eps, '--kind', 'tg', '--input', secrets, '--out', join(dir, out), '--project', project, ...more]);
+  runCli([
+    'apply',
+    '--domain',
+    'line:5',
+    '--epsilon',
+    eps,
+    '--kind',
+    'tg',
+    '--input',
+    secrets,
+    '--out',
+    join(dir, out),
+    '--project',
+    project,
+    ...more,
+  ]);
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'ms-apply-budget-'));
@@ -35,7 +53,9 @@ describe('apply --project records releases against the privacy budget', () => {
     const r1 = await apply(p, '0.5', 'r1.csv');
     expect(r1.code, r1.stderr).toBe(0);
     const hash = sha(secrets);
-    expect(r1.stdout).toContain(`privacy spent on the data set sha256:${hash.slice(0, 12)}...: 0.5 in total (budget 2)`);
+    expect(r1.stdout).toContain(
+      `privacy spent on the data set sha256:${hash.slice(0, 12)}...: 0.5 in total (budget 2)`,
+    );
     const r2 = await apply(p, '0.75', 'r2.csv', ['--json']);
     expect(r2.code, r2.stderr).toBe(0);
     expect((JSON.parse(r2.stdout) as { release: unknown }).release).toEqual({
@@ -77,7 +97,9 @@ describe('apply --project records releases against the privacy budget', () => {
     const over = await apply(p, '0.5', 'c2.csv', ['--population', 'clinic', '--over-budget']);
     expect(over.code, over.stderr).toBe(0);
     expect(over.stdout).toContain("privacy spent on 'clinic': 1.25 in total (budget 1 (OVER BUDGET))");
-    expect(projectSchema.parse(JSON.parse(readFileSync(p, 'utf8'))).releases!.map((x) => x.epsilon)).toEqual([0.75, 0.5]);
+    expect(projectSchema.parse(JSON.parse(readFileSync(p, 'utf8'))).releases!.map((x) => x.epsilon)).toEqual([
+      0.75, 0.5,
+    ]);
   }, 60_000);
 
   it('a project that does not parse is named, not touched, and nothing is released', async () => {
@@ -86,16 +108,31 @@ describe('apply --project records releases against the privacy budget', () => {
     writeFileSync(p, text);
     const r = await apply(p, '0.5', 'bad-out.csv');
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe(`mechstudio: ${p} field 'releases.0.mechanism': Invalid input: expected string, received undefined (and 7 more problems)`);
+    expect(r.stderr.trim()).toBe(
+      `mechstudio: ${p} field 'releases.0.mechanism': Invalid input: expected string, received undefined (and 7 more problems)`,
+    );
     expect(readFileSync(p, 'utf8')).toBe(text);
     expect(existsSync(join(dir, 'bad-out.csv'))).toBe(false);
   }, 60_000);
 
   it('--channel with --project needs the eps the release spends', async () => {
     const ch = join(dir, 'tg.csv');
-    expect((await runCli(['mechanism', '--domain', 'line:5', '--epsilon', '1', '--kind', 'tg', '--out', ch, '--quiet'])).code).toBe(0);
+    expect(
+      (await runCli(['mechanism', '--domain', 'line:5', '--epsilon', '1', '--kind', 'tg', '--out', ch, '--quiet']))
+        .code,
+    ).toBe(0);
     const p = writeProject('p3.json');
-    const r = await runCli(['apply', '--channel', ch, '--input', secrets, '--out', join(dir, 'ch-out.csv'), '--project', p]);
+    const r = await runCli([
+      'apply',
+      '--channel',
+      ch,
+      '--input',
+      secrets,
+      '--out',
+      join(dir, 'ch-out.csv'),
+      '--project',
+      p,
+    ]);
     expect(r.stderr.trim()).toBe(
       'mechstudio: apply --project with --channel needs --domain and --epsilon: the eps the release spends from the budget is the one the channel is checked at',
     );

@@ -14,7 +14,18 @@ let channel = '';
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ms-apply-header-'));
   channel = join(dir, 'tg5.csv');
-  const r = await runCli(['mechanism', '--domain', 'line:5', '--epsilon', '1', '--kind', 'tg', '--out', channel, '--quiet']);
+  const r = await runCli([
+    'mechanism',
+    '--domain',
+    'line:5',
+    '--epsilon',
+    '1',
+    '--kind',
+    'tg',
+    '--out',
+    channel,
+    '--quiet',
+  ]);
   expect(r.code, r.stderr).toBe(0);
 }, 60_000);
 
@@ -27,7 +38,20 @@ describe('apply: headers decided by content, the channel as the domain', () => {
     const input = join(dir, 'twos.csv');
     writeFileSync(input, '2\n'.repeat(100_000));
     const out = join(dir, 'twos-out.csv');
-    const r = await runCli(['apply', '--domain', 'line:5', '--epsilon', '1', '--kind', 'tg', '--input', input, '--out', out, '--json']);
+    const r = await runCli([
+      'apply',
+      '--domain',
+      'line:5',
+      '--epsilon',
+      '1',
+      '--kind',
+      'tg',
+      '--input',
+      input,
+      '--out',
+      out,
+      '--json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout) as { rows: number; header: boolean };
     expect(j).toMatchObject({ rows: 100_000, header: false });
@@ -54,7 +78,18 @@ describe('apply: headers decided by content, the channel as the domain', () => {
     const input = join(dir, 'small.csv');
     writeFileSync(input, '2\n3\n');
     const out = join(dir, 'small-out.csv');
-    const yes = await runCli(['apply', '--channel', channel, '--input', input, '--out', out, '--header', 'yes', '--json']);
+    const yes = await runCli([
+      'apply',
+      '--channel',
+      channel,
+      '--input',
+      input,
+      '--out',
+      out,
+      '--header',
+      'yes',
+      '--json',
+    ]);
     expect(yes.code, yes.stderr).toBe(0);
     expect(JSON.parse(yes.stdout)).toMatchObject({ rows: 1, header: true });
     const named = join(dir, 'named.csv');
@@ -84,7 +119,9 @@ describe('apply: headers decided by content, the channel as the domain', () => {
     const r = await runCli(['apply', '--channel', words, '--input', input, '--out', out]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(/line 1 is a label of the channel's rows and could also be a header; say --header yes or --header no/);
+    expect(r.stderr).toMatch(
+      /line 1 is a label of the channel's rows and could also be a header; say --header yes or --header no/,
+    );
     const no = await runCli(['apply', '--channel', words, '--input', input, '--out', out, '--header', 'no', '--json']);
     expect(no.code, no.stderr).toBe(0);
     expect(JSON.parse(no.stdout)).toMatchObject({ rows: 3, header: false });

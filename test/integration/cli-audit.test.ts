@@ -32,7 +32,17 @@ describe('mechstudio audit', () => {
   it('--json has the documented keys; a claim below the samples is refuted, one above is not', async () => {
     const file = join(dir, 'krr.csv');
     writeFileSync(file, krrSamples(4000));
-    const r = await runCli(['audit', '--samples', file, '--domain', 'clique:3', '--epsilon', '0.5', '--json', '--quiet']);
+    const r = await runCli([
+      'audit',
+      '--samples',
+      file,
+      '--domain',
+      'clique:3',
+      '--epsilon',
+      '0.5',
+      '--json',
+      '--quiet',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout) as Record<string, unknown>;
     for (const k of ['verdict', 'epsilonLowerBound', 'witness', 'samples', 'pairsTested']) expect(j).toHaveProperty(k);
@@ -45,14 +55,29 @@ describe('mechstudio audit', () => {
     const w = j.witness as { secrets: string[]; event: string[]; distance: number };
     expect(w.event).toEqual([w.secrets[0]]);
     expect(w.distance).toBe(1);
-    const ok = await runCli(['audit', '--samples', file, '--domain', 'clique:3', '--epsilon', '1.2', '--confidence', '0.95', '--quiet']);
+    const ok = await runCli([
+      'audit',
+      '--samples',
+      file,
+      '--domain',
+      'clique:3',
+      '--epsilon',
+      '1.2',
+      '--confidence',
+      '0.95',
+      '--quiet',
+    ]);
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stdout).toMatch(
       /^not refuted: with 95% confidence the effective ε is at least 0\.9\d* per unit of distance, not above the claimed 1\.2: the samples do not contradict the claim\n/,
     );
     // the witness in words, the formula on the line under it
-    expect(ok.stdout).toMatch(/\nwitness: secrets \d and \d, 1 apart, and a set E of 1 output: the released outputs in E are at least [\d.]+ times likelier/);
-    expect(ok.stdout).toMatch(/\n {2}the formula: E = \{\d\}: P\(E \| \d\) ≥ [\d.]+ \(\d+ of \d+\), P\(E \| \d\) ≤ [\d.]+ \(\d+ of \d+\), so ε ≥ ln\(/);
+    expect(ok.stdout).toMatch(
+      /\nwitness: secrets \d and \d, 1 apart, and a set E of 1 output: the released outputs in E are at least [\d.]+ times likelier/,
+    );
+    expect(ok.stdout).toMatch(
+      /\n {2}the formula: E = \{\d\}: P\(E \| \d\) ≥ [\d.]+ \(\d+ of \d+\), P\(E \| \d\) ≤ [\d.]+ \(\d+ of \d+\), so ε ≥ ln\(/,
+    );
     expect(ok.stdout).toContain('samples per secret to detect a violation');
   }, 60_000);
 
@@ -61,9 +86,23 @@ describe('mechstudio audit', () => {
     writeFileSync(pts, 'x,y\n0.5,0.5\n2.5,0.5\n');
     const file = join(dir, 'point-samples.csv');
     const lines = ['secret_x,secret_y,released_x,released_y'];
-    for (let i = 0; i < 2000; i++) lines.push(i % 5 === 0 ? '0.5,0.5,2.5,0.5' : '0.5,0.5,0.5,0.5', i % 5 === 0 ? '2.5,0.5,0.5,0.5' : '2.5,0.5,2.5,0.5');
+    for (let i = 0; i < 2000; i++)
+      lines.push(
+        i % 5 === 0 ? '0.5,0.5,2.5,0.5' : '0.5,0.5,0.5,0.5',
+        i % 5 === 0 ? '2.5,0.5,0.5,0.5' : '2.5,0.5,2.5,0.5',
+      );
     writeFileSync(file, lines.join('\n') + '\n');
-    const r = await runCli(['audit', '--samples', file, '--prior', `points:${pts}:cell=1:box=0,0,3,1`, '--epsilon', '0.1', '--json', '--quiet']);
+    const r = await runCli([
+      'audit',
+      '--samples',
+      file,
+      '--prior',
+      `points:${pts}:cell=1:box=0,0,3,1`,
+      '--epsilon',
+      '0.1',
+      '--json',
+      '--quiet',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout) as { verdict: string; mode: string; witness: { distance: number; event: string[] } };
     expect(j.mode).toBe('points');
@@ -78,7 +117,11 @@ describe('mechstudio audit', () => {
     const j = await runCli(['audit', '--samples', file, '--domain', 'line:4', '--epsilon', '1', '--json']);
     expect(j.code).toBe(0);
     const o = JSON.parse(j.stdout) as { verdict: string; pairsTested: number; note: string };
-    expect([o.verdict, o.pairsTested, o.note]).toEqual(['not-tested', 0, 'the log has samples of 1 secret; an audit needs two']);
+    expect([o.verdict, o.pairsTested, o.note]).toEqual([
+      'not-tested',
+      0,
+      'the log has samples of 1 secret; an audit needs two',
+    ]);
     const t = await runCli(['audit', '--samples', file, '--domain', 'line:4', '--epsilon', '1']);
     expect(t.stdout.split('\n')[0]).toBe(
       'not tested: the log has samples of 1 secret; an audit needs two (no verdict on the claimed ε = 1: these samples can neither refute nor support it)',
@@ -91,7 +134,9 @@ describe('mechstudio audit', () => {
     writeFileSync(file, 'secret,released\n0,1\n0,7\n');
     const r = await runCli(['audit', '--samples', file, '--domain', 'line:4', '--epsilon', '1']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`mechstudio: samples CSV ${file}, line 3: the released value is not a point of line:4 (nothing is dropped: fix or remove the row)\n`);
+    expect(r.stderr).toBe(
+      `mechstudio: samples CSV ${file}, line 3: the released value is not a point of line:4 (nothing is dropped: fix or remove the row)\n`,
+    );
     writeFileSync(file, 'secret,released\n0,1\n7,0\n');
     const s = await runCli(['audit', '--samples', file, '--domain', 'line:4', '--epsilon', '1']);
     expect(s.code).toBe(2);

@@ -38,9 +38,22 @@ describe('check and measure on a channel CSV over the inline limit', () => {
     const r = JSON.parse(ok.stdout) as { private: boolean; effectiveEpsilon: number };
     expect(r.private).toBe(true);
     expect(r.effectiveEpsilon).toBeCloseTo(Math.LN2, 15);
-    const bad = await runCli(['check', '--channel', file, '--domain', 'line:2', '--epsilon', '0.5', '--json', '--quiet']);
+    const bad = await runCli([
+      'check',
+      '--channel',
+      file,
+      '--domain',
+      'line:2',
+      '--epsilon',
+      '0.5',
+      '--json',
+      '--quiet',
+    ]);
     expect(bad.code).toBe(0);
-    const v = JSON.parse(bad.stdout) as { private: boolean; violations: { x: string; xp: string; y: string; ratio: number }[] };
+    const v = JSON.parse(bad.stdout) as {
+      private: boolean;
+      violations: { x: string; xp: string; y: string; ratio: number }[];
+    };
     expect(v.private).toBe(false);
     expect(v.violations).toEqual([{ x: '0', xp: '1', y: '0', ratio: 2 }]);
   }, 120_000);

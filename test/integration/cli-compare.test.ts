@@ -19,7 +19,16 @@ describe('mechstudio compare', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mechstudio-compare-'));
     const csv = join(dir, 't.csv');
     const png = join(dir, 'c.png');
-    const args = ['compare', '--domain', 'grid:6x7:step=0.5', '--epsilon', '1.5', '--kinds', 'planar-laplace,planar-laplace+remap,exponential', '--quiet'];
+    const args = [
+      'compare',
+      '--domain',
+      'grid:6x7:step=0.5',
+      '--epsilon',
+      '1.5',
+      '--kinds',
+      'planar-laplace,planar-laplace+remap,exponential',
+      '--quiet',
+    ];
     const r = await cli([...args, '--out', csv, '--png', png]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -29,7 +38,10 @@ describe('mechstudio compare', () => {
     const lines = readFileSync(csv, 'utf8').trim().split('\n');
     expect(lines).toHaveLength(5);
     const j = await cli([...args, '--json']);
-    const out = JSON.parse(j.stdout) as { rows: { expectedDistance: number; pTrue: number; focusRow?: unknown }[]; prior?: unknown };
+    const out = JSON.parse(j.stdout) as {
+      rows: { expectedDistance: number; pTrue: number; focusRow?: unknown }[];
+      prior?: unknown;
+    };
     expect(out.prior).toBeUndefined();
     expect(out.rows[0]!.focusRow).toBeUndefined();
     expect(Number(lines[2]!.split(',')[4])).toBe(out.rows[0]!.expectedDistance);
@@ -41,7 +53,8 @@ describe('mechstudio compare', () => {
     let pt = 0;
     for (let x = 0; x < d.n; x++) {
       ch.row(x, row);
-      for (let y = 0; y < d.n; y++) ed += (row[y]! * 0.5 * Math.hypot(Math.floor(x / 7) - Math.floor(y / 7), (x % 7) - (y % 7))) / d.n;
+      for (let y = 0; y < d.n; y++)
+        ed += (row[y]! * 0.5 * Math.hypot(Math.floor(x / 7) - Math.floor(y / 7), (x % 7) - (y % 7))) / d.n;
       pt += row[x]! / d.n;
     }
     expect(out.rows[0]!.expectedDistance).toBeCloseTo(ed, 10);

@@ -99,7 +99,9 @@ describe('mechanism --geojson', () => {
     const text = readFileSync(gj, 'utf8');
     const fc = featureCollectionSchema.parse(JSON.parse(text));
     expect(fc.features).toHaveLength(j.rows);
-    expect((JSON.parse(text) as { name: string }).name).toMatch(/^planar-laplace: P\(reported in this cell \| true cell /);
+    expect((JSON.parse(text) as { name: string }).name).toMatch(
+      /^planar-laplace: P\(reported in this cell \| true cell /,
+    );
     const values = fc.features.map((f) => f.properties!.value as number);
     expect(values.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 9);
     expect(values.indexOf(Math.max(...values))).toBe(4); // the focus cell is its own likeliest report
@@ -107,9 +109,23 @@ describe('mechanism --geojson', () => {
 
   it('on a grid too large to come back inline, reads the focus row from the --out channel CSV (and needs --out)', async () => {
     const gj = join(dir, 'big.geojson');
-    const base = ['mechanism', '--prior', `points:${pts}:cell=0.1`, '--epsilon', '1', '--kind', 'planar-laplace', '--geojson', gj, '--focus', '7'];
+    const base = [
+      'mechanism',
+      '--prior',
+      `points:${pts}:cell=0.1`,
+      '--epsilon',
+      '1',
+      '--kind',
+      'planar-laplace',
+      '--geojson',
+      gj,
+      '--focus',
+      '7',
+    ];
     const no = await runCli(base);
-    expect(no.stderr.trim()).toMatch(/^mechstudio: --geojson on \d+ cells needs --out FILE.csv \(the channel is read back from it\)$/);
+    expect(no.stderr.trim()).toMatch(
+      /^mechstudio: --geojson on \d+ cells needs --out FILE.csv \(the channel is read back from it\)$/,
+    );
     const r = await runCli([...base, '--out', join(dir, 'big.csv'), '--json']);
     expect(r.code, r.stderr).toBe(0);
     const rows = (JSON.parse(r.stdout) as { rows: number }).rows;
@@ -125,7 +141,17 @@ describe('mechanism --geojson', () => {
   }, 120_000);
 
   it('refuses --geojson without a lat,lon points grid, and a focus outside it', async () => {
-    const a = await runCli(['mechanism', '--domain', 'grid:3x3', '--epsilon', '1', '--kind', 'planar-laplace', '--geojson', join(dir, 'x.geojson')]);
+    const a = await runCli([
+      'mechanism',
+      '--domain',
+      'grid:3x3',
+      '--epsilon',
+      '1',
+      '--kind',
+      'planar-laplace',
+      '--geojson',
+      join(dir, 'x.geojson'),
+    ]);
     expect(a.stderr.trim()).toBe(
       'mechstudio: --geojson needs a lat,lon points grid: give --prior points:FILE.csv of lat,lon points (the map is drawn on its cells)',
     );

@@ -18,7 +18,19 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, watch, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  watch,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -149,7 +161,9 @@ function malformedChannel(rows: number[][], m: Mutation): string {
     case 'unclosed-quote':
       return `,o0\n"s0,1\n`;
     case 'header-first-cell':
-      return ['x', ...colLabels].join(',') + '\n' + r.map((row, i) => [rowLabels[i], ...row].join(',')).join('\n') + '\n';
+      return (
+        ['x', ...colLabels].join(',') + '\n' + r.map((row, i) => [rowLabels[i], ...row].join(',')).join('\n') + '\n'
+      );
     case 'header-only':
       return ['', ...colLabels].join(',') + '\n';
     case 'empty':
@@ -205,7 +219,11 @@ function setupFixtures(): void {
         [5e-324, 1],
       ]).replace('0.9999999999999999', '1'),
     ],
-    ['chQuoted', 'ch-quoted.csv', '\ufeff,"(0,0)","(0,1)"\r\n# a comment\r\n"(0,0)",0.5,0.5\r\n\r\n"(0,1)", 0.25 , 0.75\r\n'],
+    [
+      'chQuoted',
+      'ch-quoted.csv',
+      '\ufeff,"(0,0)","(0,1)"\r\n# a comment\r\n"(0,0)",0.5,0.5\r\n\r\n"(0,1)", 0.25 , 0.75\r\n',
+    ],
     // priors and losses
     ['prior3', 'prior3.csv', '0.5\n0.25\n0.25\n'],
     ['priorHex', 'prior-hex.csv', '0x1\n0\n0\n'],
@@ -233,9 +251,21 @@ function setupFixtures(): void {
     // projects
     ['project', 'project.json', JSON.stringify(project)],
     ['projectBadJson', 'bad.json', '{"version": 1, "name": '],
-    ['projectBadDomain', 'bad-domain.json', JSON.stringify({ ...project, domains: [{ id: 'three', domain: 'line:-3' }] })],
-    ['projectFifoPrior', 'fifo-prior.json', JSON.stringify({ ...project, priors: [{ id: 'p', domain: 'three', prior: 'csv:fifo' }] })],
-    ['projectZeroPrior', 'zero-prior.json', JSON.stringify({ ...project, priors: [{ id: 'p', domain: 'three', prior: 'csv:/dev/zero' }] })],
+    [
+      'projectBadDomain',
+      'bad-domain.json',
+      JSON.stringify({ ...project, domains: [{ id: 'three', domain: 'line:-3' }] }),
+    ],
+    [
+      'projectFifoPrior',
+      'fifo-prior.json',
+      JSON.stringify({ ...project, priors: [{ id: 'p', domain: 'three', prior: 'csv:fifo' }] }),
+    ],
+    [
+      'projectZeroPrior',
+      'zero-prior.json',
+      JSON.stringify({ ...project, priors: [{ id: 'p', domain: 'three', prior: 'csv:/dev/zero' }] }),
+    ],
     ['projectVersion', 'version.json', JSON.stringify({ ...project, version: 99 })],
   ];
   for (const [key, name, content] of fixtures) {
@@ -249,13 +279,14 @@ function setupFixtures(): void {
 /** Generated malformed channel CSVs (file, mutation). */
 function malformedChannels(): string[] {
   const matrices = fc.sample(
-    fc
-      .integer({ min: 1, max: 5 })
-      .chain((n) =>
-        fc
-          .integer({ min: 1, max: 5 })
-          .chain((m) => fc.array(fc.array(fc.integer({ min: 1, max: 9 }), { minLength: m, maxLength: m }), { minLength: n, maxLength: n })),
+    fc.integer({ min: 1, max: 5 }).chain((n) =>
+      fc.integer({ min: 1, max: 5 }).chain((m) =>
+        fc.array(fc.array(fc.integer({ min: 1, max: 9 }), { minLength: m, maxLength: m }), {
+          minLength: n,
+          maxLength: n,
+        }),
       ),
+    ),
     { seed: SEED, numRuns: 90 },
   );
   return matrices.map((w, k) => {
@@ -313,18 +344,37 @@ const validSmallDomain = fc.oneof(
  * before any allocation; src-worker/jobs): exit 2 at once, not a hang, an
  * out-of-memory or an exit-1 RangeError.
  */
-const ENGINE_BOUNDARY_DOMAINS = ['line:1000000000', 'line:99999999999999999999', 'grid:100000x100000', 'db:24,2', 'avg:1000,1000', 'clique:3000'];
+const ENGINE_BOUNDARY_DOMAINS = [
+  'line:1000000000',
+  'line:99999999999999999999',
+  'grid:100000x100000',
+  'db:24,2',
+  'avg:1000,1000',
+  'clique:3000',
+];
 /** Every command on every ENGINE_BOUNDARY_DOMAINS entry (66 invocations). */
 function engineBoundaryCases(): Case[] {
   const out: Case[] = [];
   for (const d of ENGINE_BOUNDARY_DOMAINS) {
     for (const k of ['tg', 'rr', 'exponential', 'laplace', 'planar-laplace', 'symmetric', 'optimal', 'tight'])
-      out.push({ argv: ['mechanism', '--domain', d, '--epsilon', '1', '--kind', k], expect: 'any', why: 'engine boundary' });
+      out.push({
+        argv: ['mechanism', '--domain', d, '--epsilon', '1', '--kind', k],
+        expect: 'any',
+        why: 'engine boundary',
+      });
     out.push({ argv: ['capacity', '--domain', d, '--epsilon', '1'], expect: 'any', why: 'engine boundary' });
-    out.push({ argv: ['regular', '--domain', d, '--epsilon', '1', '--prior', 'uniform'], expect: 'any', why: 'engine boundary' });
+    out.push({
+      argv: ['regular', '--domain', d, '--epsilon', '1', '--prior', 'uniform'],
+      expect: 'any',
+      why: 'engine boundary',
+    });
     out.push({ argv: ['threshold', '--domain', d], expect: 'any', why: 'engine boundary' });
     out.push({ argv: ['vertices', '--domain', d, '--epsilon', '1'], expect: 'any', why: 'engine boundary' });
-    out.push({ argv: ['check', '--channel', P.ch2!, '--domain', d, '--epsilon', '1'], expect: 'invalid', why: 'engine boundary: 2 rows' });
+    out.push({
+      argv: ['check', '--channel', P.ch2!, '--domain', d, '--epsilon', '1'],
+      expect: 'invalid',
+      why: 'engine boundary: 2 rows',
+    });
   }
   return out;
 }
@@ -363,7 +413,20 @@ const hostileDomain = fc.oneof(
   fc
     .constantFrom('graph:', 'csv:')
     .chain((k) =>
-      fc.constantFrom('/dev/zero', '/dev/urandom', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING', 'EMPTY', 'BINARY', 'GRAPH', 'METRICBAD').map((p) => `${k}${p}`),
+      fc
+        .constantFrom(
+          '/dev/zero',
+          '/dev/urandom',
+          '/proc/self/mem',
+          'FIFO',
+          'DIR',
+          'MISSING',
+          'EMPTY',
+          'BINARY',
+          'GRAPH',
+          'METRICBAD',
+        )
+        .map((p) => `${k}${p}`),
     ),
   fc.string({ maxLength: 20 }),
   validSmallDomain,
@@ -388,14 +451,40 @@ const hostilePrior = fc.oneof(
     'zipf',
   ),
   fc
-    .constantFrom('/dev/zero', '/dev/urandom', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING', 'EMPTY', 'BINARY', 'PRIOR3', 'PRIORHEX', 'PRIORNEG', 'PRIORDENORMAL')
+    .constantFrom(
+      '/dev/zero',
+      '/dev/urandom',
+      '/proc/self/mem',
+      'FIFO',
+      'DIR',
+      'MISSING',
+      'EMPTY',
+      'BINARY',
+      'PRIOR3',
+      'PRIORHEX',
+      'PRIORNEG',
+      'PRIORDENORMAL',
+    )
     .map((p) => `csv:${p}`),
   fc.array(fc.double({ noNaN: false }), { maxLength: 5 }).map((a) => a.join(',')),
 );
 const hostileLoss = fc.oneof(
   fc.constantFrom('bin', 'nib', 'dist', 'dist2', 'foo', '', 'csv:'),
   fc
-    .constantFrom('/dev/zero', '/dev/urandom', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING', 'EMPTY', 'BINARY', 'LOSS3', 'LOSSBAD', 'LOSSHUGE', 'LOSSTINY')
+    .constantFrom(
+      '/dev/zero',
+      '/dev/urandom',
+      '/proc/self/mem',
+      'FIFO',
+      'DIR',
+      'MISSING',
+      'EMPTY',
+      'BINARY',
+      'LOSS3',
+      'LOSSBAD',
+      'LOSSHUGE',
+      'LOSSTINY',
+    )
     .map((p) => `csv:${p}`),
 );
 const hostileChannel = fc.constantFrom(
@@ -524,7 +613,18 @@ function sub(text: string, pick: number): string {
 /** Hostile invocations of every command. */
 const hostileCase: fc.Arbitrary<Case> = fc
   .tuple(
-    fc.constantFrom('mechanism', 'measure', 'check', 'capacity', 'regular', 'threshold', 'vertices', 'run', 'example', 'bogus'),
+    fc.constantFrom(
+      'mechanism',
+      'measure',
+      'check',
+      'capacity',
+      'regular',
+      'threshold',
+      'vertices',
+      'run',
+      'example',
+      'bogus',
+    ),
     hostileDomain,
     fc.oneof({ weight: 3, arbitrary: validEps }, { weight: 2, arbitrary: hostileEps }),
     hostileKind,
@@ -613,32 +713,48 @@ const hostileCase: fc.Arbitrary<Case> = fc
 
 /** Valid invocations (must exit 0). */
 const validCase: fc.Arbitrary<Case> = fc.oneof(
-  fc
-    .tuple(validSmallDomain, validEps, fc.constantFrom('rr', 'exponential', 'optimal'))
-    .map(([d, e, k]) => ({ argv: ['mechanism', '--domain', d, '--epsilon', e, '--kind', k, '--json'], expect: 'valid' as Expect, why: 'valid mechanism' })),
-  fc.tuple(fc.integer({ min: 2, max: 9 }), validEps, fc.constantFrom('tg', 'laplace', 'symmetric')).map(([n, e, k]) => ({
-    argv: ['mechanism', '--domain', `line:${n}`, '--epsilon', e, '--kind', k, '--json'],
+  fc.tuple(validSmallDomain, validEps, fc.constantFrom('rr', 'exponential', 'optimal')).map(([d, e, k]) => ({
+    argv: ['mechanism', '--domain', d, '--epsilon', e, '--kind', k, '--json'],
     expect: 'valid' as Expect,
-    why: 'valid mechanism on a line',
+    why: 'valid mechanism',
   })),
   fc
-    .tuple(fc.integer({ min: 2, max: 6 }), validEps)
-    .map(([n, e]) => ({ argv: ['capacity', '--domain', `line:${n}`, '--epsilon', e, '--json'], expect: 'valid' as Expect, why: 'valid capacity' })),
-  fc
-    .tuple(validSmallDomain, validEps)
-    .map(([d, e]) => ({ argv: ['regular', '--domain', d, '--epsilon', e, '--prior', 'uniform', '--json'], expect: 'valid' as Expect, why: 'valid regular' })),
-  fc
-    .tuple(fc.constantFrom('CH2', 'CH3', 'CHDENORMAL', 'CHQUOTED'), fc.boolean())
-    .map(([c, j]) => ({ argv: ['measure', '--channel', path(c, 0), ...(j ? ['--json'] : [])], expect: 'valid' as Expect, why: 'valid measure' })),
+    .tuple(fc.integer({ min: 2, max: 9 }), validEps, fc.constantFrom('tg', 'laplace', 'symmetric'))
+    .map(([n, e, k]) => ({
+      argv: ['mechanism', '--domain', `line:${n}`, '--epsilon', e, '--kind', k, '--json'],
+      expect: 'valid' as Expect,
+      why: 'valid mechanism on a line',
+    })),
+  fc.tuple(fc.integer({ min: 2, max: 6 }), validEps).map(([n, e]) => ({
+    argv: ['capacity', '--domain', `line:${n}`, '--epsilon', e, '--json'],
+    expect: 'valid' as Expect,
+    why: 'valid capacity',
+  })),
+  fc.tuple(validSmallDomain, validEps).map(([d, e]) => ({
+    argv: ['regular', '--domain', d, '--epsilon', e, '--prior', 'uniform', '--json'],
+    expect: 'valid' as Expect,
+    why: 'valid regular',
+  })),
+  fc.tuple(fc.constantFrom('CH2', 'CH3', 'CHDENORMAL', 'CHQUOTED'), fc.boolean()).map(([c, j]) => ({
+    argv: ['measure', '--channel', path(c, 0), ...(j ? ['--json'] : [])],
+    expect: 'valid' as Expect,
+    why: 'valid measure',
+  })),
   fc.tuple(fc.constantFrom('CH2', 'CHDENORMAL', 'CHQUOTED'), validEps).map(([c, e]) => ({
     argv: ['check', '--channel', path(c, 0), '--domain', 'line:2', '--epsilon', e, '--json'],
     expect: 'valid' as Expect,
     why: 'valid check',
   })),
-  validEps.map((e) => ({ argv: ['check', '--channel', P.ch3!, '--domain', 'line:3', '--epsilon', e], expect: 'valid' as Expect, why: 'valid check 3' })),
-  fc
-    .integer({ min: 2, max: 4 })
-    .map((n) => ({ argv: ['vertices', '--domain', `line:${n}`, '--epsilon', LN2, '--json'], expect: 'valid' as Expect, why: 'valid vertices' })),
+  validEps.map((e) => ({
+    argv: ['check', '--channel', P.ch3!, '--domain', 'line:3', '--epsilon', e],
+    expect: 'valid' as Expect,
+    why: 'valid check 3',
+  })),
+  fc.integer({ min: 2, max: 4 }).map((n) => ({
+    argv: ['vertices', '--domain', `line:${n}`, '--epsilon', LN2, '--json'],
+    expect: 'valid' as Expect,
+    why: 'valid vertices',
+  })),
   fc.tuple(validEps, fc.constantFrom('PRIOR3', 'LOSS3', 'PRIORDENORMAL', 'LOSSTINY')).map(([e, f]) => ({
     argv: [
       'mechanism',
@@ -664,44 +780,72 @@ const invalidCase: fc.Arbitrary<Case> = fc.oneof(
     expect: 'invalid' as Expect,
     why: 'malformed channel',
   })),
-  fc.nat().map((k) => ({ argv: ['measure', '--channel', malformed[k % malformed.length]!], expect: 'invalid' as Expect, why: 'malformed channel' })),
+  fc.nat().map((k) => ({
+    argv: ['measure', '--channel', malformed[k % malformed.length]!],
+    expect: 'invalid' as Expect,
+    why: 'malformed channel',
+  })),
   fc
     .constantFrom('/dev/zero', '/dev/urandom', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING', 'EMPTY', 'BINARY')
     .map((c) => ({ argv: ['measure', '--channel', path(c, 0)], expect: 'invalid' as Expect, why: `channel ${c}` })),
-  fc
-    .constantFrom('/dev/zero', '/dev/urandom', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING')
-    .map((c) => ({ argv: ['run', path(c, 0), '--out', path('NEWDIR', 0)], expect: 'invalid' as Expect, why: `run ${c}` })),
+  fc.constantFrom('/dev/zero', '/dev/urandom', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING').map((c) => ({
+    argv: ['run', path(c, 0), '--out', path('NEWDIR', 0)],
+    expect: 'invalid' as Expect,
+    why: `run ${c}`,
+  })),
   fc.constantFrom('FIFO', '/dev/null', '/dev/zero', '/proc/nope/x.csv', 'DIR', '/sys/x.csv').map((o) => ({
     argv: ['mechanism', '--domain', 'line:3', '--epsilon', '1', '--kind', 'tg', '--out', path(o, 0)],
     expect: 'invalid' as Expect,
     why: `--out ${o}`,
   })),
+  fc.constantFrom('FIFO', '/dev/null', '/proc/nope', '/sys/nope', 'FILE').map((o) => ({
+    argv: ['example', 'voting', '--out', path(o, 0)],
+    expect: 'invalid' as Expect,
+    why: `example --out ${o}`,
+  })),
   fc
-    .constantFrom('FIFO', '/dev/null', '/proc/nope', '/sys/nope', 'FILE')
-    .map((o) => ({ argv: ['example', 'voting', '--out', path(o, 0)], expect: 'invalid' as Expect, why: `example --out ${o}` })),
-  fc
-    .tuple(fc.constantFrom('0', '-1', 'ln 4', 'abc', 'NaN', 'Infinity', '0x10', '1e999', ''), fc.constantFrom('mechanism', 'capacity', 'vertices'))
+    .tuple(
+      fc.constantFrom('0', '-1', 'ln 4', 'abc', 'NaN', 'Infinity', '0x10', '1e999', ''),
+      fc.constantFrom('mechanism', 'capacity', 'vertices'),
+    )
     .map(([e, c]) => ({
       argv: [c, '--domain', 'line:3', '--epsilon', e, ...(c === 'mechanism' ? ['--kind', 'tg'] : [])],
       expect: 'invalid' as Expect,
       why: `eps '${e}'`,
     })),
-  fc.constantFrom('/dev/zero', '/dev/urandom', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING', 'PRIORHEX', 'PRIORNEG').map((p) => ({
-    argv: ['regular', '--domain', 'line:3', '--epsilon', '1', '--prior', `csv:${path(p, 0)}`],
-    expect: 'invalid' as Expect,
-    why: `prior ${p}`,
-  })),
+  fc
+    .constantFrom('/dev/zero', '/dev/urandom', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING', 'PRIORHEX', 'PRIORNEG')
+    .map((p) => ({
+      argv: ['regular', '--domain', 'line:3', '--epsilon', '1', '--prior', `csv:${path(p, 0)}`],
+      expect: 'invalid' as Expect,
+      why: `prior ${p}`,
+    })),
   fc.constantFrom('optimal', 'tg', 'rr').map((k) => ({
     argv: ['mechanism', '--domain', 'line:3', '--epsilon', '1', '--kind', k, '--loss', `csv:${P.lossHuge}`],
     expect: 'invalid' as Expect,
     why: 'loss 1e308',
   })),
+  fc.constantFrom('/dev/zero', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING', 'KEY', 'PEM', 'PASSWD').map((p) => ({
+    argv: ['mechanism', '--domain', `graph:${path(p, 0)}`, '--epsilon', '1', '--kind', 'tg'],
+    expect: 'invalid' as Expect,
+    why: `graph ${p}`,
+  })),
   fc
-    .constantFrom('/dev/zero', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING', 'KEY', 'PEM', 'PASSWD')
-    .map((p) => ({ argv: ['mechanism', '--domain', `graph:${path(p, 0)}`, '--epsilon', '1', '--kind', 'tg'], expect: 'invalid' as Expect, why: `graph ${p}` })),
-  fc
-    .constantFrom('line:-5', 'line:0x10', 'line:NaN', 'grid:3x', 'lïne:3', 'line:99999999999999999999', 'grid:100000x100000', 'line:1000000000')
-    .map((d) => ({ argv: ['mechanism', '--domain', d, '--epsilon', '1', '--kind', 'tg'], expect: 'invalid' as Expect, why: `domain ${d}` })),
+    .constantFrom(
+      'line:-5',
+      'line:0x10',
+      'line:NaN',
+      'grid:3x',
+      'lïne:3',
+      'line:99999999999999999999',
+      'grid:100000x100000',
+      'line:1000000000',
+    )
+    .map((d) => ({
+      argv: ['mechanism', '--domain', d, '--epsilon', '1', '--kind', 'tg'],
+      expect: 'invalid' as Expect,
+      why: `domain ${d}`,
+    })),
 );
 
 // ---------------------------------------------------------------------------
@@ -845,7 +989,16 @@ describe('mechstudio CLI under hostile input (>= 1,000 generated invocations)', 
 
   it('every in-process invocation: exit 0 or 2 (0 for valid input, 2 for malformed), one error line, no trace, no hang', () => {
     const bad: string[] = [];
-    const counts = { total: outcomes.length, exit0: 0, exit2: 0, other: 0, hangs: 0, crashes: 0, valid: 0, malformed: 0 };
+    const counts = {
+      total: outcomes.length,
+      exit0: 0,
+      exit2: 0,
+      other: 0,
+      hangs: 0,
+      crashes: 0,
+      valid: 0,
+      malformed: 0,
+    };
     outcomes.forEach((o, k) => {
       const c = cases[k]!;
       if (o.code === 0) counts.exit0++;
@@ -904,8 +1057,16 @@ describe('mechstudio CLI under hostile input (>= 1,000 generated invocations)', 
       { argv: ['run', P.fifo!, '--out', join(dir, 'out', 'sp-run')], expect: 'invalid', why: 'run FIFO' },
       { argv: ['run', '/dev/zero'], expect: 'invalid', why: 'run /dev/zero' },
       { argv: ['example', 'voting', '--out', '/proc/nope'], expect: 'invalid', why: 'example --out /proc/nope' },
-      { argv: ['check', '--channel', P.fifo!, '--domain', 'line:2', '--epsilon', '1'], expect: 'invalid', why: 'channel FIFO' },
-      { argv: ['mechanism', '--domain', 'line:3', '--epsilon', '1', '--kind', 'tg', '--out', P.fifo!], expect: 'invalid', why: '--out FIFO' },
+      {
+        argv: ['check', '--channel', P.fifo!, '--domain', 'line:2', '--epsilon', '1'],
+        expect: 'invalid',
+        why: 'channel FIFO',
+      },
+      {
+        argv: ['mechanism', '--domain', 'line:3', '--epsilon', '1', '--kind', 'tg', '--out', P.fifo!],
+        expect: 'invalid',
+        why: '--out FIFO',
+      },
     );
     const idx = sample.map((c) => cases.indexOf(c));
     const runs = await pool(sample, 2, (c) => subprocess(c.argv));
@@ -995,30 +1156,63 @@ describe('CLI file I/O', () => {
           ['check', '--channel', '/proc/self/mem', '--domain', 'line:2', '--epsilon', '1'],
           /cannot read channel CSV '\/proc\/self\/mem': input\/output error \(EIO\)/,
         ],
-        [['mechanism', '--domain', 'csv:/proc/self/mem', '--epsilon', '1', '--kind', 'tg'], /cannot read csv domain file '\/proc\/self\/mem': .*EIO/],
+        [
+          ['mechanism', '--domain', 'csv:/proc/self/mem', '--epsilon', '1', '--kind', 'tg'],
+          /cannot read csv domain file '\/proc\/self\/mem': .*EIO/,
+        ],
         [['measure', '--channel', '/dev/urandom'], /channel CSV '\/dev\/urandom' is a character device/],
         [['measure', '--channel', fifo], /channel CSV '.*fifo' is a FIFO/],
         [['regular', '--domain', 'line:3', '--epsilon', '1', '--prior', `csv:${fifo}`], /prior CSV '.*fifo' is a FIFO/],
-        [['mechanism', '--domain', 'line:3', '--epsilon', '1', '--kind', 'tg', '--loss', 'csv:/dev/zero'], /loss CSV '\/dev\/zero' is a character device/],
-        [['mechanism', '--domain', `graph:${d}`, '--epsilon', '1', '--kind', 'tg'], /graph domain file '.*' is a directory/],
+        [
+          ['mechanism', '--domain', 'line:3', '--epsilon', '1', '--kind', 'tg', '--loss', 'csv:/dev/zero'],
+          /loss CSV '\/dev\/zero' is a character device/,
+        ],
+        [
+          ['mechanism', '--domain', `graph:${d}`, '--epsilon', '1', '--kind', 'tg'],
+          /graph domain file '.*' is a directory/,
+        ],
         [
           ['mechanism', '--domain', `graph:${join(d, 'id_ed25519')}`, '--epsilon', '1', '--kind', 'tg'],
           /id_ed25519: does not read as an edge list: 0 lines name an edge \(two names\) and 4 a single node/,
         ],
-        [['example', 'voting', '--out', '/proc/nope'], /cannot create --out directory '\/proc\/nope': \/proc is a system pseudo file system/],
+        [
+          ['example', 'voting', '--out', '/proc/nope'],
+          /cannot create --out directory '\/proc\/nope': \/proc is a system pseudo file system/,
+        ],
         [['example', 'voting', '--out', join(d, 'ok.csv')], /'.*ok\.csv' is a regular file, not a directory/],
         [
           ['mechanism', '--domain', 'line:3', '--epsilon', '1', '--kind', 'tg', '--out', fifo],
           /cannot write --out file '.*fifo': it is a FIFO \(named pipe\); only a regular file is ever replaced/,
         ],
-        [['capacity', '--domain', 'line:3', '--epsilon', '1', '--out', '/dev/null'], /'\/dev\/null': it is a character device/],
+        [
+          ['capacity', '--domain', 'line:3', '--epsilon', '1', '--out', '/dev/null'],
+          /'\/dev\/null': it is a character device/,
+        ],
         [['capacity', '--domain', 'line:3', '--epsilon', '1', '--out', d], /it is a directory/],
-        [['check', '--channel', join(d, 'hex.csv'), '--domain', 'line:2', '--epsilon', '1'], /hex\.csv line 2, column 2: '0x1' is not a number/],
-        [['check', '--channel', join(d, 'inf.csv'), '--domain', 'line:2', '--epsilon', '1'], /inf\.csv line 2, column 2: 'Infinity' is not a number/],
-        [['measure', '--channel', join(d, 'duprow.csv')], /duprow\.csv line 4: row label 'x' appears twice \(lines 2 and 4\)/],
-        [['measure', '--channel', join(d, 'dupcol.csv')], /dupcol\.csv line 1: output label 'a' appears twice \(columns 2 and 4\)/],
-        [['mechanism', '--domain', 'line:3', '--epsilon', '0x10', '--kind', 'tg'], /--epsilon must be a decimal number, got '0x10'/],
-        [['mechanism', '--domain', 'line:3', '--epsilon', '1', '--kind', 'tg', '--prior', '0x1,0,0'], /prior: item 1 is not a decimal number >= 0/],
+        [
+          ['check', '--channel', join(d, 'hex.csv'), '--domain', 'line:2', '--epsilon', '1'],
+          /hex\.csv line 2, column 2: '0x1' is not a number/,
+        ],
+        [
+          ['check', '--channel', join(d, 'inf.csv'), '--domain', 'line:2', '--epsilon', '1'],
+          /inf\.csv line 2, column 2: 'Infinity' is not a number/,
+        ],
+        [
+          ['measure', '--channel', join(d, 'duprow.csv')],
+          /duprow\.csv line 4: row label 'x' appears twice \(lines 2 and 4\)/,
+        ],
+        [
+          ['measure', '--channel', join(d, 'dupcol.csv')],
+          /dupcol\.csv line 1: output label 'a' appears twice \(columns 2 and 4\)/,
+        ],
+        [
+          ['mechanism', '--domain', 'line:3', '--epsilon', '0x10', '--kind', 'tg'],
+          /--epsilon must be a decimal number, got '0x10'/,
+        ],
+        [
+          ['mechanism', '--domain', 'line:3', '--epsilon', '1', '--kind', 'tg', '--prior', '0x1,0,0'],
+          /prior: item 1 is not a decimal number >= 0/,
+        ],
       ];
       for (const [argv, msg] of cases) {
         const out = new Capture();
@@ -1036,11 +1230,14 @@ describe('CLI file I/O', () => {
       expect(existsSync('/proc/nope')).toBe(false);
       // a regular file at --out is replaced atomically, and nothing else is left next to it
       const out = new Capture();
-      const code = await main(['mechanism', '--domain', 'line:3', '--epsilon', '1', '--kind', 'tg', '--out', join(d, 'ok.csv'), '--json'], {
-        io: { stdout: out, stderr: new Capture() },
-        dispatcher: disp,
-        handleSigint: false,
-      });
+      const code = await main(
+        ['mechanism', '--domain', 'line:3', '--epsilon', '1', '--kind', 'tg', '--out', join(d, 'ok.csv'), '--json'],
+        {
+          io: { stdout: out, stderr: new Capture() },
+          dispatcher: disp,
+          handleSigint: false,
+        },
+      );
       expect(code).toBe(0);
       expect(readdirSync(d).filter((n) => n.startsWith('.')).length).toBe(0);
       expect(statSync(join(d, 'ok.csv')).size).toBeGreaterThan(20);
@@ -1066,32 +1263,50 @@ describe('CLI file I/O', () => {
       expect(existsSync(old)).toBe(false);
       expect(existsSync(fresh)).toBe(true);
       expect(existsSync(other)).toBe(true);
-      expect(readdirSync(d).sort()).toEqual([`${TEMP_PREFIX}${process.ppid}-abc-3-y.csv`, 'keep.tmp', 'out.csv'].sort());
+      expect(readdirSync(d).sort()).toEqual(
+        [`${TEMP_PREFIX}${process.ppid}-abc-3-y.csv`, 'keep.tmp', 'out.csv'].sort(),
+      );
       // the asynchronous writer: same checks, same naming, nothing but a regular file replaced
       await writeFileAtomicAsync(join(d, 'out.csv'), 'c,d\n');
       expect(readFileSync(join(d, 'out.csv'), 'utf8')).toBe('c,d\n');
       const fifo = join(d, 'fifo');
       execFileSync('mkfifo', [fifo]);
-      await expect(writeFileAtomicAsync(fifo, 'x')).rejects.toThrow(/it is a FIFO \(named pipe\); only a regular file is ever replaced/);
-      await expect(writeFileAtomicAsync('/proc/nope/p.json', 'x')).rejects.toThrow(/\/proc is a system pseudo file system/);
+      await expect(writeFileAtomicAsync(fifo, 'x')).rejects.toThrow(
+        /it is a FIFO \(named pipe\); only a regular file is ever replaced/,
+      );
+      await expect(writeFileAtomicAsync('/proc/nope/p.json', 'x')).rejects.toThrow(
+        /\/proc is a system pseudo file system/,
+      );
       expect(lstatSync(fifo).isFIFO()).toBe(true);
-      expect(readdirSync(d).filter((n) => n.startsWith(TEMP_PREFIX) && !n.includes(`${process.ppid}-abc-3`))).toEqual([]);
+      expect(readdirSync(d).filter((n) => n.startsWith(TEMP_PREFIX) && !n.includes(`${process.ppid}-abc-3`))).toEqual(
+        [],
+      );
     } finally {
       rmSync(d, { recursive: true, force: true });
     }
   });
 
   it('the streaming channel tokenizer reads what the csv-parse library reads, in any chunking (fast-check, 1000 texts)', () => {
-    const cell = fc.oneof(fc.constantFrom('', ' ', '0.5', ' 1 ', 'a', '(0,1)', 'x y', '#', '"q"', 'é', '\ufeff'), fc.stringMatching(/^[a-z0-9 .,"#\n]{0,6}$/));
-    // cells with a quote, comma, line break or leading '#' are quoted; blanks around a cell are left to the readers' trimming
+    const cell = fc.oneof(
+      fc.constantFrom('', ' ', '0.5', ' 1 ', 'a', '(0,1)', 'x y', '#', '"q"', 'é', '\ufeff'),
+      fc.stringMatching(/^[a-z0-9 .,"#\n]{0,6}$/),
+    );
+    // cells with a quote, comma, line break or leading '#' are quoted; blanks around a cell are left to the readers'
+    // trimming
     const quote = (c: string): string => (/[",\n]|^#/.test(c) ? `"${c.replace(/"/g, '""')}"` : c);
     const text = fc
       .tuple(
         fc.array(
-          fc.array(fc.oneof({ weight: 12, arbitrary: cell.map(quote) }, { weight: 1, arbitrary: fc.constantFrom('a"b', '"open', '"x" y', ' "s" ') }), {
-            minLength: 1,
-            maxLength: 4,
-          }),
+          fc.array(
+            fc.oneof(
+              { weight: 12, arbitrary: cell.map(quote) },
+              { weight: 1, arbitrary: fc.constantFrom('a"b', '"open', '"x" y', ' "s" ') },
+            ),
+            {
+              minLength: 1,
+              maxLength: 4,
+            },
+          ),
           { maxLength: 6 },
         ),
         // one line end throughout: csv-parse takes the first one it sees as the only record delimiter, so
@@ -1100,7 +1315,10 @@ describe('CLI file I/O', () => {
         fc.boolean(),
         fc.boolean(),
       )
-      .map(([rows, eol, finalEol, comment]) => (comment ? `# comment${eol}` : '') + rows.map((r) => r.join(',')).join(eol) + (finalEol ? eol : ''));
+      .map(
+        ([rows, eol, finalEol, comment]) =>
+          (comment ? `# comment${eol}` : '') + rows.map((r) => r.join(',')).join(eol) + (finalEol ? eol : ''),
+      );
     fc.assert(
       fc.property(text, fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 20 }), (t, cuts) => {
         const oracle = csvParseOracle(t, 's');
@@ -1130,9 +1348,13 @@ describe('CLI file I/O', () => {
   });
 
   it('a reader that closes stdout early (mechstudio ... | head) ends the output quietly: exit 0, no error line', async () => {
-    const child = spawn(process.execPath, [bin, 'mechanism', '--domain', 'line:200', '--epsilon', '1', '--kind', 'tg', '--print'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [bin, 'mechanism', '--domain', 'line:200', '--epsilon', '1', '--kind', 'tg', '--print'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     child.stdout.once('data', () => child.stdout.destroy());
@@ -1148,7 +1370,19 @@ describe('CLI file I/O', () => {
       // a large export (line:2500, ~125 MB of text) killed as soon as its temp file appears
       const child = spawn(
         process.execPath,
-        [bin, 'mechanism', '--domain', 'line:2500', '--epsilon', '1', '--kind', 'tg', '--out', join(d, 'x.csv'), '--quiet'],
+        [
+          bin,
+          'mechanism',
+          '--domain',
+          'line:2500',
+          '--epsilon',
+          '1',
+          '--kind',
+          'tg',
+          '--out',
+          join(d, 'x.csv'),
+          '--quiet',
+        ],
         { stdio: 'ignore' },
       );
       const closed = new Promise<void>((r) => child.on('close', () => r()));
@@ -1159,10 +1393,13 @@ describe('CLI file I/O', () => {
       expect(readdirSync(d).filter((n) => n.startsWith(TEMP_PREFIX)).length).toBeGreaterThan(0);
       expect(readFileSync(join(d, 'x.csv'), 'utf8')).toBe('previous contents\n');
       // the next save into the directory (any command that writes there) sweeps the dead process's temp files
-      const code = await main(['mechanism', '--domain', 'line:3', '--epsilon', '1', '--kind', 'tg', '--out', join(d, 'y.csv'), '--json'], {
-        io: { stdout: new Capture(), stderr: new Capture() },
-        handleSigint: false,
-      });
+      const code = await main(
+        ['mechanism', '--domain', 'line:3', '--epsilon', '1', '--kind', 'tg', '--out', join(d, 'y.csv'), '--json'],
+        {
+          io: { stdout: new Capture(), stderr: new Capture() },
+          handleSigint: false,
+        },
+      );
       expect(code).toBe(0);
       expect(readdirSync(d).sort()).toEqual(['x.csv', 'y.csv']);
     } finally {
@@ -1209,23 +1446,38 @@ describe('CLI file I/O', () => {
       writeFileSync(join(d, 'prior.csv'), '0.0000005\n'.repeat(2_000_000));
       {
         const err = new Capture();
-        const code = await main(['regular', '--domain', 'line:6', '--epsilon', '1', '--prior', `csv:${join(d, 'prior.csv')}`], {
-          io: { stdout: new Capture(), stderr: err },
-          dispatcher: disp,
-          handleSigint: false,
-        });
+        const code = await main(
+          ['regular', '--domain', 'line:6', '--epsilon', '1', '--prior', `csv:${join(d, 'prior.csv')}`],
+          {
+            io: { stdout: new Capture(), stderr: err },
+            dispatcher: disp,
+            handleSigint: false,
+          },
+        );
         expect(code).toBe(2);
         expect(err.text).toMatch(/prior\.csv line 7: more than 6 entries but the domain line:6 has 6 points/);
       }
-      // read whole for a domain the text does not size (a graph file), then refused by the engine: still one line, bounded
+      // read whole for a domain the text does not size (a graph file), then refused by the engine: still one line,
+      // bounded
       writeFileSync(join(d, 'g.csv'), 'a,b\nb,c\n');
       {
         const err = new Capture();
-        const code = await main(['regular', '--domain', `graph:${join(d, 'g.csv')}`, '--epsilon', '1', '--prior', `csv:${join(d, 'prior.csv')}`], {
-          io: { stdout: new Capture(), stderr: err },
-          dispatcher: disp,
-          handleSigint: false,
-        });
+        const code = await main(
+          [
+            'regular',
+            '--domain',
+            `graph:${join(d, 'g.csv')}`,
+            '--epsilon',
+            '1',
+            '--prior',
+            `csv:${join(d, 'prior.csv')}`,
+          ],
+          {
+            io: { stdout: new Capture(), stderr: err },
+            dispatcher: disp,
+            handleSigint: false,
+          },
+        );
         expect(code).toBe(2);
         expect(err.text.trim().split('\n')).toHaveLength(1);
         expect(err.text).toMatch(/^mechstudio: .*prior/);
@@ -1233,12 +1485,16 @@ describe('CLI file I/O', () => {
       // more rows than the domain has points: refused at the first row too many (was: after parsing all)
       const m = await run('ok.csv', 'line:6');
       expect(m.code).toBe(2);
-      expect(m.stderr).toMatch(/ok\.csv line 8: the channel has more than 6 secret rows but the domain line:6 has 6 points/);
+      expect(m.stderr).toMatch(
+        /ok\.csv line 8: the channel has more than 6 secret rows but the domain line:6 has 6 points/,
+      );
       // fewer rows than points: after the file, with both counts
       const f = await run('ok.csv', 'line:1001');
       expect(f.code).toBe(2);
       expect(f.stderr).toMatch(/the channel has 1000 secret rows but the domain line:1001 has 1001 points/);
-      console.log(`cli-hostile large channel CSV: bad row 3 ${e.ms} ms, bad last row ${l.ms} ms, row 8 over line:6 ${m.ms} ms, one row short ${f.ms} ms`);
+      console.log(
+        `cli-hostile large channel CSV: bad row 3 ${e.ms} ms, bad last row ${l.ms} ms, row 8 over line:6 ${m.ms} ms, one row short ${f.ms} ms`,
+      );
     } finally {
       await disp.close();
       rmSync(d, { recursive: true, force: true });
@@ -1293,11 +1549,16 @@ describe('CLI progress never precedes the one error line', () => {
  * points died after 132 s at 4.6 GB with a V8 out-of-memory abort.
  */
 const HUGE_POINTS = 10_000_000;
-/** The huge file's subprocess: its own peak RSS bound (MiB; measured ~200 MiB, the binning holds one double per cell). */
+/**
+ * The huge file's subprocess: its own peak RSS bound (MiB; measured ~200 MiB, the binning holds one double per cell).
+ */
 const HUGE_POINTS_RSS_MIB = 512;
 
 function pointsFixtures(d: string): { valid: string[]; invalid: string[] } {
-  const rnd = fc.sample(fc.tuple(fc.double({ min: 0, max: 30, noNaN: true }), fc.double({ min: 0, max: 20, noNaN: true })), { seed: SEED + 7, numRuns: 400 });
+  const rnd = fc.sample(
+    fc.tuple(fc.double({ min: 0, max: 30, noNaN: true }), fc.double({ min: 0, max: 20, noNaN: true })),
+    { seed: SEED + 7, numRuns: 400 },
+  );
   const body = rnd.map(([x, y]) => `${x},${y}`).join('\n');
   const ll = rnd.map(([x, y]) => `${48.8 + y / 200},${2.2 + x / 200}`).join('\n');
   const write = (name: string, text: string | Buffer): string => {
@@ -1337,7 +1598,15 @@ function pointsFixtures(d: string): { valid: string[]; invalid: string[] } {
   execFileSync('truncate', ['-s', String(513 * 2 ** 20), sparse]);
   const fifo = join(d, 'fifo.csv');
   execFileSync('mkfifo', [fifo]);
-  invalid.push(`points:${sparse}`, `points:${fifo}`, `points:${d}`, 'points:/dev/zero', 'points:/proc/self/mem', `points:${join(d, 'nope.csv')}`, 'points:');
+  invalid.push(
+    `points:${sparse}`,
+    `points:${fifo}`,
+    `points:${d}`,
+    'points:/dev/zero',
+    'points:/proc/self/mem',
+    `points:${join(d, 'nope.csv')}`,
+    'points:',
+  );
   // options: over the cell limit (refused from the box before the points are read), malformed values
   for (const o of [
     'cell=0.001:box=0,0,100,100',
@@ -1416,21 +1685,30 @@ describe('points priors: hostile point files and a huge one', () => {
     // the child reports its own peak RSS at exit (a preload: stdout and stderr stay the CLI's)
     const rssFile = join(d, 'rss.txt');
     const preload = join(d, 'peak-rss.cjs');
-    writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)));\n`);
+    writeFileSync(
+      preload,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)));\n`,
+    );
     const t0 = Date.now();
-    const r = await new Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [bin, 'mechanism', '--prior', `points:${file}`, '--epsilon', '1', '--kind', 'exponential', '--json'], {
-        cwd: d,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, NODE_OPTIONS: `--require ${preload}` },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (x) => (stdout += x));
-      child.stderr.on('data', (x) => (stderr += x));
-      const timer = setTimeout(() => child.kill('SIGKILL'), 580_000); // a hang guard, not a time bound
-      child.on('close', (code, signal) => (clearTimeout(timer), resolve({ code, signal, stdout, stderr })));
-    });
+    const r = await new Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }>(
+      (resolve) => {
+        const child = spawn(
+          process.execPath,
+          [bin, 'mechanism', '--prior', `points:${file}`, '--epsilon', '1', '--kind', 'exponential', '--json'],
+          {
+            cwd: d,
+            stdio: ['ignore', 'pipe', 'pipe'],
+            env: { ...process.env, NODE_OPTIONS: `--require ${preload}` },
+          },
+        );
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (x) => (stdout += x));
+        child.stderr.on('data', (x) => (stderr += x));
+        const timer = setTimeout(() => child.kill('SIGKILL'), 580_000); // a hang guard, not a time bound
+        child.on('close', (code, signal) => (clearTimeout(timer), resolve({ code, signal, stdout, stderr })));
+      },
+    );
     const ms = Date.now() - t0;
     const peakMiB = Number(readFileSync(rssFile, 'utf8')) / 1024;
     const progress = r.stderr.split('\n').filter((l) => /% (reading|binning) points/.test(l));
@@ -1440,7 +1718,9 @@ describe('points priors: hostile point files and a huge one', () => {
     );
     expect(r.signal).toBeNull();
     expect(r.code).toBe(0);
-    const out = JSON.parse(r.stdout) as { pointsPrior: { rows: number; cols: number; inside: number; outside: number } };
+    const out = JSON.parse(r.stdout) as {
+      pointsPrior: { rows: number; cols: number; inside: number; outside: number };
+    };
     // no box: the grid spans the data's extent, centres 0.5 to 19.5 km: 19 x 19 cells of 1 km
     expect(out.pointsPrior).toMatchObject({ rows: 19, cols: 19, inside: HUGE_POINTS, outside: 0 });
     expect(peakMiB).toBeLessThan(HUGE_POINTS_RSS_MIB);

@@ -63,7 +63,8 @@ function consistent(lp: LpJson): void {
   expect(lp.gapBasis).toBe(lp.exactLowerBound !== null ? 'exact' : 'model');
   expect(Math.abs(lp.gap - Math.max(0, (lp.objective - basis) / lp.objective))).toBeLessThan(1e-9);
   // never worse than a cheap construction: the returned loss is at most every candidate's and the LP's own
-  for (const c of lp.candidates ?? []) if (c.expectedLoss !== null) expect(lp.objective).toBeLessThanOrEqual(c.expectedLoss);
+  for (const c of lp.candidates ?? [])
+    if (c.expectedLoss !== null) expect(lp.objective).toBeLessThanOrEqual(c.expectedLoss);
   expect(lp.objective).toBeLessThanOrEqual(lp.lpObjective!);
   expect(lp.chosen === 'lp').toBe(lp.objective === lp.lpObjective);
   // a time limit (or stop) may come before the first round ends on a loaded machine: the starting channel, gap 1
@@ -76,7 +77,20 @@ function consistent(lp: LpJson): void {
 
 describe('mechanism --kind optimal with an LP model', () => {
   it('exact and spanner on grid:4x4: typed record, certified bounds, exact <= spanner, channels pass check', async () => {
-    const base = ['mechanism', '--domain', 'grid:4x4', '--epsilon', '1', '--kind', 'optimal', '--prior', prior(16), '--loss', 'dist', '--json'];
+    const base = [
+      'mechanism',
+      '--domain',
+      'grid:4x4',
+      '--epsilon',
+      '1',
+      '--kind',
+      'optimal',
+      '--prior',
+      prior(16),
+      '--loss',
+      'dist',
+      '--json',
+    ];
     const exactCsv = join(dir, 'exact.csv');
     const spannerCsv = join(dir, 'spanner.csv');
     const [ex, sp] = await Promise.all([
@@ -116,7 +130,11 @@ describe('mechanism --kind optimal with an LP model', () => {
     expect(e.lp.exactLowerBound).toBe(e.lp.lowerBound);
     expect(s.lp.exactLowerBound).not.toBeNull();
     expect(s.lp.exactLowerBound!).toBeLessThanOrEqual(e.lp.objective + 1e-9);
-    const checks = await Promise.all([exactCsv, spannerCsv].map((f) => cli(['check', '--channel', f, '--domain', 'grid:4x4', '--epsilon', '1', '--json'])));
+    const checks = await Promise.all(
+      [exactCsv, spannerCsv].map((f) =>
+        cli(['check', '--channel', f, '--domain', 'grid:4x4', '--epsilon', '1', '--json']),
+      ),
+    );
     for (const c of checks) {
       expect(c.code).toBe(0);
       expect((JSON.parse(c.stdout) as { private: boolean }).private).toBe(true);
@@ -124,8 +142,30 @@ describe('mechanism --kind optimal with an LP model', () => {
   }, 60_000);
 
   it('without --loss an optimal LP on a grid minimises the expected distance (and says so); elsewhere binary gain', async () => {
-    const grid = ['mechanism', '--domain', 'grid:3x3', '--epsilon', '1', '--kind', 'optimal', '--prior', prior(9), '--json'];
-    const line = ['mechanism', '--domain', 'line:5', '--epsilon', '1', '--kind', 'optimal', '--prior', prior(5), '--json'];
+    const grid = [
+      'mechanism',
+      '--domain',
+      'grid:3x3',
+      '--epsilon',
+      '1',
+      '--kind',
+      'optimal',
+      '--prior',
+      prior(9),
+      '--json',
+    ];
+    const line = [
+      'mechanism',
+      '--domain',
+      'line:5',
+      '--epsilon',
+      '1',
+      '--kind',
+      'optimal',
+      '--prior',
+      prior(5),
+      '--json',
+    ];
     const [byDefault, withDist, withBin, onLine, readable] = await Promise.all([
       cli(grid),
       cli([...grid, '--loss', 'dist']),
@@ -145,7 +185,9 @@ describe('mechanism --kind optimal with an LP model', () => {
     expect(d.expectedLoss!).toBeCloseTo(dist.expectedLoss!, 9);
     // and not the binary-gain LP (its objective is 1 - utility, a probability)
     expect(Math.abs(d.lp.objective - bin.lp.objective)).toBeGreaterThan(0.1);
-    expect(readable.stdout).toMatch(/expected loss\s+[0-9.]+ \(dist: no --loss given, an optimal LP on a grid minimises the expected distance\)/);
+    expect(readable.stdout).toMatch(
+      /expected loss\s+[0-9.]+ \(dist: no --loss given, an optimal LP on a grid minimises the expected distance\)/,
+    );
     // a line is not a grid: binary gain, as before, with no expected loss reported
     const l = JSON.parse(onLine.stdout) as Out;
     expect(l.loss).toBeUndefined();
@@ -233,7 +275,17 @@ describe('mechanism --kind optimal with an LP model', () => {
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toMatch(cases[i]![1]);
     });
-    const other = await cli(['mechanism', '--domain', 'line:5', '--epsilon', '1', '--kind', 'tg', '--lp-model', 'exact']);
+    const other = await cli([
+      'mechanism',
+      '--domain',
+      'line:5',
+      '--epsilon',
+      '1',
+      '--kind',
+      'tg',
+      '--lp-model',
+      'exact',
+    ]);
     expect(other.code).toBe(2);
     expect(other.stderr).toMatch(/--lp-model applies only to --kind optimal/);
     // --queue moves an optimal LP's pricing; a closed form has none, and a bad URL is named before Redis is tried
@@ -242,7 +294,9 @@ describe('mechanism --kind optimal with an LP model', () => {
       cli(['mechanism', '--domain', 'line:5', '--epsilon', '1', '--kind', 'optimal', '--queue', 'http://x:1']),
     ]);
     expect([tg.code, bad.code]).toEqual([2, 2]);
-    expect(tg.stderr).toBe("mechstudio: --queue applies only to --kind optimal (its pricing rounds run on the queue's workers)\n");
+    expect(tg.stderr).toBe(
+      "mechstudio: --queue applies only to --kind optimal (its pricing rounds run on the queue's workers)\n",
+    );
     expect(bad.stderr).toMatch(
       /^mechstudio: the queue URL must start with redis:\/\/ or rediss:\/\/, got http:\/\/\.\.\.; expected redis:\/\/HOST:PORT\[\/DB\]/,
     );

@@ -18,7 +18,18 @@ import type { MechanismResult } from '../../src-shared/protocol/results';
 
 const EPS = Math.LN2;
 const SMALL_LP_MEMORY = { MECHSTUDIO_LP_MEMORY_LIMIT: '50000000' };
-const args = ['mechanism', '--kind', 'optimal', '--domain', 'grid:12x12', '--epsilon', String(EPS), '--loss', 'dist', '--json'];
+const args = [
+  'mechanism',
+  '--kind',
+  'optimal',
+  '--domain',
+  'grid:12x12',
+  '--epsilon',
+  String(EPS),
+  '--loss',
+  'dist',
+  '--json',
+];
 
 /** A candidate's expected loss recomputed here: the construction, its optimal remap, C . R at face value. */
 function candidateLoss(construction: string): number {
@@ -56,11 +67,20 @@ describe('an optimal request over the LP limits', () => {
     expect(lp.exactLowerBound).toBeNull();
     expect(lp.gap).toBe(1);
     expect(lp.lpObjective).toBeNull();
-    expect(lp.modelReason).toMatch(/not solved: the optimal-mechanism LP \(auto model\) on grid:12x12: the decomposition master would need about \d+ MiB/);
+    expect(lp.modelReason).toMatch(
+      /not solved: the optimal-mechanism LP \(auto model\) on grid:12x12: the decomposition master would need about \d+ MiB/,
+    );
     // the CLI's own keys say the same
-    const cli = JSON.parse(run.stdout) as { chosen: string; gap: number; exactLowerBound: number | null; result: string };
+    const cli = JSON.parse(run.stdout) as {
+      chosen: string;
+      gap: number;
+      exactLowerBound: number | null;
+      result: string;
+    };
     expect([cli.chosen, cli.gap, cli.exactLowerBound]).toEqual([lp.chosen, 1, null]);
-    expect(cli.result).toMatch(/^best found, not certified: the LP is too large to solve here .* there is no bound on the best possible$/);
+    expect(cli.result).toMatch(
+      /^best found, not certified: the LP is too large to solve here .* there is no bound on the best possible$/,
+    );
     // the returned channel C . R is checked by the job (12 x 12: all pairs)
     expect(r.effectiveEpsilon!).toBeLessThanOrEqual(EPS * (1 + 1e-9));
     expect([r.rows, r.cols]).toEqual([144, 144]);
@@ -71,6 +91,8 @@ describe('an optimal request over the LP limits', () => {
     expect(run.code).toBe(2);
     const lines = run.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/the decomposition master would need about \d+ MiB .*; or give a time limit \(--time-limit S, timeLimitSeconds\)/);
+    expect(lines[0]).toMatch(
+      /the decomposition master would need about \d+ MiB .*; or give a time limit \(--time-limit S, timeLimitSeconds\)/,
+    );
   }, 60_000);
 });

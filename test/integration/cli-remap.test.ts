@@ -34,7 +34,9 @@ function lumpy(n: number): number[] {
 function readChannel(path: string): { colLabels: string[]; rowLabels: string[]; rows: number[][] } {
   const lines = readFileSync(path, 'utf8').trim().split('\n');
   const split = (l: string): string[] =>
-    (l.match(/("([^"]|"")*"|[^,]*)(,|$)/g) ?? []).map((c) => c.replace(/,$/, '').replace(/^"|"$/g, '').replace(/""/g, '"')).slice(0, -1);
+    (l.match(/("([^"]|"")*"|[^,]*)(,|$)/g) ?? [])
+      .map((c) => c.replace(/,$/, '').replace(/^"|"$/g, '').replace(/""/g, '"'))
+      .slice(0, -1);
   const head = split(lines[0]!);
   const rows = lines.slice(1).map(split);
   return { colLabels: head.slice(1), rowLabels: rows.map((r) => r[0]!), rows: rows.map((r) => r.slice(1).map(Number)) };
@@ -119,7 +121,17 @@ describe('mechanism --remap', () => {
     expect(maxDiff).toBeLessThan(1e-15);
     // its face-value loss is the remapped loss (CSV text round trip: 17 significant digits)
     expect(exportedLoss).toBeCloseTo(j.remappedLoss, 12);
-    const check = await cli(['check', '--channel', out, '--domain', `grid:${side}x${side}`, '--epsilon', String(eps), '--json', '--quiet']);
+    const check = await cli([
+      'check',
+      '--channel',
+      out,
+      '--domain',
+      `grid:${side}x${side}`,
+      '--epsilon',
+      String(eps),
+      '--json',
+      '--quiet',
+    ]);
     expect(check.code).toBe(0);
     expect(JSON.parse(check.stdout).private).toBe(true);
     expect(j.effectiveEpsilon).toBeLessThanOrEqual(eps * (1 + 1e-9));
@@ -128,7 +140,18 @@ describe('mechanism --remap', () => {
   it('on a small grid the remapped loss lies between the LP optimum and the original', async () => {
     const s = 3;
     const p = lumpy(s * s);
-    const common = ['--domain', `grid:${s}x${s}`, '--epsilon', '1.2', '--prior', p.join(','), '--loss', 'dist', '--json', '--quiet'];
+    const common = [
+      '--domain',
+      `grid:${s}x${s}`,
+      '--epsilon',
+      '1.2',
+      '--prior',
+      p.join(','),
+      '--loss',
+      'dist',
+      '--json',
+      '--quiet',
+    ];
     const [pl, tight, lp] = await Promise.all([
       cli(['mechanism', ...common, '--kind', 'planar-laplace', '--remap']),
       cli(['mechanism', ...common, '--kind', 'tight', '--remap']),
@@ -137,7 +160,10 @@ describe('mechanism --remap', () => {
     for (const r of [pl, tight, lp]) expect(r.code, r.stderr).toBe(0);
     const jl = JSON.parse(lp.stdout);
     // the LP's certified bound on the exact optimum is what a remap of the LP's own job reports
-    expect(jl.remap.lpExactLowerBound ?? jl.remap.lpLowerBound).toBeCloseTo(jl.lp.exactLowerBound ?? jl.lp.lowerBound, 12);
+    expect(jl.remap.lpExactLowerBound ?? jl.remap.lpLowerBound).toBeCloseTo(
+      jl.lp.exactLowerBound ?? jl.lp.lowerBound,
+      12,
+    );
     const optimum = jl.lp.exactLowerBound ?? jl.lp.lowerBound;
     for (const r of [pl, tight]) {
       const j = JSON.parse(r.stdout);
@@ -147,7 +173,18 @@ describe('mechanism --remap', () => {
   }, 120_000);
 
   it('--remap without --prior and --loss exits 2 with one line naming what is missing', async () => {
-    const r = await cli(['mechanism', '--domain', 'line:5', '--epsilon', '1', '--kind', 'tg', '--remap', '--loss', 'dist']);
+    const r = await cli([
+      'mechanism',
+      '--domain',
+      'line:5',
+      '--epsilon',
+      '1',
+      '--kind',
+      'tg',
+      '--remap',
+      '--loss',
+      'dist',
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/--remap needs --prior and --loss.*missing --prior/);
@@ -157,7 +194,18 @@ describe('mechanism --remap', () => {
 describe('apply', () => {
   it('with --seed is reproducible, marked not for release, and its frequencies match the channel row (chi-square, alpha = 0.001)', async () => {
     const ch = join(dir, 'tg.csv');
-    const made = await cli(['mechanism', '--domain', 'line:8', '--epsilon', '0.5', '--kind', 'tg', '--out', ch, '--quiet']);
+    const made = await cli([
+      'mechanism',
+      '--domain',
+      'line:8',
+      '--epsilon',
+      '0.5',
+      '--kind',
+      'tg',
+      '--out',
+      ch,
+      '--quiet',
+    ]);
     expect(made.code).toBe(0);
     const c = readChannel(ch);
     const secret = 2; // label '2'
@@ -166,8 +214,35 @@ describe('apply', () => {
     writeFileSync(input, 'secret\n' + `${c.rowLabels[secret]}\n`.repeat(draws));
     const out1 = join(dir, 'rel1.csv');
     const out2 = join(dir, 'rel2.csv');
-    const a = await cli(['apply', '--channel', ch, '--domain', 'line:8', '--input', input, '--out', out1, '--seed', '42', '--json', '--quiet']);
-    const b = await cli(['apply', '--channel', ch, '--domain', 'line:8', '--input', input, '--out', out2, '--seed', '42', '--quiet']);
+    const a = await cli([
+      'apply',
+      '--channel',
+      ch,
+      '--domain',
+      'line:8',
+      '--input',
+      input,
+      '--out',
+      out1,
+      '--seed',
+      '42',
+      '--json',
+      '--quiet',
+    ]);
+    const b = await cli([
+      'apply',
+      '--channel',
+      ch,
+      '--domain',
+      'line:8',
+      '--input',
+      input,
+      '--out',
+      out2,
+      '--seed',
+      '42',
+      '--quiet',
+    ]);
     expect(a.code, a.stderr).toBe(0);
     expect(b.code).toBe(0);
     expect(a.stderr).toMatch(/NOT for release/);
@@ -195,11 +270,29 @@ describe('apply', () => {
     // a different row is rejected by the same test
     const other = c.rows[7]!;
     let statOther = 0;
-    for (let y = 0; y < other.length; y++) statOther += (counts[y]! - other[y]! * draws) ** 2 / Math.max(other[y]! * draws, 1e-9);
+    for (let y = 0; y < other.length; y++)
+      statOther += (counts[y]! - other[y]! * draws) ** 2 / Math.max(other[y]! * draws, 1e-9);
     expect(statOther).toBeGreaterThan(10 * chiSquareCritical(bins - 1, Z_001));
     // a different seed gives a different stream
     const out3 = join(dir, 'rel3.csv');
-    expect((await cli(['apply', '--channel', ch, '--domain', 'line:8', '--input', input, '--out', out3, '--seed', '43', '--quiet'])).code).toBe(0);
+    expect(
+      (
+        await cli([
+          'apply',
+          '--channel',
+          ch,
+          '--domain',
+          'line:8',
+          '--input',
+          input,
+          '--out',
+          out3,
+          '--seed',
+          '43',
+          '--quiet',
+        ])
+      ).code,
+    ).toBe(0);
     expect(readFileSync(out3, 'utf8')).not.toBe(t1);
   }, 60_000);
 
@@ -209,7 +302,21 @@ describe('apply', () => {
     const secrets = Array.from({ length: 500 }, (_, i) => (i * 3) % 8);
     writeFileSync(input, 'value\n' + secrets.map((s) => `${s}.0\n`).join(''));
     const out = join(dir, 'rel-crypto.csv');
-    const r = await cli(['apply', '--domain', 'line:8', '--epsilon', '20', '--kind', 'rr', '--input', input, '--out', out, '--quiet', '--json']);
+    const r = await cli([
+      'apply',
+      '--domain',
+      'line:8',
+      '--epsilon',
+      '20',
+      '--kind',
+      'rr',
+      '--input',
+      input,
+      '--out',
+      out,
+      '--quiet',
+      '--json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).forRelease).toBe(true);
     const lines = readFileSync(out, 'utf8').trim().split('\n');
@@ -224,7 +331,20 @@ describe('apply', () => {
     const input = join(dir, 'secrets-bad.csv');
     writeFileSync(input, 'cell\n"(0,0)"\n"(2,1)"\n"(9,1)"\n"(1,1)"\n');
     const out = join(dir, 'rel-bad.csv');
-    const r = await cli(['apply', '--domain', 'grid:3x3', '--epsilon', '1', '--kind', 'planar-laplace', '--input', input, '--out', out, '--quiet']);
+    const r = await cli([
+      'apply',
+      '--domain',
+      'grid:3x3',
+      '--epsilon',
+      '1',
+      '--kind',
+      'planar-laplace',
+      '--input',
+      input,
+      '--out',
+      out,
+      '--quiet',
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/line 4/);
@@ -256,7 +376,8 @@ describe('--prior points:FILE', () => {
   it('equals a brute-force binning; outside points are counted in a warning; apply maps points to the same cells', async () => {
     const rand = seededRandom(99);
     const pts: [number, number][] = [];
-    for (let k = 0; k < 3000; k++) pts.push([-0.5 + rand() * 4, -0.3 + rand() * 2.6]); // some outside the box [0,3] x [0,2]
+    // some outside the box [0,3] x [0,2]
+    for (let k = 0; k < 3000; k++) pts.push([-0.5 + rand() * 4, -0.3 + rand() * 2.6]);
     pts.push([3, 2], [0, 0], [1.5, 1]); // on edges and a grid line
     const file = join(dir, 'pts.csv');
     writeFileSync(file, 'id,x,y\n' + pts.map(([x, y], i) => `${i},${x},${y}`).join('\n') + '\n');
@@ -264,7 +385,16 @@ describe('--prior points:FILE', () => {
     const alpha = 0.25;
     /** Planar Laplace at eps 2 on the points prior (binned, smoothed), with `more` options. */
     const onPoints = (...more: string[]) =>
-      cli(['mechanism', '--prior', `points:${file}:cell=${cell}:box=0,0,3,2:smooth=${alpha}`, '--epsilon', '2', '--kind', 'planar-laplace', ...more]);
+      cli([
+        'mechanism',
+        '--prior',
+        `points:${file}:cell=${cell}:box=0,0,3,2:smooth=${alpha}`,
+        '--epsilon',
+        '2',
+        '--kind',
+        'planar-laplace',
+        ...more,
+      ]);
     const r = await onPoints('--loss', 'dist', '--remap', '--json', '--quiet');
     expect(r.code, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout);
@@ -337,7 +467,8 @@ describe('--prior points:FILE', () => {
       const [x, y] = inPts[i]!;
       const line = lines[i + 2]!; // "(r,c)",x,y
       const [cx, cy] = line.slice(line.lastIndexOf('"') + 2).split(',');
-      // the released cell's centre is within half a cell of the point in each coordinate (rr at eps 60 releases the true cell)
+      // the released cell's centre is within half a cell of the point in each coordinate (rr at eps 60 releases the
+      // true cell)
       expect(Math.abs(Number(cx) - x)).toBeLessThanOrEqual(cell / 2 + 1e-12);
       expect(Math.abs(Number(cy) - y)).toBeLessThanOrEqual(cell / 2 + 1e-12);
     }
@@ -346,7 +477,17 @@ describe('--prior points:FILE', () => {
   it('a --domain that is not the points grid is refused', async () => {
     const file = join(dir, 'pts2.csv');
     writeFileSync(file, 'x,y\n0.2,0.2\n1.7,0.9\n');
-    const r = await cli(['mechanism', '--prior', `points:${file}:box=0,0,2,1`, '--domain', 'grid:3x3', '--epsilon', '1', '--kind', 'tg']);
+    const r = await cli([
+      'mechanism',
+      '--prior',
+      `points:${file}:box=0,0,2,1`,
+      '--domain',
+      'grid:3x3',
+      '--epsilon',
+      '1',
+      '--kind',
+      'tg',
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/does not match the points grid grid:1x2/);
   });
@@ -361,7 +502,9 @@ describe('project files take remap', () => {
       name: 'remap project',
       domains: [{ id: 'g', domain: 'grid:2x3' }],
       priors: [{ id: 'homes', domain: 'g', prior: 'points:homes.csv:box=0,0,3,2:smooth=0.1' }],
-      mechanisms: [{ id: 'pl', domain: 'g', kind: 'planar-laplace', epsilon: 1, prior: 'homes', loss: 'dist', remap: true }],
+      mechanisms: [
+        { id: 'pl', domain: 'g', kind: 'planar-laplace', epsilon: 1, prior: 'homes', loss: 'dist', remap: true },
+      ],
       analyses: [],
     };
     writeFileSync(join(pdir, 'p.json'), JSON.stringify(project));

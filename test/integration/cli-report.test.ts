@@ -46,7 +46,10 @@ describe('mechstudio report', () => {
     for (const id of ['pl', 'tight', 'best']) {
       const m = study.mechanisms[id]!;
       holds(html, `${sig4(m.expectedLoss!)} km`);
-      holds(html, `private at ε = ${sig4(EPS)}: checked for this report (effective ε ${sig4(study.checks[id]!.effectiveEpsilon)})`);
+      holds(
+        html,
+        `private at ε = ${sig4(EPS)}: checked for this report (effective ε ${sig4(study.checks[id]!.effectiveEpsilon)})`,
+      );
     }
     holds(html, 'optimal: certified');
     holds(html, 'not computed: no channel, no figures and no check in this study');
@@ -69,7 +72,9 @@ describe('mechstudio report', () => {
   it('reports a tampered channel NOT private although its kept check says private, and names a missing input file', async () => {
     const sub = mkdtempSync(join(dir, 'tampered-'));
     const s = await writeStudy(sub, 'tampered.json');
-    const p = JSON.parse(readFileSync(s.path, 'utf8')) as { results: Record<string, { result: { matrix: { data: number[]; cols: number } } }> };
+    const p = JSON.parse(readFileSync(s.path, 'utf8')) as {
+      results: Record<string, { result: { matrix: { data: number[]; cols: number } } }>;
+    };
     const m = p.results.pl!.result.matrix;
     for (let j = 0; j < m.cols; j++) m.data[j] = j === 0 ? 1 : 0; // secret 0 always reported as itself
     writeFileSync(s.path, JSON.stringify(p));
@@ -80,9 +85,15 @@ describe('mechstudio report', () => {
     expect(r.stdout).toContain('NOT PRIVATE  pl');
     const html = readFileSync(out, 'utf8');
     holds(html, 'Not private as claimed: pl');
-    holds(html, `NOT private at ε = ${sig4(EPS)}: the privacy check run for this report measured an effective ε of infinite`);
+    holds(
+      html,
+      `NOT private at ε = ${sig4(EPS)}: the privacy check run for this report measured an effective ε of infinite`,
+    );
     holds(html, 'kept check, when computed: effective ε');
-    holds(html, '<code>prior.csv</code></td><td>prior &#39;people&#39; file</td><td><span class="bad">not readable now: no such file');
+    holds(
+      html,
+      '<code>prior.csv</code></td><td>prior &#39;people&#39; file</td><td><span class="bad">not readable now: no such file',
+    );
   }, 120_000);
 
   it("reads web mode's bundle: the optimal LP's kept channel comes with it and is checked again; without it, it is said not kept here", async () => {
@@ -93,7 +104,9 @@ describe('mechstudio report', () => {
     const ref = store.put(s.mechanisms.best!.matrix!);
     const chDir = mkdtempSync(join(sub, 'channels-'));
     await store.saveTo(chDir, [ref]);
-    const p = JSON.parse(readFileSync(s.path, 'utf8')) as { results: Record<string, { result: Record<string, unknown> }> };
+    const p = JSON.parse(readFileSync(s.path, 'utf8')) as {
+      results: Record<string, { result: Record<string, unknown> }>;
+    };
     delete p.results.best!.result.matrix;
     p.results.best!.result.channelRef = ref;
     writeFileSync(s.path, JSON.stringify(p));
@@ -105,7 +118,10 @@ describe('mechstudio report', () => {
     expect(JSON.parse(fromBundle.stdout)).toMatchObject({ mechanisms: 4, rechecked: 3, notPrivate: [] });
     const plain = await runCli(['report', s.path, '--out', join(sub, 'p.html'), '--json', '--quiet']);
     expect(JSON.parse(plain.stdout)).toMatchObject({ rechecked: 2 });
-    holds(readFileSync(join(sub, 'p.html'), 'utf8'), 'not checked again: its kept channel is not beside the project file (the NAME.channels folder)');
+    holds(
+      readFileSync(join(sub, 'p.html'), 'utf8'),
+      'not checked again: its kept channel is not beside the project file (the NAME.channels folder)',
+    );
     // a command that writes the project back refuses a bundle with one line
     const apply = await runCli([
       'apply',

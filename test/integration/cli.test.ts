@@ -7,7 +7,16 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  watch,
+  writeFileSync,
+  type FSWatcher,
+} from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +32,10 @@ interface Run {
   ms: number;
 }
 
-/** Run the CLI; with `interruptWhenWriting`, Ctrl-C (SIGINT) as soon as a file appears in that folder (the job is writing its output). */
+/**
+ * Run the CLI; with `interruptWhenWriting`, Ctrl-C (SIGINT) as soon as a file appears in that folder (the job is
+ * writing its output).
+ */
 function cli(args: string[], opts: { cwd?: string; interruptWhenWriting?: string } = {}): Promise<Run> {
   return new Promise((resolve) => {
     const t0 = Date.now();
@@ -109,7 +121,8 @@ describe('mechstudio CLI (subprocess)', () => {
     );
     // first wave: commands that do not depend on each other
     r = await batch({
-      mechanism: () => cli(['mechanism', '--domain', 'line:6', '--epsilon', LN2, '--kind', 'tg', '--out', tg, '--json']),
+      mechanism: () =>
+        cli(['mechanism', '--domain', 'line:6', '--epsilon', LN2, '--kind', 'tg', '--out', tg, '--json']),
       tightMissing: () => cli(['mechanism', '--domain', 'grid:4x4', '--epsilon', '0.5', '--kind', 'tight', '--json']),
       bigMatrix: () => cli(['mechanism', '--domain', 'line:300', '--epsilon', '1', '--kind', 'tg']),
       capacity: () => cli(['capacity', '--domain', 'line:4', '--epsilon', LN2, '--json']),
@@ -124,9 +137,22 @@ describe('mechstudio CLI (subprocess)', () => {
       badCommand: () => cli(['mechanisms', '--domain', 'line:6']),
       // a 25M-entry channel streamed to a ~310 MB CSV, cancelled once its temp file appears
       interrupted: () =>
-        cli(['mechanism', '--domain', 'line:5000', '--epsilon', '1', '--kind', 'tg', '--out', join(dir, 'cancelled', 'big.csv')], {
-          interruptWhenWriting: join(dir, 'cancelled'),
-        }),
+        cli(
+          [
+            'mechanism',
+            '--domain',
+            'line:5000',
+            '--epsilon',
+            '1',
+            '--kind',
+            'tg',
+            '--out',
+            join(dir, 'cancelled', 'big.csv'),
+          ],
+          {
+            interruptWhenWriting: join(dir, 'cancelled'),
+          },
+        ),
     });
     // second wave: the CSV round trip
     Object.assign(
@@ -136,7 +162,8 @@ describe('mechstudio CLI (subprocess)', () => {
         check: () => cli(['check', '--channel', tg, '--domain', 'line:6', '--epsilon', '0.5', '--json']),
         // after the timed Ctrl-C case, so that the seconds of solves do not delay its start
         thresholdSum: () => cli(['threshold', '--domain', 'sum:150,5', '--json']),
-        manyThreads: () => cli(['mechanism', '--domain', 'line:6', '--epsilon', LN2, '--kind', 'tg', '--threads', '256', '--json']),
+        manyThreads: () =>
+          cli(['mechanism', '--domain', 'line:6', '--epsilon', LN2, '--kind', 'tg', '--threads', '256', '--json']),
       }),
     );
   }, 120_000);
@@ -175,7 +202,14 @@ describe('mechstudio CLI (subprocess)', () => {
 
   it("measure --channel reproduces the exported mechanism's numbers (CSV round trip)", () => {
     const o = json(r.measure!);
-    expect(Object.keys(o)).toEqual(['vulnerability', 'posteriorVulnerability', 'leakage', 'utility', 'multiplicativeCapacity', 'additiveCapacity']);
+    expect(Object.keys(o)).toEqual([
+      'vulnerability',
+      'posteriorVulnerability',
+      'leakage',
+      'utility',
+      'multiplicativeCapacity',
+      'additiveCapacity',
+    ]);
     const m = json(r.mechanism!);
     expect(o.utility).toBe(m.utility);
     expect(o.vulnerability as number).toBeCloseTo(1 / 6, 15);
@@ -215,7 +249,9 @@ describe('mechstudio CLI (subprocess)', () => {
   it('--threads above the cores is capped to them with a one-line note, and the job runs', () => {
     const cores = availableParallelism();
     expect(r.manyThreads!.code).toBe(0);
-    expect(r.manyThreads!.stderr.trim()).toBe(`mechstudio: note: --threads 256 is more than this machine's ${cores} cores: using ${cores}`);
+    expect(r.manyThreads!.stderr.trim()).toBe(
+      `mechstudio: note: --threads 256 is more than this machine's ${cores} cores: using ${cores}`,
+    );
     expect((JSON.parse(r.manyThreads!.stdout) as { rows: number }).rows).toBe(6);
   });
 
@@ -231,7 +267,14 @@ describe('mechstudio CLI (subprocess)', () => {
     const o = json(r.run!);
     expect(Object.keys(o)).toEqual(['name', 'out', 'files', 'mechanisms', 'analyses', 'failed']);
     expect(o.failed).toEqual([]);
-    for (const f of ['channels/tg.csv', 'analyses/m.json', 'analyses/m.csv', 'analyses/r.json', 'analyses/r.csv', 'summary.md']) {
+    for (const f of [
+      'channels/tg.csv',
+      'analyses/m.json',
+      'analyses/m.csv',
+      'analyses/r.json',
+      'analyses/r.csv',
+      'summary.md',
+    ]) {
       expect(existsSync(join(dir, 'out', f)), f).toBe(true);
     }
     const m = JSON.parse(readFileSync(join(dir, 'out', 'analyses', 'm.json'), 'utf8')) as { vulnerability: number };
@@ -242,7 +285,9 @@ describe('mechstudio CLI (subprocess)', () => {
     expect(r.example!.stderr).not.toMatch(/mechstudio: /);
     expect(r.example!.code).toBe(0);
     expect(existsSync(join(dir, 'voting', 'summary.md'))).toBe(true);
-    expect(readFileSync(join(dir, 'voting', 'analyses', 'rr-uniform.json'), 'utf8')).toMatch(/"utility": 0\.28571428571428/);
+    expect(readFileSync(join(dir, 'voting', 'analyses', 'rr-uniform.json'), 'utf8')).toMatch(
+      /"utility": 0\.28571428571428/,
+    );
   });
 
   it('bad input: exit 2, one clear line on stderr, no stack trace', () => {

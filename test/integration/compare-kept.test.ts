@@ -48,7 +48,14 @@ describe('compare names a kept channel', () => {
     const [built, byRef] = r.rows;
     expect(byRef!.label).toBe('opt (project)');
     expect(byRef!.exists).toBe(true);
-    for (const k of ['expectedDistance', 'expectedDistanceRemapped', 'pTrue', 'leakageBits', 'effectiveEpsilon', 'betterThanPlanarLaplacePct'] as const)
+    for (const k of [
+      'expectedDistance',
+      'expectedDistanceRemapped',
+      'pTrue',
+      'leakageBits',
+      'effectiveEpsilon',
+      'betterThanPlanarLaplacePct',
+    ] as const)
       expect(byRef![k]!).toBeCloseTo(built![k]!, 9);
     // the LP's objective for the distance loss is the expected distance of the kept channel
     expect(byRef!.expectedDistance!).toBeCloseTo(kept.lp!.objective, 9);
@@ -58,7 +65,12 @@ describe('compare names a kept channel', () => {
   it('a reference no longer kept: invalid-input naming the compared mechanism, no job', async () => {
     const ref = 'ch-0123456789abcdef0123456789abcdef';
     await expect(
-      d.run({ type: 'compare', domain: DOMAIN, epsilon: 1, mechanisms: [{ kind: 'planar-laplace' }, { kind: 'optimal', channelRef: ref, label: 'opt' }] }),
+      d.run({
+        type: 'compare',
+        domain: DOMAIN,
+        epsilon: 1,
+        mechanisms: [{ kind: 'planar-laplace' }, { kind: 'optimal', channelRef: ref, label: 'opt' }],
+      }),
     ).rejects.toSatisfy(
       (e: unknown) =>
         e instanceof ApiError &&

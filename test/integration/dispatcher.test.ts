@@ -13,7 +13,10 @@ import type { JobEvent } from '../../src-shared/protocol/messages';
 const testWorker = fileURLToPath(new URL('./fixtures/test-worker.ts', import.meta.url));
 const req = (domain: string) => ({ type: 'vertices', domain, epsilon: Math.LN2 });
 
-async function outcome(d: Dispatcher, r: unknown): Promise<{ ok: boolean; code?: string; message?: string; result?: unknown }> {
+async function outcome(
+  d: Dispatcher,
+  r: unknown,
+): Promise<{ ok: boolean; code?: string; message?: string; result?: unknown }> {
   try {
     return { ok: true, result: await d.run(r) };
   } catch (e) {
@@ -120,12 +123,16 @@ describe('dispatcher on the real pool', () => {
   it('an aborted signal cancels through run()', async () => {
     const ac = new AbortController();
     // aborted once the job is polling (an abort before it starts is a different path: cancelled while queued)
-    const q = d.run(req('test:poll'), { signal: ac.signal, onProgress: (_f, m) => m === 'polling' && ac.abort() }).catch((e: ApiError) => e.code);
+    const q = d
+      .run(req('test:poll'), { signal: ac.signal, onProgress: (_f, m) => m === 'polling' && ac.abort() })
+      .catch((e: ApiError) => e.code);
     expect(await q).toBe('cancelled');
   });
 
   it('rejects malformed requests before a job exists', async () => {
-    await expect(d.submit({ type: 'vertices', domain: 'line:3', epsilon: -1 })).rejects.toMatchObject({ code: 'invalid-input' });
+    await expect(d.submit({ type: 'vertices', domain: 'line:3', epsilon: -1 })).rejects.toMatchObject({
+      code: 'invalid-input',
+    });
     expect(() => d.start(null)).toThrow(/JSON object/);
   });
 });

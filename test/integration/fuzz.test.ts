@@ -87,7 +87,17 @@ const badPriors: readonly unknown[] = [
   7,
   [0.5, 0.5],
 ];
-const kinds = ['mechanism', 'measure', 'check', 'capacity', 'regular', 'threshold', 'vertices', 'sweep', 'run-project'] as const;
+const kinds = [
+  'mechanism',
+  'measure',
+  'check',
+  'capacity',
+  'regular',
+  'threshold',
+  'vertices',
+  'sweep',
+  'run-project',
+] as const;
 
 /** One malformed request: a valid-looking base with one or two things broken. */
 function malformed(): unknown {
@@ -99,7 +109,8 @@ function malformed(): unknown {
   if (type === 'mechanism') base.kind = 'tg';
   if (type === 'sweep') Object.assign(base, { kinds: ['tg'], from: 0.5, to: 1, steps: 3 });
   if (type === 'regular') base.prior = 'uniform';
-  if (type === 'measure' || type === 'check') base.channel = { rows: 1, cols: 1, data: [1], rowLabels: ['a'], colLabels: ['a'] };
+  if (type === 'measure' || type === 'check')
+    base.channel = { rows: 1, cols: 1, data: [1], rowLabels: ['a'], colLabels: ['a'] };
   if (type === 'run-project') base.project = { version: 1, name: 'p', domains: [{ id: 'd', domain: 'line:3' }] };
   // breakers marked true change values the schema may accept; the engine must then refuse them
   const breakers: [() => void, boolean][] = (
@@ -110,7 +121,13 @@ function malformed(): unknown {
       () => delete base.epsilon,
       () => (base.kind = pick(['zz', '', 7, null, 'TG', 'optimal '])),
       () => (base.prior = pick(badPriors)),
-      () => (base.loss = pick(['l2', 7, { kind: 'matrix', rows: 2, cols: 2, data: [1] }, { kind: 'matrix', rows: -1, cols: 2, data: [] }])),
+      () =>
+        (base.loss = pick([
+          'l2',
+          7,
+          { kind: 'matrix', rows: 2, cols: 2, data: [1] },
+          { kind: 'matrix', rows: -1, cols: 2, data: [] },
+        ])),
       () =>
         (base.channel = pick([
           { rows: 2, cols: 2, data: [1, 0, 0], rowLabels: ['a', 'b'], colLabels: ['a', 'b'] },
@@ -127,7 +144,12 @@ function malformed(): unknown {
           { version: 3, name: 'p', domains: [] },
           { version: 1, name: '', domains: [] },
           { version: 1, name: 'p', domains: [{ id: 'bad id!', domain: 'line:3' }] },
-          { version: 1, name: 'p', domains: [{ id: 'd', domain: 'line:3' }], mechanisms: [{ id: 'm', domain: 'nope', kind: 'tg', epsilon: 1 }] },
+          {
+            version: 1,
+            name: 'p',
+            domains: [{ id: 'd', domain: 'line:3' }],
+            mechanisms: [{ id: 'm', domain: 'nope', kind: 'tg', epsilon: 1 }],
+          },
           {
             version: 1,
             name: 'p',
@@ -176,7 +198,8 @@ describe('fuzzing the dispatcher with malformed requests', () => {
           resolved++;
           return { request: r, ok: true as const, res };
         } catch (e) {
-          if (!(e instanceof ApiError)) throw new Error(`not an ApiError for ${JSON.stringify(r)?.slice(0, 200)}: ${String(e)}`, { cause: e });
+          if (!(e instanceof ApiError))
+            throw new Error(`not an ApiError for ${JSON.stringify(r)?.slice(0, 200)}: ${String(e)}`, { cause: e });
           if (e.message.startsWith('malformed') === false && e.code === 'invalid-input') rejectedAtSubmit++;
           codes.set(e.code, (codes.get(e.code) ?? 0) + 1);
           return { request: r, ok: false as const, code: e.code, message: e.message };

@@ -29,7 +29,11 @@ interface Run {
 
 function cli(args: string[], mode: 'built' | 'tsx'): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, MECHSTUDIO_CLI: mode }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, MECHSTUDIO_CLI: mode },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -42,7 +46,10 @@ let tmp: string;
 beforeAll(() => {
   tmp = mkdtempSync(join(tmpdir(), 'mechstudio-startup-'));
   // The bundles from the current sources (npm test builds them too).
-  const b = spawnSync(process.execPath, [join(ROOT, 'scripts/build-cli.mjs'), '--quiet'], { cwd: ROOT, encoding: 'utf8' });
+  const b = spawnSync(process.execPath, [join(ROOT, 'scripts/build-cli.mjs'), '--quiet'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   if (b.status !== 0) throw new Error(`build:cli failed:\n${b.stdout}\n${b.stderr}`);
 }, 120_000);
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -58,12 +65,17 @@ describe('built CLI = TypeScript CLI', () => {
     const info = JSON.parse(readFileSync(join(ROOT, 'out/cli/build-info.json'), 'utf8')) as { inputs: string[] };
     expect(info.inputs).toContain('src-main/cli/main.ts');
     expect(info.inputs).toContain('src-worker/worker-entry.ts');
-    expect(info.inputs.every((p) => !p.startsWith('node_modules/piscina') && !p.startsWith('node_modules/highs'))).toBe(true);
+    expect(info.inputs.every((p) => !p.startsWith('node_modules/piscina') && !p.startsWith('node_modules/highs'))).toBe(
+      true,
+    );
   });
 
   it('prints the same bytes and exits the same way for mechanism, check, an LP, an example list and bad input', async () => {
     const channel = join(tmp, 'tg6.csv');
-    const made = await cli(['mechanism', '--domain', 'line:6', '--epsilon', '1', '--kind', 'tg', '--out', channel], 'built');
+    const made = await cli(
+      ['mechanism', '--domain', 'line:6', '--epsilon', '1', '--kind', 'tg', '--out', channel],
+      'built',
+    );
     expect(made.code).toBe(0);
     const cases: string[][] = [
       ['mechanism', '--domain', 'line:6', '--epsilon', '1', '--kind', 'tg', '--json'],
@@ -73,16 +85,47 @@ describe('built CLI = TypeScript CLI', () => {
       // HiGHS (WebAssembly) in the worker: the .wasm must be found from the bundle.
       ['mechanism', '--domain', 'line:5', '--epsilon', '1', '--kind', 'optimal', '--json'],
       // the typed LP path (decomposition)
-      ['mechanism', '--domain', 'grid:3x3', '--epsilon', '1', '--kind', 'optimal', '--loss', 'dist', '--lp-model', 'exact', '--json'],
+      [
+        'mechanism',
+        '--domain',
+        'grid:3x3',
+        '--epsilon',
+        '1',
+        '--kind',
+        'optimal',
+        '--loss',
+        'dist',
+        '--lp-model',
+        'exact',
+        '--json',
+      ],
       // its pricing on 2 threads: the bundled out/worker/pricing-worker.js (built) against the source through tsx
-      ['mechanism', '--domain', 'grid:4x4', '--epsilon', '1', '--kind', 'optimal', '--loss', 'dist', '--lp-model', 'exact', '--threads', '2', '--json'],
+      [
+        'mechanism',
+        '--domain',
+        'grid:4x4',
+        '--epsilon',
+        '1',
+        '--kind',
+        'optimal',
+        '--loss',
+        'dist',
+        '--lp-model',
+        'exact',
+        '--threads',
+        '2',
+        '--json',
+      ],
       // resources/examples, located from import.meta.url
       ['example', '--list'],
       ['mechanism', '--domain', 'line:0', '--epsilon', '1', '--kind', 'tg'],
       ['mechanism', '--domain', 'line:6', '--epsilon', '1', '--kind', 'no-such-kind', '--json'],
     ];
     // Wall times (the LP's lp.timeMs, each cheap candidate's time) are the figures that differ between two runs.
-    const untimed = (r: Awaited<ReturnType<typeof cli>>) => ({ ...r, stdout: r.stdout.replace(/"(timeMs|time)":[0-9.e+-]+/g, '"$1":0') });
+    const untimed = (r: Awaited<ReturnType<typeof cli>>) => ({
+      ...r,
+      stdout: r.stdout.replace(/"(timeMs|time)":[0-9.e+-]+/g, '"$1":0'),
+    });
     for (const args of cases) {
       const built = untimed(await cli(args, 'built'));
       const tsx = untimed(await cli(args, 'tsx'));
@@ -110,7 +153,8 @@ describe('bin/mechstudio.js picks the bundle only when it is fresh', () => {
       writeFileSync(join(r, f), '');
       utimesSync(join(r, f), old, old);
     }
-    const record = (inputs: string[]): void => writeFileSync(join(r, 'out/cli/build-info.json'), JSON.stringify({ builtAt: Date.now() - 30_000, inputs }));
+    const record = (inputs: string[]): void =>
+      writeFileSync(join(r, 'out/cli/build-info.json'), JSON.stringify({ builtAt: Date.now() - 30_000, inputs }));
 
     expect(builtIsFresh(r, ['out/cli/main.js'])).toBe(false); // no record
     record(['src/a.ts', 'src/b.ts']);
@@ -133,7 +177,12 @@ describe("web mode's page goes through the same freshness check", () => {
   it('a page built before an edit of src-shared (or of the page) is stale; an untouched one is fresh', () => {
     const r = join(tmp, 'page-root');
     const old = new Date(Date.now() - 60_000);
-    for (const f of ['src-shared/protocol/a.ts', 'src-renderer/App.svelte', 'src-worker/x.ts', 'out/renderer/index.html']) {
+    for (const f of [
+      'src-shared/protocol/a.ts',
+      'src-renderer/App.svelte',
+      'src-worker/x.ts',
+      'out/renderer/index.html',
+    ]) {
       mkdirSync(dirname(join(r, f)), { recursive: true });
       writeFileSync(join(r, f), '');
       utimesSync(join(r, f), old, old);
@@ -218,7 +267,8 @@ describe('npm start without the Electron binary', () => {
     child.stdout!.on('data', (d) => (out += d));
     child.stderr!.on('data', (d) => (out += d));
     const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`web mode did not start within 240 s:\n${out}`)), 240_000); // a hang guard
+      // a hang guard
+      const timer = setTimeout(() => reject(new Error(`web mode did not start within 240 s:\n${out}`)), 240_000);
       child!.stdout!.on('data', () => {
         const m = /running at (http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(out);
         if (m) {
@@ -232,7 +282,9 @@ describe('npm start without the Electron binary', () => {
       });
     });
     const lines = out.trim().split('\n');
-    expect(lines[0]).toBe('Electron binary is not installed (not downloaded at install time): starting Mechanism Studio in web mode instead.');
+    expect(lines[0]).toBe(
+      'Electron binary is not installed (not downloaded at install time): starting Mechanism Studio in web mode instead.',
+    );
     expect(out).not.toMatch(/\n\s+at /);
     // The host answers over HTTP (the token in the URL admits this client).
     const res = await fetch(url);
@@ -267,9 +319,14 @@ describe('npm install where the Electron binary cannot be downloaded', () => {
     const failed = spawnSync(process.execPath, [join(r, 'scripts/install-electron.mjs')], { env, encoding: 'utf8' });
     expect(failed.status).toBe(0);
     expect(failed.stdout.trim().split('\n')).toHaveLength(1);
-    expect(failed.stdout).toMatch(/could not be downloaded \(RequestError: getaddrinfo ENOTFOUND github\.com\).*web mode/);
+    expect(failed.stdout).toMatch(
+      /could not be downloaded \(RequestError: getaddrinfo ENOTFOUND github\.com\).*web mode/,
+    );
 
-    writeFileSync(join(r, 'node_modules/electron/install.js'), "require('fs').writeFileSync(__dirname + '/ran', 'yes');\n");
+    writeFileSync(
+      join(r, 'node_modules/electron/install.js'),
+      "require('fs').writeFileSync(__dirname + '/ran', 'yes');\n",
+    );
     const ok = spawnSync(process.execPath, [join(r, 'scripts/install-electron.mjs')], { env, encoding: 'utf8' });
     expect(ok.status).toBe(0);
     expect(ok.stdout).toBe('');

@@ -124,7 +124,12 @@ describe('stop with best on the real pool', () => {
     expect(lp.rounds).toBeLessThan(full.lp!.rounds);
     // the mechanism is eps*d-private: brute force over all pairs, and the engine's own check job
     expect(worstRatio(r.matrix!.data, EPS)).toBeLessThanOrEqual(1 + 1e-9);
-    const check = (await d.run({ type: 'check', channel: r.matrix!, domain: `grid:${N}x${N}`, epsilon: EPS })) as CheckResult;
+    const check = (await d.run({
+      type: 'check',
+      channel: r.matrix!,
+      domain: `grid:${N}x${N}`,
+      epsilon: EPS,
+    })) as CheckResult;
     expect(check.private).toBe(true);
     // its objective is its expected distance, recomputed from the matrix
     expect(expectedDistance(r.matrix!.data)).toBeCloseTo(lp.objective, 6);
@@ -228,7 +233,9 @@ describe('stop on a job that is not an LP', () => {
       );
       const id = 'job-1';
       await new Promise<void>((resolve) => {
-        const off = d.onJobEvent((e) => e.jobId === id && e.kind === 'progress' && e.message === 'polling' && (off(), resolve())); // it is polling
+        const off = d.onJobEvent(
+          (e) => e.jobId === id && e.kind === 'progress' && e.message === 'polling' && (off(), resolve()),
+        ); // it is polling
       });
       expect(d.isStoppable(id)).toBe(false);
       expect(await d.stop(id)).toBe(true);
@@ -249,7 +256,8 @@ describe('stop over the web bridge (host, fair queue, dispatcher)', () => {
       expect(sub.ok).toBe(true);
       const id = sub.value as string;
       // wait for the first typed LP sample pushed to session a
-      for (let k = 0; k < 600 && !a.events.some((e) => e.jobId === id && e.kind === 'progress' && e.lp); k++) await new Promise((r) => setTimeout(r, 100));
+      for (let k = 0; k < 600 && !a.events.some((e) => e.jobId === id && e.kind === 'progress' && e.lp); k++)
+        await new Promise((r) => setTimeout(r, 100));
       const sample = a.events.find((e) => e.jobId === id && e.kind === 'progress' && e.lp);
       expect(sample).toBeDefined();
       expect(lpSampleSchema.safeParse(sample!.kind === 'progress' ? sample!.lp : null).success).toBe(true);
@@ -347,7 +355,8 @@ describe('CLI: Ctrl-C on an LP', () => {
     expect(o.lowerBound).toBeLessThanOrEqual(o.lp.objective);
     expect(o.gap).toBeCloseTo((o.lp.objective - o.lowerBound) / o.lp.objective, 12);
     // a bound or none, said as it is
-    if (o.lowerBound > 0) expect(r.stderr).toMatch(/is within [\d.]+% of the exact model's optimum \(certified lower bound/);
+    if (o.lowerBound > 0)
+      expect(r.stderr).toMatch(/is within [\d.]+% of the exact model's optimum \(certified lower bound/);
     else expect(r.stderr).toMatch(/bound on the best possible: none yet/);
     // the engine's own check of the released channel: eps*d-private
     expect(o.effectiveEpsilon).toBeLessThanOrEqual(0.5 * (1 + 1e-9));

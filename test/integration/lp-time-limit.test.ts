@@ -20,7 +20,8 @@ describe('the time limit of an optimal request on 50 x 50, as a whole job', () =
     const lp = r.lp!;
     expect(lp.model).toBe('exact');
     expect(lp.stoppedBy).toBe('time-limit');
-    // never worse than a cheap construction, and the gap is to the best possible (0 is the trivial bound when no round completed)
+    // never worse than a cheap construction, and the gap is to the best possible (0 is the trivial bound when no round
+    // completed)
     const built = lp.candidates!.filter((c) => c.expectedLoss !== null);
     expect(built.length).toBeGreaterThanOrEqual(2);
     for (const c of built) expect(lp.objective).toBeLessThanOrEqual(c.expectedLoss!);

@@ -37,9 +37,13 @@ export interface RedisServer {
 
 /** redis-server on `port`, resolved once it accepts connections (null when it did not start: the port was taken). */
 async function spawnRedis(port: number): Promise<{ child: ChildProcess; log: string } | null> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let log = '';
   const ready = await new Promise<boolean>((resolve) => {
     const timer = setTimeout(() => resolve(false), 10_000);
@@ -71,7 +75,10 @@ const killed = (child: ChildProcess): Promise<void> =>
     child.kill('SIGKILL');
   });
 
-/** Start redis-server; resolves once it accepts connections. restart() kills it and starts an empty one on the same port. */
+/**
+ * Start redis-server; resolves once it accepts connections. restart() kills it and starts an empty one on the same
+ * port.
+ */
 export async function startRedis(): Promise<RedisServer> {
   for (let attempt = 0; ; attempt++) {
     const port = await freePort();
@@ -103,11 +110,18 @@ export interface WorkerProc {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export async function startWorker(url: string, opts: { concurrency?: number; env?: NodeJS.ProcessEnv } = {}): Promise<WorkerProc> {
-  const child = spawn(process.execPath, [bin, 'worker', '--queue', url, '--concurrency', String(opts.concurrency ?? 1)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...opts.env },
-  });
+export async function startWorker(
+  url: string,
+  opts: { concurrency?: number; env?: NodeJS.ProcessEnv } = {},
+): Promise<WorkerProc> {
+  const child = spawn(
+    process.execPath,
+    [bin, 'worker', '--queue', url, '--concurrency', String(opts.concurrency ?? 1)],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...opts.env },
+    },
+  );
   let text = '';
   const waiters = new Set<() => void>();
   const onData = (d: Buffer): void => {

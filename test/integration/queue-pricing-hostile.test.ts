@@ -38,7 +38,9 @@ const lpOf = (stdout: string): Lp => (JSON.parse(stdout) as { lp: Lp }).lp;
  * exact tenth depends on how loaded the machine is, so it is read, not matched.
  */
 function expectSilentFor(stderr: string, limitSeconds: number, then: RegExp): void {
-  const m = new RegExp(`pricing worker rogue-box \\(pid 4244\\) sent nothing for (\\d+\\.\\d) s: ${then.source}`).exec(stderr);
+  const m = new RegExp(`pricing worker rogue-box \\(pid 4244\\) sent nothing for (\\d+\\.\\d) s: ${then.source}`).exec(
+    stderr,
+  );
   expect(m, stderr).not.toBeNull();
   const s = Number(m![1]);
   expect(s).toBeGreaterThanOrEqual(2);
@@ -90,7 +92,11 @@ describe.skipIf(!redisInstalled())('hostile pricing workers', () => {
     prior = join(tmp, 'prior.csv');
     writeFileSync(prior, v.map((x) => String(x / s)).join('\n') + '\n');
     redis = await startRedis();
-    const [w1, w2, r] = await Promise.all([startWorker(redis.url, { env: ENV }), startWorker(redis.url, { env: ENV }), cli(args())]);
+    const [w1, w2, r] = await Promise.all([
+      startWorker(redis.url, { env: ENV }),
+      startWorker(redis.url, { env: ENV }),
+      cli(args()),
+    ]);
     workers = [w1, w2];
     expect(r.code, r.stderr).toBe(0);
     local = lpOf(r.stdout);
@@ -102,13 +108,29 @@ describe.skipIf(!redisInstalled())('hostile pricing workers', () => {
   });
 
   const forgeries: [string, (reply: RogueReply) => RogueReply, RegExp][] = [
-    ['bounds of 0', each((a) => (a.safe as Float64Array).fill(0)), /claims a pricing bound of 0 where its multipliers prove -?\d/],
-    ['bounds too high', each((a) => (a.safe as Float64Array).forEach((_, i, s) => (s[i] = 5))), /claims a pricing bound of 5 where its multipliers prove/],
-    ['columns outside the polytope', each((a) => (a.r as Float64Array).fill(1)), /its column is outside the column polytope/],
+    [
+      'bounds of 0',
+      each((a) => (a.safe as Float64Array).fill(0)),
+      /claims a pricing bound of 0 where its multipliers prove -?\d/,
+    ],
+    [
+      'bounds too high',
+      each((a) => (a.safe as Float64Array).forEach((_, i, s) => (s[i] = 5))),
+      /claims a pricing bound of 5 where its multipliers prove/,
+    ],
+    [
+      'columns outside the polytope',
+      each((a) => (a.r as Float64Array).fill(1)),
+      /its column is outside the column polytope/,
+    ],
     ['NaN', each((a) => ((a.r as Float64Array)[3] = NaN)), /its column has r\[3\] = NaN/],
     ['negative columns', each((a) => (a.r as Float64Array).fill(-1)), /its column is outside the column polytope/],
     ['no columns', each((a) => delete a.r), /its reply lacks r \(f64\)/],
-    ['multipliers on rows it was not given', each((a) => (a.cb as Int32Array).fill(99)), /its certificate names secrets \d+ and 99 \(n = 36\)/],
+    [
+      'multipliers on rows it was not given',
+      each((a) => (a.cb as Int32Array).fill(99)),
+      /its certificate names secrets \d+ and 99 \(n = 36\)/,
+    ],
   ];
 
   it.each(forgeries)(
@@ -119,7 +141,9 @@ describe.skipIf(!redisInstalled())('hostile pricing workers', () => {
         const r = await cli([...args(), '--queue', redis.url], ENV);
         expect(r.code, r.stderr).toBe(0);
         expect(r.stderr).toMatch(
-          new RegExp(`pricing worker rogue-box \\(pid 4244\\) sent a reply that does not verify \\(.*${why.source}.*\\): outputs \\d+-\\d+ move to `),
+          new RegExp(
+            `pricing worker rogue-box \\(pid 4244\\) sent a reply that does not verify \\(.*${why.source}.*\\): outputs \\d+-\\d+ move to `,
+          ),
         );
         expect(rogue.received.get('open')).toBe(1);
         expectLocalOptimum(lpOf(r.stdout), local);
@@ -149,10 +173,14 @@ describe.skipIf(!redisInstalled())('hostile pricing workers', () => {
     const rogue = await startRogue(redis.url, {
       key: KEY,
       tamper: (reply, open) => {
-        // Its own slice answered as the honest worker, with bounds of 0; and the next sessions guessed, as they once were.
+        // Its own slice answered as the honest worker, with bounds of 0; and the next sessions guessed, as they once
+        // were.
         (reply.arrays.safe as Float64Array).fill(0);
         for (const guess of [0, 1, 2, 3].map((k) => `${String(open.session).split(':')[0]}:${k}:${k + 1}`))
-          void commands.rpush(String(open.reply), encodeFrame({ ...reply.head, session: guess, worker: honest }, reply.arrays, KEY));
+          void commands.rpush(
+            String(open.reply),
+            encodeFrame({ ...reply.head, session: guess, worker: honest }, reply.arrays, KEY),
+          );
         return { head: { ...reply.head, worker: honest }, arrays: reply.arrays };
       },
     });
@@ -174,7 +202,9 @@ describe.skipIf(!redisInstalled())('hostile pricing workers', () => {
     try {
       const r = await cli([...args(), '--queue', redis.url], ENV);
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toContain("refused pricing worker outsider: its registration is not signed with this queue's secret");
+      expect(r.stderr).toContain(
+        "refused pricing worker outsider: its registration is not signed with this queue's secret",
+      );
       expect(rogue.received.size).toBe(0);
       const got = lpOf(r.stdout);
       expect(got.pricingWorkers).toBe(2);
@@ -208,7 +238,10 @@ describe.skipIf(!redisInstalled())('hostile pricing workers', () => {
     it('a silent worker and no time limit: Ctrl-C twice ends the run', async () => {
       const rogue = await startRogue(lone.url, { key: KEY, tamper: () => null });
       try {
-        const child = spawn(process.execPath, [bin, ...args(), '--queue', lone.url], { env: { ...process.env, ...ENV }, stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(process.execPath, [bin, ...args(), '--queue', lone.url], {
+          env: { ...process.env, ...ENV },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         let stderr = '';
         child.stderr.on('data', (d) => (stderr += d));
         const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));

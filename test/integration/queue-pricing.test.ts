@@ -28,10 +28,22 @@ import { Redis } from 'ioredis';
 import { cli, redisInstalled, startRedis, startWorker, type RedisServer, type WorkerProc } from './queue-fixture';
 import { QueueClient } from '../../src-main/queue/client';
 import { parseQueueUrl } from '../../src-main/queue/connection';
-import { decodeFrame, encodeFrame, inboxKey, pricingVersion, replyKey, WORKER_KEY_PATTERN, workerKey } from '../../src-main/queue/pricing-wire';
+import {
+  decodeFrame,
+  encodeFrame,
+  inboxKey,
+  pricingVersion,
+  replyKey,
+  WORKER_KEY_PATTERN,
+  workerKey,
+} from '../../src-main/queue/pricing-wire';
 
 // Registrations lapse after 3 s; queued LPs from 1,000 variables (a 6 x 6 grid has 1,296) price on the queue.
-const ENV = { MECHSTUDIO_QUEUE_LOCK_MS: '3000', MECHSTUDIO_QUEUE_STALLED_MS: '1000', MECHSTUDIO_QUEUE_PRICING_MIN_VARIABLES: '1000' };
+const ENV = {
+  MECHSTUDIO_QUEUE_LOCK_MS: '3000',
+  MECHSTUDIO_QUEUE_STALLED_MS: '1000',
+  MECHSTUDIO_QUEUE_PRICING_MIN_VARIABLES: '1000',
+};
 
 interface Lp {
   objective: number;
@@ -112,7 +124,8 @@ describe.skipIf(!redisInstalled())('optimal LP pricing on the queue', () => {
     expectSameOptimum(got, want);
     expect(got.pricingWorkers).toBe(2);
     expect(want.pricingWorkers).toBeUndefined();
-    for (const w of workers) expect(w.log()).toMatch(/pricing the optimal-mechanism LP on grid:6x6 \(outputs \d+-\d+\)/);
+    for (const w of workers)
+      expect(w.log()).toMatch(/pricing the optimal-mechanism LP on grid:6x6 \(outputs \d+-\d+\)/);
   }, 300_000);
 
   it('a spanner model prices over rows on the workers, every bound recomputed from their multipliers, with the local optimum', async () => {
@@ -130,7 +143,14 @@ describe.skipIf(!redisInstalled())('optimal LP pricing on the queue', () => {
     const client = await QueueClient.connect(parseQueueUrl(redis.url));
     try {
       const values = readFileSync(priorFile(tmp, 36), 'utf8').trim().split('\n').map(Number);
-      const request = { type: 'mechanism', domain: 'grid:6x6', epsilon: 0.5, kind: 'optimal', loss: 'dist', prior: { kind: 'vector', values } } as const;
+      const request = {
+        type: 'mechanism',
+        domain: 'grid:6x6',
+        epsilon: 0.5,
+        kind: 'optimal',
+        loss: 'dist',
+        prior: { kind: 'vector', values },
+      } as const;
       const [want, got] = await Promise.all([localLp(6), client.run(request)]);
       expect(got.type).toBe('mechanism');
       const lp = (got as { lp: Lp }).lp;
@@ -150,7 +170,9 @@ describe.skipIf(!redisInstalled())('optimal LP pricing on the queue', () => {
     await victim.kill('SIGKILL');
     const r = await run;
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/pricing worker .* stopped answering \(its registration lapsed\): outputs \d+-\d+ move to /);
+    expect(r.stderr).toMatch(
+      /pricing worker .* stopped answering \(its registration lapsed\): outputs \d+-\d+ move to /,
+    );
     expectSameOptimum(lpOf(r.stdout), await localLp(8));
   }, 300_000);
 
@@ -193,14 +215,25 @@ describe.skipIf(!redisInstalled())('optimal LP pricing on the queue', () => {
         if (f.head.t === 'open') replies.set(session, String(f.head.reply));
         const reply = replies.get(session);
         if (f.head.t === 'price' && reply)
-          await commands.rpush(reply, encodeFrame({ t: 'error', session, worker: fake.id, code: 'internal', message: 'the pricing solver failed (injected)' }));
+          await commands.rpush(
+            reply,
+            encodeFrame({
+              t: 'error',
+              session,
+              worker: fake.id,
+              code: 'internal',
+              message: 'the pricing solver failed (injected)',
+            }),
+          );
       }
     })();
     try {
       await commands.set(workerKey(fake.id), JSON.stringify(fake), 'PX', 120_000);
       const r = await cli([...args(6), '--queue', redis.url]);
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toMatch(/pricing worker failing-box \(pid 4243\) failed: the pricing solver failed \(injected\): outputs \d+-\d+ move to /);
+      expect(r.stderr).toMatch(
+        /pricing worker failing-box \(pid 4243\) failed: the pricing solver failed \(injected\): outputs \d+-\d+ move to /,
+      );
       const got = lpOf(r.stdout);
       expectSameOptimum(got, await localLp(6));
       expect(got.pricingWorkers).toBe(2);
@@ -239,8 +272,21 @@ describe.skipIf(!redisInstalled())('optimal LP pricing on the queue', () => {
             .split('\n')
             .filter((l) => l.includes('refused a pricing session')).length,
       );
-      const open = { t: 'open', v: '0.0.1/pricing-0', session: 's1', reply: replyKey('test'), n: 2, m: 2, groupSize: 2, form: 'dual', what: 'x' };
-      await redisClient.rpush(inboxKey(id), encodeFrame(open, { from: new Int32Array([0]), to: new Int32Array([1]), factor: new Float64Array([2]) }));
+      const open = {
+        t: 'open',
+        v: '0.0.1/pricing-0',
+        session: 's1',
+        reply: replyKey('test'),
+        n: 2,
+        m: 2,
+        groupSize: 2,
+        form: 'dual',
+        what: 'x',
+      };
+      await redisClient.rpush(
+        inboxKey(id),
+        encodeFrame(open, { from: new Int32Array([0]), to: new Int32Array([1]), factor: new Float64Array([2]) }),
+      );
       const got = await redisClient.blpopBuffer(replyKey('test'), 10);
       expect(got).not.toBeNull();
       const f = decodeFrame(got![1]);

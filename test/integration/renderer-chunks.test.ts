@@ -24,7 +24,9 @@ describe('renderer build: chunk sizes', () => {
       log.mockRestore();
     }
     const js = readdirSync(join(out, 'assets')).filter((f) => f.endsWith('.js'));
-    const sizes = Object.fromEntries(js.map((f) => [f.replace(/-[\w-]+\.js$/, ''), statSync(join(out, 'assets', f)).size]));
+    const sizes = Object.fromEntries(
+      js.map((f) => [f.replace(/-[\w-]+\.js$/, ''), statSync(join(out, 'assets', f)).size]),
+    );
     expect(Object.keys(sizes).sort()).toEqual(['charts', 'index', 'svelte', 'zod']);
     for (const [name, bytes] of Object.entries(sizes)) expect(bytes, name).toBeLessThan(500_000);
     expect(said.join('\n')).not.toMatch(/larger than 500 kB/);

@@ -7,7 +7,13 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AuditResult, CheckResult, CompareResult, MechanismResult, ProjectInput } from '../../src-shared/protocol/index';
+import type {
+  AuditResult,
+  CheckResult,
+  CompareResult,
+  MechanismResult,
+  ProjectInput,
+} from '../../src-shared/protocol/index';
 import { runJob } from '../unit/support/run-job';
 
 export const GRID = 'grid:4x4:step=0.5';
@@ -24,16 +30,31 @@ export interface Study {
   audit: AuditResult;
 }
 
-async function kept(kind: 'planar-laplace' | 'tight' | 'optimal'): Promise<{ result: MechanismResult; check: CheckResult }> {
-  const result = await runJob<'mechanism'>({ type: 'mechanism', domain: GRID, epsilon: EPS, kind, prior: { kind: 'vector', values: PRIOR }, loss: 'dist' });
-  const check = await runJob<'check'>({ type: 'check', channel: result.matrix!, domain: GRID, epsilon: Math.max(EPS, result.guaranteedEpsilon ?? EPS) });
+async function kept(
+  kind: 'planar-laplace' | 'tight' | 'optimal',
+): Promise<{ result: MechanismResult; check: CheckResult }> {
+  const result = await runJob<'mechanism'>({
+    type: 'mechanism',
+    domain: GRID,
+    epsilon: EPS,
+    kind,
+    prior: { kind: 'vector', values: PRIOR },
+    loss: 'dist',
+  });
+  const check = await runJob<'check'>({
+    type: 'check',
+    channel: result.matrix!,
+    domain: GRID,
+    epsilon: Math.max(EPS, result.guaranteedEpsilon ?? EPS),
+  });
   return { result, check };
 }
 
 /** A log of a vendor's randomised response on clique:3 (60% of reports true), exact frequencies. */
 function vendorLog(per: number): string {
   const lines = ['secret,released'];
-  for (let a = 0; a < 3; a++) for (let i = 0; i < per; i++) lines.push(`${a},${i % 10 < 6 ? a : i % 10 < 8 ? (a + 1) % 3 : (a + 2) % 3}`);
+  for (let a = 0; a < 3; a++)
+    for (let i = 0; i < per; i++) lines.push(`${a},${i % 10 < 6 ? a : i % 10 < 8 ? (a + 1) % 3 : (a + 2) % 3}`);
   return lines.join('\n') + '\n';
 }
 
@@ -67,9 +88,20 @@ export async function writeStudy(dir: string, name = 'study.json'): Promise<Stud
     mechanisms: [{ kind: 'planar-laplace' }, { kind: 'optimal', channel: opt.result.matrix!, label: 'the optimal LP' }],
   });
   const logText = vendorLog(2000);
-  const audit = await runJob<'audit'>({ type: 'audit', domain: 'clique:3', epsilon: 0.5, text: logText, name: 'vendor.csv' });
+  const audit = await runJob<'audit'>({
+    type: 'audit',
+    domain: 'clique:3',
+    epsilon: 0.5,
+    text: logText,
+    name: 'vendor.csv',
+  });
   const at = '2026-12-01T10:00:00.000Z';
-  const keep = (k: { result: MechanismResult; check: CheckResult }) => ({ hash: '0123456789abcdef', computedAt: at, result: k.result, check: k.check });
+  const keep = (k: { result: MechanismResult; check: CheckResult }) => ({
+    hash: '0123456789abcdef',
+    computedAt: at,
+    result: k.result,
+    check: k.check,
+  });
   const project: ProjectInput = {
     version: 2,
     name: 'Downtown <b>study</b>',

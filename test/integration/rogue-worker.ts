@@ -8,7 +8,14 @@ import { Redis } from 'ioredis';
 import { ExactOutputs } from '../../src-worker/lp/exact-pricing';
 import { packCertificates } from '../../src-worker/lp/pricing-certificate';
 import type { PricingCertificate } from '../../src-worker/lp/pricing';
-import { decodeFrame, encodeFrame, inboxKey, pricingVersion, signedRegistration, workerKey } from '../../src-main/queue/pricing-wire';
+import {
+  decodeFrame,
+  encodeFrame,
+  inboxKey,
+  pricingVersion,
+  signedRegistration,
+  workerKey,
+} from '../../src-main/queue/pricing-wire';
 
 /** One reply as the rogue is about to send it: head and arrays may be changed, or null returned to send nothing. */
 export interface RogueReply {
@@ -99,7 +106,13 @@ export async function startRogue(url: string, opts: RogueOptions): Promise<Rogue
       if (t === 'open') {
         const n = Number(f.head.n);
         sessions.push(session);
-        slices.set(session, { head: f.head, pricer: new ExactOutputs(n, Number(f.head.m), f.arrays.factors as Float64Array), n, m: Number(f.head.m), c: null });
+        slices.set(session, {
+          head: f.head,
+          pricer: new ExactOutputs(n, Number(f.head.m), f.arrays.factors as Float64Array),
+          n,
+          m: Number(f.head.m),
+          c: null,
+        });
       } else if (t === 'price') {
         const s = slices.get(session);
         if (!s) continue;

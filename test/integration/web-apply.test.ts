@@ -29,9 +29,14 @@ describe('apply from the app', () => {
   it('releases the loaded rows in order into the chosen file and returns the labels', async () => {
     const secrets = [0, 5, 2, 2, 4, 1, 3];
     const path = join(t.dir, 'released.csv');
-    const r = await c.call('project.export', [{ kind: 'apply', request: { mechanism, seed: 3 }, secrets: 'value\n' + secrets.join('\n') + '\n', path }]);
+    const r = await c.call('project.export', [
+      { kind: 'apply', request: { mechanism, seed: 3 }, secrets: 'value\n' + secrets.join('\n') + '\n', path },
+    ]);
     expect(r.ok, JSON.stringify(r.error)).toBe(true);
-    const v = r.value as { files: string[]; apply: { result: { rows: number; forRelease: boolean; mode: string }; released: string[] } };
+    const v = r.value as {
+      files: string[];
+      apply: { result: { rows: number; forRelease: boolean; mode: string }; released: string[] };
+    };
     expect(v.files).toEqual([path]);
     expect(v.apply.result).toMatchObject({ rows: secrets.length, forRelease: false, mode: 'labels' });
     // rr at eps 30 on 6 points releases the true value with probability 1 - 5/(e^30 + 5)
@@ -43,7 +48,9 @@ describe('apply from the app', () => {
 
   it('a secret outside the domain is an error naming its line; no file is left', async () => {
     const path = join(t.dir, 'bad.csv');
-    const r = await c.call('project.export', [{ kind: 'apply', request: { mechanism }, secrets: 'value\n1\n9\n', path }]);
+    const r = await c.call('project.export', [
+      { kind: 'apply', request: { mechanism }, secrets: 'value\n1\n9\n', path },
+    ]);
     expect(r.ok).toBe(false);
     expect(r.error!.code).toBe('invalid-input');
     expect(r.error!.message).toMatch(/line 3/);
@@ -61,7 +68,9 @@ describe('apply from the app', () => {
       },
     ]);
     expect(r.ok, JSON.stringify(r.error)).toBe(true);
-    const v = r.value as { apply: { result: { rows: number; forRelease: boolean; remap?: { remappedLoss: number; originalLoss: number } } } };
+    const v = r.value as {
+      apply: { result: { rows: number; forRelease: boolean; remap?: { remappedLoss: number; originalLoss: number } } };
+    };
     expect(v.apply.result.rows).toBe(2);
     expect(v.apply.result.forRelease).toBe(true);
     expect(v.apply.result.remap!.remappedLoss).toBeLessThanOrEqual(v.apply.result.remap!.originalLoss);
@@ -69,7 +78,15 @@ describe('apply from the app', () => {
 
   it('an optimal mechanism is applied from the channel the host kept (channelRef), never solved again', async () => {
     const lp = await c.call('submit', [
-      { type: 'mechanism', domain: 'grid:3x3', epsilon: 30, kind: 'optimal', loss: 'dist', keepChannel: true, inlineLimit: 0 },
+      {
+        type: 'mechanism',
+        domain: 'grid:3x3',
+        epsilon: 30,
+        kind: 'optimal',
+        loss: 'dist',
+        keepChannel: true,
+        inlineLimit: 0,
+      },
     ]);
     const end = await c.jobEnd(lp.value as string);
     if (end.kind !== 'result' || end.result.type !== 'mechanism') throw new Error(JSON.stringify(end));
@@ -78,16 +95,22 @@ describe('apply from the app', () => {
     const off = t.dispatcher.onJobEvent((e) => void (e.kind === 'queued' && started.push(e.type)));
     const secrets = ['(0,0)', '(2,1)', '(1,2)', '(2,2)'];
     const path = join(t.dir, 'lp-released.csv');
-    const r = await c.call('project.export', [{ kind: 'apply', request: { channelRef, domain: 'grid:3x3' }, secrets: `cell\n${secrets.join('\n')}\n`, path }]);
+    const r = await c.call('project.export', [
+      { kind: 'apply', request: { channelRef, domain: 'grid:3x3' }, secrets: `cell\n${secrets.join('\n')}\n`, path },
+    ]);
     off();
     expect(r.ok, JSON.stringify(r.error)).toBe(true);
-    const v = r.value as { apply: { result: { rows: number; outputs: number; forRelease: boolean }; released: string[] } };
+    const v = r.value as {
+      apply: { result: { rows: number; outputs: number; forRelease: boolean }; released: string[] };
+    };
     expect(v.apply.result).toMatchObject({ rows: 4, outputs: 9, forRelease: true });
     // at eps 30 per unit the optimal channel keeps each cell with probability 1 - O(8 e^-30)
     expect(v.apply.released).toEqual(secrets);
     expect(started).toEqual(['apply']);
     // a channelRef without the secrets' domain is refused in one line
-    const bad = await c.call('project.export', [{ kind: 'apply', request: { channelRef }, secrets: 'cell\n(0,0)\n', path }]);
+    const bad = await c.call('project.export', [
+      { kind: 'apply', request: { channelRef }, secrets: 'cell\n(0,0)\n', path },
+    ]);
     expect(bad.error?.message).toMatch(/apply with a channelRef needs the domain of its secrets/);
   }, 60_000);
 

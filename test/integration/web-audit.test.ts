@@ -29,7 +29,8 @@ describe('audit from the app', () => {
     const sub = await c.call('submit', [{ type: 'audit', domain: e.domain, epsilon: e.epsilon, text: e.samples }]);
     expect(sub.ok, JSON.stringify(sub.error)).toBe(true);
     const end = await c.jobEnd(sub.value as string, 60_000);
-    if (end.kind !== 'result' || end.result.type !== 'audit') throw new Error(`the audit ended with ${JSON.stringify(end).slice(0, 300)}`);
+    if (end.kind !== 'result' || end.result.type !== 'audit')
+      throw new Error(`the audit ended with ${JSON.stringify(end).slice(0, 300)}`);
     const r: AuditResult = end.result;
     expect(r.verdict).toBe('refuted');
     expect(r.samples).toBe(19_200);

@@ -10,7 +10,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { WebSocket as NodeWebSocket } from 'ws';
-import { ApiError, MAX_APP_SECRETS_CHARS, MAX_BRIDGE_MESSAGE_BYTES, type MechStudioApi } from '../../src-shared/protocol/api';
+import {
+  ApiError,
+  MAX_APP_SECRETS_CHARS,
+  MAX_BRIDGE_MESSAGE_BYTES,
+  type MechStudioApi,
+} from '../../src-shared/protocol/api';
 import type { JobEvent } from '../../src-shared/protocol/messages';
 import { SMALL_JOB, startTestServer, TOKEN, type TestServer } from './web-fixture';
 
@@ -36,9 +41,12 @@ beforeAll(async () => {
     }
   }
   (globalThis as { WebSocket?: unknown }).WebSocket = PageWebSocket;
-  // the page's module type-checks with the DOM library (tsconfig.renderer.json), not in this Node program: loaded by a computed path
+  // the page's module type-checks with the DOM library (tsconfig.renderer.json), not in this Node program: loaded by a
+  // computed path
   const bridgeModule = '../../src-renderer/lib/bridge';
-  const { createWebSocketApi } = (await import(/* @vite-ignore */ bridgeModule)) as { createWebSocketApi: (url: string) => MechStudioApi };
+  const { createWebSocketApi } = (await import(/* @vite-ignore */ bridgeModule)) as {
+    createWebSocketApi: (url: string) => MechStudioApi;
+  };
   api = createWebSocketApi(`ws://127.0.0.1:${t.server.port}/api?token=${TOKEN}`);
   api.onJobEvent((e) => events.push(e));
 }, 60_000);
@@ -87,11 +95,15 @@ describe('calls over the message cap from the page', () => {
     expect(Buffer.byteLength(JSON.stringify(overApp))).toBeLessThan(MAX_BRIDGE_MESSAGE_BYTES);
     await expect(api.project.export({ kind: 'apply', request, secrets: overApp, path })).rejects.toMatchObject({
       code: 'too-large',
-      message: expect.stringMatching(/^apply: the secrets CSV has 12582926 characters, over the app's limit of 12582912; use mechstudio apply/),
+      message: expect.stringMatching(
+        /^apply: the secrets CSV has 12582926 characters, over the app's limit of 12582912; use mechstudio apply/,
+      ),
     });
     const before = sent.length;
     const overFrame = `value\n${'1\n'.repeat(MAX_BRIDGE_MESSAGE_BYTES / 2)}`;
-    await expect(api.project.export({ kind: 'apply', request, secrets: overFrame, path })).rejects.toMatchObject({ code: 'too-large' });
+    await expect(api.project.export({ kind: 'apply', request, secrets: overFrame, path })).rejects.toMatchObject({
+      code: 'too-large',
+    });
     expect(sent.length).toBe(before);
     const small = await api.project.export({ kind: 'apply', request, secrets: 'value\n1\n2\n', path });
     expect(small.apply!.result.rows).toBe(2);

@@ -46,12 +46,15 @@ function fifoPool(workers: number): JobBackend & { completed: string[]; tags: Ma
   };
 }
 
-async function flood(perSession: number | undefined): Promise<{ positionOfB: number; total: number; events: JobEvent[] }> {
+async function flood(
+  perSession: number | undefined,
+): Promise<{ positionOfB: number; total: number; events: JobEvent[] }> {
   const pool = fifoPool(2);
   const fair = new FairJobs(pool, perSession === undefined ? {} : { perSession });
   const events: JobEvent[] = [];
   fair.onJobEvent((e) => events.push(e));
-  const req = (tag: string): JobRequest => ({ type: 'mechanism', domain: 'line:6', epsilon: 1, kind: 'tg', tag }) as unknown as JobRequest;
+  const req = (tag: string): JobRequest =>
+    ({ type: 'mechanism', domain: 'line:6', epsilon: 1, kind: 'tg', tag }) as unknown as JobRequest;
   for (let i = 0; i < 200; i++) await fair.submit('A', req('A'));
   await fair.submit('B', req('B'));
   while (pool.completed.length < 201) await new Promise((r) => setImmediate(r));
@@ -85,7 +88,9 @@ describe('per-session fairness (dispatcher stand-in)', () => {
     expect(fair.waiting('A')).toBe(1);
     expect(await fair.cancel(waiting)).toBe(true);
     expect(fair.waiting('A')).toBe(0);
-    expect(events.find((e) => e.jobId === waiting && e.kind === 'error')).toMatchObject({ error: { code: 'cancelled' } });
+    expect(events.find((e) => e.jobId === waiting && e.kind === 'error')).toMatchObject({
+      error: { code: 'cancelled' },
+    });
     while (pool.completed.length < 1) await new Promise((res) => setImmediate(res));
     await new Promise((res) => setImmediate(res));
     expect(pool.tags.size).toBe(1);
@@ -130,7 +135,8 @@ describe('per-session fairness over the real web server', () => {
     const log: { id: string; end?: 'A' | 'B' }[] = [];
     const off = t!.dispatcher.onJobEvent((e) => {
       if (e.kind === 'queued') log.push({ id: e.jobId });
-      else if (e.kind === 'result') log.push({ id: e.jobId, end: (e.result as { kind?: string }).kind === 'tg' ? 'B' : 'A' });
+      else if (e.kind === 'result')
+        log.push({ id: e.jobId, end: (e.result as { kind?: string }).kind === 'tg' ? 'B' : 'A' });
     });
     const job = { type: 'mechanism', domain: 'line:40', epsilon: 1, kind: 'exponential' };
     const ids = await Promise.all(Array.from({ length: 200 }, () => a.call('submit', [job])));
@@ -157,7 +163,8 @@ describe('per-session fairness over the real web server', () => {
     );
     expect(endedBefore).toBeLessThan(150);
     // B waits for at most the job A has inside the pool (web mode keeps one thread free of a session that has one
-    // in) and one more that ended while B's started; first come first served would put it behind all of A's waiting jobs
+    // in) and one more that ended while B's started; first come first served would put it behind all of A's waiting
+    // jobs
     expect(position).toBeLessThanOrEqual(4);
   });
 });

@@ -29,23 +29,36 @@ afterAll(async () => {
 
 function rawGet(path: string): Promise<{ status: number; body: string }> {
   return new Promise((res, rej) => {
-    const req = request({ host: '127.0.0.1', port: t!.server.port, path, headers: { host: `127.0.0.1:${t!.server.port}` } }, (r) => {
-      let body = '';
-      r.on('data', (b: Buffer) => (body += b.toString()));
-      r.on('end', () => res({ status: r.statusCode ?? 0, body }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port: t!.server.port, path, headers: { host: `127.0.0.1:${t!.server.port}` } },
+      (r) => {
+        let body = '';
+        r.on('data', (b: Buffer) => (body += b.toString()));
+        r.on('end', () => res({ status: r.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', rej);
     req.end();
   });
 }
 
-const project = { version: 1, name: 'p', domains: [{ id: 'd', domain: 'line:6' }], priors: [], mechanisms: [], analyses: [] };
+const project = {
+  version: 1,
+  name: 'p',
+  domains: [{ id: 'd', domain: 'line:6' }],
+  priors: [],
+  mechanisms: [],
+  analyses: [],
+};
 
 describe('web server: paths from the client', () => {
   it('refuses to save a project under /proc, with a clear message, while the server keeps answering', async () => {
     // it used to freeze the whole server: another session's call is answered while the save is refused
     const other = await t!.connect();
-    const [r, info] = await Promise.all([c.call('project.save', [project, '/proc/nope/p.json']), other.call('info', [])]);
+    const [r, info] = await Promise.all([
+      c.call('project.save', [project, '/proc/nope/p.json']),
+      other.call('info', []),
+    ]);
     expect(info.ok).toBe(true);
     expect(r.ok).toBe(false);
     expect(r.error!.code).toBe('invalid-input');
@@ -57,7 +70,8 @@ describe('web server: paths from the client', () => {
       ['project.save', [project, fifo]],
       ['project.save', [project, '/dev/null']],
       ['project.save', [project, t!.dir]],
-      ['project.export', [{ kind: 'result-json', result: { type: 'regular', a: 1 }, path: fifo }]], // a result record (the schema's part), so the FIFO is what refuses it
+      // a result record (the schema's part), so the FIFO is what refuses it
+      ['project.export', [{ kind: 'result-json', result: { type: 'regular', a: 1 }, path: fifo }]],
       ['project.export', [{ kind: 'channel-csv', request: SMALL_JOB, path: '/dev/null' }]],
     ] as const) {
       const r = await c.call(method, [...params]);
@@ -69,7 +83,8 @@ describe('web server: paths from the client', () => {
   });
 
   it('refuses to open a FIFO, a device, /proc files or a folder, without blocking', async () => {
-    // without blocking: opening the FIFO or reading /dev/zero would never answer (the call's own timeout is the hang guard)
+    // without blocking: opening the FIFO or reading /dev/zero would never answer (the call's own timeout is the hang
+    // guard)
     for (const p of [fifo, '/dev/zero', '/dev/urandom', '/proc/self/mem', '/proc/self/status', t!.dir]) {
       const r = await c.call('project.open', [p]);
       expect(r.ok, p).toBe(false);
@@ -93,7 +108,14 @@ describe('web server: paths from the client', () => {
 
   it('refuses jobs whose domain reads /dev/zero, /dev/urandom, /proc/self/mem or a FIFO before any worker opens it', async () => {
     const before = process.memoryUsage().rss;
-    for (const domain of ['graph:/dev/zero', 'csv:/dev/urandom', 'csv:/proc/self/mem', `csv:${fifo}`, `graph:${t!.dir}`, 'csv:/no/such/file.csv']) {
+    for (const domain of [
+      'graph:/dev/zero',
+      'csv:/dev/urandom',
+      'csv:/proc/self/mem',
+      `csv:${fifo}`,
+      `graph:${t!.dir}`,
+      'csv:/no/such/file.csv',
+    ]) {
       const r = await c.call('submit', [{ ...SMALL_JOB, domain }]);
       expect(r.ok, domain).toBe(false);
       expect(r.error!.code, domain).toBe('invalid-input');
@@ -110,7 +132,10 @@ describe('web server: paths from the client', () => {
     const prior = join(t!.dir, 'prior.csv');
     writeFileSync(prior, `0.5\n${MARKER}:x:0:0\n`);
     const withPrior = join(t!.dir, 'with-prior.json');
-    writeFileSync(withPrior, JSON.stringify({ ...project, priors: [{ id: 'p', domain: 'd', prior: 'csv:prior.csv' }] }));
+    writeFileSync(
+      withPrior,
+      JSON.stringify({ ...project, priors: [{ id: 'p', domain: 'd', prior: 'csv:prior.csv' }] }),
+    );
     const metric = join(t!.dir, 'metric.csv');
     writeFileSync(metric, `,a,b\n${MARKER},0,1\nb,1,0\n`);
     const metric2 = join(t!.dir, 'metric2.csv');
@@ -159,7 +184,9 @@ describe('web server: paths from the client', () => {
     const r = await c.call('submit', [{ type: 'mechanism', domain: 'grid:14x14', epsilon: 0.5, kind: 'optimal' }]);
     expect(r.ok).toBe(true);
     const id = r.value as string;
-    await expect.poll(() => c.events.some((e) => e.jobId === id && e.kind === 'progress'), { timeout: 60_000 }).toBe(true); // it runs
+    await expect
+      .poll(() => c.events.some((e) => e.jobId === id && e.kind === 'progress'), { timeout: 60_000 })
+      .toBe(true); // it runs
     expect((await c.call('cancel', [id])).value).toBe(true);
     const end = await c.jobEnd(id);
     expect(end.kind).toBe('error');

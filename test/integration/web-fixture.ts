@@ -63,7 +63,14 @@ export interface TestServer {
  * path become one-time downloads, and uploads are taken (as in web mode's app); without it a path is required.
  */
 export async function startTestServer(
-  opts: { threads?: number; dir?: string; channelCache?: string; root?: string; operatorQueue?: boolean; transfers?: boolean } = {},
+  opts: {
+    threads?: number;
+    dir?: string;
+    channelCache?: string;
+    root?: string;
+    operatorQueue?: boolean;
+    transfers?: boolean;
+  } = {},
 ): Promise<TestServer> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'mechstudio-web-'));
   mkdirSync(join(dir, 'renderer'), { recursive: true });
@@ -71,7 +78,11 @@ export async function startTestServer(
   const channels = new ChannelStore({ cacheDir: opts.channelCache ?? null });
   const paths = opts.root !== undefined ? await workspaceRoot(opts.root) : undefined;
   // as web mode starts its pool: the workers' domain-file reads confined to the root
-  const dispatcher = new Dispatcher({ threads: opts.threads ?? 1, channels, ...(paths ? { readRoot: paths.root! } : {}) });
+  const dispatcher = new Dispatcher({
+    threads: opts.threads ?? 1,
+    channels,
+    ...(paths ? { readRoot: paths.root! } : {}),
+  });
   const transfers = opts.transfers ? new Transfers() : undefined;
   const host = new MechStudioHost({
     mode: 'web',
@@ -83,18 +94,33 @@ export async function startTestServer(
       onJobEvent: (l) => dispatcher.onJobEvent(l),
       workers: dispatcher.threads,
     },
-    store: createProjectStore(dispatcher, { examplesDir: join(ROOT, 'resources/examples'), configDir: join(dir, 'config') }),
+    store: createProjectStore(dispatcher, {
+      examplesDir: join(ROOT, 'resources/examples'),
+      configDir: join(dir, 'config'),
+    }),
     channels,
     ...(transfers ? { transfers } : {}),
     ...(paths ? { paths } : {}),
     ...(opts.operatorQueue
-      ? { queue: new QueueSettings({ runner: new SwitchableRunner(dispatcher), configDir: join(dir, 'config'), operatorOnly: true }) }
+      ? {
+          queue: new QueueSettings({
+            runner: new SwitchableRunner(dispatcher),
+            configDir: join(dir, 'config'),
+            operatorOnly: true,
+          }),
+        }
       : {}),
   });
   const clients = new Set<WebSocket>();
   let server: RunningWebServer | undefined;
   try {
-    server = await startWebServer({ port: 0, rendererDir: join(dir, 'renderer'), api: host, token: TOKEN, ...(transfers ? { transfers } : {}) });
+    server = await startWebServer({
+      port: 0,
+      rendererDir: join(dir, 'renderer'),
+      api: host,
+      token: TOKEN,
+      ...(transfers ? { transfers } : {}),
+    });
   } catch (e) {
     host.dispose();
     await dispatcher.close();
@@ -146,7 +172,9 @@ export async function startTestServer(
         return new Promise<Reply>((res, rej) => {
           const t = setTimeout(() => rej(new Error(`no reply to ${method} in ${ms} ms`)), ms);
           waiters.set(id, (r) => (clearTimeout(t), waiters.delete(id), res(r)));
-          void closed.then((code) => (clearTimeout(t), rej(new Error(`socket closed (${code}) before the reply to ${method}`))));
+          void closed.then(
+            (code) => (clearTimeout(t), rej(new Error(`socket closed (${code}) before the reply to ${method}`))),
+          );
           ws.send(JSON.stringify({ id, method, params }));
         });
       },

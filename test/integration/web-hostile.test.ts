@@ -16,7 +16,16 @@
 import { ERROR_CODES } from '../../src-shared/protocol/errors';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
@@ -41,7 +50,15 @@ const CODES: readonly string[] = ERROR_CODES;
 
 let t: TestServer | undefined;
 const MARKER = `SECRETMARK${randomBytes(6).toString('hex')}`;
-let files: { fifo: string; metric: string; metric2: string; graph: string; project: string; prior: string; withPrior: string };
+let files: {
+  fifo: string;
+  metric: string;
+  metric2: string;
+  graph: string;
+  project: string;
+  prior: string;
+  withPrior: string;
+};
 const outcomes = new Map<string, number>();
 const count = (k: string): void => void outcomes.set(k, (outcomes.get(k) ?? 0) + 1);
 const allFrames: string[] = [];
@@ -83,7 +100,14 @@ afterAll(async () => {
 
 // ---------- raw frames ----------
 
-function frame(o: { fin?: boolean; rsv?: number; opcode: number; mask?: boolean; payload: Buffer; len?: number | bigint }): Buffer {
+function frame(o: {
+  fin?: boolean;
+  rsv?: number;
+  opcode: number;
+  mask?: boolean;
+  payload: Buffer;
+  len?: number | bigint;
+}): Buffer {
   const mask = o.mask ?? true;
   const len = BigInt(o.len ?? o.payload.length);
   const b0 = ((o.fin ?? true) ? 0x80 : 0) | ((o.rsv ?? 0) << 4) | o.opcode;
@@ -134,7 +158,10 @@ function rawUpgrade(): Promise<{ sock: Socket; after: () => Buffer; ended: Promi
   });
 }
 
-/** What the server did with the bytes: 'close-<code>' (a close frame), 'closed' (socket ended without one), 'reply' or 'open'. */
+/**
+ * What the server did with the bytes: 'close-<code>' (a close frame), 'closed' (socket ended without one), 'reply' or
+ * 'open'.
+ */
 async function rawOutcome(bytes: Buffer[], opts: { endAfter?: boolean } = {}): Promise<string> {
   const { sock, after, ended } = await rawUpgrade();
   for (const b of bytes) sock.write(b);
@@ -166,21 +193,43 @@ const text = (s: string): Buffer => Buffer.from(s, 'utf8');
 function malformedFrames(): [string, Buffer[], string[], boolean?][] {
   const cases: [string, Buffer[], string[], boolean?][] = [];
   const badUtf8 = [[0xff], [0xc0, 0x80], [0xed, 0xa0, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0xe2, 0x82], [0x80]];
-  const rnd = fc.sample(fc.tuple(fc.integer({ min: 0, max: 1000 }), fc.string({ maxLength: 20 })), { seed: SEED, numRuns: 18 });
+  const rnd = fc.sample(fc.tuple(fc.integer({ min: 0, max: 1000 }), fc.string({ maxLength: 20 })), {
+    seed: SEED,
+    numRuns: 18,
+  });
   rnd.forEach(([n, s], k) => {
     const bad = Buffer.from(badUtf8[k % badUtf8.length]!);
-    cases.push([`invalid UTF-8 #${k}`, [frame({ opcode: 1, payload: Buffer.concat([text(s), bad, text(String(n))]) })], ['close-1007']]);
+    cases.push([
+      `invalid UTF-8 #${k}`,
+      [frame({ opcode: 1, payload: Buffer.concat([text(s), bad, text(String(n))]) })],
+      ['close-1007'],
+    ]);
   });
-  for (const op of [3, 4, 5, 6, 7, 0xb, 0xc, 0xd, 0xe, 0xf]) cases.push([`opcode ${op}`, [frame({ opcode: op, payload: text('{}') })], ['close-1002']]);
-  for (const rsv of [1, 2, 3, 4, 5, 6, 7]) cases.push([`rsv ${rsv}`, [frame({ opcode: 1, rsv, payload: text('{"id":1}') })], ['close-1002']]);
+  for (const op of [3, 4, 5, 6, 7, 0xb, 0xc, 0xd, 0xe, 0xf])
+    cases.push([`opcode ${op}`, [frame({ opcode: op, payload: text('{}') })], ['close-1002']]);
+  for (const rsv of [1, 2, 3, 4, 5, 6, 7])
+    cases.push([`rsv ${rsv}`, [frame({ opcode: 1, rsv, payload: text('{"id":1}') })], ['close-1002']]);
   for (const op of [1, 2, 9])
-    cases.push([`unmasked opcode ${op}`, [frame({ opcode: op, mask: false, payload: text('{"id":1,"method":"info","params":[]}') })], ['close-1002']]);
+    cases.push([
+      `unmasked opcode ${op}`,
+      [frame({ opcode: op, mask: false, payload: text('{"id":1,"method":"info","params":[]}') })],
+      ['close-1002'],
+    ]);
   for (const len of [MAX_BRIDGE_FRAME_BYTES + 1, 2 ** 32, 2 ** 40, 2 ** 53 - 1])
     cases.push([`length header ${len}`, [frame({ opcode: 1, payload: text('x'), len })], ['close-1009']]);
-  cases.push(['length header 2^63', [frame({ opcode: 1, payload: text('x'), len: 2n ** 63n })], ['close-1009', 'close-1002']]);
+  cases.push([
+    'length header 2^63',
+    [frame({ opcode: 1, payload: text('x'), len: 2n ** 63n })],
+    ['close-1009', 'close-1002'],
+  ]);
   for (const [k, cut] of [3, 10, 40].entries()) {
     const f = frame({ opcode: 1, payload: text(JSON.stringify({ id: 1, method: 'info', params: [] })) });
-    cases.push([`truncated frame #${k}`, [f.subarray(0, cut)], ['closed', 'close-1000', 'close-1005', 'close-1006'], true]);
+    cases.push([
+      `truncated frame #${k}`,
+      [f.subarray(0, cut)],
+      ['closed', 'close-1000', 'close-1005', 'close-1006'],
+      true,
+    ]);
   }
   cases.push(['ping of 200 bytes', [frame({ opcode: 9, payload: Buffer.alloc(200) })], ['close-1002']]);
   cases.push(['fragmented ping', [frame({ opcode: 9, fin: false, payload: text('x') })], ['close-1002']]);
@@ -191,20 +240,35 @@ function malformedFrames(): [string, Buffer[], string[], boolean?][] {
     ['close-1002'],
   ]);
   cases.push(['close with code 999', [frame({ opcode: 8, payload: Buffer.from([0x03, 0xe7]) })], ['close-1002']]);
-  cases.push(['close with invalid UTF-8 reason', [frame({ opcode: 8, payload: Buffer.from([0x03, 0xe8, 0xff]) })], ['close-1007']]);
-  // over the message cap but under the frame cap: read whole, answered 'too-large' (typed) without being parsed, the socket stays
+  cases.push([
+    'close with invalid UTF-8 reason',
+    [frame({ opcode: 8, payload: Buffer.from([0x03, 0xe8, 0xff]) })],
+    ['close-1007'],
+  ]);
+  // over the message cap but under the frame cap: read whole, answered 'too-large' (typed) without being parsed, the
+  // socket stays
   cases.push([
     'fragments over the message cap',
-    [frame({ opcode: 1, fin: false, payload: Buffer.alloc(MAX_MESSAGE_BYTES - 10, 0x20) }), frame({ opcode: 0, payload: Buffer.alloc(20, 0x20) })],
+    [
+      frame({ opcode: 1, fin: false, payload: Buffer.alloc(MAX_MESSAGE_BYTES - 10, 0x20) }),
+      frame({ opcode: 0, payload: Buffer.alloc(20, 0x20) }),
+    ],
     ['reply'],
   ]);
   cases.push([
     'fragments over the frame cap',
-    [frame({ opcode: 1, fin: false, payload: Buffer.alloc(MAX_BRIDGE_FRAME_BYTES - 10, 0x20) }), frame({ opcode: 0, payload: Buffer.alloc(20, 0x20) })],
+    [
+      frame({ opcode: 1, fin: false, payload: Buffer.alloc(MAX_BRIDGE_FRAME_BYTES - 10, 0x20) }),
+      frame({ opcode: 0, payload: Buffer.alloc(20, 0x20) }),
+    ],
     ['close-1009'],
   ]);
   cases.push(['binary frame', [frame({ opcode: 2, payload: randomBytes(32) })], ['reply']]);
-  cases.push(['valid call (control)', [frame({ opcode: 1, payload: text(JSON.stringify({ id: 1, method: 'info', params: [] })) })], ['reply']]);
+  cases.push([
+    'valid call (control)',
+    [frame({ opcode: 1, payload: text(JSON.stringify({ id: 1, method: 'info', params: [] })) })],
+    ['reply'],
+  ]);
   return cases;
 }
 
@@ -291,7 +355,8 @@ describe('hostile WebSocket harness', () => {
 
     // 2. calls: wrong shapes, unknown methods, hostile paths, huge arrays, file markers, valid small jobs
     const calls: [string, unknown[]][] = [];
-    for (const m of fc.sample(fc.string({ minLength: 1, maxLength: 30 }), { seed: SEED + 2, numRuns: 25 })) calls.push([m, []]);
+    for (const m of fc.sample(fc.string({ minLength: 1, maxLength: 30 }), { seed: SEED + 2, numRuns: 25 }))
+      calls.push([m, []]);
     for (const v of fc.sample(fc.anything({ maxDepth: 2 }), { seed: SEED + 3, numRuns: 40 }))
       calls.push([pick(['submit', 'cancel', 'project.open', 'project.save', 'project.export', 'examples.load']), [v]]);
     const writePaths = [
@@ -308,24 +373,53 @@ describe('hostile WebSocket harness', () => {
       const p = i % 5 === 0 ? pick(paths) : pick(writePaths);
       const which = i % 5;
       if (which === 0) calls.push(['project.open', [p]]);
-      else if (which === 1) calls.push(['project.save', [{ version: 1, name: 'x', domains: [], priors: [], mechanisms: [], analyses: [] }, p]]);
+      else if (which === 1)
+        calls.push([
+          'project.save',
+          [{ version: 1, name: 'x', domains: [], priors: [], mechanisms: [], analyses: [] }, p],
+        ]);
       else if (which === 2) calls.push(['project.export', [{ kind: 'result-json', result: {}, path: p }]]);
-      else if (which === 3) calls.push(['project.export', [{ kind: 'channel-csv', request: { ...SMALL_JOB, domain: pick(domains) }, path: p }]]);
+      else if (which === 3)
+        calls.push([
+          'project.export',
+          [{ kind: 'channel-csv', request: { ...SMALL_JOB, domain: pick(domains) }, path: p }],
+        ]);
       else
         calls.push([
           'project.export',
           [
             {
               kind: 'project-run',
-              project: { version: 1, name: 'x', domains: [{ id: 'd', domain: pick(domains) }], priors: [], mechanisms: [], analyses: [] },
+              project: {
+                version: 1,
+                name: 'x',
+                domains: [{ id: 'd', domain: pick(domains) }],
+                priors: [],
+                mechanisms: [],
+                analyses: [],
+              },
               dir: p,
             },
           ],
         ]);
     }
     for (const d of domains) calls.push(['submit', [{ ...SMALL_JOB, domain: d }]]);
-    calls.push(['examples.load', ['../../etc/passwd']], ['cancel', ['job-999999']], ['submit', [{ ...SMALL_JOB, out: '/tmp/x.csv' }]]);
-    calls.push(['submit', [{ type: 'check', domain: 'line:6', epsilon: 1, channel: { rows: 3000, cols: 3000, data: [], rowLabels: [], colLabels: [] } }]]);
+    calls.push(
+      ['examples.load', ['../../etc/passwd']],
+      ['cancel', ['job-999999']],
+      ['submit', [{ ...SMALL_JOB, out: '/tmp/x.csv' }]],
+    );
+    calls.push([
+      'submit',
+      [
+        {
+          type: 'check',
+          domain: 'line:6',
+          epsilon: 1,
+          channel: { rows: 3000, cols: 3000, data: [], rowLabels: [], colLabels: [] },
+        },
+      ],
+    ]);
     // valid small jobs interleaved
     const valid = fc.sample(
       fc.record({
@@ -337,7 +431,10 @@ describe('hostile WebSocket harness', () => {
     );
     const all: { call: [string, unknown[]]; valid: boolean }[] = calls.map((call) => ({ call, valid: false }));
     valid.forEach((v, i) =>
-      all.splice((i * 11) % all.length, 0, { call: ['submit', [{ type: 'mechanism', domain: `line:${v.n}`, epsilon: v.eps, kind: v.kind }]], valid: true }),
+      all.splice((i * 11) % all.length, 0, {
+        call: ['submit', [{ type: 'mechanism', domain: `line:${v.n}`, epsilon: v.eps, kind: v.kind }]],
+        valid: true,
+      }),
     );
 
     const jobs: { id: string; valid: boolean }[] = [];
@@ -361,12 +458,23 @@ describe('hostile WebSocket harness', () => {
       } else count('job: result');
       if (j.valid) expect(e.kind, JSON.stringify(e)).toBe('result');
     }
-    // huge arrays, one at a time: a 2M-entry prior (schema-valid, wrong length), a 2000-point custom metric, 400k edges, and more arrays than a message may hold
+    // huge arrays, one at a time: a 2M-entry prior (schema-valid, wrong length), a 2000-point custom metric, 400k
+    // edges, and more arrays than a message may hold
     const huge: unknown[] = [
       { ...SMALL_JOB, prior: { kind: 'vector', values: new Array(2_000_000).fill(0.5) } },
-      { ...SMALL_JOB, domain: { kind: 'custom', labels: Array.from({ length: 2000 }, (_, i) => `p${i}`), distances: new Array(2000 * 2000).fill(1) } },
+      {
+        ...SMALL_JOB,
+        domain: {
+          kind: 'custom',
+          labels: Array.from({ length: 2000 }, (_, i) => `p${i}`),
+          distances: new Array(2000 * 2000).fill(1),
+        },
+      },
       { ...SMALL_JOB, domain: { kind: 'graph', labels: ['a', 'b'], edges: new Array(400_000).fill([0, 1]) } },
-      { ...SMALL_JOB, domain: { kind: 'graph', labels: ['a', 'b'], edges: new Array(MAX_MESSAGE_ARRAYS + 1000).fill([0, 1]) } }, // refused before parsing
+      {
+        ...SMALL_JOB,
+        domain: { kind: 'graph', labels: ['a', 'b'], edges: new Array(MAX_MESSAGE_ARRAYS + 1000).fill([0, 1]) },
+      }, // refused before parsing
     ];
     for (const h of huge) {
       const rep = await c.call('submit', [h], 30_000);
@@ -381,7 +489,9 @@ describe('hostile WebSocket harness', () => {
 
     // every frame that was not a call got its own typed reply (id null)
     await c.call('info', []);
-    const nullReplies = c.raw.map((s) => JSON.parse(s) as Reply & { event?: unknown }).filter((m) => !m.event && m.id === null);
+    const nullReplies = c.raw
+      .map((s) => JSON.parse(s) as Reply & { event?: unknown })
+      .filter((m) => !m.event && m.id === null);
     expect(nullReplies).toHaveLength(notCalls.length);
     for (const m of nullReplies) expect(m.error!.code).toBe('invalid-input');
     for (let i = 0; i < notCalls.length; i++) count('not a call: typed error (id null)');
@@ -392,17 +502,26 @@ describe('hostile WebSocket harness', () => {
     // the socket and its running job stay; only a frame over the frame cap closes the socket (1009)
     const big = await t!.connect();
     clients.push(big);
-    const atCap = await big.call('submit', [{ ...SMALL_JOB, prior: { kind: 'vector', values: new Array(MAX_MESSAGE_VALUES - 1000).fill(0) } }], 30_000);
+    const atCap = await big.call(
+      'submit',
+      [{ ...SMALL_JOB, prior: { kind: 'vector', values: new Array(MAX_MESSAGE_VALUES - 1000).fill(0) } }],
+      30_000,
+    );
     expect(atCap.ok).toBe(true);
     const atCapEnd = await big.jobEnd(atCap.value as string);
     expect(atCapEnd.kind).toBe('error');
     count(`frame at the value cap: job ${atCapEnd.kind === 'error' ? `error ${atCapEnd.error.code}` : 'result'}`);
-    const nearFrame = { ...SMALL_JOB, prior: { kind: 'vector', values: new Array(Math.floor((MAX_MESSAGE_BYTES - 1000) / 2)).fill(0) } };
+    const nearFrame = {
+      ...SMALL_JOB,
+      prior: { kind: 'vector', values: new Array(Math.floor((MAX_MESSAGE_BYTES - 1000) / 2)).fill(0) },
+    };
     // another session is answered meanwhile (a 100 MB frame used to block everyone for 18 s)
     const tInfo = Date.now();
     const [near, info] = await Promise.all([
       big.call('submit', [nearFrame], 30_000),
-      c.call('info', []).then((x) => (((x as Reply & { ms?: number }).ms = Date.now() - tInfo), x as Reply & { ms?: number })),
+      c
+        .call('info', [])
+        .then((x) => (((x as Reply & { ms?: number }).ms = Date.now() - tInfo), x as Reply & { ms?: number })),
     ]);
     expect(info.ok).toBe(true); // answered at all, within the call's own guard (the time is printed, not asserted)
     count(`info beside a 16 MiB frame: answered`);
@@ -413,9 +532,16 @@ describe('hostile WebSocket harness', () => {
     const over = await t!.connect();
     const running = await over.call('submit', [{ ...SMALL_JOB, epsilon: 0.7 }]);
     expect(running.ok).toBe(true);
-    const overCap = await over.call('submit', [{ ...SMALL_JOB, prior: { kind: 'vector', values: new Array(MAX_MESSAGE_BYTES / 2 + 10).fill(0) } }], 30_000);
+    const overCap = await over.call(
+      'submit',
+      [{ ...SMALL_JOB, prior: { kind: 'vector', values: new Array(MAX_MESSAGE_BYTES / 2 + 10).fill(0) } }],
+      30_000,
+    );
     expect(overCap.ok).toBe(false);
-    expect(overCap.error).toMatchObject({ code: 'too-large', message: expect.stringMatching(/^message is 16\.0 MiB, over the 16 MiB one call may carry/) });
+    expect(overCap.error).toMatchObject({
+      code: 'too-large',
+      message: expect.stringMatching(/^message is 16\.0 MiB, over the 16 MiB one call may carry/),
+    });
     count('over-cap message: typed too-large reply, socket kept');
     // the job submitted before on that socket still reports its result there
     expect((await over.jobEnd(running.value as string)).kind).toBe('result');
@@ -475,9 +601,15 @@ describe('hostile harness: workspace escapes', () => {
     const base = realpathSync(mkdtempSync(join(tmpdir(), 'mechstudio-escape-')));
     const ws = join(base, 'ws');
     const out = join(base, 'outside');
-    for (const d of [join(ws, 'data'), join(ws, '.ssh'), join(ws, '.cfg', 'sub'), join(out, 'sub')]) mkdirSync(d, { recursive: true });
+    for (const d of [join(ws, 'data'), join(ws, '.ssh'), join(ws, '.cfg', 'sub'), join(out, 'sub')])
+      mkdirSync(d, { recursive: true });
     const secret = `${MARKER},a\na,b\n`; // an edge list: read, its labels would be a result
-    for (const f of [join(out, 'secret.csv'), join(out, 'sub', 'secret.csv'), join(ws, '.ssh', 'secret.csv'), join(ws, '.cfg', 'sub', 'secret.csv')])
+    for (const f of [
+      join(out, 'secret.csv'),
+      join(out, 'sub', 'secret.csv'),
+      join(ws, '.ssh', 'secret.csv'),
+      join(ws, '.cfg', 'sub', 'secret.csv'),
+    ])
       writeFileSync(f, secret);
     writeFileSync(join(out, 'authorized_keys'), `ssh-ed25519 AAAA ${MARKER}\n`);
     writeFileSync(join(ws, '.ssh', 'authorized_keys'), `ssh-ed25519 AAAA ${MARKER}\n`);
@@ -542,12 +674,21 @@ describe('hostile harness: workspace escapes', () => {
               case 'dangling':
                 return `${lead}dangling/${file}`;
               default:
-                return ['/etc/passwd', '/root/.ssh/authorized_keys', '/proc/self/environ', `/tmp/${file}`][file.length % 4]!;
+                return ['/etc/passwd', '/root/.ssh/authorized_keys', '/proc/self/environ', `/tmp/${file}`][
+                  file.length % 4
+                ]!;
             }
           })();
           return { how, path: dbl ? p.replace('/', '//') : p };
         });
-      const p0 = { version: 1, name: 'x', domains: [{ id: 'd', domain: 'line:6' }], priors: [], mechanisms: [], analyses: [] };
+      const p0 = {
+        version: 1,
+        name: 'x',
+        domains: [{ id: 'd', domain: 'line:6' }],
+        priors: [],
+        mechanisms: [],
+        analyses: [],
+      };
       const mech = { domain: 'line:6', epsilon: 1, kind: 'tg' };
       const calls: { method: string; how: string; call: [string, unknown[]] }[] = [];
       escapes.forEach(({ how, path: e }, i) => {
@@ -558,14 +699,30 @@ describe('hostile harness: workspace escapes', () => {
         add('submit domain', ['submit', [{ ...SMALL_JOB, domain: `${kind}:${e}` }]]);
         add('result-json', ['project.export', [{ kind: 'result-json', result: { type: 'regular' }, path: e }]]);
         add('channel-csv path', ['project.export', [{ kind: 'channel-csv', request: SMALL_JOB, path: e }]]);
-        add('channel-csv domain', ['project.export', [{ kind: 'channel-csv', request: { ...SMALL_JOB, domain: `${kind}:${e}` }, path: 'ok.csv' }]]);
-        add('apply out', ['project.export', [{ kind: 'apply', request: { mechanism: mech }, secrets: 'value\n0\n', path: e }]]);
+        add('channel-csv domain', [
+          'project.export',
+          [{ kind: 'channel-csv', request: { ...SMALL_JOB, domain: `${kind}:${e}` }, path: 'ok.csv' }],
+        ]);
+        add('apply out', [
+          'project.export',
+          [{ kind: 'apply', request: { mechanism: mech }, secrets: 'value\n0\n', path: e }],
+        ]);
         add('apply domain', [
           'project.export',
-          [{ kind: 'apply', request: { mechanism: { ...mech, domain: `${kind}:${e}` } }, secrets: 'value\n0\n', path: 'ok.csv' }],
+          [
+            {
+              kind: 'apply',
+              request: { mechanism: { ...mech, domain: `${kind}:${e}` } },
+              secrets: 'value\n0\n',
+              path: 'ok.csv',
+            },
+          ],
         ]);
         add('project-run dir', ['project.export', [{ kind: 'project-run', project: p0, dir: e }]]);
-        add('project-run projectPath', ['project.export', [{ kind: 'project-run', project: p0, projectPath: e, dir: 'run' }]]);
+        add('project-run projectPath', [
+          'project.export',
+          [{ kind: 'project-run', project: p0, projectPath: e, dir: 'run' }],
+        ]);
         add('project-run domain', [
           'project.export',
           [{ kind: 'project-run', project: { ...p0, domains: [{ id: 'd', domain: `${kind}:${e}` }] }, dir: 'run' }],
@@ -587,7 +744,16 @@ describe('hostile harness: workspace escapes', () => {
       expect(tree(out)).toEqual(before.out);
       expect(tree(join(ws, '.ssh'))).toEqual(before.ssh);
       expect(tree(join(ws, '.cfg'))).toEqual(before.cfg);
-      expect(readdirSync(ws).sort()).toEqual(['.cfg', '.ssh', 'dangling', 'data', 'link-dir', 'link-file.csv', 'link-hidden', 'link-hidden-file.csv']);
+      expect(readdirSync(ws).sort()).toEqual([
+        '.cfg',
+        '.ssh',
+        'dangling',
+        'data',
+        'link-dir',
+        'link-file.csv',
+        'link-hidden',
+        'link-hidden-file.csv',
+      ]);
       const frames = c.raw.join('\n');
       expect(frames).not.toContain(MARKER);
       expect(frames).not.toMatch(/root:x:0:0/);

@@ -23,13 +23,29 @@ let c: Client;
 let lp: MechanismResult;
 const labels = ['0', '1', '2'];
 const identity = [1, 0, 0, 0, 1, 0, 0, 0, 1];
-const identityId = channelId({ rows: 3, cols: 3, data: Float64Array.from(identity), rowLabels: labels, colLabels: labels });
+const identityId = channelId({
+  rows: 3,
+  cols: 3,
+  data: Float64Array.from(identity),
+  rowLabels: labels,
+  colLabels: labels,
+});
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'mechstudio-kept-claims-'));
   t = await startTestServer({ threads: 1, transfers: true, root });
   c = await t.connect();
-  const r = await c.call('submit', [{ type: 'mechanism', domain: 'line:3', epsilon: 1, kind: 'optimal', loss: 'dist', inlineLimit: 0, keepChannel: true }]);
+  const r = await c.call('submit', [
+    {
+      type: 'mechanism',
+      domain: 'line:3',
+      epsilon: 1,
+      kind: 'optimal',
+      loss: 'dist',
+      inlineLimit: 0,
+      keepChannel: true,
+    },
+  ]);
   const end = (await c.jobEnd(r.value as string)) as JobEvent;
   if (end.kind !== 'result') throw new Error(JSON.stringify(end));
   lp = end.result as MechanismResult;
@@ -39,13 +55,26 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-/** A bundle whose LP result (a real one's, eps 1 on line:3) names a channel with these doubles, id and sha256 recomputed. */
+/**
+ * A bundle whose LP result (a real one's, eps 1 on line:3) names a channel with these doubles, id and sha256
+ * recomputed.
+ */
 function bundle(data: number[]): { text: string; id: string } {
   const doubles = Float64Array.from(data);
   const id = channelId({ rows: 3, cols: 3, data: doubles, rowLabels: labels, colLabels: labels });
   const bytes = Buffer.from(doubles.buffer);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
-  const record = { format: 'mechstudio-channel', version: 1, id, rows: 3, cols: 3, dtype: 'float64le', sha256, rowLabels: labels, colLabels: labels };
+  const record = {
+    format: 'mechstudio-channel',
+    version: 1,
+    id,
+    rows: 3,
+    cols: 3,
+    dtype: 'float64le',
+    sha256,
+    rowLabels: labels,
+    colLabels: labels,
+  };
   const project = {
     version: 1,
     name: 'crafted',
@@ -60,7 +89,11 @@ function bundle(data: number[]): { text: string; id: string } {
 async function openBundle(text: string): Promise<void> {
   const r = await c.call('transfer.slot', ['crafted.mechstudio.json', Buffer.byteLength(text)]);
   const slot = r.value as UploadSlot;
-  const res = await fetch(`http://127.0.0.1:${t.server.port}${slot.url}`, { method: 'POST', body: text, headers: { origin: t.origin } });
+  const res = await fetch(`http://127.0.0.1:${t.server.port}${slot.url}`, {
+    method: 'POST',
+    body: text,
+    headers: { origin: t.origin },
+  });
   expect(res.ok).toBe(true);
   const opened = await c.call('project.openUpload', [slot.token]);
   expect(opened.ok, opened.error?.message).toBe(true);
@@ -91,15 +124,21 @@ describe('a crafted bundle: an identity channel under a "certified optimal, eps 
 
   it('Apply refuses to release through it, at the eps of its mechanism and without one', async () => {
     const secrets = 'secret\n0\n1\n2\n';
-    const at = await c.call('project.export', [{ kind: 'apply', request: { channelRef: identityId, domain: 'line:3', epsilon: 1 }, secrets, name: 'out.csv' }]);
+    const at = await c.call('project.export', [
+      { kind: 'apply', request: { channelRef: identityId, domain: 'line:3', epsilon: 1 }, secrets, name: 'out.csv' },
+    ]);
     expect(at.error).toEqual({
       code: 'invalid-input',
-      message: 'apply: the channel is not 1*d-private on line:3: its effective eps is infinite (secrets 0 and 1, output 0); it is not released',
+      message:
+        'apply: the channel is not 1*d-private on line:3: its effective eps is infinite (secrets 0 and 1, output 0); it is not released',
     });
-    const none = await c.call('project.export', [{ kind: 'apply', request: { channelRef: identityId, domain: 'line:3' }, secrets, name: 'out.csv' }]);
+    const none = await c.call('project.export', [
+      { kind: 'apply', request: { channelRef: identityId, domain: 'line:3' }, secrets, name: 'out.csv' },
+    ]);
     expect(none.error).toEqual({
       code: 'invalid-input',
-      message: 'apply: the channel is private at no eps: a positive entry faces a zero in the same output (secrets 0 and 1, output 0); it is not released',
+      message:
+        'apply: the channel is private at no eps: a positive entry faces a zero in the same output (secrets 0 and 1, output 0); it is not released',
     });
   }, 60_000);
 

@@ -80,11 +80,19 @@ describe('a kept LP channel across a restart of the host', () => {
 
     const rows = await run<RowsResult>(c, { type: 'rows', channelRef: lp.channelRef, rows: [0, 8] });
     expect(rows.data).toEqual([doubles.slice(0, 9), doubles.slice(72, 81)]);
-    const measure = await run<MeasureResult>(c, { type: 'measure', channelRef: lp.channelRef, domain: spec.domain, epsilon: 1, loss: 'dist' });
+    const measure = await run<MeasureResult>(c, {
+      type: 'measure',
+      channelRef: lp.channelRef,
+      domain: spec.domain,
+      epsilon: 1,
+      loss: 'dist',
+    });
     expect(measure.expectedLoss).toBeCloseTo(lp.lp!.objective, 9);
 
     const csvPath = join(dir, 'lp-channel.csv');
-    const exported = await c.call('project.export', [{ kind: 'kept-channel-csv', channelRef: lp.channelRef, path: csvPath }]);
+    const exported = await c.call('project.export', [
+      { kind: 'kept-channel-csv', channelRef: lp.channelRef, path: csvPath },
+    ]);
     expect(exported.value).toEqual({ files: [csvPath] });
     const read = readCsv(readFileSync(csvPath, 'utf8'));
     if (!read.ok) throw new Error(read.problem.message);
@@ -93,10 +101,17 @@ describe('a kept LP channel across a restart of the host', () => {
 
     const released = join(dir, 'released.csv');
     const applied = await c.call('project.export', [
-      { kind: 'apply', request: { channelRef: lp.channelRef, domain: spec.domain, seed: 7 }, secrets: 'cell\n(0,0)\n(2,2)\n(1,1)\n', path: released },
+      {
+        kind: 'apply',
+        request: { channelRef: lp.channelRef, domain: spec.domain, seed: 7 },
+        secrets: 'cell\n(0,0)\n(2,2)\n(1,1)\n',
+        path: released,
+      },
     ]);
     expect(applied.ok, applied.error?.message).toBe(true);
-    const v = applied.value as { apply: { result: { rows: number; outputs: number; forRelease: boolean }; released: string[] } };
+    const v = applied.value as {
+      apply: { result: { rows: number; outputs: number; forRelease: boolean }; released: string[] };
+    };
     expect(v.apply.result).toMatchObject({ rows: 3, outputs: 9, forRelease: false });
     expect(v.apply.released).toHaveLength(3);
     for (const l of v.apply.released) expect(rows.colLabels).toContain(l);

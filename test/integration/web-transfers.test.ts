@@ -33,7 +33,11 @@ const noTemp = (text: string): void => {
   expect(text).not.toMatch(/mechstudio-(web|apply)-/);
 };
 
-async function upload(name: string, body: string, origin = t.origin): Promise<{ slot: UploadSlot; status: number; text: string }> {
+async function upload(
+  name: string,
+  body: string,
+  origin = t.origin,
+): Promise<{ slot: UploadSlot; status: number; text: string }> {
   const r = await c.call('transfer.slot', [name, Buffer.byteLength(body)]);
   expect(r.ok, JSON.stringify(r.error)).toBe(true);
   const slot = r.value as UploadSlot;
@@ -44,7 +48,11 @@ async function upload(name: string, body: string, origin = t.origin): Promise<{ 
 describe('downloads', () => {
   it('a channel CSV export without a path is a one-time download with the suggested name', async () => {
     const r = await c.call('project.export', [
-      { kind: 'channel-csv', request: { type: 'mechanism', domain: 'line:3', epsilon: 1, kind: 'rr' }, name: 'rr-channel.csv' },
+      {
+        kind: 'channel-csv',
+        request: { type: 'mechanism', domain: 'line:3', epsilon: 1, kind: 'rr' },
+        name: 'rr-channel.csv',
+      },
     ]);
     expect(r.ok, JSON.stringify(r.error)).toBe(true);
     noTemp(JSON.stringify(r));
@@ -68,15 +76,30 @@ describe('downloads', () => {
   it("apply's released CSV is a download; a bad secret is named in the user's file, never the temp copy", async () => {
     const mechanism = { domain: 'line:6', epsilon: 30, kind: 'rr' };
     const ok = await c.call('project.export', [
-      { kind: 'apply', request: { mechanism, seed: 3 }, secrets: 'value\n0\n5\n', secretsName: 'homes.csv', name: 'm-released.csv' },
+      {
+        kind: 'apply',
+        request: { mechanism, seed: 3 },
+        secrets: 'value\n0\n5\n',
+        secretsName: 'homes.csv',
+        name: 'm-released.csv',
+      },
     ]);
     expect(ok.ok, JSON.stringify(ok.error)).toBe(true);
     noTemp(JSON.stringify(ok));
-    const v = ok.value as { download: DownloadOffer; apply: { result: { csvPath: string; rows: number }; released: string[] } };
+    const v = ok.value as {
+      download: DownloadOffer;
+      apply: { result: { csvPath: string; rows: number }; released: string[] };
+    };
     expect(v.apply.result).toMatchObject({ csvPath: 'm-released.csv', rows: 2 });
     expect(v.apply.released).toEqual(['0', '5']);
-    expect((await (await fetch(base() + v.download.url)).text()).split('\n').slice(1, 4)).toEqual(['released', '0', '5']);
-    const bad = await c.call('project.export', [{ kind: 'apply', request: { mechanism }, secrets: 'value\n1\n9\n', secretsName: 'homes.csv' }]);
+    expect((await (await fetch(base() + v.download.url)).text()).split('\n').slice(1, 4)).toEqual([
+      'released',
+      '0',
+      '5',
+    ]);
+    const bad = await c.call('project.export', [
+      { kind: 'apply', request: { mechanism }, secrets: 'value\n1\n9\n', secretsName: 'homes.csv' },
+    ]);
     expect(bad.ok).toBe(false);
     expect(bad.error!.message).toMatch(/homes\.csv/);
     expect(bad.error!.message).toMatch(/line 3/);
@@ -115,11 +138,19 @@ describe('a project saved as a download and opened by upload', () => {
     expect(r.error!.message).toMatch(/^broken\.json: not valid JSON at line 2/);
     noTemp(r.error!.message);
     writeFileSync(join(root, 'prior.csv'), '0.5,0.25,0.25\n');
-    const ref = { version: 1, name: 'ref', domains: [{ id: 'd', domain: 'line:3' }], priors: [{ id: 'p', domain: 'd', prior: 'csv:prior.csv' }] };
+    const ref = {
+      version: 1,
+      name: 'ref',
+      domains: [{ id: 'd', domain: 'line:3' }],
+      priors: [{ id: 'p', domain: 'd', prior: 'csv:prior.csv' }],
+    };
     const up2 = await upload('ref.json', JSON.stringify(ref));
     const r2 = await c.call('project.openUpload', [up2.slot.token]);
     expect(r2.ok, JSON.stringify(r2.error)).toBe(true);
-    expect((r2.value as { project: { priors: { prior: unknown }[] } }).project.priors[0]!.prior).toEqual({ kind: 'vector', values: [0.5, 0.25, 0.25] });
+    expect((r2.value as { project: { priors: { prior: unknown }[] } }).project.priors[0]!.prior).toEqual({
+      kind: 'vector',
+      values: [0.5, 0.25, 0.25],
+    });
   }, 60_000);
 
   it('an upload from another origin is refused, and a slot without a body opens nothing', async () => {

@@ -12,7 +12,17 @@
  * checked it reads nothing: the pool's workers check what they opened. The
  * queue is the operator's: the page cannot move it.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  existsSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,13 +62,21 @@ function snapshot(dir: string): Record<string, string> {
 
 /** SMALL_JOB's mechanism as an apply request names it. */
 const MECH = { domain: 'line:6', epsilon: 1, kind: 'tg' };
-const project = { version: 1, name: 'p', domains: [{ id: 'd', domain: 'line:6' }], priors: [], mechanisms: [], analyses: [] };
+const project = {
+  version: 1,
+  name: 'p',
+  domains: [{ id: 'd', domain: 'line:6' }],
+  priors: [],
+  mechanisms: [],
+  analyses: [],
+};
 
 beforeAll(async () => {
   base = realpathSync(mkdtempSync(join(tmpdir(), 'mechstudio-ws-')));
   ws = join(base, 'ws');
   outside = join(base, 'outside');
-  for (const d of [ws, outside, join(ws, 'proj'), join(ws, 'data'), join(ws, '.ssh'), join(ws, '.hidden')]) mkdirSync(d, { recursive: true });
+  for (const d of [ws, outside, join(ws, 'proj'), join(ws, 'data'), join(ws, '.ssh'), join(ws, '.hidden')])
+    mkdirSync(d, { recursive: true });
   // an edge list outside the root: read, its labels would come back in a result
   writeFileSync(join(outside, 'secret.csv'), `${MARKER},a\na,b\n`);
   writeFileSync(join(outside, 'authorized_keys'), AUTHORIZED);
@@ -71,7 +89,8 @@ beforeAll(async () => {
   writeFileSync(join(ws, 'data', 'edges.csv'), 'source,target\nparis,lyon\nlyon,nice\n');
   writeFileSync(join(ws, 'data', 'prior.csv'), '0.5\n0.25\n0.25\n');
   writeFileSync(join(ws, 'proj', 'prior.csv'), '0.5\n0.5\n');
-  const refs = (prior: string, domain: string) => JSON.stringify({ ...project, domains: [{ id: 'd', domain }], priors: [{ id: 'u', domain: 'd', prior }] });
+  const refs = (prior: string, domain: string) =>
+    JSON.stringify({ ...project, domains: [{ id: 'd', domain }], priors: [{ id: 'u', domain: 'd', prior }] });
   writeFileSync(join(ws, 'proj', 'p.json'), refs('csv:../data/prior.csv', 'graph:../data/edges.csv'));
   writeFileSync(join(ws, 'proj', 'inside.json'), refs('csv:prior.csv', 'line:2'));
   writeFileSync(join(ws, 'refs-outside.json'), refs('csv:../outside/secret.csv', 'line:2'));
@@ -130,12 +149,19 @@ describe('web mode: the workspace root', () => {
       for (const kind of ['graph', 'csv']) {
         expectRefused(await c.call('submit', [{ ...SMALL_JOB, domain: `${kind}:${e}` }]), `submit ${kind}:${e}`);
         expectRefused(
-          await c.call('project.export', [{ kind: 'channel-csv', request: { ...SMALL_JOB, domain: `${kind}:${e}` }, path: 'never.csv' }]),
+          await c.call('project.export', [
+            { kind: 'channel-csv', request: { ...SMALL_JOB, domain: `${kind}:${e}` }, path: 'never.csv' },
+          ]),
           `channel-csv ${kind}:${e}`,
         );
         expectRefused(
           await c.call('project.export', [
-            { kind: 'apply', request: { mechanism: { ...MECH, domain: `${kind}:${e}` } }, secrets: 'value\n0\n', path: 'never.csv' },
+            {
+              kind: 'apply',
+              request: { mechanism: { ...MECH, domain: `${kind}:${e}` } },
+              secrets: 'value\n0\n',
+              path: 'never.csv',
+            },
           ]),
           `apply ${kind}:${e}`,
         );
@@ -143,7 +169,10 @@ describe('web mode: the workspace root', () => {
       }
       // a project sent by the page whose domain names the file: refused before the run
       const p = { ...project, domains: [{ id: 'd', domain: `graph:${e}` }] };
-      expectRefused(await c.call('project.export', [{ kind: 'project-run', project: p, dir: 'never-run' }]), `project-run graph:${e}`);
+      expectRefused(
+        await c.call('project.export', [{ kind: 'project-run', project: p, dir: 'never-run' }]),
+        `project-run graph:${e}`,
+      );
       n += 2;
     }
     expect(n).toBe(readEscapes().length * 8);
@@ -156,11 +185,25 @@ describe('web mode: the workspace root', () => {
     const before = { outside: snapshot(outside), ssh: snapshot(join(ws, '.ssh')) };
     for (const w of writeEscapes()) {
       expectRefused(await c.call('project.save', [project, w]), `save ${w}`);
-      expectRefused(await c.call('project.export', [{ kind: 'result-json', result: { type: 'regular', a: 1 }, path: w }]), `result-json ${w}`);
-      expectRefused(await c.call('project.export', [{ kind: 'channel-csv', request: SMALL_JOB, path: w }]), `channel-csv ${w}`);
-      expectRefused(await c.call('project.export', [{ kind: 'apply', request: { mechanism: MECH }, secrets: 'value\n0\n', path: w }]), `apply out ${w}`);
+      expectRefused(
+        await c.call('project.export', [{ kind: 'result-json', result: { type: 'regular', a: 1 }, path: w }]),
+        `result-json ${w}`,
+      );
+      expectRefused(
+        await c.call('project.export', [{ kind: 'channel-csv', request: SMALL_JOB, path: w }]),
+        `channel-csv ${w}`,
+      );
+      expectRefused(
+        await c.call('project.export', [
+          { kind: 'apply', request: { mechanism: MECH }, secrets: 'value\n0\n', path: w },
+        ]),
+        `apply out ${w}`,
+      );
       expectRefused(await c.call('project.export', [{ kind: 'project-run', project, dir: w }]), `project-run dir ${w}`);
-      expectRefused(await c.call('project.export', [{ kind: 'project-run', project, projectPath: w, dir: 'run' }]), `project-run projectPath ${w}`);
+      expectRefused(
+        await c.call('project.export', [{ kind: 'project-run', project, projectPath: w, dir: 'run' }]),
+        `project-run projectPath ${w}`,
+      );
     }
     expect(snapshot(outside)).toEqual(before.outside);
     expect(snapshot(join(ws, '.ssh'))).toEqual(before.ssh);
@@ -179,7 +222,9 @@ describe('web mode: the workspace root', () => {
     symlinkSync(join(outside, 'secret.csv'), f);
     const { runner } = await appRunner({ threads: 1, configDir: join(base, 'runner-config'), readRoot: ws });
     try {
-      const ended = new Promise<unknown>((res) => runner.onJobEvent((e) => void ((e.kind === 'result' || e.kind === 'error') && res(e))));
+      const ended = new Promise<unknown>((res) =>
+        runner.onJobEvent((e) => void ((e.kind === 'result' || e.kind === 'error') && res(e))),
+      );
       await runner.submit({ ...SMALL_JOB, domain: `graph:${f}` });
       const end = (await ended) as { kind: string; error?: { code: string; message: string } };
       expect(end.kind).toBe('error');
@@ -199,7 +244,9 @@ describe('web mode: the workspace root', () => {
     expect(saved.ok, JSON.stringify(saved.error)).toBe(true);
     expect((saved.value as { path: string }).path).toBe(join(ws, 'proj', 'saved.json'));
     expect(JSON.parse(readFileSync(join(ws, 'proj', 'saved.json'), 'utf8'))).toMatchObject({ name: 'p' });
-    const json = await c.call('project.export', [{ kind: 'result-json', result: { type: 'regular', a: 1 }, path: 'out/r.json' }]);
+    const json = await c.call('project.export', [
+      { kind: 'result-json', result: { type: 'regular', a: 1 }, path: 'out/r.json' },
+    ]);
     expect(json.ok, JSON.stringify(json.error)).toBe(true);
     expect(JSON.parse(readFileSync(join(ws, 'out', 'r.json'), 'utf8'))).toEqual({ type: 'regular', a: 1 });
     const id = await c.call('submit', [{ ...SMALL_JOB, kind: 'exponential', domain: 'graph:data/edges.csv' }]);
@@ -215,18 +262,29 @@ describe('web mode: the workspace root', () => {
   it('a project referring to files outside its folder lists them and reads them only when the user agrees', async () => {
     const first = await c.call('project.open', ['proj/p.json']);
     expect(first.ok, JSON.stringify(first.error)).toBe(true);
-    expect(first.value).toEqual({ path: join(ws, 'proj', 'p.json'), outside: [join(ws, 'data', 'edges.csv'), join(ws, 'data', 'prior.csv')] });
+    expect(first.value).toEqual({
+      path: join(ws, 'proj', 'p.json'),
+      outside: [join(ws, 'data', 'edges.csv'), join(ws, 'data', 'prior.csv')],
+    });
     const agreed = await c.call('project.open', ['proj/p.json', true]);
     expect(agreed.ok, JSON.stringify(agreed.error)).toBe(true);
-    const opened = agreed.value as { path: string; project: { priors: { prior: unknown }[]; domains: { domain: unknown }[] } };
+    const opened = agreed.value as {
+      path: string;
+      project: { priors: { prior: unknown }[]; domains: { domain: unknown }[] };
+    };
     expect(opened.project.priors[0]!.prior).toEqual({ kind: 'vector', values: [0.5, 0.25, 0.25] });
     expect(opened.project.domains[0]!.domain).toBe(`graph:${join(ws, 'data', 'edges.csv')}`);
     // files in its own folder: opened at once
     const inside = await c.call('project.open', ['proj/inside.json']);
     expect(inside.ok).toBe(true);
-    expect((inside.value as { project: { priors: { prior: unknown }[] } }).project.priors[0]!.prior).toEqual({ kind: 'vector', values: [0.5, 0.5] });
-    // a reference out of the root is refused even when the user agrees: csv: and points: priors, losses, case-study parameters
-    for (const allow of [false, true]) expectRefused(await c.call('project.open', ['refs-outside.json', allow]), `refs-outside allow=${allow}`);
+    expect((inside.value as { project: { priors: { prior: unknown }[] } }).project.priors[0]!.prior).toEqual({
+      kind: 'vector',
+      values: [0.5, 0.5],
+    });
+    // a reference out of the root is refused even when the user agrees: csv: and points: priors, losses, case-study
+    // parameters
+    for (const allow of [false, true])
+      expectRefused(await c.call('project.open', ['refs-outside.json', allow]), `refs-outside allow=${allow}`);
     const other = [
       { ...project, priors: [{ id: 'u', domain: 'd', prior: 'points:../out-link/secret.csv:cell=2' }] },
       { ...project, priors: [{ id: 'u', domain: 'd', prior: 'csv:../.ssh/id_ed25519' }] },
@@ -235,16 +293,27 @@ describe('web mode: the workspace root', () => {
     ];
     for (const [i, p] of other.entries()) {
       writeFileSync(join(ws, 'proj', `other-${i}.json`), JSON.stringify(p));
-      for (const allow of [false, true]) expectRefused(await c.call('project.open', [`proj/other-${i}.json`, allow]), `other-${i} allow=${allow}`);
+      for (const allow of [false, true])
+        expectRefused(await c.call('project.open', [`proj/other-${i}.json`, allow]), `other-${i} allow=${allow}`);
       // the same project sent by the page for a run, its references relative to its path
-      expectRefused(await c.call('project.export', [{ kind: 'project-run', project: p, projectPath: `proj/other-${i}.json`, dir: 'run' }]), `run other-${i}`);
+      expectRefused(
+        await c.call('project.export', [
+          { kind: 'project-run', project: p, projectPath: `proj/other-${i}.json`, dir: 'run' },
+        ]),
+        `run other-${i}`,
+      );
     }
     expect(existsSync(join(ws, 'run'))).toBe(false);
     // without a root (the Electron app) the same project lists its files too, links followed, and reads them on consent
     expect(await readProjectSafely(join(ws, 'refs-outside.json'))).toEqual({ outside: [join(outside, 'secret.csv')] });
-    expect(await readProjectSafely(join(ws, 'proj', 'p.json'))).toEqual({ outside: [join(ws, 'data', 'edges.csv'), join(ws, 'data', 'prior.csv')] });
+    expect(await readProjectSafely(join(ws, 'proj', 'p.json'))).toEqual({
+      outside: [join(ws, 'data', 'edges.csv'), join(ws, 'data', 'prior.csv')],
+    });
     const viaLink = join(ws, 'proj', 'via-link.json');
-    writeFileSync(viaLink, JSON.stringify({ ...project, priors: [{ id: 'u', domain: 'd', prior: 'csv:../key-link' }] }));
+    writeFileSync(
+      viaLink,
+      JSON.stringify({ ...project, priors: [{ id: 'u', domain: 'd', prior: 'csv:../key-link' }] }),
+    );
     expect(await readProjectSafely(viaLink)).toEqual({ outside: [join(outside, 'secret.csv')] });
   });
 
@@ -271,7 +340,9 @@ describe('web mode: the workspace root', () => {
       expect(end.kind).toBe('error');
       if (end.kind === 'error') {
         expect(end.error.code).toBe('invalid-input');
-        expect(end.error.message).toMatch(/does not read as an edge list: 0 lines name an edge \(two names\) and 4 a single node/);
+        expect(end.error.message).toMatch(
+          /does not read as an edge list: 0 lines name an edge \(two names\) and 4 a single node/,
+        );
       }
     }
     const after = c.raw.slice(frames).join('\n');
@@ -310,7 +381,9 @@ describe('queue connection errors', () => {
     await new Promise<void>((r) => closedSrv.close(() => r()));
     const messages: string[] = [];
     for (const port of [open, closed]) {
-      const err = await probeRedis(parseQueueUrl(`redis://user:pw-${MARKER}@127.0.0.1:${port}/0`), 1500).catch((e: unknown) => e);
+      const err = await probeRedis(parseQueueUrl(`redis://user:pw-${MARKER}@127.0.0.1:${port}/0`), 1500).catch(
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(MechError);
       expect((err as MechError).code).toBe('queue-unreachable');
       messages.push((err as MechError).message.replace(String(port), 'PORT'));

@@ -45,7 +45,10 @@ export function channelCsvRow(source: RowSource, i: number, buf: Float64Array): 
   return line + '\n';
 }
 
-/** What a path is when it exists and is not a regular file (lstat: a symbolic link itself is replaced, not its target); null otherwise. */
+/**
+ * What a path is when it exists and is not a regular file (lstat: a symbolic link itself is replaced, not its target);
+ * null otherwise.
+ */
 async function nonRegularKind(path: string): Promise<string | null> {
   let st;
   try {
@@ -57,15 +60,24 @@ async function nonRegularKind(path: string): Promise<string | null> {
   return fileKind(st);
 }
 
-export async function streamChannelCsv(source: RowSource, path: string, opts: CsvStreamOptions = {}): Promise<{ rows: number; cols: number; bytes: number }> {
+export async function streamChannelCsv(
+  source: RowSource,
+  path: string,
+  opts: CsvStreamOptions = {},
+): Promise<{ rows: number; cols: number; bytes: number }> {
   const chunkRows = opts.chunkRows ?? 64;
-  if (!Number.isInteger(chunkRows) || chunkRows < 1) throw new MechError('invalid-input', `chunk size must be an integer >= 1, got ${chunkRows}`);
+  if (!Number.isInteger(chunkRows) || chunkRows < 1)
+    throw new MechError('invalid-input', `chunk size must be an integer >= 1, got ${chunkRows}`);
   const tmp = `${path}.partial`;
   // Never replace anything but a regular file (a device node, FIFO, socket or directory at PATH is
   // refused, not renamed over), and never open a FIFO planted at PATH.partial: a stale regular
   // .partial is removed, then the temp file is created exclusively ('wx').
   const kind = await nonRegularKind(path);
-  if (kind) throw new MechError('invalid-input', `cannot write ${path}: it is ${kind}, not a regular file; refusing to replace it`);
+  if (kind)
+    throw new MechError(
+      'invalid-input',
+      `cannot write ${path}: it is ${kind}, not a regular file; refusing to replace it`,
+    );
   const tmpKind = await nonRegularKind(tmp);
   if (tmpKind) throw new MechError('invalid-input', `cannot write ${path}: its temporary file ${tmp} is ${tmpKind}`);
   const out = await openPartialFile(path);

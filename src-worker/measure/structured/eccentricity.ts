@@ -12,13 +12,17 @@ import type { Domain } from '../../metric/domain';
  *  - products with a summed metric: the sum of the factor eccentricities;
  *  - otherwise an O(n^2) scan with progress.
  */
-export function eccentricities(domain: Domain, onProgress?: (fraction: number) => void): { ecc: Float64Array; method: string } {
+export function eccentricities(
+  domain: Domain,
+  onProgress?: (fraction: number) => void,
+): { ecc: Float64Array; method: string } {
   const n = domain.n;
   const s = domain.structure;
   const ecc = new Float64Array(n);
   if (s.ballSizes) {
     let m = 0;
-    for (let k = 0; k < s.ballSizes.radius.length; k++) if (s.ballSizes.count[k]! > 0) m = Math.max(m, s.ballSizes.radius[k]!);
+    for (let k = 0; k < s.ballSizes.radius.length; k++)
+      if (s.ballSizes.count[k]! > 0) m = Math.max(m, s.ballSizes.radius[k]!);
     return { ecc: ecc.fill(m), method: 'ball-sizes' };
   }
   if (s.lattice && s.lattice.periodic) {

@@ -44,9 +44,15 @@ export interface MinPlusOptions {
   onProgress?: (fraction: number) => void;
 }
 
-export function minPlusTransform(domain: Domain, eps: number, f: Float64Array, opts: MinPlusOptions = {}): MinPlusResult {
+export function minPlusTransform(
+  domain: Domain,
+  eps: number,
+  f: Float64Array,
+  opts: MinPlusOptions = {},
+): MinPlusResult {
   const n = domain.n;
-  if (f.length !== n) throw new MechError('invalid-input', `weights have ${f.length} entries, the domain has ${n} points`);
+  if (f.length !== n)
+    throw new MechError('invalid-input', `weights have ${f.length} entries, the domain has ${n} points`);
   let method = opts.method ?? 'auto';
   if (method === 'auto') {
     let flat = true;
@@ -107,7 +113,13 @@ function dijkstra(domain: Domain, eps: number, f: Float64Array, onProgress?: (x:
 }
 
 /** Grid shape and the metric as a function of the row and column offsets (the shared set-up of the grid methods). */
-function gridOf(domain: Domain): { R: number; C: number; n: number; step: number; dist: (dr: number, dc: number) => number } {
+function gridOf(domain: Domain): {
+  R: number;
+  C: number;
+  n: number;
+  step: number;
+  dist: (dr: number, dc: number) => number;
+} {
   const g = domain.structure.grid;
   const lat = domain.structure.lattice;
   if (!g || !lat) throw new MechError('not-applicable', `${domain.spec} is not a grid`);

@@ -29,7 +29,11 @@ export function structuredMeasures(prior: ArrayLike<number>, channel: RowSource)
   return ch ? tightChannelMeasures(prior, ch) : null;
 }
 
-export function structuredExpectedDistanceError(prior: ArrayLike<number>, channel: RowSource, domain: Domain): number | null {
+export function structuredExpectedDistanceError(
+  prior: ArrayLike<number>,
+  channel: RowSource,
+  domain: Domain,
+): number | null {
   const ch = asImplicitTight(channel, domain);
   return ch ? tightExpectedError(prior, ch).value : null;
 }

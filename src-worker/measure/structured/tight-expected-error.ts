@@ -19,7 +19,10 @@ import { priorForChannel } from '../prior-for-channel';
  *  - dense or unstructured ('metric'): the double sum streamed over rows,
  *    O(n^2) time, O(n) memory.
  */
-export function tightExpectedError(pi: ArrayLike<number>, channel: ImplicitTightChannel): { value: number; method: 'fft' | 'kronecker' | 'dense' } {
+export function tightExpectedError(
+  pi: ArrayLike<number>,
+  channel: ImplicitTightChannel,
+): { value: number; method: 'fft' | 'kronecker' | 'dense' } {
   const p = priorForChannel(pi, channel);
   const { op, z, domain } = channel;
   const eps = op.eps;

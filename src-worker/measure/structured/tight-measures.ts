@@ -21,7 +21,11 @@ export interface TightMeasures extends Measures {
   methods: { utility: string; eccentricity: string };
 }
 
-export function tightChannelMeasures(pi: ArrayLike<number>, channel: ImplicitTightChannel, opts: MinPlusOptions = {}): TightMeasures {
+export function tightChannelMeasures(
+  pi: ArrayLike<number>,
+  channel: ImplicitTightChannel,
+  opts: MinPlusOptions = {},
+): TightMeasures {
   const p = priorForChannel(pi, channel);
   let vmax = 0;
   for (let i = 0; i < p.length; i++) if (p[i]! > vmax) vmax = p[i]!;

@@ -71,7 +71,11 @@ function diameterBound(domain: Domain): number {
   return diameter(domain);
 }
 
-export function checkTightPrivacy(channel: ImplicitTightChannel, eps: number, opts: { window?: number } = {}): StructuredPrivacyCheck {
+export function checkTightPrivacy(
+  channel: ImplicitTightChannel,
+  eps: number,
+  opts: { window?: number } = {},
+): StructuredPrivacyCheck {
   assertEpsilon(eps);
   const { domain, op } = channel;
   const epsM = op.eps;
@@ -113,27 +117,35 @@ export function checkTightPrivacy(channel: ImplicitTightChannel, eps: number, op
       }
       note = `graph metric: the ${dirs.length} edge directions checked against every offset within ${window}`;
     } else {
-      for (let a = -2; a <= 2; a++) for (let b = -2; b <= 2; b++) if ((a !== 0 || b !== 0) && (n1 > 1 || a === 0)) dirs.push([a, b]);
+      for (let a = -2; a <= 2; a++)
+        for (let b = -2; b <= 2; b++) if ((a !== 0 || b !== 0) && (n1 > 1 || a === 0)) dirs.push([a, b]);
       note = `not a graph metric: ${dirs.length} step directions (|e| <= 2) checked against every offset within ${window}; the triangle inequality covers the rest`;
     }
     const w1 = Math.min(n1 - 1, window);
     const w2 = Math.min(n2 - 1, window);
     for (const [e1, e2] of dirs) {
       const de = offset(e1, e2);
-      for (let a = -w1; a <= w1; a++) for (let b = -w2; b <= w2; b++) consider(offset(a - e1, b - e2) - offset(a, b), de);
+      for (let a = -w1; a <= w1; a++)
+        for (let b = -w2; b <= w2; b++) consider(offset(a - e1, b - e2) - offset(a, b), de);
     }
   } else if (op.method === 'kronecker' && prod) {
     const f = prod.factor;
     const v = f.n;
     for (let a = 0; a < v; a++)
-      for (let b = 0; b < v; b++) for (let c = 0; c < v; c++) if (a !== b) consider(f.distance(b, c) - f.distance(a, c), f.distance(a, b));
+      for (let b = 0; b < v; b++)
+        for (let c = 0; c < v; c++) if (a !== b) consider(f.distance(b, c) - f.distance(a, c), f.distance(a, b));
     note = `product of ${prod.power} factors with a summed metric: all ${v}^3 factor triples checked`;
   } else {
     const n = domain.n;
     const m = Math.min(n, 150);
     for (let a = 0; a < m; a++)
-      for (let b = 0; b < m; b++) if (a !== b) for (let y = 0; y < m; y++) consider(domain.distance(b, y) - domain.distance(a, y), domain.distance(a, b));
-    note = m === n ? 'all triples checked' : `triples among the first ${m} points checked; the triangle inequality of the validated metric covers the rest`;
+      for (let b = 0; b < m; b++)
+        if (a !== b)
+          for (let y = 0; y < m; y++) consider(domain.distance(b, y) - domain.distance(a, y), domain.distance(a, b));
+    note =
+      m === n
+        ? 'all triples checked'
+        : `triples among the first ${m} points checked; the triangle inequality of the validated metric covers the rest`;
   }
   const effectiveEpsilon = epsM * maxRatio;
   let zMin = Infinity;

@@ -20,7 +20,11 @@ interface StructuredUtility {
   work: number;
 }
 
-export function tightUtility(pi: ArrayLike<number>, channel: ImplicitTightChannel, opts: MinPlusOptions = {}): StructuredUtility {
+export function tightUtility(
+  pi: ArrayLike<number>,
+  channel: ImplicitTightChannel,
+  opts: MinPlusOptions = {},
+): StructuredUtility {
   const p = priorForChannel(pi, channel);
   const n = channel.rows;
   const f = new Float64Array(n);
@@ -44,7 +48,11 @@ export function tightUtility(pi: ArrayLike<number>, channel: ImplicitTightChanne
  * mechanisms, ...): one pass over the rows, O(cols) memory, O(rows * cols)
  * time, progress reported every 64 rows.
  */
-export function streamedUtility(pi: ArrayLike<number>, channel: RowSource, onProgress?: (fraction: number) => void): StructuredUtility {
+export function streamedUtility(
+  pi: ArrayLike<number>,
+  channel: RowSource,
+  onProgress?: (fraction: number) => void,
+): StructuredUtility {
   const p = priorForChannel(pi, channel);
   const m = channel.cols;
   const buf = new Float64Array(m);

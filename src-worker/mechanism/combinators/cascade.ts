@@ -12,7 +12,10 @@ export function cascade(first: Mechanism, second: Mechanism): Mechanism {
   const a = first.channel;
   const b = second.channel;
   if (b.rows !== a.cols) {
-    throw new MechError('invalid-input', `cascade: the second mechanism has ${b.rows} secrets but the first has ${a.cols} outputs`);
+    throw new MechError(
+      'invalid-input',
+      `cascade: the second mechanism has ${b.rows} secrets but the first has ${a.cols} outputs`,
+    );
   }
   const bd = toDense(b);
   return {

@@ -10,11 +10,15 @@ import { FunctionRowSource } from '../function-row-source';
  * (only the one used when p is 0 or 1).
  */
 export function probabilisticChoice(p: number, m1: Mechanism, m2: Mechanism): Mechanism {
-  if (typeof p !== 'number' || !Number.isFinite(p) || p < 0 || p > 1) invalid(`choice probability p must be a number in [0, 1], got ${String(p)}`);
+  if (typeof p !== 'number' || !Number.isFinite(p) || p < 0 || p > 1)
+    invalid(`choice probability p must be a number in [0, 1], got ${String(p)}`);
   const a = m1.channel;
   const b = m2.channel;
   if (a.rows !== b.rows) {
-    throw new MechError('invalid-input', `probabilistic choice needs both mechanisms on the same secrets: ${a.rows} rows vs ${b.rows} rows`);
+    throw new MechError(
+      'invalid-input',
+      `probabilistic choice needs both mechanisms on the same secrets: ${a.rows} rows vs ${b.rows} rows`,
+    );
   }
   for (let i = 0; i < a.rows; i++) {
     if (a.rowLabel(i) !== b.rowLabel(i)) {
@@ -32,7 +36,12 @@ export function probabilisticChoice(p: number, m1: Mechanism, m2: Mechanism): Me
     b.row(i, bufB);
     for (let j = 0; j < b.cols; j++) out[ma + j] = (1 - p) * bufB[j]!;
   };
-  const eps = p === 1 ? m1.guaranteedEpsilon : p === 0 ? m2.guaranteedEpsilon : Math.max(m1.guaranteedEpsilon, m2.guaranteedEpsilon);
+  const eps =
+    p === 1
+      ? m1.guaranteedEpsilon
+      : p === 0
+        ? m2.guaranteedEpsilon
+        : Math.max(m1.guaranteedEpsilon, m2.guaranteedEpsilon);
   return {
     kind: 'combined',
     channel: new FunctionRowSource(

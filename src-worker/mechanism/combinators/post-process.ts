@@ -32,7 +32,10 @@ export function productRowSource(c: RowSource, p: Matrix, colLabel: (j: number) 
 export function postProcess(m: Mechanism, p: Matrix, outputLabels?: string[]): Mechanism {
   const c = m.channel;
   if (p.rows !== c.cols) {
-    throw new MechError('invalid-input', `post-processing matrix has ${p.rows} rows but the mechanism has ${c.cols} outputs`);
+    throw new MechError(
+      'invalid-input',
+      `post-processing matrix has ${p.rows} rows but the mechanism has ${c.cols} outputs`,
+    );
   }
   if (outputLabels && outputLabels.length !== p.cols) {
     throw new MechError('invalid-input', `post-processing: ${outputLabels.length} output labels for ${p.cols} columns`);

@@ -19,7 +19,8 @@ export class ImplicitTightChannel implements RowSource {
   readonly z: Float64Array;
 
   constructor(domain: Domain, op: PhiOperator, z: Float64Array) {
-    if (z.length !== domain.n || op.n !== domain.n) throw new MechError('internal', 'tight channel: z, Phi and the domain disagree in size');
+    if (z.length !== domain.n || op.n !== domain.n)
+      throw new MechError('internal', 'tight channel: z, Phi and the domain disagree in size');
     this.rows = domain.n;
     this.cols = domain.n;
     this.domain = domain;
@@ -32,8 +33,10 @@ export class ImplicitTightChannel implements RowSource {
   }
 
   row(i: number, out: Float64Array): Float64Array {
-    if (!Number.isInteger(i) || i < 0 || i >= this.rows) throw new MechError('internal', `row ${i} is outside 0..${this.rows - 1}`);
-    if (out.length < this.cols) throw new MechError('internal', `row buffer has ${out.length} entries, needs ${this.cols}`);
+    if (!Number.isInteger(i) || i < 0 || i >= this.rows)
+      throw new MechError('internal', `row ${i} is outside 0..${this.rows - 1}`);
+    if (out.length < this.cols)
+      throw new MechError('internal', `row buffer has ${out.length} entries, needs ${this.cols}`);
     this.op.row(i, out);
     const z = this.z;
     for (let j = 0; j < this.cols; j++) out[j]! *= z[j]!;

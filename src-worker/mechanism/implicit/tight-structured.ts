@@ -20,10 +20,21 @@ import { ImplicitTightChannel } from './implicit-tight-channel';
  */
 
 type TightStructuredResult =
-  | { exists: true; mechanism: Mechanism & { channel: ImplicitTightChannel }; z: Float64Array; solve: SolvePhiResult; minZ: number; argMinZ: number }
+  | {
+      exists: true;
+      mechanism: Mechanism & { channel: ImplicitTightChannel };
+      z: Float64Array;
+      solve: SolvePhiResult;
+      minZ: number;
+      argMinZ: number;
+    }
   | { exists: false; minZ: number; argMinZ: number; argMinLabel: string; z: Float64Array; solve: SolvePhiResult };
 
-export function tightConstraintsStructured(domain: Domain, eps: number, opts: SolvePhiOptions = {}): TightStructuredResult {
+export function tightConstraintsStructured(
+  domain: Domain,
+  eps: number,
+  opts: SolvePhiOptions = {},
+): TightStructuredResult {
   assertEpsilon(eps);
   const n = domain.n;
   const ones = new Float64Array(n).fill(1);

@@ -87,7 +87,15 @@ function clipRayToSlab(bounds: Float64Array, dir: number, v0: number, v1: number
   } else if (v0 > 0 || v1 < 0) bounds[1] = -1;
 }
 
-export function normLaplaceRegion(metric: GridMetric, e: number, x0: number, x1: number, y0: number, y1: number, opts: RegionOptions = {}): number {
+export function normLaplaceRegion(
+  metric: GridMetric,
+  e: number,
+  x0: number,
+  x1: number,
+  y0: number,
+  y1: number,
+  opts: RegionOptions = {},
+): number {
   if (!(x1 > x0) || !(y1 > y0)) return 0;
   // The closest point of the rectangle to the origin minimises every monotone norm.
   const cx = Math.min(Math.max(0, x0), x1);
@@ -121,8 +129,19 @@ export function normLaplaceRegion(metric: GridMetric, e: number, x0: number, x1:
   };
 
   // Breakpoints: axes, diagonals, and the angles of the finite corners.
-  const brk: number[] = [-Math.PI, -0.75 * Math.PI, -0.5 * Math.PI, -0.25 * Math.PI, 0, 0.25 * Math.PI, 0.5 * Math.PI, 0.75 * Math.PI, Math.PI];
-  for (const x of [x0, x1]) for (const y of [y0, y1]) if (Number.isFinite(x) && Number.isFinite(y)) brk.push(Math.atan2(y, x));
+  const brk: number[] = [
+    -Math.PI,
+    -0.75 * Math.PI,
+    -0.5 * Math.PI,
+    -0.25 * Math.PI,
+    0,
+    0.25 * Math.PI,
+    0.5 * Math.PI,
+    0.75 * Math.PI,
+    Math.PI,
+  ];
+  for (const x of [x0, x1])
+    for (const y of [y0, y1]) if (Number.isFinite(x) && Number.isFinite(y)) brk.push(Math.atan2(y, x));
   brk.sort((a, b) => a - b);
   const relTol = opts.relTol ?? 1e-12;
   let total = 0;

@@ -69,7 +69,14 @@ interface Strides {
  * The tail sums the tables are made of: for each j < J, dst(t, j) = start(j) + sum_{k=t}^{T-1} src(k, j),
  * summed from k = T-1 down (one region integral start(j) per j). dst has J * T entries.
  */
-function tailSums(J: number, T: number, start: (j: number) => number, src: Float64Array, from: Strides, to: Strides): Float64Array {
+function tailSums(
+  J: number,
+  T: number,
+  start: (j: number) => number,
+  src: Float64Array,
+  from: Strides,
+  to: Strides,
+): Float64Array {
   const dst = new Float64Array(J * T);
   for (let j = 0; j < J; j++) {
     let s = start(j);
@@ -88,7 +95,16 @@ export function buildPlanarOffsetTables(rows: number, cols: number, metric: Grid
     // Density (e^2/4) exp(-e(|x|+|y|)) = product of two 1-D Laplace densities: exact closed forms.
     const r = laplace1d(e, R);
     const c = laplace1d(e, C);
-    return { rows: R, cols: C, kind: 'factorised', rowCell: r.cell, rowTailP: r.tail, colCell: c.cell, colTailP: c.tail, integrations: 0 };
+    return {
+      rows: R,
+      cols: C,
+      kind: 'factorised',
+      rowCell: r.cell,
+      rowTailP: r.tail,
+      colCell: c.cell,
+      colTailP: c.tail,
+      integrations: 0,
+    };
   }
   const I = Infinity;
   const region = (x0: number, x1: number, y0: number, y1: number) => normLaplaceRegion(metric, e, x0, x1, y0, y1);

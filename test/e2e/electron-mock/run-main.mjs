@@ -12,7 +12,8 @@ const E = globalThis.__electron;
 for (let i = 0; i < 200 && !E.windows.length; i++) await new Promise((r) => setTimeout(r, 50));
 const win = E.windows[0];
 const page = pathToFileURL(join(root, 'out/renderer/index.html')).href;
-const call = (method, params, url = page) => E.handlers.get('mechstudio:call')({ senderFrame: { url }, sender: win.webContents }, method, params);
+const call = (method, params, url = page) =>
+  E.handlers.get('mechstudio:call')({ senderFrame: { url }, sender: win.webContents }, method, params);
 
 const out = {};
 out.webPreferences = win.webContents && win.options.webPreferences;
@@ -24,24 +25,44 @@ out.info = await call('info', []);
 out.examples = await call('examples.list', []);
 out.foreign = await call('info', [], 'https://evil.example/');
 out.badRequest = await call('submit', [{ type: 'mechanism', domain: 'line:6', epsilon: -1, kind: 'tg' }]);
-out.outPath = await call('submit', [{ type: 'mechanism', domain: 'line:6', epsilon: Math.LN2, kind: 'tg', out: '/tmp/x.csv' }]);
-const sub = await call('submit', [{ type: 'mechanism', domain: 'line:6', epsilon: Math.LN2, kind: 'tg', inlineLimit: 100 }]);
+out.outPath = await call('submit', [
+  { type: 'mechanism', domain: 'line:6', epsilon: Math.LN2, kind: 'tg', out: '/tmp/x.csv' },
+]);
+const sub = await call('submit', [
+  { type: 'mechanism', domain: 'line:6', epsilon: Math.LN2, kind: 'tg', inlineLimit: 100 },
+]);
 out.submit = sub;
 for (let i = 0; i < 400; i++) {
-  if (E.sent.some((s) => s.channel === 'mechstudio:job' && s.payload.jobId === sub.value && (s.payload.kind === 'result' || s.payload.kind === 'error'))) break;
+  if (
+    E.sent.some(
+      (s) =>
+        s.channel === 'mechstudio:job' &&
+        s.payload.jobId === sub.value &&
+        (s.payload.kind === 'result' || s.payload.kind === 'error'),
+    )
+  )
+    break;
   await new Promise((r) => setTimeout(r, 50));
 }
 out.events = E.sent.filter((s) => s.channel === 'mechstudio:job').map((s) => s.payload);
-// The study report of a project holding that result and a comparison (its chart drawn on the native canvas in the bundle).
+// The study report of a project holding that result and a comparison (its chart drawn on the native canvas in the
+// bundle).
 const waitResult = async (jobId) => {
   for (let i = 0; i < 600; i++) {
-    const e = E.sent.find((s) => s.channel === 'mechstudio:job' && s.payload.jobId === jobId && (s.payload.kind === 'result' || s.payload.kind === 'error'));
+    const e = E.sent.find(
+      (s) =>
+        s.channel === 'mechstudio:job' &&
+        s.payload.jobId === jobId &&
+        (s.payload.kind === 'result' || s.payload.kind === 'error'),
+    );
     if (e) return e.payload.result;
     await new Promise((r) => setTimeout(r, 50));
   }
   return undefined;
 };
-const cmp = await call('submit', [{ type: 'compare', domain: 'grid:3x3:step=1', epsilon: 1, mechanisms: [{ kind: 'planar-laplace' }] }]);
+const cmp = await call('submit', [
+  { type: 'compare', domain: 'grid:3x3:step=1', epsilon: 1, mechanisms: [{ kind: 'planar-laplace' }] },
+]);
 const compared = cmp.ok ? await waitResult(cmp.value) : undefined;
 const tg = out.events.find((e) => e.jobId === sub.value && e.kind === 'result')?.result;
 const reportPath = join(process.env.MECHSTUDIO_CONFIG_DIR, 'study.html');
@@ -56,7 +77,9 @@ const studied = {
   results: { tg: { hash: '0123456789abcdef', result: tg } },
   comparisons: [{ id: 'c', domain: 'g', epsilon: 1, kinds: ['planar-laplace'], mechanisms: [], result: compared }],
 };
-out.report = await call('project.export', [{ kind: 'study-report', project: studied, states: { tg: 'current' }, path: reportPath }]);
+out.report = await call('project.export', [
+  { kind: 'study-report', project: studied, states: { tg: 'current' }, path: reportPath },
+]);
 try {
   const html = (await import('node:fs')).readFileSync(reportPath, 'utf8');
   out.reportPage = {

@@ -133,7 +133,8 @@ function citations(): { where: Map<string, string>; files: number } {
     readFileSync(f, 'utf8')
       .split('\n')
       .forEach((line, i) => {
-        for (const m of line.matchAll(/§(\d+(?:\.\d+)?)/g)) if (!where.has(m[1]!)) where.set(m[1]!, `${relative(ROOT, f)}:${i + 1}`);
+        for (const m of line.matchAll(/§(\d+(?:\.\d+)?)/g))
+          if (!where.has(m[1]!)) where.set(m[1]!, `${relative(ROOT, f)}:${i + 1}`);
       });
   }
   return { where, files: files.length };
@@ -146,7 +147,9 @@ function sectionHeadings(): Map<string, { file: string; anchor: string }> {
     for (const h of headings(f)) {
       for (const m of h.matchAll(/§(\d+(?:\.\d+)?)/g)) {
         const n = m[1]!;
-        expect(out.has(n), `§${n} is the marker of two headings: ${out.get(n)?.file} and ${relative(ROOT, f)}`).toBe(false);
+        expect(out.has(n), `§${n} is the marker of two headings: ${out.get(n)?.file} and ${relative(ROOT, f)}`).toBe(
+          false,
+        );
         out.set(n, { file: relative(DOCS, f), anchor: githubSlug(h) });
       }
     }
@@ -198,7 +201,8 @@ describe('docs: relative links point to existing files and anchors', () => {
           bad.push(`${at}: no such file`);
           continue;
         }
-        if (anchor !== undefined && dest.endsWith('.md') && !anchorsOf(dest).has(decodeURIComponent(anchor))) bad.push(`${at}: no heading with that anchor`);
+        if (anchor !== undefined && dest.endsWith('.md') && !anchorsOf(dest).has(decodeURIComponent(anchor)))
+          bad.push(`${at}: no heading with that anchor`);
       }
     }
     expect(checked, 'links found (the scan must see the docs cross-references)').toBeGreaterThan(50);
@@ -214,7 +218,8 @@ describe('docs: relative links point to existing files and anchors', () => {
         for (const m of line.matchAll(/`([\w.-]+(?:\/[\w.-]+)+\/?)`/g)) {
           const p = m[1]!;
           if (!/\.(ts|svelte|mjs|js|json|md)$/.test(p) && !p.endsWith('/')) continue; // a path, not e.g. a/b in prose
-          if (/^(out|DIR|test-output)\//.test(p)) continue; // build output, a command's output folder, test artefacts: absent until made
+          // build output, a command's output folder, test artefacts: absent until made
+          if (/^(out|DIR|test-output)\//.test(p)) continue;
           checked++;
           if (existsSync(join(ROOT, p)) || roots.some((r) => existsSync(join(ROOT, r, p)))) continue;
           bad.push(`${relative(ROOT, f)}:${i + 1}: ${p}`);
@@ -249,7 +254,8 @@ async function computedReferenceValues(): Promise<Map<string, number | number[]>
     v.set(`line-${N}-multiplicative`, c.multiplicative);
     v.set(`line-${N}-additive`, c.additive);
   }
-  for (let n = 2; n <= 5; n++) v.set(`clique-${n}-multiplicative`, (await privacyTypeCapacities(cliqueDomain(n), LN2)).multiplicative);
+  for (let n = 2; n <= 5; n++)
+    v.set(`clique-${n}-multiplicative`, (await privacyTypeCapacities(cliqueDomain(n), LN2)).multiplicative);
   for (let N = 2; N <= 5; N++) {
     const pv = privatePosteriorVertices(lineDomain(N), LN2);
     const k = enumerateKernelMechanisms(pv);
@@ -308,7 +314,8 @@ function documentedReferenceValues(): Map<string, string> {
 /** Differences between what the docs say and what the engine computes (empty when they agree). */
 function referenceMismatches(documented: Map<string, string>, computed: Map<string, number | number[]>): string[] {
   const bad: string[] = [];
-  for (const key of computed.keys()) if (!documented.has(key)) bad.push(`${key}: computed by the test but not in docs/reference-values.md`);
+  for (const key of computed.keys())
+    if (!documented.has(key)) bad.push(`${key}: computed by the test but not in docs/reference-values.md`);
   for (const [key, text] of documented) {
     const got = computed.get(key);
     if (got === undefined) {
@@ -350,10 +357,16 @@ describe('docs: SPEC §7 reference values agree with the engine', () => {
       ['c', [1, 2]],
     ]);
     expect(referenceMismatches(new Map(Object.entries({ a: '5/6', b: '2.5226', c: '1, 2' })), computed)).toEqual([]);
-    expect(referenceMismatches(new Map(Object.entries({ a: '4/5', b: '2.5226', c: '1, 2' })), computed)).toHaveLength(1);
-    expect(referenceMismatches(new Map(Object.entries({ a: '5/6', b: '2.5227', c: '1, 2' })), computed)).toHaveLength(1);
+    expect(referenceMismatches(new Map(Object.entries({ a: '4/5', b: '2.5226', c: '1, 2' })), computed)).toHaveLength(
+      1,
+    );
+    expect(referenceMismatches(new Map(Object.entries({ a: '5/6', b: '2.5227', c: '1, 2' })), computed)).toHaveLength(
+      1,
+    );
     expect(referenceMismatches(new Map(Object.entries({ a: '5/6', c: '1, 2' })), computed)).toHaveLength(1);
-    expect(referenceMismatches(new Map(Object.entries({ a: '5/6', b: '2.5226', c: '1, 2, 3' })), computed)).toHaveLength(1);
+    expect(
+      referenceMismatches(new Map(Object.entries({ a: '5/6', b: '2.5226', c: '1, 2, 3' })), computed),
+    ).toHaveLength(1);
   });
 });
 
@@ -362,14 +375,19 @@ describe('docs: SPEC §7 reference values agree with the engine', () => {
 /** Text files a reader of the repository reads: sources, tests, scripts, docs, the READMEs and the CI entry. */
 function repositoryTextFiles(): string[] {
   const text = (n: string) => /\.(ts|mts|js|mjs|cjs|svelte|html|md|json|css|sh|wat)$/.test(n) || n === 'run';
-  const dirs = readdirSync(ROOT).filter((d) => /^(src-.*|test|docs|scripts|bin|resources|\.ci)$/.test(d) && statSync(join(ROOT, d)).isDirectory());
+  const dirs = readdirSync(ROOT).filter(
+    (d) => /^(src-.*|test|docs|scripts|bin|resources|\.ci)$/.test(d) && statSync(join(ROOT, d)).isDirectory(),
+  );
   const top = readdirSync(ROOT).filter((n) => /\.(md|js|mjs|ts)$/.test(n) && statSync(join(ROOT, n)).isFile());
   return [...dirs.flatMap((d) => filesUnder(join(ROOT, d), text)), ...top.map((n) => join(ROOT, n))];
 }
 
 /** Dated work notes and tracker citations: a reader of the repository cannot follow either. */
 const UNFOLLOWABLE: { what: string; re: RegExp }[] = [
-  { what: 'an issue-number citation (say the reason, or cite a docs/ heading)', re: /\bissues?[\s_-]*#?\d+|\(#\d+\)/gi },
+  {
+    what: 'an issue-number citation (say the reason, or cite a docs/ heading)',
+    re: /\bissues?[\s_-]*#?\d+|\(#\d+\)/gi,
+  },
   { what: 'a "session N" work note (describe the design and what was measured)', re: /\bsessions?\s+\d+/gi },
 ];
 
@@ -388,12 +406,20 @@ function asOneLine(text: string): string {
     .replace(/\s+/g, ' ');
 }
 
-/** Citations of docs pages: `docs/x.md#anchor`, `docs/x.md, "Heading"` (optionally `under "Heading"`), or a bare `docs/x.md`. */
+/**
+ * Citations of docs pages: `docs/x.md#anchor`, `docs/x.md, "Heading"` (optionally `under "Heading"`), or a bare
+ * `docs/x.md`.
+ */
 function docsCitations(text: string): { page: string; anchor?: string; headings: string[]; at: string }[] {
   const out: { page: string; anchor?: string; headings: string[]; at: string }[] = [];
   const re = /(?<![\w/.-])docs\/([\w-]+\.md)(?:#([\w-]+))?(?:,\s*"([^"]+)"(?:\s+under\s+"([^"]+)")?)?/g;
   for (const m of asOneLine(text).matchAll(re)) {
-    out.push({ page: m[1]!, anchor: m[2], headings: [m[3], m[4]].filter((h): h is string => h !== undefined), at: m[0] });
+    out.push({
+      page: m[1]!,
+      anchor: m[2],
+      headings: [m[3], m[4]].filter((h): h is string => h !== undefined),
+      at: m[0],
+    });
   }
   return out;
 }
@@ -420,7 +446,8 @@ function unresolvedDocsCitations(text: string): string[] {
     const anchors = anchorsOf(page);
     if (c.anchor !== undefined && !anchors.has(c.anchor)) bad.push(`${c.at}: no heading with that anchor`);
     const places = new Set([...anchors, ...runInHeadings(page).map(githubSlug)]);
-    for (const h of c.headings) if (!places.has(githubSlug(h))) bad.push(`${c.at}: no heading "${h}" in docs/${c.page}`);
+    for (const h of c.headings)
+      if (!places.has(githubSlug(h))) bad.push(`${c.at}: no heading "${h}" in docs/${c.page}`);
   }
   return bad;
 }
@@ -484,6 +511,8 @@ describe('docs: the repository cites what a reader can follow', () => {
     const manual = readFileSync(join(DOCS, 'cli.md'), 'utf8');
     const flags = new Set([...USAGE.matchAll(/--[a-z][a-z-]*/g)].map((m) => m[0]));
     expect(flags.size, 'options in the help').toBeGreaterThan(25);
-    expect([...flags].filter((f) => !manual.includes(`\`${f}`) && !manual.includes(` ${f}`) && !manual.includes(`[${f}`))).toEqual([]);
+    expect(
+      [...flags].filter((f) => !manual.includes(`\`${f}`) && !manual.includes(` ${f}`) && !manual.includes(`[${f}`)),
+    ).toEqual([]);
   });
 });

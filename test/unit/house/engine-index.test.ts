@@ -32,7 +32,9 @@ function files(dir: string, keep: (name: string) => boolean, out: string[] = [])
   return out;
 }
 
-/** Relative imports of a source file (static, re-exports, dynamic, `new URL(...)` worker scripts), resolved to files. */
+/**
+ * Relative imports of a source file (static, re-exports, dynamic, `new URL(...)` worker scripts), resolved to files.
+ */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   const specs = ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
@@ -41,7 +43,9 @@ function importsOf(file: string): string[] {
   for (const s of specs) {
     if (!s.startsWith('.')) continue;
     const base = resolve(dirname(file), s);
-    const hit = [base, `${base}.ts`, join(base, 'index.ts'), base.replace(/\.js$/, '.ts')].find((c) => existsSync(c) && statSync(c).isFile());
+    const hit = [base, `${base}.ts`, join(base, 'index.ts'), base.replace(/\.js$/, '.ts')].find(
+      (c) => existsSync(c) && statSync(c).isFile(),
+    );
     if (hit) out.push(hit);
   }
   return out;
@@ -82,10 +86,18 @@ function doorNames(file: string, text: string): DoorName[] {
   const src = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const out: DoorName[] = [];
   for (const st of src.statements) {
-    if (!ts.isExportDeclaration(st) || !st.moduleSpecifier || !ts.isStringLiteral(st.moduleSpecifier) || !st.exportClause) continue;
+    if (
+      !ts.isExportDeclaration(st) ||
+      !st.moduleSpecifier ||
+      !ts.isStringLiteral(st.moduleSpecifier) ||
+      !st.exportClause
+    )
+      continue;
     const from = st.moduleSpecifier.text;
     if (ts.isNamespaceExport(st.exportClause)) out.push({ name: st.exportClause.name.text, from, type: st.isTypeOnly });
-    else for (const el of st.exportClause.elements) out.push({ name: el.name.text, from, type: st.isTypeOnly || el.isTypeOnly });
+    else
+      for (const el of st.exportClause.elements)
+        out.push({ name: el.name.text, from, type: st.isTypeOnly || el.isTypeOnly });
   }
   return out;
 }
@@ -94,17 +106,30 @@ function doorNames(file: string, text: string): DoorName[] {
 function hostDoorProblems(exported: readonly string[], usedByHosts: ReadonlySet<string>): string[] {
   return exported
     .filter((n) => !usedByHosts.has(n))
-    .map((n) => `${n}: exported by src-worker/index.ts, imported by no file of src-main/ (move it to library.ts or delete it)`);
+    .map(
+      (n) =>
+        `${n}: exported by src-worker/index.ts, imported by no file of src-main/ (move it to library.ts or delete it)`,
+    );
 }
 
-/** What is wrong with the library door: a name also behind the hosts' door, a value the API page does not name, a type with no value of its module. */
-function libraryDoorProblems(lib: readonly DoorName[], hostNames: ReadonlySet<string>, hostModules: ReadonlySet<string>, apiPage: string): string[] {
+/**
+ * What is wrong with the library door: a name also behind the hosts' door, a value the API page does not name, a type
+ * with no value of its module.
+ */
+function libraryDoorProblems(
+  lib: readonly DoorName[],
+  hostNames: ReadonlySet<string>,
+  hostModules: ReadonlySet<string>,
+  apiPage: string,
+): string[] {
   const out: string[] = [];
   const valueModules = new Set([...lib.filter((d) => !d.type).map((d) => d.from), ...hostModules]);
   for (const d of lib) {
     if (hostNames.has(d.name)) out.push(`${d.name}: behind both doors (a host uses it: keep it in index.ts only)`);
-    else if (!d.type && !apiPage.includes(`\`${d.name}\``)) out.push(`${d.name}: exported by src-worker/library.ts, not named in docs/engine-api.md`);
-    else if (d.type && !valueModules.has(d.from)) out.push(`${d.name}: a type of ${d.from}, which gives the doors no value`);
+    else if (!d.type && !apiPage.includes(`\`${d.name}\``))
+      out.push(`${d.name}: exported by src-worker/library.ts, not named in docs/engine-api.md`);
+    else if (d.type && !valueModules.has(d.from))
+      out.push(`${d.name}: a type of ${d.from}, which gives the doors no value`);
   }
   return out;
 }
@@ -134,7 +159,12 @@ describe("the engine's doors", () => {
   it('the library door exports documented features only, none a host uses', () => {
     const host = doorNames(INDEX, read(INDEX));
     const lib = doorNames(LIBRARY, read(LIBRARY));
-    const problems = libraryDoorProblems(lib, new Set(host.map((d) => d.name)), new Set(host.map((d) => d.from)), read(join(ROOT, 'docs/engine-api.md')));
+    const problems = libraryDoorProblems(
+      lib,
+      new Set(host.map((d) => d.name)),
+      new Set(host.map((d) => d.from)),
+      read(join(ROOT, 'docs/engine-api.md')),
+    );
     expect(problems).toEqual([]);
     expect(lib.length).toBeGreaterThan(50);
   });
@@ -152,7 +182,14 @@ describe("the engine's doors", () => {
     ].join('\n');
     const lib = doorNames('/x/library.ts', text);
     expect(lib).toContainEqual({ name: 'jobEngine', from: './jobs/engine', type: false });
-    expect(libraryDoorProblems(lib, new Set(['rowsOf']), new Set(['./metric/domain']), 'the combinators: `cascade`; `jobEngine`')).toEqual([
+    expect(
+      libraryDoorProblems(
+        lib,
+        new Set(['rowsOf']),
+        new Set(['./metric/domain']),
+        'the combinators: `cascade`; `jobEngine`',
+      ),
+    ).toEqual([
       'rowsOf: behind both doors (a host uses it: keep it in index.ts only)',
       'secretHelper: exported by src-worker/library.ts, not named in docs/engine-api.md',
       'Stray: a type of ./stray, which gives the doors no value',
@@ -167,8 +204,16 @@ describe("the engine's doors", () => {
       expect(undefinedNames).toEqual([]);
     }
     // a few that the hosts, the jobs and the docs rely on
-    for (const name of ['parseDomainSpec', 'closedFormMechanism', 'keptRowSource', 'servePricing'] as const) expect(typeof hosts[name]).toBe('function');
-    for (const name of ['runJobRequest', 'checkPrivacy', 'optimalMechanism', 'hyperDistribution', 'checkComposedWithQuery', 'factsOf'] as const) {
+    for (const name of ['parseDomainSpec', 'closedFormMechanism', 'keptRowSource', 'servePricing'] as const)
+      expect(typeof hosts[name]).toBe('function');
+    for (const name of [
+      'runJobRequest',
+      'checkPrivacy',
+      'optimalMechanism',
+      'hyperDistribution',
+      'checkComposedWithQuery',
+      'factsOf',
+    ] as const) {
       expect(typeof library[name]).toBe('function');
     }
     expect(typeof library.jobEngine.buildMechanism).toBe('function');

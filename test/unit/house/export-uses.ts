@@ -32,10 +32,21 @@ export interface ModuleFacts {
 const SOURCE = /\.(ts|mts|mjs|js|svelte)$/;
 
 /** The file a relative specifier names (`./x`, `./x.js`, `./x/index`, `./x.svelte`), or undefined. */
-export function resolveSpecifier(fromFile: string, spec: string, exists: (p: string) => boolean = isFile): string | undefined {
+export function resolveSpecifier(
+  fromFile: string,
+  spec: string,
+  exists: (p: string) => boolean = isFile,
+): string | undefined {
   if (!spec.startsWith('.')) return undefined;
   const base = resolve(dirname(fromFile), spec);
-  const candidates = [base, `${base}.ts`, join(base, 'index.ts'), base.replace(/\.js$/, '.ts'), `${base}.js`, `${base}.mjs`];
+  const candidates = [
+    base,
+    `${base}.ts`,
+    join(base, 'index.ts'),
+    base.replace(/\.js$/, '.ts'),
+    `${base}.js`,
+    `${base}.mjs`,
+  ];
   return candidates.find((c) => SOURCE.test(c) && exists(c));
 }
 
@@ -49,8 +60,10 @@ function scriptOf(file: string, text: string): string {
   return [...text.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]).join('\n');
 }
 
-const hasExport = (node: ts.Node): boolean => ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
-const hasDefault = (node: ts.Node): boolean => ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
+const hasExport = (node: ts.Node): boolean =>
+  ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+const hasDefault = (node: ts.Node): boolean =>
+  ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
 
 /** Names bound by a declaration statement (`export const a = 1, { b } = c;` binds a and b). */
 function declaredNames(node: ts.Node): string[] {
@@ -65,7 +78,11 @@ function bindingNames(name: ts.BindingName): string[] {
 }
 
 /** Reads one file's exports and imports; `resolveFile` maps a specifier to a file (undefined: a package, ignored). */
-export function moduleFacts(file: string, text: string, resolveFile: (spec: string) => string | undefined): ModuleFacts {
+export function moduleFacts(
+  file: string,
+  text: string,
+  resolveFile: (spec: string) => string | undefined,
+): ModuleFacts {
   const src = ts.createSourceFile(file, scriptOf(file, text), ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const facts: ModuleFacts = { own: new Set(), reexports: new Map(), stars: [], uses: new Map() };
   const use = (target: string, name: string): void => {
@@ -85,7 +102,8 @@ export function moduleFacts(file: string, text: string, resolveFile: (spec: stri
       if (nb && ts.isNamespaceImport(nb)) namespaces.set(nb.name.text, target);
       else if (nb) for (const el of nb.elements) use(target, (el.propertyName ?? el.name).text);
     } else if (ts.isExportDeclaration(st)) {
-      const target = st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier) ? resolveFile(st.moduleSpecifier.text) : undefined;
+      const target =
+        st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier) ? resolveFile(st.moduleSpecifier.text) : undefined;
       const clause = st.exportClause;
       if (st.moduleSpecifier && !target) {
         // a package's names passed on: the file exports them, nothing of ours is used
@@ -115,10 +133,12 @@ export function moduleFacts(file: string, text: string, resolveFile: (spec: stri
     const target = resolveFile(st.moduleSpecifier.text);
     const nb = st.importClause?.namedBindings;
     if (target && nb && ts.isNamedImports(nb))
-      for (const el of nb.elements) imported.set(el.name.text, { from: target, name: (el.propertyName ?? el.name).text });
+      for (const el of nb.elements)
+        imported.set(el.name.text, { from: target, name: (el.propertyName ?? el.name).text });
   }
   for (const st of src.statements) {
-    if (!ts.isExportDeclaration(st) || st.moduleSpecifier || !st.exportClause || !ts.isNamedExports(st.exportClause)) continue;
+    if (!ts.isExportDeclaration(st) || st.moduleSpecifier || !st.exportClause || !ts.isNamedExports(st.exportClause))
+      continue;
     for (const el of st.exportClause.elements) {
       const via = imported.get((el.propertyName ?? el.name).text);
       if (via) {
@@ -156,13 +176,19 @@ function leftmost(q: ts.EntityName): string {
   return ts.isIdentifier(q) ? q.text : leftmost(q.left);
 }
 
-/** Names read off `import(...)`: `const { a, b } = await import(...)`, `(await import(...)).a`, `import(...).then((m) => m.a)`; else all. */
+/**
+ * Names read off `import(...)`: `const { a, b } = await import(...)`, `(await import(...)).a`, `import(...).then((m) =>
+ * m.a)`; else all.
+ */
 function dynamicNames(call: ts.CallExpression): string[] {
   let e: ts.Node = call;
-  while (ts.isParenthesizedExpression(e.parent) || ts.isAwaitExpression(e.parent) || ts.isAsExpression(e.parent)) e = e.parent;
+  while (ts.isParenthesizedExpression(e.parent) || ts.isAwaitExpression(e.parent) || ts.isAsExpression(e.parent))
+    e = e.parent;
   const p = e.parent;
   if (ts.isVariableDeclaration(p) && ts.isObjectBindingPattern(p.name)) {
-    return p.name.elements.map((el) => (el.propertyName && ts.isIdentifier(el.propertyName) ? el.propertyName.text : (el.name as ts.Identifier).text));
+    return p.name.elements.map((el) =>
+      el.propertyName && ts.isIdentifier(el.propertyName) ? el.propertyName.text : (el.name as ts.Identifier).text,
+    );
   }
   if (ts.isPropertyAccessExpression(p) && p.expression === e && p.name.text !== 'then') return [p.name.text];
   return ['*'];
@@ -222,7 +248,9 @@ export function usedExports(modules: Map<string, ModuleFacts>): Map<string, Map<
     }
     for (const s of m.stars) credit(s, name, user, seen);
   };
-  for (const [user, m] of modules) for (const [target, names] of m.uses) for (const n of names) if (target !== user) credit(target, n, user, new Set());
+  for (const [user, m] of modules)
+    for (const [target, names] of m.uses)
+      for (const n of names) if (target !== user) credit(target, n, user, new Set());
   return used;
 }
 

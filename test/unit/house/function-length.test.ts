@@ -23,7 +23,8 @@ const NUMERIC_KERNELS: Record<string, string> = {
     'the privacy check on a translation-invariant grid: one pass over offset tables with running maxima per pair class; the loop nest shares its bounds and early exits',
   'src-worker/remap/grid-best-guess.ts#bestIn':
     'branch-and-bound search for the best guess cell over a window of the grid: one loop nest with bounds shared across its levels',
-  'src-worker/measure/structured/min-plus-transform.ts#quadtree': 'the quadtree min-plus transform: recursion over cells with typed-array scratch buffers',
+  'src-worker/measure/structured/min-plus-transform.ts#quadtree':
+    'the quadtree min-plus transform: recursion over cells with typed-array scratch buffers',
 };
 
 interface LongFunction {
@@ -39,12 +40,17 @@ function longFunctions(file: string, text: string, max: number): LongFunction[] 
   const out: LongFunction[] = [];
   const visit = (node: ts.Node, name: string): void => {
     let here = name;
-    if ((ts.isVariableDeclaration(node) || ts.isPropertyAssignment(node) || ts.isPropertyDeclaration(node)) && node.name) here = node.name.getText(src);
+    if (
+      (ts.isVariableDeclaration(node) || ts.isPropertyAssignment(node) || ts.isPropertyDeclaration(node)) &&
+      node.name
+    )
+      here = node.name.getText(src);
     if (ts.isFunctionLike(node) && 'body' in node && node.body) {
       const own = node.name ? node.name.getText(src) : here;
       const first = src.getLineAndCharacterOfPosition(node.getStart(src)).line;
       const last = src.getLineAndCharacterOfPosition(node.getEnd()).line;
-      if (last - first + 1 > max) out.push({ key: `${rel}#${own || '<anonymous>'}`, lines: last - first + 1, line: first + 1 });
+      if (last - first + 1 > max)
+        out.push({ key: `${rel}#${own || '<anonymous>'}`, lines: last - first + 1, line: first + 1 });
       here = own;
     }
     ts.forEachChild(node, (c) => visit(c, here));
@@ -59,7 +65,9 @@ const all = ['src-worker', 'src-main', 'src-shared', 'src-renderer']
 
 describe(`house rule: no function over ${MAX_LINES} lines outside numeric kernels`, () => {
   it('every long function is a listed numeric kernel', () => {
-    const offenders = all.filter((f) => !(f.key in NUMERIC_KERNELS)).map((f) => `${f.key} (line ${f.line}): ${f.lines} lines`);
+    const offenders = all
+      .filter((f) => !(f.key in NUMERIC_KERNELS))
+      .map((f) => `${f.key} (line ${f.line}): ${f.lines} lines`);
     expect(offenders).toEqual([]);
   });
 

@@ -24,9 +24,17 @@ function specifiers(file: string, text: string): string[] {
   const src = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const out: string[] = [];
   const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       out.push(node.moduleSpecifier.text);
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+    } else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    ) {
       out.push(node.argument.literal.text);
     } else if (
       ts.isCallExpression(node) &&
@@ -42,7 +50,10 @@ function specifiers(file: string, text: string): string[] {
   return out.filter((s) => s.startsWith('.'));
 }
 
-/** The file a relative specifier names, as the bundler resolves it ('./x' is x.ts, x/index.ts, or x.svelte.ts for './x.svelte'). */
+/**
+ * The file a relative specifier names, as the bundler resolves it ('./x' is x.ts, x/index.ts, or x.svelte.ts for
+ * './x.svelte').
+ */
 function resolveSpecifier(from: string, spec: string, exists: (file: string) => boolean): string | undefined {
   const base = resolve(dirname(from), spec);
   const candidates = [base, `${base}.ts`, join(base, 'index.ts'), base.replace(/\.js$/, '.ts')];
@@ -50,7 +61,11 @@ function resolveSpecifier(from: string, spec: string, exists: (file: string) => 
 }
 
 /** Each file's imported files (absolute paths). */
-function importGraph(files: string[], read: (file: string) => string, exists: (file: string) => boolean): Map<string, string[]> {
+function importGraph(
+  files: string[],
+  read: (file: string) => string,
+  exists: (file: string) => boolean,
+): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const f of files) {
     const to = specifiers(f, scriptText(f, read(f)))
@@ -94,7 +109,8 @@ function cycles(graph: Map<string, string[]>): string[][] {
   return out;
 }
 
-const name = (scc: string[], root: string): string => scc.map((f) => relative(root, f).split('\\').join('/')).join(' <-> ');
+const name = (scc: string[], root: string): string =>
+  scc.map((f) => relative(root, f).split('\\').join('/')).join(' <-> ');
 
 const files = ['src-worker', 'src-main', 'src-shared', 'src-renderer'].flatMap((d) => sources(join(ROOT, d)));
 const found = cycles(importGraph(files, (f) => readFileSync(f, 'utf8'), existsSync))
@@ -129,6 +145,9 @@ describe('house rule: no import cycles, type-only imports included', () => {
       cycles(graph)
         .map((scc) => name(scc, '/p'))
         .sort(),
-    ).toEqual(['src-renderer/V.svelte <-> src-renderer/W.svelte <-> src-renderer/s.svelte.ts', 'src-shared/a.ts <-> src-shared/b.ts <-> src-shared/lib/c.ts']);
+    ).toEqual([
+      'src-renderer/V.svelte <-> src-renderer/W.svelte <-> src-renderer/s.svelte.ts',
+      'src-shared/a.ts <-> src-shared/b.ts <-> src-shared/lib/c.ts',
+    ]);
   });
 });

@@ -27,7 +27,11 @@ async function layeringErrors(path: string, code: string): Promise<string[]> {
 /** [file path, import specifier, what the message must say] for each boundary. */
 const VIOLATIONS: [string, string, RegExp][] = [
   ['src-renderer/lib/bad.ts', '../../src-worker/metric/line', /renderer talks to the engine only through/],
-  ['src-renderer/views/explorer/Bad.ts', '../../../src-main/charts/render-chart', /renderer talks to the engine only through/],
+  [
+    'src-renderer/views/explorer/Bad.ts',
+    '../../../src-main/charts/render-chart',
+    /renderer talks to the engine only through/,
+  ],
   ['src-worker/linalg/bad.ts', '../metric/domain', /src-worker\/linalg\/ sits on floor 9 of the engine/],
   ['src-worker/mechanism/bad.ts', '../check/privacy-check', /src-worker\/mechanism\/ sits on floor 6/],
   ['src-worker/mechanism/implicit/bad.ts', '../../check/privacy-check', /src-worker\/mechanism\/ sits on floor 6/],
@@ -92,7 +96,9 @@ describe('lint: the layering rules (eslint.config.js)', () => {
     const code = `<script lang="ts">\n  import AnalysisView from '../views/AnalysisView.svelte';\n</script>\n<AnalysisView />\n`;
     const errors = await layeringErrors('src-renderer/components/Bad.svelte', code);
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/src-renderer\/components\/ sits on floor 4 of the page \(App.svelte, main.ts > views > editors > components > lib\)/);
+    expect(errors[0]).toMatch(
+      /src-renderer\/components\/ sits on floor 4 of the page \(App.svelte, main.ts > views > editors > components > lib\)/,
+    );
   });
 
   it('the imports each layer may make pass', async () => {
@@ -130,11 +136,17 @@ describe('lint: the layering rules (eslint.config.js)', () => {
       ['src-renderer/ok.ts', './views/AnalysisView.svelte'],
       ['src-renderer/ok.ts', './lib/state.svelte'],
     ];
-    for (const [path, spec] of ok) expect(await layeringErrors(path, `import { x } from '${spec}';\nexport const y = x;\n`), `${path} -> ${spec}`).toEqual([]);
+    for (const [path, spec] of ok)
+      expect(
+        await layeringErrors(path, `import { x } from '${spec}';\nexport const y = x;\n`),
+        `${path} -> ${spec}`,
+      ).toEqual([]);
   });
 
   it('every folder of the engine is on a floor of the table', async () => {
-    const { ENGINE_FLOORS } = (await import(pathToFileURL(join(ROOT, 'eslint.config.js')).href)) as { ENGINE_FLOORS: string[][] };
+    const { ENGINE_FLOORS } = (await import(pathToFileURL(join(ROOT, 'eslint.config.js')).href)) as {
+      ENGINE_FLOORS: string[][];
+    };
     const listed = ENGINE_FLOORS.flat().sort();
     const folders = readdirSync(join(ROOT, 'src-worker'), { withFileTypes: true })
       .filter((e) => e.isDirectory())
@@ -144,7 +156,9 @@ describe('lint: the layering rules (eslint.config.js)', () => {
   });
 
   it('every folder and top-level module of the page is on a floor of the table', async () => {
-    const { RENDERER_FLOORS } = (await import(pathToFileURL(join(ROOT, 'eslint.config.js')).href)) as { RENDERER_FLOORS: string[][] };
+    const { RENDERER_FLOORS } = (await import(pathToFileURL(join(ROOT, 'eslint.config.js')).href)) as {
+      RENDERER_FLOORS: string[][];
+    };
     const listed = RENDERER_FLOORS.flat().sort();
     const entries = readdirSync(join(ROOT, 'src-renderer'), { withFileTypes: true })
       .filter((e) => e.isDirectory() || /\.(svelte|ts)$/.test(e.name))
@@ -156,8 +170,14 @@ describe('lint: the layering rules (eslint.config.js)', () => {
 
   it('the real tree lints clean (npm run lint)', async () => {
     // npm run lint's cache: after it (npm test runs it first) only files changed since are linted again
-    const results = await new ESLint({ cwd: ROOT, cache: true, cacheLocation: join(ROOT, 'node_modules/.cache/eslint/') }).lintFiles(['.']);
-    const problems = results.flatMap((r) => r.messages.map((m) => `${r.filePath.slice(ROOT.length + 1)}:${m.line} ${m.ruleId ?? 'fatal'}: ${m.message}`));
+    const results = await new ESLint({
+      cwd: ROOT,
+      cache: true,
+      cacheLocation: join(ROOT, 'node_modules/.cache/eslint/'),
+    }).lintFiles(['.']);
+    const problems = results.flatMap((r) =>
+      r.messages.map((m) => `${r.filePath.slice(ROOT.length + 1)}:${m.line} ${m.ruleId ?? 'fatal'}: ${m.message}`),
+    );
     expect(problems).toEqual([]);
     // the lint covered the sources, Svelte components included
     const linted = results.map((r) => r.filePath.slice(ROOT.length + 1));

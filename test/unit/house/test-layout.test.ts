@@ -13,7 +13,12 @@ const ROOT = join(__dirname, '../../..');
 const UNIT = join(ROOT, 'test/unit');
 
 /** test/unit's top folders: one per source root, then the house rules and the shared helpers. */
-const SOURCE_ROOTS: Record<string, string> = { worker: 'src-worker', shared: 'src-shared', main: 'src-main', renderer: 'src-renderer' };
+const SOURCE_ROOTS: Record<string, string> = {
+  worker: 'src-worker',
+  shared: 'src-shared',
+  main: 'src-main',
+  renderer: 'src-renderer',
+};
 const OTHER_TOPS = ['house', 'support'];
 const KEBAB = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 

@@ -39,12 +39,16 @@ const rel = (f: string): string => relative(ROOT, f).split('\\').join('/');
 /** "path name" of every export of a checked file that no other file of the repository imports. */
 function unusedInRepository(): string[] {
   const all = [
-    ...['src-worker', 'src-main', 'src-shared', 'src-renderer', 'test', 'scripts', 'bin'].flatMap((d) => files(join(ROOT, d), importer)),
+    ...['src-worker', 'src-main', 'src-shared', 'src-renderer', 'test', 'scripts', 'bin'].flatMap((d) =>
+      files(join(ROOT, d), importer),
+    ),
     ...readdirSync(ROOT)
       .filter((n) => /\.(ts|mjs|js)$/.test(n))
       .map((n) => join(ROOT, n)),
   ];
-  const checked = all.filter((f) => /^src-(worker|main|shared|renderer)\//.test(rel(f)) && f.endsWith('.ts') && !DOORS.includes(rel(f)));
+  const checked = all.filter(
+    (f) => /^src-(worker|main|shared|renderer)\//.test(rel(f)) && f.endsWith('.ts') && !DOORS.includes(rel(f)),
+  );
   return unusedExports(readModules(all), checked).map((u) => `${rel(u.file)} ${u.name}`);
 }
 
@@ -65,19 +69,23 @@ describe('every export has an importer', () => {
       '/fx/a.ts':
         'export function used(): number { return 1; }\nexport function unused(): number { return 2; }\nexport const viaStar = 1;\nexport type T = number;\nconst local = 3;\nexport { local as renamed };\n',
       '/fx/barrel.ts': "export * from './a';\n",
-      '/fx/c.ts': "import { used, renamed } from './a';\nimport type { T } from './barrel';\nconst x: T = used() + renamed;\nvoid x;\n",
+      '/fx/c.ts':
+        "import { used, renamed } from './a';\nimport type { T } from './barrel';\nconst x: T = used() + renamed;\nvoid x;\n",
       '/fx/view.svelte': '<script lang="ts">\n  import { viaStar } from \'./barrel\';\n</script>\n<p>{viaStar}</p>\n',
       '/fx/ns.ts': 'export const one = 1;\nexport const two = 2;\n',
       '/fx/e.ts': "import * as ns from './ns';\nvoid ns.one;\n",
       '/fx/lazy.ts': 'export const wanted = 1;\nexport const left = 2;\n',
-      '/fx/g.ts': "export async function g(): Promise<number> {\n  const { wanted } = await import('./lazy');\n  return wanted;\n}\n",
+      '/fx/g.ts':
+        "export async function g(): Promise<number> {\n  const { wanted } = await import('./lazy');\n  return wanted;\n}\n",
     };
     const modules = readModules(
       Object.keys(fixture),
       (f) => fixture[f]!,
       (p) => p in fixture,
     );
-    const report = unusedExports(modules, ['/fx/a.ts', '/fx/ns.ts', '/fx/lazy.ts', '/fx/g.ts']).map((u) => `${u.file} ${u.name}`);
+    const report = unusedExports(modules, ['/fx/a.ts', '/fx/ns.ts', '/fx/lazy.ts', '/fx/g.ts']).map(
+      (u) => `${u.file} ${u.name}`,
+    );
     expect(report).toEqual(['/fx/a.ts unused', '/fx/ns.ts two', '/fx/lazy.ts left', '/fx/g.ts g']);
   });
 });

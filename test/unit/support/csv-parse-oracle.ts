@@ -32,11 +32,19 @@ export function csvParseOracle(text: string, source = 'f.csv', delimiters: reado
       bom: true,
       delimiter: [...delimiters],
     }) as unknown as { record: string[]; info: { lines: number } }[];
-    return { ok: true, rows: records.filter((r) => !r.record.every((f) => f === '')).map((r) => ({ fields: r.record, line: r.info.lines })) };
+    return {
+      ok: true,
+      rows: records
+        .filter((r) => !r.record.every((f) => f === ''))
+        .map((r) => ({ fields: r.record, line: r.info.lines })),
+    };
   } catch (e) {
     const err = e as { code?: string; lines?: number; column?: number | string };
     const where = `${err.lines ? ` at line ${err.lines}` : ''}${typeof err.column === 'number' ? `, field ${err.column + 1}` : ''}`;
     const code = PROBLEMS[err.code ?? ''];
-    return { ok: false, message: `${source}: malformed CSV${where}: ${code ? CSV_PROBLEM_WORDS[code] : 'the text is not valid CSV'}` };
+    return {
+      ok: false,
+      message: `${source}: malformed CSV${where}: ${code ? CSV_PROBLEM_WORDS[code] : 'the text is not valid CSV'}`,
+    };
   }
 }

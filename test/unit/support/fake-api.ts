@@ -4,7 +4,15 @@
  * left running for the test to settle with emit(); cancel, stop and the
  * host's kept-channel question are recorded.
  */
-import type { ChannelStatus, JobError, JobEvent, JobRequest, JobResult, MechStudioApi, RecentProject } from '../../../src-shared/protocol/index';
+import type {
+  ChannelStatus,
+  JobError,
+  JobEvent,
+  JobRequest,
+  JobResult,
+  MechStudioApi,
+  RecentProject,
+} from '../../../src-shared/protocol/index';
 
 export interface FakeApi {
   api: MechStudioApi;
@@ -44,7 +52,8 @@ export function fakeApi(o: FakeApiOptions = {}): FakeApi {
       stop: (jobId: string) => (out.stopped.push(jobId), Promise.resolve(true)),
       onJobEvent: (l: (e: JobEvent) => void) => (listeners.push(l), () => listeners.splice(listeners.indexOf(l), 1)),
       project: {
-        channels: (refs: string[]) => Promise.resolve(o.channels ? o.channels(refs) : refs.map((channelRef) => ({ channelRef, kept: true }))),
+        channels: (refs: string[]) =>
+          Promise.resolve(o.channels ? o.channels(refs) : refs.map((channelRef) => ({ channelRef, kept: true }))),
         recent: () => (o.recent ? Promise.resolve(o.recent()) : Promise.reject(new Error('no recent list'))),
       },
     } as unknown as MechStudioApi,

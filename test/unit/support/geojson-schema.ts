@@ -24,7 +24,10 @@ export function signedArea2(ring: number[][]): number {
 const linearRing = z
   .array(position)
   .min(4, 'a linear ring has at least four positions')
-  .refine((r) => r[0]!.length === r.at(-1)!.length && r[0]!.every((v, i) => v === r.at(-1)![i]), 'a linear ring is closed (first position = last)');
+  .refine(
+    (r) => r[0]!.length === r.at(-1)!.length && r[0]!.every((v, i) => v === r.at(-1)![i]),
+    'a linear ring is closed (first position = last)',
+  );
 
 const polygon = z.strictObject({
   type: z.literal('Polygon'),
@@ -47,5 +50,9 @@ export const featureSchema = z
   .refine((f) => !('crs' in f), 'no crs member (RFC 7946 §4)');
 
 export const featureCollectionSchema = z
-  .object({ type: z.literal('FeatureCollection'), features: z.array(featureSchema), bbox: z.array(z.number()).optional() })
+  .object({
+    type: z.literal('FeatureCollection'),
+    features: z.array(featureSchema),
+    bbox: z.array(z.number()).optional(),
+  })
   .refine((f) => !('crs' in f), 'no crs member (RFC 7946 §4)');

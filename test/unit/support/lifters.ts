@@ -4,7 +4,9 @@ import { MAX_EXPONENT } from '../../../src-worker/lp/private-channel-lp';
 import { ColumnLifter, GridTableLifter } from '../../../src-worker/lp/privacy-repair';
 import type { Domain } from '../../../src-worker/metric/domain';
 
-/** ColumnLifter over every pair row at e^min(eps d, MAX_EXPONENT) (the definition) and GridTableLifter (the engine's). */
+/**
+ * ColumnLifter over every pair row at e^min(eps d, MAX_EXPONENT) (the definition) and GridTableLifter (the engine's).
+ */
 export function allPairsLifters(g: Domain, eps: number): { byRows: ColumnLifter; byTable: GridTableLifter } {
   const graph = privacyConstraintGraph(g, eps, 'all-pairs');
   const f = Float64Array.from(graph.exponent, (x) => Math.exp(Math.min(x, MAX_EXPONENT)));

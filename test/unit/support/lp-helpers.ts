@@ -46,7 +46,14 @@ export function exponentialChannel(domain: Domain, eps: number): Float64Array {
 }
 
 /** U_l[pi > C] = sum_y min_w sum_x pi_x C[x][y] loss(w, x), guesses w over `guesses` values. */
-export function remappedLoss(C: Float64Array, n: number, m: number, pi: ArrayLike<number>, loss: (w: number, x: number) => number, guesses = n): number {
+export function remappedLoss(
+  C: Float64Array,
+  n: number,
+  m: number,
+  pi: ArrayLike<number>,
+  loss: (w: number, x: number) => number,
+  guesses = n,
+): number {
   let total = 0;
   for (let y = 0; y < m; y++) {
     let best = Infinity;
@@ -61,7 +68,13 @@ export function remappedLoss(C: Float64Array, n: number, m: number, pi: ArrayLik
 }
 
 /** Direct expected loss sum_x pi_x sum_w C[x][w] loss(w, x). */
-export function directLoss(C: Float64Array, n: number, m: number, pi: ArrayLike<number>, loss: (w: number, x: number) => number): number {
+export function directLoss(
+  C: Float64Array,
+  n: number,
+  m: number,
+  pi: ArrayLike<number>,
+  loss: (w: number, x: number) => number,
+): number {
   let s = 0;
   for (let x = 0; x < n; x++) for (let w = 0; w < m; w++) s += pi[x]! * C[x * m + w]! * loss(w, x);
   return s;
@@ -90,9 +103,17 @@ export function worstPrivacyRatio(C: Float64Array, domain: Domain, m: number, ep
  * The channel an LP returned is what it claims, recomputed here: its direct expected loss (dist: the domain's
  * distance, bin: 0/1) is its objective, and it is eps*d-private over all pairs (brute force).
  */
-export function expectChannelMatchesLp(m: OptimalMechanism, g: Domain, eps: number, pi: ArrayLike<number>, loss: 'dist' | 'bin', what: string): void {
+export function expectChannelMatchesLp(
+  m: OptimalMechanism,
+  g: Domain,
+  eps: number,
+  pi: ArrayLike<number>,
+  loss: 'dist' | 'bin',
+  what: string,
+): void {
   const n = g.n;
-  const lossFn = loss === 'dist' ? (w: number, x: number) => g.distance(w, x) : (w: number, x: number) => (w === x ? 0 : 1);
+  const lossFn =
+    loss === 'dist' ? (w: number, x: number) => g.distance(w, x) : (w: number, x: number) => (w === x ? 0 : 1);
   expect(Math.abs(directLoss(data(m), n, n, pi, lossFn) - obj(m)), what).toBeLessThan(1e-12);
   expect(worstPrivacyRatio(data(m), g, n, eps), what).toBeLessThanOrEqual(1 + 1e-9);
 }

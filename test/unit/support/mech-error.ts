@@ -6,7 +6,12 @@ import { MechError, type MechErrorCode } from '../../../src-shared/errors';
  * but a MechError; when code (and message) are given, also when the error's code differs (or its
  * message does not match). `what` names the case in the failure message.
  */
-export function mechError(fn: () => unknown, code?: MechErrorCode, message?: RegExp, what = 'expected a MechError'): MechError {
+export function mechError(
+  fn: () => unknown,
+  code?: MechErrorCode,
+  message?: RegExp,
+  what = 'expected a MechError',
+): MechError {
   let thrown: unknown;
   try {
     fn();

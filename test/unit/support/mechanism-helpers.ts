@@ -1,5 +1,9 @@
 import { expect } from 'vitest';
-import { checkPrivacy, type PrivacyCheckOptions, type PrivacyCheckResult } from '../../../src-worker/check/privacy-check';
+import {
+  checkPrivacy,
+  type PrivacyCheckOptions,
+  type PrivacyCheckResult,
+} from '../../../src-worker/check/privacy-check';
 import type { RowSource } from '../../../src-worker/mechanism/channel';
 import type { Domain } from '../../../src-worker/metric/domain';
 import { compensatedSum } from '../../../src-worker/numeric/compensated-sum';
@@ -35,7 +39,8 @@ export function maxRowSumError(src: RowSource): number {
 }
 
 export function expectClose(a: number, b: number, tol = 1e-12): void {
-  if (!(Math.abs(a - b) <= tol * Math.max(1, Math.abs(a), Math.abs(b)))) throw new Error(`expected ${a} to be within ${tol} of ${b}`);
+  if (!(Math.abs(a - b) <= tol * Math.max(1, Math.abs(a), Math.abs(b))))
+    throw new Error(`expected ${a} to be within ${tol} of ${b}`);
 }
 
 /** Run fn and return the MechError it throws (fails if it does not throw one). */
@@ -57,7 +62,12 @@ export const neumaierSum = compensatedSum;
  * The channel is eps*d-private and no more: the privacy check passes at eps and fails at 0.99 eps.
  * Returns the check at eps, for assertions on its effective epsilon.
  */
-export function expectTightlyPrivate(src: RowSource, d: Domain, eps: number, opts: PrivacyCheckOptions = {}): PrivacyCheckResult {
+export function expectTightlyPrivate(
+  src: RowSource,
+  d: Domain,
+  eps: number,
+  opts: PrivacyCheckOptions = {},
+): PrivacyCheckResult {
   const r = checkPrivacy(src, d, eps, opts);
   expect(r.passes, `passes at eps ${eps}`).toBe(true);
   expect(checkPrivacy(src, d, 0.99 * eps, opts).passes, `fails at 0.99 eps ${eps}`).toBe(false);

@@ -95,7 +95,8 @@ const QUERY_OF_KIND = {
 /** The enumerable query instance of an answer-domain spec such as 'sum:2,3' or 'percentile:3,2,50'. */
 export function queryOfSpec(spec: string): queries.QueryInstance {
   const [kind, params = ''] = spec.split(':');
-  const make = QUERY_OF_KIND[kind as keyof typeof QUERY_OF_KIND] as ((...p: number[]) => queries.QueryInstance) | undefined;
+  const make = QUERY_OF_KIND[kind as keyof typeof QUERY_OF_KIND] as
+    ((...p: number[]) => queries.QueryInstance) | undefined;
   if (!make) throw new Error(`no query for the spec ${spec}`);
   return make(...params.split(',').map(Number));
 }
@@ -106,12 +107,19 @@ export function expectSameAsEnumeration(closed: Domain, inst: queries.QueryInsta
   expect(domainLabels(enumerated), closed.spec).toEqual(domainLabels(closed));
   for (let i = 0; i < closed.n; i++) {
     if (closed.value) expect(enumerated.value!(i), `${closed.spec} value(${i})`).toBeCloseTo(closed.value(i), 14);
-    for (let j = 0; j < closed.n; j++) expect(enumerated.distance(i, j), `${closed.spec} d(${i}, ${j})`).toBe(closed.distance(i, j));
+    for (let j = 0; j < closed.n; j++)
+      expect(enumerated.distance(i, j), `${closed.spec} d(${i}, ${j})`).toBe(closed.distance(i, j));
   }
 }
 
-/** Reference all-pairs shortest paths (Floyd-Warshall, O(n^3)) of an undirected edge list; unit: every edge counts 1. */
-export function floydWarshall(n: number, g: { from: ArrayLike<number>; to: ArrayLike<number>; weight: ArrayLike<number> }, unit = false): Float64Array {
+/**
+ * Reference all-pairs shortest paths (Floyd-Warshall, O(n^3)) of an undirected edge list; unit: every edge counts 1.
+ */
+export function floydWarshall(
+  n: number,
+  g: { from: ArrayLike<number>; to: ArrayLike<number>; weight: ArrayLike<number> },
+  unit = false,
+): Float64Array {
   const d = new Float64Array(n * n).fill(Infinity);
   for (let i = 0; i < n; i++) d[i * n + i] = 0;
   for (let k = 0; k < g.from.length; k++) {
@@ -119,11 +127,16 @@ export function floydWarshall(n: number, g: { from: ArrayLike<number>; to: Array
     const b = g.to[k]!;
     d[a * n + b] = d[b * n + a] = Math.min(d[a * n + b]!, unit ? 1 : g.weight[k]!);
   }
-  for (let k = 0; k < n; k++) for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) d[i * n + j] = Math.min(d[i * n + j]!, d[i * n + k]! + d[k * n + j]!);
+  for (let k = 0; k < n; k++)
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j < n; j++) d[i * n + j] = Math.min(d[i * n + j]!, d[i * n + k]! + d[k * n + j]!);
   return d;
 }
 
-/** m random undirected edges on n nodes drawn with rnd (self-loops dropped, parallel edges kept), from < to, each weighted by weight(). */
+/**
+ * m random undirected edges on n nodes drawn with rnd (self-loops dropped, parallel edges kept), from < to, each
+ * weighted by weight().
+ */
 export function randomEdges(n: number, m: number, rnd: () => number, weight: () => number): WeightedEdges {
   const from: number[] = [];
   const to: number[] = [];

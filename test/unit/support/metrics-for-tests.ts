@@ -34,7 +34,9 @@ export function randomGraphMetric(n: number, seed: number, maxW = 3): number[][]
     const w = 1 + Math.floor(r() * maxW);
     if (w < d[i]![j]!) d[i]![j] = d[j]![i] = w;
   }
-  for (let k = 0; k < n; k++) for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if (d[i]![k]! + d[k]![j]! < d[i]![j]!) d[i]![j] = d[i]![k]! + d[k]![j]!;
+  for (let k = 0; k < n; k++)
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j < n; j++) if (d[i]![k]! + d[k]![j]! < d[i]![j]!) d[i]![j] = d[i]![k]! + d[k]![j]!;
   return d;
 }
 

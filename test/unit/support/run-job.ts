@@ -9,7 +9,10 @@ import { jobResultSchema, type JobResult } from '../../../src-shared/protocol/re
 import { parseJobRequest } from '../../../src-shared/protocol/validate';
 import type { JobRequest } from '../../../src-shared/protocol/requests';
 
-/** The validated request, or a thrown Error with the boundary's message (for tests that hand a request to something else than runJob). */
+/**
+ * The validated request, or a thrown Error with the boundary's message (for tests that hand a request to something else
+ * than runJob).
+ */
 export function validRequest(request: unknown): JobRequest {
   const parsed = parseJobRequest(request);
   if (!parsed.ok) throw new Error(parsed.error.message);

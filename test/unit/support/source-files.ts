@@ -1,4 +1,6 @@
-/** The source files the house rules read: every .ts (not .d.ts) and .svelte file under a folder, and the code of each. */
+/**
+ * The source files the house rules read: every .ts (not .d.ts) and .svelte file under a folder, and the code of each.
+ */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 

@@ -9,7 +9,11 @@ import type { MechanismResult, ProjectInput } from '../../../src-shared/protocol
 
 export function townProject(): ProjectInput {
   return {
-    ...starterProject('v', { id: 'town', name: 'Town', domain: 'grid:3x3' }, 'pop', { id: 'pl', kind: 'planar-laplace', epsilon: 1 }),
+    ...starterProject('v', { id: 'town', name: 'Town', domain: 'grid:3x3' }, 'pop', {
+      id: 'pl',
+      kind: 'planar-laplace',
+      epsilon: 1,
+    }),
     analyses: [
       { id: 'm', type: 'measure', mechanism: 'pl', prior: 'pop' },
       { id: 'reg', type: 'regular', domain: 'town', epsilon: 1, prior: 'pop' },
@@ -19,7 +23,13 @@ export function townProject(): ProjectInput {
 
 /** A mechanism's result as the engine answers (only what the state reads). */
 export function mechanismResult(exists = true, channelRef?: string): MechanismResult {
-  return { type: 'mechanism', exists, effectiveEpsilon: 1, guaranteedEpsilon: 1, ...(channelRef ? { channelRef } : {}) } as unknown as MechanismResult;
+  return {
+    type: 'mechanism',
+    exists,
+    effectiveEpsilon: 1,
+    guaranteedEpsilon: 1,
+    ...(channelRef ? { channelRef } : {}),
+  } as unknown as MechanismResult;
 }
 
 /** A finished result computed from inputs of this hash. */

@@ -45,7 +45,12 @@ export function bareClique(N: number): Domain {
  * an oblong grid as Manhattan and (transposed) as Chebyshev, a line, a ring, a product of cliques, a database.
  * The caller picks the sizes.
  */
-export function structuredCases(square: number, oblong: readonly [number, number], line: number, ring: number): [Domain, number][] {
+export function structuredCases(
+  square: number,
+  oblong: readonly [number, number],
+  line: number,
+  ring: number,
+): [Domain, number][] {
   const [r, c] = oblong;
   return [
     [gridDomain(square, square, 1, 'euclidean'), 1.2],

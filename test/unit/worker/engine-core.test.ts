@@ -11,7 +11,11 @@ import { factsOf } from '../../../src-worker/mechanism/facts';
 import { describe, expect, it } from 'vitest';
 import { leakageBound, utilityBound } from '../../../src-worker/bound/optimality-bounds';
 import { cornerPriors } from '../../../src-worker/bound/corner-priors';
-import { databaseLeakageBound, databaseLeakageBoundWithOutputs, individualLeakageBound } from '../../../src-worker/bound/database-leakage-bounds';
+import {
+  databaseLeakageBound,
+  databaseLeakageBoundWithOutputs,
+  individualLeakageBound,
+} from '../../../src-worker/bound/database-leakage-bounds';
 import { regularity } from '../../../src-worker/bound/regularity';
 import { singleOrbitUtilityBoundFor } from '../../../src-worker/bound/single-orbit-utility-bound';
 import { thresholdSearch } from '../../../src-worker/bound/threshold-search';
@@ -20,8 +24,18 @@ import { checkPrivacy } from '../../../src-worker/check/privacy-check';
 import { mechError } from '../support/mech-error';
 import { Matrix } from '../../../src-worker/linalg/matrix';
 import { ballSizeSymmetric } from '../../../src-worker/mechanism/ball-size-symmetric';
-import { DenseChannel, toDense, validateChannel, type Mechanism, type RowSource } from '../../../src-worker/mechanism/channel';
-import { CLOSED_FORM_KINDS, closedFormMechanism, type ClosedFormKind } from '../../../src-worker/mechanism/closed-form-by-kind';
+import {
+  DenseChannel,
+  toDense,
+  validateChannel,
+  type Mechanism,
+  type RowSource,
+} from '../../../src-worker/mechanism/channel';
+import {
+  CLOSED_FORM_KINDS,
+  closedFormMechanism,
+  type ClosedFormKind,
+} from '../../../src-worker/mechanism/closed-form-by-kind';
 import { cascade } from '../../../src-worker/mechanism/combinators/cascade';
 import { probabilisticChoice } from '../../../src-worker/mechanism/combinators/choice';
 import { postProcess } from '../../../src-worker/mechanism/combinators/post-process';
@@ -58,7 +72,9 @@ function utilityOf(c: number[][], pi = c.map(() => 1 / c.length)): number {
 
 function expectRowsEqual(got: number[][], want: number[][], tol: number): void {
   expect(got.length).toBe(want.length);
-  got.forEach((r, i) => r.forEach((v, j) => expect(Math.abs(v - want[i]![j]!), `entry (${i}, ${j})`).toBeLessThanOrEqual(tol)));
+  got.forEach((r, i) =>
+    r.forEach((v, j) => expect(Math.abs(v - want[i]![j]!), `entry (${i}, ${j})`).toBeLessThanOrEqual(tol)),
+  );
 }
 
 describe('SPEC §7 reference values (no LP)', () => {
@@ -67,7 +83,10 @@ describe('SPEC §7 reference values (no LP)', () => {
     const m = closedFormMechanism('tg', d, LN2);
     // Independent table in 48ths: column 0 is 32 * 2^-y, column 5 is 32 * 2^-(5-y), interior 16 * 2^-|y-z|.
     const want = Array.from({ length: 6 }, (_, y) =>
-      Array.from({ length: 6 }, (_, z) => (z === 0 ? 32 * 2 ** -y : z === 5 ? 32 * 2 ** -(5 - y) : 16 * 2 ** -Math.abs(y - z)) / 48),
+      Array.from(
+        { length: 6 },
+        (_, z) => (z === 0 ? 32 * 2 ** -y : z === 5 ? 32 * 2 ** -(5 - y) : 16 * 2 ** -Math.abs(y - z)) / 48,
+      ),
     );
     expect(want[0]!.map((v) => v * 48)).toEqual([32, 8, 4, 2, 1, 1]);
     const c = rows(m.channel);
@@ -248,7 +267,16 @@ describe('cross-checks of the engine core', () => {
 
   it('closed-form query-induced metrics (parsed from their specs) equal the enumeration of V^u', () => {
     // each parsed domain against the enumeration of the query its spec names (same parameters, in order)
-    for (const spec of ['count:3', 'sum:2,3', 'kcount:2,2', 'avg:3,2', 'percentile:3,2,50', 'max:2,3', 'min:2,3', 'argmax:3,3']) {
+    for (const spec of [
+      'count:3',
+      'sum:2,3',
+      'kcount:2,2',
+      'avg:3,2',
+      'percentile:3,2,50',
+      'max:2,3',
+      'min:2,3',
+      'argmax:3,3',
+    ]) {
       const closed = parseDomainSpec(spec);
       expect(closed.spec).toBe(spec);
       expectSameAsEnumeration(closed);
@@ -303,7 +331,11 @@ describe('cross-checks of the engine core', () => {
     const r = regularity(k33, LN2, pi);
     expect(r.status).toBe('undecided');
     expect(r.reason).toMatch(/singular/);
-    mechError(() => utilityBound(k33, LN2, pi), 'not-applicable', /utility bound sum\(mu\) does not apply: Phi = exp\(-0\.69\d* d\) is singular/);
+    mechError(
+      () => utilityBound(k33, LN2, pi),
+      'not-applicable',
+      /utility bound sum\(mu\) does not apply: Phi = exp\(-0\.69\d* d\) is singular/,
+    );
     mechError(() => leakageBound(k33, LN2, pi), 'not-applicable', /singular/);
     expect(tightExists(k33, LN2).exists).toBe('undecided');
     mechError(() => tightConstraints(k33, LN2), 'not-applicable', /singular/);
@@ -331,7 +363,12 @@ describe('bad input raises one typed MechError that names what is wrong', () => 
     const tg = closedFormMechanism('tg', line, 1);
     for (const eps of [0, -1, NaN, Infinity]) {
       for (const kind of CLOSED_FORM_KINDS) {
-        const d = kind === 'planar-laplace' ? parseDomainSpec('grid:2x2') : kind === 'symmetric' ? parseDomainSpec('ring:5') : line;
+        const d =
+          kind === 'planar-laplace'
+            ? parseDomainSpec('grid:2x2')
+            : kind === 'symmetric'
+              ? parseDomainSpec('ring:5')
+              : line;
         mechError(() => closedFormMechanism(kind, d, eps), 'invalid-input', /epsilon must be a finite number > 0/);
       }
       mechError(() => tightConstraints(line, eps), 'invalid-input', /epsilon must be a finite number > 0/);
@@ -347,7 +384,11 @@ describe('bad input raises one typed MechError that names what is wrong', () => 
   it('NaN in a prior, a channel or a loss table', () => {
     const d = parseDomainSpec('clique:3');
     const rr = closedFormMechanism('rr', d, 1);
-    mechError(() => posteriorVulnerability([0.5, NaN, 0.5], rr.channel), 'invalid-input', /prior: entry 1 is NaN, not a finite number/);
+    mechError(
+      () => posteriorVulnerability([0.5, NaN, 0.5], rr.channel),
+      'invalid-input',
+      /prior: entry 1 is NaN, not a finite number/,
+    );
     mechError(() => utilityBound(d, 1, [NaN, 0.5, 0.5]), 'invalid-input', /entry 0 is NaN/);
     const bad = new DenseChannel(
       Matrix.fromRows([
@@ -386,7 +427,11 @@ describe('bad input raises one typed MechError that names what is wrong', () => 
   it('negative probabilities in a prior, a channel or a post-processing matrix', () => {
     const d = parseDomainSpec('line:3');
     const tg = closedFormMechanism('tg', d, 1);
-    mechError(() => posteriorVulnerability([1.1, -0.1, 0], tg.channel), 'invalid-input', /prior: entry 1 is negative \(-0\.1\)/);
+    mechError(
+      () => posteriorVulnerability([1.1, -0.1, 0], tg.channel),
+      'invalid-input',
+      /prior: entry 1 is negative \(-0\.1\)/,
+    );
     const neg = new DenseChannel(
       Matrix.fromRows([
         [1.2, -0.2],
@@ -395,7 +440,11 @@ describe('bad input raises one typed MechError that names what is wrong', () => 
       ['x', 'y'],
       ['p', 'q'],
     );
-    mechError(() => validateChannel(neg, 'uploaded channel'), 'invalid-input', /uploaded channel: entry \(x, q\) is negative \(-0\.2\)/);
+    mechError(
+      () => validateChannel(neg, 'uploaded channel'),
+      'invalid-input',
+      /uploaded channel: entry \(x, q\) is negative \(-0\.2\)/,
+    );
     const offSum = new DenseChannel(
       Matrix.fromRows([
         [0.6, 0.5],
@@ -410,7 +459,11 @@ describe('bad input raises one typed MechError that names what is wrong', () => 
       [1, 0],
       [0, 1],
     ]);
-    mechError(() => postProcess(tg, p), 'invalid-input', /post-processing matrix: entry \(0, 1\) is negative \(-0\.5\)/);
+    mechError(
+      () => postProcess(tg, p),
+      'invalid-input',
+      /post-processing matrix: entry \(0, 1\) is negative \(-0\.5\)/,
+    );
   });
 
   it('a domain whose dense matrices would exceed the memory limit: too-large naming the object and its size, before allocating', () => {
@@ -421,8 +474,16 @@ describe('bad input raises one typed MechError that names what is wrong', () => 
     mechError(() => cornerPriors(big, 1), 'too-large', size);
     mechError(() => regularity(big, 1, uniformPrior(big.n)), 'too-large', size);
     mechError(() => solveTightWeightsDense(big, 1), 'too-large', size);
-    mechError(() => toDense(closedFormMechanism('planar-laplace', parseDomainSpec('grid:400x400:metric=manhattan'), 1).channel), 'too-large', size);
-    mechError(() => checkPrivacy(closedFormMechanism('exponential', big, 1).channel, big, 1), 'too-large', /checking all .* pairs of grid:400x400/);
+    mechError(
+      () => toDense(closedFormMechanism('planar-laplace', parseDomainSpec('grid:400x400:metric=manhattan'), 1).channel),
+      'too-large',
+      size,
+    );
+    mechError(
+      () => checkPrivacy(closedFormMechanism('exponential', big, 1).channel, big, 1),
+      'too-large',
+      /checking all .* pairs of grid:400x400/,
+    );
     mechError(() => parseDomainSpec('db:30,4'), 'too-large', /4\^30 = 1\.153e\+18 databases/);
   });
 });

@@ -3,8 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { runsInProcess } from '../../../../src-main/cli/main';
 import type { JobRequest } from '../../../../src-shared/protocol/requests';
 
-const mech = (domain: string, kind: string, extra: object = {}): JobRequest => ({ type: 'mechanism', domain, epsilon: 1, kind, ...extra }) as JobRequest;
-const channel = (n: number) => ({ rows: n, cols: n, data: new Array<number>(n * n).fill(1 / n), rowLabels: [], colLabels: [] });
+const mech = (domain: string, kind: string, extra: object = {}): JobRequest =>
+  ({ type: 'mechanism', domain, epsilon: 1, kind, ...extra }) as JobRequest;
+const channel = (n: number) => ({
+  rows: n,
+  cols: n,
+  data: new Array<number>(n * n).fill(1 / n),
+  rowLabels: [],
+  colLabels: [],
+});
 
 describe('small CLI jobs run in process', () => {
   it('closed-form mechanisms, checks, measures and regularity on at most 100 points', () => {
@@ -25,9 +32,14 @@ describe('small CLI jobs run in process', () => {
     expect(runsInProcess(mech('line:6', 'tg', { out: '/tmp/x.csv' }))).toBe(false);
     expect(runsInProcess({ type: 'measure', channel: channel(101) })).toBe(false);
     expect(runsInProcess({ type: 'measure', channelRef: 'ch-1' } as JobRequest)).toBe(false);
-    expect(runsInProcess({ type: 'check', domain: 'line:6', epsilon: 1, mechanism: { domain: 'line:6', epsilon: 1, kind: 'optimal' } } as JobRequest)).toBe(
-      false,
-    );
+    expect(
+      runsInProcess({
+        type: 'check',
+        domain: 'line:6',
+        epsilon: 1,
+        mechanism: { domain: 'line:6', epsilon: 1, kind: 'optimal' },
+      } as JobRequest),
+    ).toBe(false);
     expect(runsInProcess({ type: 'threshold', domain: 'line:6' })).toBe(false);
     expect(runsInProcess({ type: 'capacity', domain: 'line:4', epsilon: 1 })).toBe(false);
   });

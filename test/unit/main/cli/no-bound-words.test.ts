@@ -13,7 +13,16 @@ import type { JobRequest } from '../../../../src-shared/protocol/index';
 import { silentContext } from '../../../../src-worker/jobs/context';
 import { runJob } from '../../support/run-job';
 
-const REQ: JobRequest = { type: 'mechanism', kind: 'optimal', domain: 'grid:4x4', epsilon: 1, loss: 'dist', lpModel: 'exact', lpThreads: 1, remap: true };
+const REQ: JobRequest = {
+  type: 'mechanism',
+  kind: 'optimal',
+  domain: 'grid:4x4',
+  epsilon: 1,
+  loss: 'dist',
+  lpModel: 'exact',
+  lpThreads: 1,
+  remap: true,
+};
 
 async function stoppedAtOnce(): Promise<Awaited<ReturnType<typeof runJob<'mechanism'>>>> {
   const stop = new Int32Array(new SharedArrayBuffer(4));
@@ -49,7 +58,9 @@ describe('CLI words of an LP with no bound above 0', () => {
   it('stopped by the time limit with no bound: the time-limit line says so', async () => {
     const r = await stoppedAtOnce();
     const text = readable(REQ, { ...r, lp: { ...r.lp!, stoppedBy: 'time-limit', timeLimitReached: true } });
-    expect(line(text, 'time limit')).toBe('stopped by the time limit: the best private mechanism found, with no bound on the best possible');
+    expect(line(text, 'time limit')).toBe(
+      'stopped by the time limit: the best private mechanism found, with no bound on the best possible',
+    );
   }, 60_000);
 
   it('the Ctrl-C stop line: private, its loss, and no bound (never "certified lower bound 0")', async () => {
@@ -64,8 +75,18 @@ describe('CLI words of an LP with no bound above 0', () => {
   }, 60_000);
 
   it("a comparison's LP note with a bound of 0: no bound was certified, never 'at most 100% above the best possible'", () => {
-    const w = lpRecordWords({ model: 'exact', objective: 1.1, lowerBound: 0, gap: 1, stoppedBy: 'time-limit', loss: 'dist', gapBasis: 'exact' });
-    expect(w.text).toBe('optimised for distance between guess and truth: expected loss 1.1, no bound on the best possible was certified');
+    const w = lpRecordWords({
+      model: 'exact',
+      objective: 1.1,
+      lowerBound: 0,
+      gap: 1,
+      stoppedBy: 'time-limit',
+      loss: 'dist',
+      gapBasis: 'exact',
+    });
+    expect(w.text).toBe(
+      'optimised for distance between guess and truth: expected loss 1.1, no bound on the best possible was certified',
+    );
     expect(w.details).toBe(`LP (exact model): objective 1.10000, lower bound ${NO_BOUND_YET}, stopped by time-limit`);
   });
 });

@@ -1,4 +1,6 @@
-/** The CLI's readable mechanism output lists the construction facts in the app's words (fact-rows.ts), under a heading. */
+/**
+ * The CLI's readable mechanism output lists the construction facts in the app's words (fact-rows.ts), under a heading.
+ */
 import { describe, expect, it } from 'vitest';
 import { readable } from '../../../../src-main/cli/output';
 import type { JobRequest } from '../../../../src-shared/protocol/index';
@@ -21,8 +23,15 @@ describe('CLI readable mechanism output', () => {
 
   it('an earlier result: its values without a typed place as recorded; nothing known: no heading', async () => {
     const r = await runJob<'mechanism'>(TG);
-    const old = readable(TG, { ...r, facts: { kind: 'none' }, factsAsRecorded: [{ name: 'effectiveEpsilonNote', value: 'not measured' }] });
-    expect(old.split('\n').slice(-2)).toEqual(['how it was computed:', '  effective epsilon note (as recorded): not measured']);
+    const old = readable(TG, {
+      ...r,
+      facts: { kind: 'none' },
+      factsAsRecorded: [{ name: 'effectiveEpsilonNote', value: 'not measured' }],
+    });
+    expect(old.split('\n').slice(-2)).toEqual([
+      'how it was computed:',
+      '  effective epsilon note (as recorded): not measured',
+    ]);
     expect(readable(TG, { ...r, facts: { kind: 'none' } })).not.toContain('how it was computed');
   });
 });

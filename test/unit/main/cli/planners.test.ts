@@ -25,16 +25,34 @@ async function refusal(argv: string[]): Promise<string> {
   return (e as MechError).message;
 }
 
-const apply = (input: string): string[] => ['apply', '--domain', 'line:3', '--epsilon', '1', '--kind', 'tg', '--input', input, '--out', join(dir, 'out.csv')];
+const apply = (input: string): string[] => [
+  'apply',
+  '--domain',
+  'line:3',
+  '--epsilon',
+  '1',
+  '--kind',
+  'tg',
+  '--input',
+  input,
+  '--out',
+  join(dir, 'out.csv'),
+];
 const audit = (samples: string): string[] => ['audit', '--domain', 'line:3', '--epsilon', '1', '--samples', samples];
 
 describe('input files of apply and audit', () => {
   it('refuse /proc pseudo-files (size 0, readable), also through a link, naming the path and what it is', async () => {
     const link = join(dir, 'environ.csv');
     symlinkSync('/proc/self/environ', link);
-    expect(await refusal(apply('/proc/self/environ'))).toBe("secrets CSV '/proc/self/environ' is not a regular file (files under /proc and /sys are refused)");
-    expect(await refusal(apply(link))).toBe(`secrets CSV '${link}' is not a regular file (files under /proc and /sys are refused)`);
-    expect(await refusal(audit('/proc/self/status'))).toBe("samples CSV '/proc/self/status' is not a regular file (files under /proc and /sys are refused)");
+    expect(await refusal(apply('/proc/self/environ'))).toBe(
+      "secrets CSV '/proc/self/environ' is not a regular file (files under /proc and /sys are refused)",
+    );
+    expect(await refusal(apply(link))).toBe(
+      `secrets CSV '${link}' is not a regular file (files under /proc and /sys are refused)`,
+    );
+    expect(await refusal(audit('/proc/self/status'))).toBe(
+      "samples CSV '/proc/self/status' is not a regular file (files under /proc and /sys are refused)",
+    );
   });
 
   it('refuse devices, FIFOs and directories, saying what the path is', async () => {

@@ -56,11 +56,23 @@ describe('sweep fan-out', () => {
   });
 
   it('a slice outside the grid is refused at the boundary; a failing part fails the whole', async () => {
-    await expect(pool.run({ type: 'sweep', domain: 'line:4', kinds: ['tg'], from: 0.5, to: 1, steps: 3, slice: { start: 2, count: 2 } })).rejects.toMatchObject(
-      { code: 'invalid-input' },
-    );
     await expect(
-      runFannedOut(pool, { type: 'sweep', domain: 'grid:1000000x1000000', kinds: ['tg'], from: 0.5, to: 1, steps: 4 } as SweepRequest, 2),
+      pool.run({
+        type: 'sweep',
+        domain: 'line:4',
+        kinds: ['tg'],
+        from: 0.5,
+        to: 1,
+        steps: 3,
+        slice: { start: 2, count: 2 },
+      }),
+    ).rejects.toMatchObject({ code: 'invalid-input' });
+    await expect(
+      runFannedOut(
+        pool,
+        { type: 'sweep', domain: 'grid:1000000x1000000', kinds: ['tg'], from: 0.5, to: 1, steps: 4 } as SweepRequest,
+        2,
+      ),
     ).rejects.toMatchObject({ code: 'too-large' });
   });
 });

@@ -56,7 +56,12 @@ class FakeRunner implements JobRunner {
     this.closed = true;
   }
   finish(id: string, value: number): void {
-    this.emit({ kind: 'result', jobId: id, result: { type: 'regular', domain: 'line:2', regular: value === 1 } as never, elapsedMs: 1 });
+    this.emit({
+      kind: 'result',
+      jobId: id,
+      result: { type: 'regular', domain: 'line:2', regular: value === 1 } as never,
+      elapsedMs: 1,
+    });
   }
   emit(e: JobEvent): void {
     for (const l of [...this.listeners]) l(e);
@@ -109,14 +114,21 @@ describe('QueueSettings', () => {
         runner,
         configDir: dir,
         connect: async (t) => {
-          if (t.options.port === 1) throw new MechError('internal', `cannot reach Redis at ${t.redacted}: connect ECONNREFUSED`);
+          if (t.options.port === 1)
+            throw new MechError('internal', `cannot reach Redis at ${t.redacted}: connect ECONNREFUSED`);
           const q = Object.assign(new FakeRunner(`queue-${made.length + 1}`), { workerCount: async () => 2 });
           made.push(q);
           return q;
         },
       });
       await settings.start(undefined);
-      expect(await settings.status()).toMatchObject({ runner: 'local', url: null, localThreads: 3, source: 'default', persisted: true });
+      expect(await settings.status()).toMatchObject({
+        runner: 'local',
+        url: null,
+        localThreads: 3,
+        source: 'default',
+        persisted: true,
+      });
       await expect(settings.connect('redis://bob:hunter22@127.0.0.1:1/0')).rejects.toMatchObject({
         code: 'internal',
         message: 'cannot reach Redis at redis://***@127.0.0.1:1/0: connect ECONNREFUSED',
@@ -154,7 +166,8 @@ describe('QueueSettings', () => {
       const stuck = new QueueSettings({
         runner: new SwitchableRunner(new FakeRunner('job')),
         configDir: null,
-        connect: async () => Object.assign(new FakeRunner('queue-8'), { workerCount: () => new Promise<number>(() => undefined) }),
+        connect: async () =>
+          Object.assign(new FakeRunner('queue-8'), { workerCount: () => new Promise<number>(() => undefined) }),
       });
       await stuck.connect('redis://127.0.0.1:7001/0');
       expect(await stuck.status()).toMatchObject({ runner: 'queue', workersSeen: null, persisted: false });
@@ -176,16 +189,34 @@ describe('QueueSettings', () => {
       const op = new QueueSettings({ runner, configDir: dir, operatorOnly: true, connect });
       await op.start(undefined);
       // the page's saved choice is not used: the local pool
-      expect(await op.status()).toMatchObject({ runner: 'local', source: 'default', changeable: false, persisted: false });
+      expect(await op.status()).toMatchObject({
+        runner: 'local',
+        source: 'default',
+        changeable: false,
+        persisted: false,
+      });
       expect(connected).toEqual([]);
       for (const call of [() => op.connect('redis://10.9.9.9:6379/0'), () => op.useLocal()])
-        await expect(call()).rejects.toMatchObject({ code: 'not-applicable', message: expect.stringMatching(/set by the server's operator/) });
+        await expect(call()).rejects.toMatchObject({
+          code: 'not-applicable',
+          message: expect.stringMatching(/set by the server's operator/),
+        });
       expect(connected).toEqual([]);
       expect(runner.active).toBe(runner.local);
       expect(readSavedQueue(dir)).toBe('redis://127.0.0.1:7002/0'); // untouched
-      const withFlag = new QueueSettings({ runner: new SwitchableRunner(new FakeRunner('job')), configDir: dir, operatorOnly: true, connect });
+      const withFlag = new QueueSettings({
+        runner: new SwitchableRunner(new FakeRunner('job')),
+        configDir: dir,
+        operatorOnly: true,
+        connect,
+      });
       await withFlag.start('redis://127.0.0.1:7003/1');
-      expect(await withFlag.status()).toMatchObject({ runner: 'queue', source: 'command-line', url: 'redis://127.0.0.1:7003/1', changeable: false });
+      expect(await withFlag.status()).toMatchObject({
+        runner: 'queue',
+        source: 'command-line',
+        url: 'redis://127.0.0.1:7003/1',
+        changeable: false,
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -211,7 +242,8 @@ describe('QueueSettings', () => {
       await s.start(undefined);
       expect(await s.status()).toMatchObject({
         runner: 'local',
-        problem: 'the saved job queue was not used, jobs run on this computer: cannot reach Redis at redis://127.0.0.1:7000/0',
+        problem:
+          'the saved job queue was not used, jobs run on this computer: cannot reach Redis at redis://127.0.0.1:7000/0',
       });
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -224,14 +256,25 @@ describe('parseApiCall', () => {
     expect(parseApiCall('cancel', ['job-1'])).toEqual({ ok: true, value: { method: 'cancel', params: ['job-1'] } });
     expect(parseApiCall('project.open', [null])).toEqual({ ok: true, value: { method: 'project.open', params: [] } });
     expect(parseApiCall('queue.connect', ['redis://h:1/0'])).toMatchObject({ ok: true });
-    expect(parseApiCall('rm -rf', [])).toEqual({ ok: false, error: { code: 'invalid-input', message: "unknown API method 'rm -rf'" } });
+    expect(parseApiCall('rm -rf', [])).toEqual({
+      ok: false,
+      error: { code: 'invalid-input', message: "unknown API method 'rm -rf'" },
+    });
     expect(parseApiCall('toString', [])).toMatchObject({ ok: false });
-    expect(parseApiCall('cancel', [42])).toMatchObject({ ok: false, error: { message: expect.stringMatching(/^cancel field '0': /) } });
-    expect(parseApiCall('project.open', ['a\0b'])).toMatchObject({ ok: false, error: { message: expect.stringContaining('NUL') } });
+    expect(parseApiCall('cancel', [42])).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(/^cancel field '0': /) },
+    });
+    expect(parseApiCall('project.open', ['a\0b'])).toMatchObject({
+      ok: false,
+      error: { message: expect.stringContaining('NUL') },
+    });
     expect(parseApiCall('info', ['extra'])).toMatchObject({ ok: false });
     expect(parseApiCall('project.export', [{ kind: 'zip' }])).toMatchObject({ ok: false });
     expect(
-      parseApiCall('project.export', [{ kind: 'channel-csv', request: { type: 'regular', domain: 'line:3', epsilon: 1, prior: 'uniform' } }]),
+      parseApiCall('project.export', [
+        { kind: 'channel-csv', request: { type: 'regular', domain: 'line:3', epsilon: 1, prior: 'uniform' } },
+      ]),
     ).toMatchObject({
       ok: false,
       error: { message: expect.stringContaining('mechanism or capacity') },

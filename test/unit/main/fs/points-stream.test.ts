@@ -21,7 +21,14 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Points in [x0, x1] x [y0, y1] counted cell by cell, by the definition (row 0 at the top, far edges closed). */
-function bruteCounts(pts: [number, number][], xMin: number, yMax: number, rows: number, cols: number, s: number): number[] {
+function bruteCounts(
+  pts: [number, number][],
+  xMin: number,
+  yMax: number,
+  rows: number,
+  cols: number,
+  s: number,
+): number[] {
   const counts = new Array<number>(rows * cols).fill(0);
   for (const [x, y] of pts) {
     if (x < xMin || x > xMin + cols * s || y > yMax || y < yMax - rows * s) continue;
@@ -51,7 +58,10 @@ describe('points CSV streamed onto its grid', () => {
     const ys = pts.map((p) => p[1]);
     expect(g.xMin).toBe(Math.min(...xs));
     expect(g.yMax).toBe(Math.max(...ys));
-    expect([g.rows, g.cols]).toEqual([Math.ceil((Math.max(...ys) - Math.min(...ys)) / 0.5), Math.ceil((Math.max(...xs) - Math.min(...xs)) / 0.5)]);
+    expect([g.rows, g.cols]).toEqual([
+      Math.ceil((Math.max(...ys) - Math.min(...ys)) / 0.5),
+      Math.ceil((Math.max(...xs) - Math.min(...xs)) / 0.5),
+    ]);
     expect(Array.from(g.counts)).toEqual(bruteCounts(pts, g.xMin, g.yMax, g.rows, g.cols, 0.5));
     expect(g.inside).toBe(5000);
     expect(g.cellOf).toHaveLength(0);
@@ -73,7 +83,8 @@ describe('points CSV streamed onto its grid', () => {
   it('lat,lon: the same cells as the in-memory binning (projection around the data extent)', () => {
     const rnd = seededRandom(5);
     const lines = ['lon,lat'];
-    for (let i = 0; i < 3000; i++) lines.push(`${(2.25 + 0.15 * rnd()).toFixed(6)},${(48.8 + 0.12 * rnd()).toFixed(6)}`);
+    for (let i = 0; i < 3000; i++)
+      lines.push(`${(2.25 + 0.15 * rnd()).toFixed(6)},${(48.8 + 0.12 * rnd()).toFixed(6)}`);
     const text = lines.join('\n');
     const file = join(dir, 'll.csv');
     writeFileSync(file, text);
@@ -108,10 +119,16 @@ describe('points CSV streamed onto its grid', () => {
     const file = join(dir, 'bad.csv');
     writeFileSync(file, 'x,y\n0,0\nnot,a number\n');
     // the grid is sized from the header and the box: refused before line 3's bad number is reached
-    expect(() => parsePointsPriorArg(`points:${file}:cell=0.001:box=0,0,100,100`)).toThrow(/100000 x 100000 grid .* more than 4000000 cells/);
-    expect(() => parsePointsPriorArg(`points:${file}`)).toThrow(/bad\.csv, line 3, column x: the value is not a decimal number/);
+    expect(() => parsePointsPriorArg(`points:${file}:cell=0.001:box=0,0,100,100`)).toThrow(
+      /100000 x 100000 grid .* more than 4000000 cells/,
+    );
+    expect(() => parsePointsPriorArg(`points:${file}`)).toThrow(
+      /bad\.csv, line 3, column x: the value is not a decimal number/,
+    );
     writeFileSync(file, `x,y\n${'1'.repeat(3_000_000)},2\n`);
-    expect(() => parsePointsPriorArg(`points:${file}`)).toThrow(/line 2: a line longer than 65536 characters; is this a points CSV\?/);
+    expect(() => parsePointsPriorArg(`points:${file}`)).toThrow(
+      /line 2: a line longer than 65536 characters; is this a points CSV\?/,
+    );
     writeFileSync(file, 'x,y\n');
     expect(() => parsePointsPriorArg(`points:${file}`)).toThrow(/no points after the header/);
   });

@@ -3,7 +3,19 @@
  * runner and the web host. The sync and async variants run the same checks;
  * each case is asserted on both.
  */
-import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,14 +84,18 @@ describe('safe-fs reads', () => {
       const e = await asyncErrorOf(checkRegularFile(p, 'project', 1 << 20, REFUSE_SYSTEM_FS));
       expect(e.code, p).toBe('invalid-input');
       expect(e.message, p).toMatch(/is not a regular file \(files under \/proc and \/sys are refused\)/);
-      expect((await asyncErrorOf(readRegularFile(p, 'project', 1 << 20, REFUSE_SYSTEM_FS))).code, p).toBe('invalid-input');
+      expect((await asyncErrorOf(readRegularFile(p, 'project', 1 << 20, REFUSE_SYSTEM_FS))).code, p).toBe(
+        'invalid-input',
+      );
     }
     expect(await readRegularFile('/proc/self/status', 'status', 1 << 20)).toMatch(/^Name:/);
   });
 
   it('a directory and a device are named, sync and async', async () => {
     expect(errorOf(() => readRegularFileSync(dir, 'f')).message).toMatch(/is a directory, not a regular file/);
-    expect((await asyncErrorOf(readRegularFile('/dev/zero', 'f'))).message).toMatch(/is a character device, not a regular file/);
+    expect((await asyncErrorOf(readRegularFile('/dev/zero', 'f'))).message).toMatch(
+      /is a character device, not a regular file/,
+    );
   });
 });
 
@@ -171,7 +187,9 @@ describe('safe-fs reads confined to a workspace root', () => {
 describe('safe-fs writes', () => {
   it('refuses a folder that links into /proc, and a file that links into /proc, sync and async', async () => {
     const viaDir = join(dir, 'to-proc', 'x.json');
-    expect(errorOf(() => writeFileAtomic(viaDir, 'x')).message).toMatch(/leads under \/proc, a system pseudo file system/);
+    expect(errorOf(() => writeFileAtomic(viaDir, 'x')).message).toMatch(
+      /leads under \/proc, a system pseudo file system/,
+    );
     expect((await asyncErrorOf(writeFileAtomicAsync(viaDir, 'x'))).message).toMatch(/leads under \/proc/);
     expect((await asyncErrorOf(checkWriteTargetAsync(viaDir))).message).toMatch(/leads under \/proc/);
     expect(errorOf(() => checkDirTarget(join(dir, 'to-proc', 'new'))).message).toMatch(/leads under \/proc/);
@@ -183,8 +201,12 @@ describe('safe-fs writes', () => {
 
   it('refuses a dangling link and a folder at the target', async () => {
     expect(errorOf(() => checkWriteTarget(join(dir, 'dangling'))).message).toMatch(/dangling symbolic link/);
-    expect((await asyncErrorOf(writeFileAtomicAsync(join(dir, 'dangling'), 'x'))).message).toMatch(/dangling symbolic link/);
-    expect((await asyncErrorOf(writeFileAtomicAsync(dir, 'x'))).message).toMatch(/it is a directory; only a regular file is ever replaced/);
+    expect((await asyncErrorOf(writeFileAtomicAsync(join(dir, 'dangling'), 'x'))).message).toMatch(
+      /dangling symbolic link/,
+    );
+    expect((await asyncErrorOf(writeFileAtomicAsync(dir, 'x'))).message).toMatch(
+      /it is a directory; only a regular file is ever replaced/,
+    );
   });
 
   it('the async writer creates folders, replaces a regular file, and sweeps a dead process temp file', async () => {

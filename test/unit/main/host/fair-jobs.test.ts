@@ -12,8 +12,12 @@ import type { ProjectStore } from '../../../../src-main/host/project-store';
 import type { HostSession } from '../../../../src-main/host/api-host';
 import type { AppInfo, JobEvent, JobRequest } from '../../../../src-shared/protocol';
 
-/** A FIFO pool of `workers` threads (like piscina's): a job starts when a thread is free, ends when `finish` is called. */
-function heldPool(workers: number): JobBackend & { started: string[]; running: Set<string>; finish(tag: string): void } {
+/**
+ * A FIFO pool of `workers` threads (like piscina's): a job starts when a thread is free, ends when `finish` is called.
+ */
+function heldPool(
+  workers: number,
+): JobBackend & { started: string[]; running: Set<string>; finish(tag: string): void } {
   const listeners = new Set<(e: JobEvent) => void>();
   const queue: string[] = [];
   const started: string[] = [];
@@ -53,7 +57,8 @@ function heldPool(workers: number): JobBackend & { started: string[]; running: S
   };
 }
 
-const job = (tag: string): JobRequest => ({ type: 'mechanism', domain: 'line:6', epsilon: 1, kind: 'tg', tag }) as unknown as JobRequest;
+const job = (tag: string): JobRequest =>
+  ({ type: 'mechanism', domain: 'line:6', epsilon: 1, kind: 'tg', tag }) as unknown as JobRequest;
 
 function hostOver(pool: JobBackend, mode: AppInfo['mode']): MechStudioHost {
   return new MechStudioHost({ mode, version: 'test', jobs: pool, store: {} as ProjectStore });

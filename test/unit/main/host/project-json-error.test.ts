@@ -20,6 +20,8 @@ describe('a project that is not JSON', () => {
   });
 
   it('uploaded (named by its file name): the same words', async () => {
-    await expect(projectFromText('{"name": "not valid, at all"\n', 'mine.json', dir)).rejects.toThrow(/^mine\.json: not valid JSON at line 2, column 1$/);
+    await expect(projectFromText('{"name": "not valid, at all"\n', 'mine.json', dir)).rejects.toThrow(
+      /^mine\.json: not valid JSON at line 2, column 1$/,
+    );
   });
 });

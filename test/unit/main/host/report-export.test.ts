@@ -31,11 +31,19 @@ describe('the study report through the workspace policy', () => {
         { id: 'hid', domain: 'd', prior: 'csv:.secret/hidden.csv' },
       ],
     });
-    const html = await studyReportPage({ kind: 'study-report', project }, null, await workspaceRoot(root), { version: 'test' });
+    const html = await studyReportPage({ kind: 'study-report', project }, null, await workspaceRoot(root), {
+      version: 'test',
+    });
     const sha = createHash('sha256').update(weights).digest('hex');
-    expect(html).toContain(`<code>inside.csv</code></td><td>prior &#39;in&#39; file</td><td><span class="">${weights.length} bytes, SHA-256 ${sha}`);
-    expect(html).toMatch(/<code>outside\.csv<\/code><\/td><td>prior &#39;out&#39; file<\/td><td><span class="bad">not readable now: /);
-    expect(html).toMatch(/<code>hidden\.csv<\/code><\/td><td>prior &#39;hid&#39; file<\/td><td><span class="bad">not readable now: /);
+    expect(html).toContain(
+      `<code>inside.csv</code></td><td>prior &#39;in&#39; file</td><td><span class="">${weights.length} bytes, SHA-256 ${sha}`,
+    );
+    expect(html).toMatch(
+      /<code>outside\.csv<\/code><\/td><td>prior &#39;out&#39; file<\/td><td><span class="bad">not readable now: /,
+    );
+    expect(html).toMatch(
+      /<code>hidden\.csv<\/code><\/td><td>prior &#39;hid&#39; file<\/td><td><span class="bad">not readable now: /,
+    );
     expect(html.split(sha).length - 1).toBe(1);
   });
 });

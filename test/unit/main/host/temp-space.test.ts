@@ -32,7 +32,10 @@ const noJobs: JobService = { submit: () => 'x', cancel: () => false, onJobEvent:
 const session: HostSession = { id: 's', emit: () => undefined };
 
 function webHost(transfers: Transfers, channels: ChannelStore): MechStudioHost {
-  const store = createProjectStore({} as JobRunner, { examplesDir: join(ROOT, 'resources/examples'), configDir: join(scratch(), 'config') });
+  const store = createProjectStore({} as JobRunner, {
+    examplesDir: join(ROOT, 'resources/examples'),
+    configDir: join(scratch(), 'config'),
+  });
   return new MechStudioHost({ mode: 'web', version: 'test', jobs: noJobs, store, channels, transfers });
 }
 
@@ -50,7 +53,13 @@ describe("web mode's private folder through the host", () => {
     const t = new Transfers({ now: () => now });
     // two channels in the bundle: one read (in memory from then on), one never read until after the expiry
     const maker = new ChannelStore();
-    const ch = (p: number) => ({ rows: 2, cols: 2, data: [p, 1 - p, 1 - p, p], rowLabels: ['0', '1'], colLabels: ['0', '1'] });
+    const ch = (p: number) => ({
+      rows: 2,
+      cols: 2,
+      data: [p, 1 - p, 1 - p, p],
+      rowLabels: ['0', '1'],
+      colLabels: ['0', '1'],
+    });
     const [read, unread] = [maker.put(ch(0.75)), maker.put(ch(0.6))];
     const folder = join(scratch(), 'p.channels');
     await maker.saveTo(folder, [read, unread]);
@@ -87,7 +96,9 @@ describe("web mode's private folder through the host", () => {
     const host = webHost(t, new ChannelStore());
     await expect(host.call('transfer.slot', ['big.json', 1001], session)).rejects.toMatchObject({
       code: 'too-large',
-      message: expect.stringMatching(/^big\.json \(1001 bytes\) does not fit in the server's temporary space, capped at 1000 bytes: 0 bytes is held by/),
+      message: expect.stringMatching(
+        /^big\.json \(1001 bytes\) does not fit in the server's temporary space, capped at 1000 bytes: 0 bytes is held by/,
+      ),
     });
     await expect(openUploaded(host, t, 'broken.json', '{"version": 1,')).rejects.toThrow(/^broken\.json: /);
     const dir = t['folder'] ? await t['folder'] : null;

@@ -11,8 +11,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bytesText, downloadName, TEMP_MAX_BYTES, TEMP_MAX_ITEMS, TRANSFER_TTL_MS, Transfers, UNPACKED_TTL_MS } from '../../../../src-main/host/transfers';
-import { MAX_BUNDLE_CHANNEL_BYTES, PROJECT_BUNDLE_FORMAT, projectFileText, unpackProjectFile } from '../../../../src-main/project/bundle';
+import {
+  bytesText,
+  downloadName,
+  TEMP_MAX_BYTES,
+  TEMP_MAX_ITEMS,
+  TRANSFER_TTL_MS,
+  Transfers,
+  UNPACKED_TTL_MS,
+} from '../../../../src-main/host/transfers';
+import {
+  MAX_BUNDLE_CHANNEL_BYTES,
+  PROJECT_BUNDLE_FORMAT,
+  projectFileText,
+  unpackProjectFile,
+} from '../../../../src-main/project/bundle';
 import { ChannelStore } from '../../../../src-main/dispatcher/channel-store';
 import { delivered, sizeText, uploadPicked } from '../../../../src-renderer/lib/file-transfer';
 import type { DownloadOffer } from '../../../../src-shared/protocol/api';
@@ -49,7 +62,10 @@ describe('Transfers', () => {
   it('an upload slot takes at most its bytes, once, and hands the file over once', async () => {
     const t = new Transfers();
     const s = await t.slot('homes.csv', 10);
-    expect(await t.receive(s.token, Readable.from([Buffer.from('0123456789')]), 10)).toEqual({ status: 204, message: '' });
+    expect(await t.receive(s.token, Readable.from([Buffer.from('0123456789')]), 10)).toEqual({
+      status: 204,
+      message: '',
+    });
     expect((await t.receive(s.token, Readable.from([Buffer.from('x')]), 1)).status).toBe(404);
     const got = t.claim(s.token)!;
     expect(got.name).toBe('homes.csv');
@@ -57,7 +73,10 @@ describe('Transfers', () => {
     expect(t.claim(s.token)).toBeNull();
     // declared too large: refused before reading; sent too large without saying so: cut off and removed
     const big = await t.slot('big.csv', 10);
-    expect(await t.receive(big.token, Readable.from([Buffer.from('x')]), 11)).toEqual({ status: 413, message: 'big.csv is over the 10 bytes the app takes' });
+    expect(await t.receive(big.token, Readable.from([Buffer.from('x')]), 11)).toEqual({
+      status: 413,
+      message: 'big.csv is over the 10 bytes the app takes',
+    });
     const sly = await t.slot('sly.csv', 10);
     expect((await t.receive(sly.token, Readable.from([Buffer.alloc(6), Buffer.alloc(6)]), null)).status).toBe(413);
     expect(t.claim(sly.token)).toBeNull();
@@ -140,7 +159,13 @@ describe("the private folder's caps and expiry", () => {
     let now = 0;
     const t = new Transfers({ now: () => now, maxBytes: 10_000 });
     const store = new ChannelStore();
-    const id = store.put({ rows: 2, cols: 2, data: [0.75, 0.25, 0.25, 0.75], rowLabels: ['0', '1'], colLabels: ['0', '1'] });
+    const id = store.put({
+      rows: 2,
+      cols: 2,
+      data: [0.75, 0.25, 0.25, 0.75],
+      rowLabels: ['0', '1'],
+      colLabels: ['0', '1'],
+    });
     const dir = await t.newFolder();
     await store.saveTo(dir, [id]);
     const reader = new ChannelStore();
@@ -218,7 +243,9 @@ describe('the page side', () => {
   it('an export says where it went: a download it starts, the files written, or nothing when cancelled', () => {
     const started: DownloadOffer[] = [];
     const offer = { url: '/download/t', name: 'lp-channel.csv', bytes: 4100 };
-    expect(delivered({ files: [], download: offer }, (o) => started.push(o))).toBe('downloaded lp-channel.csv (4.1 kB)');
+    expect(delivered({ files: [], download: offer }, (o) => started.push(o))).toBe(
+      'downloaded lp-channel.csv (4.1 kB)',
+    );
     expect(started).toEqual([offer]);
     expect(delivered({ files: ['/home/me/a.csv'] }, (o) => started.push(o))).toBe('wrote /home/me/a.csv');
     expect(delivered({ files: [] }, (o) => started.push(o))).toBeNull();
@@ -229,7 +256,9 @@ describe('the page side', () => {
 
   it("an upload posts the file's bytes to its slot; a refusal is the server's line", async () => {
     const file = new File(['{"a":1}'], 'p.json');
-    const api = { transfer: { slot: async (name: string, bytes: number) => ({ url: `/upload/${name}-${bytes}`, token: 'tok' }) } };
+    const api = {
+      transfer: { slot: async (name: string, bytes: number) => ({ url: `/upload/${name}-${bytes}`, token: 'tok' }) },
+    };
     const posted: string[] = [];
     const ok = async (url: string | URL | Request, init?: RequestInit): Promise<Response> => {
       posted.push(`${String(url)} ${await new Response(init!.body).text()}`);
@@ -237,7 +266,8 @@ describe('the page side', () => {
     };
     expect(await uploadPicked(api, file, ok as typeof fetch)).toBe('tok');
     expect(posted).toEqual(['/upload/p.json-7 {"a":1}']);
-    const refuse = (async () => new Response('p.json is over the 256 MiB the app takes', { status: 413 })) as typeof fetch;
+    const refuse = (async () =>
+      new Response('p.json is over the 256 MiB the app takes', { status: 413 })) as typeof fetch;
     await expect(uploadPicked(api, file, refuse)).rejects.toThrow('p.json is over the 256 MiB the app takes');
   });
 });

@@ -38,7 +38,9 @@ function craftedBundle(data: number[]): { text: string; id: string } {
   return { text: JSON.stringify({ format: PROJECT_BUNDLE_FORMAT, version: 1, project, channels }), id };
 }
 
-async function opened(data: number[]): Promise<{ id: string; lookup: Awaited<ReturnType<ChannelStore['locate']>>; file: string }> {
+async function opened(
+  data: number[],
+): Promise<{ id: string; lookup: Awaited<ReturnType<ChannelStore['locate']>>; file: string }> {
   const folder = mkdtempSync(join(dir, 'up-'));
   const { text, id } = craftedBundle(data);
   await unpackProjectFile(text, 'crafted.json', folder);
@@ -54,7 +56,10 @@ describe('a crafted bundle channel (id and sha256 recomputed) is read back only 
     ['a row summing to 2', [1, 1, 0.5, 0.5], 'row 0 sums to 2, not 1 (tolerance 1e-9)'],
   ])('%s is refused, naming the file', async (_what, data, why) => {
     const { lookup, file } = await opened(data);
-    expect(lookup).toEqual({ ok: false, problem: `the kept channel file ${file} is not a channel of probabilities (${why}): compute its mechanism again` });
+    expect(lookup).toEqual({
+      ok: false,
+      problem: `the kept channel file ${file} is not a channel of probabilities (${why}): compute its mechanism again`,
+    });
   });
 
   it("a channel of probabilities is read back (the privacy check is the host's, at the eps its result claims)", async () => {

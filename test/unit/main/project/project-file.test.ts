@@ -26,14 +26,24 @@ const mechanism = {
   guaranteedEpsilon: 1,
   guarantee: 'eps*d-private',
 };
-const items = { name: 'p', domains: [{ id: 'd', domain: 'line:4' }], mechanisms: [{ id: 'm', domain: 'd', kind: 'exponential', epsilon: 1 }] };
+const items = {
+  name: 'p',
+  domains: [{ id: 'd', domain: 'line:4' }],
+  mechanisms: [{ id: 'm', domain: 'd', kind: 'exponential', epsilon: 1 }],
+};
 /** A version 1 project whose kept result has the flat info, as a client may still hold it. */
 const v1 = {
   version: 1,
   ...items,
   results: { m: { hash: '0123456789abcdef', result: { ...mechanism, info: { kernelRate: 0.5 } } } },
 } as unknown as ProjectInput;
-const v2 = { version: 2, ...items, results: { m: { hash: '0123456789abcdef', result: { ...mechanism, facts: { kind: 'exponential', kernelRate: 0.5 } } } } };
+const v2 = {
+  version: 2,
+  ...items,
+  results: {
+    m: { hash: '0123456789abcdef', result: { ...mechanism, facts: { kind: 'exponential', kernelRate: 0.5 } } },
+  },
+};
 
 describe('project files are written in the current version', () => {
   it('a version 1 project is the version 2 file of its migration', () => {

@@ -26,7 +26,16 @@ import { mechError } from '../../support/mech-error';
 
 describe('queue codec', () => {
   it('keeps Infinity, -Infinity, NaN and -0 that plain JSON loses', () => {
-    const v = { a: Infinity, b: -Infinity, c: NaN, d: -0, e: [1.5, 1e-300, -0, 0, Number.MAX_VALUE, 5e-324], s: 'x', n: null, nested: { deep: [NaN] } };
+    const v = {
+      a: Infinity,
+      b: -Infinity,
+      c: NaN,
+      d: -0,
+      e: [1.5, 1e-300, -0, 0, Number.MAX_VALUE, 5e-324],
+      s: 'x',
+      n: null,
+      nested: { deep: [NaN] },
+    };
     const back = decodeValue(encodeValue(v)) as typeof v;
     expect(Object.is(back.a, Infinity)).toBe(true);
     expect(Object.is(back.b, -Infinity)).toBe(true);
@@ -63,7 +72,9 @@ describe('queue codec', () => {
   });
 
   it('carries channel CSV bytes gzipped and exactly', () => {
-    const csv = Buffer.from('x,0,1\n0,0.6666666666666666,0.3333333333333333\n1,0.3333333333333333,0.6666666666666666\n');
+    const csv = Buffer.from(
+      'x,0,1\n0,0.6666666666666666,0.3333333333333333\n1,0.3333333333333333,0.6666666666666666\n',
+    );
     const reply: WorkerReply = { ok: false, error: { code: 'infeasible', message: 'no' } };
     const back = decodeReturn(encodeReturn(reply, csv));
     expect('error' in back).toBe(false);
@@ -78,7 +89,11 @@ describe('queue codec', () => {
       JSON.stringify({ v: 2, reply: {} }),
       JSON.stringify({ v: 1, reply: { ok: true, result: { type: 'nope' } } }),
       JSON.stringify({ v: 1, reply: { ok: true, result: { type: 'check' } }, csv: 'x' }),
-      JSON.stringify({ v: 1, reply: { ok: false, error: { code: 'internal', message: 'm' } }, csv: gzipSync('a').toString('base64').slice(0, 5) }),
+      JSON.stringify({
+        v: 1,
+        reply: { ok: false, error: { code: 'internal', message: 'm' } },
+        csv: gzipSync('a').toString('base64').slice(0, 5),
+      }),
     ]) {
       const r = decodeReturn(v);
       expect('error' in r).toBe(true);
@@ -103,10 +118,17 @@ describe('queue codec', () => {
 
 describe('queued requests carry their data', () => {
   it('finds graph:FILE / csv:FILE domains at any depth, and nothing else', () => {
-    expect(fileDomains({ type: 'mechanism', domain: 'graph:/etc/edges.txt', epsilon: 1, kind: 'tg' })).toEqual(['graph:/etc/edges.txt']);
-    expect(fileDomains({ type: 'check', domain: 'line:3', epsilon: 1, mechanism: { domain: ' CSV:/x/d.csv ', epsilon: 1, kind: 'tg' } })).toEqual([
-      'CSV:/x/d.csv',
+    expect(fileDomains({ type: 'mechanism', domain: 'graph:/etc/edges.txt', epsilon: 1, kind: 'tg' })).toEqual([
+      'graph:/etc/edges.txt',
     ]);
+    expect(
+      fileDomains({
+        type: 'check',
+        domain: 'line:3',
+        epsilon: 1,
+        mechanism: { domain: ' CSV:/x/d.csv ', epsilon: 1, kind: 'tg' },
+      }),
+    ).toEqual(['CSV:/x/d.csv']);
     expect(
       fileDomains({
         type: 'run-project',
@@ -118,7 +140,9 @@ describe('queued requests carry their data', () => {
         },
       }),
     ).toEqual(['csv:rel.csv']);
-    expect(fileDomains({ type: 'mechanism', domain: 'grid:3x3:metric=manhattan', epsilon: 1, kind: 'tg', prior: 'uniform' })).toEqual([]);
+    expect(
+      fileDomains({ type: 'mechanism', domain: 'grid:3x3:metric=manhattan', epsilon: 1, kind: 'tg', prior: 'uniform' }),
+    ).toEqual([]);
     expect(fileDomains({ type: 'mechanism', domain: { kind: 'graph', labels: ['a'], edges: [] } })).toEqual([]);
     expect(fileDomains({ type: 'case-study', study: 'x', params: { trace: 'csv:/etc/passwd' } })).toEqual([]); // params are numbers by then; the engine reads no file for them
   });
@@ -127,9 +151,17 @@ describe('queued requests carry their data', () => {
 describe('queue URL', () => {
   it('parses host, port, database and credentials; the redacted form hides them', () => {
     const t = parseQueueUrl('redis://alice:p%40ss-word@db.example:6380/4');
-    expect(t.options).toMatchObject({ host: 'db.example', port: 6380, db: 4, username: 'alice', password: 'p@ss-word' });
+    expect(t.options).toMatchObject({
+      host: 'db.example',
+      port: 6380,
+      db: 4,
+      username: 'alice',
+      password: 'p@ss-word',
+    });
     expect(t.redacted).toBe('redis://***@db.example:6380/4');
-    expect(redact(t, 'AUTH alice p@ss-word failed for redis://alice:p%40ss-word@db.example:6380/4')).not.toMatch(/alice|p@ss|p%40ss/);
+    expect(redact(t, 'AUTH alice p@ss-word failed for redis://alice:p%40ss-word@db.example:6380/4')).not.toMatch(
+      /alice|p@ss|p%40ss/,
+    );
     const d = parseQueueUrl('redis://127.0.0.1');
     expect(d.options).toEqual({ host: '127.0.0.1', port: 6379, db: 0 });
     expect(d.redacted).toBe('redis://127.0.0.1:6379/0');
@@ -151,7 +183,9 @@ describe('queue URL', () => {
   });
 
   it('takes the URL from the flag, else MECHSTUDIO_QUEUE, else (workers) REDIS_URL', () => {
-    expect(queueUrlFrom('redis://a', { MECHSTUDIO_QUEUE: 'redis://b', REDIS_URL: 'redis://c' }, true)).toBe('redis://a');
+    expect(queueUrlFrom('redis://a', { MECHSTUDIO_QUEUE: 'redis://b', REDIS_URL: 'redis://c' }, true)).toBe(
+      'redis://a',
+    );
     expect(queueUrlFrom(undefined, { MECHSTUDIO_QUEUE: 'redis://b', REDIS_URL: 'redis://c' }, true)).toBe('redis://b');
     expect(queueUrlFrom(undefined, { REDIS_URL: 'redis://c' }, true)).toBe('redis://c');
     // a generic REDIS_URL never moves `run` off the local pool
@@ -161,9 +195,15 @@ describe('queue URL', () => {
 
   it('stalled-job timing: defaults, overrides, refusals', () => {
     expect(stallSettings({})).toEqual({ lockMs: 30_000, stalledMs: 15_000, maxStalled: 2 });
-    expect(stallSettings({ MECHSTUDIO_QUEUE_LOCK_MS: '2000', MECHSTUDIO_QUEUE_STALLED_MS: '1000' })).toEqual({ lockMs: 2000, stalledMs: 1000, maxStalled: 2 });
+    expect(stallSettings({ MECHSTUDIO_QUEUE_LOCK_MS: '2000', MECHSTUDIO_QUEUE_STALLED_MS: '1000' })).toEqual({
+      lockMs: 2000,
+      stalledMs: 1000,
+      maxStalled: 2,
+    });
     expect(stallSettings({ MECHSTUDIO_QUEUE_LOCK_MS: '4000' }).stalledMs).toBe(4000);
-    expect(() => stallSettings({ MECHSTUDIO_QUEUE_LOCK_MS: '10' })).toThrow(/MECHSTUDIO_QUEUE_LOCK_MS must be an integer from 1000/);
+    expect(() => stallSettings({ MECHSTUDIO_QUEUE_LOCK_MS: '10' })).toThrow(
+      /MECHSTUDIO_QUEUE_LOCK_MS must be an integer from 1000/,
+    );
     expect(() => stallSettings({ MECHSTUDIO_QUEUE_MAX_STALLED: 'x' })).toThrow(MechError);
   });
 
@@ -178,12 +218,20 @@ describe('queue URL', () => {
     expect(requestTooLarge('é'.repeat(max / 2))).toBeNull();
     expect(requestTooLarge(`${'é'.repeat(max / 2)}x`)?.code).toBe('too-large');
     expect(requestTooLarge('€'.repeat(max / 3 + 1))?.code).toBe('too-large');
-    expect(requestTooLarge('x'.repeat(1000), 999)).toMatchObject({ message: expect.stringMatching(/^this job's request is 0\.0 MiB, over the 0\.0 MiB/) });
+    expect(requestTooLarge('x'.repeat(1000), 999)).toMatchObject({
+      message: expect.stringMatching(/^this job's request is 0\.0 MiB, over the 0\.0 MiB/),
+    });
     // off the queue: not JSON-parsed at all (the text is not JSON), only measured
     expect(payloadTooLarge({ v: 1, request: `{${'x'.repeat(max)}` })).toMatchObject({ code: 'too-large' });
     expect(payloadTooLarge({ v: 1, request: 'x'.repeat(max) })).toBeNull();
     const third = Math.ceil(MAX_CARRIED_FILE_BYTES / 3);
-    expect(payloadTooLarge({ v: 1, request: '{}', files: { a: 'x'.repeat(third), b: 'x'.repeat(third), c: 'x'.repeat(third) } })).toMatchObject({
+    expect(
+      payloadTooLarge({
+        v: 1,
+        request: '{}',
+        files: { a: 'x'.repeat(third), b: 'x'.repeat(third), c: 'x'.repeat(third) },
+      }),
+    ).toMatchObject({
       code: 'too-large',
       message: expect.stringMatching(/files are over 64 MiB together/),
     });

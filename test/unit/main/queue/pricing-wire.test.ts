@@ -7,7 +7,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MessageChannel } from 'node:worker_threads';
-import { decodeFrame, encodeFrame, frameRows, need, pricingKey, readRegistration, signedRegistration } from '../../../../src-main/queue/pricing-wire';
+import {
+  decodeFrame,
+  encodeFrame,
+  frameRows,
+  need,
+  pricingKey,
+  readRegistration,
+  signedRegistration,
+} from '../../../../src-main/queue/pricing-wire';
 import { silentAfterMs, slicesOf } from '../../../../src-main/queue/pricing-master';
 import { openPricing } from '../../../../src-worker/lp/pricing-pool';
 import { portPricing, servePricing } from '../../../../src-worker/lp/pricing-port';
@@ -17,7 +25,12 @@ import { parseDomainSpec } from '../../../../src-worker/metric/parse-domain-spec
 describe('pricing frames', () => {
   it('carry doubles bit for bit, integers and bytes, and the header', () => {
     const x = new Float64Array([1 / 3, -0, 5e-324, -1.7976931348623157e308, Math.PI]);
-    const f = decodeFrame(encodeFrame({ t: 'price', round: 7 }, { lam: x.subarray(1), from: new Int32Array([3, -4]), only: new Uint8Array([1, 0, 1]) }));
+    const f = decodeFrame(
+      encodeFrame(
+        { t: 'price', round: 7 },
+        { lam: x.subarray(1), from: new Int32Array([3, -4]), only: new Uint8Array([1, 0, 1]) },
+      ),
+    );
     expect(f.head).toEqual({ t: 'price', round: 7 });
     const lam = need(f, 'lam', 'f64', 4);
     expect([...lam].map((v, i) => Object.is(v, x[i + 1]))).toEqual([true, true, true, true]);
@@ -26,7 +39,10 @@ describe('pricing frames', () => {
   });
 
   it('refuse what does not add up, with a message', () => {
-    const good = encodeFrame({ t: 'add' }, { from: new Int32Array([0]), to: new Int32Array([1]), factor: new Float64Array([2]) });
+    const good = encodeFrame(
+      { t: 'add' },
+      { from: new Int32Array([0]), to: new Int32Array([1]), factor: new Float64Array([2]) },
+    );
     expect(() => decodeFrame(Buffer.from('XXXX0000'))).toThrow(/does not start with MSP2/);
     expect(() => decodeFrame(good.subarray(0, good.length - 3))).toThrow(/array factor runs past the end/);
     expect(() => decodeFrame(Buffer.concat([good, Buffer.alloc(2)]))).toThrow(/2 bytes left after the arrays/);
@@ -108,17 +124,25 @@ describe('signed pricing frames and registrations', () => {
     const reg = { id: 'w1', version: '1/pricing-2', threads: 2, host: 'box', pid: 7 };
     expect(readRegistration(signedRegistration(reg, key), key)).toEqual(reg);
     expect(readRegistration(signedRegistration(reg, undefined), undefined)).toEqual(reg);
-    expect(readRegistration(signedRegistration(reg, undefined), key)).toBe("its registration is not signed with this queue's secret");
-    expect(readRegistration(signedRegistration(reg, other), key)).toBe("its registration is not signed with this queue's secret");
+    expect(readRegistration(signedRegistration(reg, undefined), key)).toBe(
+      "its registration is not signed with this queue's secret",
+    );
+    expect(readRegistration(signedRegistration(reg, other), key)).toBe(
+      "its registration is not signed with this queue's secret",
+    );
     const forged = JSON.parse(signedRegistration(reg, key)) as Record<string, unknown>;
-    expect(readRegistration(JSON.stringify({ ...forged, threads: 4096 }), key)).toBe("its registration is not signed with this queue's secret");
+    expect(readRegistration(JSON.stringify({ ...forged, threads: 4096 }), key)).toBe(
+      "its registration is not signed with this queue's secret",
+    );
     expect(readRegistration('{', key)).toBe('its registration is not JSON');
   });
 
   it('the secret comes from the environment or a file, and a short one is refused', () => {
     expect(pricingKey({})).toBeUndefined();
     expect(pricingKey({ MECHSTUDIO_QUEUE_SECRET: 'x'.repeat(16) })!.toString()).toBe('x'.repeat(16));
-    expect(() => pricingKey({ MECHSTUDIO_QUEUE_SECRET: 'short' })).toThrow('the queue secret must be at least 16 characters (it has 5)');
+    expect(() => pricingKey({ MECHSTUDIO_QUEUE_SECRET: 'short' })).toThrow(
+      'the queue secret must be at least 16 characters (it has 5)',
+    );
     expect(() => pricingKey({ MECHSTUDIO_QUEUE_SECRET_FILE: '/nonexistent-mechstudio-dir/secret' })).toThrow(
       /cannot read \/nonexistent-mechstudio-dir\/secret \(ENOENT\)/,
     );

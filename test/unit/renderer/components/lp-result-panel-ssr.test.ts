@@ -61,12 +61,24 @@ describe('LP result panel (server-side render)', () => {
       stoppedBy: 'target-gap',
     });
     expect(t).toContain('— (none for a spanner over 256 locations: solve the exact model)');
-    expect(t).toContain("reached the target gap (4.76%) for the spanner (δ = 1.1) model's own optimum, not the best possible");
+    expect(t).toContain(
+      "reached the target gap (4.76%) for the spanner (δ = 1.1) model's own optimum, not the best possible",
+    );
   });
 
   it('an exact model stopped by the time limit with a bound: the stopped words with the certified gap', () => {
-    const t = text({ ...base, exactLowerBound: 1.16727, lowerBound: 1.16727, gap: 0.0941, rounds: 1, stoppedBy: 'time-limit', timeLimitReached: true });
-    expect(t).toContain('time limit: this is the best private mechanism found, within 9.41% of the best possible (certified)');
+    const t = text({
+      ...base,
+      exactLowerBound: 1.16727,
+      lowerBound: 1.16727,
+      gap: 0.0941,
+      rounds: 1,
+      stoppedBy: 'time-limit',
+      timeLimitReached: true,
+    });
+    expect(t).toContain(
+      'time limit: this is the best private mechanism found, within 9.41% of the best possible (certified)',
+    );
     expect(t).toContain('1.16727 km (certified: no private mechanism does better)');
   });
 
@@ -79,7 +91,16 @@ describe('LP result panel (server-side render)', () => {
 
 describe('LP result panel: no certificate without a bound', () => {
   it('a bound of 0 (no pricing round gave one above 0) is not called certified', () => {
-    const t = text({ ...base, chosen: 'lp', exactLowerBound: 0, lowerBound: 0, gap: 1, rounds: 0, stoppedBy: 'time-limit', timeLimitReached: true });
+    const t = text({
+      ...base,
+      chosen: 'lp',
+      exactLowerBound: 0,
+      lowerBound: 0,
+      gap: 1,
+      rounds: 0,
+      stoppedBy: 'time-limit',
+      timeLimitReached: true,
+    });
     expect(t).toContain('bound on the best possible none yet: no bound above 0 was proved before the LP stopped');
     expect(t).toContain(' lower bound (exact model) none yet (0)');
     expect(t).not.toContain('certified lower bound');
@@ -87,7 +108,15 @@ describe('LP result panel: no certificate without a bound', () => {
   });
 
   it('a bound above 0 keeps its certificate words', () => {
-    const t = text({ ...base, chosen: 'lp', exactLowerBound: 1.16727, lowerBound: 1.16727, gap: 0.0941, rounds: 3, stoppedBy: 'time-limit' });
+    const t = text({
+      ...base,
+      chosen: 'lp',
+      exactLowerBound: 1.16727,
+      lowerBound: 1.16727,
+      gap: 0.0941,
+      rounds: 3,
+      stoppedBy: 'time-limit',
+    });
     expect(t).toContain('bound on the best possible 1.16727 km (certified: no private mechanism does better)');
     expect(t).toContain('certified lower bound (exact model) 1.16727 km');
   });

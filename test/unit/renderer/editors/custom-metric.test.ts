@@ -36,7 +36,8 @@ describe('custom metric import', () => {
       [',a,b\na,0,1e999\nb,1e999,0', "row a, column b: '1e999' is not a number", [0, 1]],
       ['0,"1\n1,0', 'malformed CSV at line 1, field 2: a quoted field is not closed before the end of the file'],
     ];
-    for (const [csv, error, cell] of refused) expect(parseMetricCsv(csv), csv).toMatchObject({ ok: false, error, ...(cell && { row: cell[0], col: cell[1] }) });
+    for (const [csv, error, cell] of refused)
+      expect(parseMetricCsv(csv), csv).toMatchObject({ ok: false, error, ...(cell && { row: cell[0], col: cell[1] }) });
     expect(validateMetric(['a'], [0])).toBeNull();
   });
 

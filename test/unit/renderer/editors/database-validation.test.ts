@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { answerGraph, validateDatabase, type DatabaseFields } from '../../../../src-renderer/editors/database-validation';
+import {
+  answerGraph,
+  validateDatabase,
+  type DatabaseFields,
+} from '../../../../src-renderer/editors/database-validation';
 
 const base: DatabaseFields = { individuals: 5, values: 4, absent: false, metric: 'hamming', query: 'none', k: 2 };
 
@@ -33,7 +37,9 @@ describe('database and query editor', () => {
     expect(e.individuals).toMatch(/≥ 1/);
     expect(e.values).toMatch(/at least 2 values/);
     expect(validateDatabase({ ...base, query: 'kcount', k: 9 }).k).toMatch(/between 1 and 8/);
-    expect(validateDatabase({ ...base, individuals: 30, values: 10 }).individuals).toMatch(/too many to list; pick a query/);
+    expect(validateDatabase({ ...base, individuals: 30, values: 10 }).individuals).toMatch(
+      /too many to list; pick a query/,
+    );
     expect(validateDatabase({ ...base, individuals: 30, values: 10, query: 'count' })).toEqual({});
   });
 
@@ -49,12 +55,16 @@ describe('database and query editor', () => {
     expect(answerGraph({ ...base, individuals: u, values: v, query: 'max' })).toMatchObject(bruteForce(u, v, mx));
     expect(answerGraph({ ...base, individuals: u, values: v, query: 'max' }).domain).toBe('max:3,2');
     const median = (x: number[]): string => String([...x].sort((a, b) => a - b)[1]);
-    expect(answerGraph({ ...base, individuals: u, values: v, query: 'percentile', p: 50 })).toMatchObject(bruteForce(u, v, median));
+    expect(answerGraph({ ...base, individuals: u, values: v, query: 'percentile', p: 50 })).toMatchObject(
+      bruteForce(u, v, median),
+    );
     const avg = (x: number[]): string => (x.reduce((a, b) => a + b, 0) / u).toFixed(6);
     expect(answerGraph({ ...base, individuals: u, values: v, query: 'average' })).toMatchObject(bruteForce(u, v, avg));
     // k = 2 simultaneous counts: each record is in category 0 (neither), 1, 2 or both (3)
     const two = (x: number[]): string => `${x.filter((a) => a & 1).length},${x.filter((a) => a & 2).length}`;
-    expect(answerGraph({ ...base, individuals: u, values: 4, query: 'kcount', k: 2 })).toMatchObject(bruteForce(u, 4, two));
+    expect(answerGraph({ ...base, individuals: u, values: 4, query: 'kcount', k: 2 })).toMatchObject(
+      bruteForce(u, 4, two),
+    );
     const whole = (x: number[]): string => x.join('');
     expect(answerGraph({ ...base, individuals: u, values: v, query: 'none' })).toMatchObject(bruteForce(u, v, whole));
     // which category has the most records (ties to the smallest index): K = 3 categories, u = 3
@@ -66,13 +76,24 @@ describe('database and query editor', () => {
   });
 
   it('the absent value adds one value to the universe', () => {
-    expect(answerGraph({ ...base, individuals: 2, values: 3, absent: true, query: 'none' })).toMatchObject({ domain: 'db:2,3:absent', nodes: 16, edges: 48 });
+    expect(answerGraph({ ...base, individuals: 2, values: 3, absent: true, query: 'none' })).toMatchObject({
+      domain: 'db:2,3:absent',
+      nodes: 16,
+      edges: 48,
+    });
     expect(answerGraph({ ...base, individuals: 2, values: 3, metric: 'max', query: 'none' })).toMatchObject({
       domain: 'db:2,3:metric=max',
       nodes: 9,
       edges: 20,
     });
-    expect(answerGraph({ ...base, individuals: 2, values: 3, metric: 'manhattan', query: 'none' })).toMatchObject({ nodes: 9, edges: 12 });
-    expect(answerGraph({ ...base, individuals: 2, values: 3, absent: false, query: 'most' })).toMatchObject({ domain: 'argmax:3,2', nodes: 3, edges: 3 });
+    expect(answerGraph({ ...base, individuals: 2, values: 3, metric: 'manhattan', query: 'none' })).toMatchObject({
+      nodes: 9,
+      edges: 12,
+    });
+    expect(answerGraph({ ...base, individuals: 2, values: 3, absent: false, query: 'most' })).toMatchObject({
+      domain: 'argmax:3,2',
+      nodes: 3,
+      edges: 3,
+    });
   });
 });

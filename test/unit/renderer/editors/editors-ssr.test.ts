@@ -5,21 +5,28 @@
 import { describe, expect, it } from 'vitest';
 import { useSsrComponents, type Render } from '../../support/ssr';
 
-const ssr = useSsrComponents(['/src-renderer/editors/GridEditor.svelte', '/src-renderer/editors/DatabaseEditor.svelte']);
+const ssr = useSsrComponents([
+  '/src-renderer/editors/GridEditor.svelte',
+  '/src-renderer/editors/DatabaseEditor.svelte',
+]);
 const render: Render = (c, o) => ssr.render(c, o);
 const GridEditor = (): unknown => ssr.component('/src-renderer/editors/GridEditor.svelte');
 const DatabaseEditor = (): unknown => ssr.component('/src-renderer/editors/DatabaseEditor.svelte');
 
 describe('editors (server-side render)', () => {
   it('grid editor shows its fields and the number of locations', () => {
-    const html = render(GridEditor(), { props: { form: { kind: 'grid', rows: 20, cols: 30, step: 0.5, metric: 'manhattan' }, onchange: () => {} } }).body;
+    const html = render(GridEditor(), {
+      props: { form: { kind: 'grid', rows: 20, cols: 30, step: 0.5, metric: 'manhattan' }, onchange: () => {} },
+    }).body;
     expect(html).toContain('600 locations');
     expect(html).toContain('manhattan distance × 0.5 km');
     expect(html).not.toContain('field-error');
   });
 
   it('grid editor shows each validation message in place', () => {
-    const html = render(GridEditor(), { props: { form: { kind: 'grid', rows: 0, cols: 2000, step: -1, metric: 'euclidean' }, onchange: () => {} } }).body;
+    const html = render(GridEditor(), {
+      props: { form: { kind: 'grid', rows: 0, cols: 2000, step: -1, metric: 'euclidean' }, onchange: () => {} },
+    }).body;
     expect(html).toContain('rows must be a whole number ≥ 1');
     expect(html).toContain('at most 1000 columns');
     expect(html).toContain('cell size must be a number > 0');

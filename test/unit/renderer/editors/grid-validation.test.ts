@@ -85,7 +85,9 @@ describe('grid editor validation', () => {
     // a text the engine refuses is 'other', with the engine's message (the shared grammar)
     const bad = parseDomainText('grid:4x4:step=0');
     expect(bad.kind).toBe('other');
-    expect(bad.kind === 'other' && bad.error).toMatch(/^malformed domain 'grid:4x4:step=0': expected grid:RxC.* with S a number > 0; accepted forms: /);
+    expect(bad.kind === 'other' && bad.error).toMatch(
+      /^malformed domain 'grid:4x4:step=0': expected grid:RxC.* with S a number > 0; accepted forms: /,
+    );
     expect(domainSize(bad)).toBeNaN();
   });
 });

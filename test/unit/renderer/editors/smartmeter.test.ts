@@ -32,19 +32,38 @@ describe('smart meter: time column and unit kept', () => {
   });
 
   it('units from headers; times as clock, dates or numbers; clock times continue past midnight; bad times named', () => {
-    expect(['power (W)', 'energy [kWh]', 'consumption_kWh', 'kw', 'reading'].map(unitOfHeader)).toEqual(['W', 'kWh', 'kWh', 'kW', undefined]);
+    expect(['power (W)', 'energy [kWh]', 'consumption_kWh', 'kw', 'reading'].map(unitOfHeader)).toEqual([
+      'W',
+      'kWh',
+      'kWh',
+      'kW',
+      undefined,
+    ]);
     const d = parseTraceCsv('timestamp,power (kW)\n2024-03-01T23:00:00Z,1.5\n2024-03-02T00:00:00Z,0.5\n');
-    expect(d).toMatchObject({ ok: true, timeKind: 'date', unit: 'kW', values: [1.5, 0.5], times: [Date.UTC(2024, 2, 1, 23), Date.UTC(2024, 2, 2, 0)] });
+    expect(d).toMatchObject({
+      ok: true,
+      timeKind: 'date',
+      unit: 'kW',
+      values: [1.5, 0.5],
+      times: [Date.UTC(2024, 2, 1, 23), Date.UTC(2024, 2, 2, 0)],
+    });
     expect(formatTime(Date.UTC(2024, 2, 2, 0, 30), 'date')).toBe('2024-03-02 00:30');
     const m = parseTraceCsv('23:59:50,1\n00:00:00,2\n00:00:10,3\n');
     expect(m).toMatchObject({ ok: true, times: [86_390, 86_400, 86_410] });
     expect(formatTime(86_410, 'clock', true)).toBe('00:00:10 (+1d)');
-    expect([formatTime(86_400, 'clock'), formatTime(7200, 'clock'), formatTime(2 * 86_400, 'clock')]).toEqual(['24:00', '02:00', '24:00 (+1d)']);
+    expect([formatTime(86_400, 'clock'), formatTime(7200, 'clock'), formatTime(2 * 86_400, 'clock')]).toEqual([
+      '24:00',
+      '02:00',
+      '24:00 (+1d)',
+    ]);
     expect(parseTraceCsv('t,v\n10:00,1\nlater,2\n')).toEqual({
       ok: false,
       error: "line 3: 'later' is not a time (HH:MM:SS, a date such as 2024-01-31T08:00 or a number)",
     });
-    expect(parseTraceCsv('t,v\n1,1\n1,2\n')).toEqual({ ok: false, error: "line 3: time '1' does not come after the previous reading's" });
+    expect(parseTraceCsv('t,v\n1,1\n1,2\n')).toEqual({
+      ok: false,
+      error: "line 3: time '1' does not come after the previous reading's",
+    });
     expect(parseTraceCsv('1\n2\n3\n')).toEqual({ ok: true, values: [1, 2, 3] });
   });
 
@@ -64,7 +83,9 @@ describe('smart meter: time column and unit kept', () => {
 
 describe('smart meter: levels, error figures, noise warning, envelope', () => {
   it('0 or 1 levels get a plain message, 2..64 none', () => {
-    expect(levelsProblem(1)).toMatch(/^1 level: a trace needs at least 2 quantisation levels \(with one level every reading is the same value\)/);
+    expect(levelsProblem(1)).toMatch(
+      /^1 level: a trace needs at least 2 quantisation levels \(with one level every reading is the same value\)/,
+    );
     expect(levelsProblem(0)).toMatch(/^0 levels: a trace needs at least 2/);
     expect(levelsProblem(2.5)).toMatch(/whole number from 2 to 64/);
     expect(levelsProblem(Number.NaN)).toMatch(/whole number/);
@@ -91,7 +112,10 @@ describe('smart meter: levels, error figures, noise warning, envelope', () => {
     expect(() => errorFigures([1, 2], [1])).toThrow(/same length/);
     // a release ignoring the trace: each of the levels equally likely
     const t = quantise([0, 10, 30], 4); // levels at 0, 10, 20, 30
-    expect(blindMae([0, 10, 30], t, 4)).toBeCloseTo(((0 + 10 + 20 + 30) / 4 + (10 + 0 + 10 + 20) / 4 + (30 + 20 + 10 + 0) / 4) / 3, 12);
+    expect(blindMae([0, 10, 30], t, 4)).toBeCloseTo(
+      ((0 + 10 + 20 + 30) / 4 + (10 + 0 + 10 + 20) / 4 + (30 + 20 + 10 + 0) / 4) / 3,
+      12,
+    );
   });
 
   it('warns when eps per reading makes the release noise: d∞ over 8,640 readings at eps 2 gives 0.00023 per reading', () => {

@@ -23,8 +23,14 @@ describe('number fields', () => {
     expect(parseNumberField('ln 4', level)).toEqual({ ok: true, value: Math.log(4) });
     expect(parseNumberField('ln(2)/2', EPSILON_RULE)).toEqual({ ok: true, value: Math.LN2 / 2 });
     // a stored ln k is shown as the expression (it fits the field) and reads back exactly; other numbers as they are
-    for (const k of [2, 3, 10]) expect(parseNumberField(numberText(Math.log(k)), EPSILON_RULE)).toEqual({ ok: true, value: Math.log(k) });
-    expect([numberText(Math.LN2), numberText(0.5), numberText(Math.LN2 + 1e-15), numberText(undefined)]).toEqual(['ln 2', '0.5', String(Math.LN2 + 1e-15), '']);
+    for (const k of [2, 3, 10])
+      expect(parseNumberField(numberText(Math.log(k)), EPSILON_RULE)).toEqual({ ok: true, value: Math.log(k) });
+    expect([numberText(Math.LN2), numberText(0.5), numberText(Math.LN2 + 1e-15), numberText(undefined)]).toEqual([
+      'ln 2',
+      '0.5',
+      String(Math.LN2 + 1e-15),
+      '',
+    ]);
     expect(parseNumberField(' 2*ln 3 ', EPSILON_RULE)).toEqual({ ok: true, value: 2 * Math.log(3) });
     expect(parseNumberField('0.5', EPSILON_RULE)).toEqual({ ok: true, value: 0.5 });
   });
@@ -51,7 +57,11 @@ describe('number fields', () => {
 /** A 3 x 3 town, its uniform prior 'pop', planar Laplace 'pl' under it, and one analysis of each kind checked. */
 function proj(): ProjectInput {
   return {
-    ...starterProject('v', { id: 'town', name: 'Town', domain: 'grid:3x3' }, 'pop', { id: 'pl', kind: 'planar-laplace', epsilon: 1 }),
+    ...starterProject('v', { id: 'town', name: 'Town', domain: 'grid:3x3' }, 'pop', {
+      id: 'pl',
+      kind: 'planar-laplace',
+      epsilon: 1,
+    }),
     analyses: [
       { id: 'sw', type: 'sweep', domain: 'town', kinds: ['tg'], from: 0.1, to: 2, steps: 10, prior: 'pop' },
       { id: 'm', type: 'measure', mechanism: 'pl', prior: 'pop' },
@@ -65,11 +75,17 @@ describe('analyses are checked before Run', () => {
     const p = proj();
     for (const a of p.analyses!) expect(analysisProblems(a, p)).toEqual([]);
     const sw = { ...p.analyses![0]!, from: 2, to: 1, kinds: [] } as AnalysisIn;
-    expect(analysisProblems(sw, p)).toEqual(['ε from (2) must be smaller than ε to (1)', 'pick at least one mechanism to plot']);
+    expect(analysisProblems(sw, p)).toEqual([
+      'ε from (2) must be smaller than ε to (1)',
+      'pick at least one mechanism to plot',
+    ]);
     const st = { ...p.analyses![0]!, steps: 1 } as AnalysisIn;
     expect(analysisProblems(st, p)).toEqual(['steps must be a whole number from 2 to 500 (it is 1)']);
     const reg = { ...p.analyses![2]!, epsilon: 0, prior: 'gone' } as AnalysisIn;
-    expect(analysisProblems(reg, p)).toEqual(['ε must be more than 0 (it is 0)', "the prior 'gone' no longer exists: pick another"]);
+    expect(analysisProblems(reg, p)).toEqual([
+      'ε must be more than 0 (it is 0)',
+      "the prior 'gone' no longer exists: pick another",
+    ]);
   });
 });
 
@@ -88,7 +104,11 @@ describe('rename and duplicate', () => {
     const p = proj();
     expect(renameItem(p, 'prior', 'pop', 'people')).toBe('people');
     expect(p.mechanisms![0]!.prior).toBe('people');
-    expect(p.analyses!.filter((a) => 'prior' in a).map((a) => (a as { prior?: string }).prior)).toEqual(['people', 'people', 'people']);
+    expect(p.analyses!.filter((a) => 'prior' in a).map((a) => (a as { prior?: string }).prior)).toEqual([
+      'people',
+      'people',
+      'people',
+    ]);
     renameItem(p, 'mechanism', 'pl', 'planar');
     expect((p.analyses![1] as { mechanism: string }).mechanism).toBe('planar');
     expect(projectSchema.safeParse(p).success).toBe(true);
@@ -188,7 +208,8 @@ describe('plain language', () => {
   it('the glossary explains every term the app uses, once each', () => {
     const ids = GLOSSARY.map((g) => g.id);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const t of ['epsilon', 'level', 'prior', 'regular', 'corner', 'leakage', 'check', 'stale', 'optimal']) expect(ids).toContain(t);
+    for (const t of ['epsilon', 'level', 'prior', 'regular', 'corner', 'leakage', 'check', 'stale', 'optimal'])
+      expect(ids).toContain(t);
     for (const g of GLOSSARY) expect(g.text).not.toMatch(/SPEC|§/);
   });
 });

@@ -8,12 +8,26 @@
 import { describe, expect, it } from 'vitest';
 import { applySource } from '../../../../src-renderer/lib/project-model';
 import type { ProjectMechanismIn } from '../../../../src-shared/project/item-requests';
-import { cellCounts, cellOfLabel, HEADER_CHOICES, pointsImportFor, secretCells, secretLabels } from '../../../../src-renderer/lib/apply-view';
+import {
+  cellCounts,
+  cellOfLabel,
+  HEADER_CHOICES,
+  pointsImportFor,
+  secretCells,
+  secretLabels,
+} from '../../../../src-renderer/lib/apply-view';
 import { applyRequestSchema } from '../../../../src-shared/protocol/requests';
 import { projectSchema, type ProjectInput } from '../../../../src-shared/protocol/project';
 import { localProjection } from '../../../../src-shared/data/points-grid';
 
-const binning = { rows: 3, cols: 3, cellKm: 0.5, xMin: -0.75, yMax: 0.75, projection: { lat0: 48.85, lon0: 2.35, latMin: 48.84, latMax: 48.86 } };
+const binning = {
+  rows: 3,
+  cols: 3,
+  cellKm: 0.5,
+  xMin: -0.75,
+  yMax: 0.75,
+  projection: { lat0: 48.85, lon0: 2.35, latMin: 48.84, latMax: 48.86 },
+};
 const points = { file: 'homes.csv', binning, box: null, smoothing: 0.5, inside: 20, outside: 0 };
 const lp: ProjectMechanismIn = { id: 'lp', domain: 'town', kind: 'optimal', epsilon: 1, prior: 'homes', loss: 'dist' };
 const pl: ProjectMechanismIn = { id: 'pl', domain: 'town', kind: 'planar-laplace', epsilon: 1, prior: 'flat' };
@@ -73,7 +87,13 @@ describe('the header choice (as apply --header yes|no)', () => {
     expect(HEADER_CHOICES.map((h) => h.value)).toEqual(['auto', 'yes', 'no']);
     for (const header of ['yes', 'no'] as const)
       expect(
-        applyRequestSchema.safeParse({ type: 'apply', mechanism: { domain: 'line:3', epsilon: 1, kind: 'tg' }, header, input: 'i.csv', out: 'o.csv' }).success,
+        applyRequestSchema.safeParse({
+          type: 'apply',
+          mechanism: { domain: 'line:3', epsilon: 1, kind: 'tg' },
+          header,
+          input: 'i.csv',
+          out: 'o.csv',
+        }).success,
       ).toBe(true);
   });
 

@@ -10,13 +10,27 @@ import { itemHash } from '../../../../src-renderer/lib/kept-results';
 import { channelSource } from '../../../../src-shared/project/item-requests';
 import type { ItemResult } from '../../../../src-renderer/lib/item-result';
 import type * as ComputeModule from '../../../../src-renderer/lib/compute.svelte';
-import type { ChannelStatus, CheckResult, JobError, JobRequest, JobResult, MechStudioApi, ProjectInput } from '../../../../src-shared/protocol/index';
+import type {
+  ChannelStatus,
+  CheckResult,
+  JobError,
+  JobRequest,
+  JobResult,
+  MechStudioApi,
+  ProjectInput,
+} from '../../../../src-shared/protocol/index';
 
 const PATH = '/src-renderer/lib/compute.svelte.ts';
 const ssr = useSsrModules([PATH]);
 const mod = (): typeof ComputeModule => ssr.module(PATH) as typeof ComputeModule;
 
-const checkResult = { type: 'check', epsilon: 1, effectiveEpsilon: 0.9, private: true, violations: [] } as unknown as CheckResult;
+const checkResult = {
+  type: 'check',
+  epsilon: 1,
+  effectiveEpsilon: 0.9,
+  private: true,
+  violations: [],
+} as unknown as CheckResult;
 const measureResult = { type: 'measure' } as unknown as JobResult;
 type Answer = (req: JobRequest) => Promise<JobResult>;
 
@@ -83,7 +97,9 @@ describe('computing items', () => {
   });
 
   it('a failed recompute keeps the previous result, marked with the failure, and says so', async () => {
-    const { host, compute } = fakeHost(() => Promise.reject({ code: 'crashed', message: 'the worker stopped' } as JobError));
+    const { host, compute } = fakeHost(() =>
+      Promise.reject({ code: 'crashed', message: 'the worker stopped' } as JobError),
+    );
     host.results.reg = doneResult(itemHash(host.project, 'reg'));
     await compute.computeAnalysis('reg');
     expect(host.results.reg).toMatchObject({ status: 'done', stale: false, failed: 'the worker stopped' });
@@ -108,7 +124,9 @@ describe('computing items', () => {
 
   it('a result that arrives after another project opened is dropped', async () => {
     let finish!: (r: JobResult) => void;
-    const { host, compute } = fakeHost((req) => (req.type === 'regular' ? new Promise((r) => (finish = r)) : byType()(req)));
+    const { host, compute } = fakeHost((req) =>
+      req.type === 'regular' ? new Promise((r) => (finish = r)) : byType()(req),
+    );
     const running = compute.computeAnalysis('reg');
     expect(host.results.reg).toEqual({ status: 'running', jobId: 'job-1' });
     host.results = {};
@@ -119,7 +137,9 @@ describe('computing items', () => {
   });
 
   it("an LP's result goes into the autosave of an unsaved edit", async () => {
-    const { host, compute } = fakeHost((req) => Promise.resolve(req.type === 'mechanism' ? mechanismResult(true, 'ref-1') : checkResult));
+    const { host, compute } = fakeHost((req) =>
+      Promise.resolve(req.type === 'mechanism' ? mechanismResult(true, 'ref-1') : checkResult),
+    );
     host.dirty = true;
     await compute.computeMechanism('pl');
     expect(host.autosaves).toBe(1);

@@ -24,7 +24,9 @@ describe('glossary coverage', () => {
   });
 
   it('every loss offered in a menu and every LP constraint model', () => {
-    const sources = ['src-renderer/views/MechanismView.svelte', 'src-renderer/views/AnalysisView.svelte'].map((f) => readFileSync(join(ROOT, f), 'utf8'));
+    const sources = ['src-renderer/views/MechanismView.svelte', 'src-renderer/views/AnalysisView.svelte'].map((f) =>
+      readFileSync(join(ROOT, f), 'utf8'),
+    );
     const values = new Set<string>();
     for (const src of sources) for (const m of src.matchAll(/<option value="([a-z0-9]+)"/g)) values.add(m[1]!);
     for (const v of ['bin', 'nib', 'dist', 'dist2']) expect(values.has(v), `${v} is offered`).toBe(true);
@@ -39,7 +41,17 @@ describe('glossary coverage', () => {
   });
 
   it('the words of a result: effective ε, certified bound and gap, usefulness', () => {
-    for (const w of ['effective ε', 'certified bound', 'gap', 'usefulness', 'remap', 'regular prior', 'corner priors', 'capacity', 'leakage'])
+    for (const w of [
+      'effective ε',
+      'certified bound',
+      'gap',
+      'usefulness',
+      'remap',
+      'regular prior',
+      'corner priors',
+      'capacity',
+      'leakage',
+    ])
       expect(covered(w), w).toBe(true);
   });
 

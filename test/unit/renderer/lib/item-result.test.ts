@@ -20,7 +20,12 @@ const project: ProjectInput = {
 };
 const done = (channelRef?: string): ItemResult => ({
   status: 'done',
-  result: { type: 'mechanism', exists: true, epsilon: 1, ...(channelRef ? { channelRef } : {}) } as unknown as MechanismResult,
+  result: {
+    type: 'mechanism',
+    exists: true,
+    epsilon: 1,
+    ...(channelRef ? { channelRef } : {}),
+  } as unknown as MechanismResult,
 });
 
 describe('computedChannel', () => {
@@ -34,11 +39,15 @@ describe('computedChannel', () => {
   });
 
   it('says why not: no result, a lost channel, stale inputs, a failure', () => {
-    expect(computedChannel(project, 'pl', undefined)).toEqual({ why: 'not computed yet: compute it in its editor first' });
+    expect(computedChannel(project, 'pl', undefined)).toEqual({
+      why: 'not computed yet: compute it in its editor first',
+    });
     expect(computedChannel(project, 'lp', { ...done('abc123'), notKept: 'the channel file is gone' })).toEqual({
       why: 'not kept: the channel file is gone (compute it again)',
     });
-    expect(computedChannel(project, 'pl', { ...done(), stale: true })).toEqual({ why: 'inputs changed since it was computed: compute it again' });
+    expect(computedChannel(project, 'pl', { ...done(), stale: true })).toEqual({
+      why: 'inputs changed since it was computed: compute it again',
+    });
     expect(computedChannel(project, 'lp', done())).toEqual({ why: 'not computed yet: compute it in its editor first' });
     expect(computedChannel(project, 'gone', done())).toEqual({ why: 'does not exist' });
   });

@@ -5,8 +5,19 @@ import type { ItemResult } from '../../../../src-renderer/lib/item-result';
 import type { CheckResult, MechanismResult } from '../../../../src-shared/protocol/results';
 
 const mechanism = (exists: boolean): MechanismResult =>
-  ({ type: 'mechanism', exists, effectiveEpsilon: exists ? 1 : null, guaranteedEpsilon: exists ? 1 : null }) as unknown as MechanismResult;
-const check = (priv: boolean): CheckResult => ({ type: 'check', epsilon: 1, effectiveEpsilon: priv ? 0.9 : 1.7, private: priv, violations: [] });
+  ({
+    type: 'mechanism',
+    exists,
+    effectiveEpsilon: exists ? 1 : null,
+    guaranteedEpsilon: exists ? 1 : null,
+  }) as unknown as MechanismResult;
+const check = (priv: boolean): CheckResult => ({
+  type: 'check',
+  epsilon: 1,
+  effectiveEpsilon: priv ? 0.9 : 1.7,
+  private: priv,
+  violations: [],
+});
 
 describe('item status', () => {
   const cases: [string, ItemResult | undefined, ItemStatus, boolean?][] = [
@@ -19,7 +30,11 @@ describe('item status', () => {
       'not-checked',
       true,
     ],
-    ['a mechanism too large to compute is a failure', { status: 'error', error: { code: 'too-large', message: 'over the limit' } }, 'error'],
+    [
+      'a mechanism too large to compute is a failure',
+      { status: 'error', error: { code: 'too-large', message: 'over the limit' } },
+      'error',
+    ],
     ['failed', { status: 'error', error: { code: 'invalid-input', message: 'bad' } }, 'error'],
     [
       'the last Compute failed: the earlier result (and its green tick) is not what was asked',

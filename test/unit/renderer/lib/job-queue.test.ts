@@ -32,7 +32,11 @@ describe('the jobs panel list', () => {
     await Promise.resolve();
     expect([ids, q.jobs[0]!.jobId, q.jobs[0]!.status]).toEqual([['job-1'], 'job-1', 'running']);
     await q.stop('job-1');
-    expect([f.stopped, q.jobs[0]!.stopping, q.jobs[0]!.message]).toEqual([['job-1'], true, 'stopping: keeping the best mechanism so far…']);
+    expect([f.stopped, q.jobs[0]!.stopping, q.jobs[0]!.message]).toEqual([
+      ['job-1'],
+      true,
+      'stopping: keeping the best mechanism so far…',
+    ]);
     f.emit({ kind: 'result', jobId: 'job-1', result: rows, elapsedMs: 40 });
     await expect(lp).resolves.toBe(rows);
     expect(q.jobs[0]).toMatchObject({ status: 'done', fraction: 1, message: 'done', elapsedMs: 40 });
@@ -42,7 +46,9 @@ describe('the jobs panel list', () => {
     const bad: JobError = { code: 'invalid-input', message: 'no such domain' };
     const f = fakeApi({ answer: (r) => (r.type === 'check' ? bad : { code: 'cancelled', message: 'cancelled' }) });
     const q = queueOn(f.api);
-    await expect(q.run({ type: 'check', domain: 'grid:2x2', epsilon: 1, channelRef: 'c' } as never, 'check')).rejects.toEqual(bad);
+    await expect(
+      q.run({ type: 'check', domain: 'grid:2x2', epsilon: 1, channelRef: 'c' } as never, 'check'),
+    ).rejects.toEqual(bad);
     await expect(q.run(mech, 'LP')).rejects.toMatchObject({ code: 'cancelled' });
     expect(q.jobs.map((j) => [j.label, j.status, j.message])).toEqual([
       ['LP', 'cancelled', 'cancelled'],
@@ -66,10 +72,16 @@ describe('the jobs panel list', () => {
     f.emit({ kind: 'result', jobId: 'job-1', result: rows, elapsedMs: 12 });
     await expect(fetching).resolves.toBe(rows);
     expect(q.jobs.length).toBe(0);
-    await expect(q.fetchRows({ type: 'rows', channelRef: 'c', from: 2, count: 10 } as never)).rejects.toMatchObject({ code: 'cancelled' });
+    await expect(q.fetchRows({ type: 'rows', channelRef: 'c', from: 2, count: 10 } as never)).rejects.toMatchObject({
+      code: 'cancelled',
+    });
     expect(q.jobs.length).toBe(0);
-    await expect(q.fetchRows({ type: 'rows', channelRef: 'c', from: 1, count: 10 } as never)).rejects.toMatchObject({ code: 'internal' });
-    expect(q.jobs.map((j) => [j.label, j.status, j.message])).toEqual([['rows for a view', 'error', 'channel file unreadable']]);
+    await expect(q.fetchRows({ type: 'rows', channelRef: 'c', from: 1, count: 10 } as never)).rejects.toMatchObject({
+      code: 'internal',
+    });
+    expect(q.jobs.map((j) => [j.label, j.status, j.message])).toEqual([
+      ['rows for a view', 'error', 'channel file unreadable'],
+    ]);
     expect(f.submitted.length).toBe(3);
   });
 

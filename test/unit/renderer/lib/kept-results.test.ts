@@ -39,7 +39,13 @@ function project(): ProjectInput {
     version: 2,
     name: 'kept',
     domains: [{ id: 'town', name: 'Town', domain: 'grid:4x4:step=0.5' }],
-    priors: [{ id: 'pop', domain: 'town', prior: { kind: 'vector', values: Array.from({ length: 16 }, (_, i) => (i + 1) / 136) } }],
+    priors: [
+      {
+        id: 'pop',
+        domain: 'town',
+        prior: { kind: 'vector', values: Array.from({ length: 16 }, (_, i) => (i + 1) / 136) },
+      },
+    ],
     mechanisms: [
       { id: 'pl', domain: 'town', kind: 'planar-laplace', epsilon: 1, prior: 'pop' },
       { id: 'lp', domain: 'town', kind: 'optimal', epsilon: 1, prior: 'pop', loss: 'dist', lpModel: 'exact' },
@@ -56,12 +62,21 @@ async function computeAll(p: ProjectInput): Promise<Record<string, HeldResult>> 
   const held: Record<string, HeldResult> = {};
   for (const m of p.mechanisms ?? []) {
     const hash = itemHash(p, m.id)!;
-    held[m.id] = { status: 'done', hash, result: await run(mechanismRequest(p, m, APP_REQUESTS)), computedAt: '2026-11-24T00:00:00.000Z' };
+    held[m.id] = {
+      status: 'done',
+      hash,
+      result: await run(mechanismRequest(p, m, APP_REQUESTS)),
+      computedAt: '2026-11-24T00:00:00.000Z',
+    };
   }
   for (const a of p.analyses ?? []) {
     const m = 'mechanism' in a ? (p.mechanisms ?? []).find((x) => x.id === a.mechanism) : undefined;
     const source = m ? channelSource(p, m, (held[m.id]!.result as MechanismResult).channelRef) : undefined;
-    held[a.id] = { status: 'done', hash: itemHash(p, a.id)!, result: await run(analysisRequest(p, a, { ...APP_REQUESTS, source })) };
+    held[a.id] = {
+      status: 'done',
+      hash: itemHash(p, a.id)!,
+      result: await run(analysisRequest(p, a, { ...APP_REQUESTS, source })),
+    };
   }
   return held;
 }
@@ -110,7 +125,12 @@ describe('input hashes', () => {
       x.priors![0]!.id = 'people';
       for (const m of x.mechanisms!) m.prior = 'people';
     });
-    expect([itemHash(q, 'pl'), itemHash(q, 'lp'), itemHash(q, 'pl-measures'), itemHash(q, 'cap')]).toEqual([pl, lp, meas, cap]);
+    expect([itemHash(q, 'pl'), itemHash(q, 'lp'), itemHash(q, 'pl-measures'), itemHash(q, 'cap')]).toEqual([
+      pl,
+      lp,
+      meas,
+      cap,
+    ]);
     // unknown items have no hash
     expect(itemHash(p, 'nothing')).toBeNull();
   });
@@ -155,7 +175,15 @@ describe('the project file carries results', () => {
   it('an LP result is kept and restored without a solve; opening plans no expensive job', async () => {
     const p = project();
     p.analyses = [{ id: 'lp-measures', type: 'measure', mechanism: 'lp' }];
-    p.analyses.push({ id: 'sweep-lp', type: 'sweep', domain: 'town', kinds: ['optimal', 'tg'], from: 0.5, to: 1, steps: 2 });
+    p.analyses.push({
+      id: 'sweep-lp',
+      type: 'sweep',
+      domain: 'town',
+      kinds: ['optimal', 'tg'],
+      from: 0.5,
+      to: 1,
+      steps: 2,
+    });
     const hash = itemHash(p, 'lp')!;
     const result = await run(mechanismRequest(p, p.mechanisms![1]!, APP_REQUESTS));
     const { project: saved } = projectWithResults(p, { lp: { status: 'done', hash, result } });
@@ -175,7 +203,13 @@ describe('the project file carries results', () => {
         type: 'capacity',
         multiplicative: 1,
         additive: 1,
-        matrix: { rows: 1, cols: n, data: Array(n).fill(0.5), rowLabels: ['a'], colLabels: Array.from({ length: n }, (_, i) => `c${i}`) },
+        matrix: {
+          rows: 1,
+          cols: n,
+          data: Array(n).fill(0.5),
+          rowLabels: ['a'],
+          colLabels: Array.from({ length: n }, (_, i) => `c${i}`),
+        },
       }) as unknown as JobResult;
     const held: Record<string, HeldResult> = {
       cap: { status: 'done', hash: itemHash(p, 'cap')!, result: big(3000) },
@@ -195,7 +229,9 @@ describe('the project file carries results', () => {
     expect(p.results).toBeUndefined();
     expect(restoreResults(p).held).toEqual({});
     const cap = { type: 'capacity', domain: 'grid:4x4:step=0.5', epsilon: 1, multiplicative: 2, additive: 0.5 };
-    expect(projectSchema.safeParse({ ...project(), results: { cap: { hash: '0123456789abcdef', result: cap } } }).success).toBe(true);
+    expect(
+      projectSchema.safeParse({ ...project(), results: { cap: { hash: '0123456789abcdef', result: cap } } }).success,
+    ).toBe(true);
     const bad = { ...project(), results: { ghost: { hash: '0123456789abcdef', result: cap } } };
     const r = projectSchema.safeParse(bad);
     expect(r.success).toBe(false);

@@ -8,11 +8,25 @@
 import { describe, expect, it } from 'vitest';
 import { askKeptChannels, markNotKept, type ChannelClaimOf } from '../../../../src-renderer/lib/kept-status';
 import type { ItemResult } from '../../../../src-renderer/lib/item-result';
-import type { ChannelClaim, ChannelStatus, CheckResult, MechanismResult, MechStudioApi } from '../../../../src-shared/protocol/index';
+import type {
+  ChannelClaim,
+  ChannelStatus,
+  CheckResult,
+  MechanismResult,
+  MechStudioApi,
+} from '../../../../src-shared/protocol/index';
 
-const mech = (channelRef: string): MechanismResult => ({ type: 'mechanism', channelRef, effectiveEpsilon: 1, epsilon: 1 }) as unknown as MechanismResult;
+const mech = (channelRef: string): MechanismResult =>
+  ({ type: 'mechanism', channelRef, effectiveEpsilon: 1, epsilon: 1 }) as unknown as MechanismResult;
 const fileCheck: CheckResult = { type: 'check', epsilon: 1, effectiveEpsilon: 1, private: true, violations: [] };
-const hostCheck: CheckResult = { type: 'check', epsilon: 1, effectiveEpsilon: 0.75, private: true, violations: [], pairsChecked: 3 };
+const hostCheck: CheckResult = {
+  type: 'check',
+  epsilon: 1,
+  effectiveEpsilon: 0.75,
+  private: true,
+  violations: [],
+  pairsChecked: 3,
+};
 const bad: CheckResult = { type: 'check', epsilon: 1, effectiveEpsilon: Infinity, private: false, violations: [] };
 
 describe('kept channels asked with their claims', () => {
@@ -44,10 +58,20 @@ describe('kept channels asked with their claims', () => {
     } as unknown as MechStudioApi;
     const claimOf: ChannelClaimOf = (key) => (key === 'c' ? undefined : { domain: 'line:3', epsilon: 1 });
     const got = await askKeptChannels(api, results, claimOf)!;
-    expect(asked).toEqual([[{ channelRef: 'ch-a', domain: 'line:3', epsilon: 1 }, { channelRef: 'ch-b', domain: 'line:3', epsilon: 1 }, 'ch-c']]);
+    expect(asked).toEqual([
+      [
+        { channelRef: 'ch-a', domain: 'line:3', epsilon: 1 },
+        { channelRef: 'ch-b', domain: 'line:3', epsilon: 1 },
+        'ch-c',
+      ],
+    ]);
     const said = markNotKept(results, got);
-    expect(said).toBe("not kept: 'b': the channel ch-b is not 1*d-private on line:3 as its result says: its effective eps is infinite");
-    expect(results.b!.notKept).toBe('the channel ch-b is not 1*d-private on line:3 as its result says: its effective eps is infinite');
+    expect(said).toBe(
+      "not kept: 'b': the channel ch-b is not 1*d-private on line:3 as its result says: its effective eps is infinite",
+    );
+    expect(results.b!.notKept).toBe(
+      'the channel ch-b is not 1*d-private on line:3 as its result says: its effective eps is infinite',
+    );
     expect(results.a!.notKept).toBeUndefined();
     expect(results.a!.check).toEqual(hostCheck);
     expect((results.a!.result as MechanismResult).effectiveEpsilon).toBe(0.75);

@@ -5,8 +5,18 @@
  */
 import { describe, expect, it } from 'vitest';
 import { APP_REQUESTS } from '../../../../src-renderer/lib/project-model';
-import { analysisRequest, channelSource, mechanismRequest, mechanismSpec } from '../../../../src-shared/project/item-requests';
-import { blockGridFromMatrix, blockGridFromRows, downsample, tableFromMatrix } from '../../../../src-renderer/lib/matrix-view';
+import {
+  analysisRequest,
+  channelSource,
+  mechanismRequest,
+  mechanismSpec,
+} from '../../../../src-shared/project/item-requests';
+import {
+  blockGridFromMatrix,
+  blockGridFromRows,
+  downsample,
+  tableFromMatrix,
+} from '../../../../src-renderer/lib/matrix-view';
 import { parseJobRequest } from '../../../../src-shared/protocol/validate';
 import type { ProjectInput } from '../../../../src-shared/protocol/project';
 
@@ -31,31 +41,57 @@ describe('analysis requests name the mechanism, not a matrix', () => {
     const m = analysisRequest(project, project.analyses![0]!, APP_REQUESTS);
     expect(m).toMatchObject({
       type: 'measure',
-      mechanism: { kind: 'tight', domain: 'db:5,4:metric=hamming', epsilon: 0.5, prior: { kind: 'product', values: [0.3, 0.27, 0.23, 0.2] } },
+      mechanism: {
+        kind: 'tight',
+        domain: 'db:5,4:metric=hamming',
+        epsilon: 0.5,
+        prior: { kind: 'product', values: [0.3, 0.27, 0.23, 0.2] },
+      },
       epsilon: 0.5,
     });
     expect('channel' in m).toBe(false);
     expect(parseJobRequest(m).ok).toBe(true);
     const c = analysisRequest(project, project.analyses![1]!, APP_REQUESTS);
-    expect(c).toMatchObject({ type: 'check', mechanism: { kind: 'tight' }, domain: 'db:5,4:metric=hamming', epsilon: 0.5 });
+    expect(c).toMatchObject({
+      type: 'check',
+      mechanism: { kind: 'tight' },
+      domain: 'db:5,4:metric=hamming',
+      epsilon: 0.5,
+    });
     expect(parseJobRequest(c).ok).toBe(true);
     // the spec has no request-only fields
-    expect(Object.keys(mechanismSpec(project, project.mechanisms![0]!)).sort()).toEqual(['domain', 'epsilon', 'kind', 'prior']);
+    expect(Object.keys(mechanismSpec(project, project.mechanisms![0]!)).sort()).toEqual([
+      'domain',
+      'epsilon',
+      'kind',
+      'prior',
+    ]);
   });
 
   it('an optimal LP is named by the channel the host kept; before it is computed the message says so', () => {
     expect(mechanismRequest(project, project.mechanisms![1]!, APP_REQUESTS).keepChannel).toBe(true);
     expect(mechanismRequest(project, project.mechanisms![0]!, APP_REQUESTS).keepChannel).toBeUndefined();
-    expect(() => analysisRequest(project, project.analyses![2]!, APP_REQUESTS)).toThrow(/compute mechanism 'opt' first/);
+    expect(() => analysisRequest(project, project.analyses![2]!, APP_REQUESTS)).toThrow(
+      /compute mechanism 'opt' first/,
+    );
     const ref = 'ch-0123456789abcdef0123456789abcdef';
-    const r = analysisRequest(project, project.analyses![2]!, { ...APP_REQUESTS, source: channelSource(project, project.mechanisms![1]!, ref) });
+    const r = analysisRequest(project, project.analyses![2]!, {
+      ...APP_REQUESTS,
+      source: channelSource(project, project.mechanisms![1]!, ref),
+    });
     expect(r).toMatchObject({ type: 'measure', channelRef: ref });
     expect(parseJobRequest(r).ok).toBe(true);
   });
 });
 
 describe('block grids for the heat map', () => {
-  const m = { rows: 5, cols: 3, data: Array.from({ length: 15 }, (_, k) => k / 15), rowLabels: ['a', 'b', 'c', 'd', 'e'], colLabels: ['x', 'y', 'z'] };
+  const m = {
+    rows: 5,
+    cols: 3,
+    data: Array.from({ length: 15 }, (_, k) => k / 15),
+    rowLabels: ['a', 'b', 'c', 'd', 'e'],
+    colLabels: ['x', 'y', 'z'],
+  };
   it('from a matrix: the means and edges of downsample, labels spanning each block', () => {
     const g = blockGridFromMatrix(m, 2);
     const ds = downsample(m, 2);

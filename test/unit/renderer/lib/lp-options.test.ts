@@ -5,7 +5,15 @@
  * chart points and y range built from samples.
  */
 import { describe, expect, it } from 'vitest';
-import { convergencePoints, convergenceRange, gapText, lossUnit, lpRequestOptions, lpText, parseLpText } from '../../../../src-renderer/lib/lp-options';
+import {
+  convergencePoints,
+  convergenceRange,
+  gapText,
+  lossUnit,
+  lpRequestOptions,
+  lpText,
+  parseLpText,
+} from '../../../../src-renderer/lib/lp-options';
 import { mechanismRequest } from '../../../../src-shared/project/item-requests';
 import { withDefaultLpThreads } from '../../../../src-main/host/host';
 import { jobEventSchema, lpSampleSchema, progressSchema } from '../../../../src-shared/protocol/messages';
@@ -23,8 +31,14 @@ describe('LP editor fields', () => {
 
   it('valid text gives the protocol fields (gap from % to a fraction; δ only for the spanner)', () => {
     const r = parseLpText({ lpModel: 'spanner', delta: '1.2', timeLimit: '45', gapPercent: '1', threads: '3' });
-    expect(r).toEqual({ ok: true, fields: { lpModel: 'spanner', delta: 1.2, timeLimitSeconds: 45, targetGap: 0.01, lpThreads: 3 } });
-    expect(parseLpText({ ...blank, lpModel: 'exact', delta: '1.2' })).toEqual({ ok: true, fields: { lpModel: 'exact' } });
+    expect(r).toEqual({
+      ok: true,
+      fields: { lpModel: 'spanner', delta: 1.2, timeLimitSeconds: 45, targetGap: 0.01, lpThreads: 3 },
+    });
+    expect(parseLpText({ ...blank, lpModel: 'exact', delta: '1.2' })).toEqual({
+      ok: true,
+      fields: { lpModel: 'exact' },
+    });
     // round trip through the editor text
     if (r.ok) expect(parseLpText(lpText(r.fields))).toEqual(r);
   });
@@ -44,13 +58,27 @@ describe('LP editor fields', () => {
   });
 
   it('every field takes an expression; text that is none says why, naming the field', () => {
-    const r = parseLpText({ lpModel: 'spanner', delta: '1 + 1/10', timeLimit: '2*60', gapPercent: '2e-3', threads: 'sqrt(4)' });
-    expect(r).toEqual({ ok: true, fields: { lpModel: 'spanner', delta: 1.1, timeLimitSeconds: 120, targetGap: 0.00002, lpThreads: 2 } });
-    expect(parseLpText({ ...blank, timeLimit: 'ln 4' })).toEqual({ ok: true, fields: { timeLimitSeconds: Math.log(4) } });
+    const r = parseLpText({
+      lpModel: 'spanner',
+      delta: '1 + 1/10',
+      timeLimit: '2*60',
+      gapPercent: '2e-3',
+      threads: 'sqrt(4)',
+    });
+    expect(r).toEqual({
+      ok: true,
+      fields: { lpModel: 'spanner', delta: 1.1, timeLimitSeconds: 120, targetGap: 0.00002, lpThreads: 2 },
+    });
+    expect(parseLpText({ ...blank, timeLimit: 'ln 4' })).toEqual({
+      ok: true,
+      fields: { timeLimitSeconds: Math.log(4) },
+    });
     const bad = parseLpText({ ...blank, timeLimit: '3 s', gapPercent: '1/0' });
     expect(bad.ok).toBe(false);
     if (bad.ok) return;
-    expect(bad.errors.timeLimit).toMatch(/^the time limit: “3 s” is not a number or an expression such as 1\/3 or ln 4 \(.+\)$/);
+    expect(bad.errors.timeLimit).toMatch(
+      /^the time limit: “3 s” is not a number or an expression such as 1\/3 or ln 4 \(.+\)$/,
+    );
     expect(bad.errors.gapPercent).toMatch(/^the target gap: “1\/0” is not a number .*\(divides by 0\)$/);
   });
 
@@ -62,7 +90,13 @@ describe('LP editor fields', () => {
     const project = { version: 1, name: 'p', domains: [{ id: 'g', domain: 'grid:3x3' }], mechanisms: [m] };
     expect(projectSchema.safeParse(project).success).toBe(true);
     const req = mechanismRequest(project as never, m as never);
-    expect(req).toMatchObject({ lpModel: 'spanner', delta: 10, timeLimitSeconds: 604800, targetGap: 0.999, lpThreads: 64 });
+    expect(req).toMatchObject({
+      lpModel: 'spanner',
+      delta: 10,
+      timeLimitSeconds: 604800,
+      targetGap: 0.999,
+      lpThreads: 64,
+    });
     expect(parseJobRequest(req).ok).toBe(true);
   });
 
@@ -122,7 +156,14 @@ describe('LP editor fields', () => {
 describe('typed LP progress', () => {
   it('a sample from a round validates; before the first bound, bound and gap are null', () => {
     const s = lpSample({ round: 3, objective: 1.3, bound: 1.1, gap: 0.2 / 1.3, elapsedMs: 1500 }, 0.4)!;
-    expect(lpSampleSchema.parse(s)).toEqual({ round: 3, objective: 1.3, bound: 1.1, gap: 0.2 / 1.3, elapsedMs: 1500, fraction: 0.4 });
+    expect(lpSampleSchema.parse(s)).toEqual({
+      round: 3,
+      objective: 1.3,
+      bound: 1.1,
+      gap: 0.2 / 1.3,
+      elapsedMs: 1500,
+      fraction: 0.4,
+    });
     const first = lpSample({ round: 1, objective: 2, bound: -Infinity, gap: Infinity, elapsedMs: 10 }, 0)!;
     expect(first.bound).toBeNull();
     expect(first.gap).toBeNull();
@@ -133,9 +174,13 @@ describe('typed LP progress', () => {
   it('progress messages and job events carry it; malformed samples are refused', () => {
     const lp = { round: 2, objective: 1, bound: 0.9, gap: 0.1, elapsedMs: 5, fraction: 0.3 };
     expect(progressSchema.safeParse({ fraction: 0.3, message: 'LP round 2', lp }).success).toBe(true);
-    expect(jobEventSchema.safeParse({ kind: 'progress', jobId: 'job-1', fraction: 0.3, message: 'x', lp }).success).toBe(true);
+    expect(
+      jobEventSchema.safeParse({ kind: 'progress', jobId: 'job-1', fraction: 0.3, message: 'x', lp }).success,
+    ).toBe(true);
     expect(progressSchema.safeParse({ fraction: 0.3, message: 'x', lp: { ...lp, fraction: 2 } }).success).toBe(false);
-    expect(progressSchema.safeParse({ fraction: 0.3, message: 'x', lp: { ...lp, objective: Infinity } }).success).toBe(false);
+    expect(progressSchema.safeParse({ fraction: 0.3, message: 'x', lp: { ...lp, objective: Infinity } }).success).toBe(
+      false,
+    );
     expect(progressSchema.safeParse({ fraction: 0.3, message: 'x', lp: { ...lp, round: 1.5 } }).success).toBe(false);
     expect(progressSchema.safeParse({ fraction: 0.3, message: 'x', lp: { ...lp, gap: -0.1 } }).success).toBe(false);
   });
@@ -149,7 +194,8 @@ describe('typed LP progress', () => {
     expect(pts.map((p) => p.t)).toEqual([1, 2, 3]);
     expect(pts[0]!.gap).toBeNull();
     const r = convergenceRange(pts)!;
-    // every objective (3 down to 1.4) and the last bound inside; the early bound -40 clipped (at 0: the losses are >= 0)
+    // every objective (3 down to 1.4) and the last bound inside; the early bound -40 clipped (at 0: the losses are >=
+    // 0)
     expect(r.max).toBeGreaterThan(3);
     expect(r.min).toBeLessThan(1.3);
     expect(r.min).toBe(0);

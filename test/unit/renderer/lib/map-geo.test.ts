@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { contourSegments, legendTicks, mapGeometry, niceStep, sharedScaleMax } from '../../../../src-renderer/lib/map-geo';
+import {
+  contourSegments,
+  legendTicks,
+  mapGeometry,
+  niceStep,
+  sharedScaleMax,
+} from '../../../../src-renderer/lib/map-geo';
 
 describe('map geometry', () => {
   it('nice tick steps are 1, 2 or 5 x 10^k and give at most the asked number of ticks', () => {

@@ -6,7 +6,13 @@ import { projectSchema } from '../../../../src-shared/protocol/project';
 import { jobRequestSchema } from '../../../../src-shared/protocol/requests';
 
 describe('matrix views', () => {
-  const m = { rows: 2, cols: 3, data: [0.5, 0.25, 0.25, 0.1, 0.2, 0.7], rowLabels: ['a', 'b,c'], colLabels: ['x', 'y', 'z'] };
+  const m = {
+    rows: 2,
+    cols: 3,
+    data: [0.5, 0.25, 0.25, 0.1, 0.2, 0.7],
+    rowLabels: ['a', 'b,c'],
+    colLabels: ['x', 'y', 'z'],
+  };
   it('writes the SPEC §8 channel CSV (quoted labels, full precision)', () => {
     expect(matrixToCsv(m)).toBe(',x,y,z\na,0.5,0.25,0.25\n"b,c",0.1,0.2,0.7\n');
   });
@@ -31,7 +37,12 @@ describe('project model', () => {
     expect(projectSchema.safeParse(p).success).toBe(true);
     const req = mechanismRequest(p, p.mechanisms![0]!, APP_REQUESTS);
     expect(jobRequestSchema.safeParse(req).success).toBe(true);
-    expect(req).toMatchObject({ type: 'mechanism', domain: 'grid:10x10:step=0.5', kind: 'planar-laplace', prior: 'uniform' });
+    expect(req).toMatchObject({
+      type: 'mechanism',
+      domain: 'grid:10x10:step=0.5',
+      kind: 'planar-laplace',
+      prior: 'uniform',
+    });
   });
   it('resolves CLI prior text forms and refuses what the renderer cannot read', () => {
     expect(priorInput('uniform')).toBe('uniform');

@@ -1,4 +1,7 @@
-/** The labels of a mechanism's figures: the two expected losses told apart, the remap's saving with its space, utility in words. */
+/**
+ * The labels of a mechanism's figures: the two expected losses told apart, the remap's saving with its space, utility
+ * in words.
+ */
 import { describe, expect, it } from 'vitest';
 import { lossLabels, priorWhat, remapLossText, UTILITY_LABEL } from '../../../../src-renderer/lib/mechanism-words';
 import { fmt } from '../../../../src-renderer/lib/format';
@@ -9,7 +12,10 @@ describe('mechanism words', () => {
   });
 
   it('the loss after a further remap and the loss before it carry their own labels', () => {
-    expect(lossLabels(true)).toEqual({ shown: 'expected loss, with the remap', before: 'expected loss, without the remap' });
+    expect(lossLabels(true)).toEqual({
+      shown: 'expected loss, with the remap',
+      before: 'expected loss, without the remap',
+    });
     expect(lossLabels(false)).toEqual({ shown: 'expected loss', before: 'expected loss, without the remap' });
   });
 
@@ -17,7 +23,9 @@ describe('mechanism words', () => {
     expect(remapLossText({ originalLoss: 1.4223, remappedLoss: 1.12242, improvement: 0.29988 }, (x) => fmt(x, 6))).toBe(
       '1.12242 (21.1% less than without the remap)',
     );
-    expect(remapLossText({ originalLoss: null, remappedLoss: 1.12242, improvement: null }, (x) => fmt(x, 6))).toBe('1.12242');
+    expect(remapLossText({ originalLoss: null, remappedLoss: 1.12242, improvement: null }, (x) => fmt(x, 6))).toBe(
+      '1.12242',
+    );
   });
 });
 

@@ -1,4 +1,7 @@
-/** The page's points import (src-renderer/lib/points-import.ts) bins exactly like the engine's CSV path, and reports outside points and smoothing. */
+/**
+ * The page's points import (src-renderer/lib/points-import.ts) bins exactly like the engine's CSV path, and reports
+ * outside points and smoothing.
+ */
 import { describe, expect, it } from 'vitest';
 import { parsePointsCsv, pointsToGrid } from '../../../../src-worker/data/points';
 import { importPoints, MAX_PAGE_POINTS_BYTES, pointsFileTooLarge } from '../../../../src-renderer/lib/points-import';
@@ -11,7 +14,11 @@ describe('points import in the page', () => {
     for (let i = 0; i < 500; i++) lines.push(`p${i},${(-0.5 + r() * 5).toFixed(3)},${(-0.5 + r() * 4).toFixed(3)}`);
     const text = lines.join('\n') + '\n';
     const page = importPoints(text, 'pts.csv', { cellKm: 1, box: [0, 0, 4, 3], smoothing: 0.5 });
-    const engine = pointsToGrid(parsePointsCsv(text, 'pts.csv'), { cellKm: 1, box: { units: 'km', xMin: 0, yMin: 0, xMax: 4, yMax: 3 }, smoothing: 0.5 });
+    const engine = pointsToGrid(parsePointsCsv(text, 'pts.csv'), {
+      cellKm: 1,
+      box: { units: 'km', xMin: 0, yMin: 0, xMax: 4, yMax: 3 },
+      smoothing: 0.5,
+    });
     expect(page.grid.rows).toBe(3);
     expect(page.grid.cols).toBe(4);
     expect(Array.from(page.grid.counts)).toEqual(Array.from(engine.counts));
@@ -28,7 +35,9 @@ describe('points import in the page', () => {
     expect(page.grid.projection).not.toBeNull();
     expect(page.report).toMatch(/equirectangular/);
     expect(page.report).toMatch(/cells without points have probability 0/);
-    expect(() => importPoints('lat,lon\n48.85,2.35\n48.86,abc\n', 'bad.csv', { cellKm: 1, box: null, smoothing: 0 })).toThrow(/line 3/);
+    expect(() =>
+      importPoints('lat,lon\n48.85,2.35\n48.86,abc\n', 'bad.csv', { cellKm: 1, box: null, smoothing: 0 }),
+    ).toThrow(/line 3/);
   });
 });
 

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { analysisTitle, applyDeletion, caseStudyRequest, describeDeletion, planDeletion } from '../../../../src-renderer/lib/project-model';
+import {
+  analysisTitle,
+  applyDeletion,
+  caseStudyRequest,
+  describeDeletion,
+  planDeletion,
+} from '../../../../src-renderer/lib/project-model';
 import { cellText, findingBlocks, inlineSegments, tableToCsv } from '../../../../src-renderer/lib/case-study';
 import { projectSchema, type ProjectInput } from '../../../../src-shared/protocol/project';
 import { jobRequestSchema } from '../../../../src-shared/protocol/requests';
@@ -29,7 +35,15 @@ describe('deleting project items (pure project model)', () => {
     const cascade = {
       prior: ['uniform-votes', 'close-race'],
       mechanism: ['votes-tg', 'votes-tight', 'votes-optimal-close-race'],
-      analysis: ['tg-close-race', 'tg-check', 'votes-capacity', 'votes-regular-uniform', 'votes-regular-close-race', 'votes-vertices', 'votes-sweep'],
+      analysis: [
+        'tg-close-race',
+        'tg-check',
+        'votes-capacity',
+        'votes-regular-uniform',
+        'votes-regular-close-race',
+        'votes-vertices',
+        'votes-sweep',
+      ],
     };
     expect(plan.cascade).toEqual(Object.entries(cascade).flatMap(([kind, list]) => list.map((id) => ({ kind, id }))));
     expect(plan.detach).toEqual([]);
@@ -132,7 +146,10 @@ describe('case studies in the app', () => {
     // in plain words: eps as ε (plainText)
     expect(findingBlocks(['At eps = 1:', '- first **bold** and `x`\n- second', ''])).toEqual([
       { kind: 'p', segments: [{ text: 'At ε = 1:' }] },
-      { kind: 'li', segments: [{ text: 'first ' }, { text: 'bold', bold: true }, { text: ' and ' }, { text: 'x', code: true }] },
+      {
+        kind: 'li',
+        segments: [{ text: 'first ' }, { text: 'bold', bold: true }, { text: ' and ' }, { text: 'x', code: true }],
+      },
       { kind: 'li', segments: [{ text: 'second' }] },
     ]);
     expect(inlineSegments('a ** b')).toEqual([{ text: 'a ** b' }]);
@@ -162,11 +179,9 @@ describe('deletion dialog groups', () => {
       { effect: 'uniform-prior', kind: 'mechanism', label: 'mechanism', ids: ['votes-optimal-close-race'] },
       { effect: 'uniform-prior', kind: 'analysis', label: 'analysis', ids: ['tg-close-race'] },
     ]);
-    expect(deletionGroups(planDeletion(voting(), 'domain', 'cities')).map((g) => `${g.ids.length} ${g.label}`)).toEqual([
-      '2 priors',
-      '2 mechanisms',
-      '3 analyses',
-    ]);
+    expect(deletionGroups(planDeletion(voting(), 'domain', 'cities')).map((g) => `${g.ids.length} ${g.label}`)).toEqual(
+      ['2 priors', '2 mechanisms', '3 analyses'],
+    );
   });
 });
 
@@ -183,7 +198,10 @@ describe('every built-in example opens in the app with runnable case studies', (
   it('loads each example as the app does (files resolved) and builds valid case-study jobs', async () => {
     const { createProjectStore } = await import('../../../../src-main/host/project-store');
     const { readdirSync } = await import('node:fs');
-    const store = createProjectStore({} as never, { examplesDir: join(ROOT, 'resources/examples'), configDir: join(ROOT, 'test-output/unused-config') });
+    const store = createProjectStore({} as never, {
+      examplesDir: join(ROOT, 'resources/examples'),
+      configDir: join(ROOT, 'test-output/unused-config'),
+    });
     const files = readdirSync(join(ROOT, 'resources/examples')).filter((f) => f.endsWith('.json'));
     expect(
       store

@@ -12,7 +12,8 @@ import { itemHash } from '../../../../src-renderer/lib/kept-results';
 import type { ItemResult } from '../../../../src-renderer/lib/item-result';
 import type { MechStudioApi, ProjectInput, RecentProject } from '../../../../src-shared/protocol/index';
 
-// typed by hand: the module reaches the page's localStorage, which the tests' TypeScript setup (Node, no DOM) does not declare
+// typed by hand: the module reaches the page's localStorage, which the tests' TypeScript setup (Node, no DOM) does not
+// declare
 interface Host {
   api: MechStudioApi;
   project: ProjectInput;
@@ -41,7 +42,13 @@ const storage = useMemoryStorage();
 function files(path: string | null = '/p/town.json'): { host: Host; files: Files; said: string[] } {
   const said: string[] = [];
   const project = townProject();
-  const host: Host = { api: fakeApi().api, project, path, results: { pl: doneResult(itemHash(project, 'pl')) }, toasts: { notify: (t) => void said.push(t) } };
+  const host: Host = {
+    api: fakeApi().api,
+    project,
+    path,
+    results: { pl: doneResult(itemHash(project, 'pl')) },
+    toasts: { notify: (t) => void said.push(t) },
+  };
   const ProjectFiles = (ssr.module(PATH) as { ProjectFiles: new (h: Host) => Files }).ProjectFiles;
   return { host, files: new ProjectFiles(host), said };
 }
@@ -61,7 +68,8 @@ describe('project files', () => {
 
   it('a storage too full for the results autosaves the project alone (the latest edits, not an older autosave)', () => {
     const { host, files: f } = files(null);
-    storage.quota = JSON.stringify({ savedAt: new Date().toISOString(), path: null, project: host.project }).length + 10;
+    storage.quota =
+      JSON.stringify({ savedAt: new Date().toISOString(), path: null, project: host.project }).length + 10;
     f.autosave();
     const back = f.pendingRecovery()!;
     expect([back.path, back.project.results, back.project.name]).toEqual([null, undefined, 'v']);

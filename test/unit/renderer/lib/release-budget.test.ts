@@ -17,7 +17,12 @@ describe('the Apply view budget', () => {
 
   it('sets and clears the budget for all and per population, dropping what is left empty', () => {
     expect(budgetValue('1.5')).toBe(1.5);
-    expect([budgetValue(''), budgetValue('0'), budgetValue('-1'), budgetValue('x')]).toEqual([undefined, undefined, undefined, undefined]);
+    expect([budgetValue(''), budgetValue('0'), budgetValue('-1'), budgetValue('x')]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
     const a = withBudget(undefined, null, 2);
     expect(a).toEqual({ all: 2 });
     const b = withBudget(a, 'clinic', 1);

@@ -1,4 +1,6 @@
-/** Which results still belong to the inputs (lib/stale-results.ts): by the hash of the inputs each was computed from. */
+/**
+ * Which results still belong to the inputs (lib/stale-results.ts): by the hash of the inputs each was computed from.
+ */
 import { describe, expect, it } from 'vitest';
 import { invalidate, refreshOne, refreshStale } from '../../../../src-renderer/lib/stale-results';
 import { itemHash } from '../../../../src-renderer/lib/kept-results';
@@ -44,7 +46,11 @@ describe('stale results', () => {
 
   it('invalidating a mechanism whose result still hashes the same leaves it current; its measure too', () => {
     const p = townProject();
-    const results: Record<string, ItemResult> = { pl: doneResult(itemHash(p, 'pl')), m: doneResult(itemHash(p, 'm')), reg: doneResult(undefined) };
+    const results: Record<string, ItemResult> = {
+      pl: doneResult(itemHash(p, 'pl')),
+      m: doneResult(itemHash(p, 'm')),
+      reg: doneResult(undefined),
+    };
     invalidate(p, results, 'mechanism', 'pl');
     expect([results.pl!.stale, results.m!.stale, results.reg!.stale]).toEqual([false, false, undefined]);
   });

@@ -16,7 +16,8 @@ import type { JobView } from '../../../../src-renderer/lib/job-view';
 import type { Selection } from '../../../../src-renderer/lib/selection';
 import type { JobRequest, JobResult, MechStudioApi, ProjectInput } from '../../../../src-shared/protocol/index';
 
-// typed by hand: the module reaches the page's localStorage, which the tests' TypeScript setup (Node, no DOM) does not declare
+// typed by hand: the module reaches the page's localStorage, which the tests' TypeScript setup (Node, no DOM) does not
+// declare
 interface App {
   project: ProjectInput;
   path: string | null;
@@ -50,7 +51,11 @@ afterEach(() => {
   apps = [];
 });
 
-function open(f: FakeApi = fakeApi(), project: ProjectInput = townProject(), path: string | null = '/p/town.json'): App {
+function open(
+  f: FakeApi = fakeApi(),
+  project: ProjectInput = townProject(),
+  path: string | null = '/p/town.json',
+): App {
   const AppState = (ssr.module(PATH) as { AppState: new (api: MechStudioApi) => App }).AppState;
   const app = new AppState(f.api);
   apps.push(app);
@@ -68,13 +73,13 @@ describe('app state', () => {
     // the edit is in the autosave
     expect(JSON.parse(storage.items.get('mechstudio.autosave.v1')!).project.mechanisms[0].epsilon).toBe(2);
     app.undo();
-    expect([app.project.mechanisms![0]!.epsilon, app.results.pl!.stale, app.edits.canUndo, app.edits.canRedo, app.edits.editVersion]).toEqual([
-      1,
-      false,
-      false,
-      true,
-      1,
-    ]);
+    expect([
+      app.project.mechanisms![0]!.epsilon,
+      app.results.pl!.stale,
+      app.edits.canUndo,
+      app.edits.canRedo,
+      app.edits.editVersion,
+    ]).toEqual([1, false, false, true, 1]);
     app.redo();
     expect([app.project.mechanisms![0]!.epsilon, app.results.pl!.stale, app.edits.editVersion]).toEqual([2, true, 2]);
   });
@@ -84,7 +89,10 @@ describe('app state', () => {
     app.duplicateItem('analysis', 'reg');
     expect(app.selection).toEqual({ kind: 'analysis', id: 'reg-copy' });
     app.undo();
-    expect([app.project.analyses!.map((a) => a.id), app.selection]).toEqual([['m', 'reg'], { kind: 'mechanism', id: 'pl' }]);
+    expect([app.project.analyses!.map((a) => a.id), app.selection]).toEqual([
+      ['m', 'reg'],
+      { kind: 'mechanism', id: 'pl' },
+    ]);
   });
 
   it('another project brings its kept results, forgets the undo steps and the autosave, keeps running jobs and drops their late results', async () => {
@@ -94,16 +102,21 @@ describe('app state', () => {
     const late = app.compute.computeAnalysis('reg');
     await Promise.resolve();
     expect(app.queue.jobs.map((j) => j.status)).toEqual(['running']);
-    const saved = { ...townProject(), results: { pl: { hash: itemHash(townProject(), 'pl')!, result: mechanismResult() } } } as ProjectInput;
+    const saved = {
+      ...townProject(),
+      results: { pl: { hash: itemHash(townProject(), 'pl')!, result: mechanismResult() } },
+    } as ProjectInput;
     app.setProject(saved, '/p/other.json');
-    expect([app.path, app.dirty, app.edits.canUndo, app.selection, storage.items.has('mechstudio.autosave.v1')]).toEqual([
-      '/p/other.json',
-      false,
-      false,
-      { kind: 'mechanism', id: 'pl' },
-      false,
-    ]);
-    expect(app.results).toEqual({ pl: { status: 'done', result: mechanismResult(), hash: itemHash(townProject(), 'pl'), stale: false } });
+    expect([
+      app.path,
+      app.dirty,
+      app.edits.canUndo,
+      app.selection,
+      storage.items.has('mechstudio.autosave.v1'),
+    ]).toEqual(['/p/other.json', false, false, { kind: 'mechanism', id: 'pl' }, false]);
+    expect(app.results).toEqual({
+      pl: { status: 'done', result: mechanismResult(), hash: itemHash(townProject(), 'pl'), stale: false },
+    });
     expect(app.files.lastProject()).toEqual({ path: '/p/other.json' });
     expect(app.queue.jobs.length).toBe(1);
     f.emit({ kind: 'result', jobId: 'job-1', result: { type: 'regular' } as unknown as JobResult, elapsedMs: 1 });
@@ -116,7 +129,12 @@ describe('app state', () => {
     const app = open(f);
     app.results = { pl: doneResult('h'), m: { status: 'running', jobId: 'job-7' }, reg: doneResult('r') };
     app.deleteItems(planDeletion(app.project, 'mechanism', 'pl'));
-    expect([Object.keys(app.results), f.cancelled, app.selection, app.dirty]).toEqual([['reg'], ['job-7'], { kind: 'domain', id: 'town' }, true]);
+    expect([Object.keys(app.results), f.cancelled, app.selection, app.dirty]).toEqual([
+      ['reg'],
+      ['job-7'],
+      { kind: 'domain', id: 'town' },
+      true,
+    ]);
   });
 
   it('a rename carries the result and the selection; a bad name is refused in plain words and changes nothing', () => {
@@ -128,7 +146,9 @@ describe('app state', () => {
       { kind: 'mechanism', id: 'laplace2' },
       { id: 'm', type: 'measure', mechanism: 'laplace2', prior: 'pop' },
     ]);
-    expect(app.renameItem('mechanism', 'laplace2', 'has space')).toBe('use letters, digits, _ . - only (no spaces): the name also names output files');
+    expect(app.renameItem('mechanism', 'laplace2', 'has space')).toBe(
+      'use letters, digits, _ . - only (no spaces): the name also names output files',
+    );
   });
 
   it('a duplicate shares a finished result (same inputs, same hash) but not a running one', () => {

@@ -4,7 +4,13 @@
  * failure names the samples file; the points grids point samples are binned on.
  */
 import { describe, expect, it } from 'vitest';
-import { addAudit, comparisonOf, pruneStudyItems, putComparison, renameInStudyItems } from '../../../../src-renderer/lib/study-items';
+import {
+  addAudit,
+  comparisonOf,
+  pruneStudyItems,
+  putComparison,
+  renameInStudyItems,
+} from '../../../../src-renderer/lib/study-items';
 import { auditMessage, auditNumbers, pointsGrids, sha256Hex } from '../../../../src-renderer/lib/audit-item';
 import type { ProjectInput } from '../../../../src-shared/protocol/index';
 
@@ -14,7 +20,14 @@ function project(): ProjectInput {
     version: 2,
     name: 'p',
     domains: [{ id: 'town', name: 'Town', domain: 'grid:4x4:step=0.5' }],
-    priors: [{ id: 'homes', domain: 'town', prior: 'uniform', points: { file: 'homes.csv', binning, box: null, smoothing: 0, inside: 9, outside: 0 } }],
+    priors: [
+      {
+        id: 'homes',
+        domain: 'town',
+        prior: 'uniform',
+        points: { file: 'homes.csv', binning, box: null, smoothing: 0, inside: 9, outside: 0 },
+      },
+    ],
     mechanisms: [
       { id: 'a', domain: 'town', kind: 'planar-laplace', epsilon: 1 },
       { id: 'b', domain: 'town', kind: 'tight', epsilon: 1 },
@@ -27,7 +40,14 @@ describe('comparisons and audits in the project', () => {
   it('one comparison per grid, replaced when run again', () => {
     const p = project();
     putComparison(p, { id: 'town', domain: 'town', epsilon: 1, kinds: [], mechanisms: ['a'] });
-    putComparison(p, { id: 'town', domain: 'town', prior: 'homes', epsilon: 2, kinds: ['tight'], mechanisms: ['a', 'b'] });
+    putComparison(p, {
+      id: 'town',
+      domain: 'town',
+      prior: 'homes',
+      epsilon: 2,
+      kinds: ['tight'],
+      mechanisms: ['a', 'b'],
+    });
     expect(p.comparisons).toHaveLength(1);
     expect(comparisonOf(p, 'town')?.epsilon).toBe(2);
   });
@@ -35,7 +55,14 @@ describe('comparisons and audits in the project', () => {
   it('a deleted mechanism or prior leaves the comparisons, a renamed one is renamed in them', () => {
     const p = project();
     putComparison(p, { id: 'town', domain: 'town', prior: 'homes', epsilon: 1, kinds: [], mechanisms: ['a', 'b'] });
-    addAudit(p, { domain: 'grid:4x4:step=0.5', pointsPrior: 'homes', points: binning, epsilon: 1, epsilonText: '1', confidence: 0.99 });
+    addAudit(p, {
+      domain: 'grid:4x4:step=0.5',
+      pointsPrior: 'homes',
+      points: binning,
+      epsilon: 1,
+      epsilonText: '1',
+      confidence: 0.99,
+    });
     renameInStudyItems(p, 'mechanism', 'b', 'b2');
     renameInStudyItems(p, 'prior', 'homes', 'people');
     expect(comparisonOf(p, 'town')).toMatchObject({ prior: 'people', mechanisms: ['a', 'b2'] });
@@ -60,9 +87,20 @@ describe('comparisons and audits in the project', () => {
 
   it('the claimed eps takes expressions; a bad one gets one message', () => {
     expect(auditNumbers('ln 4', '0.99', '')).toEqual({ ok: true, epsilon: Math.log(4), confidence: 0.99 });
-    expect(auditNumbers('ln(2)/2', '0.95', '1, ln 8')).toEqual({ ok: true, epsilon: Math.log(2) / 2, confidence: 0.95, detect: [1, Math.log(8)] });
-    expect(auditNumbers('0', '0.99', '')).toEqual({ ok: false, problem: 'the claimed ε must be more than 0 (you entered 0)' });
-    expect(auditNumbers('1', '1', '')).toEqual({ ok: false, problem: 'the confidence must be less than 1 (you entered 1)' });
+    expect(auditNumbers('ln(2)/2', '0.95', '1, ln 8')).toEqual({
+      ok: true,
+      epsilon: Math.log(2) / 2,
+      confidence: 0.95,
+      detect: [1, Math.log(8)],
+    });
+    expect(auditNumbers('0', '0.99', '')).toEqual({
+      ok: false,
+      problem: 'the claimed ε must be more than 0 (you entered 0)',
+    });
+    expect(auditNumbers('1', '1', '')).toEqual({
+      ok: false,
+      problem: 'the confidence must be less than 1 (you entered 1)',
+    });
   });
 
   it('a failure names the samples file', () => {
@@ -74,7 +112,11 @@ describe('comparisons and audits in the project', () => {
   });
 
   it('the points grids are the priors imported from points; the SHA-256 is the standard one', async () => {
-    expect(pointsGrids(project())).toEqual([{ prior: 'homes', domain: 'grid:4x4:step=0.5', label: 'Town: homes, from homes.csv (x,y)', binning }]);
-    expect(await sha256Hex(new TextEncoder().encode('abc'))).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(pointsGrids(project())).toEqual([
+      { prior: 'homes', domain: 'grid:4x4:step=0.5', label: 'Town: homes, from homes.csv (x,y)', binning },
+    ]);
+    expect(await sha256Hex(new TextEncoder().encode('abc'))).toBe(
+      'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+    );
   });
 });

@@ -97,14 +97,17 @@ describe('audit words', () => {
     expect(auditTestText(WITNESS)).toBe(
       'secrets 0 and 1, 1 apart, and a set E of 1 output: the released outputs in E are at least 4.167 times likelier for 0 than for 1 (released in E 780 of 1000 times from 0, 150 of 1000 times from 1), so ε is at least 1.427 per unit of distance',
     );
-    expect(auditTestFormula(WITNESS)).toBe('E = {0}: P(E | 0) ≥ 0.75 (780 of 1000), P(E | 1) ≤ 0.18 (150 of 1000), so ε ≥ ln(0.75 / 0.18) / 1 = 1.427');
+    expect(auditTestFormula(WITNESS)).toBe(
+      'E = {0}: P(E | 0) ≥ 0.75 (780 of 1000), P(E | 1) ≤ 0.18 (150 of 1000), so ε ≥ ln(0.75 / 0.18) / 1 = 1.427',
+    );
     // a test that shows nothing: no "times likelier", no bound
     const none = { ...WITNESS, event: ['0', '2'], countA: 0, lowerA: 0, bound: null };
     expect(auditTestText(none)).toBe(
       'secrets 0 and 1, 1 apart, and a set E of 2 outputs: the released outputs in E are not shown to be likelier for 0 than for 1 (released in E 0 of 1000 times from 0, 150 of 1000 times from 1)',
     );
     expect(auditTestFormula(none)).toBe('E = {0 2}: P(E | 0) ≥ 0 (0 of 1000), P(E | 1) ≤ 0.18 (150 of 1000)');
-    for (const s of [auditTestText(WITNESS), auditVerdictText(result({}))]) expect(s).not.toMatch(/P\(E \||\beps\b|>=|<=/);
+    for (const s of [auditTestText(WITNESS), auditVerdictText(result({}))])
+      expect(s).not.toMatch(/P\(E \||\beps\b|>=|<=/);
   });
 
   it('lists the samples needed per violation size', () => {
@@ -122,7 +125,9 @@ describe('audit words', () => {
     expect(auditVerdictDetail(result({ epsilon: Math.log(4) }), 'ln 4')).toBe(
       'with 95% confidence the effective ε is at least 1.427 per unit of distance, above the claimed ln 4 ≈ 1.386: the mechanism protects less than claimed',
     );
-    expect(auditVerdictText(result({ verdict: 'not-tested', epsilon: Math.log(4), note: 'one secret only' }), 'ln 4')).toBe(
+    expect(
+      auditVerdictText(result({ verdict: 'not-tested', epsilon: Math.log(4), note: 'one secret only' }), 'ln 4'),
+    ).toBe(
       'not tested: one secret only (no verdict on the claimed ε = ln 4 ≈ 1.386: these samples can neither refute nor support it)',
     );
   });

@@ -1,4 +1,7 @@
-/** Case-study findings worded from their typed records (src-shared/charts/casestudy-words.ts, geo-words.ts), with numbers. */
+/**
+ * Case-study findings worded from their typed records (src-shared/charts/casestudy-words.ts, geo-words.ts), with
+ * numbers.
+ */
 import { describe, expect, it } from 'vitest';
 import { caseStudyDetailWords, caseStudyFindingWords } from '../../../../src-shared/charts/casestudy-words';
 import { caseStudyFindingsSchema, type FindingsOf } from '../../../../src-shared/protocol/index';

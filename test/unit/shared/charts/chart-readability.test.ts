@@ -4,7 +4,13 @@
  * the heat map's colour scale, and the smart-meter axis title.
  */
 import { describe, expect, it } from 'vitest';
-import { chartConfig, chartHeight, horizontalBars, mergeCoincidingSeries, PALETTE } from '../../../../src-shared/charts/chart-config';
+import {
+  chartConfig,
+  chartHeight,
+  horizontalBars,
+  mergeCoincidingSeries,
+  PALETTE,
+} from '../../../../src-shared/charts/chart-config';
 import type { ChartSpec } from '../../../../src-shared/protocol/casestudy';
 import { blockGridFromMatrix, heatPosition, heatScale } from '../../../../src-renderer/lib/matrix-view';
 import { readingAxisLabel } from '../../../../src-renderer/editors/smartmeter';
@@ -15,8 +21,15 @@ const cityLike: ChartSpec = {
   type: 'bar',
   xLabel: 'grid and mechanism',
   yLabel: 'km',
-  categories: Array.from({ length: 12 }, (_, i) => `${i % 2 ? '10 x 10 (2 km cells)' : '20 x 20 (1 km cells)'}: mechanism ${i}`),
-  series: [0.5, 1].map((e) => ({ label: `eps = ${e}`, x: Array.from({ length: 12 }, (_, i) => i), y: Array.from({ length: 12 }, (_, i) => i / e) })),
+  categories: Array.from(
+    { length: 12 },
+    (_, i) => `${i % 2 ? '10 x 10 (2 km cells)' : '20 x 20 (1 km cells)'}: mechanism ${i}`,
+  ),
+  series: [0.5, 1].map((e) => ({
+    label: `eps = ${e}`,
+    x: Array.from({ length: 12 }, (_, i) => i),
+    y: Array.from({ length: 12 }, (_, i) => i / e),
+  })),
 };
 
 describe('bar charts', () => {
@@ -66,11 +79,18 @@ describe('line charts', () => {
 
   it('coinciding curves are drawn once under one legend entry naming them, with a note of how close they are', () => {
     const m = mergeCoincidingSeries(spec);
-    expect(m.series.map((s) => s.label)).toEqual(['RR, eps = 0.5 | RR, eps = 1 | RR, eps = 2', 'TG, eps = 0.5', 'TG, eps = 1', 'bound']);
+    expect(m.series.map((s) => s.label)).toEqual([
+      'RR, eps = 0.5 | RR, eps = 1 | RR, eps = 2',
+      'TG, eps = 0.5',
+      'TG, eps = 1',
+      'bound',
+    ]);
     // the RR curves differ by (e^2 - e^0.5) (a + 5000 - ...) / ... : at most 1.2e-3 here, below 0.4% of the span 0.999
     const worst = Math.max(...x.map((_, i) => Math.abs(rr(0.5)[i]! - rr(2)[i]!)));
     expect(worst).toBeLessThan(0.004 * 0.999);
-    expect(m.notes).toEqual([`RR, eps = 0.5, RR, eps = 1, RR, eps = 2: one curve (they differ by at most ${worst.toPrecision(2)})`]);
+    expect(m.notes).toEqual([
+      `RR, eps = 0.5, RR, eps = 1, RR, eps = 2: one curve (they differ by at most ${worst.toPrecision(2)})`,
+    ]);
     // a marker series equal to a line is kept (its points are what it shows)
     const cfg = chartConfig(spec) as {
       data: { datasets: { label: string; pointBackgroundColor?: string }[] };
@@ -86,7 +106,10 @@ describe('line charts', () => {
   });
 
   it('curves further apart than 0.4% of the span stay separate', () => {
-    const apart: ChartSpec = { ...spec, series: [spec.series[0]!, { ...spec.series[0]!, label: 'shifted', y: spec.series[0]!.y.map((v) => v! - 0.01) }] };
+    const apart: ChartSpec = {
+      ...spec,
+      series: [spec.series[0]!, { ...spec.series[0]!, label: 'shifted', y: spec.series[0]!.y.map((v) => v! - 0.01) }],
+    };
     expect(mergeCoincidingSeries(apart).series).toHaveLength(2);
   });
 });

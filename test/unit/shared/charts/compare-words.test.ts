@@ -1,14 +1,38 @@
-/** The words of a comparison's typed notes: plain words, the mathematics only in `details`, one renderer for the CLI and the app. */
+/**
+ * The words of a comparison's typed notes: plain words, the mathematics only in `details`, one renderer for the CLI and
+ * the app.
+ */
 import { describe, expect, it } from 'vitest';
-import { baselineNoteWords, compareNotes, compareNoteWords, lpRecordWords } from '../../../../src-shared/charts/compare-words';
+import {
+  baselineNoteWords,
+  compareNotes,
+  compareNoteWords,
+  lpRecordWords,
+} from '../../../../src-shared/charts/compare-words';
 import { compareCsv, compareTableText } from '../../../../src-shared/charts/compare-report';
 import { compareResultSchema, type CompareResult, type CompareRow } from '../../../../src-shared/protocol/index';
 
 const NOTATION = /\beps\b|\bz\b|Phi|Φ|ln\(|C\[|\bLP\b/;
 
 function row(fields: Partial<CompareRow>): CompareRow {
-  const none = { expectedDistance: null, expectedDistanceRemapped: null, pTrue: null, leakageBits: null, effectiveEpsilon: null, guaranteedEpsilon: null };
-  return { label: 'tight', kind: 'tight', remap: false, exists: false, ...none, betterThanPlanarLaplacePct: null, timeMs: 1, ...fields };
+  const none = {
+    expectedDistance: null,
+    expectedDistanceRemapped: null,
+    pTrue: null,
+    leakageBits: null,
+    effectiveEpsilon: null,
+    guaranteedEpsilon: null,
+  };
+  return {
+    label: 'tight',
+    kind: 'tight',
+    remap: false,
+    exists: false,
+    ...none,
+    betterThanPlanarLaplacePct: null,
+    timeMs: 1,
+    ...fields,
+  };
 }
 
 describe('compare notes in words', () => {
@@ -19,7 +43,11 @@ describe('compare notes in words', () => {
         'does not exist at ε = 0.05: its weights would have to be negative (smallest -0.0512 at cell (2,1))',
         'Φz = 1 has z[(2,1)] = -0.0512345 < 0, so no tight-constraints mechanism exists at ε = 0.05',
       ],
-      [compareNoteWords({ kind: 'tight-does-not-exist', epsilon: 1, minZ: -2, minZAt: '3' }, 'd'), /\(smallest -2 at point 3\)$/, /^Φz = 1/],
+      [
+        compareNoteWords({ kind: 'tight-does-not-exist', epsilon: 1, minZ: -2, minZAt: '3' }, 'd'),
+        /\(smallest -2 at point 3\)$/,
+        /^Φz = 1/,
+      ],
       [
         compareNoteWords({ kind: 'outputs-not-secrets', outputs: 7 }, 'km'),
         'its 7 outputs are not the locations themselves, so there is no distance as released and no chance of reporting the true cell',
@@ -41,11 +69,18 @@ describe('compare notes in words', () => {
         /infinite privacy loss$/,
       ],
       [
-        compareNoteWords({ kind: 'not-private-above', effectiveEpsilon: 2.40001, limit: 1.2, against: 'guaranteed' }, 'd'),
+        compareNoteWords(
+          { kind: 'not-private-above', effectiveEpsilon: 2.40001, limit: 1.2, against: 'guaranteed' },
+          'd',
+        ),
         'NOT private as stored: its effective ε is 2.4 per unit of distance, above the guaranteed 1.2',
         'largest ln(C[x][y] / C[x′][y]) / d(x, x′) = 2.40001 > 1.2',
       ],
-      [compareNoteWords({ kind: 'not-built', reason: 'the domain is not a grid' }, 'd'), 'could not be built here: the domain is not a grid', undefined],
+      [
+        compareNoteWords({ kind: 'not-built', reason: 'the domain is not a grid' }, 'd'),
+        'could not be built here: the domain is not a grid',
+        undefined,
+      ],
     ] as const;
     for (const [w, text, details] of cases) {
       if (typeof text === 'string') expect(w.text).toBe(text);
@@ -58,10 +93,19 @@ describe('compare notes in words', () => {
   });
 
   it("says what an optimal row's LP reached, and how far from the best possible only when its bound is on the best possible", () => {
-    const lp = { model: 'spanner', objective: 1.23456789, lowerBound: 1.2, gap: 0.0279, stoppedBy: 'target-gap', loss: 'dist', gapBasis: 'exact' as const };
+    const lp = {
+      model: 'spanner',
+      objective: 1.23456789,
+      lowerBound: 1.2,
+      gap: 0.0279,
+      stoppedBy: 'target-gap',
+      loss: 'dist',
+      gapBasis: 'exact' as const,
+    };
     expect(lpRecordWords(lp)).toEqual({
       text: 'optimised for distance between guess and truth: expected loss 1.23, at most 2.79% above the best possible',
-      details: 'LP (spanner model): objective 1.23457, certified lower bound 1.20000 (gap 2.79%), stopped by target-gap',
+      details:
+        'LP (spanner model): objective 1.23457, certified lower bound 1.20000 (gap 2.79%), stopped by target-gap',
     });
     expect(lpRecordWords({ ...lp, gap: 0, lowerBound: lp.objective, stoppedBy: 'optimal' }).text).toBe(
       'optimised for distance between guess and truth: expected loss 1.23, the best possible',
@@ -79,13 +123,19 @@ describe('compare notes in words', () => {
     );
     // older results do not say: a spanner's gap is read as its own, an exact model's as on the best possible
     const { gapBasis: _, ...older } = lp;
-    expect(lpRecordWords(older).text).toMatch(/above the spanner model's optimum; not checked against the best possible$/);
+    expect(lpRecordWords(older).text).toMatch(
+      /above the spanner model's optimum; not checked against the best possible$/,
+    );
     expect(lpRecordWords({ ...older, model: 'exact' }).text).toMatch(/at most 2\.79% above the best possible$/);
   });
 
   it('says why there is no planar Laplace baseline', () => {
-    expect(baselineNoteWords({ kind: 'not-a-grid' }).text).toBe('no comparison with planar Laplace: the domain is not a grid');
-    expect(baselineNoteWords({ kind: 'failed', reason: 'out of memory' }).text).toBe('no comparison with planar Laplace: out of memory');
+    expect(baselineNoteWords({ kind: 'not-a-grid' }).text).toBe(
+      'no comparison with planar Laplace: the domain is not a grid',
+    );
+    expect(baselineNoteWords({ kind: 'failed', reason: 'out of memory' }).text).toBe(
+      'no comparison with planar Laplace: out of memory',
+    );
     expect(baselineNoteWords({ kind: 'degenerate', expectedDistance: null }).text).toBe(
       'no comparison with planar Laplace: its expected distance is not a finite number',
     );
@@ -118,13 +168,25 @@ describe('compare notes in words', () => {
     ]);
     expect(compareTableText(r).notes).toEqual(words);
     const csv = compareCsv(r).split('\n');
-    expect(csv[2]!.endsWith(',does not exist at ε = 1: its weights would have to be negative (smallest -0.5 at point 2)')).toBe(true);
-    expect(csv[3]!).toContain('"optimised for wrong guesses (1 for a wrong guess): expected loss 2, the best possible; NOT private as stored: some output');
+    expect(
+      csv[2]!.endsWith(',does not exist at ε = 1: its weights would have to be negative (smallest -0.5 at point 2)'),
+    ).toBe(true);
+    expect(csv[3]!).toContain(
+      '"optimised for wrong guesses (1 for a wrong guess): expected loss 2, the best possible; NOT private as stored: some output',
+    );
   });
 
   it('two results compared carry four significant digits: 1.099 km against 1.108 km, not 1.1 against 1.11', () => {
     const at = (label: string, d: number, remapped: number, bits: number, eff: number): CompareRow =>
-      row({ label, kind: 'planar-laplace', exists: true, expectedDistance: d, expectedDistanceRemapped: remapped, leakageBits: bits, effectiveEpsilon: eff });
+      row({
+        label,
+        kind: 'planar-laplace',
+        exists: true,
+        expectedDistance: d,
+        expectedDistanceRemapped: remapped,
+        leakageBits: bits,
+        effectiveEpsilon: eff,
+      });
     const r: CompareResult = compareResultSchema.parse({
       type: 'compare',
       domain: 'grid:6x6:step=0.5',
@@ -145,8 +207,20 @@ describe('compare notes in words', () => {
   });
 
   it('the protocol refuses a note of an unknown kind', () => {
-    const bad = { type: 'compare', domain: 'line:4', epsilon: 1, unit: 'd', grid: null, loss: 'bin', baseline: null, focus: null, focusLabel: null };
-    expect(compareResultSchema.safeParse({ ...bad, rows: [row({ notes: [{ kind: 'bogus' } as never] })] }).success).toBe(false);
+    const bad = {
+      type: 'compare',
+      domain: 'line:4',
+      epsilon: 1,
+      unit: 'd',
+      grid: null,
+      loss: 'bin',
+      baseline: null,
+      focus: null,
+      focusLabel: null,
+    };
+    expect(
+      compareResultSchema.safeParse({ ...bad, rows: [row({ notes: [{ kind: 'bogus' } as never] })] }).success,
+    ).toBe(false);
     expect(compareResultSchema.safeParse({ ...bad, rows: [row({})] }).success).toBe(true);
   });
 
@@ -162,7 +236,10 @@ describe('compare notes in words', () => {
       baselineNote: 'planar Laplace needs a grid',
       rows: [
         { ...row({}), note: 'tight constraints does not exist here' },
-        { ...row({ label: 'optimal', kind: 'optimal', exists: true }), lp: { model: 'exact', objective: 0.5, lowerBound: 0.5, gap: 0, stoppedBy: 'optimal' } },
+        {
+          ...row({ label: 'optimal', kind: 'optimal', exists: true }),
+          lp: { model: 'exact', objective: 0.5, lowerBound: 0.5, gap: 0, stoppedBy: 'optimal' },
+        },
       ],
       focus: null,
       focusLabel: null,

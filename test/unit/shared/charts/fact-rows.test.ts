@@ -1,4 +1,7 @@
-/** A mechanism's construction facts in words: rows from the typed facts, every field of every kind labelled (no key=value on a card). */
+/**
+ * A mechanism's construction facts in words: rows from the typed facts, every field of every kind labelled (no
+ * key=value on a card).
+ */
 import { describe, expect, it } from 'vitest';
 import { mechanismFactsSchema, type MechanismFacts } from '../../../../src-shared/protocol/index';
 import { FACT_LABELS, factRows, guaranteeWords } from '../../../../src-shared/charts/fact-rows';
@@ -9,7 +12,10 @@ const num = (v: number): string => String(Number(v.toPrecision(4)));
 const rows = (f: MechanismFacts, recorded: Parameters<typeof factRows>[2] = []): [string, string][] =>
   factRows(f, num, recorded).map((r) => [r.label, r.value]);
 
-const SOLVE = optimalSolveFacts({ symmetries: 2, reducedVariables: 18, reducedConstraints: 90, status: 'optimal' }, 1e-7);
+const SOLVE = optimalSolveFacts(
+  { symmetries: 2, reducedVariables: 18, reducedConstraints: 90, status: 'optimal' },
+  1e-7,
+);
 
 /** One record of every kind, with every optional field. */
 const EVERY_KIND: MechanismFacts[] = [
@@ -17,7 +23,15 @@ const EVERY_KIND: MechanismFacts[] = [
   { kind: 'randomised-response', diagonal: 0.5, offDiagonal: 0.1, minDistance: Infinity },
   { kind: 'exponential', kernelRate: 0.25 },
   { kind: 'laplace', kernelRate: 0.5 },
-  { kind: 'planar-laplace', metric: 'euclidean', density: 'planar Laplace', epsPerCell: 0.7, integrations: 25, tableBuildMs: 3, method: 'cell integrals' },
+  {
+    kind: 'planar-laplace',
+    metric: 'euclidean',
+    density: 'planar Laplace',
+    epsPerCell: 0.7,
+    integrations: 25,
+    tableBuildMs: 3,
+    method: 'cell integrals',
+  },
   { kind: 'tight', solver: 'LU', solveMs: 1.5, minZ: 0.02 },
   {
     kind: 'tight-implicit',
@@ -56,7 +70,9 @@ const EVERY_KIND: MechanismFacts[] = [
 
 describe('construction facts in words', () => {
   it('the samples cover every kind of the protocol, and every field of every kind has a label', () => {
-    const kinds = new Set(mechanismFactsSchema.options.flatMap((o) => ('shape' in o ? [o.shape.kind.value] : ['combinator'])));
+    const kinds = new Set(
+      mechanismFactsSchema.options.flatMap((o) => ('shape' in o ? [o.shape.kind.value] : ['combinator'])),
+    );
     expect(new Set(EVERY_KIND.map((f) => f.kind))).toEqual(kinds);
     for (const f of EVERY_KIND) {
       expect(mechanismFactsSchema.parse(f)).toEqual(f);
@@ -123,7 +139,9 @@ describe('construction facts in words', () => {
       ['ring of even length', 'no'],
       ['line closed into a ring of', '7'],
     ]);
-    expect(rows({ kind: 'symmetric', a: 0.4, c: 0.6065, diameter: 3, evenRing: true }).map(([l]) => l)).not.toContain('proven optimal');
+    expect(rows({ kind: 'symmetric', a: 0.4, c: 0.6065, diameter: 3, evenRing: true }).map(([l]) => l)).not.toContain(
+      'proven optimal',
+    );
   });
 
   it('optimal: the solver figures in order, constraint generation and decomposition by their own labels', () => {
@@ -139,7 +157,9 @@ describe('construction facts in words', () => {
     expect(r).toContainEqual(['time in pricing (ms)', '20']);
     // the solve's objective is its own channel's, which is not what is returned when a cheap construction beats it
     const objective = r.find(([label]) => label.startsWith('expected loss of the LP’s channel'));
-    expect(objective?.[0]).toBe('expected loss of the LP’s channel (private, after repair; a cheaper construction may be returned instead)');
+    expect(objective?.[0]).toBe(
+      'expected loss of the LP’s channel (private, after repair; a cheaper construction may be returned instead)',
+    );
     expect(r.some(([label]) => /channel returned/.test(label))).toBe(false);
     expect(r[r.length - 1]).toEqual(['solver status', 'optimal']);
   });

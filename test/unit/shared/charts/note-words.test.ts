@@ -1,6 +1,12 @@
 /** Result notes worded from their typed values (src-shared/charts/note-words.ts), with numbers. */
 import { describe, expect, it } from 'vitest';
-import { regularityNoteWords, resultNoteLines, sweepNoteWords, thresholdNoteWords, applyNoteWords } from '../../../../src-shared/charts/note-words';
+import {
+  regularityNoteWords,
+  resultNoteLines,
+  sweepNoteWords,
+  thresholdNoteWords,
+  applyNoteWords,
+} from '../../../../src-shared/charts/note-words';
 import { sweepNoteSchema, thresholdResultSchema } from '../../../../src-shared/protocol/index';
 
 describe('note words', () => {
@@ -8,7 +14,9 @@ describe('note words', () => {
     expect(regularityNoteWords({ kind: 'regular', minMu: 0.0123456789, minMuAt: '2' })).toBe(
       'mu Phi = pi has a non-negative solution (smallest component 0.0123457 at 2), so the prior is regular',
     );
-    expect(regularityNoteWords({ kind: 'not-regular', domain: 'line:3', epsilon: 0.1, minMu: -0.41234567, minMuAt: '1' })).toBe(
+    expect(
+      regularityNoteWords({ kind: 'not-regular', domain: 'line:3', epsilon: 0.1, minMu: -0.41234567, minMuAt: '1' }),
+    ).toBe(
       'the prior is not regular for line:3 at epsilon 0.1: it lies outside the region of regular priors (a mix of the corner priors with no negative weight), since as a mix of them it needs the weight -0.412346 on the corner prior of 1',
     );
     expect(regularityNoteWords({ kind: 'singular', regular: false })).toBe(
@@ -17,7 +25,13 @@ describe('note words', () => {
   });
 
   it('sweep notes: full, short and table registers; numbers of four decimals or more to three digits on the page', () => {
-    const notRegular = { kind: 'not-regular', domain: 'grid:3x3', epsilon: 0.123456, minMu: -0.000104006, minMuAt: '(1,1)' } as const;
+    const notRegular = {
+      kind: 'not-regular',
+      domain: 'grid:3x3',
+      epsilon: 0.123456,
+      minMu: -0.000104006,
+      minMuAt: '(1,1)',
+    } as const;
     expect(sweepNoteWords(notRegular)).toBe(
       'the prior is not regular for grid:3x3 at epsilon 0.123: it lies outside the region of regular priors (a mix of the corner priors with no negative weight), since as a mix of them it needs the weight -0.000104 on the corner prior of (1,1)',
     );
@@ -25,8 +39,12 @@ describe('note words', () => {
     expect(sweepNoteWords({ kind: 'tight-does-not-exist', minZ: -0.5, minZAt: '3' })).toBe(
       'no tight-constraints mechanism exists: its weight at 3 would be -0.5 < 0',
     );
-    expect(sweepNoteWords({ kind: 'bounds-too-costly', reason: '15 dense solves' })).toBe('not computed, too costly on this domain: 15 dense solves');
-    expect(sweepNoteWords({ kind: 'bounds-too-costly', reason: '15 dense solves' }, 'short')).toBe('not computed, too costly on this domain');
+    expect(sweepNoteWords({ kind: 'bounds-too-costly', reason: '15 dense solves' })).toBe(
+      'not computed, too costly on this domain: 15 dense solves',
+    );
+    expect(sweepNoteWords({ kind: 'bounds-too-costly', reason: '15 dense solves' }, 'short')).toBe(
+      'not computed, too costly on this domain',
+    );
     expect(sweepNoteWords({ kind: 'failed', message: 'too large' }, 'short')).toBe('too large');
     // the protocol refuses a note of no known kind
     expect(sweepNoteSchema.safeParse({ kind: 'because' }).success).toBe(false);
@@ -34,14 +52,32 @@ describe('note words', () => {
 
   it('threshold and apply notes; a result kept by an earlier version shows its sentence as recorded', () => {
     const range = { from: 0.5, to: 2, step: 0.25 };
-    expect(thresholdNoteWords({ kind: 'none-in-range' }, range)).toBe('no tight-constraints mechanism exists for eps in [0.5, 2] on a grid of step 0.25');
+    expect(thresholdNoteWords({ kind: 'none-in-range' }, range)).toBe(
+      'no tight-constraints mechanism exists for eps in [0.5, 2] on a grid of step 0.25',
+    );
     expect(thresholdNoteWords({ kind: 'at-lower-end' }, range)).toBe(
       'it already exists at the lower end of the range (eps = 0.5); the true threshold may be lower',
     );
-    expect(applyNoteWords({ kind: 'seeded-stream' })).toBe('seeded stream (--seed): NOT FOR RELEASE; the file starts with a comment line saying so');
-    const now = thresholdResultSchema.parse({ type: 'threshold', domain: 'line:3', epsilon: 0.5, ...range, notes: [{ kind: 'at-lower-end' }] });
-    expect(resultNoteLines(now)).toEqual(['it already exists at the lower end of the range (eps = 0.5); the true threshold may be lower']);
-    const kept = thresholdResultSchema.parse({ type: 'threshold', domain: 'line:3', epsilon: null, ...range, note: 'as it was written' });
+    expect(applyNoteWords({ kind: 'seeded-stream' })).toBe(
+      'seeded stream (--seed): NOT FOR RELEASE; the file starts with a comment line saying so',
+    );
+    const now = thresholdResultSchema.parse({
+      type: 'threshold',
+      domain: 'line:3',
+      epsilon: 0.5,
+      ...range,
+      notes: [{ kind: 'at-lower-end' }],
+    });
+    expect(resultNoteLines(now)).toEqual([
+      'it already exists at the lower end of the range (eps = 0.5); the true threshold may be lower',
+    ]);
+    const kept = thresholdResultSchema.parse({
+      type: 'threshold',
+      domain: 'line:3',
+      epsilon: null,
+      ...range,
+      note: 'as it was written',
+    });
     expect(resultNoteLines(kept)).toEqual(['as it was written']);
   });
 });

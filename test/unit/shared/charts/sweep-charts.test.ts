@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { plainText } from '../../../../src-renderer/lib/plain';
-import { attainedAt, lossWords, missingRuns, rangeText, sweepCharts, sweepNotes, sweepTable, BOUND_COLOR } from '../../../../src-shared/charts/sweep-charts';
+import {
+  attainedAt,
+  lossWords,
+  missingRuns,
+  rangeText,
+  sweepCharts,
+  sweepNotes,
+  sweepTable,
+  BOUND_COLOR,
+} from '../../../../src-shared/charts/sweep-charts';
 import { chartConfig } from '../../../../src-shared/charts/chart-config';
 import { sweepNoteWords } from '../../../../src-shared/charts/note-words';
 import { sweepJob } from '../../../../src-worker/jobs/handlers';
@@ -39,19 +48,35 @@ function fake(): SweepResult {
         notes: [null, null, null, null, null],
       },
     ],
-    bounds: { utility: [null, null, 0.5, 0.6, 0.7], leakage: [null, null, 1, 1.2, 1.4], notes: ['not regular at 0.5', 'not regular at 1', null, null, null] },
+    bounds: {
+      utility: [null, null, 0.5, 0.6, 0.7],
+      leakage: [null, null, 1, 1.2, 1.4],
+      notes: ['not regular at 0.5', 'not regular at 1', null, null, null],
+    },
   };
 }
 
 describe('sweep charts: what was asked, why points are missing, bounds on top', () => {
   it('attainedAt: equal within the relative tolerance, never where either side is missing', () => {
-    expect(attainedAt([null, 1, 2, 3, 4], [1, 1 + 1e-9, 2.1, null, 4 * (1 - 2e-6)])).toEqual([false, true, false, false, false]);
+    expect(attainedAt([null, 1, 2, 3, 4], [1, 1 + 1e-9, 2.1, null, 4 * (1 - 2e-6)])).toEqual([
+      false,
+      true,
+      false,
+      false,
+      false,
+    ]);
     expect(attainedAt([0.5, Number.NaN], [0.5, Number.NaN])).toEqual([true, false]);
   });
 
   it('the loss in words, in km on grids (km cells), km² squared, no unit elsewhere', () => {
-    expect(lossWords('dist', 'grid:30x30:step=0.5')).toEqual({ lossLabel: 'distance between guess and truth', lossUnit: 'km' });
-    expect(lossWords('dist2', 'grid:3x3')).toEqual({ lossLabel: 'squared distance between guess and truth', lossUnit: 'km²' });
+    expect(lossWords('dist', 'grid:30x30:step=0.5')).toEqual({
+      lossLabel: 'distance between guess and truth',
+      lossUnit: 'km',
+    });
+    expect(lossWords('dist2', 'grid:3x3')).toEqual({
+      lossLabel: 'squared distance between guess and truth',
+      lossUnit: 'km²',
+    });
     expect(lossWords('dist', 'line:6')).toEqual({ lossLabel: 'distance between guess and truth' });
     expect(lossWords({ matrix: 1 }, 'grid:3x3')).toEqual({ lossLabel: 'the custom loss matrix' });
     expect(lossWords(undefined, 'grid:3x3')).toEqual({});
@@ -66,17 +91,27 @@ describe('sweep charts: what was asked, why points are missing, bounds on top', 
     expect(rangeText({ from: 2, to: 2.5, count: 2, note: null }, EPS)).toBe('ε ≥ 2');
     expect(rangeText({ from: 0.5, to: 2.5, count: 5, note: null }, EPS)).toBe('all ε');
     expect(missingRuns([1, 2, 3], [1, null, 3])).toEqual([{ from: 2, to: 2, count: 1, note: null }]);
-    const notRegular = { kind: 'not-regular', domain: 'grid:6x6:step=0.5', epsilon: 1.25, minMu: -0.000104006, minMuAt: '(1,1)' } as const;
+    const notRegular = {
+      kind: 'not-regular',
+      domain: 'grid:6x6:step=0.5',
+      epsilon: 1.25,
+      minMu: -0.000104006,
+      minMuAt: '(1,1)',
+    } as const;
     expect(sweepNoteWords(notRegular, 'short')).toBe('the prior is not regular there');
     const tight = { kind: 'tight-does-not-exist', minZ: -0.010400608345545286, minZAt: '(8,1)' } as const;
-    expect(sweepNoteWords(tight)).toBe('no tight-constraints mechanism exists: its weight at (8,1) would be -0.0104 < 0');
+    expect(sweepNoteWords(tight)).toBe(
+      'no tight-constraints mechanism exists: its weight at (8,1) would be -0.0104 < 0',
+    );
     expect(sweepNoteWords(tight, 'short')).toBe('no tight-constraints mechanism exists');
     // the table names the point's eps and keeps every digit
     expect(sweepNoteWords(tight, 'table', 1.25)).toBe(
       'Phi z = 1 has z[(8,1)] = -0.010400608345545286 < 0, so no tight-constraints mechanism exists at eps = 1.25',
     );
     // the page's plain-words pass leaves the worded note as it is
-    expect(plainText(sweepNoteWords(tight))).toBe('no tight-constraints mechanism exists: its weight at (8,1) would be -0.0104 < 0');
+    expect(plainText(sweepNoteWords(tight))).toBe(
+      'no tight-constraints mechanism exists: its weight at (8,1) would be -0.0104 < 0',
+    );
     // a note kept by an earlier version as a sentence is shown as recorded
     expect(sweepNoteWords('not regular at 1')).toBe('not regular at 1');
   });
@@ -160,7 +195,15 @@ describe('sweep charts: what was asked, why points are missing, bounds on top', 
 
   it('a real sweep on a grid: expected distance per mechanism, tight missing at small ε with the engine note, the bound attained by tight', async () => {
     const r = await sweepJob(
-      { type: 'sweep', domain: 'grid:6x6:step=0.5', kinds: ['planar-laplace', 'tight'], from: 0.5, to: 4, steps: 8, loss: 'dist' },
+      {
+        type: 'sweep',
+        domain: 'grid:6x6:step=0.5',
+        kinds: ['planar-laplace', 'tight'],
+        from: 0.5,
+        to: 4,
+        steps: 8,
+        loss: 'dist',
+      },
       silentContext(),
     );
     expect(sweepResultSchema.safeParse(r).success).toBe(true);
@@ -169,7 +212,10 @@ describe('sweep charts: what was asked, why points are missing, bounds on top', 
     // where tight is missing, the engine said why; where it exists, it attains the bound (SPEC §5)
     expect(tight.utility.some((v) => v === null)).toBe(true);
     tight.utility.forEach((v, k) => {
-      if (v === null) expect(sweepNoteWords(tight.notes![k]!)).toMatch(/^no tight-constraints mechanism exists: its weight at \S+ would be -[\d.e-]+ < 0$/);
+      if (v === null)
+        expect(sweepNoteWords(tight.notes![k]!)).toMatch(
+          /^no tight-constraints mechanism exists: its weight at \S+ would be -[\d.e-]+ < 0$/,
+        );
       else expect(Math.abs(v - r.bounds.utility[k]!)).toBeLessThan(1e-9);
     });
     const [loss, util] = sweepCharts(r, { lossUnit: 'km' });
@@ -185,14 +231,26 @@ describe('sweep charts: what was asked, why points are missing, bounds on top', 
   it('the expected distance of a grid sweep (certified remap) equals the optimal-remap measure of each mechanism', async () => {
     for (const loss of ['dist', 'dist2'] as const) {
       const r = await sweepJob(
-        { type: 'sweep', domain: 'grid:5x6:step=0.5', kinds: ['planar-laplace', 'tight', 'exponential'], from: 1, to: 3, steps: 3, loss },
+        {
+          type: 'sweep',
+          domain: 'grid:5x6:step=0.5',
+          kinds: ['planar-laplace', 'tight', 'exponential'],
+          from: 1,
+          to: 3,
+          steps: 3,
+          loss,
+        },
         silentContext(),
       );
       const domain = parseDomain('grid:5x6:step=0.5');
       const prior = new Float64Array(domain.n).fill(1 / domain.n);
       for (const s of r.series) {
         for (let k = 0; k < r.epsilons.length; k++) {
-          const o = await buildMechanism(s.kind as 'tight', domain, r.epsilons[k]!, { prior, signal: new AbortController().signal, progress: () => undefined });
+          const o = await buildMechanism(s.kind as 'tight', domain, r.epsilons[k]!, {
+            prior,
+            signal: new AbortController().signal,
+            progress: () => undefined,
+          });
           if (!o.exists) {
             expect(s.expectedLoss![k]).toBeNull();
             continue;
@@ -205,15 +263,32 @@ describe('sweep charts: what was asked, why points are missing, bounds on top', 
   });
 
   it('bounds too costly for the domain: the curves are still drawn, the bounds left out with the reason (not a refused sweep)', async () => {
-    const big = { type: 'sweep' as const, domain: 'grid:30x30:step=0.5', kinds: ['planar-laplace' as const, 'tight' as const], from: 0.5, to: 4, steps: 15 };
+    const big = {
+      type: 'sweep' as const,
+      domain: 'grid:30x30:step=0.5',
+      kinds: ['planar-laplace' as const, 'tight' as const],
+      from: 0.5,
+      to: 4,
+      steps: 15,
+    };
     expect(() => admitRequest(big)).not.toThrow();
-    expect(sweepBoundsRefusal(big)).toMatch(/regularity bounds at 15 eps values on grid:30x30:step=0.5 solves mu Phi = pi by a dense n\^3 LU 15 times/);
+    expect(sweepBoundsRefusal(big)).toMatch(
+      /regularity bounds at 15 eps values on grid:30x30:step=0.5 solves mu Phi = pi by a dense n\^3 LU 15 times/,
+    );
     expect(sweepBoundsRefusal({ ...big, steps: 4 })).toBeNull();
-    // the same path, cheaply: randomised response on a 20 x 20 grid at 70 eps values (70 dense 400^3 solves are over the limit)
-    const r = await sweepJob({ type: 'sweep', domain: 'grid:20x20', kinds: ['rr'], from: 0.5, to: 4, steps: 70 }, silentContext());
+    // the same path, cheaply: randomised response on a 20 x 20 grid at 70 eps values (70 dense 400^3 solves are over
+    // the limit)
+    const r = await sweepJob(
+      { type: 'sweep', domain: 'grid:20x20', kinds: ['rr'], from: 0.5, to: 4, steps: 70 },
+      silentContext(),
+    );
     expect(r.series[0]!.utility.every((v) => v !== null && v > 0)).toBe(true);
     expect(r.bounds.utility.every((v) => v === null)).toBe(true);
-    expect(r.bounds.notes!.every((n) => n !== null && sweepNoteWords(n).startsWith('not computed, too costly on this domain: '))).toBe(true);
+    expect(
+      r.bounds.notes!.every(
+        (n) => n !== null && sweepNoteWords(n).startsWith('not computed, too costly on this domain: '),
+      ),
+    ).toBe(true);
     const util = sweepCharts(r)[0]!;
     expect(util.notes).toEqual(['bound: none for all ε (not computed, too costly on this domain)']);
   });

@@ -14,7 +14,14 @@
  * a malformed field, the stricter answer).
  */
 import { describe, expect, it } from 'vitest';
-import { CSV_PROBLEM_WORDS, CsvFailure, CsvLineReader, readCsv, type CsvRead, type CsvRow } from '../../../../src-shared/csv/csv-reader';
+import {
+  CSV_PROBLEM_WORDS,
+  CsvFailure,
+  CsvLineReader,
+  readCsv,
+  type CsvRead,
+  type CsvRow,
+} from '../../../../src-shared/csv/csv-reader';
 import { csvParseOracle, type OracleRead } from '../../support/csv-parse-oracle';
 import { seededRandom } from '../../../../src-shared/numeric/seeded-random';
 
@@ -55,7 +62,10 @@ function expectAgree(text: string, delimiters?: readonly string[]): void {
   // both refuse it, at the same line (a quote never closed: the shared reader names where it opened, csv-parse
   // roughly where the text ends); which quote problem csv-parse names after a closing quote varies with the field
   const message = 'message' in theirs ? theirs.message : '';
-  const sameLine = message.startsWith(`f.csv: malformed CSV at line ${mine.problem.line}`) || quotedCrlf(text) || mine.problem.code === 'quote-not-closed';
+  const sameLine =
+    message.startsWith(`f.csv: malformed CSV at line ${mine.problem.line}`) ||
+    quotedCrlf(text) ||
+    mine.problem.code === 'quote-not-closed';
   expect(sameLine, `${what}: ${message} vs ${mine.problem.message}`).toBe(true);
   expect(
     Object.values(CSV_PROBLEM_WORDS).some((w) => message.endsWith(w)),
@@ -110,14 +120,18 @@ describe('one CSV dialect on both sides', () => {
         code: 'closing-quote',
         line: 2,
         field: 1,
-        message: 'malformed CSV at line 2, field 1: a quoted field is followed by other characters before the delimiter',
+        message:
+          'malformed CSV at line 2, field 1: a quoted field is followed by other characters before the delimiter',
       },
     });
   });
 
   it('agrees with several delimiters (the grid prior and trace editors)', () => {
     for (const t of ['a;b\tc,d', '1;2;3\n4\t5\t6', '"a;b";c', 't;v\n08:00;1.5\n']) expectAgree(t, [',', ';', '\t']);
-    expect(readCsv('1;2\t3', { delimiters: [',', ';', '\t'] })).toEqual({ ok: true, rows: [{ fields: ['1', '2', '3'], line: 1 }] });
+    expect(readCsv('1;2\t3', { delimiters: [',', ';', '\t'] })).toEqual({
+      ok: true,
+      rows: [{ fields: ['1', '2', '3'], line: 1 }],
+    });
   });
 
   it('agrees on 3,000 random texts made of the characters that matter', () => {

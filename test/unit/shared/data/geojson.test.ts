@@ -1,12 +1,27 @@
-/** GeoJSON of a lat,lon points grid: every cell a closed counter-clockwise [lon, lat] rectangle, valid against RFC 7946. */
+/**
+ * GeoJSON of a lat,lon points grid: every cell a closed counter-clockwise [lon, lat] rectangle, valid against RFC 7946.
+ */
 import { describe, expect, it } from 'vitest';
-import { cellsGeoJson, cellRing, gridProjection, position, releasedPointFeature } from '../../../../src-shared/data/geojson';
+import {
+  cellsGeoJson,
+  cellRing,
+  gridProjection,
+  position,
+  releasedPointFeature,
+} from '../../../../src-shared/data/geojson';
 import type { PointsBinning } from '../../../../src-shared/protocol/index';
 import { featureCollectionSchema, featureSchema, signedArea2 } from '../../support/geojson-schema';
 import { localProjection } from '../../../../src-shared/data/points-grid';
 
 // a 2 x 3 grid of 0.5 km cells around Paris
-const binning: PointsBinning = { rows: 2, cols: 3, cellKm: 0.5, xMin: -0.75, yMax: 0.5, projection: { lat0: 48.86, lon0: 2.35, latMin: 48.85, latMax: 48.87 } };
+const binning: PointsBinning = {
+  rows: 2,
+  cols: 3,
+  cellKm: 0.5,
+  xMin: -0.75,
+  yMax: 0.5,
+  projection: { lat0: 48.86, lon0: 2.35, latMin: 48.85, latMax: 48.87 },
+};
 
 describe('GeoJSON of a points grid', () => {
   it('writes one valid Polygon per cell with its value, rings closed and counter-clockwise in [lon, lat]', () => {
@@ -40,7 +55,11 @@ describe('GeoJSON of a points grid', () => {
   });
 
   it('the schema refuses what RFC 7946 refuses: a clockwise ring, an open ring, [lat, lon] out of range', () => {
-    const poly = (ring: number[][]): unknown => ({ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [ring] } });
+    const poly = (ring: number[][]): unknown => ({
+      type: 'Feature',
+      properties: {},
+      geometry: { type: 'Polygon', coordinates: [ring] },
+    });
     const ccw = [
       [0, 0],
       [1, 0],
@@ -51,7 +70,13 @@ describe('GeoJSON of a points grid', () => {
     expect(featureSchema.safeParse(poly(ccw)).success).toBe(true);
     expect(featureSchema.safeParse(poly([...ccw].reverse())).success).toBe(false);
     expect(featureSchema.safeParse(poly(ccw.slice(0, 4))).success).toBe(false);
-    expect(featureSchema.safeParse({ type: 'Feature', properties: null, geometry: { type: 'Point', coordinates: [10, 120] } }).success).toBe(false);
+    expect(
+      featureSchema.safeParse({
+        type: 'Feature',
+        properties: null,
+        geometry: { type: 'Point', coordinates: [10, 120] },
+      }).success,
+    ).toBe(false);
   });
 
   it('refuses a grid in x,y km and a wrong number of values with one line', () => {

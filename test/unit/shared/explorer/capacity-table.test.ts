@@ -36,7 +36,16 @@ describe('capacity table (SPEC §6, §7)', () => {
   it('CSV: header, full-precision numbers, empty cells, quoted notes', () => {
     const csv = capacityTableCsv([
       { domain: 'line:3', size: 3, vertices: 4, kernels: 2, multiplicative: 5 / 3, additive: 0.5, source: 'kernels' },
-      { domain: 'line:7', size: 7, vertices: 64, kernels: null, multiplicative: null, additive: null, source: null, note: 'too large, "limit"' },
+      {
+        domain: 'line:7',
+        size: 7,
+        vertices: 64,
+        kernels: null,
+        multiplicative: null,
+        additive: null,
+        source: null,
+        note: 'too large, "limit"',
+      },
     ]);
     const lines = csv.trimEnd().split('\n');
     expect(lines[0]).toBe('domain,size,vertices,kernels,multiplicative,additive,source,note');

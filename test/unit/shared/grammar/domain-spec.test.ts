@@ -9,7 +9,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DOMAIN_FORMS, DOMAIN_SPEC_FORMS, domainSpecSize, domainSpecText, parseDomainSpecText } from '../../../../src-shared/grammar/domain-spec';
+import {
+  DOMAIN_FORMS,
+  DOMAIN_SPEC_FORMS,
+  domainSpecSize,
+  domainSpecText,
+  parseDomainSpecText,
+} from '../../../../src-shared/grammar/domain-spec';
 import { parseDomainSpec, type TextReader } from '../../../../src-worker/metric/parse-domain-spec';
 import { sizeOfParsedSpec } from '../../../../src-worker/jobs/admission';
 import { domainSize, parseDomainText } from '../../../../src-renderer/editors/domain-spec';
@@ -61,8 +67,20 @@ describe('the domain grammar', () => {
   });
 
   it('reads numbers and options as written', () => {
-    expect(parsed(' GRID:3x4:metric=chebyshev:step=2.5 ')).toEqual({ kind: 'grid', rows: 3, cols: 4, step: 2.5, metric: 'chebyshev' });
-    expect(parsed('db:3,2:absent:metric=normalized')).toEqual({ kind: 'db', u: 3, v: 2, metric: 'normalised', absent: true });
+    expect(parsed(' GRID:3x4:metric=chebyshev:step=2.5 ')).toEqual({
+      kind: 'grid',
+      rows: 3,
+      cols: 4,
+      step: 2.5,
+      metric: 'chebyshev',
+    });
+    expect(parsed('db:3,2:absent:metric=normalized')).toEqual({
+      kind: 'db',
+      u: 3,
+      v: 2,
+      metric: 'normalised',
+      absent: true,
+    });
     expect(parsed('percentile:10, 5, 12.5')).toEqual({ kind: 'percentile', u: 10, v: 5, p: 12.5 });
     expect(parsed('csv:C:\\data\\d.csv')).toEqual({ kind: 'csv', file: 'C:\\data\\d.csv' });
     expect(domainSpecSize(parsed('kcount:2,3'))).toBe(16);

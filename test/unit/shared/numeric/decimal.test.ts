@@ -48,7 +48,8 @@ describe('strict decimal parser (src-shared/numeric/decimal.ts)', () => {
   it('digits only for sizes; huge values come back as floats for the size limits to refuse', () => {
     expect(parseDigits('42')).toBe(42);
     expect(parseDigits('99999999999999999999')).toBe(1e20);
-    for (const t of ['', '+3', '-3', '1e3', '0x10', '3.0', ' 3', undefined]) expect(parseDigits(t), String(t)).toBeUndefined();
+    for (const t of ['', '+3', '-3', '1e3', '0x10', '3.0', ' 3', undefined])
+      expect(parseDigits(t), String(t)).toBeUndefined();
   });
 
   it('prior lists go through it: hex, Infinity, 1e999 and empty items are refused without quoting them', () => {

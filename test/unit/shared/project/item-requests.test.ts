@@ -6,7 +6,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { projectWith } from '../../support/project-fixture';
-import { analysisRequest, channelSource, mechanismRequest, mechanismSpec } from '../../../../src-shared/project/item-requests';
+import {
+  analysisRequest,
+  channelSource,
+  mechanismRequest,
+  mechanismSpec,
+} from '../../../../src-shared/project/item-requests';
 import { parseJobRequest, projectSchema, type ProjectInput } from '../../../../src-shared/protocol/index';
 import { planProject } from '../../../../src-worker/jobs/project-plan';
 
@@ -37,9 +42,30 @@ describe('a project item as its job request', () => {
   it('a project run plans the plain requests: the construction, no inline or kept channel', () => {
     const plan = planProject(projectSchema.parse(project));
     expect(plan.map((p) => p.request)).toEqual([
-      { type: 'mechanism', domain: 'count:3', epsilon: 1, kind: 'tg', prior: { kind: 'vector', values: [0.1, 0.2, 0.3, 0.4] }, loss: 'dist' },
-      { type: 'mechanism', domain: 'grid:3x3', epsilon: 0.5, kind: 'optimal', prior: 'uniform', lpModel: 'exact', targetGap: 0.01 },
-      { type: 'measure', mechanism: mechanismSpec(project, tg!), epsilon: 1, prior: { kind: 'vector', values: [0.1, 0.2, 0.3, 0.4] }, loss: 'bin' },
+      {
+        type: 'mechanism',
+        domain: 'count:3',
+        epsilon: 1,
+        kind: 'tg',
+        prior: { kind: 'vector', values: [0.1, 0.2, 0.3, 0.4] },
+        loss: 'dist',
+      },
+      {
+        type: 'mechanism',
+        domain: 'grid:3x3',
+        epsilon: 0.5,
+        kind: 'optimal',
+        prior: 'uniform',
+        lpModel: 'exact',
+        targetGap: 0.01,
+      },
+      {
+        type: 'measure',
+        mechanism: mechanismSpec(project, tg!),
+        epsilon: 1,
+        prior: { kind: 'vector', values: [0.1, 0.2, 0.3, 0.4] },
+        loss: 'bin',
+      },
       { type: 'check', mechanism: mechanismSpec(project, tg!), domain: 'count:3', epsilon: 2 },
       { type: 'capacity', domain: 'grid:3x3', epsilon: 1 },
     ]);
@@ -48,10 +74,23 @@ describe('a project item as its job request', () => {
 
   it("the app's requests: the same construction, channels inline up to its limit, an LP's kept, a kept channel named with its domain", () => {
     expect(mechanismRequest(project, tg!, APP)).toEqual({ ...mechanismRequest(project, tg!), inlineLimit: 1000 });
-    expect(mechanismRequest(project, opt!, APP)).toEqual({ ...mechanismRequest(project, opt!), inlineLimit: 1000, keepChannel: true });
-    expect(analysisRequest(project, capacity!, APP)).toEqual({ type: 'capacity', domain: 'grid:3x3', epsilon: 1, inlineLimit: 1000 });
+    expect(mechanismRequest(project, opt!, APP)).toEqual({
+      ...mechanismRequest(project, opt!),
+      inlineLimit: 1000,
+      keepChannel: true,
+    });
+    expect(analysisRequest(project, capacity!, APP)).toEqual({
+      type: 'capacity',
+      domain: 'grid:3x3',
+      epsilon: 1,
+      inlineLimit: 1000,
+    });
     const source = channelSource(project, tg!, undefined);
-    expect(analysisRequest(project, measure!, APP)).toEqual({ ...analysisRequest(project, measure!), ...source, domain: 'count:3' });
+    expect(analysisRequest(project, measure!, APP)).toEqual({
+      ...analysisRequest(project, measure!),
+      ...source,
+      domain: 'count:3',
+    });
     expect(analysisRequest(project, check!, { ...APP, source: { channelRef: 'ch-0123456789abcdef' } })).toEqual({
       type: 'check',
       channelRef: 'ch-0123456789abcdef',
@@ -67,7 +106,9 @@ describe('a project item as its job request', () => {
     const wrong = { ...tg!, prior: 'q' };
     for (const app of [undefined, APP]) {
       expect(() => mechanismRequest(project, wrong, app)).toThrow("prior 'q' is on domain 'g', not 'v'");
-      expect(() => mechanismRequest(project, { ...tg!, loss: 'csv:l.csv' }, app)).toThrow(/loss 'csv:l.csv' refers to a file: resolve it first/);
+      expect(() => mechanismRequest(project, { ...tg!, loss: 'csv:l.csv' }, app)).toThrow(
+        /loss 'csv:l.csv' refers to a file: resolve it first/,
+      );
     }
   });
 });

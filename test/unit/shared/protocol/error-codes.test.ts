@@ -1,4 +1,7 @@
-/** One list of error codes (src-shared/protocol/errors.ts): the schema, the engine's MechError, the CLI's exit status and toJobError all follow it. */
+/**
+ * One list of error codes (src-shared/protocol/errors.ts): the schema, the engine's MechError, the CLI's exit status
+ * and toJobError all follow it.
+ */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -48,15 +51,27 @@ describe('error codes', () => {
     const e = toJobError(new MechError('not-a-metric', 'triangle fails', detail));
     expect(e).toEqual({ code: 'not-a-metric', message: 'triangle fails', detail });
     expect(e.detail).not.toBe(detail); // a plain copy: safe to post across a thread
-    expect(toJobError({ code: 'crashed', message: 'worker died' })).toEqual({ code: 'crashed', message: 'worker died' });
+    expect(toJobError({ code: 'crashed', message: 'worker died' })).toEqual({
+      code: 'crashed',
+      message: 'worker died',
+    });
     expect(toJobError(new RangeError('Array buffer allocation failed'))).toEqual({
       code: 'too-large',
       message: 'out of memory: Array buffer allocation failed',
     });
-    expect(toJobError(new RangeError('Invalid array length'))).toEqual({ code: 'internal', message: 'internal error: Invalid array length' });
-    expect(toJobError(Object.assign(new Error('no such file'), { code: 'ENOENT' }))).toEqual({ code: 'internal', message: 'internal error: no such file' });
+    expect(toJobError(new RangeError('Invalid array length'))).toEqual({
+      code: 'internal',
+      message: 'internal error: Invalid array length',
+    });
+    expect(toJobError(Object.assign(new Error('no such file'), { code: 'ENOENT' }))).toEqual({
+      code: 'internal',
+      message: 'internal error: no such file',
+    });
     expect(toJobError('boom')).toEqual({ code: 'internal', message: 'internal error: boom' });
-    expect(toJobError(new Error('internal error: twice'))).toEqual({ code: 'internal', message: 'internal error: twice' });
+    expect(toJobError(new Error('internal error: twice'))).toEqual({
+      code: 'internal',
+      message: 'internal error: twice',
+    });
     const circular: Record<string, unknown> = {};
     circular.self = circular;
     expect(toJobError(new MechError('invalid-input', 'x', circular))).toEqual({ code: 'invalid-input', message: 'x' });

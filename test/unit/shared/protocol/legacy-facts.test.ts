@@ -5,7 +5,12 @@
  * project file holding such a result opens with typed facts.
  */
 import { describe, expect, it } from 'vitest';
-import { factsFromInfo, type LegacyInfo, type MechanismFacts, type RecordedFact } from '../../../../src-shared/protocol/index';
+import {
+  factsFromInfo,
+  type LegacyInfo,
+  type MechanismFacts,
+  type RecordedFact,
+} from '../../../../src-shared/protocol/index';
 import { parseProject } from '../../../../src-main/project/project-file';
 import { optimalSolveFacts } from '../../support/optimal-solve-facts';
 
@@ -60,7 +65,13 @@ const OPTIMAL_SOLVE = optimalSolveFacts();
 
 /** [what, the old info, the result's kind, the typed facts it reads as, values kept as recorded]. */
 const CASES: [string, LegacyInfo, string, MechanismFacts, RecordedFact[]][] = [
-  ['truncated geometric', { alpha: ALPHA, k: 5, construction: 'closed form, SPEC §2' }, 'tg', { kind: 'truncated-geometric', alpha: ALPHA, k: 5 }, []],
+  [
+    'truncated geometric',
+    { alpha: ALPHA, k: 5, construction: 'closed form, SPEC §2' },
+    'tg',
+    { kind: 'truncated-geometric', alpha: ALPHA, k: 5 },
+    [],
+  ],
   [
     'randomised response (a non-finite number as its text)',
     { diagonal: 0.5, offDiagonal: 0.1, minDistance: 'Infinity' },
@@ -87,12 +98,33 @@ const CASES: [string, LegacyInfo, string, MechanismFacts, RecordedFact[]][] = [
   ],
   [
     'planar Laplace',
-    { metric: 'euclidean', density: 'planar Laplace', epsPerCell: 0.7, integrations: 25, tableBuildMs: 3, method: 'cell integrals' },
+    {
+      metric: 'euclidean',
+      density: 'planar Laplace',
+      epsPerCell: 0.7,
+      integrations: 25,
+      tableBuildMs: 3,
+      method: 'cell integrals',
+    },
     'planar-laplace',
-    { kind: 'planar-laplace', metric: 'euclidean', density: 'planar Laplace', epsPerCell: 0.7, integrations: 25, tableBuildMs: 3, method: 'cell integrals' },
+    {
+      kind: 'planar-laplace',
+      metric: 'euclidean',
+      density: 'planar Laplace',
+      epsPerCell: 0.7,
+      integrations: 25,
+      tableBuildMs: 3,
+      method: 'cell integrals',
+    },
     [],
   ],
-  ['tight constraints (dense)', { solver: 'LU', solveMs: 1.5, minZ: 0.02 }, 'tight', { kind: 'tight', solver: 'LU', solveMs: 1.5, minZ: 0.02 }, []],
+  [
+    'tight constraints (dense)',
+    { solver: 'LU', solveMs: 1.5, minZ: 0.02 },
+    'tight',
+    { kind: 'tight', solver: 'LU', solveMs: 1.5, minZ: 0.02 },
+    [],
+  ],
   [
     'tight constraints held implicitly',
     {
@@ -124,7 +156,13 @@ const CASES: [string, LegacyInfo, string, MechanismFacts, RecordedFact[]][] = [
     },
     [],
   ],
-  ['ball size', { z: 0.125, normaliser: 8, construction: 'ball-size closed form, SPEC §5' }, 'tight', { kind: 'ball-size', z: 0.125, normaliser: 8 }, []],
+  [
+    'ball size',
+    { z: 0.125, normaliser: 8, construction: 'ball-size closed form, SPEC §5' },
+    'tight',
+    { kind: 'ball-size', z: 0.125, normaliser: 8 },
+    [],
+  ],
   [
     'symmetric, a line closed into a ring',
     { a: 0.4, c: 0.6, diameter: 3, evenRing: false, closedIntoRing: 7, optimal: false },
@@ -132,7 +170,13 @@ const CASES: [string, LegacyInfo, string, MechanismFacts, RecordedFact[]][] = [
     { kind: 'symmetric', a: 0.4, c: 0.6, diameter: 3, evenRing: false, closedIntoRing: 7 },
     [],
   ],
-  ['optimal (the LP headline is the result’s lp record)', OLD_OPTIMAL, 'optimal', { kind: 'optimal', solve: OPTIMAL_SOLVE } as MechanismFacts, []],
+  [
+    'optimal (the LP headline is the result’s lp record)',
+    OLD_OPTIMAL,
+    'optimal',
+    { kind: 'optimal', solve: OPTIMAL_SOLVE } as MechanismFacts,
+    [],
+  ],
   [
     'capacity',
     {
@@ -160,10 +204,34 @@ const CASES: [string, LegacyInfo, string, MechanismFacts, RecordedFact[]][] = [
     },
     [],
   ],
-  ['kernel', { construction: 'kernel', vertices: '0 2 5', size: 3 }, 'kernel', { kind: 'kernel', vertices: [0, 2, 5] }, []],
-  ['post-process', { combinator: 'post-process', outputs: 4 }, 'tg', { kind: 'combinator', combinator: 'post-process', outputs: 4 }, []],
-  ['cascade', { combinator: 'cascade', first: 'tg', second: 'rr' }, 'tg', { kind: 'combinator', combinator: 'cascade', first: 'tg', second: 'rr' }, []],
-  ['restrict', { combinator: 'restrict', kept: 3, of: 6 }, 'tg', { kind: 'combinator', combinator: 'restrict', kept: 3, of: 6 }, []],
+  [
+    'kernel',
+    { construction: 'kernel', vertices: '0 2 5', size: 3 },
+    'kernel',
+    { kind: 'kernel', vertices: [0, 2, 5] },
+    [],
+  ],
+  [
+    'post-process',
+    { combinator: 'post-process', outputs: 4 },
+    'tg',
+    { kind: 'combinator', combinator: 'post-process', outputs: 4 },
+    [],
+  ],
+  [
+    'cascade',
+    { combinator: 'cascade', first: 'tg', second: 'rr' },
+    'tg',
+    { kind: 'combinator', combinator: 'cascade', first: 'tg', second: 'rr' },
+    [],
+  ],
+  [
+    'restrict',
+    { combinator: 'restrict', kept: 3, of: 6 },
+    'tg',
+    { kind: 'combinator', combinator: 'restrict', kept: 3, of: 6 },
+    [],
+  ],
   [
     'choice',
     { combinator: 'choice', p: 0.25, first: 'tg', second: 'rr' },
@@ -184,7 +252,16 @@ describe('facts of earlier results: the flat info read onto the typed facts', ()
   it('an optimal result without its lp record keeps the LP headline as recorded', () => {
     const { facts, recorded } = factsFromInfo(OLD_OPTIMAL, 'optimal', false);
     expect(facts.kind).toBe('optimal');
-    expect(recorded.map((r) => r.name)).toEqual(['lpModel', 'lpMethod', 'gap', 'stoppedBy', 'timeLimitReached', 'lpRounds', 'lpTimeMs', 'lowerBound']);
+    expect(recorded.map((r) => r.name)).toEqual([
+      'lpModel',
+      'lpMethod',
+      'gap',
+      'stoppedBy',
+      'timeLimitReached',
+      'lpRounds',
+      'lpTimeMs',
+      'lowerBound',
+    ]);
     expect(recorded[2]).toEqual({ name: 'gap', value: 2e-7 });
   });
 
@@ -205,7 +282,9 @@ describe('facts of earlier results: the flat info read onto the typed facts', ()
         { name: 'k', value: 'five' },
       ],
     });
-    expect(factsFromInfo({ alpha: 0.5, k: 2, construction: 'by hand' }, 'tg', false).recorded).toEqual([{ name: 'construction', value: 'by hand' }]);
+    expect(factsFromInfo({ alpha: 0.5, k: 2, construction: 'by hand' }, 'tg', false).recorded).toEqual([
+      { name: 'construction', value: 'by hand' },
+    ]);
     // a non-finite number JSON wrote as null: not known
     expect(factsFromInfo({ odd: null }, 'tg', false).recorded).toEqual([{ name: 'odd', value: NaN }]);
   });
@@ -239,14 +318,24 @@ describe('facts of earlier results: the flat info read onto the typed facts', ()
     expect(r.factsAsRecorded).toEqual([{ name: 'effectiveEpsilonNote', value: 'not measured' }]);
     expect('info' in r).toBe(false);
     // a current result (typed facts, a non-finite value JSON wrote as null) opens as it is
-    const current = { ...old, info: undefined, facts: { kind: 'randomised-response', diagonal: 0.5, offDiagonal: 0.1, minDistance: null } };
-    const again = parseProject(JSON.stringify({ ...file, results: { exp: { hash: '0123456789abcdef', result: current } } }), 'new.json');
+    const current = {
+      ...old,
+      info: undefined,
+      facts: { kind: 'randomised-response', diagonal: 0.5, offDiagonal: 0.1, minDistance: null },
+    };
+    const again = parseProject(
+      JSON.stringify({ ...file, results: { exp: { hash: '0123456789abcdef', result: current } } }),
+      'new.json',
+    );
     expect(again.results!.exp!.result).toMatchObject({ facts: { kind: 'randomised-response', minDistance: NaN } });
     // an info that is no record of names and values: one message naming it; a wrong field of the rest: named too
-    const withInfo = (result: object) => JSON.stringify({ ...file, results: { exp: { hash: '0123456789abcdef', result } } });
+    const withInfo = (result: object) =>
+      JSON.stringify({ ...file, results: { exp: { hash: '0123456789abcdef', result } } });
     expect(() => parseProject(withInfo({ ...old, info: { alpha: [1] } }), 'bad.json')).toThrow(
       "bad.json field 'results.exp.result.info': the facts of an earlier version must be names with numbers, text or yes/no",
     );
-    expect(() => parseProject(withInfo({ ...old, utility: 'high' }), 'bad.json')).toThrow("bad.json field 'results.exp.result.utility'");
+    expect(() => parseProject(withInfo({ ...old, utility: 'high' }), 'bad.json')).toThrow(
+      "bad.json field 'results.exp.result.utility'",
+    );
   });
 });

@@ -9,7 +9,8 @@ import { parseProject } from '../../../../src-main/project/project-file';
 import { mechError } from '../../support/mech-error';
 
 /** The one message reading `file` (JSON of `project`) fails with: an invalid-input MechError. */
-const refusal = (project: unknown, file: string): string => mechError(() => parseProject(JSON.stringify(project), file), 'invalid-input').message;
+const refusal = (project: unknown, file: string): string =>
+  mechError(() => parseProject(JSON.stringify(project), file), 'invalid-input').message;
 
 const ALPHA = Math.exp(-0.5);
 const HASH = '0123456789abcdef';
@@ -94,7 +95,10 @@ describe('project file versions', () => {
 
   it('a version 2 file is read as it is: the flat info is no shape of it', () => {
     expect(migrateProject(V2)).toEqual({ ok: true, project: V2 });
-    const flat = { ...V2, results: { exp: { hash: HASH, result: { ...result('exponential'), info: { kernelRate: 0.25 } } } } };
+    const flat = {
+      ...V2,
+      results: { exp: { hash: HASH, result: { ...result('exponential'), info: { kernelRate: 0.25 } } } },
+    };
     expect(refusal(flat, 'new.json')).toMatch(/^new\.json field 'results\.exp\.result\.facts': /);
   });
 

@@ -1,4 +1,6 @@
-/** Protocol schemas, project planning and the CLI's text inputs: valid forms parse, each bad form is one clear error. */
+/**
+ * Protocol schemas, project planning and the CLI's text inputs: valid forms parse, each bad form is one clear error.
+ */
 import { describe, expect, it, vi } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -49,7 +51,12 @@ describe('job requests', () => {
       },
       { type: 'measure', channel: { rows: 1, cols: 2, data: [0.5, 0.5], rowLabels: ['x'], colLabels: ['a', 'b'] } },
       { type: 'measure', mechanism: { domain: 'line:3', epsilon: 1, kind: 'tg' }, prior: 'uniform' },
-      { type: 'check', channel: { rows: 1, cols: 1, data: [1], rowLabels: ['x'], colLabels: ['y'] }, domain: 'line:1', epsilon: 1 },
+      {
+        type: 'check',
+        channel: { rows: 1, cols: 1, data: [1], rowLabels: ['x'], colLabels: ['y'] },
+        domain: 'line:1',
+        epsilon: 1,
+      },
       { type: 'capacity', domain: 'clique:4', epsilon: 1 },
       { type: 'regular', domain: 'db:2,2', epsilon: 1, prior: { kind: 'product', values: [0.4, 0.6] } },
       { type: 'threshold', domain: 'line:4', from: 0.1, to: 2, step: 0.1 },
@@ -68,20 +75,47 @@ describe('job requests', () => {
     expect(err({ type: 'capacity', domain: 'line:6', epsilon: 1, epsilom: 2 })).toMatch(/epsilom/);
     expect(err({ type: 'threshold', domain: 'line:6', from: 2, to: 1 })).toMatch(/from must be <= to/);
     expect(err({ type: 'sweep', domain: 'line:6', kinds: [], from: 1, to: 2, steps: 5 })).toMatch(/'kinds'/);
-    expect(err({ type: 'measure', channel: { rows: 2, cols: 2, data: [1, 0, 0], rowLabels: ['a', 'b'], colLabels: ['a', 'b'] } })).toMatch(/rows\*cols/);
+    expect(
+      err({
+        type: 'measure',
+        channel: { rows: 2, cols: 2, data: [1, 0, 0], rowLabels: ['a', 'b'], colLabels: ['a', 'b'] },
+      }),
+    ).toMatch(/rows\*cols/);
     expect(err({ type: 'measure' })).toMatch(/exactly one of channel/);
     expect(err({ type: 'nope' })).toMatch(/'type'/);
     expect(err([1, 2])).toMatch(/JSON object/);
     expect(err({ domain: 'line:3' })).toMatch(/no "type"/);
-    expect(err({ type: 'mechanism', domain: { kind: 'custom', labels: ['a', 'b'], distances: [0, 1, 1] }, epsilon: 1, kind: 'tg' })).toMatch(
-      /labels.length\^2/,
-    );
+    expect(
+      err({
+        type: 'mechanism',
+        domain: { kind: 'custom', labels: ['a', 'b'], distances: [0, 1, 1] },
+        epsilon: 1,
+        kind: 'tg',
+      }),
+    ).toMatch(/labels.length\^2/);
   });
 
   it('validates results too (what a worker sends back)', () => {
-    expect(jobResultSchema.safeParse({ type: 'capacity', domain: 'line:2', epsilon: 1, multiplicative: 4 / 3, additive: 1 / 3 }).success).toBe(true);
-    expect(jobResultSchema.safeParse({ type: 'capacity', domain: 'line:2', epsilon: 1, multiplicative: '4/3', additive: 1 / 3 }).success).toBe(false);
-    // a construction fact may be non-finite (no two values at a finite distance; a residual not computed): still a valid reply
+    expect(
+      jobResultSchema.safeParse({
+        type: 'capacity',
+        domain: 'line:2',
+        epsilon: 1,
+        multiplicative: 4 / 3,
+        additive: 1 / 3,
+      }).success,
+    ).toBe(true);
+    expect(
+      jobResultSchema.safeParse({
+        type: 'capacity',
+        domain: 'line:2',
+        epsilon: 1,
+        multiplicative: '4/3',
+        additive: 1 / 3,
+      }).success,
+    ).toBe(false);
+    // a construction fact may be non-finite (no two values at a finite distance; a residual not computed): still a
+    // valid reply
     const mech = {
       type: 'mechanism',
       kind: 'rr',
@@ -117,7 +151,10 @@ describe('one parse per process', () => {
       // the page's object itself, a copy, or a bad request: parsed (and refused) as at the entry
       expect(jobRequestOf(raw)).toMatchObject({ ok: true, value: raw });
       expect(jobRequestOf({ ...entered.value }).ok).toBe(true);
-      expect(jobRequestOf({ ...raw, timeLimitSeconds: -1 })).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+      expect(jobRequestOf({ ...raw, timeLimitSeconds: -1 })).toMatchObject({
+        ok: false,
+        error: { code: 'invalid-input' },
+      });
       expect(spy).toHaveBeenCalledTimes(4);
     } finally {
       spy.mockRestore();
@@ -173,11 +210,20 @@ describe('project files', () => {
       return r.error!.issues.map((i) => i.message).join('; ');
     };
     expect(bad({ ...project, version: 3 })).toMatch(/project version 3 is newer than this program reads \(version 2\)/);
-    expect(bad({ ...project, mechanisms: [{ id: 'tg', domain: 'nope', kind: 'tg', epsilon: 1 }] })).toMatch(/unknown domain 'nope'/);
-    expect(bad({ ...project, domains: [...project.domains, { id: 'db', domain: 'line:2' }] })).toMatch(/duplicate domains id 'db'/);
-    expect(bad({ ...project, analyses: [{ id: 'x', type: 'measure', mechanism: 'zz' }] })).toMatch(/unknown mechanism 'zz'/);
+    expect(bad({ ...project, mechanisms: [{ id: 'tg', domain: 'nope', kind: 'tg', epsilon: 1 }] })).toMatch(
+      /unknown domain 'nope'/,
+    );
+    expect(bad({ ...project, domains: [...project.domains, { id: 'db', domain: 'line:2' }] })).toMatch(
+      /duplicate domains id 'db'/,
+    );
+    expect(bad({ ...project, analyses: [{ id: 'x', type: 'measure', mechanism: 'zz' }] })).toMatch(
+      /unknown mechanism 'zz'/,
+    );
     expect(bad({ ...project, domains: [{ id: 'a b', domain: 'line:2' }] })).toMatch(/ids use letters/);
-    const wrongDomain = projectSchema.parse({ ...project, analyses: [{ id: 'r', type: 'regular', domain: 'votes', epsilon: 1, prior: 'prod' }] });
+    const wrongDomain = projectSchema.parse({
+      ...project,
+      analyses: [{ id: 'r', type: 'regular', domain: 'votes', epsilon: 1, prior: 'prod' }],
+    });
     expect(() => planProject(wrongDomain)).toThrow(/prior 'prod' is on domain 'db', not 'votes'/);
   });
 
@@ -196,13 +242,25 @@ describe('CLI text inputs', () => {
 
   it('reads a SPEC §8 channel CSV', () => {
     const c = parseChannelCsv(',a,b\nx,0.25,0.75\n"y, quoted",1,0\n', 't.csv');
-    expect(c).toEqual({ rows: 2, cols: 2, data: [0.25, 0.75, 1, 0], rowLabels: ['x', 'y, quoted'], colLabels: ['a', 'b'] });
+    expect(c).toEqual({
+      rows: 2,
+      cols: 2,
+      data: [0.25, 0.75, 1, 0],
+      rowLabels: ['x', 'y, quoted'],
+      colLabels: ['a', 'b'],
+    });
   });
 
   it('names file and line for each channel CSV problem', () => {
-    expect(mechErr(() => parseChannelCsv('a,b\nx,1\n', 'c.csv'))).toMatch(/c\.csv line 1: the header's first cell must be empty/);
-    expect(mechErr(() => parseChannelCsv(',a,b\nx,0.5,0.5\ny,1\n', 'c.csv'))).toMatch(/c\.csv line 3: expected 3 cells/);
-    expect(mechErr(() => parseChannelCsv(',a,b\nx,0.5,abc\n', 'c.csv'))).toMatch(/c\.csv line 2, column 3: 'abc' is not a number/);
+    expect(mechErr(() => parseChannelCsv('a,b\nx,1\n', 'c.csv'))).toMatch(
+      /c\.csv line 1: the header's first cell must be empty/,
+    );
+    expect(mechErr(() => parseChannelCsv(',a,b\nx,0.5,0.5\ny,1\n', 'c.csv'))).toMatch(
+      /c\.csv line 3: expected 3 cells/,
+    );
+    expect(mechErr(() => parseChannelCsv(',a,b\nx,0.5,abc\n', 'c.csv'))).toMatch(
+      /c\.csv line 2, column 3: 'abc' is not a number/,
+    );
     expect(mechErr(() => parseChannelCsv(',a,b\nx,0.5,0.6\n', 'c.csv'))).toMatch(/line 2: row 'x' sums to 1\.1/);
     expect(mechErr(() => parseChannelCsv(',a,b\nx,-0.5,1.5\n', 'c.csv'))).toMatch(/negative/);
     expect(mechErr(() => parseChannelCsv(',a\n"x,1\n', 'c.csv'))).toMatch(/malformed CSV/);
@@ -220,7 +278,13 @@ describe('CLI text inputs', () => {
     expect(mechErr(() => parsePriorArg('csv:missing.csv', dir))).toMatch(/no such file/);
     expect(mechErr(() => parsePriorArg('zipf'))).toMatch(/unknown prior 'zipf'/);
     expect(parseLossArg('dist2')).toBe('dist2');
-    expect(parseLossArg('csv:l.csv', dir)).toEqual({ kind: 'matrix', rows: 2, cols: 2, data: [0, 1, 1, 0], rowLabels: ['guess0', 'guess1'] });
+    expect(parseLossArg('csv:l.csv', dir)).toEqual({
+      kind: 'matrix',
+      rows: 2,
+      cols: 2,
+      data: [0, 1, 1, 0],
+      rowLabels: ['guess0', 'guess1'],
+    });
     expect(mechErr(() => parseLossArg('l3'))).toMatch(/unknown loss 'l3'/);
   });
 
@@ -236,7 +300,10 @@ describe('CLI text inputs', () => {
   });
 
   it('parses arguments strictly', () => {
-    expect(parseArgs(['mechanism', '--domain', 'line:3', '--epsilon=1', '--json'])).toMatchObject({ command: 'mechanism', positional: [] });
+    expect(parseArgs(['mechanism', '--domain', 'line:3', '--epsilon=1', '--json'])).toMatchObject({
+      command: 'mechanism',
+      positional: [],
+    });
     expect(mechErr(() => parseArgs(['mechanism', '--domain']))).toMatch(/--domain needs a value/);
     expect(mechErr(() => parseArgs(['mechanism', '--json=yes']))).toMatch(/takes no value/);
     expect(mechErr(() => parseArgs(['mechanism', '--kind', 'a', '--kind', 'b']))).toMatch(/given twice/);
@@ -275,10 +342,20 @@ describe('result tables and --json objects', () => {
       'effectiveEpsilon',
       'guaranteedEpsilon',
     ]);
-    expect(Object.keys(jsonFor({ type: 'mechanism', domain: 'line:6', epsilon: 1, kind: 'tg', loss: 'dist' }, { ...mech, expectedLoss: 1 }))).toContain(
-      'expectedLoss',
-    );
-    expect(jsonFor({ type: 'mechanism', domain: 'line:6', epsilon: 1, kind: 'tight' }, { ...mech, exists: false, minZ: -0.1, minZAt: '3' })).toEqual({
+    expect(
+      Object.keys(
+        jsonFor(
+          { type: 'mechanism', domain: 'line:6', epsilon: 1, kind: 'tg', loss: 'dist' },
+          { ...mech, expectedLoss: 1 },
+        ),
+      ),
+    ).toContain('expectedLoss');
+    expect(
+      jsonFor(
+        { type: 'mechanism', domain: 'line:6', epsilon: 1, kind: 'tight' },
+        { ...mech, exists: false, minZ: -0.1, minZAt: '3' },
+      ),
+    ).toEqual({
       exists: false,
       minZ: -0.1,
       minZAt: '3',
@@ -290,6 +367,8 @@ describe('result tables and --json objects', () => {
       series: [{ kind: 'tg', utility: [0.4, 0.5], leakage: [0.2, null] }],
       bounds: { utility: [0.5, 0.6], leakage: [null, null] },
     };
-    expect(tableToCsv(resultTable(sweep))).toBe('epsilon,tg utility,tg leakage,utility bound,leakage bound\n0.5,0.4,0.2,0.5,\n1,0.5,,0.6,\n');
+    expect(tableToCsv(resultTable(sweep))).toBe(
+      'epsilon,tg utility,tg leakage,utility bound,leakage bound\n0.5,0.4,0.2,0.5,\n1,0.5,,0.6,\n',
+    );
   });
 });

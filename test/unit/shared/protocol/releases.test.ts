@@ -1,6 +1,16 @@
-/** The release log's arithmetic: releases of one population add their eps; the budget of a population; refusal past it. */
+/**
+ * The release log's arithmetic: releases of one population add their eps; the budget of a population; refusal past it.
+ */
 import { describe, expect, it } from 'vitest';
-import { budgetOf, budgetState, overBudgetText, populationOfHash, projectSchema, spentOn, type Release } from '../../../../src-shared/protocol/index';
+import {
+  budgetOf,
+  budgetState,
+  overBudgetText,
+  populationOfHash,
+  projectSchema,
+  spentOn,
+  type Release,
+} from '../../../../src-shared/protocol/index';
 
 const file = { name: 'in.csv', size: 10, sha256: 'a'.repeat(64) };
 const rel = (population: string, epsilon: number): Release => ({
@@ -34,7 +44,13 @@ describe('composition of releases', () => {
 
   it('is over only when spent + eps exceeds the budget (reaching it exactly is allowed), decided on the float sum', () => {
     const log = [rel('a', 0.5), rel('a', 0.25)];
-    expect(budgetState(log, { all: 1 }, 'a', 0.25)).toEqual({ population: 'a', spent: 0.75, after: 1, budget: 1, over: false });
+    expect(budgetState(log, { all: 1 }, 'a', 0.25)).toEqual({
+      population: 'a',
+      spent: 0.75,
+      after: 1,
+      budget: 1,
+      over: false,
+    });
     expect(budgetState(log, { all: 1 }, 'a', 0.26).over).toBe(true);
     // 0.1 + 0.2 rounds to 0.30000000000000004 > 0.3: refused (the safe side)
     expect(budgetState([rel('a', 0.1)], { all: 0.3 }, 'a', 0.2).over).toBe(true);
@@ -43,9 +59,13 @@ describe('composition of releases', () => {
 
   it('states the refusal in one line', () => {
     const s = budgetState([rel('clinic', 0.75)], { all: 1 }, 'clinic', 0.5);
-    expect(overBudgetText(s, String)).toBe("privacy budget exceeded for 'clinic': spent 0.75 + this release 0.5 = 1.25 > budget 1");
+    expect(overBudgetText(s, String)).toBe(
+      "privacy budget exceeded for 'clinic': spent 0.75 + this release 0.5 = 1.25 > budget 1",
+    );
     const h = budgetState([], { all: 0.1 }, populationOfHash('0123456789abcdef'.repeat(4)), 0.5);
-    expect(overBudgetText(h, String)).toBe('privacy budget exceeded for the data set sha256:0123456789ab...: spent 0 + this release 0.5 = 0.5 > budget 0.1');
+    expect(overBudgetText(h, String)).toBe(
+      'privacy budget exceeded for the data set sha256:0123456789ab...: spent 0 + this release 0.5 = 0.5 > budget 0.1',
+    );
   });
 
   it('a project keeps its releases and budget; old projects without them still parse', () => {
@@ -54,6 +74,8 @@ describe('composition of releases', () => {
     const p = projectSchema.parse({ ...base, releases: [rel('a', 1)], privacyBudget: { all: 2 } });
     expect(p.releases).toHaveLength(1);
     expect(projectSchema.safeParse({ ...base, privacyBudget: { all: 0 } }).success).toBe(false);
-    expect(projectSchema.safeParse({ ...base, releases: [{ ...rel('a', 1), randomness: 'dice' }] }).success).toBe(false);
+    expect(projectSchema.safeParse({ ...base, releases: [{ ...rel('a', 1), randomness: 'dice' }] }).success).toBe(
+      false,
+    );
   });
 });

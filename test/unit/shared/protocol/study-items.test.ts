@@ -66,6 +66,8 @@ describe('comparisons and audits in a project file', () => {
     expect(refused({ ...base, comparisons: [{ ...comparison, kinds: ['laplace'] }] })).toMatch(
       /^study\.json field 'comparisons\.0\.kinds\.0': a compared kind is one of planar-laplace, /,
     );
-    expect(refused({ ...base, audits: [audit, audit] })).toBe("study.json field 'audits.1.id': duplicate audits id 'audit-1'");
+    expect(refused({ ...base, audits: [audit, audit] })).toBe(
+      "study.json field 'audits.1.id': duplicate audits id 'audit-1'",
+    );
   });
 });

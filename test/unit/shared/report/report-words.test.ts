@@ -18,7 +18,17 @@ const mech = (over: Partial<ReportMechanism>): ReportMechanism => ({
   remap: false,
   state: 'current',
   recheck: { kind: 'not-rechecked', reason: 'no-channel' },
-  result: { guaranteedEpsilon: 1, effectiveEpsilon: 0.9, utility: 0.5, expectedLoss: 1, leakage: 1, rows: 4, cols: 4, exists: true, unit: 'km' },
+  result: {
+    guaranteedEpsilon: 1,
+    effectiveEpsilon: 0.9,
+    utility: 0.5,
+    expectedLoss: 1,
+    leakage: 1,
+    rows: 4,
+    cols: 4,
+    exists: true,
+    unit: 'km',
+  },
   ...over,
 });
 
@@ -29,7 +39,9 @@ describe('the report verdict words', () => {
       recheck: { kind: 'checked', check: { private: false, effectiveEpsilon: Infinity, epsilon: 1 } },
     });
     expect(foundNotPrivate(m)).toBe(true);
-    expect(privacyWords(m)).toBe('NOT private at ε = 1: the privacy check run for this report measured an effective ε of infinite');
+    expect(privacyWords(m)).toBe(
+      'NOT private at ε = 1: the privacy check run for this report measured an effective ε of infinite',
+    );
   });
   it('a kept check that says not private is reported even when nothing ran now', () => {
     const m = mech({ keptCheck: { private: false, effectiveEpsilon: 2.5, epsilon: 1 } });
@@ -40,12 +52,18 @@ describe('the report verdict words', () => {
     expect(privacyWords(mech({ kind: 'optimal' }))).toMatch(/^not checked: /);
     expect(privacyWords(mech({}))).toBe('private by construction at ε = 1 (not checked)');
     const laplace = mech({ kind: 'laplace', result: { ...mech({}).result!, guaranteedEpsilon: 2 } });
-    expect(privacyWords(laplace)).toBe("private by construction at ε = 2 (its construction's guarantee, weaker than the ε = 1 asked for) (not checked)");
+    expect(privacyWords(laplace)).toBe(
+      "private by construction at ε = 2 (its construction's guarantee, weaker than the ε = 1 asked for) (not checked)",
+    );
     expect(foundNotPrivate(mech({}))).toBe(false);
   });
   it('a budget past its limit says so', () => {
-    expect(budgetWords({ population: 'p', releases: 3, spent: 1.5, budget: 1 })).toBe('OVER BUDGET: spent ε = 1.5 of 1');
-    expect(budgetWords({ population: 'p', releases: 1, spent: 0.5, budget: null })).toBe('spent ε = 0.5; no budget set');
+    expect(budgetWords({ population: 'p', releases: 3, spent: 1.5, budget: 1 })).toBe(
+      'OVER BUDGET: spent ε = 1.5 of 1',
+    );
+    expect(budgetWords({ population: 'p', releases: 1, spent: 0.5, budget: null })).toBe(
+      'spent ε = 0.5; no budget set',
+    );
   });
 });
 

@@ -10,11 +10,15 @@ import { simulate } from './audit-sim';
 
 function run(domain: Domain, channel: RowSource, perSecret: number, seed: number, epsilon: number, confidence = 0.99) {
   const s = simulate(channel, perSecret, seed);
-  return auditSamples({ ...s, n: domain.n, m: channel.cols, distance: (a, b) => domain.distance(a, b) }, { epsilon, confidence });
+  return auditSamples(
+    { ...s, n: domain.n, m: channel.cols, distance: (a, b) => domain.distance(a, b) },
+    { epsilon, confidence },
+  );
 }
 
 describe('audit soundness (simulation)', () => {
-  // A mechanism meeting its claim exactly must be refuted in at most 1 - confidence of the runs, however the samples fall.
+  // A mechanism meeting its claim exactly must be refuted in at most 1 - confidence of the runs, however the samples
+  // fall.
   it('k-RR at eps 1 claimed 1: at most 10% of 300 seeded runs refute it at confidence 0.9', () => {
     const d = parseDomainSpec('clique:4');
     const ch = randomisedResponse(d, 1).channel;
@@ -34,7 +38,8 @@ describe('audit soundness (simulation)', () => {
     const d = parseDomainSpec('line:8');
     const ch = truncatedGeometric(d, 0.7).channel;
     let refuted = 0;
-    for (let seed = 1; seed <= 200; seed++) if (run(d, ch, 1000, 1000 + seed, 0.7, 0.9).verdict === 'refuted') refuted++;
+    for (let seed = 1; seed <= 200; seed++)
+      if (run(d, ch, 1000, 1000 + seed, 0.7, 0.9).verdict === 'refuted') refuted++;
     expect(refuted).toBeLessThanOrEqual(20);
   });
 
@@ -110,7 +115,10 @@ describe('audit power', () => {
 describe('an audit with nothing to test gives no verdict', () => {
   const line = parseDomainSpec('line:5');
   const audit = (secrets: number[], outputs: number[], distance = (a: number, b: number) => line.distance(a, b)) =>
-    auditSamples({ secrets: Int32Array.from(secrets), outputs: Int32Array.from(outputs), n: 5, m: 5, distance }, { epsilon: 1 });
+    auditSamples(
+      { secrets: Int32Array.from(secrets), outputs: Int32Array.from(outputs), n: 5, m: 5, distance },
+      { epsilon: 1 },
+    );
 
   it('samples of one secret: not tested, 0 pairs, and the reason in one line', () => {
     const r = audit(

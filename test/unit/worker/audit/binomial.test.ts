@@ -4,7 +4,8 @@ import { betaInc, binomialLower, binomialUpper, lnGamma } from '../../../../src-
 /** P(X >= k) for X ~ Bin(n, p), summed term by term (small n). */
 function tailAtLeast(k: number, n: number, p: number): number {
   let s = 0;
-  for (let j = k; j <= n; j++) s += Math.exp(lnGamma(n + 1) - lnGamma(j + 1) - lnGamma(n - j + 1) + j * Math.log(p) + (n - j) * Math.log1p(-p));
+  for (let j = k; j <= n; j++)
+    s += Math.exp(lnGamma(n + 1) - lnGamma(j + 1) - lnGamma(n - j + 1) + j * Math.log(p) + (n - j) * Math.log1p(-p));
   return s;
 }
 

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { MechError } from '../../../../src-shared/errors';
-import { databaseLeakageBound, databaseLeakageBoundWithOutputs, individualLeakageBound } from '../../../../src-worker/bound/database-leakage-bounds';
-import { singleOrbitUtilityBound, singleOrbitUtilityBoundFor } from '../../../../src-worker/bound/single-orbit-utility-bound';
+import {
+  databaseLeakageBound,
+  databaseLeakageBoundWithOutputs,
+  individualLeakageBound,
+} from '../../../../src-worker/bound/database-leakage-bounds';
+import {
+  singleOrbitUtilityBound,
+  singleOrbitUtilityBoundFor,
+} from '../../../../src-worker/bound/single-orbit-utility-bound';
 import { utilityBound } from '../../../../src-worker/bound/optimality-bounds';
 import { ringDomain } from '../../../../src-worker/metric/ring';
 import { cliqueDomain } from '../../../../src-worker/metric/clique';
@@ -17,7 +24,9 @@ describe('database leakage bounds (SPEC §5, §7)', () => {
   it('with r outputs: the literal formula, log2 r below v outputs, and the full bound at r = v^u', () => {
     const literal = (u: number, v: number, eps: number, r: number) => {
       const l = Math.floor(Math.log(r) / Math.log(v) + 1e-12);
-      return Math.log2((r * Math.exp(eps * u)) / ((v - 1 + Math.exp(eps)) ** l - Math.exp(eps * l) + Math.exp(eps * u)));
+      return Math.log2(
+        (r * Math.exp(eps * u)) / ((v - 1 + Math.exp(eps)) ** l - Math.exp(eps * l) + Math.exp(eps * u)),
+      );
     };
     for (const [u, v, eps, r] of [
       [5, 4, 0.5, 10],
@@ -79,7 +88,9 @@ describe('single-orbit utility bound (SPEC §5, §7)', () => {
   });
   it('is refused on even rings, where it is not a bound: a ln 2-private mechanism on ring 6 reaches 8/21 > 4/11', () => {
     const d = ringDomain(6);
-    expect(() => singleOrbitUtilityBoundFor(d, Math.LN2)).toThrow(/does not apply to the even ring ring:6: its antipodal border has 1 point/);
+    expect(() => singleOrbitUtilityBoundFor(d, Math.LN2)).toThrow(
+      /does not apply to the even ring ring:6: its antipodal border has 1 point/,
+    );
     // the regular-prior bound is 1 / sum_r n_r 2^-r = 1 / (1 + 2/2 + 2/4 + 1/8) = 8/21
     expect(utilityBound(d, Math.LN2, uniformPrior(6))).toBeCloseTo(8 / 21, 14);
   });

@@ -92,7 +92,13 @@ describe('Kronecker structure of Phi on V^u (SPEC §5)', () => {
       [1, 2, 0, 2],
       [1, 2, 2, 0],
     ];
-    const factor = { ...cliqueDomain(4), kind: 'custom' as const, spec: 'star4', distance: (i: number, j: number) => star[i]![j]!, structure: {} };
+    const factor = {
+      ...cliqueDomain(4),
+      kind: 'custom' as const,
+      spec: 'star4',
+      distance: (i: number, j: number) => star[i]![j]!,
+      structure: {},
+    };
     const d = productDomain(factor, 3);
     const eps = 0.3;
     const t = tightExists(d, eps);
@@ -145,7 +151,8 @@ describe('Kronecker structure of Phi on V^u (SPEC §5)', () => {
     const f = [Float64Array.from([-2, 0.5, 3]), Float64Array.from([1, -1]), Float64Array.from([-0.5, 4])];
     let mn = Infinity;
     let mx = -Infinity;
-    for (const a of f[0]!) for (const b of f[1]!) for (const c of f[2]!) ((mn = Math.min(mn, a * b * c)), (mx = Math.max(mx, a * b * c)));
+    for (const a of f[0]!)
+      for (const b of f[1]!) for (const c of f[2]!) ((mn = Math.min(mn, a * b * c)), (mx = Math.max(mx, a * b * c)));
     const e = extremeProduct(f);
     expect(e.min).toBe(mn);
     expect(e.max).toBe(mx);

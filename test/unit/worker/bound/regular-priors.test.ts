@@ -128,7 +128,11 @@ describe('regular priors and the optimality bounds (SPEC §5, §7)', () => {
     expect(reg.reason).toMatch(
       /^the prior is not regular for line:6 at epsilon 0\.69\d*: it lies outside the region of regular priors \(a mix of the corner priors with no negative weight\), since as a mix of them it needs the weight -0\.5\d* on the corner prior of 1$/,
     );
-    expectMechError(() => utilityBound(d, LN2, p), 'not-applicable', /not regular.*needs the weight -0\.5\d* on the corner prior of 1$/);
+    expectMechError(
+      () => utilityBound(d, LN2, p),
+      'not-applicable',
+      /not regular.*needs the weight -0\.5\d* on the corner prior of 1$/,
+    );
     expectMechError(() => leakageBound(d, LN2, p), 'not-applicable', /leakage bound.*does not apply/);
     try {
       utilityBound(d, LN2, p);
@@ -175,7 +179,8 @@ describe('regular priors and the optimality bounds (SPEC §5, §7)', () => {
     // product prior: regular iff the factor mu is >= 0. Clique factor: mu1 = (p - a/(1+3a)) / (1 - a), a = e^-eps,
     // so (0.3,0.27,0.23,0.2) is NOT regular at eps = 0.5 (a/(1+3a) = 0.2151 > 0.2) but is at eps = 1 (0.1749).
     const marg = [0.3, 0.27, 0.23, 0.2];
-    const mu1 = (eps: number) => marg.map((q) => (q - Math.exp(-eps) / (1 + 3 * Math.exp(-eps))) / (1 - Math.exp(-eps)));
+    const mu1 = (eps: number) =>
+      marg.map((q) => (q - Math.exp(-eps) / (1 + 3 * Math.exp(-eps))) / (1 - Math.exp(-eps)));
     const half = productMu(db, 0.5, marg);
     for (let i = 0; i < 4; i++) expect(half.factors![0]![i]).toBeCloseTo(mu1(0.5)[i]!, 14);
     expect(half.min).toBeCloseTo(mu1(0.5)[3]! * mu1(0.5)[0]! ** 4, 14);
@@ -208,7 +213,11 @@ describe('bad input to the bounds raises a typed MechError', () => {
     expectMechError(() => utilityBound(d, 1, [0.5, 0.6, -0.1, 0]), 'invalid-input', /negative/);
     expectMechError(() => leakageBound(d, 1, [0.5, NaN, 0.25, 0.25]), 'invalid-input', /not a finite number/);
     expectMechError(() => regularity(d, 1, [0.5, 0.5]), 'invalid-input', /2 entries but the domain has 4/);
-    expectMechError(() => productMu(databaseDomain(3, 3), 1, [0.5, 0.6, -0.1]), 'invalid-input', /per-individual prior 1: entry 2 is negative/);
+    expectMechError(
+      () => productMu(databaseDomain(3, 3), 1, [0.5, 0.6, -0.1]),
+      'invalid-input',
+      /per-individual prior 1: entry 2 is negative/,
+    );
   });
   it('corner prior index out of range; product prior on a non-product domain', () => {
     expectMechError(() => cornerPrior(d, 1, 4), 'invalid-input', /not a point of line:4/);
@@ -224,9 +233,17 @@ describe('product-prior bounds from the factors only (SPEC §5)', () => {
     const b = productPriorBounds(db, 1, marg);
     expect(b.utilityBound).toBeCloseTo(utilityBound(db, 1, p), 13);
     expect(b.leakageBound).toBeCloseTo(leakageBound(db, 1, p), 12);
-    expectMechError(() => productPriorBounds(db, 0.5, marg), 'not-applicable', /not regular.*mu\[\([0-3,]+\)\] = -0\.0000832/);
-    // uniform marginals reproduce the closed-form database leakage bound at any size (u = 12: 4^12 databases, no vector of that size formed)
+    expectMechError(
+      () => productPriorBounds(db, 0.5, marg),
+      'not-applicable',
+      /not regular.*mu\[\([0-3,]+\)\] = -0\.0000832/,
+    );
+    // uniform marginals reproduce the closed-form database leakage bound at any size (u = 12: 4^12 databases, no vector
+    // of that size formed)
     const huge = databaseDomain(12, 4);
-    expect(productPriorBounds(huge, 0.5, [0.25, 0.25, 0.25, 0.25]).leakageBound).toBeCloseTo(databaseLeakageBound(12, 4, 0.5), 12);
+    expect(productPriorBounds(huge, 0.5, [0.25, 0.25, 0.25, 0.25]).leakageBound).toBeCloseTo(
+      databaseLeakageBound(12, 4, 0.5),
+      12,
+    );
   });
 });

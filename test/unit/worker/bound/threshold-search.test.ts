@@ -12,7 +12,9 @@ import { regularity } from '../../../../src-worker/bound/regularity';
 import { uniformPrior } from '../../../../src-worker/measure/prior';
 import { tableDomain } from '../../support/channel-fixtures';
 
-/** Star: centre 0 and three leaves. z_centre = (1 - 2 alpha)/(1 + alpha): the tight mechanism exists iff eps >= ln 2. */
+/**
+ * Star: centre 0 and three leaves. z_centre = (1 - 2 alpha)/(1 + alpha): the tight mechanism exists iff eps >= ln 2.
+ */
 const star = tableDomain([
   [0, 1, 1, 1],
   [1, 0, 2, 2],

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { discreteAdditiveCapacity, discreteMultiplicativeCapacity, lineMultiplicativeCapacity } from '../../../../src-worker/capacity/capacity-closed-forms';
+import {
+  discreteAdditiveCapacity,
+  discreteMultiplicativeCapacity,
+  lineMultiplicativeCapacity,
+} from '../../../../src-worker/capacity/capacity-closed-forms';
 import { privacyTypeCapacities } from '../../../../src-worker/capacity/privacy-type-capacity';
 import { cliqueDomain } from '../../../../src-worker/metric/clique';
 import { gridDomain } from '../../../../src-worker/metric/grid';

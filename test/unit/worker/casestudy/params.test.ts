@@ -37,13 +37,23 @@ describe('case-study parameters', () => {
   });
 
   it('bad values get one message naming the parameter and the rule', () => {
-    expect(message(parseStudyParams('geo', { size: 2.5 }))).toBe("case-study parameter 'size' must be an integer, got 2.5");
+    expect(message(parseStudyParams('geo', { size: 2.5 }))).toBe(
+      "case-study parameter 'size' must be an integer, got 2.5",
+    );
     expect(message(parseStudyParams('geo', { size: 1 }))).toBe("case-study parameter 'size' must be >= 2, got 1");
     expect(message(parseStudyParams('geo', { to: 21 }))).toBe("case-study parameter 'to' must be <= 20, got 21");
-    expect(message(parseStudyParams('geo', { size: 'big' }))).toBe('case-study parameter \'size\' must be a number, got "big"');
-    expect(message(parseStudyParams('geo', { cityEpsilons: [] }))).toBe("case-study parameter 'cityEpsilons' must be a non-empty list of numbers");
-    expect(message(parseStudyParams('geo', { skipCity: 'yes' }))).toBe("case-study parameter 'skipCity' must be true or false");
-    expect(message(parseStudyParams('smart-meter', {}))).toBe("case-study parameter 'trace' is missing (a list of readings in watts)");
+    expect(message(parseStudyParams('geo', { size: 'big' }))).toBe(
+      'case-study parameter \'size\' must be a number, got "big"',
+    );
+    expect(message(parseStudyParams('geo', { cityEpsilons: [] }))).toBe(
+      "case-study parameter 'cityEpsilons' must be a non-empty list of numbers",
+    );
+    expect(message(parseStudyParams('geo', { skipCity: 'yes' }))).toBe(
+      "case-study parameter 'skipCity' must be true or false",
+    );
+    expect(message(parseStudyParams('smart-meter', {}))).toBe(
+      "case-study parameter 'trace' is missing (a list of readings in watts)",
+    );
     expect(message(parseStudyParams('leakage-bounds', { values: [2, 'x' as unknown as number] }))).toBe(
       "case-study parameter 'values' must be a non-empty list of universe sizes v >= 2",
     );

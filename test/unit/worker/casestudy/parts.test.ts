@@ -15,14 +15,21 @@ import type { CaseStudyResult } from '../../../../src-shared/protocol/casestudy'
 import type { JobRequest } from '../../../../src-shared/protocol/requests';
 
 const pool = new Dispatcher({ threads: 2 });
-/** JSON of a result with the wall-clock solver times of geo's city rows and table notes masked (they differ between any two runs). */
+/**
+ * JSON of a result with the wall-clock solver times of geo's city rows and table notes masked (they differ between any
+ * two runs).
+ */
 const json = (r: unknown): string =>
   JSON.stringify(r)
     .replace(/solved in [0-9.e+-]+ s/g, 'solved in T s')
     .replace(/"solverMs":[0-9.e+-]+/g, '"solverMs":T');
 afterAll(() => pool.close());
 
-const capacities: JobRequest = { type: 'case-study', study: 'capacities', params: { maxHamming: 3, maxLine: 4, epsilon: 0.7 } };
+const capacities: JobRequest = {
+  type: 'case-study',
+  study: 'capacities',
+  params: { maxHamming: 3, maxLine: 4, epsilon: 0.7 },
+};
 const population = Array.from({ length: 16 }, (_, i) => 1 + ((i * 5) % 7));
 const geo: JobRequest = {
   type: 'case-study',
@@ -56,24 +63,30 @@ describe('case studies in parts', () => {
 
   it('merging refuses parts that do not fit; bad parameters are the single job error; out-of-range parts are refused', async () => {
     const params = capacities.type === 'case-study' ? capacities.params! : {};
-    const parts = (await Promise.all(sweepSlices(16, 2).map((part) => pool.run({ ...capacities, part } as JobRequest)))) as CaseStudyResult[];
+    const parts = (await Promise.all(
+      sweepSlices(16, 2).map((part) => pool.run({ ...capacities, part } as JobRequest)),
+    )) as CaseStudyResult[];
     expect(() => mergeStudyParts('capacities', params, [parts[1]!, parts[0]!])).toThrow(/do not continue/);
     expect(() => mergeStudyParts('capacities', params, [parts[0]!])).toThrow(/hold 8 items, the study has 16/);
     const bad = structuredClone(parts[1]!);
     (bad.part!.items[0] as unknown[])[3] = 'lots';
     expect(() => mergeStudyParts('capacities', params, [parts[0]!, bad])).toThrow(/malformed item/);
-    await expect(runFannedOut(pool, { ...capacities, params: { maxLine: 99 } } as JobRequest, 4)).rejects.toMatchObject({
-      code: 'invalid-input',
-      message: expect.stringMatching(/maxLine/),
-    });
+    await expect(runFannedOut(pool, { ...capacities, params: { maxLine: 99 } } as JobRequest, 4)).rejects.toMatchObject(
+      {
+        code: 'invalid-input',
+        message: expect.stringMatching(/maxLine/),
+      },
+    );
     await expect(pool.run({ ...capacities, part: { start: 10, count: 7 } } as JobRequest)).rejects.toMatchObject({
       code: 'invalid-input',
       message: expect.stringMatching(/has 16 items/),
     });
-    await expect(pool.run({ type: 'case-study', study: 'voting', part: { start: 0, count: 1 } })).rejects.toMatchObject({
-      code: 'invalid-input',
-      message: expect.stringMatching(/cannot be split/),
-    });
+    await expect(pool.run({ type: 'case-study', study: 'voting', part: { start: 0, count: 1 } })).rejects.toMatchObject(
+      {
+        code: 'invalid-input',
+        message: expect.stringMatching(/cannot be split/),
+      },
+    );
   });
 
   it("the app's runner (FanningRunner): a case study is one job to the caller, in parts on the pool, equal to the single job; cancel ends every part", async () => {
@@ -95,16 +108,23 @@ describe('case studies in parts', () => {
     expect(mine.filter((e) => e.kind === 'result')).toHaveLength(1);
     expect(mine.some((e) => e.kind === 'progress' && /part \d of 3/.test(e.message))).toBe(true);
     // three part jobs ran on the pool under their own ids
-    expect(new Set(events.filter((e) => e.kind === 'result' && e.jobId.startsWith('job-')).map((e) => e.jobId)).size).toBeGreaterThanOrEqual(3);
+    expect(
+      new Set(events.filter((e) => e.kind === 'result' && e.jobId.startsWith('job-')).map((e) => e.jobId)).size,
+    ).toBeGreaterThanOrEqual(3);
     // a request that does not split goes to the pool as it is
     expect(await fan.submit({ type: 'capacity', domain: 'line:3', epsilon: 1 })).toMatch(/^job-/);
     // cancel, once a part has started: the whole job ends with one 'cancelled' error and no part runs on
-    const bigGeo = { ...geo, params: { ...(geo.type === 'case-study' ? geo.params : {}), size: 30, from: 0.2, to: 2, step: 0.05 } } as JobRequest;
+    const bigGeo = {
+      ...geo,
+      params: { ...(geo.type === 'case-study' ? geo.params : {}), size: 30, from: 0.2, to: 2, step: 0.05 },
+    } as JobRequest;
     const before = events.length;
     const running = fan.run(bigGeo);
     running.catch(() => undefined); // awaited below
     const fresh = () => events.slice(before);
-    await expect.poll(() => fresh().some((e) => e.kind === 'progress' && e.jobId.startsWith('job-')), { timeout: 120_000 }).toBe(true);
+    await expect
+      .poll(() => fresh().some((e) => e.kind === 'progress' && e.jobId.startsWith('job-')), { timeout: 120_000 })
+      .toBe(true);
     const cancelId = fresh().find((e) => e.kind === 'queued' && e.jobId.startsWith('fan-'))!.jobId;
     expect(await fan.cancel(cancelId)).toBe(true);
     await expect(running).rejects.toMatchObject({ code: 'cancelled' });
@@ -118,7 +138,11 @@ describe('case studies in parts', () => {
     );
     expect(parts.size).toBeGreaterThan(0);
     await expect
-      .poll(() => [...parts].filter((p) => !fresh().some((e) => e.jobId === p && (e.kind === 'result' || e.kind === 'error'))), { timeout: 60_000 })
+      .poll(
+        () =>
+          [...parts].filter((p) => !fresh().some((e) => e.jobId === p && (e.kind === 'result' || e.kind === 'error'))),
+        { timeout: 60_000 },
+      )
       .toEqual([]);
   }, 300_000);
 });

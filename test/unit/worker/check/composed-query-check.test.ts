@@ -65,7 +65,9 @@ describe('mechanism on query answers composed with the query (SPEC §4)', () => 
   it('bad input: eps <= 0, row count mismatch, infinite sensitivity', () => {
     const h = truncatedGeometric(Y, 0.5).channel;
     expect(err(() => checkComposedWithQuery(h, Y, inst.database, f, 0)).code).toBe('invalid-input');
-    expect(err(() => checkComposedWithQuery(h, lineDomain(6), inst.database, f, 1)).message).toMatch(/7 rows but the answer domain line:6 has 6 points/);
+    expect(err(() => checkComposedWithQuery(h, lineDomain(6), inst.database, f, 1)).message).toMatch(
+      /7 rows but the answer domain line:6 has 6 points/,
+    );
     const X = customMetricDomain(
       Matrix.fromRows([
         [0, 0],
@@ -73,7 +75,9 @@ describe('mechanism on query answers composed with the query (SPEC §4)', () => 
       ]),
       ['a', 'b'],
     );
-    const inf = err(() => checkComposedWithQuery(truncatedGeometric(lineDomain(2), 1).channel, lineDomain(2), X, (x) => x, 1));
+    const inf = err(() =>
+      checkComposedWithQuery(truncatedGeometric(lineDomain(2), 1).channel, lineDomain(2), X, (x) => x, 1),
+    );
     expect(inf.code).toBe('not-applicable');
     expect(inf.message).toMatch(/infinite sensitivity/);
   });

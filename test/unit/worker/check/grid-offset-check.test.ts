@@ -183,7 +183,8 @@ describe('grid offset check: exact on any offset-structured table', () => {
         const g = d.structure.grid!;
         for (let trial = 0; trial < 8; trial++) {
           const table = new Map<string, number>();
-          const key = (q: number, p: number, L: number): string => (q === 0 ? `f${p}` : q === L - 1 ? `l${p}` : `i${q - p}`);
+          const key = (q: number, p: number, L: number): string =>
+            q === 0 ? `f${p}` : q === L - 1 ? `l${p}` : `i${q - p}`;
           const entry = (x: number, y: number): number => {
             const k = `${key(Math.floor(y / g.cols), Math.floor(x / g.cols), g.rows)}|${key(y % g.cols, x % g.cols, g.cols)}`;
             let v = table.get(k);
@@ -226,7 +227,10 @@ describe('grid offset check: pairs R - 1 rows apart', () => {
     expect(rel(a.effectiveEpsilon, c)).toBeLessThan(1e-12);
     expect(rel(s.effectiveEpsilon, c)).toBeLessThan(1e-12);
     const w = s.worst[0]!;
-    expect([Math.abs(Math.floor(w.xIndex / C) - Math.floor(w.xpIndex / C)), Math.abs((w.xIndex % C) - (w.xpIndex % C))]).toEqual([2, 1]);
+    expect([
+      Math.abs(Math.floor(w.xIndex / C) - Math.floor(w.xpIndex / C)),
+      Math.abs((w.xIndex % C) - (w.xpIndex % C)),
+    ]).toEqual([2, 1]);
   });
 });
 
@@ -263,27 +267,41 @@ describe('grid offset check: work estimate', () => {
 });
 
 describe('check jobs of planar Laplace', () => {
-  const run = async (raw: unknown): Promise<Record<string, unknown>> => (await runJob(raw)) as unknown as Record<string, unknown>;
+  const run = async (raw: unknown): Promise<Record<string, unknown>> =>
+    (await runJob(raw)) as unknown as Record<string, unknown>;
   const mech = (domain: string, epsilon: number) => ({ kind: 'planar-laplace', domain, epsilon });
 
   it('30 x 30 (3.6e8 all-pairs comparisons, once refused): private at ln 4, not at ln 4 / 2', async () => {
     const eps = Math.log(4);
-    const ok = await run({ type: 'check', mechanism: mech('grid:30x30:step=0.5', eps), domain: 'grid:30x30:step=0.5', epsilon: eps });
+    const ok = await run({
+      type: 'check',
+      mechanism: mech('grid:30x30:step=0.5', eps),
+      domain: 'grid:30x30:step=0.5',
+      epsilon: eps,
+    });
     expect(ok.private).toBe(true);
     expect(ok.effectiveEpsilon as number).toBeLessThanOrEqual(eps * (1 + 1e-9));
     expect(ok.pairsChecked).toBe(gridOffsetCheckWork(30, 30) - 900 * 900);
-    const bad = await run({ type: 'check', mechanism: mech('grid:30x30:step=0.5', eps), domain: 'grid:30x30:step=0.5', epsilon: eps / 2 });
+    const bad = await run({
+      type: 'check',
+      mechanism: mech('grid:30x30:step=0.5', eps),
+      domain: 'grid:30x30:step=0.5',
+      epsilon: eps / 2,
+    });
     expect(bad.private).toBe(false);
     expect((bad.violations as unknown[]).length).toBeGreaterThan(0);
   });
 
   it('admission prices the offset check: 100 x 100 admitted, 200 x 200 refused at once', () => {
-    const req = (s: number) => parseJobRequest({ type: 'check', mechanism: mech(`grid:${s}x${s}`, 1), domain: `grid:${s}x${s}`, epsilon: 1 });
+    const req = (s: number) =>
+      parseJobRequest({ type: 'check', mechanism: mech(`grid:${s}x${s}`, 1), domain: `grid:${s}x${s}`, epsilon: 1 });
     const r100 = req(100);
     const r200 = req(200);
     if (!r100.ok || !r200.ok) throw new Error('requests should parse');
     expect(() => admitRequest(r100.value)).not.toThrow();
-    expect(() => admitRequest(r200.value)).toThrow(/privacy check of planar Laplace on grid:200x200 by its grid offsets/);
+    expect(() => admitRequest(r200.value)).toThrow(
+      /privacy check of planar Laplace on grid:200x200 by its grid offsets/,
+    );
     // Without the structure the 100 x 100 check (5e11 comparisons) is refused.
     const dense = parseJobRequest({
       type: 'check',

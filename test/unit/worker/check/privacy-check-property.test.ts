@@ -75,7 +75,10 @@ function reference(c: number[][], d: number[][], eps: number): RefVerdict {
 }
 
 /** Entries the issue names (zeros, subnormals, 1e-300, the smallest normal) and ordinary ones. */
-const entry = fc.oneof(fc.constantFrom(0, 0, 5e-324, 1e-320, 1e-310, 2 ** -1022, 1e-300, 1e-200, 1e-20), fc.double({ min: 1e-6, max: 1, noNaN: true }));
+const entry = fc.oneof(
+  fc.constantFrom(0, 0, 5e-324, 1e-320, 1e-310, 2 ** -1022, 1e-300, 1e-200, 1e-20),
+  fc.double({ min: 1e-6, max: 1, noNaN: true }),
+);
 
 const epsilon = fc.double({ min: Math.log(1e-6), max: Math.log(1e4), noNaN: true }).map(Math.exp);
 
@@ -87,8 +90,12 @@ const validMetric = fc
     scale: fc.integer({ min: -4, max: 4 }).map((k) => 10 ** k),
   })
   .map(({ n, seed, scale }) => {
-    const d = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 0 : seed[Math.min(i, j) * 5 + Math.max(i, j)]! * scale)));
-    for (let k = 0; k < n; k++) for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if (d[i]![k]! + d[k]![j]! < d[i]![j]!) d[i]![j] = d[i]![k]! + d[k]![j]!;
+    const d = Array.from({ length: n }, (_, i) =>
+      Array.from({ length: n }, (_, j) => (i === j ? 0 : seed[Math.min(i, j) * 5 + Math.max(i, j)]! * scale)),
+    );
+    for (let k = 0; k < n; k++)
+      for (let i = 0; i < n; i++)
+        for (let j = 0; j < n; j++) if (d[i]![k]! + d[k]![j]! < d[i]![j]!) d[i]![j] = d[i]![k]! + d[k]![j]!;
     return d;
   });
 
@@ -100,7 +107,10 @@ function domainOf(d: number[][]): Domain {
   );
 }
 
-/** Rows normalised to sum 1, keeping exact zeros and tiny entries in place (a row without a large entry gets one in column 0). */
+/**
+ * Rows normalised to sum 1, keeping exact zeros and tiny entries in place (a row without a large entry gets one in
+ * column 0).
+ */
 function channelRows(raw: number[][]): number[][] {
   return raw.map((r0) => {
     const r = r0.some((v) => v > 1e-6) ? r0.slice() : [0.5, ...r0.slice(1)];
@@ -110,7 +120,8 @@ function channelRows(raw: number[][]): number[][] {
   });
 }
 
-const channelFor = (n: number, m: number) => fc.array(fc.array(entry, { minLength: m, maxLength: m }), { minLength: n, maxLength: n }).map(channelRows);
+const channelFor = (n: number, m: number) =>
+  fc.array(fc.array(entry, { minLength: m, maxLength: m }), { minLength: n, maxLength: n }).map(channelRows);
 
 function dense(c: number[][]): DenseChannel {
   return new DenseChannel(Matrix.fromRows(c));
@@ -140,7 +151,8 @@ describe('privacy check against a brute-force reference (property-based, seeded)
           }
           expect(r.passes, `eps ${eps}, metric ${JSON.stringify(d)}, channel ${JSON.stringify(c)}`).toBe(ref.private);
           if (ref.effective === Infinity) expect(r.effectiveEpsilon).toBe(Infinity);
-          else expect(Math.abs(r.effectiveEpsilon - ref.effective)).toBeLessThanOrEqual(1e-9 * Math.max(1, ref.effective));
+          else
+            expect(Math.abs(r.effectiveEpsilon - ref.effective)).toBeLessThanOrEqual(1e-9 * Math.max(1, ref.effective));
           agreed++;
         },
       ),
@@ -192,7 +204,14 @@ describe('privacy check against a brute-force reference (property-based, seeded)
           const s = w.reduce((a, b) => a + b, 0);
           const prior = w.map((v) => v / s);
           const mm = channelMeasures(prior, dense(c));
-          for (const k of ['vulnerability', 'posteriorVulnerability', 'leakage', 'multiplicativeCapacity', 'additiveCapacity', 'minCapacity'] as const) {
+          for (const k of [
+            'vulnerability',
+            'posteriorVulnerability',
+            'leakage',
+            'multiplicativeCapacity',
+            'additiveCapacity',
+            'minCapacity',
+          ] as const) {
             expect(Number.isFinite(mm[k]), `${k} = ${mm[k]}`).toBe(true);
           }
           expect(mm.leakage).toBeGreaterThanOrEqual(-1e-12);
@@ -207,15 +226,19 @@ describe('privacy check against a brute-force reference (property-based, seeded)
     let errors = 0;
     fc.assert(
       fc.property(
-        fc
-          .integer({ min: 2, max: 5 })
-          .chain((n) =>
-            fc.tuple(
-              fc.array(fc.oneof(fc.double({ min: -1, max: 10 }), fc.constantFrom(NaN, Infinity, -0, 0, 1e-300)), { minLength: n * n, maxLength: n * n }),
-              fc.array(fc.oneof(entry, fc.constantFrom(NaN, -1e-3, Infinity, -1e-13)), { minLength: n * 2, maxLength: n * 2 }),
-              epsilon,
-            ),
+        fc.integer({ min: 2, max: 5 }).chain((n) =>
+          fc.tuple(
+            fc.array(fc.oneof(fc.double({ min: -1, max: 10 }), fc.constantFrom(NaN, Infinity, -0, 0, 1e-300)), {
+              minLength: n * n,
+              maxLength: n * n,
+            }),
+            fc.array(fc.oneof(entry, fc.constantFrom(NaN, -1e-3, Infinity, -1e-13)), {
+              minLength: n * 2,
+              maxLength: n * 2,
+            }),
+            epsilon,
           ),
+        ),
         ([dm, ch, eps]) => {
           const n = Math.round(Math.sqrt(dm.length));
           try {

@@ -107,7 +107,8 @@ describe('privacy check (SPEC §4)', () => {
   });
 
   it('identity channels (no noise) are never private, at any eps and any distance scale', () => {
-    const identity = (n: number) => dense(Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1 : 0))));
+    const identity = (n: number) =>
+      dense(Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1 : 0))));
     for (const eps of [1, 708.4, 1e4]) {
       const r = checkPrivacy(identity(10), lineDomain(10), eps);
       expect(r.passes, `line:10 at ${eps}`).toBe(false);
@@ -150,7 +151,8 @@ describe('privacy check (SPEC §4)', () => {
       const r = checkPrivacy(m.channel, d, g, { topK: 1 });
       expect(r.passes, `${kind} on ${d.spec} at ${g}`).toBe(true);
       expect(Number.isFinite(r.effectiveEpsilon)).toBe(true);
-      if (kind !== 'exponential' && kind !== 'laplace') expect(checkPrivacy(m.channel, d, 0.99 * g, { topK: 1 }).passes).toBe(false);
+      if (kind !== 'exponential' && kind !== 'laplace')
+        expect(checkPrivacy(m.channel, d, 0.99 * g, { topK: 1 }).passes).toBe(false);
     }
     const line = lineDomain(300);
     const t = tightConstraints(line, 2);
@@ -216,7 +218,8 @@ describe('privacy check (SPEC §4)', () => {
     expect(r.pairsChecked).toBe(36);
     expect(r.passes).toBe(true);
     expect(r.worst.length).toBe(10);
-    for (let k = 1; k < r.worst.length; k++) expect(r.worst[k - 1]!.effectiveEpsilon).toBeGreaterThanOrEqual(r.worst[k]!.effectiveEpsilon);
+    for (let k = 1; k < r.worst.length; k++)
+      expect(r.worst[k - 1]!.effectiveEpsilon).toBeGreaterThanOrEqual(r.worst[k]!.effectiveEpsilon);
   });
 
   it('works row by row: never asks for a row outside the domain and regenerates within a small cache', () => {
@@ -240,7 +243,8 @@ describe('privacy check (SPEC §4)', () => {
 
   it('bad input: eps <= 0 or NaN, row count mismatch, all-pairs size guard', () => {
     const c = dense([[1], [1]]);
-    for (const eps of [0, -1, NaN]) expect(mechErr(() => checkPrivacy(c, cliqueDomain(2), eps)).code).toBe('invalid-input');
+    for (const eps of [0, -1, NaN])
+      expect(mechErr(() => checkPrivacy(c, cliqueDomain(2), eps)).code).toBe('invalid-input');
     const e = mechErr(() => checkPrivacy(c, lineDomain(3), 1));
     expect(e.code).toBe('invalid-input');
     expect(e.message).toMatch(/2 rows but the domain line:3 has 3 points/);

@@ -21,7 +21,10 @@ interface Reference {
   pairs: number;
 }
 
-/** The definition: ordered pairs at finite distance, largest C[x][y] / C[x'][y] over y, a positive entry facing 0 infinite. */
+/**
+ * The definition: ordered pairs at finite distance, largest C[x][y] / C[x'][y] over y, a positive entry facing 0
+ * infinite.
+ */
 function reference(c: Matrix, domain: Domain, eps: number): Reference {
   const n = c.rows;
   let violating = 0;
@@ -67,12 +70,16 @@ function randomChannel(n: number, seed: number, zeros = 0): Matrix {
 async function bothAgree(c: Matrix, domain: Domain, eps: number): Promise<Reference> {
   const ref = reference(c, domain, eps);
   const ch = new DenseChannel(c);
-  for (const r of [checkPrivacy(ch, domain, eps, { pairs: 'all' }), await checkPrivacyThreaded(ch, domain, eps, { pairs: 'all', threads: 2 })]) {
+  for (const r of [
+    checkPrivacy(ch, domain, eps, { pairs: 'all' }),
+    await checkPrivacyThreaded(ch, domain, eps, { pairs: 'all', threads: 2 }),
+  ]) {
     expect(r.mode).toBe('all-pairs');
     expect(r.pairsChecked).toBe(ref.pairs);
     expect(r.violatingPairs).toBe(ref.violating);
     expect(r.passes).toBe(ref.passes);
-    if (Number.isFinite(ref.effective)) expect(Math.abs(r.effectiveEpsilon - ref.effective)).toBeLessThanOrEqual(1e-12 * Math.max(1, ref.effective));
+    if (Number.isFinite(ref.effective))
+      expect(Math.abs(r.effectiveEpsilon - ref.effective)).toBeLessThanOrEqual(1e-12 * Math.max(1, ref.effective));
     else expect(r.effectiveEpsilon).toBe(Infinity);
     // the worst pair reported is examined exactly: its eff is the effective eps
     expect(r.worst[0]!.effectiveEpsilon).toBe(r.effectiveEpsilon);
@@ -153,7 +160,9 @@ describe('all-pairs check by the ln scan, one thread and two', () => {
 
 describe('the two kernels of the ln scan', () => {
   it('the embedded WebAssembly module is compiled from ln-scan.wat', async () => {
-    const { compileKernels } = (await import('../../../../scripts/build-kernels.mjs' as string)) as { compileKernels: (name: string) => Promise<string> };
+    const { compileKernels } = (await import('../../../../scripts/build-kernels.mjs' as string)) as {
+      compileKernels: (name: string) => Promise<string>;
+    };
     expect(await compileKernels('check/ln-scan')).toBe(LN_SCAN_WASM);
   });
 

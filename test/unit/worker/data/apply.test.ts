@@ -175,7 +175,9 @@ describe('sampling released outputs from a channel row', () => {
     const m = new Matrix(1, 2);
     m.set(0, 0, 0.5);
     m.set(0, 1, 0.6);
-    expect(() => new ChannelSampler(new DenseChannel(m, ['a'], ['u', 'v']), { seed: 1 }).sample(0)).toThrow(/row a sums to 1.1/);
+    expect(() => new ChannelSampler(new DenseChannel(m, ['a'], ['u', 'v']), { seed: 1 }).sample(0)).toThrow(
+      /row a sums to 1.1/,
+    );
   });
 });
 
@@ -217,13 +219,17 @@ describe('secrets CSV rows to secrets', () => {
     expect(t.header).toBe(false);
     expect(t.reader.secretOf(first('"(1,2)"\n'))).toBe(5);
     // a tuple outside the domain is a secret in error, not a header
-    expect(() => decideHeader(first('"(7,7)"\n'), g, 's.csv', 'auto')).toThrow(/s\.csv, line 1: the secret is not a point of grid/);
+    expect(() => decideHeader(first('"(7,7)"\n'), g, 's.csv', 'auto')).toThrow(
+      /s\.csv, line 1: the secret is not a point of grid/,
+    );
     const bin = cellBinning(0, 2, 2, 3, 1);
     const p = decideHeader(first('2.5,0.2\n'), g, 'p.csv', 'auto', { binning: bin });
     expect(p).toMatchObject({ header: false, reader: { mode: 'points' } });
     expect(p.reader.secretOf(first('0.5,1.5\n'))).toBe(0);
     expect(decideHeader(first('x,y\n'), g, 'p.csv', 'auto', { binning: bin }).header).toBe(true);
-    expect(() => decideHeader(first('3.5,1\n'), g, 'p.csv', 'auto', { binning: bin })).toThrow(/p\.csv, line 1: the point is outside the grid/);
+    expect(() => decideHeader(first('3.5,1\n'), g, 'p.csv', 'auto', { binning: bin })).toThrow(
+      /p\.csv, line 1: the point is outside the grid/,
+    );
     // explicit choices are followed
     expect(decideHeader(first('"(1,2)"\n'), g, 's.csv', 'yes').header).toBe(true);
     expect(decideHeader(first('2.5,0.2\n'), g, 'p.csv', 'no', { binning: bin }).reader.mode).toBe('points');
@@ -302,11 +308,17 @@ describe('release: secrets CSV in, released CSV out (streaming)', () => {
         .slice(1)
         .every((l) => /^\d$/.test(l)),
     ).toBe(true);
-    await expect(releaseCsv(readCsvStream(chunks('secret\n1\n# comment\n10\n'), 's.csv'), tg.channel, d, () => {}, 's.csv', { seed: 1 })).rejects.toThrow(
-      /s\.csv, line 4: the secret is not a point/,
+    await expect(
+      releaseCsv(readCsvStream(chunks('secret\n1\n# comment\n10\n'), 's.csv'), tg.channel, d, () => {}, 's.csv', {
+        seed: 1,
+      }),
+    ).rejects.toThrow(/s\.csv, line 4: the secret is not a point/);
+    await expect(releaseCsv(readCsvStream(chunks(''), 's.csv'), tg.channel, d, () => {}, 's.csv')).rejects.toThrow(
+      /empty/,
     );
-    await expect(releaseCsv(readCsvStream(chunks(''), 's.csv'), tg.channel, d, () => {}, 's.csv')).rejects.toThrow(/empty/);
-    await expect(releaseCsv(readCsvStream(chunks('secret\n"1\n'), 's.csv'), tg.channel, d, () => {}, 's.csv')).rejects.toThrow(/malformed CSV/);
+    await expect(
+      releaseCsv(readCsvStream(chunks('secret\n"1\n'), 's.csv'), tg.channel, d, () => {}, 's.csv'),
+    ).rejects.toThrow(/malformed CSV/);
   });
 
   it('10^5 rows stream through without being held (lazy input, chunked writes)', async () => {

@@ -148,7 +148,10 @@ describe('the exact sampler: each output is drawn with exactly its stored probab
             const seed = (x * 1000 + d + 40) >>> 0;
             const rest = seededBits(seed);
             let first = true;
-            const src: RandomBits = { cryptographic: false, bits: (k) => (first ? ((first = false), a) : rest.bits(k)) };
+            const src: RandomBits = {
+              cryptographic: false,
+              bits: (k) => (first ? ((first = false), a) : rest.bits(k)),
+            };
             const sampler = new ChannelSampler(ch, { random: src });
             const got = sampler.attempt(x);
             if (sampler.stats().exactDraws === 0) fast++;

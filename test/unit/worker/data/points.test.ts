@@ -1,9 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { EARTH_RADIUS_KM, haversineKm, localProjection, parsePointsCsv, pointsToGrid } from '../../../../src-worker/data/points';
+import {
+  EARTH_RADIUS_KM,
+  haversineKm,
+  localProjection,
+  parsePointsCsv,
+  pointsToGrid,
+} from '../../../../src-worker/data/points';
 import { MechError } from '../../../../src-shared/errors';
 import { seededRandom } from '../../../../src-shared/numeric/seeded-random';
 
-function projectedDistance(lat1: number, lon1: number, lat2: number, lon2: number, latMin = Math.min(lat1, lat2), latMax = Math.max(lat1, lat2)) {
+function projectedDistance(
+  lat1: number,
+  lon1: number,
+  lat2: number,
+  lon2: number,
+  latMin = Math.min(lat1, lat2),
+  latMax = Math.max(lat1, lat2),
+) {
   const p = localProjection((latMin + latMax) / 2, (lon1 + lon2) / 2, latMin, latMax);
   const [x1, y1] = p.project(lat1, lon1);
   const [x2, y2] = p.project(lat2, lon2);
@@ -68,7 +81,15 @@ describe('local projection of lat/lon: stated error, tested on known distances',
 });
 
 /** Brute-force binning: test every cell's rectangle (row 0 at the top, far edges closed). */
-function bruteCounts(xs: number[], ys: number[], xMin: number, yMax: number, rows: number, cols: number, s: number): { counts: number[]; outside: number } {
+function bruteCounts(
+  xs: number[],
+  ys: number[],
+  xMin: number,
+  yMax: number,
+  rows: number,
+  cols: number,
+  s: number,
+): { counts: number[]; outside: number } {
   const counts = new Array<number>(rows * cols).fill(0);
   let outside = 0;
   for (let i = 0; i < xs.length; i++) {
@@ -143,12 +164,19 @@ describe('points CSV onto a grid', () => {
 
   it('smoothing: no cell has probability 0, and the prior is (count + a) / (N + a cells)', () => {
     const text = 'x,y\n0.1,0.1\n0.2,0.3\n1.7,1.9\n';
-    const g = pointsToGrid(parsePointsCsv(text), { cellKm: 1, box: { units: 'km', xMin: 0, xMax: 2, yMin: 0, yMax: 2 }, smoothing: 0.5 });
+    const g = pointsToGrid(parsePointsCsv(text), {
+      cellKm: 1,
+      box: { units: 'km', xMin: 0, xMax: 2, yMin: 0, yMax: 2 },
+      smoothing: 0.5,
+    });
     expect(g.rows * g.cols).toBe(4);
     // row 0 is the top (y in [1, 2]); (1.7, 1.9) -> row 0, column 1; the two near the origin -> row 1, column 0
     expect(Array.from(g.counts)).toEqual([0, 1, 2, 0]);
     expect(Array.from(g.prior)).toEqual([0.5 / 5, 1.5 / 5, 2.5 / 5, 0.5 / 5]);
-    const noSmooth = pointsToGrid(parsePointsCsv(text), { cellKm: 1, box: { units: 'km', xMin: 0, xMax: 2, yMin: 0, yMax: 2 } });
+    const noSmooth = pointsToGrid(parsePointsCsv(text), {
+      cellKm: 1,
+      box: { units: 'km', xMin: 0, xMax: 2, yMin: 0, yMax: 2 },
+    });
     expect(noSmooth.prior[0]).toBe(0);
   });
 
@@ -206,10 +234,15 @@ describe('points CSV onto a grid', () => {
     expect(err('x,y\n').message).toMatch(/no points/);
     expect(err('').message).toMatch(/empty/);
     expect(err('x,y\n"1,2\n').message).toMatch(/malformed CSV/);
-    expect(() => pointsToGrid(parsePointsCsv('x,y\n0,0\n1000,1000\n'), { cellKm: 0.1 })).toThrow(/more than 4000000 cells/);
-    expect(() => pointsToGrid(parsePointsCsv('x,y\n5,5\n'), { cellKm: 1, box: { units: 'km', xMin: 0, xMax: 1, yMin: 0, yMax: 1 } })).toThrow(
-      /none of the 1 points lies inside/,
+    expect(() => pointsToGrid(parsePointsCsv('x,y\n0,0\n1000,1000\n'), { cellKm: 0.1 })).toThrow(
+      /more than 4000000 cells/,
     );
+    expect(() =>
+      pointsToGrid(parsePointsCsv('x,y\n5,5\n'), {
+        cellKm: 1,
+        box: { units: 'km', xMin: 0, xMax: 1, yMin: 0, yMax: 1 },
+      }),
+    ).toThrow(/none of the 1 points lies inside/);
     expect(() => pointsToGrid(parsePointsCsv('x,y\n5,5\n'), { cellKm: -1 })).toThrow(/cell size/);
     expect(() => pointsToGrid(parsePointsCsv('x,y\n5,5\n'), { cellKm: 1, smoothing: Number.NaN })).toThrow(/smoothing/);
     // 4 cells x 1e308 overflows: the smoothing is named, not a prior summing to 0
@@ -220,6 +253,11 @@ describe('points CSV onto a grid', () => {
     // the largest it advises gives the uniform prior
     const g = pointsToGrid(parsePointsCsv('x,y\n0.5,0.5\n'), { ...four, smoothing: 2.25e307 });
     expect(Array.from(g.prior)).toEqual([0.25, 0.25, 0.25, 0.25]);
-    expect(() => pointsToGrid(parsePointsCsv('x,y\n5,5\n'), { cellKm: 1, box: { units: 'degrees', south: 0, north: 1, west: 0, east: 1 } })).toThrow(/in km/);
+    expect(() =>
+      pointsToGrid(parsePointsCsv('x,y\n5,5\n'), {
+        cellKm: 1,
+        box: { units: 'degrees', south: 0, north: 1, west: 0, east: 1 },
+      }),
+    ).toThrow(/in km/);
   });
 });

@@ -3,18 +3,30 @@ import { MechError } from '../../../../src-shared/errors';
 import { exactCombination } from '../../../../src-worker/explorer/exact-arithmetic';
 import { kernelChannel, kernelMechanism } from '../../../../src-worker/explorer/kernel-channel';
 import { enumerateKernelMechanisms, type KernelProgress } from '../../../../src-worker/explorer/kernel-mechanisms';
-import { privatePosteriorVertices, vertexOf, type PosteriorVertices } from '../../../../src-worker/explorer/posterior-vertices';
+import {
+  privatePosteriorVertices,
+  vertexOf,
+  type PosteriorVertices,
+} from '../../../../src-worker/explorer/posterior-vertices';
 import { validateChannel } from '../../../../src-worker/mechanism/channel';
 import { cliqueDomain } from '../../../../src-worker/metric/clique';
 import type { Domain } from '../../../../src-worker/metric/domain';
 import { gridDomain } from '../../../../src-worker/metric/grid';
 import { lineDomain } from '../../../../src-worker/metric/line';
 import { ringDomain } from '../../../../src-worker/metric/ring';
-import { effectiveEpsilon, matrixDomain, randomEuclideanMetric, randomGraphMetric } from '../../support/metrics-for-tests';
+import {
+  effectiveEpsilon,
+  matrixDomain,
+  randomEuclideanMetric,
+  randomGraphMetric,
+} from '../../support/metrics-for-tests';
 
 const LN2 = Math.LN2;
 
-/** How many subsets of 0..items-1 of each size 1..n pass accept (bySize[0] stays 0): the brute-force references' enumeration. */
+/**
+ * How many subsets of 0..items-1 of each size 1..n pass accept (bySize[0] stays 0): the brute-force references'
+ * enumeration.
+ */
 function countSubsetsBySize(items: number, n: number, accept: (pick: readonly number[]) => boolean): number[] {
   const bySize = new Array<number>(n + 1).fill(0);
   const pick: number[] = [];
@@ -215,7 +227,12 @@ describe('kernel mechanisms (SPEC §6)', () => {
           for (let x = 0; x < n; x++) worstPosterior = Math.max(worstPosterior, Math.abs(col[x]! / p - v[x]!));
         }
         // Linear independence of the chosen vertices: their Gram determinant is nonzero.
-        minGram = Math.min(minGram, Math.abs(gramDet(km.vertices.length, (i, j) => dot(vertexOf(pv, km.vertices[i]!), vertexOf(pv, km.vertices[j]!)))));
+        minGram = Math.min(
+          minGram,
+          Math.abs(
+            gramDet(km.vertices.length, (i, j) => dot(vertexOf(pv, km.vertices[i]!), vertexOf(pv, km.vertices[j]!))),
+          ),
+        );
       }
       expect(worstWeightSum).toBeLessThan(1e-12);
       expect(worstEps).toBeLessThanOrEqual(eps * (1 + 1e-9));
@@ -250,11 +267,16 @@ describe('kernel mechanisms (SPEC §6)', () => {
     expect(r.multiplicativeCapacity).toBe(3);
     expect(r.additiveCapacity).toBe(1);
     const ch = kernelChannel(pv, r.mechanisms![0]!);
-    for (let x = 0; x < 3; x++) for (let y = 0; y < 3; y++) expect(ch.matrix.get(x, y)).toBeCloseTo(ch.colLabels[y] === `v${[2, 1, 0][x]}` ? 1 : 0, 14);
+    for (let x = 0; x < 3; x++)
+      for (let y = 0; y < 3; y++)
+        expect(ch.matrix.get(x, y)).toBeCloseTo(ch.colLabels[y] === `v${[2, 1, 0][x]}` ? 1 : 0, 14);
   });
 
   it('maxCollect truncates the list but not the count', () => {
-    const r = enumerateKernelMechanisms(privatePosteriorVertices(lineDomain(5), LN2), { collect: true, maxCollect: 10 });
+    const r = enumerateKernelMechanisms(privatePosteriorVertices(lineDomain(5), LN2), {
+      collect: true,
+      maxCollect: 10,
+    });
     expect(r.count).toBe(187);
     expect(r.mechanisms!.length).toBe(10);
     expect(r.truncated).toBe(true);
@@ -297,8 +319,12 @@ describe('kernel mechanisms (SPEC §6)', () => {
     } catch (e) {
       expect((e as MechError).code).toBe('too-large');
     }
-    expect(() => kernelChannel(pv, { vertices: Int32Array.of(0, 99), weights: Float64Array.of(0.5, 0.5) })).toThrow(/vertex index 99/);
-    expect(() => kernelChannel(pv, { vertices: Int32Array.of(0, 1), weights: Float64Array.of(1, 0) })).toThrow(/not positive/);
+    expect(() => kernelChannel(pv, { vertices: Int32Array.of(0, 99), weights: Float64Array.of(0.5, 0.5) })).toThrow(
+      /vertex index 99/,
+    );
+    expect(() => kernelChannel(pv, { vertices: Int32Array.of(0, 1), weights: Float64Array.of(1, 0) })).toThrow(
+      /not positive/,
+    );
   });
 });
 

@@ -56,7 +56,8 @@ describe('private-posterior vertices (SPEC §6)', () => {
       const x = vertexOf(v, i);
       expect(x.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
       for (let a = 0; a < 6; a++)
-        for (let b = 0; b < 6; b++) expect(x[a]!).toBeLessThanOrEqual(Math.exp(0.9 * ringDomain(6).distance(a, b)) * x[b]! * (1 + 1e-9));
+        for (let b = 0; b < 6; b++)
+          expect(x[a]!).toBeLessThanOrEqual(Math.exp(0.9 * ringDomain(6).distance(a, b)) * x[b]! * (1 + 1e-9));
       expect(v.tight[i]!.length).toBeGreaterThanOrEqual(5);
     }
   });
@@ -129,7 +130,9 @@ describe('private-posterior vertices (SPEC §6)', () => {
     expect(base(matrixDomain(triangle.map((row) => row.map((d) => d / 4))), 0.7)).toBe('exact/rounded'); // unit 1/4
     expect(base(gridDomain(2, 2), LN2)).toBe('float/null'); // sqrt 2 distances
     expect(privatePosteriorVertices(lineDomain(4), 0.7).count).toBe(8);
-    expect(() => privatePosteriorVertices(gridDomain(2, 2), LN2, { arithmetic: 'exact-rounded' })).toThrow(/common unit/);
+    expect(() => privatePosteriorVertices(gridDomain(2, 2), LN2, { arithmetic: 'exact-rounded' })).toThrow(
+      /common unit/,
+    );
   });
 
   it('stays exact at large eps * d where float verification loses vertices (line 5: 16 vertices at every eps)', () => {

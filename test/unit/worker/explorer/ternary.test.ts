@@ -181,7 +181,11 @@ function hexArea(): number {
   for (let i = 0; i < 6; i++) {
     const p = vs[i]!;
     const q = vs[(i + 1) % 6]!;
-    a += Math.abs(c[0]! * (p[1]! * q[2]! - p[2]! * q[1]!) - c[1]! * (p[0]! * q[2]! - p[2]! * q[0]!) + c[2]! * (p[0]! * q[1]! - p[1]! * q[0]!));
+    a += Math.abs(
+      c[0]! * (p[1]! * q[2]! - p[2]! * q[1]!) -
+        c[1]! * (p[0]! * q[2]! - p[2]! * q[0]!) +
+        c[2]! * (p[0]! * q[1]! - p[1]! * q[0]!),
+    );
   }
   return a;
 }

@@ -48,7 +48,9 @@ describe('channel CSV export targets', () => {
     execFileSync('mkfifo', [fifo]);
     const e = await writeError(fifo);
     expect(e.code).toBe('invalid-input');
-    expect(e.message).toBe(`cannot write ${fifo}: it is a FIFO (named pipe), not a regular file; refusing to replace it`);
+    expect(e.message).toBe(
+      `cannot write ${fifo}: it is a FIFO (named pipe), not a regular file; refusing to replace it`,
+    );
     expect(lstatSync(fifo).isFIFO()).toBe(true);
     const sub = join(dir, 'adir');
     mkdirSync(sub);
@@ -90,7 +92,9 @@ describe('domain file reader', () => {
     expect(e.code).toBe('too-large');
     expect(e.message).toMatch(new RegExp(`^distance file '${big}' is`));
     expect(e.message).not.toMatch(/SECRET/);
-    expect(() => readRegularTextFile('/dev/zero', 'distance file')).toThrow(/'\/dev\/zero': it is a character device, not a regular file/);
+    expect(() => readRegularTextFile('/dev/zero', 'distance file')).toThrow(
+      /'\/dev\/zero': it is a character device, not a regular file/,
+    );
   });
 });
 

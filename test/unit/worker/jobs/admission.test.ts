@@ -53,15 +53,23 @@ async function refusal(raw: unknown): Promise<{ code: string; message: string; p
   try {
     await runJobRequest(parsed.value, ctx);
   } catch (e) {
-    if (!(e instanceof MechError)) throw new Error(`${JSON.stringify(raw)} threw a ${(e as Error)?.name}: ${(e as Error)?.message}`, { cause: e });
+    if (!(e instanceof MechError))
+      throw new Error(`${JSON.stringify(raw)} threw a ${(e as Error)?.name}: ${(e as Error)?.message}`, { cause: e });
     return { code: e.code, message: e.message, progressed };
   }
   throw new Error(`${JSON.stringify(raw)} was accepted`);
 }
 
-const ok = async (raw: unknown): Promise<Record<string, unknown>> => (await runJob(raw)) as unknown as Record<string, unknown>;
+const ok = async (raw: unknown): Promise<Record<string, unknown>> =>
+  (await runJob(raw)) as unknown as Record<string, unknown>;
 
-const mech = (domain: string, kind: string, extra: Record<string, unknown> = {}) => ({ type: 'mechanism', domain, epsilon: 1, kind, ...extra });
+const mech = (domain: string, kind: string, extra: Record<string, unknown> = {}) => ({
+  type: 'mechanism',
+  domain,
+  epsilon: 1,
+  kind,
+  ...extra,
+});
 /** A mechanism named by its construction (inside measure/check requests). */
 const spec = (domain: string, kind: string) => ({ domain, epsilon: 1, kind });
 const eye6 = {
@@ -74,21 +82,56 @@ const eye6 = {
 
 describe('admission: hostile job requests end in one typed error, before computing', () => {
   const cases: [string, () => unknown, string, RegExp][] = [
-    ['line:1e9 laplace', () => mech('line:1000000000', 'laplace'), 'too-large', /line:1000000000 has too many points: 1\.00e\+9, over the limit of 6\.71e\+7/],
-    ['line:1e9 capacity', () => ({ type: 'capacity', domain: 'line:1000000000', epsilon: 1 }), 'too-large', /too many points/],
+    [
+      'line:1e9 laplace',
+      () => mech('line:1000000000', 'laplace'),
+      'too-large',
+      /line:1000000000 has too many points: 1\.00e\+9, over the limit of 6\.71e\+7/,
+    ],
+    [
+      'line:1e9 capacity',
+      () => ({ type: 'capacity', domain: 'line:1000000000', epsilon: 1 }),
+      'too-large',
+      /too many points/,
+    ],
     [
       '6-row channel on line:1e9',
       () => ({ type: 'check', channel: eye6, domain: 'line:1000000000', epsilon: 1 }),
       'invalid-input',
       /the channel has 6 secret rows but the domain line:1000000000 has 1\.00e\+9 points/,
     ],
-    ['6-row channel measured on line:1e9', () => ({ type: 'measure', channel: eye6, domain: 'line:1000000000' }), 'invalid-input', /6 secret rows/],
+    [
+      '6-row channel measured on line:1e9',
+      () => ({ type: 'measure', channel: eye6, domain: 'line:1000000000' }),
+      'invalid-input',
+      /6 secret rows/,
+    ],
     ['line:1e20', () => mech('line:99999999999999999999', 'tg'), 'too-large', /1\.00e\+20/],
-    ['grid:1e5x1e5', () => mech('grid:100000x100000', 'tg'), 'too-large', /grid:100000x100000 has too many points: 1\.00e\+10/],
+    [
+      'grid:1e5x1e5',
+      () => mech('grid:100000x100000', 'tg'),
+      'too-large',
+      /grid:100000x100000 has too many points: 1\.00e\+10/,
+    ],
     ['hamming:60', () => mech('hamming:60', 'tight'), 'too-large', /too many points/],
-    ['avg:1000,1000 tight', () => mech('avg:1000,1000', 'tight'), 'too-large', /dense n\^3 solve: 1\.00e\+18, over the limit of 4\.00e\+9/],
-    ['db:24,2 exponential', () => mech('db:24,2', 'exponential'), 'too-large', /entry by entry .* 2\.81e\+14, over the limit of 1\.00e\+9/],
-    ['clique:3000 optimal', () => mech('clique:3000', 'optimal'), 'too-large', /4498500 pairs x 3000 outputs\): 1\.35e\+10/],
+    [
+      'avg:1000,1000 tight',
+      () => mech('avg:1000,1000', 'tight'),
+      'too-large',
+      /dense n\^3 solve: 1\.00e\+18, over the limit of 4\.00e\+9/,
+    ],
+    [
+      'db:24,2 exponential',
+      () => mech('db:24,2', 'exponential'),
+      'too-large',
+      /entry by entry .* 2\.81e\+14, over the limit of 1\.00e\+9/,
+    ],
+    [
+      'clique:3000 optimal',
+      () => mech('clique:3000', 'optimal'),
+      'too-large',
+      /4498500 pairs x 3000 outputs\): 1\.35e\+10/,
+    ],
     [
       'clique:3000 rr checked',
       () => ({ type: 'check', mechanism: spec('clique:3000', 'rr'), domain: 'clique:3000', epsilon: 1 }),
@@ -126,27 +169,60 @@ describe('admission: hostile job requests end in one typed error, before computi
       'too-large',
       /MiB of solver memory even after the best symmetry reduction/,
     ],
-    ['capacity grid:40x40', () => ({ type: 'capacity', domain: 'grid:40x40', epsilon: 1 }), 'too-large', /privacy row per constrained pair/],
+    [
+      'capacity grid:40x40',
+      () => ({ type: 'capacity', domain: 'grid:40x40', epsilon: 1 }),
+      'too-large',
+      /privacy row per constrained pair/,
+    ],
     [
       'threshold on sum:1000,8 (Levinson, 8001 points, 1000 eps values)',
       () => ({ type: 'threshold', domain: 'sum:1000,8' }),
       'too-large',
       /threshold search \(up to 1000 eps values\) on sum:1000,8 solves Phi z = 1 by Levinson's O\(n\^2\) Toeplitz recursion per eps: 1\.92e\+11/,
     ],
-    ['threshold on sum:2000,5 (past Levinson: dense)', () => ({ type: 'threshold', domain: 'sum:2000,5' }), 'too-large', /dense n\^3 solve per eps/],
-    ['threshold on line:10^6', () => ({ type: 'threshold', domain: 'line:1000000' }), 'too-large', /threshold search \(up to 1000 eps values\)/],
-    ['sweep of rr on line:20000', () => ({ type: 'sweep', domain: 'line:20000', kinds: ['rr'], from: 0.5, to: 2, steps: 10 }), 'too-large', /entry by entry/],
-    ['regular on avg:1000,1000', () => ({ type: 'regular', domain: 'avg:1000,1000', epsilon: 1, prior: 'uniform' }), 'too-large', /dense n\^3/],
+    [
+      'threshold on sum:2000,5 (past Levinson: dense)',
+      () => ({ type: 'threshold', domain: 'sum:2000,5' }),
+      'too-large',
+      /dense n\^3 solve per eps/,
+    ],
+    [
+      'threshold on line:10^6',
+      () => ({ type: 'threshold', domain: 'line:1000000' }),
+      'too-large',
+      /threshold search \(up to 1000 eps values\)/,
+    ],
+    [
+      'sweep of rr on line:20000',
+      () => ({ type: 'sweep', domain: 'line:20000', kinds: ['rr'], from: 0.5, to: 2, steps: 10 }),
+      'too-large',
+      /entry by entry/,
+    ],
+    [
+      'regular on avg:1000,1000',
+      () => ({ type: 'regular', domain: 'avg:1000,1000', epsilon: 1, prior: 'uniform' }),
+      'too-large',
+      /dense n\^3/,
+    ],
     [
       'regular on line:3000 (dense LU)',
       () => ({ type: 'regular', domain: 'line:3000', epsilon: 1, prior: 'uniform' }),
       'too-large',
       /mu Phi = pi by a dense n\^3 LU \(closed forms exist only on cliques.*\): 2\.70e\+10/,
     ],
-    ['vertices on line:1e9', () => ({ type: 'vertices', domain: 'line:1000000000', epsilon: 1 }), 'too-large', /limited to n <= 10/],
+    [
+      'vertices on line:1e9',
+      () => ({ type: 'vertices', domain: 'line:1000000000', epsilon: 1 }),
+      'too-large',
+      /limited to n <= 10/,
+    ],
     [
       'loss 1e308',
-      () => mech('line:3', 'optimal', { loss: { kind: 'matrix', rows: 3, cols: 3, data: [0, 1e308, 1e308, 1e308, 0, 1e308, 1e308, 1e308, 0] } }),
+      () =>
+        mech('line:3', 'optimal', {
+          loss: { kind: 'matrix', rows: 3, cols: 3, data: [0, 1e308, 1e308, 1e308, 0, 1e308, 1e308, 1e308, 0] },
+        }),
       'invalid-input',
       /\|loss\| <= 1e\+150/,
     ],
@@ -156,14 +232,39 @@ describe('admission: hostile job requests end in one typed error, before computi
       'too-large',
       /has 3000 points: checking the triangle inequality takes n\^3 = 2\.70e\+10 steps/,
     ],
-    ['csv /dev/zero', () => mech('csv:/dev/zero', 'rr'), 'invalid-input', /'\/dev\/zero': it is a character device, not a regular file/],
-    ['graph /dev/urandom', () => mech('graph:/dev/urandom', 'rr'), 'invalid-input', /'\/dev\/urandom': it is a character device/],
-    ['csv /proc/self/mem', () => mech('csv:/proc/self/mem', 'rr'), 'invalid-input', /'\/proc\/self\/mem': (input\/output error \(EIO\)|permission denied)$/],
-    ['graph FIFO', () => mech(`graph:${fifo}`, 'rr'), 'invalid-input', /it is a FIFO \(named pipe\), not a regular file/],
+    [
+      'csv /dev/zero',
+      () => mech('csv:/dev/zero', 'rr'),
+      'invalid-input',
+      /'\/dev\/zero': it is a character device, not a regular file/,
+    ],
+    [
+      'graph /dev/urandom',
+      () => mech('graph:/dev/urandom', 'rr'),
+      'invalid-input',
+      /'\/dev\/urandom': it is a character device/,
+    ],
+    [
+      'csv /proc/self/mem',
+      () => mech('csv:/proc/self/mem', 'rr'),
+      'invalid-input',
+      /'\/proc\/self\/mem': (input\/output error \(EIO\)|permission denied)$/,
+    ],
+    [
+      'graph FIFO',
+      () => mech(`graph:${fifo}`, 'rr'),
+      'invalid-input',
+      /it is a FIFO \(named pipe\), not a regular file/,
+    ],
     ['csv directory', () => mech(`csv:${dir}`, 'rr'), 'invalid-input', /it is a directory, not a regular file/],
     ['csv over the byte cap', () => mech(`csv:${join(dir, 'big.csv')}`, 'rr'), 'too-large', /at most 128 MiB are read/],
     ['csv missing', () => mech(`csv:${join(dir, 'nope.csv')}`, 'rr'), 'invalid-input', /: no such file$/],
-    ['csv hex cell', () => mech(`csv:${join(dir, 'hex.csv')}`, 'rr'), 'invalid-input', /line 2, column 3: the cell is not a decimal number/],
+    [
+      'csv hex cell',
+      () => mech(`csv:${join(dir, 'hex.csv')}`, 'rr'),
+      'invalid-input',
+      /line 2, column 3: the cell is not a decimal number/,
+    ],
     [
       'csv duplicate labels',
       () => mech(`csv:${join(dir, 'dup.csv')}`, 'rr'),
@@ -183,7 +284,12 @@ describe('admission: hostile job requests end in one typed error, before computi
       'invalid-input',
       /eps x cell size = 5e-324 x 1e-300 underflows to 0/,
     ],
-    ['planar Laplace, eps x step overflows', () => mech('grid:2x2:step=1e300', 'planar-laplace', { epsilon: 1e300 }), 'invalid-input', /overflows/],
+    [
+      'planar Laplace, eps x step overflows',
+      () => mech('grid:2x2:step=1e300', 'planar-laplace', { epsilon: 1e300 }),
+      'invalid-input',
+      /overflows/,
+    ],
     ['tg on a grid', () => mech('grid:3x3', 'tg'), 'not-applicable', /./],
     [
       'not a metric inline',
@@ -222,7 +328,11 @@ describe('admission: hostile job requests end in one typed error, before computi
     expect(sizeOfDomainInput('avg:1000,1000')!.n).toBe(1_000_001);
     expect(sizeOfDomainInput('clique:3000')!.pairs).toBe(4_498_500);
     expect(sizeOfDomainInput('csv:/anything')).toBeNull(); // sized once read (byte-capped)
-    for (const req of [mech('line:99999999999999999999', 'tg'), mech('db:24,2', 'exponential'), { type: 'capacity', domain: 'grid:40x40', epsilon: 1 }]) {
+    for (const req of [
+      mech('line:99999999999999999999', 'tg'),
+      mech('db:24,2', 'exponential'),
+      { type: 'capacity', domain: 'grid:40x40', epsilon: 1 },
+    ]) {
       expect(() => admitRequest(req as JobRequest)).toThrow(MechError);
     }
     // the limits sit exactly where the constants block says
@@ -233,7 +343,9 @@ describe('admission: hostile job requests end in one typed error, before computi
     expect(() => admitRequest(mech('line:31622', 'laplace') as JobRequest)).not.toThrow();
     expect(() => admitRequest(mech('line:31623', 'laplace') as JobRequest)).toThrow(/entry by entry/);
     // an expected loss is a second pass over the rows
-    expect(() => admitRequest(mech('line:31622', 'laplace', { loss: 'dist' }) as JobRequest)).toThrow(/per mechanism and pass\): 2\.00e\+9/);
+    expect(() => admitRequest(mech('line:31622', 'laplace', { loss: 'dist' }) as JobRequest)).toThrow(
+      /per mechanism and pass\): 2\.00e\+9/,
+    );
     expect(() => admitRequest(mech('line:22360', 'laplace', { loss: 'dist' }) as JobRequest)).not.toThrow();
     expect(() => admitRequest(mech(`line:${2 ** 26}`, 'tight') as JobRequest)).toThrow(/solves Phi z = 1/);
     expect(() => admitRequest(mech(`line:${2 ** 26 + 1}`, 'tight') as JobRequest)).toThrow(/too many points/);
@@ -241,10 +353,14 @@ describe('admission: hostile job requests end in one typed error, before computi
     // the sum's answer graph: Levinson, 3 n^2 per eps (751 points: 1000 x 1.69e6 = 1.69e9, under 4e9)
     expect(() => admitRequest({ type: 'threshold', domain: 'sum:150,5' })).not.toThrow();
     // over the LP's limits with a time limit: the best cheap candidate is returned (jobs/best-candidate.ts)
-    expect(() => admitRequest(mech('grid:100x100', 'optimal', { loss: 'dist', timeLimitSeconds: 300 }) as never)).not.toThrow();
+    expect(() =>
+      admitRequest(mech('grid:100x100', 'optimal', { loss: 'dist', timeLimitSeconds: 300 }) as never),
+    ).not.toThrow();
     expect(() => admitRequest(mech('clique:3000', 'optimal', { timeLimitSeconds: 60 }) as never)).not.toThrow();
     // 1501 points: priced by the grid's length (1000 eps values: 6.76e9; 200: 1.35e9)
-    expect(() => admitRequest({ type: 'threshold', domain: 'sum:300,5' })).toThrow(/Levinson's O\(n\^2\) Toeplitz recursion per eps: 6\.76e\+9/);
+    expect(() => admitRequest({ type: 'threshold', domain: 'sum:300,5' })).toThrow(
+      /Levinson's O\(n\^2\) Toeplitz recursion per eps: 6\.76e\+9/,
+    );
     expect(() => admitRequest({ type: 'threshold', domain: 'sum:300,5', to: 2 })).not.toThrow();
   });
 });
@@ -268,20 +384,39 @@ describe('admission: valid requests at the edge still succeed', () => {
     expect(custom.rows).toBe(3);
     const priced = await ok(
       mech('line:4', 'optimal', {
-        loss: { kind: 'matrix', rows: 4, cols: 4, data: [0, 1e140, 2e140, 3e140, 1e140, 0, 1e140, 2e140, 2e140, 1e140, 0, 1e140, 3e140, 2e140, 1e140, 0] },
+        loss: {
+          kind: 'matrix',
+          rows: 4,
+          cols: 4,
+          data: [0, 1e140, 2e140, 3e140, 1e140, 0, 1e140, 2e140, 2e140, 1e140, 0, 1e140, 3e140, 2e140, 1e140, 0],
+        },
       }),
     );
-    const plain = await ok(mech('line:4', 'optimal', { loss: { kind: 'matrix', rows: 4, cols: 4, data: [0, 1, 2, 3, 1, 0, 1, 2, 2, 1, 0, 1, 3, 2, 1, 0] } }));
+    const plain = await ok(
+      mech('line:4', 'optimal', {
+        loss: { kind: 'matrix', rows: 4, cols: 4, data: [0, 1, 2, 3, 1, 0, 1, 2, 2, 1, 0, 1, 3, 2, 1, 0] },
+      }),
+    );
     // the LP sees the loss rescaled: the same mechanism at any scale
     expect(priced.utility as number).toBeCloseTo(plain.utility as number, 9);
   }, 60_000);
 
   it('tiny metric distances give an honest, schema-valid guarantee (null with the reason, never Infinity)', async () => {
     const tiny = 1e-310;
-    const r = await ok(mech({ kind: 'custom', labels: ['a', 'b', 'c'], distances: [0, tiny, tiny, tiny, 0, tiny, tiny, tiny, 0] } as never, 'rr'));
+    const r = await ok(
+      mech(
+        { kind: 'custom', labels: ['a', 'b', 'c'], distances: [0, tiny, tiny, tiny, 0, tiny, tiny, tiny, 0] } as never,
+        'rr',
+      ),
+    );
     expect(r.guaranteedEpsilon).toBeNull();
     expect(r.guarantee).toMatch(/overflows a 64-bit float/);
-    const fine = await ok(mech({ kind: 'custom', labels: ['a', 'b', 'c'], distances: [0, 0.5, 0.5, 0.5, 0, 0.5, 0.5, 0.5, 0] } as never, 'rr'));
+    const fine = await ok(
+      mech(
+        { kind: 'custom', labels: ['a', 'b', 'c'], distances: [0, 0.5, 0.5, 0.5, 0, 0.5, 0.5, 0.5, 0] } as never,
+        'rr',
+      ),
+    );
     expect(fine.guaranteedEpsilon).toBe(2);
   });
 
@@ -293,7 +428,12 @@ describe('admission: valid requests at the edge still succeed', () => {
     const ch = { rows: 2, cols: 2, data: [0.9, 0.1, 0.1, 0.9], rowLabels: ['a', 'b'], colLabels: ['a', 'b'] };
     const r = await ok({ type: 'measure', channel: ch, domain: huge, loss: 'dist2' });
     expect(r.expectedLoss).toBeNull();
-    const fine = await ok({ type: 'measure', channel: ch, domain: { kind: 'custom', labels: ['a', 'b'], distances: [0, 2, 2, 0] }, loss: 'dist2' });
+    const fine = await ok({
+      type: 'measure',
+      channel: ch,
+      domain: { kind: 'custom', labels: ['a', 'b'], distances: [0, 2, 2, 0] },
+      loss: 'dist2',
+    });
     expect(fine.expectedLoss).toBeCloseTo(0.4, 12); // remap keeps the report: 0.1 x 4
   });
 

@@ -3,11 +3,18 @@ import { describe, expect, it } from 'vitest';
 import type { AuditResult } from '../../../../src-shared/protocol/index';
 import { runJob } from '../../support/run-job';
 
-const audit = (text: string): Promise<AuditResult> => runJob<'audit'>({ type: 'audit', domain: 'line:5', epsilon: 1, text });
+const audit = (text: string): Promise<AuditResult> =>
+  runJob<'audit'>({ type: 'audit', domain: 'line:5', epsilon: 1, text });
 
 describe('audit job', () => {
   it("samples sent as text with their file's name: a bad released value names the file and says it is the released value", async () => {
-    const req = { type: 'audit' as const, domain: 'line:5', epsilon: 1, text: 'secret,released\n1,2\n1,9\n', name: 'vendor-log.csv' };
+    const req = {
+      type: 'audit' as const,
+      domain: 'line:5',
+      epsilon: 1,
+      text: 'secret,released\n1,2\n1,9\n',
+      name: 'vendor-log.csv',
+    };
     await expect(runJob<'audit'>(req)).rejects.toThrow(
       'samples CSV vendor-log.csv, line 3: the released value is not a point of line:5 (nothing is dropped: fix or remove the row)',
     );

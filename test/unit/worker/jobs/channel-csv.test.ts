@@ -6,7 +6,11 @@ import { MechError } from '../../../../src-shared/errors';
 import { assertCsvFits, writeChannelCsv } from '../../../../src-worker/jobs/channel-csv';
 import { Matrix } from '../../../../src-worker/linalg/matrix';
 import { DenseChannel } from '../../../../src-worker/mechanism/channel';
-import { channelCsvRow, csvField, streamChannelCsv } from '../../../../src-worker/measure/structured/channel-csv-stream';
+import {
+  channelCsvRow,
+  csvField,
+  streamChannelCsv,
+} from '../../../../src-worker/measure/structured/channel-csv-stream';
 
 function channel(): DenseChannel {
   const m = new Matrix(3, 2);
@@ -20,7 +24,9 @@ describe('channel CSV export for jobs (one writer: channel-csv-stream)', () => {
     const path = join(dir, 'c.csv');
     const msgs: string[] = [];
     await writeChannelCsv(channel(), path, undefined, (f, m) => msgs.push(`${f}:${m}`));
-    expect(readFileSync(path, 'utf8')).toBe(',"y""0",y1\na,0.1,0.9\n"b,c",0.3333333333333333,0.6666666666666666\n" d",1,0\n');
+    expect(readFileSync(path, 'utf8')).toBe(
+      ',"y""0",y1\na,0.1,0.9\n"b,c",0.3333333333333333,0.6666666666666666\n" d",1,0\n',
+    );
     expect(msgs.at(-1)).toBe(`1:writing ${path}`);
     expect(existsSync(`${path}.partial`)).toBe(false);
     // the job writer and the streamed writer are the same format
@@ -41,7 +47,8 @@ describe('channel CSV export for jobs (one writer: channel-csv-stream)', () => {
     expect(existsSync(join(dir, 'x.csv'))).toBe(false);
     expect(existsSync(join(dir, 'x.csv.partial'))).toBe(false);
     expect(() => assertCsvFits(100000, 100000)).toThrow(/TB of CSV/);
-    // unwritable whoever runs it: under a regular file the test makes (a folder named once could have been created by --out)
+    // unwritable whoever runs it: under a regular file the test makes (a folder named once could have been created by
+    // --out)
     const plain = join(mkdtempSync(join(tmpdir(), 'ms-unwritable-')), 'plain');
     writeFileSync(plain, '');
     const target = join(plain, 'x.csv');

@@ -4,6 +4,8 @@ import { tightMissingNote } from '../../../../src-worker/jobs/cheap-candidates';
 
 describe('cheap candidates: notes', () => {
   it('a tight-constraints mechanism that does not exist says why in plain words (no "Phi z = 1 has a negative z")', () => {
-    expect(tightMissingNote('(8,1)')).toBe('does not exist at this ε: its output weight at (8,1) would have to be negative');
+    expect(tightMissingNote('(8,1)')).toBe(
+      'does not exist at this ε: its output weight at (8,1) would have to be negative',
+    );
   });
 });

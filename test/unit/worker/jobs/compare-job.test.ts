@@ -117,7 +117,12 @@ const want3 = (b: Brute[]): number => b[3]!.ed;
 
 async function compare(extra: Record<string, unknown> = {}): Promise<CompareResult> {
   return runJob<'compare'>(
-    compareJob({ ...WITH_PRIOR, loss: 'dist', mechanisms: SPECS.map((s) => ({ kind: s.kind, ...(s.remap ? { remap: true } : {}) })), ...extra }),
+    compareJob({
+      ...WITH_PRIOR,
+      loss: 'dist',
+      mechanisms: SPECS.map((s) => ({ kind: s.kind, ...(s.remap ? { remap: true } : {}) })),
+      ...extra,
+    }),
   );
 }
 
@@ -202,7 +207,8 @@ describe('compare job', () => {
   });
 
   it('refuses bad input at the boundary with one clear message', async () => {
-    const bad = (x: Record<string, unknown>) => parseJobRequest(compareJob({ mechanisms: [{ kind: 'planar-laplace' }], ...x }));
+    const bad = (x: Record<string, unknown>) =>
+      parseJobRequest(compareJob({ mechanisms: [{ kind: 'planar-laplace' }], ...x }));
     expect(bad({ mechanisms: [] }).ok).toBe(false);
     expect(bad({ mechanisms: Array(9).fill({ kind: 'rr' }) }).ok).toBe(false);
     expect(bad({ mechanisms: [{ kind: 'rr', delta: 1.1 }] }).ok).toBe(false);
@@ -215,7 +221,9 @@ describe('compare job', () => {
 
   it('a construction that does not exist is a row that says so, the others are computed', async () => {
     // tight constraints on a grid needs a large eps: at 0.05 per km it does not exist
-    const r = await runJob<'compare'>(compareJob({ epsilon: 0.05, mechanisms: [{ kind: 'tight' }, { kind: 'planar-laplace' }] }));
+    const r = await runJob<'compare'>(
+      compareJob({ epsilon: 0.05, mechanisms: [{ kind: 'tight' }, { kind: 'planar-laplace' }] }),
+    );
     expect(r.rows[0]!.exists).toBe(false);
     // its weights (the solution z of Phi z = 1) would have to be negative: the most negative one, and where
     const note = r.rows[0]!.notes![0]!;
@@ -225,7 +233,9 @@ describe('compare job', () => {
     expect(note.minZ).toBeCloseTo(-0.11624018196, 9);
     expect(note.minZAt).toBe('(2,1)');
     expect(compareTableText(r).rows[0]![1]).toBe('does not exist');
-    expect(compareTableText(r).notes[0]).toBe('tight: does not exist at ε = 0.05: its weights would have to be negative (smallest -0.116 at cell (2,1))');
+    expect(compareTableText(r).notes[0]).toBe(
+      'tight: does not exist at ε = 0.05: its weights would have to be negative (smallest -0.116 at cell (2,1))',
+    );
     expect(r.rows[1]!.exists).toBe(true);
   });
 });
@@ -234,7 +244,11 @@ describe('compare: admission and the Node-side PNG', () => {
   it('refuses before building what cannot finish, naming the job', async () => {
     const { admitRequest } = await import('../../../../src-worker/jobs/admission');
     const req = validRequest(
-      compareJob({ domain: 'grid:2000x2000', epsilon: 1, mechanisms: [{ kind: 'exponential' }, { kind: 'planar-laplace', remap: true }] }),
+      compareJob({
+        domain: 'grid:2000x2000',
+        epsilon: 1,
+        mechanisms: [{ kind: 'exponential' }, { kind: 'planar-laplace', remap: true }],
+      }),
     );
     mechError(() => admitRequest(req), 'too-large', /comparing 2 mechanisms/);
   });
@@ -258,7 +272,9 @@ describe('compare: Stop on an optimal row', () => {
   });
 
   it('a raised stop flag ends the LP with its best mechanism and the comparison still completes', async () => {
-    const req = validRequest(compareJob({ ...WITH_PRIOR, mechanisms: [{ kind: 'optimal' }, { kind: 'planar-laplace' }] }));
+    const req = validRequest(
+      compareJob({ ...WITH_PRIOR, mechanisms: [{ kind: 'optimal' }, { kind: 'planar-laplace' }] }),
+    );
     const stopFlag = new Int32Array(new SharedArrayBuffer(4));
     stopFlag[0] = 1;
     const r = await runJob<'compare'>(req, { ...silentContext(), stopFlag });
@@ -286,20 +302,43 @@ describe('compare: mechanisms computed elsewhere (a project construction, a kept
 
   it('the request takes a channelRef, a construction or a matrix per entry, strictly', () => {
     expect(parsed([{ kind: 'optimal', channelRef: REF, label: 'opt (project)' }]).ok).toBe(true);
-    expect(parsed([{ kind: 'planar-laplace', mechanism: { domain: DOMAIN, epsilon: EPS, kind: 'planar-laplace' } }]).ok).toBe(true);
-    expect(parsed([{ kind: 'rr', channel: { rows: 1, cols: 1, data: [1], rowLabels: ['a'], colLabels: ['a'] } }]).ok).toBe(true);
+    expect(
+      parsed([{ kind: 'planar-laplace', mechanism: { domain: DOMAIN, epsilon: EPS, kind: 'planar-laplace' } }]).ok,
+    ).toBe(true);
+    expect(
+      parsed([{ kind: 'rr', channel: { rows: 1, cols: 1, data: [1], rowLabels: ['a'], colLabels: ['a'] } }]).ok,
+    ).toBe(true);
     expect(problem([{ kind: 'optimal', channelRef: 'opt' }])).toMatch(/channelRef must be an id the host returned/);
     expect(problem([{ kind: 'optimal', channelRef: REF, keep: true }])).toMatch(/keep/);
-    expect(problem([{ kind: 'optimal', channelRef: REF, channel: { rows: 1, cols: 1, data: [1], rowLabels: ['a'], colLabels: ['a'] } }])).toMatch(
-      /at most one of mechanism .* channelRef .* or channel/,
+    expect(
+      problem([
+        {
+          kind: 'optimal',
+          channelRef: REF,
+          channel: { rows: 1, cols: 1, data: [1], rowLabels: ['a'], colLabels: ['a'] },
+        },
+      ]),
+    ).toMatch(/at most one of mechanism .* channelRef .* or channel/);
+    expect(problem([{ kind: 'optimal', channelRef: REF, targetGap: 0.01 }])).toMatch(
+      /remap and the LP options belong to the construction/,
     );
-    expect(problem([{ kind: 'optimal', channelRef: REF, targetGap: 0.01 }])).toMatch(/remap and the LP options belong to the construction/);
-    expect(problem([{ kind: 'optimal', channelRef: REF, remap: true }])).toMatch(/remap and the LP options belong to the construction/);
-    expect(problem([{ kind: 'tight', mechanism: { domain: DOMAIN, epsilon: EPS, kind: 'planar-laplace' } }])).toMatch(/kind must be the kind of the given/);
+    expect(problem([{ kind: 'optimal', channelRef: REF, remap: true }])).toMatch(
+      /remap and the LP options belong to the construction/,
+    );
+    expect(problem([{ kind: 'tight', mechanism: { domain: DOMAIN, epsilon: EPS, kind: 'planar-laplace' } }])).toMatch(
+      /kind must be the kind of the given/,
+    );
   });
 
   it('a kept optimal channel (as the host hands it on) gives the same figures as the optimal built by the comparison', async () => {
-    const opt = await runJob<'mechanism'>({ type: 'mechanism', domain: DOMAIN, epsilon: EPS, kind: 'optimal', ...WITH_PRIOR, loss: 'dist' });
+    const opt = await runJob<'mechanism'>({
+      type: 'mechanism',
+      domain: DOMAIN,
+      epsilon: EPS,
+      kind: 'optimal',
+      ...WITH_PRIOR,
+      loss: 'dist',
+    });
     const pl = { domain: DOMAIN, epsilon: EPS, kind: 'planar-laplace', ...WITH_PRIOR, loss: 'dist', remap: true };
     const r = await runJob<'compare'>(
       compareJob({
@@ -327,11 +366,13 @@ describe('compare: mechanisms computed elsewhere (a project construction, a kept
     expect(kept.kind).toBe('optimal');
     expect(kept.betterThanPlanarLaplacePct!).toBeCloseTo(built.betterThanPlanarLaplacePct!, 9);
     expect(kept.focusRow).toEqual(built.focusRow);
-    // a channel guarantees nothing by construction: no guaranteed eps, no LP record; it was checked against the comparison's eps
+    // a channel guarantees nothing by construction: no guaranteed eps, no LP record; it was checked against the
+    // comparison's eps
     expect(kept.guaranteedEpsilon).toBeNull();
     expect(kept.lp).toBeUndefined();
     expect(kept.notes).toBeUndefined();
-    // a project mechanism by its construction (planar Laplace remapped for its prior and loss) equals the comparison's own
+    // a project mechanism by its construction (planar Laplace remapped for its prior and loss) equals the comparison's
+    // own
     const plWant = brute(await channelOf('planar-laplace', true));
     for (const row of [plBuilt, plProject]) {
       expect(row.remap).toBe(true);
@@ -342,28 +383,39 @@ describe('compare: mechanisms computed elsewhere (a project construction, a kept
   }, 60_000);
 
   it('a channel that is not private at the comparison’s eps is labelled so', async () => {
-    const pl = await runJob<'mechanism'>({ type: 'mechanism', domain: DOMAIN, epsilon: 2 * EPS, kind: 'planar-laplace' });
-    const r = await runJob<'compare'>(compareJob({ mechanisms: [{ kind: 'planar-laplace', channel: pl.matrix, label: 'at 2 eps' }] }));
+    const pl = await runJob<'mechanism'>({
+      type: 'mechanism',
+      domain: DOMAIN,
+      epsilon: 2 * EPS,
+      kind: 'planar-laplace',
+    });
+    const r = await runJob<'compare'>(
+      compareJob({ mechanisms: [{ kind: 'planar-laplace', channel: pl.matrix, label: 'at 2 eps' }] }),
+    );
     expect(r.rows[0]!.effectiveEpsilon!).toBeGreaterThan(EPS * 1.5);
     const eff = r.rows[0]!.effectiveEpsilon!;
-    expect(r.rows[0]!.notes).toEqual([{ kind: 'not-private-above', effectiveEpsilon: eff, limit: EPS, against: 'comparison' }]);
-    expect(compareTableText(r).notes).toEqual([`at 2 eps: NOT private as stored: its effective ε is ${sig3(eff)} per km, above the comparison's 1.2`]);
+    expect(r.rows[0]!.notes).toEqual([
+      { kind: 'not-private-above', effectiveEpsilon: eff, limit: EPS, against: 'comparison' },
+    ]);
+    expect(compareTableText(r).notes).toEqual([
+      `at 2 eps: NOT private as stored: its effective ε is ${sig3(eff)} per km, above the comparison's 1.2`,
+    ]);
   });
 
   it('refuses, naming the entry, what is not of this comparison or a reference that reached a worker', async () => {
     const run = (mechanisms: unknown[]) => runJobRequest(validRequest(compareJob({ mechanisms })), silentContext());
-    await expect(run([{ kind: 'rr', mechanism: { domain: DOMAIN, epsilon: 2, kind: 'rr' }, label: 'rr at 2' }])).rejects.toThrow(
-      /the mechanism rr at 2 is built for eps 2 but the comparison is at eps 1.2/,
-    );
-    await expect(run([{ kind: 'rr', mechanism: { domain: 'grid:4x5:step=1', epsilon: EPS, kind: 'rr' } }])).rejects.toThrow(
-      /built on another domain than the comparison's grid:4x5:step=0.5/,
-    );
+    await expect(
+      run([{ kind: 'rr', mechanism: { domain: DOMAIN, epsilon: 2, kind: 'rr' }, label: 'rr at 2' }]),
+    ).rejects.toThrow(/the mechanism rr at 2 is built for eps 2 but the comparison is at eps 1.2/);
+    await expect(
+      run([{ kind: 'rr', mechanism: { domain: 'grid:4x5:step=1', epsilon: EPS, kind: 'rr' } }]),
+    ).rejects.toThrow(/built on another domain than the comparison's grid:4x5:step=0.5/);
     // the same grid written otherwise is the same domain
     const same = await run([{ kind: 'rr', mechanism: { domain: 'grid:4x5:step=0.50', epsilon: EPS, kind: 'rr' } }]);
     expect((same as CompareResult).rows[0]!.exists).toBe(true);
-    await expect(run([{ kind: 'rr', channel: { rows: 1, cols: 1, data: [1], rowLabels: ['a'], colLabels: ['a'] } }])).rejects.toThrow(
-      /the channel of rr has 1 secret rows but the domain grid:4x5:step=0.5 has 20 points/,
-    );
+    await expect(
+      run([{ kind: 'rr', channel: { rows: 1, cols: 1, data: [1], rowLabels: ['a'], colLabels: ['a'] } }]),
+    ).rejects.toThrow(/the channel of rr has 1 secret rows but the domain grid:4x5:step=0.5 has 20 points/);
     await expect(run([{ kind: 'optimal', channelRef: REF }])).rejects.toThrow(/names a channel kept by the app host/);
   });
 });

@@ -33,7 +33,12 @@ function randomPrior(n: number, seed: number): Float64Array {
 }
 
 /** The full scan of the measure: every guess for every output (measure/optimal-remap.ts). */
-function fullScan(prior: Float64Array, ch: RowSource, kind: 'dist' | 'dist2', domain: Domain): { value: number; remap: string[] } {
+function fullScan(
+  prior: Float64Array,
+  ch: RowSource,
+  kind: 'dist' | 'dist2',
+  domain: Domain,
+): { value: number; remap: string[] } {
   const l = buildLoss({ kind }, domain);
   const r = optimalRemap(prior, ch, l);
   return { value: r.value, remap: Array.from(r.remap, (w) => l.guessLabel(w)) };
@@ -63,6 +68,8 @@ describe('expected loss of a distance loss on a grid: the certified search equal
     const domain = gridDomain(30, 30);
     const ac = new AbortController();
     ac.abort();
-    expect(() => expectedLoss(randomPrior(900, 4), planarLaplace(domain, 1).channel, { kind: 'dist' }, domain, ac.signal)).toThrow(/cancel/);
+    expect(() =>
+      expectedLoss(randomPrior(900, 4), planarLaplace(domain, 1).channel, { kind: 'dist' }, domain, ac.signal),
+    ).toThrow(/cancel/);
   });
 });

@@ -45,7 +45,9 @@ describe('explorer job', () => {
   });
 
   it('refuses what the vertex enumeration cannot do, before computing (admission)', async () => {
-    await expect(runJob({ type: 'explorer', domain: 'line:40', epsilon: 1 })).rejects.toMatchObject({ code: 'too-large' });
+    await expect(runJob({ type: 'explorer', domain: 'line:40', epsilon: 1 })).rejects.toMatchObject({
+      code: 'too-large',
+    });
     await expect(runJob({ type: 'explorer', domain: 'line:3', epsilon: 0 })).rejects.toThrow(/epsilon/i);
   });
 });

@@ -16,7 +16,10 @@ import { resultNoteLines } from '../../../../src-shared/charts/note-words';
 import { runJob } from '../../support/run-job';
 import { projectWith } from '../../support/project-fixture';
 
-const run = <T extends JobResult['type']>(request: unknown, ctx = silentContext()): Promise<Extract<JobResult, { type: T }>> => runJob<T>(request, ctx);
+const run = <T extends JobResult['type']>(
+  request: unknown,
+  ctx = silentContext(),
+): Promise<Extract<JobResult, { type: T }>> => runJob<T>(request, ctx);
 
 const LN2 = Math.LN2;
 
@@ -66,9 +69,22 @@ describe('job handlers', () => {
   it('measure of a construction equals measure of its matrix', async () => {
     const m = await run<'mechanism'>({ type: 'mechanism', domain: 'line:6', epsilon: LN2, kind: 'tg' });
     const prior = { kind: 'vector', values: [0.3, 0.2, 0.1, 0.1, 0.2, 0.1] } as const;
-    const a = await run<'measure'>({ type: 'measure', mechanism: { domain: 'line:6', epsilon: LN2, kind: 'tg' }, prior, loss: 'dist' });
+    const a = await run<'measure'>({
+      type: 'measure',
+      mechanism: { domain: 'line:6', epsilon: LN2, kind: 'tg' },
+      prior,
+      loss: 'dist',
+    });
     const b = await run<'measure'>({ type: 'measure', channel: m.matrix!, domain: 'line:6', prior, loss: 'dist' });
-    for (const k of ['vulnerability', 'posteriorVulnerability', 'leakage', 'utility', 'multiplicativeCapacity', 'additiveCapacity', 'expectedLoss'] as const) {
+    for (const k of [
+      'vulnerability',
+      'posteriorVulnerability',
+      'leakage',
+      'utility',
+      'multiplicativeCapacity',
+      'additiveCapacity',
+      'expectedLoss',
+    ] as const) {
       expect(a[k], k).toBeCloseTo(b[k] as number, 13);
     }
     expect(a.vulnerability).toBe(0.3);
@@ -99,23 +115,39 @@ describe('job handlers', () => {
   });
 
   it('regular: a non-regular prior gives null bounds and says why', async () => {
-    const r = await run<'regular'>({ type: 'regular', domain: 'line:3', epsilon: 0.1, prior: { kind: 'vector', values: [0.9, 0.05, 0.05] } });
+    const r = await run<'regular'>({
+      type: 'regular',
+      domain: 'line:3',
+      epsilon: 0.1,
+      prior: { kind: 'vector', values: [0.9, 0.05, 0.05] },
+    });
     expect(r.regular).toBe(false);
     expect(r.utilityBound).toBeNull();
     expect(r.leakageBound).toBeNull();
     expect(r.regularity).toMatchObject({ kind: 'not-regular', domain: 'line:3', epsilon: 0.1 });
-    expect(resultNoteLines(r)[0]).toMatch(/^the prior is not regular for line:3 at epsilon 0\.1: .* needs the weight -[\d.e-]+ on the corner prior of \S+$/);
+    expect(resultNoteLines(r)[0]).toMatch(
+      /^the prior is not regular for line:3 at epsilon 0\.1: .* needs the weight -[\d.e-]+ on the corner prior of \S+$/,
+    );
   });
 
   it('product priors need a database domain of the right width', async () => {
-    await expect(run({ type: 'regular', domain: 'line:4', epsilon: 1, prior: { kind: 'product', values: [0.5, 0.5] } })).rejects.toThrow(
-      /needs a database domain/,
-    );
-    await expect(run({ type: 'regular', domain: 'db:2,3', epsilon: 1, prior: { kind: 'product', values: [0.5, 0.5] } })).rejects.toThrow(/takes 3 values/);
+    await expect(
+      run({ type: 'regular', domain: 'line:4', epsilon: 1, prior: { kind: 'product', values: [0.5, 0.5] } }),
+    ).rejects.toThrow(/needs a database domain/);
+    await expect(
+      run({ type: 'regular', domain: 'db:2,3', epsilon: 1, prior: { kind: 'product', values: [0.5, 0.5] } }),
+    ).rejects.toThrow(/takes 3 values/);
   });
 
   it('sweep: TG utility and the regular-prior bound coincide on the line (TG is optimal), per eps', async () => {
-    const s = await run<'sweep'>({ type: 'sweep', domain: 'line:6', kinds: ['tg', 'exponential'], from: LN2, to: 2 * LN2, steps: 3 });
+    const s = await run<'sweep'>({
+      type: 'sweep',
+      domain: 'line:6',
+      kinds: ['tg', 'exponential'],
+      from: LN2,
+      to: 2 * LN2,
+      steps: 3,
+    });
     expect(s.epsilons).toHaveLength(3);
     expect(s.series[0]!.utility[0]!).toBeCloseTo(4 / 9, 12);
     for (let k = 0; k < 3; k++) {

@@ -44,7 +44,9 @@ describe('an optimal job cut short', () => {
     const lp = r.lp!;
     expect(lp.method).toBe('decomposition');
     expect(lp.rounds).toBe(0);
-    expect(lpResultWords(lp)).toMatch(/^best found, not certified: it stopped \(stopped\) before the LP's pricing gave a bound above 0/);
+    expect(lpResultWords(lp)).toMatch(
+      /^best found, not certified: it stopped \(stopped\) before the LP's pricing gave a bound above 0/,
+    );
     expect(r.guarantee).toMatch(/no bound on the best possible \(the pricing gave none above 0\)/);
     // the returned channel is eps*d-private as stored, checked over all pairs
     expect(r.effectiveEpsilon).not.toBeNull();

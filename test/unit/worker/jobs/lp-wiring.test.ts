@@ -10,18 +10,33 @@ import { describe, expect, it } from 'vitest';
 import { MechError } from '../../../../src-shared/errors';
 import { admitRequest } from '../../../../src-worker/jobs/admission';
 import { silentContext } from '../../../../src-worker/jobs/context';
-import { LP_MEMORY_LIMIT_BYTES, MASTER_BUDGET_FRACTION, masterStartBytes } from '../../../../src-worker/lp/memory-estimate';
+import {
+  LP_MEMORY_LIMIT_BYTES,
+  MASTER_BUDGET_FRACTION,
+  masterStartBytes,
+} from '../../../../src-worker/lp/memory-estimate';
 import { planProject } from '../../../../src-worker/jobs/project-plan';
 import { runJobRequest } from '../../../../src-worker/jobs/run';
 import { projectSchema } from '../../../../src-shared/protocol/project';
 import type { JobRequest } from '../../../../src-shared/protocol/requests';
-import { jobResultSchema, MAX_LP_HISTORY_POINTS, thinHistory, type MechanismResult } from '../../../../src-shared/protocol/results';
+import {
+  jobResultSchema,
+  MAX_LP_HISTORY_POINTS,
+  thinHistory,
+  type MechanismResult,
+} from '../../../../src-shared/protocol/results';
 import { parseJobRequest } from '../../../../src-shared/protocol/validate';
 import { projectWith } from '../../support/project-fixture';
 import { openPricing, type PricingFactory } from '../../../../src-worker/lp/pricing-pool';
 import { progressSchema } from '../../../../src-shared/protocol/messages';
 
-const mech = (domain: string, extra: Record<string, unknown> = {}, kind = 'optimal') => ({ type: 'mechanism', domain, epsilon: 1, kind, ...extra });
+const mech = (domain: string, extra: Record<string, unknown> = {}, kind = 'optimal') => ({
+  type: 'mechanism',
+  domain,
+  epsilon: 1,
+  kind,
+  ...extra,
+});
 
 function lumpy(n: number): number[] {
   const w = Array.from({ length: n }, (_, i) => 1 + ((i * 3) % 5));
@@ -49,18 +64,43 @@ function tooLarge(req: JobRequest): string {
 
 describe('protocol: LP options', () => {
   it('accepts the four options on kind optimal, in requests, specs and project files', () => {
-    const p = parseJobRequest(mech('grid:3x3', { lpModel: 'spanner', delta: 1.2, timeLimitSeconds: 5, targetGap: 0.01, lpThreads: 2 }));
+    const p = parseJobRequest(
+      mech('grid:3x3', { lpModel: 'spanner', delta: 1.2, timeLimitSeconds: 5, targetGap: 0.01, lpThreads: 2 }),
+    );
     expect(p.ok).toBe(true);
-    const m = parseJobRequest({ type: 'measure', mechanism: { domain: 'grid:3x3', epsilon: 1, kind: 'optimal', lpModel: 'exact' } });
+    const m = parseJobRequest({
+      type: 'measure',
+      mechanism: { domain: 'grid:3x3', epsilon: 1, kind: 'optimal', lpModel: 'exact' },
+    });
     expect(m.ok).toBe(true);
     const project = projectSchema.parse(
       projectWith(
         { g: 'grid:3x3' },
-        { mechanisms: [{ id: 'o', domain: 'g', kind: 'optimal', epsilon: 1, lpModel: 'exact', timeLimitSeconds: 10, targetGap: 0.001, delta: 1.5 }] },
+        {
+          mechanisms: [
+            {
+              id: 'o',
+              domain: 'g',
+              kind: 'optimal',
+              epsilon: 1,
+              lpModel: 'exact',
+              timeLimitSeconds: 10,
+              targetGap: 0.001,
+              delta: 1.5,
+            },
+          ],
+        },
       ),
     );
     const planned = planProject(project);
-    expect(planned[0]!.request).toMatchObject({ type: 'mechanism', kind: 'optimal', lpModel: 'exact', timeLimitSeconds: 10, targetGap: 0.001, delta: 1.5 });
+    expect(planned[0]!.request).toMatchObject({
+      type: 'mechanism',
+      kind: 'optimal',
+      lpModel: 'exact',
+      timeLimitSeconds: 10,
+      targetGap: 0.001,
+      delta: 1.5,
+    });
     expect(parseJobRequest(planned[0]!.request).ok).toBe(true);
   });
 
@@ -76,9 +116,14 @@ describe('protocol: LP options', () => {
     expect(refusedBy(mech('grid:3x3', { lpThreads: 0 }))).toMatch(/lpThreads must be at least 1/);
     expect(refusedBy(mech('grid:3x3', { lpThreads: 1.5 }))).toMatch(/lpThreads/);
     expect(refusedBy(mech('grid:3x3', { lpThreads: 2 }, 'rr'))).toMatch(/apply only to kind optimal/);
-    expect(() => projectSchema.parse(projectWith({ g: 'line:3' }, { mechanisms: [{ id: 'o', domain: 'g', kind: 'tg', epsilon: 1, targetGap: 0.1 }] }))).toThrow(
-      /apply only to kind optimal/,
-    );
+    expect(() =>
+      projectSchema.parse(
+        projectWith(
+          { g: 'line:3' },
+          { mechanisms: [{ id: 'o', domain: 'g', kind: 'tg', epsilon: 1, targetGap: 0.1 }] },
+        ),
+      ),
+    ).toThrow(/apply only to kind optimal/);
   });
 
   it('thinHistory keeps at most the cap, first and last', () => {
@@ -107,11 +152,15 @@ describe('admission of the typed optimal LP', () => {
 
   it('refuses line:11000 on every LP path (without a time limit) and the exact model on grid:50x50; admits the spanner on 50x50', () => {
     expect(tooLarge(req('line:11000', { lpModel: 'exact' }))).toMatch(/line:11000/);
-    expect(tooLarge(req('line:11000', { lpModel: 'spanner' }))).toMatch(/decomposition master would need about \d+ MiB/);
+    expect(tooLarge(req('line:11000', { lpModel: 'spanner' }))).toMatch(
+      /decomposition master would need about \d+ MiB/,
+    );
     // with a time limit it is admitted and answered by the best cheap candidate (jobs/best-candidate.ts)
     expect(() => admitRequest(req('line:11000', { timeLimitSeconds: 10 }))).not.toThrow();
     expect(tooLarge(req('line:11000', {}))).toMatch(/LP \(auto model\) on line:11000: the decomposition master/);
-    expect(tooLarge(req('grid:50x50', { lpModel: 'exact' }))).toMatch(/every one of its 3123750 pairs for each of 2500 outputs.*--lp-model spanner/);
+    expect(tooLarge(req('grid:50x50', { lpModel: 'exact' }))).toMatch(
+      /every one of its 3123750 pairs for each of 2500 outputs.*--lp-model spanner/,
+    );
     // the boundary uses the decomposition's own start estimate (masterStartBytes): the 50x50 spanner start
     // fits the master's budget, as it does in column-decomposition.ts (before: 12500 dense starting columns, refused)
     expect(() => admitRequest(req('grid:50x50', { lpModel: 'spanner' }))).not.toThrow();
@@ -124,7 +173,9 @@ describe('the mechanism job carries the typed LP record', () => {
   it('exact on a 3x4 grid: lp record valid for the result schema, bound <= objective, monotonic progress', async () => {
     const fractions: number[] = [];
     const messages: string[] = [];
-    const p = parseJobRequest(mech('grid:3x4', { lpModel: 'exact', prior: { kind: 'vector', values: lumpy(12) }, loss: 'dist' }));
+    const p = parseJobRequest(
+      mech('grid:3x4', { lpModel: 'exact', prior: { kind: 'vector', values: lumpy(12) }, loss: 'dist' }),
+    );
     if (!p.ok) throw new Error(p.error.message);
     const r = (await runJobRequest(p.value, {
       signal: new AbortController().signal,
@@ -146,7 +197,10 @@ describe('the mechanism job carries the typed LP record', () => {
     // the expected loss with the optimal remap is at most the LP objective (identity remap)
     expect(r.expectedLoss!).toBeLessThanOrEqual(lp.objective + 1e-9);
     // the typed facts: the solver's figures of this decomposition, the same expected loss as the LP record
-    expect(r.facts.kind === 'optimal' ? r.facts.solve : null).toMatchObject({ objective: lp.objective, decomposition: { rounds: lp.rounds } });
+    expect(r.facts.kind === 'optimal' ? r.facts.solve : null).toMatchObject({
+      objective: lp.objective,
+      decomposition: { rounds: lp.rounds },
+    });
     // progress: LP rounds named with objective, bound and gap; the fraction never goes back
     expect(messages.some((m) => /^LP round \d+: objective [0-9.e+-]+, bound [0-9.e+-]+, gap /.test(m))).toBe(true);
     expect(fractions.length).toBeGreaterThan(0);
@@ -161,7 +215,9 @@ describe('the mechanism job carries the typed LP record', () => {
       const engine = await openPricing(threads, spec);
       return new Proxy(engine, { get: (t, k) => (k === 'workers' ? 3 : (Reflect.get(t, k, t) as unknown)) });
     };
-    const p = parseJobRequest(mech('grid:3x4', { lpModel: 'exact', prior: { kind: 'vector', values: lumpy(12) }, loss: 'dist' }));
+    const p = parseJobRequest(
+      mech('grid:3x4', { lpModel: 'exact', prior: { kind: 'vector', values: lumpy(12) }, loss: 'dist' }),
+    );
     if (!p.ok) throw new Error(p.error.message);
     const r = (await runJobRequest(p.value, {
       signal: new AbortController().signal,
@@ -210,6 +266,8 @@ describe('the mechanism job carries the typed LP record', () => {
     ac.abort();
     const p = parseJobRequest(mech('grid:4x4', { lpModel: 'exact', loss: 'dist' }));
     if (!p.ok) throw new Error(p.error.message);
-    await expect(runJobRequest(p.value, { signal: ac.signal, progress: () => undefined })).rejects.toMatchObject({ code: 'cancelled' });
+    await expect(runJobRequest(p.value, { signal: ac.signal, progress: () => undefined })).rejects.toMatchObject({
+      code: 'cancelled',
+    });
   });
 });

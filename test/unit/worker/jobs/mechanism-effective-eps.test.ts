@@ -13,7 +13,13 @@ import { runJob } from '../../support/run-job';
 
 describe('effective eps attached to a mechanism on all pairs of a large grid', () => {
   it('exponential on grid:40x40 at eps 0.5: computed, equal to the brute force', async () => {
-    const r = (await runJob({ type: 'mechanism', kind: 'exponential', domain: 'grid:40x40', epsilon: 0.5, inlineLimit: 4_000_000 })) as MechanismResult;
+    const r = (await runJob({
+      type: 'mechanism',
+      kind: 'exponential',
+      domain: 'grid:40x40',
+      epsilon: 0.5,
+      inlineLimit: 4_000_000,
+    })) as MechanismResult;
     expect(r.effectiveEpsilon).not.toBeNull();
     expect(r.matrix).toBeDefined();
     const g = parseDomainSpec('grid:40x40');

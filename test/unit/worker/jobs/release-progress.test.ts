@@ -21,7 +21,8 @@ describe('apply progress in label mode', () => {
     const reports: { f: number; n: number }[] = [];
     const ctx = {
       signal: new AbortController().signal,
-      progress: (f: number | null, m: string) => reports.push({ f: f ?? NaN, n: Number(/released (\d+) rows/.exec(m)![1]) }),
+      progress: (f: number | null, m: string) =>
+        reports.push({ f: f ?? NaN, n: Number(/released (\d+) rows/.exec(m)![1]) }),
     };
     const r = await releaseFile(truncatedGeometric(d, 1).channel, d, input, join(dir, 'out.csv'), { seed: 1, ctx });
     expect(r.rows).toBe(rows);

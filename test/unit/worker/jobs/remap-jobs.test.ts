@@ -29,8 +29,13 @@ describe('remap in requests', () => {
     expect(parseJobRequest({ ...base, loss: 'dist' }).ok).toBe(true);
     expect(parseJobRequest({ ...base, prior: 'uniform' }).ok).toBe(false);
     expect(parseJobRequest({ ...base, prior: 'uniform', loss: 'dist' }).ok).toBe(true);
-    expect(parseJobRequest({ type: 'measure', mechanism: { domain: 'line:4', epsilon: 1, kind: 'tg', remap: true } }).ok).toBe(false);
-    const proj = projectWith({ d: 'line:4' }, { priors: [], mechanisms: [{ id: 'm', domain: 'd', kind: 'tg', epsilon: 1, remap: true }], analyses: [] });
+    expect(
+      parseJobRequest({ type: 'measure', mechanism: { domain: 'line:4', epsilon: 1, kind: 'tg', remap: true } }).ok,
+    ).toBe(false);
+    const proj = projectWith(
+      { d: 'line:4' },
+      { priors: [], mechanisms: [{ id: 'm', domain: 'd', kind: 'tg', epsilon: 1, remap: true }], analyses: [] },
+    );
     expect(projectSchema.safeParse(proj).success).toBe(false);
   });
 
@@ -46,9 +51,14 @@ describe('remap in requests', () => {
     expect(err).toBeInstanceOf(MechError);
     expect((err as MechError).code).toBe('too-large');
     expect((err as MechError).message).toMatch(/remapped planar-laplace/);
-    expect(() => admitRequest({ type: 'apply', mechanism: { ...plain, prior: 'uniform', loss: 'dist', remap: true }, input: '/x', out: '/y' })).toThrow(
-      /remapped/,
-    );
+    expect(() =>
+      admitRequest({
+        type: 'apply',
+        mechanism: { ...plain, prior: 'uniform', loss: 'dist', remap: true },
+        input: '/x',
+        out: '/y',
+      }),
+    ).toThrow(/remapped/);
   });
 });
 
@@ -79,11 +89,17 @@ describe('remapped mechanism jobs', () => {
       for (let w = 0; w < 25; w++) expect(r.matrix!.data[x * 25 + w]).toBe(want[w]);
     }
     expect(r.effectiveEpsilon!).toBeLessThanOrEqual(0.9 * (1 + 1e-9));
-    const m = await runJobRequest({ type: 'measure', mechanism: spec, loss: 'dist', domain: 'grid:5x5', prior: spec.prior }, silentContext());
+    const m = await runJobRequest(
+      { type: 'measure', mechanism: spec, loss: 'dist', domain: 'grid:5x5', prior: spec.prior },
+      silentContext(),
+    );
     if (m.type !== 'measure') throw new Error('expected measure');
     // the face-value error of C . R is the remapped loss
     expect(m.qualityLoss).toBeCloseTo(e.remappedLoss, 14);
-    const c = await runJobRequest({ type: 'check', mechanism: spec, domain: 'grid:5x5', epsilon: 0.9 }, silentContext());
+    const c = await runJobRequest(
+      { type: 'check', mechanism: spec, domain: 'grid:5x5', epsilon: 0.9 },
+      silentContext(),
+    );
     if (c.type !== 'check') throw new Error('expected check');
     expect(c.private).toBe(true);
   });

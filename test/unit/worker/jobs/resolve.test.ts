@@ -1,4 +1,6 @@
-/** Protocol inputs at the engine's boundary (src-worker/jobs/resolve.ts): a bad loss is one message naming its entry. */
+/**
+ * Protocol inputs at the engine's boundary (src-worker/jobs/resolve.ts): a bad loss is one message naming its entry.
+ */
 import { describe, expect, it } from 'vitest';
 import { resolveLoss } from '../../../../src-worker/jobs/resolve';
 import { MechError } from '../../../../src-shared/errors';
@@ -24,7 +26,11 @@ describe('losses entering the engine', () => {
   it('a job with a negative loss fails with that line, and 0 entries (and -0) are accepted', async () => {
     const channel = { rows: 2, cols: 2, data: [0.75, 0.25, 0.25, 0.75], rowLabels: ['a', 'b'], colLabels: ['a', 'b'] };
     await expect(runJob({ type: 'measure', channel, loss: negative })).rejects.toThrow(MESSAGE);
-    const r = await runJob<'measure'>({ type: 'measure', channel, loss: { kind: 'matrix', rows: 2, cols: 2, data: [-0, 1, 1, 0] } });
+    const r = await runJob<'measure'>({
+      type: 'measure',
+      channel,
+      loss: { kind: 'matrix', rows: 2, cols: 2, data: [-0, 1, 1, 0] },
+    });
     expect(r.expectedLoss).toBeCloseTo(0.25, 14);
   });
 });

@@ -24,7 +24,10 @@ async function dense(spec: Record<string, unknown>): Promise<NonNullable<Mechani
  * floor(k n / parts) <= r < floor((k+1) n / parts), found by scanning the
  * block edges (not by the engine's loop over blocks).
  */
-function bruteBlocks(m: { rows: number; cols: number; data: number[] }, maxB: number): { by: number; bx: number; means: number[] } {
+function bruteBlocks(
+  m: { rows: number; cols: number; data: number[] },
+  maxB: number,
+): { by: number; bx: number; means: number[] } {
   const by = Math.min(m.rows, maxB);
   const bx = Math.min(m.cols, maxB);
   const blockOf = (i: number, n: number, parts: number): number => {
@@ -75,11 +78,15 @@ describe('rows job: listed rows', () => {
   });
 
   it('refuses a row that does not exist, and an optimal LP (which would be solved again)', async () => {
-    await expect(run({ type: 'rows', mechanism: { domain: 'line:5', epsilon: 1, kind: 'tg' }, rows: [5] })).rejects.toMatchObject({
+    await expect(
+      run({ type: 'rows', mechanism: { domain: 'line:5', epsilon: 1, kind: 'tg' }, rows: [5] }),
+    ).rejects.toMatchObject({
       code: 'invalid-input',
       message: expect.stringMatching(/row 5 does not exist: the channel has 5 rows/),
     });
-    await expect(run({ type: 'rows', mechanism: { domain: 'line:5', epsilon: 1, kind: 'optimal' }, rows: [0] })).rejects.toBeInstanceOf(MechError);
+    await expect(
+      run({ type: 'rows', mechanism: { domain: 'line:5', epsilon: 1, kind: 'optimal' }, rows: [0] }),
+    ).rejects.toBeInstanceOf(MechError);
   });
 
   it('the schema refuses both or neither of rows and blocks, and too many blocks', () => {
@@ -128,7 +135,9 @@ describe('rows job: block means', () => {
     // sum over blocks of mean * block size = total mass = rows
     let mass = 0;
     for (let y = 0; y < b.blocksY; y++)
-      for (let x = 0; x < b.blocksX; x++) mass += b.means[y * b.blocksX + x]! * (b.rowEdges[y + 1]! - b.rowEdges[y]!) * (b.colEdges[x + 1]! - b.colEdges[x]!);
+      for (let x = 0; x < b.blocksX; x++)
+        mass +=
+          b.means[y * b.blocksX + x]! * (b.rowEdges[y + 1]! - b.rowEdges[y]!) * (b.colEdges[x + 1]! - b.colEdges[x]!);
     expect(mass).toBeCloseTo(400, 9);
   });
 });

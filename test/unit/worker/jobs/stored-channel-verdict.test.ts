@@ -17,7 +17,9 @@ describe('mechanism results: the stored channel decides', () => {
     expect(far.guaranteedEpsilon).toBe(10);
     expect(far.effectiveEpsilon).toBe(Infinity);
     expect(far.notes).toEqual([{ kind: 'stored-underflow', guaranteed: 10 }]);
-    expect(mechanismNotesText(far)).toMatch(/^NOT private as stored: some probabilities are too small for 64-bit floats/);
+    expect(mechanismNotesText(far)).toMatch(
+      /^NOT private as stored: some probabilities are too small for 64-bit floats/,
+    );
     const near = await mechanism('line:100', 5, 'tg');
     expect(near.effectiveEpsilon).toBeCloseTo(5, 9);
     expect(near.notes).toBeUndefined();

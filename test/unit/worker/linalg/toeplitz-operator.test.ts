@@ -97,7 +97,8 @@ describe('MINRES (symmetric indefinite)', () => {
   it('with an SPD preconditioner solves a dense symmetric indefinite system', () => {
     const n = 12;
     const a = new Matrix(n, n);
-    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) a.set(i, j, Math.cos(i * j + 1) + (i === j ? (i % 3) - 1.2 : 0));
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j < n; j++) a.set(i, j, Math.cos(i * j + 1) + (i === j ? (i % 3) - 1.2 : 0));
     for (let i = 0; i < n; i++) for (let j = 0; j < i; j++) a.set(i, j, a.get(j, i));
     const b = Float64Array.from({ length: n }, (_, i) => i - 4);
     const pre = (r: Float64Array, out: Float64Array) => {

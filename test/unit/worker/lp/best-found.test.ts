@@ -34,7 +34,10 @@ function dense(ch: RowSource): Float64Array {
   return out;
 }
 
-/** The tight-constraints channel Phi diag(z) with Phi z = 1 by a dense LU solve (not the engine's structured path), or null when some z < 0. */
+/**
+ * The tight-constraints channel Phi diag(z) with Phi z = 1 by a dense LU solve (not the engine's structured path), or
+ * null when some z < 0.
+ */
 function tightChannel(g: Domain, eps: number): Float64Array | null {
   const n = g.n;
   const phi = new Float64Array(n * n);
@@ -48,7 +51,12 @@ function tightChannel(g: Domain, eps: number): Float64Array | null {
 
 /** The true optimum: the whole all-pairs LP in one model (no decomposition, no generation, no symmetry). */
 async function trueOptimum(g: Domain, eps: number, pi: Float64Array): Promise<number> {
-  const m = await optimalMechanism(g, eps, pi, 'dist', { constraints: 'all-pairs', decomposition: 'off', generation: 'off', symmetry: 'off' });
+  const m = await optimalMechanism(g, eps, pi, 'dist', {
+    constraints: 'all-pairs',
+    decomposition: 'off',
+    generation: 'off',
+    symmetry: 'off',
+  });
   return m.facts.solve.objective;
 }
 
@@ -81,7 +89,8 @@ describe('the optimal request: never worse than a cheap construction, certified 
       const pi = randomPrior(n, seed);
       const dist = (w: number, x: number) => g.distance(w, x);
       const { C, lp } = await best(g, eps, pi);
-      // the candidates' expected losses, recomputed: channels from their formulas (planar Laplace from the engine), remap by brute force
+      // the candidates' expected losses, recomputed: channels from their formulas (planar Laplace from the engine),
+      // remap by brute force
       const channels: Record<string, Float64Array | null> = {
         'planar-laplace+remap': dense(closedFormMechanism('planar-laplace', g, eps).channel),
         'tight+remap': tightChannel(g, eps),
@@ -129,7 +138,9 @@ describe('the optimal request: never worse than a cheap construction, certified 
     expect(lp.objective).toBe(cheapest.expectedLoss);
     expect(lp.lpObjective).toBeGreaterThan(lp.objective);
     // the returned channel is the candidate's C . R: its direct loss is the candidate's remapped loss
-    expect(Math.abs(directLoss(C, n, n, pi, dist) - cheapest.expectedLoss!)).toBeLessThan(1e-9 * cheapest.expectedLoss!);
+    expect(Math.abs(directLoss(C, n, n, pi, dist) - cheapest.expectedLoss!)).toBeLessThan(
+      1e-9 * cheapest.expectedLoss!,
+    );
     expect(worstPrivacyRatio(C, g, n, eps)).toBeLessThanOrEqual(1 + 1e-9);
     // no round was priced: the only certified bound is 0 (losses >= 0), gap 1, said plainly
     expect(lp.exactLowerBound).toBe(0);
@@ -171,7 +182,8 @@ describe('the whole orbit model on small symmetric problems, with the decomposit
       prior: pi,
       loss: { kind: 'dist' },
       signal: never,
-      // Stop pressed as the one-model solve starts (it takes about a second here: without a stop test it runs to the end)
+      // Stop pressed as the one-model solve starts (it takes about a second here: without a stop test it runs to the
+      // end)
       progress: (_f, m) => {
         messages.push(m);
         if (/reduced to \d+ orbit variables/.test(m)) Atomics.store(stop, 0, 1);

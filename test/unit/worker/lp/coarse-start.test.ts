@@ -69,17 +69,27 @@ describe('coarse start of a large grid (docs/lp.md, "Coarse start")', () => {
 
   it('start duals of any quality give the same optimum and a valid bound; a wrong length is refused', async () => {
     const { n, cost, pairs } = spannerProblem(5, 6, 1);
-    const base = await solveByColumnDecomposition({ n, m: n, cost, sense: 'minimize', pairs, what: 'test LP' }, undefined, { tolerance: 1e-9 });
+    const base = await solveByColumnDecomposition(
+      { n, m: n, cost, sense: 'minimize', pairs, what: 'test LP' },
+      undefined,
+      { tolerance: 1e-9 },
+    );
     for (const factor of [0.9, 1, 3, -2]) {
       const startDuals = factor === 1 ? base.duals : base.duals.map((v, i) => v * factor + (i % 3) * 1e-3);
-      const r = await solveByColumnDecomposition({ n, m: n, cost, sense: 'minimize', pairs, what: 'test LP' }, undefined, { tolerance: 1e-9, startDuals });
+      const r = await solveByColumnDecomposition(
+        { n, m: n, cost, sense: 'minimize', pairs, what: 'test LP' },
+        undefined,
+        { tolerance: 1e-9, startDuals },
+      );
       expect(Math.abs(r.objective - base.objective) / base.objective, `factor ${factor}`).toBeLessThan(1e-7);
       expect(r.bound, `factor ${factor}`).toBeLessThanOrEqual(base.objective * (1 + 1e-9));
       // At the optimum's own duals the first bound is the optimum (up to the stopping gap).
       if (factor === 1) expect(r.iterations[0]!.bound).toBeGreaterThan(base.objective * (1 - 1e-3));
     }
     await expect(
-      solveByColumnDecomposition({ n, m: n, cost, sense: 'minimize', pairs, what: 'test LP' }, undefined, { startDuals: new Float64Array(n - 1) }),
+      solveByColumnDecomposition({ n, m: n, cost, sense: 'minimize', pairs, what: 'test LP' }, undefined, {
+        startDuals: new Float64Array(n - 1),
+      }),
     ).rejects.toThrow(MechError);
   }, 60_000);
 });
@@ -91,7 +101,8 @@ describe('remapped incumbent of the decomposition', () => {
     const plain = await solveByColumnDecomposition(problem, undefined, { maxIterations: 6, remap: false });
     const remapped = await solveByColumnDecomposition(problem, undefined, { maxIterations: 6 });
     expect(remapped.stoppedBy).toBe('iteration-limit');
-    // Same master path (one thread), so the remapped incumbent can only be cheaper; on this lumpy prior it is (1.67 against 2.01).
+    // Same master path (one thread), so the remapped incumbent can only be cheaper; on this lumpy prior it is (1.67
+    // against 2.01).
     expect(remapped.objective).toBeLessThan(plain.objective * (1 - 1e-3));
     expect(remapped.bound).toBe(plain.bound);
     // Recomputed here: its cost, its row sums, and every spanner row of every column.

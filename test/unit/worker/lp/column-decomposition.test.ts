@@ -28,7 +28,12 @@ describe('decomposition by output column of the channel LP (SPEC §2)', () => {
         for (const loss of ['dist', 'bin'] as const)
           for (const constraints of ['spanner', 'all-pairs'] as const) {
             const what = `${name} eps ${eps} ${loss} ${constraints}`;
-            const full = await optimalMechanism(g, eps, pi, loss, { constraints, generation: 'off', decomposition: 'off', symmetry: 'off' });
+            const full = await optimalMechanism(g, eps, pi, loss, {
+              constraints,
+              generation: 'off',
+              decomposition: 'off',
+              symmetry: 'off',
+            });
             const dw = await optimalMechanism(g, eps, pi, loss, { constraints, decomposition: 'on' });
             expect(full.facts.solve.decomposition?.rounds, what).toBeUndefined();
             expect(dw.facts.solve.decomposition!.rounds, what).toBeGreaterThanOrEqual(1);
@@ -44,7 +49,8 @@ describe('decomposition by output column of the channel LP (SPEC §2)', () => {
   }, 120_000);
 
   it('on a line (edge constraints) matches the truncated geometric optimum for binary gain, an independent closed form (SPEC §2, §7)', async () => {
-    // TG on 0..5 at eps = ln 2 is optimal for the uniform prior: utility (sum of column maxima)/6 with first row 32,8,4,2,1,1 over 48.
+    // TG on 0..5 at eps = ln 2 is optimal for the uniform prior: utility (sum of column maxima)/6 with first row
+    // 32,8,4,2,1,1 over 48.
     const d = lineDomain(6);
     const m = await optimalMechanism(d, Math.LN2, uniformPrior(6), 'bin', { decomposition: 'on' });
     const a = 0.5;
@@ -62,10 +68,18 @@ describe('decomposition by output column of the channel LP (SPEC §2)', () => {
     const cost = new Float64Array(256);
     for (let x = 0; x < 16; x++) for (let w = 0; w < 16; w++) cost[x * 16 + w] = pi[x]! * g.distance(x, w);
     const factor = Float64Array.from(graph.exponent, (e) => Math.exp(e));
-    const r = await solveByColumnDecomposition({ n: 16, m: 16, cost, sense: 'minimize', pairs: { from: graph.from, to: graph.to, factor }, what: 'test LP' });
+    const r = await solveByColumnDecomposition({
+      n: 16,
+      m: 16,
+      cost,
+      sense: 'minimize',
+      pairs: { from: graph.from, to: graph.to, factor },
+      what: 'test LP',
+    });
     expect(Math.abs(r.objective - obj(full)) / obj(full)).toBeLessThan(1e-8);
     expect(r.bound).toBeLessThanOrEqual(r.objective);
-    // Rows of the assembled channel sum to 1 (up to the solver tolerance) and every column is eps*d-private on the spanner.
+    // Rows of the assembled channel sum to 1 (up to the solver tolerance) and every column is eps*d-private on the
+    // spanner.
     for (let x = 0; x < 16; x++) {
       let s = 0;
       for (let w = 0; w < 16; w++) s += r.channel[x * 16 + w]!;
@@ -80,13 +94,24 @@ describe('decomposition by output column of the channel LP (SPEC §2)', () => {
     // max sum_x C[x][x] (the multiplicative capacity-like objective restricted to the diagonal)
     const cost = new Float64Array(36);
     for (let x = 0; x < 6; x++) cost[x * 6 + x] = 1;
-    const r = await solveByColumnDecomposition({ n: 6, m: 6, cost, sense: 'maximize', pairs: { from: graph.from, to: graph.to, factor }, what: 'test LP' });
+    const r = await solveByColumnDecomposition({
+      n: 6,
+      m: 6,
+      cost,
+      sense: 'maximize',
+      pairs: { from: graph.from, to: graph.to, factor },
+      what: 'test LP',
+    });
     expect(r.bound).toBeGreaterThanOrEqual(r.objective - 1e-12);
     expect(r.objective).toBeGreaterThan(1);
     await expect(
-      solveByColumnDecomposition({ n: 6, m: 6, cost, sense: 'maximize', pairs: { from: graph.from, to: graph.to, factor }, what: 'test LP' }, undefined, {
-        smoothing: 1,
-      }),
+      solveByColumnDecomposition(
+        { n: 6, m: 6, cost, sense: 'maximize', pairs: { from: graph.from, to: graph.to, factor }, what: 'test LP' },
+        undefined,
+        {
+          smoothing: 1,
+        },
+      ),
     ).rejects.toThrow(MechError);
   });
 });
@@ -95,7 +120,12 @@ describe('the decomposition on a concentrated prior at small eps (degenerate mas
   // A population bump: before the start channel, the first master was the constant channel (a degenerate
   // vertex) and the loop gave up as 'stalled' after 21 rounds at a 80-100% gap on all of these.
   const bump = (side: number): Float64Array =>
-    norm(Array.from({ length: side * side }, (_, i) => Math.exp(-((Math.floor(i / side) - side / 3) ** 2 + ((i % side) - side / 2) ** 2) / 4) + 1e-3));
+    norm(
+      Array.from(
+        { length: side * side },
+        (_, i) => Math.exp(-((Math.floor(i / side) - side / 3) ** 2 + ((i % side) - side / 2) ** 2) / 4) + 1e-3,
+      ),
+    );
 
   it.each<[number, number, ConstraintMode]>([
     [5, 1.3, 'spanner'],
@@ -143,12 +173,24 @@ describe('the decomposition on a concentrated prior at small eps (degenerate mas
       const n = g.n;
       const pi = bump(side);
       const what = `${side}x${side} eps ${eps} ${constraints}`;
-      const full = await optimalMechanism(g, eps, pi, 'dist', { constraints, generation: 'off', decomposition: 'off', symmetry: 'off' });
+      const full = await optimalMechanism(g, eps, pi, 'dist', {
+        constraints,
+        generation: 'off',
+        decomposition: 'off',
+        symmetry: 'off',
+      });
       const graph = privacyConstraintGraph(g, eps, constraints);
       const cost = new Float64Array(n * n);
       for (let x = 0; x < n; x++) for (let w = 0; w < n; w++) cost[x * n + w] = pi[x]! * g.distance(x, w);
       const factor = Float64Array.from(graph.exponent, (e) => Math.exp(e));
-      const r = await solveByColumnDecomposition({ n: n, m: n, cost, sense: 'minimize', pairs: { from: graph.from, to: graph.to, factor }, what: 'test LP' });
+      const r = await solveByColumnDecomposition({
+        n: n,
+        m: n,
+        cost,
+        sense: 'minimize',
+        pairs: { from: graph.from, to: graph.to, factor },
+        what: 'test LP',
+      });
       expect(r.stoppedBy, what).toBe('optimal');
       expect(Math.abs(r.objective - obj(full)) / obj(full), what).toBeLessThan(1e-8);
       expect(r.bound, what).toBeLessThanOrEqual(obj(full) * (1 + 1e-9));

@@ -51,7 +51,9 @@ describe('constraint generation for the optimal-mechanism LP (SPEC §2)', () => 
             const what = `${name} eps ${eps} ${loss} ${constraints}`;
             expect(full.facts.solve.generation?.rounds, what).toBeUndefined();
             expect(cg.facts.solve.generation!.rounds, what).toBeGreaterThanOrEqual(1);
-            expect(cg.facts.solve.generation!.privacyRows, what).toBeLessThanOrEqual(cg.facts.solve.generation!.fullPrivacyRows);
+            expect(cg.facts.solve.generation!.privacyRows, what).toBeLessThanOrEqual(
+              cg.facts.solve.generation!.fullPrivacyRows,
+            );
             expect(cg.facts.solve.generation!.fullPrivacyRows, what).toBe(full.facts.solve.constraints - n);
             expect(Math.abs(obj(cg) - obj(full)) / obj(full), what).toBeLessThan(1e-7);
             // The spanner model guarantees eps*d through eps/delta on its edges; all pairs directly.
@@ -64,8 +66,16 @@ describe('constraint generation for the optimal-mechanism LP (SPEC §2)', () => 
   it('adds rows in rounds when seeded with nothing, and still reaches the optimum', async () => {
     const g = gridDomain(3, 3);
     const pi = priors(9)[2]![1];
-    const full = await optimalMechanism(g, 1, pi, 'dist', { constraints: 'all-pairs', generation: 'off', symmetry: 'off' });
-    const cg = await optimalMechanism(g, 1, pi, 'dist', { constraints: 'all-pairs', generation: 'on', generationOptions: { seedReach: 0, batch: 20 } });
+    const full = await optimalMechanism(g, 1, pi, 'dist', {
+      constraints: 'all-pairs',
+      generation: 'off',
+      symmetry: 'off',
+    });
+    const cg = await optimalMechanism(g, 1, pi, 'dist', {
+      constraints: 'all-pairs',
+      generation: 'on',
+      generationOptions: { seedReach: 0, batch: 20 },
+    });
     expect(cg.facts.solve.generation!.rounds).toBeGreaterThan(3);
     expect(cg.facts.solve.generation!.privacyRows).toBeLessThan(cg.facts.solve.generation!.fullPrivacyRows / 2);
     expect(Math.abs(obj(cg) - obj(full)) / obj(full)).toBeLessThan(1e-7);
@@ -153,7 +163,13 @@ describe('constraint generation for the optimal-mechanism LP (SPEC §2)', () => 
     const p = await PersistentLp.open(build(false), 'a persistent LP');
     try {
       expect(p.run().objective).toBeCloseTo(3.5, 12); // x = 3, y = 0.5
-      p.addRows(Float64Array.of(-Infinity), Float64Array.of(1), Int32Array.of(0, 2), Int32Array.of(0, 1), Float64Array.of(1, -1));
+      p.addRows(
+        Float64Array.of(-Infinity),
+        Float64Array.of(1),
+        Int32Array.of(0, 2),
+        Int32Array.of(0, 1),
+        Float64Array.of(1, -1),
+      );
       expect(p.numRows).toBe(3);
       const warm = p.run();
       const fresh = await solveSparseLp(build(true), 'the grown LP');
@@ -166,12 +182,20 @@ describe('constraint generation for the optimal-mechanism LP (SPEC §2)', () => 
     const d = await PersistentLp.open(build(false), 'a dual LP', { formulation: 'dual' });
     try {
       expect(d.run().objective).toBeCloseTo(3.5, 12);
-      d.addRows(Float64Array.of(-Infinity), Float64Array.of(1), Int32Array.of(0, 2), Int32Array.of(0, 1), Float64Array.of(1, -1));
+      d.addRows(
+        Float64Array.of(-Infinity),
+        Float64Array.of(1),
+        Int32Array.of(0, 2),
+        Int32Array.of(0, 1),
+        Float64Array.of(1, -1),
+      );
       const warm = d.run();
       expect(warm.objective).toBeCloseTo(3, 12);
       expect(warm.colValue[0]).toBeCloseTo(2, 12);
       expect(warm.colValue[1]).toBeCloseTo(1, 12);
-      expect(() => d.addRows(Float64Array.of(0), Float64Array.of(1), Int32Array.of(0, 1), Int32Array.of(0), Float64Array.of(1))).toThrow(/one-sided rows/);
+      expect(() =>
+        d.addRows(Float64Array.of(0), Float64Array.of(1), Int32Array.of(0, 1), Int32Array.of(0), Float64Array.of(1)),
+      ).toThrow(/one-sided rows/);
     } finally {
       d.dispose();
     }
@@ -188,8 +212,15 @@ describe('constraint generation for the optimal-mechanism LP (SPEC §2)', () => 
     expect(err).toBeInstanceOf(MechError);
     expect((err as MechError).code).toBe('too-large');
     expect((err as MechError).message).toMatch(/did not converge in 2 rounds/);
-    const huge = { from: new Int32Array(1), to: new Int32Array(1), exponent: new Float64Array(1), factor: new Float64Array(1) };
+    const huge = {
+      from: new Int32Array(1),
+      to: new Int32Array(1),
+      exponent: new Float64Array(1),
+      factor: new Float64Array(1),
+    };
     Object.defineProperty(huge.from, 'length', { value: 2 ** 21 });
-    await expect(solveByConstraintGeneration(new SparseLp(4), 2, 2 ** 10, huge, 'a huge LP')).rejects.toMatchObject({ code: 'too-large' });
+    await expect(solveByConstraintGeneration(new SparseLp(4), 2, 2 ** 10, huge, 'a huge LP')).rejects.toMatchObject({
+      code: 'too-large',
+    });
   });
 });

@@ -9,7 +9,10 @@ describe('decomposition master: columns, box, restart and channel', () => {
     const c = new Float64Array(n * m);
     for (let w = 0; w < m; w++) for (let x = 0; x < n; x++) c[w * n + x] = Math.abs(w - x);
     const ones = new Float64Array(n).fill(1);
-    const master = DecompositionMaster.open(n, m, c, ones, 'a test master', { solver: 'simplex', formulation: 'primal' });
+    const master = DecompositionMaster.open(n, m, c, ones, 'a test master', {
+      solver: 'simplex',
+      formulation: 'primal',
+    });
     // The constant column of output 1 (cost 2) and two plateau-like columns of outputs 0 and 2.
     master.append([
       { w: 1, r: ones },

@@ -95,7 +95,9 @@ function expectCertified(n: number, cols: Col[], theta: Float64Array, y: Float64
 
 describe('DenseSimplex (the decomposition master)', () => {
   it('runs the WebAssembly kernels compiled from dense-kernels.wat (the embedded module is up to date)', async () => {
-    const { compileKernels } = (await import('../../../../scripts/build-kernels.mjs' as string)) as { compileKernels: () => Promise<string> };
+    const { compileKernels } = (await import('../../../../scripts/build-kernels.mjs' as string)) as {
+      compileKernels: () => Promise<string>;
+    };
     expect(await compileKernels()).toBe(DENSE_KERNELS_WASM);
   });
 
@@ -135,7 +137,9 @@ describe('DenseSimplex (the decomposition master)', () => {
     expectSameOptimum(sol.objective, await highsOptimum(n, cols));
     for (let round = 0; round < 3; round++) {
       // Delete the basic columns with the largest values (and a few non-basic ones), then add fresh columns.
-      const order = [...sol.colValue.keys()].filter((j) => cols[j]!.a !== null).sort((i, j) => sol.colValue[j]! - sol.colValue[i]!);
+      const order = [...sol.colValue.keys()]
+        .filter((j) => cols[j]!.a !== null)
+        .sort((i, j) => sol.colValue[j]! - sol.colValue[i]!);
       const drop = [...order.slice(0, 4), ...order.slice(-3)].sort((i, j) => i - j);
       expect(sol.colValue[drop.at(-1)!]! + sol.colValue[order[0]!]!).toBeGreaterThan(0);
       s.deleteColumns(drop);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ExactPricer, certificateBound, closurePricingFactors, exactPricingFactors } from '../../../../src-worker/lp/exact-pricing';
+import {
+  ExactPricer,
+  certificateBound,
+  closurePricingFactors,
+  exactPricingFactors,
+} from '../../../../src-worker/lp/exact-pricing';
 import { solveSparseLp } from '../../../../src-worker/lp/persistent-lp';
 import { SparseLp } from '../../../../src-worker/lp/sparse-model';
 import { seededRandom } from '../../../../src-shared/numeric/seeded-random';
@@ -16,11 +21,16 @@ type Rng = () => number;
 function gridMetric(w: number, h: number, eps: number): { n: number; D: Float64Array } {
   const n = w * h;
   const D = new Float64Array(n * n);
-  for (let a = 0; a < n; a++) for (let b = 0; b < n; b++) D[a * n + b] = eps * Math.hypot((a % w) - (b % w), Math.floor(a / w) - Math.floor(b / w));
+  for (let a = 0; a < n; a++)
+    for (let b = 0; b < n; b++)
+      D[a * n + b] = eps * Math.hypot((a % w) - (b % w), Math.floor(a / w) - Math.floor(b / w));
   return { n, D };
 }
 
-/** Shortest paths (Floyd-Warshall) of a random graph: a path through every node plus edges of probability `density`, lengths in (0.01, scale]. */
+/**
+ * Shortest paths (Floyd-Warshall) of a random graph: a path through every node plus edges of probability `density`,
+ * lengths in (0.01, scale].
+ */
 function randomMetric(n: number, density: number, scale: number, rnd: Rng): Float64Array {
   const D = new Float64Array(n * n).fill(Infinity);
   for (let a = 0; a < n; a++) D[a * n + a] = 0;
@@ -30,7 +40,9 @@ function randomMetric(n: number, density: number, scale: number, rnd: Rng): Floa
       D[a * n + b] = D[b * n + a] = 0.01 + rnd() * scale;
     }
   for (let k = 0; k < n; k++)
-    for (let a = 0; a < n; a++) for (let b = 0; b < n; b++) if (D[a * n + k]! + D[k * n + b]! < D[a * n + b]!) D[a * n + b] = D[a * n + k]! + D[k * n + b]!;
+    for (let a = 0; a < n; a++)
+      for (let b = 0; b < n; b++)
+        if (D[a * n + k]! + D[k * n + b]! < D[a * n + b]!) D[a * n + b] = D[a * n + k]! + D[k * n + b]!;
   return D;
 }
 
@@ -41,11 +53,15 @@ async function highsOptimum(n: number, G: Float64Array, v: Float64Array): Promis
   const lp = new SparseLp(n, R, 2 * R);
   lp.colUpper.fill(1);
   lp.colCost.set(v);
-  for (let a = 0; a < n; a++) for (let b = 0; b < n; b++) if (a !== b) lp.addRow2(-Infinity, 0, a, 1, b, -1 / G[a * n + b]!);
+  for (let a = 0; a < n; a++)
+    for (let b = 0; b < n; b++) if (a !== b) lp.addRow2(-Infinity, 0, a, 1, b, -1 / G[a * n + b]!);
   return (await solveSparseLp(lp, 'full pricing model')).objective;
 }
 
-/** min v . r over the vertices of P: every set of n tight constraints (r_x = 0, r_x = 1, r_a = f_ab r_b) solved, kept when feasible. */
+/**
+ * min v . r over the vertices of P: every set of n tight constraints (r_x = 0, r_x = 1, r_a = f_ab r_b) solved, kept
+ * when feasible.
+ */
 function bruteForce(n: number, G: Float64Array, v: Float64Array): number {
   const cons: { coef: Float64Array; rhs: number }[] = [];
   for (let x = 0; x < n; x++) {
@@ -83,7 +99,8 @@ function bruteForce(n: number, G: Float64Array, v: Float64Array): number {
       const r = solveSquare();
       if (!r) return;
       for (let x = 0; x < n; x++) if (r[x]! < -1e-9 || r[x]! > 1 + 1e-9) return;
-      for (let a = 0; a < n; a++) for (let b = 0; b < n; b++) if (a !== b && r[a]! * G[a * n + b]! > r[b]! + 1e-9) return;
+      for (let a = 0; a < n; a++)
+        for (let b = 0; b < n; b++) if (a !== b && r[a]! * G[a * n + b]! > r[b]! + 1e-9) return;
       let val = 0;
       for (let x = 0; x < n; x++) val += v[x]! * r[x]!;
       best = Math.min(best, val);
@@ -113,8 +130,18 @@ function randomObjective(n: number, negShare: number, rnd: Rng): Float64Array {
   return Float64Array.from({ length: n }, () => (rnd() < negShare ? -2 * rnd() : rnd() < 0.5 ? 0.1 * rnd() : rnd()));
 }
 
-/** Every check of one solve: feasible column, objective = v . r, the certificate recomputed, bound <= optimum <= objective. */
-function expectExact(n: number, G: Float64Array, v: Float64Array, res: ReturnType<ExactPricer['solve']>, optimum: number, what: string): void {
+/**
+ * Every check of one solve: feasible column, objective = v . r, the certificate recomputed, bound <= optimum <=
+ * objective.
+ */
+function expectExact(
+  n: number,
+  G: Float64Array,
+  v: Float64Array,
+  res: ReturnType<ExactPricer['solve']>,
+  optimum: number,
+  what: string,
+): void {
   const scale = 1 + Math.abs(optimum);
   expect(res.status, what).toBe('optimal');
   expect(violation(n, G, res.r), what).toBeLessThanOrEqual(1e-14);
@@ -141,7 +168,8 @@ describe('exact pricing over the column polytope', () => {
     let cases = 0;
     for (let t = 0; t < 24; t++) {
       const n = t % 2 === 0 ? 4 : 5;
-      const D = t % 3 === 0 ? gridMetric(n === 4 ? 2 : 5, n === 4 ? 2 : 1, 0.3 + 2 * rnd()).D : randomMetric(n, 0.5, 1.5, rnd);
+      const D =
+        t % 3 === 0 ? gridMetric(n === 4 ? 2 : 5, n === 4 ? 2 : 1, 0.3 + 2 * rnd()).D : randomMetric(n, 0.5, 1.5, rnd);
       const G = factorsOf(D);
       const v = randomObjective(n, t % 4 === 1 ? 0.2 : 0.5, rnd);
       if (t % 5 === 2) for (let x = 0; x < n; x++) v[x] = Math.round(4 * v[x]!) / 4; // ties and zeros
@@ -188,7 +216,8 @@ describe('exact pricing over the column polytope', () => {
     const rnd = seededRandom(29);
     let long = 0;
     for (let t = 0; t < 6; t++) {
-      const { n, D } = t % 2 === 0 ? gridMetric(10, 9, 0.2 + 0.3 * rnd()) : { n: 80, D: randomMetric(80, 0.08, 1, rnd) };
+      const { n, D } =
+        t % 2 === 0 ? gridMetric(10, 9, 0.2 + 0.3 * rnd()) : { n: 80, D: randomMetric(80, 0.08, 1, rnd) };
       const G = factorsOf(D);
       // The decomposition's kind of objective (distance to an output minus duals): larger negative sets, longer solves.
       const w = Math.floor(rnd() * n);
@@ -202,7 +231,9 @@ describe('exact pricing over the column polytope', () => {
       const v2 = v.map((x) => x + 0.2 * (rnd() - 0.5));
       const warm = pricer.solve(v2, cold.r);
       expectExact(n, G, v2, warm, await highsOptimum(n, G, v2), `case ${t}, warm`);
-      expect(Math.abs(warm.objective - new ExactPricer(n, G).solve(v2).objective)).toBeLessThanOrEqual(1e-10 * (1 + Math.abs(warm.objective)));
+      expect(Math.abs(warm.objective - new ExactPricer(n, G).solve(v2).objective)).toBeLessThanOrEqual(
+        1e-10 * (1 + Math.abs(warm.objective)),
+      );
     }
     expect(long).toBeGreaterThanOrEqual(3);
   });
@@ -213,7 +244,8 @@ describe('exact pricing over the column polytope', () => {
     const G = factorsOf(D);
     const rnd = seededRandom(3);
     const pricer = new ExactPricer(n, G);
-    const dist = (a: number, b: number): number => Math.hypot((a % 12) - (b % 12), Math.floor(a / 12) - Math.floor(b / 12));
+    const dist = (a: number, b: number): number =>
+      Math.hypot((a % 12) - (b % 12), Math.floor(a / 12) - Math.floor(b / 12));
     let warmPivots = 0;
     let coldPivots = 0;
     const last: Float64Array[] = [];
@@ -266,8 +298,15 @@ describe('exact pricing over the column polytope', () => {
       const a: number[] = [];
       const b: number[] = [];
       const y: number[] = [];
-      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if (v[i]! < 0 && v[j]! > 0) (a.push(i), b.push(j), y.push(rnd() * 2 - 0.5));
-      const bound = certificateBound(v, (i, j) => G[i * n + j]!, Int32Array.from(a), Int32Array.from(b), Float64Array.from(y));
+      for (let i = 0; i < n; i++)
+        for (let j = 0; j < n; j++) if (v[i]! < 0 && v[j]! > 0) (a.push(i), b.push(j), y.push(rnd() * 2 - 0.5));
+      const bound = certificateBound(
+        v,
+        (i, j) => G[i * n + j]!,
+        Int32Array.from(a),
+        Int32Array.from(b),
+        Float64Array.from(y),
+      );
       expect(bound).toBeLessThanOrEqual(opt + 1e-12);
     }
   });
@@ -275,12 +314,24 @@ describe('exact pricing over the column polytope', () => {
   it('refuses a factor table of the wrong size and an objective that is not finite, in one line each', () => {
     expect(() => new ExactPricer(3, new Float64Array(8))).toThrow(/exact pricing: 3 secrets need 9 factors, got 8/);
     const pricer = new ExactPricer(2, Float64Array.of(1, 0.5, 0.5, 1));
-    expect(() => pricer.solve(Float64Array.of(-1, Number.NaN))).toThrow(/objective entry 1 is NaN, not a finite number/);
+    expect(() => pricer.solve(Float64Array.of(-1, Number.NaN))).toThrow(
+      /objective entry 1 is NaN, not a finite number/,
+    );
   });
 
   it('the factors of an exact model and of a graph closure', () => {
     const G = exactPricingFactors(3, Int32Array.of(0, 0, 1), Int32Array.of(1, 2, 2), Float64Array.of(1, 3, 1.5));
-    expect(Array.from(G)).toEqual([1, Math.exp(-1), Math.exp(-3), Math.exp(-1), 1, Math.exp(-1.5), Math.exp(-3), Math.exp(-1.5), 1]);
+    expect(Array.from(G)).toEqual([
+      1,
+      Math.exp(-1),
+      Math.exp(-3),
+      Math.exp(-1),
+      1,
+      Math.exp(-1.5),
+      Math.exp(-3),
+      Math.exp(-1.5),
+      1,
+    ]);
     const C = closurePricingFactors(3, Int32Array.of(0, 1), Int32Array.of(1, 2), Float64Array.of(1, 1.5));
     expect(C[2]).toBeCloseTo(Math.exp(-2.5), 15);
     expect(C[6]).toBeCloseTo(Math.exp(-2.5), 15);

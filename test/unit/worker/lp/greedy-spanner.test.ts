@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { greedySpanner } from '../../../../src-worker/lp/greedy-spanner';
-import { GRID_SPANNER_DELTAS, gridSpanner, privacyConstraintGraph } from '../../../../src-worker/lp/privacy-constraint-graph';
+import {
+  GRID_SPANNER_DELTAS,
+  gridSpanner,
+  privacyConstraintGraph,
+} from '../../../../src-worker/lp/privacy-constraint-graph';
 import { gridDomain } from '../../../../src-worker/metric/grid';
 import { lineDomain } from '../../../../src-worker/metric/line';
 import { floydWarshall } from '../../support/metric-helpers';
@@ -10,20 +14,24 @@ describe('greedy spanner', () => {
     [5, 5, 1.1],
     [4, 7, 1.5],
     [6, 6, 1.01],
-  ])('has dilation <= delta on a %i x %i Euclidean grid, delta %f (brute force over all pairs) and weights equal to d', (r, c, delta) => {
-    const g = gridDomain(r, c);
-    const s = greedySpanner(g.n, g.distance, delta);
-    const D = floydWarshall(g.n, s);
-    let worst = 0;
-    for (let i = 0; i < g.n; i++) for (let j = i + 1; j < g.n; j++) worst = Math.max(worst, D[i * g.n + j]! / g.distance(i, j));
-    expect(worst).toBeLessThanOrEqual(delta * (1 + 1e-12));
-    for (let e = 0; e < s.from.length; e++) {
-      expect(s.from[e]!).toBeLessThan(s.to[e]!);
-      expect(s.weight[e]).toBe(g.distance(s.from[e]!, s.to[e]!));
-    }
-    // Sparser than all pairs; far sparser once delta >= 1.1.
-    expect(s.from.length).toBeLessThan((g.n * (g.n - 1)) / (delta >= 1.1 ? 4 : 1.5));
-  });
+  ])(
+    'has dilation <= delta on a %i x %i Euclidean grid, delta %f (brute force over all pairs) and weights equal to d',
+    (r, c, delta) => {
+      const g = gridDomain(r, c);
+      const s = greedySpanner(g.n, g.distance, delta);
+      const D = floydWarshall(g.n, s);
+      let worst = 0;
+      for (let i = 0; i < g.n; i++)
+        for (let j = i + 1; j < g.n; j++) worst = Math.max(worst, D[i * g.n + j]! / g.distance(i, j));
+      expect(worst).toBeLessThanOrEqual(delta * (1 + 1e-12));
+      for (let e = 0; e < s.from.length; e++) {
+        expect(s.from[e]!).toBeLessThan(s.to[e]!);
+        expect(s.weight[e]).toBe(g.distance(s.from[e]!, s.to[e]!));
+      }
+      // Sparser than all pairs; far sparser once delta >= 1.1.
+      expect(s.from.length).toBeLessThan((g.n * (g.n - 1)) / (delta >= 1.1 ? 4 : 1.5));
+    },
+  );
 
   it.each([
     [1, 6, 1.1, 1],
@@ -32,18 +40,21 @@ describe('greedy spanner', () => {
     [7, 12, 1.25, 1],
     [10, 9, 1.4, 0.25],
     [12, 12, 1.1, 0.5],
-  ])('on a %i x %i Euclidean grid at delta %f (cells %f) the 8-neighbour construction is the greedy spanner, edge for edge', (r, c, delta, step) => {
-    const g = gridDomain(r, c, step);
-    const fast = gridSpanner(g, delta)!;
-    const greedy = greedySpanner(g.n, g.distance, delta);
-    expect(Array.from(fast.from)).toEqual(Array.from(greedy.from));
-    expect(Array.from(fast.to)).toEqual(Array.from(greedy.to));
-    expect(Array.from(fast.weight)).toEqual(Array.from(greedy.weight));
-    // and the constraint graph uses it: the same pairs at the same exponents
-    const sp = privacyConstraintGraph(g, 0.7, 'spanner', delta);
-    expect(Array.from(sp.from)).toEqual(Array.from(greedy.from));
-    expect(Array.from(sp.exponent)).toEqual(Array.from(greedy.weight, (w) => (0.7 / delta) * w));
-  });
+  ])(
+    'on a %i x %i Euclidean grid at delta %f (cells %f) the 8-neighbour construction is the greedy spanner, edge for edge',
+    (r, c, delta, step) => {
+      const g = gridDomain(r, c, step);
+      const fast = gridSpanner(g, delta)!;
+      const greedy = greedySpanner(g.n, g.distance, delta);
+      expect(Array.from(fast.from)).toEqual(Array.from(greedy.from));
+      expect(Array.from(fast.to)).toEqual(Array.from(greedy.to));
+      expect(Array.from(fast.weight)).toEqual(Array.from(greedy.weight));
+      // and the constraint graph uses it: the same pairs at the same exponents
+      const sp = privacyConstraintGraph(g, 0.7, 'spanner', delta);
+      expect(Array.from(sp.from)).toEqual(Array.from(greedy.from));
+      expect(Array.from(sp.exponent)).toEqual(Array.from(greedy.weight, (w) => (0.7 / delta) * w));
+    },
+  );
 
   it('outside its dilations, metrics and domains the 8-neighbour construction does not apply (the greedy runs)', () => {
     const g = gridDomain(6, 6);
@@ -87,7 +98,8 @@ describe('greedy spanner', () => {
     const g = gridDomain(4, 4);
     const cg = privacyConstraintGraph(g, 2, 'auto', 1.25);
     expect(cg.mode).toBe('spanner');
-    for (let e = 0; e < cg.from.length; e++) expect(cg.exponent[e]).toBeCloseTo((2 / 1.25) * g.distance(cg.from[e]!, cg.to[e]!), 12);
+    for (let e = 0; e < cg.from.length; e++)
+      expect(cg.exponent[e]).toBeCloseTo((2 / 1.25) * g.distance(cg.from[e]!, cg.to[e]!), 12);
     const l = privacyConstraintGraph(lineDomain(5), 0.5);
     expect(l.mode).toBe('edges');
     expect(Array.from(l.exponent)).toEqual([0.5, 0.5, 0.5, 0.5]);

@@ -23,9 +23,18 @@ const sparse = (n: number, over: Partial<LpStrategyInput> = {}): LpStrategyInput
 
 describe('chooseLpStrategy: the solution method from sizes and switches alone', () => {
   it('forces: decomposition on wins over generation on; either drops the orbit reduction', () => {
-    expect(chooseLpStrategy(sparse(10, { decomposition: 'on', generation: 'on', orbits: true }))).toEqual({ method: 'decomposition', orbits: false });
-    expect(chooseLpStrategy(sparse(10, { generation: 'on', orbits: true }))).toEqual({ method: 'constraint-generation', orbits: false });
-    expect(chooseLpStrategy(sparse(10, { generation: 'off', decomposition: 'off', orbits: true }))).toEqual({ method: 'full-model', orbits: true });
+    expect(chooseLpStrategy(sparse(10, { decomposition: 'on', generation: 'on', orbits: true }))).toEqual({
+      method: 'decomposition',
+      orbits: false,
+    });
+    expect(chooseLpStrategy(sparse(10, { generation: 'on', orbits: true }))).toEqual({
+      method: 'constraint-generation',
+      orbits: false,
+    });
+    expect(chooseLpStrategy(sparse(10, { generation: 'off', decomposition: 'off', orbits: true }))).toEqual({
+      method: 'full-model',
+      orbits: true,
+    });
   });
 
   it('whole graphs: constraint generation exactly above GENERATION_ROW_THRESHOLD all-pairs rows, unless symmetric', () => {
@@ -35,7 +44,10 @@ describe('chooseLpStrategy: the solution method from sizes and switches alone', 
     expect(chooseLpStrategy(sparse(n - 1, { mode: 'exact' })).method).toBe('full-model');
     expect(chooseLpStrategy(sparse(n, { mode: 'exact' })).method).toBe('constraint-generation');
     expect(chooseLpStrategy(sparse(n, { mode: 'all-pairs' })).method).toBe('constraint-generation');
-    expect(chooseLpStrategy(sparse(n, { mode: 'exact', orbits: true }))).toEqual({ method: 'full-model', orbits: true });
+    expect(chooseLpStrategy(sparse(n, { mode: 'exact', orbits: true }))).toEqual({
+      method: 'full-model',
+      orbits: true,
+    });
     expect(chooseLpStrategy(sparse(n, { mode: 'exact', generation: 'off' })).method).toBe('full-model');
     // whole graphs never decompose on 'auto', whatever their size
     expect(chooseLpStrategy(sparse(400, { mode: 'exact', generation: 'off' })).method).toBe('full-model');
@@ -55,7 +67,11 @@ describe('chooseLpStrategy: the solution method from sizes and switches alone', 
     const bytes = estimateLpBytes(size.variables, size.rows, size.nonzeros);
     expect(chooseLpStrategy({ ...p, memoryLimit: bytes }).method).toBe('full-model');
     expect(chooseLpStrategy({ ...p, memoryLimit: bytes - 1 }).method).toBe('decomposition');
-    expect(chooseLpStrategy({ ...p, memoryLimit: bytes - 1, decomposition: 'off' }).method).toBe('constraint-generation');
-    expect(chooseLpStrategy({ ...p, memoryLimit: bytes - 1, decomposition: 'off', generation: 'off' }).method).toBe('full-model');
+    expect(chooseLpStrategy({ ...p, memoryLimit: bytes - 1, decomposition: 'off' }).method).toBe(
+      'constraint-generation',
+    );
+    expect(chooseLpStrategy({ ...p, memoryLimit: bytes - 1, decomposition: 'off', generation: 'off' }).method).toBe(
+      'full-model',
+    );
   });
 });

@@ -1,7 +1,7 @@
 /**
- * The all-pairs lift of a grid by direct products with a table of factors by offset (GridTableLifter) against the max-product Dijkstra over
- * every pair row (ColumnLifter, the definition): the same raised column to rounding, on the three grid metrics,
- * with zeros in the column, and at an eps where far pairs hit the factor cap e^MAX_EXPONENT.
+ * The all-pairs lift of a grid by direct products with a table of factors by offset (GridTableLifter) against the
+ * max-product Dijkstra over every pair row (ColumnLifter, the definition): the same raised column to rounding, on the
+ * three grid metrics, with zeros in the column, and at an eps where far pairs hit the factor cap e^MAX_EXPONENT.
  */
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../../src-shared/numeric/seeded-random';
@@ -35,8 +35,8 @@ describe('GridTableLifter: the all-pairs lift of a grid by direct products with 
       }
       // the lift did raise entries (the test is not vacuous)
       expect(raised).toBeGreaterThan(n);
-      // a column in P but for a few raised entries (as a pricing column with held rows is): ColumnLifter starts only from
-      // the sources of violated rows, and still lifts as the transform does; a column in P is left as it is
+      // a column in P but for a few raised entries (as a pricing column with held rows is): ColumnLifter starts only
+      // from the sources of violated rows, and still lifts as the transform does; a column in P is left as it is
       for (let k = 0; k < 10; k++) {
         const inP = byTable.lift(Float64Array.from({ length: n }, () => rnd()));
         const same = byRows.lift(inP.slice());

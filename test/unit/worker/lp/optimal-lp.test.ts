@@ -30,7 +30,12 @@ describe('optimal mechanism LP, typed: exact all-pairs model by decomposition', 
       for (const [name, pi] of priors(g.n))
         for (const eps of [0.5, 1, 2]) {
           const what = `${g.spec} ${name} eps ${eps}`;
-          const full = await optimalMechanism(g, eps, pi, 'dist', { constraints: 'all-pairs', generation: 'off', decomposition: 'off', symmetry: 'off' });
+          const full = await optimalMechanism(g, eps, pi, 'dist', {
+            constraints: 'all-pairs',
+            generation: 'off',
+            decomposition: 'off',
+            symmetry: 'off',
+          });
           const dw = await optimalMechanism(g, eps, pi, 'dist', { model: 'exact', targetGap: 1e-9, symmetry: 'off' });
           expect(dw.lp.model, what).toBe('exact');
           expect(dw.lp.method, what).toBe('decomposition');
@@ -42,7 +47,10 @@ describe('optimal mechanism LP, typed: exact all-pairs model by decomposition', 
           expect(dw.lp.gap, what).toBeLessThanOrEqual(1e-8);
           expect(dw.lp.gap, what).toBeGreaterThanOrEqual((dw.lp.objective - opt) / dw.lp.objective - 1e-12);
           expect(dw.lp.exactLowerBound, what).toBe(dw.lp.lowerBound);
-          expect(Math.abs(directLoss(data(dw), g.n, g.n, pi, (w, x) => g.distance(w, x)) - dw.lp.objective), what).toBeLessThan(1e-12);
+          expect(
+            Math.abs(directLoss(data(dw), g.n, g.n, pi, (w, x) => g.distance(w, x)) - dw.lp.objective),
+            what,
+          ).toBeLessThan(1e-12);
           expect(checkPrivacy(dw.channel, g, eps).passes, what).toBe(true);
           // The legacy bag carries the same figures.
           expect(dw.lp.model).toBe('exact');
@@ -70,7 +78,8 @@ describe('optimal mechanism LP, typed: exact all-pairs model by decomposition', 
   }, 120_000);
 
   it('exact pricing: the 8 x 8 optimum (eps 0.5, uniform) and a lumpy 6 x 6 equal the full model, every round bounds the optimum, no pricing rows', async () => {
-    // 8 x 8, eps 0.5, uniform: the reference optimum 2.2595765140 (the orbit-reduced full model), by decomposition with exact pricing.
+    // 8 x 8, eps 0.5, uniform: the reference optimum 2.2595765140 (the orbit-reduced full model), by decomposition with
+    // exact pricing.
     const g8 = gridDomain(8, 8);
     const u8 = Float64Array.from(uniformPrior(g8.n));
     const ref8 = await optimalMechanism(g8, 0.5, u8, 'dist', { model: 'exact', targetGap: 1e-9 });
@@ -81,7 +90,13 @@ describe('optimal mechanism LP, typed: exact all-pairs model by decomposition', 
         gridDomain(6, 6),
         2,
         priors(36)[2]![1],
-        obj(await optimalMechanism(gridDomain(6, 6), 2, priors(36)[2]![1], 'dist', { constraints: 'exact', generation: 'on', symmetry: 'off' })),
+        obj(
+          await optimalMechanism(gridDomain(6, 6), 2, priors(36)[2]![1], 'dist', {
+            constraints: 'exact',
+            generation: 'on',
+            symmetry: 'off',
+          }),
+        ),
       ],
     ] as const) {
       for (const threads of [1, 2]) {
@@ -97,7 +112,8 @@ describe('optimal mechanism LP, typed: exact all-pairs model by decomposition', 
         const what = `${g.spec} eps ${eps}, ${threads} thread(s)`;
         expect(dw.lp.method, what).toBe('decomposition');
         expect(Math.abs(dw.lp.objective - opt) / opt, what).toBeLessThan(1e-8);
-        // The rounds report the decomposition's own units (its costs scaled): the optimum there is opt times that scale.
+        // The rounds report the decomposition's own units (its costs scaled): the optimum there is opt times that
+        // scale.
         const scale = rounds.at(-1)!.objective / dw.lp.objective;
         for (const r of rounds) expect(r.bound, what).toBeLessThanOrEqual(opt * scale * (1 + 1e-9));
         expect(rounds.at(-1)!.bound, what).toBeGreaterThanOrEqual(opt * scale * (1 - 1e-8));
@@ -112,7 +128,9 @@ describe('optimal mechanism LP, typed: exact all-pairs model by decomposition', 
     const g = gridDomain(6, 6);
     const eps = 2;
     for (const [name, pi] of priors(g.n).slice(1)) {
-      const ref = obj(await optimalMechanism(g, eps, pi, 'dist', { constraints: 'exact', generation: 'on', symmetry: 'off' }));
+      const ref = obj(
+        await optimalMechanism(g, eps, pi, 'dist', { constraints: 'exact', generation: 'on', symmetry: 'off' }),
+      );
       const rows: number[] = [];
       for (const [groupSize, threads] of [
         [1, 1],
@@ -142,7 +160,11 @@ describe('optimal mechanism LP, typed: exact all-pairs model by decomposition', 
   it.each([0, 2.5, -1, Number.NaN])('refuses a pricing group size of %s with one clear message', async (size) => {
     const g = gridDomain(6, 6);
     const pi = priors(g.n)[0]![1];
-    const run = optimalMechanism(g, 2, pi, 'dist', { model: 'exact', coarseStart: false, decompositionOptions: { pricingGroupSize: size } });
+    const run = optimalMechanism(g, 2, pi, 'dist', {
+      model: 'exact',
+      coarseStart: false,
+      decompositionOptions: { pricingGroupSize: size },
+    });
     await expect(run).rejects.toMatchObject({ code: 'invalid-input' });
     await expect(run).rejects.toThrow(/the pricing group size must be an integer >= 1, got/);
   });
@@ -152,7 +174,9 @@ describe('optimal mechanism LP, typed: exact all-pairs model by decomposition', 
     const n = g.n;
     const eps = 2.4;
     const all: number[][] = [];
-    for (let a = 0; a < n; a++) for (let b = 0; b < n; b++) if (a !== b && eps * g.distance(a, b) <= 18) all.push([a, b, Math.exp(eps * g.distance(a, b))]);
+    for (let a = 0; a < n; a++)
+      for (let b = 0; b < n; b++)
+        if (a !== b && eps * g.distance(a, b) <= 18) all.push([a, b, Math.exp(eps * g.distance(a, b))]);
     const rows = (l: number[][]) => ({
       from: Int32Array.from(l, (r) => r[0]!),
       to: Int32Array.from(l, (r) => r[1]!),
@@ -198,8 +222,18 @@ describe('optimal mechanism LP, typed: spanner and the bound on the exact optimu
     async (rows, cols, eps) => {
       const g = gridDomain(rows, cols);
       const pi = priors(g.n)[2]![1];
-      const exact = await optimalMechanism(g, eps, pi, 'dist', { constraints: 'all-pairs', generation: 'off', decomposition: 'off', symmetry: 'off' });
-      const spFull = await optimalMechanism(g, eps, pi, 'dist', { constraints: 'spanner', generation: 'off', decomposition: 'off', symmetry: 'off' });
+      const exact = await optimalMechanism(g, eps, pi, 'dist', {
+        constraints: 'all-pairs',
+        generation: 'off',
+        decomposition: 'off',
+        symmetry: 'off',
+      });
+      const spFull = await optimalMechanism(g, eps, pi, 'dist', {
+        constraints: 'spanner',
+        generation: 'off',
+        decomposition: 'off',
+        symmetry: 'off',
+      });
       const sp = await optimalMechanism(g, eps, pi, 'dist', { model: 'spanner', targetGap: 1e-9 });
       const what = `${rows}x${cols} eps ${eps}`;
       expect(sp.lp.model, what).toBe('spanner');
@@ -226,10 +260,22 @@ describe('optimal mechanism LP, typed: spanner and the bound on the exact optimu
       const g = gridDomain(rows, cols);
       const pi = priors(g.n)[2]![1];
       const what = `${rows}x${cols} eps ${eps}`;
-      const exact = obj(await optimalMechanism(g, eps, pi, 'dist', { constraints: 'all-pairs', generation: 'off', decomposition: 'off', symmetry: 'off' }));
+      const exact = obj(
+        await optimalMechanism(g, eps, pi, 'dist', {
+          constraints: 'all-pairs',
+          generation: 'off',
+          decomposition: 'off',
+          symmetry: 'off',
+        }),
+      );
       // the relaxation as a whole model: the 1.1-spanner's pairs with factor e^(eps*1.1*d/1.1) = e^(eps d)
       const relaxed = obj(
-        await optimalMechanism(g, eps * 1.1, pi, 'dist', { constraints: 'spanner', generation: 'off', decomposition: 'off', symmetry: 'off' }),
+        await optimalMechanism(g, eps * 1.1, pi, 'dist', {
+          constraints: 'spanner',
+          generation: 'off',
+          decomposition: 'off',
+          symmetry: 'off',
+        }),
       );
       expect(relaxed, what).toBeLessThanOrEqual(exact * (1 + 1e-9));
       const m = await optimalMechanism(g, eps, pi, 'dist', { model: 'exact', relaxation: 'on', targetGap: 1e-9 });
@@ -261,13 +307,22 @@ describe('optimal mechanism LP, typed: spanner and the bound on the exact optimu
     expect(finishReserveSeconds('exact', 900, 900, 120, 2)).toBeCloseTo(((900 * 899) / 2) * 900 * 4e-8, 9);
     expect(finishReserveSeconds('exact', 900, 900, 30, 2)).toBeCloseTo(9, 9);
     // a graph metric's check visits its edges only: the LP's share decides
-    expect(finishReserveSeconds('edges', 2500, 2500, 20, 2)).toBeCloseTo(Math.max(8 * 2500 * 2500 * 4e-8, 8 * 2500 * 2500 * 0.75e-9 + 2500 * 2500 * 3e-7), 9);
+    expect(finishReserveSeconds('edges', 2500, 2500, 20, 2)).toBeCloseTo(
+      Math.max(8 * 2500 * 2500 * 4e-8, 8 * 2500 * 2500 * 0.75e-9 + 2500 * 2500 * 3e-7),
+      9,
+    );
   });
 
   it("a relaxation's rounds are reported as such: the best found (the cheapest candidate) against the relaxation's bound", async () => {
     const g = gridDomain(6, 6);
     const pi = priors(g.n)[2]![1];
-    const candidates = cheapCandidates(g, 0.7, pi, { kind: 'dist' }, { signal: new AbortController().signal, progress: () => {} });
+    const candidates = cheapCandidates(
+      g,
+      0.7,
+      pi,
+      { kind: 'dist' },
+      { signal: new AbortController().signal, progress: () => {} },
+    );
     const samples: LpProgress[] = [];
     const m = await optimalMechanism(g, 0.7, pi, 'dist', {
       model: 'exact',
@@ -289,7 +344,9 @@ describe('optimal mechanism LP, typed: spanner and the bound on the exact optimu
     }
     // in words: the job's progress line and typed sample say it is the relaxation bounding the best possible
     const last = relaxed[relaxed.length - 1]!;
-    expect(lpProgressMessage(last)).toMatch(/^relaxation round \d+ \(bounding the best possible\): best found [0-9.]+, bound [0-9.]+, gap [0-9.]+%/);
+    expect(lpProgressMessage(last)).toMatch(
+      /^relaxation round \d+ \(bounding the best possible\): best found [0-9.]+, bound [0-9.]+, gap [0-9.]+%/,
+    );
     expect(lpSample(last, 0.5)!.stage).toBe('relaxation');
     expect(lpProgressMessage(samples[samples.length - 1]!)).toMatch(/^LP round \d+: objective /);
     expect(lpSample(samples[samples.length - 1]!, 0.5)!.stage).toBeUndefined();
@@ -300,7 +357,14 @@ describe('optimal mechanism LP, typed: spanner and the bound on the exact optimu
     const pi = priors(g.n)[2]![1];
     // a gain near the truth: reporting within 1.5 of it pays
     const loss = (w: number, x: number): number => g.distance(w, x) - 1.5;
-    const exact = obj(await optimalMechanism(g, 0.8, pi, loss, { constraints: 'all-pairs', generation: 'off', decomposition: 'off', symmetry: 'off' }));
+    const exact = obj(
+      await optimalMechanism(g, 0.8, pi, loss, {
+        constraints: 'all-pairs',
+        generation: 'off',
+        decomposition: 'off',
+        symmetry: 'off',
+      }),
+    );
     expect(exact).toBeLessThan(0);
     const m = await optimalMechanism(g, 0.8, pi, loss, { model: 'exact', relaxation: 'on', targetGap: 1e-9 });
     expect(m.lp.relaxation!.bound).toBeLessThanOrEqual(exact + 1e-9 * Math.abs(exact));
@@ -311,11 +375,17 @@ describe('optimal mechanism LP, typed: spanner and the bound on the exact optimu
   it("a relaxation's bound stands in for an exact model cut short (12 x 12, one exact round); none below its sizes or its time", async () => {
     const g = gridDomain(12, 12);
     const pi = priors(g.n)[2]![1];
-    const m = await optimalMechanism(g, 0.7, pi, 'dist', { model: 'exact', relaxation: 'on', threads: 1, decompositionOptions: { maxIterations: 1 } });
+    const m = await optimalMechanism(g, 0.7, pi, 'dist', {
+      model: 'exact',
+      relaxation: 'on',
+      threads: 1,
+      decompositionOptions: { maxIterations: 1 },
+    });
     const r = m.lp.relaxation!;
     expect(r).toBeDefined();
     expect(m.lp.stoppedBy).toBe('iteration-limit');
-    // solved to its 1e-3 target: a bound well above 0, and the higher bound is the certificate, never above the returned loss
+    // solved to its 1e-3 target: a bound well above 0, and the higher bound is the certificate, never above the
+    // returned loss
     expect(r.bound).toBeGreaterThan(0.5 * m.lp.objective);
     expect(m.lp.exactLowerBound!).toBeGreaterThanOrEqual(Math.min(r.bound, m.lp.objective) * (1 - 1e-12));
     expect(m.lp.lowerBound).toBeGreaterThanOrEqual(Math.min(r.bound, m.lp.lpObjective) * (1 - 1e-12));
@@ -323,11 +393,18 @@ describe('optimal mechanism LP, typed: spanner and the bound on the exact optimu
     expect(m.lp.gap).toBeCloseTo((m.lp.objective - m.lp.exactLowerBound!) / m.lp.objective, 12);
     expect(checkPrivacy(m.channel, g, 0.7).passes).toBe(true);
     // 'off', below RELAXATION_MIN_SECRETS by default, and with under RELAXATION_MIN_SECONDS left: none
-    const off = await optimalMechanism(gridDomain(4, 4), 1, uniformPrior(16), 'dist', { model: 'exact', relaxation: 'off' });
+    const off = await optimalMechanism(gridDomain(4, 4), 1, uniformPrior(16), 'dist', {
+      model: 'exact',
+      relaxation: 'off',
+    });
     expect(off.lp.relaxation).toBeUndefined();
     const small = await optimalMechanism(gridDomain(4, 5), 1, priors(20)[2]![1], 'dist', { model: 'exact' });
     expect(small.lp.relaxation).toBeUndefined();
-    const short = await optimalMechanism(gridDomain(4, 5), 1, priors(20)[2]![1], 'dist', { model: 'exact', relaxation: 'on', timeLimitSeconds: 15 });
+    const short = await optimalMechanism(gridDomain(4, 5), 1, priors(20)[2]![1], 'dist', {
+      model: 'exact',
+      relaxation: 'on',
+      timeLimitSeconds: 15,
+    });
     expect(short.lp.relaxation).toBeUndefined();
   }, 60_000);
 
@@ -335,9 +412,17 @@ describe('optimal mechanism LP, typed: spanner and the bound on the exact optimu
     const g = gridDomain(8, 8);
     const pi = priors(g.n)[2]![1];
     const eps = 0.7;
-    const exact = obj(await optimalMechanism(g, eps, pi, 'dist', { model: 'exact', relaxation: 'off', targetGap: 1e-9 }));
-    const m = await optimalMechanism(g, eps, pi, 'dist', { model: 'exact', relaxation: 'on', threads: 1, decompositionOptions: { maxIterations: 1 } });
-    // measured: 3.7% above the optimum after one exact round, 7.9% from the candidate's and the round's own columns alone
+    const exact = obj(
+      await optimalMechanism(g, eps, pi, 'dist', { model: 'exact', relaxation: 'off', targetGap: 1e-9 }),
+    );
+    const m = await optimalMechanism(g, eps, pi, 'dist', {
+      model: 'exact',
+      relaxation: 'on',
+      threads: 1,
+      decompositionOptions: { maxIterations: 1 },
+    });
+    // measured: 3.7% above the optimum after one exact round, 7.9% from the candidate's and the round's own columns
+    // alone
     expect(m.lp.lpObjective).toBeLessThan(1.05 * exact);
     expect(m.lp.lpObjective).toBeGreaterThanOrEqual(exact * (1 - 1e-9));
     expect(m.lp.relaxation!.bound).toBeLessThanOrEqual(exact * (1 + 1e-9));
@@ -391,8 +476,12 @@ describe('optimal mechanism LP, typed: spanner and the bound on the exact optimu
     // TG is optimal for binary gain on a line (closed form): 1 - utility.
     const a = 0.5;
     expect(l.lp.objective).toBeCloseTo(1 - (2 / (1 + a) + 4 * ((1 - a) / (1 + a))) / 6, 8);
-    await expect(optimalMechanism(gridDomain(3, 3), 1, uniformPrior(9), 'dist', { model: 'edges' })).rejects.toThrow(MechError);
-    await expect(optimalMechanism(gridDomain(3, 3), 1, uniformPrior(9), 'dist', { model: 'exact', targetGap: 0 })).rejects.toThrow(/target gap/);
+    await expect(optimalMechanism(gridDomain(3, 3), 1, uniformPrior(9), 'dist', { model: 'edges' })).rejects.toThrow(
+      MechError,
+    );
+    await expect(
+      optimalMechanism(gridDomain(3, 3), 1, uniformPrior(9), 'dist', { model: 'exact', targetGap: 0 }),
+    ).rejects.toThrow(/target gap/);
   });
 });
 
@@ -402,7 +491,10 @@ describe('optimal mechanism LP, typed: stopped early', () => {
   const eps = 1;
   let opt = NaN;
   const trueOptimum = async (): Promise<number> => {
-    if (Number.isNaN(opt)) opt = obj(await optimalMechanism(g, eps, pi, 'dist', { constraints: 'exact', generation: 'on', symmetry: 'off' }));
+    if (Number.isNaN(opt))
+      opt = obj(
+        await optimalMechanism(g, eps, pi, 'dist', { constraints: 'exact', generation: 'on', symmetry: 'off' }),
+      );
     return opt;
   };
   const assertUsable = async (m: Awaited<ReturnType<typeof optimalMechanism>>, what: string): Promise<void> => {
@@ -419,7 +511,9 @@ describe('optimal mechanism LP, typed: stopped early', () => {
     expect(m.lp.objective, what).toBeGreaterThanOrEqual(o * (1 - 1e-12));
     expect(m.lp.lowerBound, what).toBeLessThanOrEqual(o * (1 + 1e-12));
     expect(m.lp.gap, what).toBeGreaterThanOrEqual((m.lp.objective - o) / m.lp.objective - 1e-12);
-    expect(Math.abs(directLoss(C, g.n, g.n, pi, (w, x) => g.distance(w, x)) - m.lp.objective), what).toBeLessThan(1e-12);
+    expect(Math.abs(directLoss(C, g.n, g.n, pi, (w, x) => g.distance(w, x)) - m.lp.objective), what).toBeLessThan(
+      1e-12,
+    );
   };
 
   it('a stop flag already set, or a time limit that passes during the set-up: the private fallback, no round, a gap that holds', async () => {
@@ -494,7 +588,10 @@ describe('optimal mechanism LP, typed: stopped early', () => {
     const h = stopped.lp.history;
     expect(h.length).toBe(4);
     for (let i = 1; i < h.length; i++) expect(h[i]!.bound).toBeGreaterThanOrEqual(h[i - 1]!.bound);
-    const more = await optimalMechanism(g, eps, pi, 'dist', { model: 'exact', decompositionOptions: { maxIterations: 12 } });
+    const more = await optimalMechanism(g, eps, pi, 'dist', {
+      model: 'exact',
+      decompositionOptions: { maxIterations: 12 },
+    });
     expect(more.lp.stoppedBy).toBe('iteration-limit');
     await assertUsable(more, 'iteration limit');
     expect(more.lp.gap).toBeLessThan(stopped.lp.gap);
@@ -507,11 +604,17 @@ describe('optimal mechanism LP, typed: stopped early', () => {
     const o = await trueOptimum();
     // 36 secrets: the budget admits 300 master columns of 36 entries; unpruned the master grows past that.
     const budget = 24e6 + 1700 * 36 + 300 * (900 + 64 * 36);
-    const m = await optimalMechanism(g, eps, pi, 'dist', { model: 'exact', targetGap: 1e-8, decompositionOptions: { masterBudgetBytes: budget } });
+    const m = await optimalMechanism(g, eps, pi, 'dist', {
+      model: 'exact',
+      targetGap: 1e-8,
+      decompositionOptions: { masterBudgetBytes: budget },
+    });
     expect(Math.abs(m.lp.objective - o) / o).toBeLessThan(1e-7);
     expect(m.facts.solve.decomposition!.columns).toBeLessThanOrEqual(300 + 36);
     expect(m.facts.solve.decomposition!.pruned).toBeGreaterThan(0);
-    await expect(optimalMechanism(g, eps, pi, 'dist', { model: 'exact', decompositionOptions: { masterBudgetBytes: 1e6 } })).rejects.toThrow(/budget/);
+    await expect(
+      optimalMechanism(g, eps, pi, 'dist', { model: 'exact', decompositionOptions: { masterBudgetBytes: 1e6 } }),
+    ).rejects.toThrow(/budget/);
   }, 120_000);
 });
 

@@ -8,7 +8,15 @@ import { cliqueDomain } from '../../../../src-worker/metric/clique';
 import { gridDomain } from '../../../../src-worker/metric/grid';
 import { lineDomain } from '../../../../src-worker/metric/line';
 import { ringDomain } from '../../../../src-worker/metric/ring';
-import { directLoss, exponentialChannel, remappedLoss, rrChannel, tgChannel, worstPrivacyRatio, data } from '../../support/lp-helpers';
+import {
+  directLoss,
+  exponentialChannel,
+  remappedLoss,
+  rrChannel,
+  tgChannel,
+  worstPrivacyRatio,
+  data,
+} from '../../support/lp-helpers';
 
 const LN2 = Math.log(2);
 
@@ -124,7 +132,9 @@ describe('optimal mechanism LP (SPEC §2)', () => {
 
   it('reports phases and honours cancellation', async () => {
     const phases: string[] = [];
-    await optimalMechanism(lineDomain(5), 1, uniformPrior(5), 'bin', { onProgress: (f, msg) => phases.push(`${f}:${msg.split(' ')[0]}`) });
+    await optimalMechanism(lineDomain(5), 1, uniformPrior(5), 'bin', {
+      onProgress: (f, msg) => phases.push(`${f}:${msg.split(' ')[0]}`),
+    });
     // building the model counts from 10% (a coarse start, when there is one, takes 1-10%)
     expect(phases[0]).toMatch(/^0\.1:building/);
     expect(phases.some((p) => p.startsWith('0.5:solving'))).toBe(true);
@@ -132,7 +142,9 @@ describe('optimal mechanism LP (SPEC §2)', () => {
     expect(phases.at(-1)).toMatch(/^1:/);
     const ac = new AbortController();
     ac.abort();
-    await expect(optimalMechanism(lineDomain(5), 1, uniformPrior(5), 'bin', { signal: ac.signal })).rejects.toMatchObject({ code: 'cancelled' });
+    await expect(
+      optimalMechanism(lineDomain(5), 1, uniformPrior(5), 'bin', { signal: ac.signal }),
+    ).rejects.toMatchObject({ code: 'cancelled' });
   });
 
   it('interior point without crossover: near-optimal and still exactly private after the repair', async () => {
@@ -167,9 +179,15 @@ describe('optimal mechanism LP (SPEC §2)', () => {
     await expect(optimalMechanism(d, 1, [0.5, 0.5], 'bin')).rejects.toThrow(/prior has 2 entries/);
     await expect(optimalMechanism(d, 1, u, new Matrix(2, 3))).rejects.toThrow(/loss matrix is 2 x 3/);
     await expect(optimalMechanism(d, 1, u, () => NaN)).rejects.toThrow(/not a finite number/);
-    await expect(optimalMechanism(d, 1, u, 'dist', { outputs: { n: 2, label: String } })).rejects.toThrow(/needs distances/);
-    await expect(optimalMechanism(d, 1, u, 'bin', { delta: 0.5, constraints: 'spanner' })).rejects.toThrow(/dilation delta/);
-    await expect(optimalMechanism(gridDomain(3, 3), 1, uniformPrior(9), 'bin', { constraints: 'edges' })).rejects.toThrow(/no graph edges/);
+    await expect(optimalMechanism(d, 1, u, 'dist', { outputs: { n: 2, label: String } })).rejects.toThrow(
+      /needs distances/,
+    );
+    await expect(optimalMechanism(d, 1, u, 'bin', { delta: 0.5, constraints: 'spanner' })).rejects.toThrow(
+      /dilation delta/,
+    );
+    await expect(
+      optimalMechanism(gridDomain(3, 3), 1, uniformPrior(9), 'bin', { constraints: 'edges' }),
+    ).rejects.toThrow(/no graph edges/);
     await expect(optimalMechanism(d, 1, u, 'bin', { timeLimitSeconds: -1 })).rejects.toThrow(/time limit/);
   });
 

@@ -6,7 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import { ExactOutputs } from '../../../../src-worker/lp/exact-pricing';
 import { PricingModel } from '../../../../src-worker/lp/pricing';
-import { certifiedBound, envelopeColumn, packCertificates, unpackCertificates, verifyOutcome } from '../../../../src-worker/lp/pricing-certificate';
+import {
+  certifiedBound,
+  envelopeColumn,
+  packCertificates,
+  unpackCertificates,
+  verifyOutcome,
+} from '../../../../src-worker/lp/pricing-certificate';
 import { seededRandom } from '../../../../src-shared/numeric/seeded-random';
 
 /** A 4 x 4 grid of unit cells at eps 0.7: G = e^(-eps d), every pair a row. */
@@ -41,7 +47,9 @@ describe('verifying a pricing outcome', () => {
     const from: number[] = [];
     const to: number[] = [];
     const f: number[] = [];
-    for (let a = 0; a < N; a++) for (let b = 0; b < N; b++) if (a !== b && dist(a, b) < 1.5) (from.push(a), to.push(b), f.push(Math.exp(EPS * dist(a, b))));
+    for (let a = 0; a < N; a++)
+      for (let b = 0; b < N; b++)
+        if (a !== b && dist(a, b) < 1.5) (from.push(a), to.push(b), f.push(Math.exp(EPS * dist(a, b))));
     const rows = { from: Int32Array.from(from), to: Int32Array.from(to), factor: Float64Array.from(f) };
     const map = new Map(from.map((a, k) => [a * N + to[k]!, f[k]!]));
     const model = await PricingModel.open(N, 1, rows, 'a 4 x 4 grid');
@@ -74,7 +82,9 @@ describe('verifying a pricing outcome', () => {
     expect(refuse({ certificate: undefined })).toBe('it sent no certificate');
     const cert = o.certificate!;
     expect(refuse({ certificate: { ...cert, mu: Float64Array.from(cert.mu, (x) => -x) } })).toMatch(/a multiplier -/);
-    expect(refuse({ certificate: { ...cert, b: Int32Array.from(cert.b, () => 40) } })).toMatch(/names secrets \d+ and 40 \(n = 16\)/);
+    expect(refuse({ certificate: { ...cert, b: Int32Array.from(cert.b, () => 40) } })).toMatch(
+      /names secrets \d+ and 40 \(n = 16\)/,
+    );
     // a row the master's model does not hold (here: none on the diagonal)
     expect(refuse({ certificate: { a: Int32Array.of(3), b: Int32Array.of(3), mu: Float64Array.of(1) } })).toBe(
       "its certificate uses r[3] <= f r[3], not a row of this LP's pricing model",
@@ -98,7 +108,8 @@ describe('verifying a pricing outcome', () => {
       const junk = Float64Array.from({ length: N }, () => rnd() * 3 - 1);
       const e = envelopeColumn(v, junk, G);
       if (typeof e === 'string') throw new Error(e);
-      for (let a = 0; a < N; a++) for (let b = 0; b < N; b++) expect(e.r[a]! * G[a * N + b]!).toBeLessThanOrEqual(e.r[b]! * (1 + 1e-12) + 1e-300);
+      for (let a = 0; a < N; a++)
+        for (let b = 0; b < N; b++) expect(e.r[a]! * G[a * N + b]!).toBeLessThanOrEqual(e.r[b]! * (1 + 1e-12) + 1e-300);
       expect(Math.max(...e.r)).toBeLessThanOrEqual(1);
     }
   });

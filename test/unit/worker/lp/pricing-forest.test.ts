@@ -75,8 +75,12 @@ describe('the pricing forest', () => {
       const fl = Float64Array.from(f.fl);
       expect(f.refresh()).toBe(true);
       for (let k = 0; k < m; k++) {
-        expect(Math.abs(pot[k]! - f.pot[k]!), `move ${it}, potential of ${k}`).toBeLessThanOrEqual(1e-12 * Math.abs(f.pot[k]!));
-        expect(Math.abs(fl[k]! - f.fl[k]!), `move ${it}, flow of ${k}`).toBeLessThanOrEqual(1e-9 * (1 + Math.abs(f.fl[k]!)));
+        expect(Math.abs(pot[k]! - f.pot[k]!), `move ${it}, potential of ${k}`).toBeLessThanOrEqual(
+          1e-12 * Math.abs(f.pot[k]!),
+        );
+        expect(Math.abs(fl[k]! - f.fl[k]!), `move ${it}, flow of ${k}`).toBeLessThanOrEqual(
+          1e-9 * (1 + Math.abs(f.fl[k]!)),
+        );
       }
       // Roots are N nodes and arcs join an N node to a Q node.
       for (let k = 0; k < m; k++) {

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { type PricingForm, PricingGroups, PricingModel, type PricingRows, groupThread } from '../../../../src-worker/lp/pricing';
-import { LAZY_ROWS_PER_OUTPUT_EXPECTED, PRICING_BYTES_PER_ROW, lazyPricingGroupSize } from '../../../../src-worker/lp/memory-estimate';
+import {
+  type PricingForm,
+  PricingGroups,
+  PricingModel,
+  type PricingRows,
+  groupThread,
+} from '../../../../src-worker/lp/pricing';
+import {
+  LAZY_ROWS_PER_OUTPUT_EXPECTED,
+  PRICING_BYTES_PER_ROW,
+  lazyPricingGroupSize,
+} from '../../../../src-worker/lp/memory-estimate';
 import { privacyConstraintGraph } from '../../../../src-worker/lp/privacy-constraint-graph';
 import { gridDomain } from '../../../../src-worker/metric/grid';
 import { solveSparseLp } from '../../../../src-worker/lp/persistent-lp';
@@ -59,7 +69,8 @@ function rowsOf(side: number, eps: number, mode: 'spanner' | 'all-pairs'): Prici
 
 function expectInP(r: Float64Array, rows: PricingRows): void {
   for (const t of r) expect(t >= 0 && t <= 1).toBe(true);
-  for (let k = 0; k < rows.from.length; k++) expect(r[rows.from[k]!]!).toBeLessThanOrEqual(rows.factor[k]! * r[rows.to[k]!]! * (1 + 1e-9) + 1e-12);
+  for (let k = 0; k < rows.from.length; k++)
+    expect(r[rows.from[k]!]!).toBeLessThanOrEqual(rows.factor[k]! * r[rows.to[k]!]! * (1 + 1e-9) + 1e-12);
 }
 
 describe('pricing LP (dual and primal forms)', () => {
@@ -87,7 +98,10 @@ describe('pricing LP (dual and primal forms)', () => {
             const plateau = bestPlateau(n, rows, v);
             expect(out.objective).toBeLessThanOrEqual(plateau + 1e-12);
             if (plateau > exact + 1e-6) belowPlateaus++;
-            expect(Math.abs(out.objective - exact), `round ${round} output ${w}: ${out.objective} vs ${exact} safe ${out.safeBound}`).toBeLessThan(1e-9);
+            expect(
+              Math.abs(out.objective - exact),
+              `round ${round} output ${w}: ${out.objective} vs ${exact} safe ${out.safeBound}`,
+            ).toBeLessThan(1e-9);
             expect(out.safeBound).toBeLessThanOrEqual(exact + 1e-12);
             expect(out.safeBound).toBeGreaterThan(exact - 1e-9);
             expectInP(out.r, rows);
@@ -103,35 +117,46 @@ describe('pricing LP (dual and primal forms)', () => {
     },
   );
 
-  it.each<PricingForm>(['dual', 'primal'])('rows appended later give the same optima as a model holding them all (%s form)', async (form) => {
-    const n = 9;
-    const rows = rowsOf(3, 1.2, 'all-pairs');
-    const half = Math.floor(rows.from.length / 2);
-    const first: PricingRows = { from: rows.from.slice(0, half), to: rows.to.slice(0, half), factor: rows.factor.slice(0, half) };
-    const rest: PricingRows = { from: rows.from.slice(half), to: rows.to.slice(half), factor: rows.factor.slice(half) };
-    const grown = await PricingModel.open(n, 2, first, 'grown', undefined, form);
-    const whole = await PricingModel.open(n, 2, rows, 'whole', undefined, form);
-    try {
-      const rnd = seededRandom(11);
-      const v0 = Float64Array.from({ length: n }, () => rnd() - 0.5);
-      // A solve on the first half (a relaxation: its optimum is at most the whole model's), then the rows arrive.
-      const relaxed = grown.solve(0, v0).objective;
-      grown.addRows(rest);
-      expect(grown.rows).toBe(rows.from.length);
-      for (let w = 0; w < 2; w++) {
-        const v = w === 0 ? v0 : Float64Array.from({ length: n }, () => rnd() - 0.5);
-        const a = grown.solve(w, v);
-        const b = whole.solve(w, v);
-        expect(Math.abs(a.objective - b.objective)).toBeLessThan(1e-9);
-        expect(Math.abs(a.objective - (await coldOptimum(n, rows, v)))).toBeLessThan(1e-9);
-        if (w === 0) expect(relaxed).toBeLessThanOrEqual(a.objective + 1e-12);
-        expectInP(a.r, rows);
+  it.each<PricingForm>(['dual', 'primal'])(
+    'rows appended later give the same optima as a model holding them all (%s form)',
+    async (form) => {
+      const n = 9;
+      const rows = rowsOf(3, 1.2, 'all-pairs');
+      const half = Math.floor(rows.from.length / 2);
+      const first: PricingRows = {
+        from: rows.from.slice(0, half),
+        to: rows.to.slice(0, half),
+        factor: rows.factor.slice(0, half),
+      };
+      const rest: PricingRows = {
+        from: rows.from.slice(half),
+        to: rows.to.slice(half),
+        factor: rows.factor.slice(half),
+      };
+      const grown = await PricingModel.open(n, 2, first, 'grown', undefined, form);
+      const whole = await PricingModel.open(n, 2, rows, 'whole', undefined, form);
+      try {
+        const rnd = seededRandom(11);
+        const v0 = Float64Array.from({ length: n }, () => rnd() - 0.5);
+        // A solve on the first half (a relaxation: its optimum is at most the whole model's), then the rows arrive.
+        const relaxed = grown.solve(0, v0).objective;
+        grown.addRows(rest);
+        expect(grown.rows).toBe(rows.from.length);
+        for (let w = 0; w < 2; w++) {
+          const v = w === 0 ? v0 : Float64Array.from({ length: n }, () => rnd() - 0.5);
+          const a = grown.solve(w, v);
+          const b = whole.solve(w, v);
+          expect(Math.abs(a.objective - b.objective)).toBeLessThan(1e-9);
+          expect(Math.abs(a.objective - (await coldOptimum(n, rows, v)))).toBeLessThan(1e-9);
+          if (w === 0) expect(relaxed).toBeLessThanOrEqual(a.objective + 1e-12);
+          expectInP(a.r, rows);
+        }
+      } finally {
+        grown.dispose();
+        whole.dispose();
       }
-    } finally {
-      grown.dispose();
-      whole.dispose();
-    }
-  });
+    },
+  );
 
   it.each<PricingForm>(['dual', 'primal'])(
     'a stop ends a solve without an outcome, and the next solve of that output starts cold and is exact (%s form)',
@@ -159,7 +184,11 @@ describe('pricing groups (lazy rows held per group of outputs)', () => {
     const n = 9;
     const rows = rowsOf(3, 1.2, 'all-pairs');
     const half = Math.floor(rows.from.length / 2);
-    const first: PricingRows = { from: rows.from.slice(0, half), to: rows.to.slice(0, half), factor: rows.factor.slice(0, half) };
+    const first: PricingRows = {
+      from: rows.from.slice(0, half),
+      to: rows.to.slice(0, half),
+      factor: rows.factor.slice(0, half),
+    };
     const rest: PricingRows = { from: rows.from.slice(half), to: rows.to.slice(half), factor: rows.factor.slice(half) };
     // 5 outputs in groups of 2: groups {0, 1}, {2, 3}, {4}.
     const groups = await PricingGroups.open(n, 5, first, 2, () => true, 'groups');
@@ -212,7 +241,8 @@ describe('pricing groups (lazy rows held per group of outputs)', () => {
     const limit = 1.75 * 2 ** 30;
     const size = (threads: number): number => lazyPricingGroupSize(400, 2964, threads, limit);
     const fits = (k: number, threads: number): boolean =>
-      Math.ceil(Math.ceil(400 / threads) / k) * PRICING_BYTES_PER_ROW * (2964 + LAZY_ROWS_PER_OUTPUT_EXPECTED * k) <= (threads > 1 ? 0.5 : 0.35) * limit;
+      Math.ceil(Math.ceil(400 / threads) / k) * PRICING_BYTES_PER_ROW * (2964 + LAZY_ROWS_PER_OUTPUT_EXPECTED * k) <=
+      (threads > 1 ? 0.5 : 0.35) * limit;
     expect(size(1)).toBe(7);
     expect(size(2)).toBe(2);
     for (const threads of [1, 2]) {

@@ -16,7 +16,20 @@ describe('privacy repair of LP solutions', () => {
     const f = Float64Array.from(g.exponent, (x) => Math.exp(x));
     // TG on 0..2 (alpha 1/2) plus a fourth output; column 2 of row 0 is 1e-9
     // too small (ratio just over 2) and column 3 holds 1e-11 next to exact 0s (infinite ratio).
-    const C = Float64Array.from([2 / 3 + 1e-9, 1 / 6, 1 / 6 - 1e-9, 0, 1 / 3, 1 / 3, 1 / 3 - 1e-11, 1e-11, 1 / 6, 1 / 6, 2 / 3, 0]);
+    const C = Float64Array.from([
+      2 / 3 + 1e-9,
+      1 / 6,
+      1 / 6 - 1e-9,
+      0,
+      1 / 3,
+      1 / 3,
+      1 / 3 - 1e-11,
+      1e-11,
+      1 / 6,
+      1 / 6,
+      2 / 3,
+      0,
+    ]);
     expect(worstPrivacyRatio(C, d, 4, eps)).toBe(Infinity);
     const before = C.slice();
     const added = repairPrivacy(C, 3, 4, g, f);
@@ -24,7 +37,8 @@ describe('privacy repair of LP solutions', () => {
     expect(added).toBeLessThan(2e-9);
     for (let i = 0; i < 12; i++) expect(Math.abs(C[i]! - before[i]!)).toBeLessThan(2e-9);
     expect(Math.abs(C[3]! - 5e-12)).toBeLessThan(1e-19);
-    for (let x = 0; x < 3; x++) expect(Math.abs(C[x * 4]! + C[x * 4 + 1]! + C[x * 4 + 2]! + C[x * 4 + 3]! - 1)).toBeLessThan(1e-15);
+    for (let x = 0; x < 3; x++)
+      expect(Math.abs(C[x * 4]! + C[x * 4 + 1]! + C[x * 4 + 2]! + C[x * 4 + 3]! - 1)).toBeLessThan(1e-15);
   });
 
   it('a private channel is left unchanged', () => {

@@ -20,7 +20,10 @@ describe('LP progress', () => {
 
   it('the coarse start says what it does in plain words, its bar moving from 1% to 10% of the job', () => {
     const g = { rows: 8, cols: 8, step: 1 };
-    expect(coarseProgress(g, 3, 0.1)).toEqual([0.01 + 0.09 / 3, 'a quick first solve on a coarser grid (8 x 8 cells of 1 km): round 3, gap 10%']);
+    expect(coarseProgress(g, 3, 0.1)).toEqual([
+      0.01 + 0.09 / 3,
+      'a quick first solve on a coarser grid (8 x 8 cells of 1 km): round 3, gap 10%',
+    ]);
     expect(coarseProgress(g, 1, 1)[0]).toBe(0.01);
   });
 });

@@ -45,6 +45,8 @@ describe('refinement by LP (SPEC §3)', () => {
   });
 
   it('rejects channels on different secret sets', async () => {
-    await expect(findRefinement(Matrix.identity(3), Matrix.identity(4))).rejects.toThrow(/same secrets: A has 3 rows, B has 4/);
+    await expect(findRefinement(Matrix.identity(3), Matrix.identity(4))).rejects.toThrow(
+      /same secrets: A has 3 rows, B has 4/,
+    );
   });
 });

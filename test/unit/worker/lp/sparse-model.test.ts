@@ -63,7 +63,8 @@ describe('sparse LP builder and HiGHS solve', () => {
     const k = 40;
     const build = (): SparseLp => {
       const lp = new SparseLp(k * k, 2 * k, 2 * k * k);
-      for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) lp.colCost[i * k + j] = ((i * 7919 + j * 104729) % 1000) / 1000;
+      for (let i = 0; i < k; i++)
+        for (let j = 0; j < k; j++) lp.colCost[i * k + j] = ((i * 7919 + j * 104729) % 1000) / 1000;
       for (let i = 0; i < k; i++)
         lp.addRow(
           1,

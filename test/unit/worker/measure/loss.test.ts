@@ -48,7 +48,13 @@ function bruteForce(p: Float64Array, c: RowSource, f: GuessFunction): number {
 
 describe('loss U_l[pi > C] with the minimising remap (SPEC §3)', () => {
   const specs: GuessSpec[] = [{ kind: 'bin' }, { kind: 'nib' }, { kind: 'dist' }, { kind: 'dist2' }];
-  const domains: Domain[] = [lineDomain(4), ringDomain(4), gridDomain(2, 2, 1, 'manhattan'), gridDomain(2, 2, 1.5, 'euclidean'), cliqueDomain(4)];
+  const domains: Domain[] = [
+    lineDomain(4),
+    ringDomain(4),
+    gridDomain(2, 2, 1, 'manhattan'),
+    gridDomain(2, 2, 1.5, 'euclidean'),
+    cliqueDomain(4),
+  ];
 
   it('the returned remap is optimal vs brute force over all 4^4 remaps, and attains the value', () => {
     let seed = 1;
@@ -125,7 +131,8 @@ describe('loss U_l[pi > C] with the minimising remap (SPEC §3)', () => {
     const p = uniformPrior(6);
     const l = distanceLoss(lineDomain(6), 1);
     const r = posteriorLoss(p, c, l);
-    // TG is a "derivable" mechanism: the identity remap is optimal for |.| (the weighted median of each column is y itself)
+    // TG is a "derivable" mechanism: the identity remap is optimal for |.| (the weighted median of each column is y
+    // itself)
     expect(Array.from(r.remap)).toEqual([0, 1, 2, 3, 4, 5]);
     let direct = 0;
     for (let x = 0; x < 6; x++) for (let y = 0; y < 6; y++) direct += (1 / 6) * c.matrix.get(x, y) * Math.abs(x - y);
@@ -153,14 +160,20 @@ describe('loss/gain descriptors and bad input', () => {
   });
   it('a matrix with the wrong number of secrets, NaN entries, or a loss where a gain is needed', () => {
     const d = lineDomain(3);
-    expect(() => buildLoss({ kind: 'matrix', matrix: new Matrix(2, 2) }, d)).toThrow(/2 secret columns but the domain line:3 has 3/);
+    expect(() => buildLoss({ kind: 'matrix', matrix: new Matrix(2, 2) }, d)).toThrow(
+      /2 secret columns but the domain line:3 has 3/,
+    );
     const bad = Matrix.fromRows([[0, NaN, 1]]);
     expect(() => buildLoss({ kind: 'matrix', matrix: bad }, d)).toThrow(MechError);
     expect(() => buildLoss({ kind: 'matrix', matrix: bad }, d)).toThrow(/not a finite number/);
     const l = buildLoss({ kind: 'dist' }, d);
     // @ts-expect-error a loss is not a gain
-    expect(() => posteriorGVulnerability(uniformPrior(3), rr(3, 1), l)).toThrow(/g-vulnerability needs a gain function/);
-    expect(() => posteriorLoss(uniformPrior(4), rr(4, 1), l)).toThrow(/defined on 3 secrets but the channel has 4 rows/);
+    expect(() => posteriorGVulnerability(uniformPrior(3), rr(3, 1), l)).toThrow(
+      /g-vulnerability needs a gain function/,
+    );
+    expect(() => posteriorLoss(uniformPrior(4), rr(4, 1), l)).toThrow(
+      /defined on 3 secrets but the channel has 4 rows/,
+    );
     expect(() => posteriorLoss([0.5, 0.5, 0.1], rr(3, 1), l)).toThrow(/sums to/);
   });
 });

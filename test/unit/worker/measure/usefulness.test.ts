@@ -83,7 +83,9 @@ describe('expected distance error (SPEC §3)', () => {
   });
   it('refuses a channel whose outputs are not the domain points, unless mapped', () => {
     const c = randomChannel(4, 2, 1);
-    expect(() => expectedDistanceError(uniformPrior(4), c, lineDomain(4))).toThrow(/say which point each output reports/);
+    expect(() => expectedDistanceError(uniformPrior(4), c, lineDomain(4))).toThrow(
+      /say which point each output reports/,
+    );
     const v = expectedDistanceError(uniformPrior(4), c, lineDomain(4), (y) => 3 * y);
     let direct = 0;
     for (let x = 0; x < 4; x++) for (let y = 0; y < 2; y++) direct += 0.25 * c.matrix.get(x, y) * Math.abs(x - 3 * y);

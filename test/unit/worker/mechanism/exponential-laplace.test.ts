@@ -5,7 +5,13 @@ import { laplaceRowNormalised } from '../../../../src-worker/mechanism/laplace-r
 import { gridDomain } from '../../../../src-worker/metric/grid';
 import { lineDomain } from '../../../../src-worker/metric/line';
 import { ringDomain } from '../../../../src-worker/metric/ring';
-import { expectClose, maxRowSumError, mechErrorOf, rowsOf, expectTightlyPrivate } from '../../support/mechanism-helpers';
+import {
+  expectClose,
+  maxRowSumError,
+  mechErrorOf,
+  rowsOf,
+  expectTightlyPrivate,
+} from '../../support/mechanism-helpers';
 
 describe('exponential mechanism and row-normalised Laplace variant (SPEC §2)', () => {
   it('exponential: rows proportional to exp(-eps d/2); eps*d-private', () => {

@@ -6,7 +6,13 @@ import { normLaplaceRegion } from '../../../../src-worker/mechanism/planar/norm-
 import type { GridMetric } from '../../../../src-worker/metric/domain';
 import { gridDomain } from '../../../../src-worker/metric/grid';
 import { lineDomain } from '../../../../src-worker/metric/line';
-import { maxRowSumError, mechErrorOf, neumaierSum, rowsOf, expectTightlyPrivate } from '../../support/mechanism-helpers';
+import {
+  maxRowSumError,
+  mechErrorOf,
+  neumaierSum,
+  rowsOf,
+  expectTightlyPrivate,
+} from '../../support/mechanism-helpers';
 
 // ---------------------------------------------------------------------------
 // An INDEPENDENT quadrature (Cartesian, not polar): Gauss–Legendre tensor
@@ -63,14 +69,16 @@ function panel(metric: GridMetric, e: number, x0: number, x1: number, y0: number
         const v = (GLD.x[j]! + 1) / 2;
         const w = (GLD.w[i]! * GLD.w[j]!) / 4;
         // triangle O,(sx,0),(sx,sy): x = sx u, y = sy u v ; other: x = sx u v, y = sy u ; |J| = |sx sy| u
-        s += w * u * (Math.exp(-e * norm(metric, sx * u, sy * u * v)) + Math.exp(-e * norm(metric, sx * u * v, sy * u)));
+        s +=
+          w * u * (Math.exp(-e * norm(metric, sx * u, sy * u * v)) + Math.exp(-e * norm(metric, sx * u * v, sy * u)));
       }
     }
     return constant(metric, e) * Math.abs(sx * sy) * s;
   }
   let s = 0;
   for (let i = 0; i < GL.x.length; i++)
-    for (let j = 0; j < GL.x.length; j++) s += GL.w[i]! * GL.w[j]! * Math.exp(-e * norm(metric, cx + hx * GL.x[i]!, cy + hy * GL.x[j]!));
+    for (let j = 0; j < GL.x.length; j++)
+      s += GL.w[i]! * GL.w[j]! * Math.exp(-e * norm(metric, cx + hx * GL.x[i]!, cy + hy * GL.x[j]!));
   return constant(metric, e) * hx * hy * s;
 }
 function cartesianRegion(metric: GridMetric, e: number, x0: number, x1: number, y0: number, y1: number): number {
@@ -96,7 +104,8 @@ function cartesianRegion(metric: GridMetric, e: number, x0: number, x1: number, 
   const xs = cuts(X0, X1);
   const ys = cuts(Y0, Y1);
   let s = 0;
-  for (let i = 0; i + 1 < xs.length; i++) for (let j = 0; j + 1 < ys.length; j++) s += panel(metric, e, xs[i]!, xs[i + 1]!, ys[j]!, ys[j + 1]!);
+  for (let i = 0; i + 1 < xs.length; i++)
+    for (let j = 0; j + 1 < ys.length; j++) s += panel(metric, e, xs[i]!, xs[i + 1]!, ys[j]!, ys[j + 1]!);
   return s;
 }
 
@@ -185,7 +194,8 @@ describe('planar Laplace snapped to a grid (SPEC §2)', () => {
     // Chebyshev origin cell: 1 - (1 + e/2) e^(-e/2) (the L-inf ball of radius 1/2)
     const cheb = normLaplaceRegion('chebyshev', e, -0.5, 0.5, -0.5, 0.5);
     expect(Math.abs(cheb - (1 - (1 + e / 2) * Math.exp(-e / 2)))).toBeLessThan(1e-15);
-    // Euclidean: the whole plane has mass 1, the disc-free origin cell is below the inscribed... sanity: mass of a half plane is 1/2
+    // Euclidean: the whole plane has mass 1, the disc-free origin cell is below the inscribed... sanity: mass of a half
+    // plane is 1/2
     expect(Math.abs(normLaplaceRegion('euclidean', 0.37, 0, I, -I, I) - 0.5)).toBeLessThan(1e-14);
   });
 
@@ -201,7 +211,13 @@ describe('planar Laplace snapped to a grid (SPEC §2)', () => {
       const c = i % C;
       for (let q = 0; q < R; q++)
         for (let t = 0; t < C; t++) {
-          const v = chebyshevByBalls(e, q === 0 ? -I : q - r - 0.5, q === R - 1 ? I : q - r + 0.5, t === 0 ? -I : t - c - 0.5, t === C - 1 ? I : t - c + 0.5);
+          const v = chebyshevByBalls(
+            e,
+            q === 0 ? -I : q - r - 0.5,
+            q === R - 1 ? I : q - r + 0.5,
+            t === 0 ? -I : t - c - 0.5,
+            t === C - 1 ? I : t - c + 0.5,
+          );
           const got = rows[i]![q * C + t]!;
           expect(Math.abs(got - v), `row ${i} cell (${q},${t}): ${got} vs ${v}`).toBeLessThanOrEqual(1e-9 * v + 1e-18);
         }
@@ -217,10 +233,13 @@ describe('planar Laplace snapped to a grid (SPEC §2)', () => {
     [5, 1, 'chebyshev', 2, 1],
     [1, 1, 'euclidean', 1, 1],
     [2, 2, 'euclidean', 0.01, 1],
-  ])('every row sums to 1 within 1e-12 (all metrics, degenerate grids, huge and tiny eps*step): %i x %i %s, eps %f, step %f', (R, C, metric, eps, step) => {
-    const m = planarLaplace(gridDomain(R, C, step, metric), eps);
-    expect(maxRowSumError(m.channel), `${R}x${C} ${metric} eps ${eps}`).toBeLessThan(1e-12);
-  });
+  ])(
+    'every row sums to 1 within 1e-12 (all metrics, degenerate grids, huge and tiny eps*step): %i x %i %s, eps %f, step %f',
+    (R, C, metric, eps, step) => {
+      const m = planarLaplace(gridDomain(R, C, step, metric), eps);
+      expect(maxRowSumError(m.channel), `${R}x${C} ${metric} eps ${eps}`).toBeLessThan(1e-12);
+    },
+  );
 
   it('is eps*d-private and tight: passes at eps, fails at 0.99 eps; step scales eps', () => {
     for (const [R, C, metric, eps, step] of [

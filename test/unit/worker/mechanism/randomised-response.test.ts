@@ -4,7 +4,14 @@ import { randomisedResponse } from '../../../../src-worker/mechanism/randomised-
 import { tightConstraints } from '../../../../src-worker/mechanism/tight-constraints';
 import { cliqueDomain } from '../../../../src-worker/metric/clique';
 import { gridDomain } from '../../../../src-worker/metric/grid';
-import { expectClose, maxRowSumError, mechErrorOf, rowsOf, utility, expectTightlyPrivate } from '../../support/mechanism-helpers';
+import {
+  expectClose,
+  maxRowSumError,
+  mechErrorOf,
+  rowsOf,
+  utility,
+  expectTightlyPrivate,
+} from '../../support/mechanism-helpers';
 
 describe('randomised response (SPEC §2, §7)', () => {
   it('six labels at eps = ln 2: 2/7 on the diagonal, 1/7 elsewhere, utility 2/7', () => {
@@ -49,6 +56,7 @@ describe('randomised response (SPEC §2, §7)', () => {
   });
 
   it('rejects bad eps', () => {
-    for (const bad of [0, -0.5, NaN]) expect(mechErrorOf(() => randomisedResponse(cliqueDomain(3), bad)).code).toBe('invalid-input');
+    for (const bad of [0, -0.5, NaN])
+      expect(mechErrorOf(() => randomisedResponse(cliqueDomain(3), bad)).code).toBe('invalid-input');
   });
 });

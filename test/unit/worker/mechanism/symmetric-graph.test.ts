@@ -9,7 +9,14 @@ import { cliqueDomain } from '../../../../src-worker/metric/clique';
 import { gridDomain } from '../../../../src-worker/metric/grid';
 import { lineDomain } from '../../../../src-worker/metric/line';
 import { ringDomain } from '../../../../src-worker/metric/ring';
-import { expectClose, maxRowSumError, mechErrorOf, rowsOf, utility, expectTightlyPrivate } from '../../support/mechanism-helpers';
+import {
+  expectClose,
+  maxRowSumError,
+  mechErrorOf,
+  rowsOf,
+  utility,
+  expectTightlyPrivate,
+} from '../../support/mechanism-helpers';
 
 describe('symmetric-graph mechanism (SPEC §2, §7)', () => {
   it('ring of 6 at eps = ln 2: a = 4/11, rows 4,2,1,1,1,2 over 11, utility 4/11', () => {

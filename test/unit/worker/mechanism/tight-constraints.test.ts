@@ -9,7 +9,13 @@ import { hammingCubeDomain } from '../../../../src-worker/metric/hamming-cube';
 import { solveTightWeightsDense } from '../../../../src-worker/mechanism/tight-weights-dense';
 import { solveTightWeights } from '../../../../src-worker/mechanism/tight-weights-structured';
 import { tightExists } from '../../../../src-worker/bound/tight-exists';
-import { expectClose, maxRowSumError, mechErrorOf, rowsOf, expectTightlyPrivate } from '../../support/mechanism-helpers';
+import {
+  expectClose,
+  maxRowSumError,
+  mechErrorOf,
+  rowsOf,
+  expectTightlyPrivate,
+} from '../../support/mechanism-helpers';
 
 describe('tight-constraints mechanism, dense path (SPEC §2)', () => {
   it('exists on a 3x3 Manhattan grid at eps = 0.5: C = Phi diag(z), rows sum to 1, tight', () => {
@@ -97,6 +103,7 @@ describe('tight-constraints mechanism, dense path (SPEC §2)', () => {
   });
 
   it('rejects bad eps', () => {
-    for (const bad of [0, -2, NaN]) expect(mechErrorOf(() => tightConstraints(lineDomain(3), bad)).code).toBe('invalid-input');
+    for (const bad of [0, -2, NaN])
+      expect(mechErrorOf(() => tightConstraints(lineDomain(3), bad)).code).toBe('invalid-input');
   });
 });

@@ -4,7 +4,14 @@ import { tightConstraints } from '../../../../src-worker/mechanism/tight-constra
 import { lineDomain } from '../../../../src-worker/metric/line';
 import { ringDomain } from '../../../../src-worker/metric/ring';
 import { gridDomain } from '../../../../src-worker/metric/grid';
-import { expectClose, maxRowSumError, mechErrorOf, rowsOf, utility, expectTightlyPrivate } from '../../support/mechanism-helpers';
+import {
+  expectClose,
+  maxRowSumError,
+  mechErrorOf,
+  rowsOf,
+  utility,
+  expectTightlyPrivate,
+} from '../../support/mechanism-helpers';
 
 describe('truncated geometric (SPEC §2, §7)', () => {
   const eps = Math.log(2); // alpha = 1/2

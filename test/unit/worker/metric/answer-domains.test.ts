@@ -15,7 +15,13 @@ import { countQuery } from '../../../../src-worker/metric/database-queries';
 import { diameter, domainLabels } from '../../../../src-worker/metric/domain';
 import { inducedAnswerDomain } from '../../../../src-worker/metric/induced-answer-domain';
 import { databaseDomain } from '../../../../src-worker/metric/database';
-import { expectEdgesReproduceMetric, expectLattice, expectProduct, expectSameAsEnumeration, mechError } from '../../support/metric-helpers';
+import {
+  expectEdgesReproduceMetric,
+  expectLattice,
+  expectProduct,
+  expectSameAsEnumeration,
+  mechError,
+} from '../../support/metric-helpers';
 
 describe('query-induced answer domains: closed form == enumeration of V^u', () => {
   it('count: path 0..u', () => {
@@ -41,7 +47,8 @@ describe('query-induced answer domains: closed form == enumeration of V^u', () =
   });
 
   it('k simultaneous counts: Chebyshev on {0..u}^k', () => {
-    for (const d of [kCountDomain(1, 3), kCountDomain(2, 2), kCountDomain(2, 3), kCountDomain(3, 2)]) expectSameAsEnumeration(d);
+    for (const d of [kCountDomain(1, 3), kCountDomain(2, 2), kCountDomain(2, 3), kCountDomain(3, 2)])
+      expectSameAsEnumeration(d);
     const d = kCountDomain(2, 3);
     expect(d.n).toBe(16);
     expect(d.label(7)).toBe('(1,3)');
@@ -62,9 +69,22 @@ describe('query-induced answer domains: closed form == enumeration of V^u', () =
   });
 
   it('percentile, max and min: cliques on 0..v', () => {
-    const percentiles = [percentileDomain(1, 3, 50), percentileDomain(3, 2, 50), percentileDomain(4, 2, 25), percentileDomain(4, 3, 75)];
+    const percentiles = [
+      percentileDomain(1, 3, 50),
+      percentileDomain(3, 2, 50),
+      percentileDomain(4, 2, 25),
+      percentileDomain(4, 3, 75),
+    ];
     for (const d of [...percentiles, percentileDomain(3, 3, 100)]) expectSameAsEnumeration(d);
-    for (const d of [maxDomain(1, 2), maxDomain(3, 2), maxDomain(2, 4), minDomain(1, 2), minDomain(3, 2), minDomain(2, 4)]) expectSameAsEnumeration(d);
+    for (const d of [
+      maxDomain(1, 2),
+      maxDomain(3, 2),
+      maxDomain(2, 4),
+      minDomain(1, 2),
+      minDomain(3, 2),
+      minDomain(2, 4),
+    ])
+      expectSameAsEnumeration(d);
     expect(percentileRank(4, 50)).toBe(2);
     expect(percentileRank(3, 50)).toBe(2);
     expect(percentileRank(5, 1)).toBe(1);
@@ -75,7 +95,14 @@ describe('query-induced answer domains: closed form == enumeration of V^u', () =
   });
 
   it('argmax category: clique on k', () => {
-    for (const d of [argmaxDomain(2, 1), argmaxDomain(3, 2), argmaxDomain(3, 3), argmaxDomain(4, 3), argmaxDomain(2, 4)]) expectSameAsEnumeration(d);
+    for (const d of [
+      argmaxDomain(2, 1),
+      argmaxDomain(3, 2),
+      argmaxDomain(3, 3),
+      argmaxDomain(4, 3),
+      argmaxDomain(2, 4),
+    ])
+      expectSameAsEnumeration(d);
     expect(argmaxDomain(6, 10).structure.singleOrbit).toEqual({ c: 5, diameter: 1, evenRing: false });
   });
 
@@ -85,17 +112,26 @@ describe('query-induced answer domains: closed form == enumeration of V^u', () =
     const d = inducedAnswerDomain(db, { name: 'odd', answers: 3, answerLabel: String, evaluate: (x) => 2 * x[0]! });
     expect(d.distance(0, 2)).toBe(1);
     expect(d.distance(0, 1)).toBe(Infinity);
-    expect(mechError(() => inducedAnswerDomain(databaseDomain(3, 4), countQuery(1).query, 'x', 63), 'too-large').message).toMatch(/64 databases; at most 63/);
-    expect(mechError(() => inducedAnswerDomain(db, { name: 'bad', answers: 2, answerLabel: String, evaluate: () => 5 }), 'invalid-input').message).toMatch(
-      /answer index 5/,
-    );
+    expect(
+      mechError(() => inducedAnswerDomain(databaseDomain(3, 4), countQuery(1).query, 'x', 63), 'too-large').message,
+    ).toMatch(/64 databases; at most 63/);
+    expect(
+      mechError(
+        () => inducedAnswerDomain(db, { name: 'bad', answers: 2, answerLabel: String, evaluate: () => 5 }),
+        'invalid-input',
+      ).message,
+    ).toMatch(/answer index 5/);
   });
 
   it('rejects bad parameters', () => {
     mechError(() => sumDomain(0, 2), 'invalid-input');
     mechError(() => kCountDomain(2, 0), 'invalid-input');
-    expect(mechError(() => percentileDomain(3, 2, 0), 'invalid-input').message).toMatch(/percentile P must be a number in \(0, 100\]/);
+    expect(mechError(() => percentileDomain(3, 2, 0), 'invalid-input').message).toMatch(
+      /percentile P must be a number in \(0, 100\]/,
+    );
     mechError(() => percentileDomain(3, 2, 101), 'invalid-input');
-    expect(mechError(() => kCountDomain(20, 9), 'too-large').message).toMatch(/kcount:20,9 has 1.000e\+20 answers; at most 67108864/);
+    expect(mechError(() => kCountDomain(20, 9), 'too-large').message).toMatch(
+      /kcount:20,9 has 1.000e\+20 answers; at most 67108864/,
+    );
   });
 });

@@ -8,7 +8,10 @@ import { edgesIfAvailable } from '../../../../src-worker/metric/shortest-paths';
 import { minPositiveDistance } from '../../../../src-worker/mechanism/randomised-response';
 import { expectBallSizes, expectEdgesReproduceMetric, expectLattice, mechError } from '../../support/metric-helpers';
 
-/** Every distance-k border (points at distance k from x) has the same size c for 1 <= k <= m (the antipode of an even ring: 1). */
+/**
+ * Every distance-k border (points at distance k from x) has the same size c for 1 <= k <= m (the antipode of an even
+ * ring: 1).
+ */
 function expectSingleOrbit(d: ReturnType<typeof ringDomain>): void {
   const s = d.structure.singleOrbit!;
   expect(s).toBeDefined();

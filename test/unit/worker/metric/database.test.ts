@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { databaseDomain, databaseValueDomain, DATABASE_METRICS } from '../../../../src-worker/metric/database';
 import { diameter, domainLabels } from '../../../../src-worker/metric/domain';
-import { expectBallSizes, expectEdgesReproduceMetric, expectLattice, expectProduct, mechError } from '../../support/metric-helpers';
+import {
+  expectBallSizes,
+  expectEdgesReproduceMetric,
+  expectLattice,
+  expectProduct,
+  mechError,
+} from '../../support/metric-helpers';
 
 describe('database domains V^u', () => {
   it('labels tuples, encodes and decodes', () => {
@@ -84,11 +90,15 @@ describe('database domains V^u', () => {
     expect(mechError(() => databaseDomain(20, 4), 'too-large').message).toBe(
       'database domain db:20,4 has 4^20 = 1099511627776 databases; at most 16777216 are supported',
     );
-    expect(mechError(() => databaseDomain(3, 4, { maxPoints: 63 }), 'too-large').message).toMatch(/4\^3 = 64 databases; at most 63/);
+    expect(mechError(() => databaseDomain(3, 4, { maxPoints: 63 }), 'too-large').message).toMatch(
+      /4\^3 = 64 databases; at most 63/,
+    );
     expect(mechError(() => databaseDomain(200, 10), 'too-large').message).toMatch(/10\^200 = 1\.000e\+200/);
     mechError(() => databaseDomain(0, 4), 'invalid-input');
     mechError(() => databaseDomain(2, 0), 'invalid-input');
-    expect(mechError(() => databaseDomain(2, 2, { metric: 'euclid' as never }), 'invalid-input').message).toMatch(/unknown database metric 'euclid'/);
+    expect(mechError(() => databaseDomain(2, 2, { metric: 'euclid' as never }), 'invalid-input').message).toMatch(
+      /unknown database metric 'euclid'/,
+    );
     expect(databaseDomain(3, 4, { metric: 'max', absent: true }).spec).toBe('db:3,4:metric=max:absent');
   });
 });

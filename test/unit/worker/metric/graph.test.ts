@@ -33,13 +33,16 @@ describe('graph domain (BFS shortest paths)', () => {
     const edges: [number, number][] = [];
     for (let i = 0; i < 7; i++) edges.push([i, (i + 1) % 7]);
     const g = graphDomain(['0', '1', '2', '3', '4', '5', '6'], edges);
-    for (let i = 0; i < 7; i++) for (let j = 0; j < 7; j++) expect(g.distance(i, j)).toBe(Math.min(Math.abs(i - j), 7 - Math.abs(i - j)));
+    for (let i = 0; i < 7; i++)
+      for (let j = 0; j < 7; j++) expect(g.distance(i, j)).toBe(Math.min(Math.abs(i - j), 7 - Math.abs(i - j)));
     expect(diameter(g)).toBe(3);
   });
 
   it('rejects self-loops, bad indices, duplicate labels and empty graphs', () => {
     expect(mechError(() => graphDomain(['a', 'b'], [[0, 0]]), 'invalid-input').message).toMatch(/self-loop on 'a'/);
-    expect(mechError(() => graphDomain(['a', 'b'], [[0, 2]]), 'invalid-input').message).toMatch(/node index 2 is not in 0..1/);
+    expect(mechError(() => graphDomain(['a', 'b'], [[0, 2]]), 'invalid-input').message).toMatch(
+      /node index 2 is not in 0..1/,
+    );
     expect(mechError(() => graphDomain(['a', 'a'], []), 'invalid-input').message).toMatch(/'a' appears twice/);
     mechError(() => graphDomain([], []), 'invalid-input');
   });
@@ -79,14 +82,24 @@ describe('edge-list CSV', () => {
     expect(mechError(() => parseEdgeList('a,b\nb,c,d\n', 'g.csv'), 'invalid-input').message).toBe(
       "g.csv, line 2: expected 'a,b' (two node names), got 3 fields",
     );
-    expect(mechError(() => parseEdgeList('a,b\n\nc,c\n', 'g.csv'), 'invalid-input').message).toBe('g.csv, line 3: self-loop (both fields name the same node)');
-    expect(mechError(() => parseEdgeList('a,b\n,c\n', 'g.csv'), 'invalid-input').message).toBe('g.csv, line 2: empty node name');
-    expect(mechError(() => parseEdgeList('a,"b\n', 'g.csv'), 'invalid-input').message).toMatch(/g\.csv: malformed CSV at line 1/);
-    expect(mechError(() => parseEdgeList('# nothing\n\n', 'g.csv'), 'invalid-input').message).toBe('g.csv: no edges or nodes found');
+    expect(mechError(() => parseEdgeList('a,b\n\nc,c\n', 'g.csv'), 'invalid-input').message).toBe(
+      'g.csv, line 3: self-loop (both fields name the same node)',
+    );
+    expect(mechError(() => parseEdgeList('a,b\n,c\n', 'g.csv'), 'invalid-input').message).toBe(
+      'g.csv, line 2: empty node name',
+    );
+    expect(mechError(() => parseEdgeList('a,"b\n', 'g.csv'), 'invalid-input').message).toMatch(
+      /g\.csv: malformed CSV at line 1/,
+    );
+    expect(mechError(() => parseEdgeList('# nothing\n\n', 'g.csv'), 'invalid-input').message).toBe(
+      'g.csv: no edges or nodes found',
+    );
     expect(mechError(() => parseEdgeList(`a,b\n${'x'.repeat(201)},c\n`, 'g.csv'), 'invalid-input').message).toBe(
       'g.csv, line 2: a node name is longer than 200 characters',
     );
-    expect(mechError(() => parseEdgeList('a,b\nc\u0007,d\n', 'g.csv'), 'invalid-input').message).toBe('g.csv, line 2: a node name holds a control character');
+    expect(mechError(() => parseEdgeList('a,b\nc\u0007,d\n', 'g.csv'), 'invalid-input').message).toBe(
+      'g.csv, line 2: a node name holds a control character',
+    );
   });
 
   it('refuses a file that is not mostly edges (a key, a password file) as a whole, quoting none of it', () => {
@@ -136,7 +149,9 @@ describe('edge-list CSV', () => {
         [2, 3],
       ]);
       const g = graphDomainFromEdgeList(text, 'toy.txt');
-      expect(g.description).toBe('graph of 4 nodes and 4 edges (read as an edge list separated by whitespace), shortest-path distance');
+      expect(g.description).toBe(
+        'graph of 4 nodes and 4 edges (read as an edge list separated by whitespace), shortest-path distance',
+      );
       expect(g.distance(0, 3)).toBe(2);
     }
     expect(parseEdgeList('x,y\ny,z\n').separator).toBe('comma');

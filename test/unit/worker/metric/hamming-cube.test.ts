@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { hammingCubeDomain, popcount, binomialRow } from '../../../../src-worker/metric/hamming-cube';
 import { diameter, domainLabels } from '../../../../src-worker/metric/domain';
-import { expectBallSizes, expectEdgesReproduceMetric, expectLattice, expectProduct, mechError } from '../../support/metric-helpers';
+import {
+  expectBallSizes,
+  expectEdgesReproduceMetric,
+  expectLattice,
+  expectProduct,
+  mechError,
+} from '../../support/metric-helpers';
 
 describe('Hamming cube', () => {
   it('labels bit strings and counts differing bits', () => {

@@ -49,7 +49,8 @@ describe('parseDomainSpec', () => {
       expect(d.spec, spec).toBe(spec); // canonical spec round-trips
       const again = parseDomainSpec(d.spec, io);
       expect(domainLabels(again)).toEqual(domainLabels(d));
-      for (let i = 0; i < Math.min(d.n, 8); i++) for (let j = 0; j < d.n; j++) expect(again.distance(i, j)).toBe(d.distance(i, j));
+      for (let i = 0; i < Math.min(d.n, 8); i++)
+        for (let j = 0; j < d.n; j++) expect(again.distance(i, j)).toBe(d.distance(i, j));
     }
   });
 
@@ -86,21 +87,31 @@ describe('parseDomainSpec', () => {
       ['graph:', 'graph:FILE'],
     ]) {
       const e = mechError(() => parseDomainSpec(spec!, io), 'invalid-input');
-      expect(e.message, spec).toBe(`malformed domain '${spec}': expected ${expected}; accepted forms: ${DOMAIN_SPEC_FORMS}`);
+      expect(e.message, spec).toBe(
+        `malformed domain '${spec}': expected ${expected}; accepted forms: ${DOMAIN_SPEC_FORMS}`,
+      );
     }
-    expect(mechError(() => parseDomainSpec(''), 'invalid-input').message).toMatch(/^empty domain; accepted forms: line:N/);
+    expect(mechError(() => parseDomainSpec(''), 'invalid-input').message).toMatch(
+      /^empty domain; accepted forms: line:N/,
+    );
   });
 
   it('passes range errors, size limits and file problems through with the spec named', () => {
-    expect(mechError(() => parseDomainSpec('line:0'), 'invalid-input').message).toBe("domain 'line:0': line size must be an integer >= 1, got 0");
+    expect(mechError(() => parseDomainSpec('line:0'), 'invalid-input').message).toBe(
+      "domain 'line:0': line size must be an integer >= 1, got 0",
+    );
     expect(mechError(() => parseDomainSpec('db:30,4'), 'too-large').message).toMatch(
       /^domain 'db:30,4': database domain db:30,4 has 4\^30 = 1\.153e\+18 databases; at most 16777216/,
     );
-    expect(mechError(() => parseDomainSpec('hamming:40'), 'too-large').message).toMatch(/^domain 'hamming:40': Hamming cube of 40 bits/);
+    expect(mechError(() => parseDomainSpec('hamming:40'), 'too-large').message).toMatch(
+      /^domain 'hamming:40': Hamming cube of 40 bits/,
+    );
     expect(mechError(() => parseDomainSpec('graph:nope.csv', io), 'invalid-input').message).toBe(
       "cannot read edge-list file 'nope.csv': ENOENT: no such file 'nope.csv'",
     );
-    expect(mechError(() => parseDomainSpec('csv:bad.csv', io), 'not-a-metric').message).toMatch(/^bad\.csv: not symmetric/);
+    expect(mechError(() => parseDomainSpec('csv:bad.csv', io), 'not-a-metric').message).toMatch(
+      /^bad\.csv: not symmetric/,
+    );
     // default reader is Node's fs
     expect(mechError(() => parseDomainSpec('csv:/nonexistent/dir/m.csv'), 'invalid-input').message).toBe(
       "cannot read distance file '/nonexistent/dir/m.csv': no such file",

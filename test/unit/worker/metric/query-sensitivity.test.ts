@@ -25,8 +25,17 @@ const U = 3;
 const V = 2;
 
 function sens(kind: 'sum' | 'avg' | 'pct', metric: DatabaseMetric, answerScale: number) {
-  const inst = kind === 'sum' ? sumQuery(U, V, metric) : kind === 'avg' ? averageQuery(U, V, metric) : percentileQuery(U, V, 50, metric);
-  return querySensitivity(inst.database, scaledLine(inst.query.answers, answerScale), databaseQueryMap(inst.database, inst.query));
+  const inst =
+    kind === 'sum'
+      ? sumQuery(U, V, metric)
+      : kind === 'avg'
+        ? averageQuery(U, V, metric)
+        : percentileQuery(U, V, 50, metric);
+  return querySensitivity(
+    inst.database,
+    scaledLine(inst.query.answers, answerScale),
+    databaseQueryMap(inst.database, inst.query),
+  );
 }
 
 describe('query sensitivity and uniform sensitivity (SPEC §4)', () => {
@@ -74,7 +83,11 @@ describe('query sensitivity and uniform sensitivity (SPEC §4)', () => {
         ['pct', percentileQuery(u, k, 50, 'normalised'), q],
       ];
       for (const [name, inst, scale] of cases) {
-        const r = querySensitivity(inst.database, scaledLine(inst.query.answers, scale), databaseQueryMap(inst.database, inst.query));
+        const r = querySensitivity(
+          inst.database,
+          scaledLine(inst.query.answers, scale),
+          databaseQueryMap(inst.database, inst.query),
+        );
         expect(r.delta, name).toBeCloseTo(q * k, 12);
         expect(r.uniform, name).toBe(true);
       }
@@ -121,6 +134,8 @@ describe('query sensitivity and uniform sensitivity (SPEC §4)', () => {
     expect(mechError(() => querySensitivity(lineDomain(3), lineDomain(2), (x) => x), 'invalid-input').message).toMatch(
       /maps 2 to answer index 2, expected 0..1 of line:2/,
     );
-    expect(mechError(() => querySensitivity(lineDomain(10), lineDomain(2), () => 0, 9), 'too-large').message).toMatch(/10 points, at most 9/);
+    expect(mechError(() => querySensitivity(lineDomain(10), lineDomain(2), () => 0, 9), 'too-large').message).toMatch(
+      /10 points, at most 9/,
+    );
   });
 });

@@ -74,7 +74,8 @@ describe('MinHeap', () => {
   });
 
   it('lazy decrease-key: the Dijkstra of weightedAllPairs (stale heap entries skipped) gives the brute-force (Floyd-Warshall) distances', () => {
-    // 120 random integer-weighted edges on 40 nodes, parallel edges included: many keys are decreased, many entries go stale
+    // 120 random integer-weighted edges on 40 nodes, parallel edges included: many keys are decreased, many entries go
+    // stale
     const rnd = lcg(3);
     const n = 40;
     const edges = randomEdges(n, 120, rnd, () => 1 + Math.floor(rnd() * 9));

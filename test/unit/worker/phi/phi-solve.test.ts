@@ -144,7 +144,9 @@ describe('solvePhi: FFT + PCG path against the dense solve', () => {
     const r = solvePhi(d, 0.5, ones(144), { method: 'lattice', maxIter: 2 });
     expect(r.method).toBe('dense-cholesky');
     expect(r.fellBack).toMatch(/stopped after 2 iterations/);
-    expect(() => solvePhi(d, 0.5, ones(144), { method: 'lattice', maxIter: 2, maxDenseEntries: 100 })).toThrow(/stopped after 2 iterations/);
+    expect(() => solvePhi(d, 0.5, ones(144), { method: 'lattice', maxIter: 2, maxDenseEntries: 100 })).toThrow(
+      /stopped after 2 iterations/,
+    );
   });
 });
 
@@ -165,7 +167,9 @@ describe('indefinite Phi on a lattice (sum query answers, d = ceil(|i-j|/V))', (
     const r = solvePhi(d, 0.5, ones(d.n), { method: 'lattice', maxIter: 5 });
     expect(r.method).toBe('dense-lu');
     expect(r.fellBack).toMatch(/not positive definite .* MINRES stopped after 5 iterations/);
-    expect(() => solvePhi(d, 0.5, ones(d.n), { method: 'lattice', maxIter: 5, maxDenseEntries: 1000 })).toThrow(/MINRES stopped after 5 iterations/);
+    expect(() => solvePhi(d, 0.5, ones(d.n), { method: 'lattice', maxIter: 5, maxDenseEntries: 1000 })).toThrow(
+      /MINRES stopped after 5 iterations/,
+    );
   });
 });
 
@@ -210,7 +214,8 @@ describe('Kronecker path for V^u with an additive metric', () => {
     ]);
     // dense Kronecker product for reference
     const K = new Matrix(6, 6);
-    for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) K.set(i, j, A.get(Math.floor(i / 3), Math.floor(j / 3)) * B.get(i % 3, j % 3));
+    for (let i = 0; i < 6; i++)
+      for (let j = 0; j < 6; j++) K.set(i, j, A.get(Math.floor(i / 3), Math.floor(j / 3)) * B.get(i % 3, j % 3));
     const xTrue = Float64Array.of(1, -2, 3, 0.5, 4, -1);
     const b = kroneckerMatVec([A, B], xTrue);
     for (let i = 0; i < 6; i++) {
@@ -247,6 +252,8 @@ describe('Kronecker path for V^u with an additive metric', () => {
   });
 
   it('max-combined products have no Kronecker structure', () => {
-    expect(() => solvePhi(productDomain(cliqueDomain(2), 3, 'max'), 1, ones(8), { method: 'kronecker' })).toThrow(/no kronecker structure/);
+    expect(() => solvePhi(productDomain(cliqueDomain(2), 3, 'max'), 1, ones(8), { method: 'kronecker' })).toThrow(
+      /no kronecker structure/,
+    );
   });
 });

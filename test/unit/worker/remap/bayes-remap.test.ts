@@ -182,7 +182,15 @@ describe('Bayesian remap of grid mechanisms', () => {
     const domain = gridDomain(5, 5);
     const mech = planarLaplace(domain, 0.5);
     expect(() => verifyColumns(mech.channel, planarLaplaceColumns(domain, 0.6))).toThrow(/column access disagrees/);
-    expect(() => bayesRemap(mech.channel, domain, lumpyPrior(25, 1), { kind: 'dist' }, { columns: planarLaplaceColumns(domain, 0.6) })).toThrow(/disagrees/);
+    expect(() =>
+      bayesRemap(
+        mech.channel,
+        domain,
+        lumpyPrior(25, 1),
+        { kind: 'dist' },
+        { columns: planarLaplaceColumns(domain, 0.6) },
+      ),
+    ).toThrow(/disagrees/);
   });
 
   it('rejects a prior of the wrong length or not summing to 1', () => {
@@ -197,7 +205,9 @@ describe('Bayesian remap of grid mechanisms', () => {
     const mech = planarLaplace(domain, 0.5);
     const ac = new AbortController();
     ac.abort();
-    expect(() => remapMechanism(mech, domain, lumpyPrior(400, 3), { kind: 'dist' }, { signal: ac.signal })).toThrow(/cancelled/);
+    expect(() => remapMechanism(mech, domain, lumpyPrior(400, 3), { kind: 'dist' }, { signal: ac.signal })).toThrow(
+      /cancelled/,
+    );
   });
 
   it('100 x 100 planar Laplace with a non-uniform prior: remapped in seconds, never worse than the original', () => {
@@ -237,7 +247,8 @@ describe('certified best guess on grids (convexity cuts) vs the full scan', () =
             const mode = t % 4;
             for (let x = 0; x < n; x++) {
               const u = rnd();
-              q[x] = mode === 0 ? u : mode === 1 ? (u < 0.6 ? 0 : u) : mode === 2 ? Math.exp(-8 * u) : Math.round(u * 3); // ties in mode 3
+              q[x] =
+                mode === 0 ? u : mode === 1 ? (u < 0.6 ? 0 : u) : mode === 2 ? Math.exp(-8 * u) : Math.round(u * 3); // ties in mode 3
             }
             vectors.push(q);
           }

@@ -7,7 +7,11 @@ import type { GridMetric } from '../../../../src-worker/metric/domain';
 import { gridDomain } from '../../../../src-worker/metric/grid';
 import { seededRandom } from '../../../../src-shared/numeric/seeded-random';
 import { remapMechanism } from '../../../../src-worker/remap/bayes-remap';
-import { planarLaplaceWindows, tightWindows, type WindowColumnAccess } from '../../../../src-worker/remap/window-columns';
+import {
+  planarLaplaceWindows,
+  tightWindows,
+  type WindowColumnAccess,
+} from '../../../../src-worker/remap/window-columns';
 
 function lumpyPrior(n: number, seed: number, floor = 1e-3): Float64Array {
   const r = seededRandom(seed);
@@ -22,7 +26,11 @@ function lumpyPrior(n: number, seed: number, floor = 1e-3): Float64Array {
 }
 
 /** Every window entry equals the row generator's; every entry outside the window is <= outsideMax. */
-function checkWindows(win: WindowColumnAccess, rowOf: (x: number, out: Float64Array) => Float64Array, seed: number): void {
+function checkWindows(
+  win: WindowColumnAccess,
+  rowOf: (x: number, out: Float64Array) => Float64Array,
+  seed: number,
+): void {
   const R = win.gridRows;
   const C = win.gridCols;
   const n = R * C;
@@ -91,11 +99,15 @@ describe('windowed remap (large grids): certified, the same remap as whole colum
       // values: windowed sums are lower ends, within the stated slack
       expect(win.remappedLoss).toBeLessThanOrEqual(exact.remappedLoss * (1 + 1e-12));
       expect(exact.remappedLoss).toBeLessThanOrEqual(win.remappedLoss + win.valueSlack + 1e-12 * exact.remappedLoss);
-      expect(Math.abs(win.originalLoss! - exact.originalLoss!)).toBeLessThanOrEqual(win.valueSlack + 1e-12 * exact.originalLoss!);
-      if (typeof radius === 'number') expect(win.stats.window!.widened).toBeGreaterThan(0); // small windows do get widened
+      expect(Math.abs(win.originalLoss! - exact.originalLoss!)).toBeLessThanOrEqual(
+        win.valueSlack + 1e-12 * exact.originalLoss!,
+      );
+      // small windows do get widened
+      if (typeof radius === 'number') expect(win.stats.window!.widened).toBeGreaterThan(0);
       const buf = new Float64Array(d.n);
       const buf2 = new Float64Array(d.n);
-      for (let x = 0; x < d.n; x += 7) expect(Array.from(win.channel.row(x, buf))).toEqual(Array.from(exact.channel.row(x, buf2)));
+      for (let x = 0; x < d.n; x += 7)
+        expect(Array.from(win.channel.row(x, buf))).toEqual(Array.from(exact.channel.row(x, buf2)));
     });
   }
 

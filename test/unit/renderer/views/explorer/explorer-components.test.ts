@@ -7,7 +7,10 @@ import { cliqueDomain } from '../../../../../src-worker/metric/clique';
 
 // Server-side render of the explorer's Svelte components (compiled by the
 // Svelte plugin through a throw-away Vite server) to check what they draw.
-const ssr = useSsrComponents(['/src-renderer/views/explorer/SimplexView.svelte', '/src-renderer/views/explorer/CapacityTable.svelte']);
+const ssr = useSsrComponents([
+  '/src-renderer/views/explorer/SimplexView.svelte',
+  '/src-renderer/views/explorer/CapacityTable.svelte',
+]);
 const render: Render = (c, o) => ssr.render(c, o);
 const SimplexView = (): unknown => ssr.component('/src-renderer/views/explorer/SimplexView.svelte');
 const CapacityTable = (): unknown => ssr.component('/src-renderer/views/explorer/CapacityTable.svelte');
@@ -32,8 +35,12 @@ describe('explorer components (server-side render)', () => {
 
   it('SimplexView without data or with an error says so', () => {
     expect(render(SimplexView(), { props: { data: null, eps: 1 } }).body).toContain('Choose a domain of 3 points');
-    expect(render(SimplexView(), { props: { data: null, eps: 1, error: 'needs 3 points' } }).body).toContain('needs 3 points');
-    const hex = render(SimplexView(), { props: { data: ternaryViewForDomain(cliqueDomain(3), Math.LN2), eps: Math.LN2 } }).body;
+    expect(render(SimplexView(), { props: { data: null, eps: 1, error: 'needs 3 points' } }).body).toContain(
+      'needs 3 points',
+    );
+    const hex = render(SimplexView(), {
+      props: { data: ternaryViewForDomain(cliqueDomain(3), Math.LN2), eps: Math.LN2 },
+    }).body;
     expect(count(hex, 'vertex')).toBe(6);
   });
 

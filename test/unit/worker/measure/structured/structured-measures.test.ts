@@ -27,7 +27,11 @@ import { multiplicativeCapacity, minCapacity } from '../../../../../src-worker/m
 import { additiveCapacity } from '../../../../../src-worker/measure/additive-capacity';
 import { minEntropyLeakage } from '../../../../../src-worker/measure/min-entropy-leakage';
 import { hammingCubeDomain } from '../../../../../src-worker/metric/hamming-cube';
-import { structuredMeasures, structuredExpectedDistanceError, structuredPrivacyCheck } from '../../../../../src-worker/measure/structured/structured-dispatch';
+import {
+  structuredMeasures,
+  structuredExpectedDistanceError,
+  structuredPrivacyCheck,
+} from '../../../../../src-worker/measure/structured/structured-dispatch';
 import { lcg, productDomain, structuredCases } from '../../../support/structured-helpers';
 
 function tight(d: Domain, eps: number): ImplicitTightChannel {
@@ -50,7 +54,10 @@ function priors(n: number, seed: number): Float64Array[] {
   return [random, peaked, zeros];
 }
 
-const cases: [Domain, number][] = [...structuredCases(14, [13, 11], 60, 51), [gridDomain(10, 10, 2.5, 'euclidean'), 0.6]];
+const cases: [Domain, number][] = [
+  ...structuredCases(14, [13, 11], 60, 51),
+  [gridDomain(10, 10, 2.5, 'euclidean'), 0.6],
+];
 
 describe('streamed and structured utility (posterior vulnerability, optimal remap)', () => {
   for (const [d, eps] of cases) {
@@ -126,7 +133,11 @@ describe('streamed and structured utility (posterior vulnerability, optimal rema
 });
 
 describe('summary measures of the tight mechanism from z and the metric', () => {
-  for (const [d, eps] of [...cases, [hammingCubeDomain(7), 0.6] as [Domain, number], [cliqueDomain(30), 1] as [Domain, number]]) {
+  for (const [d, eps] of [
+    ...cases,
+    [hammingCubeDomain(7), 0.6] as [Domain, number],
+    [cliqueDomain(30), 1] as [Domain, number],
+  ]) {
     it(`${d.spec}: capacities, leakage and utility equal the dense measures`, () => {
       const ch = tight(d, eps);
       const dense = toDense(ch);
@@ -273,7 +284,8 @@ describe('streamed CSV export', () => {
 
   it('export to an unwritable path is a clear error; a cancelled export stops', async () => {
     const ch = tight(lineDomain(20), 1);
-    // unwritable whoever runs it: under a regular file the test makes (a folder named once could have been created by --out)
+    // unwritable whoever runs it: under a regular file the test makes (a folder named once could have been created by
+    // --out)
     const plain = join(mkdtempSync(join(tmpdir(), 'ms-unwritable-')), 'plain');
     writeFileSync(plain, '');
     const target = join(plain, 'x.csv');
@@ -281,7 +293,9 @@ describe('streamed CSV export', () => {
     const ac = new AbortController();
     ac.abort();
     const dir = mkdtempSync(join(tmpdir(), 'fast-csv-'));
-    await expect(streamChannelCsv(ch, join(dir, 'c.csv'), { chunkRows: 4, signal: ac.signal })).rejects.toThrow(/cancelled after 4 rows/);
+    await expect(streamChannelCsv(ch, join(dir, 'c.csv'), { chunkRows: 4, signal: ac.signal })).rejects.toThrow(
+      /cancelled after 4 rows/,
+    );
     // nothing is left behind: neither a truncated file nor its .partial
     expect(existsSync(join(dir, 'c.csv'))).toBe(false);
     expect(existsSync(join(dir, 'c.csv.partial'))).toBe(false);

@@ -86,7 +86,9 @@ describe('combinators (SPEC §2)', () => {
     }
     const other = truncatedGeometric(lineDomain(5), 1);
     expect(mechErrorOf(() => probabilisticChoice(0.5, tg, other)).message).toMatch(/4 rows vs 5 rows/);
-    expect(mechErrorOf(() => postProcess(tg, Matrix.identity(3))).message).toMatch(/3 rows but the mechanism has 4 outputs/);
+    expect(mechErrorOf(() => postProcess(tg, Matrix.identity(3))).message).toMatch(
+      /3 rows but the mechanism has 4 outputs/,
+    );
     const notStochastic = Matrix.fromRows([
       [0.5, 0.4],
       [1, 0],
@@ -105,7 +107,8 @@ describe('combinators (SPEC §2)', () => {
 
 describe('closed-form mechanisms by CLI kind name (SPEC §8)', () => {
   it('maps each kind to its construction and rejects unknown kinds', async () => {
-    const { closedFormMechanism, CLOSED_FORM_KINDS } = await import('../../../../../src-worker/mechanism/closed-form-by-kind');
+    const { closedFormMechanism, CLOSED_FORM_KINDS } =
+      await import('../../../../../src-worker/mechanism/closed-form-by-kind');
     const { gridDomain } = await import('../../../../../src-worker/metric/grid');
     const { ringDomain } = await import('../../../../../src-worker/metric/ring');
     expect(closedFormMechanism('tg', lineDomain(3), 1).kind).toBe('tg');

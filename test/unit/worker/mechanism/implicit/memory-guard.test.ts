@@ -36,7 +36,8 @@ describe('1000 x 1000 grid never allocates n x n', () => {
     expect(factsOf(res.mechanism, 'tight-implicit').relResidual).toBeLessThan(1e-11);
     // numbers held by the generator: torus kernel, spectra, work buffer (about 13 n)
     expect(ch.op.heldEntries).toBeLessThan(16 * n);
-    // everything allocated on the way, sampled at every CG iteration: under 40 n doubles (n x n would be 10^6 times more)
+    // everything allocated on the way, sampled at every CG iteration: under 40 n doubles (n x n would be 10^6 times
+    // more)
     expect(peak - base).toBeLessThan(40 * n * 8);
     const row = ch.row(500_500, new Float64Array(n));
     let s = 0;
