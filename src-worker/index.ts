@@ -25,7 +25,8 @@ export { LINK_AT_OPEN, confinedProblem, confinedRefusal, descriptorLink } from '
 /* ---------- kept channels, channel files, samples, case-study parts ---------- */
 export { keptRowSource, type KeptChannel } from './jobs/kept-channel';
 export { writeChannelCsv } from './jobs/channel-csv';
-export { ChannelSampler, csvField } from './data/apply';
+export { csvField } from './data/apply';
+export { ChannelSampler } from './data/channel-sampler';
 export { mergeStudyParts, splitStudy } from './casestudy/parts';
 
 /* ---------- pricing on a queue: the engines a queue master and worker drive, and their certificates ---------- */

@@ -14,7 +14,8 @@
  *
  * Set REMAP_BENCH_BIG=0 to skip the 1000 x 1000 runs (minutes).
  */
-import { ChannelSampler, cryptoBits, readCsvStream, releaseCsv } from '../../src-worker/data/apply';
+import { readCsvStream, releaseCsv } from '../../src-worker/data/apply';
+import { ChannelSampler, cryptoBits } from '../../src-worker/data/channel-sampler';
 import { planarLaplace } from '../../src-worker/mechanism/planar-laplace';
 import { DenseChannel } from '../../src-worker/mechanism/channel';
 import { Matrix } from '../../src-worker/linalg/matrix';

@@ -1,7 +1,7 @@
 /**
  * The queue pricing's pieces that need no Redis: the binary frames
  * (pricing-wire.ts: doubles bit for bit, malformed frames refused with a
- * message), the slices of outputs (pricing-master.ts slicesOf), and the
+ * message), the slices of outputs (pricing-slices.ts slicesOf), and the
  * engine reached over a MessagePort (lp/pricing-port.ts: the same optimum
  * and bound as the engine on the LP's own thread).
  */
@@ -16,7 +16,7 @@ import {
   readRegistration,
   signedRegistration,
 } from '../../../../src-main/queue/pricing-wire';
-import { silentAfterMs, slicesOf } from '../../../../src-main/queue/pricing-master';
+import { silentAfterMs, slicesOf } from '../../../../src-main/queue/pricing-slices';
 import { openPricing } from '../../../../src-worker/lp/pricing-pool';
 import { portPricing, servePricing } from '../../../../src-worker/lp/pricing-port';
 import { optimalMechanism } from '../../../../src-worker/lp/optimal-mechanism';

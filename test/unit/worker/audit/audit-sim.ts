@@ -2,7 +2,7 @@
  * Samples of a mechanism for the audit tests: `perSecret` outputs of each secret, drawn by the engine's exact sampler
  * from a seed.
  */
-import { ChannelSampler } from '../../../../src-worker/data/apply';
+import { ChannelSampler } from '../../../../src-worker/data/channel-sampler';
 import type { RowSource } from '../../../../src-worker/mechanism/channel';
 
 export function simulate(

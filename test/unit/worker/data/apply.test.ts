@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ChannelSampler,
-  RELEASE_WARNING,
-  cryptoBits,
-  decideHeader,
-  readCsvStream,
-  releaseCsv,
-  secretsReader,
-  seededBits,
-} from '../../../../src-worker/data/apply';
+import { decideHeader, readCsvStream, releaseCsv, secretsReader } from '../../../../src-worker/data/apply';
+import { ChannelSampler, RELEASE_WARNING, cryptoBits, seededBits } from '../../../../src-worker/data/channel-sampler';
 import { cellBinning, parsePointsCsv, pointsToGrid } from '../../../../src-worker/data/points';
 import { MechError } from '../../../../src-shared/errors';
 import { Matrix } from '../../../../src-worker/linalg/matrix';

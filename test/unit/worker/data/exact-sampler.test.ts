@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ChannelSampler, type RandomBits, decideExact, exactRow, seededBits } from '../../../../src-worker/data/apply';
+import {
+  ChannelSampler,
+  type RandomBits,
+  decideExact,
+  exactRow,
+  seededBits,
+} from '../../../../src-worker/data/channel-sampler';
 import { planarLaplace } from '../../../../src-worker/mechanism/planar-laplace';
 import { gridDomain } from '../../../../src-worker/metric/grid';
 import { Matrix } from '../../../../src-worker/linalg/matrix';
