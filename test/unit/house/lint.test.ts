@@ -35,7 +35,7 @@ const VIOLATIONS: [string, string, RegExp][] = [
   ['src-worker/linalg/bad.ts', '../metric/domain', /src-worker\/linalg\/ sits on floor 9 of the engine/],
   ['src-worker/mechanism/bad.ts', '../check/privacy-check', /src-worker\/mechanism\/ sits on floor 6/],
   ['src-worker/mechanism/implicit/bad.ts', '../../check/privacy-check', /src-worker\/mechanism\/ sits on floor 6/],
-  ['src-worker/mechanism/bad.ts', '../lp/optimal-mechanism', /imports only folders on lower floors/],
+  ['src-worker/mechanism/bad.ts', '../lp/optimal/optimal-mechanism', /imports only folders on lower floors/],
   ['src-worker/metric/bad.ts', '../jobs/admission', /src-worker\/metric\/ sits on floor 8/],
   // a sibling on the same floor is not below
   ['src-worker/check/bad.ts', '../measure/prior', /src-worker\/check\/ sits on floor 5/],
@@ -50,7 +50,7 @@ const VIOLATIONS: [string, string, RegExp][] = [
   ['src-worker/jobs/bad.ts', '../../src-main/fs/inputs', /the engine \(src-worker\) imports only/],
   ['src-worker/linalg/bad-too.ts', '../../src-renderer/lib/format', /the engine \(src-worker\) imports only/],
   ['src-main/cli/bad.ts', '../../src-renderer/lib/format', /main process does not import the renderer/],
-  ['src-main/queue/bad.ts', '../../src-worker/lp/pricing-pool', /reaches the engine through its door/],
+  ['src-main/queue/bad.ts', '../../src-worker/lp/pricing/pricing-pool', /reaches the engine through its door/],
   ['src-worker/jobs/bad.ts', '../../src-shared/protocol/results', /job protocol through its index/],
   ['src-main/cli/bad.ts', '../../src-shared/protocol/requests', /job protocol through its index/],
   ['src-shared/charts/bad.ts', '../protocol/results', /job protocol through its index/],
