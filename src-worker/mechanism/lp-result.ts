@@ -13,7 +13,7 @@ import type { LpStop } from '../../src-shared/protocol/index';
  *    grids), equivalent to all pairs there.
  */
 export type LpPrivacyModel = 'exact' | 'spanner' | 'edges';
-/** How the LP was solved (lp/channel/private-channel-lp.ts chooseLpStrategy). */
+/** How the LP was solved (lp/channel/lp-strategy.ts chooseLpStrategy). */
 export type LpMethod = 'full-model' | 'constraint-generation' | 'decomposition';
 
 /**

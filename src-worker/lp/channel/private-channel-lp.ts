@@ -1,35 +1,42 @@
-import { EXACT_PRICING_MAX_SECRETS, closurePricingFactors, exactPricingFactors } from '../pricing/exact-pricing';
-import type { LpMethod } from '../../mechanism/lp-result';
 import { MechError } from '../../../src-shared/errors';
+import type { LpMethod } from '../../mechanism/lp-result';
 import type { Domain } from '../../metric/domain';
-import { assertLpFits, estimateLpBytes, LP_MEMORY_LIMIT_BYTES } from '../solver/memory-estimate';
-import { type LpOptions, checkCancelled, placesWords, progress } from '../solver/lp-options';
-import {
-  type ConstraintMode,
-  type PrivacyConstraintGraph,
-  DEFAULT_SPANNER_DELTA,
-  privacyConstraintGraph,
-} from '../model/privacy-constraint-graph';
-import { solveSparseLp } from '../solver/persistent-lp';
-import { SparseLp } from '../solver/sparse-model';
-import { domainSymmetries } from '../model/domain-symmetries';
-import { type PairOrbits, pairOrbits } from '../model/orbit-reduction';
-import { GridTableLifter, type Lifter, repairPrivacy } from '../model/privacy-repair';
-import { type GenerationOptions, type GenerationRound, solveByConstraintGeneration } from './constraint-generation';
 import {
   type DecompositionIteration,
   type DecompositionOptions,
   type DecompositionStop,
   solveByColumnDecomposition,
 } from '../decomposition/column-decomposition';
+import {
+  type ChannelShape,
+  MAX_EXPONENT,
+  buildFullLp,
+  buildOrbitLp,
+  edgeFactors,
+  metricLifter,
+  privateChannelLpSize,
+} from '../model/channel-model';
+import { domainSymmetries } from '../model/domain-symmetries';
+import { type PairOrbits, pairOrbits } from '../model/orbit-reduction';
+import {
+  type ConstraintMode,
+  type PrivacyConstraintGraph,
+  DEFAULT_SPANNER_DELTA,
+  privacyConstraintGraph,
+} from '../model/privacy-constraint-graph';
+import { repairPrivacy } from '../model/privacy-repair';
+import { EXACT_PRICING_MAX_SECRETS, closurePricingFactors, exactPricingFactors } from '../pricing/exact-pricing';
+import { type LpOptions, checkCancelled, placesWords, progress } from '../solver/lp-options';
+import { assertLpFits } from '../solver/memory-estimate';
+import { solveSparseLp } from '../solver/persistent-lp';
+import { type GenerationOptions, type GenerationRound, solveByConstraintGeneration } from './constraint-generation';
+import { chooseLpStrategy } from './lp-strategy';
 
 /**
  * The LP over d-private channels shared by the optimal mechanism (docs/lp.md,
- * "The private-channel LP") and the capacities (docs/capacities.md, "Capacities by linear programming"): variables
- * C[x][w] (index x*m + w) for n secrets and m outputs, C >= 0, each row summing to 1, and for every
- * constrained pair {x, x'} and output w both
- *   C[x][w] - e^(exponent) C[x'][w] <= 0  and  C[x'][w] - e^(exponent) C[x][w] <= 0,
- * optimising sum_{x,w} cost[x*m + w] C[x][w].
+ * "The private-channel LP") and the capacities (docs/capacities.md, "Capacities by linear programming"): its rows
+ * (model/channel-model.ts) over the pairs of a constraint graph, solved by the method chooseLpStrategy picks
+ * (lp-strategy.ts): the full model (or one variable per orbit), constraint generation or the decomposition.
  */
 interface PrivateChannelProblem {
   domain: Domain;
@@ -86,20 +93,6 @@ interface PrivateChannelProblem {
    */
   boundExact?: boolean;
 }
-
-/**
- * Variables of a sparse-graph (spanner, edges) minimisation without symmetry
- * reduction from which 'auto' solves by decomposition over output columns.
- * Not on all pairs: there the pricing LPs carry factors up to e^25 and were
- * measured inaccurate (column-decomposition.ts).
- */
-export const DECOMPOSITION_MIN_VARIABLES = 4096;
-
-/**
- * Rows of an 'exact' / 'all-pairs' model above which 'auto' uses constraint generation (measured in
- * test/bench/lp.bench.ts).
- */
-export const GENERATION_ROW_THRESHOLD = 20000;
 
 export interface PrivateChannelSolution {
   /** Row-major n x m channel (negative rounding clamped to 0, rows renormalised). */
@@ -164,72 +157,6 @@ export interface PrivateChannelSolution {
   };
 }
 
-/** Variables, rows and nonzeros of the LP for n secrets, m outputs and `pairs` constrained pairs. */
-export function privateChannelLpSize(
-  n: number,
-  m: number,
-  pairs: number,
-): { variables: number; rows: number; nonzeros: number } {
-  return { variables: n * m, rows: n + 2 * pairs * m, nonzeros: n * m + 4 * pairs * m };
-}
-
-/** How the private-channel LP is solved. */
-
-export interface LpStrategyInput {
-  n: number;
-  m: number;
-  mode: ConstraintMode;
-  generation: 'auto' | 'on' | 'off';
-  decomposition: 'auto' | 'on' | 'off';
-  sense: 'minimize' | 'maximize';
-  /** Whether the symmetry reduction applies (orbits found). */
-  orbits: boolean;
-  /** Constrained pairs of the graph (read only for sparse graphs: spanner, edges, auto). */
-  pairs: number;
-  /** Solver heap limit (default LP_MEMORY_LIMIT_BYTES). */
-  memoryLimit?: number;
-}
-
-interface LpStrategy {
-  method: LpMethod;
-  /** Solve one variable per orbit (the full model only). */
-  orbits: boolean;
-}
-
-/**
- * The solution method for a private-channel LP, from sizes and the caller's
- * switches alone (pure; measured thresholds in docs/lp-measurements.md, "Constraint generation against the full
- * model"): 'on' forces decomposition (first) or constraint generation (both drop the
- * orbit reduction); on a whole graph ('exact', 'all-pairs') without orbits,
- * constraint generation above GENERATION_ROW_THRESHOLD rows; on a sparse
- * graph (spanner, edges) without orbits, decomposition when minimising over
- * at least DECOMPOSITION_MIN_VARIABLES variables, else the full model when it
- * fits the solver heap, else decomposition (or generation when decomposition
- * is off).
- */
-export function chooseLpStrategy(s: LpStrategyInput): LpStrategy {
-  const whole = s.mode === 'all-pairs' || s.mode === 'exact';
-  const orbits = s.orbits && s.generation !== 'on' && s.decomposition !== 'on';
-  if (s.decomposition === 'on') return { method: 'decomposition', orbits };
-  const allPairsRows = privateChannelLpSize(s.n, s.m, (s.n * (s.n - 1)) / 2).rows;
-  if (
-    !orbits &&
-    (s.generation === 'on' || (s.generation === 'auto' && whole && allPairsRows > GENERATION_ROW_THRESHOLD))
-  )
-    return { method: 'constraint-generation', orbits };
-  if (orbits || whole || s.generation === 'on') return { method: 'full-model', orbits };
-  // Measured 2.6x (8x8) to 17x (12x12) faster than the full model (test/bench/lp.bench.ts).
-  if (s.decomposition === 'auto' && s.sense === 'minimize' && s.n * s.m >= DECOMPOSITION_MIN_VARIABLES)
-    return { method: 'decomposition', orbits };
-  const size = privateChannelLpSize(s.n, s.m, s.pairs);
-  // Too large as one model: decomposition by output column (minutes on the 20 x 20 grid), else constraint generation.
-  if (estimateLpBytes(size.variables, size.rows, size.nonzeros) > (s.memoryLimit ?? LP_MEMORY_LIMIT_BYTES)) {
-    if (s.decomposition === 'auto') return { method: 'decomposition', orbits };
-    if (s.generation === 'auto') return { method: 'constraint-generation', orbits };
-  }
-  return { method: 'full-model', orbits };
-}
-
 /**
  * The orbit reduction of the problem, when it applies (outputs are the secrets, cost invariant under the domain's
  * isometries).
@@ -242,6 +169,11 @@ function symmetryOrbits(p: PrivateChannelProblem): { orbits: PairOrbits | null; 
   if (gens.length <= 1) return { orbits: null, generators: 0 };
   const orbits = pairOrbits(n, gens, p.cost);
   return { orbits, generators: orbits ? gens.length - 1 : 0 };
+}
+
+/** The model's shape (channel-model.ts) of a problem. */
+function shapeOf(p: PrivateChannelProblem): ChannelShape {
+  return { n: p.domain.n, m: p.outputs, cost: p.cost, sense: p.sense, what: p.what };
 }
 
 /** Whether the orbit reduction applies to a channel LP whose outputs are the secrets (cost row-major n x m). */
@@ -348,7 +280,7 @@ async function solveGenerated(
 ): Promise<MethodSolution> {
   const n = p.domain.n;
   const m = p.outputs;
-  const lp = buildFullLp(p, null, { variables: n * m, rows: n, nonzeros: n * m }, options);
+  const lp = buildFullLp(shapeOf(p), null, { variables: n * m, rows: n, nonzeros: n * m }, options);
   // Seed: the 8-neighbours (reach 1.5) when checking all pairs, the 4-neighbours (1.2) on a sparse graph (measured,
   // lp.bench.ts).
   const genOpts = { seedReach: whole ? 1.5 : 1.2, ...p.generationOptions };
@@ -574,7 +506,7 @@ async function solveByMethod(
     0.1,
     `building ${p.what}: ${size.variables} variables, ${size.rows} constraints${orbits ? `, reduced to ${orbits.count} orbit variables by symmetry` : ''}`,
   );
-  const lp = orbits ? buildOrbitLp(p, graph, orbits, options) : buildFullLp(p, graph, size, options);
+  const lp = orbits ? buildOrbitLp(shapeOf(p), graph, orbits, options) : buildFullLp(shapeOf(p), graph, size, options);
   assertLpFits(lp.numCols, lp.numRows, lp.nonzeros, p.what);
   const buildMs = performance.now() - t0;
   checkCancelled(options, `building ${p.what}`);
@@ -590,134 +522,4 @@ async function solveByMethod(
     solvedRows: lp.numRows,
   };
   return { out, buildMs };
-}
-
-/**
- * Largest exponent eps*d put into a constraint row. e^30 ~ 1e13 keeps the
- * coefficients inside HiGHS' accepted range (large_matrix_value 1e15) and the
- * LP well scaled. A capped row C[x][w] <= e^30 C[x'][w] is stronger than the
- * required e^(eps d), so the mechanism stays eps*d-private; it can only cost
- * optimality where the optimum would want ratios beyond 1e13, i.e. entries
- * far below the solver's 1e-10 tolerance.
- */
-export const MAX_EXPONENT = 30;
-
-/**
- * The all-pairs lift of a grid by direct products with a table of factors by offset (privacy-repair.ts
- * GridTableLifter) when the graph is the exact model: every pair at e^min(eps d, MAX_EXPONENT), or all but those
- * implied by an equally long path (which the direct pairs' lift satisfies through that path, to rounding). The same
- * lift as the max-product Dijkstra over the pair rows, without streaming them for every column.
- */
-function metricLifter(domain: Domain, eps: number, graph: PrivacyConstraintGraph): Lifter | undefined {
-  if (!domain.structure.grid) return undefined;
-  if (graph.mode !== 'exact' && graph.mode !== 'all-pairs') return undefined;
-  return new GridTableLifter(domain, eps, MAX_EXPONENT);
-}
-
-function edgeFactors(graph: PrivacyConstraintGraph): Float64Array {
-  const f = new Float64Array(graph.exponent.length);
-  for (let e = 0; e < f.length; e++) f[e] = Math.exp(Math.min(graph.exponent[e]!, MAX_EXPONENT));
-  return f;
-}
-
-/** The full LP; with graph null only the row sums (the base for constraint generation). */
-function buildFullLp(
-  p: PrivateChannelProblem,
-  graph: PrivacyConstraintGraph | null,
-  size: { variables: number; rows: number; nonzeros: number },
-  options?: LpOptions,
-): SparseLp {
-  const n = p.domain.n;
-  const m = p.outputs;
-  const lp = new SparseLp(n * m, size.rows, size.nonzeros);
-  lp.sense = p.sense;
-  lp.colCost.set(p.cost);
-  const ones = new Float64Array(m).fill(1);
-  const idx = new Int32Array(m);
-  for (let x = 0; x < n; x++) {
-    for (let w = 0; w < m; w++) idx[w] = x * m + w;
-    lp.addRow(1, 1, idx, ones);
-  }
-  if (!graph) return lp;
-  const fE = edgeFactors(graph);
-  const E = graph.from.length;
-  for (let e = 0; e < E; e++) {
-    const a = graph.from[e]!;
-    const b = graph.to[e]!;
-    const f = fE[e]!;
-    for (let w = 0; w < m; w++) {
-      lp.addRow2(-Infinity, 0, a * m + w, 1, b * m + w, -f);
-      lp.addRow2(-Infinity, 0, b * m + w, 1, a * m + w, -f);
-    }
-    if ((e & 1023) === 1023) checkCancelled(options, `building ${p.what}`);
-  }
-  return lp;
-}
-
-/**
- * The LP restricted to orbit-constant channels (see orbit-reduction.ts): one
- * variable per orbit, one row sum per point orbit, and each privacy row
- * C[a][w] <= f C[b][w] mapped to orbits and deduplicated (keeping the
- * smallest f). The orbit rows are the constraints of the images g(E) of the
- * constraint graph too, a superset of E, so the guarantee is unchanged.
- */
-function buildOrbitLp(
-  p: PrivateChannelProblem,
-  graph: PrivacyConstraintGraph,
-  orbits: PairOrbits,
-  options?: LpOptions,
-): SparseLp {
-  const n = p.domain.n;
-  const m = p.outputs;
-  const V = orbits.count;
-  const E = graph.from.length;
-  const { orbitOf, pointOrbit } = orbits;
-  const fE = edgeFactors(graph);
-  const best = new Map<number, number>();
-  for (let e = 0; e < E; e++) {
-    const a = graph.from[e]!;
-    const b = graph.to[e]!;
-    const f = fE[e]!;
-    for (let w = 0; w < m; w++) {
-      const oa = orbitOf[a * m + w]!;
-      const ob = orbitOf[b * m + w]!;
-      if (oa === ob) continue; // v <= f v with f >= 1: vacuous
-      const k1 = oa * V + ob;
-      const k2 = ob * V + oa;
-      const f1 = best.get(k1);
-      if (f1 === undefined || f < f1) best.set(k1, f);
-      const f2 = best.get(k2);
-      if (f2 === undefined || f < f2) best.set(k2, f);
-    }
-    if ((e & 1023) === 1023) checkCancelled(options, `building ${p.what}`);
-  }
-  const lp = new SparseLp(V, best.size + n, 2 * best.size + n * m);
-  lp.sense = p.sense;
-  for (let i = 0; i < n * m; i++) lp.colCost[orbitOf[i]!]! += p.cost[i]!;
-  const coef = new Float64Array(V);
-  const touched = new Int32Array(m);
-  const seen = new Uint8Array(n);
-  for (let x = 0; x < n; x++) {
-    if (seen[pointOrbit[x]!]) continue;
-    seen[pointOrbit[x]!] = 1;
-    let k = 0;
-    for (let w = 0; w < m; w++) {
-      const o = orbitOf[x * m + w]!;
-      if (coef[o] === 0) touched[k++] = o;
-      coef[o]! += 1;
-    }
-    const idx = touched.slice(0, k);
-    const val = new Float64Array(k);
-    for (let t = 0; t < k; t++) {
-      val[t] = coef[idx[t]!]!;
-      coef[idx[t]!] = 0;
-    }
-    lp.addRow(1, 1, idx, val);
-  }
-  for (const [key, f] of best) {
-    const oa = Math.floor(key / V);
-    const ob = key - oa * V;
-    lp.addRow2(-Infinity, 0, oa, 1, ob, -f);
-  }
-  return lp;
 }

@@ -4,8 +4,8 @@ import {
   DECOMPOSITION_MIN_VARIABLES,
   GENERATION_ROW_THRESHOLD,
   type LpStrategyInput,
-  privateChannelLpSize,
-} from '../../../../../src-worker/lp/channel/private-channel-lp';
+} from '../../../../../src-worker/lp/channel/lp-strategy';
+import { privateChannelLpSize } from '../../../../../src-worker/lp/model/channel-model';
 import { estimateLpBytes } from '../../../../../src-worker/lp/solver/memory-estimate';
 
 /** A sparse-graph problem of n secrets and n outputs with 2n pairs (a spanner's order of size). */
