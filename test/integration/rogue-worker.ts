@@ -5,7 +5,7 @@
  * of queue-pricing-hostile.test.ts.
  */
 import { Redis } from 'ioredis';
-import { ExactOutputs } from '../../src-worker/lp/pricing/exact-pricing';
+import { ExactOutputs } from '../../src-worker/lp/pricing/exact-outputs';
 import { packCertificates } from '../../src-worker/lp/pricing/pricing-certificate';
 import type { PricingCertificate } from '../../src-worker/lp/pricing/pricing';
 import {

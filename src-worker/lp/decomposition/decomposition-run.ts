@@ -408,7 +408,10 @@ export class DecompositionRun {
       this.trivialBound = false;
       this.lowerBest = p.lower;
       this.lamBest = this.lamS.slice();
-    } else if (this.trivialBound) this.lamBest.fill(0); // start duals no better than the trivial bound: back to lambda = 0
+    } else if (this.trivialBound) {
+      // start duals no better than the trivial bound: back to lambda = 0
+      this.lamBest.fill(0);
+    }
   }
 
   /**

@@ -2,7 +2,7 @@
  * The pricings one engine holds (this thread, or one pricing thread): HiGHS models per group of outputs, or exact
  * pricing.
  */
-import { ExactOutputs } from './exact-pricing';
+import { ExactOutputs } from './exact-outputs';
 import type { LpOptions } from '../solver/lp-options';
 import type { RunStop } from '../solver/persistent-lp';
 import { type PricingForm, PricingGroups, type PricingOutcome, type PricingRows } from './pricing';

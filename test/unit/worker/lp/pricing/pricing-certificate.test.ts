@@ -4,7 +4,7 @@
  * of both pricings (exact, and HiGHS over rows) verify to the bound they claim; forged ones are refused by name.
  */
 import { describe, expect, it } from 'vitest';
-import { ExactOutputs } from '../../../../../src-worker/lp/pricing/exact-pricing';
+import { ExactOutputs } from '../../../../../src-worker/lp/pricing/exact-outputs';
 import { PricingModel } from '../../../../../src-worker/lp/pricing/pricing';
 import {
   certifiedBound,
