@@ -38,7 +38,7 @@ import { chooseLpStrategy } from './lp-strategy';
  * (model/channel-model.ts) over the pairs of a constraint graph, solved by the method chooseLpStrategy picks
  * (lp-strategy.ts): the full model (or one variable per orbit), constraint generation or the decomposition.
  */
-interface PrivateChannelProblem {
+export interface PrivateChannelProblem {
   domain: Domain;
   eps: number;
   /** Number of outputs m. */

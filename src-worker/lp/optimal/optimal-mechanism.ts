@@ -1,17 +1,20 @@
-import { noRoundCompleted } from '../../../src-shared/protocol/index';
 import { MechError, assertEpsilon } from '../../../src-shared/errors';
 import { Matrix, assertDenseFits } from '../../linalg/matrix';
 import { validatePrior } from '../../measure/prior';
 import { availableParallelism } from 'node:os';
 import { DenseChannel } from '../../mechanism/channel';
-import type { MechanismFacts } from '../../mechanism/facts';
 import type { Domain } from '../../metric/domain';
 import { type LossInput, type OutputSet, resolveLoss, scaledCost, secretsAsOutputs } from './loss-input';
 import type { RunStop } from '../solver/lp-options';
 import { Deadline } from '../../base/deadline';
 import { runStopReason } from '../solver/persistent-lp';
-import { type PrivacyConstraintGraph } from '../model/privacy-constraint-graph';
-import { type PrivateChannelSolution, hasOrbitReduction, solvePrivateChannelLp } from '../channel/private-channel-lp';
+import {
+  type PrivateChannelProblem,
+  type PrivateChannelSolution,
+  hasOrbitReduction,
+  solvePrivateChannelLp,
+} from '../channel/private-channel-lp';
+import { type BestCandidate, evaluateCandidates, masterSeed } from './candidates';
 import type { MasterColumn } from '../decomposition/decomposition-master';
 import type { DecompositionOptions } from '../decomposition/column-decomposition';
 import { edgesIfAvailable } from '../../metric/shortest-paths';
@@ -24,13 +27,14 @@ import {
   withRelaxation,
 } from './relaxation-bound';
 import { certifiedGap } from '../../../src-shared/protocol/index';
-import type { CheapCandidate, OptimalMechanism, OptimalMechanismOptions } from './optimal-options';
+import type { CheapCandidate, OptimalMechanism, OptimalMechanismOptions, TypedModel } from './optimal-options';
+import { type Returned, guaranteeWords, solveFacts, stoppedEarly, typedLpResult } from './optimal-records';
 export type { CheapCandidate, OptimalMechanism, OptimalMechanismOptions };
 
 export { RELAXATION_MIN_SECRETS } from './relaxation-bound';
 
 export type { CandidateRecord, LpPrivacyModel, OptimalLpResult } from '../../mechanism/lp-result';
-import type { CandidateRecord, LpPrivacyModel, LpProgress, LpStop, OptimalLpResult } from '../../mechanism/lp-result';
+import type { CandidateRecord, LpPrivacyModel, LpProgress } from '../../mechanism/lp-result';
 
 /**
  * Secrets up to which a spanner solve also bounds the exact optimum (one more pricing round over all pairs). Above,
@@ -206,13 +210,9 @@ async function coarseStartFor(
 
 /**
  * The typed path's privacy model (solved by decomposition: certified gap, time limit, best so far), or null for the
- * legacy path.
+ * legacy fixed-model path (fixedModelPlan).
  */
-function typedModel(
-  domain: Domain,
-  m: number,
-  model: OptimalMechanismOptions['model'],
-): { model: LpPrivacyModel; reason: string; choice: 'auto' | 'requested' } | null {
+function typedModel(domain: Domain, m: number, model: OptimalMechanismOptions['model']): TypedModel | null {
   if (model === undefined) return null;
   const chosen =
     model === 'auto'
@@ -245,241 +245,12 @@ async function startDualsFor(
   return { warm, duals: warm?.duals ?? null };
 }
 
-/**
- * The exact model's first master columns: the cheapest candidate's (private: in P as they are) and the relaxation's
- * channel columns (private only up to their dilation: lifted into P by the decomposition's set-up), so that its master
- * combines them from the start (docs/lp.md, "A relaxation's bound on large exact models").
- */
-function masterSeed(
-  best: BestCandidate | null,
-  relaxation: { columns: MasterColumn[] } | null,
-): { columns: MasterColumn[]; inP: boolean } | null {
-  const lifted = relaxation?.columns ?? [];
-  if (!best && lifted.length === 0) return null;
-  return { columns: [...(best?.seed ?? []), ...lifted], inP: lifted.length === 0 };
-}
-
 function labelledChannel(domain: Domain, outputs: OutputSet, C: Float64Array): DenseChannel {
   const rowLabels: string[] = [];
   const colLabels: string[] = [];
   for (let x = 0; x < domain.n; x++) rowLabels.push(domain.label(x));
   for (let w = 0; w < outputs.n; w++) colLabels.push(outputs.label(w));
   return new DenseChannel(new Matrix(domain.n, outputs.n, C), rowLabels, colLabels);
-}
-
-/** Which pairs carry constraints, in words (for the guarantee). */
-function constraintsInWords(graph: PrivacyConstraintGraph): string {
-  if (graph.mode === 'edges') return 'constraints on the graph edges of d';
-  if (graph.mode === 'spanner')
-    return `constraints with eps/${graph.delta} on a greedy spanner of dilation ${graph.delta}`;
-  if (graph.mode === 'exact') return 'constraints on all pairs not implied by an equally long path';
-  return 'constraints on all pairs';
-}
-
-/**
- * The cheapest candidate on the LP's own objective: its remapped channel C . R (row-major n x m), its cost, and C's
- * columns as master seeds.
- */
-interface BestCandidate {
-  construction: string;
-  /** Expected loss in the caller's units. */
-  objective: number;
-  channel: Float64Array;
-  seed: MasterColumn[];
-}
-
-/**
- * The candidates' expected losses computed with the LP's cost (cost[x*m + w] = pi_x l(w, x) / scale), so that
- * they compare exactly with the LP's objective, and the cheapest one's remapped channel and seed columns.
- */
-function evaluateCandidates(
-  list: readonly CheapCandidate[],
-  n: number,
-  m: number,
-  cost: Float64Array,
-  scale: number,
-): { records: CandidateRecord[]; best: BestCandidate | null } {
-  const records: CandidateRecord[] = [];
-  let bestAt = -1;
-  let bestCost = Infinity;
-  list.forEach((c, i) => {
-    const base = { construction: c.construction, timeMs: c.timeMs };
-    const ch = c.channel;
-    const remap = c.remap;
-    if (!ch || !remap) {
-      records.push({ ...base, expectedLoss: null, note: c.note ?? 'not built' });
-      return;
-    }
-    if (ch.rows !== n || remap.length !== ch.cols || !remap.every((w) => w >= 0 && w < m))
-      throw new MechError(
-        'internal',
-        `candidate ${c.construction}: a ${ch.rows} x ${ch.cols} channel with a remap onto ${m} outputs does not fit ${n} secrets`,
-      );
-    const row = new Float64Array(ch.cols);
-    let v = 0;
-    for (let x = 0; x < n; x++) {
-      ch.row(x, row);
-      const o = x * m;
-      for (let y = 0; y < row.length; y++) v += cost[o + remap[y]!]! * row[y]!;
-    }
-    const expectedLoss = v * scale;
-    records.push({
-      ...base,
-      expectedLoss: Number.isFinite(expectedLoss) ? expectedLoss : null,
-      ...(c.note ? { note: c.note } : {}),
-    });
-    if (Number.isFinite(v) && v < bestCost) {
-      bestCost = v;
-      bestAt = i;
-    }
-  });
-  if (bestAt < 0) return { records, best: null };
-  const c = list[bestAt]!;
-  const ch = c.channel!;
-  const remap = c.remap!;
-  const k = ch.cols;
-  const channel = new Float64Array(n * m);
-  const cols = Array.from({ length: k }, () => new Float64Array(n));
-  const row = new Float64Array(k);
-  for (let x = 0; x < n; x++) {
-    ch.row(x, row);
-    for (let y = 0; y < k; y++) {
-      channel[x * m + remap[y]!]! += row[y]!;
-      cols[y]![x] = row[y]!;
-    }
-  }
-  // C's own columns, each offered for the output it reports after the remap (the master rebuilds C . R from them).
-  const seed: MasterColumn[] = [];
-  for (let y = 0; y < k; y++) if (cols[y]!.some((p) => p > 0)) seed.push({ w: remap[y]!, r: cols[y]! });
-  return { records, best: { construction: c.construction, objective: bestCost * scale, channel, seed } };
-}
-
-/** What the returned mechanism is: the LP's channel or a candidate's, with the candidates tried. */
-interface Returned {
-  objective: number;
-  chosen: string;
-  candidates: CandidateRecord[];
-}
-
-/**
- * The typed LP record of a solve (objective and bounds scaled back; see docs/lp.md, "The certified lower bound and the
- * gap").
- */
-function typedLpResult(
-  s: PrivateChannelSolution,
-  chosen: { model: LpPrivacyModel; reason: string; choice: 'auto' | 'requested' } | null,
-  options: OptimalMechanismOptions,
-  lpObjective: number,
-  returned: Returned,
-  scale: number,
-  cost: Float64Array,
-  tStart: number,
-  history: LpProgress[],
-  warm: CoarseStart | null,
-): OptimalLpResult {
-  const model: LpPrivacyModel = s.graph.mode === 'spanner' ? 'spanner' : s.graph.mode === 'edges' ? 'edges' : 'exact';
-  const dec = s.decomposition;
-  const objective = returned.objective;
-  // Certified lower bound on the model's optimum: the Lagrangian bound of the
-  // decomposition; for a full model or constraint generation, the solver's
-  // optimum (a vertex optimal to HiGHS' tolerances).
-  const lowerBound = dec ? Math.min(dec.bound * scale, lpObjective) : Math.min(s.lpObjective * scale, lpObjective);
-  // Costs are >= 0 when every loss is: 0 is then a valid bound too.
-  let costsNonNegative = true;
-  for (let i = 0; i < cost.length; i++) if (cost[i]! < 0) costsNonNegative = false;
-  // Every candidate is eps*d-private, so the exact optimum is at most the returned loss: a bound on it above that is
-  // rounding.
-  const exactLowerBound =
-    model !== 'spanner'
-      ? Math.min(lowerBound, objective)
-      : dec?.exactBound !== undefined
-        ? Math.min(
-            costsNonNegative ? Math.max(0, dec.exactBound * scale) : dec.exactBound * scale,
-            lowerBound,
-            objective,
-          )
-        : null;
-  const basis = exactLowerBound ?? lowerBound;
-  const gap = certifiedGap(objective, basis);
-  const stoppedBy: LpStop = dec ? dec.stoppedBy : 'optimal';
-  return {
-    model,
-    modelChoice: chosen?.choice ?? 'requested',
-    modelReason: chosen?.reason ?? `legacy constraint mode '${options.constraints ?? 'auto'}'`,
-    delta: s.graph.delta,
-    method: dec ? 'decomposition' : s.generation ? 'constraint-generation' : 'full-model',
-    objective,
-    lowerBound,
-    gap,
-    exactLowerBound,
-    rounds: dec ? dec.rounds.length : s.generation ? s.generation.rounds.length : 1,
-    timeMs: performance.now() - tStart,
-    stoppedBy,
-    timeLimitReached: stoppedBy === 'time-limit',
-    history,
-    coarseStart: warm?.info ?? null,
-    chosen: returned.chosen,
-    candidates: returned.candidates,
-    gapBasis: exactLowerBound !== null ? 'exact' : 'model',
-    lpObjective,
-  };
-}
-
-/** The solver's figures of a solve (`facts.solve`), objectives scaled back. */
-function solveFacts(
-  s: PrivateChannelSolution,
-  scale: number,
-  status: LpStop,
-): Extract<MechanismFacts, { kind: 'optimal' }>['solve'] {
-  return {
-    delta: s.graph.delta,
-    constraintMode: s.graph.mode,
-    constrainedPairs: s.graph.from.length,
-    constraints: s.constraints,
-    variables: s.variables,
-    nonzeros: s.nonzeros,
-    objective: s.objective * scale,
-    buildMs: s.buildMs,
-    solverMs: s.solveMs,
-    iterations: s.iterations,
-    symmetries: s.symmetries,
-    reducedVariables: s.reducedVariables,
-    reducedConstraints: s.reducedConstraints,
-    maxConstraintViolation: s.maxConstraintViolation,
-    lpObjective: s.lpObjective * scale,
-    repairMass: s.repairMass,
-    cappedPairs: s.cappedPairs,
-    ...(s.generation
-      ? {
-          generation: {
-            rounds: s.generation.rounds.length,
-            privacyRows: s.generation.privacyRows,
-            fullPrivacyRows: s.generation.fullPrivacyRows,
-            checkMs: s.generation.checkMs,
-            coldRetries: s.generation.coldRetries,
-          },
-        }
-      : {}),
-    ...(s.decomposition
-      ? {
-          decomposition: {
-            rounds: s.decomposition.rounds.length,
-            columns: s.decomposition.columns,
-            pruned: s.decomposition.pruned,
-            pricingColdRetries: s.decomposition.pricingColdRetries,
-            pricingFailures: s.decomposition.pricingFailures,
-            plateauColumns: s.decomposition.plateauColumns,
-            exactBoundMs: s.decomposition.exactBoundMs,
-            // Certified: no eps*d-private channel (under these constraints) does better than this bound.
-            relativeGap: s.decomposition.gap,
-            pricingRows: s.decomposition.pricingRows,
-            masterMs: s.decomposition.masterMs,
-            pricingMs: s.decomposition.pricingMs,
-          },
-        }
-      : {}),
-    status,
-  };
 }
 
 /**
@@ -500,9 +271,118 @@ export async function optimalMechanism(
   return (await solveOptimal(domain, eps, prior, loss, options)).mechanism;
 }
 
+/** What the LP solves and starts from: the typed path's plan (typedPlan) or the legacy fixed-model path's. */
+interface LpPlan {
+  /** The private-channel LP's model and methods for one solve (orbits: the whole orbit model). */
+  methods: (
+    orbits: boolean,
+  ) => Pick<
+    PrivateChannelProblem,
+    'constraints' | 'symmetry' | 'generation' | 'decomposition' | 'decompositionOptions' | 'boundExact'
+  >;
+  /** Solve the whole orbit model first (see wantsOrbitModel). */
+  orbitModel: boolean;
+  candidates: { records: CandidateRecord[]; best: BestCandidate | null };
+  relaxation: Awaited<ReturnType<typeof relaxationBound>>;
+  warm: CoarseStart | null;
+}
+
+/** The request's prior, loss and cost in the LP's terms (cost[x*m + w] = pi_x l(w, x) / scale). */
+interface OptimalInput {
+  domain: Domain;
+  eps: number;
+  pi: Float64Array;
+  loss: LossInput;
+  m: number;
+  cost: Float64Array;
+  scale: number;
+}
+
+/**
+ * The legacy fixed-model path (`model` unset; the case studies and the solver's own tests call it, jobs never do):
+ * the caller's constraint mode (default 'auto') and methods handed to the private-channel LP as given, which then
+ * chooses among the orbit reduction, the full model, constraint generation and the decomposition
+ * (chooseLpStrategy); no candidates, relaxation, coarse start or finish reserve.
+ */
+function fixedModelPlan(options: OptimalMechanismOptions): LpPlan {
+  return {
+    methods: () => ({
+      constraints: options.constraints,
+      symmetry: options.symmetry,
+      generation: options.generation,
+      decomposition: options.decomposition,
+      decompositionOptions: options.decompositionOptions,
+      boundExact: false,
+    }),
+    orbitModel: false,
+    candidates: { records: [], best: null },
+    relaxation: null,
+    warm: null,
+  };
+}
+
+/**
+ * The typed path: the privacy model solved by decomposition with a certified gap (or, small and symmetric, as one
+ * orbit model), seeded by the cheapest candidate, started from a relaxation's or a coarse grid's duals, with typed
+ * progress into `history`.
+ */
+async function typedPlan(
+  input: OptimalInput,
+  chosen: TypedModel,
+  options: OptimalMechanismOptions,
+  solveOptions: OptimalMechanismOptions,
+  deadline: Deadline,
+  history: LpProgress[],
+): Promise<LpPlan> {
+  const { domain, eps, pi, loss, m, cost, scale } = input;
+  const n = domain.n;
+  const candidates = evaluateCandidates(options.candidates ?? [], n, m, cost, scale);
+  const orbitModel = wantsOrbitModel(domain, m, cost, chosen, options);
+  const relaxation = wantsRelaxation(options, chosen.model, n, orbitModel)
+    ? await relaxationBound(
+        solveOptimal,
+        { domain, eps, pi, loss },
+        solveOptions,
+        deadline,
+        history,
+        candidates.best?.objective,
+      )
+    : null;
+  const start = orbitModel
+    ? null
+    : await startDualsFor(domain, eps, pi, loss, chosen.model, scale, solveOptions, relaxation);
+  const decompositionOptions = typedDecompositionOptions(
+    solveOptions,
+    scale,
+    history,
+    deadline,
+    start?.duals ?? null,
+    masterSeed(candidates.best, relaxation),
+    chosen.model,
+    relaxation?.info.bound ?? 0,
+  );
+  return {
+    methods: (orbits) => ({
+      constraints: chosen.model,
+      symmetry: orbits ? 'auto' : 'off',
+      generation: 'off',
+      decomposition: orbits ? 'off' : 'on',
+      decompositionOptions,
+      // The exact bound of a spanner solve costs one more pricing round over all pairs: up to EXACT_BOUND_MAX_SECRETS
+      // secrets.
+      boundExact: n <= EXACT_BOUND_MAX_SECRETS,
+    }),
+    orbitModel,
+    candidates,
+    relaxation,
+    warm: start?.warm ?? null,
+  };
+}
+
 /**
  * The optimal request, with what a solve that follows it can start from: the decomposition's best duals (scaled
  * units; null without a decomposition) and the LP's own channel (row-major n x m, before any candidate replaces it).
+ * The typed path when `model` is set, else the legacy fixed-model path.
  */
 async function solveOptimal(
   domain: Domain,
@@ -522,7 +402,6 @@ async function solveOptimal(
   const { cost, scale } = scaledCost(domain, outputs, pi, lossAt);
   const chosen = typedModel(domain, m, options.model);
   assertTargetGap(options.targetGap);
-  const cands = chosen ? evaluateCandidates(options.candidates ?? [], n, m, cost, scale) : { records: [], best: null };
   const deadline = job.limited && chosen ? job.reserve(finishReserveSeconds(chosen.model, n, m, job.seconds)) : job;
   const solveOptions: OptimalMechanismOptions = {
     ...options,
@@ -530,35 +409,10 @@ async function solveOptimal(
     deadline,
     ...(deadline.limited ? { timeLimitSeconds: deadline.seconds } : {}),
   };
-  const orbitModel = wantsOrbitModel(domain, m, cost, chosen, options);
   const history: LpProgress[] = [];
-  const relaxation =
-    chosen && wantsRelaxation(options, chosen.model, n, orbitModel)
-      ? await relaxationBound(
-          solveOptimal,
-          { domain, eps, pi, loss },
-          solveOptions,
-          deadline,
-          history,
-          cands.best?.objective,
-        )
-      : null;
-  const start =
-    chosen && !orbitModel
-      ? await startDualsFor(domain, eps, pi, loss, chosen.model, scale, solveOptions, relaxation)
-      : null;
-  const decompositionOptions = chosen
-    ? typedDecompositionOptions(
-        solveOptions,
-        scale,
-        history,
-        deadline,
-        start?.duals ?? null,
-        masterSeed(cands.best, relaxation),
-        chosen.model,
-        relaxation?.info.bound ?? 0,
-      )
-    : options.decompositionOptions;
+  const plan = chosen
+    ? await typedPlan({ domain, eps, pi, loss, m, cost, scale }, chosen, options, solveOptions, deadline, history)
+    : fixedModelPlan(options);
   const solve = (orbits: boolean, stop?: RunStop): Promise<PrivateChannelSolution> =>
     solvePrivateChannelLp(
       {
@@ -567,18 +421,11 @@ async function solveOptimal(
         outputs: m,
         cost,
         sense: 'minimize',
-        constraints: chosen ? chosen.model : options.constraints,
         delta: options.delta,
         outputsAreSecrets: options.outputs === undefined,
-        symmetry: chosen ? (orbits ? 'auto' : 'off') : options.symmetry,
-        generation: chosen ? 'off' : options.generation,
         // Seed rows bound the entry farther (by the loss) from each output from below.
         generationOptions: { closeness: (x, w) => lossAt(w, x), ...options.generationOptions },
-        decomposition: chosen ? (orbits ? 'off' : 'on') : options.decomposition,
-        decompositionOptions,
-        // The exact bound of a spanner solve costs one more pricing round over all pairs: up to EXACT_BOUND_MAX_SECRETS
-        // secrets.
-        boundExact: chosen !== null && n <= EXACT_BOUND_MAX_SECRETS,
+        ...plan.methods(orbits),
         what: `the optimal-mechanism LP on ${domain.spec}`,
       },
       stop ? { ...solveOptions, stop } : solveOptions,
@@ -587,7 +434,7 @@ async function solveOptimal(
   // e^30, HiGHS called it unbounded): then it is solved by decomposition.
   // Stop or the time limit during that one solve: the decomposition, seeded with the best candidate, returns at its
   // first check with the best mechanism found (the whole model has nothing to return mid-solve).
-  const s = orbitModel
+  const s = plan.orbitModel
     ? await solve(true, orbitStop(options.stopFlag, deadline)).catch((e: unknown) => {
         if ((e instanceof MechError && e.code === 'infeasible') || runStopReason(e) !== null) return solve(false);
         throw e;
@@ -595,17 +442,18 @@ async function solveOptimal(
     : await solve(false);
   const lpObjective = s.objective * scale;
   // Never worse than a cheap construction: the cheapest candidate is returned when the LP did not beat it.
-  const best = cands.best;
+  const best = plan.candidates.best;
   const useCandidate = best !== null && best.objective < lpObjective;
   const returned: Returned = {
     objective: useCandidate ? best.objective : lpObjective,
     chosen: useCandidate ? best.construction : 'lp',
-    candidates: cands.records,
+    candidates: plan.candidates.records,
   };
   const channel = labelledChannel(domain, outputs, useCandidate ? best.channel : s.channel);
+  const relaxation = plan.relaxation?.info ?? null;
   const lp = withRelaxation(
-    typedLpResult(s, chosen, options, lpObjective, returned, scale, cost, tStart, history, start?.warm ?? null),
-    relaxation?.info ?? null,
+    typedLpResult(s, chosen, options, lpObjective, returned, scale, cost, tStart, history, plan.warm),
+    relaxation,
   );
   const { stoppedBy } = lp;
   const early = stoppedEarly(stoppedBy);
@@ -618,7 +466,7 @@ async function solveOptimal(
     guarantee,
     facts: {
       kind: 'optimal',
-      solve: factsWithRelaxation(solveFacts(s, scale, early ? stoppedBy : 'optimal'), relaxation?.info ?? null, lp.gap),
+      solve: factsWithRelaxation(solveFacts(s, scale, early ? stoppedBy : 'optimal'), relaxation, lp.gap),
     },
   };
   return { mechanism, duals: s.decomposition?.duals ?? null, lpChannel: s.channel };
@@ -652,11 +500,10 @@ function wantsOrbitModel(
   domain: Domain,
   m: number,
   cost: Float64Array,
-  chosen: { model: LpPrivacyModel } | null,
+  chosen: { model: LpPrivacyModel },
   options: OptimalMechanismOptions,
 ): boolean {
   return (
-    chosen !== null &&
     chosen.model !== 'spanner' &&
     domain.n * m <= EXACT_AUTO_MAX_VARIABLES &&
     options.outputs === undefined &&
@@ -664,33 +511,4 @@ function wantsOrbitModel(
     options.symmetry !== 'off' &&
     hasOrbitReduction(domain, m, cost)
   );
-}
-
-/** Whether the solve stopped before its optimum (time limit, stop, iteration limit or the solver's memory). */
-function stoppedEarly(stoppedBy: LpStop): boolean {
-  return (
-    stoppedBy === 'time-limit' ||
-    stoppedBy === 'stopped' ||
-    stoppedBy === 'iteration-limit' ||
-    stoppedBy === 'solver-memory'
-  );
-}
-
-/** The returned mechanism's guarantee in words: the candidate's (when it was returned) or the LP channel's. */
-function guaranteeWords(
-  lp: OptimalLpResult,
-  s: PrivateChannelSolution,
-  candidate: BestCandidate | null,
-  early: boolean,
-): string {
-  const { gap, stoppedBy } = lp;
-  const how = constraintsInWords(s.graph);
-  const basis = lp.gapBasis === 'exact' ? 'the best possible (certified)' : "the model's optimum (certified)";
-  // No pricing round gave a bound above the trivial one: said in plain words instead of a 100% gap.
-  const within = noRoundCompleted(lp)
-    ? 'no bound on the best possible (the pricing gave none above 0)'
-    : `within ${(gap * 100).toPrecision(3)}% of ${basis}`;
-  return candidate
-    ? `eps*d-private by construction (${candidate.construction}: a private construction and a post-processing); the LP (${how}) did not beat it${early ? ` before it stopped (${stoppedBy})` : ''}; ${within}`
-    : `eps*d-private: checked, not by construction (the LP's channel meets its ${how}, checked after the solve)${s.graph.mode === 'spanner' ? "; the spanner model's optimum, a restriction: not certified against the best possible" : ''}${early ? `; the solve stopped early (${stoppedBy}): ${within}` : ''}`;
 }

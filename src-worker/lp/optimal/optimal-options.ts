@@ -29,6 +29,9 @@ export interface CheapCandidate {
   note?: string;
 }
 
+/** The typed path's privacy model: as asked, or chosen (chooseLpModel), with the reason. */
+export type TypedModel = { model: LpPrivacyModel; reason: string; choice: 'auto' | 'requested' };
+
 export interface OptimalMechanism extends Mechanism {
   lp: OptimalLpResult;
   facts: Extract<MechanismFacts, { kind: 'optimal' }>;
