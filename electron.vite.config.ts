@@ -15,7 +15,7 @@ export default defineConfig({
           // The engine's own worker threads: the pricing threads and the privacy check's threads. The code that starts
           // them looks for './pricing-worker.js' and './check-worker.js' next to itself (base/worker-module.ts), and it
           // lands in a shared chunk: these two go to the chunks' folder (test/integration/electron-bundle.test.ts).
-          'pricing-worker': resolve(__dirname, 'src-worker/lp/pricing-worker.ts'),
+          'pricing-worker': resolve(__dirname, 'src-worker/lp/pricing/pricing-worker.ts'),
           'check-worker': resolve(__dirname, 'src-worker/check/check-worker.ts'),
         },
         output: {

@@ -11,7 +11,8 @@
  *   src-main     imports nothing from src-renderer, and the engine only
  *                through its door (src-worker/index.ts);
  *   within the engine: the floors of ENGINE_FLOORS below, each folder
- *   importing only folders on lower floors (and src-shared, packages);
+ *   importing only folders on lower floors (and src-shared, packages),
+ *   and inside src-worker/lp the rooms of LP_FLOORS, likewise;
  *   within the main process: project/ does not import cli/, and host/ (the API
  *   host both shells share) imports neither shell (web/, electron/);
  *   within the page: the floors of RENDERER_FLOORS below (App.svelte and
@@ -84,30 +85,62 @@ export const ENGINE_FLOORS = [
 const FLOOR_WORDS = ENGINE_FLOORS.map((f) => f.join(', ')).join(' > ');
 
 /**
+ * The rooms of src-worker/lp, top to bottom, on the same rule: a room imports its own files and the rooms on lower
+ * floors only. Read as: the optimal mechanism (optimal) solves the private-channel LP (channel: the method chosen,
+ * constraint generation), which may solve it by decomposition (decomposition: master, dense simplex, rounds); the
+ * decomposition prices its columns (pricing: HiGHS or exact pricing, threads, certificates); the LP's model (model:
+ * which pairs, symmetry, its rows, the repair into P) and the other LPs (other: regularity, refinement) stand beside
+ * pricing; everything runs on HiGHS (solver: runtime, SparseLp, PersistentLp, options, memory estimate). No room is
+ * named like an engine folder, so `../<room>` is never read as one (test/unit/house/lint.test.ts).
+ */
+export const LP_FLOORS = [['optimal'], ['channel'], ['decomposition'], ['pricing', 'model', 'other'], ['solver']];
+const LP_WORDS = LP_FLOORS.map((f) => f.join(', ')).join(' > ');
+
+/** The engine folder's forbidden imports: folders on its floor or above, and the engine's doors. */
+function enginePatterns(folder) {
+  const i = ENGINE_FLOORS.findIndex((floor) => floor.includes(folder));
+  const above = ENGINE_FLOORS.slice(0, i + 1)
+    .flat()
+    .filter((f) => f !== folder);
+  const upward = [
+    `^(\\.\\./)+(${above.join('|')})(/|$)`,
+    `src-worker/${folder}/ sits on floor ${i + 1} of the engine (${FLOOR_WORDS}): it imports only folders on lower floors (eslint.config.js, ENGINE_FLOORS); move what both need down.`,
+  ];
+  const door = [
+    '^(\\.\\./)+(index|library|worker-entry)(\\.ts)?$',
+    `src-worker/${folder}/ does not import the engine's doors (src-worker/index.ts, library.ts): import the module itself.`,
+  ];
+  return above.length ? [WORKER, PROTOCOL_DOOR, upward, door] : [WORKER, PROTOCOL_DOOR, door];
+}
+
+/**
  * For each engine folder, the rule that forbids its imports of folders on its floor or above (and of the engine's
  * door).
  */
 function floorRules() {
-  return ENGINE_FLOORS.flatMap((floor, i) =>
-    floor.map((folder) => {
-      const above = ENGINE_FLOORS.slice(0, i + 1)
+  return ENGINE_FLOORS.flat().map((folder) => ({
+    files: [`src-worker/${folder}/**`],
+    rules: forbid(enginePatterns(folder)),
+  }));
+}
+
+/** For each room of src-worker/lp, lp's own rule and the rooms on its floor or above (LP_FLOORS). */
+function lpRoomRules() {
+  return LP_FLOORS.flatMap((floor, i) =>
+    floor.map((room) => {
+      const above = LP_FLOORS.slice(0, i + 1)
         .flat()
-        .filter((f) => f !== folder);
+        .filter((r) => r !== room);
       const upward = [
         `^(\\.\\./)+(${above.join('|')})(/|$)`,
-        `src-worker/${folder}/ sits on floor ${i + 1} of the engine (${FLOOR_WORDS}): it imports only folders on lower floors (eslint.config.js, ENGINE_FLOORS); move what both need down.`,
+        `src-worker/lp/${room}/ sits on floor ${i + 1} of the LP (${LP_WORDS}): it imports only its own files and lower rooms (eslint.config.js, LP_FLOORS); move what both need down.`,
       ];
-      const door = [
-        '^(\\.\\./)+(index|library|worker-entry)(\\.ts)?$',
-        `src-worker/${folder}/ does not import the engine's doors (src-worker/index.ts, library.ts): import the module itself.`,
-      ];
-      return {
-        files: [`src-worker/${folder}/**`],
-        rules: forbid(above.length ? [WORKER, PROTOCOL_DOOR, upward, door] : [WORKER, PROTOCOL_DOOR, door]),
-      };
+      const patterns = above.length ? [...enginePatterns('lp'), upward] : enginePatterns('lp');
+      return { files: [`src-worker/lp/${room}/**`], rules: forbid(patterns) };
     }),
   );
 }
+
 /**
  * The page's floors, top to bottom: App.svelte and main.ts mount the page; the
  * views (src-renderer/views) show a project item or the whole project; the
@@ -203,6 +236,7 @@ export default defineConfig(
   { files: ['src-shared/**'], rules: forbid([SHARED, PROTOCOL_DOOR]) },
   { files: ['src-worker/**'], rules: forbid([WORKER, PROTOCOL_DOOR]) },
   ...floorRules(),
+  ...lpRoomRules(),
   { files: ['src-main/**'], rules: forbid([MAIN, ENGINE_DOOR, PROTOCOL_DOOR]) },
   { files: ['src-main/project/**'], rules: forbid([MAIN, ENGINE_DOOR, PROTOCOL_DOOR, PROJECT]) },
   { files: ['src-main/host/**'], rules: forbid([MAIN, ENGINE_DOOR, PROTOCOL_DOOR, HOST]) },

@@ -6,7 +6,7 @@
 //
 //   out/cli/main.js          <- src-main/cli/main.ts
 //   out/worker/worker-entry.js <- src-worker/worker-entry.ts
-//   out/worker/pricing-worker.js <- src-worker/lp/pricing-worker.ts (LP pricing threads)
+//   out/worker/pricing-worker.js <- src-worker/lp/pricing/pricing-worker.ts (LP pricing threads)
 //   out/worker/check-worker.js <- src-worker/check/check-worker.ts (privacy-check threads)
 //   out/web/main.js          <- src-main/web/main.ts
 //   out/cli/build-info.json  <- build start time and every bundled source file
@@ -51,12 +51,12 @@ try {
 const entries = [
   { src: 'src-main/cli/main.ts', out: 'out/cli/main.js' },
   { src: 'src-worker/worker-entry.ts', out: 'out/worker/worker-entry.js' },
-  // The decomposition's pricing threads (src-worker/lp/pricing-pool.ts loads ./pricing-worker.js next to the worker
-  // bundle).
-  { src: 'src-worker/lp/pricing-worker.ts', out: 'out/worker/pricing-worker.js' },
+  // The decomposition's pricing threads (src-worker/lp/pricing/pricing-pool.ts loads ./pricing-worker.js next to the
+  // worker bundle).
+  { src: 'src-worker/lp/pricing/pricing-worker.ts', out: 'out/worker/pricing-worker.js' },
   // The same threads for `mechstudio worker`'s queue pricing (src-main/queue/pricing-service.ts), next to the CLI
   // bundle.
-  { src: 'src-worker/lp/pricing-worker.ts', out: 'out/cli/pricing-worker.js' },
+  { src: 'src-worker/lp/pricing/pricing-worker.ts', out: 'out/cli/pricing-worker.js' },
   // The all-pairs privacy check's scanning threads (src-worker/check/scan-threads.ts loads ./check-worker.js the same
   // way).
   { src: 'src-worker/check/check-worker.ts', out: 'out/worker/check-worker.js' },

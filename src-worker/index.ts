@@ -40,8 +40,8 @@ export {
   type PricingRequest,
   type PricingRound,
   type PricingSpec,
-} from './lp/pricing-pool';
-export { DEFAULT_PRICING_FORM, type PricingOutcome, type PricingRows } from './lp/pricing';
-export { packCertificates, unpackCertificates, verifyOutcome } from './lp/pricing-certificate';
-export { EXACT_PRICING_MAX_SECRETS } from './lp/exact-pricing';
-export { servePricing } from './lp/pricing-port';
+} from './lp/pricing/pricing-pool';
+export { DEFAULT_PRICING_FORM, type PricingOutcome, type PricingRows } from './lp/pricing/pricing';
+export { packCertificates, unpackCertificates, verifyOutcome } from './lp/pricing/pricing-certificate';
+export { EXACT_PRICING_MAX_SECRETS } from './lp/pricing/exact-pricing';
+export { servePricing } from './lp/pricing/pricing-port';

@@ -8,7 +8,7 @@
  *
  * Guarantees are stated where they are sold: the privacy check
  * (check/privacy-check.ts, docs/privacy-check.md), the repair of LP channels
- * (lp/privacy-repair.ts), the decomposition bound (lp/column-decomposition.ts)
+ * (lp/model/privacy-repair.ts), the decomposition bound (lp/decomposition/column-decomposition.ts)
  * and the honest 2 eps label of row-normalised Laplace
  * (mechanism/laplace-row-normalised.ts).
  */
@@ -48,7 +48,7 @@ export {
   type OptimalLpResult,
   type OptimalMechanism,
   type OptimalMechanismOptions,
-} from './lp/optimal-mechanism';
+} from './lp/optimal/optimal-mechanism';
 export { remapMechanism, bayesRemap } from './remap/bayes-remap';
 
 /* ---------- measures (docs/measures.md) ---------- */
@@ -63,7 +63,7 @@ export { binaryUtility } from './measure/utility';
 export { priorGVulnerability, posteriorGVulnerability } from './measure/g-vulnerability';
 export { hyperDistribution, type HyperDistribution } from './measure/hyper-distribution';
 export { expectedDistanceError } from './measure/expected-distance-error';
-export { findRefinement, type RefinementResult } from './lp/refinement-lp';
+export { findRefinement, type RefinementResult } from './lp/other/refinement-lp';
 
 /* ---------- the privacy check (docs/privacy-check.md) ---------- */
 export {

@@ -14,12 +14,12 @@ import type { MessagePort } from 'node:worker_threads';
 import { cancelledError } from './numeric/cancel';
 import { parseJobRequest, type WorkerReply, toJobError, type LpSample } from '../src-shared/protocol/index';
 import { runJobRequest } from './jobs/run';
-import { releaseHighsRuntimeIfLarge } from './lp/highs-runtime';
+import { releaseHighsRuntimeIfLarge } from './lp/solver/highs-runtime';
 import { FLAG_CANCEL } from './jobs/context';
 import { withCarriedFiles, withConfinedReads } from './metric/read-text-file';
 import { sharedChannel, type KeptChannel } from './jobs/kept-channel';
-import type { PricingFactory } from './lp/pricing-pool';
-import { portPricing } from './lp/pricing-port';
+import type { PricingFactory } from './lp/pricing/pricing-pool';
+import { portPricing } from './lp/pricing/pricing-port';
 
 export interface WorkerTask {
   request: unknown;
@@ -44,7 +44,7 @@ export interface WorkerTask {
    * An optimal LP's pricing engine from the host (JobContext.pricing): only when the task runs on the host's thread.
    */
   pricing?: PricingFactory;
-  /** The same through a port (a pool thread): the host serves the port with its engine (lp/pricing-port.ts). */
+  /** The same through a port (a pool thread): the host serves the port with its engine (lp/pricing/pricing-port.ts). */
   pricingPort?: MessagePort;
   /** JobContext.pricingMinVariables. */
   pricingMinVariables?: number;

@@ -89,7 +89,7 @@ export interface DispatcherOptions {
   /**
    * The pricing engine of optimal LPs (JobContext.pricing): e.g. the queue's workers
    * (src-main/queue/pricing-master.ts). It stays on this thread: a pool job reaches it over a port
-   * (src-worker/lp/pricing-port.ts), an in-process job calls it.
+   * (src-worker/lp/pricing/pricing-port.ts), an in-process job calls it.
    */
   pricing?: PricingFactory;
   /** JobContext.pricingMinVariables: smaller LPs price on their own threads (default 0: every LP uses `pricing`). */

@@ -1,6 +1,6 @@
 /**
  * What the queue pricing's master believes of a worker's reply (docs/scaling-out.md, "What the master verifies"):
- * every outcome is recomputed from the master's own model by verifyOutcome (src-worker/lp/pricing-certificate.ts)
+ * every outcome is recomputed from the master's model by verifyOutcome (src-worker/lp/pricing/pricing-certificate.ts)
  * and a reply with one outcome that fails is refused whole. The model is the exact pricing factors G when the LP
  * prices exactly, else the pricing rows the master has sent: the seed rows, the rows added to every output, and
  * each group's lazy rows, so a certificate may use only rows the slice's worker was given.

@@ -15,7 +15,7 @@
  * the Redis but does not hold the secret can neither register as a worker
  * nor answer for one. Without a secret frames start 'MSP2' and nothing is
  * authenticated (the master says so once); either way the master recomputes
- * every bound a worker sends (src-worker/lp/pricing-certificate.ts).
+ * every bound a worker sends (src-worker/lp/pricing/pricing-certificate.ts).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';

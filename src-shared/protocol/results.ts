@@ -46,7 +46,7 @@ const lpCandidateSchema = z.object({
 export type LpCandidate = z.infer<typeof lpCandidateSchema>;
 
 /**
- * What the optimal-mechanism LP solved and how far from the optimum it may be (lp/optimal-mechanism.ts
+ * What the optimal-mechanism LP solved and how far from the optimum it may be (lp/optimal/optimal-mechanism.ts
  * OptimalLpResult).
  */
 const lpResultSchema = z.object({

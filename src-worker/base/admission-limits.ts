@@ -78,7 +78,7 @@ export const ADMISSION_LIMITS = {
    * Building an LP's privacy rows: constrained pairs x outputs (each pair
    * gives one row per output; the orbit reduction still visits every one
    * to map it to its orbit). Beyond ~2e8 rows the build alone takes
-   * minutes, whatever the solver memory (lp/memory-estimate.ts) says after.
+   * minutes, whatever the solver memory (lp/solver/memory-estimate.ts) says after.
    */
   maxLpRowVisits: 2e8,
 

@@ -3,9 +3,9 @@ import { edgesIfAvailable } from '../metric/shortest-paths';
 import { Matrix, assertDenseFits } from '../linalg/matrix';
 import { DenseChannel, type Mechanism } from '../mechanism/channel';
 import { type Domain, domainLabels } from '../metric/domain';
-import type { LpOptions } from '../lp/lp-options';
-import type { ConstraintMode } from '../lp/privacy-constraint-graph';
-import { type PrivateChannelSolution, solvePrivateChannelLp } from '../lp/private-channel-lp';
+import type { LpOptions } from '../lp/solver/lp-options';
+import type { ConstraintMode } from '../lp/model/privacy-constraint-graph';
+import { type PrivateChannelSolution, solvePrivateChannelLp } from '../lp/channel/private-channel-lp';
 
 interface PrivacyTypeCapacities {
   /** max sum_i m_ii over eps*d-private row-stochastic n x n m (SPEC §6). */

@@ -25,7 +25,7 @@ import { remapMechanism } from '../remap/bayes-remap';
 import { posteriorVulnerability } from '../measure/posterior-vulnerability';
 import { expectedDistanceError } from '../measure/expected-distance-error';
 import { uniformPrior } from '../measure/prior';
-import { optimalMechanism, type OptimalMechanism } from '../lp/optimal-mechanism';
+import { optimalMechanism, type OptimalMechanism } from '../lp/optimal/optimal-mechanism';
 import { checkPrivacy } from '../check/privacy-check';
 import {
   numbersPerEps,
@@ -217,7 +217,7 @@ export async function cityComparison(
   const rows: CityRow[] = [];
   // The full city's spanner LP (160,000 variables, 1.19M rows) does not fit the
   // solver heap as one model: it is solved by decomposition over output columns
-  // (lp/column-decomposition.ts, about 30 s at eps 1). The exact (all-pairs) model
+  // (lp/decomposition/column-decomposition.ts, about 30 s at eps 1). The exact (all-pairs) model
   // there is decomposed too, with lazy all-pairs pricing held per group of outputs;
   // it takes longer (certified to ~1e-6 in 2-3 minutes at eps 1, 1% after ~6 minutes
   // at eps 0.5 on 2 threads: docs/lp-measurements.md, "Where the optimal LP stands"), so only on request

@@ -12,7 +12,7 @@ import { parseDomainSpec } from '../metric/parse-domain-spec';
 import { productMu } from '../bound/product-mu';
 import { regularity } from '../bound/regularity';
 import { databaseLeakageBound } from '../bound/database-leakage-bounds';
-import { optimalMechanism } from '../lp/optimal-mechanism';
+import { optimalMechanism } from '../lp/optimal/optimal-mechanism';
 import { posteriorVulnerability } from '../measure/posterior-vulnerability';
 import { validatePrior } from '../measure/prior';
 import type { FindingsOf } from '../../src-shared/protocol/index';

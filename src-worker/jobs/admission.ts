@@ -23,7 +23,7 @@ import {
   LP_MEMORY_LIMIT_BYTES,
   MASTER_BUDGET_FRACTION,
   masterStartBytes,
-} from '../lp/memory-estimate';
+} from '../lp/solver/memory-estimate';
 import type { Domain } from '../metric/domain';
 import { parseDomainSpecText, type ParsedDomainSpec } from '../metric/parse-domain-spec';
 import { domainSpecSize } from '../../src-shared/grammar/domain-spec';
@@ -328,7 +328,7 @@ function decompositionWork(what: string, d: DomainSize, lp: LpOptions): void {
     );
   }
   const budget = MASTER_BUDGET_FRACTION * LP_MEMORY_LIMIT_BYTES;
-  // The decomposition's own start estimate (lp/memory-estimate.ts masterStartBytes), so that the job boundary
+  // The decomposition's own start estimate (lp/solver/memory-estimate.ts masterStartBytes), so that the job boundary
   // and the solver refuse the same domains (50 x 50: about 500 MiB of a 717 MiB budget, admitted).
   const est = masterStartBytes(n, m);
   if (est > budget) {
@@ -384,7 +384,7 @@ function lpWork(what: string, d: DomainSize, pairs: number, withMemory: boolean)
     m,
     'use a smaller domain, or a closed-form mechanism (rr is optimal on a clique; tight, tg, exponential elsewhere)',
   );
-  // The LP's own first check (lp/private-channel-lp.ts), made here before the cost array, the orbits and the
+  // The LP's own first check (lp/channel/private-channel-lp.ts), made here before the cost array, the orbits and the
   // n x m channel are allocated: even the constraint-free part (the row sums) must fit the solver memory after
   // the best orbit reduction. line:11000 optimal took 11 s and 2.5 GB to reach it there.
   if (Number.isFinite(d.symmetry)) {

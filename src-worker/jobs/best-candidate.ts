@@ -8,7 +8,7 @@ import {
   type LpPrivacyModel,
   type OptimalLpResult,
   type OptimalMechanism,
-} from '../lp/optimal-mechanism';
+} from '../lp/optimal/optimal-mechanism';
 import { faceValueCost } from '../measure/expected-distance-error';
 import { buildLoss, type GuessSpec } from '../measure/loss-spec';
 import type { Domain } from '../metric/domain';

@@ -1,5 +1,5 @@
 import { MechError } from '../../src-shared/errors';
-import type { CheapCandidate } from '../lp/optimal-mechanism';
+import type { CheapCandidate } from '../lp/optimal/optimal-mechanism';
 import type { Mechanism } from '../mechanism/channel';
 import { closedFormMechanism } from '../mechanism/closed-form-by-kind';
 import { tightConstraintsStructured } from '../mechanism/implicit/tight-structured';

@@ -24,7 +24,7 @@ import {
 } from '../../src-shared/protocol/index';
 import type { Domain } from '../metric/domain';
 import type { Mechanism, RowSource } from '../mechanism/channel';
-import type { OptimalLpResult } from '../lp/optimal-mechanism';
+import type { OptimalLpResult } from '../lp/optimal/optimal-mechanism';
 import { bayesRemap, remapMechanism } from '../remap/bayes-remap';
 import { checkCancelled, type JobContext } from './context';
 import { buildMechanism, checkChannel, measureChannel, qualityLoss, type LossSpecInput } from './engine';

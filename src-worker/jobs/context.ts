@@ -5,7 +5,7 @@
 import type { LpSample } from '../../src-shared/protocol/index';
 import type { RowSource } from '../mechanism/channel';
 import type { KeptChannel } from './kept-channel';
-import type { PricingFactory } from '../lp/pricing-pool';
+import type { PricingFactory } from '../lp/pricing/pricing-pool';
 
 /** Values of a job's shared flag (Int32Array(1) on a SharedArrayBuffer, set by the dispatcher). */
 export const FLAG_CANCEL = 1;

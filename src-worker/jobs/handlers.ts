@@ -40,7 +40,7 @@ import {
   OPTIMAL_GRID_LOSS,
   definedLpOptions,
 } from '../../src-shared/protocol/index';
-import type { OptimalLpResult } from '../lp/optimal-mechanism';
+import type { OptimalLpResult } from '../lp/optimal/optimal-mechanism';
 import { assertCsvFits, matrixPayload, writeChannelCsv } from './channel-csv';
 import { checkCancelled, type JobContext } from './context';
 import {
@@ -72,7 +72,7 @@ import { remapMechanism } from '../remap/bayes-remap';
 import { releaseFile, remapConstructed, type RemapOutcome } from './remap-jobs';
 import { channelLabelsDomain, type SecretsDomain } from '../data/apply';
 import { assertReleasable, type ReleaseCheck } from './release-check';
-import type { PricingEngine, PricingFactory } from '../lp/pricing-pool';
+import type { PricingEngine, PricingFactory } from '../lp/pricing/pricing-pool';
 
 /** Build a domain input, then price the job again when only the built domain shows its size (files, inline). */
 export function domainOf(req: JobRequest, input: DomainInput, ctx?: JobContext): Domain {

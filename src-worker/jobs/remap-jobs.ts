@@ -9,7 +9,7 @@ import { rename, stat } from 'node:fs/promises';
 import { MechError, invalid, messageOf } from '../../src-shared/errors';
 import type { Mechanism, RowSource } from '../mechanism/channel';
 import type { Domain } from '../metric/domain';
-import type { OptimalLpResult } from '../lp/optimal-mechanism';
+import type { OptimalLpResult } from '../lp/optimal/optimal-mechanism';
 import { remapMechanism } from '../remap/bayes-remap';
 import { type SecretsDomain, releaseCsv, readCsvStream } from '../data/apply';
 import { openPartialFile } from '../base/partial-file';

@@ -13,7 +13,7 @@ import type { LpStop } from '../../src-shared/protocol/index';
  *    grids), equivalent to all pairs there.
  */
 export type LpPrivacyModel = 'exact' | 'spanner' | 'edges';
-/** How the LP was solved (lp/private-channel-lp.ts chooseLpStrategy). */
+/** How the LP was solved (lp/channel/lp-strategy.ts chooseLpStrategy). */
 export type LpMethod = 'full-model' | 'constraint-generation' | 'decomposition';
 
 /**
@@ -24,7 +24,7 @@ export type LpMethod = 'full-model' | 'constraint-generation' | 'decomposition';
  */
 export type { LpStop } from '../../src-shared/protocol/index';
 
-/** The coarser grid whose optimal duals started a decomposition (lp/coarse-start.ts). */
+/** The coarser grid whose optimal duals started a decomposition (lp/optimal/coarse-start.ts). */
 export interface CoarseStartInfo {
   /** The coarse grid: rows x cols cells of cellSize (the fine cell size times 2). */
   rows: number;

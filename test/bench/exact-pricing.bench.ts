@@ -9,9 +9,9 @@
  * EXACT_PRICING_ROUNDS (default 6).
  */
 import { loadavg } from 'node:os';
-import { optimalMechanism } from '../../src-worker/lp/optimal-mechanism';
+import { optimalMechanism } from '../../src-worker/lp/optimal/optimal-mechanism';
 import { gridDomain } from '../../src-worker/metric/grid';
-import type { DecompositionIteration } from '../../src-worker/lp/column-decomposition';
+import type { DecompositionIteration } from '../../src-worker/lp/decomposition/column-decomposition';
 import { cityPrior, resample } from './lp-scale.bench';
 
 interface Case {

@@ -7,7 +7,7 @@
  * structure: the table's worst case).
  */
 import { seededRandom } from '../../src-shared/numeric/seeded-random';
-import type { Lifter } from '../../src-worker/lp/privacy-repair';
+import type { Lifter } from '../../src-worker/lp/model/privacy-repair';
 import { gridDomain } from '../../src-worker/metric/grid';
 import { allPairsLifters } from '../unit/support/lifters';
 

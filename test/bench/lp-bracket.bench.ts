@@ -12,8 +12,8 @@
  * Environment: LP_BRACKET_SIDE (10), LP_BRACKET_DELTAS ('1.1,1.05,1.02'), LP_BRACKET_LIMIT seconds per solve (300),
  * LP_BRACKET_GAP (1e-5), LP_BRACKET_EXACT (1 up to 12 x 12, else 0).
  */
-import { greedySpanner } from '../../src-worker/lp/greedy-spanner';
-import { optimalMechanism, type OptimalMechanism } from '../../src-worker/lp/optimal-mechanism';
+import { greedySpanner } from '../../src-worker/lp/model/greedy-spanner';
+import { optimalMechanism, type OptimalMechanism } from '../../src-worker/lp/optimal/optimal-mechanism';
 import type { WeightedEdges } from '../../src-worker/metric/domain';
 import { gridDomain } from '../../src-worker/metric/grid';
 import { weightedAllPairs } from '../../src-worker/metric/shortest-paths';

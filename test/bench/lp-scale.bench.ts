@@ -34,14 +34,14 @@ import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { MechError } from '../../src-shared/errors';
 import { Deadline } from '../../src-worker/base/deadline';
-import type { DecompositionOptions } from '../../src-worker/lp/column-decomposition';
+import type { DecompositionOptions } from '../../src-worker/lp/decomposition/column-decomposition';
 import { checkPrivacy } from '../../src-worker/check/privacy-check';
 import {
   type LpPrivacyModel,
   type OptimalLpResult,
   RELAXATION_MIN_SECRETS,
   optimalMechanism,
-} from '../../src-worker/lp/optimal-mechanism';
+} from '../../src-worker/lp/optimal/optimal-mechanism';
 import { gridDomain } from '../../src-worker/metric/grid';
 import type { Domain } from '../../src-worker/metric/domain';
 import type { RowSource } from '../../src-worker/mechanism/channel';

@@ -7,8 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { highsRuntime } from '../../src-worker/lp/highs-runtime';
-import { optimalMechanism, type OptimalMechanismOptions } from '../../src-worker/lp/optimal-mechanism';
+import { highsRuntime } from '../../src-worker/lp/solver/highs-runtime';
+import { optimalMechanism, type OptimalMechanismOptions } from '../../src-worker/lp/optimal/optimal-mechanism';
 import { uniformPrior } from '../../src-worker/measure/prior';
 import { gridDomain } from '../../src-worker/metric/grid';
 import { MechError } from '../../src-shared/errors';
@@ -207,7 +207,7 @@ function cityPrior(): Float64Array | null {
 }
 
 /**
- * Constraint generation (lp/constraint-generation.ts) against the full model,
+ * Constraint generation (lp/channel/constraint-generation.ts) against the full model,
  * non-uniform prior (no symmetry to exploit): time, rounds, privacy rows in
  * the last model vs the full model, objective. Bounded by HiGHS time limits
  * (cumulative over the warm re-solves of one model).
@@ -285,7 +285,7 @@ async function generationBench(eps: number): Promise<void> {
 }
 
 /**
- * Decomposition by output column (lp/column-decomposition.ts) against the
+ * Decomposition by output column (lp/decomposition/column-decomposition.ts) against the
  * full model on the same LPs (spanner, skewed prior, expected distance), then
  * the 20 x 20 city, whose full model does not fit the solver heap.
  */

@@ -23,9 +23,9 @@ import { join } from 'node:path';
 import { parseQueueUrl } from '../../src-main/queue/connection';
 import { PricingFleet } from '../../src-main/queue/pricing-master';
 import { parseDomainSpec } from '../../src-worker/metric/parse-domain-spec';
-import { optimalMechanism } from '../../src-worker/lp/optimal-mechanism';
-import type { DecompositionIteration } from '../../src-worker/lp/column-decomposition';
-import { openPricing, type PricingFactory } from '../../src-worker/lp/pricing-pool';
+import { optimalMechanism } from '../../src-worker/lp/optimal/optimal-mechanism';
+import type { DecompositionIteration } from '../../src-worker/lp/decomposition/column-decomposition';
+import { openPricing, type PricingFactory } from '../../src-worker/lp/pricing/pricing-pool';
 import { startRedis, startWorker, type WorkerProc } from '../integration/queue-fixture';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

@@ -18,7 +18,7 @@ import { cityGridLabel, cityMechanismLabel, cityRowNote, cityRowDetails } from '
 import { caseStudyDetailWords, caseStudyFindingWords } from '../../src-shared/charts/casestudy-words';
 import { spannerExtraError, type CityMechanism, type CityRow } from '../../src-shared/protocol/index';
 import { normalise } from '../../src-worker/casestudy/study';
-import { optimalMechanism } from '../../src-worker/lp/optimal-mechanism';
+import { optimalMechanism } from '../../src-worker/lp/optimal/optimal-mechanism';
 import { gridDomain } from '../../src-worker/metric/grid';
 import type { CaseStudyResult } from '../../src-shared/protocol/casestudy';
 import { examplesDir, listExamples, loadExample } from '../../src-main/project/examples';

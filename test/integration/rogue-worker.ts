@@ -5,9 +5,9 @@
  * of queue-pricing-hostile.test.ts.
  */
 import { Redis } from 'ioredis';
-import { ExactOutputs } from '../../src-worker/lp/exact-pricing';
-import { packCertificates } from '../../src-worker/lp/pricing-certificate';
-import type { PricingCertificate } from '../../src-worker/lp/pricing';
+import { ExactOutputs } from '../../src-worker/lp/pricing/exact-outputs';
+import { packCertificates } from '../../src-worker/lp/pricing/pricing-certificate';
+import type { PricingCertificate } from '../../src-worker/lp/pricing/pricing';
 import {
   decodeFrame,
   encodeFrame,

@@ -1,7 +1,7 @@
 /**
  * The layering is enforced by lint (README, "How the
  * engine is organised"): eslint.config.js forbids the imports that cross it,
- * the engine's floors (ENGINE_FLOORS) and the page's (RENDERER_FLOORS) included.
+ * the engine's floors (ENGINE_FLOORS), the LP's rooms (LP_FLOORS) and the page's (RENDERER_FLOORS) included.
  * Deliberate violations, linted as if they were files at the given paths,
  * must fail with no-restricted-imports; the allowed imports beside them must
  * not; and the real tree must lint clean.
@@ -35,13 +35,35 @@ const VIOLATIONS: [string, string, RegExp][] = [
   ['src-worker/linalg/bad.ts', '../metric/domain', /src-worker\/linalg\/ sits on floor 9 of the engine/],
   ['src-worker/mechanism/bad.ts', '../check/privacy-check', /src-worker\/mechanism\/ sits on floor 6/],
   ['src-worker/mechanism/implicit/bad.ts', '../../check/privacy-check', /src-worker\/mechanism\/ sits on floor 6/],
-  ['src-worker/mechanism/bad.ts', '../lp/optimal-mechanism', /imports only folders on lower floors/],
+  ['src-worker/mechanism/bad.ts', '../lp/optimal/optimal-mechanism', /imports only folders on lower floors/],
   ['src-worker/metric/bad.ts', '../jobs/admission', /src-worker\/metric\/ sits on floor 8/],
   // a sibling on the same floor is not below
   ['src-worker/check/bad.ts', '../measure/prior', /src-worker\/check\/ sits on floor 5/],
   ['src-worker/measure/bad.ts', '../index', /does not import the engine's door/],
   ['src-worker/measure/structured/bad.ts', '../../index', /does not import the engine's door/],
   ['src-worker/jobs/bad.ts', '../library', /does not import the engine's doors/],
+  // the LP's rooms: optimal > channel > decomposition > pricing, model, other > solver
+  [
+    'src-worker/lp/pricing/bad.ts',
+    '../decomposition/decomposition-master',
+    /src-worker\/lp\/pricing\/ sits on floor 4 of the LP/,
+  ],
+  [
+    'src-worker/lp/solver/bad.ts',
+    '../model/privacy-constraint-graph',
+    /src-worker\/lp\/solver\/ sits on floor 5 of the LP/,
+  ],
+  [
+    'src-worker/lp/decomposition/bad.ts',
+    '../channel/private-channel-lp',
+    /src-worker\/lp\/decomposition\/ sits on floor 3/,
+  ],
+  ['src-worker/lp/channel/bad.ts', '../optimal/optimal-options', /src-worker\/lp\/channel\/ sits on floor 2 of the LP/],
+  // a sibling room on the same floor is not below
+  ['src-worker/lp/model/bad.ts', '../pricing/exact-pricing', /imports only its own files and lower rooms/],
+  // a room keeps the engine's rule for lp
+  ['src-worker/lp/optimal/bad.ts', '../../jobs/engine', /src-worker\/lp\/ sits on floor 4 of the engine/],
+  ['src-worker/lp/solver/bad.ts', '../../index', /does not import the engine's door/],
   ['src-main/project/bad.ts', '../cli/args', /src-main\/project serves the app and the CLI/],
   ['src-main/host/bad.ts', '../web/server', /src-main\/host is shared by both shells/],
   ['src-main/host/bad.ts', '../electron/menu', /src-main\/host is shared by both shells/],
@@ -50,7 +72,7 @@ const VIOLATIONS: [string, string, RegExp][] = [
   ['src-worker/jobs/bad.ts', '../../src-main/fs/inputs', /the engine \(src-worker\) imports only/],
   ['src-worker/linalg/bad-too.ts', '../../src-renderer/lib/format', /the engine \(src-worker\) imports only/],
   ['src-main/cli/bad.ts', '../../src-renderer/lib/format', /main process does not import the renderer/],
-  ['src-main/queue/bad.ts', '../../src-worker/lp/pricing-pool', /reaches the engine through its door/],
+  ['src-main/queue/bad.ts', '../../src-worker/lp/pricing/pricing-pool', /reaches the engine through its door/],
   ['src-worker/jobs/bad.ts', '../../src-shared/protocol/results', /job protocol through its index/],
   ['src-main/cli/bad.ts', '../../src-shared/protocol/requests', /job protocol through its index/],
   ['src-shared/charts/bad.ts', '../protocol/results', /job protocol through its index/],
@@ -114,7 +136,14 @@ describe('lint: the layering rules (eslint.config.js)', () => {
       // src-shared's folders share names with the engine's (data, numeric): not the engine's floors
       ['src-worker/measure/ok.ts', '../../src-shared/data/points-grid'],
       ['src-worker/metric/ok.ts', '../base/admission-limits'],
-      ['src-worker/lp/ok.ts', '../mechanism/lp-result'],
+      ['src-worker/lp/solver/ok.ts', '../../mechanism/lp-result'],
+      ['src-worker/lp/optimal/ok.ts', '../channel/private-channel-lp'],
+      ['src-worker/lp/optimal/ok.ts', '../decomposition/decomposition-master'],
+      ['src-worker/lp/channel/ok.ts', '../model/channel-model'],
+      ['src-worker/lp/decomposition/ok.ts', '../pricing/pricing-pool'],
+      ['src-worker/lp/pricing/ok.ts', './pricing'],
+      ['src-worker/lp/model/ok.ts', '../solver/sparse-model'],
+      ['src-worker/lp/other/ok.ts', '../../metric/domain'],
       ['src-worker/jobs/ok.ts', '../casestudy'],
       ['src-worker/jobs/ok.ts', '../../src-shared/protocol/index'],
       ['src-main/project/ok.ts', '../fs/inputs'],
@@ -153,6 +182,21 @@ describe('lint: the layering rules (eslint.config.js)', () => {
       .map((e) => e.name)
       .sort();
     expect(listed).toEqual(folders);
+  });
+
+  it('every room of src-worker/lp is on a floor of its table, named unlike any engine folder, and lp has no module of its own', async () => {
+    const { ENGINE_FLOORS, LP_FLOORS } = (await import(pathToFileURL(join(ROOT, 'eslint.config.js')).href)) as {
+      ENGINE_FLOORS: string[][];
+      LP_FLOORS: string[][];
+    };
+    const entries = readdirSync(join(ROOT, 'src-worker/lp'), { withFileTypes: true });
+    const rooms = entries
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
+    expect(LP_FLOORS.flat().sort()).toEqual(rooms);
+    expect(rooms.filter((r) => ENGINE_FLOORS.flat().includes(r))).toEqual([]);
+    expect(entries.filter((e) => e.isFile() && e.name !== 'README.md').map((e) => e.name)).toEqual([]);
   });
 
   it('every folder and top-level module of the page is on a floor of the table', async () => {

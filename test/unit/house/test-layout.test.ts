@@ -1,6 +1,6 @@
 /**
- * House rule: the unit tests mirror the code. A test of src-worker/lp/pricing.ts is
- * test/unit/worker/lp/pricing.test.ts; each root (worker, shared, main, renderer) keeps
+ * House rule: the unit tests mirror the code. A test of src-worker/lp/pricing/pricing.ts is
+ * test/unit/worker/lp/pricing/pricing.test.ts; each root (worker, shared, main, renderer) keeps
  * its tests in the folders of its sources, the house rules keep house/, and helpers that
  * are not tests live in support/ (or beside the one folder of tests that uses them).
  * Every folder and file name is kebab-case, so a reader finds a file's test by its name.

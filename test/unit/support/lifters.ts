@@ -1,7 +1,7 @@
 /** The two lifts of a grid's all-pairs polytope, for the lifter test and the `lift` bench. */
-import { privacyConstraintGraph } from '../../../src-worker/lp/privacy-constraint-graph';
-import { MAX_EXPONENT } from '../../../src-worker/lp/private-channel-lp';
-import { ColumnLifter, GridTableLifter } from '../../../src-worker/lp/privacy-repair';
+import { privacyConstraintGraph } from '../../../src-worker/lp/model/privacy-constraint-graph';
+import { MAX_EXPONENT } from '../../../src-worker/lp/model/channel-model';
+import { ColumnLifter, GridTableLifter } from '../../../src-worker/lp/model/privacy-repair';
 import type { Domain } from '../../../src-worker/metric/domain';
 
 /**

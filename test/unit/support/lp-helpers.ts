@@ -5,7 +5,7 @@
  * privacy check over all pairs (SPEC §4).
  */
 import { expect } from 'vitest';
-import type { OptimalMechanism } from '../../../src-worker/lp/optimal-mechanism';
+import type { OptimalMechanism } from '../../../src-worker/lp/optimal/optimal-mechanism';
 import type { DenseChannel } from '../../../src-worker/mechanism/channel';
 import type { Domain } from '../../../src-worker/metric/domain';
 

@@ -2,7 +2,7 @@
  * The queue pricing's pieces that need no Redis: the binary frames
  * (pricing-wire.ts: doubles bit for bit, malformed frames refused with a
  * message), the slices of outputs (pricing-slices.ts slicesOf), and the
- * engine reached over a MessagePort (lp/pricing-port.ts: the same optimum
+ * engine reached over a MessagePort (lp/pricing/pricing-port.ts: the same optimum
  * and bound as the engine on the LP's own thread).
  */
 import { describe, expect, it } from 'vitest';
@@ -17,9 +17,9 @@ import {
   signedRegistration,
 } from '../../../../src-main/queue/pricing-wire';
 import { silentAfterMs, slicesOf } from '../../../../src-main/queue/pricing-slices';
-import { openPricing } from '../../../../src-worker/lp/pricing-pool';
-import { portPricing, servePricing } from '../../../../src-worker/lp/pricing-port';
-import { optimalMechanism } from '../../../../src-worker/lp/optimal-mechanism';
+import { openPricing } from '../../../../src-worker/lp/pricing/pricing-pool';
+import { portPricing, servePricing } from '../../../../src-worker/lp/pricing/pricing-port';
+import { optimalMechanism } from '../../../../src-worker/lp/optimal/optimal-mechanism';
 import { parseDomainSpec } from '../../../../src-worker/metric/parse-domain-spec';
 
 describe('pricing frames', () => {

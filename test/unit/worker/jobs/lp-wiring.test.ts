@@ -14,7 +14,7 @@ import {
   LP_MEMORY_LIMIT_BYTES,
   MASTER_BUDGET_FRACTION,
   masterStartBytes,
-} from '../../../../src-worker/lp/memory-estimate';
+} from '../../../../src-worker/lp/solver/memory-estimate';
 import { planProject } from '../../../../src-worker/jobs/project-plan';
 import { runJobRequest } from '../../../../src-worker/jobs/run';
 import { projectSchema } from '../../../../src-shared/protocol/project';
@@ -27,7 +27,7 @@ import {
 } from '../../../../src-shared/protocol/results';
 import { parseJobRequest } from '../../../../src-shared/protocol/validate';
 import { projectWith } from '../../support/project-fixture';
-import { openPricing, type PricingFactory } from '../../../../src-worker/lp/pricing-pool';
+import { openPricing, type PricingFactory } from '../../../../src-worker/lp/pricing/pricing-pool';
 import { progressSchema } from '../../../../src-shared/protocol/messages';
 
 const mech = (domain: string, extra: Record<string, unknown> = {}, kind = 'optimal') => ({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkPrivacy } from '../../../../src-worker/check/privacy-check';
 import { Matrix } from '../../../../src-worker/linalg/matrix';
-import { optimalMechanism } from '../../../../src-worker/lp/optimal-mechanism';
+import { optimalMechanism } from '../../../../src-worker/lp/optimal/optimal-mechanism';
 import { DenseChannel, type Mechanism, type RowSource, toDense } from '../../../../src-worker/mechanism/channel';
 import { tightConstraintsStructured } from '../../../../src-worker/mechanism/implicit/tight-structured';
 import { planarLaplace } from '../../../../src-worker/mechanism/planar-laplace';
