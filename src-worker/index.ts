@@ -11,7 +11,7 @@
 
 /* ---------- jobs: cancel flags, admission, project plans, rows of a result ---------- */
 export { FLAG_CANCEL, FLAG_STOP, checkCancelled } from './jobs/context';
-export { sizeOfDomainInput } from './jobs/admission';
+export { sizeOfDomainInput } from './jobs/domain-size';
 export { planProject } from './jobs/project-plan';
 export { rowsOf } from './jobs/rows-view';
 
