@@ -44,3 +44,6 @@ export { DEFAULT_PRICING_FORM, type PricingOutcome, type PricingRows } from './l
 export { packCertificates, unpackCertificates, verifyOutcome } from './lp/pricing-certificate';
 export { EXACT_PRICING_MAX_SECRETS } from './lp/exact-pricing';
 export { servePricing } from './lp/pricing-port';
+
+/* ---------- the optimal LP's pricing threads on a host's pool ---------- */
+export { withDefaultLpThreads } from './lp/lp-threads';

@@ -50,9 +50,8 @@ import { redactJobError } from './redact';
 import { readCsv } from '../../src-shared/csv/csv-reader';
 import type { QueueSettings } from './queue-settings';
 import type { JobRunner } from '../dispatcher/job-runner';
-import { withDefaultLpThreads } from '../dispatcher/lp-threads';
 import { channelFolderOf, projectChannelRefs, type ChannelStore } from '../dispatcher/channel-store';
-import { keptRowSource, writeChannelCsv } from '../../src-worker/index';
+import { keptRowSource, withDefaultLpThreads, writeChannelCsv } from '../../src-worker/index';
 import { auditExample } from '../project/examples';
 import { UNCONFINED, checkGraphFileName, type PathPolicy } from '../fs/workspace';
 import { MAX_PROJECT_BYTES, type OutsideFiles, type ProjectStore } from './project-store';
@@ -215,9 +214,6 @@ async function redactForFiles(err: JobError, refs: DomainFileRef[]): Promise<Job
   );
 }
 
-/** The app's default lpThreads (the pool size) lives with the pool: dispatcher/lp-threads.ts. */
-export { withDefaultLpThreads };
-
 export class MechStudioHost implements ApiHost {
   private readonly opts: HostOptions;
   private readonly fair: FairJobs;
@@ -340,7 +336,7 @@ export class MechStudioHost implements ApiHost {
     // graph:/dev/zero, csv:/proc/self/mem, a FIFO, a file outside the workspace: refused here, before a worker opens
     // them
     const refs = await placeDomainFiles(req, this.paths);
-    withDefaultLpThreads(req, this.opts.jobs.workers);
+    withDefaultLpThreads(req, { pool: this.opts.jobs.workers });
     const id = await this.fair.submit(session.id, req);
     if (refs.length > 0) this.jobFiles.set(id, refs);
     this.jobOwner.set(id, session);
