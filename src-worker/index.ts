@@ -11,7 +11,7 @@
 
 /* ---------- jobs: cancel flags, admission, project plans, rows of a result ---------- */
 export { FLAG_CANCEL, FLAG_STOP, checkCancelled } from './jobs/context';
-export { sizeOfDomainInput } from './jobs/admission';
+export { sizeOfDomainInput } from './jobs/domain-size';
 export { planProject } from './jobs/project-plan';
 export { rowsOf } from './jobs/rows-view';
 
@@ -45,3 +45,6 @@ export { DEFAULT_PRICING_FORM, type PricingOutcome, type PricingRows } from './l
 export { packCertificates, unpackCertificates, verifyOutcome } from './lp/pricing/pricing-certificate';
 export { EXACT_PRICING_MAX_SECRETS } from './lp/pricing/exact-pricing';
 export { servePricing } from './lp/pricing/pricing-port';
+
+/* ---------- the optimal LP's pricing threads on a host's pool ---------- */
+export { withDefaultLpThreads } from './lp/pricing/lp-threads';

@@ -8,7 +8,7 @@ import {
   type MechanismSpec,
   type AuditRequest,
 } from '../../src-shared/protocol/index';
-import type { KeptChannel } from '../../src-worker/index';
+import { withDefaultLpThreads, type KeptChannel } from '../../src-worker/index';
 import { parseQueueUrl, queueUrlFrom } from '../queue/connection';
 import { REFUSE_SYSTEM_FS, checkReadableFileSync, checkRegularFile, checkWriteTarget } from '../fs/safe-fs';
 import { examplePath, listExamples } from '../project/examples';
@@ -38,7 +38,6 @@ import {
 import { outDir, outFile, queueFlag, readProject } from './run-output';
 import { mapGeoJsonFlags, planRelease } from './release-log';
 import { planReport } from './report';
-import { withDefaultLpThreads } from '../dispatcher/lp-threads';
 import type { CommandName } from './usage';
 
 /** `mechstudio mechanism`: its flags checked, its job or project planned. */
@@ -69,12 +68,12 @@ function planMechanism(args: ParsedArgs): Plan {
     kind: f.need('kind', 'tg') as 'tg',
   };
   Object.assign(req, lpFlags(f, req.kind));
-  // --threads N also prices the optimal LP on N threads (one HiGHS instance each; the same optimum), the pool's size
-  // (dispatcher/lp-threads.ts, as in the app); without it the engine uses every core on large problems.
+  // --threads N also prices the optimal LP on N threads at most the cores (one HiGHS instance each; the same optimum),
+  // as the engine decides it (lp/pricing/lp-threads.ts); without it the engine uses every core on large problems.
   const threadsFlag = args.flags.get('threads');
-  const lpThreads = typeof threadsFlag === 'string' ? parseDecimal(threadsFlag) : null;
-  if (lpThreads !== null && Number.isInteger(lpThreads) && lpThreads >= 1)
-    withDefaultLpThreads(req, Math.min(lpThreads, availableParallelism()));
+  const requested = typeof threadsFlag === 'string' ? parseDecimal(threadsFlag) : null;
+  if (requested !== null && Number.isInteger(requested) && requested >= 1)
+    withDefaultLpThreads(req, { pool: availableParallelism(), requested });
   if (dp.prior !== undefined) req.prior = dp.prior;
   const loss = f.str('loss');
   if (loss !== undefined) req.loss = parseLossArg(loss);

@@ -12,6 +12,7 @@ import { readCsvRows } from '../metric/read-csv';
 import type { Domain } from '../metric/domain';
 import { checkCancelled, type JobContext } from './context';
 import { domainOf } from './handlers';
+import type { JobAdmission } from './admission';
 import { pointsMapping } from './remap-jobs';
 
 function record(t: AuditTest, domain: Domain): AuditTestRecord {
@@ -32,9 +33,9 @@ function record(t: AuditTest, domain: Domain): AuditTestRecord {
   };
 }
 
-export async function auditJob(req: AuditRequest, ctx: JobContext): Promise<AuditResult> {
+export async function auditJob(req: AuditRequest, ctx: JobContext, admission: JobAdmission): Promise<AuditResult> {
   const t0 = performance.now();
-  const domain = domainOf(req, req.domain, ctx);
+  const domain = domainOf(admission, req.domain, ctx);
   const source =
     req.input !== undefined
       ? `samples CSV ${req.input}`

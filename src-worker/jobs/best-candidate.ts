@@ -25,7 +25,7 @@ interface CandidateOptions {
 }
 
 /**
- * An optimal request whose LP is over the decomposition's limits (admission.ts optimalLpRefusal: the master's
+ * An optimal request whose LP is over the decomposition's limits (job-costs.ts optimalLpRefusal: the master's
  * starting columns over its memory budget, or too many privacy rows to build; a 100 x 100 grid is both) but
  * that has a time limit: the best of the cheap candidates (planar Laplace, tight constraints, exponential, each
  * with the optimal remap) is returned, as the LP path returns it when the LP does not beat it, and the record

@@ -32,7 +32,7 @@ import { construct } from './handlers';
 import { channelOfRef } from './kept-channel';
 import { remapConstructed } from './remap-jobs';
 import { assertChannelOnDomain, resolveChannel, resolveDomain, resolveLoss, resolvePrior } from './resolve';
-import { admitBuiltDomain } from './admission';
+import type { JobAdmission } from './admission';
 import { ADMISSION_LIMITS } from '../base/admission-limits';
 
 const DIST: LossSpecInput = { kind: 'dist' };
@@ -126,7 +126,7 @@ function assertGivenOnComparison(req: CompareRequest, domain: Domain, ctx: JobCo
  */
 async function given(
   m: CompareMechanism,
-  req: CompareRequest,
+  admission: JobAdmission,
   domain: Domain,
   ctx: JobContext,
 ): Promise<Built | { note: CompareNote }> {
@@ -137,7 +137,7 @@ async function given(
     return { channel: ch, remapped: false };
   }
   const spec = m.mechanism!;
-  const c = await construct(req, spec, { ...ctx, progress: () => undefined });
+  const c = await construct(admission, spec, { ...ctx, progress: () => undefined });
   if (!c.outcome.exists) return doesNotExist(c.outcome, spec.epsilon);
   const mech = c.outcome.mechanism;
   return {
@@ -155,8 +155,9 @@ async function build(
   prior: Float64Array,
   loss: LossSpecInput,
   ctx: JobContext,
+  admission: JobAdmission,
 ): Promise<Built | { note: CompareNote }> {
-  if (isGivenMechanism(m)) return given(m, req, domain, ctx);
+  if (isGivenMechanism(m)) return given(m, admission, domain, ctx);
   const eps = req.epsilon;
   const o = await buildMechanism(m.kind, domain, eps, {
     prior,
@@ -227,9 +228,13 @@ async function figures(
   return row;
 }
 
-export async function compareJob(req: CompareRequest, ctx: JobContext): Promise<CompareResult> {
+export async function compareJob(
+  req: CompareRequest,
+  ctx: JobContext,
+  admission: JobAdmission,
+): Promise<CompareResult> {
   const domain = resolveDomain(req.domain, ctx.progress);
-  admitBuiltDomain(req, req.domain, domain);
+  admission.built(req.domain, domain);
   const n = domain.n;
   const prior = resolvePrior(req.prior, n, domain);
   const loss = req.loss !== undefined ? resolveLoss(req.loss) : DIST;
@@ -255,7 +260,7 @@ export async function compareJob(req: CompareRequest, ctx: JobContext): Promise<
       betterThanPlanarLaplacePct: null,
     };
     try {
-      const b = await build(m, req, domain, prior, loss, ctx);
+      const b = await build(m, req, domain, prior, loss, ctx, admission);
       if ('note' in b) {
         rows.push(missingRow(base, b.note, t0));
         continue;

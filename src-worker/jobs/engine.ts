@@ -24,7 +24,7 @@ import { privacyTypeCapacities } from '../capacity/privacy-type-capacity';
 import { optimalMechanism, type OptimalLpResult, type OptimalMechanismOptions } from '../lp/optimal/optimal-mechanism';
 import { cheapCandidates } from './cheap-candidates';
 import { bestCandidateOnly } from './best-candidate';
-import { optimalLpRefusalOn } from './admission';
+import { optimalLpRefusalOn } from './job-costs';
 import { decideRegularityByLP } from '../lp/other/regularity-lp';
 import type { LossInput as LpLoss } from '../lp/optimal/loss-input';
 import type { PricingFactory } from '../lp/pricing/pricing-pool';

@@ -14,6 +14,7 @@ import { capacityTableRows } from '../explorer/capacity-rows';
 import { ternaryViewForDomain } from '../explorer/ternary-data';
 import { checkCancelled, type JobContext } from './context';
 import { domainOf } from './handlers';
+import type { JobAdmission } from './admission';
 
 /** The domains of the capacity table: the family line/ring/clique:2..n, or the domain alone. */
 function capacityTableDomains(domain: Domain): Domain[] {
@@ -31,8 +32,12 @@ function partFailure(e: unknown): { kind: 'failed'; message: string } {
   throw e;
 }
 
-export async function explorerJob(req: ExplorerRequest, ctx: JobContext): Promise<ExplorerResult> {
-  const domain = domainOf(req, req.domain, ctx);
+export async function explorerJob(
+  req: ExplorerRequest,
+  ctx: JobContext,
+  admission: JobAdmission,
+): Promise<ExplorerResult> {
+  const domain = domainOf(admission, req.domain, ctx);
   const out: ExplorerResult = {
     type: 'explorer',
     domain: domain.spec,

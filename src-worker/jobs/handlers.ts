@@ -1,39 +1,32 @@
 /**
- * Job handlers: a validated protocol request -> engine calls -> a protocol
- * result. No maths here: every number comes from src-worker/<concept>/ via
- * ./engine. Cancellation: handlers check the signal between steps and pass
- * it to the engine's long loops.
+ * Job handlers of mechanisms: a construction, the measures of a channel or
+ * construction, its privacy check, and the release of a secrets file
+ * (a validated protocol request -> engine calls -> a protocol result), and
+ * the steps other jobs share: a domain built and admitted (domainOf), a
+ * construction (construct). The jobs about a domain alone are in
+ * ./analysis-jobs.ts. No maths here: every number comes from
+ * src-worker/<concept>/ via ./engine. Cancellation: handlers check the
+ * signal between steps and pass it to the engine's long loops.
  */
 import { REL_TOL } from '../../src-shared/numeric/tolerance';
-import { MechError, messageOf } from '../../src-shared/errors';
+import { MechError } from '../../src-shared/errors';
 import type { Domain } from '../metric/domain';
 import type { DenseChannel, RowSource } from '../mechanism/channel';
 import { channelOfRef } from './kept-channel';
 import {
   INLINE_MATRIX_LIMIT,
-  type CapacityRequest,
   type CheckRequest,
   type MeasureRequest,
   type MechanismRequest,
   type MechanismSpec,
-  type RegularRequest,
-  type SweepRequest,
-  type ThresholdRequest,
-  type VerticesRequest,
-  type CapacityResult,
   type CheckResult,
   type MeasureResult,
   type MechanismResult,
-  type RegularResult,
-  type SweepResult,
-  type ThresholdResult,
-  type VerticesResult,
   thinHistory,
   type LpResult,
   type ChannelPayload,
   type DomainInput,
   type ApplyRequest,
-  type JobRequest,
   type ApplyResult,
   type MechanismNote,
   type LossInput,
@@ -48,36 +41,31 @@ import {
   checkChannel,
   expectedLoss,
   measureChannel,
-  posteriorVertices,
-  privacyCapacities,
   qualityLoss,
-  regularity,
-  tightThreshold,
-  type LossSpecInput,
   type MechanismOutcome,
 } from './engine';
 import {
   assertChannelOnDomain,
-  domainText,
   resolveChannel,
   resolveDomain as buildDomain,
   resolveLoss,
   resolvePrior,
 } from './resolve';
-import { admitBuiltDomain, sweepBoundsRefusal } from './admission';
+import type { JobAdmission } from './admission';
 import { ADMISSION_LIMITS } from '../base/admission-limits';
 import { withRowProgress } from './row-progress';
-import type { Mechanism } from '../mechanism/channel';
-import { remapMechanism } from '../remap/bayes-remap';
 import { releaseFile, remapConstructed, type RemapOutcome } from './remap-jobs';
 import { channelLabelsDomain, type SecretsDomain } from '../data/apply';
 import { assertReleasable, type ReleaseCheck } from './release-check';
 import type { PricingEngine, PricingFactory } from '../lp/pricing/pricing-pool';
 
-/** Build a domain input, then price the job again when only the built domain shows its size (files, inline). */
-export function domainOf(req: JobRequest, input: DomainInput, ctx?: JobContext): Domain {
+/**
+ * Build a domain input, then run the admission checks that waited for its size (files, inline: none when the request
+ * showed it).
+ */
+export function domainOf(admission: JobAdmission, input: DomainInput, ctx?: JobContext): Domain {
   const domain = buildDomain(input, ctx?.progress);
-  admitBuiltDomain(req, input, domain);
+  admission.built(input, domain);
   return domain;
 }
 
@@ -160,7 +148,7 @@ function tightSolveEstimate(domain: Domain): string {
  * (dist2 on d ~ 1e300) it is not a finite double. The protocol then carries
  * null (never Infinity, which the result schema rejects).
  */
-function finiteOrNull(x: number): number | null {
+export function finiteOrNull(x: number): number | null {
   return Number.isFinite(x) ? x : null;
 }
 
@@ -211,11 +199,6 @@ function storedChannelWarning(effective: number | null, guaranteed: number): Mec
 }
 
 /**
- * A construction, and with `remap` its Bayesian remap for the prior and loss
- * (docs/remap.md): `channel` is then C . R (what is measured, checked, exported
- * and sampled), `remap` the record comparing the losses.
- */
-/**
  * The host's pricing engines (JobContext.pricing), remembering how many machines priced for the last one
  * (lp.pricingWorkers).
  */
@@ -236,8 +219,13 @@ function withPricingWorkers(progress: JobContext['progress'], workers: () => num
   };
 }
 
+/**
+ * A construction, and with `remap` its Bayesian remap for the prior and loss
+ * (docs/remap.md): `channel` is then C . R (what is measured, checked, exported
+ * and sampled), `remap` the record comparing the losses.
+ */
 export async function construct(
-  req: JobRequest,
+  admission: JobAdmission,
   spec: MechanismSpec,
   ctx: JobContext,
 ): Promise<{
@@ -250,7 +238,7 @@ export async function construct(
   loss?: LossInput;
   defaultLoss?: typeof OPTIMAL_GRID_LOSS;
 }> {
-  const domain = domainOf(req, spec.domain, ctx);
+  const domain = domainOf(admission, spec.domain, ctx);
   checkCancelled(ctx.signal);
   const defaultLoss =
     spec.loss === undefined && spec.kind === 'optimal' && domain.kind === 'grid' ? OPTIMAL_GRID_LOSS : undefined;
@@ -286,8 +274,12 @@ export async function construct(
   return { domain, prior, outcome, ...said, channel: r.channel, remap: r.record };
 }
 
-export async function mechanismJob(req: MechanismRequest, ctx: JobContext): Promise<MechanismResult> {
-  const { domain, prior, outcome, channel: built, remap, loss, defaultLoss } = await construct(req, req, ctx);
+export async function mechanismJob(
+  req: MechanismRequest,
+  ctx: JobContext,
+  admission: JobAdmission,
+): Promise<MechanismResult> {
+  const { domain, prior, outcome, channel: built, remap, loss, defaultLoss } = await construct(admission, req, ctx);
   if (!outcome.exists) {
     return {
       type: 'mechanism',
@@ -375,24 +367,28 @@ export function denseOf(req: { channel?: ChannelPayload; channelRef?: string }, 
   return req.channelRef !== undefined ? channelOfRef(req.channelRef, ctx.keptChannel) : resolveChannel(req.channel!);
 }
 
-export async function measureJob(req: MeasureRequest, ctx: JobContext): Promise<MeasureResult> {
+export async function measureJob(
+  req: MeasureRequest,
+  ctx: JobContext,
+  admission: JobAdmission,
+): Promise<MeasureResult> {
   let ch: RowSource;
   let domain: Domain | null = null;
   let epsilon = req.epsilon;
   if (req.mechanism) {
-    const built = await construct(req, req.mechanism, ctx);
+    const built = await construct(admission, req.mechanism, ctx);
     if (!built.outcome.exists)
       throw new MechError(
         'not-applicable',
         `the ${req.mechanism.kind} mechanism does not exist here: ${built.outcome.note}`,
       );
     ch = withRowProgress(built.channel ?? built.outcome.mechanism.channel, ctx.progress, () => 'measuring');
-    domain = req.domain !== undefined ? domainOf(req, req.domain, ctx) : built.domain;
+    domain = req.domain !== undefined ? domainOf(admission, req.domain, ctx) : built.domain;
     epsilon ??= req.mechanism.epsilon;
   } else {
     const dense = denseOf(req, ctx);
     if (req.domain !== undefined) {
-      domain = domainOf(req, req.domain, ctx);
+      domain = domainOf(admission, req.domain, ctx);
       assertChannelOnDomain(dense, domain);
     }
     ch = dense;
@@ -429,11 +425,11 @@ export async function measureJob(req: MeasureRequest, ctx: JobContext): Promise<
   return out;
 }
 
-export async function checkJob(req: CheckRequest, ctx: JobContext): Promise<CheckResult> {
-  const domain = domainOf(req, req.domain, ctx);
+export async function checkJob(req: CheckRequest, ctx: JobContext, admission: JobAdmission): Promise<CheckResult> {
+  const domain = domainOf(admission, req.domain, ctx);
   let ch: RowSource;
   if (req.mechanism) {
-    const built = await construct(req, req.mechanism, ctx);
+    const built = await construct(admission, req.mechanism, ctx);
     if (!built.outcome.exists)
       throw new MechError(
         'not-applicable',
@@ -471,220 +467,11 @@ export async function checkJob(req: CheckRequest, ctx: JobContext): Promise<Chec
   };
 }
 
-export async function capacityJob(req: CapacityRequest, ctx: JobContext): Promise<CapacityResult> {
-  const domain = domainOf(req, req.domain, ctx);
-  ctx.progress(null, `capacities of ${domain.spec}`);
-  const c = await privacyCapacities(domain, req.epsilon, ctx.signal, ctx.progress);
-  const out: CapacityResult = {
-    type: 'capacity',
-    domain: domain.spec,
-    epsilon: req.epsilon,
-    multiplicative: c.multiplicative,
-    additive: c.additive,
-    rows: domain.n,
-  };
-  if (c.mechanism) {
-    if (c.mechanism.rows * c.mechanism.cols <= (req.inlineLimit ?? INLINE_MATRIX_LIMIT))
-      out.matrix = matrixPayload(c.mechanism);
-    if (req.out) {
-      await writeChannelCsv(c.mechanism, req.out, ctx.signal, ctx.progress);
-      out.csvPath = req.out;
-    }
-  } else if (req.out) {
-    throw new MechError('not-applicable', 'the capacity solver did not return a mechanism to export');
-  }
-  return out;
-}
-
-export async function regularJob(req: RegularRequest, ctx: JobContext): Promise<RegularResult> {
-  const domain = domainOf(req, req.domain, ctx);
-  const prior = resolvePrior(req.prior, domain.n, domain);
-  const r = await regularity(domain, req.epsilon, prior, ctx.signal);
-  const out: RegularResult = {
-    type: 'regular',
-    domain: domain.spec,
-    epsilon: req.epsilon,
-    regular: r.regular,
-    utilityBound: r.regular ? r.utilityBound : null,
-    leakageBound: r.regular ? r.leakageBound : null,
-  };
-  if (r.mu && r.mu.length <= 10_000) out.mu = Array.from(r.mu);
-  out.regularity = r.regularity;
-  if (!r.regular)
-    out.regularFrom =
-      domain.n <= REGULAR_FROM_MAX_SECRETS ? await regularFrom(domain, req.epsilon, prior, ctx.signal) : null;
-  return out;
-}
-
-/**
- * Secrets up to which a non-regular prior's regular eps is searched (about 14 regularity solves of an n x n system).
- */
-const REGULAR_FROM_MAX_SECRETS = 1024;
-
-/**
- * Where a prior that is not regular at eps becomes regular: eps doubled until it is (at most 6 times), then bisected
- * to 1% between the last eps where it was not and the first where it was. Both ends were checked; nothing is claimed
- * between them (regularity need not be monotone in eps on every metric).
- */
-async function regularFrom(
-  domain: Domain,
-  eps: number,
-  prior: Float64Array,
-  signal: AbortSignal,
-): Promise<{ epsilon: number; below: number } | null> {
-  let lo = eps;
-  let hi = eps * 2;
-  for (let k = 0; ; k++) {
-    if ((await regularity(domain, hi, prior, signal)).regular) break;
-    if (k === 5) return null;
-    lo = hi;
-    hi *= 2;
-  }
-  while (hi - lo > 0.01 * hi) {
-    const mid = (lo + hi) / 2;
-    if ((await regularity(domain, mid, prior, signal)).regular) hi = mid;
-    else lo = mid;
-  }
-  return { epsilon: hi, below: lo };
-}
-
-export async function thresholdJob(req: ThresholdRequest, ctx: JobContext): Promise<ThresholdResult> {
-  const domain = domainOf(req, req.domain, ctx);
-  const step = req.step ?? 0.01;
-  const from = req.from ?? step;
-  const to = req.to ?? Math.max(10, from);
-  if ((to - from) / step > 1e6)
-    throw new MechError(
-      'invalid-input',
-      `threshold: the grid from ${from} to ${to} with step ${step} has over a million points`,
-    );
-  const t = await tightThreshold(domain, from, to, step, ctx.signal, ctx.progress);
-  const out: ThresholdResult = { type: 'threshold', domain: domain.spec, epsilon: t.epsilon, from, to, step };
-  if (t.epsilon === null) out.notes = [{ kind: 'none-in-range' }];
-  else if (t.atLowerEnd) out.notes = [{ kind: 'at-lower-end' }];
-  return out;
-}
-
-export async function verticesJob(req: VerticesRequest, ctx: JobContext): Promise<VerticesResult> {
-  const domain = domainOf(req, req.domain, ctx);
-  ctx.progress(null, 'enumerating vertices');
-  const v = await posteriorVertices(domain, req.epsilon, req.kernels ?? false, ctx.signal);
-  const out: VerticesResult = {
-    type: 'vertices',
-    domain: domain.spec,
-    epsilon: req.epsilon,
-    vertices: v.count,
-    kernels: v.kernels,
-  };
-  if (v.count <= (req.listLimit ?? 1000)) {
-    const list: number[][] = [];
-    for (let i = 0; i < v.count; i++) list.push(Array.from(v.vertices.subarray(i * v.n, (i + 1) * v.n)));
-    out.list = list;
-  }
-  return out;
-}
-
-/**
- * Expected loss under the optimal remap for one sweep point. Distance losses
- * on grids take the certified Bayesian remap (remap/bayes-remap.ts: a few
- * guesses per output, proven optimal; whole columns up to WINDOW_MIN_CELLS
- * cells, where it equals the measure bit for bit) instead of the n^3 scan:
- * a 30 x 30 grid point in ~0.2 s instead of ~3 s.
- */
-function sweepLoss(
-  mech: Mechanism,
-  domain: Domain,
-  prior: Float64Array,
-  loss: LossSpecInput,
-  signal: AbortSignal,
-): number {
-  if (domain.structure.grid && (loss.kind === 'dist' || loss.kind === 'dist2')) {
-    const r = remapMechanism(mech, domain, prior, loss, { signal });
-    if (r.valueSlack === 0) return r.remappedLoss;
-  }
-  return expectedLoss(prior, mech.channel, loss, domain, signal).value;
-}
-
-export async function sweepJob(req: SweepRequest, ctx: JobContext): Promise<SweepResult> {
-  const domain = domainOf(req, req.domain, ctx);
-  const prior = resolvePrior(req.prior, domain.n, domain);
-  const loss = req.loss !== undefined ? resolveLoss(req.loss) : undefined;
-  // The whole grid's formula, then the slice asked for: a fanned-out part computes the same floats.
-  const epsilons: number[] = [];
-  const first = req.slice?.start ?? 0;
-  const end = req.slice ? first + req.slice.count : req.steps;
-  for (let k = first; k < end; k++) epsilons.push(req.from + ((req.to - req.from) * k) / (req.steps - 1));
-  const series: SweepResult['series'] = req.kinds.map((kind) => ({
-    kind,
-    utility: [],
-    leakage: [],
-    notes: [],
-    ...(loss ? { expectedLoss: [] } : {}),
-  }));
-  const bounds: SweepResult['bounds'] = { utility: [], leakage: [], notes: [] };
-  const boundsRefused = sweepBoundsRefusal(req, domain);
-  const total = epsilons.length * (req.kinds.length + 1);
-  let done = 0;
-  for (const eps of epsilons) {
-    for (const s of series) {
-      checkCancelled(ctx.signal);
-      ctx.progress(done++ / total, `${s.kind} at eps ${eps.toFixed(3)}`);
-      try {
-        const o = await buildMechanism(s.kind as MechanismSpec['kind'], domain, eps, {
-          prior,
-          signal: ctx.signal,
-          progress: () => undefined,
-          ...(loss ? { loss } : {}),
-        });
-        if (!o.exists) {
-          s.utility.push(null);
-          s.leakage.push(null);
-          s.expectedLoss?.push(null);
-          s.notes!.push({ kind: 'tight-does-not-exist', minZ: o.minZ, minZAt: o.minZAt });
-          continue;
-        }
-        const m = measureChannel(prior, o.mechanism.channel);
-        s.utility.push(m.utility);
-        s.leakage.push(m.leakage);
-        if (loss) s.expectedLoss!.push(finiteOrNull(sweepLoss(o.mechanism, domain, prior, loss, ctx.signal)));
-        s.notes!.push(null);
-      } catch (e) {
-        if (e instanceof MechError && (e.code === 'cancelled' || e.code === 'internal')) throw e;
-        s.utility.push(null);
-        s.leakage.push(null);
-        s.expectedLoss?.push(null);
-        s.notes!.push({ kind: 'failed', message: messageOf(e) });
-      }
-    }
-    checkCancelled(ctx.signal);
-    ctx.progress(done++ / total, `bounds at eps ${eps.toFixed(3)}`);
-    if (boundsRefused) {
-      bounds.utility.push(null);
-      bounds.leakage.push(null);
-      bounds.notes!.push({ kind: 'bounds-too-costly', reason: boundsRefused });
-      continue;
-    }
-    try {
-      const r = await regularity(domain, eps, prior, ctx.signal);
-      bounds.utility.push(r.regular ? r.utilityBound : null);
-      bounds.leakage.push(r.regular ? r.leakageBound : null);
-      bounds.notes!.push(r.regular && r.utilityBound !== null ? null : r.regularity);
-    } catch (e) {
-      if (e instanceof MechError && (e.code === 'cancelled' || e.code === 'internal')) throw e;
-      bounds.utility.push(null);
-      bounds.leakage.push(null);
-      bounds.notes!.push({ kind: 'failed', message: messageOf(e) });
-    }
-  }
-  ctx.progress(1, 'done');
-  return { type: 'sweep', domain: domainText(req.domain, domain), epsilons, series, bounds };
-}
-
 /**
  * Release one output per secret of a CSV file (streaming), from a channel
  * matrix, a construction (remapped if asked) or a channel the app host kept.
  */
-export async function applyJob(req: ApplyRequest, ctx: JobContext): Promise<ApplyResult> {
+export async function applyJob(req: ApplyRequest, ctx: JobContext, admission: JobAdmission): Promise<ApplyResult> {
   let ch: RowSource;
   let domain: SecretsDomain;
   let remap: RemapOutcome['record'] | undefined;
@@ -692,17 +479,17 @@ export async function applyJob(req: ApplyRequest, ctx: JobContext): Promise<Appl
   // private
   let checked: ReleaseCheck | undefined;
   if (req.mechanism) {
-    const built = await construct(req, req.mechanism, ctx);
+    const built = await construct(admission, req.mechanism, ctx);
     if (!built.outcome.exists)
       throw new MechError(
         'not-applicable',
         `the ${req.mechanism.kind} mechanism does not exist here: ${built.outcome.note}`,
       );
     ch = built.channel ?? built.outcome.mechanism.channel;
-    domain = req.domain !== undefined ? domainOf(req, req.domain, ctx) : built.domain;
+    domain = req.domain !== undefined ? domainOf(admission, req.domain, ctx) : built.domain;
     remap = built.remap;
   } else if (req.domain !== undefined) {
-    const d = domainOf(req, req.domain, ctx);
+    const d = domainOf(admission, req.domain, ctx);
     const dense = denseOf(req, ctx);
     assertChannelOnDomain(dense, d);
     ch = dense;

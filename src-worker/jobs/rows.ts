@@ -12,12 +12,13 @@ import { type MechanismSpec, type RowsRequest, type RowsResult } from '../../src
 import { checkCancelled, type JobContext } from './context';
 import { rowsOf } from './rows-view';
 import { construct, denseOf } from './handlers';
+import type { JobAdmission } from './admission';
 
 /** Constructions kept per worker thread (most recent last). */
 const CACHE_SIZE = 2;
 const cache: { key: string; channel: RowSource }[] = [];
 
-async function channelOf(req: RowsRequest, spec: MechanismSpec, ctx: JobContext): Promise<RowSource> {
+async function channelOf(admission: JobAdmission, spec: MechanismSpec, ctx: JobContext): Promise<RowSource> {
   if (spec.kind === 'optimal') {
     throw new MechError(
       'not-applicable',
@@ -31,7 +32,7 @@ async function channelOf(req: RowsRequest, spec: MechanismSpec, ctx: JobContext)
     cache.push(c!);
     return c!.channel;
   }
-  const built = await construct(req, spec, ctx);
+  const built = await construct(admission, spec, ctx);
   if (!built.outcome.exists)
     throw new MechError('not-applicable', `the ${spec.kind} mechanism does not exist here: ${built.outcome.note}`);
   const channel = built.outcome.mechanism.channel;
@@ -45,8 +46,8 @@ export function clearRowsCache(): void {
   cache.length = 0;
 }
 
-export async function rowsJob(req: RowsRequest, ctx: JobContext): Promise<RowsResult> {
-  const ch = req.mechanism ? await channelOf(req, req.mechanism, ctx) : denseOf(req, ctx);
+export async function rowsJob(req: RowsRequest, ctx: JobContext, admission: JobAdmission): Promise<RowsResult> {
+  const ch = req.mechanism ? await channelOf(admission, req.mechanism, ctx) : denseOf(req, ctx);
   checkCancelled(ctx.signal);
   return rowsOf(ch, req, ctx);
 }

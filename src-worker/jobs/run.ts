@@ -8,19 +8,10 @@ import {
   type RunProjectResult,
 } from '../../src-shared/protocol/index';
 import { checkCancelled, type JobContext } from './context';
-import {
-  applyJob,
-  capacityJob,
-  checkJob,
-  measureJob,
-  mechanismJob,
-  regularJob,
-  sweepJob,
-  thresholdJob,
-  verticesJob,
-} from './handlers';
+import { applyJob, checkJob, measureJob, mechanismJob } from './handlers';
+import { capacityJob, regularJob, sweepJob, thresholdJob, verticesJob } from './analysis-jobs';
 import { planProject } from './project-plan';
-import { admitRequest } from './admission';
+import { admitJob } from './admission';
 import { runCaseStudy } from '../casestudy';
 import { compareJob } from './compare-job';
 import { rowsJob } from './rows';
@@ -28,39 +19,40 @@ import { explorerJob } from './explorer-job';
 import { auditJob } from './audit-job';
 
 export async function runJobRequest(req: JobRequest, ctx: JobContext): Promise<JobResult> {
-  // One size-and-work estimate before anything is built (./admission.ts): refuse at once what cannot finish.
-  admitRequest(req);
+  // One size-and-work estimate, entered here once (./admission.ts): what the request shows is refused at once,
+  // before anything is built; the checks a file or inline domain waits for run when the handler builds it.
+  const admission = admitJob(req);
   switch (req.type) {
     case 'mechanism':
-      return mechanismJob(req, ctx);
+      return mechanismJob(req, ctx, admission);
     case 'measure':
-      return measureJob(req, ctx);
+      return measureJob(req, ctx, admission);
     case 'check':
-      return checkJob(req, ctx);
+      return checkJob(req, ctx, admission);
     case 'capacity':
-      return capacityJob(req, ctx);
+      return capacityJob(req, ctx, admission);
     case 'regular':
-      return regularJob(req, ctx);
+      return regularJob(req, ctx, admission);
     case 'threshold':
-      return thresholdJob(req, ctx);
+      return thresholdJob(req, ctx, admission);
     case 'vertices':
-      return verticesJob(req, ctx);
+      return verticesJob(req, ctx, admission);
     case 'sweep':
-      return sweepJob(req, ctx);
+      return sweepJob(req, ctx, admission);
     case 'run-project':
       return runProjectJob(req, ctx);
     case 'case-study':
       return runCaseStudy(req, ctx);
     case 'apply':
-      return applyJob(req, ctx);
+      return applyJob(req, ctx, admission);
     case 'compare':
-      return compareJob(req, ctx);
+      return compareJob(req, ctx, admission);
     case 'rows':
-      return rowsJob(req, ctx);
+      return rowsJob(req, ctx, admission);
     case 'explorer':
-      return explorerJob(req, ctx);
+      return explorerJob(req, ctx, admission);
     case 'audit':
-      return auditJob(req, ctx);
+      return auditJob(req, ctx, admission);
   }
 }
 

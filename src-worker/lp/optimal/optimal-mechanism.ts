@@ -35,6 +35,7 @@ export { RELAXATION_MIN_SECRETS } from './relaxation-bound';
 
 export type { CandidateRecord, LpPrivacyModel, OptimalLpResult } from '../../mechanism/lp-result';
 import type { CandidateRecord, LpPrivacyModel, LpProgress } from '../../mechanism/lp-result';
+import { lpThreads } from '../pricing/lp-threads';
 
 /**
  * Secrets up to which a spanner solve also bounds the exact optimum (one more pricing round over all pairs). Above,
@@ -69,12 +70,6 @@ export function chooseLpModel(domain: Domain, outputs: number): { model: LpPriva
     reason: `${domain.n * outputs} variables, all pairs: its bound certifies the distance to the best possible mechanism`,
   };
 }
-
-/**
- * Pricing threads when none are asked: every core on problems of at least this many variables (n*m), one below
- * (a pricing thread's start, about 0.1 s with its own solver, costs more than it saves on small problems).
- */
-const THREADED_MIN_VARIABLES = 100 * 100;
 
 /**
  * Seconds per pair row and output kept from a time limit for what runs after the rounds, or within a round outside
@@ -112,12 +107,6 @@ export function finishReserveSeconds(
   const checked = model === 'edges' ? 8 * n : (n * (n - 1)) / 2;
   const job = checked * m * (CHECK_SECONDS_PER_PAIR_OUTPUT / Math.max(1, threads)) + n * m * FINISH_SECONDS_PER_ENTRY;
   return Math.min(limit, Math.max(lp, job));
-}
-
-/** Pricing threads of a solve: as asked, else the machine's cores on large problems (THREADED_MIN_VARIABLES). */
-function defaultLpThreads(variables: number, asked?: number): number {
-  if (asked !== undefined) return asked;
-  return variables >= THREADED_MIN_VARIABLES ? Math.max(1, availableParallelism()) : 1;
 }
 
 /**
@@ -405,7 +394,7 @@ async function solveOptimal(
   const deadline = job.limited && chosen ? job.reserve(finishReserveSeconds(chosen.model, n, m, job.seconds)) : job;
   const solveOptions: OptimalMechanismOptions = {
     ...options,
-    threads: defaultLpThreads(n * m, options.threads),
+    threads: lpThreads(options.threads, { variables: n * m }),
     deadline,
     ...(deadline.limited ? { timeLimitSeconds: deadline.seconds } : {}),
   };

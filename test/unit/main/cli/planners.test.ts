@@ -1,7 +1,7 @@
 /** The CLI planners' input boundary: what `apply` and `audit` refuse before any worker opens a file. */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseArgs } from '../../../../src-main/cli/args';
@@ -78,5 +78,19 @@ describe('the command table', () => {
     expect(listed).toEqual(Object.keys(COMMAND_USAGE));
     expect(Object.keys(PLANNERS).sort()).toEqual([...listed].sort());
     expect(listed).toContain('compare');
+  });
+});
+
+describe('mechanism --threads: the optimal LP priced as the engine decides (src-worker/lp/pricing/lp-threads.ts)', () => {
+  const plan = async (extra: string[]) => {
+    const args = parseArgs(['mechanism', '--domain', 'grid:3x3', '--epsilon', '1', '--kind', 'optimal', ...extra]);
+    return (await PLANNERS.mechanism(args, new AbortController().signal)).request as { lpThreads?: number };
+  };
+
+  it('fills --threads N at most the cores; without it leaves the choice to the engine', async () => {
+    const cores = availableParallelism();
+    expect((await plan(['--threads', '1'])).lpThreads).toBe(1);
+    expect((await plan(['--threads', String(cores + 6)])).lpThreads).toBe(cores);
+    expect(await plan([])).not.toHaveProperty('lpThreads');
   });
 });

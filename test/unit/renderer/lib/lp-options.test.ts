@@ -15,12 +15,10 @@ import {
   parseLpText,
 } from '../../../../src-renderer/lib/lp-options';
 import { mechanismRequest } from '../../../../src-shared/project/item-requests';
-import { withDefaultLpThreads } from '../../../../src-main/host/host';
 import { jobEventSchema, lpSampleSchema, progressSchema } from '../../../../src-shared/protocol/messages';
 import { parseJobRequest } from '../../../../src-shared/protocol/validate';
 import { projectSchema } from '../../../../src-shared/protocol/project';
 import { lpSample } from '../../../../src-worker/jobs/engine';
-import type { JobRequest } from '../../../../src-shared/protocol/requests';
 
 const blank = { lpModel: 'auto' as const, delta: '', timeLimit: '', gapPercent: '', threads: '' };
 
@@ -110,35 +108,6 @@ describe('LP editor fields', () => {
       delta: 1.3,
       timeLimitSeconds: 5,
     });
-  });
-
-  it('the host fills lpThreads with its pool size when an optimal request leaves it out, and only then', () => {
-    const base = { type: 'mechanism', domain: 'grid:3x3', epsilon: 1, kind: 'optimal' } as JobRequest;
-    expect(withDefaultLpThreads({ ...base } as JobRequest, 2)).toMatchObject({ lpThreads: 2 });
-    expect(withDefaultLpThreads({ ...base, lpThreads: 1 } as JobRequest, 8)).toMatchObject({ lpThreads: 1 });
-    expect(withDefaultLpThreads({ ...base, kind: 'tight' } as JobRequest, 2)).not.toHaveProperty('lpThreads');
-    const measure = { type: 'measure', mechanism: { domain: 'line:4', epsilon: 1, kind: 'optimal' } } as JobRequest;
-    expect((withDefaultLpThreads(measure, 3) as { mechanism: { lpThreads: number } }).mechanism.lpThreads).toBe(3);
-    expect(withDefaultLpThreads({ ...base } as JobRequest, 1000)).toMatchObject({ lpThreads: 64 });
-    expect(parseJobRequest(withDefaultLpThreads({ ...base } as JobRequest, 2)).ok).toBe(true);
-    // a comparison's optimal rows built from their kind get it too; a given mechanism keeps its own construction
-    const compare = {
-      type: 'compare',
-      domain: 'grid:3x3',
-      epsilon: 1,
-      mechanisms: [
-        { kind: 'optimal' },
-        { kind: 'optimal', lpThreads: 1 },
-        { kind: 'tight' },
-        { kind: 'optimal', mechanism: { domain: 'grid:3x3', epsilon: 1, kind: 'optimal' } },
-      ],
-    } as JobRequest;
-    expect((withDefaultLpThreads(compare, 4) as { mechanisms: unknown[] }).mechanisms).toEqual([
-      { kind: 'optimal', lpThreads: 4 },
-      { kind: 'optimal', lpThreads: 1 },
-      { kind: 'tight' },
-      { kind: 'optimal', mechanism: { domain: 'grid:3x3', epsilon: 1, kind: 'optimal' } },
-    ]);
   });
 
   it('units and gap text', () => {

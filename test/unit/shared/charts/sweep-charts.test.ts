@@ -12,12 +12,17 @@ import {
 } from '../../../../src-shared/charts/sweep-charts';
 import { chartConfig } from '../../../../src-shared/charts/chart-config';
 import { sweepNoteWords } from '../../../../src-shared/charts/note-words';
-import { sweepJob } from '../../../../src-worker/jobs/handlers';
+import { sweepJob } from '../../../../src-worker/jobs/analysis-jobs';
 import { silentContext } from '../../../../src-worker/jobs/context';
 import { buildMechanism, expectedLoss, parseDomain } from '../../../../src-worker/jobs/engine';
-import { admitRequest, sweepBoundsRefusal } from '../../../../src-worker/jobs/admission';
+import { admitJob, admitRequest } from '../../../../src-worker/jobs/admission';
+import { sweepBoundsRefusal } from '../../../../src-worker/jobs/job-costs';
 import type { SweepResult } from '../../../../src-shared/protocol/results';
+import type { SweepRequest } from '../../../../src-shared/protocol/requests';
 import { sweepResultSchema } from '../../../../src-shared/protocol/results';
+
+/** A sweep job as the runner runs it: admitted first (jobs/admission.ts). */
+const sweepRun = (req: SweepRequest) => sweepJob(req, silentContext(), admitJob(req));
 
 const EPS = [0.5, 1, 1.5, 2, 2.5];
 /** A hand-made sweep: tight missing below 1.5 (engine notes), equal to the bound from 1.5 on. */
@@ -194,18 +199,15 @@ describe('sweep charts: what was asked, why points are missing, bounds on top', 
   });
 
   it('a real sweep on a grid: expected distance per mechanism, tight missing at small ε with the engine note, the bound attained by tight', async () => {
-    const r = await sweepJob(
-      {
-        type: 'sweep',
-        domain: 'grid:6x6:step=0.5',
-        kinds: ['planar-laplace', 'tight'],
-        from: 0.5,
-        to: 4,
-        steps: 8,
-        loss: 'dist',
-      },
-      silentContext(),
-    );
+    const r = await sweepRun({
+      type: 'sweep',
+      domain: 'grid:6x6:step=0.5',
+      kinds: ['planar-laplace', 'tight'],
+      from: 0.5,
+      to: 4,
+      steps: 8,
+      loss: 'dist',
+    });
     expect(sweepResultSchema.safeParse(r).success).toBe(true);
     expect(r.bounds.notes).toHaveLength(8);
     const tight = r.series[1]!;
@@ -230,18 +232,15 @@ describe('sweep charts: what was asked, why points are missing, bounds on top', 
 
   it('the expected distance of a grid sweep (certified remap) equals the optimal-remap measure of each mechanism', async () => {
     for (const loss of ['dist', 'dist2'] as const) {
-      const r = await sweepJob(
-        {
-          type: 'sweep',
-          domain: 'grid:5x6:step=0.5',
-          kinds: ['planar-laplace', 'tight', 'exponential'],
-          from: 1,
-          to: 3,
-          steps: 3,
-          loss,
-        },
-        silentContext(),
-      );
+      const r = await sweepRun({
+        type: 'sweep',
+        domain: 'grid:5x6:step=0.5',
+        kinds: ['planar-laplace', 'tight', 'exponential'],
+        from: 1,
+        to: 3,
+        steps: 3,
+        loss,
+      });
       const domain = parseDomain('grid:5x6:step=0.5');
       const prior = new Float64Array(domain.n).fill(1 / domain.n);
       for (const s of r.series) {
@@ -278,10 +277,7 @@ describe('sweep charts: what was asked, why points are missing, bounds on top', 
     expect(sweepBoundsRefusal({ ...big, steps: 4 })).toBeNull();
     // the same path, cheaply: randomised response on a 20 x 20 grid at 70 eps values (70 dense 400^3 solves are over
     // the limit)
-    const r = await sweepJob(
-      { type: 'sweep', domain: 'grid:20x20', kinds: ['rr'], from: 0.5, to: 4, steps: 70 },
-      silentContext(),
-    );
+    const r = await sweepRun({ type: 'sweep', domain: 'grid:20x20', kinds: ['rr'], from: 0.5, to: 4, steps: 70 });
     expect(r.series[0]!.utility.every((v) => v !== null && v > 0)).toBe(true);
     expect(r.bounds.utility.every((v) => v === null)).toBe(true);
     expect(

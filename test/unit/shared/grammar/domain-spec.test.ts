@@ -17,7 +17,7 @@ import {
   parseDomainSpecText,
 } from '../../../../src-shared/grammar/domain-spec';
 import { parseDomainSpec, type TextReader } from '../../../../src-worker/metric/parse-domain-spec';
-import { sizeOfParsedSpec } from '../../../../src-worker/jobs/admission';
+import { sizeOfParsedSpec } from '../../../../src-worker/jobs/domain-size';
 import { domainSize, parseDomainText } from '../../../../src-renderer/editors/domain-spec';
 import { MechError } from '../../../../src-shared/errors';
 import { USAGE } from '../../../../src-main/cli/main';

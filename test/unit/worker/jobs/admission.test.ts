@@ -12,7 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MechError } from '../../../../src-shared/errors';
 import { silentContext, type JobContext } from '../../../../src-worker/jobs/context';
 import { runJobRequest } from '../../../../src-worker/jobs/run';
-import { admitRequest, sizeOfDomainInput } from '../../../../src-worker/jobs/admission';
+import { admitJob, admitRequest } from '../../../../src-worker/jobs/admission';
+import { sizeOfDomainInput } from '../../../../src-worker/jobs/domain-size';
+import { resolveDomain } from '../../../../src-worker/jobs/resolve';
 import { ADMISSION_LIMITS } from '../../../../src-worker/base/admission-limits';
 import { withRowProgress } from '../../../../src-worker/jobs/row-progress';
 import { FunctionRowSource } from '../../../../src-worker/mechanism/function-row-source';
@@ -362,6 +364,63 @@ describe('admission: hostile job requests end in one typed error, before computi
       /Levinson's O\(n\^2\) Toeplitz recursion per eps: 6\.76e\+9/,
     );
     expect(() => admitRequest({ type: 'threshold', domain: 'sum:300,5', to: 2 })).not.toThrow();
+  });
+});
+
+describe('admission: entered once per job, each check run once', () => {
+  /** An inline metric of n points (|i - j|): its size is known only once built. */
+  const inline = (n: number) => ({
+    kind: 'custom' as const,
+    labels: Array.from({ length: n }, (_, i) => `p${i}`),
+    distances: Array.from({ length: n * n }, (_, k) => Math.abs(Math.floor(k / n) - (k % n))),
+  });
+  const admitted = (req: unknown) => {
+    const ran: string[] = [];
+    return { ran, admission: admitJob(req as JobRequest, (name) => ran.push(name)) };
+  };
+
+  it('prices what the request shows before the build, the rest once after it; building again runs nothing', () => {
+    const domain = inline(6);
+    const req = { type: 'check', domain, epsilon: 1, mechanism: spec('line:6', 'rr') };
+    const { ran, admission } = admitted(req);
+    expect(ran).toEqual(['mechanism']);
+    admission.built(domain, resolveDomain(domain));
+    expect(ran).toEqual(['mechanism', 'secrets', 'same domain', 'privacy check']);
+    // the construction builds its own domain (the request sized it), and a handler may build one twice
+    admission.built('line:6', resolveDomain('line:6'));
+    admission.built(domain, resolveDomain(domain));
+    expect(ran).toEqual(['mechanism', 'secrets', 'same domain', 'privacy check']);
+  });
+
+  it('one inline domain named twice is sized by its first build, for every check that reads it', () => {
+    const domain = inline(4);
+    const req = { type: 'measure', domain, mechanism: { ...spec('x', 'rr'), domain }, loss: 'dist' };
+    const { ran, admission } = admitted(req);
+    expect(ran).toEqual([]);
+    admission.built(domain, resolveDomain(domain));
+    admission.built(domain, resolveDomain(domain));
+    expect(ran).toEqual(['secrets', 'mechanism']);
+    // a request whose domains it sizes: every check before the build, nothing after
+    const shown = admitted({ type: 'apply', domain: 'line:5', mechanism: spec('line:5', 'tg'), input: 'x', out: 'y' });
+    expect(shown.ran).toEqual(['secrets', 'mechanism', 'same domain']);
+    shown.admission.built('line:5', resolveDomain('line:5'));
+    expect(shown.ran).toHaveLength(3);
+  });
+
+  it("a refusal that needs the built domain comes from the one step after the build, on the runner's route too", async () => {
+    const domain = inline(3);
+    const req = { type: 'check', domain, epsilon: 1, channel: eye6 };
+    const { ran, admission } = admitted(req);
+    expect(ran).toEqual([]);
+    expect(() => admission.built(domain, resolveDomain(domain))).toThrow(
+      'the channel has 6 secret rows but the domain custom metric on 3 points has 3 points',
+    );
+    expect(ran).toEqual(['secrets']);
+    const r = await refusal(req);
+    expect(r).toMatchObject({
+      code: 'invalid-input',
+      message: 'the channel has 6 secret rows but the domain custom metric on 3 points has 3 points',
+    });
   });
 });
 
