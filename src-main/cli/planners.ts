@@ -41,15 +41,13 @@ import { planReport } from './report';
 import { withDefaultLpThreads } from '../dispatcher/lp-threads';
 import type { CommandName } from './usage';
 
+/** The flags that say which mechanism: mechanism and apply take them alike. */
+const MECHANISM_FLAGS = ['domain', 'epsilon', 'kind', 'prior', 'loss', 'remap'];
+
 /** `mechstudio mechanism`: its flags checked, its job or project planned. */
 function planMechanism(args: ParsedArgs): Plan {
   const f = new Flags(args, [
-    'domain',
-    'epsilon',
-    'kind',
-    'prior',
-    'loss',
-    'remap',
+    ...MECHANISM_FLAGS,
     'out',
     'json',
     'print',
@@ -113,12 +111,7 @@ async function checkedInput(path: string, what: string): Promise<string> {
 async function planApply(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
   const f = new Flags(args, [
     'channel',
-    'domain',
-    'epsilon',
-    'kind',
-    'prior',
-    'loss',
-    'remap',
+    ...MECHANISM_FLAGS,
     'input',
     'out',
     'seed',

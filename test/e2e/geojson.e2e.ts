@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { useHarness, screenshot, openApp, writeProject, openProjectFile } from './helpers';
 import { EARTH_RADIUS_KM } from '../../src-shared/data/points-grid';
 import { featureCollectionSchema } from '../unit/support/geojson-schema';
+import { projectFileV1 } from '../unit/support/project-fixture';
 
 const N = 6;
 const LAT0 = 48.85;
@@ -23,14 +24,15 @@ let file: string;
 let pointsCsv: string;
 const h = useHarness({
   setup: async (started) => {
-    file = writeProject(started, 'map.mechstudio.json', {
-      version: 1,
-      name: 'geo-map',
-      domains: [{ id: 'town', domain: `grid:${N}x${N}:step=0.5` }],
-      priors: [{ id: 'homes', domain: 'town', prior: 'uniform' }],
-      mechanisms: [{ id: 'pl', domain: 'town', kind: 'planar-laplace', epsilon: 2, prior: 'homes' }],
-      analyses: [],
-    });
+    file = writeProject(
+      started,
+      'map.mechstudio.json',
+      projectFileV1('geo-map', {
+        domains: [{ id: 'town', domain: `grid:${N}x${N}:step=0.5` }],
+        priors: [{ id: 'homes', domain: 'town', prior: 'uniform' }],
+        mechanisms: [{ id: 'pl', domain: 'town', kind: 'planar-laplace', epsilon: 2, prior: 'homes' }],
+      }),
+    );
     const rows: string[] = [];
     for (let i = 0; i < 100; i++)
       rows.push(

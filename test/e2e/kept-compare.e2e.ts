@@ -12,6 +12,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { useHarness, screenshot, openApp, writeProject, openProjectFile, numberFieldValue } from './helpers';
+import { projectFileV1 } from '../unit/support/project-fixture';
 
 const LN4 = Math.log(4);
 const IDS = ['pl', 'pl-remap', 'tight', 'exp', 'lp'];
@@ -35,9 +36,7 @@ function fiveMechanisms(): unknown {
   const prior = Array.from({ length: n * n }, (_, i) => 1 + ((i * 7) % 5));
   const s = prior.reduce((a, b) => a + b, 0);
   const at = { domain: 'town', epsilon: LN4, prior: 'pop' };
-  return {
-    version: 1,
-    name: 'five-kept',
+  return projectFileV1('five-kept', {
     domains: [{ id: 'town', name: 'Town 6 x 6', domain: `grid:${n}x${n}:step=0.5` }],
     priors: [{ id: 'pop', domain: 'town', prior: { kind: 'vector', values: prior.map((v) => v / s) } }],
     mechanisms: [
@@ -47,8 +46,7 @@ function fiveMechanisms(): unknown {
       { id: 'exp', kind: 'exponential', ...at },
       { id: 'lp', kind: 'optimal', ...at, loss: 'dist', lpModel: 'exact' },
     ],
-    analyses: [],
-  };
+  });
 }
 
 describe('kept mechanisms compared after a reopen, with no solve', () => {

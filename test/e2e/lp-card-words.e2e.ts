@@ -7,15 +7,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { openApp, openProjectFile, screenshot, useHarness, writeProject } from './helpers';
+import { projectFileV1 } from '../unit/support/project-fixture';
 
-const project = {
-  version: 1,
-  name: 'lp card words',
+const project = projectFileV1('lp card words', {
   domains: [{ id: 'town', domain: 'grid:3x3:step=1' }],
-  priors: [],
   mechanisms: [{ id: 'lp', domain: 'town', kind: 'optimal', epsilon: 1, loss: 'dist' }],
-  analyses: [],
-};
+});
 
 const h = useHarness({ setup: openApp, timeout: 240_000 });
 const shot = (name: string): Promise<void> => screenshot(h.page, `lp-card-${name}`);

@@ -41,6 +41,7 @@ import { CsvTokenizer } from '../../src-main/fs/inputs';
 import { csvParseOracle } from '../unit/support/csv-parse-oracle';
 import { TEMP_PREFIX, writeFileAtomic, writeFileAtomicAsync } from '../../src-main/fs/safe-fs';
 import { argv } from '../unit/support/argv';
+import { projectFileV1 } from '../unit/support/project-fixture';
 
 const bin = fileURLToPath(new URL('../../bin/mechstudio.js', import.meta.url));
 const SEED = 20261124;
@@ -180,14 +181,12 @@ function setupFixtures(): void {
   P.dir = join(dir, 'a-directory');
   mkdirSync(P.dir);
   P.missing = join(dir, 'missing.csv');
-  const project = {
-    version: 1,
-    name: 'hostile harness',
+  const project = projectFileV1('hostile harness', {
     domains: [{ id: 'three', domain: 'line:3' }],
     priors: [{ id: 'p', domain: 'three', prior: 'csv:prior3.csv' }],
     mechanisms: [{ id: 'tg', domain: 'three', kind: 'tg', epsilon: Math.LN2, prior: 'p' }],
     analyses: [{ id: 'm', type: 'measure', mechanism: 'tg', prior: 'p' }],
-  };
+  });
   // Fixture files written as they are: [key in P, file name, content].
   const fixtures: [string, string, string | Buffer][] = [
     ['empty', 'empty.csv', ''],

@@ -21,6 +21,7 @@ import { posteriorLoss } from '../../src-worker/measure/expected-loss';
 import { buildLoss } from '../../src-worker/measure/loss-spec';
 import { seededRandom } from '../../src-shared/numeric/seeded-random';
 import { argv } from '../unit/support/argv';
+import { projectFileV1 } from '../unit/support/project-fixture';
 
 const cli = (args: string[], cwd?: string) => runCli(args, cwd ? { cwd } : {});
 
@@ -330,16 +331,13 @@ describe('project files take remap', () => {
   it('a remapped mechanism in a project (points prior, relative path) reports the same losses as the CLI; remap without a loss is refused', async () => {
     const pdir = mkdtempSync(join(dir, 'proj-'));
     writeFileSync(join(pdir, 'homes.csv'), 'x,y\n0.5,0.5\n0.6,0.4\n2.5,1.5\n1.2,0.3\n0.1,1.9\n');
-    const project = {
-      version: 1,
-      name: 'remap project',
+    const project = projectFileV1('remap project', {
       domains: [{ id: 'g', domain: 'grid:2x3' }],
       priors: [{ id: 'homes', domain: 'g', prior: 'points:homes.csv:box=0,0,3,2:smooth=0.1' }],
       mechanisms: [
         { id: 'pl', domain: 'g', kind: 'planar-laplace', epsilon: 1, prior: 'homes', loss: 'dist', remap: true },
       ],
-      analyses: [],
-    };
+    });
     writeFileSync(join(pdir, 'p.json'), JSON.stringify(project));
     const r = await cli(argv`run ${join(pdir, 'p.json')} --out ${join(pdir, 'out')} --quiet`);
     expect(r.code, r.stderr).toBe(0);

@@ -47,6 +47,17 @@ const OLD_OPTIMAL: LegacyInfo = {
   status: 'target-gap',
 };
 const OPTIMAL_SOLVE = optimalSolveFacts();
+/** An additive capacity's facts, the same in the old info (beside its LP status) and the typed record. */
+const CAPACITY = {
+  capacity: 'additive',
+  value: 0.5,
+  trace: 2,
+  constraintMode: 'all pairs',
+  constraints: 30,
+  variables: 36,
+  solverMs: 8,
+  maxConstraintViolation: 0,
+} as const;
 
 /** [what, the old info, the result's kind, the typed facts it reads as, values kept as recorded]. */
 const CASES: [string, LegacyInfo, string, MechanismFacts, RecordedFact[]][] = [
@@ -123,33 +134,7 @@ const CASES: [string, LegacyInfo, string, MechanismFacts, RecordedFact[]][] = [
     { kind: 'optimal', solve: OPTIMAL_SOLVE } as MechanismFacts,
     [],
   ],
-  [
-    'capacity',
-    {
-      capacity: 'additive',
-      value: 0.5,
-      trace: 2,
-      constraintMode: 'all pairs',
-      constraints: 30,
-      variables: 36,
-      solverMs: 8,
-      maxConstraintViolation: 0,
-      status: 'optimal',
-    },
-    'capacity',
-    {
-      kind: 'capacity',
-      capacity: 'additive',
-      value: 0.5,
-      trace: 2,
-      constraintMode: 'all pairs',
-      constraints: 30,
-      variables: 36,
-      solverMs: 8,
-      maxConstraintViolation: 0,
-    },
-    [],
-  ],
+  ['capacity', { ...CAPACITY, status: 'optimal' }, 'capacity', { kind: 'capacity', ...CAPACITY }, []],
   [
     'kernel',
     { construction: 'kernel', vertices: '0 2 5', size: 3 },
