@@ -11,7 +11,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { useHarness, screenshot, openApp, writeProject, openProjectFile, numberFieldValue } from './helpers';
+import {
+  useHarness,
+  screenshot,
+  openApp,
+  writeProject,
+  openProjectFile,
+  numberFieldValue,
+  computeMechanism,
+} from './helpers';
 import { projectFileV1 } from '../unit/support/project-fixture';
 
 const LN4 = Math.log(4);
@@ -53,8 +61,7 @@ describe('kept mechanisms compared after a reopen, with no solve', () => {
   it('computes the five mechanisms and saves them with their checks', async () => {
     const page = h.page;
     await openProjectFile(page, file, 'five-kept');
-    await page.getByTestId('item-mechanism-lp').click();
-    await page.getByTestId('compute').click();
+    await computeMechanism(page, 'lp');
     await page.getByTestId('lp-result').waitFor({ timeout: 120_000 });
     for (const id of IDS)
       await expect
