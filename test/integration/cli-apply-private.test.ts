@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from './cli-run';
+import { runCli, type CliRun } from './cli-run';
 import { argv } from '../unit/support/argv';
 
 let dir = '';
@@ -26,37 +26,49 @@ beforeAll(async () => {
   writeFileSync(secrets, '0\n1\n2\n');
 }, 60_000);
 
-describe('apply refuses a channel that is not private at the eps it is released under', () => {
-  it('an identity channel without --domain: private at no eps, refused, no file written', async () => {
-    const out = join(dir, 'id-out.csv');
-    const r = await runCli(argv`apply --channel ${identity} --input ${secrets} --out ${out}`);
-    expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe(
-      'mechstudio: apply: the channel is private at no eps: a positive entry faces a zero in the same output (secrets 0 and 1, output 0); it is not released',
-    );
-    expect(existsSync(out)).toBe(false);
-  }, 60_000);
+/** The release refused: exit 2, exactly `message` on stderr, and no file at `out`. */
+function expectRefused(r: CliRun, message: string, out: string): void {
+  expect(r.code).toBe(2);
+  expect(r.stderr.trim()).toBe(message);
+  expect(existsSync(out)).toBe(false);
+}
 
-  it('an identity channel at --epsilon 1 on line:3: effective eps infinite, refused', async () => {
-    const out = join(dir, 'id-eps-out.csv');
-    const r = await runCli(argv`apply --channel ${identity} --domain line:3 --epsilon 1
-      --input ${secrets} --out ${out}`);
-    expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe(
+describe('apply refuses a channel that is not private at the eps it is released under', () => {
+  it.each([
+    [
+      'an identity channel without --domain: private at no eps, refused, no file written',
+      [],
+      'id-out.csv',
+      'mechstudio: apply: the channel is private at no eps: a positive entry faces a zero in the same output (secrets 0 and 1, output 0); it is not released',
+    ],
+    [
+      'an identity channel at --epsilon 1 on line:3: effective eps infinite, refused',
+      argv`--domain line:3 --epsilon 1`,
+      'id-eps-out.csv',
       'mechstudio: apply: the channel is not 1*d-private on line:3: its effective eps is infinite (secrets 0 and 1, output 0); it is not released',
-    );
-    expect(existsSync(out)).toBe(false);
-  }, 60_000);
+    ],
+  ])(
+    '%s',
+    async (_what, flags, name, message) => {
+      const out = join(dir, name);
+      expectRefused(
+        await runCli(argv`apply --channel ${identity} ${flags} --input ${secrets} --out ${out}`),
+        message,
+        out,
+      );
+    },
+    60_000,
+  );
 
   it('the eps=1 truncated geometric: refused at --epsilon 0.5, released at --epsilon 1 with what it was checked at', async () => {
     const out = join(dir, 'tg-out.csv');
     const low = await runCli(argv`apply --channel ${tg} --domain line:5 --epsilon 0.5
       --input ${secrets} --out ${out}`);
-    expect(low.code).toBe(2);
-    expect(low.stderr.trim()).toBe(
+    expectRefused(
+      low,
       'mechstudio: apply: the channel is not 0.5*d-private on line:5: its effective eps is 1 (secrets 0 and 1, output 0); it is not released',
+      out,
     );
-    expect(existsSync(out)).toBe(false);
     const ok = await runCli(argv`apply --channel ${tg} --domain line:5 --epsilon 1 --input ${secrets}
       --out ${out} --json`);
     expect(ok.code, ok.stderr).toBe(0);
