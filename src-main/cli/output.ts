@@ -22,7 +22,7 @@ import {
   type MechanismResult,
   type RemapResult,
 } from '../../src-shared/protocol/index';
-import { fmt } from '../../src-shared/charts/result-table';
+import { fmt, MEASURE_FIGURES } from '../../src-shared/charts/result-table';
 import { compareTableText } from '../../src-shared/charts/compare-report';
 import { auditTestFormula, auditTestText, auditVerdictText, detectionLines } from '../../src-shared/charts/audit-words';
 import { factRows } from '../../src-shared/charts/fact-rows';
@@ -115,14 +115,7 @@ export function jsonFor(req: JobRequest, r: JobResult): Record<string, unknown> 
         ...(r.note ? { note: r.note } : {}),
       };
     case 'measure': {
-      const o = pick(r, [
-        'vulnerability',
-        'posteriorVulnerability',
-        'leakage',
-        'utility',
-        'multiplicativeCapacity',
-        'additiveCapacity',
-      ]);
+      const o = pick(r, [...MEASURE_FIGURES]);
       if (req.type === 'measure' && req.loss !== undefined) o.expectedLoss = r.expectedLoss ?? null;
       if (req.type === 'measure' && req.epsilon !== undefined) o.effectiveEpsilon = r.effectiveEpsilon ?? null;
       return o;

@@ -40,15 +40,13 @@ import { mapGeoJsonFlags, planRelease } from './release-log';
 import { planReport } from './report';
 import type { CommandName } from './usage';
 
+/** The flags that say which mechanism: mechanism and apply take them alike. */
+const MECHANISM_FLAGS = ['domain', 'epsilon', 'kind', 'prior', 'loss', 'remap'];
+
 /** `mechstudio mechanism`: its flags checked, its job or project planned. */
 function planMechanism(args: ParsedArgs): Plan {
   const f = new Flags(args, [
-    'domain',
-    'epsilon',
-    'kind',
-    'prior',
-    'loss',
-    'remap',
+    ...MECHANISM_FLAGS,
     'out',
     'json',
     'print',
@@ -112,12 +110,7 @@ async function checkedInput(path: string, what: string): Promise<string> {
 async function planApply(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
   const f = new Flags(args, [
     'channel',
-    'domain',
-    'epsilon',
-    'kind',
-    'prior',
-    'loss',
-    'remap',
+    ...MECHANISM_FLAGS,
     'input',
     'out',
     'seed',
@@ -332,13 +325,17 @@ async function planMeasure(args: ParsedArgs, signal: AbortSignal): Promise<Plan>
   };
 }
 
+/** --domain and --epsilon, in that order (the example a missing --domain is shown with, else line:6). */
+function domainAndEpsilon(f: Flags, example = 'line:6'): { domain: string; epsilon: number } {
+  return { domain: resolveDomainArg(f.need('domain', example)), epsilon: f.needPositive('epsilon', '0.693') };
+}
+
 /** `mechstudio check`: its flags checked, its job or project planned. */
 async function planCheck(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
   const f = new Flags(args, ['channel', 'domain', 'epsilon', 'json', 'quiet']);
   noPositional(args);
   const channelPath = resolve(f.need('channel', 'mech.csv'));
-  const domain = resolveDomainArg(f.need('domain', 'line:6'));
-  const epsilon = f.needPositive('epsilon', '0.693');
+  const { domain, epsilon } = domainAndEpsilon(f);
   // the domain's size first: a channel with more rows is refused at its first extra row
   const c = await readChannelCsv(channelPath, signal, domainPointsFromText(domain));
   const req: JobRequest = { type: 'check', ...(c.channel ? { channel: c.channel } : {}), domain, epsilon };
@@ -349,11 +346,7 @@ async function planCheck(args: ParsedArgs, signal: AbortSignal): Promise<Plan> {
 function planCapacity(args: ParsedArgs): Plan {
   const f = new Flags(args, ['domain', 'epsilon', 'out', 'json', 'quiet']);
   noPositional(args);
-  const req: JobRequest = {
-    type: 'capacity',
-    domain: resolveDomainArg(f.need('domain', 'line:6')),
-    epsilon: f.needPositive('epsilon', '0.693'),
-  };
+  const req: JobRequest = { type: 'capacity', ...domainAndEpsilon(f) };
   const out = f.str('out');
   return { request: req, ...outFile(out), json: f.bool('json'), print: false };
 }
@@ -362,8 +355,7 @@ function planCapacity(args: ParsedArgs): Plan {
 function planRegular(args: ParsedArgs): Plan {
   const f = new Flags(args, ['domain', 'epsilon', 'prior', 'json', 'quiet']);
   noPositional(args);
-  const domain = resolveDomainArg(f.need('domain', 'line:6'));
-  const epsilon = f.needPositive('epsilon', '0.693');
+  const { domain, epsilon } = domainAndEpsilon(f);
   const req: JobRequest = {
     type: 'regular',
     domain,
@@ -391,12 +383,7 @@ function planThreshold(args: ParsedArgs): Plan {
 function planVertices(args: ParsedArgs): Plan {
   const f = new Flags(args, ['domain', 'epsilon', 'kernels', 'json', 'quiet']);
   noPositional(args);
-  const req: JobRequest = {
-    type: 'vertices',
-    domain: resolveDomainArg(f.need('domain', 'line:3')),
-    epsilon: f.needPositive('epsilon', '0.693'),
-    kernels: f.bool('kernels'),
-  };
+  const req: JobRequest = { type: 'vertices', ...domainAndEpsilon(f, 'line:3'), kernels: f.bool('kernels') };
   return { request: req, json: f.bool('json'), print: false };
 }
 

@@ -1,5 +1,5 @@
 /** Each analysis result as a flat table (for its CSV file and summary.md). */
-import type { AuditResult, JobResult } from '../protocol/index';
+import type { AuditResult, JobResult, MeasureResult } from '../protocol/index';
 import { compareColumns } from './compare-report';
 import { CAPACITY_CSV_HEADER } from '../explorer/capacity-table';
 
@@ -7,6 +7,16 @@ interface Table {
   header: string[];
   rows: (string | number | boolean | null)[][];
 }
+
+/** The figures every measure reports, in the order the table and the CLI's --json give them. */
+export const MEASURE_FIGURES = [
+  'vulnerability',
+  'posteriorVulnerability',
+  'leakage',
+  'utility',
+  'multiplicativeCapacity',
+  'additiveCapacity',
+] as const satisfies readonly (keyof MeasureResult)[];
 
 function keyValue(obj: Record<string, unknown>, keys: string[]): Table {
   return {
@@ -47,12 +57,7 @@ export function resultTable(r: JobResult): Table {
       return keyValue(r, [
         'rows',
         'cols',
-        'vulnerability',
-        'posteriorVulnerability',
-        'leakage',
-        'utility',
-        'multiplicativeCapacity',
-        'additiveCapacity',
+        ...MEASURE_FIGURES,
         'minCapacity',
         'expectedLoss',
         'qualityLoss',

@@ -73,50 +73,32 @@ function orderStatistic(x: Int32Array, r: number): number {
   return Int32Array.from(x).sort()[r - 1]!;
 }
 
+/** A query on U values in 0..V whose answer is one of those values (labelled and valued as itself). */
+function valueQuery(
+  u: number,
+  V: number,
+  metric: DatabaseMetric,
+  name: string,
+  evaluate: (x: Int32Array) => number,
+): QueryInstance {
+  const database = valueDatabase(u, V, metric);
+  return { database, query: { name, answers: V + 1, answerLabel: String, answerValue: (y) => y, evaluate } };
+}
+
 /** p-percentile (nearest rank) of U values in 0..V. */
 export function percentileQuery(u: number, V: number, p: number, metric: DatabaseMetric = 'hamming'): QueryInstance {
   if (typeof p !== 'number' || !Number.isFinite(p) || p <= 0 || p > 100)
     invalid(`percentile P must be a number in (0, 100], got ${String(p)}`);
-  const database = valueDatabase(u, V, metric);
   const r = percentileRank(u, p);
-  return {
-    database,
-    query: {
-      name: `percentile:${u},${V},${p}`,
-      answers: V + 1,
-      answerLabel: String,
-      answerValue: (y) => y,
-      evaluate: (x) => orderStatistic(x, r),
-    },
-  };
+  return valueQuery(u, V, metric, `percentile:${u},${V},${p}`, (x) => orderStatistic(x, r));
 }
 
 export function maxQuery(u: number, V: number, metric: DatabaseMetric = 'hamming'): QueryInstance {
-  const database = valueDatabase(u, V, metric);
-  return {
-    database,
-    query: {
-      name: `max:${u},${V}`,
-      answers: V + 1,
-      answerLabel: String,
-      answerValue: (y) => y,
-      evaluate: (x) => Math.max(...x),
-    },
-  };
+  return valueQuery(u, V, metric, `max:${u},${V}`, (x) => Math.max(...x));
 }
 
 export function minQuery(u: number, V: number, metric: DatabaseMetric = 'hamming'): QueryInstance {
-  const database = valueDatabase(u, V, metric);
-  return {
-    database,
-    query: {
-      name: `min:${u},${V}`,
-      answers: V + 1,
-      answerLabel: String,
-      answerValue: (y) => y,
-      evaluate: (x) => Math.min(...x),
-    },
-  };
+  return valueQuery(u, V, metric, `min:${u},${V}`, (x) => Math.min(...x));
 }
 
 /**

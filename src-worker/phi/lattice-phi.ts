@@ -137,27 +137,26 @@ interface LatticeSolveOptions {
 
 /** Solve Phi x = b by (preconditioned) CG with FFT products. */
 export function solveLatticePhi(lp: LatticePhi, b: Float64Array, opts: LatticeSolveOptions = {}): CgResult {
-  const { op } = lp;
-  if (b.length !== op.n)
-    throw new MechError('invalid-input', `right-hand side has ${b.length} entries, the domain has ${op.n}`);
-  const usePre = opts.precondition ?? lp.preconditioned;
-  return conjugateGradient(
-    (x, out) => op.apply(x, out),
-    b,
-    usePre ? (r, out) => op.applySpectrum(lp.precondSpectrum, r, out) : null,
-    {
-      ...(opts.tol !== undefined ? { tol: opts.tol } : {}),
-      ...(opts.maxIter !== undefined ? { maxIter: opts.maxIter } : {}),
-      ...(opts.onIteration ? { onIteration: opts.onIteration } : {}),
-    },
-  );
+  if (b.length !== lp.op.n)
+    throw new MechError('invalid-input', `right-hand side has ${b.length} entries, the domain has ${lp.op.n}`);
+  return krylovSolve(conjugateGradient, lp, b, opts);
 }
 
 /** Solve Phi x = b by preconditioned MINRES (Phi symmetric but indefinite). */
 export function minresLatticePhi(lp: LatticePhi, b: Float64Array, opts: LatticeSolveOptions = {}): CgResult {
+  return krylovSolve(minres, lp, b, opts);
+}
+
+/** A Krylov solver (CG or MINRES, one signature) on Phi x = b: FFT products, the circulant preconditioner if asked. */
+function krylovSolve(
+  solver: typeof conjugateGradient,
+  lp: LatticePhi,
+  b: Float64Array,
+  opts: LatticeSolveOptions,
+): CgResult {
   const { op } = lp;
   const usePre = opts.precondition ?? lp.preconditioned;
-  return minres(
+  return solver(
     (x, out) => op.apply(x, out),
     b,
     usePre ? (r, out) => op.applySpectrum(lp.precondSpectrum, r, out) : null,

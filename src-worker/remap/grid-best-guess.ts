@@ -199,27 +199,19 @@ export class GridBestGuess {
     visit(Math.min(R - 1, Math.max(0, Math.round(mr / S))) * C + Math.min(C - 1, Math.max(0, Math.round(mc / S))));
     // A slack that is not small against the values cannot certify anything: give up at once (the caller widens the
     // window).
-    if (outside > 0 && !(outside * this.maxLossFrom(bestW) <= 1e-6 * bestF)) {
-      return {
-        w: bestW,
-        value: bestF,
-        slack: outside * this.maxLossFrom(bestW),
-        certified: false,
-        evaluated: idx.length,
-      };
-    }
+    // giving up: the best cell so far, with the slack the cells outside the window leave
+    const uncertified = () => ({
+      w: bestW,
+      value: bestF,
+      slack: outside * this.maxLossFrom(bestW),
+      certified: false,
+      evaluated: idx.length,
+    });
+    if (outside > 0 && !(outside * this.maxLossFrom(bestW) <= 1e-6 * bestF)) return uncertified();
     const diam = Math.hypot(R, C);
     for (;;) {
       // With a slack, a long search means the window is too small: give up (the caller widens it).
-      if (outside > 0 && idx.length > 64) {
-        return {
-          w: bestW,
-          value: bestF,
-          slack: outside * this.maxLossFrom(bestW),
-          certified: false,
-          evaluated: idx.length,
-        };
-      }
+      if (outside > 0 && idx.length > 64) return uncertified();
       const U = upper;
       const k = idx.length;
       const br = Math.floor(bestW / C);

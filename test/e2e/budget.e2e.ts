@@ -7,7 +7,15 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { useHarness, screenshot, openApp, writeProject, openProjectFile } from './helpers';
+import {
+  useHarness,
+  screenshot,
+  openApp,
+  writeProject,
+  openProjectFile,
+  computeMechanism,
+  downloadTo,
+} from './helpers';
 
 const file0 = { name: 'old.csv', size: 4, sha256: '0'.repeat(64) };
 let file: string;
@@ -44,8 +52,7 @@ describe('the privacy budget in the Apply view', () => {
   it('refuses a release past the budget with the total stated, releases it once confirmed, and logs it in the project', async () => {
     const page = h.page;
     await openProjectFile(page, file, 'budget-study');
-    await page.getByTestId('item-mechanism-tg').click();
-    await page.getByTestId('compute').click();
+    await computeMechanism(page, 'tg');
     await page.getByTestId('apply-view').waitFor({ timeout: 60_000 });
     await page.getByTestId('apply-population').fill('clinic');
     await page.getByTestId('apply-file').setInputFiles(secretsCsv);
@@ -69,11 +76,7 @@ describe('the privacy budget in the Apply view', () => {
     expect(await page.getByTestId('apply-summary').count()).toBe(0);
 
     await page.getByTestId('apply-over-budget').check();
-    const [d] = await Promise.all([
-      page.waitForEvent('download', { timeout: 60_000 }),
-      page.getByTestId('apply-run').click(),
-    ]);
-    await d.saveAs(join(h.tmp, 'released.csv'));
+    await downloadTo(page, 'apply-run', join(h.tmp, 'released.csv'));
     await page.getByTestId('apply-summary').waitFor({ timeout: 60_000 });
     await expect.poll(() => spent.textContent()).toContain("Privacy spent on 'clinic': 1.25 over 2 releases");
     await page.getByTestId('dirty').waitFor();

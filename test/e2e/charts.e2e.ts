@@ -3,9 +3,8 @@
  * (test-output/screenshots/charts-*.png), with the properties that make them readable asserted on the drawn chart.
  */
 import { describe, expect, it } from 'vitest';
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { choosePath, ROOT, SHOTS, useHarness, writeProject, openExample } from './helpers';
+import { SHOTS, useHarness, openExample, openSmallGeo } from './helpers';
 
 const h = useHarness({
   setup: async (started) => {
@@ -45,27 +44,7 @@ describe('case-study charts', () => {
     // the example on a 20 x 20 grid and a 10 x 10 city (a lumpy population), the full-resolution LP within 10 s: the
     // same chart in seconds its data file in the project's own folder (a file outside it would be listed and asked
     // about first)
-    mkdirSync(join(h.tmp, 'projects/data'), { recursive: true });
-    copyFileSync(join(ROOT, 'resources/data/city-population.csv'), join(h.tmp, 'projects/data/city-population.csv'));
-    const text = readFileSync(join(ROOT, 'resources/examples/geo.json'), 'utf8').replaceAll(
-      'csv:../data/',
-      'csv:data/',
-    );
-    const geo = JSON.parse(text) as {
-      name: string;
-      caseStudies: { params: Record<string, unknown> }[];
-    };
-    geo.name = 'Geo charts';
-    const population = Array.from({ length: 100 }, (_, i) => 1 + ((i * 37) % 11));
-    Object.assign(geo.caseStudies[0]!.params, {
-      size: 20,
-      citySide: 10,
-      population,
-      fullLpEpsilons: [1],
-      fullLpTimeLimit: 10,
-    });
-    await choosePath(h.page, 'cmd-open', writeProject(h, 'geo-charts.json', geo), true);
-    await expect.poll(() => h.page.getByTestId('doc-title').textContent(), { timeout: 30_000 }).toContain('Geo charts');
+    await openSmallGeo(h, 'geo-charts.json', 'Geo charts');
     await h.page.getByTestId('item-case-study-geo').click();
     expect(await shootCaseCharts('geo')).toBe(3);
     const city = await chartBox('city-error');

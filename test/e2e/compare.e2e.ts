@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
-import { SHOTS, useHarness, openApp, choosePath } from './helpers';
+import { SHOTS, useHarness, openApp, choosePath, computeMechanism } from './helpers';
 
 const h = useHarness({
   setup: async (started) => {
@@ -245,8 +245,7 @@ describe('compare mechanisms and map views', () => {
     await expect.poll(() => page.getByTestId('doc-title').textContent()).toContain('Computed mechanisms');
     await page.getByTestId('item-mechanism-pl').click();
     await page.getByTestId('heatmap').waitFor({ timeout: 60_000 });
-    await page.getByTestId('item-mechanism-opt').click();
-    await page.getByTestId('compute').click();
+    await computeMechanism(page, 'opt');
     await page.getByTestId('lp-result').waitFor({ timeout: 120_000 });
     const objective = Number((await page.getByTestId('lp-objective').textContent())!.replace(' km', ''));
     expect(objective).toBeGreaterThan(0);

@@ -7,9 +7,19 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { useHarness, screenshot, openApp, writeProject, openProjectFile } from './helpers';
+import {
+  useHarness,
+  screenshot,
+  openApp,
+  writeProject,
+  openProjectFile,
+  importPoints,
+  computeMechanism,
+  downloadTo,
+} from './helpers';
 import { EARTH_RADIUS_KM } from '../../src-shared/data/points-grid';
 import { featureCollectionSchema } from '../unit/support/geojson-schema';
+import { projectFileV1 } from '../unit/support/project-fixture';
 
 const N = 6;
 const LAT0 = 48.85;
@@ -23,14 +33,15 @@ let file: string;
 let pointsCsv: string;
 const h = useHarness({
   setup: async (started) => {
-    file = writeProject(started, 'map.mechstudio.json', {
-      version: 1,
-      name: 'geo-map',
-      domains: [{ id: 'town', domain: `grid:${N}x${N}:step=0.5` }],
-      priors: [{ id: 'homes', domain: 'town', prior: 'uniform' }],
-      mechanisms: [{ id: 'pl', domain: 'town', kind: 'planar-laplace', epsilon: 2, prior: 'homes' }],
-      analyses: [],
-    });
+    file = writeProject(
+      started,
+      'map.mechstudio.json',
+      projectFileV1('geo-map', {
+        domains: [{ id: 'town', domain: `grid:${N}x${N}:step=0.5` }],
+        priors: [{ id: 'homes', domain: 'town', prior: 'uniform' }],
+        mechanisms: [{ id: 'pl', domain: 'town', kind: 'planar-laplace', epsilon: 2, prior: 'homes' }],
+      }),
+    );
     const rows: string[] = [];
     for (let i = 0; i < 100; i++)
       rows.push(
@@ -47,24 +58,12 @@ describe("a mechanism's map as GeoJSON", () => {
   it('downloads the map On the grid as valid RFC 7946 GeoJSON with the clicked cell its row of the channel', async () => {
     const page = h.page;
     await openProjectFile(page, file, 'geo-map');
-    await page.getByTestId('item-prior-homes').click();
-    await page.getByTestId('points-box').fill(BOX);
-    await page.getByTestId('points-box').dispatchEvent('change');
-    await page.getByTestId('points-file').setInputFiles(pointsCsv);
-    await expect
-      .poll(() => page.getByTestId('points-recorded').textContent())
-      .toContain('Imported from homes.csv (100 points inside)');
-    await page.getByTestId('item-mechanism-pl').click();
-    await page.getByTestId('compute').click();
+    await importPoints(page, 'homes', BOX, pointsCsv, 'Imported from homes.csv (100 points inside)');
+    await computeMechanism(page, 'pl');
     await page.getByTestId('tab-grid').click({ timeout: 60_000 });
     await page.getByTestId('grid-distribution').waitFor();
-    const [d] = await Promise.all([
-      page.waitForEvent('download', { timeout: 30_000 }),
-      page.getByTestId('export-geojson').click(),
-    ]);
-    expect(d.suggestedFilename()).toBe('pl-map.geojson');
     const path = join(h.tmp, 'pl-map.geojson');
-    await d.saveAs(path);
+    expect(await downloadTo(page, 'export-geojson', path, 30_000)).toBe('pl-map.geojson');
     await screenshot(page, 'geojson-map');
     const raw = JSON.parse(readFileSync(path, 'utf8')) as { name: string };
     const fc = featureCollectionSchema.parse(raw);

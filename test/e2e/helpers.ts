@@ -7,7 +7,7 @@
  * profile. No Electron binary is needed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
@@ -245,6 +245,57 @@ export async function choosePath(
 export async function openProjectFile(page: Page, path: string, title: string): Promise<void> {
   await choosePath(page, 'cmd-open', path);
   await expect.poll(() => page.getByTestId('doc-title').textContent(), { timeout: 30_000 }).toContain(title);
+}
+
+/**
+ * Open the geo example made small (a 20 x 20 grid, a 10 x 10 city of a lumpy population, the full-resolution LP within
+ * 10 s) from FILE in the projects folder, its data file copied into that folder (a file outside it would be listed and
+ * asked about first), renamed `name` when given; waits until the title says its name.
+ */
+export async function openSmallGeo(h: Harness, file: string, name?: string): Promise<void> {
+  mkdirSync(join(h.tmp, 'projects/data'), { recursive: true });
+  copyFileSync(join(ROOT, 'resources/data/city-population.csv'), join(h.tmp, 'projects/data/city-population.csv'));
+  const text = readFileSync(join(ROOT, 'resources/examples/geo.json'), 'utf8').replaceAll('csv:../data/', 'csv:data/');
+  const geo = JSON.parse(text) as { name: string; caseStudies: { params: Record<string, unknown> }[] };
+  if (name !== undefined) geo.name = name;
+  const population = Array.from({ length: 100 }, (_, i) => 1 + ((i * 37) % 11));
+  Object.assign(geo.caseStudies[0]!.params, {
+    size: 20,
+    citySide: 10,
+    population,
+    fullLpEpsilons: [1],
+    fullLpTimeLimit: 10,
+  });
+  await choosePath(h.page, 'cmd-open', writeProject(h, file, geo), true);
+  await expect.poll(() => h.page.getByTestId('doc-title').textContent(), { timeout: 30_000 }).toContain(geo.name);
+}
+
+/**
+ * Import prior `id`'s points from the lat,lon CSV at `csv`, binned inside `box` (lon,lat corners), and wait until its
+ * editor says what it recorded (`recorded`).
+ */
+export async function importPoints(page: Page, id: string, box: string, csv: string, recorded: string): Promise<void> {
+  await page.getByTestId(`item-prior-${id}`).click();
+  await page.getByTestId('points-box').fill(box);
+  await page.getByTestId('points-box').dispatchEvent('change');
+  await page.getByTestId('points-file').setInputFiles(csv);
+  await expect.poll(() => page.getByTestId('points-recorded').textContent()).toContain(recorded);
+}
+
+/** Select mechanism `id` in the sidebar and compute it. */
+export async function computeMechanism(page: Page, id: string): Promise<void> {
+  await page.getByTestId(`item-mechanism-${id}`).click();
+  await page.getByTestId('compute').click();
+}
+
+/**
+ * Click `testid` and save the browser download it starts (web mode's exports) at `path`, waiting `timeout` ms at most
+ * for it to start; returns its suggested name.
+ */
+export async function downloadTo(page: Page, testid: string, path: string, timeout = 60_000): Promise<string> {
+  const [d] = await Promise.all([page.waitForEvent('download', { timeout }), page.getByTestId(testid).click()]);
+  await d.saveAs(path);
+  return d.suggestedFilename();
 }
 
 /** Parse a SPEC §8 channel CSV (labels may be quoted). */

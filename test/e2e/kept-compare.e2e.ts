@@ -11,7 +11,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { useHarness, screenshot, openApp, writeProject, openProjectFile, numberFieldValue } from './helpers';
+import {
+  useHarness,
+  screenshot,
+  openApp,
+  writeProject,
+  openProjectFile,
+  numberFieldValue,
+  computeMechanism,
+} from './helpers';
+import { projectFileV1 } from '../unit/support/project-fixture';
 
 const LN4 = Math.log(4);
 const IDS = ['pl', 'pl-remap', 'tight', 'exp', 'lp'];
@@ -35,9 +44,7 @@ function fiveMechanisms(): unknown {
   const prior = Array.from({ length: n * n }, (_, i) => 1 + ((i * 7) % 5));
   const s = prior.reduce((a, b) => a + b, 0);
   const at = { domain: 'town', epsilon: LN4, prior: 'pop' };
-  return {
-    version: 1,
-    name: 'five-kept',
+  return projectFileV1('five-kept', {
     domains: [{ id: 'town', name: 'Town 6 x 6', domain: `grid:${n}x${n}:step=0.5` }],
     priors: [{ id: 'pop', domain: 'town', prior: { kind: 'vector', values: prior.map((v) => v / s) } }],
     mechanisms: [
@@ -47,16 +54,14 @@ function fiveMechanisms(): unknown {
       { id: 'exp', kind: 'exponential', ...at },
       { id: 'lp', kind: 'optimal', ...at, loss: 'dist', lpModel: 'exact' },
     ],
-    analyses: [],
-  };
+  });
 }
 
 describe('kept mechanisms compared after a reopen, with no solve', () => {
   it('computes the five mechanisms and saves them with their checks', async () => {
     const page = h.page;
     await openProjectFile(page, file, 'five-kept');
-    await page.getByTestId('item-mechanism-lp').click();
-    await page.getByTestId('compute').click();
+    await computeMechanism(page, 'lp');
     await page.getByTestId('lp-result').waitFor({ timeout: 120_000 });
     for (const id of IDS)
       await expect

@@ -11,7 +11,17 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { useHarness, screenshot, openApp, writeProject, openProjectFile, countPixels } from './helpers';
+import {
+  useHarness,
+  screenshot,
+  openApp,
+  writeProject,
+  openProjectFile,
+  countPixels,
+  importPoints,
+  computeMechanism,
+  downloadTo,
+} from './helpers';
 import { EARTH_RADIUS_KM } from '../../src-shared/data/points-grid';
 import { seededRandom } from '../../src-shared/numeric/seeded-random';
 
@@ -66,32 +76,13 @@ const shot = (name: string): Promise<void> => screenshot(h.page, `kept-lp-${name
 const jobs = (text: string): Promise<number> => h.page.getByTestId('job-row').filter({ hasText: text }).count();
 const folder = (): string => file.replace(/\.json$/, '.channels');
 
-/**
- * Click `testid` and save the browser download it starts (web mode's exports) at `path`; returns its suggested name.
- */
-async function downloadTo(testid: string, path: string): Promise<string> {
-  const [d] = await Promise.all([
-    h.page.waitForEvent('download', { timeout: 60_000 }),
-    h.page.getByTestId(testid).click(),
-  ]);
-  await d.saveAs(path);
-  return d.suggestedFilename();
-}
-
 describe('an optimal LP kept with its project across a server restart', () => {
   it('imports the prior from lat/lon points, solves the LP to its time limit and saves the channel beside the project', async () => {
     const page = h.page;
     await openProjectFile(page, file, 'kept-lp');
-    await page.getByTestId('item-prior-homes').click();
-    await page.getByTestId('points-box').fill(BOX);
-    await page.getByTestId('points-box').dispatchEvent('change');
-    await page.getByTestId('points-file').setInputFiles(pointsCsv);
-    await expect
-      .poll(() => page.getByTestId('points-recorded').textContent())
-      .toContain('Imported from homes.csv (2000 points inside)');
+    await importPoints(page, 'homes', BOX, pointsCsv, 'Imported from homes.csv (2000 points inside)');
 
-    await page.getByTestId('item-mechanism-lp').click();
-    await page.getByTestId('compute').click();
+    await computeMechanism(page, 'lp');
     const result = page.getByTestId('lp-result');
     await result.waitFor({ timeout: 120_000 });
     expect(await result.getAttribute('data-stopped-by')).toBe('time-limit');
@@ -141,7 +132,7 @@ describe('an optimal LP kept with its project across a server restart', () => {
 
     // Export CSV: written by the host from the kept doubles, shown in the jobs panel
     const csv = join(h.tmp, 'lp-channel.csv');
-    expect(await downloadTo('export-csv', csv)).toBe('lp-channel.csv');
+    expect(await downloadTo(page, 'export-csv', csv)).toBe('lp-channel.csv');
     const lines = readFileSync(csv, 'utf8').trimEnd().split('\n');
     expect(lines).toHaveLength(N * N + 1);
     expect(lines[1]!.split(',').length).toBe(N * N + 2); // the quoted label "(0,0)" holds a comma
@@ -155,7 +146,7 @@ describe('an optimal LP kept with its project across a server restart', () => {
     expect(await page.getByTestId('apply-header').inputValue()).toBe('auto');
     await page.getByTestId('apply-header').selectOption('yes');
     const released = join(h.tmp, 'released.csv');
-    expect(await downloadTo('apply-run', released)).toBe('lp-released.csv');
+    expect(await downloadTo(page, 'apply-run', released)).toBe('lp-released.csv');
     await page.getByTestId('apply-summary').waitFor({ timeout: 60_000 });
     expect(await page.getByTestId('apply-summary').textContent()).toContain('Released 300 rows');
     const out = readFileSync(released, 'utf8').split('\n');

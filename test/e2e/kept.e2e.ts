@@ -10,6 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { useHarness, screenshot, openApp, writeProject, openProjectFile, numberFieldValue } from './helpers';
+import { projectFileV1 } from '../unit/support/project-fixture';
 
 let file: string;
 const LN4 = Math.log(4);
@@ -31,9 +32,7 @@ function keptProject(): unknown {
   const n = 6;
   const prior = Array.from({ length: n * n }, (_, i) => 1 + ((i * 7) % 5));
   const s = prior.reduce((a, b) => a + b, 0);
-  return {
-    version: 1,
-    name: 'kept-results',
+  return projectFileV1('kept-results', {
     domains: [{ id: 'town', name: 'Town 6 x 6', domain: `grid:${n}x${n}:step=0.5` }],
     priors: [{ id: 'pop', domain: 'town', prior: { kind: 'vector', values: prior.map((v) => v / s) } }],
     mechanisms: [
@@ -41,7 +40,7 @@ function keptProject(): unknown {
       { id: 'lp', domain: 'town', kind: 'optimal', epsilon: 1, prior: 'pop', loss: 'dist', lpModel: 'exact' },
     ],
     analyses: [{ id: 'pl-measures', type: 'measure', mechanism: 'pl', loss: 'dist' }],
-  };
+  });
 }
 
 describe('results kept, inputs validated', () => {

@@ -10,7 +10,7 @@
  *   analyses computed.
  */
 import { describe, expect, it } from 'vitest';
-import { useHarness, countPixels, newCityGrid, runNewAnalysis, screenshot, openApp } from './helpers';
+import { useHarness, countPixels, newCityGrid, runNewAnalysis, screenshot, openApp, computeMechanism } from './helpers';
 import { runJobRequest } from '../../src-worker/jobs/run';
 import { silentContext } from '../../src-worker/jobs/context';
 import { parseJobRequest } from '../../src-shared/protocol/validate';
@@ -30,8 +30,7 @@ describe('large domains first-class', () => {
     const page = h.page;
     await newCityGrid(page, 30, 30);
 
-    await page.getByTestId('item-mechanism-planar').click();
-    await page.getByTestId('compute').click();
+    await computeMechanism(page, 'planar');
     // was: "too large to display"; now the block-mean heat map computed by the engine
     await page.getByTestId('large-note').waitFor({ timeout: 120_000 });
     await page.getByTestId('heatmap').waitFor({ timeout: 60_000 });

@@ -6,16 +6,14 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { openApp, openProjectFile, screenshot, useHarness, writeProject } from './helpers';
+import { openApp, openProjectFile, screenshot, useHarness, writeProject, computeMechanism } from './helpers';
+import { projectFileV1 } from '../unit/support/project-fixture';
+import { LP_NO_BOUND_YET } from '../unit/support/lp-result-records';
 
-const project = {
-  version: 1,
-  name: 'lp card words',
+const project = projectFileV1('lp card words', {
   domains: [{ id: 'town', domain: 'grid:3x3:step=1' }],
-  priors: [],
   mechanisms: [{ id: 'lp', domain: 'town', kind: 'optimal', epsilon: 1, loss: 'dist' }],
-  analyses: [],
-};
+});
 
 const h = useHarness({ setup: openApp, timeout: 240_000 });
 const shot = (name: string): Promise<void> => screenshot(h.page, `lp-card-${name}`);
@@ -28,8 +26,7 @@ describe('the LP card with and without a bound', () => {
     const page = h.page;
     file = writeProject(h, 'lp-words.mechstudio.json', project);
     await openProjectFile(page, file, 'lp card words');
-    await page.getByTestId('item-mechanism-lp').click();
-    await page.getByTestId('compute').click();
+    await computeMechanism(page, 'lp');
     await page.getByTestId('lp-result').waitFor({ timeout: 120_000 });
     expect(await page.getByTestId('lp-result').getAttribute('data-chosen')).toBe('tight+remap');
     expect(await text('lp-exact-bound')).toMatch(/^\d\.\d+ km \(certified: no private mechanism does better\)$/);
@@ -48,16 +45,7 @@ describe('the LP card with and without a bound', () => {
       results: { lp: { result: { lp: Record<string, unknown> } } };
     };
     saved.name = 'lp card no bound';
-    Object.assign(saved.results.lp.result.lp, {
-      chosen: 'lp',
-      exactLowerBound: 0,
-      lowerBound: 0,
-      gap: 1,
-      rounds: 0,
-      stoppedBy: 'time-limit',
-      timeLimitReached: true,
-      history: [],
-    });
+    Object.assign(saved.results.lp.result.lp, { ...LP_NO_BOUND_YET, history: [] });
     writeFileSync(file, JSON.stringify(saved));
     await openProjectFile(page, file, 'lp card no bound');
     await page.getByTestId('item-mechanism-lp').click();

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { useHarness, screenshot, openApp, openProjectFile } from './helpers';
+import { useHarness, screenshot, openApp, openProjectFile, downloadTo, computeMechanism } from './helpers';
 import { EPS, writeStudy, type Study } from '../integration/report-fixture';
 
 let study: Study;
@@ -32,18 +32,12 @@ describe('the study report in the app', () => {
     const page = h.page;
     await openProjectFile(page, study.path, 'Downtown');
     // the one mechanism the study never computed: computed here, so it is current
-    await page.getByTestId('item-mechanism-later').click();
-    await page.getByTestId('compute').click();
+    await computeMechanism(page, 'later');
     await expect
       .poll(() => page.getByTestId('status-later').getAttribute('data-status'), { timeout: 60_000 })
       .toBe('done');
-    const [d] = await Promise.all([
-      page.waitForEvent('download', { timeout: 120_000 }),
-      page.getByTestId('cmd-report').click(),
-    ]);
-    expect(d.suggestedFilename()).toBe('Downtown-b-study-b-report.html');
     const file = join(h.tmp, 'report.html');
-    await d.saveAs(file);
+    expect(await downloadTo(page, 'cmd-report', file, 120_000)).toBe('Downtown-b-study-b-report.html');
     const html = readFileSync(file, 'utf8');
     // the prior's file as the host read it when the project was opened (the page holds its numbers)
     const prior = readFileSync(join(h.tmp, 'projects', 'prior.csv'));

@@ -6,9 +6,7 @@
  * every drawn chart has something drawn on it.
  */
 import { describe, expect, it } from 'vitest';
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { choosePath, countPixels, openApp, ROOT, screenshot, useHarness, writeProject, openExample } from './helpers';
+import { countPixels, openApp, screenshot, useHarness, openExample, openSmallGeo } from './helpers';
 
 const h = useHarness({ setup: openApp });
 
@@ -144,24 +142,7 @@ describe('a tour of every example and every view', () => {
   }
 
   it('example geo (on a 20 x 20 grid and a 10 x 10 city, the full LP within 10 s)', async () => {
-    mkdirSync(join(h.tmp, 'projects/data'), { recursive: true });
-    copyFileSync(join(ROOT, 'resources/data/city-population.csv'), join(h.tmp, 'projects/data/city-population.csv'));
-    const geo = JSON.parse(
-      readFileSync(join(ROOT, 'resources/examples/geo.json'), 'utf8').replaceAll('csv:../data/', 'csv:data/'),
-    ) as {
-      name: string;
-      caseStudies: { params: Record<string, unknown> }[];
-    };
-    const population = Array.from({ length: 100 }, (_, i) => 1 + ((i * 37) % 11));
-    Object.assign(geo.caseStudies[0]!.params, {
-      size: 20,
-      citySide: 10,
-      population,
-      fullLpEpsilons: [1],
-      fullLpTimeLimit: 10,
-    });
-    await choosePath(h.page, 'cmd-open', writeProject(h, 'geo-tour.json', geo), true);
-    await expect.poll(() => h.page.getByTestId('doc-title').textContent(), { timeout: 30_000 }).toContain('Geo');
+    await openSmallGeo(h, 'geo-tour.json');
     expect(await tourItems('geo', false)).toBeGreaterThan(0);
   });
 

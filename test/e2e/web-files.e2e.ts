@@ -12,23 +12,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Download, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { openApp, parseChannelCsv, screenshot, useHarness } from './helpers';
+import { openApp, parseChannelCsv, screenshot, useHarness, computeMechanism } from './helpers';
+import { projectFileV1 } from '../unit/support/project-fixture';
 
 const N = 250; // 62,500 entries: beyond what a result carries inline, so the host writes the CSV
-const project = {
-  version: 1,
-  name: 'files round trip',
+const project = projectFileV1('files round trip', {
   domains: [
     { id: 'line', domain: `line:${N}` },
     { id: 'town', domain: 'grid:3x3:step=1' },
   ],
-  priors: [],
   mechanisms: [
     { id: 'tg', domain: 'line', kind: 'tg', epsilon: 0.5 },
     { id: 'lp', domain: 'town', kind: 'optimal', epsilon: 1, loss: 'dist' },
   ],
-  analyses: [],
-};
+});
 
 const h = useHarness({ setup: openApp, timeout: 240_000 });
 const shot = (name: string): Promise<void> => screenshot(h.page, `web-files-${name}`);
@@ -79,8 +76,7 @@ describe('web mode: downloads and uploads', () => {
       .toContain('files round trip');
     await expect.poll(() => page.getByTestId('toast').textContent()).toContain('opened round trip.mechstudio.json');
     // the optimal LP waits for its Compute
-    await page.getByTestId('item-mechanism-lp').click();
-    await page.getByTestId('compute').click();
+    await computeMechanism(page, 'lp');
     await page.getByTestId('lp-result').waitFor({ timeout: 120_000 });
     before = { lp: await shown(page, 'lp'), tg: await shown(page, 'tg') };
     expect(Number(before.tg.utility)).toBeGreaterThan(0);

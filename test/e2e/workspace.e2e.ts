@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useHarness, screenshot, openApp, writeProject, choosePath } from './helpers';
+import { projectFileV1 } from '../unit/support/project-fixture';
 
 let file: string;
 let prior: string;
@@ -17,14 +18,14 @@ const h = useHarness({
     mkdirSync(join(started.tmp, 'data'), { recursive: true });
     prior = join(started.tmp, 'data', 'prior.csv');
     writeFileSync(prior, '0.5\n0.25\n0.25\n');
-    file = writeProject(started, 'refs.mechstudio.json', {
-      version: 1,
-      name: 'refers-out',
-      domains: [{ id: 'l', domain: 'line:3' }],
-      priors: [{ id: 'p', domain: 'l', prior: 'csv:../data/prior.csv' }],
-      mechanisms: [],
-      analyses: [],
-    });
+    file = writeProject(
+      started,
+      'refs.mechstudio.json',
+      projectFileV1('refers-out', {
+        domains: [{ id: 'l', domain: 'line:3' }],
+        priors: [{ id: 'p', domain: 'l', prior: 'csv:../data/prior.csv' }],
+      }),
+    );
     await openApp(started);
   },
   timeout: 240_000,

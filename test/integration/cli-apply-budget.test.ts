@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectSchema } from '../../src-shared/protocol/index';
 import { runCli } from './cli-run';
+import { argv } from '../unit/support/argv';
 
 let dir = '';
 let secrets = '';
@@ -24,22 +25,8 @@ function writeProject(name: string, extra: Record<string, unknown> = {}): string
   return p;
 }
 const apply = (project: string, eps: string, out: string, more: string[] = []): ReturnType<typeof runCli> =>
-  runCli([
-    'apply',
-    '--domain',
-    'line:5',
-    '--epsilon',
-    eps,
-    '--kind',
-    'tg',
-    '--input',
-    secrets,
-    '--out',
-    join(dir, out),
-    '--project',
-    project,
-    ...more,
-  ]);
+  runCli(argv`apply --domain line:5 --epsilon ${eps} --kind tg --input ${secrets} --out ${join(dir, out)}
+    --project ${project} ${more}`);
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'ms-apply-budget-'));
@@ -117,22 +104,10 @@ describe('apply --project records releases against the privacy budget', () => {
 
   it('--channel with --project needs the eps the release spends', async () => {
     const ch = join(dir, 'tg.csv');
-    expect(
-      (await runCli(['mechanism', '--domain', 'line:5', '--epsilon', '1', '--kind', 'tg', '--out', ch, '--quiet']))
-        .code,
-    ).toBe(0);
+    expect((await runCli(argv`mechanism --domain line:5 --epsilon 1 --kind tg --out ${ch} --quiet`)).code).toBe(0);
     const p = writeProject('p3.json');
-    const r = await runCli([
-      'apply',
-      '--channel',
-      ch,
-      '--input',
-      secrets,
-      '--out',
-      join(dir, 'ch-out.csv'),
-      '--project',
-      p,
-    ]);
+    const r = await runCli(argv`apply --channel ${ch} --input ${secrets}
+      --out ${join(dir, 'ch-out.csv')} --project ${p}`);
     expect(r.stderr.trim()).toBe(
       'mechstudio: apply --project with --channel needs --domain and --epsilon: the eps the release spends from the budget is the one the channel is checked at',
     );

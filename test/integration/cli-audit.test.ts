@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { runCli } from './cli-run';
 import { auditExample } from '../../src-main/project/examples';
 import { runJob } from '../unit/support/run-job';
+import { argv } from '../unit/support/argv';
 
 let dir = '';
 beforeAll(() => {
@@ -32,17 +33,7 @@ describe('mechstudio audit', () => {
   it('--json has the documented keys; a claim below the samples is refuted, one above is not', async () => {
     const file = join(dir, 'krr.csv');
     writeFileSync(file, krrSamples(4000));
-    const r = await runCli([
-      'audit',
-      '--samples',
-      file,
-      '--domain',
-      'clique:3',
-      '--epsilon',
-      '0.5',
-      '--json',
-      '--quiet',
-    ]);
+    const r = await runCli(argv`audit --samples ${file} --domain clique:3 --epsilon 0.5 --json --quiet`);
     expect(r.code, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout) as Record<string, unknown>;
     for (const k of ['verdict', 'epsilonLowerBound', 'witness', 'samples', 'pairsTested']) expect(j).toHaveProperty(k);
@@ -55,18 +46,7 @@ describe('mechstudio audit', () => {
     const w = j.witness as { secrets: string[]; event: string[]; distance: number };
     expect(w.event).toEqual([w.secrets[0]]);
     expect(w.distance).toBe(1);
-    const ok = await runCli([
-      'audit',
-      '--samples',
-      file,
-      '--domain',
-      'clique:3',
-      '--epsilon',
-      '1.2',
-      '--confidence',
-      '0.95',
-      '--quiet',
-    ]);
+    const ok = await runCli(argv`audit --samples ${file} --domain clique:3 --epsilon 1.2 --confidence 0.95 --quiet`);
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stdout).toMatch(
       /^not refuted: with 95% confidence the effective ε is at least 0\.9\d* per unit of distance, not above the claimed 1\.2: the samples do not contradict the claim\n/,
@@ -92,17 +72,8 @@ describe('mechstudio audit', () => {
         i % 5 === 0 ? '2.5,0.5,0.5,0.5' : '2.5,0.5,2.5,0.5',
       );
     writeFileSync(file, lines.join('\n') + '\n');
-    const r = await runCli([
-      'audit',
-      '--samples',
-      file,
-      '--prior',
-      `points:${pts}:cell=1:box=0,0,3,1`,
-      '--epsilon',
-      '0.1',
-      '--json',
-      '--quiet',
-    ]);
+    const r = await runCli(argv`audit --samples ${file} --prior points:${pts}:cell=1:box=0,0,3,1
+      --epsilon 0.1 --json --quiet`);
     expect(r.code, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout) as { verdict: string; mode: string; witness: { distance: number; event: string[] } };
     expect(j.mode).toBe('points');
@@ -114,7 +85,7 @@ describe('mechstudio audit', () => {
   it('a log of one secret: verdict not-tested with the reason, exit 0, never "not refuted"', async () => {
     const file = join(dir, 'one-secret.csv');
     writeFileSync(file, `secret,released\n${Array.from({ length: 60 }, (_, i) => `1,${i % 4}`).join('\n')}\n`);
-    const j = await runCli(['audit', '--samples', file, '--domain', 'line:4', '--epsilon', '1', '--json']);
+    const j = await runCli(argv`audit --samples ${file} --domain line:4 --epsilon 1 --json`);
     expect(j.code).toBe(0);
     const o = JSON.parse(j.stdout) as { verdict: string; pairsTested: number; note: string };
     expect([o.verdict, o.pairsTested, o.note]).toEqual([
@@ -122,7 +93,7 @@ describe('mechstudio audit', () => {
       0,
       'the log has samples of 1 secret; an audit needs two',
     ]);
-    const t = await runCli(['audit', '--samples', file, '--domain', 'line:4', '--epsilon', '1']);
+    const t = await runCli(argv`audit --samples ${file} --domain line:4 --epsilon 1`);
     expect(t.stdout.split('\n')[0]).toBe(
       'not tested: the log has samples of 1 secret; an audit needs two (no verdict on the claimed ε = 1: these samples can neither refute nor support it)',
     );
@@ -132,19 +103,19 @@ describe('mechstudio audit', () => {
   it('bad input: one line naming what is wrong, exit 2', async () => {
     const file = join(dir, 'bad.csv');
     writeFileSync(file, 'secret,released\n0,1\n0,7\n');
-    const r = await runCli(['audit', '--samples', file, '--domain', 'line:4', '--epsilon', '1']);
+    const r = await runCli(argv`audit --samples ${file} --domain line:4 --epsilon 1`);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
       `mechstudio: samples CSV ${file}, line 3: the released value is not a point of line:4 (nothing is dropped: fix or remove the row)\n`,
     );
     writeFileSync(file, 'secret,released\n0,1\n7,0\n');
-    const s = await runCli(['audit', '--samples', file, '--domain', 'line:4', '--epsilon', '1']);
+    const s = await runCli(argv`audit --samples ${file} --domain line:4 --epsilon 1`);
     expect(s.code).toBe(2);
     expect(s.stderr).toMatch(/line 3: the secret is not a point of line:4/);
-    const c = await runCli(['audit', '--samples', file, '--domain', 'line:4', '--epsilon', '1', '--confidence', '1']);
+    const c = await runCli(argv`audit --samples ${file} --domain line:4 --epsilon 1 --confidence 1`);
     expect(c.code).toBe(2);
     expect(c.stderr).toMatch(/--confidence must be a number strictly between 0 and 1/);
-    const p = await runCli(['audit', '--samples', file, '--domain', 'line:4', '--epsilon', '1', '--prior', 'uniform']);
+    const p = await runCli(argv`audit --samples ${file} --domain line:4 --epsilon 1 --prior uniform`);
     expect(p.code).toBe(2);
     expect(p.stderr).toMatch(/--prior in audit gives the grid of point samples only/);
   }, 60_000);

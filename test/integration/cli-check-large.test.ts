@@ -14,6 +14,7 @@ import { DenseChannel } from '../../src-worker/mechanism/channel';
 import { writeChannelCsv } from '../../src-worker/jobs/channel-csv';
 import { MAX_REQUEST_CHANNEL_ENTRIES } from '../../src-shared/protocol/common';
 import { runCli } from './cli-run';
+import { argv } from '../unit/support/argv';
 
 const COLS = 2_100_000;
 let file = '';
@@ -32,23 +33,13 @@ beforeAll(async () => {
 describe('check and measure on a channel CSV over the inline limit', () => {
   it('check: private at eps 1 with effective eps ln 2, not private at eps 0.5 (the worst pair named)', async () => {
     expect(2 * COLS).toBeGreaterThan(MAX_REQUEST_CHANNEL_ENTRIES);
-    const ok = await runCli(['check', '--channel', file, '--domain', 'line:2', '--epsilon', '1', '--json', '--quiet']);
+    const ok = await runCli(argv`check --channel ${file} --domain line:2 --epsilon 1 --json --quiet`);
     expect(ok.stderr).toBe('');
     expect(ok.code).toBe(0);
     const r = JSON.parse(ok.stdout) as { private: boolean; effectiveEpsilon: number };
     expect(r.private).toBe(true);
     expect(r.effectiveEpsilon).toBeCloseTo(Math.LN2, 15);
-    const bad = await runCli([
-      'check',
-      '--channel',
-      file,
-      '--domain',
-      'line:2',
-      '--epsilon',
-      '0.5',
-      '--json',
-      '--quiet',
-    ]);
+    const bad = await runCli(argv`check --channel ${file} --domain line:2 --epsilon 0.5 --json --quiet`);
     expect(bad.code).toBe(0);
     const v = JSON.parse(bad.stdout) as {
       private: boolean;
@@ -59,7 +50,7 @@ describe('check and measure on a channel CSV over the inline limit', () => {
   }, 120_000);
 
   it('measure: the same file, its effective eps and leakage', async () => {
-    const m = await runCli(['measure', '--channel', file, '--domain', 'line:2', '--epsilon', '1', '--json', '--quiet']);
+    const m = await runCli(argv`measure --channel ${file} --domain line:2 --epsilon 1 --json --quiet`);
     expect(m.stderr).toBe('');
     const r = JSON.parse(m.stdout) as { effectiveEpsilon: number; leakage: number };
     expect(r.effectiveEpsilon).toBeCloseTo(Math.LN2, 15);

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { runCli } from './cli-run';
 import { gridDomain } from '../../src-worker/metric/grid';
 import { planarLaplace } from '../../src-worker/mechanism/planar-laplace';
+import { argv } from '../unit/support/argv';
 
 const cli = (args: string[]) => runCli(args);
 
@@ -19,17 +20,9 @@ describe('mechstudio compare', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mechstudio-compare-'));
     const csv = join(dir, 't.csv');
     const png = join(dir, 'c.png');
-    const args = [
-      'compare',
-      '--domain',
-      'grid:6x7:step=0.5',
-      '--epsilon',
-      '1.5',
-      '--kinds',
-      'planar-laplace,planar-laplace+remap,exponential',
-      '--quiet',
-    ];
-    const r = await cli([...args, '--out', csv, '--png', png]);
+    const args = argv`compare --domain grid:6x7:step=0.5 --epsilon 1.5
+      --kinds planar-laplace,planar-laplace+remap,exponential --quiet`;
+    const r = await cli(argv`${args} --out ${csv} --png ${png}`);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/expected distance \(km\)/);
@@ -64,7 +57,7 @@ describe('mechstudio compare', () => {
   }, 60_000);
 
   it('exits 2 on a bad --kinds item, naming it', async () => {
-    const r = await cli(['compare', '--domain', 'grid:3x3', '--epsilon', '1', '--kinds', 'planar-laplace,plnar']);
+    const r = await cli(argv`compare --domain grid:3x3 --epsilon 1 --kinds planar-laplace,plnar`);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/'plnar' is not a mechanism kind/);
   });

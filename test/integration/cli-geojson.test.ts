@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './cli-run';
 import { featureCollectionSchema } from '../unit/support/geojson-schema';
+import { argv } from '../unit/support/argv';
 
 let dir = '';
 let secrets = '';
@@ -26,21 +27,8 @@ describe('apply --geojson', () => {
   it('writes the released lat,lon points as a valid FeatureCollection, one Point [lon, lat] per released row', async () => {
     const out = join(dir, 'pts-out.csv');
     const gj = join(dir, 'pts-out.geojson');
-    const r = await runCli([
-      'apply',
-      '--prior',
-      `points:${pts}:cell=0.5`,
-      '--epsilon',
-      '1',
-      '--kind',
-      'planar-laplace',
-      '--input',
-      pts,
-      '--out',
-      out,
-      '--geojson',
-      gj,
-    ]);
+    const r = await runCli(argv`apply --prior points:${pts}:cell=0.5 --epsilon 1 --kind planar-laplace
+      --input ${pts} --out ${out} --geojson ${gj}`);
     expect(r.code, r.stderr).toBe(0);
     const fc = featureCollectionSchema.parse(JSON.parse(readFileSync(gj, 'utf8')));
     expect(fc.features).toHaveLength(40);
@@ -54,21 +42,8 @@ describe('apply --geojson', () => {
   }, 60_000);
 
   it('refuses --geojson for secrets that are not points on a lat,lon grid', async () => {
-    const r = await runCli([
-      'apply',
-      '--domain',
-      'line:5',
-      '--epsilon',
-      '1',
-      '--kind',
-      'tg',
-      '--input',
-      secrets,
-      '--out',
-      join(dir, 'g.csv'),
-      '--geojson',
-      join(dir, 'g.geojson'),
-    ]);
+    const r = await runCli(argv`apply --domain line:5 --epsilon 1 --kind tg --input ${secrets}
+      --out ${join(dir, 'g.csv')} --geojson ${join(dir, 'g.geojson')}`);
     expect(r.stderr.trim()).toBe(
       'mechstudio: --geojson needs point secrets on a lat,lon grid: give --prior points:FILE.csv of lat,lon points (the released cells are then lat,lon)',
     );
@@ -79,20 +54,8 @@ describe('apply --geojson', () => {
 describe('mechanism --geojson', () => {
   it("writes one counter-clockwise cell polygon per cell with the focus cell's row of the channel (summing to 1)", async () => {
     const gj = join(dir, 'map.geojson');
-    const r = await runCli([
-      'mechanism',
-      '--prior',
-      `points:${pts}:cell=0.5`,
-      '--epsilon',
-      '1',
-      '--kind',
-      'planar-laplace',
-      '--geojson',
-      gj,
-      '--focus',
-      '4',
-      '--json',
-    ]);
+    const r = await runCli(argv`mechanism --prior points:${pts}:cell=0.5 --epsilon 1 --kind planar-laplace
+      --geojson ${gj} --focus 4 --json`);
     expect(r.code, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout) as { rows: number; geojson: string };
     expect(j.geojson).toBe(gj);
@@ -109,24 +72,13 @@ describe('mechanism --geojson', () => {
 
   it('on a grid too large to come back inline, reads the focus row from the --out channel CSV (and needs --out)', async () => {
     const gj = join(dir, 'big.geojson');
-    const base = [
-      'mechanism',
-      '--prior',
-      `points:${pts}:cell=0.1`,
-      '--epsilon',
-      '1',
-      '--kind',
-      'planar-laplace',
-      '--geojson',
-      gj,
-      '--focus',
-      '7',
-    ];
+    const base = argv`mechanism --prior points:${pts}:cell=0.1 --epsilon 1 --kind planar-laplace
+      --geojson ${gj} --focus 7`;
     const no = await runCli(base);
     expect(no.stderr.trim()).toMatch(
       /^mechstudio: --geojson on \d+ cells needs --out FILE.csv \(the channel is read back from it\)$/,
     );
-    const r = await runCli([...base, '--out', join(dir, 'big.csv'), '--json']);
+    const r = await runCli(argv`${base} --out ${join(dir, 'big.csv')} --json`);
     expect(r.code, r.stderr).toBe(0);
     const rows = (JSON.parse(r.stdout) as { rows: number }).rows;
     expect(rows * rows).toBeGreaterThan(200 * 200);
@@ -141,33 +93,13 @@ describe('mechanism --geojson', () => {
   }, 120_000);
 
   it('refuses --geojson without a lat,lon points grid, and a focus outside it', async () => {
-    const a = await runCli([
-      'mechanism',
-      '--domain',
-      'grid:3x3',
-      '--epsilon',
-      '1',
-      '--kind',
-      'planar-laplace',
-      '--geojson',
-      join(dir, 'x.geojson'),
-    ]);
+    const a = await runCli(argv`mechanism --domain grid:3x3 --epsilon 1 --kind planar-laplace
+      --geojson ${join(dir, 'x.geojson')}`);
     expect(a.stderr.trim()).toBe(
       'mechstudio: --geojson needs a lat,lon points grid: give --prior points:FILE.csv of lat,lon points (the map is drawn on its cells)',
     );
-    const b = await runCli([
-      'mechanism',
-      '--prior',
-      `points:${pts}:cell=0.5`,
-      '--epsilon',
-      '1',
-      '--kind',
-      'planar-laplace',
-      '--geojson',
-      join(dir, 'x.geojson'),
-      '--focus',
-      '9999',
-    ]);
+    const b = await runCli(argv`mechanism --prior points:${pts}:cell=0.5 --epsilon 1 --kind planar-laplace
+      --geojson ${join(dir, 'x.geojson')} --focus 9999`);
     expect(b.stderr.trim()).toMatch(/^mechstudio: --focus must be a cell index from 0 to \d+, got '9999'$/);
     expect([a.code, b.code]).toEqual([2, 2]);
   }, 60_000);

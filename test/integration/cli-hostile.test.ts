@@ -40,6 +40,8 @@ import { ProgressReporter } from '../../src-main/cli/progress';
 import { CsvTokenizer } from '../../src-main/fs/inputs';
 import { csvParseOracle } from '../unit/support/csv-parse-oracle';
 import { TEMP_PREFIX, writeFileAtomic, writeFileAtomicAsync } from '../../src-main/fs/safe-fs';
+import { argv } from '../unit/support/argv';
+import { projectFileV1 } from '../unit/support/project-fixture';
 
 const bin = fileURLToPath(new URL('../../bin/mechstudio.js', import.meta.url));
 const SEED = 20261124;
@@ -179,14 +181,12 @@ function setupFixtures(): void {
   P.dir = join(dir, 'a-directory');
   mkdirSync(P.dir);
   P.missing = join(dir, 'missing.csv');
-  const project = {
-    version: 1,
-    name: 'hostile harness',
+  const project = projectFileV1('hostile harness', {
     domains: [{ id: 'three', domain: 'line:3' }],
     priors: [{ id: 'p', domain: 'three', prior: 'csv:prior3.csv' }],
     mechanisms: [{ id: 'tg', domain: 'three', kind: 'tg', epsilon: Math.LN2, prior: 'p' }],
     analyses: [{ id: 'm', type: 'measure', mechanism: 'tg', prior: 'p' }],
-  };
+  });
   // Fixture files written as they are: [key in P, file name, content].
   const fixtures: [string, string, string | Buffer][] = [
     ['empty', 'empty.csv', ''],
@@ -378,6 +378,11 @@ function engineBoundaryCases(): Case[] {
   }
   return out;
 }
+
+/** The files every path flag is tried with: devices, /proc, a FIFO, a directory, a missing, an empty and a binary file. */
+const HOSTILE_FILES = ['/dev/zero', '/dev/urandom', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING', 'EMPTY', 'BINARY'];
+/** The commands that run one engine job. */
+const ENGINE_COMMANDS = ['mechanism', 'measure', 'check', 'capacity', 'regular', 'threshold', 'vertices'];
 const hostileDomain = fc.oneof(
   fc.constantFrom(
     // refused by the engine's admission estimate for every command (db:24,2 and clique:3000: see engineBoundaryCases)
@@ -412,22 +417,7 @@ const hostileDomain = fc.oneof(
   ),
   fc
     .constantFrom('graph:', 'csv:')
-    .chain((k) =>
-      fc
-        .constantFrom(
-          '/dev/zero',
-          '/dev/urandom',
-          '/proc/self/mem',
-          'FIFO',
-          'DIR',
-          'MISSING',
-          'EMPTY',
-          'BINARY',
-          'GRAPH',
-          'METRICBAD',
-        )
-        .map((p) => `${k}${p}`),
-    ),
+    .chain((k) => fc.constantFrom(...HOSTILE_FILES, 'GRAPH', 'METRICBAD').map((p) => `${k}${p}`)),
   fc.string({ maxLength: 20 }),
   validSmallDomain,
 );
@@ -450,58 +440,14 @@ const hostilePrior = fc.oneof(
     '0.2,0.3,0.5',
     'zipf',
   ),
-  fc
-    .constantFrom(
-      '/dev/zero',
-      '/dev/urandom',
-      '/proc/self/mem',
-      'FIFO',
-      'DIR',
-      'MISSING',
-      'EMPTY',
-      'BINARY',
-      'PRIOR3',
-      'PRIORHEX',
-      'PRIORNEG',
-      'PRIORDENORMAL',
-    )
-    .map((p) => `csv:${p}`),
+  fc.constantFrom(...HOSTILE_FILES, 'PRIOR3', 'PRIORHEX', 'PRIORNEG', 'PRIORDENORMAL').map((p) => `csv:${p}`),
   fc.array(fc.double({ noNaN: false }), { maxLength: 5 }).map((a) => a.join(',')),
 );
 const hostileLoss = fc.oneof(
   fc.constantFrom('bin', 'nib', 'dist', 'dist2', 'foo', '', 'csv:'),
-  fc
-    .constantFrom(
-      '/dev/zero',
-      '/dev/urandom',
-      '/proc/self/mem',
-      'FIFO',
-      'DIR',
-      'MISSING',
-      'EMPTY',
-      'BINARY',
-      'LOSS3',
-      'LOSSBAD',
-      'LOSSHUGE',
-      'LOSSTINY',
-    )
-    .map((p) => `csv:${p}`),
+  fc.constantFrom(...HOSTILE_FILES, 'LOSS3', 'LOSSBAD', 'LOSSHUGE', 'LOSSTINY').map((p) => `csv:${p}`),
 );
-const hostileChannel = fc.constantFrom(
-  '/dev/zero',
-  '/dev/urandom',
-  '/proc/self/mem',
-  'FIFO',
-  'DIR',
-  'MISSING',
-  'EMPTY',
-  'BINARY',
-  'CH2',
-  'CH3',
-  'CHDENORMAL',
-  'CHQUOTED',
-  'MALFORMED',
-);
+const hostileChannel = fc.constantFrom(...HOSTILE_FILES, 'CH2', 'CH3', 'CHDENORMAL', 'CHQUOTED', 'MALFORMED');
 const hostileOutFile = fc.constantFrom(
   'FIFO',
   '/dev/null',
@@ -613,18 +559,7 @@ function sub(text: string, pick: number): string {
 /** Hostile invocations of every command. */
 const hostileCase: fc.Arbitrary<Case> = fc
   .tuple(
-    fc.constantFrom(
-      'mechanism',
-      'measure',
-      'check',
-      'capacity',
-      'regular',
-      'threshold',
-      'vertices',
-      'run',
-      'example',
-      'bogus',
-    ),
+    fc.constantFrom(...ENGINE_COMMANDS, 'run', 'example', 'bogus'),
     hostileDomain,
     fc.oneof({ weight: 3, arbitrary: validEps }, { weight: 2, arbitrary: hostileEps }),
     hostileKind,
@@ -786,7 +721,7 @@ const invalidCase: fc.Arbitrary<Case> = fc.oneof(
     why: 'malformed channel',
   })),
   fc
-    .constantFrom('/dev/zero', '/dev/urandom', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING', 'EMPTY', 'BINARY')
+    .constantFrom(...HOSTILE_FILES)
     .map((c) => ({ argv: ['measure', '--channel', path(c, 0)], expect: 'invalid' as Expect, why: `channel ${c}` })),
   fc.constantFrom('/dev/zero', '/dev/urandom', '/proc/self/mem', 'FIFO', 'DIR', 'MISSING').map((c) => ({
     argv: ['run', path(c, 0), '--out', path('NEWDIR', 0)],
@@ -1370,19 +1305,7 @@ describe('CLI file I/O', () => {
       // a large export (line:2500, ~125 MB of text) killed as soon as its temp file appears
       const child = spawn(
         process.execPath,
-        [
-          bin,
-          'mechanism',
-          '--domain',
-          'line:2500',
-          '--epsilon',
-          '1',
-          '--kind',
-          'tg',
-          '--out',
-          join(d, 'x.csv'),
-          '--quiet',
-        ],
+        argv`${bin} mechanism --domain line:2500 --epsilon 1 --kind tg --out ${join(d, 'x.csv')} --quiet`,
         { stdio: 'ignore' },
       );
       const closed = new Promise<void>((r) => child.on('close', () => r()));
@@ -1463,15 +1386,7 @@ describe('CLI file I/O', () => {
       {
         const err = new Capture();
         const code = await main(
-          [
-            'regular',
-            '--domain',
-            `graph:${join(d, 'g.csv')}`,
-            '--epsilon',
-            '1',
-            '--prior',
-            `csv:${join(d, 'prior.csv')}`,
-          ],
+          argv`regular --domain graph:${join(d, 'g.csv')} --epsilon 1 --prior csv:${join(d, 'prior.csv')}`,
           {
             io: { stdout: new Capture(), stderr: err },
             dispatcher: disp,

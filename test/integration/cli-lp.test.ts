@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './cli-run';
 import type { LpResult } from '../../src-shared/protocol/results';
+import { argv } from '../unit/support/argv';
 
 const cli = (args: string[]) => runCli(args);
 
@@ -77,25 +78,13 @@ function consistent(lp: LpJson): void {
 
 describe('mechanism --kind optimal with an LP model', () => {
   it('exact and spanner on grid:4x4: typed record, certified bounds, exact <= spanner, channels pass check', async () => {
-    const base = [
-      'mechanism',
-      '--domain',
-      'grid:4x4',
-      '--epsilon',
-      '1',
-      '--kind',
-      'optimal',
-      '--prior',
-      prior(16),
-      '--loss',
-      'dist',
-      '--json',
-    ];
+    const base = argv`mechanism --domain grid:4x4 --epsilon 1 --kind optimal --prior ${prior(16)}
+      --loss dist --json`;
     const exactCsv = join(dir, 'exact.csv');
     const spannerCsv = join(dir, 'spanner.csv');
     const [ex, sp] = await Promise.all([
-      cli([...base, '--lp-model', 'exact', '--out', exactCsv]),
-      cli([...base, '--lp-model', 'spanner', '--delta', '1.1', '--out', spannerCsv]),
+      cli(argv`${base} --lp-model exact --out ${exactCsv}`),
+      cli(argv`${base} --lp-model spanner --delta 1.1 --out ${spannerCsv}`),
     ]);
     expect(ex.stderr).toBe('');
     expect(ex.code).toBe(0);
@@ -131,9 +120,7 @@ describe('mechanism --kind optimal with an LP model', () => {
     expect(s.lp.exactLowerBound).not.toBeNull();
     expect(s.lp.exactLowerBound!).toBeLessThanOrEqual(e.lp.objective + 1e-9);
     const checks = await Promise.all(
-      [exactCsv, spannerCsv].map((f) =>
-        cli(['check', '--channel', f, '--domain', 'grid:4x4', '--epsilon', '1', '--json']),
-      ),
+      [exactCsv, spannerCsv].map((f) => cli(argv`check --channel ${f} --domain grid:4x4 --epsilon 1 --json`)),
     );
     for (const c of checks) {
       expect(c.code).toBe(0);
@@ -142,30 +129,8 @@ describe('mechanism --kind optimal with an LP model', () => {
   }, 60_000);
 
   it('without --loss an optimal LP on a grid minimises the expected distance (and says so); elsewhere binary gain', async () => {
-    const grid = [
-      'mechanism',
-      '--domain',
-      'grid:3x3',
-      '--epsilon',
-      '1',
-      '--kind',
-      'optimal',
-      '--prior',
-      prior(9),
-      '--json',
-    ];
-    const line = [
-      'mechanism',
-      '--domain',
-      'line:5',
-      '--epsilon',
-      '1',
-      '--kind',
-      'optimal',
-      '--prior',
-      prior(5),
-      '--json',
-    ];
+    const grid = argv`mechanism --domain grid:3x3 --epsilon 1 --kind optimal --prior ${prior(9)} --json`;
+    const line = argv`mechanism --domain line:5 --epsilon 1 --kind optimal --prior ${prior(5)} --json`;
     const [byDefault, withDist, withBin, onLine, readable] = await Promise.all([
       cli(grid),
       cli([...grid, '--loss', 'dist']),
@@ -196,22 +161,8 @@ describe('mechanism --kind optimal with an LP model', () => {
   }, 60_000);
 
   it('readable output names the model, method, bound and gap', async () => {
-    const r = await cli([
-      'mechanism',
-      '--domain',
-      'grid:3x3',
-      '--epsilon',
-      '1',
-      '--kind',
-      'optimal',
-      '--prior',
-      prior(9),
-      '--loss',
-      'dist',
-      '--lp-model',
-      'auto',
-      '--quiet',
-    ]);
+    const r = await cli(argv`mechanism --domain grid:3x3 --epsilon 1 --kind optimal --prior ${prior(9)} --loss dist
+      --lp-model auto --quiet`);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/LP model +exact \(all pairs\); chosen automatically: 81 variables/);
     expect(r.stdout).toMatch(/LP method +decomposition/);
@@ -222,24 +173,9 @@ describe('mechanism --kind optimal with an LP model', () => {
 
   it('--time-limit 0.5 on grid:10x10 exact: exit 0, a consistent record, a channel that passes check', async () => {
     const csv = join(dir, 'limited.csv');
-    const limited = [
-      'mechanism',
-      '--domain',
-      'grid:10x10',
-      '--epsilon',
-      '1',
-      '--kind',
-      'optimal',
-      '--prior',
-      prior(100),
-      '--loss',
-      'dist',
-      '--lp-model',
-      'exact',
-      '--time-limit',
-      '0.5',
-    ];
-    const r = await cli([...limited, '--out', csv, '--json']);
+    const limited = argv`mechanism --domain grid:10x10 --epsilon 1 --kind optimal --prior ${prior(100)} --loss dist
+      --lp-model exact --time-limit 0.5`;
+    const r = await cli(argv`${limited} --out ${csv} --json`);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const o = JSON.parse(r.stdout) as { lp: LpJson };
@@ -247,7 +183,7 @@ describe('mechanism --kind optimal with an LP model', () => {
     expect(o.lp.model).toBe('exact');
     expect(['time-limit', 'optimal', 'target-gap']).toContain(o.lp.stoppedBy);
     if (o.lp.stoppedBy !== 'time-limit') expect(o.lp.gap).toBeLessThan(1e-5);
-    const c = await cli(['check', '--channel', csv, '--domain', 'grid:10x10', '--epsilon', '1', '--json']);
+    const c = await cli(argv`check --channel ${csv} --domain grid:10x10 --epsilon 1 --json`);
     expect(c.code).toBe(0);
     expect((JSON.parse(c.stdout) as { private: boolean }).private).toBe(true);
     // the readable form says it was stopped (same run, text output)
@@ -259,7 +195,7 @@ describe('mechanism --kind optimal with an LP model', () => {
   }, 120_000);
 
   it('bad option values exit 2 with one line', async () => {
-    const base = ['mechanism', '--domain', 'grid:4x4', '--epsilon', '1', '--kind', 'optimal'];
+    const base = argv`mechanism --domain grid:4x4 --epsilon 1 --kind optimal`;
     const cases: [string[], RegExp][] = [
       [['--lp-model', 'foo'], /--lp-model must be one of exact, spanner, edges, auto, got 'foo'/],
       [['--time-limit', '-1'], /--time-limit must be a number of seconds > 0/],
@@ -275,23 +211,13 @@ describe('mechanism --kind optimal with an LP model', () => {
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toMatch(cases[i]![1]);
     });
-    const other = await cli([
-      'mechanism',
-      '--domain',
-      'line:5',
-      '--epsilon',
-      '1',
-      '--kind',
-      'tg',
-      '--lp-model',
-      'exact',
-    ]);
+    const other = await cli(argv`mechanism --domain line:5 --epsilon 1 --kind tg --lp-model exact`);
     expect(other.code).toBe(2);
     expect(other.stderr).toMatch(/--lp-model applies only to --kind optimal/);
     // --queue moves an optimal LP's pricing; a closed form has none, and a bad URL is named before Redis is tried
     const [tg, bad] = await Promise.all([
-      cli(['mechanism', '--domain', 'line:5', '--epsilon', '1', '--kind', 'tg', '--queue', 'redis://127.0.0.1:1/0']),
-      cli(['mechanism', '--domain', 'line:5', '--epsilon', '1', '--kind', 'optimal', '--queue', 'http://x:1']),
+      cli(argv`mechanism --domain line:5 --epsilon 1 --kind tg --queue redis://127.0.0.1:1/0`),
+      cli(argv`mechanism --domain line:5 --epsilon 1 --kind optimal --queue http://x:1`),
     ]);
     expect([tg.code, bad.code]).toEqual([2, 2]);
     expect(tg.stderr).toBe(

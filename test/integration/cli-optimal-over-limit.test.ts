@@ -15,21 +15,11 @@ import { buildLoss } from '../../src-worker/measure/loss-spec';
 import { gridDomain } from '../../src-worker/metric/grid';
 import { remapMechanism } from '../../src-worker/remap/bayes-remap';
 import type { MechanismResult } from '../../src-shared/protocol/results';
+import { argv } from '../unit/support/argv';
 
 const EPS = Math.LN2;
 const SMALL_LP_MEMORY = { MECHSTUDIO_LP_MEMORY_LIMIT: '50000000' };
-const args = [
-  'mechanism',
-  '--kind',
-  'optimal',
-  '--domain',
-  'grid:12x12',
-  '--epsilon',
-  String(EPS),
-  '--loss',
-  'dist',
-  '--json',
-];
+const args = argv`mechanism --kind optimal --domain grid:12x12 --epsilon ${String(EPS)} --loss dist --json`;
 
 /** A candidate's expected loss recomputed here: the construction, its optimal remap, C . R at face value. */
 function candidateLoss(construction: string): number {

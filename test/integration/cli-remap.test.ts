@@ -20,6 +20,8 @@ import { remapMechanism } from '../../src-worker/remap/bayes-remap';
 import { posteriorLoss } from '../../src-worker/measure/expected-loss';
 import { buildLoss } from '../../src-worker/measure/loss-spec';
 import { seededRandom } from '../../src-shared/numeric/seeded-random';
+import { argv } from '../unit/support/argv';
+import { projectFileV1 } from '../unit/support/project-fixture';
 
 const cli = (args: string[], cwd?: string) => runCli(args, cwd ? { cwd } : {});
 
@@ -61,24 +63,8 @@ describe('mechanism --remap', () => {
 
   it('reports the engine remap measure, exports exactly C . R, and the channel passes the privacy check', async () => {
     const out = join(dir, 'pl-remap.csv');
-    const r = await cli([
-      'mechanism',
-      '--domain',
-      `grid:${side}x${side}`,
-      '--epsilon',
-      String(eps),
-      '--kind',
-      'planar-laplace',
-      '--prior',
-      pi.join(','),
-      '--loss',
-      'dist',
-      '--remap',
-      '--out',
-      out,
-      '--json',
-      '--quiet',
-    ]);
+    const r = await cli(argv`mechanism --domain grid:${side}x${side} --epsilon ${String(eps)} --kind planar-laplace
+      --prior ${pi.join(',')} --loss dist --remap --out ${out} --json --quiet`);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout);
@@ -121,17 +107,8 @@ describe('mechanism --remap', () => {
     expect(maxDiff).toBeLessThan(1e-15);
     // its face-value loss is the remapped loss (CSV text round trip: 17 significant digits)
     expect(exportedLoss).toBeCloseTo(j.remappedLoss, 12);
-    const check = await cli([
-      'check',
-      '--channel',
-      out,
-      '--domain',
-      `grid:${side}x${side}`,
-      '--epsilon',
-      String(eps),
-      '--json',
-      '--quiet',
-    ]);
+    const check = await cli(argv`check --channel ${out} --domain grid:${side}x${side}
+      --epsilon ${String(eps)} --json --quiet`);
     expect(check.code).toBe(0);
     expect(JSON.parse(check.stdout).private).toBe(true);
     expect(j.effectiveEpsilon).toBeLessThanOrEqual(eps * (1 + 1e-9));
@@ -140,22 +117,11 @@ describe('mechanism --remap', () => {
   it('on a small grid the remapped loss lies between the LP optimum and the original', async () => {
     const s = 3;
     const p = lumpy(s * s);
-    const common = [
-      '--domain',
-      `grid:${s}x${s}`,
-      '--epsilon',
-      '1.2',
-      '--prior',
-      p.join(','),
-      '--loss',
-      'dist',
-      '--json',
-      '--quiet',
-    ];
+    const common = argv`--domain grid:${s}x${s} --epsilon 1.2 --prior ${p.join(',')} --loss dist --json --quiet`;
     const [pl, tight, lp] = await Promise.all([
-      cli(['mechanism', ...common, '--kind', 'planar-laplace', '--remap']),
-      cli(['mechanism', ...common, '--kind', 'tight', '--remap']),
-      cli(['mechanism', ...common, '--kind', 'optimal', '--lp-model', 'exact', '--remap']),
+      cli(argv`mechanism ${common} --kind planar-laplace --remap`),
+      cli(argv`mechanism ${common} --kind tight --remap`),
+      cli(argv`mechanism ${common} --kind optimal --lp-model exact --remap`),
     ]);
     for (const r of [pl, tight, lp]) expect(r.code, r.stderr).toBe(0);
     const jl = JSON.parse(lp.stdout);
@@ -173,18 +139,7 @@ describe('mechanism --remap', () => {
   }, 120_000);
 
   it('--remap without --prior and --loss exits 2 with one line naming what is missing', async () => {
-    const r = await cli([
-      'mechanism',
-      '--domain',
-      'line:5',
-      '--epsilon',
-      '1',
-      '--kind',
-      'tg',
-      '--remap',
-      '--loss',
-      'dist',
-    ]);
+    const r = await cli(argv`mechanism --domain line:5 --epsilon 1 --kind tg --remap --loss dist`);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/--remap needs --prior and --loss.*missing --prior/);
@@ -194,18 +149,7 @@ describe('mechanism --remap', () => {
 describe('apply', () => {
   it('with --seed is reproducible, marked not for release, and its frequencies match the channel row (chi-square, alpha = 0.001)', async () => {
     const ch = join(dir, 'tg.csv');
-    const made = await cli([
-      'mechanism',
-      '--domain',
-      'line:8',
-      '--epsilon',
-      '0.5',
-      '--kind',
-      'tg',
-      '--out',
-      ch,
-      '--quiet',
-    ]);
+    const made = await cli(argv`mechanism --domain line:8 --epsilon 0.5 --kind tg --out ${ch} --quiet`);
     expect(made.code).toBe(0);
     const c = readChannel(ch);
     const secret = 2; // label '2'
@@ -214,35 +158,9 @@ describe('apply', () => {
     writeFileSync(input, 'secret\n' + `${c.rowLabels[secret]}\n`.repeat(draws));
     const out1 = join(dir, 'rel1.csv');
     const out2 = join(dir, 'rel2.csv');
-    const a = await cli([
-      'apply',
-      '--channel',
-      ch,
-      '--domain',
-      'line:8',
-      '--input',
-      input,
-      '--out',
-      out1,
-      '--seed',
-      '42',
-      '--json',
-      '--quiet',
-    ]);
-    const b = await cli([
-      'apply',
-      '--channel',
-      ch,
-      '--domain',
-      'line:8',
-      '--input',
-      input,
-      '--out',
-      out2,
-      '--seed',
-      '42',
-      '--quiet',
-    ]);
+    const a = await cli(argv`apply --channel ${ch} --domain line:8 --input ${input} --out ${out1} --seed 42
+      --json --quiet`);
+    const b = await cli(argv`apply --channel ${ch} --domain line:8 --input ${input} --out ${out2} --seed 42 --quiet`);
     expect(a.code, a.stderr).toBe(0);
     expect(b.code).toBe(0);
     expect(a.stderr).toMatch(/NOT for release/);
@@ -276,22 +194,7 @@ describe('apply', () => {
     // a different seed gives a different stream
     const out3 = join(dir, 'rel3.csv');
     expect(
-      (
-        await cli([
-          'apply',
-          '--channel',
-          ch,
-          '--domain',
-          'line:8',
-          '--input',
-          input,
-          '--out',
-          out3,
-          '--seed',
-          '43',
-          '--quiet',
-        ])
-      ).code,
+      (await cli(argv`apply --channel ${ch} --domain line:8 --input ${input} --out ${out3} --seed 43 --quiet`)).code,
     ).toBe(0);
     expect(readFileSync(out3, 'utf8')).not.toBe(t1);
   }, 60_000);
@@ -302,21 +205,8 @@ describe('apply', () => {
     const secrets = Array.from({ length: 500 }, (_, i) => (i * 3) % 8);
     writeFileSync(input, 'value\n' + secrets.map((s) => `${s}.0\n`).join(''));
     const out = join(dir, 'rel-crypto.csv');
-    const r = await cli([
-      'apply',
-      '--domain',
-      'line:8',
-      '--epsilon',
-      '20',
-      '--kind',
-      'rr',
-      '--input',
-      input,
-      '--out',
-      out,
-      '--quiet',
-      '--json',
-    ]);
+    const r = await cli(argv`apply --domain line:8 --epsilon 20 --kind rr --input ${input} --out ${out}
+      --quiet --json`);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).forRelease).toBe(true);
     const lines = readFileSync(out, 'utf8').trim().split('\n');
@@ -331,20 +221,8 @@ describe('apply', () => {
     const input = join(dir, 'secrets-bad.csv');
     writeFileSync(input, 'cell\n"(0,0)"\n"(2,1)"\n"(9,1)"\n"(1,1)"\n');
     const out = join(dir, 'rel-bad.csv');
-    const r = await cli([
-      'apply',
-      '--domain',
-      'grid:3x3',
-      '--epsilon',
-      '1',
-      '--kind',
-      'planar-laplace',
-      '--input',
-      input,
-      '--out',
-      out,
-      '--quiet',
-    ]);
+    const r = await cli(argv`apply --domain grid:3x3 --epsilon 1 --kind planar-laplace --input ${input}
+      --out ${out} --quiet`);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/line 4/);
@@ -354,19 +232,8 @@ describe('apply', () => {
   }, 60_000);
 
   it('--channel with construction flags is refused', async () => {
-    const r = await cli([
-      'apply',
-      '--channel',
-      join(dir, 'tg.csv'),
-      '--domain',
-      'line:8',
-      '--kind',
-      'tg',
-      '--input',
-      join(dir, 'secrets-one.csv'),
-      '--out',
-      join(dir, 'x.csv'),
-    ]);
+    const r = await cli(argv`apply --channel ${join(dir, 'tg.csv')} --domain line:8 --kind tg
+      --input ${join(dir, 'secrets-one.csv')} --out ${join(dir, 'x.csv')}`);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--channel or the construction flags/);
   });
@@ -385,16 +252,8 @@ describe('--prior points:FILE', () => {
     const alpha = 0.25;
     /** Planar Laplace at eps 2 on the points prior (binned, smoothed), with `more` options. */
     const onPoints = (...more: string[]) =>
-      cli([
-        'mechanism',
-        '--prior',
-        `points:${file}:cell=${cell}:box=0,0,3,2:smooth=${alpha}`,
-        '--epsilon',
-        '2',
-        '--kind',
-        'planar-laplace',
-        ...more,
-      ]);
+      cli(argv`mechanism --prior points:${file}:cell=${cell}:box=0,0,3,2:smooth=${alpha} --epsilon 2
+        --kind planar-laplace ${more}`);
     const r = await onPoints('--loss', 'dist', '--remap', '--json', '--quiet');
     expect(r.code, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout);
@@ -441,23 +300,8 @@ describe('--prior points:FILE', () => {
     const sec = join(dir, 'pts-secrets.csv');
     writeFileSync(sec, 'x,y\n' + inPts.map(([x, y]) => `${x},${y}`).join('\n') + '\n');
     const out = join(dir, 'pts-released.csv');
-    const a = await cli([
-      'apply',
-      '--prior',
-      `points:${file}:cell=${cell}:box=0,0,3,2`,
-      '--epsilon',
-      '60',
-      '--kind',
-      'rr',
-      '--input',
-      sec,
-      '--out',
-      out,
-      '--seed',
-      '1',
-      '--quiet',
-      '--json',
-    ]);
+    const a = await cli(argv`apply --prior points:${file}:cell=${cell}:box=0,0,3,2 --epsilon 60 --kind rr
+      --input ${sec} --out ${out} --seed 1 --quiet --json`);
     expect(a.code, a.stderr).toBe(0);
     expect(JSON.parse(a.stdout).mode).toBe('points');
     const lines = readFileSync(out, 'utf8').trim().split('\n');
@@ -477,17 +321,7 @@ describe('--prior points:FILE', () => {
   it('a --domain that is not the points grid is refused', async () => {
     const file = join(dir, 'pts2.csv');
     writeFileSync(file, 'x,y\n0.2,0.2\n1.7,0.9\n');
-    const r = await cli([
-      'mechanism',
-      '--prior',
-      `points:${file}:box=0,0,2,1`,
-      '--domain',
-      'grid:3x3',
-      '--epsilon',
-      '1',
-      '--kind',
-      'tg',
-    ]);
+    const r = await cli(argv`mechanism --prior points:${file}:box=0,0,2,1 --domain grid:3x3 --epsilon 1 --kind tg`);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/does not match the points grid grid:1x2/);
   });
@@ -497,34 +331,19 @@ describe('project files take remap', () => {
   it('a remapped mechanism in a project (points prior, relative path) reports the same losses as the CLI; remap without a loss is refused', async () => {
     const pdir = mkdtempSync(join(dir, 'proj-'));
     writeFileSync(join(pdir, 'homes.csv'), 'x,y\n0.5,0.5\n0.6,0.4\n2.5,1.5\n1.2,0.3\n0.1,1.9\n');
-    const project = {
-      version: 1,
-      name: 'remap project',
+    const project = projectFileV1('remap project', {
       domains: [{ id: 'g', domain: 'grid:2x3' }],
       priors: [{ id: 'homes', domain: 'g', prior: 'points:homes.csv:box=0,0,3,2:smooth=0.1' }],
       mechanisms: [
         { id: 'pl', domain: 'g', kind: 'planar-laplace', epsilon: 1, prior: 'homes', loss: 'dist', remap: true },
       ],
-      analyses: [],
-    };
+    });
     writeFileSync(join(pdir, 'p.json'), JSON.stringify(project));
-    const r = await cli(['run', join(pdir, 'p.json'), '--out', join(pdir, 'out'), '--quiet']);
+    const r = await cli(argv`run ${join(pdir, 'p.json')} --out ${join(pdir, 'out')} --quiet`);
     expect(r.code, r.stderr).toBe(0);
     const summary = readFileSync(join(pdir, 'out', 'summary.md'), 'utf8');
-    const c = await cli([
-      'mechanism',
-      '--prior',
-      `points:${join(pdir, 'homes.csv')}:box=0,0,3,2:smooth=0.1`,
-      '--epsilon',
-      '1',
-      '--kind',
-      'planar-laplace',
-      '--loss',
-      'dist',
-      '--remap',
-      '--json',
-      '--quiet',
-    ]);
+    const c = await cli(argv`mechanism --prior points:${join(pdir, 'homes.csv')}:box=0,0,3,2:smooth=0.1 --epsilon 1
+      --kind planar-laplace --loss dist --remap --json --quiet`);
     const j = JSON.parse(c.stdout);
     const row = summary.split('\n').find((l) => l.startsWith('| pl |') && l.includes('none (no LP'));
     expect(row).toBeDefined();
@@ -533,7 +352,7 @@ describe('project files take remap', () => {
     expect(Number(cells[3])).toBeCloseTo(j.remappedLoss, 5);
     project.mechanisms[0] = { ...project.mechanisms[0]!, loss: undefined as unknown as string };
     writeFileSync(join(pdir, 'bad.json'), JSON.stringify(project));
-    const bad = await cli(['run', join(pdir, 'bad.json'), '--out', join(pdir, 'out2'), '--quiet']);
+    const bad = await cli(argv`run ${join(pdir, 'bad.json')} --out ${join(pdir, 'out2')} --quiet`);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/remap needs a loss/);
   }, 60_000);

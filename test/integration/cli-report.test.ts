@@ -13,6 +13,7 @@ import { EPS, writeStudy, type Study } from './report-fixture';
 import { findChromium } from '../../src-main/cli/report';
 import { ChannelStore } from '../../src-main/dispatcher/channel-store';
 import { projectFileText } from '../../src-main/project/bundle';
+import { argv } from '../unit/support/argv';
 
 let dir = '';
 let study: Study;
@@ -29,7 +30,7 @@ const holds = (html: string, text: string): void => expect(html.includes(text), 
 describe('mechstudio report', () => {
   it('writes one self-contained page with the inputs hashed, every mechanism checked again, the comparison, releases, audit and budget', async () => {
     const out = join(dir, 'study.html');
-    const r = await runCli(['report', study.path, '--out', out, '--json', '--quiet']);
+    const r = await runCli(argv`report ${study.path} --out ${out} --json --quiet`);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ report: out, mechanisms: 4, rechecked: 3, notPrivate: [] });
     const html = readFileSync(out, 'utf8');
@@ -80,7 +81,7 @@ describe('mechstudio report', () => {
     writeFileSync(s.path, JSON.stringify(p));
     rmSync(join(sub, 'prior.csv'));
     const out = join(sub, 'report.html');
-    const r = await runCli(['report', s.path, '--out', out, '--quiet']);
+    const r = await runCli(argv`report ${s.path} --out ${out} --quiet`);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('NOT PRIVATE  pl');
     const html = readFileSync(out, 'utf8');
@@ -113,31 +114,18 @@ describe('mechstudio report', () => {
     const bundle = join(sub, 'kept-bundle.json');
     writeFileSync(bundle, await projectFileText(p, chDir));
     expect(JSON.parse(readFileSync(bundle, 'utf8'))).toHaveProperty('format', 'mechstudio-project-bundle');
-    const fromBundle = await runCli(['report', bundle, '--out', join(sub, 'b.html'), '--json', '--quiet']);
+    const fromBundle = await runCli(argv`report ${bundle} --out ${join(sub, 'b.html')} --json --quiet`);
     expect(fromBundle.code, fromBundle.stderr).toBe(0);
     expect(JSON.parse(fromBundle.stdout)).toMatchObject({ mechanisms: 4, rechecked: 3, notPrivate: [] });
-    const plain = await runCli(['report', s.path, '--out', join(sub, 'p.html'), '--json', '--quiet']);
+    const plain = await runCli(argv`report ${s.path} --out ${join(sub, 'p.html')} --json --quiet`);
     expect(JSON.parse(plain.stdout)).toMatchObject({ rechecked: 2 });
     holds(
       readFileSync(join(sub, 'p.html'), 'utf8'),
       'not checked again: its kept channel is not beside the project file (the NAME.channels folder)',
     );
     // a command that writes the project back refuses a bundle with one line
-    const apply = await runCli([
-      'apply',
-      '--domain',
-      'line:3',
-      '--epsilon',
-      '1',
-      '--kind',
-      'tg',
-      '--input',
-      s.path,
-      '--out',
-      join(sub, 'o.csv'),
-      '--project',
-      bundle,
-    ]);
+    const apply = await runCli(argv`apply --domain line:3 --epsilon 1 --kind tg --input ${s.path}
+      --out ${join(sub, 'o.csv')} --project ${bundle}`);
     expect(apply.code).toBe(2);
     expect(apply.stderr).toContain('is a project bundle (a web-mode download with its kept channels)');
   }, 180_000);
@@ -146,7 +134,7 @@ describe('mechstudio report', () => {
     '--pdf prints the page with Chromium',
     async () => {
       const pdf = join(dir, 'study.pdf');
-      const r = await runCli(['report', study.path, '--out', join(dir, 'printed.html'), '--pdf', pdf, '--quiet']);
+      const r = await runCli(argv`report ${study.path} --out ${join(dir, 'printed.html')} --pdf ${pdf} --quiet`);
       expect(r.code, r.stderr).toBe(0);
       expect(readFileSync(pdf).subarray(0, 5).toString('latin1')).toBe('%PDF-');
     },
@@ -157,11 +145,11 @@ describe('mechstudio report', () => {
     const noOut = await runCli(['report', study.path]);
     expect(noOut.code).toBe(2);
     expect(noOut.stderr).toBe('mechstudio: report needs --out FILE.html (the report page), e.g. --out study.html\n');
-    const none = await runCli(['report', join(dir, 'missing.json'), '--out', join(dir, 'x.html')]);
+    const none = await runCli(argv`report ${join(dir, 'missing.json')} --out ${join(dir, 'x.html')}`);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/^mechstudio: .*missing\.json.*\n$/);
     const html = join(dir, 'nochromium.html');
-    const noPdf = await runCli(['report', study.path, '--out', html, '--pdf', join(dir, 'x.pdf'), '--quiet'], {
+    const noPdf = await runCli(argv`report ${study.path} --out ${html} --pdf ${join(dir, 'x.pdf')} --quiet`, {
       env: { MECHSTUDIO_CHROMIUM: join(dir, 'no-such-chromium') },
     });
     expect(noPdf.code).toBe(2);

@@ -87,17 +87,9 @@ const badPriors: readonly unknown[] = [
   7,
   [0.5, 0.5],
 ];
-const kinds = [
-  'mechanism',
-  'measure',
-  'check',
-  'capacity',
-  'regular',
-  'threshold',
-  'vertices',
-  'sweep',
-  'run-project',
-] as const;
+/** The request types a malformed request is built on: those of the seven one-job commands, a sweep, a project run. */
+const COMMAND_TYPES = ['mechanism', 'measure', 'check', 'capacity', 'regular', 'threshold', 'vertices'] as const;
+const kinds = [...COMMAND_TYPES, 'sweep', 'run-project'] as const;
 
 /** One malformed request: a valid-looking base with one or two things broken. */
 function malformed(): unknown {

@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { recordRendererBuild, rendererIsStale } from '../../src-main/web/build-renderer';
+import { argv } from '../unit/support/argv';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin/mechstudio.js');
@@ -85,37 +86,9 @@ describe('built CLI = TypeScript CLI', () => {
       // HiGHS (WebAssembly) in the worker: the .wasm must be found from the bundle.
       ['mechanism', '--domain', 'line:5', '--epsilon', '1', '--kind', 'optimal', '--json'],
       // the typed LP path (decomposition)
-      [
-        'mechanism',
-        '--domain',
-        'grid:3x3',
-        '--epsilon',
-        '1',
-        '--kind',
-        'optimal',
-        '--loss',
-        'dist',
-        '--lp-model',
-        'exact',
-        '--json',
-      ],
+      argv`mechanism --domain grid:3x3 --epsilon 1 --kind optimal --loss dist --lp-model exact --json`,
       // its pricing on 2 threads: the bundled out/worker/pricing-worker.js (built) against the source through tsx
-      [
-        'mechanism',
-        '--domain',
-        'grid:4x4',
-        '--epsilon',
-        '1',
-        '--kind',
-        'optimal',
-        '--loss',
-        'dist',
-        '--lp-model',
-        'exact',
-        '--threads',
-        '2',
-        '--json',
-      ],
+      argv`mechanism --domain grid:4x4 --epsilon 1 --kind optimal --loss dist --lp-model exact --threads 2 --json`,
       // resources/examples, located from import.meta.url
       ['example', '--list'],
       ['mechanism', '--domain', 'line:0', '--epsilon', '1', '--kind', 'tg'],

@@ -19,6 +19,7 @@ import { ApiError } from '../../src-shared/protocol/api';
 import { lpSampleSchema, type JobEvent, type LpSample } from '../../src-shared/protocol/messages';
 import type { CheckResult, MechanismResult } from '../../src-shared/protocol/results';
 import { startTestServer } from './web-fixture';
+import { argv } from '../unit/support/argv';
 
 const N = 10; // grid:10x10, step 1, Euclidean
 const EPS = 1;
@@ -315,24 +316,8 @@ function cliWithSigint(args: string[], again = false): Promise<Run> {
 describe('CLI: Ctrl-C on an LP', () => {
   // A long LP (the exact model of a 20 x 20 grid at eps 0.5 to 1e-9 takes minutes, its rounds reported every few
   // seconds): Ctrl-C lands mid-run.
-  const args = [
-    'mechanism',
-    '--domain',
-    'grid:20x20:step=0.5',
-    '--epsilon',
-    '0.5',
-    '--kind',
-    'optimal',
-    '--loss',
-    'dist',
-    '--lp-model',
-    'exact',
-    '--target-gap',
-    '1e-9',
-    '--time-limit',
-    '600',
-    '--json',
-  ];
+  const args = argv`mechanism --domain grid:20x20:step=0.5 --epsilon 0.5 --kind optimal --loss dist
+    --lp-model exact --target-gap 1e-9 --time-limit 600 --json`;
 
   it('the first SIGINT writes the best mechanism so far with its certified gap (exit 0) and says so on stderr', async () => {
     const r = await cliWithSigint(args);

@@ -18,6 +18,7 @@ import { Redis } from 'ioredis';
 import { bin, cli, redisInstalled, startRedis, startWorker, type RedisServer, type WorkerProc } from './queue-fixture';
 import { startRogue, type RogueReply } from './rogue-worker';
 import { encodeFrame, WORKER_KEY_PATTERN } from '../../src-main/queue/pricing-wire';
+import { argv } from '../unit/support/argv';
 
 const SECRET = 'a-queue-secret-for-the-tests-0123456789';
 const KEY = Buffer.from(SECRET);
@@ -69,21 +70,8 @@ describe.skipIf(!redisInstalled())('hostile pricing workers', () => {
   let tmp: string;
   let prior: string;
   let local: Lp;
-  const args = (...more: string[]): string[] => [
-    'mechanism',
-    '--domain',
-    'grid:6x6',
-    '--epsilon',
-    '0.5',
-    '--kind',
-    'optimal',
-    '--loss',
-    'dist',
-    '--prior',
-    `csv:${prior}`,
-    '--json',
-    ...more,
-  ];
+  const args = (...more: string[]): string[] => argv`mechanism --domain grid:6x6 --epsilon 0.5 --kind optimal
+    --loss dist --prior csv:${prior} --json ${more}`;
 
   beforeAll(async () => {
     tmp = mkdtempSync(join(tmpdir(), 'mechstudio-hostile-'));

@@ -37,6 +37,7 @@ import {
   WORKER_KEY_PATTERN,
   workerKey,
 } from '../../src-main/queue/pricing-wire';
+import { argv } from '../unit/support/argv';
 
 // Registrations lapse after 3 s; queued LPs from 1,000 variables (a 6 x 6 grid has 1,296) price on the queue.
 const ENV = {
@@ -76,20 +77,8 @@ describe.skipIf(!redisInstalled())('optimal LP pricing on the queue', () => {
   let tmp: string;
   const local = new Map<string, Lp>();
 
-  const args = (side: number): string[] => [
-    'mechanism',
-    '--domain',
-    `grid:${side}x${side}`,
-    '--epsilon',
-    '0.5',
-    '--kind',
-    'optimal',
-    '--loss',
-    'dist',
-    '--prior',
-    `csv:${priorFile(tmp, side * side)}`,
-    '--json',
-  ];
+  const args = (side: number): string[] => argv`mechanism --domain grid:${side}x${side} --epsilon 0.5
+    --kind optimal --loss dist --prior csv:${priorFile(tmp, side * side)} --json`;
   const lpOf = (stdout: string): Lp => (JSON.parse(stdout) as { lp: Lp }).lp;
   const localLp = async (side: number): Promise<Lp> => {
     const key = String(side);

@@ -44,6 +44,16 @@ import { appRunner } from '../../src-main/web/main';
 import { runFannedOut } from '../../src-main/dispatcher/fan-out';
 
 /** Every file under dir, relative path -> bytes (summary.md without its date line). */
+/** A queued job's final state ('completed' or 'failed'), asked every 100 ms `tries` times at most, else 'unsettled'. */
+async function settled(queue: Queue, id: string, tries: number): Promise<string> {
+  for (let i = 0; i < tries; i++) {
+    const s = await queue.getJobState(id);
+    if (s === 'completed' || s === 'failed') return s;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return 'unsettled';
+}
+
 function snapshot(dir: string): Map<string, Buffer> {
   const out = new Map<string, Buffer>();
   const walk = (d: string): void => {
@@ -425,14 +435,7 @@ describe.sequential('project runs on a Redis queue', () => {
           { attempts: 5 },
         ),
       ]);
-      const settle = async (id: string): Promise<string> => {
-        for (let i = 0; i < 1200; i++) {
-          const s = await queue.getJobState(id);
-          if (s === 'completed' || s === 'failed') return s;
-          await new Promise((r) => setTimeout(r, 100));
-        }
-        return 'unsettled';
-      };
+      const settle = (id: string): Promise<string> => settled(queue, id, 1200);
       const states = await Promise.all(jobs.map((j) => settle(j.id!)));
       expect(states).toEqual(['failed', 'failed', 'failed', 'failed', 'failed', 'completed']);
       for (const j of jobs.slice(0, 5)) {
@@ -518,14 +521,7 @@ describe.sequential('project runs on a Redis queue', () => {
       // longer than FAST_STALL's 3 s lock on a busy machine (the job's lock then lapses before it can be failed)
       w = await startWorker(redis.url);
       await queue.resume();
-      const settle = async (id: string): Promise<string> => {
-        for (let i = 0; i < 600; i++) {
-          const s = await queue.getJobState(id);
-          if (s === 'completed' || s === 'failed') return s;
-          await new Promise((r) => setTimeout(r, 100));
-        }
-        return 'unsettled';
-      };
+      const settle = (id: string): Promise<string> => settled(queue, id, 600);
       const all = ['failed', 'failed', 'failed', 'failed', 'failed'];
       expect(await Promise.all(jobs.map((j) => settle(j.id!)))).toEqual(all);
       const got = await Promise.all(jobs.map((j) => queue.getJob(j.id!)));

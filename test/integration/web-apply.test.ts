@@ -7,29 +7,21 @@
  * remapped construction returns its remap record; an optimal mechanism is
  * applied from its kept channel; lat/lon secrets are binned like the prior.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTestServer, type Client, type TestServer } from './web-fixture';
+import { useTestServer } from './web-fixture';
 import { localProjection } from '../../src-shared/data/points-grid';
 
-let t: TestServer;
-let c: Client;
-beforeAll(async () => {
-  t = await startTestServer({ threads: 1 });
-  c = await t.connect();
-}, 60_000);
-afterAll(async () => {
-  await t?.close();
-});
+const web = useTestServer();
 
 const mechanism = { domain: 'line:6', epsilon: 30, kind: 'rr' };
 
 describe('apply from the app', () => {
   it('releases the loaded rows in order into the chosen file and returns the labels', async () => {
     const secrets = [0, 5, 2, 2, 4, 1, 3];
-    const path = join(t.dir, 'released.csv');
-    const r = await c.call('project.export', [
+    const path = join(web.t.dir, 'released.csv');
+    const r = await web.c.call('project.export', [
       { kind: 'apply', request: { mechanism, seed: 3 }, secrets: 'value\n' + secrets.join('\n') + '\n', path },
     ]);
     expect(r.ok, JSON.stringify(r.error)).toBe(true);
@@ -47,8 +39,8 @@ describe('apply from the app', () => {
   }, 60_000);
 
   it('a secret outside the domain is an error naming its line; no file is left', async () => {
-    const path = join(t.dir, 'bad.csv');
-    const r = await c.call('project.export', [
+    const path = join(web.t.dir, 'bad.csv');
+    const r = await web.c.call('project.export', [
       { kind: 'apply', request: { mechanism }, secrets: 'value\n1\n9\n', path },
     ]);
     expect(r.ok).toBe(false);
@@ -58,8 +50,8 @@ describe('apply from the app', () => {
   }, 60_000);
 
   it('a remapped construction returns its remap record', async () => {
-    const path = join(t.dir, 'remapped.csv');
-    const r = await c.call('project.export', [
+    const path = join(web.t.dir, 'remapped.csv');
+    const r = await web.c.call('project.export', [
       {
         kind: 'apply',
         request: { mechanism: { domain: 'grid:3x3', epsilon: 1, kind: 'planar-laplace', loss: 'dist', remap: true } },
@@ -77,7 +69,7 @@ describe('apply from the app', () => {
   }, 60_000);
 
   it('an optimal mechanism is applied from the channel the host kept (channelRef), never solved again', async () => {
-    const lp = await c.call('submit', [
+    const lp = await web.c.call('submit', [
       {
         type: 'mechanism',
         domain: 'grid:3x3',
@@ -88,14 +80,14 @@ describe('apply from the app', () => {
         inlineLimit: 0,
       },
     ]);
-    const end = await c.jobEnd(lp.value as string);
+    const end = await web.c.jobEnd(lp.value as string);
     if (end.kind !== 'result' || end.result.type !== 'mechanism') throw new Error(JSON.stringify(end));
     const channelRef = end.result.channelRef!;
     const started: string[] = [];
-    const off = t.dispatcher.onJobEvent((e) => void (e.kind === 'queued' && started.push(e.type)));
+    const off = web.t.dispatcher.onJobEvent((e) => void (e.kind === 'queued' && started.push(e.type)));
     const secrets = ['(0,0)', '(2,1)', '(1,2)', '(2,2)'];
-    const path = join(t.dir, 'lp-released.csv');
-    const r = await c.call('project.export', [
+    const path = join(web.t.dir, 'lp-released.csv');
+    const r = await web.c.call('project.export', [
       { kind: 'apply', request: { channelRef, domain: 'grid:3x3' }, secrets: `cell\n${secrets.join('\n')}\n`, path },
     ]);
     off();
@@ -108,7 +100,7 @@ describe('apply from the app', () => {
     expect(v.apply.released).toEqual(secrets);
     expect(started).toEqual(['apply']);
     // a channelRef without the secrets' domain is refused in one line
-    const bad = await c.call('project.export', [
+    const bad = await web.c.call('project.export', [
       { kind: 'apply', request: { channelRef }, secrets: 'cell\n(0,0)\n', path },
     ]);
     expect(bad.error?.message).toMatch(/apply with a channelRef needs the domain of its secrets/);
@@ -126,8 +118,8 @@ describe('apply from the app', () => {
       [1, 2],
     ];
     const latlon = cells.map(([r, col]) => proj.unproject(-0.75 + (col + 0.4) * 0.5, 0.75 - (r + 0.6) * 0.5));
-    const path = join(t.dir, 'latlon-released.csv');
-    const r = await c.call('project.export', [
+    const path = join(web.t.dir, 'latlon-released.csv');
+    const r = await web.c.call('project.export', [
       {
         kind: 'apply',
         request: { mechanism: { domain: 'grid:3x3:step=0.5', epsilon: 60, kind: 'rr' }, points, seed: 1 },
@@ -149,7 +141,9 @@ describe('apply from the app', () => {
   }, 60_000);
 
   it('submit still refuses an apply request with paths from the page', async () => {
-    const r = await c.call('submit', [{ type: 'apply', mechanism, input: '/etc/passwd', out: join(t.dir, 'x.csv') }]);
+    const r = await web.c.call('submit', [
+      { type: 'apply', mechanism, input: '/etc/passwd', out: join(web.t.dir, 'x.csv') },
+    ]);
     expect(r.ok).toBe(false);
     expect(r.error!.message).toMatch(/"out" is not accepted/);
   });

@@ -10,6 +10,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMALL_JOB, startTestServer, type Client, type TestServer } from './web-fixture';
+import { projectFileV1 } from '../unit/support/project-fixture';
 
 let t: TestServer | undefined;
 let c: Client;
@@ -42,14 +43,7 @@ function rawGet(path: string): Promise<{ status: number; body: string }> {
   });
 }
 
-const project = {
-  version: 1,
-  name: 'p',
-  domains: [{ id: 'd', domain: 'line:6' }],
-  priors: [],
-  mechanisms: [],
-  analyses: [],
-};
+const project = projectFileV1('p', { domains: [{ id: 'd', domain: 'line:6' }] });
 
 describe('web server: paths from the client', () => {
   it('refuses to save a project under /proc, with a clear message, while the server keeps answering', async () => {

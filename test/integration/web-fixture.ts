@@ -4,6 +4,7 @@
  * port of 127.0.0.1 with a temp renderer folder (no renderer build), and a
  * small client speaking the BridgeCall/BridgeReply frames.
  */
+import { afterAll, beforeAll } from 'vitest';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -205,6 +206,22 @@ export async function startTestServer(
       if (opts.dir === undefined) rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The test file's server on one pool thread with a client of it (`web.t`, `web.c`): started before the file's tests,
+ * closed after them.
+ */
+export function useTestServer(): { readonly t: TestServer; readonly c: Client } {
+  const web = {} as { t: TestServer; c: Client };
+  beforeAll(async () => {
+    web.t = await startTestServer({ threads: 1 });
+    web.c = await web.t.connect();
+  }, 60_000);
+  afterAll(async () => {
+    await web.t?.close();
+  });
+  return web;
 }
 
 /** A small job that always succeeds quickly. */

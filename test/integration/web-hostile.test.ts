@@ -34,6 +34,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_MESSAGE_ARRAYS, MAX_MESSAGE_BYTES, MAX_MESSAGE_VALUES } from '../../src-main/web/server';
 import { MAX_BRIDGE_FRAME_BYTES } from '../../src-shared/protocol/api';
 import { SMALL_JOB, startTestServer, TOKEN, type Client, type Reply, type TestServer } from './web-fixture';
+import { projectFileV1 } from '../unit/support/project-fixture';
 
 /**
  * Peak RSS growth allowed over the whole harness (server, worker threads and
@@ -83,14 +84,12 @@ beforeAll(async () => {
   writeFileSync(files.prior, `${MARKER}\n`);
   writeFileSync(
     files.withPrior,
-    JSON.stringify({
-      version: 1,
-      name: 'p',
-      domains: [{ id: 'd', domain: 'line:2' }],
-      priors: [{ id: 'p', domain: 'd', prior: 'csv:prior.csv' }],
-      mechanisms: [],
-      analyses: [],
-    }),
+    JSON.stringify(
+      projectFileV1('p', {
+        domains: [{ id: 'd', domain: 'line:2' }],
+        priors: [{ id: 'p', domain: 'd', prior: 'csv:prior.csv' }],
+      }),
+    ),
   );
 });
 
@@ -373,11 +372,7 @@ describe('hostile WebSocket harness', () => {
       const p = i % 5 === 0 ? pick(paths) : pick(writePaths);
       const which = i % 5;
       if (which === 0) calls.push(['project.open', [p]]);
-      else if (which === 1)
-        calls.push([
-          'project.save',
-          [{ version: 1, name: 'x', domains: [], priors: [], mechanisms: [], analyses: [] }, p],
-        ]);
+      else if (which === 1) calls.push(['project.save', [projectFileV1('x', { domains: [] }), p]]);
       else if (which === 2) calls.push(['project.export', [{ kind: 'result-json', result: {}, path: p }]]);
       else if (which === 3)
         calls.push([
@@ -390,14 +385,7 @@ describe('hostile WebSocket harness', () => {
           [
             {
               kind: 'project-run',
-              project: {
-                version: 1,
-                name: 'x',
-                domains: [{ id: 'd', domain: pick(domains) }],
-                priors: [],
-                mechanisms: [],
-                analyses: [],
-              },
+              project: projectFileV1('x', { domains: [{ id: 'd', domain: pick(domains) }] }),
               dir: p,
             },
           ],
@@ -681,14 +669,7 @@ describe('hostile harness: workspace escapes', () => {
           })();
           return { how, path: dbl ? p.replace('/', '//') : p };
         });
-      const p0 = {
-        version: 1,
-        name: 'x',
-        domains: [{ id: 'd', domain: 'line:6' }],
-        priors: [],
-        mechanisms: [],
-        analyses: [],
-      };
+      const p0 = projectFileV1('x', { domains: [{ id: 'd', domain: 'line:6' }] });
       const mech = { domain: 'line:6', epsilon: 1, kind: 'tg' };
       const calls: { method: string; how: string; call: [string, unknown[]] }[] = [];
       escapes.forEach(({ how, path: e }, i) => {

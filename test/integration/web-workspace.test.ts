@@ -33,6 +33,7 @@ import { workspaceRoot } from '../../src-main/fs/workspace';
 import { parseQueueUrl, probeRedis } from '../../src-main/queue/connection';
 import { MechError } from '../../src-shared/errors';
 import { SMALL_JOB, startTestServer, type Client, type Reply, type TestServer } from './web-fixture';
+import { projectFileV1 } from '../unit/support/project-fixture';
 
 const MARKER = `SECRETMARK${Math.random().toString(36).slice(2, 10)}`;
 const KEY = [
@@ -62,14 +63,7 @@ function snapshot(dir: string): Record<string, string> {
 
 /** SMALL_JOB's mechanism as an apply request names it. */
 const MECH = { domain: 'line:6', epsilon: 1, kind: 'tg' };
-const project = {
-  version: 1,
-  name: 'p',
-  domains: [{ id: 'd', domain: 'line:6' }],
-  priors: [],
-  mechanisms: [],
-  analyses: [],
-};
+const project = projectFileV1('p', { domains: [{ id: 'd', domain: 'line:6' }] });
 
 beforeAll(async () => {
   base = realpathSync(mkdtempSync(join(tmpdir(), 'mechstudio-ws-')));

@@ -15,3 +15,13 @@ export function projectWith(
     ...sections,
   };
 }
+
+/**
+ * A project file of version 1, as the earlier versions wrote it (what the migration reads): named `name`, its priors,
+ * mechanisms and analyses empty unless `sections` gives them, then the other sections given, in that order.
+ */
+export function projectFileV1<S extends { domains: unknown[] }>(name: string, sections: S) {
+  const { domains, ...rest } = sections;
+  const none = (): unknown[] => [];
+  return { version: 1, name, domains, priors: none(), mechanisms: none(), analyses: none(), ...rest };
+}

@@ -8,6 +8,7 @@ import { parseArgs } from '../../../../src-main/cli/args';
 import { PLANNERS } from '../../../../src-main/cli/planners';
 import { MechError } from '../../../../src-shared/errors';
 import { COMMAND_USAGE, USAGE } from '../../../../src-main/cli/usage';
+import { argv } from '../../support/argv';
 
 const dir = mkdtempSync(join(tmpdir(), 'mechstudio-planners-'));
 
@@ -25,20 +26,9 @@ async function refusal(argv: string[]): Promise<string> {
   return (e as MechError).message;
 }
 
-const apply = (input: string): string[] => [
-  'apply',
-  '--domain',
-  'line:3',
-  '--epsilon',
-  '1',
-  '--kind',
-  'tg',
-  '--input',
-  input,
-  '--out',
-  join(dir, 'out.csv'),
-];
-const audit = (samples: string): string[] => ['audit', '--domain', 'line:3', '--epsilon', '1', '--samples', samples];
+const apply = (input: string): string[] => argv`apply --domain line:3 --epsilon 1 --kind tg --input ${input}
+  --out ${join(dir, 'out.csv')}`;
+const audit = (samples: string): string[] => argv`audit --domain line:3 --epsilon 1 --samples ${samples}`;
 
 describe('input files of apply and audit', () => {
   it('refuse /proc pseudo-files (size 0, readable), also through a link, naming the path and what it is', async () => {

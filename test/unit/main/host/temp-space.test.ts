@@ -5,14 +5,14 @@
  * are counted and, once unread for UNPACKED_TTL_MS, removed and no longer
  * looked for. The clock is the test's.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MechStudioHost, type JobService } from '../../../../src-main/host/host';
 import { createProjectStore } from '../../../../src-main/host/project-store';
 import { ChannelStore } from '../../../../src-main/dispatcher/channel-store';
+import { useScratchDirs } from '../../support/scratch-dirs';
 import { Transfers, UNPACKED_TTL_MS } from '../../../../src-main/host/transfers';
 import { projectFileText } from '../../../../src-main/project/bundle';
 import type { HostSession } from '../../../../src-main/host/api-host';
@@ -20,13 +20,7 @@ import type { JobRunner } from '../../../../src-main/dispatcher/job-runner';
 import type { ChannelStatus, UploadSlot } from '../../../../src-shared/protocol';
 
 const ROOT = join(__dirname, '../../../..');
-const dirs: string[] = [];
-const scratch = (): string => {
-  const d = mkdtempSync(join(tmpdir(), 'mechstudio-test-'));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const scratch = useScratchDirs();
 
 const noJobs: JobService = { submit: () => 'x', cancel: () => false, onJobEvent: () => () => undefined, workers: 1 };
 const session: HostSession = { id: 's', emit: () => undefined };

@@ -6,11 +6,10 @@
  * side (src-renderer/lib/file-transfer.ts) says where an export went and
  * passes a refusal on in the server's words.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   bytesText,
   downloadName,
@@ -27,16 +26,11 @@ import {
   unpackProjectFile,
 } from '../../../../src-main/project/bundle';
 import { ChannelStore } from '../../../../src-main/dispatcher/channel-store';
+import { useScratchDirs } from '../../support/scratch-dirs';
 import { delivered, sizeText, uploadPicked } from '../../../../src-renderer/lib/file-transfer';
 import type { DownloadOffer } from '../../../../src-shared/protocol/api';
 
-const dirs: string[] = [];
-const scratch = (): string => {
-  const d = mkdtempSync(join(tmpdir(), 'mechstudio-test-'));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const scratch = useScratchDirs();
 
 describe('Transfers', () => {
   it('offers a file once, under a cleaned name, until it expires', async () => {

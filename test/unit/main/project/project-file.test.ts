@@ -9,23 +9,12 @@ import { join } from 'node:path';
 import { loadProject, saveProject } from '../../../../src-main/project/project-file';
 import { writeProjectSafely } from '../../../../src-main/host/project-store';
 import { currentVersionOf, type ProjectInput } from '../../../../src-shared/protocol/index';
+import { mechanismOnLine } from '../../support/construction-facts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ms-project-file-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const mechanism = {
-  type: 'mechanism',
-  kind: 'exponential',
-  domain: 'line:4',
-  epsilon: 1,
-  exists: true,
-  rows: 4,
-  cols: 4,
-  utility: 0.4,
-  effectiveEpsilon: 1,
-  guaranteedEpsilon: 1,
-  guarantee: 'eps*d-private',
-};
+const mechanism = mechanismOnLine('exponential', 4, 1, 0.4);
 const items = {
   name: 'p',
   domains: [{ id: 'd', domain: 'line:4' }],

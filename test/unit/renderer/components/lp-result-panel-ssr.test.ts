@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { useSsrComponents, type Render } from '../../support/ssr';
 import type { LpResult } from '../../../../src-shared/protocol/index';
+import { LP_NO_BOUND_YET } from '../../support/lp-result-records';
 
 const PANEL = '/src-renderer/components/LpResultPanel.svelte';
 const ssr = useSsrComponents([PANEL]);
@@ -37,6 +38,14 @@ const base: LpResult = {
   history: [],
 };
 
+/** An exact model stopped by its time limit with a certified bound (a gap of 9.41%). */
+const STOPPED_WITH_BOUND = {
+  exactLowerBound: 1.16727,
+  lowerBound: 1.16727,
+  gap: 0.0941,
+  stoppedBy: 'time-limit',
+} as const;
+
 describe('LP result panel (server-side render)', () => {
   it('an LP too large to solve here: its own headline, and no bound because it was not solved (not a spanner reason)', () => {
     const t = text(base);
@@ -67,15 +76,7 @@ describe('LP result panel (server-side render)', () => {
   });
 
   it('an exact model stopped by the time limit with a bound: the stopped words with the certified gap', () => {
-    const t = text({
-      ...base,
-      exactLowerBound: 1.16727,
-      lowerBound: 1.16727,
-      gap: 0.0941,
-      rounds: 1,
-      stoppedBy: 'time-limit',
-      timeLimitReached: true,
-    });
+    const t = text({ ...base, ...STOPPED_WITH_BOUND, rounds: 1, timeLimitReached: true });
     expect(t).toContain(
       'time limit: this is the best private mechanism found, within 9.41% of the best possible (certified)',
     );
@@ -91,16 +92,7 @@ describe('LP result panel (server-side render)', () => {
 
 describe('LP result panel: no certificate without a bound', () => {
   it('a bound of 0 (no pricing round gave one above 0) is not called certified', () => {
-    const t = text({
-      ...base,
-      chosen: 'lp',
-      exactLowerBound: 0,
-      lowerBound: 0,
-      gap: 1,
-      rounds: 0,
-      stoppedBy: 'time-limit',
-      timeLimitReached: true,
-    });
+    const t = text({ ...base, ...LP_NO_BOUND_YET });
     expect(t).toContain('bound on the best possible none yet: no bound above 0 was proved before the LP stopped');
     expect(t).toContain(' lower bound (exact model) none yet (0)');
     expect(t).not.toContain('certified lower bound');
@@ -108,15 +100,7 @@ describe('LP result panel: no certificate without a bound', () => {
   });
 
   it('a bound above 0 keeps its certificate words', () => {
-    const t = text({
-      ...base,
-      chosen: 'lp',
-      exactLowerBound: 1.16727,
-      lowerBound: 1.16727,
-      gap: 0.0941,
-      rounds: 3,
-      stoppedBy: 'time-limit',
-    });
+    const t = text({ ...base, ...STOPPED_WITH_BOUND, chosen: 'lp', rounds: 3 });
     expect(t).toContain('bound on the best possible 1.16727 km (certified: no private mechanism does better)');
     expect(t).toContain('certified lower bound (exact model) 1.16727 km');
   });

@@ -7,8 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { EPSILON_RULE, numberText, parseNumberField } from '../../../../src-renderer/lib/number-field';
 import { analysisProblems } from '../../../../src-renderer/editors/analysis-validation';
+import { townProject } from '../../support/state-fixture';
 import { parseMetricCsv } from '../../../../src-renderer/editors/custom-metric';
-import { duplicateItem, idProblem, renameItem, starterProject } from '../../../../src-renderer/lib/project-model';
+import { duplicateItem, idProblem, renameItem } from '../../../../src-renderer/lib/project-model';
 import { History } from '../../../../src-renderer/lib/history';
 import { GLOSSARY, plainText } from '../../../../src-renderer/lib/plain';
 import { findingBlocks, paramWords } from '../../../../src-renderer/lib/case-study';
@@ -56,18 +57,18 @@ describe('number fields', () => {
 
 /** A 3 x 3 town, its uniform prior 'pop', planar Laplace 'pl' under it, and one analysis of each kind checked. */
 function proj(): ProjectInput {
-  return {
-    ...starterProject('v', { id: 'town', name: 'Town', domain: 'grid:3x3' }, 'pop', {
-      id: 'pl',
-      kind: 'planar-laplace',
-      epsilon: 1,
-    }),
-    analyses: [
-      { id: 'sw', type: 'sweep', domain: 'town', kinds: ['tg'], from: 0.1, to: 2, steps: 10, prior: 'pop' },
-      { id: 'm', type: 'measure', mechanism: 'pl', prior: 'pop' },
-      { id: 'reg', type: 'regular', domain: 'town', epsilon: 1, prior: 'pop' },
-    ],
+  const town = townProject();
+  const sweep: AnalysisIn = {
+    id: 'sw',
+    type: 'sweep',
+    domain: 'town',
+    kinds: ['tg'],
+    from: 0.1,
+    to: 2,
+    steps: 10,
+    prior: 'pop',
   };
+  return { ...town, analyses: [sweep, ...town.analyses!] };
 }
 
 describe('analyses are checked before Run', () => {

@@ -55,21 +55,14 @@ describe('a job row follows its events', () => {
   });
 
   it('an error says its message; a cancel says cancelled', () => {
-    const j = row();
-    applyJobEvent(j, {
-      kind: 'error',
-      jobId: 'j',
-      error: { code: 'invalid-input', message: 'eps must be > 0' },
-      elapsedMs: 7,
-    });
+    const failed = (code: 'invalid-input' | 'cancelled', message: string, elapsedMs: number) => {
+      const r = row();
+      applyJobEvent(r, { kind: 'error', jobId: 'j', error: { code, message }, elapsedMs });
+      return r;
+    };
+    const j = failed('invalid-input', 'eps must be > 0', 7);
     expect([j.status, j.message, j.error, j.elapsedMs]).toEqual(['error', 'eps must be > 0', 'eps must be > 0', 7]);
-    const c = row();
-    applyJobEvent(c, {
-      kind: 'error',
-      jobId: 'j',
-      error: { code: 'cancelled', message: 'cancelled by the user' },
-      elapsedMs: 3,
-    });
+    const c = failed('cancelled', 'cancelled by the user', 3);
     expect([c.status, c.message, c.error]).toEqual(['cancelled', 'cancelled', 'cancelled by the user']);
   });
 });

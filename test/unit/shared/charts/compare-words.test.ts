@@ -35,6 +35,19 @@ function row(fields: Partial<CompareRow>): CompareRow {
   };
 }
 
+/** A comparison on line:4 at eps 1 for wrong guesses, no grid and so no planar Laplace baseline, no focus. */
+const ON_LINE = {
+  type: 'compare',
+  domain: 'line:4',
+  epsilon: 1,
+  unit: 'd',
+  grid: null,
+  loss: 'bin',
+  baseline: null,
+  focus: null,
+  focusLabel: null,
+};
+
 describe('compare notes in words', () => {
   it('says each note in words, the notation only in its details', () => {
     const cases = [
@@ -144,20 +157,12 @@ describe('compare notes in words', () => {
   it('the table, the CSV and the app list the same words: the LP first, each row under its label, the baseline last', () => {
     const lp = { model: 'exact', objective: 2, lowerBound: 2, gap: 0, stoppedBy: 'optimal', loss: 'bin' };
     const r: CompareResult = compareResultSchema.parse({
-      type: 'compare',
-      domain: 'line:4',
-      epsilon: 1,
-      unit: 'd',
-      grid: null,
-      loss: 'bin',
-      baseline: null,
+      ...ON_LINE,
       baselineNote: { kind: 'not-a-grid' },
       rows: [
         row({ notes: [{ kind: 'tight-does-not-exist', epsilon: 1, minZ: -0.5, minZAt: '2' }] }),
         row({ label: 'optimal', kind: 'optimal', exists: true, lp, notes: [{ kind: 'not-private-zero' }] }),
       ],
-      focus: null,
-      focusLabel: null,
     });
     const words = compareNotes(r).map((w) => w.text);
     expect(words).toEqual([
@@ -207,17 +212,7 @@ describe('compare notes in words', () => {
   });
 
   it('the protocol refuses a note of an unknown kind', () => {
-    const bad = {
-      type: 'compare',
-      domain: 'line:4',
-      epsilon: 1,
-      unit: 'd',
-      grid: null,
-      loss: 'bin',
-      baseline: null,
-      focus: null,
-      focusLabel: null,
-    };
+    const bad = ON_LINE;
     expect(
       compareResultSchema.safeParse({ ...bad, rows: [row({ notes: [{ kind: 'bogus' } as never] })] }).success,
     ).toBe(false);
@@ -226,13 +221,8 @@ describe('compare notes in words', () => {
 
   it('a comparison kept by an older version (notes as sentences, an LP record without its loss) still opens, its words as recorded', () => {
     const old = {
-      type: 'compare',
-      domain: 'line:4',
-      epsilon: 1,
-      unit: 'd',
-      grid: null,
+      ...ON_LINE,
       loss: 'dist',
-      baseline: null,
       baselineNote: 'planar Laplace needs a grid',
       rows: [
         { ...row({}), note: 'tight constraints does not exist here' },
@@ -241,8 +231,6 @@ describe('compare notes in words', () => {
           lp: { model: 'exact', objective: 0.5, lowerBound: 0.5, gap: 0, stoppedBy: 'optimal' },
         },
       ],
-      focus: null,
-      focusLabel: null,
     };
     const r = compareResultSchema.parse(old);
     expect(compareNotes(r).map((w) => w.text)).toEqual([

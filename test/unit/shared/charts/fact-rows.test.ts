@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { mechanismFactsSchema, type MechanismFacts } from '../../../../src-shared/protocol/index';
 import { FACT_LABELS, factRows, guaranteeWords } from '../../../../src-shared/charts/fact-rows';
 import { optimalSolveFacts } from '../../support/optimal-solve-facts';
+import { implicitTightFigures, PLANAR_LAPLACE_FIGURES } from '../../support/construction-facts';
 
 const num = (v: number): string => String(Number(v.toPrecision(4)));
 /** The rows as [label, value] pairs. */
@@ -23,29 +24,9 @@ const EVERY_KIND: MechanismFacts[] = [
   { kind: 'randomised-response', diagonal: 0.5, offDiagonal: 0.1, minDistance: Infinity },
   { kind: 'exponential', kernelRate: 0.25 },
   { kind: 'laplace', kernelRate: 0.5 },
-  {
-    kind: 'planar-laplace',
-    metric: 'euclidean',
-    density: 'planar Laplace',
-    epsPerCell: 0.7,
-    integrations: 25,
-    tableBuildMs: 3,
-    method: 'cell integrals',
-  },
+  { kind: 'planar-laplace', ...PLANAR_LAPLACE_FIGURES },
   { kind: 'tight', solver: 'LU', solveMs: 1.5, minZ: 0.02 },
-  {
-    kind: 'tight-implicit',
-    solver: 'CG',
-    iterations: 12,
-    relResidual: 1e-10,
-    solveMs: 2,
-    setupMs: 1,
-    minZ: -0.0553,
-    argMinZ: '(0, 0)',
-    clampedZ: 0,
-    maxRowSumError: 1e-9,
-    fellBack: 'a dense solve',
-  },
+  { kind: 'tight-implicit', ...implicitTightFigures(-0.0553) },
   { kind: 'ball-size', z: 0.125, normaliser: 8 },
   { kind: 'symmetric', a: 0.4, c: 0.6065, diameter: 3, evenRing: false, closedIntoRing: 7 },
   { kind: 'optimal', solve: SOLVE },

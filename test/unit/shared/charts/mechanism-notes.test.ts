@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { mechanismNotes, mechanismNotesText, mechanismNoteWords } from '../../../../src-shared/charts/mechanism-notes';
 import { mechanismResultSchema } from '../../../../src-shared/protocol/index';
+import { mechanismOnLine } from '../../support/construction-facts';
 
 describe('mechanism notes in words', () => {
   it('says each note in words, the formula only in its details', () => {
@@ -36,20 +37,7 @@ describe('mechanism notes in words', () => {
   });
 
   it('the protocol refuses a note of an unknown kind', () => {
-    const base = {
-      type: 'mechanism',
-      kind: 'rr',
-      domain: 'line:2',
-      epsilon: 1,
-      exists: true,
-      rows: 2,
-      cols: 2,
-      utility: 0.7,
-      effectiveEpsilon: 1,
-      guaranteedEpsilon: 1,
-      guarantee: 'closed form',
-      facts: { kind: 'none' },
-    };
+    const base = { ...mechanismOnLine('rr', 2, 1, 0.7), guarantee: 'closed form', facts: { kind: 'none' } };
     expect(mechanismResultSchema.safeParse({ ...base, notes: [{ kind: 'loss-not-finite' }] }).success).toBe(true);
     expect(mechanismResultSchema.safeParse({ ...base, notes: [{ kind: 'bogus' }] }).success).toBe(false);
   });

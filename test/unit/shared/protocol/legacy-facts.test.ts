@@ -12,7 +12,8 @@ import {
   type RecordedFact,
 } from '../../../../src-shared/protocol/index';
 import { parseProject } from '../../../../src-main/project/project-file';
-import { optimalSolveFacts } from '../../support/optimal-solve-facts';
+import { optimalSolveFacts, SOLVE_FIGURES } from '../../support/optimal-solve-facts';
+import { implicitTightFigures, mechanismOnLine, PLANAR_LAPLACE_FIGURES } from '../../support/construction-facts';
 
 const ALPHA = Math.exp(-0.5);
 
@@ -25,23 +26,7 @@ const OLD_OPTIMAL: LegacyInfo = {
   timeLimitReached: false,
   lpRounds: 7,
   lpTimeMs: 120,
-  delta: 1,
-  constraintMode: 'all pairs',
-  constrainedPairs: 15,
-  constraints: 180,
-  variables: 36,
-  nonzeros: 400,
-  objective: 0.8125,
-  buildMs: 2,
-  solverMs: 31,
-  iterations: 57,
-  symmetries: 1,
-  reducedVariables: 36,
-  reducedConstraints: 180,
-  maxConstraintViolation: 1e-12,
-  lpObjective: 0.8125,
-  repairMass: 0,
-  cappedPairs: 0,
+  ...SOLVE_FIGURES,
   generationRounds: 3,
   generatedPrivacyRows: 60,
   fullPrivacyRows: 180,
@@ -62,6 +47,17 @@ const OLD_OPTIMAL: LegacyInfo = {
   status: 'target-gap',
 };
 const OPTIMAL_SOLVE = optimalSolveFacts();
+/** An additive capacity's facts, the same in the old info (beside its LP status) and the typed record. */
+const CAPACITY = {
+  capacity: 'additive',
+  value: 0.5,
+  trace: 2,
+  constraintMode: 'all pairs',
+  constraints: 30,
+  variables: 36,
+  solverMs: 8,
+  maxConstraintViolation: 0,
+} as const;
 
 /** [what, the old info, the result's kind, the typed facts it reads as, values kept as recorded]. */
 const CASES: [string, LegacyInfo, string, MechanismFacts, RecordedFact[]][] = [
@@ -98,24 +94,9 @@ const CASES: [string, LegacyInfo, string, MechanismFacts, RecordedFact[]][] = [
   ],
   [
     'planar Laplace',
-    {
-      metric: 'euclidean',
-      density: 'planar Laplace',
-      epsPerCell: 0.7,
-      integrations: 25,
-      tableBuildMs: 3,
-      method: 'cell integrals',
-    },
+    PLANAR_LAPLACE_FIGURES,
     'planar-laplace',
-    {
-      kind: 'planar-laplace',
-      metric: 'euclidean',
-      density: 'planar Laplace',
-      epsPerCell: 0.7,
-      integrations: 25,
-      tableBuildMs: 3,
-      method: 'cell integrals',
-    },
+    { kind: 'planar-laplace', ...PLANAR_LAPLACE_FIGURES },
     [],
   ],
   [
@@ -127,33 +108,9 @@ const CASES: [string, LegacyInfo, string, MechanismFacts, RecordedFact[]][] = [
   ],
   [
     'tight constraints held implicitly',
-    {
-      solver: 'CG',
-      iterations: 12,
-      relResidual: 1e-10,
-      solveMs: 2,
-      setupMs: 1,
-      minZ: 0.01,
-      argMinZ: '(0, 0)',
-      clampedZ: 0,
-      maxRowSumError: 1e-9,
-      implicit: true,
-      fellBack: 'a dense solve',
-    },
+    { ...implicitTightFigures(0.01), implicit: true },
     'tight',
-    {
-      kind: 'tight-implicit',
-      solver: 'CG',
-      iterations: 12,
-      relResidual: 1e-10,
-      solveMs: 2,
-      setupMs: 1,
-      minZ: 0.01,
-      argMinZ: '(0, 0)',
-      clampedZ: 0,
-      maxRowSumError: 1e-9,
-      fellBack: 'a dense solve',
-    },
+    { kind: 'tight-implicit', ...implicitTightFigures(0.01) },
     [],
   ],
   [
@@ -177,33 +134,7 @@ const CASES: [string, LegacyInfo, string, MechanismFacts, RecordedFact[]][] = [
     { kind: 'optimal', solve: OPTIMAL_SOLVE } as MechanismFacts,
     [],
   ],
-  [
-    'capacity',
-    {
-      capacity: 'additive',
-      value: 0.5,
-      trace: 2,
-      constraintMode: 'all pairs',
-      constraints: 30,
-      variables: 36,
-      solverMs: 8,
-      maxConstraintViolation: 0,
-      status: 'optimal',
-    },
-    'capacity',
-    {
-      kind: 'capacity',
-      capacity: 'additive',
-      value: 0.5,
-      trace: 2,
-      constraintMode: 'all pairs',
-      constraints: 30,
-      variables: 36,
-      solverMs: 8,
-      maxConstraintViolation: 0,
-    },
-    [],
-  ],
+  ['capacity', { ...CAPACITY, status: 'optimal' }, 'capacity', { kind: 'capacity', ...CAPACITY }, []],
   [
     'kernel',
     { construction: 'kernel', vertices: '0 2 5', size: 3 },
@@ -291,17 +222,7 @@ describe('facts of earlier results: the flat info read onto the typed facts', ()
 
   it('a project file keeping an earlier mechanism result opens with typed facts (and as-recorded values), not the flat info', () => {
     const old = {
-      type: 'mechanism',
-      kind: 'exponential',
-      domain: 'line:6',
-      epsilon: 0.5,
-      exists: true,
-      rows: 6,
-      cols: 6,
-      utility: 0.3,
-      effectiveEpsilon: 0.5,
-      guaranteedEpsilon: 0.5,
-      guarantee: 'eps*d-private',
+      ...mechanismOnLine('exponential', 6, 0.5, 0.3),
       info: { kernelRate: 0.25, effectiveEpsilonNote: 'not measured' },
     };
     const file = {

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { migrateProject, PROJECT_VERSION } from '../../../../src-shared/protocol/index';
 import { parseProject } from '../../../../src-main/project/project-file';
 import { mechError } from '../../support/mech-error';
+import { mechanismOnLine } from '../../support/construction-facts';
 
 /** The one message reading `file` (JSON of `project`) fails with: an invalid-input MechError. */
 const refusal = (project: unknown, file: string): string =>
@@ -16,21 +17,7 @@ const ALPHA = Math.exp(-0.5);
 const HASH = '0123456789abcdef';
 
 /** A mechanism result without its construction facts (each version adds them in its own shape). */
-function result(kind: string): Record<string, unknown> {
-  return {
-    type: 'mechanism',
-    kind,
-    domain: 'line:6',
-    epsilon: 0.5,
-    exists: true,
-    rows: 6,
-    cols: 6,
-    utility: 0.3,
-    effectiveEpsilon: 0.5,
-    guaranteedEpsilon: 0.5,
-    guarantee: 'eps*d-private',
-  };
-}
+const result = (kind: string): Record<string, unknown> => mechanismOnLine(kind, 6, 0.5, 0.3);
 
 const items = {
   name: 'study',

@@ -18,6 +18,7 @@ import { resultTable, tableToCsv } from '../../../../src-shared/charts/result-ta
 import { jsonFor } from '../../../../src-main/cli/output';
 import { exitCodeFor } from '../../../../src-main/cli/main';
 import { projectWith } from '../../support/project-fixture';
+import { mechanismOnLine } from '../../support/construction-facts';
 
 function err(input: unknown): string {
   const r = parseJobRequest(input);
@@ -117,16 +118,8 @@ describe('job requests', () => {
     // a construction fact may be non-finite (no two values at a finite distance; a residual not computed): still a
     // valid reply
     const mech = {
-      type: 'mechanism',
-      kind: 'rr',
-      domain: 'line:2',
-      epsilon: 1,
-      exists: true,
-      rows: 2,
-      cols: 2,
-      utility: 0.5,
+      ...mechanismOnLine('rr', 2, 1, 0.5),
       effectiveEpsilon: Infinity,
-      guaranteedEpsilon: 1,
       guarantee: 'g',
       facts: { kind: 'randomised-response', diagonal: 0.5, offDiagonal: NaN, minDistance: Infinity },
     };

@@ -4,15 +4,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseProject } from '../../../../src-main/project/project-file';
+import { projectFileV1 } from '../../support/project-fixture';
 
-const base = {
-  version: 1,
-  name: 'study',
+const base = projectFileV1('study', {
   domains: [{ id: 'town', domain: 'grid:4x4:step=0.5' }],
   priors: [{ id: 'pop', domain: 'town', prior: 'uniform' }],
   mechanisms: [{ id: 'pl', domain: 'town', kind: 'planar-laplace', epsilon: 1 }],
-  analyses: [],
-};
+});
 const comparison = {
   id: 'compare',
   domain: 'town',

@@ -13,6 +13,7 @@ import { type JobResult } from '../../../../src-shared/protocol/results';
 import { parseChannelCsv } from '../../../../src-main/fs/inputs';
 import { MechError } from '../../../../src-shared/errors';
 import { resultNoteLines } from '../../../../src-shared/charts/note-words';
+import { MEASURE_FIGURES } from '../../../../src-shared/charts/result-table';
 import { runJob } from '../../support/run-job';
 import { projectWith } from '../../support/project-fixture';
 
@@ -76,15 +77,7 @@ describe('job handlers', () => {
       loss: 'dist',
     });
     const b = await run<'measure'>({ type: 'measure', channel: m.matrix!, domain: 'line:6', prior, loss: 'dist' });
-    for (const k of [
-      'vulnerability',
-      'posteriorVulnerability',
-      'leakage',
-      'utility',
-      'multiplicativeCapacity',
-      'additiveCapacity',
-      'expectedLoss',
-    ] as const) {
+    for (const k of [...MEASURE_FIGURES, 'expectedLoss'] as const) {
       expect(a[k], k).toBeCloseTo(b[k] as number, 13);
     }
     expect(a.vulnerability).toBe(0.3);

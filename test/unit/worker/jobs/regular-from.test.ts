@@ -5,15 +5,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runJob } from '../../support/run-job';
+import type { PriorInput } from '../../../../src-shared/protocol/index';
+
+/** The regular job's answer for `prior` on `domain` at `epsilon`. */
+const regular = (domain: string, epsilon: number, prior: PriorInput) =>
+  runJob<'regular'>({ type: 'regular', domain, epsilon, prior });
 
 describe('regular job: regularFrom', () => {
   it('a prior not regular at 0.5 is regular from ln 2: the search brackets ln 2 within 1%', async () => {
-    const r = await runJob<'regular'>({
-      type: 'regular',
-      domain: 'db:2,4',
-      epsilon: 0.5,
-      prior: { kind: 'product', values: [0.3, 0.27, 0.23, 0.2] },
-    });
+    const r = await regular('db:2,4', 0.5, { kind: 'product', values: [0.3, 0.27, 0.23, 0.2] });
     expect(r.regular).toBe(false);
     const f = r.regularFrom!;
     expect(f.below).toBeLessThan(Math.LN2);
@@ -22,21 +22,11 @@ describe('regular job: regularFrom', () => {
   });
 
   it('a regular prior has no search; a prior never regular says so with null', async () => {
-    const ok = await runJob<'regular'>({
-      type: 'regular',
-      domain: 'db:2,4',
-      epsilon: 1,
-      prior: { kind: 'product', values: [0.3, 0.27, 0.23, 0.2] },
-    });
+    const ok = await regular('db:2,4', 1, { kind: 'product', values: [0.3, 0.27, 0.23, 0.2] });
     expect([ok.regular, ok.regularFrom]).toEqual([true, undefined]);
     // a prior with zeros is outside every corner prior's hull (they are positive everywhere) up to 64 x 0.1 = 6.4
     // (the search doubles 6 times; far beyond, e^-eps falls under the solver's tolerance)
-    const never = await runJob<'regular'>({
-      type: 'regular',
-      domain: 'line:4',
-      epsilon: 0.1,
-      prior: { kind: 'vector', values: [0.5, 0.5, 0, 0] },
-    });
+    const never = await regular('line:4', 0.1, { kind: 'vector', values: [0.5, 0.5, 0, 0] });
     expect([never.regular, never.regularFrom]).toEqual([false, null]);
   });
 });
