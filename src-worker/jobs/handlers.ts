@@ -6,6 +6,7 @@
  */
 import { REL_TOL } from '../../src-shared/numeric/tolerance';
 import { MechError, messageOf } from '../../src-shared/errors';
+import { sweepNoteWords } from '../../src-shared/charts/note-words';
 import type { Domain } from '../metric/domain';
 import type { DenseChannel, RowSource } from '../mechanism/channel';
 import { channelOfRef } from './kept-channel';
@@ -286,6 +287,15 @@ export async function construct(
   return { domain, prior, outcome, ...said, channel: r.channel, remap: r.record };
 }
 
+/**
+ * The refusal of a job that needs the channel of a mechanism that does not exist here (a tight-constraints mechanism
+ * whose Phi z = 1 has a negative entry), in the words of the sweep table's note.
+ */
+export function doesNotExist(spec: MechanismSpec, o: { minZ: number; minZAt: string }): MechError {
+  const why = sweepNoteWords({ kind: 'tight-does-not-exist', minZ: o.minZ, minZAt: o.minZAt }, 'table', spec.epsilon);
+  return new MechError('not-applicable', `the ${spec.kind} mechanism does not exist here: ${why}`);
+}
+
 export async function mechanismJob(req: MechanismRequest, ctx: JobContext): Promise<MechanismResult> {
   const { domain, prior, outcome, channel: built, remap, loss, defaultLoss } = await construct(req, req, ctx);
   if (!outcome.exists) {
@@ -381,11 +391,7 @@ export async function measureJob(req: MeasureRequest, ctx: JobContext): Promise<
   let epsilon = req.epsilon;
   if (req.mechanism) {
     const built = await construct(req, req.mechanism, ctx);
-    if (!built.outcome.exists)
-      throw new MechError(
-        'not-applicable',
-        `the ${req.mechanism.kind} mechanism does not exist here: ${built.outcome.note}`,
-      );
+    if (!built.outcome.exists) throw doesNotExist(req.mechanism, built.outcome);
     ch = withRowProgress(built.channel ?? built.outcome.mechanism.channel, ctx.progress, () => 'measuring');
     domain = req.domain !== undefined ? domainOf(req, req.domain, ctx) : built.domain;
     epsilon ??= req.mechanism.epsilon;
@@ -434,11 +440,7 @@ export async function checkJob(req: CheckRequest, ctx: JobContext): Promise<Chec
   let ch: RowSource;
   if (req.mechanism) {
     const built = await construct(req, req.mechanism, ctx);
-    if (!built.outcome.exists)
-      throw new MechError(
-        'not-applicable',
-        `the ${req.mechanism.kind} mechanism does not exist here: ${built.outcome.note}`,
-      );
+    if (!built.outcome.exists) throw doesNotExist(req.mechanism, built.outcome);
     ch = withRowProgress(built.channel ?? built.outcome.mechanism.channel, ctx.progress, () => 'checking privacy');
   } else {
     const dense = denseOf(req, ctx);
@@ -693,11 +695,7 @@ export async function applyJob(req: ApplyRequest, ctx: JobContext): Promise<Appl
   let checked: ReleaseCheck | undefined;
   if (req.mechanism) {
     const built = await construct(req, req.mechanism, ctx);
-    if (!built.outcome.exists)
-      throw new MechError(
-        'not-applicable',
-        `the ${req.mechanism.kind} mechanism does not exist here: ${built.outcome.note}`,
-      );
+    if (!built.outcome.exists) throw doesNotExist(req.mechanism, built.outcome);
     ch = built.channel ?? built.outcome.mechanism.channel;
     domain = req.domain !== undefined ? domainOf(req, req.domain, ctx) : built.domain;
     remap = built.remap;
