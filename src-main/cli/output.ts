@@ -5,6 +5,7 @@
 import {
   LP_METHOD_WORDS,
   NO_BOUND_YET,
+  candidateNoteWords,
   candidateWords,
   chosenWords,
   isBound,
@@ -24,7 +25,13 @@ import {
 } from '../../src-shared/protocol/index';
 import { fmt, MEASURE_FIGURES } from '../../src-shared/charts/result-table';
 import { compareTableText } from '../../src-shared/charts/compare-report';
-import { auditTestFormula, auditTestText, auditVerdictText, detectionLines } from '../../src-shared/charts/audit-words';
+import {
+  auditNoteWords,
+  auditTestFormula,
+  auditTestText,
+  auditVerdictText,
+  detectionLines,
+} from '../../src-shared/charts/audit-words';
 import { factRows } from '../../src-shared/charts/fact-rows';
 import { resultNoteLines } from '../../src-shared/charts/note-words';
 import { mechanismNotesText } from '../../src-shared/charts/mechanism-notes';
@@ -70,7 +77,10 @@ export function jsonFor(req: JobRequest, r: JobResult): Record<string, unknown> 
         // what was returned, in the words the readable output shows (one plain line when no bound was certified)
         o.result = lpResultWords(r.lp);
         o.chosen = r.lp.chosen ?? 'lp';
-        o.candidates = r.lp.candidates ?? [];
+        // each candidate's note in the words the readable output says it (the typed note is in `lp`)
+        o.candidates = (r.lp.candidates ?? []).map((c) =>
+          c.note === undefined ? c : { ...c, note: candidateNoteWords(c.note) },
+        );
         o.lp = lpJson(r.lp);
       }
       if (r.remap) {
@@ -112,7 +122,8 @@ export function jsonFor(req: JobRequest, r: JobResult): Record<string, unknown> 
         mode: r.mode,
         detection: r.detection,
         tested: r.tested,
-        ...(r.note ? { note: r.note } : {}),
+        // why nothing was tested, in the words the readable output says it
+        ...(r.note !== undefined ? { note: auditNoteWords(r.note) } : {}),
       };
     case 'measure': {
       const o = pick(r, [...MEASURE_FIGURES]);
@@ -396,7 +407,7 @@ export function readable(req: JobRequest, r: JobResult): string {
         `samples per secret to detect a violation (pair at distance ${fmt(r.detection.distance)}, event probability ${fmt(r.detection.baseProbability, 3)} under b):`,
         ...detectionLines(r),
         // a not-tested verdict's line already says why
-        ...(r.note && r.verdict !== 'not-tested' ? [`note: ${r.note}`] : []),
+        ...(r.note !== undefined && r.verdict !== 'not-tested' ? [`note: ${auditNoteWords(r.note)}`] : []),
       ].join('\n');
     case 'capacity':
       return lines([

@@ -5,7 +5,7 @@
  * auditTestFormula (the app's tooltip and details toggle, the CLI's line under
  * the witness).
  */
-import type { AuditResult, AuditTestRecord } from '../protocol/index';
+import type { AuditNote, AuditResult, AuditTestRecord } from '../protocol/index';
 import { fmt } from './result-table';
 
 /** The verdict's own words (the app's badge): said once, the detail follows it. */
@@ -32,6 +32,19 @@ export function claimedEpsilonWords(epsilon: number, typed?: string | null): str
   return `${t} ${Number(v) === epsilon ? '=' : '≈'} ${v}`;
 }
 
+/** Why no pair could be tested, in one line (a sentence kept by an earlier version: as recorded). */
+export function auditNoteWords(n: AuditNote | string): string {
+  if (typeof n === 'string') return n;
+  switch (n.kind) {
+    case 'too-few-secrets':
+      return `the log has samples of ${n.secrets} secret${n.secrets === 1 ? '' : 's'}; an audit needs two`;
+    case 'too-few-sampled':
+      return `${n.sampled} of the ${n.secrets} secrets in the log ${n.sampled === 1 ? 'has' : 'have'} two samples or more; an audit needs two such secrets`;
+    case 'no-usable-pair':
+      return `no pair of the ${n.sampled} secrets with two samples or more could be tested: it takes two secrets at a finite distance > 0, each with samples among both the selection and the estimation samples`;
+  }
+}
+
 /**
  * What the verdict rests on: the bound with its confidence, or why nothing could be tested. `claimText` is the
  * claimed ε as typed (a project's audit keeps it), shown instead of the bare number.
@@ -40,7 +53,7 @@ export function auditVerdictDetail(r: AuditResult, claimText?: string | null): s
   const pct = `${fmt(r.confidence * 100, 6)}%`;
   const claim = claimedEpsilonWords(r.epsilon, claimText);
   if (r.verdict === 'not-tested')
-    return `${r.note ?? 'no pair of secrets could be tested'} (no verdict on the claimed ε = ${claim}: these samples can neither refute nor support it)`;
+    return `${r.note === undefined ? 'no pair of secrets could be tested' : auditNoteWords(r.note)} (no verdict on the claimed ε = ${claim}: these samples can neither refute nor support it)`;
   return r.verdict === 'refuted'
     ? `with ${pct} confidence the effective ε is at least ${fmt(r.epsilonLowerBound, 4)} per unit of distance, above the claimed ${claim}: the mechanism protects less than claimed`
     : `with ${pct} confidence the effective ε is at least ${fmt(r.epsilonLowerBound, 4)} per unit of distance, not above the claimed ${claim}: the samples do not contradict the claim`;

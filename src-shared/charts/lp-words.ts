@@ -4,7 +4,7 @@
  * "best found, within X% of the best possible" with a certified bound on it, and, without one, how far it is from
  * the solved model's own optimum and that it is not checked against the best possible.
  */
-import type { LpCandidate, LpResult } from '../protocol/index';
+import type { CandidateNote, LpCandidate, LpResult } from '../protocol/index';
 import { certifiedGap, gapIsExact, lpNotSolved, noRoundCompleted, type LpGapBasis } from '../protocol/index';
 
 /** Largest certified gap to the exact optimum that is called "optimal" (the solver's default target). */
@@ -104,10 +104,31 @@ export function chosenWords(lp: Pick<LpResult, 'chosen'> & Partial<Pick<LpResult
   return `${constructionWords(lp.chosen)}: ${lpNotSolved(lp) ? 'the best of the candidates (the LP was not solved)' : 'the LP did not beat it'}`;
 }
 
+/**
+ * Why a candidate has no expected loss, in words (a sentence kept by an earlier version: as recorded; none kept: not
+ * built).
+ */
+export function candidateNoteWords(n: CandidateNote | string | undefined): string {
+  if (typeof n === 'string') return n;
+  switch (n?.kind) {
+    case 'not-tried':
+      return 'not tried: it would end past the time limit';
+    case 'tight-does-not-exist':
+      return `does not exist at this ε: its output weight at ${n.minZAt} would have to be negative`;
+    case 'grids-only':
+      return 'applies to grids only';
+    case 'failed':
+      return n.message;
+    case 'not-built':
+    case undefined:
+      return 'not built';
+  }
+}
+
 /** One candidate in a line: its expected loss, or why it does not apply. */
 export function candidateWords(c: LpCandidate, fmt: (x: number) => string): string {
   return c.expectedLoss === null
-    ? `${c.construction}: n/a (${c.note ?? 'not built'})`
+    ? `${c.construction}: n/a (${candidateNoteWords(c.note)})`
     : `${c.construction}: ${fmt(c.expectedLoss)}`;
 }
 

@@ -5,6 +5,7 @@
  */
 import type {
   ApplyNote,
+  CapacityNote,
   JobResult,
   RegularityNote,
   SimplexNote,
@@ -97,6 +98,26 @@ export function simplexNoteWords(n: SimplexNote | string): string {
   return n.kind === 'needs-three-points'
     ? `The simplex view needs a domain of 3 points (this one has ${n.points}).`
     : n.message;
+}
+
+/**
+ * Why a capacity-table row's cells are empty, in words: also the message of the refusal it records (a sentence kept by
+ * an earlier version: as recorded).
+ */
+export function capacityNoteWords(n: CapacityNote | string): string {
+  if (typeof n === 'string') return n;
+  switch (n.kind) {
+    case 'too-many-points':
+      return `n = ${n.n} > ${n.limit}`;
+    case 'ratio-overflow':
+      return `privacy-type explorer: e^(eps d) overflows for d(${n.a}, ${n.b}) = ${n.distance} at eps = ${n.epsilon}`;
+    case 'too-many-rays':
+      return `vertex enumeration: more than ${n.maxRays} extreme rays while adding constraint ${n.constraint} of ${n.constraints}`;
+    case 'too-many-subsets':
+      return `kernel enumeration for ${n.domain} at eps = ${n.epsilon} could examine up to ${n.upperBound} vertex subsets (subsets of at most ${n.n} of ${n.vertices} vertices), over the limit of ${n.maxSubsets}; use a smaller domain or raise maxSubsets`;
+    case 'refused':
+      return n.message;
+  }
 }
 
 /**

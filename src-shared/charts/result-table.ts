@@ -2,6 +2,7 @@
 import type { AuditResult, JobResult, MeasureResult } from '../protocol/index';
 import { compareColumns } from './compare-report';
 import { CAPACITY_CSV_HEADER } from '../explorer/capacity-table';
+import { capacityNoteWords } from './note-words';
 
 interface Table {
   header: string[];
@@ -133,7 +134,7 @@ export function resultTable(r: JobResult): Table {
           x.multiplicative,
           x.additive,
           x.source,
-          x.note ?? null,
+          x.note === undefined ? null : capacityNoteWords(x.note),
         ]),
       };
     case 'audit':

@@ -3,6 +3,7 @@
  * data and string formatting only: the renderer imports it directly.
  */
 import type { CapacityRow } from '../protocol/index';
+import { capacityNoteWords } from '../charts/note-words';
 
 export type { CapacityRow };
 
@@ -28,7 +29,18 @@ export function capacityTableCsv(rows: readonly CapacityRow[]): string {
   const lines = [CAPACITY_CSV_HEADER.join(',')];
   for (const r of rows)
     lines.push(
-      [r.domain, r.size, r.vertices, r.kernels, r.multiplicative, r.additive, r.source, r.note].map(csvCell).join(','),
+      [
+        r.domain,
+        r.size,
+        r.vertices,
+        r.kernels,
+        r.multiplicative,
+        r.additive,
+        r.source,
+        r.note === undefined ? undefined : capacityNoteWords(r.note),
+      ]
+        .map(csvCell)
+        .join(','),
     );
   return lines.join('\n') + '\n';
 }

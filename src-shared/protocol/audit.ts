@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { domainInputSchema, epsilonSchema } from './common';
 import { pointsBinningSchema } from './remap';
+import { auditNoteSchema } from './notes';
 
 /** Largest samples CSV text carried in a request (characters); files are read by path. */
 export const MAX_AUDIT_TEXT_CHARS = 64 * 1024 * 1024;
@@ -101,7 +102,10 @@ export const auditResultSchema = z.object({
     rows: z.array(z.object({ epsilon: z.number(), samplesPerSecret: z.int().nullable() })),
   }),
   timeMs: z.number(),
-  /** With verdict not-tested: why no pair could be tested (one line). */
-  note: z.string().optional(),
+  /**
+   * With verdict not-tested: why no pair could be tested (a sentence in results kept by an older version, shown as
+   * recorded).
+   */
+  note: z.union([auditNoteSchema, z.string()]).optional(),
 });
 export type AuditResult = z.infer<typeof auditResultSchema>;

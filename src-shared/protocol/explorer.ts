@@ -5,7 +5,7 @@
  * them; the engine computes them (src-worker/jobs/explorer-job.ts).
  */
 import { z } from 'zod';
-import { simplexNoteSchema } from './notes';
+import { capacityNoteSchema, simplexNoteSchema } from './notes';
 import { domainEpsilonResultShape, domainInputSchema, epsilonSchema } from './common';
 
 const num = z.number();
@@ -55,8 +55,11 @@ const capacityRowSchema = z.object({
   additive: num.nullable(),
   /** Where the capacities come from: the kernel enumeration, an LP, or nowhere. */
   source: z.enum(['kernels', 'lp']).nullable(),
-  /** Why a cell is empty (e.g. the size limit), if it is. */
-  note: z.string().optional(),
+  /**
+   * Why the cells are empty (the enumeration refused the domain), if they are; a sentence in results kept by an older
+   * version, shown as recorded.
+   */
+  note: z.union([capacityNoteSchema, z.string()]).optional(),
 });
 
 export const explorerRequestSchema = z.strictObject({

@@ -65,3 +65,61 @@ export const simplexNoteSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('failed'), message: z.string() }),
 ]);
 export type SimplexNote = z.infer<typeof simplexNoteSchema>;
+
+/**
+ * Why a capacity-table row's cells are empty: the vertex or kernel enumeration refused its domain (src-worker/explorer:
+ * the refusal's detail is this note).
+ */
+export const capacityNoteSchema = z.discriminatedUnion('kind', [
+  /** More points than the enumeration takes. */
+  z.object({ kind: z.literal('too-many-points'), n: z.int(), limit: z.int() }),
+  /** e^(eps d) overflows a double for the pair (a, b) at distance `distance`. */
+  z.object({
+    kind: z.literal('ratio-overflow'),
+    a: z.string(),
+    b: z.string(),
+    distance: z.number(),
+    epsilon: z.number(),
+  }),
+  /** The vertex enumeration met more extreme rays than its limit while adding constraint `constraint` of `constraints`. */
+  z.object({ kind: z.literal('too-many-rays'), maxRays: z.int(), constraint: z.int(), constraints: z.int() }),
+  /** The kernel enumeration could examine more vertex subsets (of at most n of the vertices) than its limit. */
+  z.object({
+    kind: z.literal('too-many-subsets'),
+    domain: z.string(),
+    epsilon: z.number(),
+    upperBound: z.number(),
+    maxSubsets: z.number(),
+    vertices: z.int(),
+    n: z.int(),
+  }),
+  /** Another refusal as too large (the error's message). */
+  z.object({ kind: z.literal('refused'), message: z.string() }),
+]);
+export type CapacityNote = z.infer<typeof capacityNoteSchema>;
+
+/** Why an audit tested no pair of secrets (its verdict is not-tested). */
+export const auditNoteSchema = z.discriminatedUnion('kind', [
+  /** The log has samples of fewer than two secrets. */
+  z.object({ kind: z.literal('too-few-secrets'), secrets: z.int() }),
+  /** Fewer than two of its secrets have two samples or more. */
+  z.object({ kind: z.literal('too-few-sampled'), sampled: z.int(), secrets: z.int() }),
+  /** No pair of the `sampled` secrets with two samples or more is at a finite distance > 0 with samples in both parts. */
+  z.object({ kind: z.literal('no-usable-pair'), sampled: z.int() }),
+]);
+export type AuditNote = z.infer<typeof auditNoteSchema>;
+
+/** Why a cheap construction tried before the optimal LP has no expected loss. */
+export const candidateNoteSchema = z.discriminatedUnion('kind', [
+  /** Left out: it would end past the time limit. */
+  z.object({ kind: z.literal('not-tried') }),
+  /** The tight-constraints mechanism does not exist: its output weight at `minZAt` would be negative. */
+  z.object({ kind: z.literal('tight-does-not-exist'), minZAt: z.string() }),
+  /** Planar Laplace applies to grids only. */
+  z.object({ kind: z.literal('grids-only') }),
+  /** A candidate handed to the LP without a channel or a reason. */
+  z.object({ kind: z.literal('not-built') }),
+  /** Its construction failed (the error's message). */
+  z.object({ kind: z.literal('failed'), message: z.string() }),
+]);
+export type CandidateNote = z.infer<typeof candidateNoteSchema>;

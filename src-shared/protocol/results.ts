@@ -10,7 +10,7 @@ import { compareResultSchema } from './compare';
 import { explorerResultSchema } from './explorer';
 import { auditResultSchema } from './audit';
 import { lpStopSchema, mechanismFactsSchema, recordedFactSchema } from './facts';
-import { regularityNoteSchema, storedSweepNoteSchema, thresholdNoteSchema } from './notes';
+import { candidateNoteSchema, regularityNoteSchema, storedSweepNoteSchema, thresholdNoteSchema } from './notes';
 
 const num = z.number();
 const nullableNum = z.number().nullable();
@@ -41,7 +41,8 @@ const lpCandidateSchema = z.object({
   construction: z.string(),
   expectedLoss: nullableNum,
   time: num,
-  note: z.string().optional(),
+  /** Why it has no expected loss (a sentence in results kept by an older version, shown as recorded). */
+  note: z.union([candidateNoteSchema, z.string()]).optional(),
 });
 export type LpCandidate = z.infer<typeof lpCandidateSchema>;
 

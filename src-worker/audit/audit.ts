@@ -24,6 +24,7 @@
  * most alpha = 1 - confidence, whatever the samples.
  */
 import { MechError, invalid } from '../../src-shared/errors';
+import type { AuditNote } from '../../src-shared/protocol/index';
 import { binomialLower, binomialUpper } from './binomial';
 import { seededRandom } from '../../src-shared/numeric/seeded-random';
 
@@ -113,8 +114,8 @@ export interface AuditOutcome {
   estimationSamples: number;
   /** Secrets with samples. */
   secretsSeen: number;
-  /** Why no pair could be tested (one line), or null when some were. */
-  untested: string | null;
+  /** Why no pair could be tested (audit-words.ts words it), or null when some were. */
+  untested: AuditNote | null;
   detection: { distance: number; baseProbability: number; tests: number; rows: DetectionRow[] };
 }
 
@@ -447,14 +448,13 @@ function detection(
   return { distance: dist, baseProbability: base(sizes[0] ?? 1), tests, rows };
 }
 
-/** Why no pair was tested, in one line: too few secrets in the log, too few with two samples, or no pair usable. */
-function untestedReason(t: SplitCounts): string {
+/** Why no pair was tested: too few secrets in the log, too few with two samples, or no pair usable. */
+function untestedReason(t: SplitCounts): AuditNote {
   const k = t.withSamples;
   const S = t.secretIds.length;
-  if (k < 2) return `the log has samples of ${k} secret${k === 1 ? '' : 's'}; an audit needs two`;
-  if (S < 2)
-    return `${S} of the ${k} secrets in the log ${S === 1 ? 'has' : 'have'} two samples or more; an audit needs two such secrets`;
-  return `no pair of the ${S} secrets with two samples or more could be tested: it takes two secrets at a finite distance > 0, each with samples among both the selection and the estimation samples`;
+  if (k < 2) return { kind: 'too-few-secrets', secrets: k };
+  if (S < 2) return { kind: 'too-few-sampled', sampled: S, secrets: k };
+  return { kind: 'no-usable-pair', sampled: S };
 }
 
 /** Audit a claim (see the module comment). Pure: the samples in, the outcome out. */

@@ -1,4 +1,6 @@
 import { MechError } from '../../src-shared/errors';
+import { capacityNoteSchema, type CapacityNote } from '../../src-shared/protocol/index';
+import { capacityNoteWords } from '../../src-shared/charts/note-words';
 import type { Domain } from '../metric/domain';
 import type { CapacityRow } from '../../src-shared/explorer/capacity-table';
 import { enumerateKernelMechanisms, type KernelOptions } from './kernel-mechanisms';
@@ -12,7 +14,8 @@ type CapacitySolver = (domain: Domain, eps: number) => { multiplicative: number;
  * One capacity-table row per domain (SPEC §6): vertex and kernel counts, and
  * the capacities from the kernel enumeration (exact LP optimum over basic
  * solutions). When the enumeration is refused ('too-large') the row keeps
- * what it has and asks `solver` (if given) for the capacities.
+ * what it has, says why in a typed note (the refusal's detail), and asks
+ * `solver` (if given) for the capacities.
  */
 export function capacityTableRows(
   domains: readonly Domain[],
@@ -30,7 +33,10 @@ export function capacityTableRows(
       source: null,
     };
     try {
-      if (domain.n > EXPLORER_MAX_N) throw new MechError('too-large', `n = ${domain.n} > ${EXPLORER_MAX_N}`);
+      if (domain.n > EXPLORER_MAX_N) {
+        const note: CapacityNote = { kind: 'too-many-points', n: domain.n, limit: EXPLORER_MAX_N };
+        throw new MechError('too-large', capacityNoteWords(note), note);
+      }
       const pv = privatePosteriorVertices(domain, eps, options.kernel?.signal ? { signal: options.kernel.signal } : {});
       row.vertices = pv.count;
       const k = enumerateKernelMechanisms(pv, options.kernel ?? {});
@@ -40,7 +46,7 @@ export function capacityTableRows(
       row.source = 'kernels';
     } catch (e) {
       if (!(e instanceof MechError) || e.code !== 'too-large') throw e;
-      row.note = e.message;
+      row.note = refusalNote(e);
       if (options.solver) {
         const c = options.solver(domain, eps);
         row.multiplicative = c.multiplicative;
@@ -50,4 +56,10 @@ export function capacityTableRows(
     }
     return row;
   });
+}
+
+/** A 'too-large' refusal as a capacity note: its detail names the limit and the numbers, else its message. */
+function refusalNote(e: MechError): CapacityNote {
+  const note = capacityNoteSchema.safeParse(e.detail);
+  return note.success ? note.data : { kind: 'refused', message: e.message };
 }

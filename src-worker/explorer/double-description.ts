@@ -1,4 +1,6 @@
 import { MechError } from '../../src-shared/errors';
+import type { CapacityNote } from '../../src-shared/protocol/index';
+import { capacityNoteWords } from '../../src-shared/charts/note-words';
 import { checkCancelled } from '../numeric/cancel';
 
 /**
@@ -135,11 +137,8 @@ export function doubleDescription<R>(ar: ConeArithmetic<R>, options: DoubleDescr
         nextRays.push(ar.combine(c, rays[p]!, rays[q]!));
         nextZs.push(z);
         if (nextRays.length > maxRays) {
-          throw new MechError(
-            'too-large',
-            `vertex enumeration: more than ${maxRays} extreme rays while adding constraint ${c + 1} of ${m}`,
-            { maxRays },
-          );
+          const note: CapacityNote = { kind: 'too-many-rays', maxRays, constraint: c + 1, constraints: m };
+          throw new MechError('too-large', capacityNoteWords(note), note);
         }
       }
     }

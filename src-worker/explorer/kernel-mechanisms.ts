@@ -1,4 +1,6 @@
 import { MechError, assertPositiveInt } from '../../src-shared/errors';
+import type { CapacityNote } from '../../src-shared/protocol/index';
+import { capacityNoteWords } from '../../src-shared/charts/note-words';
 import { exactCombination, exactRank, ratioToNumber } from './exact-arithmetic';
 import type { PosteriorVertices } from './posterior-vertices';
 import { checkCancelled } from '../numeric/cancel';
@@ -114,11 +116,16 @@ function subsetBound(pv: PosteriorVertices, maxSubsets: number): number {
   let upperBound = 0;
   for (let s = 1; s <= n; s++) upperBound += binomial(V, s);
   if (upperBound > maxSubsets) {
-    throw new MechError(
-      'too-large',
-      `kernel enumeration for ${pv.spec} at eps = ${pv.eps} could examine up to ${upperBound} vertex subsets (subsets of at most ${n} of ${V} vertices), over the limit of ${maxSubsets}; use a smaller domain or raise maxSubsets`,
-      { upperBound, maxSubsets, vertices: V, n },
-    );
+    const note: CapacityNote = {
+      kind: 'too-many-subsets',
+      domain: pv.spec,
+      epsilon: pv.eps,
+      upperBound,
+      maxSubsets,
+      vertices: V,
+      n,
+    };
+    throw new MechError('too-large', capacityNoteWords(note), note);
   }
   return upperBound;
 }

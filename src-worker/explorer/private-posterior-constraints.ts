@@ -1,4 +1,6 @@
 import { MechError, assertEpsilon, invalid } from '../../src-shared/errors';
+import type { CapacityNote } from '../../src-shared/protocol/index';
+import { capacityNoteWords } from '../../src-shared/charts/note-words';
 import type { Domain } from '../metric/domain';
 import { doubleToRational, recogniseRational } from './exact-arithmetic';
 
@@ -102,10 +104,14 @@ export function privatePosteriorConstraints(
     const c = n + idx;
     const r = Math.exp(eps * p.d);
     if (!Number.isFinite(r)) {
-      throw new MechError(
-        'too-large',
-        `privacy-type explorer: e^(eps d) overflows for d(${domain.label(p.i)}, ${domain.label(p.k)}) = ${p.d} at eps = ${eps}`,
-      );
+      const note: CapacityNote = {
+        kind: 'ratio-overflow',
+        a: domain.label(p.i),
+        b: domain.label(p.k),
+        distance: p.d,
+        epsilon: eps,
+      };
+      throw new MechError('too-large', capacityNoteWords(note), note);
     }
     lo[c] = p.i;
     hi[c] = p.k;

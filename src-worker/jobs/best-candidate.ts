@@ -13,7 +13,7 @@ import { faceValueCost } from '../measure/expected-distance-error';
 import { buildLoss, type GuessSpec } from '../measure/loss-spec';
 import type { Domain } from '../metric/domain';
 import { checkCancelled } from '../numeric/cancel';
-import { cheapCandidates, NOT_TRIED_NOTE } from './cheap-candidates';
+import { cheapCandidates } from './cheap-candidates';
 
 /** What an answer by a candidate alone reads of a build's options (engine.ts BuildOptions is one). */
 interface CandidateOptions {
@@ -51,7 +51,7 @@ export function bestCandidateOnly(
   let best: { c: CheapCandidate; value: number } | null = null;
   const records: CandidateRecord[] = candidates.map((c) => {
     const base = { construction: c.construction, timeMs: c.timeMs };
-    if (!c.remapped) return { ...base, expectedLoss: null, note: c.note ?? 'not built' };
+    if (!c.remapped) return { ...base, expectedLoss: null, note: c.note ?? { kind: 'not-built' } };
     opts.progress(0, `expected loss of ${c.construction}`);
     const value = faceValueCost(opts.prior, c.remapped, (x, w) => loss.value(w, x));
     checkCancelled(opts.signal);
@@ -69,7 +69,7 @@ export function bestCandidateOnly(
     chosen.c.construction,
     chosen.value,
     deadline,
-    candidates.some((c) => c.note === NOT_TRIED_NOTE),
+    candidates.some((c) => c.note?.kind === 'not-tried'),
   );
   const mechanism: OptimalMechanism = {
     kind: 'optimal',

@@ -1,4 +1,5 @@
 import { MechError } from '../../src-shared/errors';
+import type { CandidateNote } from '../../src-shared/protocol/index';
 import type { CheapCandidate } from '../lp/optimal/optimal-mechanism';
 import type { Mechanism } from '../mechanism/channel';
 import { closedFormMechanism } from '../mechanism/closed-form-by-kind';
@@ -16,23 +17,16 @@ import type { GuessSpec } from '../measure/loss-spec';
  */
 const CANDIDATE_CONSTRUCTIONS = ['planar-laplace', 'tight', 'exponential'] as const;
 type Construction = (typeof CANDIDATE_CONSTRUCTIONS)[number];
-/** The note of a candidate left out for the time limit. */
-export const NOT_TRIED_NOTE = 'not tried: it would end past the time limit';
-
 /**
- * Why the tight-constraints mechanism is not a candidate: its output weights (Phi z = 1, SPEC §4) would need one below
- * 0.
+ * The mechanism of a construction, or why it is not a candidate (lp-words.ts words it): the tight-constraints
+ * mechanism's output weights (Phi z = 1, SPEC §4) would need one below 0, or planar Laplace off a grid.
  */
-export function tightMissingNote(argMinLabel: string): string {
-  return `does not exist at this ε: its output weight at ${argMinLabel} would have to be negative`;
-}
-
-function construct(kind: Construction, domain: Domain, eps: number): Mechanism | string {
+function construct(kind: Construction, domain: Domain, eps: number): Mechanism | CandidateNote {
   if (kind === 'tight') {
     const r = tightConstraintsStructured(domain, eps);
-    return r.exists ? r.mechanism : tightMissingNote(r.argMinLabel);
+    return r.exists ? r.mechanism : { kind: 'tight-does-not-exist', minZAt: r.argMinLabel };
   }
-  if (kind === 'planar-laplace' && !domain.structure.grid) return 'applies to grids only';
+  if (kind === 'planar-laplace' && !domain.structure.grid) return { kind: 'grids-only' };
   return closedFormMechanism(kind, domain, eps);
 }
 
@@ -60,13 +54,13 @@ export function cheapCandidates(
     // ./best-candidate.ts: a pass costs about what a construction and its remap do) end before it.
     const built = out.filter((c) => c.remapped).length;
     if (ctx.deadline !== undefined && built > 0 && t0 + (built + 2) * slowest > ctx.deadline) {
-      out.push({ construction, timeMs: 0, note: NOT_TRIED_NOTE });
+      out.push({ construction, timeMs: 0, note: { kind: 'not-tried' } });
       continue;
     }
     ctx.progress(null, `trying ${kind} with the optimal remap before the LP`);
     try {
       const mech = construct(kind, domain, eps);
-      if (typeof mech === 'string') {
+      if (!('channel' in mech)) {
         out.push({ construction, timeMs: performance.now() - t0, note: mech });
         continue;
       }
@@ -81,7 +75,7 @@ export function cheapCandidates(
       slowest = Math.max(slowest, performance.now() - t0);
     } catch (e) {
       if (!(e instanceof MechError) || e.code === 'cancelled' || e.code === 'internal') throw e;
-      out.push({ construction, timeMs: performance.now() - t0, note: e.message });
+      out.push({ construction, timeMs: performance.now() - t0, note: { kind: 'failed', message: e.message } });
     }
   }
   return out;

@@ -105,7 +105,7 @@ export type LossSpecInput =
  */
 export type MechanismOutcome =
   | { exists: true; mechanism: Mechanism; lp?: OptimalLpResult; expectedLoss?: number }
-  | { exists: false; minZ: number; minZAt: string; note: string };
+  | { exists: false; minZ: number; minZAt: string };
 
 /**
  * The request's LP options in the solver's names (optimalMechanism: model, threads); its time limit is the job's
@@ -181,12 +181,7 @@ export async function buildMechanism(
       // SPEC §2: Phi z = 1; exists iff z >= 0
       const r = tightConstraintsStructured(domain, eps);
       if (!r.exists) {
-        return {
-          exists: false,
-          minZ: r.minZ,
-          minZAt: r.argMinLabel,
-          note: `Phi z = 1 has z[${r.argMinLabel}] = ${r.minZ} < 0, so no tight-constraints mechanism exists at eps = ${eps}`,
-        };
+        return { exists: false, minZ: r.minZ, minZAt: r.argMinLabel };
       }
       return { exists: true, mechanism: r.mechanism };
     }

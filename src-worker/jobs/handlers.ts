@@ -10,6 +10,7 @@
  */
 import { REL_TOL } from '../../src-shared/numeric/tolerance';
 import { MechError } from '../../src-shared/errors';
+import { sweepNoteWords } from '../../src-shared/charts/note-words';
 import type { Domain } from '../metric/domain';
 import type { DenseChannel, RowSource } from '../mechanism/channel';
 import { channelOfRef } from './kept-channel';
@@ -274,6 +275,15 @@ export async function construct(
   return { domain, prior, outcome, ...said, channel: r.channel, remap: r.record };
 }
 
+/**
+ * The refusal of a job that needs the channel of a mechanism that does not exist here (a tight-constraints mechanism
+ * whose Phi z = 1 has a negative entry), in the words of the sweep table's note.
+ */
+export function doesNotExist(spec: MechanismSpec, o: { minZ: number; minZAt: string }): MechError {
+  const why = sweepNoteWords({ kind: 'tight-does-not-exist', minZ: o.minZ, minZAt: o.minZAt }, 'table', spec.epsilon);
+  return new MechError('not-applicable', `the ${spec.kind} mechanism does not exist here: ${why}`);
+}
+
 export async function mechanismJob(
   req: MechanismRequest,
   ctx: JobContext,
@@ -377,11 +387,7 @@ export async function measureJob(
   let epsilon = req.epsilon;
   if (req.mechanism) {
     const built = await construct(admission, req.mechanism, ctx);
-    if (!built.outcome.exists)
-      throw new MechError(
-        'not-applicable',
-        `the ${req.mechanism.kind} mechanism does not exist here: ${built.outcome.note}`,
-      );
+    if (!built.outcome.exists) throw doesNotExist(req.mechanism, built.outcome);
     ch = withRowProgress(built.channel ?? built.outcome.mechanism.channel, ctx.progress, () => 'measuring');
     domain = req.domain !== undefined ? domainOf(admission, req.domain, ctx) : built.domain;
     epsilon ??= req.mechanism.epsilon;
@@ -430,11 +436,7 @@ export async function checkJob(req: CheckRequest, ctx: JobContext, admission: Jo
   let ch: RowSource;
   if (req.mechanism) {
     const built = await construct(admission, req.mechanism, ctx);
-    if (!built.outcome.exists)
-      throw new MechError(
-        'not-applicable',
-        `the ${req.mechanism.kind} mechanism does not exist here: ${built.outcome.note}`,
-      );
+    if (!built.outcome.exists) throw doesNotExist(req.mechanism, built.outcome);
     ch = withRowProgress(built.channel ?? built.outcome.mechanism.channel, ctx.progress, () => 'checking privacy');
   } else {
     const dense = denseOf(req, ctx);
@@ -480,11 +482,7 @@ export async function applyJob(req: ApplyRequest, ctx: JobContext, admission: Jo
   let checked: ReleaseCheck | undefined;
   if (req.mechanism) {
     const built = await construct(admission, req.mechanism, ctx);
-    if (!built.outcome.exists)
-      throw new MechError(
-        'not-applicable',
-        `the ${req.mechanism.kind} mechanism does not exist here: ${built.outcome.note}`,
-      );
+    if (!built.outcome.exists) throw doesNotExist(req.mechanism, built.outcome);
     ch = built.channel ?? built.outcome.mechanism.channel;
     domain = req.domain !== undefined ? domainOf(admission, req.domain, ctx) : built.domain;
     remap = built.remap;

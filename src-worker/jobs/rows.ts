@@ -11,7 +11,7 @@ import type { RowSource } from '../mechanism/channel';
 import { type MechanismSpec, type RowsRequest, type RowsResult } from '../../src-shared/protocol/index';
 import { checkCancelled, type JobContext } from './context';
 import { rowsOf } from './rows-view';
-import { construct, denseOf } from './handlers';
+import { construct, denseOf, doesNotExist } from './handlers';
 import type { JobAdmission } from './admission';
 
 /** Constructions kept per worker thread (most recent last). */
@@ -33,8 +33,7 @@ async function channelOf(admission: JobAdmission, spec: MechanismSpec, ctx: JobC
     return c!.channel;
   }
   const built = await construct(admission, spec, ctx);
-  if (!built.outcome.exists)
-    throw new MechError('not-applicable', `the ${spec.kind} mechanism does not exist here: ${built.outcome.note}`);
+  if (!built.outcome.exists) throw doesNotExist(spec, built.outcome);
   const channel = built.outcome.mechanism.channel;
   cache.push({ key, channel });
   if (cache.length > CACHE_SIZE) cache.shift();

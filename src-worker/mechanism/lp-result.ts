@@ -2,7 +2,7 @@
  * What an optimal-mechanism LP returns, as types only: a leaf that the LP
  * (src-worker/lp/, which fills it) and its readers share.
  */
-import type { LpStop } from '../../src-shared/protocol/index';
+import type { CandidateNote, LpStop } from '../../src-shared/protocol/index';
 
 /**
  * The privacy model of the optimal-mechanism LP (docs/lp.md, "Privacy models"):
@@ -128,5 +128,5 @@ export interface CandidateRecord {
   construction: string;
   expectedLoss: number | null;
   timeMs: number;
-  note?: string;
+  note?: CandidateNote;
 }

@@ -39,7 +39,7 @@ export function evaluateCandidates(
     const ch = c.channel;
     const remap = c.remap;
     if (!ch || !remap) {
-      records.push({ ...base, expectedLoss: null, note: c.note ?? 'not built' });
+      records.push({ ...base, expectedLoss: null, note: c.note ?? { kind: 'not-built' } });
       return;
     }
     if (ch.rows !== n || remap.length !== ch.cols || !remap.every((w) => w >= 0 && w < m))

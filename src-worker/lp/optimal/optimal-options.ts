@@ -3,6 +3,7 @@
  * it, and what it returns. Apart from optimal-mechanism.ts so that the steps it calls (relaxation-bound.ts) name
  * them without importing it back.
  */
+import type { CandidateNote } from '../../../src-shared/protocol/index';
 import type { Mechanism, RowSource } from '../../mechanism/channel';
 import type { MechanismFacts } from '../../mechanism/facts';
 import type { LpPrivacyModel, LpProgress, OptimalLpResult } from '../../mechanism/lp-result';
@@ -26,7 +27,7 @@ export interface CheapCandidate {
   /** C . R as a row source (the remap's own), when the caller has it: returned without a dense n x m copy. */
   remapped?: RowSource;
   /** Why there is no channel (the construction does not exist or does not apply here). */
-  note?: string;
+  note?: CandidateNote;
 }
 
 /** The typed path's privacy model: as asked, or chosen (chooseLpModel), with the reason. */

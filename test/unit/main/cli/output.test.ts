@@ -1,9 +1,11 @@
 /**
- * The CLI's readable mechanism output lists the construction facts in the app's words (fact-rows.ts), under a heading.
+ * The CLI's readable mechanism output lists the construction facts in the app's words (fact-rows.ts), under a heading;
+ * the --json keys carry the typed notes' words where docs/cli.md promises a `note` saying why.
  */
 import { describe, expect, it } from 'vitest';
-import { readable } from '../../../../src-main/cli/output';
+import { jsonFor, readable } from '../../../../src-main/cli/output';
 import type { JobRequest } from '../../../../src-shared/protocol/index';
+import { silentContext } from '../../../../src-worker/jobs/context';
 import { runJob } from '../../support/run-job';
 
 const TG: JobRequest = { type: 'mechanism', kind: 'tg', domain: 'line:6', epsilon: 0.5 };
@@ -51,5 +53,33 @@ describe('CLI readable audit output', () => {
     );
     expect(lines[1]).toBe('witness: none');
     expect(text).not.toMatch(/not refuted|note:/);
+    expect(jsonFor(req, await runJob<'audit'>(req)).note).toBe('the log has samples of 1 secret; an audit needs two');
   });
+});
+
+describe('CLI --json candidates of an optimal request', () => {
+  it("the flat `candidates` say why in words, the typed `lp` record keeps the note's value", async () => {
+    const req: JobRequest = {
+      type: 'mechanism',
+      kind: 'optimal',
+      domain: 'grid:4x4',
+      epsilon: 0.5,
+      loss: 'dist',
+      lpModel: 'exact',
+      lpThreads: 1,
+    };
+    // stopped before its first round: the candidates are all it needs
+    const stop = new Int32Array(new SharedArrayBuffer(4));
+    stop[0] = 1;
+    const r = await runJob<'mechanism'>(req, { ...silentContext(), stopFlag: stop });
+    const o = jsonFor(req, r) as {
+      candidates: { construction: string; note?: string }[];
+      lp: { candidates: { construction: string; note?: unknown }[] };
+    };
+    const tight = (c: { construction: string }) => c.construction === 'tight+remap';
+    expect(o.candidates.find(tight)!.note).toBe(
+      'does not exist at this ε: its output weight at (1,2) would have to be negative',
+    );
+    expect(o.lp.candidates.find(tight)!.note).toEqual({ kind: 'tight-does-not-exist', minZAt: '(1,2)' });
+  }, 60_000);
 });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useSsrComponents, type Render } from '../../support/ssr';
-import type { LpResult } from '../../../../src-shared/protocol/index';
+import type { LpCandidate, LpResult } from '../../../../src-shared/protocol/index';
 import { LP_NO_BOUND_YET } from '../../support/lp-result-records';
 
 const PANEL = '/src-renderer/components/LpResultPanel.svelte';
@@ -81,6 +81,18 @@ describe('LP result panel (server-side render)', () => {
       'time limit: this is the best private mechanism found, within 9.41% of the best possible (certified)',
     );
     expect(t).toContain('1.16727 km (certified: no private mechanism does better)');
+  });
+
+  it("a candidate without a loss says why, worded from its typed note (a kept result's sentence as recorded)", () => {
+    const missing = (note: LpCandidate['note']) => ({
+      ...base,
+      candidates: [{ construction: 'tight+remap', expectedLoss: null, time: 0.1, ...(note ? { note } : {}) }],
+    });
+    expect(text(missing({ kind: 'tight-does-not-exist', minZAt: '(1,2)' }))).toContain(
+      ' n/a: does not exist at this ε: its output weight at (1,2) would have to be negative ',
+    );
+    expect(text(missing('as it was written'))).toContain(' n/a: as it was written ');
+    expect(text(missing(undefined))).toContain(' n/a: not built ');
   });
 
   it('the method in the words the CLI prints too (src-shared/charts/lp-words.ts, one table)', () => {

@@ -1,6 +1,7 @@
 /** The words of an audit (the CLI's text and the app's Audit view): plain words, the formula apart. */
 import { describe, expect, it } from 'vitest';
 import {
+  auditNoteWords,
   auditTestFormula,
   auditTestText,
   auditVerdictBadge,
@@ -86,10 +87,28 @@ describe('audit words', () => {
       tested: [],
       pairsTested: 0,
       secretsSeen: 1,
-      note: 'the log has samples of 1 secret; an audit needs two',
+      note: { kind: 'too-few-secrets', secrets: 1 },
     });
     expect(auditVerdictText(r)).toBe(
       'not tested: the log has samples of 1 secret; an audit needs two (no verdict on the claimed ε = 1: these samples can neither refute nor support it)',
+    );
+  });
+
+  it('words why nothing was tested from its numbers (one or more secrets; a sentence kept by an older version as it is)', () => {
+    expect(auditNoteWords({ kind: 'too-few-secrets', secrets: 0 })).toBe(
+      'the log has samples of 0 secrets; an audit needs two',
+    );
+    expect(auditNoteWords({ kind: 'too-few-sampled', sampled: 1, secrets: 2 })).toBe(
+      '1 of the 2 secrets in the log has two samples or more; an audit needs two such secrets',
+    );
+    expect(auditNoteWords({ kind: 'too-few-sampled', sampled: 0, secrets: 3 })).toBe(
+      '0 of the 3 secrets in the log have two samples or more; an audit needs two such secrets',
+    );
+    expect(auditNoteWords({ kind: 'no-usable-pair', sampled: 2 })).toBe(
+      'no pair of the 2 secrets with two samples or more could be tested: it takes two secrets at a finite distance > 0, each with samples among both the selection and the estimation samples',
+    );
+    expect(auditNoteWords('the log has samples of 1 secret; an audit needs two')).toBe(
+      'the log has samples of 1 secret; an audit needs two',
     );
   });
 

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  candidateNoteWords,
   candidateWords,
   chosenWords,
   gapPercent,
@@ -116,6 +117,19 @@ describe('the words of an optimal result', () => {
     );
   });
 
+  it("why a candidate has no expected loss, from its typed note (in plain words: no 'Phi z = 1 has a negative z')", () => {
+    expect(candidateNoteWords({ kind: 'tight-does-not-exist', minZAt: '(8,1)' })).toBe(
+      'does not exist at this ε: its output weight at (8,1) would have to be negative',
+    );
+    expect(candidateNoteWords({ kind: 'not-tried' })).toBe('not tried: it would end past the time limit');
+    expect(candidateNoteWords({ kind: 'grids-only' })).toBe('applies to grids only');
+    expect(candidateNoteWords({ kind: 'not-built' })).toBe('not built');
+    expect(candidateNoteWords(undefined)).toBe('not built');
+    expect(candidateNoteWords({ kind: 'failed', message: 'too large: 10^9 cells' })).toBe('too large: 10^9 cells');
+    // a result kept by an older version: its sentence as recorded
+    expect(candidateNoteWords('does not exist at this eps')).toBe('does not exist at this eps');
+  });
+
   it('what is returned, and the candidates, in words', () => {
     expect(chosenWords({ chosen: 'lp' })).toBe("the LP's channel");
     expect(chosenWords({})).toBe("the LP's channel");
@@ -130,6 +144,20 @@ describe('the words of an optimal result', () => {
     ).toBe('tight+remap: n/a (does not exist at this eps)');
     expect(candidateWords({ construction: 'exponential+remap', expectedLoss: 2.5, time: 0.1 }, String)).toBe(
       'exponential+remap: 2.5',
+    );
+    expect(
+      candidateWords(
+        {
+          construction: 'tight+remap',
+          expectedLoss: null,
+          time: 0.1,
+          note: { kind: 'tight-does-not-exist', minZAt: '(8,1)' },
+        },
+        String,
+      ),
+    ).toBe('tight+remap: n/a (does not exist at this ε: its output weight at (8,1) would have to be negative)');
+    expect(candidateWords({ construction: 'planar-laplace+remap', expectedLoss: null, time: 0 }, String)).toBe(
+      'planar-laplace+remap: n/a (not built)',
     );
     expect([gapPercent(0), gapPercent(0.5), gapPercent(0.00123), gapPercent(NaN)]).toEqual([
       '0%',

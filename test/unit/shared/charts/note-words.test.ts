@@ -1,6 +1,7 @@
 /** Result notes worded from their typed values (src-shared/charts/note-words.ts), with numbers. */
 import { describe, expect, it } from 'vitest';
 import {
+  capacityNoteWords,
   regularityNoteWords,
   resultNoteLines,
   sweepNoteWords,
@@ -79,5 +80,30 @@ describe('note words', () => {
       note: 'as it was written',
     });
     expect(resultNoteLines(kept)).toEqual(['as it was written']);
+  });
+
+  it("a capacity row's refusal in words, from its numbers (a sentence kept by an older version as recorded)", () => {
+    expect(capacityNoteWords({ kind: 'too-many-points', n: 12, limit: 10 })).toBe('n = 12 > 10');
+    expect(capacityNoteWords({ kind: 'ratio-overflow', a: '0', b: '4', distance: 4, epsilon: 200 })).toBe(
+      'privacy-type explorer: e^(eps d) overflows for d(0, 4) = 4 at eps = 200',
+    );
+    expect(capacityNoteWords({ kind: 'too-many-rays', maxRays: 50, constraint: 7, constraints: 12 })).toBe(
+      'vertex enumeration: more than 50 extreme rays while adding constraint 7 of 12',
+    );
+    expect(
+      capacityNoteWords({
+        kind: 'too-many-subsets',
+        domain: 'line:7',
+        epsilon: 0.5,
+        upperBound: 1234,
+        maxSubsets: 1000,
+        vertices: 64,
+        n: 7,
+      }),
+    ).toBe(
+      'kernel enumeration for line:7 at eps = 0.5 could examine up to 1234 vertex subsets (subsets of at most 7 of 64 vertices), over the limit of 1000; use a smaller domain or raise maxSubsets',
+    );
+    expect(capacityNoteWords({ kind: 'refused', message: 'too large' })).toBe('too large');
+    expect(capacityNoteWords('n = 7 > 5')).toBe('n = 7 > 5');
   });
 });

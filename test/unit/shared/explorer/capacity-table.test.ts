@@ -26,8 +26,18 @@ describe('capacity table (SPEC §6, §7)', () => {
     expect(rows[0]!.kernels).toBeNull();
     expect(rows[0]!.source).toBe('lp');
     expect(rows[0]!.multiplicative).toBeCloseTo(3, 12); // (7/2 + 1)/(3/2)
-    expect(rows[0]!.note).toMatch(/limit/);
+    // the kernel enumeration's limit: sum_{s <= 7} C(64, s) subsets of the 64 vertices
+    expect(rows[0]!.note).toEqual({
+      kind: 'too-many-subsets',
+      domain: 'line:7',
+      epsilon: Math.LN2,
+      upperBound: 704494192,
+      maxSubsets: 50000000,
+      vertices: 64,
+      n: 7,
+    });
     expect(rows[1]!.vertices).toBeNull();
+    expect(rows[1]!.note).toEqual({ kind: 'too-many-points', n: 12, limit: 10 });
     const none = capacityTableRows([lineDomain(7)], Math.LN2);
     expect(none[0]!.multiplicative).toBeNull();
     expect(none[0]!.source).toBeNull();
@@ -51,5 +61,18 @@ describe('capacity table (SPEC §6, §7)', () => {
     expect(lines[0]).toBe('domain,size,vertices,kernels,multiplicative,additive,source,note');
     expect(lines[1]).toBe('line:3,3,4,2,1.66666666666667,0.5,kernels,');
     expect(lines[2]).toBe('line:7,7,64,,,,,"too large, ""limit"""');
+    const typed = capacityTableCsv([
+      {
+        domain: 'clique:12',
+        size: 12,
+        vertices: null,
+        kernels: null,
+        multiplicative: null,
+        additive: null,
+        source: null,
+        note: { kind: 'too-many-points', n: 12, limit: 10 },
+      },
+    ]);
+    expect(typed.trimEnd().split('\n')[1]).toBe('clique:12,12,,,,,,n = 12 > 10');
   });
 });

@@ -1,13 +1,24 @@
 /**
  * Project file versions: a version 1 file opens as the version 2 file its migration makes (its kept mechanism
  * results' flat `info` read onto typed `facts`), a version 2 file is read as it is (a flat `info` there is no
- * shape of any version), and a file of a later version is one message naming that version.
+ * shape of any version), and a file of a later version is one message naming that version. Notes kept as sentences
+ * (before they were typed values) are read as they are and shown as recorded, in the same version.
  */
 import { describe, expect, it } from 'vitest';
-import { migrateProject, PROJECT_VERSION } from '../../../../src-shared/protocol/index';
+import {
+  explorerResultSchema,
+  migrateProject,
+  PROJECT_VERSION,
+  type JobRequest,
+} from '../../../../src-shared/protocol/index';
 import { parseProject } from '../../../../src-main/project/project-file';
+import { auditVerdictText } from '../../../../src-shared/charts/audit-words';
+import { candidateWords } from '../../../../src-shared/charts/lp-words';
+import { capacityNoteWords } from '../../../../src-shared/charts/note-words';
+import { silentContext } from '../../../../src-worker/jobs/context';
 import { mechError } from '../../support/mech-error';
 import { mechanismOnLine } from '../../support/construction-facts';
+import { runJob } from '../../support/run-job';
 
 /** The one message reading `file` (JSON of `project`) fails with: an invalid-input MechError. */
 const refusal = (project: unknown, file: string): string =>
@@ -105,4 +116,66 @@ describe('project file versions', () => {
     );
     expect(refusal({ ...items }, 'none.json')).toBe("none.json field 'version': project version must be 2");
   });
+
+  it("a version 2 file's kept notes written as sentences open as they are and are shown as recorded", async () => {
+    const NOT_TESTED = 'the log has samples of 1 secret; an audit needs two';
+    const audit = await runJob<'audit'>({
+      type: 'audit',
+      domain: 'line:5',
+      epsilon: 1,
+      text: `secret,released\n${Array.from({ length: 40 }, (_, i) => `2,${i % 5}`).join('\n')}\n`,
+    });
+    const req: JobRequest = { type: 'mechanism', kind: 'optimal', domain: 'grid:4x4', epsilon: 0.5, lpThreads: 1 };
+    const stop = new Int32Array(new SharedArrayBuffer(4));
+    stop[0] = 1; // stopped before its first round: the candidates are all this needs
+    const optimal = await runJob<'mechanism'>(req, { ...silentContext(), stopFlag: stop });
+    const TIGHT = 'does not exist at this ε: its output weight at (1,2) would have to be negative';
+    const candidates = optimal.lp!.candidates!.map((c) => (c.note ? { ...c, note: TIGHT } : c));
+    const file = {
+      ...V2,
+      mechanisms: [...V2.mechanisms, { id: 'opt', domain: 'line', kind: 'optimal', epsilon: 0.5 }],
+      audits: [
+        {
+          id: 'a',
+          domain: 'line:5',
+          epsilon: 1,
+          epsilonText: '1',
+          confidence: 0.99,
+          result: { ...audit, note: NOT_TESTED },
+        },
+      ],
+      results: { ...V2.results, opt: { hash: HASH, result: { ...optimal, lp: { ...optimal.lp!, candidates } } } },
+    };
+    expect(migrateProject(file)).toEqual({ ok: true, project: file });
+    const opened = parseProject(JSON.stringify(file), 'kept.json');
+    const kept = opened.audits![0]!.result!;
+    expect(kept.note).toBe(NOT_TESTED);
+    expect(auditVerdictText(kept)).toBe(
+      `not tested: ${NOT_TESTED} (no verdict on the claimed ε = 1: these samples can neither refute nor support it)`,
+    );
+    const lp = (opened.results!.opt!.result as typeof optimal).lp!;
+    expect(lp.candidates!.filter((c) => c.expectedLoss === null).map((c) => candidateWords(c, String))).toEqual([
+      `tight+remap: n/a (${TIGHT})`,
+    ]);
+    // an explorer result (not kept in files, but read by the same schema) with its row's sentence
+    const explorer = explorerResultSchema.parse({
+      type: 'explorer',
+      domain: 'line:3',
+      epsilon: 400,
+      simplex: null,
+      capacityRows: [
+        {
+          domain: 'line:3',
+          size: 3,
+          vertices: null,
+          kernels: null,
+          multiplicative: null,
+          additive: null,
+          source: null,
+          note: 'n = 12 > 10',
+        },
+      ],
+    });
+    expect(capacityNoteWords(explorer.capacityRows![0]!.note!)).toBe('n = 12 > 10');
+  }, 60_000);
 });

@@ -127,22 +127,20 @@ describe('an audit with nothing to test gives no verdict', () => {
     );
     expect(r.verdict).toBe('not-tested');
     expect(r.tested.length).toBe(0);
-    expect(r.untested).toBe('the log has samples of 1 secret; an audit needs two');
+    expect(r.untested).toEqual({ kind: 'too-few-secrets', secrets: 1 });
   });
 
   it('a second secret with one sample, or secrets no distance apart: not tested, saying why', () => {
     const one = audit([...new Array<number>(400).fill(2), 3], [...Array.from({ length: 400 }, (_, i) => i % 5), 0]);
     expect(one.verdict).toBe('not-tested');
-    expect(one.untested).toBe('1 of the 2 secrets in the log has two samples or more; an audit needs two such secrets');
+    expect(one.untested).toEqual({ kind: 'too-few-sampled', sampled: 1, secrets: 2 });
     const far = audit(
       Array.from({ length: 800 }, (_, i) => (i % 2) * 4),
       Array.from({ length: 800 }, (_, i) => i % 5),
       () => Infinity,
     );
     expect(far.verdict).toBe('not-tested');
-    expect(far.untested).toBe(
-      'no pair of the 2 secrets with two samples or more could be tested: it takes two secrets at a finite distance > 0, each with samples among both the selection and the estimation samples',
-    );
+    expect(far.untested).toEqual({ kind: 'no-usable-pair', sampled: 2 });
   });
 
   it('two secrets with samples are tested as before', () => {

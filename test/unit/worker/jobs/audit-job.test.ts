@@ -1,6 +1,7 @@
 /** The audit job in-process (protocol request -> samples read -> audit -> protocol result, checked by its schema). */
 import { describe, expect, it } from 'vitest';
 import type { AuditResult } from '../../../../src-shared/protocol/index';
+import { auditNoteWords } from '../../../../src-shared/charts/audit-words';
 import { runJob } from '../../support/run-job';
 
 const audit = (text: string): Promise<AuditResult> =>
@@ -27,6 +28,7 @@ describe('audit job', () => {
     expect(r.pairsTested).toBe(0);
     expect(r.witness).toBeNull();
     expect(r.epsilonLowerBound).toBe(0);
-    expect(r.note).toBe('the log has samples of 1 secret; an audit needs two');
+    expect(r.note).toEqual({ kind: 'too-few-secrets', secrets: 1 });
+    expect(auditNoteWords(r.note!)).toBe('the log has samples of 1 secret; an audit needs two');
   });
 });

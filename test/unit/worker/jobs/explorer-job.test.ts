@@ -6,7 +6,7 @@
  * line:3 at ln 2 has 4 private-posterior vertices), and through the reply
  * schema (runJob).
  */
-import { simplexNoteWords } from '../../../../src-shared/charts/note-words';
+import { capacityNoteWords, simplexNoteWords } from '../../../../src-shared/charts/note-words';
 import { describe, expect, it } from 'vitest';
 import { capacityTableRows } from '../../../../src-worker/explorer/capacity-rows';
 import { ternaryViewForDomain } from '../../../../src-worker/explorer/ternary-data';
@@ -42,6 +42,16 @@ describe('explorer job', () => {
     const big = await runJob<'explorer'>({ type: 'explorer', domain: 'line:8', epsilon: 1 });
     expect(big.capacityRows).toBeNull();
     expect(big.simplex).toBeNull();
+  });
+
+  it('a row the enumeration refuses says why in a typed note, through the reply schema: e^(eps d) overflows', async () => {
+    const r = await runJob<'explorer'>({ type: 'explorer', domain: 'line:3', epsilon: 400 });
+    expect(r.capacityRows!.map((row) => row.source)).toEqual(['kernels', null]);
+    const note = { kind: 'ratio-overflow', a: '0', b: '2', distance: 2, epsilon: 400 } as const;
+    expect(r.capacityRows![1]!.note).toEqual(note);
+    expect(capacityNoteWords(note)).toBe('privacy-type explorer: e^(eps d) overflows for d(0, 2) = 2 at eps = 400');
+    // the simplex view's failure carries the same refusal's message
+    expect(r.simplexNote).toEqual({ kind: 'failed', message: capacityNoteWords(note) });
   });
 
   it('refuses what the vertex enumeration cannot do, before computing (admission)', async () => {

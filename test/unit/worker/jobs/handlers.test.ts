@@ -60,6 +60,17 @@ describe('job handlers', () => {
     expect(r.utility).toBeNull();
   });
 
+  it('measure and check of a tight mechanism that does not exist: refused, saying where z is negative', async () => {
+    const mechanism = { domain: 'grid:4x4', epsilon: 0.5, kind: 'tight' };
+    const r = await run<'mechanism'>({ type: 'mechanism', ...mechanism });
+    const why = `the tight mechanism does not exist here: Phi z = 1 has z[${r.minZAt}] = ${r.minZ} < 0, so no tight-constraints mechanism exists at eps = 0.5`;
+    await expect(run({ type: 'measure', mechanism })).rejects.toMatchObject({ code: 'not-applicable', message: why });
+    await expect(run({ type: 'check', domain: 'grid:4x4', epsilon: 0.5, mechanism })).rejects.toMatchObject({
+      code: 'not-applicable',
+      message: why,
+    });
+  });
+
   it('mechanism: laplace is labelled 2 eps and its effective eps lies in (eps, 2 eps]', async () => {
     const r = await run<'mechanism'>({ type: 'mechanism', domain: 'line:8', epsilon: 1, kind: 'laplace' });
     expect(r.guaranteedEpsilon).toBe(2);

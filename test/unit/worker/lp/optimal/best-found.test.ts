@@ -101,7 +101,7 @@ describe('the optimal request: never worse than a cheap construction, certified 
         const ch = channels[c.construction]!;
         if (ch === null) {
           expect(c.expectedLoss).toBeNull();
-          expect(c.note).toMatch(/does not exist at this ε/);
+          expect(c.note).toMatchObject({ kind: 'tight-does-not-exist' });
           continue;
         }
         const want = remappedLoss(ch, n, n, pi, dist);
