@@ -81,7 +81,10 @@ export const capacityNoteSchema = z.discriminatedUnion('kind', [
     distance: z.number(),
     epsilon: z.number(),
   }),
-  /** The vertex enumeration met more extreme rays than its limit while adding constraint `constraint` of `constraints`. */
+  /**
+   * The vertex enumeration met more extreme rays than its limit while adding constraint `constraint` of
+   * `constraints`.
+   */
   z.object({ kind: z.literal('too-many-rays'), maxRays: z.int(), constraint: z.int(), constraints: z.int() }),
   /** The kernel enumeration could examine more vertex subsets (of at most n of the vertices) than its limit. */
   z.object({
@@ -104,7 +107,10 @@ export const auditNoteSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('too-few-secrets'), secrets: z.int() }),
   /** Fewer than two of its secrets have two samples or more. */
   z.object({ kind: z.literal('too-few-sampled'), sampled: z.int(), secrets: z.int() }),
-  /** No pair of the `sampled` secrets with two samples or more is at a finite distance > 0 with samples in both parts. */
+  /**
+   * No pair of the `sampled` secrets with two samples or more is at a finite distance > 0 with samples in both
+   * parts.
+   */
   z.object({ kind: z.literal('no-usable-pair'), sampled: z.int() }),
 ]);
 export type AuditNote = z.infer<typeof auditNoteSchema>;

@@ -92,8 +92,8 @@ export interface OptimalMechanismOptions extends LpOptions {
    */
   stopFlag?: Int32Array;
   /**
-   * Worker threads for the pricing LPs of the decomposition (default: pricing/lp-threads.ts lpThreads, the machine's cores on large
-   * problems). Same optimum.
+   * Worker threads for the pricing LPs of the decomposition (default: pricing/lp-threads.ts lpThreads, the machine's
+   * cores on large problems). Same optimum.
    */
   threads?: number;
   /**
