@@ -4,7 +4,8 @@
  * the engine's floors (ENGINE_FLOORS), the LP's rooms (LP_FLOORS) and the page's (RENDERER_FLOORS) included.
  * Deliberate violations, linted as if they were files at the given paths,
  * must fail with no-restricted-imports; the allowed imports beside them must
- * not; and the real tree must lint clean.
+ * not; the width and length rules (MAX_LEN, 700 lines) refuse a case just past each and allow one at it;
+ * and the real tree must lint clean.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -210,6 +211,43 @@ describe('lint: the layering rules (eslint.config.js)', () => {
       .filter((n) => !n.endsWith('.d.ts'))
       .sort();
     expect(listed).toEqual(entries);
+  });
+
+  it('holds code and comments to 120 columns and a source file to 700 lines; a string may run past', async () => {
+    /** [rule, line] of the width and length rules for `code` linted as the file `path`. */
+    const sizeErrors = async (path: string, code: string): Promise<[string, number][]> => {
+      const [res] = await eslint.lintText(code, { filePath: join(ROOT, path) });
+      expect(
+        res!.messages.filter((m) => m.fatal),
+        `${path} must parse`,
+      ).toEqual([]);
+      return res!.messages
+        .filter((m) => m.ruleId === 'max-len' || m.ruleId === 'max-lines')
+        .map((m) => [m.ruleId!, m.line]);
+    };
+    const name = 'x'.repeat(99);
+    // 121 columns of code, then of a comment: refused, in the engine, the main process, the shared code and the page
+    const longCode = `export const ${name} = 12345;\n`;
+    const longComment = `// ${'words '.repeat(19)}word\n`;
+    expect(longCode.length - 1).toBe(121);
+    expect(longComment.length - 1).toBe(121);
+    for (const path of ['src-worker/metric/bad.ts', 'src-main/cli/bad.ts', 'src-shared/charts/bad.ts'])
+      expect(await sizeErrors(path, longCode + longComment), path).toEqual([
+        ['max-len', 1],
+        ['max-len', 2],
+      ]);
+    expect(await sizeErrors('src-renderer/lib/bad.ts', longCode)).toEqual([['max-len', 1]]);
+    // exactly 120 columns is allowed; a string or template literal and a URL may run past
+    expect(await sizeErrors('src-worker/metric/ok.ts', `export const ${'x'.repeat(98)} = 12345;\n`)).toEqual([]);
+    const prose = `export const words = '${'a'.repeat(130)}';\nexport const t = \`${'b'.repeat(130)}\`;\n`;
+    const url = `// see https://example.org/${'c'.repeat(120)}\n`;
+    expect(await sizeErrors('src-shared/charts/ok.ts', prose + url)).toEqual([]);
+    // 701 lines refused, 700 allowed
+    const lines = (k: number): string => Array.from({ length: k }, (_, i) => `export const v${i} = ${i};`).join('\n');
+    expect(await sizeErrors('src-worker/metric/bad.ts', lines(701) + '\n')).toEqual([['max-lines', 701]]);
+    expect(await sizeErrors('src-worker/metric/ok.ts', lines(700) + '\n')).toEqual([]);
+    // tests are not held to either rule: a table of reference values may be long
+    expect(await sizeErrors('test/unit/worker/metric/ok.test.ts', longCode + lines(701))).toEqual([]);
   });
 
   it('the real tree lints clean (npm run lint)', async () => {
