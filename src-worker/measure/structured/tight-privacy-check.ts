@@ -32,7 +32,7 @@ import { REL_TOL } from '../../../src-shared/numeric/tolerance';
  * entries lose the precision the 1e-9 tolerance needs. So the check also
  * bounds the smallest entry, ln(min positive z) - eps_m * D with D an upper
  * bound of the diameter; when that is below ln 2^-1022 it does not vouch
- * (passes = false, with a note) and the caller checks the rows themselves.
+ * (passes = false, representable = false) and the caller checks the rows themselves.
  */
 export interface StructuredPrivacyCheck {
   epsilon: number;
@@ -44,8 +44,23 @@ export interface StructuredPrivacyCheck {
   verified: number;
   /** Largest (d(x',y) - d(x,y)) / d(x,x') found (1 expected). */
   maxRatio: number;
-  note: string;
+  /** What the numerical verification covered (the triangle inequality of the validated metric covers the rest). */
+  coverage: TightCheckCoverage;
+  /** Every positive entry is a normal double (>= 2^-1022), as the structural argument needs. */
+  representable: boolean;
+  /** A lower bound of ln(smallest positive entry): ln(min positive z) - eps_m * (an upper bound of the diameter). */
+  lnMinEntry: number;
 }
+
+/**
+ * What the tight-constraints check verified numerically: on a lattice, the edge directions (a graph metric) or the
+ * steps |e| <= 2 against every offset within `window`; on a product, all factor triples; else all triples among the
+ * first `checked` of `n` points.
+ */
+type TightCheckCoverage =
+  | { kind: 'lattice'; graphMetric: boolean; directions: number; window: number }
+  | { kind: 'factor-triples'; factors: number; size: number }
+  | { kind: 'triples'; checked: number; n: number };
 
 /** ln 2^-1022: entries below the smallest normal double are not trusted by the structural argument. */
 const LN_MIN_NORMAL = -1022 * Math.LN2;
@@ -88,7 +103,7 @@ export function checkTightPrivacy(
     const r = num / den;
     if (r > maxRatio) maxRatio = r;
   };
-  let note: string;
+  let coverage: TightCheckCoverage;
   const lat = domain.structure.lattice;
   const prod = domain.structure.product;
   if (op.method === 'lattice' && lat) {
@@ -115,11 +130,11 @@ export function checkTightPrivacy(
           dirs.push([d1, d2]);
         }
       }
-      note = `graph metric: the ${dirs.length} edge directions checked against every offset within ${window}`;
+      coverage = { kind: 'lattice', graphMetric: true, directions: dirs.length, window };
     } else {
       for (let a = -2; a <= 2; a++)
         for (let b = -2; b <= 2; b++) if ((a !== 0 || b !== 0) && (n1 > 1 || a === 0)) dirs.push([a, b]);
-      note = `not a graph metric: ${dirs.length} step directions (|e| <= 2) checked against every offset within ${window}; the triangle inequality covers the rest`;
+      coverage = { kind: 'lattice', graphMetric: false, directions: dirs.length, window };
     }
     const w1 = Math.min(n1 - 1, window);
     const w2 = Math.min(n2 - 1, window);
@@ -134,7 +149,7 @@ export function checkTightPrivacy(
     for (let a = 0; a < v; a++)
       for (let b = 0; b < v; b++)
         for (let c = 0; c < v; c++) if (a !== b) consider(f.distance(b, c) - f.distance(a, c), f.distance(a, b));
-    note = `product of ${prod.power} factors with a summed metric: all ${v}^3 factor triples checked`;
+    coverage = { kind: 'factor-triples', factors: prod.power, size: v };
   } else {
     const n = domain.n;
     const m = Math.min(n, 150);
@@ -142,18 +157,13 @@ export function checkTightPrivacy(
       for (let b = 0; b < m; b++)
         if (a !== b)
           for (let y = 0; y < m; y++) consider(domain.distance(b, y) - domain.distance(a, y), domain.distance(a, b));
-    note =
-      m === n
-        ? 'all triples checked'
-        : `triples among the first ${m} points checked; the triangle inequality of the validated metric covers the rest`;
+    coverage = { kind: 'triples', checked: m, n };
   }
   const effectiveEpsilon = epsM * maxRatio;
   let zMin = Infinity;
   for (const v of channel.z) if (v > 0 && v < zMin) zMin = v;
   const lnMinEntry = Math.log(zMin) - epsM * diameterBound(domain);
   const representable = lnMinEntry >= LN_MIN_NORMAL;
-  if (!representable)
-    note += `; but entries may fall below 2^-1022 (ln of the smallest entry >= ${lnMinEntry.toFixed(1)}), where doubles cannot carry the argument: not vouched for`;
   return {
     epsilon: eps,
     effectiveEpsilon,
@@ -161,6 +171,8 @@ export function checkTightPrivacy(
     method: 'triangle-inequality',
     verified,
     maxRatio,
-    note,
+    coverage,
+    representable,
+    lnMinEntry,
   };
 }

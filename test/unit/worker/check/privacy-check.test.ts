@@ -173,14 +173,21 @@ describe('privacy check (SPEC §4)', () => {
     const line = lineDomain(300);
     const ok = tightConstraintsStructured(line, 2);
     expect(ok.exists).toBe(true);
-    if (ok.exists) expect(checkTightPrivacy(ok.mechanism.channel as ImplicitTightChannel, 2).passes).toBe(true);
+    if (ok.exists) {
+      const s = checkTightPrivacy(ok.mechanism.channel as ImplicitTightChannel, 2);
+      expect([s.passes, s.representable]).toEqual([true, true]);
+    }
     // eps 5 across 299 steps: e^-1495 underflows, the rows really hold zeros next to positive entries
     const far = tightConstraintsStructured(line, 5);
     expect(far.exists).toBe(true);
     if (far.exists) {
       const s = checkTightPrivacy(far.mechanism.channel as ImplicitTightChannel, 5);
       expect(s.passes).toBe(false);
-      expect(s.note).toMatch(/2\^-1022/);
+      expect(s.representable).toBe(false);
+      // ln z_min - 5 * 299: far below ln 2^-1022 = -708.4
+      expect(s.lnMinEntry).toBeLessThan(-1022 * Math.LN2);
+      // not a lattice solve here: the triples among the first min(n, 150) points
+      expect(s.coverage).toEqual({ kind: 'triples', checked: 150, n: 300 });
       expect(checkPrivacy(far.mechanism.channel, line, 5, { topK: 1 }).effectiveEpsilon).toBe(Infinity);
     }
   });
