@@ -1,11 +1,11 @@
 import type { MechError } from '../../src-shared/errors';
+import type { LpOptions } from '../../src-shared/protocol/index';
 import type { Deadline } from '../base/deadline';
 import type { LpSolveFacts } from '../mechanism/facts';
 import {
   chooseLpModel,
   type CandidateRecord,
   type CheapCandidate,
-  type LpPrivacyModel,
   type OptimalLpResult,
   type OptimalMechanism,
 } from '../lp/optimal/optimal-mechanism';
@@ -19,7 +19,7 @@ import { cheapCandidates } from './cheap-candidates';
 interface CandidateOptions {
   prior: Float64Array;
   loss?: GuessSpec;
-  lp?: { lpModel?: LpPrivacyModel | 'auto'; delta?: number; timeLimitSeconds?: number };
+  lp?: Pick<LpOptions, 'lpModel' | 'delta' | 'timeLimitSeconds'>;
   signal: AbortSignal;
   progress(fraction: number | null, message: string): void;
 }
