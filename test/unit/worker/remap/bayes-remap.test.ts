@@ -210,7 +210,7 @@ describe('Bayesian remap of grid mechanisms', () => {
     );
   });
 
-  it('100 x 100 planar Laplace with a non-uniform prior: remapped in seconds, never worse than the original', () => {
+  it('100 x 100 planar Laplace with a non-uniform prior: remapped with under 20 evaluations an output, never worse than the original', () => {
     const domain = gridDomain(100, 100);
     const pi = lumpyPrior(domain.n, 9);
     const mech = planarLaplace(domain, 0.5);
@@ -218,7 +218,6 @@ describe('Bayesian remap of grid mechanisms', () => {
     expect(res.stats.columnAccess).toBe('direct');
     expect(res.stats.evaluations / domain.n).toBeLessThan(20); // a full scan evaluates 10^4 guesses per output
     expect(res.remappedLoss).toBeLessThan(res.originalLoss!);
-    expect(res.stats.timeMs).toBeLessThan(60_000); // does not hang (about 4 s on 2 cores)
   }, 120_000);
 });
 
