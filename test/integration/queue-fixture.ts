@@ -102,10 +102,19 @@ export async function startRedis(): Promise<RedisServer> {
   }
 }
 
+/**
+ * How long a wait on a worker's log may last before it is called a hang: a worker's start (Node, BullMQ and the engine
+ * loaded) took over 20 s at load average 8 on two cores, so the guard sits well under the integration tests' 180 s.
+ */
+const WAIT_GUARD_MS = 120_000;
+
 export interface WorkerProc {
   child: ChildProcess;
   log(): string;
-  /** Resolves when the worker's log matches `re` (rejects after `ms`). */
+  /**
+   * Resolves when the worker's log matches `re`; rejects when the worker exits first, or after `ms` (a guard against a
+   * hang, not a timing: the default WAIT_GUARD_MS is far above what a worker takes on a loaded machine).
+   */
   waitFor(re: RegExp, ms?: number): Promise<string>;
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
@@ -133,7 +142,7 @@ export async function startWorker(
   const w: WorkerProc = {
     child,
     log: () => text,
-    waitFor: (re, ms = 20_000) =>
+    waitFor: (re, ms = WAIT_GUARD_MS) =>
       new Promise((resolve, reject) => {
         const check = (): void => {
           const m = re.exec(text);

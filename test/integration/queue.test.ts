@@ -175,7 +175,7 @@ describe.sequential('project runs on a Redis queue', () => {
     expect(rescuer.log()).toMatch(/mechanism started \(again/);
     // six items, the killed one included (more only if a slow machine made a lock lapse: then a job runs twice, same
     // result); the last reply may come through Redis before the log line through the worker's stdout
-    await rescuer.waitFor(/( done in [\s\S]*){6}/, 5000);
+    await rescuer.waitFor(/( done in [\s\S]*){6}/);
     const l = await cli(['run', file, '--out', local, '--quiet', '--threads', '2']);
     expect(l.code).toBe(0);
     expectSameFiles(viaQueue, local);
@@ -247,7 +247,7 @@ describe.sequential('project runs on a Redis queue', () => {
       const err = await running.catch((e: unknown) => e); // (it does not hang: the test's timeout is the guard)
       expect(err).toBeInstanceOf(ApiError);
       expect((err as ApiError).code).toBe('cancelled');
-      await w.waitFor(/job \d+ cancelled/, 60_000);
+      await w.waitFor(/job \d+ cancelled/);
       expect(w.log()).not.toMatch(/mechanism done/);
       // a running LP stopped (not cancelled) on its worker: the run resolves with its best private mechanism
       const stopper = new AbortController();
@@ -361,7 +361,7 @@ describe.sequential('project runs on a Redis queue', () => {
         expect(viaQueue).toEqual(local);
       }
       // the reply comes through Redis, the worker's log line through its stdout: either may arrive first
-      await w.waitFor(/job \d+ capacity done/, 5000);
+      await w.waitFor(/job \d+ capacity done/);
       // a case study split into parts on the queue workers merges into the local single job, byte for byte
       const study = {
         type: 'case-study' as const,
@@ -370,7 +370,7 @@ describe.sequential('project runs on a Redis queue', () => {
       };
       const [fanned, single] = await Promise.all([runFannedOut(client, study, 4), pool.run(study)]);
       expect(JSON.stringify(fanned)).toBe(JSON.stringify(single));
-      await w.waitFor(/(job \d+ case-study done[\s\S]*){4}/, 5000);
+      await w.waitFor(/(job \d+ case-study done[\s\S]*){4}/);
       // carried content is what the worker's engine reads, never its own disk: /etc/hostname named, other text sent
       const job = await queue.add('x', {
         v: 1,
