@@ -38,6 +38,7 @@ export {
   type PricingEngine,
   type PricingFactory,
   type PricingRequest,
+  packRound,
   type PricingRound,
   type PricingSpec,
 } from './lp/pricing/pricing-pool';

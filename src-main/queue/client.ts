@@ -45,16 +45,7 @@ import {
   type JobData,
 } from './codec';
 import { isLpJob } from '../dispatcher/dispatcher';
-import {
-  CANCEL_CHANNEL,
-  STOP_CHANNEL,
-  QUEUE_NAME,
-  QUEUE_PREFIX,
-  cancelledKey,
-  probeRedis,
-  redact,
-  type QueueTarget,
-} from './connection';
+import { JOB_QUEUE, probeRedis, redact, type QueueTarget } from './connection';
 
 interface Pending {
   localId: string;
@@ -176,15 +167,14 @@ export class QueueClient extends JobRunnerBase implements JobRunner {
     const commands = new Redis({ ...target.options, maxRetriesPerRequest: 1 });
     commands.on('error', () => undefined);
     // the event stream's current end: events of our jobs all come after it
-    const last =
-      (await commands.xrevrange(`${QUEUE_PREFIX}:${QUEUE_NAME}:events`, '+', '-', 'COUNT', 1))[0]?.[0] ?? '0-0';
-    const queue = new Queue(QUEUE_NAME, {
+    const last = (await commands.xrevrange(JOB_QUEUE.events, '+', '-', 'COUNT', 1))[0]?.[0] ?? '0-0';
+    const queue = new Queue(JOB_QUEUE.name, {
       connection: { ...target.options, maxRetriesPerRequest: 1 },
-      prefix: QUEUE_PREFIX,
+      prefix: JOB_QUEUE.prefix,
     });
-    const events = new QueueEvents(QUEUE_NAME, {
+    const events = new QueueEvents(JOB_QUEUE.name, {
       connection: { ...target.options, maxRetriesPerRequest: null },
-      prefix: QUEUE_PREFIX,
+      prefix: JOB_QUEUE.prefix,
       lastEventId: last,
     });
     queue.on('error', () => undefined);
@@ -275,7 +265,7 @@ export class QueueClient extends JobRunnerBase implements JobRunner {
     const state = await this.queue.getJobState(p.bullId).catch(() => 'unknown');
     if (state !== 'active') return this.cancel(jobId);
     try {
-      await this.commands.publish(STOP_CHANNEL, p.bullId);
+      await this.commands.publish(JOB_QUEUE.stopChannel, p.bullId);
     } catch {
       return this.cancel(jobId);
     }
@@ -303,9 +293,9 @@ export class QueueClient extends JobRunnerBase implements JobRunner {
   private async cancelRemote(p: Pending): Promise<void> {
     const id = p.bullId!;
     try {
-      await this.commands.set(cancelledKey(id), '1', 'EX', 3600);
+      await this.commands.set(JOB_QUEUE.cancelled(id), '1', 'EX', 3600);
       const removed = await this.queue.remove(id).catch(() => 0);
-      if (!removed) await this.commands.publish(CANCEL_CHANNEL, id);
+      if (!removed) await this.commands.publish(JOB_QUEUE.cancelChannel, id);
     } catch {
       // Redis gone: the job is cancelled here; a worker that runs it anyway only wastes time
     }

@@ -13,11 +13,22 @@ import type { RedisOptions } from 'ioredis';
 import { MechError } from '../../src-shared/errors';
 
 export const QUEUE_PREFIX = 'mechstudio';
-export const QUEUE_NAME = 'jobs';
-export const CANCEL_CHANNEL = `${QUEUE_PREFIX}:${QUEUE_NAME}:cancel`;
-/** Stop (keep the best result so far) of a running optimal LP: the worker stops it on its pool. */
-export const STOP_CHANNEL = `${QUEUE_PREFIX}:${QUEUE_NAME}:stop`;
-export const cancelledKey = (jobId: string): string => `${QUEUE_PREFIX}:${QUEUE_NAME}:cancelled:${jobId}`;
+const QUEUE_NAME = 'jobs';
+const jobsKey = (suffix: string): string => `${QUEUE_PREFIX}:${QUEUE_NAME}:${suffix}`;
+
+/** The job queue's names in Redis, for the client and the workers: BullMQ's queue, its keys, the channels. */
+export const JOB_QUEUE = {
+  name: QUEUE_NAME,
+  prefix: QUEUE_PREFIX,
+  /** BullMQ's event stream of the queue. */
+  events: jobsKey('events'),
+  /** BullMQ's hash of one job. */
+  job: (jobId: string): string => jobsKey(jobId),
+  cancelChannel: jobsKey('cancel'),
+  /** Stop (keep the best result so far) of a running optimal LP: the worker stops it on its pool. */
+  stopChannel: jobsKey('stop'),
+  cancelled: (jobId: string): string => jobsKey(`cancelled:${jobId}`),
+};
 
 /** BullMQ 5 needs Redis >= 5.0 (6.2 recommended); the Debian package is 7.0. */
 const MIN_REDIS = [5, 0] as const;

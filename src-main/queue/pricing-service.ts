@@ -32,6 +32,7 @@ import {
   type PricingSpec,
   ThreadedPricing,
   packCertificates,
+  packRound,
   threadedPricingAvailable,
 } from '../../src-worker/index';
 import type { QueueTarget } from './connection';
@@ -105,30 +106,15 @@ interface Session {
 
 /**
  * One round's outcomes as the frame's arrays: which outputs were priced, their objectives, safe bounds, iterations, and
- * their columns packed.
+ * their columns and certificates packed.
  */
-function packRound(round: PricingRound, n: number, m: number): Record<string, Float64Array | Int32Array | Uint8Array> {
-  const done = new Uint8Array(m);
-  const objective = new Float64Array(m);
-  const safe = new Float64Array(m);
-  const iterations = new Float64Array(m);
-  let count = 0;
-  for (let w = 0; w < m; w++) if (round.outcomes[w]) count++;
-  const r = new Float64Array(count * n);
-  const certificates = [];
-  let k = 0;
-  for (let w = 0; w < m; w++) {
-    const o = round.outcomes[w];
-    if (!o) continue;
-    done[w] = 1;
-    objective[w] = o.objective;
-    safe[w] = o.safeBound;
-    iterations[w] = o.iterations;
-    r.set(o.r, k++ * n);
-    certificates.push(o.certificate);
-  }
-  const cert = packCertificates(certificates);
-  return { done, objective, safe, iterations, r, cn: cert.count, ca: cert.a, cb: cert.b, cmu: cert.mu };
+function packedFrame(
+  round: PricingRound,
+  n: number,
+  m: number,
+): Record<string, Float64Array | Int32Array | Uint8Array> {
+  const cert = packCertificates(round.outcomes.slice(0, m).flatMap((o) => (o ? [o.certificate] : [])));
+  return { ...packRound(round, n, m), cn: cert.count, ca: cert.a, cb: cert.b, cmu: cert.mu };
 }
 
 /**
@@ -237,7 +223,7 @@ async function priceRound(
     fails: engine.failures,
     rows: engine.rows,
   };
-  await send(s.reply, { ...head, ms: performance.now() - t0 }, packRound(round, n, m));
+  await send(s.reply, { ...head, ms: performance.now() - t0 }, packedFrame(round, n, m));
 }
 
 /** Drop a session; its engine is disposed once the session's queued frames are done. */

@@ -27,7 +27,7 @@
  *   the job completes with the error as its reply, exactly as the local pool
  *   reports it. Anything else that throws is retried (3 attempts).
  * - Progress goes to BullMQ's job progress (at most ~4 updates a second).
- * - Cancellation: the client publishes the job id on CANCEL_CHANNEL; the
+ * - Cancellation: the client publishes the job id on JOB_QUEUE.cancelChannel; the
  *   running job is aborted (the pool's cancel) and fails unrecoverably.
  * - A SIGKILLed worker's jobs are put back in the queue by the stalled check
  *   of the workers still alive (see stallSettings) and run again elsewhere.
@@ -56,17 +56,7 @@ import {
   jobDataSchema,
   payloadTooLarge,
 } from './codec';
-import {
-  CANCEL_CHANNEL,
-  STOP_CHANNEL,
-  QUEUE_NAME,
-  QUEUE_PREFIX,
-  cancelledKey,
-  probeRedis,
-  redact,
-  stallSettings,
-  type QueueTarget,
-} from './connection';
+import { JOB_QUEUE, probeRedis, redact, stallSettings, type QueueTarget } from './connection';
 
 interface QueueWorkerOptions {
   target: QueueTarget;
@@ -144,13 +134,13 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<Runnin
   commands.on('error', trouble);
   subscriber.on('error', trouble);
 
-  /** Running jobs by queue id: a message on STOP_CHANNEL stops that job on the pool (an LP keeps its best). */
+  /** Running jobs by queue id: a message on JOB_QUEUE.stopChannel stops that job on the pool (an LP keeps its best). */
   const stoppers = new Map<string, AbortController>();
   const processor = jobProcessor({ dispatcher, commands, csvDir, log, stoppers, fail, stall });
 
-  const worker = new Worker(QUEUE_NAME, processor, {
+  const worker = new Worker(JOB_QUEUE.name, processor, {
     connection,
-    prefix: QUEUE_PREFIX,
+    prefix: JOB_QUEUE.prefix,
     concurrency: opts.concurrency,
     lockDuration: stall.lockMs,
     stalledInterval: stall.stalledMs,
@@ -159,11 +149,11 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<Runnin
   });
   worker.on('error', trouble);
 
-  await subscriber.subscribe(CANCEL_CHANNEL, STOP_CHANNEL);
+  await subscriber.subscribe(JOB_QUEUE.cancelChannel, JOB_QUEUE.stopChannel);
   subscriber.on('message', (channel: string, jobId: string) => {
     if (typeof jobId !== 'string') return;
-    if (channel === CANCEL_CHANNEL) worker.cancelJob(jobId, 'cancelled');
-    else if (channel === STOP_CHANNEL) stoppers.get(jobId)?.abort();
+    if (channel === JOB_QUEUE.cancelChannel) worker.cancelJob(jobId, 'cancelled');
+    else if (channel === JOB_QUEUE.stopChannel) stoppers.get(jobId)?.abort();
   });
 
   let resolveClosed!: () => void;
@@ -221,9 +211,7 @@ async function refuseSpent(
     // Taking this job off the queue (BullMQ's parse, before this runs) may have outlasted a short lock, so failing it
     // below may find the job back in the queue: its data is replaced by the verdict first, and the next worker to
     // take it parses a few bytes and fails it with this message.
-    await commands
-      .hset(`${QUEUE_PREFIX}:${QUEUE_NAME}:${id}`, 'data', JSON.stringify({ failedForGood: tooLarge }))
-      .catch(() => undefined);
+    await commands.hset(JOB_QUEUE.job(id), 'data', JSON.stringify({ failedForGood: tooLarge })).catch(() => undefined);
     fail(tooLarge);
   }
   const starts = (job.opts.attempts ?? 1) + stall.maxStalled;
@@ -273,7 +261,7 @@ function jobProcessor({
     const files = data.data!.files ?? {};
     const filesError = carriedFilesError(request, files);
     if (filesError) fail(filesError);
-    if ((await commands.exists(cancelledKey(id))) === 1) fail({ code: 'cancelled', message: 'job cancelled' });
+    if ((await commands.exists(JOB_QUEUE.cancelled(id))) === 1) fail({ code: 'cancelled', message: 'job cancelled' });
     let csvPath: string | null = null;
     if (data.data!.csv && (request.type === 'mechanism' || request.type === 'capacity')) {
       csvPath = join(csvDir, `${process.pid}-${++csvSeq}.csv`);

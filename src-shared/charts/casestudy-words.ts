@@ -25,25 +25,20 @@ export function caseStudyDetailWords(r: CaseStudyFindings | undefined): string[]
   return r ? worded(r).details : [];
 }
 
+/** The words of each study's findings. */
+const WORDED: { [K in CaseStudyFindings['kind']]: (r: FindingsOf<K>) => Worded } = {
+  voting: votingWords,
+  'leakage-bounds': leakageBoundsWords,
+  'regular-prior': regularPriorWords,
+  'sum-and-2count': sumAndCountsWords,
+  geo: (r) => ({ findings: geoFindingWords(r), details: geoDetailWords(r) }),
+  'smart-meter': smartMeterWords,
+  'registration-date': registrationDateWords,
+  capacities: capacitiesWords,
+};
+
 function worded(r: CaseStudyFindings): Worded {
-  switch (r.kind) {
-    case 'voting':
-      return votingWords(r);
-    case 'leakage-bounds':
-      return leakageBoundsWords(r);
-    case 'regular-prior':
-      return regularPriorWords(r);
-    case 'sum-and-2count':
-      return sumAndCountsWords(r);
-    case 'geo':
-      return { findings: geoFindingWords(r), details: geoDetailWords(r) };
-    case 'smart-meter':
-      return smartMeterWords(r);
-    case 'registration-date':
-      return registrationDateWords(r);
-    case 'capacities':
-      return capacitiesWords(r);
-  }
+  return (WORDED[r.kind] as (r: CaseStudyFindings) => Worded)(r);
 }
 
 /** The voting study's findings and their mathematics. */

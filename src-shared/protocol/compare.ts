@@ -188,6 +188,16 @@ const compareRowSchema = z.object({
 });
 export type CompareRow = z.infer<typeof compareRowSchema>;
 
+/** The figures of a row whose construction does not exist here (or failed): none. */
+export const NO_COMPARE_FIGURES = {
+  expectedDistance: null,
+  expectedDistanceRemapped: null,
+  pTrue: null,
+  leakageBits: null,
+  effectiveEpsilon: null,
+  guaranteedEpsilon: null,
+} as const satisfies Partial<CompareRow>;
+
 export const compareResultSchema = z.object({
   type: z.literal('compare'),
   domain: z.string(),

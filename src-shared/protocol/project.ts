@@ -9,18 +9,11 @@
  */
 import { z } from 'zod';
 import { projectCaseStudySchema } from './casestudy';
-import { pointsBinningSchema, remapFieldShape, remapNeedsLoss } from './remap';
+import { pointsBinningSchema, remapNeedsLoss } from './remap';
+import { mechanismSpecShape } from './mechanism-spec';
 import { checkResultSchema, jobResultSchema } from './results';
 import { migrateProject, PROJECT_VERSION } from './project-migration';
-import {
-  domainInputSchema,
-  epsilonSchema,
-  lossInputSchema,
-  lpOptionsOnlyForOptimal,
-  lpOptionsShape,
-  mechanismKindSchema,
-  priorInputSchema,
-} from './common';
+import { domainInputSchema, epsilonSchema, lossInputSchema, lpOptionsOnlyForOptimal, priorInputSchema } from './common';
 import { sweepRangeShape } from './sweep';
 import { privacyBudgetSchema, releaseSchema } from './releases';
 import { fileRecordSchema, projectAuditSchema, projectComparisonSchema } from './study-items';
@@ -83,16 +76,12 @@ const projectPriorEntrySchema = z.strictObject({
 const projectMechanismSchema = z
   .strictObject({
     id,
+    // A mechanism spec (kind, eps, the optimal LP's options, remap) whose domain, prior and loss are named by id.
+    ...mechanismSpecShape,
     domain: id,
-    kind: mechanismKindSchema,
-    epsilon: epsilonSchema,
     /** Prior id (optimal mechanisms minimise loss under it; utility is reported under it). */
     prior: id.optional(),
     loss: projectLossSchema.optional(),
-    /** Optimal LP: lpModel, delta, timeLimitSeconds, targetGap (kind 'optimal' only; as in mechanism requests). */
-    ...lpOptionsShape,
-    /** Follow the mechanism by the Bayesian remap of its outputs for its prior and loss (both required). */
-    ...remapFieldShape,
     description: z.string().optional(),
   })
   .refine(...lpOptionsOnlyForOptimal)

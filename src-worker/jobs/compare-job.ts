@@ -10,7 +10,7 @@
  * ./engine and ./remap-jobs.
  */
 import { MechError, messageOf } from '../../src-shared/errors';
-import { gapIsExact } from '../../src-shared/protocol/index';
+import { NO_COMPARE_FIGURES, gapIsExact } from '../../src-shared/protocol/index';
 import {
   definedLpOptions,
   COMPARE_MAP_MAX_CELLS,
@@ -64,15 +64,7 @@ function missingRow(
   note: CompareNote,
   t0: number,
 ): CompareRow {
-  const none = {
-    expectedDistance: null,
-    expectedDistanceRemapped: null,
-    pTrue: null,
-    leakageBits: null,
-    effectiveEpsilon: null,
-    guaranteedEpsilon: null,
-  };
-  return { ...base, exists: false, ...none, notes: [note], timeMs: performance.now() - t0 };
+  return { ...base, exists: false, ...NO_COMPARE_FIGURES, notes: [note], timeMs: performance.now() - t0 };
 }
 
 /** Why a construction does not exist here: the tight-constraints mechanism's negative weight. */

@@ -46,7 +46,7 @@ import { channelMeasures, type Measures } from '../measure/channel-measures';
 import { expectedDistanceError } from '../measure/expected-distance-error';
 import { posteriorLoss } from '../measure/expected-loss';
 import { bayesRemap } from '../remap/bayes-remap';
-import { buildLoss } from '../measure/loss-spec';
+import { buildLoss, type GuessSpec } from '../measure/loss-spec';
 import { matrixLoss } from '../measure/matrix-loss';
 import { binaryLoss } from '../measure/binary-loss';
 import { nibLoss } from '../measure/nib-loss';
@@ -91,13 +91,8 @@ export interface BuildOptions {
   pricing?: PricingFactory;
 }
 
-/** A loss as the engine's loss builders take it (measure/lossSpec GuessSpec). */
-export type LossSpecInput =
-  | { kind: 'bin' }
-  | { kind: 'nib' }
-  | { kind: 'dist' }
-  | { kind: 'dist2' }
-  | { kind: 'matrix'; matrix: Matrix; guessLabels?: readonly string[] };
+/** A loss as the engine's loss builders take it. */
+export type LossSpecInput = GuessSpec;
 
 /**
  * `expectedLoss`: the returned channel's expected loss under the request's loss when the construction computed it

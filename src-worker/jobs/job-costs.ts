@@ -14,6 +14,7 @@ import {
   masterStartBytes,
 } from '../lp/solver/memory-estimate';
 import type { Domain } from '../metric/domain';
+import { CLOSED_FORM_KINDS } from '../mechanism/closed-form-by-kind';
 import type { LpOptions, MechanismKindName, JobRequest } from '../../src-shared/protocol/index';
 import { ADMISSION_LIMITS as L } from '../base/admission-limits';
 import { fmt, pairsOf, sizeOfBuiltDomain, sizeOfDomainInput, type DomainSize } from './domain-size';
@@ -34,14 +35,7 @@ export function tooLarge(
 }
 
 /** Mechanisms whose channel is streamed row by row (n x n entries) when measured, checked or written. */
-const STREAMED_KINDS = new Set<MechanismKindName>([
-  'tg',
-  'rr',
-  'exponential',
-  'laplace',
-  'planar-laplace',
-  'symmetric',
-]);
+const STREAMED_KINDS = new Set<MechanismKindName>(CLOSED_FORM_KINDS);
 
 /** A job's costs as they add up: channel entries streamed, points of structured Phi z = 1 solves, dense solve work. */
 interface Work {

@@ -4,56 +4,52 @@ import {
   type JobRequest,
   type RunProjectRequest,
   type JobResult,
+  type JobType,
   type ProjectItemResult,
+  type ResultFor,
   type RunProjectResult,
 } from '../../src-shared/protocol/index';
 import { checkCancelled, type JobContext } from './context';
 import { applyJob, checkJob, measureJob, mechanismJob } from './handlers';
 import { capacityJob, regularJob, sweepJob, thresholdJob, verticesJob } from './analysis-jobs';
 import { planProject } from './project-plan';
-import { admitJob } from './admission';
+import { admitJob, type JobAdmission } from './admission';
 import { runCaseStudy } from '../casestudy';
 import { compareJob } from './compare-job';
 import { rowsJob } from './rows';
 import { explorerJob } from './explorer-job';
 import { auditJob } from './audit-job';
 
+type Handler<T extends JobType> = (
+  req: Extract<JobRequest, { type: T }>,
+  ctx: JobContext,
+  admission: JobAdmission,
+) => Promise<ResultFor<T>>;
+
+/** The handler of each job type. */
+const HANDLERS: { [T in JobType]: Handler<T> } = {
+  mechanism: mechanismJob,
+  measure: measureJob,
+  check: checkJob,
+  capacity: capacityJob,
+  regular: regularJob,
+  threshold: thresholdJob,
+  vertices: verticesJob,
+  sweep: sweepJob,
+  'run-project': (req, ctx) => runProjectJob(req, ctx),
+  'case-study': (req, ctx) => runCaseStudy(req, ctx),
+  apply: applyJob,
+  compare: compareJob,
+  rows: rowsJob,
+  explorer: explorerJob,
+  audit: auditJob,
+};
+
 export async function runJobRequest(req: JobRequest, ctx: JobContext): Promise<JobResult> {
   // One size-and-work estimate, entered here once (./admission.ts): what the request shows is refused at once,
   // before anything is built; the checks a file or inline domain waits for run when the handler builds it.
   const admission = admitJob(req);
-  switch (req.type) {
-    case 'mechanism':
-      return mechanismJob(req, ctx, admission);
-    case 'measure':
-      return measureJob(req, ctx, admission);
-    case 'check':
-      return checkJob(req, ctx, admission);
-    case 'capacity':
-      return capacityJob(req, ctx, admission);
-    case 'regular':
-      return regularJob(req, ctx, admission);
-    case 'threshold':
-      return thresholdJob(req, ctx, admission);
-    case 'vertices':
-      return verticesJob(req, ctx, admission);
-    case 'sweep':
-      return sweepJob(req, ctx, admission);
-    case 'run-project':
-      return runProjectJob(req, ctx);
-    case 'case-study':
-      return runCaseStudy(req, ctx);
-    case 'apply':
-      return applyJob(req, ctx, admission);
-    case 'compare':
-      return compareJob(req, ctx, admission);
-    case 'rows':
-      return rowsJob(req, ctx, admission);
-    case 'explorer':
-      return explorerJob(req, ctx, admission);
-    case 'audit':
-      return auditJob(req, ctx, admission);
-  }
+  return (HANDLERS[req.type] as Handler<JobType>)(req, ctx, admission);
 }
 
 /**

@@ -8,37 +8,26 @@ import { randomisedResponse } from './randomised-response';
 import { symmetricGraph } from './symmetric-graph';
 import { truncatedGeometric } from './truncated-geometric';
 
-/** The closed-form kinds of SPEC §8 ('tight' and 'optimal' need solvers and return other shapes). */
-export type ClosedFormKind = 'tg' | 'rr' | 'exponential' | 'laplace' | 'planar-laplace' | 'symmetric';
+/** The builder of each closed-form kind of SPEC §8 ('tight' and 'optimal' need solvers and return other shapes). */
+const CLOSED_FORMS = {
+  tg: truncatedGeometric,
+  rr: randomisedResponse,
+  exponential: exponentialMechanism,
+  laplace: laplaceRowNormalised,
+  'planar-laplace': planarLaplace,
+  symmetric: symmetricGraph,
+} satisfies Record<string, (domain: Domain, eps: number) => Mechanism>;
 
-export const CLOSED_FORM_KINDS: readonly ClosedFormKind[] = [
-  'tg',
-  'rr',
-  'exponential',
-  'laplace',
-  'planar-laplace',
-  'symmetric',
-];
+export type ClosedFormKind = keyof typeof CLOSED_FORMS;
+
+export const CLOSED_FORM_KINDS = Object.keys(CLOSED_FORMS) as readonly ClosedFormKind[];
 
 /** Build a closed-form mechanism by its CLI kind name (SPEC §8 --kind). */
 export function closedFormMechanism(kind: ClosedFormKind, domain: Domain, eps: number): Mechanism {
-  switch (kind) {
-    case 'tg':
-      return truncatedGeometric(domain, eps);
-    case 'rr':
-      return randomisedResponse(domain, eps);
-    case 'exponential':
-      return exponentialMechanism(domain, eps);
-    case 'laplace':
-      return laplaceRowNormalised(domain, eps);
-    case 'planar-laplace':
-      return planarLaplace(domain, eps);
-    case 'symmetric':
-      return symmetricGraph(domain, eps);
-    default:
-      throw new MechError(
-        'invalid-input',
-        `unknown closed-form mechanism kind '${String(kind)}' (${CLOSED_FORM_KINDS.join(', ')})`,
-      );
-  }
+  if (!Object.hasOwn(CLOSED_FORMS, kind))
+    throw new MechError(
+      'invalid-input',
+      `unknown closed-form mechanism kind '${String(kind)}' (${CLOSED_FORM_KINDS.join(', ')})`,
+    );
+  return CLOSED_FORMS[kind](domain, eps);
 }

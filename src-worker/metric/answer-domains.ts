@@ -3,6 +3,7 @@ import { cliqueDomain } from './clique';
 import { assertEdgeListFits } from './shortest-paths';
 import type { Domain, WeightedEdges } from './domain';
 import { lineDomain } from './line';
+import type { DomainSpec } from '../../src-shared/grammar/domain-spec';
 
 /**
  * Closed forms of query-induced answer domains (SPEC §1): the answers Y of
@@ -247,3 +248,17 @@ export function argmaxDomain(k: number, u: number): Domain {
     description: `category (of ${k}) with the most of ${u} records: clique`,
   };
 }
+
+type AnswerKind = 'count' | 'sum' | 'avg' | 'max' | 'min' | 'kcount' | 'argmax' | 'percentile';
+
+/** The builder of each query-induced kind of the domain grammar, from its parsed numbers. */
+export const ANSWER_DOMAIN_BUILDERS: { [K in AnswerKind]: (d: DomainSpec & { kind: K }) => Domain } = {
+  count: (d) => countDomain(d.n),
+  sum: (d) => sumDomain(d.u, d.v),
+  avg: (d) => averageDomain(d.u, d.v),
+  max: (d) => maxDomain(d.u, d.v),
+  min: (d) => minDomain(d.u, d.v),
+  kcount: (d) => kCountDomain(d.k, d.u),
+  argmax: (d) => argmaxDomain(d.k, d.u),
+  percentile: (d) => percentileDomain(d.u, d.v, d.p),
+};

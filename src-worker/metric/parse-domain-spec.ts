@@ -1,14 +1,5 @@
 import { MechError, invalid, messageOf } from '../../src-shared/errors';
-import {
-  argmaxDomain,
-  averageDomain,
-  countDomain,
-  kCountDomain,
-  maxDomain,
-  minDomain,
-  percentileDomain,
-  sumDomain,
-} from './answer-domains';
+import { ANSWER_DOMAIN_BUILDERS } from './answer-domains';
 import { cliqueDomain } from './clique';
 import { parseCustomMetricCsv, type MetricProgress } from './custom-metric';
 import { databaseDomain } from './database';
@@ -86,15 +77,8 @@ const BUILDERS: Builders = {
   line: (d) => lineDomain(d.n),
   ring: (d) => ringDomain(d.n),
   clique: (d) => cliqueDomain(d.n),
-  count: (d) => countDomain(d.n),
   hamming: (d) => hammingCubeDomain(d.bits),
-  sum: (d) => sumDomain(d.u, d.v),
-  avg: (d) => averageDomain(d.u, d.v),
-  max: (d) => maxDomain(d.u, d.v),
-  min: (d) => minDomain(d.u, d.v),
-  kcount: (d) => kCountDomain(d.k, d.u),
-  argmax: (d) => argmaxDomain(d.k, d.u),
-  percentile: (d) => percentileDomain(d.u, d.v, d.p),
+  ...ANSWER_DOMAIN_BUILDERS,
   grid: (d) => gridDomain(d.rows, d.cols, d.step, d.metric),
   db: (d) => databaseDomain(d.u, d.v, { metric: d.metric, absent: d.absent }),
 };

@@ -1,3 +1,4 @@
+import { resized } from './typed-arrays';
 /**
  * Binary min-heap of (key, value) pairs in typed arrays: Float64Array keys,
  * Int32Array values (node ids). Duplicates are allowed, so shortest-path
@@ -77,11 +78,7 @@ export class MinHeap {
 
   private grow(): void {
     const cap = this.keys.length * 2;
-    const k = new Float64Array(cap);
-    k.set(this.keys);
-    const v = new Int32Array(cap);
-    v.set(this.values);
-    this.keys = k;
-    this.values = v;
+    this.keys = resized(this.keys, cap);
+    this.values = resized(this.values, cap);
   }
 }

@@ -2,6 +2,7 @@ import { MechError, invalid } from '../../../src-shared/errors';
 import { assertDenseFits } from '../../linalg/matrix';
 import type { WeightedEdges } from '../../metric/domain';
 import { MinHeap } from '../../numeric/min-heap';
+import { resized } from '../../numeric/typed-arrays';
 
 /**
  * Greedy spanner of dilation delta over a finite metric (docs/lp.md, "Privacy models"): consider
@@ -101,15 +102,9 @@ class EdgeGraph {
   private push(a: number, b: number, weight: number): void {
     if (this.m === this.next.length) {
       const cap = this.m * 2;
-      const nx = new Int32Array(cap);
-      nx.set(this.next);
-      const tg = new Int32Array(cap);
-      tg.set(this.target);
-      const ww = new Float64Array(cap);
-      ww.set(this.w);
-      this.next = nx;
-      this.target = tg;
-      this.w = ww;
+      this.next = resized(this.next, cap);
+      this.target = resized(this.target, cap);
+      this.w = resized(this.w, cap);
     }
     this.target[this.m] = b;
     this.w[this.m] = weight;

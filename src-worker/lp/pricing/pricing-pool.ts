@@ -31,6 +31,39 @@ export interface PricingRound {
   outcomes: (PricingOutcome | undefined)[];
 }
 
+/** A round's outcomes as typed arrays for a message or a frame. */
+interface PackedRound {
+  /** done[w] = 1 when output w was priced. */
+  done: Uint8Array<ArrayBuffer>;
+  objective: Float64Array<ArrayBuffer>;
+  safe: Float64Array<ArrayBuffer>;
+  iterations: Float64Array<ArrayBuffer>;
+  /** The priced outputs' columns, n entries each, in output order. */
+  r: Float64Array<ArrayBuffer>;
+}
+
+/** Pack the first m outcomes of a round (m: the number of outputs, the round's length unless told). */
+export function packRound(round: PricingRound, n: number, m = round.outcomes.length): PackedRound {
+  const done = new Uint8Array(m);
+  const objective = new Float64Array(m);
+  const safe = new Float64Array(m);
+  const iterations = new Float64Array(m);
+  let count = 0;
+  for (let w = 0; w < m; w++) if (round.outcomes[w]) count++;
+  const r = new Float64Array(count * n);
+  let k = 0;
+  for (let w = 0; w < m; w++) {
+    const o = round.outcomes[w];
+    if (!o) continue;
+    done[w] = 1;
+    objective[w] = o.objective;
+    safe[w] = o.safeBound;
+    iterations[w] = o.iterations;
+    r.set(o.r, k++ * n);
+  }
+  return { done, objective, safe, iterations, r };
+}
+
 /**
  * The pricing LPs of one decomposition round, min (c_w - lambda) . r over
  * P_R for every output w, are independent: a PricingEngine solves them on

@@ -18,7 +18,14 @@ import type { MessagePort } from 'node:worker_threads';
 import { MechError, messageOf } from '../../../src-shared/errors';
 import { checkCancelled } from '../solver/lp-options';
 import type { PricingOutcome, PricingRows } from './pricing';
-import type { PricingEngine, PricingFactory, PricingRequest, PricingRound, PricingSpec } from './pricing-pool';
+import {
+  packRound,
+  type PricingEngine,
+  type PricingFactory,
+  type PricingRequest,
+  type PricingRound,
+  type PricingSpec,
+} from './pricing-pool';
 
 interface Reply {
   id: number;
@@ -212,22 +219,7 @@ export function servePricing(port: MessagePort, factory: PricingFactory): void {
         shouldStop: () => e.stop,
         ...(msg.only ? { only: msg.only } : {}),
       });
-      const m = round.outcomes.length;
-      const n = msg.lam.length;
-      const done = new Uint8Array(m);
-      const objective = new Float64Array(m);
-      const safe = new Float64Array(m);
-      const iterations = new Float64Array(m);
-      const r = new Float64Array(round.outcomes.reduce((k, o) => k + (o ? 1 : 0), 0) * n);
-      let at = 0;
-      round.outcomes.forEach((o, w) => {
-        if (!o) return;
-        done[w] = 1;
-        objective[w] = o.objective;
-        safe[w] = o.safeBound;
-        iterations[w] = o.iterations;
-        r.set(o.r, at++ * n);
-      });
+      const { done, objective, safe, iterations, r } = packRound(round, msg.lam.length);
       const { rows, coldRetries: cold, failures: fails, workers } = e.engine;
       reply(msg.id, { done, objective, safe, iterations, r, rows, cold, fails, workers, complete: round.complete }, [
         r.buffer,

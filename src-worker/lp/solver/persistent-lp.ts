@@ -1,4 +1,4 @@
-import type { Basis, Highs, HighsCallbackMap, InterruptCallbackEvent } from 'highs';
+import type { Basis, Highs, HighsCallbackMap, InterruptCallbackEvent, SparseMatrix } from 'highs';
 import { MechError, messageOf } from '../../../src-shared/errors';
 import { highsRuntime, resetHighsRuntime } from './highs-runtime';
 import { assertLpFits } from './memory-estimate';
@@ -201,23 +201,8 @@ export class PersistentLp {
             `${this.what}: only one-sided rows (or equalities) can be appended to the dual formulation`,
           );
       }
-      try {
-        this.live().addCols({
-          cost,
-          lower: lo,
-          upper: hi,
-          matrix: {
-            format: 'csc',
-            numRows: this.lp.numCols,
-            numCols: count,
-            starts,
-            indices: indices.subarray(0, nz),
-            values: values.subarray(0, nz),
-          },
-        });
-      } catch (e) {
-        throw mapHighsError(e, this.what, () => this.abandon());
-      }
+      const matrix = packed('csc', this.lp.numCols, count, starts, indices, values);
+      this.guarded((m) => m.addCols({ cost, lower: lo, upper: hi, matrix }));
       this.rows += count;
       this.nz += nz;
       return;
@@ -229,22 +214,8 @@ export class PersistentLp {
       if (lo[i] === -Infinity) lo[i] = -inf;
       if (hi[i] === Infinity) hi[i] = inf;
     }
-    try {
-      this.live().addRows({
-        lower: lo,
-        upper: hi,
-        matrix: {
-          format: 'csr',
-          numRows: count,
-          numCols: this.cols,
-          starts,
-          indices: indices.subarray(0, nz),
-          values: values.subarray(0, nz),
-        },
-      });
-    } catch (e) {
-      throw mapHighsError(e, this.what, () => this.abandon());
-    }
+    const matrix = packed('csr', count, this.cols, starts, indices, values);
+    this.guarded((m) => m.addRows({ lower: lo, upper: hi, matrix }));
     this.rows += count;
     this.nz += nz;
   }
@@ -261,23 +232,9 @@ export class PersistentLp {
     if (count === 0) return;
     const nz = starts[count]!;
     assertLpFits(this.cols + count, this.rows, this.nz + nz, this.what);
-    try {
-      this.live().addCols({
-        cost,
-        lower: new Float64Array(count),
-        upper: new Float64Array(count).fill(this.highs.infinity),
-        matrix: {
-          format: 'csc',
-          numRows: this.rows,
-          numCols: count,
-          starts,
-          indices: indices.subarray(0, nz),
-          values: values.subarray(0, nz),
-        },
-      });
-    } catch (e) {
-      throw mapHighsError(e, this.what, () => this.abandon());
-    }
+    const matrix = packed('csc', this.rows, count, starts, indices, values);
+    const upper = new Float64Array(count).fill(this.highs.infinity);
+    this.guarded((m) => m.addCols({ cost, lower: new Float64Array(count), upper, matrix }));
     this.cols += count;
     this.nz += nz;
   }
@@ -286,11 +243,7 @@ export class PersistentLp {
   setCosts(cost: Float64Array): void {
     if (cost.length !== this.cols)
       throw new MechError('internal', `${this.what}: ${cost.length} costs for ${this.cols} columns`);
-    try {
-      this.live().changeColsCost({ kind: 'range', from: 0, to: this.cols - 1 }, cost);
-    } catch (e) {
-      throw mapHighsError(e, this.what, () => this.abandon());
-    }
+    this.guarded((m) => m.changeColsCost({ kind: 'range', from: 0, to: this.cols - 1 }, cost));
   }
 
   /** Replace every row's lower bound (upper bounds become +inf): a warm start for dual simplex (the basis is kept). */
@@ -300,22 +253,15 @@ export class PersistentLp {
     const inf = this.highs.infinity;
     if (!this.rowUpperInf || this.rowUpperInf.length !== this.rows)
       this.rowUpperInf = new Float64Array(this.rows).fill(inf);
-    try {
-      this.live().changeRowsBounds({ kind: 'range', from: 0, to: this.rows - 1 }, lower, this.rowUpperInf);
-    } catch (e) {
-      throw mapHighsError(e, this.what, () => this.abandon());
-    }
+    const upper = this.rowUpperInf;
+    this.guarded((m) => m.changeRowsBounds({ kind: 'range', from: 0, to: this.rows - 1 }, lower, upper));
   }
   private rowUpperInf: Float64Array | undefined;
 
   /** Delete columns (indices strictly increasing); later columns move down. The basis of the others is kept. */
   deleteColumns(indices: Int32Array): void {
     if (indices.length === 0) return;
-    try {
-      this.live().deleteCols({ kind: 'set', indices });
-    } catch (e) {
-      throw mapHighsError(e, this.what, () => this.abandon());
-    }
+    this.guarded((m) => m.deleteCols({ kind: 'set', indices }));
     this.cols -= indices.length;
   }
 
@@ -323,11 +269,7 @@ export class PersistentLp {
   setCostRange(from: number, cost: Float64Array): void {
     if (from < 0 || from + cost.length > this.cols || cost.length === 0)
       throw new MechError('internal', `${this.what}: bad column range ${from}+${cost.length} of ${this.cols}`);
-    try {
-      this.live().changeColsCost({ kind: 'range', from, to: from + cost.length - 1 }, cost);
-    } catch (e) {
-      throw mapHighsError(e, this.what, () => this.abandon());
-    }
+    this.guarded((m) => m.changeColsCost({ kind: 'range', from, to: from + cost.length - 1 }, cost));
   }
 
   /** The current basis (to restore later with setBasis: one warm start per objective in a decomposition). */
@@ -336,11 +278,7 @@ export class PersistentLp {
   }
 
   setBasis(basis: Basis): void {
-    try {
-      this.live().setBasis(basis);
-    } catch (e) {
-      throw mapHighsError(e, this.what, () => this.abandon());
-    }
+    this.guarded((m) => m.setBasis(basis));
   }
 
   /** Row duals of the last optimal solve (primal formulation): reduced cost of column j = cost[j] - sum_i a_ij y_i. */
@@ -470,10 +408,32 @@ export class PersistentLp {
     return this.model;
   }
 
+  /** Run one call on the live model, its failure mapped by mapHighsError. */
+  private guarded(call: (model: HighsModel) => void): void {
+    try {
+      call(this.live());
+    } catch (e) {
+      throw mapHighsError(e, this.what, () => this.abandon());
+    }
+  }
+
   /** After a WebAssembly abort the runtime is unusable: drop the model without touching it. */
   private abandon(): void {
     this.model = undefined;
   }
+}
+
+/** The first nz = starts[major] entries of a CSC or CSR matrix, as HiGHS takes it. */
+function packed(
+  format: 'csc' | 'csr',
+  numRows: number,
+  numCols: number,
+  starts: Int32Array,
+  indices: Int32Array,
+  values: Float64Array,
+): SparseMatrix {
+  const nz = starts[format === 'csc' ? numCols : numRows]!;
+  return { format, numRows, numCols, starts, indices: indices.subarray(0, nz), values: values.subarray(0, nz) };
 }
 
 function disposeQuietly(model: HighsModel | undefined): void {

@@ -1,5 +1,6 @@
 import type { ModelData, ObjectiveSense } from 'highs';
 import { MechError } from '../../../src-shared/errors';
+import { resized } from '../../numeric/typed-arrays';
 
 /**
  * A linear program built row by row into growable typed arrays (CSR), handed
@@ -47,8 +48,8 @@ export class SparseLp {
   private reserve(extraRows: number, extraNz: number): void {
     if (this.rows + extraRows > this.rowLo.length) {
       const cap = Math.max(this.rows + extraRows, this.rowLo.length * 2);
-      this.rowLo = grow(this.rowLo, cap);
-      this.rowHi = grow(this.rowHi, cap);
+      this.rowLo = resized(this.rowLo, cap);
+      this.rowHi = resized(this.rowHi, cap);
       const s = new Int32Array(cap + 1);
       s.set(this.starts.subarray(0, this.rows + 1));
       this.starts = s;
@@ -58,7 +59,7 @@ export class SparseLp {
       const i = new Int32Array(cap);
       i.set(this.idx.subarray(0, this.nz));
       this.idx = i;
-      this.val = grow(this.val, cap);
+      this.val = resized(this.val, cap);
     }
   }
 
@@ -173,12 +174,6 @@ export class SparseLp {
       },
     };
   }
-}
-
-function grow(a: Float64Array, cap: number): Float64Array {
-  const b = new Float64Array(cap);
-  b.set(a.subarray(0, Math.min(a.length, cap)));
-  return b;
 }
 
 /**

@@ -2,6 +2,7 @@ import { MechError } from '../../../src-shared/errors';
 import { adjacency, edgesIfAvailable } from '../../metric/shortest-paths';
 import type { Domain } from '../../metric/domain';
 import { MinHeap } from '../../numeric/min-heap';
+import { resized } from '../../numeric/typed-arrays';
 
 /**
  * Weighted distance transform (a min-plus convolution with the metric):
@@ -280,18 +281,10 @@ function quadtree(domain: Domain, eps: number, f: Float64Array, onProgress?: (x:
         }
         if (sp + k > cap) {
           cap *= 2;
-          const nl = new Int32Array(cap);
-          nl.set(sl);
-          sl = nl;
-          const nr2 = new Int32Array(cap);
-          nr2.set(sr);
-          sr = nr2;
-          const nc2 = new Int32Array(cap);
-          nc2.set(sc);
-          sc = nc2;
-          const nb = new Float64Array(cap);
-          nb.set(sb);
-          sb = nb;
+          sl = resized(sl, cap);
+          sr = resized(sr, cap);
+          sc = resized(sc, cap);
+          sb = resized(sb, cap);
         }
         for (let t = 0; t < k; t++) {
           sl[sp] = cl;

@@ -10,25 +10,22 @@ import {
   lpRecordWords,
 } from '../../../../src-shared/charts/compare-words';
 import { compareCsv, compareTableText } from '../../../../src-shared/charts/compare-report';
-import { compareResultSchema, type CompareResult, type CompareRow } from '../../../../src-shared/protocol/index';
+import {
+  NO_COMPARE_FIGURES,
+  compareResultSchema,
+  type CompareResult,
+  type CompareRow,
+} from '../../../../src-shared/protocol/index';
 
 const NOTATION = /\beps\b|\bz\b|Phi|Φ|ln\(|C\[|\bLP\b/;
 
 function row(fields: Partial<CompareRow>): CompareRow {
-  const none = {
-    expectedDistance: null,
-    expectedDistanceRemapped: null,
-    pTrue: null,
-    leakageBits: null,
-    effectiveEpsilon: null,
-    guaranteedEpsilon: null,
-  };
   return {
     label: 'tight',
     kind: 'tight',
     remap: false,
     exists: false,
-    ...none,
+    ...NO_COMPARE_FIGURES,
     betterThanPlanarLaplacePct: null,
     timeMs: 1,
     ...fields,
