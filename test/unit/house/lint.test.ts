@@ -246,6 +246,13 @@ describe('lint: the layering rules (eslint.config.js)', () => {
     const lines = (k: number): string => Array.from({ length: k }, (_, i) => `export const v${i} = ${i};`).join('\n');
     expect(await sizeErrors('src-worker/metric/bad.ts', lines(701) + '\n')).toEqual([['max-lines', 701]]);
     expect(await sizeErrors('src-worker/metric/ok.ts', lines(700) + '\n')).toEqual([]);
+    // a Svelte component: Prettier lays out its script and markup, lint holds its comments
+    const prosePara = `<p>\n  ${'word '.repeat(30)}{x}\n</p>\n`;
+    const svelteComment = `<script lang="ts">\n  // ${'words '.repeat(19)}word\n  let x = 1;\n</script>\n`;
+    expect(
+      await sizeErrors('src-renderer/views/Ok.svelte', svelteComment.replace(/\/\/ .*\n/, '') + prosePara),
+    ).toEqual([]);
+    expect(await sizeErrors('src-renderer/views/Bad.svelte', svelteComment + prosePara)).toEqual([['max-len', 2]]);
     // tests are not held to either rule: a table of reference values may be long
     expect(await sizeErrors('test/unit/worker/metric/ok.test.ts', longCode + lines(701))).toEqual([]);
   });
