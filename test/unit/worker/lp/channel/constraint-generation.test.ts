@@ -13,18 +13,21 @@ import { SparseLp } from '../../../../../src-worker/lp/solver/sparse-model';
 import { uniformPrior } from '../../../../../src-worker/measure/prior';
 import type { Domain } from '../../../../../src-worker/metric/domain';
 import { gridDomain } from '../../../../../src-worker/metric/grid';
-import { directLoss, worstPrivacyRatio, data, obj, expectChannelMatchesLp } from '../../../support/lp-helpers';
+import {
+  directLoss,
+  worstPrivacyRatio,
+  data,
+  obj,
+  expectChannelMatchesLp,
+  normalised,
+} from '../../../support/lp-helpers';
 
 /** Priors without grid symmetry (so the full model is solved without orbit reduction). */
 function priors(n: number): [string, Float64Array][] {
-  const norm = (w: number[]): Float64Array => {
-    const s = w.reduce((a, b) => a + b, 0);
-    return Float64Array.from(w, (v) => v / s);
-  };
   return [
     ['uniform', Float64Array.from(uniformPrior(n))],
-    ['linear', norm(Array.from({ length: n }, (_, i) => i + 1))],
-    ['lumpy', norm(Array.from({ length: n }, (_, i) => (i % 5 === 2 ? 20 : 1 + (i % 3))))],
+    ['linear', normalised(Array.from({ length: n }, (_, i) => i + 1))],
+    ['lumpy', normalised(Array.from({ length: n }, (_, i) => (i % 5 === 2 ? 20 : 1 + (i % 3))))],
   ];
 }
 
@@ -167,16 +170,19 @@ describe('constraint generation for the optimal-mechanism LP (SPEC §2)', () => 
       if (withCut) lp.addRow2(-Infinity, 1, 0, 1, 1, -1);
       return lp;
     };
-    const p = await PersistentLp.open(build(false), 'a persistent LP');
-    try {
-      expect(p.run().objective).toBeCloseTo(3.5, 12); // x = 3, y = 0.5
-      p.addRows(
+    // The cut x - y <= 1 (row bounds, column starts, column indices, values), appended to a solved model.
+    const cut = () =>
+      [
         Float64Array.of(-Infinity),
         Float64Array.of(1),
         Int32Array.of(0, 2),
         Int32Array.of(0, 1),
         Float64Array.of(1, -1),
-      );
+      ] as const;
+    const p = await PersistentLp.open(build(false), 'a persistent LP');
+    try {
+      expect(p.run().objective).toBeCloseTo(3.5, 12); // x = 3, y = 0.5
+      p.addRows(...cut());
       expect(p.numRows).toBe(3);
       const warm = p.run();
       const fresh = await solveSparseLp(build(true), 'the grown LP');
@@ -189,13 +195,7 @@ describe('constraint generation for the optimal-mechanism LP (SPEC §2)', () => 
     const d = await PersistentLp.open(build(false), 'a dual LP', { formulation: 'dual' });
     try {
       expect(d.run().objective).toBeCloseTo(3.5, 12);
-      d.addRows(
-        Float64Array.of(-Infinity),
-        Float64Array.of(1),
-        Int32Array.of(0, 2),
-        Int32Array.of(0, 1),
-        Float64Array.of(1, -1),
-      );
+      d.addRows(...cut());
       const warm = d.run();
       expect(warm.objective).toBeCloseTo(3, 12);
       expect(warm.colValue[0]).toBeCloseTo(2, 12);

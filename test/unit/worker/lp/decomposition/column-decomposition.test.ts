@@ -15,12 +15,7 @@ import { uniformPrior } from '../../../../../src-worker/measure/prior';
 import type { Domain } from '../../../../../src-worker/metric/domain';
 import { gridDomain } from '../../../../../src-worker/metric/grid';
 import { lineDomain } from '../../../../../src-worker/metric/line';
-import { worstPrivacyRatio, obj, expectChannelMatchesLp } from '../../../support/lp-helpers';
-
-const norm = (w: number[]): Float64Array => {
-  const s = w.reduce((a, b) => a + b, 0);
-  return Float64Array.from(w, (v) => v / s);
-};
+import { worstPrivacyRatio, obj, expectChannelMatchesLp, normalised } from '../../../support/lp-helpers';
 
 /** The channel LP on g with its pair rows at eps (mode) and the given costs, as the decomposition takes it. */
 function channelLp(
@@ -58,7 +53,7 @@ describe('decomposition by output column of the channel LP (SPEC §2)', () => {
     const n = g.n;
     const priors: [string, Float64Array][] = [
       ['uniform', Float64Array.from(uniformPrior(n))],
-      ['lumpy', norm(Array.from({ length: n }, (_, i) => (i % 5 === 2 ? 20 : 1 + (i % 3))))],
+      ['lumpy', normalised(Array.from({ length: n }, (_, i) => (i % 5 === 2 ? 20 : 1 + (i % 3))))],
     ];
     let checked = 0;
     for (const [name, pi] of priors)
@@ -99,7 +94,7 @@ describe('decomposition by output column of the channel LP (SPEC §2)', () => {
 
   it('called directly: the optimum of the full model, rows summing to 1', async () => {
     const g = gridDomain(4, 4);
-    const pi = norm(Array.from({ length: 16 }, (_, i) => 1 + (i % 3)));
+    const pi = normalised(Array.from({ length: 16 }, (_, i) => 1 + (i % 3)));
     const full = await optimalMechanism(g, 1, pi, 'dist', { constraints: 'spanner', symmetry: 'off' });
     expect(full.facts.solve.decomposition?.rounds).toBeUndefined();
     const r = await solveByColumnDecomposition(channelLp(g, 1, 'spanner', distanceCost(g, pi)));
@@ -127,7 +122,7 @@ describe('the decomposition on a concentrated prior at small eps (degenerate mas
   // A population bump: before the start channel, the first master was the constant channel (a degenerate
   // vertex) and the loop gave up as 'stalled' after 21 rounds at a 80-100% gap on all of these.
   const bump = (side: number): Float64Array =>
-    norm(
+    normalised(
       Array.from(
         { length: side * side },
         (_, i) => Math.exp(-((Math.floor(i / side) - side / 3) ** 2 + ((i % side) - side / 2) ** 2) / 4) + 1e-3,

@@ -15,12 +15,8 @@ import type { Domain } from '../../../../../src-worker/metric/domain';
 import { gridDomain } from '../../../../../src-worker/metric/grid';
 import type { ConstraintMode } from '../../../../../src-worker/lp/model/privacy-constraint-graph';
 import { lineDomain } from '../../../../../src-worker/metric/line';
-import { directLoss, worstPrivacyRatio, data, obj } from '../../../support/lp-helpers';
+import { directLoss, worstPrivacyRatio, data, obj, normalised } from '../../../support/lp-helpers';
 
-const norm = (w: number[]): Float64Array => {
-  const s = w.reduce((a, b) => a + b, 0);
-  return Float64Array.from(w, (v) => v / s);
-};
 /** The whole LP as written (no row generation, no decomposition, no orbit reduction) with the given pair rows. */
 function wholeModel(
   g: Domain,
@@ -35,8 +31,8 @@ function wholeModel(
 function priors(n: number): [string, Float64Array][] {
   return [
     ['uniform', Float64Array.from(uniformPrior(n))],
-    ['linear', norm(Array.from({ length: n }, (_, i) => i + 1))],
-    ['lumpy', norm(Array.from({ length: n }, (_, i) => (i % 5 === 2 ? 20 : 1 + (i % 3))))],
+    ['linear', normalised(Array.from({ length: n }, (_, i) => i + 1))],
+    ['lumpy', normalised(Array.from({ length: n }, (_, i) => (i % 5 === 2 ? 20 : 1 + (i % 3))))],
   ];
 }
 
@@ -524,7 +520,7 @@ describe('optimal mechanism LP, typed: stopped early', () => {
   it('honours the time limit during a long set-up and first master solve (30 x 30 grid, 0.5 km cells, ln 4 per km: 900 dense start columns)', async () => {
     const big = gridDomain(30, 30, 0.5);
     const eps30 = Math.log(4);
-    const prior = norm(Array.from({ length: big.n }, (_, i) => 1 + (i % 7) + (i % 11 === 0 ? 30 : 0)));
+    const prior = normalised(Array.from({ length: big.n }, (_, i) => 1 + (i % 7) + (i % 11 === 0 ? 30 : 0)));
     // "Does not hang" is the test's own timeout (the first master alone took 6-14 s here, unlimited minutes on 50 x 50
     // before it could be stopped); what is asserted is that it stopped by the time limit, with a usable mechanism.
     const m = await optimalMechanism(big, eps30, prior, 'dist', { model: 'spanner', timeLimitSeconds: 0.5 });
