@@ -55,6 +55,11 @@ async function run(R: number, eps: number, prior: Float64Array, opts: OptimalMec
   }
 }
 
+/** The whole model as written (no row generation, no orbit reduction), with the given constraints and limits. */
+function runFull(R: number, eps: number, prior: Float64Array, opts: OptimalMechanismOptions): Promise<Run> {
+  return run(R, eps, prior, { generation: 'off', symmetry: 'off', ...opts });
+}
+
 const f = (x: number, d = 0): string => (Number.isFinite(x) ? x.toFixed(d) : '-');
 /** A fixed non-uniform prior: weight 1 + (r + 2c) mod 5 (no grid symmetry). */
 function skewPrior(R: number): Float64Array {
@@ -241,25 +246,12 @@ async function generationBench(eps: number): Promise<void> {
   let exactOn = true;
   for (const R of [8, 10, 12]) {
     const pi = skewPrior(R);
-    const full = await run(R, eps, pi, {
-      constraints: 'spanner',
-      generation: 'off',
-      symmetry: 'off',
-      timeLimitSeconds: 120,
-    });
+    const full = await runFull(R, eps, pi, { constraints: 'spanner', timeLimitSeconds: 120 });
     const gen = await run(R, eps, pi, { constraints: 'spanner', generation: 'on', timeLimitSeconds: 120 });
     line(R, 'spanner', full, gen);
     if (exactOn) {
       // The full all-pairs model only up to 8x8 (10x10: ~1M rows, minutes).
-      const fullX =
-        R <= 8
-          ? await run(R, eps, pi, {
-              constraints: 'all-pairs',
-              generation: 'off',
-              symmetry: 'off',
-              timeLimitSeconds: 120,
-            })
-          : undefined;
+      const fullX = R <= 8 ? await runFull(R, eps, pi, { constraints: 'all-pairs', timeLimitSeconds: 120 }) : undefined;
       const genX = await run(R, eps, pi, { constraints: 'exact', generation: 'on', timeLimitSeconds: 120 });
       line(R, 'exact', fullX, genX);
       if (!genX.ok || genX.ms > 60_000) exactOn = false;
@@ -271,12 +263,7 @@ async function generationBench(eps: number): Promise<void> {
   }
   const city = benchCity();
   if (!city) return;
-  const full = await run(20, eps, city, {
-    constraints: 'spanner',
-    generation: 'off',
-    decomposition: 'off',
-    symmetry: 'off',
-  });
+  const full = await runFull(20, eps, city, { constraints: 'spanner', decomposition: 'off' });
   console.log(
     `20x20 city, full spanner model: ${full.ok ? `${f(full.ms)} ms, objective ${f(full.objective, 6)}` : full.note}`,
   );
@@ -296,13 +283,7 @@ async function decompositionBench(eps: number): Promise<void> {
   console.log('grid   full ms   full obj       dec ms   dec obj        rounds  time ratio  rel. diff');
   for (const R of [8, 10, 12]) {
     const pi = skewPrior(R);
-    const full = await run(R, eps, pi, {
-      constraints: 'spanner',
-      generation: 'off',
-      decomposition: 'off',
-      symmetry: 'off',
-      timeLimitSeconds: 180,
-    });
+    const full = await runFull(R, eps, pi, { constraints: 'spanner', decomposition: 'off', timeLimitSeconds: 180 });
     const dec = await run(R, eps, pi, { constraints: 'spanner', decomposition: 'on', timeLimitSeconds: 180 });
     const diff = full.ok && dec.ok ? Math.abs(dec.objective - full.objective) / full.objective : NaN;
     console.log(

@@ -6,12 +6,13 @@
  * channels are written to disk (the app's cache, a saved project's channel
  * folder) and read back, checked, by a new store: a restarted host.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { Dispatcher } from '../../src-main/dispatcher/dispatcher';
 import { ChannelStore, channelFolderOf, channelId } from '../../src-main/dispatcher/channel-store';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { suiteDispatcher } from './dispatcher-fixture';
 import { ApiError } from '../../src-shared/protocol/api';
 import type { CheckResult, MeasureResult, MechanismResult, RowsResult } from '../../src-shared/protocol/results';
 
@@ -34,15 +35,10 @@ describe('channel store', () => {
 });
 
 describe('dispatcher keeps channels by reference', () => {
-  let d: Dispatcher;
-  beforeAll(() => {
-    d = new Dispatcher({ threads: 1 });
-  });
-  afterAll(async () => {
-    await d.close();
-  });
+  const dispatcher = suiteDispatcher({ threads: 1 });
 
   it('an optimal LP above the inline limit: no matrix sent back, a channelRef whose measure, check and rows equal the inline ones', async () => {
+    const d = dispatcher();
     const spec = { domain: 'grid:4x4', epsilon: 1, kind: 'optimal', loss: 'dist' };
     const kept = (await d.run({ type: 'mechanism', ...spec, inlineLimit: 100, keepChannel: true })) as MechanismResult;
     expect(kept.matrix).toBeUndefined();
@@ -95,6 +91,7 @@ describe('dispatcher keeps channels by reference', () => {
   }, 60_000);
 
   it('a 2,500-cell channel (6.25M entries, over what a request may carry inline) is kept and measured by reference', async () => {
+    const d = dispatcher();
     const spec = { domain: 'grid:50x50:step=0.5', epsilon: 1.386, kind: 'exponential' } as const;
     const kept = (await d.run({
       type: 'mechanism',
@@ -130,6 +127,7 @@ describe('dispatcher keeps channels by reference', () => {
   }, 120_000);
 
   it('within the inline limit the matrix comes back too; an unknown channelRef is one clear error', async () => {
+    const d = dispatcher();
     const r = (await d.run({
       type: 'mechanism',
       domain: 'line:4',

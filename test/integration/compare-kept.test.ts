@@ -6,26 +6,22 @@
  * the compared mechanism; Stop applies to an optimal LP the comparison
  * builds, not to a kept channel.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Dispatcher, isLpJob } from '../../src-main/dispatcher/dispatcher';
+import { describe, expect, it } from 'vitest';
+import { isLpJob } from '../../src-main/dispatcher/dispatcher';
 import { ApiError } from '../../src-shared/protocol/api';
 import type { CompareResult } from '../../src-shared/protocol/compare';
 import type { MechanismResult } from '../../src-shared/protocol/results';
 import { validRequest } from '../unit/support/run-job';
+import { suiteDispatcher } from './dispatcher-fixture';
 
 const DOMAIN = 'grid:4x4:step=0.5';
 const PRIOR = { kind: 'vector' as const, values: Array.from({ length: 16 }, (_, i) => (i + 1) / 136) };
 
 describe('compare names a kept channel', () => {
-  let d: Dispatcher;
-  beforeAll(() => {
-    d = new Dispatcher({ threads: 1 });
-  });
-  afterAll(async () => {
-    await d.close();
-  });
+  const dispatcher = suiteDispatcher({ threads: 1 });
 
   it('an optimal LP kept by the host compares as the same LP built by the comparison', async () => {
+    const d = dispatcher();
     const kept = (await d.run({
       type: 'mechanism',
       domain: DOMAIN,
@@ -63,6 +59,7 @@ describe('compare names a kept channel', () => {
   }, 60_000);
 
   it('a reference no longer kept: invalid-input naming the compared mechanism, no job', async () => {
+    const d = dispatcher();
     const ref = 'ch-0123456789abcdef0123456789abcdef';
     await expect(
       d.run({

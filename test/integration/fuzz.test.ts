@@ -5,11 +5,11 @@
  * ApiError with a known code and a one-line message, no stack trace), and
  * the pool must still run a real job afterwards.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Dispatcher } from '../../src-main/dispatcher/dispatcher';
+import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src-shared/protocol/api';
 import { parseJobRequest } from '../../src-shared/protocol/validate';
 import { seededRandom } from '../../src-shared/numeric/seeded-random';
+import { suiteDispatcher } from './dispatcher-fixture';
 
 // deterministic PRNG (mulberry32) so a failure is reproducible
 const rand = seededRandom(12345);
@@ -170,15 +170,10 @@ function malformed(): unknown {
 }
 
 describe('fuzzing the dispatcher with malformed requests', () => {
-  let d: Dispatcher;
-  beforeAll(() => {
-    d = new Dispatcher({ threads: 2, maxOldGenerationSizeMb: 512 });
-  });
-  afterAll(async () => {
-    await d.close();
-  });
+  const dispatcher = suiteDispatcher({ threads: 2, maxOldGenerationSizeMb: 512 });
 
   it('gives every one of 600 malformed requests one clear error, and survives', async () => {
+    const d = dispatcher();
     const codes = new Map<string, number>();
     const requests = Array.from({ length: 600 }, malformed);
     let rejectedAtSubmit = 0;

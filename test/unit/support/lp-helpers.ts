@@ -14,6 +14,12 @@ export const data = (m: { channel: unknown }): Float64Array => (m.channel as Den
 /** The LP objective an optimal mechanism reports. */
 export const obj = (m: OptimalMechanism): number => m.facts.solve.objective;
 
+/** Weights scaled to sum to 1 (a prior). */
+export function normalised(w: number[]): Float64Array {
+  const s = w.reduce((a, b) => a + b, 0);
+  return Float64Array.from(w, (v) => v / s);
+}
+
 export function tgChannel(N: number, eps: number): Float64Array {
   const a = Math.exp(-eps);
   const C = new Float64Array(N * N);

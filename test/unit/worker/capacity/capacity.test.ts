@@ -11,26 +11,24 @@ import { lineDomain } from '../../../../src-worker/metric/line';
 import { MechError } from '../../../../src-shared/errors';
 import { worstPrivacyRatio } from '../../support/lp-helpers';
 
-const LN2 = Math.log(2);
-
 describe('privacy-type capacities by LP (SPEC §6, §7)', () => {
   it('line, eps = ln 2: SPEC §7 multiplicative and additive values for N = 2..6', async () => {
     const mult = [4 / 3, 5 / 3, 2, 7 / 3, 8 / 3];
     const add = [1 / 3, 1 / 2, 2 / 3, 3 / 4, 5 / 6];
     for (let N = 2; N <= 6; N++) {
-      const c = await privacyTypeCapacities(lineDomain(N), LN2);
+      const c = await privacyTypeCapacities(lineDomain(N), Math.LN2);
       expect(c.multiplicative).toBeCloseTo(mult[N - 2]!, 7);
       expect(c.additive).toBeCloseTo(add[N - 2]!, 7);
-      expect(Math.abs(c.multiplicative - lineMultiplicativeCapacity(N, LN2))).toBeLessThan(1e-7);
+      expect(Math.abs(c.multiplicative - lineMultiplicativeCapacity(N, Math.LN2))).toBeLessThan(1e-7);
     }
   });
 
   it('discrete metric, eps = ln 2: SPEC §7 multiplicative values for n = 2..5', async () => {
     const mult = [4 / 3, 3 / 2, 8 / 5, 5 / 3];
     for (let n = 2; n <= 5; n++) {
-      const c = await privacyTypeCapacities(cliqueDomain(n), LN2);
+      const c = await privacyTypeCapacities(cliqueDomain(n), Math.LN2);
       expect(Math.abs(c.multiplicative - mult[n - 2]!)).toBeLessThan(1e-7);
-      expect(Math.abs(c.additive - discreteAdditiveCapacity(n, LN2))).toBeLessThan(1e-7);
+      expect(Math.abs(c.additive - discreteAdditiveCapacity(n, Math.LN2))).toBeLessThan(1e-7);
     }
   });
 
@@ -50,7 +48,7 @@ describe('privacy-type capacities by LP (SPEC §6, §7)', () => {
 
   it('returns private mechanisms achieving both capacities', async () => {
     const d = lineDomain(5);
-    const c = await privacyTypeCapacities(d, LN2);
+    const c = await privacyTypeCapacities(d, Math.LN2);
     for (const [mech, target] of [
       [c.multiplicativeMechanism, c.multiplicative],
       [c.additiveMechanism, 1 - c.additive],
@@ -64,7 +62,7 @@ describe('privacy-type capacities by LP (SPEC §6, §7)', () => {
         expect(Math.abs(s - 1)).toBeLessThan(1e-12);
       }
       expect(Math.abs(trace - target)).toBeLessThan(1e-9);
-      expect(worstPrivacyRatio(m, d, 5, LN2)).toBeLessThanOrEqual(1 + 1e-9);
+      expect(worstPrivacyRatio(m, d, 5, Math.LN2)).toBeLessThanOrEqual(1 + 1e-9);
     }
   });
 

@@ -35,21 +35,15 @@ describe('custom metric from CSV', () => {
   });
 
   it('rejects NaN, negative, asymmetric, non-zero diagonal and non-square matrices', () => {
-    expect(mechError(() => parseCustomMetricCsv(',a,b\na,0,NaN\nb,1,0\n', 'n.csv'), 'not-a-metric').message).toBe(
-      "n.csv: distance at row 'a', column 'b' is NaN",
-    );
-    expect(mechError(() => parseCustomMetricCsv(',a,b\na,0,-1\nb,-1,0\n', 'n.csv'), 'not-a-metric').message).toBe(
-      "n.csv: distance at row 'a', column 'b' is negative (-1)",
-    );
-    expect(mechError(() => parseCustomMetricCsv(',a,b\na,0,1\nb,2,0\n', 'n.csv'), 'not-a-metric').message).toBe(
-      "n.csv: not symmetric: row 'a', column 'b' is 1 but row 'b', column 'a' is 2",
-    );
-    expect(mechError(() => parseCustomMetricCsv(',a,b\na,0,1\nb,1,0.5\n', 'n.csv'), 'not-a-metric').message).toBe(
-      "n.csv: diagonal distance at row 'b', column 'b' is 0.5, must be 0",
-    );
-    expect(mechError(() => parseCustomMetricCsv(',a,b,c\na,0,1,1\nb,1,0,1\n', 'n.csv'), 'not-a-metric').message).toBe(
-      'n.csv: distance matrix is not square: 3 columns but 2 rows',
-    );
+    const refusals: [csv: string, message: string][] = [
+      [',a,b\na,0,NaN\nb,1,0\n', "n.csv: distance at row 'a', column 'b' is NaN"],
+      [',a,b\na,0,-1\nb,-1,0\n', "n.csv: distance at row 'a', column 'b' is negative (-1)"],
+      [',a,b\na,0,1\nb,2,0\n', "n.csv: not symmetric: row 'a', column 'b' is 1 but row 'b', column 'a' is 2"],
+      [',a,b\na,0,1\nb,1,0.5\n', "n.csv: diagonal distance at row 'b', column 'b' is 0.5, must be 0"],
+      [',a,b,c\na,0,1,1\nb,1,0,1\n', 'n.csv: distance matrix is not square: 3 columns but 2 rows'],
+    ];
+    for (const [csv, message] of refusals)
+      expect(mechError(() => parseCustomMetricCsv(csv, 'n.csv'), 'not-a-metric').message).toBe(message);
     expect(mechError(() => validateMetric(new Matrix(2, 3), ['a', 'b']), 'not-a-metric').message).toMatch(
       /not square: 2 rows x 3 columns/,
     );

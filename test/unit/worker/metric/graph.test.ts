@@ -79,27 +79,17 @@ describe('edge-list CSV', () => {
   });
 
   it('reports bad lines by number', () => {
-    expect(mechError(() => parseEdgeList('a,b\nb,c,d\n', 'g.csv'), 'invalid-input').message).toBe(
-      "g.csv, line 2: expected 'a,b' (two node names), got 3 fields",
-    );
-    expect(mechError(() => parseEdgeList('a,b\n\nc,c\n', 'g.csv'), 'invalid-input').message).toBe(
-      'g.csv, line 3: self-loop (both fields name the same node)',
-    );
-    expect(mechError(() => parseEdgeList('a,b\n,c\n', 'g.csv'), 'invalid-input').message).toBe(
-      'g.csv, line 2: empty node name',
-    );
-    expect(mechError(() => parseEdgeList('a,"b\n', 'g.csv'), 'invalid-input').message).toMatch(
-      /g\.csv: malformed CSV at line 1/,
-    );
-    expect(mechError(() => parseEdgeList('# nothing\n\n', 'g.csv'), 'invalid-input').message).toBe(
-      'g.csv: no edges or nodes found',
-    );
-    expect(mechError(() => parseEdgeList(`a,b\n${'x'.repeat(201)},c\n`, 'g.csv'), 'invalid-input').message).toBe(
-      'g.csv, line 2: a node name is longer than 200 characters',
-    );
-    expect(mechError(() => parseEdgeList('a,b\nc\u0007,d\n', 'g.csv'), 'invalid-input').message).toBe(
-      'g.csv, line 2: a node name holds a control character',
-    );
+    const refusal = (text: string) => mechError(() => parseEdgeList(text, 'g.csv'), 'invalid-input').message;
+    const refusals: [text: string, message: string][] = [
+      ['a,b\nb,c,d\n', "g.csv, line 2: expected 'a,b' (two node names), got 3 fields"],
+      ['a,b\n\nc,c\n', 'g.csv, line 3: self-loop (both fields name the same node)'],
+      ['a,b\n,c\n', 'g.csv, line 2: empty node name'],
+      ['# nothing\n\n', 'g.csv: no edges or nodes found'],
+      [`a,b\n${'x'.repeat(201)},c\n`, 'g.csv, line 2: a node name is longer than 200 characters'],
+      ['a,b\nc\u0007,d\n', 'g.csv, line 2: a node name holds a control character'],
+    ];
+    for (const [text, message] of refusals) expect(refusal(text)).toBe(message);
+    expect(refusal('a,"b\n')).toMatch(/g\.csv: malformed CSV at line 1/);
   });
 
   it('refuses a file that is not mostly edges (a key, a password file) as a whole, quoting none of it', () => {

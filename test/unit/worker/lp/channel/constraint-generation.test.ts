@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { MechError } from '../../../../../src-shared/errors';
 import { Matrix } from '../../../../../src-worker/linalg/matrix';
 import { solve } from '../../../../../src-worker/linalg/lu';
-import { solveByConstraintGeneration } from '../../../../../src-worker/lp/channel/constraint-generation';
+import {
+  type GenerationOptions,
+  solveByConstraintGeneration,
+} from '../../../../../src-worker/lp/channel/constraint-generation';
 import { optimalMechanism } from '../../../../../src-worker/lp/optimal/optimal-mechanism';
 import { solvePrivateChannelLp } from '../../../../../src-worker/lp/channel/private-channel-lp';
 import { PersistentLp, solveSparseLp } from '../../../../../src-worker/lp/solver/persistent-lp';
@@ -10,19 +13,34 @@ import { SparseLp } from '../../../../../src-worker/lp/solver/sparse-model';
 import { uniformPrior } from '../../../../../src-worker/measure/prior';
 import type { Domain } from '../../../../../src-worker/metric/domain';
 import { gridDomain } from '../../../../../src-worker/metric/grid';
-import { directLoss, worstPrivacyRatio, data, obj, expectChannelMatchesLp } from '../../../support/lp-helpers';
+import {
+  directLoss,
+  worstPrivacyRatio,
+  data,
+  obj,
+  expectChannelMatchesLp,
+  normalised,
+} from '../../../support/lp-helpers';
 
 /** Priors without grid symmetry (so the full model is solved without orbit reduction). */
 function priors(n: number): [string, Float64Array][] {
-  const norm = (w: number[]): Float64Array => {
-    const s = w.reduce((a, b) => a + b, 0);
-    return Float64Array.from(w, (v) => v / s);
-  };
   return [
     ['uniform', Float64Array.from(uniformPrior(n))],
-    ['linear', norm(Array.from({ length: n }, (_, i) => i + 1))],
-    ['lumpy', norm(Array.from({ length: n }, (_, i) => (i % 5 === 2 ? 20 : 1 + (i % 3))))],
+    ['linear', normalised(Array.from({ length: n }, (_, i) => i + 1))],
+    ['lumpy', normalised(Array.from({ length: n }, (_, i) => (i % 5 === 2 ? 20 : 1 + (i % 3))))],
   ];
+}
+
+/**
+ * The optimal mechanism on a 3 x 3 grid at eps 1 with distance loss, every pair constrained, its rows found by
+ * generation from an empty seed (seedReach 0) with the given options.
+ */
+function generatedFromNothing(pi: Float64Array, options: GenerationOptions) {
+  return optimalMechanism(gridDomain(3, 3), 1, pi, 'dist', {
+    constraints: 'all-pairs',
+    generation: 'on',
+    generationOptions: { seedReach: 0, ...options },
+  });
 }
 
 /** Tight-constraints mechanism (SPEC §2) by a dense solve of Phi z = 1, or null when some z < 0. */
@@ -71,11 +89,7 @@ describe('constraint generation for the optimal-mechanism LP (SPEC §2)', () => 
       generation: 'off',
       symmetry: 'off',
     });
-    const cg = await optimalMechanism(g, 1, pi, 'dist', {
-      constraints: 'all-pairs',
-      generation: 'on',
-      generationOptions: { seedReach: 0, batch: 20 },
-    });
+    const cg = await generatedFromNothing(pi, { batch: 20 });
     expect(cg.facts.solve.generation!.rounds).toBeGreaterThan(3);
     expect(cg.facts.solve.generation!.privacyRows).toBeLessThan(cg.facts.solve.generation!.fullPrivacyRows / 2);
     expect(Math.abs(obj(cg) - obj(full)) / obj(full)).toBeLessThan(1e-7);
@@ -83,11 +97,7 @@ describe('constraint generation for the optimal-mechanism LP (SPEC §2)', () => 
     // Same optimum from the primal formulation (rows appended as rows, dual simplex resumes) and from a first
     // solve by interior point + crossover, then warm dual simplex.
     for (const variant of [{ formulation: 'primal' }, { firstSolver: 'ipm' }] as const) {
-      const m = await optimalMechanism(g, 1, pi, 'dist', {
-        constraints: 'all-pairs',
-        generation: 'on',
-        generationOptions: { seedReach: 0, batch: 20, ...variant },
-      });
+      const m = await generatedFromNothing(pi, { batch: 20, ...variant });
       expect(m.facts.solve.generation!.rounds, JSON.stringify(variant)).toBeGreaterThan(3);
       expect(Math.abs(obj(m) - obj(full)) / obj(full), JSON.stringify(variant)).toBeLessThan(1e-7);
     }
@@ -160,16 +170,19 @@ describe('constraint generation for the optimal-mechanism LP (SPEC §2)', () => 
       if (withCut) lp.addRow2(-Infinity, 1, 0, 1, 1, -1);
       return lp;
     };
-    const p = await PersistentLp.open(build(false), 'a persistent LP');
-    try {
-      expect(p.run().objective).toBeCloseTo(3.5, 12); // x = 3, y = 0.5
-      p.addRows(
+    // The cut x - y <= 1 (row bounds, column starts, column indices, values), appended to a solved model.
+    const cut = () =>
+      [
         Float64Array.of(-Infinity),
         Float64Array.of(1),
         Int32Array.of(0, 2),
         Int32Array.of(0, 1),
         Float64Array.of(1, -1),
-      );
+      ] as const;
+    const p = await PersistentLp.open(build(false), 'a persistent LP');
+    try {
+      expect(p.run().objective).toBeCloseTo(3.5, 12); // x = 3, y = 0.5
+      p.addRows(...cut());
       expect(p.numRows).toBe(3);
       const warm = p.run();
       const fresh = await solveSparseLp(build(true), 'the grown LP');
@@ -182,13 +195,7 @@ describe('constraint generation for the optimal-mechanism LP (SPEC §2)', () => 
     const d = await PersistentLp.open(build(false), 'a dual LP', { formulation: 'dual' });
     try {
       expect(d.run().objective).toBeCloseTo(3.5, 12);
-      d.addRows(
-        Float64Array.of(-Infinity),
-        Float64Array.of(1),
-        Int32Array.of(0, 2),
-        Int32Array.of(0, 1),
-        Float64Array.of(1, -1),
-      );
+      d.addRows(...cut());
       const warm = d.run();
       expect(warm.objective).toBeCloseTo(3, 12);
       expect(warm.colValue[0]).toBeCloseTo(2, 12);
@@ -202,13 +209,7 @@ describe('constraint generation for the optimal-mechanism LP (SPEC §2)', () => 
   });
 
   it('gives up with MechError too-large after maxRounds, and refuses pair sets too large to track', async () => {
-    const g = gridDomain(3, 3);
-    const pi = priors(9)[1]![1];
-    const err = await optimalMechanism(g, 1, pi, 'dist', {
-      constraints: 'all-pairs',
-      generation: 'on',
-      generationOptions: { seedReach: 0, batch: 1, maxRounds: 2 },
-    }).catch((e: unknown) => e);
+    const err = await generatedFromNothing(priors(9)[1]![1], { batch: 1, maxRounds: 2 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MechError);
     expect((err as MechError).code).toBe('too-large');
     expect((err as MechError).message).toMatch(/did not converge in 2 rounds/);

@@ -10,15 +10,42 @@ import {
   privacyConstraintGraph,
   type ConstraintMode,
 } from '../../../../../src-worker/lp/model/privacy-constraint-graph';
+import type { DecompositionProblem } from '../../../../../src-worker/lp/decomposition/decomposition-setup';
 import { uniformPrior } from '../../../../../src-worker/measure/prior';
+import type { Domain } from '../../../../../src-worker/metric/domain';
 import { gridDomain } from '../../../../../src-worker/metric/grid';
 import { lineDomain } from '../../../../../src-worker/metric/line';
-import { worstPrivacyRatio, obj, expectChannelMatchesLp } from '../../../support/lp-helpers';
+import { worstPrivacyRatio, obj, expectChannelMatchesLp, normalised } from '../../../support/lp-helpers';
 
-const norm = (w: number[]): Float64Array => {
-  const s = w.reduce((a, b) => a + b, 0);
-  return Float64Array.from(w, (v) => v / s);
-};
+/** The channel LP on g with its pair rows at eps (mode) and the given costs, as the decomposition takes it. */
+function channelLp(
+  g: Domain,
+  eps: number,
+  mode: ConstraintMode,
+  cost: Float64Array,
+  sense: DecompositionProblem['sense'] = 'minimize',
+): DecompositionProblem {
+  const graph = privacyConstraintGraph(g, eps, mode);
+  const factor = Float64Array.from(graph.exponent, (e) => Math.exp(e));
+  return { n: g.n, m: g.n, cost, sense, pairs: { from: graph.from, to: graph.to, factor }, what: 'test LP' };
+}
+
+/** cost[x*n + w] = pi_x d(x, w): the expected distance loss of a channel. */
+function distanceCost(g: Domain, pi: Float64Array): Float64Array {
+  const n = g.n;
+  const cost = new Float64Array(n * n);
+  for (let x = 0; x < n; x++) for (let w = 0; w < n; w++) cost[x * n + w] = pi[x]! * g.distance(x, w);
+  return cost;
+}
+
+/** Every row of the n x n channel C sums to 1 within tol. */
+function expectRowsSumToOne(C: Float64Array, n: number, tol: number): void {
+  for (let x = 0; x < n; x++) {
+    let s = 0;
+    for (let w = 0; w < n; w++) s += C[x * n + w]!;
+    expect(Math.abs(s - 1)).toBeLessThan(tol);
+  }
+}
 
 describe('decomposition by output column of the channel LP (SPEC §2)', () => {
   it('gives the full model optimum (spanner, edges and all pairs; several priors, eps, losses) with a certified bound, and passes the privacy check', async () => {
@@ -26,7 +53,7 @@ describe('decomposition by output column of the channel LP (SPEC §2)', () => {
     const n = g.n;
     const priors: [string, Float64Array][] = [
       ['uniform', Float64Array.from(uniformPrior(n))],
-      ['lumpy', norm(Array.from({ length: n }, (_, i) => (i % 5 === 2 ? 20 : 1 + (i % 3))))],
+      ['lumpy', normalised(Array.from({ length: n }, (_, i) => (i % 5 === 2 ? 20 : 1 + (i % 3))))],
     ];
     let checked = 0;
     for (const [name, pi] of priors)
@@ -67,58 +94,27 @@ describe('decomposition by output column of the channel LP (SPEC §2)', () => {
 
   it('called directly: the optimum of the full model, rows summing to 1', async () => {
     const g = gridDomain(4, 4);
-    const pi = norm(Array.from({ length: 16 }, (_, i) => 1 + (i % 3)));
+    const pi = normalised(Array.from({ length: 16 }, (_, i) => 1 + (i % 3)));
     const full = await optimalMechanism(g, 1, pi, 'dist', { constraints: 'spanner', symmetry: 'off' });
     expect(full.facts.solve.decomposition?.rounds).toBeUndefined();
-    const graph = privacyConstraintGraph(g, 1, 'spanner');
-    const cost = new Float64Array(256);
-    for (let x = 0; x < 16; x++) for (let w = 0; w < 16; w++) cost[x * 16 + w] = pi[x]! * g.distance(x, w);
-    const factor = Float64Array.from(graph.exponent, (e) => Math.exp(e));
-    const r = await solveByColumnDecomposition({
-      n: 16,
-      m: 16,
-      cost,
-      sense: 'minimize',
-      pairs: { from: graph.from, to: graph.to, factor },
-      what: 'test LP',
-    });
+    const r = await solveByColumnDecomposition(channelLp(g, 1, 'spanner', distanceCost(g, pi)));
     expect(Math.abs(r.objective - obj(full)) / obj(full)).toBeLessThan(1e-8);
     expect(r.bound).toBeLessThanOrEqual(r.objective);
     // Rows of the assembled channel sum to 1 (up to the solver tolerance) and every column is eps*d-private on the
     // spanner.
-    for (let x = 0; x < 16; x++) {
-      let s = 0;
-      for (let w = 0; w < 16; w++) s += r.channel[x * 16 + w]!;
-      expect(Math.abs(s - 1)).toBeLessThan(1e-8);
-    }
+    expectRowsSumToOne(r.channel, 16, 1e-8);
   });
 
   it('maximisation: the bound is above the objective, and bad options are refused', async () => {
     const g = gridDomain(2, 3);
-    const graph = privacyConstraintGraph(g, 1, 'spanner');
-    const factor = Float64Array.from(graph.exponent, (e) => Math.exp(e));
     // max sum_x C[x][x] (the multiplicative capacity-like objective restricted to the diagonal)
     const cost = new Float64Array(36);
     for (let x = 0; x < 6; x++) cost[x * 6 + x] = 1;
-    const r = await solveByColumnDecomposition({
-      n: 6,
-      m: 6,
-      cost,
-      sense: 'maximize',
-      pairs: { from: graph.from, to: graph.to, factor },
-      what: 'test LP',
-    });
+    const lp = channelLp(g, 1, 'spanner', cost, 'maximize');
+    const r = await solveByColumnDecomposition(lp);
     expect(r.bound).toBeGreaterThanOrEqual(r.objective - 1e-12);
     expect(r.objective).toBeGreaterThan(1);
-    await expect(
-      solveByColumnDecomposition(
-        { n: 6, m: 6, cost, sense: 'maximize', pairs: { from: graph.from, to: graph.to, factor }, what: 'test LP' },
-        undefined,
-        {
-          smoothing: 1,
-        },
-      ),
-    ).rejects.toThrow(MechError);
+    await expect(solveByColumnDecomposition(lp, undefined, { smoothing: 1 })).rejects.toThrow(MechError);
   });
 });
 
@@ -126,7 +122,7 @@ describe('the decomposition on a concentrated prior at small eps (degenerate mas
   // A population bump: before the start channel, the first master was the constant channel (a degenerate
   // vertex) and the loop gave up as 'stalled' after 21 rounds at a 80-100% gap on all of these.
   const bump = (side: number): Float64Array =>
-    norm(
+    normalised(
       Array.from(
         { length: side * side },
         (_, i) => Math.exp(-((Math.floor(i / side) - side / 3) ** 2 + ((i % side) - side / 2) ** 2) / 4) + 1e-3,
@@ -157,11 +153,7 @@ describe('the decomposition on a concentrated prior at small eps (degenerate mas
       const cols = privateStartChannel(lifted);
       const C = new Float64Array(n * n);
       for (let w = 0; w < n; w++) for (let x = 0; x < n; x++) C[x * n + w] = cols[w]![x]!;
-      for (let x = 0; x < n; x++) {
-        let s = 0;
-        for (let w = 0; w < n; w++) s += C[x * n + w]!;
-        expect(Math.abs(s - 1)).toBeLessThan(1e-12);
-      }
+      expectRowsSumToOne(C, n, 1e-12);
       // Brute force over all pairs: the spanner's polytope lies inside the exact one, so eps*d holds everywhere.
       expect(worstPrivacyRatio(C, g, n, eps), `${side} ${eps} ${mode}`).toBeLessThanOrEqual(1 + 1e-12);
       // Every output is used (the constant channel, the old first master, uses one).
@@ -185,18 +177,8 @@ describe('the decomposition on a concentrated prior at small eps (degenerate mas
         decomposition: 'off',
         symmetry: 'off',
       });
-      const graph = privacyConstraintGraph(g, eps, constraints);
-      const cost = new Float64Array(n * n);
-      for (let x = 0; x < n; x++) for (let w = 0; w < n; w++) cost[x * n + w] = pi[x]! * g.distance(x, w);
-      const factor = Float64Array.from(graph.exponent, (e) => Math.exp(e));
-      const r = await solveByColumnDecomposition({
-        n: n,
-        m: n,
-        cost,
-        sense: 'minimize',
-        pairs: { from: graph.from, to: graph.to, factor },
-        what: 'test LP',
-      });
+      const cost = distanceCost(g, pi);
+      const r = await solveByColumnDecomposition(channelLp(g, eps, constraints, cost));
       expect(r.stoppedBy, what).toBe('optimal');
       expect(Math.abs(r.objective - obj(full)) / obj(full), what).toBeLessThan(1e-8);
       expect(r.bound, what).toBeLessThanOrEqual(obj(full) * (1 + 1e-9));

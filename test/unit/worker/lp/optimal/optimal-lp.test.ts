@@ -11,19 +11,28 @@ import { cheapCandidates } from '../../../../../src-worker/jobs/cheap-candidates
 import { lpProgressMessage, lpSample } from '../../../../../src-worker/jobs/engine';
 import type { LpProgress } from '../../../../../src-worker/mechanism/lp-result';
 import { uniformPrior } from '../../../../../src-worker/measure/prior';
+import type { Domain } from '../../../../../src-worker/metric/domain';
 import { gridDomain } from '../../../../../src-worker/metric/grid';
+import type { ConstraintMode } from '../../../../../src-worker/lp/model/privacy-constraint-graph';
 import { lineDomain } from '../../../../../src-worker/metric/line';
-import { directLoss, worstPrivacyRatio, data, obj } from '../../../support/lp-helpers';
+import { directLoss, worstPrivacyRatio, data, obj, normalised } from '../../../support/lp-helpers';
 
-const norm = (w: number[]): Float64Array => {
-  const s = w.reduce((a, b) => a + b, 0);
-  return Float64Array.from(w, (v) => v / s);
-};
+/** The whole LP as written (no row generation, no decomposition, no orbit reduction) with the given pair rows. */
+function wholeModel(
+  g: Domain,
+  eps: number,
+  pi: Float64Array,
+  loss: Parameters<typeof optimalMechanism>[3],
+  constraints: ConstraintMode,
+): ReturnType<typeof optimalMechanism> {
+  return optimalMechanism(g, eps, pi, loss, { constraints, generation: 'off', decomposition: 'off', symmetry: 'off' });
+}
+
 function priors(n: number): [string, Float64Array][] {
   return [
     ['uniform', Float64Array.from(uniformPrior(n))],
-    ['linear', norm(Array.from({ length: n }, (_, i) => i + 1))],
-    ['lumpy', norm(Array.from({ length: n }, (_, i) => (i % 5 === 2 ? 20 : 1 + (i % 3))))],
+    ['linear', normalised(Array.from({ length: n }, (_, i) => i + 1))],
+    ['lumpy', normalised(Array.from({ length: n }, (_, i) => (i % 5 === 2 ? 20 : 1 + (i % 3))))],
   ];
 }
 
@@ -34,12 +43,7 @@ describe('optimal mechanism LP, typed: exact all-pairs model by decomposition', 
       for (const [name, pi] of priors(g.n))
         for (const eps of [0.5, 1, 2]) {
           const what = `${g.spec} ${name} eps ${eps}`;
-          const full = await optimalMechanism(g, eps, pi, 'dist', {
-            constraints: 'all-pairs',
-            generation: 'off',
-            decomposition: 'off',
-            symmetry: 'off',
-          });
+          const full = await wholeModel(g, eps, pi, 'dist', 'all-pairs');
           const dw = await optimalMechanism(g, eps, pi, 'dist', { model: 'exact', targetGap: 1e-9, symmetry: 'off' });
           expect(dw.lp.model, what).toBe('exact');
           expect(dw.lp.method, what).toBe('decomposition');
@@ -226,18 +230,8 @@ describe('optimal mechanism LP, typed: spanner and the bound on the exact optimu
     async (rows, cols, eps) => {
       const g = gridDomain(rows, cols);
       const pi = priors(g.n)[2]![1];
-      const exact = await optimalMechanism(g, eps, pi, 'dist', {
-        constraints: 'all-pairs',
-        generation: 'off',
-        decomposition: 'off',
-        symmetry: 'off',
-      });
-      const spFull = await optimalMechanism(g, eps, pi, 'dist', {
-        constraints: 'spanner',
-        generation: 'off',
-        decomposition: 'off',
-        symmetry: 'off',
-      });
+      const exact = await wholeModel(g, eps, pi, 'dist', 'all-pairs');
+      const spFull = await wholeModel(g, eps, pi, 'dist', 'spanner');
       const sp = await optimalMechanism(g, eps, pi, 'dist', { model: 'spanner', targetGap: 1e-9 });
       const what = `${rows}x${cols} eps ${eps}`;
       expect(sp.lp.model, what).toBe('spanner');
@@ -264,23 +258,9 @@ describe('optimal mechanism LP, typed: spanner and the bound on the exact optimu
       const g = gridDomain(rows, cols);
       const pi = priors(g.n)[2]![1];
       const what = `${rows}x${cols} eps ${eps}`;
-      const exact = obj(
-        await optimalMechanism(g, eps, pi, 'dist', {
-          constraints: 'all-pairs',
-          generation: 'off',
-          decomposition: 'off',
-          symmetry: 'off',
-        }),
-      );
+      const exact = obj(await wholeModel(g, eps, pi, 'dist', 'all-pairs'));
       // the relaxation as a whole model: the 1.1-spanner's pairs with factor e^(eps*1.1*d/1.1) = e^(eps d)
-      const relaxed = obj(
-        await optimalMechanism(g, eps * 1.1, pi, 'dist', {
-          constraints: 'spanner',
-          generation: 'off',
-          decomposition: 'off',
-          symmetry: 'off',
-        }),
-      );
+      const relaxed = obj(await wholeModel(g, eps * 1.1, pi, 'dist', 'spanner'));
       expect(relaxed, what).toBeLessThanOrEqual(exact * (1 + 1e-9));
       const m = await optimalMechanism(g, eps, pi, 'dist', { model: 'exact', relaxation: 'on', targetGap: 1e-9 });
       const r = m.lp.relaxation!;
@@ -361,14 +341,7 @@ describe('optimal mechanism LP, typed: spanner and the bound on the exact optimu
     const pi = priors(g.n)[2]![1];
     // a gain near the truth: reporting within 1.5 of it pays
     const loss = (w: number, x: number): number => g.distance(w, x) - 1.5;
-    const exact = obj(
-      await optimalMechanism(g, 0.8, pi, loss, {
-        constraints: 'all-pairs',
-        generation: 'off',
-        decomposition: 'off',
-        symmetry: 'off',
-      }),
-    );
+    const exact = obj(await wholeModel(g, 0.8, pi, loss, 'all-pairs'));
     expect(exact).toBeLessThan(0);
     const m = await optimalMechanism(g, 0.8, pi, loss, { model: 'exact', relaxation: 'on', targetGap: 1e-9 });
     expect(m.lp.relaxation!.bound).toBeLessThanOrEqual(exact + 1e-9 * Math.abs(exact));
@@ -547,7 +520,7 @@ describe('optimal mechanism LP, typed: stopped early', () => {
   it('honours the time limit during a long set-up and first master solve (30 x 30 grid, 0.5 km cells, ln 4 per km: 900 dense start columns)', async () => {
     const big = gridDomain(30, 30, 0.5);
     const eps30 = Math.log(4);
-    const prior = norm(Array.from({ length: big.n }, (_, i) => 1 + (i % 7) + (i % 11 === 0 ? 30 : 0)));
+    const prior = normalised(Array.from({ length: big.n }, (_, i) => 1 + (i % 7) + (i % 11 === 0 ? 30 : 0)));
     // "Does not hang" is the test's own timeout (the first master alone took 6-14 s here, unlimited minutes on 50 x 50
     // before it could be stopped); what is asserted is that it stopped by the time limit, with a usable mechanism.
     const m = await optimalMechanism(big, eps30, prior, 'dist', { model: 'spanner', timeLimitSeconds: 0.5 });

@@ -18,8 +18,6 @@ import {
   data,
 } from '../../../support/lp-helpers';
 
-const LN2 = Math.log(2);
-
 describe('optimal mechanism LP (SPEC §2)', () => {
   it('is eps*d-private and beats TG, RR and exponential on a line with distance loss', async () => {
     const N = 7;
@@ -43,7 +41,7 @@ describe('optimal mechanism LP (SPEC §2)', () => {
   });
 
   it('clique, binary loss, uniform prior: optimum = 1 - RR utility (6 categories: 1 - 2/7)', async () => {
-    const mech = await optimalMechanism(cliqueDomain(6), LN2, uniformPrior(6), 'bin');
+    const mech = await optimalMechanism(cliqueDomain(6), Math.LN2, uniformPrior(6), 'bin');
     expect(Math.abs(mech.facts.solve.objective - 5 / 7)).toBeLessThan(1e-9);
     for (const n of [3, 4]) {
       const m = await optimalMechanism(cliqueDomain(n), 1.2, uniformPrior(n), 'bin');
