@@ -10,6 +10,8 @@ import {
   type JobRequest,
   type MechanismSpec,
   type ProjectInput,
+  mechanismKindSchema,
+  type MechanismKindName,
 } from '../../src-shared/protocol/index';
 import {
   channelSource,
@@ -21,17 +23,9 @@ import {
 
 type ProjectDomainIn = ProjectInput['domains'][number];
 
-export const MECHANISM_KINDS = [
-  'tg',
-  'rr',
-  'exponential',
-  'laplace',
-  'planar-laplace',
-  'tight',
-  'symmetric',
-  'optimal',
-] as const;
-export type MechKind = (typeof MECHANISM_KINDS)[number];
+/** The constructions a project mechanism may name, in the protocol's order. */
+export const MECHANISM_KINDS = mechanismKindSchema.options;
+export type MechKind = MechanismKindName;
 
 export { KIND_LABELS } from '../../src-shared/charts/kind-words';
 
