@@ -80,6 +80,24 @@ export function expectProduct(d: Domain): void {
     }
 }
 
+/** The structure parts a domain may declare, each with the check that it reproduces the metric. */
+const STRUCTURE_CHECKS = {
+  edges: expectEdgesReproduceMetric,
+  ballSizes: expectBallSizes,
+  lattice: expectLattice,
+  product: expectProduct,
+} as const;
+
+/**
+ * The domain declares exactly the structure parts marked true (each reproduces the metric) and none of those marked
+ * false; a part left out is not looked at.
+ */
+export function expectStructure(d: Domain, parts: Partial<Record<keyof typeof STRUCTURE_CHECKS, boolean>>): void {
+  for (const [part, declared] of Object.entries(parts) as [keyof typeof STRUCTURE_CHECKS, boolean][])
+    if (declared) STRUCTURE_CHECKS[part](d);
+    else expect(d.structure[part], `${d.spec} declares no ${part}`).toBeUndefined();
+}
+
 /** The database query behind each closed-form answer-domain kind; a spec's parameters are the query's, in order. */
 const QUERY_OF_KIND = {
   count: queries.countQuery,

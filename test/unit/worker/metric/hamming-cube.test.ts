@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hammingCubeDomain, popcount, binomialRow } from '../../../../src-worker/metric/hamming-cube';
 import { diameter, domainLabels } from '../../../../src-worker/metric/domain';
-import {
-  expectBallSizes,
-  expectEdgesReproduceMetric,
-  expectLattice,
-  expectProduct,
-  mechError,
-} from '../../support/metric-helpers';
+import { expectStructure, mechError } from '../../support/metric-helpers';
 
 describe('Hamming cube', () => {
   it('labels bit strings and counts differing bits', () => {
@@ -25,10 +19,7 @@ describe('Hamming cube', () => {
     for (const B of [1, 2, 4]) {
       const h = hammingCubeDomain(B);
       expect(h.structure.edges!.from.length).toBe(B * 2 ** (B - 1));
-      expectEdgesReproduceMetric(h);
-      expectBallSizes(h);
-      expectProduct(h);
-      expectLattice(h);
+      expectStructure(h, { edges: true, ballSizes: true, product: true, lattice: true });
       expect(h.structure.product!.factor.spec).toBe('clique:2');
       expect(h.structure.product!.combine).toBe('sum');
     }
