@@ -18,7 +18,11 @@ import { cityGridLabel, cityMechanismLabel, cityRowNote, cityRowDetails } from '
 import { caseStudyDetailWords, caseStudyFindingWords } from '../../src-shared/charts/casestudy-words';
 import { spannerExtraError, type CityMechanism, type CityRow } from '../../src-shared/protocol/index';
 import { normalise } from '../../src-worker/casestudy/study';
-import { optimalMechanism } from '../../src-worker/lp/optimal/optimal-mechanism';
+import {
+  optimalMechanism,
+  type OptimalMechanism,
+  type OptimalMechanismOptions,
+} from '../../src-worker/lp/optimal/optimal-mechanism';
 import { gridDomain } from '../../src-worker/metric/grid';
 import type { CaseStudyResult } from '../../src-shared/protocol/casestudy';
 import { examplesDir, listExamples, loadExample } from '../../src-main/project/examples';
@@ -333,8 +337,27 @@ describe('geo (reduced: 12 x 12 grid)', () => {
       { exactLp: true, fullLp: true, fullExactLp: false, fullLpEpsilons: [eps], timeLimit: 900, ...o },
       ctx,
     );
+
+  /** The city's LP solved here as one call, the independent check of a row: a side x side Euclidean grid, the population as prior, distance loss. */
+  const cityLp = (pop: number[], side: number, eps: number, o: OptimalMechanismOptions): Promise<OptimalMechanism> =>
+    optimalMechanism(gridDomain(side, side, 1, 'euclidean'), eps, normalise(pop), 'dist', o);
   const pick = (rows: CityRow[], full: boolean, mechanism: CityMechanism, remapped = false): CityRow | undefined =>
     rows.find((r) => r.grid.full === full && r.mechanism === mechanism && (r.remap !== null) === remapped);
+
+  /** The rows of a city run and its full-grid row of an LP mechanism, which must be computed by decomposition. */
+  const decomposedRow = async (
+    pop: number[],
+    side: number,
+    eps: number,
+    m: CityMechanism,
+    o: Partial<CityLpOptions>,
+  ) => {
+    const rows = await city(pop, side, eps, o);
+    const row = pick(rows, true, m)!;
+    expect(row.status, m).toBe('computed');
+    expect(row.lp!.method, m).toBe('decomposition');
+    return { rows, row };
+  };
 
   it('the city comparison on a small city: spanner and exact LPs are private, and the exact LP is no worse than any other eps*d2-private mechanism', async () => {
     const pop = Array.from({ length: 36 }, (_, i) => 1 + ((i * 7) % 5) + (i === 14 ? 20 : 0));
@@ -369,21 +392,16 @@ describe('geo (reduced: 12 x 12 grid)', () => {
 
   it('the full-city LP by decomposition over output columns (8 x 8 city, 4096 variables) equals the whole model solved here, with its certified bound', async () => {
     const pop = Array.from({ length: 64 }, (_, i) => 1 + ((i * 3) % 5) + (i === 27 ? 12 : 0));
-    const rows = await city(pop, 8, 0.7, { exactLp: false });
-    const lp = pick(rows, true, 'lp-spanner')!;
-    expect(lp.status).toBe('computed');
-    expect(lp.lp!.method).toBe('decomposition');
+    const { row: lp } = await decomposedRow(pop, 8, 0.7, 'lp-spanner', { exactLp: false });
     const dec = lp.lp!.decomposition!;
     expect(dec.rounds).toBeGreaterThanOrEqual(1);
     // independent: the same LP handed to HiGHS whole
-    const S = pop.reduce((a, b) => a + b, 0);
-    const whole = await optimalMechanism(
-      gridDomain(8, 8, 1, 'euclidean'),
-      0.7,
-      pop.map((v) => v / S),
-      'dist',
-      { constraints: 'spanner', decomposition: 'off', generation: 'off', symmetry: 'off' },
-    );
+    const whole = await cityLp(pop, 8, 0.7, {
+      constraints: 'spanner',
+      decomposition: 'off',
+      generation: 'off',
+      symmetry: 'off',
+    });
     const opt = whole.facts.solve.objective;
     // the full city goes through the privacy model: certified to its default target gap, 1e-6
     expect(lp.lp!.stoppedBy).toMatch(/^(optimal|target-gap)$/);
@@ -392,36 +410,19 @@ describe('geo (reduced: 12 x 12 grid)', () => {
     expect(dec.lowerBound).toBeGreaterThan(opt * (1 - 2e-6));
     // the spanner row's certified bound on the exact optimum (one all-pairs pricing round, up to 256 secrets) is below
     // the exact optimum computed here
-    const exactOpt = (
-      await optimalMechanism(
-        gridDomain(8, 8, 1, 'euclidean'),
-        0.7,
-        pop.map((v) => v / S),
-        'dist',
-        { constraints: 'exact', decomposition: 'off' },
-      )
-    ).facts.solve.objective;
+    const exactOpt = (await cityLp(pop, 8, 0.7, { constraints: 'exact', decomposition: 'off' })).facts.solve.objective;
     expect(lp.lp!.exactLowerBound!).toBeGreaterThan(0);
     expect(lp.lp!.exactLowerBound!).toBeLessThanOrEqual(exactOpt * (1 + 1e-9));
   }, 600_000);
 
   it("fullExactLp: the exact model on the full city by decomposition, equal to constraint generation on the whole LP; no other mechanism beats it, and the spanner's extra error is bracketed", async () => {
     const pop = Array.from({ length: 36 }, (_, i) => 1 + ((i * 5) % 7) + (i === 20 ? 15 : 0));
-    const rows = await city(pop, 6, 1, { fullExactLp: true });
-    const exact = pick(rows, true, 'lp-exact')!;
-    expect(exact.status).toBe('computed');
+    const { rows, row: exact } = await decomposedRow(pop, 6, 1, 'lp-exact', { fullExactLp: true });
     expect(exact.effectiveEps!).toBeLessThanOrEqual(1 + 1e-9);
-    expect(exact.lp!.method).toBe('decomposition');
     expect(exact.lp!.stoppedBy).toMatch(/^(optimal|target-gap)$/);
     const S = pop.reduce((a, b) => a + b, 0);
     // independent: the exact all-pairs LP by constraint generation on the whole model
-    const gen = await optimalMechanism(
-      gridDomain(6, 6, 1, 'euclidean'),
-      1,
-      pop.map((v) => v / S),
-      'dist',
-      { constraints: 'exact', decomposition: 'off', generation: 'on' },
-    );
+    const gen = await cityLp(pop, 6, 1, { constraints: 'exact', decomposition: 'off', generation: 'on' });
     expect(gen.lp.method).toBe('constraint-generation');
     const opt = gen.facts.solve.objective;
     expect(Math.abs(exact.error! - opt) / opt).toBeLessThan(1e-6);
