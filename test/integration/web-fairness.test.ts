@@ -4,52 +4,15 @@
  * Positions, not times: B's job must finish before almost all of A's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FairJobs, type JobBackend } from '../../src-main/host/fair-jobs';
+import { FairJobs } from '../../src-main/host/fair-jobs';
 import type { JobEvent, JobRequest } from '../../src-shared/protocol';
 import { startTestServer, type Client, type TestServer } from './web-fixture';
-
-/** A pool like piscina's: FIFO, `workers` jobs at a time, each ends one macrotask after it starts. */
-function fifoPool(workers: number): JobBackend & { completed: string[]; tags: Map<string, string> } {
-  const listeners = new Set<(e: JobEvent) => void>();
-  const queue: string[] = [];
-  const completed: string[] = [];
-  const tags = new Map<string, string>();
-  let running = 0;
-  let seq = 0;
-  const emit = (e: JobEvent): void => listeners.forEach((l) => l(e));
-  const pump = (): void => {
-    while (running < workers && queue.length > 0) {
-      const id = queue.shift()!;
-      running++;
-      setImmediate(() => {
-        running--;
-        completed.push(tags.get(id)!);
-        emit({ kind: 'error', jobId: id, error: { code: 'internal', message: 'done' }, elapsedMs: 1 });
-        pump();
-      });
-    }
-  };
-  return {
-    workers,
-    completed,
-    tags,
-    submit: (r: JobRequest) => {
-      const id = `inner-${++seq}`;
-      tags.set(id, (r as { tag?: string }).tag ?? '?');
-      queue.push(id);
-      emit({ kind: 'queued', jobId: id, type: r.type });
-      pump();
-      return id;
-    },
-    cancel: () => false,
-    onJobEvent: (l) => (listeners.add(l), () => listeners.delete(l)),
-  };
-}
+import { fifoPool } from '../unit/support/fifo-pool';
 
 async function flood(
   perSession: number | undefined,
 ): Promise<{ positionOfB: number; total: number; events: JobEvent[] }> {
-  const pool = fifoPool(2);
+  const pool = fifoPool(2, 'next-macrotask');
   const fair = new FairJobs(pool, perSession === undefined ? {} : { perSession });
   const events: JobEvent[] = [];
   fair.onJobEvent((e) => events.push(e));
@@ -78,7 +41,7 @@ describe('per-session fairness (dispatcher stand-in)', () => {
   });
 
   it('cancelling a waiting job ends it at once and it never reaches the pool', async () => {
-    const pool = fifoPool(1);
+    const pool = fifoPool(1, 'next-macrotask');
     const fair = new FairJobs(pool, { perSession: 1 });
     const events: JobEvent[] = [];
     fair.onJobEvent((e) => events.push(e));
@@ -93,12 +56,12 @@ describe('per-session fairness (dispatcher stand-in)', () => {
     });
     while (pool.completed.length < 1) await new Promise((res) => setImmediate(res));
     await new Promise((res) => setImmediate(res));
-    expect(pool.tags.size).toBe(1);
+    expect(pool.submitted.length).toBe(1);
     fair.dispose();
   });
 
   it('refuses a flood beyond the per-session queue bound with a typed error', async () => {
-    const pool = fifoPool(1);
+    const pool = fifoPool(1, 'next-macrotask');
     const fair = new FairJobs(pool, { perSession: 1, maxQueuedPerSession: 5 });
     const r = { type: 'mechanism', domain: 'line:6', epsilon: 1, kind: 'tg' } as JobRequest;
     for (let i = 0; i < 6; i++) await fair.submit('A', r);

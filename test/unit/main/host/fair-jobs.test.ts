@@ -10,52 +10,8 @@ import { FairJobs, type JobBackend } from '../../../../src-main/host/fair-jobs';
 import { MechStudioHost } from '../../../../src-main/host/host';
 import type { ProjectStore } from '../../../../src-main/host/project-store';
 import type { HostSession } from '../../../../src-main/host/api-host';
-import type { AppInfo, JobEvent, JobRequest } from '../../../../src-shared/protocol';
-
-/**
- * A FIFO pool of `workers` threads (like piscina's): a job starts when a thread is free, ends when `finish` is called.
- */
-function heldPool(
-  workers: number,
-): JobBackend & { started: string[]; running: Set<string>; finish(tag: string): void } {
-  const listeners = new Set<(e: JobEvent) => void>();
-  const queue: string[] = [];
-  const started: string[] = [];
-  const running = new Set<string>();
-  const tagOf = new Map<string, string>();
-  const idOf = new Map<string, string>();
-  let seq = 0;
-  const emit = (e: JobEvent): void => listeners.forEach((l) => l(e));
-  const pump = (): void => {
-    while (running.size < workers && queue.length > 0) {
-      const id = queue.shift()!;
-      running.add(tagOf.get(id)!);
-      started.push(tagOf.get(id)!);
-    }
-  };
-  return {
-    workers,
-    started,
-    running,
-    submit: (r: JobRequest) => {
-      const id = `inner-${++seq}`;
-      const tag = (r as { tag?: string }).tag ?? `#${seq}`;
-      tagOf.set(id, tag);
-      idOf.set(tag, id);
-      queue.push(id);
-      emit({ kind: 'queued', jobId: id, type: r.type });
-      pump();
-      return id;
-    },
-    finish: (tag: string) => {
-      if (!running.delete(tag)) throw new Error(`${tag} is not running`);
-      emit({ kind: 'error', jobId: idOf.get(tag)!, error: { code: 'internal', message: 'done' }, elapsedMs: 1 });
-      pump();
-    },
-    cancel: () => false,
-    onJobEvent: (l) => (listeners.add(l), () => listeners.delete(l)),
-  };
-}
+import type { AppInfo, JobRequest } from '../../../../src-shared/protocol';
+import { fifoPool } from '../../support/fifo-pool';
 
 const job = (tag: string): JobRequest =>
   ({ type: 'mechanism', domain: 'line:6', epsilon: 1, kind: 'tg', tag }) as unknown as JobRequest;
@@ -68,7 +24,7 @@ const session = (id: string): HostSession => ({ id, emit: () => undefined });
 
 describe('fair sessions over a held pool', () => {
   it("web mode: session B's small job starts while A's 24 LPs run, before A's queued ones", async () => {
-    const pool = heldPool(2);
+    const pool = fifoPool(2);
     const host = hostOver(pool, 'web');
     const a = session('A');
     const b = session('B');
@@ -79,7 +35,7 @@ describe('fair sessions over a held pool', () => {
     await host.call('submit', [{ type: 'mechanism', domain: 'line:5', epsilon: 1, kind: 'tg' }], b);
     // B's job (the pool's second) runs beside A's first
     expect(pool.started).toEqual(['#1', '#2']);
-    expect([...pool.running]).toEqual(['#1', '#2']);
+    expect(pool.running()).toEqual(['#1', '#2']);
     expect(host['fair'].waiting('A')).toBe(23);
     // B's job ends; A's next still waits for A's running one (a thread stays free for others)
     pool.finish('#2');
@@ -91,7 +47,7 @@ describe('fair sessions over a held pool', () => {
   });
 
   it('the desktop app (one session) uses every thread', async () => {
-    const pool = heldPool(2);
+    const pool = fifoPool(2);
     const host = hostOver(pool, 'electron');
     const lp = { type: 'mechanism', domain: 'line:40', epsilon: 0.5, kind: 'optimal' };
     for (let i = 0; i < 3; i++) await host.call('submit', [lp], session('A'));
@@ -100,7 +56,7 @@ describe('fair sessions over a held pool', () => {
   });
 
   it('with three threads: one session holds at most two; a newcomer waits behind no queued job of another session', async () => {
-    const pool = heldPool(3);
+    const pool = fifoPool(3);
     const fair = new FairJobs(pool, { keepFree: 1 });
     for (let i = 1; i <= 10; i++) await fair.submit('A', job(`A${i}`));
     expect(pool.started).toEqual(['A1', 'A2']);
@@ -123,7 +79,7 @@ describe('fair sessions over a held pool', () => {
     await Promise.resolve();
     // A alone again: two of three threads
     expect(pool.started).toEqual(['A1', 'A2', 'B1', 'C1', 'B2', 'A3']);
-    expect([...pool.running].sort()).toEqual(['A2', 'A3']);
+    expect(pool.running().sort()).toEqual(['A2', 'A3']);
     fair.dispose();
   });
 });
