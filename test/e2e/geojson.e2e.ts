@@ -16,18 +16,14 @@ import {
   importPoints,
   computeMechanism,
   downloadTo,
+  squareAround,
 } from './helpers';
-import { EARTH_RADIUS_KM } from '../../src-shared/data/points-grid';
 import { featureCollectionSchema } from '../unit/support/geojson-schema';
 import { projectFileV1 } from '../unit/support/project-fixture';
 
 const N = 6;
-const LAT0 = 48.85;
-const LON0 = 2.35;
-// a 2.9 km square around (LAT0, LON0): 6 x 6 cells of 0.5 km (the last row and column reach past it)
-const DLAT = 1.45 / ((EARTH_RADIUS_KM * Math.PI) / 180);
-const DLON = DLAT / Math.cos((LAT0 * Math.PI) / 180);
-const BOX = `${LON0 - DLON},${LAT0 - DLAT},${LON0 + DLON},${LAT0 + DLAT}`;
+// a 2.9 km square around (48.85, 2.35): 6 x 6 cells of 0.5 km (the last row and column reach past it)
+const SQUARE = squareAround(48.85, 2.35, 1.45);
 
 let file: string;
 let pointsCsv: string;
@@ -43,10 +39,7 @@ const h = useHarness({
       }),
     );
     const rows: string[] = [];
-    for (let i = 0; i < 100; i++)
-      rows.push(
-        `${LAT0 - DLAT + 2 * DLAT * ((i % 10) + 0.5) * 0.1},${LON0 - DLON + 2 * DLON * (Math.floor(i / 10) + 0.5) * 0.1}`,
-      );
+    for (let i = 0; i < 100; i++) rows.push(SQUARE.at(((i % 10) + 0.5) * 0.1, (Math.floor(i / 10) + 0.5) * 0.1));
     pointsCsv = join(started.tmp, 'homes.csv');
     writeFileSync(pointsCsv, `lat,lon\n${rows.join('\n')}\n`);
     await openApp(started);
@@ -58,7 +51,7 @@ describe("a mechanism's map as GeoJSON", () => {
   it('downloads the map On the grid as valid RFC 7946 GeoJSON with the clicked cell its row of the channel', async () => {
     const page = h.page;
     await openProjectFile(page, file, 'geo-map');
-    await importPoints(page, 'homes', BOX, pointsCsv, 'Imported from homes.csv (100 points inside)');
+    await importPoints(page, 'homes', SQUARE.box, pointsCsv, 'Imported from homes.csv (100 points inside)');
     await computeMechanism(page, 'pl');
     await page.getByTestId('tab-grid').click({ timeout: 60_000 });
     await page.getByTestId('grid-distribution').waitFor();
@@ -73,7 +66,7 @@ describe("a mechanism's map as GeoJSON", () => {
     expect(values.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 9);
     // the north-west cell (0,0) spans the box's west edge and north edge
     const ring = (fc.features[0]!.geometry as { coordinates: number[][][] }).coordinates[0]!;
-    expect(ring[3]![0]).toBeCloseTo(LON0 - DLON, 6);
-    expect(ring[3]![1]).toBeCloseTo(LAT0 + DLAT, 6);
+    expect(ring[3]![0]).toBeCloseTo(SQUARE.lon0 - SQUARE.dlon, 6);
+    expect(ring[3]![1]).toBeCloseTo(SQUARE.lat0 + SQUARE.dlat, 6);
   }, 120_000);
 });

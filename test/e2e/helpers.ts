@@ -14,6 +14,7 @@ import { chromium, type BrowserContext, type Locator, type Page } from 'playwrig
 import { afterAll, beforeAll, expect } from 'vitest';
 import { builtIsFresh } from '../../scripts/built-fresh.mjs';
 import { readCsv } from '../../src-shared/csv/csv-reader';
+import { EARTH_RADIUS_KM } from '../../src-shared/data/points-grid';
 import { evaluateNumberExpression } from '../../src-shared/numeric/number-expression';
 
 export const ROOT = resolve(__dirname, '../..');
@@ -268,6 +269,32 @@ export async function openSmallGeo(h: Harness, file: string, name?: string): Pro
   });
   await choosePath(h.page, 'cmd-open', writeProject(h, file, geo), true);
   await expect.poll(() => h.page.getByTestId('doc-title').textContent(), { timeout: 30_000 }).toContain(geo.name);
+}
+
+/** A square on the map: its centre, its half-sides in degrees, and the points-import box text. */
+export interface MapSquare {
+  lat0: number;
+  lon0: number;
+  dlat: number;
+  dlon: number;
+  /** lon,lat of the south-west then the north-east corner, as the points box takes it. */
+  box: string;
+  /** The CSV line lat,lon of the point at fractions (fy, fx) of the square's height and width from its south-west. */
+  at(fy: number, fx: number): string;
+}
+
+/** The square of half-side `halfKm` km around (lat0, lon0): a great-circle arc north, shortened by cos(lat) east. */
+export function squareAround(lat0: number, lon0: number, halfKm: number): MapSquare {
+  const dlat = halfKm / ((EARTH_RADIUS_KM * Math.PI) / 180);
+  const dlon = dlat / Math.cos((lat0 * Math.PI) / 180);
+  return {
+    lat0,
+    lon0,
+    dlat,
+    dlon,
+    box: `${lon0 - dlon},${lat0 - dlat},${lon0 + dlon},${lat0 + dlat}`,
+    at: (fy, fx) => `${lat0 - dlat + 2 * dlat * fy},${lon0 - dlon + 2 * dlon * fx}`,
+  };
 }
 
 /**

@@ -21,18 +21,14 @@ import {
   importPoints,
   computeMechanism,
   downloadTo,
+  squareAround,
 } from './helpers';
-import { EARTH_RADIUS_KM } from '../../src-shared/data/points-grid';
 import { seededRandom } from '../../src-shared/numeric/seeded-random';
 
 const N = 21;
 const LN4 = Math.log(4);
 // a 10.4 km square around (48.85, 2.35): 21 x 21 cells of 0.5 km
-const LAT0 = 48.85;
-const LON0 = 2.35;
-const DLAT = 5.2 / ((EARTH_RADIUS_KM * Math.PI) / 180);
-const DLON = DLAT / Math.cos((LAT0 * Math.PI) / 180);
-const BOX = `${LON0 - DLON},${LAT0 - DLAT},${LON0 + DLON},${LAT0 + DLAT}`;
+const SQUARE = squareAround(48.85, 2.35, 5.2);
 
 let file: string;
 let pointsCsv: string;
@@ -61,7 +57,7 @@ const h = useHarness({
       const [cy, cx] = centres[i % 3]!;
       const fy = Math.min(0.99, Math.max(0.01, cy + (rnd() + rnd() + rnd() - 1.5) * 0.2));
       const fx = Math.min(0.99, Math.max(0.01, cx + (rnd() + rnd() + rnd() - 1.5) * 0.2));
-      rows.push(`${LAT0 - DLAT + 2 * DLAT * fy},${LON0 - DLON + 2 * DLON * fx}`);
+      rows.push(SQUARE.at(fy, fx));
     }
     pointsCsv = join(started.tmp, 'homes.csv');
     writeFileSync(pointsCsv, `lat,lon\n${rows.join('\n')}\n`);
@@ -80,7 +76,7 @@ describe('an optimal LP kept with its project across a server restart', () => {
   it('imports the prior from lat/lon points, solves the LP to its time limit and saves the channel beside the project', async () => {
     const page = h.page;
     await openProjectFile(page, file, 'kept-lp');
-    await importPoints(page, 'homes', BOX, pointsCsv, 'Imported from homes.csv (2000 points inside)');
+    await importPoints(page, 'homes', SQUARE.box, pointsCsv, 'Imported from homes.csv (2000 points inside)');
 
     await computeMechanism(page, 'lp');
     const result = page.getByTestId('lp-result');
@@ -102,7 +98,7 @@ describe('an optimal LP kept with its project across a server restart', () => {
     expect(statSync(join(folder(), `${ref}.f64`)).size).toBe(N * N * N * N * 8);
     expect(saved.priors[0]!.points).toMatchObject({
       file: 'homes.csv',
-      binning: { rows: N, projection: { lat0: expect.closeTo(LAT0, 9) } },
+      binning: { rows: N, projection: { lat0: expect.closeTo(SQUARE.lat0, 9) } },
     });
     await shot('01-computed');
   }, 240_000);
@@ -126,7 +122,7 @@ describe('an optimal LP kept with its project across a server restart', () => {
     await shot('02-after-restart');
     // the prior's import settings come back with the project (its record), not the grid's defaults
     await page.getByTestId('item-prior-homes').click();
-    expect(await page.getByTestId('points-box').inputValue()).toBe(BOX);
+    expect(await page.getByTestId('points-box').inputValue()).toBe(SQUARE.box);
     expect(await page.getByTestId('points-recorded').textContent()).toContain('Imported from homes.csv');
     await page.getByTestId('item-mechanism-lp').click();
 
