@@ -5,7 +5,7 @@
  * small client speaking the BridgeCall/BridgeReply frames.
  */
 import { afterAll, beforeAll } from 'vitest';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { WebSocket } from 'ws';
@@ -226,3 +226,13 @@ export function useTestServer(): { readonly t: TestServer; readonly c: Client } 
 
 /** A small job that always succeeds quickly. */
 export const SMALL_JOB = { type: 'mechanism', domain: 'line:6', epsilon: 1, kind: 'tg' } as const;
+
+/** Every file under `dir` (links not followed) with its content, or 'link' / 'dir': what an escape must not change. */
+export function fileTree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    const p = join(e.parentPath, e.name);
+    out[p] = e.isFile() ? readFileSync(p, 'utf8') : e.isSymbolicLink() ? 'link' : 'dir';
+  }
+  return out;
+}

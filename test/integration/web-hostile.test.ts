@@ -16,16 +16,7 @@
 import { ERROR_CODES } from '../../src-shared/protocol/errors';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
@@ -33,7 +24,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_MESSAGE_ARRAYS, MAX_MESSAGE_BYTES, MAX_MESSAGE_VALUES } from '../../src-main/web/server';
 import { MAX_BRIDGE_FRAME_BYTES } from '../../src-shared/protocol/api';
-import { SMALL_JOB, startTestServer, TOKEN, type Client, type Reply, type TestServer } from './web-fixture';
+import { SMALL_JOB, startTestServer, TOKEN, type Client, type Reply, type TestServer, fileTree } from './web-fixture';
 import { projectFileV1 } from '../unit/support/project-fixture';
 
 /**
@@ -574,16 +565,6 @@ describe('hostile WebSocket harness', () => {
 
 // ---------- workspace escapes ----------
 
-/** Every file under `dir` (links not followed) with its content or kind. */
-function tree(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    const p = join(e.parentPath, e.name);
-    out[p] = e.isFile() ? readFileSync(p, 'utf8') : e.isSymbolicLink() ? 'link' : 'dir';
-  }
-  return out;
-}
-
 describe('hostile harness: workspace escapes', () => {
   it('every path out of the root or through a hidden name, by every method, is refused; nothing outside changes; nothing comes back', async () => {
     const base = realpathSync(mkdtempSync(join(tmpdir(), 'mechstudio-escape-')));
@@ -607,7 +588,7 @@ describe('hostile harness: workspace escapes', () => {
     symlinkSync(join(ws, '.ssh'), join(ws, 'link-hidden'));
     symlinkSync(join(ws, '.ssh', 'secret.csv'), join(ws, 'link-hidden-file.csv'));
     symlinkSync(join(out, 'nothing-yet'), join(ws, 'dangling'));
-    const before = { out: tree(out), ssh: tree(join(ws, '.ssh')), cfg: tree(join(ws, '.cfg')) };
+    const before = { out: fileTree(out), ssh: fileTree(join(ws, '.ssh')), cfg: fileTree(join(ws, '.cfg')) };
     const tw = await startTestServer({ threads: 1, root: ws });
     const t0 = Date.now();
     try {
@@ -722,9 +703,9 @@ describe('hostile harness: workspace escapes', () => {
         byHow.set(how, (byHow.get(how) ?? 0) + 1);
       }
       // nothing outside the root or under a hidden name was created or changed, nothing was written inside either
-      expect(tree(out)).toEqual(before.out);
-      expect(tree(join(ws, '.ssh'))).toEqual(before.ssh);
-      expect(tree(join(ws, '.cfg'))).toEqual(before.cfg);
+      expect(fileTree(out)).toEqual(before.out);
+      expect(fileTree(join(ws, '.ssh'))).toEqual(before.ssh);
+      expect(fileTree(join(ws, '.cfg'))).toEqual(before.cfg);
       expect(readdirSync(ws).sort()).toEqual([
         '.cfg',
         '.ssh',

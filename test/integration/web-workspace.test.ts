@@ -15,7 +15,6 @@
 import {
   mkdirSync,
   mkdtempSync,
-  readdirSync,
   readFileSync,
   realpathSync,
   rmSync,
@@ -32,7 +31,7 @@ import { appRunner } from '../../src-main/web/main';
 import { workspaceRoot } from '../../src-main/fs/workspace';
 import { parseQueueUrl, probeRedis } from '../../src-main/queue/connection';
 import { MechError } from '../../src-shared/errors';
-import { SMALL_JOB, startTestServer, type Client, type Reply, type TestServer } from './web-fixture';
+import { SMALL_JOB, startTestServer, type Client, type Reply, type TestServer, fileTree } from './web-fixture';
 import { projectFileV1 } from '../unit/support/project-fixture';
 
 const MARKER = `SECRETMARK${Math.random().toString(36).slice(2, 10)}`;
@@ -50,16 +49,6 @@ let ws: string;
 let outside: string;
 let t: TestServer | undefined;
 let c: Client;
-
-/** Every file under `dir` (links not followed) with its content: what must not change. */
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    const p = join(e.parentPath, e.name);
-    out[p] = e.isFile() ? readFileSync(p, 'utf8') : e.isSymbolicLink() ? 'link' : 'dir';
-  }
-  return out;
-}
 
 /** SMALL_JOB's mechanism as an apply request names it. */
 const MECH = { domain: 'line:6', epsilon: 1, kind: 'tg' };
@@ -176,7 +165,7 @@ describe('web mode: the workspace root', () => {
   });
 
   it('refuses to create or replace a file outside the root or under a hidden name; nothing there changes', async () => {
-    const before = { outside: snapshot(outside), ssh: snapshot(join(ws, '.ssh')) };
+    const before = { outside: fileTree(outside), ssh: fileTree(join(ws, '.ssh')) };
     for (const w of writeEscapes()) {
       expectRefused(await c.call('project.save', [project, w]), `save ${w}`);
       expectRefused(
@@ -199,8 +188,8 @@ describe('web mode: the workspace root', () => {
         `project-run projectPath ${w}`,
       );
     }
-    expect(snapshot(outside)).toEqual(before.outside);
-    expect(snapshot(join(ws, '.ssh'))).toEqual(before.ssh);
+    expect(fileTree(outside)).toEqual(before.outside);
+    expect(fileTree(join(ws, '.ssh'))).toEqual(before.ssh);
     expect(readFileSync(join(ws, '.ssh', 'authorized_keys'), 'utf8')).toBe(AUTHORIZED);
     expect(existsSync(join(ws, '.config'))).toBe(false);
     expect(existsSync(join(outside, 'newdir'))).toBe(false);
