@@ -30,8 +30,8 @@ export function constructionWords(construction: string): string {
 }
 
 /**
- * Where a large exact model's bound came from: the relaxation solved first (docs/lp.md, "A relaxation's bound on large
- * exact models").
+ * Where a saved result's bound came from when it records a relaxation solved first (results made now never do: docs/lp.md,
+ * "The certified lower bound and the gap").
  */
 export function relaxationWords(
   r: NonNullable<LpResult['relaxation']>,

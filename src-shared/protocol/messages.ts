@@ -25,10 +25,6 @@ export const lpSampleSchema = z.object({
    * machine).
    */
   pricingWorkers: z.int().min(0).optional(),
-  /**
-   * 'relaxation': a round of the relaxation that bounds a large exact model first (objective: the best found so far).
-   */
-  stage: z.enum(['relaxation']).optional(),
 });
 export type LpSample = z.infer<typeof lpSampleSchema>;
 

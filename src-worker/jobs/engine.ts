@@ -135,14 +135,10 @@ function lpLoss(loss: LossSpecInput | undefined): LpLoss {
 /** What a round reports (LpProgress without its fraction: the job keeps its own, monotonic). */
 type RoundFigures = Omit<LpProgress, 'fraction'>;
 
-/** The progress line of an LP round: objective, certified bound, gap (a relaxation's round says so). */
+/** The progress line of an LP round: objective, certified bound, gap. */
 export function lpProgressMessage(p: RoundFigures): string {
   const g = (x: number): string => (Number.isFinite(x) ? x.toPrecision(6) : String(x));
-  const what =
-    p.stage === 'relaxation'
-      ? `relaxation round ${p.round} (bounding the best possible): best found`
-      : `LP round ${p.round}: objective`;
-  return `${what} ${g(p.objective)}, bound ${g(p.bound)}, gap ${Number.isFinite(p.gap) ? `${(p.gap * 100).toPrecision(3)}%` : String(p.gap)} (${(p.elapsedMs / 1000).toFixed(1)} s)`;
+  return `LP round ${p.round}: objective ${g(p.objective)}, bound ${g(p.bound)}, gap ${Number.isFinite(p.gap) ? `${(p.gap * 100).toPrecision(3)}%` : String(p.gap)} (${(p.elapsedMs / 1000).toFixed(1)} s)`;
 }
 
 /**
@@ -161,7 +157,6 @@ export function lpSample(p: RoundFigures, fraction: number): LpSample | undefine
     elapsedMs: Math.max(0, p.elapsedMs),
     fraction: Math.min(1, Math.max(0, fraction)),
   };
-  if (p.stage !== undefined) sample.stage = p.stage;
   return sample;
 }
 

@@ -99,9 +99,6 @@ function portableLp(lp: OptimalLpResult): LpResult {
     stoppedBy: lp.stoppedBy,
     timeLimitReached: lp.timeLimitReached,
     ...(lp.pricingWorkers !== undefined ? { pricingWorkers: lp.pricingWorkers } : {}),
-    ...(lp.relaxation && Number.isFinite(lp.relaxation.bound) && Number.isFinite(lp.relaxation.timeMs)
-      ? { relaxation: lp.relaxation }
-      : {}),
     coarseStart:
       lp.coarseStart && [lp.coarseStart.objective, lp.coarseStart.gap, lp.coarseStart.timeMs].every(Number.isFinite)
         ? lp.coarseStart

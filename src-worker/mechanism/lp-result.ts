@@ -52,12 +52,6 @@ export interface LpProgress {
   elapsedMs: number;
   /** Monotonic fraction in [0, 1] (gap on a log scale, or time used of the limit). */
   fraction: number;
-  /**
-   * 'relaxation': a round of the relaxation solved before a large exact model (relaxation-bound.ts); its objective
-   * is the best private mechanism so far (the cheapest candidate), its bound the relaxation's. Absent: the model's own
-   * round.
-   */
-  stage?: 'relaxation';
 }
 
 /**
@@ -104,20 +98,6 @@ export interface OptimalLpResult {
   gapBasis: 'exact' | 'model';
   /** Expected loss of the LP's own channel (before the comparison with the candidates). */
   lpObjective: number;
-  /** The relaxation that bounded a large exact model (relaxation-bound.ts); absent when none was solved. */
-  relaxation?: RelaxationInfo;
-}
-
-/**
- * A relaxation solved before a large exact model: the spanner's pairs (dilation delta) at their true eps*d. Its
- * certified lower bound (in loss units) is below the exact optimum; rounds, time and why it stopped.
- */
-export interface RelaxationInfo {
-  delta: number;
-  bound: number;
-  rounds: number;
-  timeMs: number;
-  stoppedBy: LpStop;
 }
 
 /**

@@ -50,7 +50,6 @@ export default async function (): Promise<void> {
         model: 'exact',
         threads: 1,
         coarseStart: false,
-        relaxation: 'off',
         decompositionOptions: { exactPricing: exact, maxIterations: rounds, onRound: (r) => records.push(r) },
       });
       const priced = records.filter((r) => r.exactPricing);

@@ -39,7 +39,6 @@ import { checkPrivacy } from '../../src-worker/check/privacy-check';
 import {
   type LpPrivacyModel,
   type OptimalLpResult,
-  RELAXATION_MIN_SECRETS,
   optimalMechanism,
 } from '../../src-worker/lp/optimal/optimal-mechanism';
 import { gridDomain } from '../../src-worker/metric/grid';
@@ -117,19 +116,12 @@ const CASES: Case[] = [
 ];
 
 /**
- * The baseline: the settings before the current ones. Spanner models: duals started at 0 and no
- * remapped incumbent. Exact (lazy all-pairs rows): one pricing model shared by every output; from
- * RELAXATION_MIN_SECRETS secrets, no relaxation bound (the exact model bounds itself).
+ * The baseline: the settings before the current ones. Spanner models: duals started at 0 and no remapped incumbent.
+ * Exact: the HiGHS pricing LPs over lazy rows instead of exact pricing.
  */
 function baselineFor(c: Case): { options: Baseline; name: string } {
-  // From RELAXATION_MIN_SECRETS the exact model is bounded by a relaxation first: the baseline bounds itself.
-  if (c.model !== 'spanner' && c.side * c.side >= RELAXATION_MIN_SECRETS)
-    return { options: { relaxation: 'off' }, name: 'no relaxation bound' };
   if (c.model !== 'spanner')
-    return {
-      options: { decompositionOptions: { pricingGroupSize: c.side * c.side } },
-      name: 'one shared lazy pricing model',
-    };
+    return { options: { decompositionOptions: { exactPricing: false } }, name: 'HiGHS pricing over lazy rows' };
   return {
     options: { coarseStart: false, decompositionOptions: { remap: false } },
     name: 'no coarse start, no remapped incumbent',
@@ -138,7 +130,6 @@ function baselineFor(c: Case): { options: Baseline; name: string } {
 
 interface Baseline {
   coarseStart?: boolean;
-  relaxation?: 'off';
   decompositionOptions?: DecompositionOptions;
 }
 
@@ -224,7 +215,7 @@ export default async function (): Promise<void> {
         const priv = c.side <= 30 ? checkPrivacy(m.channel, g, c.eps).passes : 'not checked';
         const reached = lp.gap <= target ? `${target} gap at ${(ms / 1000).toFixed(1)} s` : `${target} gap not reached`;
         console.log(
-          `${c.name} (${c.side}x${c.side}, ${c.cell} km cells, eps ${c.eps.toFixed(4)}/km), ${lp.model}, ${threads} thread(s)${variant}: 1% gap ${Number.isNaN(to1) ? 'not reached' : `at ${(to1 / 1000).toFixed(1)} s`}, ${reached}; stopped (${lp.stoppedBy}) at ${(ms / 1000).toFixed(1)} s after ${lp.rounds} rounds; objective ${lp.objective.toFixed(6)} km, bound ${lp.lowerBound.toFixed(6)}, gap ${lp.gap.toExponential(2)}, exact lower bound ${lp.exactLowerBound === null ? '-' : lp.exactLowerBound.toFixed(6)}; master ${(Number(m.facts.solve.decomposition?.masterMs) / 1000).toFixed(1)} s, pricing ${(Number(m.facts.solve.decomposition?.pricingMs) / 1000).toFixed(1)} s, pricing rows ${m.facts.solve.decomposition?.pricingRows}, columns ${m.facts.solve.decomposition?.columns}; private ${priv}; ${coarse(lp.coarseStart)}${lp.relaxation ? `; relaxation (${lp.relaxation.delta}-spanner at the true eps*d) bound ${lp.relaxation.bound.toFixed(6)} km after ${lp.relaxation.rounds} rounds, ${(lp.relaxation.timeMs / 1000).toFixed(1)} s` : ''}`,
+          `${c.name} (${c.side}x${c.side}, ${c.cell} km cells, eps ${c.eps.toFixed(4)}/km), ${lp.model}, ${threads} thread(s)${variant}: 1% gap ${Number.isNaN(to1) ? 'not reached' : `at ${(to1 / 1000).toFixed(1)} s`}, ${reached}; stopped (${lp.stoppedBy}) at ${(ms / 1000).toFixed(1)} s after ${lp.rounds} rounds; objective ${lp.objective.toFixed(6)} km, bound ${lp.lowerBound.toFixed(6)}, gap ${lp.gap.toExponential(2)}, exact lower bound ${lp.exactLowerBound === null ? '-' : lp.exactLowerBound.toFixed(6)}; master ${(Number(m.facts.solve.decomposition?.masterMs) / 1000).toFixed(1)} s, pricing ${(Number(m.facts.solve.decomposition?.pricingMs) / 1000).toFixed(1)} s, pricing rows ${m.facts.solve.decomposition?.pricingRows}, columns ${m.facts.solve.decomposition?.columns}; private ${priv}; ${coarse(lp.coarseStart)}`,
         );
         summary.push({
           run: `${c.name} ${lp.model}, ${threads} thread(s)${variant ? ' (baseline)' : ''}`,

@@ -193,9 +193,9 @@ describe('the optimal LP in the app', () => {
     // the first round of the 900-point exact LP (the default model; the second may take minutes on a loaded machine;
     // a stop before any round returns the cheapest candidate, private, with the gap to the trivial bound: 100%)
     await page.getByTestId('lp-live').waitFor({ timeout: 90_000 });
-    // 900 secrets: the relaxation bounds the best possible first (most of the 600 s), and its rounds say so
+    // the exact model's own rounds from the first: objective, certified bound and gap in km
     expect(((await page.getByTestId('lp-live').textContent()) ?? '').replace(/\s+/g, ' ').trim()).toMatch(
-      /^relaxation round \d+ \(bounding the best possible\) · best found [0-9.]+ km · bound [0-9.]+ km · gap [0-9.]+%$/,
+      /^round \d+ · objective [0-9.]+ km · bound [0-9.]+ km · gap [0-9.]+%$/,
     );
     await shot('lp-04-city-running');
     const row = page.getByTestId('job-row').filter({ hasText: "optimal mechanism 'city-lp'" }).first();
@@ -214,13 +214,11 @@ describe('the optimal LP in the app', () => {
     );
     const gap = pct(await page.getByTestId('lp-gap').textContent());
     expect(gap).not.toBeNull();
-    // stopped early, far from the 1e-6 target (a relaxation's first bound is 10-15% below)
+    // stopped early, far from the 1e-6 target (the first round's bound is about 17% below)
     expect(gap!).toBeGreaterThan(0.01);
     expect(await page.getByTestId('lp-stopped-by').textContent()).toBe('stopped by you');
-    // the 900-point exact model is bounded by a relaxation solved first, and the panel says where the bound came from
-    expect(await page.getByTestId('lp-relaxation').textContent()).toContain(
-      "a relaxation solved first (the 1.1-spanner's pairs at the full ε",
-    );
+    // the exact model bounds itself: no relaxation is solved first
+    expect(await page.getByTestId('lp-relaxation').count()).toBe(0);
     expect(await row.getAttribute('data-status')).toBe('done');
     // a usable mechanism: 900 x 900, its expected loss in km, its privacy stated
     expect(await page.getByTestId('mechanism-result').textContent()).toContain('900 × 900');

@@ -134,17 +134,13 @@ export interface DecompositionOptions {
   remap?: boolean;
   /**
    * Columns of a known private channel to start the master with (e.g. a cheap construction's outputs, each
-   * assigned to its Bayes guess: optimal-mechanism.ts). Each is lifted into P (unchanged when it lies in P
-   * already) and appended with the start columns, so the first master costs no more than that channel when its
-   * columns satisfy the model's rows. Seeded this way rather than with the remapped channel's merged columns:
-   * those few wide columns made the master degenerate (see remapIncumbent).
+   * assigned to its Bayes guess: optimal-mechanism.ts), appended as they are with the start columns: they lie in P
+   * (a private channel's columns satisfy every row of the exact and edge models, up to rounding; the master's channel
+   * is repaired and checked like any other), so the first master costs no more than that channel. Seeded this way
+   * rather than with the remapped channel's merged columns: those few wide columns made the master degenerate (see
+   * remapIncumbent).
    */
   seedColumns?: MasterColumn[];
-  /**
-   * Whether the seed columns lie in P already (a private channel's columns under the exact or edge model, up to
-   * rounding): then they are not lifted (on a 50 x 50 grid lifting 2,500 dense columns over all pairs took a minute).
-   */
-  seedInP?: boolean;
 }
 
 export interface DecompositionIteration {

@@ -278,7 +278,7 @@ export function prepareDecomposition(
   for (const col of opts.seedColumns ?? []) {
     if (!(Number.isInteger(col.w) && col.w >= 0 && col.w < m) || col.r.length !== n)
       throw new MechError('internal', `${what}: a seed column must be ${n} entries for an output in 0..${m - 1}`);
-    start.push({ w: col.w, r: opts.seedInP ? col.r : lifter.lift(Float64Array.from(col.r)) });
+    start.push({ w: col.w, r: col.r });
   }
   // The restart when the master sits at its first solution (see START_STUCK_ROUNDS): a private channel with
   // every output in use (privateStartChannel) replaces the constant columns.

@@ -85,17 +85,3 @@ export function evaluateCandidates(
   for (let y = 0; y < k; y++) if (cols[y]!.some((p) => p > 0)) seed.push({ w: remap[y]!, r: cols[y]! });
   return { records, best: { construction: c.construction, objective: bestCost * scale, channel, seed } };
 }
-
-/**
- * The exact model's first master columns: the cheapest candidate's (private: in P as they are) and the relaxation's
- * channel columns (private only up to their dilation: lifted into P by the decomposition's set-up), so that its master
- * combines them from the start (docs/lp.md, "A relaxation's bound on large exact models").
- */
-export function masterSeed(
-  best: BestCandidate | null,
-  relaxation: { columns: MasterColumn[] } | null,
-): { columns: MasterColumn[]; inP: boolean } | null {
-  const lifted = relaxation?.columns ?? [];
-  if (!best && lifted.length === 0) return null;
-  return { columns: [...(best?.seed ?? []), ...lifted], inP: lifted.length === 0 };
-}

@@ -14,24 +14,14 @@ import {
   hasOrbitReduction,
   solvePrivateChannelLp,
 } from '../channel/private-channel-lp';
-import { type BestCandidate, evaluateCandidates, masterSeed } from './candidates';
+import { type BestCandidate, evaluateCandidates } from './candidates';
 import type { MasterColumn } from '../decomposition/decomposition-master';
 import type { DecompositionOptions } from '../decomposition/column-decomposition';
 import { edgesIfAvailable } from '../../metric/shortest-paths';
 import { type CoarseStart, coarseStart } from './coarse-start';
-import {
-  type SolvedOptimal,
-  factsWithRelaxation,
-  relaxationBound,
-  wantsRelaxation,
-  withRelaxation,
-} from './relaxation-bound';
-import { certifiedGap } from '../../../src-shared/protocol/index';
 import type { CheapCandidate, OptimalMechanism, OptimalMechanismOptions, TypedModel } from './optimal-options';
 import { type Returned, guaranteeWords, solveFacts, stoppedEarly, typedLpResult } from './optimal-records';
 export type { CheapCandidate, OptimalMechanism, OptimalMechanismOptions };
-
-export { RELAXATION_MIN_SECRETS } from './relaxation-bound';
 
 export type { CandidateRecord, LpPrivacyModel, OptimalLpResult } from '../../mechanism/lp-result';
 import type { CandidateRecord, LpPrivacyModel, LpProgress } from '../../mechanism/lp-result';
@@ -119,9 +109,8 @@ function typedDecompositionOptions(
   history: LpProgress[],
   deadline: Deadline,
   startDuals: Float64Array | null,
-  seed: { columns: MasterColumn[]; inP: boolean } | null,
+  seed: MasterColumn[] | null,
   model: LpPrivacyModel,
-  boundFloor = 0,
 ): DecompositionOptions {
   return {
     tolerance: options.targetGap ?? DEFAULT_TARGET_GAP,
@@ -130,7 +119,7 @@ function typedDecompositionOptions(
     // A private candidate's columns satisfy every row of the exact and edge models. Not the spanner's eps/delta rows:
     // lifted into its P they sum to more than 1 per row and the master cannot use them (30 x 30: the same rounds,
     // master 7.4 s against 5.7 s), so the spanner gets no seed (the candidate is still compared at the end).
-    ...(seed && model !== 'spanner' ? { seedColumns: seed.columns, seedInP: seed.inP } : {}),
+    ...(seed && model !== 'spanner' ? { seedColumns: seed } : {}),
     ...stopTest(options.stopFlag),
     // From good duals the self-adjusting smoothing closed the gap faster (20 x 20 city, eps 0.5: 2.9% against 11% after
     // 120 s).
@@ -139,8 +128,7 @@ function typedDecompositionOptions(
     onRound: (r) => {
       options.decompositionOptions?.onRound?.(r);
       const objective = r.objective * scale;
-      // A relaxation solved first bounds this model too (withRelaxation): its bound until this one passes it.
-      const bound = Math.max(r.bound * scale, Math.min(boundFloor, objective));
+      const bound = r.bound * scale;
       const target = options.targetGap ?? DEFAULT_TARGET_GAP;
       const gapFrac = Math.min(1, Math.log10(Math.max(r.gap, target)) / Math.log10(target));
       const timeFrac = deadline.limited && deadline.seconds > 0 ? r.elapsedMs / 1000 / deadline.seconds : 0;
@@ -149,7 +137,7 @@ function typedDecompositionOptions(
         round: r.round,
         objective,
         bound,
-        gap: bound > r.bound * scale ? certifiedGap(objective, bound) : r.gap,
+        gap: r.gap,
         elapsedMs: r.elapsedMs,
         fraction: Math.max(last, Math.min(1, Math.max(0, gapFrac, timeFrac))),
       };
@@ -215,25 +203,6 @@ function typedModel(domain: Domain, m: number, model: OptimalMechanismOptions['m
   return chosen;
 }
 
-/**
- * The decomposition's start: the best duals of a relaxation solved first (see relaxationBound), else the coarse
- * start's.
- */
-async function startDualsFor(
-  domain: Domain,
-  eps: number,
-  pi: Float64Array,
-  loss: LossInput,
-  model: LpPrivacyModel,
-  scale: number,
-  options: OptimalMechanismOptions,
-  relaxation: { duals: Float64Array | null } | null,
-): Promise<{ warm: CoarseStart | null; duals: Float64Array | null }> {
-  if (relaxation?.duals) return { warm: null, duals: relaxation.duals };
-  const warm = await coarseStartFor(domain, eps, pi, loss, model, scale, options);
-  return { warm, duals: warm?.duals ?? null };
-}
-
 function labelledChannel(domain: Domain, outputs: OutputSet, C: Float64Array): DenseChannel {
   const rowLabels: string[] = [];
   const colLabels: string[] = [];
@@ -257,7 +226,7 @@ export async function optimalMechanism(
   loss: LossInput,
   options: OptimalMechanismOptions = {},
 ): Promise<OptimalMechanism> {
-  return (await solveOptimal(domain, eps, prior, loss, options)).mechanism;
+  return solveOptimal(domain, eps, prior, loss, options);
 }
 
 /** What the LP solves and starts from: the typed path's plan (typedPlan) or the legacy fixed-model path's. */
@@ -272,7 +241,6 @@ interface LpPlan {
   /** Solve the whole orbit model first (see wantsOrbitModel). */
   orbitModel: boolean;
   candidates: { records: CandidateRecord[]; best: BestCandidate | null };
-  relaxation: Awaited<ReturnType<typeof relaxationBound>>;
   warm: CoarseStart | null;
 }
 
@@ -291,7 +259,7 @@ interface OptimalInput {
  * The legacy fixed-model path (`model` unset; the case studies and the solver's own tests call it, jobs never do):
  * the caller's constraint mode (default 'auto') and methods handed to the private-channel LP as given, which then
  * chooses among the orbit reduction, the full model, constraint generation and the decomposition
- * (chooseLpStrategy); no candidates, relaxation, coarse start or finish reserve.
+ * (chooseLpStrategy); no candidates, coarse start or finish reserve.
  */
 function fixedModelPlan(options: OptimalMechanismOptions): LpPlan {
   return {
@@ -305,14 +273,13 @@ function fixedModelPlan(options: OptimalMechanismOptions): LpPlan {
     }),
     orbitModel: false,
     candidates: { records: [], best: null },
-    relaxation: null,
     warm: null,
   };
 }
 
 /**
  * The typed path: the privacy model solved by decomposition with a certified gap (or, small and symmetric, as one
- * orbit model), seeded by the cheapest candidate, started from a relaxation's or a coarse grid's duals, with typed
+ * orbit model), seeded by the cheapest candidate, started from a coarse grid's duals, with typed
  * progress into `history`.
  */
 async function typedPlan(
@@ -327,28 +294,15 @@ async function typedPlan(
   const n = domain.n;
   const candidates = evaluateCandidates(options.candidates ?? [], n, m, cost, scale);
   const orbitModel = wantsOrbitModel(domain, m, cost, chosen, options);
-  const relaxation = wantsRelaxation(options, chosen.model, n, orbitModel)
-    ? await relaxationBound(
-        solveOptimal,
-        { domain, eps, pi, loss },
-        solveOptions,
-        deadline,
-        history,
-        candidates.best?.objective,
-      )
-    : null;
-  const start = orbitModel
-    ? null
-    : await startDualsFor(domain, eps, pi, loss, chosen.model, scale, solveOptions, relaxation);
+  const warm = orbitModel ? null : await coarseStartFor(domain, eps, pi, loss, chosen.model, scale, solveOptions);
   const decompositionOptions = typedDecompositionOptions(
     solveOptions,
     scale,
     history,
     deadline,
-    start?.duals ?? null,
-    masterSeed(candidates.best, relaxation),
+    warm?.duals ?? null,
+    candidates.best?.seed ?? null,
     chosen.model,
-    relaxation?.info.bound ?? 0,
   );
   return {
     methods: (orbits) => ({
@@ -363,15 +317,12 @@ async function typedPlan(
     }),
     orbitModel,
     candidates,
-    relaxation,
-    warm: start?.warm ?? null,
+    warm,
   };
 }
 
 /**
- * The optimal request, with what a solve that follows it can start from: the decomposition's best duals (scaled
- * units; null without a decomposition) and the LP's own channel (row-major n x m, before any candidate replaces it).
- * The typed path when `model` is set, else the legacy fixed-model path.
+ * The optimal request: the typed path when `model` is set, else the legacy fixed-model path.
  */
 async function solveOptimal(
   domain: Domain,
@@ -379,7 +330,7 @@ async function solveOptimal(
   prior: ArrayLike<number>,
   loss: LossInput,
   options: OptimalMechanismOptions,
-): Promise<SolvedOptimal> {
+): Promise<OptimalMechanism> {
   const job = options.deadline ?? Deadline.after(options.timeLimitSeconds);
   const tStart = job.startedAt;
   assertEpsilon(eps);
@@ -439,11 +390,7 @@ async function solveOptimal(
     candidates: plan.candidates.records,
   };
   const channel = labelledChannel(domain, outputs, useCandidate ? best.channel : s.channel);
-  const relaxation = plan.relaxation?.info ?? null;
-  const lp = withRelaxation(
-    typedLpResult(s, chosen, options, lpObjective, returned, scale, cost, tStart, history, plan.warm),
-    relaxation,
-  );
+  const lp = typedLpResult(s, chosen, options, lpObjective, returned, scale, cost, tStart, history, plan.warm);
   const { stoppedBy } = lp;
   const early = stoppedEarly(stoppedBy);
   const guarantee = guaranteeWords(lp, s, useCandidate ? best : null, early);
@@ -455,10 +402,10 @@ async function solveOptimal(
     guarantee,
     facts: {
       kind: 'optimal',
-      solve: factsWithRelaxation(solveFacts(s, scale, early ? stoppedBy : 'optimal'), relaxation, lp.gap),
+      solve: solveFacts(s, scale, early ? stoppedBy : 'optimal'),
     },
   };
-  return { mechanism, duals: s.decomposition?.duals ?? null, lpChannel: s.channel };
+  return mechanism;
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The optimal mechanism's types: what the LP is asked (OptimalMechanismOptions), the cheap constructions handed to
- * it, and what it returns. Apart from optimal-mechanism.ts so that the steps it calls (relaxation-bound.ts) name
- * them without importing it back.
+ * it, and what it returns. Apart from optimal-mechanism.ts so that the steps it calls (candidates.ts,
+ * optimal-records.ts) name them without importing it back.
  */
 import type { CandidateNote } from '../../../src-shared/protocol/index';
 import type { Mechanism, RowSource } from '../../mechanism/channel';
@@ -75,11 +75,6 @@ export interface OptimalMechanismOptions extends LpOptions {
    * legacy choice (constraints 'auto') applies.
    */
   model?: LpPrivacyModel | 'auto';
-  /**
-   * Bound the exact model by a relaxation solved first (relaxationBound): 'auto' (default) from
-   * RELAXATION_MIN_SECRETS secrets, 'on' at any size (tests), 'off' never. Exact model only.
-   */
-  relaxation?: 'auto' | 'on' | 'off';
   /**
    * Stop when the certified relative gap is at most this (default DEFAULT_TARGET_GAP = 1e-6; 1e-9 is reported as
    * 'optimal').

@@ -7,9 +7,6 @@ import {
   optimalMechanism,
 } from '../../../../../src-worker/lp/optimal/optimal-mechanism';
 import { PricingModel } from '../../../../../src-worker/lp/pricing/pricing';
-import { cheapCandidates } from '../../../../../src-worker/jobs/cheap-candidates';
-import { lpProgressMessage, lpSample } from '../../../../../src-worker/jobs/engine';
-import type { LpProgress } from '../../../../../src-worker/mechanism/lp-result';
 import { uniformPrior } from '../../../../../src-worker/measure/prior';
 import type { Domain } from '../../../../../src-worker/metric/domain';
 import { gridDomain } from '../../../../../src-worker/metric/grid';
@@ -249,36 +246,6 @@ describe('optimal mechanism LP, typed: spanner and the bound on the exact optimu
     120_000,
   );
 
-  it.each<[number, number, number]>([
-    [4, 5, 0.7],
-    [5, 5, 1],
-  ])(
-    "a relaxation's bound (the spanner's pairs at the true eps*d) is below the exact optimum and certifies the exact model (%i x %i grid, eps %f)",
-    async (rows, cols, eps) => {
-      const g = gridDomain(rows, cols);
-      const pi = priors(g.n)[2]![1];
-      const what = `${rows}x${cols} eps ${eps}`;
-      const exact = obj(await wholeModel(g, eps, pi, 'dist', 'all-pairs'));
-      // the relaxation as a whole model: the 1.1-spanner's pairs with factor e^(eps*1.1*d/1.1) = e^(eps d)
-      const relaxed = obj(await wholeModel(g, eps * 1.1, pi, 'dist', 'spanner'));
-      expect(relaxed, what).toBeLessThanOrEqual(exact * (1 + 1e-9));
-      const m = await optimalMechanism(g, eps, pi, 'dist', { model: 'exact', relaxation: 'on', targetGap: 1e-9 });
-      const r = m.lp.relaxation!;
-      expect(r, what).toBeDefined();
-      expect(r.delta).toBe(1.1);
-      // its certified bound: below the relaxation's optimum, within the relaxation's target gap (1e-3) of it
-      expect(r.bound, what).toBeLessThanOrEqual(relaxed * (1 + 1e-9));
-      expect(r.bound, what).toBeGreaterThan(relaxed * (1 - 2e-3));
-      // the exact model still solves to its optimum, its own bound above the relaxation's
-      expect(Math.abs(m.lp.objective - exact) / exact, what).toBeLessThan(1e-7);
-      expect(m.lp.exactLowerBound!, what).toBeLessThanOrEqual(exact * (1 + 1e-9));
-      expect(m.lp.exactLowerBound!, what).toBeGreaterThanOrEqual(r.bound * (1 - 1e-12));
-      expect(m.lp.gapBasis).toBe('exact');
-      expect(checkPrivacy(m.channel, g, eps).passes, what).toBe(true);
-    },
-    120_000,
-  );
-
   it("the time kept for the finish covers the job's own check and measures, beyond the LP's 30% share", () => {
     // 50 x 50, all pairs, two threads: the check scans 2500 * 2499 / 2 pairs x 2500 outputs at 1.5e-9 s per thread,
     // the measures and the extraction 6.25e6 entries at 3e-7 s: 7.73 s of a 20 s limit, more than the LP's 6 s share
@@ -296,146 +263,6 @@ describe('optimal mechanism LP, typed: spanner and the bound on the exact optimu
       9,
     );
   });
-
-  it("a relaxation's rounds are reported as such: the best found (the cheapest candidate) against the relaxation's bound", async () => {
-    const g = gridDomain(6, 6);
-    const pi = priors(g.n)[2]![1];
-    const candidates = cheapCandidates(
-      g,
-      0.7,
-      pi,
-      { kind: 'dist' },
-      { signal: new AbortController().signal, progress: () => {} },
-    );
-    const samples: LpProgress[] = [];
-    const m = await optimalMechanism(g, 0.7, pi, 'dist', {
-      model: 'exact',
-      relaxation: 'on',
-      threads: 1,
-      targetGap: 1e-6,
-      candidates,
-      onLpProgress: (p) => samples.push(p),
-    });
-    const relaxed = samples.filter((p) => p.stage === 'relaxation');
-    expect(relaxed.length).toBe(m.lp.relaxation!.rounds);
-    // the returned mechanism's own rounds follow, unmarked
-    expect(samples.slice(relaxed.length).length).toBeGreaterThan(0);
-    expect(samples.slice(relaxed.length).every((p) => p.stage === undefined)).toBe(true);
-    const cheapest = Math.min(...m.lp.candidates.filter((c) => c.expectedLoss !== null).map((c) => c.expectedLoss!));
-    for (const p of relaxed) {
-      expect(p.objective).toBeCloseTo(cheapest, 9);
-      expect(p.gap).toBeCloseTo((cheapest - p.bound) / cheapest, 12);
-    }
-    // in words: the job's progress line and typed sample say it is the relaxation bounding the best possible
-    const last = relaxed[relaxed.length - 1]!;
-    expect(lpProgressMessage(last)).toMatch(
-      /^relaxation round \d+ \(bounding the best possible\): best found [0-9.]+, bound [0-9.]+, gap [0-9.]+%/,
-    );
-    expect(lpSample(last, 0.5)!.stage).toBe('relaxation');
-    expect(lpProgressMessage(samples[samples.length - 1]!)).toMatch(/^LP round \d+: objective /);
-    expect(lpSample(samples[samples.length - 1]!, 0.5)!.stage).toBeUndefined();
-  });
-
-  it("a relaxation's bound stays below the exact optimum when the loss can be negative (no clamp at 0)", async () => {
-    const g = gridDomain(4, 4);
-    const pi = priors(g.n)[2]![1];
-    // a gain near the truth: reporting within 1.5 of it pays
-    const loss = (w: number, x: number): number => g.distance(w, x) - 1.5;
-    const exact = obj(await wholeModel(g, 0.8, pi, loss, 'all-pairs'));
-    expect(exact).toBeLessThan(0);
-    const m = await optimalMechanism(g, 0.8, pi, loss, { model: 'exact', relaxation: 'on', targetGap: 1e-9 });
-    expect(m.lp.relaxation!.bound).toBeLessThanOrEqual(exact + 1e-9 * Math.abs(exact));
-    expect(m.lp.relaxation!.bound).toBeLessThan(0);
-    expect(m.lp.exactLowerBound!).toBeLessThanOrEqual(exact + 1e-9 * Math.abs(exact));
-  }, 60_000);
-
-  it("a relaxation's bound stands in for an exact model cut short (12 x 12, one exact round); none below its sizes or its time", async () => {
-    const g = gridDomain(12, 12);
-    const pi = priors(g.n)[2]![1];
-    const m = await optimalMechanism(g, 0.7, pi, 'dist', {
-      model: 'exact',
-      relaxation: 'on',
-      threads: 1,
-      decompositionOptions: { maxIterations: 1 },
-    });
-    const r = m.lp.relaxation!;
-    expect(r).toBeDefined();
-    expect(m.lp.stoppedBy).toBe('iteration-limit');
-    // solved to its 1e-3 target: a bound well above 0, and the higher bound is the certificate, never above the
-    // returned loss
-    expect(r.bound).toBeGreaterThan(0.5 * m.lp.objective);
-    expect(m.lp.exactLowerBound!).toBeGreaterThanOrEqual(Math.min(r.bound, m.lp.objective) * (1 - 1e-12));
-    expect(m.lp.lowerBound).toBeGreaterThanOrEqual(Math.min(r.bound, m.lp.lpObjective) * (1 - 1e-12));
-    expect(m.lp.exactLowerBound!).toBeLessThanOrEqual(m.lp.objective);
-    expect(m.lp.gap).toBeCloseTo((m.lp.objective - m.lp.exactLowerBound!) / m.lp.objective, 12);
-    expect(checkPrivacy(m.channel, g, 0.7).passes).toBe(true);
-    // 'off', below RELAXATION_MIN_SECRETS by default, and with under RELAXATION_MIN_SECONDS left: none
-    const off = await optimalMechanism(gridDomain(4, 4), 1, uniformPrior(16), 'dist', {
-      model: 'exact',
-      relaxation: 'off',
-    });
-    expect(off.lp.relaxation).toBeUndefined();
-    const small = await optimalMechanism(gridDomain(4, 5), 1, priors(20)[2]![1], 'dist', { model: 'exact' });
-    expect(small.lp.relaxation).toBeUndefined();
-    const short = await optimalMechanism(gridDomain(4, 5), 1, priors(20)[2]![1], 'dist', {
-      model: 'exact',
-      relaxation: 'on',
-      timeLimitSeconds: 15,
-    });
-    expect(short.lp.relaxation).toBeUndefined();
-  }, 60_000);
-
-  it("the exact model's master starts from the relaxation's columns lifted into P: one exact round within 5% of the optimum (8 x 8)", async () => {
-    const g = gridDomain(8, 8);
-    const pi = priors(g.n)[2]![1];
-    const eps = 0.7;
-    const exact = obj(
-      await optimalMechanism(g, eps, pi, 'dist', { model: 'exact', relaxation: 'off', targetGap: 1e-9 }),
-    );
-    const m = await optimalMechanism(g, eps, pi, 'dist', {
-      model: 'exact',
-      relaxation: 'on',
-      threads: 1,
-      decompositionOptions: { maxIterations: 1 },
-    });
-    // measured: 3.7% above the optimum after one exact round, 7.9% from the candidate's and the round's own columns
-    // alone
-    expect(m.lp.lpObjective).toBeLessThan(1.05 * exact);
-    expect(m.lp.lpObjective).toBeGreaterThanOrEqual(exact * (1 - 1e-9));
-    expect(m.lp.relaxation!.bound).toBeLessThanOrEqual(exact * (1 + 1e-9));
-    // the lifted columns are private: so is what the master makes of them
-    expect(checkPrivacy(m.channel, g, eps).passes).toBe(true);
-  }, 120_000);
-
-  it("the exact model starts from the relaxation's duals: its first round's own bound is at least the relaxation's (9 x 9)", async () => {
-    const g = gridDomain(9, 9);
-    const pi = priors(g.n)[2]![1];
-    // the LP's cost scale, recomputed: max over secrets and outputs of pi_x d(w, x)
-    let scale = 0;
-    for (let x = 0; x < g.n; x++) for (let w = 0; w < g.n; w++) scale = Math.max(scale, pi[x]! * g.distance(w, x));
-    const own: number[] = [];
-    const m = await optimalMechanism(g, 0.7, pi, 'dist', {
-      model: 'exact',
-      relaxation: 'on',
-      threads: 1,
-      decompositionOptions: { maxIterations: 1, onRound: (r) => own.push(r.bound * scale) },
-    });
-    const r = m.lp.relaxation!;
-    expect(own.length).toBe(1);
-    // its first round prices at the relaxation's best duals, over rows that include the relaxation's: a bound as high
-    // (to the solvers' accuracy)
-    expect(own[0]!).toBeGreaterThanOrEqual(r.bound * (1 - 1e-6));
-    expect(m.lp.coarseStart).toBeNull();
-    const cold = await optimalMechanism(g, 0.7, pi, 'dist', {
-      model: 'exact',
-      relaxation: 'off',
-      threads: 1,
-      decompositionOptions: { maxIterations: 1, onRound: (q) => own.push(q.bound * scale) },
-    });
-    // without it the first round prices at lambda = 0 (no coarse start under 150 cells): a far lower bound
-    expect(cold.lp.coarseStart).toBeNull();
-    expect(own[1]!).toBeLessThan(0.5 * own[0]!);
-  }, 120_000);
 
   it('default model: edges where the domain has them, else exact (the spanner only when asked)', async () => {
     expect(chooseLpModel(lineDomain(10), 10).model).toBe('edges');
