@@ -30,8 +30,8 @@ export function constructionWords(construction: string): string {
 }
 
 /**
- * Where a saved result's bound came from when it records a relaxation solved first (results made now never do: docs/lp.md,
- * "The certified lower bound and the gap").
+ * Where a saved result's bound came from when it records a relaxation solved first (results made now never do:
+ * docs/lp.md, "The certified lower bound and the gap").
  */
 export function relaxationWords(
   r: NonNullable<LpResult['relaxation']>,
