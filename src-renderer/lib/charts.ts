@@ -1,5 +1,5 @@
 import { onDestroy } from 'svelte';
-import { Chart, registerables } from 'chart.js';
+import { Chart, registerables, type ChartDataset, type ChartOptions } from 'chart.js';
 import { MatrixController, MatrixElement } from 'chartjs-chart-matrix';
 import type { DownloadOffer } from '../../src-shared/protocol/index';
 
@@ -46,6 +46,20 @@ export function ownedChart(onchart: () => ((c: Chart | null) => void) | undefine
       return c;
     },
   };
+}
+
+/** A line chart as the page draws them: sized by its box (not its aspect ratio), not animated. */
+export function lineChart(
+  canvas: HTMLCanvasElement,
+  datasets: ChartDataset<'line'>[],
+  options: ChartOptions<'line'>,
+): Chart<'line'> {
+  const LineChart = charts();
+  return new LineChart(canvas, {
+    type: 'line',
+    data: { datasets },
+    options: { maintainAspectRatio: false, animation: false, ...options },
+  });
 }
 
 export { heatColor } from '../../src-shared/charts/heat-color';

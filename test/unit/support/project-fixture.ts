@@ -25,3 +25,16 @@ export function projectFileV1<S extends { domains: unknown[] }>(name: string, se
   const none = (): unknown[] => [];
   return { version: 1, name, domains, priors: none(), mechanisms: none(), analyses: none(), ...rest };
 }
+
+/** A project named `name` on one domain, the town: a 4 x 4 grid of 0.5 km cells (id 'town'), with these sections. */
+export function townProject(
+  name: string,
+  sections: Omit<Partial<ProjectInput>, 'version' | 'domains' | 'name'>,
+): ProjectInput {
+  return {
+    version: 2,
+    name,
+    domains: [{ id: 'town', name: 'Town', domain: 'grid:4x4:step=0.5' }],
+    ...sections,
+  };
+}

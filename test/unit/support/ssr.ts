@@ -9,7 +9,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { createServer, type ViteDevServer } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 
-export type Render = (component: unknown, o: { props: Record<string, unknown> }) => { body: string };
+type Render = (component: unknown, o: { props: Record<string, unknown> }) => { body: string };
 
 export interface SsrModules {
   /** A loaded module, by the path given (e.g. '/src-renderer/lib/toasts.svelte.ts'). */
@@ -19,8 +19,8 @@ export interface SsrModules {
 }
 
 export interface SsrComponents extends SsrModules {
-  /** The loaded components, by the paths given (e.g. '/src-renderer/editors/GridEditor.svelte'). */
-  component: (path: string) => unknown;
+  /** The HTML body the loaded component at `path` (one of those given: '/src-renderer/editors/GridEditor.svelte') draws. */
+  html: (path: string, props: Record<string, unknown>) => string;
 }
 
 /** Starts the server before the file's tests, loads the modules, closes it after. */
@@ -61,6 +61,6 @@ export function useSsrComponents(paths: string[]): SsrComponents {
   return {
     render: (c, o) => modules.render(c, o),
     module: (path) => modules.module(path),
-    component: (path) => modules.module(path).default,
+    html: (path, props) => modules.render(modules.module(path).default, { props }).body,
   };
 }

@@ -4,16 +4,16 @@
  * that was too large to solve here.
  */
 import { describe, expect, it } from 'vitest';
-import { useSsrComponents, type Render } from '../../support/ssr';
+import { useSsrComponents } from '../../support/ssr';
 import type { LpCandidate, LpResult } from '../../../../src-shared/protocol/index';
 import { LP_NO_BOUND_YET } from '../../support/lp-result-records';
 
 const PANEL = '/src-renderer/components/LpResultPanel.svelte';
 const ssr = useSsrComponents([PANEL]);
-const render: Render = (c, o) => ssr.render(c, o);
 const text = (lp: LpResult): string =>
-  render(ssr.component(PANEL), { props: { lp, unit: 'km' } })
-    .body.replace(/<!--[^>]*-->/g, '')
+  ssr
+    .html(PANEL, { lp, unit: 'km' })
+    .replace(/<!--[^>]*-->/g, '')
     .replace(/<[^>]+>/g, ' ')
     .replace(/\s+/g, ' ');
 

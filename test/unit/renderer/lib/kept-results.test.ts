@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { townProject } from '../../support/project-fixture';
 import { silentContext } from '../../../../src-worker/jobs/context';
 import { runJobRequest } from '../../../../src-worker/jobs/run';
 import { parseJobRequest } from '../../../../src-shared/protocol/validate';
@@ -35,10 +36,7 @@ async function run(req: unknown): Promise<JobResult> {
 }
 
 function project(): ProjectInput {
-  return {
-    version: 2,
-    name: 'kept',
-    domains: [{ id: 'town', name: 'Town', domain: 'grid:4x4:step=0.5' }],
+  return townProject('kept', {
     priors: [
       {
         id: 'pop',
@@ -54,7 +52,7 @@ function project(): ProjectInput {
       { id: 'pl-measures', type: 'measure', mechanism: 'pl', loss: 'dist' },
       { id: 'cap', type: 'capacity', domain: 'town', epsilon: 1 },
     ],
-  };
+  });
 }
 
 /** Compute every item of the project the way the app does, keeping results with their hashes. */

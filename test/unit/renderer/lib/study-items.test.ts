@@ -4,6 +4,7 @@
  * failure names the samples file; the points grids point samples are binned on.
  */
 import { describe, expect, it } from 'vitest';
+import { townProject } from '../../support/project-fixture';
 import {
   addAudit,
   comparisonOf,
@@ -16,10 +17,7 @@ import type { ProjectInput } from '../../../../src-shared/protocol/index';
 
 const binning = { rows: 4, cols: 4, cellKm: 0.5, xMin: 0, yMax: 2, projection: null };
 function project(): ProjectInput {
-  return {
-    version: 2,
-    name: 'p',
-    domains: [{ id: 'town', name: 'Town', domain: 'grid:4x4:step=0.5' }],
+  return townProject('p', {
     priors: [
       {
         id: 'homes',
@@ -33,7 +31,7 @@ function project(): ProjectInput {
       { id: 'b', domain: 'town', kind: 'tight', epsilon: 1 },
     ],
     analyses: [],
-  };
+  });
 }
 
 describe('comparisons and audits in the project', () => {

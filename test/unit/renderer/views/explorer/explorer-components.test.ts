@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useSsrComponents, type Render } from '../../../support/ssr';
+import { useSsrComponents } from '../../../support/ssr';
 import { ternaryViewForDomain } from '../../../../../src-worker/explorer/ternary-data';
 import { capacityTableRows } from '../../../../../src-worker/explorer/capacity-rows';
 import { lineDomain } from '../../../../../src-worker/metric/line';
@@ -7,20 +7,16 @@ import { cliqueDomain } from '../../../../../src-worker/metric/clique';
 
 // Server-side render of the explorer's Svelte components (compiled by the
 // Svelte plugin through a throw-away Vite server) to check what they draw.
-const ssr = useSsrComponents([
-  '/src-renderer/views/explorer/SimplexView.svelte',
-  '/src-renderer/views/explorer/CapacityTable.svelte',
-]);
-const render: Render = (c, o) => ssr.render(c, o);
-const SimplexView = (): unknown => ssr.component('/src-renderer/views/explorer/SimplexView.svelte');
-const CapacityTable = (): unknown => ssr.component('/src-renderer/views/explorer/CapacityTable.svelte');
+const SIMPLEX = '/src-renderer/views/explorer/SimplexView.svelte';
+const CAPACITY = '/src-renderer/views/explorer/CapacityTable.svelte';
+const ssr = useSsrComponents([SIMPLEX, CAPACITY]);
 
 const count = (html: string, cls: string) => (html.match(new RegExp(`class="${cls}[ "]`, 'g')) ?? []).length;
 
 describe('explorer components (server-side render)', () => {
   it('SimplexView draws the line-3 privacy type: 4 vertices, 3 corner priors, the kernel posteriors, a legend', () => {
     const data = ternaryViewForDomain(lineDomain(3), Math.LN2);
-    const html = render(SimplexView(), { props: { data, eps: Math.LN2, oneps: () => {} } }).body;
+    const html = ssr.html(SIMPLEX, { data, eps: Math.LN2, oneps: () => {} });
     expect(count(html, 'vertex')).toBe(4);
     expect(count(html, 'corner')).toBe(3);
     expect(count(html, 'posterior')).toBe(data.mechanisms[0]!.posteriors.length);
@@ -34,13 +30,9 @@ describe('explorer components (server-side render)', () => {
   });
 
   it('SimplexView without data or with an error says so', () => {
-    expect(render(SimplexView(), { props: { data: null, eps: 1 } }).body).toContain('Choose a domain of 3 points');
-    expect(render(SimplexView(), { props: { data: null, eps: 1, error: 'needs 3 points' } }).body).toContain(
-      'needs 3 points',
-    );
-    const hex = render(SimplexView(), {
-      props: { data: ternaryViewForDomain(cliqueDomain(3), Math.LN2), eps: Math.LN2 },
-    }).body;
+    expect(ssr.html(SIMPLEX, { data: null, eps: 1 })).toContain('Choose a domain of 3 points');
+    expect(ssr.html(SIMPLEX, { data: null, eps: 1, error: 'needs 3 points' })).toContain('needs 3 points');
+    const hex = ssr.html(SIMPLEX, { data: ternaryViewForDomain(cliqueDomain(3), Math.LN2), eps: Math.LN2 });
     expect(count(hex, 'vertex')).toBe(6);
   });
 
@@ -49,12 +41,12 @@ describe('explorer components (server-side render)', () => {
       [2, 3, 4].map((n) => lineDomain(n)),
       Math.LN2,
     );
-    const html = render(CapacityTable(), { props: { rows, eps: Math.LN2, onexport: () => {} } }).body;
+    const html = ssr.html(CAPACITY, { rows, eps: Math.LN2, onexport: () => {} });
     expect((html.match(/<tr title/g) ?? []).length).toBe(3);
     expect(html).toContain('line:4');
     expect(html).toContain('>11<'); // kernels of line 4
     expect(html).toContain('>1.66667<'); // 5/3
     expect(html).toContain('Export CSV');
-    expect(render(CapacityTable(), { props: { rows: [] } }).body).toContain('No rows yet');
+    expect(ssr.html(CAPACITY, { rows: [] })).toContain('No rows yet');
   });
 });
