@@ -175,7 +175,7 @@ export const GLOSSARY: GlossaryEntry[] = [
   {
     id: 'bound-gap',
     term: 'Certified bound and gap',
-    text: 'A number that no private mechanism can beat, proven by the solver (a lower bound on the best possible expected loss). The gap is how far the mechanism shown may be from the best possible: "within 2% of the best possible (certified)" means no private mechanism has an expected loss more than 2% lower. On large exact models (625 places or more) the bound may come from a relaxation solved first: the same problem with fewer privacy constraints, whose best is never above the true best, so its bound holds too.',
+    text: 'A number that no private mechanism can beat, proven by the solver (a lower bound on the best possible expected loss). The gap is how far the mechanism shown may be from the best possible: "within 2% of the best possible (certified)" means no private mechanism has an expected loss more than 2% lower.',
   },
   {
     id: 'lp-models',
