@@ -64,7 +64,7 @@ export const FACT_LABELS: Record<string, string> = {
   'solve.generation.fullPrivacyRows': 'privacy constraints in the full model',
   'solve.generation.checkMs': 'time checking for violated constraints (ms)',
   'solve.generation.coldRetries': 'solves restarted from scratch',
-  'solve.decomposition.rounds': 'decomposition rounds (with those of a relaxation solved first)',
+  'solve.decomposition.rounds': 'decomposition rounds',
   'solve.decomposition.columns': 'candidate columns in the master',
   'solve.decomposition.pruned': 'columns dropped from the master',
   'solve.decomposition.pricingColdRetries': 'pricing solves restarted from scratch',

@@ -26,7 +26,7 @@ export type LpGapBasis = Pick<LpResult, 'gap' | 'exactLowerBound' | 'model' | 'd
  * is then 100% and says nothing.
  */
 export function noRoundCompleted(lp: LpGapBasis): boolean {
-  // A relaxation solved first (large exact models) bounds the best possible even when the exact model got no round.
+  // A saved result's relaxation solved first bounds the best possible even when its exact model got no round.
   const relaxed = lp.relaxation !== undefined && lp.relaxation.bound > 0;
   return lp.method === 'decomposition' && ((lp.rounds === 0 && !relaxed) || lp.gap >= 1);
 }
