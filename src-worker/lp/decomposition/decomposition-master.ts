@@ -72,6 +72,14 @@ export class DecompositionMaster {
     }
   }
 
+  /**
+   * Start the next solve from a basis of these columns (see DenseSimplex.crash); false when they give no feasible
+   * basis (the solve then starts from the artificial basis).
+   */
+  crash(columns: readonly number[]): boolean {
+    return this.lp.crash(columns);
+  }
+
   /** Append the 2n penalty columns +-e_x of cost B. */
   addBox(B: number): void {
     const n = this.n;

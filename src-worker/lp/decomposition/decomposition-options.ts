@@ -104,8 +104,8 @@ export interface DecompositionOptions {
   plateauCandidates?: number;
   /**
    * Memory budget for the master in bytes (default 40% of the LP memory limit): the master is pruned to fit it,
-   * counted at MASTER_BYTES_PER_NONZERO per column entry, what the HiGHS master needed (the dense simplex that
-   * replaced it holds 8 bytes per entry plus its n x n inverse: the estimate is conservative).
+   * counted as the dense simplex holds it (memory-estimate.ts masterBytes: its n x n inverse and
+   * MASTER_BYTES_PER_ENTRY per column entry).
    */
   masterBudgetBytes?: number;
   /**

@@ -104,6 +104,8 @@ export class DecompositionRun {
   /** Rounds to skip before the next remap, and the current back-off (after remaps that gained nothing). */
   private remapWait = 0;
   private remapIdle = 0;
+  /** Milliseconds per (output in use x output x secret) of the last remap (a first guess before any). */
+  private remapRate = 1e-6;
 
   constructor(
     private readonly s: DecompositionSetup,
@@ -162,6 +164,8 @@ export class DecompositionRun {
     const before = this.stopNow();
     if (before) return before;
     master.append(this.s.start);
+    const { seedFrom, start } = this.s;
+    if (seedFrom < start.length) master.crash(start.map((_, j) => j).slice(seedFrom));
     let first: LpSolution;
     try {
       first = master.run(this.runStop);
@@ -547,48 +551,97 @@ export class DecompositionRun {
    * spent on it stays under REMAP_TIME_SHARE of the solve.
    */
   private remapIncumbent(theta: Float64Array): void {
-    const { n, m, c } = this.s;
+    const { n, m } = this.s;
     const t = performance.now();
-    if (this.remapMs > REMAP_TIME_SHARE * (t - this.s.t0) || this.upper === this.lastRemapped) return;
+    if (this.upper === this.lastRemapped) return;
     if (this.remapWait > 0) {
       this.remapWait--;
       return;
     }
+    const { colOutput } = this.master;
+    const used = new Set<number>();
+    for (let j = 0; j < colOutput.length; j++) if (colOutput[j]! >= 0 && theta[j]! > 0) used.add(colOutput[j]!);
+    // The share is checked with this remap's own time, estimated from the last one's rate (50 x 50: one remap of 2,500
+    // outputs in use took 48 s, a third of the time before the first pricing round).
+    const estimate = used.size * m * n * this.remapRate;
+    if (this.remapMs + estimate > REMAP_TIME_SHARE * (t - this.s.t0 + estimate)) return;
     this.lastRemapped = this.upper;
-    const used = new Map<number, Float64Array>();
-    const { colOutput, colVectors } = this.master;
-    for (let j = 0; j < colOutput.length; j++) {
-      const w = colOutput[j]!;
-      const th = theta[j]!;
-      if (w < 0 || !(th > 0)) continue;
-      let k = used.get(w);
-      if (!k) used.set(w, (k = new Float64Array(n)));
-      const r = colVectors[j]!;
-      for (let x = 0; x < n; x++) k[x]! += th * r[x]!;
-    }
-    const channel = new Float64Array(n * m);
-    let cost = 0;
-    for (const k of used.values()) {
-      let bestW = 0;
-      let best = Infinity;
-      for (let w = 0; w < m; w++) {
-        let v = 0;
-        const o = w * n;
-        for (let x = 0; x < n; x++) v += k[x]! * c[o + x]!;
-        if (v < best) {
-          best = v;
-          bestW = w;
-        }
-      }
-      cost += best;
-      for (let x = 0; x < n; x++) channel[x * m + bestW]! += k[x]!;
-    }
-    if (cost < this.best.upper) this.best = { channel, upper: cost };
+    const cost = this.remapInto(theta, used);
+    const ms = performance.now() - t;
+    this.remapRate = ms / Math.max(1, used.size * m * n);
     // No gain over the master's own channel (near the optimum it is remap-optimal): wait 1, 3, 7 rounds before the next
     // try.
     this.remapIdle = cost < this.upper * (1 - 1e-9) ? 0 : Math.min(2 * this.remapIdle + 1, REMAP_MAX_WAIT);
     this.remapWait = this.remapIdle;
-    this.remapMs += performance.now() - t;
+    this.remapMs += ms;
+  }
+
+  /**
+   * The remap itself: the master's channel summed per output in use, each such column k moved to the output of least
+   * cost k . c_w, kept as the best channel when cheaper. Returns its cost.
+   */
+  private remapInto(theta: Float64Array, used: Set<number>): number {
+    const { n, m, c } = this.s;
+    const { colOutput, colVectors } = this.master;
+    const slot = new Map<number, number>();
+    for (const w of used) slot.set(w, slot.size);
+    const K = new Float64Array(4 * Math.ceil(used.size / 4) * n);
+    for (let j = 0; j < colOutput.length; j++) {
+      const th = theta[j]!;
+      if (!(th > 0) || colOutput[j]! < 0) continue;
+      const o = slot.get(colOutput[j]!)! * n;
+      const r = colVectors[j]!;
+      for (let x = 0; x < n; x++) K[o + x]! += th * r[x]!;
+    }
+    const k = used.size;
+    const best = new Float64Array(K.length / n).fill(Infinity);
+    const bestW = new Int32Array(best.length);
+    // Four columns against each c_w at once: four independent sums (measured 1.4 ns against 3.1 ns per term).
+    for (let i = 0; i < k; i += 4) {
+      const k0 = i * n;
+      const k1 = k0 + n;
+      const k2 = k1 + n;
+      const k3 = k2 + n;
+      for (let w = 0; w < m; w++) {
+        const o = w * n;
+        let v0 = 0;
+        let v1 = 0;
+        let v2 = 0;
+        let v3 = 0;
+        for (let x = 0; x < n; x++) {
+          const cx = c[o + x]!;
+          v0 += K[k0 + x]! * cx;
+          v1 += K[k1 + x]! * cx;
+          v2 += K[k2 + x]! * cx;
+          v3 += K[k3 + x]! * cx;
+        }
+        if (v0 < best[i]!) {
+          best[i] = v0;
+          bestW[i] = w;
+        }
+        if (v1 < best[i + 1]!) {
+          best[i + 1] = v1;
+          bestW[i + 1] = w;
+        }
+        if (v2 < best[i + 2]!) {
+          best[i + 2] = v2;
+          bestW[i + 2] = w;
+        }
+        if (v3 < best[i + 3]!) {
+          best[i + 3] = v3;
+          bestW[i + 3] = w;
+        }
+      }
+    }
+    const channel = new Float64Array(n * m);
+    let cost = 0;
+    for (let i = 0; i < k; i++) {
+      cost += best[i]!;
+      const w = bestW[i]!;
+      for (let x = 0; x < n; x++) channel[x * m + w]! += K[i * n + x]!;
+    }
+    if (cost < this.best.upper) this.best = { channel, upper: cost };
+    return cost;
   }
 
   async finish(stoppedBy: DecompositionStop, message?: string): Promise<DecompositionResult> {

@@ -15,12 +15,11 @@ import {
   violatedRows,
 } from '../pricing/pricing-rows';
 import {
-  estimateLpBytes,
   LP_MEMORY_LIMIT_BYTES,
-  MASTER_BYTES_PER_NONZERO,
   MASTER_BUDGET_FRACTION,
   lazyPricingGroupSize,
   masterBytes,
+  masterDenseColumns,
   masterStartBytes,
 } from '../solver/memory-estimate';
 import { PricingModel, type PricingForm, type PricingRows } from '../pricing/pricing';
@@ -106,6 +105,8 @@ export interface DecompositionSetup {
   maxCols: number;
   keepCols: number;
   start: MasterColumn[];
+  /** Where the caller's seed columns (a private channel's, opts.seedColumns) begin in `start`; start.length: none. */
+  seedFrom: number;
   indicators: Float64Array[];
   canRestart: boolean;
   cNonNeg: boolean;
@@ -138,10 +139,7 @@ function masterLimits(
   }
   const maxCols = Math.max(
     minCols + Math.ceil(n / 4),
-    Math.min(
-      MASTER_PRUNE_FACTOR * n + 2 * n,
-      Math.floor((budget - estimateLpBytes(0, n, 0)) / (900 + MASTER_BYTES_PER_NONZERO * n)),
-    ),
+    Math.min(MASTER_PRUNE_FACTOR * n + 2 * n, 2 * n + masterDenseColumns(n, budget)),
   );
   const keepCols = Math.max(minCols, Math.min(MASTER_KEEP_FACTOR * n + 2 * n, Math.floor((2 / 3) * maxCols)));
   return { maxCols, keepCols, startDense };
@@ -275,6 +273,7 @@ export function prepareDecomposition(
   const budget = opts.masterBudgetBytes ?? MASTER_BUDGET_FRACTION * LP_MEMORY_LIMIT_BYTES;
   const { maxCols, keepCols, startDense } = masterLimits(n, m, budget, what);
   const { start, indicators } = startColumns(c, n, m, lifter, ones);
+  const seedFrom = start.length;
   for (const col of opts.seedColumns ?? []) {
     if (!(Number.isInteger(col.w) && col.w >= 0 && col.w < m) || col.r.length !== n)
       throw new MechError('internal', `${what}: a seed column must be ${n} entries for an output in 0..${m - 1}`);
@@ -303,6 +302,7 @@ export function prepareDecomposition(
     maxCols,
     keepCols,
     start,
+    seedFrom,
     indicators,
     canRestart,
     cNonNeg,

@@ -46,25 +46,33 @@ export function assertLpFits(
 }
 
 /**
- * Heap bytes per master nonzero assumed for the budget: HiGHS keeps the
- * matrix column- and row-wise, scaled and unscaled, and grows its vectors by
- * doubling (estimateLpBytes' 24 per nonzero is the steady state of a model
- * loaded once; the master is grown and pruned hundreds of times).
+ * Bytes per entry of a dense master column (dense-simplex.ts): the vector in the JavaScript heap and its copy in the
+ * dense simplex's WebAssembly memory, which grows by doubling (up to twice the copies it holds).
  */
-export const MASTER_BYTES_PER_NONZERO = 64;
+const MASTER_BYTES_PER_ENTRY = 24;
+/** Bytes of bookkeeping per master column, dense or unit (costs, scales, basis positions, slots). */
+const MASTER_BYTES_PER_COLUMN = 64;
 
-export function masterBytes(n: number, cols: number): number {
-  return estimateLpBytes(cols, n, 0) + MASTER_BYTES_PER_NONZERO * cols * n;
+/**
+ * The dense master (dense-simplex.ts) with `dense` columns of n entries: its n x n basis inverse and the columns.
+ * (Counted as the HiGHS master needed before, 64 bytes per entry and HiGHS' row structures, the 50 x 50 master was
+ * held to 8,126 columns, fewer than its 10,001 starting ones, and took one new column a round.)
+ */
+export function masterBytes(n: number, dense: number): number {
+  return 8 * n * n + dense * (MASTER_BYTES_PER_ENTRY * n + MASTER_BYTES_PER_COLUMN);
+}
+
+/** Dense master columns that fit `budget` bytes beside the inverse, for n secrets. */
+export function masterDenseColumns(n: number, budget: number): number {
+  return Math.max(0, Math.floor((budget - 8 * n * n) / (MASTER_BYTES_PER_ENTRY * n + MASTER_BYTES_PER_COLUMN)));
 }
 
 /**
  * The decomposition master's start (column-decomposition.ts): one constant column, the lifted indicator of
  * each output that is a secret, room for n/4 more dense columns, and 2n box columns of one entry each.
- * (Before: a constant column per output and the box counted dense, 2m + 3n dense columns: the 50 x 50 grid
- * needed 1,945 MiB against a 717 MiB budget; now about 500 MiB.)
  */
 export function masterStartBytes(n: number, m: number): number {
-  return masterBytes(n, 1 + Math.min(m, n) + Math.ceil(n / 4)) + 2 * n * (900 + MASTER_BYTES_PER_NONZERO);
+  return masterBytes(n, 1 + Math.min(m, n) + Math.ceil(n / 4)) + 2 * n * MASTER_BYTES_PER_COLUMN;
 }
 /** Share of the solver heap the decomposition master may use by default (column-decomposition.ts masterBudgetBytes). */
 export const MASTER_BUDGET_FRACTION = 0.4;

@@ -202,4 +202,57 @@ describe('DenseSimplex (the decomposition master)', () => {
     bad.addDense(1, Float64Array.from([0.2, 1, 0]));
     expect(() => bad.run()).toThrow(/no feasible solution/);
   });
+
+  it("starts from a basis of a feasible channel's columns (fewer pivots, the same certified optimum) and refuses an infeasible one", async () => {
+    const n = 30;
+    const rand = rng(21);
+    // A feasible channel: n/3 columns (of 3 outputs' worth each) with rows summing to 1, and a duplicate of one of
+    // them (dependent: left out of the basis).
+    const k = n / 3;
+    const chan: Col[] = [];
+    const raw = Array.from({ length: k }, (_, j) => {
+      const a = new Float64Array(n);
+      for (let x = 0; x < n; x++) a[x] = Math.exp(-0.4 * Math.abs(x - 3 * j - 1)) + 0.01 * rand();
+      return a;
+    });
+    for (let x = 0; x < n; x++) {
+      let t = 0;
+      for (const a of raw) t += a[x]!;
+      for (const a of raw) a[x]! /= t;
+    }
+    // Cheap (as a good candidate is): the optimum is near its vertex.
+    for (const a of raw) chan.push({ cost: 0.5 * (1 + 0.1 * rand()), a });
+    const others = denseColumns(n, 200, rand);
+    const cols: Col[] = [{ cost: 50 * n, a: new Float64Array(n).fill(1) }, ...others, ...chan, chan[0]!];
+    const reference = await highsOptimum(n, cols);
+    const cold = new DenseSimplex(n, new Float64Array(n).fill(1), 'test master');
+    load(cold, cols);
+    const fromArtificial = cold.run();
+    const warm = new DenseSimplex(n, new Float64Array(n).fill(1), 'test master');
+    load(warm, cols);
+    const first = 1 + others.length;
+    expect(warm.crash(cols.map((_, j) => j).slice(first))).toBe(true);
+    const fromChannel = warm.run();
+    expectSameOptimum(fromArtificial.objective, reference);
+    expectSameOptimum(fromChannel.objective, reference);
+    expectCertified(n, cols, fromChannel.colValue, warm.duals(), fromChannel.objective);
+    expect(fromChannel.iterations).toBeLessThan(fromArtificial.iterations);
+
+    // Columns whose only combination meeting the row sums has a negative weight (2 (1, 2) - (1, 3) = (1, 1)): no feasible basis, the artificial
+    // basis is kept and the solve still finds the optimum.
+    const m = 2;
+    const neg = new DenseSimplex(m, new Float64Array(m).fill(1), 'test master');
+    neg.addDense(1, Float64Array.from([1, 2]));
+    neg.addDense(1, Float64Array.from([1, 3]));
+    neg.addDense(3, Float64Array.from([1, 1]));
+    expect(neg.crash([0, 1])).toBe(false);
+    expect(neg.run().objective).toBeCloseTo(
+      await highsOptimum(m, [
+        { cost: 1, a: Float64Array.from([1, 2]) },
+        { cost: 1, a: Float64Array.from([1, 3]) },
+        { cost: 3, a: Float64Array.from([1, 1]) },
+      ]),
+      12,
+    );
+  });
 });

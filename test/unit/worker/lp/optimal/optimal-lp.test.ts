@@ -7,6 +7,7 @@ import {
   optimalMechanism,
 } from '../../../../../src-worker/lp/optimal/optimal-mechanism';
 import { PricingModel } from '../../../../../src-worker/lp/pricing/pricing';
+import { masterBytes, masterDenseColumns } from '../../../../../src-worker/lp/solver/memory-estimate';
 import { uniformPrior } from '../../../../../src-worker/measure/prior';
 import type { Domain } from '../../../../../src-worker/metric/domain';
 import { gridDomain } from '../../../../../src-worker/metric/grid';
@@ -406,18 +407,20 @@ describe('optimal mechanism LP, typed: stopped early', () => {
 
   it('keeps the master inside its memory budget (pruning), and refuses at the start when even the first columns do not fit', async () => {
     const o = await trueOptimum();
-    // 36 secrets: the budget admits 300 master columns of 36 entries; unpruned the master grows past that.
-    const budget = 24e6 + 1700 * 36 + 300 * (900 + 64 * 36);
+    // 36 secrets: the budget admits 150 dense master columns of 36 entries; unpruned the master grows past that.
+    const budget = masterBytes(36, 150);
+    expect(masterDenseColumns(36, budget)).toBe(150);
     const m = await optimalMechanism(g, eps, pi, 'dist', {
       model: 'exact',
       targetGap: 1e-8,
       decompositionOptions: { masterBudgetBytes: budget },
     });
     expect(Math.abs(m.lp.objective - o) / o).toBeLessThan(1e-7);
-    expect(m.facts.solve.decomposition!.columns).toBeLessThanOrEqual(300 + 36);
+    // and the 2 x 36 box columns
+    expect(m.facts.solve.decomposition!.columns).toBeLessThanOrEqual(150 + 2 * 36);
     expect(m.facts.solve.decomposition!.pruned).toBeGreaterThan(0);
     await expect(
-      optimalMechanism(g, eps, pi, 'dist', { model: 'exact', decompositionOptions: { masterBudgetBytes: 1e6 } }),
+      optimalMechanism(g, eps, pi, 'dist', { model: 'exact', decompositionOptions: { masterBudgetBytes: 1e4 } }),
     ).rejects.toThrow(/budget/);
   }, 120_000);
 });
