@@ -2,8 +2,9 @@
  * An optimal request over the decomposition's limits (a 100 x 100 grid on one machine) with a time limit returns
  * the best of the cheap candidates, with `chosen` set and no bound claimed; without a time limit it is refused in
  * one line that says how to get that answer. The LP's memory budget is lowered through MECHSTUDIO_LP_MEMORY_LIMIT
- * (50 MB: the master's budget is 40% of it, below any grid's starting columns) so that a 12 x 12 grid takes the
- * path in seconds; a 100 x 100 grid takes the same path under the default limits (docs/scaling-out.md).
+ * (1 MB: the master's budget is 40% of it, below the 12 x 12 grid's starting master of about 0.8 MB, its 144 x 144
+ * inverse and 181 dense columns) so that a 12 x 12 grid takes the path in seconds; a 100 x 100 grid takes the same
+ * path under the default limits (docs/scaling-out.md).
  */
 import { describe, expect, it } from 'vitest';
 import { runCli } from './cli-run';
@@ -18,7 +19,7 @@ import type { MechanismResult } from '../../src-shared/protocol/results';
 import { argv } from '../unit/support/argv';
 
 const EPS = Math.LN2;
-const SMALL_LP_MEMORY = { MECHSTUDIO_LP_MEMORY_LIMIT: '50000000' };
+const SMALL_LP_MEMORY = { MECHSTUDIO_LP_MEMORY_LIMIT: '1000000' };
 const args = argv`mechanism --kind optimal --domain grid:12x12 --epsilon ${String(EPS)} --loss dist --json`;
 
 /** A candidate's expected loss recomputed here: the construction, its optimal remap, C . R at face value. */
