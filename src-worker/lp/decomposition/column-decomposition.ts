@@ -1,7 +1,12 @@
 import { type LpOptions, warmSimplexOptions } from '../solver/lp-options';
 import { DecompositionMaster } from './decomposition-master';
 import { type PricingEngine, openPricing } from '../pricing/pricing-pool';
-import { type DecompositionProblem, prepareDecomposition, pricingFormFor } from './decomposition-setup';
+import {
+  type DecompositionProblem,
+  prepareDecomposition,
+  pricingFormFor,
+  seedChannelColumns,
+} from './decomposition-setup';
 import { DecompositionRun } from './decomposition-run';
 import type {
   DecompositionIteration,
@@ -80,6 +85,7 @@ export async function solveByColumnDecomposition(
     const run = new DecompositionRun(setup, master, pricing, options, subOptions, opts);
     const stop = run.start();
     if (stop) return await run.finish(stop);
+    if (pricing.exact && setup.seedFrom < setup.start.length) await pricing.warm?.(seedChannelColumns(setup));
     return await run.solve();
   } finally {
     await pricing?.dispose();

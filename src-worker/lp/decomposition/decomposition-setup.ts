@@ -311,6 +311,20 @@ export function prepareDecomposition(
 }
 
 /**
+ * The seed channel's column of each output it uses (its seed columns for that output summed: a point of the cone of
+ * P), the first exact pricing solves' warm starts (PricingEngine.warm).
+ */
+export function seedChannelColumns(s: DecompositionSetup): { w: number; r: Float64Array }[] {
+  const byOutput = new Map<number, Float64Array>();
+  for (const { w, r } of s.start.slice(s.seedFrom)) {
+    const sum = byOutput.get(w);
+    if (!sum) byOutput.set(w, Float64Array.from(r));
+    else for (let x = 0; x < s.n; x++) sum[x]! += r[x]!;
+  }
+  return [...byOutput].map(([w, r]) => ({ w, r }));
+}
+
+/**
  * One pricing round over another model's pairs (e.g. all pairs, for a
  * spanner solve) at the duals lam with Lagrangian bound `lower`: with lazy
  * rows each output is re-solved until its solution violates no pair (at most

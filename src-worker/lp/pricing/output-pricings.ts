@@ -28,6 +28,8 @@ export interface PricingSpec {
  */
 export interface OutputPricings {
   solveUntil(w: number, v: Float64Array, retryTolerance: number, stop?: RunStop): PricingOutcome | null;
+  /** A warm start for output w's first solve (exact pricing; the LP models keep their own bases). */
+  warm?(w: number, r: Float64Array): void;
   addRows(rows: PricingRows, group?: number): void;
   readonly rows: number;
   readonly coldRetries: number;
@@ -46,6 +48,9 @@ export class ExactPricings implements OutputPricings {
   }
   solveUntil(w: number, v: Float64Array): PricingOutcome {
     return this.outputs.solve(w, v);
+  }
+  warm(w: number, r: Float64Array): void {
+    this.outputs.warm(w, r);
   }
   addRows(): void {}
   get rows(): number {

@@ -80,6 +80,11 @@ export interface PricingEngine {
    * Append rows to the models of every output, or only to those of one group of outputs (lazy rows: see PricingGroups).
    */
   addRows(rows: PricingRows, group?: number): Promise<void>;
+  /**
+   * Warm starts for the outputs' first exact pricing solves (a private channel's columns, one per output); engines
+   * without it (a job queue's) start those solves cold.
+   */
+  warm?(columns: readonly { w: number; r: Float64Array }[]): Promise<void>;
   /** Rows of the largest pricing model. */
   readonly rows: number;
   readonly coldRetries: number;
@@ -127,6 +132,9 @@ export class LocalPricing implements PricingEngine {
 
   async addRows(rows: PricingRows, group?: number): Promise<void> {
     this.model.addRows(rows, group);
+  }
+  async warm(columns: readonly { w: number; r: Float64Array }[]): Promise<void> {
+    for (const { w, r } of columns) this.model.warm?.(w, r);
   }
   get rows(): number {
     return this.model.rows;
@@ -316,6 +324,18 @@ export class ThreadedPricing implements PricingEngine {
     } finally {
       clearInterval(timer);
     }
+  }
+
+  async warm(columns: readonly { w: number; r: Float64Array }[]): Promise<void> {
+    const { n } = this;
+    await Promise.all(
+      this.pool.map((p, t) => {
+        const mine = columns.filter((col) => this.threadOf(col.w) === t);
+        const r = new Float64Array(mine.length * n);
+        mine.forEach((col, i) => r.set(col.r, i * n));
+        return p.call({ type: 'warm', outputs: Int32Array.from(mine, (col) => col.w), r }, [r.buffer]);
+      }),
+    );
   }
 
   async addRows(rows: PricingRows, group?: number): Promise<void> {

@@ -6,7 +6,7 @@
  *   { type: 'open', n, m, rows, groupSize, thread, threads, highsOptions, cancelFlag } -> { type: 'opened' } | { type:
  *   'error', ... } { type: 'price', outputs, lam (n), costs (|outputs| x n), stopFlag } -> { type: 'priced', results }
  *   | { type: 'error', ... } { type: 'addRows', rows, group? } (every model, or one group's) -> { type: 'added' } | {
- *   type: 'error', ... }
+ *   type: 'error', ... } { type: 'warm', outputs, r (|outputs| x n) } (first solves' warm starts) -> { type: 'warmed' }
  * Results carry each output's objective, safe bound, iterations, the
  * solution and its certificate (transferred). A non-zero stopFlag[0] ends a 'price' early
  * (results for the outputs done so far, complete: false).
@@ -41,6 +41,11 @@ interface PriceMsg {
   stopFlag: Int32Array;
   retryTolerance: number;
 }
+interface WarmMsg {
+  type: 'warm';
+  outputs: Int32Array;
+  r: Float64Array;
+}
 interface AddMsg {
   type: 'addRows';
   rows: PricingRows;
@@ -55,7 +60,7 @@ function fail(e: unknown): void {
   parentPort!.postMessage({ type: 'error', code, message: messageOf(e) });
 }
 
-parentPort?.on('message', async (msg: OpenMsg | PriceMsg | AddMsg | { type: 'close' }) => {
+parentPort?.on('message', async (msg: OpenMsg | PriceMsg | AddMsg | WarmMsg | { type: 'close' }) => {
   try {
     if (msg.type === 'open') {
       const { thread, threads } = msg;
@@ -111,6 +116,9 @@ parentPort?.on('message', async (msg: OpenMsg | PriceMsg | AddMsg | { type: 'clo
         },
         [objective.buffer, safeBound.buffer, r.buffer],
       );
+    } else if (msg.type === 'warm') {
+      msg.outputs.forEach((w, i) => model!.warm?.(w, msg.r.slice(i * n, (i + 1) * n)));
+      parentPort!.postMessage({ type: 'warmed' });
     } else if (msg.type === 'addRows') {
       model!.addRows(msg.rows, msg.group);
       parentPort!.postMessage({ type: 'added' });

@@ -8,6 +8,7 @@ import {
 } from '../../../../../src-worker/lp/optimal/optimal-mechanism';
 import { PricingModel } from '../../../../../src-worker/lp/pricing/pricing';
 import { masterBytes, masterDenseColumns } from '../../../../../src-worker/lp/solver/memory-estimate';
+import { cheapCandidates } from '../../../../../src-worker/jobs/cheap-candidates';
 import { uniformPrior } from '../../../../../src-worker/measure/prior';
 import type { Domain } from '../../../../../src-worker/metric/domain';
 import { gridDomain } from '../../../../../src-worker/metric/grid';
@@ -441,5 +442,25 @@ describe('optimal mechanism LP, typed: pricing on worker threads', () => {
         expect((two.lp.objective - two.lp.lowerBound) / two.lp.objective, what).toBeLessThanOrEqual(1e-8);
         expect(checkPrivacy(two.channel, g, 1.2).passes, what).toBe(true);
       }
+  }, 120_000);
+
+  it('a seed channel (the cheap candidates) starts the first master and warm-starts the first pricing round: the same optimum on one and two threads', async () => {
+    const g = gridDomain(6, 6);
+    const pi = priors(g.n)[1]![1];
+    const ctx = { signal: new AbortController().signal, progress: () => undefined };
+    const candidates = cheapCandidates(g, 1.2, pi, { kind: 'dist' }, ctx);
+    const plain = await optimalMechanism(g, 1.2, pi, 'dist', { model: 'exact', targetGap: 1e-9, threads: 1 });
+    for (const threads of [1, 2]) {
+      const seeded = await optimalMechanism(g, 1.2, pi, 'dist', {
+        model: 'exact',
+        targetGap: 1e-9,
+        threads,
+        candidates,
+      });
+      expect(Math.abs(seeded.lp.objective - plain.lp.objective) / plain.lp.objective).toBeLessThan(1e-8);
+      expect(seeded.lp.lowerBound).toBeLessThanOrEqual(plain.lp.objective * (1 + 1e-12));
+      expect(plain.lp.lowerBound).toBeLessThanOrEqual(seeded.lp.objective * (1 + 1e-12));
+      expect(checkPrivacy(seeded.channel, g, 1.2).passes).toBe(true);
+    }
   }, 120_000);
 });

@@ -5,6 +5,7 @@ import {
   closurePricingFactors,
   exactPricingFactors,
 } from '../../../../../src-worker/lp/pricing/exact-pricing';
+import { ExactOutputs } from '../../../../../src-worker/lp/pricing/exact-outputs';
 import { solveSparseLp } from '../../../../../src-worker/lp/solver/persistent-lp';
 import { SparseLp } from '../../../../../src-worker/lp/solver/sparse-model';
 import { seededRandom } from '../../../../../src-shared/numeric/seeded-random';
@@ -272,6 +273,47 @@ describe('exact pricing over the column polytope', () => {
     // rounds are measured by npm run bench -- exact-pricing (docs/lp.md).
     expect(warmPivots).toBeGreaterThan(0);
     expect(coldPivots).toBeGreaterThan(0);
+  });
+
+  it('an output warm-started before its first solve (ExactOutputs.warm): the same optimum, fewer pivots from a good column, ignored once it has its own', () => {
+    const { n, D } = gridMetric(9, 9, 20 / Math.hypot(8, 8));
+    const G = factorsOf(D);
+    const rnd = seededRandom(8);
+    const lam = Float64Array.from({ length: n }, () => (2 + 2 * rnd()) / n);
+    const objective = (w: number): Float64Array =>
+      Float64Array.from(
+        { length: n },
+        (_, x) => Math.hypot((x % 9) - (w % 9), Math.floor(x / 9) - Math.floor(w / 9)) / n - lam[x]!,
+      );
+    let coldPivots = 0;
+    let warmPivots = 0;
+    let againPivots = 0;
+    let onesPivots = 0;
+    for (let w = 0; w < n; w += 5) {
+      const v = objective(w);
+      const cold = new ExactOutputs(n, n, G).solve(w, v);
+      // The warm start: the optimum of nearby duals (what a good candidate's column is to the first round).
+      const near = Float64Array.from(v, (t) => t * (1 + 0.05 * (rnd() - 0.5)));
+      const hint = new ExactPricer(n, G).solve(near).r;
+      const outs = new ExactOutputs(n, n, G);
+      outs.warm(w, hint);
+      const warm = outs.solve(w, v);
+      expect(Math.abs(warm.objective - cold.objective)).toBeLessThanOrEqual(1e-10 * (1 + Math.abs(cold.objective)));
+      expect(warm.objective - warm.safeBound).toBeLessThanOrEqual(1e-10 * (1 + Math.abs(warm.objective)));
+      coldPivots += cold.iterations;
+      warmPivots += warm.iterations;
+      // Once the output has a column of its own, a later warm start is ignored: the next solve starts from that.
+      const ones = new Float64Array(n).fill(1);
+      outs.warm(w, ones);
+      const again = outs.solve(w, v);
+      const fromOnes = new ExactOutputs(n, n, G);
+      fromOnes.warm(w, ones);
+      againPivots += again.iterations;
+      onesPivots += fromOnes.solve(w, v).iterations;
+      expect(again.objective).toBeCloseTo(cold.objective, 12);
+    }
+    expect(warmPivots).toBeLessThan(coldPivots);
+    expect(againPivots).toBeLessThan(onesPivots);
   });
 
   it('the trivial cases: all zero, all negative, all positive', () => {
