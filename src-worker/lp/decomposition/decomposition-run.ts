@@ -165,7 +165,7 @@ export class DecompositionRun {
     if (before) return before;
     master.append(this.s.start);
     const { seedFrom, start } = this.s;
-    if (seedFrom < start.length) master.crash(start.map((_, j) => j).slice(seedFrom));
+    if (seedFrom < start.length) master.crash(Array.from({ length: start.length - seedFrom }, (_, i) => seedFrom + i));
     let first: LpSolution;
     try {
       first = master.run(this.runStop);
@@ -559,8 +559,10 @@ export class DecompositionRun {
       return;
     }
     const { colOutput } = this.master;
-    const used = new Set<number>();
-    for (let j = 0; j < colOutput.length; j++) if (colOutput[j]! >= 0 && theta[j]! > 0) used.add(colOutput[j]!);
+    // Each output in use and its slot in the remap's table.
+    const used = new Map<number, number>();
+    for (let j = 0; j < colOutput.length; j++)
+      if (colOutput[j]! >= 0 && theta[j]! > 0 && !used.has(colOutput[j]!)) used.set(colOutput[j]!, used.size);
     // The share is checked with this remap's own time, estimated from the last one's rate (50 x 50: one remap of 2,500
     // outputs in use took 48 s, a third of the time before the first pricing round).
     const estimate = used.size * m * n * this.remapRate;
@@ -580,16 +582,14 @@ export class DecompositionRun {
    * The remap itself: the master's channel summed per output in use, each such column k moved to the output of least
    * cost k . c_w, kept as the best channel when cheaper. Returns its cost.
    */
-  private remapInto(theta: Float64Array, used: Set<number>): number {
+  private remapInto(theta: Float64Array, used: Map<number, number>): number {
     const { n, m, c } = this.s;
     const { colOutput, colVectors } = this.master;
-    const slot = new Map<number, number>();
-    for (const w of used) slot.set(w, slot.size);
     const K = new Float64Array(4 * Math.ceil(used.size / 4) * n);
     for (let j = 0; j < colOutput.length; j++) {
       const th = theta[j]!;
       if (!(th > 0) || colOutput[j]! < 0) continue;
-      const o = slot.get(colOutput[j]!)! * n;
+      const o = used.get(colOutput[j]!)! * n;
       const r = colVectors[j]!;
       for (let x = 0; x < n; x++) K[o + x]! += th * r[x]!;
     }
