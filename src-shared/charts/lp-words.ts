@@ -44,6 +44,8 @@ export function relaxationWords(
 /** The headline: what the returned mechanism is, against what. */
 export function lpResultWords(lp: LpGapBasis): string {
   if (lpNotSolved(lp)) {
+    if (gapIsExact(lp) && lp.exactLowerBound !== null && lp.exactLowerBound > 0)
+      return `best found, within ${gapPercent(lp.gap)} of the best possible (certified): the LP is too large to solve here, so the best cheap construction is returned, with a bound from one exact pricing round (see the model's reason)`;
     return "best found, not certified: the LP is too large to solve here (see the model's reason), so the best cheap construction is returned and there is no bound on the best possible";
   }
   if (noRoundCompleted(lp)) {

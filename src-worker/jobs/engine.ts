@@ -187,7 +187,7 @@ export async function buildMechanism(
       const refusal = optimalLpRefusalOn(domain, lp);
       if (refusal) {
         if (!deadline.limited) throw refusal;
-        const best = bestCandidateOnly(domain, eps, opts, refusal, deadline);
+        const best = await bestCandidateOnly(domain, eps, opts, refusal, deadline);
         return { exists: true, mechanism: best.mechanism, lp: best.mechanism.lp, expectedLoss: best.expectedLoss };
       }
       // Never worse than a cheap construction: planar Laplace, tight constraints and the exponential mechanism,

@@ -1,4 +1,5 @@
 import { MechError } from '../../../src-shared/errors';
+import { DenseFactors, type PricingFactors } from './exact-pricing-factors';
 import { PricingForest } from './pricing-forest';
 
 /**
@@ -11,8 +12,6 @@ import { PricingForest } from './pricing-forest';
 export class ExactBlock {
   /** The secret of each node. */
   readonly glob: Int32Array;
-  /** glob[i] * n for the N nodes i: their rows of G. */
-  readonly rowOf: Int32Array;
   /** |v| of each node. */
   readonly wt: Float64Array;
   readonly forest: PricingForest;
@@ -36,14 +35,20 @@ export class ExactBlock {
   /** A pivot's structure changed beyond what the incremental update covers (the zero state entered or left). */
   stale = false;
 
+  /** The factors 1/f (a dense table or a grid's by offset). */
+  readonly G: PricingFactors;
+
   constructor(
     readonly n: number,
-    readonly G: Float64Array,
+    G: Float64Array | PricingFactors,
   ) {
-    if (G.length !== n * n)
-      throw new MechError('internal', `exact pricing: ${n} secrets need ${n * n} factors, got ${G.length}`);
+    if (G instanceof Float64Array) {
+      if (G.length !== n * n)
+        throw new MechError('internal', `exact pricing: ${n} secrets need ${n * n} factors, got ${G.length}`);
+      this.G = new DenseFactors(n, G);
+    } else if (G.n !== n) throw new MechError('internal', `exact pricing: ${n} secrets, factors for ${G.n}`);
+    else this.G = G;
     this.glob = new Int32Array(n);
-    this.rowOf = new Int32Array(n);
     this.wt = new Float64Array(n);
     this.forest = new PricingForest(n);
     this.parent = this.forest.parent;
@@ -70,18 +75,9 @@ export class ExactBlock {
   fillBlock(): void {
     const { p, q, n, G, glob } = this;
     if (this.GB.length < p * q) this.GB = new Float64Array(Math.max(p * q, Math.min(n * n, 2 * this.GB.length)));
-    const GB = this.GB;
-    for (let i = 0; i < p; i++) {
-      const row = glob[i]! * n;
-      const o = i * q;
-      for (let j = 0; j < q; j++) GB[o + j] = G[row + glob[p + j]!]!;
-    }
+    for (let i = 0; i < p; i++) G.gather(glob[i]!, glob, p, q, this.GB, i * q);
     if (this.GNN.length < p * p) this.GNN = new Float64Array(Math.max(p * p, Math.min(n * n, 2 * this.GNN.length)));
-    const GNN = this.GNN;
-    for (let i = 0; i < p; i++) {
-      const row = glob[i]! * n;
-      for (let j = 0; j < p; j++) GNN[i * p + j] = G[row + glob[j]!]!;
-    }
+    for (let i = 0; i < p; i++) G.gather(glob[i]!, glob, 0, p, this.GNN, i * p);
   }
 
   /** Mark the subtree under `top` in inS and sList; returns its size. */

@@ -15,11 +15,7 @@ export class ExactOutputs {
   private readonly keep: boolean;
   pivots = 0;
 
-  constructor(
-    private readonly n: number,
-    m: number,
-    private readonly factors: Float64Array,
-  ) {
+  constructor(n: number, m: number, factors: Float64Array) {
     this.pricer = new ExactPricer(n, factors);
     this.last = new Array(m);
     this.keep = n * m <= MAX_WARM_ENTRIES;
@@ -41,7 +37,7 @@ export class ExactOutputs {
     // The flows y_ba as multipliers mu_ab = g_ab y_ba on the rows r_a <= f_ab r_b (PricingCertificate).
     const { a, b, y } = res.certificate;
     const mu = new Float64Array(y.length);
-    for (let k = 0; k < y.length; k++) mu[k] = this.factors[a[k]! * this.n + b[k]!]! * y[k]!;
+    for (let k = 0; k < y.length; k++) mu[k] = this.pricer.factor(a[k]!, b[k]!) * y[k]!;
     return {
       objective: res.objective,
       safeBound: res.bound,

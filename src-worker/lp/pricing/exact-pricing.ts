@@ -32,7 +32,7 @@
 import { MechError } from '../../../src-shared/errors';
 import { ExactBlock } from './exact-block';
 import { BasisCrash } from './exact-crash';
-import { certificateBound } from './exact-pricing-factors';
+import { certificateBound, type PricingFactors } from './exact-pricing-factors';
 import { RatioTest } from './exact-ratio-test';
 import { moveWithoutStop } from './exact-zero-state';
 
@@ -80,7 +80,8 @@ type Rule = 'roots' | 'overall';
 
 /**
  * One exact pricer per engine (thread): n secrets and G[a*n + b] = 1/f_ab (G[a*n + a] = 1), symmetric, ln(1/G) a
- * metric (the model's factors, or the shortest-path closure of a spanner's). Buffers are reused between solves.
+ * metric (the model's factors, or the shortest-path closure of a spanner's), or the same as PricingFactors (a grid's
+ * by offset). Buffers are reused between solves.
  */
 export class ExactPricer {
   private readonly s: ExactBlock;
@@ -90,11 +91,16 @@ export class ExactPricer {
   capped = 0;
   failed = 0;
 
+  /** One row of factors (the envelope's), and the identity list of secrets (made on first use). */
+  private readonly rowBuf: Float64Array;
+  private identity: Int32Array | null = null;
+
   constructor(
     readonly n: number,
-    G: Float64Array,
+    G: Float64Array | PricingFactors,
   ) {
     this.s = new ExactBlock(n, G);
+    this.rowBuf = new Float64Array(n);
     this.ratio = new RatioTest(this.s);
     this.start = new BasisCrash(this.s, this.ratio);
   }
@@ -104,6 +110,18 @@ export class ExactPricer {
    * when given. The returned r is a fresh array.
    */
   solve(v: Float64Array, warm?: Float64Array | null): ExactPricingResult {
+    return this.solveOn(v, warm, true);
+  }
+
+  /**
+   * The same solve for its bound and objective only: r and shape are the envelope over the solve's own nodes (v != 0),
+   * 0 elsewhere, so r is no column of P (cost: p (p + q) instead of p n, for a bound over a window of a large grid).
+   */
+  solveBound(v: Float64Array, warm?: Float64Array | null): ExactPricingResult {
+    return this.solveOn(v, warm, false);
+  }
+
+  private solveOn(v: Float64Array, warm: Float64Array | null | undefined, whole: boolean): ExactPricingResult {
     const n = this.n;
     const blk = this.s;
     const { glob } = blk;
@@ -121,7 +139,6 @@ export class ExactPricer {
     blk.p = p;
     blk.q = q - p;
     for (let k = 0; k < q; k++) blk.wt[k] = Math.abs(v[glob[k]!]!);
-    for (let i = 0; i < p; i++) blk.rowOf[i] = glob[i]! * n;
     blk.tol = TOLERANCE * vmax;
     if (p === 0) {
       // Nothing wants r > 0: r = 0, certified by y = 0.
@@ -144,7 +161,7 @@ export class ExactPricer {
         blk.pot[i] = 1;
         blk.zeroRoot[i] = 0;
       }
-      return this.result(v, 0, 'optimal', false);
+      return this.result(v, 0, 'optimal', false, whole);
     }
     blk.fillBlock();
     blk.forest.begin(p, blk.q, blk.GB, blk.wt);
@@ -161,7 +178,20 @@ export class ExactPricer {
       if (!out.done) this.failed++;
     }
     blk.forest.refresh();
-    return this.result(v, pivots, out.done ? 'optimal' : 'capped', blk.zeroWorld);
+    return this.result(v, pivots, out.done ? 'optimal' : 'capped', blk.zeroWorld, whole);
+  }
+
+  /** 1/f_ab. */
+  factor(a: number, b: number): number {
+    return this.s.G.at(a, b);
+  }
+
+  private everySecret(): Int32Array {
+    if (!this.identity) {
+      this.identity = new Int32Array(this.n);
+      for (let x = 0; x < this.n; x++) this.identity[x] = x;
+    }
+    return this.identity;
   }
 
   /**
@@ -297,8 +327,17 @@ export class ExactPricer {
    * current flows. In the zero state the column is 0 and `shape` the envelope of the relative potentials (max 1):
    * the next solve's warm start.
    */
-  private result(v: Float64Array, pivots: number, status: ExactPricingStatus, zero: boolean): ExactPricingResult {
-    const { n, p, q, parent, pot, fl, G, zeroRoot, rowOf, glob } = this.s;
+  private result(
+    v: Float64Array,
+    pivots: number,
+    status: ExactPricingStatus,
+    zero: boolean,
+    whole: boolean,
+  ): ExactPricingResult {
+    const { n, p, q, parent, pot, fl, G, zeroRoot, glob } = this.s;
+    const over = whole ? this.everySecret() : glob;
+    const span = whole ? n : p + q;
+    const gi = this.rowBuf;
     const shape = new Float64Array(n);
     let top = 0;
     for (let i = 0; i < p; i++) if (!(parent[i]! < 0 && zeroRoot[i]) && pot[i]! > top) top = pot[i]!;
@@ -307,9 +346,10 @@ export class ExactPricer {
       if (parent[i]! < 0 && zeroRoot[i]) continue;
       const ri = Math.min(1, Math.max(0, pot[i]! * scale));
       if (!(ri > 0)) continue;
-      const row = rowOf[i]!;
-      for (let x = 0; x < n; x++) {
-        const t = ri * G[row + x]!;
+      G.gather(glob[i]!, over, 0, span, gi, 0);
+      for (let k = 0; k < span; k++) {
+        const x = over[k]!;
+        const t = ri * gi[k]!;
         if (t > shape[x]!) shape[x] = t;
       }
     }
@@ -333,7 +373,7 @@ export class ExactPricer {
         cy[t++] = fl[k]!;
       }
     }
-    const bound = certificateBound(v, (a, b) => G[a * n + b]!, ca, cb, cy);
+    const bound = certificateBound(v, (a, b) => G.at(a, b), ca, cb, cy);
     return {
       objective,
       bound: Math.min(bound, objective),

@@ -7,6 +7,8 @@
  *   'error', ... } { type: 'price', outputs, lam (n), costs (|outputs| x n), stopFlag } -> { type: 'priced', results }
  *   | { type: 'error', ... } { type: 'addRows', rows, group? } (every model, or one group's) -> { type: 'added' } | {
  *   type: 'error', ... } { type: 'warm', outputs, r (|outputs| x n) } (first solves' warm starts) -> { type: 'warmed' }
+ *   { type: 'gridBound', problem, thread, threads, stopFlag } (grid-bound.ts, no 'open' needed) -> { type:
+ *   'gridBounded', part }
  * Results carry each output's objective, safe bound, iterations, the
  * solution and its certificate (transferred). A non-zero stopFlag[0] ends a 'price' early
  * (results for the outputs done so far, complete: false).
@@ -16,6 +18,7 @@ import { MechError, messageOf } from '../../../src-shared/errors';
 import { type PricingForm, type PricingRows, groupThread } from './pricing';
 import { type OutputPricings, openOutputPricings } from './output-pricings';
 import { packCertificates } from './pricing-certificate';
+import { type GridBoundProblem, gridBoundPart } from './grid-bound';
 import type { PricingCertificate } from './pricing';
 
 interface OpenMsg {
@@ -46,6 +49,14 @@ interface WarmMsg {
   outputs: Int32Array;
   r: Float64Array;
 }
+interface GridBoundMsg {
+  type: 'gridBound';
+  problem: GridBoundProblem;
+  thread: number;
+  threads: number;
+  /** [stop, outputs priced by every thread] */
+  stopFlag: Int32Array;
+}
 interface AddMsg {
   type: 'addRows';
   rows: PricingRows;
@@ -60,7 +71,9 @@ function fail(e: unknown): void {
   parentPort!.postMessage({ type: 'error', code, message: messageOf(e) });
 }
 
-parentPort?.on('message', async (msg: OpenMsg | PriceMsg | AddMsg | WarmMsg | { type: 'close' }) => {
+type Msg = OpenMsg | PriceMsg | AddMsg | WarmMsg | GridBoundMsg | { type: 'close' };
+
+parentPort?.on('message', async (msg: Msg) => {
   try {
     if (msg.type === 'open') {
       const { thread, threads } = msg;
@@ -116,6 +129,16 @@ parentPort?.on('message', async (msg: OpenMsg | PriceMsg | AddMsg | WarmMsg | { 
         },
         [objective.buffer, safeBound.buffer, r.buffer],
       );
+    } else if (msg.type === 'gridBound') {
+      const flag = msg.stopFlag;
+      const part = gridBoundPart(
+        msg.problem,
+        msg.thread,
+        msg.threads,
+        () => Atomics.load(flag, 0) !== 0,
+        () => Atomics.add(flag, 1, 1),
+      );
+      parentPort!.postMessage({ type: 'gridBounded', part });
     } else if (msg.type === 'warm') {
       msg.outputs.forEach((w, i) => model!.warm?.(w, msg.r.slice(i * n, (i + 1) * n)));
       parentPort!.postMessage({ type: 'warmed' });

@@ -55,6 +55,24 @@ describe('LP result panel (server-side render)', () => {
     expect(t).not.toContain('spanner over 256 locations');
   });
 
+  it('too large to solve, with the bound without a master: the certified gap and the bound, still no LP round', () => {
+    // 100 x 100 as measured: tight + remap 1.3984 km, bound 0.6358 km.
+    const t = text({
+      ...base,
+      objective: 1.3984,
+      candidates: [{ construction: 'tight+remap', expectedLoss: 1.3984, time: 20.4 }],
+      lowerBound: 0.6358,
+      exactLowerBound: 0.6358,
+      gap: (1.3984 - 0.6358) / 1.3984,
+    });
+    expect(t).toContain(
+      'best found, within 54.5% of the best possible (certified): the LP is too large to solve here, so the best cheap construction is returned, with a bound from one exact pricing round',
+    );
+    expect(t).toContain('(certified: no private mechanism does better)');
+    expect(t).not.toContain('not certified');
+    expect(t).not.toContain('this is the best private mechanism found');
+  });
+
   it('a spanner over 256 locations: no bound on the best possible, said with its reason', () => {
     const t = text({
       ...base,
