@@ -12,6 +12,7 @@
 import { type WorkerModule, workerModule as findWorkerModule, startWorker } from '../../base/worker-module';
 import { MechError, messageOf } from '../../../src-shared/errors';
 import type { GridMetric } from '../../metric/domain';
+import { gridDomain } from '../../metric/grid';
 import { ExactPricer } from './exact-pricing';
 import { gridPricingFactors } from './exact-pricing-factors';
 
@@ -47,11 +48,10 @@ interface GridBoundPart {
   capped: number;
 }
 
-/** The grid's distance of an offset (|dr|, |dc|) in cells. */
+/** The grid's distance of an offset (|dr|, |dc|) in cells: the grid domain's own (metric/grid.ts, its lattice). */
 export function offsetDistance(metric: GridMetric, step: number): (dr: number, dc: number) => number {
-  if (metric === 'manhattan') return (dr, dc) => (dr + dc) * step;
-  if (metric === 'chebyshev') return (dr, dc) => Math.max(dr, dc) * step;
-  return (dr, dc) => Math.hypot(dr, dc) * step;
+  const lattice = gridDomain(1, 1, step, metric).structure.lattice!;
+  return (dr, dc) => lattice.offsetDistance([dr, dc]);
 }
 
 /** Cells around each negative entry (in each coordinate) a window reaches: factors beyond are below WINDOW_FACTOR. */
@@ -218,7 +218,7 @@ export async function gridLagrangianBound(
           (w, t) =>
             new Promise<GridBoundPart>((resolve, reject) => {
               w.on('message', (r: BoundReply) => {
-                if (r.type === 'gridBounded' && r.part) resolve(r.part);
+                if (r.type === 'gridBounded' && r.part) resolve(checkedPart(r.part, n, t, threads));
                 else reject(new MechError((r.code ?? 'internal') as 'internal', r.message ?? 'grid bound failed'));
               });
               w.on('error', (e) => reject(new MechError('internal', `a pricing thread failed: ${messageOf(e)}`)));
@@ -241,6 +241,24 @@ export async function gridLagrangianBound(
     threads,
     timeMs: performance.now() - t0,
   };
+}
+
+/**
+ * A thread's reply believed only when it is a share's shape: its count of outputs, priced ones among them, and a
+ * finite sum of terms min(0, .) (so at most 0).
+ */
+function checkedPart(part: GridBoundPart, n: number, thread: number, threads: number): GridBoundPart {
+  const outputs = Math.ceil((n - thread) / threads);
+  const ok =
+    part.outputs === outputs &&
+    part.priced >= 0 &&
+    part.priced <= outputs &&
+    Number.isFinite(part.sum) &&
+    part.sum <= 0 &&
+    part.pivots >= 0 &&
+    part.capped >= 0;
+  if (!ok) throw new MechError('internal', `pricing thread ${thread}: its share of the grid bound is malformed`);
+  return part;
 }
 
 const pricingWorkerModule = (): WorkerModule | null =>
