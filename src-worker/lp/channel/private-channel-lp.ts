@@ -355,7 +355,7 @@ function tidyChannel(colValue: Float64Array, orbits: PairOrbits | null, p: Priva
 /**
  * Pair rows x outputs above which a decomposition's channel is not repaired nor scanned (its columns lie in P already).
  */
-const REPAIR_MAX_WORK = 1e9;
+export const REPAIR_MAX_WORK = 1e9;
 
 /** Largest relative excess of C[a][w] / (f C[b][w]) over 1 on the graph's pairs (0 when all hold). */
 function maxRelativeViolation(C: Float64Array, m: number, graph: PrivacyConstraintGraph, fE: Float64Array): number {

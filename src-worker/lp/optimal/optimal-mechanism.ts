@@ -11,6 +11,7 @@ import { runStopReason } from '../solver/persistent-lp';
 import {
   type PrivateChannelProblem,
   type PrivateChannelSolution,
+  REPAIR_MAX_WORK,
   hasOrbitReduction,
   solvePrivateChannelLp,
 } from '../channel/private-channel-lp';
@@ -26,6 +27,7 @@ export type { CheapCandidate, OptimalMechanism, OptimalMechanismOptions };
 export type { CandidateRecord, LpPrivacyModel, OptimalLpResult } from '../../mechanism/lp-result';
 import type { CandidateRecord, LpPrivacyModel, LpProgress } from '../../mechanism/lp-result';
 import { lpThreads } from '../pricing/lp-threads';
+import { EXACT_PRICING_MAX_SECRETS } from '../pricing/exact-pricing';
 
 /**
  * Secrets up to which a spanner solve also bounds the exact optimum (one more pricing round over all pairs). Above,
@@ -63,13 +65,20 @@ export function chooseLpModel(domain: Domain, outputs: number): { model: LpPriva
 
 /**
  * Seconds per pair row and output kept from a time limit for what runs after the rounds, or within a round outside
- * the solver's checkpoints: the last round's column lifts and violated-row scans, the channel's repair and violation
- * scan, and the job's privacy check (30 x 30 exact, 3.6e8 pair rows x outputs: a 30 s limit ended at 41.9 s
- * without the reserve, 12 s over: 3.3e-8 s each).
+ * the solver's checkpoints, where pricing goes through HiGHS over pair rows (spanner and edge models): the last
+ * round's column lifts and violated-row scans, the channel's repair and violation scan, and the job's privacy check
+ * (30 x 30 exact before exact pricing, 3.6e8 pair rows x outputs: a 30 s limit ended at 41.9 s without the reserve,
+ * 12 s over: 3.3e-8 s each).
  */
 const FINISH_SECONDS_PER_PAIR_OUTPUT = 4e-8;
 /** At most this share of the time limit is kept for the LP's own finish (FINISH_SECONDS_PER_PAIR_OUTPUT). */
 const FINISH_MAX_SHARE = 0.3;
+/**
+ * An exactly priced model's finish: no lifts nor row scans in its rounds, only the channel's repair and violation
+ * scan, skipped above REPAIR_MAX_WORK pair-outputs (private-channel-lp.ts). 30 x 30: 1.8 s after the last round for
+ * 3.6e8 pair-outputs (5e-9 s each), kept twice over.
+ */
+const REPAIR_SECONDS_PER_PAIR_OUTPUT = 1e-8;
 
 /**
  * The job's privacy check of the returned channel, all pairs by the threaded ln scan: seconds per pair and output on
@@ -82,7 +91,8 @@ const FINISH_SECONDS_PER_ENTRY = 3e-7;
 
 /**
  * The part of a time limit kept for the finish: the LP's (at most FINISH_MAX_SHARE) or the job's check and measures,
- * the larger.
+ * the larger. `exactlyPriced`: the model is priced exactly (exact model up to EXACT_PRICING_MAX_SECRETS secrets,
+ * unless the caller turned exact pricing off), so the LP's finish is the repair alone.
  */
 export function finishReserveSeconds(
   model: LpPrivacyModel,
@@ -90,9 +100,15 @@ export function finishReserveSeconds(
   m: number,
   limit: number,
   threads = availableParallelism(),
+  exactlyPriced = model === 'exact' && n <= EXACT_PRICING_MAX_SECRETS,
 ): number {
   const pairs = model === 'spanner' || model === 'edges' ? 8 * n : (n * (n - 1)) / 2;
-  const lp = Math.min(FINISH_MAX_SHARE * limit, pairs * m * FINISH_SECONDS_PER_PAIR_OUTPUT);
+  const work = pairs * m;
+  const lp = exactlyPriced
+    ? work > REPAIR_MAX_WORK
+      ? 0
+      : work * REPAIR_SECONDS_PER_PAIR_OUTPUT
+    : Math.min(FINISH_MAX_SHARE * limit, work * FINISH_SECONDS_PER_PAIR_OUTPUT);
   // the check visits a graph metric's edges, every pair otherwise (a spanner's channel too)
   const checked = model === 'edges' ? 8 * n : (n * (n - 1)) / 2;
   const job = checked * m * (CHECK_SECONDS_PER_PAIR_OUTPUT / Math.max(1, threads)) + n * m * FINISH_SECONDS_PER_ENTRY;
@@ -342,7 +358,12 @@ async function solveOptimal(
   const { cost, scale } = scaledCost(domain, outputs, pi, lossAt);
   const chosen = typedModel(domain, m, options.model);
   assertTargetGap(options.targetGap);
-  const deadline = job.limited && chosen ? job.reserve(finishReserveSeconds(chosen.model, n, m, job.seconds)) : job;
+  const exactlyPriced =
+    chosen?.model === 'exact' && n <= EXACT_PRICING_MAX_SECRETS && options.decompositionOptions?.exactPricing !== false;
+  const deadline =
+    job.limited && chosen
+      ? job.reserve(finishReserveSeconds(chosen.model, n, m, job.seconds, undefined, exactlyPriced))
+      : job;
   const solveOptions: OptimalMechanismOptions = {
     ...options,
     threads: lpThreads(options.threads, { variables: n * m }),

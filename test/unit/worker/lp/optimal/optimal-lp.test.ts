@@ -248,7 +248,7 @@ describe('optimal mechanism LP, typed: spanner and the bound on the exact optimu
     120_000,
   );
 
-  it("the time kept for the finish covers the job's own check and measures, beyond the LP's 30% share", () => {
+  it("the time kept for the finish covers the job's own check and measures, and the LP's own finish", () => {
     // 50 x 50, all pairs, two threads: the check scans 2500 * 2499 / 2 pairs x 2500 outputs at 1.5e-9 s per thread,
     // the measures and the extraction 6.25e6 entries at 3e-7 s: 7.73 s of a 20 s limit, more than the LP's 6 s share
     const check50 = ((2500 * 2499) / 2) * 2500 * (1.5e-9 / 2) + 2500 * 2500 * 3e-7;
@@ -256,9 +256,17 @@ describe('optimal mechanism LP, typed: spanner and the bound on the exact optimu
     expect(finishReserveSeconds('exact', 2500, 2500, 20, 2)).toBeCloseTo(check50, 9);
     // never more than the limit itself
     expect(finishReserveSeconds('exact', 2500, 2500, 5, 2)).toBe(5);
-    // 30 x 30: the LP's own finish (4e-8 s per pair row and output, here under its 30% share) is the larger
-    expect(finishReserveSeconds('exact', 900, 900, 120, 2)).toBeCloseTo(((900 * 899) / 2) * 900 * 4e-8, 9);
-    expect(finishReserveSeconds('exact', 900, 900, 30, 2)).toBeCloseTo(9, 9);
+    // 30 x 30, priced exactly: the repair and violation scan (1e-8 s per pair row and output) is the larger, whatever
+    // the limit
+    const repair30 = ((900 * 899) / 2) * 900 * 1e-8;
+    expect(repair30).toBeCloseTo(3.641, 3);
+    expect(finishReserveSeconds('exact', 900, 900, 120, 2)).toBeCloseTo(repair30, 9);
+    expect(finishReserveSeconds('exact', 900, 900, 30, 2)).toBeCloseTo(repair30, 9);
+    // priced by HiGHS over pair rows (exact pricing off): the lifts and row scans, 4e-8 s each, up to 30% of the limit
+    expect(finishReserveSeconds('exact', 900, 900, 120, 2, false)).toBeCloseTo(((900 * 899) / 2) * 900 * 4e-8, 9);
+    expect(finishReserveSeconds('exact', 900, 900, 30, 2, false)).toBeCloseTo(9, 9);
+    // above 4,096 secrets the exact model is not priced exactly
+    expect(finishReserveSeconds('exact', 4900, 10, 100, 2)).toBeCloseTo(((4900 * 4899) / 2) * 10 * 4e-8, 9);
     // a graph metric's check visits its edges only: the LP's share decides
     expect(finishReserveSeconds('edges', 2500, 2500, 20, 2)).toBeCloseTo(
       Math.max(8 * 2500 * 2500 * 4e-8, 8 * 2500 * 2500 * 0.75e-9 + 2500 * 2500 * 3e-7),
