@@ -3,6 +3,8 @@ import { defineConfig } from 'electron-vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { RENDERER_OUTPUT } from './src-main/web/renderer-chunks';
 
+const ENGINE_THREADS = ['pricing-worker', 'check-worker', 'master-worker'];
+
 // Source folders are not electron-vite's defaults, so every entry is explicit.
 export default defineConfig({
   main: {
@@ -12,15 +14,17 @@ export default defineConfig({
         input: {
           index: resolve(__dirname, 'src-main/electron/main.ts'),
           worker: resolve(__dirname, 'src-worker/worker-entry.ts'),
-          // The engine's own worker threads: the pricing threads and the privacy check's threads. The code that starts
-          // them looks for './pricing-worker.js' and './check-worker.js' next to itself (base/worker-module.ts), and it
-          // lands in a shared chunk: these two go to the chunks' folder (test/integration/electron-bundle.test.ts).
+          // The engine's own worker threads: the pricing threads, the privacy check's threads and the master's helper.
+          // The code that starts them looks for './pricing-worker.js', './check-worker.js' and './master-worker.js'
+          // next to itself (base/worker-module.ts), and it lands in a shared chunk: these go to the chunks' folder
+          // (test/integration/electron-bundle.test.ts).
           'pricing-worker': resolve(__dirname, 'src-worker/lp/pricing/pricing-worker.ts'),
           'check-worker': resolve(__dirname, 'src-worker/check/check-worker.ts'),
+          'master-worker': resolve(__dirname, 'src-worker/lp/decomposition/master-worker.ts'),
         },
         output: {
           entryFileNames: (chunk: { name: string }) =>
-            chunk.name === 'pricing-worker' || chunk.name === 'check-worker' ? 'chunks/[name].js' : '[name].js',
+            ENGINE_THREADS.includes(chunk.name) ? 'chunks/[name].js' : '[name].js',
         },
         external: ['highs', 'piscina', 'bullmq', 'ioredis'],
       },

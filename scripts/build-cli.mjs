@@ -8,6 +8,7 @@
 //   out/worker/worker-entry.js <- src-worker/worker-entry.ts
 //   out/worker/pricing-worker.js <- src-worker/lp/pricing/pricing-worker.ts (LP pricing threads)
 //   out/worker/check-worker.js <- src-worker/check/check-worker.ts (privacy-check threads)
+//   out/worker/master-worker.js <- src-worker/lp/decomposition/master-worker.ts (the dense master's helper thread)
 //   out/web/main.js          <- src-main/web/main.ts
 //   out/cli/build-info.json  <- build start time and every bundled source file
 //
@@ -60,6 +61,8 @@ const entries = [
   // The all-pairs privacy check's scanning threads (src-worker/check/scan-threads.ts loads ./check-worker.js the same
   // way).
   { src: 'src-worker/check/check-worker.ts', out: 'out/worker/check-worker.js' },
+  // The dense master's helper thread (src-worker/lp/decomposition/master-rows.ts loads ./master-worker.js the same way).
+  { src: 'src-worker/lp/decomposition/master-worker.ts', out: 'out/worker/master-worker.js' },
   { src: 'src-main/web/main.ts', out: 'out/web/main.js' },
 ];
 const infoFile = join(root, 'out/cli/build-info.json');

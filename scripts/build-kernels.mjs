@@ -17,9 +17,11 @@ export const KERNELS = [
 export async function compileKernels(name = 'lp/decomposition/dense-kernels') {
   const wat = fileURLToPath(new URL(`../src-worker/${name}.wat`, import.meta.url));
   const w = await wabt();
-  const mod = w.parseWat(`${name}.wat`, readFileSync(wat, 'utf8'), { simd: true });
+  // threads: the dense kernels' memory is shared with a second thread (master-rows.ts)
+  const features = { simd: true, threads: true };
+  const mod = w.parseWat(`${name}.wat`, readFileSync(wat, 'utf8'), features);
   try {
-    mod.validate();
+    mod.validate(features);
     return Buffer.from(mod.toBinary({}).buffer).toString('base64');
   } finally {
     mod.destroy();

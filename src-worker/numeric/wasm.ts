@@ -10,7 +10,7 @@ export interface WasmMemory {
 export const Wasm = (
   globalThis as unknown as {
     WebAssembly: {
-      Memory: new (d: { initial: number; maximum?: number }) => WasmMemory;
+      Memory: new (d: { initial: number; maximum?: number; shared?: boolean }) => WasmMemory;
       Module: new (bytes: Uint8Array) => object;
       Instance: new (module: object, imports: object) => { exports: unknown };
     };

@@ -41,7 +41,7 @@ afterAll(() => {
 });
 
 describe('the Electron main bundle', () => {
-  it('finds the pricing and the check worker threads next to the code that starts them', () => {
+  it("finds the pricing, the check and the master's helper threads next to the code that starts them", () => {
     const wanted = new Set<string>();
     for (const file of jsFiles(join(out, 'main'))) {
       for (const m of readFileSync(file, 'utf8').matchAll(/new URL\("\.\/([\w-]+)\.ts", import\.meta\.url\)/g)) {
@@ -50,7 +50,7 @@ describe('the Electron main bundle', () => {
         expect(existsSync(target), `${target} (asked for by ${file})`).toBe(true);
       }
     }
-    expect([...wanted].sort()).toEqual(['check-worker', 'pricing-worker']);
+    expect([...wanted].sort()).toEqual(['check-worker', 'master-worker', 'pricing-worker']);
   });
 
   it('its pricing thread prices exactly: min v . r over a 3-point line at factor e per step', async () => {

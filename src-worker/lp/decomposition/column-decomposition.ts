@@ -69,7 +69,7 @@ export async function solveByColumnDecomposition(
   const ones = new Float64Array(n).fill(1);
   const setup = prepareDecomposition(problem, options, opts, ones);
   const subOptions = warmSimplexOptions(options, 4);
-  const master = DecompositionMaster.open(n, m, setup.c, ones, what, subOptions);
+  const master = DecompositionMaster.open(n, m, setup.c, ones, what, subOptions, opts.masterThreads);
   let pricing: PricingEngine | undefined;
   try {
     pricing = await (opts.pricing ?? openPricing)(opts.threads ?? 1, {
@@ -88,6 +88,7 @@ export async function solveByColumnDecomposition(
     if (pricing.exact && setup.seedFrom < setup.start.length) await pricing.warm?.(seedChannelColumns(setup));
     return await run.solve();
   } finally {
+    master.close();
     await pricing?.dispose();
   }
 }

@@ -52,12 +52,18 @@ export class DecompositionMaster {
     ones: Float64Array,
     what: string,
     options: LpOptions | undefined,
+    threads?: number,
   ): DecompositionMaster {
-    return new DecompositionMaster(new DenseSimplex(n, ones, `${what} (master)`), n, m, c, ones, options);
+    return new DecompositionMaster(new DenseSimplex(n, ones, `${what} (master)`, threads), n, m, c, ones, options);
   }
 
   get columns(): number {
     return this.colOutput.length;
+  }
+
+  /** Stop the dense simplex's helper thread (master-rows.ts). */
+  close(): void {
+    this.lp.close();
   }
 
   /** Append columns (cost c_w . r; the vectors are kept by reference). */

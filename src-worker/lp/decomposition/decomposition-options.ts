@@ -54,6 +54,11 @@ export interface DecompositionOptions {
    */
   threads?: number;
   /**
+   * Threads for the master's row updates (default: two from 600 secrets when the machine has two cores, else one;
+   * master-rows.ts). The same pivots and answer either way.
+   */
+  masterThreads?: number;
+  /**
    * Opens the pricing engine (default openPricing: this thread or `threads` worker threads). A host injects
    * another engine here, e.g. pricing on a job queue's workers (src-main/queue/pricing-master.ts); the algorithm
    * is the same whatever prices.

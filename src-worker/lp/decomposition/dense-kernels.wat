@@ -4,10 +4,12 @@
 ;; same JavaScript loops and checks bounds on every typed-array access.
 ;;
 ;; All pointers are byte offsets into the imported memory; vectors are n f64.
+;; The memory is shared: a second thread runs updateRows on other rows of the
+;; same inverse (master-rows.ts).
 ;; Regenerate the embedded module after a change: `npm run build:kernels`
 ;; (scripts/build-kernels.mjs; a unit test fails while the two differ).
 (module
-  (memory (import "env" "memory") 1)
+  (memory (import "env" "memory") 1 65536 shared)
 
   ;; sum_k a[k] * b[k]
   (func $dot (export "dot") (param $a i32) (param $b i32) (param $n i32) (result f64)
@@ -103,17 +105,20 @@
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $l))))
 
-  ;; The pivot's update of every row i != p: row_i -= alpha[i] * row_p (row p
-  ;; already divided by alpha[p]); with hasA, the same pass computes the next
-  ;; FTRAN into alpha (alpha[i] = new row_i . a, row p included).
-  (func (export "updateRows") (param $binv i32) (param $alpha i32) (param $n i32) (param $p i32) (param $a i32) (param $hasA i32)
+  ;; The pivot's update of the rows i0 <= i < i1 other than p: row_i -= alpha[i]
+  ;; * row_p (row p already divided by alpha[p]); with hasA, the same pass
+  ;; computes the next FTRAN into alpha (alpha[i] = new row_i . a, row p
+  ;; included). Row p is only read, and each row's alpha entry is its own: two
+  ;; threads may update disjoint row ranges at once.
+  (func (export "updateRows") (param $binv i32) (param $alpha i32) (param $n i32) (param $p i32) (param $a i32) (param $hasA i32) (param $i0 i32) (param $i1 i32)
     (local $i i32) (local $row i32) (local $rowP i32) (local $stride i32) (local $ai i32) (local $f f64)
     (local.set $stride (i32.shl (local.get $n) (i32.const 3)))
     (local.set $rowP (i32.add (local.get $binv) (i32.mul (local.get $p) (local.get $stride))))
-    (local.set $row (local.get $binv))
+    (local.set $i (local.get $i0))
+    (local.set $row (i32.add (local.get $binv) (i32.mul (local.get $i0) (local.get $stride))))
     (block $done
       (loop $l
-        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+        (br_if $done (i32.ge_u (local.get $i) (local.get $i1)))
         (local.set $ai (i32.add (local.get $alpha) (i32.shl (local.get $i) (i32.const 3))))
         (local.set $f (f64.load (local.get $ai)))
         (if (i32.eq (local.get $i) (local.get $p))

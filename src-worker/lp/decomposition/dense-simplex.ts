@@ -1,6 +1,6 @@
 import { MechError } from '../../../src-shared/errors';
-import { DENSE_KERNELS_WASM } from './dense-kernels.wasm';
 import { Wasm, WASM_PAGE, type WasmMemory } from '../../numeric/wasm';
+import { type Kernels, MasterRows, instantiateKernels } from './master-rows';
 import { type RunStop, runStopDue } from '../solver/persistent-lp';
 
 /**
@@ -20,10 +20,10 @@ import { type RunStop, runStopDue } from '../solver/persistent-lp';
  * enough), prices a candidate list and a block of columns (partial pricing
  * with Dantzig's rule on norm-scaled reduced costs; optimality is only
  * declared after a full pass finds nothing), uses Harris' two-pass ratio
- * test, and keeps a
- * copy of each column next to the inverse in the memory of small
+ * test, and keeps a copy of each column next to the inverse in the memory of small
  * WebAssembly SIMD kernels (dense-kernels.wat: inner products and row
- * updates, 3-4x faster than the same JavaScript loops). Phase 1 starts from
+ * updates, 3-4x faster than the same JavaScript loops; on large masters
+ * the row updates run on two threads, master-rows.ts). Phase 1 starts from
  * an artificial basis e_x (also after a basic column is deleted: an
  * artificial takes its place). Measured on the 20 x 20 city at eps 1: master
  * 14.9 s with HiGHS (8.7k iterations), 9.1 s in JavaScript, 2.6 s with the
@@ -66,6 +66,8 @@ const CANDIDATE_KEEP = 0.25;
 const MIN_REFACTOR = 100;
 /** Largest residual |B xB - b| and |y B - c_B| (relative) accepted without rebuilding the inverse. */
 const RESIDUAL_TOL = 1e-11;
+/** The memory's maximum (a shared memory needs one): 4 GiB, where WebAssembly's 32-bit addresses end. */
+const MAX_PAGES = 65536;
 
 export class DenseSimplex {
   /** Column data: dense vector, or a unit column (row, sign) when vec is null. */
@@ -88,9 +90,10 @@ export class DenseSimplex {
   private y!: Float64Array;
   private readonly xB: Float64Array;
   private readonly work: Float64Array;
-  /** The WebAssembly kernels and their memory: inverse, alpha, y, then one slot of n entries per dense column. */
+  /** The kernels and their memory (shared with master-rows.ts): inverse, alpha, y, then a slot per dense column. */
   private readonly kernels: Kernels;
   private readonly memory: WasmMemory;
+  private readonly rows: MasterRows;
   private readonly alphaAt: number;
   private readonly yAt: number;
   private readonly slotsAt: number;
@@ -118,13 +121,17 @@ export class DenseSimplex {
     private readonly n: number,
     private readonly b: Float64Array,
     private readonly what: string,
+    /** Threads for the row updates (default: two on large masters, see master-rows.ts). */
+    threads?: number,
   ) {
     this.alphaAt = n * n * 8;
     this.yAt = this.alphaAt + n * 8;
     this.slotsAt = this.yAt + n * 8;
     this.slotCapacity = Math.max(16, 2 * n);
-    this.memory = new Wasm.Memory({ initial: Math.ceil((this.slotsAt + this.slotCapacity * n * 8) / WASM_PAGE) });
-    this.kernels = new Wasm.Instance(kernelsModule(), { env: { memory: this.memory } }).exports as unknown as Kernels;
+    const initial = Math.ceil((this.slotsAt + this.slotCapacity * n * 8) / WASM_PAGE);
+    this.memory = new Wasm.Memory({ initial, maximum: MAX_PAGES, shared: true });
+    this.kernels = instantiateKernels(this.memory);
+    this.rows = new MasterRows(this.kernels, this.memory, { n, alphaAt: this.alphaAt }, threads);
     this.refreshViews();
     this.head = new Int32Array(n);
     this.xB = new Float64Array(n);
@@ -175,6 +182,13 @@ export class DenseSimplex {
     }
     this.pivotsSinceRefactor = 0;
   }
+
+  /** The row updates' helper thread (master-rows.ts): close it (the simplex goes on alone), chunks it ran, ready. */
+  close = (): void => this.rows.close();
+  get helped(): number {
+    return this.rows.helped;
+  }
+  helperReady = (): Promise<boolean> => this.rows.helperReady();
 
   get columns(): number {
     return this.cost.length;
@@ -368,7 +382,7 @@ export class DenseSimplex {
   /** A run stopped (time limit, cancellation) between a pivot and its row updates: do them now. */
   private completePivot(): void {
     if (this.pending < 0) return;
-    this.kernels.updateRows(0, this.alphaAt, this.n, this.pending, 0, 0);
+    this.rows.update(this.pending, 0, 0);
     this.pending = -1;
   }
 
@@ -582,7 +596,7 @@ export class DenseSimplex {
    */
   private updateRows(p: number, q: number): void {
     const at = q >= 0 ? this.slotOf[q]! : -1;
-    this.kernels.updateRows(0, this.alphaAt, this.n, p, Math.max(at, 0), at >= 0 ? 1 : 0);
+    this.rows.update(p, Math.max(at, 0), at >= 0 ? 1 : 0);
     if (q >= 0 && at < 0) this.ftran(q);
   }
 
@@ -604,7 +618,7 @@ export class DenseSimplex {
     const ap = this.alpha[p]!;
     const op = p * n;
     for (let x = 0; x < n; x++) binv[op + x]! /= ap;
-    this.kernels.updateRows(0, this.alphaAt, n, p, 0, 0);
+    this.rows.update(p, 0, 0);
     this.posOf[head[p]!] = -1;
     head[p] = -1 - r;
     this.recomputeValues();
@@ -682,19 +696,4 @@ export class DenseSimplex {
     this.recomputeValues();
     this.pivotsSinceRefactor = 0;
   }
-}
-
-/** The kernels of dense-kernels.wat (pointers are byte offsets into the memory). */
-interface Kernels {
-  dot(a: number, b: number, n: number): number;
-  ftran(binv: number, a: number, alpha: number, n: number): void;
-  updateRows(binv: number, alpha: number, n: number, p: number, a: number, hasA: number): void;
-}
-
-let compiled: object | undefined;
-
-/** The kernels' module, compiled once per thread (a few hundred bytes: synchronous compilation is fine). */
-function kernelsModule(): object {
-  compiled ??= new Wasm.Module(Buffer.from(DENSE_KERNELS_WASM, 'base64'));
-  return compiled;
 }

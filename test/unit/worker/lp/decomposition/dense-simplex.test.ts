@@ -125,6 +125,52 @@ describe('DenseSimplex (the decomposition master)', () => {
     }
   });
 
+  it('shares the row updates with a helper thread: the same optimum and pivots as on one thread, the helper doing part', async () => {
+    // Rows enough that a chunk (n / 8 rows) outlasts the helper's wake-up.
+    const n = 200;
+    const cols: Col[] = [{ cost: 50 * n, a: new Float64Array(n).fill(1) }, ...denseColumns(n, 400, rng(11))];
+    const one = new DenseSimplex(n, new Float64Array(n).fill(1), 'test master', 1);
+    const two = new DenseSimplex(n, new Float64Array(n).fill(1), 'test master', 2);
+    try {
+      expect(await one.helperReady()).toBe(false);
+      expect(await two.helperReady()).toBe(true);
+      load(one, cols.slice(0, 200));
+      load(two, cols.slice(0, 200));
+      const a1 = one.run();
+      const a2 = two.run();
+      load(one, cols.slice(200));
+      load(two, cols.slice(200));
+      const b1 = one.run();
+      const b2 = two.run();
+      // The same arithmetic on the same rows, whichever thread ran them: the same pivots, the same values.
+      expect(a2.iterations).toBe(a1.iterations);
+      expect(b2.iterations).toBe(b1.iterations);
+      expect(b2.objective).toBe(b1.objective);
+      expect(Array.from(two.duals())).toEqual(Array.from(one.duals()));
+      expectCertified(n, cols, b2.colValue, two.duals(), b2.objective);
+      expectSameOptimum(b2.objective, await highsOptimum(n, cols));
+      expect(a1.iterations + b1.iterations).toBeGreaterThan(100);
+      // The helper takes chunks when it is scheduled in time (on a loaded machine this thread may do them all): more
+      // rounds, each compared, until it has.
+      for (let round = 0; round < 50 && two.helped === 0; round++) {
+        const more = denseColumns(n, 20, rng(100 + round));
+        load(one, more);
+        load(two, more);
+        expect(two.run().objective).toBe(one.run().objective);
+      }
+      expect(one.helped).toBe(0);
+      expect(two.helped).toBeGreaterThan(0);
+      // closed mid-life: the simplex goes on alone, with the same answer
+      two.close();
+      load(one, denseColumns(n, 50, rng(12)));
+      load(two, denseColumns(n, 50, rng(12)));
+      expect(two.run().objective).toBe(one.run().objective);
+    } finally {
+      one.close();
+      two.close();
+    }
+  });
+
   it('keeps solving after basic columns are deleted (an artificial takes their place, phase 1 again) and with box columns', async () => {
     const n = 16;
     const rand = rng(7);
