@@ -5,7 +5,7 @@
 ;;
 ;; All pointers are byte offsets into the imported memory; vectors are n f64.
 ;; The memory is shared: a second thread runs updateRows on other rows of the
-;; same inverse (master-rows.ts).
+;; same inverse, and dots on other columns (master-rows.ts).
 ;; Regenerate the embedded module after a change: `npm run build:kernels`
 ;; (scripts/build-kernels.mjs; a unit test fails while the two differ).
 (module
@@ -90,6 +90,20 @@
         (local.set $a (i32.add (local.get $a) (i32.const 8)))
         (br $l2)))
     (local.get $s))
+
+  ;; out[k] = y . a_k for k0 <= k < k1, a_k at the byte offset list[k] (i32):
+  ;; the reduced costs' inner products of a block of columns (two threads
+  ;; take disjoint ranges of k)
+  (func (export "dots") (param $y i32) (param $list i32) (param $out i32) (param $n i32) (param $k0 i32) (param $k1 i32)
+    (local $k i32)
+    (local.set $k (local.get $k0))
+    (block $done
+      (loop $l
+        (br_if $done (i32.ge_u (local.get $k) (local.get $k1)))
+        (f64.store (i32.add (local.get $out) (i32.shl (local.get $k) (i32.const 3)))
+          (call $dot (local.get $y) (i32.load (i32.add (local.get $list) (i32.shl (local.get $k) (i32.const 2)))) (local.get $n)))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $l))))
 
   ;; alpha[i] = row_i(binv) . a for every row i of the n x n row-major binv
   (func (export "ftran") (param $binv i32) (param $a i32) (param $alpha i32) (param $n i32)

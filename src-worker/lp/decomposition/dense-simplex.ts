@@ -1,6 +1,7 @@
 import { MechError } from '../../../src-shared/errors';
 import { Wasm, WASM_PAGE, type WasmMemory } from '../../numeric/wasm';
 import { type Kernels, MasterRows, instantiateKernels } from './master-rows';
+import { CANDIDATE_KEEP, CandidateList, FEAS_TOL, OPT_TOL, ratioTest } from './dense-pivot-choice';
 import { type RunStop, runStopDue } from '../solver/persistent-lp';
 
 /**
@@ -42,23 +43,13 @@ interface DenseSimplexSolution {
   solveMs: number;
 }
 
-/** Primal feasibility, pivot and optimality tolerances (the last on reduced costs scaled by the column norm). */
-const FEAS_TOL = 1e-9;
-const PIVOT_TOL = 1e-9;
-const OPT_TOL = 1e-10;
 /**
  * Share of the columns priced per iteration (partial pricing; measured on the 20 x 20 city: 0.1, 0.25, 0.5, 1 gave
  * 17.2k, 14.3k, 12.9k, 11.0k iterations, 0.25 the least time).
  */
 const PRICING_BLOCK = 0.25;
-/**
- * The candidate list: columns kept from a scan and priced again first, and the share of that scan's best score a
- * candidate must still reach to enter. Measured on 30 x 30 (the first 15 rounds of exact pricing, runs side by
- * side): master 21.2 s against 46.6 s with a scan every iteration, 64 / 0.25 11.5 s against 14.9 s for 32 / 0.5
- * (docs/lp-measurements.md, "The master").
- */
-const CANDIDATES = 64;
-const CANDIDATE_KEEP = 0.25;
+/** Columns of a scan whose inner products go to the kernels (and the helper thread) in one job. */
+const BATCH = 4096;
 /**
  * Check the residuals after this many pivots at least (and every n pivots); rebuild the inverse when they are not
  * small.
@@ -106,14 +97,14 @@ export class DenseSimplex {
   /** Inverse rebuilds so far (reported per solve). */
   private rebuilds = 0;
   private cursor = 0;
-  /**
-   * The candidate list of partial pricing (column indices), its length, the scores of the scan that filled it and its
-   * best score.
-   */
-  private readonly cand = new Int32Array(CANDIDATES);
-  private readonly candScore = new Float64Array(CANDIDATES);
-  private candCount = 0;
-  private scanBest = 0;
+  /** The candidate list of partial pricing. */
+  private readonly cand = new CandidateList();
+  /** A scan's batch: its columns, their slots (in the kernels' memory, at listAt) and inner products (at outAt). */
+  private readonly batch = new Int32Array(BATCH);
+  private readonly listAt: number;
+  private readonly outAt: number;
+  private list!: Int32Array;
+  private out!: Float64Array;
   /** Position of the last pivot whose update of the other rows of the inverse is still due (-1: none). */
   private pending = -1;
 
@@ -126,12 +117,14 @@ export class DenseSimplex {
   ) {
     this.alphaAt = n * n * 8;
     this.yAt = this.alphaAt + n * 8;
-    this.slotsAt = this.yAt + n * 8;
+    this.listAt = this.yAt + n * 8;
+    this.outAt = this.listAt + BATCH * 4;
+    this.slotsAt = this.outAt + BATCH * 8;
     this.slotCapacity = Math.max(16, 2 * n);
     const initial = Math.ceil((this.slotsAt + this.slotCapacity * n * 8) / WASM_PAGE);
     this.memory = new Wasm.Memory({ initial, maximum: MAX_PAGES, shared: true });
     this.kernels = instantiateKernels(this.memory);
-    this.rows = new MasterRows(this.kernels, this.memory, { n, alphaAt: this.alphaAt }, threads);
+    this.rows = new MasterRows(this.kernels, this.memory, { n, alphaAt: this.alphaAt, yAt: this.yAt }, threads);
     this.refreshViews();
     this.head = new Int32Array(n);
     this.xB = new Float64Array(n);
@@ -145,6 +138,8 @@ export class DenseSimplex {
     this.binv = new Float64Array(buf, 0, n * n);
     this.alpha = new Float64Array(buf, this.alphaAt, n);
     this.y = new Float64Array(buf, this.yAt, n);
+    this.list = new Int32Array(buf, this.listAt, BATCH);
+    this.out = new Float64Array(buf, this.outAt, BATCH);
   }
 
   /** A slot for a dense column's copy (byte offset), growing the memory when all are taken. */
@@ -267,7 +262,7 @@ export class DenseSimplex {
       arr.length = k;
     for (let p = 0; p < this.n; p++) if (this.head[p]! >= 0) this.head[p] = newIndex[this.head[p]!]!;
     this.cursor = 0;
-    this.candCount = 0;
+    this.cand.count = 0;
   }
 
   /**
@@ -301,7 +296,7 @@ export class DenseSimplex {
     const maxIterations = 4 * (50 * n + 20 * this.cost.length + 10000);
     this.completePivot();
     let phase1 = this.artificialMass() > FEAS_TOL;
-    this.candCount = 0;
+    this.cand.count = 0;
     this.computeDuals(phase1);
     let verified = false;
     for (;;) {
@@ -341,14 +336,14 @@ export class DenseSimplex {
           if (this.artificialMass() > 1e-7) throw new MechError('infeasible', `${this.what} has no feasible solution`);
           phase1 = false;
           verified = false;
-          this.candCount = 0;
+          this.cand.count = 0;
           this.computeDuals(false);
           continue;
         }
         break;
       }
       verified = false;
-      const p = this.ratioTest(phase1);
+      const p = ratioTest(this.alpha, this.xB, this.head, phase1);
       if (p < 0) throw new MechError('internal', `${this.what}: the dense simplex found an unbounded direction`);
       this.pivot(p, q, phase1);
       // The other rows of the inverse are updated in the next iteration's FTRAN pass.
@@ -464,36 +459,45 @@ export class DenseSimplex {
     const fromList = this.priceCandidates(phase1);
     if (fromList >= 0) return fromList;
     const block = Math.max(64, Math.ceil(K * PRICING_BLOCK));
-    const { cand, candScore } = this;
-    let count = 0;
+    const { cand, batch } = this;
+    cand.count = 0;
     let scanned = 0;
     let j = this.cursor % K;
     while (scanned < K) {
       const end = Math.min(scanned + block, K);
+      let count = 0;
+      let dense = 0;
       for (; scanned < end; scanned++) {
         if (this.posOf[j]! < 0) {
-          const score = this.reducedCost(j, phase1) / this.scaleOf[j]!;
-          if (score < -OPT_TOL && (count < cand.length || score < candScore[count - 1]!)) {
-            // Insertion into the list, kept sorted by score.
-            let i = count < cand.length ? count++ : count - 1;
-            while (i > 0 && candScore[i - 1]! > score) {
-              cand[i] = cand[i - 1]!;
-              candScore[i] = candScore[i - 1]!;
-              i--;
-            }
-            cand[i] = j;
-            candScore[i] = score;
-          }
+          batch[count++] = j;
+          if (this.slotOf[j]! >= 0) this.list[dense++] = this.slotOf[j]!;
+          if (count === BATCH) ((dense = this.scoreBatch(count, dense, phase1)), (count = 0));
         }
         j = j + 1 === K ? 0 : j + 1;
       }
-      if (count > 0) break;
+      this.scoreBatch(count, dense, phase1);
+      if (cand.count > 0) break;
     }
     this.cursor = j;
-    this.candCount = count;
-    if (count === 0) return -1;
-    this.scanBest = candScore[0]!;
-    return cand[0]!;
+    if (cand.count === 0) return -1;
+    cand.best = cand.scores[0]!;
+    return cand.cols[0]!;
+  }
+
+  /**
+   * The scan's batch offered to the candidate list in order: reduced costs (as reducedCost computes them) of its
+   * columns, the dense ones' inner products in one kernel job (shared with the helper thread). Returns 0.
+   */
+  private scoreBatch(count: number, dense: number, phase1: boolean): number {
+    this.rows.dots(this.listAt, this.outAt, dense);
+    const { batch, out, y } = this;
+    for (let k = 0, d = 0; k < count; k++) {
+      const j = batch[k]!;
+      const c = phase1 ? 0 : this.cost[j]!;
+      const rc = this.slotOf[j]! >= 0 ? c - out[d++]! : c - this.unitSign[j]! * y[this.unitRow[j]!]!;
+      this.cand.offer(j, rc / this.scaleOf[j]!);
+    }
+    return 0;
   }
 
   /**
@@ -502,18 +506,18 @@ export class DenseSimplex {
    */
   private priceCandidates(phase1: boolean): number {
     let best = -1;
-    let bestScore = CANDIDATE_KEEP * this.scanBest;
-    let kept = 0;
     const { cand } = this;
-    for (let i = 0; i < this.candCount; i++) {
-      const j = cand[i]!;
+    let bestScore = CANDIDATE_KEEP * cand.best;
+    let kept = 0;
+    for (let i = 0; i < cand.count; i++) {
+      const j = cand.cols[i]!;
       if (this.posOf[j]! >= 0) continue;
       const score = this.reducedCost(j, phase1) / this.scaleOf[j]!;
       if (score >= -OPT_TOL) continue;
-      cand[kept++] = j;
+      cand.cols[kept++] = j;
       if (score < bestScore) ((bestScore = score), (best = j));
     }
-    this.candCount = best >= 0 ? kept : 0;
+    cand.count = best >= 0 ? kept : 0;
     return best;
   }
 
@@ -527,43 +531,6 @@ export class DenseSimplex {
       const sg = this.unitSign[q]!;
       for (let p = 0; p < n; p++) alpha[p] = sg * binv[p * n + r]!;
     }
-  }
-
-  /**
-   * Harris' two-pass ratio test; in phase 2 a basic artificial (fixed at 0)
-   * blocks at once whenever the entering column moves it. Returns the leaving position or -1.
-   */
-  private ratioTest(phase1: boolean): number {
-    const { n, alpha, xB, head } = this;
-    let amax = 0;
-    for (let p = 0; p < n; p++) amax = Math.max(amax, Math.abs(alpha[p]!));
-    const tol = Math.max(PIVOT_TOL, 1e-11 * amax);
-    if (!phase1) {
-      let best = -1;
-      let bestA = tol;
-      for (let p = 0; p < n; p++)
-        if (head[p]! < 0 && Math.abs(alpha[p]!) > bestA) ((best = p), (bestA = Math.abs(alpha[p]!)));
-      if (best >= 0) return best;
-    }
-    let tmax = Infinity;
-    for (let p = 0; p < n; p++) {
-      const a = alpha[p]!;
-      if (a > tol) {
-        const t = (Math.max(0, xB[p]!) + FEAS_TOL) / a;
-        if (t < tmax) tmax = t;
-      }
-    }
-    if (tmax === Infinity) return -1;
-    let best = -1;
-    let bestA = 0;
-    for (let p = 0; p < n; p++) {
-      const a = alpha[p]!;
-      if (a > tol && Math.max(0, xB[p]!) / a <= tmax && a > bestA) {
-        bestA = a;
-        best = p;
-      }
-    }
-    return best;
   }
 
   /** Column q enters at position p: values, inverse (rank-one update) and duals. */

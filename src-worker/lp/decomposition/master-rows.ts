@@ -3,10 +3,11 @@
  * (dense-simplex.ts) updates every row of the n x n basis inverse (fused with the next FTRAN): n^2 multiply-adds
  * over 8 n^2 bytes, nearly all of the master's time on large grids (50 x 50: 87.8 s of an 81.5 s master plus its
  * start, against 4.7 s of pricing inner products). The rows are independent, so a second thread updates some of
- * them in the same WebAssembly memory (shared): the rows are cut into ROW_CHUNKS chunks that either thread claims
+ * them in the same WebAssembly memory (shared): the rows are cut into CHUNKS chunks that either thread claims
  * with one compare-and-swap, so a helper that is late, asleep or gone costs nothing but its share (this thread
  * claims what is left), and a chunk is never done twice. The helper is a worker thread (master-worker.ts) that
- * spins for a while after each job, then sleeps until the next one is posted.
+ * spins for a while after each job, then sleeps until the next one is posted. The inner products of a pricing
+ * block's columns (the other half of the master's time at 900 rows) are shared the same way.
  */
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
@@ -20,6 +21,7 @@ export interface Kernels {
   dot(a: number, b: number, n: number): number;
   ftran(binv: number, a: number, alpha: number, n: number): void;
   updateRows(binv: number, alpha: number, n: number, p: number, a: number, hasA: number, i0: number, i1: number): void;
+  dots(y: number, list: number, out: number, n: number, k0: number, k1: number): void;
 }
 
 let compiled: object | undefined;
@@ -40,8 +42,10 @@ export function instantiateKernels(memory: WasmMemory): Kernels {
  * two, spinning helper): 400 rows 1.02x, 625 1.82x, 900 1.50x, 1,600 2.08x, 2,500 1.98x.
  */
 const MASTER_THREAD_MIN_ROWS = 600;
-/** Chunks of rows per update (claimed one at a time by either thread). */
-const ROW_CHUNKS = 8;
+/** Chunks of a job (rows of an update, columns of a block's inner products), claimed one at a time by either thread. */
+const CHUNKS = 8;
+/** Inner products of a block below which it stays on this thread (entries read: count x n). */
+const DOTS_MIN_WORK = 1 << 16;
 /** Job tags wrap at this mask (a chunk counter holds tag * 64 + chunk). */
 const TAG_MASK = 0xffffff;
 /**
@@ -58,23 +62,29 @@ export const CONTROL = {
   next: 1,
   /** Chunks of the current job done. */
   done: 2,
-  p: 3,
-  a: 4,
-  hasA: 5,
+  /** The job: JOB_UPDATE (arguments p, a, hasA) or JOB_DOTS (list, out, count). */
+  kind: 3,
+  arg0: 4,
+  arg1: 5,
+  arg2: 6,
   /** Non-zero: the helper leaves. */
-  exit: 6,
+  exit: 7,
   /** 1 while the helper serves jobs. */
-  ready: 7,
+  ready: 8,
   /** Chunks the helper has done in all (for tests and measurements). */
-  helped: 8,
-  slots: 9,
+  helped: 9,
+  slots: 10,
 } as const;
 
-/** What both threads need to update rows: sizes and offsets in the shared memory. */
+const JOB_UPDATE = 0;
+const JOB_DOTS = 1;
+
+/** What both threads need: sizes and byte offsets in the shared memory (the inverse is at byte 0). */
 export interface RowLayout {
   n: number;
-  /** Byte offset of the FTRAN column alpha (the inverse is at byte 0). */
+  /** The FTRAN column alpha, and the duals y. */
   alphaAt: number;
+  yAt: number;
 }
 
 /**
@@ -83,18 +93,23 @@ export interface RowLayout {
  * parameters sees that job's tag and runs nothing of the earlier one.
  */
 export function runChunks(control: Int32Array, k: Kernels, layout: RowLayout, tag: number): number {
-  const p = Atomics.load(control, CONTROL.p);
-  const a = Atomics.load(control, CONTROL.a);
-  const hasA = Atomics.load(control, CONTROL.hasA);
-  const { n, alphaAt } = layout;
-  const size = Math.ceil(n / ROW_CHUNKS);
+  const kind = Atomics.load(control, CONTROL.kind);
+  const a0 = Atomics.load(control, CONTROL.arg0);
+  const a1 = Atomics.load(control, CONTROL.arg1);
+  const a2 = Atomics.load(control, CONTROL.arg2);
+  const { n, alphaAt, yAt } = layout;
+  const total = kind === JOB_DOTS ? a2 : n;
+  const size = Math.ceil(total / CHUNKS);
   let ran = 0;
   for (;;) {
     const v = Atomics.load(control, CONTROL.next);
     const c = v & 63;
-    if (v >>> 6 !== tag || c >= ROW_CHUNKS) return ran;
+    if (v >>> 6 !== tag || c >= CHUNKS) return ran;
     if (Atomics.compareExchange(control, CONTROL.next, v, v + 1) !== v) continue;
-    k.updateRows(0, alphaAt, n, p, a, hasA, c * size, Math.min(n, (c + 1) * size));
+    const i0 = Math.min(total, c * size);
+    const i1 = Math.min(total, (c + 1) * size);
+    if (kind === JOB_DOTS) k.dots(yAt, a0, a1, n, i0, i1);
+    else k.updateRows(0, alphaAt, n, a0, a1, a2, i0, i1);
     ran++;
     Atomics.add(control, CONTROL.done, 1);
     Atomics.notify(control, CONTROL.done);
@@ -144,20 +159,34 @@ export class MasterRows {
     return Atomics.load(this.control, CONTROL.helped);
   }
 
+  private get shared(): boolean {
+    return this.worker !== null && !this.broken && Atomics.load(this.control, CONTROL.ready) === 1;
+  }
+
   /** updateRows over every row (see dense-kernels.wat), shared with the helper when it is there. */
   update(p: number, a: number, hasA: number): void {
+    const { k, layout } = this;
+    if (!this.shared) k.updateRows(0, layout.alphaAt, layout.n, p, a, hasA, 0, layout.n);
+    else this.post(JOB_UPDATE, p, a, hasA);
+  }
+
+  /** out[k] = y . a_k for the count columns at the byte offsets list[k] (dots in dense-kernels.wat). */
+  dots(list: number, out: number, count: number): void {
+    const { k, layout } = this;
+    if (!this.shared || count * layout.n < DOTS_MIN_WORK) k.dots(layout.yAt, list, out, layout.n, 0, count);
+    else this.post(JOB_DOTS, list, out, count);
+  }
+
+  /** Post a job, run chunks of it here, and wait for the helper's. */
+  private post(kind: number, a0: number, a1: number, a2: number): void {
     const { control: c, k, layout } = this;
-    const { n, alphaAt } = layout;
-    if (!this.worker || this.broken || Atomics.load(c, CONTROL.ready) !== 1) {
-      k.updateRows(0, alphaAt, n, p, a, hasA, 0, n);
-      return;
-    }
     const tag = (this.tag = (this.tag + 1) & TAG_MASK);
     Atomics.store(c, CONTROL.next, tag * 64);
     Atomics.store(c, CONTROL.done, 0);
-    Atomics.store(c, CONTROL.p, p);
-    Atomics.store(c, CONTROL.a, a);
-    Atomics.store(c, CONTROL.hasA, hasA);
+    Atomics.store(c, CONTROL.kind, kind);
+    Atomics.store(c, CONTROL.arg0, a0);
+    Atomics.store(c, CONTROL.arg1, a1);
+    Atomics.store(c, CONTROL.arg2, a2);
     Atomics.store(c, CONTROL.seq, tag);
     Atomics.notify(c, CONTROL.seq);
     runChunks(c, k, layout, tag);
@@ -171,7 +200,7 @@ export class MasterRows {
     let since = 0;
     for (;;) {
       const d = Atomics.load(c, CONTROL.done);
-      if (d >= ROW_CHUNKS) return;
+      if (d >= CHUNKS) return;
       if (++spins < 4096) continue;
       since ||= performance.now();
       Atomics.wait(c, CONTROL.done, d, 1);

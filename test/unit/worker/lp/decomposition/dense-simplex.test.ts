@@ -125,21 +125,22 @@ describe('DenseSimplex (the decomposition master)', () => {
     }
   });
 
-  it('shares the row updates with a helper thread: the same optimum and pivots as on one thread, the helper doing part', async () => {
-    // Rows enough that a chunk (n / 8 rows) outlasts the helper's wake-up.
+  it('shares the row updates and the pricing scans with a helper thread: the same pivots and optimum as on one thread', async () => {
+    // Rows enough that a chunk (n / 8 rows) outlasts the helper's wake-up, and columns enough that a scan (a quarter
+    // of them) is shared too (1,400 / 4 x 200 entries).
     const n = 200;
-    const cols: Col[] = [{ cost: 50 * n, a: new Float64Array(n).fill(1) }, ...denseColumns(n, 400, rng(11))];
+    const cols: Col[] = [{ cost: 50 * n, a: new Float64Array(n).fill(1) }, ...denseColumns(n, 2800, rng(11))];
     const one = new DenseSimplex(n, new Float64Array(n).fill(1), 'test master', 1);
     const two = new DenseSimplex(n, new Float64Array(n).fill(1), 'test master', 2);
     try {
       expect(await one.helperReady()).toBe(false);
       expect(await two.helperReady()).toBe(true);
-      load(one, cols.slice(0, 200));
-      load(two, cols.slice(0, 200));
+      load(one, cols.slice(0, 1400));
+      load(two, cols.slice(0, 1400));
       const a1 = one.run();
       const a2 = two.run();
-      load(one, cols.slice(200));
-      load(two, cols.slice(200));
+      load(one, cols.slice(1400));
+      load(two, cols.slice(1400));
       const b1 = one.run();
       const b2 = two.run();
       // The same arithmetic on the same rows, whichever thread ran them: the same pivots, the same values.
