@@ -54,7 +54,7 @@ export interface DecompositionOptions {
    */
   threads?: number;
   /**
-   * Threads for the master's row updates (default: two from 600 secrets when the machine has two cores, else one;
+   * Threads for the master's row updates (default: two from 400 secrets when the machine has two cores, else one;
    * master-rows.ts). The same pivots and answer either way.
    */
   masterThreads?: number;

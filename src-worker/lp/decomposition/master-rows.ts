@@ -38,10 +38,12 @@ export function instantiateKernels(memory: WasmMemory): Kernels {
 }
 
 /**
- * Rows from which the updates are shared with a second thread. Measured (updateRows alone, n rows, one thread against
- * two, spinning helper): 400 rows 1.02x, 625 1.82x, 900 1.50x, 1,600 2.08x, 2,500 1.98x.
+ * Rows from which the master has a helper thread. Measured: updateRows alone, one thread against two (spinning
+ * helper), 400 rows 1.02x, 625 1.82x, 900 1.50x, 1,600 2.08x, 2,500 1.98x; whole solves to 1e-6 with the pricing
+ * scans shared too, one helper against none: 15 x 15 (225 rows) master 2.4 s against 2.3 s, the 20 x 20 city at eps
+ * 0.5 (400 rows) 16.9 s against 26.4 s (docs/lp-measurements.md, "The master").
  */
-const MASTER_THREAD_MIN_ROWS = 600;
+const MASTER_THREAD_MIN_ROWS = 400;
 /** Chunks of a job (rows of an update, columns of a block's inner products), claimed one at a time by either thread. */
 const CHUNKS = 8;
 /** Inner products of a block below which it stays on this thread (entries read: count x n). */

@@ -131,6 +131,8 @@ function typedDecompositionOptions(
   return {
     tolerance: options.targetGap ?? DEFAULT_TARGET_GAP,
     threads: options.threads ?? 1,
+    // One thread asked is one core: the master's helper thread too (master-rows.ts).
+    ...((options.threads ?? 1) > 1 ? {} : { masterThreads: 1 }),
     deadline,
     // A private candidate's columns satisfy every row of the exact and edge models. Not the spanner's eps/delta rows:
     // lifted into its P they sum to more than 1 per row and the master cannot use them (30 x 30: the same rounds,
