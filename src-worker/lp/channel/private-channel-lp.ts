@@ -221,12 +221,11 @@ async function solveDecomposed(
   // measured faster (docs/lp-measurements.md, "Exact pricing, measured").
   const ask = p.decompositionOptions?.exactPricing;
   const exactModel = graph.mode === 'exact' || graph.mode === 'all-pairs';
-  const pricingFactors =
-    n > EXACT_PRICING_MAX_SECRETS || ask === false || (!exactModel && ask !== true)
-      ? undefined
-      : exactModel
-        ? exactPricingFactors(n, graph.from, graph.to, graph.exponent)
-        : closurePricingFactors(n, graph.from, graph.to, graph.exponent);
+  const pricingFactors = !pricesExactly(n, exactModel, ask)
+    ? undefined
+    : exactModel
+      ? exactPricingFactors(n, graph.from, graph.to, graph.exponent)
+      : closurePricingFactors(n, graph.from, graph.to, graph.exponent);
   const problem = {
     n,
     m: p.outputs,
@@ -350,6 +349,15 @@ function tidyChannel(colValue: Float64Array, orbits: PairOrbits | null, p: Priva
     for (let w = 0; w < m; w++) C[x * m + w] = C[x * m + w]! / s;
   }
   return C;
+}
+
+/**
+ * Whether a decomposition over n secrets prices exactly (exact-pricing.ts): an exact model by default, a spanner or
+ * edge model only when asked (`ask`, DecompositionOptions.exactPricing: false turns it off), up to
+ * EXACT_PRICING_MAX_SECRETS secrets.
+ */
+export function pricesExactly(n: number, exactModel: boolean, ask: boolean | undefined): boolean {
+  return n <= EXACT_PRICING_MAX_SECRETS && ask !== false && (exactModel || ask === true);
 }
 
 /**

@@ -443,8 +443,13 @@ export class DenseSimplex {
 
   private reducedCost(j: number, phase1: boolean): number {
     const at = this.slotOf[j]!;
+    return this.reducedCostWith(j, phase1, at >= 0 ? this.kernels.dot(this.yAt, at, this.n) : 0);
+  }
+
+  /** Column j's reduced cost, given y . a_j for a dense column (unit columns read y themselves). */
+  private reducedCostWith(j: number, phase1: boolean, dot: number): number {
     const d = phase1 ? 0 : this.cost[j]!;
-    return at >= 0 ? d - this.kernels.dot(this.yAt, at, this.n) : d - this.unitSign[j]! * this.y[this.unitRow[j]!]!;
+    return this.slotOf[j]! >= 0 ? d - dot : d - this.unitSign[j]! * this.y[this.unitRow[j]!]!;
   }
 
   /**
@@ -471,7 +476,10 @@ export class DenseSimplex {
         if (this.posOf[j]! < 0) {
           batch[count++] = j;
           if (this.slotOf[j]! >= 0) this.list[dense++] = this.slotOf[j]!;
-          if (count === BATCH) ((dense = this.scoreBatch(count, dense, phase1)), (count = 0));
+          if (count === BATCH) {
+            this.scoreBatch(count, dense, phase1);
+            count = dense = 0;
+          }
         }
         j = j + 1 === K ? 0 : j + 1;
       }
@@ -485,19 +493,17 @@ export class DenseSimplex {
   }
 
   /**
-   * The scan's batch offered to the candidate list in order: reduced costs (as reducedCost computes them) of its
-   * columns, the dense ones' inner products in one kernel job (shared with the helper thread). Returns 0.
+   * The scan's batch offered to the candidate list in order, scored by their reduced costs, the dense columns' inner
+   * products in one kernel job (shared with the helper thread).
    */
-  private scoreBatch(count: number, dense: number, phase1: boolean): number {
+  private scoreBatch(count: number, dense: number, phase1: boolean): void {
     this.rows.dots(this.listAt, this.outAt, dense);
-    const { batch, out, y } = this;
+    const { batch, out } = this;
     for (let k = 0, d = 0; k < count; k++) {
       const j = batch[k]!;
-      const c = phase1 ? 0 : this.cost[j]!;
-      const rc = this.slotOf[j]! >= 0 ? c - out[d++]! : c - this.unitSign[j]! * y[this.unitRow[j]!]!;
-      this.cand.offer(j, rc / this.scaleOf[j]!);
+      const dot = this.slotOf[j]! >= 0 ? out[d++]! : 0;
+      this.cand.offer(j, this.reducedCostWith(j, phase1, dot) / this.scaleOf[j]!);
     }
-    return 0;
   }
 
   /**

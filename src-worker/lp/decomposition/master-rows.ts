@@ -1,9 +1,10 @@
 /**
  * The dense master's kernels (dense-kernels.wat) and its row updates on two threads. A pivot of the dense simplex
  * (dense-simplex.ts) updates every row of the n x n basis inverse (fused with the next FTRAN): n^2 multiply-adds
- * over 8 n^2 bytes, nearly all of the master's time on large grids (50 x 50: 87.8 s of an 81.5 s master plus its
- * start, against 4.7 s of pricing inner products). The rows are independent, so a second thread updates some of
- * them in the same WebAssembly memory (shared): the rows are cut into CHUNKS chunks that either thread claims
+ * over 8 n^2 bytes, nearly all of the master's time on large grids (a CPU profile of the 50 x 50 master's thread:
+ * 87.8 s in these updates, its start basis included, against 4.7 s of pricing inner products). The rows are
+ * independent, so a second thread updates some of them in the same WebAssembly memory (shared): the rows are cut
+ * into CHUNKS chunks that either thread claims
  * with one compare-and-swap, so a helper that is late, asleep or gone costs nothing but its share (this thread
  * claims what is left), and a chunk is never done twice. The helper is a worker thread (master-worker.ts) that
  * spins for a while after each job, then sleeps until the next one is posted. The inner products of a pricing

@@ -13,6 +13,7 @@ import {
   type PrivateChannelSolution,
   REPAIR_MAX_WORK,
   hasOrbitReduction,
+  pricesExactly,
   solvePrivateChannelLp,
 } from '../channel/private-channel-lp';
 import { type BestCandidate, evaluateCandidates } from './candidates';
@@ -27,7 +28,6 @@ export type { CheapCandidate, OptimalMechanism, OptimalMechanismOptions };
 export type { CandidateRecord, LpPrivacyModel, OptimalLpResult } from '../../mechanism/lp-result';
 import type { CandidateRecord, LpPrivacyModel, LpProgress } from '../../mechanism/lp-result';
 import { lpThreads } from '../pricing/lp-threads';
-import { EXACT_PRICING_MAX_SECRETS } from '../pricing/exact-pricing';
 
 /**
  * Secrets up to which a spanner solve also bounds the exact optimum (one more pricing round over all pairs). Above,
@@ -100,7 +100,7 @@ export function finishReserveSeconds(
   m: number,
   limit: number,
   threads = availableParallelism(),
-  exactlyPriced = model === 'exact' && n <= EXACT_PRICING_MAX_SECRETS,
+  exactlyPriced = model === 'exact' && pricesExactly(n, true, undefined),
 ): number {
   const pairs = model === 'spanner' || model === 'edges' ? 8 * n : (n * (n - 1)) / 2;
   const work = pairs * m;
@@ -360,8 +360,7 @@ async function solveOptimal(
   const { cost, scale } = scaledCost(domain, outputs, pi, lossAt);
   const chosen = typedModel(domain, m, options.model);
   assertTargetGap(options.targetGap);
-  const exactlyPriced =
-    chosen?.model === 'exact' && n <= EXACT_PRICING_MAX_SECRETS && options.decompositionOptions?.exactPricing !== false;
+  const exactlyPriced = chosen?.model === 'exact' && pricesExactly(n, true, options.decompositionOptions?.exactPricing);
   const deadline =
     job.limited && chosen
       ? job.reserve(finishReserveSeconds(chosen.model, n, m, job.seconds, undefined, exactlyPriced))
